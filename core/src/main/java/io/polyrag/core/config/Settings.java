@@ -1,0 +1,145 @@
+package io.polyrag.core.config;
+
+import io.polyrag.core.ConfigException;
+import java.lang.reflect.Field;
+import java.lang.reflect.Modifier;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+
+/**
+ * Every setting polyrag reads, declared once. {@code docs/configuration.md} is generated from this class (a test
+ * fails when they drift) and a test fails if any code reads a setting not declared here.
+ */
+public final class Settings {
+    private Settings() {
+    }
+
+    // ---- general
+    public static final Setting<Path> CONFIG_FILE = Setting.path("config.file", null,
+            "A properties file with settings (dotted keys or POLYRAG_ names). Environment variables override it.");
+    public static final Setting<Path> DATA_DIR = Setting.path("data.dir", Path.of("data"),
+            "Directory holding every embedded store, the catalog and staged uploads. One process at a time.");
+    public static final Setting<String> LOG_LEVEL = Setting.choice("log.level", "info",
+            List.of("error", "warn", "info", "debug"), "Log verbosity.");
+
+    // ---- modalities and backends
+    public static final Setting<Boolean> VECTOR_ENABLED = Setting.bool("vector.enabled", true,
+            "Run the vector (semantic) modality. When off, no embedding model is loaded.");
+    public static final Setting<String> VECTOR_BACKEND = Setting.string("vector.backend", "lucene",
+            "Vector store provider.");
+    public static final Setting<Boolean> FULLTEXT_ENABLED = Setting.bool("fulltext.enabled", true,
+            "Run the full-text (BM25) modality.");
+    public static final Setting<String> FULLTEXT_BACKEND = Setting.string("fulltext.backend", "lucene",
+            "Full-text store provider.");
+    public static final Setting<Double> BM25_K1 = Setting.decimal("fulltext.bm25.k1", 0.9, 0.0, 10.0,
+            "BM25 term-frequency saturation. Applies when the index is opened; no re-index needed.");
+    public static final Setting<Double> BM25_B = Setting.decimal("fulltext.bm25.b", 0.4, 0.0, 1.0,
+            "BM25 length normalisation. Applies when the index is opened; no re-index needed.");
+    public static final Setting<String> CATALOG_BACKEND = Setting.string("catalog.backend", "h2",
+            "Catalog provider (documents, chunk text, jobs).");
+
+    // ---- embeddings
+    public static final Setting<String> EMBEDDING_PROVIDER = Setting.string("embedding.provider", "onnx",
+            "Embedding provider.");
+    public static final Setting<String> EMBEDDING_MODEL = Setting.string("embedding.model", "bge-small-en-v1.5-q",
+            "Embedding model: a model bundled with polyrag, or any name when embedding.model.dir is set.");
+    public static final Setting<Path> EMBEDDING_MODEL_DIR = Setting.path("embedding.model.dir", null,
+            "Directory with model.onnx and tokenizer.json of a custom model (mean pooling, no query prefix).");
+    public static final Setting<Integer> EMBEDDING_THREADS = Setting.integer("embedding.threads", 0, 0, 256,
+            "Texts embedded in parallel (one model run per text); 0 means one per CPU core.");
+    public static final Setting<Integer> EMBEDDING_MAX_TOKENS = Setting.integer("embedding.max.tokens", 512, 16,
+            8192, "Tokens of one text the model reads; the rest is truncated.");
+
+    // ---- chunking
+    public static final Setting<Integer> CHUNK_MAX_TOKENS = Setting.integer("chunk.max.tokens", 300, 32, 8192,
+            "Largest chunk, in the embedding model's tokens (a word-based estimate when no model is loaded).");
+    public static final Setting<Integer> CHUNK_OVERLAP_TOKENS = Setting.integer("chunk.overlap.tokens", 40, 0, 4096,
+            "Tokens of trailing sentences repeated at the start of the next prose chunk. Must be below "
+                    + "chunk.max.tokens.");
+
+    // ---- search
+    public static final Setting<Integer> SEARCH_TOP_K = Setting.integer("search.top.k", 10, 1, 1000,
+            "Hits returned when a search does not say.");
+    public static final Setting<Integer> SEARCH_MAX_TOP_K = Setting.integer("search.max.top.k", 200, 1, 10000,
+            "Largest top_k a search may ask for; more is rejected with 400.");
+    public static final Setting<Integer> SEARCH_CANDIDATES = Setting.integer("search.candidates", 50, 1, 10000,
+            "Candidates each retriever returns for fusion (at least top_k).");
+    public static final Setting<Integer> SEARCH_TIMEOUT_MS = Setting.integer("search.timeout.ms", 10000, 1, 600000,
+            "Time each retriever gets; one that runs over returns nothing and is reported as degraded.");
+    public static final Setting<Integer> SEARCH_MAX_QUERY_CHARS = Setting.integer("search.max.query.chars", 2000, 1,
+            100000, "Longest query accepted; longer is rejected with 400.");
+    public static final Setting<String> FUSION_METHOD = Setting.choice("fusion.method", "rrf",
+            List.of("rrf", "weighted"), "How rankings are fused: reciprocal rank fusion or weighted normalised scores.");
+    public static final Setting<Integer> FUSION_RRF_K = Setting.integer("fusion.rrf.k", 60, 1, 100000,
+            "The k of reciprocal rank fusion: score = sum of 1 / (k + rank).");
+    public static final Setting<Double> FUSION_WEIGHT_VECTOR = Setting.decimal("fusion.weight.vector", 0.5, 0.0, 1.0,
+            "Weight of the vector modality in weighted fusion.");
+    public static final Setting<Double> FUSION_WEIGHT_FULLTEXT = Setting.decimal("fusion.weight.fulltext", 0.5, 0.0,
+            1.0, "Weight of the full-text modality in weighted fusion.");
+    public static final Setting<Double> DEDUP_OVERLAP = Setting.decimal("dedup.overlap", 0.8, 0.5, 1.0,
+            "Word overlap (Jaccard) at which two hits count as duplicates and are merged.");
+
+    // ---- ingest
+    public static final Setting<Integer> INGEST_MAX_FILE_MB = Setting.integer("ingest.max.file.mb", 64, 1, 4096,
+            "Largest file accepted for ingest, in MiB; larger files are skipped with a reason.");
+    public static final Setting<Integer> INGEST_BATCH_DOCUMENTS = Setting.integer("ingest.batch.documents", 16, 1,
+            1024, "Documents written to the stores together (one durable commit per batch).");
+    public static final Setting<Integer> INGEST_WORKERS = Setting.integer("ingest.workers", 1, 0, 64,
+            "Background workers running ingest jobs in this process; 0 runs none (a replica that only serves).");
+    public static final Setting<Integer> INGEST_JOB_ATTEMPTS = Setting.integer("ingest.job.attempts", 3, 1, 20,
+            "Times a job is claimed before it is failed (a worker that dies mid-job gives it back).");
+    public static final Setting<Integer> INGEST_JOB_STALE_SECONDS = Setting.integer("ingest.job.stale.seconds", 300,
+            5, 86400, "A running job with no progress for this long is considered abandoned and claimed again.");
+
+    // ---- http
+    public static final Setting<String> HTTP_HOST = Setting.string("http.host", "127.0.0.1",
+            "Address the REST server binds to.");
+    public static final Setting<Integer> HTTP_PORT = Setting.integer("http.port", 8080, 0, 65535,
+            "Port the REST server listens on; 0 picks a free one.");
+    public static final Setting<Integer> HTTP_MAX_REQUEST_MB = Setting.integer("http.max.request.mb", 256, 1, 4096,
+            "Largest request body, in MiB (uploads included); larger requests get 413.");
+
+    private static final List<Setting<?>> ALL = collect();
+
+    /** Every declared setting, in declaration order. */
+    public static List<Setting<?>> all() {
+        return ALL;
+    }
+
+    /** Checks rules that span settings; called once a configuration is loaded. */
+    static void validate(Config config) {
+        List<String> errors = new ArrayList<>();
+        if (!config.get(VECTOR_ENABLED) && !config.get(FULLTEXT_ENABLED)) {
+            errors.add(VECTOR_ENABLED.env() + " and " + FULLTEXT_ENABLED.env()
+                    + " are both false: at least one modality must stay enabled; set one of them to true");
+        }
+        if (config.get(CHUNK_OVERLAP_TOKENS) >= config.get(CHUNK_MAX_TOKENS)) {
+            errors.add(CHUNK_OVERLAP_TOKENS.env() + "=" + config.get(CHUNK_OVERLAP_TOKENS) + " must be below "
+                    + CHUNK_MAX_TOKENS.env() + "=" + config.get(CHUNK_MAX_TOKENS)
+                    + ": lower the overlap or raise the chunk size");
+        }
+        if (config.get(SEARCH_TOP_K) > config.get(SEARCH_MAX_TOP_K)) {
+            errors.add(SEARCH_TOP_K.env() + "=" + config.get(SEARCH_TOP_K) + " exceeds " + SEARCH_MAX_TOP_K.env()
+                    + "=" + config.get(SEARCH_MAX_TOP_K) + ": lower the default or raise the maximum");
+        }
+        if (!errors.isEmpty()) {
+            throw new ConfigException("invalid configuration:\n  - " + String.join("\n  - ", errors));
+        }
+    }
+
+    private static List<Setting<?>> collect() {
+        List<Setting<?>> list = new ArrayList<>();
+        for (Field f : Settings.class.getDeclaredFields()) {
+            if (Modifier.isStatic(f.getModifiers()) && f.getType() == Setting.class) {
+                try {
+                    list.add((Setting<?>) f.get(null));
+                } catch (IllegalAccessException e) {
+                    throw new IllegalStateException("cannot read setting " + f.getName(), e);
+                }
+            }
+        }
+        return Collections.unmodifiableList(list);
+    }
+}

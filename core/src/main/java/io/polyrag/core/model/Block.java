@@ -1,0 +1,30 @@
+package io.polyrag.core.model;
+
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * A structural unit of a parsed document: a paragraph, a table or a code block, with the headings above it.
+ *
+ * @param kind what the block holds
+ * @param text the block's text; for a table, one row a line with cells separated by {@code " | "}, header row first
+ * @param headingPath the headings enclosing the block, outermost first; empty at top level
+ * @param start offset of the block's first character in {@link ParsedDocument#text()}
+ * @param end offset just past the block's last character in {@link ParsedDocument#text()}
+ * @param language a code block's language when known, else empty
+ */
+public record Block(ChunkKind kind, String text, List<String> headingPath, int start, int end, String language) {
+    public Block {
+        Objects.requireNonNull(kind, "kind");
+        Objects.requireNonNull(text, "text");
+        headingPath = List.copyOf(headingPath);
+        language = language == null ? "" : language;
+        if (start < 0 || end < start) {
+            throw new IllegalArgumentException("bad block offsets [" + start + ", " + end + ")");
+        }
+    }
+
+    public static Block prose(String text, List<String> headingPath, int start, int end) {
+        return new Block(ChunkKind.PROSE, text, headingPath, start, end, "");
+    }
+}

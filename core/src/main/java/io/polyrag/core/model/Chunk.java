@@ -1,0 +1,51 @@
+package io.polyrag.core.model;
+
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * A chunk of one version of one document, as the catalog keeps it.
+ *
+ * @param id stable for (document, version, ordinal): {@link #idOf(String, long, int)}
+ * @param documentId the owning document
+ * @param version the document version this chunk belongs to
+ * @param ordinal position in the document, from 0
+ * @param kind prose, table or code
+ * @param text the chunk's text
+ * @param headingPath headings enclosing the chunk, outermost first
+ * @param startOffset offset of the first character covered in the parsed text
+ * @param endOffset offset just past the last character covered
+ * @param tokenCount tokens in {@code text}
+ * @param embeddingModel the model that produced this chunk's vector, or empty when no vector was made
+ */
+public record Chunk(String id, String documentId, long version, int ordinal, ChunkKind kind, String text,
+        List<String> headingPath, int startOffset, int endOffset, int tokenCount, String embeddingModel) {
+    public Chunk {
+        Objects.requireNonNull(id, "id");
+        Objects.requireNonNull(documentId, "documentId");
+        Objects.requireNonNull(text, "text");
+        headingPath = List.copyOf(headingPath);
+        embeddingModel = embeddingModel == null ? "" : embeddingModel;
+    }
+
+    public static String idOf(String documentId, long version, int ordinal) {
+        return documentId + "-v" + version + "-" + ordinal;
+    }
+
+    /**
+     * The text that indexes represent this chunk by: title and heading path give a chunk the context its own words
+     * lack (a paragraph under "Installation" rarely says "installation").
+     */
+    public String indexText(String title) {
+        StringBuilder sb = new StringBuilder();
+        if (title != null && !title.isBlank()) {
+            sb.append(title.strip()).append('\n');
+        }
+        for (String h : headingPath) {
+            if (!h.equals(title)) {
+                sb.append(h).append('\n');
+            }
+        }
+        return sb.append(text).toString();
+    }
+}

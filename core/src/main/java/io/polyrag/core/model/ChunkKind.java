@@ -1,0 +1,18 @@
+package io.polyrag.core.model;
+
+import java.util.Locale;
+
+/** What a chunk holds; tables and code are chunked by their own rules and never cut mid-row or mid-line. */
+public enum ChunkKind {
+    PROSE,
+    TABLE,
+    CODE;
+
+    public String wireName() {
+        return name().toLowerCase(Locale.ROOT);
+    }
+
+    public static ChunkKind parse(String wire) {
+        return valueOf(wire.toUpperCase(Locale.ROOT));
+    }
+}

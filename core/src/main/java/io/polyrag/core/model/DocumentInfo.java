@@ -1,0 +1,21 @@
+package io.polyrag.core.model;
+
+import java.time.Instant;
+
+/**
+ * A document as the catalog knows it.
+ *
+ * @param id derived from (knowledge base, uri): {@code DocumentIds.of}
+ * @param knowledgeBase the knowledge base it belongs to
+ * @param uri where it came from; its identity within the knowledge base
+ * @param title its title
+ * @param mediaType what it was parsed as
+ * @param contentHash SHA-256 of its bytes, hex
+ * @param sizeBytes size of its bytes
+ * @param visibleVersion the version retrieval sees, 0 while none is visible
+ * @param chunkCount chunks of the visible version
+ * @param updatedAt when the visible version became visible
+ */
+public record DocumentInfo(String id, String knowledgeBase, String uri, String title, String mediaType,
+        String contentHash, long sizeBytes, long visibleVersion, int chunkCount, Instant updatedAt) {
+}

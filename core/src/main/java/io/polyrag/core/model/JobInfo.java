@@ -1,0 +1,19 @@
+package io.polyrag.core.model;
+
+import java.time.Instant;
+
+/**
+ * A job as the catalog keeps it.
+ *
+ * @param id the job id
+ * @param kind what kind of job (e.g. {@code ingest})
+ * @param status queued, running, succeeded, failed
+ * @param progress stage and counts
+ * @param error why the job failed, or null
+ * @param attempts how many times a worker has claimed it
+ * @param createdAt when it was submitted
+ * @param updatedAt when it last changed
+ */
+public record JobInfo(String id, String kind, JobStatus status, JobProgress progress, String error, int attempts,
+        Instant createdAt, Instant updatedAt) {
+}

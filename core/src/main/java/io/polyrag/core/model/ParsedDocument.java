@@ -1,0 +1,21 @@
+package io.polyrag.core.model;
+
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * A parser's output: the document's plain text and its structure.
+ *
+ * @param title the document's title (from metadata, the first heading, or the file name), never null
+ * @param text the whole extracted text; block offsets point into it
+ * @param blocks the document's blocks in reading order
+ * @param mediaType the media type the parser treated the bytes as
+ */
+public record ParsedDocument(String title, String text, List<Block> blocks, String mediaType) {
+    public ParsedDocument {
+        Objects.requireNonNull(title, "title");
+        Objects.requireNonNull(text, "text");
+        blocks = List.copyOf(blocks);
+        Objects.requireNonNull(mediaType, "mediaType");
+    }
+}

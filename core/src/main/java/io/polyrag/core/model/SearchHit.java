@@ -1,0 +1,29 @@
+package io.polyrag.core.model;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One fused hit.
+ *
+ * @param rank 1-based final rank
+ * @param score the fused score
+ * @param documentId the document
+ * @param chunkId the chunk
+ * @param uri the document's uri
+ * @param title the document's title
+ * @param text the chunk's text
+ * @param kind prose, table or code
+ * @param headingPath headings enclosing the chunk
+ * @param knowledgeBase the document's knowledge base
+ * @param sources for every retriever that found this chunk (or a duplicate merged into it), its rank and score,
+ *     keyed by modality wire name
+ */
+public record SearchHit(int rank, double score, String documentId, String chunkId, String uri, String title,
+        String text, ChunkKind kind, List<String> headingPath, String knowledgeBase,
+        Map<String, SourceScore> sources) {
+    public SearchHit {
+        headingPath = List.copyOf(headingPath);
+        sources = Map.copyOf(sources);
+    }
+}

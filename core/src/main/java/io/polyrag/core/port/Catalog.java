@@ -1,0 +1,71 @@
+package io.polyrag.core.port;
+
+import io.polyrag.core.model.ChunkView;
+import io.polyrag.core.model.DocumentDraft;
+import io.polyrag.core.model.DocumentInfo;
+import io.polyrag.core.model.DocumentVersion;
+import io.polyrag.core.model.SearchScope;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The source of truth for documents, their chunks and which version of each is visible.
+ *
+ * <p>A document version moves through three steps: {@link #stage} records its chunks as pending, the pipeline writes
+ * it to every enabled store, then {@link #publish} makes it the visible version (or {@link #discard} drops it when a
+ * store failed). Retrieval resolves store hits through {@link #resolve}, which returns only chunks of visible
+ * versions in scope: this one join gives all-or-nothing visibility across stores, soft delete and scope filtering.
+ *
+ * <p>Thread-safety: safe for concurrent use; each method is one transaction.
+ */
+public interface Catalog extends AutoCloseable {
+
+    /** The document with this id, whether or not a version of it is visible yet; empty if unknown or deleted. */
+    Optional<DocumentInfo> document(String documentId);
+
+    /**
+     * The next version number for a document: one more than any version it ever had (staged, published or
+     * discarded), so a version number is never reused.
+     */
+    long nextVersion(String documentId);
+
+    /** Records a pending version and its chunks; pending chunks are never returned by {@link #resolve}. */
+    void stage(DocumentDraft draft, long version);
+
+    /**
+     * Makes the staged version the visible one and forgets the chunks of the version it replaces.
+     *
+     * @return the version that was visible before, or empty if none was
+     */
+    Optional<DocumentVersion> publish(DocumentVersion version);
+
+    /** Forgets a staged version that will never be published. */
+    void discard(DocumentVersion version);
+
+    /** Versions staged but neither published nor discarded: left by a crash, to be cleaned from the stores. */
+    List<DocumentVersion> pendingVersions();
+
+    /**
+     * Soft-deletes documents: they stop being visible at once; their chunks are forgotten.
+     *
+     * @return the versions that were visible, for the caller to delete from the stores
+     */
+    List<DocumentVersion> delete(Collection<String> documentIds);
+
+    /**
+     * Resolves chunk ids to visible chunks within scope. Ids of pending, replaced, deleted or out-of-scope chunks are
+     * absent from the result. The map iterates in no particular order.
+     */
+    Map<String, ChunkView> resolve(Collection<String> chunkIds, SearchScope scope);
+
+    /** Visible documents in scope, ordered by uri, paged. */
+    List<DocumentInfo> documents(SearchScope scope, int offset, int limit);
+
+    /** Visible documents in scope. */
+    long countDocuments(SearchScope scope);
+
+    @Override
+    void close();
+}

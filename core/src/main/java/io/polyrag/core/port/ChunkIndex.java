@@ -1,0 +1,32 @@
+package io.polyrag.core.port;
+
+import io.polyrag.core.model.DocumentVersion;
+import io.polyrag.core.model.StoreRecord;
+import java.util.Collection;
+import java.util.List;
+
+/**
+ * What every chunk index (vector, full-text) shares: writes keyed by chunk id, deletes by document version.
+ *
+ * <p>Thread-safety: implementations are safe for concurrent use; searches may run while a write is in progress and
+ * see either the state before it or after it. Writes are durable when the call returns. Empty collections are a
+ * no-op. Failures are {@link io.polyrag.core.StoreException}s that keep the backend's cause.
+ */
+public interface ChunkIndex extends AutoCloseable {
+
+    /** Inserts or replaces the records by chunk id, durably, in one step: all are visible to search, or none. */
+    void upsert(List<StoreRecord> records);
+
+    /** Removes every record of the given document versions; versions not present are ignored. */
+    void delete(Collection<DocumentVersion> versions);
+
+    /** Removes every record of the given documents, whatever their version. */
+    void deleteDocuments(Collection<String> documentIds);
+
+    /** Records currently stored, for status and tests. */
+    long size();
+
+    /** Releases files and threads. Idempotent. */
+    @Override
+    void close();
+}

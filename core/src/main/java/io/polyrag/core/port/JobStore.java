@@ -1,0 +1,41 @@
+package io.polyrag.core.port;
+
+import io.polyrag.core.model.JobInfo;
+import io.polyrag.core.model.JobProgress;
+import java.time.Duration;
+import java.util.Optional;
+
+/**
+ * Durable jobs, claimed by workers.
+ *
+ * <p>A job is a row: submitted as queued with an opaque payload, claimed by exactly one worker at a time
+ * ({@link #claim}), updated with progress while it runs, and finished once. A running job whose worker stopped
+ * updating it for longer than the stale timeout is claimed again, up to a bounded number of attempts.
+ * Safe for concurrent use by many workers, in one process or several over a shared database.
+ */
+public interface JobStore {
+
+    /** A job claimed by a worker: its info and payload. */
+    record Claimed(JobInfo info, String payload) {
+    }
+
+    /** Creates a queued job and returns its id. */
+    String submit(String kind, String payload);
+
+    /**
+     * Claims the oldest queued job (or a stale running one with attempts left) for this worker, marking it running.
+     *
+     * @param staleAfter how long a running job may go without an update before it is considered abandoned
+     * @param maxAttempts how many claims a job gets before it is failed instead
+     */
+    Optional<Claimed> claim(Duration staleAfter, int maxAttempts);
+
+    /** Records progress of a running job (also its heartbeat). */
+    void progress(String jobId, JobProgress progress);
+
+    /** Marks a job succeeded or failed, with its final progress; {@code error} is null on success. */
+    void finish(String jobId, JobProgress progress, String error);
+
+    /** The job, if it exists. */
+    Optional<JobInfo> job(String jobId);
+}

@@ -1,0 +1,25 @@
+package io.polyrag.core.port;
+
+import io.polyrag.core.model.ParsedDocument;
+import io.polyrag.core.model.SourceItem;
+import java.util.Set;
+
+/**
+ * Extracts text and structure from a file's bytes.
+ *
+ * <p>Detects the type from the content and name when the item declares none. Input that cannot be parsed (an
+ * unsupported type, binary data posing as text, a corrupt file) fails with an
+ * {@link io.polyrag.core.InvalidInputException} whose message names the file and the reason; nothing else escapes.
+ * Stateless and safe for concurrent use.
+ */
+public interface Parser {
+
+    /** Parses one item. */
+    ParsedDocument parse(SourceItem item);
+
+    /** Media types this parser accepts. */
+    Set<String> mediaTypes();
+
+    /** Whether a file with this name looks parseable, judged by its name alone (for directory walks). */
+    boolean acceptsName(String fileName);
+}

@@ -1,0 +1,58 @@
+package io.polyrag.store.jdbc;
+
+import io.polyrag.core.StoreException;
+import io.polyrag.core.UnavailableException;
+import io.polyrag.core.spi.CatalogProvider;
+import io.polyrag.core.spi.ProviderContext;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.SQLException;
+import org.h2.jdbcx.JdbcConnectionPool;
+
+/** {@code POLYRAG_CATALOG_BACKEND=h2}: an embedded H2 database in PostgreSQL mode in {@code <data>/catalog}. */
+public final class H2CatalogProvider implements CatalogProvider {
+    @Override
+    public String name() {
+        return "h2";
+    }
+
+    @Override
+    public String description() {
+        return "embedded H2 database (PostgreSQL mode) in the data directory";
+    }
+
+    @Override
+    public CatalogAndJobs open(ProviderContext context) {
+        return open(context.dataDir().resolve("catalog"));
+    }
+
+    /** Opens (creating if needed) the catalog database in {@code dir}. */
+    public static JdbcCatalog open(Path dir) {
+        try {
+            Files.createDirectories(dir);
+        } catch (java.io.IOException e) {
+            throw new StoreException("cannot create the catalog directory " + dir + ": " + e.getMessage(), e);
+        }
+        String url = "jdbc:h2:file:" + dir.toAbsolutePath().resolve("polyrag")
+                + ";MODE=PostgreSQL;DATABASE_TO_LOWER=TRUE;DEFAULT_NULL_ORDERING=HIGH;LOCK_TIMEOUT=10000";
+        JdbcConnectionPool pool = JdbcConnectionPool.create(url, "polyrag", "");
+        pool.setMaxConnections(16);
+        try {
+            pool.getConnection().close();
+        } catch (SQLException e) {
+            pool.dispose();
+            if (e.getErrorCode() == org.h2.api.ErrorCode.DATABASE_ALREADY_OPEN_1) {
+                throw new UnavailableException("the catalog at " + dir + " is already in use by another process: "
+                        + "stop it, or give this one its own data directory", e);
+            }
+            throw new StoreException("cannot open the catalog at " + dir + ": " + e.getMessage(), e);
+        }
+        return new JdbcCatalog(pool, "h2 " + dir, () -> {
+            try (var c = pool.getConnection(); var s = c.createStatement()) {
+                s.execute("SHUTDOWN");
+            } finally {
+                pool.dispose();
+            }
+        });
+    }
+}

@@ -1,0 +1,450 @@
+package io.polyrag.store.jdbc;
+
+import io.polyrag.core.model.Chunk;
+import io.polyrag.core.model.ChunkKind;
+import io.polyrag.core.model.ChunkView;
+import io.polyrag.core.model.DocumentDraft;
+import io.polyrag.core.model.DocumentInfo;
+import io.polyrag.core.model.DocumentVersion;
+import io.polyrag.core.model.SearchScope;
+import io.polyrag.core.spi.CatalogProvider.CatalogAndJobs;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.sql.Array;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import javax.sql.DataSource;
+
+/**
+ * The catalog and job store in plain SQL that H2 (PostgreSQL mode) and PostgreSQL both run.
+ *
+ * <p>Visibility lives in {@code documents.visible_version}: {@link #resolve} joins chunks to it, so a chunk is seen
+ * only while its version is the visible one. Version numbers come from {@code version_counters}, incremented under a
+ * row lock, so concurrent ingests of one document never share a number. Job claiming uses
+ * {@code FOR UPDATE SKIP LOCKED}.
+ */
+public class JdbcCatalog implements CatalogAndJobs {
+    static final char PATH_SEPARATOR = '\u001f';
+
+    final Jdbc jdbc;
+    private final AutoCloseable onClose;
+    private final JdbcJobs jobs;
+
+    public JdbcCatalog(DataSource dataSource, String name, AutoCloseable onClose) {
+        this.jdbc = new Jdbc(dataSource, name);
+        this.onClose = onClose;
+        this.jobs = new JdbcJobs(jdbc);
+        migrate();
+    }
+
+    private void migrate() {
+        String ddl;
+        try (InputStream in = JdbcCatalog.class.getResourceAsStream("schema.sql")) {
+            ddl = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new IllegalStateException("schema.sql is missing from the jar", e);
+        }
+        jdbc.tx("create its schema", c -> {
+            try (Statement s = c.createStatement()) {
+                for (String stmt : ddl.split(";")) {
+                    if (!stmt.isBlank()) {
+                        s.execute(stmt);
+                    }
+                }
+            }
+            return null;
+        });
+    }
+
+    static OffsetDateTime now() {
+        return OffsetDateTime.now(ZoneOffset.UTC);
+    }
+
+    @Override
+    public Optional<DocumentInfo> document(String documentId) {
+        return jdbc.tx("read a document", c -> {
+            try (PreparedStatement ps = c.prepareStatement(
+                    "SELECT * FROM documents WHERE id = ? AND deleted = FALSE")) {
+                ps.setString(1, documentId);
+                try (ResultSet rs = ps.executeQuery()) {
+                    return rs.next() ? Optional.of(documentInfo(rs)) : Optional.empty();
+                }
+            }
+        });
+    }
+
+    @Override
+    public long nextVersion(String documentId) {
+        return jdbc.tx("allocate a version", c -> {
+            try (PreparedStatement up = c.prepareStatement(
+                    "UPDATE version_counters SET last_version = last_version + 1 WHERE document_id = ?")) {
+                up.setString(1, documentId);
+                if (up.executeUpdate() == 0) {
+                    try (PreparedStatement ins = c.prepareStatement(
+                            "INSERT INTO version_counters (document_id, last_version) VALUES (?, 1)")) {
+                        ins.setString(1, documentId);
+                        ins.executeUpdate();
+                    }
+                    return 1L;
+                }
+            }
+            try (PreparedStatement ps = c.prepareStatement(
+                    "SELECT last_version FROM version_counters WHERE document_id = ?")) {
+                ps.setString(1, documentId);
+                try (ResultSet rs = ps.executeQuery()) {
+                    rs.next();
+                    return rs.getLong(1);
+                }
+            }
+        });
+    }
+
+    @Override
+    public void stage(DocumentDraft d, long version) {
+        jdbc.tx("stage a document version", c -> {
+            try (PreparedStatement ps = c.prepareStatement("INSERT INTO document_versions (document_id, version, "
+                    + "state, title, media_type, content_hash, size_bytes, created_at) VALUES (?,?,'pending',?,?,?,?,?)")) {
+                ps.setString(1, d.id());
+                ps.setLong(2, version);
+                ps.setString(3, clip(d.title(), 1024));
+                ps.setString(4, clip(d.mediaType(), 255));
+                ps.setString(5, d.contentHash());
+                ps.setLong(6, d.sizeBytes());
+                ps.setObject(7, now());
+                ps.executeUpdate();
+            }
+            if (!exists(c, d.id())) {
+                try (PreparedStatement ps = c.prepareStatement("INSERT INTO documents (id, kb, uri, title, media_type, "
+                        + "content_hash, size_bytes, visible_version, chunk_count, deleted, updated_at) "
+                        + "VALUES (?,?,?,?,?,?,?,0,0,FALSE,?)")) {
+                    ps.setString(1, d.id());
+                    ps.setString(2, d.knowledgeBase());
+                    ps.setString(3, clip(d.uri(), 4096));
+                    ps.setString(4, clip(d.title(), 1024));
+                    ps.setString(5, clip(d.mediaType(), 255));
+                    ps.setString(6, d.contentHash());
+                    ps.setLong(7, d.sizeBytes());
+                    ps.setObject(8, now());
+                    ps.executeUpdate();
+                }
+            }
+            insertChunks(c, d.chunks());
+            // Keep the counter ahead of every staged version, however the caller got its number.
+            if (update(c, "UPDATE version_counters SET last_version = GREATEST(last_version, ?) WHERE document_id = ?",
+                    version, d.id()) == 0) {
+                update(c, "INSERT INTO version_counters (document_id, last_version) VALUES (?, ?)", d.id(), version);
+            }
+            return null;
+        });
+    }
+
+    private static boolean exists(Connection c, String documentId) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT 1 FROM documents WHERE id = ?")) {
+            ps.setString(1, documentId);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next();
+            }
+        }
+    }
+
+    private static void insertChunks(Connection c, List<Chunk> chunks) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("INSERT INTO chunks (id, document_id, version, ordinal, kind, "
+                + "text, heading_path, start_offset, end_offset, token_count, embedding_model) "
+                + "VALUES (?,?,?,?,?,?,?,?,?,?,?)")) {
+            for (Chunk ch : chunks) {
+                ps.setString(1, ch.id());
+                ps.setString(2, ch.documentId());
+                ps.setLong(3, ch.version());
+                ps.setInt(4, ch.ordinal());
+                ps.setString(5, ch.kind().wireName());
+                ps.setString(6, ch.text());
+                ps.setString(7, String.join(String.valueOf(PATH_SEPARATOR), ch.headingPath()));
+                ps.setInt(8, ch.startOffset());
+                ps.setInt(9, ch.endOffset());
+                ps.setInt(10, ch.tokenCount());
+                ps.setString(11, clip(ch.embeddingModel(), 255));
+                ps.addBatch();
+            }
+            ps.executeBatch();
+        }
+    }
+
+    @Override
+    public Optional<DocumentVersion> publish(DocumentVersion v) {
+        return jdbc.tx("publish a document version", c -> {
+            String[] meta = versionMeta(c, v);
+            Optional<DocumentVersion> previous = Optional.empty();
+            try (PreparedStatement ps = c.prepareStatement(
+                    "SELECT visible_version, deleted FROM documents WHERE id = ? FOR UPDATE")) {
+                ps.setString(1, v.documentId());
+                try (ResultSet rs = ps.executeQuery()) {
+                    if (rs.next() && rs.getLong(1) > 0 && !rs.getBoolean(2)) {
+                        previous = Optional.of(new DocumentVersion(v.documentId(), rs.getLong(1)));
+                    }
+                }
+            }
+            update(c, "DELETE FROM chunks WHERE document_id = ? AND version <> ?", v.documentId(), v.version());
+            update(c, "UPDATE document_versions SET state = 'replaced' WHERE document_id = ? AND state = 'published'",
+                    v.documentId());
+            update(c, "UPDATE document_versions SET state = 'published' WHERE document_id = ? AND version = ?",
+                    v.documentId(), v.version());
+            int count = countChunks(c, v);
+            try (PreparedStatement ps = c.prepareStatement("UPDATE documents SET title = ?, media_type = ?, "
+                    + "content_hash = ?, size_bytes = ?, visible_version = ?, chunk_count = ?, deleted = FALSE, "
+                    + "updated_at = ? WHERE id = ?")) {
+                ps.setString(1, meta[0]);
+                ps.setString(2, meta[1]);
+                ps.setString(3, meta[2]);
+                ps.setLong(4, Long.parseLong(meta[3]));
+                ps.setLong(5, v.version());
+                ps.setInt(6, count);
+                ps.setObject(7, now());
+                ps.setString(8, v.documentId());
+                ps.executeUpdate();
+            }
+            return previous;
+        });
+    }
+
+    /** Title, media type, hash and size of a pending version; fails if the version is not pending. */
+    private static String[] versionMeta(Connection c, DocumentVersion v) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT title, media_type, content_hash, size_bytes, state "
+                + "FROM document_versions WHERE document_id = ? AND version = ?")) {
+            ps.setString(1, v.documentId());
+            ps.setLong(2, v.version());
+            try (ResultSet rs = ps.executeQuery()) {
+                if (!rs.next() || !"pending".equals(rs.getString(5))) {
+                    throw new IllegalStateException("version " + v.version() + " of document " + v.documentId()
+                            + " is not pending, so it cannot be published");
+                }
+                return new String[] {rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4)};
+            }
+        }
+    }
+
+    private static int countChunks(Connection c, DocumentVersion v) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(
+                "SELECT COUNT(*) FROM chunks WHERE document_id = ? AND version = ?")) {
+            ps.setString(1, v.documentId());
+            ps.setLong(2, v.version());
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return rs.getInt(1);
+            }
+        }
+    }
+
+    @Override
+    public void discard(DocumentVersion v) {
+        jdbc.tx("discard a document version", c -> {
+            update(c, "DELETE FROM chunks WHERE document_id = ? AND version = ?", v.documentId(), v.version());
+            update(c, "UPDATE document_versions SET state = 'discarded' WHERE document_id = ? AND version = ? "
+                    + "AND state = 'pending'", v.documentId(), v.version());
+            // A document that never had a visible version and has nothing pending is forgotten.
+            update(c, "DELETE FROM documents WHERE id = ? AND visible_version = 0 AND NOT EXISTS (SELECT 1 FROM "
+                    + "document_versions WHERE document_id = ? AND state = 'pending')", v.documentId(), v.documentId());
+            return null;
+        });
+    }
+
+    @Override
+    public List<DocumentVersion> pendingVersions() {
+        return jdbc.tx("list pending versions", c -> {
+            List<DocumentVersion> out = new ArrayList<>();
+            try (PreparedStatement ps = c.prepareStatement("SELECT document_id, version FROM document_versions "
+                    + "WHERE state = 'pending' ORDER BY document_id, version");
+                    ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    out.add(new DocumentVersion(rs.getString(1), rs.getLong(2)));
+                }
+            }
+            return out;
+        });
+    }
+
+    @Override
+    public List<DocumentVersion> delete(Collection<String> documentIds) {
+        return jdbc.tx("delete documents", c -> {
+            List<DocumentVersion> removed = new ArrayList<>();
+            for (String id : documentIds.stream().distinct().sorted().toList()) {
+                try (PreparedStatement ps = c.prepareStatement(
+                        "SELECT visible_version FROM documents WHERE id = ? AND deleted = FALSE FOR UPDATE")) {
+                    ps.setString(1, id);
+                    try (ResultSet rs = ps.executeQuery()) {
+                        if (!rs.next()) {
+                            continue;
+                        }
+                        if (rs.getLong(1) > 0) {
+                            removed.add(new DocumentVersion(id, rs.getLong(1)));
+                        }
+                    }
+                }
+                update(c, "UPDATE documents SET deleted = TRUE, visible_version = 0, chunk_count = 0, updated_at = ? "
+                        + "WHERE id = ?", now(), id);
+                update(c, "UPDATE document_versions SET state = 'deleted' WHERE document_id = ? AND state = "
+                        + "'published'", id);
+                update(c, "DELETE FROM chunks WHERE document_id = ? AND version IN (SELECT version FROM "
+                        + "document_versions WHERE document_id = ? AND state <> 'pending')", id, id);
+            }
+            return removed;
+        });
+    }
+
+    @Override
+    public Map<String, ChunkView> resolve(Collection<String> chunkIds, SearchScope scope) {
+        if (chunkIds.isEmpty()) {
+            return Map.of();
+        }
+        return jdbc.tx("resolve chunks", c -> {
+            String sql = "SELECT c.*, d.kb, d.uri, d.title AS doc_title FROM chunks c JOIN documents d "
+                    + "ON d.id = c.document_id AND d.visible_version = c.version "
+                    + "WHERE d.deleted = FALSE AND c.id = ANY(?)" + scopeClause(scope, "d.");
+            Map<String, ChunkView> out = new HashMap<>();
+            try (PreparedStatement ps = c.prepareStatement(sql)) {
+                Array ids = c.createArrayOf("VARCHAR", chunkIds.stream().distinct().toArray());
+                ps.setArray(1, ids);
+                bindScope(c, ps, 2, scope);
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        Chunk ch = chunk(rs);
+                        out.put(ch.id(), new ChunkView(ch, rs.getString("kb"), rs.getString("uri"),
+                                rs.getString("doc_title")));
+                    }
+                }
+            }
+            return out;
+        });
+    }
+
+    @Override
+    public List<DocumentInfo> documents(SearchScope scope, int offset, int limit) {
+        return jdbc.tx("list documents", c -> {
+            String sql = "SELECT * FROM documents d WHERE d.deleted = FALSE AND d.visible_version > 0"
+                    + scopeClause(scope, "d.") + " ORDER BY d.uri, d.id LIMIT ? OFFSET ?";
+            List<DocumentInfo> out = new ArrayList<>();
+            try (PreparedStatement ps = c.prepareStatement(sql)) {
+                int i = bindScope(c, ps, 1, scope);
+                ps.setInt(i, limit);
+                ps.setInt(i + 1, offset);
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        out.add(documentInfo(rs));
+                    }
+                }
+            }
+            return out;
+        });
+    }
+
+    @Override
+    public long countDocuments(SearchScope scope) {
+        return jdbc.tx("count documents", c -> {
+            String sql = "SELECT COUNT(*) FROM documents d WHERE d.deleted = FALSE AND d.visible_version > 0"
+                    + scopeClause(scope, "d.");
+            try (PreparedStatement ps = c.prepareStatement(sql)) {
+                bindScope(c, ps, 1, scope);
+                try (ResultSet rs = ps.executeQuery()) {
+                    rs.next();
+                    return rs.getLong(1);
+                }
+            }
+        });
+    }
+
+    private static String scopeClause(SearchScope scope, String alias) {
+        return scope.knowledgeBases().isEmpty() ? "" : " AND " + alias + "kb = ANY(?)";
+    }
+
+    /** Binds the scope's parameter if it has one; returns the next parameter index. */
+    private static int bindScope(Connection c, PreparedStatement ps, int index, SearchScope scope)
+            throws SQLException {
+        if (scope.knowledgeBases().isEmpty()) {
+            return index;
+        }
+        ps.setArray(index, c.createArrayOf("VARCHAR", scope.knowledgeBases().stream().sorted().toArray()));
+        return index + 1;
+    }
+
+    private static Chunk chunk(ResultSet rs) throws SQLException {
+        String path = rs.getString("heading_path");
+        List<String> headings = path.isEmpty() ? List.of()
+                : Arrays.asList(path.split(String.valueOf(PATH_SEPARATOR), -1));
+        return new Chunk(rs.getString("id"), rs.getString("document_id"), rs.getLong("version"), rs.getInt("ordinal"),
+                ChunkKind.parse(rs.getString("kind")), rs.getString("text"), headings, rs.getInt("start_offset"),
+                rs.getInt("end_offset"), rs.getInt("token_count"), rs.getString("embedding_model"));
+    }
+
+    private static DocumentInfo documentInfo(ResultSet rs) throws SQLException {
+        return new DocumentInfo(rs.getString("id"), rs.getString("kb"), rs.getString("uri"), rs.getString("title"),
+                rs.getString("media_type"), rs.getString("content_hash"), rs.getLong("size_bytes"),
+                rs.getLong("visible_version"), rs.getInt("chunk_count"), instant(rs, "updated_at"));
+    }
+
+    static Instant instant(ResultSet rs, String column) throws SQLException {
+        OffsetDateTime t = rs.getObject(column, OffsetDateTime.class);
+        return t == null ? null : t.toInstant();
+    }
+
+    static int update(Connection c, String sql, Object... args) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(sql)) {
+            for (int i = 0; i < args.length; i++) {
+                ps.setObject(i + 1, args[i]);
+            }
+            return ps.executeUpdate();
+        }
+    }
+
+    static String clip(String s, int max) {
+        return s == null ? "" : s.length() <= max ? s : s.substring(0, max);
+    }
+
+    // ---- jobs: delegated so each class stays about one thing
+
+    @Override
+    public String submit(String kind, String payload) {
+        return jobs.submit(kind, payload);
+    }
+
+    @Override
+    public Optional<Claimed> claim(java.time.Duration staleAfter, int maxAttempts) {
+        return jobs.claim(staleAfter, maxAttempts);
+    }
+
+    @Override
+    public void progress(String jobId, io.polyrag.core.model.JobProgress progress) {
+        jobs.progress(jobId, progress);
+    }
+
+    @Override
+    public void finish(String jobId, io.polyrag.core.model.JobProgress progress, String error) {
+        jobs.finish(jobId, progress, error);
+    }
+
+    @Override
+    public Optional<io.polyrag.core.model.JobInfo> job(String jobId) {
+        return jobs.job(jobId);
+    }
+
+    @Override
+    public void close() {
+        try {
+            onClose.close();
+        } catch (Exception e) {
+            throw new io.polyrag.core.StoreException("cannot close the catalog: " + e.getMessage(), e);
+        }
+    }
+}

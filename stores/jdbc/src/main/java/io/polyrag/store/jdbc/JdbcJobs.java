@@ -1,0 +1,152 @@
+package io.polyrag.store.jdbc;
+
+import io.polyrag.core.model.ItemError;
+import io.polyrag.core.model.JobInfo;
+import io.polyrag.core.model.JobProgress;
+import io.polyrag.core.model.JobStatus;
+import io.polyrag.core.port.JobStore.Claimed;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.UUID;
+
+/** Job rows: submit, claim with {@code FOR UPDATE SKIP LOCKED}, progress (the heartbeat), finish. */
+final class JdbcJobs {
+    private static final char FIELD = '\u001f';
+    private static final char RECORD = '\u001e';
+
+    private final Jdbc jdbc;
+
+    JdbcJobs(Jdbc jdbc) {
+        this.jdbc = jdbc;
+    }
+
+    String submit(String kind, String payload) {
+        String id = UUID.randomUUID().toString();
+        jdbc.tx("submit a job", c -> JdbcCatalog.update(c, "INSERT INTO jobs (id, kind, status, payload, stage, "
+                + "created_at, updated_at) VALUES (?, ?, 'queued', ?, 'queued', ?, ?)", id, kind, payload,
+                JdbcCatalog.now(), JdbcCatalog.now()));
+        return id;
+    }
+
+    Optional<Claimed> claim(Duration staleAfter, int maxAttempts) {
+        return jdbc.tx("claim a job", c -> {
+            while (true) {
+                Optional<String[]> next = nextClaimable(c, staleAfter);
+                if (next.isEmpty()) {
+                    return Optional.empty();
+                }
+                String id = next.get()[0];
+                int attempts = Integer.parseInt(next.get()[1]);
+                if (attempts >= maxAttempts) {
+                    JdbcCatalog.update(c, "UPDATE jobs SET status = 'failed', error = ?, updated_at = ? WHERE id = ?",
+                            "gave up after " + attempts + " attempts: the worker running it stopped without finishing"
+                                    + " (last stage: " + next.get()[2] + ")", JdbcCatalog.now(), id);
+                    continue;
+                }
+                JdbcCatalog.update(c, "UPDATE jobs SET status = 'running', attempts = attempts + 1, updated_at = ? "
+                        + "WHERE id = ?", JdbcCatalog.now(), id);
+                JobInfo info = read(c, id).orElseThrow();
+                return Optional.of(new Claimed(info, payload(c, id)));
+            }
+        });
+    }
+
+    /** id, attempts and stage of the oldest claimable job, locked for this transaction. */
+    private static Optional<String[]> nextClaimable(Connection c, Duration staleAfter) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT id, attempts, stage FROM jobs WHERE status = 'queued' "
+                + "OR (status = 'running' AND updated_at < ?) ORDER BY created_at, id LIMIT 1 FOR UPDATE SKIP LOCKED")) {
+            ps.setObject(1, JdbcCatalog.now().minus(staleAfter));
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? Optional.of(new String[] {rs.getString(1), rs.getString(2), rs.getString(3)})
+                        : Optional.empty();
+            }
+        }
+    }
+
+    private static String payload(Connection c, String id) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT payload FROM jobs WHERE id = ?")) {
+            ps.setString(1, id);
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return rs.getString(1);
+            }
+        }
+    }
+
+    void progress(String jobId, JobProgress p) {
+        jdbc.tx("record job progress", c -> write(c, jobId, p, "running", null));
+    }
+
+    void finish(String jobId, JobProgress p, String error) {
+        jdbc.tx("finish a job", c -> write(c, jobId, p, error == null ? "succeeded" : "failed", error));
+    }
+
+    private static int write(Connection c, String id, JobProgress p, String status, String error)
+            throws SQLException {
+        return JdbcCatalog.update(c, "UPDATE jobs SET status = ?, stage = ?, total = ?, processed = ?, added = ?, "
+                + "updated = ?, unchanged = ?, failed = ?, chunks = ?, stores = ?, errors = ?, error = ?, "
+                + "updated_at = ? WHERE id = ?", status, JdbcCatalog.clip(p.stage(), 64), p.total(), p.processed(),
+                p.added(), p.updated(), p.unchanged(), p.failed(), p.chunks(),
+                JdbcCatalog.clip(String.join(",", p.storesWritten()), 255), encode(p.errors()), error,
+                JdbcCatalog.now(), id);
+    }
+
+    Optional<JobInfo> job(String jobId) {
+        return jdbc.tx("read a job", c -> read(c, jobId));
+    }
+
+    private static Optional<JobInfo> read(Connection c, String id) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT * FROM jobs WHERE id = ?")) {
+            ps.setString(1, id);
+            try (ResultSet rs = ps.executeQuery()) {
+                if (!rs.next()) {
+                    return Optional.empty();
+                }
+                String stores = rs.getString("stores");
+                JobProgress p = new JobProgress(rs.getString("stage"), rs.getInt("total"), rs.getInt("processed"),
+                        rs.getInt("added"), rs.getInt("updated"), rs.getInt("unchanged"), rs.getInt("failed"),
+                        rs.getInt("chunks"), stores.isEmpty() ? List.of() : Arrays.asList(stores.split(",")),
+                        decode(rs.getString("errors")));
+                return Optional.of(new JobInfo(id, rs.getString("kind"),
+                        JobStatus.valueOf(rs.getString("status").toUpperCase(Locale.ROOT)), p, rs.getString("error"),
+                        rs.getInt("attempts"), JdbcCatalog.instant(rs, "created_at"),
+                        JdbcCatalog.instant(rs, "updated_at")));
+            }
+        }
+    }
+
+    private static String encode(List<ItemError> errors) {
+        StringBuilder sb = new StringBuilder();
+        for (ItemError e : errors) {
+            if (!sb.isEmpty()) {
+                sb.append(RECORD);
+            }
+            sb.append(clean(e.source())).append(FIELD).append(clean(e.reason()));
+        }
+        return sb.toString();
+    }
+
+    private static List<ItemError> decode(String s) {
+        List<ItemError> out = new ArrayList<>();
+        if (s == null || s.isEmpty()) {
+            return out;
+        }
+        for (String rec : s.split(String.valueOf(RECORD))) {
+            int i = rec.indexOf(FIELD);
+            out.add(new ItemError(rec.substring(0, i), rec.substring(i + 1)));
+        }
+        return out;
+    }
+
+    private static String clean(String s) {
+        return s.replace(FIELD, ' ').replace(RECORD, ' ');
+    }
+}

@@ -1,0 +1,65 @@
+CREATE TABLE IF NOT EXISTS documents (
+    id              VARCHAR(64)   PRIMARY KEY,
+    kb              VARCHAR(64)   NOT NULL,
+    uri             VARCHAR(4096) NOT NULL,
+    title           VARCHAR(1024) NOT NULL,
+    media_type      VARCHAR(255)  NOT NULL,
+    content_hash    VARCHAR(64)   NOT NULL,
+    size_bytes      BIGINT        NOT NULL,
+    visible_version BIGINT        NOT NULL DEFAULT 0,
+    chunk_count     INT           NOT NULL DEFAULT 0,
+    deleted         BOOLEAN       NOT NULL DEFAULT FALSE,
+    updated_at      TIMESTAMP WITH TIME ZONE NOT NULL
+);
+CREATE INDEX IF NOT EXISTS documents_kb_uri ON documents (kb, uri);
+CREATE TABLE IF NOT EXISTS version_counters (
+    document_id  VARCHAR(64) PRIMARY KEY,
+    last_version BIGINT      NOT NULL
+);
+CREATE TABLE IF NOT EXISTS document_versions (
+    document_id  VARCHAR(64)   NOT NULL,
+    version      BIGINT        NOT NULL,
+    state        VARCHAR(16)   NOT NULL,
+    title        VARCHAR(1024) NOT NULL,
+    media_type   VARCHAR(255)  NOT NULL,
+    content_hash VARCHAR(64)   NOT NULL,
+    size_bytes   BIGINT        NOT NULL,
+    created_at   TIMESTAMP WITH TIME ZONE NOT NULL,
+    PRIMARY KEY (document_id, version)
+);
+CREATE INDEX IF NOT EXISTS document_versions_state ON document_versions (state);
+CREATE TABLE IF NOT EXISTS chunks (
+    id              VARCHAR(160) PRIMARY KEY,
+    document_id     VARCHAR(64)  NOT NULL,
+    version         BIGINT       NOT NULL,
+    ordinal         INT          NOT NULL,
+    kind            VARCHAR(8)   NOT NULL,
+    text            TEXT         NOT NULL,
+    heading_path    TEXT         NOT NULL,
+    start_offset    INT          NOT NULL,
+    end_offset      INT          NOT NULL,
+    token_count     INT          NOT NULL,
+    embedding_model VARCHAR(255) NOT NULL
+);
+CREATE INDEX IF NOT EXISTS chunks_document ON chunks (document_id, version);
+CREATE TABLE IF NOT EXISTS jobs (
+    id          VARCHAR(36)  PRIMARY KEY,
+    kind        VARCHAR(32)  NOT NULL,
+    status      VARCHAR(16)  NOT NULL,
+    payload     TEXT         NOT NULL,
+    stage       VARCHAR(64)  NOT NULL,
+    total       INT          NOT NULL DEFAULT 0,
+    processed   INT          NOT NULL DEFAULT 0,
+    added       INT          NOT NULL DEFAULT 0,
+    updated     INT          NOT NULL DEFAULT 0,
+    unchanged   INT          NOT NULL DEFAULT 0,
+    failed      INT          NOT NULL DEFAULT 0,
+    chunks      INT          NOT NULL DEFAULT 0,
+    stores      VARCHAR(255) NOT NULL DEFAULT '',
+    errors      TEXT         NOT NULL DEFAULT '',
+    error       TEXT,
+    attempts    INT          NOT NULL DEFAULT 0,
+    created_at  TIMESTAMP WITH TIME ZONE NOT NULL,
+    updated_at  TIMESTAMP WITH TIME ZONE NOT NULL
+);
+CREATE INDEX IF NOT EXISTS jobs_status ON jobs (status, created_at);

@@ -1,0 +1,12 @@
+package io.polyrag.store.jdbc;
+
+import io.polyrag.core.spi.CatalogProvider.CatalogAndJobs;
+import io.polyrag.testing.CatalogContract;
+import java.nio.file.Path;
+
+class H2CatalogTest extends CatalogContract {
+    @Override
+    protected CatalogAndJobs openCatalog(Path dir) {
+        return H2CatalogProvider.open(dir.resolve("catalog"));
+    }
+}

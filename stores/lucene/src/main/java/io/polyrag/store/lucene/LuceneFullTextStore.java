@@ -1,0 +1,121 @@
+package io.polyrag.store.lucene;
+
+import io.polyrag.core.StoreException;
+import io.polyrag.core.model.DocumentVersion;
+import io.polyrag.core.model.SearchScope;
+import io.polyrag.core.model.StoreHit;
+import io.polyrag.core.model.StoreRecord;
+import io.polyrag.core.port.FullTextStore;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.lucene.analysis.Analyzer;
+import org.apache.lucene.analysis.TokenStream;
+import org.apache.lucene.analysis.en.EnglishAnalyzer;
+import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
+import org.apache.lucene.document.Document;
+import org.apache.lucene.document.Field;
+import org.apache.lucene.document.TextField;
+import org.apache.lucene.index.Term;
+import org.apache.lucene.search.BooleanClause;
+import org.apache.lucene.search.BooleanQuery;
+import org.apache.lucene.search.BoostQuery;
+import org.apache.lucene.search.IndexSearcher;
+import org.apache.lucene.search.Query;
+import org.apache.lucene.search.Sort;
+import org.apache.lucene.search.SortField;
+import org.apache.lucene.search.TermQuery;
+import org.apache.lucene.search.similarities.BM25Similarity;
+
+/**
+ * BM25 over chunk text with Lucene's English analysis (standard tokenizer, lower-casing, English stopwords, Porter
+ * stemming): the settings Anserini uses for its BEIR baselines.
+ *
+ * <p>The query is analysed with the same analyser and becomes a disjunction of its terms, a term repeated in the query
+ * weighing more; no query syntax is parsed, so no input can fail to parse. At most
+ * {@link IndexSearcher#getMaxClauseCount()} distinct terms are used, the first ones. Equal scores are ordered by chunk
+ * id inside Lucene's own top-k, so the cut is deterministic too.
+ */
+public final class LuceneFullTextStore implements FullTextStore {
+    static final String BODY = "body";
+
+    private final LuceneIndex index;
+    private final Analyzer analyzer = new EnglishAnalyzer();
+
+    public LuceneFullTextStore(Path path, double k1, double b) {
+        this.index = new LuceneIndex(path, analyzer, new BM25Similarity((float) k1, (float) b));
+    }
+
+    @Override
+    public void upsert(List<StoreRecord> records) {
+        index.upsert(records, r -> {
+            Document d = LuceneIndex.baseDocument(r);
+            d.add(new TextField(BODY, r.text(), Field.Store.NO));
+            return d;
+        });
+    }
+
+    @Override
+    public List<StoreHit> search(String query, SearchScope scope, int limit) {
+        Query q = toQuery(query);
+        if (q == null || limit <= 0) {
+            return List.of();
+        }
+        Query filter = LuceneIndex.scopeFilter(scope);
+        Query full = filter == null ? q : new BooleanQuery.Builder().add(q, BooleanClause.Occur.MUST)
+                .add(filter, BooleanClause.Occur.FILTER).build();
+        Sort sort = new Sort(SortField.FIELD_SCORE, new SortField(LuceneIndex.CHUNK_ID, SortField.Type.STRING));
+        return index.search(s -> s.search(full, limit, sort, true).scoreDocs, score -> score);
+    }
+
+    /** The query's analysed terms as a weighted disjunction, or null when it has none. */
+    Query toQuery(String text) {
+        Map<String, Integer> counts = new LinkedHashMap<>();
+        try (TokenStream ts = analyzer.tokenStream(BODY, text)) {
+            CharTermAttribute term = ts.addAttribute(CharTermAttribute.class);
+            ts.reset();
+            while (ts.incrementToken()) {
+                String t = term.toString();
+                if (counts.containsKey(t) || counts.size() < IndexSearcher.getMaxClauseCount()) {
+                    counts.merge(t, 1, Integer::sum);
+                }
+            }
+            ts.end();
+        } catch (IOException e) {
+            throw new StoreException("cannot analyse the query: " + e.getMessage(), e);
+        }
+        if (counts.isEmpty()) {
+            return null;
+        }
+        BooleanQuery.Builder b = new BooleanQuery.Builder();
+        counts.forEach((t, n) -> {
+            Query tq = new TermQuery(new Term(BODY, t));
+            b.add(n == 1 ? tq : new BoostQuery(tq, n), BooleanClause.Occur.SHOULD);
+        });
+        return b.build();
+    }
+
+    @Override
+    public void delete(Collection<DocumentVersion> versions) {
+        index.delete(versions);
+    }
+
+    @Override
+    public void deleteDocuments(Collection<String> documentIds) {
+        index.deleteDocuments(documentIds);
+    }
+
+    @Override
+    public long size() {
+        return index.size();
+    }
+
+    @Override
+    public void close() {
+        index.close();
+        analyzer.close();
+    }
+}

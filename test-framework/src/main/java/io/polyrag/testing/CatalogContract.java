@@ -1,0 +1,220 @@
+package io.polyrag.testing;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.polyrag.core.model.Chunk;
+import io.polyrag.core.model.ChunkKind;
+import io.polyrag.core.model.DocumentDraft;
+import io.polyrag.core.model.DocumentVersion;
+import io.polyrag.core.model.ItemError;
+import io.polyrag.core.model.JobInfo;
+import io.polyrag.core.model.JobProgress;
+import io.polyrag.core.model.JobStatus;
+import io.polyrag.core.model.SearchScope;
+import io.polyrag.core.port.JobStore;
+import io.polyrag.core.spi.CatalogProvider.CatalogAndJobs;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The contract of the catalog and job store; an implementation's test is a short subclass. */
+public abstract class CatalogContract {
+    @TempDir
+    protected Path dir;
+
+    private final List<CatalogAndJobs> opened = new ArrayList<>();
+
+    protected abstract CatalogAndJobs openCatalog(Path dir);
+
+    protected CatalogAndJobs open() {
+        CatalogAndJobs c = openCatalog(dir);
+        opened.add(c);
+        return c;
+    }
+
+    @AfterEach
+    void closeAll() {
+        opened.forEach(CatalogAndJobs::close);
+    }
+
+    protected static DocumentDraft draft(String id, String kb, long version, String... texts) {
+        List<Chunk> chunks = IntStream.range(0, texts.length)
+                .mapToObj(i -> new Chunk(Chunk.idOf(id, version, i), id, version, i, ChunkKind.PROSE, texts[i],
+                        List.of("Heading"), i * 10, i * 10 + texts[i].length(), 3, "model-x"))
+                .toList();
+        return new DocumentDraft(id, kb, "file:///" + id + ".md", "Title " + id, "text/markdown", "hash-" + version,
+                42, chunks);
+    }
+
+    @Test
+    void a_staged_version_is_invisible_until_published() {
+        CatalogAndJobs c = open();
+        long v = c.nextVersion("d1");
+        assertThat(v).isEqualTo(1);
+        c.stage(draft("d1", "kb", v, "alpha", "beta"), v);
+        String id0 = Chunk.idOf("d1", v, 0);
+        assertThat(c.resolve(List.of(id0), SearchScope.ALL)).isEmpty();
+        assertThat(c.pendingVersions()).containsExactly(new DocumentVersion("d1", 1));
+        assertThat(c.publish(new DocumentVersion("d1", v))).isEmpty();
+        var resolved = c.resolve(List.of(id0, "unknown"), SearchScope.ALL);
+        assertThat(resolved).containsOnlyKeys(id0);
+        assertThat(resolved.get(id0).chunk().text()).isEqualTo("alpha");
+        assertThat(resolved.get(id0).chunk().headingPath()).containsExactly("Heading");
+        assertThat(resolved.get(id0).chunk().embeddingModel()).isEqualTo("model-x");
+        assertThat(resolved.get(id0).title()).isEqualTo("Title d1");
+        assertThat(resolved.get(id0).knowledgeBase()).isEqualTo("kb");
+        assertThat(c.pendingVersions()).isEmpty();
+        var doc = c.document("d1").orElseThrow();
+        assertThat(doc.visibleVersion()).isEqualTo(1);
+        assertThat(doc.chunkCount()).isEqualTo(2);
+        assertThat(doc.contentHash()).isEqualTo("hash-1");
+    }
+
+    @Test
+    void publishing_a_new_version_replaces_the_old_one() {
+        CatalogAndJobs c = open();
+        c.stage(draft("d1", "kb", 1, "old"), 1);
+        c.publish(new DocumentVersion("d1", 1));
+        long v2 = c.nextVersion("d1");
+        assertThat(v2).isEqualTo(2);
+        c.stage(draft("d1", "kb", v2, "new one", "new two"), v2);
+        assertThat(c.resolve(List.of(Chunk.idOf("d1", 1, 0)), SearchScope.ALL)).hasSize(1);
+        assertThat(c.publish(new DocumentVersion("d1", v2))).contains(new DocumentVersion("d1", 1));
+        assertThat(c.resolve(List.of(Chunk.idOf("d1", 1, 0)), SearchScope.ALL)).isEmpty();
+        assertThat(c.resolve(List.of(Chunk.idOf("d1", 2, 0), Chunk.idOf("d1", 2, 1)), SearchScope.ALL)).hasSize(2);
+        assertThat(c.document("d1").orElseThrow().chunkCount()).isEqualTo(2);
+    }
+
+    @Test
+    void a_discarded_version_leaves_the_visible_one_alone_and_its_number_is_never_reused() {
+        CatalogAndJobs c = open();
+        c.stage(draft("d1", "kb", 1, "kept"), 1);
+        c.publish(new DocumentVersion("d1", 1));
+        c.stage(draft("d1", "kb", 2, "dropped"), 2);
+        c.discard(new DocumentVersion("d1", 2));
+        assertThat(c.resolve(List.of(Chunk.idOf("d1", 1, 0), Chunk.idOf("d1", 2, 0)), SearchScope.ALL))
+                .containsOnlyKeys(Chunk.idOf("d1", 1, 0));
+        assertThat(c.nextVersion("d1")).isEqualTo(3);
+        assertThat(c.pendingVersions()).isEmpty();
+    }
+
+    @Test
+    void deleted_documents_disappear_at_once() {
+        CatalogAndJobs c = open();
+        c.stage(draft("d1", "kb", 1, "x"), 1);
+        c.publish(new DocumentVersion("d1", 1));
+        assertThat(c.delete(List.of("d1", "missing"))).containsExactly(new DocumentVersion("d1", 1));
+        assertThat(c.resolve(List.of(Chunk.idOf("d1", 1, 0)), SearchScope.ALL)).isEmpty();
+        assertThat(c.document("d1")).isEmpty();
+        assertThat(c.countDocuments(SearchScope.ALL)).isZero();
+    }
+
+    @Test
+    void scope_limits_resolution_and_listing_to_its_knowledge_bases() {
+        CatalogAndJobs c = open();
+        for (String kb : List.of("a", "b")) {
+            String id = "doc-" + kb;
+            c.stage(draft(id, kb, 1, "text " + kb), 1);
+            c.publish(new DocumentVersion(id, 1));
+        }
+        SearchScope onlyB = new SearchScope(Set.of("b"));
+        assertThat(c.resolve(List.of(Chunk.idOf("doc-a", 1, 0), Chunk.idOf("doc-b", 1, 0)), onlyB))
+                .containsOnlyKeys(Chunk.idOf("doc-b", 1, 0));
+        assertThat(c.documents(onlyB, 0, 10)).extracting(d -> d.id()).containsExactly("doc-b");
+        assertThat(c.countDocuments(SearchScope.ALL)).isEqualTo(2);
+        assertThat(c.documents(SearchScope.ALL, 1, 10)).hasSize(1);
+    }
+
+    @Test
+    void state_survives_a_reopen() {
+        CatalogAndJobs first = openCatalog(dir);
+        first.stage(draft("d1", "kb", 1, "durable"), 1);
+        first.publish(new DocumentVersion("d1", 1));
+        String job = first.submit("ingest", "{}");
+        first.close();
+        CatalogAndJobs second = open();
+        assertThat(second.resolve(List.of(Chunk.idOf("d1", 1, 0)), SearchScope.ALL)).hasSize(1);
+        assertThat(second.job(job)).isPresent();
+    }
+
+    @Test
+    void jobs_are_claimed_once_then_progress_and_finish() {
+        CatalogAndJobs c = open();
+        String id = c.submit("ingest", "{\"x\":1}");
+        JobInfo queued = c.job(id).orElseThrow();
+        assertThat(queued.status()).isEqualTo(JobStatus.QUEUED);
+        Optional<JobStore.Claimed> claimed = c.claim(Duration.ofMinutes(5), 3);
+        assertThat(claimed).isPresent();
+        assertThat(claimed.get().payload()).isEqualTo("{\"x\":1}");
+        assertThat(claimed.get().info().attempts()).isEqualTo(1);
+        assertThat(c.claim(Duration.ofMinutes(5), 3)).isEmpty();
+        JobProgress p = new JobProgress("writing", 10, 4, 3, 1, 0, 0, 12, List.of("vector"),
+                List.of(new ItemError("a.bin", "binary")));
+        c.progress(id, p);
+        assertThat(c.job(id).orElseThrow().progress()).isEqualTo(p);
+        assertThat(c.job(id).orElseThrow().status()).isEqualTo(JobStatus.RUNNING);
+        c.finish(id, p, null);
+        assertThat(c.job(id).orElseThrow().status()).isEqualTo(JobStatus.SUCCEEDED);
+        String failing = c.submit("ingest", "{}");
+        c.claim(Duration.ofMinutes(5), 3);
+        c.finish(failing, JobProgress.queued(), "boom");
+        assertThat(c.job(failing).orElseThrow().status()).isEqualTo(JobStatus.FAILED);
+        assertThat(c.job(failing).orElseThrow().error()).isEqualTo("boom");
+        assertThat(c.job("nope")).isEmpty();
+    }
+
+    @Test
+    void a_stale_job_is_claimed_again_until_its_attempts_run_out() throws Exception {
+        CatalogAndJobs c = open();
+        String id = c.submit("ingest", "{}");
+        assertThat(c.claim(Duration.ZERO, 2)).isPresent();
+        Thread.sleep(5);
+        Optional<JobStore.Claimed> again = c.claim(Duration.ZERO, 2);
+        assertThat(again).isPresent();
+        assertThat(again.get().info().attempts()).isEqualTo(2);
+        Thread.sleep(5);
+        assertThat(c.claim(Duration.ZERO, 2)).isEmpty();
+        JobInfo failed = c.job(id).orElseThrow();
+        assertThat(failed.status()).isEqualTo(JobStatus.FAILED);
+        assertThat(failed.error()).contains("attempts");
+    }
+
+    @Test
+    void concurrent_workers_never_claim_the_same_job() throws Exception {
+        CatalogAndJobs c = open();
+        for (int i = 0; i < 20; i++) {
+            c.submit("ingest", "{}");
+        }
+        Set<String> claimed = ConcurrentHashMap.newKeySet();
+        List<String> duplicates = new java.util.concurrent.CopyOnWriteArrayList<>();
+        CountDownLatch start = new CountDownLatch(1);
+        try (ExecutorService pool = Executors.newFixedThreadPool(4)) {
+            for (int w = 0; w < 4; w++) {
+                pool.submit(() -> {
+                    start.await();
+                    Optional<JobStore.Claimed> job;
+                    while ((job = c.claim(Duration.ofMinutes(5), 3)).isPresent()) {
+                        if (!claimed.add(job.get().info().id())) {
+                            duplicates.add(job.get().info().id());
+                        }
+                    }
+                    return null;
+                });
+            }
+            start.countDown();
+        }
+        assertThat(duplicates).isEmpty();
+        assertThat(claimed).hasSize(20);
+    }
+}

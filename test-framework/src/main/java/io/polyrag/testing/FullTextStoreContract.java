@@ -1,0 +1,137 @@
+package io.polyrag.testing;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatCode;
+
+import io.polyrag.core.model.DocumentVersion;
+import io.polyrag.core.model.SearchScope;
+import io.polyrag.core.model.StoreHit;
+import io.polyrag.core.model.StoreRecord;
+import io.polyrag.core.port.FullTextStore;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** The contract every {@link FullTextStore} passes; an implementation's test is a short subclass. */
+public abstract class FullTextStoreContract {
+    @TempDir
+    protected Path dir;
+
+    private final List<FullTextStore> opened = new ArrayList<>();
+
+    protected abstract FullTextStore openStore(Path dir);
+
+    protected FullTextStore open() {
+        FullTextStore s = openStore(dir);
+        opened.add(s);
+        return s;
+    }
+
+    @AfterEach
+    void closeAll() {
+        opened.forEach(FullTextStore::close);
+    }
+
+    protected static StoreRecord rec(String chunk, String doc, long version, String kb, String text) {
+        return new StoreRecord(chunk, doc, version, kb, text, null);
+    }
+
+    private FullTextStore corpus() {
+        FullTextStore store = open();
+        store.upsert(List.of(
+                rec("c1", "d1", 1, "kb", "The aurora borealis lights up the polar night sky."),
+                rec("c2", "d2", 1, "kb", "Photosynthesis converts sunlight into chemical energy in plants."),
+                rec("c3", "d3", 1, "kb", "Quasars are extremely luminous active galactic nuclei."),
+                rec("c4", "d4", 1, "other", "Plants and sunlight: a gardener's notes on photosynthesis.")));
+        return store;
+    }
+
+    @Test
+    void finds_the_record_holding_a_rare_term_first() {
+        FullTextStore store = corpus();
+        List<StoreHit> hits = store.search("quasars galactic", SearchScope.ALL, 10);
+        assertThat(hits).isNotEmpty();
+        assertThat(hits.getFirst().chunkId()).isEqualTo("c3");
+        assertThat(hits.getFirst().documentId()).isEqualTo("d3");
+        assertThat(hits).isSortedAccordingTo(Comparator.comparingDouble(StoreHit::score).reversed());
+    }
+
+    @Test
+    void ranks_records_matching_more_query_terms_higher() {
+        FullTextStore store = corpus();
+        List<StoreHit> hits = store.search("photosynthesis chemical energy", SearchScope.ALL, 10);
+        assertThat(hits).extracting(StoreHit::chunkId).startsWith("c2").contains("c4");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"\"aurora AND (night", "title:x* OR ~ ^2 [a TO b}", "\\", "){}[]", "*", "?",
+        "aurora\"", "NOT", "-aurora", "a/b/c//", "&& ||", "\u0000aurora\u0007"})
+    void treats_query_syntax_as_plain_text(String query) {
+        FullTextStore store = corpus();
+        assertThatCode(() -> store.search(query, SearchScope.ALL, 10)).doesNotThrowAnyException();
+    }
+
+    @Test
+    void a_query_of_only_stopwords_or_punctuation_finds_nothing() {
+        FullTextStore store = corpus();
+        assertThat(store.search("  ...  !!! ", SearchScope.ALL, 10)).isEmpty();
+        assertThat(store.search("", SearchScope.ALL, 10)).isEmpty();
+    }
+
+    @Test
+    void a_long_query_with_many_distinct_terms_still_works() {
+        FullTextStore store = corpus();
+        StringBuilder q = new StringBuilder("quasars");
+        for (int i = 0; i < 5000; i++) {
+            q.append(" term").append(i);
+        }
+        assertThat(store.search(q.toString(), SearchScope.ALL, 5)).extracting(StoreHit::chunkId).contains("c3");
+    }
+
+    @Test
+    void search_sees_only_the_knowledge_bases_in_scope() {
+        FullTextStore store = corpus();
+        assertThat(store.search("photosynthesis", new SearchScope(Set.of("other")), 10))
+                .extracting(StoreHit::chunkId).containsExactly("c4");
+    }
+
+    @Test
+    void upsert_replaces_and_delete_removes_by_version() {
+        FullTextStore store = corpus();
+        store.upsert(List.of(rec("c1", "d1", 1, "kb", "Now about glaciers instead.")));
+        assertThat(store.search("aurora", SearchScope.ALL, 10)).isEmpty();
+        assertThat(store.search("glaciers", SearchScope.ALL, 10)).extracting(StoreHit::chunkId).containsExactly("c1");
+        store.upsert(List.of(rec("d1-v2-0", "d1", 2, "kb", "Glaciers, second version.")));
+        store.delete(List.of(new DocumentVersion("d1", 1)));
+        assertThat(store.search("glaciers", SearchScope.ALL, 10)).extracting(StoreHit::chunkId)
+                .containsExactly("d1-v2-0");
+        store.deleteDocuments(List.of("d1", "d2"));
+        assertThat(store.size()).isEqualTo(2);
+        assertThat(store.search("glaciers photosynthesis", SearchScope.ALL, 10)).extracting(StoreHit::chunkId)
+                .containsExactly("c4");
+    }
+
+    @Test
+    void equal_scores_are_ordered_by_chunk_id() {
+        FullTextStore store = open();
+        store.upsert(List.of(rec("z", "d1", 1, "kb", "identical words here"),
+                rec("m", "d2", 1, "kb", "identical words here"), rec("a", "d3", 1, "kb", "identical words here")));
+        assertThat(store.search("identical words", SearchScope.ALL, 3)).extracting(StoreHit::chunkId)
+                .containsExactly("a", "m", "z");
+    }
+
+    @Test
+    void written_records_survive_a_reopen() {
+        FullTextStore first = openStore(dir);
+        first.upsert(List.of(rec("c1", "d1", 1, "kb", "persistent zeppelin")));
+        first.close();
+        assertThat(open().search("zeppelin", SearchScope.ALL, 1)).extracting(StoreHit::chunkId).containsExactly("c1");
+    }
+}
