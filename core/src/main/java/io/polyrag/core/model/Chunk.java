@@ -37,6 +37,11 @@ public record Chunk(String id, String documentId, long version, int ordinal, Chu
      * lack (a paragraph under "Installation" rarely says "installation").
      */
     public String indexText(String title) {
+        return indexText(title, headingPath, text);
+    }
+
+    /** The index text of a chunk not yet built: see {@link #indexText(String)}. */
+    public static String indexText(String title, List<String> headingPath, String text) {
         StringBuilder sb = new StringBuilder();
         if (title != null && !title.isBlank()) {
             sb.append(title.strip()).append('\n');

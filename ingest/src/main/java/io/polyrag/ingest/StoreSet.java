@@ -1,0 +1,77 @@
+package io.polyrag.ingest;
+
+import io.polyrag.core.model.DocumentVersion;
+import io.polyrag.core.model.Modality;
+import io.polyrag.core.model.StoreRecord;
+import io.polyrag.core.port.ChunkIndex;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+
+/** The enabled chunk indexes, written together: the only place the pipeline writes to stores. */
+public final class StoreSet {
+    private final Map<Modality, ChunkIndex> indexes;
+
+    public StoreSet(Map<Modality, ? extends ChunkIndex> indexes) {
+        this.indexes = Map.copyOf(indexes);
+    }
+
+    public boolean needsVectors() {
+        return indexes.containsKey(Modality.VECTOR);
+    }
+
+    public List<String> names() {
+        return indexes.keySet().stream().map(Modality::wireName).sorted().toList();
+    }
+
+    /** Upserts into every store; on failure undoes what it wrote and rethrows. */
+    void upsert(List<StoreRecord> records, Collection<DocumentVersion> versions) {
+        List<ChunkIndex> written = new ArrayList<>();
+        try {
+            for (ChunkIndex index : ordered()) {
+                written.add(index);
+                index.upsert(records);
+            }
+        } catch (RuntimeException e) {
+            for (ChunkIndex index : written) {
+                try {
+                    index.delete(versions);
+                } catch (RuntimeException cleanup) {
+                    e.addSuppressed(cleanup);
+                }
+            }
+            throw e;
+        }
+    }
+
+    /** Deletes from every store; attempts all and rethrows the first failure with the others suppressed. */
+    void delete(Collection<DocumentVersion> versions) {
+        RuntimeException first = null;
+        for (ChunkIndex index : ordered()) {
+            try {
+                index.delete(versions);
+            } catch (RuntimeException e) {
+                if (first == null) {
+                    first = e;
+                } else {
+                    first.addSuppressed(e);
+                }
+            }
+        }
+        if (first != null) {
+            throw first;
+        }
+    }
+
+    /** Records per store, for status and tests. */
+    public Map<String, Long> sizes() {
+        java.util.TreeMap<String, Long> out = new java.util.TreeMap<>();
+        indexes.forEach((m, i) -> out.put(m.wireName(), i.size()));
+        return out;
+    }
+
+    private List<ChunkIndex> ordered() {
+        return indexes.entrySet().stream().sorted(Map.Entry.comparingByKey()).map(Map.Entry::getValue).toList();
+    }
+}

@@ -1,0 +1,246 @@
+package io.polyrag.ingest;
+
+import io.polyrag.core.model.Block;
+import io.polyrag.core.model.ChunkDraft;
+import io.polyrag.core.model.ChunkKind;
+import io.polyrag.core.model.ParsedDocument;
+import io.polyrag.core.port.Chunker;
+import io.polyrag.core.port.TokenCounter;
+import java.text.BreakIterator;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Cuts documents by their structure, sized in the embedding model's tokens.
+ *
+ * <ul>
+ *   <li>Prose: consecutive paragraphs under the same headings form a section; a section is packed sentence by sentence
+ *       into chunks of at most {@code maxTokens}; each chunk after the first repeats the previous chunk's trailing
+ *       sentences, up to {@code overlapTokens}, so a fact that straddles a cut is whole in one chunk. A chunk is a
+ *       contiguous span of the parsed text. A sentence longer than a chunk is cut between words.</li>
+ *   <li>Tables: whole rows only; a table larger than a chunk is split between rows and every part starts with the
+ *       header row.</li>
+ *   <li>Code: split at blank lines, else between lines, never inside a line; each chunk is fenced with its
+ *       language.</li>
+ * </ul>
+ * A heading change always ends a chunk, so every chunk has one heading path.
+ */
+public final class StructuredChunker implements Chunker {
+    private final TokenCounter counter;
+    private final int maxTokens;
+    private final int overlapTokens;
+
+    public StructuredChunker(TokenCounter counter, int maxTokens, int overlapTokens) {
+        if (maxTokens < 1 || overlapTokens < 0 || overlapTokens >= maxTokens) {
+            throw new IllegalArgumentException("need 0 <= overlap < max tokens, got overlap " + overlapTokens
+                    + " and max " + maxTokens);
+        }
+        this.counter = counter;
+        this.maxTokens = maxTokens;
+        this.overlapTokens = overlapTokens;
+    }
+
+    /** A span of the parsed text with its token count. */
+    private record Span(int start, int end, int tokens, boolean paragraphEnd) {
+    }
+
+    @Override
+    public List<ChunkDraft> chunk(ParsedDocument doc) {
+        List<ChunkDraft> out = new ArrayList<>();
+        List<Block> section = new ArrayList<>();
+        for (Block b : doc.blocks()) {
+            if (b.kind() == ChunkKind.PROSE) {
+                if (!section.isEmpty() && !section.getFirst().headingPath().equals(b.headingPath())) {
+                    prose(doc, section, out);
+                    section.clear();
+                }
+                section.add(b);
+                continue;
+            }
+            prose(doc, section, out);
+            section.clear();
+            if (b.kind() == ChunkKind.TABLE) {
+                table(b, out);
+            } else {
+                code(b, out);
+            }
+        }
+        prose(doc, section, out);
+        return out;
+    }
+
+    private void prose(ParsedDocument doc, List<Block> section, List<ChunkDraft> out) {
+        if (section.isEmpty()) {
+            return;
+        }
+        List<Span> spans = new ArrayList<>();
+        for (Block b : section) {
+            List<Span> sentences = sentences(doc.text(), b.start(), b.end());
+            for (int i = 0; i < sentences.size(); i++) {
+                Span s = sentences.get(i);
+                spans.add(new Span(s.start(), s.end(), s.tokens(), i == sentences.size() - 1));
+            }
+        }
+        List<String> path = section.getFirst().headingPath();
+        int from = 0;
+        while (from < spans.size()) {
+            int to = from;
+            int tokens = 0;
+            while (to < spans.size() && (to == from || tokens + spans.get(to).tokens() <= maxTokens)) {
+                tokens += spans.get(to).tokens();
+                to++;
+            }
+            emit(doc.text(), ChunkKind.PROSE, spans.get(from).start(), spans.get(to - 1).end(), path, out);
+            if (to >= spans.size()) {
+                break;
+            }
+            from = Math.max(from + 1, overlapStart(spans, from, to));
+        }
+    }
+
+    /** Where the next chunk starts: the trailing sentences of [from, to) that fit in the overlap budget. */
+    private int overlapStart(List<Span> spans, int from, int to) {
+        int start = to;
+        int tokens = 0;
+        while (start - 1 > from && tokens + spans.get(start - 1).tokens() <= overlapTokens) {
+            start--;
+            tokens += spans.get(start).tokens();
+        }
+        return start;
+    }
+
+    /** Sentences of text[start, end), each at most {@code maxTokens} (longer ones cut between words). */
+    private List<Span> sentences(String text, int start, int end) {
+        BreakIterator it = BreakIterator.getSentenceInstance(Locale.ROOT);
+        it.setText(text.substring(start, end));
+        List<Span> out = new ArrayList<>();
+        int s = it.first();
+        for (int e = it.next(); e != BreakIterator.DONE; s = e, e = it.next()) {
+            int a = start + s;
+            int b = start + e;
+            while (a < b && Character.isWhitespace(text.charAt(a))) {
+                a++;
+            }
+            while (b > a && Character.isWhitespace(text.charAt(b - 1))) {
+                b--;
+            }
+            if (a < b) {
+                splitLong(text, a, b, out);
+            }
+        }
+        return out;
+    }
+
+    private void splitLong(String text, int start, int end, List<Span> out) {
+        int tokens = counter.count(text.substring(start, end));
+        if (tokens <= maxTokens) {
+            out.add(new Span(start, end, tokens, false));
+            return;
+        }
+        int pieceStart = start;
+        int pieceTokens = 0;
+        int i = start;
+        while (i < end) {
+            int wordEnd = i;
+            while (wordEnd < end && !Character.isWhitespace(text.charAt(wordEnd))) {
+                wordEnd++;
+            }
+            int t = Math.max(1, counter.count(text.substring(i, wordEnd)));
+            if (pieceTokens > 0 && pieceTokens + t > maxTokens) {
+                out.add(new Span(pieceStart, trimEnd(text, pieceStart, i), pieceTokens, false));
+                pieceStart = i;
+                pieceTokens = 0;
+            }
+            pieceTokens += t;
+            i = wordEnd;
+            while (i < end && Character.isWhitespace(text.charAt(i))) {
+                i++;
+            }
+        }
+        out.add(new Span(pieceStart, end, pieceTokens, false));
+    }
+
+    private static int trimEnd(String text, int start, int end) {
+        while (end > start && Character.isWhitespace(text.charAt(end - 1))) {
+            end--;
+        }
+        return end;
+    }
+
+    private void emit(String text, ChunkKind kind, int start, int end, List<String> path, List<ChunkDraft> out) {
+        String t = text.substring(start, end);
+        out.add(new ChunkDraft(kind, t, path, start, end, counter.count(t)));
+    }
+
+    private void table(Block b, List<ChunkDraft> out) {
+        String[] rows = b.text().split("\n");
+        String header = rows[0];
+        int headerTokens = counter.count(header);
+        int rowStart = b.start() + header.length() + 1;
+        if (rows.length == 1 || counter.count(b.text()) <= maxTokens) {
+            out.add(new ChunkDraft(ChunkKind.TABLE, b.text(), b.headingPath(), b.start(), b.end(),
+                    counter.count(b.text())));
+            return;
+        }
+        StringBuilder part = new StringBuilder(header);
+        int partTokens = headerTokens;
+        int partStart = b.start();
+        int offset = rowStart;
+        int partRows = 0;
+        for (int i = 1; i < rows.length; i++) {
+            int t = counter.count(rows[i]);
+            if (partRows > 0 && partTokens + t > maxTokens) {
+                out.add(new ChunkDraft(ChunkKind.TABLE, part.toString(), b.headingPath(), partStart, offset - 1,
+                        partTokens));
+                part = new StringBuilder(header);
+                partTokens = headerTokens;
+                partStart = offset;
+                partRows = 0;
+            }
+            part.append('\n').append(rows[i]);
+            partTokens += t;
+            partRows++;
+            offset += rows[i].length() + 1;
+        }
+        out.add(new ChunkDraft(ChunkKind.TABLE, part.toString(), b.headingPath(), partStart, b.end(), partTokens));
+    }
+
+    private void code(Block b, List<ChunkDraft> out) {
+        String fenceOpen = "```" + b.language() + "\n";
+        int budget = Math.max(1, maxTokens - counter.count(fenceOpen + "```"));
+        List<Span> lines = new ArrayList<>();
+        int offset = b.start();
+        String[] split = b.text().split("\n", -1);
+        for (int i = 0; i < split.length; i++) {
+            String line = split[i];
+            boolean blankAfter = i + 1 < split.length && split[i + 1].isBlank();
+            lines.add(new Span(offset, offset + line.length(), counter.count(line) + 1, blankAfter));
+            offset += line.length() + 1;
+        }
+        int from = 0;
+        while (from < lines.size()) {
+            int to = from;
+            int tokens = 0;
+            int lastBlank = -1;
+            while (to < lines.size() && (to == from || tokens + lines.get(to).tokens() <= budget)) {
+                tokens += lines.get(to).tokens();
+                if (lines.get(to).paragraphEnd()) {
+                    lastBlank = to + 1;
+                }
+                to++;
+            }
+            if (to < lines.size() && lastBlank > from + 1) {
+                to = lastBlank;
+            }
+            int start = lines.get(from).start();
+            int end = lines.get(to - 1).end();
+            String body = b.text().substring(start - b.start(), end - b.start()).strip();
+            if (!body.isEmpty()) {
+                String fenced = fenceOpen + body + "\n```";
+                out.add(new ChunkDraft(ChunkKind.CODE, fenced, b.headingPath(), start, end, counter.count(fenced)));
+            }
+            from = to;
+        }
+    }
+}

@@ -1,0 +1,85 @@
+package io.polyrag.ingest;
+
+import io.polyrag.core.model.IngestReport;
+import io.polyrag.core.model.ItemError;
+import io.polyrag.core.model.JobProgress;
+import java.util.ArrayList;
+import java.util.List;
+
+/** An ingest's running counts; not thread-safe (one ingest runs on one thread). */
+final class Tally {
+    private static final int MAX_ERRORS = 1000;
+
+    private final ProgressListener listener;
+    private final List<String> stores;
+    private final long startNanos = System.nanoTime();
+    private String stage = "starting";
+    private int total;
+    private int processed;
+    private int added;
+    private int updated;
+    private int unchanged;
+    private int failed;
+    private int chunks;
+    private final List<ItemError> errors = new ArrayList<>();
+
+    Tally(int total, List<String> stores, ProgressListener listener) {
+        this.total = total;
+        this.stores = stores;
+        this.listener = listener;
+    }
+
+    void stage(String s) {
+        if (!s.equals(stage)) {
+            stage = s;
+            publish();
+        }
+    }
+
+    void added(int chunkCount) {
+        added++;
+        processed++;
+        chunks += chunkCount;
+        publish();
+    }
+
+    void updated(int chunkCount) {
+        updated++;
+        processed++;
+        chunks += chunkCount;
+        publish();
+    }
+
+    void unchanged() {
+        unchanged++;
+        processed++;
+        publish();
+    }
+
+    void failed(String source, String reason) {
+        failed++;
+        processed++;
+        if (errors.size() < MAX_ERRORS) {
+            errors.add(new ItemError(source, reason));
+        }
+        publish();
+    }
+
+    JobProgress progress() {
+        return new JobProgress(stage, total, processed, added, updated, unchanged, failed, chunks, stores,
+                errors.size() > 100 ? errors.subList(0, 100) : errors);
+    }
+
+    IngestReport report() {
+        return new IngestReport(total, added, updated, unchanged, failed, chunks,
+                (System.nanoTime() - startNanos) / 1_000_000, errors);
+    }
+
+    private void publish() {
+        try {
+            listener.onProgress(progress());
+        } catch (RuntimeException e) {
+            System.getLogger(Tally.class.getName()).log(System.Logger.Level.WARNING, "progress listener failed", e);
+        }
+    }
+}

@@ -1,0 +1,241 @@
+package io.polyrag.ingest;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.polyrag.core.StoreException;
+import io.polyrag.core.config.Config;
+import io.polyrag.core.model.Chunk;
+import io.polyrag.core.model.ChunkKind;
+import io.polyrag.core.model.DocumentDraft;
+import io.polyrag.core.model.DocumentVersion;
+import io.polyrag.core.model.Ids;
+import io.polyrag.core.model.IngestReport;
+import io.polyrag.core.model.Modality;
+import io.polyrag.core.model.SearchScope;
+import io.polyrag.core.model.StoreHit;
+import io.polyrag.core.model.StoreRecord;
+import io.polyrag.core.port.Embedder;
+import io.polyrag.core.port.FullTextStore;
+import io.polyrag.core.port.VectorStore;
+import io.polyrag.model.onnx.OnnxEmbedderProvider;
+import io.polyrag.parsers.TextFormatsParser;
+import io.polyrag.store.jdbc.H2CatalogProvider;
+import io.polyrag.store.jdbc.JdbcCatalog;
+import io.polyrag.store.lucene.LuceneFullTextStore;
+import io.polyrag.store.lucene.LuceneVectorStore;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The pipeline over the real embedded stores, catalog, parser and embedding model. */
+class IngestPipelineTest {
+    private static Embedder embedder;
+
+    @TempDir
+    Path dir;
+
+    private JdbcCatalog catalog;
+    private VectorStore vectors;
+    private FullTextStore fulltext;
+
+    @BeforeAll
+    static void loadModel() {
+        embedder = OnnxEmbedderProvider.open(Config.defaults(Map.of()));
+    }
+
+    @AfterAll
+    static void closeModel() {
+        embedder.close();
+    }
+
+    @BeforeEach
+    void open() {
+        catalog = H2CatalogProvider.open(dir.resolve("catalog"));
+        vectors = new LuceneVectorStore(dir.resolve("vector"), embedder.dimension(), embedder.modelId());
+        fulltext = new LuceneFullTextStore(dir.resolve("fulltext"), 0.9, 0.4);
+    }
+
+    @AfterEach
+    void close() {
+        vectors.close();
+        fulltext.close();
+        catalog.close();
+    }
+
+    private IngestPipeline pipeline(FullTextStore ft) {
+        return new IngestPipeline(catalog, new TextFormatsParser(), new StructuredChunker(embedder.tokenCounter(), 64,
+                8), embedder, new StoreSet(Map.of(Modality.VECTOR, vectors, Modality.FULLTEXT, ft)),
+                new IngestPipeline.Options(2, 10_000, "test"));
+    }
+
+    private static String longDoc(String topic, int paragraphs) {
+        StringBuilder sb = new StringBuilder("# " + topic + "\n\n");
+        for (int i = 0; i < paragraphs; i++) {
+            sb.append("Paragraph ").append(i).append(" discusses ").append(topic)
+                    .append(" in some depth, with several sentences. It adds detail number ").append(i)
+                    .append(". It ends here.\n\n");
+        }
+        return sb.toString();
+    }
+
+    private List<String> fulltextHits(String query) {
+        return fulltext.search(query, SearchScope.ALL, 50).stream().map(StoreHit::chunkId).toList();
+    }
+
+    @Test
+    void ingest_makes_each_document_visible_with_the_same_chunks_in_every_store() {
+        IngestReport r = pipeline(fulltext).ingest(List.of(
+                IngestInput.ofText("file:///a.md", "a.md", longDoc("volcanoes", 6)),
+                IngestInput.ofText("file:///b.md", "b.md", "# Tides\n\nThe moon pulls the oceans.")), "kb", p -> { });
+        assertThat(r.added()).isEqualTo(2);
+        assertThat(r.failed()).isZero();
+        assertThat(catalog.countDocuments(SearchScope.ALL)).isEqualTo(2);
+        long chunks = catalog.documents(SearchScope.ALL, 0, 10).stream().mapToInt(d -> d.chunkCount()).sum();
+        assertThat(chunks).isEqualTo(r.chunks()).isGreaterThan(2);
+        assertThat(vectors.size()).isEqualTo(chunks);
+        assertThat(fulltext.size()).isEqualTo(chunks);
+        String tides = fulltextHits("moon oceans").getFirst();
+        assertThat(catalog.resolve(List.of(tides), SearchScope.ALL).get(tides).title()).isEqualTo("Tides");
+        assertThat(catalog.resolve(List.of(tides), SearchScope.ALL).get(tides).chunk().embeddingModel())
+                .isEqualTo("bge-small-en-v1.5-q");
+    }
+
+    @Test
+    void re_ingesting_unchanged_content_does_no_work() {
+        List<IngestInput> inputs = List.of(IngestInput.ofText("file:///a.md", "a.md", longDoc("volcanoes", 5)));
+        pipeline(fulltext).ingest(inputs, "kb", p -> { });
+        long before = vectors.size();
+        var version = catalog.document(Ids.documentId("kb", "file:///a.md")).orElseThrow().visibleVersion();
+        IngestReport again = pipeline(fulltext).ingest(inputs, "kb", p -> { });
+        assertThat(again.unchanged()).isEqualTo(1);
+        assertThat(again.added() + again.updated() + again.chunks()).isZero();
+        assertThat(vectors.size()).isEqualTo(before);
+        assertThat(catalog.document(Ids.documentId("kb", "file:///a.md")).orElseThrow().visibleVersion())
+                .isEqualTo(version);
+    }
+
+    @Test
+    void changed_content_replaces_the_old_version_everywhere_and_counts_never_grow() {
+        pipeline(fulltext).ingest(List.of(IngestInput.ofText("file:///a.md", "a.md",
+                longDoc("volcanoes", 6) + "Obsidianite is a rare word.")), "kb", p -> { });
+        assertThat(fulltextHits("obsidianite")).hasSize(1);
+        for (int round = 0; round < 3; round++) {
+            IngestReport r = pipeline(fulltext).ingest(List.of(IngestInput.ofText("file:///a.md", "a.md",
+                    longDoc("glaciers", 3) + "Round " + round)), "kb", p -> { });
+            assertThat(r.updated()).isEqualTo(1);
+        }
+        var doc = catalog.document(Ids.documentId("kb", "file:///a.md")).orElseThrow();
+        assertThat(doc.visibleVersion()).isEqualTo(4);
+        assertThat(vectors.size()).isEqualTo(doc.chunkCount());
+        assertThat(fulltext.size()).isEqualTo(doc.chunkCount());
+        assertThat(fulltextHits("obsidianite")).isEmpty();
+        assertThat(fulltextHits("glaciers")).allSatisfy(id -> assertThat(id).contains("-v4-"));
+    }
+
+    @Test
+    void one_bad_input_fails_alone_with_its_reason() {
+        byte[] garbage = new byte[2048];
+        new Random(7).nextBytes(garbage);
+        IngestReport r = pipeline(fulltext).ingest(List.of(
+                IngestInput.ofText("file:///good.md", "good.md", "# Good\n\nFine content."),
+                new IngestInput("file:///bin.txt", "bin.txt", garbage.length, null, () -> garbage),
+                new IngestInput("file:///gone.md", "gone.md", -1, null, () -> {
+                    throw new java.nio.file.NoSuchFileException("/gone.md");
+                }),
+                IngestInput.ofText("file:///huge.md", "huge.md", "x".repeat(20_000)),
+                IngestInput.ofText("file:///empty.md", "empty.md", "   \n")), "kb", p -> { });
+        assertThat(r.added()).isEqualTo(1);
+        assertThat(r.failed()).isEqualTo(4);
+        assertThat(r.errors()).extracting(e -> e.source() + " -> " + e.reason()).satisfiesExactly(
+                e -> assertThat(e).startsWith("bin.txt -> bin.txt: looks like binary data"),
+                e -> assertThat(e).startsWith("gone.md -> gone.md: cannot read it (NoSuchFileException"),
+                e -> assertThat(e).contains("huge.md: too large").contains("POLYRAG_INGEST_MAX_FILE_MB"),
+                e -> assertThat(e).contains("empty.md: no text to index"));
+        assertThat(catalog.countDocuments(SearchScope.ALL)).isEqualTo(1);
+    }
+
+    @Test
+    void a_failing_store_leaves_nothing_half_written_and_the_old_version_visible() {
+        pipeline(fulltext).ingest(List.of(IngestInput.ofText("file:///a.md", "a.md", "# A\n\nOriginal aardvark.")),
+                "kb", p -> { });
+        long vectorsBefore = vectors.size();
+        FullTextStore failing = new FailingUpserts(fulltext);
+        IngestReport r = pipeline(failing).ingest(List.of(
+                IngestInput.ofText("file:///a.md", "a.md", "# A\n\nReplacement bandicoot."),
+                IngestInput.ofText("file:///new.md", "new.md", "# N\n\nBrand new capybara.")), "kb", p -> { });
+        assertThat(r.failed()).isEqualTo(2);
+        assertThat(r.errors()).allSatisfy(e -> assertThat(e.reason()).contains("nothing of it was kept")
+                .contains("disk full"));
+        assertThat(vectors.size()).isEqualTo(vectorsBefore);
+        assertThat(catalog.countDocuments(SearchScope.ALL)).isEqualTo(1);
+        assertThat(catalog.pendingVersions()).isEmpty();
+        String hit = fulltextHits("aardvark").getFirst();
+        assertThat(catalog.resolve(List.of(hit), SearchScope.ALL)).containsKey(hit);
+        assertThat(fulltextHits("bandicoot capybara")).isEmpty();
+    }
+
+    @Test
+    void recovery_removes_versions_a_crash_left_pending() {
+        String id = Ids.documentId("kb", "file:///crash.md");
+        Chunk c = new Chunk(Chunk.idOf(id, 1, 0), id, 1, 0, ChunkKind.PROSE, "half written", List.of(), 0, 12, 2, "");
+        catalog.stage(new DocumentDraft(id, "kb", "file:///crash.md", "Crash", "text/markdown", "h", 12, List.of(c)), 1);
+        fulltext.upsert(List.of(new StoreRecord(c.id(), id, 1, "kb", "half written", null)));
+        assertThat(pipeline(fulltext).recover()).isEqualTo(1);
+        assertThat(fulltext.size()).isZero();
+        assertThat(catalog.pendingVersions()).isEmpty();
+        assertThat(catalog.document(id)).isEmpty();
+    }
+
+    @Test
+    void deleting_a_document_removes_it_from_every_store() {
+        IngestPipeline p = pipeline(fulltext);
+        p.ingest(List.of(IngestInput.ofText("file:///a.md", "a.md", longDoc("deserts", 4)),
+                IngestInput.ofText("file:///b.md", "b.md", "# B\n\nKeep me.")), "kb", x -> { });
+        List<DocumentVersion> removed = p.delete(List.of(Ids.documentId("kb", "file:///a.md")));
+        assertThat(removed).hasSize(1);
+        assertThat(fulltextHits("deserts")).isEmpty();
+        assertThat(vectors.size()).isEqualTo(1);
+        assertThat(catalog.countDocuments(SearchScope.ALL)).isEqualTo(1);
+    }
+
+    /** The real store, except that writes fail as a full disk would make them. */
+    private record FailingUpserts(FullTextStore delegate) implements FullTextStore {
+        @Override
+        public void upsert(List<StoreRecord> records) {
+            throw new StoreException("disk full", new IOException("No space left on device"));
+        }
+
+        @Override
+        public List<StoreHit> search(String query, SearchScope scope, int limit) {
+            return delegate.search(query, scope, limit);
+        }
+
+        @Override
+        public void delete(Collection<DocumentVersion> versions) {
+            delegate.delete(versions);
+        }
+
+        @Override
+        public void deleteDocuments(Collection<String> documentIds) {
+            delegate.deleteDocuments(documentIds);
+        }
+
+        @Override
+        public long size() {
+            return delegate.size();
+        }
+
+        @Override
+        public void close() {
+        }
+    }
+}

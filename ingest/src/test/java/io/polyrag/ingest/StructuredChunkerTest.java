@@ -1,0 +1,162 @@
+package io.polyrag.ingest;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.polyrag.core.model.Block;
+import io.polyrag.core.model.ChunkDraft;
+import io.polyrag.core.model.ChunkKind;
+import io.polyrag.core.model.ParsedDocument;
+import io.polyrag.core.port.TokenCounter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.Test;
+
+class StructuredChunkerTest {
+    /** One token per whitespace-separated word: makes sizes in these tests easy to reason about. */
+    private static final TokenCounter WORDS = t -> t.isBlank() ? 0 : t.strip().split("\\s+").length;
+
+    /** Builds a parsed document whose block offsets are right, the way parsers do. */
+    private static ParsedDocument doc(Block... blocks) {
+        StringBuilder text = new StringBuilder();
+        List<Block> placed = new ArrayList<>();
+        for (Block b : blocks) {
+            if (!text.isEmpty()) {
+                text.append("\n\n");
+            }
+            int start = text.length();
+            text.append(b.text());
+            placed.add(new Block(b.kind(), b.text(), b.headingPath(), start, text.length(), b.language()));
+        }
+        return new ParsedDocument("T", text.toString(), placed, "text/plain");
+    }
+
+    private static Block prose(String text, String... path) {
+        return new Block(ChunkKind.PROSE, text, List.of(path), 0, 0, "");
+    }
+
+    private static String sentences(int from, int to) {
+        return IntStream.range(from, to).mapToObj(i -> "Sentence number " + i + " is here.")
+                .collect(Collectors.joining(" "));
+    }
+
+    @Test
+    void a_short_section_is_one_chunk_that_points_at_its_text() {
+        ParsedDocument d = doc(prose("One. Two.", "H"), prose("Three.", "H"));
+        List<ChunkDraft> chunks = new StructuredChunker(WORDS, 50, 10).chunk(d);
+        assertThat(chunks).hasSize(1);
+        ChunkDraft c = chunks.getFirst();
+        assertThat(c.text()).isEqualTo("One. Two.\n\nThree.");
+        assertThat(d.text().substring(c.startOffset(), c.endOffset())).isEqualTo(c.text());
+        assertThat(c.headingPath()).containsExactly("H");
+        assertThat(c.tokenCount()).isEqualTo(3);
+    }
+
+    @Test
+    void long_prose_is_packed_by_sentence_under_the_limit_with_overlap() {
+        ParsedDocument d = doc(prose(sentences(0, 40)));
+        List<ChunkDraft> chunks = new StructuredChunker(WORDS, 25, 10).chunk(d);
+        assertThat(chunks).hasSizeGreaterThan(5);
+        for (int i = 0; i < chunks.size(); i++) {
+            ChunkDraft c = chunks.get(i);
+            assertThat(c.tokenCount()).isLessThanOrEqualTo(25);
+            assertThat(c.text()).startsWith("Sentence").endsWith("here.");
+            assertThat(d.text().substring(c.startOffset(), c.endOffset())).isEqualTo(c.text());
+            if (i > 0) {
+                ChunkDraft prev = chunks.get(i - 1);
+                assertThat(c.startOffset()).as("chunk %d overlaps the previous one", i)
+                        .isGreaterThan(prev.startOffset()).isLessThan(prev.endOffset());
+            }
+        }
+        assertThat(chunks.getFirst().startOffset()).isZero();
+        assertThat(chunks.getLast().endOffset()).isEqualTo(d.text().length());
+    }
+
+    @Test
+    void no_overlap_means_chunks_tile_the_text() {
+        ParsedDocument d = doc(prose(sentences(0, 30)));
+        List<ChunkDraft> chunks = new StructuredChunker(WORDS, 25, 0).chunk(d);
+        for (int i = 1; i < chunks.size(); i++) {
+            assertThat(chunks.get(i).startOffset()).isEqualTo(chunks.get(i - 1).endOffset() + 1);
+        }
+    }
+
+    @Test
+    void a_heading_change_always_starts_a_new_chunk() {
+        ParsedDocument d = doc(prose("Alpha text.", "A"), prose("Beta text.", "A", "B"), prose("Gamma.", "C"));
+        assertThat(new StructuredChunker(WORDS, 100, 10).chunk(d)).extracting(ChunkDraft::headingPath)
+                .containsExactly(List.of("A"), List.of("A", "B"), List.of("C"));
+    }
+
+    @Test
+    void a_sentence_longer_than_a_chunk_is_cut_between_words() {
+        String words = IntStream.range(0, 100).mapToObj(i -> "w" + i).collect(Collectors.joining(" "));
+        List<ChunkDraft> chunks = new StructuredChunker(WORDS, 30, 0).chunk(doc(prose(words)));
+        assertThat(chunks).hasSize(4).allSatisfy(c -> assertThat(c.tokenCount()).isLessThanOrEqualTo(30));
+        assertThat(chunks.stream().map(ChunkDraft::text).collect(Collectors.joining(" "))).isEqualTo(words);
+    }
+
+    @Test
+    void a_large_table_is_split_between_rows_and_every_part_repeats_the_header() {
+        String header = "id | name | colour";
+        List<String> rows = IntStream.range(0, 30).mapToObj(i -> i + " | item" + i + " | red").toList();
+        String table = header + "\n" + String.join("\n", rows);
+        ParsedDocument d = doc(new Block(ChunkKind.TABLE, table, List.of("Data"), 0, 0, ""));
+        List<ChunkDraft> chunks = new StructuredChunker(WORDS, 40, 5).chunk(d);
+        assertThat(chunks).hasSizeGreaterThan(2);
+        List<String> seen = new ArrayList<>();
+        for (ChunkDraft c : chunks) {
+            assertThat(c.kind()).isEqualTo(ChunkKind.TABLE);
+            assertThat(c.tokenCount()).isLessThanOrEqualTo(40);
+            String[] lines = c.text().split("\n");
+            assertThat(lines[0]).isEqualTo(header);
+            seen.addAll(List.of(lines).subList(1, lines.length));
+            assertThat(d.text().substring(c.startOffset(), c.endOffset())).endsWith(lines[lines.length - 1]);
+        }
+        assertThat(seen).containsExactlyElementsOf(rows);
+    }
+
+    @Test
+    void a_small_table_stays_whole() {
+        String table = "a | b\n1 | 2\n3 | 4";
+        List<ChunkDraft> chunks = new StructuredChunker(WORDS, 100, 5)
+                .chunk(doc(new Block(ChunkKind.TABLE, table, List.of(), 0, 0, "")));
+        assertThat(chunks).extracting(ChunkDraft::text).containsExactly(table);
+    }
+
+    @Test
+    void code_is_split_at_blank_lines_never_mid_line_and_fenced_with_its_language() {
+        StringBuilder code = new StringBuilder();
+        for (int f = 0; f < 6; f++) {
+            code.append("def f").append(f).append("(x):\n    y = x + ").append(f).append("\n    return y * 2\n\n");
+        }
+        String text = code.toString().strip();
+        List<ChunkDraft> chunks = new StructuredChunker(WORDS, 30, 5)
+                .chunk(doc(new Block(ChunkKind.CODE, text, List.of(), 0, 0, "python")));
+        assertThat(chunks).hasSizeGreaterThan(1);
+        List<String> lines = new ArrayList<>();
+        for (ChunkDraft c : chunks) {
+            assertThat(c.kind()).isEqualTo(ChunkKind.CODE);
+            assertThat(c.text()).startsWith("```python\ndef f").endsWith("\n```");
+            List<String> body = List.of(c.text().split("\n"));
+            lines.addAll(body.subList(1, body.size() - 1));
+        }
+        assertThat(lines.stream().filter(l -> !l.isBlank()).toList())
+                .containsExactlyElementsOf(text.lines().filter(l -> !l.isBlank()).toList());
+    }
+
+    @Test
+    void chunking_is_deterministic_and_an_empty_document_has_no_chunks() {
+        ParsedDocument d = doc(prose(sentences(0, 50), "X"));
+        StructuredChunker chunker = new StructuredChunker(WORDS, 20, 5);
+        assertThat(chunker.chunk(d)).isEqualTo(chunker.chunk(d));
+        assertThat(chunker.chunk(new ParsedDocument("", "", List.of(), "text/plain"))).isEmpty();
+    }
+
+    @Test
+    void the_word_estimate_counts_words_and_punctuation() {
+        assertThat(new WordTokenCounter().count("")).isZero();
+        assertThat(new WordTokenCounter().count("Hello, world!")).isEqualTo(5);
+    }
+}

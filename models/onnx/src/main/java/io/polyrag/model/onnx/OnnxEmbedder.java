@@ -1,0 +1,200 @@
+package io.polyrag.model.onnx;
+
+import ai.djl.huggingface.tokenizers.Encoding;
+import ai.djl.huggingface.tokenizers.HuggingFaceTokenizer;
+import ai.onnxruntime.OnnxTensor;
+import ai.onnxruntime.OrtEnvironment;
+import ai.onnxruntime.OrtException;
+import ai.onnxruntime.OrtSession;
+import io.polyrag.core.PolyragException;
+import io.polyrag.core.port.Embedder;
+import io.polyrag.core.port.TokenCounter;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Runs an embedding model in-process with ONNX Runtime.
+ *
+ * <p>Threading: one ONNX session, itself single-threaded (one intra-op thread), shared by a pool of
+ * {@code threads} platform threads that each embed one text at a time. Measured on a 2-core machine this beats both
+ * ORT's own thread pool (which collapses under contention) and batching, which for the int8 models also changes the
+ * vectors: their dynamic quantisation range is taken over the whole batch, so a text's vector would depend on its
+ * batch-mates. One text per run keeps every vector a function of its text alone.
+ */
+public final class OnnxEmbedder implements Embedder {
+    private final ModelSpec spec;
+    private final int maxTokens;
+    private final OrtEnvironment env;
+    private final OrtSession session;
+    private final HuggingFaceTokenizer tokenizer;
+    private final HuggingFaceTokenizer counter;
+    private final ExecutorService pool;
+    private final int dimension;
+    private final boolean needsTypeIds;
+
+    OnnxEmbedder(ModelSpec spec, int maxTokens, int threads) {
+        this.spec = spec;
+        this.maxTokens = maxTokens;
+        try {
+            this.tokenizer = tokenizer(spec, Map.of("truncation", "true", "maxLength", String.valueOf(maxTokens),
+                    "padding", "false"));
+            this.counter = tokenizer(spec, Map.of("truncation", "false", "padding", "false"));
+            this.env = OrtEnvironment.getEnvironment();
+            OrtSession.SessionOptions options = new OrtSession.SessionOptions();
+            options.setIntraOpNumThreads(1);
+            options.setInterOpNumThreads(1);
+            options.setOptimizationLevel(OrtSession.SessionOptions.OptLevel.ALL_OPT);
+            byte[] model;
+            try (InputStream in = spec.model().open()) {
+                model = in.readAllBytes();
+            }
+            this.session = env.createSession(model, options);
+            this.needsTypeIds = session.getInputNames().contains("token_type_ids");
+        } catch (IOException | OrtException e) {
+            throw new PolyragException("cannot load embedding model " + spec.name() + ": " + e.getMessage(), e);
+        }
+        AtomicInteger n = new AtomicInteger();
+        this.pool = Executors.newFixedThreadPool(threads, r -> {
+            Thread t = new Thread(r, "polyrag-embed-" + n.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        });
+        this.dimension = run("dimension probe").length;
+    }
+
+    private static HuggingFaceTokenizer tokenizer(ModelSpec spec, Map<String, String> options) throws IOException {
+        try (InputStream in = spec.tokenizer().open()) {
+            return HuggingFaceTokenizer.newInstance(in, options);
+        }
+    }
+
+    @Override
+    public String modelId() {
+        return spec.name();
+    }
+
+    @Override
+    public int dimension() {
+        return dimension;
+    }
+
+    @Override
+    public int maxTokens() {
+        return maxTokens;
+    }
+
+    @Override
+    public TokenCounter tokenCounter() {
+        return text -> text.isEmpty() ? 0 : counter.encode(text, false, false).getIds().length;
+    }
+
+    @Override
+    public float[] embedQuery(String query) {
+        return run(spec.queryPrefix() + query);
+    }
+
+    @Override
+    public List<float[]> embedPassages(List<String> passages) {
+        if (passages.size() == 1) {
+            return List.of(run(spec.passagePrefix() + passages.getFirst()));
+        }
+        List<Future<float[]>> futures = new ArrayList<>(passages.size());
+        for (String p : passages) {
+            futures.add(pool.submit(() -> run(spec.passagePrefix() + p)));
+        }
+        List<float[]> out = new ArrayList<>(passages.size());
+        try {
+            for (Future<float[]> f : futures) {
+                out.add(f.get());
+            }
+        } catch (InterruptedException e) {
+            futures.forEach(f -> f.cancel(true));
+            Thread.currentThread().interrupt();
+            throw new PolyragException("interrupted while embedding", e);
+        } catch (ExecutionException e) {
+            futures.forEach(f -> f.cancel(true));
+            throw e.getCause() instanceof RuntimeException re ? re
+                    : new PolyragException("embedding failed: " + e.getCause().getMessage(), e.getCause());
+        }
+        return out;
+    }
+
+    /** Tokenises, runs the model, pools and normalises one text. */
+    private float[] run(String text) {
+        Encoding enc = tokenizer.encode(text, true, false);
+        long[] ids = enc.getIds();
+        long[] mask = enc.getAttentionMask();
+        long[][] shape1 = {ids};
+        Map<String, OnnxTensor> inputs = new HashMap<>();
+        try {
+            inputs.put("input_ids", OnnxTensor.createTensor(env, shape1));
+            inputs.put("attention_mask", OnnxTensor.createTensor(env, new long[][] {mask}));
+            if (needsTypeIds) {
+                inputs.put("token_type_ids", OnnxTensor.createTensor(env, new long[][] {enc.getTypeIds()}));
+            }
+            try (OrtSession.Result result = session.run(inputs)) {
+                float[][][] hidden = (float[][][]) result.get(0).getValue();
+                return normalise(pool(hidden[0], mask));
+            }
+        } catch (OrtException e) {
+            throw new PolyragException("embedding model " + spec.name() + " failed: " + e.getMessage(), e);
+        } finally {
+            inputs.values().forEach(OnnxTensor::close);
+        }
+    }
+
+    private float[] pool(float[][] tokens, long[] mask) {
+        if (spec.pooling() == ModelSpec.Pooling.CLS) {
+            return tokens[0].clone();
+        }
+        float[] sum = new float[tokens[0].length];
+        int n = 0;
+        for (int t = 0; t < tokens.length; t++) {
+            if (mask[t] == 0) {
+                continue;
+            }
+            n++;
+            for (int i = 0; i < sum.length; i++) {
+                sum[i] += tokens[t][i];
+            }
+        }
+        for (int i = 0; i < sum.length; i++) {
+            sum[i] /= Math.max(1, n);
+        }
+        return sum;
+    }
+
+    private static float[] normalise(float[] v) {
+        double norm = 0;
+        for (float x : v) {
+            norm += x * x;
+        }
+        float inv = norm == 0 ? 0 : (float) (1 / Math.sqrt(norm));
+        for (int i = 0; i < v.length; i++) {
+            v[i] *= inv;
+        }
+        return v;
+    }
+
+    @Override
+    public void close() {
+        pool.shutdownNow();
+        try {
+            session.close();
+        } catch (OrtException e) {
+            throw new PolyragException("cannot close the ONNX session: " + e.getMessage(), e);
+        } finally {
+            tokenizer.close();
+            counter.close();
+        }
+    }
+}

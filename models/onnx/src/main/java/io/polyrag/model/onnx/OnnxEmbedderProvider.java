@@ -1,0 +1,32 @@
+package io.polyrag.model.onnx;
+
+import io.polyrag.core.config.Config;
+import io.polyrag.core.config.Settings;
+import io.polyrag.core.port.Embedder;
+import io.polyrag.core.spi.EmbedderProvider;
+import io.polyrag.core.spi.ProviderContext;
+
+/** {@code POLYRAG_EMBEDDING_PROVIDER=onnx}: in-process models; bundled ones load from the class path, offline. */
+public final class OnnxEmbedderProvider implements EmbedderProvider {
+    @Override
+    public String name() {
+        return "onnx";
+    }
+
+    @Override
+    public String description() {
+        return "in-process ONNX Runtime; bundled: " + String.join(", ", ModelSpec.bundledNames());
+    }
+
+    @Override
+    public Embedder open(ProviderContext context) {
+        return open(context.config());
+    }
+
+    public static Embedder open(Config config) {
+        ModelSpec spec = ModelSpec.resolve(config.get(Settings.EMBEDDING_MODEL), config.get(Settings.EMBEDDING_MODEL_DIR));
+        int threads = config.get(Settings.EMBEDDING_THREADS);
+        return new OnnxEmbedder(spec, config.get(Settings.EMBEDDING_MAX_TOKENS),
+                threads == 0 ? Runtime.getRuntime().availableProcessors() : threads);
+    }
+}

@@ -1,0 +1,132 @@
+package io.polyrag.parsers;
+
+import io.polyrag.core.model.ChunkKind;
+import io.polyrag.core.model.ParsedDocument;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import org.jsoup.Jsoup;
+import org.jsoup.nodes.Document;
+import org.jsoup.nodes.Element;
+import org.jsoup.nodes.Node;
+import org.jsoup.nodes.TextNode;
+import org.jsoup.parser.Parser;
+
+/**
+ * HTML to blocks with jsoup: boilerplate (scripts, styles, navigation, headers, footers, asides, forms) is dropped;
+ * headings build the heading path; {@code pre} becomes code with the language from a {@code language-*} class; tables
+ * become table blocks, header row first; the remaining text becomes paragraphs in reading order.
+ */
+final class HtmlParser {
+    private static final String BOILERPLATE = "script, style, noscript, template, nav, header, footer, aside, form, "
+            + "iframe, svg, canvas, button, select, [role=navigation], [role=banner], [role=contentinfo], "
+            + "[aria-hidden=true], [hidden]";
+    private static final Set<String> LEAF_BLOCKS = Set.of("p", "li", "dt", "dd", "blockquote", "figcaption", "caption",
+            "address", "summary", "td", "th");
+    private static final Set<String> BLOCKS = Set.of("address", "article", "aside", "blockquote", "details", "dialog",
+            "dd", "div", "dl", "dt", "fieldset", "figcaption", "figure", "footer", "form", "h1", "h2", "h3", "h4", "h5",
+            "h6", "header", "hgroup", "hr", "li", "main", "nav", "ol", "p", "pre", "section", "table", "ul", "summary",
+            "body", "center");
+
+    private HtmlParser() {
+    }
+
+    static ParsedDocument parse(String html, String fallbackTitle) {
+        Document dom = Jsoup.parse(html, "", Parser.htmlParser().setTrackErrors(0));
+        String title = dom.title();
+        dom.select(BOILERPLATE).remove();
+        DocumentBuilder doc = new DocumentBuilder();
+        visit(dom.body(), doc, 0);
+        String t = !title.isBlank() ? title : doc.firstHeading() != null ? doc.firstHeading() : fallbackTitle;
+        return doc.build(t, "text/html");
+    }
+
+    /** Past this nesting depth an element's text is taken whole: hostile nesting must not exhaust the stack. */
+    private static final int MAX_DEPTH = 128;
+
+    private static void visit(Element el, DocumentBuilder doc, int depth) {
+        String tag = el.normalName();
+        if (depth > MAX_DEPTH) {
+            doc.prose(el.text());
+        } else if (tag.length() == 2 && tag.charAt(0) == 'h' && Character.isDigit(tag.charAt(1))) {
+            doc.heading(tag.charAt(1) - '0', el.text());
+        } else if (tag.equals("pre")) {
+            doc.block(ChunkKind.CODE, el.wholeText(), language(el));
+        } else if (tag.equals("table")) {
+            table(el, doc);
+        } else if (LEAF_BLOCKS.contains(tag) && !hasBlockChild(el)) {
+            doc.prose(el.text());
+        } else {
+            container(el, doc, depth);
+        }
+    }
+
+    /** Inline content between block children becomes paragraphs; block children are visited in order. */
+    private static void container(Element el, DocumentBuilder doc, int depth) {
+        StringBuilder inline = new StringBuilder();
+        for (Node child : el.childNodes()) {
+            if (child instanceof TextNode tn) {
+                inline.append(tn.text());
+            } else if (child instanceof Element e) {
+                if (BLOCKS.contains(e.normalName()) || e.normalName().equals("table")) {
+                    doc.prose(inline.toString());
+                    inline.setLength(0);
+                    visit(e, doc, depth + 1);
+                } else if (e.normalName().equals("br")) {
+                    inline.append('\n');
+                } else {
+                    inline.append(e.text()).append(' ');
+                }
+            }
+        }
+        doc.prose(inline.toString().replaceAll("[ \\t\\x0B\\f]+", " "));
+    }
+
+    private static boolean hasBlockChild(Element el) {
+        for (Element c : el.children()) {
+            if (BLOCKS.contains(c.normalName()) || c.normalName().equals("table") || c.normalName().equals("pre")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static void table(Element table, DocumentBuilder doc) {
+        List<String> rows = new ArrayList<>();
+        for (Element tr : table.select("tr")) {
+            if (tr.closest("table") != table) {
+                continue;
+            }
+            List<String> cells = new ArrayList<>();
+            for (Element cell : tr.children()) {
+                if (cell.normalName().equals("td") || cell.normalName().equals("th")) {
+                    cells.add(cell.text().replace("|", "/"));
+                }
+            }
+            if (!cells.isEmpty() && cells.stream().anyMatch(c -> !c.isBlank())) {
+                rows.add(String.join(" | ", cells));
+            }
+        }
+        Element caption = table.selectFirst("caption");
+        if (caption != null) {
+            doc.prose(caption.text());
+        }
+        doc.block(ChunkKind.TABLE, String.join("\n", rows), "");
+    }
+
+    private static String language(Element pre) {
+        for (Element e : List.of(pre, pre.selectFirst("code") == null ? pre : pre.selectFirst("code"))) {
+            for (String cls : e.classNames()) {
+                String c = cls.toLowerCase(Locale.ROOT);
+                if (c.startsWith("language-")) {
+                    return c.substring(9);
+                }
+                if (c.startsWith("lang-")) {
+                    return c.substring(5);
+                }
+            }
+        }
+        return "";
+    }
+}

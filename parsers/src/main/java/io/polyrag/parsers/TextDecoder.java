@@ -1,0 +1,72 @@
+package io.polyrag.parsers;
+
+import io.polyrag.core.InvalidInputException;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.Charset;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * Bytes to text: a byte-order mark decides the charset; otherwise strict UTF-8, falling back to windows-1252 (which
+ * maps every byte) for legacy files. Refuses binary data: NUL bytes, or too many control characters.
+ */
+final class TextDecoder {
+    private static final Charset WINDOWS_1252 = Charset.forName("windows-1252");
+
+    private TextDecoder() {
+    }
+
+    static String decode(byte[] bytes, String name) {
+        refuseBinary(bytes, name);
+        if (startsWith(bytes, 0xEF, 0xBB, 0xBF)) {
+            return new String(bytes, 3, bytes.length - 3, StandardCharsets.UTF_8);
+        }
+        if (startsWith(bytes, 0xFF, 0xFE)) {
+            return new String(bytes, 2, bytes.length - 2, StandardCharsets.UTF_16LE);
+        }
+        if (startsWith(bytes, 0xFE, 0xFF)) {
+            return new String(bytes, 2, bytes.length - 2, StandardCharsets.UTF_16BE);
+        }
+        try {
+            return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(bytes)).toString();
+        } catch (CharacterCodingException e) {
+            return new String(bytes, WINDOWS_1252);
+        }
+    }
+
+    /** Binary data posing as text: NUL bytes (outside UTF-16), or over 10% control characters in the first 8 KiB. */
+    static void refuseBinary(byte[] bytes, String name) {
+        if (startsWith(bytes, 0xFF, 0xFE) || startsWith(bytes, 0xFE, 0xFF)) {
+            return;
+        }
+        int n = Math.min(bytes.length, 8192);
+        int control = 0;
+        for (int i = 0; i < n; i++) {
+            int b = bytes[i] & 0xFF;
+            if (b == 0) {
+                throw new InvalidInputException(name + ": looks like binary data, not text (it contains NUL bytes)");
+            }
+            if (b < 0x20 && b != '\n' && b != '\r' && b != '\t' && b != '\f' && b != 0x1B) {
+                control++;
+            }
+        }
+        if (n > 0 && control * 10 > n) {
+            throw new InvalidInputException(name + ": looks like binary data, not text (" + control
+                    + " control characters in its first " + n + " bytes)");
+        }
+    }
+
+    private static boolean startsWith(byte[] b, int... prefix) {
+        if (b.length < prefix.length) {
+            return false;
+        }
+        for (int i = 0; i < prefix.length; i++) {
+            if ((b[i] & 0xFF) != prefix[i]) {
+                return false;
+            }
+        }
+        return true;
+    }
+}

@@ -1,0 +1,165 @@
+package io.polyrag.parsers;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.polyrag.core.InvalidInputException;
+import io.polyrag.core.model.Block;
+import io.polyrag.core.model.ChunkKind;
+import io.polyrag.core.model.ParsedDocument;
+import io.polyrag.core.model.SourceItem;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+class TextFormatsParserTest {
+    private final TextFormatsParser parser = new TextFormatsParser();
+
+    private ParsedDocument parse(String name, String content) {
+        return parser.parse(new SourceItem("file:///" + name, name, content.getBytes(StandardCharsets.UTF_8), null));
+    }
+
+    private static void offsetsPointAtBlockText(ParsedDocument d) {
+        for (Block b : d.blocks()) {
+            assertThat(d.text().substring(b.start(), b.end())).isEqualTo(b.text());
+        }
+    }
+
+    @Test
+    void markdown_headings_build_the_heading_path_of_each_block() {
+        ParsedDocument d = parse("guide.md", """
+                # Guide
+
+                Intro paragraph.
+
+                ## Install
+                Run the installer
+                and wait.
+
+                ### On Linux
+                Use the package.
+
+                ## Usage
+                Start it.
+                """);
+        assertThat(d.title()).isEqualTo("Guide");
+        assertThat(d.mediaType()).isEqualTo("text/markdown");
+        assertThat(d.blocks()).extracting(Block::headingPath).containsExactly(List.of("Guide"),
+                List.of("Guide", "Install"), List.of("Guide", "Install", "On Linux"), List.of("Guide", "Usage"));
+        assertThat(d.blocks().get(1).text()).isEqualTo("Run the installer\nand wait.");
+        offsetsPointAtBlockText(d);
+    }
+
+    @Test
+    void markdown_code_fences_and_tables_become_their_own_blocks() {
+        ParsedDocument d = parse("x.md", """
+                Setext Title
+                ============
+
+                ```java
+                int x = 1;
+
+                int y = 2;
+                ```
+
+                | Name | Value |
+                |------|------:|
+                | alpha | 1 |
+                | beta \\| gamma | 2 |
+
+                See [the docs](http://example.invalid/docs) and ![a chart](c.png).
+                """);
+        assertThat(d.title()).isEqualTo("Setext Title");
+        assertThat(d.blocks()).extracting(Block::kind).containsExactly(ChunkKind.CODE, ChunkKind.TABLE,
+                ChunkKind.PROSE);
+        assertThat(d.blocks().get(0).language()).isEqualTo("java");
+        assertThat(d.blocks().get(0).text()).isEqualTo("int x = 1;\n\nint y = 2;");
+        assertThat(d.blocks().get(1).text()).isEqualTo("Name | Value\nalpha | 1\nbeta | gamma | 2");
+        assertThat(d.blocks().get(2).text()).isEqualTo("See the docs and a chart.");
+        offsetsPointAtBlockText(d);
+    }
+
+    @Test
+    void markdown_front_matter_is_skipped_but_its_title_kept() {
+        ParsedDocument d = parse("fm.md", "---\ntitle: \"Release notes\"\ntags: [a]\n---\nBody text.\n");
+        assertThat(d.title()).isEqualTo("Release notes");
+        assertThat(d.blocks()).extracting(Block::text).containsExactly("Body text.");
+    }
+
+    @Test
+    void html_boilerplate_is_dropped_and_structure_kept() {
+        ParsedDocument d = parse("page.html", """
+                <!doctype html><html><head><title>Page Title</title><style>p{}</style>
+                <script>var tracking = 1;</script></head><body>
+                <nav><a href="/">Home</a> | <a href="/x">Menu item</a></nav>
+                <main><h1>Main</h1><p>First <b>bold</b> paragraph.</p>
+                <div>Loose text in a div<p>nested para</p></div>
+                <h2>Data</h2><table><caption>Prices</caption><tr><th>Item</th><th>Price</th></tr>
+                <tr><td>Apple</td><td>3</td></tr></table>
+                <pre><code class="language-python">print("hi")
+                </code></pre><ul><li>one</li><li>two</li></ul></main>
+                <footer>Copyright notice</footer></body></html>
+                """);
+        assertThat(d.title()).isEqualTo("Page Title");
+        assertThat(d.text()).doesNotContain("tracking", "Menu item", "Copyright");
+        assertThat(d.blocks()).extracting(Block::text).contains("First bold paragraph.", "Loose text in a div",
+                "nested para", "Prices", "Item | Price\nApple | 3", "print(\"hi\")", "one", "two");
+        Block table = d.blocks().stream().filter(b -> b.kind() == ChunkKind.TABLE).findFirst().orElseThrow();
+        assertThat(table.headingPath()).containsExactly("Main", "Data");
+        Block code = d.blocks().stream().filter(b -> b.kind() == ChunkKind.CODE).findFirst().orElseThrow();
+        assertThat(code.language()).isEqualTo("python");
+        offsetsPointAtBlockText(d);
+    }
+
+    @Test
+    void plain_text_paragraphs_split_on_blank_lines_and_the_title_is_the_file_name() {
+        ParsedDocument d = parse("notes.txt", "line one\nline two\n\n\npara two\r\n");
+        assertThat(d.title()).isEqualTo("notes");
+        assertThat(d.blocks()).extracting(Block::text).containsExactly("line one\nline two", "para two");
+    }
+
+    @Test
+    void legacy_encodings_and_byte_order_marks_are_decoded() {
+        byte[] latin = "caf\u00e9 cr\u00e8me".getBytes(java.nio.charset.Charset.forName("windows-1252"));
+        assertThat(parser.parse(new SourceItem("u", "a.txt", latin, null)).text()).isEqualTo("caf\u00e9 cr\u00e8me");
+        byte[] utf16 = "\uFEFFhello world".getBytes(StandardCharsets.UTF_16LE);
+        assertThat(parser.parse(new SourceItem("u", "b.txt", utf16, null)).text()).isEqualTo("hello world");
+    }
+
+    @Test
+    void binary_garbage_named_as_text_is_refused_with_the_reason() {
+        byte[] garbage = new byte[4096];
+        new Random(42).nextBytes(garbage);
+        assertThatThrownBy(() -> parser.parse(new SourceItem("u", "data.txt", garbage, null)))
+                .isInstanceOf(InvalidInputException.class).hasMessageStartingWith("data.txt: looks like binary data");
+    }
+
+    @Test
+    void empty_and_markup_only_files_have_no_text_to_index() {
+        assertThatThrownBy(() -> parse("empty.md", "")).isInstanceOf(InvalidInputException.class)
+                .hasMessageContaining("no text to index");
+        assertThatThrownBy(() -> parse("blank.html", "<html><script>x()</script></html>"))
+                .isInstanceOf(InvalidInputException.class).hasMessageContaining("no text to index");
+    }
+
+    @Test
+    void unsupported_types_are_named_in_the_error() {
+        assertThatThrownBy(() -> parse("slides.pptx", "PK stuff")).isInstanceOf(InvalidInputException.class)
+                .hasMessageContaining("slides.pptx: unsupported type (.pptx)");
+        assertThat(parser.acceptsName("README.MD")).isTrue();
+        assertThat(parser.acceptsName("photo.jpg")).isFalse();
+    }
+
+    @Test
+    void html_is_recognised_by_content_when_the_name_says_nothing() {
+        assertThat(parse("download", "<!DOCTYPE html><html><body><p>Hi there</p></body></html>").mediaType())
+                .isEqualTo("text/html");
+    }
+
+    @Test
+    void deeply_nested_or_huge_html_parses_in_bounded_time() {
+        String nested = "<div>".repeat(50_000) + "deep text" + "</div>".repeat(50_000);
+        assertThat(parse("deep.html", nested).text()).contains("deep text");
+    }
+}
