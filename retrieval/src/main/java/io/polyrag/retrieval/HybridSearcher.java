@@ -1,0 +1,164 @@
+package io.polyrag.retrieval;
+
+import io.polyrag.core.InvalidInputException;
+import io.polyrag.core.model.ChunkView;
+import io.polyrag.core.model.DegradedLeg;
+import io.polyrag.core.model.FusionMethod;
+import io.polyrag.core.model.Ids;
+import io.polyrag.core.model.Modality;
+import io.polyrag.core.model.SearchHit;
+import io.polyrag.core.model.SearchRequest;
+import io.polyrag.core.model.SearchResponse;
+import io.polyrag.core.model.SearchScope;
+import io.polyrag.core.model.StoreHit;
+import io.polyrag.core.port.Catalog;
+import java.lang.System.Logger.Level;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.stream.Collectors;
+
+/**
+ * Runs every requested retriever in parallel, each on its own virtual thread and within the leg timeout, then joins
+ * their hits through the catalog (scope and visibility), fuses, deduplicates and cuts to top-k.
+ *
+ * <p>A leg that throws or runs out of time contributes nothing and is listed in the response as degraded; the
+ * search itself succeeds. Safe for concurrent use.
+ */
+public final class HybridSearcher implements AutoCloseable {
+    private static final System.Logger LOG = System.getLogger(HybridSearcher.class.getName());
+
+    /**
+     * @param candidates how many hits each leg returns (at least top-k)
+     * @param legTimeoutMs how long each leg may take
+     * @param fusion the default fusion method
+     * @param rrfK the k of reciprocal rank fusion
+     * @param weights per-modality weights of weighted fusion
+     * @param dedupThreshold Jaccard overlap at which hits merge
+     * @param maxQueryChars longest query accepted
+     * @param maxTopK largest top-k accepted
+     */
+    public record Options(int candidates, long legTimeoutMs, FusionMethod fusion, int rrfK,
+            Map<Modality, Double> weights, double dedupThreshold, int maxQueryChars, int maxTopK) {
+        public Options {
+            weights = Map.copyOf(weights);
+        }
+    }
+
+    private final Map<Modality, Retriever> retrievers = new EnumMap<>(Modality.class);
+    private final Catalog catalog;
+    private final Options options;
+    private final Dedup dedup;
+    private final ExecutorService legs = Executors.newThreadPerTaskExecutor(
+            Thread.ofVirtual().name("polyrag-search-", 0).factory());
+
+    public HybridSearcher(List<Retriever> retrievers, Catalog catalog, Options options) {
+        if (retrievers.isEmpty()) {
+            throw new IllegalArgumentException("at least one retriever is needed");
+        }
+        retrievers.forEach(r -> this.retrievers.put(r.modality(), r));
+        this.catalog = catalog;
+        this.options = options;
+        this.dedup = new Dedup(options.dedupThreshold());
+    }
+
+    public List<Modality> modalities() {
+        return List.copyOf(retrievers.keySet());
+    }
+
+    public SearchResponse search(SearchRequest request) {
+        long start = System.nanoTime();
+        validate(request);
+        List<Modality> modalities = request.modalities().isEmpty() ? modalities()
+                : request.modalities().stream().sorted().toList();
+        SearchScope scope = scope(request);
+        int limit = Math.max(request.topK(), options.candidates());
+        List<DegradedLeg> degraded = new ArrayList<>();
+        Map<Modality, List<StoreHit>> rankings = runLegs(request.query(), modalities, scope, limit, degraded);
+        List<FusedHit> fused = fusion(request.fusion()).fuse(rankings);
+        Map<String, ChunkView> views = catalog.resolve(fused.stream().map(FusedHit::chunkId).toList(), scope);
+        List<Dedup.Candidate> candidates = fused.stream().filter(h -> views.containsKey(h.chunkId()))
+                .map(h -> new Dedup.Candidate(h, views.get(h.chunkId()))).toList();
+        List<Dedup.Candidate> unique = dedup.apply(candidates);
+        List<SearchHit> hits = new ArrayList<>();
+        for (int i = 0; i < Math.min(request.topK(), unique.size()); i++) {
+            hits.add(toHit(i + 1, unique.get(i)));
+        }
+        return new SearchResponse(request.query(), (System.nanoTime() - start) / 1_000_000, modalities, degraded,
+                hits);
+    }
+
+    private void validate(SearchRequest r) {
+        if (r.query() == null || r.query().isBlank()) {
+            throw new InvalidInputException("query is empty: give the text to search for");
+        }
+        if (r.query().length() > options.maxQueryChars()) {
+            throw new InvalidInputException("query is " + r.query().length() + " characters long; the limit is "
+                    + options.maxQueryChars() + " (POLYRAG_SEARCH_MAX_QUERY_CHARS): shorten it");
+        }
+        if (r.topK() < 1 || r.topK() > options.maxTopK()) {
+            throw new InvalidInputException("top_k must be between 1 and " + options.maxTopK() + ", was " + r.topK());
+        }
+        for (Modality m : r.modalities()) {
+            if (!retrievers.containsKey(m)) {
+                throw new InvalidInputException("modality '" + m.wireName() + "' is not enabled on this server; "
+                        + "enabled: " + modalities().stream().map(Modality::wireName).collect(Collectors.joining(", ")));
+            }
+        }
+    }
+
+    private static SearchScope scope(SearchRequest r) {
+        return new SearchScope(r.knowledgeBases().stream().map(Ids::knowledgeBase).collect(Collectors.toSet()));
+    }
+
+    private Map<Modality, List<StoreHit>> runLegs(String query, List<Modality> modalities, SearchScope scope,
+            int limit, List<DegradedLeg> degraded) {
+        Map<Modality, Future<List<StoreHit>>> futures = new LinkedHashMap<>();
+        for (Modality m : modalities) {
+            futures.put(m, legs.submit(() -> retrievers.get(m).retrieve(query, scope, limit)));
+        }
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(options.legTimeoutMs());
+        Map<Modality, List<StoreHit>> rankings = new EnumMap<>(Modality.class);
+        futures.forEach((m, f) -> {
+            try {
+                rankings.put(m, f.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS));
+            } catch (TimeoutException e) {
+                f.cancel(true);
+                degraded.add(new DegradedLeg(m, "timed out after " + options.legTimeoutMs() + " ms"));
+            } catch (ExecutionException e) {
+                LOG.log(Level.WARNING, "retriever " + m.wireName() + " failed", e.getCause());
+                degraded.add(new DegradedLeg(m, e.getCause().getClass().getSimpleName() + ": "
+                        + e.getCause().getMessage()));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                f.cancel(true);
+                degraded.add(new DegradedLeg(m, "interrupted"));
+            }
+        });
+        return rankings;
+    }
+
+    private Fusion fusion(FusionMethod requested) {
+        FusionMethod method = requested == null ? options.fusion() : requested;
+        return method == FusionMethod.WEIGHTED ? Fusion.weighted(options.weights()) : Fusion.rrf(options.rrfK());
+    }
+
+    private static SearchHit toHit(int rank, Dedup.Candidate c) {
+        ChunkView v = c.view();
+        return new SearchHit(rank, c.hit().score(), v.chunk().documentId(), v.chunk().id(), v.uri(), v.title(),
+                v.chunk().text(), v.chunk().kind(), v.chunk().headingPath(), v.knowledgeBase(), c.hit().sources());
+    }
+
+    @Override
+    public void close() {
+        legs.shutdownNow();
+    }
+}

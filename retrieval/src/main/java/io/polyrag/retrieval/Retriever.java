@@ -1,0 +1,45 @@
+package io.polyrag.retrieval;
+
+import io.polyrag.core.model.Modality;
+import io.polyrag.core.model.SearchScope;
+import io.polyrag.core.model.StoreHit;
+import java.util.List;
+
+/** One leg of a search: a modality's ranked candidates for a query. Safe for concurrent use. */
+public interface Retriever {
+
+    Modality modality();
+
+    /** At most {@code limit} candidates, best first. May throw; the searcher reports the leg as degraded. */
+    List<StoreHit> retrieve(String query, SearchScope scope, int limit);
+
+    /** Dense retrieval: embeds the query with the model's query rule, then searches the vector store. */
+    static Retriever vector(io.polyrag.core.port.Embedder embedder, io.polyrag.core.port.VectorStore store) {
+        return new Retriever() {
+            @Override
+            public Modality modality() {
+                return Modality.VECTOR;
+            }
+
+            @Override
+            public List<StoreHit> retrieve(String query, SearchScope scope, int limit) {
+                return store.search(embedder.embedQuery(query), scope, limit);
+            }
+        };
+    }
+
+    /** Lexical retrieval over the full-text store. */
+    static Retriever fullText(io.polyrag.core.port.FullTextStore store) {
+        return new Retriever() {
+            @Override
+            public Modality modality() {
+                return Modality.FULLTEXT;
+            }
+
+            @Override
+            public List<StoreHit> retrieve(String query, SearchScope scope, int limit) {
+                return store.search(query, scope, limit);
+            }
+        };
+    }
+}

@@ -1,0 +1,86 @@
+package io.polyrag.retrieval;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.polyrag.core.model.Modality;
+import io.polyrag.core.model.SourceScore;
+import io.polyrag.core.model.StoreHit;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.assertj.core.data.Offset;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+class FusionTest {
+    private static List<StoreHit> list(String... ids) {
+        return Arrays.stream(ids).map(id -> new StoreHit(id, "doc-" + id, 1, 1.0)).toList();
+    }
+
+    private static List<StoreHit> scored(Object... idScore) {
+        List<StoreHit> out = new java.util.ArrayList<>();
+        for (int i = 0; i < idScore.length; i += 2) {
+            out.add(new StoreHit((String) idScore[i], "d", 1, ((Number) idScore[i + 1]).doubleValue()));
+        }
+        return out;
+    }
+
+    static Stream<Arguments> rrfCases() {
+        return Stream.of(
+                Arguments.of("agreement wins", list("a", "b", "c"), list("b", "d"), List.of("b", "a", "d", "c")),
+                Arguments.of("equal scores: best rank, then chunk id", list("x"), list("y"), List.of("x", "y")),
+                Arguments.of("mirror lists tie on score and best rank: chunk id decides", list("q", "p"),
+                        list("p", "q"), List.of("p", "q")),
+                Arguments.of("a duplicate inside one list counts once", list("a", "a", "b"), list(),
+                        List.of("a", "b")),
+                Arguments.of("one leg empty", list(), list("m", "n"), List.of("m", "n")));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("rrfCases")
+    void rrf_orders_hits(String name, List<StoreHit> vector, List<StoreHit> fulltext, List<String> expected) {
+        List<FusedHit> fused = Fusion.rrf(60).fuse(Map.of(Modality.VECTOR, vector, Modality.FULLTEXT, fulltext));
+        assertThat(fused).extracting(FusedHit::chunkId).containsExactlyElementsOf(expected);
+    }
+
+    @Test
+    void rrf_scores_are_sums_of_reciprocal_ranks_and_keep_provenance() {
+        List<FusedHit> fused = Fusion.rrf(60).fuse(Map.of(Modality.VECTOR, scored("a", 0.9, "b", 0.8),
+                Modality.FULLTEXT, scored("b", 12.5)));
+        FusedHit b = fused.getFirst();
+        assertThat(b.chunkId()).isEqualTo("b");
+        assertThat(b.score()).isCloseTo(1.0 / 62 + 1.0 / 61, Offset.offset(1e-12));
+        assertThat(b.sources()).containsExactlyInAnyOrderEntriesOf(Map.of("vector", new SourceScore(2, 0.8),
+                "fulltext", new SourceScore(1, 12.5)));
+        assertThat(fused.get(1).sources()).containsOnlyKeys("vector");
+    }
+
+    @Test
+    void rrf_k_changes_how_much_the_top_rank_dominates() {
+        // b is fourth in both lists; a and c each top one list. A small k rewards the top ranks, a large k agreement.
+        Map<Modality, List<StoreHit>> lists = Map.of(Modality.VECTOR, list("a", "x1", "x2", "b"),
+                Modality.FULLTEXT, list("c", "x3", "x4", "b"));
+        assertThat(Fusion.rrf(1).fuse(lists)).extracting(FusedHit::chunkId).startsWith("a", "c", "b");
+        assertThat(Fusion.rrf(60).fuse(lists)).extracting(FusedHit::chunkId).startsWith("b", "a", "c");
+    }
+
+    @Test
+    void weighted_fusion_normalises_each_list_then_weighs_it() {
+        List<FusedHit> fused = Fusion.weighted(Map.of(Modality.VECTOR, 0.5, Modality.FULLTEXT, 0.5)).fuse(Map.of(
+                Modality.VECTOR, scored("a", 0.9, "b", 0.5, "c", 0.1),
+                Modality.FULLTEXT, scored("c", 10, "d", 5)));
+        assertThat(fused).extracting(FusedHit::chunkId).containsExactly("a", "c", "b", "d");
+        assertThat(fused).extracting(FusedHit::score).containsExactly(0.5, 0.5, 0.25, 0.0);
+    }
+
+    @Test
+    void weighted_fusion_gives_a_flat_list_full_marks_and_an_unweighted_modality_nothing() {
+        List<FusedHit> fused = Fusion.weighted(Map.of(Modality.FULLTEXT, 0.7)).fuse(Map.of(
+                Modality.VECTOR, scored("v", 0.9), Modality.FULLTEXT, scored("x", 3, "y", 3)));
+        assertThat(fused).extracting(FusedHit::chunkId).containsExactly("x", "y", "v");
+        assertThat(fused).extracting(FusedHit::score).containsExactly(0.7, 0.7, 0.0);
+    }
+}

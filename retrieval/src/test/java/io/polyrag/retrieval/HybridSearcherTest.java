@@ -1,0 +1,182 @@
+package io.polyrag.retrieval;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.polyrag.core.InvalidInputException;
+import io.polyrag.core.model.Chunk;
+import io.polyrag.core.model.ChunkKind;
+import io.polyrag.core.model.DocumentDraft;
+import io.polyrag.core.model.DocumentVersion;
+import io.polyrag.core.model.FusionMethod;
+import io.polyrag.core.model.Modality;
+import io.polyrag.core.model.SearchRequest;
+import io.polyrag.core.model.SearchResponse;
+import io.polyrag.core.model.SearchScope;
+import io.polyrag.core.model.StoreHit;
+import io.polyrag.store.jdbc.H2CatalogProvider;
+import io.polyrag.store.jdbc.JdbcCatalog;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The searcher's orchestration over a real catalog, with retrievers that stand in for stores that fail or hang. */
+class HybridSearcherTest {
+    @TempDir
+    Path dir;
+
+    private JdbcCatalog catalog;
+    private HybridSearcher searcher;
+
+    @BeforeEach
+    void open() {
+        catalog = H2CatalogProvider.open(dir);
+        publish("d1", "alpha", "Alpha text about rivers.");
+        publish("d2", "alpha", "Beta text about mountains.");
+        publish("d3", "beta", "Gamma text about oceans.");
+    }
+
+    @AfterEach
+    void close() {
+        if (searcher != null) {
+            searcher.close();
+        }
+        catalog.close();
+    }
+
+    private void publish(String doc, String kb, String text) {
+        Chunk c = new Chunk(Chunk.idOf(doc, 1, 0), doc, 1, 0, ChunkKind.PROSE, text, List.of(), 0, text.length(), 4, "");
+        catalog.stage(new DocumentDraft(doc, kb, "file:///" + doc, "Title " + doc, "text/plain", "h", 1, List.of(c)), 1);
+        catalog.publish(new DocumentVersion(doc, 1));
+    }
+
+    private static StoreHit hit(String doc, double score) {
+        return new StoreHit(Chunk.idOf(doc, 1, 0), doc, 1, score);
+    }
+
+    private static Retriever fixed(Modality m, List<StoreHit> hits) {
+        return new Retriever() {
+            @Override
+            public Modality modality() {
+                return m;
+            }
+
+            @Override
+            public List<StoreHit> retrieve(String query, SearchScope scope, int limit) {
+                return hits.stream().limit(limit).toList();
+            }
+        };
+    }
+
+    private HybridSearcher searcher(long timeoutMs, Retriever... retrievers) {
+        searcher = new HybridSearcher(List.of(retrievers), catalog, new HybridSearcher.Options(10, timeoutMs,
+                FusionMethod.RRF, 60, Map.of(Modality.VECTOR, 0.5, Modality.FULLTEXT, 0.5), 0.8, 100, 50));
+        return searcher;
+    }
+
+    @Test
+    void fuses_both_legs_and_joins_text_and_titles_from_the_catalog() {
+        SearchResponse r = searcher(5000, fixed(Modality.VECTOR, List.of(hit("d1", 0.9), hit("d2", 0.8))),
+                fixed(Modality.FULLTEXT, List.of(hit("d2", 7.0)))).search(SearchRequest.of("mountains", 10));
+        assertThat(r.degraded()).isEmpty();
+        assertThat(r.modalities()).containsExactly(Modality.VECTOR, Modality.FULLTEXT);
+        assertThat(r.hits()).extracting(h -> h.documentId()).containsExactly("d2", "d1");
+        assertThat(r.hits().getFirst().text()).isEqualTo("Beta text about mountains.");
+        assertThat(r.hits().getFirst().title()).isEqualTo("Title d2");
+        assertThat(r.hits().getFirst().rank()).isEqualTo(1);
+        assertThat(r.hits().getFirst().sources()).containsOnlyKeys("vector", "fulltext");
+    }
+
+    @Test
+    void a_failing_leg_is_reported_as_degraded_and_the_search_still_answers() {
+        Retriever broken = new Retriever() {
+            @Override
+            public Modality modality() {
+                return Modality.VECTOR;
+            }
+
+            @Override
+            public List<StoreHit> retrieve(String query, SearchScope scope, int limit) {
+                throw new IllegalStateException("index corrupted");
+            }
+        };
+        SearchResponse r = searcher(5000, broken, fixed(Modality.FULLTEXT, List.of(hit("d3", 2.0))))
+                .search(SearchRequest.of("oceans", 5));
+        assertThat(r.degraded()).singleElement().satisfies(d -> {
+            assertThat(d.modality()).isEqualTo(Modality.VECTOR);
+            assertThat(d.reason()).contains("index corrupted");
+        });
+        assertThat(r.hits()).extracting(h -> h.documentId()).containsExactly("d3");
+    }
+
+    @Test
+    void a_hanging_leg_times_out_and_is_interrupted() throws InterruptedException {
+        CountDownLatch interrupted = new CountDownLatch(1);
+        Retriever hanging = new Retriever() {
+            @Override
+            public Modality modality() {
+                return Modality.VECTOR;
+            }
+
+            @Override
+            public List<StoreHit> retrieve(String query, SearchScope scope, int limit) {
+                try {
+                    new CountDownLatch(1).await();
+                } catch (InterruptedException e) {
+                    interrupted.countDown();
+                }
+                return List.of();
+            }
+        };
+        SearchResponse r = searcher(50, hanging, fixed(Modality.FULLTEXT, List.of(hit("d1", 1.0))))
+                .search(SearchRequest.of("rivers", 5));
+        assertThat(r.degraded()).singleElement().satisfies(d -> assertThat(d.reason()).contains("timed out"));
+        assertThat(r.hits()).hasSize(1);
+        interrupted.await();
+    }
+
+    @Test
+    void hits_of_invisible_or_out_of_scope_documents_are_dropped() {
+        catalog.delete(List.of("d1"));
+        AtomicReference<SearchScope> seen = new AtomicReference<>();
+        Retriever capturing = new Retriever() {
+            @Override
+            public Modality modality() {
+                return Modality.FULLTEXT;
+            }
+
+            @Override
+            public List<StoreHit> retrieve(String query, SearchScope scope, int limit) {
+                seen.set(scope);
+                return List.of(hit("d1", 3), hit("d2", 2), hit("d3", 1), new StoreHit("ghost-v1-0", "ghost", 1, 0.5));
+            }
+        };
+        SearchResponse r = searcher(5000, capturing).search(new SearchRequest("text", 10, List.of("alpha"),
+                Set.of(), null));
+        assertThat(seen.get().knowledgeBases()).containsExactly("alpha");
+        assertThat(r.hits()).extracting(h -> h.documentId()).containsExactly("d2");
+    }
+
+    @Test
+    void bad_requests_are_refused_with_the_limit_and_the_fix() {
+        HybridSearcher s = searcher(5000, fixed(Modality.FULLTEXT, List.of()));
+        assertThatThrownBy(() -> s.search(SearchRequest.of("  ", 5))).isInstanceOf(InvalidInputException.class)
+                .hasMessageContaining("query is empty");
+        assertThatThrownBy(() -> s.search(SearchRequest.of("x".repeat(101), 5)))
+                .isInstanceOf(InvalidInputException.class).hasMessageContaining("101 characters")
+                .hasMessageContaining("limit is 100");
+        assertThatThrownBy(() -> s.search(SearchRequest.of("x", 0))).hasMessageContaining("between 1 and 50");
+        assertThatThrownBy(() -> s.search(SearchRequest.of("x", 51))).hasMessageContaining("was 51");
+        assertThatThrownBy(() -> s.search(new SearchRequest("x", 5, List.of(), Set.of(Modality.VECTOR), null)))
+                .hasMessageContaining("'vector' is not enabled").hasMessageContaining("enabled: fulltext");
+        assertThatThrownBy(() -> s.search(new SearchRequest("x", 5, List.of("Bad KB!"), Set.of(), null)))
+                .hasMessageContaining("knowledge base name");
+    }
+}
