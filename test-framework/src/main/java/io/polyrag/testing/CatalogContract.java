@@ -191,6 +191,16 @@ public abstract class CatalogContract {
     }
 
     @Test
+    void requeueing_puts_running_jobs_back_in_the_queue() {
+        CatalogAndJobs c = open();
+        String id = c.submit("ingest", "{}");
+        c.claim(Duration.ofMinutes(5), 3);
+        assertThat(c.requeueRunning()).isEqualTo(1);
+        assertThat(c.job(id).orElseThrow().status()).isEqualTo(JobStatus.QUEUED);
+        assertThat(c.claim(Duration.ofMinutes(5), 3).orElseThrow().info().attempts()).isEqualTo(2);
+    }
+
+    @Test
     void concurrent_workers_never_claim_the_same_job() throws Exception {
         CatalogAndJobs c = open();
         for (int i = 0; i < 20; i++) {

@@ -212,12 +212,16 @@ public final class Config {
 
     /** "did you mean" by edit distance over both spellings of every setting. */
     private static String suggestion(String name) {
-        String wanted = name.toUpperCase(Locale.ROOT).replace('.', '_');
+        String wanted = bare(name.toUpperCase(Locale.ROOT).replace('.', '_'));
         return Settings.all().stream()
-                .min(Comparator.comparingInt(s -> distance(s.env(), wanted)))
-                .filter(s -> distance(s.env(), wanted) <= Math.max(2, wanted.length() / 5))
+                .min(Comparator.comparingInt(s -> distance(bare(s.env()), wanted)))
+                .filter(s -> distance(bare(s.env()), wanted) <= Math.max(2, wanted.length() / 5))
                 .map(s -> ": did you mean " + (name.contains(".") ? s.key() : s.env()) + "?")
                 .orElse(": see docs/configuration.md for the settings that exist");
+    }
+
+    private static String bare(String env) {
+        return env.startsWith("POLYRAG_") ? env.substring(8) : env;
     }
 
     private static int distance(String a, String b) {

@@ -6,6 +6,11 @@ import java.util.Map;
 
 /** Renders {@code docs/configuration.md} from the declarations in {@link Settings}. */
 public final class ConfigDocs {
+    /** Key prefixes shown together under one heading. */
+    private static final Map<String, String> GROUPS = Map.of("config", "general", "data", "general", "log", "general",
+            "vector", "modalities and stores", "fulltext", "modalities and stores", "catalog", "modalities and stores",
+            "fusion", "search", "dedup", "search");
+
     private ConfigDocs() {
     }
 
@@ -20,7 +25,7 @@ public final class ConfigDocs {
                 .append("configuration with secrets masked.\n");
         Map<String, List<Setting<?>>> groups = new LinkedHashMap<>();
         for (Setting<?> s : Settings.all()) {
-            groups.computeIfAbsent(s.group(), g -> new java.util.ArrayList<>()).add(s);
+            groups.computeIfAbsent(GROUPS.getOrDefault(s.group(), s.group()), g -> new java.util.ArrayList<>()).add(s);
         }
         groups.forEach((group, settings) -> {
             sb.append("\n## ").append(group).append("\n\n")

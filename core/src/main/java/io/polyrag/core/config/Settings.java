@@ -82,6 +82,8 @@ public final class Settings {
             "Word overlap (Jaccard) at which two hits count as duplicates and are merged.");
 
     // ---- ingest
+    public static final Setting<String> INGEST_PARSER = Setting.string("ingest.parser", "text",
+            "Parser provider that extracts text and structure from files.");
     public static final Setting<Integer> INGEST_MAX_FILE_MB = Setting.integer("ingest.max.file.mb", 64, 1, 4096,
             "Largest file accepted for ingest, in MiB; larger files are skipped with a reason.");
     public static final Setting<Integer> INGEST_BATCH_DOCUMENTS = Setting.integer("ingest.batch.documents", 16, 1,

@@ -30,6 +30,14 @@ public interface JobStore {
      */
     Optional<Claimed> claim(Duration staleAfter, int maxAttempts);
 
+    /**
+     * Puts every running job back in the queue. Only for a process that knows it is the store's sole user (an
+     * embedded catalog locked by it): at start-up, any running job was abandoned by a previous run.
+     *
+     * @return how many jobs were requeued
+     */
+    int requeueRunning();
+
     /** Records progress of a running job (also its heartbeat). */
     void progress(String jobId, JobProgress progress);
 

@@ -425,6 +425,11 @@ public class JdbcCatalog implements CatalogAndJobs {
     }
 
     @Override
+    public int requeueRunning() {
+        return jobs.requeueRunning();
+    }
+
+    @Override
     public void progress(String jobId, io.polyrag.core.model.JobProgress progress) {
         jobs.progress(jobId, progress);
     }

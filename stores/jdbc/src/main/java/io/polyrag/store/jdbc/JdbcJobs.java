@@ -81,6 +81,12 @@ final class JdbcJobs {
         }
     }
 
+    int requeueRunning() {
+        return jdbc.tx("requeue running jobs", c -> JdbcCatalog.update(c,
+                "UPDATE jobs SET status = 'queued', stage = 'queued', updated_at = ? WHERE status = 'running'",
+                JdbcCatalog.now()));
+    }
+
     void progress(String jobId, JobProgress p) {
         jdbc.tx("record job progress", c -> write(c, jobId, p, "running", null));
     }

@@ -1,0 +1,124 @@
+package io.polyrag.app;
+
+import io.polyrag.core.config.Config;
+import io.polyrag.core.config.Settings;
+import io.polyrag.core.model.FusionMethod;
+import io.polyrag.core.model.Modality;
+import io.polyrag.core.port.ChunkIndex;
+import io.polyrag.core.port.Embedder;
+import io.polyrag.core.port.FullTextStore;
+import io.polyrag.core.port.Parser;
+import io.polyrag.core.port.TokenCounter;
+import io.polyrag.core.port.VectorStore;
+import io.polyrag.core.spi.CatalogProvider;
+import io.polyrag.core.spi.CatalogProvider.CatalogAndJobs;
+import io.polyrag.core.spi.EmbedderProvider;
+import io.polyrag.core.spi.FullTextStoreProvider;
+import io.polyrag.core.spi.ParserProvider;
+import io.polyrag.core.spi.ProviderContext;
+import io.polyrag.core.spi.Providers;
+import io.polyrag.core.spi.VectorStoreProvider;
+import io.polyrag.ingest.IngestPipeline;
+import io.polyrag.ingest.StoreSet;
+import io.polyrag.ingest.StructuredChunker;
+import io.polyrag.ingest.WordTokenCounter;
+import io.polyrag.retrieval.HybridSearcher;
+import io.polyrag.retrieval.Retriever;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The composition root: configuration → named providers → the pipeline and the searcher. Only enabled modalities
+ * are built, so a disabled vector modality loads no model. Everything opened is closed in reverse order, also when
+ * opening fails half-way.
+ */
+final class Components implements AutoCloseable {
+    final Config config;
+    final CatalogAndJobs catalog;
+    final Embedder embedder;
+    final IngestPipeline pipeline;
+    final HybridSearcher searcher;
+    final Parser parser;
+    private final Deque<AutoCloseable> opened = new ArrayDeque<>();
+
+    Components(Config config, ProviderContext context) {
+        this.config = config;
+        try {
+            Parser p = Providers.find(ParserProvider.class, config.get(Settings.INGEST_PARSER), Settings.INGEST_PARSER)
+                    .open(context);
+            this.parser = p;
+            this.catalog = track(Providers.find(CatalogProvider.class, config.get(Settings.CATALOG_BACKEND),
+                    Settings.CATALOG_BACKEND).open(context));
+            Map<Modality, ChunkIndex> indexes = new EnumMap<>(Modality.class);
+            List<Retriever> retrievers = new ArrayList<>();
+            Embedder e = null;
+            if (config.get(Settings.VECTOR_ENABLED)) {
+                e = track(Providers.find(EmbedderProvider.class, config.get(Settings.EMBEDDING_PROVIDER),
+                        Settings.EMBEDDING_PROVIDER).open(context));
+                VectorStore vs = track(Providers.find(VectorStoreProvider.class, config.get(Settings.VECTOR_BACKEND),
+                        Settings.VECTOR_BACKEND).open(context, e.dimension(), e.modelId()));
+                indexes.put(Modality.VECTOR, vs);
+                retrievers.add(Retriever.vector(e, vs));
+            }
+            this.embedder = e;
+            if (config.get(Settings.FULLTEXT_ENABLED)) {
+                FullTextStore fs = track(Providers.find(FullTextStoreProvider.class,
+                        config.get(Settings.FULLTEXT_BACKEND), Settings.FULLTEXT_BACKEND).open(context));
+                indexes.put(Modality.FULLTEXT, fs);
+                retrievers.add(Retriever.fullText(fs));
+            }
+            TokenCounter counter = e != null ? e.tokenCounter() : new WordTokenCounter();
+            this.pipeline = new IngestPipeline(catalog, parser, new StructuredChunker(counter,
+                    config.get(Settings.CHUNK_MAX_TOKENS), config.get(Settings.CHUNK_OVERLAP_TOKENS)), e,
+                    new StoreSet(indexes), new IngestPipeline.Options(config.get(Settings.INGEST_BATCH_DOCUMENTS),
+                            config.get(Settings.INGEST_MAX_FILE_MB) * 1024L * 1024L, signature(config, e)));
+            this.searcher = track(new HybridSearcher(retrievers, catalog, searchOptions(config)));
+        } catch (RuntimeException ex) {
+            close();
+            throw ex;
+        }
+    }
+
+    private <T extends AutoCloseable> T track(T resource) {
+        opened.push(resource);
+        return resource;
+    }
+
+    /** What, besides the bytes, decides a document's index entries: a change re-indexes unchanged files. */
+    private static String signature(Config c, Embedder e) {
+        return "vector=" + (e == null ? "off" : e.modelId()) + ";fulltext=" + c.get(Settings.FULLTEXT_ENABLED)
+                + ";chunk=" + c.get(Settings.CHUNK_MAX_TOKENS) + "/" + c.get(Settings.CHUNK_OVERLAP_TOKENS)
+                + ";parser=" + c.get(Settings.INGEST_PARSER);
+    }
+
+    private static HybridSearcher.Options searchOptions(Config c) {
+        return new HybridSearcher.Options(c.get(Settings.SEARCH_CANDIDATES), c.get(Settings.SEARCH_TIMEOUT_MS),
+                FusionMethod.parse(c.get(Settings.FUSION_METHOD)), c.get(Settings.FUSION_RRF_K),
+                Map.of(Modality.VECTOR, c.get(Settings.FUSION_WEIGHT_VECTOR), Modality.FULLTEXT,
+                        c.get(Settings.FUSION_WEIGHT_FULLTEXT)), c.get(Settings.DEDUP_OVERLAP),
+                c.get(Settings.SEARCH_MAX_QUERY_CHARS), c.get(Settings.SEARCH_MAX_TOP_K));
+    }
+
+    @Override
+    public void close() {
+        RuntimeException first = null;
+        while (!opened.isEmpty()) {
+            try {
+                opened.pop().close();
+            } catch (Exception e) {
+                if (first == null) {
+                    first = e instanceof RuntimeException re ? re : new IllegalStateException(e);
+                } else {
+                    first.addSuppressed(e);
+                }
+            }
+        }
+        if (first != null) {
+            throw first;
+        }
+    }
+}

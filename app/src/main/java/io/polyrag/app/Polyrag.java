@@ -1,0 +1,280 @@
+package io.polyrag.app;
+
+import io.polyrag.core.InvalidInputException;
+import io.polyrag.core.NotFoundException;
+import io.polyrag.core.PolyragException;
+import io.polyrag.core.config.Config;
+import io.polyrag.core.config.Settings;
+import io.polyrag.core.model.DocumentInfo;
+import io.polyrag.core.model.Ids;
+import io.polyrag.core.model.IngestReport;
+import io.polyrag.core.model.ItemError;
+import io.polyrag.core.model.JobInfo;
+import io.polyrag.core.model.JobProgress;
+import io.polyrag.core.model.Modality;
+import io.polyrag.core.model.SearchRequest;
+import io.polyrag.core.model.SearchResponse;
+import io.polyrag.core.model.SearchScope;
+import io.polyrag.core.port.JobStore;
+import io.polyrag.core.spi.ProviderContext;
+import io.polyrag.ingest.FileSources;
+import io.polyrag.ingest.IngestInput;
+import io.polyrag.ingest.ProgressListener;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.stream.Stream;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * The one facade: every front door (REST, CLI, and later MCP, UI, sync) calls these methods and holds no behaviour of
+ * its own. Open one per data directory; it is safe for concurrent use and must be closed.
+ */
+public final class Polyrag implements AutoCloseable {
+    private static final System.Logger LOG = System.getLogger(Polyrag.class.getName());
+    private static final String INGEST_UPLOAD = "ingest-upload";
+    private static final int MAX_URI = 2048;
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+
+    /** The files of an upload job, as stored in its payload. */
+    record UploadPayload(String knowledgeBase, String stagingDir, List<Requests.StagedFile> files) {
+    }
+
+    /**
+     * What a path ingest did.
+     *
+     * @param report the ingest's counts and errors (paths that did not exist included)
+     * @param skipped files in walked directories that were not of an accepted type or were left out by globs
+     */
+    public record PathIngestReport(IngestReport report, int skipped) {
+    }
+
+    /**
+     * The server's state, for health checks and {@code polyrag config}.
+     *
+     * @param modalities enabled modalities
+     * @param documents visible documents
+     * @param storeRecords records per store
+     * @param embeddingModel the embedding model, or null when the vector modality is off
+     * @param dimension its vector length, or 0
+     */
+    public record Status(List<Modality> modalities, long documents, Map<String, Long> storeRecords,
+            String embeddingModel, int dimension) {
+    }
+
+    private final DataDirLock lock;
+    private final Path dataDir;
+    private final Components components;
+    private final JobRunner jobs;
+
+    private Polyrag(DataDirLock lock, Path dataDir, Components components) {
+        this.lock = lock;
+        this.dataDir = dataDir;
+        this.components = components;
+        int cleaned = components.pipeline.recover();
+        int requeued = components.catalog.requeueRunning();
+        if (cleaned + requeued > 0) {
+            LOG.log(System.Logger.Level.INFO, "recovered from an unclean stop: " + cleaned
+                    + " unfinished versions removed, " + requeued + " jobs requeued");
+        }
+        Config c = components.config;
+        this.jobs = new JobRunner(components.catalog, this::runJob, c.get(Settings.INGEST_WORKERS),
+                Duration.ofSeconds(c.get(Settings.INGEST_JOB_STALE_SECONDS)), c.get(Settings.INGEST_JOB_ATTEMPTS));
+    }
+
+    /** Opens the data directory named by the configuration, locking it for this process. */
+    public static Polyrag open(Config config) {
+        Path dataDir = config.get(Settings.DATA_DIR).toAbsolutePath().normalize();
+        DataDirLock lock = DataDirLock.acquire(dataDir);
+        try {
+            return new Polyrag(lock, dataDir, new Components(config, new ProviderContext(config, dataDir)));
+        } catch (RuntimeException e) {
+            lock.close();
+            throw e;
+        }
+    }
+
+    public Config config() {
+        return components.config;
+    }
+
+    public Path dataDir() {
+        return dataDir;
+    }
+
+    // ---- ingest
+
+    /** Ingests files and directories now, on the calling thread. */
+    public PathIngestReport ingestPaths(Requests.PathIngest request, ProgressListener listener) {
+        String kb = Ids.knowledgeBase(request.knowledgeBase());
+        FileSources.Listing listing = FileSources.list(request.paths(), request.includes(), request.excludes(),
+                components.parser::acceptsName);
+        IngestReport r = components.pipeline.ingest(listing.inputs(), kb, listener);
+        if (listing.errors().isEmpty()) {
+            return new PathIngestReport(r, listing.skipped());
+        }
+        List<ItemError> errors = new ArrayList<>(listing.errors());
+        errors.addAll(r.errors());
+        return new PathIngestReport(new IngestReport(r.documents() + listing.errors().size(), r.added(), r.updated(),
+                r.unchanged(), r.failed() + listing.errors().size(), r.chunks(), r.tookMs(), errors),
+                listing.skipped());
+    }
+
+    /** Ingests one inline text now. The same text (or the same uri) is the same document. */
+    public IngestReport ingestText(Requests.TextIngest request) {
+        if (request.text() == null || request.text().isBlank()) {
+            throw new InvalidInputException("text is empty: give the content to ingest");
+        }
+        String ext = switch (request.format() == null ? "text" : request.format().toLowerCase(Locale.ROOT)) {
+            case "text", "txt", "plain" -> ".txt";
+            case "markdown", "md" -> ".md";
+            case "html" -> ".html";
+            default -> throw new InvalidInputException("format '" + request.format()
+                    + "' is not supported: use text, markdown or html");
+        };
+        String kb = Ids.knowledgeBase(request.knowledgeBase());
+        String uri = request.uri() == null || request.uri().isBlank()
+                ? "text:" + Ids.sha256Hex(request.text().getBytes(StandardCharsets.UTF_8)).substring(0, 24)
+                : checkUri(request.uri());
+        String title = request.title() == null || request.title().isBlank() ? "text" : request.title().strip();
+        return components.pipeline.ingest(List.of(IngestInput.ofText(uri, title + ext, request.text())), kb,
+                ProgressListener.NONE);
+    }
+
+    private static String checkUri(String uri) {
+        if (uri.length() > MAX_URI || uri.chars().anyMatch(Character::isISOControl)) {
+            throw new InvalidInputException("uri must be at most " + MAX_URI + " characters with no control "
+                    + "characters");
+        }
+        return uri;
+    }
+
+    /** A fresh directory under the data directory where a front door stages uploaded files for a job. */
+    public Path newStagingDir() {
+        Path dir = dataDir.resolve("staging").resolve(UUID.randomUUID().toString());
+        try {
+            return Files.createDirectories(dir);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create staging directory " + dir, e);
+        }
+    }
+
+    /**
+     * Queues an ingest of staged files and returns the job id at once. The staging directory is deleted when the
+     * job ends.
+     */
+    public String submitUpload(String knowledgeBase, Path stagingDir, List<Requests.StagedFile> files) {
+        String kb = Ids.knowledgeBase(knowledgeBase);
+        if (files.isEmpty()) {
+            throw new InvalidInputException("no files to ingest: send at least one file");
+        }
+        if (!stagingDir.toAbsolutePath().normalize().startsWith(dataDir.resolve("staging"))) {
+            throw new IllegalArgumentException("uploads must be staged in newStagingDir()");
+        }
+        String id = components.catalog.submit(INGEST_UPLOAD,
+                JSON.writeValueAsString(new UploadPayload(kb, stagingDir.toString(), files)));
+        jobs.poke();
+        return id;
+    }
+
+    private JobProgress runJob(JobStore.Claimed job, java.util.function.Consumer<JobProgress> progress) {
+        if (!INGEST_UPLOAD.equals(job.info().kind())) {
+            throw new PolyragException("unknown job kind '" + job.info().kind() + "'");
+        }
+        UploadPayload p = JSON.readValue(job.payload(), UploadPayload.class);
+        try {
+            List<IngestInput> inputs = p.files().stream().map(f -> new IngestInput("upload:" + f.name(), f.name(),
+                    sizeOf(f.path()), null, () -> Files.readAllBytes(f.path()))).toList();
+            JobProgress[] last = {JobProgress.queued()};
+            components.pipeline.ingest(inputs, p.knowledgeBase(), pr -> {
+                last[0] = pr;
+                progress.accept(pr);
+            });
+            return last[0];
+        } finally {
+            deleteTree(Path.of(p.stagingDir()));
+        }
+    }
+
+    private static long sizeOf(Path p) {
+        try {
+            return Files.size(p);
+        } catch (IOException e) {
+            return -1;
+        }
+    }
+
+    private static void deleteTree(Path dir) {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (Stream<Path> s = Files.walk(dir)) {
+            for (Path p : s.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
+        } catch (IOException e) {
+            LOG.log(System.Logger.Level.WARNING, "could not delete staging directory " + dir, e);
+        }
+    }
+
+    /** The job with this id. */
+    public JobInfo job(String id) {
+        return components.catalog.job(id).orElseThrow(() -> new NotFoundException("no job with id '"
+                + Ids.abbreviate(id, 64) + "'"));
+    }
+
+    // ---- search and documents
+
+    public SearchResponse search(SearchRequest request) {
+        return components.searcher.search(request);
+    }
+
+    /** Top-k used when a request does not say. */
+    public int defaultTopK() {
+        return components.config.get(Settings.SEARCH_TOP_K);
+    }
+
+    public List<DocumentInfo> documents(String knowledgeBase, int offset, int limit) {
+        if (offset < 0 || limit < 1 || limit > 1000) {
+            throw new InvalidInputException("offset must be >= 0 and limit in [1, 1000], got " + offset + " and "
+                    + limit);
+        }
+        return components.catalog.documents(scope(knowledgeBase), offset, limit);
+    }
+
+    /** Deletes documents from the catalog and every store; returns how many were visible. */
+    public int deleteDocuments(List<String> documentIds) {
+        return components.pipeline.delete(documentIds).size();
+    }
+
+    public Status status() {
+        return new Status(components.searcher.modalities(), components.catalog.countDocuments(SearchScope.ALL),
+                components.pipeline.stores().sizes(), components.embedder == null ? null
+                        : components.embedder.modelId(), components.embedder == null ? 0 : components.embedder.dimension());
+    }
+
+    private static SearchScope scope(String knowledgeBase) {
+        return knowledgeBase == null || knowledgeBase.isBlank() ? SearchScope.ALL
+                : new SearchScope(Set.of(Ids.knowledgeBase(knowledgeBase)));
+    }
+
+    @Override
+    public void close() {
+        try {
+            jobs.close();
+            components.close();
+        } finally {
+            lock.close();
+        }
+    }
+}

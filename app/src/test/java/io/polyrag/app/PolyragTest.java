@@ -1,0 +1,226 @@
+package io.polyrag.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import io.polyrag.core.ConfigException;
+import io.polyrag.core.InvalidInputException;
+import io.polyrag.core.NotFoundException;
+import io.polyrag.core.UnavailableException;
+import io.polyrag.core.config.Config;
+import io.polyrag.core.model.IngestReport;
+import io.polyrag.core.model.JobInfo;
+import io.polyrag.core.model.JobStatus;
+import io.polyrag.core.model.Modality;
+import io.polyrag.core.model.SearchHit;
+import io.polyrag.core.model.SearchRequest;
+import io.polyrag.core.model.SearchResponse;
+import io.polyrag.ingest.ProgressListener;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The facade end to end on the embedded default stack: real parser, model, Lucene stores and H2 catalog. */
+class PolyragTest {
+    @TempDir
+    Path tmp;
+
+    private Polyrag polyrag;
+
+    static Config config(Path dataDir, Map<String, String> more) {
+        Map<String, String> m = new java.util.HashMap<>(more);
+        m.put("data.dir", dataDir.toString());
+        return Config.load(Map.of(), m);
+    }
+
+    @BeforeEach
+    void open() {
+        polyrag = Polyrag.open(config(tmp.resolve("data"), Map.of()));
+    }
+
+    @AfterEach
+    void close() {
+        if (polyrag != null) {
+            polyrag.close();
+        }
+    }
+
+    static Path corpus(Path dir) throws IOException {
+        Files.createDirectories(dir.resolve("sub"));
+        Files.writeString(dir.resolve("lighthouses.md"), """
+                # Lighthouses
+
+                ## History
+                The Pharos of Alexandria was one of the seven wonders of the ancient world.
+
+                ## Keepers
+                Keepers trimmed the wicks every night and logged passing ships in a ledger.
+                """);
+        Files.writeString(dir.resolve("sub/bread.html"), """
+                <html><head><title>Sourdough</title></head><body><nav>Home | Recipes</nav>
+                <h1>Sourdough bread</h1><p>A levain of flour and water ferments for twelve hours before baking.</p>
+                <table><tr><th>Ingredient</th><th>Grams</th></tr><tr><td>Rye flour</td><td>350</td></tr></table>
+                </body></html>
+                """);
+        Files.writeString(dir.resolve("sub/comets.txt"), """
+                Comets are icy bodies that release gas when they pass close to the Sun.
+
+                Halley's comet returns roughly every seventy-six years.
+                """);
+        Files.writeString(dir.resolve("notes.bin"), "ignored: not an accepted type");
+        return dir;
+    }
+
+    @Test
+    void a_distinctive_phrase_finds_its_document_first_with_both_modalities_agreeing() throws IOException {
+        Polyrag.PathIngestReport r = polyrag.ingestPaths(new Requests.PathIngest(List.of(corpus(tmp.resolve("c"))),
+                null, List.of(), List.of()), ProgressListener.NONE);
+        assertThat(r.report().added()).isEqualTo(3);
+        assertThat(r.report().failed()).isZero();
+        assertThat(r.skipped()).isEqualTo(1);
+        SearchResponse s = polyrag.search(SearchRequest.of("Pharos of Alexandria wonders", 5));
+        assertThat(s.degraded()).isEmpty();
+        SearchHit top = s.hits().getFirst();
+        assertThat(top.title()).isEqualTo("Lighthouses");
+        assertThat(top.headingPath()).containsExactly("Lighthouses", "History");
+        assertThat(top.uri()).startsWith("file:///").endsWith("/lighthouses.md");
+        assertThat(top.sources()).containsOnlyKeys("vector", "fulltext");
+        assertThat(top.sources().get("fulltext").rank()).isEqualTo(1);
+        assertThat(polyrag.search(SearchRequest.of("how long does the levain ferment", 3)).hits().getFirst().title())
+                .isEqualTo("Sourdough");
+        assertThat(polyrag.search(SearchRequest.of("rye flour grams", 3)).hits().getFirst().text())
+                .contains("Rye flour | 350");
+    }
+
+    @Test
+    void semantic_search_finds_a_paraphrase_that_shares_no_words_with_the_text() throws IOException {
+        polyrag.ingestPaths(new Requests.PathIngest(List.of(corpus(tmp.resolve("c"))), null, List.of(), List.of()),
+                ProgressListener.NONE);
+        SearchResponse s = polyrag.search(new SearchRequest("frozen space objects emitting vapour near our star", 3,
+                List.of(), Set.of(Modality.VECTOR), null));
+        assertThat(s.modalities()).containsExactly(Modality.VECTOR);
+        assertThat(s.hits().getFirst().title()).isEqualTo("comets");
+    }
+
+    @Test
+    void re_ingesting_a_folder_is_idempotent_and_a_changed_file_is_replaced() throws IOException {
+        Path c = corpus(tmp.resolve("c"));
+        Requests.PathIngest req = new Requests.PathIngest(List.of(c), "docs", List.of(), List.of());
+        polyrag.ingestPaths(req, ProgressListener.NONE);
+        Map<String, Long> sizes = polyrag.status().storeRecords();
+        IngestReport again = polyrag.ingestPaths(req, ProgressListener.NONE).report();
+        assertThat(again.unchanged()).isEqualTo(3);
+        assertThat(polyrag.status().storeRecords()).isEqualTo(sizes);
+        Files.writeString(c.resolve("sub/comets.txt"), "Comets now only mention a zyxwvut ghost word.");
+        IngestReport changed = polyrag.ingestPaths(req, ProgressListener.NONE).report();
+        assertThat(changed.updated()).isEqualTo(1);
+        assertThat(changed.unchanged()).isEqualTo(2);
+        assertThat(polyrag.search(SearchRequest.of("Halley seventy-six years", 10)).hits())
+                .noneMatch(h -> h.text().contains("Halley"));
+        assertThat(polyrag.search(SearchRequest.of("zyxwvut", 3)).hits().getFirst().title()).isEqualTo("comets");
+        assertThat(polyrag.status().documents()).isEqualTo(3);
+    }
+
+    @Test
+    void inline_text_is_a_document_keyed_by_its_content_unless_a_uri_is_given() {
+        IngestReport r = polyrag.ingestText(new Requests.TextIngest("Quokkas live on Rottnest Island.", "Quokka",
+                null, "text", "animals"));
+        assertThat(r.added()).isEqualTo(1);
+        assertThat(polyrag.ingestText(new Requests.TextIngest("Quokkas live on Rottnest Island.", "Quokka", null,
+                "text", "animals")).unchanged()).isEqualTo(1);
+        SearchHit hit = polyrag.search(new SearchRequest("Rottnest", 3, List.of("animals"), Set.of(), null)).hits()
+                .getFirst();
+        assertThat(hit.title()).isEqualTo("Quokka");
+        assertThat(hit.knowledgeBase()).isEqualTo("animals");
+        assertThat(hit.uri()).startsWith("text:");
+        assertThat(polyrag.search(new SearchRequest("Rottnest", 3, List.of("other"), Set.of(), null)).hits()).isEmpty();
+        assertThatThrownBy(() -> polyrag.ingestText(new Requests.TextIngest(" ", null, null, null, null)))
+                .isInstanceOf(InvalidInputException.class).hasMessageContaining("text is empty");
+        assertThatThrownBy(() -> polyrag.ingestText(new Requests.TextIngest("x", null, null, "pdf", null)))
+                .hasMessageContaining("format 'pdf' is not supported");
+    }
+
+    @Test
+    void an_upload_job_runs_in_the_background_and_reports_its_progress() throws IOException {
+        Path staging = polyrag.newStagingDir();
+        Files.writeString(staging.resolve("0"), "# Okapi\n\nThe okapi is a giraffid native to the Congo.");
+        Files.write(staging.resolve("1"), new byte[] {0, 1, 2, 3, 0, 0});
+        String id = polyrag.submitUpload("zoo", staging, List.of(new Requests.StagedFile("okapi.md",
+                staging.resolve("0")), new Requests.StagedFile("broken.txt", staging.resolve("1"))));
+        JobInfo done = await().atMost(Duration.ofSeconds(60)).until(() -> polyrag.job(id), j -> j.status().finished());
+        assertThat(done.status()).isEqualTo(JobStatus.SUCCEEDED);
+        assertThat(done.progress().added()).isEqualTo(1);
+        assertThat(done.progress().failed()).isEqualTo(1);
+        assertThat(done.progress().storesWritten()).containsExactly("fulltext", "vector");
+        assertThat(done.progress().errors()).singleElement().satisfies(e -> assertThat(e.reason())
+                .contains("broken.txt: looks like binary data"));
+        assertThat(Files.exists(staging)).as("staging is cleaned up").isFalse();
+        assertThat(polyrag.search(SearchRequest.of("okapi giraffid", 3)).hits().getFirst().uri())
+                .isEqualTo("upload:okapi.md");
+        assertThatThrownBy(() -> polyrag.job("nope")).isInstanceOf(NotFoundException.class);
+    }
+
+    @Test
+    void a_second_open_of_the_same_data_directory_is_refused_clearly() {
+        assertThatThrownBy(() -> Polyrag.open(config(tmp.resolve("data"), Map.of())))
+                .isInstanceOf(UnavailableException.class).hasMessageContaining("is already in use")
+                .hasMessageContaining("by process " + ProcessHandle.current().pid());
+    }
+
+    @Test
+    void a_second_process_on_the_same_data_directory_is_refused_clearly() throws Exception {
+        Path dir = tmp.resolve("data");
+        Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
+                System.getProperty("java.class.path"), LockProbe.class.getName(), dir.toString())
+                .redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes());
+        assertThat(p.waitFor()).isEqualTo(3);
+        assertThat(out).contains("is already in use");
+    }
+
+    /** Run in a child JVM by the test above: tries to lock the directory and reports how it went by exit code. */
+    public static final class LockProbe {
+        public static void main(String[] args) {
+            try (DataDirLock lock = DataDirLock.acquire(Path.of(args[0]))) {
+                System.exit(0);
+            } catch (UnavailableException e) {
+                System.out.println(e.getMessage());
+                System.exit(3);
+            }
+        }
+    }
+
+    @Test
+    void with_the_vector_modality_off_no_model_is_loaded_and_full_text_still_answers() {
+        polyrag.close();
+        polyrag = Polyrag.open(config(tmp.resolve("ft-only"), Map.of("vector.enabled", "false")));
+        assertThat(polyrag.status().embeddingModel()).isNull();
+        assertThat(polyrag.status().modalities()).containsExactly(Modality.FULLTEXT);
+        polyrag.ingestText(new Requests.TextIngest("Axolotls regrow their limbs.", "Axolotl", null, null, null));
+        SearchResponse s = polyrag.search(SearchRequest.of("axolotl limbs", 3));
+        assertThat(s.hits().getFirst().sources()).containsOnlyKeys("fulltext");
+        assertThatThrownBy(() -> polyrag.search(new SearchRequest("x", 3, List.of(), Set.of(Modality.VECTOR), null)))
+                .hasMessageContaining("'vector' is not enabled");
+    }
+
+    @Test
+    void an_unknown_backend_fails_at_start_listing_the_available_ones_and_frees_the_directory() {
+        polyrag.close();
+        polyrag = null;
+        Path dir = tmp.resolve("bad");
+        assertThatThrownBy(() -> Polyrag.open(config(dir, Map.of("fulltext.backend", "opensearch"))))
+                .isInstanceOf(ConfigException.class)
+                .hasMessage("POLYRAG_FULLTEXT_BACKEND='opensearch' names no full text store provider: available are "
+                        + "lucene");
+        Polyrag.open(config(dir, Map.of())).close();
+    }
+}

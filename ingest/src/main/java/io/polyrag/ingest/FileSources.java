@@ -1,0 +1,131 @@
+package io.polyrag.ingest;
+
+import io.polyrag.core.model.ItemError;
+import java.io.IOException;
+import java.nio.file.FileSystems;
+import java.nio.file.FileVisitResult;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.PathMatcher;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.function.Predicate;
+
+/**
+ * Lists files to ingest from paths on the local disk. A named file is always taken; a directory is walked (hidden
+ * files and folders skipped, links not followed) and a file in it is taken when it matches an include glob (by
+ * default: a type the parser accepts) and no exclude glob. A glob without {@code /} matches the file name, one with
+ * {@code /} the path relative to the directory walked. Files are read only when ingested.
+ */
+public final class FileSources {
+    /**
+     * @param inputs files to ingest, in path order
+     * @param skipped files in walked directories left out by the globs or the parser's types
+     * @param errors paths that do not exist or could not be listed
+     */
+    public record Listing(List<IngestInput> inputs, int skipped, List<ItemError> errors) {
+    }
+
+    private FileSources() {
+    }
+
+    public static Listing list(List<Path> paths, List<String> includes, List<String> excludes,
+            Predicate<String> acceptsName) {
+        List<IngestInput> inputs = new ArrayList<>();
+        List<ItemError> errors = new ArrayList<>();
+        int[] skipped = {0};
+        List<Glob> in = includes.stream().map(Glob::new).toList();
+        List<Glob> out = excludes.stream().map(Glob::new).toList();
+        for (Path p : paths) {
+            Path abs = p.toAbsolutePath().normalize();
+            if (!Files.exists(abs, LinkOption.NOFOLLOW_LINKS) && !Files.exists(abs)) {
+                errors.add(new ItemError(p.toString(), p + ": no such file or directory"));
+            } else if (Files.isDirectory(abs)) {
+                walk(abs, in, out, acceptsName, inputs, errors, skipped);
+            } else if (Files.isRegularFile(abs)) {
+                inputs.add(input(abs, abs.getFileName().toString()));
+            } else {
+                errors.add(new ItemError(p.toString(), p + ": not a regular file or directory"));
+            }
+        }
+        return new Listing(inputs, skipped[0], errors);
+    }
+
+    private static void walk(Path root, List<Glob> in, List<Glob> out, Predicate<String> acceptsName,
+            List<IngestInput> inputs, List<ItemError> errors, int[] skipped) {
+        List<Path> found = new ArrayList<>();
+        try {
+            Files.walkFileTree(root, new SimpleFileVisitor<>() {
+                @Override
+                public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) {
+                    return !dir.equals(root) && dir.getFileName().toString().startsWith(".")
+                            ? FileVisitResult.SKIP_SUBTREE : FileVisitResult.CONTINUE;
+                }
+
+                @Override
+                public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
+                    String name = file.getFileName().toString();
+                    if (!attrs.isRegularFile() || name.startsWith(".")) {
+                        return FileVisitResult.CONTINUE;
+                    }
+                    Path rel = root.relativize(file);
+                    boolean included = in.isEmpty() ? acceptsName.test(name) : in.stream().anyMatch(g -> g.matches(rel));
+                    if (included && out.stream().noneMatch(g -> g.matches(rel))) {
+                        found.add(file);
+                    } else {
+                        skipped[0]++;
+                    }
+                    return FileVisitResult.CONTINUE;
+                }
+
+                @Override
+                public FileVisitResult visitFileFailed(Path file, IOException e) {
+                    errors.add(new ItemError(file.toString(), file + ": cannot be listed (" + e.getMessage() + ")"));
+                    return FileVisitResult.CONTINUE;
+                }
+            });
+        } catch (IOException e) {
+            errors.add(new ItemError(root.toString(), root + ": cannot be walked (" + e.getMessage() + ")"));
+        }
+        found.sort(Comparator.naturalOrder());
+        for (Path f : found) {
+            inputs.add(input(f, root.relativize(f).toString()));
+        }
+    }
+
+    private static IngestInput input(Path file, String name) {
+        long size;
+        try {
+            size = Files.size(file);
+        } catch (IOException e) {
+            size = -1;
+        }
+        return new IngestInput(file.toUri().toString(), name, size, null, () -> Files.readAllBytes(file));
+    }
+
+    /** A glob matched against the file name (no {@code /} in it) or the relative path. */
+    private static final class Glob {
+        private final PathMatcher matcher;
+        private final PathMatcher topLevel;
+        private final boolean byName;
+
+        Glob(String pattern) {
+            this.byName = !pattern.contains("/");
+            this.matcher = FileSystems.getDefault().getPathMatcher("glob:" + pattern);
+            // "**/x" should also match x at the top level, as users expect.
+            this.topLevel = pattern.startsWith("**/")
+                    ? FileSystems.getDefault().getPathMatcher("glob:" + pattern.substring(3)) : null;
+        }
+
+        boolean matches(Path rel) {
+            if (byName) {
+                return matcher.matches(rel.getFileName());
+            }
+            return matcher.matches(rel) || (topLevel != null && topLevel.matches(rel));
+        }
+    }
+}
