@@ -15,4 +15,10 @@ public enum ChunkKind {
     public static ChunkKind parse(String wire) {
         return valueOf(wire.toUpperCase(Locale.ROOT));
     }
+
+    /** The wire name, so serialisers and messages show what users type. */
+    @Override
+    public String toString() {
+        return wireName();
+    }
 }

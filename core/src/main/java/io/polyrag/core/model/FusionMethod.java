@@ -21,4 +21,10 @@ public enum FusionMethod {
         }
         throw new InvalidInputException("unknown fusion method '" + name + "': use rrf or weighted");
     }
+
+    /** The wire name, so serialisers and messages show what users type. */
+    @Override
+    public String toString() {
+        return wireName();
+    }
 }

@@ -16,4 +16,10 @@ public enum JobStatus {
     public boolean finished() {
         return this == SUCCEEDED || this == FAILED;
     }
+
+    /** The wire name, so serialisers and messages show what users type. */
+    @Override
+    public String toString() {
+        return wireName();
+    }
 }

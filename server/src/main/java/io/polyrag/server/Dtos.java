@@ -1,0 +1,45 @@
+package io.polyrag.server;
+
+import com.fasterxml.jackson.annotation.JsonAlias;
+import java.util.List;
+
+/** Request bodies of the REST API. Unknown fields are rejected. */
+final class Dtos {
+    private Dtos() {
+    }
+
+    /**
+     * {@code POST /v1/search}.
+     *
+     * @param query the text to search for
+     * @param topK hits wanted (also {@code top_k}); default from the server's configuration
+     * @param knowledgeBases knowledge bases to search (also {@code kb}); empty: all
+     * @param modalities retrievers to run; empty: all enabled
+     * @param fusion {@code rrf} or {@code weighted}; default from configuration
+     */
+    record SearchBody(String query, @JsonAlias("top_k") Integer topK,
+            @JsonAlias({"kb", "knowledge_bases"}) List<String> knowledgeBases, List<String> modalities,
+            String fusion) {
+    }
+
+    /**
+     * {@code POST /v1/ingest/text}.
+     *
+     * @param text the content
+     * @param title its title
+     * @param uri its identity; default derived from the content
+     * @param format text, markdown or html
+     * @param knowledgeBase target knowledge base (also {@code kb})
+     */
+    record TextBody(String text, String title, String uri, String format,
+            @JsonAlias({"kb", "knowledge_base"}) String knowledgeBase) {
+    }
+
+    /** The answer to an accepted upload. */
+    record Accepted(String jobId, String status, int files, String location) {
+    }
+
+    /** A page of documents. */
+    record DocumentPage(List<io.polyrag.core.model.DocumentInfo> documents, int offset, int limit) {
+    }
+}

@@ -1,0 +1,80 @@
+package io.polyrag.server;
+
+import io.polyrag.core.InvalidInputException;
+import java.util.Collection;
+import java.util.stream.Collectors;
+import tools.jackson.core.JacksonException;
+import tools.jackson.core.exc.StreamReadException;
+import tools.jackson.databind.DeserializationFeature;
+import tools.jackson.databind.cfg.EnumFeature;
+import tools.jackson.databind.exc.InvalidFormatException;
+import tools.jackson.databind.exc.MismatchedInputException;
+import tools.jackson.databind.exc.UnrecognizedPropertyException;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * The API's JSON: strict on input (an unknown field, a wrong type or trailing garbage is a 400 that names the
+ * problem), enums written as their wire names.
+ */
+public final class Json {
+    public static final JsonMapper MAPPER = JsonMapper.builder()
+            .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+            .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
+            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+            .enable(EnumFeature.WRITE_ENUMS_USING_TO_STRING)
+            .build();
+
+    private Json() {
+    }
+
+    /** Reads a request body, turning every parse failure into a 400 whose message says what to fix. */
+    public static <T> T read(String body, Class<T> type) {
+        if (body == null || body.isBlank()) {
+            throw new InvalidInputException("request body is empty: send a JSON object");
+        }
+        try {
+            T value = MAPPER.readValue(body, type);
+            if (value == null) {
+                throw new InvalidInputException("request body is null: send a JSON object");
+            }
+            return value;
+        } catch (UnrecognizedPropertyException e) {
+            Collection<Object> known = e.getKnownPropertyIds();
+            throw new InvalidInputException("unknown field '" + e.getPropertyName() + "'"
+                    + (known == null ? "" : "; known fields: " + known.stream().map(String::valueOf).sorted()
+                            .collect(Collectors.joining(", "))));
+        } catch (InvalidFormatException e) {
+            throw new InvalidInputException("field '" + path(e) + "' has an invalid value: " + e.getValue());
+        } catch (MismatchedInputException e) {
+            String field = path(e);
+            throw new InvalidInputException(field.isEmpty() ? "request body must be a JSON object"
+                    : "field '" + field + "' has the wrong type: expected " + simpleType(e));
+        } catch (StreamReadException e) {
+            throw new InvalidInputException("malformed JSON: " + e.getOriginalMessage());
+        } catch (JacksonException e) {
+            throw new InvalidInputException("cannot read the request body: " + e.getOriginalMessage());
+        }
+    }
+
+    private static String path(JacksonException e) {
+        return e.getPath().stream().map(r -> r.getPropertyName() != null ? r.getPropertyName()
+                : "[" + r.getIndex() + "]").collect(Collectors.joining(".")).replace(".[", "[");
+    }
+
+    private static String simpleType(MismatchedInputException e) {
+        Class<?> t = e.getTargetType();
+        if (t == null) {
+            return "another type";
+        }
+        if (t == Integer.class || t == int.class) {
+            return "an integer";
+        }
+        if (Collection.class.isAssignableFrom(t)) {
+            return "an array";
+        }
+        if (t == String.class) {
+            return "a string";
+        }
+        return "a " + t.getSimpleName();
+    }
+}

@@ -1,0 +1,257 @@
+package io.polyrag.server;
+
+import io.javalin.Javalin;
+import io.javalin.config.SizeUnit;
+import io.javalin.http.Context;
+import io.javalin.http.HttpResponseException;
+import io.javalin.http.HttpStatus;
+import io.javalin.http.UploadedFile;
+import io.javalin.json.JavalinJackson3;
+import io.polyrag.app.Polyrag;
+import org.eclipse.jetty.http.BadMessageException;
+import io.polyrag.app.Requests;
+import io.polyrag.core.InvalidInputException;
+import io.polyrag.core.NotFoundException;
+import io.polyrag.core.UnavailableException;
+import io.polyrag.core.model.FusionMethod;
+import io.polyrag.core.model.Modality;
+import io.polyrag.core.model.SearchRequest;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.stream.Collectors;
+
+/**
+ * The REST API over the {@link Polyrag} facade: it parses requests, calls one facade method and maps exceptions to
+ * problem details; it holds no behaviour of its own. Requests run on virtual threads.
+ *
+ * <p>Errors: {@link InvalidInputException} → 400, {@link NotFoundException} → 404, an oversized body → 413, a wrong
+ * content type → 415, {@link UnavailableException} → 503; anything else → 500 with an error id that is logged with
+ * the stack trace, which never reaches the client.
+ */
+public final class RestServer implements AutoCloseable {
+    private static final System.Logger LOG = System.getLogger(RestServer.class.getName());
+    private static final String PROBLEM = "application/problem+json";
+
+    private final Polyrag polyrag;
+    private final Javalin app;
+
+    /**
+     * Starts the server.
+     *
+     * @param host address to bind
+     * @param port port to bind; 0 picks a free one ({@link #port()} tells which)
+     * @param maxRequestBytes largest request body, uploads included
+     */
+    public RestServer(Polyrag polyrag, String host, int port, long maxRequestBytes) {
+        this.polyrag = polyrag;
+        this.app = Javalin.create(config -> {
+            config.startup.showJavalinBanner = false;
+            config.concurrency.useVirtualThreads = true;
+            config.jsonMapper(new JavalinJackson3(Json.MAPPER, false));
+            config.http.maxRequestSize = maxRequestBytes;
+            config.jetty.host = host;
+            config.jetty.port = port;
+            config.jetty.multipartConfig.maxFileSize(maxRequestBytes, SizeUnit.BYTES);
+            config.jetty.multipartConfig.maxTotalRequestSize(maxRequestBytes, SizeUnit.BYTES);
+            config.jetty.multipartConfig.maxInMemoryFileSize(1, SizeUnit.MB);
+            routes(config.routes);
+            errors(config.routes);
+        });
+        app.start();
+    }
+
+    public int port() {
+        return app.port();
+    }
+
+    private void routes(io.javalin.config.RoutesConfig r) {
+        r.get("/health", ctx -> ctx.json(health()));
+        r.get("/ready", ctx -> ctx.json(health()));
+        r.get("/v1/search", this::searchGet);
+        r.post("/v1/search", this::searchPost);
+        r.post("/v1/ingest/text", this::ingestText);
+        r.post("/v1/ingest/files", this::ingestFiles);
+        r.get("/v1/jobs/{id}", ctx -> ctx.json(polyrag.job(ctx.pathParam("id"))));
+        r.get("/v1/documents", this::documents);
+        r.delete("/v1/documents/{id}", this::deleteDocument);
+    }
+
+    private Map<String, Object> health() {
+        Polyrag.Status s = polyrag.status();
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("status", "ok");
+        out.put("modalities", s.modalities());
+        out.put("documents", s.documents());
+        out.put("stores", s.storeRecords());
+        out.put("embeddingModel", s.embeddingModel());
+        return out;
+    }
+
+    private void searchGet(Context ctx) {
+        String query = ctx.queryParam("q");
+        if (query == null) {
+            query = ctx.queryParam("query");
+        }
+        if (query == null) {
+            throw new InvalidInputException("query parameter 'q' is missing: /v1/search?q=your+question");
+        }
+        Integer topK = intParam(ctx, "top_k");
+        List<String> kbs = ctx.queryParams("kb").stream().flatMap(k -> Arrays.stream(k.split(","))).toList();
+        List<String> modalities = ctx.queryParam("modalities") == null ? List.of()
+                : List.of(ctx.queryParam("modalities").split(","));
+        ctx.json(polyrag.search(request(query, topK, kbs, modalities, ctx.queryParam("fusion"))));
+    }
+
+    private void searchPost(Context ctx) {
+        requireJson(ctx);
+        Dtos.SearchBody b = Json.read(ctx.body(), Dtos.SearchBody.class);
+        if (b.query() == null) {
+            throw new InvalidInputException("field 'query' is missing: send {\"query\": \"your question\"}");
+        }
+        ctx.json(polyrag.search(request(b.query(), b.topK(), b.knowledgeBases(), b.modalities(), b.fusion())));
+    }
+
+    private SearchRequest request(String query, Integer topK, List<String> kbs, List<String> modalities,
+            String fusion) {
+        Set<Modality> mods = new HashSet<>();
+        for (String m : modalities == null ? List.<String>of() : modalities) {
+            if (!m.isBlank()) {
+                mods.add(Modality.parse(m));
+            }
+        }
+        return new SearchRequest(query, topK == null ? polyrag.defaultTopK() : topK,
+                kbs == null ? List.of() : kbs.stream().filter(k -> !k.isBlank()).toList(), mods,
+                fusion == null || fusion.isBlank() ? null : FusionMethod.parse(fusion));
+    }
+
+    private void ingestText(Context ctx) {
+        requireJson(ctx);
+        Dtos.TextBody b = Json.read(ctx.body(), Dtos.TextBody.class);
+        ctx.json(polyrag.ingestText(new Requests.TextIngest(b.text(), b.title(), b.uri(), b.format(),
+                b.knowledgeBase())));
+    }
+
+    private void ingestFiles(Context ctx) {
+        if (!ctx.isMultipartFormData()) {
+            throw new HttpResponseException(HttpStatus.UNSUPPORTED_MEDIA_TYPE.getCode(),
+                    "send the files as multipart/form-data, one part named 'files' per file");
+        }
+        List<UploadedFile> files = ctx.uploadedFiles("files");
+        if (files.isEmpty()) {
+            throw new InvalidInputException("no files: add one part named 'files' per file to ingest");
+        }
+        String kb = ctx.formParam("kb");
+        Path staging = polyrag.newStagingDir();
+        List<Requests.StagedFile> staged = new ArrayList<>();
+        Set<String> names = new HashSet<>();
+        for (int i = 0; i < files.size(); i++) {
+            UploadedFile f = files.get(i);
+            Path target = staging.resolve(Integer.toString(i));
+            try (InputStream in = f.content()) {
+                Files.copy(in, target);
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot stage upload " + f.filename(), e);
+            }
+            staged.add(new Requests.StagedFile(unique(UploadNames.sanitise(f.filename()), names), target));
+        }
+        String id = polyrag.submitUpload(kb, staging, staged);
+        String location = "/v1/jobs/" + id;
+        ctx.status(HttpStatus.ACCEPTED).header("Location", location)
+                .json(new Dtos.Accepted(id, "queued", staged.size(), location));
+    }
+
+    private static String unique(String name, Set<String> taken) {
+        String candidate = name;
+        for (int n = 2; !taken.add(candidate); n++) {
+            int dot = name.lastIndexOf('.');
+            candidate = dot > 0 ? name.substring(0, dot) + " (" + n + ")" + name.substring(dot)
+                    : name + " (" + n + ")";
+        }
+        return candidate;
+    }
+
+    private void documents(Context ctx) {
+        Integer offset = intParam(ctx, "offset");
+        Integer limit = intParam(ctx, "limit");
+        int o = offset == null ? 0 : offset;
+        int l = limit == null ? 50 : limit;
+        ctx.json(new Dtos.DocumentPage(polyrag.documents(ctx.queryParam("kb"), o, l), o, l));
+    }
+
+    private void deleteDocument(Context ctx) {
+        if (polyrag.deleteDocuments(List.of(ctx.pathParam("id"))) == 0) {
+            throw new NotFoundException("no document with id '" + ctx.pathParam("id") + "'");
+        }
+        ctx.status(HttpStatus.NO_CONTENT);
+    }
+
+    private static Integer intParam(Context ctx, String name) {
+        String v = ctx.queryParam(name);
+        if (v == null || v.isBlank()) {
+            return null;
+        }
+        try {
+            return Integer.parseInt(v.strip());
+        } catch (NumberFormatException e) {
+            throw new InvalidInputException("query parameter '" + name + "' must be an integer, was '"
+                    + io.polyrag.core.model.Ids.abbreviate(v, 40) + "'");
+        }
+    }
+
+    private static void requireJson(Context ctx) {
+        String type = ctx.contentType();
+        if (type == null || !type.toLowerCase(Locale.ROOT).startsWith("application/json")) {
+            throw new HttpResponseException(HttpStatus.UNSUPPORTED_MEDIA_TYPE.getCode(),
+                    "send the body as JSON with Content-Type: application/json (got " + type + ")");
+        }
+    }
+
+    private static void errors(io.javalin.config.RoutesConfig r) {
+        r.exception(InvalidInputException.class, (e, ctx) -> problem(ctx, 400, e.getMessage()));
+        r.exception(NotFoundException.class, (e, ctx) -> problem(ctx, 404, e.getMessage()));
+        r.exception(UnavailableException.class, (e, ctx) -> problem(ctx, 503, e.getMessage()));
+        r.exception(io.javalin.http.NotFoundResponse.class, (e, ctx) -> problem(ctx, 404,
+                "no route " + ctx.method() + " " + ctx.path() + "; the API is under /v1"));
+        r.exception(io.javalin.http.MethodNotAllowedResponse.class, (e, ctx) -> problem(ctx, 405,
+                "method " + ctx.method() + " is not allowed on " + ctx.path()));
+        r.exception(HttpResponseException.class, (e, ctx) -> problem(ctx, e.getStatus(), e.getMessage()));
+        r.exception(Exception.class, (e, ctx) -> {
+            for (Throwable t = e; t != null; t = t.getCause()) {
+                if (t instanceof HttpResponseException h) {
+                    problem(ctx, h.getStatus(), h.getMessage());
+                    return;
+                }
+                if (t instanceof BadMessageException b) {
+                    problem(ctx, b.getCode(), "malformed request: " + b.getReason());
+                    return;
+                }
+            }
+            String id = UUID.randomUUID().toString();
+            LOG.log(System.Logger.Level.ERROR, "internal error " + id + " on " + ctx.method() + " " + ctx.path(), e);
+            problem(ctx, 500, "internal error; the server log has the details under error id " + id);
+        });
+    }
+
+    private static void problem(Context ctx, int status, String detail) {
+        HttpStatus s = HttpStatus.forStatus(status);
+        ctx.status(status).contentType(PROBLEM).result(Json.MAPPER.writeValueAsString(
+                Problem.of(status, s == HttpStatus.UNKNOWN ? "Error" : s.getMessage(), detail)));
+    }
+
+    @Override
+    public void close() {
+        app.stop();
+    }
+}

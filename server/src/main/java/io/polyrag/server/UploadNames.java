@@ -1,0 +1,25 @@
+package io.polyrag.server;
+
+/** Client-supplied file names made safe: no directories, no control characters, bounded length. */
+final class UploadNames {
+    private static final int MAX = 200;
+
+    private UploadNames() {
+    }
+
+    static String sanitise(String name) {
+        String n = name == null ? "" : name;
+        n = n.substring(Math.max(n.lastIndexOf('/'), n.lastIndexOf('\\')) + 1);
+        n = n.codePoints().filter(c -> !Character.isISOControl(c))
+                .collect(StringBuilder::new, StringBuilder::appendCodePoint, StringBuilder::append).toString().strip();
+        while (n.startsWith(".")) {
+            n = n.substring(1);
+        }
+        if (n.length() > MAX) {
+            int dot = n.lastIndexOf('.');
+            String ext = dot > 0 && n.length() - dot <= 16 ? n.substring(dot) : "";
+            n = n.substring(0, MAX - ext.length()) + ext;
+        }
+        return n.isEmpty() ? "upload" : n;
+    }
+}

@@ -1,0 +1,226 @@
+package io.polyrag.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.polyrag.app.Polyrag;
+import io.polyrag.core.config.Config;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import tools.jackson.databind.JsonNode;
+
+/** The REST API over a real socket, on the embedded default stack. */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class RestServerTest {
+    @TempDir
+    static Path tmp;
+
+    private Polyrag polyrag;
+    private RestServer server;
+    private RestServer tiny;
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+    @BeforeAll
+    void start() {
+        polyrag = Polyrag.open(Config.load(Map.of(), Map.of("data.dir", tmp.resolve("data").toString())));
+        server = new RestServer(polyrag, "127.0.0.1", 0, 8L * 1024 * 1024);
+        tiny = new RestServer(polyrag, "127.0.0.1", 0, 1024);
+        post("/v1/ingest/text", """
+                {"text": "# Narwhals\\n\\nThe narwhal tusk is an elongated canine tooth that can reach three metres.",
+                 "format": "markdown", "kb": "sea"}""");
+        post("/v1/ingest/text", """
+                {"text": "Beekeepers harvest honey in late summer after the nectar flow.", "title": "Bees"}""");
+    }
+
+    @AfterAll
+    void stop() {
+        tiny.close();
+        server.close();
+        polyrag.close();
+    }
+
+    private HttpResponse<String> send(HttpRequest.Builder b) {
+        try {
+            return http.send(b.timeout(Duration.ofSeconds(60)).build(), HttpResponse.BodyHandlers.ofString());
+        } catch (IOException | InterruptedException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    private URI uri(String path) {
+        return URI.create("http://127.0.0.1:" + server.port() + path);
+    }
+
+    private HttpResponse<String> get(String path) {
+        return send(HttpRequest.newBuilder(uri(path)));
+    }
+
+    private HttpResponse<String> post(String path, String json) {
+        return send(HttpRequest.newBuilder(uri(path)).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(json)));
+    }
+
+    private static JsonNode json(HttpResponse<String> r) {
+        return Json.MAPPER.readTree(r.body());
+    }
+
+    private static void assertProblem(HttpResponse<String> r, int status, String detail) {
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(status);
+        assertThat(r.headers().firstValue("Content-Type")).hasValueSatisfying(t -> assertThat(t)
+                .startsWith("application/problem+json"));
+        JsonNode p = json(r);
+        assertThat(p.get("status").asInt()).isEqualTo(status);
+        assertThat(p.get("detail").asString()).contains(detail);
+        assertThat(r.body()).doesNotContain("Exception", "\tat ", "at io.polyrag");
+    }
+
+    @Test
+    void health_reports_modalities_documents_and_stores() {
+        JsonNode h = json(get("/health"));
+        assertThat(h.get("status").asString()).isEqualTo("ok");
+        assertThat(h.get("modalities").toString()).isEqualTo("[\"vector\",\"fulltext\"]");
+        assertThat(h.get("documents").asLong()).isGreaterThanOrEqualTo(2);
+        assertThat(get("/ready").statusCode()).isEqualTo(200);
+    }
+
+    @Test
+    void get_and_post_search_return_the_documented_shape_with_provenance() {
+        JsonNode viaGet = json(get("/v1/search?q=" + URLEncoder.encode("narwhal tusk", StandardCharsets.UTF_8)
+                + "&top_k=3"));
+        JsonNode viaPost = json(post("/v1/search", "{\"query\": \"narwhal tusk\", \"top_k\": 3}"));
+        for (JsonNode r : new JsonNode[] {viaGet, viaPost}) {
+            assertThat(r.get("query").asString()).isEqualTo("narwhal tusk");
+            assertThat(r.get("tookMs").isNumber()).isTrue();
+            assertThat(r.get("degraded").isArray()).isTrue();
+            JsonNode hit = r.get("hits").get(0);
+            assertThat(hit.get("rank").asInt()).isEqualTo(1);
+            assertThat(hit.get("title").asString()).isEqualTo("Narwhals");
+            assertThat(hit.get("knowledgeBase").asString()).isEqualTo("sea");
+            assertThat(hit.get("kind").asString()).isEqualTo("prose");
+            for (String field : new String[] {"score", "documentId", "chunkId", "uri", "text"}) {
+                assertThat(hit.has(field)).as(field).isTrue();
+            }
+            assertThat(hit.get("sources").get("fulltext").get("rank").asInt()).isEqualTo(1);
+            assertThat(hit.get("sources").get("vector").has("score")).isTrue();
+        }
+        JsonNode onlyBm25 = json(post("/v1/search", "{\"query\": \"honey\", \"modalities\": [\"fulltext\"], "
+                + "\"kb\": [\"default\"], \"fusion\": \"weighted\"}"));
+        assertThat(onlyBm25.get("hits").get(0).get("title").asString()).isEqualTo("Bees");
+        assertThat(onlyBm25.get("modalities").toString()).isEqualTo("[\"fulltext\"]");
+    }
+
+    @Test
+    void uploaded_files_are_ingested_by_a_job_whose_progress_can_be_followed() {
+        byte[] body = multipart("kb", "uploads", new String[][] {
+            {"../../etc/evil.md", "# Evil\n\nThe capybara is the largest living rodent."},
+            {"garbage.txt", "\u0000\u0001\u0002\u0003binary"}});
+        HttpResponse<String> r = send(HttpRequest.newBuilder(uri("/v1/ingest/files"))
+                .header("Content-Type", "multipart/form-data; boundary=XyZ")
+                .POST(HttpRequest.BodyPublishers.ofByteArray(body)));
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(202);
+        String location = r.headers().firstValue("Location").orElseThrow();
+        assertThat(json(r).get("files").asInt()).isEqualTo(2);
+        JsonNode job = await().atMost(Duration.ofSeconds(60)).until(() -> json(get(location)),
+                j -> j.get("status").asString().equals("succeeded") || j.get("status").asString().equals("failed"));
+        assertThat(job.get("status").asString()).isEqualTo("succeeded");
+        assertThat(job.get("progress").get("added").asInt()).isEqualTo(1);
+        assertThat(job.get("progress").get("failed").asInt()).isEqualTo(1);
+        assertThat(job.get("progress").get("errors").get(0).get("reason").asString()).contains("binary");
+        JsonNode hit = json(get("/v1/search?q=capybara+rodent&kb=uploads")).get("hits").get(0);
+        assertThat(hit.get("uri").asString()).isEqualTo("upload:evil.md");
+    }
+
+    @Test
+    void a_malformed_multipart_body_is_a_400() {
+        HttpResponse<String> r = send(HttpRequest.newBuilder(uri("/v1/ingest/files"))
+                .header("Content-Type", "multipart/form-data; boundary=XyZ")
+                .POST(HttpRequest.BodyPublishers.ofString("--XyZ\r\nContent-Disposition: nonsense\r\n\r\ntruncated")));
+        assertProblem(r, 400, "malformed request");
+    }
+
+    private static byte[] multipart(String field, String value, String[][] files) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        StringBuilder sb = new StringBuilder();
+        sb.append("--XyZ\r\nContent-Disposition: form-data; name=\"").append(field).append("\"\r\n\r\n")
+                .append(value).append("\r\n");
+        out.writeBytes(sb.toString().getBytes(StandardCharsets.UTF_8));
+        for (String[] f : files) {
+            out.writeBytes(("--XyZ\r\nContent-Disposition: form-data; name=\"files\"; filename=\"" + f[0]
+                    + "\"\r\nContent-Type: application/octet-stream\r\n\r\n").getBytes(StandardCharsets.UTF_8));
+            out.writeBytes(f[1].getBytes(StandardCharsets.UTF_8));
+            out.writeBytes("\r\n".getBytes(StandardCharsets.UTF_8));
+        }
+        out.writeBytes("--XyZ--\r\n".getBytes(StandardCharsets.UTF_8));
+        return out.toByteArray();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
+        "empty query | {\"query\": \"  \"} | query is empty",
+        "missing query | {\"top_k\": 3} | field 'query' is missing",
+        "unknown field | {\"query\": \"x\", \"colour\": 1} | unknown field 'colour'; known fields:",
+        "wrong type | {\"query\": \"x\", \"top_k\": \"many\"} | field 'top_k' has",
+        "malformed JSON | {\"query\": | malformed JSON",
+        "trailing garbage | {\"query\": \"x\"} xyz | malformed JSON",
+        "not an object | [1, 2] | request body must be a JSON object",
+        "json null | null | request body is null",
+        "top_k zero | {\"query\": \"x\", \"top_k\": 0} | top_k must be between 1 and",
+        "top_k huge | {\"query\": \"x\", \"top_k\": 10000} | was 10000",
+        "unknown modality | {\"query\": \"x\", \"modalities\": [\"telepathy\"]} | unknown modality 'telepathy'",
+        "unknown fusion | {\"query\": \"x\", \"fusion\": \"magic\"} | unknown fusion method 'magic'",
+        "bad kb name | {\"query\": \"x\", \"kb\": [\"../etc\"]} | knowledge base name '../etc' is invalid"})
+    void bad_search_bodies_get_400_with_a_message(String name, String body, String detail) {
+        assertProblem(post("/v1/search", body), 400, detail);
+    }
+
+    @Test
+    void a_huge_query_is_refused_not_run() {
+        assertProblem(post("/v1/search", "{\"query\": \"" + "word ".repeat(1000) + "\"}"), 400, "characters long");
+        assertProblem(get("/v1/search?q=x&top_k=abc"), 400, "'top_k' must be an integer");
+        assertProblem(get("/v1/search"), 400, "query parameter 'q' is missing");
+    }
+
+    @Test
+    void routes_methods_media_types_and_sizes_are_policed() {
+        assertProblem(get("/v1/nothing-here"), 404, "no route GET /v1/nothing-here");
+        assertProblem(get("/v1/jobs/unknown-job"), 404, "no job with id 'unknown-job'");
+        assertProblem(send(HttpRequest.newBuilder(uri("/v1/search")).header("Content-Type", "text/plain")
+                .POST(HttpRequest.BodyPublishers.ofString("query=x"))), 415, "application/json");
+        assertProblem(post("/v1/ingest/files", "{}"), 415, "multipart/form-data");
+        assertProblem(send(HttpRequest.newBuilder(uri("/v1/documents/nope")).DELETE()), 404, "no document");
+        HttpResponse<String> big = send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + tiny.port()
+                + "/v1/ingest/text")).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString("{\"text\": \"" + "x".repeat(5000) + "\"}")));
+        assertProblem(big, 413, "");
+        assertProblem(post("/v1/ingest/text", "{\"text\": \"\"}"), 400, "text is empty");
+        assertProblem(post("/v1/ingest/text", "{\"text\": \"x\", \"format\": \"pdf\"}"), 400, "format 'pdf'");
+    }
+
+    @Test
+    void documents_can_be_listed_and_deleted_everywhere() {
+        JsonNode page = json(get("/v1/documents?kb=default"));
+        String id = page.get("documents").get(0).get("id").asString();
+        assertThat(send(HttpRequest.newBuilder(uri("/v1/documents/" + id)).DELETE()).statusCode()).isEqualTo(204);
+        assertThat(json(get("/v1/search?q=honey+beekeepers")).get("hits")).noneMatch(h ->
+                h.get("documentId").asString().equals(id));
+        post("/v1/ingest/text", """
+                {"text": "Beekeepers harvest honey in late summer after the nectar flow.", "title": "Bees"}""");
+        assertProblem(get("/v1/documents?limit=0"), 400, "limit in [1, 1000]");
+    }
+}
