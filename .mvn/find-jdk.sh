@@ -18,7 +18,7 @@ polyrag_find_jdk() {
     [ -x "$c/bin/java" ] || continue
     major=$(polyrag_java_major "$c")
     if [ -n "$major" ] && [ "$major" -ge 21 ] 2>/dev/null; then
-      if [ "$1" = "jdk" ] && [ ! -x "$c/bin/javac" ]; then continue; fi
+      if [ "${1:-}" = "jdk" ] && [ ! -x "$c/bin/javac" ]; then continue; fi
       export JAVA_HOME="$c"
       return 0
     fi

@@ -19,7 +19,7 @@ import io.polyrag.core.port.JobStore;
 import io.polyrag.core.spi.ProviderContext;
 import io.polyrag.ingest.FileSources;
 import io.polyrag.ingest.IngestInput;
-import io.polyrag.ingest.ProgressListener;
+import io.polyrag.core.port.ProgressListener;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;

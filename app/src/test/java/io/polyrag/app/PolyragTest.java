@@ -16,7 +16,7 @@ import io.polyrag.core.model.Modality;
 import io.polyrag.core.model.SearchHit;
 import io.polyrag.core.model.SearchRequest;
 import io.polyrag.core.model.SearchResponse;
-import io.polyrag.ingest.ProgressListener;
+import io.polyrag.core.port.ProgressListener;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

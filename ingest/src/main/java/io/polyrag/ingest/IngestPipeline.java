@@ -1,5 +1,6 @@
 package io.polyrag.ingest;
 
+import io.polyrag.core.port.ProgressListener;
 import io.polyrag.core.InvalidInputException;
 import io.polyrag.core.model.Chunk;
 import io.polyrag.core.model.ChunkDraft;

@@ -1,5 +1,6 @@
 package io.polyrag.ingest;
 
+import io.polyrag.core.port.ProgressListener;
 import io.polyrag.core.model.IngestReport;
 import io.polyrag.core.model.ItemError;
 import io.polyrag.core.model.JobProgress;

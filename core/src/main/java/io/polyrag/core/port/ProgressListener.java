@@ -1,4 +1,4 @@
-package io.polyrag.ingest;
+package io.polyrag.core.port;
 
 import io.polyrag.core.model.JobProgress;
 

@@ -1,0 +1,68 @@
+package io.polyrag.cli;
+
+import io.polyrag.app.Polyrag;
+import io.polyrag.core.config.Config;
+import io.polyrag.core.config.Settings;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ScopeType;
+
+/** The top-level command and the options every sub-command shares. */
+@Command(name = "polyrag", mixinStandardHelpOptions = true, version = "polyrag 0.1.0",
+        description = "Index documents into vector and full-text stores at once; search them with fused retrieval.",
+        subcommands = {ServeCommand.class, IngestCommand.class, SearchCommand.class, ConfigCommand.class},
+        footer = {"", "Settings: environment variables POLYRAG_*, a properties file (--config), or --set key=value.",
+            "Exit codes: 0 ok, 1 some inputs failed, 2 bad usage or configuration, 3 data directory in use,"
+                    + " 4 internal error."})
+public final class PolyragCommand implements Runnable {
+    @Option(names = "--data-dir", scope = ScopeType.INHERIT, paramLabel = "DIR",
+            description = "Data directory (POLYRAG_DATA_DIR; default ./data).")
+    Path dataDir;
+
+    @Option(names = "--config", scope = ScopeType.INHERIT, paramLabel = "FILE",
+            description = "Properties file with settings (POLYRAG_CONFIG_FILE).")
+    Path configFile;
+
+    @Option(names = "--set", scope = ScopeType.INHERIT, paramLabel = "KEY=VALUE",
+            description = "Set any setting, e.g. --set fusion.method=weighted (repeatable).")
+    Map<String, String> settings = new LinkedHashMap<>();
+
+    @Override
+    public void run() {
+        throw new picocli.CommandLine.ParameterException(new picocli.CommandLine(this),
+                "name a command: serve, ingest, search or config");
+    }
+
+    /** The configuration: environment, file, then these flags. */
+    Config config(Map<String, String> more) {
+        Map<String, String> overrides = new LinkedHashMap<>(settings);
+        if (dataDir != null) {
+            overrides.put(Settings.DATA_DIR.key(), dataDir.toString());
+        }
+        if (configFile != null) {
+            overrides.put(Settings.CONFIG_FILE.key(), configFile.toString());
+        }
+        overrides.putAll(more);
+        Config config = Config.fromEnvironment(overrides);
+        Logging.configure(config.get(Settings.LOG_LEVEL));
+        config.warnings().forEach(w -> System.err.println("polyrag: warning: " + w));
+        return config;
+    }
+
+    Polyrag open(Map<String, String> more) {
+        return Polyrag.open(config(more));
+    }
+
+    static String plural(int n, String word) {
+        return n + " " + word + (n == 1 ? "" : "s");
+    }
+
+    static List<String> split(List<String> values) {
+        return values == null ? List.of() : values.stream().flatMap(v -> java.util.Arrays.stream(v.split(",")))
+                .map(String::strip).filter(s -> !s.isEmpty()).toList();
+    }
+}

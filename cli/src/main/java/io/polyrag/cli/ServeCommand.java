@@ -1,0 +1,110 @@
+package io.polyrag.cli;
+
+import io.polyrag.app.Polyrag;
+import io.polyrag.app.Requests;
+import io.polyrag.core.UnavailableException;
+import io.polyrag.core.config.Config;
+import io.polyrag.core.config.Settings;
+import io.polyrag.core.model.IngestReport;
+import io.polyrag.server.RestServer;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.stream.Collectors;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
+
+/** {@code polyrag serve [PATH...]}: the REST API; given paths, they are ingested in the background first. */
+@Command(name = "serve", description = "Serve the REST API; ingest PATHs in the background if given.")
+final class ServeCommand implements Callable<Integer> {
+    @ParentCommand
+    PolyragCommand parent;
+
+    @Spec
+    picocli.CommandLine.Model.CommandSpec spec;
+
+    @Parameters(arity = "0..*", paramLabel = "PATH", description = "Files or directories to ingest at start.")
+    List<Path> paths = List.of();
+
+    @Option(names = "--kb", paramLabel = "NAME", description = "Knowledge base for PATHs (default: default).")
+    String kb;
+
+    @Option(names = "--host", paramLabel = "ADDRESS", description = "Bind address (POLYRAG_HTTP_HOST).")
+    String host;
+
+    @Option(names = "--port", paramLabel = "PORT", description = "Port (POLYRAG_HTTP_PORT; 0 picks a free one).")
+    Integer port;
+
+    @Override
+    public Integer call() throws InterruptedException {
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        Map<String, String> flags = new LinkedHashMap<>();
+        if (host != null) {
+            flags.put(Settings.HTTP_HOST.key(), host);
+        }
+        if (port != null) {
+            flags.put(Settings.HTTP_PORT.key(), port.toString());
+        }
+        Config config = parent.config(flags);
+        Polyrag polyrag = Polyrag.open(config);
+        RestServer server;
+        try {
+            server = new RestServer(polyrag, config.get(Settings.HTTP_HOST), config.get(Settings.HTTP_PORT),
+                    config.get(Settings.HTTP_MAX_REQUEST_MB) * 1024L * 1024L);
+        } catch (RuntimeException e) {
+            polyrag.close();
+            throw new UnavailableException("cannot listen on " + config.get(Settings.HTTP_HOST) + ":"
+                    + config.get(Settings.HTTP_PORT) + " (" + rootMessage(e) + "): is the port in use? choose "
+                    + "another with --port or POLYRAG_HTTP_PORT", e);
+        }
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            server.close();
+            polyrag.close();
+            stopped.countDown();
+        }, "polyrag-shutdown"));
+        String base = "http://" + config.get(Settings.HTTP_HOST) + ":" + server.port();
+        Polyrag.Status s = polyrag.status();
+        out.println("polyrag serving " + base + "  (data " + polyrag.dataDir() + "; modalities "
+                + s.modalities().stream().map(Object::toString).collect(Collectors.joining(", ")) + "; "
+                + PolyragCommand.plural((int) s.documents(), "document") + ")");
+        out.println("  try: curl '" + base + "/v1/search?q=your+question'");
+        out.flush();
+        if (!paths.isEmpty()) {
+            Thread.ofVirtual().name("polyrag-initial-ingest").start(() -> ingest(polyrag, out, err));
+        }
+        stopped.await();
+        return Main.OK;
+    }
+
+    private void ingest(Polyrag polyrag, PrintWriter out, PrintWriter err) {
+        try {
+            Polyrag.PathIngestReport r = polyrag.ingestPaths(new Requests.PathIngest(paths, kb, List.of(), List.of()),
+                    new Progress(err, false));
+            IngestReport rep = r.report();
+            out.printf("ingested %s: %d added, %d updated, %d unchanged, %d failed (%s)%n",
+                    PolyragCommand.plural(rep.documents(), "document"), rep.added(), rep.updated(), rep.unchanged(),
+                    rep.failed(), PolyragCommand.plural(rep.chunks(), "chunk"));
+            rep.errors().forEach(e -> err.println("failed: " + e.reason()));
+            out.flush();
+        } catch (RuntimeException e) {
+            err.println("polyrag: ingest of " + paths + " failed: " + e.getMessage());
+        }
+    }
+
+    private static String rootMessage(Throwable t) {
+        Throwable r = t;
+        while (r.getCause() != null) {
+            r = r.getCause();
+        }
+        return r.getMessage();
+    }
+}

@@ -1,0 +1,80 @@
+package io.polyrag.cli;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What modules may not see, checked on the compiled classes of the whole application (this module's class path holds
+ * all of them). Maven's module graph already forbids most edges; these rules pin the rest and fail with the offending
+ * class and dependency.
+ */
+class ArchitectureTest {
+    private static final String CORE = "io.polyrag.core..";
+    private static final List<String> ADAPTERS = List.of("io.polyrag.store..", "io.polyrag.model..",
+            "io.polyrag.parsers..");
+    private static final List<String> PIPELINES = List.of("io.polyrag.ingest..", "io.polyrag.retrieval..");
+    private static final List<String> SURFACES = List.of("io.polyrag.server..", "io.polyrag.cli..");
+    private static final String APP = "io.polyrag.app..";
+    private static JavaClasses classes;
+
+    @BeforeAll
+    static void load() {
+        classes = new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+                .importPackages("io.polyrag");
+        org.assertj.core.api.Assertions.assertThat(classes.size()).as("application classes found").isGreaterThan(80);
+    }
+
+    private static String[] all(List<String> a, List<String> b, String... more) {
+        return Stream.concat(Stream.concat(a.stream(), b.stream()), Stream.of(more)).toArray(String[]::new);
+    }
+
+    @Test
+    void core_sees_nothing_but_itself() {
+        noClasses().that().resideInAPackage(CORE).should().dependOnClassesThat()
+                .resideInAnyPackage(all(ADAPTERS, PIPELINES, APP, "io.polyrag.server..", "io.polyrag.cli.."))
+                .check(classes);
+    }
+
+    @Test
+    void adapters_see_core_only_never_each_other() {
+        for (String adapter : List.of("io.polyrag.store.lucene..", "io.polyrag.store.jdbc..", "io.polyrag.model.onnx..",
+                "io.polyrag.parsers..")) {
+            List<String> others = Stream.of("io.polyrag.store.lucene..", "io.polyrag.store.jdbc..",
+                    "io.polyrag.model.onnx..", "io.polyrag.parsers..").filter(a -> !a.equals(adapter)).toList();
+            noClasses().that().resideInAPackage(adapter).should().dependOnClassesThat()
+                    .resideInAnyPackage(all(others, PIPELINES, APP, "io.polyrag.server..", "io.polyrag.cli.."))
+                    .check(classes);
+        }
+    }
+
+    @Test
+    void the_pipelines_see_ports_not_adapters_or_front_doors() {
+        noClasses().that().resideInAnyPackage(PIPELINES.toArray(String[]::new)).should().dependOnClassesThat()
+                .resideInAnyPackage(all(ADAPTERS, SURFACES, APP)).check(classes);
+        noClasses().that().resideInAPackage("io.polyrag.ingest..").should().dependOnClassesThat()
+                .resideInAPackage("io.polyrag.retrieval..").check(classes);
+        noClasses().that().resideInAPackage("io.polyrag.retrieval..").should().dependOnClassesThat()
+                .resideInAPackage("io.polyrag.ingest..").check(classes);
+    }
+
+    @Test
+    void front_doors_go_through_the_facade_only() {
+        noClasses().that().resideInAnyPackage(SURFACES.toArray(String[]::new)).should().dependOnClassesThat()
+                .resideInAnyPackage(all(ADAPTERS, PIPELINES)).check(classes);
+        noClasses().that().resideInAPackage(APP).should().dependOnClassesThat()
+                .resideInAnyPackage(all(ADAPTERS, SURFACES)).check(classes);
+    }
+
+    @Test
+    void there_are_no_package_cycles() {
+        slices().matching("io.polyrag.(*)..").should().beFreeOfCycles().check(classes);
+    }
+}

@@ -1,0 +1,117 @@
+package io.polyrag.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.polyrag.app.Polyrag;
+import io.polyrag.core.config.Config;
+import io.polyrag.server.Json;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
+
+/** The command line, run in-process as a user would type it, on the embedded stack. */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class CliTest {
+    @TempDir
+    static Path tmp;
+
+    private Path data;
+
+    record Run(int code, String out, String err) {
+    }
+
+    private Run run(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        List<String> all = new ArrayList<>(List.of("--data-dir", data.toString()));
+        all.addAll(List.of(args));
+        int code = Main.run(all.toArray(String[]::new), new PrintWriter(out, true), new PrintWriter(err, true));
+        return new Run(code, out.toString(), err.toString());
+    }
+
+    @BeforeAll
+    void ingest() throws IOException {
+        data = tmp.resolve("data");
+        Path docs = Files.createDirectories(tmp.resolve("docs"));
+        Files.writeString(docs.resolve("tea.md"), "# Tea\n\nMatcha is powdered green tea whisked with hot water.");
+        Files.writeString(docs.resolve("stars.txt"), "A pulsar is a rotating neutron star that emits beams.");
+        Files.writeString(docs.resolve("skip.csv"), "a,b\n1,2");
+        Run r = run("ingest", docs.toString(), tmp.resolve("missing").toString());
+        assertThat(r.code()).as(r.err()).isEqualTo(Main.PARTIAL);
+        assertThat(r.out()).contains("3 documents: 2 added, 0 updated, 0 unchanged, 1 failed")
+                .contains("skipped 1 file of other types");
+        assertThat(r.err()).contains("failed: " + tmp.resolve("missing") + ": no such file or directory")
+                .contains("ingest: done");
+    }
+
+    @Test
+    void search_json_prints_one_object_of_the_documented_shape() {
+        Run r = run("search", "--json", "--top-k", "2", "rotating", "neutron", "star");
+        assertThat(r.code()).as(r.err()).isZero();
+        JsonNode json = Json.MAPPER.readTree(r.out());
+        assertThat(json.get("query").asString()).isEqualTo("rotating neutron star");
+        assertThat(json.get("tookMs").isNumber()).isTrue();
+        assertThat(json.get("degraded").isEmpty()).isTrue();
+        JsonNode hit = json.get("hits").get(0);
+        assertThat(hit.get("rank").asInt()).isEqualTo(1);
+        assertThat(hit.get("title").asString()).isEqualTo("stars");
+        assertThat(hit.get("uri").asString()).endsWith("/docs/stars.txt");
+        assertThat(hit.get("sources").get("fulltext").get("rank").asInt()).isEqualTo(1);
+        assertThat(hit.get("sources").get("vector").get("score").isNumber()).isTrue();
+        assertThat(json.get("hits").size()).isEqualTo(2);
+    }
+
+    @Test
+    void search_prints_readable_hits_with_their_provenance() {
+        Run r = run("search", "powdered", "green", "tea");
+        assertThat(r.code()).isZero();
+        assertThat(r.out()).startsWith(" 1. Tea  §Tea").contains("fulltext #1").contains("Matcha is powdered");
+    }
+
+    @Test
+    void re_ingesting_reports_everything_unchanged() {
+        Run r = run("ingest", "--json", tmp.resolve("docs").toString());
+        assertThat(r.code()).isZero();
+        assertThat(Json.MAPPER.readTree(r.out()).get("report").get("unchanged").asInt()).isEqualTo(2);
+    }
+
+    @Test
+    void bad_usage_and_bad_settings_exit_2_with_a_message() {
+        Run empty = run("search", " ");
+        assertThat(empty.code()).isEqualTo(Main.USAGE);
+        assertThat(empty.err()).contains("polyrag: query is empty");
+        Run setting = run("--set", "fusion.rrf.kk=3", "search", "tea");
+        assertThat(setting.code()).isEqualTo(Main.USAGE);
+        assertThat(setting.err()).contains("unknown setting 'fusion.rrf.kk'").contains("did you mean fusion.rrf.k?");
+        Run modality = run("search", "--modalities", "graph", "tea");
+        assertThat(modality.err()).contains("'graph' is not enabled");
+        assertThat(run("frobnicate").code()).isEqualTo(Main.USAGE);
+    }
+
+    @Test
+    void a_data_directory_in_use_exits_3_and_says_what_to_do() {
+        try (Polyrag held = Polyrag.open(Config.load(Map.of(), Map.of("data.dir", data.toString())))) {
+            Run r = run("search", "tea");
+            assertThat(r.code()).isEqualTo(Main.UNAVAILABLE);
+            assertThat(r.err()).contains("is already in use").contains("POLYRAG_DATA_DIR");
+        }
+    }
+
+    @Test
+    void config_prints_settings_with_their_origin_and_the_providers() {
+        Run r = run("--set", "fusion.rrf.k=42", "config");
+        assertThat(r.code()).isZero();
+        assertThat(r.out()).contains("POLYRAG_FUSION_RRF_K").contains("42  [override]").contains("providers:")
+                .contains("lucene").contains("bge-small-en-v1.5-q");
+    }
+}
