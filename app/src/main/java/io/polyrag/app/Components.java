@@ -22,6 +22,7 @@ import io.polyrag.ingest.IngestPipeline;
 import io.polyrag.ingest.StoreSet;
 import io.polyrag.ingest.StructuredChunker;
 import io.polyrag.ingest.WordTokenCounter;
+import io.polyrag.retrieval.Fusion;
 import io.polyrag.retrieval.HybridSearcher;
 import io.polyrag.retrieval.Retriever;
 import java.util.ArrayDeque;
@@ -99,7 +100,9 @@ final class Components implements AutoCloseable {
         return new HybridSearcher.Options(c.get(Settings.SEARCH_CANDIDATES), c.get(Settings.SEARCH_TIMEOUT_MS),
                 FusionMethod.parse(c.get(Settings.FUSION_METHOD)), c.get(Settings.FUSION_RRF_K),
                 Map.of(Modality.VECTOR, c.get(Settings.FUSION_WEIGHT_VECTOR), Modality.FULLTEXT,
-                        c.get(Settings.FUSION_WEIGHT_FULLTEXT)), c.get(Settings.DEDUP_OVERLAP),
+                        c.get(Settings.FUSION_WEIGHT_FULLTEXT)),
+                Fusion.Normalization.valueOf(c.get(Settings.FUSION_NORMALIZATION).toUpperCase(java.util.Locale.ROOT)),
+                c.get(Settings.DEDUP_OVERLAP),
                 c.get(Settings.SEARCH_MAX_QUERY_CHARS), c.get(Settings.SEARCH_MAX_TOP_K));
     }
 

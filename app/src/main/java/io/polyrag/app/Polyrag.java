@@ -15,6 +15,7 @@ import io.polyrag.core.model.Modality;
 import io.polyrag.core.model.SearchRequest;
 import io.polyrag.core.model.SearchResponse;
 import io.polyrag.core.model.SearchScope;
+import io.polyrag.core.model.SourceItem;
 import io.polyrag.core.port.JobStore;
 import io.polyrag.core.spi.ProviderContext;
 import io.polyrag.ingest.FileSources;
@@ -128,6 +129,13 @@ public final class Polyrag implements AutoCloseable {
         return new PathIngestReport(new IngestReport(r.documents() + listing.errors().size(), r.added(), r.updated(),
                 r.unchanged(), r.failed() + listing.errors().size(), r.chunks(), r.tookMs(), errors),
                 listing.skipped());
+    }
+
+    /** Ingests in-memory items now, on the calling thread (for programs that make their own documents). */
+    public IngestReport ingestItems(List<SourceItem> items, String knowledgeBase, ProgressListener listener) {
+        List<IngestInput> inputs = items.stream().map(i -> new IngestInput(i.uri(), i.name(), i.content().length,
+                i.mediaType(), i::content)).toList();
+        return components.pipeline.ingest(inputs, Ids.knowledgeBase(knowledgeBase), listener);
     }
 
     /** Ingests one inline text now. The same text (or the same uri) is the same document. */

@@ -4,23 +4,30 @@ import io.polyrag.core.model.ChunkView;
 import io.polyrag.core.model.SourceScore;
 import java.text.Normalizer;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
+import java.util.regex.Pattern;
 
 /**
  * Merges hits that say the same thing, in three layers: the same chunk id; the same text once normalised (case,
  * accents, punctuation and spacing ignored); word sets whose Jaccard overlap reaches the threshold. A duplicate is
  * merged into the better-ranked hit: scores add up (agreement is evidence) and each source keeps its better rank.
- * The result is re-sorted by {@link FusedHit#ORDER}.
+ *
+ * <p>Candidates are taken in fused order until {@code limit} distinct hits are kept; later candidates cannot enter
+ * the result, so they are not examined (their scores are not merged either). The result is re-sorted by
+ * {@link FusedHit#ORDER}. Near-duplicates are found by prefix filtering, so a candidate is compared only with the
+ * few kept hits that share one of its rarest words; the cost is close to linear in the candidates' text.
  */
 public final class Dedup {
     /** A fused hit with the chunk it points at. */
     public record Candidate(FusedHit hit, ChunkView view) {
     }
+
+    private static final Pattern MARKS = Pattern.compile("\\p{M}+");
+    private static final Pattern NON_WORD = Pattern.compile("[^\\p{L}\\p{N}]+");
 
     private final double threshold;
 
@@ -31,56 +38,108 @@ public final class Dedup {
         this.threshold = threshold;
     }
 
-    public List<Candidate> apply(List<Candidate> ranked) {
+    public List<Candidate> apply(List<Candidate> ranked, int limit) {
+        List<String> texts = ranked.stream().map(c -> normalise(c.view().chunk().text())).toList();
+        List<int[]> sets = tokenSets(texts);
         List<Candidate> kept = new ArrayList<>();
-        List<Set<String>> keptWords = new ArrayList<>();
+        List<int[]> keptSets = new ArrayList<>();
         Map<String, Integer> byId = new HashMap<>();
         Map<String, Integer> byText = new HashMap<>();
-        for (Candidate c : ranked) {
-            String normal = normalise(c.view().chunk().text());
-            Set<String> words = words(normal);
+        Map<Integer, List<Integer>> byPrefixToken = new HashMap<>();
+        for (int n = 0; n < ranked.size(); n++) {
+            Candidate c = ranked.get(n);
             Integer into = byId.get(c.hit().chunkId());
             if (into == null) {
-                into = byText.get(normal);
+                into = byText.get(texts.get(n));
             }
             if (into == null) {
-                into = similar(words, keptWords);
+                into = similar(sets.get(n), keptSets, byPrefixToken);
             }
-            if (into == null) {
-                byId.put(c.hit().chunkId(), kept.size());
-                byText.put(normal, kept.size());
-                kept.add(c);
-                keptWords.add(words);
-            } else {
+            if (into != null) {
                 kept.set(into, merge(kept.get(into), c));
+                continue;
             }
+            if (kept.size() == limit) {
+                break;
+            }
+            int index = kept.size();
+            byId.put(c.hit().chunkId(), index);
+            byText.put(texts.get(n), index);
+            int[] set = sets.get(n);
+            for (int i = 0; i < prefixLength(set.length); i++) {
+                byPrefixToken.computeIfAbsent(set[i], k -> new ArrayList<>()).add(index);
+            }
+            kept.add(c);
+            keptSets.add(set);
         }
         kept.sort((a, b) -> FusedHit.ORDER.compare(a.hit(), b.hit()));
         return kept;
     }
 
-    private Integer similar(Set<String> words, List<Set<String>> keptWords) {
-        for (int i = 0; i < keptWords.size(); i++) {
-            if (jaccard(words, keptWords.get(i)) >= threshold) {
-                return i;
+    /**
+     * Prefix filtering (as in the all-pairs similarity search literature): with every set's tokens sorted in one
+     * global order, two sets whose Jaccard overlap reaches t share a token within the first
+     * {@code |A| - ceil(t·|A|) + 1} tokens of each. Rare tokens first keeps those prefixes selective, so only a few
+     * kept hits are ever compared with a candidate.
+     */
+    private int prefixLength(int size) {
+        return size - (int) Math.ceil(threshold * size - 1e-9) + 1;
+    }
+
+    private Integer similar(int[] set, List<int[]> keptSets, Map<Integer, List<Integer>> byPrefixToken) {
+        java.util.Set<Integer> tried = new java.util.HashSet<>();
+        for (int i = 0; i < Math.min(set.length, prefixLength(set.length)); i++) {
+            for (int k : byPrefixToken.getOrDefault(set[i], List.of())) {
+                if (!tried.add(k)) {
+                    continue;
+                }
+                int[] other = keptSets.get(k);
+                int small = Math.min(set.length, other.length);
+                int large = Math.max(set.length, other.length);
+                // Jaccard <= small / large: sets this different in size cannot reach the threshold.
+                if ((double) small / large >= threshold && jaccard(set, other) >= threshold) {
+                    return k;
+                }
             }
         }
         return null;
     }
 
-    static double jaccard(Set<String> a, Set<String> b) {
-        if (a.isEmpty() && b.isEmpty()) {
+    /** Each text's distinct words as ranks in one global order, rarest word (among these texts) first. */
+    private static List<int[]> tokenSets(List<String> texts) {
+        List<int[]> hashes = texts.stream().map(Dedup::words).toList();
+        Map<Integer, Integer> frequency = new HashMap<>();
+        hashes.forEach(h -> Arrays.stream(h).forEach(x -> frequency.merge(x, 1, Integer::sum)));
+        List<Integer> order = new ArrayList<>(frequency.keySet());
+        order.sort((a, b) -> frequency.get(a).equals(frequency.get(b)) ? Integer.compare(a, b)
+                : Integer.compare(frequency.get(a), frequency.get(b)));
+        Map<Integer, Integer> rank = new HashMap<>();
+        for (int i = 0; i < order.size(); i++) {
+            rank.put(order.get(i), i);
+        }
+        return hashes.stream().map(h -> Arrays.stream(h).map(rank::get).sorted().toArray()).toList();
+    }
+
+    /** Jaccard overlap of two sorted, duplicate-free arrays. */
+    static double jaccard(int[] a, int[] b) {
+        if (a.length == 0 && b.length == 0) {
             return 1;
         }
-        Set<String> small = a.size() <= b.size() ? a : b;
-        Set<String> large = small == a ? b : a;
+        int i = 0;
+        int j = 0;
         int common = 0;
-        for (String w : small) {
-            if (large.contains(w)) {
+        while (i < a.length && j < b.length) {
+            if (a[i] == b[j]) {
                 common++;
+                i++;
+                j++;
+            } else if (a[i] < b[j]) {
+                i++;
+            } else {
+                j++;
             }
         }
-        return (double) common / (a.size() + b.size() - common);
+        return (double) common / (a.length + b.length - common);
     }
 
     private static Candidate merge(Candidate keep, Candidate dup) {
@@ -92,12 +151,16 @@ public final class Dedup {
 
     /** Lower case, accents and punctuation removed, whitespace collapsed. */
     static String normalise(String text) {
-        String s = Normalizer.normalize(text, Normalizer.Form.NFKD).replaceAll("\\p{M}+", "")
-                .toLowerCase(Locale.ROOT).replaceAll("[^\\p{L}\\p{N}]+", " ").strip();
-        return s;
+        String s = text.chars().allMatch(ch -> ch < 0x80) ? text.toLowerCase(Locale.ROOT)
+                : MARKS.matcher(Normalizer.normalize(text, Normalizer.Form.NFKD)).replaceAll("").toLowerCase(Locale.ROOT);
+        return NON_WORD.matcher(s).replaceAll(" ").strip();
     }
 
-    static Set<String> words(String normalised) {
-        return new HashSet<>(List.of(normalised.split(" ")));
+    /** The distinct words of normalised text, as sorted hashes. */
+    static int[] words(String normalised) {
+        if (normalised.isEmpty()) {
+            return new int[0];
+        }
+        return Arrays.stream(normalised.split(" ")).mapToInt(String::hashCode).sorted().distinct().toArray();
     }
 }

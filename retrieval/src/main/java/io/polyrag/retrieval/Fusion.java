@@ -12,36 +12,60 @@ import java.util.Map;
 /**
  * Turns per-modality rankings into one. Every fused hit keeps the rank and score it had in each list that held it.
  * A chunk listed twice in one list counts once, at its better rank. Output is sorted by {@link FusedHit#ORDER}.
+ *
+ * <p>Only the first {@code depth} entries of each list earn a score (and weighted fusion normalises over those
+ * only); entries further down keep their provenance and are ordered after, by their best rank. So the fused order of
+ * the top of the ranking does not depend on how deep a caller asked the retrievers to go: top_k = 100 begins with
+ * exactly the hits of top_k = 10.
  */
 public interface Fusion {
 
     List<FusedHit> fuse(Map<Modality, List<StoreHit>> rankings);
 
     /** Reciprocal rank fusion: score = sum over lists of {@code weight / (k + rank)}; ranks are 1-based. */
-    static Fusion rrf(int k) {
+    static Fusion rrf(int k, int depth) {
         if (k < 1) {
             throw new IllegalArgumentException("rrf k must be at least 1, was " + k);
         }
-        return rankings -> combine(rankings, (modality, list, rank) -> 1.0 / (k + rank));
+        return rankings -> combine(rankings, depth, (modality, list, rank) -> 1.0 / (k + rank));
+    }
+
+    /** How weighted fusion puts each list's scores on one scale. */
+    enum Normalization {
+        /** (score − min) / (max − min) over the scored depth: the top hit 1, the last 0. */
+        MINMAX,
+        /** (score − min) / standard deviation over the scored depth: robust to a single outlying top score. */
+        ZSCORE
     }
 
     /**
-     * Weighted fusion: each list's scores are min-max normalised to [0, 1] (a list whose scores are all equal gives
-     * each 1), multiplied by the modality's weight and summed; a chunk absent from a list gets 0 from it.
+     * Weighted fusion: a convex combination of normalised scores. Each list is shifted so that its lowest scored
+     * entry is 0 (a chunk absent from a list is treated as that list's lowest) and scaled by {@code normalization};
+     * a list whose scores are all equal gives each 1. Then each modality's weight multiplies and the products add up.
      */
-    static Fusion weighted(Map<Modality, Double> weights) {
+    static Fusion weighted(Map<Modality, Double> weights, int depth, Normalization normalization) {
         return rankings -> {
-            Map<Modality, double[]> bounds = new HashMap<>();
-            rankings.forEach((m, list) -> bounds.put(m, new double[] {
-                list.stream().mapToDouble(StoreHit::score).min().orElse(0),
-                list.stream().mapToDouble(StoreHit::score).max().orElse(0)}));
-            return combine(rankings, (modality, list, rank) -> {
-                double[] b = bounds.get(modality);
-                double s = list.get(rank - 1).score();
-                double norm = b[1] > b[0] ? (s - b[0]) / (b[1] - b[0]) : 1.0;
+            Map<Modality, double[]> scale = new HashMap<>();
+            rankings.forEach((m, list) -> scale.put(m, scale(list, depth, normalization)));
+            return combine(rankings, depth, (modality, list, rank) -> {
+                double[] b = scale.get(modality);
+                double norm = b[1] > 0 ? (list.get(rank - 1).score() - b[0]) / b[1] : 1.0;
                 return weights.getOrDefault(modality, 0.0) * norm;
             });
         };
+    }
+
+    /** The list's lowest scored value and its spread under the normalisation. */
+    private static double[] scale(List<StoreHit> list, int depth, Normalization normalization) {
+        double[] s = list.stream().limit(depth).mapToDouble(StoreHit::score).toArray();
+        double min = java.util.Arrays.stream(s).min().orElse(0);
+        double max = java.util.Arrays.stream(s).max().orElse(0);
+        if (normalization == Normalization.MINMAX) {
+            return new double[] {min, max - min};
+        }
+        double mean = java.util.Arrays.stream(s).average().orElse(0);
+        double variance = java.util.Arrays.stream(s).map(x -> (x - mean) * (x - mean)).average().orElse(0);
+        return new double[] {min, Math.sqrt(variance)};
     }
 
     /** How much the hit at {@code rank} (1-based) of {@code list} contributes. */
@@ -49,7 +73,8 @@ public interface Fusion {
         double of(Modality modality, List<StoreHit> list, int rank);
     }
 
-    private static List<FusedHit> combine(Map<Modality, List<StoreHit>> rankings, Contribution contribution) {
+    private static List<FusedHit> combine(Map<Modality, List<StoreHit>> rankings, int depth,
+            Contribution contribution) {
         Map<String, Double> scores = new LinkedHashMap<>();
         Map<String, Map<String, SourceScore>> sources = new HashMap<>();
         rankings.entrySet().stream().sorted(Map.Entry.comparingByKey()).forEach(e -> {
@@ -61,7 +86,7 @@ public interface Fusion {
                     continue;
                 }
                 seen.put(e.getKey().wireName(), new SourceScore(i + 1, h.score()));
-                scores.merge(h.chunkId(), contribution.of(e.getKey(), list, i + 1), Double::sum);
+                scores.merge(h.chunkId(), i < depth ? contribution.of(e.getKey(), list, i + 1) : 0.0, Double::sum);
             }
         });
         List<FusedHit> out = new ArrayList<>(scores.size());

@@ -37,17 +37,20 @@ public final class HybridSearcher implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(HybridSearcher.class.getName());
 
     /**
-     * @param candidates how many hits each leg returns (at least top-k)
+     * @param candidates how many hits each leg returns (at least top-k), and the depth of each list that fusion
+     *     scores: the top of the fused ranking does not depend on top-k
      * @param legTimeoutMs how long each leg may take
      * @param fusion the default fusion method
      * @param rrfK the k of reciprocal rank fusion
      * @param weights per-modality weights of weighted fusion
+     * @param normalization how weighted fusion scales each list
      * @param dedupThreshold Jaccard overlap at which hits merge
      * @param maxQueryChars longest query accepted
      * @param maxTopK largest top-k accepted
      */
     public record Options(int candidates, long legTimeoutMs, FusionMethod fusion, int rrfK,
-            Map<Modality, Double> weights, double dedupThreshold, int maxQueryChars, int maxTopK) {
+            Map<Modality, Double> weights, Fusion.Normalization normalization, double dedupThreshold,
+            int maxQueryChars, int maxTopK) {
         public Options {
             weights = Map.copyOf(weights);
         }
@@ -87,7 +90,7 @@ public final class HybridSearcher implements AutoCloseable {
         Map<String, ChunkView> views = catalog.resolve(fused.stream().map(FusedHit::chunkId).toList(), scope);
         List<Dedup.Candidate> candidates = fused.stream().filter(h -> views.containsKey(h.chunkId()))
                 .map(h -> new Dedup.Candidate(h, views.get(h.chunkId()))).toList();
-        List<Dedup.Candidate> unique = dedup.apply(candidates);
+        List<Dedup.Candidate> unique = dedup.apply(candidates, request.topK());
         List<SearchHit> hits = new ArrayList<>();
         for (int i = 0; i < Math.min(request.topK(), unique.size()); i++) {
             hits.add(toHit(i + 1, unique.get(i)));
@@ -148,7 +151,9 @@ public final class HybridSearcher implements AutoCloseable {
 
     private Fusion fusion(FusionMethod requested) {
         FusionMethod method = requested == null ? options.fusion() : requested;
-        return method == FusionMethod.WEIGHTED ? Fusion.weighted(options.weights()) : Fusion.rrf(options.rrfK());
+        return method == FusionMethod.WEIGHTED
+                ? Fusion.weighted(options.weights(), options.candidates(), options.normalization())
+                : Fusion.rrf(options.rrfK(), options.candidates());
     }
 
     private static SearchHit toHit(int rank, Dedup.Candidate c) {

@@ -22,7 +22,7 @@ class DedupTest {
     @Test
     void the_same_text_under_two_ids_merges_into_the_better_hit_and_scores_add() {
         List<Dedup.Candidate> out = dedup.apply(List.of(c("a", 0.5, "Same words here.", "vector", 1),
-                c("b", 0.3, "Same words here.", "fulltext", 2)));
+                c("b", 0.3, "Same words here.", "fulltext", 2)), 10);
         assertThat(out).hasSize(1);
         assertThat(out.getFirst().hit().chunkId()).isEqualTo("a");
         assertThat(out.getFirst().hit().score()).isEqualTo(0.8);
@@ -32,18 +32,18 @@ class DedupTest {
     @Test
     void text_equal_after_normalising_case_accents_and_punctuation_merges() {
         assertThat(dedup.apply(List.of(c("a", 0.5, "Café, déjà vu!", "vector", 1),
-                c("b", 0.4, "cafe deja   VU", "vector", 2)))).hasSize(1);
+                c("b", 0.4, "cafe deja   VU", "vector", 2)), 10)).hasSize(1);
     }
 
     @Test
     void word_overlap_at_the_threshold_merges_and_below_it_does_not() {
         String base = "one two three four five six seven eight";
         // 8 shared of 9 distinct words: Jaccard 0.889
-        assertThat(dedup.apply(List.of(c("a", 1, base, "vector", 1), c("b", 1, base + " nine", "vector", 2))))
+        assertThat(dedup.apply(List.of(c("a", 1, base, "vector", 1), c("b", 1, base + " nine", "vector", 2)), 10))
                 .hasSize(1);
         // 8 shared of 11 distinct words: Jaccard 0.727
         assertThat(dedup.apply(List.of(c("a", 1, base, "vector", 1),
-                c("b", 1, base + " nine ten eleven", "vector", 2)))).hasSize(2);
+                c("b", 1, base + " nine ten eleven", "vector", 2)), 10)).hasSize(2);
     }
 
     @Test
@@ -51,7 +51,7 @@ class DedupTest {
         Dedup.Candidate top = c("top", 0.5, "unrelated leading text", "vector", 1);
         Dedup.Candidate x = c("x", 0.3, "dup text", "fulltext", 3);
         Dedup.Candidate y = c("y", 0.3, "dup text", "fulltext", 2);
-        List<Dedup.Candidate> out = dedup.apply(List.of(top, x, y));
+        List<Dedup.Candidate> out = dedup.apply(List.of(top, x, y), 10);
         assertThat(out).extracting(d -> d.hit().chunkId()).containsExactly("x", "top");
         assertThat(out.getFirst().hit().score()).isEqualTo(0.6);
         assertThat(out.getFirst().hit().sources().get("fulltext").rank()).isEqualTo(2);
@@ -59,6 +59,46 @@ class DedupTest {
 
     @Test
     void jaccard_of_two_empty_sets_is_one() {
-        assertThat(Dedup.jaccard(java.util.Set.of(), java.util.Set.of())).isEqualTo(1.0);
+        assertThat(Dedup.jaccard(new int[0], new int[0])).isEqualTo(1.0);
+        assertThat(Dedup.jaccard(new int[] {1, 2, 3}, new int[] {2, 3, 4})).isEqualTo(0.5);
+    }
+
+    @Test
+    void prefix_filtering_finds_every_pair_an_exhaustive_comparison_finds() {
+        java.util.Random r = new java.util.Random(11);
+        List<String> vocabulary = java.util.stream.IntStream.range(0, 60).mapToObj(i -> "w" + i).toList();
+        List<Dedup.Candidate> cands = new java.util.ArrayList<>();
+        for (int i = 0; i < 120; i++) {
+            StringBuilder text = new StringBuilder();
+            int base = r.nextInt(5) * 10;
+            for (int w = 0; w < 12; w++) {
+                text.append(vocabulary.get(base + (r.nextInt(10) < 8 ? w : r.nextInt(60 - base)))).append(' ');
+            }
+            cands.add(c("c" + i, 1.0 / (i + 1), text.toString(), "vector", i + 1));
+        }
+        List<Dedup.Candidate> fast = dedup.apply(cands, 1000);
+        // Exhaustive reference: keep a candidate unless an earlier kept one is a duplicate of it.
+        List<Dedup.Candidate> kept = new java.util.ArrayList<>();
+        for (Dedup.Candidate cand : cands) {
+            int[] words = Dedup.words(Dedup.normalise(cand.view().chunk().text()));
+            boolean dup = kept.stream().anyMatch(k -> Dedup.normalise(k.view().chunk().text())
+                    .equals(Dedup.normalise(cand.view().chunk().text()))
+                    || Dedup.jaccard(Dedup.words(Dedup.normalise(k.view().chunk().text())), words) >= 0.8);
+            if (!dup) {
+                kept.add(cand);
+            }
+        }
+        assertThat(fast).extracting(d -> d.hit().chunkId()).containsExactlyInAnyOrderElementsOf(
+                kept.stream().map(d -> d.hit().chunkId()).toList());
+        assertThat(kept.size()).as("the data has duplicates to find").isBetween(20, 110);
+    }
+
+    @Test
+    void candidates_past_the_limit_are_not_kept_but_earlier_duplicates_still_merge() {
+        List<Dedup.Candidate> out = dedup.apply(List.of(c("a", 0.5, "first text", "vector", 1),
+                c("b", 0.4, "second words", "vector", 2), c("a2", 0.3, "First text!", "fulltext", 1),
+                c("c", 0.2, "third thing", "vector", 3)), 2);
+        assertThat(out).extracting(d -> d.hit().chunkId()).containsExactly("a", "b");
+        assertThat(out.getFirst().hit().score()).isEqualTo(0.8);
     }
 }

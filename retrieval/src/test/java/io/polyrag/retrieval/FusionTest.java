@@ -42,13 +42,13 @@ class FusionTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("rrfCases")
     void rrf_orders_hits(String name, List<StoreHit> vector, List<StoreHit> fulltext, List<String> expected) {
-        List<FusedHit> fused = Fusion.rrf(60).fuse(Map.of(Modality.VECTOR, vector, Modality.FULLTEXT, fulltext));
+        List<FusedHit> fused = Fusion.rrf(60, 100).fuse(Map.of(Modality.VECTOR, vector, Modality.FULLTEXT, fulltext));
         assertThat(fused).extracting(FusedHit::chunkId).containsExactlyElementsOf(expected);
     }
 
     @Test
     void rrf_scores_are_sums_of_reciprocal_ranks_and_keep_provenance() {
-        List<FusedHit> fused = Fusion.rrf(60).fuse(Map.of(Modality.VECTOR, scored("a", 0.9, "b", 0.8),
+        List<FusedHit> fused = Fusion.rrf(60, 100).fuse(Map.of(Modality.VECTOR, scored("a", 0.9, "b", 0.8),
                 Modality.FULLTEXT, scored("b", 12.5)));
         FusedHit b = fused.getFirst();
         assertThat(b.chunkId()).isEqualTo("b");
@@ -63,13 +63,13 @@ class FusionTest {
         // b is fourth in both lists; a and c each top one list. A small k rewards the top ranks, a large k agreement.
         Map<Modality, List<StoreHit>> lists = Map.of(Modality.VECTOR, list("a", "x1", "x2", "b"),
                 Modality.FULLTEXT, list("c", "x3", "x4", "b"));
-        assertThat(Fusion.rrf(1).fuse(lists)).extracting(FusedHit::chunkId).startsWith("a", "c", "b");
-        assertThat(Fusion.rrf(60).fuse(lists)).extracting(FusedHit::chunkId).startsWith("b", "a", "c");
+        assertThat(Fusion.rrf(1, 100).fuse(lists)).extracting(FusedHit::chunkId).startsWith("a", "c", "b");
+        assertThat(Fusion.rrf(60, 100).fuse(lists)).extracting(FusedHit::chunkId).startsWith("b", "a", "c");
     }
 
     @Test
     void weighted_fusion_normalises_each_list_then_weighs_it() {
-        List<FusedHit> fused = Fusion.weighted(Map.of(Modality.VECTOR, 0.5, Modality.FULLTEXT, 0.5)).fuse(Map.of(
+        List<FusedHit> fused = Fusion.weighted(Map.of(Modality.VECTOR, 0.5, Modality.FULLTEXT, 0.5), 100, Fusion.Normalization.MINMAX).fuse(Map.of(
                 Modality.VECTOR, scored("a", 0.9, "b", 0.5, "c", 0.1),
                 Modality.FULLTEXT, scored("c", 10, "d", 5)));
         assertThat(fused).extracting(FusedHit::chunkId).containsExactly("a", "c", "b", "d");
@@ -78,9 +78,40 @@ class FusionTest {
 
     @Test
     void weighted_fusion_gives_a_flat_list_full_marks_and_an_unweighted_modality_nothing() {
-        List<FusedHit> fused = Fusion.weighted(Map.of(Modality.FULLTEXT, 0.7)).fuse(Map.of(
+        List<FusedHit> fused = Fusion.weighted(Map.of(Modality.FULLTEXT, 0.7), 100, Fusion.Normalization.MINMAX).fuse(Map.of(
                 Modality.VECTOR, scored("v", 0.9), Modality.FULLTEXT, scored("x", 3, "y", 3)));
         assertThat(fused).extracting(FusedHit::chunkId).containsExactly("x", "y", "v");
         assertThat(fused).extracting(FusedHit::score).containsExactly(0.7, 0.7, 0.0);
+    }
+
+    @Test
+    void only_the_fusion_depth_scores_so_asking_deeper_does_not_reorder_the_top() {
+        Map<Modality, List<StoreHit>> shallow = Map.of(Modality.VECTOR, scored("a", 0.9, "b", 0.8),
+                Modality.FULLTEXT, scored("c", 9, "a", 7));
+        Map<Modality, List<StoreHit>> deep = Map.of(Modality.VECTOR, scored("a", 0.9, "b", 0.8, "x", 0.2, "c", 0.1),
+                Modality.FULLTEXT, scored("c", 9, "a", 7, "y", 1, "b", 0.5));
+        for (Fusion f : List.of(Fusion.rrf(60, 2), Fusion.weighted(Map.of(Modality.VECTOR, 0.5,
+                Modality.FULLTEXT, 0.5), 2, Fusion.Normalization.ZSCORE))) {
+            List<FusedHit> top = f.fuse(shallow);
+            List<FusedHit> more = f.fuse(deep);
+            assertThat(more.subList(0, 3)).extracting(FusedHit::chunkId)
+                    .containsExactlyElementsOf(top.stream().map(FusedHit::chunkId).toList());
+            assertThat(more.subList(0, 3)).extracting(FusedHit::score)
+                    .containsExactlyElementsOf(top.stream().map(FusedHit::score).toList());
+            assertThat(more.subList(3, 5)).extracting(FusedHit::chunkId).containsExactly("x", "y");
+            assertThat(more.get(0).sources()).hasSize(2);
+        }
+    }
+
+    @Test
+    void zscore_normalisation_scales_by_the_spread_not_the_range() {
+        // vector: 1.0, 0.5, 0.0 -> sd 0.408; fulltext: 10, 0 -> sd 5. Shifted by each list's minimum.
+        List<FusedHit> fused = Fusion.weighted(Map.of(Modality.VECTOR, 0.5, Modality.FULLTEXT, 0.5), 100,
+                Fusion.Normalization.ZSCORE).fuse(Map.of(Modality.VECTOR, scored("a", 1.0, "b", 0.5, "c", 0.0),
+                Modality.FULLTEXT, scored("c", 10, "d", 0)));
+        double sdV = Math.sqrt((0.25 + 0 + 0.25) / 3);
+        assertThat(fused).extracting(FusedHit::chunkId).containsExactly("a", "c", "b", "d");
+        assertThat(fused.get(0).score()).isCloseTo(0.5 * 1.0 / sdV, Offset.offset(1e-9));
+        assertThat(fused.get(1).score()).isCloseTo(0.5 * 10 / 5.0, Offset.offset(1e-9));
     }
 }

@@ -77,7 +77,8 @@ class HybridSearcherTest {
 
     private HybridSearcher searcher(long timeoutMs, Retriever... retrievers) {
         searcher = new HybridSearcher(List.of(retrievers), catalog, new HybridSearcher.Options(10, timeoutMs,
-                FusionMethod.RRF, 60, Map.of(Modality.VECTOR, 0.5, Modality.FULLTEXT, 0.5), 0.8, 100, 50));
+                FusionMethod.RRF, 60, Map.of(Modality.VECTOR, 0.5, Modality.FULLTEXT, 0.5), Fusion.Normalization.ZSCORE, 0.8,
+                100, 50));
         return searcher;
     }
 

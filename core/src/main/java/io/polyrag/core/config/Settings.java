@@ -29,6 +29,9 @@ public final class Settings {
             "Run the vector (semantic) modality. When off, no embedding model is loaded.");
     public static final Setting<String> VECTOR_BACKEND = Setting.string("vector.backend", "lucene",
             "Vector store provider.");
+    public static final Setting<Integer> VECTOR_EXACT_THRESHOLD = Setting.integer("vector.exact.threshold", 20000, 0,
+            10_000_000, "Below this many vectors a search scans them all (exact, a few ms); above it, the HNSW graph "
+                    + "answers (approximate, sub-millisecond).");
     public static final Setting<Boolean> FULLTEXT_ENABLED = Setting.bool("fulltext.enabled", true,
             "Run the full-text (BM25) modality.");
     public static final Setting<String> FULLTEXT_BACKEND = Setting.string("fulltext.backend", "lucene",
@@ -64,14 +67,19 @@ public final class Settings {
             "Hits returned when a search does not say.");
     public static final Setting<Integer> SEARCH_MAX_TOP_K = Setting.integer("search.max.top.k", 200, 1, 10000,
             "Largest top_k a search may ask for; more is rejected with 400.");
-    public static final Setting<Integer> SEARCH_CANDIDATES = Setting.integer("search.candidates", 50, 1, 10000,
-            "Candidates each retriever returns for fusion (at least top_k).");
+    public static final Setting<Integer> SEARCH_CANDIDATES = Setting.integer("search.candidates", 100, 1, 10000,
+            "Candidates each retriever returns (at least top_k), and how deep fusion scores each list: the top of "
+                    + "the fused ranking does not change with top_k.");
     public static final Setting<Integer> SEARCH_TIMEOUT_MS = Setting.integer("search.timeout.ms", 10000, 1, 600000,
             "Time each retriever gets; one that runs over returns nothing and is reported as degraded.");
     public static final Setting<Integer> SEARCH_MAX_QUERY_CHARS = Setting.integer("search.max.query.chars", 2000, 1,
             100000, "Longest query accepted; longer is rejected with 400.");
-    public static final Setting<String> FUSION_METHOD = Setting.choice("fusion.method", "rrf",
-            List.of("rrf", "weighted"), "How rankings are fused: reciprocal rank fusion or weighted normalised scores.");
+    public static final Setting<String> FUSION_METHOD = Setting.choice("fusion.method", "weighted",
+            List.of("weighted", "rrf"), "How rankings are fused: weighted normalised scores (a convex combination) "
+                    + "or reciprocal rank fusion. docs/evaluation.md has the measurements behind the default.");
+    public static final Setting<String> FUSION_NORMALIZATION = Setting.choice("fusion.normalization", "zscore",
+            List.of("zscore", "minmax"), "How weighted fusion puts each retriever's scores on one scale: shifted to "
+                    + "the list's lowest score, divided by the standard deviation (zscore) or the range (minmax).");
     public static final Setting<Integer> FUSION_RRF_K = Setting.integer("fusion.rrf.k", 60, 1, 100000,
             "The k of reciprocal rank fusion: score = sum of 1 / (k + rank).");
     public static final Setting<Double> FUSION_WEIGHT_VECTOR = Setting.decimal("fusion.weight.vector", 0.5, 0.0, 1.0,

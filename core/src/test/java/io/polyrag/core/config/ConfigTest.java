@@ -44,7 +44,7 @@ class ConfigTest {
         assertThatThrownBy(() -> Config.load(Map.of("POLYRAG_FUSION_WEIGHT_VECTOR", "heavy"), Map.of()))
                 .hasMessageContaining("POLYRAG_FUSION_WEIGHT_VECTOR='heavy' from the environment is not a number");
         assertThatThrownBy(() -> Config.load(Map.of(), Map.of("fusion.method", "magic")))
-                .hasMessageContaining("POLYRAG_FUSION_METHOD='magic' from the command line is not one of rrf, weighted");
+                .hasMessageContaining("POLYRAG_FUSION_METHOD='magic' from the command line is not one of weighted, rrf");
         assertThatThrownBy(() -> Config.load(Map.of("POLYRAG_VECTOR_ENABLED", "maybe"), Map.of()))
                 .hasMessageContaining("set it to true or false");
     }

@@ -34,7 +34,7 @@ public final class H2CatalogProvider implements CatalogProvider {
             throw new StoreException("cannot create the catalog directory " + dir + ": " + e.getMessage(), e);
         }
         String url = "jdbc:h2:file:" + dir.toAbsolutePath().resolve("polyrag")
-                + ";MODE=PostgreSQL;DATABASE_TO_LOWER=TRUE;DEFAULT_NULL_ORDERING=HIGH;LOCK_TIMEOUT=10000";
+                + ";MODE=PostgreSQL;DATABASE_TO_LOWER=TRUE;DEFAULT_NULL_ORDERING=HIGH;LOCK_TIMEOUT=10000;CACHE_SIZE=65536";
         JdbcConnectionPool pool = JdbcConnectionPool.create(url, "polyrag", "");
         pool.setMaxConnections(16);
         try {

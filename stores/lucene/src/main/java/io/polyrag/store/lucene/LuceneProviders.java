@@ -26,7 +26,8 @@ public final class LuceneProviders {
 
         @Override
         public VectorStore open(ProviderContext context, int dimension, String modelId) {
-            return new LuceneVectorStore(context.dataDir().resolve("vector"), dimension, modelId);
+            return new LuceneVectorStore(context.dataDir().resolve("vector"), dimension, modelId,
+                    context.config().get(Settings.VECTOR_EXACT_THRESHOLD));
         }
     }
 

@@ -21,15 +21,18 @@ import org.apache.lucene.document.Document;
 import org.apache.lucene.document.KnnFloatVectorField;
 import org.apache.lucene.index.VectorSimilarityFunction;
 import org.apache.lucene.search.KnnFloatVectorQuery;
+import org.apache.lucene.search.Query;
 import org.apache.lucene.search.similarities.BM25Similarity;
 
 /**
  * Vectors in a Lucene HNSW graph (cosine similarity).
  *
- * <p>Recall: every search explores at least {@value #MIN_CANDIDATES} candidates of the graph (more when the caller
- * asks for more), then keeps the best {@code limit}: measured recall@10 against an exact scan is above 0.95 in the
- * contract test. A knowledge-base scope is applied as a filter inside the graph search, so a small knowledge base
- * in a large index still gets its full {@code limit}. The model id and dimension are recorded beside the index; a
+ * <p>Recall: an index of fewer than {@code exactThreshold} vectors is scanned whole, so its results are exact (the
+ * scan uses Lucene's vectorised similarity: a few milliseconds for tens of thousands of vectors). A larger index is
+ * searched through its HNSW graph, exploring at least {@value #MIN_CANDIDATES} candidates (twice the limit when that
+ * is more) before keeping the best {@code limit}; the contract test checks recall@10 above 0.95 against an exact
+ * scan. A knowledge-base scope is applied as a filter inside either search, so a small knowledge base in a large
+ * index still gets its full {@code limit}. The model id and dimension are recorded beside the index; a
  * different model is refused at open.
  */
 public final class LuceneVectorStore implements VectorStore {
@@ -38,13 +41,23 @@ public final class LuceneVectorStore implements VectorStore {
 
     private final LuceneIndex index;
     private final int dimension;
+    private final int exactThreshold;
 
+    /** A store that always searches its HNSW graph. */
     public LuceneVectorStore(Path path, int dimension, String modelId) {
+        this(path, dimension, modelId, 0);
+    }
+
+    /**
+     * @param exactThreshold below this many vectors, search scans them all instead of walking the graph
+     */
+    public LuceneVectorStore(Path path, int dimension, String modelId, int exactThreshold) {
         if (dimension < 1 || dimension > 4096) {
             throw new IllegalArgumentException("vector dimension must be in [1, 4096], was " + dimension);
         }
         checkModel(path, dimension, modelId);
         this.dimension = dimension;
+        this.exactThreshold = exactThreshold;
         this.index = new LuceneIndex(path, new KeywordAnalyzer(), new BM25Similarity());
     }
 
@@ -110,10 +123,13 @@ public final class LuceneVectorStore implements VectorStore {
         if (limit <= 0) {
             return List.of();
         }
-        int candidates = Math.max(limit, MIN_CANDIDATES);
-        KnnFloatVectorQuery query = new KnnFloatVectorQuery(VECTOR, vector, candidates, LuceneIndex.scopeFilter(scope));
+        int candidates = Math.max(2 * limit, MIN_CANDIDATES);
+        Query filter = LuceneIndex.scopeFilter(scope);
         // Lucene's cosine score is (1 + cos) / 2; report the cosine itself.
-        List<StoreHit> hits = index.search(s -> s.search(query, candidates).scoreDocs, score -> 2 * score - 1);
+        List<StoreHit> hits = index.search(s -> s.getIndexReader().numDocs() < exactThreshold
+                ? ExactScan.search(s, VECTOR, vector, filter, candidates)
+                : s.search(new KnnFloatVectorQuery(VECTOR, vector, candidates, filter), candidates).scoreDocs,
+                score -> 2 * score - 1);
         return hits.size() > limit ? List.copyOf(hits.subList(0, limit)) : hits;
     }
 

@@ -1,0 +1,105 @@
+package io.polyrag.cli;
+
+import io.polyrag.app.Polyrag;
+import io.polyrag.core.config.Settings;
+import io.polyrag.eval.BeirDataset;
+import io.polyrag.eval.EvalReport;
+import io.polyrag.eval.Evaluation;
+import io.polyrag.eval.HtmlReport;
+import io.polyrag.eval.RunSpec;
+import io.polyrag.server.Json;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
+
+/** {@code polyrag eval --dataset DIR}: index a BEIR dataset and report retrieval quality per configuration. */
+@Command(name = "eval", description = "Evaluate retrieval on a BEIR-format dataset (nDCG@10, Recall@100, MRR@10, "
+        + "latency) for each modality alone and fused.")
+final class EvalCommand implements Callable<Integer> {
+    @ParentCommand
+    PolyragCommand parent;
+
+    @Spec
+    picocli.CommandLine.Model.CommandSpec spec;
+
+    @Option(names = "--dataset", required = true, paramLabel = "DIR",
+            description = "Folder with corpus.jsonl, queries.jsonl and qrels-test.tsv.")
+    Path dataset;
+
+    @Option(names = "--qrels", paramLabel = "FILE", description = "Judgements to score against, in the dataset "
+            + "folder or a path (default qrels-test.tsv); e.g. qrels-train.tsv to tune without touching the test split.")
+    String qrels;
+
+    @Option(names = "--runs", paramLabel = "LIST", description = "Runs, e.g. fulltext,vector,rrf,weighted,"
+            + "vector+fulltext:weighted (default: each modality, then rrf and weighted).")
+    List<String> runs;
+
+    @Option(names = "--index", paramLabel = "DIR",
+            description = "Where the dataset is indexed (default: <data dir>/eval/<dataset>); reused when unchanged.")
+    Path index;
+
+    @Option(names = "--json", description = "Print the report as one JSON object.")
+    boolean json;
+
+    @Option(names = "--out", paramLabel = "FILE", description = "Also write an HTML report with per-query charts.")
+    Path out;
+
+    @Override
+    public Integer call() {
+        PrintWriter stdout = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        BeirDataset ds = BeirDataset.load(dataset, qrels);
+        ds.warnings().forEach(w -> err.println("eval: warning: " + w));
+        Path dir = index != null ? index
+                : parent.config(Map.of()).get(Settings.DATA_DIR).resolve("eval").resolve(ds.name());
+        try (Polyrag polyrag = parent.open(Map.of(Settings.DATA_DIR.key(), dir.toString(),
+                Settings.SEARCH_MAX_TOP_K.key(), "1000", Settings.INGEST_WORKERS.key(), "0"))) {
+            List<RunSpec> specs = runs == null ? RunSpec.defaults(polyrag.status().modalities())
+                    : PolyragCommand.split(runs).stream().map(r -> RunSpec.parse(r, polyrag.status().modalities()))
+                            .toList();
+            Progress progress = Progress.forConsole(err);
+            EvalReport report = Evaluation.run(polyrag, ds, specs, progress, err::println);
+            progress.finish();
+            if (out != null) {
+                write(out, HtmlReport.render(report));
+                err.println("eval: wrote " + out);
+            }
+            if (json) {
+                stdout.println(Json.MAPPER.writeValueAsString(report));
+            } else {
+                print(report, stdout);
+            }
+            return Main.OK;
+        }
+    }
+
+    private static void write(Path file, String html) {
+        try {
+            Files.writeString(file, html, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + file, e);
+        }
+    }
+
+    private static void print(EvalReport r, PrintWriter out) {
+        out.printf("%s: %d documents, %d queries; ingest %.1f s (%.1f docs/s, %.1f chunks/s%s)%n%n", r.dataset(),
+                r.documents(), r.queries(), r.ingest().seconds(), r.ingest().docsPerSecond(),
+                r.ingest().chunksPerSecond(), r.ingest().reused() > 0 ? ", " + r.ingest().reused() + " reused" : "");
+        out.printf("%-28s %-10s %8s %10s %8s %8s %8s%n", "run", "fusion", "nDCG@10", "Recall@100", "MRR@10", "p50 ms",
+                "p99 ms");
+        for (EvalReport.Run x : r.runs()) {
+            out.printf("%-28s %-10s %8.4f %10.4f %8.4f %8.1f %8.1f%n", x.name(), x.fusion(), x.ndcg10(),
+                    x.recall100(), x.mrr10(), x.p50Ms(), x.p99Ms());
+        }
+    }
+}

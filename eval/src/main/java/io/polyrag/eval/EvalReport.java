@@ -1,0 +1,42 @@
+package io.polyrag.eval;
+
+import com.fasterxml.jackson.annotation.JsonIgnore;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What {@code polyrag eval} measured.
+ *
+ * @param dataset the dataset's folder name
+ * @param documents corpus documents
+ * @param queries judged queries evaluated
+ * @param runs one entry per configuration
+ * @param ingest how the corpus was indexed
+ * @param warnings what the loader skipped or doubted
+ */
+public record EvalReport(String dataset, int documents, int queries, List<Run> runs, Ingest ingest,
+        List<String> warnings) {
+
+    /**
+     * One configuration's scores and query latency.
+     *
+     * @param perQueryNdcg nDCG@10 per query id, for the per-query comparison (not in the JSON)
+     */
+    public record Run(String name, List<String> modalities, String fusion, @JsonProperty("ndcg@10") double ndcg10,
+            @JsonProperty("recall@100") double recall100, @JsonProperty("mrr@10") double mrr10, double p50Ms,
+            double p99Ms, @JsonIgnore Map<String, Double> perQueryNdcg) {
+    }
+
+    /**
+     * Indexing of the corpus.
+     *
+     * @param seconds wall time of the ingest
+     * @param docsPerSecond documents indexed per second (0 when the index was reused)
+     * @param chunksPerSecond chunks indexed per second
+     * @param chunks chunks written by this ingest
+     * @param reused documents found already indexed with the same content and settings
+     */
+    public record Ingest(double seconds, double docsPerSecond, double chunksPerSecond, int chunks, int reused) {
+    }
+}

@@ -1,0 +1,123 @@
+package io.polyrag.eval;
+
+import io.polyrag.app.Polyrag;
+import io.polyrag.core.model.IngestReport;
+import io.polyrag.core.model.Modality;
+import io.polyrag.core.model.SearchHit;
+import io.polyrag.core.model.SearchRequest;
+import io.polyrag.core.model.SearchResponse;
+import io.polyrag.core.model.SourceItem;
+import io.polyrag.core.port.ProgressListener;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Consumer;
+
+/**
+ * Runs an evaluation through the facade, exactly as users search: the corpus goes through the normal ingest pipeline
+ * (one HTML document per corpus entry, so the title is the document title), each query through the normal search.
+ * Chunk hits are turned into a document ranking by each document's first appearance. A retrieved document whose id
+ * equals the query's id is skipped, as BEIR and Anserini do.
+ */
+public final class Evaluation {
+    /** Knowledge base the corpus is indexed into. */
+    public static final String KB = "eval";
+    /** Chunks asked for per query: enough for 100 distinct documents in practice. */
+    public static final int DEPTH = 300;
+
+    private Evaluation() {
+    }
+
+    public static EvalReport run(Polyrag polyrag, BeirDataset ds, List<RunSpec> runs, ProgressListener progress,
+            Consumer<String> log) {
+        EvalReport.Ingest ingest = ingest(polyrag, ds, progress, log);
+        List<EvalReport.Run> results = new ArrayList<>();
+        for (RunSpec run : runs) {
+            log.accept("eval: running " + run.name() + " over " + ds.qrels().size() + " queries");
+            results.add(evaluate(polyrag, ds, run));
+        }
+        return new EvalReport(ds.name(), ds.corpus().size(), ds.qrels().size(), results, ingest, ds.warnings());
+    }
+
+    private static EvalReport.Ingest ingest(Polyrag polyrag, BeirDataset ds, ProgressListener progress,
+            Consumer<String> log) {
+        List<SourceItem> items = ds.corpus().values().stream().map(Evaluation::item).toList();
+        log.accept("eval: indexing " + items.size() + " documents (unchanged ones are reused)");
+        IngestReport r = polyrag.ingestItems(items, KB, progress);
+        if (r.failed() > 0) {
+            log.accept("eval: " + r.failed() + " documents failed to index, e.g. " + r.errors().getFirst().reason());
+        }
+        double seconds = r.tookMs() / 1000.0;
+        int indexed = r.added() + r.updated();
+        return new EvalReport.Ingest(seconds, seconds == 0 ? 0 : indexed / seconds,
+                seconds == 0 ? 0 : r.chunks() / seconds, r.chunks(), r.unchanged());
+    }
+
+    static SourceItem item(BeirDataset.Doc d) {
+        String html = "<html><head><title>" + escape(d.title()) + "</title></head><body><p>" + escape(d.text())
+                + "</p></body></html>";
+        return new SourceItem("beir:" + d.id(), d.id() + ".html", html.getBytes(StandardCharsets.UTF_8),
+                "text/html");
+    }
+
+    private static String escape(String s) {
+        return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;");
+    }
+
+    private static EvalReport.Run evaluate(Polyrag polyrag, BeirDataset ds, RunSpec run) {
+        Map<String, Double> perQuery = new LinkedHashMap<>();
+        double ndcg = 0;
+        double recall = 0;
+        double mrr = 0;
+        long[] latencies = new long[ds.qrels().size()];
+        int i = 0;
+        for (Map.Entry<String, Map<String, Integer>> q : ds.qrels().entrySet()) {
+            String text = ds.queries().get(q.getKey());
+            long t0 = System.nanoTime();
+            SearchResponse resp = polyrag.search(new SearchRequest(text, DEPTH, List.of(KB), run.modalities(),
+                    run.fusion()));
+            latencies[i++] = System.nanoTime() - t0;
+            List<String> ranked = documents(resp.hits(), q.getKey());
+            double n = Metrics.ndcg(ranked, q.getValue(), 10);
+            perQuery.put(q.getKey(), n);
+            ndcg += n;
+            recall += Metrics.recall(ranked, q.getValue(), 100);
+            mrr += Metrics.mrr(ranked, q.getValue(), 10);
+        }
+        int count = ds.qrels().size();
+        Arrays.sort(latencies);
+        return new EvalReport.Run(run.name(), run.modalities().stream().map(Modality::wireName).sorted().toList(),
+                run.modalities().size() > 1 ? (run.fusion() == null ? "configured" : run.fusion().wireName()) : "none",
+                round(ndcg / count), round(recall / count), round(mrr / count), percentile(latencies, 0.50),
+                percentile(latencies, 0.99), perQuery);
+    }
+
+    /** Corpus ids in order of first appearance, the query's own id left out. */
+    static List<String> documents(List<SearchHit> hits, String queryId) {
+        Set<String> ids = new LinkedHashSet<>();
+        for (SearchHit h : hits) {
+            String id = h.uri().startsWith("beir:") ? h.uri().substring(5) : h.uri();
+            if (!id.equals(queryId)) {
+                ids.add(id);
+            }
+        }
+        return List.copyOf(ids);
+    }
+
+    private static double percentile(long[] sortedNanos, double p) {
+        if (sortedNanos.length == 0) {
+            return 0;
+        }
+        int idx = (int) Math.ceil(p * sortedNanos.length) - 1;
+        return Math.round(sortedNanos[Math.max(0, idx)] / 10_000.0) / 100.0;
+    }
+
+    private static double round(double v) {
+        return Math.round(v * 10000) / 10000.0;
+    }
+}

@@ -1,0 +1,124 @@
+package io.polyrag.eval;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.polyrag.app.Polyrag;
+import io.polyrag.core.InvalidInputException;
+import io.polyrag.core.config.Config;
+import io.polyrag.core.model.Modality;
+import io.polyrag.core.port.ProgressListener;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The harness on a small dataset the test writes, through the real facade and embedded stack. */
+class EvaluationTest {
+    @TempDir
+    Path tmp;
+
+    private static final String[][] DOCS = {
+        {"d1", "Volcanoes", "Magma rises through the crust and erupts as lava from volcanic vents."},
+        {"d2", "Glaciers", "Glaciers are slow rivers of ice that carve valleys as they move downhill."},
+        {"d3", "Coral reefs", "Coral reefs are built by colonies of tiny animals and bleach when seas warm."},
+        {"d4", "Bees", "Honey bees communicate the direction of flowers with a waggle dance."},
+        {"d5", "Tides", "The gravitational pull of the moon raises the tides twice a day."},
+        {"d6", "Deserts", "Deserts receive less than 250 millimetres of rain in a year."}};
+
+    private Path dataset(String extraCorpus, String extraQrels) throws IOException {
+        Path dir = Files.createDirectories(tmp.resolve("mini"));
+        StringBuilder corpus = new StringBuilder();
+        for (String[] d : DOCS) {
+            corpus.append("{\"_id\": \"").append(d[0]).append("\", \"title\": \"").append(d[1])
+                    .append("\", \"text\": \"").append(d[2]).append("\"}\n");
+        }
+        Files.writeString(dir.resolve("corpus.jsonl"), corpus + extraCorpus);
+        Files.writeString(dir.resolve("queries.jsonl"), """
+                {"_id": "q1", "text": "lava erupting from a volcano"}
+                {"_id": "q2", "text": "how do bees tell each other where flowers are"}
+                {"_id": "q3", "text": "why do oceans rise and fall each day"}
+                {"_id": "q4", "text": "   "}
+                """);
+        Files.writeString(dir.resolve("qrels-test.tsv"), "query-id\tcorpus-id\tscore\nq1\td1\t1\nq2\td4\t1\n"
+                + "q3\td5\t2\n" + extraQrels);
+        return dir;
+    }
+
+    @Test
+    void evaluates_each_modality_and_their_fusion_through_the_facade() throws IOException {
+        BeirDataset ds = BeirDataset.load(dataset("", ""));
+        try (Polyrag p = Polyrag.open(Config.load(Map.of(), Map.of("data.dir", tmp.resolve("idx").toString(),
+                "search.max.top.k", "1000")))) {
+            List<String> log = new ArrayList<>();
+            EvalReport r = Evaluation.run(p, ds, RunSpec.defaults(p.status().modalities()), ProgressListener.NONE,
+                    log::add);
+            assertThat(r.documents()).isEqualTo(6);
+            assertThat(r.queries()).isEqualTo(3);
+            assertThat(r.runs()).extracting(EvalReport.Run::name).containsExactly("vector", "fulltext", "rrf",
+                    "weighted");
+            for (EvalReport.Run run : r.runs()) {
+                assertThat(run.ndcg10()).as(run.name()).isBetween(0.5, 1.0);
+                assertThat(run.recall100()).as(run.name()).isEqualTo(1.0);
+                assertThat(run.p50Ms()).isPositive();
+                assertThat(run.perQueryNdcg()).containsOnlyKeys("q1", "q2", "q3");
+            }
+            assertThat(r.runs().get(0).ndcg10()).as("dense finds the paraphrases").isEqualTo(1.0);
+            assertThat(r.ingest().chunks()).isEqualTo(6);
+            assertThat(log).anyMatch(l -> l.contains("indexing 6 documents"));
+            EvalReport again = Evaluation.run(p, ds, List.of(RunSpec.parse("fulltext", p.status().modalities())),
+                    ProgressListener.NONE, l -> { });
+            assertThat(again.ingest().reused()).isEqualTo(6);
+            assertThat(again.ingest().chunks()).isZero();
+            String html = HtmlReport.render(r);
+            assertThat(html).contains("<table>").contains("nDCG@10").contains("<svg").contains("against vector");
+        }
+    }
+
+    @Test
+    void malformed_lines_and_unknown_references_are_reported_and_skipped() throws IOException {
+        BeirDataset ds = BeirDataset.load(dataset("{\"_id\": \"bad\", \"title\": \n[1]\n",
+                "q1\tmissing-doc\t1\nq9\td1\t1\nq2\td4\n"));
+        assertThat(ds.corpus()).hasSize(6);
+        assertThat(ds.qrels()).containsOnlyKeys("q1", "q2", "q3");
+        assertThat(ds.warnings()).anyMatch(w -> w.startsWith("corpus.jsonl:7: malformed JSON"))
+                .anyMatch(w -> w.startsWith("corpus.jsonl:8: not a JSON object"))
+                .anyMatch(w -> w.startsWith("queries.jsonl:4: query q4 is empty"))
+                .anyMatch(w -> w.contains("1 judgements name queries missing"))
+                .anyMatch(w -> w.contains("1 judgements name documents missing"))
+                .anyMatch(w -> w.startsWith("qrels-test.tsv:7: expected query-id"));
+    }
+
+    @Test
+    void a_missing_file_is_named() throws IOException {
+        Path dir = dataset("", "");
+        Files.delete(dir.resolve("queries.jsonl"));
+        assertThatThrownBy(() -> BeirDataset.load(dir)).isInstanceOf(InvalidInputException.class)
+                .hasMessageContaining("queries.jsonl is missing");
+        assertThatThrownBy(() -> BeirDataset.load(tmp.resolve("nope"))).hasMessageContaining("is not a directory");
+    }
+
+    @Test
+    void run_names_parse_into_modalities_and_fusion() {
+        List<Modality> enabled = List.of(Modality.VECTOR, Modality.FULLTEXT);
+        assertThat(RunSpec.parse("vector+fulltext:weighted", enabled).modalities()).hasSize(2);
+        assertThat(RunSpec.parse("rrf", enabled).fusion()).hasToString("rrf");
+        assertThatThrownBy(() -> RunSpec.parse("graph", enabled)).hasMessageContaining("not enabled");
+        assertThatThrownBy(() -> RunSpec.parse("magic", enabled)).hasMessageContaining("unknown modality");
+    }
+
+    private static io.polyrag.core.model.SearchHit hit(String uri) {
+        return new io.polyrag.core.model.SearchHit(1, 1, "x", "c", uri, "t", "text",
+                io.polyrag.core.model.ChunkKind.PROSE, List.of(), "eval", Map.of());
+    }
+
+    @Test
+    void chunk_hits_become_a_document_ranking_without_the_query_itself() {
+        assertThat(Evaluation.documents(List.of(hit("beir:d2"), hit("beir:q7"), hit("beir:d1"), hit("beir:d2")),
+                "q7")).containsExactly("d2", "d1");
+    }
+}
