@@ -87,16 +87,37 @@ public final class HybridSearcher implements AutoCloseable {
         List<DegradedLeg> degraded = new ArrayList<>();
         Map<Modality, List<StoreHit>> rankings = runLegs(request.query(), modalities, scope, limit, degraded);
         List<FusedHit> fused = fusion(request.fusion()).fuse(rankings);
-        Map<String, ChunkView> views = catalog.resolve(fused.stream().map(FusedHit::chunkId).toList(), scope);
-        List<Dedup.Candidate> candidates = fused.stream().filter(h -> views.containsKey(h.chunkId()))
-                .map(h -> new Dedup.Candidate(h, views.get(h.chunkId()))).toList();
-        List<Dedup.Candidate> unique = dedup.apply(candidates, request.topK());
+        List<Dedup.Candidate> unique = joinAndDedup(fused, scope, request.topK());
         List<SearchHit> hits = new ArrayList<>();
         for (int i = 0; i < Math.min(request.topK(), unique.size()); i++) {
             hits.add(toHit(i + 1, unique.get(i)));
         }
         return new SearchResponse(request.query(), (System.nanoTime() - start) / 1_000_000, modalities, degraded,
                 hits);
+    }
+
+    /**
+     * Resolves the fused ranking through the catalog page by page, starting with twice top-k, and deduplicates
+     * until top-k distinct visible hits are found or the ranking is exhausted. The result is the same as resolving
+     * everything (dedup never looks past the top-k-th distinct hit), at a fraction of the catalog reads.
+     */
+    private List<Dedup.Candidate> joinAndDedup(List<FusedHit> fused, SearchScope scope, int topK) {
+        Map<String, ChunkView> views = new java.util.HashMap<>();
+        int resolved = 0;
+        int upto = Math.min(fused.size(), Math.max(2 * topK, 20));
+        while (true) {
+            views.putAll(catalog.resolve(fused.subList(resolved, upto).stream().map(FusedHit::chunkId).toList(),
+                    scope));
+            resolved = upto;
+            List<Dedup.Candidate> candidates = fused.subList(0, upto).stream()
+                    .filter(h -> views.containsKey(h.chunkId()))
+                    .map(h -> new Dedup.Candidate(h, views.get(h.chunkId()))).toList();
+            List<Dedup.Candidate> unique = dedup.apply(candidates, topK);
+            if (unique.size() >= topK || upto == fused.size()) {
+                return unique;
+            }
+            upto = Math.min(fused.size(), upto * 2);
+        }
     }
 
     private void validate(SearchRequest r) {

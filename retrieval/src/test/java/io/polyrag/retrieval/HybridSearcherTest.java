@@ -76,7 +76,11 @@ class HybridSearcherTest {
     }
 
     private HybridSearcher searcher(long timeoutMs, Retriever... retrievers) {
-        searcher = new HybridSearcher(List.of(retrievers), catalog, new HybridSearcher.Options(10, timeoutMs,
+        return searcher(timeoutMs, 10, retrievers);
+    }
+
+    private HybridSearcher searcher(long timeoutMs, int candidates, Retriever... retrievers) {
+        searcher = new HybridSearcher(List.of(retrievers), catalog, new HybridSearcher.Options(candidates, timeoutMs,
                 FusionMethod.RRF, 60, Map.of(Modality.VECTOR, 0.5, Modality.FULLTEXT, 0.5), Fusion.Normalization.ZSCORE, 0.8,
                 100, 50));
         return searcher;
@@ -179,5 +183,23 @@ class HybridSearcherTest {
                 .hasMessageContaining("'vector' is not enabled").hasMessageContaining("enabled: fulltext");
         assertThatThrownBy(() -> s.search(new SearchRequest("x", 5, List.of("Bad KB!"), Set.of(), null)))
                 .hasMessageContaining("knowledge base name");
+    }
+
+    @Test
+    void invisible_hits_at_the_top_do_not_shrink_the_result_below_top_k() {
+        for (int i = 0; i < 40; i++) {
+            publish("m" + i, "alpha", "Filler document number " + i + " with its own words w" + i);
+        }
+        List<String> deleted = new java.util.ArrayList<>();
+        List<StoreHit> hits = new java.util.ArrayList<>();
+        for (int i = 0; i < 40; i++) {
+            hits.add(hit("m" + i, 1.0 - i / 100.0));
+            if (i < 30) {
+                deleted.add("m" + i);
+            }
+        }
+        catalog.delete(deleted);
+        SearchResponse r = searcher(5000, 50, fixed(Modality.FULLTEXT, hits)).search(SearchRequest.of("filler", 5));
+        assertThat(r.hits()).extracting(h -> h.documentId()).containsExactly("m30", "m31", "m32", "m33", "m34");
     }
 }

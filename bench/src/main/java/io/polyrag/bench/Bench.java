@@ -1,0 +1,153 @@
+package io.polyrag.bench;
+
+import io.polyrag.app.Polyrag;
+import io.polyrag.core.config.Config;
+import io.polyrag.core.config.Settings;
+import io.polyrag.core.model.IngestReport;
+import io.polyrag.core.model.Modality;
+import io.polyrag.core.model.SearchRequest;
+import io.polyrag.core.model.SearchScope;
+import io.polyrag.core.model.SourceItem;
+import io.polyrag.core.port.Embedder;
+import io.polyrag.core.port.ProgressListener;
+import io.polyrag.eval.BeirDataset;
+import io.polyrag.model.onnx.OnnxEmbedderProvider;
+import io.polyrag.store.lucene.LuceneFullTextStore;
+import io.polyrag.store.lucene.LuceneVectorStore;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Consumer;
+
+/**
+ * Ingest and search throughput and latency of the embedded stack, each beside a named baseline measured in the same
+ * run on the same data:
+ * <ul>
+ *   <li><b>ingest</b> against <i>embedder only</i>: the same texts embedded with the same model and threads, nothing
+ *       parsed, chunked, stored or committed — the floor the pipeline's overhead is measured from;</li>
+ *   <li><b>search</b> against <i>stores only</i>: the query embedded and the same two Lucene indexes searched directly,
+ *       one after the other — what the searcher adds (parallel legs, catalog join, fusion, dedup) is the difference.</li>
+ * </ul>
+ * Usage: {@code bench/run --dataset DIR [--docs N] [--queries N] [--work DIR]}.
+ */
+public final class Bench {
+    private Bench() {
+    }
+
+    public static void main(String[] args) throws IOException {
+        Map<String, String> opts = options(args);
+        Path dataset = Path.of(opts.getOrDefault("dataset", ""));
+        int docs = Integer.parseInt(opts.getOrDefault("docs", "1000"));
+        int queries = Integer.parseInt(opts.getOrDefault("queries", "200"));
+        Path work = opts.containsKey("work") ? Path.of(opts.get("work")) : Files.createTempDirectory("polyrag-bench");
+        BeirDataset ds = BeirDataset.load(dataset);
+        List<BeirDataset.Doc> corpus = ds.corpus().values().stream().limit(docs).toList();
+        List<String> qs = ds.queries().values().stream().limit(queries).toList();
+        Config config = Config.load(Map.of(), Map.of(Settings.DATA_DIR.key(), work.toString(),
+                Settings.INGEST_WORKERS.key(), "0"));
+        System.out.printf(Locale.ROOT, "polyrag bench: %s, %d documents, %d queries, %d cores, work dir %s%n%n",
+                ds.name(), corpus.size(), qs.size(), Runtime.getRuntime().availableProcessors(), work);
+
+        double embedOnly = embedderOnly(config, corpus);
+        IngestReport ingest;
+        try (Polyrag p = Polyrag.open(config)) {
+            ingest = p.ingestItems(corpus.stream().map(Bench::item).toList(), "bench", ProgressListener.NONE);
+        }
+        double secs = ingest.tookMs() / 1000.0;
+        System.out.println("ingest                                   docs/s   chunks/s");
+        System.out.printf(Locale.ROOT, "  baseline: embedder only             %8.1f%n", embedOnly);
+        System.out.printf(Locale.ROOT, "  polyrag pipeline                    %8.1f %10.1f   (%d chunks; %.0f%% of the "
+                + "baseline)%n%n", (ingest.added() + ingest.updated()) / secs, ingest.chunks() / secs,
+                ingest.chunks(), 100 * (ingest.added() + ingest.updated()) / secs / embedOnly);
+
+        System.out.println("search, top 10                        p50 ms   p99 ms      qps");
+        print("baseline: stores only (embed + 2)", storesOnly(config, work, qs));
+        try (Polyrag p = Polyrag.open(config)) {
+            for (Set<Modality> mods : List.of(Set.<Modality>of(), Set.of(Modality.VECTOR), Set.of(Modality.FULLTEXT))) {
+                String name = mods.isEmpty() ? "polyrag hybrid (facade)" : "polyrag " + mods.iterator().next() + " only";
+                print(name, time(qs, q -> p.search(new SearchRequest(q, 10, List.of(), mods, null))));
+            }
+        }
+    }
+
+    private static SourceItem item(BeirDataset.Doc d) {
+        String html = "<html><head><title>" + esc(d.title()) + "</title></head><body><p>" + esc(d.text())
+                + "</p></body></html>";
+        return new SourceItem("beir:" + d.id(), d.id() + ".html", html.getBytes(StandardCharsets.UTF_8), "text/html");
+    }
+
+    private static String esc(String s) {
+        return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;");
+    }
+
+    private static double embedderOnly(Config config, List<BeirDataset.Doc> corpus) {
+        try (Embedder e = OnnxEmbedderProvider.open(config)) {
+            e.embedPassages(List.of("warm up", "the model", "before timing"));
+            List<String> texts = corpus.stream().map(d -> d.title() + "\n" + d.text()).toList();
+            long t0 = System.nanoTime();
+            for (int i = 0; i < texts.size(); i += 16) {
+                e.embedPassages(texts.subList(i, Math.min(texts.size(), i + 16)));
+            }
+            return texts.size() / ((System.nanoTime() - t0) / 1e9);
+        }
+    }
+
+    private static long[] storesOnly(Config config, Path work, List<String> qs) {
+        try (Embedder e = OnnxEmbedderProvider.open(config);
+                LuceneVectorStore v = new LuceneVectorStore(work.resolve("vector"), e.dimension(), e.modelId(),
+                        config.get(Settings.VECTOR_EXACT_THRESHOLD));
+                LuceneFullTextStore f = new LuceneFullTextStore(work.resolve("fulltext"),
+                        config.get(Settings.BM25_K1), config.get(Settings.BM25_B))) {
+            return time(qs, q -> {
+                v.search(e.embedQuery(q), SearchScope.ALL, 10);
+                f.search(q, SearchScope.ALL, 10);
+            });
+        }
+    }
+
+    /** Runs every query once to warm up, then again timed; returns the sorted latencies in nanoseconds. */
+    private static long[] time(List<String> qs, Consumer<String> search) {
+        qs.stream().limit(20).forEach(search);
+        long[] t = new long[qs.size()];
+        for (int i = 0; i < qs.size(); i++) {
+            long t0 = System.nanoTime();
+            search.accept(qs.get(i));
+            t[i] = System.nanoTime() - t0;
+        }
+        Arrays.sort(t);
+        return t;
+    }
+
+    private static void print(String name, long[] sorted) {
+        double total = Arrays.stream(sorted).sum() / 1e9;
+        System.out.printf(Locale.ROOT, "  %-34s %8.2f %8.2f %8.1f%n", name, pct(sorted, 0.5), pct(sorted, 0.99),
+                sorted.length / total);
+    }
+
+    private static double pct(long[] sorted, double p) {
+        return sorted[Math.max(0, (int) Math.ceil(p * sorted.length) - 1)] / 1e6;
+    }
+
+    private static Map<String, String> options(String[] args) {
+        Map<String, String> m = new java.util.HashMap<>();
+        List<String> rest = new ArrayList<>(List.of(args));
+        for (int i = 0; i + 1 < rest.size(); i += 2) {
+            if (!rest.get(i).startsWith("--")) {
+                throw new IllegalArgumentException("expected --name value pairs, got " + rest.get(i));
+            }
+            m.put(rest.get(i).substring(2), rest.get(i + 1));
+        }
+        if (!m.containsKey("dataset")) {
+            System.err.println("usage: bench/run --dataset DIR [--docs N] [--queries N] [--work DIR]");
+            System.exit(2);
+        }
+        return m;
+    }
+}
