@@ -92,9 +92,8 @@ final class EvalCommand implements Callable<Integer> {
     }
 
     private static void print(EvalReport r, PrintWriter out) {
-        out.printf("%s: %d documents, %d queries; ingest %.1f s (%.1f docs/s, %.1f chunks/s%s)%n%n", r.dataset(),
-                r.documents(), r.queries(), r.ingest().seconds(), r.ingest().docsPerSecond(),
-                r.ingest().chunksPerSecond(), r.ingest().reused() > 0 ? ", " + r.ingest().reused() + " reused" : "");
+        out.printf("%s: %d documents, %d queries; %s%n%n", r.dataset(), r.documents(), r.queries(),
+                EvalReport.describe(r.ingest()));
         out.printf("%-28s %-10s %8s %10s %8s %8s %8s%n", "run", "fusion", "nDCG@10", "Recall@100", "MRR@10", "p50 ms",
                 "p99 ms");
         for (EvalReport.Run x : r.runs()) {

@@ -39,4 +39,14 @@ public record EvalReport(String dataset, int documents, int queries, List<Run> r
      */
     public record Ingest(double seconds, double docsPerSecond, double chunksPerSecond, int chunks, int reused) {
     }
+
+    /** The ingest in words: speeds when documents were indexed, or that the index was reused. */
+    public static String describe(Ingest i) {
+        String speed = String.format(java.util.Locale.ROOT, "ingest %.1f s (%.1f docs/s, %.1f chunks/s)", i.seconds(),
+                i.docsPerSecond(), i.chunksPerSecond());
+        if (i.chunks() == 0 && i.reused() > 0) {
+            return "index reused: all " + i.reused() + " documents were already indexed with these settings";
+        }
+        return i.reused() > 0 ? speed + ", " + i.reused() + " documents reused" : speed;
+    }
 }

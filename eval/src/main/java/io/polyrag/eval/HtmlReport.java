@@ -23,11 +23,8 @@ public final class HtmlReport {
                 .append("h2{margin-top:2rem}.muted{color:#666}svg{background:#fafafa;border:1px solid #eee}")
                 .append("</style></head><body>");
         sb.append("<h1>polyrag eval: ").append(esc(r.dataset())).append("</h1><p class=\"muted\">")
-                .append(r.documents()).append(" documents, ").append(r.queries()).append(" judged queries. Ingest: ")
-                .append(fmt(r.ingest().seconds())).append(" s, ").append(fmt(r.ingest().docsPerSecond()))
-                .append(" docs/s, ").append(fmt(r.ingest().chunksPerSecond())).append(" chunks/s")
-                .append(r.ingest().reused() > 0 ? " (" + r.ingest().reused() + " documents reused)" : "")
-                .append(".</p>");
+                .append(r.documents()).append(" documents, ").append(r.queries()).append(" judged queries. ")
+                .append(esc(EvalReport.describe(r.ingest()))).append(".</p>");
         table(sb, r.runs());
         List<EvalReport.Run> fused = r.runs().stream().filter(x -> x.modalities().size() > 1).toList();
         List<EvalReport.Run> single = r.runs().stream().filter(x -> x.modalities().size() == 1).toList();
