@@ -7,15 +7,14 @@ import io.polyrag.core.model.IngestReport;
 import io.polyrag.core.model.Modality;
 import io.polyrag.core.model.SearchRequest;
 import io.polyrag.core.model.SearchScope;
-import io.polyrag.core.model.SourceItem;
 import io.polyrag.core.port.Embedder;
 import io.polyrag.core.port.ProgressListener;
 import io.polyrag.eval.BeirDataset;
+import io.polyrag.eval.Evaluation;
 import io.polyrag.model.onnx.OnnxEmbedderProvider;
 import io.polyrag.store.lucene.LuceneFullTextStore;
 import io.polyrag.store.lucene.LuceneVectorStore;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -58,7 +57,7 @@ public final class Bench {
         double embedOnly = embedderOnly(config, corpus);
         IngestReport ingest;
         try (Polyrag p = Polyrag.open(config)) {
-            ingest = p.ingestItems(corpus.stream().map(Bench::item).toList(), "bench", ProgressListener.NONE);
+            ingest = p.ingestItems(corpus.stream().map(Evaluation::item).toList(), "bench", ProgressListener.NONE);
         }
         double secs = ingest.tookMs() / 1000.0;
         System.out.println("ingest                                   docs/s   chunks/s");
@@ -75,16 +74,6 @@ public final class Bench {
                 print(name, time(qs, q -> p.search(new SearchRequest(q, 10, List.of(), mods, null))));
             }
         }
-    }
-
-    private static SourceItem item(BeirDataset.Doc d) {
-        String html = "<html><head><title>" + esc(d.title()) + "</title></head><body><p>" + esc(d.text())
-                + "</p></body></html>";
-        return new SourceItem("beir:" + d.id(), d.id() + ".html", html.getBytes(StandardCharsets.UTF_8), "text/html");
-    }
-
-    private static String esc(String s) {
-        return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;");
     }
 
     private static double embedderOnly(Config config, List<BeirDataset.Doc> corpus) {

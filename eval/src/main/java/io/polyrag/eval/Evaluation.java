@@ -58,7 +58,8 @@ public final class Evaluation {
                 seconds == 0 ? 0 : r.chunks() / seconds, r.chunks(), r.unchanged());
     }
 
-    static SourceItem item(BeirDataset.Doc d) {
+    /** A corpus entry as the document polyrag indexes: HTML whose title is the entry's title. */
+    public static SourceItem item(BeirDataset.Doc d) {
         String html = "<html><head><title>" + escape(d.title()) + "</title></head><body><p>" + escape(d.text())
                 + "</p></body></html>";
         return new SourceItem("beir:" + d.id(), d.id() + ".html", html.getBytes(StandardCharsets.UTF_8),
