@@ -18,6 +18,7 @@ import io.polyrag.core.spi.ParserProvider;
 import io.polyrag.core.spi.ProviderContext;
 import io.polyrag.core.spi.Providers;
 import io.polyrag.core.spi.VectorStoreProvider;
+import io.polyrag.ingest.CachingEmbedder;
 import io.polyrag.ingest.IngestPipeline;
 import io.polyrag.ingest.StoreSet;
 import io.polyrag.ingest.StructuredChunker;
@@ -60,6 +61,9 @@ final class Components implements AutoCloseable {
             if (config.get(Settings.VECTOR_ENABLED)) {
                 e = track(Providers.find(EmbedderProvider.class, config.get(Settings.EMBEDDING_PROVIDER),
                         Settings.EMBEDDING_PROVIDER).open(context));
+                if (config.get(Settings.EMBEDDING_CACHE)) {
+                    e = new CachingEmbedder(e, catalog);
+                }
                 VectorStore vs = track(Providers.find(VectorStoreProvider.class, config.get(Settings.VECTOR_BACKEND),
                         Settings.VECTOR_BACKEND).open(context, e.dimension(), e.modelId()));
                 indexes.put(Modality.VECTOR, vs);

@@ -17,6 +17,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -188,6 +189,19 @@ public abstract class CatalogContract {
         JobInfo failed = c.job(id).orElseThrow();
         assertThat(failed.status()).isEqualTo(JobStatus.FAILED);
         assertThat(failed.error()).contains("attempts");
+    }
+
+    @Test
+    void the_embedding_cache_returns_what_was_remembered_per_model() {
+        CatalogAndJobs c = open();
+        float[] v = {0.25f, -1.5f, 3.0f};
+        c.remember("m1", Map.of("h1", v, "h2", new float[] {1f}));
+        c.remember("m1", Map.of("h1", new float[] {9f}));
+        var got = c.vectors("m1", List.of("h1", "h3"));
+        assertThat(got).containsOnlyKeys("h1");
+        assertThat(got.get("h1")).containsExactly(0.25f, -1.5f, 3.0f);
+        assertThat(c.vectors("m2", List.of("h1"))).isEmpty();
+        assertThat(c.vectors("m1", List.of())).isEmpty();
     }
 
     @Test

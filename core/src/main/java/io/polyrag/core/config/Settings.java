@@ -50,6 +50,9 @@ public final class Settings {
             "Embedding model: a model bundled with polyrag, or any name when embedding.model.dir is set.");
     public static final Setting<Path> EMBEDDING_MODEL_DIR = Setting.path("embedding.model.dir", null,
             "Directory with model.onnx and tokenizer.json of a custom model (mean pooling, no query prefix).");
+    public static final Setting<Boolean> EMBEDDING_CACHE = Setting.bool("embedding.cache", true,
+            "Keep every passage vector in the catalog keyed by (model, text hash), so re-indexing unchanged text "
+                    + "(a changed file, new chunking, a rebuilt index) does not run the model again.");
     public static final Setting<Integer> EMBEDDING_THREADS = Setting.integer("embedding.threads", 0, 0, 256,
             "Texts embedded in parallel (one model run per text); 0 means one per CPU core.");
     public static final Setting<Integer> EMBEDDING_MAX_TOKENS = Setting.integer("embedding.max.tokens", 512, 16,

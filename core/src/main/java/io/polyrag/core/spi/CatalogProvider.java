@@ -1,13 +1,14 @@
 package io.polyrag.core.spi;
 
 import io.polyrag.core.port.Catalog;
+import io.polyrag.core.port.EmbeddingCache;
 import io.polyrag.core.port.JobStore;
 
-/** Makes the catalog and the job store, which share one database. */
+/** Makes the catalog, the job store and the embedding cache, which share one database. */
 public interface CatalogProvider extends NamedProvider {
 
-    /** A catalog and job store over one database connection pool. */
-    interface CatalogAndJobs extends Catalog, JobStore {
+    /** A catalog, job store and embedding cache over one database connection pool. */
+    interface CatalogAndJobs extends Catalog, JobStore, EmbeddingCache {
     }
 
     CatalogAndJobs open(ProviderContext context);

@@ -63,3 +63,9 @@ CREATE TABLE IF NOT EXISTS jobs (
     updated_at  TIMESTAMP WITH TIME ZONE NOT NULL
 );
 CREATE INDEX IF NOT EXISTS jobs_status ON jobs (status, created_at);
+CREATE TABLE IF NOT EXISTS embedding_cache (
+    model     VARCHAR(255) NOT NULL,
+    text_hash VARCHAR(64)  NOT NULL,
+    vector    BYTEA        NOT NULL,
+    PRIMARY KEY (model, text_hash)
+);

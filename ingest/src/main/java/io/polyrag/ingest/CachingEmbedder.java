@@ -1,0 +1,108 @@
+package io.polyrag.ingest;
+
+import io.polyrag.core.model.Ids;
+import io.polyrag.core.port.Embedder;
+import io.polyrag.core.port.EmbeddingCache;
+import io.polyrag.core.port.TokenCounter;
+import java.lang.System.Logger.Level;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * An embedder that asks a cache first: passages whose exact text was embedded before by the same model (and the same
+ * truncation) are not embedded again. Queries are not cached. A failing cache is logged and bypassed: it can cost
+ * time, never correctness.
+ */
+public final class CachingEmbedder implements Embedder {
+    private static final System.Logger LOG = System.getLogger(CachingEmbedder.class.getName());
+
+    private final Embedder delegate;
+    private final EmbeddingCache cache;
+    private final String cacheKey;
+
+    public CachingEmbedder(Embedder delegate, EmbeddingCache cache) {
+        this.delegate = delegate;
+        this.cache = cache;
+        this.cacheKey = delegate.modelId() + "@" + delegate.maxTokens();
+    }
+
+    @Override
+    public List<float[]> embedPassages(List<String> passages) {
+        List<String> hashes = passages.stream()
+                .map(p -> Ids.sha256Hex(p.getBytes(StandardCharsets.UTF_8))).toList();
+        Map<String, float[]> known = lookup(hashes);
+        Map<String, String> missing = new LinkedHashMap<>();
+        for (int i = 0; i < passages.size(); i++) {
+            if (!known.containsKey(hashes.get(i))) {
+                missing.putIfAbsent(hashes.get(i), passages.get(i));
+            }
+        }
+        Map<String, float[]> fresh = new HashMap<>();
+        if (!missing.isEmpty()) {
+            List<String> keys = new ArrayList<>(missing.keySet());
+            List<float[]> vectors = delegate.embedPassages(new ArrayList<>(missing.values()));
+            for (int i = 0; i < keys.size(); i++) {
+                fresh.put(keys.get(i), vectors.get(i));
+            }
+            store(fresh);
+        }
+        List<float[]> out = new ArrayList<>(passages.size());
+        for (String h : hashes) {
+            out.add(known.containsKey(h) ? known.get(h) : fresh.get(h));
+        }
+        return out;
+    }
+
+    private Map<String, float[]> lookup(List<String> hashes) {
+        try {
+            Map<String, float[]> found = new HashMap<>(cache.vectors(cacheKey, hashes));
+            found.values().removeIf(v -> v.length != delegate.dimension());
+            return found;
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "embedding cache unavailable; embedding everything", e);
+            return Map.of();
+        }
+    }
+
+    private void store(Map<String, float[]> vectors) {
+        try {
+            cache.remember(cacheKey, vectors);
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "could not write to the embedding cache", e);
+        }
+    }
+
+    @Override
+    public float[] embedQuery(String query) {
+        return delegate.embedQuery(query);
+    }
+
+    @Override
+    public String modelId() {
+        return delegate.modelId();
+    }
+
+    @Override
+    public int dimension() {
+        return delegate.dimension();
+    }
+
+    @Override
+    public int maxTokens() {
+        return delegate.maxTokens();
+    }
+
+    @Override
+    public TokenCounter tokenCounter() {
+        return delegate.tokenCounter();
+    }
+
+    @Override
+    public void close() {
+        delegate.close();
+    }
+}

@@ -1,0 +1,84 @@
+package io.polyrag.ingest;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.polyrag.core.config.Config;
+import io.polyrag.core.port.Embedder;
+import io.polyrag.core.port.TokenCounter;
+import io.polyrag.model.onnx.OnnxEmbedderProvider;
+import io.polyrag.store.jdbc.H2CatalogProvider;
+import io.polyrag.store.jdbc.JdbcCatalog;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The cache in front of the real model, over the real catalog database. */
+class CachingEmbedderTest {
+    @TempDir
+    Path dir;
+
+    /** The real embedder, recording which passages reach the model. */
+    private record Recording(Embedder real, List<String> seen) implements Embedder {
+        @Override
+        public List<float[]> embedPassages(List<String> passages) {
+            seen.addAll(passages);
+            return real.embedPassages(passages);
+        }
+
+        @Override
+        public float[] embedQuery(String query) {
+            return real.embedQuery(query);
+        }
+
+        @Override
+        public String modelId() {
+            return real.modelId();
+        }
+
+        @Override
+        public int dimension() {
+            return real.dimension();
+        }
+
+        @Override
+        public int maxTokens() {
+            return real.maxTokens();
+        }
+
+        @Override
+        public TokenCounter tokenCounter() {
+            return real.tokenCounter();
+        }
+
+        @Override
+        public void close() {
+            real.close();
+        }
+    }
+
+    @Test
+    void text_embedded_once_is_not_embedded_again_even_after_a_restart() {
+        List<String> seen = new ArrayList<>();
+        try (Embedder real = OnnxEmbedderProvider.open(Config.defaults(Map.of()))) {
+            List<float[]> first;
+            try (JdbcCatalog catalog = H2CatalogProvider.open(dir)) {
+                CachingEmbedder cached = new CachingEmbedder(new Recording(real, seen), catalog);
+                first = cached.embedPassages(List.of("alpha passage", "beta passage", "alpha passage"));
+                assertThat(seen).containsExactly("alpha passage", "beta passage");
+                assertThat(first.get(0)).containsExactly(first.get(2));
+            }
+            seen.clear();
+            try (JdbcCatalog catalog = H2CatalogProvider.open(dir)) {
+                CachingEmbedder cached = new CachingEmbedder(new Recording(real, seen), catalog);
+                List<float[]> again = cached.embedPassages(List.of("beta passage", "gamma passage", "alpha passage"));
+                assertThat(seen).containsExactly("gamma passage");
+                assertThat(again.get(0)).containsExactly(first.get(1));
+                assertThat(again.get(2)).containsExactly(first.get(0));
+                assertThat(again.get(1)).containsExactly(real.embedPassages(List.of("gamma passage")).getFirst());
+            }
+        }
+    }
+}
