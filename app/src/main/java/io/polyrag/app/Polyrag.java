@@ -177,6 +177,13 @@ public final class Polyrag implements AutoCloseable {
         }
     }
 
+    /** Deletes a staging directory whose upload will not become a job. */
+    public void discardStaging(Path stagingDir) {
+        if (stagingDir.toAbsolutePath().normalize().startsWith(dataDir.resolve("staging"))) {
+            deleteTree(stagingDir);
+        }
+    }
+
     /**
      * Queues an ingest of staged files and returns the job id at once. The staging directory is deleted when the
      * job ends.

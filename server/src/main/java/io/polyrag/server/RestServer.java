@@ -66,6 +66,9 @@ public final class RestServer implements AutoCloseable {
             config.jetty.multipartConfig.maxFileSize(maxRequestBytes, SizeUnit.BYTES);
             config.jetty.multipartConfig.maxTotalRequestSize(maxRequestBytes, SizeUnit.BYTES);
             config.jetty.multipartConfig.maxInMemoryFileSize(1, SizeUnit.MB);
+            config.requestLogger.http((ctx, ms) -> LOG.log(ctx.statusCode() >= 500 ? System.Logger.Level.WARNING
+                    : System.Logger.Level.DEBUG, () -> String.format(Locale.ROOT, "%s %s -> %d in %.1f ms",
+                    ctx.method(), ctx.path(), ctx.statusCode(), ms)));
             routes(config.routes);
             errors(config.routes);
         });
@@ -152,8 +155,21 @@ public final class RestServer implements AutoCloseable {
         if (files.isEmpty()) {
             throw new InvalidInputException("no files: add one part named 'files' per file to ingest");
         }
-        String kb = ctx.formParam("kb");
+        String kb = io.polyrag.core.model.Ids.knowledgeBase(ctx.formParam("kb"));
         Path staging = polyrag.newStagingDir();
+        String id;
+        try {
+            id = polyrag.submitUpload(kb, staging, stage(files, staging));
+        } catch (RuntimeException e) {
+            polyrag.discardStaging(staging);
+            throw e;
+        }
+        String location = "/v1/jobs/" + id;
+        ctx.status(HttpStatus.ACCEPTED).header("Location", location)
+                .json(new Dtos.Accepted(id, "queued", files.size(), location));
+    }
+
+    private static List<Requests.StagedFile> stage(List<UploadedFile> files, Path staging) {
         List<Requests.StagedFile> staged = new ArrayList<>();
         Set<String> names = new HashSet<>();
         for (int i = 0; i < files.size(); i++) {
@@ -166,10 +182,7 @@ public final class RestServer implements AutoCloseable {
             }
             staged.add(new Requests.StagedFile(unique(UploadNames.sanitise(f.filename()), names), target));
         }
-        String id = polyrag.submitUpload(kb, staging, staged);
-        String location = "/v1/jobs/" + id;
-        ctx.status(HttpStatus.ACCEPTED).header("Location", location)
-                .json(new Dtos.Accepted(id, "queued", staged.size(), location));
+        return staged;
     }
 
     private static String unique(String name, Set<String> taken) {

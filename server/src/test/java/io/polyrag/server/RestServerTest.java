@@ -147,6 +147,28 @@ class RestServerTest {
     }
 
     @Test
+    void a_refused_upload_leaves_nothing_staged() throws IOException {
+        byte[] body = multipart("kb", "Not A Valid KB!", new String[][] {{"a.md", "# A\n\nText."}});
+        HttpResponse<String> r = send(HttpRequest.newBuilder(uri("/v1/ingest/files"))
+                .header("Content-Type", "multipart/form-data; boundary=XyZ")
+                .POST(HttpRequest.BodyPublishers.ofByteArray(body)));
+        assertProblem(r, 400, "knowledge base name");
+        Path staging = polyrag.dataDir().resolve("staging");
+        try (var dirs = java.nio.file.Files.list(staging)) {
+            assertThat(dirs.filter(d -> java.nio.file.Files.exists(d.resolve("0")))
+                    .filter(d -> readQuietly(d.resolve("0")).contains("# A"))).isEmpty();
+        }
+    }
+
+    private static String readQuietly(Path p) {
+        try {
+            return java.nio.file.Files.readString(p);
+        } catch (IOException e) {
+            return "";
+        }
+    }
+
+    @Test
     void a_malformed_multipart_body_is_a_400() {
         HttpResponse<String> r = send(HttpRequest.newBuilder(uri("/v1/ingest/files"))
                 .header("Content-Type", "multipart/form-data; boundary=XyZ")
