@@ -23,6 +23,7 @@ import io.polyrag.ingest.IngestPipeline;
 import io.polyrag.ingest.StoreSet;
 import io.polyrag.ingest.StructuredChunker;
 import io.polyrag.ingest.WordTokenCounter;
+import io.polyrag.retrieval.AnswerService;
 import io.polyrag.retrieval.Fusion;
 import io.polyrag.retrieval.HybridSearcher;
 import io.polyrag.retrieval.Retriever;
@@ -44,6 +45,7 @@ final class Components implements AutoCloseable {
     final Embedder embedder;
     final IngestPipeline pipeline;
     final HybridSearcher searcher;
+    final AnswerService answers;
     final Parser parser;
     private final Deque<AutoCloseable> opened = new ArrayDeque<>();
 
@@ -82,6 +84,7 @@ final class Components implements AutoCloseable {
                     new StoreSet(indexes), new IngestPipeline.Options(config.get(Settings.INGEST_BATCH_DOCUMENTS),
                             config.get(Settings.INGEST_MAX_FILE_MB) * 1024L * 1024L, signature(config, e)));
             this.searcher = track(new HybridSearcher(retrievers, catalog, searchOptions(config)));
+            this.answers = new AnswerService(searcher, catalog);
         } catch (RuntimeException ex) {
             close();
             throw ex;

@@ -5,6 +5,7 @@ import io.polyrag.core.NotFoundException;
 import io.polyrag.core.PolyragException;
 import io.polyrag.core.config.Config;
 import io.polyrag.core.config.Settings;
+import io.polyrag.core.model.Answer;
 import io.polyrag.core.model.DocumentInfo;
 import io.polyrag.core.model.Ids;
 import io.polyrag.core.model.IngestReport;
@@ -252,6 +253,16 @@ public final class Polyrag implements AutoCloseable {
 
     public SearchResponse search(SearchRequest request) {
         return components.searcher.search(request);
+    }
+
+    /**
+     * Searches, then answers with numbered sources (one number per document, neighbouring chunks woven in).
+     *
+     * @param neighbours chunks added on each side of a hit; null for the configured default
+     */
+    public Answer answer(SearchRequest request, Integer neighbours) {
+        return components.answers.answer(request, neighbours == null
+                ? components.config.get(Settings.ANSWER_NEIGHBOURS) : neighbours);
     }
 
     /** Top-k used when a request does not say. */

@@ -14,7 +14,7 @@ import picocli.CommandLine.ScopeType;
 /** The top-level command and the options every sub-command shares. */
 @Command(name = "polyrag", mixinStandardHelpOptions = true, version = "polyrag 0.1.0",
         description = "Index documents into vector and full-text stores at once; search them with fused retrieval.",
-        subcommands = {ServeCommand.class, IngestCommand.class, SearchCommand.class, EvalCommand.class,
+        subcommands = {ServeCommand.class, IngestCommand.class, SearchCommand.class, AskCommand.class, EvalCommand.class,
             ConfigCommand.class},
         footer = {"", "Settings: environment variables POLYRAG_*, a properties file (--config), or --set key=value.",
             "Exit codes: 0 ok, 1 some inputs failed, 2 bad usage or configuration, 3 data directory in use,"

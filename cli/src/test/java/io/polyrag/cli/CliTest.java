@@ -79,6 +79,16 @@ class CliTest {
     }
 
     @Test
+    void ask_answers_with_a_citation_and_lists_the_sources() {
+        Run r = run("ask", "what", "is", "matcha?");
+        assertThat(r.code()).as(r.err()).isZero();
+        assertThat(r.out()).startsWith("Matcha is powdered green tea whisked with hot water. [1]")
+                .contains("(extractive)").contains("[1] Tea");
+        JsonNode json = Json.MAPPER.readTree(run("ask", "--json", "pulsar").out());
+        assertThat(json.get("sources").get(0).get("title").asString()).isEqualTo("stars");
+    }
+
+    @Test
     void re_ingesting_reports_everything_unchanged() {
         Run r = run("ingest", "--json", tmp.resolve("docs").toString());
         assertThat(r.code()).isZero();

@@ -180,7 +180,8 @@ public final class HybridSearcher implements AutoCloseable {
     private static SearchHit toHit(int rank, Dedup.Candidate c) {
         ChunkView v = c.view();
         return new SearchHit(rank, c.hit().score(), v.chunk().documentId(), v.chunk().id(), v.uri(), v.title(),
-                v.chunk().text(), v.chunk().kind(), v.chunk().headingPath(), v.knowledgeBase(), c.hit().sources());
+                v.chunk().text(), v.chunk().kind(), v.chunk().headingPath(), v.knowledgeBase(), c.hit().sources(),
+                v.chunk().version(), v.chunk().ordinal());
     }
 
     @Override

@@ -23,6 +23,21 @@ final class Dtos {
     }
 
     /**
+     * {@code POST /v1/query}: a search plus an answer.
+     *
+     * @param query the question
+     * @param topK hits to draw sources from (also {@code top_k})
+     * @param knowledgeBases knowledge bases to search (also {@code kb})
+     * @param modalities retrievers to run
+     * @param fusion rrf or weighted
+     * @param neighbours chunks added around each hit, 0 to 5
+     */
+    record QueryBody(String query, @JsonAlias("top_k") Integer topK,
+            @JsonAlias({"kb", "knowledge_bases"}) List<String> knowledgeBases, List<String> modalities,
+            String fusion, Integer neighbours) {
+    }
+
+    /**
      * {@code POST /v1/ingest/text}.
      *
      * @param text the content

@@ -84,6 +84,7 @@ public final class RestServer implements AutoCloseable {
         r.get("/ready", ctx -> ctx.json(health()));
         r.get("/v1/search", this::searchGet);
         r.post("/v1/search", this::searchPost);
+        r.post("/v1/query", this::query);
         r.post("/v1/ingest/text", this::ingestText);
         r.post("/v1/ingest/files", this::ingestFiles);
         r.get("/v1/jobs/{id}", ctx -> ctx.json(polyrag.job(ctx.pathParam("id"))));
@@ -124,6 +125,16 @@ public final class RestServer implements AutoCloseable {
             throw new InvalidInputException("field 'query' is missing: send {\"query\": \"your question\"}");
         }
         ctx.json(polyrag.search(request(b.query(), b.topK(), b.knowledgeBases(), b.modalities(), b.fusion())));
+    }
+
+    private void query(Context ctx) {
+        requireJson(ctx);
+        Dtos.QueryBody b = Json.read(ctx.body(), Dtos.QueryBody.class);
+        if (b.query() == null) {
+            throw new InvalidInputException("field 'query' is missing: send {\"query\": \"your question\"}");
+        }
+        ctx.json(polyrag.answer(request(b.query(), b.topK(), b.knowledgeBases(), b.modalities(), b.fusion()),
+                b.neighbours()));
     }
 
     private SearchRequest request(String query, Integer topK, List<String> kbs, List<String> modalities,

@@ -126,6 +126,20 @@ class RestServerTest {
     }
 
     @Test
+    void query_answers_with_numbered_cited_sources() {
+        JsonNode a = json(post("/v1/query", "{\"query\": \"How long can a narwhal tusk grow?\", \"kb\": [\"sea\"]}"));
+        assertThat(a.get("mode").asString()).isEqualTo("extractive");
+        assertThat(a.get("answer").asString()).contains("three metres").endsWith("[1]");
+        JsonNode source = a.get("sources").get(0);
+        assertThat(source.get("number").asInt()).isEqualTo(1);
+        assertThat(source.get("title").asString()).isEqualTo("Narwhals");
+        assertThat(source.get("passages").get(0).get("hit").asBoolean()).isTrue();
+        assertProblem(post("/v1/query", "{\"query\": \"x\", \"neighbours\": 9}"), 400, "neighbours must be");
+        assertProblem(post("/v1/query", "{\"query\": \"\"}"), 400, "query is empty");
+        assertProblem(post("/v1/query", "{\"question\": \"x\"}"), 400, "unknown field 'question'");
+    }
+
+    @Test
     void uploaded_files_are_ingested_by_a_job_whose_progress_can_be_followed() {
         byte[] body = multipart("kb", "uploads", new String[][] {
             {"../../etc/evil.md", "# Evil\n\nThe capybara is the largest living rodent."},

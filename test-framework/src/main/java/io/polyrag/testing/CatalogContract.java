@@ -192,6 +192,19 @@ public abstract class CatalogContract {
     }
 
     @Test
+    void neighbouring_chunks_come_in_reading_order_from_the_visible_version_only() {
+        CatalogAndJobs c = open();
+        c.stage(draft("d1", "kb", 1, "zero", "one", "two", "three"), 1);
+        assertThat(c.chunks("d1", 1, 0, 3)).as("not yet visible").isEmpty();
+        c.publish(new DocumentVersion("d1", 1));
+        assertThat(c.chunks("d1", 1, 1, 2)).extracting(Chunk::text).containsExactly("one", "two");
+        assertThat(c.chunks("d1", 1, -1, 0)).extracting(Chunk::text).containsExactly("zero");
+        assertThat(c.chunks("d1", 2, 0, 3)).isEmpty();
+        c.delete(List.of("d1"));
+        assertThat(c.chunks("d1", 1, 0, 3)).isEmpty();
+    }
+
+    @Test
     void the_embedding_cache_returns_what_was_remembered_per_model() {
         CatalogAndJobs c = open();
         float[] v = {0.25f, -1.5f, 3.0f};

@@ -92,6 +92,9 @@ public final class Settings {
     public static final Setting<Double> DEDUP_OVERLAP = Setting.decimal("dedup.overlap", 0.8, 0.5, 1.0,
             "Word overlap (Jaccard) at which two hits count as duplicates and are merged.");
 
+    public static final Setting<Integer> ANSWER_NEIGHBOURS = Setting.integer("answer.neighbours", 1, 0, 5,
+            "Chunks added before and after each retrieved chunk when an answer's sources are assembled.");
+
     // ---- ingest
     public static final Setting<String> INGEST_PARSER = Setting.string("ingest.parser", "text",
             "Parser provider that extracts text and structure from files.");

@@ -18,10 +18,12 @@ import java.util.Map;
  * @param knowledgeBase the document's knowledge base
  * @param sources for every retriever that found this chunk (or a duplicate merged into it), its rank and score,
  *     keyed by modality wire name
+ * @param version the document version the chunk belongs to
+ * @param ordinal the chunk's position in its document
  */
 public record SearchHit(int rank, double score, String documentId, String chunkId, String uri, String title,
         String text, ChunkKind kind, List<String> headingPath, String knowledgeBase,
-        Map<String, SourceScore> sources) {
+        Map<String, SourceScore> sources, long version, int ordinal) {
     public SearchHit {
         headingPath = List.copyOf(headingPath);
         sources = Map.copyOf(sources);

@@ -60,6 +60,12 @@ public interface Catalog extends AutoCloseable {
      */
     Map<String, ChunkView> resolve(Collection<String> chunkIds, SearchScope scope);
 
+    /**
+     * Chunks {@code fromOrdinal} to {@code toOrdinal} (inclusive) of a document's version, in reading order, if that
+     * version is the visible one; empty otherwise. For weaving a hit's neighbours around it.
+     */
+    List<io.polyrag.core.model.Chunk> chunks(String documentId, long version, int fromOrdinal, int toOrdinal);
+
     /** Visible documents in scope, ordered by uri, paged. */
     List<DocumentInfo> documents(SearchScope scope, int offset, int limit);
 

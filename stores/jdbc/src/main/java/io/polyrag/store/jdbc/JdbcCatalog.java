@@ -331,6 +331,27 @@ public class JdbcCatalog implements CatalogAndJobs {
     }
 
     @Override
+    public List<Chunk> chunks(String documentId, long version, int fromOrdinal, int toOrdinal) {
+        return jdbc.tx("read neighbouring chunks", c -> {
+            List<Chunk> out = new ArrayList<>();
+            try (PreparedStatement ps = c.prepareStatement("SELECT c.* FROM chunks c JOIN documents d ON d.id = "
+                    + "c.document_id AND d.visible_version = c.version WHERE d.deleted = FALSE AND c.document_id = ? "
+                    + "AND c.version = ? AND c.ordinal BETWEEN ? AND ? ORDER BY c.ordinal")) {
+                ps.setString(1, documentId);
+                ps.setLong(2, version);
+                ps.setInt(3, fromOrdinal);
+                ps.setInt(4, toOrdinal);
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        out.add(chunk(rs));
+                    }
+                }
+            }
+            return out;
+        });
+    }
+
+    @Override
     public List<DocumentInfo> documents(SearchScope scope, int offset, int limit) {
         return jdbc.tx("list documents", c -> {
             String sql = "SELECT * FROM documents d WHERE d.deleted = FALSE AND d.visible_version > 0"

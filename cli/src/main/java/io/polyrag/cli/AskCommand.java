@@ -1,0 +1,62 @@
+package io.polyrag.cli;
+
+import io.polyrag.app.Polyrag;
+import io.polyrag.core.model.Answer;
+import io.polyrag.core.model.AnswerSource;
+import io.polyrag.core.model.SearchRequest;
+import io.polyrag.server.Json;
+import java.io.PrintWriter;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
+
+/** {@code polyrag ask QUESTION}: an answer with numbered sources. */
+@Command(name = "ask", description = "Answer a question from the indexed documents, citing numbered sources.")
+final class AskCommand implements Callable<Integer> {
+    @ParentCommand
+    PolyragCommand parent;
+
+    @Spec
+    picocli.CommandLine.Model.CommandSpec spec;
+
+    @Parameters(arity = "1..*", paramLabel = "QUESTION", description = "The question (several words are joined).")
+    List<String> words;
+
+    @Option(names = {"-k", "--top-k"}, paramLabel = "N", description = "Hits to draw sources from (default 10).")
+    Integer topK;
+
+    @Option(names = "--kb", paramLabel = "NAME", description = "Search only these knowledge bases; repeatable.")
+    List<String> kbs;
+
+    @Option(names = "--neighbours", paramLabel = "N", description = "Chunks added around each hit (default 1).")
+    Integer neighbours;
+
+    @Option(names = "--json", description = "Print one JSON object.")
+    boolean json;
+
+    @Override
+    public Integer call() {
+        PrintWriter out = spec.commandLine().getOut();
+        try (Polyrag polyrag = parent.open(Map.of("ingest.workers", "0"))) {
+            Answer a = polyrag.answer(new SearchRequest(String.join(" ", words),
+                    topK == null ? polyrag.defaultTopK() : topK, PolyragCommand.split(kbs), Set.of(), null), neighbours);
+            if (json) {
+                out.println(Json.MAPPER.writeValueAsString(a));
+                return Main.OK;
+            }
+            out.println(a.answer().isEmpty() ? "(nothing found)" : a.answer());
+            out.println();
+            out.println("(" + a.mode() + ") " + a.note());
+            for (AnswerSource s : a.sources()) {
+                out.printf("[%d] %s  %s%n", s.number(), s.title(), s.uri());
+            }
+            return Main.OK;
+        }
+    }
+}

@@ -1,0 +1,22 @@
+package io.polyrag.core.model;
+
+import java.util.List;
+
+/**
+ * An answer with its sources.
+ *
+ * @param query the question as received
+ * @param answer the answer text; claims cite sources as {@code [n]}
+ * @param mode {@code extractive} (sentences quoted from the sources, no language model) or {@code generated}
+ * @param note how the answer was made, in words for the reader
+ * @param sources the numbered sources, numbered by first appearance; one number per document
+ * @param tookMs wall time
+ * @param degraded retrievers that failed or timed out
+ */
+public record Answer(String query, String answer, String mode, String note, List<AnswerSource> sources,
+        long tookMs, List<DegradedLeg> degraded) {
+    public Answer {
+        sources = List.copyOf(sources);
+        degraded = List.copyOf(degraded);
+    }
+}

@@ -1,0 +1,37 @@
+package io.polyrag.core.model;
+
+import java.util.List;
+
+/**
+ * A cited document: its number and the passages used, in reading order.
+ *
+ * @param number the citation number, stable within one answer: {@code [number]}
+ * @param documentId the document
+ * @param title its title
+ * @param uri its uri
+ * @param knowledgeBase its knowledge base
+ * @param passages the retrieved chunks and their neighbours, in reading order
+ */
+public record AnswerSource(int number, String documentId, String title, String uri, String knowledgeBase,
+        List<Passage> passages) {
+    public AnswerSource {
+        passages = List.copyOf(passages);
+    }
+
+    /**
+     * One chunk of a source.
+     *
+     * @param chunkId the chunk
+     * @param ordinal its position in the document
+     * @param kind prose, table or code
+     * @param headingPath its headings
+     * @param text its text
+     * @param hit true if retrieval found it, false if it was added as a neighbour of a hit
+     */
+    public record Passage(String chunkId, int ordinal, ChunkKind kind, List<String> headingPath, String text,
+            boolean hit) {
+        public Passage {
+            headingPath = List.copyOf(headingPath);
+        }
+    }
+}

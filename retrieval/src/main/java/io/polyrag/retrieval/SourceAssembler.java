@@ -1,0 +1,62 @@
+package io.polyrag.retrieval;
+
+import io.polyrag.core.model.AnswerSource;
+import io.polyrag.core.model.Chunk;
+import io.polyrag.core.model.SearchHit;
+import io.polyrag.core.port.Catalog;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * Turns ranked hits into numbered sources: one number per document, in order of its first hit, so a document keeps
+ * its number however many of its chunks are used. Each hit is widened by {@code neighbours} chunks on either side
+ * (same document version, from the catalog) and a document's passages are woven in reading order, overlaps merged.
+ */
+public final class SourceAssembler {
+    private final Catalog catalog;
+
+    public SourceAssembler(Catalog catalog) {
+        this.catalog = catalog;
+    }
+
+    public List<AnswerSource> assemble(List<SearchHit> hits, int neighbours) {
+        Map<String, List<SearchHit>> byDocument = new LinkedHashMap<>();
+        for (SearchHit h : hits) {
+            byDocument.computeIfAbsent(h.documentId(), d -> new ArrayList<>()).add(h);
+        }
+        List<AnswerSource> sources = new ArrayList<>();
+        for (List<SearchHit> docHits : byDocument.values()) {
+            SearchHit first = docHits.getFirst();
+            sources.add(new AnswerSource(sources.size() + 1, first.documentId(), first.title(), first.uri(),
+                    first.knowledgeBase(), passages(docHits, neighbours)));
+        }
+        return sources;
+    }
+
+    private List<AnswerSource.Passage> passages(List<SearchHit> hits, int neighbours) {
+        Set<String> hitIds = new java.util.HashSet<>();
+        TreeMap<Integer, AnswerSource.Passage> byOrdinal = new TreeMap<>();
+        for (SearchHit h : hits) {
+            hitIds.add(h.chunkId());
+            int ordinal = h.ordinal();
+            List<Chunk> window = neighbours > 0
+                    ? catalog.chunks(h.documentId(), h.version(), ordinal - neighbours, ordinal + neighbours)
+                    : List.of();
+            if (window.isEmpty()) {
+                byOrdinal.putIfAbsent(ordinal, new AnswerSource.Passage(h.chunkId(), ordinal, h.kind(),
+                        h.headingPath(), h.text(), true));
+            }
+            for (Chunk c : window) {
+                byOrdinal.putIfAbsent(c.ordinal(), new AnswerSource.Passage(c.id(), c.ordinal(), c.kind(),
+                        c.headingPath(), c.text(), false));
+            }
+        }
+        return byOrdinal.values().stream().map(p -> hitIds.contains(p.chunkId()) && !p.hit()
+                ? new AnswerSource.Passage(p.chunkId(), p.ordinal(), p.kind(), p.headingPath(), p.text(), true) : p)
+                .toList();
+    }
+}

@@ -1,0 +1,118 @@
+package io.polyrag.retrieval;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.polyrag.core.InvalidInputException;
+import io.polyrag.core.model.Answer;
+import io.polyrag.core.model.AnswerSource;
+import io.polyrag.core.model.Chunk;
+import io.polyrag.core.model.ChunkKind;
+import io.polyrag.core.model.DocumentDraft;
+import io.polyrag.core.model.DocumentVersion;
+import io.polyrag.core.model.FusionMethod;
+import io.polyrag.core.model.Modality;
+import io.polyrag.core.model.SearchRequest;
+import io.polyrag.core.model.SearchScope;
+import io.polyrag.core.model.StoreHit;
+import io.polyrag.store.jdbc.H2CatalogProvider;
+import io.polyrag.store.jdbc.JdbcCatalog;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class AnswerServiceTest {
+    @TempDir
+    Path dir;
+
+    private JdbcCatalog catalog;
+    private HybridSearcher searcher;
+
+    @BeforeEach
+    void open() {
+        catalog = H2CatalogProvider.open(dir);
+        publish("guide", List.of("Install the package first.", "Then configure the port in the settings file.",
+                "The server listens on port 8080 by default. Change it with the port setting.",
+                "Logs go to standard error.", "Upgrades keep the data directory."));
+        publish("faq", List.of("Questions about ports are common. The default port is 8080."));
+        publish("table", List.of("Setting | Default\nport | 8080\nhost | 127.0.0.1"));
+    }
+
+    @AfterEach
+    void close() {
+        searcher.close();
+        catalog.close();
+    }
+
+    private void publish(String doc, List<String> texts) {
+        List<Chunk> chunks = IntStream.range(0, texts.size()).mapToObj(i -> new Chunk(Chunk.idOf(doc, 1, i), doc, 1, i,
+                texts.get(i).contains(" | ") ? ChunkKind.TABLE : ChunkKind.PROSE, texts.get(i), List.of("H"), 0, 1, 3,
+                "")).toList();
+        catalog.stage(new DocumentDraft(doc, "kb", "file:///" + doc, "Title " + doc, "text/plain", "h", 1, chunks), 1);
+        catalog.publish(new DocumentVersion(doc, 1));
+    }
+
+    private AnswerService service(String... chunkIds) {
+        List<StoreHit> hits = java.util.Arrays.stream(chunkIds)
+                .map(id -> new StoreHit(id, id.substring(0, id.indexOf("-v")), 1, 1.0)).toList();
+        Retriever fixed = new Retriever() {
+            @Override
+            public Modality modality() {
+                return Modality.FULLTEXT;
+            }
+
+            @Override
+            public List<StoreHit> retrieve(String query, SearchScope scope, int limit) {
+                return hits;
+            }
+        };
+        searcher = new HybridSearcher(List.of(fixed), catalog, new HybridSearcher.Options(10, 5000, FusionMethod.RRF,
+                60, Map.of(), Fusion.Normalization.ZSCORE, 0.8, 1000, 50));
+        return new AnswerService(searcher, catalog);
+    }
+
+    @Test
+    void each_document_keeps_one_number_and_its_hits_are_woven_with_neighbours_in_reading_order() {
+        Answer a = service("guide-v1-2", "faq-v1-0", "guide-v1-4").answer(SearchRequest.of("default port", 10), 1);
+        assertThat(a.sources()).extracting(AnswerSource::number).containsExactly(1, 2);
+        AnswerSource guide = a.sources().getFirst();
+        assertThat(guide.documentId()).isEqualTo("guide");
+        assertThat(guide.title()).isEqualTo("Title guide");
+        assertThat(guide.passages()).extracting(AnswerSource.Passage::ordinal).containsExactly(1, 2, 3, 4);
+        assertThat(guide.passages()).extracting(AnswerSource.Passage::hit).containsExactly(false, true, false, true);
+        assertThat(a.sources().get(1).passages()).extracting(AnswerSource.Passage::ordinal).containsExactly(0);
+    }
+
+    @Test
+    void the_extractive_answer_quotes_the_best_matching_sentences_with_their_citations() {
+        Answer a = service("guide-v1-2", "faq-v1-0").answer(SearchRequest.of("Which port does the server listen on"
+                + " by default?", 10), 1);
+        assertThat(a.mode()).isEqualTo("extractive");
+        assertThat(a.note()).contains("No language model");
+        assertThat(a.answer()).startsWith("The server listens on port 8080 by default. [1]")
+                .doesNotContain("Logs go to");
+    }
+
+    @Test
+    void table_rows_are_quoted_with_their_header() {
+        Answer a = service("table-v1-0").answer(SearchRequest.of("default host", 10), 0);
+        assertThat(a.answer()).isEqualTo("Setting | Default: host | 127.0.0.1 [1]");
+    }
+
+    @Test
+    void a_question_sharing_no_word_with_the_sources_still_gets_the_best_source_quoted() {
+        Answer a = service("faq-v1-0").answer(SearchRequest.of("zebra migration", 10), 0);
+        assertThat(a.answer()).isEqualTo("Questions about ports are common. [1]");
+    }
+
+    @Test
+    void the_neighbour_window_is_bounded() {
+        assertThatThrownBy(() -> service("faq-v1-0").answer(SearchRequest.of("x", 10), 6))
+                .isInstanceOf(InvalidInputException.class).hasMessageContaining("neighbours must be between 0 and 5");
+    }
+}
