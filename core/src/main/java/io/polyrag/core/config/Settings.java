@@ -58,6 +58,21 @@ public final class Settings {
     public static final Setting<Integer> EMBEDDING_MAX_TOKENS = Setting.integer("embedding.max.tokens", 512, 16,
             8192, "Tokens of one text the model reads; the rest is truncated.");
 
+    // ---- language model (optional)
+    public static final Setting<String> LLM_PROVIDER = Setting.string("llm.provider", "none",
+            "Chat model for answers: none (extractive answers, offline), openai (any OpenAI-compatible server) or "
+                    + "anthropic.");
+    public static final Setting<String> LLM_BASE_URL = Setting.string("llm.base.url", null,
+            "Base URL of the chat API: for openai including the version path (e.g. http://localhost:11434/v1 for "
+                    + "Ollama); for anthropic the API's root.");
+    public static final Setting<String> LLM_API_KEY = Setting.string("llm.api.key", null,
+            "API key sent to the chat API (Bearer for openai, x-api-key for anthropic).").secret();
+    public static final Setting<String> LLM_MODEL = Setting.string("llm.model", null, "Model name the API expects.");
+    public static final Setting<Integer> LLM_TIMEOUT_SECONDS = Setting.integer("llm.timeout.seconds", 60, 1, 600,
+            "Time one chat call may take before it is abandoned (and retried, as a transient failure).");
+    public static final Setting<Integer> LLM_MAX_RETRIES = Setting.integer("llm.max.retries", 3, 0, 10,
+            "Retries of a transient failure (429, 5xx, timeout, dropped connection); other errors are not retried.");
+
     // ---- chunking
     public static final Setting<Integer> CHUNK_MAX_TOKENS = Setting.integer("chunk.max.tokens", 300, 32, 8192,
             "Largest chunk, in the embedding model's tokens (a word-based estimate when no model is loaded).");

@@ -1,0 +1,70 @@
+package io.polyrag.model.llm;
+
+import io.polyrag.core.ConfigException;
+import io.polyrag.core.config.Config;
+import io.polyrag.core.config.Settings;
+import io.polyrag.core.port.LlmClient;
+import io.polyrag.core.spi.LlmProvider;
+import io.polyrag.core.spi.ProviderContext;
+import java.time.Duration;
+
+/** The chat-model providers: {@code openai} (any OpenAI-compatible server) and {@code anthropic}. */
+public final class LlmProviders {
+    private LlmProviders() {
+    }
+
+    static HttpTransport transport(String provider, Config c) {
+        return new HttpTransport(provider, Duration.ofSeconds(10), Duration.ofSeconds(c.get(Settings.LLM_TIMEOUT_SECONDS)),
+                c.get(Settings.LLM_MAX_RETRIES), Thread::sleep);
+    }
+
+    static String required(Config c, io.polyrag.core.config.Setting<String> s, String provider) {
+        String v = c.get(s);
+        if (v == null || v.isBlank()) {
+            throw new ConfigException(s.env() + " is not set but POLYRAG_LLM_PROVIDER=" + provider + " needs it: set "
+                    + "it, or set POLYRAG_LLM_PROVIDER=none to answer without a language model");
+        }
+        return v.strip();
+    }
+
+    /** {@code POLYRAG_LLM_PROVIDER=openai}: OpenAI, OpenRouter, Ollama, vLLM, LM Studio. */
+    public static final class OpenAi implements LlmProvider {
+        @Override
+        public String name() {
+            return "openai";
+        }
+
+        @Override
+        public String description() {
+            return "OpenAI-compatible chat completions (OpenAI, OpenRouter, Ollama, vLLM, LM Studio)";
+        }
+
+        @Override
+        public LlmClient open(ProviderContext context) {
+            Config c = context.config();
+            return new OpenAiCompatibleClient(required(c, Settings.LLM_BASE_URL, name()), c.get(Settings.LLM_API_KEY),
+                    required(c, Settings.LLM_MODEL, name()), transport("openai-compatible", c));
+        }
+    }
+
+    /** {@code POLYRAG_LLM_PROVIDER=anthropic}: the Anthropic Messages API. */
+    public static final class Anthropic implements LlmProvider {
+        @Override
+        public String name() {
+            return "anthropic";
+        }
+
+        @Override
+        public String description() {
+            return "Anthropic Messages";
+        }
+
+        @Override
+        public LlmClient open(ProviderContext context) {
+            Config c = context.config();
+            return new AnthropicClient(required(c, Settings.LLM_BASE_URL, name()),
+                    required(c, Settings.LLM_API_KEY, name()), required(c, Settings.LLM_MODEL, name()),
+                    transport("anthropic", c));
+        }
+    }
+}

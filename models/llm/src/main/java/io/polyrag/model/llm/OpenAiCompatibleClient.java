@@ -1,0 +1,125 @@
+package io.polyrag.model.llm;
+
+import io.polyrag.core.port.LlmClient;
+import java.net.URI;
+import java.util.Map;
+import java.util.function.Consumer;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * OpenAI-compatible chat completions ({@code POST <base>/chat/completions}): OpenAI, OpenRouter, Ollama, vLLM,
+ * LM Studio. The base URL includes the version path (e.g. {@code http://localhost:11434/v1}). Streaming reads the
+ * server-sent {@code data:} chunks up to {@code [DONE]}, asking for usage in the last chunk.
+ */
+public final class OpenAiCompatibleClient implements LlmClient {
+    static final JsonMapper JSON = JsonMapper.builder().build();
+
+    private final URI endpoint;
+    private final String apiKey;
+    private final String model;
+    private final HttpTransport http;
+
+    OpenAiCompatibleClient(String baseUrl, String apiKey, String model, HttpTransport http) {
+        this.endpoint = URI.create(baseUrl.replaceAll("/+$", "") + "/chat/completions");
+        this.apiKey = apiKey;
+        this.model = model;
+        this.http = http;
+    }
+
+    @Override
+    public String id() {
+        return "openai-compatible:" + model;
+    }
+
+    @Override
+    public Response complete(Request request) {
+        String body = http.postJson(endpoint, headers(), body(request, false), OpenAiCompatibleClient::error);
+        JsonNode r = JSON.readTree(body);
+        JsonNode choice = r.path("choices").path(0);
+        if (choice.isMissingNode()) {
+            throw new LlmException(id(), 200, "the response has no choices: " + abbreviate(body), null);
+        }
+        return new Response(choice.path("message").path("content").asString(""), r.path("model").asString(model),
+                r.path("usage").path("prompt_tokens").asInt(0), r.path("usage").path("completion_tokens").asInt(0));
+    }
+
+    @Override
+    public Response stream(Request request, Consumer<String> onToken) {
+        StringBuilder text = new StringBuilder();
+        int[] usage = {0, 0};
+        String[] answeredBy = {model};
+        http.postStream(endpoint, headers(), body(request, true), OpenAiCompatibleClient::error, line -> {
+            if (!line.startsWith("data:")) {
+                return;
+            }
+            String data = line.substring(5).strip();
+            if (data.isEmpty() || data.equals("[DONE]")) {
+                return;
+            }
+            JsonNode chunk = JSON.readTree(data);
+            if (chunk.has("error")) {
+                throw new LlmException(id(), 200, chunk.path("error").path("message").asString("error in stream"),
+                        null);
+            }
+            answeredBy[0] = chunk.path("model").asString(answeredBy[0]);
+            String piece = chunk.path("choices").path(0).path("delta").path("content").asString("");
+            if (!piece.isEmpty()) {
+                text.append(piece);
+                onToken.accept(piece);
+            }
+            if (chunk.path("usage").isObject()) {
+                usage[0] = chunk.path("usage").path("prompt_tokens").asInt(0);
+                usage[1] = chunk.path("usage").path("completion_tokens").asInt(0);
+            }
+        });
+        return new Response(text.toString(), answeredBy[0], usage[0], usage[1]);
+    }
+
+    private Map<String, String> headers() {
+        return apiKey == null || apiKey.isBlank() ? Map.of() : Map.of("Authorization", "Bearer " + apiKey);
+    }
+
+    private String body(Request request, boolean stream) {
+        ObjectNode b = JSON.createObjectNode();
+        b.put("model", model);
+        ArrayNode messages = b.putArray("messages");
+        if (request.system() != null && !request.system().isBlank()) {
+            messages.addObject().put("role", "system").put("content", request.system());
+        }
+        request.messages().forEach(m -> messages.addObject().put("role", m.role()).put("content", m.content()));
+        b.put("max_tokens", request.maxTokens());
+        b.put("temperature", request.temperature());
+        if (request.json()) {
+            b.putObject("response_format").put("type", "json_object");
+        }
+        if (stream) {
+            b.put("stream", true);
+            b.putObject("stream_options").put("include_usage", true);
+        }
+        return JSON.writeValueAsString(b);
+    }
+
+    /** The provider's own message from an error body ({@code {"error": {"message": …}}}), else the body. */
+    static String error(String body) {
+        try {
+            JsonNode n = JSON.readTree(body);
+            JsonNode e = n.path("error");
+            String m = e.isObject() ? e.path("message").asString("") : e.asString("");
+            return m.isBlank() ? abbreviate(body) : m;
+        } catch (RuntimeException e) {
+            return abbreviate(body);
+        }
+    }
+
+    static String abbreviate(String s) {
+        String flat = s == null ? "" : s.replaceAll("\\s+", " ").strip();
+        return flat.length() <= 300 ? flat : flat.substring(0, 300) + "…";
+    }
+
+    @Override
+    public void close() {
+    }
+}

@@ -1,0 +1,148 @@
+package io.polyrag.model.llm;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.polyrag.core.port.LlmClient;
+import io.polyrag.model.llm.LoopbackServer.Reply;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+
+/** The OpenAI-compatible client against a loopback server speaking the chat-completions wire format. */
+class OpenAiCompatibleClientTest {
+    private final List<Duration> waits = new ArrayList<>();
+
+    private OpenAiCompatibleClient client(LoopbackServer s, int retries, Duration timeout) {
+        return new OpenAiCompatibleClient(s.base() + "/v1/", "sk-test", "gpt-test",
+                new HttpTransport("openai-compatible", Duration.ofSeconds(2), timeout, retries, waits::add));
+    }
+
+    private static LlmClient.Request request(boolean json) {
+        return new LlmClient.Request("Be brief.", List.of(new LlmClient.Message("user", "Capital of France?")), 64,
+                0.1, json);
+    }
+
+    private static final String OK = """
+            {"id":"chatcmpl-1","object":"chat.completion","created":1,"model":"gpt-test-0613",
+             "choices":[{"index":0,"message":{"role":"assistant","content":"Paris [1]."},"finish_reason":"stop"}],
+             "usage":{"prompt_tokens":21,"completion_tokens":4,"total_tokens":25}}""";
+
+    @Test
+    void complete_sends_the_conversation_and_parses_text_and_usage() throws IOException {
+        try (LoopbackServer s = new LoopbackServer(Reply.json(200, OK))) {
+            LlmClient.Response r = client(s, 0, Duration.ofSeconds(5)).complete(request(true));
+            assertThat(r.text()).isEqualTo("Paris [1].");
+            assertThat(r.model()).isEqualTo("gpt-test-0613");
+            assertThat(r.inputTokens()).isEqualTo(21);
+            assertThat(r.outputTokens()).isEqualTo(4);
+            LoopbackServer.Received got = s.received.getFirst();
+            assertThat(got.path()).isEqualTo("/v1/chat/completions");
+            assertThat(got.header("Authorization")).isEqualTo("Bearer sk-test");
+            JsonNode body = OpenAiCompatibleClient.JSON.readTree(got.body());
+            assertThat(body.path("model").asString()).isEqualTo("gpt-test");
+            assertThat(body.path("messages").get(0).path("role").asString()).isEqualTo("system");
+            assertThat(body.path("messages").get(1).path("content").asString()).isEqualTo("Capital of France?");
+            assertThat(body.path("max_tokens").asInt()).isEqualTo(64);
+            assertThat(body.path("response_format").path("type").asString()).isEqualTo("json_object");
+            assertThat(body.has("stream")).isFalse();
+        }
+    }
+
+    @Test
+    void stream_delivers_each_delta_in_order_and_reads_usage_from_the_last_chunk() throws IOException {
+        try (LoopbackServer s = new LoopbackServer(Reply.sse(
+                "data: {\"id\":\"c\",\"model\":\"gpt-test\",\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":\"\"}}]}\n\n",
+                "data: {\"id\":\"c\",\"model\":\"gpt-test\",\"choices\":[{\"index\":0,\"delta\":{\"content\":\"Par\"}}]}\n\n",
+                "data: {\"id\":\"c\",\"model\":\"gpt-test\",\"choices\":[{\"index\":0,\"delta\":{\"content\":\"is\"},\"finish_reason\":null}]}\n\n",
+                ": keep-alive comment\n\n",
+                "data: {\"id\":\"c\",\"model\":\"gpt-test\",\"choices\":[],\"usage\":{\"prompt_tokens\":9,\"completion_tokens\":2}}\n\n",
+                "data: [DONE]\n\n"))) {
+            List<String> tokens = new ArrayList<>();
+            LlmClient.Response r = client(s, 0, Duration.ofSeconds(5)).stream(request(false), tokens::add);
+            assertThat(tokens).containsExactly("Par", "is");
+            assertThat(r.text()).isEqualTo("Paris");
+            assertThat(r.inputTokens()).isEqualTo(9);
+            assertThat(r.outputTokens()).isEqualTo(2);
+            JsonNode body = OpenAiCompatibleClient.JSON.readTree(s.received.getFirst().body());
+            assertThat(body.path("stream").asBoolean()).isTrue();
+            assertThat(body.path("stream_options").path("include_usage").asBoolean()).isTrue();
+        }
+    }
+
+    @Test
+    void a_429_is_retried_after_the_time_it_names() throws IOException {
+        try (LoopbackServer s = new LoopbackServer(
+                Reply.json(429, "{\"error\":{\"message\":\"Rate limit reached\",\"type\":\"requests\"}}")
+                        .with("Retry-After", "2"), Reply.json(200, OK))) {
+            assertThat(client(s, 3, Duration.ofSeconds(5)).complete(request(false)).text()).isEqualTo("Paris [1].");
+            assertThat(waits).containsExactly(Duration.ofSeconds(2));
+            assertThat(s.received).hasSize(2);
+        }
+    }
+
+    @Test
+    void server_errors_are_retried_with_growing_jittered_backoff() throws IOException {
+        try (LoopbackServer s = new LoopbackServer(Reply.json(500, "{\"error\":{\"message\":\"boom\"}}"),
+                Reply.json(502, "<html>bad gateway</html>"), Reply.json(200, OK))) {
+            assertThat(client(s, 3, Duration.ofSeconds(5)).complete(request(false)).text()).isEqualTo("Paris [1].");
+            assertThat(waits).hasSize(2);
+            assertThat(waits.get(0)).isBetween(Duration.ofMillis(250), Duration.ofMillis(500));
+            assertThat(waits.get(1)).isBetween(Duration.ofMillis(500), Duration.ofMillis(1000));
+        }
+    }
+
+    @Test
+    void a_400_is_never_retried_and_names_the_provider_the_status_and_its_message() throws IOException {
+        try (LoopbackServer s = new LoopbackServer(Reply.json(400,
+                "{\"error\":{\"message\":\"Invalid 'max_tokens': too large\",\"type\":\"invalid_request_error\"}}"))) {
+            assertThatThrownBy(() -> client(s, 3, Duration.ofSeconds(5)).complete(request(false)))
+                    .isInstanceOf(LlmException.class).isNotInstanceOf(LlmException.Transient.class)
+                    .hasMessage("openai-compatible answered HTTP 400: Invalid 'max_tokens': too large");
+            assertThat(s.received).hasSize(1);
+            assertThat(waits).isEmpty();
+        }
+    }
+
+    @Test
+    void retries_are_bounded_and_the_last_failure_is_raised_as_transient() throws IOException {
+        try (LoopbackServer s = new LoopbackServer(Reply.json(503, "{\"error\":{\"message\":\"overloaded\"}}"),
+                Reply.json(503, "{\"error\":{\"message\":\"overloaded\"}}"),
+                Reply.json(503, "{\"error\":{\"message\":\"still overloaded\"}}"))) {
+            assertThatThrownBy(() -> client(s, 2, Duration.ofSeconds(5)).complete(request(false)))
+                    .isInstanceOf(LlmException.Transient.class).hasMessageContaining("HTTP 503: still overloaded");
+            assertThat(s.received).hasSize(3);
+        }
+    }
+
+    @Test
+    void a_refused_connection_and_a_timeout_are_transient() throws IOException {
+        int port;
+        try (ServerSocket free = new ServerSocket(0)) {
+            port = free.getLocalPort();
+        }
+        OpenAiCompatibleClient refused = new OpenAiCompatibleClient("http://127.0.0.1:" + port + "/v1", "k", "m",
+                new HttpTransport("openai-compatible", Duration.ofSeconds(2), Duration.ofSeconds(2), 1, waits::add));
+        assertThatThrownBy(() -> refused.complete(request(false))).isInstanceOf(LlmException.Transient.class)
+                .hasMessageContaining("could not be reached");
+        assertThat(waits).hasSize(1);
+        try (LoopbackServer s = new LoopbackServer(Reply.hanging())) {
+            assertThatThrownBy(() -> client(s, 0, Duration.ofMillis(300)).complete(request(false)))
+                    .isInstanceOf(LlmException.Transient.class).hasMessageContaining("timed out");
+        }
+    }
+
+    @Test
+    void a_stream_that_fails_before_any_text_is_retried() throws IOException {
+        try (LoopbackServer s = new LoopbackServer(Reply.json(500, "{\"error\":{\"message\":\"boom\"}}"),
+                Reply.sse("data: {\"choices\":[{\"delta\":{\"content\":\"ok\"}}]}\n\n", "data: [DONE]\n\n"))) {
+            List<String> tokens = new ArrayList<>();
+            client(s, 2, Duration.ofSeconds(5)).stream(request(false), tokens::add);
+            assertThat(tokens).containsExactly("ok");
+        }
+    }
+}
