@@ -7,6 +7,7 @@ import io.polyrag.core.model.Modality;
 import io.polyrag.core.port.ChunkIndex;
 import io.polyrag.core.port.Embedder;
 import io.polyrag.core.port.FullTextStore;
+import io.polyrag.core.port.LlmClient;
 import io.polyrag.core.port.Parser;
 import io.polyrag.core.port.TokenCounter;
 import io.polyrag.core.port.VectorStore;
@@ -14,6 +15,7 @@ import io.polyrag.core.spi.CatalogProvider;
 import io.polyrag.core.spi.CatalogProvider.CatalogAndJobs;
 import io.polyrag.core.spi.EmbedderProvider;
 import io.polyrag.core.spi.FullTextStoreProvider;
+import io.polyrag.core.spi.LlmProvider;
 import io.polyrag.core.spi.ParserProvider;
 import io.polyrag.core.spi.ProviderContext;
 import io.polyrag.core.spi.Providers;
@@ -84,7 +86,10 @@ final class Components implements AutoCloseable {
                     new StoreSet(indexes), new IngestPipeline.Options(config.get(Settings.INGEST_BATCH_DOCUMENTS),
                             config.get(Settings.INGEST_MAX_FILE_MB) * 1024L * 1024L, signature(config, e)));
             this.searcher = track(new HybridSearcher(retrievers, catalog, searchOptions(config)));
-            this.answers = new AnswerService(searcher, catalog);
+            LlmClient llm = "none".equalsIgnoreCase(config.get(Settings.LLM_PROVIDER).strip()) ? null
+                    : track(Providers.find(LlmProvider.class, config.get(Settings.LLM_PROVIDER), Settings.LLM_PROVIDER)
+                            .open(context));
+            this.answers = new AnswerService(searcher, catalog, llm, config.get(Settings.LLM_MAX_ANSWER_TOKENS));
         } catch (RuntimeException ex) {
             close();
             throw ex;

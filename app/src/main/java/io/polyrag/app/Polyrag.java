@@ -261,8 +261,13 @@ public final class Polyrag implements AutoCloseable {
      * @param neighbours chunks added on each side of a hit; null for the configured default
      */
     public Answer answer(SearchRequest request, Integer neighbours) {
+        return answer(request, neighbours, t -> { });
+    }
+
+    /** Like {@link #answer(SearchRequest, Integer)}, passing the answer's text to {@code onToken} as it is written. */
+    public Answer answer(SearchRequest request, Integer neighbours, java.util.function.Consumer<String> onToken) {
         return components.answers.answer(request, neighbours == null
-                ? components.config.get(Settings.ANSWER_NEIGHBOURS) : neighbours);
+                ? components.config.get(Settings.ANSWER_NEIGHBOURS) : neighbours, onToken);
     }
 
     /** Top-k used when a request does not say. */

@@ -48,10 +48,10 @@ class ArchitectureTest {
 
     @Test
     void adapters_see_core_only_never_each_other() {
-        for (String adapter : List.of("io.polyrag.store.lucene..", "io.polyrag.store.jdbc..", "io.polyrag.model.onnx..",
-                "io.polyrag.parsers..")) {
-            List<String> others = Stream.of("io.polyrag.store.lucene..", "io.polyrag.store.jdbc..",
-                    "io.polyrag.model.onnx..", "io.polyrag.parsers..").filter(a -> !a.equals(adapter)).toList();
+        List<String> each = List.of("io.polyrag.store.lucene..", "io.polyrag.store.jdbc..", "io.polyrag.model.onnx..",
+                "io.polyrag.model.llm..", "io.polyrag.parsers..");
+        for (String adapter : each) {
+            List<String> others = each.stream().filter(a -> !a.equals(adapter)).toList();
             noClasses().that().resideInAPackage(adapter).should().dependOnClassesThat()
                     .resideInAnyPackage(all(others, PIPELINES, APP, SURFACES))
                     .check(classes);

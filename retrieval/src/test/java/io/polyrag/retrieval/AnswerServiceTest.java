@@ -73,7 +73,7 @@ class AnswerServiceTest {
         };
         searcher = new HybridSearcher(List.of(fixed), catalog, new HybridSearcher.Options(10, 5000, FusionMethod.RRF,
                 60, Map.of(), Fusion.Normalization.ZSCORE, 0.8, 1000, 50));
-        return new AnswerService(searcher, catalog);
+        return new AnswerService(searcher, catalog, null, 512);
     }
 
     @Test

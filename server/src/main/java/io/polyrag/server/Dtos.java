@@ -31,10 +31,17 @@ final class Dtos {
      * @param modalities retrievers to run
      * @param fusion rrf or weighted
      * @param neighbours chunks added around each hit, 0 to 5
+     * @param stream answer as server-sent events: {@code token} events as the text is written, then
+     *     {@code answer} with the whole answer and its sources
      */
     record QueryBody(String query, @JsonAlias("top_k") Integer topK,
             @JsonAlias({"kb", "knowledge_bases"}) List<String> knowledgeBases, List<String> modalities,
-            String fusion, Integer neighbours) {
+            String fusion, Integer neighbours, Boolean stream) {
+    }
+
+    /** A 502: the model failed, the sources are still returned. */
+    record AnswerProblem(String type, String title, int status, String detail,
+            List<io.polyrag.core.model.AnswerSource> sources) {
     }
 
     /**

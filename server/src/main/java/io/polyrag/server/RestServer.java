@@ -127,14 +127,48 @@ public final class RestServer implements AutoCloseable {
         ctx.json(polyrag.search(request(b.query(), b.topK(), b.knowledgeBases(), b.modalities(), b.fusion())));
     }
 
-    private void query(Context ctx) {
+    private void query(Context ctx) throws IOException {
         requireJson(ctx);
         Dtos.QueryBody b = Json.read(ctx.body(), Dtos.QueryBody.class);
         if (b.query() == null) {
             throw new InvalidInputException("field 'query' is missing: send {\"query\": \"your question\"}");
         }
-        ctx.json(polyrag.answer(request(b.query(), b.topK(), b.knowledgeBases(), b.modalities(), b.fusion()),
-                b.neighbours()));
+        SearchRequest request = request(b.query(), b.topK(), b.knowledgeBases(), b.modalities(), b.fusion());
+        if (Boolean.TRUE.equals(b.stream())) {
+            streamAnswer(ctx, request, b.neighbours());
+        } else {
+            ctx.json(polyrag.answer(request, b.neighbours()));
+        }
+    }
+
+    /**
+     * Server-sent events: {@code token} ({@code {"text": …}}) as the answer is written, then {@code answer} (the
+     * whole answer with its sources), or {@code error} (a problem, with the sources when retrieval worked).
+     */
+    private void streamAnswer(Context ctx, SearchRequest request, Integer neighbours) throws IOException {
+        ctx.status(200).contentType("text/event-stream; charset=utf-8").header("Cache-Control", "no-cache");
+        java.io.OutputStream out = ctx.res().getOutputStream();
+        try {
+            io.polyrag.core.model.Answer a = polyrag.answer(request, neighbours,
+                    token -> event(out, "token", Map.of("text", token)));
+            event(out, "answer", a);
+        } catch (io.polyrag.core.AnswerUnavailableException e) {
+            event(out, "error", new Dtos.AnswerProblem("about:blank", "Bad Gateway", 502, e.getMessage(),
+                    e.sources()));
+        } catch (InvalidInputException | UnavailableException e) {
+            event(out, "error", Problem.of(e instanceof InvalidInputException ? 400 : 503,
+                    e instanceof InvalidInputException ? "Bad Request" : "Service Unavailable", e.getMessage()));
+        }
+    }
+
+    private static void event(java.io.OutputStream out, String name, Object data) {
+        try {
+            out.write(("event: " + name + "\ndata: " + Json.MAPPER.writeValueAsString(data) + "\n\n")
+                    .getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            out.flush();
+        } catch (IOException e) {
+            throw new UncheckedIOException("the client went away", e);
+        }
     }
 
     private SearchRequest request(String query, Integer topK, List<String> kbs, List<String> modalities,
@@ -246,6 +280,9 @@ public final class RestServer implements AutoCloseable {
         r.exception(InvalidInputException.class, (e, ctx) -> problem(ctx, 400, e.getMessage()));
         r.exception(NotFoundException.class, (e, ctx) -> problem(ctx, 404, e.getMessage()));
         r.exception(UnavailableException.class, (e, ctx) -> problem(ctx, 503, e.getMessage()));
+        r.exception(io.polyrag.core.AnswerUnavailableException.class, (e, ctx) -> ctx.status(502).contentType(PROBLEM)
+                .result(Json.MAPPER.writeValueAsString(new Dtos.AnswerProblem("about:blank", "Bad Gateway", 502,
+                        e.getMessage(), e.sources()))));
         r.exception(io.javalin.http.NotFoundResponse.class, (e, ctx) -> problem(ctx, 404,
                 "no route " + ctx.method() + " " + ctx.path() + "; the API is under /v1"));
         r.exception(io.javalin.http.MethodNotAllowedResponse.class, (e, ctx) -> problem(ctx, 405,

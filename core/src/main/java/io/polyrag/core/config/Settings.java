@@ -68,6 +68,8 @@ public final class Settings {
     public static final Setting<String> LLM_API_KEY = Setting.string("llm.api.key", null,
             "API key sent to the chat API (Bearer for openai, x-api-key for anthropic).").secret();
     public static final Setting<String> LLM_MODEL = Setting.string("llm.model", null, "Model name the API expects.");
+    public static final Setting<Integer> LLM_MAX_ANSWER_TOKENS = Setting.integer("llm.max.answer.tokens", 800, 16,
+            32000, "Longest answer the model may write.");
     public static final Setting<Integer> LLM_TIMEOUT_SECONDS = Setting.integer("llm.timeout.seconds", 60, 1, 600,
             "Time one chat call may take before it is abandoned (and retried, as a transient failure).");
     public static final Setting<Integer> LLM_MAX_RETRIES = Setting.integer("llm.max.retries", 3, 0, 10,
