@@ -261,13 +261,17 @@ public final class Polyrag implements AutoCloseable {
      * @param neighbours chunks added on each side of a hit; null for the configured default
      */
     public Answer answer(SearchRequest request, Integer neighbours) {
-        return answer(request, neighbours, t -> { });
+        return answer(request, neighbours, false, t -> { });
     }
 
-    /** Like {@link #answer(SearchRequest, Integer)}, passing the answer's text to {@code onToken} as it is written. */
-    public Answer answer(SearchRequest request, Integer neighbours, java.util.function.Consumer<String> onToken) {
+    /**
+     * Like {@link #answer(SearchRequest, Integer)}, with an optional grounding report (which sources support each
+     * sentence), passing the answer's text to {@code onToken} as it is written.
+     */
+    public Answer answer(SearchRequest request, Integer neighbours, boolean grounding,
+            java.util.function.Consumer<String> onToken) {
         return components.answers.answer(request, neighbours == null
-                ? components.config.get(Settings.ANSWER_NEIGHBOURS) : neighbours, onToken);
+                ? components.config.get(Settings.ANSWER_NEIGHBOURS) : neighbours, grounding, onToken);
     }
 
     /** Top-k used when a request does not say. */

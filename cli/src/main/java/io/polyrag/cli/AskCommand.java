@@ -37,6 +37,9 @@ final class AskCommand implements Callable<Integer> {
     @Option(names = "--neighbours", paramLabel = "N", description = "Chunks added around each hit (default 1).")
     Integer neighbours;
 
+    @Option(names = "--grounding", description = "Report, per answer sentence, the sources that support it.")
+    boolean grounding;
+
     @Option(names = "--json", description = "Print one JSON object.")
     boolean json;
 
@@ -45,7 +48,8 @@ final class AskCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         try (Polyrag polyrag = parent.open(Map.of("ingest.workers", "0"))) {
             Answer a = polyrag.answer(new SearchRequest(String.join(" ", words),
-                    topK == null ? polyrag.defaultTopK() : topK, PolyragCommand.split(kbs), Set.of(), null), neighbours);
+                    topK == null ? polyrag.defaultTopK() : topK, PolyragCommand.split(kbs), Set.of(), null), neighbours,
+                    grounding, t -> { });
             if (json) {
                 out.println(Json.MAPPER.writeValueAsString(a));
                 return Main.OK;
@@ -55,6 +59,11 @@ final class AskCommand implements Callable<Integer> {
             out.println("(" + a.mode() + ") " + a.note());
             for (AnswerSource s : a.sources()) {
                 out.printf("[%d] %s  %s%n", s.number(), s.title(), s.uri());
+            }
+            if (a.grounding() != null) {
+                out.println();
+                a.grounding().forEach(g -> out.printf("%s %s%n", g.supported() ? "supported by " + g.supportedBy()
+                        : "UNSUPPORTED", g.sentence()));
             }
             return Main.OK;
         }

@@ -44,9 +44,10 @@ public final class AnswerService {
 
     /**
      * @param neighbours chunks added on either side of each hit, 0 to 5
+     * @param grounding whether to add the grounding report
      * @param onToken receives the answer's text as it is written (once, whole, for an extractive answer)
      */
-    public Answer answer(SearchRequest request, int neighbours, Consumer<String> onToken) {
+    public Answer answer(SearchRequest request, int neighbours, boolean grounding, Consumer<String> onToken) {
         if (neighbours < 0 || neighbours > 5) {
             throw new InvalidInputException("neighbours must be between 0 and 5, was " + neighbours);
         }
@@ -71,11 +72,11 @@ public final class AnswerService {
             note = "Written by " + llm.id() + " from the numbered sources.";
         }
         return new Answer(request.query(), text, mode, note, sources, (System.nanoTime() - start) / 1_000_000,
-                found.degraded());
+                found.degraded(), grounding ? Grounding.report(text, sources) : null);
     }
 
     public Answer answer(SearchRequest request, int neighbours) {
-        return answer(request, neighbours, t -> { });
+        return answer(request, neighbours, false, t -> { });
     }
 
     private String generate(String question, List<AnswerSource> sources, Consumer<String> onToken) {

@@ -33,10 +33,11 @@ final class Dtos {
      * @param neighbours chunks added around each hit, 0 to 5
      * @param stream answer as server-sent events: {@code token} events as the text is written, then
      *     {@code answer} with the whole answer and its sources
+     * @param grounding add the grounding report: per answer sentence, the sources that support it
      */
     record QueryBody(String query, @JsonAlias("top_k") Integer topK,
             @JsonAlias({"kb", "knowledge_bases"}) List<String> knowledgeBases, List<String> modalities,
-            String fusion, Integer neighbours, Boolean stream) {
+            String fusion, Integer neighbours, Boolean stream, Boolean grounding) {
     }
 
     /** A 502: the model failed, the sources are still returned. */

@@ -134,10 +134,11 @@ public final class RestServer implements AutoCloseable {
             throw new InvalidInputException("field 'query' is missing: send {\"query\": \"your question\"}");
         }
         SearchRequest request = request(b.query(), b.topK(), b.knowledgeBases(), b.modalities(), b.fusion());
+        boolean grounding = Boolean.TRUE.equals(b.grounding());
         if (Boolean.TRUE.equals(b.stream())) {
-            streamAnswer(ctx, request, b.neighbours());
+            streamAnswer(ctx, request, b.neighbours(), grounding);
         } else {
-            ctx.json(polyrag.answer(request, b.neighbours()));
+            ctx.json(polyrag.answer(request, b.neighbours(), grounding, t -> { }));
         }
     }
 
@@ -145,11 +146,12 @@ public final class RestServer implements AutoCloseable {
      * Server-sent events: {@code token} ({@code {"text": …}}) as the answer is written, then {@code answer} (the
      * whole answer with its sources), or {@code error} (a problem, with the sources when retrieval worked).
      */
-    private void streamAnswer(Context ctx, SearchRequest request, Integer neighbours) throws IOException {
+    private void streamAnswer(Context ctx, SearchRequest request, Integer neighbours, boolean grounding)
+            throws IOException {
         ctx.status(200).contentType("text/event-stream; charset=utf-8").header("Cache-Control", "no-cache");
         java.io.OutputStream out = ctx.res().getOutputStream();
         try {
-            io.polyrag.core.model.Answer a = polyrag.answer(request, neighbours,
+            io.polyrag.core.model.Answer a = polyrag.answer(request, neighbours, grounding,
                     token -> event(out, "token", Map.of("text", token)));
             event(out, "answer", a);
         } catch (io.polyrag.core.AnswerUnavailableException e) {

@@ -134,6 +134,11 @@ class RestServerTest {
         assertThat(source.get("number").asInt()).isEqualTo(1);
         assertThat(source.get("title").asString()).isEqualTo("Narwhals");
         assertThat(source.get("passages").get(0).get("hit").asBoolean()).isTrue();
+        assertThat(a.get("grounding").isNull()).isTrue();
+        JsonNode grounded = json(post("/v1/query", "{\"query\": \"How long can a narwhal tusk grow?\", "
+                + "\"grounding\": true}"));
+        assertThat(grounded.get("grounding").get(0).get("supported").asBoolean()).isTrue();
+        assertThat(grounded.get("grounding").get(0).get("cited").get(0).asInt()).isEqualTo(1);
         assertProblem(post("/v1/query", "{\"query\": \"x\", \"neighbours\": 9}"), 400, "neighbours must be");
         assertProblem(post("/v1/query", "{\"query\": \"\"}"), 400, "query is empty");
         assertProblem(post("/v1/query", "{\"question\": \"x\"}"), 400, "unknown field 'question'");

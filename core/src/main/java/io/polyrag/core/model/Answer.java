@@ -12,11 +12,13 @@ import java.util.List;
  * @param sources the numbered sources, numbered by first appearance; one number per document
  * @param tookMs wall time
  * @param degraded retrievers that failed or timed out
+ * @param grounding per answer sentence, the sources that support it; null unless asked for
  */
 public record Answer(String query, String answer, String mode, String note, List<AnswerSource> sources,
-        long tookMs, List<DegradedLeg> degraded) {
+        long tookMs, List<DegradedLeg> degraded, List<GroundedSentence> grounding) {
     public Answer {
         sources = List.copyOf(sources);
         degraded = List.copyOf(degraded);
+        grounding = grounding == null ? null : List.copyOf(grounding);
     }
 }

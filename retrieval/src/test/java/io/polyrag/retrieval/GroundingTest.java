@@ -1,0 +1,39 @@
+package io.polyrag.retrieval;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.polyrag.core.model.AnswerSource;
+import io.polyrag.core.model.ChunkKind;
+import io.polyrag.core.model.GroundedSentence;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class GroundingTest {
+    private static AnswerSource source(int n, String text) {
+        return new AnswerSource(n, "d" + n, "T" + n, "u" + n, "kb",
+                List.of(new AnswerSource.Passage("c" + n, 0, ChunkKind.PROSE, List.of(), text, true)));
+    }
+
+    @Test
+    void each_sentence_lists_the_sources_covering_it_and_unsupported_ones_are_flagged() {
+        List<AnswerSource> sources = List.of(source(1, "The server listens on port 8080 by default."),
+                source(2, "Logs are written to standard error. The server listens on all interfaces."));
+        List<GroundedSentence> report = Grounding.report("The server listens on port 8080 [1]. Logs go to standard "
+                + "error [2]. It was written in 1970 by aliens.", sources);
+        assertThat(report).hasSize(3);
+        assertThat(report.get(0).supportedBy()).containsExactly(1, 2);
+        assertThat(report.get(0).cited()).containsExactly(1);
+        assertThat(report.get(1).supportedBy()).containsExactly(2);
+        assertThat(report.get(2).supported()).isFalse();
+        assertThat(report.get(2).supportedBy()).isEmpty();
+    }
+
+    @Test
+    void a_citation_after_the_full_stop_stays_with_its_sentence() {
+        List<GroundedSentence> report = Grounding.report("Tides follow the moon. [1] Nothing else.",
+                List.of(source(1, "The moon drives the tides.")));
+        assertThat(report.getFirst().sentence()).isEqualTo("Tides follow the moon. [1]");
+        assertThat(report.getFirst().cited()).containsExactly(1);
+        assertThat(report.getFirst().supported()).isTrue();
+    }
+}
