@@ -8,6 +8,7 @@ import io.polyrag.core.port.ChunkIndex;
 import io.polyrag.core.port.Embedder;
 import io.polyrag.core.port.FullTextStore;
 import io.polyrag.core.port.LlmClient;
+import io.polyrag.core.port.Reranker;
 import io.polyrag.core.port.Parser;
 import io.polyrag.core.port.TokenCounter;
 import io.polyrag.core.port.VectorStore;
@@ -16,6 +17,7 @@ import io.polyrag.core.spi.CatalogProvider.CatalogAndJobs;
 import io.polyrag.core.spi.EmbedderProvider;
 import io.polyrag.core.spi.FullTextStoreProvider;
 import io.polyrag.core.spi.LlmProvider;
+import io.polyrag.core.spi.RerankerProvider;
 import io.polyrag.core.spi.ParserProvider;
 import io.polyrag.core.spi.ProviderContext;
 import io.polyrag.core.spi.Providers;
@@ -28,6 +30,7 @@ import io.polyrag.ingest.WordTokenCounter;
 import io.polyrag.retrieval.AnswerService;
 import io.polyrag.retrieval.Fusion;
 import io.polyrag.retrieval.HybridSearcher;
+import io.polyrag.retrieval.LlmReranker;
 import io.polyrag.retrieval.Retriever;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -85,15 +88,32 @@ final class Components implements AutoCloseable {
                     config.get(Settings.CHUNK_MAX_TOKENS), config.get(Settings.CHUNK_OVERLAP_TOKENS)), e,
                     new StoreSet(indexes), new IngestPipeline.Options(config.get(Settings.INGEST_BATCH_DOCUMENTS),
                             config.get(Settings.INGEST_MAX_FILE_MB) * 1024L * 1024L, signature(config, e)));
-            this.searcher = track(new HybridSearcher(retrievers, catalog, searchOptions(config)));
             LlmClient llm = "none".equalsIgnoreCase(config.get(Settings.LLM_PROVIDER).strip()) ? null
                     : track(Providers.find(LlmProvider.class, config.get(Settings.LLM_PROVIDER), Settings.LLM_PROVIDER)
                             .open(context));
+            this.searcher = track(new HybridSearcher(retrievers, catalog, searchOptions(config),
+                    reranker(config, context, llm)));
             this.answers = new AnswerService(searcher, catalog, llm, config.get(Settings.LLM_MAX_ANSWER_TOKENS));
         } catch (RuntimeException ex) {
             close();
             throw ex;
         }
+    }
+
+    /** The configured reranker: none, the language model, or a named provider. */
+    private static Reranker reranker(Config config, ProviderContext context, LlmClient llm) {
+        String name = config.get(Settings.RERANK_PROVIDER).strip().toLowerCase(java.util.Locale.ROOT);
+        if (name.equals("none")) {
+            return null;
+        }
+        if (name.equals("llm")) {
+            if (llm == null) {
+                throw new io.polyrag.core.ConfigException("POLYRAG_RERANK_PROVIDER=llm needs a language model: set "
+                        + "POLYRAG_LLM_PROVIDER (and its URL and model), or choose another reranker");
+            }
+            return new LlmReranker(llm);
+        }
+        return Providers.find(RerankerProvider.class, name, Settings.RERANK_PROVIDER).open(context);
     }
 
     private <T extends AutoCloseable> T track(T resource) {
@@ -115,7 +135,8 @@ final class Components implements AutoCloseable {
                         c.get(Settings.FUSION_WEIGHT_FULLTEXT)),
                 Fusion.Normalization.valueOf(c.get(Settings.FUSION_NORMALIZATION).toUpperCase(java.util.Locale.ROOT)),
                 c.get(Settings.DEDUP_OVERLAP),
-                c.get(Settings.SEARCH_MAX_QUERY_CHARS), c.get(Settings.SEARCH_MAX_TOP_K));
+                c.get(Settings.SEARCH_MAX_QUERY_CHARS), c.get(Settings.SEARCH_MAX_TOP_K),
+                c.get(Settings.RERANK_CANDIDATES));
     }
 
     @Override

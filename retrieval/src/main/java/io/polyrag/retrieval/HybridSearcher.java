@@ -47,10 +47,11 @@ public final class HybridSearcher implements AutoCloseable {
      * @param dedupThreshold Jaccard overlap at which hits merge
      * @param maxQueryChars longest query accepted
      * @param maxTopK largest top-k accepted
+     * @param rerankCandidates fused hits handed to the reranker, when there is one
      */
     public record Options(int candidates, long legTimeoutMs, FusionMethod fusion, int rrfK,
             Map<Modality, Double> weights, Fusion.Normalization normalization, double dedupThreshold,
-            int maxQueryChars, int maxTopK) {
+            int maxQueryChars, int maxTopK, int rerankCandidates) {
         public Options {
             weights = Map.copyOf(weights);
         }
@@ -60,10 +61,19 @@ public final class HybridSearcher implements AutoCloseable {
     private final Catalog catalog;
     private final Options options;
     private final Dedup dedup;
+    private final io.polyrag.core.port.Reranker reranker;
     private final ExecutorService legs = Executors.newThreadPerTaskExecutor(
             Thread.ofVirtual().name("polyrag-search-", 0).factory());
 
     public HybridSearcher(List<Retriever> retrievers, Catalog catalog, Options options) {
+        this(retrievers, catalog, options, null);
+    }
+
+    /**
+     * @param reranker re-scores the best {@code rerankCandidates} fused hits before the cut to top-k; null for none
+     */
+    public HybridSearcher(List<Retriever> retrievers, Catalog catalog, Options options,
+            io.polyrag.core.port.Reranker reranker) {
         if (retrievers.isEmpty()) {
             throw new IllegalArgumentException("at least one retriever is needed");
         }
@@ -71,6 +81,7 @@ public final class HybridSearcher implements AutoCloseable {
         this.catalog = catalog;
         this.options = options;
         this.dedup = new Dedup(options.dedupThreshold());
+        this.reranker = reranker;
     }
 
     public List<Modality> modalities() {
@@ -87,13 +98,15 @@ public final class HybridSearcher implements AutoCloseable {
         List<DegradedLeg> degraded = new ArrayList<>();
         Map<Modality, List<StoreHit>> rankings = runLegs(request.query(), modalities, scope, limit, degraded);
         List<FusedHit> fused = fusion(request.fusion()).fuse(rankings);
-        List<Dedup.Candidate> unique = joinAndDedup(fused, scope, request.topK());
+        List<String> warnings = new ArrayList<>();
+        int depth = reranker == null ? request.topK() : Math.max(request.topK(), options.rerankCandidates());
+        List<Dedup.Candidate> unique = rerank(request.query(), joinAndDedup(fused, scope, depth), warnings);
         List<SearchHit> hits = new ArrayList<>();
         for (int i = 0; i < Math.min(request.topK(), unique.size()); i++) {
             hits.add(toHit(i + 1, unique.get(i)));
         }
         return new SearchResponse(request.query(), (System.nanoTime() - start) / 1_000_000, modalities, degraded,
-                hits);
+                hits, warnings);
     }
 
     /**
@@ -118,6 +131,35 @@ public final class HybridSearcher implements AutoCloseable {
             }
             upto = Math.min(fused.size(), upto * 2);
         }
+    }
+
+    /**
+     * Orders candidates by the reranker's scores (ties keep the fused order) and records each one's reranked
+     * position under the source {@code rerank}. A failing reranker leaves the fused order and a warning.
+     */
+    private List<Dedup.Candidate> rerank(String query, List<Dedup.Candidate> candidates, List<String> warnings) {
+        if (reranker == null || candidates.isEmpty()) {
+            return candidates;
+        }
+        List<Double> scores;
+        try {
+            scores = reranker.score(query, candidates.stream().map(c -> c.view().chunk().indexText(c.view().title()))
+                    .toList());
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "reranker " + reranker.id() + " failed; keeping the fused order", e);
+            warnings.add("reranker " + reranker.id() + " failed, fused order kept: " + e.getMessage());
+            return candidates;
+        }
+        List<Integer> order = new ArrayList<>(java.util.stream.IntStream.range(0, candidates.size()).boxed().toList());
+        order.sort((a, b) -> Double.compare(scores.get(b), scores.get(a)));
+        List<Dedup.Candidate> out = new ArrayList<>();
+        for (int rank = 0; rank < order.size(); rank++) {
+            Dedup.Candidate c = candidates.get(order.get(rank));
+            Map<String, io.polyrag.core.model.SourceScore> sources = new java.util.HashMap<>(c.hit().sources());
+            sources.put("rerank", new io.polyrag.core.model.SourceScore(rank + 1, scores.get(order.get(rank))));
+            out.add(new Dedup.Candidate(new FusedHit(c.hit().chunkId(), c.hit().score(), sources), c.view()));
+        }
+        return out;
     }
 
     private void validate(SearchRequest r) {

@@ -72,7 +72,7 @@ class AnswerServiceTest {
             }
         };
         searcher = new HybridSearcher(List.of(fixed), catalog, new HybridSearcher.Options(10, 5000, FusionMethod.RRF,
-                60, Map.of(), Fusion.Normalization.ZSCORE, 0.8, 1000, 50));
+                60, Map.of(), Fusion.Normalization.ZSCORE, 0.8, 1000, 50, 30));
         return new AnswerService(searcher, catalog, null, 512);
     }
 

@@ -82,7 +82,7 @@ class HybridSearcherTest {
     private HybridSearcher searcher(long timeoutMs, int candidates, Retriever... retrievers) {
         searcher = new HybridSearcher(List.of(retrievers), catalog, new HybridSearcher.Options(candidates, timeoutMs,
                 FusionMethod.RRF, 60, Map.of(Modality.VECTOR, 0.5, Modality.FULLTEXT, 0.5), Fusion.Normalization.ZSCORE, 0.8,
-                100, 50));
+                100, 50, 30));
         return searcher;
     }
 
@@ -201,5 +201,50 @@ class HybridSearcherTest {
         catalog.delete(deleted);
         SearchResponse r = searcher(5000, 50, fixed(Modality.FULLTEXT, hits)).search(SearchRequest.of("filler", 5));
         assertThat(r.hits()).extracting(h -> h.documentId()).containsExactly("m30", "m31", "m32", "m33", "m34");
+    }
+
+    @Test
+    void a_reranker_reorders_the_candidates_and_its_rank_is_kept_as_provenance() {
+        Retriever legs = fixed(Modality.FULLTEXT, List.of(hit("d1", 3), hit("d2", 2), hit("d3", 1)));
+        io.polyrag.core.port.Reranker prefersOceans = new io.polyrag.core.port.Reranker() {
+            @Override
+            public String id() {
+                return "test";
+            }
+
+            @Override
+            public List<Double> score(String query, List<String> passages) {
+                return passages.stream().map(p -> p.contains("oceans") ? 1.0 : p.contains("rivers") ? 0.5 : 0.0)
+                        .toList();
+            }
+        };
+        searcher = new HybridSearcher(List.of(legs), catalog, new HybridSearcher.Options(10, 5000, FusionMethod.RRF,
+                60, Map.of(), Fusion.Normalization.ZSCORE, 0.8, 100, 50, 30), prefersOceans);
+        SearchResponse r = searcher.search(SearchRequest.of("water", 2));
+        assertThat(r.hits()).extracting(h -> h.documentId()).containsExactly("d3", "d1");
+        assertThat(r.hits().getFirst().sources().get("rerank").rank()).isEqualTo(1);
+        assertThat(r.hits().getFirst().sources().get("fulltext").rank()).isEqualTo(3);
+        assertThat(r.warnings()).isEmpty();
+    }
+
+    @Test
+    void a_failing_reranker_leaves_the_fused_order_and_a_warning() {
+        Retriever legs = fixed(Modality.FULLTEXT, List.of(hit("d1", 3), hit("d2", 2)));
+        io.polyrag.core.port.Reranker broken = new io.polyrag.core.port.Reranker() {
+            @Override
+            public String id() {
+                return "broken";
+            }
+
+            @Override
+            public List<Double> score(String query, List<String> passages) {
+                throw new IllegalStateException("rerank service down");
+            }
+        };
+        searcher = new HybridSearcher(List.of(legs), catalog, new HybridSearcher.Options(10, 5000, FusionMethod.RRF,
+                60, Map.of(), Fusion.Normalization.ZSCORE, 0.8, 100, 50, 30), broken);
+        SearchResponse r = searcher.search(SearchRequest.of("water", 2));
+        assertThat(r.hits()).extracting(h -> h.documentId()).containsExactly("d1", "d2");
+        assertThat(r.warnings()).singleElement().asString().contains("broken").contains("rerank service down");
     }
 }

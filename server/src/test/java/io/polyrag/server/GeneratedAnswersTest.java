@@ -49,7 +49,16 @@ class GeneratedAnswersTest {
             prompts.add(body);
             String user = body.path("messages").get(1).path("content").asString();
             byte[] reply;
-            if (user.contains("please fail")) {
+            if (body.path("response_format").path("type").asString("").equals("json_object")) {
+                // A rerank request: rank the last passage first.
+                int n = user.split("<passage n=").length - 1;
+                String content = "{\\\"ranking\\\": [" + n + ", 1]}";
+                reply = ("{\"model\":\"fake-1\",\"choices\":[{\"message\":{\"role\":\"assistant\",\"content\":\""
+                        + content + "\"}}],\"usage\":{\"prompt_tokens\":5,\"completion_tokens\":5}}")
+                        .getBytes(StandardCharsets.UTF_8);
+                ex.getResponseHeaders().add("Content-Type", "application/json");
+                ex.sendResponseHeaders(200, reply.length);
+            } else if (user.contains("please fail")) {
                 reply = "{\"error\":{\"message\":\"This model's maximum context length is 8192 tokens\"}}"
                         .getBytes(StandardCharsets.UTF_8);
                 ex.sendResponseHeaders(400, reply.length);
@@ -130,5 +139,26 @@ class GeneratedAnswersTest {
         assertThat(p.get("sources").get(0).get("title").asString()).isEqualTo("Narwhals");
         HttpResponse<String> streamed = query("{\"query\": \"narwhal tusk, please fail\", \"stream\": true}");
         assertThat(streamed.body()).contains("event: error").contains("\"status\":502").contains("Narwhals");
+    }
+
+    @Test
+    void the_language_model_can_rerank_the_fused_candidates() throws Exception {
+        try (Polyrag reranking = Polyrag.open(Config.load(Map.of(), Map.of("data.dir", tmp.resolve("rr").toString(),
+                "llm.provider", "openai", "llm.base.url", "http://127.0.0.1:" + model.getAddress().getPort() + "/v1",
+                "llm.model", "fake-1", "rerank.provider", "llm", "rerank.candidates", "5")))) {
+            for (String animal : List.of("Otters hold hands while sleeping.", "Sloths move very slowly.",
+                    "Owls turn their heads far.")) {
+                reranking.ingestText(new Requests.TextIngest(animal, animal.split(" ")[0], null, null, null));
+            }
+            var r = reranking.search(new io.polyrag.core.model.SearchRequest("animals", 3, List.of(),
+                    java.util.Set.of(io.polyrag.core.model.Modality.VECTOR), null));
+            assertThat(r.warnings()).isEmpty();
+            assertThat(r.hits()).hasSize(3).allSatisfy(h -> assertThat(h.sources()).containsKey("rerank"));
+            assertThat(r.hits().getFirst().sources().get("rerank").rank()).isEqualTo(1);
+            assertThat(r.hits().getFirst().sources().get("vector").rank()).isEqualTo(3);
+            JsonNode rerankPrompt = prompts.stream().filter(p -> p.has("response_format")).reduce((a, b) -> b)
+                    .orElseThrow();
+            assertThat(rerankPrompt.path("messages").get(0).path("content").asString()).contains("\"ranking\"");
+        }
     }
 }

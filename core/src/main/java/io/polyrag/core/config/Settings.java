@@ -75,6 +75,22 @@ public final class Settings {
     public static final Setting<Integer> LLM_MAX_RETRIES = Setting.integer("llm.max.retries", 3, 0, 10,
             "Retries of a transient failure (429, 5xx, timeout, dropped connection); other errors are not retried.");
 
+    // ---- reranking (optional)
+    public static final Setting<String> RERANK_PROVIDER = Setting.string("rerank.provider", "none",
+            "Second-stage reranker: none, http (a rerank API, see rerank.format) or llm (the configured language "
+                    + "model).");
+    public static final Setting<String> RERANK_FORMAT = Setting.choice("rerank.format", "tei",
+            List.of("tei", "cohere"), "Wire format of the rerank API: tei (Hugging Face text-embeddings-inference, "
+                    + "POST <url>/rerank) or cohere (Cohere and Jina, POST <url>/v1/rerank).");
+    public static final Setting<String> RERANK_URL = Setting.string("rerank.url", null,
+            "Base URL of the rerank API.");
+    public static final Setting<String> RERANK_MODEL = Setting.string("rerank.model", null,
+            "Model name sent to a cohere-format rerank API.");
+    public static final Setting<String> RERANK_API_KEY = Setting.string("rerank.api.key", null,
+            "Bearer token for the rerank API.").secret();
+    public static final Setting<Integer> RERANK_CANDIDATES = Setting.integer("rerank.candidates", 30, 1, 1000,
+            "Fused hits handed to the reranker; the best top_k of them are returned.");
+
     // ---- chunking
     public static final Setting<Integer> CHUNK_MAX_TOKENS = Setting.integer("chunk.max.tokens", 300, 32, 8192,
             "Largest chunk, in the embedding model's tokens (a word-based estimate when no model is loaded).");

@@ -10,12 +10,14 @@ import java.util.List;
  * @param modalities the retrievers that ran
  * @param degraded retrievers that failed or timed out
  * @param hits the fused, deduplicated hits, best first
+ * @param warnings steps that failed without failing the search (a reranker that could not answer, …)
  */
 public record SearchResponse(String query, long tookMs, List<Modality> modalities, List<DegradedLeg> degraded,
-        List<SearchHit> hits) {
+        List<SearchHit> hits, List<String> warnings) {
     public SearchResponse {
         modalities = List.copyOf(modalities);
         degraded = List.copyOf(degraded);
         hits = List.copyOf(hits);
+        warnings = List.copyOf(warnings);
     }
 }

@@ -21,8 +21,9 @@ public final class LlmProviders {
     static String required(Config c, io.polyrag.core.config.Setting<String> s, String provider) {
         String v = c.get(s);
         if (v == null || v.isBlank()) {
-            throw new ConfigException(s.env() + " is not set but POLYRAG_LLM_PROVIDER=" + provider + " needs it: set "
-                    + "it, or set POLYRAG_LLM_PROVIDER=none to answer without a language model");
+            String chooser = s.key().startsWith("rerank") ? "POLYRAG_RERANK_PROVIDER" : "POLYRAG_LLM_PROVIDER";
+            throw new ConfigException(s.env() + " is not set but " + chooser + "=" + provider + " needs it: set it, or "
+                    + "set " + chooser + "=none");
         }
         return v.strip();
     }
@@ -65,6 +66,26 @@ public final class LlmProviders {
             return new AnthropicClient(required(c, Settings.LLM_BASE_URL, name()),
                     required(c, Settings.LLM_API_KEY, name()), required(c, Settings.LLM_MODEL, name()),
                     transport("anthropic", c));
+        }
+    }
+
+    /** {@code POLYRAG_RERANK_PROVIDER=http}: a rerank API in the tei or cohere wire format. */
+    public static final class HttpRerank implements io.polyrag.core.spi.RerankerProvider {
+        @Override
+        public String name() {
+            return "http";
+        }
+
+        @Override
+        public String description() {
+            return "rerank API over HTTP (text-embeddings-inference, Cohere, Jina)";
+        }
+
+        @Override
+        public io.polyrag.core.port.Reranker open(ProviderContext context) {
+            Config c = context.config();
+            return new HttpReranker(c.get(Settings.RERANK_FORMAT), required(c, Settings.RERANK_URL, "http"),
+                    c.get(Settings.RERANK_MODEL), c.get(Settings.RERANK_API_KEY), transport("rerank", c));
         }
     }
 }

@@ -1,0 +1,70 @@
+package io.polyrag.model.llm;
+
+import io.polyrag.core.port.Reranker;
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * A rerank API over HTTP, in one of two wire formats: {@code tei} (text-embeddings-inference: {@code POST /rerank}
+ * with {@code query} and {@code texts}, answering {@code [{"index", "score"}]}) or {@code cohere} (Cohere and Jina:
+ * {@code POST /v1/rerank} with {@code model}, {@code query}, {@code documents}, answering
+ * {@code {"results": [{"index", "relevance_score"}]}}). A passage the API leaves out scores lowest.
+ */
+public final class HttpReranker implements Reranker {
+    private final String format;
+    private final URI endpoint;
+    private final String model;
+    private final String apiKey;
+    private final HttpTransport http;
+
+    HttpReranker(String format, String baseUrl, String model, String apiKey, HttpTransport http) {
+        this.format = format;
+        String base = baseUrl.replaceAll("/+$", "");
+        this.endpoint = URI.create(format.equals("cohere") ? base + "/v1/rerank" : base + "/rerank");
+        this.model = model;
+        this.apiKey = apiKey;
+        this.http = http;
+    }
+
+    @Override
+    public String id() {
+        return "http:" + format;
+    }
+
+    @Override
+    public List<Double> score(String query, List<String> passages) {
+        if (passages.isEmpty()) {
+            return List.of();
+        }
+        ObjectNode b = OpenAiCompatibleClient.JSON.createObjectNode();
+        b.put("query", query);
+        if (format.equals("cohere")) {
+            if (model != null) {
+                b.put("model", model);
+            }
+            passages.forEach(b.putArray("documents")::add);
+            b.put("top_n", passages.size());
+        } else {
+            passages.forEach(b.putArray("texts")::add);
+            b.put("truncate", true);
+        }
+        Map<String, String> headers = apiKey == null || apiKey.isBlank() ? Map.of()
+                : Map.of("Authorization", "Bearer " + apiKey);
+        JsonNode r = OpenAiCompatibleClient.JSON.readTree(http.postJson(endpoint, headers,
+                OpenAiCompatibleClient.JSON.writeValueAsString(b), OpenAiCompatibleClient::error));
+        Double[] scores = new Double[passages.size()];
+        Arrays.fill(scores, Double.NEGATIVE_INFINITY);
+        for (JsonNode item : format.equals("cohere") ? r.path("results") : r) {
+            int i = item.path("index").asInt(-1);
+            if (i >= 0 && i < scores.length) {
+                scores[i] = item.path(format.equals("cohere") ? "relevance_score" : "score").asDouble();
+            }
+        }
+        return new ArrayList<>(Arrays.asList(scores));
+    }
+}

@@ -1,0 +1,57 @@
+package io.polyrag.model.llm;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.polyrag.model.llm.LoopbackServer.Reply;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+
+/** The rerank API client against a loopback server in both wire formats. */
+class HttpRerankerTest {
+    private static HttpReranker reranker(String format, LoopbackServer s) {
+        return new HttpReranker(format, s.base().toString(), "rerank-test", "rk-key",
+                new HttpTransport("rerank", Duration.ofSeconds(2), Duration.ofSeconds(5), 0, d -> { }));
+    }
+
+    @Test
+    void tei_format_sends_texts_and_maps_scores_back_to_input_order() throws IOException {
+        try (LoopbackServer s = new LoopbackServer(Reply.json(200,
+                "[{\"index\":2,\"score\":0.91},{\"index\":0,\"score\":0.40}]"))) {
+            List<Double> scores = reranker("tei", s).score("tides", List.of("a", "b", "c"));
+            assertThat(scores).containsExactly(0.40, Double.NEGATIVE_INFINITY, 0.91);
+            LoopbackServer.Received got = s.received.getFirst();
+            assertThat(got.path()).isEqualTo("/rerank");
+            JsonNode body = OpenAiCompatibleClient.JSON.readTree(got.body());
+            assertThat(body.path("query").asString()).isEqualTo("tides");
+            assertThat(body.path("texts")).hasSize(3);
+            assertThat(got.header("Authorization")).isEqualTo("Bearer rk-key");
+        }
+    }
+
+    @Test
+    void cohere_format_sends_documents_with_the_model_and_reads_relevance_scores() throws IOException {
+        try (LoopbackServer s = new LoopbackServer(Reply.json(200, """
+                {"id":"r1","results":[{"index":1,"relevance_score":0.8},{"index":0,"relevance_score":0.1}],
+                 "meta":{"billed_units":{"search_units":1}}}"""))) {
+            assertThat(reranker("cohere", s).score("q", List.of("x", "y"))).containsExactly(0.1, 0.8);
+            LoopbackServer.Received got = s.received.getFirst();
+            assertThat(got.path()).isEqualTo("/v1/rerank");
+            JsonNode body = OpenAiCompatibleClient.JSON.readTree(got.body());
+            assertThat(body.path("model").asString()).isEqualTo("rerank-test");
+            assertThat(body.path("documents")).hasSize(2);
+            assertThat(body.path("top_n").asInt()).isEqualTo(2);
+        }
+    }
+
+    @Test
+    void an_api_error_names_the_status_and_message() throws IOException {
+        try (LoopbackServer s = new LoopbackServer(Reply.json(413, "{\"error\":\"batch size 300 > maximum 64\"}"))) {
+            assertThatThrownBy(() -> reranker("tei", s).score("q", List.of("x"))).isInstanceOf(LlmException.class)
+                    .hasMessage("rerank answered HTTP 413: batch size 300 > maximum 64");
+        }
+    }
+}
