@@ -31,6 +31,7 @@ import io.polyrag.retrieval.AnswerService;
 import io.polyrag.retrieval.Fusion;
 import io.polyrag.retrieval.HybridSearcher;
 import io.polyrag.retrieval.LlmReranker;
+import io.polyrag.retrieval.QueryExpander;
 import io.polyrag.retrieval.Retriever;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -92,12 +93,26 @@ final class Components implements AutoCloseable {
                     : track(Providers.find(LlmProvider.class, config.get(Settings.LLM_PROVIDER), Settings.LLM_PROVIDER)
                             .open(context));
             this.searcher = track(new HybridSearcher(retrievers, catalog, searchOptions(config),
-                    reranker(config, context, llm)));
+                    reranker(config, context, llm), expander(config, llm)));
             this.answers = new AnswerService(searcher, catalog, llm, config.get(Settings.LLM_MAX_ANSWER_TOKENS));
         } catch (RuntimeException ex) {
             close();
             throw ex;
         }
+    }
+
+    /** The configured query expander, which needs the language model. */
+    private static QueryExpander expander(Config config, LlmClient llm) {
+        String mode = config.get(Settings.EXPANSION_MODE);
+        if (mode.equals("none")) {
+            return null;
+        }
+        if (llm == null) {
+            throw new io.polyrag.core.ConfigException("POLYRAG_EXPANSION_MODE=" + mode + " needs a language model: set "
+                    + "POLYRAG_LLM_PROVIDER (and its URL and model), or set POLYRAG_EXPANSION_MODE=none");
+        }
+        return new QueryExpander(llm, QueryExpander.Mode.valueOf(mode.toUpperCase(java.util.Locale.ROOT)),
+                config.get(Settings.EXPANSION_QUERIES));
     }
 
     /** The configured reranker: none, the language model, or a named provider. */

@@ -62,18 +62,20 @@ public final class HybridSearcher implements AutoCloseable {
     private final Options options;
     private final Dedup dedup;
     private final io.polyrag.core.port.Reranker reranker;
+    private final QueryExpander expander;
     private final ExecutorService legs = Executors.newThreadPerTaskExecutor(
             Thread.ofVirtual().name("polyrag-search-", 0).factory());
 
     public HybridSearcher(List<Retriever> retrievers, Catalog catalog, Options options) {
-        this(retrievers, catalog, options, null);
+        this(retrievers, catalog, options, null, null);
     }
 
     /**
      * @param reranker re-scores the best {@code rerankCandidates} fused hits before the cut to top-k; null for none
+     * @param expander writes variants of each query, searched and fused with it; null for none
      */
     public HybridSearcher(List<Retriever> retrievers, Catalog catalog, Options options,
-            io.polyrag.core.port.Reranker reranker) {
+            io.polyrag.core.port.Reranker reranker, QueryExpander expander) {
         if (retrievers.isEmpty()) {
             throw new IllegalArgumentException("at least one retriever is needed");
         }
@@ -82,6 +84,12 @@ public final class HybridSearcher implements AutoCloseable {
         this.options = options;
         this.dedup = new Dedup(options.dedupThreshold());
         this.reranker = reranker;
+        this.expander = expander;
+    }
+
+    /** Whether queries are expanded by a language model. */
+    public boolean expands() {
+        return expander != null;
     }
 
     public List<Modality> modalities() {
@@ -96,9 +104,16 @@ public final class HybridSearcher implements AutoCloseable {
         SearchScope scope = scope(request);
         int limit = Math.max(request.topK(), options.candidates());
         List<DegradedLeg> degraded = new ArrayList<>();
-        Map<Modality, List<StoreHit>> rankings = runLegs(request.query(), modalities, scope, limit, degraded);
-        List<FusedHit> fused = fusion(request.fusion()).fuse(rankings);
         List<String> warnings = new ArrayList<>();
+        List<String> variants = variants(request.query(), warnings);
+        List<FusedHit> fused = List.of();
+        for (int i = 0; i < variants.size(); i++) {
+            // Only the query's own legs count as degraded; a variant's failing leg just adds nothing.
+            List<DegradedLeg> legs = i == 0 ? degraded : new ArrayList<>();
+            List<FusedHit> one = fusion(request.fusion()).fuse(runLegs(variants.get(i), modalities, scope, limit,
+                    legs));
+            fused = i == 0 ? one : combine(fused, one);
+        }
         int depth = reranker == null ? request.topK() : Math.max(request.topK(), options.rerankCandidates());
         List<Dedup.Candidate> unique = rerank(request.query(), joinAndDedup(fused, scope, depth), warnings);
         List<SearchHit> hits = new ArrayList<>();
@@ -131,6 +146,40 @@ public final class HybridSearcher implements AutoCloseable {
             }
             upto = Math.min(fused.size(), upto * 2);
         }
+    }
+
+    /** The query, then its variants when an expander is configured; an expander that fails adds a warning. */
+    private List<String> variants(String query, List<String> warnings) {
+        if (expander == null) {
+            return List.of(query);
+        }
+        List<String> out = new ArrayList<>(List.of(query));
+        try {
+            out.addAll(expander.expand(query));
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "query expansion " + expander.id() + " failed; searching the query alone", e);
+            warnings.add("query expansion " + expander.id() + " failed, the query was searched alone: "
+                    + e.getMessage());
+        }
+        return out;
+    }
+
+    /** Fuses the rankings of two query variants: fused scores add up, each source keeps its better rank. */
+    static List<FusedHit> combine(List<FusedHit> a, List<FusedHit> b) {
+        Map<String, FusedHit> merged = new LinkedHashMap<>();
+        for (FusedHit h : a) {
+            merged.put(h.chunkId(), h);
+        }
+        for (FusedHit h : b) {
+            merged.merge(h.chunkId(), h, (x, y) -> {
+                Map<String, io.polyrag.core.model.SourceScore> sources = new java.util.HashMap<>(x.sources());
+                y.sources().forEach((m, sc) -> sources.merge(m, sc, (p, q) -> p.rank() <= q.rank() ? p : q));
+                return new FusedHit(x.chunkId(), x.score() + y.score(), sources);
+            });
+        }
+        List<FusedHit> out = new ArrayList<>(merged.values());
+        out.sort(FusedHit.ORDER);
+        return out;
     }
 
     /**

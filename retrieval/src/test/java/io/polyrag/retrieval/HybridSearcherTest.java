@@ -219,7 +219,7 @@ class HybridSearcherTest {
             }
         };
         searcher = new HybridSearcher(List.of(legs), catalog, new HybridSearcher.Options(10, 5000, FusionMethod.RRF,
-                60, Map.of(), Fusion.Normalization.ZSCORE, 0.8, 100, 50, 30), prefersOceans);
+                60, Map.of(), Fusion.Normalization.ZSCORE, 0.8, 100, 50, 30), prefersOceans, null);
         SearchResponse r = searcher.search(SearchRequest.of("water", 2));
         assertThat(r.hits()).extracting(h -> h.documentId()).containsExactly("d3", "d1");
         assertThat(r.hits().getFirst().sources().get("rerank").rank()).isEqualTo(1);
@@ -242,9 +242,65 @@ class HybridSearcherTest {
             }
         };
         searcher = new HybridSearcher(List.of(legs), catalog, new HybridSearcher.Options(10, 5000, FusionMethod.RRF,
-                60, Map.of(), Fusion.Normalization.ZSCORE, 0.8, 100, 50, 30), broken);
+                60, Map.of(), Fusion.Normalization.ZSCORE, 0.8, 100, 50, 30), broken, null);
         SearchResponse r = searcher.search(SearchRequest.of("water", 2));
         assertThat(r.hits()).extracting(h -> h.documentId()).containsExactly("d1", "d2");
         assertThat(r.warnings()).singleElement().asString().contains("broken").contains("rerank service down");
+    }
+
+    private static io.polyrag.core.port.LlmClient replying(String text) {
+        return new io.polyrag.core.port.LlmClient() {
+            @Override
+            public String id() {
+                return "fixed";
+            }
+
+            @Override
+            public Response complete(Request request) {
+                return new Response(text, "fixed", 0, 0);
+            }
+
+            @Override
+            public Response stream(Request request, java.util.function.Consumer<String> onToken) {
+                return complete(request);
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+    }
+
+    @Test
+    void expanded_queries_are_searched_too_and_fused_with_the_original() {
+        Retriever byQuery = new Retriever() {
+            @Override
+            public Modality modality() {
+                return Modality.FULLTEXT;
+            }
+
+            @Override
+            public List<StoreHit> retrieve(String query, SearchScope scope, int limit) {
+                return query.contains("mountains") ? List.of(hit("d2", 2)) : List.of(hit("d1", 1));
+            }
+        };
+        searcher = new HybridSearcher(List.of(byQuery), catalog, new HybridSearcher.Options(10, 5000, FusionMethod.RRF,
+                60, Map.of(), Fusion.Normalization.ZSCORE, 0.8, 100, 50, 30), null,
+                new QueryExpander(replying("{\"queries\": [\"peaks and mountains\", \"rivers\"]}"),
+                        QueryExpander.Mode.MULTIQUERY, 3));
+        SearchResponse r = searcher.search(SearchRequest.of("high places", 5));
+        assertThat(r.hits()).extracting(h -> h.documentId()).containsExactly("d1", "d2");
+        assertThat(r.hits().getFirst().score()).isCloseTo(2.0 / 61, org.assertj.core.data.Offset.offset(1e-12));
+        assertThat(r.warnings()).isEmpty();
+    }
+
+    @Test
+    void a_failing_expansion_searches_the_query_alone_with_a_warning() {
+        searcher = new HybridSearcher(List.of(fixed(Modality.FULLTEXT, List.of(hit("d1", 1)))), catalog,
+                new HybridSearcher.Options(10, 5000, FusionMethod.RRF, 60, Map.of(), Fusion.Normalization.ZSCORE, 0.8,
+                        100, 50, 30), null, new QueryExpander(replying("not json"), QueryExpander.Mode.MULTIQUERY, 3));
+        SearchResponse r = searcher.search(SearchRequest.of("rivers", 5));
+        assertThat(r.hits()).extracting(h -> h.documentId()).containsExactly("d1");
+        assertThat(r.warnings()).singleElement().asString().contains("query expansion").contains("did not answer");
     }
 }

@@ -50,9 +50,11 @@ class GeneratedAnswersTest {
             String user = body.path("messages").get(1).path("content").asString();
             byte[] reply;
             if (body.path("response_format").path("type").asString("").equals("json_object")) {
-                // A rerank request: rank the last passage first.
+                // A rerank request ranks the last passage first; an expansion request gets one paraphrase.
                 int n = user.split("<passage n=").length - 1;
-                String content = "{\\\"ranking\\\": [" + n + ", 1]}";
+                boolean expansion = body.path("messages").get(0).path("content").asString().contains("rewrite");
+                String content = expansion ? "{\\\"queries\\\": [\\\"nocturnal birds of prey\\\"]}"
+                        : "{\\\"ranking\\\": [" + n + ", 1]}";
                 reply = ("{\"model\":\"fake-1\",\"choices\":[{\"message\":{\"role\":\"assistant\",\"content\":\""
                         + content + "\"}}],\"usage\":{\"prompt_tokens\":5,\"completion_tokens\":5}}")
                         .getBytes(StandardCharsets.UTF_8);
@@ -159,6 +161,19 @@ class GeneratedAnswersTest {
             JsonNode rerankPrompt = prompts.stream().filter(p -> p.has("response_format")).reduce((a, b) -> b)
                     .orElseThrow();
             assertThat(rerankPrompt.path("messages").get(0).path("content").asString()).contains("\"ranking\"");
+        }
+    }
+
+    @Test
+    void multiquery_expansion_searches_the_model_s_paraphrase_too() throws Exception {
+        try (Polyrag expanding = Polyrag.open(Config.load(Map.of(), Map.of("data.dir", tmp.resolve("ex").toString(),
+                "llm.provider", "openai", "llm.base.url", "http://127.0.0.1:" + model.getAddress().getPort() + "/v1",
+                "llm.model", "fake-1", "expansion.mode", "multiquery", "vector.enabled", "false")))) {
+            expanding.ingestText(new Requests.TextIngest("Owls are nocturnal birds of prey.", "Owls", null, null, null));
+            expanding.ingestText(new Requests.TextIngest("Otters hold hands.", "Otters", null, null, null));
+            var r = expanding.search(io.polyrag.core.model.SearchRequest.of("zzzunmatched", 3));
+            assertThat(r.warnings()).isEmpty();
+            assertThat(r.hits()).extracting(h -> h.title()).containsExactly("Owls");
         }
     }
 }

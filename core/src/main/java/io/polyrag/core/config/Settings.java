@@ -75,6 +75,13 @@ public final class Settings {
     public static final Setting<Integer> LLM_MAX_RETRIES = Setting.integer("llm.max.retries", 3, 0, 10,
             "Retries of a transient failure (429, 5xx, timeout, dropped connection); other errors are not retried.");
 
+    // ---- query expansion (optional)
+    public static final Setting<String> EXPANSION_MODE = Setting.choice("expansion.mode", "none",
+            List.of("none", "multiquery", "hyde"), "Query expansion by the language model: paraphrases of the query "
+                    + "(multiquery) or a hypothetical answer passage (hyde), searched and fused with the query.");
+    public static final Setting<Integer> EXPANSION_QUERIES = Setting.integer("expansion.queries", 3, 1, 10,
+            "Paraphrases written per query in multiquery mode.");
+
     // ---- reranking (optional)
     public static final Setting<String> RERANK_PROVIDER = Setting.string("rerank.provider", "none",
             "Second-stage reranker: none, http (a rerank API, see rerank.format) or llm (the configured language "
