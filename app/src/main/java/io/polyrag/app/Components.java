@@ -92,8 +92,12 @@ final class Components implements AutoCloseable {
             LlmClient llm = "none".equalsIgnoreCase(config.get(Settings.LLM_PROVIDER).strip()) ? null
                     : track(Providers.find(LlmProvider.class, config.get(Settings.LLM_PROVIDER), Settings.LLM_PROVIDER)
                             .open(context));
-            this.searcher = track(new HybridSearcher(retrievers, catalog, searchOptions(config),
-                    reranker(config, context, llm), expander(config, llm)));
+            Reranker reranker = reranker(config, context, llm);
+            if (reranker instanceof AutoCloseable closeable) {
+                track(closeable);
+            }
+            this.searcher = track(new HybridSearcher(retrievers, catalog, searchOptions(config), reranker,
+                    expander(config, llm)));
             this.answers = new AnswerService(searcher, catalog, llm, config.get(Settings.LLM_MAX_ANSWER_TOKENS));
         } catch (RuntimeException ex) {
             close();

@@ -223,4 +223,19 @@ class PolyragTest {
                         + "lucene");
         Polyrag.open(config(dir, Map.of())).close();
     }
+
+    @Test
+    void an_unknown_model_provider_or_a_missing_model_setting_fails_at_start_with_the_fix() {
+        polyrag.close();
+        polyrag = null;
+        assertThatThrownBy(() -> Polyrag.open(config(tmp.resolve("llm"), Map.of("llm.provider", "gemini"))))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("POLYRAG_LLM_PROVIDER='gemini'")
+                .hasMessageContaining("anthropic, openai");
+        assertThatThrownBy(() -> Polyrag.open(config(tmp.resolve("llm"), Map.of("llm.provider", "openai"))))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("POLYRAG_LLM_BASE_URL is not set");
+        assertThatThrownBy(() -> Polyrag.open(config(tmp.resolve("llm"), Map.of("rerank.provider", "llm"))))
+                .hasMessageContaining("POLYRAG_RERANK_PROVIDER=llm needs a language model");
+        assertThatThrownBy(() -> Polyrag.open(config(tmp.resolve("llm"), Map.of("rerank.provider", "colbert"))))
+                .hasMessageContaining("available are http, onnx");
+    }
 }

@@ -115,4 +115,24 @@ class AnswerServiceTest {
         assertThatThrownBy(() -> service("faq-v1-0").answer(SearchRequest.of("x", 10), 6))
                 .isInstanceOf(InvalidInputException.class).hasMessageContaining("neighbours must be between 0 and 5");
     }
+
+    @Test
+    void when_every_retriever_fails_there_is_nothing_to_answer_from() {
+        Retriever broken = new Retriever() {
+            @Override
+            public Modality modality() {
+                return Modality.FULLTEXT;
+            }
+
+            @Override
+            public List<StoreHit> retrieve(String query, SearchScope scope, int limit) {
+                throw new IllegalStateException("index unreadable");
+            }
+        };
+        searcher = new HybridSearcher(List.of(broken), catalog, new HybridSearcher.Options(10, 5000, FusionMethod.RRF,
+                60, Map.of(), Fusion.Normalization.ZSCORE, 0.8, 1000, 50, 30));
+        assertThatThrownBy(() -> new AnswerService(searcher, catalog, null, 512).answer(SearchRequest.of("x", 5), 1))
+                .isInstanceOf(io.polyrag.core.UnavailableException.class)
+                .hasMessageContaining("no retriever answered").hasMessageContaining("index unreadable");
+    }
 }

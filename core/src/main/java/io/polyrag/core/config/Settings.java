@@ -84,8 +84,10 @@ public final class Settings {
 
     // ---- reranking (optional)
     public static final Setting<String> RERANK_PROVIDER = Setting.string("rerank.provider", "none",
-            "Second-stage reranker: none, http (a rerank API, see rerank.format) or llm (the configured language "
-                    + "model).");
+            "Second-stage reranker: none, onnx (a cross-encoder file, see rerank.model.dir), http (a rerank API, see "
+                    + "rerank.format) or llm (the configured language model).");
+    public static final Setting<Path> RERANK_MODEL_DIR = Setting.path("rerank.model.dir", null,
+            "Directory with a cross-encoder's model.onnx and tokenizer.json, for rerank.provider=onnx.");
     public static final Setting<String> RERANK_FORMAT = Setting.choice("rerank.format", "tei",
             List.of("tei", "cohere"), "Wire format of the rerank API: tei (Hugging Face text-embeddings-inference, "
                     + "POST <url>/rerank) or cohere (Cohere and Jina, POST <url>/v1/rerank).");

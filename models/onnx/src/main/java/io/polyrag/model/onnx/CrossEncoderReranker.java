@@ -1,0 +1,115 @@
+package io.polyrag.model.onnx;
+
+import ai.djl.huggingface.tokenizers.Encoding;
+import ai.djl.huggingface.tokenizers.HuggingFaceTokenizer;
+import ai.onnxruntime.OnnxTensor;
+import ai.onnxruntime.OrtEnvironment;
+import ai.onnxruntime.OrtException;
+import ai.onnxruntime.OrtSession;
+import io.polyrag.core.ConfigException;
+import io.polyrag.core.PolyragException;
+import io.polyrag.core.port.Reranker;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A cross-encoder run in-process: each (query, passage) pair is tokenised together and the model's relevance logit
+ * is the score. Works with the usual Hugging Face exports ({@code model.onnx} and {@code tokenizer.json} in one
+ * directory, inputs {@code input_ids}, {@code attention_mask} and optionally {@code token_type_ids}, output logits of
+ * shape [1, 1], or [1, 2] whose second column is "relevant"). Pairs are scored one per run, sequentially: reranking
+ * 30 candidates is a small, latency-bound job.
+ */
+public final class CrossEncoderReranker implements Reranker, AutoCloseable {
+    private final Path dir;
+    private final OrtEnvironment env;
+    private final OrtSession session;
+    private final HuggingFaceTokenizer tokenizer;
+    private final boolean needsTypeIds;
+
+    public CrossEncoderReranker(Path dir, int maxTokens) {
+        this.dir = dir;
+        Path model = dir.resolve("model.onnx");
+        Path vocab = dir.resolve("tokenizer.json");
+        for (Path p : List.of(model, vocab)) {
+            if (!Files.isReadable(p)) {
+                throw new ConfigException("POLYRAG_RERANK_MODEL_DIR=" + dir + " has no readable " + p.getFileName()
+                        + ": put the cross-encoder's ONNX export (model.onnx) and its tokenizer.json there");
+            }
+        }
+        try {
+            this.tokenizer = HuggingFaceTokenizer.newInstance(vocab, Map.of("truncation", "true", "maxLength",
+                    String.valueOf(maxTokens), "padding", "false"));
+            this.env = OrtEnvironment.getEnvironment();
+            OrtSession.SessionOptions options = new OrtSession.SessionOptions();
+            options.setIntraOpNumThreads(Math.max(1, Runtime.getRuntime().availableProcessors()));
+            this.session = env.createSession(model.toString(), options);
+            this.needsTypeIds = session.getInputNames().contains("token_type_ids");
+        } catch (IOException | OrtException e) {
+            throw new PolyragException("cannot load the cross-encoder in " + dir + ": " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public String id() {
+        return "onnx:" + dir.getFileName();
+    }
+
+    @Override
+    public List<Double> score(String query, List<String> passages) {
+        List<Double> out = new ArrayList<>(passages.size());
+        for (String p : passages) {
+            out.add(score(tokenizer.encode(query, p, true, false)));
+        }
+        return out;
+    }
+
+    private double score(Encoding enc) {
+        Map<String, OnnxTensor> inputs = new HashMap<>();
+        try {
+            inputs.put("input_ids", OnnxTensor.createTensor(env, new long[][] {enc.getIds()}));
+            inputs.put("attention_mask", OnnxTensor.createTensor(env, new long[][] {enc.getAttentionMask()}));
+            if (needsTypeIds) {
+                inputs.put("token_type_ids", OnnxTensor.createTensor(env, new long[][] {enc.getTypeIds()}));
+            }
+            try (OrtSession.Result r = session.run(inputs)) {
+                Object value = r.get(0).getValue();
+                if (value instanceof float[][] logits && logits.length == 1 && logits[0].length >= 1
+                        && logits[0].length <= 2) {
+                    return logits[0][logits[0].length - 1];
+                }
+                throw new ConfigException("the model in " + dir + " is not a cross-encoder: its first output is not "
+                        + "a [1, 1] or [1, 2] relevance logit (it is " + describe(value) + ")");
+            }
+        } catch (OrtException e) {
+            throw new PolyragException("the cross-encoder in " + dir + " failed: " + e.getMessage(), e);
+        } finally {
+            inputs.values().forEach(OnnxTensor::close);
+        }
+    }
+
+    private static String describe(Object value) {
+        if (value instanceof float[][][] a) {
+            return "float[" + a.length + "][" + a[0].length + "][" + a[0][0].length + "]";
+        }
+        if (value instanceof float[][] a) {
+            return "float[" + a.length + "][" + (a.length == 0 ? 0 : a[0].length) + "]";
+        }
+        return value.getClass().getSimpleName();
+    }
+
+    @Override
+    public void close() {
+        try {
+            session.close();
+        } catch (OrtException e) {
+            throw new PolyragException("cannot close the cross-encoder: " + e.getMessage(), e);
+        } finally {
+            tokenizer.close();
+        }
+    }
+}
