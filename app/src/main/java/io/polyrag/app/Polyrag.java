@@ -274,6 +274,11 @@ public final class Polyrag implements AutoCloseable {
                 ? components.config.get(Settings.ANSWER_NEIGHBOURS) : neighbours, grounding, onToken);
     }
 
+    /** Hits an answer draws from when a request does not say. */
+    public int defaultAnswerTopK() {
+        return components.config.get(Settings.ANSWER_TOP_K);
+    }
+
     /** Top-k used when a request does not say. */
     public int defaultTopK() {
         return components.config.get(Settings.SEARCH_TOP_K);

@@ -28,7 +28,7 @@ final class AskCommand implements Callable<Integer> {
     @Parameters(arity = "1..*", paramLabel = "QUESTION", description = "The question (several words are joined).")
     List<String> words;
 
-    @Option(names = {"-k", "--top-k"}, paramLabel = "N", description = "Hits to draw sources from (default 10).")
+    @Option(names = {"-k", "--top-k"}, paramLabel = "N", description = "Hits to draw sources from (default 8).")
     Integer topK;
 
     @Option(names = "--kb", paramLabel = "NAME", description = "Search only these knowledge bases; repeatable.")
@@ -48,7 +48,7 @@ final class AskCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         try (Polyrag polyrag = parent.open(Map.of("ingest.workers", "0"))) {
             Answer a = polyrag.answer(new SearchRequest(String.join(" ", words),
-                    topK == null ? polyrag.defaultTopK() : topK, PolyragCommand.split(kbs), Set.of(), null), neighbours,
+                    topK == null ? polyrag.defaultAnswerTopK() : topK, PolyragCommand.split(kbs), Set.of(), null), neighbours,
                     grounding, t -> { });
             if (json) {
                 out.println(Json.MAPPER.writeValueAsString(a));

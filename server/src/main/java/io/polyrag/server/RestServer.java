@@ -133,7 +133,8 @@ public final class RestServer implements AutoCloseable {
         if (b.query() == null) {
             throw new InvalidInputException("field 'query' is missing: send {\"query\": \"your question\"}");
         }
-        SearchRequest request = request(b.query(), b.topK(), b.knowledgeBases(), b.modalities(), b.fusion());
+        SearchRequest request = request(b.query(), b.topK() == null ? polyrag.defaultAnswerTopK() : b.topK(),
+                b.knowledgeBases(), b.modalities(), b.fusion());
         boolean grounding = Boolean.TRUE.equals(b.grounding());
         if (Boolean.TRUE.equals(b.stream())) {
             streamAnswer(ctx, request, b.neighbours(), grounding);

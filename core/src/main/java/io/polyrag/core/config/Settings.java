@@ -134,6 +134,8 @@ public final class Settings {
     public static final Setting<Double> DEDUP_OVERLAP = Setting.decimal("dedup.overlap", 0.8, 0.5, 1.0,
             "Word overlap (Jaccard) at which two hits count as duplicates and are merged.");
 
+    public static final Setting<Integer> ANSWER_TOP_K = Setting.integer("answer.top.k", 8, 1, 100,
+            "Hits an answer draws its sources from when the request does not say (after reranking, when on).");
     public static final Setting<Integer> ANSWER_NEIGHBOURS = Setting.integer("answer.neighbours", 1, 0, 5,
             "Chunks added before and after each retrieved chunk when an answer's sources are assembled.");
 
