@@ -248,29 +248,6 @@ class HybridSearcherTest {
         assertThat(r.warnings()).singleElement().asString().contains("broken").contains("rerank service down");
     }
 
-    private static io.polyrag.core.port.LlmClient replying(String text) {
-        return new io.polyrag.core.port.LlmClient() {
-            @Override
-            public String id() {
-                return "fixed";
-            }
-
-            @Override
-            public Response complete(Request request) {
-                return new Response(text, "fixed", 0, 0);
-            }
-
-            @Override
-            public Response stream(Request request, java.util.function.Consumer<String> onToken) {
-                return complete(request);
-            }
-
-            @Override
-            public void close() {
-            }
-        };
-    }
-
     @Test
     void expanded_queries_are_searched_too_and_fused_with_the_original() {
         Retriever byQuery = new Retriever() {
@@ -286,7 +263,7 @@ class HybridSearcherTest {
         };
         searcher = new HybridSearcher(List.of(byQuery), catalog, new HybridSearcher.Options(10, 5000, FusionMethod.RRF,
                 60, Map.of(), Fusion.Normalization.ZSCORE, 0.8, 100, 50, 30), null,
-                new QueryExpander(replying("{\"queries\": [\"peaks and mountains\", \"rivers\"]}"),
+                new QueryExpander(new io.polyrag.testing.FixedReplyLlm("{\"queries\": [\"peaks and mountains\", \"rivers\"]}"),
                         QueryExpander.Mode.MULTIQUERY, 3));
         SearchResponse r = searcher.search(SearchRequest.of("high places", 5));
         assertThat(r.hits()).extracting(h -> h.documentId()).containsExactly("d1", "d2");
@@ -298,7 +275,7 @@ class HybridSearcherTest {
     void a_failing_expansion_searches_the_query_alone_with_a_warning() {
         searcher = new HybridSearcher(List.of(fixed(Modality.FULLTEXT, List.of(hit("d1", 1)))), catalog,
                 new HybridSearcher.Options(10, 5000, FusionMethod.RRF, 60, Map.of(), Fusion.Normalization.ZSCORE, 0.8,
-                        100, 50, 30), null, new QueryExpander(replying("not json"), QueryExpander.Mode.MULTIQUERY, 3));
+                        100, 50, 30), null, new QueryExpander(new io.polyrag.testing.FixedReplyLlm("not json"), QueryExpander.Mode.MULTIQUERY, 3));
         SearchResponse r = searcher.search(SearchRequest.of("rivers", 5));
         assertThat(r.hits()).extracting(h -> h.documentId()).containsExactly("d1");
         assertThat(r.warnings()).singleElement().asString().contains("query expansion").contains("did not answer");
