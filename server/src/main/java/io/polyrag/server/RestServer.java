@@ -8,7 +8,7 @@ import io.javalin.http.HttpStatus;
 import io.javalin.http.UploadedFile;
 import io.javalin.json.JavalinJackson3;
 import io.polyrag.app.Polyrag;
-import org.eclipse.jetty.http.BadMessageException;
+import org.eclipse.jetty.http.HttpException;
 import io.polyrag.app.Requests;
 import io.polyrag.core.InvalidInputException;
 import io.polyrag.core.NotFoundException;
@@ -297,7 +297,7 @@ public final class RestServer implements AutoCloseable {
                     problem(ctx, h.getStatus(), h.getMessage());
                     return;
                 }
-                if (t instanceof BadMessageException b) {
+                if (t instanceof HttpException b) {
                     problem(ctx, b.getCode(), "malformed request: " + b.getReason());
                     return;
                 }

@@ -43,11 +43,13 @@ public class JdbcCatalog implements CatalogAndJobs {
     final Jdbc jdbc;
     private final AutoCloseable onClose;
     private final JdbcJobs jobs;
+    private final JdbcEmbeddingCache cache;
 
     public JdbcCatalog(DataSource dataSource, String name, AutoCloseable onClose) {
         this.jdbc = new Jdbc(dataSource, name);
         this.onClose = onClose;
         this.jobs = new JdbcJobs(jdbc);
+        this.cache = new JdbcEmbeddingCache(jdbc);
         migrate();
     }
 
@@ -433,62 +435,16 @@ public class JdbcCatalog implements CatalogAndJobs {
         return s == null ? "" : s.length() <= max ? s : s.substring(0, max);
     }
 
-    // ---- embedding cache
+    // ---- embedding cache: delegated
 
     @Override
     public Map<String, float[]> vectors(String model, Collection<String> textHashes) {
-        if (textHashes.isEmpty()) {
-            return Map.of();
-        }
-        return jdbc.tx("read cached embeddings", c -> {
-            Map<String, float[]> out = new HashMap<>();
-            try (PreparedStatement ps = c.prepareStatement(
-                    "SELECT text_hash, vector FROM embedding_cache WHERE model = ? AND text_hash = ANY(?)")) {
-                ps.setString(1, model);
-                ps.setArray(2, c.createArrayOf("VARCHAR", textHashes.stream().distinct().toArray()));
-                try (ResultSet rs = ps.executeQuery()) {
-                    while (rs.next()) {
-                        out.put(rs.getString(1), floats(rs.getBytes(2)));
-                    }
-                }
-            }
-            return out;
-        });
+        return cache.vectors(model, textHashes);
     }
 
     @Override
     public void remember(String model, Map<String, float[]> vectorsByTextHash) {
-        if (vectorsByTextHash.isEmpty()) {
-            return;
-        }
-        Map<String, float[]> known = vectors(model, vectorsByTextHash.keySet());
-        jdbc.tx("cache embeddings", c -> {
-            try (PreparedStatement ps = c.prepareStatement(
-                    "INSERT INTO embedding_cache (model, text_hash, vector) VALUES (?, ?, ?) ON CONFLICT DO NOTHING")) {
-                for (Map.Entry<String, float[]> e : vectorsByTextHash.entrySet()) {
-                    if (!known.containsKey(e.getKey())) {
-                        ps.setString(1, clip(model, 255));
-                        ps.setString(2, e.getKey());
-                        ps.setBytes(3, bytes(e.getValue()));
-                        ps.addBatch();
-                    }
-                }
-                ps.executeBatch();
-            }
-            return null;
-        });
-    }
-
-    private static byte[] bytes(float[] v) {
-        java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(v.length * 4).order(java.nio.ByteOrder.LITTLE_ENDIAN);
-        b.asFloatBuffer().put(v);
-        return b.array();
-    }
-
-    private static float[] floats(byte[] bytes) {
-        float[] v = new float[bytes.length / 4];
-        java.nio.ByteBuffer.wrap(bytes).order(java.nio.ByteOrder.LITTLE_ENDIAN).asFloatBuffer().get(v);
-        return v;
+        cache.remember(model, vectorsByTextHash);
     }
 
     // ---- jobs: delegated so each class stays about one thing

@@ -1,0 +1,72 @@
+package io.polyrag.store.jdbc;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.Map;
+
+/** Cached passage vectors: one row per (model, text hash), the vector as little-endian float32 bytes. */
+final class JdbcEmbeddingCache {
+    private final Jdbc jdbc;
+
+    JdbcEmbeddingCache(Jdbc jdbc) {
+        this.jdbc = jdbc;
+    }
+
+    Map<String, float[]> vectors(String model, Collection<String> textHashes) {
+        if (textHashes.isEmpty()) {
+            return Map.of();
+        }
+        return jdbc.tx("read cached embeddings", c -> {
+            Map<String, float[]> out = new HashMap<>();
+            try (PreparedStatement ps = c.prepareStatement(
+                    "SELECT text_hash, vector FROM embedding_cache WHERE model = ? AND text_hash = ANY(?)")) {
+                ps.setString(1, model);
+                ps.setArray(2, c.createArrayOf("VARCHAR", textHashes.stream().distinct().toArray()));
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        out.put(rs.getString(1), floats(rs.getBytes(2)));
+                    }
+                }
+            }
+            return out;
+        });
+    }
+
+    void remember(String model, Map<String, float[]> vectorsByTextHash) {
+        if (vectorsByTextHash.isEmpty()) {
+            return;
+        }
+        Map<String, float[]> known = vectors(model, vectorsByTextHash.keySet());
+        jdbc.tx("cache embeddings", c -> {
+            try (PreparedStatement ps = c.prepareStatement(
+                    "INSERT INTO embedding_cache (model, text_hash, vector) VALUES (?, ?, ?) ON CONFLICT DO NOTHING")) {
+                for (Map.Entry<String, float[]> e : vectorsByTextHash.entrySet()) {
+                    if (!known.containsKey(e.getKey())) {
+                        ps.setString(1, JdbcCatalog.clip(model, 255));
+                        ps.setString(2, e.getKey());
+                        ps.setBytes(3, bytes(e.getValue()));
+                        ps.addBatch();
+                    }
+                }
+                ps.executeBatch();
+            }
+            return null;
+        });
+    }
+
+    private static byte[] bytes(float[] v) {
+        ByteBuffer b = ByteBuffer.allocate(v.length * 4).order(ByteOrder.LITTLE_ENDIAN);
+        b.asFloatBuffer().put(v);
+        return b.array();
+    }
+
+    private static float[] floats(byte[] bytes) {
+        float[] v = new float[bytes.length / 4];
+        ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN).asFloatBuffer().get(v);
+        return v;
+    }
+}
