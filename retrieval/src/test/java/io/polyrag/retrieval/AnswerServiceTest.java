@@ -10,16 +10,13 @@ import io.polyrag.core.model.Chunk;
 import io.polyrag.core.model.ChunkKind;
 import io.polyrag.core.model.DocumentDraft;
 import io.polyrag.core.model.DocumentVersion;
-import io.polyrag.core.model.FusionMethod;
 import io.polyrag.core.model.Modality;
 import io.polyrag.core.model.SearchRequest;
-import io.polyrag.core.model.SearchScope;
 import io.polyrag.core.model.StoreHit;
 import io.polyrag.store.jdbc.H2CatalogProvider;
 import io.polyrag.store.jdbc.JdbcCatalog;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -60,19 +57,10 @@ class AnswerServiceTest {
     private AnswerService service(String... chunkIds) {
         List<StoreHit> hits = java.util.Arrays.stream(chunkIds)
                 .map(id -> new StoreHit(id, id.substring(0, id.indexOf("-v")), 1, 1.0)).toList();
-        Retriever fixed = new Retriever() {
-            @Override
-            public Modality modality() {
-                return Modality.FULLTEXT;
-            }
-
-            @Override
-            public List<StoreHit> retrieve(String query, SearchScope scope, int limit) {
+        Retriever fixed = TestRetrievers.of(Modality.FULLTEXT, (query, scope, limit) -> {
                 return hits;
-            }
-        };
-        searcher = new HybridSearcher(List.of(fixed), catalog, new HybridSearcher.Options(10, 5000, FusionMethod.RRF,
-                60, Map.of(), Fusion.Normalization.ZSCORE, 0.8, 1000, 50, 30));
+            });
+        searcher = new HybridSearcher(List.of(fixed), catalog, TestRetrievers.options(10));
         return new AnswerService(searcher, catalog, null, 512);
     }
 
@@ -118,19 +106,10 @@ class AnswerServiceTest {
 
     @Test
     void when_every_retriever_fails_there_is_nothing_to_answer_from() {
-        Retriever broken = new Retriever() {
-            @Override
-            public Modality modality() {
-                return Modality.FULLTEXT;
-            }
-
-            @Override
-            public List<StoreHit> retrieve(String query, SearchScope scope, int limit) {
+        Retriever broken = TestRetrievers.of(Modality.FULLTEXT, (query, scope, limit) -> {
                 throw new IllegalStateException("index unreadable");
-            }
-        };
-        searcher = new HybridSearcher(List.of(broken), catalog, new HybridSearcher.Options(10, 5000, FusionMethod.RRF,
-                60, Map.of(), Fusion.Normalization.ZSCORE, 0.8, 1000, 50, 30));
+            });
+        searcher = new HybridSearcher(List.of(broken), catalog, TestRetrievers.options(10));
         assertThatThrownBy(() -> new AnswerService(searcher, catalog, null, 512).answer(SearchRequest.of("x", 5), 1))
                 .isInstanceOf(io.polyrag.core.UnavailableException.class)
                 .hasMessageContaining("no retriever answered").hasMessageContaining("index unreadable");

@@ -62,17 +62,9 @@ class HybridSearcherTest {
     }
 
     private static Retriever fixed(Modality m, List<StoreHit> hits) {
-        return new Retriever() {
-            @Override
-            public Modality modality() {
-                return m;
-            }
-
-            @Override
-            public List<StoreHit> retrieve(String query, SearchScope scope, int limit) {
+        return TestRetrievers.of(m, (query, scope, limit) -> {
                 return hits.stream().limit(limit).toList();
-            }
-        };
+            });
     }
 
     private HybridSearcher searcher(long timeoutMs, Retriever... retrievers) {
@@ -101,17 +93,9 @@ class HybridSearcherTest {
 
     @Test
     void a_failing_leg_is_reported_as_degraded_and_the_search_still_answers() {
-        Retriever broken = new Retriever() {
-            @Override
-            public Modality modality() {
-                return Modality.VECTOR;
-            }
-
-            @Override
-            public List<StoreHit> retrieve(String query, SearchScope scope, int limit) {
+        Retriever broken = TestRetrievers.of(Modality.VECTOR, (query, scope, limit) -> {
                 throw new IllegalStateException("index corrupted");
-            }
-        };
+            });
         SearchResponse r = searcher(5000, broken, fixed(Modality.FULLTEXT, List.of(hit("d3", 2.0))))
                 .search(SearchRequest.of("oceans", 5));
         assertThat(r.degraded()).singleElement().satisfies(d -> {
@@ -124,22 +108,14 @@ class HybridSearcherTest {
     @Test
     void a_hanging_leg_times_out_and_is_interrupted() throws InterruptedException {
         CountDownLatch interrupted = new CountDownLatch(1);
-        Retriever hanging = new Retriever() {
-            @Override
-            public Modality modality() {
-                return Modality.VECTOR;
-            }
-
-            @Override
-            public List<StoreHit> retrieve(String query, SearchScope scope, int limit) {
+        Retriever hanging = TestRetrievers.of(Modality.VECTOR, (query, scope, limit) -> {
                 try {
                     new CountDownLatch(1).await();
                 } catch (InterruptedException e) {
                     interrupted.countDown();
                 }
                 return List.of();
-            }
-        };
+            });
         SearchResponse r = searcher(50, hanging, fixed(Modality.FULLTEXT, List.of(hit("d1", 1.0))))
                 .search(SearchRequest.of("rivers", 5));
         assertThat(r.degraded()).singleElement().satisfies(d -> assertThat(d.reason()).contains("timed out"));
@@ -151,18 +127,10 @@ class HybridSearcherTest {
     void hits_of_invisible_or_out_of_scope_documents_are_dropped() {
         catalog.delete(List.of("d1"));
         AtomicReference<SearchScope> seen = new AtomicReference<>();
-        Retriever capturing = new Retriever() {
-            @Override
-            public Modality modality() {
-                return Modality.FULLTEXT;
-            }
-
-            @Override
-            public List<StoreHit> retrieve(String query, SearchScope scope, int limit) {
+        Retriever capturing = TestRetrievers.of(Modality.FULLTEXT, (query, scope, limit) -> {
                 seen.set(scope);
                 return List.of(hit("d1", 3), hit("d2", 2), hit("d3", 1), new StoreHit("ghost-v1-0", "ghost", 1, 0.5));
-            }
-        };
+            });
         SearchResponse r = searcher(5000, capturing).search(new SearchRequest("text", 10, List.of("alpha"),
                 Set.of(), null));
         assertThat(seen.get().knowledgeBases()).containsExactly("alpha");
@@ -218,8 +186,7 @@ class HybridSearcherTest {
                         .toList();
             }
         };
-        searcher = new HybridSearcher(List.of(legs), catalog, new HybridSearcher.Options(10, 5000, FusionMethod.RRF,
-                60, Map.of(), Fusion.Normalization.ZSCORE, 0.8, 100, 50, 30), prefersOceans, null);
+        searcher = new HybridSearcher(List.of(legs), catalog, TestRetrievers.options(10), prefersOceans, null);
         SearchResponse r = searcher.search(SearchRequest.of("water", 2));
         assertThat(r.hits()).extracting(h -> h.documentId()).containsExactly("d3", "d1");
         assertThat(r.hits().getFirst().sources().get("rerank").rank()).isEqualTo(1);
@@ -241,8 +208,7 @@ class HybridSearcherTest {
                 throw new IllegalStateException("rerank service down");
             }
         };
-        searcher = new HybridSearcher(List.of(legs), catalog, new HybridSearcher.Options(10, 5000, FusionMethod.RRF,
-                60, Map.of(), Fusion.Normalization.ZSCORE, 0.8, 100, 50, 30), broken, null);
+        searcher = new HybridSearcher(List.of(legs), catalog, TestRetrievers.options(10), broken, null);
         SearchResponse r = searcher.search(SearchRequest.of("water", 2));
         assertThat(r.hits()).extracting(h -> h.documentId()).containsExactly("d1", "d2");
         assertThat(r.warnings()).singleElement().asString().contains("broken").contains("rerank service down");
@@ -250,19 +216,10 @@ class HybridSearcherTest {
 
     @Test
     void expanded_queries_are_searched_too_and_fused_with_the_original() {
-        Retriever byQuery = new Retriever() {
-            @Override
-            public Modality modality() {
-                return Modality.FULLTEXT;
-            }
-
-            @Override
-            public List<StoreHit> retrieve(String query, SearchScope scope, int limit) {
+        Retriever byQuery = TestRetrievers.of(Modality.FULLTEXT, (query, scope, limit) -> {
                 return query.contains("mountains") ? List.of(hit("d2", 2)) : List.of(hit("d1", 1));
-            }
-        };
-        searcher = new HybridSearcher(List.of(byQuery), catalog, new HybridSearcher.Options(10, 5000, FusionMethod.RRF,
-                60, Map.of(), Fusion.Normalization.ZSCORE, 0.8, 100, 50, 30), null,
+            });
+        searcher = new HybridSearcher(List.of(byQuery), catalog, TestRetrievers.options(10), null,
                 new QueryExpander(new io.polyrag.testing.FixedReplyLlm("{\"queries\": [\"peaks and mountains\", \"rivers\"]}"),
                         QueryExpander.Mode.MULTIQUERY, 3));
         SearchResponse r = searcher.search(SearchRequest.of("high places", 5));
@@ -274,8 +231,7 @@ class HybridSearcherTest {
     @Test
     void a_failing_expansion_searches_the_query_alone_with_a_warning() {
         searcher = new HybridSearcher(List.of(fixed(Modality.FULLTEXT, List.of(hit("d1", 1)))), catalog,
-                new HybridSearcher.Options(10, 5000, FusionMethod.RRF, 60, Map.of(), Fusion.Normalization.ZSCORE, 0.8,
-                        100, 50, 30), null, new QueryExpander(new io.polyrag.testing.FixedReplyLlm("not json"), QueryExpander.Mode.MULTIQUERY, 3));
+                TestRetrievers.options(10), null, new QueryExpander(new io.polyrag.testing.FixedReplyLlm("not json"), QueryExpander.Mode.MULTIQUERY, 3));
         SearchResponse r = searcher.search(SearchRequest.of("rivers", 5));
         assertThat(r.hits()).extracting(h -> h.documentId()).containsExactly("d1");
         assertThat(r.warnings()).singleElement().asString().contains("query expansion").contains("did not answer");
