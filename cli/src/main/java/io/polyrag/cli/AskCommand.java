@@ -3,16 +3,13 @@ package io.polyrag.cli;
 import io.polyrag.app.Polyrag;
 import io.polyrag.core.model.Answer;
 import io.polyrag.core.model.AnswerSource;
-import io.polyrag.core.model.SearchRequest;
 import io.polyrag.server.Json;
 import java.io.PrintWriter;
-import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
@@ -25,14 +22,8 @@ final class AskCommand implements Callable<Integer> {
     @Spec
     picocli.CommandLine.Model.CommandSpec spec;
 
-    @Parameters(arity = "1..*", paramLabel = "QUESTION", description = "The question (several words are joined).")
-    List<String> words;
-
-    @Option(names = {"-k", "--top-k"}, paramLabel = "N", description = "Hits to draw sources from (default 8).")
-    Integer topK;
-
-    @Option(names = "--kb", paramLabel = "NAME", description = "Search only these knowledge bases; repeatable.")
-    List<String> kbs;
+    @Mixin
+    RetrievalOptions query;
 
     @Option(names = "--neighbours", paramLabel = "N", description = "Chunks added around each hit (default 1).")
     Integer neighbours;
@@ -40,17 +31,12 @@ final class AskCommand implements Callable<Integer> {
     @Option(names = "--grounding", description = "Report, per answer sentence, the sources that support it.")
     boolean grounding;
 
-    @Option(names = "--json", description = "Print one JSON object.")
-    boolean json;
-
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
         try (Polyrag polyrag = parent.open(Map.of("ingest.workers", "0"))) {
-            Answer a = polyrag.answer(new SearchRequest(String.join(" ", words),
-                    topK == null ? polyrag.defaultAnswerTopK() : topK, PolyragCommand.split(kbs), Set.of(), null), neighbours,
-                    grounding, t -> { });
-            if (json) {
+            Answer a = polyrag.answer(query.request(polyrag.defaultAnswerTopK()), neighbours, grounding, t -> { });
+            if (query.json) {
                 out.println(Json.MAPPER.writeValueAsString(a));
                 return Main.OK;
             }

@@ -2,21 +2,15 @@ package io.polyrag.cli;
 
 import io.polyrag.app.Polyrag;
 import io.polyrag.core.model.DegradedLeg;
-import io.polyrag.core.model.FusionMethod;
-import io.polyrag.core.model.Modality;
 import io.polyrag.core.model.SearchHit;
-import io.polyrag.core.model.SearchRequest;
 import io.polyrag.core.model.SearchResponse;
 import io.polyrag.server.Json;
 import java.io.PrintWriter;
-import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
@@ -29,34 +23,15 @@ final class SearchCommand implements Callable<Integer> {
     @Spec
     picocli.CommandLine.Model.CommandSpec spec;
 
-    @Parameters(arity = "1..*", paramLabel = "QUERY", description = "The query (several words are joined).")
-    List<String> words;
-
-    @Option(names = {"-k", "--top-k"}, paramLabel = "N", description = "Hits to return (default 10).")
-    Integer topK;
-
-    @Option(names = "--kb", paramLabel = "NAME", description = "Search only these knowledge bases; repeatable.")
-    List<String> kbs;
-
-    @Option(names = "--modalities", paramLabel = "LIST", description = "Retrievers to run, e.g. vector,fulltext.")
-    List<String> modalities;
-
-    @Option(names = "--fusion", paramLabel = "METHOD", description = "rrf or weighted.")
-    String fusion;
-
-    @Option(names = "--json", description = "Print one JSON object.")
-    boolean json;
+    @Mixin
+    RetrievalOptions query;
 
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
         try (Polyrag polyrag = parent.open(Map.of("ingest.workers", "0"))) {
-            Set<Modality> mods = PolyragCommand.split(modalities).stream().map(Modality::parse)
-                    .collect(Collectors.toSet());
-            SearchResponse r = polyrag.search(new SearchRequest(String.join(" ", words),
-                    topK == null ? polyrag.defaultTopK() : topK, PolyragCommand.split(kbs), mods,
-                    fusion == null ? null : FusionMethod.parse(fusion)));
-            if (json) {
+            SearchResponse r = polyrag.search(query.request(polyrag.defaultTopK()));
+            if (query.json) {
                 out.println(Json.MAPPER.writeValueAsString(r));
             } else {
                 print(r, out);
