@@ -126,19 +126,6 @@ public final class Config {
         return warnings;
     }
 
-    /** A copy of this configuration with some values replaced (by dotted key or environment name). */
-    public Config with(Map<String, String> changes) {
-        Map<String, String> merged = new HashMap<>();
-        for (Setting<?> s : Settings.all()) {
-            Object v = values.get(s);
-            if (origins.get(s) != Origin.DEFAULT && v != null) {
-                merged.put(s.key(), Setting.render(v));
-            }
-        }
-        merged.putAll(changes);
-        return load(Map.of(), merged);
-    }
-
     /** One line per setting: name, value (secrets masked) and where it came from. */
     public String describe() {
         StringBuilder sb = new StringBuilder();

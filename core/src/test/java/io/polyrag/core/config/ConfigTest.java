@@ -99,11 +99,4 @@ class ConfigTest {
         assertThat(d).contains("POLYRAG_HTTP_PORT").contains("9000  [environment]").contains("[default]");
         assertThat(d.lines().count()).isEqualTo(Settings.all().size());
     }
-
-    @Test
-    void with_replaces_values_and_keeps_the_rest() {
-        Config c = Config.load(Map.of("POLYRAG_SEARCH_TOP_K", "5"), Map.of()).with(Map.of("fusion.rrf.k", "9"));
-        assertThat(c.get(Settings.SEARCH_TOP_K)).isEqualTo(5);
-        assertThat(c.get(Settings.FUSION_RRF_K)).isEqualTo(9);
-    }
 }
