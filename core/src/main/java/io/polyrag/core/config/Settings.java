@@ -40,6 +40,35 @@ public final class Settings {
             "BM25 term-frequency saturation. Applies when the index is opened; no re-index needed.");
     public static final Setting<Double> BM25_B = Setting.decimal("fulltext.bm25.b", 0.4, 0.0, 1.0,
             "BM25 length normalisation. Applies when the index is opened; no re-index needed.");
+    public static final Setting<Boolean> GRAPH_ENABLED = Setting.bool("graph.enabled", true,
+            "Run the property-graph modality: entities and relations are extracted at ingest and traversed at query "
+                    + "time.");
+    public static final Setting<String> GRAPH_BACKEND = Setting.string("graph.backend", "kuzu",
+            "Property-graph store provider: kuzu (embedded) or neo4j (any Bolt server).");
+    public static final Setting<String> GRAPH_NEO4J_URI = Setting.string("graph.neo4j.uri", "bolt://127.0.0.1:7687",
+            "Bolt URI of the Neo4j server, for graph.backend=neo4j.");
+    public static final Setting<String> GRAPH_NEO4J_USER = Setting.string("graph.neo4j.user", "neo4j",
+            "Neo4j user name.");
+    public static final Setting<String> GRAPH_NEO4J_PASSWORD = Setting.string("graph.neo4j.password", null,
+            "Neo4j password; empty connects without authentication.").secret();
+    public static final Setting<String> GRAPH_NEO4J_DATABASE = Setting.string("graph.neo4j.database", "neo4j",
+            "Neo4j database name.");
+    public static final Setting<Boolean> RDF_ENABLED = Setting.bool("rdf.enabled", true,
+            "Run the RDF modality: relations stored as reified statements and searched with SPARQL.");
+    public static final Setting<String> RDF_BACKEND = Setting.string("rdf.backend", "tdb2",
+            "RDF store provider: tdb2 (embedded Apache Jena TDB2) or sparql (any SPARQL 1.1 endpoint).");
+    public static final Setting<String> RDF_SPARQL_QUERY_URL = Setting.string("rdf.sparql.query.url", null,
+            "SPARQL query endpoint, for rdf.backend=sparql, e.g. http://host:3030/ds/query.");
+    public static final Setting<String> RDF_SPARQL_UPDATE_URL = Setting.string("rdf.sparql.update.url", null,
+            "SPARQL update endpoint, for rdf.backend=sparql, e.g. http://host:3030/ds/update.");
+    public static final Setting<String> RDF_SPARQL_USER = Setting.string("rdf.sparql.user", null,
+            "User for HTTP basic authentication at the SPARQL endpoint; empty for none.");
+    public static final Setting<String> RDF_SPARQL_PASSWORD = Setting.string("rdf.sparql.password", null,
+            "Password for HTTP basic authentication at the SPARQL endpoint.").secret();
+    public static final Setting<Integer> RDF_SPARQL_TIMEOUT_SECONDS = Setting.integer("rdf.sparql.timeout.seconds",
+            30, 1, 600, "Timeout of one request to the SPARQL endpoint.");
+    public static final Setting<String> RDF_GRAPH = Setting.string("rdf.graph", "urn:polyrag:graph",
+            "IRI of the named graph polyrag writes its statements into (so it can share an endpoint).");
     public static final Setting<String> CATALOG_BACKEND = Setting.string("catalog.backend", "h2",
             "Catalog provider (documents, chunk text, jobs).");
 
@@ -139,6 +168,31 @@ public final class Settings {
     public static final Setting<Integer> ANSWER_NEIGHBOURS = Setting.integer("answer.neighbours", 1, 0, 5,
             "Chunks added before and after each retrieved chunk when an answer's sources are assembled.");
 
+    // ---- knowledge graph
+    public static final Setting<String> GRAPH_EXTRACTOR = Setting.choice("graph.extractor", "auto",
+            List.of("auto", "offline", "llm"), "Entity and relation extractor: offline (part-of-speech noun phrases "
+                    + "and co-occurrence, no key needed), llm (the configured language model), or auto (llm when "
+                    + "llm.provider is set, else offline).");
+    public static final Setting<String> GRAPH_STRATEGY = Setting.choice("graph.strategy", "dynamic",
+            List.of("schema_constrained", "dynamic", "simple"), "How the language model extracts: types and "
+                    + "relations from graph.schema.file only (schema_constrained), types it chooses (dynamic), or "
+                    + "plain names and relations (simple).");
+    public static final Setting<Path> GRAPH_SCHEMA_FILE = Setting.path("graph.schema.file", null,
+            "JSON ontology for schema_constrained extraction: {\"entities\": [types], \"relations\": "
+                    + "[{\"name\", \"from\", \"to\"}]}.");
+    public static final Setting<Integer> GRAPH_TOKEN_BUDGET = Setting.integer("graph.token.budget", 0, 0,
+            Integer.MAX_VALUE, "Most language-model tokens one ingest may spend on extraction; when reached, "
+                    + "extraction stops cleanly and the rest is indexed without a graph part. 0 means no limit.");
+    public static final Setting<Integer> GRAPH_MAX_HOPS = Setting.integer("graph.max.hops", 1, 0, 3,
+            "Relations followed from the entities a query names to reach further chunks.");
+    public static final Setting<Boolean> GRAPH_TEXT2CYPHER = Setting.bool("graph.text2cypher", false,
+            "Also let the language model write a read-only Cypher query from the graph schema (write clauses are "
+                    + "rejected before execution).");
+    public static final Setting<Double> FUSION_WEIGHT_GRAPH = Setting.decimal("fusion.weight.graph", 0.2, 0.0, 1.0,
+            "Weight of the graph modality in weighted fusion.");
+    public static final Setting<Double> FUSION_WEIGHT_RDF = Setting.decimal("fusion.weight.rdf", 0.2, 0.0, 1.0,
+            "Weight of the RDF modality in weighted fusion.");
+
     // ---- ingest
     public static final Setting<String> INGEST_PARSER = Setting.string("ingest.parser", "text",
             "Parser provider that extracts text and structure from files.");
@@ -171,9 +225,10 @@ public final class Settings {
     /** Checks rules that span settings; called once a configuration is loaded. */
     static void validate(Config config) {
         List<String> errors = new ArrayList<>();
-        if (!config.get(VECTOR_ENABLED) && !config.get(FULLTEXT_ENABLED)) {
-            errors.add(VECTOR_ENABLED.env() + " and " + FULLTEXT_ENABLED.env()
-                    + " are both false: at least one modality must stay enabled; set one of them to true");
+        if (!config.get(VECTOR_ENABLED) && !config.get(FULLTEXT_ENABLED) && !config.get(GRAPH_ENABLED)
+                && !config.get(RDF_ENABLED)) {
+            errors.add(VECTOR_ENABLED.env() + ", " + FULLTEXT_ENABLED.env() + ", " + GRAPH_ENABLED.env() + " and "
+                    + RDF_ENABLED.env() + " are all false: at least one modality must stay enabled; set one to true");
         }
         if (config.get(CHUNK_OVERLAP_TOKENS) >= config.get(CHUNK_MAX_TOKENS)) {
             errors.add(CHUNK_OVERLAP_TOKENS.env() + "=" + config.get(CHUNK_OVERLAP_TOKENS) + " must be below "

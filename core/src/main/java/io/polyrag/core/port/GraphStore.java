@@ -1,32 +1,23 @@
 package io.polyrag.core.port;
 
-import io.polyrag.core.model.DocumentVersion;
-import io.polyrag.core.model.Relation;
-import io.polyrag.core.model.SearchScope;
-import io.polyrag.core.model.StoreHit;
 import java.util.Collection;
 import java.util.List;
 
 /**
- * A property graph of entities and the relations between them, each relation tied to the chunk that states it.
- *
- * <p>Entities are shared across documents and identified by their normalised name. Deleting a document version
- * removes its relations, and an entity only when no remaining relation mentions it. Safe for concurrent use.
+ * The property graph: entity nodes, chunk nodes that mention them, and relation edges carrying the chunk, document
+ * and properties that state them. Queried with Cypher.
  */
-public interface GraphStore extends AutoCloseable {
+public interface GraphStore extends EntityGraph {
 
-    /** Adds relations (and the entities they name) durably. */
-    void upsert(List<Relation> relations);
-
-    /** Removes the relations of these document versions, then entities nothing mentions any more. */
-    void delete(Collection<DocumentVersion> versions);
+    /** Ids of entities whose key or an alias equals one of {@code keys} (already normalised). */
+    List<String> entityIds(Collection<String> keys);
 
     /**
-     * Chunks that mention entities matching {@code entityNames}, or entities up to {@code maxHops} relations away,
-     * best first (fewer hops, then more mentions).
+     * Runs a read-only Cypher query and returns its rows as column → value strings, at most {@code limit}. The caller
+     * has rejected writing clauses; the store runs it in a read transaction where the backend has one.
      */
-    List<StoreHit> search(Collection<String> entityNames, int maxHops, SearchScope scope, int limit);
+    List<java.util.Map<String, String>> readCypher(String cypher, int limit);
 
-    @Override
-    void close();
+    /** The graph's schema as a Cypher-writing model needs it: node labels, properties and relationship types. */
+    String schema();
 }

@@ -1,28 +1,21 @@
 package io.polyrag.core.port;
 
-import io.polyrag.core.model.DocumentVersion;
 import io.polyrag.core.model.Relation;
-import io.polyrag.core.model.SearchScope;
-import io.polyrag.core.model.StoreHit;
 import java.util.Collection;
 import java.util.List;
 
 /**
- * Relations as RDF: each one a reified {@code rdf:Statement} carrying its chunk, document and properties, entity
- * labels as {@code rdfs:label}, queried with SPARQL. User text is never concatenated into a query unescaped.
- * Safe for concurrent use.
+ * Relations as RDF: each one a reified {@code rdf:Statement} carrying its chunk, document, version and properties,
+ * entity names as {@code rdfs:label}, queried with SPARQL. User text is never concatenated into a query unescaped.
  */
-public interface RdfStore extends AutoCloseable {
+public interface RdfStore extends EntityGraph {
 
-    /** Adds the statements for these relations durably. */
-    void upsert(List<Relation> relations);
+    /** Ids of entities with an {@code rdfs:label} containing any of {@code terms} (normalised), at most {@code limit}. */
+    List<String> entityIdsByLabel(Collection<String> terms, int limit);
 
-    /** Removes the statements of these document versions. */
-    void delete(Collection<DocumentVersion> versions);
+    /** Every relation stored for {@code documentId}, decoded from its statements, in a stable order. */
+    List<Relation> relations(String documentId);
 
-    /** Chunks whose statements have subjects or objects labelled with any of {@code terms}, best first. */
-    List<StoreHit> search(Collection<String> terms, SearchScope scope, int limit);
-
-    @Override
-    void close();
+    /** Triples stored, for status and tests. */
+    long triples();
 }

@@ -58,7 +58,8 @@ class ConfigTest {
     @Test
     void rules_across_settings_are_checked() {
         assertThatThrownBy(() -> Config.load(Map.of("POLYRAG_VECTOR_ENABLED", "false",
-                "POLYRAG_FULLTEXT_ENABLED", "false"), Map.of())).hasMessageContaining("at least one modality");
+                "POLYRAG_FULLTEXT_ENABLED", "false", "POLYRAG_GRAPH_ENABLED", "false", "POLYRAG_RDF_ENABLED", "false"),
+                Map.of())).hasMessageContaining("at least one modality");
         assertThatThrownBy(() -> Config.load(Map.of("POLYRAG_CHUNK_MAX_TOKENS", "64",
                 "POLYRAG_CHUNK_OVERLAP_TOKENS", "64"), Map.of())).hasMessageContaining("must be below");
     }

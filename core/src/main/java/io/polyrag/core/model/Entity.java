@@ -1,0 +1,54 @@
+package io.polyrag.core.model;
+
+import java.text.Normalizer;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * A named thing in the knowledge graph, shared by every document that mentions it.
+ *
+ * @param id the entity's key: its canonical name normalised by {@link #key(String)}; equal keys are one entity
+ * @param name the display name (the longest form seen in the first document that introduced it)
+ * @param type the entity's type, or empty when the extractor does not know it
+ * @param aliases other names it was called by (normalised keys), so a query naming an alias still finds it
+ */
+public record Entity(String id, String name, String type, List<String> aliases) {
+    private static final Pattern NON_WORD = Pattern.compile("[^\\p{L}\\p{N}]+");
+    private static final Pattern POSSESSIVE = Pattern.compile("['\u2019]s\\b");
+    /** Titles dropped from the front of a name: "Mr. Holmes" and "Holmes" are one name. */
+    private static final Set<String> HONORIFICS = Set.of("mr", "mrs", "ms", "miss", "dr", "prof", "professor", "sir",
+            "madam", "lady", "lord", "st", "saint", "the", "a", "an");
+
+    public Entity {
+        Objects.requireNonNull(id, "id");
+        Objects.requireNonNull(name, "name");
+        type = type == null ? "" : type;
+        aliases = List.copyOf(aliases);
+    }
+
+    /** An entity named {@code name}, keyed by its normalised form. */
+    public static Entity of(String name, String type) {
+        return new Entity(key(name), name.strip(), type, List.of());
+    }
+
+    /**
+     * The normalised form of a name: Unicode NFKC, lower case, possessive {@code 's} and leading titles or articles
+     * dropped, every run of non-letters and non-digits one space. "Mr. Sherlock Holmes's" becomes
+     * {@code sherlock holmes}. Empty when nothing is left.
+     */
+    public static String key(String name) {
+        String s = Normalizer.normalize(name == null ? "" : name, Normalizer.Form.NFKC).toLowerCase(Locale.ROOT);
+        s = POSSESSIVE.matcher(s).replaceAll("");
+        s = NON_WORD.matcher(s).replaceAll(" ").strip();
+        while (true) {
+            int space = s.indexOf(' ');
+            if (space < 0 || !HONORIFICS.contains(s.substring(0, space))) {
+                return s;
+            }
+            s = s.substring(space + 1);
+        }
+    }
+}

@@ -1,0 +1,37 @@
+package io.polyrag.core.port;
+
+import io.polyrag.core.model.Entity;
+import io.polyrag.core.model.EntityHit;
+import io.polyrag.core.model.GraphEdge;
+import io.polyrag.core.model.Mention;
+import io.polyrag.core.model.SearchScope;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What the property graph and the RDF store share: entities, the relations between them and the chunks that mention
+ * them, written from {@link io.polyrag.core.model.StoreRecord#graph()}. The primitives are small on purpose; traversal
+ * and ranking live in the retrieval layer, once for every backend.
+ *
+ * <p>Entities are shared across documents and keyed by {@link Entity#key(String)}. Deleting a document version
+ * removes its chunks' mentions and relations, and an entity only when no remaining chunk mentions it. Records
+ * without a graph part are ignored. Safe for concurrent use.
+ */
+public interface EntityGraph extends ChunkIndex {
+
+    /** The entities with these ids, with their mention counts; unknown ids are skipped. */
+    List<EntityHit> entities(Collection<String> ids);
+
+    /** Entities whose name or an alias contains {@code text} (normalised), most mentioned first. */
+    List<EntityHit> findEntities(String text, int limit);
+
+    /** Stored relations that have any of {@code entityIds} as subject or object, at most {@code limit}. */
+    List<GraphEdge> edges(Collection<String> entityIds, int limit);
+
+    /** Chunks in {@code scope} that mention any of {@code entityIds}, at most {@code limit}. */
+    List<Mention> mentions(Collection<String> entityIds, SearchScope scope, int limit);
+
+    /** Counts for status and tests: {@code entities}, {@code relations}, {@code mentions} (and backend extras). */
+    Map<String, Long> counts();
+}

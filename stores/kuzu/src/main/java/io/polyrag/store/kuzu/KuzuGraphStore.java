@@ -1,0 +1,438 @@
+package io.polyrag.store.kuzu;
+
+import com.kuzudb.Connection;
+import com.kuzudb.Database;
+import com.kuzudb.FlatTuple;
+import com.kuzudb.KuzuList;
+import com.kuzudb.PreparedStatement;
+import com.kuzudb.QueryResult;
+import com.kuzudb.Value;
+import io.polyrag.core.StoreException;
+import io.polyrag.core.model.DocumentVersion;
+import io.polyrag.core.model.Entity;
+import io.polyrag.core.model.EntityHit;
+import io.polyrag.core.model.GraphEdge;
+import io.polyrag.core.model.Mention;
+import io.polyrag.core.model.Relation;
+import io.polyrag.core.model.SearchScope;
+import io.polyrag.core.model.StoreRecord;
+import io.polyrag.core.port.GraphStore;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.stream.Collectors;
+
+/**
+ * The property graph on embedded Kuzu: {@code (:Chunk)-[:MENTIONS]->(:Entity)} and
+ * {@code (:Entity)-[:RELATES {predicate, chunk, doc, version, props}]->(:Entity)}.
+ *
+ * <p>Kept thin on purpose (Kuzu's upstream is archived): plain Cypher through one helper, nothing else of its API.
+ * Reads share a small pool of connections; writes are serialised and each batch is one transaction, so a batch is
+ * visible whole or not at all. Aliases are one string of newline-framed keys ({@code \nkey\n}), which any Cypher
+ * engine can search with CONTAINS.
+ */
+final class KuzuGraphStore implements GraphStore {
+    private static final int READERS = 4;
+    private static final List<String> SCHEMA = List.of(
+            "CREATE NODE TABLE IF NOT EXISTS Entity(id STRING, name STRING, type STRING, aliases STRING, "
+                    + "PRIMARY KEY(id))",
+            "CREATE NODE TABLE IF NOT EXISTS Chunk(id STRING, doc STRING, version INT64, kb STRING, PRIMARY KEY(id))",
+            "CREATE REL TABLE IF NOT EXISTS MENTIONS(FROM Chunk TO Entity)",
+            "CREATE REL TABLE IF NOT EXISTS RELATES(FROM Entity TO Entity, predicate STRING, chunk STRING, "
+                    + "doc STRING, version INT64, props STRING)");
+
+    private final Path dir;
+    private final Database database;
+    private final Connection writer;
+    private final BlockingQueue<Connection> readers = new ArrayBlockingQueue<>(READERS);
+    private final ReentrantLock writeLock = new ReentrantLock();
+    private volatile boolean closed;
+
+    KuzuGraphStore(Path dir) {
+        this.dir = dir;
+        try {
+            Files.createDirectories(dir);
+            this.database = new Database(dir.resolve("graph.kuzu").toString());
+        } catch (Exception e) {
+            throw new StoreException("cannot open the Kuzu graph in " + dir + ": " + e.getMessage(), e);
+        }
+        this.writer = new Connection(database);
+        for (String ddl : SCHEMA) {
+            run(writer, ddl, Map.of());
+        }
+        for (int i = 0; i < READERS; i++) {
+            readers.add(new Connection(database));
+        }
+    }
+
+    @Override
+    public void upsert(List<StoreRecord> records) {
+        List<StoreRecord> withGraph = records.stream().filter(r -> !r.graph().isEmpty()).toList();
+        if (withGraph.isEmpty()) {
+            return;
+        }
+        write(() -> {
+            for (StoreRecord r : withGraph) {
+                run(writer, "MERGE (c:Chunk {id: $id}) SET c.doc = $doc, c.version = $version, c.kb = $kb",
+                        Map.of("id", r.chunkId(), "doc", r.documentId(), "version", r.version(), "kb",
+                                r.knowledgeBase()));
+                for (Entity e : r.graph().entities()) {
+                    mergeEntity(e);
+                    run(writer, "MATCH (c:Chunk {id: $c}), (e:Entity {id: $e}) MERGE (c)-[:MENTIONS]->(e)",
+                            Map.of("c", r.chunkId(), "e", e.id()));
+                }
+                for (Relation rel : r.graph().relations()) {
+                    String s = Entity.key(rel.subject());
+                    String o = Entity.key(rel.object());
+                    mergeEntity(new Entity(s, rel.subject(), rel.subjectType(), List.of()));
+                    mergeEntity(new Entity(o, rel.object(), rel.objectType(), List.of()));
+                    run(writer, "MATCH (a:Entity {id: $s}), (b:Entity {id: $o}) "
+                            + "MERGE (a)-[r:RELATES {predicate: $p, chunk: $c}]->(b) "
+                            + "SET r.doc = $doc, r.version = $version, r.props = $props",
+                            Map.of("s", s, "o", o, "p", rel.predicate(), "c", rel.chunkId(), "doc", rel.documentId(),
+                                    "version", rel.version(), "props", encode(rel.properties())));
+                }
+            }
+        });
+    }
+
+    private void mergeEntity(Entity e) {
+        run(writer, "MERGE (e:Entity {id: $id}) ON CREATE SET e.name = $name, e.type = $type, e.aliases = '\n' "
+                + "ON MATCH SET e.type = CASE WHEN e.type = '' THEN $type ELSE e.type END",
+                Map.of("id", e.id(), "name", e.name(), "type", e.type()));
+        for (String alias : e.aliases()) {
+            run(writer, "MATCH (e:Entity {id: $id}) WHERE NOT e.aliases CONTAINS $framed "
+                    + "SET e.aliases = concat(e.aliases, $suffix)",
+                    Map.of("id", e.id(), "framed", "\n" + alias + "\n", "suffix", alias + "\n"));
+        }
+    }
+
+    @Override
+    public void delete(Collection<DocumentVersion> versions) {
+        if (versions.isEmpty()) {
+            return;
+        }
+        write(() -> {
+            for (DocumentVersion v : versions) {
+                removeWhere("c.doc = $doc AND c.version = $version", "r.doc = $doc AND r.version = $version",
+                        Map.of("doc", v.documentId(), "version", v.version()));
+            }
+        });
+    }
+
+    @Override
+    public void deleteDocuments(Collection<String> documentIds) {
+        if (documentIds.isEmpty()) {
+            return;
+        }
+        write(() -> {
+            for (String doc : documentIds) {
+                removeWhere("c.doc = $doc", "r.doc = $doc", Map.of("doc", doc));
+            }
+        });
+    }
+
+    /** Deletes matching relations and chunks, then the entities they mentioned that nothing mentions any more. */
+    private void removeWhere(String chunkFilter, String relFilter, Map<String, Object> params) {
+        Set<String> touched = new LinkedHashSet<>();
+        for (List<Object> row : run(writer, "MATCH (c:Chunk)-[:MENTIONS]->(e:Entity) WHERE " + chunkFilter
+                + " RETURN DISTINCT e.id", params)) {
+            touched.add((String) row.getFirst());
+        }
+        run(writer, "MATCH (:Entity)-[r:RELATES]->(:Entity) WHERE " + relFilter + " DELETE r", params);
+        run(writer, "MATCH (c:Chunk) WHERE " + chunkFilter + " DETACH DELETE c", params);
+        if (!touched.isEmpty()) {
+            run(writer, "MATCH (e:Entity) WHERE e.id IN $ids AND NOT EXISTS { MATCH (:Chunk)-[:MENTIONS]->(e) } "
+                    + "DETACH DELETE e", Map.of("ids", List.copyOf(touched)));
+        }
+    }
+
+    @Override
+    public List<String> entityIds(Collection<String> keys) {
+        if (keys.isEmpty()) {
+            return List.of();
+        }
+        List<String> framed = keys.stream().map(k -> "\n" + k + "\n").toList();
+        Set<String> out = new LinkedHashSet<>();
+        read(c -> {
+            for (List<Object> row : run(c, "MATCH (e:Entity) WHERE e.id IN $keys RETURN e.id", Map.of("keys",
+                    List.copyOf(keys)))) {
+                out.add((String) row.getFirst());
+            }
+            for (List<Object> row : run(c, "MATCH (e:Entity) WHERE any(f IN $framed WHERE e.aliases CONTAINS f) "
+                    + "RETURN e.id", Map.of("framed", framed))) {
+                out.add((String) row.getFirst());
+            }
+            return null;
+        });
+        return List.copyOf(out);
+    }
+
+    @Override
+    public List<EntityHit> entities(Collection<String> ids) {
+        if (ids.isEmpty()) {
+            return List.of();
+        }
+        return read(c -> hits(run(c, "MATCH (e:Entity) WHERE e.id IN $ids RETURN e.id, e.name, e.type, e.aliases, "
+                + "COUNT { MATCH (:Chunk)-[:MENTIONS]->(e) } AS n", Map.of("ids", List.copyOf(ids)))));
+    }
+
+    @Override
+    public List<EntityHit> findEntities(String text, int limit) {
+        String needle = Entity.key(text);
+        if (needle.isEmpty() || limit <= 0) {
+            return List.of();
+        }
+        return read(c -> hits(run(c, "MATCH (e:Entity) WHERE e.id CONTAINS $needle OR e.aliases CONTAINS $needle "
+                + "WITH e, COUNT { MATCH (:Chunk)-[:MENTIONS]->(e) } AS n "
+                + "RETURN e.id, e.name, e.type, e.aliases, n ORDER BY n DESC, e.id LIMIT " + limit,
+                Map.of("needle", needle))));
+    }
+
+    private static List<EntityHit> hits(List<List<Object>> rows) {
+        List<EntityHit> out = new ArrayList<>();
+        for (List<Object> row : rows) {
+            List<String> aliases = List.of(((String) row.get(3)).strip().split("\n")).stream()
+                    .filter(a -> !a.isBlank()).toList();
+            out.add(new EntityHit(new Entity((String) row.get(0), (String) row.get(1), (String) row.get(2), aliases),
+                    ((Number) row.get(4)).longValue()));
+        }
+        return out;
+    }
+
+    @Override
+    public List<GraphEdge> edges(Collection<String> entityIds, int limit) {
+        if (entityIds.isEmpty() || limit <= 0) {
+            return List.of();
+        }
+        return read(c -> run(c, "MATCH (a:Entity)-[r:RELATES]->(b:Entity) WHERE a.id IN $ids OR b.id IN $ids "
+                + "RETURN a.id, r.predicate, b.id, r.chunk, r.doc, r.version ORDER BY r.doc, r.chunk, a.id, b.id "
+                + "LIMIT " + limit, Map.of("ids", List.copyOf(entityIds))).stream()
+                .map(row -> new GraphEdge((String) row.get(0), (String) row.get(1), (String) row.get(2),
+                        (String) row.get(3), (String) row.get(4), ((Number) row.get(5)).longValue()))
+                .toList());
+    }
+
+    @Override
+    public List<Mention> mentions(Collection<String> entityIds, SearchScope scope, int limit) {
+        if (entityIds.isEmpty() || limit <= 0) {
+            return List.of();
+        }
+        Map<String, Object> params = new LinkedHashMap<>();
+        params.put("ids", List.copyOf(entityIds));
+        boolean scoped = !scope.knowledgeBases().isEmpty();
+        if (scoped) {
+            params.put("kbs", List.copyOf(scope.knowledgeBases()));
+        }
+        String kbFilter = scoped ? " AND c.kb IN $kbs" : "";
+        return read(c -> run(c, "MATCH (c:Chunk)-[:MENTIONS]->(e:Entity) WHERE e.id IN $ids" + kbFilter
+                + " RETURN e.id, c.id, c.doc, c.version ORDER BY c.doc, c.id LIMIT " + limit, params).stream()
+                .map(row -> new Mention((String) row.get(0), (String) row.get(1), (String) row.get(2),
+                        ((Number) row.get(3)).longValue()))
+                .toList());
+    }
+
+    @Override
+    public List<Map<String, String>> readCypher(String cypher, int limit) {
+        // Kuzu has no read-only transaction mode on a shared database; the caller's write-clause check is the guard,
+        // and a connection from the read pool never holds the write lock.
+        return read(c -> {
+            List<Map<String, String>> rows = new ArrayList<>();
+            try (QueryResult result = check(c.query(cypher), cypher)) {
+                long columns = result.getNumColumns();
+                while (result.hasNext() && rows.size() < limit) {
+                    try (FlatTuple t = result.getNext()) {
+                        Map<String, String> row = new LinkedHashMap<>();
+                        for (int i = 0; i < columns; i++) {
+                            try (Value v = t.getValue(i)) {
+                                row.put(result.getColumnName(i), v.isNull() ? "" : String.valueOf((Object) v.getValue()));
+                            }
+                        }
+                        rows.add(row);
+                    }
+                }
+            }
+            return rows;
+        });
+    }
+
+    @Override
+    public String schema() {
+        return "Node (:Entity {id: STRING (normalised name), name: STRING, type: STRING})\n"
+                + "Node (:Chunk {id: STRING, doc: STRING, version: INT64, kb: STRING})\n"
+                + "Relationship (:Chunk)-[:MENTIONS]->(:Entity)\n"
+                + "Relationship (:Entity)-[:RELATES {predicate: STRING, chunk: STRING, doc: STRING}]->(:Entity)";
+    }
+
+    @Override
+    public Map<String, Long> counts() {
+        return read(c -> {
+            Map<String, Long> out = new TreeMap<>();
+            out.put("entities", count(c, "MATCH (e:Entity) RETURN count(*)"));
+            out.put("relations", count(c, "MATCH ()-[r:RELATES]->() RETURN count(*)"));
+            out.put("mentions", count(c, "MATCH ()-[m:MENTIONS]->() RETURN count(*)"));
+            out.put("chunks", count(c, "MATCH (c:Chunk) RETURN count(*)"));
+            return out;
+        });
+    }
+
+    @Override
+    public long size() {
+        return read(c -> count(c, "MATCH (c:Chunk) RETURN count(*)"));
+    }
+
+    private long count(Connection c, String cypher) {
+        return ((Number) run(c, cypher, Map.of()).getFirst().getFirst()).longValue();
+    }
+
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        writeLock.lock();
+        try {
+            closed = true;
+            List<Connection> all = new ArrayList<>();
+            readers.drainTo(all);
+            all.forEach(Connection::close);
+            writer.close();
+            database.close();
+        } finally {
+            writeLock.unlock();
+        }
+    }
+
+    private interface Work {
+        void run();
+    }
+
+    /** Runs {@code work} as one write transaction, rolled back when it fails. */
+    private void write(Work work) {
+        writeLock.lock();
+        try {
+            ensureOpen();
+            run(writer, "BEGIN TRANSACTION", Map.of());
+            try {
+                work.run();
+                run(writer, "COMMIT", Map.of());
+            } catch (RuntimeException e) {
+                try (QueryResult ignored = writer.query("ROLLBACK")) {
+                    // rolled back; the original failure is what matters
+                }
+                throw e;
+            }
+        } finally {
+            writeLock.unlock();
+        }
+    }
+
+    private <T> T read(java.util.function.Function<Connection, T> work) {
+        ensureOpen();
+        Connection c;
+        try {
+            c = readers.take();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new StoreException("interrupted while waiting for a graph connection", e);
+        }
+        try {
+            return work.apply(c);
+        } finally {
+            readers.add(c);
+        }
+    }
+
+    private void ensureOpen() {
+        if (closed) {
+            throw new StoreException("the Kuzu graph in " + dir + " is closed");
+        }
+    }
+
+    /** Runs one parameterised statement and returns every row as plain Java values. */
+    private static List<List<Object>> run(Connection c, String cypher, Map<String, Object> params) {
+        List<Value> values = new ArrayList<>();
+        try {
+            QueryResult result;
+            if (params.isEmpty()) {
+                result = c.query(cypher);
+            } else {
+                Map<String, Value> bound = new LinkedHashMap<>();
+                params.forEach((k, v) -> bound.put(k, value(v, values)));
+                try (PreparedStatement ps = c.prepare(cypher)) {
+                    if (!ps.isSuccess()) {
+                        throw new StoreException("Kuzu rejected a statement: " + ps.getErrorMessage() + " in: "
+                                + cypher);
+                    }
+                    result = c.execute(ps, bound);
+                }
+            }
+            try (QueryResult r = check(result, cypher)) {
+                List<List<Object>> rows = new ArrayList<>();
+                long columns = r.getNumColumns();
+                while (r.hasNext()) {
+                    try (FlatTuple t = r.getNext()) {
+                        List<Object> row = new ArrayList<>((int) columns);
+                        for (int i = 0; i < columns; i++) {
+                            try (Value v = t.getValue(i)) {
+                                row.add(v.isNull() ? null : v.getValue());
+                            }
+                        }
+                        rows.add(row);
+                    }
+                }
+                return rows;
+            }
+        } finally {
+            values.forEach(Value::close);
+        }
+    }
+
+    private static QueryResult check(QueryResult r, String cypher) {
+        if (!r.isSuccess()) {
+            String message = r.getErrorMessage();
+            r.close();
+            throw new StoreException("Kuzu query failed: " + message + " in: " + cypher);
+        }
+        return r;
+    }
+
+    private static Value value(Object v, List<Value> owned) {
+        Value out;
+        if (v instanceof List<?> list) {
+            Value[] items = new Value[list.size()];
+            for (int i = 0; i < items.length; i++) {
+                items[i] = value(list.get(i), owned);
+            }
+            try (KuzuList kl = new KuzuList(items)) {
+                out = kl.getValue().clone();
+            }
+        } else if (v instanceof Integer i) {
+            out = new Value((long) i);
+        } else {
+            out = new Value(v);
+        }
+        owned.add(out);
+        return out;
+    }
+
+    /** Properties as {@code k=v&k2=v2}, URL-encoded: small, readable in Cypher results, no JSON library needed. */
+    static String encode(Map<String, String> properties) {
+        return properties.entrySet().stream().sorted(Map.Entry.comparingByKey())
+                .map(e -> URLEncoder.encode(e.getKey(), StandardCharsets.UTF_8) + "="
+                        + URLEncoder.encode(e.getValue(), StandardCharsets.UTF_8))
+                .collect(Collectors.joining("&"));
+    }
+}

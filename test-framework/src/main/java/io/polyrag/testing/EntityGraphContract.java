@@ -1,0 +1,185 @@
+package io.polyrag.testing;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.polyrag.core.model.ChunkGraph;
+import io.polyrag.core.model.DocumentVersion;
+import io.polyrag.core.model.Entity;
+import io.polyrag.core.model.EntityHit;
+import io.polyrag.core.model.GraphEdge;
+import io.polyrag.core.model.Mention;
+import io.polyrag.core.model.Relation;
+import io.polyrag.core.model.SearchScope;
+import io.polyrag.core.model.StoreRecord;
+import io.polyrag.core.port.EntityGraph;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The contract the property graph and the RDF store share; {@link GraphStoreContract} and {@link RdfStoreContract}
+ * add what is particular to each. Embedded and networked backends run the same tests.
+ */
+public abstract class EntityGraphContract<S extends EntityGraph> {
+    @TempDir
+    protected Path dir;
+
+    private final List<S> opened = new ArrayList<>();
+
+    /** Opens the store on {@code dir} (embedded) or on the test's server (networked): reopening sees the same data. */
+    protected abstract S openStore(Path dir);
+
+    protected S open() {
+        S s = openStore(dir);
+        opened.add(s);
+        return s;
+    }
+
+    @AfterEach
+    void closeAll() {
+        opened.forEach(EntityGraph::close);
+    }
+
+    protected static Relation rel(String s, String p, String o, String chunk, String doc, long version) {
+        return new Relation(s, "", p, o, "", chunk, doc, version, Map.of());
+    }
+
+    protected static StoreRecord record(String chunk, String doc, long version, String kb, List<Entity> entities,
+            List<Relation> relations) {
+        return new StoreRecord(chunk, doc, version, kb, "text of " + chunk, null, new ChunkGraph(entities, relations));
+    }
+
+    protected static final Entity CURIE = new Entity("marie curie", "Marie Curie", "Person", List.of("curie"));
+    protected static final Entity INSTITUTE = Entity.of("Radium Institute", "Organization");
+    protected static final Entity PARIS = Entity.of("Paris", "Place");
+
+    /** c1 (d1): Curie works at the institute; c2 (d2): the institute is in Paris; c3 (d3, kb other): Paris alone. */
+    protected S corpus() {
+        S store = open();
+        store.upsert(List.of(
+                record("c1", "d1", 1, "kb", List.of(CURIE, INSTITUTE), List.of(new Relation("Marie Curie", "Person",
+                        "works_at", "Radium Institute", "Organization", "c1", "d1", 1,
+                        Map.of("extractor", "test", "evidence", "She worked at the \"Radium\" Institute.")))),
+                record("c2", "d2", 1, "kb", List.of(INSTITUTE, PARIS),
+                        List.of(rel("Radium Institute", "located_in", "Paris", "c2", "d2", 1))),
+                record("c3", "d3", 1, "other", List.of(PARIS), List.of()),
+                new StoreRecord("c4", "d1", 1, "kb", "no graph part", null)));
+        return store;
+    }
+
+    @Test
+    void entities_are_shared_across_documents_and_count_their_mentions() {
+        S store = corpus();
+        List<EntityHit> hits = store.entities(List.of("radium institute", "paris", "nobody"));
+        assertThat(hits).extracting(h -> h.entity().id()).containsExactlyInAnyOrder("radium institute", "paris");
+        assertThat(hits).allSatisfy(h -> assertThat(h.mentions()).isEqualTo(2));
+        EntityHit curie = store.entities(List.of("marie curie")).getFirst();
+        assertThat(curie.entity().name()).isEqualTo("Marie Curie");
+        assertThat(curie.entity().type()).isEqualTo("Person");
+        assertThat(store.counts()).containsEntry("entities", 3L).containsEntry("relations", 2L)
+                .containsEntry("mentions", 5L);
+        assertThat(store.size()).isEqualTo(3);
+    }
+
+    @Test
+    void edges_touch_either_end_and_keep_their_chunk() {
+        S store = corpus();
+        List<GraphEdge> edges = store.edges(List.of("radium institute"), 10);
+        assertThat(edges).containsExactlyInAnyOrder(
+                new GraphEdge("marie curie", "works_at", "radium institute", "c1", "d1", 1),
+                new GraphEdge("radium institute", "located_in", "paris", "c2", "d2", 1));
+        assertThat(store.edges(List.of("paris"), 10)).hasSize(1);
+        assertThat(store.edges(List.of("radium institute"), 1)).hasSize(1);
+        assertThat(store.edges(List.of(), 10)).isEmpty();
+    }
+
+    @Test
+    void mentions_respect_the_scope() {
+        S store = corpus();
+        assertThat(store.mentions(List.of("paris"), SearchScope.ALL, 10))
+                .containsExactlyInAnyOrder(new Mention("paris", "c2", "d2", 1), new Mention("paris", "c3", "d3", 1));
+        assertThat(store.mentions(List.of("paris"), new SearchScope(Set.of("kb")), 10))
+                .containsExactly(new Mention("paris", "c2", "d2", 1));
+        assertThat(store.mentions(List.of("paris", "marie curie"), new SearchScope(Set.of("kb")), 10))
+                .extracting(Mention::chunkId).containsExactlyInAnyOrder("c1", "c2");
+    }
+
+    @Test
+    void finds_entities_by_part_of_a_name_or_alias() {
+        S store = corpus();
+        assertThat(store.findEntities("radium", 10)).extracting(h -> h.entity().id())
+                .containsExactly("radium institute");
+        assertThat(store.findEntities("CURIE", 10)).extracting(h -> h.entity().id()).containsExactly("marie curie");
+        assertThat(store.findEntities("zzz", 10)).isEmpty();
+        assertThat(store.findEntities("i", 2)).hasSizeLessThanOrEqualTo(2);
+    }
+
+    @Test
+    void deleting_a_document_removes_its_relations_and_only_orphaned_entities() {
+        S store = corpus();
+        store.delete(List.of(new DocumentVersion("d2", 1)));
+        assertThat(store.edges(List.of("paris"), 10)).isEmpty();
+        assertThat(store.entities(List.of("paris", "radium institute"))).hasSize(2);
+        assertThat(store.counts()).containsEntry("relations", 1L).containsEntry("entities", 3L);
+
+        store.delete(List.of(new DocumentVersion("d3", 1)));
+        assertThat(store.entities(List.of("paris"))).isEmpty();
+        store.deleteDocuments(List.of("d1"));
+        assertThat(store.counts()).containsEntry("entities", 0L).containsEntry("relations", 0L)
+                .containsEntry("mentions", 0L);
+        assertThat(store.size()).isZero();
+    }
+
+    @Test
+    void deleting_an_old_version_keeps_the_new_one() {
+        S store = corpus();
+        store.upsert(List.of(record("c1v2", "d1", 2, "kb", List.of(CURIE, PARIS),
+                List.of(rel("Marie Curie", "lived_in", "Paris", "c1v2", "d1", 2)))));
+        store.delete(List.of(new DocumentVersion("d1", 1)));
+        assertThat(store.edges(List.of("marie curie"), 10))
+                .containsExactly(new GraphEdge("marie curie", "lived_in", "paris", "c1v2", "d1", 2));
+        assertThat(store.mentions(List.of("marie curie"), SearchScope.ALL, 10)).extracting(Mention::version)
+                .containsExactly(2L);
+        store.delete(List.of(new DocumentVersion("nope", 7)));
+    }
+
+    @Test
+    void upserting_the_same_records_again_changes_nothing() {
+        S store = corpus();
+        Map<String, Long> before = store.counts();
+        store.upsert(List.of(record("c2", "d2", 1, "kb", List.of(INSTITUTE, PARIS),
+                List.of(rel("Radium Institute", "located_in", "Paris", "c2", "d2", 1)))));
+        assertThat(store.counts()).isEqualTo(before);
+        store.upsert(List.of());
+    }
+
+    @Test
+    void names_with_query_syntax_are_data() {
+        S store = open();
+        String nasty = "O'Brien \"}\" UNION { ?s ?p ?o } \\ \n DETACH DELETE (n) // ` $x";
+        Entity e = Entity.of(nasty, "T\"'");
+        store.upsert(List.of(record("c1", "d1", 1, "kb", List.of(e, PARIS),
+                List.of(rel(nasty, "said \"}", "Paris", "c1", "d1", 1)))));
+        EntityHit hit = store.entities(List.of(e.id())).getFirst();
+        assertThat(hit.entity().name()).isEqualTo(nasty.strip());
+        assertThat(hit.entity().type()).isEqualTo("T\"'");
+        assertThat(store.edges(List.of(e.id()), 10)).extracting(GraphEdge::predicate).containsExactly("said \"}");
+        assertThat(store.findEntities("\"} UNION {", 10)).extracting(h -> h.entity().id()).containsExactly(e.id());
+        assertThat(store.findEntities("brien", 10)).hasSize(1);
+        assertThat(store.counts()).containsEntry("entities", 2L);
+    }
+
+    @Test
+    void data_survives_a_reopen() {
+        S store = corpus();
+        store.close();
+        opened.remove(store);
+        S again = open();
+        assertThat(again.counts()).containsEntry("entities", 3L).containsEntry("relations", 2L);
+    }
+}

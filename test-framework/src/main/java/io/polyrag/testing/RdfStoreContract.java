@@ -1,0 +1,53 @@
+package io.polyrag.testing;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatCode;
+
+import io.polyrag.core.model.DocumentVersion;
+import io.polyrag.core.model.Relation;
+import io.polyrag.core.port.RdfStore;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.api.Test;
+
+/** The contract every {@link RdfStore} passes, embedded or networked; an implementation's test is a subclass. */
+public abstract class RdfStoreContract extends EntityGraphContract<RdfStore> {
+
+    @Test
+    void finds_entities_by_words_of_their_labels() {
+        RdfStore store = corpus();
+        assertThat(store.entityIdsByLabel(List.of("curie"), 10)).containsExactly("marie curie");
+        assertThat(store.entityIdsByLabel(List.of("radium", "paris"), 10))
+                .containsExactlyInAnyOrder("radium institute", "paris");
+        assertThat(store.entityIdsByLabel(List.of(), 10)).isEmpty();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"\"", "'", "}", "\"} UNION { ?s ?p ?o }", "x\" ) } ; DROP ALL ; #", "\\", "a\nb",
+        "\u0000", "?s", "<urn:x>", "${x}"})
+    void hostile_terms_are_literals(String term) {
+        RdfStore store = corpus();
+        assertThatCode(() -> store.entityIdsByLabel(List.of(term), 10)).doesNotThrowAnyException();
+        assertThat(store.entityIdsByLabel(List.of(term), 10)).isEmpty();
+        assertThat(store.counts()).containsEntry("relations", 2L);
+    }
+
+    @Test
+    void relations_read_back_as_written() {
+        RdfStore store = corpus();
+        assertThat(store.relations("d1")).containsExactly(new Relation("Marie Curie", "Person", "works_at",
+                "Radium Institute", "Organization", "c1", "d1", 1,
+                Map.of("extractor", "test", "evidence", "She worked at the \"Radium\" Institute.")));
+        assertThat(store.relations("d3")).isEmpty();
+    }
+
+    @Test
+    void deleting_everything_leaves_no_statements() {
+        RdfStore store = corpus();
+        assertThat(store.triples()).isPositive();
+        store.delete(List.of(new DocumentVersion("d1", 1), new DocumentVersion("d2", 1), new DocumentVersion("d3", 1)));
+        assertThat(store.triples()).isZero();
+    }
+}
