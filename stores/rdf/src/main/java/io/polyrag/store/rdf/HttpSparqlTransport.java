@@ -1,0 +1,107 @@
+package io.polyrag.store.rdf;
+
+import io.polyrag.core.StoreException;
+import io.polyrag.core.UnavailableException;
+import java.net.Authenticator;
+import java.net.PasswordAuthentication;
+import java.net.http.HttpClient;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.apache.jena.query.QueryExecution;
+import org.apache.jena.sparql.exec.http.QueryExecutionHTTP;
+import org.apache.jena.sparql.exec.http.UpdateExecutionHTTP;
+import org.apache.jena.atlas.web.HttpException;
+import org.apache.jena.sparql.engine.http.QueryExceptionHTTP;
+
+/**
+ * SPARQL 1.1 over HTTP to any endpoint (Fuseki, GraphDB, Virtuoso, …): the query and update URLs, optional basic
+ * authentication, a timeout on every request. Each update request is one HTTP call, which the protocol applies as a
+ * unit.
+ */
+final class HttpSparqlTransport implements SparqlTransport {
+    private final String queryUrl;
+    private final String updateUrl;
+    private final HttpClient client;
+    private final long timeoutSeconds;
+
+    HttpSparqlTransport(String queryUrl, String updateUrl, String user, String password, long timeoutSeconds) {
+        this.queryUrl = queryUrl;
+        this.updateUrl = updateUrl;
+        this.timeoutSeconds = timeoutSeconds;
+        HttpClient.Builder b = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(timeoutSeconds))
+                .followRedirects(HttpClient.Redirect.NORMAL);
+        if (user != null && !user.isBlank()) {
+            char[] secret = password == null ? new char[0] : password.toCharArray();
+            b.authenticator(new Authenticator() {
+                @Override
+                protected PasswordAuthentication getPasswordAuthentication() {
+                    return new PasswordAuthentication(user, secret);
+                }
+            });
+        }
+        this.client = b.build();
+    }
+
+    @Override
+    public List<Map<String, String>> select(String query) {
+        try (QueryExecution qe = QueryExecutionHTTP.service(queryUrl).httpClient(client).query(query)
+                .timeout(timeoutSeconds, TimeUnit.SECONDS).build()) {
+            return Rows.of(qe.execSelect());
+        } catch (RuntimeException e) {
+            throw failure("query", queryUrl, e);
+        }
+    }
+
+    @Override
+    public void update(String request) {
+        try {
+            UpdateExecutionHTTP.service(updateUrl).httpClient(client).update(request).build().execute();
+        } catch (RuntimeException e) {
+            throw failure("update", updateUrl, e);
+        }
+    }
+
+    /** A clear error from whatever Jena raised: the HTTP status and the server's message where there is one. */
+    private static RuntimeException failure(String what, String url, RuntimeException raised) {
+        int status = -1;
+        String detail = raised.getMessage();
+        for (Throwable t = raised; t != null; t = t.getCause()) {
+            if (t instanceof QueryExceptionHTTP q && q.getStatusCode() > 0) {
+                status = q.getStatusCode();
+                detail = q.getResponseMessage();
+                break;
+            }
+            if (t instanceof HttpException h && h.getStatusCode() > 0) {
+                status = h.getStatusCode();
+                detail = h.getResponse() == null ? h.getStatusLine() : h.getResponse().strip();
+                break;
+            }
+        }
+        if (status < 0) {
+            return new UnavailableException("SPARQL endpoint " + url + " cannot be reached for " + what + ": "
+                    + detail, raised);
+        }
+        if (status >= 500) {
+            return new UnavailableException("SPARQL endpoint " + url + " failed the " + what + " (HTTP " + status
+                    + "): " + detail, raised);
+        }
+        if (status == 401 || status == 403) {
+            return new StoreException("SPARQL endpoint " + url + " refused the " + what + " (HTTP " + status
+                    + "): check POLYRAG_RDF_SPARQL_USER and POLYRAG_RDF_SPARQL_PASSWORD", raised);
+        }
+        return new StoreException("SPARQL endpoint " + url + " rejected the " + what + " (HTTP " + status + "): "
+                + detail, raised);
+    }
+
+    @Override
+    public String describe() {
+        return "SPARQL endpoint " + queryUrl;
+    }
+
+    @Override
+    public void close() {
+        client.close();
+    }
+}

@@ -1,0 +1,281 @@
+package io.polyrag.store.rdf;
+
+import static io.polyrag.store.rdf.RdfEncoding.PREFIXES;
+import static io.polyrag.store.rdf.RdfEncoding.chunk;
+import static io.polyrag.store.rdf.RdfEncoding.entity;
+import static io.polyrag.store.rdf.RdfEncoding.integer;
+import static io.polyrag.store.rdf.RdfEncoding.literal;
+
+import io.polyrag.core.model.DocumentVersion;
+import io.polyrag.core.model.Entity;
+import io.polyrag.core.model.EntityHit;
+import io.polyrag.core.model.GraphEdge;
+import io.polyrag.core.model.Mention;
+import io.polyrag.core.model.Relation;
+import io.polyrag.core.model.SearchScope;
+import io.polyrag.core.model.StoreRecord;
+import io.polyrag.core.port.RdfStore;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.stream.Collectors;
+
+/**
+ * The RDF store over any {@link SparqlTransport}: every read and write is SPARQL in the {@link RdfEncoding}, so the
+ * embedded and the networked backend differ only in where the SPARQL runs. Writes from this process are serialised;
+ * a batch is one update request, which SPARQL servers and TDB2 apply atomically.
+ */
+final class SparqlRdfStore implements RdfStore {
+    private final SparqlTransport transport;
+    private final String graph;
+    private final ReentrantLock writeLock = new ReentrantLock();
+
+    SparqlRdfStore(SparqlTransport transport, String graphIri) {
+        this.transport = transport;
+        this.graph = RdfEncoding.graph(graphIri);
+    }
+
+    @Override
+    public void upsert(List<StoreRecord> records) {
+        List<StoreRecord> withGraph = records.stream().filter(r -> !r.graph().isEmpty()).toList();
+        if (withGraph.isEmpty()) {
+            return;
+        }
+        StringBuilder data = new StringBuilder();
+        Map<String, Entity> entities = new LinkedHashMap<>();
+        for (StoreRecord r : withGraph) {
+            String c = chunk(r.chunkId());
+            data.append(c).append(" pr:chunkId ").append(literal(r.chunkId()))
+                    .append(" ; pr:document ").append(literal(r.documentId()))
+                    .append(" ; pr:version ").append(integer(r.version()))
+                    .append(" ; pr:kb ").append(literal(r.knowledgeBase())).append(" .\n");
+            for (Entity e : r.graph().entities()) {
+                entities.putIfAbsent(e.id(), e);
+                data.append(c).append(" pr:mentions ").append(entity(e.id())).append(" .\n");
+                for (String alias : e.aliases()) {
+                    data.append(entity(e.id())).append(" pr:alias ").append(literal(alias)).append(" .\n");
+                }
+            }
+            for (Relation rel : r.graph().relations()) {
+                String s = Entity.key(rel.subject());
+                String o = Entity.key(rel.object());
+                entities.putIfAbsent(s, new Entity(s, rel.subject(), rel.subjectType(), List.of()));
+                entities.putIfAbsent(o, new Entity(o, rel.object(), rel.objectType(), List.of()));
+                String st = RdfEncoding.statement(rel);
+                data.append(st).append(" a rdf:Statement ; rdf:subject ").append(entity(s))
+                        .append(" ; rdf:predicate ").append(RdfEncoding.relation(rel.predicate()))
+                        .append(" ; rdf:object ").append(entity(o))
+                        .append(" ; pr:predicateName ").append(literal(rel.predicate()))
+                        .append(" ; pr:subjectName ").append(literal(rel.subject()))
+                        .append(" ; pr:subjectType ").append(literal(rel.subjectType()))
+                        .append(" ; pr:objectName ").append(literal(rel.object()))
+                        .append(" ; pr:objectType ").append(literal(rel.objectType()))
+                        .append(" ; pr:chunk ").append(c)
+                        .append(" ; pr:chunkId ").append(literal(rel.chunkId()))
+                        .append(" ; pr:document ").append(literal(rel.documentId()))
+                        .append(" ; pr:version ").append(integer(rel.version()));
+                rel.properties().forEach((k, v) -> data.append(" ; ").append(RdfEncoding.property(k)).append(' ')
+                        .append(literal(v)));
+                data.append(" .\n");
+            }
+        }
+        StringBuilder request = new StringBuilder(PREFIXES);
+        request.append("INSERT DATA { GRAPH ").append(graph).append(" {\n").append(data).append("} }");
+        for (Entity e : entities.values()) {
+            // The first name and type an entity was given stay; a later document only fills in a missing type.
+            String iri = entity(e.id());
+            request.append(" ;\nINSERT { GRAPH ").append(graph).append(" { ").append(iri).append(" rdfs:label ")
+                    .append(literal(e.name())).append(" ; pr:key ").append(literal(e.id())).append(" ; pr:type ")
+                    .append(literal(e.type())).append(" } } WHERE { FILTER NOT EXISTS { GRAPH ").append(graph)
+                    .append(" { ").append(iri).append(" pr:key ?k } } }");
+            if (!e.type().isEmpty()) {
+                request.append(" ;\nDELETE { GRAPH ").append(graph).append(" { ").append(iri)
+                        .append(" pr:type \"\" } } INSERT { GRAPH ").append(graph).append(" { ").append(iri)
+                        .append(" pr:type ").append(literal(e.type())).append(" } } WHERE { GRAPH ").append(graph)
+                        .append(" { ").append(iri).append(" pr:type \"\" } }");
+            }
+        }
+        write(request.toString());
+    }
+
+    @Override
+    public void delete(Collection<DocumentVersion> versions) {
+        for (DocumentVersion v : versions) {
+            removeWhere("?x pr:document " + literal(v.documentId()) + " ; pr:version " + integer(v.version()) + " .");
+        }
+    }
+
+    @Override
+    public void deleteDocuments(Collection<String> documentIds) {
+        for (String doc : documentIds) {
+            removeWhere("?x pr:document " + literal(doc) + " .");
+        }
+    }
+
+    /** Removes chunks and statements matching {@code pattern} (over {@code ?x}), then entities no chunk mentions. */
+    private void removeWhere(String pattern) {
+        writeLock.lock();
+        try {
+            List<String> touched = transport.select(PREFIXES + "SELECT DISTINCT ?e WHERE { GRAPH " + graph + " { "
+                    + pattern + " ?x pr:mentions ?e } }").stream().map(r -> r.get("e")).toList();
+            StringBuilder request = new StringBuilder(PREFIXES).append("DELETE { GRAPH ").append(graph)
+                    .append(" { ?x ?p ?o } } WHERE { GRAPH ").append(graph).append(" { ").append(pattern)
+                    .append(" ?x ?p ?o } }");
+            if (!touched.isEmpty()) {
+                request.append(" ;\nDELETE { GRAPH ").append(graph).append(" { ?e ?p ?o } } WHERE { GRAPH ")
+                        .append(graph).append(" { VALUES ?e { ")
+                        .append(touched.stream().map(i -> "<" + i + ">").collect(Collectors.joining(" ")))
+                        .append(" } ?e ?p ?o FILTER NOT EXISTS { ?c pr:mentions ?e } } }");
+            }
+            transport.update(request.toString());
+        } finally {
+            writeLock.unlock();
+        }
+    }
+
+    private void write(String request) {
+        writeLock.lock();
+        try {
+            transport.update(request);
+        } finally {
+            writeLock.unlock();
+        }
+    }
+
+    @Override
+    public List<String> entityIdsByLabel(Collection<String> terms, int limit) {
+        List<String> needles = terms.stream().map(Entity::key).filter(t -> !t.isEmpty()).distinct().toList();
+        if (needles.isEmpty() || limit <= 0) {
+            return List.of();
+        }
+        String filter = needles.stream().map(t -> "CONTAINS(LCASE(STR(?l)), " + literal(t) + ")")
+                .collect(Collectors.joining(" || "));
+        return transport.select(PREFIXES + "SELECT DISTINCT ?k WHERE { GRAPH " + graph + " { ?e pr:key ?k . "
+                + "?e rdfs:label|pr:alias ?l . FILTER(" + filter + ") } } ORDER BY ?k LIMIT " + limit).stream()
+                .map(r -> r.get("k")).toList();
+    }
+
+    @Override
+    public List<EntityHit> entities(Collection<String> ids) {
+        if (ids.isEmpty()) {
+            return List.of();
+        }
+        return hits(PREFIXES + "SELECT ?k ?name ?type (COUNT(DISTINCT ?c) AS ?n) "
+                + "(GROUP_CONCAT(DISTINCT ?a; separator=\"\\n\") AS ?aliases) WHERE { GRAPH " + graph + " { "
+                + "VALUES ?e { " + ids.stream().map(RdfEncoding::entity).collect(Collectors.joining(" ")) + " } "
+                + "?e pr:key ?k ; rdfs:label ?name ; pr:type ?type . OPTIONAL { ?c pr:mentions ?e } "
+                + "OPTIONAL { ?e pr:alias ?a } } } GROUP BY ?k ?name ?type ORDER BY ?k");
+    }
+
+    @Override
+    public List<EntityHit> findEntities(String text, int limit) {
+        String needle = Entity.key(text);
+        if (needle.isEmpty() || limit <= 0) {
+            return List.of();
+        }
+        return hits(PREFIXES + "SELECT ?k ?name ?type (COUNT(DISTINCT ?c) AS ?n) "
+                + "(GROUP_CONCAT(DISTINCT ?a; separator=\"\\n\") AS ?aliases) WHERE { GRAPH " + graph + " { "
+                + "?e pr:key ?k ; rdfs:label ?name ; pr:type ?type . OPTIONAL { ?c pr:mentions ?e } "
+                + "OPTIONAL { ?e pr:alias ?a } "
+                + "FILTER(CONTAINS(?k, " + literal(needle) + ") || EXISTS { ?e pr:alias ?m FILTER(CONTAINS(?m, "
+                + literal(needle) + ")) }) } } GROUP BY ?k ?name ?type ORDER BY DESC(?n) ?k LIMIT " + limit);
+    }
+
+    private List<EntityHit> hits(String query) {
+        List<EntityHit> out = new ArrayList<>();
+        for (Map<String, String> r : transport.select(query)) {
+            String aliases = r.getOrDefault("aliases", "");
+            out.add(new EntityHit(new Entity(r.get("k"), r.get("name"), r.get("type"),
+                    aliases.isEmpty() ? List.of() : List.of(aliases.split("\n"))), Long.parseLong(r.get("n"))));
+        }
+        return out;
+    }
+
+    @Override
+    public List<GraphEdge> edges(Collection<String> entityIds, int limit) {
+        if (entityIds.isEmpty() || limit <= 0) {
+            return List.of();
+        }
+        String values = entityIds.stream().map(RdfEncoding::entity).collect(Collectors.joining(" "));
+        return transport.select(PREFIXES + "SELECT DISTINCT ?st ?sk ?p ?ok ?chunk ?doc ?ver WHERE { GRAPH " + graph
+                + " { VALUES ?x { " + values + " } { ?st rdf:subject ?x } UNION { ?st rdf:object ?x } "
+                + "?st rdf:subject ?s ; rdf:object ?o ; pr:predicateName ?p ; pr:chunkId ?chunk ; pr:document ?doc ; "
+                + "pr:version ?ver . ?s pr:key ?sk . ?o pr:key ?ok } } ORDER BY ?doc ?chunk ?sk ?ok LIMIT " + limit)
+                .stream().map(r -> new GraphEdge(r.get("sk"), r.get("p"), r.get("ok"), r.get("chunk"), r.get("doc"),
+                        Long.parseLong(r.get("ver")))).toList();
+    }
+
+    @Override
+    public List<Mention> mentions(Collection<String> entityIds, SearchScope scope, int limit) {
+        if (entityIds.isEmpty() || limit <= 0) {
+            return List.of();
+        }
+        String kbFilter = scope.knowledgeBases().isEmpty() ? "" : " FILTER(?kb IN ("
+                + scope.knowledgeBases().stream().map(RdfEncoding::literal).collect(Collectors.joining(", ")) + "))";
+        return transport.select(PREFIXES + "SELECT ?k ?chunk ?doc ?ver WHERE { GRAPH " + graph + " { VALUES ?e { "
+                + entityIds.stream().map(RdfEncoding::entity).collect(Collectors.joining(" ")) + " } "
+                + "?c pr:mentions ?e ; pr:chunkId ?chunk ; pr:document ?doc ; pr:version ?ver ; pr:kb ?kb . "
+                + "?e pr:key ?k" + kbFilter + " } } ORDER BY ?doc ?chunk LIMIT " + limit).stream()
+                .map(r -> new Mention(r.get("k"), r.get("chunk"), r.get("doc"), Long.parseLong(r.get("ver"))))
+                .toList();
+    }
+
+    @Override
+    public List<Relation> relations(String documentId) {
+        Map<String, Relation> byStatement = new LinkedHashMap<>();
+        Map<String, Map<String, String>> properties = new LinkedHashMap<>();
+        for (Map<String, String> r : transport.select(PREFIXES + "SELECT ?st ?sn ?stype ?p ?on ?otype ?chunk ?ver "
+                + "?pp ?pv WHERE { GRAPH " + graph + " { ?st a rdf:Statement ; pr:document " + literal(documentId)
+                + " ; pr:subjectName ?sn ; pr:subjectType ?stype ; pr:predicateName ?p ; pr:objectName ?on ; "
+                + "pr:objectType ?otype ; pr:chunkId ?chunk ; pr:version ?ver . OPTIONAL { ?st ?pp ?pv "
+                + "FILTER(STRSTARTS(STR(?pp), " + literal(RdfEncoding.PROPERTY) + ")) } } } "
+                + "ORDER BY ?ver ?chunk ?sn ?p ?on")) {
+            String st = r.get("st");
+            byStatement.computeIfAbsent(st, k -> new Relation(r.get("sn"), r.get("stype"), r.get("p"), r.get("on"),
+                    r.get("otype"), r.get("chunk"), documentId, Long.parseLong(r.get("ver")), Map.of()));
+            Map<String, String> props = properties.computeIfAbsent(st, k -> RdfEncoding.newProperties());
+            if (r.containsKey("pp")) {
+                RdfEncoding.decodeProperty(props, r.get("pp"), r.get("pv"));
+            }
+        }
+        List<Relation> out = new ArrayList<>();
+        byStatement.forEach((st, rel) -> out.add(new Relation(rel.subject(), rel.subjectType(), rel.predicate(),
+                rel.object(), rel.objectType(), rel.chunkId(), rel.documentId(), rel.version(), properties.get(st))));
+        return out;
+    }
+
+    @Override
+    public Map<String, Long> counts() {
+        Map<String, Long> out = new TreeMap<>();
+        out.put("entities", count("?e pr:key ?k"));
+        out.put("relations", count("?s a rdf:Statement"));
+        out.put("mentions", count("?c pr:mentions ?e"));
+        out.put("chunks", size());
+        out.put("triples", triples());
+        return out;
+    }
+
+    @Override
+    public long size() {
+        return count("?c pr:chunkId ?id ; pr:kb ?kb");
+    }
+
+    @Override
+    public long triples() {
+        return count("?s ?p ?o");
+    }
+
+    private long count(String pattern) {
+        return Long.parseLong(transport.select(PREFIXES + "SELECT (COUNT(*) AS ?n) WHERE { GRAPH " + graph + " { "
+                + pattern + " } }").getFirst().get("n"));
+    }
+
+    @Override
+    public void close() {
+        transport.close();
+    }
+}
