@@ -1,0 +1,66 @@
+package io.polyrag.store.neo4j;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.polyrag.core.UnavailableException;
+import io.polyrag.core.port.GraphStore;
+import io.polyrag.testing.GraphStoreContract;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.neo4j.configuration.GraphDatabaseInternalSettings;
+import org.neo4j.driver.AuthTokens;
+import org.neo4j.driver.GraphDatabase;
+import org.neo4j.harness.Neo4j;
+import org.neo4j.harness.Neo4jBuilders;
+
+/** The graph contract against a real Neo4j, started in the test JVM on a loopback Bolt port. */
+class Neo4jGraphStoreTest extends GraphStoreContract {
+    private static Neo4j neo4j;
+    private static Path current;
+
+    @BeforeAll
+    static void start() {
+        neo4j = Neo4jBuilders.newInProcessBuilder().withDisabledServer()
+                .withConfig(GraphDatabaseInternalSettings.netty_server_shutdown_quiet_period, Duration.ZERO)
+                .withConfig(GraphDatabaseInternalSettings.netty_server_shutdown_timeout, Duration.ofSeconds(1))
+                .build();
+    }
+
+    @AfterAll
+    static void stop() {
+        neo4j.close();
+    }
+
+    /** Each test starts from an empty database; reopening within a test keeps the data. */
+    @Override
+    protected GraphStore openStore(Path dir) {
+        if (!dir.equals(current)) {
+            current = dir;
+            try (var driver = GraphDatabase.driver(neo4j.boltURI(), AuthTokens.none());
+                    var session = driver.session()) {
+                session.run("MATCH (n) DETACH DELETE n").consume();
+            }
+        }
+        return new Neo4jGraphStore(neo4j.boltURI().toString(), "neo4j", null, "neo4j");
+    }
+
+    @Test
+    void user_cypher_runs_in_a_read_transaction_the_server_will_not_write_in() {
+        GraphStore store = corpus();
+        assertThatThrownBy(() -> store.readCypher("CREATE (:Entity {id: 'sneaky'}) RETURN 1 AS x", 10))
+                .hasMessageContaining("Neo4j");
+        assertThat(store.readCypher("MATCH (e:Entity {id: 'sneaky'}) RETURN e.id AS id", 10)).isEmpty();
+        assertThat(store.counts()).containsEntry("entities", 3L);
+    }
+
+    @Test
+    void an_unreachable_server_is_a_clear_error() {
+        assertThatThrownBy(() -> new Neo4jGraphStore("bolt://127.0.0.1:1", "neo4j", "x", "neo4j"))
+                .isInstanceOf(UnavailableException.class).hasMessageContaining("bolt://127.0.0.1:1");
+    }
+}
