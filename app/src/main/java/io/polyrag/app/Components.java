@@ -6,7 +6,16 @@ import io.polyrag.core.model.FusionMethod;
 import io.polyrag.core.model.Modality;
 import io.polyrag.core.port.ChunkIndex;
 import io.polyrag.core.port.Embedder;
+import io.polyrag.core.port.EntityExtractor;
 import io.polyrag.core.port.FullTextStore;
+import io.polyrag.core.port.GraphStore;
+import io.polyrag.core.port.RdfStore;
+import io.polyrag.core.spi.ExtractorProvider;
+import io.polyrag.core.spi.GraphStoreProvider;
+import io.polyrag.core.spi.RdfStoreProvider;
+import io.polyrag.ingest.LlmEntityExtractor;
+import io.polyrag.retrieval.EntityGraphRetriever;
+import io.polyrag.retrieval.Text2CypherRetriever;
 import io.polyrag.core.port.LlmClient;
 import io.polyrag.core.port.Reranker;
 import io.polyrag.core.port.Parser;
@@ -53,6 +62,9 @@ final class Components implements AutoCloseable {
     final HybridSearcher searcher;
     final AnswerService answers;
     final Parser parser;
+    final GraphStore graph;
+    final RdfStore rdf;
+    final EntityExtractor extractor;
     private final Deque<AutoCloseable> opened = new ArrayDeque<>();
 
     Components(Config config, ProviderContext context) {
@@ -84,14 +96,44 @@ final class Components implements AutoCloseable {
                 indexes.put(Modality.FULLTEXT, fs);
                 retrievers.add(Retriever.fullText(fs));
             }
-            TokenCounter counter = e != null ? e.tokenCounter() : new WordTokenCounter();
-            this.pipeline = new IngestPipeline(catalog, parser, new StructuredChunker(counter,
-                    config.get(Settings.CHUNK_MAX_TOKENS), config.get(Settings.CHUNK_OVERLAP_TOKENS)), e,
-                    new StoreSet(indexes), new IngestPipeline.Options(config.get(Settings.INGEST_BATCH_DOCUMENTS),
-                            config.get(Settings.INGEST_MAX_FILE_MB) * 1024L * 1024L, signature(config, e)));
             LlmClient llm = "none".equalsIgnoreCase(config.get(Settings.LLM_PROVIDER).strip()) ? null
                     : track(Providers.find(LlmProvider.class, config.get(Settings.LLM_PROVIDER), Settings.LLM_PROVIDER)
                             .open(context));
+            int hops = config.get(Settings.GRAPH_MAX_HOPS);
+            if (config.get(Settings.GRAPH_ENABLED)) {
+                GraphStore gs = track(Providers.find(GraphStoreProvider.class, config.get(Settings.GRAPH_BACKEND),
+                        Settings.GRAPH_BACKEND).open(context));
+                indexes.put(Modality.GRAPH, gs);
+                this.graph = gs;
+                EntityGraphRetriever walk = EntityGraphRetriever.graph(gs, hops);
+                if (config.get(Settings.GRAPH_TEXT2CYPHER)) {
+                    if (llm == null) {
+                        throw new io.polyrag.core.ConfigException("POLYRAG_GRAPH_TEXT2CYPHER=true needs a language "
+                                + "model: set POLYRAG_LLM_PROVIDER (and its URL and model), or turn it off");
+                    }
+                    retrievers.add(new Text2CypherRetriever(walk, gs, llm));
+                } else {
+                    retrievers.add(walk);
+                }
+            } else {
+                this.graph = null;
+            }
+            if (config.get(Settings.RDF_ENABLED)) {
+                RdfStore rs = track(Providers.find(RdfStoreProvider.class, config.get(Settings.RDF_BACKEND),
+                        Settings.RDF_BACKEND).open(context));
+                indexes.put(Modality.RDF, rs);
+                retrievers.add(EntityGraphRetriever.rdf(rs, hops));
+                this.rdf = rs;
+            } else {
+                this.rdf = null;
+            }
+            StoreSet stores = new StoreSet(indexes);
+            this.extractor = stores.needsGraph() ? track(extractor(config, context, llm, catalog)) : null;
+            TokenCounter counter = e != null ? e.tokenCounter() : new WordTokenCounter();
+            this.pipeline = new IngestPipeline(catalog, parser, new StructuredChunker(counter,
+                    config.get(Settings.CHUNK_MAX_TOKENS), config.get(Settings.CHUNK_OVERLAP_TOKENS)), e, extractor,
+                    stores, new IngestPipeline.Options(config.get(Settings.INGEST_BATCH_DOCUMENTS),
+                            config.get(Settings.INGEST_MAX_FILE_MB) * 1024L * 1024L, signature(config, e)));
             Reranker reranker = reranker(config, context, llm);
             if (reranker instanceof AutoCloseable closeable) {
                 track(closeable);
@@ -103,6 +145,24 @@ final class Components implements AutoCloseable {
             close();
             throw ex;
         }
+    }
+
+    /**
+     * The entity extractor: the language model when {@code graph.extractor} is {@code llm}, or {@code auto} with a
+     * model configured; otherwise the offline one.
+     */
+    private static EntityExtractor extractor(Config config, ProviderContext context, LlmClient llm,
+            io.polyrag.core.port.ResponseCache cache) {
+        String choice = config.get(Settings.GRAPH_EXTRACTOR);
+        if (choice.equals("llm") && llm == null) {
+            throw new io.polyrag.core.ConfigException("POLYRAG_GRAPH_EXTRACTOR=llm needs a language model: set "
+                    + "POLYRAG_LLM_PROVIDER (and its URL and model), or use offline or auto");
+        }
+        if (choice.equals("offline") || llm == null) {
+            return Providers.find(ExtractorProvider.class, "offline", Settings.GRAPH_EXTRACTOR).open(context);
+        }
+        return LlmEntityExtractor.create(llm, config.get(Settings.GRAPH_STRATEGY),
+                config.get(Settings.GRAPH_SCHEMA_FILE), cache);
     }
 
     /** The configured query expander, which needs the language model. */
@@ -143,6 +203,7 @@ final class Components implements AutoCloseable {
     /** What, besides the bytes, decides a document's index entries: a change re-indexes unchanged files. */
     private static String signature(Config c, Embedder e) {
         return "vector=" + (e == null ? "off" : e.modelId()) + ";fulltext=" + c.get(Settings.FULLTEXT_ENABLED)
+                + ";graph=" + c.get(Settings.GRAPH_ENABLED) + ";rdf=" + c.get(Settings.RDF_ENABLED)
                 + ";chunk=" + c.get(Settings.CHUNK_MAX_TOKENS) + "/" + c.get(Settings.CHUNK_OVERLAP_TOKENS)
                 + ";parser=" + c.get(Settings.INGEST_PARSER);
     }
@@ -151,7 +212,8 @@ final class Components implements AutoCloseable {
         return new HybridSearcher.Options(c.get(Settings.SEARCH_CANDIDATES), c.get(Settings.SEARCH_TIMEOUT_MS),
                 FusionMethod.parse(c.get(Settings.FUSION_METHOD)), c.get(Settings.FUSION_RRF_K),
                 Map.of(Modality.VECTOR, c.get(Settings.FUSION_WEIGHT_VECTOR), Modality.FULLTEXT,
-                        c.get(Settings.FUSION_WEIGHT_FULLTEXT)),
+                        c.get(Settings.FUSION_WEIGHT_FULLTEXT), Modality.GRAPH, c.get(Settings.FUSION_WEIGHT_GRAPH),
+                        Modality.RDF, c.get(Settings.FUSION_WEIGHT_RDF)),
                 Fusion.Normalization.valueOf(c.get(Settings.FUSION_NORMALIZATION).toUpperCase(java.util.Locale.ROOT)),
                 c.get(Settings.DEDUP_OVERLAP),
                 c.get(Settings.SEARCH_MAX_QUERY_CHARS), c.get(Settings.SEARCH_MAX_TOP_K),

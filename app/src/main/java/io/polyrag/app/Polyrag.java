@@ -20,7 +20,13 @@ import io.polyrag.core.model.SourceItem;
 import io.polyrag.core.port.JobStore;
 import io.polyrag.core.spi.ProviderContext;
 import io.polyrag.ingest.FileSources;
+import io.polyrag.core.model.Entity;
+import io.polyrag.core.model.IngestEstimate;
+import io.polyrag.core.model.EntityHit;
+import io.polyrag.core.model.GraphEdge;
+import io.polyrag.core.port.EntityGraph;
 import io.polyrag.ingest.IngestInput;
+import io.polyrag.ingest.IngestPipeline;
 import io.polyrag.core.port.ProgressListener;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -49,7 +55,8 @@ public final class Polyrag implements AutoCloseable {
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
     /** The files of an upload job, as stored in its payload. */
-    record UploadPayload(String knowledgeBase, String stagingDir, List<Requests.StagedFile> files) {
+    record UploadPayload(String knowledgeBase, String stagingDir, List<Requests.StagedFile> files,
+            boolean skipGraph) {
     }
 
     /**
@@ -121,22 +128,43 @@ public final class Polyrag implements AutoCloseable {
         String kb = Ids.knowledgeBase(request.knowledgeBase());
         FileSources.Listing listing = FileSources.list(request.paths(), request.includes(), request.excludes(),
                 components.parser::acceptsName);
-        IngestReport r = components.pipeline.ingest(listing.inputs(), kb, listener);
+        IngestReport r = components.pipeline.ingest(listing.inputs(), kb, run(request.skipGraph()), listener);
         if (listing.errors().isEmpty()) {
             return new PathIngestReport(r, listing.skipped());
         }
         List<ItemError> errors = new ArrayList<>(listing.errors());
         errors.addAll(r.errors());
         return new PathIngestReport(new IngestReport(r.documents() + listing.errors().size(), r.added(), r.updated(),
-                r.unchanged(), r.failed() + listing.errors().size(), r.chunks(), r.tookMs(), errors),
-                listing.skipped());
+                r.unchanged(), r.failed() + listing.errors().size(), r.chunks(), r.tookMs(), errors, r.relations(),
+                r.extractionTokens(), r.warnings()), listing.skipped());
+    }
+
+    /**
+     * What ingesting these paths would cost, without writing anything or calling a model: documents, chunks, and
+     * the language-model calls and tokens entity extraction would spend.
+     */
+    public IngestEstimate estimate(Requests.PathIngest request) {
+        FileSources.Listing listing = FileSources.list(request.paths(), request.includes(), request.excludes(),
+                components.parser::acceptsName);
+        IngestEstimate e = components.pipeline.estimate(listing.inputs());
+        if (request.skipGraph()) {
+            e = new IngestEstimate(e.documents(), e.chunks(), e.chunkTokens(), "none", 0, 0, 0, e.errors());
+        }
+        List<ItemError> errors = new ArrayList<>(listing.errors());
+        errors.addAll(e.errors());
+        return new IngestEstimate(e.documents(), e.chunks(), e.chunkTokens(), e.extractor(),
+                e.extractionCalls(), e.extractionInputTokens(), e.extractionOutputTokens(), errors);
+    }
+
+    private IngestPipeline.Run run(boolean skipGraph) {
+        return new IngestPipeline.Run(skipGraph, components.config.get(Settings.GRAPH_TOKEN_BUDGET));
     }
 
     /** Ingests in-memory items now, on the calling thread (for programs that make their own documents). */
     public IngestReport ingestItems(List<SourceItem> items, String knowledgeBase, ProgressListener listener) {
         List<IngestInput> inputs = items.stream().map(i -> new IngestInput(i.uri(), i.name(), i.content().length,
                 i.mediaType(), i::content)).toList();
-        return components.pipeline.ingest(inputs, Ids.knowledgeBase(knowledgeBase), listener);
+        return components.pipeline.ingest(inputs, Ids.knowledgeBase(knowledgeBase), run(false), listener);
     }
 
     /** Ingests one inline text now. The same text (or the same uri) is the same document. */
@@ -157,7 +185,7 @@ public final class Polyrag implements AutoCloseable {
                 : checkUri(request.uri());
         String title = request.title() == null || request.title().isBlank() ? "text" : request.title().strip();
         return components.pipeline.ingest(List.of(IngestInput.ofText(uri, title + ext, request.text())), kb,
-                ProgressListener.NONE);
+                run(request.skipGraph()), ProgressListener.NONE);
     }
 
     private static String checkUri(String uri) {
@@ -190,6 +218,12 @@ public final class Polyrag implements AutoCloseable {
      * job ends.
      */
     public String submitUpload(String knowledgeBase, Path stagingDir, List<Requests.StagedFile> files) {
+        return submitUpload(knowledgeBase, stagingDir, files, false);
+    }
+
+    /** Like {@link #submitUpload(String, Path, List)}; {@code skipGraph} indexes without entity extraction. */
+    public String submitUpload(String knowledgeBase, Path stagingDir, List<Requests.StagedFile> files,
+            boolean skipGraph) {
         String kb = Ids.knowledgeBase(knowledgeBase);
         if (files.isEmpty()) {
             throw new InvalidInputException("no files to ingest: send at least one file");
@@ -198,7 +232,7 @@ public final class Polyrag implements AutoCloseable {
             throw new IllegalArgumentException("uploads must be staged in newStagingDir()");
         }
         String id = components.catalog.submit(INGEST_UPLOAD,
-                JSON.writeValueAsString(new UploadPayload(kb, stagingDir.toString(), files)));
+                JSON.writeValueAsString(new UploadPayload(kb, stagingDir.toString(), files, skipGraph)));
         jobs.poke();
         return id;
     }
@@ -212,7 +246,7 @@ public final class Polyrag implements AutoCloseable {
             List<IngestInput> inputs = p.files().stream().map(f -> new IngestInput("upload:" + f.name(), f.name(),
                     sizeOf(f.path()), null, () -> Files.readAllBytes(f.path()))).toList();
             JobProgress[] last = {JobProgress.queued()};
-            components.pipeline.ingest(inputs, p.knowledgeBase(), pr -> {
+            components.pipeline.ingest(inputs, p.knowledgeBase(), run(p.skipGraph()), pr -> {
                 last[0] = pr;
                 progress.accept(pr);
             });
@@ -295,6 +329,96 @@ public final class Polyrag implements AutoCloseable {
     /** Deletes documents from the catalog and every store; returns how many were visible. */
     public int deleteDocuments(List<String> documentIds) {
         return components.pipeline.delete(documentIds).size();
+    }
+
+    // ---- knowledge graph
+
+    /**
+     * Entities whose name or alias contains {@code text}, most mentioned first, from the property graph (or the RDF
+     * store when the graph modality is off).
+     */
+    public List<EntityHit> findEntities(String text, int limit) {
+        checkLimit(limit);
+        if (text == null || text.isBlank() || Entity.key(text).isEmpty()) {
+            throw new InvalidInputException("q is empty: give part of an entity's name");
+        }
+        return entityGraph().findEntities(text, limit);
+    }
+
+    /**
+     * An entity and the relations that touch it, each with the entity at its other end and the document that
+     * states it.
+     */
+    public EntityNeighbours neighbours(String entityId, int limit) {
+        checkLimit(limit);
+        EntityGraph g = entityGraph();
+        EntityHit entity = g.entities(List.of(entityId == null ? "" : entityId)).stream().findFirst()
+                .orElseThrow(() -> new NotFoundException("no entity with id '" + Ids.abbreviate(String.valueOf(
+                        entityId), 64) + "'"));
+        List<GraphEdge> edges = g.edges(List.of(entity.entity().id()), SearchScope.ALL, limit);
+        Map<String, EntityHit> others = new java.util.HashMap<>();
+        g.entities(edges.stream().map(e -> e.other(entity.entity().id())).distinct().toList())
+                .forEach(h -> others.put(h.entity().id(), h));
+        List<EntityNeighbours.Neighbour> out = new ArrayList<>();
+        for (GraphEdge e : edges) {
+            boolean outgoing = e.subjectId().equals(entity.entity().id());
+            EntityHit other = others.get(e.other(entity.entity().id()));
+            if (other != null) {
+                out.add(new EntityNeighbours.Neighbour(e.predicate(), outgoing ? "out" : "in", other, e.documentId(),
+                        e.chunkId()));
+            }
+        }
+        return new EntityNeighbours(entity, out);
+    }
+
+    /**
+     * An entity and its neighbours.
+     *
+     * @param entity the entity
+     * @param neighbours the relations touching it
+     */
+    public record EntityNeighbours(EntityHit entity, List<Neighbour> neighbours) {
+        /**
+         * One relation from the entity's point of view.
+         *
+         * @param predicate the relation's name
+         * @param direction {@code out} when the entity is the subject, {@code in} when it is the object
+         * @param entity the entity at the other end
+         * @param documentId the document that states it
+         * @param chunkId the chunk that states it
+         */
+        public record Neighbour(String predicate, String direction, EntityHit entity, String documentId,
+                String chunkId) {
+        }
+    }
+
+    /** Entity, relation and mention counts of the graph and RDF stores, by modality name (for status and tests). */
+    public Map<String, Map<String, Long>> graphCounts() {
+        Map<String, Map<String, Long>> out = new java.util.TreeMap<>();
+        if (components.graph != null) {
+            out.put("graph", components.graph.counts());
+        }
+        if (components.rdf != null) {
+            out.put("rdf", components.rdf.counts());
+        }
+        return out;
+    }
+
+    private EntityGraph entityGraph() {
+        if (components.graph != null) {
+            return components.graph;
+        }
+        if (components.rdf != null) {
+            return components.rdf;
+        }
+        throw new InvalidInputException("the graph and RDF modalities are both off: set POLYRAG_GRAPH_ENABLED=true "
+                + "or POLYRAG_RDF_ENABLED=true and ingest again");
+    }
+
+    private static void checkLimit(int limit) {
+        if (limit < 1 || limit > 1000) {
+            throw new InvalidInputException("limit must be in [1, 1000], got " + limit);
+        }
     }
 
     public Status status() {

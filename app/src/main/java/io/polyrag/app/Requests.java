@@ -15,12 +15,18 @@ public final class Requests {
      * @param knowledgeBase target knowledge base, null for the default
      * @param includes globs a walked file must match (empty: every type the parser accepts)
      * @param excludes globs that leave a walked file out
+     * @param skipGraph index without extracting entities and relations for the graph and RDF stores
      */
-    public record PathIngest(List<Path> paths, String knowledgeBase, List<String> includes, List<String> excludes) {
+    public record PathIngest(List<Path> paths, String knowledgeBase, List<String> includes, List<String> excludes,
+            boolean skipGraph) {
         public PathIngest {
             paths = List.copyOf(paths);
             includes = includes == null ? List.of() : List.copyOf(includes);
             excludes = excludes == null ? List.of() : List.copyOf(excludes);
+        }
+
+        public PathIngest(List<Path> paths, String knowledgeBase, List<String> includes, List<String> excludes) {
+            this(paths, knowledgeBase, includes, excludes, false);
         }
     }
 
@@ -32,8 +38,13 @@ public final class Requests {
      * @param uri its identity; null derives one from the content, so the same text is the same document
      * @param format {@code text}, {@code markdown} or {@code html}; null means text
      * @param knowledgeBase target knowledge base, null for the default
+     * @param skipGraph index without extracting entities and relations for the graph and RDF stores
      */
-    public record TextIngest(String text, String title, String uri, String format, String knowledgeBase) {
+    public record TextIngest(String text, String title, String uri, String format, String knowledgeBase,
+            boolean skipGraph) {
+        public TextIngest(String text, String title, String uri, String format, String knowledgeBase) {
+            this(text, title, uri, format, knowledgeBase, false);
+        }
     }
 
     /**

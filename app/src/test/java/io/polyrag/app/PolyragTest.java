@@ -93,7 +93,7 @@ class PolyragTest {
         assertThat(top.title()).isEqualTo("Lighthouses");
         assertThat(top.headingPath()).containsExactly("Lighthouses", "History");
         assertThat(top.uri()).startsWith("file:///").endsWith("/lighthouses.md");
-        assertThat(top.sources()).containsOnlyKeys("vector", "fulltext");
+        assertThat(top.sources()).containsKeys("vector", "fulltext");
         assertThat(top.sources().get("fulltext").rank()).isEqualTo(1);
         assertThat(polyrag.search(SearchRequest.of("how long does the levain ferment", 3)).hits().getFirst().title())
                 .isEqualTo("Sourdough");
@@ -160,7 +160,7 @@ class PolyragTest {
         assertThat(done.status()).isEqualTo(JobStatus.SUCCEEDED);
         assertThat(done.progress().added()).isEqualTo(1);
         assertThat(done.progress().failed()).isEqualTo(1);
-        assertThat(done.progress().storesWritten()).containsExactly("fulltext", "vector");
+        assertThat(done.progress().storesWritten()).containsExactly("fulltext", "graph", "rdf", "vector");
         assertThat(done.progress().errors()).singleElement().satisfies(e -> assertThat(e.reason())
                 .contains("broken.txt: looks like binary data"));
         assertThat(Files.exists(staging)).as("staging is cleaned up").isFalse();
@@ -204,7 +204,7 @@ class PolyragTest {
         polyrag.close();
         polyrag = Polyrag.open(config(tmp.resolve("ft-only"), Map.of("vector.enabled", "false")));
         assertThat(polyrag.status().embeddingModel()).isNull();
-        assertThat(polyrag.status().modalities()).containsExactly(Modality.FULLTEXT);
+        assertThat(polyrag.status().modalities()).containsExactly(Modality.FULLTEXT, Modality.GRAPH, Modality.RDF);
         polyrag.ingestText(new Requests.TextIngest("Axolotls regrow their limbs.", "Axolotl", null, null, null));
         SearchResponse s = polyrag.search(SearchRequest.of("axolotl limbs", 3));
         assertThat(s.hits().getFirst().sources()).containsOnlyKeys("fulltext");

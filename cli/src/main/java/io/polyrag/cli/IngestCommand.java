@@ -41,18 +41,49 @@ final class IngestCommand implements Callable<Integer> {
     @Option(names = "--json", description = "Print the report as JSON.")
     boolean json;
 
+    @Option(names = "--skip-graph", description = "Index without extracting entities and relations for the graph "
+            + "and RDF stores.")
+    boolean skipGraph;
+
+    @Option(names = "--estimate", description = "Only estimate: read, parse and chunk, then print the documents, "
+            + "chunks and the language-model calls and tokens entity extraction would spend. Writes nothing.")
+    boolean estimate;
+
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         try (Polyrag polyrag = parent.open(Map.of())) {
+            Requests.PathIngest request = new Requests.PathIngest(paths, kb, PolyragCommand.split(includes),
+                    PolyragCommand.split(excludes), skipGraph);
+            if (estimate) {
+                return printEstimate(polyrag.estimate(request), out, err);
+            }
             Progress progress = Progress.forConsole(err);
-            Polyrag.PathIngestReport r = polyrag.ingestPaths(new Requests.PathIngest(paths, kb,
-                    PolyragCommand.split(includes), PolyragCommand.split(excludes)), progress);
+            Polyrag.PathIngestReport r = polyrag.ingestPaths(request, progress);
             progress.finish();
             print(r, out, err);
             return r.report().failed() > 0 ? Main.PARTIAL : Main.OK;
         }
+    }
+
+    private int printEstimate(io.polyrag.core.model.IngestEstimate e, PrintWriter out, PrintWriter err) {
+        if (json) {
+            out.println(Json.MAPPER.writeValueAsString(e));
+        } else {
+            out.printf("%s, %s (%,d tokens)%n", PolyragCommand.plural((int) e.documents(), "document"),
+                    PolyragCommand.plural((int) e.chunks(), "chunk"), e.chunkTokens());
+            if (e.extractionCalls() == 0) {
+                out.println("entity extraction: " + e.extractor() + ", no language-model calls");
+            } else {
+                out.printf("entity extraction: %s, %,d calls, about %,d input and %,d output tokens%n",
+                        e.extractor(), e.extractionCalls(), e.extractionInputTokens(), e.extractionOutputTokens());
+            }
+            for (ItemError x : e.errors()) {
+                err.println("cannot read: " + x.source() + ": " + x.reason());
+            }
+        }
+        return e.errors().isEmpty() ? Main.OK : Main.PARTIAL;
     }
 
     private void print(Polyrag.PathIngestReport pr, PrintWriter out, PrintWriter err) {
@@ -64,6 +95,13 @@ final class IngestCommand implements Callable<Integer> {
         out.printf("%s: %d added, %d updated, %d unchanged, %d failed; %s in %.1fs%n",
                 PolyragCommand.plural(r.documents(), "document"), r.added(), r.updated(), r.unchanged(), r.failed(),
                 PolyragCommand.plural(r.chunks(), "chunk"), r.tookMs() / 1000.0);
+        if (r.relations() > 0 || r.extractionTokens() > 0) {
+            out.printf("graph: %s extracted%s%n", PolyragCommand.plural(r.relations(), "relation"),
+                    r.extractionTokens() > 0 ? String.format(", %,d model tokens spent", r.extractionTokens()) : "");
+        }
+        for (String w : r.warnings()) {
+            err.println("warning: " + w);
+        }
         if (pr.skipped() > 0) {
             out.println("skipped " + PolyragCommand.plural(pr.skipped(), "file") + " of other types "
                     + "(use --include to choose files)");

@@ -48,8 +48,9 @@ class ArchitectureTest {
 
     @Test
     void adapters_see_core_only_never_each_other() {
-        List<String> each = List.of("io.polyrag.store.lucene..", "io.polyrag.store.jdbc..", "io.polyrag.model.onnx..",
-                "io.polyrag.model.llm..", "io.polyrag.parsers..");
+        List<String> each = List.of("io.polyrag.store.lucene..", "io.polyrag.store.jdbc..", "io.polyrag.store.kuzu..",
+                "io.polyrag.store.neo4j..", "io.polyrag.store.rdf..", "io.polyrag.model.onnx..",
+                "io.polyrag.model.llm..", "io.polyrag.model.opennlp..", "io.polyrag.parsers..");
         for (String adapter : each) {
             List<String> others = each.stream().filter(a -> !a.equals(adapter)).toList();
             noClasses().that().resideInAPackage(adapter).should().dependOnClassesThat()

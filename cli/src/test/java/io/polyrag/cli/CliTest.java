@@ -103,8 +103,9 @@ class CliTest {
         Run setting = run("--set", "fusion.rrf.kk=3", "search", "tea");
         assertThat(setting.code()).isEqualTo(Main.USAGE);
         assertThat(setting.err()).contains("unknown setting 'fusion.rrf.kk'").contains("did you mean fusion.rrf.k?");
-        Run modality = run("search", "--modalities", "graph", "tea");
+        Run modality = run("--set", "graph.enabled=false", "search", "--modalities", "graph", "tea");
         assertThat(modality.err()).contains("'graph' is not enabled");
+        assertThat(run("search", "--modalities", "graph,nodes", "tea").err()).contains("unknown modality 'nodes'");
         assertThat(run("frobnicate").code()).isEqualTo(Main.USAGE);
     }
 

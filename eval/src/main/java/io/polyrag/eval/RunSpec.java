@@ -46,11 +46,18 @@ public record RunSpec(String name, Set<Modality> modalities, FusionMethod fusion
         }
     }
 
-    /** Every enabled modality alone, then the fused combinations. */
+    /**
+     * Every enabled modality alone, then the fused combinations: when the graph arms are on, vector + full text
+     * fused without them first, so the table shows what they add.
+     */
     public static List<RunSpec> defaults(List<Modality> enabled) {
         List<RunSpec> runs = new ArrayList<>();
         for (Modality m : enabled) {
             runs.add(new RunSpec(m.wireName(), Set.of(m), null));
+        }
+        if (enabled.size() > 2 && enabled.contains(Modality.VECTOR) && enabled.contains(Modality.FULLTEXT)) {
+            runs.add(new RunSpec("vector+fulltext", Set.of(Modality.VECTOR, Modality.FULLTEXT),
+                    FusionMethod.WEIGHTED));
         }
         if (enabled.size() > 1) {
             runs.add(new RunSpec("rrf", Set.copyOf(enabled), FusionMethod.RRF));

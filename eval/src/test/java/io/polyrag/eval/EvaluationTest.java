@@ -53,7 +53,7 @@ class EvaluationTest {
     void evaluates_each_modality_and_their_fusion_through_the_facade() throws IOException {
         BeirDataset ds = BeirDataset.load(dataset("", ""));
         try (Polyrag p = Polyrag.open(Config.load(Map.of(), Map.of("data.dir", tmp.resolve("idx").toString(),
-                "search.max.top.k", "1000")))) {
+                "search.max.top.k", "1000", "graph.enabled", "false", "rdf.enabled", "false")))) {
             List<String> log = new ArrayList<>();
             EvalReport r = Evaluation.run(p, ds, RunSpec.defaults(p.status().modalities()), ProgressListener.NONE,
                     log::add);

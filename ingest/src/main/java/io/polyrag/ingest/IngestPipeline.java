@@ -3,11 +3,15 @@ package io.polyrag.ingest;
 import io.polyrag.core.port.ProgressListener;
 import io.polyrag.core.InvalidInputException;
 import io.polyrag.core.model.Chunk;
+import io.polyrag.core.model.ChunkGraph;
+import io.polyrag.core.model.Extraction;
+import io.polyrag.core.model.ItemError;
 import io.polyrag.core.model.ChunkDraft;
 import io.polyrag.core.model.DocumentDraft;
 import io.polyrag.core.model.DocumentInfo;
 import io.polyrag.core.model.DocumentVersion;
 import io.polyrag.core.model.Ids;
+import io.polyrag.core.model.IngestEstimate;
 import io.polyrag.core.model.IngestReport;
 import io.polyrag.core.model.ParsedDocument;
 import io.polyrag.core.model.SourceItem;
@@ -15,6 +19,7 @@ import io.polyrag.core.model.StoreRecord;
 import io.polyrag.core.port.Catalog;
 import io.polyrag.core.port.Chunker;
 import io.polyrag.core.port.Embedder;
+import io.polyrag.core.port.EntityExtractor;
 import io.polyrag.core.port.Parser;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
@@ -35,6 +40,11 @@ import java.util.stream.IntStream;
  * stores. If a store write fails, the batch's new versions are removed from every store and discarded in the
  * catalog, so no document is ever visible in some stores and not others, and the versions that were visible stay
  * visible. One bad input fails alone, with its reason; the rest go on.
+ *
+ * <p>When a graph or RDF store is enabled, each document's chunks also go through the entity extractor and the
+ * {@link EntityResolver}, and every store record carries its chunk's part of the graph. An ingest may skip this
+ * ({@link Run#skipGraph()}); a language-model extractor stops cleanly at the run's token budget, and the rest of the
+ * documents are indexed without a graph part, with a warning in the report.
  */
 public final class IngestPipeline {
     private static final System.Logger LOG = System.getLogger(IngestPipeline.class.getName());
@@ -48,6 +58,16 @@ public final class IngestPipeline {
     public record Options(int batchSize, long maxFileBytes, String signature) {
     }
 
+    /**
+     * Choices for one ingest.
+     *
+     * @param skipGraph index without extracting entities and relations (the graph and RDF stores get nothing)
+     * @param tokenBudget most language-model tokens extraction may spend in this ingest; 0 means no limit
+     */
+    public record Run(boolean skipGraph, long tokenBudget) {
+        public static final Run DEFAULT = new Run(false, 0);
+    }
+
     private record Prepared(IngestInput input, String documentId, String fingerprint, long size,
             ParsedDocument parsed, List<ChunkDraft> drafts, boolean replacing) {
     }
@@ -58,16 +78,27 @@ public final class IngestPipeline {
     private final Embedder embedder;
     private final StoreSet stores;
     private final Options options;
+    private final EntityExtractor extractor;
 
     public IngestPipeline(Catalog catalog, Parser parser, Chunker chunker, Embedder embedder, StoreSet stores,
             Options options) {
+        this(catalog, parser, chunker, embedder, null, stores, options);
+    }
+
+    /** @param extractor finds entities and relations for the graph and RDF stores; needed when one is enabled */
+    public IngestPipeline(Catalog catalog, Parser parser, Chunker chunker, Embedder embedder,
+            EntityExtractor extractor, StoreSet stores, Options options) {
         if (stores.needsVectors() && embedder == null) {
             throw new IllegalArgumentException("a vector store is enabled but no embedder was given");
+        }
+        if (stores.needsGraph() && extractor == null) {
+            throw new IllegalArgumentException("a graph or RDF store is enabled but no entity extractor was given");
         }
         this.catalog = catalog;
         this.parser = parser;
         this.chunker = chunker;
         this.embedder = embedder;
+        this.extractor = extractor;
         this.stores = stores;
         this.options = options;
     }
@@ -78,20 +109,71 @@ public final class IngestPipeline {
 
     /** Ingests {@code inputs} into knowledge base {@code knowledgeBase}; never throws for a bad input. */
     public IngestReport ingest(List<IngestInput> inputs, String knowledgeBase, ProgressListener listener) {
+        return ingest(inputs, knowledgeBase, Run.DEFAULT, listener);
+    }
+
+    /** Ingests {@code inputs} with the choices of {@code run}; never throws for a bad input. */
+    public IngestReport ingest(List<IngestInput> inputs, String knowledgeBase, Run run, ProgressListener listener) {
         String kb = Ids.knowledgeBase(knowledgeBase);
         Tally tally = new Tally(inputs.size(), stores.names(), listener);
+        Budget budget = new Budget(run.tokenBudget() > 0 ? run.tokenBudget() : Long.MAX_VALUE);
+        boolean graph = stores.needsGraph() && !run.skipGraph();
         for (int from = 0; from < inputs.size(); from += options.batchSize()) {
-            runBatch(inputs.subList(from, Math.min(inputs.size(), from + options.batchSize())), kb, tally);
+            runBatch(inputs.subList(from, Math.min(inputs.size(), from + options.batchSize())), kb, graph, budget,
+                    tally);
         }
         tally.stage("done");
         return tally.report();
     }
 
-    private void runBatch(List<IngestInput> batch, String kb, Tally tally) {
+    /** What is left of one ingest's extraction budget. */
+    private static final class Budget {
+        long remaining;
+
+        Budget(long remaining) {
+            this.remaining = remaining;
+        }
+    }
+
+    /**
+     * What extracting entities and relations from {@code inputs} would cost, without writing anything or calling a
+     * model: the inputs are read, parsed and chunked, and the extractor estimates.
+     */
+    public IngestEstimate estimate(List<IngestInput> inputs) {
+        long documents = 0;
+        long chunks = 0;
+        long tokens = 0;
+        EntityExtractor.Estimate cost = EntityExtractor.Estimate.FREE;
+        List<ItemError> errors = new ArrayList<>();
+        for (IngestInput input : inputs) {
+            try {
+                byte[] bytes = input.content().read();
+                if (bytes.length > options.maxFileBytes()) {
+                    throw tooLarge(input, bytes.length);
+                }
+                List<ChunkDraft> drafts = chunker.chunk(parser.parse(new SourceItem(input.uri(), input.name(), bytes,
+                        input.mediaType())));
+                documents++;
+                chunks += drafts.size();
+                tokens += drafts.stream().mapToLong(ChunkDraft::tokenCount).sum();
+                if (stores.needsGraph()) {
+                    EntityExtractor.Estimate e = extractor.estimate(drafts.stream().map(ChunkDraft::text).toList());
+                    cost = new EntityExtractor.Estimate(cost.calls() + e.calls(), cost.inputTokens() + e.inputTokens(),
+                            cost.outputTokens() + e.outputTokens());
+                }
+            } catch (IOException | RuntimeException e) {
+                errors.add(new ItemError(input.name(), e.getMessage()));
+            }
+        }
+        return new IngestEstimate(documents, chunks, tokens, stores.needsGraph() ? extractor.id() : "none", cost.calls(),
+                cost.inputTokens(), cost.outputTokens(), errors);
+    }
+
+    private void runBatch(List<IngestInput> batch, String kb, boolean graph, Budget budget, Tally tally) {
         tally.stage("parsing");
         List<Prepared> prepared = new ArrayList<>();
         for (IngestInput input : batch) {
-            prepare(input, kb, tally).ifPresent(prepared::add);
+            prepare(input, kb, graph, tally).ifPresent(prepared::add);
         }
         if (prepared.isEmpty()) {
             return;
@@ -104,11 +186,42 @@ public final class IngestPipeline {
             prepared.forEach(p -> tally.failed(p.input().name(), "embedding failed: " + e.getMessage()));
             return;
         }
-        write(prepared, vectors, kb, tally);
+        List<List<Extraction>> extractions = graph ? extract(prepared, budget, tally) : null;
+        write(prepared, vectors, extractions, kb, tally);
+    }
+
+    /**
+     * Each document's extractions, one per chunk. An extractor that fails for a document fails its graph part
+     * only: the document is indexed without it and the report says so.
+     */
+    private List<List<Extraction>> extract(List<Prepared> prepared, Budget budget, Tally tally) {
+        tally.stage("extracting");
+        List<List<Extraction>> out = new ArrayList<>();
+        for (Prepared p : prepared) {
+            List<String> texts = p.drafts().stream().map(ChunkDraft::text).toList();
+            List<Extraction> found;
+            try {
+                found = extractor.extract(texts, budget.remaining);
+            } catch (RuntimeException e) {
+                LOG.log(Level.WARNING, "entity extraction failed for " + p.input().uri(), e);
+                tally.warn("entity extraction failed for " + p.input().name() + " (" + e.getMessage()
+                        + "); it was indexed without graph relations");
+                found = texts.stream().map(t -> Extraction.EMPTY).toList();
+            }
+            long spent = found.stream().mapToLong(Extraction::tokens).sum();
+            budget.remaining = Math.max(0, budget.remaining - spent);
+            if (found.stream().anyMatch(Extraction::budgetStopped)) {
+                tally.warn("the extraction token budget ran out: later chunks were indexed without graph relations; "
+                        + "raise POLYRAG_GRAPH_TOKEN_BUDGET and ingest again to extract them");
+            }
+            out.add(found);
+            tally.extracted(0, spent);
+        }
+        return out;
     }
 
     /** Reads, checks, hashes and parses one input; empty when it is unchanged or failed (recorded in the tally). */
-    private Optional<Prepared> prepare(IngestInput input, String kb, Tally tally) {
+    private Optional<Prepared> prepare(IngestInput input, String kb, boolean graph, Tally tally) {
         try {
             if (input.size() > options.maxFileBytes()) {
                 throw tooLarge(input, input.size());
@@ -118,8 +231,8 @@ public final class IngestPipeline {
                 throw tooLarge(input, bytes.length);
             }
             String id = Ids.documentId(kb, input.uri());
-            String fingerprint = Ids.sha256Hex((Ids.sha256Hex(bytes) + "\n" + options.signature())
-                    .getBytes(StandardCharsets.UTF_8));
+            String fingerprint = Ids.sha256Hex((Ids.sha256Hex(bytes) + "\n" + options.signature() + ";graph="
+                    + (graph ? extractor.id() : "off")).getBytes(StandardCharsets.UTF_8));
             Optional<DocumentInfo> existing = catalog.document(id);
             if (existing.isPresent() && existing.get().visibleVersion() > 0
                     && existing.get().contentHash().equals(fingerprint)) {
@@ -169,24 +282,34 @@ public final class IngestPipeline {
         return Chunk.indexText(p.parsed().title(), d.headingPath(), d.text());
     }
 
-    private void write(List<Prepared> prepared, List<float[]> vectors, String kb, Tally tally) {
+    private void write(List<Prepared> prepared, List<float[]> vectors, List<List<Extraction>> extractions, String kb,
+            Tally tally) {
         tally.stage("writing");
         List<DocumentVersion> staged = new ArrayList<>();
         List<StoreRecord> records = new ArrayList<>();
         int vectorIndex = 0;
+        int relationCount = 0;
         try {
-            for (Prepared p : prepared) {
+            for (int d = 0; d < prepared.size(); d++) {
+                Prepared p = prepared.get(d);
                 long version = catalog.nextVersion(p.documentId());
                 List<Chunk> chunks = chunks(p, version);
+                List<ChunkGraph> graphs = extractions == null ? null : EntityResolver.resolve(extractions.get(d),
+                        chunks.stream().map(Chunk::id).toList(), p.documentId(), version);
                 catalog.stage(new DocumentDraft(p.documentId(), kb, p.input().uri(), p.parsed().title(),
                         p.parsed().mediaType(), p.fingerprint(), p.size(), chunks), version);
                 staged.add(new DocumentVersion(p.documentId(), version));
-                for (Chunk c : chunks) {
+                for (int i = 0; i < chunks.size(); i++) {
+                    Chunk c = chunks.get(i);
                     float[] v = vectors == null ? null : vectors.get(vectorIndex++);
-                    records.add(new StoreRecord(c.id(), c.documentId(), version, kb, c.indexText(p.parsed().title()), v));
+                    ChunkGraph g = graphs == null ? ChunkGraph.EMPTY : graphs.get(i);
+                    records.add(new StoreRecord(c.id(), c.documentId(), version, kb, c.indexText(p.parsed().title()), v,
+                            g));
+                    relationCount += g.relations().size();
                 }
             }
             stores.upsert(records, staged);
+            tally.extracted(relationCount, 0);
         } catch (RuntimeException e) {
             LOG.log(Level.ERROR, "writing a batch of " + prepared.size() + " documents failed", e);
             staged.forEach(this::discardQuietly);

@@ -21,6 +21,11 @@ public final class StoreSet {
         return indexes.containsKey(Modality.VECTOR);
     }
 
+    /** Whether a graph or RDF store is enabled, so entities and relations must be extracted. */
+    public boolean needsGraph() {
+        return indexes.containsKey(Modality.GRAPH) || indexes.containsKey(Modality.RDF);
+    }
+
     public List<String> names() {
         return indexes.keySet().stream().map(Modality::wireName).sorted().toList();
     }

@@ -23,6 +23,9 @@ final class Tally {
     private int failed;
     private int chunks;
     private final List<ItemError> errors = new ArrayList<>();
+    private int relations;
+    private long extractionTokens;
+    private final List<String> warnings = new ArrayList<>();
 
     Tally(int total, List<String> stores, ProgressListener listener) {
         this.total = total;
@@ -66,6 +69,17 @@ final class Tally {
         publish();
     }
 
+    void extracted(int relationCount, long tokens) {
+        relations += relationCount;
+        extractionTokens += tokens;
+    }
+
+    void warn(String warning) {
+        if (!warnings.contains(warning)) {
+            warnings.add(warning);
+        }
+    }
+
     JobProgress progress() {
         return new JobProgress(stage, total, processed, added, updated, unchanged, failed, chunks, stores,
                 errors.size() > 100 ? errors.subList(0, 100) : errors);
@@ -73,7 +87,7 @@ final class Tally {
 
     IngestReport report() {
         return new IngestReport(total, added, updated, unchanged, failed, chunks,
-                (System.nanoTime() - startNanos) / 1_000_000, errors);
+                (System.nanoTime() - startNanos) / 1_000_000, errors, relations, extractionTokens, warnings);
     }
 
     private void publish() {

@@ -53,9 +53,15 @@ final class Dtos {
      * @param uri its identity; default derived from the content
      * @param format text, markdown or html
      * @param knowledgeBase target knowledge base (also {@code kb})
+     * @param skipGraph index without entity extraction (also {@code skip_graph})
      */
     record TextBody(String text, String title, String uri, String format,
-            @JsonAlias({"kb", "knowledge_base"}) String knowledgeBase) {
+            @JsonAlias({"kb", "knowledge_base"}) String knowledgeBase,
+            @JsonAlias("skip_graph") Boolean skipGraph) {
+    }
+
+    /** Entities matching a search. */
+    record EntityPage(List<io.polyrag.core.model.EntityHit> entities) {
     }
 
     /** The answer to an accepted upload. */

@@ -90,6 +90,8 @@ public final class RestServer implements AutoCloseable {
         r.get("/v1/jobs/{id}", ctx -> ctx.json(polyrag.job(ctx.pathParam("id"))));
         r.get("/v1/documents", this::documents);
         r.delete("/v1/documents/{id}", this::deleteDocument);
+        r.get("/v1/graph/entities", this::entities);
+        r.get("/v1/graph/entities/{id}/neighbours", this::neighbours);
     }
 
     private Map<String, Object> health() {
@@ -191,7 +193,7 @@ public final class RestServer implements AutoCloseable {
         requireJson(ctx);
         Dtos.TextBody b = Json.read(ctx.body(), Dtos.TextBody.class);
         ctx.json(polyrag.ingestText(new Requests.TextIngest(b.text(), b.title(), b.uri(), b.format(),
-                b.knowledgeBase())));
+                b.knowledgeBase(), Boolean.TRUE.equals(b.skipGraph()))));
     }
 
     private void ingestFiles(Context ctx) {
@@ -207,7 +209,8 @@ public final class RestServer implements AutoCloseable {
         Path staging = polyrag.newStagingDir();
         String id;
         try {
-            id = polyrag.submitUpload(kb, staging, stage(files, staging));
+            id = polyrag.submitUpload(kb, staging, stage(files, staging), flag(ctx.formParam("skip_graph"),
+                    "skip_graph"));
         } catch (RuntimeException e) {
             polyrag.discardStaging(staging);
             throw e;
@@ -256,6 +259,35 @@ public final class RestServer implements AutoCloseable {
             throw new NotFoundException("no document with id '" + ctx.pathParam("id") + "'");
         }
         ctx.status(HttpStatus.NO_CONTENT);
+    }
+
+    private void entities(Context ctx) {
+        String q = ctx.queryParam("q");
+        if (q == null || q.isBlank()) {
+            throw new InvalidInputException("query parameter 'q' is required: part of an entity's name");
+        }
+        if (q.length() > 200) {
+            throw new InvalidInputException("query parameter 'q' is longer than 200 characters");
+        }
+        Integer limit = intParam(ctx, "limit");
+        ctx.json(new Dtos.EntityPage(polyrag.findEntities(q, limit == null ? 20 : limit)));
+    }
+
+    private void neighbours(Context ctx) {
+        Integer limit = intParam(ctx, "limit");
+        ctx.json(polyrag.neighbours(ctx.pathParam("id"), limit == null ? 50 : limit));
+    }
+
+    private static boolean flag(String value, String name) {
+        if (value == null || value.isBlank()) {
+            return false;
+        }
+        return switch (value.strip().toLowerCase(java.util.Locale.ROOT)) {
+            case "true", "1", "yes" -> true;
+            case "false", "0", "no" -> false;
+            default -> throw new InvalidInputException("form field '" + name + "' must be true or false, was '"
+                    + io.polyrag.core.model.Ids.abbreviate(value, 20) + "'");
+        };
     }
 
     private static Integer intParam(Context ctx, String name) {

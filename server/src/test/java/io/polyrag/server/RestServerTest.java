@@ -94,7 +94,7 @@ class RestServerTest {
     void health_reports_modalities_documents_and_stores() {
         JsonNode h = json(get("/health"));
         assertThat(h.get("status").asString()).isEqualTo("ok");
-        assertThat(h.get("modalities").toString()).isEqualTo("[\"vector\",\"fulltext\"]");
+        assertThat(h.get("modalities").toString()).isEqualTo("[\"vector\",\"fulltext\",\"graph\",\"rdf\"]");
         assertThat(h.get("documents").asLong()).isGreaterThanOrEqualTo(2);
         assertThat(get("/ready").statusCode()).isEqualTo(200);
     }
@@ -123,6 +123,43 @@ class RestServerTest {
                 + "\"kb\": [\"default\"], \"fusion\": \"weighted\"}"));
         assertThat(onlyBm25.get("hits").get(0).get("title").asString()).isEqualTo("Bees");
         assertThat(onlyBm25.get("modalities").toString()).isEqualTo("[\"fulltext\"]");
+    }
+
+    @Test
+    void graph_entities_and_neighbours_can_be_browsed() {
+        assertThat(post("/v1/ingest/text", """
+                {"text": "Marie Curie worked at the Radium Institute in Paris.", "title": "Curie", "kb": "science"}""")
+                .statusCode()).isEqualTo(200);
+        JsonNode found = json(get("/v1/graph/entities?q=curie"));
+        JsonNode curie = found.get("entities").get(0);
+        assertThat(curie.get("entity").get("id").asString()).isEqualTo("marie curie");
+        assertThat(curie.get("entity").get("name").asString()).isEqualTo("Marie Curie");
+        assertThat(curie.get("mentions").asLong()).isEqualTo(1);
+        JsonNode n = json(get("/v1/graph/entities/" + URLEncoder.encode("marie curie", StandardCharsets.UTF_8)
+                .replace("+", "%20") + "/neighbours"));
+        assertThat(n.get("neighbours").get(0).get("predicate").asString()).isEqualTo("work_at");
+        assertThat(n.get("neighbours").get(0).get("direction").asString()).isEqualTo("out");
+        assertThat(n.get("neighbours").get(0).get("entity").get("entity").get("name").asString())
+                .isEqualTo("Radium Institute");
+        assertThat(json(get("/v1/graph/entities?q=" + URLEncoder.encode("\"} UNION { ?s ?p ?o }",
+                StandardCharsets.UTF_8))).get("entities").isArray()).isTrue();
+        assertProblem(get("/v1/graph/entities"), 400, "'q' is required");
+        assertProblem(get("/v1/graph/entities?q=" + "x".repeat(300)), 400, "longer than 200");
+        assertProblem(get("/v1/graph/entities?q=curie&limit=0"), 400, "limit");
+        assertProblem(get("/v1/graph/entities?q=curie&limit=many"), 400, "must be an integer");
+        assertProblem(get("/v1/graph/entities?q=%3F%21"), 400, "q is empty");
+        assertProblem(get("/v1/graph/entities/nobody/neighbours"), 404, "no entity");
+    }
+
+    @Test
+    void an_ingest_can_skip_the_graph() {
+        JsonNode r = json(post("/v1/ingest/text", """
+                {"text": "Grace Hopper worked at Harvard University.", "title": "Hopper", "skip_graph": true}"""));
+        assertThat(r.get("added").asInt()).isEqualTo(1);
+        assertThat(r.get("relations").asInt()).isZero();
+        assertThat(json(get("/v1/graph/entities?q=hopper")).get("entities").size()).isZero();
+        assertProblem(post("/v1/ingest/text", """
+                {"text": "x", "skip_graph": "perhaps"}"""), 400, "");
     }
 
     @Test

@@ -205,6 +205,17 @@ public abstract class CatalogContract {
     }
 
     @Test
+    void the_response_cache_keeps_the_first_response_per_key() {
+        CatalogAndJobs c = open();
+        String key = "a".repeat(64);
+        assertThat(c.response(key)).isEmpty();
+        c.rememberResponse(key, "{\"entities\": [\"é\"]}");
+        c.rememberResponse(key, "other");
+        assertThat(c.response(key)).contains("{\"entities\": [\"é\"]}");
+        assertThat(c.response("b".repeat(64))).isEmpty();
+    }
+
+    @Test
     void the_embedding_cache_returns_what_was_remembered_per_model() {
         CatalogAndJobs c = open();
         float[] v = {0.25f, -1.5f, 3.0f};

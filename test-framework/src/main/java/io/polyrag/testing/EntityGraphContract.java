@@ -89,13 +89,15 @@ public abstract class EntityGraphContract<S extends EntityGraph> {
     @Test
     void edges_touch_either_end_and_keep_their_chunk() {
         S store = corpus();
-        List<GraphEdge> edges = store.edges(List.of("radium institute"), 10);
+        List<GraphEdge> edges = store.edges(List.of("radium institute"), SearchScope.ALL, 10);
         assertThat(edges).containsExactlyInAnyOrder(
                 new GraphEdge("marie curie", "works_at", "radium institute", "c1", "d1", 1),
                 new GraphEdge("radium institute", "located_in", "paris", "c2", "d2", 1));
-        assertThat(store.edges(List.of("paris"), 10)).hasSize(1);
-        assertThat(store.edges(List.of("radium institute"), 1)).hasSize(1);
-        assertThat(store.edges(List.of(), 10)).isEmpty();
+        assertThat(store.edges(List.of("paris"), SearchScope.ALL, 10)).hasSize(1);
+        assertThat(store.edges(List.of("radium institute"), SearchScope.ALL, 1)).hasSize(1);
+        assertThat(store.edges(List.of(), SearchScope.ALL, 10)).isEmpty();
+        assertThat(store.edges(List.of("radium institute"), new SearchScope(Set.of("other")), 10)).isEmpty();
+        assertThat(store.edges(List.of("radium institute"), new SearchScope(Set.of("kb", "x")), 10)).hasSize(2);
     }
 
     @Test
@@ -123,7 +125,7 @@ public abstract class EntityGraphContract<S extends EntityGraph> {
     void deleting_a_document_removes_its_relations_and_only_orphaned_entities() {
         S store = corpus();
         store.delete(List.of(new DocumentVersion("d2", 1)));
-        assertThat(store.edges(List.of("paris"), 10)).isEmpty();
+        assertThat(store.edges(List.of("paris"), SearchScope.ALL, 10)).isEmpty();
         assertThat(store.entities(List.of("paris", "radium institute"))).hasSize(2);
         assertThat(store.counts()).containsEntry("relations", 1L).containsEntry("entities", 3L);
 
@@ -141,7 +143,7 @@ public abstract class EntityGraphContract<S extends EntityGraph> {
         store.upsert(List.of(record("c1v2", "d1", 2, "kb", List.of(CURIE, PARIS),
                 List.of(rel("Marie Curie", "lived_in", "Paris", "c1v2", "d1", 2)))));
         store.delete(List.of(new DocumentVersion("d1", 1)));
-        assertThat(store.edges(List.of("marie curie"), 10))
+        assertThat(store.edges(List.of("marie curie"), SearchScope.ALL, 10))
                 .containsExactly(new GraphEdge("marie curie", "lived_in", "paris", "c1v2", "d1", 2));
         assertThat(store.mentions(List.of("marie curie"), SearchScope.ALL, 10)).extracting(Mention::version)
                 .containsExactly(2L);
@@ -168,7 +170,7 @@ public abstract class EntityGraphContract<S extends EntityGraph> {
         EntityHit hit = store.entities(List.of(e.id())).getFirst();
         assertThat(hit.entity().name()).isEqualTo(nasty.strip());
         assertThat(hit.entity().type()).isEqualTo("T\"'");
-        assertThat(store.edges(List.of(e.id()), 10)).extracting(GraphEdge::predicate).containsExactly("said \"}");
+        assertThat(store.edges(List.of(e.id()), SearchScope.ALL, 10)).extracting(GraphEdge::predicate).containsExactly("said \"}");
         assertThat(store.findEntities("\"} UNION {", 10)).extracting(h -> h.entity().id()).containsExactly(e.id());
         assertThat(store.findEntities("brien", 10)).hasSize(1);
         assertThat(store.counts()).containsEntry("entities", 2L);

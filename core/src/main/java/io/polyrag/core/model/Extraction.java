@@ -8,12 +8,19 @@ import java.util.List;
  * @param entities entities mentioned (names as written, with types where known)
  * @param facts relations between them
  * @param tokens model tokens spent on this text (0 for extractors that use no language model)
+ * @param budgetStopped true when the text was not read because the token budget had run out
  */
-public record Extraction(List<Entity> entities, List<Fact> facts, long tokens) {
-    public static final Extraction EMPTY = new Extraction(List.of(), List.of(), 0);
+public record Extraction(List<Entity> entities, List<Fact> facts, long tokens, boolean budgetStopped) {
+    public static final Extraction EMPTY = new Extraction(List.of(), List.of(), 0, false);
+    /** A text left unread because the token budget ran out. */
+    public static final Extraction BUDGET_STOPPED = new Extraction(List.of(), List.of(), 0, true);
 
     public Extraction {
         entities = List.copyOf(entities);
         facts = List.copyOf(facts);
+    }
+
+    public Extraction(List<Entity> entities, List<Fact> facts, long tokens) {
+        this(entities, facts, tokens, false);
     }
 }

@@ -13,10 +13,20 @@ import java.util.List;
  * @param chunks chunks written
  * @param tookMs wall time
  * @param errors one entry per failed input
+ * @param relations relations extracted into the graph and RDF stores
+ * @param extractionTokens language-model tokens spent on extraction
+ * @param warnings things the ingest did not do fully (an extraction budget that ran out, …)
  */
 public record IngestReport(int documents, int added, int updated, int unchanged, int failed, int chunks, long tookMs,
-        List<ItemError> errors) {
+        List<ItemError> errors, int relations, long extractionTokens, List<String> warnings) {
     public IngestReport {
         errors = List.copyOf(errors);
+        warnings = List.copyOf(warnings);
+    }
+
+    /** A report of an ingest that extracted nothing. */
+    public IngestReport(int documents, int added, int updated, int unchanged, int failed, int chunks, long tookMs,
+            List<ItemError> errors) {
+        this(documents, added, updated, unchanged, failed, chunks, tookMs, errors, 0, 0, List.of());
     }
 }

@@ -3,23 +3,32 @@ package io.polyrag.core.port;
 import io.polyrag.core.model.Extraction;
 import java.util.List;
 
-/**
- * Finds entities and the relations between them in text. Safe for concurrent use.
- *
- * <p>An extractor backed by a language model may stop early when a token budget runs out: it then returns
- * {@link Extraction#EMPTY} for the texts it did not read, and says so through {@link #exhausted()}.
- */
+/** Finds entities and the relations between them in text. Safe for concurrent use. */
 public interface EntityExtractor extends AutoCloseable {
 
-    /** What extracts, e.g. {@code offline:opennlp-pos} or {@code llm:dynamic:openai-compatible:gpt-4o-mini}. */
+    /** What extracts, e.g. {@code offline:opennlp-ud-pos} or {@code llm:dynamic:openai-compatible:gpt-4o-mini}. */
     String id();
 
-    /** One extraction per text, in order. */
-    List<Extraction> extract(List<String> texts);
+    /**
+     * One extraction per text, in order. An extractor backed by a language model spends at most about
+     * {@code tokenBudget} tokens: once it is spent, the remaining texts get {@link Extraction#BUDGET_STOPPED}.
+     */
+    List<Extraction> extract(List<String> texts, long tokenBudget);
 
-    /** Whether a token budget stopped extraction; later texts get nothing. */
-    default boolean exhausted() {
-        return false;
+    /**
+     * An estimate of what extracting {@code texts} would cost, without calling any model.
+     *
+     * @param calls model calls
+     * @param inputTokens tokens sent
+     * @param outputTokens tokens expected back
+     */
+    record Estimate(long calls, long inputTokens, long outputTokens) {
+        public static final Estimate FREE = new Estimate(0, 0, 0);
+    }
+
+    /** What {@link #extract} would cost on {@code texts}; free for extractors that use no language model. */
+    default Estimate estimate(List<String> texts) {
+        return Estimate.FREE;
     }
 
     @Override

@@ -26,8 +26,12 @@ public interface EntityGraph extends ChunkIndex {
     /** Entities whose name or an alias contains {@code text} (normalised), most mentioned first. */
     List<EntityHit> findEntities(String text, int limit);
 
-    /** Stored relations that have any of {@code entityIds} as subject or object, at most {@code limit}. */
-    List<GraphEdge> edges(Collection<String> entityIds, int limit);
+    /**
+     * Stored relations that have any of {@code entityIds} as subject or object and are stated by a chunk in
+     * {@code scope} (so a traversal never crosses into a knowledge base the caller may not see), at most
+     * {@code limit}.
+     */
+    List<GraphEdge> edges(Collection<String> entityIds, SearchScope scope, int limit);
 
     /** Chunks in {@code scope} that mention any of {@code entityIds}, at most {@code limit}. */
     List<Mention> mentions(Collection<String> entityIds, SearchScope scope, int limit);

@@ -45,6 +45,14 @@ public interface LlmClient extends AutoCloseable {
     /** The provider and model, e.g. {@code openai-compatible:gpt-4o-mini}. */
     String id();
 
+    /**
+     * Whether the provider enforces JSON output itself (a response-format switch), rather than only being asked to
+     * in the prompt. Strategies that need strictly shaped output fall back when it does not.
+     */
+    default boolean strictJson() {
+        return false;
+    }
+
     Response complete(Request request);
 
     /** Like {@link #complete}, passing each piece of text to {@code onToken} as it arrives. */

@@ -29,6 +29,12 @@ public final class OpenAiCompatibleClient implements LlmClient {
         this.http = http;
     }
 
+    /** {@code response_format: json_object} makes the server return JSON. */
+    @Override
+    public boolean strictJson() {
+        return true;
+    }
+
     @Override
     public String id() {
         return "openai-compatible:" + model;

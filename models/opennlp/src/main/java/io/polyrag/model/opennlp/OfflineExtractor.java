@@ -82,7 +82,7 @@ final class OfflineExtractor implements EntityExtractor {
     }
 
     @Override
-    public List<Extraction> extract(List<String> texts) {
+    public List<Extraction> extract(List<String> texts, long tokenBudget) {
         Tools tools = newTools();
         return texts.stream().map(t -> extract(t, tools)).toList();
     }

@@ -14,7 +14,7 @@ class OfflineExtractorTest {
     @Test
     void finds_proper_names_and_the_verb_between_them() {
         Extraction e = extractor.extract(List.of("Marie Curie worked at the Radium Institute for many years. "
-                + "The Radium Institute is located in Paris.")).getFirst();
+                + "The Radium Institute is located in Paris."), Long.MAX_VALUE).getFirst();
         assertThat(e.entities()).extracting(Entity::id).contains("marie curie", "radium institute", "paris");
         assertThat(e.entities()).filteredOn(x -> x.id().equals("radium institute")).extracting(Entity::type)
                 .contains("Organization");
@@ -26,7 +26,7 @@ class OfflineExtractorTest {
     @Test
     void keeps_connectors_inside_names_and_titles_as_person_hints() {
         Extraction e = extractor.extract(List.of("Dr. John Watson met Sherlock Holmes near the University of "
-                + "Edinburgh.")).getFirst();
+                + "Edinburgh."), Long.MAX_VALUE).getFirst();
         assertThat(e.entities()).extracting(Entity::id).contains("john watson", "university of edinburgh",
                 "sherlock holmes");
         assertThat(e.entities()).filteredOn(x -> x.id().equals("john watson")).extracting(Entity::type)
@@ -37,10 +37,10 @@ class OfflineExtractorTest {
 
     @Test
     void text_without_names_gives_nothing_and_odd_input_does_not_fail() {
-        assertThat(extractor.extract(List.of("it rained all day and nobody went out.")).getFirst().entities())
-                .isEmpty();
+        assertThat(extractor.extract(List.of("it rained all day and nobody went out."), Long.MAX_VALUE).getFirst()
+                .entities()).isEmpty();
         List<Extraction> odd = extractor.extract(List.of("", "   ", "\u0000\u0001", "A".repeat(20000),
-                "| a | b |\n|---|---|\n| 1 | 2 |", "int main() { return 0; }"));
+                "| a | b |\n|---|---|\n| 1 | 2 |", "int main() { return 0; }"), Long.MAX_VALUE);
         assertThat(odd).hasSize(6);
         assertThat(odd.getFirst()).isEqualTo(Extraction.EMPTY);
     }
@@ -48,7 +48,7 @@ class OfflineExtractorTest {
     @Test
     void every_fact_joins_two_of_the_entities_found() {
         Extraction e = extractor.extract(List.of("Ada Lovelace wrote about the Analytical Engine designed by "
-                + "Charles Babbage in London.")).getFirst();
+                + "Charles Babbage in London."), Long.MAX_VALUE).getFirst();
         List<String> ids = e.entities().stream().map(Entity::id).toList();
         for (Fact f : e.facts()) {
             assertThat(ids).contains(Entity.key(f.subject()), Entity.key(f.object()));

@@ -447,6 +447,33 @@ public class JdbcCatalog implements CatalogAndJobs {
         cache.remember(model, vectorsByTextHash);
     }
 
+    // ---- language-model response cache
+
+    @Override
+    public java.util.Optional<String> response(String key) {
+        return jdbc.tx("read a cached response", c -> {
+            try (PreparedStatement ps = c.prepareStatement("SELECT response FROM response_cache WHERE cache_key = ?")) {
+                ps.setString(1, key);
+                try (ResultSet rs = ps.executeQuery()) {
+                    return rs.next() ? java.util.Optional.of(rs.getString(1)) : java.util.Optional.<String>empty();
+                }
+            }
+        });
+    }
+
+    @Override
+    public void rememberResponse(String key, String response) {
+        jdbc.tx("cache a response", c -> {
+            try (PreparedStatement ps = c.prepareStatement("INSERT INTO response_cache (cache_key, response, "
+                    + "created_at) VALUES (?, ?, CURRENT_TIMESTAMP) ON CONFLICT DO NOTHING")) {
+                ps.setString(1, clip(key, 64));
+                ps.setString(2, response);
+                ps.executeUpdate();
+            }
+            return null;
+        });
+    }
+
     // ---- jobs: delegated so each class stays about one thing
 
     @Override

@@ -69,3 +69,8 @@ CREATE TABLE IF NOT EXISTS embedding_cache (
     vector    BYTEA        NOT NULL,
     PRIMARY KEY (model, text_hash)
 );
+CREATE TABLE IF NOT EXISTS response_cache (
+    cache_key  VARCHAR(64) NOT NULL PRIMARY KEY,
+    response   TEXT        NOT NULL,
+    created_at TIMESTAMP WITH TIME ZONE NOT NULL
+);

@@ -213,13 +213,20 @@ final class KuzuGraphStore implements GraphStore {
     }
 
     @Override
-    public List<GraphEdge> edges(Collection<String> entityIds, int limit) {
+    public List<GraphEdge> edges(Collection<String> entityIds, SearchScope scope, int limit) {
         if (entityIds.isEmpty() || limit <= 0) {
             return List.of();
         }
-        return read(c -> run(c, "MATCH (a:Entity)-[r:RELATES]->(b:Entity) WHERE a.id IN $ids OR b.id IN $ids "
+        Map<String, Object> params = new LinkedHashMap<>();
+        params.put("ids", List.copyOf(entityIds));
+        boolean scoped = !scope.knowledgeBases().isEmpty();
+        if (scoped) {
+            params.put("kbs", List.copyOf(scope.knowledgeBases()));
+        }
+        String join = scoped ? ", (c:Chunk) WHERE c.id = r.chunk AND c.kb IN $kbs AND" : " WHERE";
+        return read(c -> run(c, "MATCH (a:Entity)-[r:RELATES]->(b:Entity)" + join + " (a.id IN $ids OR b.id IN $ids) "
                 + "RETURN a.id, r.predicate, b.id, r.chunk, r.doc, r.version ORDER BY r.doc, r.chunk, a.id, b.id "
-                + "LIMIT " + limit, Map.of("ids", List.copyOf(entityIds))).stream()
+                + "LIMIT " + limit, params).stream()
                 .map(row -> new GraphEdge((String) row.get(0), (String) row.get(1), (String) row.get(2),
                         (String) row.get(3), (String) row.get(4), ((Number) row.get(5)).longValue()))
                 .toList());

@@ -176,13 +176,15 @@ final class Neo4jGraphStore implements GraphStore {
     }
 
     @Override
-    public List<GraphEdge> edges(Collection<String> entityIds, int limit) {
+    public List<GraphEdge> edges(Collection<String> entityIds, SearchScope scope, int limit) {
         if (entityIds.isEmpty() || limit <= 0) {
             return List.of();
         }
-        return read(tx -> tx.run("MATCH (a:Entity)-[r:RELATES]->(b:Entity) WHERE a.id IN $ids OR b.id IN $ids "
+        return read(tx -> tx.run("MATCH (a:Entity)-[r:RELATES]->(b:Entity) WHERE (a.id IN $ids OR b.id IN $ids) "
+                + "AND (size($kbs) = 0 OR EXISTS { MATCH (c:Chunk {id: r.chunk}) WHERE c.kb IN $kbs }) "
                 + "RETURN a.id AS s, r.predicate AS p, b.id AS o, r.chunk AS c, r.doc AS d, r.version AS v "
-                + "ORDER BY d, c, s, o LIMIT $limit", Map.of("ids", List.copyOf(entityIds), "limit", limit))
+                + "ORDER BY d, c, s, o LIMIT $limit", Map.of("ids", List.copyOf(entityIds), "kbs",
+                List.copyOf(scope.knowledgeBases()), "limit", limit))
                 .list(r -> new GraphEdge(r.get("s").asString(), r.get("p").asString(), r.get("o").asString(),
                         r.get("c").asString(), r.get("d").asString(), r.get("v").asLong())));
     }

@@ -196,15 +196,18 @@ final class SparqlRdfStore implements RdfStore {
     }
 
     @Override
-    public List<GraphEdge> edges(Collection<String> entityIds, int limit) {
+    public List<GraphEdge> edges(Collection<String> entityIds, SearchScope scope, int limit) {
         if (entityIds.isEmpty() || limit <= 0) {
             return List.of();
         }
         String values = entityIds.stream().map(RdfEncoding::entity).collect(Collectors.joining(" "));
+        String kbFilter = scope.knowledgeBases().isEmpty() ? "" : " . ?st pr:chunk ?cn . ?cn pr:kb ?kb FILTER(?kb IN ("
+                + scope.knowledgeBases().stream().map(RdfEncoding::literal).collect(Collectors.joining(", ")) + "))";
         return transport.select(PREFIXES + "SELECT DISTINCT ?st ?sk ?p ?ok ?chunk ?doc ?ver WHERE { GRAPH " + graph
                 + " { VALUES ?x { " + values + " } { ?st rdf:subject ?x } UNION { ?st rdf:object ?x } "
                 + "?st rdf:subject ?s ; rdf:object ?o ; pr:predicateName ?p ; pr:chunkId ?chunk ; pr:document ?doc ; "
-                + "pr:version ?ver . ?s pr:key ?sk . ?o pr:key ?ok } } ORDER BY ?doc ?chunk ?sk ?ok LIMIT " + limit)
+                + "pr:version ?ver . ?s pr:key ?sk . ?o pr:key ?ok" + kbFilter + " } } ORDER BY ?doc ?chunk ?sk ?ok LIMIT "
+                + limit)
                 .stream().map(r -> new GraphEdge(r.get("sk"), r.get("p"), r.get("ok"), r.get("chunk"), r.get("doc"),
                         Long.parseLong(r.get("ver")))).toList();
     }

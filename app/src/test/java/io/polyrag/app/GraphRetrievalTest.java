@@ -1,0 +1,122 @@
+package io.polyrag.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.polyrag.core.InvalidInputException;
+import io.polyrag.core.NotFoundException;
+import io.polyrag.core.model.EntityHit;
+import io.polyrag.core.model.IngestReport;
+import io.polyrag.core.model.Modality;
+import io.polyrag.core.model.SearchHit;
+import io.polyrag.core.model.SearchRequest;
+import io.polyrag.core.model.SearchResponse;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The graph and RDF arms end to end on the embedded stack (offline extractor, Kuzu, TDB2): facts that link across
+ * documents, found through a relation that no single document states.
+ */
+class GraphRetrievalTest {
+    @TempDir
+    Path tmp;
+
+    private Polyrag polyrag;
+
+    /** The answer to "where is Marie Curie's workplace" is in the institute document, which never names her. */
+    static final Map<String, String> CORPUS = Map.of(
+            "curie", "Marie Curie worked at the Radium Institute for many years. She won two Nobel Prizes.",
+            "institute", "The Radium Institute is located in Paris. Its gardens have old linden trees.",
+            "physics", "Physicists in the early twentieth century studied radioactivity, the spontaneous emission "
+                    + "of radiation by unstable atoms, and won Nobel Prizes for it.",
+            "nobel", "The Nobel Prize in Chemistry has honoured chemists who discovered new elements since 1901.",
+            "lovelace", "Ada Lovelace wrote notes about the Analytical Engine designed by Charles Babbage.",
+            "bread", "Sourdough bread ferments overnight before it is shaped and baked in a hot oven.");
+
+    @BeforeEach
+    void open() {
+        polyrag = Polyrag.open(PolyragTest.config(tmp.resolve("data"), Map.of()));
+        CORPUS.forEach((id, text) -> {
+            IngestReport r = polyrag.ingestText(new io.polyrag.app.Requests.TextIngest(text, id, "doc:" + id, null,
+                    null));
+            assertThat(r.failed()).isZero();
+        });
+    }
+
+    @AfterEach
+    void close() {
+        polyrag.close();
+    }
+
+    private List<String> titles(String query, Set<Modality> modalities, int topK) {
+        SearchResponse r = polyrag.search(new SearchRequest(query, topK, List.of(), modalities, null));
+        assertThat(r.degraded()).isEmpty();
+        return r.hits().stream().map(SearchHit::title).toList();
+    }
+
+    @Test
+    void a_relation_from_another_document_is_found_by_the_graph_arms_only() {
+        String q = "Where was Marie Curie's workplace?";
+        assertThat(titles(q, Set.of(Modality.GRAPH), 2)).containsExactly("curie", "institute");
+        assertThat(titles(q, Set.of(Modality.RDF), 2)).containsExactly("curie", "institute");
+        assertThat(titles(q, Set.of(Modality.FULLTEXT), 10)).doesNotContain("institute");
+        assertThat(titles(q, Set.of(Modality.VECTOR), 2)).doesNotContain("institute");
+        assertThat(titles(q, Set.of(Modality.VECTOR, Modality.FULLTEXT), 2)).doesNotContain("institute");
+        SearchResponse all = polyrag.search(SearchRequest.of(q, 3));
+        assertThat(all.hits()).extracting(SearchHit::title).contains("institute");
+        SearchHit institute = all.hits().stream().filter(h -> h.title().equals("institute")).findFirst().orElseThrow();
+        assertThat(institute.sources()).containsKeys("graph", "rdf");
+    }
+
+    @Test
+    void entities_and_their_neighbours_can_be_browsed() {
+        List<EntityHit> found = polyrag.findEntities("radium", 10);
+        assertThat(found).extracting(h -> h.entity().id()).containsExactly("radium institute");
+        assertThat(found.getFirst().mentions()).isEqualTo(2);
+        Polyrag.EntityNeighbours n = polyrag.neighbours("radium institute", 10);
+        assertThat(n.neighbours()).extracting(x -> x.entity().entity().name() + " " + x.direction() + " "
+                + x.predicate()).containsExactlyInAnyOrder("Marie Curie in work_at", "Paris out locate_in");
+        assertThatThrownBy(() -> polyrag.neighbours("nobody", 10)).isInstanceOf(NotFoundException.class);
+        assertThatThrownBy(() -> polyrag.findEntities("  ", 10)).isInstanceOf(InvalidInputException.class);
+        assertThatThrownBy(() -> polyrag.findEntities("x", 0)).isInstanceOf(InvalidInputException.class);
+    }
+
+    @Test
+    void deleting_documents_leaves_no_orphans_in_any_store() {
+        Map<String, Long> before = polyrag.status().storeRecords();
+        assertThat(before.get("graph")).isPositive();
+        assertThat(before.get("rdf")).isPositive();
+        polyrag.deleteDocuments(List.of(polyrag.documents(null, 0, 100).stream()
+                .filter(d -> d.uri().equals("doc:institute")).findFirst().orElseThrow().id()));
+        assertThat(polyrag.neighbours("radium institute", 10).neighbours()).extracting(x -> x.predicate())
+                .containsExactly("work_at");
+        assertThat(polyrag.findEntities("paris", 10)).isEmpty();
+        List<String> all = polyrag.documents(null, 0, 100).stream().map(d -> d.id()).toList();
+        polyrag.deleteDocuments(all);
+        assertThat(polyrag.graphCounts()).allSatisfy((store, counts) -> assertThat(counts.values())
+                .as(store).allMatch(v -> v == 0L));
+    }
+
+    @Test
+    void an_ingest_can_skip_the_graph() {
+        IngestReport r = polyrag.ingestText(new io.polyrag.app.Requests.TextIngest(
+                "Grace Hopper worked at Harvard University on the Mark I computer.", "hopper", "doc:hopper", null,
+                null, true));
+        assertThat(r.added()).isEqualTo(1);
+        assertThat(r.relations()).isZero();
+        assertThat(polyrag.findEntities("hopper", 10)).isEmpty();
+        IngestReport again = polyrag.ingestText(new io.polyrag.app.Requests.TextIngest(
+                "Grace Hopper worked at Harvard University on the Mark I computer.", "hopper", "doc:hopper", null,
+                null, false));
+        assertThat(again.updated()).as("the graph part was missing, so the same text is indexed again").isEqualTo(1);
+        assertThat(again.relations()).isPositive();
+        assertThat(polyrag.findEntities("hopper", 10)).hasSize(1);
+    }
+}

@@ -1,0 +1,63 @@
+package io.polyrag.ingest;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.polyrag.core.model.ChunkGraph;
+import io.polyrag.core.model.Entity;
+import io.polyrag.core.model.Extraction;
+import io.polyrag.core.model.Fact;
+import io.polyrag.core.model.Relation;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class EntityResolverTest {
+    private static Extraction names(String... names) {
+        return new Extraction(java.util.Arrays.stream(names).map(n -> Entity.of(n, "")).toList(), List.of(), 0);
+    }
+
+    private static Fact fact(String s, String p, String o) {
+        return new Fact(s, "", p, o, "", Map.of());
+    }
+
+    @Test
+    void aliases_in_one_document_become_one_entity() {
+        List<ChunkGraph> g = EntityResolver.resolve(List.of(
+                names("Sherlock Holmes", "Dr. Watson"),
+                new Extraction(List.of(Entity.of("Mr. Holmes", ""), Entity.of("Holmes's", "Person")),
+                        List.of(fact("Holmes", "visit", "Baker Street")), 0),
+                names("Sherlock", "John Watson")), List.of("c0", "c1", "c2"), "d", 1);
+        assertThat(g.get(1).entities()).extracting(Entity::id).containsExactly("sherlock holmes", "baker street");
+        Entity holmes = g.get(1).entities().getFirst();
+        assertThat(holmes.name()).isEqualTo("Sherlock Holmes");
+        assertThat(holmes.type()).isEqualTo("Person");
+        assertThat(holmes.aliases()).containsExactly("holmes", "sherlock");
+        assertThat(g.get(1).relations()).containsExactly(new Relation("Sherlock Holmes", "Person", "visit",
+                "Baker Street", "", "c1", "d", 1, Map.of()));
+        assertThat(g.get(2).entities()).extracting(Entity::id).containsExactly("sherlock holmes", "john watson");
+        assertThat(g.get(0).entities()).extracting(Entity::id).containsExactly("sherlock holmes", "john watson");
+    }
+
+    @Test
+    void a_short_name_that_fits_two_longer_ones_stays_apart() {
+        List<ChunkGraph> g = EntityResolver.resolve(List.of(names("Sherlock Holmes", "Mycroft Holmes", "Holmes")),
+                List.of("c0"), "d", 1);
+        assertThat(g.getFirst().entities()).extracting(Entity::id)
+                .containsExactly("sherlock holmes", "mycroft holmes", "holmes");
+    }
+
+    @Test
+    void relations_to_oneself_and_repeats_are_dropped() {
+        List<ChunkGraph> g = EntityResolver.resolve(List.of(new Extraction(List.of(),
+                List.of(fact("Ada Lovelace", "know", "Lovelace"), fact("Ada Lovelace", "know", "Babbage"),
+                        fact("Ada", "know", "Babbage"), fact("...", "x", "Babbage")), 0)), List.of("c0"), "d", 1);
+        assertThat(g.getFirst().relations()).hasSize(1);
+        assertThat(g.getFirst().entities()).extracting(Entity::id).containsExactly("ada lovelace", "babbage");
+    }
+
+    @Test
+    void nothing_found_is_an_empty_graph() {
+        assertThat(EntityResolver.resolve(List.of(Extraction.EMPTY, Extraction.BUDGET_STOPPED), List.of("a", "b"),
+                "d", 1)).allMatch(ChunkGraph::isEmpty);
+    }
+}

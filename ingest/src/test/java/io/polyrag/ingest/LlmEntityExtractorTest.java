@@ -1,0 +1,177 @@
+package io.polyrag.ingest;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.polyrag.core.ConfigException;
+import io.polyrag.core.model.Entity;
+import io.polyrag.core.model.Extraction;
+import io.polyrag.core.model.Fact;
+import io.polyrag.core.port.LlmClient;
+import io.polyrag.core.port.ResponseCache;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class LlmEntityExtractorTest {
+    private static final String REPLY = """
+            {"entities": [{"name": "Marie Curie", "type": "Person"}, {"name": "Radium Institute", "type": "Organization"},
+                          {"name": "Paris", "type": "City"}],
+             "relations": [{"subject": "Marie Curie", "predicate": "Works At", "object": "Radium Institute"},
+                           {"subject": "Radium Institute", "predicate": "located_in", "object": "Paris"},
+                           {"subject": "", "predicate": "x", "object": "Paris"}]}""";
+
+    /** A model that answers the same text every time and reports 60 tokens per call. */
+    static final class Model implements LlmClient {
+        final AtomicInteger calls = new AtomicInteger();
+        final String reply;
+        final boolean strict;
+
+        Model(String reply, boolean strict) {
+            this.reply = reply;
+            this.strict = strict;
+        }
+
+        @Override
+        public String id() {
+            return "test:model";
+        }
+
+        @Override
+        public boolean strictJson() {
+            return strict;
+        }
+
+        @Override
+        public Response complete(Request request) {
+            calls.incrementAndGet();
+            assertThat(request.json()).isTrue();
+            return new Response(reply, "model", 40, 20);
+        }
+
+        @Override
+        public Response stream(Request request, Consumer<String> onToken) {
+            return complete(request);
+        }
+
+        @Override
+        public void close() {
+        }
+    }
+
+    static final class MapCache implements ResponseCache {
+        final Map<String, String> map = new ConcurrentHashMap<>();
+
+        @Override
+        public Optional<String> response(String key) {
+            return Optional.ofNullable(map.get(key));
+        }
+
+        @Override
+        public void rememberResponse(String key, String response) {
+            map.putIfAbsent(key, response);
+        }
+    }
+
+    @Test
+    void dynamic_extraction_keeps_the_models_types_and_normalises_predicates() {
+        Model m = new Model(REPLY, true);
+        Extraction x = LlmEntityExtractor.create(m, "dynamic", null, new MapCache())
+                .extract(List.of("Marie Curie worked at the Radium Institute in Paris."), Long.MAX_VALUE).getFirst();
+        assertThat(x.entities()).extracting(Entity::type).containsExactly("Person", "Organization", "City");
+        assertThat(x.facts()).extracting(Fact::predicate).containsExactly("works_at", "located_in");
+        assertThat(x.facts().getFirst().subjectType()).isEqualTo("Person");
+        assertThat(x.tokens()).isEqualTo(60);
+    }
+
+    @Test
+    void unchanged_text_is_answered_from_the_cache() {
+        Model m = new Model(REPLY, true);
+        MapCache cache = new MapCache();
+        LlmEntityExtractor x = LlmEntityExtractor.create(m, "simple", null, cache);
+        x.extract(List.of("one text", "another text"), Long.MAX_VALUE);
+        List<Extraction> again = x.extract(List.of("one text", "another text", "  "), Long.MAX_VALUE);
+        assertThat(m.calls).hasValue(2);
+        assertThat(again.get(0).entities()).hasSize(3);
+        assertThat(again.get(0).tokens()).isZero();
+        assertThat(again.get(0).entities()).extracting(Entity::type).containsOnly("");
+        assertThat(again.get(2)).isEqualTo(Extraction.EMPTY);
+    }
+
+    @Test
+    void extraction_stops_cleanly_when_the_budget_is_spent() {
+        Model m = new Model(REPLY, true);
+        List<Extraction> x = LlmEntityExtractor.create(m, "dynamic", null, new MapCache())
+                .extract(List.of("a", "b", "c", "d"), 100);
+        assertThat(m.calls).hasValue(2);
+        assertThat(x).extracting(Extraction::budgetStopped).containsExactly(false, false, true, true);
+    }
+
+    @Test
+    void a_reply_that_is_not_json_gives_nothing_and_does_not_fail() {
+        for (String reply : List.of("Sure! Here are the entities: Marie Curie", "[1, 2]", "{\"entities\": 7}",
+                "```json\n{\"entities\": [\"Ada\"]}\n```", "{\"entities\": [{\"name\": \"" + "x".repeat(300) + "\"}]}")) {
+            Extraction x = LlmEntityExtractor.create(new Model(reply, true), "dynamic", null, new MapCache())
+                    .extract(List.of("t"), Long.MAX_VALUE).getFirst();
+            assertThat(x.facts()).isEmpty();
+            assertThat(x.entities().size()).isLessThanOrEqualTo(1);
+        }
+    }
+
+    @Test
+    void schema_constrained_extraction_drops_what_the_ontology_does_not_allow(@TempDir Path dir) throws IOException {
+        Path schema = dir.resolve("schema.json");
+        Files.writeString(schema, """
+                {"entities": ["Person", "Organization"],
+                 "relations": [{"name": "works_at", "from": "Person", "to": "Organization"}]}""");
+        LlmEntityExtractor strict = LlmEntityExtractor.create(new Model(REPLY, true), "schema_constrained", schema,
+                new MapCache());
+        assertThat(strict.strategy()).isEqualTo(LlmEntityExtractor.Strategy.SCHEMA_CONSTRAINED);
+        Extraction x = strict.extract(List.of("t"), Long.MAX_VALUE).getFirst();
+        assertThat(x.entities()).extracting(Entity::name).containsExactly("Marie Curie", "Radium Institute");
+        assertThat(x.facts()).extracting(Fact::predicate).containsExactly("works_at");
+        assertThat(LlmEntityExtractor.prompt(LlmEntityExtractor.Strategy.SCHEMA_CONSTRAINED,
+                LlmEntityExtractor.Ontology.load(schema))).contains("works_at: Person -> Organization");
+    }
+
+    @Test
+    void a_provider_without_strict_json_falls_back_to_dynamic(@TempDir Path dir) throws IOException {
+        Path schema = dir.resolve("schema.json");
+        Files.writeString(schema, "{\"entities\": [\"Person\"], \"relations\": []}");
+        assertThat(LlmEntityExtractor.create(new Model(REPLY, false), "schema_constrained", schema, new MapCache())
+                .strategy()).isEqualTo(LlmEntityExtractor.Strategy.DYNAMIC);
+    }
+
+    @Test
+    void a_bad_ontology_is_refused_with_every_problem(@TempDir Path dir) throws IOException {
+        Path schema = dir.resolve("schema.json");
+        Files.writeString(schema, "{\"entities\": [\"Person\", 3], \"relations\": [{\"from\": \"Person\", \"to\": "
+                + "\"Planet\"}]}");
+        assertThatThrownBy(() -> LlmEntityExtractor.Ontology.load(schema)).isInstanceOf(ConfigException.class)
+                .hasMessageContaining(schema.toString()).hasMessageContaining("is not a non-empty string")
+                .hasMessageContaining("has no name").hasMessageContaining("'Planet'");
+        Files.writeString(schema, "not json");
+        assertThatThrownBy(() -> LlmEntityExtractor.Ontology.load(schema)).hasMessageContaining("cannot be read");
+        assertThatThrownBy(() -> LlmEntityExtractor.create(new Model(REPLY, true), "schema_constrained", null,
+                new MapCache())).hasMessageContaining("POLYRAG_GRAPH_SCHEMA_FILE");
+    }
+
+    @Test
+    void an_estimate_counts_calls_and_tokens_without_calling() {
+        Model m = new Model(REPLY, true);
+        var e = LlmEntityExtractor.create(m, "dynamic", null, new MapCache()).estimate(List.of("x".repeat(400), "",
+                "y".repeat(800)));
+        assertThat(m.calls).hasValue(0);
+        assertThat(e.calls()).isEqualTo(2);
+        assertThat(e.inputTokens()).isGreaterThan(300);
+        assertThat(e.outputTokens()).isEqualTo(2L * LlmEntityExtractor.EXPECTED_OUTPUT_TOKENS);
+    }
+}

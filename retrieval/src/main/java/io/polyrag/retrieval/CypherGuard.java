@@ -1,0 +1,55 @@
+package io.polyrag.retrieval;
+
+import java.util.Locale;
+import java.util.Optional;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Decides whether a Cypher query written by a language model may run: only reads are allowed. String literals,
+ * quoted names and comments are blanked first, so a name like {@code 'Create Corp'} is not a clause, and then any
+ * writing clause (CREATE, MERGE, SET, DELETE, DETACH, REMOVE, DROP, LOAD CSV, FOREACH, ALTER, GRANT, …) or any
+ * procedure CALL outside a short list of read-only ones is refused. The store then runs what passes in a read
+ * transaction where the backend has one, so this check is the first of two walls, not the only one.
+ */
+final class CypherGuard {
+    private static final Pattern WRITE = Pattern.compile("\\b(CREATE|MERGE|SET|DELETE|DETACH|REMOVE|DROP|LOAD|"
+            + "FOREACH|ALTER|GRANT|DENY|REVOKE|RENAME|START|STOP|TERMINATE|COPY|INSTALL|ATTACH|IMPORT|EXPORT|"
+            + "CHECKPOINT|BEGIN|COMMIT|ROLLBACK|USE)\\b", Pattern.CASE_INSENSITIVE);
+    private static final Pattern CALL = Pattern.compile("\\bCALL\\s+([A-Za-z_][\\w.]*)?", Pattern.CASE_INSENSITIVE);
+    private static final Set<String> READ_PROCEDURES = Set.of("db.labels", "db.relationshiptypes",
+            "db.propertykeys", "show_tables", "table_info");
+    private static final Pattern LITERALS = Pattern.compile("'(?:[^'\\\\]|\\\\.)*'|\"(?:[^\"\\\\]|\\\\.)*\"|`[^`]*`"
+            + "|//[^\\n]*|/\\*.*?\\*/", Pattern.DOTALL);
+
+    private CypherGuard() {
+    }
+
+    /** Why {@code cypher} may not run, or empty when it is a read. */
+    static Optional<String> rejection(String cypher) {
+        if (cypher == null || cypher.isBlank()) {
+            return Optional.of("empty query");
+        }
+        String code = LITERALS.matcher(cypher).replaceAll(" '' ");
+        if (code.contains(";") && !code.strip().endsWith(";") || code.indexOf(';') != code.lastIndexOf(';')) {
+            return Optional.of("more than one statement");
+        }
+        Matcher w = WRITE.matcher(code);
+        if (w.find()) {
+            return Optional.of("it contains the writing clause " + w.group(1).toUpperCase(Locale.ROOT));
+        }
+        Matcher c = CALL.matcher(code);
+        while (c.find()) {
+            String procedure = c.group(1) == null ? "" : c.group(1).toLowerCase(Locale.ROOT);
+            if (!READ_PROCEDURES.contains(procedure)) {
+                return Optional.of("it calls the procedure '" + (procedure.isEmpty() ? "{…}" : procedure)
+                        + "', which is not known to be read-only");
+            }
+        }
+        if (!Pattern.compile("\\b(MATCH|RETURN)\\b", Pattern.CASE_INSENSITIVE).matcher(code).find()) {
+            return Optional.of("it neither matches nor returns anything");
+        }
+        return Optional.empty();
+    }
+}

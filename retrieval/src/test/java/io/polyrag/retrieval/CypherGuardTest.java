@@ -1,0 +1,45 @@
+package io.polyrag.retrieval;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+class CypherGuardTest {
+    @ParameterizedTest
+    @ValueSource(strings = {
+        "MATCH (e:Entity) RETURN e.name",
+        "MATCH (c:Chunk)-[:MENTIONS]->(e:Entity {id: 'create corp'}) RETURN DISTINCT c.id AS chunk LIMIT 5",
+        "MATCH (e:Entity) WHERE e.name = \"DELETE me; SET x\" RETURN e // MERGE in a comment",
+        "MATCH (a)-[r:RELATES]->(b) WITH a, count(r) AS n ORDER BY n DESC RETURN a.id, n LIMIT 3;",
+        "CALL db.labels() YIELD label RETURN label",
+        "MATCH (n) /* REMOVE n.x */ RETURN n.`set`",
+        "MATCH (e:Entity) WHERE e.id STARTS WITH 'a' RETURN e.id",
+    })
+    void reads_pass(String cypher) {
+        assertThat(CypherGuard.rejection(cypher)).isEmpty();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {
+        "CREATE (e:Entity {id: 'x'}) RETURN e",
+        "MATCH (e) MERGE (e)-[:R]->(e) RETURN e",
+        "MATCH (e) SET e.name = 'x' RETURN e",
+        "MATCH (e) DETACH DELETE e",
+        "match (e) delete e",
+        "MATCH (e) REMOVE e.name RETURN e",
+        "LOAD CSV FROM 'file:///etc/passwd' AS l RETURN l",
+        "MATCH (e) FOREACH (x IN [1] | CREATE (:X)) RETURN e",
+        "CALL apoc.periodic.iterate('MATCH (n) RETURN n', 'DELETE n', {})",
+        "CALL dbms.security.createUser('x', 'y', false)",
+        "MATCH (e) CALL { WITH e CREATE (:X) } RETURN e",
+        "MATCH (e) RETURN e; MATCH (f) DETACH DELETE f",
+        "DROP TABLE Entity",
+        "",
+        "   ",
+        "hello there",
+    })
+    void writes_and_junk_are_refused(String cypher) {
+        assertThat(CypherGuard.rejection(cypher)).isPresent();
+    }
+}
