@@ -338,11 +338,16 @@ public final class Polyrag implements AutoCloseable {
      * store when the graph modality is off).
      */
     public List<EntityHit> findEntities(String text, int limit) {
+        return findEntities(text, null, limit);
+    }
+
+    /** Like {@link #findEntities(String, int)}, counting only mentions in {@code knowledgeBase} (null: all). */
+    public List<EntityHit> findEntities(String text, String knowledgeBase, int limit) {
         checkLimit(limit);
         if (text == null || text.isBlank() || Entity.key(text).isEmpty()) {
             throw new InvalidInputException("q is empty: give part of an entity's name");
         }
-        return entityGraph().findEntities(text, limit);
+        return entityGraph().findEntities(text, scope(knowledgeBase), limit);
     }
 
     /**

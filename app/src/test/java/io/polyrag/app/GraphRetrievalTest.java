@@ -42,7 +42,8 @@ class GraphRetrievalTest {
 
     @BeforeEach
     void open() {
-        polyrag = Polyrag.open(PolyragTest.config(tmp.resolve("data"), Map.of()));
+        polyrag = Polyrag.open(PolyragTest.config(tmp.resolve("data"), Map.of("graph.enabled", "true",
+                "rdf.enabled", "true")));
         CORPUS.forEach((id, text) -> {
             IngestReport r = polyrag.ingestText(new io.polyrag.app.Requests.TextIngest(text, id, "doc:" + id, null,
                     null));

@@ -160,7 +160,7 @@ class PolyragTest {
         assertThat(done.status()).isEqualTo(JobStatus.SUCCEEDED);
         assertThat(done.progress().added()).isEqualTo(1);
         assertThat(done.progress().failed()).isEqualTo(1);
-        assertThat(done.progress().storesWritten()).containsExactly("fulltext", "graph", "rdf", "vector");
+        assertThat(done.progress().storesWritten()).containsExactly("fulltext", "vector");
         assertThat(done.progress().errors()).singleElement().satisfies(e -> assertThat(e.reason())
                 .contains("broken.txt: looks like binary data"));
         assertThat(Files.exists(staging)).as("staging is cleaned up").isFalse();
@@ -204,7 +204,7 @@ class PolyragTest {
         polyrag.close();
         polyrag = Polyrag.open(config(tmp.resolve("ft-only"), Map.of("vector.enabled", "false")));
         assertThat(polyrag.status().embeddingModel()).isNull();
-        assertThat(polyrag.status().modalities()).containsExactly(Modality.FULLTEXT, Modality.GRAPH, Modality.RDF);
+        assertThat(polyrag.status().modalities()).containsExactly(Modality.FULLTEXT);
         polyrag.ingestText(new Requests.TextIngest("Axolotls regrow their limbs.", "Axolotl", null, null, null));
         SearchResponse s = polyrag.search(SearchRequest.of("axolotl limbs", 3));
         assertThat(s.hits().getFirst().sources()).containsOnlyKeys("fulltext");
@@ -237,5 +237,12 @@ class PolyragTest {
                 .hasMessageContaining("POLYRAG_RERANK_PROVIDER=llm needs a language model");
         assertThatThrownBy(() -> Polyrag.open(config(tmp.resolve("llm"), Map.of("rerank.provider", "colbert"))))
                 .hasMessageContaining("available are http, onnx");
+    }
+
+    @Test
+    void with_the_graph_arms_off_the_graph_api_says_how_to_turn_them_on() {
+        assertThat(polyrag.status().modalities()).containsExactly(Modality.VECTOR, Modality.FULLTEXT);
+        assertThatThrownBy(() -> polyrag.findEntities("curie", 10)).isInstanceOf(InvalidInputException.class)
+                .hasMessageContaining("POLYRAG_GRAPH_ENABLED=true");
     }
 }

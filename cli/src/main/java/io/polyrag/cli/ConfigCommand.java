@@ -33,7 +33,10 @@ final class ConfigCommand implements Callable<Integer> {
         out.println();
         out.println("providers:");
         for (Class<? extends NamedProvider> type : List.of(VectorStoreProvider.class, FullTextStoreProvider.class,
-                CatalogProvider.class, EmbedderProvider.class, ParserProvider.class)) {
+                io.polyrag.core.spi.GraphStoreProvider.class, io.polyrag.core.spi.RdfStoreProvider.class,
+                CatalogProvider.class, EmbedderProvider.class, io.polyrag.core.spi.ExtractorProvider.class,
+                io.polyrag.core.spi.LlmProvider.class, io.polyrag.core.spi.RerankerProvider.class,
+                ParserProvider.class)) {
             Providers.available(type).forEach((name, ps) -> out.printf("  %-22s %-8s %s%n",
                     type.getSimpleName().replace("Provider", ""), name, ps.getFirst().description()));
         }

@@ -191,31 +191,37 @@ public final class IngestPipeline {
     }
 
     /**
-     * Each document's extractions, one per chunk. An extractor that fails for a document fails its graph part
-     * only: the document is indexed without it and the report says so.
+     * Each document's extractions, one per chunk. The whole batch goes to the extractor at once, so it can work in
+     * parallel; an extractor that fails fails the batch's graph part only: its documents are indexed without one and
+     * the report says so.
      */
     private List<List<Extraction>> extract(List<Prepared> prepared, Budget budget, Tally tally) {
         tally.stage("extracting");
-        List<List<Extraction>> out = new ArrayList<>();
+        List<String> texts = new ArrayList<>();
         for (Prepared p : prepared) {
-            List<String> texts = p.drafts().stream().map(ChunkDraft::text).toList();
-            List<Extraction> found;
-            try {
-                found = extractor.extract(texts, budget.remaining);
-            } catch (RuntimeException e) {
-                LOG.log(Level.WARNING, "entity extraction failed for " + p.input().uri(), e);
-                tally.warn("entity extraction failed for " + p.input().name() + " (" + e.getMessage()
-                        + "); it was indexed without graph relations");
-                found = texts.stream().map(t -> Extraction.EMPTY).toList();
-            }
-            long spent = found.stream().mapToLong(Extraction::tokens).sum();
-            budget.remaining = Math.max(0, budget.remaining - spent);
-            if (found.stream().anyMatch(Extraction::budgetStopped)) {
-                tally.warn("the extraction token budget ran out: later chunks were indexed without graph relations; "
-                        + "raise POLYRAG_GRAPH_TOKEN_BUDGET and ingest again to extract them");
-            }
-            out.add(found);
-            tally.extracted(0, spent);
+            p.drafts().forEach(d -> texts.add(d.text()));
+        }
+        List<Extraction> found;
+        try {
+            found = extractor.extract(texts, budget.remaining);
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "entity extraction failed for a batch of " + prepared.size() + " documents", e);
+            tally.warn("entity extraction failed (" + e.getMessage() + "); " + prepared.size()
+                    + " documents were indexed without graph relations");
+            found = texts.stream().map(t -> Extraction.EMPTY).toList();
+        }
+        long spent = found.stream().mapToLong(Extraction::tokens).sum();
+        budget.remaining = Math.max(0, budget.remaining - spent);
+        tally.extracted(0, spent);
+        if (found.stream().anyMatch(Extraction::budgetStopped)) {
+            tally.warn("the extraction token budget ran out: later chunks were indexed without graph relations; "
+                    + "raise POLYRAG_GRAPH_TOKEN_BUDGET and ingest again to extract them");
+        }
+        List<List<Extraction>> out = new ArrayList<>();
+        int from = 0;
+        for (Prepared p : prepared) {
+            out.add(found.subList(from, from + p.drafts().size()));
+            from += p.drafts().size();
         }
         return out;
     }

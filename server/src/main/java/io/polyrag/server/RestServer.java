@@ -270,7 +270,7 @@ public final class RestServer implements AutoCloseable {
             throw new InvalidInputException("query parameter 'q' is longer than 200 characters");
         }
         Integer limit = intParam(ctx, "limit");
-        ctx.json(new Dtos.EntityPage(polyrag.findEntities(q, limit == null ? 20 : limit)));
+        ctx.json(new Dtos.EntityPage(polyrag.findEntities(q, ctx.queryParam("kb"), limit == null ? 20 : limit)));
     }
 
     private void neighbours(Context ctx) {

@@ -38,7 +38,8 @@ class RestServerTest {
 
     @BeforeAll
     void start() {
-        polyrag = Polyrag.open(Config.load(Map.of(), Map.of("data.dir", tmp.resolve("data").toString())));
+        polyrag = Polyrag.open(Config.load(Map.of(), Map.of("data.dir", tmp.resolve("data").toString(),
+                "graph.enabled", "true", "rdf.enabled", "true")));
         server = new RestServer(polyrag, "127.0.0.1", 0, 8L * 1024 * 1024);
         tiny = new RestServer(polyrag, "127.0.0.1", 0, 1024);
         post("/v1/ingest/text", """

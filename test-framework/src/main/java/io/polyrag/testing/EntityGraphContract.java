@@ -114,11 +114,15 @@ public abstract class EntityGraphContract<S extends EntityGraph> {
     @Test
     void finds_entities_by_part_of_a_name_or_alias() {
         S store = corpus();
-        assertThat(store.findEntities("radium", 10)).extracting(h -> h.entity().id())
+        assertThat(store.findEntities("radium", SearchScope.ALL, 10)).extracting(h -> h.entity().id())
                 .containsExactly("radium institute");
-        assertThat(store.findEntities("CURIE", 10)).extracting(h -> h.entity().id()).containsExactly("marie curie");
-        assertThat(store.findEntities("zzz", 10)).isEmpty();
-        assertThat(store.findEntities("i", 2)).hasSizeLessThanOrEqualTo(2);
+        assertThat(store.findEntities("CURIE", SearchScope.ALL, 10)).extracting(h -> h.entity().id())
+                .containsExactly("marie curie");
+        assertThat(store.findEntities("zzz", SearchScope.ALL, 10)).isEmpty();
+        assertThat(store.findEntities("paris", new SearchScope(Set.of("other")), 10)).singleElement()
+                .satisfies(h -> assertThat(h.mentions()).isEqualTo(1));
+        assertThat(store.findEntities("curie", new SearchScope(Set.of("other")), 10)).isEmpty();
+        assertThat(store.findEntities("i", SearchScope.ALL, 2)).hasSizeLessThanOrEqualTo(2);
     }
 
     @Test
@@ -171,8 +175,9 @@ public abstract class EntityGraphContract<S extends EntityGraph> {
         assertThat(hit.entity().name()).isEqualTo(nasty.strip());
         assertThat(hit.entity().type()).isEqualTo("T\"'");
         assertThat(store.edges(List.of(e.id()), SearchScope.ALL, 10)).extracting(GraphEdge::predicate).containsExactly("said \"}");
-        assertThat(store.findEntities("\"} UNION {", 10)).extracting(h -> h.entity().id()).containsExactly(e.id());
-        assertThat(store.findEntities("brien", 10)).hasSize(1);
+        assertThat(store.findEntities("\"} UNION {", SearchScope.ALL, 10)).extracting(h -> h.entity().id())
+                .containsExactly(e.id());
+        assertThat(store.findEntities("brien", SearchScope.ALL, 10)).hasSize(1);
         assertThat(store.counts()).containsEntry("entities", 2L);
     }
 

@@ -23,8 +23,11 @@ public interface EntityGraph extends ChunkIndex {
     /** The entities with these ids, with their mention counts; unknown ids are skipped. */
     List<EntityHit> entities(Collection<String> ids);
 
-    /** Entities whose name or an alias contains {@code text} (normalised), most mentioned first. */
-    List<EntityHit> findEntities(String text, int limit);
+    /**
+     * Entities whose key or an alias contains {@code text} (normalised) and that a chunk in {@code scope} mentions,
+     * most mentioned (in scope) first.
+     */
+    List<EntityHit> findEntities(String text, SearchScope scope, int limit);
 
     /**
      * Stored relations that have any of {@code entityIds} as subject or object and are stated by a chunk in

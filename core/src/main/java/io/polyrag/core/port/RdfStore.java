@@ -10,7 +10,10 @@ import java.util.List;
  */
 public interface RdfStore extends EntityGraph {
 
-    /** Ids of entities with an {@code rdfs:label} containing any of {@code terms} (normalised), at most {@code limit}. */
+    /**
+     * Ids of entities whose label (its normalised form, {@code pr:key}, or an alias) contains any of {@code terms}
+     * (normalised), at most {@code limit}.
+     */
     List<String> entityIdsByLabel(Collection<String> terms, int limit);
 
     /** Every relation stored for {@code documentId}, decoded from its statements, in a stable order. */

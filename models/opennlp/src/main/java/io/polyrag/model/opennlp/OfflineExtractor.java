@@ -52,6 +52,9 @@ final class OfflineExtractor implements EntityExtractor {
     private final TokenizerModel tokens;
     private final POSModel pos;
     private final LemmatizerModel lemmas;
+    private final java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(
+            Runtime.getRuntime().availableProcessors(), Thread.ofPlatform().daemon().name("polyrag-extract-", 0)
+                    .factory());
 
     OfflineExtractor() {
         this.sentences = load("opennlp-en-ud-ewt-sentence-1.3-2.5.4.bin", SentenceModel::new);
@@ -81,10 +84,41 @@ final class OfflineExtractor implements EntityExtractor {
         return "offline:opennlp-ud-pos";
     }
 
+    /** Texts are split over one task per core, each with its own taggers (they are not thread-safe). */
     @Override
     public List<Extraction> extract(List<String> texts, long tokenBudget) {
-        Tools tools = newTools();
-        return texts.stream().map(t -> extract(t, tools)).toList();
+        int parts = Math.min(texts.size(), Runtime.getRuntime().availableProcessors());
+        if (parts <= 1) {
+            Tools tools = newTools();
+            return texts.stream().map(t -> extract(t, tools)).toList();
+        }
+        Extraction[] out = new Extraction[texts.size()];
+        List<java.util.concurrent.Future<?>> tasks = new java.util.ArrayList<>();
+        for (int p = 0; p < parts; p++) {
+            int part = p;
+            tasks.add(pool.submit(() -> {
+                Tools tools = newTools();
+                for (int i = part; i < out.length; i += parts) {
+                    out[i] = extract(texts.get(i), tools);
+                }
+            }));
+        }
+        for (var t : tasks) {
+            try {
+                t.get();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while extracting entities", e);
+            } catch (java.util.concurrent.ExecutionException e) {
+                throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
+            }
+        }
+        return List.of(out);
+    }
+
+    @Override
+    public void close() {
+        pool.shutdownNow();
     }
 
     private record Tools(SentenceDetectorME sentences, TokenizerME tokens, POSTaggerME tagger,

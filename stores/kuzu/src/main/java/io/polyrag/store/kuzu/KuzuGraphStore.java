@@ -58,6 +58,8 @@ final class KuzuGraphStore implements GraphStore {
     private final Connection writer;
     private final BlockingQueue<Connection> readers = new ArrayBlockingQueue<>(READERS);
     private final ReentrantLock writeLock = new ReentrantLock();
+    /** Prepared statements per connection and text: preparing costs more than running the small ones here. */
+    private final Map<Connection, Map<String, PreparedStatement>> prepared = new java.util.concurrent.ConcurrentHashMap<>();
     private volatile boolean closed;
 
     KuzuGraphStore(Path dir) {
@@ -190,15 +192,22 @@ final class KuzuGraphStore implements GraphStore {
     }
 
     @Override
-    public List<EntityHit> findEntities(String text, int limit) {
+    public List<EntityHit> findEntities(String text, SearchScope scope, int limit) {
         String needle = Entity.key(text);
         if (needle.isEmpty() || limit <= 0) {
             return List.of();
         }
+        Map<String, Object> params = new LinkedHashMap<>();
+        params.put("needle", needle);
+        boolean scoped = !scope.knowledgeBases().isEmpty();
+        if (scoped) {
+            params.put("kbs", List.copyOf(scope.knowledgeBases()));
+        }
+        String mentions = scoped ? "COUNT { MATCH (c:Chunk)-[:MENTIONS]->(e) WHERE c.kb IN $kbs }"
+                : "COUNT { MATCH (:Chunk)-[:MENTIONS]->(e) }";
         return read(c -> hits(run(c, "MATCH (e:Entity) WHERE e.id CONTAINS $needle OR e.aliases CONTAINS $needle "
-                + "WITH e, COUNT { MATCH (:Chunk)-[:MENTIONS]->(e) } AS n "
-                + "RETURN e.id, e.name, e.type, e.aliases, n ORDER BY n DESC, e.id LIMIT " + limit,
-                Map.of("needle", needle))));
+                + "WITH e, " + mentions + " AS n WHERE n > 0 "
+                + "RETURN e.id, e.name, e.type, e.aliases, n ORDER BY n DESC, e.id LIMIT " + limit, params)));
     }
 
     private static List<EntityHit> hits(List<List<Object>> rows) {
@@ -312,6 +321,8 @@ final class KuzuGraphStore implements GraphStore {
         writeLock.lock();
         try {
             closed = true;
+            prepared.values().forEach(m -> m.values().forEach(PreparedStatement::close));
+            prepared.clear();
             List<Connection> all = new ArrayList<>();
             readers.drainTo(all);
             all.forEach(Connection::close);
@@ -369,7 +380,7 @@ final class KuzuGraphStore implements GraphStore {
     }
 
     /** Runs one parameterised statement and returns every row as plain Java values. */
-    private static List<List<Object>> run(Connection c, String cypher, Map<String, Object> params) {
+    private List<List<Object>> run(Connection c, String cypher, Map<String, Object> params) {
         List<Value> values = new ArrayList<>();
         try {
             QueryResult result;
@@ -378,12 +389,13 @@ final class KuzuGraphStore implements GraphStore {
             } else {
                 Map<String, Value> bound = new LinkedHashMap<>();
                 params.forEach((k, v) -> bound.put(k, value(v, values)));
-                try (PreparedStatement ps = c.prepare(cypher)) {
-                    if (!ps.isSuccess()) {
-                        throw new StoreException("Kuzu rejected a statement: " + ps.getErrorMessage() + " in: "
-                                + cypher);
-                    }
+                PreparedStatement ps = statement(c, cypher);
+                try {
                     result = c.execute(ps, bound);
+                } finally {
+                    if (!prepared.get(c).containsValue(ps)) {
+                        ps.close();
+                    }
                 }
             }
             try (QueryResult r = check(result, cypher)) {
@@ -405,6 +417,24 @@ final class KuzuGraphStore implements GraphStore {
         } finally {
             values.forEach(Value::close);
         }
+    }
+
+    /** The connection's prepared statement for {@code cypher}; a connection is used by one thread at a time. */
+    private PreparedStatement statement(Connection c, String cypher) {
+        Map<String, PreparedStatement> cache = prepared.computeIfAbsent(c, k -> new java.util.HashMap<>());
+        PreparedStatement ps = cache.get(cypher);
+        if (ps == null) {
+            ps = c.prepare(cypher);
+            if (!ps.isSuccess()) {
+                String message = ps.getErrorMessage();
+                ps.close();
+                throw new StoreException("Kuzu rejected a statement: " + message + " in: " + cypher);
+            }
+            if (cache.size() < 1024) {
+                cache.put(cypher, ps);
+            }
+        }
+        return ps;
     }
 
     private static QueryResult check(QueryResult r, String cypher) {

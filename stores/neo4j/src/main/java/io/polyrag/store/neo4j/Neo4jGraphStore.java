@@ -157,14 +157,16 @@ final class Neo4jGraphStore implements GraphStore {
     }
 
     @Override
-    public List<EntityHit> findEntities(String text, int limit) {
+    public List<EntityHit> findEntities(String text, SearchScope scope, int limit) {
         String needle = Entity.key(text);
         if (needle.isEmpty() || limit <= 0) {
             return List.of();
         }
         return read(tx -> tx.run("MATCH (e:Entity) WHERE e.id CONTAINS $needle OR e.aliases CONTAINS $needle "
-                + "WITH e, COUNT { (:Chunk)-[:MENTIONS]->(e) } AS n RETURN e, n ORDER BY n DESC, e.id LIMIT $limit",
-                Map.of("needle", needle, "limit", limit)).list(Neo4jGraphStore::hit));
+                + "WITH e, COUNT { (c:Chunk)-[:MENTIONS]->(e) WHERE size($kbs) = 0 OR c.kb IN $kbs } AS n "
+                + "WHERE n > 0 RETURN e, n ORDER BY n DESC, e.id LIMIT $limit",
+                Map.of("needle", needle, "kbs", List.copyOf(scope.knowledgeBases()), "limit", limit))
+                .list(Neo4jGraphStore::hit));
     }
 
     private static EntityHit hit(Record r) {

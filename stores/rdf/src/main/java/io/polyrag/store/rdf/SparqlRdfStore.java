@@ -152,11 +152,13 @@ final class SparqlRdfStore implements RdfStore {
         if (needles.isEmpty() || limit <= 0) {
             return List.of();
         }
-        String filter = needles.stream().map(t -> "CONTAINS(LCASE(STR(?l)), " + literal(t) + ")")
+        // pr:key and pr:alias hold the labels already normalised (lower case, no punctuation), so CONTAINS runs on
+        // them directly: one plain string test per entity instead of LCASE(STR()) over every label.
+        String filter = needles.stream().map(t -> "CONTAINS(?l, " + literal(t) + ")")
                 .collect(Collectors.joining(" || "));
-        return transport.select(PREFIXES + "SELECT DISTINCT ?k WHERE { GRAPH " + graph + " { ?e pr:key ?k . "
-                + "?e rdfs:label|pr:alias ?l . FILTER(" + filter + ") } } ORDER BY ?k LIMIT " + limit).stream()
-                .map(r -> r.get("k")).toList();
+        return transport.select(PREFIXES + "SELECT DISTINCT ?k WHERE { GRAPH " + graph + " { "
+                + "{ ?e pr:key ?l } UNION { ?e pr:alias ?l } FILTER(" + filter + ") ?e pr:key ?k } } ORDER BY ?k LIMIT "
+                + limit).stream().map(r -> r.get("k")).toList();
     }
 
     @Override
@@ -172,14 +174,16 @@ final class SparqlRdfStore implements RdfStore {
     }
 
     @Override
-    public List<EntityHit> findEntities(String text, int limit) {
+    public List<EntityHit> findEntities(String text, SearchScope scope, int limit) {
         String needle = Entity.key(text);
         if (needle.isEmpty() || limit <= 0) {
             return List.of();
         }
+        String kbFilter = scope.knowledgeBases().isEmpty() ? "" : " ; pr:kb ?kb FILTER(?kb IN ("
+                + scope.knowledgeBases().stream().map(RdfEncoding::literal).collect(Collectors.joining(", ")) + "))";
         return hits(PREFIXES + "SELECT ?k ?name ?type (COUNT(DISTINCT ?c) AS ?n) "
                 + "(GROUP_CONCAT(DISTINCT ?a; separator=\"\\n\") AS ?aliases) WHERE { GRAPH " + graph + " { "
-                + "?e pr:key ?k ; rdfs:label ?name ; pr:type ?type . OPTIONAL { ?c pr:mentions ?e } "
+                + "?e pr:key ?k ; rdfs:label ?name ; pr:type ?type . ?c pr:mentions ?e" + kbFilter + " . "
                 + "OPTIONAL { ?e pr:alias ?a } "
                 + "FILTER(CONTAINS(?k, " + literal(needle) + ") || EXISTS { ?e pr:alias ?m FILTER(CONTAINS(?m, "
                 + literal(needle) + ")) }) } } GROUP BY ?k ?name ?type ORDER BY DESC(?n) ?k LIMIT " + limit);
