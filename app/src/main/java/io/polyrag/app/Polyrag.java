@@ -246,9 +246,17 @@ public final class Polyrag implements AutoCloseable {
             List<IngestInput> inputs = p.files().stream().map(f -> new IngestInput("upload:" + f.name(), f.name(),
                     sizeOf(f.path()), null, () -> Files.readAllBytes(f.path()))).toList();
             JobProgress[] last = {JobProgress.queued()};
+            long[] estimate = {0, 0};
+            if (!p.skipGraph() && components.extractor instanceof io.polyrag.ingest.LlmEntityExtractor) {
+                // A language model will be paid for: record what it should cost before it starts.
+                progress.accept(new JobProgress("estimating", inputs.size(), 0, 0, 0, 0, 0, 0, List.of(), List.of()));
+                IngestEstimate e = components.pipeline.estimate(inputs);
+                estimate[0] = e.extractionCalls();
+                estimate[1] = e.extractionInputTokens() + e.extractionOutputTokens();
+            }
             components.pipeline.ingest(inputs, p.knowledgeBase(), run(p.skipGraph()), pr -> {
-                last[0] = pr;
-                progress.accept(pr);
+                last[0] = pr.withEstimate(estimate[0], estimate[1]);
+                progress.accept(last[0]);
             });
             return last[0];
         } finally {

@@ -34,7 +34,9 @@ import java.util.function.Consumer;
  *   <li><b>search</b> against <i>stores only</i>: the query embedded and the same two Lucene indexes searched directly,
  *       one after the other — what the searcher adds (parallel legs, catalog join, fusion, dedup) is the difference.</li>
  * </ul>
- * Usage: {@code bench/run --dataset DIR [--docs N] [--queries N] [--work DIR]}.
+ * Usage: {@code bench/run --dataset DIR [--docs N] [--queries N] [--work DIR] [--graph true]}; with
+ * {@code --graph true} the graph and RDF arms are on (offline extraction at ingest, their legs in the hybrid search)
+ * and timed alone too.
  */
 public final class Bench {
     private Bench() {
@@ -49,8 +51,10 @@ public final class Bench {
         BeirDataset ds = BeirDataset.load(dataset);
         List<BeirDataset.Doc> corpus = ds.corpus().values().stream().limit(docs).toList();
         List<String> qs = ds.queries().values().stream().limit(queries).toList();
+        boolean graph = Boolean.parseBoolean(opts.getOrDefault("graph", "false"));
         Config config = Config.load(Map.of(), Map.of(Settings.DATA_DIR.key(), work.toString(),
-                Settings.INGEST_WORKERS.key(), "0"));
+                Settings.INGEST_WORKERS.key(), "0", Settings.GRAPH_ENABLED.key(), Boolean.toString(graph),
+                Settings.RDF_ENABLED.key(), Boolean.toString(graph)));
         System.out.printf(Locale.ROOT, "polyrag bench: %s, %d documents, %d queries, %d cores, work dir %s%n%n",
                 ds.name(), corpus.size(), qs.size(), Runtime.getRuntime().availableProcessors(), work);
 
@@ -69,7 +73,12 @@ public final class Bench {
         System.out.println("search, top 10                        p50 ms   p99 ms      qps");
         print("baseline: stores only (embed + 2)", storesOnly(config, work, qs));
         try (Polyrag p = Polyrag.open(config)) {
-            for (Set<Modality> mods : List.of(Set.<Modality>of(), Set.of(Modality.VECTOR), Set.of(Modality.FULLTEXT))) {
+            List<Set<Modality>> runs = new ArrayList<>(List.of(Set.<Modality>of(), Set.of(Modality.VECTOR),
+                    Set.of(Modality.FULLTEXT)));
+            if (graph) {
+                runs.addAll(List.of(Set.of(Modality.GRAPH), Set.of(Modality.RDF)));
+            }
+            for (Set<Modality> mods : runs) {
                 String name = mods.isEmpty() ? "polyrag hybrid (facade)" : "polyrag " + mods.iterator().next() + " only";
                 print(name, time(qs, q -> p.search(new SearchRequest(q, 10, List.of(), mods, null))));
             }
@@ -134,7 +143,7 @@ public final class Bench {
             m.put(rest.get(i).substring(2), rest.get(i + 1));
         }
         if (!m.containsKey("dataset")) {
-            System.err.println("usage: bench/run --dataset DIR [--docs N] [--queries N] [--work DIR]");
+            System.err.println("usage: bench/run --dataset DIR [--docs N] [--queries N] [--work DIR] [--graph true]");
             System.exit(2);
         }
         return m;

@@ -82,7 +82,7 @@ final class Tally {
 
     JobProgress progress() {
         return new JobProgress(stage, total, processed, added, updated, unchanged, failed, chunks, stores,
-                errors.size() > 100 ? errors.subList(0, 100) : errors);
+                errors.size() > 100 ? errors.subList(0, 100) : errors, relations, extractionTokens, 0, 0, warnings);
     }
 
     IngestReport report() {

@@ -161,7 +161,8 @@ public abstract class CatalogContract {
         assertThat(claimed.get().info().attempts()).isEqualTo(1);
         assertThat(c.claim(Duration.ofMinutes(5), 3)).isEmpty();
         JobProgress p = new JobProgress("writing", 10, 4, 3, 1, 0, 0, 12, List.of("vector"),
-                List.of(new ItemError("a.bin", "binary")));
+                List.of(new ItemError("a.bin", "binary")), 7, 1234, 10, 5000,
+                List.of("the extraction token budget ran out", "second warning"));
         c.progress(id, p);
         assertThat(c.job(id).orElseThrow().progress()).isEqualTo(p);
         assertThat(c.job(id).orElseThrow().status()).isEqualTo(JobStatus.RUNNING);

@@ -15,12 +15,32 @@ import java.util.List;
  * @param chunks chunks written
  * @param storesWritten the stores the job wrote to
  * @param errors per-item errors (the first ones, bounded)
+ * @param relations relations extracted for the graph and RDF stores so far
+ * @param extractionTokens language-model tokens spent on extraction so far
+ * @param estimatedCalls language-model calls extraction was estimated to need before the job started
+ * @param estimatedTokens tokens (input and output) it was estimated to spend
+ * @param warnings what the job did not do fully (an extraction budget that ran out, …)
  */
 public record JobProgress(String stage, int total, int processed, int added, int updated, int unchanged, int failed,
-        int chunks, List<String> storesWritten, List<ItemError> errors) {
+        int chunks, List<String> storesWritten, List<ItemError> errors, int relations, long extractionTokens,
+        long estimatedCalls, long estimatedTokens, List<String> warnings) {
     public JobProgress {
         storesWritten = List.copyOf(storesWritten);
         errors = List.copyOf(errors);
+        warnings = List.copyOf(warnings);
+    }
+
+    /** Progress with no extraction figures. */
+    public JobProgress(String stage, int total, int processed, int added, int updated, int unchanged, int failed,
+            int chunks, List<String> storesWritten, List<ItemError> errors) {
+        this(stage, total, processed, added, updated, unchanged, failed, chunks, storesWritten, errors, 0, 0, 0, 0,
+                List.of());
+    }
+
+    /** This progress with the pre-run estimate of extraction calls and tokens. */
+    public JobProgress withEstimate(long calls, long tokens) {
+        return new JobProgress(stage, total, processed, added, updated, unchanged, failed, chunks, storesWritten, errors,
+                relations, extractionTokens, calls, tokens, warnings);
     }
 
     public static JobProgress queued() {

@@ -99,10 +99,12 @@ final class JdbcJobs {
             throws SQLException {
         return JdbcCatalog.update(c, "UPDATE jobs SET status = ?, stage = ?, total = ?, processed = ?, added = ?, "
                 + "updated = ?, unchanged = ?, failed = ?, chunks = ?, stores = ?, errors = ?, error = ?, "
+                + "relations = ?, extraction_tokens = ?, estimated_calls = ?, estimated_tokens = ?, warnings = ?, "
                 + "updated_at = ? WHERE id = ?", status, JdbcCatalog.clip(p.stage(), 64), p.total(), p.processed(),
                 p.added(), p.updated(), p.unchanged(), p.failed(), p.chunks(),
                 JdbcCatalog.clip(String.join(",", p.storesWritten()), 255), encode(p.errors()), error,
-                JdbcCatalog.now(), id);
+                p.relations(), p.extractionTokens(), p.estimatedCalls(), p.estimatedTokens(),
+                String.join("\n", p.warnings()), JdbcCatalog.now(), id);
     }
 
     Optional<JobInfo> job(String jobId) {
@@ -120,7 +122,9 @@ final class JdbcJobs {
                 JobProgress p = new JobProgress(rs.getString("stage"), rs.getInt("total"), rs.getInt("processed"),
                         rs.getInt("added"), rs.getInt("updated"), rs.getInt("unchanged"), rs.getInt("failed"),
                         rs.getInt("chunks"), stores.isEmpty() ? List.of() : Arrays.asList(stores.split(",")),
-                        decode(rs.getString("errors")));
+                        decode(rs.getString("errors")), rs.getInt("relations"), rs.getLong("extraction_tokens"),
+                        rs.getLong("estimated_calls"), rs.getLong("estimated_tokens"),
+                        rs.getString("warnings").isEmpty() ? List.of() : List.of(rs.getString("warnings").split("\n")));
                 return Optional.of(new JobInfo(id, rs.getString("kind"),
                         JobStatus.valueOf(rs.getString("status").toUpperCase(Locale.ROOT)), p, rs.getString("error"),
                         rs.getInt("attempts"), JdbcCatalog.instant(rs, "created_at"),

@@ -1,0 +1,90 @@
+package io.polyrag.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.polyrag.core.config.Config;
+import io.polyrag.core.model.ChunkGraph;
+import io.polyrag.core.model.Entity;
+import io.polyrag.core.model.Relation;
+import io.polyrag.core.model.SearchScope;
+import io.polyrag.core.model.StoreHit;
+import io.polyrag.core.model.StoreRecord;
+import io.polyrag.core.port.GraphStore;
+import io.polyrag.core.spi.GraphStoreProvider;
+import io.polyrag.core.spi.ProviderContext;
+import io.polyrag.core.spi.Providers;
+import io.polyrag.retrieval.EntityGraphRetriever;
+import io.polyrag.retrieval.Text2CypherRetriever;
+import io.polyrag.testing.FixedReplyLlm;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** Text-to-Cypher against the real embedded graph, with a model double that writes the query. */
+class Text2CypherTest {
+    @TempDir
+    Path tmp;
+
+    private GraphStore graph;
+
+    @BeforeEach
+    void open() {
+        Config config = Config.load(Map.of(), Map.of("data.dir", tmp.toString()));
+        graph = Providers.find(GraphStoreProvider.class, "kuzu", io.polyrag.core.config.Settings.GRAPH_BACKEND)
+                .open(new ProviderContext(config, tmp));
+        graph.upsert(List.of(
+                new StoreRecord("c1", "d1", 1, "kb", "t", null, new ChunkGraph(List.of(),
+                        List.of(new Relation("Marie Curie", "", "work_at", "Radium Institute", "", "c1", "d1", 1,
+                                Map.of())))),
+                new StoreRecord("c2", "d2", 1, "kb", "t", null, new ChunkGraph(List.of(),
+                        List.of(new Relation("Radium Institute", "", "locate_in", "Paris", "", "c2", "d2", 1,
+                                Map.of())))),
+                new StoreRecord("c3", "d3", 1, "kb", "t", null, new ChunkGraph(
+                        List.of(Entity.of("Lyon", "")), List.of()))));
+    }
+
+    @AfterEach
+    void close() {
+        graph.close();
+    }
+
+    private List<StoreHit> search(String modelReply) {
+        FixedReplyLlm llm = new FixedReplyLlm(modelReply);
+        List<StoreHit> hits = new Text2CypherRetriever(EntityGraphRetriever.graph(graph, 1), graph, llm)
+                .retrieve("Which city is Marie Curie's institute in?", SearchScope.ALL, 10);
+        assertThat(llm.requests().getFirst().messages().getFirst().content()).contains("(:Entity");
+        return hits;
+    }
+
+    @Test
+    void the_models_query_runs_and_its_chunks_rank_first() {
+        List<StoreHit> hits = search("""
+                ```cypher
+                MATCH (c:Chunk)-[:MENTIONS]->(e:Entity {id: 'lyon'})
+                RETURN DISTINCT c.id AS chunk, c.doc AS doc, c.version AS version LIMIT 20;
+                ```""");
+        assertThat(hits).extracting(StoreHit::chunkId).containsExactly("c3", "c1", "c2");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {
+        "MATCH (e:Entity) DETACH DELETE e",
+        "CREATE (:Entity {id: 'x', name: 'x', type: '', aliases: ''}) RETURN 'x' AS chunk",
+        "MATCH (e:Entity) SET e.name = 'pwned' RETURN e.id AS chunk, 'd' AS doc, 1 AS version",
+        "this is not cypher",
+        "MATCH (e:Entity RETURN e",
+        "MATCH (e:Entity) RETURN e.id AS id",
+    })
+    void a_refused_or_broken_query_adds_nothing_and_changes_nothing(String reply) {
+        List<StoreHit> hits = search(reply);
+        assertThat(hits).extracting(StoreHit::chunkId).containsExactly("c1", "c2");
+        assertThat(graph.counts()).containsEntry("entities", 4L).containsEntry("relations", 2L);
+        assertThat(graph.entities(List.of("marie curie")).getFirst().entity().name()).isEqualTo("Marie Curie");
+    }
+}
