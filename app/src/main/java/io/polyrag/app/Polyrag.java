@@ -196,6 +196,181 @@ public final class Polyrag implements AutoCloseable {
         return uri;
     }
 
+    // ---- upload staging: check files now, ingest the accepted ones later
+
+    /**
+     * A file the upload endpoint accepted and keeps until it is ingested (or expires).
+     *
+     * @param id the staged file's id, to pass to {@link #ingestStaged}
+     * @param name its sanitised name
+     * @param size bytes
+     * @param mediaType the type detected from its content
+     */
+    public record StagedUpload(String id, String name, long size, String mediaType) {
+    }
+
+    /**
+     * What staging did with each file.
+     *
+     * @param accepted files checked and kept, ready to ingest
+     * @param skipped files refused, each with a specific reason
+     */
+    public record StagingReport(List<StagedUpload> accepted, List<ItemError> skipped) {
+    }
+
+    private record StagedMeta(String name, String knowledgeBase, long size, String mediaType, long stagedAt) {
+    }
+
+    /**
+     * Checks uploaded files and keeps the good ones for a later {@link #ingestStaged}; nothing is ingested. Each file
+     * is refused with a specific reason when it is empty, too large, of a type the parser does not read (judged by
+     * its content), encrypted, corrupt, identical to the document already indexed under its name, or a duplicate of
+     * another document or of an earlier file in the same upload (unless {@code ingest.duplicates=allow}). The
+     * temporary files are consumed: moved into staging or deleted.
+     *
+     * @param knowledgeBase the knowledge base the files are meant for (duplicates are judged within it)
+     * @param files the front door's temporary files, with their client names already sanitised
+     */
+    public StagingReport stage(String knowledgeBase, List<Requests.StagedFile> files) {
+        String kb = Ids.knowledgeBase(knowledgeBase);
+        expireStaged();
+        long max = components.config.get(Settings.INGEST_MAX_FILE_MB) * 1024L * 1024L;
+        boolean allowDuplicates = components.config.get(Settings.INGEST_DUPLICATES).equals("allow");
+        List<StagedUpload> accepted = new ArrayList<>();
+        List<ItemError> skipped = new ArrayList<>();
+        Map<String, String> seen = new java.util.HashMap<>();
+        for (Requests.StagedFile f : files) {
+            try {
+                String reason = stageOne(kb, f, max, allowDuplicates, seen, accepted);
+                if (reason != null) {
+                    skipped.add(new ItemError(f.name(), reason));
+                }
+            } catch (IOException e) {
+                skipped.add(new ItemError(f.name(), f.name() + ": cannot be read (" + e.getMessage() + ")"));
+            } finally {
+                try {
+                    Files.deleteIfExists(f.path());
+                } catch (IOException e) {
+                    LOG.log(System.Logger.Level.WARNING, "cannot delete temporary upload " + f.path(), e);
+                }
+            }
+        }
+        return new StagingReport(accepted, skipped);
+    }
+
+    /** Checks and keeps one file; returns why it was refused, or null when it was accepted. */
+    private String stageOne(String kb, Requests.StagedFile f, long max, boolean allowDuplicates,
+            Map<String, String> seen, List<StagedUpload> accepted) throws IOException {
+        long size = Files.size(f.path());
+        if (size == 0) {
+            return f.name() + ": empty";
+        }
+        if (size > max) {
+            return String.format(Locale.ROOT, "%s: too large (%.1f MiB; the limit is %d MiB)", f.name(),
+                    size / 1048576.0, max >> 20);
+        }
+        byte[] bytes = Files.readAllBytes(f.path());
+        String uri = "upload:" + f.name();
+        String fingerprint = components.pipeline.fingerprint(bytes, true);
+        var existing = components.catalog.document(Ids.documentId(kb, uri));
+        if (existing.isPresent() && existing.get().visibleVersion() > 0
+                && existing.get().contentHash().equals(fingerprint)) {
+            return f.name() + ": unchanged: identical to the document already indexed as " + uri
+                    + "; nothing to do";
+        }
+        if (!allowDuplicates) {
+            String earlier = seen.putIfAbsent(fingerprint, f.name());
+            if (earlier != null) {
+                return f.name() + ": duplicate of " + earlier + " in the same upload";
+            }
+            var same = components.catalog.documentsWithContent(fingerprint, new SearchScope(Set.of(kb))).stream()
+                    .filter(d -> !d.uri().equals(uri)).findFirst();
+            if (same.isPresent()) {
+                return f.name() + ": duplicate of " + same.get().uri() + " (same content under another name; set "
+                        + "POLYRAG_INGEST_DUPLICATES=allow to index it anyway)";
+            }
+        }
+        SourceItem item = new SourceItem(uri, f.name(), bytes, null);
+        var verdict = components.pipeline.check(item);
+        if (verdict.problem() != null) {
+            return verdict.problem();
+        }
+        String id = UUID.randomUUID().toString();
+        Path dir = Files.createDirectories(uploads().resolve(id));
+        Files.write(dir.resolve("content"), bytes);
+        String type = verdict.mediaType();
+        Files.writeString(dir.resolve("meta.json"), JSON.writeValueAsString(new StagedMeta(f.name(), kb, size, type,
+                System.currentTimeMillis())));
+        accepted.add(new StagedUpload(id, f.name(), size, type));
+        return null;
+    }
+
+    /**
+     * Starts an ingest job for staged files and returns its id at once. Unknown or expired ids fail with the list of
+     * them, and nothing starts.
+     *
+     * @param knowledgeBase target knowledge base; null for the one the files were staged for
+     */
+    public String ingestStaged(List<String> ids, String knowledgeBase, boolean skipGraph) {
+        if (ids == null || ids.isEmpty()) {
+            throw new InvalidInputException("no staged files: give the ids that POST /v1/ingest/upload accepted");
+        }
+        List<String> unknown = new ArrayList<>();
+        List<StagedMeta> metas = new ArrayList<>();
+        for (String id : ids) {
+            Path meta = id == null || !id.matches("[0-9a-f-]{36}") ? null : uploads().resolve(id).resolve("meta.json");
+            if (meta == null || !Files.exists(meta)) {
+                unknown.add(Ids.abbreviate(String.valueOf(id), 40));
+                continue;
+            }
+            try {
+                metas.add(JSON.readValue(Files.readString(meta), StagedMeta.class));
+            } catch (IOException e) {
+                unknown.add(id);
+            }
+        }
+        if (!unknown.isEmpty()) {
+            throw new NotFoundException("no staged file with id " + String.join(", ", unknown)
+                    + " (staged files expire after " + components.config.get(Settings.INGEST_STAGING_HOURS) + " h)");
+        }
+        Path job = newStagingDir();
+        List<Requests.StagedFile> files = new ArrayList<>();
+        try {
+            for (int i = 0; i < ids.size(); i++) {
+                Path target = job.resolve(Integer.toString(i));
+                Files.move(uploads().resolve(ids.get(i)).resolve("content"), target);
+                deleteTree(uploads().resolve(ids.get(i)));
+                files.add(new Requests.StagedFile(metas.get(i).name(), target));
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot move staged files into the job", e);
+        }
+        String kb = knowledgeBase == null || knowledgeBase.isBlank() ? metas.getFirst().knowledgeBase() : knowledgeBase;
+        return submitUpload(kb, job, files, skipGraph);
+    }
+
+    private Path uploads() {
+        return dataDir.resolve("staging").resolve("uploads");
+    }
+
+    /** Deletes staged uploads older than {@code ingest.staging.hours}. */
+    private void expireStaged() {
+        Path root = uploads();
+        if (!Files.isDirectory(root)) {
+            return;
+        }
+        long cutoff = System.currentTimeMillis() - components.config.get(Settings.INGEST_STAGING_HOURS) * 3_600_000L;
+        try (Stream<Path> s = Files.list(root)) {
+            for (Path dir : s.toList()) {
+                if (Files.getLastModifiedTime(dir).toMillis() < cutoff) {
+                    deleteTree(dir);
+                }
+            }
+        } catch (IOException e) {
+            LOG.log(System.Logger.Level.WARNING, "cannot expire staged uploads in " + root, e);
+        }
+    }
+
     /** A fresh directory under the data directory where a front door stages uploaded files for a job. */
     public Path newStagingDir() {
         Path dir = dataDir.resolve("staging").resolve(UUID.randomUUID().toString());
@@ -337,6 +512,24 @@ public final class Polyrag implements AutoCloseable {
     /** Deletes documents from the catalog and every store; returns how many were visible. */
     public int deleteDocuments(List<String> documentIds) {
         return components.pipeline.delete(documentIds).size();
+    }
+
+    /**
+     * What this server accepts: media types, file extensions, the size limit, and whether OCR is available.
+     *
+     * @param mediaTypes media types the parser reads (detected from the content)
+     * @param extensions file extensions a directory walk picks up
+     * @param maxFileMb largest file accepted, in MiB
+     * @param ocr whether images and scanned PDFs can be read
+     */
+    public record Formats(java.util.SortedSet<String> mediaTypes, java.util.SortedSet<String> extensions, int maxFileMb,
+            boolean ocr) {
+    }
+
+    public Formats formats() {
+        return new Formats(new java.util.TreeSet<>(components.parser.mediaTypes()),
+                new java.util.TreeSet<>(components.parser.extensions()),
+                components.config.get(Settings.INGEST_MAX_FILE_MB), components.parser.ocr());
     }
 
     // ---- knowledge graph

@@ -92,7 +92,7 @@ final class IngestCommand implements Callable<Integer> {
             out.println(Json.MAPPER.writeValueAsString(Map.of("report", r, "skipped", pr.skipped())));
             return;
         }
-        out.printf("%s: %d added, %d updated, %d unchanged, %d failed; %s in %.1fs%n",
+        out.printf(java.util.Locale.ROOT, "%s: %d added, %d updated, %d unchanged, %d failed; %s in %.1fs%n",
                 PolyragCommand.plural(r.documents(), "document"), r.added(), r.updated(), r.unchanged(), r.failed(),
                 PolyragCommand.plural(r.chunks(), "chunk"), r.tookMs() / 1000.0);
         if (r.relations() > 0 || r.extractionTokens() > 0) {

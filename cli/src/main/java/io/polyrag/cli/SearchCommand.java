@@ -49,10 +49,11 @@ final class SearchCommand implements Callable<Integer> {
             return;
         }
         for (SearchHit h : r.hits()) {
-            String where = h.headingPath().isEmpty() ? "" : "  §" + String.join(" › ", h.headingPath());
+            String where = (h.headingPath().isEmpty() ? "" : "  §" + String.join(" › ", h.headingPath()))
+                    + (h.location().isEmpty() ? "" : "  (" + h.location() + ")");
             String sources = h.sources().entrySet().stream().sorted(Map.Entry.comparingByKey())
                     .map(e -> e.getKey() + " #" + e.getValue().rank()).collect(Collectors.joining(", "));
-            out.printf("%2d. %s%s%n    %s%n    score %.4f · %s%n    %s%n%n", h.rank(), h.title(), where, h.uri(),
+            out.printf(java.util.Locale.ROOT, "%2d. %s%s%n    %s%n    score %.4f · %s%n    %s%n%n", h.rank(), h.title(), where, h.uri(),
                     h.score(), sources, snippet(h.text()));
         }
         out.println(r.hits().size() + " hits in " + r.tookMs() + " ms");

@@ -45,10 +45,11 @@ class CliTest {
         Path docs = Files.createDirectories(tmp.resolve("docs"));
         Files.writeString(docs.resolve("tea.md"), "# Tea\n\nMatcha is powdered green tea whisked with hot water.");
         Files.writeString(docs.resolve("stars.txt"), "A pulsar is a rotating neutron star that emits beams.");
-        Files.writeString(docs.resolve("skip.csv"), "a,b\n1,2");
+        Files.writeString(docs.resolve("ports.csv"), "port,depth\nValletta,12");
+        Files.write(docs.resolve("skip.bin"), new byte[] {1, 2, 3});
         Run r = run("ingest", docs.toString(), tmp.resolve("missing").toString());
         assertThat(r.code()).as(r.err()).isEqualTo(Main.PARTIAL);
-        assertThat(r.out()).contains("3 documents: 2 added, 0 updated, 0 unchanged, 1 failed")
+        assertThat(r.out()).contains("4 documents: 3 added, 0 updated, 0 unchanged, 1 failed")
                 .contains("skipped 1 file of other types");
         assertThat(r.err()).contains("failed: " + tmp.resolve("missing") + ": no such file or directory")
                 .contains("ingest: done");
@@ -92,7 +93,7 @@ class CliTest {
     void re_ingesting_reports_everything_unchanged() {
         Run r = run("ingest", "--json", tmp.resolve("docs").toString());
         assertThat(r.code()).isZero();
-        assertThat(Json.MAPPER.readTree(r.out()).get("report").get("unchanged").asInt()).isEqualTo(2);
+        assertThat(Json.MAPPER.readTree(r.out()).get("report").get("unchanged").asInt()).isEqualTo(3);
     }
 
     @Test

@@ -237,8 +237,7 @@ public final class IngestPipeline {
                 throw tooLarge(input, bytes.length);
             }
             String id = Ids.documentId(kb, input.uri());
-            String fingerprint = Ids.sha256Hex((Ids.sha256Hex(bytes) + "\n" + options.signature() + ";graph="
-                    + (graph ? extractor.id() : "off")).getBytes(StandardCharsets.UTF_8));
+            String fingerprint = fingerprint(bytes, graph);
             Optional<DocumentInfo> existing = catalog.document(id);
             if (existing.isPresent() && existing.get().visibleVersion() > 0
                     && existing.get().contentHash().equals(fingerprint)) {
@@ -262,6 +261,39 @@ public final class IngestPipeline {
             tally.failed(input.name(), input.name() + ": " + e.getClass().getSimpleName() + ": " + e.getMessage());
         }
         return Optional.empty();
+    }
+
+    /**
+     * What a document with these bytes is recorded under: a hash of the bytes and of the settings that index them,
+     * so equal fingerprints mean equal index entries (and a changed setting re-indexes unchanged files).
+     */
+    public String fingerprint(byte[] bytes, boolean graph) {
+        return Ids.sha256Hex((Ids.sha256Hex(bytes) + "\n" + options.signature() + ";graph="
+                + (graph && stores.needsGraph() ? extractor.id() : "off")).getBytes(StandardCharsets.UTF_8));
+    }
+
+    /**
+     * The parser and chunker's verdict on an input, without writing anything.
+     *
+     * @param mediaType the type the content was parsed as, when it parses
+     * @param problem why it would fail, or null when it would go in
+     */
+    public record Verdict(String mediaType, String problem) {
+    }
+
+    /** Parses and chunks {@code item} as an ingest would, and says whether it would go in. */
+    public Verdict check(SourceItem item) {
+        try {
+            ParsedDocument parsed = parser.parse(item);
+            if (chunker.chunk(parsed).isEmpty()) {
+                return new Verdict(parsed.mediaType(), item.name() + ": no text to index");
+            }
+            return new Verdict(parsed.mediaType(), null);
+        } catch (InvalidInputException e) {
+            return new Verdict(null, e.getMessage());
+        } catch (RuntimeException e) {
+            return new Verdict(null, item.name() + ": " + e.getClass().getSimpleName() + ": " + e.getMessage());
+        }
     }
 
     private InvalidInputException tooLarge(IngestInput input, long size) {
@@ -350,7 +382,7 @@ public final class IngestPipeline {
         return IntStream.range(0, p.drafts().size()).mapToObj(i -> {
             ChunkDraft d = p.drafts().get(i);
             return new Chunk(Chunk.idOf(p.documentId(), version, i), p.documentId(), version, i, d.kind(), d.text(),
-                    d.headingPath(), d.startOffset(), d.endOffset(), d.tokenCount(), model);
+                    d.headingPath(), d.startOffset(), d.endOffset(), d.tokenCount(), model, d.location());
         }).toList();
     }
 

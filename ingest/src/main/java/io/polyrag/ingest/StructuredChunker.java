@@ -51,7 +51,8 @@ public final class StructuredChunker implements Chunker {
         List<Block> section = new ArrayList<>();
         for (Block b : doc.blocks()) {
             if (b.kind() == ChunkKind.PROSE) {
-                if (!section.isEmpty() && !section.getFirst().headingPath().equals(b.headingPath())) {
+                if (!section.isEmpty() && (!section.getFirst().headingPath().equals(b.headingPath())
+                        || newPart(section.getLast().location(), b.location()))) {
                     prose(doc, section, out);
                     section.clear();
                 }
@@ -91,7 +92,9 @@ public final class StructuredChunker implements Chunker {
                 tokens += spans.get(to).tokens();
                 to++;
             }
-            emit(doc.text(), ChunkKind.PROSE, spans.get(from).start(), spans.get(to - 1).end(), path, out);
+            int start = spans.get(from).start();
+            int end = spans.get(to - 1).end();
+            emit(doc.text(), ChunkKind.PROSE, start, end, path, location(section, start, end), out);
             if (to >= spans.size()) {
                 break;
             }
@@ -168,9 +171,39 @@ public final class StructuredChunker implements Chunker {
         return end;
     }
 
-    private void emit(String text, ChunkKind kind, int start, int end, List<String> path, List<ChunkDraft> out) {
+    /**
+     * A new page, slide or sheet starts a new chunk, so every chunk cites one place: a citation to "page 3" is worth
+     * more than the few tokens a short page leaves unused.
+     */
+    private static boolean newPart(String before, String now) {
+        return !before.equals(now);
+    }
+
+    private void emit(String text, ChunkKind kind, int start, int end, List<String> path, String location,
+            List<ChunkDraft> out) {
         String t = text.substring(start, end);
-        out.add(new ChunkDraft(kind, t, path, start, end, counter.count(t)));
+        out.add(new ChunkDraft(kind, t, path, start, end, counter.count(t), location));
+    }
+
+    /**
+     * The location of the text [start, end) of a section: its blocks' locations in order, pages merged into a range
+     * ({@code page 3}, {@code pages 3–4}); empty when the blocks have none.
+     */
+    static String location(List<Block> blocks, int start, int end) {
+        java.util.LinkedHashSet<String> found = new java.util.LinkedHashSet<>();
+        for (Block b : blocks) {
+            if (b.end() > start && b.start() < end && !b.location().isEmpty()) {
+                found.add(b.location());
+            }
+        }
+        if (found.isEmpty()) {
+            return "";
+        }
+        if (found.size() > 1 && found.stream().allMatch(l -> l.matches("page \\d+"))) {
+            List<Integer> pages = found.stream().map(l -> Integer.parseInt(l.substring(5))).sorted().toList();
+            return "pages " + pages.getFirst() + "\u2013" + pages.getLast();
+        }
+        return String.join(", ", found);
     }
 
     private void table(Block b, List<ChunkDraft> out) {
@@ -180,7 +213,7 @@ public final class StructuredChunker implements Chunker {
         int rowStart = b.start() + header.length() + 1;
         if (rows.length == 1 || counter.count(b.text()) <= maxTokens) {
             out.add(new ChunkDraft(ChunkKind.TABLE, b.text(), b.headingPath(), b.start(), b.end(),
-                    counter.count(b.text())));
+                    counter.count(b.text()), b.location()));
             return;
         }
         StringBuilder part = new StringBuilder(header);
@@ -192,7 +225,7 @@ public final class StructuredChunker implements Chunker {
             int t = counter.count(rows[i]);
             if (partRows > 0 && partTokens + t > maxTokens) {
                 out.add(new ChunkDraft(ChunkKind.TABLE, part.toString(), b.headingPath(), partStart, offset - 1,
-                        partTokens));
+                        partTokens, b.location()));
                 part = new StringBuilder(header);
                 partTokens = headerTokens;
                 partStart = offset;
@@ -203,7 +236,8 @@ public final class StructuredChunker implements Chunker {
             partRows++;
             offset += rows[i].length() + 1;
         }
-        out.add(new ChunkDraft(ChunkKind.TABLE, part.toString(), b.headingPath(), partStart, b.end(), partTokens));
+        out.add(new ChunkDraft(ChunkKind.TABLE, part.toString(), b.headingPath(), partStart, b.end(), partTokens,
+                b.location()));
     }
 
     private void code(Block b, List<ChunkDraft> out) {
@@ -238,7 +272,8 @@ public final class StructuredChunker implements Chunker {
             String body = b.text().substring(start - b.start(), end - b.start()).strip();
             if (!body.isEmpty()) {
                 String fenced = fenceOpen + body + "\n```";
-                out.add(new ChunkDraft(ChunkKind.CODE, fenced, b.headingPath(), start, end, counter.count(fenced)));
+                out.add(new ChunkDraft(ChunkKind.CODE, fenced, b.headingPath(), start, end, counter.count(fenced),
+                        b.location()));
             }
             from = to;
         }

@@ -15,6 +15,17 @@ final class DocumentBuilder {
     private final List<Block> blocks = new ArrayList<>();
     private final String[] headings = new String[7];
     private String firstHeading;
+    private String location = "";
+
+    /** Where the next blocks are in the source ({@code page 3}, {@code slide 2}, …). */
+    void location(String where) {
+        location = where == null ? "" : where;
+    }
+
+    /** Forgets every heading (a new slide or sheet starts afresh). */
+    void resetHeadings() {
+        java.util.Arrays.fill(headings, null);
+    }
 
     /** A heading of level 1–6: replaces that level and clears the deeper ones. */
     void heading(int level, String title) {
@@ -46,7 +57,7 @@ final class DocumentBuilder {
         separate();
         int start = text.length();
         text.append(t);
-        blocks.add(new Block(kind, t, path(), start, text.length(), language));
+        blocks.add(new Block(kind, t, path(), start, text.length(), language, location));
     }
 
     private void separate() {

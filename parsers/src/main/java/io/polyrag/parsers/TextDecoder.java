@@ -8,8 +8,9 @@ import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 
 /**
- * Bytes to text: a byte-order mark decides the charset; otherwise strict UTF-8, falling back to windows-1252 (which
- * maps every byte) for legacy files. Refuses binary data: NUL bytes, or too many control characters.
+ * Bytes to text: a byte-order mark decides the charset; otherwise strict UTF-8; otherwise the charset Tika's ICU
+ * detector finds (Shift_JIS, KOI8-R, ISO-8859-x, …), falling back to windows-1252 (which maps every byte). Refuses
+ * binary data: NUL bytes, or too many control characters.
  */
 final class TextDecoder {
     private static final Charset WINDOWS_1252 = Charset.forName("windows-1252");
@@ -32,7 +33,17 @@ final class TextDecoder {
             return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
                     .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(bytes)).toString();
         } catch (CharacterCodingException e) {
-            return new String(bytes, WINDOWS_1252);
+            return new String(bytes, detect(bytes));
+        }
+    }
+
+    private static Charset detect(byte[] bytes) {
+        try (var in = new java.io.ByteArrayInputStream(bytes)) {
+            Charset c = new org.apache.tika.parser.txt.Icu4jEncodingDetector().detect(in,
+                    new org.apache.tika.metadata.Metadata());
+            return c == null ? WINDOWS_1252 : c;
+        } catch (java.io.IOException | RuntimeException | LinkageError e) {
+            return WINDOWS_1252;
         }
     }
 

@@ -74,6 +74,11 @@ public final class TextFormatsParser implements Parser {
     }
 
     @Override
+    public Set<String> extensions() {
+        return new java.util.TreeSet<>(BY_EXTENSION.keySet());
+    }
+
+    @Override
     public boolean acceptsName(String fileName) {
         return BY_EXTENSION.containsKey(extension(fileName));
     }

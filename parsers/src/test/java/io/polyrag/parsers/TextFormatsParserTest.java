@@ -162,4 +162,16 @@ class TextFormatsParserTest {
         String nested = "<div>".repeat(50_000) + "deep text" + "</div>".repeat(50_000);
         assertThat(parse("deep.html", nested).text()).contains("deep text");
     }
+
+    @Test
+    void a_legacy_encoding_is_detected_not_assumed() {
+        String russian = "Морской порт рабо"
+                + "тает круглый год, а "
+                + "ледоколы выходят "
+                + "зимой. ";
+        String text = russian.repeat(6).strip();
+        byte[] koi8 = text.getBytes(java.nio.charset.Charset.forName("KOI8-R"));
+        assertThat(new TextFormatsParser().parse(new SourceItem("u", "port.txt", koi8, null)).text())
+                .isEqualTo(text);
+    }
 }

@@ -272,7 +272,7 @@ public final class HybridSearcher implements AutoCloseable {
         ChunkView v = c.view();
         return new SearchHit(rank, c.hit().score(), v.chunk().documentId(), v.chunk().id(), v.uri(), v.title(),
                 v.chunk().text(), v.chunk().kind(), v.chunk().headingPath(), v.knowledgeBase(), c.hit().sources(),
-                v.chunk().version(), v.chunk().ordinal());
+                v.chunk().version(), v.chunk().ordinal(), v.chunk().location());
     }
 
     @Override

@@ -60,6 +60,17 @@ final class Dtos {
             @JsonAlias("skip_graph") Boolean skipGraph) {
     }
 
+    /**
+     * An ingest of staged uploads.
+     *
+     * @param ids the ids the upload endpoint accepted
+     * @param knowledgeBase target knowledge base (also {@code kb}); default: the one they were staged for
+     * @param skipGraph index without entity extraction (also {@code skip_graph})
+     */
+    record StagedBody(List<String> ids, @JsonAlias({"kb", "knowledge_base"}) String knowledgeBase,
+            @JsonAlias("skip_graph") Boolean skipGraph) {
+    }
+
     /** Entities matching a search. */
     record EntityPage(List<io.polyrag.core.model.EntityHit> entities) {
     }

@@ -87,6 +87,9 @@ public final class RestServer implements AutoCloseable {
         r.post("/v1/query", this::query);
         r.post("/v1/ingest/text", this::ingestText);
         r.post("/v1/ingest/files", this::ingestFiles);
+        r.post("/v1/ingest/upload", this::upload);
+        r.post("/v1/ingest/staged", this::ingestStaged);
+        r.get("/v1/formats", ctx -> ctx.json(polyrag.formats()));
         r.get("/v1/jobs/{id}", ctx -> ctx.json(polyrag.job(ctx.pathParam("id"))));
         r.get("/v1/documents", this::documents);
         r.delete("/v1/documents/{id}", this::deleteDocument);
@@ -218,6 +221,40 @@ public final class RestServer implements AutoCloseable {
         String location = "/v1/jobs/" + id;
         ctx.status(HttpStatus.ACCEPTED).header("Location", location)
                 .json(new Dtos.Accepted(id, "queued", files.size(), location));
+    }
+
+    /** Stages and checks files; ingests nothing. 200 with what was accepted and what was skipped, and why. */
+    private void upload(Context ctx) {
+        if (!ctx.isMultipartFormData()) {
+            throw new HttpResponseException(HttpStatus.UNSUPPORTED_MEDIA_TYPE.getCode(),
+                    "send the files as multipart/form-data, one part named 'files' per file");
+        }
+        List<UploadedFile> files = ctx.uploadedFiles("files");
+        if (files.isEmpty()) {
+            throw new InvalidInputException("no files: add one part named 'files' per file to stage");
+        }
+        String kb = io.polyrag.core.model.Ids.knowledgeBase(ctx.formParam("kb"));
+        Path tmp = polyrag.newStagingDir();
+        try {
+            ctx.json(polyrag.stage(kb, stage(files, tmp)));
+        } finally {
+            polyrag.discardStaging(tmp);
+        }
+    }
+
+    private void ingestStaged(Context ctx) {
+        requireJson(ctx);
+        Dtos.StagedBody b = Json.read(ctx.body(), Dtos.StagedBody.class);
+        if (b.ids() == null || b.ids().isEmpty()) {
+            throw new InvalidInputException("'ids' is required: the ids POST /v1/ingest/upload accepted");
+        }
+        if (b.ids().size() > 10_000) {
+            throw new InvalidInputException("at most 10000 staged files per ingest, got " + b.ids().size());
+        }
+        String id = polyrag.ingestStaged(b.ids(), b.knowledgeBase(), Boolean.TRUE.equals(b.skipGraph()));
+        String location = "/v1/jobs/" + id;
+        ctx.status(HttpStatus.ACCEPTED).header("Location", location)
+                .json(new Dtos.Accepted(id, "queued", b.ids().size(), location));
     }
 
     private static List<Requests.StagedFile> stage(List<UploadedFile> files, Path staging) {

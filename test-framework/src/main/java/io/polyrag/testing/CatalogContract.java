@@ -52,7 +52,7 @@ public abstract class CatalogContract {
     protected static DocumentDraft draft(String id, String kb, long version, String... texts) {
         List<Chunk> chunks = IntStream.range(0, texts.length)
                 .mapToObj(i -> new Chunk(Chunk.idOf(id, version, i), id, version, i, ChunkKind.PROSE, texts[i],
-                        List.of("Heading"), i * 10, i * 10 + texts[i].length(), 3, "model-x"))
+                        List.of("Heading"), i * 10, i * 10 + texts[i].length(), 3, "model-x", "page " + (i + 1)))
                 .toList();
         return new DocumentDraft(id, kb, "file:///" + id + ".md", "Title " + id, "text/markdown", "hash-" + version,
                 42, chunks);
@@ -73,6 +73,7 @@ public abstract class CatalogContract {
         assertThat(resolved.get(id0).chunk().text()).isEqualTo("alpha");
         assertThat(resolved.get(id0).chunk().headingPath()).containsExactly("Heading");
         assertThat(resolved.get(id0).chunk().embeddingModel()).isEqualTo("model-x");
+        assertThat(resolved.get(id0).chunk().location()).isEqualTo("page 1");
         assertThat(resolved.get(id0).title()).isEqualTo("Title d1");
         assertThat(resolved.get(id0).knowledgeBase()).isEqualTo("kb");
         assertThat(c.pendingVersions()).isEmpty();
@@ -203,6 +204,19 @@ public abstract class CatalogContract {
         assertThat(c.chunks("d1", 2, 0, 3)).isEmpty();
         c.delete(List.of("d1"));
         assertThat(c.chunks("d1", 1, 0, 3)).isEmpty();
+    }
+
+    @Test
+    void visible_documents_can_be_found_by_content_hash() {
+        CatalogAndJobs c = open();
+        c.stage(draft("d1", "kb", c.nextVersion("d1"), "alpha"), 1);
+        assertThat(c.documentsWithContent("hash-1", SearchScope.ALL)).as("staged, not yet visible").isEmpty();
+        c.publish(new DocumentVersion("d1", 1));
+        assertThat(c.documentsWithContent("hash-1", SearchScope.ALL)).extracting(d -> d.id()).containsExactly("d1");
+        assertThat(c.documentsWithContent("hash-1", new SearchScope(Set.of("other")))).isEmpty();
+        assertThat(c.documentsWithContent("hash-9", SearchScope.ALL)).isEmpty();
+        c.delete(List.of("d1"));
+        assertThat(c.documentsWithContent("hash-1", SearchScope.ALL)).isEmpty();
     }
 
     @Test

@@ -195,12 +195,24 @@ public final class Settings {
             "Weight of the RDF modality in weighted fusion.");
 
     // ---- ingest
-    public static final Setting<String> INGEST_PARSER = Setting.string("ingest.parser", "text",
-            "Parser provider that extracts text and structure from files.");
+    public static final Setting<String> INGEST_PARSER = Setting.string("ingest.parser", "tika",
+            "Parser provider that extracts text and structure from files: tika (every common document format) or "
+                    + "text (plain text, Markdown and HTML only).");
+    public static final Setting<Integer> INGEST_MAX_TEXT_MB = Setting.integer("ingest.max.text.mb", 64, 1, 2048,
+            "Most text one document may yield, in millions of characters; more stops its parse with a reason (a "
+                    + "small file that expands to gigabytes of text is refused, not loaded).");
+    public static final Setting<Integer> INGEST_PARSE_TIMEOUT_SECONDS = Setting.integer(
+            "ingest.parse.timeout.seconds", 120, 1, 3600, "Longest one file's parse may take; a slower one is "
+                    + "abandoned and reported.");
     public static final Setting<Integer> INGEST_MAX_FILE_MB = Setting.integer("ingest.max.file.mb", 64, 1, 4096,
             "Largest file accepted for ingest, in MiB; larger files are skipped with a reason.");
     public static final Setting<Integer> INGEST_BATCH_DOCUMENTS = Setting.integer("ingest.batch.documents", 16, 1,
             1024, "Documents written to the stores together (one durable commit per batch).");
+    public static final Setting<String> INGEST_DUPLICATES = Setting.choice("ingest.duplicates", "skip",
+            List.of("skip", "allow"), "An uploaded file with the same content as another document in its knowledge "
+                    + "base (under another name): skip it with a reason, or index it anyway.");
+    public static final Setting<Integer> INGEST_STAGING_HOURS = Setting.integer("ingest.staging.hours", 24, 1, 8760,
+            "Uploaded files checked by POST /v1/ingest/upload are kept this long for an ingest to pick them up.");
     public static final Setting<Integer> INGEST_WORKERS = Setting.integer("ingest.workers", 1, 0, 64,
             "Background workers running ingest jobs in this process; 0 runs none (a replica that only serves).");
     public static final Setting<Integer> INGEST_JOB_ATTEMPTS = Setting.integer("ingest.job.attempts", 3, 1, 20,

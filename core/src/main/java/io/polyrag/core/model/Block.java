@@ -12,16 +12,25 @@ import java.util.Objects;
  * @param start offset of the block's first character in {@link ParsedDocument#text()}
  * @param end offset just past the block's last character in {@link ParsedDocument#text()}
  * @param language a code block's language when known, else empty
+ * @param location where in the source the block is, for citations: {@code page 3}, {@code sheet Budget},
+ *     {@code slide 2}; empty when the format has no pages
  */
-public record Block(ChunkKind kind, String text, List<String> headingPath, int start, int end, String language) {
+public record Block(ChunkKind kind, String text, List<String> headingPath, int start, int end, String language,
+        String location) {
     public Block {
         Objects.requireNonNull(kind, "kind");
         Objects.requireNonNull(text, "text");
         headingPath = List.copyOf(headingPath);
         language = language == null ? "" : language;
+        location = location == null ? "" : location;
         if (start < 0 || end < start) {
             throw new IllegalArgumentException("bad block offsets [" + start + ", " + end + ")");
         }
+    }
+
+    /** A block with no location. */
+    public Block(ChunkKind kind, String text, List<String> headingPath, int start, int end, String language) {
+        this(kind, text, headingPath, start, end, language, "");
     }
 
     public static Block prose(String text, List<String> headingPath, int start, int end) {

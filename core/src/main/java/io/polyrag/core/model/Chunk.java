@@ -17,15 +17,25 @@ import java.util.Objects;
  * @param endOffset offset just past the last character covered
  * @param tokenCount tokens in {@code text}
  * @param embeddingModel the model that produced this chunk's vector, or empty when no vector was made
+ * @param location where in the source the chunk is ({@code page 3}, {@code sheet Budget}, …), or empty
  */
 public record Chunk(String id, String documentId, long version, int ordinal, ChunkKind kind, String text,
-        List<String> headingPath, int startOffset, int endOffset, int tokenCount, String embeddingModel) {
+        List<String> headingPath, int startOffset, int endOffset, int tokenCount, String embeddingModel,
+        String location) {
     public Chunk {
         Objects.requireNonNull(id, "id");
         Objects.requireNonNull(documentId, "documentId");
         Objects.requireNonNull(text, "text");
         headingPath = List.copyOf(headingPath);
         embeddingModel = embeddingModel == null ? "" : embeddingModel;
+        location = location == null ? "" : location;
+    }
+
+    /** A chunk with no location. */
+    public Chunk(String id, String documentId, long version, int ordinal, ChunkKind kind, String text,
+            List<String> headingPath, int startOffset, int endOffset, int tokenCount, String embeddingModel) {
+        this(id, documentId, version, ordinal, kind, text, headingPath, startOffset, endOffset, tokenCount,
+                embeddingModel, "");
     }
 
     public static String idOf(String documentId, long version, int ordinal) {

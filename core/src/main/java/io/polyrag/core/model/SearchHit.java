@@ -20,12 +20,15 @@ import java.util.Map;
  *     keyed by modality wire name
  * @param version the document version the chunk belongs to
  * @param ordinal the chunk's position in its document
+ * @param location where in the source the chunk is ({@code page 3}, {@code sheet Budget}, {@code slide 2}), or
+ *     empty
  */
 public record SearchHit(int rank, double score, String documentId, String chunkId, String uri, String title,
         String text, ChunkKind kind, List<String> headingPath, String knowledgeBase,
-        Map<String, SourceScore> sources, long version, int ordinal) {
+        Map<String, SourceScore> sources, long version, int ordinal, String location) {
     public SearchHit {
         headingPath = List.copyOf(headingPath);
         sources = Map.copyOf(sources);
+        location = location == null ? "" : location;
     }
 }

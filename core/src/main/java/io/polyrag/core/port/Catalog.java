@@ -25,6 +25,9 @@ public interface Catalog extends AutoCloseable {
     /** The document with this id, whether or not a version of it is visible yet; empty if unknown or deleted. */
     Optional<DocumentInfo> document(String documentId);
 
+    /** Visible documents in {@code scope} whose content hash is {@code contentHash} (for duplicate detection). */
+    java.util.List<DocumentInfo> documentsWithContent(String contentHash, io.polyrag.core.model.SearchScope scope);
+
     /**
      * The next version number for a document: one more than any version it ever had (staged, published or
      * discarded), so a version number is never reused.

@@ -22,4 +22,14 @@ public interface Parser {
 
     /** Whether a file with this name looks parseable, judged by its name alone (for directory walks). */
     boolean acceptsName(String fileName);
+
+    /** File extensions (lower case, no dot) a directory walk picks up. */
+    default Set<String> extensions() {
+        return Set.of();
+    }
+
+    /** Whether images and scanned pages can be read (OCR is installed). */
+    default boolean ocr() {
+        return false;
+    }
 }

@@ -90,6 +90,25 @@ public class JdbcCatalog implements CatalogAndJobs {
     }
 
     @Override
+    public List<DocumentInfo> documentsWithContent(String contentHash, SearchScope scope) {
+        return jdbc.tx("find documents by content", c -> {
+            String sql = "SELECT * FROM documents WHERE content_hash = ? AND deleted = FALSE AND visible_version > 0"
+                    + (scope.knowledgeBases().isEmpty() ? "" : " AND kb = ANY(?)") + " ORDER BY uri LIMIT 10";
+            try (PreparedStatement ps = c.prepareStatement(sql)) {
+                ps.setString(1, contentHash);
+                bindScope(c, ps, 2, scope);
+                List<DocumentInfo> out = new ArrayList<>();
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        out.add(documentInfo(rs));
+                    }
+                }
+                return out;
+            }
+        });
+    }
+
+    @Override
     public long nextVersion(String documentId) {
         return jdbc.tx("allocate a version", c -> {
             try (PreparedStatement up = c.prepareStatement(
@@ -165,8 +184,8 @@ public class JdbcCatalog implements CatalogAndJobs {
 
     private static void insertChunks(Connection c, List<Chunk> chunks) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("INSERT INTO chunks (id, document_id, version, ordinal, kind, "
-                + "text, heading_path, start_offset, end_offset, token_count, embedding_model) "
-                + "VALUES (?,?,?,?,?,?,?,?,?,?,?)")) {
+                + "text, heading_path, start_offset, end_offset, token_count, embedding_model, location) "
+                + "VALUES (?,?,?,?,?,?,?,?,?,?,?,?)")) {
             for (Chunk ch : chunks) {
                 ps.setString(1, ch.id());
                 ps.setString(2, ch.documentId());
@@ -179,6 +198,7 @@ public class JdbcCatalog implements CatalogAndJobs {
                 ps.setInt(9, ch.endOffset());
                 ps.setInt(10, ch.tokenCount());
                 ps.setString(11, clip(ch.embeddingModel(), 255));
+                ps.setString(12, clip(ch.location(), 255));
                 ps.addBatch();
             }
             ps.executeBatch();
@@ -408,7 +428,8 @@ public class JdbcCatalog implements CatalogAndJobs {
                 : Arrays.asList(path.split(String.valueOf(PATH_SEPARATOR), -1));
         return new Chunk(rs.getString("id"), rs.getString("document_id"), rs.getLong("version"), rs.getInt("ordinal"),
                 ChunkKind.parse(rs.getString("kind")), rs.getString("text"), headings, rs.getInt("start_offset"),
-                rs.getInt("end_offset"), rs.getInt("token_count"), rs.getString("embedding_model"));
+                rs.getInt("end_offset"), rs.getInt("token_count"), rs.getString("embedding_model"),
+                rs.getString("location"));
     }
 
     private static DocumentInfo documentInfo(ResultSet rs) throws SQLException {

@@ -1,0 +1,354 @@
+package io.polyrag.parsers;
+
+import io.polyrag.core.InvalidInputException;
+import io.polyrag.core.model.ChunkKind;
+import io.polyrag.core.model.ParsedDocument;
+import io.polyrag.core.model.SourceItem;
+import io.polyrag.core.port.Parser;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.tika.config.TikaConfig;
+import org.apache.tika.detect.Detector;
+import org.apache.tika.exception.EncryptedDocumentException;
+import org.apache.tika.exception.TikaException;
+import org.apache.tika.exception.ZeroByteFileException;
+import org.apache.tika.metadata.Metadata;
+import org.apache.tika.metadata.TikaCoreProperties;
+import org.apache.tika.mime.MediaType;
+import org.apache.tika.parser.AutoDetectParser;
+import org.apache.tika.parser.ParseContext;
+import org.xml.sax.SAXException;
+
+/**
+ * Every common document format: PDF (page by page), Word, PowerPoint (slide by slide), Excel and OpenDocument
+ * spreadsheets (sheet by sheet, tables with their header row), OpenDocument text and presentations, RTF, EPUB, CSV
+ * and TSV through Apache Tika; Markdown, HTML and plain text through the text parsers; source code and configuration
+ * files as fenced code. The type is detected from the content (an extension that lies does not matter) with the name
+ * as a hint.
+ *
+ * <p>Hostile input is bounded: a parse that runs past the time limit is abandoned, text beyond the character limit
+ * stops it, Tika's zip-bomb guard stops decompression that expands too far, archives are refused rather than
+ * unpacked, and embedded documents are not parsed. Each failure is an {@link InvalidInputException} naming the file
+ * and the reason: encrypted, corrupt or truncated, too much text, too slow, unsupported type.
+ */
+public final class DocumentsParser implements Parser {
+    /** Source and configuration files, by extension, and the language their fence names. */
+    static final Map<String, String> CODE = Map.ofEntries(Map.entry("java", "java"), Map.entry("kt", "kotlin"),
+            Map.entry("scala", "scala"), Map.entry("py", "python"), Map.entry("js", "javascript"),
+            Map.entry("mjs", "javascript"), Map.entry("ts", "typescript"), Map.entry("tsx", "tsx"),
+            Map.entry("jsx", "jsx"), Map.entry("go", "go"), Map.entry("rs", "rust"), Map.entry("c", "c"),
+            Map.entry("h", "c"), Map.entry("cc", "cpp"), Map.entry("cpp", "cpp"), Map.entry("hpp", "cpp"),
+            Map.entry("cs", "csharp"), Map.entry("rb", "ruby"), Map.entry("php", "php"), Map.entry("swift", "swift"),
+            Map.entry("sh", "bash"), Map.entry("bash", "bash"), Map.entry("sql", "sql"), Map.entry("yaml", "yaml"),
+            Map.entry("yml", "yaml"), Map.entry("json", "json"), Map.entry("toml", "toml"), Map.entry("ini", "ini"),
+            Map.entry("properties", "properties"), Map.entry("gradle", "groovy"), Map.entry("dockerfile", "docker"),
+            Map.entry("proto", "protobuf"), Map.entry("lua", "lua"), Map.entry("r", "r"), Map.entry("xml", "xml"),
+            Map.entry("xsd", "xml"), Map.entry("pom", "xml"));
+    /** Extensions handed to Tika. */
+    static final Set<String> DOCUMENTS = Set.of("pdf", "docx", "doc", "pptx", "ppt", "xlsx", "xls", "ods", "odt",
+            "odp", "rtf", "epub", "csv", "tsv");
+    private static final Set<String> IMAGE_EXTENSIONS = Set.of("png", "jpg", "jpeg", "tif", "tiff", "bmp", "gif");
+    private static final Set<String> OCR_IMAGES = Set.of("image/png", "image/jpeg", "image/tiff", "image/bmp",
+            "image/gif", "image/x-ms-bmp");
+    private static final Set<String> ARCHIVES = Set.of("application/zip", "application/gzip", "application/x-gzip",
+            "application/x-tar", "application/x-7z-compressed", "application/x-rar-compressed",
+            "application/vnd.rar", "application/x-bzip2", "application/x-xz", "application/java-archive");
+
+    private final TextFormatsParser text = new TextFormatsParser();
+    private final AutoDetectParser tika;
+    private final Detector detector;
+    private final long maxChars;
+    private final long timeoutMs;
+    private final boolean ocr;
+    private final ExecutorService workers = Executors.newCachedThreadPool(
+            Thread.ofPlatform().daemon().name("polyrag-parse-", 0).factory());
+
+    /**
+     * @param maxChars most characters of text one document may yield
+     * @param timeoutMs longest one parse may take
+     */
+    public DocumentsParser(long maxChars, long timeoutMs) {
+        TikaConfig config = TikaConfig.getDefaultConfig();
+        this.tika = new AutoDetectParser(config);
+        this.detector = config.getDetector();
+        this.maxChars = maxChars;
+        this.timeoutMs = timeoutMs;
+        this.ocr = tesseractInstalled();
+    }
+
+    /** Whether Tesseract (Debian's {@code tesseract-ocr}) is on the PATH, so images and scans can be read. */
+    static boolean tesseractInstalled() {
+        try {
+            return new org.apache.tika.parser.ocr.TesseractOCRParser().hasTesseract();
+        } catch (Exception | LinkageError e) {
+            return false;
+        }
+    }
+
+    /** Whether this parser can read images and scanned PDFs. */
+    public boolean ocrAvailable() {
+        return ocr;
+    }
+
+    @Override
+    public boolean ocr() {
+        return ocr;
+    }
+
+    @Override
+    public ParsedDocument parse(SourceItem item) {
+        String ext = TextFormatsParser.extension(item.name());
+        String detected = detect(item);
+        if (isText(detected) && CODE.containsKey(ext)) {
+            return code(item, CODE.get(ext));
+        }
+        if (isText(detected) && (ext.equals("csv") || ext.equals("tsv") || detected.equals("text/csv")
+                || detected.equals("text/tab-separated-values"))) {
+            return delimited(item, ext.equals("tsv") || detected.equals("text/tab-separated-values"));
+        }
+        if (isText(detected) && !isDocument(detected) && !DOCUMENTS.contains(ext) || detected.equals("text/html")
+                || detected.equals("application/xhtml+xml") || detected.equals("text/markdown")) {
+            return text.parse(item);
+        }
+        if (ARCHIVES.contains(detected)) {
+            throw new InvalidInputException(item.name() + ": an archive (" + detected + "); archives are not "
+                    + "unpacked: extract the files and ingest them");
+        }
+        if (detected.startsWith("image/")) {
+            if (!ocr || !OCR_IMAGES.contains(detected)) {
+                throw new InvalidInputException(item.name() + ": an image (" + detected + ") needs OCR"
+                        + (ocr ? ", and this image type is not one Tesseract reads (png, jpeg, tiff, bmp, gif)"
+                                : ", which needs Tesseract: install Debian's tesseract-ocr package (or your "
+                                        + "platform's) and restart"));
+            }
+            return tika(item, detected);
+        }
+        if (detected.contains("protected") || detected.contains("encrypted")) {
+            throw new InvalidInputException(item.name() + ": encrypted (password protected); it was skipped");
+        }
+        if (!isDocument(detected)) {
+            throw new InvalidInputException(item.name() + ": unsupported type (the content is " + detected
+                    + ", whatever the name says)");
+        }
+        return tika(item, detected);
+    }
+
+    private static boolean isText(String type) {
+        return type.startsWith("text/") || type.equals("application/json") || type.equals("application/x-sh")
+                || type.equals("application/sql") || type.equals("application/javascript")
+                || type.equals("application/xml") || type.endsWith("+xml") && !type.contains("openxmlformats");
+    }
+
+    /** The formats handed to Tika: documents only; any other binary is refused by content. */
+    private static boolean isDocument(String type) {
+        return type.equals("application/pdf") || type.startsWith("application/vnd.openxmlformats-officedocument.")
+                || type.startsWith("application/vnd.ms-excel") || type.startsWith("application/vnd.ms-powerpoint")
+                || type.equals("application/msword") || type.startsWith("application/vnd.oasis.opendocument.")
+                || type.equals("application/rtf") || type.equals("text/rtf") || type.equals("application/epub+zip")
+                || type.equals("text/csv") || type.equals("text/tab-separated-values")
+                || type.equals("application/x-tika-msoffice") || type.equals("application/x-tika-ooxml")
+                || type.startsWith("application/vnd.ms-word");
+    }
+
+    /** The content's media type, with the name as a hint only. */
+    String detect(SourceItem item) {
+        Metadata m = new Metadata();
+        m.set(TikaCoreProperties.RESOURCE_NAME_KEY, item.name());
+        try (InputStream in = new ByteArrayInputStream(item.content())) {
+            MediaType t = detector.detect(org.apache.tika.io.TikaInputStream.get(in), m);
+            return t.getBaseType().toString().toLowerCase(Locale.ROOT);
+        } catch (IOException e) {
+            throw new InvalidInputException(item.name() + ": cannot read it (" + e.getMessage() + ")");
+        }
+    }
+
+    private ParsedDocument code(SourceItem item, String language) {
+        String source = TextDecoder.decode(item.content(), item.name());
+        DocumentBuilder doc = new DocumentBuilder();
+        doc.block(ChunkKind.CODE, source, language);
+        if (doc.isEmpty()) {
+            throw new InvalidInputException(item.name() + ": no text to index (the file is empty)");
+        }
+        return doc.build(item.name().substring(Math.max(item.name().lastIndexOf('/'), item.name().lastIndexOf('\\'))
+                + 1), "text/x-" + language);
+    }
+
+    /** CSV or TSV as one table, header row first (commons-csv: quotes, embedded separators and newlines). */
+    private ParsedDocument delimited(SourceItem item, boolean tabs) {
+        String source = TextDecoder.decode(item.content(), item.name());
+        org.apache.commons.csv.CSVFormat format = (tabs ? org.apache.commons.csv.CSVFormat.TDF
+                : org.apache.commons.csv.CSVFormat.DEFAULT).builder().setIgnoreEmptyLines(true).get();
+        StringBuilder table = new StringBuilder();
+        try (var records = org.apache.commons.csv.CSVParser.parse(source, format)) {
+            for (var r : records) {
+                if (table.length() > maxChars) {
+                    throw new InvalidInputException(item.name() + ": holds more than " + maxChars
+                            + " characters of text (raise POLYRAG_INGEST_MAX_TEXT_MB to ingest it)");
+                }
+                if (!table.isEmpty()) {
+                    table.append('\n');
+                }
+                table.append(String.join(" | ", r.stream().map(c -> c.replaceAll("\\s+", " ").strip()
+                        .replace("|", "\\|")).toList()));
+            }
+        } catch (IOException | java.io.UncheckedIOException | IllegalStateException e) {
+            throw new InvalidInputException(item.name() + ": corrupt or truncated, cannot be parsed ("
+                    + e.getMessage() + ")");
+        }
+        DocumentBuilder doc = new DocumentBuilder();
+        doc.block(ChunkKind.TABLE, table.toString(), "");
+        if (doc.isEmpty()) {
+            throw new InvalidInputException(item.name() + ": no text to index (the file is empty)");
+        }
+        return doc.build(TextFormatsParser.stem(item.name()), tabs ? "text/tab-separated-values" : "text/csv");
+    }
+
+    private ParsedDocument tika(SourceItem item, String type) {
+        DocumentBuilder doc = new DocumentBuilder();
+        TikaXhtmlHandler.Layout layout = layout(type);
+        Metadata metadata = new Metadata();
+        metadata.set(TikaCoreProperties.RESOURCE_NAME_KEY, item.name());
+        Future<?> run = workers.submit(() -> {
+            try (InputStream in = new ByteArrayInputStream(item.content())) {
+                // No Parser in the context: embedded documents (attachments, OLE objects) are not parsed. Numbers and
+                // dates are written the same way whatever the server's locale, so the index does not depend on it.
+                ParseContext context = new ParseContext();
+                context.set(Locale.class, Locale.ROOT);
+                if (ocr) {
+                    // Pages with (almost) no text layer are scanned: OCR them; pages with text are read as text.
+                    org.apache.tika.parser.pdf.PDFParserConfig pdf = new org.apache.tika.parser.pdf.PDFParserConfig();
+                    pdf.setOcrStrategy(org.apache.tika.parser.pdf.PDFParserConfig.OCR_STRATEGY.AUTO);
+                    context.set(org.apache.tika.parser.pdf.PDFParserConfig.class, pdf);
+                    org.apache.tika.parser.ocr.TesseractOCRConfig tesseract =
+                            new org.apache.tika.parser.ocr.TesseractOCRConfig();
+                    tesseract.setTimeoutSeconds((int) Math.max(1, timeoutMs / 1000));
+                    context.set(org.apache.tika.parser.ocr.TesseractOCRConfig.class, tesseract);
+                } else {
+                    org.apache.tika.parser.pdf.PDFParserConfig pdf = new org.apache.tika.parser.pdf.PDFParserConfig();
+                    pdf.setOcrStrategy(org.apache.tika.parser.pdf.PDFParserConfig.OCR_STRATEGY.NO_OCR);
+                    context.set(org.apache.tika.parser.pdf.PDFParserConfig.class, pdf);
+                }
+                tika.parse(in, new TikaXhtmlHandler(doc, layout, maxChars), metadata, context);
+            }
+            return null;
+        });
+        try {
+            run.get(timeoutMs, TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            run.cancel(true);
+            throw new InvalidInputException(item.name() + ": parsing took longer than " + timeoutMs / 1000
+                    + " s and was stopped (raise POLYRAG_INGEST_PARSE_TIMEOUT_SECONDS for very large files)");
+        } catch (InterruptedException e) {
+            run.cancel(true);
+            Thread.currentThread().interrupt();
+            throw new InvalidInputException(item.name() + ": parsing was interrupted");
+        } catch (ExecutionException e) {
+            throw failure(item, e.getCause());
+        }
+        if (doc.isEmpty()) {
+            throw new InvalidInputException(item.name() + ": no text to index (" + type + (ocr
+                    ? "; OCR found no text either)" : " with no text layer; a scanned document needs OCR: install "
+                            + "Debian's tesseract-ocr package and restart)"));
+        }
+        String title = metadata.get(TikaCoreProperties.TITLE);
+        if (title == null || title.isBlank()) {
+            title = doc.firstHeading() != null && layout == TikaXhtmlHandler.Layout.FLOW ? null
+                    : TextFormatsParser.stem(item.name());
+        }
+        return doc.build(title, type);
+    }
+
+    private static TikaXhtmlHandler.Layout layout(String type) {
+        if (type.startsWith("image/")) {
+            return TikaXhtmlHandler.Layout.IMAGE;
+        }
+        if (type.equals("application/pdf")) {
+            return TikaXhtmlHandler.Layout.PAGES;
+        }
+        if (type.contains("presentation") || type.contains("powerpoint")) {
+            return TikaXhtmlHandler.Layout.SLIDES;
+        }
+        if (type.contains("spreadsheet") || type.contains("excel")) {
+            return TikaXhtmlHandler.Layout.SHEETS;
+        }
+        return TikaXhtmlHandler.Layout.FLOW;
+    }
+
+    /** A clear reason for whatever the parse threw. */
+    private static InvalidInputException failure(SourceItem item, Throwable t) {
+        for (Throwable c = t; c != null; c = c.getCause()) {
+            if (c instanceof EncryptedDocumentException
+                    || c.getClass().getName().endsWith("EncryptedDocumentException")
+                    || c.getClass().getName().endsWith("InvalidPasswordException")) {
+                return new InvalidInputException(item.name() + ": encrypted (password protected); it was skipped");
+            }
+            if (c instanceof TikaXhtmlHandler.TooMuchText) {
+                return new InvalidInputException(item.name() + ": holds " + c.getMessage() + " (raise "
+                        + "POLYRAG_INGEST_MAX_TEXT_MB to ingest it)");
+            }
+            if (c.getClass().getSimpleName().equals("ZipBombException")
+                    || c instanceof SAXException && String.valueOf(c.getMessage()).contains("Suspected zip bomb")) {
+                return new InvalidInputException(item.name() + ": expands far beyond its size when decompressed "
+                        + "(a zip bomb); it was skipped");
+            }
+            if (c instanceof ZeroByteFileException) {
+                return new InvalidInputException(item.name() + ": empty");
+            }
+            if (c instanceof OutOfMemoryError) {
+                return new InvalidInputException(item.name() + ": needs more memory to parse than is available");
+            }
+        }
+        String reason = t instanceof TikaException || t instanceof IOException || t instanceof SAXException
+                ? t.getMessage() : t.getClass().getSimpleName() + ": " + t.getMessage();
+        return new InvalidInputException(item.name() + ": corrupt or truncated, cannot be parsed (" + reason + ")");
+    }
+
+    @Override
+    public Set<String> mediaTypes() {
+        Set<String> all = new TreeSet<>(text.mediaTypes());
+        all.addAll(Set.of("application/pdf", "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+                "application/msword", "application/vnd.openxmlformats-officedocument.presentationml.presentation",
+                "application/vnd.ms-powerpoint", "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+                "application/vnd.ms-excel", "application/vnd.oasis.opendocument.spreadsheet",
+                "application/vnd.oasis.opendocument.text", "application/vnd.oasis.opendocument.presentation",
+                "application/rtf", "application/epub+zip", "text/csv", "text/tab-separated-values"));
+        CODE.values().forEach(language -> all.add("text/x-" + language));
+        if (ocr) {
+            all.addAll(OCR_IMAGES);
+        }
+        return all;
+    }
+
+    /** Extensions accepted when walking a directory (images too, when OCR is available). */
+    @Override
+    public Set<String> extensions() {
+        Set<String> all = new TreeSet<>(DOCUMENTS);
+        all.addAll(CODE.keySet());
+        all.addAll(java.util.List.of("txt", "text", "log", "rst", "adoc", "md", "markdown", "mdown", "mkd", "html",
+                "htm", "xhtml"));
+        if (ocr) {
+            all.addAll(IMAGE_EXTENSIONS);
+        }
+        return all;
+    }
+
+    @Override
+    public boolean acceptsName(String fileName) {
+        String ext = TextFormatsParser.extension(fileName);
+        String base = fileName.substring(Math.max(fileName.lastIndexOf('/'), fileName.lastIndexOf('\\')) + 1)
+                .toLowerCase(Locale.ROOT);
+        return text.acceptsName(fileName) || DOCUMENTS.contains(ext) || CODE.containsKey(ext)
+                || base.equals("dockerfile") || ocr && IMAGE_EXTENSIONS.contains(ext);
+    }
+}

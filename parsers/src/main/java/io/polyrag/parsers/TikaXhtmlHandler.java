@@ -1,0 +1,248 @@
+package io.polyrag.parsers;
+
+import io.polyrag.core.model.ChunkKind;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import org.xml.sax.Attributes;
+import org.xml.sax.SAXException;
+import org.xml.sax.helpers.DefaultHandler;
+
+/**
+ * Turns the XHTML that Apache Tika emits for any format into polyrag blocks: headings into the heading path,
+ * paragraphs and list items into prose, tables into rows of {@code a | b | c} with the header row first, {@code pre}
+ * into code, and page, slide and sheet boundaries into each block's location.
+ *
+ * <p>Tika marks a PDF page as {@code <div class="page">}, a presentation slide as {@code <div
+ * class="slide-content">}, and a spreadsheet sheet as {@code <div class="sheet">} (OpenDocument: {@code page})
+ * opening with an {@code <h1>} of the sheet's name; the {@link Layout} says which one a document uses. Text beyond {@code maxChars} stops the parse with
+ * a clear error rather than filling memory.
+ */
+final class TikaXhtmlHandler extends DefaultHandler {
+    /** How a format divides into parts. */
+    enum Layout {
+        PAGES, SLIDES, SHEETS, FLOW, IMAGE
+    }
+
+    /** Thrown when a document holds more text than allowed. */
+    static final class TooMuchText extends SAXException {
+        TooMuchText(long limit) {
+            super("more than " + limit + " characters of text");
+        }
+    }
+
+    private final DocumentBuilder doc;
+    private final Layout layout;
+    private final long maxChars;
+    private long chars;
+    private int part;
+    private int skipDepth;
+    private int heading;
+    private boolean sheetNamePending;
+    private final StringBuilder buffer = new StringBuilder();
+    private boolean inPre;
+    private List<List<String>> table;
+    private List<String> row;
+    private StringBuilder cell;
+    private int tableDepth;
+
+    TikaXhtmlHandler(DocumentBuilder doc, Layout layout, long maxChars) {
+        this.doc = doc;
+        this.layout = layout;
+        this.maxChars = maxChars;
+        if (layout == Layout.IMAGE) {
+            doc.location("image (OCR)");
+        }
+    }
+
+    @Override
+    public void startElement(String uri, String localName, String qName, Attributes atts) {
+        String el = name(localName, qName);
+        if (skipDepth > 0 || el.equals("head") || el.equals("script") || el.equals("style")) {
+            skipDepth++;
+            return;
+        }
+        String cls = atts.getValue("class") == null ? "" : atts.getValue("class");
+        switch (el) {
+            case "div" -> {
+                if (cls.equals("page") && layout == Layout.PAGES) {
+                    flush();
+                    part++;
+                    doc.location("page " + part);
+                } else if ((cls.equals("sheet") || cls.equals("page")) && layout == Layout.SHEETS) {
+                    flush();
+                    part++;
+                    doc.resetHeadings();
+                    sheetNamePending = true;
+                    doc.location("sheet " + part);
+                } else if (cls.equals("slide-content") && layout == Layout.SLIDES) {
+                    flush();
+                    part++;
+                    doc.resetHeadings();
+                    doc.location("slide " + part);
+                }
+            }
+            case "h1", "h2", "h3", "h4", "h5", "h6" -> {
+                if (table == null) {
+                    flush();
+                    heading = el.charAt(1) - '0';
+                }
+            }
+            case "p", "li", "br", "blockquote", "dt", "dd" -> {
+                if (table == null) {
+                    flush();
+                }
+            }
+            case "pre" -> {
+                if (table == null) {
+                    flush();
+                    inPre = true;
+                }
+            }
+            case "table" -> {
+                if (tableDepth++ == 0) {
+                    flush();
+                    table = new ArrayList<>();
+                }
+            }
+            case "tr" -> {
+                if (tableDepth == 1) {
+                    row = new ArrayList<>();
+                }
+            }
+            case "td", "th" -> {
+                if (tableDepth == 1) {
+                    cell = new StringBuilder();
+                }
+            }
+            default -> {
+            }
+        }
+    }
+
+    @Override
+    public void endElement(String uri, String localName, String qName) {
+        String el = name(localName, qName);
+        if (skipDepth > 0) {
+            skipDepth--;
+            return;
+        }
+        switch (el) {
+            case "h1", "h2", "h3", "h4", "h5", "h6" -> {
+                if (table == null && heading > 0) {
+                    String title = clean(buffer.toString());
+                    buffer.setLength(0);
+                    if (sheetNamePending && !title.isEmpty()) {
+                        doc.location("sheet " + title);
+                        sheetNamePending = false;
+                    }
+                    doc.heading(heading, title);
+                    heading = 0;
+                }
+            }
+            case "p", "li", "blockquote", "dt", "dd" -> {
+                if (table == null) {
+                    flush();
+                }
+            }
+            case "pre" -> {
+                if (table == null) {
+                    doc.block(ChunkKind.CODE, buffer.toString(), "");
+                    buffer.setLength(0);
+                    inPre = false;
+                }
+            }
+            case "td", "th" -> {
+                if (tableDepth == 1 && row != null && cell != null) {
+                    row.add(clean(cell.toString()).replace("|", "\\\\|"));
+                    cell = null;
+                }
+            }
+            case "tr" -> {
+                if (tableDepth == 1 && row != null) {
+                    if (row.stream().anyMatch(c -> !c.isEmpty())) {
+                        table.add(row);
+                    }
+                    row = null;
+                }
+            }
+            case "table" -> {
+                if (--tableDepth == 0) {
+                    emitTable();
+                }
+            }
+            default -> {
+            }
+        }
+    }
+
+    @Override
+    public void characters(char[] ch, int start, int length) throws SAXException {
+        if (skipDepth > 0) {
+            return;
+        }
+        chars += length;
+        if (chars > maxChars) {
+            throw new TooMuchText(maxChars);
+        }
+        if (cell != null) {
+            cell.append(ch, start, length);
+        } else if (table == null) {
+            buffer.append(ch, start, length);
+        }
+    }
+
+    @Override
+    public void ignorableWhitespace(char[] ch, int start, int length) throws SAXException {
+        characters(ch, start, length);
+    }
+
+    @Override
+    public void endDocument() {
+        flush();
+        if (table != null) {
+            emitTable();
+        }
+    }
+
+    private void flush() {
+        if (inPre) {
+            return;
+        }
+        String text = clean(buffer.toString());
+        buffer.setLength(0);
+        if (!text.isEmpty()) {
+            doc.prose(text);
+        }
+    }
+
+    private void emitTable() {
+        List<List<String>> rows = table;
+        table = null;
+        if (rows == null || rows.isEmpty()) {
+            return;
+        }
+        int width = rows.stream().mapToInt(List::size).max().orElse(0);
+        StringBuilder t = new StringBuilder();
+        for (List<String> r : rows) {
+            List<String> cells = new ArrayList<>(r);
+            while (cells.size() < width) {
+                cells.add("");
+            }
+            if (!t.isEmpty()) {
+                t.append('\n');
+            }
+            t.append(String.join(" | ", cells));
+        }
+        doc.block(ChunkKind.TABLE, t.toString(), "");
+    }
+
+    /** Whitespace runs collapsed to one space, so line-wrapped PDF text reads as sentences. */
+    private static String clean(String s) {
+        return s.replaceAll("[\\s\\u00a0]+", " ").strip();
+    }
+
+    private static String name(String localName, String qName) {
+        return (localName == null || localName.isEmpty() ? qName : localName).toLowerCase(Locale.ROOT);
+    }
+}

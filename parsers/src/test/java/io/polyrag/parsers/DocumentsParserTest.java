@@ -1,0 +1,168 @@
+package io.polyrag.parsers;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.polyrag.core.InvalidInputException;
+import io.polyrag.core.model.Block;
+import io.polyrag.core.model.ChunkKind;
+import io.polyrag.core.model.ParsedDocument;
+import io.polyrag.core.model.SourceItem;
+import io.polyrag.testing.DocumentFixtures;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class DocumentsParserTest {
+    private final DocumentsParser parser = new DocumentsParser(64L << 20, 60_000);
+
+    private ParsedDocument parse(String name, byte[] bytes) {
+        return parser.parse(new SourceItem("test:" + name, name, bytes, null));
+    }
+
+    private static Block blockContaining(ParsedDocument doc, String phrase) {
+        return doc.blocks().stream().filter(b -> b.text().contains(phrase)).findFirst()
+                .orElseThrow(() -> new AssertionError("no block contains '" + phrase + "' in " + doc.blocks()));
+    }
+
+    @Test
+    void a_pdf_keeps_its_pages() {
+        ParsedDocument doc = parse("report.pdf", DocumentFixtures.pdf(List.of("Introduction to tidal energy.",
+                "Turbines sit on the seabed.", "The lagoon at Swansea produces 320 megawatts.")));
+        assertThat(doc.mediaType()).isEqualTo("application/pdf");
+        assertThat(blockContaining(doc, "Swansea").location()).isEqualTo("page 3");
+        assertThat(blockContaining(doc, "Introduction").location()).isEqualTo("page 1");
+        assertThat(doc.title()).isEqualTo("report");
+    }
+
+    @Test
+    void a_word_document_keeps_headings_and_tables() {
+        ParsedDocument doc = parse("notes.docx", DocumentFixtures.docx("Harvest plan", "We pick in September.",
+                List.of(List.of("Variety", "Rows"), List.of("Riesling", "14"), List.of("Pinot Noir", "9"))));
+        Block table = doc.blocks().stream().filter(b -> b.kind() == ChunkKind.TABLE).findFirst().orElseThrow();
+        assertThat(table.text()).isEqualTo("Variety | Rows\nRiesling | 14\nPinot Noir | 9");
+        assertThat(table.headingPath()).containsExactly("Harvest plan");
+        assertThat(blockContaining(doc, "September").kind()).isEqualTo(ChunkKind.PROSE);
+    }
+
+    @Test
+    void a_presentation_keeps_its_slides() {
+        ParsedDocument doc = parse("deck.pptx", DocumentFixtures.pptx(List.of("Quarterly review",
+                "Churn fell to four percent in the northern region")));
+        assertThat(blockContaining(doc, "Churn fell").location()).isEqualTo("slide 2");
+        assertThat(blockContaining(doc, "Quarterly").location()).isEqualTo("slide 1");
+    }
+
+    @Test
+    void a_spreadsheet_keeps_sheet_names_headers_and_formula_values() {
+        ParsedDocument doc = parse("budget.xlsx", DocumentFixtures.xlsx("Budget", List.of("Item", "Qty", "Price",
+                "Total"), List.of(List.of("Quince paste", 3, 4.5), List.of("Saffron", 2, 11))));
+        Block table = doc.blocks().stream().filter(b -> b.kind() == ChunkKind.TABLE).findFirst().orElseThrow();
+        assertThat(table.location()).isEqualTo("sheet Budget");
+        assertThat(table.text()).startsWith("Item | Qty | Price | Total").contains("Quince paste").contains("13.5")
+                .contains("22").doesNotContain("B2*C2").doesNotContain("*");
+    }
+
+    @Test
+    void csv_becomes_a_table_and_code_a_fenced_block() {
+        ParsedDocument csv = parse("ports.csv", "port,depth\nValletta,12\nPiraeus,16\n".getBytes(StandardCharsets.UTF_8));
+        assertThat(csv.blocks()).anySatisfy(b -> assertThat(b.text()).contains("Valletta").contains("12"));
+        ParsedDocument py = parse("tide.py", "def tide_height(hour):\n    return 2.1 * hour\n".getBytes(
+                StandardCharsets.UTF_8));
+        assertThat(py.blocks()).singleElement().satisfies(b -> {
+            assertThat(b.kind()).isEqualTo(ChunkKind.CODE);
+            assertThat(b.language()).isEqualTo("python");
+            assertThat(b.text()).contains("def tide_height");
+        });
+        assertThat(parse("notes.md", "# Title\n\nSome *text*.".getBytes(StandardCharsets.UTF_8)).title())
+                .isEqualTo("Title");
+    }
+
+    @Test
+    void a_truncated_pdf_is_reported_as_corrupt() {
+        byte[] pdf = DocumentFixtures.pdf(List.of("page one", "page two"));
+        byte[] cut = java.util.Arrays.copyOf(pdf, pdf.length / 3);
+        assertThatThrownBy(() -> parse("cut.pdf", cut)).isInstanceOf(InvalidInputException.class)
+                .hasMessageContaining("cut.pdf");
+    }
+
+    @Test
+    void an_encrypted_document_is_reported_as_such() {
+        assertThatThrownBy(() -> parse("secret.docx", DocumentFixtures.encryptedDocx("hunter2")))
+                .isInstanceOf(InvalidInputException.class).hasMessageContaining("secret.docx")
+                .hasMessageContaining("encrypted");
+    }
+
+    @Test
+    void a_file_whose_extension_lies_is_judged_by_its_content() {
+        assertThatThrownBy(() -> parse("invoice.pdf", DocumentFixtures.elf())).isInstanceOf(InvalidInputException.class)
+                .hasMessageContaining("invoice.pdf").hasMessageContaining("whatever the name says");
+        ParsedDocument html = parse("page.pdf", ("<!DOCTYPE html><html><head><title>Real</title></head><body><p>An "
+                + "HTML page named like a PDF.</p></body></html>").getBytes(StandardCharsets.UTF_8));
+        assertThat(html.title()).isEqualTo("Real");
+    }
+
+    @Test
+    void archives_and_decompression_bombs_are_refused() {
+        assertThatThrownBy(() -> parse("data.zip", DocumentFixtures.zipBomb("zeros.bin", 20)))
+                .isInstanceOf(InvalidInputException.class).hasMessageContaining("archive");
+        long t0 = System.nanoTime();
+        assertThatThrownBy(() -> parse("huge.docx", DocumentFixtures.expandingDocx(40)))
+                .isInstanceOf(InvalidInputException.class).hasMessageContaining("huge.docx");
+        assertThat((System.nanoTime() - t0) / 1_000_000).as("stopped early, not after reading it all")
+                .isLessThan(30_000);
+    }
+
+    @Test
+    void an_entity_bomb_does_not_expand() {
+        long t0 = System.nanoTime();
+        assertThatThrownBy(() -> parse("lolz.docx", DocumentFixtures.billionLaughsDocx()))
+                .isInstanceOf(InvalidInputException.class).hasMessageContaining("lolz.docx");
+        ParsedDocument xml = parse("lolz.xml", DocumentFixtures.billionLaughs());
+        assertThat(xml.blocks()).singleElement().satisfies(b -> {
+            assertThat(b.kind()).as("XML is configuration: kept as text, its entities never expanded")
+                    .isEqualTo(ChunkKind.CODE);
+            assertThat(b.text().length()).isLessThan(2000);
+        });
+        assertThat((System.nanoTime() - t0) / 1_000_000).isLessThan(10_000);
+    }
+
+    @Test
+    void too_much_text_stops_the_parse() {
+        DocumentsParser small = new DocumentsParser(10_000, 60_000);
+        assertThatThrownBy(() -> small.parse(new SourceItem("t:x", "long.docx", DocumentFixtures.docx("Long",
+                "word ".repeat(5000), List.of(List.of("a"), List.of("b"))), null)))
+                .isInstanceOf(InvalidInputException.class).hasMessageContaining("more than 10000 characters");
+    }
+
+    @Test
+    void names_decide_what_a_directory_walk_picks_up() {
+        assertThat(parser.acceptsName("a/b/report.PDF")).isTrue();
+        assertThat(parser.acceptsName("main.rs")).isTrue();
+        assertThat(parser.acceptsName("Dockerfile")).isTrue();
+        assertThat(parser.acceptsName("photo.jpg")).isEqualTo(parser.ocrAvailable());
+        assertThat(parser.acceptsName("archive.zip")).isFalse();
+    }
+
+    @Test
+    void images_and_scanned_pages_are_read_by_ocr_when_tesseract_is_installed() {
+        org.junit.jupiter.api.Assumptions.assumeTrue(parser.ocrAvailable(),
+                "Tesseract is not installed here (Debian: apt-get install tesseract-ocr); .ci/run installs it");
+        ParsedDocument png = parse("scan.png", DocumentFixtures.textImage("Lighthouse keeper logbook"));
+        assertThat(png.text().toLowerCase(java.util.Locale.ROOT)).contains("lighthouse").contains("logbook");
+        assertThat(png.blocks().getFirst().location()).isEqualTo("image (OCR)");
+        ParsedDocument pdf = parse("scanned.pdf", DocumentFixtures.scannedPdf(List.of("A typed first page.",
+                "A typed second page."), 3, "Quarantine harbour inspection"));
+        assertThat(blockContaining(pdf, "typed second").location()).isEqualTo("page 2");
+        Block scanned = pdf.blocks().stream().filter(b -> b.text().toLowerCase(java.util.Locale.ROOT)
+                .contains("harbour")).findFirst().orElseThrow(() -> new AssertionError(pdf.blocks().toString()));
+        assertThat(scanned.location()).isEqualTo("page 3");
+    }
+
+    @Test
+    void without_tesseract_an_image_is_refused_naming_the_package() {
+        org.junit.jupiter.api.Assumptions.assumeFalse(parser.ocrAvailable(), "Tesseract is installed here");
+        assertThatThrownBy(() -> parse("scan.png", DocumentFixtures.textImage("x")))
+                .hasMessageContaining("tesseract-ocr");
+    }
+}
