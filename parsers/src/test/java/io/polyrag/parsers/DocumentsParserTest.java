@@ -165,4 +165,53 @@ class DocumentsParserTest {
         assertThatThrownBy(() -> parse("scan.png", DocumentFixtures.textImage("x")))
                 .hasMessageContaining("tesseract-ocr");
     }
+
+    static java.util.stream.Stream<org.junit.jupiter.params.provider.Arguments> formats() {
+        return java.util.stream.Stream.of(
+                org.junit.jupiter.params.provider.Arguments.of("ledger.xls", DocumentFixtures.xls("Ledger",
+                        List.of(List.of("Account", "Owner"), List.of("Cormorant", "Ines")))
+                        , "Cormorant", ChunkKind.TABLE, "sheet Ledger"),
+                org.junit.jupiter.params.provider.Arguments.of("memo.rtf", DocumentFixtures.rtf(
+                        "The kelp forest survey starts at dawn."), "kelp forest", ChunkKind.PROSE, ""),
+                org.junit.jupiter.params.provider.Arguments.of("book.epub", DocumentFixtures.epub("Chapter One",
+                        "The albatross glided over the southern ocean."), "albatross", ChunkKind.PROSE, ""),
+                org.junit.jupiter.params.provider.Arguments.of("letter.odt", DocumentFixtures.openDocument("text",
+                        "<text:h text:outline-level=\"1\">Dear reader</text:h><text:p>The narwhal migration "
+                                + "begins in spring.</text:p>"), "narwhal", ChunkKind.PROSE, ""),
+                org.junit.jupiter.params.provider.Arguments.of("sheet.ods", DocumentFixtures.openDocument(
+                        "spreadsheet", "<table:table table:name=\"Tides\"><table:table-row><table:table-cell>"
+                                + "<text:p>Harbour</text:p></table:table-cell><table:table-cell><text:p>Height</text:p>"
+                                + "</table:table-cell></table:table-row><table:table-row><table:table-cell><text:p>"
+                                + "Portsoy</text:p></table:table-cell><table:table-cell><text:p>4.1</text:p>"
+                                + "</table:table-cell></table:table-row></table:table>"), "Portsoy", ChunkKind.TABLE,
+                        null),
+                org.junit.jupiter.params.provider.Arguments.of("talk.odp", DocumentFixtures.openDocument(
+                        "presentation", "<draw:page draw:name=\"p1\"><draw:frame><draw:text-box><text:p>Welcome"
+                                + "</text:p></draw:text-box></draw:frame></draw:page><draw:page draw:name=\"p2\">"
+                                + "<draw:frame><draw:text-box><text:p>Puffin colonies doubled</text:p></draw:text-box>"
+                                + "</draw:frame></draw:page>"), "Puffin", ChunkKind.PROSE, null),
+                org.junit.jupiter.params.provider.Arguments.of("depths.tsv", "port\tdepth\nValletta\t12\n"
+                        .getBytes(StandardCharsets.UTF_8), "Valletta | 12", ChunkKind.TABLE, ""),
+                org.junit.jupiter.params.provider.Arguments.of("page.html", "<html><body><nav>Menu</nav><h1>Reef</h1>"
+                        .concat("<p>Coral spawning happens after the full moon.</p><script>x()</script></body></html>")
+                        .getBytes(StandardCharsets.UTF_8), "Coral spawning", ChunkKind.PROSE, ""),
+                org.junit.jupiter.params.provider.Arguments.of("config.yaml", "# moorings\nharbour:\n  berths: 12\n"
+                        .getBytes(StandardCharsets.UTF_8), "berths", ChunkKind.CODE, ""));
+    }
+
+    /**
+     * One file of each remaining type: the phrase is found, in a block of the right kind and location. (Tika's
+     * OpenDocument parser marks neither sheets nor slides, so .ods and .odp blocks carry no location.)
+     */
+    @org.junit.jupiter.params.ParameterizedTest(name = "{0}")
+    @org.junit.jupiter.params.provider.MethodSource("formats")
+    void every_format_yields_its_text(String name, byte[] bytes, String phrase, ChunkKind kind, String location) {
+        ParsedDocument doc = parse(name, bytes);
+        Block b = blockContaining(doc, phrase);
+        assertThat(b.kind()).as(doc.blocks().toString()).isEqualTo(kind);
+        if (location != null) {
+            assertThat(b.location()).isEqualTo(location);
+        }
+        assertThat(doc.text()).doesNotContain("Menu").doesNotContain("x()");
+    }
 }

@@ -139,6 +139,95 @@ public final class DocumentFixtures {
         }
     }
 
+    /** A legacy Excel (.xls) workbook with one sheet of a header row and rows. */
+    public static byte[] xls(String sheetName, List<List<String>> rows) {
+        try (var wb = new org.apache.poi.hssf.usermodel.HSSFWorkbook(); ByteArrayOutputStream out =
+                new ByteArrayOutputStream()) {
+            var sheet = wb.createSheet(sheetName);
+            for (int r = 0; r < rows.size(); r++) {
+                var row = sheet.createRow(r);
+                for (int c = 0; c < rows.get(r).size(); c++) {
+                    row.createCell(c).setCellValue(rows.get(r).get(c));
+                }
+            }
+            wb.write(out);
+            return out.toByteArray();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** An RTF document: a paragraph of plain text. */
+    public static byte[] rtf(String text) {
+        return ("{\\rtf1\\ansi\\deff0{\\fonttbl{\\f0 Times;}}\\f0\\fs24 " + text + "\\par}")
+                .getBytes(StandardCharsets.US_ASCII);
+    }
+
+    /** An EPUB 3 book with one chapter: a heading and a paragraph. */
+    public static byte[] epub(String chapterTitle, String paragraph) {
+        try (ByteArrayOutputStream out = new ByteArrayOutputStream(); ZipOutputStream zip = new ZipOutputStream(out)) {
+            ZipEntry mimetype = new ZipEntry("mimetype");
+            mimetype.setMethod(ZipEntry.STORED);
+            byte[] m = "application/epub+zip".getBytes(StandardCharsets.US_ASCII);
+            mimetype.setSize(m.length);
+            java.util.zip.CRC32 crc = new java.util.zip.CRC32();
+            crc.update(m);
+            mimetype.setCrc(crc.getValue());
+            zip.putNextEntry(mimetype);
+            zip.write(m);
+            zip.closeEntry();
+            put(zip, "META-INF/container.xml", "<?xml version=\"1.0\"?><container version=\"1.0\" xmlns=\"urn:oasis:"
+                    + "names:tc:opendocument:xmlns:container\"><rootfiles><rootfile full-path=\"OEBPS/content.opf\" "
+                    + "media-type=\"application/oebps-package+xml\"/></rootfiles></container>");
+            put(zip, "OEBPS/content.opf", "<?xml version=\"1.0\"?><package xmlns=\"http://www.idpf.org/2007/opf\" "
+                    + "version=\"3.0\" unique-identifier=\"id\"><metadata xmlns:dc=\"http://purl.org/dc/elements/1.1/\">"
+                    + "<dc:identifier id=\"id\">x</dc:identifier><dc:title>A Book</dc:title><dc:language>en"
+                    + "</dc:language></metadata><manifest><item id=\"c1\" href=\"c1.xhtml\" media-type=\"application/"
+                    + "xhtml+xml\"/></manifest><spine><itemref idref=\"c1\"/></spine></package>");
+            put(zip, "OEBPS/c1.xhtml", "<?xml version=\"1.0\"?><html xmlns=\"http://www.w3.org/1999/xhtml\"><head>"
+                    + "<title>c1</title></head><body><h1>" + chapterTitle + "</h1><p>" + paragraph + "</p></body></html>");
+            zip.finish();
+            return out.toByteArray();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * An OpenDocument file ({@code text}, {@code spreadsheet} or {@code presentation}) whose content.xml body is
+     * {@code body} (the elements inside {@code office:text}, {@code office:spreadsheet} or
+     * {@code office:presentation}).
+     */
+    public static byte[] openDocument(String kind, String body) {
+        String mime = "application/vnd.oasis.opendocument." + kind;
+        try (ByteArrayOutputStream out = new ByteArrayOutputStream(); ZipOutputStream zip = new ZipOutputStream(out)) {
+            ZipEntry mimetype = new ZipEntry("mimetype");
+            mimetype.setMethod(ZipEntry.STORED);
+            byte[] m = mime.getBytes(StandardCharsets.US_ASCII);
+            mimetype.setSize(m.length);
+            java.util.zip.CRC32 crc = new java.util.zip.CRC32();
+            crc.update(m);
+            mimetype.setCrc(crc.getValue());
+            zip.putNextEntry(mimetype);
+            zip.write(m);
+            zip.closeEntry();
+            put(zip, "META-INF/manifest.xml", "<?xml version=\"1.0\"?><manifest:manifest xmlns:manifest=\"urn:oasis:"
+                    + "names:tc:opendocument:xmlns:manifest:1.0\" manifest:version=\"1.2\"><manifest:file-entry "
+                    + "manifest:full-path=\"/\" manifest:media-type=\"" + mime + "\"/><manifest:file-entry "
+                    + "manifest:full-path=\"content.xml\" manifest:media-type=\"text/xml\"/></manifest:manifest>");
+            put(zip, "content.xml", "<?xml version=\"1.0\"?><office:document-content xmlns:office=\"urn:oasis:names:tc:"
+                    + "opendocument:xmlns:office:1.0\" xmlns:text=\"urn:oasis:names:tc:opendocument:xmlns:text:1.0\" "
+                    + "xmlns:table=\"urn:oasis:names:tc:opendocument:xmlns:table:1.0\" xmlns:draw=\"urn:oasis:names:"
+                    + "tc:opendocument:xmlns:drawing:1.0\" xmlns:presentation=\"urn:oasis:names:tc:opendocument:"
+                    + "xmlns:presentation:1.0\" office:version=\"1.2\"><office:body><office:" + kind + ">" + body
+                    + "</office:" + kind + "></office:body></office:document-content>");
+            zip.finish();
+            return out.toByteArray();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     /** A Word document encrypted with {@code password} (agile encryption, as Office does). */
     public static byte[] encryptedDocx(String password) {
         byte[] plain = docx("Secret", "Nobody may read this.", List.of(List.of("a", "b"), List.of("1", "2")));
