@@ -200,14 +200,7 @@ public final class RestServer implements AutoCloseable {
     }
 
     private void ingestFiles(Context ctx) {
-        if (!ctx.isMultipartFormData()) {
-            throw new HttpResponseException(HttpStatus.UNSUPPORTED_MEDIA_TYPE.getCode(),
-                    "send the files as multipart/form-data, one part named 'files' per file");
-        }
-        List<UploadedFile> files = ctx.uploadedFiles("files");
-        if (files.isEmpty()) {
-            throw new InvalidInputException("no files: add one part named 'files' per file to ingest");
-        }
+        List<UploadedFile> files = uploadedFiles(ctx, "ingest");
         String kb = io.polyrag.core.model.Ids.knowledgeBase(ctx.formParam("kb"));
         Path staging = polyrag.newStagingDir();
         String id;
@@ -225,14 +218,7 @@ public final class RestServer implements AutoCloseable {
 
     /** Stages and checks files; ingests nothing. 200 with what was accepted and what was skipped, and why. */
     private void upload(Context ctx) {
-        if (!ctx.isMultipartFormData()) {
-            throw new HttpResponseException(HttpStatus.UNSUPPORTED_MEDIA_TYPE.getCode(),
-                    "send the files as multipart/form-data, one part named 'files' per file");
-        }
-        List<UploadedFile> files = ctx.uploadedFiles("files");
-        if (files.isEmpty()) {
-            throw new InvalidInputException("no files: add one part named 'files' per file to stage");
-        }
+        List<UploadedFile> files = uploadedFiles(ctx, "stage");
         String kb = io.polyrag.core.model.Ids.knowledgeBase(ctx.formParam("kb"));
         Path tmp = polyrag.newStagingDir();
         try {
@@ -255,6 +241,19 @@ public final class RestServer implements AutoCloseable {
         String location = "/v1/jobs/" + id;
         ctx.status(HttpStatus.ACCEPTED).header("Location", location)
                 .json(new Dtos.Accepted(id, "queued", b.ids().size(), location));
+    }
+
+    /** The request's parts named {@code files}: 415 when it is not multipart, 400 when there are none. */
+    private static List<UploadedFile> uploadedFiles(Context ctx, String verb) {
+        if (!ctx.isMultipartFormData()) {
+            throw new HttpResponseException(HttpStatus.UNSUPPORTED_MEDIA_TYPE.getCode(),
+                    "send the files as multipart/form-data, one part named 'files' per file");
+        }
+        List<UploadedFile> files = ctx.uploadedFiles("files");
+        if (files.isEmpty()) {
+            throw new InvalidInputException("no files: add one part named 'files' per file to " + verb);
+        }
+        return files;
     }
 
     private static List<Requests.StagedFile> stage(List<UploadedFile> files, Path staging) {

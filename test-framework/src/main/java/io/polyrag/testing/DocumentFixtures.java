@@ -166,16 +166,7 @@ public final class DocumentFixtures {
     /** An EPUB 3 book with one chapter: a heading and a paragraph. */
     public static byte[] epub(String chapterTitle, String paragraph) {
         try (ByteArrayOutputStream out = new ByteArrayOutputStream(); ZipOutputStream zip = new ZipOutputStream(out)) {
-            ZipEntry mimetype = new ZipEntry("mimetype");
-            mimetype.setMethod(ZipEntry.STORED);
-            byte[] m = "application/epub+zip".getBytes(StandardCharsets.US_ASCII);
-            mimetype.setSize(m.length);
-            java.util.zip.CRC32 crc = new java.util.zip.CRC32();
-            crc.update(m);
-            mimetype.setCrc(crc.getValue());
-            zip.putNextEntry(mimetype);
-            zip.write(m);
-            zip.closeEntry();
+            mimetype(zip, "application/epub+zip");
             put(zip, "META-INF/container.xml", "<?xml version=\"1.0\"?><container version=\"1.0\" xmlns=\"urn:oasis:"
                     + "names:tc:opendocument:xmlns:container\"><rootfiles><rootfile full-path=\"OEBPS/content.opf\" "
                     + "media-type=\"application/oebps-package+xml\"/></rootfiles></container>");
@@ -201,16 +192,7 @@ public final class DocumentFixtures {
     public static byte[] openDocument(String kind, String body) {
         String mime = "application/vnd.oasis.opendocument." + kind;
         try (ByteArrayOutputStream out = new ByteArrayOutputStream(); ZipOutputStream zip = new ZipOutputStream(out)) {
-            ZipEntry mimetype = new ZipEntry("mimetype");
-            mimetype.setMethod(ZipEntry.STORED);
-            byte[] m = mime.getBytes(StandardCharsets.US_ASCII);
-            mimetype.setSize(m.length);
-            java.util.zip.CRC32 crc = new java.util.zip.CRC32();
-            crc.update(m);
-            mimetype.setCrc(crc.getValue());
-            zip.putNextEntry(mimetype);
-            zip.write(m);
-            zip.closeEntry();
+            mimetype(zip, mime);
             put(zip, "META-INF/manifest.xml", "<?xml version=\"1.0\"?><manifest:manifest xmlns:manifest=\"urn:oasis:"
                     + "names:tc:opendocument:xmlns:manifest:1.0\" manifest:version=\"1.2\"><manifest:file-entry "
                     + "manifest:full-path=\"/\" manifest:media-type=\"" + mime + "\"/><manifest:file-entry "
@@ -320,15 +302,7 @@ public final class DocumentFixtures {
     /** A Word document whose body is a huge run of one repeated word, compressed to almost nothing. */
     public static byte[] expandingDocx(int megabytes) {
         try (ByteArrayOutputStream out = new ByteArrayOutputStream(); ZipOutputStream zip = new ZipOutputStream(out)) {
-            put(zip, "[Content_Types].xml", "<?xml version=\"1.0\"?><Types xmlns=\"http://schemas.openxmlformats.org/"
-                    + "package/2006/content-types\"><Default Extension=\"rels\" ContentType=\"application/vnd."
-                    + "openxmlformats-package.relationships+xml\"/><Default Extension=\"xml\" ContentType=\"application"
-                    + "/xml\"/><Override PartName=\"/word/document.xml\" ContentType=\"application/vnd.openxmlformats-"
-                    + "officedocument.wordprocessingml.document.main+xml\"/></Types>");
-            put(zip, "_rels/.rels", "<?xml version=\"1.0\"?><Relationships xmlns=\"http://schemas.openxmlformats.org/"
-                    + "package/2006/relationships\"><Relationship Id=\"rId1\" Type=\"http://schemas.openxmlformats.org"
-                    + "/officeDocument/2006/relationships/officeDocument\" Target=\"word/document.xml\"/>"
-                    + "</Relationships>");
+            docxParts(zip);
             zip.putNextEntry(new ZipEntry("word/document.xml"));
             zip.write(("<?xml version=\"1.0\"?><w:document xmlns:w=\"http://schemas.openxmlformats.org/"
                     + "wordprocessingml/2006/main\"><w:body><w:p><w:r><w:t>").getBytes(StandardCharsets.UTF_8));
@@ -345,15 +319,8 @@ public final class DocumentFixtures {
         }
     }
 
-    private static void put(ZipOutputStream zip, String name, String content) throws IOException {
-        zip.putNextEntry(new ZipEntry(name));
-        zip.write(content.getBytes(StandardCharsets.UTF_8));
-        zip.closeEntry();
-    }
-
-    /** A Word document whose body declares the "billion laughs" entities. */
-    public static byte[] billionLaughsDocx() {
-        try (ByteArrayOutputStream out = new ByteArrayOutputStream(); ZipOutputStream zip = new ZipOutputStream(out)) {
+    /** The parts a Word package needs besides its body: content types and the relationship to word/document.xml. */
+    private static void docxParts(ZipOutputStream zip) throws IOException {
             put(zip, "[Content_Types].xml", "<?xml version=\"1.0\"?><Types xmlns=\"http://schemas.openxmlformats.org/"
                     + "package/2006/content-types\"><Default Extension=\"rels\" ContentType=\"application/vnd."
                     + "openxmlformats-package.relationships+xml\"/><Default Extension=\"xml\" ContentType=\"application"
@@ -363,6 +330,32 @@ public final class DocumentFixtures {
                     + "package/2006/relationships\"><Relationship Id=\"rId1\" Type=\"http://schemas.openxmlformats.org"
                     + "/officeDocument/2006/relationships/officeDocument\" Target=\"word/document.xml\"/>"
                     + "</Relationships>");
+    }
+
+    /** An uncompressed first entry naming the package's media type, as EPUB and OpenDocument require. */
+    private static void mimetype(ZipOutputStream zip, String mediaType) throws IOException {
+        ZipEntry entry = new ZipEntry("mimetype");
+        entry.setMethod(ZipEntry.STORED);
+        byte[] m = mediaType.getBytes(StandardCharsets.US_ASCII);
+        entry.setSize(m.length);
+        java.util.zip.CRC32 crc = new java.util.zip.CRC32();
+        crc.update(m);
+        entry.setCrc(crc.getValue());
+        zip.putNextEntry(entry);
+        zip.write(m);
+        zip.closeEntry();
+    }
+
+    private static void put(ZipOutputStream zip, String name, String content) throws IOException {
+        zip.putNextEntry(new ZipEntry(name));
+        zip.write(content.getBytes(StandardCharsets.UTF_8));
+        zip.closeEntry();
+    }
+
+    /** A Word document whose body declares the "billion laughs" entities. */
+    public static byte[] billionLaughsDocx() {
+        try (ByteArrayOutputStream out = new ByteArrayOutputStream(); ZipOutputStream zip = new ZipOutputStream(out)) {
+            docxParts(zip);
             String lolz = new String(billionLaughs(), StandardCharsets.UTF_8).replace("<lolz>&lol9;</lolz>",
                     "<w:document xmlns:w=\"http://schemas.openxmlformats.org/wordprocessingml/2006/main\"><w:body>"
                             + "<w:p><w:r><w:t>&lol9;</w:t></w:r></w:p></w:body></w:document>").replace("<!DOCTYPE lolz",

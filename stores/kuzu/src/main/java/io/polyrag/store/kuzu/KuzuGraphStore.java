@@ -265,22 +265,21 @@ final class KuzuGraphStore implements GraphStore {
         // Kuzu has no read-only transaction mode on a shared database; the caller's write-clause check is the guard,
         // and a connection from the read pool never holds the write lock.
         return read(c -> {
-            List<Map<String, String>> rows = new ArrayList<>();
             try (QueryResult result = check(c.query(cypher), cypher)) {
-                long columns = result.getNumColumns();
-                while (result.hasNext() && rows.size() < limit) {
-                    try (FlatTuple t = result.getNext()) {
-                        Map<String, String> row = new LinkedHashMap<>();
-                        for (int i = 0; i < columns; i++) {
-                            try (Value v = t.getValue(i)) {
-                                row.put(result.getColumnName(i), v.isNull() ? "" : String.valueOf((Object) v.getValue()));
-                            }
-                        }
-                        rows.add(row);
-                    }
+                List<String> names = new ArrayList<>();
+                for (int i = 0; i < result.getNumColumns(); i++) {
+                    names.add(result.getColumnName(i));
                 }
+                List<Map<String, String>> rows = new ArrayList<>();
+                for (List<Object> values : rows(result, limit)) {
+                    Map<String, String> row = new LinkedHashMap<>();
+                    for (int i = 0; i < names.size(); i++) {
+                        row.put(names.get(i), values.get(i) == null ? "" : String.valueOf(values.get(i)));
+                    }
+                    rows.add(row);
+                }
+                return rows;
             }
-            return rows;
         });
     }
 
@@ -399,20 +398,7 @@ final class KuzuGraphStore implements GraphStore {
                 }
             }
             try (QueryResult r = check(result, cypher)) {
-                List<List<Object>> rows = new ArrayList<>();
-                long columns = r.getNumColumns();
-                while (r.hasNext()) {
-                    try (FlatTuple t = r.getNext()) {
-                        List<Object> row = new ArrayList<>((int) columns);
-                        for (int i = 0; i < columns; i++) {
-                            try (Value v = t.getValue(i)) {
-                                row.add(v.isNull() ? null : v.getValue());
-                            }
-                        }
-                        rows.add(row);
-                    }
-                }
-                return rows;
+                return rows(r, Integer.MAX_VALUE);
             }
         } finally {
             values.forEach(Value::close);
@@ -435,6 +421,24 @@ final class KuzuGraphStore implements GraphStore {
             }
         }
         return ps;
+    }
+
+    /** Up to {@code limit} rows of a result as plain Java values, every native value released. */
+    private static List<List<Object>> rows(QueryResult r, int limit) {
+        List<List<Object>> rows = new ArrayList<>();
+        long columns = r.getNumColumns();
+        while (r.hasNext() && rows.size() < limit) {
+            try (FlatTuple t = r.getNext()) {
+                List<Object> row = new ArrayList<>((int) columns);
+                for (int i = 0; i < columns; i++) {
+                    try (Value v = t.getValue(i)) {
+                        row.add(v.isNull() ? null : v.getValue());
+                    }
+                }
+                rows.add(row);
+            }
+        }
+        return rows;
     }
 
     private static QueryResult check(QueryResult r, String cypher) {
