@@ -79,45 +79,91 @@ final class KuzuGraphStore implements GraphStore {
         }
     }
 
+    /**
+     * Writes a batch in five statements (chunks, entities, aliases, mentions, relations), each an {@code UNWIND}
+     * over parallel lists, in one transaction: one statement per row was the cost of graph ingest.
+     */
     @Override
     public void upsert(List<StoreRecord> records) {
         List<StoreRecord> withGraph = records.stream().filter(r -> !r.graph().isEmpty()).toList();
         if (withGraph.isEmpty()) {
             return;
         }
-        write(() -> {
-            for (StoreRecord r : withGraph) {
-                run(writer, "MERGE (c:Chunk {id: $id}) SET c.doc = $doc, c.version = $version, c.kb = $kb",
-                        Map.of("id", r.chunkId(), "doc", r.documentId(), "version", r.version(), "kb",
-                                r.knowledgeBase()));
-                for (Entity e : r.graph().entities()) {
-                    mergeEntity(e);
-                    run(writer, "MATCH (c:Chunk {id: $c}), (e:Entity {id: $e}) MERGE (c)-[:MENTIONS]->(e)",
-                            Map.of("c", r.chunkId(), "e", e.id()));
+        Columns chunks = new Columns("id", "doc", "version", "kb");
+        Map<String, Entity> entities = new LinkedHashMap<>();
+        Set<List<String>> aliases = new LinkedHashSet<>();
+        Set<List<String>> mentions = new LinkedHashSet<>();
+        Map<List<String>, Relation> relations = new LinkedHashMap<>();
+        for (StoreRecord r : withGraph) {
+            chunks.add(r.chunkId(), r.documentId(), r.version(), r.knowledgeBase());
+            for (Entity e : r.graph().entities()) {
+                Entity known = entities.putIfAbsent(e.id(), e);
+                if (known != null && known.type().isEmpty() && !e.type().isEmpty()) {
+                    entities.put(e.id(), new Entity(e.id(), known.name(), e.type(), known.aliases()));
                 }
-                for (Relation rel : r.graph().relations()) {
-                    String s = Entity.key(rel.subject());
-                    String o = Entity.key(rel.object());
-                    mergeEntity(new Entity(s, rel.subject(), rel.subjectType(), List.of()));
-                    mergeEntity(new Entity(o, rel.object(), rel.objectType(), List.of()));
-                    run(writer, "MATCH (a:Entity {id: $s}), (b:Entity {id: $o}) "
-                            + "MERGE (a)-[r:RELATES {predicate: $p, chunk: $c}]->(b) "
-                            + "SET r.doc = $doc, r.version = $version, r.props = $props",
-                            Map.of("s", s, "o", o, "p", rel.predicate(), "c", rel.chunkId(), "doc", rel.documentId(),
-                                    "version", rel.version(), "props", encode(rel.properties())));
-                }
+                e.aliases().forEach(a -> aliases.add(List.of(e.id(), a)));
+                mentions.add(List.of(r.chunkId(), e.id()));
             }
+            for (Relation rel : r.graph().relations()) {
+                relations.putIfAbsent(List.of(Entity.key(rel.subject()), rel.predicate(), Entity.key(rel.object()),
+                        rel.chunkId()), rel);
+            }
+        }
+        Columns entityRows = new Columns("id", "name", "type");
+        entities.values().forEach(e -> entityRows.add(e.id(), e.name(), e.type()));
+        Columns aliasRows = new Columns("id", "framed", "suffix");
+        aliases.forEach(a -> aliasRows.add(a.get(0), "\n" + a.get(1) + "\n", a.get(1) + "\n"));
+        Columns mentionRows = new Columns("c", "e");
+        mentions.forEach(m -> mentionRows.add(m.get(0), m.get(1)));
+        Columns relationRows = new Columns("s", "o", "p", "c", "doc", "version", "props");
+        relations.forEach((k, rel) -> relationRows.add(k.get(0), k.get(2), rel.predicate(), rel.chunkId(),
+                rel.documentId(), rel.version(), encode(rel.properties())));
+        write(() -> {
+            unwind(chunks, "MERGE (c:Chunk {id: v_id}) SET c.doc = v_doc, c.version = v_version, c.kb = v_kb");
+            unwind(entityRows, "MERGE (e:Entity {id: v_id}) ON CREATE SET e.name = v_name, e.type = v_type, "
+                    + "e.aliases = '\n' ON MATCH SET e.type = CASE WHEN e.type = '' THEN v_type ELSE e.type END");
+            unwind(aliasRows, "MATCH (e:Entity {id: v_id}) WHERE NOT e.aliases CONTAINS v_framed "
+                    + "SET e.aliases = concat(e.aliases, v_suffix)");
+            unwind(mentionRows, "MATCH (c:Chunk {id: v_c}), (e:Entity {id: v_e}) MERGE (c)-[:MENTIONS]->(e)");
+            unwind(relationRows, "MATCH (a:Entity {id: v_s}), (b:Entity {id: v_o}) "
+                    + "MERGE (a)-[r:RELATES {predicate: v_p, chunk: v_c}]->(b) "
+                    + "SET r.doc = v_doc, r.version = v_version, r.props = v_props");
         });
     }
 
-    private void mergeEntity(Entity e) {
-        run(writer, "MERGE (e:Entity {id: $id}) ON CREATE SET e.name = $name, e.type = $type, e.aliases = '\n' "
-                + "ON MATCH SET e.type = CASE WHEN e.type = '' THEN $type ELSE e.type END",
-                Map.of("id", e.id(), "name", e.name(), "type", e.type()));
-        for (String alias : e.aliases()) {
-            run(writer, "MATCH (e:Entity {id: $id}) WHERE NOT e.aliases CONTAINS $framed "
-                    + "SET e.aliases = concat(e.aliases, $suffix)",
-                    Map.of("id", e.id(), "framed", "\n" + alias + "\n", "suffix", alias + "\n"));
+    /** Named parallel lists, one value per row in each, bound as list parameters. */
+    private static final class Columns {
+        private final Map<String, List<Object>> lists = new LinkedHashMap<>();
+
+        Columns(String... names) {
+            for (String n : names) {
+                lists.put(n, new ArrayList<>());
+            }
+        }
+
+        void add(Object... row) {
+            int i = 0;
+            for (List<Object> list : lists.values()) {
+                list.add(row[i++]);
+            }
+        }
+
+        boolean isEmpty() {
+            return lists.values().iterator().next().isEmpty();
+        }
+
+        Map<String, Object> params() {
+            return new LinkedHashMap<>(lists);
+        }
+    }
+
+    /** Runs {@code body} once per row, each column's value bound as {@code v_<column>}. */
+    private void unwind(Columns rows, String body) {
+        if (!rows.isEmpty()) {
+            String first = rows.lists.keySet().iterator().next();
+            String with = rows.lists.keySet().stream().map(n -> "$" + n + "[i] AS v_" + n)
+                    .collect(Collectors.joining(", "));
+            run(writer, "UNWIND range(1, size($" + first + ")) AS i WITH " + with + " " + body, rows.params());
         }
     }
 
