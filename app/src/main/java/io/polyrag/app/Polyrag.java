@@ -97,6 +97,7 @@ public final class Polyrag implements AutoCloseable {
                     + " unfinished versions removed, " + requeued + " jobs requeued");
         }
         Config c = components.config;
+        expireStaged();
         this.jobs = new JobRunner(components.catalog, this::runJob, c.get(Settings.INGEST_WORKERS),
                 Duration.ofSeconds(c.get(Settings.INGEST_JOB_STALE_SECONDS)), c.get(Settings.INGEST_JOB_ATTEMPTS));
     }

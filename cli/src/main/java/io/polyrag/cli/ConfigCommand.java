@@ -37,7 +37,7 @@ final class ConfigCommand implements Callable<Integer> {
                 CatalogProvider.class, EmbedderProvider.class, io.polyrag.core.spi.ExtractorProvider.class,
                 io.polyrag.core.spi.LlmProvider.class, io.polyrag.core.spi.RerankerProvider.class,
                 ParserProvider.class)) {
-            Providers.available(type).forEach((name, ps) -> out.printf("  %-22s %-8s %s%n",
+            Providers.available(type).forEach((name, ps) -> out.printf("  %-14s %-10s %s%n",
                     type.getSimpleName().replace("Provider", ""), name, ps.getFirst().description()));
         }
         return Main.OK;
