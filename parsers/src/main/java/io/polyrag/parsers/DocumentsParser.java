@@ -8,6 +8,7 @@ import io.polyrag.core.port.Parser;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
@@ -239,7 +240,8 @@ public final class DocumentsParser implements Parser {
                     pdf.setOcrStrategy(org.apache.tika.parser.pdf.PDFParserConfig.OCR_STRATEGY.NO_OCR);
                     context.set(org.apache.tika.parser.pdf.PDFParserConfig.class, pdf);
                 }
-                tika.parse(in, new TikaXhtmlHandler(doc, layout, maxChars), metadata, context);
+                tika.parse(in, new TikaXhtmlHandler(doc, layout, maxChars, type.equals(ODS) ? odsSheetNames(item)
+                        : List.of()), metadata, context);
             }
             return null;
         });
@@ -267,6 +269,50 @@ public final class DocumentsParser implements Parser {
                     : TextFormatsParser.stem(item.name());
         }
         return doc.build(title, type);
+    }
+
+    private static final String ODS = "application/vnd.oasis.opendocument.spreadsheet";
+
+    /**
+     * The sheet names of an OpenDocument spreadsheet, in order, from its content.xml (Tika's XHTML does not carry
+     * them). Read with a StAX parser that refuses DTDs and external entities; anything unreadable gives none.
+     */
+    static List<String> odsSheetNames(SourceItem item) {
+        try (var zip = new java.util.zip.ZipInputStream(new ByteArrayInputStream(item.content()))) {
+            for (var e = zip.getNextEntry(); e != null; e = zip.getNextEntry()) {
+                if (!e.getName().equals("content.xml")) {
+                    continue;
+                }
+                javax.xml.stream.XMLInputFactory f = javax.xml.stream.XMLInputFactory.newFactory();
+                f.setProperty(javax.xml.stream.XMLInputFactory.SUPPORT_DTD, false);
+                f.setProperty(javax.xml.stream.XMLInputFactory.IS_SUPPORTING_EXTERNAL_ENTITIES, false);
+                var r = f.createXMLStreamReader(new java.io.FilterInputStream(zip) {
+                    @Override
+                    public void close() {
+                        // the zip stream is closed by its owner
+                    }
+                });
+                List<String> names = new java.util.ArrayList<>();
+                int depth = 0;
+                while (r.hasNext() && names.size() < 10_000) {
+                    int ev = r.next();
+                    if (ev == javax.xml.stream.XMLStreamConstants.START_ELEMENT && r.getLocalName().equals("table")) {
+                        if (depth++ == 0) {
+                            String name = r.getAttributeValue("urn:oasis:names:tc:opendocument:xmlns:table:1.0",
+                                    "name");
+                            names.add(name == null ? "" : name);
+                        }
+                    } else if (ev == javax.xml.stream.XMLStreamConstants.END_ELEMENT
+                            && r.getLocalName().equals("table")) {
+                        depth--;
+                    }
+                }
+                return names;
+            }
+        } catch (IOException | javax.xml.stream.XMLStreamException | RuntimeException e) {
+            return List.of();
+        }
+        return List.of();
     }
 
     private static TikaXhtmlHandler.Layout layout(String type) {

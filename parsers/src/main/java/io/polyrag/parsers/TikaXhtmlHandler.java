@@ -45,11 +45,22 @@ final class TikaXhtmlHandler extends DefaultHandler {
     private List<String> row;
     private StringBuilder cell;
     private int tableDepth;
+    private final List<String> sheetNames;
+    private int nextSheet;
 
     TikaXhtmlHandler(DocumentBuilder doc, Layout layout, long maxChars) {
+        this(doc, layout, maxChars, List.of());
+    }
+
+    /**
+     * @param sheetNames the sheets' names in order, for spreadsheets whose XHTML does not mark sheets (OpenDocument:
+     *     one top-level table per sheet)
+     */
+    TikaXhtmlHandler(DocumentBuilder doc, Layout layout, long maxChars, List<String> sheetNames) {
         this.doc = doc;
         this.layout = layout;
         this.maxChars = maxChars;
+        this.sheetNames = List.copyOf(sheetNames);
         if (layout == Layout.IMAGE) {
             doc.location("image (OCR)");
         }
@@ -103,6 +114,10 @@ final class TikaXhtmlHandler extends DefaultHandler {
                 if (tableDepth++ == 0) {
                     flush();
                     table = new ArrayList<>();
+                    if (layout == Layout.SHEETS && part == 0 && nextSheet < sheetNames.size()) {
+                        doc.resetHeadings();
+                        doc.location("sheet " + sheetNames.get(nextSheet++));
+                    }
                 }
             }
             case "tr" -> {

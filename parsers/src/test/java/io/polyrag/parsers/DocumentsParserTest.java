@@ -184,7 +184,7 @@ class DocumentsParserTest {
                                 + "</table:table-cell></table:table-row><table:table-row><table:table-cell><text:p>"
                                 + "Portsoy</text:p></table:table-cell><table:table-cell><text:p>4.1</text:p>"
                                 + "</table:table-cell></table:table-row></table:table>"), "Portsoy", ChunkKind.TABLE,
-                        null),
+                        "sheet Tides"),
                 org.junit.jupiter.params.provider.Arguments.of("talk.odp", DocumentFixtures.openDocument(
                         "presentation", "<draw:page draw:name=\"p1\"><draw:frame><draw:text-box><text:p>Welcome"
                                 + "</text:p></draw:text-box></draw:frame></draw:page><draw:page draw:name=\"p2\">"
@@ -201,7 +201,7 @@ class DocumentsParserTest {
 
     /**
      * One file of each remaining type: the phrase is found, in a block of the right kind and location. (Tika's
-     * OpenDocument parser marks neither sheets nor slides, so .ods and .odp blocks carry no location.)
+     * OpenDocument parser does not mark slides, so .odp blocks carry no location.)
      */
     @org.junit.jupiter.params.ParameterizedTest(name = "{0}")
     @org.junit.jupiter.params.provider.MethodSource("formats")
