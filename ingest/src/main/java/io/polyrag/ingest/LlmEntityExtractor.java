@@ -220,7 +220,7 @@ public final class LlmEntityExtractor implements EntityExtractor {
     Extraction parse(String response, long tokens) {
         JsonNode root;
         try {
-            root = JSON.readTree(stripFence(response));
+            root = JSON.readTree(LlmClient.jsonObject(response));
         } catch (JacksonException e) {
             LOG.log(Level.WARNING, "entity extraction: the model's answer is not JSON (" + e.getOriginalMessage()
                     + "); nothing extracted from this chunk");
@@ -269,17 +269,6 @@ public final class LlmEntityExtractor implements EntityExtractor {
     static String predicate(String raw) {
         String p = raw.strip().toLowerCase(Locale.ROOT).replaceAll("[^\\p{L}\\p{N}]+", "_").replaceAll("^_|_$", "");
         return p.length() > 64 ? p.substring(0, 64) : p;
-    }
-
-    private static String stripFence(String s) {
-        String t = s.strip();
-        if (t.startsWith("```")) {
-            int nl = t.indexOf('\n');
-            t = nl < 0 ? "" : t.substring(nl + 1);
-            int end = t.lastIndexOf("```");
-            t = end < 0 ? t : t.substring(0, end);
-        }
-        return t;
     }
 
     static String prompt(Strategy strategy, Ontology ontology) {

@@ -98,10 +98,6 @@ public final class DocumentsParser implements Parser {
     }
 
     /** Whether this parser can read images and scanned PDFs. */
-    public boolean ocrAvailable() {
-        return ocr;
-    }
-
     @Override
     public boolean ocr() {
         return ocr;

@@ -140,13 +140,13 @@ class DocumentsParserTest {
         assertThat(parser.acceptsName("a/b/report.PDF")).isTrue();
         assertThat(parser.acceptsName("main.rs")).isTrue();
         assertThat(parser.acceptsName("Dockerfile")).isTrue();
-        assertThat(parser.acceptsName("photo.jpg")).isEqualTo(parser.ocrAvailable());
+        assertThat(parser.acceptsName("photo.jpg")).isEqualTo(parser.ocr());
         assertThat(parser.acceptsName("archive.zip")).isFalse();
     }
 
     @Test
     void images_and_scanned_pages_are_read_by_ocr_when_tesseract_is_installed() {
-        org.junit.jupiter.api.Assumptions.assumeTrue(parser.ocrAvailable(),
+        org.junit.jupiter.api.Assumptions.assumeTrue(parser.ocr(),
                 "Tesseract is not installed here (Debian: apt-get install tesseract-ocr); .ci/run installs it");
         ParsedDocument png = parse("scan.png", DocumentFixtures.textImage("Lighthouse keeper logbook"));
         assertThat(png.text().toLowerCase(java.util.Locale.ROOT)).contains("lighthouse").contains("logbook");
@@ -161,7 +161,7 @@ class DocumentsParserTest {
 
     @Test
     void without_tesseract_an_image_is_refused_naming_the_package() {
-        org.junit.jupiter.api.Assumptions.assumeFalse(parser.ocrAvailable(), "Tesseract is installed here");
+        org.junit.jupiter.api.Assumptions.assumeFalse(parser.ocr(), "Tesseract is installed here");
         assertThatThrownBy(() -> parse("scan.png", DocumentFixtures.textImage("x")))
                 .hasMessageContaining("tesseract-ocr");
     }

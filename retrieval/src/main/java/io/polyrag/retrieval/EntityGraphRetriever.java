@@ -14,7 +14,6 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
@@ -118,7 +117,7 @@ public final class EntityGraphRetriever implements Retriever {
 
     /** Every run of 1 to {@code n} consecutive words of the normalised query that does not start or end on a stopword. */
     static List<String> ngrams(String query, int n) {
-        String key = Entity.key(query.toLowerCase(Locale.ROOT));
+        String key = Entity.key(query);
         if (key.isEmpty()) {
             return List.of();
         }

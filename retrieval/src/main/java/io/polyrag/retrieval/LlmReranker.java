@@ -56,11 +56,8 @@ public final class LlmReranker implements Reranker {
     }
 
     private static List<Integer> ranking(String answer, int n) {
-        String json = answer.strip();
-        int start = json.indexOf('{');
-        int end = json.lastIndexOf('}');
         try {
-            JsonNode node = JSON.readTree(start >= 0 && end > start ? json.substring(start, end + 1) : json);
+            JsonNode node = JSON.readTree(LlmClient.jsonObject(answer));
             List<Integer> out = new ArrayList<>();
             for (JsonNode x : node.path("ranking")) {
                 int v = x.asInt(-1);

@@ -50,10 +50,8 @@ public final class QueryExpander {
         }
         String reply = llm.complete(new LlmClient.Request(String.format(Locale.ROOT, MULTIQUERY_SYSTEM, count),
                 List.of(new LlmClient.Message("user", "Query: " + query.strip())), 300, 0.3, true)).text();
-        int start = reply.indexOf('{');
-        int end = reply.lastIndexOf('}');
         try {
-            JsonNode node = JSON.readTree(start >= 0 && end > start ? reply.substring(start, end + 1) : reply);
+            JsonNode node = JSON.readTree(LlmClient.jsonObject(reply));
             List<String> out = new ArrayList<>();
             for (JsonNode q : node.path("queries")) {
                 String v = q.asString("").strip();

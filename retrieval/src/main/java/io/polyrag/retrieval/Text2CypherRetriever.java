@@ -97,14 +97,7 @@ public final class Text2CypherRetriever implements Retriever {
 
     /** The query without a code fence or a trailing semicolon, which models add despite being told not to. */
     static String strip(String text) {
-        String s = text.strip();
-        if (s.startsWith("```")) {
-            int nl = s.indexOf('\n');
-            s = nl < 0 ? "" : s.substring(nl + 1);
-            int end = s.lastIndexOf("```");
-            s = end < 0 ? s : s.substring(0, end);
-        }
-        s = s.strip();
+        String s = LlmClient.withoutCodeFence(text);
         return s.endsWith(";") ? s.substring(0, s.length() - 1).strip() : s;
     }
 }

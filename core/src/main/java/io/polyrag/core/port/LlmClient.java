@@ -55,6 +55,29 @@ public interface LlmClient extends AutoCloseable {
 
     Response complete(Request request);
 
+    /**
+     * The JSON object in a model's reply: from its first {@code {} to its last {@code }}, so prose or a code fence
+     * around it does not matter; the reply itself when it holds no braces.
+     */
+    static String jsonObject(String reply) {
+        String s = reply.strip();
+        int start = s.indexOf('{');
+        int end = s.lastIndexOf('}');
+        return start >= 0 && end > start ? s.substring(start, end + 1) : s;
+    }
+
+    /** A reply without the Markdown code fence models wrap code in (```cypher … ```), stripped. */
+    static String withoutCodeFence(String reply) {
+        String s = reply.strip();
+        if (s.startsWith("```")) {
+            int nl = s.indexOf('\n');
+            s = nl < 0 ? "" : s.substring(nl + 1);
+            int end = s.lastIndexOf("```");
+            s = end < 0 ? s : s.substring(0, end);
+        }
+        return s.strip();
+    }
+
     /** Like {@link #complete}, passing each piece of text to {@code onToken} as it arrives. */
     Response stream(Request request, Consumer<String> onToken);
 

@@ -243,12 +243,8 @@ final class KuzuGraphStore implements GraphStore {
         if (needle.isEmpty() || limit <= 0) {
             return List.of();
         }
-        Map<String, Object> params = new LinkedHashMap<>();
-        params.put("needle", needle);
-        boolean scoped = !scope.knowledgeBases().isEmpty();
-        if (scoped) {
-            params.put("kbs", List.copyOf(scope.knowledgeBases()));
-        }
+        Map<String, Object> params = scoped("needle", needle, scope);
+        boolean scoped = params.containsKey("kbs");
         String mentions = scoped ? "COUNT { MATCH (c:Chunk)-[:MENTIONS]->(e) WHERE c.kb IN $kbs }"
                 : "COUNT { MATCH (:Chunk)-[:MENTIONS]->(e) }";
         return read(c -> hits(run(c, "MATCH (e:Entity) WHERE e.id CONTAINS $needle OR e.aliases CONTAINS $needle "
@@ -272,12 +268,8 @@ final class KuzuGraphStore implements GraphStore {
         if (entityIds.isEmpty() || limit <= 0) {
             return List.of();
         }
-        Map<String, Object> params = new LinkedHashMap<>();
-        params.put("ids", List.copyOf(entityIds));
-        boolean scoped = !scope.knowledgeBases().isEmpty();
-        if (scoped) {
-            params.put("kbs", List.copyOf(scope.knowledgeBases()));
-        }
+        Map<String, Object> params = scoped("ids", List.copyOf(entityIds), scope);
+        boolean scoped = params.containsKey("kbs");
         String join = scoped ? ", (c:Chunk) WHERE c.id = r.chunk AND c.kb IN $kbs AND" : " WHERE";
         return read(c -> run(c, "MATCH (a:Entity)-[r:RELATES]->(b:Entity)" + join + " (a.id IN $ids OR b.id IN $ids) "
                 + "RETURN a.id, r.predicate, b.id, r.chunk, r.doc, r.version ORDER BY r.doc, r.chunk, a.id, b.id "
@@ -292,12 +284,8 @@ final class KuzuGraphStore implements GraphStore {
         if (entityIds.isEmpty() || limit <= 0) {
             return List.of();
         }
-        Map<String, Object> params = new LinkedHashMap<>();
-        params.put("ids", List.copyOf(entityIds));
-        boolean scoped = !scope.knowledgeBases().isEmpty();
-        if (scoped) {
-            params.put("kbs", List.copyOf(scope.knowledgeBases()));
-        }
+        Map<String, Object> params = scoped("ids", List.copyOf(entityIds), scope);
+        boolean scoped = params.containsKey("kbs");
         String kbFilter = scoped ? " AND c.kb IN $kbs" : "";
         return read(c -> run(c, "MATCH (c:Chunk)-[:MENTIONS]->(e:Entity) WHERE e.id IN $ids" + kbFilter
                 + " RETURN e.id, c.id, c.doc, c.version ORDER BY c.doc, c.id LIMIT " + limit, params).stream()
@@ -438,7 +426,7 @@ final class KuzuGraphStore implements GraphStore {
                 try {
                     result = c.execute(ps, bound);
                 } finally {
-                    if (!prepared.get(c).containsValue(ps)) {
+                    if (prepared.get(c).get(cypher) != ps) { // not cached: this call owns it
                         ps.close();
                     }
                 }
@@ -449,6 +437,16 @@ final class KuzuGraphStore implements GraphStore {
         } finally {
             values.forEach(Value::close);
         }
+    }
+
+    /** Parameters {@code key → value}, plus {@code kbs} (the scope's knowledge bases) when the scope is limited. */
+    private static Map<String, Object> scoped(String key, Object value, SearchScope scope) {
+        Map<String, Object> params = new LinkedHashMap<>();
+        params.put(key, value);
+        if (!scope.knowledgeBases().isEmpty()) {
+            params.put("kbs", List.copyOf(scope.knowledgeBases()));
+        }
+        return params;
     }
 
     /** The connection's prepared statement for {@code cypher}; a connection is used by one thread at a time. */
