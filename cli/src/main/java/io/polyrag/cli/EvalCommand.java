@@ -7,6 +7,7 @@ import io.polyrag.eval.EvalReport;
 import io.polyrag.eval.Evaluation;
 import io.polyrag.eval.HtmlReport;
 import io.polyrag.eval.RunSpec;
+import io.polyrag.eval.Significance;
 import io.polyrag.server.Json;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -15,6 +16,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -94,11 +96,22 @@ final class EvalCommand implements Callable<Integer> {
     private static void print(EvalReport r, PrintWriter out) {
         out.printf("%s: %d documents, %d queries; %s%n%n", r.dataset(), r.documents(), r.queries(),
                 EvalReport.describe(r.ingest()));
-        out.printf("%-28s %-10s %8s %10s %8s %8s %8s%n", "run", "fusion", "nDCG@10", "Recall@100", "MRR@10", "p50 ms",
-                "p99 ms");
+        out.printf("%-28s %-10s %8s %17s %10s %8s %8s %8s%n", "run", "fusion", "nDCG@10", "95% CI", "Recall@100",
+                "MRR@10", "p50 ms", "p99 ms");
         for (EvalReport.Run x : r.runs()) {
-            out.printf("%-28s %-10s %8.4f %10.4f %8.4f %8.1f %8.1f%n", x.name(), x.fusion(), x.ndcg10(),
+            out.printf(Locale.ROOT, "%-28s %-10s %8.4f %17s %10.4f %8.4f %8.1f %8.1f%n", x.name(), x.fusion(),
+                    x.ndcg10(), String.format(Locale.ROOT, "%.4f-%.4f", x.ndcg10Ci95().get(0), x.ndcg10Ci95().get(1)),
                     x.recall100(), x.mrr10(), x.p50Ms(), x.p99Ms());
+        }
+        List<EvalReport.Run> compared = r.runs().stream().filter(x -> x.vsBestSingle() != null).toList();
+        if (!compared.isEmpty()) {
+            out.printf("%nfused runs against the best single modality (%s), paired over the queries:%n",
+                    compared.getFirst().vsBestSingle().run());
+            for (EvalReport.Run x : compared) {
+                Significance.Comparison c = x.vsBestSingle();
+                out.printf(Locale.ROOT, "  %-26s %+.4f nDCG@10 (95%% CI %+.4f to %+.4f, randomisation p %.4f)%n",
+                        x.name(), c.delta(), c.ci95().get(0), c.ci95().get(1), c.p());
+            }
         }
     }
 }

@@ -1,6 +1,7 @@
 package io.polyrag.eval;
 
 import com.fasterxml.jackson.annotation.JsonIgnore;
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import java.util.List;
 import java.util.Map;
@@ -21,11 +22,21 @@ public record EvalReport(String dataset, int documents, int queries, List<Run> r
     /**
      * One configuration's scores and query latency.
      *
+     * @param ndcg10Ci95 95% confidence interval of the nDCG@10 mean over the queries
+     * @param vsBestSingle for a fused run, its paired comparison with the best single-modality run of the report
+     *     (absent for single-modality runs, or when the report has none)
      * @param perQueryNdcg nDCG@10 per query id, for the per-query comparison (not in the JSON)
      */
     public record Run(String name, List<String> modalities, String fusion, @JsonProperty("ndcg@10") double ndcg10,
             @JsonProperty("recall@100") double recall100, @JsonProperty("mrr@10") double mrr10, double p50Ms,
-            double p99Ms, @JsonIgnore Map<String, Double> perQueryNdcg) {
+            double p99Ms, @JsonProperty("ndcg@10Ci95") List<Double> ndcg10Ci95,
+            @JsonInclude(JsonInclude.Include.NON_NULL) Significance.Comparison vsBestSingle,
+            @JsonIgnore Map<String, Double> perQueryNdcg) {
+
+        Run withComparison(Significance.Comparison comparison) {
+            return new Run(name, modalities, fusion, ndcg10, recall100, mrr10, p50Ms, p99Ms, ndcg10Ci95, comparison,
+                    perQueryNdcg);
+        }
     }
 
     /**

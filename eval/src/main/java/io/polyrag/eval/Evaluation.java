@@ -41,7 +41,20 @@ public final class Evaluation {
             log.accept("eval: running " + run.name() + " over " + ds.qrels().size() + " queries");
             results.add(evaluate(polyrag, ds, run));
         }
-        return new EvalReport(ds.name(), ds.corpus().size(), ds.qrels().size(), results, ingest, ds.warnings());
+        return new EvalReport(ds.name(), ds.corpus().size(), ds.qrels().size(), compared(results), ingest,
+                ds.warnings());
+    }
+
+    /** Each fused run with its paired comparison against the best single-modality run, when there is one. */
+    static List<EvalReport.Run> compared(List<EvalReport.Run> runs) {
+        EvalReport.Run best = runs.stream().filter(r -> r.modalities().size() == 1)
+                .max(java.util.Comparator.comparingDouble(EvalReport.Run::ndcg10)).orElse(null);
+        if (best == null) {
+            return runs;
+        }
+        return runs.stream().map(r -> r.modalities().size() > 1
+                ? r.withComparison(Significance.compare(r.perQueryNdcg(), best.name(), best.perQueryNdcg()))
+                : r).toList();
     }
 
     private static EvalReport.Ingest ingest(Polyrag polyrag, BeirDataset ds, ProgressListener progress,
@@ -95,7 +108,7 @@ public final class Evaluation {
         return new EvalReport.Run(run.name(), run.modalities().stream().map(Modality::wireName).sorted().toList(),
                 run.modalities().size() > 1 ? (run.fusion() == null ? "configured" : run.fusion().wireName()) : "none",
                 round(ndcg / count), round(recall / count), round(mrr / count), percentile(latencies, 0.50),
-                percentile(latencies, 0.99), perQuery);
+                percentile(latencies, 0.99), Significance.ci95(perQuery.values()), null, perQuery);
     }
 
     /** Corpus ids in order of first appearance, the query's own id left out. */

@@ -19,7 +19,7 @@ public final class HtmlReport {
                 .append(esc(r.dataset())).append("</title><style>")
                 .append("body{font:15px/1.5 system-ui,sans-serif;margin:2rem auto;max-width:1000px;color:#222}")
                 .append("table{border-collapse:collapse;margin:1rem 0}td,th{padding:.3rem .8rem;border-bottom:1px solid #ddd;")
-                .append("text-align:right}td:first-child,th:first-child{text-align:left}tr.best{font-weight:bold}")
+                .append("text-align:right;white-space:nowrap}td:first-child,th:first-child{text-align:left}tr.best{font-weight:bold}")
                 .append("h2{margin-top:2rem}.muted{color:#666}svg{background:#fafafa;border:1px solid #eee}")
                 .append("</style></head><body>");
         sb.append("<h1>polyrag eval: ").append(esc(r.dataset())).append("</h1><p class=\"muted\">")
@@ -44,16 +44,25 @@ public final class HtmlReport {
 
     private static void table(StringBuilder sb, List<EvalReport.Run> runs) {
         double best = runs.stream().mapToDouble(EvalReport.Run::ndcg10).max().orElse(0);
-        sb.append("<table><tr><th>run</th><th>modalities</th><th>fusion</th><th>nDCG@10</th><th>Recall@100</th>")
-                .append("<th>MRR@10</th><th>p50 ms</th><th>p99 ms</th></tr>");
+        sb.append("<table><tr><th>run</th><th>modalities</th><th>fusion</th><th>nDCG@10</th><th>95% CI</th>")
+                .append("<th>vs best single</th><th>Recall@100</th><th>MRR@10</th><th>p50 ms</th><th>p99 ms</th></tr>");
         for (EvalReport.Run x : runs) {
+            Significance.Comparison c = x.vsBestSingle();
+            String versus = c == null ? "" : String.format(Locale.ROOT, "%+.4f (p %.4f)", c.delta(), c.p());
             sb.append(x.ndcg10() == best ? "<tr class=\"best\">" : "<tr>").append("<td>").append(esc(x.name()))
                     .append("</td><td>").append(esc(String.join(" + ", x.modalities()))).append("</td><td>")
                     .append(esc(x.fusion())).append("</td><td>").append(f4(x.ndcg10())).append("</td><td>")
+                    .append(f4(x.ndcg10Ci95().get(0))).append("–").append(f4(x.ndcg10Ci95().get(1)))
+                    .append("</td><td>").append(esc(versus)).append("</td><td>")
                     .append(f4(x.recall100())).append("</td><td>").append(f4(x.mrr10())).append("</td><td>")
                     .append(fmt(x.p50Ms())).append("</td><td>").append(fmt(x.p99Ms())).append("</td></tr>");
         }
         sb.append("</table>");
+        runs.stream().map(EvalReport.Run::vsBestSingle).filter(java.util.Objects::nonNull).findFirst()
+                .ifPresent(c -> sb.append("<p class=\"muted\">95% CI: the mean's normal-approximation interval over ")
+                        .append("the queries. vs best single: the mean per-query difference from ").append(esc(c.run()))
+                        .append(", with the p-value of a paired randomisation test (").append(Significance.TRIALS)
+                        .append(" sign flips); above 0.05 the difference is within what query sampling explains.</p>"));
     }
 
     private static void chart(StringBuilder sb, EvalReport.Run fused, EvalReport.Run single) {

@@ -68,6 +68,17 @@ class EvaluationTest {
                 assertThat(run.perQueryNdcg()).containsOnlyKeys("q1", "q2", "q3");
             }
             assertThat(r.runs().get(0).ndcg10()).as("dense finds the paraphrases").isEqualTo(1.0);
+            for (EvalReport.Run run : r.runs()) {
+                assertThat(run.ndcg10Ci95().get(0)).as(run.name()).isLessThanOrEqualTo(run.ndcg10());
+                assertThat(run.ndcg10Ci95().get(1)).as(run.name()).isGreaterThanOrEqualTo(run.ndcg10());
+                if (run.modalities().size() == 1) {
+                    assertThat(run.vsBestSingle()).as(run.name()).isNull();
+                } else {
+                    assertThat(run.vsBestSingle().run()).as(run.name()).isEqualTo("vector");
+                    assertThat(run.vsBestSingle().delta()).isCloseTo(run.ndcg10() - 1.0,
+                            org.assertj.core.api.Assertions.within(1e-3));
+                }
+            }
             assertThat(r.ingest().chunks()).isEqualTo(6);
             assertThat(log).anyMatch(l -> l.contains("indexing 6 documents"));
             EvalReport again = Evaluation.run(p, ds, List.of(RunSpec.parse("fulltext", p.status().modalities())),
@@ -75,7 +86,8 @@ class EvaluationTest {
             assertThat(again.ingest().reused()).isEqualTo(6);
             assertThat(again.ingest().chunks()).isZero();
             String html = HtmlReport.render(r);
-            assertThat(html).contains("<table>").contains("nDCG@10").contains("<svg").contains("against vector");
+            assertThat(html).contains("<table>").contains("nDCG@10").contains("<svg").contains("against vector")
+                    .contains("95% CI").contains("randomisation test");
         }
     }
 

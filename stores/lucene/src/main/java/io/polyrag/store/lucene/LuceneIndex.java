@@ -23,6 +23,7 @@ import org.apache.lucene.document.Field;
 import org.apache.lucene.document.SortedDocValuesField;
 import org.apache.lucene.document.StoredField;
 import org.apache.lucene.document.StringField;
+import org.apache.lucene.index.IndexReader;
 import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.IndexWriterConfig;
 import org.apache.lucene.index.StoredFields;
@@ -30,6 +31,7 @@ import org.apache.lucene.index.Term;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.Query;
 import org.apache.lucene.search.ScoreDoc;
+import org.apache.lucene.search.SearcherFactory;
 import org.apache.lucene.search.SearcherManager;
 import org.apache.lucene.search.TermInSetQuery;
 import org.apache.lucene.search.similarities.Similarity;
@@ -66,7 +68,16 @@ final class LuceneIndex implements AutoCloseable {
             IndexWriterConfig iwc = new IndexWriterConfig(analyzer).setSimilarity(similarity)
                     .setOpenMode(IndexWriterConfig.OpenMode.CREATE_OR_APPEND).setRAMBufferSizeMB(64);
             this.writer = openWriter(directory, iwc, path);
-            this.searchers = new SearcherManager(writer, null);
+            // The searcher scores: without its own factory it would use Lucene's default BM25 (k1 1.2, b 0.75)
+            // whatever the writer was given.
+            this.searchers = new SearcherManager(writer, new SearcherFactory() {
+                @Override
+                public IndexSearcher newSearcher(IndexReader reader, IndexReader previous) {
+                    IndexSearcher searcher = new IndexSearcher(reader);
+                    searcher.setSimilarity(similarity);
+                    return searcher;
+                }
+            });
         } catch (IOException e) {
             throw new StoreException("cannot open the Lucene index at " + path + ": " + e.getMessage(), e);
         }

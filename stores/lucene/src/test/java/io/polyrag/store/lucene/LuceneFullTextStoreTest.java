@@ -26,6 +26,25 @@ class LuceneFullTextStoreTest extends FullTextStoreContract {
     }
 
     @Test
+    void searches_score_with_the_configured_bm25_parameters() {
+        // k1 0 ignores term frequency and b 0 ignores length: both chunks must score the same. Lucene's default
+        // (k1 1.2, b 0.75) would rank the short one first.
+        try (FullTextStore store = new LuceneFullTextStore(dir.resolve("flat"), 0.0, 0.0)) {
+            store.upsert(List.of(rec("short", "d1", 1, "kb", "apple"),
+                    rec("long", "d2", 1, "kb", "apple apple apple banana cherry date elderberry fig grape")));
+            List<StoreHit> hits = store.search("apple", SearchScope.ALL, 5);
+            assertThat(hits).hasSize(2);
+            assertThat(hits.get(0).score()).isEqualTo(hits.get(1).score());
+        }
+        try (FullTextStore store = new LuceneFullTextStore(dir.resolve("normed"), 1.2, 1.0)) {
+            store.upsert(List.of(rec("short", "d1", 1, "kb", "apple"),
+                    rec("long", "d2", 1, "kb", "apple banana cherry date elderberry fig grape")));
+            assertThat(store.search("apple", SearchScope.ALL, 5)).extracting(StoreHit::chunkId)
+                    .containsExactly("short", "long");
+        }
+    }
+
+    @Test
     void a_second_writer_on_the_same_directory_is_told_it_is_in_use() {
         open();
         assertThatThrownBy(() -> openStore(dir)).isInstanceOf(UnavailableException.class)

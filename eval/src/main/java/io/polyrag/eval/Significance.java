@@ -1,0 +1,100 @@
+package io.polyrag.eval;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+
+/**
+ * How far a mean over queries can be trusted: a 95% confidence interval of a run's mean, and a paired comparison of
+ * two runs over the same queries (the mean difference, its 95% interval, and a two-sided paired randomisation test,
+ * the test IR evaluation recommends for per-query metrics). The randomisation uses a fixed seed, so one report always
+ * prints the same p-value.
+ */
+public final class Significance {
+    /** Sign-flip permutations of the randomisation test. */
+    static final int TRIALS = 10_000;
+    private static final double Z95 = 1.959964;
+
+    private Significance() {
+    }
+
+    /**
+     * The paired difference of two runs.
+     *
+     * @param run the run compared against
+     * @param delta mean of (this run − that run) over the queries both scored
+     * @param ci95 normal-approximation 95% interval of that mean
+     * @param p two-sided p-value of the paired randomisation test
+     */
+    public record Comparison(String run, double delta, List<Double> ci95, double p) {
+    }
+
+    /** Mean ± 1.96 standard errors; a single value or none gives an interval of zero width. */
+    public static List<Double> ci95(Collection<Double> values) {
+        double[] v = values.stream().mapToDouble(Double::doubleValue).toArray();
+        double mean = mean(v);
+        double half = Z95 * standardError(v, mean);
+        return List.of(round(mean - half), round(mean + half));
+    }
+
+    /** {@code a} against {@code b} on the queries both hold. */
+    public static Comparison compare(Map<String, Double> a, String bName, Map<String, Double> b) {
+        List<Double> diffs = new ArrayList<>();
+        a.forEach((q, x) -> {
+            Double y = b.get(q);
+            if (y != null) {
+                diffs.add(x - y);
+            }
+        });
+        double[] d = diffs.stream().mapToDouble(Double::doubleValue).toArray();
+        double mean = mean(d);
+        double half = Z95 * standardError(d, mean);
+        return new Comparison(bName, round(mean), List.of(round(mean - half), round(mean + half)),
+                randomisationP(d, mean));
+    }
+
+    /** Flips the sign of each difference at random; p = share of flips whose mean is at least as extreme. */
+    static double randomisationP(double[] d, double observed) {
+        if (d.length == 0) {
+            return 1.0;
+        }
+        SplittableRandom random = new SplittableRandom(20_070_101L);
+        double limit = Math.abs(observed) * d.length - 1e-9;
+        int extreme = 0;
+        for (int t = 0; t < TRIALS; t++) {
+            double sum = 0;
+            for (double x : d) {
+                sum += random.nextBoolean() ? x : -x;
+            }
+            if (Math.abs(sum) >= limit) {
+                extreme++;
+            }
+        }
+        return round((extreme + 1.0) / (TRIALS + 1.0));
+    }
+
+    private static double mean(double[] v) {
+        double s = 0;
+        for (double x : v) {
+            s += x;
+        }
+        return v.length == 0 ? 0 : s / v.length;
+    }
+
+    private static double standardError(double[] v, double mean) {
+        if (v.length < 2) {
+            return 0;
+        }
+        double ss = 0;
+        for (double x : v) {
+            ss += (x - mean) * (x - mean);
+        }
+        return Math.sqrt(ss / (v.length - 1)) / Math.sqrt(v.length);
+    }
+
+    private static double round(double v) {
+        return Math.round(v * 10000) / 10000.0;
+    }
+}
