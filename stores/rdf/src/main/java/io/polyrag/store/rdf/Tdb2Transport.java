@@ -1,28 +1,93 @@
 package io.polyrag.store.rdf;
 
 import io.polyrag.core.StoreException;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.stream.Stream;
 import org.apache.jena.query.Dataset;
 import org.apache.jena.query.QueryExecution;
 import org.apache.jena.system.Txn;
+import org.apache.jena.tdb2.DatabaseMgr;
 import org.apache.jena.tdb2.TDB2Factory;
 import org.apache.jena.update.UpdateAction;
 
-/** SPARQL on an embedded TDB2 dataset: reads in read transactions, each update request in one write transaction. */
+/**
+ * SPARQL on an embedded TDB2 dataset: reads in read transactions, each update request in one write transaction.
+ *
+ * <p>TDB2 never reuses the space of deleted or replaced data: its indexes are copy-on-write and grow with every
+ * write, until a compaction copies the live data into a new generation. Re-indexing a 5,000-document corpus left a
+ * 6.7 GB dataset whose live data compacted to 101 MB in 7 s (each write transaction copies the index blocks it
+ * touches: about 1.3 MB per replaced document there). So after an update, when the files have grown past
+ * {@code growthFactor} (8) times their size after the last compaction (or at open) and past {@code minBytes}
+ * (256 MB), the dataset is compacted and the old generation deleted. Readers carry on during it; the cost is
+ * proportional to the live data and is paid once per that much growth, so disk use stays within about eight times
+ * the live data while a mass re-index spends a bounded share of its time compacting.
+ */
 final class Tdb2Transport implements SparqlTransport {
+    private static final System.Logger LOG = System.getLogger(Tdb2Transport.class.getName());
+    static final long MIN_COMPACT_BYTES = 256L << 20;
+    static final int GROWTH_FACTOR = 8;
+
     private final Path dir;
     private final Dataset dataset;
+    private final long minBytes;
+    private final int growthFactor;
+    private long baseline;
 
     Tdb2Transport(Path dir) {
+        this(dir, MIN_COMPACT_BYTES, GROWTH_FACTOR);
+    }
+
+    Tdb2Transport(Path dir, long minBytes, int growthFactor) {
         this.dir = dir;
+        this.minBytes = minBytes;
+        this.growthFactor = growthFactor;
         try {
             Files.createDirectories(dir);
             this.dataset = TDB2Factory.connectDataset(dir.toString());
+            this.baseline = bytes();
         } catch (Exception e) {
             throw new StoreException("cannot open the TDB2 dataset in " + dir + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Bytes of the dataset's files on disk, all generations. */
+    long bytes() {
+        try (Stream<Path> files = Files.walk(dir)) {
+            return files.filter(Files::isRegularFile).mapToLong(f -> {
+                try {
+                    return Files.size(f);
+                } catch (IOException e) {
+                    return 0; // removed while walking (an old generation)
+                }
+            }).sum();
+        } catch (IOException | UncheckedIOException e) {
+            return 0;
+        }
+    }
+
+    /** Compacts when the files have outgrown the last compaction; a failure is logged and costs only disk space. */
+    private synchronized void compactIfGrown() {
+        long now = bytes();
+        if (now < minBytes || now < growthFactor * Math.max(baseline, 1)) {
+            return;
+        }
+        long t0 = System.nanoTime();
+        try {
+            DatabaseMgr.compact(dataset.asDatasetGraph(), true);
+            baseline = bytes();
+            LOG.log(System.Logger.Level.INFO, () -> String.format(Locale.ROOT,
+                    "compacted the TDB2 dataset in %s: %d MB -> %d MB in %.1f s", dir, now >> 20, baseline >> 20,
+                    (System.nanoTime() - t0) / 1e9));
+        } catch (RuntimeException e) {
+            baseline = now;
+            LOG.log(System.Logger.Level.WARNING, "could not compact the TDB2 dataset in " + dir + ": "
+                    + e.getMessage(), e);
         }
     }
 
@@ -47,6 +112,7 @@ final class Tdb2Transport implements SparqlTransport {
             throw new StoreException("TDB2 update failed in " + dir + " (nothing of it was applied): "
                     + e.getMessage(), e);
         }
+        compactIfGrown();
     }
 
     @Override
