@@ -2,6 +2,7 @@ package io.polyrag.cli;
 
 import io.polyrag.app.Polyrag;
 import io.polyrag.core.config.Settings;
+import io.polyrag.eval.Baseline;
 import io.polyrag.eval.BeirDataset;
 import io.polyrag.eval.EvalReport;
 import io.polyrag.eval.Evaluation;
@@ -56,10 +57,15 @@ final class EvalCommand implements Callable<Integer> {
     @Option(names = "--out", paramLabel = "FILE", description = "Also write an HTML report with per-query charts.")
     Path out;
 
+    @Option(names = "--baseline", paramLabel = "FILE", description = "A report saved with --json from another "
+            + "configuration: each run is compared query by query with its namesake there (paired test).")
+    Path baseline;
+
     @Override
     public Integer call() {
         PrintWriter stdout = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
+        Baseline base = baseline == null ? null : Baseline.load(baseline);
         BeirDataset ds = BeirDataset.load(dataset, qrels);
         ds.warnings().forEach(w -> err.println("eval: warning: " + w));
         Path dir = index != null ? index
@@ -72,6 +78,11 @@ final class EvalCommand implements Callable<Integer> {
             Progress progress = Progress.forConsole(err);
             EvalReport report = Evaluation.run(polyrag, ds, specs, progress, err::println);
             progress.finish();
+            if (base != null) {
+                List<String> notes = new java.util.ArrayList<>();
+                report = base.compare(report, notes);
+                notes.forEach(n -> err.println("eval: baseline: " + n));
+            }
             if (out != null) {
                 write(out, HtmlReport.render(report));
                 err.println("eval: wrote " + out);
@@ -103,15 +114,23 @@ final class EvalCommand implements Callable<Integer> {
                     x.ndcg10(), String.format(Locale.ROOT, "%.4f-%.4f", x.ndcg10Ci95().get(0), x.ndcg10Ci95().get(1)),
                     x.recall100(), x.mrr10(), x.p50Ms(), x.p99Ms());
         }
-        List<EvalReport.Run> compared = r.runs().stream().filter(x -> x.vsBestSingle() != null).toList();
-        if (!compared.isEmpty()) {
-            out.printf("%nfused runs against the best single modality (%s), paired over the queries:%n",
-                    compared.getFirst().vsBestSingle().run());
-            for (EvalReport.Run x : compared) {
-                Significance.Comparison c = x.vsBestSingle();
-                out.printf(Locale.ROOT, "  %-26s %+.4f nDCG@10 (95%% CI %+.4f to %+.4f, randomisation p %.4f)%n",
-                        x.name(), c.delta(), c.ci95().get(0), c.ci95().get(1), c.p());
-            }
+        r.runs().stream().map(EvalReport.Run::vsBestSingle).filter(java.util.Objects::nonNull).findFirst()
+                .ifPresent(c -> comparisons(out, "fused runs against the best single modality (" + c.run() + ")",
+                        r.runs(), EvalReport.Run::vsBestSingle));
+        comparisons(out, "against the baseline's run of the same name", r.runs(), EvalReport.Run::vsBaseline);
+    }
+
+    private static void comparisons(PrintWriter out, String title, List<EvalReport.Run> runs,
+            java.util.function.Function<EvalReport.Run, Significance.Comparison> which) {
+        List<EvalReport.Run> compared = runs.stream().filter(x -> which.apply(x) != null).toList();
+        if (compared.isEmpty()) {
+            return;
+        }
+        out.printf("%n%s, paired over the queries:%n", title);
+        for (EvalReport.Run x : compared) {
+            Significance.Comparison c = which.apply(x);
+            out.printf(Locale.ROOT, "  %-26s %+.4f nDCG@10 (95%% CI %+.4f to %+.4f, randomisation p %.4f)%n",
+                    x.name(), c.delta(), c.ci95().get(0), c.ci95().get(1), c.p());
         }
     }
 }

@@ -1,6 +1,5 @@
 package io.polyrag.eval;
 
-import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import java.util.List;
@@ -18,6 +17,8 @@ import java.util.Map;
  */
 public record EvalReport(String dataset, int documents, int queries, List<Run> runs, Ingest ingest,
         List<String> warnings) {
+    /** JSON name of a run's per-query nDCG@10 (query id → score). */
+    public static final String PER_QUERY = "perQueryNdcg@10";
 
     /**
      * One configuration's scores and query latency.
@@ -25,17 +26,24 @@ public record EvalReport(String dataset, int documents, int queries, List<Run> r
      * @param ndcg10Ci95 95% confidence interval of the nDCG@10 mean over the queries
      * @param vsBestSingle for a fused run, its paired comparison with the best single-modality run of the report
      *     (absent for single-modality runs, or when the report has none)
-     * @param perQueryNdcg nDCG@10 per query id, for the per-query comparison (not in the JSON)
+     * @param vsBaseline its paired comparison with the same-named run of a baseline report ({@code --baseline})
+     * @param perQueryNdcg nDCG@10 per query id: for the per-query charts and for later paired comparisons
      */
     public record Run(String name, List<String> modalities, String fusion, @JsonProperty("ndcg@10") double ndcg10,
             @JsonProperty("recall@100") double recall100, @JsonProperty("mrr@10") double mrr10, double p50Ms,
             double p99Ms, @JsonProperty("ndcg@10Ci95") List<Double> ndcg10Ci95,
             @JsonInclude(JsonInclude.Include.NON_NULL) Significance.Comparison vsBestSingle,
-            @JsonIgnore Map<String, Double> perQueryNdcg) {
+            @JsonInclude(JsonInclude.Include.NON_NULL) Significance.Comparison vsBaseline,
+            @JsonProperty(PER_QUERY) Map<String, Double> perQueryNdcg) {
 
         Run withComparison(Significance.Comparison comparison) {
             return new Run(name, modalities, fusion, ndcg10, recall100, mrr10, p50Ms, p99Ms, ndcg10Ci95, comparison,
-                    perQueryNdcg);
+                    vsBaseline, perQueryNdcg);
+        }
+
+        Run withBaseline(Significance.Comparison comparison) {
+            return new Run(name, modalities, fusion, ndcg10, recall100, mrr10, p50Ms, p99Ms, ndcg10Ci95,
+                    vsBestSingle, comparison, perQueryNdcg);
         }
     }
 

@@ -108,7 +108,7 @@ public final class Evaluation {
         return new EvalReport.Run(run.name(), run.modalities().stream().map(Modality::wireName).sorted().toList(),
                 run.modalities().size() > 1 ? (run.fusion() == null ? "configured" : run.fusion().wireName()) : "none",
                 round(ndcg / count), round(recall / count), round(mrr / count), percentile(latencies, 0.50),
-                percentile(latencies, 0.99), Significance.ci95(perQuery.values()), null, perQuery);
+                percentile(latencies, 0.99), Significance.ci95(perQuery.values()), null, null, perQuery);
     }
 
     /** Corpus ids in order of first appearance, the query's own id left out. */

@@ -17,7 +17,7 @@ public final class HtmlReport {
         StringBuilder sb = new StringBuilder();
         sb.append("<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>polyrag eval: ")
                 .append(esc(r.dataset())).append("</title><style>")
-                .append("body{font:15px/1.5 system-ui,sans-serif;margin:2rem auto;max-width:1000px;color:#222}")
+                .append("body{font:15px/1.5 system-ui,sans-serif;margin:2rem auto;max-width:1240px;color:#222}")
                 .append("table{border-collapse:collapse;margin:1rem 0}td,th{padding:.3rem .8rem;border-bottom:1px solid #ddd;")
                 .append("text-align:right;white-space:nowrap}td:first-child,th:first-child{text-align:left}tr.best{font-weight:bold}")
                 .append("h2{margin-top:2rem}.muted{color:#666}svg{background:#fafafa;border:1px solid #eee}")
@@ -44,16 +44,20 @@ public final class HtmlReport {
 
     private static void table(StringBuilder sb, List<EvalReport.Run> runs) {
         double best = runs.stream().mapToDouble(EvalReport.Run::ndcg10).max().orElse(0);
+        boolean anyBaseline = runs.stream().anyMatch(x -> x.vsBaseline() != null);
         sb.append("<table><tr><th>run</th><th>modalities</th><th>fusion</th><th>nDCG@10</th><th>95% CI</th>")
-                .append("<th>vs best single</th><th>Recall@100</th><th>MRR@10</th><th>p50 ms</th><th>p99 ms</th></tr>");
+                .append("<th>vs best single</th>").append(anyBaseline ? "<th>vs baseline</th>" : "")
+                .append("<th>Recall@100</th><th>MRR@10</th><th>p50 ms</th><th>p99 ms</th></tr>");
         for (EvalReport.Run x : runs) {
-            Significance.Comparison c = x.vsBestSingle();
-            String versus = c == null ? "" : String.format(Locale.ROOT, "%+.4f (p %.4f)", c.delta(), c.p());
+            String versus = versus(x.vsBestSingle());
+            if (anyBaseline) {
+                versus += "</td><td>" + versus(x.vsBaseline());
+            }
             sb.append(x.ndcg10() == best ? "<tr class=\"best\">" : "<tr>").append("<td>").append(esc(x.name()))
                     .append("</td><td>").append(esc(String.join(" + ", x.modalities()))).append("</td><td>")
                     .append(esc(x.fusion())).append("</td><td>").append(f4(x.ndcg10())).append("</td><td>")
                     .append(f4(x.ndcg10Ci95().get(0))).append("–").append(f4(x.ndcg10Ci95().get(1)))
-                    .append("</td><td>").append(esc(versus)).append("</td><td>")
+                    .append("</td><td>").append(versus).append("</td><td>")
                     .append(f4(x.recall100())).append("</td><td>").append(f4(x.mrr10())).append("</td><td>")
                     .append(fmt(x.p50Ms())).append("</td><td>").append(fmt(x.p99Ms())).append("</td></tr>");
         }
@@ -63,6 +67,10 @@ public final class HtmlReport {
                         .append("the queries. vs best single: the mean per-query difference from ").append(esc(c.run()))
                         .append(", with the p-value of a paired randomisation test (").append(Significance.TRIALS)
                         .append(" sign flips); above 0.05 the difference is within what query sampling explains.</p>"));
+        if (anyBaseline) {
+            sb.append("<p class=\"muted\">vs baseline: the same test against the same-named run of the report given ")
+                    .append("with --baseline.</p>");
+        }
     }
 
     private static void chart(StringBuilder sb, EvalReport.Run fused, EvalReport.Run single) {
@@ -92,6 +100,11 @@ public final class HtmlReport {
                     + "fill=\"%s\"/>", i * bar, y, Math.max(bar - 0.5, 0.5), len, d > 0 ? "#2e8b57" : "#c0392b"));
         }
         sb.append("</svg>");
+    }
+
+    /** A paired difference as {@code +0.0123 (p 0.0456)}; empty when there is none. */
+    private static String versus(Significance.Comparison c) {
+        return c == null ? "" : String.format(Locale.ROOT, "%+.4f (p %.4f)", c.delta(), c.p());
     }
 
     private static String f4(double v) {
