@@ -33,10 +33,7 @@ public final class Significance {
 
     /** Mean ± 1.96 standard errors; a single value or none gives an interval of zero width. */
     public static List<Double> ci95(Collection<Double> values) {
-        double[] v = values.stream().mapToDouble(Double::doubleValue).toArray();
-        double mean = mean(v);
-        double half = Z95 * standardError(v, mean);
-        return List.of(round(mean - half), round(mean + half));
+        return interval(values.stream().mapToDouble(Double::doubleValue).toArray());
     }
 
     /** {@code a} against {@code b} on the queries both hold. */
@@ -50,9 +47,13 @@ public final class Significance {
         });
         double[] d = diffs.stream().mapToDouble(Double::doubleValue).toArray();
         double mean = mean(d);
-        double half = Z95 * standardError(d, mean);
-        return new Comparison(bName, round(mean), List.of(round(mean - half), round(mean + half)),
-                randomisationP(d, mean));
+        return new Comparison(bName, round(mean), interval(d), randomisationP(d, mean));
+    }
+
+    private static List<Double> interval(double[] v) {
+        double mean = mean(v);
+        double half = Z95 * standardError(v, mean);
+        return List.of(round(mean - half), round(mean + half));
     }
 
     /** Flips the sign of each difference at random; p = share of flips whose mean is at least as extreme. */

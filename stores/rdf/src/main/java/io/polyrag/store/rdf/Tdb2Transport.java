@@ -23,15 +23,19 @@ import org.apache.jena.update.UpdateAction;
  * write, until a compaction copies the live data into a new generation. Re-indexing a 5,000-document corpus left a
  * 6.7 GB dataset whose live data compacted to 101 MB in 7 s (each write transaction copies the index blocks it
  * touches: about 1.3 MB per replaced document there). So after an update, when the files have grown past
- * {@code growthFactor} (8) times their size after the last compaction (or at open) and past {@code minBytes}
- * (256 MB), the dataset is compacted and the old generation deleted. Readers carry on during it; the cost is
- * proportional to the live data and is paid once per that much growth, so disk use stays within about eight times
- * the live data while a mass re-index spends a bounded share of its time compacting.
+ * {@code growthFactor} (8) times their size after the last compaction and past {@code minBytes} (256 MB), the
+ * dataset is compacted and the old generation deleted. Readers carry on during it; the cost is proportional to the
+ * live data and is paid once per that much growth, so disk use stays within about eight times the live data while
+ * a mass re-index spends a bounded share of its time compacting. The size after a compaction is kept in
+ * {@value #COMPACTED_FILE} beside the generations; a dataset without it (new, or written before compaction existed)
+ * that is already past {@code minBytes} is compacted when opened, so an old bloated dataset is not left to grow
+ * eightfold before its first compaction.
  */
 final class Tdb2Transport implements SparqlTransport {
     private static final System.Logger LOG = System.getLogger(Tdb2Transport.class.getName());
     static final long MIN_COMPACT_BYTES = 256L << 20;
     static final int GROWTH_FACTOR = 8;
+    static final String COMPACTED_FILE = "polyrag-compacted-bytes";
 
     private final Path dir;
     private final Dataset dataset;
@@ -50,9 +54,19 @@ final class Tdb2Transport implements SparqlTransport {
         try {
             Files.createDirectories(dir);
             this.dataset = TDB2Factory.connectDataset(dir.toString());
-            this.baseline = bytes();
         } catch (Exception e) {
             throw new StoreException("cannot open the TDB2 dataset in " + dir + ": " + e.getMessage(), e);
+        }
+        this.baseline = recordedBaseline();
+        compactIfGrown();
+    }
+
+    /** The size after the last compaction; 0 (compact as soon as past the minimum) when none is recorded. */
+    private long recordedBaseline() {
+        try {
+            return Long.parseLong(Files.readString(dir.resolve(COMPACTED_FILE)).strip());
+        } catch (IOException | NumberFormatException e) {
+            return 0;
         }
     }
 
@@ -74,17 +88,18 @@ final class Tdb2Transport implements SparqlTransport {
     /** Compacts when the files have outgrown the last compaction; a failure is logged and costs only disk space. */
     private synchronized void compactIfGrown() {
         long now = bytes();
-        if (now < minBytes || now < growthFactor * Math.max(baseline, 1)) {
+        if (now < minBytes || now < growthFactor * baseline) {
             return;
         }
         long t0 = System.nanoTime();
         try {
             DatabaseMgr.compact(dataset.asDatasetGraph(), true);
             baseline = bytes();
+            Files.writeString(dir.resolve(COMPACTED_FILE), Long.toString(baseline));
             LOG.log(System.Logger.Level.INFO, () -> String.format(Locale.ROOT,
                     "compacted the TDB2 dataset in %s: %d MB -> %d MB in %.1f s", dir, now >> 20, baseline >> 20,
                     (System.nanoTime() - t0) / 1e9));
-        } catch (RuntimeException e) {
+        } catch (IOException | RuntimeException e) {
             baseline = now;
             LOG.log(System.Logger.Level.WARNING, "could not compact the TDB2 dataset in " + dir + ": "
                     + e.getMessage(), e);

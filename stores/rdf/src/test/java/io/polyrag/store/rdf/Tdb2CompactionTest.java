@@ -70,4 +70,25 @@ class Tdb2CompactionTest {
             assertThat(reopened.relations("d1")).isEqualTo(expected.getFirst());
         }
     }
+
+    @Test
+    void a_grown_dataset_without_a_recorded_compaction_is_compacted_once_when_opened(@TempDir Path dir)
+            throws IOException {
+        List<Object> expected = replaceSixTimes(new Tdb2Transport(dir, Long.MAX_VALUE, 8));
+        assertThat(generations(dir)).containsExactly("Data-0001");
+        assertThat(dir.resolve(Tdb2Transport.COMPACTED_FILE)).doesNotExist();
+
+        try (SparqlRdfStore store = new SparqlRdfStore(new Tdb2Transport(dir, 1, 8), GRAPH)) {
+            assertThat(generations(dir)).containsExactly("Data-0002");
+            assertThat(List.of(store.relations("d1"), store.counts())).isEqualTo(expected);
+        }
+        long recorded = Long.parseLong(Files.readString(dir.resolve(Tdb2Transport.COMPACTED_FILE)));
+        assertThat(recorded).isPositive();
+
+        // the recorded size is the baseline now: reopening does not compact again
+        try (SparqlRdfStore store = new SparqlRdfStore(new Tdb2Transport(dir, 1, 8), GRAPH)) {
+            assertThat(generations(dir)).containsExactly("Data-0002");
+            assertThat(store.relations("d1")).isEqualTo(expected.getFirst());
+        }
+    }
 }
