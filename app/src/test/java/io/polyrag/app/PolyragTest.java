@@ -102,6 +102,32 @@ class PolyragTest {
     }
 
     @Test
+    void an_onnx_cross_encoder_reorders_the_fused_hits_by_its_scores() throws IOException {
+        Path c = corpus(tmp.resolve("c"));
+        // Eight times the query's word "returns" and nothing else: the test model scores a pair by the passage's
+        // tokens that occur in the query, so this outscores the comet text that fusion ranks first.
+        Files.writeString(c.resolve("returns.txt"), "Returns returns returns returns returns returns returns returns.");
+        polyrag.ingestPaths(new Requests.PathIngest(List.of(c), null, List.of(), List.of()), ProgressListener.NONE);
+        String query = "Halley comet returns";
+        assertThat(polyrag.search(SearchRequest.of(query, 4)).hits().getFirst().text()).contains("Halley");
+        polyrag.close();
+        Path model = io.polyrag.testing.CrossEncoders.install(tmp.resolve("cross-encoder"),
+                io.polyrag.testing.CrossEncoders.Logits.ONE_COLUMN);
+        polyrag = Polyrag.open(config(tmp.resolve("data"), Map.of("rerank.provider", "onnx", "rerank.model.dir",
+                model.toString())));
+        SearchResponse s = polyrag.search(SearchRequest.of(query, 4));
+        assertThat(s.warnings()).isEmpty();
+        assertThat(s.hits().getFirst().text()).startsWith("Returns returns");
+        // the reranker reads what was indexed: the title (from the file name) and the text, 1 + 8 tokens
+        assertThat(s.hits().getFirst().title()).isEqualTo("returns");
+        assertThat(s.hits().getFirst().sources().get("rerank").score()).isEqualTo(9.0);
+        assertThat(s.hits().get(1).text()).contains("Halley");
+        List<Double> scores = s.hits().stream().map(h -> h.sources().get("rerank").score()).toList();
+        assertThat(scores).isSortedAccordingTo(java.util.Comparator.reverseOrder());
+        assertThat(s.hits().stream().map(h -> h.sources().get("rerank").rank()).toList()).containsExactly(1, 2, 3, 4);
+    }
+
+    @Test
     void semantic_search_finds_a_paraphrase_that_shares_no_words_with_the_text() throws IOException {
         polyrag.ingestPaths(new Requests.PathIngest(List.of(corpus(tmp.resolve("c"))), null, List.of(), List.of()),
                 ProgressListener.NONE);

@@ -1,8 +1,10 @@
 package io.polyrag.model.onnx;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.polyrag.core.ConfigException;
+import io.polyrag.testing.CrossEncoders;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -12,8 +14,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The cross-encoder's loading and its refusal of wrong models. No cross-encoder is published on Maven Central, so
- * none can be fetched here to check scores; the bundled embedding model stands in as a model that is not one.
+ * The cross-encoder's loading, its scoring and its refusal of wrong models. No trained cross-encoder is published on
+ * Maven Central, so the scores are checked with {@link CrossEncoders}: real ONNX models that read the pair encoding
+ * and count the passage's tokens that occur in the query, so every score is known. The bundled embedding model
+ * stands in as a model that is not a cross-encoder.
  */
 class CrossEncoderRerankerTest {
     @TempDir
@@ -23,6 +27,50 @@ class CrossEncoderRerankerTest {
     void a_directory_without_the_model_files_is_refused_with_the_fix() {
         assertThatThrownBy(() -> new CrossEncoderReranker(dir, 512)).isInstanceOf(ConfigException.class)
                 .hasMessageContaining("model.onnx").hasMessageContaining("POLYRAG_RERANK_MODEL_DIR");
+    }
+
+    @Test
+    void the_score_is_the_models_logit_for_the_query_and_passage_read_together() {
+        try (CrossEncoderReranker r = new CrossEncoderReranker(CrossEncoders.install(dir.resolve("one"),
+                CrossEncoders.Logits.ONE_COLUMN), 512)) {
+            // query words: keeper, lighthouse; the passage side is segment B, so "the" counts nowhere
+            List<Double> scores = r.score("lighthouse keeper", List.of("the keeper keeper of the lighthouse",
+                    "a keeper", "sourdough bread", ""));
+            assertThat(scores).hasSize(4);
+            assertThat(scores.get(0)).isEqualTo(3.0 + extraPieces(r, "lighthouse"));
+            assertThat(scores.get(1)).isEqualTo(1.0);
+            assertThat(scores.get(2)).isZero();
+            assertThat(scores.get(3)).isZero();
+            // the query is segment A: its own words never count for it
+            assertThat(r.score("sourdough bread", List.of("lighthouse keeper"))).containsExactly(0.0);
+        }
+    }
+
+    @Test
+    void a_two_column_export_is_read_by_its_relevant_column() {
+        try (CrossEncoderReranker one = new CrossEncoderReranker(CrossEncoders.install(dir.resolve("one"),
+                CrossEncoders.Logits.ONE_COLUMN), 512);
+                CrossEncoderReranker two = new CrossEncoderReranker(CrossEncoders.install(dir.resolve("two"),
+                        CrossEncoders.Logits.TWO_COLUMNS), 512)) {
+            List<String> passages = List.of("a keeper", "keeper keeper", "bread");
+            assertThat(two.score("keeper", passages)).containsExactlyElementsOf(one.score("keeper", passages))
+                    .containsExactly(1.0, 2.0, 0.0);
+        }
+    }
+
+    @Test
+    void a_long_pair_is_cut_at_the_models_length_on_the_passage_side() {
+        String filler = "bread ".repeat(40);
+        try (CrossEncoderReranker r = new CrossEncoderReranker(CrossEncoders.install(dir.resolve("one"),
+                CrossEncoders.Logits.ONE_COLUMN), 16)) {
+            assertThat(r.score("keeper", List.of("keeper " + filler, filler + "keeper", "keeper")))
+                    .containsExactly(1.0, 0.0, 1.0);
+        }
+    }
+
+    /** Word pieces beyond the first that the tokenizer makes of {@code word} (each counts as a token). */
+    private static double extraPieces(CrossEncoderReranker r, String word) {
+        return r.score(word, List.of(word)).getFirst() - 1.0;
     }
 
     @Test

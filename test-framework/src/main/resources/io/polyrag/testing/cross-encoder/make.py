@@ -1,0 +1,52 @@
+"""Writes the two small cross-encoders the reranker tests run (python3 make.py; needs the onnx package).
+
+Both read a BERT-style pair encoding ([CLS] query [SEP] passage [SEP], token_type_ids 1 on the passage side) and
+score a pair by how many of the passage's word tokens also occur in the query: a real, if crude, model that reads
+query and passage together, so a test can predict every score. Ids below 999 are BERT's special and unused tokens
+and never count; padding is masked out.
+
+  overlap-1.onnx  logits [batch, 1]: the count
+  overlap-2.onnx  logits [batch, 2]: [-count, count] (the "not relevant" / "relevant" layout)
+"""
+import onnx
+from onnx import TensorProto, helper
+
+def model(two_columns):
+    B, N = "batch", "tokens"
+    inputs = [helper.make_tensor_value_info(n, TensorProto.INT64, [B, N])
+              for n in ("input_ids", "attention_mask", "token_type_ids")]
+    out = helper.make_tensor_value_info("logits", TensorProto.FLOAT, [B, 2 if two_columns else 1])
+    c = lambda name, v, t=TensorProto.INT64: helper.make_node(
+        "Constant", [], [name], value=helper.make_tensor(name, t, [len(v)] if isinstance(v, list) else [], v if isinstance(v, list) else [v]))
+    nodes = [
+        c("one", 1), c("floor", 998), c("ax1", [1]), c("ax2", [2]),
+        helper.make_node("Cast", ["attention_mask"], ["mask"], to=TensorProto.FLOAT),
+        helper.make_node("Cast", ["token_type_ids"], ["type_b"], to=TensorProto.FLOAT),
+        helper.make_node("Sub", ["one", "token_type_ids"], ["type_a_i"]),
+        helper.make_node("Cast", ["type_a_i"], ["type_a"], to=TensorProto.FLOAT),
+        helper.make_node("Greater", ["input_ids", "floor"], ["is_word_b"]),
+        helper.make_node("Cast", ["is_word_b"], ["is_word"], to=TensorProto.FLOAT),
+        helper.make_node("Mul", ["mask", "is_word"], ["word"]),
+        helper.make_node("Mul", ["word", "type_a"], ["query_word"]),
+        helper.make_node("Mul", ["word", "type_b"], ["passage_word"]),
+        helper.make_node("Unsqueeze", ["input_ids", "ax2"], ["ids_i"]),
+        helper.make_node("Unsqueeze", ["input_ids", "ax1"], ["ids_j"]),
+        helper.make_node("Equal", ["ids_i", "ids_j"], ["same_b"]),
+        helper.make_node("Cast", ["same_b"], ["same"], to=TensorProto.FLOAT),
+        helper.make_node("Unsqueeze", ["query_word", "ax1"], ["query_word_j"]),
+        helper.make_node("Mul", ["same", "query_word_j"], ["same_as_query"]),
+        helper.make_node("ReduceMax", ["same_as_query", "ax2"], ["in_query"], keepdims=0),
+        helper.make_node("Mul", ["in_query", "passage_word"], ["counted"]),
+        helper.make_node("ReduceSum", ["counted", "ax1"], ["count" if two_columns else "logits"], keepdims=1),
+    ]
+    if two_columns:
+        nodes += [helper.make_node("Neg", ["count"], ["not_count"]),
+                  helper.make_node("Concat", ["not_count", "count"], ["logits"], axis=1)]
+    graph = helper.make_graph(nodes, "overlap", inputs, [out])
+    m = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 18)], producer_name="polyrag-tests")
+    m.ir_version = 8
+    onnx.checker.check_model(m, full_check=True)
+    return m
+
+onnx.save(model(False), "overlap-1.onnx")
+onnx.save(model(True), "overlap-2.onnx")
