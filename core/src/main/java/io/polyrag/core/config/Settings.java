@@ -79,7 +79,19 @@ public final class Settings {
     public static final Setting<String> EMBEDDING_MODEL = Setting.string("embedding.model", "bge-small-en-v1.5-q",
             "Embedding model: a model bundled with polyrag, or any name when embedding.model.dir is set.");
     public static final Setting<Path> EMBEDDING_MODEL_DIR = Setting.path("embedding.model.dir", null,
-            "Directory with model.onnx and tokenizer.json of a custom model (mean pooling, no query prefix).");
+            "Directory with model.onnx and tokenizer.json of a custom model (an ONNX export of a Hugging Face "
+                    + "model). Its pooling and query/passage prompts are read from its sentence-transformers files "
+                    + "(1_Pooling/config.json, config_sentence_transformers.json) when present, else mean pooling and "
+                    + "no prefixes; the settings below override them.");
+    public static final Setting<String> EMBEDDING_POOLING = Setting.choice("embedding.pooling", "auto",
+            List.of("auto", "cls", "mean"), "How token vectors become one: auto takes the model's own (bundled models "
+                    + "know theirs; a custom model's comes from 1_Pooling/config.json, else mean).");
+    public static final Setting<String> EMBEDDING_QUERY_PREFIX = Setting.string("embedding.query.prefix", null,
+            "Text put before every query, e.g. an instruction or 'query: '; unset takes the model's own (a custom "
+                    + "model's prompts.query from config_sentence_transformers.json), empty means none.");
+    public static final Setting<String> EMBEDDING_PASSAGE_PREFIX = Setting.string("embedding.passage.prefix", null,
+            "Text put before every passage, e.g. 'passage: '; unset takes the model's own (a custom model's "
+                    + "prompts.document or prompts.passage), empty means none.");
     public static final Setting<Boolean> EMBEDDING_CACHE = Setting.bool("embedding.cache", true,
             "Keep every passage vector in the catalog keyed by (model, text hash), so re-indexing unchanged text "
                     + "(a changed file, new chunking, a rebuilt index) does not run the model again.");

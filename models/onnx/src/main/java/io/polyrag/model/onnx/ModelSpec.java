@@ -6,7 +6,11 @@ import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * An embedding model: where its ONNX graph and tokenizer are, how to pool token vectors into one, and what to put
@@ -18,9 +22,11 @@ import java.util.Map;
  * @param pooling how token vectors become one
  * @param queryPrefix text put before every query (an instruction, or {@code "query: "})
  * @param passagePrefix text put before every passage
+ * @param custom whether the files come from a directory the user gave (their identity is then their content)
+ * @param origin where pooling and prefixes came from, for the log
  */
 record ModelSpec(String name, Source model, Source tokenizer, Pooling pooling, String queryPrefix,
-        String passagePrefix) {
+        String passagePrefix, boolean custom, String origin) {
 
     enum Pooling { CLS, MEAN }
 
@@ -28,6 +34,23 @@ record ModelSpec(String name, Source model, Source tokenizer, Pooling pooling, S
     interface Source {
         InputStream open() throws IOException;
     }
+
+    /**
+     * How the user asked to read a model; null fields mean "as the model says".
+     *
+     * @param pooling {@code auto}, {@code cls} or {@code mean}
+     * @param queryPrefix text before queries, or null
+     * @param passagePrefix text before passages, or null
+     */
+    record Overrides(String pooling, String queryPrefix, String passagePrefix) {
+        static final Overrides NONE = new Overrides("auto", null, null);
+
+        boolean any() {
+            return !pooling.equals("auto") || queryPrefix != null || passagePrefix != null;
+        }
+    }
+
+    private static final JsonMapper JSON = JsonMapper.builder().build();
 
     /** Models shipped inside Maven artifacts on the class path: no download, ever. */
     private static final Map<String, ModelSpec> BUNDLED = Map.of(
@@ -38,33 +61,104 @@ record ModelSpec(String name, Source model, Source tokenizer, Pooling pooling, S
         return BUNDLED.keySet().stream().sorted().toList();
     }
 
-    /** The model named {@code name}, or a custom model in {@code dir} when one is given. */
     static ModelSpec resolve(String name, Path dir) {
-        if (dir != null) {
-            Path model = dir.resolve("model.onnx");
-            Path tokenizer = dir.resolve("tokenizer.json");
-            for (Path p : List.of(model, tokenizer)) {
-                if (!Files.isReadable(p)) {
-                    throw new ConfigException("POLYRAG_EMBEDDING_MODEL_DIR=" + dir + " has no readable " + p.getFileName()
-                            + ": put the model's ONNX file and tokenizer.json there, or unset it to use a bundled model ("
-                            + String.join(", ", bundledNames()) + ")");
-                }
-            }
-            return new ModelSpec(name, () -> Files.newInputStream(model), () -> Files.newInputStream(tokenizer),
-                    Pooling.MEAN, "", "");
-        }
-        ModelSpec spec = BUNDLED.get(name);
+        return resolve(name, dir, Overrides.NONE);
+    }
+
+    /**
+     * The model named {@code name}, or a custom model in {@code dir} when one is given. A custom model's pooling and
+     * prefixes are read from its sentence-transformers files when it has them ({@code 1_Pooling/config.json},
+     * {@code config_sentence_transformers.json}), else mean pooling and no prefixes; {@code overrides} win over both.
+     */
+    static ModelSpec resolve(String name, Path dir, Overrides overrides) {
+        ModelSpec spec = dir != null ? custom(name, dir, overrides) : BUNDLED.get(name);
         if (spec == null) {
             throw new ConfigException("POLYRAG_EMBEDDING_MODEL='" + name + "' is not a bundled model: use one of "
                     + String.join(", ", bundledNames()) + ", or set POLYRAG_EMBEDDING_MODEL_DIR to a directory with "
                     + "model.onnx and tokenizer.json");
         }
-        return spec;
+        if (!overrides.any()) {
+            return spec;
+        }
+        Pooling pooling = overrides.pooling().equals("auto") ? spec.pooling()
+                : Pooling.valueOf(overrides.pooling().toUpperCase(Locale.ROOT));
+        return new ModelSpec(spec.name(), spec.model(), spec.tokenizer(), pooling,
+                overrides.queryPrefix() == null ? spec.queryPrefix() : overrides.queryPrefix(),
+                overrides.passagePrefix() == null ? spec.passagePrefix() : overrides.passagePrefix(), spec.custom(),
+                spec.origin() + ", overridden by settings");
+    }
+
+    /** Whether this is a bundled model read exactly as shipped: its name alone identifies its vectors. */
+    boolean asShipped() {
+        ModelSpec shipped = BUNDLED.get(name);
+        return !custom && shipped != null && shipped.pooling == pooling && shipped.queryPrefix.equals(queryPrefix)
+                && shipped.passagePrefix.equals(passagePrefix);
+    }
+
+    private static ModelSpec custom(String name, Path dir, Overrides overrides) {
+        Path model = dir.resolve("model.onnx");
+        Path tokenizer = dir.resolve("tokenizer.json");
+        for (Path p : List.of(model, tokenizer)) {
+            if (!Files.isReadable(p)) {
+                throw new ConfigException("POLYRAG_EMBEDDING_MODEL_DIR=" + dir + " has no readable " + p.getFileName()
+                        + ": put the model's ONNX file and tokenizer.json there, or unset it to use a bundled model ("
+                        + String.join(", ", bundledNames()) + ")");
+            }
+        }
+        Pooling pooling = Pooling.MEAN;
+        String origin = "mean pooling, no prefixes (no sentence-transformers files in " + dir + ")";
+        Path poolingFile = dir.resolve("1_Pooling").resolve("config.json");
+        if (overrides.pooling().equals("auto") && Files.isRegularFile(poolingFile)) {
+            pooling = pooling(poolingFile, read(poolingFile));
+            origin = "pooling from " + poolingFile;
+        }
+        String queryPrefix = "";
+        String passagePrefix = "";
+        Path promptsFile = dir.resolve("config_sentence_transformers.json");
+        boolean prefixesOpen = overrides.queryPrefix() == null || overrides.passagePrefix() == null;
+        if (prefixesOpen && Files.isRegularFile(promptsFile)) {
+            JsonNode prompts = read(promptsFile).path("prompts");
+            queryPrefix = prompts.path("query").asString("");
+            passagePrefix = prompts.has("document") ? prompts.path("document").asString("")
+                    : prompts.path("passage").asString("");
+            origin += ", prompts from " + promptsFile;
+        }
+        return new ModelSpec(name, () -> Files.newInputStream(model), () -> Files.newInputStream(tokenizer), pooling,
+                queryPrefix, passagePrefix, true, origin);
+    }
+
+    /** The pooling a sentence-transformers pooling config declares; one polyrag cannot do is refused. */
+    private static Pooling pooling(Path file, JsonNode config) {
+        boolean cls = config.path("pooling_mode_cls_token").asBoolean(false);
+        boolean mean = config.path("pooling_mode_mean_tokens").asBoolean(false);
+        List<String> others = java.util.stream.StreamSupport.stream(config.properties().spliterator(), false)
+                .filter(e -> e.getKey().startsWith("pooling_mode_") && e.getValue().asBoolean(false))
+                .map(Map.Entry::getKey)
+                .filter(k -> !k.equals("pooling_mode_cls_token") && !k.equals("pooling_mode_mean_tokens")).toList();
+        if (cls != mean && others.isEmpty()) {
+            return cls ? Pooling.CLS : Pooling.MEAN;
+        }
+        throw new ConfigException(file + " asks for " + (others.isEmpty() ? (cls ? "both cls and mean" : "no")
+                + " pooling" : String.join(", ", others)) + "; polyrag pools with cls or mean: set "
+                + "POLYRAG_EMBEDDING_POOLING=cls or mean if one of them is right for this model");
+    }
+
+    private static JsonNode read(Path file) {
+        try {
+            JsonNode node = JSON.readTree(Files.readString(file));
+            if (!node.isObject()) {
+                throw new ConfigException(file + " is not a JSON object");
+            }
+            return node;
+        } catch (IOException | JacksonException e) {
+            throw new ConfigException(file + " cannot be read as JSON (" + e.getMessage().lines().findFirst()
+                    .orElse("") + "): fix or remove it, or set POLYRAG_EMBEDDING_POOLING and the prefixes yourself");
+        }
     }
 
     private static ModelSpec bundled(String name, Pooling pooling, String queryPrefix, String passagePrefix) {
         return new ModelSpec(name, resource(name + ".onnx"), resource(name + "-tokenizer.json"), pooling, queryPrefix,
-                passagePrefix);
+                passagePrefix, false, "bundled");
     }
 
     private static Source resource(String file) {

@@ -31,6 +31,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * batch-mates. One text per run keeps every vector a function of its text alone.
  */
 public final class OnnxEmbedder implements Embedder {
+    private static final System.Logger LOG = System.getLogger(OnnxEmbedder.class.getName());
     private final ModelSpec spec;
     private final int maxTokens;
     private final OrtEnvironment env;
@@ -40,6 +41,7 @@ public final class OnnxEmbedder implements Embedder {
     private final ExecutorService pool;
     private final int dimension;
     private final boolean needsTypeIds;
+    private final String modelId;
 
     OnnxEmbedder(ModelSpec spec, int maxTokens, int threads) {
         this.spec = spec;
@@ -59,6 +61,12 @@ public final class OnnxEmbedder implements Embedder {
             }
             this.session = env.createSession(model, options);
             this.needsTypeIds = session.getInputNames().contains("token_type_ids");
+            this.modelId = identity(spec, model);
+            if (!spec.asShipped()) {
+                LOG.log(System.Logger.Level.INFO, "embedding model {0}: {1} pooling, query prefix \"{2}\", passage "
+                        + "prefix \"{3}\" ({4})", modelId, spec.pooling(), spec.queryPrefix(), spec.passagePrefix(),
+                        spec.origin());
+            }
         } catch (IOException | OrtException e) {
             throw new PolyragException("cannot load embedding model " + spec.name() + ": " + e.getMessage(), e);
         }
@@ -71,6 +79,31 @@ public final class OnnxEmbedder implements Embedder {
         this.dimension = run("dimension probe").length;
     }
 
+    /**
+     * A bundled model read as shipped is known by its name (the name every existing index recorded). Anything else,
+     * a custom model or a bundled one read with other pooling or prefixes, makes other vectors from the same text:
+     * its id adds a digest of the model, tokenizer, pooling and prefixes, so neither the embedding cache nor a
+     * vector store mixes its vectors with another's.
+     */
+    private static String identity(ModelSpec spec, byte[] model) throws IOException {
+        if (spec.asShipped()) {
+            return spec.name();
+        }
+        java.security.MessageDigest sha;
+        try {
+            sha = java.security.MessageDigest.getInstance("SHA-256");
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+        sha.update(model);
+        try (InputStream in = spec.tokenizer().open()) {
+            sha.update(in.readAllBytes());
+        }
+        sha.update((spec.pooling() + "\u0000" + spec.queryPrefix() + "\u0000" + spec.passagePrefix())
+                .getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        return spec.name() + "@" + java.util.HexFormat.of().formatHex(sha.digest(), 0, 6);
+    }
+
     private static HuggingFaceTokenizer tokenizer(ModelSpec spec, Map<String, String> options) throws IOException {
         try (InputStream in = spec.tokenizer().open()) {
             return HuggingFaceTokenizer.newInstance(in, options);
@@ -79,7 +112,7 @@ public final class OnnxEmbedder implements Embedder {
 
     @Override
     public String modelId() {
-        return spec.name();
+        return modelId;
     }
 
     @Override
@@ -142,8 +175,16 @@ public final class OnnxEmbedder implements Embedder {
                 inputs.put("token_type_ids", OnnxTensor.createTensor(env, new long[][] {enc.getTypeIds()}));
             }
             try (OrtSession.Result result = session.run(inputs)) {
-                float[][][] hidden = (float[][][]) result.get(0).getValue();
-                return normalise(pool(hidden[0], mask));
+                Object out = result.get(0).getValue();
+                if (out instanceof float[][][] hidden) {
+                    return normalise(pool(hidden[0], mask));
+                }
+                if (out instanceof float[][] pooled && pooled.length == 1) {
+                    return normalise(pooled[0].clone()); // an export that pools inside the graph
+                }
+                throw new io.polyrag.core.ConfigException("embedding model " + spec.name() + " is not a text "
+                        + "embedding model: its first output is neither token vectors [1, tokens, dim] nor a sentence "
+                        + "vector [1, dim] (it is a " + out.getClass().getSimpleName() + ")");
             }
         } catch (OrtException e) {
             throw new PolyragException("embedding model " + spec.name() + " failed: " + e.getMessage(), e);

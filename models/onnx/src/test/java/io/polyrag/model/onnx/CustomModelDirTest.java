@@ -1,0 +1,117 @@
+package io.polyrag.model.onnx;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.polyrag.core.ConfigException;
+import io.polyrag.core.config.Config;
+import io.polyrag.core.port.Embedder;
+import io.polyrag.testing.Seeded;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A model from a directory, read the way sentence-transformers exports describe it. The bundled BGE files, copied
+ * into a directory, are the custom model: read with its own pooling (CLS) and instruction it must give exactly the
+ * bundled model's vectors; read otherwise, other vectors under another identity.
+ */
+class CustomModelDirTest {
+    static final String INSTRUCTION = "Represent this sentence for searching relevant passages: ";
+    static final String QUERY = "effects of vitamin D on bone density";
+    static final String PASSAGE = "Vitamin D supplements raised bone mineral density in older adults.";
+
+    @TempDir
+    Path dir;
+
+    @BeforeEach
+    void copyTheModel() throws IOException {
+        copy("bge-small-en-v1.5-q.onnx", dir.resolve("model.onnx"));
+        copy("bge-small-en-v1.5-q-tokenizer.json", dir.resolve("tokenizer.json"));
+    }
+
+    @Test
+    void the_sentence_transformers_files_give_the_models_own_pooling_and_prompts() throws IOException {
+        Files.createDirectories(dir.resolve("1_Pooling"));
+        Files.writeString(dir.resolve("1_Pooling/config.json"), """
+                {"word_embedding_dimension": 384, "pooling_mode_cls_token": true, "pooling_mode_mean_tokens": false,
+                 "pooling_mode_max_tokens": false, "pooling_mode_mean_sqrt_len_tokens": false}""");
+        Files.writeString(dir.resolve("config_sentence_transformers.json"), """
+                {"prompts": {"query": "%s", "document": ""}, "default_prompt_name": null}""".formatted(INSTRUCTION));
+        try (Embedder bundled = open(Map.of()); Embedder custom = open(Map.of("embedding.model.dir", dir.toString()))) {
+            assertSameVectors(bundled, custom);
+            assertThat(custom.modelId()).startsWith("bge-small-en-v1.5-q@").isNotEqualTo(bundled.modelId());
+        }
+    }
+
+    @Test
+    void settings_override_what_the_directory_says_or_lacks() {
+        try (Embedder bundled = open(Map.of()); Embedder custom = open(Map.of("embedding.model.dir", dir.toString(),
+                "embedding.pooling", "cls", "embedding.query.prefix", INSTRUCTION))) {
+            assertSameVectors(bundled, custom);
+        }
+    }
+
+    @Test
+    void without_those_files_it_pools_by_mean_under_an_identity_of_its_own() {
+        try (Embedder cls = open(Map.of("embedding.model.dir", dir.toString(), "embedding.pooling", "cls"));
+                Embedder mean = open(Map.of("embedding.model.dir", dir.toString()))) {
+            float[] a = cls.embedPassages(List.of(PASSAGE)).getFirst();
+            float[] b = mean.embedPassages(List.of(PASSAGE)).getFirst();
+            assertThat(Seeded.cosine(a, b)).isLessThan(0.999);
+            // no prefix: the query is embedded as the same text would be as a passage
+            assertThat(Seeded.cosine(mean.embedQuery(QUERY), mean.embedPassages(List.of(QUERY)).getFirst()))
+                    .isGreaterThan(0.9999);
+            // same files, other pooling: other vectors, so another id for the cache and the stores
+            assertThat(mean.modelId()).isNotEqualTo(cls.modelId());
+        }
+    }
+
+    @Test
+    void a_bundled_model_read_another_way_is_not_known_by_its_bare_name() {
+        try (Embedder noInstruction = open(Map.of("embedding.query.prefix", ""))) {
+            assertThat(noInstruction.modelId()).startsWith("bge-small-en-v1.5-q@");
+        }
+    }
+
+    @Test
+    void a_pooling_polyrag_cannot_do_or_an_unreadable_file_is_refused_with_the_fix() throws IOException {
+        Files.createDirectories(dir.resolve("1_Pooling"));
+        Files.writeString(dir.resolve("1_Pooling/config.json"), """
+                {"pooling_mode_cls_token": false, "pooling_mode_mean_tokens": false, "pooling_mode_max_tokens": true}""");
+        Map<String, String> settings = Map.of("embedding.model.dir", dir.toString());
+        assertThatThrownBy(() -> open(settings)).isInstanceOf(ConfigException.class)
+                .hasMessageContaining("pooling_mode_max_tokens").hasMessageContaining("POLYRAG_EMBEDDING_POOLING");
+        Map<String, String> chosen = new HashMap<>(settings);
+        chosen.put("embedding.pooling", "mean");
+        try (Embedder e = open(chosen)) {
+            assertThat(e.dimension()).isEqualTo(384);
+        }
+        Files.writeString(dir.resolve("config_sentence_transformers.json"), "{\"prompts\": ");
+        assertThatThrownBy(() -> open(chosen)).isInstanceOf(ConfigException.class)
+                .hasMessageContaining("config_sentence_transformers.json").hasMessageContaining("cannot be read");
+    }
+
+    private static void assertSameVectors(Embedder expected, Embedder actual) {
+        assertThat(Seeded.cosine(expected.embedQuery(QUERY), actual.embedQuery(QUERY))).isGreaterThan(0.99999);
+        assertThat(Seeded.cosine(expected.embedPassages(List.of(PASSAGE)).getFirst(),
+                actual.embedPassages(List.of(PASSAGE)).getFirst())).isGreaterThan(0.99999);
+    }
+
+    private static Embedder open(Map<String, String> settings) {
+        return OnnxEmbedderProvider.open(Config.defaults(settings));
+    }
+
+    private static void copy(String resource, Path to) throws IOException {
+        try (InputStream in = CustomModelDirTest.class.getClassLoader().getResourceAsStream(resource)) {
+            Files.copy(in, to);
+        }
+    }
+}
