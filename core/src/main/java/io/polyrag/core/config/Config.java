@@ -132,7 +132,7 @@ public final class Config {
         int width = Settings.all().stream().mapToInt(s -> s.env().length()).max().orElse(0);
         for (Setting<?> s : Settings.all()) {
             Object v = values.get(s);
-            String shown = v == null ? "(unset)" : s.isSecret() ? "****" : Setting.render(v);
+            String shown = v == null ? "(unset)" : "".equals(v) ? "(empty)" : s.isSecret() ? "****" : Setting.render(v);
             sb.append(String.format(Locale.ROOT, "%-" + width + "s  %s  [%s]%n", s.env(), shown,
                     origins.get(s).name().toLowerCase(Locale.ROOT)));
         }

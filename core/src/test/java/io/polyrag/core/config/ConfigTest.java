@@ -100,4 +100,13 @@ class ConfigTest {
         assertThat(d).contains("POLYRAG_HTTP_PORT").contains("9000  [environment]").contains("[default]");
         assertThat(d.lines().count()).isEqualTo(Settings.all().size());
     }
+
+    @Test
+    void an_empty_value_is_kept_apart_from_an_unset_one_and_shown_as_such() {
+        Config c = Config.load(Map.of("POLYRAG_EMBEDDING_QUERY_PREFIX", ""), Map.of());
+        assertThat(c.get(Settings.EMBEDDING_QUERY_PREFIX)).isEmpty();
+        assertThat(c.get(Settings.EMBEDDING_PASSAGE_PREFIX)).isNull();
+        assertThat(c.describe()).containsPattern("POLYRAG_EMBEDDING_QUERY_PREFIX +\\(empty\\) +\\[environment]")
+                .containsPattern("POLYRAG_EMBEDDING_PASSAGE_PREFIX +\\(unset\\) +\\[default]");
+    }
 }
