@@ -11,6 +11,7 @@ import io.polyrag.core.port.Embedder;
 import io.polyrag.core.port.ProgressListener;
 import io.polyrag.eval.BeirDataset;
 import io.polyrag.eval.Evaluation;
+import io.polyrag.model.onnx.CrossEncoderReranker;
 import io.polyrag.model.onnx.OnnxEmbedderProvider;
 import io.polyrag.store.lucene.LuceneFullTextStore;
 import io.polyrag.store.lucene.LuceneVectorStore;
@@ -34,9 +35,11 @@ import java.util.function.Consumer;
  *   <li><b>search</b> against <i>stores only</i>: the query embedded and the same two Lucene indexes searched directly,
  *       one after the other — what the searcher adds (parallel legs, catalog join, fusion, dedup) is the difference.</li>
  * </ul>
- * Usage: {@code bench/run --dataset DIR [--docs N] [--queries N] [--work DIR] [--graph true]}; with
- * {@code --graph true} the graph and RDF arms are on (offline extraction at ingest, their legs in the hybrid search)
- * and timed alone too.
+ * Usage: {@code bench/run --dataset DIR [--docs N] [--queries N] [--work DIR] [--graph true] [--rerank-model DIR]};
+ * with {@code --graph true} the graph and RDF arms are on (offline extraction at ingest, their legs in the hybrid
+ * search) and timed alone too; with {@code --rerank-model} a cross-encoder (model.onnx, tokenizer.json) reranks the
+ * fused candidates of the first 50 queries, its pairs spread over the cores against the baseline of one pair at a
+ * time, and the search with reranking is timed through the facade.
  */
 public final class Bench {
     private Bench() {
@@ -52,9 +55,10 @@ public final class Bench {
         List<BeirDataset.Doc> corpus = ds.corpus().values().stream().limit(docs).toList();
         List<String> qs = ds.queries().values().stream().limit(queries).toList();
         boolean graph = Boolean.parseBoolean(opts.getOrDefault("graph", "false"));
-        Config config = Config.load(Map.of(), Map.of(Settings.DATA_DIR.key(), work.toString(),
+        Map<String, String> settings = Map.of(Settings.DATA_DIR.key(), work.toString(),
                 Settings.INGEST_WORKERS.key(), "0", Settings.GRAPH_ENABLED.key(), Boolean.toString(graph),
-                Settings.RDF_ENABLED.key(), Boolean.toString(graph)));
+                Settings.RDF_ENABLED.key(), Boolean.toString(graph));
+        Config config = Config.load(Map.of(), settings);
         System.out.printf(Locale.ROOT, "polyrag bench: %s, %d documents, %d queries, %d cores, work dir %s%n%n",
                 ds.name(), corpus.size(), qs.size(), Runtime.getRuntime().availableProcessors(), work);
 
@@ -82,6 +86,40 @@ public final class Bench {
                 String name = mods.isEmpty() ? "polyrag hybrid (facade)" : "polyrag " + mods.iterator().next() + " only";
                 print(name, time(qs, q -> p.search(new SearchRequest(q, 10, List.of(), mods, null))));
             }
+        }
+        if (opts.containsKey("rerank-model")) {
+            rerank(settings, Path.of(opts.get("rerank-model")), qs.stream().limit(50).toList());
+        }
+    }
+
+    /**
+     * The cross-encoder reranking the 30 best fused candidates of each query: its pairs spread over the cores
+     * (polyrag) against the baseline of one pair after another with every core inside each run; then the whole
+     * search with reranking through the facade.
+     */
+    private static void rerank(Map<String, String> settings, Path model, List<String> qs) {
+        Config config = Config.load(Map.of(), settings);
+        int depth = config.get(Settings.RERANK_CANDIDATES);
+        Map<String, List<String>> candidates = new java.util.LinkedHashMap<>();
+        try (Polyrag p = Polyrag.open(config)) {
+            for (String q : qs) {
+                candidates.put(q, p.search(new SearchRequest(q, depth, List.of(), Set.of(), null)).hits().stream()
+                        .map(h -> h.title() + "\n" + h.text()).toList());
+            }
+        }
+        System.out.printf(Locale.ROOT, "%nrerank %d candidates, %d queries      p50 ms   p99 ms      qps%n", depth,
+                qs.size());
+        int cores = Runtime.getRuntime().availableProcessors();
+        try (CrossEncoderReranker one = new CrossEncoderReranker(model, 512, 1);
+                CrossEncoderReranker spread = new CrossEncoderReranker(model, 512, cores)) {
+            print("baseline: one pair at a time", time(qs, q -> one.score(q, candidates.get(q))));
+            print("polyrag: " + cores + " pairs at a time", time(qs, q -> spread.score(q, candidates.get(q))));
+        }
+        Map<String, String> withRerank = new java.util.HashMap<>(settings);
+        withRerank.put(Settings.RERANK_PROVIDER.key(), "onnx");
+        withRerank.put(Settings.RERANK_MODEL_DIR.key(), model.toString());
+        try (Polyrag p = Polyrag.open(Config.load(Map.of(), withRerank))) {
+            print("polyrag hybrid + rerank (facade)", time(qs, q -> p.search(SearchRequest.of(q, 10))));
         }
     }
 
@@ -143,7 +181,8 @@ public final class Bench {
             m.put(rest.get(i).substring(2), rest.get(i + 1));
         }
         if (!m.containsKey("dataset")) {
-            System.err.println("usage: bench/run --dataset DIR [--docs N] [--queries N] [--work DIR] [--graph true]");
+            System.err.println("usage: bench/run --dataset DIR [--docs N] [--queries N] [--work DIR] [--graph true] "
+                    + "[--rerank-model DIR]");
             System.exit(2);
         }
         return m;

@@ -68,6 +68,19 @@ class CrossEncoderRerankerTest {
         }
     }
 
+    @Test
+    void pairs_scored_at_once_on_several_threads_score_as_they_do_one_after_another() {
+        Path model = CrossEncoders.install(dir.resolve("one"), CrossEncoders.Logits.ONE_COLUMN);
+        List<String> passages = java.util.stream.IntStream.range(0, 40)
+                .mapToObj(i -> "keeper ".repeat(i % 7) + "bread ".repeat(i) + (i % 3 == 0 ? "lighthouse" : "")).toList();
+        try (CrossEncoderReranker one = new CrossEncoderReranker(model, 64, 1);
+                CrossEncoderReranker four = new CrossEncoderReranker(model, 64, 4)) {
+            List<Double> expected = one.score("lighthouse keeper", passages);
+            assertThat(four.score("lighthouse keeper", passages)).containsExactlyElementsOf(expected);
+            assertThat(expected.get(5)).isEqualTo(5.0); // five "keeper", no "lighthouse"
+        }
+    }
+
     /** Word pieces beyond the first that the tokenizer makes of {@code word} (each counts as a token). */
     private static double extraPieces(CrossEncoderReranker r, String word) {
         return r.score(word, List.of(word)).getFirst() - 1.0;
