@@ -16,11 +16,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A cross-encoder run in-process: each (query, passage) pair is tokenised together and the model's relevance logit
@@ -70,12 +66,7 @@ public final class CrossEncoderReranker implements Reranker, AutoCloseable {
         } catch (IOException | OrtException e) {
             throw new PolyragException("cannot load the cross-encoder in " + dir + ": " + e.getMessage(), e);
         }
-        AtomicInteger n = new AtomicInteger();
-        this.pool = pairThreads <= 1 ? null : Executors.newFixedThreadPool(pairThreads, r -> {
-            Thread t = new Thread(r, "polyrag-rerank-" + n.incrementAndGet());
-            t.setDaemon(true);
-            return t;
-        });
+        this.pool = pairThreads <= 1 ? null : ModelRuns.pool(pairThreads, "rerank");
     }
 
     @Override
@@ -92,25 +83,7 @@ public final class CrossEncoderReranker implements Reranker, AutoCloseable {
             }
             return out;
         }
-        List<Future<Double>> futures = new ArrayList<>(passages.size());
-        for (String p : passages) {
-            futures.add(pool.submit(() -> score(tokenizer.encode(query, p, true, false))));
-        }
-        List<Double> out = new ArrayList<>(passages.size());
-        try {
-            for (Future<Double> f : futures) {
-                out.add(f.get());
-            }
-        } catch (InterruptedException e) {
-            futures.forEach(f -> f.cancel(true));
-            Thread.currentThread().interrupt();
-            throw new PolyragException("interrupted while reranking", e);
-        } catch (ExecutionException e) {
-            futures.forEach(f -> f.cancel(true));
-            throw e.getCause() instanceof RuntimeException re ? re
-                    : new PolyragException("reranking failed: " + e.getCause().getMessage(), e.getCause());
-        }
-        return out;
+        return ModelRuns.map(pool, passages, p -> score(tokenizer.encode(query, p, true, false)), "reranking");
     }
 
     private double score(Encoding enc) {

@@ -11,15 +11,10 @@ import io.polyrag.core.port.Embedder;
 import io.polyrag.core.port.TokenCounter;
 import java.io.IOException;
 import java.io.InputStream;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Runs an embedding model in-process with ONNX Runtime.
@@ -70,12 +65,7 @@ public final class OnnxEmbedder implements Embedder {
         } catch (IOException | OrtException e) {
             throw new PolyragException("cannot load embedding model " + spec.name() + ": " + e.getMessage(), e);
         }
-        AtomicInteger n = new AtomicInteger();
-        this.pool = Executors.newFixedThreadPool(threads, r -> {
-            Thread t = new Thread(r, "polyrag-embed-" + n.incrementAndGet());
-            t.setDaemon(true);
-            return t;
-        });
+        this.pool = ModelRuns.pool(threads, "embed");
         this.dimension = run("dimension probe").length;
     }
 
@@ -140,25 +130,7 @@ public final class OnnxEmbedder implements Embedder {
         if (passages.size() == 1) {
             return List.of(run(spec.passagePrefix() + passages.getFirst()));
         }
-        List<Future<float[]>> futures = new ArrayList<>(passages.size());
-        for (String p : passages) {
-            futures.add(pool.submit(() -> run(spec.passagePrefix() + p)));
-        }
-        List<float[]> out = new ArrayList<>(passages.size());
-        try {
-            for (Future<float[]> f : futures) {
-                out.add(f.get());
-            }
-        } catch (InterruptedException e) {
-            futures.forEach(f -> f.cancel(true));
-            Thread.currentThread().interrupt();
-            throw new PolyragException("interrupted while embedding", e);
-        } catch (ExecutionException e) {
-            futures.forEach(f -> f.cancel(true));
-            throw e.getCause() instanceof RuntimeException re ? re
-                    : new PolyragException("embedding failed: " + e.getCause().getMessage(), e.getCause());
-        }
-        return out;
+        return ModelRuns.map(pool, passages, p -> run(spec.passagePrefix() + p), "embedding");
     }
 
     /** Tokenises, runs the model, pools and normalises one text. */
