@@ -112,7 +112,7 @@ class PolyragTest {
         assertThat(polyrag.search(SearchRequest.of(query, 4)).hits().getFirst().text()).contains("Halley");
         polyrag.close();
         Path model = io.polyrag.testing.CrossEncoders.install(tmp.resolve("cross-encoder"),
-                io.polyrag.testing.CrossEncoders.Logits.ONE_COLUMN);
+                io.polyrag.testing.CrossEncoders.Model.OVERLAP);
         polyrag = Polyrag.open(config(tmp.resolve("data"), Map.of("rerank.provider", "onnx", "rerank.model.dir",
                 model.toString())));
         SearchResponse s = polyrag.search(SearchRequest.of(query, 4));

@@ -7,6 +7,9 @@ and never count; padding is masked out.
 
   overlap-1.onnx  logits [batch, 1]: the count
   overlap-2.onnx  logits [batch, 2]: [-count, count] (the "not relevant" / "relevant" layout)
+  positions.onnx  inputs input_ids, attention_mask, position_ids; logits [batch, 1]: the sum of the unmasked
+                  tokens' positions (n tokens numbered from 0 give n(n-1)/2)
+  extra-input.onnx  positions.onnx with one more input, past_key_values.0.key, that no encoder export has
 """
 import onnx
 from onnx import TensorProto, helper
@@ -48,5 +51,24 @@ def model(two_columns):
     onnx.checker.check_model(m, full_check=True)
     return m
 
+def positions(extra):
+    B, N = "batch", "tokens"
+    names = ["input_ids", "attention_mask", "position_ids"] + (["past_key_values.0.key"] if extra else [])
+    inputs = [helper.make_tensor_value_info(n, TensorProto.INT64, [B, N]) for n in names]
+    out = helper.make_tensor_value_info("logits", TensorProto.FLOAT, [B, 1])
+    nodes = [
+        helper.make_node("Constant", [], ["ax1"], value=helper.make_tensor("ax1", TensorProto.INT64, [1], [1])),
+        helper.make_node("Mul", ["position_ids", "attention_mask"], ["kept"]),
+        helper.make_node("Cast", ["kept"], ["kept_f"], to=TensorProto.FLOAT),
+        helper.make_node("ReduceSum", ["kept_f", "ax1"], ["logits"], keepdims=1),
+    ]
+    m = helper.make_model(helper.make_graph(nodes, "positions", inputs, [out]),
+                          opset_imports=[helper.make_opsetid("", 18)], producer_name="polyrag-tests")
+    m.ir_version = 8
+    onnx.checker.check_model(m, full_check=True)
+    return m
+
 onnx.save(model(False), "overlap-1.onnx")
 onnx.save(model(True), "overlap-2.onnx")
+onnx.save(positions(False), "positions.onnx")
+onnx.save(positions(True), "extra-input.onnx")

@@ -13,7 +13,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
@@ -21,8 +20,8 @@ import java.util.concurrent.ExecutorService;
 /**
  * A cross-encoder run in-process: each (query, passage) pair is tokenised together and the model's relevance logit
  * is the score. Works with the usual Hugging Face exports ({@code model.onnx} and {@code tokenizer.json} in one
- * directory, inputs {@code input_ids}, {@code attention_mask} and optionally {@code token_type_ids}, output logits of
- * shape [1, 1], or [1, 2] whose second column is "relevant"). Each pair is one model run on one thread, and the runs
+ * directory, inputs {@code input_ids}, {@code attention_mask} and optionally {@code token_type_ids} and
+ * {@code position_ids}, output logits of shape [1, 1], or [1, 2] whose second column is "relevant"). Each pair is one model run on one thread, and the runs
  * of a rerank are spread over the cores: every score is a function of its pair alone (batching would pad pairs
  * together and, for a quantised export, make a score depend on its batch-mates), and on two cores this is 1.34x
  * faster than one run at a time with both cores inside it (30 candidates with a BERT-small sized model: p50 800 ms
@@ -33,7 +32,7 @@ public final class CrossEncoderReranker implements Reranker, AutoCloseable {
     private final OrtEnvironment env;
     private final OrtSession session;
     private final HuggingFaceTokenizer tokenizer;
-    private final boolean needsTypeIds;
+    private final EncoderInputs inputs;
     private final ExecutorService pool;
 
     public CrossEncoderReranker(Path dir, int maxTokens) {
@@ -62,7 +61,7 @@ public final class CrossEncoderReranker implements Reranker, AutoCloseable {
             options.setIntraOpNumThreads(pairThreads > 1 ? 1 : Runtime.getRuntime().availableProcessors());
             options.setInterOpNumThreads(1);
             this.session = env.createSession(model.toString(), options);
-            this.needsTypeIds = session.getInputNames().contains("token_type_ids");
+            this.inputs = EncoderInputs.of(session, "the cross-encoder in " + dir);
         } catch (IOException | OrtException e) {
             throw new PolyragException("cannot load the cross-encoder in " + dir + ": " + e.getMessage(), e);
         }
@@ -87,14 +86,10 @@ public final class CrossEncoderReranker implements Reranker, AutoCloseable {
     }
 
     private double score(Encoding enc) {
-        Map<String, OnnxTensor> inputs = new HashMap<>();
+        Map<String, OnnxTensor> tensors = Map.of();
         try {
-            inputs.put("input_ids", OnnxTensor.createTensor(env, new long[][] {enc.getIds()}));
-            inputs.put("attention_mask", OnnxTensor.createTensor(env, new long[][] {enc.getAttentionMask()}));
-            if (needsTypeIds) {
-                inputs.put("token_type_ids", OnnxTensor.createTensor(env, new long[][] {enc.getTypeIds()}));
-            }
-            try (OrtSession.Result r = session.run(inputs)) {
+            tensors = inputs.tensors(env, enc);
+            try (OrtSession.Result r = session.run(tensors)) {
                 Object value = r.get(0).getValue();
                 if (value instanceof float[][] logits && logits.length == 1 && logits[0].length >= 1
                         && logits[0].length <= 2) {
@@ -106,7 +101,7 @@ public final class CrossEncoderReranker implements Reranker, AutoCloseable {
         } catch (OrtException e) {
             throw new PolyragException("the cross-encoder in " + dir + " failed: " + e.getMessage(), e);
         } finally {
-            inputs.values().forEach(OnnxTensor::close);
+            tensors.values().forEach(OnnxTensor::close);
         }
     }
 

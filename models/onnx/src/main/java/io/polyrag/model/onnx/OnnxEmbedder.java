@@ -6,12 +6,12 @@ import ai.onnxruntime.OnnxTensor;
 import ai.onnxruntime.OrtEnvironment;
 import ai.onnxruntime.OrtException;
 import ai.onnxruntime.OrtSession;
+import io.polyrag.core.ConfigException;
 import io.polyrag.core.PolyragException;
 import io.polyrag.core.port.Embedder;
 import io.polyrag.core.port.TokenCounter;
 import java.io.IOException;
 import java.io.InputStream;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
@@ -35,7 +35,7 @@ public final class OnnxEmbedder implements Embedder {
     private final HuggingFaceTokenizer counter;
     private final ExecutorService pool;
     private final int dimension;
-    private final boolean needsTypeIds;
+    private final EncoderInputs inputs;
     private final String modelId;
 
     OnnxEmbedder(ModelSpec spec, int maxTokens, int threads) {
@@ -55,7 +55,7 @@ public final class OnnxEmbedder implements Embedder {
                 model = in.readAllBytes();
             }
             this.session = env.createSession(model, options);
-            this.needsTypeIds = session.getInputNames().contains("token_type_ids");
+            this.inputs = EncoderInputs.of(session, "embedding model " + spec.name());
             this.modelId = identity(spec, model);
             if (!spec.asShipped()) {
                 LOG.log(System.Logger.Level.INFO, "embedding model {0}: {1} pooling, query prefix \"{2}\", passage "
@@ -136,17 +136,11 @@ public final class OnnxEmbedder implements Embedder {
     /** Tokenises, runs the model, pools and normalises one text. */
     private float[] run(String text) {
         Encoding enc = tokenizer.encode(text, true, false);
-        long[] ids = enc.getIds();
         long[] mask = enc.getAttentionMask();
-        long[][] shape1 = {ids};
-        Map<String, OnnxTensor> inputs = new HashMap<>();
+        Map<String, OnnxTensor> tensors = Map.of();
         try {
-            inputs.put("input_ids", OnnxTensor.createTensor(env, shape1));
-            inputs.put("attention_mask", OnnxTensor.createTensor(env, new long[][] {mask}));
-            if (needsTypeIds) {
-                inputs.put("token_type_ids", OnnxTensor.createTensor(env, new long[][] {enc.getTypeIds()}));
-            }
-            try (OrtSession.Result result = session.run(inputs)) {
+            tensors = inputs.tensors(env, enc);
+            try (OrtSession.Result result = session.run(tensors)) {
                 Object out = result.get(0).getValue();
                 if (out instanceof float[][][] hidden) {
                     return normalise(pool(hidden[0], mask));
@@ -154,14 +148,14 @@ public final class OnnxEmbedder implements Embedder {
                 if (out instanceof float[][] pooled && pooled.length == 1) {
                     return normalise(pooled[0].clone()); // an export that pools inside the graph
                 }
-                throw new io.polyrag.core.ConfigException("embedding model " + spec.name() + " is not a text "
+                throw new ConfigException("embedding model " + spec.name() + " is not a text "
                         + "embedding model: its first output is neither token vectors [1, tokens, dim] nor a sentence "
                         + "vector [1, dim] (it is a " + out.getClass().getSimpleName() + ")");
             }
         } catch (OrtException e) {
             throw new PolyragException("embedding model " + spec.name() + " failed: " + e.getMessage(), e);
         } finally {
-            inputs.values().forEach(OnnxTensor::close);
+            tensors.values().forEach(OnnxTensor::close);
         }
     }
 

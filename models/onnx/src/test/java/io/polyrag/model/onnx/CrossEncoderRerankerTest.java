@@ -32,7 +32,7 @@ class CrossEncoderRerankerTest {
     @Test
     void the_score_is_the_models_logit_for_the_query_and_passage_read_together() {
         try (CrossEncoderReranker r = new CrossEncoderReranker(CrossEncoders.install(dir.resolve("one"),
-                CrossEncoders.Logits.ONE_COLUMN), 512)) {
+                CrossEncoders.Model.OVERLAP), 512)) {
             // query words: keeper, lighthouse; the passage side is segment B, so "the" counts nowhere
             List<Double> scores = r.score("lighthouse keeper", List.of("the keeper keeper of the lighthouse",
                     "a keeper", "sourdough bread", ""));
@@ -49,9 +49,9 @@ class CrossEncoderRerankerTest {
     @Test
     void a_two_column_export_is_read_by_its_relevant_column() {
         try (CrossEncoderReranker one = new CrossEncoderReranker(CrossEncoders.install(dir.resolve("one"),
-                CrossEncoders.Logits.ONE_COLUMN), 512);
+                CrossEncoders.Model.OVERLAP), 512);
                 CrossEncoderReranker two = new CrossEncoderReranker(CrossEncoders.install(dir.resolve("two"),
-                        CrossEncoders.Logits.TWO_COLUMNS), 512)) {
+                        CrossEncoders.Model.OVERLAP_TWO_COLUMNS), 512)) {
             List<String> passages = List.of("a keeper", "keeper keeper", "bread");
             assertThat(two.score("keeper", passages)).containsExactlyElementsOf(one.score("keeper", passages))
                     .containsExactly(1.0, 2.0, 0.0);
@@ -62,7 +62,7 @@ class CrossEncoderRerankerTest {
     void a_long_pair_is_cut_at_the_models_length_on_the_passage_side() {
         String filler = "bread ".repeat(40);
         try (CrossEncoderReranker r = new CrossEncoderReranker(CrossEncoders.install(dir.resolve("one"),
-                CrossEncoders.Logits.ONE_COLUMN), 16)) {
+                CrossEncoders.Model.OVERLAP), 16)) {
             assertThat(r.score("keeper", List.of("keeper " + filler, filler + "keeper", "keeper")))
                     .containsExactly(1.0, 0.0, 1.0);
         }
@@ -70,7 +70,7 @@ class CrossEncoderRerankerTest {
 
     @Test
     void pairs_scored_at_once_on_several_threads_score_as_they_do_one_after_another() {
-        Path model = CrossEncoders.install(dir.resolve("one"), CrossEncoders.Logits.ONE_COLUMN);
+        Path model = CrossEncoders.install(dir.resolve("one"), CrossEncoders.Model.OVERLAP);
         List<String> passages = java.util.stream.IntStream.range(0, 40)
                 .mapToObj(i -> "keeper ".repeat(i % 7) + "bread ".repeat(i) + (i % 3 == 0 ? "lighthouse" : "")).toList();
         try (CrossEncoderReranker one = new CrossEncoderReranker(model, 64, 1);
@@ -79,6 +79,22 @@ class CrossEncoderRerankerTest {
             assertThat(four.score("lighthouse keeper", passages)).containsExactlyElementsOf(expected);
             assertThat(expected.get(5)).isEqualTo(5.0); // five "keeper", no "lighthouse"
         }
+    }
+
+    @Test
+    void a_model_that_takes_position_ids_gets_them() {
+        try (CrossEncoderReranker r = new CrossEncoderReranker(CrossEncoders.install(dir.resolve("pos"),
+                CrossEncoders.Model.POSITIONS), 512)) {
+            // [CLS] keeper [SEP] bread [SEP]: positions 0..4 sum to 10; one more token adds position 5
+            assertThat(r.score("keeper", List.of("bread", "bread bread"))).containsExactly(10.0, 15.0);
+        }
+    }
+
+    @Test
+    void a_model_wanting_inputs_an_encoder_does_not_have_is_refused_when_loaded() {
+        Path model = CrossEncoders.install(dir.resolve("extra"), CrossEncoders.Model.EXTRA_INPUT);
+        assertThatThrownBy(() -> new CrossEncoderReranker(model, 512)).isInstanceOf(ConfigException.class)
+                .hasMessageContaining("past_key_values.0.key").hasMessageContaining("feature-extraction");
     }
 
     /** Word pieces beyond the first that the tokenizer makes of {@code word} (each counts as a token). */

@@ -99,6 +99,15 @@ class CustomModelDirTest {
                 .hasMessageContaining("config_sentence_transformers.json").hasMessageContaining("cannot be read");
     }
 
+    @Test
+    void a_model_wanting_inputs_an_encoder_does_not_have_is_refused_naming_them() throws IOException {
+        Path other = dir.resolve("decoder");
+        io.polyrag.testing.CrossEncoders.install(other, io.polyrag.testing.CrossEncoders.Model.EXTRA_INPUT);
+        assertThatThrownBy(() -> open(Map.of("embedding.model.dir", other.toString())))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("past_key_values.0.key")
+                .hasMessageContaining("input_ids, attention_mask, token_type_ids, position_ids");
+    }
+
     private static void assertSameVectors(Embedder expected, Embedder actual) {
         assertThat(Seeded.cosine(expected.embedQuery(QUERY), actual.embedQuery(QUERY))).isGreaterThan(0.99999);
         assertThat(Seeded.cosine(expected.embedPassages(List.of(PASSAGE)).getFirst(),
