@@ -108,6 +108,17 @@ class CustomModelDirTest {
                 .hasMessageContaining("input_ids, attention_mask, token_type_ids, position_ids");
     }
 
+    @Test
+    void an_export_that_pools_inside_its_graph_is_taken_as_it_is() {
+        // this model's one output is already one vector per text: [batch, 1], the sum of the token positions
+        Path pooled = io.polyrag.testing.CrossEncoders.install(dir.resolve("pooled"),
+                io.polyrag.testing.CrossEncoders.Model.POSITIONS);
+        try (Embedder e = open(Map.of("embedding.model.dir", pooled.toString()))) {
+            assertThat(e.dimension()).isEqualTo(1);
+            assertThat(e.embedPassages(List.of("keeper of the light")).getFirst()).containsExactly(1.0f);
+        }
+    }
+
     private static void assertSameVectors(Embedder expected, Embedder actual) {
         assertThat(Seeded.cosine(expected.embedQuery(QUERY), actual.embedQuery(QUERY))).isGreaterThan(0.99999);
         assertThat(Seeded.cosine(expected.embedPassages(List.of(PASSAGE)).getFirst(),
