@@ -111,8 +111,8 @@ class PolyragTest {
         String query = "Halley comet returns";
         assertThat(polyrag.search(SearchRequest.of(query, 4)).hits().getFirst().text()).contains("Halley");
         polyrag.close();
-        Path model = io.polyrag.testing.CrossEncoders.install(tmp.resolve("cross-encoder"),
-                io.polyrag.testing.CrossEncoders.Model.OVERLAP);
+        Path model = io.polyrag.testing.TinyOnnxModels.install(tmp.resolve("cross-encoder"),
+                io.polyrag.testing.TinyOnnxModels.Model.OVERLAP);
         polyrag = Polyrag.open(config(tmp.resolve("data"), Map.of("rerank.provider", "onnx", "rerank.model.dir",
                 model.toString())));
         SearchResponse s = polyrag.search(SearchRequest.of(query, 4));

@@ -84,8 +84,9 @@ public final class Settings {
                     + "(1_Pooling/config.json, config_sentence_transformers.json) when present, else mean pooling and "
                     + "no prefixes; the settings below override them.");
     public static final Setting<String> EMBEDDING_POOLING = Setting.choice("embedding.pooling", "auto",
-            List.of("auto", "cls", "mean"), "How token vectors become one: auto takes the model's own (bundled models "
-                    + "know theirs; a custom model's comes from 1_Pooling/config.json, else mean).");
+            List.of("auto", "cls", "mean", "max", "lasttoken"), "How token vectors become one (first token, mean, "
+                    + "element-wise max, last token, as decoder embedding models want): auto takes the model's own "
+                    + "(bundled models know theirs; a custom model's comes from 1_Pooling/config.json, else mean).");
     public static final Setting<String> EMBEDDING_QUERY_PREFIX = Setting.string("embedding.query.prefix", null,
             "Text put before every query, e.g. an instruction or 'query: '; unset takes the model's own (a custom "
                     + "model's prompts.query from config_sentence_transformers.json), empty means none.");

@@ -21,11 +21,13 @@ import java.util.concurrent.ExecutorService;
  * A cross-encoder run in-process: each (query, passage) pair is tokenised together and the model's relevance logit
  * is the score. Works with the usual Hugging Face exports ({@code model.onnx} and {@code tokenizer.json} in one
  * directory, inputs {@code input_ids}, {@code attention_mask} and optionally {@code token_type_ids} and
- * {@code position_ids}, output logits of shape [1, 1], or [1, 2] whose second column is "relevant"). Each pair is one model run on one thread, and the runs
- * of a rerank are spread over the cores: every score is a function of its pair alone (batching would pad pairs
- * together and, for a quantised export, make a score depend on its batch-mates), and on two cores this is 1.34x
- * faster than one run at a time with both cores inside it (30 candidates with a BERT-small sized model: p50 800 ms
- * against 1,069 ms; {@code bench/run --rerank-model DIR}, docs/benchmarks.md).
+ * {@code position_ids}, output logits of shape [1, 1], or [1, 2] whose second column is "relevant").
+ *
+ * <p>Each pair is one model run on one thread, and the runs of a rerank are spread over the cores: every score is a
+ * function of its pair alone (batching would pad pairs together and, for a quantised export, make a score depend on
+ * its batch-mates), and on two cores this is 1.34x faster than one run at a time with both cores inside it (30
+ * candidates with a BERT-small sized model: p50 800 ms against 1,069 ms; {@code bench/run --rerank-model DIR},
+ * docs/benchmarks.md).
  */
 public final class CrossEncoderReranker implements Reranker, AutoCloseable {
     private final Path dir;

@@ -28,7 +28,17 @@ import tools.jackson.databind.json.JsonMapper;
 record ModelSpec(String name, Source model, Source tokenizer, Pooling pooling, String queryPrefix,
         String passagePrefix, boolean custom, String origin) {
 
-    enum Pooling { CLS, MEAN }
+    /** How token vectors become one: the first token's, their mean, their element-wise max, the last token's. */
+    enum Pooling {
+        CLS("cls_token"), MEAN("mean_tokens"), MAX("max_tokens"), LASTTOKEN("lasttoken");
+
+        /** The suffix of its {@code pooling_mode_} key in a sentence-transformers pooling config. */
+        final String configKey;
+
+        Pooling(String configKey) {
+            this.configKey = configKey;
+        }
+    }
 
     /** Opens a model or tokenizer file. */
     interface Source {
@@ -129,18 +139,17 @@ record ModelSpec(String name, Source model, Source tokenizer, Pooling pooling, S
 
     /** The pooling a sentence-transformers pooling config declares; one polyrag cannot do is refused. */
     private static Pooling pooling(Path file, JsonNode config) {
-        boolean cls = config.path("pooling_mode_cls_token").asBoolean(false);
-        boolean mean = config.path("pooling_mode_mean_tokens").asBoolean(false);
-        List<String> others = java.util.stream.StreamSupport.stream(config.properties().spliterator(), false)
+        List<String> asked = java.util.stream.StreamSupport.stream(config.properties().spliterator(), false)
                 .filter(e -> e.getKey().startsWith("pooling_mode_") && e.getValue().asBoolean(false))
-                .map(Map.Entry::getKey)
-                .filter(k -> !k.equals("pooling_mode_cls_token") && !k.equals("pooling_mode_mean_tokens")).toList();
-        if (cls != mean && others.isEmpty()) {
-            return cls ? Pooling.CLS : Pooling.MEAN;
+                .map(e -> e.getKey().substring("pooling_mode_".length())).sorted().toList();
+        List<Pooling> known = java.util.Arrays.stream(Pooling.values()).filter(p -> asked.contains(p.configKey))
+                .toList();
+        if (asked.size() == 1 && known.size() == 1) {
+            return known.getFirst();
         }
-        throw new ConfigException(file + " asks for " + (others.isEmpty() ? (cls ? "both cls and mean" : "no")
-                + " pooling" : String.join(", ", others)) + "; polyrag pools with cls or mean: set "
-                + "POLYRAG_EMBEDDING_POOLING=cls or mean if one of them is right for this model");
+        throw new ConfigException(file + " asks for " + (asked.isEmpty() ? "no pooling" : "pooling "
+                + String.join(" + ", asked)) + "; polyrag pools with one of cls, mean, max or lasttoken: set "
+                + "POLYRAG_EMBEDDING_POOLING if one of them is right for this model");
     }
 
     private static JsonNode read(Path file) {

@@ -159,25 +159,46 @@ public final class OnnxEmbedder implements Embedder {
         }
     }
 
+    /** One vector from the token vectors of one text; padding (mask 0) never counts. */
     private float[] pool(float[][] tokens, long[] mask) {
-        if (spec.pooling() == ModelSpec.Pooling.CLS) {
-            return tokens[0].clone();
-        }
-        float[] sum = new float[tokens[0].length];
-        int n = 0;
-        for (int t = 0; t < tokens.length; t++) {
-            if (mask[t] == 0) {
-                continue;
+        int dim = tokens[0].length;
+        return switch (spec.pooling()) {
+            case CLS -> tokens[0].clone();
+            case LASTTOKEN -> {
+                int last = mask.length - 1;
+                while (last > 0 && mask[last] == 0) {
+                    last--;
+                }
+                yield tokens[last].clone();
             }
-            n++;
-            for (int i = 0; i < sum.length; i++) {
-                sum[i] += tokens[t][i];
+            case MAX -> {
+                float[] max = new float[dim];
+                java.util.Arrays.fill(max, Float.NEGATIVE_INFINITY);
+                for (int t = 0; t < tokens.length; t++) {
+                    for (int i = 0; i < dim && mask[t] != 0; i++) {
+                        max[i] = Math.max(max[i], tokens[t][i]);
+                    }
+                }
+                yield max;
             }
-        }
-        for (int i = 0; i < sum.length; i++) {
-            sum[i] /= Math.max(1, n);
-        }
-        return sum;
+            case MEAN -> {
+                float[] sum = new float[dim];
+                int n = 0;
+                for (int t = 0; t < tokens.length; t++) {
+                    if (mask[t] == 0) {
+                        continue;
+                    }
+                    n++;
+                    for (int i = 0; i < dim; i++) {
+                        sum[i] += tokens[t][i];
+                    }
+                }
+                for (int i = 0; i < dim; i++) {
+                    sum[i] /= Math.max(1, n);
+                }
+                yield sum;
+            }
+        };
     }
 
     private static float[] normalise(float[] v) {

@@ -24,7 +24,8 @@ public final class OnnxEmbedderProvider implements EmbedderProvider {
     }
 
     public static Embedder open(Config config) {
-        ModelSpec spec = ModelSpec.resolve(config.get(Settings.EMBEDDING_MODEL), config.get(Settings.EMBEDDING_MODEL_DIR),
+        ModelSpec spec = ModelSpec.resolve(config.get(Settings.EMBEDDING_MODEL),
+                config.get(Settings.EMBEDDING_MODEL_DIR),
                 new ModelSpec.Overrides(config.get(Settings.EMBEDDING_POOLING),
                         config.get(Settings.EMBEDDING_QUERY_PREFIX), config.get(Settings.EMBEDDING_PASSAGE_PREFIX)));
         int threads = config.get(Settings.EMBEDDING_THREADS);

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.polyrag.core.ConfigException;
-import io.polyrag.testing.CrossEncoders;
+import io.polyrag.testing.TinyOnnxModels;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -15,7 +15,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The cross-encoder's loading, its scoring and its refusal of wrong models. No trained cross-encoder is published on
- * Maven Central, so the scores are checked with {@link CrossEncoders}: real ONNX models that read the pair encoding
+ * Maven Central, so the scores are checked with {@link TinyOnnxModels}: real ONNX models that read the pair encoding
  * and count the passage's tokens that occur in the query, so every score is known. The bundled embedding model
  * stands in as a model that is not a cross-encoder.
  */
@@ -31,8 +31,8 @@ class CrossEncoderRerankerTest {
 
     @Test
     void the_score_is_the_models_logit_for_the_query_and_passage_read_together() {
-        try (CrossEncoderReranker r = new CrossEncoderReranker(CrossEncoders.install(dir.resolve("one"),
-                CrossEncoders.Model.OVERLAP), 512)) {
+        try (CrossEncoderReranker r = new CrossEncoderReranker(TinyOnnxModels.install(dir.resolve("one"),
+                TinyOnnxModels.Model.OVERLAP), 512)) {
             // query words: keeper, lighthouse; the passage side is segment B, so "the" counts nowhere
             List<Double> scores = r.score("lighthouse keeper", List.of("the keeper keeper of the lighthouse",
                     "a keeper", "sourdough bread", ""));
@@ -48,10 +48,10 @@ class CrossEncoderRerankerTest {
 
     @Test
     void a_two_column_export_is_read_by_its_relevant_column() {
-        try (CrossEncoderReranker one = new CrossEncoderReranker(CrossEncoders.install(dir.resolve("one"),
-                CrossEncoders.Model.OVERLAP), 512);
-                CrossEncoderReranker two = new CrossEncoderReranker(CrossEncoders.install(dir.resolve("two"),
-                        CrossEncoders.Model.OVERLAP_TWO_COLUMNS), 512)) {
+        try (CrossEncoderReranker one = new CrossEncoderReranker(TinyOnnxModels.install(dir.resolve("one"),
+                TinyOnnxModels.Model.OVERLAP), 512);
+                CrossEncoderReranker two = new CrossEncoderReranker(TinyOnnxModels.install(dir.resolve("two"),
+                        TinyOnnxModels.Model.OVERLAP_TWO_COLUMNS), 512)) {
             List<String> passages = List.of("a keeper", "keeper keeper", "bread");
             assertThat(two.score("keeper", passages)).containsExactlyElementsOf(one.score("keeper", passages))
                     .containsExactly(1.0, 2.0, 0.0);
@@ -61,8 +61,8 @@ class CrossEncoderRerankerTest {
     @Test
     void a_long_pair_is_cut_at_the_models_length_on_the_passage_side() {
         String filler = "bread ".repeat(40);
-        try (CrossEncoderReranker r = new CrossEncoderReranker(CrossEncoders.install(dir.resolve("one"),
-                CrossEncoders.Model.OVERLAP), 16)) {
+        try (CrossEncoderReranker r = new CrossEncoderReranker(TinyOnnxModels.install(dir.resolve("one"),
+                TinyOnnxModels.Model.OVERLAP), 16)) {
             assertThat(r.score("keeper", List.of("keeper " + filler, filler + "keeper", "keeper")))
                     .containsExactly(1.0, 0.0, 1.0);
         }
@@ -70,9 +70,10 @@ class CrossEncoderRerankerTest {
 
     @Test
     void pairs_scored_at_once_on_several_threads_score_as_they_do_one_after_another() {
-        Path model = CrossEncoders.install(dir.resolve("one"), CrossEncoders.Model.OVERLAP);
+        Path model = TinyOnnxModels.install(dir.resolve("one"), TinyOnnxModels.Model.OVERLAP);
         List<String> passages = java.util.stream.IntStream.range(0, 40)
-                .mapToObj(i -> "keeper ".repeat(i % 7) + "bread ".repeat(i) + (i % 3 == 0 ? "lighthouse" : "")).toList();
+                .mapToObj(i -> "keeper ".repeat(i % 7) + "bread ".repeat(i) + (i % 3 == 0 ? "lighthouse" : ""))
+                .toList();
         try (CrossEncoderReranker one = new CrossEncoderReranker(model, 64, 1);
                 CrossEncoderReranker four = new CrossEncoderReranker(model, 64, 4)) {
             List<Double> expected = one.score("lighthouse keeper", passages);
@@ -83,8 +84,8 @@ class CrossEncoderRerankerTest {
 
     @Test
     void a_model_that_takes_position_ids_gets_them() {
-        try (CrossEncoderReranker r = new CrossEncoderReranker(CrossEncoders.install(dir.resolve("pos"),
-                CrossEncoders.Model.POSITIONS), 512)) {
+        try (CrossEncoderReranker r = new CrossEncoderReranker(TinyOnnxModels.install(dir.resolve("pos"),
+                TinyOnnxModels.Model.POSITIONS), 512)) {
             // [CLS] keeper [SEP] bread [SEP]: positions 0..4 sum to 10; one more token adds position 5
             assertThat(r.score("keeper", List.of("bread", "bread bread"))).containsExactly(10.0, 15.0);
         }
@@ -92,7 +93,7 @@ class CrossEncoderRerankerTest {
 
     @Test
     void a_model_wanting_inputs_an_encoder_does_not_have_is_refused_when_loaded() {
-        Path model = CrossEncoders.install(dir.resolve("extra"), CrossEncoders.Model.EXTRA_INPUT);
+        Path model = TinyOnnxModels.install(dir.resolve("extra"), TinyOnnxModels.Model.EXTRA_INPUT);
         assertThatThrownBy(() -> new CrossEncoderReranker(model, 512)).isInstanceOf(ConfigException.class)
                 .hasMessageContaining("past_key_values.0.key").hasMessageContaining("feature-extraction");
     }

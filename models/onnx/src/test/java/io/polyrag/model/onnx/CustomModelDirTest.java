@@ -7,6 +7,7 @@ import io.polyrag.core.ConfigException;
 import io.polyrag.core.config.Config;
 import io.polyrag.core.port.Embedder;
 import io.polyrag.testing.Seeded;
+import io.polyrag.testing.TinyOnnxModels;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -85,10 +86,11 @@ class CustomModelDirTest {
     void a_pooling_polyrag_cannot_do_or_an_unreadable_file_is_refused_with_the_fix() throws IOException {
         Files.createDirectories(dir.resolve("1_Pooling"));
         Files.writeString(dir.resolve("1_Pooling/config.json"), """
-                {"pooling_mode_cls_token": false, "pooling_mode_mean_tokens": false, "pooling_mode_max_tokens": true}""");
+                {"pooling_mode_cls_token": false, "pooling_mode_mean_tokens": false,
+                 "pooling_mode_mean_sqrt_len_tokens": true}""");
         Map<String, String> settings = Map.of("embedding.model.dir", dir.toString());
         assertThatThrownBy(() -> open(settings)).isInstanceOf(ConfigException.class)
-                .hasMessageContaining("pooling_mode_max_tokens").hasMessageContaining("POLYRAG_EMBEDDING_POOLING");
+                .hasMessageContaining("pooling mean_sqrt_len_tokens").hasMessageContaining("POLYRAG_EMBEDDING_POOLING");
         Map<String, String> chosen = new HashMap<>(settings);
         chosen.put("embedding.pooling", "mean");
         try (Embedder e = open(chosen)) {
@@ -102,7 +104,7 @@ class CustomModelDirTest {
     @Test
     void a_model_wanting_inputs_an_encoder_does_not_have_is_refused_naming_them() throws IOException {
         Path other = dir.resolve("decoder");
-        io.polyrag.testing.CrossEncoders.install(other, io.polyrag.testing.CrossEncoders.Model.EXTRA_INPUT);
+        TinyOnnxModels.install(other, TinyOnnxModels.Model.EXTRA_INPUT);
         assertThatThrownBy(() -> open(Map.of("embedding.model.dir", other.toString())))
                 .isInstanceOf(ConfigException.class).hasMessageContaining("past_key_values.0.key")
                 .hasMessageContaining("input_ids, attention_mask, token_type_ids, position_ids");
@@ -111,12 +113,45 @@ class CustomModelDirTest {
     @Test
     void an_export_that_pools_inside_its_graph_is_taken_as_it_is() {
         // this model's one output is already one vector per text: [batch, 1], the sum of the token positions
-        Path pooled = io.polyrag.testing.CrossEncoders.install(dir.resolve("pooled"),
-                io.polyrag.testing.CrossEncoders.Model.POSITIONS);
+        Path pooled = TinyOnnxModels.install(dir.resolve("pooled"),
+                TinyOnnxModels.Model.POSITIONS);
         try (Embedder e = open(Map.of("embedding.model.dir", pooled.toString()))) {
             assertThat(e.dimension()).isEqualTo(1);
             assertThat(e.embedPassages(List.of("keeper of the light")).getFirst()).containsExactly(1.0f);
         }
+    }
+
+    @Test
+    void each_pooling_takes_the_token_vectors_it_names() throws IOException {
+        // token vectors [position, token id]: [CLS] keeper [SEP] at positions 0, 1, 2
+        Path tokens = TinyOnnxModels.install(dir.resolve("tokens"), TinyOnnxModels.Model.TOKENS);
+        long keeper;
+        try (var tokenizer = ai.djl.huggingface.tokenizers.HuggingFaceTokenizer.newInstance(
+                tokens.resolve("tokenizer.json"))) {
+            long[] ids = tokenizer.encode("keeper").getIds();
+            assertThat(ids).hasSize(3).startsWith(101).endsWith(102);
+            keeper = ids[1];
+        }
+        Map<String, float[]> expected = Map.of("cls", new float[] {0, 101}, "lasttoken", new float[] {2, 102},
+                "mean", new float[] {1, (101 + keeper + 102) / 3f}, "max", new float[] {2, Math.max(keeper, 102)});
+        for (var e : expected.entrySet()) {
+            try (Embedder m = open(Map.of("embedding.model.dir", tokens.toString(), "embedding.pooling", e.getKey()))) {
+                assertDirection(m.embedPassages(List.of("keeper")).getFirst(), e.getValue(), e.getKey());
+            }
+        }
+        Files.createDirectories(tokens.resolve("1_Pooling"));
+        Files.writeString(tokens.resolve("1_Pooling/config.json"), "{\"pooling_mode_lasttoken\": true}");
+        try (Embedder m = open(Map.of("embedding.model.dir", tokens.toString()))) {
+            assertDirection(m.embedPassages(List.of("keeper")).getFirst(), new float[] {2, 102}, "from the file");
+        }
+    }
+
+    /** A unit vector pointing where {@code expected} does: the ratio of its two parts, to 0.01%. */
+    private static void assertDirection(float[] actual, float[] expected, String pooling) {
+        assertThat(Math.hypot(actual[0], actual[1])).as(pooling)
+                .isCloseTo(1.0, org.assertj.core.data.Offset.offset(1e-6));
+        assertThat((double) actual[0] / actual[1]).as(pooling)
+                .isCloseTo((double) expected[0] / expected[1], org.assertj.core.data.Percentage.withPercentage(0.01));
     }
 
     private static void assertSameVectors(Embedder expected, Embedder actual) {

@@ -1,4 +1,4 @@
-"""Writes the two small cross-encoders the reranker tests run (python3 make.py; needs the onnx package).
+"""Writes the small ONNX models the model tests run (python3 make.py; needs the onnx package).
 
 Both read a BERT-style pair encoding ([CLS] query [SEP] passage [SEP], token_type_ids 1 on the passage side) and
 score a pair by how many of the passage's word tokens also occur in the query: a real, if crude, model that reads
@@ -10,9 +10,18 @@ and never count; padding is masked out.
   positions.onnx  inputs input_ids, attention_mask, position_ids; logits [batch, 1]: the sum of the unmasked
                   tokens' positions (n tokens numbered from 0 give n(n-1)/2)
   extra-input.onnx  positions.onnx with one more input, past_key_values.0.key, that no encoder export has
+  tokens.onnx     an "embedding model" whose token vectors are [position, token id]: every pooling of them can
+                  be worked out by hand (inputs input_ids, attention_mask, position_ids; output [batch, tokens, 2])
 """
 import onnx
 from onnx import TensorProto, helper
+
+def finish(nodes, name, inputs, out):
+    m = helper.make_model(helper.make_graph(nodes, name, inputs, [out]),
+                          opset_imports=[helper.make_opsetid("", 18)], producer_name="polyrag-tests")
+    m.ir_version = 8
+    onnx.checker.check_model(m, full_check=True)
+    return m
 
 def model(two_columns):
     B, N = "batch", "tokens"
@@ -45,11 +54,7 @@ def model(two_columns):
     if two_columns:
         nodes += [helper.make_node("Neg", ["count"], ["not_count"]),
                   helper.make_node("Concat", ["not_count", "count"], ["logits"], axis=1)]
-    graph = helper.make_graph(nodes, "overlap", inputs, [out])
-    m = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 18)], producer_name="polyrag-tests")
-    m.ir_version = 8
-    onnx.checker.check_model(m, full_check=True)
-    return m
+    return finish(nodes, "overlap", inputs, out)
 
 def positions(extra):
     B, N = "batch", "tokens"
@@ -62,13 +67,25 @@ def positions(extra):
         helper.make_node("Cast", ["kept"], ["kept_f"], to=TensorProto.FLOAT),
         helper.make_node("ReduceSum", ["kept_f", "ax1"], ["logits"], keepdims=1),
     ]
-    m = helper.make_model(helper.make_graph(nodes, "positions", inputs, [out]),
-                          opset_imports=[helper.make_opsetid("", 18)], producer_name="polyrag-tests")
-    m.ir_version = 8
-    onnx.checker.check_model(m, full_check=True)
-    return m
+    return finish(nodes, "positions", inputs, out)
+
+def tokens():
+    B, N = "batch", "tokens"
+    inputs = [helper.make_tensor_value_info(n, TensorProto.INT64, [B, N])
+              for n in ("input_ids", "attention_mask", "position_ids")]
+    out = helper.make_tensor_value_info("last_hidden_state", TensorProto.FLOAT, [B, N, 2])
+    nodes = [
+        helper.make_node("Constant", [], ["ax2"], value=helper.make_tensor("ax2", TensorProto.INT64, [1], [2])),
+        helper.make_node("Cast", ["position_ids"], ["pos"], to=TensorProto.FLOAT),
+        helper.make_node("Cast", ["input_ids"], ["ids"], to=TensorProto.FLOAT),
+        helper.make_node("Unsqueeze", ["pos", "ax2"], ["pos3"]),
+        helper.make_node("Unsqueeze", ["ids", "ax2"], ["ids3"]),
+        helper.make_node("Concat", ["pos3", "ids3"], ["last_hidden_state"], axis=2),
+    ]
+    return finish(nodes, "tokens", inputs, out)
 
 onnx.save(model(False), "overlap-1.onnx")
 onnx.save(model(True), "overlap-2.onnx")
 onnx.save(positions(False), "positions.onnx")
 onnx.save(positions(True), "extra-input.onnx")
+onnx.save(tokens(), "tokens.onnx")

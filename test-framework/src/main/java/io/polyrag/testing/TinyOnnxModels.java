@@ -8,12 +8,13 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 
 /**
- * Small real cross-encoders for tests: ONNX models (made by {@code cross-encoder/make.py} beside them) that score a
- * BERT pair encoding by how many of the passage's word tokens also occur in the query (or by token positions), with
- * the bundled BGE model's tokenizer. No trained cross-encoder can be fetched here; these run through ONNX Runtime exactly as one would, and
- * every score they give can be predicted.
+ * Small real ONNX models for tests (made by {@code onnx/make.py} beside them), with the bundled BGE model's
+ * tokenizer: cross-encoders that score a BERT pair encoding by how many of the passage's word tokens also occur in
+ * the query (or by token positions), and an embedding model whose token vectors are [position, token id]. No
+ * trained model but the bundled one can be fetched here; these run through ONNX Runtime exactly as one would, and
+ * every output they give can be predicted.
  */
-public final class CrossEncoders {
+public final class TinyOnnxModels {
     /** The models. */
     public enum Model {
         /** logits [batch, 1]: the overlap count. */
@@ -23,7 +24,9 @@ public final class CrossEncoders {
         /** takes position_ids too; logits [batch, 1]: the sum of the tokens' positions, n(n-1)/2 for n tokens. */
         POSITIONS("positions.onnx"),
         /** wants an input no encoder export has (past_key_values.0.key). */
-        EXTRA_INPUT("extra-input.onnx");
+        EXTRA_INPUT("extra-input.onnx"),
+        /** an embedding model whose token vectors are [position, token id], output [batch, tokens, 2]. */
+        TOKENS("tokens.onnx");
 
         private final String file;
 
@@ -32,14 +35,14 @@ public final class CrossEncoders {
         }
     }
 
-    private CrossEncoders() {
+    private TinyOnnxModels() {
     }
 
     /** Writes {@code model.onnx} and {@code tokenizer.json} into {@code dir} and returns it. */
     public static Path install(Path dir, Model model) {
         try {
             Files.createDirectories(dir);
-            copy("io/polyrag/testing/cross-encoder/" + model.file, dir.resolve("model.onnx"));
+            copy("io/polyrag/testing/onnx/" + model.file, dir.resolve("model.onnx"));
             copy("bge-small-en-v1.5-q-tokenizer.json", dir.resolve("tokenizer.json"));
             return dir;
         } catch (IOException e) {
@@ -48,7 +51,7 @@ public final class CrossEncoders {
     }
 
     private static void copy(String resource, Path to) throws IOException {
-        try (InputStream in = CrossEncoders.class.getClassLoader().getResourceAsStream(resource)) {
+        try (InputStream in = TinyOnnxModels.class.getClassLoader().getResourceAsStream(resource)) {
             if (in == null) {
                 throw new IllegalStateException(resource + " is not on the test class path (the tokenizer comes with "
                         + "the bundled BGE model's jar)");
