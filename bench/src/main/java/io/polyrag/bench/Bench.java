@@ -104,7 +104,8 @@ public final class Bench {
         try (Polyrag p = Polyrag.open(config)) {
             for (String q : qs) {
                 candidates.put(q, p.search(new SearchRequest(q, depth, List.of(), Set.of(), null)).hits().stream()
-                        .map(h -> h.title() + "\n" + h.text()).toList());
+                        .map(h -> io.polyrag.core.model.Chunk.indexText(h.title(), h.headingPath(), h.text()))
+                        .toList());
             }
         }
         System.out.printf(Locale.ROOT, "%nrerank %d candidates, %d queries      p50 ms   p99 ms      qps%n", depth,
