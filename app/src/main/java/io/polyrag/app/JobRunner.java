@@ -1,6 +1,7 @@
 package io.polyrag.app;
 
 import io.polyrag.core.model.JobProgress;
+import io.polyrag.core.model.JobStatus;
 import io.polyrag.core.port.JobStore;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
@@ -16,6 +17,10 @@ import java.util.function.BiFunction;
  * polls for work, waking at once when a job is submitted in this process and every second otherwise (jobs submitted
  * by other replicas over a shared database). A job's progress is written at most every quarter second, and on every
  * stage change; that write is also the heartbeat that keeps other workers from reclaiming it.
+ *
+ * <p>A job ends succeeded when no item failed, partial when some did, failed when all did or the handler threw. Its
+ * clean-up (deleting its staged files) runs only once that end is durably recorded: a job whose end could not be
+ * recorded (a full disk, a crash) is run again later and still finds its files.
  */
 final class JobRunner implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(JobRunner.class.getName());
@@ -27,15 +32,19 @@ final class JobRunner implements AutoCloseable {
 
     private final JobStore jobs;
     private final Handler handler;
+    private final java.util.function.Consumer<JobStore.Claimed> ended;
     private final Duration staleAfter;
     private final int maxAttempts;
     private final Semaphore wakeUp = new Semaphore(0);
     private final List<Thread> workers = new ArrayList<>();
     private volatile boolean running = true;
 
-    JobRunner(JobStore jobs, Handler handler, int workers, Duration staleAfter, int maxAttempts) {
+    /** @param ended called once a job's end is recorded, to release what it held (its staged files) */
+    JobRunner(JobStore jobs, Handler handler, java.util.function.Consumer<JobStore.Claimed> ended, int workers,
+            Duration staleAfter, int maxAttempts) {
         this.jobs = jobs;
         this.handler = handler;
+        this.ended = ended;
         this.staleAfter = staleAfter;
         this.maxAttempts = maxAttempts;
         for (int i = 0; i < workers; i++) {
@@ -81,11 +90,34 @@ final class JobRunner implements AutoCloseable {
                     jobs.progress(id, p);
                 }
             });
-            jobs.finish(id, done, null);
+            JobStatus status = status(done);
+            jobs.finish(id, status, done, error(status, done));
         } catch (RuntimeException e) {
-            LOG.log(Level.ERROR, "job " + id + " failed", e);
-            jobs.finish(id, latest[0], e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage());
+            if (e instanceof io.polyrag.core.StoreException) {
+                LOG.log(Level.ERROR, "job " + id + " failed: " + e.getMessage());
+            } else {
+                LOG.log(Level.ERROR, "job " + id + " failed", e);
+            }
+            jobs.finish(id, JobStatus.FAILED, latest[0], e.getMessage() == null ? e.getClass().getSimpleName()
+                    : e.getMessage());
         }
+        ended.accept(job);
+    }
+
+    static JobStatus status(JobProgress p) {
+        if (p.failed() == 0) {
+            return JobStatus.SUCCEEDED;
+        }
+        return p.failed() >= p.total() ? JobStatus.FAILED : JobStatus.PARTIAL;
+    }
+
+    static String error(JobStatus status, JobProgress p) {
+        return switch (status) {
+            case FAILED -> (p.failed() == 1 ? "the file failed" : "all " + p.failed() + " files failed")
+                    + (p.errors().isEmpty() ? "" : "; the first: " + p.errors().getFirst().reason());
+            case PARTIAL -> p.failed() + " of " + p.total() + " files failed; the others were indexed (see errors)";
+            default -> null;
+        };
     }
 
     private void sleepQuietly() {

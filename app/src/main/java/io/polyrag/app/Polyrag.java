@@ -76,29 +76,27 @@ public final class Polyrag implements AutoCloseable {
      * @param storeRecords records per store
      * @param embeddingModel the embedding model, or null when the vector modality is off
      * @param dimension its vector length, or 0
+     * @param problems what keeps this server from being ready, one line each naming the fix (a store that lacks
+     *     records the catalog has); empty when ready
      */
     public record Status(List<Modality> modalities, long documents, Map<String, Long> storeRecords,
-            String embeddingModel, int dimension) {
+            String embeddingModel, int dimension, List<String> problems) {
     }
 
     private final DataDirLock lock;
     private final Path dataDir;
     private final Components components;
     private final JobRunner jobs;
+    private volatile List<String> problems;
 
     private Polyrag(DataDirLock lock, Path dataDir, Components components) {
         this.lock = lock;
         this.dataDir = dataDir;
         this.components = components;
-        int cleaned = components.pipeline.recover();
-        int requeued = components.catalog.requeueRunning();
-        if (cleaned + requeued > 0) {
-            LOG.log(System.Logger.Level.INFO, "recovered from an unclean stop: " + cleaned
-                    + " unfinished versions removed, " + requeued + " jobs requeued");
-        }
+        this.problems = Recovery.run(components, dataDir, Polyrag::stagingDirOf);
         Config c = components.config;
         expireStaged();
-        this.jobs = new JobRunner(components.catalog, this::runJob, c.get(Settings.INGEST_WORKERS),
+        this.jobs = new JobRunner(components.catalog, this::runJob, this::jobEnded, c.get(Settings.INGEST_WORKERS),
                 Duration.ofSeconds(c.get(Settings.INGEST_JOB_STALE_SECONDS)), c.get(Settings.INGEST_JOB_ATTEMPTS));
     }
 
@@ -418,25 +416,39 @@ public final class Polyrag implements AutoCloseable {
             throw new PolyragException("unknown job kind '" + job.info().kind() + "'");
         }
         UploadPayload p = JSON.readValue(job.payload(), UploadPayload.class);
+        List<IngestInput> inputs = p.files().stream().map(f -> new IngestInput("upload:" + f.name(), f.name(),
+                sizeOf(f.path()), null, () -> Files.readAllBytes(f.path()))).toList();
+        JobProgress[] last = {JobProgress.queued()};
+        long[] estimate = {0, 0};
+        if (!p.skipGraph() && components.extractor instanceof io.polyrag.ingest.LlmEntityExtractor) {
+            // A language model will be paid for: record what it should cost before it starts.
+            progress.accept(new JobProgress("estimating", inputs.size(), 0, 0, 0, 0, 0, 0, List.of(), List.of()));
+            IngestEstimate e = components.pipeline.estimate(inputs);
+            estimate[0] = e.extractionCalls();
+            estimate[1] = e.extractionInputTokens() + e.extractionOutputTokens();
+        }
+        components.pipeline.ingest(inputs, p.knowledgeBase(), run(p.skipGraph()), pr -> {
+            last[0] = pr.withEstimate(estimate[0], estimate[1]);
+            progress.accept(last[0]);
+        });
+        return last[0];
+    }
+
+    /** A job's end is recorded: its staged files are no longer needed. */
+    private void jobEnded(JobStore.Claimed job) {
+        Path staging = stagingDirOf(job.payload());
+        if (staging != null && staging.toAbsolutePath().normalize().startsWith(dataDir.resolve("staging"))) {
+            deleteTree(staging);
+        }
+    }
+
+    /** The staging folder an upload job's payload names, or null for a payload that names none. */
+    static Path stagingDirOf(String payload) {
         try {
-            List<IngestInput> inputs = p.files().stream().map(f -> new IngestInput("upload:" + f.name(), f.name(),
-                    sizeOf(f.path()), null, () -> Files.readAllBytes(f.path()))).toList();
-            JobProgress[] last = {JobProgress.queued()};
-            long[] estimate = {0, 0};
-            if (!p.skipGraph() && components.extractor instanceof io.polyrag.ingest.LlmEntityExtractor) {
-                // A language model will be paid for: record what it should cost before it starts.
-                progress.accept(new JobProgress("estimating", inputs.size(), 0, 0, 0, 0, 0, 0, List.of(), List.of()));
-                IngestEstimate e = components.pipeline.estimate(inputs);
-                estimate[0] = e.extractionCalls();
-                estimate[1] = e.extractionInputTokens() + e.extractionOutputTokens();
-            }
-            components.pipeline.ingest(inputs, p.knowledgeBase(), run(p.skipGraph()), pr -> {
-                last[0] = pr.withEstimate(estimate[0], estimate[1]);
-                progress.accept(last[0]);
-            });
-            return last[0];
-        } finally {
-            deleteTree(Path.of(p.stagingDir()));
+            UploadPayload p = JSON.readValue(payload, UploadPayload.class);
+            return p.stagingDir() == null ? null : Path.of(p.stagingDir());
+        } catch (RuntimeException e) {
+            return null;
         }
     }
 
@@ -448,7 +460,7 @@ public final class Polyrag implements AutoCloseable {
         }
     }
 
-    private static void deleteTree(Path dir) {
+    static void deleteTree(Path dir) {
         if (!Files.exists(dir)) {
             return;
         }
@@ -631,7 +643,37 @@ public final class Polyrag implements AutoCloseable {
     public Status status() {
         return new Status(components.searcher.modalities(), components.catalog.countDocuments(SearchScope.ALL),
                 components.pipeline.stores().sizes(), components.embedder == null ? null
-                        : components.embedder.modelId(), components.embedder == null ? 0 : components.embedder.dimension());
+                        : components.embedder.modelId(), components.embedder == null ? 0 : components.embedder.dimension(),
+                problems);
+    }
+
+    /**
+     * What keeps this server from serving correctly now, one line each naming the fix; empty when ready. Besides the
+     * problems found when it opened or by the last {@link #check}, every store and the catalog are read.
+     */
+    public List<String> readiness() {
+        List<String> out = new ArrayList<>(problems);
+        try {
+            components.catalog.countDocuments(SearchScope.ALL);
+        } catch (RuntimeException e) {
+            out.add("the catalog cannot be read: " + e.getMessage());
+        }
+        components.pipeline.stores().probe().forEach((store, error) -> out.add("the " + store + " store cannot be "
+                + "read: " + error));
+        return out;
+    }
+
+    /**
+     * Compares the catalog with every enabled store: documents, records per version, orphan records (of replaced,
+     * deleted or never-published versions) and versions a store lacks. With {@code repair}, orphans are removed and
+     * what a store lacks is re-indexed from the catalog's chunk text (no re-parse). The server's problems are updated
+     * from the result.
+     */
+    public io.polyrag.core.model.CheckReport check(boolean repair) {
+        io.polyrag.core.model.CheckReport r = new io.polyrag.ingest.StoreCheck(components.pipeline)
+                .run(repair ? io.polyrag.ingest.StoreCheck.Repair.ALL : io.polyrag.ingest.StoreCheck.Repair.NONE);
+        problems = List.copyOf(Recovery.problems(r));
+        return r;
     }
 
     private static SearchScope scope(String knowledgeBase) {

@@ -15,7 +15,7 @@ import picocli.CommandLine.ScopeType;
 @Command(name = "polyrag", mixinStandardHelpOptions = true, version = "polyrag 0.1.0",
         description = "Index documents into vector and full-text stores at once; search them with fused retrieval.",
         subcommands = {ServeCommand.class, IngestCommand.class, SearchCommand.class, AskCommand.class, EvalCommand.class,
-            ConfigCommand.class},
+            CheckCommand.class, ConfigCommand.class},
         footer = {"", "Settings: environment variables POLYRAG_*, a properties file (--config), or --set key=value.",
             "Exit codes: 0 ok, 1 some inputs failed, 2 bad usage or configuration, 3 data directory in use,"
                     + " 4 internal error."})
@@ -35,7 +35,7 @@ public final class PolyragCommand implements Runnable {
     @Override
     public void run() {
         throw new picocli.CommandLine.ParameterException(new picocli.CommandLine(this),
-                "name a command: serve, ingest, search or config");
+                "name a command: serve, ingest, search, ask, eval, check or config");
     }
 
     /** The configuration: environment, file, then these flags. */

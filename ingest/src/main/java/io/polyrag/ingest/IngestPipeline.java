@@ -107,6 +107,18 @@ public final class IngestPipeline {
         return stores;
     }
 
+    Catalog catalog() {
+        return catalog;
+    }
+
+    Embedder embedder() {
+        return embedder;
+    }
+
+    EntityExtractor extractor() {
+        return extractor;
+    }
+
     /** Ingests {@code inputs} into knowledge base {@code knowledgeBase}; never throws for a bad input. */
     public IngestReport ingest(List<IngestInput> inputs, String knowledgeBase, ProgressListener listener) {
         return ingest(inputs, knowledgeBase, Run.DEFAULT, listener);
@@ -124,6 +136,32 @@ public final class IngestPipeline {
         }
         tally.stage("done");
         return tally.report();
+    }
+
+    /**
+     * An ingest stopped because a store could not write: the batch being written was rolled back, the documents of
+     * earlier batches stay indexed, later ones were not attempted. The message is one line naming the cause and the
+     * fix; {@link #report()} has what was done before.
+     */
+    public static final class IngestStopped extends io.polyrag.core.StoreException {
+        private static final long serialVersionUID = 1L;
+        private final transient IngestReport report;
+
+        IngestStopped(Tally tally, RuntimeException cause) {
+            super(summary(tally.report(), cause), cause);
+            this.report = tally.report();
+        }
+
+        private static String summary(IngestReport r, RuntimeException cause) {
+            return "ingest stopped: " + cause.getMessage() + " (" + (r.added() + r.updated() + r.unchanged())
+                    + " of " + r.documents() + " inputs were indexed or unchanged before it; the rest were not "
+                    + "written)";
+        }
+
+        /** What the ingest did before it stopped. */
+        public IngestReport report() {
+            return report;
+        }
     }
 
     /** What is left of one ingest's extraction budget. */
@@ -334,8 +372,9 @@ public final class IngestPipeline {
                 List<Chunk> chunks = chunks(p, version);
                 List<ChunkGraph> graphs = extractions == null ? null : EntityResolver.resolve(extractions.get(d),
                         chunks.stream().map(Chunk::id).toList(), p.documentId(), version);
+                int graphChunks = graphs == null ? 0 : (int) graphs.stream().filter(g -> !g.isEmpty()).count();
                 catalog.stage(new DocumentDraft(p.documentId(), kb, p.input().uri(), p.parsed().title(),
-                        p.parsed().mediaType(), p.fingerprint(), p.size(), chunks), version);
+                        p.parsed().mediaType(), p.fingerprint(), p.size(), chunks, graphChunks), version);
                 staged.add(new DocumentVersion(p.documentId(), version));
                 for (int i = 0; i < chunks.size(); i++) {
                     Chunk c = chunks.get(i);
@@ -349,10 +388,16 @@ public final class IngestPipeline {
             stores.upsert(records, staged);
             tally.extracted(relationCount, 0);
         } catch (RuntimeException e) {
-            LOG.log(Level.ERROR, "writing a batch of " + prepared.size() + " documents failed", e);
+            LOG.log(Level.DEBUG, "writing a batch of " + prepared.size() + " documents failed", e);
             staged.forEach(this::discardQuietly);
             prepared.forEach(p -> tally.failed(p.input().name(), p.input().name()
                     + ": could not be written to the stores, nothing of it was kept (" + e.getMessage() + ")"));
+            // A full disk, a read-only folder or a damaged index fails every later batch the same way: stop at the
+            // first, with one line. Anything else may be this batch's own problem, so the next batch goes on.
+            if (io.polyrag.core.StorageProblems.kind(e) != io.polyrag.core.StorageProblems.Kind.OTHER) {
+                throw new IngestStopped(tally, e);
+            }
+            LOG.log(Level.ERROR, "writing a batch of " + prepared.size() + " documents failed", e);
             return;
         }
         publish(prepared, staged, tally);
@@ -361,6 +406,7 @@ public final class IngestPipeline {
     private void publish(List<Prepared> prepared, List<DocumentVersion> staged, Tally tally) {
         List<DocumentVersion> replaced = new ArrayList<>();
         for (int i = 0; i < prepared.size(); i++) {
+            // Durable when it returns: from here on this version is what every reader sees, and it is acknowledged.
             catalog.publish(staged.get(i)).ifPresent(replaced::add);
             Prepared p = prepared.get(i);
             if (p.replacing()) {
@@ -369,11 +415,24 @@ public final class IngestPipeline {
                 tally.added(p.drafts().size());
             }
         }
+        purge(replaced);
+    }
+
+    /**
+     * Removes replaced or deleted versions from every store, then records that they are gone. Versions the catalog
+     * still lists as unpurged (a crash or a failed delete in between) are purged again at the next start. Harmless
+     * for results meanwhile: those versions are invisible through the catalog.
+     */
+    private void purge(List<DocumentVersion> versions) {
+        if (versions.isEmpty()) {
+            return;
+        }
         try {
-            stores.delete(replaced);
+            stores.delete(versions);
+            catalog.markPurged(versions);
         } catch (RuntimeException e) {
-            // Harmless for results: replaced versions are invisible through the catalog. Logged for the operator.
-            LOG.log(Level.WARNING, "could not delete " + replaced.size() + " replaced versions from the stores", e);
+            LOG.log(Level.WARNING, "could not delete " + versions.size() + " replaced or deleted versions from the "
+                    + "stores; they are invisible and will be removed at the next start: " + e.getMessage());
         }
     }
 
@@ -406,13 +465,18 @@ public final class IngestPipeline {
             pending.forEach(catalog::discard);
             LOG.log(Level.INFO, "removed " + pending.size() + " unfinished document versions left by a previous run");
         }
+        List<DocumentVersion> unpurged = catalog.unpurgedVersions();
+        if (!unpurged.isEmpty()) {
+            stores.delete(unpurged);
+            catalog.markPurged(unpurged);
+        }
         return pending.size();
     }
 
     /** Deletes documents: invisible at once through the catalog, then removed from every store. */
     public List<DocumentVersion> delete(Collection<String> documentIds) {
         List<DocumentVersion> removed = catalog.delete(documentIds);
-        stores.delete(removed);
+        purge(removed);
         return removed;
     }
 }

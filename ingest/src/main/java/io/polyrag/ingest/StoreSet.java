@@ -76,6 +76,24 @@ public final class StoreSet {
         return out;
     }
 
+    /** Stores that cannot be read now, by name, with the error; empty when all answer. */
+    public Map<String, String> probe() {
+        java.util.TreeMap<String, String> out = new java.util.TreeMap<>();
+        indexes.forEach((m, i) -> {
+            try {
+                i.size();
+            } catch (RuntimeException e) {
+                out.put(m.wireName(), String.valueOf(e.getMessage()));
+            }
+        });
+        return out;
+    }
+
+    /** The enabled indexes by modality, in modality order. */
+    Map<Modality, ChunkIndex> byModality() {
+        return new java.util.TreeMap<>(indexes);
+    }
+
     private List<ChunkIndex> ordered() {
         return indexes.entrySet().stream().sorted(Map.Entry.comparingByKey()).map(Map.Entry::getValue).toList();
     }

@@ -169,9 +169,14 @@ class IngestPipelineTest {
                 "kb", p -> { });
         long vectorsBefore = vectors.size();
         FullTextStore failing = new FailingUpserts(fulltext);
-        IngestReport r = pipeline(failing).ingest(List.of(
+        IngestPipeline p = pipeline(failing);
+        List<IngestInput> inputs = List.of(
                 IngestInput.ofText("file:///a.md", "a.md", "# A\n\nReplacement bandicoot."),
-                IngestInput.ofText("file:///new.md", "new.md", "# N\n\nBrand new capybara.")), "kb", p -> { });
+                IngestInput.ofText("file:///new.md", "new.md", "# N\n\nBrand new capybara."));
+        IngestPipeline.IngestStopped stopped = org.assertj.core.api.Assertions.catchThrowableOfType(
+                IngestPipeline.IngestStopped.class, () -> p.ingest(inputs, "kb", x -> { }));
+        assertThat(stopped).hasMessageStartingWith("ingest stopped: disk full").hasMessageContaining("0 of 2 inputs");
+        IngestReport r = stopped.report();
         assertThat(r.failed()).isEqualTo(2);
         assertThat(r.errors()).allSatisfy(e -> assertThat(e.reason()).contains("nothing of it was kept")
                 .contains("disk full"));
@@ -232,6 +237,11 @@ class IngestPipelineTest {
         @Override
         public long size() {
             return delegate.size();
+        }
+
+        @Override
+        public java.util.Map<DocumentVersion, Long> versions() {
+            return delegate.versions();
         }
 
         @Override

@@ -81,7 +81,9 @@ public final class RestServer implements AutoCloseable {
 
     private void routes(io.javalin.config.RoutesConfig r) {
         r.get("/health", ctx -> ctx.json(health()));
-        r.get("/ready", ctx -> ctx.json(health()));
+        r.get("/ready", this::ready);
+        r.get("/v1/admin/check", ctx -> ctx.json(polyrag.check(false)));
+        r.post("/v1/admin/check", ctx -> ctx.json(polyrag.check("true".equalsIgnoreCase(ctx.queryParam("repair")))));
         r.get("/v1/search", this::searchGet);
         r.post("/v1/search", this::searchPost);
         r.post("/v1/query", this::query);
@@ -97,10 +99,20 @@ public final class RestServer implements AutoCloseable {
         r.get("/v1/graph/entities/{id}/neighbours", this::neighbours);
     }
 
+    /** 200 when every store and model answers and agrees with the catalog; 503 naming what does not, and the fix. */
+    private void ready(Context ctx) {
+        List<String> problems = polyrag.readiness();
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("status", problems.isEmpty() ? "ready" : "unavailable");
+        out.put("problems", problems);
+        ctx.status(problems.isEmpty() ? 200 : 503).json(out);
+    }
+
     private Map<String, Object> health() {
         Polyrag.Status s = polyrag.status();
         Map<String, Object> out = new LinkedHashMap<>();
-        out.put("status", "ok");
+        out.put("status", s.problems().isEmpty() ? "ok" : "degraded");
+        out.put("problems", s.problems());
         out.put("modalities", s.modalities());
         out.put("documents", s.documents());
         out.put("stores", s.storeRecords());

@@ -1,6 +1,7 @@
 package io.polyrag.testing;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.polyrag.core.model.Chunk;
 import io.polyrag.core.model.ChunkKind;
@@ -11,6 +12,7 @@ import io.polyrag.core.model.JobInfo;
 import io.polyrag.core.model.JobProgress;
 import io.polyrag.core.model.JobStatus;
 import io.polyrag.core.model.SearchScope;
+import io.polyrag.core.model.VersionRecords;
 import io.polyrag.core.port.JobStore;
 import io.polyrag.core.spi.CatalogProvider.CatalogAndJobs;
 import java.nio.file.Path;
@@ -167,14 +169,57 @@ public abstract class CatalogContract {
         c.progress(id, p);
         assertThat(c.job(id).orElseThrow().progress()).isEqualTo(p);
         assertThat(c.job(id).orElseThrow().status()).isEqualTo(JobStatus.RUNNING);
-        c.finish(id, p, null);
+        c.finish(id, JobStatus.SUCCEEDED, p, null);
         assertThat(c.job(id).orElseThrow().status()).isEqualTo(JobStatus.SUCCEEDED);
         String failing = c.submit("ingest", "{}");
         c.claim(Duration.ofMinutes(5), 3);
-        c.finish(failing, JobProgress.queued(), "boom");
+        c.finish(failing, JobStatus.FAILED, JobProgress.queued(), "boom");
         assertThat(c.job(failing).orElseThrow().status()).isEqualTo(JobStatus.FAILED);
         assertThat(c.job(failing).orElseThrow().error()).isEqualTo("boom");
         assertThat(c.job("nope")).isEmpty();
+    }
+
+    @Test
+    void a_job_with_some_failed_items_finishes_partial_and_unfinished_jobs_are_listed_with_payloads() {
+        CatalogAndJobs c = open();
+        String done = c.submit("ingest", "{\"a\":1}");
+        String waiting = c.submit("ingest", "{\"b\":2}");
+        c.claim(Duration.ofMinutes(5), 3);
+        assertThat(c.unfinished()).extracting(JobStore.Claimed::payload).containsExactly("{\"a\":1}", "{\"b\":2}");
+        c.finish(done, JobStatus.PARTIAL, JobProgress.queued(), "1 of 2 files failed");
+        JobInfo partial = c.job(done).orElseThrow();
+        assertThat(partial.status()).isEqualTo(JobStatus.PARTIAL);
+        assertThat(partial.status().finished()).isTrue();
+        assertThat(partial.error()).isEqualTo("1 of 2 files failed");
+        assertThat(c.unfinished()).extracting(j -> j.info().id()).containsExactly(waiting);
+        assertThatThrownBy(() -> c.finish(waiting, JobStatus.RUNNING, JobProgress.queued(), null))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void replaced_and_deleted_versions_stay_unpurged_until_marked_and_visible_versions_carry_their_counts() {
+        CatalogAndJobs c = open();
+        c.stage(draft("d1", "kb", 1, "one"), 1);
+        c.publish(new DocumentVersion("d1", 1));
+        DocumentDraft two = draft("d1", "kb", 2, "two", "three");
+        c.stage(new DocumentDraft(two.id(), two.knowledgeBase(), two.uri(), two.title(), two.mediaType(),
+                two.contentHash(), two.sizeBytes(), two.chunks(), 1), 2);
+        assertThat(c.publish(new DocumentVersion("d1", 2))).contains(new DocumentVersion("d1", 1));
+        c.stage(draft("d2", "other", 1, "gone"), 1);
+        c.publish(new DocumentVersion("d2", 1));
+        assertThat(c.visibleVersions()).containsExactly(
+                new VersionRecords(new DocumentVersion("d1", 2), "kb", 2, 1),
+                new VersionRecords(new DocumentVersion("d2", 1), "other", 1, 0));
+        c.delete(List.of("d2"));
+        assertThat(c.unpurgedVersions()).containsExactly(new DocumentVersion("d1", 1), new DocumentVersion("d2", 1));
+        c.markPurged(List.of(new DocumentVersion("d1", 1)));
+        assertThat(c.unpurgedVersions()).containsExactly(new DocumentVersion("d2", 1));
+        assertThat(c.visibleVersions()).extracting(VersionRecords::version).containsExactly(
+                new DocumentVersion("d1", 2));
+        c.stage(draft("d3", "kb", 1, "pending"), 1);
+        c.markPurged(List.of(new DocumentVersion("d3", 1)));
+        assertThat(c.pendingVersions()).as("only replaced or deleted versions are purged")
+                .containsExactly(new DocumentVersion("d3", 1));
     }
 
     @Test

@@ -146,12 +146,19 @@ public abstract class EntityGraphContract<S extends EntityGraph> {
         S store = corpus();
         store.upsert(List.of(record("c1v2", "d1", 2, "kb", List.of(CURIE, PARIS),
                 List.of(rel("Marie Curie", "lived_in", "Paris", "c1v2", "d1", 2)))));
+        assertThat(store.versions()).containsEntry(new DocumentVersion("d1", 1), 1L)
+                .containsEntry(new DocumentVersion("d1", 2), 1L);
         store.delete(List.of(new DocumentVersion("d1", 1)));
         assertThat(store.edges(List.of("marie curie"), SearchScope.ALL, 10))
                 .containsExactly(new GraphEdge("marie curie", "lived_in", "paris", "c1v2", "d1", 2));
         assertThat(store.mentions(List.of("marie curie"), SearchScope.ALL, 10)).extracting(Mention::version)
                 .containsExactly(2L);
+        Map<DocumentVersion, Long> versions = store.versions();
+        assertThat(versions).containsEntry(new DocumentVersion("d1", 2), 1L)
+                .doesNotContainKey(new DocumentVersion("d1", 1));
+        assertThat(versions.values().stream().mapToLong(Long::longValue).sum()).isEqualTo(store.size());
         store.delete(List.of(new DocumentVersion("nope", 7)));
+        assertThat(store.versions()).as("deleting an unknown version changes nothing").isEqualTo(versions);
     }
 
     @Test
@@ -162,6 +169,7 @@ public abstract class EntityGraphContract<S extends EntityGraph> {
                 List.of(rel("Radium Institute", "located_in", "Paris", "c2", "d2", 1)))));
         assertThat(store.counts()).isEqualTo(before);
         store.upsert(List.of());
+        assertThat(store.counts()).as("an empty upsert changes nothing").isEqualTo(before);
     }
 
     @Test

@@ -109,7 +109,12 @@ public abstract class FullTextStoreContract {
         assertThat(store.search("aurora", SearchScope.ALL, 10)).isEmpty();
         assertThat(store.search("glaciers", SearchScope.ALL, 10)).extracting(StoreHit::chunkId).containsExactly("c1");
         store.upsert(List.of(rec("d1-v2-0", "d1", 2, "kb", "Glaciers, second version.")));
+        assertThat(store.versions()).containsOnly(java.util.Map.entry(new DocumentVersion("d1", 1), 1L),
+                java.util.Map.entry(new DocumentVersion("d1", 2), 1L), java.util.Map.entry(new DocumentVersion("d2", 1),
+                        1L), java.util.Map.entry(new DocumentVersion("d3", 1), 1L),
+                java.util.Map.entry(new DocumentVersion("d4", 1), 1L));
         store.delete(List.of(new DocumentVersion("d1", 1)));
+        assertThat(store.versions()).doesNotContainKey(new DocumentVersion("d1", 1)).hasSize(4);
         assertThat(store.search("glaciers", SearchScope.ALL, 10)).extracting(StoreHit::chunkId)
                 .containsExactly("d1-v2-0");
         store.deleteDocuments(List.of("d1", "d2"));

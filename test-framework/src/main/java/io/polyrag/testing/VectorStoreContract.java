@@ -116,8 +116,12 @@ public abstract class VectorStoreContract {
         store.upsert(List.of(rec("d1-v1-0", "d1", 1, "kb", Seeded.unitVector(r, DIM)),
                 rec("d1-v2-0", "d1", 2, "kb", Seeded.unitVector(r, DIM)),
                 rec("d2-v1-0", "d2", 1, "kb", Seeded.unitVector(r, DIM))));
+        assertThat(store.versions()).containsOnly(java.util.Map.entry(new DocumentVersion("d1", 1), 1L),
+                java.util.Map.entry(new DocumentVersion("d1", 2), 1L), java.util.Map.entry(new DocumentVersion("d2", 1),
+                        1L));
         store.delete(List.of(new DocumentVersion("d1", 1)));
         assertThat(store.size()).isEqualTo(2);
+        assertThat(store.versions()).containsOnlyKeys(new DocumentVersion("d1", 2), new DocumentVersion("d2", 1));
         assertThat(store.search(Seeded.unitVector(r, DIM), SearchScope.ALL, 10)).extracting(StoreHit::chunkId)
                 .containsExactlyInAnyOrder("d1-v2-0", "d2-v1-0");
         store.deleteDocuments(List.of("d1"));

@@ -2,11 +2,15 @@ package io.polyrag.core.model;
 
 import java.util.Locale;
 
-/** A job's life: queued, running, then succeeded or failed. A job that succeeded may still report per-item errors. */
+/**
+ * A job's life: queued, running, then succeeded (every item went in or was unchanged), partial (some items failed,
+ * the rest went in; the job's error says how many) or failed (nothing could be done, or every item failed).
+ */
 public enum JobStatus {
     QUEUED,
     RUNNING,
     SUCCEEDED,
+    PARTIAL,
     FAILED;
 
     public String wireName() {
@@ -14,7 +18,7 @@ public enum JobStatus {
     }
 
     public boolean finished() {
-        return this == SUCCEEDED || this == FAILED;
+        return this == SUCCEEDED || this == PARTIAL || this == FAILED;
     }
 
     /** The wire name, so serialisers and messages show what users type. */

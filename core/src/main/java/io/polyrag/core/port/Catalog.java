@@ -18,6 +18,9 @@ import java.util.Optional;
  * store failed). Retrieval resolves store hits through {@link #resolve}, which returns only chunks of visible
  * versions in scope: this one join gives all-or-nothing visibility across stores, soft delete and scope filtering.
  *
+ * <p>Durability: a method that writes returns only once its transaction would survive the process being killed,
+ * so the pipeline may acknowledge what it recorded as soon as the call returns.
+ *
  * <p>Thread-safety: safe for concurrent use; each method is one transaction.
  */
 public interface Catalog extends AutoCloseable {
@@ -49,6 +52,19 @@ public interface Catalog extends AutoCloseable {
 
     /** Versions staged but neither published nor discarded: left by a crash, to be cleaned from the stores. */
     List<DocumentVersion> pendingVersions();
+
+    /**
+     * Versions replaced by a newer one or deleted whose store records may still exist: the pipeline removes them from
+     * every store, then calls {@link #markPurged}. What a crash left between those two steps is found here at the
+     * next start.
+     */
+    List<DocumentVersion> unpurgedVersions();
+
+    /** Records that the stores no longer hold these (replaced or deleted) versions. */
+    void markPurged(Collection<DocumentVersion> versions);
+
+    /** Every visible version, with the records the stores should hold of it, in document id order. */
+    List<io.polyrag.core.model.VersionRecords> visibleVersions();
 
     /**
      * Soft-deletes documents: they stop being visible at once; their chunks are forgotten.

@@ -26,6 +26,13 @@ public interface ChunkIndex extends AutoCloseable {
     /** Records currently stored, for status and tests. */
     long size();
 
+    /**
+     * Every document version this index holds records of, with how many records, so a check can compare the index
+     * with the catalog (orphans of versions no longer visible, versions missing records). The map iterates in no
+     * particular order.
+     */
+    java.util.Map<DocumentVersion, Long> versions();
+
     /** Releases files and threads. Idempotent. */
     @Override
     void close();

@@ -41,8 +41,14 @@ public interface JobStore {
     /** Records progress of a running job (also its heartbeat). */
     void progress(String jobId, JobProgress progress);
 
-    /** Marks a job succeeded or failed, with its final progress; {@code error} is null on success. */
-    void finish(String jobId, JobProgress progress, String error);
+    /**
+     * Marks a job finished with {@code status} (succeeded, partial or failed) and its final progress; {@code error}
+     * is null on success. Durable when it returns.
+     */
+    void finish(String jobId, io.polyrag.core.model.JobStatus status, JobProgress progress, String error);
+
+    /** Queued and running jobs with their payloads, oldest first (to tell which staged files are still needed). */
+    java.util.List<Claimed> unfinished();
 
     /** The job, if it exists. */
     Optional<JobInfo> job(String jobId);

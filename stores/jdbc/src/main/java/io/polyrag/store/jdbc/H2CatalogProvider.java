@@ -34,7 +34,33 @@ public final class H2CatalogProvider implements CatalogProvider {
             throw new StoreException("cannot create the catalog directory " + dir + ": " + e.getMessage(), e);
         }
         String url = "jdbc:h2:file:" + dir.toAbsolutePath().resolve("polyrag")
-                + ";MODE=PostgreSQL;DATABASE_TO_LOWER=TRUE;DEFAULT_NULL_ORDERING=HIGH;LOCK_TIMEOUT=10000;CACHE_SIZE=65536";
+                + ";MODE=PostgreSQL;DATABASE_TO_LOWER=TRUE;DEFAULT_NULL_ORDERING=HIGH;LOCK_TIMEOUT=10000;CACHE_SIZE=65536"
+                // Each commit reaches the file before it returns (H2's default waits up to 500 ms), so what polyrag
+                // acknowledges survives the process being killed; the Lucene stores commit durably too.
+                + ";WRITE_DELAY=0";
+        java.util.concurrent.atomic.AtomicReference<JdbcConnectionPool> pool =
+                new java.util.concurrent.atomic.AtomicReference<>(connect(url, dir));
+        return new JdbcCatalog(pool.get(), dir.toString(), () -> {
+            try (var c = pool.get().getConnection(); var s = c.createStatement()) {
+                s.execute("SHUTDOWN");
+            } catch (SQLException e) {
+                // H2's own shutdown hook may have closed it first (Ctrl-C): nothing left to shut down.
+                if (e.getErrorCode() != org.h2.api.ErrorCode.DATABASE_IS_CLOSED
+                        && e.getErrorCode() != org.h2.api.ErrorCode.DATABASE_CALLED_AT_SHUTDOWN) {
+                    throw e;
+                }
+            } finally {
+                pool.get().dispose();
+            }
+        }, () -> {
+            // H2 closes a database whose write failed (a full disk): open it again from its file.
+            pool.get().dispose();
+            pool.set(connect(url, dir));
+            return pool.get();
+        });
+    }
+
+    private static JdbcConnectionPool connect(String url, Path dir) {
         JdbcConnectionPool pool = JdbcConnectionPool.create(url, "polyrag", "");
         pool.setMaxConnections(16);
         try {
@@ -45,14 +71,10 @@ public final class H2CatalogProvider implements CatalogProvider {
                 throw new UnavailableException("the catalog at " + dir + " is already in use by another process: "
                         + "stop it, or give this one its own data directory", e);
             }
-            throw new StoreException("cannot open the catalog at " + dir + ": " + e.getMessage(), e);
+            throw io.polyrag.core.StorageProblems.kind(e) != io.polyrag.core.StorageProblems.Kind.OTHER
+                    ? io.polyrag.core.StorageProblems.exception("catalog", dir, "open", e)
+                    : new StoreException("cannot open the catalog at " + dir + ": " + e.getMessage(), e);
         }
-        return new JdbcCatalog(pool, "h2 " + dir, () -> {
-            try (var c = pool.getConnection(); var s = c.createStatement()) {
-                s.execute("SHUTDOWN");
-            } finally {
-                pool.dispose();
-            }
-        });
+        return pool;
     }
 }

@@ -1,5 +1,6 @@
 package io.polyrag.store.jdbc;
 
+import io.polyrag.core.StorageProblems;
 import io.polyrag.core.StoreException;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -11,16 +12,48 @@ final class Jdbc {
         T run(Connection c) throws SQLException;
     }
 
-    private final DataSource dataSource;
+    private volatile DataSource dataSource;
     private final String name;
+    private final java.util.function.Supplier<DataSource> reopen;
 
-    Jdbc(DataSource dataSource, String name) {
+    /**
+     * @param name where the database is, for messages
+     * @param reopen makes a fresh data source when the database closed itself (H2 does after a failed write, e.g.
+     *     on a full disk); null when the database never does
+     */
+    Jdbc(DataSource dataSource, String name, java.util.function.Supplier<DataSource> reopen) {
         this.dataSource = dataSource;
         this.name = name;
+        this.reopen = reopen;
     }
 
-    /** Runs {@code work} in a transaction: committed if it returns, rolled back if it throws. */
+    /**
+     * Runs {@code work} in a transaction: committed if it returns, rolled back if it throws. A database that closed
+     * itself after a failed write is reopened and the work tried once more, so reads go on serving what was
+     * committed once the cause (a full disk) allows it.
+     */
     <T> T tx(String what, Work<T> work) {
+        try {
+            return attempt(work);
+        } catch (SQLException e) {
+            if (reopen != null && closedItself(e)) {
+                try {
+                    synchronized (this) {
+                        dataSource = reopen.get();
+                    }
+                    return attempt(work);
+                } catch (SQLException | RuntimeException again) {
+                    e.addSuppressed(again);
+                }
+            }
+            if (StorageProblems.kind(e) != StorageProblems.Kind.OTHER) {
+                throw StorageProblems.exception("catalog", name, what, e);
+            }
+            throw new StoreException("catalog (" + name + ") could not " + what + ": " + e.getMessage(), e);
+        }
+    }
+
+    private <T> T attempt(Work<T> work) throws SQLException {
         try (Connection c = dataSource.getConnection()) {
             c.setAutoCommit(false);
             try {
@@ -28,11 +61,28 @@ final class Jdbc {
                 c.commit();
                 return result;
             } catch (SQLException | RuntimeException e) {
-                c.rollback();
+                try {
+                    c.rollback();
+                } catch (SQLException rollback) {
+                    e.addSuppressed(rollback);
+                }
                 throw e;
             }
-        } catch (SQLException e) {
-            throw new StoreException("catalog (" + name + ") could not " + what + ": " + e.getMessage(), e);
         }
+    }
+
+    /** H2's "database is closed" (90098) and "database called at shutdown" (90121). */
+    private static boolean closedItself(SQLException e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof SQLException s && (s.getErrorCode() == 90098 || s.getErrorCode() == 90121)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The data source in use now (after any reopen). */
+    DataSource dataSource() {
+        return dataSource;
     }
 }

@@ -46,7 +46,13 @@ public class JdbcCatalog implements CatalogAndJobs {
     private final JdbcEmbeddingCache cache;
 
     public JdbcCatalog(DataSource dataSource, String name, AutoCloseable onClose) {
-        this.jdbc = new Jdbc(dataSource, name);
+        this(dataSource, name, onClose, null);
+    }
+
+    /** @param reopen makes a fresh data source when the database closed itself after a failed write */
+    public JdbcCatalog(DataSource dataSource, String name, AutoCloseable onClose,
+            java.util.function.Supplier<DataSource> reopen) {
+        this.jdbc = new Jdbc(dataSource, name, reopen);
         this.onClose = onClose;
         this.jobs = new JdbcJobs(jdbc);
         this.cache = new JdbcEmbeddingCache(jdbc);
@@ -138,7 +144,8 @@ public class JdbcCatalog implements CatalogAndJobs {
     public void stage(DocumentDraft d, long version) {
         jdbc.tx("stage a document version", c -> {
             try (PreparedStatement ps = c.prepareStatement("INSERT INTO document_versions (document_id, version, "
-                    + "state, title, media_type, content_hash, size_bytes, created_at) VALUES (?,?,'pending',?,?,?,?,?)")) {
+                    + "state, title, media_type, content_hash, size_bytes, created_at, graph_chunks) "
+                    + "VALUES (?,?,'pending',?,?,?,?,?,?)")) {
                 ps.setString(1, d.id());
                 ps.setLong(2, version);
                 ps.setString(3, clip(d.title(), 1024));
@@ -146,6 +153,7 @@ public class JdbcCatalog implements CatalogAndJobs {
                 ps.setString(5, d.contentHash());
                 ps.setLong(6, d.sizeBytes());
                 ps.setObject(7, now());
+                ps.setInt(8, d.graphChunks());
                 ps.executeUpdate();
             }
             if (!exists(c, d.id())) {
@@ -227,7 +235,7 @@ public class JdbcCatalog implements CatalogAndJobs {
             int count = countChunks(c, v);
             try (PreparedStatement ps = c.prepareStatement("UPDATE documents SET title = ?, media_type = ?, "
                     + "content_hash = ?, size_bytes = ?, visible_version = ?, chunk_count = ?, deleted = FALSE, "
-                    + "updated_at = ? WHERE id = ?")) {
+                    + "updated_at = ?, graph_chunks = ? WHERE id = ?")) {
                 ps.setString(1, meta[0]);
                 ps.setString(2, meta[1]);
                 ps.setString(3, meta[2]);
@@ -235,7 +243,8 @@ public class JdbcCatalog implements CatalogAndJobs {
                 ps.setLong(5, v.version());
                 ps.setInt(6, count);
                 ps.setObject(7, now());
-                ps.setString(8, v.documentId());
+                ps.setInt(8, Integer.parseInt(meta[4]));
+                ps.setString(9, v.documentId());
                 ps.executeUpdate();
             }
             return previous;
@@ -244,8 +253,8 @@ public class JdbcCatalog implements CatalogAndJobs {
 
     /** Title, media type, hash and size of a pending version; fails if the version is not pending. */
     private static String[] versionMeta(Connection c, DocumentVersion v) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("SELECT title, media_type, content_hash, size_bytes, state "
-                + "FROM document_versions WHERE document_id = ? AND version = ?")) {
+        try (PreparedStatement ps = c.prepareStatement("SELECT title, media_type, content_hash, size_bytes, state, "
+                + "graph_chunks FROM document_versions WHERE document_id = ? AND version = ?")) {
             ps.setString(1, v.documentId());
             ps.setLong(2, v.version());
             try (ResultSet rs = ps.executeQuery()) {
@@ -253,7 +262,8 @@ public class JdbcCatalog implements CatalogAndJobs {
                     throw new IllegalStateException("version " + v.version() + " of document " + v.documentId()
                             + " is not pending, so it cannot be published");
                 }
-                return new String[] {rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4)};
+                return new String[] {rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4),
+                    rs.getString(6)};
             }
         }
     }
@@ -285,13 +295,57 @@ public class JdbcCatalog implements CatalogAndJobs {
 
     @Override
     public List<DocumentVersion> pendingVersions() {
-        return jdbc.tx("list pending versions", c -> {
+        return versionsIn("list pending versions", "'pending'");
+    }
+
+    @Override
+    public List<DocumentVersion> unpurgedVersions() {
+        return versionsIn("list replaced and deleted versions", "'replaced', 'deleted'");
+    }
+
+    private List<DocumentVersion> versionsIn(String what, String states) {
+        return jdbc.tx(what, c -> {
             List<DocumentVersion> out = new ArrayList<>();
             try (PreparedStatement ps = c.prepareStatement("SELECT document_id, version FROM document_versions "
-                    + "WHERE state = 'pending' ORDER BY document_id, version");
+                    + "WHERE state IN (" + states + ") ORDER BY document_id, version");
                     ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     out.add(new DocumentVersion(rs.getString(1), rs.getLong(2)));
+                }
+            }
+            return out;
+        });
+    }
+
+    @Override
+    public void markPurged(Collection<DocumentVersion> versions) {
+        if (versions.isEmpty()) {
+            return;
+        }
+        jdbc.tx("mark versions purged", c -> {
+            try (PreparedStatement ps = c.prepareStatement("UPDATE document_versions SET state = 'purged' "
+                    + "WHERE document_id = ? AND version = ? AND state IN ('replaced', 'deleted')")) {
+                for (DocumentVersion v : versions) {
+                    ps.setString(1, v.documentId());
+                    ps.setLong(2, v.version());
+                    ps.addBatch();
+                }
+                ps.executeBatch();
+            }
+            return null;
+        });
+    }
+
+    @Override
+    public List<io.polyrag.core.model.VersionRecords> visibleVersions() {
+        return jdbc.tx("list visible versions", c -> {
+            List<io.polyrag.core.model.VersionRecords> out = new ArrayList<>();
+            try (PreparedStatement ps = c.prepareStatement("SELECT id, visible_version, kb, chunk_count, graph_chunks "
+                    + "FROM documents WHERE deleted = FALSE AND visible_version > 0 ORDER BY id");
+                    ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    out.add(new io.polyrag.core.model.VersionRecords(new DocumentVersion(rs.getString(1),
+                            rs.getLong(2)), rs.getString(3), rs.getInt(4), rs.getInt(5)));
                 }
             }
             return out;
@@ -518,8 +572,14 @@ public class JdbcCatalog implements CatalogAndJobs {
     }
 
     @Override
-    public void finish(String jobId, io.polyrag.core.model.JobProgress progress, String error) {
-        jobs.finish(jobId, progress, error);
+    public void finish(String jobId, io.polyrag.core.model.JobStatus status, io.polyrag.core.model.JobProgress progress,
+            String error) {
+        jobs.finish(jobId, status, progress, error);
+    }
+
+    @Override
+    public List<Claimed> unfinished() {
+        return jobs.unfinished();
     }
 
     @Override

@@ -91,8 +91,28 @@ final class JdbcJobs {
         jdbc.tx("record job progress", c -> write(c, jobId, p, "running", null));
     }
 
-    void finish(String jobId, JobProgress p, String error) {
-        jdbc.tx("finish a job", c -> write(c, jobId, p, error == null ? "succeeded" : "failed", error));
+    void finish(String jobId, JobStatus status, JobProgress p, String error) {
+        if (!status.finished()) {
+            throw new IllegalArgumentException("a job finishes as succeeded, partial or failed, not " + status);
+        }
+        jdbc.tx("finish a job", c -> write(c, jobId, p, status.wireName(), error));
+    }
+
+    List<Claimed> unfinished() {
+        return jdbc.tx("list unfinished jobs", c -> {
+            List<String> ids = new ArrayList<>();
+            try (PreparedStatement ps = c.prepareStatement("SELECT id FROM jobs WHERE status IN ('queued', 'running') "
+                    + "ORDER BY created_at, id"); ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    ids.add(rs.getString(1));
+                }
+            }
+            List<Claimed> out = new ArrayList<>();
+            for (String id : ids) {
+                out.add(new Claimed(read(c, id).orElseThrow(), payload(c, id)));
+            }
+            return out;
+        });
     }
 
     private static int write(Connection c, String id, JobProgress p, String status, String error)

@@ -349,6 +349,18 @@ final class KuzuGraphStore implements GraphStore {
         return read(c -> count(c, "MATCH (c:Chunk) RETURN count(*)"));
     }
 
+    @Override
+    public Map<DocumentVersion, Long> versions() {
+        return read(c -> {
+            Map<DocumentVersion, Long> out = new java.util.HashMap<>();
+            for (List<Object> row : run(c, "MATCH (c:Chunk) RETURN c.doc, c.version, count(*)", Map.of())) {
+                out.put(new DocumentVersion((String) row.get(0), ((Number) row.get(1)).longValue()),
+                        ((Number) row.get(2)).longValue());
+            }
+            return out;
+        });
+    }
+
     private long count(Connection c, String cypher) {
         return ((Number) run(c, cypher, Map.of()).getFirst().getFirst()).longValue();
     }

@@ -46,7 +46,7 @@ public final class LuceneFullTextStore implements FullTextStore {
     private final Analyzer analyzer = new EnglishAnalyzer();
 
     public LuceneFullTextStore(Path path, double k1, double b) {
-        this.index = new LuceneIndex(path, analyzer, new BM25Similarity((float) k1, (float) b));
+        this.index = new LuceneIndex(path, "full-text index", analyzer, new BM25Similarity((float) k1, (float) b));
     }
 
     @Override
@@ -111,6 +111,11 @@ public final class LuceneFullTextStore implements FullTextStore {
     @Override
     public long size() {
         return index.size();
+    }
+
+    @Override
+    public java.util.Map<DocumentVersion, Long> versions() {
+        return index.versions();
     }
 
     @Override

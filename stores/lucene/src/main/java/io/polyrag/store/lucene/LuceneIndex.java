@@ -1,5 +1,6 @@
 package io.polyrag.store.lucene;
 
+import io.polyrag.core.StorageProblems;
 import io.polyrag.core.StoreException;
 import io.polyrag.core.UnavailableException;
 import io.polyrag.core.model.DocumentVersion;
@@ -7,7 +8,6 @@ import io.polyrag.core.model.SearchScope;
 import io.polyrag.core.model.StoreHit;
 import io.polyrag.core.model.StoreRecord;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -23,6 +23,7 @@ import org.apache.lucene.document.Field;
 import org.apache.lucene.document.SortedDocValuesField;
 import org.apache.lucene.document.StoredField;
 import org.apache.lucene.document.StringField;
+import org.apache.lucene.index.ConcurrentMergeScheduler;
 import org.apache.lucene.index.IndexReader;
 import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.IndexWriterConfig;
@@ -53,44 +54,113 @@ final class LuceneIndex implements AutoCloseable {
 
     private static final Set<String> HIT_FIELDS = Set.of(CHUNK_ID, DOC_ID, VERSION);
 
+    private static final System.Logger LOG = System.getLogger(LuceneIndex.class.getName());
+
     private final Path path;
+    private final String name;
+    private final Analyzer analyzer;
+    private final Similarity similarity;
     private final FSDirectory directory;
-    private final IndexWriter writer;
-    private final SearcherManager searchers;
+    private volatile IndexWriter writer;
+    private volatile SearcherManager searchers;
     private final ReentrantLock writeLock = new ReentrantLock();
     private volatile boolean closed;
 
-    LuceneIndex(Path path, Analyzer analyzer, Similarity similarity) {
+    /**
+     * Opens (or creates) the index in {@code path}.
+     *
+     * <p>A folder that holds index files but no commit point ({@code segments_N} missing or unreadable) is not
+     * opened as a new empty index in place, which would make Lucene delete the remaining files: they are moved to a
+     * sibling folder {@code <name>.damaged-<time>} and an empty index starts, so that the catalog check reports what
+     * the store lacks and {@code polyrag check --repair} rebuilds it.
+     *
+     * @param name what users call this store in messages ("vector index", "full-text index")
+     */
+    LuceneIndex(Path path, String name, Analyzer analyzer, Similarity similarity) {
         this.path = path;
+        this.name = name;
+        this.analyzer = analyzer;
+        this.similarity = similarity;
         try {
             Files.createDirectories(path);
             this.directory = FSDirectory.open(path);
-            IndexWriterConfig iwc = new IndexWriterConfig(analyzer).setSimilarity(similarity)
-                    .setOpenMode(IndexWriterConfig.OpenMode.CREATE_OR_APPEND).setRAMBufferSizeMB(64);
-            this.writer = openWriter(directory, iwc, path);
-            // The searcher scores: without its own factory it would use Lucene's default BM25 (k1 1.2, b 0.75)
-            // whatever the writer was given.
-            this.searchers = new SearcherManager(writer, new SearcherFactory() {
-                @Override
-                public IndexSearcher newSearcher(IndexReader reader, IndexReader previous) {
-                    IndexSearcher searcher = new IndexSearcher(reader);
-                    searcher.setSimilarity(similarity);
-                    return searcher;
-                }
-            });
         } catch (IOException e) {
-            throw new StoreException("cannot open the Lucene index at " + path + ": " + e.getMessage(), e);
+            throw StorageProblems.exception(name, path, "open", e);
+        }
+        try {
+            setAsideIfDamaged();
+            openWriter();
+        } catch (IOException | RuntimeException e) {
+            closeQuietly(directory);
+            if (e instanceof UnavailableException u) {
+                throw u;
+            }
+            throw StorageProblems.exception(name, path, "open", e);
         }
     }
 
-    private static IndexWriter openWriter(FSDirectory directory, IndexWriterConfig iwc, Path path)
-            throws IOException {
+    private void setAsideIfDamaged() throws IOException {
+        // Lucene's own files only: segment files (_0.cfs, _1.fdt, ...) and commit points; not polyrag's metadata.
+        List<String> files = java.util.Arrays.stream(directory.listAll())
+                .filter(f -> f.startsWith("_") || f.startsWith("segments") || f.startsWith("pending_segments"))
+                .toList();
+        if (files.isEmpty() || org.apache.lucene.index.DirectoryReader.indexExists(directory)) {
+            return;
+        }
+        Path aside = path.resolveSibling(path.getFileName() + ".damaged-" + System.currentTimeMillis());
+        Files.createDirectories(aside);
+        for (String f : files) {
+            Files.move(path.resolve(f), aside.resolve(f));
+        }
+        LOG.log(System.Logger.Level.WARNING, "the " + name + " at " + path + " had " + files.size() + " files but "
+                + "no commit point (segments_N); they were moved to " + aside + " and an empty index was started: "
+                + "run 'polyrag check --repair' to rebuild it from the catalog");
+    }
+
+    /** Opens the writer on the last commit, and a searcher manager on it. Called under the write lock or at open. */
+    private void openWriter() throws IOException {
+        ConcurrentMergeScheduler merges = new ConcurrentMergeScheduler() {
+            @Override
+            protected void handleMergeException(Throwable exc) {
+                // One line, not a merge thread's stack trace; the next write reports the cause to its caller.
+                LOG.log(System.Logger.Level.WARNING, "a background merge of the " + name + " failed: "
+                        + StorageProblems.describe(name, path, "merge segments", exc));
+            }
+        };
+        IndexWriterConfig iwc = new IndexWriterConfig(analyzer).setSimilarity(similarity)
+                .setOpenMode(IndexWriterConfig.OpenMode.CREATE_OR_APPEND).setRAMBufferSizeMB(64)
+                .setMergeScheduler(merges);
+        IndexWriter w;
         try {
-            return new IndexWriter(directory, iwc);
+            w = new IndexWriter(directory, iwc);
         } catch (LockObtainFailedException e) {
-            directory.close();
             throw new UnavailableException("the index at " + path + " is already in use by another process: "
                     + "stop it, or give this one its own data directory", e);
+        }
+        // The searcher scores: without its own factory it would use Lucene's default BM25 (k1 1.2, b 0.75)
+        // whatever the writer was given.
+        SearcherManager m = new SearcherManager(w, new SearcherFactory() {
+            @Override
+            public IndexSearcher newSearcher(IndexReader reader, IndexReader previous) {
+                IndexSearcher searcher = new IndexSearcher(reader);
+                searcher.setSimilarity(similarity);
+                return searcher;
+            }
+        });
+        SearcherManager old = searchers;
+        this.writer = w;
+        this.searchers = m;
+        if (old != null) {
+            // Searches holding one of its searchers release it through the manager they took it from.
+            closeQuietly(old);
+        }
+    }
+
+    private static void closeQuietly(java.io.Closeable c) {
+        try {
+            c.close();
+        } catch (IOException | RuntimeException e) {
+            LOG.log(System.Logger.Level.DEBUG, "closing after a failure", e);
         }
     }
 
@@ -121,8 +191,9 @@ final class LuceneIndex implements AutoCloseable {
         List<Document> docs = records.stream().map(toDocument).toList();
         BytesRef[] ids = records.stream().map(r -> new BytesRef(r.chunkId())).toArray(BytesRef[]::new);
         write("write", () -> {
-            writer.deleteDocuments(new TermInSetQuery(CHUNK_ID, List.of(ids)));
-            writer.addDocuments(docs);
+            IndexWriter w = writer;
+            w.deleteDocuments(new TermInSetQuery(CHUNK_ID, List.of(ids)));
+            w.addDocuments(docs);
         });
     }
 
@@ -132,7 +203,7 @@ final class LuceneIndex implements AutoCloseable {
         }
         List<BytesRef> terms = versions.stream()
                 .map(v -> new BytesRef(docVersion(v.documentId(), v.version()))).toList();
-        write("delete from", () -> writer.deleteDocuments(new TermInSetQuery(DOC_VERSION, terms)));
+        write("delete", () -> writer.deleteDocuments(new TermInSetQuery(DOC_VERSION, terms)));
     }
 
     void deleteDocuments(Collection<String> documentIds) {
@@ -140,25 +211,52 @@ final class LuceneIndex implements AutoCloseable {
             return;
         }
         List<BytesRef> terms = documentIds.stream().map(BytesRef::new).toList();
-        write("delete from", () -> writer.deleteDocuments(new TermInSetQuery(DOC_ID, terms)));
+        write("delete", () -> writer.deleteDocuments(new TermInSetQuery(DOC_ID, terms)));
     }
 
     private interface IoAction {
         void run() throws IOException;
     }
 
+    /**
+     * Runs a write and commits it. A failed write rolls the writer back to the last commit (so nothing of it can be
+     * committed later by another write) and the next write reopens the writer: a full disk or a read-only folder
+     * fails the writes made while it lasts, not every write until a restart.
+     */
     private void write(String what, IoAction action) {
         ensureOpen();
         writeLock.lock();
         try {
+            if (!writer.isOpen()) {
+                openWriter();
+            }
             action.run();
             writer.commit();
             searchers.maybeRefreshBlocking();
-        } catch (IOException e) {
-            throw new StoreException("cannot " + what + " the Lucene index at " + path + ": " + e.getMessage(), e);
+        } catch (IOException | RuntimeException e) {
+            rollback();
+            if (e instanceof UnavailableException u) {
+                throw u;
+            }
+            throw StorageProblems.exception(name, path, what, e);
         } finally {
             writeLock.unlock();
         }
+    }
+
+    private void rollback() {
+        try {
+            if (writer.isOpen()) {
+                writer.rollback();
+            }
+        } catch (IOException | RuntimeException e) {
+            LOG.log(System.Logger.Level.DEBUG, "rolling back the " + name + " after a failed write", e);
+        }
+    }
+
+    /** Whether the last write left the writer closed (it reopens on the next write); for readiness checks. */
+    boolean writable() {
+        return writer.isOpen();
     }
 
     /** The scope as a filter, or null when every knowledge base is in scope. */
@@ -180,12 +278,8 @@ final class LuceneIndex implements AutoCloseable {
      */
     List<StoreHit> search(SearchAction action, java.util.function.DoubleUnaryOperator score) {
         ensureOpen();
-        IndexSearcher searcher;
-        try {
-            searcher = searchers.acquire();
-        } catch (IOException e) {
-            throw new StoreException("cannot read the Lucene index at " + path + ": " + e.getMessage(), e);
-        }
+        SearcherManager manager = searchers;
+        IndexSearcher searcher = acquire(manager);
         try {
             ScoreDoc[] docs = action.run(searcher);
             StoredFields fields = searcher.storedFields();
@@ -198,29 +292,79 @@ final class LuceneIndex implements AutoCloseable {
             hits.sort(Comparator.comparingDouble(StoreHit::score).reversed().thenComparing(StoreHit::chunkId));
             return hits;
         } catch (IOException e) {
-            throw new StoreException("cannot search the Lucene index at " + path + ": " + e.getMessage(), e);
+            throw StorageProblems.exception(name, path, "search", e);
         } finally {
-            release(searcher);
+            release(manager, searcher);
+        }
+    }
+
+    private IndexSearcher acquire(SearcherManager manager) {
+        try {
+            return manager.acquire();
+        } catch (IOException | org.apache.lucene.store.AlreadyClosedException e) {
+            throw StorageProblems.exception(name, path, "read", e);
         }
     }
 
     long size() {
         ensureOpen();
+        SearcherManager manager = searchers;
+        IndexSearcher s = acquire(manager);
         try {
-            IndexSearcher s = searchers.acquire();
-            try {
-                return s.getIndexReader().numDocs();
-            } finally {
-                release(s);
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+            return s.getIndexReader().numDocs();
+        } finally {
+            release(manager, s);
         }
     }
 
-    private void release(IndexSearcher s) {
+    /** Live records per document version, read from the terms of the document-version field. */
+    java.util.Map<DocumentVersion, Long> versions() {
+        ensureOpen();
+        SearcherManager manager = searchers;
+        IndexSearcher s = acquire(manager);
         try {
-            searchers.release(s);
+            java.util.Map<DocumentVersion, Long> out = new java.util.HashMap<>();
+            for (org.apache.lucene.index.LeafReaderContext leaf : s.getIndexReader().leaves()) {
+                countVersions(leaf.reader(), out);
+            }
+            return out;
+        } catch (IOException e) {
+            throw StorageProblems.exception(name, path, "read", e);
+        } finally {
+            release(manager, s);
+        }
+    }
+
+    private static void countVersions(org.apache.lucene.index.LeafReader reader,
+            java.util.Map<DocumentVersion, Long> out) throws IOException {
+        org.apache.lucene.index.Terms terms = reader.terms(DOC_VERSION);
+        if (terms == null) {
+            return;
+        }
+        org.apache.lucene.util.Bits live = reader.getLiveDocs();
+        org.apache.lucene.index.TermsEnum te = terms.iterator();
+        org.apache.lucene.index.PostingsEnum postings = null;
+        for (BytesRef t = te.next(); t != null; t = te.next()) {
+            postings = te.postings(postings, org.apache.lucene.index.PostingsEnum.NONE);
+            long n = 0;
+            for (int d = postings.nextDoc(); d != org.apache.lucene.search.DocIdSetIterator.NO_MORE_DOCS;
+                    d = postings.nextDoc()) {
+                if (live == null || live.get(d)) {
+                    n++;
+                }
+            }
+            if (n > 0) {
+                String key = t.utf8ToString();
+                int at = key.lastIndexOf('@');
+                out.merge(new DocumentVersion(key.substring(0, at), Long.parseLong(key.substring(at + 1))), n,
+                        Long::sum);
+            }
+        }
+    }
+
+    private static void release(SearcherManager manager, IndexSearcher s) {
+        try {
+            manager.release(s);
         } catch (IOException e) {
             throw new StoreException("cannot release a Lucene searcher: " + e.getMessage(), e);
         }
@@ -241,10 +385,12 @@ final class LuceneIndex implements AutoCloseable {
         writeLock.lock();
         try {
             searchers.close();
-            writer.close();
+            if (writer.isOpen()) {
+                writer.close();
+            }
             directory.close();
         } catch (IOException e) {
-            throw new StoreException("cannot close the Lucene index at " + path + ": " + e.getMessage(), e);
+            throw StorageProblems.exception(name, path, "close", e);
         } finally {
             writeLock.unlock();
         }

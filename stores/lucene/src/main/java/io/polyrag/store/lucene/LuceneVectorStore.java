@@ -58,7 +58,7 @@ public final class LuceneVectorStore implements VectorStore {
         checkModel(path, dimension, modelId);
         this.dimension = dimension;
         this.exactThreshold = exactThreshold;
-        this.index = new LuceneIndex(path, new KeywordAnalyzer(), new BM25Similarity());
+        this.index = new LuceneIndex(path, "vector index", new KeywordAnalyzer(), new BM25Similarity());
     }
 
     /** Refuses an index built by another model: its neighbours would be meaningless. */
@@ -146,6 +146,11 @@ public final class LuceneVectorStore implements VectorStore {
     @Override
     public long size() {
         return index.size();
+    }
+
+    @Override
+    public java.util.Map<DocumentVersion, Long> versions() {
+        return index.versions();
     }
 
     @Override

@@ -8,6 +8,7 @@ import io.polyrag.core.model.SearchScope;
 import io.polyrag.core.model.StoreHit;
 import io.polyrag.core.port.FullTextStore;
 import io.polyrag.testing.FullTextStoreContract;
+import io.polyrag.testing.SmallDisk;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -49,5 +50,73 @@ class LuceneFullTextStoreTest extends FullTextStoreContract {
         open();
         assertThatThrownBy(() -> openStore(dir)).isInstanceOf(UnavailableException.class)
                 .hasMessageContaining("already in use");
+    }
+
+    @Test
+    void a_missing_commit_point_sets_the_files_aside_instead_of_letting_lucene_delete_them() throws Exception {
+        Path path = dir.resolve("damaged");
+        try (FullTextStore store = new LuceneFullTextStore(path, 0.9, 0.4)) {
+            store.upsert(List.of(rec("c1", "d1", 1, "kb", "persistent zeppelin")));
+        }
+        try (var files = java.nio.file.Files.list(path)) {
+            for (Path f : files.filter(f -> f.getFileName().toString().startsWith("segments_")).toList()) {
+                java.nio.file.Files.delete(f);
+            }
+        }
+        try (FullTextStore store = new LuceneFullTextStore(path, 0.9, 0.4)) {
+            assertThat(store.size()).isZero();
+            store.upsert(List.of(rec("c2", "d2", 1, "kb", "a fresh start")));
+            assertThat(store.size()).isEqualTo(1);
+        }
+        List<Path> aside;
+        try (var siblings = java.nio.file.Files.list(dir)) {
+            aside = siblings.filter(f -> f.getFileName().toString().startsWith("damaged.damaged-")).toList();
+        }
+        assertThat(aside).hasSize(1);
+        try (var kept = java.nio.file.Files.list(aside.getFirst())) {
+            assertThat(kept.map(f -> f.getFileName().toString())).as("the old segment files are kept")
+                    .anyMatch(f -> f.startsWith("_0"));
+        }
+    }
+
+    @Test
+    void writes_fail_with_the_cause_while_the_disk_is_full_and_work_again_once_it_is_freed() throws Exception {
+        try (SmallDisk disk = SmallDisk.mount(dir, 8)) {
+            try (FullTextStore store = new LuceneFullTextStore(disk.path().resolve("fulltext"), 0.9, 0.4)) {
+                store.upsert(List.of(rec("c1", "d1", 1, "kb", "committed before the disk filled")));
+                disk.fill(16 * 1024);
+                String big = "word ".repeat(200_000);
+                assertThatThrownBy(() -> store.upsert(List.of(rec("c2", "d2", 1, "kb", big))))
+                        .isInstanceOf(io.polyrag.core.StoreException.class)
+                        .hasMessageStartingWith("no space left on device at " + disk.path().resolve("fulltext"))
+                        .hasMessageContaining("free some space");
+                assertThat(store.search("committed disk", SearchScope.ALL, 5)).extracting(StoreHit::chunkId)
+                        .as("search keeps serving what was committed").containsExactly("c1");
+                disk.free();
+                store.upsert(List.of(rec("c3", "d3", 1, "kb", "written after space was freed")));
+                assertThat(store.search("freed", SearchScope.ALL, 5)).extracting(StoreHit::chunkId)
+                        .containsExactly("c3");
+                assertThat(store.size()).as("nothing of the failed write was committed later").isEqualTo(2);
+            }
+        }
+    }
+
+    @Test
+    void a_read_only_folder_is_named_with_the_cause_and_the_fix_and_opens_once_writable() throws Exception {
+        try (SmallDisk disk = SmallDisk.mount(dir, 8)) {
+            Path path = disk.path().resolve("fulltext");
+            try (FullTextStore store = new LuceneFullTextStore(path, 0.9, 0.4)) {
+                store.upsert(List.of(rec("c1", "d1", 1, "kb", "committed while writable")));
+            }
+            disk.readOnly(true);
+            assertThatThrownBy(() -> new LuceneFullTextStore(path, 0.9, 0.4))
+                    .hasMessageStartingWith("cannot write to " + path).hasMessageContaining("read-only")
+                    .hasMessageContaining("fix its permissions");
+            disk.readOnly(false);
+            try (FullTextStore store = new LuceneFullTextStore(path, 0.9, 0.4)) {
+                assertThat(store.search("writable", SearchScope.ALL, 5)).extracting(StoreHit::chunkId)
+                        .containsExactly("c1");
+            }
+        }
     }
 }

@@ -250,6 +250,17 @@ final class Neo4jGraphStore implements GraphStore {
     }
 
     @Override
+    public Map<DocumentVersion, Long> versions() {
+        return read(tx -> {
+            Map<DocumentVersion, Long> out = new java.util.HashMap<>();
+            tx.run("MATCH (c:Chunk) RETURN c.doc AS doc, c.version AS version, count(c) AS n").forEachRemaining(r ->
+                    out.put(new DocumentVersion(r.get("doc").asString(), r.get("version").asLong()),
+                            r.get("n").asLong()));
+            return out;
+        });
+    }
+
+    @Override
     public void close() {
         driver.close();
     }

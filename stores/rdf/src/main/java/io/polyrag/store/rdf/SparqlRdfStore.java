@@ -272,6 +272,17 @@ final class SparqlRdfStore implements RdfStore {
     }
 
     @Override
+    public Map<DocumentVersion, Long> versions() {
+        Map<DocumentVersion, Long> out = new java.util.HashMap<>();
+        for (Map<String, String> r : transport.select(PREFIXES + "SELECT ?doc ?version (COUNT(?c) AS ?n) WHERE { GRAPH "
+                + graph + " { ?c pr:chunkId ?id ; pr:kb ?kb ; pr:document ?doc ; pr:version ?version } }"
+                + " GROUP BY ?doc ?version")) {
+            out.put(new DocumentVersion(r.get("doc"), Long.parseLong(r.get("version"))), Long.parseLong(r.get("n")));
+        }
+        return out;
+    }
+
+    @Override
     public long triples() {
         return count("?s ?p ?o");
     }

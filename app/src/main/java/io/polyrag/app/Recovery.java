@@ -1,0 +1,92 @@
+package io.polyrag.app;
+
+import io.polyrag.core.model.CheckReport;
+import io.polyrag.core.port.JobStore;
+import io.polyrag.ingest.StoreCheck;
+import java.io.IOException;
+import java.lang.System.Logger.Level;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Stream;
+
+/**
+ * What opening a data directory does before it serves, after an unclean stop or not: versions a crash left pending
+ * are removed from every store, replaced and deleted versions a crash left in the stores are purged, running jobs
+ * are requeued, staged files no job owns are deleted, and each store's record count is compared with the catalog's.
+ * A store that lacks records is reported (a problem: {@code /ready} answers 503 naming it and the fix); records no
+ * visible version owns are removed.
+ */
+final class Recovery {
+    private static final System.Logger LOG = System.getLogger(Recovery.class.getName());
+
+    private Recovery() {
+    }
+
+    /** Recovers the data directory; returns the problems found, one line each (empty: consistent). */
+    static List<String> run(Components c, Path dataDir, java.util.function.Function<String, Path> stagingOf) {
+        int cleaned = c.pipeline.recover();
+        int requeued = c.catalog.requeueRunning();
+        if (cleaned + requeued > 0) {
+            LOG.log(Level.INFO, "recovered from an unclean stop: " + cleaned + " unfinished versions removed, "
+                    + requeued + " jobs requeued");
+        }
+        deleteUnownedStaging(c.catalog, dataDir.resolve("staging"), stagingOf);
+        StoreCheck check = new StoreCheck(c.pipeline);
+        if (check.countMismatches().isEmpty()) {
+            return List.of();
+        }
+        List<String> problems = problems(check.run(StoreCheck.Repair.ORPHANS));
+        problems.forEach(p -> LOG.log(Level.WARNING, p));
+        return problems;
+    }
+
+    /** One line per store that still differs from the catalog, naming the fix. */
+    static List<String> problems(CheckReport r) {
+        List<String> out = new ArrayList<>();
+        for (CheckReport.StoreCheck s : r.stores()) {
+            if (s.lackingVersions() > s.reindexedVersions()) {
+                out.add("the " + s.store() + " store lacks " + s.lackingRecords() + " records of "
+                        + s.lackingVersions() + " visible document versions (it holds " + s.records()
+                        + " records, the catalog expects " + s.expectedRecords() + "): run 'polyrag check --repair' "
+                        + "(or POST /v1/admin/check?repair=true) to re-index them from the catalog");
+            } else if (s.orphanVersions() > s.removedVersions()) {
+                out.add("the " + s.store() + " store holds " + s.orphanRecords() + " records of "
+                        + s.orphanVersions() + " document versions no visible version owns: run 'polyrag check "
+                        + "--repair' to remove them");
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Deletes job staging folders that no queued or running job names: left by a crash between staging and
+     * submitting, or by a job that gave up. Runs before the job workers start, under the data directory's lock.
+     */
+    private static void deleteUnownedStaging(JobStore jobs, Path staging, java.util.function.Function<String, Path>
+            stagingOf) {
+        if (!Files.isDirectory(staging)) {
+            return;
+        }
+        Set<Path> owned = new HashSet<>();
+        for (JobStore.Claimed j : jobs.unfinished()) {
+            Path p = stagingOf.apply(j.payload());
+            if (p != null) {
+                owned.add(p.toAbsolutePath().normalize());
+            }
+        }
+        try (Stream<Path> s = Files.list(staging)) {
+            for (Path dir : s.filter(Files::isDirectory).toList()) {
+                if (!dir.getFileName().toString().equals("uploads") && !owned.contains(dir.toAbsolutePath()
+                        .normalize())) {
+                    Polyrag.deleteTree(dir);
+                }
+            }
+        } catch (IOException e) {
+            LOG.log(Level.WARNING, "cannot list staged job files in " + staging + ": " + e.getMessage());
+        }
+    }
+}

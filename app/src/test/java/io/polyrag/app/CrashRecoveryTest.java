@@ -1,0 +1,371 @@
+package io.polyrag.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.polyrag.core.config.Config;
+import io.polyrag.core.model.CheckReport;
+import io.polyrag.core.model.DocumentInfo;
+import io.polyrag.core.model.Ids;
+import io.polyrag.core.model.JobInfo;
+import io.polyrag.core.model.JobStatus;
+import io.polyrag.core.model.SearchRequest;
+import io.polyrag.core.model.SearchHit;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Kills a child JVM with SIGKILL at chosen points of real ingests, updates, deletes and upload jobs, then reopens the
+ * data directory and checks what polyrag promises across a crash: every acknowledged write is present and searchable,
+ * nothing unacknowledged is half visible, every store holds exactly what the catalog's visible versions call for,
+ * and nothing is duplicated. A point is either "right after the acknowledgement" or a call inside the write path at
+ * which the child blocks until it is killed ({@link Pausing}).
+ */
+class CrashRecoveryTest {
+    private static final String OLD = "The lighthouse keeper logged a westerly gale and trimmed the lamp wick.";
+    private static final String NEW = "The orchard manager grafted quince scions onto hawthorn rootstock.";
+    private static final String URI = "note:lighthouse";
+
+    @TempDir
+    Path tmp;
+
+    private Path data() {
+        return tmp.resolve("data");
+    }
+
+    @Test
+    void an_acknowledged_first_ingest_survives_a_kill_right_after_it() throws Exception {
+        try (Child c = new Child(null, Map.of())) {
+            c.send("text", URI, OLD);
+            assertThat(c.await("ACK text")).contains("added=1");
+        }
+        try (Polyrag p = reopen(Map.of())) {
+            assertFound(p, "lighthouse keeper gale", URI);
+            assertConsistent(p, 1);
+        }
+    }
+
+    @Test
+    void an_acknowledged_update_survives_a_kill_right_after_it_and_the_old_text_is_gone() throws Exception {
+        try (Child c = new Child(null, Map.of())) {
+            c.send("text", URI, OLD);
+            c.await("ACK text");
+            c.send("text", URI, NEW);
+            assertThat(c.await("ACK text")).contains("updated=1");
+        }
+        try (Polyrag p = reopen(Map.of())) {
+            assertFound(p, "orchard quince hawthorn", URI);
+            assertThat(hits(p, "lighthouse keeper gale")).isEmpty();
+            assertConsistent(p, 1);
+            // The damage once made permanent: the first text again is a real update, not "unchanged".
+            assertThat(p.ingestText(new Requests.TextIngest(OLD, null, URI, "text", "kb")).updated()).isEqualTo(1);
+            assertFound(p, "lighthouse keeper gale", URI);
+        }
+    }
+
+    @Test
+    void a_kill_after_the_stores_took_a_first_ingest_but_before_it_was_published_leaves_nothing() throws Exception {
+        try (Child c = new Child("fulltext.upsert:1:after", Map.of())) {
+            c.send("text", URI, OLD);
+            c.await("PAUSED");
+        }
+        try (Polyrag p = reopen(Map.of())) {
+            assertThat(hits(p, "lighthouse keeper gale")).isEmpty();
+            assertThat(p.documents(null, 0, 10)).isEmpty();
+            assertConsistent(p, 0);
+        }
+    }
+
+    @Test
+    void a_kill_while_an_update_is_written_keeps_the_old_version_everywhere() throws Exception {
+        try (Child c = new Child("fulltext.upsert:2:before", Map.of("vector.enabled", "true"))) {
+            c.send("text", URI, OLD);
+            c.await("ACK text");
+            c.send("text", URI, NEW);
+            c.await("PAUSED");
+        }
+        try (Polyrag p = reopen(Map.of("vector.enabled", "true"))) {
+            assertFound(p, "lighthouse keeper gale", URI);
+            assertThat(hits(p, "orchard quince hawthorn")).extracting(h -> h.text()).noneMatch(t -> t.contains(
+                    "quince"));
+            assertConsistent(p, 1);
+        }
+    }
+
+    @Test
+    void a_kill_after_an_update_was_published_but_before_the_old_version_was_removed_purges_it() throws Exception {
+        try (Child c = new Child("catalog.publish:2:after", Map.of())) {
+            c.send("text", URI, OLD);
+            c.await("ACK text");
+            c.send("text", URI, NEW);
+            c.await("PAUSED");
+        }
+        try (Polyrag p = reopen(Map.of())) {
+            assertFound(p, "orchard quince hawthorn", URI);
+            assertThat(hits(p, "lighthouse keeper gale")).isEmpty();
+            assertConsistent(p, 1);
+        }
+    }
+
+    @Test
+    void an_acknowledged_delete_survives_a_kill_right_after_it() throws Exception {
+        try (Child c = new Child(null, Map.of())) {
+            c.send("text", URI, OLD);
+            c.await("ACK text");
+            c.send("delete", Ids.documentId("kb", URI));
+            assertThat(c.await("ACK delete")).isEqualTo("ACK delete 1");
+        }
+        try (Polyrag p = reopen(Map.of())) {
+            assertThat(hits(p, "lighthouse keeper gale")).isEmpty();
+            assertConsistent(p, 0);
+        }
+    }
+
+    @Test
+    void a_kill_between_the_catalog_delete_and_the_stores_removes_the_records_at_the_next_start() throws Exception {
+        try (Child c = new Child("catalog.delete:1:after", Map.of())) {
+            c.send("text", URI, OLD);
+            c.await("ACK text");
+            c.send("delete", Ids.documentId("kb", URI));
+            c.await("PAUSED");
+        }
+        try (Polyrag p = reopen(Map.of())) {
+            assertThat(p.status().storeRecords()).containsEntry("fulltext", 0L);
+            assertConsistent(p, 0);
+        }
+    }
+
+    @Test
+    void an_acknowledged_upload_job_survives_a_kill_right_after_it_and_then_runs() throws Exception {
+        String job;
+        try (Child c = new Child(null, Map.of("ingest.workers", "0"))) {
+            c.send("upload", "a.txt", OLD, "b.txt", NEW);
+            job = c.await("ACK upload").substring("ACK upload ".length());
+        }
+        try (Polyrag p = reopen(Map.of())) {
+            JobInfo done = awaitJob(p, job);
+            assertThat(done.status()).isEqualTo(JobStatus.SUCCEEDED);
+            assertThat(done.progress().added()).isEqualTo(2);
+            assertFound(p, "orchard quince hawthorn", "upload:b.txt");
+            assertConsistent(p, 2);
+            assertThat(stagingDirs()).as("staged files are deleted once the job has ended").isEmpty();
+        }
+    }
+
+    @Test
+    void a_kill_in_the_middle_of_an_upload_job_requeues_it_and_it_finishes_without_duplicates() throws Exception {
+        String job;
+        try (Child c = new Child("catalog.publish:1:after", Map.of("ingest.batch.documents", "1"))) {
+            c.send("upload", "a.txt", OLD, "b.txt", NEW, "c.txt", "A third note about tidal mills and sluice gates.");
+            job = c.await("ACK upload").substring("ACK upload ".length());
+            c.await("PAUSED");
+            assertThat(stagingDirs()).as("staged files stay while the job has not ended").hasSize(1);
+        }
+        try (Polyrag p = reopen(Map.of("ingest.batch.documents", "1"))) {
+            JobInfo done = awaitJob(p, job);
+            assertThat(done.status()).isEqualTo(JobStatus.SUCCEEDED);
+            assertThat(done.progress().added() + done.progress().unchanged()).isEqualTo(3);
+            assertFound(p, "tidal mills sluice", "upload:c.txt");
+            assertConsistent(p, 3);
+            assertThat(stagingDirs()).isEmpty();
+        }
+    }
+
+    @Test
+    void a_kill_with_the_graph_on_before_the_graph_was_written_leaves_no_relations_behind() throws Exception {
+        Map<String, String> graph = Map.of("graph.enabled", "true", "graph.extractor", "offline");
+        String text = "Marie Curie worked with Pierre Curie in Paris. Marie Curie discovered polonium in Paris.";
+        try (Child c = new Child("fulltext.upsert:2:after", graph)) {
+            c.send("text", "note:curie", text);
+            c.await("ACK text");
+            c.send("text", "note:curie", text + " Marie Curie later founded the Radium Institute in Warsaw.");
+            c.await("PAUSED");
+        }
+        try (Polyrag p = reopen(graph)) {
+            assertConsistent(p, 1);
+            Map<String, Long> graphCounts = p.graphCounts().get("graph");
+            assertThat(graphCounts.get("relations")).isPositive();
+            assertThat(p.findEntities("Warsaw", 5)).as("nothing of the unpublished version").isEmpty();
+        }
+    }
+
+    @Test
+    void an_acknowledged_update_with_the_graph_on_survives_a_kill_without_doubling_relations() throws Exception {
+        Map<String, String> graph = Map.of("graph.enabled", "true", "graph.extractor", "offline");
+        String text = "Marie Curie worked with Pierre Curie in Paris. Marie Curie discovered polonium in Paris.";
+        long relationsOfOneVersion;
+        try (Polyrag p = Polyrag.open(config(Map.of("graph.enabled", "true", "graph.extractor", "offline",
+                "data.dir", tmp.resolve("reference").toString())))) {
+            p.ingestText(new Requests.TextIngest(text, null, "note:curie", "text", "kb"));
+            relationsOfOneVersion = p.graphCounts().get("graph").get("relations");
+        }
+        try (Child c = new Child(null, graph)) {
+            c.send("text", "note:curie", "An unrelated first version about nothing in particular.");
+            c.await("ACK text");
+            c.send("text", "note:curie", text);
+            assertThat(c.await("ACK text")).contains("updated=1");
+        }
+        try (Polyrag p = reopen(graph)) {
+            assertConsistent(p, 1);
+            assertThat(p.graphCounts().get("graph").get("relations")).isEqualTo(relationsOfOneVersion);
+            assertThat(p.findEntities("Curie", 5)).isNotEmpty();
+        }
+    }
+
+    @Test
+    void kills_at_increasing_moments_of_a_stream_of_ingests_lose_no_acknowledged_document() throws Exception {
+        List<String> acked = new ArrayList<>();
+        for (int round = 0; round < 3; round++) {
+            try (Child c = new Child(null, Map.of())) {
+                for (int i = 0; i < 40; i++) {
+                    c.send("text", "note:" + round + "-" + i, "Round " + round + " note " + i
+                            + " about the migration of " + (i % 2 == 0 ? "terns" : "eels") + " zq" + round + "x" + i);
+                }
+                // Kill while later ingests are still being written: after 5, 15 and 25 acknowledgements.
+                for (int seen = 0; seen < 5 + 10 * round; seen++) {
+                    acked.add(c.await("ACK text").split(" ")[2]);
+                }
+            }
+        }
+        try (Polyrag p = reopen(Map.of())) {
+            for (String uri : acked) {
+                String[] parts = uri.substring("note:".length()).split("-");
+                assertFound(p, "zq" + parts[0] + "x" + parts[1], uri);
+            }
+            assertConsistent(p, (int) p.status().documents());
+        }
+    }
+
+    // ---- helpers
+
+    private static Config config(Map<String, String> settings) {
+        return Config.load(Map.of(), settings);
+    }
+
+    private Polyrag reopen(Map<String, String> more) {
+        Map<String, String> s = new HashMap<>(Map.of("data.dir", data().toString(), "vector.enabled", "false"));
+        s.putAll(more);
+        return Polyrag.open(config(s));
+    }
+
+    private static List<SearchHit> hits(Polyrag p, String query) {
+        return p.search(SearchRequest.of(query, 5)).hits();
+    }
+
+    private static void assertFound(Polyrag p, String query, String uri) {
+        assertThat(hits(p, query)).as("searching '%s'", query).extracting(SearchHit::uri).first()
+                .isEqualTo(uri);
+    }
+
+    /** Every store holds what the catalog says, nothing is duplicated, and the server is ready. */
+    private static void assertConsistent(Polyrag p, int documents) {
+        assertThat(p.readiness()).isEmpty();
+        CheckReport r = p.check(false);
+        assertThat(r.documents()).isEqualTo(documents);
+        assertThat(r.stores()).allSatisfy(s -> {
+            assertThat(s.orphanVersions()).as("%s orphans: %s", s.store(), s.examples()).isZero();
+            assertThat(s.lackingVersions()).as("%s lacking: %s", s.store(), s.examples()).isZero();
+            assertThat(s.records()).isEqualTo(s.expectedRecords());
+        });
+        List<DocumentInfo> docs = p.documents(null, 0, 1000);
+        assertThat(docs).hasSize(documents);
+        assertThat(docs.stream().map(DocumentInfo::uri).distinct().count()).isEqualTo(documents);
+        assertThat(p.status().storeRecords().get("fulltext"))
+                .isEqualTo(docs.stream().mapToLong(DocumentInfo::chunkCount).sum());
+    }
+
+    private static JobInfo awaitJob(Polyrag p, String id) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        JobInfo j = p.job(id);
+        while (!j.status().finished() && System.nanoTime() < deadline) {
+            TimeUnit.MILLISECONDS.sleep(20);
+            j = p.job(id);
+        }
+        return j;
+    }
+
+    private List<Path> stagingDirs() throws IOException {
+        Path staging = data().resolve("staging");
+        if (!Files.isDirectory(staging)) {
+            return List.of();
+        }
+        try (Stream<Path> s = Files.list(staging)) {
+            return s.filter(d -> !d.getFileName().toString().equals("uploads")).toList();
+        }
+    }
+
+    /** A child JVM running {@link CrashChild} over {@link #data()}; closing it kills it with SIGKILL. */
+    private final class Child implements AutoCloseable {
+        private final Process process;
+        private final PrintWriter in;
+        private final BlockingQueue<String> lines = new LinkedBlockingQueue<>();
+        private final List<String> seen = new ArrayList<>();
+
+        Child(String pause, Map<String, String> settings) throws IOException, InterruptedException {
+            List<String> cmd = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java"),
+                    "--add-modules", "jdk.incubator.vector", "--enable-native-access=ALL-UNNAMED", "-Xmx512m",
+                    "-Dpolyrag.pause=" + (pause == null ? "" : pause), "-cp", System.getProperty("java.class.path"),
+                    CrashChild.class.getName()));
+            Map<String, String> s = new HashMap<>(Map.of("data.dir", data().toString(), "vector.enabled", "false",
+                    "catalog.backend", "pausing", "fulltext.backend", "pausing", "vector.backend", "pausing"));
+            s.putAll(settings);
+            s.forEach((k, v) -> cmd.add(k + "=" + v));
+            process = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+            in = new PrintWriter(process.getOutputStream(), true, StandardCharsets.UTF_8);
+            Thread.ofVirtual().start(() -> {
+                try (BufferedReader r = new BufferedReader(new InputStreamReader(process.getInputStream(),
+                        StandardCharsets.UTF_8))) {
+                    for (String l = r.readLine(); l != null; l = r.readLine()) {
+                        lines.add(l);
+                    }
+                } catch (IOException e) {
+                    lines.add("child output closed: " + e.getMessage());
+                }
+            });
+            await("READY");
+        }
+
+        void send(String... fields) {
+            in.println(String.join("\t", fields));
+        }
+
+        /** The next output line starting with {@code prefix}; fails with the child's output if none comes. */
+        String await(String prefix) throws InterruptedException {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
+            while (System.nanoTime() < deadline) {
+                String l = lines.poll(100, TimeUnit.MILLISECONDS);
+                if (l != null) {
+                    seen.add(l);
+                    if (l.startsWith(prefix)) {
+                        return l;
+                    }
+                } else if (!process.isAlive() && lines.isEmpty()) {
+                    break;
+                }
+            }
+            throw new AssertionError("the child never printed '" + prefix + "'; its output:\n"
+                    + String.join("\n", seen));
+        }
+
+        @Override
+        public void close() throws InterruptedException {
+            process.destroyForcibly();
+            assertThat(process.waitFor(30, TimeUnit.SECONDS)).isTrue();
+            assertThat(process.exitValue()).as("killed with SIGKILL").isEqualTo(137);
+        }
+    }
+}

@@ -1,0 +1,76 @@
+package io.polyrag.core;
+
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileSystemException;
+import java.util.Locale;
+
+/**
+ * Turns a storage failure into one line that says what happened, where, and what to do: a full disk, a folder that
+ * cannot be written, or damaged files. Adapters call it at their boundary so every store words these alike.
+ */
+public final class StorageProblems {
+    /** What kind of storage failure a throwable is. */
+    public enum Kind {
+        DISK_FULL, NOT_WRITABLE, DAMAGED, OTHER
+    }
+
+    private StorageProblems() {
+    }
+
+    /** The kind of the first cause that says what went wrong. */
+    public static Kind kind(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            String m = String.valueOf(t.getMessage()).toLowerCase(Locale.ROOT);
+            if (m.contains("no space left on device") || m.contains("disk quota exceeded")
+                    || m.contains("not enough space")) {
+                return Kind.DISK_FULL;
+            }
+            if (t instanceof AccessDeniedException || m.contains("read-only file system")
+                    || m.contains("permission denied")) {
+                return Kind.NOT_WRITABLE;
+            }
+            if (t.getClass().getSimpleName().contains("Corrupt") || m.contains("codec footer mismatch")
+                    || m.contains("problem reading index") || m.contains("checksum failed")
+                    || t.getClass().getSimpleName().equals("IndexFormatTooOldException")) {
+                return Kind.DAMAGED;
+            }
+        }
+        return Kind.OTHER;
+    }
+
+    /**
+     * One line for a failure of {@code store} at {@code path} while it tried to {@code action}.
+     *
+     * @param store the store's name as users know it ("full-text index", "catalog")
+     * @param path its folder
+     * @param action what it was doing ("write", "open")
+     */
+    public static String describe(String store, Object path, String action, Throwable e) {
+        return switch (kind(e)) {
+            case DISK_FULL -> "no space left on device at " + path + " (the " + store + " could not " + action
+                    + "): free some space and retry; what was committed before is kept";
+            case NOT_WRITABLE -> "cannot write to " + path + " (the " + store + " could not " + action
+                    + "): the folder is read-only or not writable by this user; fix its permissions or mount, "
+                    + "then retry" + detail(e);
+            case DAMAGED -> "the " + store + " at " + path + " is damaged" + detail(e) + ": stop polyrag, move "
+                    + "that folder aside, start it again and run 'polyrag check --repair' to rebuild it from the "
+                    + "catalog";
+            case OTHER -> "the " + store + " at " + path + " could not " + action + ": " + e.getMessage();
+        };
+    }
+
+    private static String detail(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof FileSystemException fse && fse.getFile() != null) {
+                return " (" + fse.getFile() + ")";
+            }
+        }
+        String m = e.getMessage();
+        return m == null ? "" : " (" + (m.length() > 200 ? m.substring(0, 200) + "…" : m) + ")";
+    }
+
+    /** A {@link StoreException} carrying {@link #describe}'s line and the cause. */
+    public static StoreException exception(String store, Object path, String action, Throwable e) {
+        return new StoreException(describe(store, path, action, e), e);
+    }
+}

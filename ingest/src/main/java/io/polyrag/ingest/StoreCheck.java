@@ -1,0 +1,205 @@
+package io.polyrag.ingest;
+
+import io.polyrag.core.model.CheckReport;
+import io.polyrag.core.model.Chunk;
+import io.polyrag.core.model.ChunkGraph;
+import io.polyrag.core.model.DocumentInfo;
+import io.polyrag.core.model.DocumentVersion;
+import io.polyrag.core.model.Extraction;
+import io.polyrag.core.model.Modality;
+import io.polyrag.core.model.StoreRecord;
+import io.polyrag.core.model.VersionRecords;
+import io.polyrag.core.port.Catalog;
+import io.polyrag.core.port.ChunkIndex;
+import java.lang.System.Logger.Level;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Compares every enabled store with the catalog, the source of truth, and repairs what differs: records of versions
+ * no visible version owns are removed; visible versions a store lacks (in part or whole) are re-indexed into that
+ * store from the catalog's chunk text, without reading or parsing the original again (vectors come through the
+ * embedding cache, entities through the extractor).
+ *
+ * <p>Safe while ingests run: the visible versions are read before and after the stores are listed, and only versions
+ * visible in both readings count as lacking (a version published in between is not); versions still pending are
+ * never orphans.
+ */
+public final class StoreCheck {
+    private static final System.Logger LOG = System.getLogger(StoreCheck.class.getName());
+    private static final int EXAMPLES = 10;
+    private static final int REINDEX_BATCH = 64;
+
+    private final IngestPipeline pipeline;
+    private final Catalog catalog;
+
+    public StoreCheck(IngestPipeline pipeline) {
+        this.pipeline = pipeline;
+        this.catalog = pipeline.catalog();
+    }
+
+    /**
+     * Whether each store's record count equals what the catalog's visible versions call for: a cheap test that
+     * reads no version lists. Stores whose count differs are named; an empty list means consistent.
+     */
+    public List<String> countMismatches() {
+        List<VersionRecords> visible = catalog.visibleVersions();
+        List<String> out = new ArrayList<>();
+        pipeline.stores().byModality().forEach((m, index) -> {
+            long expected = expected(m, visible);
+            long actual = index.size();
+            boolean graphUnknown = isGraph(m) && visible.stream().anyMatch(v -> v.graphChunks() < 0);
+            if (graphUnknown ? actual < expected : actual != expected) {
+                out.add(m.wireName());
+            }
+        });
+        return out;
+    }
+
+    /** What a check mends. */
+    public enum Repair {
+        /** Nothing: only report. */
+        NONE,
+        /** Remove orphan records (always safe: nothing visible owns them); report what stores lack. */
+        ORPHANS,
+        /** Remove orphans and re-index what stores lack. */
+        ALL
+    }
+
+    /** Compares every store with the catalog, and mends what {@code repair} says. */
+    public CheckReport run(Repair repair) {
+        Map<DocumentVersion, VersionRecords> before = byVersion(catalog.visibleVersions());
+        Map<Modality, Map<DocumentVersion, Long>> held = new java.util.TreeMap<>();
+        pipeline.stores().byModality().forEach((m, index) -> held.put(m, index.versions()));
+        Set<DocumentVersion> pending = new HashSet<>(catalog.pendingVersions());
+        Map<DocumentVersion, VersionRecords> after = byVersion(catalog.visibleVersions());
+        List<CheckReport.StoreCheck> stores = new ArrayList<>();
+        pipeline.stores().byModality().forEach((m, index) -> stores.add(compare(m, index, held.get(m), before, after,
+                pending, repair)));
+        return new CheckReport(after.size(), stores, repair == Repair.ALL);
+    }
+
+    private CheckReport.StoreCheck compare(Modality m, ChunkIndex index, Map<DocumentVersion, Long> held,
+            Map<DocumentVersion, VersionRecords> before, Map<DocumentVersion, VersionRecords> after,
+            Set<DocumentVersion> pending, Repair repair) {
+        List<String> examples = new ArrayList<>();
+        List<DocumentVersion> orphans = new ArrayList<>();
+        long orphanRecords = 0;
+        for (Map.Entry<DocumentVersion, Long> e : held.entrySet()) {
+            if (!after.containsKey(e.getKey()) && !pending.contains(e.getKey())) {
+                orphans.add(e.getKey());
+                orphanRecords += e.getValue();
+                example(examples, e.getKey(), e.getValue() + " records, no visible version owns them");
+            }
+        }
+        List<VersionRecords> lacking = new ArrayList<>();
+        long lackingRecords = 0;
+        for (VersionRecords v : after.values()) {
+            long want = expected(m, v);
+            long have = held.getOrDefault(v.version(), 0L);
+            if (want >= 0 && have != want && before.containsKey(v.version())) {
+                lacking.add(v);
+                lackingRecords += Math.max(0, want - have);
+                example(examples, v.version(), "holds " + have + " of " + want + " records");
+            }
+        }
+        int removed = 0;
+        int reindexed = 0;
+        if (repair != Repair.NONE && !orphans.isEmpty()) {
+            index.delete(orphans);
+            removed = orphans.size();
+            LOG.log(Level.INFO, "removed " + orphanRecords + " orphan records of " + removed + " document versions "
+                    + "from the " + m.wireName() + " store");
+        }
+        if (repair == Repair.ALL) {
+            reindexed = reindex(m, index, lacking);
+        }
+        long expected = after.values().stream().mapToLong(v -> Math.max(0, expected(m, v))).sum();
+        long records = held.values().stream().mapToLong(Long::longValue).sum();
+        return new CheckReport.StoreCheck(m.wireName(), expected, records, orphans.size(), orphanRecords,
+                lacking.size(), lackingRecords, examples, removed, reindexed);
+    }
+
+    private static void example(List<String> examples, DocumentVersion v, String what) {
+        if (examples.size() < EXAMPLES) {
+            examples.add(v.documentId() + "@" + v.version() + " (" + what + ")");
+        }
+    }
+
+    /** Re-indexes these versions into {@code index} from the catalog, in batches; returns how many it wrote. */
+    private int reindex(Modality m, ChunkIndex index, List<VersionRecords> versions) {
+        int done = 0;
+        for (int from = 0; from < versions.size(); from += REINDEX_BATCH) {
+            List<DocumentVersion> batch = new ArrayList<>();
+            List<StoreRecord> records = new ArrayList<>();
+            for (VersionRecords v : versions.subList(from, Math.min(versions.size(), from + REINDEX_BATCH))) {
+                Optional<List<StoreRecord>> r = records(m, v);
+                if (r.isPresent()) {
+                    batch.add(v.version());
+                    records.addAll(r.get());
+                }
+            }
+            index.delete(batch);
+            index.upsert(records);
+            // A version replaced or deleted while this ran must not stay behind as an orphan.
+            Set<DocumentVersion> stillVisible = new HashSet<>(byVersion(catalog.visibleVersions()).keySet());
+            List<DocumentVersion> gone = batch.stream().filter(v -> !stillVisible.contains(v)).toList();
+            index.delete(gone);
+            done += batch.size() - gone.size();
+        }
+        if (done > 0) {
+            LOG.log(Level.INFO, "re-indexed " + done + " document versions into the " + m.wireName() + " store");
+        }
+        return done;
+    }
+
+    /** The records {@code m}'s store should hold of a visible version, rebuilt from the catalog; empty if it changed. */
+    private Optional<List<StoreRecord>> records(Modality m, VersionRecords v) {
+        DocumentVersion dv = v.version();
+        Optional<DocumentInfo> doc = catalog.document(dv.documentId());
+        List<Chunk> chunks = catalog.chunks(dv.documentId(), dv.version(), 0, Integer.MAX_VALUE);
+        if (doc.isEmpty() || doc.get().visibleVersion() != dv.version() || chunks.size() != v.chunks()) {
+            return Optional.empty();
+        }
+        String title = doc.get().title();
+        List<String> texts = chunks.stream().map(c -> c.indexText(title)).toList();
+        List<float[]> vectors = m == Modality.VECTOR ? pipeline.embedder().embedPassages(texts) : null;
+        List<ChunkGraph> graphs = isGraph(m) ? graphs(chunks, dv) : null;
+        List<StoreRecord> out = new ArrayList<>();
+        for (int i = 0; i < chunks.size(); i++) {
+            Chunk c = chunks.get(i);
+            out.add(new StoreRecord(c.id(), dv.documentId(), dv.version(), v.knowledgeBase(), texts.get(i),
+                    vectors == null ? null : vectors.get(i), graphs == null ? ChunkGraph.EMPTY : graphs.get(i)));
+        }
+        return Optional.of(out);
+    }
+
+    private List<ChunkGraph> graphs(List<Chunk> chunks, DocumentVersion dv) {
+        List<Extraction> found = pipeline.extractor().extract(chunks.stream().map(Chunk::text).toList(),
+                Long.MAX_VALUE);
+        return EntityResolver.resolve(found, chunks.stream().map(Chunk::id).toList(), dv.documentId(), dv.version());
+    }
+
+    private static boolean isGraph(Modality m) {
+        return m == Modality.GRAPH || m == Modality.RDF;
+    }
+
+    private static long expected(Modality m, VersionRecords v) {
+        return isGraph(m) ? v.graphChunks() : v.chunks();
+    }
+
+    private static long expected(Modality m, List<VersionRecords> visible) {
+        return visible.stream().mapToLong(v -> Math.max(0, expected(m, v))).sum();
+    }
+
+    private static Map<DocumentVersion, VersionRecords> byVersion(List<VersionRecords> versions) {
+        Map<DocumentVersion, VersionRecords> out = new HashMap<>();
+        versions.forEach(v -> out.put(v.version(), v));
+        return out;
+    }
+}
