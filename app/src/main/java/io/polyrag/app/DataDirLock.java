@@ -51,6 +51,10 @@ final class DataDirLock implements AutoCloseable {
             return new DataDirLock(ch, lock);
         } catch (IOException e) {
             closeQuietly(ch);
+            if (io.polyrag.core.StorageProblems.kind(e) != io.polyrag.core.StorageProblems.Kind.OTHER) {
+                throw io.polyrag.core.StorageProblems.exception("data directory", dataDir.toAbsolutePath(), "be locked",
+                        e);
+            }
             throw new StoreException("cannot lock data directory " + dataDir.toAbsolutePath() + ": " + e.getMessage(),
                     e);
         }

@@ -162,7 +162,7 @@ class CrashRecoveryTest {
             assertThat(done.progress().added()).isEqualTo(2);
             assertFound(p, "orchard quince hawthorn", "upload:b.txt");
             assertConsistent(p, 2);
-            assertThat(stagingDirs()).as("staged files are deleted once the job has ended").isEmpty();
+            awaitNoStaging();
         }
     }
 
@@ -181,7 +181,7 @@ class CrashRecoveryTest {
             assertThat(done.progress().added() + done.progress().unchanged()).isEqualTo(3);
             assertFound(p, "tidal mills sluice", "upload:c.txt");
             assertConsistent(p, 3);
-            assertThat(stagingDirs()).isEmpty();
+            awaitNoStaging();
         }
     }
 
@@ -296,6 +296,12 @@ class CrashRecoveryTest {
             j = p.job(id);
         }
         return j;
+    }
+
+    /** Staged files are deleted right after a job's end is recorded, so just after the end is seen. */
+    private void awaitNoStaging() {
+        org.awaitility.Awaitility.await("staged files are deleted once the job has ended")
+                .atMost(java.time.Duration.ofSeconds(10)).until(() -> stagingDirs().isEmpty());
     }
 
     private List<Path> stagingDirs() throws IOException {

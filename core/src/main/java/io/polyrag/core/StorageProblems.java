@@ -19,21 +19,33 @@ public final class StorageProblems {
 
     /** The kind of the first cause that says what went wrong. */
     public static Kind kind(Throwable e) {
+        return kindOf(telling(e));
+    }
+
+    /** The first cause whose kind is known, or {@code e} itself. */
+    private static Throwable telling(Throwable e) {
         for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
-            String m = String.valueOf(t.getMessage()).toLowerCase(Locale.ROOT);
-            if (m.contains("no space left on device") || m.contains("disk quota exceeded")
-                    || m.contains("not enough space")) {
-                return Kind.DISK_FULL;
+            if (kindOf(t) != Kind.OTHER) {
+                return t;
             }
-            if (t instanceof AccessDeniedException || m.contains("read-only file system")
-                    || m.contains("permission denied")) {
-                return Kind.NOT_WRITABLE;
-            }
-            if (t.getClass().getSimpleName().contains("Corrupt") || m.contains("codec footer mismatch")
-                    || m.contains("problem reading index") || m.contains("checksum failed")
-                    || t.getClass().getSimpleName().equals("IndexFormatTooOldException")) {
-                return Kind.DAMAGED;
-            }
+        }
+        return e;
+    }
+
+    private static Kind kindOf(Throwable t) {
+        String m = String.valueOf(t.getMessage()).toLowerCase(Locale.ROOT);
+        if (m.contains("no space left on device") || m.contains("disk quota exceeded")
+                || m.contains("not enough space")) {
+            return Kind.DISK_FULL;
+        }
+        if (t instanceof AccessDeniedException || m.contains("read-only file system")
+                || m.contains("permission denied")) {
+            return Kind.NOT_WRITABLE;
+        }
+        if (t.getClass().getSimpleName().contains("Corrupt") || m.contains("codec footer mismatch")
+                || m.contains("problem reading index") || m.contains("checksum failed")
+                || t.getClass().getSimpleName().equals("IndexFormatTooOldException")) {
+            return Kind.DAMAGED;
         }
         return Kind.OTHER;
     }
@@ -65,7 +77,7 @@ public final class StorageProblems {
                 return " (" + fse.getFile() + ")";
             }
         }
-        String m = e.getMessage();
+        String m = telling(e).getMessage();
         return m == null ? "" : " (" + (m.length() > 200 ? m.substring(0, 200) + "…" : m) + ")";
     }
 

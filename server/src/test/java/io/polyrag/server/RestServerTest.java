@@ -99,6 +99,21 @@ class RestServerTest {
         assertThat(h.get("modalities").toString()).isEqualTo("[\"vector\",\"fulltext\",\"graph\",\"rdf\"]");
         assertThat(h.get("documents").asLong()).isGreaterThanOrEqualTo(2);
         assertThat(get("/ready").statusCode()).isEqualTo(200);
+        assertThat(json(get("/ready")).get("status").asString()).isEqualTo("ready");
+        assertThat(json(get("/ready")).get("problems")).isEmpty();
+    }
+
+    @Test
+    void the_admin_check_compares_every_store_with_the_catalog() {
+        JsonNode report = json(get("/v1/admin/check"));
+        assertThat(report.get("repaired").asBoolean()).isFalse();
+        assertThat(report.get("documents").asLong()).isGreaterThanOrEqualTo(2);
+        assertThat(report.get("stores")).hasSize(4);
+        report.get("stores").forEach(s -> {
+            assertThat(s.get("orphanVersions").asInt()).as(s.toString()).isZero();
+            assertThat(s.get("lackingVersions").asInt()).as(s.toString()).isZero();
+            assertThat(s.get("records").asLong()).isEqualTo(s.get("expectedRecords").asLong());
+        });
     }
 
     @Test

@@ -1,0 +1,37 @@
+package io.polyrag.core;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileSystemException;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+class StorageProblemsTest {
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+        "No space left on device|no space left on device at /d/fulltext (the full-text index could not write): free",
+        "Read-only file system|cannot write to /d/fulltext (the full-text index could not write): the folder is read-only",
+        "codec footer mismatch (resource=/d/fulltext/_0.cfs)|the full-text index at /d/fulltext is damaged (codec footer",
+        "Problem reading index from /d/fulltext|the full-text index at /d/fulltext is damaged",
+        "something else|the full-text index at /d/fulltext could not write: wrapper"})
+    void names_the_cause_the_place_and_the_fix(String cause, String expected) {
+        Exception e = new RuntimeException("wrapper", new IOException(cause));
+        assertThat(StorageProblems.describe("full-text index", "/d/fulltext", "write", e)).startsWith(expected);
+    }
+
+    @ParameterizedTest
+    @CsvSource({"No space left on device", "codec footer mismatch"})
+    void a_damaged_index_names_the_repair_and_a_full_disk_says_what_is_kept(String cause) {
+        String line = StorageProblems.describe("vector index", "/d/vector", "open", new IOException(cause));
+        assertThat(line).containsAnyOf("polyrag check --repair", "what was committed before is kept");
+    }
+
+    @org.junit.jupiter.api.Test
+    void an_access_denied_file_is_named() {
+        FileSystemException denied = new AccessDeniedException("/d/vector/_p.fdm");
+        assertThat(StorageProblems.describe("vector index", "/d/vector", "write", denied))
+                .startsWith("cannot write to /d/vector").contains("(/d/vector/_p.fdm)").contains("fix its permissions");
+    }
+}
