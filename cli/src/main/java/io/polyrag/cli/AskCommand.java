@@ -14,7 +14,7 @@ import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
 /** {@code polyrag ask QUESTION}: an answer with numbered sources. */
-@Command(name = "ask", description = "Answer a question from the indexed documents, citing numbered sources.")
+@Command(name = "ask", mixinStandardHelpOptions = true, description = "Answer a question from the indexed documents, citing numbered sources.")
 final class AskCommand implements Callable<Integer> {
     @ParentCommand
     PolyragCommand parent;

@@ -12,7 +12,7 @@ import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
 /** {@code polyrag check [--repair]}: compare every store with the catalog, and mend what differs. */
-@Command(name = "check", description = {"Compare every enabled store with the catalog: records per document version, "
+@Command(name = "check", mixinStandardHelpOptions = true, description = {"Compare every enabled store with the catalog: records per document version, "
         + "orphan records (of replaced, deleted or never-published versions) and records a store lacks.",
     "With --repair, remove the orphans and re-index what a store lacks from the catalog's chunk text (no re-parse).",
     "Exit code 0 when consistent (after a repair, if asked), 1 when differences remain."})

@@ -17,7 +17,7 @@ import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
 /** {@code polyrag config}: the effective configuration (secrets masked) and the providers on the class path. */
-@Command(name = "config", description = "Print the effective configuration and the available providers.")
+@Command(name = "config", mixinStandardHelpOptions = true, description = "Print the effective configuration and the available providers.")
 final class ConfigCommand implements Callable<Integer> {
     @ParentCommand
     PolyragCommand parent;

@@ -26,7 +26,7 @@ import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
 /** {@code polyrag eval --dataset DIR}: index a BEIR dataset and report retrieval quality per configuration. */
-@Command(name = "eval", description = "Evaluate retrieval on a BEIR-format dataset (nDCG@10, Recall@100, MRR@10, "
+@Command(name = "eval", mixinStandardHelpOptions = true, description = "Evaluate retrieval on a BEIR-format dataset (nDCG@10, Recall@100, MRR@10, "
         + "latency) for each modality alone and fused.")
 final class EvalCommand implements Callable<Integer> {
     @ParentCommand

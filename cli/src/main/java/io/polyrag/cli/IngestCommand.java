@@ -17,7 +17,7 @@ import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
 /** {@code polyrag ingest PATH...}: index files and folders now. */
-@Command(name = "ingest", description = "Index files and directories into every enabled store.")
+@Command(name = "ingest", mixinStandardHelpOptions = true, description = "Index files and directories into every enabled store.")
 final class IngestCommand implements Callable<Integer> {
     @ParentCommand
     PolyragCommand parent;

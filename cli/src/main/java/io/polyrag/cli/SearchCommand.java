@@ -15,7 +15,7 @@ import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
 /** {@code polyrag search QUERY}: run every enabled retriever and print the fused hits. */
-@Command(name = "search", description = "Search with every enabled retriever and fuse the rankings.")
+@Command(name = "search", mixinStandardHelpOptions = true, description = "Search with every enabled retriever and fuse the rankings.")
 final class SearchCommand implements Callable<Integer> {
     @ParentCommand
     PolyragCommand parent;

@@ -22,7 +22,7 @@ import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
 /** {@code polyrag serve [PATH...]}: the REST API; given paths, they are ingested in the background first. */
-@Command(name = "serve", description = "Serve the REST API; ingest PATHs in the background if given.")
+@Command(name = "serve", mixinStandardHelpOptions = true, description = "Serve the REST API; ingest PATHs in the background if given.")
 final class ServeCommand implements Callable<Integer> {
     @ParentCommand
     PolyragCommand parent;

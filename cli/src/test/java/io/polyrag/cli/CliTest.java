@@ -126,4 +126,23 @@ class CliTest {
         assertThat(r.out()).contains("POLYRAG_FUSION_RRF_K").contains("42  [override]").contains("providers:")
                 .contains("lucene").contains("bge-small-en-v1.5-q");
     }
+
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"serve", "ingest", "search", "ask", "eval", "check",
+        "config"})
+    void every_command_answers_help_with_its_usage(String command) {
+        Run r = run(command, "--help");
+        assertThat(r.code()).as(r.err()).isZero();
+        assertThat(r.out()).startsWith("Usage: polyrag " + command);
+    }
+
+    @Test
+    void check_reports_every_store_consistent_and_exits_0() {
+        Run r = run("check");
+        assertThat(r.code()).as(r.err()).isZero();
+        assertThat(r.out()).contains("catalog: 3 visible documents").containsPattern("vector: +ok +\\d+ records")
+                .containsPattern("fulltext: +ok");
+        Run json = run("check", "--json");
+        assertThat(json.out()).contains("\"repaired\":false").contains("\"orphanVersions\":0");
+    }
 }

@@ -388,13 +388,13 @@ public final class IngestPipeline {
             stores.upsert(records, staged);
             tally.extracted(relationCount, 0);
         } catch (RuntimeException e) {
-            LOG.log(Level.DEBUG, "writing a batch of " + prepared.size() + " documents failed", e);
             staged.forEach(this::discardQuietly);
             prepared.forEach(p -> tally.failed(p.input().name(), p.input().name()
                     + ": could not be written to the stores, nothing of it was kept (" + e.getMessage() + ")"));
             // A full disk, a read-only folder or a damaged index fails every later batch the same way: stop at the
             // first, with one line. Anything else may be this batch's own problem, so the next batch goes on.
             if (io.polyrag.core.StorageProblems.kind(e) != io.polyrag.core.StorageProblems.Kind.OTHER) {
+                LOG.log(Level.WARNING, "writing a batch of " + prepared.size() + " documents failed: " + e.getMessage());
                 throw new IngestStopped(tally, e);
             }
             LOG.log(Level.ERROR, "writing a batch of " + prepared.size() + " documents failed", e);

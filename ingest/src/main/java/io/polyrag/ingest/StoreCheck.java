@@ -48,13 +48,14 @@ public final class StoreCheck {
      * reads no version lists. Stores whose count differs are named; an empty list means consistent.
      */
     public List<String> countMismatches() {
-        List<VersionRecords> visible = catalog.visibleVersions();
+        Catalog.Totals totals = catalog.totals();
         List<String> out = new ArrayList<>();
         pipeline.stores().byModality().forEach((m, index) -> {
-            long expected = expected(m, visible);
             long actual = index.size();
-            boolean graphUnknown = isGraph(m) && visible.stream().anyMatch(v -> v.graphChunks() < 0);
-            if (graphUnknown ? actual < expected : actual != expected) {
+            boolean differs = isGraph(m)
+                    ? (totals.graphUnknown() ? actual < totals.graphChunks() : actual != totals.graphChunks())
+                    : actual != totals.chunks();
+            if (differs) {
                 out.add(m.wireName());
             }
         });
@@ -120,7 +121,8 @@ public final class StoreCheck {
             reindexed = reindex(m, index, lacking);
         }
         long expected = after.values().stream().mapToLong(v -> Math.max(0, expected(m, v))).sum();
-        long records = held.values().stream().mapToLong(Long::longValue).sum();
+        // After a repair, what the store holds now; otherwise what it held when listed.
+        long records = removed + reindexed > 0 ? index.size() : held.values().stream().mapToLong(Long::longValue).sum();
         return new CheckReport.StoreCheck(m.wireName(), expected, records, orphans.size(), orphanRecords,
                 lacking.size(), lackingRecords, examples, removed, reindexed);
     }
@@ -147,8 +149,8 @@ public final class StoreCheck {
             index.delete(batch);
             index.upsert(records);
             // A version replaced or deleted while this ran must not stay behind as an orphan.
-            Set<DocumentVersion> stillVisible = new HashSet<>(byVersion(catalog.visibleVersions()).keySet());
-            List<DocumentVersion> gone = batch.stream().filter(v -> !stillVisible.contains(v)).toList();
+            List<DocumentVersion> gone = batch.stream().filter(v -> catalog.document(v.documentId())
+                    .map(d -> d.visibleVersion() != v.version()).orElse(true)).toList();
             index.delete(gone);
             done += batch.size() - gone.size();
         }
@@ -191,10 +193,6 @@ public final class StoreCheck {
 
     private static long expected(Modality m, VersionRecords v) {
         return isGraph(m) ? v.graphChunks() : v.chunks();
-    }
-
-    private static long expected(Modality m, List<VersionRecords> visible) {
-        return visible.stream().mapToLong(v -> Math.max(0, expected(m, v))).sum();
     }
 
     private static Map<DocumentVersion, VersionRecords> byVersion(List<VersionRecords> versions) {

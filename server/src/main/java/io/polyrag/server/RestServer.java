@@ -82,8 +82,14 @@ public final class RestServer implements AutoCloseable {
     private void routes(io.javalin.config.RoutesConfig r) {
         r.get("/health", ctx -> ctx.json(health()));
         r.get("/ready", this::ready);
-        r.get("/v1/admin/check", ctx -> ctx.json(polyrag.check(false)));
-        r.post("/v1/admin/check", ctx -> ctx.json(polyrag.check("true".equalsIgnoreCase(ctx.queryParam("repair")))));
+        r.get("/v1/admin/check", ctx -> {
+            if (ctx.queryParam("repair") != null) {
+                throw new InvalidInputException("a repair changes the stores: send it as POST "
+                        + "/v1/admin/check?repair=true (GET only reports)");
+            }
+            ctx.json(polyrag.check(false));
+        });
+        r.post("/v1/admin/check", ctx -> ctx.json(polyrag.check(booleanParam(ctx, "repair"))));
         r.get("/v1/search", this::searchGet);
         r.post("/v1/search", this::searchPost);
         r.post("/v1/query", this::query);
@@ -351,6 +357,18 @@ public final class RestServer implements AutoCloseable {
         }
     }
 
+    private static boolean booleanParam(Context ctx, String name) {
+        String v = ctx.queryParam(name);
+        if (v == null || v.equalsIgnoreCase("false")) {
+            return false;
+        }
+        if (v.equalsIgnoreCase("true")) {
+            return true;
+        }
+        throw new InvalidInputException("query parameter '" + name + "' must be true or false, was '"
+                + io.polyrag.core.model.Ids.abbreviate(v, 40) + "'");
+    }
+
     private static void requireJson(Context ctx) {
         String type = ctx.contentType();
         if (type == null || !type.toLowerCase(Locale.ROOT).startsWith("application/json")) {
@@ -371,21 +389,32 @@ public final class RestServer implements AutoCloseable {
         r.exception(io.javalin.http.MethodNotAllowedResponse.class, (e, ctx) -> problem(ctx, 405,
                 "method " + ctx.method() + " is not allowed on " + ctx.path()));
         r.exception(HttpResponseException.class, (e, ctx) -> problem(ctx, e.getStatus(), e.getMessage()));
-        r.exception(Exception.class, (e, ctx) -> {
-            for (Throwable t = e; t != null; t = t.getCause()) {
-                if (t instanceof HttpResponseException h) {
-                    problem(ctx, h.getStatus(), h.getMessage());
-                    return;
-                }
-                if (t instanceof HttpException b) {
-                    problem(ctx, b.getCode(), "malformed request: " + b.getReason());
-                    return;
-                }
+        // A full disk is 507, a read-only or damaged store 503, each with its one line; other store failures are
+        // internal errors like any other.
+        r.exception(io.polyrag.core.StoreException.class, (e, ctx) -> {
+            switch (io.polyrag.core.StorageProblems.kind(e)) {
+                case DISK_FULL -> problem(ctx, 507, e.getMessage());
+                case NOT_WRITABLE, DAMAGED -> problem(ctx, 503, e.getMessage());
+                case OTHER -> internal(e, ctx);
             }
-            String id = UUID.randomUUID().toString();
-            LOG.log(System.Logger.Level.ERROR, "internal error " + id + " on " + ctx.method() + " " + ctx.path(), e);
-            problem(ctx, 500, "internal error; the server log has the details under error id " + id);
         });
+        r.exception(Exception.class, RestServer::internal);
+    }
+
+    private static void internal(Exception e, Context ctx) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof HttpResponseException h) {
+                problem(ctx, h.getStatus(), h.getMessage());
+                return;
+            }
+            if (t instanceof HttpException b) {
+                problem(ctx, b.getCode(), "malformed request: " + b.getReason());
+                return;
+            }
+        }
+        String id = UUID.randomUUID().toString();
+        LOG.log(System.Logger.Level.ERROR, "internal error " + id + " on " + ctx.method() + " " + ctx.path(), e);
+        problem(ctx, 500, "internal error; the server log has the details under error id " + id);
     }
 
     private static void problem(Context ctx, int status, String detail) {

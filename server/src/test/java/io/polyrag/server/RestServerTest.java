@@ -114,6 +114,19 @@ class RestServerTest {
             assertThat(s.get("lackingVersions").asInt()).as(s.toString()).isZero();
             assertThat(s.get("records").asLong()).isEqualTo(s.get("expectedRecords").asLong());
         });
+        HttpResponse<String> bad = send(HttpRequest.newBuilder(uri("/v1/admin/check?repair=maybe"))
+                .POST(HttpRequest.BodyPublishers.noBody()));
+        assertThat(bad.statusCode()).isEqualTo(400);
+        assertThat(bad.headers().firstValue("Content-Type")).hasValueSatisfying(t -> assertThat(t)
+                .startsWith("application/problem+json"));
+        assertThat(json(bad).get("detail").asString()).contains("'repair' must be true or false, was 'maybe'");
+        HttpResponse<String> viaGet = get("/v1/admin/check?repair=true");
+        assertThat(viaGet.statusCode()).isEqualTo(400);
+        assertThat(json(viaGet).get("detail").asString()).contains("POST /v1/admin/check?repair=true");
+        HttpResponse<String> repaired = send(HttpRequest.newBuilder(uri("/v1/admin/check?repair=true"))
+                .POST(HttpRequest.BodyPublishers.noBody()));
+        assertThat(repaired.statusCode()).isEqualTo(200);
+        assertThat(json(repaired).get("repaired").asBoolean()).isTrue();
     }
 
     @Test

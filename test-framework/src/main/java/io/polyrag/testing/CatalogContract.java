@@ -210,12 +210,18 @@ public abstract class CatalogContract {
         assertThat(c.visibleVersions()).containsExactly(
                 new VersionRecords(new DocumentVersion("d1", 2), "kb", 2, 1),
                 new VersionRecords(new DocumentVersion("d2", 1), "other", 1, 0));
+        assertThat(c.totals()).isEqualTo(new io.polyrag.core.port.Catalog.Totals(3, 1, false));
         c.delete(List.of("d2"));
         assertThat(c.unpurgedVersions()).containsExactly(new DocumentVersion("d1", 1), new DocumentVersion("d2", 1));
         c.markPurged(List.of(new DocumentVersion("d1", 1)));
         assertThat(c.unpurgedVersions()).containsExactly(new DocumentVersion("d2", 1));
         assertThat(c.visibleVersions()).extracting(VersionRecords::version).containsExactly(
                 new DocumentVersion("d1", 2));
+        DocumentDraft old = draft("d4", "kb", 1, "written before graph chunks were counted");
+        c.stage(new DocumentDraft(old.id(), old.knowledgeBase(), old.uri(), old.title(), old.mediaType(),
+                old.contentHash(), old.sizeBytes(), old.chunks(), -1), 1);
+        c.publish(new DocumentVersion("d4", 1));
+        assertThat(c.totals()).isEqualTo(new io.polyrag.core.port.Catalog.Totals(3, 1, true));
         c.stage(draft("d3", "kb", 1, "pending"), 1);
         c.markPurged(List.of(new DocumentVersion("d3", 1)));
         assertThat(c.pendingVersions()).as("only replaced or deleted versions are purged")

@@ -25,7 +25,7 @@ public record CheckReport(long documents, List<StoreCheck> stores, boolean repai
      * @param store the modality's name
      * @param expectedRecords records the catalog's visible versions call for (graph and RDF: chunks with entities or
      *     relations; versions written before polyrag counted them are left out)
-     * @param records records the store holds
+     * @param records records the store holds (after the repair, if one ran and changed something)
      * @param orphanVersions document versions the store holds that no visible version owns (replaced, deleted, or
      *     never published)
      * @param orphanRecords their records

@@ -67,6 +67,19 @@ public interface Catalog extends AutoCloseable {
     List<io.polyrag.core.model.VersionRecords> visibleVersions();
 
     /**
+     * What {@link #visibleVersions()} adds up to, in one aggregate query (the check at every start-up).
+     *
+     * @param chunks records a chunk index (vector, full text) should hold
+     * @param graphChunks records the graph and RDF stores should hold, over versions whose count is known
+     * @param graphUnknown whether some visible version's graph count is not known (written before it was counted)
+     */
+    record Totals(long chunks, long graphChunks, boolean graphUnknown) {
+    }
+
+    /** The totals of the visible versions; see {@link Totals}. */
+    Totals totals();
+
+    /**
      * Soft-deletes documents: they stop being visible at once; their chunks are forgotten.
      *
      * @return the versions that were visible, for the caller to delete from the stores

@@ -33,15 +33,19 @@ final class Jdbc {
      * committed once the cause (a full disk) allows it.
      */
     <T> T tx(String what, Work<T> work) {
+        DataSource used = dataSource;
         try {
-            return attempt(work);
+            return attempt(used, work);
         } catch (SQLException e) {
             if (reopen != null && closedItself(e)) {
                 try {
                     synchronized (this) {
-                        dataSource = reopen.get();
+                        // Only the first of several threads that saw it close reopens it.
+                        if (dataSource == used) {
+                            dataSource = reopen.get();
+                        }
                     }
-                    return attempt(work);
+                    return attempt(dataSource, work);
                 } catch (SQLException | RuntimeException again) {
                     e.addSuppressed(again);
                 }
@@ -53,8 +57,8 @@ final class Jdbc {
         }
     }
 
-    private <T> T attempt(Work<T> work) throws SQLException {
-        try (Connection c = dataSource.getConnection()) {
+    private static <T> T attempt(DataSource ds, Work<T> work) throws SQLException {
+        try (Connection c = ds.getConnection()) {
             c.setAutoCommit(false);
             try {
                 T result = work.run(c);
@@ -79,10 +83,5 @@ final class Jdbc {
             }
         }
         return false;
-    }
-
-    /** The data source in use now (after any reopen). */
-    DataSource dataSource() {
-        return dataSource;
     }
 }

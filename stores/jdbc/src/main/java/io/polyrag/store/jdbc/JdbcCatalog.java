@@ -353,6 +353,19 @@ public class JdbcCatalog implements CatalogAndJobs {
     }
 
     @Override
+    public Totals totals() {
+        return jdbc.tx("count visible records", c -> {
+            try (PreparedStatement ps = c.prepareStatement("SELECT COALESCE(SUM(chunk_count), 0), "
+                    + "COALESCE(SUM(CASE WHEN graph_chunks > 0 THEN graph_chunks ELSE 0 END), 0), "
+                    + "COUNT(CASE WHEN graph_chunks < 0 THEN 1 END) FROM documents "
+                    + "WHERE deleted = FALSE AND visible_version > 0"); ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return new Totals(rs.getLong(1), rs.getLong(2), rs.getLong(3) > 0);
+            }
+        });
+    }
+
+    @Override
     public List<DocumentVersion> delete(Collection<String> documentIds) {
         return jdbc.tx("delete documents", c -> {
             List<DocumentVersion> removed = new ArrayList<>();

@@ -69,7 +69,7 @@ final class LuceneIndex implements AutoCloseable {
     /**
      * Opens (or creates) the index in {@code path}.
      *
-     * <p>A folder that holds index files but no commit point ({@code segments_N} missing or unreadable) is not
+     * <p>A folder that holds index files but no commit point ({@code segments_N} missing) is not
      * opened as a new empty index in place, which would make Lucene delete the remaining files: they are moved to a
      * sibling folder {@code <name>.damaged-<time>} and an empty index starts, so that the catalog check reports what
      * the store lacks and {@code polyrag check --repair} rebuilds it.
@@ -107,7 +107,9 @@ final class LuceneIndex implements AutoCloseable {
         if (files.isEmpty() || org.apache.lucene.index.DirectoryReader.indexExists(directory)) {
             return;
         }
-        Path aside = path.resolveSibling(path.getFileName() + ".damaged-" + System.currentTimeMillis());
+        String when = java.time.format.DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'", java.util.Locale.ROOT)
+                .format(java.time.ZonedDateTime.now(java.time.ZoneOffset.UTC));
+        Path aside = path.resolveSibling(path.getFileName() + ".damaged-" + when);
         Files.createDirectories(aside);
         for (String f : files) {
             Files.move(path.resolve(f), aside.resolve(f));
@@ -252,11 +254,6 @@ final class LuceneIndex implements AutoCloseable {
         } catch (IOException | RuntimeException e) {
             LOG.log(System.Logger.Level.DEBUG, "rolling back the " + name + " after a failed write", e);
         }
-    }
-
-    /** Whether the last write left the writer closed (it reopens on the next write); for readiness checks. */
-    boolean writable() {
-        return writer.isOpen();
     }
 
     /** The scope as a filter, or null when every knowledge base is in scope. */
