@@ -182,9 +182,23 @@ public final class Polyrag implements AutoCloseable {
         String uri = request.uri() == null || request.uri().isBlank()
                 ? "text:" + Ids.sha256Hex(request.text().getBytes(StandardCharsets.UTF_8)).substring(0, 24)
                 : checkUri(request.uri());
-        String title = request.title() == null || request.title().isBlank() ? "text" : request.title().strip();
+        int nul = request.text().indexOf('\0');
+        if (nul >= 0) {
+            throw new InvalidInputException("text contains a NUL character at offset " + nul + ": send text only "
+                    + "(a binary file goes to POST /v1/ingest/files)");
+        }
+        // An HTML page's own <title> wins when it has one; plain text and Markdown are named by their first line.
+        String title = request.title() != null && !request.title().isBlank() ? request.title().strip()
+                : ext.equals(".html") ? "text" : titleOf(request.text());
         return components.pipeline.ingest(List.of(IngestInput.ofText(uri, title + ext, request.text())), kb,
                 run(request.skipGraph()), ProgressListener.NONE);
+    }
+
+    /** A title for an untitled text: its first line with words, without Markdown heading marks, at most 80 chars. */
+    static String titleOf(String text) {
+        String line = text.lines().map(l -> l.strip().replaceFirst("^#+\\s*", "").strip())
+                .filter(l -> l.chars().anyMatch(Character::isLetterOrDigit)).findFirst().orElse("text");
+        return line.length() <= 80 ? line : line.substring(0, 80).strip() + "…";
     }
 
     private static String checkUri(String uri) {

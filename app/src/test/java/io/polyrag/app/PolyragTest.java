@@ -176,6 +176,21 @@ class PolyragTest {
     }
 
     @Test
+    void a_text_with_a_nul_is_refused_and_an_untitled_text_is_named_by_its_first_line() {
+        assertThatThrownBy(() -> polyrag.ingestText(new Requests.TextIngest("bad\u0000bytes", null, null, null,
+                null))).isInstanceOf(InvalidInputException.class)
+                .hasMessage("text contains a NUL character at offset 3: send text only (a binary file goes to POST "
+                        + "/v1/ingest/files)");
+        polyrag.ingestText(new Requests.TextIngest("\n## Wombat burrows\n\nWombats dig long burrows with their claws.",
+                null, null, "markdown", "burrows"));
+        polyrag.ingestText(new Requests.TextIngest("  \nThe dingo howls at dusk across the plain.", null, null, null,
+                "burrows"));
+        assertThat(polyrag.documents("burrows", 0, 10)).extracting(io.polyrag.core.model.DocumentInfo::title)
+                .containsExactlyInAnyOrder("Wombat burrows", "The dingo howls at dusk across the plain.");
+        assertThat(Polyrag.titleOf("x".repeat(100))).hasSize(81).endsWith("…");
+    }
+
+    @Test
     void an_upload_job_runs_in_the_background_and_reports_its_progress() throws IOException {
         Path staging = polyrag.newStagingDir();
         Files.writeString(staging.resolve("0"), "# Okapi\n\nThe okapi is a giraffid native to the Congo.");
