@@ -14,7 +14,10 @@ import java.util.regex.Pattern;
 /**
  * Merges hits that say the same thing, in three layers: the same chunk id; the same text once normalised (case,
  * accents, punctuation and spacing ignored); word sets whose Jaccard overlap reaches the threshold. A duplicate is
- * merged into the better-ranked hit: scores add up (agreement is evidence) and each source keeps its better rank.
+ * merged into the better-ranked hit. Agreement between modalities is evidence, repetition inside one is not: per
+ * modality the merged hit keeps the best contribution of its members, and its score is the sum of those over the
+ * modalities (so twenty near-copies found by one retriever count once); each source keeps its better rank, and the
+ * hit lists the chunks it merged.
  *
  * <p>Candidates are taken in fused order until {@code limit} distinct hits are kept; later candidates cannot enter
  * the result, so they are not examined (their scores are not merged either). The result is re-sorted by
@@ -143,10 +146,22 @@ public final class Dedup {
     }
 
     private static Candidate merge(Candidate keep, Candidate dup) {
-        Map<String, SourceScore> sources = new HashMap<>(keep.hit().sources());
-        dup.hit().sources().forEach((m, s) -> sources.merge(m, s, (x, y) -> x.rank() <= y.rank() ? x : y));
-        return new Candidate(new FusedHit(keep.hit().chunkId(), keep.hit().score() + dup.hit().score(), sources),
-                keep.view());
+        FusedHit k = keep.hit();
+        FusedHit d = dup.hit();
+        Map<String, SourceScore> sources = new HashMap<>(k.sources());
+        d.sources().forEach((m, s) -> sources.merge(m, s, (x, y) -> x.rank() <= y.rank() ? x : y));
+        Map<String, Double> best = new HashMap<>(attributed(k));
+        attributed(d).forEach((m, c) -> best.merge(m, c, Math::max));
+        List<String> merged = new ArrayList<>(k.merged());
+        merged.add(d.chunkId());
+        merged.addAll(d.merged());
+        double score = best.values().stream().mapToDouble(Double::doubleValue).sum();
+        return new Candidate(new FusedHit(k.chunkId(), score, sources, best, merged), keep.view());
+    }
+
+    /** A hit's contributions by modality; a hit that has none counts its whole score as one. */
+    private static Map<String, Double> attributed(FusedHit h) {
+        return h.contributions().isEmpty() ? Map.of("", h.score()) : h.contributions();
     }
 
     /** Lower case, accents and punctuation removed, whitespace collapsed. */

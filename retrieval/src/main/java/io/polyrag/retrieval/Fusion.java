@@ -77,6 +77,7 @@ public interface Fusion {
             Contribution contribution) {
         Map<String, Double> scores = new LinkedHashMap<>();
         Map<String, Map<String, SourceScore>> sources = new HashMap<>();
+        Map<String, Map<String, Double>> contributions = new HashMap<>();
         rankings.entrySet().stream().sorted(Map.Entry.comparingByKey()).forEach(e -> {
             List<StoreHit> list = e.getValue();
             for (int i = 0; i < list.size(); i++) {
@@ -86,11 +87,13 @@ public interface Fusion {
                     continue;
                 }
                 seen.put(e.getKey().wireName(), new SourceScore(i + 1, h.score()));
-                scores.merge(h.chunkId(), i < depth ? contribution.of(e.getKey(), list, i + 1) : 0.0, Double::sum);
+                double c = i < depth ? contribution.of(e.getKey(), list, i + 1) : 0.0;
+                scores.merge(h.chunkId(), c, Double::sum);
+                contributions.computeIfAbsent(h.chunkId(), id -> new HashMap<>()).put(e.getKey().wireName(), c);
             }
         });
         List<FusedHit> out = new ArrayList<>(scores.size());
-        scores.forEach((id, s) -> out.add(new FusedHit(id, s, sources.get(id))));
+        scores.forEach((id, s) -> out.add(new FusedHit(id, s, sources.get(id), contributions.get(id), List.of())));
         out.sort(FusedHit.ORDER);
         return out;
     }

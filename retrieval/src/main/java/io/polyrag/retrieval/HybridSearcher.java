@@ -174,7 +174,9 @@ public final class HybridSearcher implements AutoCloseable {
             merged.merge(h.chunkId(), h, (x, y) -> {
                 Map<String, io.polyrag.core.model.SourceScore> sources = new java.util.HashMap<>(x.sources());
                 y.sources().forEach((m, sc) -> sources.merge(m, sc, (p, q) -> p.rank() <= q.rank() ? p : q));
-                return new FusedHit(x.chunkId(), x.score() + y.score(), sources);
+                Map<String, Double> contributions = new java.util.HashMap<>(x.contributions());
+                y.contributions().forEach((m, c) -> contributions.merge(m, c, Double::sum));
+                return new FusedHit(x.chunkId(), x.score() + y.score(), sources, contributions, List.of());
             });
         }
         List<FusedHit> out = new ArrayList<>(merged.values());
@@ -206,7 +208,7 @@ public final class HybridSearcher implements AutoCloseable {
             Dedup.Candidate c = candidates.get(order.get(rank));
             Map<String, io.polyrag.core.model.SourceScore> sources = new java.util.HashMap<>(c.hit().sources());
             sources.put("rerank", new io.polyrag.core.model.SourceScore(rank + 1, scores.get(order.get(rank))));
-            out.add(new Dedup.Candidate(new FusedHit(c.hit().chunkId(), c.hit().score(), sources), c.view()));
+            out.add(new Dedup.Candidate(c.hit().withSources(sources), c.view()));
         }
         return out;
     }
@@ -272,7 +274,7 @@ public final class HybridSearcher implements AutoCloseable {
         ChunkView v = c.view();
         return new SearchHit(rank, c.hit().score(), v.chunk().documentId(), v.chunk().id(), v.uri(), v.title(),
                 v.chunk().text(), v.chunk().kind(), v.chunk().headingPath(), v.knowledgeBase(), c.hit().sources(),
-                v.chunk().version(), v.chunk().ordinal(), v.chunk().location());
+                v.chunk().version(), v.chunk().ordinal(), v.chunk().location(), c.hit().merged());
     }
 
     @Override

@@ -13,20 +13,34 @@ import org.junit.jupiter.api.Test;
 class DedupTest {
     private static Dedup.Candidate c(String id, double score, String text, String modality, int rank) {
         Chunk chunk = new Chunk(id, "doc-" + id, 1, 0, ChunkKind.PROSE, text, List.of(), 0, text.length(), 1, "");
-        return new Dedup.Candidate(new FusedHit(id, score, Map.of(modality, new SourceScore(rank, score))),
-                new ChunkView(chunk, "kb", "file:///" + id, "T"));
+        return new Dedup.Candidate(new FusedHit(id, score, Map.of(modality, new SourceScore(rank, score)),
+                Map.of(modality, score), List.of()), new ChunkView(chunk, "kb", "file:///" + id, "T"));
     }
 
     private final Dedup dedup = new Dedup(0.8);
 
     @Test
-    void the_same_text_under_two_ids_merges_into_the_better_hit_and_scores_add() {
+    void the_same_text_found_by_two_modalities_merges_into_the_better_hit_and_their_scores_add() {
         List<Dedup.Candidate> out = dedup.apply(List.of(c("a", 0.5, "Same words here.", "vector", 1),
                 c("b", 0.3, "Same words here.", "fulltext", 2)), 10);
         assertThat(out).hasSize(1);
         assertThat(out.getFirst().hit().chunkId()).isEqualTo("a");
         assertThat(out.getFirst().hit().score()).isEqualTo(0.8);
         assertThat(out.getFirst().hit().sources()).containsOnlyKeys("vector", "fulltext");
+        assertThat(out.getFirst().hit().merged()).containsExactly("b");
+    }
+
+    @Test
+    void near_copies_found_by_one_modality_count_once_with_the_best_contribution() {
+        List<Dedup.Candidate> copies = new java.util.ArrayList<>();
+        copies.add(c("lead", 0.45, "The vault opens with a fingerprint scanner.", "fulltext", 1));
+        for (int i = 0; i < 19; i++) {
+            copies.add(c("tern" + i, 0.4 - i * 0.01, "Arctic terns and puffins migrate.", "vector", i + 1));
+        }
+        List<Dedup.Candidate> out = dedup.apply(copies, 10);
+        assertThat(out).extracting(d -> d.hit().chunkId()).containsExactly("lead", "tern0");
+        assertThat(out.get(1).hit().score()).isEqualTo(0.4);
+        assertThat(out.get(1).hit().merged()).hasSize(18);
     }
 
     @Test
@@ -52,9 +66,9 @@ class DedupTest {
         Dedup.Candidate x = c("x", 0.3, "dup text", "fulltext", 3);
         Dedup.Candidate y = c("y", 0.3, "dup text", "fulltext", 2);
         List<Dedup.Candidate> out = dedup.apply(List.of(top, x, y), 10);
-        assertThat(out).extracting(d -> d.hit().chunkId()).containsExactly("x", "top");
-        assertThat(out.getFirst().hit().score()).isEqualTo(0.6);
-        assertThat(out.getFirst().hit().sources().get("fulltext").rank()).isEqualTo(2);
+        assertThat(out).extracting(d -> d.hit().chunkId()).containsExactly("top", "x");
+        assertThat(out.get(1).hit().score()).as("the same modality twice counts once").isEqualTo(0.3);
+        assertThat(out.get(1).hit().sources().get("fulltext").rank()).isEqualTo(2);
     }
 
     @Test

@@ -22,13 +22,16 @@ import java.util.Map;
  * @param ordinal the chunk's position in its document
  * @param location where in the source the chunk is ({@code page 3}, {@code sheet Budget}, {@code slide 2}), or
  *     empty
+ * @param merged ids of near-duplicate chunks merged into this hit (same text or nearly); their best contribution per
+ *     modality counts, once
  */
 public record SearchHit(int rank, double score, String documentId, String chunkId, String uri, String title,
         String text, ChunkKind kind, List<String> headingPath, String knowledgeBase,
-        Map<String, SourceScore> sources, long version, int ordinal, String location) {
+        Map<String, SourceScore> sources, long version, int ordinal, String location, List<String> merged) {
     public SearchHit {
         headingPath = List.copyOf(headingPath);
         sources = Map.copyOf(sources);
         location = location == null ? "" : location;
+        merged = merged == null ? List.of() : List.copyOf(merged);
     }
 }
