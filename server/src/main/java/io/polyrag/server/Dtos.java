@@ -1,9 +1,13 @@
 package io.polyrag.server;
 
-import com.fasterxml.jackson.annotation.JsonAlias;
+import com.fasterxml.jackson.annotation.JsonFormat;
+import com.fasterxml.jackson.annotation.JsonProperty;
 import java.util.List;
 
-/** Request bodies of the REST API. Unknown fields are rejected. */
+/**
+ * Request bodies of the REST API, with the documented (snake_case) names as their only JSON names: an unknown field,
+ * including a Java component name such as {@code topK}, is rejected with the list of the documented ones.
+ */
 final class Dtos {
     private Dtos() {
     }
@@ -12,13 +16,13 @@ final class Dtos {
      * {@code POST /v1/search}.
      *
      * @param query the text to search for
-     * @param topK hits wanted (also {@code top_k}); default from the server's configuration
-     * @param knowledgeBases knowledge bases to search (also {@code kb}); empty: all
+     * @param topK hits wanted ({@code top_k}); default from the server's configuration
+     * @param knowledgeBases knowledge bases to search ({@code kb}; one name or a list); empty: all
      * @param modalities retrievers to run; empty: all enabled
      * @param fusion {@code rrf} or {@code weighted}; default from configuration
      */
-    record SearchBody(String query, @JsonAlias("top_k") Integer topK,
-            @JsonAlias({"kb", "knowledge_bases"}) List<String> knowledgeBases, List<String> modalities,
+    record SearchBody(String query, @JsonProperty("top_k") Integer topK,
+            @JsonProperty("kb") @JsonFormat(with = JsonFormat.Feature.ACCEPT_SINGLE_VALUE_AS_ARRAY) List<String> knowledgeBases, List<String> modalities,
             String fusion) {
     }
 
@@ -26,8 +30,8 @@ final class Dtos {
      * {@code POST /v1/query}: a search plus an answer.
      *
      * @param query the question
-     * @param topK hits to draw sources from (also {@code top_k})
-     * @param knowledgeBases knowledge bases to search (also {@code kb})
+     * @param topK hits to draw sources from ({@code top_k})
+     * @param knowledgeBases knowledge bases to search ({@code kb}; one name or a list)
      * @param modalities retrievers to run
      * @param fusion rrf or weighted
      * @param neighbours chunks added around each hit, 0 to 5
@@ -35,8 +39,8 @@ final class Dtos {
      *     {@code answer} with the whole answer and its sources
      * @param grounding add the grounding report: per answer sentence, the sources that support it
      */
-    record QueryBody(String query, @JsonAlias("top_k") Integer topK,
-            @JsonAlias({"kb", "knowledge_bases"}) List<String> knowledgeBases, List<String> modalities,
+    record QueryBody(String query, @JsonProperty("top_k") Integer topK,
+            @JsonProperty("kb") @JsonFormat(with = JsonFormat.Feature.ACCEPT_SINGLE_VALUE_AS_ARRAY) List<String> knowledgeBases, List<String> modalities,
             String fusion, Integer neighbours, Boolean stream, Boolean grounding) {
     }
 
@@ -52,23 +56,23 @@ final class Dtos {
      * @param title its title
      * @param uri its identity; default derived from the content
      * @param format text, markdown or html
-     * @param knowledgeBase target knowledge base (also {@code kb})
-     * @param skipGraph index without entity extraction (also {@code skip_graph})
+     * @param knowledgeBase target knowledge base ({@code kb})
+     * @param skipGraph index without entity extraction ({@code skip_graph})
      */
     record TextBody(String text, String title, String uri, String format,
-            @JsonAlias({"kb", "knowledge_base"}) String knowledgeBase,
-            @JsonAlias("skip_graph") Boolean skipGraph) {
+            @JsonProperty("kb") String knowledgeBase,
+            @JsonProperty("skip_graph") Boolean skipGraph) {
     }
 
     /**
      * An ingest of staged uploads.
      *
      * @param ids the ids the upload endpoint accepted
-     * @param knowledgeBase target knowledge base (also {@code kb}); default: the one they were staged for
-     * @param skipGraph index without entity extraction (also {@code skip_graph})
+     * @param knowledgeBase target knowledge base ({@code kb}); default: the one they were staged for
+     * @param skipGraph index without entity extraction ({@code skip_graph})
      */
-    record StagedBody(List<String> ids, @JsonAlias({"kb", "knowledge_base"}) String knowledgeBase,
-            @JsonAlias("skip_graph") Boolean skipGraph) {
+    record StagedBody(List<String> ids, @JsonProperty("kb") String knowledgeBase,
+            @JsonProperty("skip_graph") Boolean skipGraph) {
     }
 
     /** Entities matching a search. */

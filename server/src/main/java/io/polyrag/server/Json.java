@@ -4,25 +4,40 @@ import io.polyrag.core.InvalidInputException;
 import java.util.Collection;
 import java.util.stream.Collectors;
 import tools.jackson.core.JacksonException;
+import tools.jackson.core.StreamReadFeature;
 import tools.jackson.core.exc.StreamReadException;
 import tools.jackson.databind.DeserializationFeature;
+import tools.jackson.databind.MapperFeature;
+import tools.jackson.databind.cfg.CoercionAction;
+import tools.jackson.databind.cfg.CoercionInputShape;
 import tools.jackson.databind.cfg.EnumFeature;
 import tools.jackson.databind.exc.InvalidFormatException;
 import tools.jackson.databind.exc.MismatchedInputException;
 import tools.jackson.databind.exc.UnrecognizedPropertyException;
 import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.type.LogicalType;
 
 /**
- * The API's JSON: strict on input (an unknown field, a wrong type or trailing garbage is a 400 that names the
- * problem), enums written as their wire names.
+ * The API's JSON: strict on input (an unknown field, a wrong type, a duplicate key or trailing garbage is a 400 that
+ * names the field and what it should be; no value is coerced: {@code "3"} is not an integer, {@code 2.5} is not 2,
+ * {@code 42} is not a string), enums written as their wire names.
  */
 public final class Json {
     public static final JsonMapper MAPPER = JsonMapper.builder()
             .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
             .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
             .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+            .disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT)
+            .disable(MapperFeature.ALLOW_COERCION_OF_SCALARS)
+            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+            .withCoercionConfig(LogicalType.Textual, c -> c.setCoercion(CoercionInputShape.Integer, CoercionAction.Fail)
+                    .setCoercion(CoercionInputShape.Float, CoercionAction.Fail)
+                    .setCoercion(CoercionInputShape.Boolean, CoercionAction.Fail))
             .enable(EnumFeature.WRITE_ENUMS_USING_TO_STRING)
             .build();
+
+    private static final java.util.regex.Pattern DUPLICATE = java.util.regex.Pattern.compile(
+            "Duplicate (?:Object property|field) \"([^\"]*)\"");
 
     private Json() {
     }
@@ -43,14 +58,18 @@ public final class Json {
             throw new InvalidInputException("unknown field '" + e.getPropertyName() + "'"
                     + (known == null ? "" : "; known fields: " + known.stream().map(String::valueOf).sorted()
                             .collect(Collectors.joining(", "))));
-        } catch (InvalidFormatException e) {
-            throw new InvalidInputException("field '" + path(e) + "' has an invalid value: " + e.getValue());
         } catch (MismatchedInputException e) {
             String field = path(e);
             throw new InvalidInputException(field.isEmpty() ? "request body must be a JSON object"
-                    : "field '" + field + "' has the wrong type: expected " + simpleType(e));
+                    : "field '" + field + "' has the wrong type: expected " + simpleType(e)
+                            + (e instanceof InvalidFormatException f ? ", got " + f.getValue() : ""));
         } catch (StreamReadException e) {
-            throw new InvalidInputException("malformed JSON: " + e.getOriginalMessage());
+            String m = String.valueOf(e.getOriginalMessage());
+            java.util.regex.Matcher dup = DUPLICATE.matcher(m);
+            if (dup.find()) {
+                throw new InvalidInputException("field '" + dup.group(1) + "' appears twice: send each field once");
+            }
+            throw new InvalidInputException("malformed JSON: " + m);
         } catch (JacksonException e) {
             throw new InvalidInputException("cannot read the request body: " + e.getOriginalMessage());
         }
@@ -74,6 +93,9 @@ public final class Json {
         }
         if (t == String.class) {
             return "a string";
+        }
+        if (t == Boolean.class || t == boolean.class) {
+            return "true or false";
         }
         return "a " + t.getSimpleName();
     }

@@ -134,6 +134,9 @@ class RestServerTest {
         JsonNode viaGet = json(get("/v1/search?q=" + URLEncoder.encode("narwhal tusk", StandardCharsets.UTF_8)
                 + "&top_k=3"));
         JsonNode viaPost = json(post("/v1/search", "{\"query\": \"narwhal tusk\", \"top_k\": 3}"));
+        JsonNode oneKb = json(post("/v1/search", "{\"query\": \"narwhal tusk\", \"kb\": \"sea\"}"));
+        assertThat(oneKb.get("hits")).isNotEmpty().allSatisfy(h -> assertThat(h.get("knowledgeBase").asString())
+                .as("kb as one name, not a list").isEqualTo("sea"));
         for (JsonNode r : new JsonNode[] {viaGet, viaPost}) {
             assertThat(r.get("query").asString()).isEqualTo("narwhal tusk");
             assertThat(r.get("tookMs").isNumber()).isTrue();
@@ -293,7 +296,12 @@ class RestServerTest {
         "top_k huge | {\"query\": \"x\", \"top_k\": 10000} | was 10000",
         "unknown modality | {\"query\": \"x\", \"modalities\": [\"telepathy\"]} | unknown modality 'telepathy'",
         "unknown fusion | {\"query\": \"x\", \"fusion\": \"magic\"} | unknown fusion method 'magic'",
-        "bad kb name | {\"query\": \"x\", \"kb\": [\"../etc\"]} | knowledge base name '../etc' is invalid"})
+        "bad kb name | {\"query\": \"x\", \"kb\": [\"../etc\"]} | knowledge base name '../etc' is invalid",
+        "top_k as a string | {\"query\": \"x\", \"top_k\": \"3\"} | field 'top_k' has the wrong type: expected an integer",
+        "top_k as a fraction | {\"query\": \"x\", \"top_k\": 2.5} | field 'top_k' has the wrong type: expected an integer, got 2.5",
+        "query as a number | {\"query\": 42} | field 'query' has the wrong type: expected a string",
+        "duplicate key | {\"query\": \"x\", \"query\": \"y\"} | field 'query' appears twice",
+        "camelCase name | {\"query\": \"x\", \"topK\": 3} | unknown field 'topK'; known fields: fusion, kb, modalities, query, top_k"})
     void bad_search_bodies_get_400_with_a_message(String name, String body, String detail) {
         assertProblem(post("/v1/search", body), 400, detail);
     }
