@@ -42,6 +42,9 @@ import java.util.stream.Collectors;
  */
 public final class RestServer implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(RestServer.class.getName());
+    private static final System.Logger ACCESS = System.getLogger("io.polyrag.server.access");
+    private static final String REQUEST_ID = "polyrag.request.id";
+    private static final String REQUEST_ID_HEADER = "X-Request-Id";
     private static final String PROBLEM = "application/problem+json";
 
     private final Polyrag polyrag;
@@ -61,16 +64,22 @@ public final class RestServer implements AutoCloseable {
             config.concurrency.useVirtualThreads = true;
             config.jsonMapper(new JavalinJackson3(Json.MAPPER, false));
             config.http.maxRequestSize = maxRequestBytes;
+            config.http.prefer405over404 = true;
+            config.jetty.modifyServer(server -> server.setErrorHandler(new ProblemErrorHandler()));
+            config.jetty.modifyServletContextHandler(context -> context.setErrorHandler(new ProblemErrorHandler()));
             config.jetty.host = host;
             config.jetty.port = port;
             config.jetty.multipartConfig.maxFileSize(maxRequestBytes, SizeUnit.BYTES);
             config.jetty.multipartConfig.maxTotalRequestSize(maxRequestBytes, SizeUnit.BYTES);
             config.jetty.multipartConfig.maxInMemoryFileSize(1, SizeUnit.MB);
-            config.requestLogger.http((ctx, ms) -> LOG.log(ctx.statusCode() >= 500 ? System.Logger.Level.WARNING
-                    : System.Logger.Level.DEBUG, () -> String.format(Locale.ROOT, "%s %s -> %d in %.1f ms",
-                    ctx.method(), ctx.path(), ctx.statusCode(), ms)));
+            cors(config, polyrag.config().get(io.polyrag.core.config.Settings.HTTP_CORS_ORIGINS));
+            // One access-log line per request, under the id echoed in X-Request-Id.
+            config.requestLogger.http((ctx, ms) -> ACCESS.log(ctx.statusCode() >= 500 ? System.Logger.Level.WARNING
+                    : System.Logger.Level.INFO, () -> String.format(Locale.ROOT, "%s %s %s %d %.1f ms",
+                    ctx.attribute(REQUEST_ID), ctx.method(), route(ctx), ctx.statusCode(), ms)));
+            config.routes.before(RestServer::requestId);
             routes(config.routes);
-            errors(config.routes);
+            errors(config.routes, tooLarge(maxRequestBytes));
         });
         app.start();
     }
@@ -80,9 +89,9 @@ public final class RestServer implements AutoCloseable {
     }
 
     private void routes(io.javalin.config.RoutesConfig r) {
-        r.get("/health", ctx -> ctx.json(health()));
-        r.get("/ready", this::ready);
-        r.get("/v1/admin/check", ctx -> {
+        getAndHead(r, "/health", ctx -> ctx.json(health()));
+        getAndHead(r, "/ready", this::ready);
+        getAndHead(r, "/v1/admin/check", ctx -> {
             if (ctx.queryParam("repair") != null) {
                 throw new InvalidInputException("a repair changes the stores: send it as POST "
                         + "/v1/admin/check?repair=true (GET only reports)");
@@ -90,19 +99,68 @@ public final class RestServer implements AutoCloseable {
             ctx.json(polyrag.check(false));
         });
         r.post("/v1/admin/check", ctx -> ctx.json(polyrag.check(booleanParam(ctx, "repair"))));
-        r.get("/v1/search", this::searchGet);
+        getAndHead(r, "/v1/search", this::searchGet);
         r.post("/v1/search", this::searchPost);
         r.post("/v1/query", this::query);
         r.post("/v1/ingest/text", this::ingestText);
         r.post("/v1/ingest/files", this::ingestFiles);
         r.post("/v1/ingest/upload", this::upload);
         r.post("/v1/ingest/staged", this::ingestStaged);
-        r.get("/v1/formats", ctx -> ctx.json(polyrag.formats()));
-        r.get("/v1/jobs/{id}", ctx -> ctx.json(polyrag.job(ctx.pathParam("id"))));
-        r.get("/v1/documents", this::documents);
+        getAndHead(r, "/v1/formats", ctx -> ctx.json(polyrag.formats()));
+        getAndHead(r, "/v1/jobs/{id}", ctx -> ctx.json(polyrag.job(ctx.pathParam("id"))));
+        getAndHead(r, "/v1/documents", this::documents);
         r.delete("/v1/documents/{id}", this::deleteDocument);
-        r.get("/v1/graph/entities", this::entities);
-        r.get("/v1/graph/entities/{id}/neighbours", this::neighbours);
+        getAndHead(r, "/v1/graph/entities", this::entities);
+        getAndHead(r, "/v1/graph/entities/{id}/neighbours", this::neighbours);
+    }
+
+    /**
+     * Gives every request an id: the client's {@code X-Request-Id} when it is a sane token (letters, digits, {@code
+     * -_.:}, at most 64), else a new UUID; echoed in the response and the access log.
+     */
+    private static void requestId(Context ctx) {
+        String given = ctx.header(REQUEST_ID_HEADER);
+        String id = given != null && given.matches("[A-Za-z0-9._:-]{1,64}") ? given : UUID.randomUUID().toString();
+        ctx.attribute(REQUEST_ID, id);
+        ctx.header(REQUEST_ID_HEADER, id);
+    }
+
+    /** The route pattern that answered ({@code /v1/jobs/{id}}), or the path when none did (a 404). */
+    private static String route(Context ctx) {
+        try {
+            io.javalin.router.Endpoint e = ctx.endpoints().lastHttpEndpoint();
+            return e == null ? ctx.path() : e.path;
+        } catch (RuntimeException e) {
+            return ctx.path();
+        }
+    }
+
+    /** CORS for the configured origins; none configured: off, so browsers allow only the server's own origin. */
+    private static void cors(io.javalin.config.JavalinConfig config, String origins) {
+        List<String> list = Arrays.stream(origins.split(",")).map(String::strip).filter(o -> !o.isEmpty()).toList();
+        if (list.isEmpty()) {
+            return;
+        }
+        for (String o : list) {
+            if (!o.equals("*") && !o.matches("https?://[A-Za-z0-9.-]+(:\\d{1,5})?")) {
+                throw new io.polyrag.core.ConfigException("POLYRAG_HTTP_CORS_ORIGINS: '" + o + "' is not an origin: "
+                        + "give scheme://host[:port] (e.g. https://app.example.com), or * for any");
+            }
+        }
+        config.bundledPlugins.enableCors(cors -> cors.addRule(rule -> {
+            if (list.contains("*")) {
+                rule.anyHost();
+            } else {
+                list.forEach(o -> rule.allowHost(o));
+            }
+            rule.exposeHeader(REQUEST_ID_HEADER);
+        }));
+    }
+
+    /** A GET route that also answers HEAD: the same handler, headers and status, no body (Jetty drops it). */
+    private static void getAndHead(io.javalin.config.RoutesConfig r, String path, io.javalin.http.Handler handler) {
+        r.get(path, handler);
+        r.head(path, handler);
     }
 
     /** 200 when every store and model answers and agrees with the catalog; 503 naming what does not, and the fix. */
@@ -377,7 +435,15 @@ public final class RestServer implements AutoCloseable {
         }
     }
 
-    private static void errors(io.javalin.config.RoutesConfig r) {
+    /** What a body over the limit is told: the limit and the setting that raises it. */
+    private static String tooLarge(long maxRequestBytes) {
+        String limit = maxRequestBytes % (1024 * 1024) == 0 ? (maxRequestBytes >> 20) + " MiB"
+                : String.format(Locale.ROOT, "%,d bytes", maxRequestBytes);
+        return "the request body is larger than the limit of " + limit + ": raise POLYRAG_HTTP_MAX_REQUEST_MB, or "
+                + "send less (uploads: fewer or smaller files per request)";
+    }
+
+    private static void errors(io.javalin.config.RoutesConfig r, String tooLarge) {
         r.exception(InvalidInputException.class, (e, ctx) -> problem(ctx, 400, e.getMessage()));
         r.exception(NotFoundException.class, (e, ctx) -> problem(ctx, 404, e.getMessage()));
         r.exception(UnavailableException.class, (e, ctx) -> problem(ctx, 503, e.getMessage()));
@@ -386,29 +452,61 @@ public final class RestServer implements AutoCloseable {
                         e.getMessage(), e.sources()))));
         r.exception(io.javalin.http.NotFoundResponse.class, (e, ctx) -> problem(ctx, 404,
                 "no route " + ctx.method() + " " + ctx.path() + "; the API is under /v1"));
-        r.exception(io.javalin.http.MethodNotAllowedResponse.class, (e, ctx) -> problem(ctx, 405,
-                "method " + ctx.method() + " is not allowed on " + ctx.path()));
-        r.exception(HttpResponseException.class, (e, ctx) -> problem(ctx, e.getStatus(), e.getMessage()));
+        r.exception(io.javalin.http.MethodNotAllowedResponse.class, (e, ctx) -> {
+            ctx.header("Allow", allowed(e.getDetails()));
+            problem(ctx, 405, "method " + ctx.method() + " is not allowed on " + ctx.path() + "; use "
+                    + allowed(e.getDetails()));
+        });
+        r.exception(HttpResponseException.class, (e, ctx) -> problem(ctx, e.getStatus(), e.getStatus() == 413 ? tooLarge
+                : e.getMessage()));
         // A full disk is 507, a read-only or damaged store 503, each with its one line; other store failures are
         // internal errors like any other.
         r.exception(io.polyrag.core.StoreException.class, (e, ctx) -> {
             switch (io.polyrag.core.StorageProblems.kind(e)) {
                 case DISK_FULL -> problem(ctx, 507, e.getMessage());
                 case NOT_WRITABLE, DAMAGED -> problem(ctx, 503, e.getMessage());
-                case OTHER -> internal(e, ctx);
+                case OTHER -> internal(e, ctx, tooLarge);
             }
         });
-        r.exception(Exception.class, RestServer::internal);
+        r.exception(Exception.class, (e, ctx) -> internal(e, ctx, tooLarge));
     }
 
-    private static void internal(Exception e, Context ctx) {
+    /** The methods a path answers, from Javalin's 405 details, in a fixed order, HEAD wherever GET is. */
+    private static String allowed(Map<String, String> details) {
+        String all = String.join(",", details.values()).toUpperCase(Locale.ROOT);
+        List<String> out = new ArrayList<>();
+        for (String m : List.of("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE")) {
+            if (all.contains(m) || m.equals("HEAD") && all.contains("GET")) {
+                out.add(m);
+            }
+        }
+        return String.join(", ", out);
+    }
+
+    /** Jetty's multipart parser past maxFileSize or maxTotalRequestSize: a "bad multipart" 400 caused by a limit. */
+    private static boolean multipartTooLarge(Throwable e) {
+        boolean badMultipart = false;
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            badMultipart |= t instanceof HttpException h && h.getCode() == 400;
+            if (badMultipart && String.valueOf(t.getMessage()).toLowerCase(Locale.ROOT).contains("exceeded")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static void internal(Exception e, Context ctx, String tooLarge) {
+        if (multipartTooLarge(e)) {
+            problem(ctx, 413, tooLarge);
+            return;
+        }
         for (Throwable t = e; t != null; t = t.getCause()) {
             if (t instanceof HttpResponseException h) {
-                problem(ctx, h.getStatus(), h.getMessage());
+                problem(ctx, h.getStatus(), h.getStatus() == 413 ? tooLarge : h.getMessage());
                 return;
             }
             if (t instanceof HttpException b) {
-                problem(ctx, b.getCode(), "malformed request: " + b.getReason());
+                problem(ctx, b.getCode(), b.getCode() == 413 ? tooLarge : "malformed request: " + b.getReason());
                 return;
             }
         }

@@ -40,7 +40,7 @@ class RestServerTest {
     @BeforeAll
     void start() {
         polyrag = Polyrag.open(Config.load(Map.of(), Map.of("data.dir", tmp.resolve("data").toString(),
-                "graph.enabled", "true", "rdf.enabled", "true")));
+                "graph.enabled", "true", "rdf.enabled", "true", "http.cors.origins", "https://app.example.com")));
         server = new RestServer(polyrag, "127.0.0.1", 0, 8L * 1024 * 1024);
         tiny = new RestServer(polyrag, "127.0.0.1", 0, 1024);
         post("/v1/ingest/text", """
@@ -55,6 +55,14 @@ class RestServerTest {
         tiny.close();
         server.close();
         polyrag.close();
+    }
+
+    private static HttpResponse<String> alone(HttpRequest.Builder b) {
+        try (HttpClient own = HttpClient.newHttpClient()) {
+            return own.send(b.timeout(Duration.ofSeconds(60)).build(), HttpResponse.BodyHandlers.ofString());
+        } catch (java.io.IOException | InterruptedException e) {
+            throw new AssertionError(e);
+        }
     }
 
     private HttpResponse<String> send(HttpRequest.Builder b) {
@@ -324,7 +332,7 @@ class RestServerTest {
         HttpResponse<String> big = send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + tiny.port()
                 + "/v1/ingest/text")).header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString("{\"text\": \"" + "x".repeat(5000) + "\"}")));
-        assertProblem(big, 413, "");
+        assertProblem(big, 413, "larger than the limit of 1,024 bytes: raise POLYRAG_HTTP_MAX_REQUEST_MB");
         assertProblem(post("/v1/ingest/text", "{\"text\": \"\"}"), 400, "text is empty");
         assertProblem(post("/v1/ingest/text", "{\"text\": \"x\", \"format\": \"pdf\"}"), 400, "format 'pdf'");
     }
@@ -339,5 +347,52 @@ class RestServerTest {
         post("/v1/ingest/text", """
                 {"text": "Beekeepers harvest honey in late summer after the nectar flow.", "title": "Bees"}""");
         assertProblem(get("/v1/documents?limit=0"), 400, "limit in [1, 1000]");
+    }
+
+    @Test
+    void errors_jetty_raises_itself_are_problem_json_too() {
+        // Jetty closes the connection after a bad request line: each of these gets a connection of its own.
+        assertProblem(alone(HttpRequest.newBuilder(uri("/v1/search?q=" + "a".repeat(9000)))), 414,
+                "send a long query in the body of POST /v1/search");
+        assertProblem(alone(HttpRequest.newBuilder(uri("/v1/documents/%00")).DELETE()), 400, "malformed request");
+        HttpResponse<String> put = send(HttpRequest.newBuilder(uri("/v1/search"))
+                .PUT(HttpRequest.BodyPublishers.ofString("{}")));
+        assertProblem(put, 405, "method PUT is not allowed on /v1/search");
+        assertThat(put.headers().firstValue("Allow")).hasValue("GET, HEAD, POST");
+        byte[] body = multipart("kb", "default", new String[][] {{"big.txt", "x".repeat(5000)}});
+        HttpResponse<String> bigUpload = send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + tiny.port()
+                + "/v1/ingest/files")).header("Content-Type", "multipart/form-data; boundary=XyZ")
+                .POST(HttpRequest.BodyPublishers.ofByteArray(body)));
+        assertProblem(bigUpload, 413, "larger than the limit of 1,024 bytes: raise POLYRAG_HTTP_MAX_REQUEST_MB");
+    }
+
+    @Test
+    void head_answers_on_get_routes_without_a_body() {
+        HttpResponse<String> head = send(HttpRequest.newBuilder(uri("/v1/search?q=narwhal"))
+                .method("HEAD", HttpRequest.BodyPublishers.noBody()));
+        assertThat(head.statusCode()).isEqualTo(200);
+        assertThat(head.body()).isEmpty();
+        assertThat(head.headers().firstValue("Content-Type")).hasValueSatisfying(t -> assertThat(t)
+                .startsWith("application/json"));
+    }
+
+    @Test
+    void every_answer_carries_a_request_id_the_client_may_choose() {
+        HttpResponse<String> mine = send(HttpRequest.newBuilder(uri("/health")).header("X-Request-Id", "trace-42"));
+        assertThat(mine.headers().firstValue("X-Request-Id")).hasValue("trace-42");
+        HttpResponse<String> hostile = send(HttpRequest.newBuilder(uri("/v1/nothing"))
+                .header("X-Request-Id", "bad id\twith spaces"));
+        assertThat(hostile.statusCode()).isEqualTo(404);
+        assertThat(hostile.headers().firstValue("X-Request-Id")).hasValueSatisfying(id -> assertThat(id)
+                .matches("[0-9a-f-]{36}"));
+    }
+
+    @Test
+    void cors_answers_only_the_configured_origin() {
+        HttpResponse<String> allowed = send(HttpRequest.newBuilder(uri("/health"))
+                .header("Origin", "https://app.example.com"));
+        assertThat(allowed.headers().firstValue("Access-Control-Allow-Origin")).hasValue("https://app.example.com");
+        HttpResponse<String> other = send(HttpRequest.newBuilder(uri("/health")).header("Origin", "https://evil.test"));
+        assertThat(other.headers().firstValue("Access-Control-Allow-Origin")).isEmpty();
     }
 }

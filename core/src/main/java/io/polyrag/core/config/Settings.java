@@ -240,6 +240,9 @@ public final class Settings {
             "Port the REST server listens on; 0 picks a free one.");
     public static final Setting<Integer> HTTP_MAX_REQUEST_MB = Setting.integer("http.max.request.mb", 256, 1, 4096,
             "Largest request body, in MiB (uploads included); larger requests get 413.");
+    public static final Setting<String> HTTP_CORS_ORIGINS = Setting.string("http.cors.origins", "",
+            "Origins a browser may call the API from, comma-separated (e.g. https://app.example.com); empty: CORS "
+                    + "off (same origin only); * for any origin.");
 
     private static final List<Setting<?>> ALL = collect();
 
