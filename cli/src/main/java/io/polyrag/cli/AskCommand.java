@@ -35,7 +35,22 @@ final class AskCommand implements Callable<Integer> {
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
         try (Polyrag polyrag = parent.open(Map.of("ingest.workers", "0"))) {
-            Answer a = polyrag.answer(query.request(polyrag.defaultAnswerTopK()), neighbours, grounding, t -> { });
+            Answer a;
+            try {
+                a = polyrag.answer(query.request(polyrag.defaultAnswerTopK()), neighbours, grounding, t -> { });
+            } catch (io.polyrag.core.AnswerUnavailableException e) {
+                // The model did not answer; the sources were found all the same: show them, then say why.
+                if (query.json) {
+                    out.println(Json.MAPPER.writeValueAsString(Map.of("error", e.getMessage(), "sources",
+                            e.sources())));
+                } else {
+                    e.sources().forEach(s -> out.printf("[%d] %s  %s%n", s.number(), s.title(), s.uri()));
+                }
+                spec.commandLine().getErr().println("polyrag: no answer: " + e.getMessage()
+                        + " (the sources above were found; check POLYRAG_LLM_* or run without a model for an "
+                        + "extractive answer)");
+                return Main.UNAVAILABLE;
+            }
             if (query.json) {
                 out.println(Json.MAPPER.writeValueAsString(a));
                 return Main.OK;

@@ -21,6 +21,8 @@ final class Logging {
             for (String noisy : new String[] {"org.eclipse.jetty", "io.javalin", "org.h2"}) {
                 System.setProperty("org.slf4j.simpleLogger.log." + noisy, "warn");
             }
+            // Javalin logs "Failed to start Javalin" before rethrowing; polyrag reports the cause itself, once.
+            System.setProperty("org.slf4j.simpleLogger.log.io.javalin.Javalin", "off");
             // The tokenizer library probes for a GPU and warns when there is none; we never use one.
             System.setProperty("org.slf4j.simpleLogger.log.ai.djl", "error");
             LUCENE.setLevel(Level.WARNING);

@@ -17,7 +17,8 @@ import picocli.CommandLine.ScopeType;
         subcommands = {ServeCommand.class, IngestCommand.class, SearchCommand.class, AskCommand.class, EvalCommand.class,
             CheckCommand.class, ConfigCommand.class},
         footer = {"", "Settings: environment variables POLYRAG_*, a properties file (--config), or --set key=value.",
-            "Exit codes: 0 ok, 1 some inputs failed, 2 bad usage or configuration, 3 data directory in use,"
+            "Exit codes: 0 ok, 1 some inputs failed (check: stores differ), 2 bad usage or configuration (a port in"
+                    + " use included), 3 unavailable (the data directory in use, a language model not answering),"
                     + " 4 internal error."})
 public final class PolyragCommand implements Runnable {
     @Option(names = "--data-dir", scope = ScopeType.INHERIT, paramLabel = "DIR",

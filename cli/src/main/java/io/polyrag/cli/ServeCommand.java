@@ -2,7 +2,6 @@ package io.polyrag.cli;
 
 import io.polyrag.app.Polyrag;
 import io.polyrag.app.Requests;
-import io.polyrag.core.UnavailableException;
 import io.polyrag.core.config.Config;
 import io.polyrag.core.config.Settings;
 import io.polyrag.core.model.IngestReport;
@@ -61,9 +60,17 @@ final class ServeCommand implements Callable<Integer> {
                     config.get(Settings.HTTP_MAX_REQUEST_MB) * 1024L * 1024L);
         } catch (RuntimeException e) {
             polyrag.close();
-            throw new UnavailableException("cannot listen on " + config.get(Settings.HTTP_HOST) + ":"
-                    + config.get(Settings.HTTP_PORT) + " (" + rootMessage(e) + "): is the port in use? choose "
-                    + "another with --port or POLYRAG_HTTP_PORT", e);
+            if (e instanceof io.polyrag.core.ConfigException) {
+                throw e;
+            }
+            if (hasCause(e, java.net.BindException.class)) {
+                // Exit 2 (configuration), not 3, which says the data directory is in use.
+                throw new io.polyrag.core.ConfigException("cannot listen on " + config.get(Settings.HTTP_HOST) + ":"
+                        + config.get(Settings.HTTP_PORT) + " (" + rootMessage(e) + "): another program has that "
+                        + "port; stop it, or choose another with --port or POLYRAG_HTTP_PORT");
+            }
+            throw new io.polyrag.core.PolyragException("cannot start the HTTP server on "
+                    + config.get(Settings.HTTP_HOST) + ":" + config.get(Settings.HTTP_PORT) + ": " + rootMessage(e), e);
         }
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
@@ -98,6 +105,15 @@ final class ServeCommand implements Callable<Integer> {
         } catch (RuntimeException e) {
             err.println("polyrag: ingest of " + paths + " failed: " + e.getMessage());
         }
+    }
+
+    private static boolean hasCause(Throwable t, Class<? extends Throwable> type) {
+        for (Throwable c = t; c != null; c = c.getCause()) {
+            if (type.isInstance(c)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static String rootMessage(Throwable t) {

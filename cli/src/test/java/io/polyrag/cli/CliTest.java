@@ -145,4 +145,29 @@ class CliTest {
         Run json = run("check", "--json");
         assertThat(json.out()).contains("\"repaired\":false").contains("\"orphanVersions\":0");
     }
+
+    @Test
+    void a_port_in_use_exits_2_naming_the_port_and_the_fix() throws IOException {
+        try (java.net.ServerSocket taken = new java.net.ServerSocket(0, 1,
+                java.net.InetAddress.getLoopbackAddress())) {
+            Run r = run("serve", "--port", Integer.toString(taken.getLocalPort()));
+            assertThat(r.code()).isEqualTo(Main.USAGE);
+            assertThat(r.err()).contains("cannot listen on 127.0.0.1:" + taken.getLocalPort())
+                    .contains("another program has that port").contains("--port");
+        }
+    }
+
+    @Test
+    void ask_with_a_model_that_does_not_answer_lists_the_sources_and_exits_3() throws IOException {
+        int closed;
+        try (java.net.ServerSocket s = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            closed = s.getLocalPort();
+        }
+        Run r = run("--set", "llm.provider=openai", "--set", "llm.base.url=http://127.0.0.1:" + closed + "/v1",
+                "--set", "llm.model=m", "--set", "llm.max.retries=0", "ask", "what", "is", "matcha?");
+        assertThat(r.code()).as(r.err()).isEqualTo(Main.UNAVAILABLE);
+        assertThat(r.out()).contains("[1] ").contains("tea.md");
+        assertThat(r.err()).contains("polyrag: no answer: ").contains("the sources above were found")
+                .doesNotContain("internal error");
+    }
 }
