@@ -47,7 +47,8 @@ final class AskCommand implements Callable<Integer> {
                     e.sources().forEach(s -> out.printf("[%d] %s  %s%n", s.number(), s.title(), s.uri()));
                 }
                 spec.commandLine().getErr().println("polyrag: no answer: " + e.getMessage()
-                        + " (the sources above were found; check POLYRAG_LLM_* or run without a model for an "
+                        + " (the sources above were found; check POLYRAG_LLM_BASE_URL and POLYRAG_LLM_MODEL, or set "
+                        + "POLYRAG_LLM_PROVIDER=none for an "
                         + "extractive answer)");
                 return Main.UNAVAILABLE;
             }

@@ -330,7 +330,9 @@ public final class IngestPipeline {
         } catch (InvalidInputException e) {
             return new Verdict(null, e.getMessage());
         } catch (RuntimeException e) {
-            return new Verdict(null, item.name() + ": " + e.getClass().getSimpleName() + ": " + e.getMessage());
+            LOG.log(Level.WARNING, "checking " + item.name() + " failed", e);
+            return new Verdict(null, item.name() + ": could not be parsed (an unexpected parser error; the server log "
+                    + "has the details)");
         }
     }
 

@@ -252,7 +252,7 @@ public final class DocumentsParser implements Parser {
             Thread.currentThread().interrupt();
             throw new InvalidInputException(item.name() + ": parsing was interrupted");
         } catch (ExecutionException e) {
-            throw failure(item, e.getCause());
+            throw failure(item, type, e.getCause());
         }
         if (doc.isEmpty()) {
             throw new InvalidInputException(item.name() + ": no text to index (" + type + (ocr
@@ -327,8 +327,11 @@ public final class DocumentsParser implements Parser {
         return TikaXhtmlHandler.Layout.FLOW;
     }
 
-    /** A clear reason for whatever the parse threw. */
-    private static InvalidInputException failure(SourceItem item, Throwable t) {
+    /**
+     * A clear reason, in users' words, for whatever the parse threw; the library's own message (class names, object
+     * ids, issue numbers) goes to the log only.
+     */
+    private static InvalidInputException failure(SourceItem item, String type, Throwable t) {
         for (Throwable c = t; c != null; c = c.getCause()) {
             if (c instanceof EncryptedDocumentException
                     || c.getClass().getName().endsWith("EncryptedDocumentException")
@@ -351,9 +354,37 @@ public final class DocumentsParser implements Parser {
                 return new InvalidInputException(item.name() + ": needs more memory to parse than is available");
             }
         }
-        String reason = t instanceof TikaException || t instanceof IOException || t instanceof SAXException
-                ? t.getMessage() : t.getClass().getSimpleName() + ": " + t.getMessage();
-        return new InvalidInputException(item.name() + ": corrupt or truncated, cannot be parsed (" + reason + ")");
+        System.getLogger(DocumentsParser.class.getName()).log(System.Logger.Level.INFO, item.name() + " (" + type
+                + ") could not be parsed: " + t);
+        return new InvalidInputException(item.name() + ": not a valid " + kindName(type) + " (corrupt or truncated); "
+                + "it was skipped");
+    }
+
+    /** What users call a file of this media type. */
+    static String kindName(String type) {
+        String t = type == null ? "" : type.toLowerCase(java.util.Locale.ROOT);
+        if (t.contains("pdf")) {
+            return "PDF";
+        }
+        if (t.contains("wordprocessing") || t.contains("msword") || t.contains("opendocument.text")) {
+            return "word-processing document";
+        }
+        if (t.contains("spreadsheet") || t.contains("excel")) {
+            return "spreadsheet";
+        }
+        if (t.contains("presentation") || t.contains("powerpoint")) {
+            return "presentation";
+        }
+        if (t.contains("epub")) {
+            return "EPUB book";
+        }
+        if (t.contains("rtf")) {
+            return "RTF document";
+        }
+        if (t.startsWith("image/")) {
+            return "image";
+        }
+        return "file of type " + (t.isEmpty() ? "unknown" : t);
     }
 
     @Override

@@ -83,7 +83,19 @@ class DocumentsParserTest {
         byte[] pdf = DocumentFixtures.pdf(List.of("page one", "page two"));
         byte[] cut = java.util.Arrays.copyOf(pdf, pdf.length / 3);
         assertThatThrownBy(() -> parse("cut.pdf", cut)).isInstanceOf(InvalidInputException.class)
-                .hasMessageContaining("cut.pdf");
+                .hasMessage("cut.pdf: not a valid PDF (corrupt or truncated); it was skipped");
+    }
+
+    @Test
+    void random_bytes_named_like_a_document_are_refused_in_users_words_without_library_internals() {
+        byte[] noise = new byte[3000];
+        new java.util.Random(5).nextBytes(noise);
+        byte[] pdfHeader = "%PDF-1.7\n1 0 obj garbage".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        for (var c : List.of(java.util.Map.entry("noise.pdf", pdfHeader), java.util.Map.entry("noise.docx", noise))) {
+            assertThatThrownBy(() -> parse(c.getKey(), c.getValue())).isInstanceOf(InvalidInputException.class)
+                    .hasMessageStartingWith(c.getKey() + ": ").hasMessageNotContaining("TIKA-")
+                    .hasMessageNotContaining("org.apache").hasMessageNotContaining("@");
+        }
     }
 
     @Test
