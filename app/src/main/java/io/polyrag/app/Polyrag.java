@@ -663,7 +663,8 @@ public final class Polyrag implements AutoCloseable {
 
     /**
      * What keeps this server from serving correctly now, one line each naming the fix; empty when ready. Besides the
-     * problems found when it opened or by the last {@link #check}, every store and the catalog are read.
+     * problems found when it opened or by the last {@link #check}, every store and the catalog are read and the
+     * embedding model embeds a word (a language model is not called: it is optional and billed).
      */
     public List<String> readiness() {
         List<String> out = new ArrayList<>(problems);
@@ -674,6 +675,13 @@ public final class Polyrag implements AutoCloseable {
         }
         components.pipeline.stores().probe().forEach((store, error) -> out.add("the " + store + " store cannot be "
                 + "read: " + error));
+        if (components.embedder != null) {
+            try {
+                components.embedder.embedQuery("ready");
+            } catch (RuntimeException e) {
+                out.add("the embedding model " + components.embedder.modelId() + " cannot embed: " + e.getMessage());
+            }
+        }
         return out;
     }
 
