@@ -135,7 +135,7 @@ public final class Polyrag implements AutoCloseable {
         errors.addAll(r.errors());
         return new PathIngestReport(new IngestReport(r.documents() + listing.errors().size(), r.added(), r.updated(),
                 r.unchanged(), r.failed() + listing.errors().size(), r.chunks(), r.tookMs(), errors, r.relations(),
-                r.extractionTokens(), r.warnings()), listing.skipped());
+                r.extractionTokens(), r.warnings(), r.indexed()), listing.skipped());
     }
 
     /**

@@ -11,6 +11,7 @@ import io.polyrag.core.model.DocumentDraft;
 import io.polyrag.core.model.DocumentInfo;
 import io.polyrag.core.model.DocumentVersion;
 import io.polyrag.core.model.Ids;
+import io.polyrag.core.model.IndexedDocument;
 import io.polyrag.core.model.IngestEstimate;
 import io.polyrag.core.model.IngestReport;
 import io.polyrag.core.model.ParsedDocument;
@@ -279,7 +280,7 @@ public final class IngestPipeline {
             Optional<DocumentInfo> existing = catalog.document(id);
             if (existing.isPresent() && existing.get().visibleVersion() > 0
                     && existing.get().contentHash().equals(fingerprint)) {
-                tally.unchanged();
+                tally.unchanged(new IndexedDocument(input.uri(), id, existing.get().visibleVersion(), "unchanged"));
                 return Optional.empty();
             }
             ParsedDocument parsed = parser.parse(new SourceItem(input.uri(), input.name(), bytes, input.mediaType()));
@@ -411,10 +412,13 @@ public final class IngestPipeline {
             // Durable when it returns: from here on this version is what every reader sees, and it is acknowledged.
             catalog.publish(staged.get(i)).ifPresent(replaced::add);
             Prepared p = prepared.get(i);
+            DocumentVersion v = staged.get(i);
             if (p.replacing()) {
-                tally.updated(p.drafts().size());
+                tally.updated(new IndexedDocument(p.input().uri(), v.documentId(), v.version(), "updated"),
+                        p.drafts().size());
             } else {
-                tally.added(p.drafts().size());
+                tally.added(new IndexedDocument(p.input().uri(), v.documentId(), v.version(), "added"),
+                        p.drafts().size());
             }
         }
         purge(replaced);

@@ -1,6 +1,7 @@
 package io.polyrag.ingest;
 
 import io.polyrag.core.port.ProgressListener;
+import io.polyrag.core.model.IndexedDocument;
 import io.polyrag.core.model.IngestReport;
 import io.polyrag.core.model.ItemError;
 import io.polyrag.core.model.JobProgress;
@@ -23,6 +24,7 @@ final class Tally {
     private int failed;
     private int chunks;
     private final List<ItemError> errors = new ArrayList<>();
+    private final List<IndexedDocument> indexed = new ArrayList<>();
     private int relations;
     private long extractionTokens;
     private final List<String> warnings = new ArrayList<>();
@@ -40,23 +42,28 @@ final class Tally {
         }
     }
 
-    void added(int chunkCount) {
+    void added(IndexedDocument d, int chunkCount) {
         added++;
-        processed++;
+        indexed(d);
         chunks += chunkCount;
-        publish();
     }
 
-    void updated(int chunkCount) {
+    void updated(IndexedDocument d, int chunkCount) {
         updated++;
-        processed++;
+        indexed(d);
         chunks += chunkCount;
-        publish();
     }
 
-    void unchanged() {
+    void unchanged(IndexedDocument d) {
         unchanged++;
+        indexed(d);
+    }
+
+    private void indexed(IndexedDocument d) {
         processed++;
+        if (indexed.size() < MAX_ERRORS) {
+            indexed.add(d);
+        }
         publish();
     }
 
@@ -87,7 +94,7 @@ final class Tally {
 
     IngestReport report() {
         return new IngestReport(total, added, updated, unchanged, failed, chunks,
-                (System.nanoTime() - startNanos) / 1_000_000, errors, relations, extractionTokens, warnings);
+                (System.nanoTime() - startNanos) / 1_000_000, errors, relations, extractionTokens, warnings, indexed);
     }
 
     private void publish() {

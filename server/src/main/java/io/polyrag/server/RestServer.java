@@ -271,8 +271,14 @@ public final class RestServer implements AutoCloseable {
     private void ingestText(Context ctx) {
         requireJson(ctx);
         Dtos.TextBody b = Json.read(ctx.body(), Dtos.TextBody.class);
-        ctx.json(polyrag.ingestText(new Requests.TextIngest(b.text(), b.title(), b.uri(), b.format(),
-                b.knowledgeBase(), Boolean.TRUE.equals(b.skipGraph()))));
+        io.polyrag.core.model.IngestReport r = polyrag.ingestText(new Requests.TextIngest(b.text(), b.title(), b.uri(),
+                b.format(), b.knowledgeBase(), Boolean.TRUE.equals(b.skipGraph())));
+        // The one document's id and version at the top, so a client can fetch or delete it without a search.
+        tools.jackson.databind.node.ObjectNode out = Json.MAPPER.valueToTree(r);
+        io.polyrag.core.model.IndexedDocument d = r.indexed().isEmpty() ? null : r.indexed().getFirst();
+        out.put("documentId", d == null ? null : d.documentId());
+        out.put("version", d == null ? 0 : d.version());
+        ctx.json(out);
     }
 
     private void ingestFiles(Context ctx) {

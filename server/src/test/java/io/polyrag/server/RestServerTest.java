@@ -395,4 +395,24 @@ class RestServerTest {
         HttpResponse<String> other = send(HttpRequest.newBuilder(uri("/health")).header("Origin", "https://evil.test"));
         assertThat(other.headers().firstValue("Access-Control-Allow-Origin")).isEmpty();
     }
+
+    @Test
+    void an_ingested_text_answers_with_its_document_id_and_version() {
+        JsonNode first = json(post("/v1/ingest/text", "{\"text\": \"Kelp forests shelter otters.\", \"uri\": "
+                + "\"note:kelp\"}"));
+        String id = first.get("documentId").asString();
+        assertThat(id).isNotBlank();
+        assertThat(first.get("version").asLong()).isEqualTo(1);
+        assertThat(first.get("indexed").get(0).get("outcome").asString()).isEqualTo("added");
+        JsonNode second = json(post("/v1/ingest/text", "{\"text\": \"Kelp forests shelter sea otters and urchins.\", "
+                + "\"uri\": \"note:kelp\"}"));
+        assertThat(second.get("documentId").asString()).isEqualTo(id);
+        assertThat(second.get("version").asLong()).isEqualTo(2);
+        assertThat(second.get("indexed").get(0).get("outcome").asString()).isEqualTo("updated");
+        JsonNode again = json(post("/v1/ingest/text", "{\"text\": \"Kelp forests shelter sea otters and urchins.\", "
+                + "\"uri\": \"note:kelp\"}"));
+        assertThat(again.get("unchanged").asInt()).isEqualTo(1);
+        assertThat(again.get("version").asLong()).isEqualTo(2);
+        assertThat(send(HttpRequest.newBuilder(uri("/v1/documents/" + id)).DELETE()).statusCode()).isEqualTo(204);
+    }
 }

@@ -16,12 +16,23 @@ import java.util.List;
  * @param relations relations extracted into the graph and RDF stores
  * @param extractionTokens language-model tokens spent on extraction
  * @param warnings things the ingest did not do fully (an extraction budget that ran out, …)
+ * @param indexed the documents added, updated or found unchanged, with their ids and visible versions (the first
+ *     1,000 of a larger ingest)
  */
 public record IngestReport(int documents, int added, int updated, int unchanged, int failed, int chunks, long tookMs,
-        List<ItemError> errors, int relations, long extractionTokens, List<String> warnings) {
+        List<ItemError> errors, int relations, long extractionTokens, List<String> warnings,
+        List<IndexedDocument> indexed) {
     public IngestReport {
         errors = List.copyOf(errors);
         warnings = List.copyOf(warnings);
+        indexed = List.copyOf(indexed);
+    }
+
+    /** A report that lists no indexed documents. */
+    public IngestReport(int documents, int added, int updated, int unchanged, int failed, int chunks, long tookMs,
+            List<ItemError> errors, int relations, long extractionTokens, List<String> warnings) {
+        this(documents, added, updated, unchanged, failed, chunks, tookMs, errors, relations, extractionTokens,
+                warnings, List.of());
     }
 
     /** A report of an ingest that extracted nothing. */
