@@ -28,6 +28,11 @@ public final class H2CatalogProvider implements CatalogProvider {
 
     /** Opens (creating if needed) the catalog database in {@code dir}. */
     public static JdbcCatalog open(Path dir) {
+        return open(dir, java.time.Clock.systemUTC());
+    }
+
+    /** Like {@link #open(Path)}, with the clock its timestamps come from. */
+    public static JdbcCatalog open(Path dir, java.time.Clock clock) {
         try {
             Files.createDirectories(dir);
         } catch (java.io.IOException e) {
@@ -57,7 +62,7 @@ public final class H2CatalogProvider implements CatalogProvider {
             pool.get().dispose();
             pool.set(connect(url, dir));
             return pool.get();
-        });
+        }, clock);
     }
 
     private static JdbcConnectionPool connect(String url, Path dir) {

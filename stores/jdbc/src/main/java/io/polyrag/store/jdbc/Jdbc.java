@@ -15,16 +15,23 @@ final class Jdbc {
     private volatile DataSource dataSource;
     private final String name;
     private final java.util.function.Supplier<DataSource> reopen;
+    private final java.time.Clock clock;
 
     /**
      * @param name where the database is, for messages
      * @param reopen makes a fresh data source when the database closed itself (H2 does after a failed write, e.g.
      *     on a full disk); null when the database never does
      */
-    Jdbc(DataSource dataSource, String name, java.util.function.Supplier<DataSource> reopen) {
+    Jdbc(DataSource dataSource, String name, java.util.function.Supplier<DataSource> reopen, java.time.Clock clock) {
         this.dataSource = dataSource;
         this.name = name;
         this.reopen = reopen;
+        this.clock = clock;
+    }
+
+    /** Now, by the catalog's clock, in UTC: every timestamp the catalog writes or compares comes from here. */
+    java.time.OffsetDateTime now() {
+        return java.time.OffsetDateTime.now(clock).withOffsetSameInstant(java.time.ZoneOffset.UTC);
     }
 
     /**

@@ -19,7 +19,6 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Instant;
 import java.time.OffsetDateTime;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
@@ -46,13 +45,16 @@ public class JdbcCatalog implements CatalogAndJobs {
     private final JdbcEmbeddingCache cache;
 
     public JdbcCatalog(DataSource dataSource, String name, AutoCloseable onClose) {
-        this(dataSource, name, onClose, null);
+        this(dataSource, name, onClose, null, java.time.Clock.systemUTC());
     }
 
-    /** @param reopen makes a fresh data source when the database closed itself after a failed write */
+    /**
+     * @param reopen makes a fresh data source when the database closed itself after a failed write
+     * @param clock the time every timestamp comes from (tests move it instead of sleeping)
+     */
     public JdbcCatalog(DataSource dataSource, String name, AutoCloseable onClose,
-            java.util.function.Supplier<DataSource> reopen) {
-        this.jdbc = new Jdbc(dataSource, name, reopen);
+            java.util.function.Supplier<DataSource> reopen, java.time.Clock clock) {
+        this.jdbc = new Jdbc(dataSource, name, reopen, clock);
         this.onClose = onClose;
         this.jobs = new JdbcJobs(jdbc);
         this.cache = new JdbcEmbeddingCache(jdbc);
@@ -76,10 +78,6 @@ public class JdbcCatalog implements CatalogAndJobs {
             }
             return null;
         });
-    }
-
-    static OffsetDateTime now() {
-        return OffsetDateTime.now(ZoneOffset.UTC);
     }
 
     @Override
@@ -152,7 +150,7 @@ public class JdbcCatalog implements CatalogAndJobs {
                 ps.setString(4, clip(d.mediaType(), 255));
                 ps.setString(5, d.contentHash());
                 ps.setLong(6, d.sizeBytes());
-                ps.setObject(7, now());
+                ps.setObject(7, jdbc.now());
                 ps.setInt(8, d.graphChunks());
                 ps.executeUpdate();
             }
@@ -167,7 +165,7 @@ public class JdbcCatalog implements CatalogAndJobs {
                     ps.setString(5, clip(d.mediaType(), 255));
                     ps.setString(6, d.contentHash());
                     ps.setLong(7, d.sizeBytes());
-                    ps.setObject(8, now());
+                    ps.setObject(8, jdbc.now());
                     ps.executeUpdate();
                 }
             }
@@ -242,7 +240,7 @@ public class JdbcCatalog implements CatalogAndJobs {
                 ps.setLong(4, Long.parseLong(meta[3]));
                 ps.setLong(5, v.version());
                 ps.setInt(6, count);
-                ps.setObject(7, now());
+                ps.setObject(7, jdbc.now());
                 ps.setInt(8, Integer.parseInt(meta[4]));
                 ps.setString(9, v.documentId());
                 ps.executeUpdate();
@@ -383,7 +381,7 @@ public class JdbcCatalog implements CatalogAndJobs {
                     }
                 }
                 update(c, "UPDATE documents SET deleted = TRUE, visible_version = 0, chunk_count = 0, updated_at = ? "
-                        + "WHERE id = ?", now(), id);
+                        + "WHERE id = ?", jdbc.now(), id);
                 update(c, "UPDATE document_versions SET state = 'deleted' WHERE document_id = ? AND state = "
                         + "'published'", id);
                 update(c, "DELETE FROM chunks WHERE document_id = ? AND version IN (SELECT version FROM "
@@ -553,9 +551,10 @@ public class JdbcCatalog implements CatalogAndJobs {
     public void rememberResponse(String key, String response) {
         jdbc.tx("cache a response", c -> {
             try (PreparedStatement ps = c.prepareStatement("INSERT INTO response_cache (cache_key, response, "
-                    + "created_at) VALUES (?, ?, CURRENT_TIMESTAMP) ON CONFLICT DO NOTHING")) {
+                    + "created_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING")) {
                 ps.setString(1, clip(key, 64));
                 ps.setString(2, response);
+                ps.setObject(3, jdbc.now());
                 ps.executeUpdate();
             }
             return null;

@@ -32,7 +32,7 @@ final class JdbcJobs {
         String id = UUID.randomUUID().toString();
         jdbc.tx("submit a job", c -> JdbcCatalog.update(c, "INSERT INTO jobs (id, kind, status, payload, stage, "
                 + "created_at, updated_at) VALUES (?, ?, 'queued', ?, 'queued', ?, ?)", id, kind, payload,
-                JdbcCatalog.now(), JdbcCatalog.now()));
+                jdbc.now(), jdbc.now()));
         return id;
     }
 
@@ -48,11 +48,11 @@ final class JdbcJobs {
                 if (attempts >= maxAttempts) {
                     JdbcCatalog.update(c, "UPDATE jobs SET status = 'failed', error = ?, updated_at = ? WHERE id = ?",
                             "gave up after " + attempts + " attempts: the worker running it stopped without finishing"
-                                    + " (last stage: " + next.get()[2] + ")", JdbcCatalog.now(), id);
+                                    + " (last stage: " + next.get()[2] + ")", jdbc.now(), id);
                     continue;
                 }
                 JdbcCatalog.update(c, "UPDATE jobs SET status = 'running', attempts = attempts + 1, updated_at = ? "
-                        + "WHERE id = ?", JdbcCatalog.now(), id);
+                        + "WHERE id = ?", jdbc.now(), id);
                 JobInfo info = read(c, id).orElseThrow();
                 return Optional.of(new Claimed(info, payload(c, id)));
             }
@@ -60,10 +60,10 @@ final class JdbcJobs {
     }
 
     /** id, attempts and stage of the oldest claimable job, locked for this transaction. */
-    private static Optional<String[]> nextClaimable(Connection c, Duration staleAfter) throws SQLException {
+    private Optional<String[]> nextClaimable(Connection c, Duration staleAfter) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("SELECT id, attempts, stage FROM jobs WHERE status = 'queued' "
                 + "OR (status = 'running' AND updated_at < ?) ORDER BY created_at, id LIMIT 1 FOR UPDATE SKIP LOCKED")) {
-            ps.setObject(1, JdbcCatalog.now().minus(staleAfter));
+            ps.setObject(1, jdbc.now().minus(staleAfter));
             try (ResultSet rs = ps.executeQuery()) {
                 return rs.next() ? Optional.of(new String[] {rs.getString(1), rs.getString(2), rs.getString(3)})
                         : Optional.empty();
@@ -84,7 +84,7 @@ final class JdbcJobs {
     int requeueRunning() {
         return jdbc.tx("requeue running jobs", c -> JdbcCatalog.update(c,
                 "UPDATE jobs SET status = 'queued', stage = 'queued', updated_at = ? WHERE status = 'running'",
-                JdbcCatalog.now()));
+                jdbc.now()));
     }
 
     void progress(String jobId, JobProgress p) {
@@ -115,7 +115,7 @@ final class JdbcJobs {
         });
     }
 
-    private static int write(Connection c, String id, JobProgress p, String status, String error)
+    private int write(Connection c, String id, JobProgress p, String status, String error)
             throws SQLException {
         return JdbcCatalog.update(c, "UPDATE jobs SET status = ?, stage = ?, total = ?, processed = ?, added = ?, "
                 + "updated = ?, unchanged = ?, failed = ?, chunks = ?, stores = ?, errors = ?, error = ?, "
@@ -124,7 +124,7 @@ final class JdbcJobs {
                 p.added(), p.updated(), p.unchanged(), p.failed(), p.chunks(),
                 JdbcCatalog.clip(String.join(",", p.storesWritten()), 255), encode(p.errors()), error,
                 p.relations(), p.extractionTokens(), p.estimatedCalls(), p.estimatedTokens(),
-                String.join("\n", p.warnings()), JdbcCatalog.now(), id);
+                String.join("\n", p.warnings()), jdbc.now(), id);
     }
 
     Optional<JobInfo> job(String jobId) {

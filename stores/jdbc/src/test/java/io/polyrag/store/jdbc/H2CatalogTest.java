@@ -6,7 +6,7 @@ import java.nio.file.Path;
 
 class H2CatalogTest extends CatalogContract {
     @Override
-    protected CatalogAndJobs openCatalog(Path dir) {
-        return H2CatalogProvider.open(dir.resolve("catalog"));
+    protected CatalogAndJobs openCatalog(Path dir, java.time.Clock clock) {
+        return H2CatalogProvider.open(dir.resolve("catalog"), clock);
     }
 }
