@@ -133,7 +133,8 @@ final class Components implements AutoCloseable {
             this.pipeline = new IngestPipeline(catalog, parser, new StructuredChunker(counter,
                     config.get(Settings.CHUNK_MAX_TOKENS), config.get(Settings.CHUNK_OVERLAP_TOKENS)), e, extractor,
                     stores, new IngestPipeline.Options(config.get(Settings.INGEST_BATCH_DOCUMENTS),
-                            config.get(Settings.INGEST_MAX_FILE_MB) * 1024L * 1024L, signature(config, e)));
+                            config.get(Settings.INGEST_MAX_FILE_MB) * 1024L * 1024L, signature(config, e),
+                            config.get(Settings.INGEST_DUPLICATES).equals("skip")));
             Reranker reranker = reranker(config, context, llm);
             if (reranker instanceof AutoCloseable closeable) {
                 track(closeable);

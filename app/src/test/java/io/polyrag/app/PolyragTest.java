@@ -288,4 +288,26 @@ class PolyragTest {
         assertThatThrownBy(() -> polyrag.findEntities("curie", 10)).isInstanceOf(InvalidInputException.class)
                 .hasMessageContaining("POLYRAG_GRAPH_ENABLED=true");
     }
+
+    @Test
+    void the_same_content_under_two_names_is_indexed_once_and_the_copy_is_listed_as_a_duplicate(
+            @org.junit.jupiter.api.io.TempDir Path files) throws IOException {
+        Files.writeString(files.resolve("guide.md"), "# Guide\n\nThe ferry leaves the north pier at dawn.");
+        Files.writeString(files.resolve("guide-copy.md"), "# Guide\n\nThe ferry leaves the north pier at dawn.");
+        Polyrag.PathIngestReport r = polyrag.ingestPaths(new Requests.PathIngest(List.of(files), "ferries", List.of(),
+                List.of(), false), io.polyrag.core.port.ProgressListener.NONE);
+        assertThat(r.report().added()).isEqualTo(1);
+        assertThat(r.report().unchanged()).isEqualTo(1);
+        assertThat(r.report().indexed()).extracting(io.polyrag.core.model.IndexedDocument::outcome)
+                .hasSize(2).contains("added").anySatisfy(o -> assertThat(o).startsWith("duplicate of file:")
+                        .endsWith(".md"));
+        assertThat(r.report().warnings()).singleElement().asString()
+                .contains("1 input was left out as duplicates of documents indexed under another name")
+                .contains("POLYRAG_INGEST_DUPLICATES=allow");
+        assertThat(polyrag.documents("ferries", 0, 10)).hasSize(1);
+        Polyrag.PathIngestReport again = polyrag.ingestPaths(new Requests.PathIngest(List.of(files), "ferries",
+                List.of(), List.of(), false), io.polyrag.core.port.ProgressListener.NONE);
+        assertThat(again.report().unchanged()).isEqualTo(2);
+        assertThat(polyrag.documents("ferries", 0, 10)).hasSize(1);
+    }
 }

@@ -57,7 +57,7 @@ public final class Bench {
         boolean graph = Boolean.parseBoolean(opts.getOrDefault("graph", "false"));
         Map<String, String> settings = Map.of(Settings.DATA_DIR.key(), work.toString(),
                 Settings.INGEST_WORKERS.key(), "0", Settings.GRAPH_ENABLED.key(), Boolean.toString(graph),
-                Settings.RDF_ENABLED.key(), Boolean.toString(graph));
+                Settings.RDF_ENABLED.key(), Boolean.toString(graph), Settings.INGEST_DUPLICATES.key(), "allow");
         Config config = Config.load(Map.of(), settings);
         System.out.printf(Locale.ROOT, "polyrag bench: %s, %d documents, %d queries, %d cores, work dir %s%n%n",
                 ds.name(), corpus.size(), qs.size(), Runtime.getRuntime().availableProcessors(), work);

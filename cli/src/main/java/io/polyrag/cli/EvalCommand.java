@@ -71,7 +71,9 @@ final class EvalCommand implements Callable<Integer> {
         Path dir = index != null ? index
                 : parent.config(Map.of()).get(Settings.DATA_DIR).resolve("eval").resolve(ds.name());
         try (Polyrag polyrag = parent.open(Map.of(Settings.DATA_DIR.key(), dir.toString(),
-                Settings.SEARCH_MAX_TOP_K.key(), "1000", Settings.INGEST_WORKERS.key(), "0"))) {
+                Settings.SEARCH_MAX_TOP_K.key(), "1000", Settings.INGEST_WORKERS.key(), "0",
+                // A benchmark's documents are judged by id: two with the same text are two documents.
+                Settings.INGEST_DUPLICATES.key(), "allow"))) {
             List<RunSpec> specs = runs == null ? RunSpec.defaults(polyrag.status().modalities())
                     : PolyragCommand.split(runs).stream().map(r -> RunSpec.parse(r, polyrag.status().modalities()))
                             .toList();

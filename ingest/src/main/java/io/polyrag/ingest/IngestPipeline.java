@@ -55,8 +55,15 @@ public final class IngestPipeline {
      * @param maxFileBytes larger inputs are refused
      * @param signature the indexing settings (modalities, model, chunk sizes): content re-ingested under different
      *     settings is re-indexed, not skipped
+     * @param skipDuplicates leave out an input whose content is already indexed (or seen earlier in the same ingest)
+     *     under another uri in its knowledge base; it counts as unchanged and is listed with outcome
+     *     {@code duplicate} ({@code ingest.duplicates=skip})
      */
-    public record Options(int batchSize, long maxFileBytes, String signature) {
+    public record Options(int batchSize, long maxFileBytes, String signature, boolean skipDuplicates) {
+        /** Options that index duplicates. */
+        public Options(int batchSize, long maxFileBytes, String signature) {
+            this(batchSize, maxFileBytes, signature, false);
+        }
     }
 
     /**
@@ -283,11 +290,15 @@ public final class IngestPipeline {
                 tally.unchanged(new IndexedDocument(input.uri(), id, existing.get().visibleVersion(), "unchanged"));
                 return Optional.empty();
             }
+            if (options.skipDuplicates() && duplicate(input, kb, fingerprint, tally)) {
+                return Optional.empty();
+            }
             ParsedDocument parsed = parser.parse(new SourceItem(input.uri(), input.name(), bytes, input.mediaType()));
             List<ChunkDraft> drafts = chunker.chunk(parsed);
             if (drafts.isEmpty()) {
                 throw new InvalidInputException(input.name() + ": no text to index");
             }
+            tally.remember(fingerprint, new IndexedDocument(input.uri(), id, 0, "pending"));
             return Optional.of(new Prepared(input, id, fingerprint, bytes.length, parsed, drafts,
                     existing.map(d -> d.visibleVersion() > 0).orElse(false)));
         } catch (InvalidInputException e) {
@@ -300,6 +311,25 @@ public final class IngestPipeline {
             tally.failed(input.name(), input.name() + ": " + e.getClass().getSimpleName() + ": " + e.getMessage());
         }
         return Optional.empty();
+    }
+
+    /**
+     * Whether the content is already indexed, or was seen earlier in this ingest, under another uri of the knowledge
+     * base; if so it is recorded as a duplicate (unchanged: nothing to write) and a warning says how to index it.
+     */
+    private boolean duplicate(IngestInput input, String kb, String fingerprint, Tally tally) {
+        Optional<IndexedDocument> same = tally.seen(fingerprint, input.uri());
+        if (same.isEmpty()) {
+            same = catalog.documentsWithContent(fingerprint, new io.polyrag.core.model.SearchScope(java.util.Set.of(kb)))
+                    .stream().filter(d -> !d.uri().equals(input.uri())).findFirst()
+                    .map(d -> new IndexedDocument(d.uri(), d.id(), d.visibleVersion(), "indexed"));
+        }
+        if (same.isEmpty()) {
+            return false;
+        }
+        tally.duplicate(new IndexedDocument(input.uri(), same.get().documentId(), same.get().version(),
+                "duplicate of " + same.get().uri()));
+        return true;
     }
 
     /**

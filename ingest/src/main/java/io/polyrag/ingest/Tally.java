@@ -25,6 +25,8 @@ final class Tally {
     private int chunks;
     private final List<ItemError> errors = new ArrayList<>();
     private final List<IndexedDocument> indexed = new ArrayList<>();
+    private final java.util.Map<String, IndexedDocument> seenContent = new java.util.HashMap<>();
+    private int duplicates;
     private int relations;
     private long extractionTokens;
     private final List<String> warnings = new ArrayList<>();
@@ -57,6 +59,23 @@ final class Tally {
     void unchanged(IndexedDocument d) {
         unchanged++;
         indexed(d);
+    }
+
+    /** An input left out because its content is indexed under another uri: unchanged, and counted for a warning. */
+    void duplicate(IndexedDocument d) {
+        duplicates++;
+        unchanged(d);
+    }
+
+    /** Records the content of an input about to be written, so a later input with the same content is a duplicate. */
+    void remember(String fingerprint, IndexedDocument d) {
+        seenContent.putIfAbsent(fingerprint, d);
+    }
+
+    /** An earlier input of this ingest with this content under another uri. */
+    java.util.Optional<IndexedDocument> seen(String fingerprint, String uri) {
+        IndexedDocument d = seenContent.get(fingerprint);
+        return d == null || d.uri().equals(uri) ? java.util.Optional.empty() : java.util.Optional.of(d);
     }
 
     private void indexed(IndexedDocument d) {
@@ -94,7 +113,18 @@ final class Tally {
 
     IngestReport report() {
         return new IngestReport(total, added, updated, unchanged, failed, chunks,
-                (System.nanoTime() - startNanos) / 1_000_000, errors, relations, extractionTokens, warnings, indexed);
+                (System.nanoTime() - startNanos) / 1_000_000, errors, relations, extractionTokens, allWarnings(), indexed);
+    }
+
+    private List<String> allWarnings() {
+        if (duplicates == 0) {
+            return warnings;
+        }
+        List<String> out = new ArrayList<>(warnings);
+        out.add(duplicates + (duplicates == 1 ? " input was" : " inputs were") + " left out as duplicates of "
+                + "documents indexed under another name (see indexed); set POLYRAG_INGEST_DUPLICATES=allow to index "
+                + "them anyway");
+        return out;
     }
 
     private void publish() {

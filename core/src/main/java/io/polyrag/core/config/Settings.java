@@ -222,8 +222,8 @@ public final class Settings {
     public static final Setting<Integer> INGEST_BATCH_DOCUMENTS = Setting.integer("ingest.batch.documents", 16, 1,
             1024, "Documents written to the stores together (one durable commit per batch).");
     public static final Setting<String> INGEST_DUPLICATES = Setting.choice("ingest.duplicates", "skip",
-            List.of("skip", "allow"), "An uploaded file with the same content as another document in its knowledge "
-                    + "base (under another name): skip it with a reason, or index it anyway.");
+            List.of("skip", "allow"), "A file with the same content as another document in its knowledge base (under "
+                    + "another name), uploaded or ingested: skip it with a reason, or index it anyway.");
     public static final Setting<Integer> INGEST_STAGING_HOURS = Setting.integer("ingest.staging.hours", 24, 1, 8760,
             "Uploaded files checked by POST /v1/ingest/upload are kept this long for an ingest to pick them up.");
     public static final Setting<Integer> INGEST_WORKERS = Setting.integer("ingest.workers", 1, 0, 64,
