@@ -191,6 +191,7 @@ public abstract class CatalogContract {
     void a_job_with_some_failed_items_finishes_partial_and_unfinished_jobs_are_listed_with_payloads() {
         CatalogAndJobs c = open();
         String done = c.submit("ingest", "{\"a\":1}");
+        clock.advance(Duration.ofSeconds(1));
         String waiting = c.submit("ingest", "{\"b\":2}");
         c.claim(Duration.ofMinutes(5), 3);
         assertThat(c.unfinished()).extracting(JobStore.Claimed::payload).containsExactly("{\"a\":1}", "{\"b\":2}");
