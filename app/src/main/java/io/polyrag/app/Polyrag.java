@@ -434,7 +434,7 @@ public final class Polyrag implements AutoCloseable {
                 sizeOf(f.path()), null, () -> Files.readAllBytes(f.path()))).toList();
         JobProgress[] last = {JobProgress.queued()};
         long[] estimate = {0, 0};
-        if (!p.skipGraph() && components.extractor instanceof io.polyrag.ingest.LlmEntityExtractor) {
+        if (!p.skipGraph() && components.extractor != null && components.extractor.spendsTokens()) {
             // A language model will be paid for: record what it should cost before it starts.
             progress.accept(new JobProgress("estimating", inputs.size(), 0, 0, 0, 0, 0, 0, List.of(), List.of()));
             IngestEstimate e = components.pipeline.estimate(inputs);

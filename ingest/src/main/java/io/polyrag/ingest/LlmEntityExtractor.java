@@ -167,6 +167,11 @@ public final class LlmEntityExtractor implements EntityExtractor {
     }
 
     @Override
+    public boolean spendsTokens() {
+        return true;
+    }
+
+    @Override
     public String id() {
         return "llm:" + strategy.name().toLowerCase(Locale.ROOT) + ":" + llm.id();
     }

@@ -26,6 +26,14 @@ public interface EntityExtractor extends AutoCloseable {
         public static final Estimate FREE = new Estimate(0, 0, 0);
     }
 
+    /**
+     * Whether extracting spends paid language-model tokens, so an ingest should estimate the cost before it starts
+     * (an estimate parses and chunks every input: not worth it for a free extractor).
+     */
+    default boolean spendsTokens() {
+        return false;
+    }
+
     /** What {@link #extract} would cost on {@code texts}; free for extractors that use no language model. */
     default Estimate estimate(List<String> texts) {
         return Estimate.FREE;
