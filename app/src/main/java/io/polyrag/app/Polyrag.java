@@ -51,7 +51,6 @@ import tools.jackson.databind.json.JsonMapper;
 public final class Polyrag implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(Polyrag.class.getName());
     private static final String INGEST_UPLOAD = "ingest-upload";
-    private static final int MAX_URI = 2048;
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
     /** The files of an upload job, as stored in its payload. */
@@ -202,8 +201,8 @@ public final class Polyrag implements AutoCloseable {
     }
 
     private static String checkUri(String uri) {
-        if (uri.length() > MAX_URI || uri.chars().anyMatch(Character::isISOControl)) {
-            throw new InvalidInputException("uri must be at most " + MAX_URI + " characters with no control "
+        if (uri.length() > Limits.MAX_URI || uri.chars().anyMatch(Character::isISOControl)) {
+            throw new InvalidInputException("uri must be at most " + Limits.MAX_URI + " characters with no control "
                     + "characters");
         }
         return uri;
@@ -327,6 +326,10 @@ public final class Polyrag implements AutoCloseable {
     public String ingestStaged(List<String> ids, String knowledgeBase, boolean skipGraph) {
         if (ids == null || ids.isEmpty()) {
             throw new InvalidInputException("no staged files: give the ids that POST /v1/ingest/upload accepted");
+        }
+        if (ids.size() > Limits.MAX_STAGED_IDS) {
+            throw new InvalidInputException("at most " + Limits.MAX_STAGED_IDS + " staged files per ingest, got "
+                    + ids.size() + ": ingest them in several requests");
         }
         List<String> unknown = new ArrayList<>();
         List<StagedMeta> metas = new ArrayList<>();
@@ -529,8 +532,9 @@ public final class Polyrag implements AutoCloseable {
     }
 
     public List<DocumentInfo> documents(String knowledgeBase, int offset, int limit) {
-        if (offset < 0 || limit < 1 || limit > 1000) {
-            throw new InvalidInputException("offset must be >= 0 and limit in [1, 1000], got " + offset + " and "
+        if (offset < 0 || limit < 1 || limit > Limits.MAX_PAGE) {
+            throw new InvalidInputException("offset must be >= 0 and limit in [1, " + Limits.MAX_PAGE + "], got "
+                    + offset + " and "
                     + limit);
         }
         return components.catalog.documents(scope(knowledgeBase), offset, limit);
@@ -574,6 +578,10 @@ public final class Polyrag implements AutoCloseable {
         checkLimit(limit);
         if (text == null || text.isBlank() || Entity.key(text).isEmpty()) {
             throw new InvalidInputException("q is empty: give part of an entity's name");
+        }
+        if (text.length() > Limits.MAX_ENTITY_QUERY) {
+            throw new InvalidInputException("q is longer than " + Limits.MAX_ENTITY_QUERY + " characters: give part "
+                    + "of an entity's name");
         }
         return entityGraph().findEntities(text, scope(knowledgeBase), limit);
     }
@@ -649,8 +657,8 @@ public final class Polyrag implements AutoCloseable {
     }
 
     private static void checkLimit(int limit) {
-        if (limit < 1 || limit > 1000) {
-            throw new InvalidInputException("limit must be in [1, 1000], got " + limit);
+        if (limit < 1 || limit > Limits.MAX_PAGE) {
+            throw new InvalidInputException("limit must be in [1, " + Limits.MAX_PAGE + "], got " + limit);
         }
     }
 

@@ -310,4 +310,15 @@ class PolyragTest {
         assertThat(again.report().unchanged()).isEqualTo(2);
         assertThat(polyrag.documents("ferries", 0, 10)).hasSize(1);
     }
+
+    @Test
+    void the_facade_enforces_its_limits_for_every_front_door() {
+        assertThatThrownBy(() -> polyrag.ingestStaged(java.util.Collections.nCopies(Limits.MAX_STAGED_IDS + 1,
+                "x"), null, false)).isInstanceOf(InvalidInputException.class)
+                .hasMessageContaining("at most 10000 staged files per ingest, got 10001");
+        assertThatThrownBy(() -> polyrag.documents(null, 0, Limits.MAX_PAGE + 1))
+                .hasMessageContaining("limit in [1, 1000]");
+        assertThatThrownBy(() -> polyrag.ingestText(new Requests.TextIngest("x", null, "u:" + "x".repeat(
+                Limits.MAX_URI), null, null))).hasMessageContaining("uri must be at most 2048 characters");
+    }
 }

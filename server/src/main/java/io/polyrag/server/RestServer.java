@@ -316,9 +316,6 @@ public final class RestServer implements AutoCloseable {
         if (b.ids() == null || b.ids().isEmpty()) {
             throw new InvalidInputException("'ids' is required: the ids POST /v1/ingest/upload accepted");
         }
-        if (b.ids().size() > 10_000) {
-            throw new InvalidInputException("at most 10000 staged files per ingest, got " + b.ids().size());
-        }
         String id = polyrag.ingestStaged(b.ids(), b.knowledgeBase(), Boolean.TRUE.equals(b.skipGraph()));
         String location = "/v1/jobs/" + id;
         ctx.status(HttpStatus.ACCEPTED).header("Location", location)
@@ -368,7 +365,7 @@ public final class RestServer implements AutoCloseable {
         Integer offset = intParam(ctx, "offset");
         Integer limit = intParam(ctx, "limit");
         int o = offset == null ? 0 : offset;
-        int l = limit == null ? 50 : limit;
+        int l = limit == null ? io.polyrag.app.Limits.DEFAULT_DOCUMENTS_PAGE : limit;
         ctx.json(new Dtos.DocumentPage(polyrag.documents(ctx.queryParam("kb"), o, l), o, l));
     }
 
@@ -384,16 +381,15 @@ public final class RestServer implements AutoCloseable {
         if (q == null || q.isBlank()) {
             throw new InvalidInputException("query parameter 'q' is required: part of an entity's name");
         }
-        if (q.length() > 200) {
-            throw new InvalidInputException("query parameter 'q' is longer than 200 characters");
-        }
         Integer limit = intParam(ctx, "limit");
-        ctx.json(new Dtos.EntityPage(polyrag.findEntities(q, ctx.queryParam("kb"), limit == null ? 20 : limit)));
+        ctx.json(new Dtos.EntityPage(polyrag.findEntities(q, ctx.queryParam("kb"), limit == null
+                ? io.polyrag.app.Limits.DEFAULT_ENTITIES : limit)));
     }
 
     private void neighbours(Context ctx) {
         Integer limit = intParam(ctx, "limit");
-        ctx.json(polyrag.neighbours(ctx.pathParam("id"), limit == null ? 50 : limit));
+        ctx.json(polyrag.neighbours(ctx.pathParam("id"), limit == null ? io.polyrag.app.Limits.DEFAULT_NEIGHBOURS
+                : limit));
     }
 
     private static boolean flag(String value, String name) {
