@@ -107,6 +107,15 @@ class ArchitectureTest {
     }
 
     @Test
+    void front_doors_never_import_each_other() {
+        // The command line serves the REST API through the facade's HttpFrontDoor, found by ServiceLoader.
+        noClasses().that().resideInAPackage("io.polyrag.cli..").should().dependOnClassesThat()
+                .resideInAPackage("io.polyrag.server..").check(classes);
+        noClasses().that().resideInAPackage("io.polyrag.server..").should().dependOnClassesThat()
+                .resideInAPackage("io.polyrag.cli..").check(classes);
+    }
+
+    @Test
     void there_are_no_package_cycles() {
         slices().matching("io.polyrag.(*)..").should().beFreeOfCycles().check(classes);
     }

@@ -2,7 +2,7 @@ package io.polyrag.cli;
 
 import io.polyrag.app.Polyrag;
 import io.polyrag.core.model.CheckReport;
-import io.polyrag.server.Json;
+import io.polyrag.app.Json;
 import java.io.PrintWriter;
 import java.util.Map;
 import java.util.concurrent.Callable;

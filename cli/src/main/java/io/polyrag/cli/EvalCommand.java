@@ -9,7 +9,7 @@ import io.polyrag.eval.Evaluation;
 import io.polyrag.eval.HtmlReport;
 import io.polyrag.eval.RunSpec;
 import io.polyrag.eval.Significance;
-import io.polyrag.server.Json;
+import io.polyrag.app.Json;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;

@@ -4,7 +4,7 @@ import io.polyrag.app.Polyrag;
 import io.polyrag.app.Requests;
 import io.polyrag.core.model.IngestReport;
 import io.polyrag.core.model.ItemError;
-import io.polyrag.server.Json;
+import io.polyrag.app.Json;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;

@@ -4,7 +4,7 @@ import io.polyrag.app.Polyrag;
 import io.polyrag.core.model.DegradedLeg;
 import io.polyrag.core.model.SearchHit;
 import io.polyrag.core.model.SearchResponse;
-import io.polyrag.server.Json;
+import io.polyrag.app.Json;
 import java.io.PrintWriter;
 import java.util.Map;
 import java.util.concurrent.Callable;

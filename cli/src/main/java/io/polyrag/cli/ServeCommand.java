@@ -5,7 +5,6 @@ import io.polyrag.app.Requests;
 import io.polyrag.core.config.Config;
 import io.polyrag.core.config.Settings;
 import io.polyrag.core.model.IngestReport;
-import io.polyrag.server.RestServer;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -54,9 +53,10 @@ final class ServeCommand implements Callable<Integer> {
         }
         Config config = parent.config(flags);
         Polyrag polyrag = Polyrag.open(config);
-        RestServer server;
+        io.polyrag.app.HttpFrontDoor server;
         try {
-            server = new RestServer(polyrag, config.get(Settings.HTTP_HOST), config.get(Settings.HTTP_PORT),
+            server = io.polyrag.app.HttpFrontDoor.start(polyrag, config.get(Settings.HTTP_HOST),
+                    config.get(Settings.HTTP_PORT),
                     config.get(Settings.HTTP_MAX_REQUEST_MB) * 1024L * 1024L);
         } catch (RuntimeException e) {
             polyrag.close();

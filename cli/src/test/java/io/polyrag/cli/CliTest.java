@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.polyrag.app.Polyrag;
 import io.polyrag.core.config.Config;
-import io.polyrag.server.Json;
+import io.polyrag.app.Json;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;

@@ -1,5 +1,6 @@
 package io.polyrag.server;
 
+import io.polyrag.app.Json;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import org.eclipse.jetty.http.HttpField;

@@ -1,5 +1,6 @@
 package io.polyrag.server;
 
+import io.polyrag.app.Json;
 import io.javalin.Javalin;
 import io.javalin.config.SizeUnit;
 import io.javalin.http.Context;
@@ -40,7 +41,7 @@ import java.util.stream.Collectors;
  * content type → 415, {@link UnavailableException} → 503; anything else → 500 with an error id that is logged with
  * the stack trace, which never reaches the client.
  */
-public final class RestServer implements AutoCloseable {
+public final class RestServer implements io.polyrag.app.HttpFrontDoor {
     private static final System.Logger LOG = System.getLogger(RestServer.class.getName());
     private static final System.Logger ACCESS = System.getLogger("io.polyrag.server.access");
     private static final String REQUEST_ID = "polyrag.request.id";
@@ -526,5 +527,13 @@ public final class RestServer implements AutoCloseable {
     @Override
     public void close() {
         app.stop();
+    }
+
+    /** How a launcher starts this front door (registered for {@link java.util.ServiceLoader}). */
+    public static final class Factory implements io.polyrag.app.HttpFrontDoor.Factory {
+        @Override
+        public io.polyrag.app.HttpFrontDoor start(Polyrag polyrag, String host, int port, long maxRequestBytes) {
+            return new RestServer(polyrag, host, port, maxRequestBytes);
+        }
     }
 }

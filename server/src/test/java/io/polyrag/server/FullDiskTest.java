@@ -1,5 +1,6 @@
 package io.polyrag.server;
 
+import io.polyrag.app.Json;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.polyrag.app.Polyrag;

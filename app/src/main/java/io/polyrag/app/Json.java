@@ -1,4 +1,4 @@
-package io.polyrag.server;
+package io.polyrag.app;
 
 import io.polyrag.core.InvalidInputException;
 import java.util.Collection;
