@@ -1,0 +1,41 @@
+package io.polyrag.server;
+
+import static io.polyrag.server.Http.getAndHead;
+import static io.polyrag.server.Http.intParam;
+
+import io.javalin.http.Context;
+import io.polyrag.app.Polyrag;
+import io.javalin.http.HttpStatus;
+import io.polyrag.core.NotFoundException;
+import java.util.List;
+
+/** {@code /v1/documents}, {@code /v1/jobs/{id}} and {@code /v1/formats}: what is indexed, being indexed, and accepted. */
+final class DocumentRoutes {
+    private final Polyrag polyrag;
+
+    DocumentRoutes(Polyrag polyrag) {
+        this.polyrag = polyrag;
+    }
+
+    void register(io.javalin.config.RoutesConfig r) {
+        getAndHead(r, "/v1/documents", this::documents);
+        r.delete("/v1/documents/{id}", this::deleteDocument);
+        getAndHead(r, "/v1/jobs/{id}", ctx -> ctx.json(polyrag.job(ctx.pathParam("id"))));
+        getAndHead(r, "/v1/formats", ctx -> ctx.json(polyrag.formats()));
+    }
+
+    private void documents(Context ctx) {
+        Integer offset = intParam(ctx, "offset");
+        Integer limit = intParam(ctx, "limit");
+        int o = offset == null ? 0 : offset;
+        int l = limit == null ? io.polyrag.app.Limits.DEFAULT_DOCUMENTS_PAGE : limit;
+        ctx.json(new Dtos.DocumentPage(polyrag.documents(ctx.queryParam("kb"), o, l), o, l));
+    }
+
+    private void deleteDocument(Context ctx) {
+        if (polyrag.deleteDocuments(List.of(ctx.pathParam("id"))) == 0) {
+            throw new NotFoundException("no document with id '" + ctx.pathParam("id") + "'");
+        }
+        ctx.status(HttpStatus.NO_CONTENT);
+    }
+}

@@ -1,0 +1,38 @@
+package io.polyrag.server;
+
+import static io.polyrag.server.Http.getAndHead;
+import static io.polyrag.server.Http.intParam;
+
+import io.javalin.http.Context;
+import io.polyrag.app.Polyrag;
+import io.polyrag.core.InvalidInputException;
+
+/** {@code /v1/graph/*}: entities by name and the relations around one. */
+final class GraphRoutes {
+    private final Polyrag polyrag;
+
+    GraphRoutes(Polyrag polyrag) {
+        this.polyrag = polyrag;
+    }
+
+    void register(io.javalin.config.RoutesConfig r) {
+        getAndHead(r, "/v1/graph/entities", this::entities);
+        getAndHead(r, "/v1/graph/entities/{id}/neighbours", this::neighbours);
+    }
+
+    private void entities(Context ctx) {
+        String q = ctx.queryParam("q");
+        if (q == null || q.isBlank()) {
+            throw new InvalidInputException("query parameter 'q' is required: part of an entity's name");
+        }
+        Integer limit = intParam(ctx, "limit");
+        ctx.json(new Dtos.EntityPage(polyrag.findEntities(q, ctx.queryParam("kb"), limit == null
+                ? io.polyrag.app.Limits.DEFAULT_ENTITIES : limit)));
+    }
+
+    private void neighbours(Context ctx) {
+        Integer limit = intParam(ctx, "limit");
+        ctx.json(polyrag.neighbours(ctx.pathParam("id"), limit == null ? io.polyrag.app.Limits.DEFAULT_NEIGHBOURS
+                : limit));
+    }
+}

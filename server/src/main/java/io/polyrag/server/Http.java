@@ -1,0 +1,75 @@
+package io.polyrag.server;
+
+import io.javalin.config.RoutesConfig;
+import io.javalin.http.Context;
+import io.javalin.http.Handler;
+import io.javalin.http.HttpResponseException;
+import io.javalin.http.HttpStatus;
+import io.polyrag.app.Json;
+import io.polyrag.core.InvalidInputException;
+import java.util.Locale;
+
+/** What every routes class shares: reading parameters and bodies strictly, and registering GET with HEAD. */
+final class Http {
+    static final String PROBLEM = "application/problem+json";
+
+    private Http() {
+    }
+
+    /** A GET route that also answers HEAD: the same handler, headers and status, no body (Jetty drops it). */
+    static void getAndHead(io.javalin.config.RoutesConfig r, String path, io.javalin.http.Handler handler) {
+        r.get(path, handler);
+        r.head(path, handler);
+    }
+
+    static boolean flag(String value, String name) {
+        if (value == null || value.isBlank()) {
+            return false;
+        }
+        return switch (value.strip().toLowerCase(java.util.Locale.ROOT)) {
+            case "true", "1", "yes" -> true;
+            case "false", "0", "no" -> false;
+            default -> throw new InvalidInputException("form field '" + name + "' must be true or false, was '"
+                    + io.polyrag.core.model.Ids.abbreviate(value, 20) + "'");
+        };
+    }
+
+    static Integer intParam(Context ctx, String name) {
+        String v = ctx.queryParam(name);
+        if (v == null || v.isBlank()) {
+            return null;
+        }
+        try {
+            return Integer.parseInt(v.strip());
+        } catch (NumberFormatException e) {
+            throw new InvalidInputException("query parameter '" + name + "' must be an integer, was '"
+                    + io.polyrag.core.model.Ids.abbreviate(v, 40) + "'");
+        }
+    }
+
+    static boolean booleanParam(Context ctx, String name) {
+        String v = ctx.queryParam(name);
+        if (v == null || v.equalsIgnoreCase("false")) {
+            return false;
+        }
+        if (v.equalsIgnoreCase("true")) {
+            return true;
+        }
+        throw new InvalidInputException("query parameter '" + name + "' must be true or false, was '"
+                + io.polyrag.core.model.Ids.abbreviate(v, 40) + "'");
+    }
+
+    static void requireJson(Context ctx) {
+        String type = ctx.contentType();
+        if (type == null || !type.toLowerCase(Locale.ROOT).startsWith("application/json")) {
+            throw new HttpResponseException(HttpStatus.UNSUPPORTED_MEDIA_TYPE.getCode(),
+                    "send the body as JSON with Content-Type: application/json (got " + type + ")");
+        }
+    }
+
+    static void problem(Context ctx, int status, String detail) {
+        HttpStatus s = HttpStatus.forStatus(status);
+        ctx.status(status).contentType(PROBLEM).result(Json.MAPPER.writeValueAsString(
+                Problem.of(status, s == HttpStatus.UNKNOWN ? "Error" : s.getMessage(), detail)));
+    }
+}

@@ -1,0 +1,131 @@
+package io.polyrag.server;
+
+import static io.polyrag.server.Http.flag;
+import static io.polyrag.server.Http.requireJson;
+
+import io.javalin.http.Context;
+import io.polyrag.app.Json;
+import io.polyrag.app.Polyrag;
+import io.polyrag.core.InvalidInputException;
+import io.javalin.http.HttpResponseException;
+import io.javalin.http.HttpStatus;
+import io.javalin.http.UploadedFile;
+import io.polyrag.app.Requests;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/** {@code /v1/ingest/*}: a text now, files as a job, upload staging, and staged files as a job. */
+final class IngestRoutes {
+    private final Polyrag polyrag;
+
+    IngestRoutes(Polyrag polyrag) {
+        this.polyrag = polyrag;
+    }
+
+    void register(io.javalin.config.RoutesConfig r) {
+        r.post("/v1/ingest/text", this::ingestText);
+        r.post("/v1/ingest/files", this::ingestFiles);
+        r.post("/v1/ingest/upload", this::upload);
+        r.post("/v1/ingest/staged", this::ingestStaged);
+    }
+
+    private void ingestText(Context ctx) {
+        requireJson(ctx);
+        Dtos.TextBody b = Json.read(ctx.body(), Dtos.TextBody.class);
+        io.polyrag.core.model.IngestReport r = polyrag.ingestText(new Requests.TextIngest(b.text(), b.title(), b.uri(),
+                b.format(), b.knowledgeBase(), Boolean.TRUE.equals(b.skipGraph())));
+        // The one document's id and version at the top, so a client can fetch or delete it without a search.
+        tools.jackson.databind.node.ObjectNode out = Json.MAPPER.valueToTree(r);
+        io.polyrag.core.model.IndexedDocument d = r.indexed().isEmpty() ? null : r.indexed().getFirst();
+        out.put("documentId", d == null ? null : d.documentId());
+        out.put("version", d == null ? 0 : d.version());
+        ctx.json(out);
+    }
+
+    private void ingestFiles(Context ctx) {
+        List<UploadedFile> files = uploadedFiles(ctx, "ingest");
+        String kb = io.polyrag.core.model.Ids.knowledgeBase(ctx.formParam("kb"));
+        Path staging = polyrag.newStagingDir();
+        String id;
+        try {
+            id = polyrag.submitUpload(kb, staging, stage(files, staging), flag(ctx.formParam("skip_graph"),
+                    "skip_graph"));
+        } catch (RuntimeException e) {
+            polyrag.discardStaging(staging);
+            throw e;
+        }
+        String location = "/v1/jobs/" + id;
+        ctx.status(HttpStatus.ACCEPTED).header("Location", location)
+                .json(new Dtos.Accepted(id, "queued", files.size(), location));
+    }
+
+    /** Stages and checks files; ingests nothing. 200 with what was accepted and what was skipped, and why. */
+    private void upload(Context ctx) {
+        List<UploadedFile> files = uploadedFiles(ctx, "stage");
+        String kb = io.polyrag.core.model.Ids.knowledgeBase(ctx.formParam("kb"));
+        Path tmp = polyrag.newStagingDir();
+        try {
+            ctx.json(polyrag.stage(kb, stage(files, tmp)));
+        } finally {
+            polyrag.discardStaging(tmp);
+        }
+    }
+
+    private void ingestStaged(Context ctx) {
+        requireJson(ctx);
+        Dtos.StagedBody b = Json.read(ctx.body(), Dtos.StagedBody.class);
+        if (b.ids() == null || b.ids().isEmpty()) {
+            throw new InvalidInputException("'ids' is required: the ids POST /v1/ingest/upload accepted");
+        }
+        String id = polyrag.ingestStaged(b.ids(), b.knowledgeBase(), Boolean.TRUE.equals(b.skipGraph()));
+        String location = "/v1/jobs/" + id;
+        ctx.status(HttpStatus.ACCEPTED).header("Location", location)
+                .json(new Dtos.Accepted(id, "queued", b.ids().size(), location));
+    }
+
+    /** The request's parts named {@code files}: 415 when it is not multipart, 400 when there are none. */
+    private static List<UploadedFile> uploadedFiles(Context ctx, String verb) {
+        if (!ctx.isMultipartFormData()) {
+            throw new HttpResponseException(HttpStatus.UNSUPPORTED_MEDIA_TYPE.getCode(),
+                    "send the files as multipart/form-data, one part named 'files' per file");
+        }
+        List<UploadedFile> files = ctx.uploadedFiles("files");
+        if (files.isEmpty()) {
+            throw new InvalidInputException("no files: add one part named 'files' per file to " + verb);
+        }
+        return files;
+    }
+
+    private static List<Requests.StagedFile> stage(List<UploadedFile> files, Path staging) {
+        List<Requests.StagedFile> staged = new ArrayList<>();
+        Set<String> names = new HashSet<>();
+        for (int i = 0; i < files.size(); i++) {
+            UploadedFile f = files.get(i);
+            Path target = staging.resolve(Integer.toString(i));
+            try (InputStream in = f.content()) {
+                Files.copy(in, target);
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot stage upload " + f.filename(), e);
+            }
+            staged.add(new Requests.StagedFile(unique(UploadNames.sanitise(f.filename()), names), target));
+        }
+        return staged;
+    }
+
+    private static String unique(String name, Set<String> taken) {
+        String candidate = name;
+        for (int n = 2; !taken.add(candidate); n++) {
+            int dot = name.lastIndexOf('.');
+            candidate = dot > 0 ? name.substring(0, dot) + " (" + n + ")" + name.substring(dot)
+                    : name + " (" + n + ")";
+        }
+        return candidate;
+    }
+}

@@ -1,0 +1,137 @@
+package io.polyrag.server;
+
+import static io.polyrag.server.Http.problem;
+
+import io.javalin.config.RoutesConfig;
+import io.javalin.http.Context;
+import io.javalin.http.HttpResponseException;
+import io.polyrag.app.Json;
+import io.polyrag.core.InvalidInputException;
+import io.polyrag.core.NotFoundException;
+import io.polyrag.core.UnavailableException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.UUID;
+import org.eclipse.jetty.http.HttpException;
+
+/**
+ * Exceptions to problem details, for every route: {@link InvalidInputException} → 400, {@link NotFoundException} →
+ * 404, a body over the limit → 413 naming the limit and the setting, a wrong method → 405 with {@code Allow},
+ * {@link UnavailableException} → 503, a full disk → 507, a read-only or damaged store → 503; anything else → 500
+ * with an error id that the log has with the stack trace, which never reaches the client.
+ */
+final class ProblemMapper {
+    private static final System.Logger LOG = System.getLogger(RestServer.class.getName());
+
+    private ProblemMapper() {
+    }
+
+    /** What a body over the limit is told: the limit and the setting that raises it. */
+    static String tooLarge(long maxRequestBytes) {
+        String limit = maxRequestBytes % (1024 * 1024) == 0 ? (maxRequestBytes >> 20) + " MiB"
+                : String.format(Locale.ROOT, "%,d bytes", maxRequestBytes);
+        return "the request body is larger than the limit of " + limit + ": raise POLYRAG_HTTP_MAX_REQUEST_MB, or "
+                + "send less (uploads: fewer or smaller files per request)";
+    }
+
+    /**
+     * The status a failure of the facade answers with, or 0 when it is none of the known ones (an internal error).
+     * The JSON routes and the server-sent-event streams both ask here.
+     */
+    static int status(RuntimeException e) {
+        return switch (e) {
+            case InvalidInputException i -> 400;
+            case NotFoundException n -> 404;
+            case UnavailableException u -> 503;
+            case io.polyrag.core.StoreException s -> switch (io.polyrag.core.StorageProblems.kind(s)) {
+                case DISK_FULL -> 507;
+                case NOT_WRITABLE, DAMAGED -> 503;
+                case OTHER -> 0;
+            };
+            default -> 0;
+        };
+    }
+
+    /** The problem body for a known failure ({@link #status} not 0). */
+    static Problem problemOf(RuntimeException e) {
+        int status = status(e);
+        io.javalin.http.HttpStatus s = io.javalin.http.HttpStatus.forStatus(status);
+        return Problem.of(status, s == io.javalin.http.HttpStatus.UNKNOWN ? "Error" : s.getMessage(), e.getMessage());
+    }
+
+    static void register(RoutesConfig r, String tooLarge) {
+        for (Class<? extends RuntimeException> known : List.of(InvalidInputException.class, NotFoundException.class,
+                UnavailableException.class)) {
+            r.exception(known, (e, ctx) -> problem(ctx, status(e), e.getMessage()));
+        }
+        r.exception(io.polyrag.core.AnswerUnavailableException.class, (e, ctx) -> ctx.status(502)
+                .contentType(Http.PROBLEM)
+                .result(Json.MAPPER.writeValueAsString(new Dtos.AnswerProblem("about:blank", "Bad Gateway", 502,
+                        e.getMessage(), e.sources()))));
+        r.exception(io.javalin.http.NotFoundResponse.class, (e, ctx) -> problem(ctx, 404,
+                "no route " + ctx.method() + " " + ctx.path() + "; the API is under /v1"));
+        r.exception(io.javalin.http.MethodNotAllowedResponse.class, (e, ctx) -> {
+            ctx.header("Allow", allowed(e.getDetails()));
+            problem(ctx, 405, "method " + ctx.method() + " is not allowed on " + ctx.path() + "; use "
+                    + allowed(e.getDetails()));
+        });
+        r.exception(HttpResponseException.class, (e, ctx) -> problem(ctx, e.getStatus(), e.getStatus() == 413
+                ? tooLarge : e.getMessage()));
+        // A full disk is 507, a read-only or damaged store 503, each with its one line; other store failures are
+        // internal errors like any other.
+        r.exception(io.polyrag.core.StoreException.class, (e, ctx) -> {
+            if (status(e) != 0) {
+                problem(ctx, status(e), e.getMessage());
+            } else {
+                internal(e, ctx, tooLarge);
+            }
+        });
+        r.exception(Exception.class, (e, ctx) -> internal(e, ctx, tooLarge));
+    }
+
+    /** The methods a path answers, from Javalin's 405 details, in a fixed order, HEAD wherever GET is. */
+    static String allowed(Map<String, String> details) {
+        String all = String.join(",", details.values()).toUpperCase(Locale.ROOT);
+        List<String> out = new ArrayList<>();
+        for (String m : List.of("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE")) {
+            if (all.contains(m) || m.equals("HEAD") && all.contains("GET")) {
+                out.add(m);
+            }
+        }
+        return String.join(", ", out);
+    }
+
+    /** Jetty's multipart parser past maxFileSize or maxTotalRequestSize: a "bad multipart" 400 caused by a limit. */
+    static boolean multipartTooLarge(Throwable e) {
+        boolean badMultipart = false;
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            badMultipart |= t instanceof HttpException h && h.getCode() == 400;
+            if (badMultipart && String.valueOf(t.getMessage()).toLowerCase(Locale.ROOT).contains("exceeded")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    static void internal(Exception e, Context ctx, String tooLarge) {
+        if (multipartTooLarge(e)) {
+            problem(ctx, 413, tooLarge);
+            return;
+        }
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof HttpResponseException h) {
+                problem(ctx, h.getStatus(), h.getStatus() == 413 ? tooLarge : h.getMessage());
+                return;
+            }
+            if (t instanceof HttpException b) {
+                problem(ctx, b.getCode(), b.getCode() == 413 ? tooLarge : "malformed request: " + b.getReason());
+                return;
+            }
+        }
+        String id = UUID.randomUUID().toString();
+        LOG.log(System.Logger.Level.ERROR, "internal error " + id + " on " + ctx.method() + " " + ctx.path(), e);
+        problem(ctx, 500, "internal error; the server log has the details under error id " + id);
+    }
+}

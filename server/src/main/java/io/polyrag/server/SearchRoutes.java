@@ -1,0 +1,121 @@
+package io.polyrag.server;
+
+import static io.polyrag.server.Http.getAndHead;
+import static io.polyrag.server.Http.intParam;
+import static io.polyrag.server.Http.requireJson;
+
+import io.javalin.http.Context;
+import io.polyrag.app.Json;
+import io.polyrag.app.Polyrag;
+import io.polyrag.core.InvalidInputException;
+import io.polyrag.core.model.FusionMethod;
+import io.polyrag.core.model.Modality;
+import io.polyrag.core.model.SearchRequest;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/** {@code /v1/search} (GET and POST) and {@code /v1/query} (an answer, or server-sent events). */
+final class SearchRoutes {
+    private final Polyrag polyrag;
+
+    SearchRoutes(Polyrag polyrag) {
+        this.polyrag = polyrag;
+    }
+
+    void register(io.javalin.config.RoutesConfig r) {
+        getAndHead(r, "/v1/search", this::searchGet);
+        r.post("/v1/search", this::searchPost);
+        r.post("/v1/query", this::query);
+    }
+
+    private void searchGet(Context ctx) {
+        String query = ctx.queryParam("q");
+        if (query == null) {
+            query = ctx.queryParam("query");
+        }
+        if (query == null) {
+            throw new InvalidInputException("query parameter 'q' is missing: /v1/search?q=your+question");
+        }
+        Integer topK = intParam(ctx, "top_k");
+        List<String> kbs = ctx.queryParams("kb").stream().flatMap(k -> Arrays.stream(k.split(","))).toList();
+        List<String> modalities = ctx.queryParam("modalities") == null ? List.of()
+                : List.of(ctx.queryParam("modalities").split(","));
+        ctx.json(polyrag.search(request(query, topK, kbs, modalities, ctx.queryParam("fusion"))));
+    }
+
+    private void searchPost(Context ctx) {
+        requireJson(ctx);
+        Dtos.SearchBody b = Json.read(ctx.body(), Dtos.SearchBody.class);
+        if (b.query() == null) {
+            throw new InvalidInputException("field 'query' is missing: send {\"query\": \"your question\"}");
+        }
+        ctx.json(polyrag.search(request(b.query(), b.topK(), b.knowledgeBases(), b.modalities(), b.fusion())));
+    }
+
+    private void query(Context ctx) throws IOException {
+        requireJson(ctx);
+        Dtos.QueryBody b = Json.read(ctx.body(), Dtos.QueryBody.class);
+        if (b.query() == null) {
+            throw new InvalidInputException("field 'query' is missing: send {\"query\": \"your question\"}");
+        }
+        SearchRequest request = request(b.query(), b.topK() == null ? polyrag.defaultAnswerTopK() : b.topK(),
+                b.knowledgeBases(), b.modalities(), b.fusion());
+        boolean grounding = Boolean.TRUE.equals(b.grounding());
+        if (Boolean.TRUE.equals(b.stream())) {
+            streamAnswer(ctx, request, b.neighbours(), grounding);
+        } else {
+            ctx.json(polyrag.answer(request, b.neighbours(), grounding, t -> { }));
+        }
+    }
+
+    /**
+     * Server-sent events: {@code token} ({@code {"text": …}}) as the answer is written, then {@code answer} (the
+     * whole answer with its sources), or {@code error} (a problem, with the sources when retrieval worked).
+     */
+    private void streamAnswer(Context ctx, SearchRequest request, Integer neighbours, boolean grounding)
+            throws IOException {
+        ctx.status(200).contentType("text/event-stream; charset=utf-8").header("Cache-Control", "no-cache");
+        java.io.OutputStream out = ctx.res().getOutputStream();
+        try {
+            io.polyrag.core.model.Answer a = polyrag.answer(request, neighbours, grounding,
+                    token -> event(out, "token", Map.of("text", token)));
+            event(out, "answer", a);
+        } catch (io.polyrag.core.AnswerUnavailableException e) {
+            event(out, "error", new Dtos.AnswerProblem("about:blank", "Bad Gateway", 502, e.getMessage(),
+                    e.sources()));
+        } catch (RuntimeException e) {
+            if (ProblemMapper.status(e) == 0) {
+                throw e;
+            }
+            event(out, "error", ProblemMapper.problemOf(e));
+        }
+    }
+
+    private static void event(java.io.OutputStream out, String name, Object data) {
+        try {
+            out.write(("event: " + name + "\ndata: " + Json.MAPPER.writeValueAsString(data) + "\n\n")
+                    .getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            out.flush();
+        } catch (IOException e) {
+            throw new UncheckedIOException("the client went away", e);
+        }
+    }
+
+    private SearchRequest request(String query, Integer topK, List<String> kbs, List<String> modalities,
+            String fusion) {
+        Set<Modality> mods = new HashSet<>();
+        for (String m : modalities == null ? List.<String>of() : modalities) {
+            if (!m.isBlank()) {
+                mods.add(Modality.parse(m));
+            }
+        }
+        return new SearchRequest(query, topK == null ? polyrag.defaultTopK() : topK,
+                kbs == null ? List.of() : kbs.stream().filter(k -> !k.isBlank()).toList(), mods,
+                fusion == null || fusion.isBlank() ? null : FusionMethod.parse(fusion));
+    }
+}
