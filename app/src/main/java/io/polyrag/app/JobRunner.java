@@ -10,7 +10,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BiFunction;
+import java.util.function.Function;
 
 /**
  * Background workers that claim jobs from the {@link JobStore} and run them. Workers are virtual threads; each
@@ -26,25 +26,19 @@ final class JobRunner implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(JobRunner.class.getName());
     private static final long PROGRESS_INTERVAL_NANOS = TimeUnit.MILLISECONDS.toNanos(250);
 
-    /** Runs one job: receives the claimed job and a progress sink, returns the final progress or throws. */
-    interface Handler extends BiFunction<JobStore.Claimed, java.util.function.Consumer<JobProgress>, JobProgress> {
-    }
-
     private final JobStore jobs;
-    private final Handler handler;
-    private final java.util.function.Consumer<JobStore.Claimed> ended;
+    private final Function<String, JobHandler> handlers;
     private final Duration staleAfter;
     private final int maxAttempts;
     private final Semaphore wakeUp = new Semaphore(0);
     private final List<Thread> workers = new ArrayList<>();
     private volatile boolean running = true;
 
-    /** @param ended called once a job's end is recorded, to release what it held (its staged files) */
-    JobRunner(JobStore jobs, Handler handler, java.util.function.Consumer<JobStore.Claimed> ended, int workers,
-            Duration staleAfter, int maxAttempts) {
+    /** @param handlers the handler of each job kind (throws for a kind nobody runs: the job fails, saying so) */
+    JobRunner(JobStore jobs, Function<String, JobHandler> handlers, int workers, Duration staleAfter,
+            int maxAttempts) {
         this.jobs = jobs;
-        this.handler = handler;
-        this.ended = ended;
+        this.handlers = handlers;
         this.staleAfter = staleAfter;
         this.maxAttempts = maxAttempts;
         for (int i = 0; i < workers; i++) {
@@ -80,8 +74,10 @@ final class JobRunner implements AutoCloseable {
         long[] last = {0};
         String[] lastStage = {""};
         JobProgress[] latest = {job.info().progress()};
+        JobHandler handler = null;
         try {
-            JobProgress done = handler.apply(job, p -> {
+            handler = handlers.apply(job.info().kind());
+            JobProgress done = handler.run(job, p -> {
                 latest[0] = p;
                 long now = System.nanoTime();
                 if (!p.stage().equals(lastStage[0]) || now - last[0] >= PROGRESS_INTERVAL_NANOS) {
@@ -101,7 +97,9 @@ final class JobRunner implements AutoCloseable {
             jobs.finish(id, JobStatus.FAILED, latest[0], e.getMessage() == null ? e.getClass().getSimpleName()
                     : e.getMessage());
         }
-        ended.accept(job);
+        if (handler != null) {
+            handler.ended(job);
+        }
     }
 
     static JobStatus status(JobProgress p) {

@@ -27,14 +27,14 @@ final class Recovery {
     }
 
     /** Recovers the data directory; returns the problems found, one line each (empty: consistent). */
-    static List<String> run(Components c, Path dataDir, java.util.function.Function<String, Path> stagingOf) {
+    static List<String> run(Components c, Path staging, Jobs jobs) {
         int cleaned = c.pipeline.recover();
         int requeued = c.catalog.requeueRunning();
         if (cleaned + requeued > 0) {
             LOG.log(Level.INFO, "recovered from an unclean stop: " + cleaned + " unfinished versions removed, "
                     + requeued + " jobs requeued");
         }
-        deleteUnownedStaging(c.catalog, dataDir.resolve("staging"), stagingOf);
+        deleteUnownedStaging(c.catalog, staging, jobs);
         StoreCheck check = new StoreCheck(c.pipeline);
         if (check.countMismatches().isEmpty()) {
             return List.of();
@@ -66,23 +66,19 @@ final class Recovery {
      * Deletes job staging folders that no queued or running job names: left by a crash between staging and
      * submitting, or by a job that gave up. Runs before the job workers start, under the data directory's lock.
      */
-    private static void deleteUnownedStaging(JobStore jobs, Path staging, java.util.function.Function<String, Path>
-            stagingOf) {
+    private static void deleteUnownedStaging(JobStore store, Path staging, Jobs jobs) {
         if (!Files.isDirectory(staging)) {
             return;
         }
         Set<Path> owned = new HashSet<>();
-        for (JobStore.Claimed j : jobs.unfinished()) {
-            Path p = stagingOf.apply(j.payload());
-            if (p != null) {
-                owned.add(p.toAbsolutePath().normalize());
-            }
+        for (JobStore.Claimed j : store.unfinished()) {
+            jobs.stagingDir(j.info().kind(), j.payload()).ifPresent(owned::add);
         }
         try (Stream<Path> s = Files.list(staging)) {
             for (Path dir : s.filter(Files::isDirectory).toList()) {
                 if (!dir.getFileName().toString().equals("uploads") && !owned.contains(dir.toAbsolutePath()
                         .normalize())) {
-                    Polyrag.deleteTree(dir);
+                    Uploads.deleteTree(dir);
                 }
             }
         } catch (IOException e) {

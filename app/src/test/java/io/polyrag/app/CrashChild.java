@@ -1,5 +1,8 @@
 package io.polyrag.app;
 
+import io.polyrag.core.model.KnowledgeBase;
+import io.polyrag.app.api.TextIngest;
+import io.polyrag.app.api.StagedFile;
 import io.polyrag.core.config.Config;
 import io.polyrag.core.model.IngestReport;
 import io.polyrag.core.model.JobInfo;
@@ -36,25 +39,25 @@ public final class CrashChild {
                 String[] f = line.split("\t");
                 switch (f[0]) {
                     case "text" -> {
-                        IngestReport r = p.ingestText(new Requests.TextIngest(f[2], null, f[1], "text", "kb"));
+                        IngestReport r = p.ingest().text(new TextIngest(f[2], null, f[1], "text", KnowledgeBase.of("kb")));
                         ack("ACK text " + f[1] + " added=" + r.added() + " updated=" + r.updated());
                     }
-                    case "delete" -> ack("ACK delete " + p.deleteDocuments(List.of(f[1])));
+                    case "delete" -> ack("ACK delete " + p.documents().delete(List.of(f[1])));
                     case "upload" -> {
-                        Path dir = p.newStagingDir();
-                        List<Requests.StagedFile> files = new ArrayList<>();
+                        Path dir = p.uploads().newStagingDir();
+                        List<StagedFile> files = new ArrayList<>();
                         for (int i = 1; i + 1 < f.length; i += 2) {
                             Path file = dir.resolve(Integer.toString(i));
                             Files.writeString(file, f[i + 1]);
-                            files.add(new Requests.StagedFile(f[i], file));
+                            files.add(new StagedFile(f[i], file));
                         }
-                        ack("ACK upload " + p.submitUpload("kb", dir, files));
+                        ack("ACK upload " + p.uploads().submit(KnowledgeBase.of("kb"), dir, files, false));
                     }
                     case "wait" -> {
-                        JobInfo j = p.job(f[1]);
+                        JobInfo j = p.jobs().get(f[1]);
                         while (!j.status().finished()) {
                             Thread.sleep(20);
-                            j = p.job(f[1]);
+                            j = p.jobs().get(f[1]);
                         }
                         ack("ACK wait " + j.status());
                     }

@@ -1,5 +1,7 @@
 package io.polyrag.app;
 
+import io.polyrag.core.model.KnowledgeBase;
+import io.polyrag.app.api.TextIngest;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.polyrag.core.config.Config;
@@ -72,7 +74,7 @@ class CrashRecoveryTest {
             assertThat(hits(p, "lighthouse keeper gale")).isEmpty();
             assertConsistent(p, 1);
             // The damage once made permanent: the first text again is a real update, not "unchanged".
-            assertThat(p.ingestText(new Requests.TextIngest(OLD, null, URI, "text", "kb")).updated()).isEqualTo(1);
+            assertThat(p.ingest().text(new TextIngest(OLD, null, URI, "text", KnowledgeBase.of("kb"))).updated()).isEqualTo(1);
             assertFound(p, "lighthouse keeper gale", URI);
         }
     }
@@ -85,7 +87,7 @@ class CrashRecoveryTest {
         }
         try (Polyrag p = reopen(Map.of())) {
             assertThat(hits(p, "lighthouse keeper gale")).isEmpty();
-            assertThat(p.documents(null, 0, 10)).isEmpty();
+            assertThat(p.documents().list(null, 0, 10)).isEmpty();
             assertConsistent(p, 0);
         }
     }
@@ -144,7 +146,7 @@ class CrashRecoveryTest {
             c.await("PAUSED");
         }
         try (Polyrag p = reopen(Map.of())) {
-            assertThat(p.status().storeRecords()).containsEntry("fulltext", 0L);
+            assertThat(p.admin().status().storeRecords()).containsEntry("fulltext", 0L);
             assertConsistent(p, 0);
         }
     }
@@ -197,9 +199,9 @@ class CrashRecoveryTest {
         }
         try (Polyrag p = reopen(graph)) {
             assertConsistent(p, 1);
-            Map<String, Long> graphCounts = p.graphCounts().get("graph");
+            Map<String, Long> graphCounts = p.graph().counts().get("graph");
             assertThat(graphCounts.get("relations")).isPositive();
-            assertThat(p.findEntities("Warsaw", 5)).as("nothing of the unpublished version").isEmpty();
+            assertThat(p.graph().find("Warsaw", 5)).as("nothing of the unpublished version").isEmpty();
         }
     }
 
@@ -210,8 +212,8 @@ class CrashRecoveryTest {
         long relationsOfOneVersion;
         try (Polyrag p = Polyrag.open(config(Map.of("graph.enabled", "true", "graph.extractor", "offline",
                 "data.dir", tmp.resolve("reference").toString())))) {
-            p.ingestText(new Requests.TextIngest(text, null, "note:curie", "text", "kb"));
-            relationsOfOneVersion = p.graphCounts().get("graph").get("relations");
+            p.ingest().text(new TextIngest(text, null, "note:curie", "text", KnowledgeBase.of("kb")));
+            relationsOfOneVersion = p.graph().counts().get("graph").get("relations");
         }
         try (Child c = new Child(null, graph)) {
             c.send("text", "note:curie", "An unrelated first version about nothing in particular.");
@@ -221,8 +223,8 @@ class CrashRecoveryTest {
         }
         try (Polyrag p = reopen(graph)) {
             assertConsistent(p, 1);
-            assertThat(p.graphCounts().get("graph").get("relations")).isEqualTo(relationsOfOneVersion);
-            assertThat(p.findEntities("Curie", 5)).isNotEmpty();
+            assertThat(p.graph().counts().get("graph").get("relations")).isEqualTo(relationsOfOneVersion);
+            assertThat(p.graph().find("Curie", 5)).isNotEmpty();
         }
     }
 
@@ -246,7 +248,7 @@ class CrashRecoveryTest {
                 String[] parts = uri.substring("note:".length()).split("-");
                 assertFound(p, "zq" + parts[0] + "x" + parts[1], uri);
             }
-            assertConsistent(p, (int) p.status().documents());
+            assertConsistent(p, (int) p.admin().status().documents());
         }
     }
 
@@ -263,7 +265,7 @@ class CrashRecoveryTest {
     }
 
     private static List<SearchHit> hits(Polyrag p, String query) {
-        return p.search(SearchRequest.of(query, 5)).hits();
+        return p.search().run(SearchRequest.of(query, 5)).hits();
     }
 
     private static void assertFound(Polyrag p, String query, String uri) {
@@ -273,27 +275,27 @@ class CrashRecoveryTest {
 
     /** Every store holds what the catalog says, nothing is duplicated, and the server is ready. */
     private static void assertConsistent(Polyrag p, int documents) {
-        assertThat(p.readiness()).isEmpty();
-        CheckReport r = p.check(false);
+        assertThat(p.admin().readiness()).isEmpty();
+        CheckReport r = p.admin().check(false);
         assertThat(r.documents()).isEqualTo(documents);
         assertThat(r.stores()).allSatisfy(s -> {
             assertThat(s.orphanVersions()).as("%s orphans: %s", s.store(), s.examples()).isZero();
             assertThat(s.lackingVersions()).as("%s lacking: %s", s.store(), s.examples()).isZero();
             assertThat(s.records()).isEqualTo(s.expectedRecords());
         });
-        List<DocumentInfo> docs = p.documents(null, 0, 1000);
+        List<DocumentInfo> docs = p.documents().list(null, 0, 1000);
         assertThat(docs).hasSize(documents);
         assertThat(docs.stream().map(DocumentInfo::uri).distinct().count()).isEqualTo(documents);
-        assertThat(p.status().storeRecords().get("fulltext"))
+        assertThat(p.admin().status().storeRecords().get("fulltext"))
                 .isEqualTo(docs.stream().mapToLong(DocumentInfo::chunkCount).sum());
     }
 
     private static JobInfo awaitJob(Polyrag p, String id) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        JobInfo j = p.job(id);
+        JobInfo j = p.jobs().get(id);
         while (!j.status().finished() && System.nanoTime() < deadline) {
             TimeUnit.MILLISECONDS.sleep(20);
-            j = p.job(id);
+            j = p.jobs().get(id);
         }
         return j;
     }

@@ -1,5 +1,7 @@
 package io.polyrag.app;
 
+import io.polyrag.core.model.KnowledgeBase;
+import io.polyrag.app.api.TextIngest;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.polyrag.core.config.Config;
@@ -30,11 +32,11 @@ class DedupRankingTest {
     void ingest() {
         polyrag = Polyrag.open(Config.load(Map.of(), Map.of("data.dir", tmp.resolve("data").toString())));
         for (int i = 1; i <= 20; i++) {
-            polyrag.ingestText(new Requests.TextIngest("Document number " + i + " talks about the migration of arctic "
-                    + "terns and puffins number " + i + ".", "note " + i, "note:" + i, "text", "kb"));
+            polyrag.ingest().text(new TextIngest("Document number " + i + " talks about the migration of arctic "
+                    + "terns and puffins number " + i + ".", "note " + i, "note:" + i, "text", KnowledgeBase.of("kb")));
         }
-        polyrag.ingestText(new Requests.TextIngest("The vault now opens with a fingerprint scanner.", "vault",
-                "note:vault", "text", "kb"));
+        polyrag.ingest().text(new TextIngest("The vault now opens with a fingerprint scanner.", "vault",
+                "note:vault", "text", KnowledgeBase.of("kb")));
     }
 
     @AfterAll
@@ -43,7 +45,7 @@ class DedupRankingTest {
     }
 
     private List<SearchHit> search(String query, String fusion) {
-        return polyrag.search(new SearchRequest(query, 5, List.of(), java.util.Set.of(),
+        return polyrag.search().run(new SearchRequest(query, 5, List.of(), java.util.Set.of(),
                 io.polyrag.core.model.FusionMethod.parse(fusion))).hits();
     }
 

@@ -1,5 +1,7 @@
 package io.polyrag.app;
 
+import io.polyrag.app.api.PathIngest;
+import io.polyrag.app.api.PathIngestReport;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.polyrag.core.model.ChunkKind;
@@ -34,7 +36,7 @@ class DocumentFormatsTest {
     static Path tmp;
 
     private Polyrag polyrag;
-    private Polyrag.PathIngestReport report;
+    private PathIngestReport report;
 
     @BeforeAll
     void ingest() throws IOException {
@@ -58,7 +60,7 @@ class DocumentFormatsTest {
         Files.write(dir.resolve("bomb.docx"), DocumentFixtures.expandingDocx(40));
         Files.write(dir.resolve("empty.md"), new byte[0]);
         polyrag = Polyrag.open(PolyragTest.config(tmp.resolve("data"), Map.of()));
-        report = polyrag.ingestPaths(new Requests.PathIngest(List.of(dir), null, List.of("*.*"), List.of()),
+        report = polyrag.ingest().paths(new PathIngest(List.of(dir), null, List.of("*.*"), List.of()),
                 io.polyrag.core.port.ProgressListener.NONE);
     }
 
@@ -68,7 +70,7 @@ class DocumentFormatsTest {
     }
 
     private boolean ocr() {
-        return polyrag.formats().ocr();
+        return polyrag.ingest().formats().ocr();
     }
 
     @Test
@@ -93,7 +95,7 @@ class DocumentFormatsTest {
         "Marsaxlokk|ports||table",
     })
     void a_phrase_is_found_where_it_is_with_its_location(String query, String title, String location, String kind) {
-        SearchHit top = polyrag.search(new SearchRequest(query, 3, List.of(), Set.of(Modality.FULLTEXT), null))
+        SearchHit top = polyrag.search().run(new SearchRequest(query, 3, List.of(), Set.of(Modality.FULLTEXT), null))
                 .hits().getFirst();
         assertThat(top.title()).isEqualTo(title);
         assertThat(top.location()).isEqualTo(location == null ? "" : location);
@@ -102,7 +104,7 @@ class DocumentFormatsTest {
 
     @Test
     void a_table_chunk_repeats_its_header_and_a_formula_gives_its_value() {
-        SearchHit hit = polyrag.search(new SearchRequest("saffron", 1, List.of(), Set.of(Modality.FULLTEXT), null))
+        SearchHit hit = polyrag.search().run(new SearchRequest("saffron", 1, List.of(), Set.of(Modality.FULLTEXT), null))
                 .hits().getFirst();
         assertThat(hit.text()).startsWith("Item | Qty | Price | Total").contains("Saffron threads | 2 | 11 | 22");
     }
@@ -111,7 +113,7 @@ class DocumentFormatsTest {
     void a_scanned_image_is_read_by_ocr() {
         org.junit.jupiter.api.Assumptions.assumeTrue(ocr(),
                 "Tesseract is not installed here (Debian: apt-get install tesseract-ocr); .ci/run installs it");
-        SearchHit hit = polyrag.search(new SearchRequest("lighthouse logbook", 1, List.of(),
+        SearchHit hit = polyrag.search().run(new SearchRequest("lighthouse logbook", 1, List.of(),
                 Set.of(Modality.FULLTEXT), null)).hits().getFirst();
         assertThat(hit.title()).isEqualTo("logbook");
         assertThat(hit.location()).isEqualTo("image (OCR)");

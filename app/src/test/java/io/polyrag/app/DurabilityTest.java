@@ -1,5 +1,8 @@
 package io.polyrag.app;
 
+import io.polyrag.core.model.KnowledgeBase;
+import io.polyrag.app.api.TextIngest;
+import io.polyrag.app.api.StagedFile;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -33,11 +36,11 @@ class DurabilityTest {
     }
 
     private static void ingest(Polyrag p, String uri, String text) {
-        p.ingestText(new Requests.TextIngest(text, null, uri, "text", "kb"));
+        p.ingest().text(new TextIngest(text, null, uri, "text", KnowledgeBase.of("kb")));
     }
 
     private static List<String> uris(Polyrag p, String query) {
-        return p.search(SearchRequest.of(query, 5)).hits().stream().map(SearchHit::uri).toList();
+        return p.search().run(SearchRequest.of(query, 5)).hits().stream().map(SearchHit::uri).toList();
     }
 
     @Test
@@ -57,23 +60,23 @@ class DurabilityTest {
             }
         }
         try (Polyrag p = open(data, vectors)) {
-            assertThat(p.readiness()).hasSize(2).allSatisfy(problem -> assertThat(problem)
+            assertThat(p.admin().readiness()).hasSize(2).allSatisfy(problem -> assertThat(problem)
                     .contains("lacks 3 records of 3 visible document versions").contains("polyrag check --repair"));
-            assertThat(p.readiness()).anySatisfy(problem -> assertThat(problem).startsWith("the fulltext store"));
+            assertThat(p.admin().readiness()).anySatisfy(problem -> assertThat(problem).startsWith("the fulltext store"));
             assertThat(uris(p, "quince hawthorn")).isEmpty();
-            CheckReport before = p.check(false);
+            CheckReport before = p.admin().check(false);
             assertThat(before.consistent()).isFalse();
             assertThat(before.stores()).allSatisfy(s -> assertThat(s.records()).isZero());
 
-            CheckReport repaired = p.check(true);
+            CheckReport repaired = p.admin().check(true);
             assertThat(repaired.consistent()).isTrue();
             assertThat(repaired.stores()).allSatisfy(s -> assertThat(s.reindexedVersions()).isEqualTo(3));
-            assertThat(p.readiness()).isEmpty();
+            assertThat(p.admin().readiness()).isEmpty();
             assertThat(uris(p, "quince hawthorn").getFirst()).isEqualTo("note:b");
-            assertThat(p.search(new SearchRequest("a storm at sea near the coast", 3, List.of(),
+            assertThat(p.search().run(new SearchRequest("a storm at sea near the coast", 3, List.of(),
                     java.util.Set.of(io.polyrag.core.model.Modality.VECTOR), null)).hits().getFirst().uri())
                     .as("the vector index is rebuilt with real embeddings").isEqualTo("note:a");
-            assertThat(p.check(false).stores()).allSatisfy(s -> assertThat(s.records()).isEqualTo(3));
+            assertThat(p.admin().check(false).stores()).allSatisfy(s -> assertThat(s.records()).isEqualTo(3));
         }
     }
 
@@ -93,18 +96,18 @@ class DurabilityTest {
     }
 
     private static JobInfo run(Polyrag p, Map<String, String> files) throws Exception {
-        Path dir = p.newStagingDir();
-        List<Requests.StagedFile> staged = new java.util.ArrayList<>();
+        Path dir = p.uploads().newStagingDir();
+        List<StagedFile> staged = new java.util.ArrayList<>();
         for (Map.Entry<String, String> f : new java.util.TreeMap<>(files).entrySet()) {
             Path file = Files.writeString(dir.resolve(f.getKey()), f.getValue());
-            staged.add(new Requests.StagedFile(f.getKey(), file));
+            staged.add(new StagedFile(f.getKey(), file));
         }
-        String id = p.submitUpload("kb", dir, staged);
+        String id = p.uploads().submit(KnowledgeBase.of("kb"), dir, staged, false);
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        JobInfo j = p.job(id);
+        JobInfo j = p.jobs().get(id);
         while (!j.status().finished() && System.nanoTime() < deadline) {
             TimeUnit.MILLISECONDS.sleep(20);
-            j = p.job(id);
+            j = p.jobs().get(id);
         }
         // Deleted right after the job's end is recorded, so just after it is seen.
         org.awaitility.Awaitility.await("staged files are deleted once the job has ended")
@@ -126,8 +129,8 @@ class DurabilityTest {
                 disk.free();
                 ingest(p, "note:b", "Tidal mills turned when the sluice gates opened.");
                 assertThat(uris(p, "tidal sluice")).containsExactly("note:b");
-                assertThat(p.check(false).consistent()).isTrue();
-                assertThat(p.readiness()).isEmpty();
+                assertThat(p.admin().check(false).consistent()).isTrue();
+                assertThat(p.admin().readiness()).isEmpty();
             }
         }
     }

@@ -1,5 +1,6 @@
 package io.polyrag.app;
 
+import io.polyrag.app.api.EntityNeighbours;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -45,7 +46,7 @@ class GraphRetrievalTest {
         polyrag = Polyrag.open(PolyragTest.config(tmp.resolve("data"), Map.of("graph.enabled", "true",
                 "rdf.enabled", "true")));
         CORPUS.forEach((id, text) -> {
-            IngestReport r = polyrag.ingestText(new io.polyrag.app.Requests.TextIngest(text, id, "doc:" + id, null,
+            IngestReport r = polyrag.ingest().text(new io.polyrag.app.api.TextIngest(text, id, "doc:" + id, null,
                     null));
             assertThat(r.failed()).isZero();
         });
@@ -57,7 +58,7 @@ class GraphRetrievalTest {
     }
 
     private List<String> titles(String query, Set<Modality> modalities, int topK) {
-        SearchResponse r = polyrag.search(new SearchRequest(query, topK, List.of(), modalities, null));
+        SearchResponse r = polyrag.search().run(new SearchRequest(query, topK, List.of(), modalities, null));
         assertThat(r.degraded()).isEmpty();
         return r.hits().stream().map(SearchHit::title).toList();
     }
@@ -70,7 +71,7 @@ class GraphRetrievalTest {
         assertThat(titles(q, Set.of(Modality.FULLTEXT), 10)).doesNotContain("institute");
         assertThat(titles(q, Set.of(Modality.VECTOR), 2)).doesNotContain("institute");
         assertThat(titles(q, Set.of(Modality.VECTOR, Modality.FULLTEXT), 2)).doesNotContain("institute");
-        SearchResponse all = polyrag.search(SearchRequest.of(q, 3));
+        SearchResponse all = polyrag.search().run(SearchRequest.of(q, 3));
         assertThat(all.hits()).extracting(SearchHit::title).contains("institute");
         SearchHit institute = all.hits().stream().filter(h -> h.title().equals("institute")).findFirst().orElseThrow();
         assertThat(institute.sources()).containsKeys("graph", "rdf");
@@ -78,46 +79,46 @@ class GraphRetrievalTest {
 
     @Test
     void entities_and_their_neighbours_can_be_browsed() {
-        List<EntityHit> found = polyrag.findEntities("radium", 10);
+        List<EntityHit> found = polyrag.graph().find("radium", 10);
         assertThat(found).extracting(h -> h.entity().id()).containsExactly("radium institute");
         assertThat(found.getFirst().mentions()).isEqualTo(2);
-        Polyrag.EntityNeighbours n = polyrag.neighbours("radium institute", 10);
+        EntityNeighbours n = polyrag.graph().neighbours("radium institute", 10);
         assertThat(n.neighbours()).extracting(x -> x.entity().entity().name() + " " + x.direction() + " "
                 + x.predicate()).containsExactlyInAnyOrder("Marie Curie in work_at", "Paris out locate_in");
-        assertThatThrownBy(() -> polyrag.neighbours("nobody", 10)).isInstanceOf(NotFoundException.class);
-        assertThatThrownBy(() -> polyrag.findEntities("  ", 10)).isInstanceOf(InvalidInputException.class);
-        assertThatThrownBy(() -> polyrag.findEntities("x", 0)).isInstanceOf(InvalidInputException.class);
+        assertThatThrownBy(() -> polyrag.graph().neighbours("nobody", 10)).isInstanceOf(NotFoundException.class);
+        assertThatThrownBy(() -> polyrag.graph().find("  ", 10)).isInstanceOf(InvalidInputException.class);
+        assertThatThrownBy(() -> polyrag.graph().find("x", 0)).isInstanceOf(InvalidInputException.class);
     }
 
     @Test
     void deleting_documents_leaves_no_orphans_in_any_store() {
-        Map<String, Long> before = polyrag.status().storeRecords();
+        Map<String, Long> before = polyrag.admin().status().storeRecords();
         assertThat(before.get("graph")).isPositive();
         assertThat(before.get("rdf")).isPositive();
-        polyrag.deleteDocuments(List.of(polyrag.documents(null, 0, 100).stream()
+        polyrag.documents().delete(List.of(polyrag.documents().list(null, 0, 100).stream()
                 .filter(d -> d.uri().equals("doc:institute")).findFirst().orElseThrow().id()));
-        assertThat(polyrag.neighbours("radium institute", 10).neighbours()).extracting(x -> x.predicate())
+        assertThat(polyrag.graph().neighbours("radium institute", 10).neighbours()).extracting(x -> x.predicate())
                 .containsExactly("work_at");
-        assertThat(polyrag.findEntities("paris", 10)).isEmpty();
-        List<String> all = polyrag.documents(null, 0, 100).stream().map(d -> d.id()).toList();
-        polyrag.deleteDocuments(all);
-        assertThat(polyrag.graphCounts()).allSatisfy((store, counts) -> assertThat(counts.values())
+        assertThat(polyrag.graph().find("paris", 10)).isEmpty();
+        List<String> all = polyrag.documents().list(null, 0, 100).stream().map(d -> d.id()).toList();
+        polyrag.documents().delete(all);
+        assertThat(polyrag.graph().counts()).allSatisfy((store, counts) -> assertThat(counts.values())
                 .as(store).allMatch(v -> v == 0L));
     }
 
     @Test
     void an_ingest_can_skip_the_graph() {
-        IngestReport r = polyrag.ingestText(new io.polyrag.app.Requests.TextIngest(
+        IngestReport r = polyrag.ingest().text(new io.polyrag.app.api.TextIngest(
                 "Grace Hopper worked at Harvard University on the Mark I computer.", "hopper", "doc:hopper", null,
                 null, true));
         assertThat(r.added()).isEqualTo(1);
         assertThat(r.relations()).isZero();
-        assertThat(polyrag.findEntities("hopper", 10)).isEmpty();
-        IngestReport again = polyrag.ingestText(new io.polyrag.app.Requests.TextIngest(
+        assertThat(polyrag.graph().find("hopper", 10)).isEmpty();
+        IngestReport again = polyrag.ingest().text(new io.polyrag.app.api.TextIngest(
                 "Grace Hopper worked at Harvard University on the Mark I computer.", "hopper", "doc:hopper", null,
                 null, false));
         assertThat(again.updated()).as("the graph part was missing, so the same text is indexed again").isEqualTo(1);
         assertThat(again.relations()).isPositive();
-        assertThat(polyrag.findEntities("hopper", 10)).hasSize(1);
+        assertThat(polyrag.graph().find("hopper", 10)).hasSize(1);
     }
 }

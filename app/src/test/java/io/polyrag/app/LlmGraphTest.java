@@ -1,5 +1,8 @@
 package io.polyrag.app;
 
+import io.polyrag.app.api.TextIngest;
+import io.polyrag.app.api.PathIngest;
+import io.polyrag.app.api.StagedFile;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -71,23 +74,23 @@ class LlmGraphTest {
         return Polyrag.open(PolyragTest.config(tmp.resolve("data"), m));
     }
 
-    private static Requests.TextIngest text(String uri, String text) {
-        return new Requests.TextIngest(text, uri, uri, null, null);
+    private static TextIngest text(String uri, String text) {
+        return new TextIngest(text, uri, uri, null, null);
     }
 
     @Test
     void the_model_builds_the_graph_and_unchanged_text_costs_nothing_again() {
         // The same text under a second uri is indexed (not left out as a duplicate) to reach the response cache.
         try (Polyrag p = open(Map.of("ingest.duplicates", "allow"))) {
-            IngestReport r = p.ingestText(text("doc:a", "Grace Hopper worked at Harvard University."));
+            IngestReport r = p.ingest().text(text("doc:a", "Grace Hopper worked at Harvard University."));
             assertThat(r.relations()).isEqualTo(1);
             assertThat(r.extractionTokens()).isEqualTo(60);
-            assertThat(p.findEntities("hopper", 10)).singleElement()
+            assertThat(p.graph().find("hopper", 10)).singleElement()
                     .satisfies(h -> assertThat(h.entity().type()).isEqualTo("Person"));
-            assertThat(p.neighbours("grace hopper", 10).neighbours()).singleElement()
+            assertThat(p.graph().neighbours("grace hopper", 10).neighbours()).singleElement()
                     .satisfies(n -> assertThat(n.predicate()).isEqualTo("worked_at"));
             int before = calls.get();
-            IngestReport again = p.ingestText(text("doc:b", "Grace Hopper worked at Harvard University."));
+            IngestReport again = p.ingest().text(text("doc:b", "Grace Hopper worked at Harvard University."));
             assertThat(again.relations()).isEqualTo(1);
             assertThat(again.extractionTokens()).isZero();
             assertThat(calls.get()).as("answered from the response cache").isEqualTo(before);
@@ -97,7 +100,7 @@ class LlmGraphTest {
     @Test
     void a_token_budget_stops_extraction_cleanly_and_says_so() {
         try (Polyrag p = open(Map.of("graph.token.budget", "100"))) {
-            IngestReport r = p.ingestItems(List.of(
+            IngestReport r = p.ingest().items(List.of(
                     new io.polyrag.core.model.SourceItem("doc:1", "one.txt", "Grace Hopper one.".getBytes(), null),
                     new io.polyrag.core.model.SourceItem("doc:2", "two.txt", "Grace Hopper two.".getBytes(), null),
                     new io.polyrag.core.model.SourceItem("doc:3", "three.txt", "Grace Hopper 3.".getBytes(), null)),
@@ -114,17 +117,17 @@ class LlmGraphTest {
         Files.writeString(files.resolve("a.md"), "# A\n\nGrace Hopper worked at Harvard University.");
         Files.writeString(files.resolve("b.md"), "# B\n\nAda Lovelace wrote notes.");
         try (Polyrag p = open(Map.of())) {
-            IngestEstimate e = p.estimate(new Requests.PathIngest(List.of(files), null, List.of(), List.of()));
+            IngestEstimate e = p.ingest().estimate(new PathIngest(List.of(files), null, List.of(), List.of()));
             assertThat(e.documents()).isEqualTo(2);
             assertThat(e.extractionCalls()).isEqualTo(2);
             assertThat(e.extractionInputTokens()).isPositive();
             assertThat(e.extractor()).startsWith("llm:dynamic:openai-compatible:fake-1");
             assertThat(calls.get()).isZero();
 
-            Path staging = p.newStagingDir();
+            Path staging = p.uploads().newStagingDir();
             Files.copy(files.resolve("a.md"), staging.resolve("0"));
-            String id = p.submitUpload(null, staging, List.of(new Requests.StagedFile("a.md", staging.resolve("0"))));
-            JobInfo done = await().atMost(Duration.ofSeconds(60)).until(() -> p.job(id),
+            String id = p.uploads().submit(null, staging, List.of(new StagedFile("a.md", staging.resolve("0"))), false);
+            JobInfo done = await().atMost(Duration.ofSeconds(60)).until(() -> p.jobs().get(id),
                     j -> j.status() == JobStatus.SUCCEEDED || j.status() == JobStatus.FAILED);
             assertThat(done.status()).isEqualTo(JobStatus.SUCCEEDED);
             assertThat(done.progress().estimatedCalls()).isEqualTo(1);

@@ -1,5 +1,11 @@
 package io.polyrag.app;
 
+import io.polyrag.core.model.KnowledgeBase;
+import io.polyrag.app.api.TextIngest;
+import io.polyrag.app.api.PathIngest;
+import io.polyrag.app.api.StagedFile;
+import io.polyrag.app.api.PathIngestReport;
+import io.polyrag.app.api.Limits;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
@@ -82,12 +88,12 @@ class PolyragTest {
 
     @Test
     void a_distinctive_phrase_finds_its_document_first_with_both_modalities_agreeing() throws IOException {
-        Polyrag.PathIngestReport r = polyrag.ingestPaths(new Requests.PathIngest(List.of(corpus(tmp.resolve("c"))),
+        PathIngestReport r = polyrag.ingest().paths(new PathIngest(List.of(corpus(tmp.resolve("c"))),
                 null, List.of(), List.of()), ProgressListener.NONE);
         assertThat(r.report().added()).isEqualTo(3);
         assertThat(r.report().failed()).isZero();
         assertThat(r.skipped()).isEqualTo(1);
-        SearchResponse s = polyrag.search(SearchRequest.of("Pharos of Alexandria wonders", 5));
+        SearchResponse s = polyrag.search().run(SearchRequest.of("Pharos of Alexandria wonders", 5));
         assertThat(s.degraded()).isEmpty();
         SearchHit top = s.hits().getFirst();
         assertThat(top.title()).isEqualTo("Lighthouses");
@@ -95,9 +101,9 @@ class PolyragTest {
         assertThat(top.uri()).startsWith("file:///").endsWith("/lighthouses.md");
         assertThat(top.sources()).containsKeys("vector", "fulltext");
         assertThat(top.sources().get("fulltext").rank()).isEqualTo(1);
-        assertThat(polyrag.search(SearchRequest.of("how long does the levain ferment", 3)).hits().getFirst().title())
+        assertThat(polyrag.search().run(SearchRequest.of("how long does the levain ferment", 3)).hits().getFirst().title())
                 .isEqualTo("Sourdough");
-        assertThat(polyrag.search(SearchRequest.of("rye flour grams", 3)).hits().getFirst().text())
+        assertThat(polyrag.search().run(SearchRequest.of("rye flour grams", 3)).hits().getFirst().text())
                 .contains("Rye flour | 350");
     }
 
@@ -107,15 +113,15 @@ class PolyragTest {
         // Eight times the query's word "returns" and nothing else: the test model scores a pair by the passage's
         // tokens that occur in the query, so this outscores the comet text that fusion ranks first.
         Files.writeString(c.resolve("returns.txt"), "Returns returns returns returns returns returns returns returns.");
-        polyrag.ingestPaths(new Requests.PathIngest(List.of(c), null, List.of(), List.of()), ProgressListener.NONE);
+        polyrag.ingest().paths(new PathIngest(List.of(c), null, List.of(), List.of()), ProgressListener.NONE);
         String query = "Halley comet returns";
-        assertThat(polyrag.search(SearchRequest.of(query, 4)).hits().getFirst().text()).contains("Halley");
+        assertThat(polyrag.search().run(SearchRequest.of(query, 4)).hits().getFirst().text()).contains("Halley");
         polyrag.close();
         Path model = io.polyrag.testing.TinyOnnxModels.install(tmp.resolve("cross-encoder"),
                 io.polyrag.testing.TinyOnnxModels.Model.OVERLAP);
         polyrag = Polyrag.open(config(tmp.resolve("data"), Map.of("rerank.provider", "onnx", "rerank.model.dir",
                 model.toString())));
-        SearchResponse s = polyrag.search(SearchRequest.of(query, 4));
+        SearchResponse s = polyrag.search().run(SearchRequest.of(query, 4));
         assertThat(s.warnings()).isEmpty();
         assertThat(s.hits().getFirst().text()).startsWith("Returns returns");
         // the reranker reads what was indexed: the title (from the file name) and the text, 1 + 8 tokens
@@ -129,9 +135,9 @@ class PolyragTest {
 
     @Test
     void semantic_search_finds_a_paraphrase_that_shares_no_words_with_the_text() throws IOException {
-        polyrag.ingestPaths(new Requests.PathIngest(List.of(corpus(tmp.resolve("c"))), null, List.of(), List.of()),
+        polyrag.ingest().paths(new PathIngest(List.of(corpus(tmp.resolve("c"))), null, List.of(), List.of()),
                 ProgressListener.NONE);
-        SearchResponse s = polyrag.search(new SearchRequest("frozen space objects emitting vapour near our star", 3,
+        SearchResponse s = polyrag.search().run(new SearchRequest("frozen space objects emitting vapour near our star", 3,
                 List.of(), Set.of(Modality.VECTOR), null));
         assertThat(s.modalities()).containsExactly(Modality.VECTOR);
         assertThat(s.hits().getFirst().title()).isEqualTo("comets");
@@ -140,64 +146,64 @@ class PolyragTest {
     @Test
     void re_ingesting_a_folder_is_idempotent_and_a_changed_file_is_replaced() throws IOException {
         Path c = corpus(tmp.resolve("c"));
-        Requests.PathIngest req = new Requests.PathIngest(List.of(c), "docs", List.of(), List.of());
-        polyrag.ingestPaths(req, ProgressListener.NONE);
-        Map<String, Long> sizes = polyrag.status().storeRecords();
-        IngestReport again = polyrag.ingestPaths(req, ProgressListener.NONE).report();
+        PathIngest req = new PathIngest(List.of(c), KnowledgeBase.of("docs"), List.of(), List.of());
+        polyrag.ingest().paths(req, ProgressListener.NONE);
+        Map<String, Long> sizes = polyrag.admin().status().storeRecords();
+        IngestReport again = polyrag.ingest().paths(req, ProgressListener.NONE).report();
         assertThat(again.unchanged()).isEqualTo(3);
-        assertThat(polyrag.status().storeRecords()).isEqualTo(sizes);
+        assertThat(polyrag.admin().status().storeRecords()).isEqualTo(sizes);
         Files.writeString(c.resolve("sub/comets.txt"), "Comets now only mention a zyxwvut ghost word.");
-        IngestReport changed = polyrag.ingestPaths(req, ProgressListener.NONE).report();
+        IngestReport changed = polyrag.ingest().paths(req, ProgressListener.NONE).report();
         assertThat(changed.updated()).isEqualTo(1);
         assertThat(changed.unchanged()).isEqualTo(2);
-        assertThat(polyrag.search(SearchRequest.of("Halley seventy-six years", 10)).hits())
+        assertThat(polyrag.search().run(SearchRequest.of("Halley seventy-six years", 10)).hits())
                 .noneMatch(h -> h.text().contains("Halley"));
-        assertThat(polyrag.search(SearchRequest.of("zyxwvut", 3)).hits().getFirst().title()).isEqualTo("comets");
-        assertThat(polyrag.status().documents()).isEqualTo(3);
+        assertThat(polyrag.search().run(SearchRequest.of("zyxwvut", 3)).hits().getFirst().title()).isEqualTo("comets");
+        assertThat(polyrag.admin().status().documents()).isEqualTo(3);
     }
 
     @Test
     void inline_text_is_a_document_keyed_by_its_content_unless_a_uri_is_given() {
-        IngestReport r = polyrag.ingestText(new Requests.TextIngest("Quokkas live on Rottnest Island.", "Quokka",
-                null, "text", "animals"));
+        IngestReport r = polyrag.ingest().text(new TextIngest("Quokkas live on Rottnest Island.", "Quokka",
+                null, "text", KnowledgeBase.of("animals")));
         assertThat(r.added()).isEqualTo(1);
-        assertThat(polyrag.ingestText(new Requests.TextIngest("Quokkas live on Rottnest Island.", "Quokka", null,
-                "text", "animals")).unchanged()).isEqualTo(1);
-        SearchHit hit = polyrag.search(new SearchRequest("Rottnest", 3, List.of("animals"), Set.of(), null)).hits()
+        assertThat(polyrag.ingest().text(new TextIngest("Quokkas live on Rottnest Island.", "Quokka", null,
+                "text", KnowledgeBase.of("animals"))).unchanged()).isEqualTo(1);
+        SearchHit hit = polyrag.search().run(new SearchRequest("Rottnest", 3, List.of("animals"), Set.of(), null)).hits()
                 .getFirst();
         assertThat(hit.title()).isEqualTo("Quokka");
         assertThat(hit.knowledgeBase()).isEqualTo("animals");
         assertThat(hit.uri()).startsWith("text:");
-        assertThat(polyrag.search(new SearchRequest("Rottnest", 3, List.of("other"), Set.of(), null)).hits()).isEmpty();
-        assertThatThrownBy(() -> polyrag.ingestText(new Requests.TextIngest(" ", null, null, null, null)))
+        assertThat(polyrag.search().run(new SearchRequest("Rottnest", 3, List.of("other"), Set.of(), null)).hits()).isEmpty();
+        assertThatThrownBy(() -> polyrag.ingest().text(new TextIngest(" ", null, null, null, null)))
                 .isInstanceOf(InvalidInputException.class).hasMessageContaining("text is empty");
-        assertThatThrownBy(() -> polyrag.ingestText(new Requests.TextIngest("x", null, null, "pdf", null)))
+        assertThatThrownBy(() -> polyrag.ingest().text(new TextIngest("x", null, null, "pdf", null)))
                 .hasMessageContaining("format 'pdf' is not supported");
     }
 
     @Test
     void a_text_with_a_nul_is_refused_and_an_untitled_text_is_named_by_its_first_line() {
-        assertThatThrownBy(() -> polyrag.ingestText(new Requests.TextIngest("bad\u0000bytes", null, null, null,
+        assertThatThrownBy(() -> polyrag.ingest().text(new TextIngest("bad\u0000bytes", null, null, null,
                 null))).isInstanceOf(InvalidInputException.class)
                 .hasMessage("text contains a NUL character at offset 3: send text only (a binary file goes to POST "
                         + "/v1/ingest/files)");
-        polyrag.ingestText(new Requests.TextIngest("\n## Wombat burrows\n\nWombats dig long burrows with their claws.",
-                null, null, "markdown", "burrows"));
-        polyrag.ingestText(new Requests.TextIngest("  \nThe dingo howls at dusk across the plain.", null, null, null,
-                "burrows"));
-        assertThat(polyrag.documents("burrows", 0, 10)).extracting(io.polyrag.core.model.DocumentInfo::title)
+        polyrag.ingest().text(new TextIngest("\n## Wombat burrows\n\nWombats dig long burrows with their claws.",
+                null, null, "markdown", KnowledgeBase.of("burrows")));
+        polyrag.ingest().text(new TextIngest("  \nThe dingo howls at dusk across the plain.", null, null, null,
+                KnowledgeBase.of("burrows")));
+        assertThat(polyrag.documents().list(KnowledgeBase.of("burrows"), 0, 10)).extracting(io.polyrag.core.model.DocumentInfo::title)
                 .containsExactlyInAnyOrder("Wombat burrows", "The dingo howls at dusk across the plain.");
-        assertThat(Polyrag.titleOf("x".repeat(100))).hasSize(81).endsWith("…");
+        assertThat(Ingest.titleOf("x".repeat(100))).hasSize(81).endsWith("…");
     }
 
     @Test
     void an_upload_job_runs_in_the_background_and_reports_its_progress() throws IOException {
-        Path staging = polyrag.newStagingDir();
+        Path staging = polyrag.uploads().newStagingDir();
         Files.writeString(staging.resolve("0"), "# Okapi\n\nThe okapi is a giraffid native to the Congo.");
         Files.write(staging.resolve("1"), new byte[] {0, 1, 2, 3, 0, 0});
-        String id = polyrag.submitUpload("zoo", staging, List.of(new Requests.StagedFile("okapi.md",
-                staging.resolve("0")), new Requests.StagedFile("broken.txt", staging.resolve("1"))));
-        JobInfo done = await().atMost(Duration.ofSeconds(60)).until(() -> polyrag.job(id), j -> j.status().finished());
+        String id = polyrag.uploads().submit(KnowledgeBase.of("zoo"), staging, List.of(new StagedFile("okapi.md",
+                staging.resolve("0")), new StagedFile("broken.txt", staging.resolve("1"))), false);
+        JobInfo done = await().atMost(Duration.ofSeconds(60)).until(() -> polyrag.jobs().get(id), j -> j.status().finished());
         assertThat(done.status()).as("one of its two files failed").isEqualTo(JobStatus.PARTIAL);
         assertThat(done.error()).isEqualTo("1 of 2 files failed; the others were indexed (see errors)");
         assertThat(done.progress().added()).isEqualTo(1);
@@ -206,9 +212,9 @@ class PolyragTest {
         assertThat(done.progress().errors()).singleElement().satisfies(e -> assertThat(e.reason())
                 .contains("broken.txt: looks like binary data"));
         assertThat(Files.exists(staging)).as("staging is cleaned up").isFalse();
-        assertThat(polyrag.search(SearchRequest.of("okapi giraffid", 3)).hits().getFirst().uri())
+        assertThat(polyrag.search().run(SearchRequest.of("okapi giraffid", 3)).hits().getFirst().uri())
                 .isEqualTo("upload:okapi.md");
-        assertThatThrownBy(() -> polyrag.job("nope")).isInstanceOf(NotFoundException.class);
+        assertThatThrownBy(() -> polyrag.jobs().get("nope")).isInstanceOf(NotFoundException.class);
     }
 
     @Test
@@ -245,12 +251,12 @@ class PolyragTest {
     void with_the_vector_modality_off_no_model_is_loaded_and_full_text_still_answers() {
         polyrag.close();
         polyrag = Polyrag.open(config(tmp.resolve("ft-only"), Map.of("vector.enabled", "false")));
-        assertThat(polyrag.status().embeddingModel()).isNull();
-        assertThat(polyrag.status().modalities()).containsExactly(Modality.FULLTEXT);
-        polyrag.ingestText(new Requests.TextIngest("Axolotls regrow their limbs.", "Axolotl", null, null, null));
-        SearchResponse s = polyrag.search(SearchRequest.of("axolotl limbs", 3));
+        assertThat(polyrag.admin().status().embeddingModel()).isNull();
+        assertThat(polyrag.admin().status().modalities()).containsExactly(Modality.FULLTEXT);
+        polyrag.ingest().text(new TextIngest("Axolotls regrow their limbs.", "Axolotl", null, null, null));
+        SearchResponse s = polyrag.search().run(SearchRequest.of("axolotl limbs", 3));
         assertThat(s.hits().getFirst().sources()).containsOnlyKeys("fulltext");
-        assertThatThrownBy(() -> polyrag.search(new SearchRequest("x", 3, List.of(), Set.of(Modality.VECTOR), null)))
+        assertThatThrownBy(() -> polyrag.search().run(new SearchRequest("x", 3, List.of(), Set.of(Modality.VECTOR), null)))
                 .hasMessageContaining("'vector' is not enabled");
     }
 
@@ -284,8 +290,8 @@ class PolyragTest {
 
     @Test
     void with_the_graph_arms_off_the_graph_api_says_how_to_turn_them_on() {
-        assertThat(polyrag.status().modalities()).containsExactly(Modality.VECTOR, Modality.FULLTEXT);
-        assertThatThrownBy(() -> polyrag.findEntities("curie", 10)).isInstanceOf(InvalidInputException.class)
+        assertThat(polyrag.admin().status().modalities()).containsExactly(Modality.VECTOR, Modality.FULLTEXT);
+        assertThatThrownBy(() -> polyrag.graph().find("curie", 10)).isInstanceOf(InvalidInputException.class)
                 .hasMessageContaining("POLYRAG_GRAPH_ENABLED=true");
     }
 
@@ -294,7 +300,7 @@ class PolyragTest {
             @org.junit.jupiter.api.io.TempDir Path files) throws IOException {
         Files.writeString(files.resolve("guide.md"), "# Guide\n\nThe ferry leaves the north pier at dawn.");
         Files.writeString(files.resolve("guide-copy.md"), "# Guide\n\nThe ferry leaves the north pier at dawn.");
-        Polyrag.PathIngestReport r = polyrag.ingestPaths(new Requests.PathIngest(List.of(files), "ferries", List.of(),
+        PathIngestReport r = polyrag.ingest().paths(new PathIngest(List.of(files), KnowledgeBase.of("ferries"), List.of(),
                 List.of(), false), io.polyrag.core.port.ProgressListener.NONE);
         assertThat(r.report().added()).isEqualTo(1);
         assertThat(r.report().unchanged()).isEqualTo(1);
@@ -304,21 +310,21 @@ class PolyragTest {
         assertThat(r.report().warnings()).singleElement().asString()
                 .contains("1 input was left out as duplicates of documents indexed under another name")
                 .contains("POLYRAG_INGEST_DUPLICATES=allow");
-        assertThat(polyrag.documents("ferries", 0, 10)).hasSize(1);
-        Polyrag.PathIngestReport again = polyrag.ingestPaths(new Requests.PathIngest(List.of(files), "ferries",
+        assertThat(polyrag.documents().list(KnowledgeBase.of("ferries"), 0, 10)).hasSize(1);
+        PathIngestReport again = polyrag.ingest().paths(new PathIngest(List.of(files), KnowledgeBase.of("ferries"),
                 List.of(), List.of(), false), io.polyrag.core.port.ProgressListener.NONE);
         assertThat(again.report().unchanged()).isEqualTo(2);
-        assertThat(polyrag.documents("ferries", 0, 10)).hasSize(1);
+        assertThat(polyrag.documents().list(KnowledgeBase.of("ferries"), 0, 10)).hasSize(1);
     }
 
     @Test
     void the_facade_enforces_its_limits_for_every_front_door() {
-        assertThatThrownBy(() -> polyrag.ingestStaged(java.util.Collections.nCopies(Limits.MAX_STAGED_IDS + 1,
+        assertThatThrownBy(() -> polyrag.uploads().ingestStaged(java.util.Collections.nCopies(Limits.MAX_STAGED_IDS + 1,
                 "x"), null, false)).isInstanceOf(InvalidInputException.class)
                 .hasMessageContaining("at most 10000 staged files per ingest, got 10001");
-        assertThatThrownBy(() -> polyrag.documents(null, 0, Limits.MAX_PAGE + 1))
+        assertThatThrownBy(() -> polyrag.documents().list(null, 0, Limits.MAX_PAGE + 1))
                 .hasMessageContaining("limit in [1, 1000]");
-        assertThatThrownBy(() -> polyrag.ingestText(new Requests.TextIngest("x", null, "u:" + "x".repeat(
+        assertThatThrownBy(() -> polyrag.ingest().text(new TextIngest("x", null, "u:" + "x".repeat(
                 Limits.MAX_URI), null, null))).hasMessageContaining("uri must be at most 2048 characters");
     }
 }

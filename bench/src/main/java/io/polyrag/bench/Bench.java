@@ -65,7 +65,8 @@ public final class Bench {
         double embedOnly = embedderOnly(config, corpus);
         IngestReport ingest;
         try (Polyrag p = Polyrag.open(config)) {
-            ingest = p.ingestItems(corpus.stream().map(Evaluation::item).toList(), "bench", ProgressListener.NONE);
+            ingest = p.ingest().items(corpus.stream().map(Evaluation::item).toList(),
+                    io.polyrag.core.model.KnowledgeBase.of("bench"), ProgressListener.NONE);
         }
         double secs = ingest.tookMs() / 1000.0;
         System.out.println("ingest                                   docs/s   chunks/s");
@@ -84,7 +85,7 @@ public final class Bench {
             }
             for (Set<Modality> mods : runs) {
                 String name = mods.isEmpty() ? "polyrag hybrid (facade)" : "polyrag " + mods.iterator().next() + " only";
-                print(name, time(qs, q -> p.search(new SearchRequest(q, 10, List.of(), mods, null))));
+                print(name, time(qs, q -> p.search().run(new SearchRequest(q, 10, List.of(), mods, null))));
             }
         }
         if (opts.containsKey("rerank-model")) {
@@ -103,7 +104,7 @@ public final class Bench {
         Map<String, List<String>> candidates = new java.util.LinkedHashMap<>();
         try (Polyrag p = Polyrag.open(config)) {
             for (String q : qs) {
-                candidates.put(q, p.search(new SearchRequest(q, depth, List.of(), Set.of(), null)).hits().stream()
+                candidates.put(q, p.search().run(new SearchRequest(q, depth, List.of(), Set.of(), null)).hits().stream()
                         .map(h -> io.polyrag.core.model.Chunk.indexText(h.title(), h.headingPath(), h.text()))
                         .toList());
             }
@@ -120,7 +121,7 @@ public final class Bench {
         withRerank.put(Settings.RERANK_PROVIDER.key(), "onnx");
         withRerank.put(Settings.RERANK_MODEL_DIR.key(), model.toString());
         try (Polyrag p = Polyrag.open(Config.load(Map.of(), withRerank))) {
-            print("polyrag hybrid + rerank (facade)", time(qs, q -> p.search(SearchRequest.of(q, 10))));
+            print("polyrag hybrid + rerank (facade)", time(qs, q -> p.search().run(SearchRequest.of(q, 10))));
         }
     }
 

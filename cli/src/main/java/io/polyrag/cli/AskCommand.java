@@ -37,12 +37,12 @@ final class AskCommand implements Callable<Integer> {
         try (Polyrag polyrag = parent.open(Map.of("ingest.workers", "0"))) {
             Answer a;
             try {
-                a = polyrag.answer(query.request(polyrag.defaultAnswerTopK()), neighbours, grounding, t -> { });
+                a = polyrag.search().answer(query.request(polyrag.search().defaultAnswerTopK()), neighbours, grounding, t -> { });
             } catch (io.polyrag.core.AnswerUnavailableException e) {
                 // The model did not answer; the sources were found all the same: show them, then say why.
                 if (query.json) {
                     out.println(Json.MAPPER.writeValueAsString(Map.of("error", e.getMessage(), "sources",
-                            e.sources())));
+                            io.polyrag.app.wire.SearchWire.sources(e.sources()))));
                 } else {
                     e.sources().forEach(s -> out.printf("[%d] %s  %s%n", s.number(), s.title(), s.uri()));
                 }
@@ -53,7 +53,7 @@ final class AskCommand implements Callable<Integer> {
                 return Main.UNAVAILABLE;
             }
             if (query.json) {
-                out.println(Json.MAPPER.writeValueAsString(a));
+                out.println(Json.MAPPER.writeValueAsString(io.polyrag.app.wire.SearchWire.of(a)));
                 return Main.OK;
             }
             out.println(a.answer().isEmpty() ? "(nothing found)" : a.answer());

@@ -33,9 +33,9 @@ final class CheckCommand implements Callable<Integer> {
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
         try (Polyrag polyrag = parent.open(Map.of())) {
-            CheckReport r = polyrag.check(repair);
+            CheckReport r = polyrag.admin().check(repair);
             if (json) {
-                out.println(Json.MAPPER.writeValueAsString(r));
+                out.println(Json.MAPPER.writeValueAsString(io.polyrag.app.wire.AdminWire.of(r)));
             } else {
                 print(r, out);
             }

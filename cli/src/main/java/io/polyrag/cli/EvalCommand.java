@@ -74,8 +74,8 @@ final class EvalCommand implements Callable<Integer> {
                 Settings.SEARCH_MAX_TOP_K.key(), "1000", Settings.INGEST_WORKERS.key(), "0",
                 // A benchmark's documents are judged by id: two with the same text are two documents.
                 Settings.INGEST_DUPLICATES.key(), "allow"))) {
-            List<RunSpec> specs = runs == null ? RunSpec.defaults(polyrag.status().modalities())
-                    : PolyragCommand.split(runs).stream().map(r -> RunSpec.parse(r, polyrag.status().modalities()))
+            List<RunSpec> specs = runs == null ? RunSpec.defaults(polyrag.admin().status().modalities())
+                    : PolyragCommand.split(runs).stream().map(r -> RunSpec.parse(r, polyrag.admin().status().modalities()))
                             .toList();
             Progress progress = Progress.forConsole(err);
             EvalReport report = Evaluation.run(polyrag, ds, specs, progress, err::println);

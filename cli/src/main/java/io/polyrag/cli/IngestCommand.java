@@ -1,7 +1,9 @@
 package io.polyrag.cli;
 
+import io.polyrag.core.model.KnowledgeBase;
+import io.polyrag.app.api.PathIngest;
+import io.polyrag.app.api.PathIngestReport;
 import io.polyrag.app.Polyrag;
-import io.polyrag.app.Requests;
 import io.polyrag.core.model.IngestReport;
 import io.polyrag.core.model.ItemError;
 import io.polyrag.app.Json;
@@ -54,13 +56,13 @@ final class IngestCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         try (Polyrag polyrag = parent.open(Map.of())) {
-            Requests.PathIngest request = new Requests.PathIngest(paths, kb, PolyragCommand.split(includes),
+            PathIngest request = new PathIngest(paths, KnowledgeBase.of(kb), PolyragCommand.split(includes),
                     PolyragCommand.split(excludes), skipGraph);
             if (estimate) {
-                return printEstimate(polyrag.estimate(request), out, err);
+                return printEstimate(polyrag.ingest().estimate(request), out, err);
             }
             Progress progress = Progress.forConsole(err);
-            Polyrag.PathIngestReport r = polyrag.ingestPaths(request, progress);
+            PathIngestReport r = polyrag.ingest().paths(request, progress);
             progress.finish();
             print(r, out, err);
             return r.report().failed() > 0 ? Main.PARTIAL : Main.OK;
@@ -69,7 +71,7 @@ final class IngestCommand implements Callable<Integer> {
 
     private int printEstimate(io.polyrag.core.model.IngestEstimate e, PrintWriter out, PrintWriter err) {
         if (json) {
-            out.println(Json.MAPPER.writeValueAsString(e));
+            out.println(Json.MAPPER.writeValueAsString(io.polyrag.app.wire.IngestWire.of(e)));
         } else {
             out.printf("%s, %s (%,d tokens)%n", PolyragCommand.plural((int) e.documents(), "document"),
                     PolyragCommand.plural((int) e.chunks(), "chunk"), e.chunkTokens());
@@ -86,10 +88,11 @@ final class IngestCommand implements Callable<Integer> {
         return e.errors().isEmpty() ? Main.OK : Main.PARTIAL;
     }
 
-    private void print(Polyrag.PathIngestReport pr, PrintWriter out, PrintWriter err) {
+    private void print(PathIngestReport pr, PrintWriter out, PrintWriter err) {
         IngestReport r = pr.report();
         if (json) {
-            out.println(Json.MAPPER.writeValueAsString(Map.of("report", r, "skipped", pr.skipped())));
+            out.println(Json.MAPPER.writeValueAsString(Map.of("report", io.polyrag.app.wire.IngestWire.of(r), "skipped",
+                    pr.skipped())));
             return;
         }
         out.printf(java.util.Locale.ROOT, "%s: %d added, %d updated, %d unchanged, %d failed; %s in %.1fs%n",

@@ -30,9 +30,9 @@ final class SearchCommand implements Callable<Integer> {
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
         try (Polyrag polyrag = parent.open(Map.of("ingest.workers", "0"))) {
-            SearchResponse r = polyrag.search(query.request(polyrag.defaultTopK()));
+            SearchResponse r = polyrag.search().run(query.request(polyrag.search().defaultTopK()));
             if (query.json) {
-                out.println(Json.MAPPER.writeValueAsString(r));
+                out.println(Json.MAPPER.writeValueAsString(io.polyrag.app.wire.SearchWire.of(r)));
             } else {
                 print(r, out);
             }

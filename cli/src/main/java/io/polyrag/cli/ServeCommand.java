@@ -1,7 +1,10 @@
 package io.polyrag.cli;
 
+import io.polyrag.core.model.KnowledgeBase;
+import io.polyrag.app.api.PathIngest;
+import io.polyrag.app.api.PathIngestReport;
+import io.polyrag.app.api.Status;
 import io.polyrag.app.Polyrag;
-import io.polyrag.app.Requests;
 import io.polyrag.core.config.Config;
 import io.polyrag.core.config.Settings;
 import io.polyrag.core.model.IngestReport;
@@ -79,7 +82,7 @@ final class ServeCommand implements Callable<Integer> {
             stopped.countDown();
         }, "polyrag-shutdown"));
         String base = "http://" + config.get(Settings.HTTP_HOST) + ":" + server.port();
-        Polyrag.Status s = polyrag.status();
+        Status s = polyrag.admin().status();
         out.println("polyrag serving " + base + "  (data " + polyrag.dataDir() + "; modalities "
                 + s.modalities().stream().map(Object::toString).collect(Collectors.joining(", ")) + "; "
                 + PolyragCommand.plural((int) s.documents(), "document") + ")");
@@ -94,7 +97,7 @@ final class ServeCommand implements Callable<Integer> {
 
     private void ingest(Polyrag polyrag, PrintWriter out, PrintWriter err) {
         try {
-            Polyrag.PathIngestReport r = polyrag.ingestPaths(new Requests.PathIngest(paths, kb, List.of(), List.of()),
+            PathIngestReport r = polyrag.ingest().paths(new PathIngest(paths, KnowledgeBase.of(kb), List.of(), List.of()),
                     new Progress(err, false));
             IngestReport rep = r.report();
             out.printf("ingested %s: %d added, %d updated, %d unchanged, %d failed (%s)%n",

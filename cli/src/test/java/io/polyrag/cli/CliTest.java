@@ -61,7 +61,7 @@ class CliTest {
         assertThat(r.code()).as(r.err()).isZero();
         JsonNode json = Json.MAPPER.readTree(r.out());
         assertThat(json.get("query").asString()).isEqualTo("rotating neutron star");
-        assertThat(json.get("tookMs").isNumber()).isTrue();
+        assertThat(json.get("took_ms").isNumber()).isTrue();
         assertThat(json.get("degraded").isEmpty()).isTrue();
         JsonNode hit = json.get("hits").get(0);
         assertThat(hit.get("rank").asInt()).isEqualTo(1);
@@ -143,7 +143,7 @@ class CliTest {
         assertThat(r.out()).contains("catalog: 3 visible documents").containsPattern("vector: +ok +\\d+ records")
                 .containsPattern("fulltext: +ok");
         Run json = run("check", "--json");
-        assertThat(json.out()).contains("\"repaired\":false").contains("\"orphanVersions\":0");
+        assertThat(json.out()).contains("\"repaired\":false").contains("\"orphan_versions\":0");
     }
 
     @Test

@@ -61,7 +61,7 @@ public final class Evaluation {
             Consumer<String> log) {
         List<SourceItem> items = ds.corpus().values().stream().map(Evaluation::item).toList();
         log.accept("eval: indexing " + items.size() + " documents (unchanged ones are reused)");
-        IngestReport r = polyrag.ingestItems(items, KB, progress);
+        IngestReport r = polyrag.ingest().items(items, io.polyrag.core.model.KnowledgeBase.of(KB), progress);
         if (r.failed() > 0) {
             log.accept("eval: " + r.failed() + " documents failed to index, e.g. " + r.errors().getFirst().reason());
         }
@@ -93,7 +93,7 @@ public final class Evaluation {
         for (Map.Entry<String, Map<String, Integer>> q : ds.qrels().entrySet()) {
             String text = ds.queries().get(q.getKey());
             long t0 = System.nanoTime();
-            SearchResponse resp = polyrag.search(new SearchRequest(text, DEPTH, List.of(KB), run.modalities(),
+            SearchResponse resp = polyrag.search().run(new SearchRequest(text, DEPTH, List.of(KB), run.modalities(),
                     run.fusion()));
             latencies[i++] = System.nanoTime() - t0;
             List<String> ranked = documents(resp.hits(), q.getKey());

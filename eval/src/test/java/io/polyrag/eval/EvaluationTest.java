@@ -55,7 +55,7 @@ class EvaluationTest {
         try (Polyrag p = Polyrag.open(Config.load(Map.of(), Map.of("data.dir", tmp.resolve("idx").toString(),
                 "search.max.top.k", "1000", "graph.enabled", "false", "rdf.enabled", "false")))) {
             List<String> log = new ArrayList<>();
-            EvalReport r = Evaluation.run(p, ds, RunSpec.defaults(p.status().modalities()), ProgressListener.NONE,
+            EvalReport r = Evaluation.run(p, ds, RunSpec.defaults(p.admin().status().modalities()), ProgressListener.NONE,
                     log::add);
             assertThat(r.documents()).isEqualTo(6);
             assertThat(r.queries()).isEqualTo(3);
@@ -81,7 +81,7 @@ class EvaluationTest {
             }
             assertThat(r.ingest().chunks()).isEqualTo(6);
             assertThat(log).anyMatch(l -> l.contains("indexing 6 documents"));
-            EvalReport again = Evaluation.run(p, ds, List.of(RunSpec.parse("fulltext", p.status().modalities())),
+            EvalReport again = Evaluation.run(p, ds, List.of(RunSpec.parse("fulltext", p.admin().status().modalities())),
                     ProgressListener.NONE, l -> { });
             assertThat(again.ingest().reused()).isEqualTo(6);
             assertThat(again.ingest().chunks()).isZero();

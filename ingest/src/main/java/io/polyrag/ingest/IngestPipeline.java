@@ -11,6 +11,7 @@ import io.polyrag.core.model.DocumentDraft;
 import io.polyrag.core.model.DocumentInfo;
 import io.polyrag.core.model.DocumentVersion;
 import io.polyrag.core.model.Ids;
+import io.polyrag.core.model.KnowledgeBase;
 import io.polyrag.core.model.IndexedDocument;
 import io.polyrag.core.model.IngestEstimate;
 import io.polyrag.core.model.IngestReport;
@@ -34,8 +35,10 @@ import java.util.stream.IntStream;
 /**
  * parse → chunk → embed → write → publish: the only path by which documents enter the stores.
  *
- * <p>Documents go through in batches. For each batch: every input is read, hashed and parsed (an input whose bytes
- * and indexing settings are unchanged is skipped); all chunks are embedded together (the embedder parallelises);
+ * <p>Documents go through in batches. Each input is read, hashed and parsed (an input whose bytes and indexing
+ * settings are unchanged is skipped) and joins the batch; a batch closes at {@link Options#batchSize()} documents or
+ * {@link Options#batchChunks()} chunks, so progress moves as large files complete. A batch's chunks are embedded
+ * together (the embedder parallelises);
  * each document gets a new version, staged in the catalog; the batch is upserted into every enabled store, each
  * commit durable; then each version is published — made visible — and the versions it replaced are deleted from the
  * stores. If a store write fails, the batch's new versions are removed from every store and discarded in the
@@ -51,7 +54,9 @@ public final class IngestPipeline {
     private static final System.Logger LOG = System.getLogger(IngestPipeline.class.getName());
 
     /**
-     * @param batchSize documents written together
+     * @param batchSize most documents written together
+     * @param batchChunks a batch is written as soon as its documents hold this many chunks, so large files are
+     *     embedded and written one or a few at a time and progress moves as each completes (memory stays bounded too)
      * @param maxFileBytes larger inputs are refused
      * @param signature the indexing settings (modalities, model, chunk sizes): content re-ingested under different
      *     settings is re-indexed, not skipped
@@ -59,10 +64,18 @@ public final class IngestPipeline {
      *     under another uri in its knowledge base; it counts as unchanged and is listed with outcome
      *     {@code duplicate} ({@code ingest.duplicates=skip})
      */
-    public record Options(int batchSize, long maxFileBytes, String signature, boolean skipDuplicates) {
+    public record Options(int batchSize, int batchChunks, long maxFileBytes, String signature,
+            boolean skipDuplicates) {
+        /** Chunks that close a batch when a caller does not say. */
+        public static final int DEFAULT_BATCH_CHUNKS = 256;
+
+        public Options(int batchSize, long maxFileBytes, String signature, boolean skipDuplicates) {
+            this(batchSize, DEFAULT_BATCH_CHUNKS, maxFileBytes, signature, skipDuplicates);
+        }
+
         /** Options that index duplicates. */
         public Options(int batchSize, long maxFileBytes, String signature) {
-            this(batchSize, maxFileBytes, signature, false);
+            this(batchSize, DEFAULT_BATCH_CHUNKS, maxFileBytes, signature, false);
         }
     }
 
@@ -134,13 +147,28 @@ public final class IngestPipeline {
 
     /** Ingests {@code inputs} with the choices of {@code run}; never throws for a bad input. */
     public IngestReport ingest(List<IngestInput> inputs, String knowledgeBase, Run run, ProgressListener listener) {
-        String kb = Ids.knowledgeBase(knowledgeBase);
+        String kb = KnowledgeBase.of(knowledgeBase).name();
         Tally tally = new Tally(inputs.size(), stores.names(), listener);
         Budget budget = new Budget(run.tokenBudget() > 0 ? run.tokenBudget() : Long.MAX_VALUE);
         boolean graph = stores.needsGraph() && !run.skipGraph();
-        for (int from = 0; from < inputs.size(); from += options.batchSize()) {
-            runBatch(inputs.subList(from, Math.min(inputs.size(), from + options.batchSize())), kb, graph, budget,
-                    tally);
+        List<Prepared> batch = new ArrayList<>();
+        int batchChunks = 0;
+        for (IngestInput input : inputs) {
+            tally.stage("parsing");
+            Optional<Prepared> p = prepare(input, kb, graph, tally);
+            if (p.isEmpty()) {
+                continue;
+            }
+            batch.add(p.get());
+            batchChunks += p.get().drafts().size();
+            if (batch.size() >= options.batchSize() || batchChunks >= options.batchChunks()) {
+                writeBatch(batch, kb, graph, budget, tally);
+                batch = new ArrayList<>();
+                batchChunks = 0;
+            }
+        }
+        if (!batch.isEmpty()) {
+            writeBatch(batch, kb, graph, budget, tally);
         }
         tally.stage("done");
         return tally.report();
@@ -215,15 +243,8 @@ public final class IngestPipeline {
                 cost.inputTokens(), cost.outputTokens(), errors);
     }
 
-    private void runBatch(List<IngestInput> batch, String kb, boolean graph, Budget budget, Tally tally) {
-        tally.stage("parsing");
-        List<Prepared> prepared = new ArrayList<>();
-        for (IngestInput input : batch) {
-            prepare(input, kb, graph, tally).ifPresent(prepared::add);
-        }
-        if (prepared.isEmpty()) {
-            return;
-        }
+    /** Embeds, extracts from and writes parsed documents as one batch. */
+    private void writeBatch(List<Prepared> prepared, String kb, boolean graph, Budget budget, Tally tally) {
         List<float[]> vectors;
         try {
             vectors = embed(prepared, tally);

@@ -110,6 +110,26 @@ class IngestPipelineTest {
     }
 
     @Test
+    void progress_counts_files_and_chunks_as_each_large_file_completes() {
+        // Four files in one batch of sixteen: each holds more chunks than a batch may, so each is written on its own
+        // and the count moves file by file instead of jumping from 0/4 to 4/4 at the end.
+        IngestPipeline p = new IngestPipeline(catalog, new TextFormatsParser(), new StructuredChunker(
+                embedder.tokenCounter(), 64, 8), embedder, new StoreSet(Map.of(Modality.VECTOR, vectors,
+                Modality.FULLTEXT, fulltext)), new IngestPipeline.Options(16, 3, 100_000, "test", false));
+        List<io.polyrag.core.model.JobProgress> seen = new java.util.ArrayList<>();
+        IngestReport r = p.ingest(List.of("volcanoes", "glaciers", "deserts", "reefs").stream()
+                .map(t -> IngestInput.ofText("file:///" + t + ".md", t + ".md", longDoc(t, 8))).toList(), "kb",
+                seen::add);
+        assertThat(r.added()).isEqualTo(4);
+        List<String> counts = seen.stream().filter(g -> !g.stage().equals("done"))
+                .map(g -> g.processed() + "/" + g.total()).distinct().toList();
+        assertThat(counts).containsSubsequence("0/4", "1/4", "2/4", "3/4", "4/4");
+        int chunksAfterFirst = seen.stream().filter(g -> g.processed() == 1).mapToInt(g -> g.chunks()).max()
+                .orElseThrow();
+        assertThat(chunksAfterFirst).isPositive().isLessThan(r.chunks());
+    }
+
+    @Test
     void re_ingesting_unchanged_content_does_no_work() {
         List<IngestInput> inputs = List.of(IngestInput.ofText("file:///a.md", "a.md", longDoc("volcanoes", 5)));
         pipeline(fulltext).ingest(inputs, "kb", p -> { });

@@ -4,7 +4,6 @@ import io.polyrag.core.InvalidInputException;
 import io.polyrag.core.model.ChunkView;
 import io.polyrag.core.model.DegradedLeg;
 import io.polyrag.core.model.FusionMethod;
-import io.polyrag.core.model.Ids;
 import io.polyrag.core.model.Modality;
 import io.polyrag.core.model.SearchHit;
 import io.polyrag.core.model.SearchRequest;
@@ -233,7 +232,7 @@ public final class HybridSearcher implements AutoCloseable {
     }
 
     private static SearchScope scope(SearchRequest r) {
-        return new SearchScope(r.knowledgeBases().stream().map(Ids::knowledgeBase).collect(Collectors.toSet()));
+        return r.scope();
     }
 
     private Map<Modality, List<StoreHit>> runLegs(String query, List<Modality> modalities, SearchScope scope,

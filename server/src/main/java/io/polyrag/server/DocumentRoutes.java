@@ -5,6 +5,10 @@ import static io.polyrag.server.Http.intParam;
 
 import io.javalin.http.Context;
 import io.polyrag.app.Polyrag;
+import io.polyrag.app.api.Limits;
+import io.polyrag.app.wire.AdminWire;
+import io.polyrag.app.wire.IngestWire;
+import io.polyrag.core.model.KnowledgeBase;
 import io.javalin.http.HttpStatus;
 import io.polyrag.core.NotFoundException;
 import java.util.List;
@@ -20,20 +24,22 @@ final class DocumentRoutes {
     void register(io.javalin.config.RoutesConfig r) {
         getAndHead(r, "/v1/documents", this::documents);
         r.delete("/v1/documents/{id}", this::deleteDocument);
-        getAndHead(r, "/v1/jobs/{id}", ctx -> ctx.json(polyrag.job(ctx.pathParam("id"))));
-        getAndHead(r, "/v1/formats", ctx -> ctx.json(polyrag.formats()));
+        getAndHead(r, "/v1/jobs/{id}", ctx -> ctx.json(IngestWire.of(polyrag.jobs().get(ctx.pathParam("id")))));
+        getAndHead(r, "/v1/formats", ctx -> ctx.json(AdminWire.of(polyrag.ingest().formats())));
     }
 
     private void documents(Context ctx) {
         Integer offset = intParam(ctx, "offset");
         Integer limit = intParam(ctx, "limit");
         int o = offset == null ? 0 : offset;
-        int l = limit == null ? io.polyrag.app.Limits.DEFAULT_DOCUMENTS_PAGE : limit;
-        ctx.json(new Dtos.DocumentPage(polyrag.documents(ctx.queryParam("kb"), o, l), o, l));
+        int l = limit == null ? Limits.DEFAULT_DOCUMENTS_PAGE : limit;
+        String kb = ctx.queryParam("kb");
+        ctx.json(IngestWire.page(polyrag.documents().list(kb == null || kb.isBlank() ? null : KnowledgeBase.of(kb), o,
+                l), o, l));
     }
 
     private void deleteDocument(Context ctx) {
-        if (polyrag.deleteDocuments(List.of(ctx.pathParam("id"))) == 0) {
+        if (polyrag.documents().delete(List.of(ctx.pathParam("id"))) == 0) {
             throw new NotFoundException("no document with id '" + ctx.pathParam("id") + "'");
         }
         ctx.status(HttpStatus.NO_CONTENT);

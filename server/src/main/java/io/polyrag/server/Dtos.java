@@ -46,7 +46,7 @@ final class Dtos {
 
     /** A 502: the model failed, the sources are still returned. */
     record AnswerProblem(String type, String title, int status, String detail,
-            List<io.polyrag.core.model.AnswerSource> sources) {
+            List<io.polyrag.app.wire.SearchWire.Source> sources) {
     }
 
     /**
@@ -73,17 +73,5 @@ final class Dtos {
      */
     record StagedBody(List<String> ids, @JsonProperty("kb") String knowledgeBase,
             @JsonProperty("skip_graph") Boolean skipGraph) {
-    }
-
-    /** Entities matching a search. */
-    record EntityPage(List<io.polyrag.core.model.EntityHit> entities) {
-    }
-
-    /** The answer to an accepted upload. */
-    record Accepted(String jobId, String status, int files, String location) {
-    }
-
-    /** A page of documents. */
-    record DocumentPage(List<io.polyrag.core.model.DocumentInfo> documents, int offset, int limit) {
     }
 }

@@ -5,6 +5,9 @@ import static io.polyrag.server.Http.intParam;
 
 import io.javalin.http.Context;
 import io.polyrag.app.Polyrag;
+import io.polyrag.app.api.Limits;
+import io.polyrag.app.wire.AdminWire;
+import io.polyrag.core.model.KnowledgeBase;
 import io.polyrag.core.InvalidInputException;
 
 /** {@code /v1/graph/*}: entities by name and the relations around one. */
@@ -26,13 +29,14 @@ final class GraphRoutes {
             throw new InvalidInputException("query parameter 'q' is required: part of an entity's name");
         }
         Integer limit = intParam(ctx, "limit");
-        ctx.json(new Dtos.EntityPage(polyrag.findEntities(q, ctx.queryParam("kb"), limit == null
-                ? io.polyrag.app.Limits.DEFAULT_ENTITIES : limit)));
+        String kb = ctx.queryParam("kb");
+        ctx.json(AdminWire.entities(polyrag.graph().find(q, kb == null || kb.isBlank() ? null : KnowledgeBase.of(kb),
+                limit == null ? Limits.DEFAULT_ENTITIES : limit)));
     }
 
     private void neighbours(Context ctx) {
         Integer limit = intParam(ctx, "limit");
-        ctx.json(polyrag.neighbours(ctx.pathParam("id"), limit == null ? io.polyrag.app.Limits.DEFAULT_NEIGHBOURS
-                : limit));
+        ctx.json(AdminWire.of(polyrag.graph().neighbours(ctx.pathParam("id"), limit == null ? Limits.DEFAULT_NEIGHBOURS
+                : limit)));
     }
 }

@@ -5,10 +5,9 @@ import static io.polyrag.server.Http.getAndHead;
 
 import io.javalin.http.Context;
 import io.polyrag.app.Polyrag;
+import io.polyrag.app.wire.AdminWire;
 import io.polyrag.core.InvalidInputException;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 
 /** {@code /health}, {@code /ready} and the store check {@code /v1/admin/check}. */
 final class HealthRoutes {
@@ -19,36 +18,22 @@ final class HealthRoutes {
     }
 
     void register(io.javalin.config.RoutesConfig r) {
-        getAndHead(r, "/health", ctx -> ctx.json(health()));
+        getAndHead(r, "/health", ctx -> ctx.json(AdminWire.health(polyrag.admin().status())));
         getAndHead(r, "/ready", this::ready);
         getAndHead(r, "/v1/admin/check", ctx -> {
             if (ctx.queryParam("repair") != null) {
                 throw new InvalidInputException("a repair changes the stores: send it as POST "
                         + "/v1/admin/check?repair=true (GET only reports)");
             }
-            ctx.json(polyrag.check(false));
+            ctx.json(AdminWire.of(polyrag.admin().check(false)));
         });
-        r.post("/v1/admin/check", ctx -> ctx.json(polyrag.check(booleanParam(ctx, "repair"))));
+        r.post("/v1/admin/check", ctx -> ctx.json(AdminWire.of(polyrag.admin().check(
+                booleanParam(ctx, "repair")))));
     }
 
     /** 200 when every store and model answers and agrees with the catalog; 503 naming what does not, and the fix. */
     private void ready(Context ctx) {
-        List<String> problems = polyrag.readiness();
-        Map<String, Object> out = new LinkedHashMap<>();
-        out.put("status", problems.isEmpty() ? "ready" : "unavailable");
-        out.put("problems", problems);
-        ctx.status(problems.isEmpty() ? 200 : 503).json(out);
-    }
-
-    private Map<String, Object> health() {
-        Polyrag.Status s = polyrag.status();
-        Map<String, Object> out = new LinkedHashMap<>();
-        out.put("status", s.problems().isEmpty() ? "ok" : "degraded");
-        out.put("problems", s.problems());
-        out.put("modalities", s.modalities());
-        out.put("documents", s.documents());
-        out.put("stores", s.storeRecords());
-        out.put("embeddingModel", s.embeddingModel());
-        return out;
+        List<String> problems = polyrag.admin().readiness();
+        ctx.status(problems.isEmpty() ? 200 : 503).json(AdminWire.ready(problems));
     }
 }

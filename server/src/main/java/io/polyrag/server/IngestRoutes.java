@@ -1,16 +1,19 @@
 package io.polyrag.server;
 
+import io.polyrag.app.api.TextIngest;
+import io.polyrag.app.api.StagedFile;
 import static io.polyrag.server.Http.flag;
 import static io.polyrag.server.Http.requireJson;
 
 import io.javalin.http.Context;
 import io.polyrag.app.Json;
 import io.polyrag.app.Polyrag;
+import io.polyrag.app.wire.IngestWire;
+import io.polyrag.core.model.KnowledgeBase;
 import io.polyrag.core.InvalidInputException;
 import io.javalin.http.HttpResponseException;
 import io.javalin.http.HttpStatus;
 import io.javalin.http.UploadedFile;
-import io.polyrag.app.Requests;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -39,42 +42,37 @@ final class IngestRoutes {
     private void ingestText(Context ctx) {
         requireJson(ctx);
         Dtos.TextBody b = Json.read(ctx.body(), Dtos.TextBody.class);
-        io.polyrag.core.model.IngestReport r = polyrag.ingestText(new Requests.TextIngest(b.text(), b.title(), b.uri(),
-                b.format(), b.knowledgeBase(), Boolean.TRUE.equals(b.skipGraph())));
         // The one document's id and version at the top, so a client can fetch or delete it without a search.
-        tools.jackson.databind.node.ObjectNode out = Json.MAPPER.valueToTree(r);
-        io.polyrag.core.model.IndexedDocument d = r.indexed().isEmpty() ? null : r.indexed().getFirst();
-        out.put("documentId", d == null ? null : d.documentId());
-        out.put("version", d == null ? 0 : d.version());
-        ctx.json(out);
+        ctx.json(IngestWire.ofText(polyrag.ingest().text(new TextIngest(b.text(), b.title(), b.uri(), b.format(),
+                KnowledgeBase.of(b.knowledgeBase()), Boolean.TRUE.equals(b.skipGraph())))));
     }
 
     private void ingestFiles(Context ctx) {
         List<UploadedFile> files = uploadedFiles(ctx, "ingest");
-        String kb = io.polyrag.core.model.Ids.knowledgeBase(ctx.formParam("kb"));
-        Path staging = polyrag.newStagingDir();
+        KnowledgeBase kb = KnowledgeBase.of(ctx.formParam("kb"));
+        Path staging = polyrag.uploads().newStagingDir();
         String id;
         try {
-            id = polyrag.submitUpload(kb, staging, stage(files, staging), flag(ctx.formParam("skip_graph"),
+            id = polyrag.uploads().submit(kb, staging, stage(files, staging), flag(ctx.formParam("skip_graph"),
                     "skip_graph"));
         } catch (RuntimeException e) {
-            polyrag.discardStaging(staging);
+            polyrag.uploads().discard(staging);
             throw e;
         }
         String location = "/v1/jobs/" + id;
         ctx.status(HttpStatus.ACCEPTED).header("Location", location)
-                .json(new Dtos.Accepted(id, "queued", files.size(), location));
+                .json(new IngestWire.Accepted(id, "queued", files.size(), location));
     }
 
     /** Stages and checks files; ingests nothing. 200 with what was accepted and what was skipped, and why. */
     private void upload(Context ctx) {
         List<UploadedFile> files = uploadedFiles(ctx, "stage");
-        String kb = io.polyrag.core.model.Ids.knowledgeBase(ctx.formParam("kb"));
-        Path tmp = polyrag.newStagingDir();
+        KnowledgeBase kb = KnowledgeBase.of(ctx.formParam("kb"));
+        Path tmp = polyrag.uploads().newStagingDir();
         try {
-            ctx.json(polyrag.stage(kb, stage(files, tmp)));
+            ctx.json(IngestWire.of(polyrag.uploads().stage(kb, stage(files, tmp))));
         } finally {
-            polyrag.discardStaging(tmp);
+            polyrag.uploads().discard(tmp);
         }
     }
 
@@ -84,10 +82,11 @@ final class IngestRoutes {
         if (b.ids() == null || b.ids().isEmpty()) {
             throw new InvalidInputException("'ids' is required: the ids POST /v1/ingest/upload accepted");
         }
-        String id = polyrag.ingestStaged(b.ids(), b.knowledgeBase(), Boolean.TRUE.equals(b.skipGraph()));
+        String id = polyrag.uploads().ingestStaged(b.ids(), b.knowledgeBase() == null || b.knowledgeBase().isBlank()
+                ? null : KnowledgeBase.of(b.knowledgeBase()), Boolean.TRUE.equals(b.skipGraph()));
         String location = "/v1/jobs/" + id;
         ctx.status(HttpStatus.ACCEPTED).header("Location", location)
-                .json(new Dtos.Accepted(id, "queued", b.ids().size(), location));
+                .json(new IngestWire.Accepted(id, "queued", b.ids().size(), location));
     }
 
     /** The request's parts named {@code files}: 415 when it is not multipart, 400 when there are none. */
@@ -103,8 +102,8 @@ final class IngestRoutes {
         return files;
     }
 
-    private static List<Requests.StagedFile> stage(List<UploadedFile> files, Path staging) {
-        List<Requests.StagedFile> staged = new ArrayList<>();
+    private static List<StagedFile> stage(List<UploadedFile> files, Path staging) {
+        List<StagedFile> staged = new ArrayList<>();
         Set<String> names = new HashSet<>();
         for (int i = 0; i < files.size(); i++) {
             UploadedFile f = files.get(i);
@@ -114,7 +113,7 @@ final class IngestRoutes {
             } catch (IOException e) {
                 throw new UncheckedIOException("cannot stage upload " + f.filename(), e);
             }
-            staged.add(new Requests.StagedFile(unique(UploadNames.sanitise(f.filename()), names), target));
+            staged.add(new StagedFile(unique(UploadNames.sanitise(f.filename()), names), target));
         }
         return staged;
     }

@@ -69,7 +69,7 @@ final class ProblemMapper {
         r.exception(io.polyrag.core.AnswerUnavailableException.class, (e, ctx) -> ctx.status(502)
                 .contentType(Http.PROBLEM)
                 .result(Json.MAPPER.writeValueAsString(new Dtos.AnswerProblem("about:blank", "Bad Gateway", 502,
-                        e.getMessage(), e.sources()))));
+                        e.getMessage(), io.polyrag.app.wire.SearchWire.sources(e.sources())))));
         r.exception(io.javalin.http.NotFoundResponse.class, (e, ctx) -> problem(ctx, 404,
                 "no route " + ctx.method() + " " + ctx.path() + "; the API is under /v1"));
         r.exception(io.javalin.http.MethodNotAllowedResponse.class, (e, ctx) -> {

@@ -7,6 +7,7 @@ import static io.polyrag.server.Http.requireJson;
 import io.javalin.http.Context;
 import io.polyrag.app.Json;
 import io.polyrag.app.Polyrag;
+import io.polyrag.app.wire.SearchWire;
 import io.polyrag.core.InvalidInputException;
 import io.polyrag.core.model.FusionMethod;
 import io.polyrag.core.model.Modality;
@@ -45,7 +46,7 @@ final class SearchRoutes {
         List<String> kbs = ctx.queryParams("kb").stream().flatMap(k -> Arrays.stream(k.split(","))).toList();
         List<String> modalities = ctx.queryParam("modalities") == null ? List.of()
                 : List.of(ctx.queryParam("modalities").split(","));
-        ctx.json(polyrag.search(request(query, topK, kbs, modalities, ctx.queryParam("fusion"))));
+        ctx.json(SearchWire.of(polyrag.search().run(request(query, topK, kbs, modalities, ctx.queryParam("fusion")))));
     }
 
     private void searchPost(Context ctx) {
@@ -54,7 +55,8 @@ final class SearchRoutes {
         if (b.query() == null) {
             throw new InvalidInputException("field 'query' is missing: send {\"query\": \"your question\"}");
         }
-        ctx.json(polyrag.search(request(b.query(), b.topK(), b.knowledgeBases(), b.modalities(), b.fusion())));
+        ctx.json(SearchWire.of(polyrag.search().run(request(b.query(), b.topK(), b.knowledgeBases(), b.modalities(),
+                b.fusion()))));
     }
 
     private void query(Context ctx) throws IOException {
@@ -63,13 +65,13 @@ final class SearchRoutes {
         if (b.query() == null) {
             throw new InvalidInputException("field 'query' is missing: send {\"query\": \"your question\"}");
         }
-        SearchRequest request = request(b.query(), b.topK() == null ? polyrag.defaultAnswerTopK() : b.topK(),
+        SearchRequest request = request(b.query(), b.topK() == null ? polyrag.search().defaultAnswerTopK() : b.topK(),
                 b.knowledgeBases(), b.modalities(), b.fusion());
         boolean grounding = Boolean.TRUE.equals(b.grounding());
         if (Boolean.TRUE.equals(b.stream())) {
             streamAnswer(ctx, request, b.neighbours(), grounding);
         } else {
-            ctx.json(polyrag.answer(request, b.neighbours(), grounding, t -> { }));
+            ctx.json(SearchWire.of(polyrag.search().answer(request, b.neighbours(), grounding, t -> { })));
         }
     }
 
@@ -82,12 +84,12 @@ final class SearchRoutes {
         ctx.status(200).contentType("text/event-stream; charset=utf-8").header("Cache-Control", "no-cache");
         java.io.OutputStream out = ctx.res().getOutputStream();
         try {
-            io.polyrag.core.model.Answer a = polyrag.answer(request, neighbours, grounding,
+            io.polyrag.core.model.Answer a = polyrag.search().answer(request, neighbours, grounding,
                     token -> event(out, "token", Map.of("text", token)));
-            event(out, "answer", a);
+            event(out, "answer", SearchWire.of(a));
         } catch (io.polyrag.core.AnswerUnavailableException e) {
             event(out, "error", new Dtos.AnswerProblem("about:blank", "Bad Gateway", 502, e.getMessage(),
-                    e.sources()));
+                    SearchWire.sources(e.sources())));
         } catch (RuntimeException e) {
             if (ProblemMapper.status(e) == 0) {
                 throw e;
@@ -114,7 +116,7 @@ final class SearchRoutes {
                 mods.add(Modality.parse(m));
             }
         }
-        return new SearchRequest(query, topK == null ? polyrag.defaultTopK() : topK,
+        return new SearchRequest(query, topK == null ? polyrag.search().defaultTopK() : topK,
                 kbs == null ? List.of() : kbs.stream().filter(k -> !k.isBlank()).toList(), mods,
                 fusion == null || fusion.isBlank() ? null : FusionMethod.parse(fusion));
     }

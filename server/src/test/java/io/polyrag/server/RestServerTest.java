@@ -119,9 +119,9 @@ class RestServerTest {
         assertThat(report.get("documents").asLong()).isGreaterThanOrEqualTo(2);
         assertThat(report.get("stores")).hasSize(4);
         report.get("stores").forEach(s -> {
-            assertThat(s.get("orphanVersions").asInt()).as(s.toString()).isZero();
-            assertThat(s.get("lackingVersions").asInt()).as(s.toString()).isZero();
-            assertThat(s.get("records").asLong()).isEqualTo(s.get("expectedRecords").asLong());
+            assertThat(s.get("orphan_versions").asInt()).as(s.toString()).isZero();
+            assertThat(s.get("lacking_versions").asInt()).as(s.toString()).isZero();
+            assertThat(s.get("records").asLong()).isEqualTo(s.get("expected_records").asLong());
         });
         HttpResponse<String> bad = send(HttpRequest.newBuilder(uri("/v1/admin/check?repair=maybe"))
                 .POST(HttpRequest.BodyPublishers.noBody()));
@@ -144,18 +144,18 @@ class RestServerTest {
                 + "&top_k=3"));
         JsonNode viaPost = json(post("/v1/search", "{\"query\": \"narwhal tusk\", \"top_k\": 3}"));
         JsonNode oneKb = json(post("/v1/search", "{\"query\": \"narwhal tusk\", \"kb\": \"sea\"}"));
-        assertThat(oneKb.get("hits")).isNotEmpty().allSatisfy(h -> assertThat(h.get("knowledgeBase").asString())
+        assertThat(oneKb.get("hits")).isNotEmpty().allSatisfy(h -> assertThat(h.get("knowledge_base").asString())
                 .as("kb as one name, not a list").isEqualTo("sea"));
         for (JsonNode r : new JsonNode[] {viaGet, viaPost}) {
             assertThat(r.get("query").asString()).isEqualTo("narwhal tusk");
-            assertThat(r.get("tookMs").isNumber()).isTrue();
+            assertThat(r.get("took_ms").isNumber()).isTrue();
             assertThat(r.get("degraded").isArray()).isTrue();
             JsonNode hit = r.get("hits").get(0);
             assertThat(hit.get("rank").asInt()).isEqualTo(1);
             assertThat(hit.get("title").asString()).isEqualTo("Narwhals");
-            assertThat(hit.get("knowledgeBase").asString()).isEqualTo("sea");
+            assertThat(hit.get("knowledge_base").asString()).isEqualTo("sea");
             assertThat(hit.get("kind").asString()).isEqualTo("prose");
-            for (String field : new String[] {"score", "documentId", "chunkId", "uri", "text"}) {
+            for (String field : new String[] {"score", "document_id", "chunk_id", "uri", "text", "location", "heading_path"}) {
                 assertThat(hit.has(field)).as(field).isTrue();
             }
             assertThat(hit.get("sources").get("fulltext").get("rank").asInt()).isEqualTo(1);
@@ -174,14 +174,14 @@ class RestServerTest {
                 .statusCode()).isEqualTo(200);
         JsonNode found = json(get("/v1/graph/entities?q=curie"));
         JsonNode curie = found.get("entities").get(0);
-        assertThat(curie.get("entity").get("id").asString()).isEqualTo("marie curie");
-        assertThat(curie.get("entity").get("name").asString()).isEqualTo("Marie Curie");
+        assertThat(curie.get("id").asString()).isEqualTo("marie curie");
+        assertThat(curie.get("name").asString()).isEqualTo("Marie Curie");
         assertThat(curie.get("mentions").asLong()).isEqualTo(1);
         JsonNode n = json(get("/v1/graph/entities/" + URLEncoder.encode("marie curie", StandardCharsets.UTF_8)
                 .replace("+", "%20") + "/neighbours"));
         assertThat(n.get("neighbours").get(0).get("predicate").asString()).isEqualTo("work_at");
         assertThat(n.get("neighbours").get(0).get("direction").asString()).isEqualTo("out");
-        assertThat(n.get("neighbours").get(0).get("entity").get("entity").get("name").asString())
+        assertThat(n.get("neighbours").get(0).get("entity").get("name").asString())
                 .isEqualTo("Radium Institute");
         assertThat(json(get("/v1/graph/entities?q=" + URLEncoder.encode("\"} UNION { ?s ?p ?o }",
                 StandardCharsets.UTF_8))).get("entities").isArray()).isTrue();
@@ -344,7 +344,7 @@ class RestServerTest {
         String id = page.get("documents").get(0).get("id").asString();
         assertThat(send(HttpRequest.newBuilder(uri("/v1/documents/" + id)).DELETE()).statusCode()).isEqualTo(204);
         assertThat(json(get("/v1/search?q=honey+beekeepers")).get("hits")).noneMatch(h ->
-                h.get("documentId").asString().equals(id));
+                h.get("document_id").asString().equals(id));
         post("/v1/ingest/text", """
                 {"text": "Beekeepers harvest honey in late summer after the nectar flow.", "title": "Bees"}""");
         assertProblem(get("/v1/documents?limit=0"), 400, "limit in [1, 1000]");
@@ -401,13 +401,13 @@ class RestServerTest {
     void an_ingested_text_answers_with_its_document_id_and_version() {
         JsonNode first = json(post("/v1/ingest/text", "{\"text\": \"Kelp forests shelter otters.\", \"uri\": "
                 + "\"note:kelp\"}"));
-        String id = first.get("documentId").asString();
+        String id = first.get("document_id").asString();
         assertThat(id).isNotBlank();
         assertThat(first.get("version").asLong()).isEqualTo(1);
         assertThat(first.get("indexed").get(0).get("outcome").asString()).isEqualTo("added");
         JsonNode second = json(post("/v1/ingest/text", "{\"text\": \"Kelp forests shelter sea otters and urchins.\", "
                 + "\"uri\": \"note:kelp\"}"));
-        assertThat(second.get("documentId").asString()).isEqualTo(id);
+        assertThat(second.get("document_id").asString()).isEqualTo(id);
         assertThat(second.get("version").asLong()).isEqualTo(2);
         assertThat(second.get("indexed").get(0).get("outcome").asString()).isEqualTo("updated");
         JsonNode again = json(post("/v1/ingest/text", "{\"text\": \"Kelp forests shelter sea otters and urchins.\", "

@@ -104,7 +104,7 @@ class UploadStagingTest {
         List<String> accepted = new ArrayList<>();
         report.get("accepted").forEach(a -> accepted.add(a.get("name").asString()));
         assertThat(accepted).containsExactly("tides.pdf", "notes.md", "passwd.md");
-        assertThat(report.get("accepted").get(0).get("mediaType").asString()).isEqualTo("application/pdf");
+        assertThat(report.get("accepted").get(0).get("media_type").asString()).isEqualTo("application/pdf");
         Map<String, String> skipped = skipped(report);
         assertThat(skipped).containsOnlyKeys("copy.md", "secret.docx", "invoice.pdf", "broken.pdf", "empty.txt",
                 "big.txt");
@@ -119,7 +119,7 @@ class UploadStagingTest {
         report.get("accepted").forEach(a -> ids.add("\"" + a.get("id").asString() + "\""));
         HttpResponse<String> started = ingest("{\"ids\": [" + String.join(",", ids) + "]}");
         assertThat(started.statusCode()).as(started.body()).isEqualTo(202);
-        String job = Json.MAPPER.readTree(started.body()).get("jobId").asString();
+        String job = Json.MAPPER.readTree(started.body()).get("job_id").asString();
         await().atMost(Duration.ofSeconds(60)).until(() -> Json.MAPPER.readTree(send(HttpRequest.newBuilder(
                 uri("/v1/jobs/" + job))).body()).get("status").asString().equals("succeeded"));
         JsonNode hits = Json.MAPPER.readTree(send(HttpRequest.newBuilder(uri("/v1/search?q=turbines+Pentland"
@@ -147,8 +147,8 @@ class UploadStagingTest {
     @Test
     void formats_say_what_is_accepted() throws Exception {
         JsonNode f = Json.MAPPER.readTree(send(HttpRequest.newBuilder(uri("/v1/formats"))).body());
-        assertThat(f.get("maxFileMb").asInt()).isEqualTo(1);
-        assertThat(f.get("mediaTypes").toString()).contains("application/pdf").contains("text/markdown")
+        assertThat(f.get("max_file_mb").asInt()).isEqualTo(1);
+        assertThat(f.get("media_types").toString()).contains("application/pdf").contains("text/markdown")
                 .contains("application/vnd.openxmlformats-officedocument.spreadsheetml.sheet");
         assertThat(f.get("extensions").toString()).contains("\"docx\"").contains("\"py\"");
         assertThat(f.get("ocr").isBoolean()).isTrue();

@@ -15,7 +15,7 @@ import java.util.Set;
 public record SearchRequest(String query, int topK, List<String> knowledgeBases, Set<Modality> modalities,
         FusionMethod fusion) {
     public SearchRequest {
-        knowledgeBases = knowledgeBases == null ? List.of() : List.copyOf(knowledgeBases);
+        knowledgeBases = List.copyOf(KnowledgeBase.scope(knowledgeBases).knowledgeBases());
         modalities = modalities == null ? Set.of() : Set.copyOf(modalities);
     }
 
@@ -24,6 +24,6 @@ public record SearchRequest(String query, int topK, List<String> knowledgeBases,
     }
 
     public SearchScope scope() {
-        return new SearchScope(Set.copyOf(knowledgeBases));
+        return KnowledgeBase.scope(knowledgeBases);
     }
 }

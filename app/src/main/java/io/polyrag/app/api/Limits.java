@@ -1,4 +1,4 @@
-package io.polyrag.app;
+package io.polyrag.app.api;
 
 /**
  * The facade's request limits and default page sizes, in one place, for every front door: the facade enforces the

@@ -1,0 +1,107 @@
+package io.polyrag.app;
+
+import io.polyrag.app.api.EntityNeighbours;
+import io.polyrag.app.api.Limits;
+import io.polyrag.core.InvalidInputException;
+import io.polyrag.core.NotFoundException;
+import io.polyrag.core.model.Entity;
+import io.polyrag.core.model.EntityHit;
+import io.polyrag.core.model.GraphEdge;
+import io.polyrag.core.model.Ids;
+import io.polyrag.core.model.KnowledgeBase;
+import io.polyrag.core.model.SearchScope;
+import io.polyrag.core.port.EntityGraph;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Browsing the knowledge graph: entities by name, an entity's relations, counts. Reads the property graph, or the
+ * RDF store when the graph modality is off.
+ */
+public final class Graph {
+    private final Components components;
+
+    Graph(Components components) {
+        this.components = components;
+    }
+
+    /** Entities whose name or alias contains {@code text}, most mentioned first, in every knowledge base. */
+    public List<EntityHit> find(String text, int limit) {
+        return find(text, null, limit);
+    }
+
+    /**
+     * Entities whose name or alias contains {@code text}, most mentioned first, counting only mentions in
+     * {@code knowledgeBase} (null: all).
+     */
+    public List<EntityHit> find(String text, KnowledgeBase knowledgeBase, int limit) {
+        checkLimit(limit);
+        if (text == null || text.isBlank() || Entity.key(text).isEmpty()) {
+            throw new InvalidInputException("q is empty: give part of an entity's name");
+        }
+        if (text.length() > Limits.MAX_ENTITY_QUERY) {
+            throw new InvalidInputException("q is longer than " + Limits.MAX_ENTITY_QUERY + " characters: give part "
+                    + "of an entity's name");
+        }
+        return entityGraph().findEntities(text, knowledgeBase == null ? SearchScope.ALL : knowledgeBase.asScope(),
+                limit);
+    }
+
+    /**
+     * An entity and the relations that touch it, each with the entity at its other end and the document that
+     * states it.
+     */
+    public EntityNeighbours neighbours(String entityId, int limit) {
+        checkLimit(limit);
+        EntityGraph g = entityGraph();
+        EntityHit entity = g.entities(List.of(entityId == null ? "" : entityId)).stream().findFirst()
+                .orElseThrow(() -> new NotFoundException("no entity with id '" + Ids.abbreviate(String.valueOf(
+                        entityId), 64) + "'"));
+        String id = entity.entity().id();
+        List<GraphEdge> edges = g.edges(List.of(id), SearchScope.ALL, limit);
+        Map<String, EntityHit> others = new HashMap<>();
+        g.entities(edges.stream().map(e -> e.other(id)).distinct().toList())
+                .forEach(h -> others.put(h.entity().id(), h));
+        List<EntityNeighbours.Neighbour> out = new ArrayList<>();
+        for (GraphEdge e : edges) {
+            EntityHit other = others.get(e.other(id));
+            if (other != null) {
+                out.add(new EntityNeighbours.Neighbour(e.predicate(), e.subjectId().equals(id) ? "out" : "in", other,
+                        e.documentId(), e.chunkId()));
+            }
+        }
+        return new EntityNeighbours(entity, out);
+    }
+
+    /** Entity, relation and mention counts of the graph and RDF stores, by modality name. */
+    public Map<String, Map<String, Long>> counts() {
+        Map<String, Map<String, Long>> out = new TreeMap<>();
+        if (components.graph != null) {
+            out.put("graph", components.graph.counts());
+        }
+        if (components.rdf != null) {
+            out.put("rdf", components.rdf.counts());
+        }
+        return out;
+    }
+
+    private EntityGraph entityGraph() {
+        if (components.graph != null) {
+            return components.graph;
+        }
+        if (components.rdf != null) {
+            return components.rdf;
+        }
+        throw new InvalidInputException("the graph and RDF modalities are both off: set POLYRAG_GRAPH_ENABLED=true "
+                + "or POLYRAG_RDF_ENABLED=true and ingest again");
+    }
+
+    private static void checkLimit(int limit) {
+        if (limit < 1 || limit > Limits.MAX_PAGE) {
+            throw new InvalidInputException("limit must be in [1, " + Limits.MAX_PAGE + "], got " + limit);
+        }
+    }
+}

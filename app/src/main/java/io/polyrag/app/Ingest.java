@@ -1,0 +1,133 @@
+package io.polyrag.app;
+
+import io.polyrag.app.api.Formats;
+import io.polyrag.app.api.Limits;
+import io.polyrag.app.api.PathIngest;
+import io.polyrag.app.api.PathIngestReport;
+import io.polyrag.app.api.TextIngest;
+import io.polyrag.core.InvalidInputException;
+import io.polyrag.core.config.Settings;
+import io.polyrag.core.model.Ids;
+import io.polyrag.core.model.IngestEstimate;
+import io.polyrag.core.model.IngestReport;
+import io.polyrag.core.model.ItemError;
+import io.polyrag.core.model.KnowledgeBase;
+import io.polyrag.core.model.SourceItem;
+import io.polyrag.core.port.ProgressListener;
+import io.polyrag.ingest.FileSources;
+import io.polyrag.ingest.IngestInput;
+import io.polyrag.ingest.IngestPipeline;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.TreeSet;
+
+/**
+ * Ingest now, on the calling thread: local paths, in-memory items, one inline text; what an ingest would cost; and
+ * which formats are accepted. (Uploads, which become jobs, are {@link Uploads}.)
+ */
+public final class Ingest {
+    private final Components components;
+
+    Ingest(Components components) {
+        this.components = components;
+    }
+
+    /** Ingests files and directories. */
+    public PathIngestReport paths(PathIngest request, ProgressListener listener) {
+        FileSources.Listing listing = list(request);
+        IngestReport r = components.pipeline.ingest(listing.inputs(), request.knowledgeBase().name(),
+                run(components, request.skipGraph()), listener);
+        if (listing.errors().isEmpty()) {
+            return new PathIngestReport(r, listing.skipped());
+        }
+        List<ItemError> errors = new ArrayList<>(listing.errors());
+        errors.addAll(r.errors());
+        return new PathIngestReport(new IngestReport(r.documents() + listing.errors().size(), r.added(), r.updated(),
+                r.unchanged(), r.failed() + listing.errors().size(), r.chunks(), r.tookMs(), errors, r.relations(),
+                r.extractionTokens(), r.warnings(), r.indexed()), listing.skipped());
+    }
+
+    /**
+     * What ingesting these paths would cost, without writing anything or calling a model: documents, chunks, and
+     * the language-model calls and tokens entity extraction would spend.
+     */
+    public IngestEstimate estimate(PathIngest request) {
+        FileSources.Listing listing = list(request);
+        IngestEstimate e = components.pipeline.estimate(listing.inputs());
+        if (request.skipGraph()) {
+            e = new IngestEstimate(e.documents(), e.chunks(), e.chunkTokens(), "none", 0, 0, 0, e.errors());
+        }
+        List<ItemError> errors = new ArrayList<>(listing.errors());
+        errors.addAll(e.errors());
+        return new IngestEstimate(e.documents(), e.chunks(), e.chunkTokens(), e.extractor(),
+                e.extractionCalls(), e.extractionInputTokens(), e.extractionOutputTokens(), errors);
+    }
+
+    private FileSources.Listing list(PathIngest request) {
+        return FileSources.list(request.paths(), request.includes(), request.excludes(),
+                components.parser::acceptsName);
+    }
+
+    /** Ingests in-memory items (for programs that make their own documents). */
+    public IngestReport items(List<SourceItem> items, KnowledgeBase knowledgeBase, ProgressListener listener) {
+        List<IngestInput> inputs = items.stream().map(i -> new IngestInput(i.uri(), i.name(), i.content().length,
+                i.mediaType(), i::content)).toList();
+        return components.pipeline.ingest(inputs, (knowledgeBase == null ? KnowledgeBase.DEFAULT : knowledgeBase)
+                .name(), run(components, false), listener);
+    }
+
+    /** Ingests one inline text. The same text (or the same uri) is the same document. */
+    public IngestReport text(TextIngest request) {
+        if (request.text() == null || request.text().isBlank()) {
+            throw new InvalidInputException("text is empty: give the content to ingest");
+        }
+        String ext = switch (request.format() == null ? "text" : request.format().toLowerCase(Locale.ROOT)) {
+            case "text", "txt", "plain" -> ".txt";
+            case "markdown", "md" -> ".md";
+            case "html" -> ".html";
+            default -> throw new InvalidInputException("format '" + request.format()
+                    + "' is not supported: use text, markdown or html");
+        };
+        String uri = request.uri() == null || request.uri().isBlank()
+                ? "text:" + Ids.sha256Hex(request.text().getBytes(StandardCharsets.UTF_8)).substring(0, 24)
+                : checkUri(request.uri());
+        int nul = request.text().indexOf('\0');
+        if (nul >= 0) {
+            throw new InvalidInputException("text contains a NUL character at offset " + nul + ": send text only "
+                    + "(a binary file goes to POST /v1/ingest/files)");
+        }
+        // An HTML page's own <title> wins when it has one; plain text and Markdown are named by their first line.
+        String title = request.title() != null && !request.title().isBlank() ? request.title().strip()
+                : ext.equals(".html") ? "text" : titleOf(request.text());
+        return components.pipeline.ingest(List.of(IngestInput.ofText(uri, title + ext, request.text())),
+                request.knowledgeBase().name(), run(components, request.skipGraph()), ProgressListener.NONE);
+    }
+
+    /** What this server accepts: media types, file extensions, the size limit, and whether OCR is available. */
+    public Formats formats() {
+        return new Formats(new TreeSet<>(components.parser.mediaTypes()), new TreeSet<>(components.parser.extensions()),
+                components.config.get(Settings.INGEST_MAX_FILE_MB), components.parser.ocr());
+    }
+
+    /** A title for an untitled text: its first line with words, without Markdown heading marks, at most 80 chars. */
+    static String titleOf(String text) {
+        String line = text.lines().map(l -> l.strip().replaceFirst("^#+\\s*", "").strip())
+                .filter(l -> l.chars().anyMatch(Character::isLetterOrDigit)).findFirst().orElse("text");
+        return line.length() <= 80 ? line : line.substring(0, 80).strip() + "…";
+    }
+
+    private static String checkUri(String uri) {
+        if (uri.length() > Limits.MAX_URI || uri.chars().anyMatch(Character::isISOControl)) {
+            throw new InvalidInputException("uri must be at most " + Limits.MAX_URI + " characters with no control "
+                    + "characters");
+        }
+        return uri;
+    }
+
+    /** An ingest's choices: with or without the graph, under the configured extraction budget. */
+    static IngestPipeline.Run run(Components components, boolean skipGraph) {
+        return new IngestPipeline.Run(skipGraph, components.config.get(Settings.GRAPH_TOKEN_BUDGET));
+    }
+}

@@ -1,0 +1,34 @@
+package io.polyrag.app;
+
+import io.polyrag.core.model.JobProgress;
+import io.polyrag.core.port.JobStore;
+import java.nio.file.Path;
+import java.util.Optional;
+import java.util.function.Consumer;
+
+/**
+ * Runs the jobs of one kind. Adding a kind of background work (sync, re-embed) is one class implementing this,
+ * registered with {@link Jobs}; the workers, retries, progress writes and recovery are shared.
+ */
+interface JobHandler {
+    /** The kind this handler runs, as stored with each job. */
+    String kind();
+
+    /**
+     * Runs one job to its end.
+     *
+     * @param job the claimed job, with its payload
+     * @param progress where to report progress (written at most every quarter second, and on each stage change)
+     * @return the final progress; its failed count decides between succeeded, partial and failed
+     */
+    JobProgress run(JobStore.Claimed job, Consumer<JobProgress> progress);
+
+    /** Called once the job's end is durably recorded: release what it held. */
+    default void ended(JobStore.Claimed job) {
+    }
+
+    /** The staging folder an unfinished job of this kind still needs, so recovery keeps it. */
+    default Optional<Path> stagingDir(String payload) {
+        return Optional.empty();
+    }
+}

@@ -1,0 +1,48 @@
+package io.polyrag.app;
+
+import io.polyrag.core.config.Settings;
+import io.polyrag.core.model.Answer;
+import io.polyrag.core.model.SearchRequest;
+import io.polyrag.core.model.SearchResponse;
+import java.util.function.Consumer;
+
+/** Search (every enabled retriever in parallel, fused) and answers with numbered, cited sources. */
+public final class Search {
+    private final Components components;
+
+    Search(Components components) {
+        this.components = components;
+    }
+
+    public SearchResponse run(SearchRequest request) {
+        return components.searcher.search(request);
+    }
+
+    /**
+     * Searches, then answers with numbered sources (one number per document, neighbouring chunks woven in).
+     *
+     * @param neighbours chunks added on each side of a hit; null for the configured default
+     */
+    public Answer answer(SearchRequest request, Integer neighbours) {
+        return answer(request, neighbours, false, t -> { });
+    }
+
+    /**
+     * Like {@link #answer(SearchRequest, Integer)}, with an optional grounding report (which sources support each
+     * sentence), passing the answer's text to {@code onToken} as it is written.
+     */
+    public Answer answer(SearchRequest request, Integer neighbours, boolean grounding, Consumer<String> onToken) {
+        return components.answers.answer(request, neighbours == null
+                ? components.config.get(Settings.ANSWER_NEIGHBOURS) : neighbours, grounding, onToken);
+    }
+
+    /** Hits an answer draws from when a request does not say. */
+    public int defaultAnswerTopK() {
+        return components.config.get(Settings.ANSWER_TOP_K);
+    }
+
+    /** Top-k used when a request does not say. */
+    public int defaultTopK() {
+        return components.config.get(Settings.SEARCH_TOP_K);
+    }
+}

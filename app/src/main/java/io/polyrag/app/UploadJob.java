@@ -1,0 +1,95 @@
+package io.polyrag.app;
+
+import io.polyrag.app.api.StagedFile;
+import io.polyrag.core.model.IngestEstimate;
+import io.polyrag.core.model.JobProgress;
+import io.polyrag.core.port.JobStore;
+import io.polyrag.ingest.IngestInput;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Consumer;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * The {@code ingest-upload} job: ingests files a front door staged, then deletes their staging folder. When a
+ * language model will extract entities (and be paid for), the job first records what that should cost.
+ */
+final class UploadJob implements JobHandler {
+    static final String KIND = "ingest-upload";
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+
+    /** The payload stored with the job: the files and where they are staged. */
+    record Payload(String knowledgeBase, String stagingDir, List<StagedFile> files, boolean skipGraph) {
+    }
+
+    private final Components components;
+    private final Path stagingRoot;
+
+    UploadJob(Components components, Path stagingRoot) {
+        this.components = components;
+        this.stagingRoot = stagingRoot;
+    }
+
+    static String payload(Payload p) {
+        return JSON.writeValueAsString(p);
+    }
+
+    @Override
+    public String kind() {
+        return KIND;
+    }
+
+    @Override
+    public JobProgress run(JobStore.Claimed job, Consumer<JobProgress> progress) {
+        Payload p = JSON.readValue(job.payload(), Payload.class);
+        List<IngestInput> inputs = p.files().stream().map(f -> new IngestInput("upload:" + f.name(), f.name(),
+                sizeOf(f.path()), null, () -> Files.readAllBytes(f.path()))).toList();
+        long calls = 0;
+        long tokens = 0;
+        if (!p.skipGraph() && components.extractor != null && components.extractor.spendsTokens()) {
+            progress.accept(new JobProgress("estimating", inputs.size(), 0, 0, 0, 0, 0, 0, List.of(), List.of()));
+            IngestEstimate e = components.pipeline.estimate(inputs);
+            calls = e.extractionCalls();
+            tokens = e.extractionInputTokens() + e.extractionOutputTokens();
+        }
+        long estimatedCalls = calls;
+        long estimatedTokens = tokens;
+        JobProgress[] last = {JobProgress.queued()};
+        components.pipeline.ingest(inputs, p.knowledgeBase(), Ingest.run(components, p.skipGraph()), pr -> {
+            last[0] = pr.withEstimate(estimatedCalls, estimatedTokens);
+            progress.accept(last[0]);
+        });
+        return last[0];
+    }
+
+    @Override
+    public void ended(JobStore.Claimed job) {
+        stagingDir(job.payload()).ifPresent(Uploads::deleteTree);
+    }
+
+    /** The staging folder the payload names, when it lies under the staging root (never anything else). */
+    @Override
+    public Optional<Path> stagingDir(String payload) {
+        try {
+            Payload p = JSON.readValue(payload, Payload.class);
+            if (p.stagingDir() == null) {
+                return Optional.empty();
+            }
+            Path dir = Path.of(p.stagingDir()).toAbsolutePath().normalize();
+            return dir.startsWith(stagingRoot) ? Optional.of(dir) : Optional.empty();
+        } catch (RuntimeException e) {
+            return Optional.empty();
+        }
+    }
+
+    private static long sizeOf(Path p) {
+        try {
+            return Files.size(p);
+        } catch (IOException e) {
+            return -1;
+        }
+    }
+}

@@ -1,0 +1,255 @@
+package io.polyrag.app;
+
+import io.polyrag.app.api.Limits;
+import io.polyrag.app.api.StagedFile;
+import io.polyrag.app.api.StagedUpload;
+import io.polyrag.app.api.StagingReport;
+import io.polyrag.core.InvalidInputException;
+import io.polyrag.core.NotFoundException;
+import io.polyrag.core.config.Settings;
+import io.polyrag.core.model.Ids;
+import io.polyrag.core.model.ItemError;
+import io.polyrag.core.model.KnowledgeBase;
+import io.polyrag.core.model.SourceItem;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.UUID;
+import java.util.stream.Stream;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Uploaded files: the staging area under the data directory ({@code staging/}), which this class owns. Files are
+ * either submitted as an ingest job at once ({@link #submit}) or checked and kept first ({@link #stage}), to be
+ * ingested later by id ({@link #ingestStaged}); kept files expire after {@code ingest.staging.hours}.
+ */
+public final class Uploads {
+    private static final System.Logger LOG = System.getLogger(Uploads.class.getName());
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+
+    private record StagedMeta(String name, String knowledgeBase, long size, String mediaType, long stagedAt) {
+    }
+
+    private final Components components;
+    private final Path root;
+    private final Jobs jobs;
+
+    Uploads(Components components, Path root, Jobs jobs) {
+        this.components = components;
+        this.root = root;
+        this.jobs = jobs;
+        expire();
+    }
+
+    /** A fresh folder where a front door writes uploaded files for {@link #submit} or {@link #stage}. */
+    public Path newStagingDir() {
+        Path dir = root.resolve(UUID.randomUUID().toString());
+        try {
+            return Files.createDirectories(dir);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create staging directory " + dir, e);
+        }
+    }
+
+    /** Deletes a staging folder whose files will not become a job. */
+    public void discard(Path stagingDir) {
+        if (inside(stagingDir)) {
+            deleteTree(stagingDir);
+        }
+    }
+
+    /**
+     * Queues an ingest of staged files and returns the job id at once. The staging folder is deleted when the job's
+     * end is recorded.
+     *
+     * @param stagingDir a folder from {@link #newStagingDir()} holding the files
+     * @param skipGraph index without entity extraction
+     */
+    public String submit(KnowledgeBase knowledgeBase, Path stagingDir, List<StagedFile> files, boolean skipGraph) {
+        if (files.isEmpty()) {
+            throw new InvalidInputException("no files to ingest: send at least one file");
+        }
+        if (!inside(stagingDir)) {
+            throw new IllegalArgumentException("uploads must be staged in newStagingDir()");
+        }
+        KnowledgeBase kb = knowledgeBase == null ? KnowledgeBase.DEFAULT : knowledgeBase;
+        return jobs.submit(UploadJob.KIND, UploadJob.payload(new UploadJob.Payload(kb.name(), stagingDir.toString(),
+                files, skipGraph)));
+    }
+
+    /**
+     * Checks uploaded files and keeps the good ones for a later {@link #ingestStaged}; nothing is ingested. Each file
+     * is refused with a specific reason when it is empty, too large, of a type the parser does not read (judged by
+     * its content), encrypted, corrupt, identical to the document already indexed under its name, or a duplicate of
+     * another document or of an earlier file in the same upload (unless {@code ingest.duplicates=allow}). The
+     * temporary files are consumed: moved into staging or deleted.
+     *
+     * @param knowledgeBase the knowledge base the files are meant for (duplicates are judged within it)
+     * @param files the front door's temporary files, with their client names already sanitised
+     */
+    public StagingReport stage(KnowledgeBase knowledgeBase, List<StagedFile> files) {
+        KnowledgeBase kb = knowledgeBase == null ? KnowledgeBase.DEFAULT : knowledgeBase;
+        expire();
+        List<StagedUpload> accepted = new ArrayList<>();
+        List<ItemError> skipped = new ArrayList<>();
+        Map<String, String> seen = new HashMap<>();
+        for (StagedFile f : files) {
+            try {
+                String reason = stageOne(kb, f, seen, accepted);
+                if (reason != null) {
+                    skipped.add(new ItemError(f.name(), reason));
+                }
+            } catch (IOException e) {
+                skipped.add(new ItemError(f.name(), f.name() + ": cannot be read (" + e.getMessage() + ")"));
+            } finally {
+                try {
+                    Files.deleteIfExists(f.path());
+                } catch (IOException e) {
+                    LOG.log(System.Logger.Level.WARNING, "cannot delete temporary upload " + f.path(), e);
+                }
+            }
+        }
+        return new StagingReport(accepted, skipped);
+    }
+
+    /** Checks and keeps one file; returns why it was refused, or null when it was accepted. */
+    private String stageOne(KnowledgeBase kb, StagedFile f, Map<String, String> seen, List<StagedUpload> accepted)
+            throws IOException {
+        long max = components.config.get(Settings.INGEST_MAX_FILE_MB) * 1024L * 1024L;
+        long size = Files.size(f.path());
+        if (size == 0) {
+            return f.name() + ": empty";
+        }
+        if (size > max) {
+            return String.format(Locale.ROOT, "%s: too large (%.1f MiB; the limit is %d MiB)", f.name(),
+                    size / 1048576.0, max >> 20);
+        }
+        byte[] bytes = Files.readAllBytes(f.path());
+        String uri = "upload:" + f.name();
+        String fingerprint = components.pipeline.fingerprint(bytes, true);
+        var existing = components.catalog.document(Ids.documentId(kb.name(), uri));
+        if (existing.isPresent() && existing.get().visibleVersion() > 0
+                && existing.get().contentHash().equals(fingerprint)) {
+            return f.name() + ": unchanged: identical to the document already indexed as " + uri
+                    + "; nothing to do";
+        }
+        if (!components.config.get(Settings.INGEST_DUPLICATES).equals("allow")) {
+            String earlier = seen.putIfAbsent(fingerprint, f.name());
+            if (earlier != null) {
+                return f.name() + ": duplicate of " + earlier + " in the same upload";
+            }
+            var same = components.catalog.documentsWithContent(fingerprint, kb.asScope()).stream()
+                    .filter(d -> !d.uri().equals(uri)).findFirst();
+            if (same.isPresent()) {
+                return f.name() + ": duplicate of " + same.get().uri() + " (same content under another name; set "
+                        + "POLYRAG_INGEST_DUPLICATES=allow to index it anyway)";
+            }
+        }
+        var verdict = components.pipeline.check(new SourceItem(uri, f.name(), bytes, null));
+        if (verdict.problem() != null) {
+            return verdict.problem();
+        }
+        String id = UUID.randomUUID().toString();
+        Path dir = Files.createDirectories(kept().resolve(id));
+        Files.write(dir.resolve("content"), bytes);
+        Files.writeString(dir.resolve("meta.json"), JSON.writeValueAsString(new StagedMeta(f.name(), kb.name(), size,
+                verdict.mediaType(), System.currentTimeMillis())));
+        accepted.add(new StagedUpload(id, f.name(), size, verdict.mediaType()));
+        return null;
+    }
+
+    /**
+     * Starts an ingest job for staged files and returns its id at once. Unknown or expired ids fail with the list of
+     * them, and nothing starts.
+     *
+     * @param knowledgeBase target knowledge base; null for the one the files were staged for
+     */
+    public String ingestStaged(List<String> ids, KnowledgeBase knowledgeBase, boolean skipGraph) {
+        if (ids == null || ids.isEmpty()) {
+            throw new InvalidInputException("no staged files: give the ids that POST /v1/ingest/upload accepted");
+        }
+        if (ids.size() > Limits.MAX_STAGED_IDS) {
+            throw new InvalidInputException("at most " + Limits.MAX_STAGED_IDS + " staged files per ingest, got "
+                    + ids.size() + ": ingest them in several requests");
+        }
+        List<String> unknown = new ArrayList<>();
+        List<StagedMeta> metas = new ArrayList<>();
+        for (String id : ids) {
+            Path meta = id == null || !id.matches("[0-9a-f-]{36}") ? null : kept().resolve(id).resolve("meta.json");
+            try {
+                if (meta != null && Files.exists(meta)) {
+                    metas.add(JSON.readValue(Files.readString(meta), StagedMeta.class));
+                    continue;
+                }
+            } catch (IOException e) {
+                LOG.log(System.Logger.Level.WARNING, "cannot read staged file " + meta + ": " + e.getMessage());
+            }
+            unknown.add(Ids.abbreviate(String.valueOf(id), 40));
+        }
+        if (!unknown.isEmpty()) {
+            throw new NotFoundException("no staged file with id " + String.join(", ", unknown)
+                    + " (staged files expire after " + components.config.get(Settings.INGEST_STAGING_HOURS) + " h)");
+        }
+        Path job = newStagingDir();
+        List<StagedFile> files = new ArrayList<>();
+        try {
+            for (int i = 0; i < ids.size(); i++) {
+                Path target = job.resolve(Integer.toString(i));
+                Files.move(kept().resolve(ids.get(i)).resolve("content"), target);
+                deleteTree(kept().resolve(ids.get(i)));
+                files.add(new StagedFile(metas.get(i).name(), target));
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot move staged files into the job", e);
+        }
+        KnowledgeBase kb = knowledgeBase != null ? knowledgeBase : KnowledgeBase.of(metas.getFirst().knowledgeBase());
+        return submit(kb, job, files, skipGraph);
+    }
+
+    /** Where checked files wait for {@link #ingestStaged}. */
+    private Path kept() {
+        return root.resolve("uploads");
+    }
+
+    private boolean inside(Path dir) {
+        return dir.toAbsolutePath().normalize().startsWith(root);
+    }
+
+    /** Deletes kept files older than {@code ingest.staging.hours}. */
+    private void expire() {
+        Path dir = kept();
+        if (!Files.isDirectory(dir)) {
+            return;
+        }
+        long cutoff = System.currentTimeMillis() - components.config.get(Settings.INGEST_STAGING_HOURS) * 3_600_000L;
+        try (Stream<Path> s = Files.list(dir)) {
+            for (Path d : s.toList()) {
+                if (Files.getLastModifiedTime(d).toMillis() < cutoff) {
+                    deleteTree(d);
+                }
+            }
+        } catch (IOException e) {
+            LOG.log(System.Logger.Level.WARNING, "cannot expire staged uploads in " + dir, e);
+        }
+    }
+
+    static void deleteTree(Path dir) {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (Stream<Path> s = Files.walk(dir)) {
+            for (Path p : s.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
+        } catch (IOException e) {
+            LOG.log(System.Logger.Level.WARNING, "could not delete staging directory " + dir, e);
+        }
+    }
+}

@@ -1,0 +1,96 @@
+package io.polyrag.app.wire;
+
+import io.polyrag.app.api.EntityNeighbours;
+import io.polyrag.app.api.Formats;
+import io.polyrag.app.api.Status;
+import io.polyrag.core.model.CheckReport;
+import io.polyrag.core.model.EntityHit;
+import java.util.List;
+import java.util.Map;
+import java.util.SortedSet;
+import tools.jackson.databind.PropertyNamingStrategies;
+import tools.jackson.databind.annotation.JsonNaming;
+
+/** Health, readiness, the store check, accepted formats and the graph's entities on the wire. */
+public final class AdminWire {
+    private AdminWire() {
+    }
+
+    /** {@code GET /health}: {@code ok}, or {@code degraded} with the problems and their fixes. */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    public record Health(String status, List<String> problems, List<String> modalities, long documents,
+            Map<String, Long> stores, String embeddingModel, int dimension) {
+    }
+
+    /** {@code GET /ready}: {@code ready}, or {@code unavailable} (503) naming what is down and the fix. */
+    public record Ready(String status, List<String> problems) {
+    }
+
+    /** {@code /v1/admin/check}: the catalog against every store. */
+    public record Check(long documents, boolean consistent, boolean repaired, List<StoreCheck> stores) {
+    }
+
+    /** One store against the catalog (see {@code polyrag check --help}). */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    public record StoreCheck(String store, boolean consistent, long expectedRecords, long records,
+            int orphanVersions, long orphanRecords, int lackingVersions, long lackingRecords, int removedVersions,
+            int reindexedVersions, List<String> examples) {
+    }
+
+    /** {@code GET /v1/formats}: what this server accepts. */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    public record FormatList(SortedSet<String> mediaTypes, SortedSet<String> extensions, int maxFileMb, boolean ocr) {
+    }
+
+    /** {@code GET /v1/graph/entities}. */
+    public record Entities(List<FoundEntity> entities) {
+    }
+
+    /** An entity and how often it is mentioned. */
+    public record FoundEntity(String id, String name, String type, List<String> aliases, long mentions) {
+    }
+
+    /** {@code GET /v1/graph/entities/{id}/neighbours}. */
+    public record Neighbourhood(FoundEntity entity, List<Neighbour> neighbours) {
+    }
+
+    /** A relation seen from the entity: {@code out} when it is the subject, {@code in} when the object. */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    public record Neighbour(String predicate, String direction, FoundEntity entity, String documentId,
+            String chunkId) {
+    }
+
+    public static Health health(Status s) {
+        return new Health(s.problems().isEmpty() ? "ok" : "degraded", s.problems(), SearchWire.names(s.modalities()),
+                s.documents(), s.storeRecords(), s.embeddingModel(), s.dimension());
+    }
+
+    public static Ready ready(List<String> problems) {
+        return new Ready(problems.isEmpty() ? "ready" : "unavailable", problems);
+    }
+
+    public static Check of(CheckReport r) {
+        return new Check(r.documents(), r.consistent(), r.repaired(), r.stores().stream().map(s -> new StoreCheck(
+                s.store(), s.consistent(), s.expectedRecords(), s.records(), s.orphanVersions(), s.orphanRecords(),
+                s.lackingVersions(), s.lackingRecords(), s.removedVersions(), s.reindexedVersions(), s.examples()))
+                .toList());
+    }
+
+    public static FormatList of(Formats f) {
+        return new FormatList(f.mediaTypes(), f.extensions(), f.maxFileMb(), f.ocr());
+    }
+
+    public static Entities entities(List<EntityHit> hits) {
+        return new Entities(hits.stream().map(AdminWire::entity).toList());
+    }
+
+    public static Neighbourhood of(EntityNeighbours n) {
+        return new Neighbourhood(entity(n.entity()), n.neighbours().stream().map(x -> new Neighbour(x.predicate(),
+                x.direction(), entity(x.entity()), x.documentId(), x.chunkId())).toList());
+    }
+
+    private static FoundEntity entity(EntityHit h) {
+        return new FoundEntity(h.entity().id(), h.entity().name(), h.entity().type(), h.entity().aliases(),
+                h.mentions());
+    }
+}

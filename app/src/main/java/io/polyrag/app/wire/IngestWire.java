@@ -1,0 +1,133 @@
+package io.polyrag.app.wire;
+
+import io.polyrag.app.api.StagingReport;
+import io.polyrag.core.model.DocumentInfo;
+import io.polyrag.core.model.IndexedDocument;
+import io.polyrag.core.model.IngestEstimate;
+import io.polyrag.core.model.IngestReport;
+import io.polyrag.core.model.ItemError;
+import io.polyrag.core.model.JobInfo;
+import io.polyrag.core.model.JobProgress;
+import java.time.Instant;
+import java.util.List;
+import tools.jackson.databind.PropertyNamingStrategies;
+import tools.jackson.databind.annotation.JsonNaming;
+
+/** Ingest reports, jobs, staged uploads and documents on the wire. */
+public final class IngestWire {
+    private IngestWire() {
+    }
+
+    /**
+     * What an ingest did. For one inline text, {@code document_id} and {@code version} name the document it made
+     * (or found unchanged); otherwise they are null and 0.
+     */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    public record Report(int documents, int added, int updated, int unchanged, int failed, int chunks, long tookMs,
+            int relations, long extractionTokens, List<String> warnings, List<Problem> errors,
+            List<Indexed> indexed, String documentId, long version) {
+    }
+
+    /** An input that was not indexed, and why. */
+    public record Problem(String source, String reason) {
+    }
+
+    /** What became of one input: {@code added}, {@code updated}, {@code unchanged} or {@code duplicate of URI}. */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    public record Indexed(String uri, String documentId, long version, String outcome) {
+    }
+
+    /** A queued job: poll {@code location}. */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    public record Accepted(String jobId, String status, int files, String location) {
+    }
+
+    /** {@code GET /v1/jobs/{id}}. */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    public record Job(String id, String kind, String status, String error, int attempts, Instant createdAt,
+            Instant updatedAt, Progress progress) {
+    }
+
+    /** How far a job has come: {@code processed} of {@code total} items, counted as each completes. */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    public record Progress(String stage, int total, int processed, int added, int updated, int unchanged, int failed,
+            int chunks, int relations, long extractionTokens, long estimatedCalls, long estimatedTokens,
+            List<String> storesWritten, List<String> warnings, List<Problem> errors) {
+    }
+
+    /** {@code POST /v1/ingest/upload}: what was staged, what was refused and why. */
+    public record Staged(List<StagedFile> accepted, List<Problem> skipped) {
+    }
+
+    /** A staged file, to ingest by {@code id}. */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    public record StagedFile(String id, String name, long size, String mediaType) {
+    }
+
+    /** A page of documents. */
+    public record DocumentPage(List<Document> documents, int offset, int limit) {
+    }
+
+    /** An indexed document: its visible version, size and chunk count. */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    public record Document(String id, String knowledgeBase, String uri, String title, String mediaType,
+            String contentHash, long sizeBytes, long version, int chunks, Instant updatedAt) {
+    }
+
+    /** What an ingest would cost ({@code polyrag ingest --estimate}). */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    public record Estimate(long documents, long chunks, long chunkTokens, String extractor, long extractionCalls,
+            long extractionInputTokens, long extractionOutputTokens, List<Problem> errors) {
+    }
+
+    public static Estimate of(IngestEstimate e) {
+        return new Estimate(e.documents(), e.chunks(), e.chunkTokens(), e.extractor(), e.extractionCalls(),
+                e.extractionInputTokens(), e.extractionOutputTokens(), problems(e.errors()));
+    }
+
+    public static Report of(IngestReport r) {
+        return of(r, null, 0);
+    }
+
+    /** The report of an ingest of one text, naming its document. */
+    public static Report ofText(IngestReport r) {
+        IndexedDocument d = r.indexed().isEmpty() ? null : r.indexed().getFirst();
+        return of(r, d == null ? null : d.documentId(), d == null ? 0 : d.version());
+    }
+
+    private static Report of(IngestReport r, String documentId, long version) {
+        return new Report(r.documents(), r.added(), r.updated(), r.unchanged(), r.failed(), r.chunks(), r.tookMs(),
+                r.relations(), r.extractionTokens(), r.warnings(), problems(r.errors()), r.indexed().stream()
+                        .map(d -> new Indexed(d.uri(), d.documentId(), d.version(), d.outcome())).toList(),
+                documentId, version);
+    }
+
+    public static Job of(JobInfo j) {
+        return new Job(j.id(), j.kind(), j.status().wireName(), j.error(), j.attempts(), j.createdAt(), j.updatedAt(),
+                of(j.progress()));
+    }
+
+    public static Progress of(JobProgress p) {
+        return new Progress(p.stage(), p.total(), p.processed(), p.added(), p.updated(), p.unchanged(), p.failed(),
+                p.chunks(), p.relations(), p.extractionTokens(), p.estimatedCalls(), p.estimatedTokens(),
+                p.storesWritten(), p.warnings(), problems(p.errors()));
+    }
+
+    public static Staged of(StagingReport r) {
+        return new Staged(r.accepted().stream().map(a -> new StagedFile(a.id(), a.name(), a.size(), a.mediaType()))
+                .toList(), problems(r.skipped()));
+    }
+
+    public static DocumentPage page(List<DocumentInfo> documents, int offset, int limit) {
+        return new DocumentPage(documents.stream().map(IngestWire::of).toList(), offset, limit);
+    }
+
+    public static Document of(DocumentInfo d) {
+        return new Document(d.id(), d.knowledgeBase(), d.uri(), d.title(), d.mediaType(), d.contentHash(),
+                d.sizeBytes(), d.visibleVersion(), d.chunkCount(), d.updatedAt());
+    }
+
+    static List<Problem> problems(List<ItemError> errors) {
+        return errors.stream().map(e -> new Problem(e.source(), e.reason())).toList();
+    }
+}

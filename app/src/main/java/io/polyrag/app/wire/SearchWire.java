@@ -1,0 +1,111 @@
+package io.polyrag.app.wire;
+
+import io.polyrag.core.model.Answer;
+import io.polyrag.core.model.AnswerSource;
+import io.polyrag.core.model.DegradedLeg;
+import io.polyrag.core.model.GroundedSentence;
+import io.polyrag.core.model.Modality;
+import io.polyrag.core.model.SearchHit;
+import io.polyrag.core.model.SearchResponse;
+import io.polyrag.core.model.SourceScore;
+import java.util.TreeMap;
+import java.util.List;
+import java.util.Map;
+import tools.jackson.databind.PropertyNamingStrategies;
+import tools.jackson.databind.annotation.JsonNaming;
+
+/** Search results and answers on the wire. */
+public final class SearchWire {
+    private SearchWire() {
+    }
+
+    /** {@code POST /v1/search}: the fused hits, best first. */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    public record Results(String query, long tookMs, List<String> modalities, List<Degraded> degraded,
+            List<String> warnings, List<Hit> hits) {
+    }
+
+    /** A modality that could not answer; the others still did. */
+    public record Degraded(String modality, String reason) {
+    }
+
+    /**
+     * One fused hit: the chunk, where it is, and what each modality said about it ({@code sources}: its rank and
+     * score in each list that found it). {@code merged}: near-identical chunks folded into this one.
+     */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    public record Hit(int rank, double score, String documentId, String chunkId, String uri, String title,
+            String text, String kind, List<String> headingPath, String location, String knowledgeBase, long version,
+            int ordinal, Map<String, Score> sources, List<String> merged) {
+    }
+
+    /** A modality's rank (1-based) and raw score for a hit. */
+    public record Score(int rank, double score) {
+    }
+
+    /** {@code POST /v1/query}: an answer citing numbered sources. */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    public record AnswerBody(String query, String answer, String mode, String note, long tookMs,
+            List<Source> sources, List<Degraded> degraded, List<Grounded> grounding) {
+    }
+
+    /** A numbered source: one document, with its hit chunks and their neighbours in reading order. */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    public record Source(int number, String documentId, String title, String uri, String knowledgeBase,
+            List<Passage> passages) {
+    }
+
+    /** A chunk of a source; {@code hit} false for a neighbour added for context. */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    public record Passage(String chunkId, int ordinal, String kind, List<String> headingPath, String text,
+            boolean hit) {
+    }
+
+    /** One answer sentence: the sources whose text covers it, those it cites, and whether any supports it. */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    public record Grounded(String sentence, List<Integer> supportedBy, List<Integer> cited, boolean supported) {
+    }
+
+    public static Results of(SearchResponse r) {
+        return new Results(r.query(), r.tookMs(), names(r.modalities()), degraded(r.degraded()), r.warnings(),
+                r.hits().stream().map(SearchWire::hit).toList());
+    }
+
+    public static Hit hit(SearchHit h) {
+        Map<String, Score> sources = new TreeMap<>();
+        h.sources().forEach((m, s) -> sources.put(m, score(s)));
+        return new Hit(h.rank(), h.score(), h.documentId(), h.chunkId(), h.uri(), h.title(), h.text(),
+                h.kind() == null ? null : h.kind().wireName(), h.headingPath(), h.location(), h.knowledgeBase(),
+                h.version(), h.ordinal(), sources, h.merged());
+    }
+
+    private static Score score(SourceScore s) {
+        return new Score(s.rank(), s.score());
+    }
+
+    public static AnswerBody of(Answer a) {
+        return new AnswerBody(a.query(), a.answer(), a.mode(), a.note(), a.tookMs(), sources(a.sources()),
+                degraded(a.degraded()), a.grounding() == null ? null
+                        : a.grounding().stream().map(SearchWire::grounded).toList());
+    }
+
+    public static List<Source> sources(List<AnswerSource> sources) {
+        return sources == null ? List.of() : sources.stream().map(s -> new Source(s.number(), s.documentId(),
+                s.title(), s.uri(), s.knowledgeBase(), s.passages().stream().map(p -> new Passage(p.chunkId(),
+                        p.ordinal(), p.kind() == null ? null : p.kind().wireName(), p.headingPath(), p.text(),
+                        p.hit())).toList())).toList();
+    }
+
+    private static Grounded grounded(GroundedSentence g) {
+        return new Grounded(g.sentence(), g.supportedBy(), g.cited(), g.supported());
+    }
+
+    private static List<Degraded> degraded(List<DegradedLeg> legs) {
+        return legs == null ? List.of() : legs.stream().map(d -> new Degraded(d.modality().wireName(), d.reason()))
+                .toList();
+    }
+
+    static List<String> names(List<Modality> modalities) {
+        return modalities.stream().map(Modality::wireName).toList();
+    }
+}

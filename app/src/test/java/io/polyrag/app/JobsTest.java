@@ -1,0 +1,87 @@
+package io.polyrag.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import io.polyrag.core.PolyragException;
+import io.polyrag.core.config.Config;
+import io.polyrag.core.config.Settings;
+import io.polyrag.core.model.ItemError;
+import io.polyrag.core.model.JobInfo;
+import io.polyrag.core.model.JobProgress;
+import io.polyrag.core.model.JobStatus;
+import io.polyrag.core.port.JobStore;
+import io.polyrag.core.spi.CatalogProvider;
+import io.polyrag.core.spi.ProviderContext;
+import io.polyrag.core.spi.Providers;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The job registry: a new kind of job is one handler class; the workers, statuses and clean-up are shared. */
+class JobsTest {
+    @TempDir
+    Path dir;
+
+    /** A kind of job that counts its payload's words, failing the ones that say "bad". */
+    static final class WordJob implements JobHandler {
+        final List<String> ended = new CopyOnWriteArrayList<>();
+
+        @Override
+        public String kind() {
+            return "count-words";
+        }
+
+        @Override
+        public JobProgress run(JobStore.Claimed job, Consumer<JobProgress> progress) {
+            String[] words = job.payload().split(" ");
+            List<ItemError> bad = java.util.Arrays.stream(words).filter(w -> w.equals("bad"))
+                    .map(w -> new ItemError(w, "a bad word")).toList();
+            progress.accept(new JobProgress("counting", words.length, 0, 0, 0, 0, 0, 0, List.of(), List.of()));
+            return new JobProgress("done", words.length, words.length, words.length - bad.size(), 0, 0, bad.size(),
+                    0, List.of(), bad);
+        }
+
+        @Override
+        public void ended(JobStore.Claimed job) {
+            ended.add(job.info().id());
+        }
+    }
+
+    @Test
+    void a_registered_kind_runs_on_the_shared_workers_and_ends_with_the_status_its_counts_call_for() {
+        Config config = Config.defaults(Map.of("POLYRAG_DATA_DIR", dir.toString()));
+        try (CatalogProvider.CatalogAndJobs store = Providers.find(CatalogProvider.class, "h2",
+                Settings.CATALOG_BACKEND).open(new ProviderContext(config, dir))) {
+            WordJob handler = new WordJob();
+            try (Jobs jobs = new Jobs(store, List.of(handler))) {
+                jobs.start(config);
+                String ok = jobs.submit("count-words", "three good words");
+                String partial = jobs.submit("count-words", "one bad word");
+                JobInfo done = await().atMost(Duration.ofSeconds(20)).until(() -> jobs.get(ok),
+                        j -> j.status().finished());
+                assertThat(done.status()).isEqualTo(JobStatus.SUCCEEDED);
+                assertThat(done.progress().added()).isEqualTo(3);
+                JobInfo half = await().atMost(Duration.ofSeconds(20)).until(() -> jobs.get(partial),
+                        j -> j.status().finished());
+                assertThat(half.status()).isEqualTo(JobStatus.PARTIAL);
+                assertThat(half.error()).contains("1 of 3");
+                await().atMost(Duration.ofSeconds(5)).until(() -> handler.ended.containsAll(List.of(ok, partial)));
+                assertThatThrownBy(() -> jobs.submit("re-embed", "x")).isInstanceOf(PolyragException.class)
+                        .hasMessageContaining("unknown job kind 're-embed'").hasMessageContaining("count-words");
+            }
+        }
+    }
+
+    @Test
+    void two_handlers_cannot_claim_one_kind() {
+        assertThatThrownBy(() -> new Jobs(null, List.of(new WordJob(), new WordJob())))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("count-words");
+    }
+}
