@@ -9,7 +9,7 @@ import io.polyrag.core.model.EntityHit;
 import io.polyrag.core.model.GraphEdge;
 import io.polyrag.core.model.Ids;
 import io.polyrag.core.model.KnowledgeBase;
-import io.polyrag.core.model.SearchScope;
+import io.polyrag.core.model.Tenant;
 import io.polyrag.core.port.EntityGraph;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -23,9 +23,11 @@ import java.util.TreeMap;
  */
 public final class Graph {
     private final Components components;
+    private final Tenant tenant;
 
-    Graph(Components components) {
+    Graph(Components components, Tenant tenant) {
         this.components = components;
+        this.tenant = tenant;
     }
 
     /** Entities whose name or alias contains {@code text}, most mentioned first, in every knowledge base. */
@@ -46,8 +48,9 @@ public final class Graph {
             throw new InvalidInputException("q is longer than " + Limits.MAX_ENTITY_QUERY + " characters: give part "
                     + "of an entity's name");
         }
-        return entityGraph().findEntities(text, knowledgeBase == null ? SearchScope.ALL : knowledgeBase.asScope(),
-                limit);
+        // Only entities the tenant's own documents mention are found: the count is over its knowledge bases.
+        return entityGraph().findEntities(text, Scope.of(components.catalog, tenant, knowledgeBase), limit).stream()
+                .map(h -> Shown.of(tenant, h)).toList();
     }
 
     /**
@@ -57,11 +60,13 @@ public final class Graph {
     public EntityNeighbours neighbours(String entityId, int limit) {
         checkLimit(limit);
         EntityGraph g = entityGraph();
-        EntityHit entity = g.entities(List.of(entityId == null ? "" : entityId)).stream().findFirst()
-                .orElseThrow(() -> new NotFoundException("no entity with id '" + Ids.abbreviate(String.valueOf(
-                        entityId), 64) + "'"));
+        String stored = entityId == null || entityId.indexOf('/') >= 0 ? "" : tenant.store(entityId);
+        EntityHit entity = g.entities(List.of(stored)).stream().filter(h -> tenant.owns(h.entity().id()))
+                .findFirst().orElseThrow(() -> new NotFoundException("no entity with id '" + Ids.abbreviate(
+                        String.valueOf(entityId), 64) + "'"));
         String id = entity.entity().id();
-        List<GraphEdge> edges = g.edges(List.of(id), SearchScope.ALL, limit);
+        List<GraphEdge> edges = g.edges(List.of(id), Scope.of(components.catalog, tenant, (KnowledgeBase) null),
+                limit);
         Map<String, EntityHit> others = new HashMap<>();
         g.entities(edges.stream().map(e -> e.other(id)).distinct().toList())
                 .forEach(h -> others.put(h.entity().id(), h));
@@ -69,11 +74,11 @@ public final class Graph {
         for (GraphEdge e : edges) {
             EntityHit other = others.get(e.other(id));
             if (other != null) {
-                out.add(new EntityNeighbours.Neighbour(e.predicate(), e.subjectId().equals(id) ? "out" : "in", other,
-                        e.documentId(), e.chunkId()));
+                out.add(new EntityNeighbours.Neighbour(e.predicate(), e.subjectId().equals(id) ? "out" : "in",
+                        Shown.of(tenant, other), e.documentId(), e.chunkId()));
             }
         }
-        return new EntityNeighbours(entity, out);
+        return new EntityNeighbours(Shown.of(tenant, entity), out);
     }
 
     /** Entity, relation and mention counts of the graph and RDF stores, by modality name. */

@@ -13,6 +13,7 @@ import io.polyrag.core.model.IngestReport;
 import io.polyrag.core.model.ItemError;
 import io.polyrag.core.model.KnowledgeBase;
 import io.polyrag.core.model.SourceItem;
+import io.polyrag.core.model.Tenant;
 import io.polyrag.core.port.ProgressListener;
 import io.polyrag.ingest.FileSources;
 import io.polyrag.ingest.IngestInput;
@@ -29,15 +30,18 @@ import java.util.TreeSet;
  */
 public final class Ingest {
     private final Components components;
+    private final Tenant tenant;
 
-    Ingest(Components components) {
+    Ingest(Components components, Tenant tenant) {
         this.components = components;
+        this.tenant = tenant;
     }
 
     /** Ingests files and directories. */
     public PathIngestReport paths(PathIngest request, ProgressListener listener) {
         FileSources.Listing listing = list(request);
-        IngestReport r = components.pipeline.ingest(listing.inputs(), request.knowledgeBase().name(),
+        IngestReport r = components.pipeline.ingest(listing.inputs(), Scope.bind(tenant, request.knowledgeBase())
+                .storageName(),
                 run(components, request.skipGraph()), listener);
         if (listing.errors().isEmpty()) {
             return new PathIngestReport(r, listing.skipped());
@@ -74,8 +78,8 @@ public final class Ingest {
     public IngestReport items(List<SourceItem> items, KnowledgeBase knowledgeBase, ProgressListener listener) {
         List<IngestInput> inputs = items.stream().map(i -> new IngestInput(i.uri(), i.name(), i.content().length,
                 i.mediaType(), i::content)).toList();
-        return components.pipeline.ingest(inputs, (knowledgeBase == null ? KnowledgeBase.DEFAULT : knowledgeBase)
-                .name(), run(components, false), listener);
+        return components.pipeline.ingest(inputs, Scope.bind(tenant, knowledgeBase).storageName(),
+                run(components, false), listener);
     }
 
     /** Ingests one inline text. The same text (or the same uri) is the same document. */
@@ -102,7 +106,8 @@ public final class Ingest {
         String title = request.title() != null && !request.title().isBlank() ? request.title().strip()
                 : ext.equals(".html") ? "text" : titleOf(request.text());
         return components.pipeline.ingest(List.of(IngestInput.ofText(uri, title + ext, request.text())),
-                request.knowledgeBase().name(), run(components, request.skipGraph()), ProgressListener.NONE);
+                Scope.bind(tenant, request.knowledgeBase()).storageName(), run(components, request.skipGraph()),
+                ProgressListener.NONE);
     }
 
     /** What this server accepts: media types, file extensions, the size limit, and whether OCR is available. */

@@ -1,78 +1,20 @@
 package io.polyrag.app;
 
-import io.polyrag.core.NotFoundException;
-import io.polyrag.core.PolyragException;
-import io.polyrag.core.config.Config;
-import io.polyrag.core.config.Settings;
-import io.polyrag.core.model.Ids;
 import io.polyrag.core.model.JobInfo;
-import io.polyrag.core.port.JobStore;
-import java.nio.file.Path;
-import java.time.Duration;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.Optional;
+import io.polyrag.core.model.Tenant;
 
-/**
- * Background jobs: submit a job of a registered kind, read one back. Each kind is a {@link JobHandler}; the workers
- * ({@link JobRunner}) look the handler up by the job's kind, so a new kind needs no change here.
- */
-public final class Jobs implements AutoCloseable {
-    private final JobStore store;
-    private final Map<String, JobHandler> handlers = new LinkedHashMap<>();
-    private JobRunner runner;
+/** A tenant's background jobs: read one back by id (another tenant's id is not found). */
+public final class Jobs {
+    private final JobEngine engine;
+    private final Tenant tenant;
 
-    Jobs(JobStore store, List<JobHandler> handlers) {
-        this.store = store;
-        for (JobHandler h : handlers) {
-            if (this.handlers.putIfAbsent(h.kind(), h) != null) {
-                throw new IllegalArgumentException("two job handlers for kind '" + h.kind() + "'");
-            }
-        }
-    }
-
-    /** Starts the workers (after recovery has requeued what a crash left running). */
-    void start(Config config) {
-        runner = new JobRunner(store, this::handler, config.get(Settings.INGEST_WORKERS),
-                Duration.ofSeconds(config.get(Settings.INGEST_JOB_STALE_SECONDS)),
-                config.get(Settings.INGEST_JOB_ATTEMPTS));
-    }
-
-    /** Queues a job and returns its id at once. */
-    String submit(String kind, String payload) {
-        handler(kind);
-        String id = store.submit(kind, payload);
-        if (runner != null) {
-            runner.poke();
-        }
-        return id;
+    Jobs(JobEngine engine, Tenant tenant) {
+        this.engine = engine;
+        this.tenant = tenant;
     }
 
     /** The job with this id. */
     public JobInfo get(String id) {
-        return store.job(id).orElseThrow(() -> new NotFoundException("no job with id '"
-                + Ids.abbreviate(String.valueOf(id), 64) + "'"));
-    }
-
-    /** The staging folder the unfinished job with this payload still needs, whatever its kind. */
-    Optional<Path> stagingDir(String kind, String payload) {
-        JobHandler h = handlers.get(kind);
-        return h == null ? Optional.empty() : h.stagingDir(payload);
-    }
-
-    private JobHandler handler(String kind) {
-        JobHandler h = handlers.get(kind);
-        if (h == null) {
-            throw new PolyragException("unknown job kind '" + kind + "': this server runs " + handlers.keySet());
-        }
-        return h;
-    }
-
-    @Override
-    public void close() {
-        if (runner != null) {
-            runner.close();
-        }
+        return engine.get(tenant, id);
     }
 }

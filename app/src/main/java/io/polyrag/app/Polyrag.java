@@ -2,6 +2,7 @@ package io.polyrag.app;
 
 import io.polyrag.core.config.Config;
 import io.polyrag.core.config.Settings;
+import io.polyrag.core.model.Tenant;
 import io.polyrag.core.spi.ProviderContext;
 import java.nio.file.Path;
 import java.util.List;
@@ -18,37 +19,48 @@ import java.util.List;
  *   <li>{@link #search()} — search and answers</li>
  *   <li>{@link #documents()} — list and delete documents</li>
  *   <li>{@link #graph()} — browse entities and relations</li>
+ *   <li>{@link #knowledgeBases()} — list, create, read and delete knowledge bases</li>
  *   <li>{@link #admin()} — status, readiness, consistency check and repair</li>
+ *   <li>{@link #keys()} — API keys, each acting for one tenant</li>
  * </ul>
  *
- * It is safe for concurrent use and must be closed.
+ * The data facets above act for the local tenant (a server with no API keys, the CLI). {@link #as(Tenant)} gives the
+ * same facets acting for a tenant: everything they read and write is in its namespace, and another tenant's ids are
+ * not found. It is safe for concurrent use and must be closed.
  */
 public final class Polyrag implements AutoCloseable {
     private final DataDirLock lock;
     private final Path dataDir;
     private final Components components;
-    private final Jobs jobs;
-    private final Ingest ingest;
-    private final Uploads uploads;
-    private final Search search;
-    private final Documents documents;
-    private final Graph graph;
+    private final Path staging;
+    private final JobEngine engine;
+    private final TenantFacets local;
     private final Admin admin;
+    private final Keys keys;
+    private final java.util.concurrent.ConcurrentMap<Tenant, TenantFacets> tenants =
+            new java.util.concurrent.ConcurrentHashMap<>();
+
+    /**
+     * The data facets acting for one tenant.
+     *
+     * @param tenant whose data they read and write
+     */
+    public record TenantFacets(Tenant tenant, Ingest ingest, Uploads uploads, Jobs jobs, Search search,
+            Documents documents, Graph graph, KnowledgeBases knowledgeBases) {
+    }
 
     private Polyrag(DataDirLock lock, Path dataDir, Components components) {
         this.lock = lock;
         this.dataDir = dataDir;
         this.components = components;
-        Path staging = dataDir.resolve("staging");
-        this.jobs = new Jobs(components.catalog, List.of(new UploadJob(components, staging)));
-        List<String> problems = Recovery.run(components, staging, jobs);
-        this.ingest = new Ingest(components);
-        this.uploads = new Uploads(components, staging, jobs);
-        this.search = new Search(components);
-        this.documents = new Documents(components);
-        this.graph = new Graph(components);
+        this.staging = dataDir.resolve("staging");
+        this.engine = new JobEngine(components.catalog, List.of(new UploadJob(components, staging)));
+        List<String> problems = Recovery.run(components, staging, engine);
+        this.local = facets(Tenant.LOCAL);
+        local.uploads().expire();
         this.admin = new Admin(components, problems);
-        jobs.start(components.config);
+        this.keys = new Keys(components.catalog);
+        engine.start(components.config);
     }
 
     /** Opens the data directory named by the configuration, locking it for this process. */
@@ -76,38 +88,57 @@ public final class Polyrag implements AutoCloseable {
         return dataDir;
     }
 
+    private TenantFacets facets(Tenant t) {
+        return new TenantFacets(t, new Ingest(components, t), new Uploads(components, staging, engine, t),
+                new Jobs(engine, t), new Search(components, t), new Documents(components, t), new Graph(components, t),
+                new KnowledgeBases(components, t));
+    }
+
+    /** The data facets acting for {@code tenant}. */
+    public TenantFacets as(Tenant tenant) {
+        return tenant.isLocal() ? local : tenants.computeIfAbsent(tenant, this::facets);
+    }
+
     public Ingest ingest() {
-        return ingest;
+        return local.ingest();
     }
 
     public Uploads uploads() {
-        return uploads;
+        return local.uploads();
     }
 
     public Jobs jobs() {
-        return jobs;
+        return local.jobs();
     }
 
     public Search search() {
-        return search;
+        return local.search();
     }
 
     public Documents documents() {
-        return documents;
+        return local.documents();
     }
 
     public Graph graph() {
-        return graph;
+        return local.graph();
+    }
+
+    public KnowledgeBases knowledgeBases() {
+        return local.knowledgeBases();
     }
 
     public Admin admin() {
         return admin;
     }
 
+    public Keys keys() {
+        return keys;
+    }
+
     @Override
     public void close() {
         try {
-            jobs.close();
+            engine.close();
             components.close();
         } finally {
             lock.close();

@@ -27,7 +27,7 @@ final class Recovery {
     }
 
     /** Recovers the data directory; returns the problems found, one line each (empty: consistent). */
-    static List<String> run(Components c, Path staging, Jobs jobs) {
+    static List<String> run(Components c, Path staging, JobEngine jobs) {
         int cleaned = c.pipeline.recover();
         int requeued = c.catalog.requeueRunning();
         if (cleaned + requeued > 0) {
@@ -66,7 +66,7 @@ final class Recovery {
      * Deletes job staging folders that no queued or running job names: left by a crash between staging and
      * submitting, or by a job that gave up. Runs before the job workers start, under the data directory's lock.
      */
-    private static void deleteUnownedStaging(JobStore store, Path staging, Jobs jobs) {
+    private static void deleteUnownedStaging(JobStore store, Path staging, JobEngine jobs) {
         if (!Files.isDirectory(staging)) {
             return;
         }

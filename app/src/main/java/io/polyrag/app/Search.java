@@ -1,6 +1,8 @@
 package io.polyrag.app;
 
+import io.polyrag.core.AnswerUnavailableException;
 import io.polyrag.core.config.Settings;
+import io.polyrag.core.model.Tenant;
 import io.polyrag.core.model.Answer;
 import io.polyrag.core.model.SearchRequest;
 import io.polyrag.core.model.SearchResponse;
@@ -9,13 +11,20 @@ import java.util.function.Consumer;
 /** Search (every enabled retriever in parallel, fused) and answers with numbered, cited sources. */
 public final class Search {
     private final Components components;
+    private final Tenant tenant;
 
-    Search(Components components) {
+    Search(Components components, Tenant tenant) {
         this.components = components;
+        this.tenant = tenant;
     }
 
+    /** Searches the knowledge bases the request names (checked), or all of the tenant's when it names none. */
     public SearchResponse run(SearchRequest request) {
-        return components.searcher.search(request);
+        return Shown.of(tenant, components.searcher.search(scoped(request)));
+    }
+
+    private SearchRequest scoped(SearchRequest request) {
+        return request.over(Scope.of(components.catalog, tenant, request.knowledgeBases()).knowledgeBases());
     }
 
     /**
@@ -32,8 +41,12 @@ public final class Search {
      * sentence), passing the answer's text to {@code onToken} as it is written.
      */
     public Answer answer(SearchRequest request, Integer neighbours, boolean grounding, Consumer<String> onToken) {
-        return components.answers.answer(request, neighbours == null
-                ? components.config.get(Settings.ANSWER_NEIGHBOURS) : neighbours, grounding, onToken);
+        try {
+            return Shown.of(tenant, components.answers.answer(scoped(request), neighbours == null
+                    ? components.config.get(Settings.ANSWER_NEIGHBOURS) : neighbours, grounding, onToken));
+        } catch (AnswerUnavailableException e) {
+            throw Shown.of(tenant, e);
+        }
     }
 
     /** Hits an answer draws from when a request does not say. */

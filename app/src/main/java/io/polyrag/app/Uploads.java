@@ -11,6 +11,7 @@ import io.polyrag.core.model.Ids;
 import io.polyrag.core.model.ItemError;
 import io.polyrag.core.model.KnowledgeBase;
 import io.polyrag.core.model.SourceItem;
+import io.polyrag.core.model.Tenant;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -39,13 +40,14 @@ public final class Uploads {
 
     private final Components components;
     private final Path root;
-    private final Jobs jobs;
+    private final JobEngine jobs;
+    private final Tenant tenant;
 
-    Uploads(Components components, Path root, Jobs jobs) {
+    Uploads(Components components, Path root, JobEngine jobs, Tenant tenant) {
         this.components = components;
         this.root = root;
         this.jobs = jobs;
-        expire();
+        this.tenant = tenant;
     }
 
     /** A fresh folder where a front door writes uploaded files for {@link #submit} or {@link #stage}. */
@@ -79,9 +81,9 @@ public final class Uploads {
         if (!inside(stagingDir)) {
             throw new IllegalArgumentException("uploads must be staged in newStagingDir()");
         }
-        KnowledgeBase kb = knowledgeBase == null ? KnowledgeBase.DEFAULT : knowledgeBase;
-        return jobs.submit(UploadJob.KIND, UploadJob.payload(new UploadJob.Payload(kb.name(), stagingDir.toString(),
-                files, skipGraph)));
+        KnowledgeBase kb = Scope.bind(tenant, knowledgeBase);
+        return jobs.submit(tenant, UploadJob.KIND, UploadJob.payload(new UploadJob.Payload(kb.storageName(),
+                stagingDir.toString(), files, skipGraph)));
     }
 
     /**
@@ -95,7 +97,7 @@ public final class Uploads {
      * @param files the front door's temporary files, with their client names already sanitised
      */
     public StagingReport stage(KnowledgeBase knowledgeBase, List<StagedFile> files) {
-        KnowledgeBase kb = knowledgeBase == null ? KnowledgeBase.DEFAULT : knowledgeBase;
+        KnowledgeBase kb = Scope.bind(tenant, knowledgeBase);
         expire();
         List<StagedUpload> accepted = new ArrayList<>();
         List<ItemError> skipped = new ArrayList<>();
@@ -134,7 +136,7 @@ public final class Uploads {
         byte[] bytes = Files.readAllBytes(f.path());
         String uri = "upload:" + f.name();
         String fingerprint = components.pipeline.fingerprint(bytes, true);
-        var existing = components.catalog.document(Ids.documentId(kb.name(), uri));
+        var existing = components.catalog.document(Ids.documentId(kb.storageName(), uri));
         if (existing.isPresent() && existing.get().visibleVersion() > 0
                 && existing.get().contentHash().equals(fingerprint)) {
             return f.name() + ": unchanged: identical to the document already indexed as " + uri
@@ -159,7 +161,7 @@ public final class Uploads {
         String id = UUID.randomUUID().toString();
         Path dir = Files.createDirectories(kept().resolve(id));
         Files.write(dir.resolve("content"), bytes);
-        Files.writeString(dir.resolve("meta.json"), JSON.writeValueAsString(new StagedMeta(f.name(), kb.name(), size,
+        Files.writeString(dir.resolve("meta.json"), JSON.writeValueAsString(new StagedMeta(f.name(), kb.storageName(), size,
                 verdict.mediaType(), System.currentTimeMillis())));
         accepted.add(new StagedUpload(id, f.name(), size, verdict.mediaType()));
         return null;
@@ -185,8 +187,12 @@ public final class Uploads {
             Path meta = id == null || !id.matches("[0-9a-f-]{36}") ? null : kept().resolve(id).resolve("meta.json");
             try {
                 if (meta != null && Files.exists(meta)) {
-                    metas.add(JSON.readValue(Files.readString(meta), StagedMeta.class));
-                    continue;
+                    StagedMeta m = JSON.readValue(Files.readString(meta), StagedMeta.class);
+                    // Another tenant's staged file is not found, like one that never was.
+                    if (tenant.owns(m.knowledgeBase())) {
+                        metas.add(m);
+                        continue;
+                    }
                 }
             } catch (IOException e) {
                 LOG.log(System.Logger.Level.WARNING, "cannot read staged file " + meta + ": " + e.getMessage());
@@ -209,7 +215,8 @@ public final class Uploads {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot move staged files into the job", e);
         }
-        KnowledgeBase kb = knowledgeBase != null ? knowledgeBase : KnowledgeBase.of(metas.getFirst().knowledgeBase());
+        KnowledgeBase kb = knowledgeBase != null ? knowledgeBase
+                : KnowledgeBase.ofStored(metas.getFirst().knowledgeBase());
         return submit(kb, job, files, skipGraph);
     }
 
@@ -223,7 +230,7 @@ public final class Uploads {
     }
 
     /** Deletes kept files older than {@code ingest.staging.hours}. */
-    private void expire() {
+    void expire() {
         Path dir = kept();
         if (!Files.isDirectory(dir)) {
             return;

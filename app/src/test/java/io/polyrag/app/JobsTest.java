@@ -11,6 +11,7 @@ import io.polyrag.core.model.ItemError;
 import io.polyrag.core.model.JobInfo;
 import io.polyrag.core.model.JobProgress;
 import io.polyrag.core.model.JobStatus;
+import io.polyrag.core.model.Tenant;
 import io.polyrag.core.port.JobStore;
 import io.polyrag.core.spi.CatalogProvider;
 import io.polyrag.core.spi.ProviderContext;
@@ -60,28 +61,30 @@ class JobsTest {
         try (CatalogProvider.CatalogAndJobs store = Providers.find(CatalogProvider.class, "h2",
                 Settings.CATALOG_BACKEND).open(new ProviderContext(config, dir))) {
             WordJob handler = new WordJob();
-            try (Jobs jobs = new Jobs(store, List.of(handler))) {
+            try (JobEngine jobs = new JobEngine(store, List.of(handler))) {
                 jobs.start(config);
-                String ok = jobs.submit("count-words", "three good words");
-                String partial = jobs.submit("count-words", "one bad word");
-                JobInfo done = await().atMost(Duration.ofSeconds(20)).until(() -> jobs.get(ok),
+                String ok = jobs.submit(Tenant.LOCAL, "count-words", "three good words");
+                String partial = jobs.submit(Tenant.LOCAL, "count-words", "one bad word");
+                JobInfo done = await().atMost(Duration.ofSeconds(20)).until(() -> jobs.get(Tenant.LOCAL, ok),
                         j -> j.status().finished());
                 assertThat(done.status()).isEqualTo(JobStatus.SUCCEEDED);
                 assertThat(done.progress().added()).isEqualTo(3);
-                JobInfo half = await().atMost(Duration.ofSeconds(20)).until(() -> jobs.get(partial),
+                JobInfo half = await().atMost(Duration.ofSeconds(20)).until(() -> jobs.get(Tenant.LOCAL, partial),
                         j -> j.status().finished());
                 assertThat(half.status()).isEqualTo(JobStatus.PARTIAL);
                 assertThat(half.error()).contains("1 of 3");
                 await().atMost(Duration.ofSeconds(5)).until(() -> handler.ended.containsAll(List.of(ok, partial)));
-                assertThatThrownBy(() -> jobs.submit("re-embed", "x")).isInstanceOf(PolyragException.class)
+                assertThatThrownBy(() -> jobs.submit(Tenant.LOCAL, "re-embed", "x")).isInstanceOf(PolyragException.class)
                         .hasMessageContaining("unknown job kind 're-embed'").hasMessageContaining("count-words");
+                assertThatThrownBy(() -> jobs.get(Tenant.of("other"), ok)).as("another tenant's job is not found")
+                        .isInstanceOf(io.polyrag.core.NotFoundException.class);
             }
         }
     }
 
     @Test
     void two_handlers_cannot_claim_one_kind() {
-        assertThatThrownBy(() -> new Jobs(null, List.of(new WordJob(), new WordJob())))
+        assertThatThrownBy(() -> new JobEngine(null, List.of(new WordJob(), new WordJob())))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("count-words");
     }
 }

@@ -35,6 +35,7 @@ public final class Main {
             int code = switch (e) {
                 case ConfigException c -> USAGE;
                 case InvalidInputException i -> USAGE;
+                case io.polyrag.core.NotFoundException n -> USAGE;
                 case UnavailableException u -> UNAVAILABLE;
                 case PolyragException p -> INTERNAL;
                 default -> {

@@ -86,6 +86,12 @@ final class ServeCommand implements Callable<Integer> {
         out.println("polyrag serving " + base + "  (data " + polyrag.dataDir() + "; modalities "
                 + s.modalities().stream().map(Object::toString).collect(Collectors.joining(", ")) + "; "
                 + PolyragCommand.plural((int) s.documents(), "document") + ")");
+        if (polyrag.keys().required()) {
+            out.println("  API keys required: send 'Authorization: Bearer KEY' (keys: 'polyrag keys list')");
+        } else {
+            out.println("  local mode: no API keys, so no authentication; only this machine can connect "
+                    + "('polyrag keys create TENANT' turns keys on)");
+        }
         out.println("  try: curl '" + base + "/v1/search?q=your+question'");
         out.flush();
         if (!paths.isEmpty()) {

@@ -147,6 +147,25 @@ class CliTest {
     }
 
     @Test
+    void keys_are_created_shown_once_listed_without_the_key_and_revoked() {
+        Run created = run("keys", "create", "acme", "--name", "ci");
+        assertThat(created.code()).as(created.err()).isZero();
+        String key = created.out().strip().lines().reduce((x, y) -> y).orElseThrow();
+        assertThat(key).startsWith("prk_").hasSize(63);
+        Run json = run("keys", "create", "acme", "--json");
+        assertThat(json.out()).contains("\"tenant\":\"acme\"").contains("\"key\":\"prk_");
+        String id = json.out().replaceAll("(?s).*\"id\":\"([0-9a-f]{16})\".*", "$1").strip();
+        Run list = run("keys", "list");
+        assertThat(list.out()).contains("acme").contains("active").contains(id).doesNotContain(key);
+        assertThat(run("keys", "create", "../x").code()).isEqualTo(2);
+        assertThat(run("keys", "revoke", "nope").code()).isEqualTo(2);
+        assertThat(run("keys", "revoke", id).code()).isZero();
+        String first = list.out().lines().filter(l -> l.contains("ci")).findFirst().orElseThrow().split(" ")[0];
+        assertThat(run("keys", "revoke", first).code()).isZero();
+        assertThat(run("keys", "list").out()).doesNotContain("active");
+    }
+
+    @Test
     void a_port_in_use_exits_2_naming_the_port_and_the_fix() throws IOException {
         try (java.net.ServerSocket taken = new java.net.ServerSocket(0, 1,
                 java.net.InetAddress.getLoopbackAddress())) {

@@ -140,6 +140,12 @@ public final class IngestPipeline {
         return extractor;
     }
 
+    /** A knowledge base's stored name ({@code tenant/name} or {@code name}); null or blank: the local default. */
+    private static String checkedStorageName(String stored) {
+        return stored == null || stored.isBlank() ? KnowledgeBase.DEFAULT.storageName()
+                : KnowledgeBase.ofStored(stored).storageName();
+    }
+
     /** Ingests {@code inputs} into knowledge base {@code knowledgeBase}; never throws for a bad input. */
     public IngestReport ingest(List<IngestInput> inputs, String knowledgeBase, ProgressListener listener) {
         return ingest(inputs, knowledgeBase, Run.DEFAULT, listener);
@@ -147,7 +153,7 @@ public final class IngestPipeline {
 
     /** Ingests {@code inputs} with the choices of {@code run}; never throws for a bad input. */
     public IngestReport ingest(List<IngestInput> inputs, String knowledgeBase, Run run, ProgressListener listener) {
-        String kb = KnowledgeBase.of(knowledgeBase).name();
+        String kb = checkedStorageName(knowledgeBase);
         Tally tally = new Tally(inputs.size(), stores.names(), listener);
         Budget budget = new Budget(run.tokenBudget() > 0 ? run.tokenBudget() : Long.MAX_VALUE);
         boolean graph = stores.needsGraph() && !run.skipGraph();
@@ -419,6 +425,8 @@ public final class IngestPipeline {
         List<StoreRecord> records = new ArrayList<>();
         int vectorIndex = 0;
         int relationCount = 0;
+        // A tenant's entities live in its namespace, so tenants never share an entity node (nor its names).
+        String namespace = io.polyrag.core.model.Tenant.ofStored(kb).namespace();
         try {
             for (int d = 0; d < prepared.size(); d++) {
                 Prepared p = prepared.get(d);
@@ -433,7 +441,7 @@ public final class IngestPipeline {
                 for (int i = 0; i < chunks.size(); i++) {
                     Chunk c = chunks.get(i);
                     float[] v = vectors == null ? null : vectors.get(vectorIndex++);
-                    ChunkGraph g = graphs == null ? ChunkGraph.EMPTY : graphs.get(i);
+                    ChunkGraph g = graphs == null ? ChunkGraph.EMPTY : graphs.get(i).inNamespace(namespace);
                     records.add(new StoreRecord(c.id(), c.documentId(), version, kb, c.indexText(p.parsed().title()), v,
                             g));
                     relationCount += g.relations().size();

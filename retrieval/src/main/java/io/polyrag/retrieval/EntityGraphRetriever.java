@@ -39,11 +39,11 @@ public final class EntityGraphRetriever implements Retriever {
 
     private final Modality modality;
     private final EntityGraph graph;
-    private final Function<String, List<String>> seeds;
+    private final java.util.function.BiFunction<String, String, List<String>> seeds;
     private final int maxHops;
 
-    private EntityGraphRetriever(Modality modality, EntityGraph graph, Function<String, List<String>> seeds,
-            int maxHops) {
+    private EntityGraphRetriever(Modality modality, EntityGraph graph,
+            java.util.function.BiFunction<String, String, List<String>> seeds, int maxHops) {
         this.modality = modality;
         this.graph = graph;
         this.seeds = seeds;
@@ -52,12 +52,13 @@ public final class EntityGraphRetriever implements Retriever {
 
     /** Graph retrieval: the query's word n-grams (1–4 words) looked up as entity keys and aliases. */
     public static EntityGraphRetriever graph(io.polyrag.core.port.GraphStore store, int maxHops) {
-        return new EntityGraphRetriever(Modality.GRAPH, store, q -> store.entityIds(ngrams(q, 4)), maxHops);
+        return new EntityGraphRetriever(Modality.GRAPH, store, (q, ns) -> store.entityIds(ngrams(q, 4).stream()
+                .map(g -> ns + g).toList()), maxHops);
     }
 
     /** RDF retrieval: entities whose {@code rdfs:label} contains one of the query's content words. */
     public static EntityGraphRetriever rdf(io.polyrag.core.port.RdfStore store, int maxHops) {
-        return new EntityGraphRetriever(Modality.RDF, store, q -> store.entityIdsByLabel(terms(q), MAX_SEEDS),
+        return new EntityGraphRetriever(Modality.RDF, store, (q, ns) -> store.entityIdsByLabel(terms(q), MAX_SEEDS),
                 maxHops);
     }
 
@@ -68,7 +69,9 @@ public final class EntityGraphRetriever implements Retriever {
 
     @Override
     public List<StoreHit> retrieve(String query, SearchScope scope, int limit) {
-        List<String> seedIds = seeds.apply(query);
+        // Seeds are looked up in the scope's tenant namespace and kept to it: a tenant's search never starts from
+        // another tenant's entity (whose names came from that tenant's text).
+        List<String> seedIds = seeds.apply(query, scope.namespace()).stream().filter(scope::ownsName).toList();
         if (seedIds.isEmpty()) {
             return List.of();
         }

@@ -231,7 +231,9 @@ public final class HybridSearcher implements AutoCloseable {
         }
     }
 
+    /** The request's knowledge bases, each checked (a stored name: {@code name} or {@code tenant/name}). */
     private static SearchScope scope(SearchRequest r) {
+        r.knowledgeBases().forEach(io.polyrag.core.model.KnowledgeBase::ofStored);
         return r.scope();
     }
 

@@ -21,10 +21,15 @@ final class DocumentRoutes {
         this.polyrag = polyrag;
     }
 
+    /** The facets acting for the tenant the request authenticated as. */
+    private Polyrag.TenantFacets tenant(Context ctx) {
+        return polyrag.as(Auth.tenant(ctx));
+    }
+
     void register(io.javalin.config.RoutesConfig r) {
         getAndHead(r, "/v1/documents", this::documents);
         r.delete("/v1/documents/{id}", this::deleteDocument);
-        getAndHead(r, "/v1/jobs/{id}", ctx -> ctx.json(IngestWire.of(polyrag.jobs().get(ctx.pathParam("id")))));
+        getAndHead(r, "/v1/jobs/{id}", ctx -> ctx.json(IngestWire.of(tenant(ctx).jobs().get(ctx.pathParam("id")))));
         getAndHead(r, "/v1/formats", ctx -> ctx.json(AdminWire.of(polyrag.ingest().formats())));
     }
 
@@ -34,12 +39,12 @@ final class DocumentRoutes {
         int o = offset == null ? 0 : offset;
         int l = limit == null ? Limits.DEFAULT_DOCUMENTS_PAGE : limit;
         String kb = ctx.queryParam("kb");
-        ctx.json(IngestWire.page(polyrag.documents().list(kb == null || kb.isBlank() ? null : KnowledgeBase.of(kb), o,
+        ctx.json(IngestWire.page(tenant(ctx).documents().list(kb == null || kb.isBlank() ? null : KnowledgeBase.of(kb), o,
                 l), o, l));
     }
 
     private void deleteDocument(Context ctx) {
-        if (polyrag.documents().delete(List.of(ctx.pathParam("id"))) == 0) {
+        if (tenant(ctx).documents().delete(List.of(ctx.pathParam("id"))) == 0) {
             throw new NotFoundException("no document with id '" + ctx.pathParam("id") + "'");
         }
         ctx.status(HttpStatus.NO_CONTENT);

@@ -18,6 +18,11 @@ final class GraphRoutes {
         this.polyrag = polyrag;
     }
 
+    /** The facets acting for the tenant the request authenticated as. */
+    private Polyrag.TenantFacets tenant(Context ctx) {
+        return polyrag.as(Auth.tenant(ctx));
+    }
+
     void register(io.javalin.config.RoutesConfig r) {
         getAndHead(r, "/v1/graph/entities", this::entities);
         getAndHead(r, "/v1/graph/entities/{id}/neighbours", this::neighbours);
@@ -30,13 +35,13 @@ final class GraphRoutes {
         }
         Integer limit = intParam(ctx, "limit");
         String kb = ctx.queryParam("kb");
-        ctx.json(AdminWire.entities(polyrag.graph().find(q, kb == null || kb.isBlank() ? null : KnowledgeBase.of(kb),
+        ctx.json(AdminWire.entities(tenant(ctx).graph().find(q, kb == null || kb.isBlank() ? null : KnowledgeBase.of(kb),
                 limit == null ? Limits.DEFAULT_ENTITIES : limit)));
     }
 
     private void neighbours(Context ctx) {
         Integer limit = intParam(ctx, "limit");
-        ctx.json(AdminWire.of(polyrag.graph().neighbours(ctx.pathParam("id"), limit == null ? Limits.DEFAULT_NEIGHBOURS
+        ctx.json(AdminWire.of(tenant(ctx).graph().neighbours(ctx.pathParam("id"), limit == null ? Limits.DEFAULT_NEIGHBOURS
                 : limit)));
     }
 }

@@ -12,13 +12,16 @@ import java.util.List;
 /** {@code /health}, {@code /ready} and the store check {@code /v1/admin/check}. */
 final class HealthRoutes {
     private final Polyrag polyrag;
+    private final Auth auth;
 
-    HealthRoutes(Polyrag polyrag) {
+    HealthRoutes(Polyrag polyrag, Auth auth) {
         this.polyrag = polyrag;
+        this.auth = auth;
     }
 
     void register(io.javalin.config.RoutesConfig r) {
-        getAndHead(r, "/health", ctx -> ctx.json(AdminWire.health(polyrag.admin().status())));
+        // Unauthenticated (for load balancers): with API keys, it says nothing about how much anyone has stored.
+        getAndHead(r, "/health", ctx -> ctx.json(AdminWire.health(polyrag.admin().status(), !auth.keysRequired())));
         getAndHead(r, "/ready", this::ready);
         getAndHead(r, "/v1/admin/check", ctx -> {
             if (ctx.queryParam("repair") != null) {

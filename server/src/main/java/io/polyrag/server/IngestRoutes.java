@@ -32,6 +32,11 @@ final class IngestRoutes {
         this.polyrag = polyrag;
     }
 
+    /** The facets acting for the tenant the request authenticated as. */
+    private Polyrag.TenantFacets tenant(Context ctx) {
+        return polyrag.as(Auth.tenant(ctx));
+    }
+
     void register(io.javalin.config.RoutesConfig r) {
         r.post("/v1/ingest/text", this::ingestText);
         r.post("/v1/ingest/files", this::ingestFiles);
@@ -43,20 +48,20 @@ final class IngestRoutes {
         requireJson(ctx);
         Dtos.TextBody b = Json.read(ctx.body(), Dtos.TextBody.class);
         // The one document's id and version at the top, so a client can fetch or delete it without a search.
-        ctx.json(IngestWire.ofText(polyrag.ingest().text(new TextIngest(b.text(), b.title(), b.uri(), b.format(),
+        ctx.json(IngestWire.ofText(tenant(ctx).ingest().text(new TextIngest(b.text(), b.title(), b.uri(), b.format(),
                 KnowledgeBase.of(b.knowledgeBase()), Boolean.TRUE.equals(b.skipGraph())))));
     }
 
     private void ingestFiles(Context ctx) {
         List<UploadedFile> files = uploadedFiles(ctx, "ingest");
         KnowledgeBase kb = KnowledgeBase.of(ctx.formParam("kb"));
-        Path staging = polyrag.uploads().newStagingDir();
+        Path staging = tenant(ctx).uploads().newStagingDir();
         String id;
         try {
-            id = polyrag.uploads().submit(kb, staging, stage(files, staging), flag(ctx.formParam("skip_graph"),
+            id = tenant(ctx).uploads().submit(kb, staging, stage(files, staging), flag(ctx.formParam("skip_graph"),
                     "skip_graph"));
         } catch (RuntimeException e) {
-            polyrag.uploads().discard(staging);
+            tenant(ctx).uploads().discard(staging);
             throw e;
         }
         String location = "/v1/jobs/" + id;
@@ -68,11 +73,11 @@ final class IngestRoutes {
     private void upload(Context ctx) {
         List<UploadedFile> files = uploadedFiles(ctx, "stage");
         KnowledgeBase kb = KnowledgeBase.of(ctx.formParam("kb"));
-        Path tmp = polyrag.uploads().newStagingDir();
+        Path tmp = tenant(ctx).uploads().newStagingDir();
         try {
-            ctx.json(IngestWire.of(polyrag.uploads().stage(kb, stage(files, tmp))));
+            ctx.json(IngestWire.of(tenant(ctx).uploads().stage(kb, stage(files, tmp))));
         } finally {
-            polyrag.uploads().discard(tmp);
+            tenant(ctx).uploads().discard(tmp);
         }
     }
 
@@ -82,7 +87,7 @@ final class IngestRoutes {
         if (b.ids() == null || b.ids().isEmpty()) {
             throw new InvalidInputException("'ids' is required: the ids POST /v1/ingest/upload accepted");
         }
-        String id = polyrag.uploads().ingestStaged(b.ids(), b.knowledgeBase() == null || b.knowledgeBase().isBlank()
+        String id = tenant(ctx).uploads().ingestStaged(b.ids(), b.knowledgeBase() == null || b.knowledgeBase().isBlank()
                 ? null : KnowledgeBase.of(b.knowledgeBase()), Boolean.TRUE.equals(b.skipGraph()));
         String location = "/v1/jobs/" + id;
         ctx.status(HttpStatus.ACCEPTED).header("Location", location)

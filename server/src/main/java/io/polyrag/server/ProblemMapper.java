@@ -44,6 +44,7 @@ final class ProblemMapper {
         return switch (e) {
             case InvalidInputException i -> 400;
             case NotFoundException n -> 404;
+            case io.polyrag.core.ConflictException c -> 409;
             case UnavailableException u -> 503;
             case io.polyrag.core.StoreException s -> switch (io.polyrag.core.StorageProblems.kind(s)) {
                 case DISK_FULL -> 507;
@@ -63,6 +64,7 @@ final class ProblemMapper {
 
     static void register(RoutesConfig r, String tooLarge) {
         for (Class<? extends RuntimeException> known : List.of(InvalidInputException.class, NotFoundException.class,
+                io.polyrag.core.ConflictException.class,
                 UnavailableException.class)) {
             r.exception(known, (e, ctx) -> problem(ctx, status(e), e.getMessage()));
         }

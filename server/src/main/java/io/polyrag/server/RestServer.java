@@ -33,6 +33,8 @@ public final class RestServer implements io.polyrag.app.HttpFrontDoor {
      * @param maxRequestBytes largest request body, uploads included
      */
     public RestServer(Polyrag polyrag, String host, int port, long maxRequestBytes) {
+        Auth.checkBind(polyrag, host);
+        Auth auth = new Auth(polyrag);
         this.app = Javalin.create(config -> {
             config.startup.showJavalinBanner = false;
             config.concurrency.useVirtualThreads = true;
@@ -52,7 +54,10 @@ public final class RestServer implements io.polyrag.app.HttpFrontDoor {
                     : System.Logger.Level.INFO, () -> String.format(Locale.ROOT, "%s %s %s %d %.1f ms",
                     ctx.attribute(REQUEST_ID), ctx.method(), route(ctx), ctx.statusCode(), ms)));
             config.routes.before(RestServer::requestId);
-            new HealthRoutes(polyrag).register(config.routes);
+            config.routes.before(auth::authenticate);
+            new HealthRoutes(polyrag, auth).register(config.routes);
+            new KeyRoutes(polyrag, auth).register(config.routes);
+            new KnowledgeBaseRoutes(polyrag).register(config.routes);
             new SearchRoutes(polyrag).register(config.routes);
             new IngestRoutes(polyrag).register(config.routes);
             new DocumentRoutes(polyrag).register(config.routes);

@@ -28,6 +28,11 @@ final class SearchRoutes {
         this.polyrag = polyrag;
     }
 
+    /** The facets acting for the tenant the request authenticated as. */
+    private Polyrag.TenantFacets tenant(Context ctx) {
+        return polyrag.as(Auth.tenant(ctx));
+    }
+
     void register(io.javalin.config.RoutesConfig r) {
         getAndHead(r, "/v1/search", this::searchGet);
         r.post("/v1/search", this::searchPost);
@@ -46,7 +51,7 @@ final class SearchRoutes {
         List<String> kbs = ctx.queryParams("kb").stream().flatMap(k -> Arrays.stream(k.split(","))).toList();
         List<String> modalities = ctx.queryParam("modalities") == null ? List.of()
                 : List.of(ctx.queryParam("modalities").split(","));
-        ctx.json(SearchWire.of(polyrag.search().run(request(query, topK, kbs, modalities, ctx.queryParam("fusion")))));
+        ctx.json(SearchWire.of(tenant(ctx).search().run(request(query, topK, kbs, modalities, ctx.queryParam("fusion")))));
     }
 
     private void searchPost(Context ctx) {
@@ -55,7 +60,7 @@ final class SearchRoutes {
         if (b.query() == null) {
             throw new InvalidInputException("field 'query' is missing: send {\"query\": \"your question\"}");
         }
-        ctx.json(SearchWire.of(polyrag.search().run(request(b.query(), b.topK(), b.knowledgeBases(), b.modalities(),
+        ctx.json(SearchWire.of(tenant(ctx).search().run(request(b.query(), b.topK(), b.knowledgeBases(), b.modalities(),
                 b.fusion()))));
     }
 
@@ -71,7 +76,7 @@ final class SearchRoutes {
         if (Boolean.TRUE.equals(b.stream())) {
             streamAnswer(ctx, request, b.neighbours(), grounding);
         } else {
-            ctx.json(SearchWire.of(polyrag.search().answer(request, b.neighbours(), grounding, t -> { })));
+            ctx.json(SearchWire.of(tenant(ctx).search().answer(request, b.neighbours(), grounding, t -> { })));
         }
     }
 
@@ -84,7 +89,7 @@ final class SearchRoutes {
         ctx.status(200).contentType("text/event-stream; charset=utf-8").header("Cache-Control", "no-cache");
         java.io.OutputStream out = ctx.res().getOutputStream();
         try {
-            io.polyrag.core.model.Answer a = polyrag.search().answer(request, neighbours, grounding,
+            io.polyrag.core.model.Answer a = tenant(ctx).search().answer(request, neighbours, grounding,
                     token -> event(out, "token", Map.of("text", token)));
             event(out, "answer", SearchWire.of(a));
         } catch (io.polyrag.core.AnswerUnavailableException e) {

@@ -94,6 +94,47 @@ public abstract class CatalogContract {
     }
 
     @Test
+    void knowledge_bases_are_listed_per_tenant_from_their_first_document_on() {
+        CatalogAndJobs c = open();
+        assertThat(c.knowledgeBases("")).isEmpty();
+        c.stage(draft("d1", "notes", 1, "a"), 1);
+        c.stage(draft("d2", "acme/notes", 1, "b"), 1);
+        c.stage(draft("d3", "acme/handbook", 1, "c"), 1);
+        c.stage(draft("d4", "acme/handbook", 1, "d"), 1);
+        assertThat(c.knowledgeBases("")).containsExactly("notes");
+        assertThat(c.knowledgeBases("acme")).containsExactly("acme/handbook", "acme/notes");
+        assertThat(c.knowledgeBases("other")).isEmpty();
+    }
+
+    @Test
+    void api_keys_are_found_by_id_with_their_hash_until_revoked() {
+        CatalogAndJobs c = open();
+        assertThat(c.anyActiveKey()).isFalse();
+        var k = c.createKey("0123456789abcdef", "acme", "ci", "h".repeat(64));
+        assertThat(k.tenant()).isEqualTo("acme");
+        assertThat(k.active()).isTrue();
+        assertThat(c.anyActiveKey()).isTrue();
+        var found = c.activeKey("0123456789abcdef").orElseThrow();
+        assertThat(found.keyHash()).isEqualTo("h".repeat(64));
+        assertThat(found.key().name()).isEqualTo("ci");
+        assertThat(c.activeKey("ffffffffffffffff")).isEmpty();
+        assertThat(c.revokeKey("0123456789abcdef")).isTrue();
+        assertThat(c.revokeKey("0123456789abcdef")).as("already revoked").isFalse();
+        assertThat(c.activeKey("0123456789abcdef")).isEmpty();
+        assertThat(c.anyActiveKey()).isFalse();
+        assertThat(c.keys()).singleElement().satisfies(x -> assertThat(x.revokedAt()).isNotNull());
+    }
+
+    @Test
+    void a_job_keeps_its_tenant() {
+        CatalogAndJobs c = open();
+        String mine = c.submit("acme", "ingest", "{}");
+        String local = c.submit("ingest", "{}");
+        assertThat(c.job(mine).orElseThrow().tenant()).isEqualTo("acme");
+        assertThat(c.job(local).orElseThrow().tenant()).isEmpty();
+    }
+
+    @Test
     void publishing_a_new_version_replaces_the_old_one() {
         CatalogAndJobs c = open();
         c.stage(draft("d1", "kb", 1, "old"), 1);

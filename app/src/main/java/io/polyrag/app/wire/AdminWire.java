@@ -18,8 +18,8 @@ public final class AdminWire {
 
     /** {@code GET /health}: {@code ok}, or {@code degraded} with the problems and their fixes. */
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-    public record Health(String status, List<String> problems, List<String> modalities, long documents,
-            Map<String, Long> stores, String embeddingModel, int dimension) {
+    public record Health(String status, List<String> problems, List<String> modalities, Long documents,
+            Map<String, Long> stores, String embeddingModel, int dimension, String auth) {
     }
 
     /** {@code GET /ready}: {@code ready}, or {@code unavailable} (503) naming what is down and the fix. */
@@ -60,9 +60,35 @@ public final class AdminWire {
             String chunkId) {
     }
 
-    public static Health health(Status s) {
+    /** @param counts include the document and record counts (not on a server with tenants: they are everyone's) */
+    public static Health health(Status s, boolean counts) {
         return new Health(s.problems().isEmpty() ? "ok" : "degraded", s.problems(), SearchWire.names(s.modalities()),
-                s.documents(), s.storeRecords(), s.embeddingModel(), s.dimension());
+                counts ? s.documents() : null, counts ? s.storeRecords() : null, s.embeddingModel(), s.dimension(),
+                counts ? "local" : "keys");
+    }
+
+    /** {@code GET /v1/admin/keys}. */
+    public record KeyList(List<Key> keys) {
+    }
+
+    /** An API key as stored: never the key itself. */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    public record Key(String id, String tenant, String name, boolean active, java.time.Instant createdAt,
+            java.time.Instant revokedAt) {
+    }
+
+    /** A new key: {@code key} is shown this once. */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    public record NewKey(String key, String id, String tenant, String name, java.time.Instant createdAt) {
+    }
+
+    public static KeyList keys(List<io.polyrag.core.model.ApiKey> keys) {
+        return new KeyList(keys.stream().map(k -> new Key(k.id(), k.tenant(), k.name(), k.active(), k.createdAt(),
+                k.revokedAt())).toList());
+    }
+
+    public static NewKey created(io.polyrag.app.Keys.Created k) {
+        return new NewKey(k.key(), k.info().id(), k.info().tenant(), k.info().name(), k.info().createdAt());
     }
 
     public static Ready ready(List<String> problems) {

@@ -74,6 +74,24 @@ public final class IngestWire {
             String contentHash, long sizeBytes, long version, int chunks, Instant updatedAt) {
     }
 
+    /** A knowledge base: its name, description and what it holds. */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    public record KnowledgeBase(String name, String description, long documents, long chunks, Instant createdAt) {
+    }
+
+    /** {@code GET /v1/knowledge-bases}. */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    public record KnowledgeBaseList(List<KnowledgeBase> knowledgeBases) {
+    }
+
+    public static KnowledgeBase knowledgeBase(io.polyrag.core.model.KnowledgeBaseInfo k) {
+        return new KnowledgeBase(k.name(), k.description(), k.documents(), k.chunks(), k.createdAt());
+    }
+
+    public static KnowledgeBaseList knowledgeBases(List<io.polyrag.core.model.KnowledgeBaseInfo> all) {
+        return new KnowledgeBaseList(all.stream().map(IngestWire::knowledgeBase).toList());
+    }
+
     /** What an ingest would cost ({@code polyrag ingest --estimate}). */
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     public record Estimate(long documents, long chunks, long chunkTokens, String extractor, long extractionCalls,

@@ -243,6 +243,12 @@ public final class Settings {
     public static final Setting<String> HTTP_CORS_ORIGINS = Setting.string("http.cors.origins", "",
             "Origins a browser may call the API from, comma-separated (e.g. https://app.example.com); empty: CORS "
                     + "off (same origin only); * for any origin.");
+    public static final Setting<String> HTTP_ADMIN_KEY = Setting.string("http.admin.key", "",
+            "Operator key for /v1/admin routes (key management, the store check) once API keys exist; empty: those "
+                    + "routes answer only in local mode (no keys, loopback).").secret();
+    public static final Setting<Integer> HTTP_AUTH_FAILURES_PER_MINUTE = Setting.integer(
+            "http.auth.failures.per.minute", 20, 1, 100000,
+            "Failed authentications a client address may make per minute before it gets 429 for the rest of it.");
 
     private static final List<Setting<?>> ALL = collect();
 

@@ -14,11 +14,29 @@ public record ChunkGraph(List<Entity> entities, List<Relation> relations) {
         java.util.Map<String, Entity> byId = new java.util.LinkedHashMap<>();
         entities.forEach(e -> byId.putIfAbsent(e.id(), e));
         for (Relation r : relations) {
-            byId.putIfAbsent(Entity.key(r.subject()), Entity.of(r.subject(), r.subjectType()));
-            byId.putIfAbsent(Entity.key(r.object()), Entity.of(r.object(), r.objectType()));
+            byId.putIfAbsent(Entity.storedKey(r.subject()), Entity.of(r.subject(), r.subjectType()));
+            byId.putIfAbsent(Entity.storedKey(r.object()), Entity.of(r.object(), r.objectType()));
         }
         entities = List.copyOf(byId.values());
         relations = List.copyOf(relations);
+    }
+
+    /**
+     * This graph part as stored for a tenant: every entity id, name and alias and every relation end in the
+     * namespace {@code ns} ({@code acme/}, or empty for the local tenant), with any {@code /} of a name's own made a
+     * space, so that a stored {@code /} always marks a namespace and tenants never share an entity.
+     */
+    public ChunkGraph inNamespace(String ns) {
+        if (isEmpty() && relations.isEmpty()) {
+            return this;
+        }
+        List<Entity> es = entities.stream().map(e -> new Entity(ns + e.id().replace('/', ' '),
+                ns + e.name().replace('/', ' '), e.type(), e.aliases().stream().map(a -> ns + a.replace('/', ' '))
+                        .toList())).toList();
+        List<Relation> rs = relations.stream().map(r -> new Relation(ns + r.subject().replace('/', ' '),
+                r.subjectType(), r.predicate(), ns + r.object().replace('/', ' '), r.objectType(), r.chunkId(),
+                r.documentId(), r.version(), r.properties())).toList();
+        return new ChunkGraph(es, rs);
     }
 
     public boolean isEmpty() {

@@ -16,6 +16,8 @@ import java.util.regex.Pattern;
  * @param aliases other names it was called by (normalised keys), so a query naming an alias still finds it
  */
 public record Entity(String id, String name, String type, List<String> aliases) {
+    /** A stored name in a tenant's namespace: {@code tenant/name} (see {@link Tenant#namespace()}). */
+    private static final Pattern NAMESPACED = Pattern.compile("([a-z0-9][a-z0-9_-]{0,39})/(.*)", Pattern.DOTALL);
     private static final Pattern NON_WORD = Pattern.compile("[^\\p{L}\\p{N}]+");
     private static final Pattern POSSESSIVE = Pattern.compile("['\u2019]s\\b");
     /** Titles dropped from the front of a name: "Mr. Holmes" and "Holmes" are one name. */
@@ -31,7 +33,7 @@ public record Entity(String id, String name, String type, List<String> aliases) 
 
     /** An entity named {@code name}, keyed by its normalised form. */
     public static Entity of(String name, String type) {
-        return new Entity(key(name), name.strip(), type, List.of());
+        return new Entity(storedKey(name), name.strip(), type, List.of());
     }
 
     /**
@@ -39,6 +41,20 @@ public record Entity(String id, String name, String type, List<String> aliases) 
      * dropped, every run of non-letters and non-digits one space. "Mr. Sherlock Holmes's" becomes
      * {@code sherlock holmes}. Empty when nothing is left.
      */
+    /**
+     * The key of a stored name, which may be in a tenant's namespace ({@code acme/Marie Curie} →
+     * {@code acme/marie curie}); a name in no namespace is keyed by {@link #key(String)}. Stored names never hold a
+     * {@code /} of their own ({@link ChunkGraph#inNamespace}), so the first one marks the namespace.
+     */
+    public static String storedKey(String name) {
+        java.util.regex.Matcher m = NAMESPACED.matcher(name == null ? "" : name);
+        if (!m.matches()) {
+            return key(name);
+        }
+        String rest = key(m.group(2));
+        return rest.isEmpty() ? "" : m.group(1) + "/" + rest;
+    }
+
     public static String key(String name) {
         String s = Normalizer.normalize(name == null ? "" : name, Normalizer.Form.NFKC).toLowerCase(Locale.ROOT);
         s = POSSESSIVE.matcher(s).replaceAll("");

@@ -13,7 +13,12 @@ import java.time.Instant;
  * @param attempts how many times a worker has claimed it
  * @param createdAt when it was submitted
  * @param updatedAt when it last changed
+ * @param tenant whose job it is (empty: the local tenant)
  */
 public record JobInfo(String id, String kind, JobStatus status, JobProgress progress, String error, int attempts,
-        Instant createdAt, Instant updatedAt) {
+        Instant createdAt, Instant updatedAt, String tenant) {
+    public JobInfo(String id, String kind, JobStatus status, JobProgress progress, String error, int attempts,
+            Instant createdAt, Instant updatedAt) {
+        this(id, kind, status, progress, error, attempts, createdAt, updatedAt, "");
+    }
 }

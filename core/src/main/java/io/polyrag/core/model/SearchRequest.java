@@ -8,14 +8,16 @@ import java.util.Set;
  *
  * @param query the user's text
  * @param topK how many hits to return
- * @param knowledgeBases knowledge bases to search; empty means all
+ * @param knowledgeBases knowledge bases to search, as the caller names them (the facet checks them and puts them in
+ *     the tenant's namespace before the searcher sees them); empty means all of the caller's
  * @param modalities retrievers to run; empty means every enabled one
  * @param fusion how to fuse their rankings; null means the configured default
  */
 public record SearchRequest(String query, int topK, List<String> knowledgeBases, Set<Modality> modalities,
         FusionMethod fusion) {
     public SearchRequest {
-        knowledgeBases = List.copyOf(KnowledgeBase.scope(knowledgeBases).knowledgeBases());
+        knowledgeBases = knowledgeBases == null ? List.of()
+                : knowledgeBases.stream().filter(k -> k != null && !k.isBlank()).distinct().toList();
         modalities = modalities == null ? Set.of() : Set.copyOf(modalities);
     }
 
@@ -23,7 +25,12 @@ public record SearchRequest(String query, int topK, List<String> knowledgeBases,
         return new SearchRequest(query, topK, List.of(), Set.of(), null);
     }
 
+    /** This request over other knowledge bases (their stored names). */
+    public SearchRequest over(java.util.Collection<String> storedKnowledgeBases) {
+        return new SearchRequest(query, topK, List.copyOf(storedKnowledgeBases), modalities, fusion);
+    }
+
     public SearchScope scope() {
-        return KnowledgeBase.scope(knowledgeBases);
+        return new SearchScope(Set.copyOf(knowledgeBases));
     }
 }

@@ -25,6 +25,21 @@ import java.util.Optional;
  */
 public interface Catalog extends AutoCloseable {
 
+    /**
+     * The stored names of {@code tenant}'s knowledge bases (empty tenant: the local one's), sorted. A knowledge base
+     * exists from its first document on, and stays until it is deleted.
+     */
+    List<String> knowledgeBases(String tenant);
+
+    /** The knowledge base with this stored name, with its document and chunk counts. */
+    Optional<io.polyrag.core.model.KnowledgeBaseInfo> knowledgeBase(String name);
+
+    /** Creates an empty knowledge base; false when one of that name exists. */
+    boolean createKnowledgeBase(String name, String description);
+
+    /** Removes a knowledge base's row (its documents are deleted first, through the pipeline); false if unknown. */
+    boolean dropKnowledgeBase(String name);
+
     /** The document with this id, whether or not a version of it is visible yet; empty if unknown or deleted. */
     Optional<DocumentInfo> document(String documentId);
 

@@ -19,8 +19,13 @@ public interface JobStore {
     record Claimed(JobInfo info, String payload) {
     }
 
-    /** Creates a queued job and returns its id. */
-    String submit(String kind, String payload);
+    /** Creates a queued job of {@code tenant} (empty: the local one) and returns its id. */
+    String submit(String tenant, String kind, String payload);
+
+    /** Creates a queued job of the local tenant and returns its id. */
+    default String submit(String kind, String payload) {
+        return submit("", kind, payload);
+    }
 
     /**
      * Claims the oldest queued job (or a stale running one with attempts left) for this worker, marking it running.

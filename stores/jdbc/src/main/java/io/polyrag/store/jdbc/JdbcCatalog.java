@@ -42,6 +42,7 @@ public class JdbcCatalog implements CatalogAndJobs {
     final Jdbc jdbc;
     private final AutoCloseable onClose;
     private final JdbcJobs jobs;
+    private final JdbcKeys keys;
     private final JdbcEmbeddingCache cache;
 
     public JdbcCatalog(DataSource dataSource, String name, AutoCloseable onClose) {
@@ -57,6 +58,7 @@ public class JdbcCatalog implements CatalogAndJobs {
         this.jdbc = new Jdbc(dataSource, name, reopen, clock);
         this.onClose = onClose;
         this.jobs = new JdbcJobs(jdbc);
+        this.keys = new JdbcKeys(jdbc);
         this.cache = new JdbcEmbeddingCache(jdbc);
         migrate();
     }
@@ -170,6 +172,7 @@ public class JdbcCatalog implements CatalogAndJobs {
                 }
             }
             insertChunks(c, d.chunks());
+            ensureKnowledgeBase(c, d.knowledgeBase());
             // Keep the counter ahead of every staged version, however the caller got its number.
             if (update(c, "UPDATE version_counters SET last_version = GREATEST(last_version, ?) WHERE document_id = ?",
                     version, d.id()) == 0) {
@@ -177,6 +180,106 @@ public class JdbcCatalog implements CatalogAndJobs {
             }
             return null;
         });
+    }
+
+    /** A knowledge base exists from its first document on: its row is made when a document is first staged in it. */
+    private void ensureKnowledgeBase(Connection c, String kb) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT 1 FROM knowledge_bases WHERE name = ?")) {
+            ps.setString(1, kb);
+            try (ResultSet rs = ps.executeQuery()) {
+                if (rs.next()) {
+                    return;
+                }
+            }
+        }
+        int slash = kb.indexOf('/');
+        update(c, "INSERT INTO knowledge_bases (name, tenant, created_at) VALUES (?, ?, ?)", kb,
+                slash < 0 ? "" : kb.substring(0, slash), jdbc.now());
+    }
+
+    @Override
+    public List<String> knowledgeBases(String tenant) {
+        return jdbc.tx("list knowledge bases", c -> {
+            try (PreparedStatement ps = c.prepareStatement("SELECT name FROM knowledge_bases WHERE tenant = ? "
+                    + "ORDER BY name")) {
+                ps.setString(1, tenant == null ? "" : tenant);
+                try (ResultSet rs = ps.executeQuery()) {
+                    List<String> out = new ArrayList<>();
+                    while (rs.next()) {
+                        out.add(rs.getString(1));
+                    }
+                    return out;
+                }
+            }
+        });
+    }
+
+    @Override
+    public Optional<io.polyrag.core.model.KnowledgeBaseInfo> knowledgeBase(String name) {
+        return jdbc.tx("read a knowledge base", c -> {
+            try (PreparedStatement ps = c.prepareStatement("SELECT k.name, k.description, k.created_at, "
+                    + "(SELECT COUNT(*) FROM documents d WHERE d.kb = k.name AND d.deleted = FALSE "
+                    + "AND d.visible_version > 0) AS docs, (SELECT COALESCE(SUM(d.chunk_count), 0) FROM documents d "
+                    + "WHERE d.kb = k.name AND d.deleted = FALSE AND d.visible_version > 0) AS chunks "
+                    + "FROM knowledge_bases k WHERE k.name = ?")) {
+                ps.setString(1, name);
+                try (ResultSet rs = ps.executeQuery()) {
+                    return rs.next() ? Optional.of(new io.polyrag.core.model.KnowledgeBaseInfo(rs.getString(1),
+                            rs.getString(2), instant(rs, "created_at"), rs.getLong("docs"), rs.getLong("chunks")))
+                            : Optional.<io.polyrag.core.model.KnowledgeBaseInfo>empty();
+                }
+            }
+        });
+    }
+
+    @Override
+    public boolean createKnowledgeBase(String name, String description) {
+        return jdbc.tx("create a knowledge base", c -> {
+            try (PreparedStatement ps = c.prepareStatement("SELECT 1 FROM knowledge_bases WHERE name = ?")) {
+                ps.setString(1, name);
+                try (ResultSet rs = ps.executeQuery()) {
+                    if (rs.next()) {
+                        return false;
+                    }
+                }
+            }
+            int slash = name.indexOf('/');
+            update(c, "INSERT INTO knowledge_bases (name, tenant, description, created_at) VALUES (?, ?, ?, ?)", name,
+                    slash < 0 ? "" : name.substring(0, slash), description == null ? "" : clip(description, 1024),
+                    jdbc.now());
+            return true;
+        });
+    }
+
+    @Override
+    public boolean dropKnowledgeBase(String name) {
+        return jdbc.tx("delete a knowledge base", c -> update(c, "DELETE FROM knowledge_bases WHERE name = ?", name)
+                > 0);
+    }
+
+    @Override
+    public io.polyrag.core.model.ApiKey createKey(String id, String tenant, String name, String keyHash) {
+        return keys.create(id, tenant, name, keyHash);
+    }
+
+    @Override
+    public List<io.polyrag.core.model.ApiKey> keys() {
+        return keys.list();
+    }
+
+    @Override
+    public boolean revokeKey(String id) {
+        return keys.revoke(id);
+    }
+
+    @Override
+    public Optional<io.polyrag.core.port.KeyStore.Active> activeKey(String id) {
+        return keys.active(id);
+    }
+
+    @Override
+    public boolean anyActiveKey() {
+        return keys.anyActive();
     }
 
     private static boolean exists(Connection c, String documentId) throws SQLException {
@@ -564,8 +667,8 @@ public class JdbcCatalog implements CatalogAndJobs {
     // ---- jobs: delegated so each class stays about one thing
 
     @Override
-    public String submit(String kind, String payload) {
-        return jobs.submit(kind, payload);
+    public String submit(String tenant, String kind, String payload) {
+        return jobs.submit(tenant, kind, payload);
     }
 
     @Override

@@ -28,10 +28,10 @@ final class JdbcJobs {
         this.jdbc = jdbc;
     }
 
-    String submit(String kind, String payload) {
+    String submit(String tenant, String kind, String payload) {
         String id = UUID.randomUUID().toString();
-        jdbc.tx("submit a job", c -> JdbcCatalog.update(c, "INSERT INTO jobs (id, kind, status, payload, stage, "
-                + "created_at, updated_at) VALUES (?, ?, 'queued', ?, 'queued', ?, ?)", id, kind, payload,
+        jdbc.tx("submit a job", c -> JdbcCatalog.update(c, "INSERT INTO jobs (id, tenant, kind, status, payload, stage, "
+                + "created_at, updated_at) VALUES (?, ?, ?, 'queued', ?, 'queued', ?, ?)", id, tenant, kind, payload,
                 jdbc.now(), jdbc.now()));
         return id;
     }
@@ -148,7 +148,7 @@ final class JdbcJobs {
                 return Optional.of(new JobInfo(id, rs.getString("kind"),
                         JobStatus.valueOf(rs.getString("status").toUpperCase(Locale.ROOT)), p, rs.getString("error"),
                         rs.getInt("attempts"), JdbcCatalog.instant(rs, "created_at"),
-                        JdbcCatalog.instant(rs, "updated_at")));
+                        JdbcCatalog.instant(rs, "updated_at"), rs.getString("tenant")));
             }
         }
     }

@@ -83,3 +83,25 @@ ALTER TABLE chunks ADD COLUMN IF NOT EXISTS location VARCHAR(255) NOT NULL DEFAU
 CREATE INDEX IF NOT EXISTS documents_content ON documents (content_hash);
 ALTER TABLE document_versions ADD COLUMN IF NOT EXISTS graph_chunks INT NOT NULL DEFAULT -1;
 ALTER TABLE documents ADD COLUMN IF NOT EXISTS graph_chunks INT NOT NULL DEFAULT -1;
+ALTER TABLE documents ALTER COLUMN kb SET DATA TYPE VARCHAR(160);
+ALTER TABLE jobs ADD COLUMN IF NOT EXISTS tenant VARCHAR(40) NOT NULL DEFAULT '';
+CREATE INDEX IF NOT EXISTS jobs_tenant ON jobs (tenant, created_at);
+CREATE TABLE IF NOT EXISTS knowledge_bases (
+    name        VARCHAR(160)  PRIMARY KEY,
+    tenant      VARCHAR(40)   NOT NULL,
+    description VARCHAR(1024) NOT NULL DEFAULT '',
+    created_at  TIMESTAMP WITH TIME ZONE NOT NULL
+);
+CREATE INDEX IF NOT EXISTS knowledge_bases_tenant ON knowledge_bases (tenant, name);
+INSERT INTO knowledge_bases (name, tenant, created_at)
+    SELECT DISTINCT d.kb, CASE WHEN POSITION('/' IN d.kb) > 0 THEN SUBSTRING(d.kb, 1, POSITION('/' IN d.kb) - 1)
+        ELSE '' END, CURRENT_TIMESTAMP
+    FROM documents d WHERE NOT EXISTS (SELECT 1 FROM knowledge_bases k WHERE k.name = d.kb);
+CREATE TABLE IF NOT EXISTS api_keys (
+    id          VARCHAR(36)  PRIMARY KEY,
+    tenant      VARCHAR(40)  NOT NULL,
+    name        VARCHAR(200) NOT NULL DEFAULT '',
+    key_hash    VARCHAR(64)  NOT NULL UNIQUE,
+    created_at  TIMESTAMP WITH TIME ZONE NOT NULL,
+    revoked_at  TIMESTAMP WITH TIME ZONE
+);

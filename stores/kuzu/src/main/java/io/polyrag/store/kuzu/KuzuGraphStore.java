@@ -112,7 +112,7 @@ final class KuzuGraphStore implements GraphStore {
                 mentions.add(List.of(r.chunkId(), e.id()));
             }
             for (Relation rel : r.graph().relations()) {
-                relations.putIfAbsent(List.of(Entity.key(rel.subject()), rel.predicate(), Entity.key(rel.object()),
+                relations.putIfAbsent(List.of(Entity.storedKey(rel.subject()), rel.predicate(), Entity.storedKey(rel.object()),
                         rel.chunkId()), rel);
             }
         }

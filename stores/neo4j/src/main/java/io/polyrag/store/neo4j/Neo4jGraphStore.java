@@ -94,7 +94,7 @@ final class Neo4jGraphStore implements GraphStore {
                     tx.run("MATCH (a:Entity {id: $s}), (b:Entity {id: $o}) "
                             + "MERGE (a)-[r:RELATES {predicate: $p, chunk: $c}]->(b) "
                             + "SET r.doc = $doc, r.version = $version, r.props = $props",
-                            Map.of("s", Entity.key(rel.subject()), "o", Entity.key(rel.object()), "p",
+                            Map.of("s", Entity.storedKey(rel.subject()), "o", Entity.storedKey(rel.object()), "p",
                                     rel.predicate(), "c", rel.chunkId(), "doc", rel.documentId(), "version",
                                     rel.version(), "props", encode(rel.properties()))).consume();
                 }

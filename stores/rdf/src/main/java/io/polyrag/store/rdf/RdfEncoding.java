@@ -52,8 +52,8 @@ final class RdfEncoding {
 
     /** A statement's IRI: a hash of what makes it one statement, so writing it twice is a no-op. */
     static String statement(Relation r) {
-        String identity = r.chunkId() + "\u0000" + Entity.key(r.subject()) + "\u0000" + r.predicate() + "\u0000"
-                + Entity.key(r.object());
+        String identity = r.chunkId() + "\u0000" + Entity.storedKey(r.subject()) + "\u0000" + r.predicate() + "\u0000"
+                + Entity.storedKey(r.object());
         try {
             byte[] hash = java.security.MessageDigest.getInstance("SHA-256")
                     .digest(identity.getBytes(StandardCharsets.UTF_8));

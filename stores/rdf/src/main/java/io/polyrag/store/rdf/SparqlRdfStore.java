@@ -61,8 +61,8 @@ final class SparqlRdfStore implements RdfStore {
                 }
             }
             for (Relation rel : r.graph().relations()) {
-                String s = Entity.key(rel.subject());
-                String o = Entity.key(rel.object());
+                String s = Entity.storedKey(rel.subject());
+                String o = Entity.storedKey(rel.object());
                 entities.putIfAbsent(s, new Entity(s, rel.subject(), rel.subjectType(), List.of()));
                 entities.putIfAbsent(o, new Entity(o, rel.object(), rel.objectType(), List.of()));
                 String st = RdfEncoding.statement(rel);

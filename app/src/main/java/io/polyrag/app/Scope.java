@@ -1,0 +1,43 @@
+package io.polyrag.app;
+
+import io.polyrag.core.model.KnowledgeBase;
+import io.polyrag.core.model.SearchScope;
+import io.polyrag.core.model.Tenant;
+import io.polyrag.core.port.Catalog;
+import java.util.Collection;
+import java.util.LinkedHashSet;
+import java.util.Set;
+
+/**
+ * What a tenant may read: the knowledge bases it names, checked and put in its namespace, or — when it names none —
+ * every knowledge base it has. Never {@link SearchScope#ALL}: that would be every tenant's.
+ */
+final class Scope {
+    private Scope() {
+    }
+
+    /** The tenant's knowledge base {@code kb} names (its tenant is replaced by {@code t}: facets never cross). */
+    static KnowledgeBase bind(Tenant t, KnowledgeBase kb) {
+        return KnowledgeBase.of(t, kb == null ? null : kb.name());
+    }
+
+    static SearchScope of(Catalog catalog, Tenant t, Collection<String> names) {
+        Set<String> stored = new LinkedHashSet<>();
+        for (String n : names == null ? Set.<String>of() : names) {
+            if (n != null && !n.isBlank()) {
+                stored.add(KnowledgeBase.of(t, n).storageName());
+            }
+        }
+        if (stored.isEmpty()) {
+            stored.addAll(catalog.knowledgeBases(t.id()));
+            // Always at least the default one, so the set is never empty (which would mean every knowledge base).
+            stored.add(KnowledgeBase.of(t, null).storageName());
+        }
+        return new SearchScope(stored);
+    }
+
+    /** One knowledge base of the tenant, or all of them when {@code kb} is null. */
+    static SearchScope of(Catalog catalog, Tenant t, KnowledgeBase kb) {
+        return kb == null ? of(catalog, t, Set.of()) : bind(t, kb).asScope();
+    }
+}

@@ -1,0 +1,127 @@
+package io.polyrag.cli;
+
+import io.polyrag.app.Json;
+import io.polyrag.app.Keys;
+import io.polyrag.app.Polyrag;
+import io.polyrag.app.wire.AdminWire;
+import io.polyrag.core.model.ApiKey;
+import java.io.PrintWriter;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
+
+/** {@code polyrag keys create|list|revoke}: API keys, each acting for one tenant. */
+@Command(name = "keys", mixinStandardHelpOptions = true, description = {"API keys, each acting for exactly one tenant.",
+    "As soon as one key exists, every /v1 route of 'polyrag serve' needs one (Authorization: Bearer KEY or "
+        + "X-Api-Key); with none, the server runs in local mode, on a loopback address only.",
+    "These commands open the data directory, so run them while the server is stopped; while it runs, use "
+        + "/v1/admin/keys with POLYRAG_HTTP_ADMIN_KEY."},
+        subcommands = {KeysCommand.Create.class, KeysCommand.ListKeys.class, KeysCommand.Revoke.class})
+final class KeysCommand implements Runnable {
+    @ParentCommand
+    PolyragCommand parent;
+
+    @Spec
+    picocli.CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(spec.commandLine().getErr());
+    }
+
+    /** {@code polyrag keys create TENANT}. */
+    @Command(name = "create", mixinStandardHelpOptions = true, description = {"Create a key for TENANT and print it "
+        + "once: it cannot be shown again.", "The key alone is the last line of standard output; with --json, one "
+        + "object with key, id and tenant."})
+    static final class Create implements Callable<Integer> {
+        @ParentCommand
+        KeysCommand keys;
+
+        @Spec
+        picocli.CommandLine.Model.CommandSpec spec;
+
+        @Parameters(paramLabel = "TENANT", description = "The tenant the key acts for: 1-40 of a-z, 0-9, '_', '-'.")
+        String tenant;
+
+        @Option(names = "--name", paramLabel = "NAME", description = "What the key is for (shown by 'keys list').")
+        String name;
+
+        @Option(names = "--json", description = "Print one JSON object: key, id, tenant, name, created_at.")
+        boolean json;
+
+        @Override
+        public Integer call() {
+            PrintWriter out = spec.commandLine().getOut();
+            try (Polyrag polyrag = keys.parent.open(Map.of())) {
+                Keys.Created k = polyrag.keys().create(tenant, name);
+                if (json) {
+                    out.println(Json.MAPPER.writeValueAsString(AdminWire.created(k)));
+                } else {
+                    spec.commandLine().getErr().println("created key " + k.info().id() + " for tenant "
+                            + k.info().tenant() + "; it is shown once, here:");
+                    out.println(k.key());
+                }
+                return Main.OK;
+            }
+        }
+    }
+
+    /** {@code polyrag keys list}. */
+    @Command(name = "list", mixinStandardHelpOptions = true, description = "List keys (never the keys themselves).")
+    static final class ListKeys implements Callable<Integer> {
+        @ParentCommand
+        KeysCommand keys;
+
+        @Spec
+        picocli.CommandLine.Model.CommandSpec spec;
+
+        @Option(names = "--json", description = "Print one JSON object: {\"keys\": [...]}.")
+        boolean json;
+
+        @Override
+        public Integer call() {
+            PrintWriter out = spec.commandLine().getOut();
+            try (Polyrag polyrag = keys.parent.open(Map.of())) {
+                java.util.List<ApiKey> all = polyrag.keys().list();
+                if (json) {
+                    out.println(Json.MAPPER.writeValueAsString(AdminWire.keys(all)));
+                } else if (all.isEmpty()) {
+                    out.println("no keys: the server runs in local mode (loopback only)");
+                } else {
+                    for (ApiKey k : all) {
+                        out.printf("%s  %-20s %-8s %s%s%n", k.id(), k.tenant(), k.active() ? "active" : "revoked",
+                                k.createdAt(), k.name().isEmpty() ? "" : "  " + k.name());
+                    }
+                }
+                return Main.OK;
+            }
+        }
+    }
+
+    /** {@code polyrag keys revoke ID}. */
+    @Command(name = "revoke", mixinStandardHelpOptions = true, description = "Revoke a key: requests with it get 401 "
+        + "from then on.")
+    static final class Revoke implements Callable<Integer> {
+        @ParentCommand
+        KeysCommand keys;
+
+        @Spec
+        picocli.CommandLine.Model.CommandSpec spec;
+
+        @Parameters(paramLabel = "ID", description = "The key's id, as 'keys list' shows it.")
+        String id;
+
+        @Override
+        public Integer call() {
+            try (Polyrag polyrag = keys.parent.open(Map.of())) {
+                polyrag.keys().revoke(id);
+                spec.commandLine().getOut().println("revoked key " + id);
+                return Main.OK;
+            }
+        }
+    }
+}

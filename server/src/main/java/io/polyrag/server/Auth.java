@@ -1,0 +1,147 @@
+package io.polyrag.server;
+
+import io.javalin.http.Context;
+import io.javalin.http.HttpResponseException;
+import io.polyrag.app.Polyrag;
+import io.polyrag.core.config.Settings;
+import io.polyrag.core.model.Tenant;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Who a request acts for. As soon as one API key exists every {@code /v1} route needs one ({@code Authorization:
+ * Bearer <key>} or {@code X-Api-Key}), and the request acts for the key's tenant; with none the server is in local
+ * mode (it only binds a loopback address then) and every request acts for the local tenant. {@code /v1/admin}
+ * routes need the operator key ({@code POLYRAG_HTTP_ADMIN_KEY}) once keys exist. A missing, wrong or revoked key is
+ * one uniform 401; a client address that fails too often in a minute gets 429 until the minute is over.
+ */
+final class Auth {
+    static final String TENANT = "polyrag.tenant";
+    static final String UNAUTHORIZED = "a valid API key is required: send it as 'Authorization: Bearer <key>' or "
+            + "'X-Api-Key: <key>' (create one with 'polyrag keys create TENANT')";
+    private static final long KEYS_CHECK_NANOS = 2_000_000_000L;
+    private static final int MAX_TRACKED_CLIENTS = 10_000;
+
+    private final Polyrag polyrag;
+    private final byte[] adminKey;
+    private final int failuresPerMinute;
+    private final Map<String, long[]> failures = new ConcurrentHashMap<>();
+    private volatile boolean keysRequired;
+    private volatile long keysCheckedAt = Long.MIN_VALUE;
+
+    Auth(Polyrag polyrag) {
+        this.polyrag = polyrag;
+        String admin = polyrag.config().get(Settings.HTTP_ADMIN_KEY);
+        this.adminKey = admin.isEmpty() ? null : admin.getBytes(StandardCharsets.UTF_8);
+        this.failuresPerMinute = polyrag.config().get(Settings.HTTP_AUTH_FAILURES_PER_MINUTE);
+        refresh();
+    }
+
+    /** Whether keys are required: at most two seconds stale (a key made through the admin route refreshes it). */
+    boolean keysRequired() {
+        if (System.nanoTime() - keysCheckedAt > KEYS_CHECK_NANOS) {
+            refresh();
+        }
+        return keysRequired;
+    }
+
+    void refresh() {
+        keysRequired = polyrag.keys().required();
+        keysCheckedAt = System.nanoTime();
+    }
+
+    /** The before-handler of every route: resolves the tenant, or answers 401/403/429. */
+    void authenticate(Context ctx) {
+        String path = ctx.path();
+        if (!path.startsWith("/v1/") && !path.equals("/v1")) {
+            return;
+        }
+        if (!keysRequired()) {
+            ctx.attribute(TENANT, Tenant.LOCAL);
+            return;
+        }
+        String client = ctx.ip();
+        throttle(ctx, client);
+        String key = presented(ctx);
+        if (path.startsWith("/v1/admin")) {
+            if (adminKey != null && key != null && MessageDigest.isEqual(adminKey,
+                    key.getBytes(StandardCharsets.UTF_8))) {
+                ctx.attribute(TENANT, Tenant.LOCAL);
+                return;
+            }
+            if (key != null && polyrag.keys().authenticate(key).isPresent()) {
+                throw new HttpResponseException(403, adminKey == null
+                        ? "the admin routes are off on a server with API keys: set POLYRAG_HTTP_ADMIN_KEY and send it"
+                        : "this route needs the operator key (POLYRAG_HTTP_ADMIN_KEY), not a tenant's key");
+            }
+            fail(ctx, client);
+        }
+        var tenant = key == null ? java.util.Optional.<Tenant>empty() : polyrag.keys().authenticate(key);
+        if (tenant.isEmpty()) {
+            fail(ctx, client);
+        }
+        ctx.attribute(TENANT, tenant.get());
+    }
+
+    /** The tenant the request acts for (set by {@link #authenticate}). */
+    static Tenant tenant(Context ctx) {
+        Tenant t = ctx.attribute(TENANT);
+        return t == null ? Tenant.LOCAL : t;
+    }
+
+    private static String presented(Context ctx) {
+        String auth = ctx.header("Authorization");
+        if (auth != null && auth.regionMatches(true, 0, "Bearer ", 0, 7)) {
+            return auth.substring(7).strip();
+        }
+        String key = ctx.header("X-Api-Key");
+        return key == null ? null : key.strip();
+    }
+
+    private void throttle(Context ctx, String client) {
+        long[] f = failures.get(client);
+        long minute = System.currentTimeMillis() / 60_000;
+        if (f != null && f[0] == minute && f[1] >= failuresPerMinute) {
+            long wait = 60 - (System.currentTimeMillis() / 1000) % 60;
+            ctx.header("Retry-After", Long.toString(wait));
+            throw new HttpResponseException(429, "too many failed authentications from this address: try again in "
+                    + wait + " s");
+        }
+    }
+
+    private void fail(Context ctx, String client) {
+        long minute = System.currentTimeMillis() / 60_000;
+        if (failures.size() > MAX_TRACKED_CLIENTS) {
+            failures.entrySet().removeIf(e -> e.getValue()[0] != minute);
+        }
+        failures.compute(client, (c, f) -> f == null || f[0] != minute ? new long[] {minute, 1}
+                : new long[] {minute, f[1] + 1});
+        ctx.header("WWW-Authenticate", "Bearer realm=\"polyrag\"");
+        throw new HttpResponseException(401, UNAUTHORIZED);
+    }
+
+    /** Local mode answers anyone who can connect: refuse to bind beyond this machine without keys. */
+    static void checkBind(Polyrag polyrag, String host) {
+        if (polyrag.keys().required() || loopback(host)) {
+            return;
+        }
+        throw new io.polyrag.core.ConfigException("refusing to serve on " + host + " without API keys: anyone who "
+                + "can reach it could read and change every document. Create a key first ('polyrag keys create "
+                + "TENANT'), or bind a loopback address (POLYRAG_HTTP_HOST=127.0.0.1)");
+    }
+
+    static boolean loopback(String host) {
+        try {
+            for (java.net.InetAddress a : java.net.InetAddress.getAllByName(host)) {
+                if (!a.isLoopbackAddress()) {
+                    return false;
+                }
+            }
+            return true;
+        } catch (java.net.UnknownHostException e) {
+            return false;
+        }
+    }
+}

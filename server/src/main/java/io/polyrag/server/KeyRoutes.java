@@ -1,0 +1,52 @@
+package io.polyrag.server;
+
+import static io.polyrag.server.Http.getAndHead;
+import static io.polyrag.server.Http.requireJson;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
+import io.javalin.http.Context;
+import io.javalin.http.HttpStatus;
+import io.polyrag.app.Json;
+import io.polyrag.app.Keys;
+import io.polyrag.app.Polyrag;
+import io.polyrag.app.wire.AdminWire;
+import io.polyrag.core.InvalidInputException;
+
+/**
+ * {@code /v1/admin/keys}: API keys managed while the server runs, behind the operator key (or in local mode). The
+ * CLI ({@code polyrag keys}) does the same on a stopped server.
+ */
+final class KeyRoutes {
+    private final Polyrag polyrag;
+    private final Auth auth;
+
+    /** {@code POST /v1/admin/keys}: the tenant the key acts for, and a name for it. */
+    record NewKey(String tenant, String name) {
+    }
+
+    KeyRoutes(Polyrag polyrag, Auth auth) {
+        this.polyrag = polyrag;
+        this.auth = auth;
+    }
+
+    void register(io.javalin.config.RoutesConfig r) {
+        getAndHead(r, "/v1/admin/keys", ctx -> ctx.json(AdminWire.keys(polyrag.keys().list())));
+        r.post("/v1/admin/keys", this::create);
+        r.delete("/v1/admin/keys/{id}", ctx -> {
+            polyrag.keys().revoke(ctx.pathParam("id"));
+            auth.refresh();
+            ctx.status(HttpStatus.NO_CONTENT);
+        });
+    }
+
+    private void create(Context ctx) {
+        requireJson(ctx);
+        NewKey b = Json.read(ctx.body(), NewKey.class);
+        if (b.tenant() == null || b.tenant().isBlank()) {
+            throw new InvalidInputException("field 'tenant' is missing: send {\"tenant\": \"acme\", \"name\": \"ci\"}");
+        }
+        Keys.Created k = polyrag.keys().create(b.tenant(), b.name());
+        auth.refresh();
+        ctx.status(HttpStatus.CREATED).json(AdminWire.created(k));
+    }
+}

@@ -1,0 +1,48 @@
+package io.polyrag.server;
+
+import static io.polyrag.server.Http.getAndHead;
+import static io.polyrag.server.Http.requireJson;
+
+import io.javalin.http.Context;
+import io.javalin.http.HttpStatus;
+import io.polyrag.app.Json;
+import io.polyrag.app.Polyrag;
+import io.polyrag.app.wire.IngestWire;
+
+/** {@code /v1/knowledge-bases}: list, create, read (with counts) and delete (with every document in it). */
+final class KnowledgeBaseRoutes {
+    private final Polyrag polyrag;
+
+    /** {@code POST /v1/knowledge-bases}. */
+    record NewKnowledgeBase(String name, String description) {
+    }
+
+    KnowledgeBaseRoutes(Polyrag polyrag) {
+        this.polyrag = polyrag;
+    }
+
+    /** The facets acting for the tenant the request authenticated as. */
+    private Polyrag.TenantFacets tenant(Context ctx) {
+        return polyrag.as(Auth.tenant(ctx));
+    }
+
+    void register(io.javalin.config.RoutesConfig r) {
+        getAndHead(r, "/v1/knowledge-bases", ctx -> ctx.json(IngestWire.knowledgeBases(tenant(ctx).knowledgeBases()
+                .list())));
+        r.post("/v1/knowledge-bases", this::create);
+        getAndHead(r, "/v1/knowledge-bases/{name}", ctx -> ctx.json(IngestWire.knowledgeBase(
+                tenant(ctx).knowledgeBases().get(ctx.pathParam("name")))));
+        r.delete("/v1/knowledge-bases/{name}", ctx -> {
+            tenant(ctx).knowledgeBases().delete(ctx.pathParam("name"));
+            ctx.status(HttpStatus.NO_CONTENT);
+        });
+    }
+
+    private void create(Context ctx) {
+        requireJson(ctx);
+        NewKnowledgeBase b = Json.read(ctx.body(), NewKnowledgeBase.class);
+        var created = tenant(ctx).knowledgeBases().create(b.name(), b.description());
+        String location = "/v1/knowledge-bases/" + created.name();
+        ctx.status(HttpStatus.CREATED).header("Location", location).json(IngestWire.knowledgeBase(created));
+    }
+}

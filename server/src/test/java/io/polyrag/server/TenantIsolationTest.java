@@ -1,0 +1,280 @@
+package io.polyrag.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import io.polyrag.app.Json;
+import io.polyrag.app.Polyrag;
+import io.polyrag.core.config.Config;
+import java.io.IOException;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * Two tenants with overlapping texts on one server, all four modalities on: tenant B, through every route and every
+ * modality, never receives a byte of tenant A's content, and A's ids are 404 to B.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class TenantIsolationTest {
+    /** Words only tenant A's documents contain. */
+    private static final List<String> SECRETS = List.of("zanzibarquartz", "Vantablack", "Quillon", "alpha/");
+    private static final String SHARED = "Marie Curie worked at the Radium Institute in Paris. She studied radium.";
+    private static final String ADMIN = "operator-secret-for-tests";
+
+    @TempDir
+    static Path tmp;
+
+    private Polyrag polyrag;
+    private RestServer server;
+    private String a;
+    private String b;
+    private String aRevoked;
+    private String aDocument;
+    private String aJob;
+    private String aStaged;
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+    @BeforeAll
+    void start() {
+        polyrag = Polyrag.open(Config.load(Map.of(), Map.of("data.dir", tmp.resolve("data").toString(),
+                "graph.enabled", "true", "rdf.enabled", "true", "http.admin.key", ADMIN)));
+        a = polyrag.keys().create("alpha", "a's key").key();
+        b = polyrag.keys().create("beta", null).key();
+        var revoked = polyrag.keys().create("alpha", "old");
+        aRevoked = revoked.key();
+        polyrag.keys().revoke(revoked.info().id());
+        server = new RestServer(polyrag, "127.0.0.1", 0, 8L * 1024 * 1024);
+        String secret = SHARED + " Professor Quillon Vantablack founded the Zanzibarquartz Foundation in Paris. "
+                + "The codeword is zanzibarquartz.";
+        JsonNode ingested = json(post(a, "/v1/ingest/text", "{\"text\": \"" + secret + "\", \"uri\": \"note:curie\", "
+                + "\"kb\": \"lab\", \"title\": \"Quillon Vantablack notes\"}"));
+        aDocument = ingested.get("document_id").asString();
+        assertThat(post(b, "/v1/ingest/text", "{\"text\": \"" + SHARED + "\", \"uri\": \"note:curie\", \"kb\": \"lab\"}")
+                .statusCode()).isEqualTo(200);
+        aJob = upload(a, "/v1/ingest/files", "vantablack.md", "# Vantablack\n\nQuillon Vantablack keeps the "
+                + "zanzibarquartz ledger.").get("job_id").asString();
+        await().atMost(Duration.ofSeconds(60)).until(() -> json(get(a, "/v1/jobs/" + aJob)).get("status").asString(),
+                s -> s.equals("succeeded"));
+        aStaged = upload(a, "/v1/ingest/upload", "ledger.md", "# Ledger\n\nzanzibarquartz entries by Quillon.")
+                .get("accepted").get(0).get("id").asString();
+    }
+
+    @AfterAll
+    void stop() {
+        server.close();
+        polyrag.close();
+    }
+
+    @Test
+    void tenant_a_finds_its_own_content_in_every_modality() {
+        for (String m : List.of("vector", "fulltext", "graph", "rdf")) {
+            String q = m.equals("graph") || m.equals("rdf") ? "Quillon Vantablack" : "zanzibarquartz codeword";
+            JsonNode r = json(get(a, "/v1/search?q=" + enc(q) + "&modalities=" + m));
+            assertThat(r.get("hits")).as(m).isNotEmpty();
+            assertThat(r.toString()).as(m).contains("Vantablack");
+            assertThat(r.get("hits").get(0).get("knowledge_base").asString()).isIn("lab", "default");
+        }
+        assertThat(json(get(a, "/v1/graph/entities?q=vantablack")).get("entities").get(0).get("id").asString())
+                .isEqualTo("quillon vantablack");
+    }
+
+    @Test
+    void tenant_b_never_receives_a_byte_of_tenant_a_through_any_route_or_modality() {
+        List<HttpResponse<String>> seen = new ArrayList<>();
+        for (String m : List.of("", "&modalities=vector", "&modalities=fulltext", "&modalities=graph",
+                "&modalities=rdf")) {
+            for (String q : List.of("zanzibarquartz codeword", "Quillon Vantablack", "Marie Curie Radium Institute",
+                    "Zanzibarquartz Foundation Paris")) {
+                seen.add(get(b, "/v1/search?q=" + enc(q) + m));
+                seen.add(get(b, "/v1/search?q=" + enc(q) + "&kb=lab" + m));
+            }
+        }
+        seen.add(post(b, "/v1/search", "{\"query\": \"zanzibarquartz\", \"kb\": [\"lab\", \"default\"]}"));
+        seen.add(post(b, "/v1/query", "{\"query\": \"Who founded the Zanzibarquartz Foundation?\"}"));
+        seen.add(post(b, "/v1/query", "{\"query\": \"Where did Marie Curie work?\", \"stream\": true}"));
+        seen.add(get(b, "/v1/documents"));
+        seen.add(get(b, "/v1/documents?kb=lab"));
+        seen.add(get(b, "/v1/graph/entities?q=vantablack"));
+        seen.add(get(b, "/v1/graph/entities?q=curie"));
+        seen.add(get(b, "/v1/graph/entities?q=paris&kb=lab"));
+        seen.add(get(b, "/v1/graph/entities/" + enc("marie curie").replace("+", "%20") + "/neighbours"));
+        seen.add(get(b, "/v1/graph/entities/" + enc("radium institute").replace("+", "%20") + "/neighbours"));
+        for (HttpResponse<String> r : seen) {
+            assertThat(r.statusCode()).as(r.uri().toString()).isLessThan(500);
+            // B's own query is echoed back ("query"); everything else must be free of A's words.
+            String body = r.body().replaceAll("\"query\":\"[^\"]*\"", "\"query\":\"\"");
+            for (String s : SECRETS) {
+                assertThat(body).as(r.uri() + " leaks " + s).doesNotContainIgnoringCase(s);
+            }
+            assertThat(r.body()).as(r.uri().toString()).doesNotContain(aDocument).doesNotContain(aJob);
+        }
+        // B's own overlapping document is found, in its own knowledge base, by every modality.
+        for (String m : List.of("vector", "fulltext", "graph", "rdf")) {
+            JsonNode r = json(get(b, "/v1/search?q=" + enc("Marie Curie Radium Institute") + "&modalities=" + m));
+            assertThat(r.get("hits")).as(m).isNotEmpty().allSatisfy(h -> assertThat(h.get("knowledge_base")
+                    .asString()).isEqualTo("lab"));
+        }
+        assertThat(json(get(b, "/v1/documents")).get("documents")).hasSize(1);
+    }
+
+    @Test
+    void another_tenants_ids_are_not_found() {
+        assertThat(get(b, "/v1/jobs/" + aJob).statusCode()).isEqualTo(404);
+        assertThat(delete(b, "/v1/documents/" + aDocument).statusCode()).isEqualTo(404);
+        assertThat(post(b, "/v1/ingest/staged", "{\"ids\": [\"" + aStaged + "\"]}").statusCode()).isEqualTo(404);
+        assertThat(get(b, "/v1/graph/entities/" + enc("quillon vantablack").replace("+", "%20") + "/neighbours")
+                .statusCode()).isEqualTo(404);
+        assertThat(get(b, "/v1/graph/entities/" + enc("alpha/quillon vantablack").replace("+", "%20")
+                + "/neighbours").statusCode()).as("a namespace in an id reaches nothing").isEqualTo(404);
+        // A's document is still there for A.
+        assertThat(json(get(a, "/v1/documents?kb=lab")).get("documents").get(0).get("id").asString())
+                .isEqualTo(aDocument);
+        assertThat(get(a, "/v1/jobs/" + aJob).statusCode()).isEqualTo(200);
+    }
+
+    @Test
+    void knowledge_bases_are_per_tenant_resources_with_counts() {
+        HttpResponse<String> created = post(b, "/v1/knowledge-bases", "{\"name\": \"scratch\", \"description\": "
+                + "\"temporary notes\"}");
+        assertThat(created.statusCode()).isEqualTo(201);
+        assertThat(created.headers().firstValue("Location")).contains("/v1/knowledge-bases/scratch");
+        assertThat(post(b, "/v1/knowledge-bases", "{\"name\": \"scratch\"}").statusCode()).isEqualTo(409);
+        assertThat(post(b, "/v1/knowledge-bases", "{\"name\": \"../lab\"}").statusCode()).isEqualTo(400);
+        assertThat(post(b, "/v1/ingest/text", "{\"text\": \"Scratch pad about tides.\", \"kb\": \"scratch\"}")
+                .statusCode()).isEqualTo(200);
+        JsonNode one = json(get(b, "/v1/knowledge-bases/scratch"));
+        assertThat(one.get("description").asString()).isEqualTo("temporary notes");
+        assertThat(one.get("documents").asLong()).isEqualTo(1);
+        assertThat(one.get("chunks").asLong()).isPositive();
+        assertThat(json(get(b, "/v1/knowledge-bases")).get("knowledge_bases").toString()).contains("\"scratch\"")
+                .contains("\"lab\"").doesNotContain("alpha");
+        assertThat(json(get(a, "/v1/knowledge-bases")).get("knowledge_bases").toString())
+                .doesNotContain("scratch");
+        assertThat(get(a, "/v1/knowledge-bases/scratch").statusCode()).as("B's is not A's").isEqualTo(404);
+        assertThat(delete(a, "/v1/knowledge-bases/scratch").statusCode()).isEqualTo(404);
+        assertThat(delete(b, "/v1/knowledge-bases/scratch").statusCode()).isEqualTo(204);
+        assertThat(get(b, "/v1/knowledge-bases/scratch").statusCode()).isEqualTo(404);
+        assertThat(json(get(b, "/v1/search?q=tides&modalities=fulltext")).get("hits")).isEmpty();
+        assertThat(json(get(a, "/v1/knowledge-bases/lab")).get("documents").asLong()).isEqualTo(2);
+    }
+
+    @Test
+    void a_missing_wrong_or_revoked_key_is_one_uniform_401() {
+        List<HttpResponse<String>> denied = List.of(get(null, "/v1/search?q=x"), get("prk_nonsense", "/v1/search?q=x"),
+                get(aRevoked, "/v1/search?q=x"), get(a.substring(0, a.length() - 2) + "xx", "/v1/documents"),
+                send(HttpRequest.newBuilder(uri("/v1/documents")).header("Authorization", "Basic " + a)));
+        for (HttpResponse<String> r : denied) {
+            assertThat(r.statusCode()).isEqualTo(401);
+            assertThat(r.headers().firstValue("Content-Type").orElseThrow()).startsWith("application/problem+json");
+            assertThat(r.headers().firstValue("WWW-Authenticate")).isPresent();
+            assertThat(json(r).get("detail").asString()).isEqualTo(Auth.UNAUTHORIZED);
+        }
+        assertThat(send(HttpRequest.newBuilder(uri("/v1/documents")).header("X-Api-Key", b)).statusCode())
+                .isEqualTo(200);
+    }
+
+    @Test
+    void keys_are_managed_behind_the_operator_key_and_health_says_nothing_about_volumes() {
+        assertThat(get(b, "/v1/admin/keys").statusCode()).isEqualTo(403);
+        assertThat(get(null, "/v1/admin/check").statusCode()).isEqualTo(401);
+        JsonNode created = json(post(ADMIN, "/v1/admin/keys", "{\"tenant\": \"gamma\", \"name\": \"ci\"}"));
+        String gamma = created.get("key").asString();
+        assertThat(get(gamma, "/v1/documents").statusCode()).isEqualTo(200);
+        assertThat(json(get(gamma, "/v1/documents")).get("documents")).isEmpty();
+        JsonNode list = json(get(ADMIN, "/v1/admin/keys"));
+        assertThat(list.toString()).doesNotContain(gamma).doesNotContain(a).contains("gamma");
+        assertThat(delete(ADMIN, "/v1/admin/keys/" + created.get("id").asString()).statusCode()).isEqualTo(204);
+        assertThat(get(gamma, "/v1/documents").statusCode()).isEqualTo(401);
+        assertThat(post(ADMIN, "/v1/admin/keys", "{\"tenant\": \"../etc\"}").statusCode()).isEqualTo(400);
+        JsonNode health = json(get(null, "/health"));
+        assertThat(health.get("status").asString()).isEqualTo("ok");
+        assertThat(health.get("auth").asString()).isEqualTo("keys");
+        assertThat(health.get("documents").isNull()).isTrue();
+    }
+
+    @Test
+    void local_mode_refuses_a_non_loopback_address_and_failed_keys_are_rate_limited() {
+        try (Polyrag local = Polyrag.open(Config.load(Map.of(), Map.of("data.dir", tmp.resolve("local").toString(),
+                "vector.enabled", "false", "http.auth.failures.per.minute", "3")))) {
+            assertThatThrownBy(() -> new RestServer(local, "0.0.0.0", 0, 1024))
+                    .hasMessageContaining("without API keys").hasMessageContaining("polyrag keys create");
+            local.keys().create("delta", null);
+            RestServer limited = new RestServer(local, "127.0.0.1", 0, 1024);
+            try {
+                URI u = URI.create("http://127.0.0.1:" + limited.port() + "/v1/documents");
+                List<Integer> codes = new ArrayList<>();
+                for (int i = 0; i < 5; i++) {
+                    codes.add(send(HttpRequest.newBuilder(u).header("X-Api-Key", "prk_guess" + i)).statusCode());
+                }
+                assertThat(codes).containsExactly(401, 401, 401, 429, 429);
+            } finally {
+                limited.close();
+            }
+        }
+    }
+
+    private JsonNode upload(String key, String path, String name, String content) {
+        String boundary = "----polyrag" + System.nanoTime();
+        String body = "--" + boundary + "\r\nContent-Disposition: form-data; name=\"kb\"\r\n\r\nlab\r\n--" + boundary
+                + "\r\nContent-Disposition: form-data; name=\"files\"; filename=\"" + name + "\"\r\n"
+                + "Content-Type: text/markdown\r\n\r\n" + content + "\r\n--" + boundary + "--\r\n";
+        HttpResponse<String> r = send(auth(HttpRequest.newBuilder(uri(path)), key)
+                .header("Content-Type", "multipart/form-data; boundary=" + boundary)
+                .POST(HttpRequest.BodyPublishers.ofString(body)));
+        assertThat(r.statusCode()).as(r.body()).isIn(200, 202);
+        return json(r);
+    }
+
+    private static String enc(String s) {
+        return URLEncoder.encode(s, StandardCharsets.UTF_8);
+    }
+
+    private URI uri(String path) {
+        return URI.create("http://127.0.0.1:" + server.port() + path);
+    }
+
+    private static HttpRequest.Builder auth(HttpRequest.Builder b, String key) {
+        return key == null ? b : b.header("Authorization", "Bearer " + key);
+    }
+
+    private HttpResponse<String> get(String key, String path) {
+        return send(auth(HttpRequest.newBuilder(uri(path)), key).GET());
+    }
+
+    private HttpResponse<String> delete(String key, String path) {
+        return send(auth(HttpRequest.newBuilder(uri(path)), key).DELETE());
+    }
+
+    private HttpResponse<String> post(String key, String path, String json) {
+        return send(auth(HttpRequest.newBuilder(uri(path)), key).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(json)));
+    }
+
+    private HttpResponse<String> send(HttpRequest.Builder b) {
+        try {
+            return http.send(b.timeout(Duration.ofSeconds(60)).build(), HttpResponse.BodyHandlers.ofString());
+        } catch (IOException | InterruptedException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    private static JsonNode json(HttpResponse<String> r) {
+        return Json.MAPPER.readTree(r.body());
+    }
+}

@@ -1,0 +1,84 @@
+package io.polyrag.store.jdbc;
+
+import io.polyrag.core.model.ApiKey;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/** API key rows: by the SHA-256 of the key, never the key. */
+final class JdbcKeys {
+    private final Jdbc jdbc;
+
+    JdbcKeys(Jdbc jdbc) {
+        this.jdbc = jdbc;
+    }
+
+    ApiKey create(String id, String tenant, String name, String keyHash) {
+        jdbc.tx("create an API key", c -> JdbcCatalog.update(c, "INSERT INTO api_keys (id, tenant, name, key_hash, "
+                + "created_at) VALUES (?, ?, ?, ?, ?)", id, tenant, name == null ? "" : name, keyHash, jdbc.now()));
+        return byId(id).orElseThrow();
+    }
+
+    List<ApiKey> list() {
+        return jdbc.tx("list API keys", c -> {
+            try (PreparedStatement ps = c.prepareStatement("SELECT * FROM api_keys ORDER BY created_at, id");
+                    ResultSet rs = ps.executeQuery()) {
+                List<ApiKey> out = new ArrayList<>();
+                while (rs.next()) {
+                    out.add(key(rs));
+                }
+                return out;
+            }
+        });
+    }
+
+    boolean revoke(String id) {
+        return jdbc.tx("revoke an API key", c -> JdbcCatalog.update(c, "UPDATE api_keys SET revoked_at = ? "
+                + "WHERE id = ? AND revoked_at IS NULL", jdbc.now(), id)) > 0;
+    }
+
+    Optional<io.polyrag.core.port.KeyStore.Active> active(String id) {
+        return jdbc.tx("read an API key", c -> {
+            try (PreparedStatement ps = c.prepareStatement("SELECT * FROM api_keys WHERE id = ? AND revoked_at IS NULL")) {
+                ps.setString(1, id);
+                try (ResultSet rs = ps.executeQuery()) {
+                    return rs.next() ? Optional.of(new io.polyrag.core.port.KeyStore.Active(key(rs),
+                            rs.getString("key_hash"))) : Optional.<io.polyrag.core.port.KeyStore.Active>empty();
+                }
+            }
+        });
+    }
+
+    boolean anyActive() {
+        return jdbc.tx("count API keys", c -> {
+            try (PreparedStatement ps = c.prepareStatement("SELECT 1 FROM api_keys WHERE revoked_at IS NULL LIMIT 1");
+                    ResultSet rs = ps.executeQuery()) {
+                return rs.next();
+            }
+        });
+    }
+
+    private Optional<ApiKey> byId(String id) {
+        return one("SELECT * FROM api_keys WHERE id = ?", id);
+    }
+
+    private Optional<ApiKey> one(String sql, String arg) {
+        return jdbc.tx("read an API key", c -> {
+            try (PreparedStatement ps = c.prepareStatement(sql)) {
+                ps.setString(1, arg);
+                try (ResultSet rs = ps.executeQuery()) {
+                    return rs.next() ? Optional.of(key(rs)) : Optional.<ApiKey>empty();
+                }
+            }
+        });
+    }
+
+    private static ApiKey key(ResultSet rs) throws SQLException {
+        return new ApiKey(rs.getString("id"), rs.getString("tenant"), rs.getString("name"),
+                JdbcCatalog.instant(rs, "created_at"), rs.getObject("revoked_at") == null ? null
+                        : JdbcCatalog.instant(rs, "revoked_at"));
+    }
+}
