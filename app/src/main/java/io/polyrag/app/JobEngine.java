@@ -22,6 +22,7 @@ import java.util.Optional;
 final class JobEngine implements AutoCloseable {
     private final JobStore store;
     private final Map<String, JobHandler> handlers = new LinkedHashMap<>();
+    private final JobEvents events = new JobEvents();
     private JobRunner runner;
 
     JobEngine(JobStore store, List<JobHandler> handlers) {
@@ -35,7 +36,7 @@ final class JobEngine implements AutoCloseable {
 
     /** Starts the workers (after recovery has requeued what a crash left running). */
     void start(Config config) {
-        runner = new JobRunner(store, this::handler, config.get(Settings.INGEST_WORKERS),
+        runner = new JobRunner(store, this::handler, this::changed, config.get(Settings.INGEST_WORKERS),
                 Duration.ofSeconds(config.get(Settings.INGEST_JOB_STALE_SECONDS)),
                 config.get(Settings.INGEST_JOB_ATTEMPTS));
     }
@@ -44,10 +45,41 @@ final class JobEngine implements AutoCloseable {
     String submit(io.polyrag.core.model.Tenant tenant, String kind, String payload) {
         handler(kind);
         String id = store.submit(tenant.id(), kind, payload);
+        changed(id, "created");
         if (runner != null) {
             runner.poke();
         }
         return id;
+    }
+
+    /** A job was written: publish it as an event. A failure to read it back costs the event, never the job. */
+    private void changed(String id, String type) {
+        try {
+            store.job(id).ifPresent(j -> events.publish(type, j));
+        } catch (RuntimeException e) {
+            System.getLogger(JobEngine.class.getName()).log(System.Logger.Level.WARNING, "cannot publish an event "
+                    + "for job " + id + ": " + e.getMessage());
+        }
+    }
+
+    JobEvents events() {
+        return events;
+    }
+
+    /** {@code tenant}'s jobs, newest first. */
+    List<JobInfo> list(io.polyrag.core.model.Tenant tenant, int offset, int limit) {
+        return store.jobs(tenant.id(), offset, limit);
+    }
+
+    /** Cancels {@code tenant}'s job; another tenant's, or an unknown one, is not found. */
+    JobInfo cancel(io.polyrag.core.model.Tenant tenant, String id) {
+        JobInfo j = get(tenant, id);
+        if (!store.cancel(id)) {
+            throw new io.polyrag.core.ConflictException("job " + id + " has finished (" + j.status() + "): "
+                    + "nothing to cancel");
+        }
+        changed(id, "progress");
+        return get(tenant, id);
     }
 
     /** The job with this id, if {@code tenant}'s: another tenant's job is not found, like one that never was. */
@@ -72,6 +104,7 @@ final class JobEngine implements AutoCloseable {
 
     @Override
     public void close() {
+        events.close();
         if (runner != null) {
             runner.close();
         }

@@ -4,7 +4,6 @@ import io.polyrag.core.model.JobProgress;
 import io.polyrag.core.port.JobStore;
 import java.nio.file.Path;
 import java.util.Optional;
-import java.util.function.Consumer;
 
 /**
  * Runs the jobs of one kind. Adding a kind of background work (sync, re-embed) is one class implementing this,
@@ -18,10 +17,19 @@ interface JobHandler {
      * Runs one job to its end.
      *
      * @param job the claimed job, with its payload
-     * @param progress where to report progress (written at most every quarter second, and on each stage change)
+     * @param context where to report progress, and whether the job was asked to stop
      * @return the final progress; its failed count decides between succeeded, partial and failed
      */
-    JobProgress run(JobStore.Claimed job, Consumer<JobProgress> progress);
+    JobProgress run(JobStore.Claimed job, Context context);
+
+    /** What a running job reports to, and asks. */
+    interface Context {
+        /** Reports progress (written at most every quarter second, and on each stage change). */
+        void progress(JobProgress progress);
+
+        /** Whether a cancel was requested: stop at the next item; what was done stays done. */
+        boolean canceled();
+    }
 
     /** Called once the job's end is durably recorded: release what it held. */
     default void ended(JobStore.Claimed job) {

@@ -28,17 +28,22 @@ final class JobRunner implements AutoCloseable {
 
     private final JobStore jobs;
     private final Function<String, JobHandler> handlers;
+    private final java.util.function.BiConsumer<String, String> changed;
     private final Duration staleAfter;
     private final int maxAttempts;
     private final Semaphore wakeUp = new Semaphore(0);
     private final List<Thread> workers = new ArrayList<>();
     private volatile boolean running = true;
 
-    /** @param handlers the handler of each job kind (throws for a kind nobody runs: the job fails, saying so) */
-    JobRunner(JobStore jobs, Function<String, JobHandler> handlers, int workers, Duration staleAfter,
-            int maxAttempts) {
+    /**
+     * @param handlers the handler of each job kind (throws for a kind nobody runs: the job fails, saying so)
+     * @param changed told a job's id and {@code progress} or {@code finished} after each write
+     */
+    JobRunner(JobStore jobs, Function<String, JobHandler> handlers, java.util.function.BiConsumer<String, String>
+            changed, int workers, Duration staleAfter, int maxAttempts) {
         this.jobs = jobs;
         this.handlers = handlers;
+        this.changed = changed;
         this.staleAfter = staleAfter;
         this.maxAttempts = maxAttempts;
         for (int i = 0; i < workers; i++) {
@@ -71,34 +76,59 @@ final class JobRunner implements AutoCloseable {
 
     private void run(JobStore.Claimed job) {
         String id = job.info().id();
-        long[] last = {0};
-        String[] lastStage = {""};
-        JobProgress[] latest = {job.info().progress()};
+        RunContext context = new RunContext(id, job.info().progress());
         JobHandler handler = null;
         try {
             handler = handlers.apply(job.info().kind());
-            JobProgress done = handler.run(job, p -> {
-                latest[0] = p;
-                long now = System.nanoTime();
-                if (!p.stage().equals(lastStage[0]) || now - last[0] >= PROGRESS_INTERVAL_NANOS) {
-                    last[0] = now;
-                    lastStage[0] = p.stage();
-                    jobs.progress(id, p);
-                }
-            });
-            JobStatus status = status(done);
-            jobs.finish(id, status, done, error(status, done));
+            JobProgress done = handler.run(job, context);
+            JobStatus status = context.canceled ? JobStatus.CANCELED : status(done);
+            jobs.finish(id, status, done, context.canceled ? "canceled by request after " + done.processed() + " of "
+                    + done.total() + " items; what was indexed before stays indexed" : error(status, done));
         } catch (RuntimeException e) {
             if (e instanceof io.polyrag.core.StoreException) {
                 LOG.log(Level.ERROR, "job " + id + " failed: " + e.getMessage());
             } else {
                 LOG.log(Level.ERROR, "job " + id + " failed", e);
             }
-            jobs.finish(id, JobStatus.FAILED, latest[0], e.getMessage() == null ? e.getClass().getSimpleName()
+            jobs.finish(id, JobStatus.FAILED, context.latest, e.getMessage() == null ? e.getClass().getSimpleName()
                     : e.getMessage());
         }
+        changed.accept(id, "finished");
         if (handler != null) {
             handler.ended(job);
+        }
+    }
+
+    /** A running job's progress sink: writes at most every quarter second and on each stage change. */
+    private final class RunContext implements JobHandler.Context {
+        private final String id;
+        private long last;
+        private String lastStage = "";
+        private JobProgress latest;
+        private volatile boolean canceled;
+
+        RunContext(String id, JobProgress start) {
+            this.id = id;
+            this.latest = start;
+        }
+
+        @Override
+        public void progress(JobProgress p) {
+            latest = p;
+            long now = System.nanoTime();
+            if (!p.stage().equals(lastStage) || now - last >= PROGRESS_INTERVAL_NANOS) {
+                last = now;
+                lastStage = p.stage();
+                if (!jobs.progress(id, p)) {
+                    canceled = true;
+                }
+                changed.accept(id, "progress");
+            }
+        }
+
+        @Override
+        public boolean canceled() {
+            return canceled;
         }
     }
 

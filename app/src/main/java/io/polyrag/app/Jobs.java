@@ -3,7 +3,7 @@ package io.polyrag.app;
 import io.polyrag.core.model.JobInfo;
 import io.polyrag.core.model.Tenant;
 
-/** A tenant's background jobs: read one back by id (another tenant's id is not found). */
+/** A tenant's background jobs: list, read one back by id (another tenant's id is not found), cancel, follow. */
 public final class Jobs {
     private final JobEngine engine;
     private final Tenant tenant;
@@ -16,5 +16,40 @@ public final class Jobs {
     /** The job with this id. */
     public JobInfo get(String id) {
         return engine.get(tenant, id);
+    }
+
+    /** The tenant's jobs, newest first. */
+    public java.util.List<JobInfo> list(int offset, int limit) {
+        if (offset < 0 || limit < 1 || limit > io.polyrag.app.api.Limits.MAX_PAGE) {
+            throw new io.polyrag.core.InvalidInputException("offset must be >= 0 and limit in [1, "
+                    + io.polyrag.app.api.Limits.MAX_PAGE + "], got " + offset + " and " + limit);
+        }
+        return engine.list(tenant, offset, limit);
+    }
+
+    /**
+     * Cancels a job: a queued one ends canceled at once, a running one stops before its next file (what it indexed
+     * stays indexed). A finished job is a conflict.
+     */
+    public JobInfo cancel(String id) {
+        return engine.cancel(tenant, id);
+    }
+
+    /**
+     * The tenant's job events after {@code afterId}, waiting up to {@code wait} for one; empty when the wait ran out
+     * (send a heartbeat) or the server is closing ({@link #closing()}).
+     */
+    public java.util.List<JobEvents.Event> events(long afterId, java.time.Duration wait) throws InterruptedException {
+        return engine.events().after(tenant, afterId, wait);
+    }
+
+    /** The newest event id now: where a subscriber without a Last-Event-ID starts. */
+    public long lastEventId() {
+        return engine.events().lastId();
+    }
+
+    /** Whether the server is closing (event streams end). */
+    public boolean closing() {
+        return engine.events().closed();
     }
 }

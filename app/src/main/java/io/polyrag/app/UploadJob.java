@@ -10,7 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
-import java.util.function.Consumer;
+import io.polyrag.ingest.IngestPipeline;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -43,14 +43,14 @@ final class UploadJob implements JobHandler {
     }
 
     @Override
-    public JobProgress run(JobStore.Claimed job, Consumer<JobProgress> progress) {
+    public JobProgress run(JobStore.Claimed job, JobHandler.Context context) {
         Payload p = JSON.readValue(job.payload(), Payload.class);
         List<IngestInput> inputs = p.files().stream().map(f -> new IngestInput("upload:" + f.name(), f.name(),
                 sizeOf(f.path()), null, () -> Files.readAllBytes(f.path()))).toList();
         long calls = 0;
         long tokens = 0;
         if (!p.skipGraph() && components.extractor != null && components.extractor.spendsTokens()) {
-            progress.accept(new JobProgress("estimating", inputs.size(), 0, 0, 0, 0, 0, 0, List.of(), List.of()));
+            context.progress(new JobProgress("estimating", inputs.size(), 0, 0, 0, 0, 0, 0, List.of(), List.of()));
             IngestEstimate e = components.pipeline.estimate(inputs);
             calls = e.extractionCalls();
             tokens = e.extractionInputTokens() + e.extractionOutputTokens();
@@ -58,10 +58,12 @@ final class UploadJob implements JobHandler {
         long estimatedCalls = calls;
         long estimatedTokens = tokens;
         JobProgress[] last = {JobProgress.queued()};
-        components.pipeline.ingest(inputs, p.knowledgeBase(), Ingest.run(components, p.skipGraph()), pr -> {
-            last[0] = pr.withEstimate(estimatedCalls, estimatedTokens);
-            progress.accept(last[0]);
-        });
+        IngestPipeline.Run run = Ingest.run(components, p.skipGraph());
+        components.pipeline.ingest(inputs, p.knowledgeBase(), new IngestPipeline.Run(run.skipGraph(),
+                run.tokenBudget(), context::canceled), pr -> {
+                    last[0] = pr.withEstimate(estimatedCalls, estimatedTokens);
+                    context.progress(last[0]);
+                });
         return last[0];
     }
 

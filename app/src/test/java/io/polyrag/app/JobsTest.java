@@ -21,7 +21,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -40,11 +39,11 @@ class JobsTest {
         }
 
         @Override
-        public JobProgress run(JobStore.Claimed job, Consumer<JobProgress> progress) {
+        public JobProgress run(JobStore.Claimed job, JobHandler.Context progress) {
             String[] words = job.payload().split(" ");
             List<ItemError> bad = java.util.Arrays.stream(words).filter(w -> w.equals("bad"))
                     .map(w -> new ItemError(w, "a bad word")).toList();
-            progress.accept(new JobProgress("counting", words.length, 0, 0, 0, 0, 0, 0, List.of(), List.of()));
+            progress.progress(new JobProgress("counting", words.length, 0, 0, 0, 0, 0, 0, List.of(), List.of()));
             return new JobProgress("done", words.length, words.length, words.length - bad.size(), 0, 0, bad.size(),
                     0, List.of(), bad);
         }
@@ -78,6 +77,58 @@ class JobsTest {
                         .hasMessageContaining("unknown job kind 're-embed'").hasMessageContaining("count-words");
                 assertThatThrownBy(() -> jobs.get(Tenant.of("other"), ok)).as("another tenant's job is not found")
                         .isInstanceOf(io.polyrag.core.NotFoundException.class);
+            }
+        }
+    }
+
+    /** A job that works until it is asked to stop. */
+    static final class Patient implements JobHandler {
+        @Override
+        public String kind() {
+            return "patient";
+        }
+
+        @Override
+        public JobProgress run(JobStore.Claimed job, JobHandler.Context context) {
+            int done = 0;
+            while (!context.canceled() && done < 10_000) {
+                context.progress(new JobProgress("waiting", 10_000, ++done, done, 0, 0, 0, 0, List.of(), List.of()));
+                try {
+                    Thread.sleep(5);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    break;
+                }
+            }
+            return new JobProgress("done", 10_000, done, done, 0, 0, 0, 0, List.of(), List.of());
+        }
+    }
+
+    @Test
+    void a_queued_job_cancels_at_once_and_a_running_one_stops_at_its_next_progress() {
+        Config config = Config.defaults(Map.of("POLYRAG_DATA_DIR", dir.toString()));
+        try (CatalogProvider.CatalogAndJobs store = Providers.find(CatalogProvider.class, "h2",
+                Settings.CATALOG_BACKEND).open(new ProviderContext(config, dir))) {
+            try (JobEngine queuedOnly = new JobEngine(store, List.of(new Patient()))) {
+                String id = queuedOnly.submit(Tenant.LOCAL, "patient", "");
+                assertThat(queuedOnly.cancel(Tenant.LOCAL, id).status()).isEqualTo(JobStatus.CANCELED);
+                assertThatThrownBy(() -> queuedOnly.cancel(Tenant.LOCAL, id))
+                        .isInstanceOf(io.polyrag.core.ConflictException.class);
+                assertThatThrownBy(() -> queuedOnly.cancel(Tenant.of("other"), id))
+                        .isInstanceOf(io.polyrag.core.NotFoundException.class);
+            }
+            try (JobEngine jobs = new JobEngine(store, List.of(new Patient()))) {
+                jobs.start(config);
+                String id = jobs.submit(Tenant.LOCAL, "patient", "");
+                await().atMost(Duration.ofSeconds(20)).until(() -> jobs.get(Tenant.LOCAL, id).progress()
+                        .processed() > 0);
+                jobs.cancel(Tenant.LOCAL, id);
+                JobInfo done = await().atMost(Duration.ofSeconds(20)).until(() -> jobs.get(Tenant.LOCAL, id),
+                        j -> j.status().finished());
+                assertThat(done.status()).isEqualTo(JobStatus.CANCELED);
+                assertThat(done.error()).contains("canceled by request");
+                assertThat(done.progress().processed()).isLessThan(10_000);
+                assertThat(jobs.list(Tenant.LOCAL, 0, 10)).extracting(JobInfo::id).contains(id);
             }
         }
     }

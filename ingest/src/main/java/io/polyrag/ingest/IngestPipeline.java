@@ -84,9 +84,14 @@ public final class IngestPipeline {
      *
      * @param skipGraph index without extracting entities and relations (the graph and RDF stores get nothing)
      * @param tokenBudget most language-model tokens extraction may spend in this ingest; 0 means no limit
+     * @param canceled asked before each input: true stops the ingest there (what was written stays written)
      */
-    public record Run(boolean skipGraph, long tokenBudget) {
+    public record Run(boolean skipGraph, long tokenBudget, java.util.function.BooleanSupplier canceled) {
         public static final Run DEFAULT = new Run(false, 0);
+
+        public Run(boolean skipGraph, long tokenBudget) {
+            this(skipGraph, tokenBudget, () -> false);
+        }
     }
 
     private record Prepared(IngestInput input, String documentId, String fingerprint, long size,
@@ -159,7 +164,14 @@ public final class IngestPipeline {
         boolean graph = stores.needsGraph() && !run.skipGraph();
         List<Prepared> batch = new ArrayList<>();
         int batchChunks = 0;
+        int seen = 0;
         for (IngestInput input : inputs) {
+            if (run.canceled().getAsBoolean()) {
+                tally.warn("canceled by request after " + seen + " of " + inputs.size() + " inputs; what was "
+                        + "written before stays indexed");
+                break;
+            }
+            seen++;
             tally.stage("parsing");
             Optional<Prepared> p = prepare(input, kb, graph, tally);
             if (p.isEmpty()) {

@@ -13,7 +13,7 @@ import io.javalin.http.HttpStatus;
 import io.polyrag.core.NotFoundException;
 import java.util.List;
 
-/** {@code /v1/documents}, {@code /v1/jobs/{id}} and {@code /v1/formats}: what is indexed, being indexed, and accepted. */
+/** {@code /v1/documents} and {@code /v1/formats}: what is indexed, and what is accepted. */
 final class DocumentRoutes {
     private final Polyrag polyrag;
 
@@ -29,7 +29,6 @@ final class DocumentRoutes {
     void register(io.javalin.config.RoutesConfig r) {
         getAndHead(r, "/v1/documents", this::documents);
         r.delete("/v1/documents/{id}", this::deleteDocument);
-        getAndHead(r, "/v1/jobs/{id}", ctx -> ctx.json(IngestWire.of(tenant(ctx).jobs().get(ctx.pathParam("id")))));
         getAndHead(r, "/v1/formats", ctx -> ctx.json(AdminWire.of(polyrag.ingest().formats())));
     }
 

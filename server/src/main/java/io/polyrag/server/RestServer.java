@@ -58,6 +58,7 @@ public final class RestServer implements io.polyrag.app.HttpFrontDoor {
             new HealthRoutes(polyrag, auth).register(config.routes);
             new KeyRoutes(polyrag, auth).register(config.routes);
             new KnowledgeBaseRoutes(polyrag).register(config.routes);
+            new JobRoutes(polyrag).register(config.routes);
             new SearchRoutes(polyrag).register(config.routes);
             new IngestRoutes(polyrag).register(config.routes);
             new DocumentRoutes(polyrag).register(config.routes);

@@ -53,7 +53,8 @@ class TenantIsolationTest {
     @BeforeAll
     void start() {
         polyrag = Polyrag.open(Config.load(Map.of(), Map.of("data.dir", tmp.resolve("data").toString(),
-                "graph.enabled", "true", "rdf.enabled", "true", "http.admin.key", ADMIN)));
+                "graph.enabled", "true", "rdf.enabled", "true", "http.admin.key", ADMIN,
+                "http.sse.heartbeat.seconds", "1")));
         a = polyrag.keys().create("alpha", "a's key").key();
         b = polyrag.keys().create("beta", null).key();
         var revoked = polyrag.keys().create("alpha", "old");
@@ -131,6 +132,28 @@ class TenantIsolationTest {
                     .asString()).isEqualTo("lab"));
         }
         assertThat(json(get(b, "/v1/documents")).get("documents")).hasSize(1);
+    }
+
+    @Test
+    void the_event_stream_replays_only_the_tenants_own_jobs() throws IOException {
+        for (String[] who : new String[][] {{a, "yes"}, {b, "no"}}) {
+            try (java.net.Socket socket = new java.net.Socket("127.0.0.1", server.port())) {
+                socket.setSoTimeout(30_000);
+                socket.getOutputStream().write(("GET /v1/events HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer "
+                        + who[0] + "\r\nLast-Event-ID: 0\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+                var in = new java.io.BufferedReader(new java.io.InputStreamReader(socket.getInputStream(),
+                        StandardCharsets.UTF_8));
+                StringBuilder seen = new StringBuilder();
+                for (String l = in.readLine(); l != null && !l.startsWith(": heartbeat"); l = in.readLine()) {
+                    seen.append(l).append('\n');
+                }
+                if (who[1].equals("yes")) {
+                    assertThat(seen).contains(aJob).contains("event: finished");
+                } else {
+                    assertThat(seen).doesNotContain(aJob).doesNotContain("event: ");
+                }
+            }
+        }
     }
 
     @Test

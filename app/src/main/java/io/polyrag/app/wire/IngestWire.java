@@ -42,10 +42,29 @@ public final class IngestWire {
     public record Accepted(String jobId, String status, int files, String location) {
     }
 
-    /** {@code GET /v1/jobs/{id}}. */
+    /**
+     * {@code GET /v1/jobs/{id}}: {@code percentage} of items done, and {@code eta_seconds} (null until one item is
+     * done, and once finished) from the pace so far.
+     */
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     public record Job(String id, String kind, String status, String error, int attempts, Instant createdAt,
-            Instant updatedAt, Progress progress) {
+            Instant updatedAt, int percentage, Long etaSeconds, Progress progress) {
+    }
+
+    /** {@code GET /v1/jobs}: the tenant's jobs, newest first. */
+    public record JobPage(List<Job> jobs, int offset, int limit) {
+    }
+
+    /** One event of {@code GET /v1/events}: {@code created}, {@code progress} or {@code finished}, with the job. */
+    public record JobEvent(long id, String type, Job job) {
+    }
+
+    public static JobPage jobs(List<JobInfo> jobs, int offset, int limit) {
+        return new JobPage(jobs.stream().map(IngestWire::of).toList(), offset, limit);
+    }
+
+    public static JobEvent of(io.polyrag.app.JobEvents.Event e) {
+        return new JobEvent(e.id(), e.type(), of(e.job()));
     }
 
     /** How far a job has come: {@code processed} of {@code total} items, counted as each completes. */
@@ -121,8 +140,17 @@ public final class IngestWire {
     }
 
     public static Job of(JobInfo j) {
+        JobProgress p = j.progress();
+        boolean finished = j.status().finished();
+        int pct = finished && j.status() != io.polyrag.core.model.JobStatus.CANCELED ? 100
+                : p.total() <= 0 ? 0 : (int) Math.min(100, p.processed() * 100L / p.total());
+        Long eta = null;
+        if (!finished && p.processed() > 0 && p.total() > p.processed() && j.createdAt() != null) {
+            long elapsed = Math.max(0, java.time.Duration.between(j.createdAt(), Instant.now()).toSeconds());
+            eta = elapsed * (p.total() - p.processed()) / p.processed();
+        }
         return new Job(j.id(), j.kind(), j.status().wireName(), j.error(), j.attempts(), j.createdAt(), j.updatedAt(),
-                of(j.progress()));
+                pct, eta, of(p));
     }
 
     public static Progress of(JobProgress p) {

@@ -243,6 +243,8 @@ public final class Settings {
     public static final Setting<String> HTTP_CORS_ORIGINS = Setting.string("http.cors.origins", "",
             "Origins a browser may call the API from, comma-separated (e.g. https://app.example.com); empty: CORS "
                     + "off (same origin only); * for any origin.");
+    public static final Setting<Integer> HTTP_SSE_HEARTBEAT_SECONDS = Setting.integer("http.sse.heartbeat.seconds",
+            15, 1, 300, "Seconds between heartbeat comments on an idle event stream (/v1/events), so proxies keep it.");
     public static final Setting<String> HTTP_ADMIN_KEY = Setting.string("http.admin.key", "",
             "Operator key for /v1/admin routes (key management, the store check) once API keys exist; empty: those "
                     + "routes answer only in local mode (no keys, loopback).").secret();

@@ -43,8 +43,23 @@ public interface JobStore {
      */
     int requeueRunning();
 
-    /** Records progress of a running job (also its heartbeat). */
-    void progress(String jobId, JobProgress progress);
+    /**
+     * Records progress of a running job (also its heartbeat).
+     *
+     * @return false when a cancel was requested: the worker should stop at the next item and finish it canceled
+     */
+    boolean progress(String jobId, JobProgress progress);
+
+    /**
+     * Cancels a job: a queued one ends canceled at once; a running one is asked to stop (its worker sees it at its
+     * next progress write).
+     *
+     * @return false when the job is unknown or already finished
+     */
+    boolean cancel(String jobId);
+
+    /** {@code tenant}'s jobs (empty: the local tenant's), newest first. */
+    java.util.List<JobInfo> jobs(String tenant, int offset, int limit);
 
     /**
      * Marks a job finished with {@code status} (succeeded, partial or failed) and its final progress; {@code error}

@@ -667,6 +667,16 @@ public class JdbcCatalog implements CatalogAndJobs {
     // ---- jobs: delegated so each class stays about one thing
 
     @Override
+    public boolean cancel(String jobId) {
+        return jobs.cancel(jobId);
+    }
+
+    @Override
+    public List<io.polyrag.core.model.JobInfo> jobs(String tenant, int offset, int limit) {
+        return jobs.list(tenant, offset, limit);
+    }
+
+    @Override
     public String submit(String tenant, String kind, String payload) {
         return jobs.submit(tenant, kind, payload);
     }
@@ -682,8 +692,8 @@ public class JdbcCatalog implements CatalogAndJobs {
     }
 
     @Override
-    public void progress(String jobId, io.polyrag.core.model.JobProgress progress) {
-        jobs.progress(jobId, progress);
+    public boolean progress(String jobId, io.polyrag.core.model.JobProgress progress) {
+        return jobs.progress(jobId, progress);
     }
 
     @Override

@@ -87,13 +87,51 @@ final class JdbcJobs {
                 jdbc.now()));
     }
 
-    void progress(String jobId, JobProgress p) {
-        jdbc.tx("record job progress", c -> write(c, jobId, p, "running", null));
+    boolean progress(String jobId, JobProgress p) {
+        return jdbc.tx("record job progress", c -> {
+            write(c, jobId, p, "running", null);
+            try (PreparedStatement ps = c.prepareStatement("SELECT cancel_requested FROM jobs WHERE id = ?")) {
+                ps.setString(1, jobId);
+                try (ResultSet rs = ps.executeQuery()) {
+                    return !rs.next() || !rs.getBoolean(1);
+                }
+            }
+        });
+    }
+
+    boolean cancel(String jobId) {
+        return jdbc.tx("cancel a job", c -> JdbcCatalog.update(c, "UPDATE jobs SET status = 'canceled', stage = "
+                + "'canceled', error = 'canceled before it started', updated_at = ? WHERE id = ? AND status = 'queued'",
+                jdbc.now(), jobId) > 0 || JdbcCatalog.update(c, "UPDATE jobs SET cancel_requested = TRUE, updated_at = ? "
+                + "WHERE id = ? AND status = 'running'", jdbc.now(), jobId) > 0);
+    }
+
+    List<JobInfo> list(String tenant, int offset, int limit) {
+        return jdbc.tx("list jobs", c -> {
+            List<String> ids = new ArrayList<>();
+            try (PreparedStatement ps = c.prepareStatement("SELECT id FROM jobs WHERE tenant = ? "
+                    + "ORDER BY created_at DESC, id LIMIT ? OFFSET ?")) {
+                ps.setString(1, tenant);
+                ps.setInt(2, limit);
+                ps.setInt(3, offset);
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        ids.add(rs.getString(1));
+                    }
+                }
+            }
+            List<JobInfo> out = new ArrayList<>();
+            for (String id : ids) {
+                read(c, id).ifPresent(out::add);
+            }
+            return out;
+        });
     }
 
     void finish(String jobId, JobStatus status, JobProgress p, String error) {
         if (!status.finished()) {
-            throw new IllegalArgumentException("a job finishes as succeeded, partial or failed, not " + status);
+            throw new IllegalArgumentException("a job finishes as succeeded, partial, failed or canceled, not "
+                    + status);
         }
         jdbc.tx("finish a job", c -> write(c, jobId, p, status.wireName(), error));
     }

@@ -1,0 +1,113 @@
+package io.polyrag.app;
+
+import io.polyrag.core.model.JobInfo;
+import io.polyrag.core.model.Tenant;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * What happens to jobs, as numbered events for live progress ({@code GET /v1/events}): created, progress (each
+ * stage change and at most every quarter second), finished. The last {@value #CAPACITY} events are kept in a ring, so
+ * memory is bounded however many subscribers wait and however slowly they read; a subscriber resumes after the last
+ * id it saw, and one that falls further behind than the ring misses the oldest (it can read the jobs themselves).
+ * Events are of this process's workers: replicas each publish their own.
+ */
+public final class JobEvents {
+    static final int CAPACITY = 10_000;
+
+    /**
+     * One event.
+     *
+     * @param id increasing from 1 in this process
+     * @param tenant whose job it is (empty: the local tenant)
+     * @param type {@code created}, {@code progress} or {@code finished}
+     * @param job the job as it was then
+     */
+    public record Event(long id, String tenant, String type, JobInfo job) {
+    }
+
+    private final ArrayDeque<Event> ring = new ArrayDeque<>();
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Condition added = lock.newCondition();
+    private long lastId;
+    private boolean closed;
+
+    void publish(String type, JobInfo job) {
+        lock.lock();
+        try {
+            if (ring.size() == CAPACITY) {
+                ring.removeFirst();
+            }
+            ring.addLast(new Event(++lastId, job.tenant(), type, job));
+            added.signalAll();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * {@code tenant}'s events after {@code afterId}, waiting up to {@code wait} for one when there is none yet. Empty
+     * when the wait ran out (time for a heartbeat) or the server is closing.
+     */
+    List<Event> after(Tenant tenant, long afterId, Duration wait) throws InterruptedException {
+        long deadline = System.nanoTime() + wait.toNanos();
+        lock.lock();
+        try {
+            while (!closed) {
+                List<Event> out = new ArrayList<>();
+                for (Event e : ring) {
+                    if (e.id() > afterId && e.tenant().equals(tenant.id())) {
+                        out.add(e);
+                    }
+                }
+                if (!out.isEmpty()) {
+                    return out;
+                }
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    return List.of();
+                }
+                // Skip what this tenant has already passed, so the next look starts from the newest id.
+                afterId = Math.max(afterId, lastId);
+                added.await(left, TimeUnit.NANOSECONDS);
+            }
+            return List.of();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The newest id so far (a subscriber with no Last-Event-ID starts here). */
+    long lastId() {
+        lock.lock();
+        try {
+            return lastId;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    void close() {
+        lock.lock();
+        try {
+            closed = true;
+            added.signalAll();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    boolean closed() {
+        lock.lock();
+        try {
+            return closed;
+        } finally {
+            lock.unlock();
+        }
+    }
+}

@@ -1,0 +1,96 @@
+package io.polyrag.server;
+
+import static io.polyrag.server.Http.getAndHead;
+import static io.polyrag.server.Http.intParam;
+
+import io.javalin.http.Context;
+import io.polyrag.app.Jobs;
+import io.polyrag.app.Json;
+import io.polyrag.app.Polyrag;
+import io.polyrag.app.api.Limits;
+import io.polyrag.app.wire.IngestWire;
+import io.polyrag.core.InvalidInputException;
+import io.polyrag.core.config.Settings;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+
+/**
+ * {@code /v1/jobs} (list, read, cancel) and {@code /v1/events}: the tenant's job events as server-sent events,
+ * resumable with {@code Last-Event-ID}, with a heartbeat comment when idle so proxies keep the stream open.
+ */
+final class JobRoutes {
+    private final Polyrag polyrag;
+    private final Duration heartbeat;
+
+    JobRoutes(Polyrag polyrag) {
+        this.polyrag = polyrag;
+        this.heartbeat = Duration.ofSeconds(polyrag.config().get(Settings.HTTP_SSE_HEARTBEAT_SECONDS));
+    }
+
+    private Jobs jobs(Context ctx) {
+        return polyrag.as(Auth.tenant(ctx)).jobs();
+    }
+
+    void register(io.javalin.config.RoutesConfig r) {
+        getAndHead(r, "/v1/jobs", ctx -> {
+            Integer offset = intParam(ctx, "offset");
+            Integer limit = intParam(ctx, "limit");
+            int o = offset == null ? 0 : offset;
+            int l = limit == null ? Limits.DEFAULT_DOCUMENTS_PAGE : limit;
+            ctx.json(IngestWire.jobs(jobs(ctx).list(o, l), o, l));
+        });
+        getAndHead(r, "/v1/jobs/{id}", ctx -> ctx.json(IngestWire.of(jobs(ctx).get(ctx.pathParam("id")))));
+        r.post("/v1/jobs/{id}/cancel", ctx -> ctx.json(IngestWire.of(jobs(ctx).cancel(ctx.pathParam("id")))));
+        r.get("/v1/events", this::events);
+    }
+
+    private void events(Context ctx) throws IOException {
+        Jobs jobs = jobs(ctx);
+        long after = lastEventId(ctx, jobs);
+        ctx.status(200).contentType("text/event-stream; charset=utf-8").header("Cache-Control", "no-cache")
+                .header("X-Accel-Buffering", "no");
+        OutputStream out = ctx.res().getOutputStream();
+        write(out, ": polyrag job events; resume with Last-Event-ID\nretry: 3000\n\n");
+        try {
+            while (!jobs.closing()) {
+                var events = jobs.events(after, heartbeat);
+                if (events.isEmpty()) {
+                    write(out, ": heartbeat\n\n");
+                    continue;
+                }
+                StringBuilder sb = new StringBuilder();
+                for (var e : events) {
+                    sb.append("id: ").append(e.id()).append("\nevent: ").append(e.type()).append("\ndata: ")
+                            .append(Json.MAPPER.writeValueAsString(IngestWire.of(e))).append("\n\n");
+                    after = e.id();
+                }
+                write(out, sb.toString());
+            }
+        } catch (IOException e) {
+            // The client went away: the stream is over.
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Where the stream starts: after the client's {@code Last-Event-ID}, or now. */
+    private static long lastEventId(Context ctx, Jobs jobs) {
+        String given = ctx.header("Last-Event-ID");
+        if (given == null || given.isBlank()) {
+            return jobs.lastEventId();
+        }
+        try {
+            return Long.parseLong(given.strip());
+        } catch (NumberFormatException e) {
+            throw new InvalidInputException("header 'Last-Event-ID' must be the id of an event this stream sent, was '"
+                    + io.polyrag.core.model.Ids.abbreviate(given, 40) + "'");
+        }
+    }
+
+    private static void write(OutputStream out, String s) throws IOException {
+        out.write(s.getBytes(StandardCharsets.UTF_8));
+        out.flush();
+    }
+}
