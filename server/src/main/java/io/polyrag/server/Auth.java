@@ -55,7 +55,7 @@ final class Auth {
     /** The before-handler of every route: resolves the tenant, or answers 401/403/429. */
     void authenticate(Context ctx) {
         String path = ctx.path();
-        if (!path.startsWith("/v1/") && !path.equals("/v1")) {
+        if (!path.startsWith("/v1/") && !path.equals("/v1") || path.equals("/v1/openapi.json")) {
             return;
         }
         if (!keysRequired()) {

@@ -1,6 +1,5 @@
 package io.polyrag.server;
 
-import static io.polyrag.server.Http.getAndHead;
 import static io.polyrag.server.Http.intParam;
 
 import io.javalin.http.Context;
@@ -26,10 +25,17 @@ final class DocumentRoutes {
         return polyrag.as(Auth.tenant(ctx));
     }
 
-    void register(io.javalin.config.RoutesConfig r) {
-        getAndHead(r, "/v1/documents", this::documents);
-        r.delete("/v1/documents/{id}", this::deleteDocument);
-        getAndHead(r, "/v1/formats", ctx -> ctx.json(AdminWire.of(polyrag.ingest().formats())));
+    void register(Api api) {
+        api.get("/v1/documents", this::documents).summary("documents", "List visible documents, by uri")
+                .query("kb", "string", "one knowledge base; default: all of yours")
+                .query("offset", "integer", "documents to skip").query("limit", "integer", "page size, 1-1000")
+                .response(200, "a page of documents", IngestWire.DocumentPage.class);
+        api.delete("/v1/documents/{id}", this::deleteDocument).summary("documents",
+                "Delete a document from the catalog and every store").path("id", "the document id")
+                .response(204, "deleted", null);
+        api.get("/v1/formats", ctx -> ctx.json(AdminWire.of(polyrag.ingest().formats()))).summary("documents",
+                "What this server accepts: media types, extensions, the size limit, OCR")
+                .response(200, "the accepted formats", AdminWire.FormatList.class);
     }
 
     private void documents(Context ctx) {

@@ -1,6 +1,5 @@
 package io.polyrag.server;
 
-import static io.polyrag.server.Http.getAndHead;
 import static io.polyrag.server.Http.intParam;
 
 import io.javalin.http.Context;
@@ -23,9 +22,15 @@ final class GraphRoutes {
         return polyrag.as(Auth.tenant(ctx));
     }
 
-    void register(io.javalin.config.RoutesConfig r) {
-        getAndHead(r, "/v1/graph/entities", this::entities);
-        getAndHead(r, "/v1/graph/entities/{id}/neighbours", this::neighbours);
+    void register(Api api) {
+        api.get("/v1/graph/entities", this::entities).summary("graph",
+                "Entities whose name or alias contains q, most mentioned first")
+                .required("q", "string", "part of an entity's name").query("kb", "string", "count mentions in it only")
+                .query("limit", "integer", "1-1000, default 20").response(200, "entities", AdminWire.Entities.class);
+        api.get("/v1/graph/entities/{id}/neighbours", this::neighbours).summary("graph",
+                "An entity and every relation touching it").path("id", "the entity id")
+                .query("limit", "integer", "1-1000, default 50")
+                .response(200, "the entity and its relations", AdminWire.Neighbourhood.class);
     }
 
     private void entities(Context ctx) {

@@ -1,7 +1,6 @@
 package io.polyrag.server;
 
 import static io.polyrag.server.Http.booleanParam;
-import static io.polyrag.server.Http.getAndHead;
 
 import io.javalin.http.Context;
 import io.polyrag.app.Polyrag;
@@ -19,19 +18,27 @@ final class HealthRoutes {
         this.auth = auth;
     }
 
-    void register(io.javalin.config.RoutesConfig r) {
+    void register(Api api) {
         // Unauthenticated (for load balancers): with API keys, it says nothing about how much anyone has stored.
-        getAndHead(r, "/health", ctx -> ctx.json(AdminWire.health(polyrag.admin().status(), !auth.keysRequired())));
-        getAndHead(r, "/ready", this::ready);
-        getAndHead(r, "/v1/admin/check", ctx -> {
+        api.get("/health", ctx -> ctx.json(AdminWire.health(polyrag.admin().status(), !auth.keysRequired(),
+                RestServer.VERSION)))
+                .summary("admin", "Status, enabled modalities, problems").noAuth()
+                .response(200, "the server's state", AdminWire.Health.class);
+        api.get("/ready", this::ready).summary("admin", "200 when every store and model answers; 503 naming what does "
+                + "not").noAuth().response(200, "ready", AdminWire.Ready.class)
+                .response(503, "not ready, with the problems", AdminWire.Ready.class);
+        api.get("/v1/admin/check", ctx -> {
             if (ctx.queryParam("repair") != null) {
                 throw new InvalidInputException("a repair changes the stores: send it as POST "
                         + "/v1/admin/check?repair=true (GET only reports)");
             }
             ctx.json(AdminWire.of(polyrag.admin().check(false)));
-        });
-        r.post("/v1/admin/check", ctx -> ctx.json(AdminWire.of(polyrag.admin().check(
-                booleanParam(ctx, "repair")))));
+        }).summary("admin", "Compare every store with the catalog (operator)")
+                .response(200, "the report", AdminWire.Check.class);
+        api.post("/v1/admin/check", ctx -> ctx.json(AdminWire.of(polyrag.admin().check(
+                booleanParam(ctx, "repair"))))).summary("admin", "Compare, and with repair=true mend (operator)")
+                .query("repair", "boolean", "remove orphans and re-index what a store lacks")
+                .response(200, "the report", AdminWire.Check.class);
     }
 
     /** 200 when every store and model answers and agrees with the catalog; 503 naming what does not, and the fix. */

@@ -16,12 +16,6 @@ final class Http {
     private Http() {
     }
 
-    /** A GET route that also answers HEAD: the same handler, headers and status, no body (Jetty drops it). */
-    static void getAndHead(io.javalin.config.RoutesConfig r, String path, io.javalin.http.Handler handler) {
-        r.get(path, handler);
-        r.head(path, handler);
-    }
-
     static boolean flag(String value, String name) {
         if (value == null || value.isBlank()) {
             return false;

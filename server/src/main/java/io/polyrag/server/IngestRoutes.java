@@ -37,11 +37,18 @@ final class IngestRoutes {
         return polyrag.as(Auth.tenant(ctx));
     }
 
-    void register(io.javalin.config.RoutesConfig r) {
-        r.post("/v1/ingest/text", this::ingestText);
-        r.post("/v1/ingest/files", this::ingestFiles);
-        r.post("/v1/ingest/upload", this::upload);
-        r.post("/v1/ingest/staged", this::ingestStaged);
+    void register(Api api) {
+        api.post("/v1/ingest/text", this::ingestText).summary("ingest", "Ingest one text now")
+                .body(api.schemas(), Dtos.TextBody.class, "text")
+                .response(200, "the report, with the text's document_id and version", IngestWire.Report.class);
+        api.post("/v1/ingest/files", this::ingestFiles).summary("ingest", "Stage files and ingest them as a job")
+                .multipart("files", "kb", "skip_graph").response(202, "the job, queued", IngestWire.Accepted.class);
+        api.post("/v1/ingest/upload", this::upload).summary("ingest",
+                "Check and keep files without ingesting them; each refused file with its reason")
+                .multipart("files", "kb").response(200, "accepted and skipped files", IngestWire.Staged.class);
+        api.post("/v1/ingest/staged", this::ingestStaged).summary("ingest", "Ingest staged files as a job")
+                .body(api.schemas(), Dtos.StagedBody.class, "ids")
+                .response(202, "the job, queued", IngestWire.Accepted.class);
     }
 
     private void ingestText(Context ctx) {

@@ -1,6 +1,5 @@
 package io.polyrag.server;
 
-import static io.polyrag.server.Http.getAndHead;
 import static io.polyrag.server.Http.intParam;
 
 import io.javalin.http.Context;
@@ -33,17 +32,24 @@ final class JobRoutes {
         return polyrag.as(Auth.tenant(ctx)).jobs();
     }
 
-    void register(io.javalin.config.RoutesConfig r) {
-        getAndHead(r, "/v1/jobs", ctx -> {
+    void register(Api api) {
+        api.get("/v1/jobs", ctx -> {
             Integer offset = intParam(ctx, "offset");
             Integer limit = intParam(ctx, "limit");
             int o = offset == null ? 0 : offset;
             int l = limit == null ? Limits.DEFAULT_DOCUMENTS_PAGE : limit;
             ctx.json(IngestWire.jobs(jobs(ctx).list(o, l), o, l));
-        });
-        getAndHead(r, "/v1/jobs/{id}", ctx -> ctx.json(IngestWire.of(jobs(ctx).get(ctx.pathParam("id")))));
-        r.post("/v1/jobs/{id}/cancel", ctx -> ctx.json(IngestWire.of(jobs(ctx).cancel(ctx.pathParam("id")))));
-        r.get("/v1/events", this::events);
+        }).summary("jobs", "Your jobs, newest first").query("offset", "integer", "jobs to skip")
+                .query("limit", "integer", "page size, 1-1000").response(200, "a page of jobs", IngestWire.JobPage.class);
+        api.get("/v1/jobs/{id}", ctx -> ctx.json(IngestWire.of(jobs(ctx).get(ctx.pathParam("id"))))).summary("jobs",
+                "A job: status, stage, percentage, ETA, counts, per-file errors").path("id", "the job id")
+                .response(200, "the job", IngestWire.Job.class);
+        api.post("/v1/jobs/{id}/cancel", ctx -> ctx.json(IngestWire.of(jobs(ctx).cancel(ctx.pathParam("id")))))
+                .summary("jobs", "Cancel a queued or running job").path("id", "the job id")
+                .response(200, "the job, canceled or stopping", IngestWire.Job.class);
+        api.stream("/v1/events", this::events).summary("jobs", "Your job events as server-sent events: created, "
+                + "progress, finished; data is a JobEvent").header("Last-Event-ID", "resume after this event id")
+                .events("the stream (text/event-stream), until the client leaves");
     }
 
     private void events(Context ctx) throws IOException {

@@ -1,6 +1,5 @@
 package io.polyrag.server;
 
-import static io.polyrag.server.Http.getAndHead;
 import static io.polyrag.server.Http.requireJson;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
@@ -29,14 +28,17 @@ final class KeyRoutes {
         this.auth = auth;
     }
 
-    void register(io.javalin.config.RoutesConfig r) {
-        getAndHead(r, "/v1/admin/keys", ctx -> ctx.json(AdminWire.keys(polyrag.keys().list())));
-        r.post("/v1/admin/keys", this::create);
-        r.delete("/v1/admin/keys/{id}", ctx -> {
+    void register(Api api) {
+        api.get("/v1/admin/keys", ctx -> ctx.json(AdminWire.keys(polyrag.keys().list()))).summary("admin",
+                "List API keys, never the keys themselves (operator)").response(200, "the keys", AdminWire.KeyList.class);
+        api.post("/v1/admin/keys", this::create).summary("admin", "Create an API key for a tenant; it is shown once "
+                + "(operator)").body(api.schemas(), NewKey.class, "tenant")
+                .response(201, "the key", AdminWire.NewKey.class);
+        api.delete("/v1/admin/keys/{id}", ctx -> {
             polyrag.keys().revoke(ctx.pathParam("id"));
             auth.refresh();
             ctx.status(HttpStatus.NO_CONTENT);
-        });
+        }).summary("admin", "Revoke an API key (operator)").path("id", "the key id").response(204, "revoked", null);
     }
 
     private void create(Context ctx) {

@@ -1,6 +1,5 @@
 package io.polyrag.server;
 
-import static io.polyrag.server.Http.getAndHead;
 import static io.polyrag.server.Http.requireJson;
 
 import io.javalin.http.Context;
@@ -26,16 +25,22 @@ final class KnowledgeBaseRoutes {
         return polyrag.as(Auth.tenant(ctx));
     }
 
-    void register(io.javalin.config.RoutesConfig r) {
-        getAndHead(r, "/v1/knowledge-bases", ctx -> ctx.json(IngestWire.knowledgeBases(tenant(ctx).knowledgeBases()
-                .list())));
-        r.post("/v1/knowledge-bases", this::create);
-        getAndHead(r, "/v1/knowledge-bases/{name}", ctx -> ctx.json(IngestWire.knowledgeBase(
-                tenant(ctx).knowledgeBases().get(ctx.pathParam("name")))));
-        r.delete("/v1/knowledge-bases/{name}", ctx -> {
+    void register(Api api) {
+        api.get("/v1/knowledge-bases", ctx -> ctx.json(IngestWire.knowledgeBases(tenant(ctx).knowledgeBases()
+                .list()))).summary("knowledge bases", "Your knowledge bases with their counts")
+                .response(200, "the knowledge bases", IngestWire.KnowledgeBaseList.class);
+        api.post("/v1/knowledge-bases", this::create).summary("knowledge bases", "Create an empty knowledge base")
+                .body(api.schemas(), NewKnowledgeBase.class, "name")
+                .response(201, "created", IngestWire.KnowledgeBase.class);
+        api.get("/v1/knowledge-bases/{name}", ctx -> ctx.json(IngestWire.knowledgeBase(
+                tenant(ctx).knowledgeBases().get(ctx.pathParam("name"))))).summary("knowledge bases",
+                "A knowledge base with its document and chunk counts").path("name", "its name")
+                .response(200, "the knowledge base", IngestWire.KnowledgeBase.class);
+        api.delete("/v1/knowledge-bases/{name}", ctx -> {
             tenant(ctx).knowledgeBases().delete(ctx.pathParam("name"));
             ctx.status(HttpStatus.NO_CONTENT);
-        });
+        }).summary("knowledge bases", "Delete a knowledge base and every document in it").path("name", "its name")
+                .response(204, "deleted", null);
     }
 
     private void create(Context ctx) {

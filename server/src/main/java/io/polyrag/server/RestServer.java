@@ -23,7 +23,13 @@ public final class RestServer implements io.polyrag.app.HttpFrontDoor {
     private static final String REQUEST_ID = "polyrag.request.id";
     private static final String REQUEST_ID_HEADER = "X-Request-Id";
 
+    /** The build's version, from the jar's manifest ({@code dev} when run from classes). */
+    static final String VERSION = java.util.Objects.requireNonNullElse(RestServer.class.getPackage()
+            .getImplementationVersion(), "dev");
+
     private final Javalin app;
+    private final tools.jackson.databind.node.ObjectNode[] openApi = new tools.jackson.databind.node.ObjectNode[1];
+    private final List<String> operations = new java.util.ArrayList<>();
 
     /**
      * Starts the server.
@@ -55,17 +61,32 @@ public final class RestServer implements io.polyrag.app.HttpFrontDoor {
                     ctx.attribute(REQUEST_ID), ctx.method(), route(ctx), ctx.statusCode(), ms)));
             config.routes.before(RestServer::requestId);
             config.routes.before(auth::authenticate);
-            new HealthRoutes(polyrag, auth).register(config.routes);
-            new KeyRoutes(polyrag, auth).register(config.routes);
-            new KnowledgeBaseRoutes(polyrag).register(config.routes);
-            new JobRoutes(polyrag).register(config.routes);
-            new SearchRoutes(polyrag).register(config.routes);
-            new IngestRoutes(polyrag).register(config.routes);
-            new DocumentRoutes(polyrag).register(config.routes);
-            new GraphRoutes(polyrag).register(config.routes);
+            Api api = new Api(config.routes);
+            new HealthRoutes(polyrag, auth).register(api);
+            new KeyRoutes(polyrag, auth).register(api);
+            new KnowledgeBaseRoutes(polyrag).register(api);
+            new JobRoutes(polyrag).register(api);
+            new SearchRoutes(polyrag).register(api);
+            new IngestRoutes(polyrag).register(api);
+            new DocumentRoutes(polyrag).register(api);
+            new GraphRoutes(polyrag).register(api);
+            api.get("/v1/openapi.json", ctx -> ctx.json(openApi[0])).summary("admin",
+                    "This document: the API in OpenAPI 3.1").noAuth().response(200, "the document", Object.class);
+            openApi[0] = api.document(VERSION);
+            operations.addAll(api.operations());
             ProblemMapper.register(config.routes, ProblemMapper.tooLarge(maxRequestBytes));
         });
         app.start();
+    }
+
+    /** The OpenAPI document this server serves at {@code /v1/openapi.json}. */
+    tools.jackson.databind.node.ObjectNode openApi() {
+        return openApi[0];
+    }
+
+    /** Every operation it answers, as {@code METHOD path}. */
+    List<String> operations() {
+        return List.copyOf(operations);
     }
 
     @Override

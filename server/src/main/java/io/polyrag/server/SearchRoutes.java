@@ -1,6 +1,5 @@
 package io.polyrag.server;
 
-import static io.polyrag.server.Http.getAndHead;
 import static io.polyrag.server.Http.intParam;
 import static io.polyrag.server.Http.requireJson;
 
@@ -33,10 +32,21 @@ final class SearchRoutes {
         return polyrag.as(Auth.tenant(ctx));
     }
 
-    void register(io.javalin.config.RoutesConfig r) {
-        getAndHead(r, "/v1/search", this::searchGet);
-        r.post("/v1/search", this::searchPost);
-        r.post("/v1/query", this::query);
+    void register(Api api) {
+        api.get("/v1/search", this::searchGet).summary("search", "Search every enabled retriever, fused")
+                .required("q", "string", "the text to search for").query("top_k", "integer", "hits wanted")
+                .query("kb", "string", "knowledge bases, comma-separated; default: all of yours")
+                .query("modalities", "string", "vector,fulltext,graph,rdf; default: all enabled")
+                .query("fusion", "string", "rrf or weighted").response(200, "the fused hits", SearchWire.Results.class);
+        api.post("/v1/search", this::searchPost).summary("search", "Search every enabled retriever, fused")
+                .body(api.schemas(), Dtos.SearchBody.class, "query")
+                .response(200, "the fused hits", SearchWire.Results.class);
+        api.post("/v1/query", this::query).summary("search", "Search, then answer citing numbered sources; "
+                + "stream=true answers as server-sent events (token, answer, error)")
+                .body(api.schemas(), Dtos.QueryBody.class, "query")
+                .response(200, "the answer with its sources (or, with stream, text/event-stream)",
+                        SearchWire.AnswerBody.class)
+                .problem(502, "the model failed; the sources are still there", Dtos.AnswerProblem.class);
     }
 
     private void searchGet(Context ctx) {

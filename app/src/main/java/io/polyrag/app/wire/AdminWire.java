@@ -18,8 +18,8 @@ public final class AdminWire {
 
     /** {@code GET /health}: {@code ok}, or {@code degraded} with the problems and their fixes. */
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-    public record Health(String status, List<String> problems, List<String> modalities, Long documents,
-            Map<String, Long> stores, String embeddingModel, int dimension, String auth) {
+    public record Health(String status, String version, List<String> problems, List<String> modalities,
+            Long documents, Map<String, Long> stores, String embeddingModel, int dimension, String auth) {
     }
 
     /** {@code GET /ready}: {@code ready}, or {@code unavailable} (503) naming what is down and the fix. */
@@ -61,8 +61,9 @@ public final class AdminWire {
     }
 
     /** @param counts include the document and record counts (not on a server with tenants: they are everyone's) */
-    public static Health health(Status s, boolean counts) {
-        return new Health(s.problems().isEmpty() ? "ok" : "degraded", s.problems(), SearchWire.names(s.modalities()),
+    public static Health health(Status s, boolean counts, String version) {
+        return new Health(s.problems().isEmpty() ? "ok" : "degraded", version, s.problems(),
+                SearchWire.names(s.modalities()),
                 counts ? s.documents() : null, counts ? s.storeRecords() : null, s.embeddingModel(), s.dimension(),
                 counts ? "local" : "keys");
     }

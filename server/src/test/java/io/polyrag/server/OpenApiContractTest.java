@@ -1,0 +1,286 @@
+package io.polyrag.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.networknt.schema.InputFormat;
+import com.networknt.schema.Schema;
+import com.networknt.schema.SchemaRegistry;
+import com.networknt.schema.SpecificationVersion;
+import io.polyrag.app.Json;
+import io.polyrag.app.Polyrag;
+import io.polyrag.core.config.Config;
+import java.io.IOException;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * The OpenAPI document is the contract: every operation the server answers is in it (it is built from the same
+ * registrations), and every response of every operation — successes and problems — validates against the schema
+ * the document gives for its status. A route added without being exercised here fails the coverage check.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class OpenApiContractTest {
+    @TempDir
+    static Path tmp;
+
+    private Polyrag polyrag;
+    private RestServer server;
+    private ObjectNode doc;
+    private final Set<String> exercised = new TreeSet<>();
+    private final List<String> violations = new ArrayList<>();
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final SchemaRegistry registry = SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12);
+
+    @BeforeAll
+    void start() {
+        polyrag = Polyrag.open(Config.load(Map.of(), Map.of("data.dir", tmp.resolve("data").toString(),
+                "graph.enabled", "true", "rdf.enabled", "true", "http.sse.heartbeat.seconds", "1",
+                "http.admin.key", "operator-key")));
+        server = new RestServer(polyrag, "127.0.0.1", 0, 8L * 1024 * 1024);
+        doc = (ObjectNode) Json.MAPPER.readTree(send("GET", "/v1/openapi.json", null, null).body());
+    }
+
+    @AfterAll
+    void stop() {
+        server.close();
+        polyrag.close();
+    }
+
+    @Test
+    void the_document_lists_exactly_the_operations_the_server_answers() {
+        Set<String> documented = new TreeSet<>();
+        doc.get("paths").properties().forEach(p -> p.getValue().properties().forEach(m -> documented.add(
+                m.getKey().toUpperCase(java.util.Locale.ROOT) + " " + p.getKey())));
+        assertThat(documented).isEqualTo(new TreeSet<>(server.operations()));
+        assertThat(doc.get("openapi").asString()).isEqualTo("3.1.0");
+        assertThat(documented).contains("GET /v1/search", "POST /v1/query", "GET /v1/events", "GET /health");
+    }
+
+    @Test
+    void every_response_of_every_operation_validates_against_the_document() {
+        String text = "{\"text\": \"Marie Curie worked at the Radium Institute in Paris.\", \"title\": \"Curie\", "
+                + "\"kb\": \"lab\"}";
+        String docId = json(call("POST", "/v1/ingest/text", text, 200)).get("document_id").asString();
+        call("POST", "/v1/ingest/text", "{\"text\": 42}", 400);
+        call("GET", "/v1/search?q=" + enc("Radium Institute") + "&kb=lab", null, 200);
+        call("GET", "/v1/search", null, 400);
+        call("POST", "/v1/search", "{\"query\": \"Curie\", \"kb\": \"lab\", \"top_k\": 3}", 200);
+        call("POST", "/v1/search", "{\"query\": \"Curie\", \"top_k\": \"3\"}", 400);
+        call("POST", "/v1/query", "{\"query\": \"Where did Marie Curie work?\", \"grounding\": true}", 200);
+        call("POST", "/v1/query", "{}", 400);
+        String job = json(call("POST", "/v1/ingest/files", multipart("notes.md", "# Notes\n\nOtters hold hands."),
+                202)).get("job_id").asString();
+        call("POST", "/v1/ingest/files", "{}", 415);
+        String staged = json(call("POST", "/v1/ingest/upload", multipart("tides.md", "# Tides\n\nThe moon pulls."),
+                200)).get("accepted").get(0).get("id").asString();
+        call("POST", "/v1/ingest/upload", multipart("empty.md", ""), 200);
+        call("POST", "/v1/ingest/staged", "{\"ids\": [\"" + staged + "\"]}", 202);
+        call("POST", "/v1/ingest/staged", "{\"ids\": [\"00000000-0000-0000-0000-000000000000\"]}", 404);
+        call("GET", "/v1/jobs/" + job, null, 200);
+        call("GET", "/v1/jobs/nope", null, 404);
+        call("GET", "/v1/jobs?limit=5", null, 200);
+        call("GET", "/v1/jobs?limit=0", null, 400);
+        call("POST", "/v1/jobs/nope/cancel", null, 404);
+        call("GET", "/v1/documents?kb=lab", null, 200);
+        call("GET", "/v1/documents?limit=x", null, 400);
+        call("GET", "/v1/formats", null, 200);
+        call("GET", "/v1/graph/entities?q=curie", null, 200);
+        call("GET", "/v1/graph/entities", null, 400);
+        call("GET", "/v1/graph/entities/" + enc("marie curie").replace("+", "%20") + "/neighbours", null, 200);
+        call("GET", "/v1/graph/entities/nobody/neighbours", null, 404);
+        call("GET", "/v1/knowledge-bases", null, 200);
+        call("POST", "/v1/knowledge-bases", "{\"name\": \"scratch\", \"description\": \"x\"}", 201);
+        call("POST", "/v1/knowledge-bases", "{\"name\": \"scratch\"}", 409);
+        call("GET", "/v1/knowledge-bases/scratch", null, 200);
+        call("DELETE", "/v1/knowledge-bases/scratch", null, 204);
+        call("DELETE", "/v1/knowledge-bases/scratch", null, 404);
+        call("GET", "/v1/knowledge-bases/Bad!", null, 400);
+        call("GET", "/health", null, 200);
+        call("GET", "/ready", null, 200);
+        call("GET", "/v1/admin/check", null, 200);
+        call("POST", "/v1/admin/check?repair=true", null, 200);
+        call("GET", "/v1/admin/check?repair=true", null, 400);
+        JsonNode key = json(call("POST", "/v1/admin/keys", "{\"tenant\": \"acme\", \"name\": \"contract\"}", 201));
+        // A key exists now: every /v1 route needs one, admin routes the operator key (a tenant's gets 403).
+        sendAs(null, "GET", "/v1/documents", 401);
+        sendAs("operator-key", "GET", "/v1/admin/keys", 200);
+        sendAs(key.get("key").asString(), "DELETE", "/v1/admin/keys/" + key.get("id").asString(), 403);
+        sendAs("operator-key", "POST", "/v1/admin/keys?x=1", 415);
+        sendAs("operator-key", "DELETE", "/v1/admin/keys/" + key.get("id").asString(), 204);
+        call("DELETE", "/v1/admin/keys/" + key.get("id").asString(), null, 404);
+        call("POST", "/v1/admin/keys", "{\"name\": \"no tenant\"}", 400);
+        call("DELETE", "/v1/documents/" + docId, null, 204);
+        call("DELETE", "/v1/documents/" + docId, null, 404);
+        call("GET", "/v1/openapi.json", null, 200);
+        HttpResponse<String> events = sendStreamHead("/v1/events");
+        assertThat(events.statusCode()).isEqualTo(200);
+        assertThat(events.headers().firstValue("Content-Type").orElseThrow()).startsWith("text/event-stream");
+        exercised.add("GET /v1/events");
+        call("POST", "/v1/jobs/" + job + "/cancel", null, 409);
+        assertThat(violations).isEmpty();
+        Set<String> all = new TreeSet<>(server.operations());
+        assertThat(exercised).as("operations exercised by this test").isEqualTo(all);
+    }
+
+    private HttpResponse<String> sendAs(String key, String method, String pathAndQuery, int status) {
+        return check(method, pathAndQuery, send(method, pathAndQuery, null, key), status, key);
+    }
+
+    /**
+     * {@code docs/openapi.json} is the served document, kept in the repository for readers and for the linter that
+     * CI runs; regenerate it with {@code ./mvnw -pl server test -Dtest=OpenApiContractTest -Dpolyrag.writeDocs=true}.
+     */
+    @Test
+    void docs_openapi_json_is_the_served_document() throws IOException {
+        Path file = Path.of("").toAbsolutePath().getParent().resolve("docs/openapi.json");
+        String served = Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(doc) + "\n";
+        if (Boolean.getBoolean("polyrag.writeDocs")) {
+            java.nio.file.Files.writeString(file, served);
+        }
+        assertThat(java.nio.file.Files.readString(file)).as("docs/openapi.json is stale: regenerate it with ./mvnw "
+                + "-pl server test -Dtest=OpenApiContractTest -Dpolyrag.writeDocs=true").isEqualTo(served);
+    }
+
+    @Test
+    void the_schemas_reject_what_the_wire_records_would_never_print() {
+        ObjectNode schema = doc.deepCopy();
+        schema.putArray("allOf").add(Json.MAPPER.createObjectNode().put("$ref", "#/components/schemas/SearchWireResults"));
+        Schema s = registry.getSchema(schema.toString(), InputFormat.JSON);
+        assertThat(s.validate("{\"query\": \"q\", \"took_ms\": 1, \"modalities\": [], \"degraded\": [], "
+                + "\"warnings\": [], \"hits\": []}", InputFormat.JSON)).isEmpty();
+        assertThat(s.validate("{\"query\": \"q\", \"tookMs\": 1, \"modalities\": [], \"degraded\": [], "
+                + "\"warnings\": [], \"hits\": []}", InputFormat.JSON)).as("a camelCase name").isNotEmpty();
+        assertThat(s.validate("{\"query\": 3, \"took_ms\": \"1\", \"modalities\": [], \"degraded\": [], "
+                + "\"warnings\": [], \"hits\": [{}]}", InputFormat.JSON)).as("wrong types").isNotEmpty();
+    }
+
+    /** Sends, checks the status, validates the body against the document's schema for that status. */
+    private HttpResponse<String> call(String method, String pathAndQuery, Object body, int status) {
+        return check(method, pathAndQuery, send(method, pathAndQuery, body, null), status, null);
+    }
+
+    private HttpResponse<String> check(String method, String pathAndQuery, HttpResponse<String> r, int status,
+            String key) {
+        assertThat(r.statusCode()).as(method + " " + pathAndQuery + ": " + r.body()).isEqualTo(status);
+        String path = pathAndQuery.replaceAll("\\?.*", "");
+        String template = template(path);
+        exercised.add(method + " " + template);
+        if (method.equals("GET")) {
+            HttpResponse<String> head = send("HEAD", pathAndQuery, null, key);
+            assertThat(head.statusCode()).as("HEAD " + pathAndQuery).isEqualTo(status);
+            exercised.add("HEAD " + template);
+        }
+        JsonNode responses = doc.get("paths").get(template).get(method.toLowerCase(java.util.Locale.ROOT))
+                .get("responses");
+        JsonNode declared = responses.has(Integer.toString(status)) ? responses.get(Integer.toString(status))
+                : responses.get(status / 100 + "XX");
+        assertThat(declared).as(method + " " + template + " declares " + status + " or a default").isNotNull();
+        JsonNode content = declared.get("content");
+        if (content == null) {
+            assertThat(r.body()).as(method + " " + template + " " + status + " has no body").isEmpty();
+            return r;
+        }
+        String type = r.headers().firstValue("Content-Type").orElse("").replaceAll(";.*", "");
+        assertThat(content.has(type)).as(method + " " + template + " " + status + " content type " + type
+                + " declared: " + content.propertyNames()).isTrue();
+        ObjectNode schema = doc.deepCopy();
+        schema.putArray("allOf").add(content.get(type).get("schema"));
+        Schema s = registry.getSchema(schema.toString(), InputFormat.JSON);
+        var errors = s.validate(r.body(), InputFormat.JSON);
+        if (!errors.isEmpty()) {
+            violations.add(method + " " + pathAndQuery + " " + status + ": " + errors);
+        }
+        return r;
+    }
+
+    /** The documented path that a concrete path matches. */
+    private String template(String path) {
+        for (String t : (Iterable<String>) () -> doc.get("paths").propertyNames().iterator()) {
+            if (path.matches(t.replaceAll("\\{[^}]+}", "[^/]+"))) {
+                return t;
+            }
+        }
+        throw new AssertionError("no documented path matches " + path);
+    }
+
+    private record Multipart(String boundary, String body) {
+    }
+
+    private static Multipart multipart(String name, String content) {
+        String boundary = "----polyrag" + System.nanoTime();
+        return new Multipart(boundary, "--" + boundary + "\r\nContent-Disposition: form-data; name=\"files\"; "
+                + "filename=\"" + name + "\"\r\nContent-Type: text/markdown\r\n\r\n" + content + "\r\n--" + boundary
+                + "--\r\n");
+    }
+
+    private HttpResponse<String> send(String method, String path, Object body, String key) {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + path));
+        if (key != null) {
+            b.header("Authorization", "Bearer " + key);
+        }
+        if (body instanceof Multipart m) {
+            b.header("Content-Type", "multipart/form-data; boundary=" + m.boundary())
+                    .method(method, HttpRequest.BodyPublishers.ofString(m.body()));
+        } else if (body instanceof String s) {
+            b.header("Content-Type", "application/json").method(method, HttpRequest.BodyPublishers.ofString(s));
+        } else {
+            b.method(method, HttpRequest.BodyPublishers.noBody());
+        }
+        try {
+            return http.send(b.timeout(Duration.ofSeconds(60)).build(), HttpResponse.BodyHandlers.ofString());
+        } catch (IOException | InterruptedException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    /** Opens the event stream and reads only its head (it never ends by itself). */
+    private HttpResponse<String> sendStreamHead(String path) {
+        try {
+            HttpResponse<java.io.InputStream> r = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
+                    + server.port() + path)).build(), HttpResponse.BodyHandlers.ofInputStream());
+            r.body().close();
+            return new HttpResponse<>() {
+                public int statusCode() { return r.statusCode(); }
+                public HttpRequest request() { return r.request(); }
+                public java.util.Optional<HttpResponse<String>> previousResponse() { return java.util.Optional.empty(); }
+                public java.net.http.HttpHeaders headers() { return r.headers(); }
+                public String body() { return ""; }
+                public java.util.Optional<javax.net.ssl.SSLSession> sslSession() { return java.util.Optional.empty(); }
+                public URI uri() { return r.uri(); }
+                public HttpClient.Version version() { return r.version(); }
+            };
+        } catch (IOException | InterruptedException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    private static void await(java.util.function.BooleanSupplier ok) {
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10)).until(ok::getAsBoolean);
+    }
+
+    private static String enc(String s) {
+        return URLEncoder.encode(s, StandardCharsets.UTF_8);
+    }
+
+    private static JsonNode json(HttpResponse<String> r) {
+        return Json.MAPPER.readTree(r.body());
+    }
+}
