@@ -65,6 +65,7 @@ final class Components implements AutoCloseable {
     final GraphStore graph;
     final RdfStore rdf;
     final EntityExtractor extractor;
+    final Metrics metrics;
     private final Deque<AutoCloseable> opened = new ArrayDeque<>();
 
     Components(Config config, ProviderContext context) {
@@ -75,6 +76,7 @@ final class Components implements AutoCloseable {
             this.parser = p;
             this.catalog = track(Providers.find(CatalogProvider.class, config.get(Settings.CATALOG_BACKEND),
                     Settings.CATALOG_BACKEND).open(context));
+            this.metrics = track(new Metrics(catalog));
             Map<Modality, ChunkIndex> indexes = new EnumMap<>(Modality.class);
             List<Retriever> retrievers = new ArrayList<>();
             Embedder e = null;
@@ -87,14 +89,14 @@ final class Components implements AutoCloseable {
                 VectorStore vs = track(Providers.find(VectorStoreProvider.class, config.get(Settings.VECTOR_BACKEND),
                         Settings.VECTOR_BACKEND).open(context, e.dimension(), e.modelId()));
                 indexes.put(Modality.VECTOR, vs);
-                retrievers.add(Retriever.vector(e, vs));
+                retrievers.add(metrics.timed(Retriever.vector(e, vs)));
             }
             this.embedder = e;
             if (config.get(Settings.FULLTEXT_ENABLED)) {
                 FullTextStore fs = track(Providers.find(FullTextStoreProvider.class,
                         config.get(Settings.FULLTEXT_BACKEND), Settings.FULLTEXT_BACKEND).open(context));
                 indexes.put(Modality.FULLTEXT, fs);
-                retrievers.add(Retriever.fullText(fs));
+                retrievers.add(metrics.timed(Retriever.fullText(fs)));
             }
             LlmClient llm = "none".equalsIgnoreCase(config.get(Settings.LLM_PROVIDER).strip()) ? null
                     : track(Providers.find(LlmProvider.class, config.get(Settings.LLM_PROVIDER), Settings.LLM_PROVIDER)
@@ -111,9 +113,9 @@ final class Components implements AutoCloseable {
                         throw new io.polyrag.core.ConfigException("POLYRAG_GRAPH_TEXT2CYPHER=true needs a language "
                                 + "model: set POLYRAG_LLM_PROVIDER (and its URL and model), or turn it off");
                     }
-                    retrievers.add(new Text2CypherRetriever(walk, gs, llm));
+                    retrievers.add(metrics.timed(new Text2CypherRetriever(walk, gs, llm)));
                 } else {
-                    retrievers.add(walk);
+                    retrievers.add(metrics.timed(walk));
                 }
             } else {
                 this.graph = null;
@@ -122,7 +124,7 @@ final class Components implements AutoCloseable {
                 RdfStore rs = track(Providers.find(RdfStoreProvider.class, config.get(Settings.RDF_BACKEND),
                         Settings.RDF_BACKEND).open(context));
                 indexes.put(Modality.RDF, rs);
-                retrievers.add(EntityGraphRetriever.rdf(rs, hops));
+                retrievers.add(metrics.timed(EntityGraphRetriever.rdf(rs, hops)));
                 this.rdf = rs;
             } else {
                 this.rdf = null;

@@ -25,8 +25,16 @@ final class JobEngine implements AutoCloseable {
     private final JobEvents events = new JobEvents();
     private JobRunner runner;
 
+    private final Metrics metrics;
+
     JobEngine(JobStore store, List<JobHandler> handlers) {
+        this(store, handlers, null);
+    }
+
+    /** @param metrics where stage timings and job outcomes are recorded; null records them nowhere visible */
+    JobEngine(JobStore store, List<JobHandler> handlers, Metrics metrics) {
         this.store = store;
+        this.metrics = metrics != null ? metrics : store == null ? null : new Metrics(store);
         for (JobHandler h : handlers) {
             if (this.handlers.putIfAbsent(h.kind(), h) != null) {
                 throw new IllegalArgumentException("two job handlers for kind '" + h.kind() + "'");
@@ -36,7 +44,7 @@ final class JobEngine implements AutoCloseable {
 
     /** Starts the workers (after recovery has requeued what a crash left running). */
     void start(Config config) {
-        runner = new JobRunner(store, this::handler, this::changed, config.get(Settings.INGEST_WORKERS),
+        runner = new JobRunner(store, this::handler, this::changed, metrics, config.get(Settings.INGEST_WORKERS),
                 Duration.ofSeconds(config.get(Settings.INGEST_JOB_STALE_SECONDS)),
                 config.get(Settings.INGEST_JOB_ATTEMPTS));
     }

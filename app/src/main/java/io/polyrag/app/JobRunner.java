@@ -29,6 +29,7 @@ final class JobRunner implements AutoCloseable {
     private final JobStore jobs;
     private final Function<String, JobHandler> handlers;
     private final java.util.function.BiConsumer<String, String> changed;
+    private final Metrics metrics;
     private final Duration staleAfter;
     private final int maxAttempts;
     private final Semaphore wakeUp = new Semaphore(0);
@@ -40,8 +41,9 @@ final class JobRunner implements AutoCloseable {
      * @param changed told a job's id and {@code progress} or {@code finished} after each write
      */
     JobRunner(JobStore jobs, Function<String, JobHandler> handlers, java.util.function.BiConsumer<String, String>
-            changed, int workers, Duration staleAfter, int maxAttempts) {
+            changed, Metrics metrics, int workers, Duration staleAfter, int maxAttempts) {
         this.jobs = jobs;
+        this.metrics = metrics;
         this.handlers = handlers;
         this.changed = changed;
         this.staleAfter = staleAfter;
@@ -84,6 +86,8 @@ final class JobRunner implements AutoCloseable {
             JobStatus status = context.canceled ? JobStatus.CANCELED : status(done);
             jobs.finish(id, status, done, context.canceled ? "canceled by request after " + done.processed() + " of "
                     + done.total() + " items; what was indexed before stays indexed" : error(status, done));
+            context.stageEnded();
+            metrics.jobEnded(job.info().kind(), status, done.added() + done.updated(), done.chunks());
         } catch (RuntimeException e) {
             if (e instanceof io.polyrag.core.StoreException) {
                 LOG.log(Level.ERROR, "job " + id + " failed: " + e.getMessage());
@@ -92,6 +96,7 @@ final class JobRunner implements AutoCloseable {
             }
             jobs.finish(id, JobStatus.FAILED, context.latest, e.getMessage() == null ? e.getClass().getSimpleName()
                     : e.getMessage());
+            metrics.jobEnded(job.info().kind(), JobStatus.FAILED, 0, 0);
         }
         changed.accept(id, "finished");
         if (handler != null) {
@@ -104,6 +109,7 @@ final class JobRunner implements AutoCloseable {
         private final String id;
         private long last;
         private String lastStage = "";
+        private long stageStart = System.nanoTime();
         private JobProgress latest;
         private volatile boolean canceled;
 
@@ -117,6 +123,9 @@ final class JobRunner implements AutoCloseable {
             latest = p;
             long now = System.nanoTime();
             if (!p.stage().equals(lastStage) || now - last >= PROGRESS_INTERVAL_NANOS) {
+                if (!p.stage().equals(lastStage)) {
+                    stageEnded();
+                }
                 last = now;
                 lastStage = p.stage();
                 if (!jobs.progress(id, p)) {
@@ -129,6 +138,15 @@ final class JobRunner implements AutoCloseable {
         @Override
         public boolean canceled() {
             return canceled;
+        }
+
+        /** The stage that was running has ended: record how long it took. */
+        void stageEnded() {
+            long now = System.nanoTime();
+            if (!lastStage.isEmpty()) {
+                metrics.stage(lastStage, Duration.ofNanos(now - stageStart));
+            }
+            stageStart = now;
         }
     }
 

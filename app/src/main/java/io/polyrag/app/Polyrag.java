@@ -54,7 +54,8 @@ public final class Polyrag implements AutoCloseable {
         this.dataDir = dataDir;
         this.components = components;
         this.staging = dataDir.resolve("staging");
-        this.engine = new JobEngine(components.catalog, List.of(new UploadJob(components, staging)));
+        this.engine = new JobEngine(components.catalog, List.of(new UploadJob(components, staging)),
+                components.metrics);
         List<String> problems = Recovery.run(components, staging, engine);
         this.local = facets(Tenant.LOCAL);
         local.uploads().expire();
@@ -133,6 +134,11 @@ public final class Polyrag implements AutoCloseable {
 
     public Keys keys() {
         return keys;
+    }
+
+    /** What the server measures (Prometheus text at {@code /metrics}). */
+    public Metrics metrics() {
+        return components.metrics;
     }
 
     @Override

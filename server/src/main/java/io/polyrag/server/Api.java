@@ -114,6 +114,12 @@ final class Api {
             return this;
         }
 
+        /** A plain-text response. */
+        Op text(int status, String description) {
+            responses.put(status, new Object[] {description, String.class, "text/plain"});
+            return this;
+        }
+
         Op events(String description) {
             responses.put(200, new Object[] {description, null, SSE});
             return this;
@@ -199,6 +205,8 @@ final class Api {
                 ObjectNode resp = rs.putObject(Integer.toString(status)).put("description", (String) r[0]);
                 if (r[2].equals(SSE)) {
                     resp.putObject("content").putObject(SSE).putObject("schema").put("type", "string");
+                } else if (r[1] == String.class) {
+                    resp.putObject("content").putObject((String) r[2]).putObject("schema").put("type", "string");
                 } else if (r[1] == Object.class) {
                     resp.putObject("content").putObject((String) r[2]).putObject("schema").put("type", "object");
                 } else if (r[1] != null) {

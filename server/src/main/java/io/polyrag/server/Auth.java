@@ -28,6 +28,7 @@ final class Auth {
     private final byte[] adminKey;
     private final int failuresPerMinute;
     private final Map<String, long[]> failures = new ConcurrentHashMap<>();
+    private final io.micrometer.core.instrument.Counter authFailures;
     private volatile boolean keysRequired;
     private volatile long keysCheckedAt = Long.MIN_VALUE;
 
@@ -36,6 +37,8 @@ final class Auth {
         String admin = polyrag.config().get(Settings.HTTP_ADMIN_KEY);
         this.adminKey = admin.isEmpty() ? null : admin.getBytes(StandardCharsets.UTF_8);
         this.failuresPerMinute = polyrag.config().get(Settings.HTTP_AUTH_FAILURES_PER_MINUTE);
+        this.authFailures = io.micrometer.core.instrument.Counter.builder("polyrag_auth_failures_total")
+                .description("requests with a missing, wrong or revoked key").register(polyrag.metrics().registry());
         refresh();
     }
 
@@ -55,7 +58,8 @@ final class Auth {
     /** The before-handler of every route: resolves the tenant, or answers 401/403/429. */
     void authenticate(Context ctx) {
         String path = ctx.path();
-        if (!path.startsWith("/v1/") && !path.equals("/v1") || path.equals("/v1/openapi.json")) {
+        boolean operator = path.startsWith("/v1/admin") || path.equals("/metrics");
+        if (!path.startsWith("/v1/") && !path.equals("/v1") && !operator || path.equals("/v1/openapi.json")) {
             return;
         }
         if (!keysRequired()) {
@@ -65,7 +69,7 @@ final class Auth {
         String client = ctx.ip();
         throttle(ctx, client);
         String key = presented(ctx);
-        if (path.startsWith("/v1/admin")) {
+        if (operator) {
             if (adminKey != null && key != null && MessageDigest.isEqual(adminKey,
                     key.getBytes(StandardCharsets.UTF_8))) {
                 ctx.attribute(TENANT, Tenant.LOCAL);
@@ -118,6 +122,7 @@ final class Auth {
         }
         failures.compute(client, (c, f) -> f == null || f[0] != minute ? new long[] {minute, 1}
                 : new long[] {minute, f[1] + 1});
+        authFailures.increment();
         ctx.header("WWW-Authenticate", "Bearer realm=\"polyrag\"");
         throw new HttpResponseException(401, UNAUTHORIZED);
     }

@@ -24,6 +24,9 @@ final class HealthRoutes {
                 RestServer.VERSION)))
                 .summary("admin", "Status, enabled modalities, problems").noAuth()
                 .response(200, "the server's state", AdminWire.Health.class);
+        api.get("/metrics", ctx -> ctx.contentType("text/plain; version=0.0.4; charset=utf-8")
+                .result(polyrag.metrics().scrape())).summary("admin", "Metrics in the Prometheus text format "
+                        + "(operator, once API keys exist)").text(200, "the metrics");
         api.get("/ready", this::ready).summary("admin", "200 when every store and model answers; 503 naming what does "
                 + "not").noAuth().response(200, "ready", AdminWire.Ready.class)
                 .response(503, "not ready, with the problems", AdminWire.Ready.class);

@@ -56,9 +56,19 @@ public final class RestServer implements io.polyrag.app.HttpFrontDoor {
             config.jetty.multipartConfig.maxInMemoryFileSize(1, SizeUnit.MB);
             cors(config, polyrag.config().get(io.polyrag.core.config.Settings.HTTP_CORS_ORIGINS));
             // One access-log line per request, under the id echoed in X-Request-Id.
-            config.requestLogger.http((ctx, ms) -> ACCESS.log(ctx.statusCode() >= 500 ? System.Logger.Level.WARNING
-                    : System.Logger.Level.INFO, () -> String.format(Locale.ROOT, "%s %s %s %d %.1f ms",
-                    ctx.attribute(REQUEST_ID), ctx.method(), route(ctx), ctx.statusCode(), ms)));
+            io.micrometer.core.instrument.MeterRegistry meters = polyrag.metrics().registry();
+            config.requestLogger.http((ctx, ms) -> {
+                ACCESS.log(ctx.statusCode() >= 500 ? System.Logger.Level.WARNING : System.Logger.Level.INFO,
+                        () -> String.format(Locale.ROOT, "%s %s %s %d %.1f ms", ctx.attribute(REQUEST_ID),
+                                ctx.method(), route(ctx), ctx.statusCode(), ms));
+                // By route pattern, never the raw path: ids in paths must not make a metric per request.
+                String route = ctx.endpoints().lastHttpEndpoint() == null ? "unmatched" : route(ctx);
+                io.micrometer.core.instrument.Timer.builder("polyrag_http_requests_seconds")
+                        .description("HTTP requests by route, method and status").tag("route", route)
+                        .tag("method", ctx.method().name()).tag("status", Integer.toString(ctx.statusCode()))
+                        .publishPercentileHistogram().register(meters)
+                        .record(java.time.Duration.ofNanos((long) (ms * 1_000_000)));
+            });
             config.routes.before(RestServer::requestId);
             config.routes.before(auth::authenticate);
             Api api = new Api(config.routes);
@@ -70,6 +80,7 @@ public final class RestServer implements io.polyrag.app.HttpFrontDoor {
             new IngestRoutes(polyrag).register(api);
             new DocumentRoutes(polyrag).register(api);
             new GraphRoutes(polyrag).register(api);
+            new ChatRoutes(polyrag).register(api);
             api.get("/v1/openapi.json", ctx -> ctx.json(openApi[0])).summary("admin",
                     "This document: the API in OpenAPI 3.1").noAuth().response(200, "the document", Object.class);
             openApi[0] = api.document(VERSION);

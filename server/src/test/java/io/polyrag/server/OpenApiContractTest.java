@@ -130,6 +130,13 @@ class OpenApiContractTest {
         call("DELETE", "/v1/documents/" + docId, null, 204);
         call("DELETE", "/v1/documents/" + docId, null, 404);
         call("GET", "/v1/openapi.json", null, 200);
+        call("GET", "/v1/models", null, 200);
+        call("GET", "/metrics", null, 200);
+        call("POST", "/v1/chat/completions", "{\"model\": \"polyrag/lab\", \"messages\": [{\"role\": \"user\", "
+                + "\"content\": \"Where did Marie Curie work?\"}], \"temperature\": 0.2}", 200);
+        call("POST", "/v1/chat/completions", "{\"model\": \"gpt-4o\", \"messages\": [{\"role\": \"user\", "
+                + "\"content\": \"x\"}]}", 404);
+        call("POST", "/v1/chat/completions", "{\"model\": \"polyrag\", \"messages\": []}", 400);
         HttpResponse<String> events = sendStreamHead("/v1/events");
         assertThat(events.statusCode()).isEqualTo(200);
         assertThat(events.headers().firstValue("Content-Type").orElseThrow()).startsWith("text/event-stream");
@@ -201,6 +208,12 @@ class OpenApiContractTest {
         String type = r.headers().firstValue("Content-Type").orElse("").replaceAll(";.*", "");
         assertThat(content.has(type)).as(method + " " + template + " " + status + " content type " + type
                 + " declared: " + content.propertyNames()).isTrue();
+        if (!type.endsWith("json")) {
+            return r;
+        }
+        if (!type.endsWith("json")) {
+            return r;
+        }
         ObjectNode schema = doc.deepCopy();
         schema.putArray("allOf").add(content.get(type).get("schema"));
         Schema s = registry.getSchema(schema.toString(), InputFormat.JSON);

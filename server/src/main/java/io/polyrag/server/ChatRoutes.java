@@ -1,0 +1,222 @@
+package io.polyrag.server;
+
+import static io.polyrag.server.Http.requireJson;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
+import io.javalin.http.Context;
+import io.polyrag.app.Json;
+import io.polyrag.app.Polyrag;
+import io.polyrag.app.wire.SearchWire;
+import io.polyrag.core.InvalidInputException;
+import io.polyrag.core.NotFoundException;
+import io.polyrag.core.model.Answer;
+import io.polyrag.core.model.KnowledgeBaseInfo;
+import io.polyrag.core.model.SearchRequest;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * The OpenAI-compatible routes, so any OpenAI-speaking client or agent framework can use a knowledge base as a model:
+ * {@code GET /v1/models} lists {@code polyrag} (all your knowledge bases) and {@code polyrag/<kb>} (one), and
+ * {@code POST /v1/chat/completions} answers the last user message with polyrag's cited answer — extractive offline,
+ * the configured language model otherwise — streamed as {@code chat.completion.chunk}s with {@code stream: true}.
+ * The sources come with the response ({@code sources}, on the last chunk when streaming). Fields the OpenAI API has
+ * and polyrag does not use (temperature, n, tools, …) are accepted and ignored, as OpenAI-compatible servers do.
+ */
+final class ChatRoutes {
+    static final String MODEL = "polyrag";
+    private final Polyrag polyrag;
+
+    /** One model, as OpenAI lists them. */
+    record Model(String id, String object, long created, @JsonProperty("owned_by") String ownedBy) {
+    }
+
+    /** {@code GET /v1/models}. */
+    record ModelList(String object, List<Model> data) {
+    }
+
+    /** A chat message. */
+    record Message(String role, String content) {
+    }
+
+    /** A completion's choice. */
+    record Choice(int index, Message message, @JsonProperty("finish_reason") String finishReason) {
+    }
+
+    /** Token counts (polyrag does not count them: zeros, as the field is expected). */
+    record Usage(@JsonProperty("prompt_tokens") int promptTokens,
+            @JsonProperty("completion_tokens") int completionTokens, @JsonProperty("total_tokens") int totalTokens) {
+    }
+
+    /** {@code POST /v1/chat/completions} without {@code stream}. */
+    record Completion(String id, String object, long created, String model, List<Choice> choices, Usage usage,
+            List<SearchWire.Source> sources) {
+    }
+
+    /** What a streamed chunk's choice adds. */
+    record Delta(String role, String content) {
+    }
+
+    /** A streamed chunk's choice. */
+    record ChunkChoice(int index, Delta delta, @JsonProperty("finish_reason") String finishReason) {
+    }
+
+    /** One {@code chat.completion.chunk}; the last carries the sources. */
+    record Chunk(String id, String object, long created, String model, List<ChunkChoice> choices,
+            List<SearchWire.Source> sources) {
+    }
+
+    /** The fields polyrag reads from a chat request (others are accepted and ignored). */
+    record ChatBody(String model, List<Message> messages, Boolean stream) {
+    }
+
+    ChatRoutes(Polyrag polyrag) {
+        this.polyrag = polyrag;
+    }
+
+    void register(Api api) {
+        api.get("/v1/models", this::models).summary("openai", "Your knowledge bases as models (OpenAI format)")
+                .response(200, "the models", ModelList.class);
+        api.post("/v1/chat/completions", this::complete).summary("openai", "Answer the last user message with "
+                + "cited sources (OpenAI chat format; stream=true for chat.completion.chunk events)")
+                .body(api.schemas(), ChatBody.class, "model", "messages")
+                .response(200, "the completion (or, with stream, text/event-stream of chunks)", Completion.class);
+    }
+
+    private void models(Context ctx) {
+        long now = System.currentTimeMillis() / 1000;
+        List<Model> out = new ArrayList<>();
+        out.add(new Model(MODEL, "model", now, MODEL));
+        for (KnowledgeBaseInfo kb : polyrag.as(Auth.tenant(ctx)).knowledgeBases().list()) {
+            out.add(new Model(MODEL + "/" + kb.name(), "model", kb.createdAt().getEpochSecond(), MODEL));
+        }
+        ctx.json(new ModelList("list", out));
+    }
+
+    private void complete(Context ctx) throws IOException {
+        requireJson(ctx);
+        JsonNode body = Json.read(ctx.body(), JsonNode.class);
+        if (body == null || !body.isObject()) {
+            throw new InvalidInputException("the body must be a JSON object: {\"model\": \"polyrag\", \"messages\": "
+                    + "[{\"role\": \"user\", \"content\": \"your question\"}]}");
+        }
+        String model = text(body.get("model"), "model");
+        List<String> kbs = knowledgeBases(ctx, model);
+        String question = lastUserMessage(body.get("messages"));
+        JsonNode stream = body.get("stream");
+        if (stream != null && !stream.isBoolean() && !stream.isNull()) {
+            throw new InvalidInputException("field 'stream' must be true or false");
+        }
+        var search = polyrag.as(Auth.tenant(ctx)).search();
+        SearchRequest request = new SearchRequest(question, search.defaultAnswerTopK(), kbs, null, null);
+        String id = "chatcmpl-" + UUID.randomUUID().toString().replace("-", "");
+        long created = System.currentTimeMillis() / 1000;
+        if (stream != null && stream.asBoolean()) {
+            ctx.status(200).contentType("text/event-stream; charset=utf-8").header("Cache-Control", "no-cache");
+            OutputStream out = ctx.res().getOutputStream();
+            send(out, new Chunk(id, "chat.completion.chunk", created, model, List.of(new ChunkChoice(0,
+                    new Delta("assistant", ""), null)), null));
+            boolean[] streamed = {false};
+            Answer a;
+            try {
+                a = search.answer(request, null, false, token -> {
+                    streamed[0] = true;
+                    send(out, new Chunk(id, "chat.completion.chunk", created, model, List.of(new ChunkChoice(0,
+                            new Delta(null, token), null)), null));
+                });
+            } catch (RuntimeException e) {
+                // Headers are sent: the error travels as OpenAI streams it, then the stream ends.
+                int status = e instanceof io.polyrag.core.AnswerUnavailableException ? 502 : ProblemMapper.status(e);
+                if (status == 0) {
+                    throw e;
+                }
+                out.write(("data: " + Json.MAPPER.writeValueAsString(java.util.Map.of("error", java.util.Map.of(
+                        "message", String.valueOf(e.getMessage()), "type", status == 502 ? "model_error"
+                                : "invalid_request_error", "code", status))) + "\n\n").getBytes(
+                                        StandardCharsets.UTF_8));
+                out.write("data: [DONE]\n\n".getBytes(StandardCharsets.UTF_8));
+                out.flush();
+                return;
+            }
+            if (!streamed[0]) {
+                send(out, new Chunk(id, "chat.completion.chunk", created, model, List.of(new ChunkChoice(0,
+                        new Delta(null, a.answer()), null)), null));
+            }
+            send(out, new Chunk(id, "chat.completion.chunk", created, model, List.of(new ChunkChoice(0,
+                    new Delta(null, null), "stop")), SearchWire.sources(a.sources())));
+            out.write("data: [DONE]\n\n".getBytes(StandardCharsets.UTF_8));
+            out.flush();
+            return;
+        }
+        Answer a = search.answer(request, null, false, t -> { });
+        ctx.json(new Completion(id, "chat.completion", created, model, List.of(new Choice(0,
+                new Message("assistant", a.answer()), "stop")), new Usage(0, 0, 0), SearchWire.sources(a.sources())));
+    }
+
+    /** {@code polyrag}: every knowledge base of yours; {@code polyrag/<kb>}: that one, which must exist. */
+    private List<String> knowledgeBases(Context ctx, String model) {
+        if (model.equals(MODEL)) {
+            return List.of();
+        }
+        if (!model.startsWith(MODEL + "/")) {
+            throw new NotFoundException("no model '" + io.polyrag.core.model.Ids.abbreviate(model, 80) + "': use "
+                    + "'polyrag' (all your knowledge bases) or 'polyrag/<knowledge base>' (GET /v1/models lists them)");
+        }
+        String kb = model.substring(MODEL.length() + 1);
+        polyrag.as(Auth.tenant(ctx)).knowledgeBases().get(kb);
+        return List.of(kb);
+    }
+
+    /** The last message with role user; its content a string or a list of text parts. */
+    private static String lastUserMessage(JsonNode messages) {
+        if (messages == null || !messages.isArray() || messages.isEmpty()) {
+            throw new InvalidInputException("field 'messages' must be a non-empty list of {\"role\", \"content\"}");
+        }
+        for (int i = messages.size() - 1; i >= 0; i--) {
+            JsonNode m = messages.get(i);
+            if (m.isObject() && "user".equals(m.path("role").asString(""))) {
+                JsonNode c = m.get("content");
+                if (c != null && c.isString()) {
+                    return c.asString();
+                }
+                if (c != null && c.isArray()) {
+                    StringBuilder sb = new StringBuilder();
+                    for (JsonNode part : c) {
+                        if ("text".equals(part.path("type").asString("")) && part.path("text").isString()) {
+                            sb.append(sb.isEmpty() ? "" : "\n").append(part.get("text").asString());
+                        }
+                    }
+                    if (!sb.isEmpty()) {
+                        return sb.toString();
+                    }
+                }
+                throw new InvalidInputException("messages[" + i + "].content must be text (a string, or a list of "
+                        + "{\"type\": \"text\", \"text\": …} parts)");
+            }
+        }
+        throw new InvalidInputException("no message with role 'user' in 'messages': the last one is the question");
+    }
+
+    private static String text(JsonNode n, String field) {
+        if (n == null || !n.isString() || n.asString().isBlank()) {
+            throw new InvalidInputException("field '" + field + "' must be a string: 'polyrag' or 'polyrag/<knowledge "
+                    + "base>'");
+        }
+        return n.asString();
+    }
+
+    private static void send(OutputStream out, Chunk chunk) {
+        try {
+            out.write(("data: " + Json.MAPPER.writeValueAsString(chunk) + "\n\n").getBytes(StandardCharsets.UTF_8));
+            out.flush();
+        } catch (IOException e) {
+            throw new UncheckedIOException("the client went away", e);
+        }
+    }
+}
