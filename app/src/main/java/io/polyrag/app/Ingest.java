@@ -102,6 +102,11 @@ public final class Ingest {
             throw new InvalidInputException("text contains a NUL character at offset " + nul + ": send text only "
                     + "(a binary file goes to POST /v1/ingest/files)");
         }
+        if (request.title() != null && (request.title().length() > Limits.MAX_TITLE
+                || request.title().chars().anyMatch(Character::isISOControl))) {
+            throw new InvalidInputException("title must be at most " + Limits.MAX_TITLE + " characters with no control "
+                    + "characters");
+        }
         // An HTML page's own <title> wins when it has one; plain text and Markdown are named by their first line.
         String title = request.title() != null && !request.title().isBlank() ? request.title().strip()
                 : ext.equals(".html") ? "text" : titleOf(request.text());

@@ -22,6 +22,10 @@ final class Scope {
     }
 
     static SearchScope of(Catalog catalog, Tenant t, Collection<String> names) {
+        if (names != null && names.size() > io.polyrag.app.api.Limits.MAX_KNOWLEDGE_BASES) {
+            throw new io.polyrag.core.InvalidInputException("kb names " + names.size() + " knowledge bases: at most "
+                    + io.polyrag.app.api.Limits.MAX_KNOWLEDGE_BASES + " per search (name none to search all of yours)");
+        }
         Set<String> stored = new LinkedHashSet<>();
         for (String n : names == null ? Set.<String>of() : names) {
             if (n != null && !n.isBlank()) {

@@ -26,7 +26,7 @@ final class Shown {
         return new SearchResponse(r.query(), r.tookMs(), r.modalities(), r.degraded(), r.hits().stream()
                 .map(h -> new SearchHit(h.rank(), h.score(), h.documentId(), h.chunkId(), h.uri(), h.title(), h.text(),
                         h.kind(), h.headingPath(), t.show(h.knowledgeBase()), h.sources(), h.version(), h.ordinal(),
-                        h.location(), h.merged())).toList(), r.warnings());
+                        h.location(), h.merged(), h.contributions())).toList(), r.warnings(), r.fusion());
     }
 
     static Answer of(Tenant t, Answer a) {

@@ -125,7 +125,7 @@ class EvaluationTest {
 
     private static io.polyrag.core.model.SearchHit hit(String uri) {
         return new io.polyrag.core.model.SearchHit(1, 1, "x", "c", uri, "t", "text",
-                io.polyrag.core.model.ChunkKind.PROSE, List.of(), "eval", Map.of(), 1, 0, "", List.of());
+                io.polyrag.core.model.ChunkKind.PROSE, List.of(), "eval", Map.of(), 1, 0, "", List.of(), Map.of());
     }
 
     @Test

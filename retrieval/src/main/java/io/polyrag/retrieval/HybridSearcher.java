@@ -120,7 +120,21 @@ public final class HybridSearcher implements AutoCloseable {
             hits.add(toHit(i + 1, unique.get(i)));
         }
         return new SearchResponse(request.query(), (System.nanoTime() - start) / 1_000_000, modalities, degraded,
-                hits, warnings);
+                hits, warnings, describe(request.fusion(), variants.size()));
+    }
+
+    /** The fusion arithmetic, in words, for {@code explain}. */
+    private String describe(FusionMethod requested, int variants) {
+        FusionMethod method = requested == null ? options.fusion() : requested;
+        String how = method == FusionMethod.WEIGHTED
+                ? "weighted: each list's scores normalised (" + options.normalization().name().toLowerCase(
+                        java.util.Locale.ROOT) + "), times its modality's weight " + options.weights().entrySet()
+                        .stream().sorted(Map.Entry.comparingByKey()).map(e -> e.getKey().wireName() + "="
+                                + e.getValue()).collect(Collectors.joining(", ")) + ", summed over modalities"
+                : "rrf: the sum over modalities of 1 / (" + options.rrfK() + " + rank)";
+        return how + "; per modality a hit keeps its merged duplicates' best contribution"
+                + (variants > 1 ? "; " + variants + " query variants combined" : "")
+                + (reranker != null ? "; then reranked" : "");
     }
 
     /**
@@ -275,7 +289,8 @@ public final class HybridSearcher implements AutoCloseable {
         ChunkView v = c.view();
         return new SearchHit(rank, c.hit().score(), v.chunk().documentId(), v.chunk().id(), v.uri(), v.title(),
                 v.chunk().text(), v.chunk().kind(), v.chunk().headingPath(), v.knowledgeBase(), c.hit().sources(),
-                v.chunk().version(), v.chunk().ordinal(), v.chunk().location(), c.hit().merged());
+                v.chunk().version(), v.chunk().ordinal(), v.chunk().location(), c.hit().merged(),
+                c.hit().contributions());
     }
 
     @Override

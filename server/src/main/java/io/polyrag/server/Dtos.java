@@ -20,10 +20,11 @@ final class Dtos {
      * @param knowledgeBases knowledge bases to search ({@code kb}; one name or a list); empty: all
      * @param modalities retrievers to run; empty: all enabled
      * @param fusion {@code rrf} or {@code weighted}; default from configuration
+     * @param explain add each hit's per-modality contributions and the fusion arithmetic
      */
     record SearchBody(String query, @JsonProperty("top_k") Integer topK,
             @JsonProperty("kb") @JsonFormat(with = JsonFormat.Feature.ACCEPT_SINGLE_VALUE_AS_ARRAY) List<String> knowledgeBases, List<String> modalities,
-            String fusion) {
+            String fusion, Boolean explain) {
     }
 
     /**

@@ -59,8 +59,8 @@ public final class RestServer implements io.polyrag.app.HttpFrontDoor {
             io.micrometer.core.instrument.MeterRegistry meters = polyrag.metrics().registry();
             config.requestLogger.http((ctx, ms) -> {
                 ACCESS.log(ctx.statusCode() >= 500 ? System.Logger.Level.WARNING : System.Logger.Level.INFO,
-                        () -> String.format(Locale.ROOT, "%s %s %s %d %.1f ms", ctx.attribute(REQUEST_ID),
-                                ctx.method(), route(ctx), ctx.statusCode(), ms));
+                        () -> String.format(Locale.ROOT, "%s tenant=%s %s %s %d %.1f ms", ctx.attribute(REQUEST_ID),
+                                tenantOf(ctx), ctx.method(), route(ctx), ctx.statusCode(), ms));
                 // By route pattern, never the raw path: ids in paths must not make a metric per request.
                 String route = ctx.endpoints().lastHttpEndpoint() == null ? "unmatched" : route(ctx);
                 io.micrometer.core.instrument.Timer.builder("polyrag_http_requests_seconds")
@@ -114,6 +114,12 @@ public final class RestServer implements io.polyrag.app.HttpFrontDoor {
         String id = given != null && given.matches("[A-Za-z0-9._:-]{1,64}") ? given : UUID.randomUUID().toString();
         ctx.attribute(REQUEST_ID, id);
         ctx.header(REQUEST_ID_HEADER, id);
+    }
+
+    /** The tenant a request acted for, for the access log: its id, {@code -} in local mode or before auth. */
+    private static String tenantOf(Context ctx) {
+        io.polyrag.core.model.Tenant t = ctx.attribute(Auth.TENANT);
+        return t == null || t.isLocal() ? "-" : t.id();
     }
 
     /** The route pattern that answered ({@code /v1/jobs/{id}}), or the path when none did (a 404). */

@@ -37,7 +37,9 @@ final class SearchRoutes {
                 .required("q", "string", "the text to search for").query("top_k", "integer", "hits wanted")
                 .query("kb", "string", "knowledge bases, comma-separated; default: all of yours")
                 .query("modalities", "string", "vector,fulltext,graph,rdf; default: all enabled")
-                .query("fusion", "string", "rrf or weighted").response(200, "the fused hits", SearchWire.Results.class);
+                .query("fusion", "string", "rrf or weighted")
+                .query("explain", "boolean", "add per-modality contributions and the fusion arithmetic")
+                .response(200, "the fused hits", SearchWire.Results.class);
         api.post("/v1/search", this::searchPost).summary("search", "Search every enabled retriever, fused")
                 .body(api.schemas(), Dtos.SearchBody.class, "query")
                 .response(200, "the fused hits", SearchWire.Results.class);
@@ -61,7 +63,8 @@ final class SearchRoutes {
         List<String> kbs = ctx.queryParams("kb").stream().flatMap(k -> Arrays.stream(k.split(","))).toList();
         List<String> modalities = ctx.queryParam("modalities") == null ? List.of()
                 : List.of(ctx.queryParam("modalities").split(","));
-        ctx.json(SearchWire.of(tenant(ctx).search().run(request(query, topK, kbs, modalities, ctx.queryParam("fusion")))));
+        ctx.json(SearchWire.of(tenant(ctx).search().run(request(query, topK, kbs, modalities, ctx.queryParam("fusion"))),
+                Http.booleanParam(ctx, "explain")));
     }
 
     private void searchPost(Context ctx) {
@@ -71,7 +74,7 @@ final class SearchRoutes {
             throw new InvalidInputException("field 'query' is missing: send {\"query\": \"your question\"}");
         }
         ctx.json(SearchWire.of(tenant(ctx).search().run(request(b.query(), b.topK(), b.knowledgeBases(), b.modalities(),
-                b.fusion()))));
+                b.fusion())), Boolean.TRUE.equals(b.explain())));
     }
 
     private void query(Context ctx) throws IOException {

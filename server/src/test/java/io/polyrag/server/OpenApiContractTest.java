@@ -82,7 +82,18 @@ class OpenApiContractTest {
         call("POST", "/v1/ingest/text", "{\"text\": 42}", 400);
         call("GET", "/v1/search?q=" + enc("Radium Institute") + "&kb=lab", null, 200);
         call("GET", "/v1/search", null, 400);
-        call("POST", "/v1/search", "{\"query\": \"Curie\", \"kb\": \"lab\", \"top_k\": 3}", 200);
+        JsonNode explained = json(call("POST", "/v1/search", "{\"query\": \"Curie\", \"kb\": \"lab\", \"top_k\": 3, "
+                + "\"explain\": true}", 200));
+        assertThat(explained.get("fusion").asString()).contains("over modalities");
+        JsonNode top = explained.get("hits").get(0);
+        double sum = 0;
+        for (var c : top.get("explain").get("contributions").properties()) {
+            sum += c.getValue().asDouble();
+        }
+        assertThat(sum).as("the contributions add up to the fused score").isCloseTo(top.get("score").asDouble(),
+                org.assertj.core.data.Offset.offset(1e-9));
+        assertThat(json(call("GET", "/v1/search?q=Curie", null, 200)).get("hits").get(0).get("explain").isNull())
+                .isTrue();
         call("POST", "/v1/search", "{\"query\": \"Curie\", \"top_k\": \"3\"}", 400);
         call("POST", "/v1/query", "{\"query\": \"Where did Marie Curie work?\", \"grounding\": true}", 200);
         call("POST", "/v1/query", "{}", 400);
@@ -172,7 +183,7 @@ class OpenApiContractTest {
         schema.putArray("allOf").add(Json.MAPPER.createObjectNode().put("$ref", "#/components/schemas/SearchWireResults"));
         Schema s = registry.getSchema(schema.toString(), InputFormat.JSON);
         assertThat(s.validate("{\"query\": \"q\", \"took_ms\": 1, \"modalities\": [], \"degraded\": [], "
-                + "\"warnings\": [], \"hits\": []}", InputFormat.JSON)).isEmpty();
+                + "\"warnings\": [], \"fusion\": null, \"hits\": []}", InputFormat.JSON)).isEmpty();
         assertThat(s.validate("{\"query\": \"q\", \"tookMs\": 1, \"modalities\": [], \"degraded\": [], "
                 + "\"warnings\": [], \"hits\": []}", InputFormat.JSON)).as("a camelCase name").isNotEmpty();
         assertThat(s.validate("{\"query\": 3, \"took_ms\": \"1\", \"modalities\": [], \"degraded\": [], "

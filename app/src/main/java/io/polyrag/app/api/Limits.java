@@ -18,6 +18,10 @@ public final class Limits {
     public static final int DEFAULT_ENTITIES = 20;
     /** Relations listed around an entity when a request does not say. */
     public static final int DEFAULT_NEIGHBOURS = 50;
+    /** Most knowledge bases one search may name. */
+    public static final int MAX_KNOWLEDGE_BASES = 256;
+    /** Longest title a client may give. */
+    public static final int MAX_TITLE = 1024;
     /** Longest entity-name search text. */
     public static final int MAX_ENTITY_QUERY = 200;
 

@@ -19,10 +19,17 @@ public final class SearchWire {
     private SearchWire() {
     }
 
-    /** {@code POST /v1/search}: the fused hits, best first. */
+    /**
+     * {@code POST /v1/search}: the fused hits, best first. {@code fusion} (with {@code explain}): the arithmetic that
+     * made the scores, in words.
+     */
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     public record Results(String query, long tookMs, List<String> modalities, List<Degraded> degraded,
-            List<String> warnings, List<Hit> hits) {
+            List<String> warnings, String fusion, List<Hit> hits) {
+    }
+
+    /** With {@code explain}: what each modality added to a hit's fused score; they sum to it. */
+    public record Explain(double score, Map<String, Double> contributions) {
     }
 
     /** A modality that could not answer; the others still did. */
@@ -36,7 +43,7 @@ public final class SearchWire {
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     public record Hit(int rank, double score, String documentId, String chunkId, String uri, String title,
             String text, String kind, List<String> headingPath, String location, String knowledgeBase, long version,
-            int ordinal, Map<String, Score> sources, List<String> merged) {
+            int ordinal, Map<String, Score> sources, List<String> merged, Explain explain) {
     }
 
     /** A modality's rank (1-based) and raw score for a hit. */
@@ -67,16 +74,22 @@ public final class SearchWire {
     }
 
     public static Results of(SearchResponse r) {
-        return new Results(r.query(), r.tookMs(), names(r.modalities()), degraded(r.degraded()), r.warnings(),
-                r.hits().stream().map(SearchWire::hit).toList());
+        return of(r, false);
     }
 
-    public static Hit hit(SearchHit h) {
+    /** The results; with {@code explain}, each hit's per-modality contributions and the fusion in words. */
+    public static Results of(SearchResponse r, boolean explain) {
+        return new Results(r.query(), r.tookMs(), names(r.modalities()), degraded(r.degraded()), r.warnings(),
+                explain ? r.fusion() : null, r.hits().stream().map(h -> hit(h, explain)).toList());
+    }
+
+    public static Hit hit(SearchHit h, boolean explain) {
         Map<String, Score> sources = new TreeMap<>();
         h.sources().forEach((m, s) -> sources.put(m, score(s)));
         return new Hit(h.rank(), h.score(), h.documentId(), h.chunkId(), h.uri(), h.title(), h.text(),
                 h.kind() == null ? null : h.kind().wireName(), h.headingPath(), h.location(), h.knowledgeBase(),
-                h.version(), h.ordinal(), sources, h.merged());
+                h.version(), h.ordinal(), sources, h.merged(), explain ? new Explain(h.score(),
+                        new TreeMap<>(h.contributions())) : null);
     }
 
     private static Score score(SourceScore s) {

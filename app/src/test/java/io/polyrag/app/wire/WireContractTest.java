@@ -42,7 +42,7 @@ class WireContractTest {
     void a_search_result_and_an_ingest_report_print_only_snake_case_names() {
         SearchResponse r = new SearchResponse("q", 3, List.of(Modality.VECTOR), List.of(), List.of(new SearchHit(1,
                 0.5, "d", "c", "u", "t", "text", ChunkKind.PROSE, List.of("H"), "default",
-                Map.of("vector", new SourceScore(1, 0.5)), 1, 0, "page 2", List.of())), List.of());
+                Map.of("vector", new SourceScore(1, 0.5)), 1, 0, "page 2", List.of(), Map.of("vector", 0.5))), List.of());
         IngestReport i = new IngestReport(1, 1, 0, 0, 0, 2, 5, List.of(new ItemError("a", "b")), 0, 0, List.of(),
                 List.of(new IndexedDocument("u", "d", 1, "added")));
         for (Object wire : List.of(SearchWire.of(r), IngestWire.ofText(i))) {

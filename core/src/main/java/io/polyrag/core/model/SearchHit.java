@@ -22,16 +22,20 @@ import java.util.Map;
  * @param ordinal the chunk's position in its document
  * @param location where in the source the chunk is ({@code page 3}, {@code sheet Budget}, {@code slide 2}), or
  *     empty
+ * @param contributions each modality's share of {@code score} (what fusion added for it; reranking, when on,
+ *     replaces the order, not these)
  * @param merged ids of near-duplicate chunks merged into this hit (same text or nearly); their best contribution per
  *     modality counts, once
  */
 public record SearchHit(int rank, double score, String documentId, String chunkId, String uri, String title,
         String text, ChunkKind kind, List<String> headingPath, String knowledgeBase,
-        Map<String, SourceScore> sources, long version, int ordinal, String location, List<String> merged) {
+        Map<String, SourceScore> sources, long version, int ordinal, String location, List<String> merged,
+        Map<String, Double> contributions) {
     public SearchHit {
         headingPath = List.copyOf(headingPath);
         sources = Map.copyOf(sources);
         location = location == null ? "" : location;
         merged = merged == null ? List.of() : List.copyOf(merged);
+        contributions = contributions == null ? Map.of() : Map.copyOf(contributions);
     }
 }

@@ -13,7 +13,12 @@ import java.util.List;
  * @param warnings steps that failed without failing the search (a reranker that could not answer, …)
  */
 public record SearchResponse(String query, long tookMs, List<Modality> modalities, List<DegradedLeg> degraded,
-        List<SearchHit> hits, List<String> warnings) {
+        List<SearchHit> hits, List<String> warnings, String fusion) {
+    public SearchResponse(String query, long tookMs, List<Modality> modalities, List<DegradedLeg> degraded,
+            List<SearchHit> hits, List<String> warnings) {
+        this(query, tookMs, modalities, degraded, hits, warnings, "");
+    }
+
     public SearchResponse {
         modalities = List.copyOf(modalities);
         degraded = List.copyOf(degraded);

@@ -1,0 +1,89 @@
+package io.polyrag.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.polyrag.app.Json;
+import io.polyrag.app.Polyrag;
+import io.polyrag.core.config.Config;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** Oversized, out-of-range and hostile input: a 4xx problem naming the field and the limit, never a 500. */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class HostileInputTest {
+    @TempDir
+    static Path tmp;
+
+    private Polyrag polyrag;
+    private RestServer server;
+    private final HttpClient http = HttpClient.newHttpClient();
+
+    @BeforeAll
+    void start() {
+        polyrag = Polyrag.open(Config.load(Map.of(), Map.of("data.dir", tmp.resolve("data").toString())));
+        server = new RestServer(polyrag, "127.0.0.1", 0, 4L * 1024 * 1024);
+    }
+
+    @AfterAll
+    void stop() {
+        server.close();
+        polyrag.close();
+    }
+
+    private static final String TEN_THOUSAND_KBS = IntStream.range(0, 10_000).mapToObj(i -> "\"kb" + i + "\"")
+            .collect(Collectors.joining(","));
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', textBlock = """
+            a 10,000-entry kb list   | POST | /v1/search           | {"query": "x", "kb": [KBS]}            | 400 | at most 256
+            negative offset          | GET  | /v1/documents?offset=-1 |                                      | 400 | offset
+            huge limit               | GET  | /v1/documents?limit=1000000000 |                               | 400 | limit
+            offset beyond int        | GET  | /v1/jobs?offset=99999999999 |                                  | 400 | offset
+            huge top_k               | GET  | /v1/search?q=x&top_k=100000 |                                  | 400 | top_k
+            control character in kb  | POST | /v1/search           | {"query": "x", "kb": "a\\u0007b"}      | 400 | knowledge base name
+            control character title  | POST | /v1/ingest/text      | {"text": "x", "title": "a\\u0000b"}    | 400 | title
+            path in a kb name        | POST | /v1/knowledge-bases  | {"name": "../../etc"}                  | 400 | knowledge base name
+            unicode kb name          | POST | /v1/knowledge-bases  | {"name": "\\u202Eevil"}                | 400 | knowledge base name
+            a kb name of 65 chars    | POST | /v1/knowledge-bases  | {"name": "KB65"}                        | 400 | 1-64
+            an entity query of 201   | GET  | /v1/graph/entities?q=Q201 |                                    | 400 | 200
+            a huge neighbours limit  | GET  | /v1/graph/entities/x/neighbours?limit=5000 |                   | 400 | limit
+            a job id of 10,000 chars | GET  | /v1/jobs/ID10000     |                                        | 414 | too long
+            a job id of 2,000 chars  | GET  | /v1/jobs/ID2000      |                                        | 404 | no job
+            a non-numeric limit      | GET  | /v1/jobs?limit=ten   |                                        | 400 | integer
+            """)
+    void is_refused_with_a_problem_that_names_it(String what, String method, String path, String body, int status,
+            String says) {
+        path = path.replace("Q201", "q".repeat(201)).replace("ID10000", "j".repeat(10_000))
+                .replace("ID2000", "j".repeat(2_000));
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + path));
+        if (body != null) {
+            b.header("Content-Type", "application/json").method(method, HttpRequest.BodyPublishers.ofString(body
+                    .replace("KBS", TEN_THOUSAND_KBS).replace("KB65", "k".repeat(65))));
+        } else {
+            b.method(method, HttpRequest.BodyPublishers.noBody());
+        }
+        HttpResponse<String> r;
+        try {
+            r = http.send(b.timeout(Duration.ofSeconds(60)).build(), HttpResponse.BodyHandlers.ofString());
+        } catch (IOException | InterruptedException e) {
+            throw new AssertionError(e);
+        }
+        assertThat(r.statusCode()).as(what + ": " + r.body()).isEqualTo(status);
+        assertThat(r.headers().firstValue("Content-Type").orElseThrow()).startsWith("application/problem+json");
+        assertThat(Json.MAPPER.readTree(r.body()).get("detail").asString()).as(what).contains(says);
+    }
+}
