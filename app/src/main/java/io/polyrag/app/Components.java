@@ -66,6 +66,7 @@ final class Components implements AutoCloseable {
     final RdfStore rdf;
     final EntityExtractor extractor;
     final Metrics metrics;
+    final io.polyrag.core.port.BlobStore blobs;
     private final Deque<AutoCloseable> opened = new ArrayDeque<>();
 
     Components(Config config, ProviderContext context) {
@@ -77,6 +78,8 @@ final class Components implements AutoCloseable {
             this.catalog = track(Providers.find(CatalogProvider.class, config.get(Settings.CATALOG_BACKEND),
                     Settings.CATALOG_BACKEND).open(context));
             this.metrics = track(new Metrics(catalog));
+            this.blobs = track(Providers.find(io.polyrag.core.spi.BlobStoreProvider.class,
+                    config.get(Settings.BLOB_BACKEND), Settings.BLOB_BACKEND).open(context));
             Map<Modality, ChunkIndex> indexes = new EnumMap<>(Modality.class);
             List<Retriever> retrievers = new ArrayList<>();
             Embedder e = null;

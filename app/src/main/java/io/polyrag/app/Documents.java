@@ -19,12 +19,50 @@ public final class Documents {
 
     /** A page of visible documents, by uri; {@code knowledgeBase} null for every knowledge base of the tenant. */
     public List<DocumentInfo> list(KnowledgeBase knowledgeBase, int offset, int limit) {
+        return list(knowledgeBase, null, offset, limit).documents();
+    }
+
+    /**
+     * A page of visible documents and how many there are in all.
+     *
+     * @param documents the page, by uri
+     * @param total every visible document the filters admit
+     */
+    public record Page(List<DocumentInfo> documents, long total) {
+    }
+
+    /** A page of visible documents of one knowledge base (null: all of the tenant's) and one category (null: any). */
+    public Page list(KnowledgeBase knowledgeBase, String category, int offset, int limit) {
         if (offset < 0 || limit < 1 || limit > Limits.MAX_PAGE) {
             throw new InvalidInputException("offset must be >= 0 and limit in [1, " + Limits.MAX_PAGE + "], got "
                     + offset + " and " + limit);
         }
-        return components.catalog.documents(Scope.of(components.catalog, tenant, knowledgeBase), offset, limit)
-                .stream().map(d -> Shown.of(tenant, d)).toList();
+        io.polyrag.core.model.SearchScope scope = Scope.of(components.catalog, tenant, knowledgeBase).narrowed(
+                java.util.Set.of(), io.polyrag.core.model.DocumentMeta.category(category));
+        return new Page(components.catalog.documents(scope, offset, limit).stream().map(d -> Shown.of(tenant, d))
+                .toList(), components.catalog.countDocuments(scope));
+    }
+
+    /** The document with this id, if it is the tenant's (another tenant's is not found, like one that never was). */
+    public DocumentInfo get(String id) {
+        return own(id).map(d -> Shown.of(tenant, d)).orElseThrow(() -> notFound(id));
+    }
+
+    /** The original the document was uploaded as; not found for documents ingested from paths or text. */
+    public io.polyrag.core.port.BlobStore.Blob content(String id) {
+        own(id).orElseThrow(() -> notFound(id));
+        return components.blobs.get(id).orElseThrow(() -> new io.polyrag.core.NotFoundException("document '" + id
+                + "' has no stored original: only uploaded files are kept (POST /v1/documents, /v1/ingest/files)"));
+    }
+
+    private java.util.Optional<DocumentInfo> own(String id) {
+        return id == null ? java.util.Optional.empty() : components.catalog.document(id)
+                .filter(d -> tenant.owns(d.knowledgeBase()) && d.visibleVersion() > 0);
+    }
+
+    private static io.polyrag.core.NotFoundException notFound(String id) {
+        return new io.polyrag.core.NotFoundException("no document with id '" + io.polyrag.core.model.Ids.abbreviate(
+                id, 64) + "'");
     }
 
     /**
@@ -34,6 +72,11 @@ public final class Documents {
     public int delete(List<String> documentIds) {
         List<String> own = documentIds.stream().filter(id -> id != null && components.catalog.document(id)
                 .filter(d -> tenant.owns(d.knowledgeBase())).isPresent()).toList();
-        return own.isEmpty() ? 0 : components.pipeline.delete(own).size();
+        if (own.isEmpty()) {
+            return 0;
+        }
+        int deleted = components.pipeline.delete(own).size();
+        own.forEach(components.blobs::delete);
+        return deleted;
     }
 }

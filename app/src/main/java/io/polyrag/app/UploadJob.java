@@ -21,8 +21,15 @@ final class UploadJob implements JobHandler {
     static final String KIND = "ingest-upload";
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
-    /** The payload stored with the job: the files and where they are staged. */
-    record Payload(String knowledgeBase, String stagingDir, List<StagedFile> files, boolean skipGraph) {
+    /**
+     * The payload stored with the job: the files and where they are staged, and — for a document uploaded with its
+     * description — the title and metadata to record once it is indexed.
+     */
+    record Payload(String knowledgeBase, String stagingDir, List<StagedFile> files, boolean skipGraph, String title,
+            io.polyrag.core.model.DocumentMeta meta) {
+        Payload(String knowledgeBase, String stagingDir, List<StagedFile> files, boolean skipGraph) {
+            this(knowledgeBase, stagingDir, files, skipGraph, null, null);
+        }
     }
 
     private final Components components;
@@ -59,12 +66,41 @@ final class UploadJob implements JobHandler {
         long estimatedTokens = tokens;
         JobProgress[] last = {JobProgress.queued()};
         IngestPipeline.Run run = Ingest.run(components, p.skipGraph());
-        components.pipeline.ingest(inputs, p.knowledgeBase(), new IngestPipeline.Run(run.skipGraph(),
-                run.tokenBudget(), context::canceled), pr -> {
+        io.polyrag.core.model.IngestReport report = components.pipeline.ingest(inputs, p.knowledgeBase(),
+                new IngestPipeline.Run(run.skipGraph(), run.tokenBudget(), context::canceled), pr -> {
                     last[0] = pr.withEstimate(estimatedCalls, estimatedTokens);
                     context.progress(last[0]);
                 });
+        keepOriginals(p, report);
         return last[0];
+    }
+
+    /**
+     * Keeps each indexed file's bytes as its document's original ({@code GET /v1/documents/{id}/content}) and
+     * records the description it was uploaded with. A failure here costs the original, never the indexed document.
+     */
+    private void keepOriginals(Payload p, io.polyrag.core.model.IngestReport report) {
+        for (io.polyrag.core.model.IndexedDocument d : report.indexed()) {
+            if (d.outcome().startsWith("duplicate")) {
+                continue;
+            }
+            p.files().stream().filter(f -> ("upload:" + f.name()).equals(d.uri())).findFirst().ifPresent(f -> {
+                try {
+                    String type = components.catalog.document(d.documentId()).map(
+                            io.polyrag.core.model.DocumentInfo::mediaType).orElse("application/octet-stream");
+                    if (!d.outcome().equals("unchanged") || components.blobs.get(d.documentId()).isEmpty()) {
+                        components.blobs.put(d.documentId(), Files.readAllBytes(f.path()), type, f.name());
+                    }
+                    if (p.meta() != null || p.title() != null) {
+                        components.catalog.describe(d.documentId(), p.title(), p.meta() == null
+                                ? io.polyrag.core.model.DocumentMeta.NONE : p.meta());
+                    }
+                } catch (IOException | RuntimeException e) {
+                    System.getLogger(UploadJob.class.getName()).log(System.Logger.Level.WARNING, "cannot keep the "
+                            + "original of " + d.uri() + ": " + e.getMessage());
+                }
+            });
+        }
     }
 
     @Override

@@ -75,6 +75,18 @@ public final class Uploads {
      * @param skipGraph index without entity extraction
      */
     public String submit(KnowledgeBase knowledgeBase, Path stagingDir, List<StagedFile> files, boolean skipGraph) {
+        return submit(knowledgeBase, stagingDir, files, skipGraph, null, null);
+    }
+
+    /**
+     * Like {@link #submit(KnowledgeBase, Path, List, boolean)}, recording a title and a description for the
+     * document once it is indexed ({@code POST /v1/documents}).
+     *
+     * @param title the title to give it (null: its own)
+     * @param meta its categories, subcategory and external reference (null: none)
+     */
+    public String submit(KnowledgeBase knowledgeBase, Path stagingDir, List<StagedFile> files, boolean skipGraph,
+            String title, io.polyrag.core.model.DocumentMeta meta) {
         if (files.isEmpty()) {
             throw new InvalidInputException("no files to ingest: send at least one file");
         }
@@ -83,7 +95,7 @@ public final class Uploads {
         }
         KnowledgeBase kb = Scope.bind(tenant, knowledgeBase);
         return jobs.submit(tenant, UploadJob.KIND, UploadJob.payload(new UploadJob.Payload(kb.storageName(),
-                stagingDir.toString(), files, skipGraph)));
+                stagingDir.toString(), files, skipGraph, title, meta)));
     }
 
     /**

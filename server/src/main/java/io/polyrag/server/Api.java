@@ -92,11 +92,13 @@ final class Api {
                 if (f.equals("files")) {
                     props.putObject("files").put("type", "array").putObject("items").put("type", "string")
                             .put("contentMediaType", "application/octet-stream");
+                } else if (f.equals("file")) {
+                    props.putObject("file").put("type", "string").put("contentMediaType", "application/octet-stream");
                 } else {
                     props.putObject(f).put("type", "string");
                 }
             }
-            schema.putArray("required").add("files");
+            schema.putArray("required").add(fields[0]);
             this.body = schema;
             this.bodyType = "multipart/form-data";
             return this;
@@ -111,6 +113,12 @@ final class Api {
         /** A problem response with a body of its own (a 502 that still carries the sources). */
         Op problem(int status, String description, Class<?> type) {
             responses.put(status, new Object[] {description, type, Http.PROBLEM});
+            return this;
+        }
+
+        /** A response of any media type (a stored original). */
+        Op binary(int status, String description) {
+            responses.put(status, new Object[] {description, byte[].class, "*/*"});
             return this;
         }
 
@@ -205,6 +213,9 @@ final class Api {
                 ObjectNode resp = rs.putObject(Integer.toString(status)).put("description", (String) r[0]);
                 if (r[2].equals(SSE)) {
                     resp.putObject("content").putObject(SSE).putObject("schema").put("type", "string");
+                } else if (r[1] == byte[].class) {
+                    resp.putObject("content").putObject("*/*").putObject("schema").put("type", "string")
+                            .put("contentMediaType", "application/octet-stream");
                 } else if (r[1] == String.class) {
                     resp.putObject("content").putObject((String) r[2]).putObject("schema").put("type", "string");
                 } else if (r[1] == Object.class) {

@@ -1,19 +1,33 @@
 package io.polyrag.server;
 
+import static io.polyrag.server.Http.flag;
 import static io.polyrag.server.Http.intParam;
 
 import io.javalin.http.Context;
+import io.javalin.http.HttpStatus;
+import io.javalin.http.UploadedFile;
 import io.polyrag.app.Polyrag;
 import io.polyrag.app.api.Limits;
+import io.polyrag.app.api.StagedFile;
 import io.polyrag.app.wire.AdminWire;
 import io.polyrag.app.wire.IngestWire;
-import io.polyrag.core.model.KnowledgeBase;
-import io.javalin.http.HttpStatus;
+import io.polyrag.core.InvalidInputException;
 import io.polyrag.core.NotFoundException;
+import io.polyrag.core.model.DocumentMeta;
+import io.polyrag.core.model.Ids;
+import io.polyrag.core.model.KnowledgeBase;
+import java.io.InputStream;
+import java.nio.file.Path;
 import java.util.List;
+import java.util.Locale;
+import java.util.Set;
 
-/** {@code /v1/documents} and {@code /v1/formats}: what is indexed, and what is accepted. */
+/**
+ * {@code /v1/documents}: upload one document with its description (as a job), list with filters and a total, read
+ * one, fetch its original, delete it everywhere; and {@code /v1/formats}.
+ */
 final class DocumentRoutes {
+    private static final Set<String> FIGURES = Set.of("auto", "force", "skip");
     private final Polyrag polyrag;
 
     DocumentRoutes(Polyrag polyrag) {
@@ -26,16 +40,66 @@ final class DocumentRoutes {
     }
 
     void register(Api api) {
-        api.get("/v1/documents", this::documents).summary("documents", "List visible documents, by uri")
-                .query("kb", "string", "one knowledge base; default: all of yours")
+        api.post("/v1/documents", this::upload).summary("documents", "Upload one document with its title, "
+                + "categories, subcategory, knowledge base and external reference; it is indexed as a job")
+                .multipart("file", "title", "categories", "subcategory", "kb", "external_ref", "figures", "skip_graph")
+                .response(202, "the job, queued, and the document's id", IngestWire.DocumentAccepted.class);
+        api.get("/v1/documents", this::documents).summary("documents", "List visible documents, by uri, with the "
+                + "total").query("kb", "string", "one knowledge base; default: all of yours")
+                .query("category", "string", "only documents with this category")
                 .query("offset", "integer", "documents to skip").query("limit", "integer", "page size, 1-1000")
                 .response(200, "a page of documents", IngestWire.DocumentPage.class);
+        api.get("/v1/documents/{id}", ctx -> ctx.json(IngestWire.of(tenant(ctx).documents().get(ctx.pathParam(
+                "id"))))).summary("documents", "A document: version, chunks, size, description")
+                .path("id", "the document id").response(200, "the document", IngestWire.Document.class);
+        api.get("/v1/documents/{id}/content", this::content).summary("documents", "The original the document was "
+                + "uploaded as").path("id", "the document id").binary(200, "its bytes, with its media type");
         api.delete("/v1/documents/{id}", this::deleteDocument).summary("documents",
-                "Delete a document from the catalog and every store").path("id", "the document id")
+                "Delete a document from the catalog, every store and the stored original").path("id", "the document id")
                 .response(204, "deleted", null);
         api.get("/v1/formats", ctx -> ctx.json(AdminWire.of(polyrag.ingest().formats()))).summary("documents",
                 "What this server accepts: media types, extensions, the size limit, OCR")
                 .response(200, "the accepted formats", AdminWire.FormatList.class);
+    }
+
+    private void upload(Context ctx) {
+        List<UploadedFile> parts = IngestRoutes.uploadedFiles(ctx, "upload", "file");
+        if (parts.size() != 1) {
+            throw new InvalidInputException("send exactly one part named 'file' (got " + parts.size() + "); several "
+                    + "files at once go to POST /v1/ingest/files");
+        }
+        String figures = ctx.formParam("figures") == null ? "auto" : ctx.formParam("figures").strip()
+                .toLowerCase(Locale.ROOT);
+        if (!FIGURES.contains(figures)) {
+            throw new InvalidInputException("form field 'figures' must be auto, force or skip, was '"
+                    + Ids.abbreviate(figures, 20) + "'");
+        }
+        String title = ctx.formParam("title");
+        if (title != null && (title.isBlank() || title.length() > Limits.MAX_TITLE
+                || title.chars().anyMatch(Character::isISOControl))) {
+            throw new InvalidInputException("form field 'title' must be 1-" + Limits.MAX_TITLE + " characters with "
+                    + "no control characters");
+        }
+        DocumentMeta meta = DocumentMeta.of(ctx.formParams("categories"), ctx.formParam("subcategory"),
+                ctx.formParam("external_ref"));
+        KnowledgeBase kb = KnowledgeBase.of(ctx.formParam("kb"));
+        var facets = tenant(ctx);
+        Path staging = facets.uploads().newStagingDir();
+        String job;
+        List<StagedFile> staged;
+        try {
+            staged = IngestRoutes.stage(parts, staging);
+            job = facets.uploads().submit(kb, staging, staged, flag(ctx.formParam("skip_graph"), "skip_graph"),
+                    title == null ? null : title.strip(), meta);
+        } catch (RuntimeException e) {
+            facets.uploads().discard(staging);
+            throw e;
+        }
+        String documentId = Ids.documentId(KnowledgeBase.of(facets.tenant(), kb.name()).storageName(),
+                "upload:" + staged.getFirst().name());
+        String location = "/v1/jobs/" + job;
+        ctx.status(HttpStatus.ACCEPTED).header("Location", location)
+                .json(new IngestWire.DocumentAccepted(job, documentId, "queued", location));
     }
 
     private void documents(Context ctx) {
@@ -44,13 +108,28 @@ final class DocumentRoutes {
         int o = offset == null ? 0 : offset;
         int l = limit == null ? Limits.DEFAULT_DOCUMENTS_PAGE : limit;
         String kb = ctx.queryParam("kb");
-        ctx.json(IngestWire.page(tenant(ctx).documents().list(kb == null || kb.isBlank() ? null : KnowledgeBase.of(kb), o,
-                l), o, l));
+        var page = tenant(ctx).documents().list(kb == null || kb.isBlank() ? null : KnowledgeBase.of(kb),
+                ctx.queryParam("category"), o, l);
+        ctx.json(IngestWire.page(page.documents(), o, l, page.total()));
+    }
+
+    private void content(Context ctx) throws java.io.IOException {
+        var blob = tenant(ctx).documents().content(ctx.pathParam("id"));
+        ctx.status(200).contentType(blob.mediaType()).header("Content-Length", Long.toString(blob.size()))
+                .header("Content-Disposition", "attachment; filename=\"" + blob.name().replaceAll("[\"\\\\\\r\\n]",
+                        "_") + "\"");
+        if (ctx.method() == io.javalin.http.HandlerType.HEAD) {
+            blob.content().close();
+            return;
+        }
+        try (InputStream in = blob.content()) {
+            in.transferTo(ctx.res().getOutputStream());
+        }
     }
 
     private void deleteDocument(Context ctx) {
         if (tenant(ctx).documents().delete(List.of(ctx.pathParam("id"))) == 0) {
-            throw new NotFoundException("no document with id '" + ctx.pathParam("id") + "'");
+            throw new NotFoundException("no document with id '" + Ids.abbreviate(ctx.pathParam("id"), 64) + "'");
         }
         ctx.status(HttpStatus.NO_CONTENT);
     }

@@ -21,10 +21,12 @@ final class Dtos {
      * @param modalities retrievers to run; empty: all enabled
      * @param fusion {@code rrf} or {@code weighted}; default from configuration
      * @param explain add each hit's per-modality contributions and the fusion arithmetic
+     * @param category only hits of documents with this category
+     * @param documentIds only hits of these documents ({@code document_ids})
      */
     record SearchBody(String query, @JsonProperty("top_k") Integer topK,
             @JsonProperty("kb") @JsonFormat(with = JsonFormat.Feature.ACCEPT_SINGLE_VALUE_AS_ARRAY) List<String> knowledgeBases, List<String> modalities,
-            String fusion, Boolean explain) {
+            String fusion, Boolean explain, String category, @JsonProperty("document_ids") List<String> documentIds) {
     }
 
     /**
@@ -39,10 +41,13 @@ final class Dtos {
      * @param stream answer as server-sent events: {@code token} events as the text is written, then
      *     {@code answer} with the whole answer and its sources
      * @param grounding add the grounding report: per answer sentence, the sources that support it
+     * @param category only sources from documents with this category
+     * @param documentIds only sources from these documents ({@code document_ids})
      */
     record QueryBody(String query, @JsonProperty("top_k") Integer topK,
             @JsonProperty("kb") @JsonFormat(with = JsonFormat.Feature.ACCEPT_SINGLE_VALUE_AS_ARRAY) List<String> knowledgeBases, List<String> modalities,
-            String fusion, Integer neighbours, Boolean stream, Boolean grounding) {
+            String fusion, Integer neighbours, Boolean stream, Boolean grounding, String category,
+            @JsonProperty("document_ids") List<String> documentIds) {
     }
 
     /** A 502: the model failed, the sources are still returned. */

@@ -102,19 +102,24 @@ final class IngestRoutes {
     }
 
     /** The request's parts named {@code files}: 415 when it is not multipart, 400 when there are none. */
-    private static List<UploadedFile> uploadedFiles(Context ctx, String verb) {
+    static List<UploadedFile> uploadedFiles(Context ctx, String verb) {
+        return uploadedFiles(ctx, verb, "files");
+    }
+
+    /** The request's parts named {@code part}: 415 when it is not multipart, 400 when there are none. */
+    static List<UploadedFile> uploadedFiles(Context ctx, String verb, String part) {
         if (!ctx.isMultipartFormData()) {
             throw new HttpResponseException(HttpStatus.UNSUPPORTED_MEDIA_TYPE.getCode(),
-                    "send the files as multipart/form-data, one part named 'files' per file");
+                    "send the files as multipart/form-data, one part named '" + part + "' per file");
         }
-        List<UploadedFile> files = ctx.uploadedFiles("files");
+        List<UploadedFile> files = ctx.uploadedFiles(part);
         if (files.isEmpty()) {
-            throw new InvalidInputException("no files: add one part named 'files' per file to " + verb);
+            throw new InvalidInputException("no files: add one part named '" + part + "' per file to " + verb);
         }
         return files;
     }
 
-    private static List<StagedFile> stage(List<UploadedFile> files, Path staging) {
+    static List<StagedFile> stage(List<UploadedFile> files, Path staging) {
         List<StagedFile> staged = new ArrayList<>();
         Set<String> names = new HashSet<>();
         for (int i = 0; i < files.size(); i++) {

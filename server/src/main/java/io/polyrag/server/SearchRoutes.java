@@ -39,6 +39,8 @@ final class SearchRoutes {
                 .query("modalities", "string", "vector,fulltext,graph,rdf; default: all enabled")
                 .query("fusion", "string", "rrf or weighted")
                 .query("explain", "boolean", "add per-modality contributions and the fusion arithmetic")
+                .query("category", "string", "only hits of documents with this category")
+                .query("document_id", "string", "only hits of these documents, comma-separated")
                 .response(200, "the fused hits", SearchWire.Results.class);
         api.post("/v1/search", this::searchPost).summary("search", "Search every enabled retriever, fused")
                 .body(api.schemas(), Dtos.SearchBody.class, "query")
@@ -63,8 +65,9 @@ final class SearchRoutes {
         List<String> kbs = ctx.queryParams("kb").stream().flatMap(k -> Arrays.stream(k.split(","))).toList();
         List<String> modalities = ctx.queryParam("modalities") == null ? List.of()
                 : List.of(ctx.queryParam("modalities").split(","));
-        ctx.json(SearchWire.of(tenant(ctx).search().run(request(query, topK, kbs, modalities, ctx.queryParam("fusion"))),
-                Http.booleanParam(ctx, "explain")));
+        List<String> ids = ctx.queryParams("document_id").stream().flatMap(k -> Arrays.stream(k.split(","))).toList();
+        ctx.json(SearchWire.of(tenant(ctx).search().run(filtered(request(query, topK, kbs, modalities,
+                ctx.queryParam("fusion")), ids, ctx.queryParam("category"))), Http.booleanParam(ctx, "explain")));
     }
 
     private void searchPost(Context ctx) {
@@ -73,8 +76,8 @@ final class SearchRoutes {
         if (b.query() == null) {
             throw new InvalidInputException("field 'query' is missing: send {\"query\": \"your question\"}");
         }
-        ctx.json(SearchWire.of(tenant(ctx).search().run(request(b.query(), b.topK(), b.knowledgeBases(), b.modalities(),
-                b.fusion())), Boolean.TRUE.equals(b.explain())));
+        ctx.json(SearchWire.of(tenant(ctx).search().run(filtered(request(b.query(), b.topK(), b.knowledgeBases(),
+                b.modalities(), b.fusion()), b.documentIds(), b.category())), Boolean.TRUE.equals(b.explain())));
     }
 
     private void query(Context ctx) throws IOException {
@@ -83,8 +86,8 @@ final class SearchRoutes {
         if (b.query() == null) {
             throw new InvalidInputException("field 'query' is missing: send {\"query\": \"your question\"}");
         }
-        SearchRequest request = request(b.query(), b.topK() == null ? polyrag.search().defaultAnswerTopK() : b.topK(),
-                b.knowledgeBases(), b.modalities(), b.fusion());
+        SearchRequest request = filtered(request(b.query(), b.topK() == null ? polyrag.search().defaultAnswerTopK()
+                : b.topK(), b.knowledgeBases(), b.modalities(), b.fusion()), b.documentIds(), b.category());
         boolean grounding = Boolean.TRUE.equals(b.grounding());
         if (Boolean.TRUE.equals(b.stream())) {
             streamAnswer(ctx, request, b.neighbours(), grounding);
@@ -124,6 +127,17 @@ final class SearchRoutes {
         } catch (IOException e) {
             throw new UncheckedIOException("the client went away", e);
         }
+    }
+
+    /** The request narrowed to documents and a category (checked; at most 1,000 ids). */
+    private static SearchRequest filtered(SearchRequest r, List<String> documentIds, String category) {
+        List<String> ids = documentIds == null ? List.of() : documentIds.stream().filter(i -> i != null
+                && !i.isBlank()).toList();
+        if (ids.size() > 1000) {
+            throw new InvalidInputException("document_ids names " + ids.size() + " documents: at most 1000");
+        }
+        return new SearchRequest(r.query(), r.topK(), r.knowledgeBases(), r.modalities(), r.fusion(), Set.copyOf(ids),
+                io.polyrag.core.model.DocumentMeta.category(category));
     }
 
     private SearchRequest request(String query, Integer topK, List<String> kbs, List<String> modalities,

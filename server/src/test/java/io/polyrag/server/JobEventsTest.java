@@ -58,7 +58,7 @@ class JobEventsTest {
             b.header("Last-Event-ID", lastEventId);
         }
         http.sendAsync(b.build(), HttpResponse.BodyHandlers.ofLines())
-                .thenAccept(r -> r.body().forEach(lines::add))
+                .thenAcceptAsync(r -> r.body().forEach(lines::add), Thread::startVirtualThread)
                 .exceptionally(e -> {
                     lines.add("failed: " + e);
                     return null;
@@ -165,12 +165,9 @@ class JobEventsTest {
     }
 
     private String upload(String name, String content) {
-        String boundary = "----polyrag" + System.nanoTime();
-        String body = "--" + boundary + "\r\nContent-Disposition: form-data; name=\"files\"; filename=\"" + name
-                + "\"\r\nContent-Type: text/markdown\r\n\r\n" + content + "\r\n--" + boundary + "--\r\n";
+        TestHttp.Multipart m = TestHttp.multipart("files", name, content, Map.of());
         HttpResponse<String> r = send(HttpRequest.newBuilder(uri("/v1/ingest/files"))
-                .header("Content-Type", "multipart/form-data; boundary=" + boundary)
-                .POST(HttpRequest.BodyPublishers.ofString(body)));
+                .header("Content-Type", m.contentType()).POST(m.publisher()));
         assertThat(r.statusCode()).as(r.body()).isEqualTo(202);
         return json(r).get("job_id").asString();
     }
@@ -188,11 +185,7 @@ class JobEventsTest {
     }
 
     private HttpResponse<String> send(HttpRequest.Builder b) {
-        try {
-            return http.send(b.timeout(Duration.ofSeconds(60)).build(), HttpResponse.BodyHandlers.ofString());
-        } catch (IOException | InterruptedException e) {
-            throw new AssertionError(e);
-        }
+        return TestHttp.send(http, b);
     }
 
     private static JsonNode json(HttpResponse<String> r) {

@@ -310,7 +310,7 @@ class RestServerTest {
         "top_k as a fraction | {\"query\": \"x\", \"top_k\": 2.5} | field 'top_k' has the wrong type: expected an integer, got 2.5",
         "query as a number | {\"query\": 42} | field 'query' has the wrong type: expected a string",
         "duplicate key | {\"query\": \"x\", \"query\": \"y\"} | field 'query' appears twice",
-        "camelCase name | {\"query\": \"x\", \"topK\": 3} | unknown field 'topK'; known fields: explain, fusion, kb, modalities, query, top_k"})
+        "camelCase name | {\"query\": \"x\", \"topK\": 3} | unknown field 'topK'; known fields: category, document_ids, explain, fusion, kb, modalities, query, top_k"})
     void bad_search_bodies_get_400_with_a_message(String name, String body, String detail) {
         assertProblem(post("/v1/search", body), 400, detail);
     }

@@ -165,6 +165,11 @@ class TenantIsolationTest {
                 .statusCode()).isEqualTo(404);
         assertThat(get(b, "/v1/graph/entities/" + enc("alpha/quillon vantablack").replace("+", "%20")
                 + "/neighbours").statusCode()).as("a namespace in an id reaches nothing").isEqualTo(404);
+        String aUpload = io.polyrag.core.model.Ids.documentId("alpha/lab", "upload:vantablack.md");
+        assertThat(get(a, "/v1/documents/" + aUpload + "/content").body()).contains("zanzibarquartz");
+        assertThat(get(b, "/v1/documents/" + aUpload + "/content").statusCode()).isEqualTo(404);
+        assertThat(get(b, "/v1/documents/" + aUpload).statusCode()).isEqualTo(404);
+        assertThat(get(b, "/v1/documents/" + aDocument).statusCode()).isEqualTo(404);
         // A's document is still there for A.
         assertThat(json(get(a, "/v1/documents?kb=lab")).get("documents").get(0).get("id").asString())
                 .isEqualTo(aDocument);
@@ -253,13 +258,9 @@ class TenantIsolationTest {
     }
 
     private JsonNode upload(String key, String path, String name, String content) {
-        String boundary = "----polyrag" + System.nanoTime();
-        String body = "--" + boundary + "\r\nContent-Disposition: form-data; name=\"kb\"\r\n\r\nlab\r\n--" + boundary
-                + "\r\nContent-Disposition: form-data; name=\"files\"; filename=\"" + name + "\"\r\n"
-                + "Content-Type: text/markdown\r\n\r\n" + content + "\r\n--" + boundary + "--\r\n";
+        TestHttp.Multipart m = TestHttp.multipart("files", name, content, Map.of("kb", "lab"));
         HttpResponse<String> r = send(auth(HttpRequest.newBuilder(uri(path)), key)
-                .header("Content-Type", "multipart/form-data; boundary=" + boundary)
-                .POST(HttpRequest.BodyPublishers.ofString(body)));
+                .header("Content-Type", m.contentType()).POST(m.publisher()));
         assertThat(r.statusCode()).as(r.body()).isIn(200, 202);
         return json(r);
     }
@@ -290,11 +291,7 @@ class TenantIsolationTest {
     }
 
     private HttpResponse<String> send(HttpRequest.Builder b) {
-        try {
-            return http.send(b.timeout(Duration.ofSeconds(60)).build(), HttpResponse.BodyHandlers.ofString());
-        } catch (IOException | InterruptedException e) {
-            throw new AssertionError(e);
-        }
+        return TestHttp.send(http, b);
     }
 
     private static JsonNode json(HttpResponse<String> r) {

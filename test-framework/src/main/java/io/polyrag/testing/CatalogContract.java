@@ -107,6 +107,31 @@ public abstract class CatalogContract {
     }
 
     @Test
+    void documents_are_described_and_filtered_by_category_and_id() {
+        CatalogAndJobs c = open();
+        for (String id : List.of("d1", "d2", "d3")) {
+            c.stage(draft(id, "kb", 1, "text of " + id), 1);
+            c.publish(new DocumentVersion(id, 1));
+        }
+        assertThat(c.describe("d1", "Annual report", io.polyrag.core.model.DocumentMeta.of(List.of("Finance, q_1"),
+                "reports", "crm:42"))).isTrue();
+        assertThat(c.describe("d2", null, io.polyrag.core.model.DocumentMeta.of(List.of("q11"), "", ""))).isTrue();
+        assertThat(c.describe("nope", null, io.polyrag.core.model.DocumentMeta.NONE)).isFalse();
+        var d1 = c.document("d1").orElseThrow();
+        assertThat(d1.title()).isEqualTo("Annual report");
+        assertThat(d1.meta().categories()).containsExactly("finance", "q_1");
+        assertThat(d1.meta().externalRef()).isEqualTo("crm:42");
+        SearchScope kb = new SearchScope(Set.of("kb"));
+        assertThat(c.documents(kb.narrowed(Set.of(), "q_1"), 0, 10)).extracting(d -> d.id()).containsExactly("d1");
+        assertThat(c.countDocuments(kb.narrowed(Set.of(), "finance"))).isEqualTo(1);
+        assertThat(c.countDocuments(kb.narrowed(Set.of(), "q"))).as("a whole category, never part of one").isZero();
+        assertThat(c.countDocuments(kb.narrowed(Set.of("d2", "d3"), null))).isEqualTo(2);
+        String chunk = Chunk.idOf("d1", 1, 0);
+        assertThat(c.resolve(List.of(chunk), kb.narrowed(Set.of(), "finance"))).containsOnlyKeys(chunk);
+        assertThat(c.resolve(List.of(chunk), kb.narrowed(Set.of("d2"), null))).isEmpty();
+    }
+
+    @Test
     void api_keys_are_found_by_id_with_their_hash_until_revoked() {
         CatalogAndJobs c = open();
         assertThat(c.anyActiveKey()).isFalse();

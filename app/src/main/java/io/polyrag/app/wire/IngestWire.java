@@ -83,14 +83,20 @@ public final class IngestWire {
     public record StagedFile(String id, String name, long size, String mediaType) {
     }
 
-    /** A page of documents. */
-    public record DocumentPage(List<Document> documents, int offset, int limit) {
+    /** A page of documents, and how many the filters admit in all. */
+    public record DocumentPage(List<Document> documents, int offset, int limit, long total) {
     }
 
-    /** An indexed document: its visible version, size and chunk count. */
+    /** An indexed document: its visible version, size, chunk count and description. */
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     public record Document(String id, String knowledgeBase, String uri, String title, String mediaType,
-            String contentHash, long sizeBytes, long version, int chunks, Instant updatedAt) {
+            String contentHash, long sizeBytes, long version, int chunks, Instant updatedAt, List<String> categories,
+            String subcategory, String externalRef) {
+    }
+
+    /** {@code POST /v1/documents}: the job that indexes it, and the id the document will have. */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    public record DocumentAccepted(String jobId, String documentId, String status, String location) {
     }
 
     /** A knowledge base: its name, description and what it holds. */
@@ -164,13 +170,14 @@ public final class IngestWire {
                 .toList(), problems(r.skipped()));
     }
 
-    public static DocumentPage page(List<DocumentInfo> documents, int offset, int limit) {
-        return new DocumentPage(documents.stream().map(IngestWire::of).toList(), offset, limit);
+    public static DocumentPage page(List<DocumentInfo> documents, int offset, int limit, long total) {
+        return new DocumentPage(documents.stream().map(IngestWire::of).toList(), offset, limit, total);
     }
 
     public static Document of(DocumentInfo d) {
         return new Document(d.id(), d.knowledgeBase(), d.uri(), d.title(), d.mediaType(), d.contentHash(),
-                d.sizeBytes(), d.visibleVersion(), d.chunkCount(), d.updatedAt());
+                d.sizeBytes(), d.visibleVersion(), d.chunkCount(), d.updatedAt(), d.meta().categories(),
+                d.meta().subcategory(), d.meta().externalRef());
     }
 
     static List<Problem> problems(List<ItemError> errors) {

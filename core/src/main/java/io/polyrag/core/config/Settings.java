@@ -34,6 +34,9 @@ public final class Settings {
                     + "answers (approximate, sub-millisecond).");
     public static final Setting<Boolean> FULLTEXT_ENABLED = Setting.bool("fulltext.enabled", true,
             "Run the full-text (BM25) modality.");
+    public static final Setting<String> BLOB_BACKEND = Setting.string("blob.backend", "filesystem",
+            "Where uploaded originals are kept (GET /v1/documents/{id}/content): filesystem (under the data "
+                    + "directory).");
     public static final Setting<String> FULLTEXT_BACKEND = Setting.string("fulltext.backend", "lucene",
             "Full-text store provider.");
     public static final Setting<Double> BM25_K1 = Setting.decimal("fulltext.bm25.k1", 0.9, 0.0, 10.0,

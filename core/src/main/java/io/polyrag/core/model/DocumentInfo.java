@@ -17,5 +17,15 @@ import java.time.Instant;
  * @param updatedAt when the visible version became visible
  */
 public record DocumentInfo(String id, String knowledgeBase, String uri, String title, String mediaType,
-        String contentHash, long sizeBytes, long visibleVersion, int chunkCount, Instant updatedAt) {
+        String contentHash, long sizeBytes, long visibleVersion, int chunkCount, Instant updatedAt,
+        DocumentMeta meta) {
+    public DocumentInfo {
+        meta = meta == null ? DocumentMeta.NONE : meta;
+    }
+
+    public DocumentInfo(String id, String knowledgeBase, String uri, String title, String mediaType,
+            String contentHash, long sizeBytes, long visibleVersion, int chunkCount, Instant updatedAt) {
+        this(id, knowledgeBase, uri, title, mediaType, contentHash, sizeBytes, visibleVersion, chunkCount, updatedAt,
+                DocumentMeta.NONE);
+    }
 }

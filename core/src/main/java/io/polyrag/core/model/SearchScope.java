@@ -3,15 +3,29 @@ package io.polyrag.core.model;
 import java.util.Set;
 
 /**
- * Which knowledge bases a search may see. An empty set means every knowledge base.
+ * What a search or a listing may see. Stores filter by knowledge base; the catalog (which every hit is resolved
+ * through) also by document and category.
  *
- * @param knowledgeBases names of the knowledge bases to search
+ * @param knowledgeBases stored names of the knowledge bases; empty means every knowledge base
+ * @param documentIds only these documents; empty means any
+ * @param category only documents with this category; null means any
  */
-public record SearchScope(Set<String> knowledgeBases) {
+public record SearchScope(Set<String> knowledgeBases, Set<String> documentIds, String category) {
     public static final SearchScope ALL = new SearchScope(Set.of());
 
     public SearchScope {
         knowledgeBases = Set.copyOf(knowledgeBases);
+        documentIds = documentIds == null ? Set.of() : Set.copyOf(documentIds);
+        category = category == null || category.isBlank() ? null : category;
+    }
+
+    public SearchScope(Set<String> knowledgeBases) {
+        this(knowledgeBases, Set.of(), null);
+    }
+
+    /** This scope narrowed to documents and a category. */
+    public SearchScope narrowed(Set<String> documentIds, String category) {
+        return new SearchScope(knowledgeBases, documentIds, category);
     }
 
     /**

@@ -34,6 +34,12 @@ public interface Catalog extends AutoCloseable {
     /** The knowledge base with this stored name, with its document and chunk counts. */
     Optional<io.polyrag.core.model.KnowledgeBaseInfo> knowledgeBase(String name);
 
+    /**
+     * Records what a client says about a document (categories, subcategory, external reference) and, when
+     * {@code title} is not null, the title it gave; false when the document is unknown.
+     */
+    boolean describe(String documentId, String title, io.polyrag.core.model.DocumentMeta meta);
+
     /** Creates an empty knowledge base; false when one of that name exists. */
     boolean createKnowledgeBase(String name, String description);
 

@@ -577,17 +577,26 @@ public class JdbcCatalog implements CatalogAndJobs {
     }
 
     private static String scopeClause(SearchScope scope, String alias) {
-        return scope.knowledgeBases().isEmpty() ? "" : " AND " + alias + "kb = ANY(?)";
+        return (scope.knowledgeBases().isEmpty() ? "" : " AND " + alias + "kb = ANY(?)")
+                + (scope.documentIds().isEmpty() ? "" : " AND " + alias + "id = ANY(?)")
+                + (scope.category() == null ? "" : " AND " + alias + "categories LIKE ? ESCAPE '!'");
     }
 
     /** Binds the scope's parameter if it has one; returns the next parameter index. */
     private static int bindScope(Connection c, PreparedStatement ps, int index, SearchScope scope)
             throws SQLException {
-        if (scope.knowledgeBases().isEmpty()) {
-            return index;
+        if (!scope.knowledgeBases().isEmpty()) {
+            ps.setArray(index++, c.createArrayOf("VARCHAR", scope.knowledgeBases().stream().sorted().toArray()));
         }
-        ps.setArray(index, c.createArrayOf("VARCHAR", scope.knowledgeBases().stream().sorted().toArray()));
-        return index + 1;
+        if (!scope.documentIds().isEmpty()) {
+            ps.setArray(index++, c.createArrayOf("VARCHAR", scope.documentIds().stream().sorted().toArray()));
+        }
+        if (scope.category() != null) {
+            // Categories are stored as ",a,b,": a whole category matches, never part of one.
+            ps.setString(index++, "%," + scope.category().replace("!", "!!").replace("%", "!%").replace("_", "!_")
+                    + ",%");
+        }
+        return index;
     }
 
     private static Chunk chunk(ResultSet rs) throws SQLException {
@@ -601,9 +610,22 @@ public class JdbcCatalog implements CatalogAndJobs {
     }
 
     private static DocumentInfo documentInfo(ResultSet rs) throws SQLException {
+        String cats = rs.getString("categories");
         return new DocumentInfo(rs.getString("id"), rs.getString("kb"), rs.getString("uri"), rs.getString("title"),
                 rs.getString("media_type"), rs.getString("content_hash"), rs.getLong("size_bytes"),
-                rs.getLong("visible_version"), rs.getInt("chunk_count"), instant(rs, "updated_at"));
+                rs.getLong("visible_version"), rs.getInt("chunk_count"), instant(rs, "updated_at"),
+                new io.polyrag.core.model.DocumentMeta(cats == null || cats.length() < 2 ? List.of()
+                        : Arrays.asList(cats.substring(1, cats.length() - 1).split(",")),
+                        rs.getString("subcategory"), rs.getString("external_ref")));
+    }
+
+    @Override
+    public boolean describe(String documentId, String title, io.polyrag.core.model.DocumentMeta meta) {
+        String cats = meta.categories().isEmpty() ? "" : "," + String.join(",", meta.categories()) + ",";
+        return jdbc.tx("describe a document", c -> update(c, "UPDATE documents SET categories = ?, subcategory = ?, "
+                + "external_ref = ?, title = COALESCE(?, title) WHERE id = ? AND deleted = FALSE", clip(cats, 4096),
+                clip(meta.subcategory(), 200), clip(meta.externalRef(), 1024), title == null ? null : clip(title, 1024),
+                documentId) > 0);
     }
 
     static Instant instant(ResultSet rs, String column) throws SQLException {

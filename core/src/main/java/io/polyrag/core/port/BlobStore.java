@@ -1,0 +1,33 @@
+package io.polyrag.core.port;
+
+import java.io.InputStream;
+import java.util.Optional;
+
+/**
+ * Stored originals: the bytes a document was ingested from, under a key ({@code <document id>}), so a client can
+ * fetch what it uploaded. A put replaces; a get of an unknown key is empty; a delete of one is nothing.
+ */
+public interface BlobStore extends AutoCloseable {
+    /** Stores {@code bytes} under {@code key} (replacing what was there), durably when it returns. */
+    void put(String key, byte[] bytes, String mediaType, String name);
+
+    /** The blob, if there is one. */
+    Optional<Blob> get(String key);
+
+    /** Removes the blob; false when there was none. */
+    boolean delete(String key);
+
+    @Override
+    void close();
+
+    /**
+     * A stored original.
+     *
+     * @param content its bytes, to be closed by the reader
+     * @param size bytes
+     * @param mediaType the type detected when it was ingested
+     * @param name the file name it was uploaded as
+     */
+    record Blob(InputStream content, long size, String mediaType, String name) {
+    }
+}

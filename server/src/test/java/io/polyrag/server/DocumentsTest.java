@@ -1,0 +1,101 @@
+package io.polyrag.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.polyrag.app.Polyrag;
+import io.polyrag.core.config.Config;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
+
+/** {@code /v1/documents}: a described upload, its original, listing with filters and a total, filtered search. */
+class DocumentsTest {
+    @TempDir
+    Path tmp;
+
+    private final HttpClient http = HttpClient.newHttpClient();
+    private RestServer server;
+
+    @Test
+    void an_uploaded_document_keeps_its_description_and_original_and_filters_search() {
+        try (Polyrag polyrag = Polyrag.open(Config.load(Map.of(), Map.of("data.dir", tmp.resolve("d").toString())))) {
+            server = new RestServer(polyrag, "127.0.0.1", 0, 4 * 1024 * 1024);
+            try {
+                String report = "# Quarterly report\n\nSales of lanterns rose by nine percent in the third quarter.";
+                JsonNode accepted = json(upload("q3.md", report, Map.of("title", "Q3 lantern report", "categories",
+                        "Finance, reports", "subcategory", "quarterly", "external_ref", "crm:7", "kb", "office")));
+                String id = accepted.get("document_id").asString();
+                await().atMost(Duration.ofSeconds(60)).until(() -> json(get("/v1/jobs/" + accepted.get("job_id")
+                        .asString())).get("status").asString(), s -> s.equals("succeeded"));
+                upload("memo.md", "# Memo\n\nThe lantern workshop closes early on Friday.", Map.of("categories",
+                        "notes", "kb", "office"));
+                await().atMost(Duration.ofSeconds(60)).until(() -> json(get("/v1/documents?kb=office")).get("total")
+                        .asLong() == 2);
+                JsonNode doc = json(get("/v1/documents/" + id));
+                assertThat(doc.get("title").asString()).isEqualTo("Q3 lantern report");
+                assertThat(doc.get("categories").toString()).isEqualTo("[\"finance\",\"reports\"]");
+                assertThat(doc.get("subcategory").asString()).isEqualTo("quarterly");
+                assertThat(doc.get("external_ref").asString()).isEqualTo("crm:7");
+                assertThat(doc.get("knowledge_base").asString()).isEqualTo("office");
+                HttpResponse<String> content = get("/v1/documents/" + id + "/content");
+                assertThat(content.body()).isEqualTo(report);
+                assertThat(content.headers().firstValue("Content-Type").orElseThrow()).startsWith("text/markdown");
+                assertThat(content.headers().firstValue("Content-Disposition").orElseThrow()).contains("q3.md");
+                JsonNode finance = json(get("/v1/documents?category=finance&limit=1"));
+                assertThat(finance.get("total").asLong()).isEqualTo(1);
+                assertThat(finance.get("documents").get(0).get("id").asString()).isEqualTo(id);
+                JsonNode all = json(get("/v1/search?q=lantern"));
+                assertThat(all.get("hits").findValuesAsString("document_id")).hasSizeGreaterThan(1);
+                JsonNode notes = json(get("/v1/search?q=lantern&category=notes"));
+                assertThat(notes.get("hits")).isNotEmpty().allSatisfy(h -> assertThat(h.get("document_id").asString())
+                        .isNotEqualTo(id));
+                JsonNode one = json(post("/v1/search", "{\"query\": \"lantern\", \"document_ids\": [\"" + id + "\"]}"));
+                assertThat(one.get("hits")).isNotEmpty().allSatisfy(h -> assertThat(h.get("document_id").asString())
+                        .isEqualTo(id));
+                assertThat(send(HttpRequest.newBuilder(URI.create(base() + "/v1/documents/" + id)).DELETE())
+                        .statusCode()).isEqualTo(204);
+                assertThat(get("/v1/documents/" + id + "/content").statusCode()).isEqualTo(404);
+                assertThat(get("/v1/search?q=lantern&category=Bad%00").statusCode()).isEqualTo(400);
+            } finally {
+                server.close();
+            }
+        }
+    }
+
+    private String base() {
+        return "http://127.0.0.1:" + server.port();
+    }
+
+    private HttpResponse<String> upload(String name, String content, Map<String, String> fields) {
+        TestHttp.Multipart m = TestHttp.multipart("file", name, content, fields);
+        HttpResponse<String> r = send(HttpRequest.newBuilder(URI.create(base() + "/v1/documents"))
+                .header("Content-Type", m.contentType()).POST(m.publisher()));
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(202);
+        return r;
+    }
+
+    private HttpResponse<String> get(String path) {
+        return send(HttpRequest.newBuilder(URI.create(base() + path)));
+    }
+
+    private HttpResponse<String> post(String path, String json) {
+        return send(HttpRequest.newBuilder(URI.create(base() + path)).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(json)));
+    }
+
+    private HttpResponse<String> send(HttpRequest.Builder b) {
+        return TestHttp.send(http, b);
+    }
+
+    private static JsonNode json(HttpResponse<String> r) {
+        return TestHttp.json(r);
+    }
+}

@@ -1,0 +1,132 @@
+package io.polyrag.store.blobs;
+
+import io.polyrag.core.StoreException;
+import io.polyrag.core.port.BlobStore;
+import io.polyrag.core.spi.BlobStoreProvider;
+import io.polyrag.core.spi.ProviderContext;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.regex.Pattern;
+
+/**
+ * Originals as files: {@code <dir>/<key>/content} and {@code <key>/meta.properties} (media type, name). A put writes
+ * a temporary file, forces it to disk and renames it over the old one, so a reader never sees half a blob and a
+ * crash leaves the old one whole. Keys are document ids (letters, digits, '-', '_'); anything else is refused, so no
+ * key can name a path outside the store.
+ */
+public final class FileBlobStore implements BlobStore {
+    private static final Pattern KEY = Pattern.compile("[A-Za-z0-9_-]{1,128}");
+    private final Path dir;
+
+    public FileBlobStore(Path dir) {
+        this.dir = dir;
+        try {
+            Files.createDirectories(dir);
+        } catch (IOException e) {
+            throw new StoreException("cannot create the blob directory " + dir + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Picked by {@code POLYRAG_BLOB_BACKEND=filesystem}: a folder under the data directory. */
+    public static final class Provider implements BlobStoreProvider {
+        @Override
+        public String name() {
+            return "filesystem";
+        }
+
+        @Override
+        public String description() {
+            return "files under <data>/blobs";
+        }
+
+        @Override
+        public BlobStore open(ProviderContext context) {
+            return new FileBlobStore(context.dataDir().resolve("blobs"));
+        }
+    }
+
+    @Override
+    public void put(String key, byte[] bytes, String mediaType, String name) {
+        Path target = folder(key).orElseThrow(() -> new IllegalArgumentException("invalid blob key '" + key + "'"));
+        try {
+            Files.createDirectories(target);
+            Properties meta = new Properties();
+            meta.setProperty("mediaType", mediaType == null ? "application/octet-stream" : mediaType);
+            meta.setProperty("name", name == null ? key : name);
+            meta.setProperty("size", Long.toString(bytes.length));
+            java.io.StringWriter w = new java.io.StringWriter();
+            meta.store(w, null);
+            write(target.resolve("content"), bytes);
+            write(target.resolve("meta.properties"), w.toString().getBytes(StandardCharsets.UTF_8));
+        } catch (IOException e) {
+            throw new StoreException("cannot store the original of " + key + " in " + dir + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static void write(Path file, byte[] bytes) throws IOException {
+        Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
+        try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                StandardOpenOption.TRUNCATE_EXISTING)) {
+            ch.write(java.nio.ByteBuffer.wrap(bytes));
+            ch.force(true);
+        }
+        try {
+            Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        } catch (AtomicMoveNotSupportedException e) {
+            Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING);
+        }
+    }
+
+    @Override
+    public Optional<Blob> get(String key) {
+        Optional<Path> folder = folder(key);
+        if (folder.isEmpty() || !Files.isRegularFile(folder.get().resolve("content"))) {
+            return Optional.empty();
+        }
+        try {
+            Properties meta = new Properties();
+            try (var r = Files.newBufferedReader(folder.get().resolve("meta.properties"), StandardCharsets.UTF_8)) {
+                meta.load(r);
+            }
+            Path content = folder.get().resolve("content");
+            return Optional.of(new Blob(Files.newInputStream(content), Files.size(content),
+                    meta.getProperty("mediaType"), meta.getProperty("name")));
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read the original of " + key, e);
+        }
+    }
+
+    @Override
+    public boolean delete(String key) {
+        Optional<Path> folder = folder(key);
+        if (folder.isEmpty() || !Files.isDirectory(folder.get())) {
+            return false;
+        }
+        try (var files = Files.list(folder.get())) {
+            for (Path f : files.toList()) {
+                Files.deleteIfExists(f);
+            }
+            Files.deleteIfExists(folder.get());
+            return true;
+        } catch (IOException e) {
+            throw new StoreException("cannot delete the original of " + key + ": " + e.getMessage(), e);
+        }
+    }
+
+    private Optional<Path> folder(String key) {
+        return key != null && KEY.matcher(key).matches() ? Optional.of(dir.resolve(key)) : Optional.empty();
+    }
+
+    @Override
+    public void close() {
+    }
+}
