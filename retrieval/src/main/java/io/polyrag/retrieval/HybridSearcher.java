@@ -120,16 +120,17 @@ public final class HybridSearcher implements AutoCloseable {
             hits.add(toHit(i + 1, unique.get(i)));
         }
         return new SearchResponse(request.query(), (System.nanoTime() - start) / 1_000_000, modalities, degraded,
-                hits, warnings, describe(request.fusion(), variants.size()));
+                hits, warnings, describe(request.fusion(), modalities, variants.size()));
     }
 
     /** The fusion arithmetic, in words, for {@code explain}. */
-    private String describe(FusionMethod requested, int variants) {
+    private String describe(FusionMethod requested, List<Modality> used, int variants) {
         FusionMethod method = requested == null ? options.fusion() : requested;
         String how = method == FusionMethod.WEIGHTED
                 ? "weighted: each list's scores normalised (" + options.normalization().name().toLowerCase(
                         java.util.Locale.ROOT) + "), times its modality's weight " + options.weights().entrySet()
-                        .stream().sorted(Map.Entry.comparingByKey()).map(e -> e.getKey().wireName() + "="
+                        .stream().filter(e -> used.contains(e.getKey())).sorted(Map.Entry.comparingByKey())
+                        .map(e -> e.getKey().wireName() + "="
                                 + e.getValue()).collect(Collectors.joining(", ")) + ", summed over modalities"
                 : "rrf: the sum over modalities of 1 / (" + options.rrfK() + " + rank)";
         return how + "; per modality a hit keeps its merged duplicates' best contribution"
