@@ -48,6 +48,22 @@ public final class Documents {
         return own(id).map(d -> Shown.of(tenant, d)).orElseThrow(() -> notFound(id));
     }
 
+    /**
+     * What the catalog records each enabled store holding for the document's visible version, by store (its
+     * records: chunks in the vector and full-text stores, chunks with a graph part in the graph and RDF stores; -1
+     * when unknown). {@code polyrag check} compares it with what the stores hold.
+     */
+    public java.util.Map<String, Long> storeRecords(String id) {
+        own(id).orElseThrow(() -> notFound(id));
+        var v = components.catalog.visibleRecords(id).orElseThrow(() -> notFound(id));
+        java.util.Map<String, Long> out = new java.util.TreeMap<>();
+        for (String store : components.pipeline.stores().names()) {
+            boolean graph = store.equals("graph") || store.equals("rdf");
+            out.put(store, (long) (graph ? v.graphChunks() : v.chunks()));
+        }
+        return out;
+    }
+
     /** The original the document was uploaded as; not found for documents ingested from paths or text. */
     public io.polyrag.core.port.BlobStore.Blob content(String id) {
         own(id).orElseThrow(() -> notFound(id));

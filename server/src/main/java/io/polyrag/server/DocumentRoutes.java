@@ -49,9 +49,13 @@ final class DocumentRoutes {
                 .query("category", "string", "only documents with this category")
                 .query("offset", "integer", "documents to skip").query("limit", "integer", "page size, 1-1000")
                 .response(200, "a page of documents", IngestWire.DocumentPage.class);
-        api.get("/v1/documents/{id}", ctx -> ctx.json(IngestWire.of(tenant(ctx).documents().get(ctx.pathParam(
-                "id"))))).summary("documents", "A document: version, chunks, size, description")
-                .path("id", "the document id").response(200, "the document", IngestWire.Document.class);
+        api.get("/v1/documents/{id}", ctx -> {
+            var documents = tenant(ctx).documents();
+            String id = ctx.pathParam("id");
+            ctx.json(new IngestWire.DocumentDetail(IngestWire.of(documents.get(id)), documents.storeRecords(id)));
+        }).summary("documents", "A document: version, chunks, size, description, and the records each store "
+                + "holds for it").path("id", "the document id")
+                .response(200, "the document", IngestWire.DocumentDetail.class);
         api.get("/v1/documents/{id}/content", this::content).summary("documents", "The original the document was "
                 + "uploaded as").path("id", "the document id").binary(200, "its bytes, with its media type");
         api.delete("/v1/documents/{id}", this::deleteDocument).summary("documents",

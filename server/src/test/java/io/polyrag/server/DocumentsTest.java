@@ -39,7 +39,11 @@ class DocumentsTest {
                         "notes", "kb", "office"));
                 await().atMost(Duration.ofSeconds(60)).until(() -> json(get("/v1/documents?kb=office")).get("total")
                         .asLong() == 2);
-                JsonNode doc = json(get("/v1/documents/" + id));
+                JsonNode detail = json(get("/v1/documents/" + id));
+                JsonNode doc = detail.get("document");
+                assertThat(detail.get("store_records").get("vector").asLong()).isEqualTo(doc.get("chunks").asLong())
+                        .isPositive();
+                assertThat(detail.get("store_records").get("fulltext").asLong()).isEqualTo(doc.get("chunks").asLong());
                 assertThat(doc.get("title").asString()).isEqualTo("Q3 lantern report");
                 assertThat(doc.get("categories").toString()).isEqualTo("[\"finance\",\"reports\"]");
                 assertThat(doc.get("subcategory").asString()).isEqualTo("quarterly");

@@ -94,6 +94,14 @@ public final class IngestWire {
             String subcategory, String externalRef) {
     }
 
+    /**
+     * {@code GET /v1/documents/{id}}: the document, and per enabled store the records its visible version calls for
+     * ({@code polyrag check} verifies the stores hold them).
+     */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    public record DocumentDetail(Document document, java.util.Map<String, Long> storeRecords) {
+    }
+
     /** {@code POST /v1/documents}: the job that indexes it, and the id the document will have. */
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     public record DocumentAccepted(String jobId, String documentId, String status, String location) {

@@ -40,6 +40,13 @@ public interface Catalog extends AutoCloseable {
      */
     boolean describe(String documentId, String title, io.polyrag.core.model.DocumentMeta meta);
 
+    /**
+     * The document's visible version and how many records it calls for in each kind of store: one per chunk in the
+     * vector and full-text stores, one per chunk with entities or relations in the graph and RDF stores (-1 when the
+     * version predates that count). Empty when the document is unknown, deleted or not visible yet.
+     */
+    Optional<io.polyrag.core.model.VersionRecords> visibleRecords(String documentId);
+
     /** Creates an empty knowledge base; false when one of that name exists. */
     boolean createKnowledgeBase(String name, String description);
 

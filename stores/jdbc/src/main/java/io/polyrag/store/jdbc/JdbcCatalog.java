@@ -620,6 +620,21 @@ public class JdbcCatalog implements CatalogAndJobs {
     }
 
     @Override
+    public Optional<io.polyrag.core.model.VersionRecords> visibleRecords(String documentId) {
+        return jdbc.tx("read a document's records", c -> {
+            try (PreparedStatement ps = c.prepareStatement("SELECT visible_version, kb, chunk_count, graph_chunks "
+                    + "FROM documents WHERE id = ? AND deleted = FALSE AND visible_version > 0")) {
+                ps.setString(1, documentId);
+                try (ResultSet rs = ps.executeQuery()) {
+                    return rs.next() ? Optional.of(new io.polyrag.core.model.VersionRecords(new DocumentVersion(
+                            documentId, rs.getLong(1)), rs.getString(2), rs.getInt(3), rs.getInt(4)))
+                            : Optional.<io.polyrag.core.model.VersionRecords>empty();
+                }
+            }
+        });
+    }
+
+    @Override
     public boolean describe(String documentId, String title, io.polyrag.core.model.DocumentMeta meta) {
         String cats = meta.categories().isEmpty() ? "" : "," + String.join(",", meta.categories()) + ",";
         return jdbc.tx("describe a document", c -> update(c, "UPDATE documents SET categories = ?, subcategory = ?, "
