@@ -90,9 +90,9 @@ final class JobRunner implements AutoCloseable {
             metrics.jobEnded(job.info().kind(), status, done.added() + done.updated(), done.chunks());
         } catch (RuntimeException e) {
             if (e instanceof io.polyrag.core.StoreException) {
-                LOG.log(Level.ERROR, "job " + id + " failed: " + e.getMessage());
+                LOG.log(Level.ERROR, "job " + id + " of tenant " + tenantOf(job) + " failed: " + e.getMessage());
             } else {
-                LOG.log(Level.ERROR, "job " + id + " failed", e);
+                LOG.log(Level.ERROR, "job " + id + " of tenant " + tenantOf(job) + " failed", e);
             }
             jobs.finish(id, JobStatus.FAILED, context.latest, e.getMessage() == null ? e.getClass().getSimpleName()
                     : e.getMessage());
@@ -148,6 +148,10 @@ final class JobRunner implements AutoCloseable {
             }
             stageStart = now;
         }
+    }
+
+    private static String tenantOf(JobStore.Claimed job) {
+        return job.info().tenant() == null || job.info().tenant().isEmpty() ? "-" : job.info().tenant();
     }
 
     static JobStatus status(JobProgress p) {

@@ -133,7 +133,10 @@ final class ProblemMapper {
             }
         }
         String id = UUID.randomUUID().toString();
-        LOG.log(System.Logger.Level.ERROR, "internal error " + id + " on " + ctx.method() + " " + ctx.path(), e);
+        io.polyrag.core.model.Tenant tenant = ctx.attribute(Auth.TENANT);
+        LOG.log(System.Logger.Level.ERROR, "internal error " + id + " on " + ctx.method() + " " + ctx.path()
+                + " (request " + ctx.attribute(RestServer.REQUEST_ID) + ", tenant " + (tenant == null || tenant.isLocal()
+                        ? "-" : tenant.id()) + ")", e);
         problem(ctx, 500, "internal error; the server log has the details under error id " + id);
     }
 }

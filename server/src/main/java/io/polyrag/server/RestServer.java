@@ -20,7 +20,7 @@ import java.util.UUID;
  */
 public final class RestServer implements io.polyrag.app.HttpFrontDoor {
     private static final System.Logger ACCESS = System.getLogger("io.polyrag.server.access");
-    private static final String REQUEST_ID = "polyrag.request.id";
+    static final String REQUEST_ID = "polyrag.request.id";
     private static final String REQUEST_ID_HEADER = "X-Request-Id";
 
     /** The build's version, from the jar's manifest ({@code dev} when run from classes). */
