@@ -21,16 +21,19 @@ import picocli.CommandLine.Spec;
     "These commands open the data directory, so run them while the server is stopped; while it runs, use "
         + "/v1/admin/keys with POLYRAG_HTTP_ADMIN_KEY."},
         subcommands = {KeysCommand.Create.class, KeysCommand.ListKeys.class, KeysCommand.Revoke.class})
-final class KeysCommand implements Runnable {
+final class KeysCommand implements Callable<Integer> {
     @ParentCommand
     PolyragCommand parent;
 
     @Spec
     picocli.CommandLine.Model.CommandSpec spec;
 
+    /** No subcommand: say which there are, and exit as for any usage error. */
     @Override
-    public void run() {
+    public Integer call() {
+        spec.commandLine().getErr().println("polyrag keys: give a subcommand: create, list or revoke");
         spec.commandLine().usage(spec.commandLine().getErr());
+        return Main.USAGE;
     }
 
     /** {@code polyrag keys create TENANT}. */

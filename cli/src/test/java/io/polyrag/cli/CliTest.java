@@ -158,6 +158,7 @@ class CliTest {
         Run list = run("keys", "list");
         assertThat(list.out()).contains("acme").contains("active").contains(id).doesNotContain(key);
         assertThat(run("keys", "create", "../x").code()).isEqualTo(2);
+        assertThat(run("keys").code()).as("no subcommand is a usage error").isEqualTo(2);
         assertThat(run("keys", "revoke", "nope").code()).isEqualTo(2);
         assertThat(run("keys", "revoke", id).code()).isZero();
         String first = list.out().lines().filter(l -> l.contains("ci")).findFirst().orElseThrow().split(" ")[0];

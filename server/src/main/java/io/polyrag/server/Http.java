@@ -63,7 +63,9 @@ final class Http {
 
     static void problem(Context ctx, int status, String detail) {
         HttpStatus s = HttpStatus.forStatus(status);
-        ctx.status(status).contentType(PROBLEM).result(Json.MAPPER.writeValueAsString(
+        // Bytes, not a String: Javalin would encode a String in ISO-8859-1 for a type without a charset, and a detail
+        // that quotes the client's non-ASCII input must reach it as UTF-8 (RFC 8259).
+        ctx.status(status).contentType(PROBLEM).result(Json.MAPPER.writeValueAsBytes(
                 Problem.of(status, s == HttpStatus.UNKNOWN ? "Error" : s.getMessage(), detail)));
     }
 }

@@ -70,7 +70,7 @@ final class ProblemMapper {
         }
         r.exception(io.polyrag.core.AnswerUnavailableException.class, (e, ctx) -> ctx.status(502)
                 .contentType(Http.PROBLEM)
-                .result(Json.MAPPER.writeValueAsString(new Dtos.AnswerProblem("about:blank", "Bad Gateway", 502,
+                .result(Json.MAPPER.writeValueAsBytes(new Dtos.AnswerProblem("about:blank", "Bad Gateway", 502,
                         e.getMessage(), io.polyrag.app.wire.SearchWire.sources(e.sources())))));
         r.exception(io.javalin.http.NotFoundResponse.class, (e, ctx) -> problem(ctx, 404,
                 "no route " + ctx.method() + " " + ctx.path() + "; the API is under /v1"));

@@ -30,7 +30,7 @@ class DocumentsTest {
             server = new RestServer(polyrag, "127.0.0.1", 0, 4 * 1024 * 1024);
             try {
                 String report = "# Quarterly report\n\nSales of lanterns rose by nine percent in the third quarter.";
-                JsonNode accepted = json(upload("q3.md", report, Map.of("title", "Q3 lantern report", "categories",
+                JsonNode accepted = json(upload("q3.md", report, Map.of("title", "Q3 lantern report — café", "categories",
                         "Finance, reports", "subcategory", "quarterly", "external_ref", "crm:7", "kb", "office")));
                 String id = accepted.get("document_id").asString();
                 await().atMost(Duration.ofSeconds(60)).until(() -> json(get("/v1/jobs/" + accepted.get("job_id")
@@ -44,7 +44,7 @@ class DocumentsTest {
                 assertThat(detail.get("store_records").get("vector").asLong()).isEqualTo(doc.get("chunks").asLong())
                         .isPositive();
                 assertThat(detail.get("store_records").get("fulltext").asLong()).isEqualTo(doc.get("chunks").asLong());
-                assertThat(doc.get("title").asString()).isEqualTo("Q3 lantern report");
+                assertThat(doc.get("title").asString()).as("a UTF-8 form field").isEqualTo("Q3 lantern report — café");
                 assertThat(doc.get("categories").toString()).isEqualTo("[\"finance\",\"reports\"]");
                 assertThat(doc.get("subcategory").asString()).isEqualTo("quarterly");
                 assertThat(doc.get("external_ref").asString()).isEqualTo("crm:7");

@@ -58,6 +58,7 @@ class HostileInputTest {
             control character title  | POST | /v1/ingest/text      | {"text": "x", "title": "a\\u0000b"}    | 400 | title
             path in a kb name        | POST | /v1/knowledge-bases  | {"name": "../../etc"}                  | 400 | knowledge base name
             unicode kb name          | POST | /v1/knowledge-bases  | {"name": "\\u202Eevil"}                | 400 | knowledge base name
+            non-ASCII quoted back    | POST | /v1/knowledge-bases  | {"name": "ünïcode"}                    | 400 | 'ünïcode'
             a kb name of 65 chars    | POST | /v1/knowledge-bases  | {"name": "KB65"}                        | 400 | 1-64
             an entity query of 201   | GET  | /v1/graph/entities?q=Q201 |                                    | 400 | 200
             a huge neighbours limit  | GET  | /v1/graph/entities/x/neighbours?limit=5000 |                   | 400 | limit

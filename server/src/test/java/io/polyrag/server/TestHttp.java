@@ -17,7 +17,7 @@ final class TestHttp {
     /** A multipart body and its boundary. */
     record Multipart(String boundary, String body) {
         HttpRequest.BodyPublisher publisher() {
-            return HttpRequest.BodyPublishers.ofString(body);
+            return HttpRequest.BodyPublishers.ofString(body, java.nio.charset.StandardCharsets.UTF_8);
         }
 
         String contentType() {
@@ -39,7 +39,8 @@ final class TestHttp {
 
     static HttpResponse<String> send(HttpClient http, HttpRequest.Builder b) {
         try {
-            return http.send(b.timeout(Duration.ofSeconds(60)).build(), HttpResponse.BodyHandlers.ofString());
+            return http.send(b.timeout(Duration.ofSeconds(60)).build(), HttpResponse.BodyHandlers.ofString(
+                    java.nio.charset.StandardCharsets.UTF_8));
         } catch (IOException | InterruptedException e) {
             throw new AssertionError(e);
         }
