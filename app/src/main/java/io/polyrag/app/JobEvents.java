@@ -59,12 +59,19 @@ public final class JobEvents {
         lock.lock();
         try {
             while (!closed) {
+                // The ring is in id order: walk back from the newest only as far as afterId, so a woken subscriber
+                // reads what is new, not the whole ring (a thousand subscribers wake on every event).
                 List<Event> out = new ArrayList<>();
-                for (Event e : ring) {
-                    if (e.id() > afterId && e.tenant().equals(tenant.id())) {
+                for (var it = ring.descendingIterator(); it.hasNext(); ) {
+                    Event e = it.next();
+                    if (e.id() <= afterId) {
+                        break;
+                    }
+                    if (e.tenant().equals(tenant.id())) {
                         out.add(e);
                     }
                 }
+                java.util.Collections.reverse(out);
                 if (!out.isEmpty()) {
                     return out;
                 }
