@@ -33,34 +33,51 @@ public final class Documents {
 
     /** A page of visible documents of one knowledge base (null: all of the tenant's) and one category (null: any). */
     public Page list(KnowledgeBase knowledgeBase, String category, int offset, int limit) {
+        return list(knowledgeBase, category, io.polyrag.core.model.DocumentStatus.VISIBLE, offset, limit);
+    }
+
+    /**
+     * A page of documents of one knowledge base (null: all of the tenant's), one category (null: any) and one of
+     * these statuses, by uri, with the total the filters admit.
+     */
+    public Page list(KnowledgeBase knowledgeBase, String category,
+            java.util.Set<io.polyrag.core.model.DocumentStatus> statuses, int offset, int limit) {
         if (offset < 0 || limit < 1 || limit > Limits.MAX_PAGE) {
             throw new InvalidInputException("offset must be >= 0 and limit in [1, " + Limits.MAX_PAGE + "], got "
                     + offset + " and " + limit);
         }
         io.polyrag.core.model.SearchScope scope = Scope.of(components.catalog, tenant, knowledgeBase).narrowed(
                 java.util.Set.of(), io.polyrag.core.model.DocumentMeta.category(category));
-        return new Page(components.catalog.documents(scope, offset, limit).stream().map(d -> Shown.of(tenant, d))
-                .toList(), components.catalog.countDocuments(scope));
-    }
-
-    /** The document with this id, if it is the tenant's (another tenant's is not found, like one that never was). */
-    public DocumentInfo get(String id) {
-        return own(id).map(d -> Shown.of(tenant, d)).orElseThrow(() -> notFound(id));
+        return new Page(components.catalog.documents(scope, statuses, offset, limit).stream()
+                .map(d -> Shown.of(tenant, d)).toList(), components.catalog.countDocuments(scope, statuses));
     }
 
     /**
-     * What the catalog records each enabled store holding for the document's visible version, by store (its
-     * records: chunks in the vector and full-text stores, chunks with a graph part in the graph and RDF stores; -1
-     * when unknown). {@code polyrag check} compares it with what the stores hold.
+     * The document with this id, if it is the tenant's, visible or still being indexed (another tenant's is not
+     * found, like one that never was).
      */
-    public java.util.Map<String, Long> storeRecords(String id) {
-        own(id).orElseThrow(() -> notFound(id));
-        var v = components.catalog.visibleRecords(id).orElseThrow(() -> notFound(id));
-        java.util.Map<String, Long> out = new java.util.TreeMap<>();
-        for (String store : components.pipeline.stores().names()) {
-            boolean graph = store.equals("graph") || store.equals("rdf");
-            out.put(store, (long) (graph ? v.graphChunks() : v.chunks()));
+    public DocumentInfo get(String id) {
+        return known(id).map(d -> Shown.of(tenant, d)).orElseThrow(() -> notFound(id));
+    }
+
+    /**
+     * Per enabled store, what it holds of the document's visible version, read live from the store, beside what the
+     * catalog says it should hold (chunks in the vector and full-text stores, chunks with a graph part in the graph
+     * and RDF stores). Empty while no version is visible. {@code polyrag check} runs the same comparison for every
+     * document.
+     */
+    public java.util.Map<String, io.polyrag.app.api.StoreState> stores(String id) {
+        known(id).orElseThrow(() -> notFound(id));
+        var v = components.catalog.visibleRecords(id);
+        if (v.isEmpty()) {
+            return java.util.Map.of();
         }
+        java.util.Map<String, Long> held = components.pipeline.stores().records(v.get().version());
+        java.util.Map<String, io.polyrag.app.api.StoreState> out = new java.util.TreeMap<>();
+        held.forEach((store, n) -> {
+            boolean graph = store.equals("graph") || store.equals("rdf");
+            out.put(store, io.polyrag.app.api.StoreState.of(graph ? v.get().graphChunks() : v.get().chunks(), n));
+        });
         return out;
     }
 
@@ -72,8 +89,13 @@ public final class Documents {
     }
 
     private java.util.Optional<DocumentInfo> own(String id) {
+        return known(id).filter(d -> d.visibleVersion() > 0);
+    }
+
+    /** The tenant's document with this id, visible or being indexed. */
+    private java.util.Optional<DocumentInfo> known(String id) {
         return id == null ? java.util.Optional.empty() : components.catalog.document(id)
-                .filter(d -> tenant.owns(d.knowledgeBase()) && d.visibleVersion() > 0);
+                .filter(d -> tenant.owns(d.knowledgeBase()));
     }
 
     private static io.polyrag.core.NotFoundException notFound(String id) {

@@ -80,6 +80,8 @@ final class JobRunner implements AutoCloseable {
         String id = job.info().id();
         RunContext context = new RunContext(id, job.info().progress());
         JobHandler handler = null;
+        org.slf4j.MDC.put("job", id);
+        org.slf4j.MDC.put("tenant", tenantOf(job));
         try {
             handler = handlers.apply(job.info().kind());
             JobProgress done = handler.run(job, context);
@@ -102,6 +104,7 @@ final class JobRunner implements AutoCloseable {
         if (handler != null) {
             handler.ended(job);
         }
+        org.slf4j.MDC.clear();
     }
 
     /** A running job's progress sink: writes at most every quarter second and on each stage change. */

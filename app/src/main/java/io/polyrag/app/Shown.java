@@ -47,8 +47,7 @@ final class Shown {
     }
 
     static DocumentInfo of(Tenant t, DocumentInfo d) {
-        return t.isLocal() ? d : new DocumentInfo(d.id(), t.show(d.knowledgeBase()), d.uri(), d.title(),
-                d.mediaType(), d.contentHash(), d.sizeBytes(), d.visibleVersion(), d.chunkCount(), d.updatedAt());
+        return t.isLocal() ? d : d.inKnowledgeBase(t.show(d.knowledgeBase()));
     }
 
     static EntityHit of(Tenant t, EntityHit h) {

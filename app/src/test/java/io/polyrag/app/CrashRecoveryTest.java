@@ -286,6 +286,9 @@ class CrashRecoveryTest {
         List<DocumentInfo> docs = p.documents().list(null, 0, 1000);
         assertThat(docs).hasSize(documents);
         assertThat(docs.stream().map(DocumentInfo::uri).distinct().count()).isEqualTo(documents);
+        assertThat(docs).allSatisfy(d -> assertThat(p.documents().stores(d.id()).values())
+                .as("what each store holds of %s, read live", d.uri()).isNotEmpty()
+                .allSatisfy(st -> assertThat(st.state()).isIn("complete", "unchecked")));
         assertThat(p.admin().status().storeRecords().get("fulltext"))
                 .isEqualTo(docs.stream().mapToLong(DocumentInfo::chunkCount).sum());
     }

@@ -50,7 +50,7 @@ public final class PolyragCommand implements Runnable {
         }
         overrides.putAll(more);
         Config config = Config.fromEnvironment(overrides);
-        Logging.configure(config.get(Settings.LOG_LEVEL));
+        Logging.configure(config.get(Settings.LOG_LEVEL), config.get(Settings.LOG_FORMAT));
         config.warnings().forEach(w -> System.err.println("polyrag: warning: " + w));
         return config;
     }

@@ -76,6 +76,24 @@ public final class StoreSet {
         return out;
     }
 
+    /**
+     * Records each store holds of one document version, read live, by store name; a store that cannot be read now
+     * maps to -1.
+     */
+    public Map<String, Long> records(DocumentVersion version) {
+        java.util.TreeMap<String, Long> out = new java.util.TreeMap<>();
+        indexes.forEach((m, i) -> {
+            long n;
+            try {
+                n = i.records(version);
+            } catch (RuntimeException e) {
+                n = -1;
+            }
+            out.put(m.wireName(), n);
+        });
+        return out;
+    }
+
     /** Stores that cannot be read now, by name, with the error; empty when all answer. */
     public Map<String, String> probe() {
         java.util.TreeMap<String, String> out = new java.util.TreeMap<>();

@@ -14,6 +14,7 @@ import io.polyrag.app.wire.IngestWire;
 import io.polyrag.core.InvalidInputException;
 import io.polyrag.core.NotFoundException;
 import io.polyrag.core.model.DocumentMeta;
+import io.polyrag.core.model.DocumentStatus;
 import io.polyrag.core.model.Ids;
 import io.polyrag.core.model.KnowledgeBase;
 import java.io.InputStream;
@@ -47,14 +48,16 @@ final class DocumentRoutes {
         api.get("/v1/documents", this::documents).summary("documents", "List visible documents, by uri, with the "
                 + "total").query("kb", "string", "one knowledge base; default: all of yours")
                 .query("category", "string", "only documents with this category")
+                .query("status", "string", "indexing, indexed or updating; several comma-separated; default: "
+                        + "indexed,updating (what search sees)")
                 .query("offset", "integer", "documents to skip").query("limit", "integer", "page size, 1-1000")
                 .response(200, "a page of documents", IngestWire.DocumentPage.class);
         api.get("/v1/documents/{id}", ctx -> {
             var documents = tenant(ctx).documents();
             String id = ctx.pathParam("id");
-            ctx.json(new IngestWire.DocumentDetail(IngestWire.of(documents.get(id)), documents.storeRecords(id)));
-        }).summary("documents", "A document: version, chunks, size, description, and the records each store "
-                + "holds for it").path("id", "the document id")
+            ctx.json(IngestWire.detail(documents.get(id), documents.stores(id)));
+        }).summary("documents", "A document: status, version, chunks, size, description, and what each store "
+                + "holds of it, read live").path("id", "the document id")
                 .response(200, "the document", IngestWire.DocumentDetail.class);
         api.get("/v1/documents/{id}/content", this::content).summary("documents", "The original the document was "
                 + "uploaded as").path("id", "the document id").binary(200, "its bytes, with its media type");
@@ -113,8 +116,27 @@ final class DocumentRoutes {
         int l = limit == null ? Limits.DEFAULT_DOCUMENTS_PAGE : limit;
         String kb = ctx.queryParam("kb");
         var page = tenant(ctx).documents().list(kb == null || kb.isBlank() ? null : KnowledgeBase.of(kb),
-                ctx.queryParam("category"), o, l);
+                ctx.queryParam("category"), statuses(ctx.queryParam("status")), o, l);
         ctx.json(IngestWire.page(page.documents(), o, l, page.total()));
+    }
+
+    /** The {@code status} filter: one or several comma-separated statuses, or {@code all}; default: visible. */
+    static Set<DocumentStatus> statuses(String param) {
+        if (param == null || param.isBlank()) {
+            return DocumentStatus.VISIBLE;
+        }
+        if (param.strip().equalsIgnoreCase("all")) {
+            return java.util.EnumSet.allOf(DocumentStatus.class);
+        }
+        Set<DocumentStatus> out = java.util.EnumSet.noneOf(DocumentStatus.class);
+        String[] parts = param.split(",", 4);
+        if (parts.length > 3) {
+            throw new InvalidInputException("query parameter 'status' names at most three statuses");
+        }
+        for (String s : parts) {
+            out.add(DocumentStatus.parse(s));
+        }
+        return out;
     }
 
     private void content(Context ctx) throws java.io.IOException {

@@ -55,12 +55,12 @@ public final class RestServer implements io.polyrag.app.HttpFrontDoor {
             config.jetty.multipartConfig.maxTotalRequestSize(maxRequestBytes, SizeUnit.BYTES);
             config.jetty.multipartConfig.maxInMemoryFileSize(1, SizeUnit.MB);
             cors(config, polyrag.config().get(io.polyrag.core.config.Settings.HTTP_CORS_ORIGINS));
-            // One access-log line per request, under the id echoed in X-Request-Id.
+            // One access-log line per request; the MDC adds the id echoed in X-Request-Id and the tenant.
             io.micrometer.core.instrument.MeterRegistry meters = polyrag.metrics().registry();
             config.requestLogger.http((ctx, ms) -> {
                 ACCESS.log(ctx.statusCode() >= 500 ? System.Logger.Level.WARNING : System.Logger.Level.INFO,
-                        () -> String.format(Locale.ROOT, "%s tenant=%s %s %s %d %.1f ms", ctx.attribute(REQUEST_ID),
-                                tenantOf(ctx), ctx.method(), route(ctx), ctx.statusCode(), ms));
+                        () -> String.format(Locale.ROOT, "%s %s %d %.1f ms", ctx.method(), route(ctx),
+                                ctx.statusCode(), ms));
                 // By route pattern, never the raw path: ids in paths must not make a metric per request.
                 String route = ctx.endpoints().lastHttpEndpoint() == null ? "unmatched" : route(ctx);
                 io.micrometer.core.instrument.Timer.builder("polyrag_http_requests_seconds")
@@ -68,9 +68,11 @@ public final class RestServer implements io.polyrag.app.HttpFrontDoor {
                         .tag("method", ctx.method().name()).tag("status", Integer.toString(ctx.statusCode()))
                         .publishPercentileHistogram().register(meters)
                         .record(java.time.Duration.ofNanos((long) (ms * 1_000_000)));
+                org.slf4j.MDC.clear();
             });
             config.routes.before(RestServer::requestId);
             config.routes.before(auth::authenticate);
+            config.routes.before(RestServer::tenantInLogs);
             Api api = new Api(config.routes);
             new HealthRoutes(polyrag, auth).register(api);
             new KeyRoutes(polyrag, auth).register(api);
@@ -114,6 +116,13 @@ public final class RestServer implements io.polyrag.app.HttpFrontDoor {
         String id = given != null && given.matches("[A-Za-z0-9._:-]{1,64}") ? given : UUID.randomUUID().toString();
         ctx.attribute(REQUEST_ID, id);
         ctx.header(REQUEST_ID_HEADER, id);
+        org.slf4j.MDC.clear();
+        org.slf4j.MDC.put("request_id", id);
+    }
+
+    /** Puts the authenticated tenant beside the request id, for every log line the request causes. */
+    private static void tenantInLogs(Context ctx) {
+        org.slf4j.MDC.put("tenant", tenantOf(ctx));
     }
 
     /** The tenant a request acted for, for the access log: its id, {@code -} in local mode or before auth. */

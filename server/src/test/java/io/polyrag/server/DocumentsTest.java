@@ -41,9 +41,21 @@ class DocumentsTest {
                         .asLong() == 2);
                 JsonNode detail = json(get("/v1/documents/" + id));
                 JsonNode doc = detail.get("document");
-                assertThat(detail.get("store_records").get("vector").asLong()).isEqualTo(doc.get("chunks").asLong())
-                        .isPositive();
-                assertThat(detail.get("store_records").get("fulltext").asLong()).isEqualTo(doc.get("chunks").asLong());
+                assertThat(doc.get("status").asString()).isEqualTo("indexed");
+                for (String store : java.util.List.of("vector", "fulltext")) {
+                    JsonNode state = detail.get("stores").get(store);
+                    assertThat(state.get("held").asLong()).as(store + ", read from the store").isEqualTo(doc
+                            .get("chunks").asLong()).isPositive();
+                    assertThat(state.get("expected").asLong()).isEqualTo(doc.get("chunks").asLong());
+                    assertThat(state.get("state").asString()).isEqualTo("complete");
+                }
+                assertThat(json(get("/v1/documents?kb=office&status=indexing")).get("total").asLong()).isZero();
+                assertThat(json(get("/v1/documents?kb=office&status=indexed,updating")).get("total").asLong())
+                        .isEqualTo(2);
+                assertThat(json(get("/v1/documents?status=all")).get("total").asLong()).isEqualTo(2);
+                HttpResponse<String> badStatus = get("/v1/documents?status=done");
+                assertThat(badStatus.statusCode()).isEqualTo(400);
+                assertThat(badStatus.body()).contains("indexing, indexed or updating");
                 assertThat(doc.get("title").asString()).as("a UTF-8 form field").isEqualTo("Q3 lantern report — café");
                 assertThat(doc.get("categories").toString()).isEqualTo("[\"finance\",\"reports\"]");
                 assertThat(doc.get("subcategory").asString()).isEqualTo("quarterly");

@@ -132,6 +132,31 @@ public abstract class CatalogContract {
     }
 
     @Test
+    void documents_are_listed_by_status_indexing_indexed_updating() {
+        CatalogAndJobs c = open();
+        c.stage(draft("d1", "kb", 1, "first"), 1);
+        c.publish(new DocumentVersion("d1", 1));
+        c.stage(draft("d2", "kb", 1, "second"), 1);
+        c.stage(draft("d3", "kb", 1, "third"), 1);
+        c.publish(new DocumentVersion("d3", 1));
+        c.stage(draft("d3", "kb", 2, "third, changed"), 2);
+        SearchScope kb = new SearchScope(Set.of("kb"));
+        var all = java.util.EnumSet.allOf(io.polyrag.core.model.DocumentStatus.class);
+        assertThat(c.documents(kb, all, 0, 10)).extracting(d -> d.id() + "=" + d.status().wireName())
+                .containsExactly("d1=indexed", "d2=indexing", "d3=updating");
+        assertThat(c.documents(kb, 0, 10)).as("search sees what has a visible version").extracting(d -> d.id())
+                .containsExactly("d1", "d3");
+        assertThat(c.documents(kb, Set.of(io.polyrag.core.model.DocumentStatus.INDEXING), 0, 10))
+                .extracting(d -> d.id()).containsExactly("d2");
+        assertThat(c.countDocuments(kb, Set.of(io.polyrag.core.model.DocumentStatus.INDEXED,
+                io.polyrag.core.model.DocumentStatus.INDEXING))).isEqualTo(2);
+        assertThat(c.countDocuments(kb, Set.of())).isZero();
+        assertThat(c.document("d3").orElseThrow().status()).isEqualTo(io.polyrag.core.model.DocumentStatus.UPDATING);
+        c.publish(new DocumentVersion("d3", 2));
+        assertThat(c.document("d3").orElseThrow().status()).isEqualTo(io.polyrag.core.model.DocumentStatus.INDEXED);
+    }
+
+    @Test
     void api_keys_are_found_by_id_with_their_hash_until_revoked() {
         CatalogAndJobs c = open();
         assertThat(c.anyActiveKey()).isFalse();

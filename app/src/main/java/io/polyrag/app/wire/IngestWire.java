@@ -87,19 +87,35 @@ public final class IngestWire {
     public record DocumentPage(List<Document> documents, int offset, int limit, long total) {
     }
 
-    /** An indexed document: its visible version, size, chunk count and description. */
+    /**
+     * A document: its status ({@code indexing}, {@code indexed}, {@code updating}), visible version (0 while
+     * indexing), size, chunk count and description.
+     */
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     public record Document(String id, String knowledgeBase, String uri, String title, String mediaType,
-            String contentHash, long sizeBytes, long version, int chunks, Instant updatedAt, List<String> categories,
-            String subcategory, String externalRef) {
+            String contentHash, long sizeBytes, String status, long version, int chunks, Instant updatedAt,
+            List<String> categories, String subcategory, String externalRef) {
     }
 
     /**
-     * {@code GET /v1/documents/{id}}: the document, and per enabled store the records its visible version calls for
-     * ({@code polyrag check} verifies the stores hold them).
+     * What one store holds of the visible version, read live ({@code held}), beside what the catalog expects;
+     * {@code state}: {@code complete}, {@code incomplete}, {@code unreadable} or {@code unchecked}.
+     */
+    public record StoreState(long expected, long held, String state) {
+    }
+
+    /**
+     * {@code GET /v1/documents/{id}}: the document, and per enabled store what it holds of the visible version
+     * (empty while the document is still being indexed).
      */
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-    public record DocumentDetail(Document document, java.util.Map<String, Long> storeRecords) {
+    public record DocumentDetail(Document document, java.util.Map<String, StoreState> stores) {
+    }
+
+    public static DocumentDetail detail(DocumentInfo d, java.util.Map<String, io.polyrag.app.api.StoreState> stores) {
+        java.util.Map<String, StoreState> out = new java.util.TreeMap<>();
+        stores.forEach((k, v) -> out.put(k, new StoreState(v.expected(), v.held(), v.state())));
+        return new DocumentDetail(of(d), out);
     }
 
     /** {@code POST /v1/documents}: the job that indexes it, and the id the document will have. */
@@ -184,7 +200,7 @@ public final class IngestWire {
 
     public static Document of(DocumentInfo d) {
         return new Document(d.id(), d.knowledgeBase(), d.uri(), d.title(), d.mediaType(), d.contentHash(),
-                d.sizeBytes(), d.visibleVersion(), d.chunkCount(), d.updatedAt(), d.meta().categories(),
+                d.sizeBytes(), d.status().wireName(), d.visibleVersion(), d.chunkCount(), d.updatedAt(), d.meta().categories(),
                 d.meta().subcategory(), d.meta().externalRef());
     }
 

@@ -23,6 +23,9 @@ public final class Settings {
             "Directory holding every embedded store, the catalog and staged uploads. One process at a time.");
     public static final Setting<String> LOG_LEVEL = Setting.choice("log.level", "info",
             List.of("error", "warn", "info", "debug"), "Log verbosity.");
+    public static final Setting<String> LOG_FORMAT = Setting.choice("log.format", "text", List.of("text", "json"),
+            "Log lines on standard error: text, or json (one object per line with level, logger, message and the "
+            + "request_id, tenant and job they belong to) for log shippers.");
 
     // ---- modalities and backends
     public static final Setting<Boolean> VECTOR_ENABLED = Setting.bool("vector.enabled", true,

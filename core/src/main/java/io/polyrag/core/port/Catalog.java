@@ -127,10 +127,21 @@ public interface Catalog extends AutoCloseable {
     List<io.polyrag.core.model.Chunk> chunks(String documentId, long version, int fromOrdinal, int toOrdinal);
 
     /** Visible documents in scope, ordered by uri, paged. */
-    List<DocumentInfo> documents(SearchScope scope, int offset, int limit);
+    default List<DocumentInfo> documents(SearchScope scope, int offset, int limit) {
+        return documents(scope, io.polyrag.core.model.DocumentStatus.VISIBLE, offset, limit);
+    }
+
+    /** Documents in scope with one of these statuses, ordered by uri, paged. */
+    List<DocumentInfo> documents(SearchScope scope, java.util.Set<io.polyrag.core.model.DocumentStatus> statuses,
+            int offset, int limit);
 
     /** Visible documents in scope. */
-    long countDocuments(SearchScope scope);
+    default long countDocuments(SearchScope scope) {
+        return countDocuments(scope, io.polyrag.core.model.DocumentStatus.VISIBLE);
+    }
+
+    /** Documents in scope with one of these statuses. */
+    long countDocuments(SearchScope scope, java.util.Set<io.polyrag.core.model.DocumentStatus> statuses);
 
     @Override
     void close();

@@ -33,6 +33,14 @@ public interface ChunkIndex extends AutoCloseable {
      */
     java.util.Map<DocumentVersion, Long> versions();
 
+    /**
+     * How many records this index holds for one document version, read live from the index (0 when none). The
+     * default walks {@link #versions()}; indexes that can look one version up directly override it.
+     */
+    default long records(DocumentVersion version) {
+        return versions().getOrDefault(version, 0L);
+    }
+
     /** Releases files and threads. Idempotent. */
     @Override
     void close();

@@ -5,6 +5,7 @@ import io.polyrag.core.model.ChunkKind;
 import io.polyrag.core.model.ChunkView;
 import io.polyrag.core.model.DocumentDraft;
 import io.polyrag.core.model.DocumentInfo;
+import io.polyrag.core.model.DocumentStatus;
 import io.polyrag.core.model.DocumentVersion;
 import io.polyrag.core.model.SearchScope;
 import io.polyrag.core.spi.CatalogProvider.CatalogAndJobs;
@@ -22,10 +23,12 @@ import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
+import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import javax.sql.DataSource;
 
 /**
@@ -38,6 +41,9 @@ import javax.sql.DataSource;
  */
 public class JdbcCatalog implements CatalogAndJobs {
     static final char PATH_SEPARATOR = '\u001f';
+    /** Whether a document has a version being written. */
+    private static final String PENDING = "EXISTS (SELECT 1 FROM document_versions p WHERE p.document_id = d.id "
+            + "AND p.state = 'pending')";
 
     final Jdbc jdbc;
     private final AutoCloseable onClose;
@@ -86,7 +92,7 @@ public class JdbcCatalog implements CatalogAndJobs {
     public Optional<DocumentInfo> document(String documentId) {
         return jdbc.tx("read a document", c -> {
             try (PreparedStatement ps = c.prepareStatement(
-                    "SELECT * FROM documents WHERE id = ? AND deleted = FALSE")) {
+                    "SELECT d.*, " + PENDING + " AS pending FROM documents d WHERE d.id = ? AND d.deleted = FALSE")) {
                 ps.setString(1, documentId);
                 try (ResultSet rs = ps.executeQuery()) {
                     return rs.next() ? Optional.of(documentInfo(rs)) : Optional.empty();
@@ -98,8 +104,9 @@ public class JdbcCatalog implements CatalogAndJobs {
     @Override
     public List<DocumentInfo> documentsWithContent(String contentHash, SearchScope scope) {
         return jdbc.tx("find documents by content", c -> {
-            String sql = "SELECT * FROM documents WHERE content_hash = ? AND deleted = FALSE AND visible_version > 0"
-                    + (scope.knowledgeBases().isEmpty() ? "" : " AND kb = ANY(?)") + " ORDER BY uri LIMIT 10";
+            String sql = "SELECT d.*, " + PENDING + " AS pending FROM documents d WHERE d.content_hash = ? "
+                    + "AND d.deleted = FALSE AND d.visible_version > 0"
+                    + (scope.knowledgeBases().isEmpty() ? "" : " AND d.kb = ANY(?)") + " ORDER BY d.uri LIMIT 10";
             try (PreparedStatement ps = c.prepareStatement(sql)) {
                 ps.setString(1, contentHash);
                 bindScope(c, ps, 2, scope);
@@ -542,10 +549,13 @@ public class JdbcCatalog implements CatalogAndJobs {
     }
 
     @Override
-    public List<DocumentInfo> documents(SearchScope scope, int offset, int limit) {
+    public List<DocumentInfo> documents(SearchScope scope, Set<DocumentStatus> statuses, int offset, int limit) {
+        if (statuses.isEmpty()) {
+            return List.of();
+        }
         return jdbc.tx("list documents", c -> {
-            String sql = "SELECT * FROM documents d WHERE d.deleted = FALSE AND d.visible_version > 0"
-                    + scopeClause(scope, "d.") + " ORDER BY d.uri, d.id LIMIT ? OFFSET ?";
+            String sql = "SELECT d.*, " + PENDING + " AS pending FROM documents d WHERE d.deleted = FALSE"
+                    + statusClause(statuses) + scopeClause(scope, "d.") + " ORDER BY d.uri, d.id LIMIT ? OFFSET ?";
             List<DocumentInfo> out = new ArrayList<>();
             try (PreparedStatement ps = c.prepareStatement(sql)) {
                 int i = bindScope(c, ps, 1, scope);
@@ -562,9 +572,12 @@ public class JdbcCatalog implements CatalogAndJobs {
     }
 
     @Override
-    public long countDocuments(SearchScope scope) {
+    public long countDocuments(SearchScope scope, Set<DocumentStatus> statuses) {
+        if (statuses.isEmpty()) {
+            return 0;
+        }
         return jdbc.tx("count documents", c -> {
-            String sql = "SELECT COUNT(*) FROM documents d WHERE d.deleted = FALSE AND d.visible_version > 0"
+            String sql = "SELECT COUNT(*) FROM documents d WHERE d.deleted = FALSE" + statusClause(statuses)
                     + scopeClause(scope, "d.");
             try (PreparedStatement ps = c.prepareStatement(sql)) {
                 bindScope(c, ps, 1, scope);
@@ -574,6 +587,23 @@ public class JdbcCatalog implements CatalogAndJobs {
                 }
             }
         });
+    }
+
+    /** The SQL condition for "one of these statuses"; empty when every status is admitted. */
+    private static String statusClause(Set<DocumentStatus> statuses) {
+        if (statuses.containsAll(EnumSet.allOf(DocumentStatus.class))) {
+            return "";
+        }
+        List<String> any = new ArrayList<>();
+        for (DocumentStatus s : statuses) {
+            any.add(switch (s) {
+                case INDEXING -> "d.visible_version = 0";
+                case INDEXED -> "(d.visible_version > 0 AND NOT " + PENDING + ")";
+                case UPDATING -> "(d.visible_version > 0 AND " + PENDING + ")";
+            });
+        }
+        return statuses.equals(DocumentStatus.VISIBLE) ? " AND d.visible_version > 0"
+                : " AND (" + String.join(" OR ", any) + ")";
     }
 
     private static String scopeClause(SearchScope scope, String alias) {
@@ -616,7 +646,7 @@ public class JdbcCatalog implements CatalogAndJobs {
                 rs.getLong("visible_version"), rs.getInt("chunk_count"), instant(rs, "updated_at"),
                 new io.polyrag.core.model.DocumentMeta(cats == null || cats.length() < 2 ? List.of()
                         : Arrays.asList(cats.substring(1, cats.length() - 1).split(",")),
-                        rs.getString("subcategory"), rs.getString("external_ref")));
+                        rs.getString("subcategory"), rs.getString("external_ref")), rs.getBoolean("pending"));
     }
 
     @Override

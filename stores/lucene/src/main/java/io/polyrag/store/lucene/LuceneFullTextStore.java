@@ -119,6 +119,11 @@ public final class LuceneFullTextStore implements FullTextStore {
     }
 
     @Override
+    public long records(DocumentVersion version) {
+        return index.records(version);
+    }
+
+    @Override
     public void close() {
         index.close();
         analyzer.close();

@@ -332,6 +332,21 @@ final class LuceneIndex implements AutoCloseable {
         }
     }
 
+    /** Live records of one document version: one term lookup, not a walk over every version. */
+    long records(DocumentVersion version) {
+        ensureOpen();
+        SearcherManager manager = searchers;
+        IndexSearcher s = acquire(manager);
+        try {
+            return s.count(new org.apache.lucene.search.TermQuery(new org.apache.lucene.index.Term(DOC_VERSION,
+                    docVersion(version.documentId(), version.version()))));
+        } catch (IOException e) {
+            throw StorageProblems.exception(name, path, "read", e);
+        } finally {
+            release(manager, s);
+        }
+    }
+
     private static void countVersions(org.apache.lucene.index.LeafReader reader,
             java.util.Map<DocumentVersion, Long> out) throws IOException {
         org.apache.lucene.index.Terms terms = reader.terms(DOC_VERSION);

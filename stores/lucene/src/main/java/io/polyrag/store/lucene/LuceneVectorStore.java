@@ -154,6 +154,11 @@ public final class LuceneVectorStore implements VectorStore {
     }
 
     @Override
+    public long records(DocumentVersion version) {
+        return index.records(version);
+    }
+
+    @Override
     public void close() {
         index.close();
     }

@@ -1,0 +1,102 @@
+package io.polyrag.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
+
+/**
+ * {@code POLYRAG_LOG_FORMAT=json}: {@code polyrag serve}, run as users run it (its own JVM, the distribution's
+ * logging), writes one JSON object per line on standard error, and a request's lines carry its request id and
+ * tenant; the key never appears.
+ */
+class LogFormatTest {
+    @TempDir
+    Path tmp;
+
+    @Test
+    void json_logs_carry_the_request_id_and_tenant_and_never_the_key() throws Exception {
+        Path data = tmp.resolve("data");
+        java.io.StringWriter out = new java.io.StringWriter();
+        assertThat(Main.run(new String[] {"--data-dir", data.toString(), "keys", "create", "acme"},
+                new java.io.PrintWriter(out, true), new java.io.PrintWriter(new java.io.StringWriter(), true)))
+                .isZero();
+        String[] lines = out.toString().strip().split("\n");
+        String key = lines[lines.length - 1].strip();
+        int port;
+        try (ServerSocket s = new ServerSocket(0)) {
+            port = s.getLocalPort();
+        }
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
+                .toString(), "--add-modules", "jdk.incubator.vector", "--enable-native-access=ALL-UNNAMED", "-cp",
+                System.getProperty("java.class.path"), Main.class.getName(), "--data-dir", data.toString(), "serve",
+                "--port", Integer.toString(port)));
+        ProcessBuilder pb = new ProcessBuilder(command).redirectOutput(ProcessBuilder.Redirect.DISCARD);
+        pb.environment().put("POLYRAG_LOG_FORMAT", "json");
+        pb.environment().put("POLYRAG_VECTOR_ENABLED", "false");
+        Process p = pb.start();
+        List<String> err = new CopyOnWriteArrayList<>();
+        Thread reader = Thread.ofPlatform().daemon().start(() -> {
+            try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getErrorStream(),
+                    StandardCharsets.UTF_8))) {
+                for (String line = r.readLine(); line != null; line = r.readLine()) {
+                    err.add(line);
+                }
+            } catch (java.io.IOException e) {
+                // the process ended
+            }
+        });
+        try {
+            HttpClient http = HttpClient.newHttpClient();
+            HttpResponse<String> r = null;
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            while (System.nanoTime() < deadline) {
+                try {
+                    r = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port
+                            + "/v1/knowledge-bases")).header("Authorization", "Bearer " + key)
+                            .header("X-Request-Id", "trace-7").build(), HttpResponse.BodyHandlers.ofString());
+                    break;
+                } catch (java.net.ConnectException e) {
+                    assertThat(p.isAlive()).as("the server stopped: %s", err).isTrue();
+                    Thread.sleep(200);
+                }
+            }
+            assertThat(r).as("the server never answered: %s", err).isNotNull();
+            assertThat(r.statusCode()).isEqualTo(200);
+            ObjectMapper json = new ObjectMapper();
+            JsonNode access = null;
+            for (int i = 0; i < 50 && access == null; i++) {
+                access = err.stream().filter(l -> l.contains("trace-7")).findFirst().map(json::readTree).orElse(null);
+                Thread.sleep(100);
+            }
+            assertThat(access).as("an access line for the request in %s", err).isNotNull();
+            assertThat(access.get("level").asString()).isEqualTo("INFO");
+            assertThat(access.get("mdc").get("request_id").asString()).isEqualTo("trace-7");
+            assertThat(access.get("mdc").get("tenant").asString()).isEqualTo("acme");
+            assertThat(access.get("formattedMessage").asString()).contains("GET /v1/knowledge-bases 200");
+            assertThat(err).as("every line on standard error but the JVM's own notice is one JSON object")
+                    .filteredOn(l -> !l.startsWith("WARNING: Using incubator modules"))
+                    .isNotEmpty().allSatisfy(l -> assertThat(json.readTree(l).isObject()).isTrue());
+            assertThat(String.join("\n", err)).doesNotContain(key);
+        } finally {
+            p.destroy();
+            p.waitFor(20, TimeUnit.SECONDS);
+            reader.join(5000);
+        }
+    }
+}
