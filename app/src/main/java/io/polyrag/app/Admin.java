@@ -1,6 +1,7 @@
 package io.polyrag.app;
 
 import io.polyrag.app.api.Status;
+import io.polyrag.core.config.Settings;
 import io.polyrag.core.model.CheckReport;
 import io.polyrag.core.model.SearchScope;
 import io.polyrag.ingest.StoreCheck;
@@ -22,6 +23,41 @@ public final class Admin {
                 components.pipeline.stores().sizes(), components.embedder == null ? null
                         : components.embedder.modelId(), components.embedder == null ? 0
                         : components.embedder.dimension(), problems);
+    }
+
+    /** What this server runs: retrievers, backends, models, fusion; no secret and no address. */
+    public io.polyrag.app.api.Configuration configuration(String version) {
+        io.polyrag.core.config.Config c = components.config;
+        List<String> modalities = components.searcher.modalities().stream().map(m -> m.wireName()).sorted().toList();
+        java.util.Map<String, String> backends = new java.util.TreeMap<>();
+        java.util.Map<String, Double> weights = new java.util.TreeMap<>();
+        if (modalities.contains("vector")) {
+            backends.put("vector", c.get(Settings.VECTOR_BACKEND));
+            weights.put("vector", c.get(Settings.FUSION_WEIGHT_VECTOR));
+        }
+        if (modalities.contains("fulltext")) {
+            backends.put("fulltext", c.get(Settings.FULLTEXT_BACKEND));
+            weights.put("fulltext", c.get(Settings.FUSION_WEIGHT_FULLTEXT));
+        }
+        if (modalities.contains("graph")) {
+            backends.put("graph", c.get(Settings.GRAPH_BACKEND));
+            weights.put("graph", c.get(Settings.FUSION_WEIGHT_GRAPH));
+        }
+        if (modalities.contains("rdf")) {
+            backends.put("rdf", c.get(Settings.RDF_BACKEND));
+            weights.put("rdf", c.get(Settings.FUSION_WEIGHT_RDF));
+        }
+        backends.put("catalog", c.get(Settings.CATALOG_BACKEND));
+        backends.put("blobs", c.get(Settings.BLOB_BACKEND));
+        String llm = c.get(Settings.LLM_PROVIDER);
+        boolean extractive = llm == null || llm.equals("none");
+        boolean graph = modalities.contains("graph") || modalities.contains("rdf");
+        return new io.polyrag.app.api.Configuration(version, modalities, backends, components.embedder == null ? null
+                : components.embedder.modelId(), components.embedder == null ? 0 : components.embedder.dimension(),
+                c.get(Settings.FUSION_METHOD), weights, c.get(Settings.FUSION_RRF_K), c.get(Settings.RERANK_PROVIDER),
+                extractive ? "extractive" : llm, extractive ? null : c.get(Settings.LLM_MODEL), graph
+                        ? c.get(Settings.GRAPH_EXTRACTOR) : null, c.get(Settings.CHUNK_MAX_TOKENS),
+                c.get(Settings.HTTP_MAX_REQUEST_MB) * 1024L * 1024L);
     }
 
     /**

@@ -47,6 +47,14 @@ public final class Polyrag implements AutoCloseable {
      */
     public record TenantFacets(Tenant tenant, Ingest ingest, Uploads uploads, Jobs jobs, Search search,
             Documents documents, Graph graph, KnowledgeBases knowledgeBases) {
+
+        /**
+         * The end-to-end self-test: index a small text into a throw-away knowledge base, find it, delete it, check
+         * it is gone; each step timed. Leaves nothing behind.
+         */
+        public SampleCheck.Result sampleCheck() {
+            return SampleCheck.run(this);
+        }
     }
 
     private Polyrag(DataDirLock lock, Path dataDir, Components components) {

@@ -27,6 +27,14 @@ final class HealthRoutes {
         api.get("/metrics", ctx -> ctx.contentType("text/plain; version=0.0.4; charset=utf-8")
                 .result(polyrag.metrics().scrape())).summary("admin", "Metrics in the Prometheus text format "
                         + "(operator, once API keys exist)").text(200, "the metrics");
+        api.get("/v1/configuration", ctx -> ctx.json(AdminWire.of(polyrag.admin().configuration(
+                RestServer.VERSION)))).summary("admin", "What this server runs: retrievers, their backends, the "
+                        + "embedding model, fusion, reranker, answers; no secrets")
+                .response(200, "the configuration", AdminWire.Configuration.class);
+        api.post("/v1/sample-check", ctx -> ctx.json(AdminWire.of(polyrag.as(Auth.tenant(ctx)).sampleCheck())))
+                .summary("admin", "End-to-end self-test: index a small text into a throw-away knowledge base, find "
+                        + "it, delete it, check it is gone; each step timed")
+                .response(200, "the steps; ok is false when one failed", AdminWire.SampleCheck.class);
         api.get("/ready", this::ready).summary("admin", "200 when every store and model answers; 503 naming what does "
                 + "not").noAuth().response(200, "ready", AdminWire.Ready.class)
                 .response(503, "not ready, with the problems", AdminWire.Ready.class);

@@ -113,6 +113,11 @@ class OpenApiContractTest {
         call("GET", "/v1/documents?kb=lab", null, 200);
         call("GET", "/v1/documents?limit=x", null, 400);
         call("GET", "/v1/formats", null, 200);
+        call("GET", "/v1/configuration", null, 200);
+        JsonNode sample = json(call("POST", "/v1/sample-check", null, 200));
+        assertThat(sample.get("ok").asBoolean()).as(sample.toString()).isTrue();
+        assertThat(sample.get("steps").findValuesAsString("name")).containsExactly("ingest", "search", "delete",
+                "gone");
         call("GET", "/v1/graph/entities?q=curie", null, 200);
         call("GET", "/v1/graph/entities", null, 400);
         call("GET", "/v1/graph/entities/" + enc("marie curie").replace("+", "%20") + "/neighbours", null, 200);

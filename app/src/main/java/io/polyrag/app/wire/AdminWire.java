@@ -22,6 +22,35 @@ public final class AdminWire {
             Long documents, Map<String, Long> stores, String embeddingModel, int dimension, String auth) {
     }
 
+    /** {@code GET /v1/configuration}: what this server runs; no secret, no address. */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    public record Configuration(String version, List<String> modalities, Map<String, String> backends,
+            String embeddingModel, int dimension, String fusion, Map<String, Double> weights, int rrfK,
+            String reranker, String answers, String answerModel, String graphExtractor, int chunkMaxTokens,
+            long maxRequestBytes) {
+    }
+
+    public static Configuration of(io.polyrag.app.api.Configuration c) {
+        return new Configuration(c.version(), c.modalities(), c.backends(), c.embeddingModel(), c.dimension(),
+                c.fusion(), c.weights(), c.rrfK(), c.reranker(), c.answers(), c.answerModel(), c.graphExtractor(),
+                c.chunkMaxTokens(), c.maxRequestBytes());
+    }
+
+    /** {@code POST /v1/sample-check}: the self-test's steps ({@code ingest}, {@code search}, {@code delete}, {@code gone}). */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    public record SampleCheck(boolean ok, String knowledgeBase, String documentId, List<SampleStep> steps) {
+    }
+
+    /** One step of the self-test. */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    public record SampleStep(String name, boolean ok, long tookMs, String detail) {
+    }
+
+    public static SampleCheck of(io.polyrag.app.SampleCheck.Result r) {
+        return new SampleCheck(r.ok(), r.knowledgeBase(), r.documentId(), r.steps().stream().map(s -> new SampleStep(
+                s.name(), s.ok(), s.tookMs(), s.detail())).toList());
+    }
+
     /** {@code GET /ready}: {@code ready}, or {@code unavailable} (503) naming what is down and the fix. */
     public record Ready(String status, List<String> problems) {
     }
