@@ -22,7 +22,7 @@ class ArchitectureTest {
     private static final String CORE = "io.polyrag.core..";
     private static final List<String> PIPELINES = List.of("io.polyrag.ingest..", "io.polyrag.retrieval..");
     private static final List<String> SURFACES = List.of("io.polyrag.server..", "io.polyrag.cli..",
-            "io.polyrag.eval..");
+            "io.polyrag.mcp..", "io.polyrag.eval..");
     private static final String BENCH = "io.polyrag.bench..";
     private static final String APP = "io.polyrag.app..";
     private static JavaClasses classes;
@@ -108,11 +108,25 @@ class ArchitectureTest {
 
     @Test
     void front_doors_never_import_each_other() {
-        // The command line serves the REST API through the facade's HttpFrontDoor, found by ServiceLoader.
-        noClasses().that().resideInAPackage("io.polyrag.cli..").should().dependOnClassesThat()
-                .resideInAPackage("io.polyrag.server..").check(classes);
-        noClasses().that().resideInAPackage("io.polyrag.server..").should().dependOnClassesThat()
-                .resideInAPackage("io.polyrag.cli..").check(classes);
+        // The command line serves the REST API and MCP through the facade's HttpFrontDoor and McpFrontDoor, found by
+        // ServiceLoader; the MCP tools reach polyrag over HTTP only.
+        List<String> doors = List.of("io.polyrag.cli..", "io.polyrag.server..", "io.polyrag.mcp..");
+        for (String door : doors) {
+            noClasses().that().resideInAPackage(door).should().dependOnClassesThat()
+                    .resideInAnyPackage(doors.stream().filter(d -> !d.equals(door)).toArray(String[]::new))
+                    .check(classes);
+        }
+        org.assertj.core.api.Assertions.assertThat(classes.stream().anyMatch(c -> c.getPackageName()
+                .equals("io.polyrag.mcp"))).as("MCP classes are checked too").isTrue();
+    }
+
+    @Test
+    void the_mcp_tools_hold_no_business_logic_they_call_the_rest_api() {
+        noClasses().that().resideInAPackage("io.polyrag.mcp..").should().dependOnClassesThat()
+                .resideInAnyPackage("io.polyrag.app.wire..", "io.polyrag.core.model..", "io.polyrag.core.port..")
+                .check(classes);
+        noClasses().that().resideInAPackage("io.polyrag.mcp..").should().dependOnClassesThat()
+                .haveFullyQualifiedName("io.polyrag.app.Polyrag").check(classes);
     }
 
     @Test

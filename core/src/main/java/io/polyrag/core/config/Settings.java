@@ -258,6 +258,36 @@ public final class Settings {
             "http.auth.failures.per.minute", 20, 1, 100000,
             "Failed authentications a client address may make per minute before it gets 429 for the rest of it.");
 
+    // ---- mcp
+    public static final Setting<String> MCP_TRANSPORT = Setting.choice("mcp.transport", "stdio",
+            List.of("stdio", "sse", "streamable-http"), "How 'polyrag mcp' talks to its client: stdio (a desktop "
+            + "client starts it), streamable-http (at /mcp) or sse (the older transport, at /sse).");
+    public static final Setting<String> MCP_BACKEND_URL = Setting.string("mcp.backend.url", "",
+            "The polyrag REST API the MCP tools call (e.g. http://127.0.0.1:8080); empty: 'polyrag mcp' opens the "
+            + "data directory itself and serves the API on a free loopback port for its own use.");
+    public static final Setting<String> MCP_API_KEY = Setting.string("mcp.api.key", "",
+            "API key the MCP tools send to the REST API (the tenant they act for); empty in local mode.").secret();
+    public static final Setting<String> MCP_HOST = Setting.string("mcp.host", "127.0.0.1",
+            "Address the networked MCP transports bind to.");
+    public static final Setting<Integer> MCP_PORT = Setting.integer("mcp.port", 8090, 0, 65535,
+            "Port of the networked MCP transports; 0 picks a free one.");
+    public static final Setting<String> MCP_ALLOWED_ORIGINS = Setting.string("mcp.allowed.origins",
+            "http://localhost:*,http://127.0.0.1:*", "Origins a browser-based MCP client may call from, "
+            + "comma-separated ('scheme://host:*' for any port); a request with another Origin gets 403.");
+    public static final Setting<String> MCP_ALLOWED_HOSTS = Setting.string("mcp.allowed.hosts", "",
+            "Host headers the networked transports accept besides localhost, 127.0.0.1 and the bound address "
+            + "(comma-separated, 'host:*' for any port), against DNS rebinding; others get 421.");
+    public static final Setting<String> MCP_JWT_JWKS_URL = Setting.string("mcp.jwt.jwks.url", "",
+            "Identity provider's published keys (JWKS URL): when set, the networked transports require "
+            + "'Authorization: Bearer <JWT>' signed by one of them; empty: no token needed.");
+    public static final Setting<String> MCP_JWT_ISSUER = Setting.string("mcp.jwt.issuer", "",
+            "Required 'iss' of MCP bearer tokens; empty: not checked.");
+    public static final Setting<String> MCP_JWT_AUDIENCE = Setting.string("mcp.jwt.audience", "",
+            "Required 'aud' of MCP bearer tokens; empty: not checked.");
+    public static final Setting<Integer> MCP_REQUEST_TIMEOUT_SECONDS = Setting.integer(
+            "mcp.request.timeout.seconds", 120, 1, 3600,
+            "How long one MCP tool call waits for its REST request (answers with a language model take longest).");
+
     private static final List<Setting<?>> ALL = collect();
 
     /** Every declared setting, in declaration order. */

@@ -1,0 +1,130 @@
+package io.polyrag.mcp;
+
+import java.io.IOException;
+import java.net.ConnectException;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+/**
+ * The REST API as the tools see it: each call is exactly one HTTP request, on a client made for it and closed after
+ * (no pooling, no retry), so one tool invocation is one request and a failure is reported, never silently repeated.
+ */
+final class Backend {
+    private static final Duration CONNECT = Duration.ofSeconds(5);
+    private final URI base;
+    private final String apiKey;
+    private final Duration timeout;
+
+    /**
+     * @param base the REST API's base URL ({@code http://host:port})
+     * @param apiKey sent as a bearer token, or null
+     * @param timeout how long one request may take
+     */
+    Backend(URI base, String apiKey, Duration timeout) {
+        String s = base.toString();
+        this.base = URI.create(s.endsWith("/") ? s.substring(0, s.length() - 1) : s);
+        this.apiKey = apiKey == null || apiKey.isBlank() ? null : apiKey.strip();
+        this.timeout = timeout;
+    }
+
+    /** What the REST API answered. */
+    record Reply(int status, String contentType, String body) {
+        boolean ok() {
+            return status >= 200 && status < 300;
+        }
+    }
+
+    /** The request could not be made or got no answer: the message says which, and what to check. */
+    static final class Unreachable extends Exception {
+        private static final long serialVersionUID = 1L;
+
+        Unreachable(String message, Throwable cause) {
+            super(message, cause);
+        }
+    }
+
+    URI base() {
+        return base;
+    }
+
+    Reply get(String path) throws Unreachable {
+        return send(request(path).GET());
+    }
+
+    Reply delete(String path) throws Unreachable {
+        return send(request(path).DELETE());
+    }
+
+    Reply postJson(String path, String json) throws Unreachable {
+        return send(request(path).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(json == null ? "" : json, StandardCharsets.UTF_8)));
+    }
+
+    /** A multipart form: the files as parts named {@code fileField}, streamed from disk, and the text fields. */
+    Reply postFiles(String path, String fileField, List<Path> files, Map<String, String> fields) throws Unreachable {
+        String boundary = "polyrag-" + UUID.randomUUID();
+        List<HttpRequest.BodyPublisher> parts = new ArrayList<>();
+        fields.forEach((k, v) -> parts.add(HttpRequest.BodyPublishers.ofString("--" + boundary + "\r\n"
+                + "Content-Disposition: form-data; name=\"" + k + "\"\r\n\r\n" + v + "\r\n", StandardCharsets.UTF_8)));
+        for (Path f : files) {
+            String name = f.getFileName().toString().replaceAll("[\"\\\\\\r\\n]", "_");
+            parts.add(HttpRequest.BodyPublishers.ofString("--" + boundary + "\r\nContent-Disposition: form-data; "
+                    + "name=\"" + fileField + "\"; filename=\"" + name + "\"\r\nContent-Type: "
+                    + "application/octet-stream\r\n\r\n", StandardCharsets.UTF_8));
+            try {
+                parts.add(HttpRequest.BodyPublishers.ofFile(f));
+            } catch (java.io.FileNotFoundException e) {
+                throw new Unreachable("cannot read " + f + ": " + e.getMessage(), e);
+            }
+            parts.add(HttpRequest.BodyPublishers.ofString("\r\n", StandardCharsets.UTF_8));
+        }
+        parts.add(HttpRequest.BodyPublishers.ofString("--" + boundary + "--\r\n", StandardCharsets.UTF_8));
+        return send(request(path).header("Content-Type", "multipart/form-data; boundary=" + boundary)
+                .POST(HttpRequest.BodyPublishers.concat(parts.toArray(HttpRequest.BodyPublisher[]::new))));
+    }
+
+    static String encode(String segment) {
+        return URLEncoder.encode(segment, StandardCharsets.UTF_8).replace("+", "%20");
+    }
+
+    private HttpRequest.Builder request(String path) {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + path)).timeout(timeout)
+                .header("Accept", "application/json").header("User-Agent", "polyrag-mcp");
+        if (apiKey != null) {
+            b.header("Authorization", "Bearer " + apiKey);
+        }
+        return b;
+    }
+
+    private Reply send(HttpRequest.Builder b) throws Unreachable {
+        HttpRequest request = b.build();
+        try (HttpClient client = HttpClient.newBuilder().connectTimeout(CONNECT)
+                .followRedirects(HttpClient.Redirect.NEVER).build()) {
+            HttpResponse<String> r = client.send(request, HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+            return new Reply(r.statusCode(), r.headers().firstValue("Content-Type").orElse(""), r.body());
+        } catch (HttpTimeoutException e) {
+            throw new Unreachable("the polyrag REST API at " + base + " did not answer " + request.method() + " "
+                    + request.uri().getPath() + " within " + timeout.toSeconds()
+                    + " s (POLYRAG_MCP_REQUEST_TIMEOUT_SECONDS); the request was not repeated", e);
+        } catch (ConnectException e) {
+            throw new Unreachable("cannot reach the polyrag REST API at " + base + " (connection refused): start it "
+                    + "with 'polyrag serve', or point --backend-url / POLYRAG_MCP_BACKEND_URL at a running one", e);
+        } catch (IOException e) {
+            throw new Unreachable("the request to the polyrag REST API at " + base + " failed: " + e, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new Unreachable("interrupted while waiting for the polyrag REST API", e);
+        }
+    }
+}

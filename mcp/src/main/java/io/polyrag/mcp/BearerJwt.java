@@ -1,0 +1,88 @@
+package io.polyrag.mcp;
+
+import com.nimbusds.jose.JWSAlgorithm;
+import com.nimbusds.jose.jwk.source.JWKSource;
+import com.nimbusds.jose.jwk.source.JWKSourceBuilder;
+import com.nimbusds.jose.proc.JWSVerificationKeySelector;
+import com.nimbusds.jose.proc.SecurityContext;
+import com.nimbusds.jose.util.DefaultResourceRetriever;
+import com.nimbusds.jwt.JWTClaimsSet;
+import com.nimbusds.jwt.proc.ConfigurableJWTProcessor;
+import com.nimbusds.jwt.proc.DefaultJWTClaimsVerifier;
+import com.nimbusds.jwt.proc.DefaultJWTProcessor;
+import jakarta.servlet.Filter;
+import jakarta.servlet.FilterChain;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.ServletRequest;
+import jakarta.servlet.ServletResponse;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.util.HashSet;
+import java.util.Set;
+
+/**
+ * Bearer JWTs on the networked transports, verified against an identity provider's published keys (JWKS, fetched
+ * with timeouts and cached by Nimbus), with the issuer and audience checked when configured; {@code exp} is required
+ * and {@code nbf} honoured (a minute of clock skew). Unsigned tokens ({@code alg: none}) and symmetric algorithms are
+ * refused. Every rejection gets the same 401; the reason goes to the operator's log only.
+ */
+final class BearerJwt implements Filter {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(BearerJwt.class);
+    private static final byte[] REJECTED = "{\"error\": \"unauthorized\", \"message\": \"a valid bearer token is required\"}"
+            .getBytes(StandardCharsets.UTF_8);
+    private final ConfigurableJWTProcessor<SecurityContext> processor = new DefaultJWTProcessor<>();
+
+    BearerJwt(String jwksUrl, String issuer, String audience) {
+        JWKSource<SecurityContext> keys;
+        try {
+            keys = JWKSourceBuilder.<SecurityContext>create(URI.create(jwksUrl).toURL(),
+                    new DefaultResourceRetriever(5000, 5000, 512 * 1024)).retrying(false).build();
+        } catch (java.net.MalformedURLException | IllegalArgumentException e) {
+            throw new io.polyrag.core.ConfigException("POLYRAG_MCP_JWT_JWKS_URL is not a URL: '" + jwksUrl + "'");
+        }
+        Set<JWSAlgorithm> algorithms = new HashSet<>();
+        algorithms.addAll(JWSAlgorithm.Family.RSA);
+        algorithms.addAll(JWSAlgorithm.Family.EC);
+        algorithms.add(JWSAlgorithm.EdDSA);
+        processor.setJWSKeySelector(new JWSVerificationKeySelector<>(algorithms, keys));
+        JWTClaimsSet.Builder exact = new JWTClaimsSet.Builder();
+        if (issuer != null && !issuer.isBlank()) {
+            exact.issuer(issuer.strip());
+        }
+        processor.setJWTClaimsSetVerifier(new DefaultJWTClaimsVerifier<>(audience == null || audience.isBlank()
+                ? null : audience.strip(), exact.build(), Set.of("exp")));
+    }
+
+    @Override
+    public void doFilter(ServletRequest req, ServletResponse res, FilterChain chain) throws IOException,
+            ServletException {
+        HttpServletRequest request = (HttpServletRequest) req;
+        String header = request.getHeader("Authorization");
+        String reason;
+        if (header == null || !header.regionMatches(true, 0, "Bearer ", 0, 7)) {
+            reason = "no bearer token";
+        } else {
+            try {
+                JWTClaimsSet claims = processor.process(header.substring(7).strip(), null);
+                request.setAttribute("polyrag.mcp.subject", claims.getSubject());
+                chain.doFilter(req, res);
+                return;
+            } catch (java.text.ParseException | com.nimbusds.jose.proc.BadJOSEException
+                    | com.nimbusds.jose.JOSEException e) {
+                reason = e.getMessage();
+            } catch (RuntimeException e) {
+                reason = e.toString();
+            }
+        }
+        LOG.warn("MCP request from {} rejected: {}", request.getRemoteAddr(), reason);
+        HttpServletResponse response = (HttpServletResponse) res;
+        response.setStatus(401);
+        response.setHeader("WWW-Authenticate", "Bearer");
+        response.setContentType("application/json");
+        response.setContentLength(REJECTED.length);
+        response.getOutputStream().write(REJECTED);
+    }
+}

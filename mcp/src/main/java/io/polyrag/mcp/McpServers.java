@@ -1,0 +1,218 @@
+package io.polyrag.mcp;
+
+import io.modelcontextprotocol.json.McpJsonMapper;
+import io.modelcontextprotocol.json.jackson3.JacksonMcpJsonMapper;
+import io.modelcontextprotocol.server.McpServer;
+import io.modelcontextprotocol.server.McpServerFeatures;
+import io.modelcontextprotocol.server.McpSyncServer;
+import io.modelcontextprotocol.server.transport.DefaultServerTransportSecurityValidator;
+import io.modelcontextprotocol.server.transport.HttpServletSseServerTransportProvider;
+import io.modelcontextprotocol.server.transport.HttpServletStreamableServerTransportProvider;
+import io.modelcontextprotocol.server.transport.StdioServerTransportProvider;
+import io.modelcontextprotocol.spec.McpSchema;
+import io.polyrag.app.McpFrontDoor;
+import io.polyrag.core.ConfigException;
+import io.polyrag.core.config.Config;
+import io.polyrag.core.config.Settings;
+import jakarta.servlet.DispatcherType;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Map;
+import org.eclipse.jetty.ee10.servlet.FilterHolder;
+import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
+import org.eclipse.jetty.ee10.servlet.ServletHolder;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Starts polyrag's MCP server on the official SDK: the {@link Tools} over stdio, streamable HTTP ({@code /mcp}) or
+ * SSE ({@code /sse} and {@code /mcp/message}). The networked transports run in Jetty with the SDK's Origin and Host
+ * validator switched on (it is off by default) and, when a JWKS URL is set, {@link BearerJwt} in front.
+ */
+public final class McpServers implements McpFrontDoor.Factory {
+    static final String INSTRUCTIONS = "polyrag is a knowledge base over the user's documents. Use hybrid_search to "
+            + "find passages (cite their title and location), answer_question for a cited answer, "
+            + "list_knowledge_bases to see what can be searched, ingest_raw_text or start_document_ingest to add "
+            + "documents (then check_ingest_status), delete_document to remove one. Every tool answers one JSON "
+            + "object: ok, tool, status, data, error.";
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(McpServers.class);
+
+    @Override
+    public McpFrontDoor start(McpFrontDoor.Options o) {
+        Config config = o.config();
+        Duration timeout = Duration.ofSeconds(config.get(Settings.MCP_REQUEST_TIMEOUT_SECONDS));
+        Tools tools = new Tools(new Backend(o.backend(), o.apiKey(), timeout));
+        McpJsonMapper mapper = new JacksonMcpJsonMapper(JsonMapper.builder().build());
+        List<McpServerFeatures.SyncToolSpecification> specs = specs(tools, mapper);
+        McpSchema.ServerCapabilities capabilities = McpSchema.ServerCapabilities.builder().tools(false).build();
+        String version = io.polyrag.mcp.McpServers.class.getPackage().getImplementationVersion();
+        version = version == null ? "dev" : version;
+        return switch (o.transport()) {
+            case "stdio" -> {
+                StdioGate gate = new StdioGate(timeout.plusSeconds(10));
+                McpSyncServer server = McpServer.sync(new StdioServerTransportProvider(mapper, gate.input(o.in()),
+                        gate.output(o.out()))).serverInfo("polyrag", version).instructions(INSTRUCTIONS)
+                        .capabilities(capabilities).jsonMapper(mapper).validateToolInputs(false).tools(specs)
+                        .build();
+                yield new Running(null, server, gate);
+            }
+            case "streamable-http" -> {
+                HttpServletStreamableServerTransportProvider provider = HttpServletStreamableServerTransportProvider
+                        .builder().jsonMapper(mapper).mcpEndpoint("/mcp").securityValidator(validator(o))
+                        .keepAliveInterval(Duration.ofSeconds(15)).build();
+                McpSyncServer server = McpServer.sync(provider).serverInfo("polyrag", version)
+                        .instructions(INSTRUCTIONS).capabilities(capabilities).jsonMapper(mapper)
+                        .validateToolInputs(false).tools(specs).build();
+                yield new Running(jetty(o, provider, "/mcp/*"), server, null);
+            }
+            case "sse" -> {
+                HttpServletSseServerTransportProvider provider = HttpServletSseServerTransportProvider.builder()
+                        .jsonMapper(mapper).sseEndpoint("/sse").messageEndpoint("/mcp/message")
+                        .securityValidator(validator(o)).keepAliveInterval(Duration.ofSeconds(15)).build();
+                McpSyncServer server = McpServer.sync(provider).serverInfo("polyrag", version)
+                        .instructions(INSTRUCTIONS).capabilities(capabilities).jsonMapper(mapper)
+                        .validateToolInputs(false).tools(specs).build();
+                yield new Running(jetty(o, provider, "/*"), server, null);
+            }
+            default -> throw new ConfigException("--transport must be stdio, sse or streamable-http, was '"
+                    + o.transport() + "'");
+        };
+    }
+
+    /** Each tool as the SDK wants it: the envelope both as structured content and as its JSON text. */
+    static List<McpServerFeatures.SyncToolSpecification> specs(Tools tools, McpJsonMapper mapper) {
+        List<McpServerFeatures.SyncToolSpecification> out = new ArrayList<>();
+        for (Tools.Tool t : tools.all()) {
+            McpSchema.Tool tool = McpSchema.Tool.builder().name(t.name()).description(t.description())
+                    .inputSchema(mapper, t.inputSchema()).build();
+            out.add(McpServerFeatures.SyncToolSpecification.builder().tool(tool).callHandler((exchange, request) -> {
+                Map<String, Object> envelope = call(t, request.arguments());
+                String text;
+                try {
+                    text = mapper.writeValueAsString(envelope);
+                } catch (java.io.IOException e) {
+                    text = String.valueOf(envelope);
+                }
+                return McpSchema.CallToolResult.builder().structuredContent(envelope).addTextContent(text)
+                        .isError(!Boolean.TRUE.equals(envelope.get("ok"))).build();
+            }).build());
+        }
+        return out;
+    }
+
+    static Map<String, Object> call(Tools.Tool t, Map<String, Object> arguments) {
+        try {
+            return t.handler().call(new Args(arguments));
+        } catch (Args.Bad e) {
+            return Tools.envelope(t.name(), false, null, null, e.getMessage(), e.field());
+        } catch (Backend.Unreachable e) {
+            return Tools.envelope(t.name(), false, null, null, e.getMessage(), null);
+        } catch (RuntimeException e) {
+            LOG.error("tool {} failed", t.name(), e);
+            return Tools.envelope(t.name(), false, null, null, "internal error in the MCP adapter: " + e, null);
+        }
+    }
+
+    /** Origins from the settings; Host headers: loopback names, the bound address, and the settings' extra ones. */
+    private static DefaultServerTransportSecurityValidator validator(McpFrontDoor.Options o) {
+        List<String> hosts = new ArrayList<>(List.of("localhost", "localhost:*", "127.0.0.1", "127.0.0.1:*",
+                "[::1]", "[::1]:*"));
+        if (!o.host().equals("0.0.0.0") && !o.host().equals("::")) {
+            hosts.add(o.host());
+            hosts.add(o.host() + ":*");
+        }
+        hosts.addAll(split(o.config().get(Settings.MCP_ALLOWED_HOSTS)));
+        return DefaultServerTransportSecurityValidator.builder()
+                .allowedOrigins(split(o.config().get(Settings.MCP_ALLOWED_ORIGINS))).allowedHosts(hosts).build();
+    }
+
+    private static List<String> split(String s) {
+        return s == null ? List.of() : Arrays.stream(s.split(",")).map(String::strip).filter(x -> !x.isEmpty())
+                .toList();
+    }
+
+    private static Server jetty(McpFrontDoor.Options o, jakarta.servlet.http.HttpServlet servlet, String mapping) {
+        Server jetty = new Server();
+        ServerConnector connector = new ServerConnector(jetty);
+        connector.setHost(o.host());
+        connector.setPort(o.port());
+        jetty.addConnector(connector);
+        ServletContextHandler context = new ServletContextHandler();
+        context.setContextPath("/");
+        ServletHolder holder = new ServletHolder(servlet);
+        holder.setAsyncSupported(true);
+        context.addServlet(holder, mapping);
+        String jwks = o.config().get(Settings.MCP_JWT_JWKS_URL);
+        if (jwks != null && !jwks.isBlank()) {
+            FilterHolder filter = new FilterHolder(new BearerJwt(jwks.strip(), o.config().get(Settings.MCP_JWT_ISSUER),
+                    o.config().get(Settings.MCP_JWT_AUDIENCE)));
+            filter.setAsyncSupported(true);
+            context.addFilter(filter, "/*", EnumSet.of(DispatcherType.REQUEST));
+        }
+        jetty.setHandler(context);
+        try {
+            jetty.start();
+        } catch (Exception e) {
+            try {
+                jetty.stop();
+            } catch (Exception ignored) {
+                // already failing
+            }
+            throw new ConfigException("cannot listen on " + o.host() + ":" + o.port() + " for MCP (" + e.getMessage()
+                    + "): choose another --port or POLYRAG_MCP_PORT");
+        }
+        return jetty;
+    }
+
+    /** A started MCP server: its transport, and what ends it. */
+    private static final class Running implements McpFrontDoor {
+        private final Server jetty;
+        private final McpSyncServer server;
+        private final StdioGate gate;
+        private final java.util.concurrent.CountDownLatch closed = new java.util.concurrent.CountDownLatch(1);
+
+        Running(Server jetty, McpSyncServer server, StdioGate gate) {
+            this.jetty = jetty;
+            this.server = server;
+            this.gate = gate;
+        }
+
+        @Override
+        public int port() {
+            return jetty == null ? -1 : ((ServerConnector) jetty.getConnectors()[0]).getLocalPort();
+        }
+
+        @Override
+        public void await() throws InterruptedException {
+            if (gate != null) {
+                gate.await();
+            } else {
+                closed.await();
+            }
+        }
+
+        @Override
+        public void close() {
+            if (closed.getCount() == 0) {
+                return;
+            }
+            try {
+                server.closeGracefully();
+            } catch (RuntimeException e) {
+                LOG.debug("closing the MCP server", e);
+            }
+            if (jetty != null) {
+                try {
+                    jetty.stop();
+                } catch (Exception e) {
+                    LOG.debug("stopping Jetty", e);
+                }
+            }
+            closed.countDown();
+        }
+    }
+}

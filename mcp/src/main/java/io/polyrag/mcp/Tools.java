@@ -1,0 +1,309 @@
+package io.polyrag.mcp;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Stream;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * The tools: each normalises its arguments ({@link Args}), makes exactly one request to the REST API
+ * ({@link Backend}) and answers one envelope with the same keys whatever happened: {@code ok}, {@code tool},
+ * {@code status} (the REST status, null when no request was made), {@code data} (null on failure) and {@code error}
+ * ({@code {message, field}}, null on success). No business logic lives here: the REST API decides everything.
+ */
+final class Tools {
+    static final int MAX_FILES = 1000;
+    private static final int MAX_TEXT = 10 * 1024 * 1024;
+    private final Backend backend;
+
+    Tools(Backend backend) {
+        this.backend = backend;
+    }
+
+    /** One tool: its name, what an LLM needs to know to use it, its argument schema, and what it does. */
+    record Tool(String name, String description, String inputSchema, Handler handler) {
+    }
+
+    @FunctionalInterface
+    interface Handler {
+        Map<String, Object> call(Args args) throws Args.Bad, Backend.Unreachable;
+    }
+
+    List<Tool> all() {
+        return List.of(
+                new Tool("check_backend_health", "Check that the polyrag server answers: its status, version, enabled "
+                        + "retrievers (vector, fulltext, graph, rdf), document count and any problems. Call it first "
+                        + "when other tools fail.", schema("{}", List.of()), a -> {
+                            a.onlyKnown(Set.of());
+                            return reply("check_backend_health", backend.get("/health"), Tools::json);
+                        }),
+                new Tool("describe_configuration", "Describe what the polyrag server runs: which retrievers are "
+                        + "active and on which backend, the embedding model, fusion method and weights, reranker, and "
+                        + "whether answers are extractive or written by a language model.", schema("{}", List.of()),
+                        a -> {
+                            a.onlyKnown(Set.of());
+                            return reply("describe_configuration", backend.get("/v1/configuration"), Tools::json);
+                        }),
+                new Tool("list_knowledge_bases", "List the knowledge bases you can search, with their descriptions "
+                        + "and document and chunk counts. Pass a name as knowledge_base to the other tools.",
+                        schema("{}", List.of()), a -> {
+                            a.onlyKnown(Set.of());
+                            return reply("list_knowledge_bases", backend.get("/v1/knowledge-bases"), Tools::json);
+                        }),
+                new Tool("start_document_ingest", "Index files from this machine into polyrag as a background job "
+                        + "(PDF, Word, Excel, PowerPoint, HTML, Markdown, text, code, images with OCR, …). Directories "
+                        + "are read recursively. Returns a job_id: poll check_ingest_status until its status is "
+                        + "succeeded, partial or failed.", schema("""
+                        {"paths": {"type": ["array", "string"], "items": {"type": "string"},
+                           "description": "files or directories: a list, a JSON array string, or comma-separated"},
+                         "knowledge_base": {"type": "string", "description": "where to index them (default: default)"},
+                         "skip_graph": {"type": ["boolean", "string"],
+                           "description": "index without extracting entities and relations"},
+                         "config": {"type": ["object", "string"],
+                           "description": "the same options as an object or JSON string: knowledge_base, skip_graph"}}
+                        """, List.of("paths")), this::ingestFiles),
+                new Tool("ingest_raw_text", "Index one text now (not a job): notes, a transcript, a page you already "
+                        + "have. The same text under the same uri is recognised and not indexed twice. Returns the "
+                        + "document_id.", schema("""
+                        {"text": {"type": "string", "description": "the content"},
+                         "title": {"type": "string", "description": "its title (default: its first line)"},
+                         "uri": {"type": "string", "description": "its identity; re-sending the same uri updates it"},
+                         "format": {"type": "string", "enum": ["text", "markdown", "html"]},
+                         "knowledge_base": {"type": "string"},
+                         "skip_graph": {"type": ["boolean", "string"]}}
+                        """, List.of("text")), this::ingestText),
+                new Tool("check_ingest_status", "The state of an ingest job: status (queued, running, succeeded, "
+                        + "partial, failed, canceled), stage, percentage, ETA, counts and per-file errors.",
+                        schema("""
+                        {"job_id": {"type": "string", "description": "from start_document_ingest"}}
+                        """, List.of("job_id")), a -> {
+                            a.onlyKnown(Set.of("job_id"));
+                            String id = a.string("job_id", true, 200);
+                            return reply("check_ingest_status", backend.get("/v1/jobs/" + Backend.encode(id)),
+                                    Tools::json);
+                        }),
+                new Tool("hybrid_search", "Search the indexed documents by meaning (vectors) and exact words (BM25), "
+                        + "and by entities where the graph is on; the rankings are fused. Each hit has the title, uri, "
+                        + "location (page, sheet, slide), text, score and its rank in each retriever: cite title and "
+                        + "location.", schema("""
+                        {"query": {"type": "string"},
+                         "knowledge_base": {"type": ["array", "string"], "items": {"type": "string"},
+                           "description": "one name, a list, or comma-separated; default: all of yours"},
+                         "top_k": {"type": ["integer", "string"], "description": "hits to return, 1-100 (default 8)"},
+                         "modalities": {"type": ["array", "string"], "items": {"type": "string"},
+                           "description": "vector, fulltext, graph, rdf; default: every enabled one"},
+                         "config": {"type": ["object", "string"],
+                           "description": "more search fields as an object or JSON string: fusion (weighted, rrf), category, document_ids, explain"}}
+                        """, List.of("query")), a -> search(a, false)),
+                new Tool("answer_question", "Answer a question from the indexed documents, citing numbered sources "
+                        + "[1], [2] … with their title, uri and the passages used. Answers are extractive unless the "
+                        + "server has a language model configured.", schema("""
+                        {"question": {"type": "string"},
+                         "knowledge_base": {"type": ["array", "string"], "items": {"type": "string"}},
+                         "top_k": {"type": ["integer", "string"], "description": "sources to consider, 1-100"},
+                         "config": {"type": ["object", "string"],
+                           "description": "more fields as an object or JSON string: modalities, fusion, neighbours, grounding, category, document_ids"}}
+                        """, List.of("question")), a -> search(a, true)),
+                new Tool("run_sample_check", "End-to-end self-test of the server: indexes a small text into a "
+                        + "throw-away knowledge base, finds it, deletes it and checks it is gone, timing each step.",
+                        schema("{}", List.of()), a -> {
+                            a.onlyKnown(Set.of());
+                            return reply("run_sample_check", backend.postJson("/v1/sample-check", ""), Tools::json);
+                        }),
+                new Tool("delete_document", "Delete a document from every store (vector, full text, graph, RDF) "
+                        + "and its stored original. Irreversible.", schema("""
+                        {"document_id": {"type": "string", "description": "from a search hit or an ingest"}}
+                        """, List.of("document_id")), a -> {
+                            a.onlyKnown(Set.of("document_id"));
+                            String id = a.string("document_id", true, 200);
+                            return reply("delete_document", backend.delete("/v1/documents/" + Backend.encode(id)),
+                                    body -> {
+                                        ObjectNode d = Args.JSON.createObjectNode();
+                                        d.put("document_id", id);
+                                        d.put("deleted", true);
+                                        return d;
+                                    });
+                        }));
+    }
+
+    private Map<String, Object> ingestFiles(Args a) throws Args.Bad, Backend.Unreachable {
+        a.onlyKnown(Set.of("paths", "knowledge_base", "skip_graph", "config"));
+        Map<String, Object> merged = new LinkedHashMap<>(a.object("config"));
+        Args config = new Args(merged);
+        config.onlyKnown(Set.of("knowledge_base", "skip_graph"));
+        String kb = a.string("knowledge_base", false, 64);
+        kb = kb != null ? kb : config.string("knowledge_base", false, 64);
+        boolean skipGraph = a.bool("skip_graph", config.bool("skip_graph", false));
+        List<String> given = a.list("paths", MAX_FILES);
+        if (given.isEmpty()) {
+            throw new Args.Bad("paths", "'paths' is required: files or directories on this machine");
+        }
+        List<Path> files = new ArrayList<>();
+        for (String p : given) {
+            Path path = Path.of(p.startsWith("~/") ? System.getProperty("user.home") + p.substring(1) : p)
+                    .toAbsolutePath().normalize();
+            if (Files.isDirectory(path)) {
+                try (Stream<Path> walk = Files.walk(path)) {
+                    walk.filter(Files::isRegularFile).filter(f -> !path.relativize(f).toString().startsWith(".")
+                            && !f.getFileName().toString().startsWith(".")).sorted().forEach(files::add);
+                } catch (IOException | java.io.UncheckedIOException e) {
+                    throw new Args.Bad("paths", "cannot read the directory " + path + ": " + e.getMessage());
+                }
+            } else if (Files.isRegularFile(path)) {
+                files.add(path);
+            } else {
+                throw new Args.Bad("paths", "no such file or directory: " + path);
+            }
+            if (files.size() > MAX_FILES) {
+                throw new Args.Bad("paths", "more than " + MAX_FILES + " files; ingest a narrower directory");
+            }
+        }
+        if (files.isEmpty()) {
+            throw new Args.Bad("paths", "the directories hold no files");
+        }
+        Map<String, String> fields = new LinkedHashMap<>();
+        if (kb != null) {
+            fields.put("kb", kb);
+        }
+        fields.put("skip_graph", Boolean.toString(skipGraph));
+        return reply("start_document_ingest", backend.postFiles("/v1/ingest/files", "files", files, fields),
+                Tools::json);
+    }
+
+    private Map<String, Object> ingestText(Args a) throws Args.Bad, Backend.Unreachable {
+        a.onlyKnown(Set.of("text", "title", "uri", "format", "knowledge_base", "skip_graph"));
+        ObjectNode body = Args.JSON.createObjectNode();
+        body.put("text", a.string("text", true, MAX_TEXT));
+        putIf(body, "title", a.string("title", false, 1024));
+        putIf(body, "uri", a.string("uri", false, 4096));
+        putIf(body, "format", a.string("format", false, 16));
+        putIf(body, "kb", a.string("knowledge_base", false, 64));
+        body.put("skip_graph", a.bool("skip_graph", false));
+        return reply("ingest_raw_text", backend.postJson("/v1/ingest/text", body.toString()), Tools::json);
+    }
+
+    private Map<String, Object> search(Args a, boolean answer) throws Args.Bad, Backend.Unreachable {
+        String tool = answer ? "answer_question" : "hybrid_search";
+        String queryField = answer ? "question" : "query";
+        a.onlyKnown(answer ? Set.of("question", "knowledge_base", "top_k", "config")
+                : Set.of("query", "knowledge_base", "top_k", "modalities", "config"));
+        ObjectNode body = Args.JSON.valueToTree(a.object("config"));
+        for (String reserved : List.of("query", "top_k", "kb", "stream")) {
+            if (body.has(reserved)) {
+                throw new Args.Bad("config", "'config' must not set '" + reserved + "': "
+                        + (reserved.equals("stream") ? "the tool answers in one piece" : "use the tool's own argument"));
+            }
+        }
+        body.put("query", a.string(queryField, true, 4096));
+        body.put("top_k", a.integer("top_k", 8, 1, 100));
+        List<String> kbs = a.list("knowledge_base", 64);
+        if (!kbs.isEmpty()) {
+            ArrayNode arr = body.putArray("kb");
+            kbs.forEach(arr::add);
+        }
+        if (!answer) {
+            List<String> modalities = a.list("modalities", 4);
+            if (!modalities.isEmpty()) {
+                ArrayNode arr = body.putArray("modalities");
+                modalities.forEach(arr::add);
+            }
+        }
+        return reply(tool, backend.postJson(answer ? "/v1/query" : "/v1/search", body.toString()),
+                answer ? Tools::json : Tools::hits);
+    }
+
+    /** Search results as a model needs them to cite: per hit its text, where it is, and how each retriever ranked it. */
+    private static JsonNode hits(JsonNode r) {
+        ObjectNode out = Args.JSON.createObjectNode();
+        out.set("query", r.get("query"));
+        out.set("took_ms", r.get("took_ms"));
+        out.set("modalities", r.get("modalities"));
+        out.set("degraded", r.get("degraded"));
+        ArrayNode hits = out.putArray("hits");
+        for (JsonNode h : r.path("hits")) {
+            ObjectNode o = hits.addObject();
+            for (String f : List.of("rank", "score", "title", "uri", "location", "text", "heading_path",
+                    "knowledge_base", "document_id", "chunk_id")) {
+                o.set(f, h.get(f));
+            }
+            o.set("ranks", h.get("sources"));
+            if (h.has("explain")) {
+                o.set("explain", h.get("explain"));
+            }
+        }
+        return out;
+    }
+
+    private static JsonNode json(JsonNode body) {
+        return body;
+    }
+
+    private static void putIf(ObjectNode o, String field, String value) {
+        if (value != null) {
+            o.put(field, value);
+        }
+    }
+
+    /** The envelope of a request that was made: data on 2xx, the problem's detail otherwise. */
+    private static Map<String, Object> reply(String tool, Backend.Reply r, java.util.function.Function<JsonNode,
+            JsonNode> shape) {
+        JsonNode body = null;
+        if (r.body() != null && !r.body().isBlank()) {
+            try {
+                body = Args.JSON.readTree(r.body());
+            } catch (JacksonException e) {
+                body = null;
+            }
+        }
+        if (r.ok()) {
+            return envelope(tool, true, r.status(), shape.apply(body == null ? Args.JSON.createObjectNode() : body),
+                    null, null);
+        }
+        String message = body != null && body.hasNonNull("detail") ? body.get("detail").asString()
+                : "the REST API answered " + r.status() + (r.body() == null ? "" : ": " + r.body().substring(0,
+                        Math.min(200, r.body().length())));
+        if (r.status() == 401) {
+            message += " (send a valid API key: --api-key or POLYRAG_MCP_API_KEY)";
+        }
+        return envelope(tool, false, r.status(), null, message, null);
+    }
+
+    /** The one shape every tool answers. */
+    static Map<String, Object> envelope(String tool, boolean ok, Integer status, JsonNode data, String message,
+            String field) {
+        Map<String, Object> e = new LinkedHashMap<>();
+        e.put("ok", ok);
+        e.put("tool", tool);
+        e.put("status", status);
+        e.put("data", data == null ? null : Args.JSON.convertValue(data, Object.class));
+        if (ok) {
+            e.put("error", null);
+        } else {
+            Map<String, Object> error = new LinkedHashMap<>();
+            error.put("message", message);
+            error.put("field", field);
+            e.put("error", error);
+        }
+        return e;
+    }
+
+    /** A JSON schema for a tool's arguments: these properties, these required. */
+    private static String schema(String properties, List<String> required) {
+        ObjectNode s = Args.JSON.createObjectNode();
+        s.put("type", "object");
+        s.set("properties", Args.JSON.readTree(properties));
+        ArrayNode req = s.putArray("required");
+        required.forEach(req::add);
+        s.put("additionalProperties", false);
+        return s.toString();
+    }
+}
