@@ -44,7 +44,8 @@ final class JobEngine implements AutoCloseable {
 
     /** Starts the workers (after recovery has requeued what a crash left running). */
     void start(Config config) {
-        runner = new JobRunner(store, this::handler, this::changed, metrics, config.get(Settings.INGEST_WORKERS),
+        int workers = config.get(Settings.WORKER_ENABLED) ? config.get(Settings.INGEST_WORKERS) : 0;
+        runner = new JobRunner(store, this::handler, this::changed, metrics, workers,
                 Duration.ofSeconds(config.get(Settings.INGEST_JOB_STALE_SECONDS)),
                 config.get(Settings.INGEST_JOB_ATTEMPTS));
     }

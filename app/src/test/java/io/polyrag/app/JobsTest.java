@@ -134,6 +134,27 @@ class JobsTest {
     }
 
     @Test
+    void an_api_only_replica_queues_jobs_and_a_replica_with_workers_runs_them() {
+        Config apiOnly = Config.defaults(Map.of("POLYRAG_DATA_DIR", dir.toString(), "POLYRAG_WORKER_ENABLED", "false",
+                "POLYRAG_INGEST_WORKERS", "4"));
+        try (CatalogProvider.CatalogAndJobs store = Providers.find(CatalogProvider.class, "h2",
+                Settings.CATALOG_BACKEND).open(new ProviderContext(apiOnly, dir))) {
+            String id;
+            try (JobEngine api = new JobEngine(store, List.of(new WordJob()))) {
+                api.start(apiOnly);
+                id = api.submit(Tenant.LOCAL, "count-words", "three good words");
+                await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(3)).until(() -> api.get(Tenant.LOCAL,
+                        id).status() == JobStatus.QUEUED);
+            }
+            try (JobEngine worker = new JobEngine(store, List.of(new WordJob()))) {
+                worker.start(Config.defaults(Map.of("POLYRAG_DATA_DIR", dir.toString())));
+                await().atMost(Duration.ofSeconds(20)).until(() -> worker.get(Tenant.LOCAL, id).status()
+                        == JobStatus.SUCCEEDED);
+            }
+        }
+    }
+
+    @Test
     void two_handlers_cannot_claim_one_kind() {
         assertThatThrownBy(() -> new JobEngine(null, List.of(new WordJob(), new WordJob())))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("count-words");

@@ -170,7 +170,9 @@ public final class Config {
     private static Map<Setting<?>, String> environment(Map<String, String> env, Map<String, Setting<?>> byName,
             List<String> warnings) {
         Map<Setting<?>, String> out = new HashMap<>();
-        env.keySet().stream().filter(k -> k.startsWith("POLYRAG_")).sorted().forEach(k -> {
+        // POLYRAG_TEST_* belong to the test harness (which servers the tests use), not to polyrag's settings.
+        env.keySet().stream().filter(k -> k.startsWith("POLYRAG_") && !k.startsWith("POLYRAG_TEST_")).sorted()
+                .forEach(k -> {
             Setting<?> s = byName.get(k);
             if (s == null) {
                 warnings.add("ignoring unknown environment variable " + k + suggestion(k));

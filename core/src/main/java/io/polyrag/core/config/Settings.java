@@ -77,7 +77,26 @@ public final class Settings {
     public static final Setting<String> RDF_GRAPH = Setting.string("rdf.graph", "urn:polyrag:graph",
             "IRI of the named graph polyrag writes its statements into (so it can share an endpoint).");
     public static final Setting<String> CATALOG_BACKEND = Setting.string("catalog.backend", "h2",
-            "Catalog provider (documents, chunk text, jobs).");
+            "Catalog provider (documents, chunk text, jobs): h2 (embedded) or postgres.");
+
+    // ---- postgresql (catalog, pgvector, full text)
+    public static final Setting<String> POSTGRES_URL = Setting.string("postgres.url", "",
+            "JDBC URL of the PostgreSQL database the postgres catalog, the pgvector store and the postgres full-text "
+            + "store use (e.g. jdbc:postgresql://db:5432/polyrag); polyrag creates its tables itself.");
+    public static final Setting<String> POSTGRES_USER = Setting.string("postgres.user", "",
+            "PostgreSQL user; empty: the one in the URL, if any.");
+    public static final Setting<String> POSTGRES_PASSWORD = Setting.string("postgres.password", "",
+            "PostgreSQL password; empty: the one in the URL, if any.").secret();
+    public static final Setting<Integer> POSTGRES_POOL_SEARCH = Setting.integer("postgres.pool.search", 8, 1, 200,
+            "Connections for searches (per pool: the catalog's and each PostgreSQL store's), kept apart from "
+            + "ingest so a slow ingest never starves search.");
+    public static final Setting<Integer> POSTGRES_POOL_INGEST = Setting.integer("postgres.pool.ingest", 4, 1, 200,
+            "Connections for writes (per pool, as above).");
+    public static final Setting<Integer> POSTGRES_POOL_JOBS = Setting.integer("postgres.pool.jobs", 2, 1, 50,
+            "Connections of the catalog's job queue (claims, heartbeats, progress).");
+    public static final Setting<Integer> POSTGRES_CONNECT_TIMEOUT_SECONDS = Setting.integer(
+            "postgres.connect.timeout.seconds", 10, 1, 300,
+            "How long to wait for a PostgreSQL connection before failing with an error naming the address.");
 
     // ---- embeddings
     public static final Setting<String> EMBEDDING_PROVIDER = Setting.string("embedding.provider", "onnx",
@@ -234,6 +253,9 @@ public final class Settings {
             "Uploaded files checked by POST /v1/ingest/upload are kept this long for an ingest to pick them up.");
     public static final Setting<Integer> INGEST_WORKERS = Setting.integer("ingest.workers", 1, 0, 64,
             "Background workers running ingest jobs in this process; 0 runs none (a replica that only serves).");
+    public static final Setting<Boolean> WORKER_ENABLED = Setting.bool("worker.enabled", true,
+            "Whether this process runs background jobs at all; false makes a replica API-only (its jobs are run by "
+            + "the replicas that have workers), whatever POLYRAG_INGEST_WORKERS says.");
     public static final Setting<Integer> INGEST_JOB_ATTEMPTS = Setting.integer("ingest.job.attempts", 3, 1, 20,
             "Times a job is claimed before it is failed (a worker that dies mid-job gives it back).");
     public static final Setting<Integer> INGEST_JOB_STALE_SECONDS = Setting.integer("ingest.job.stale.seconds", 300,

@@ -46,6 +46,8 @@ public class JdbcCatalog implements CatalogAndJobs {
             + "AND p.state = 'pending')";
 
     final Jdbc jdbc;
+    /** The search path's reads (hits to chunks, neighbours, cached answers): their own pool where there are pools. */
+    private final Jdbc search;
     private final AutoCloseable onClose;
     private final JdbcJobs jobs;
     private final JdbcKeys keys;
@@ -61,31 +63,43 @@ public class JdbcCatalog implements CatalogAndJobs {
      */
     public JdbcCatalog(DataSource dataSource, String name, AutoCloseable onClose,
             java.util.function.Supplier<DataSource> reopen, java.time.Clock clock) {
-        this.jdbc = new Jdbc(dataSource, name, reopen, clock);
-        this.onClose = onClose;
-        this.jobs = new JdbcJobs(jdbc);
-        this.keys = new JdbcKeys(jdbc);
-        this.cache = new JdbcEmbeddingCache(jdbc);
-        migrate();
+        this(dataSource, dataSource, dataSource, name, onClose, reopen, clock);
     }
 
-    private void migrate() {
-        String ddl;
-        try (InputStream in = JdbcCatalog.class.getResourceAsStream("schema.sql")) {
-            ddl = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new IllegalStateException("schema.sql is missing from the jar", e);
+    /**
+     * A catalog whose work is split by role over pools, so a slow ingest never starves search and the job workers
+     * never starve either.
+     *
+     * @param ingest documents, versions, knowledge bases, keys: every write, and the reads that are not search's
+     * @param search resolving hits to chunks, neighbours, cached responses
+     * @param jobs the job queue (claims, heartbeats, progress)
+     */
+    public JdbcCatalog(DataSource ingest, DataSource search, DataSource jobs, String name, AutoCloseable onClose,
+            java.util.function.Supplier<DataSource> reopen, java.time.Clock clock) {
+        this.jdbc = new Jdbc(ingest, name, reopen, clock);
+        this.search = search == ingest ? jdbc : new Jdbc(search, name, null, clock);
+        Jdbc jobsJdbc = jobs == ingest ? jdbc : new Jdbc(jobs, name, null, clock);
+        this.onClose = onClose;
+        this.jobs = new JdbcJobs(jobsJdbc);
+        this.keys = new JdbcKeys(jdbc);
+        this.cache = new JdbcEmbeddingCache(jdbc);
+        migrate(ingest);
+    }
+
+    /**
+     * Brings the schema to the current version with Flyway (history in {@code polyrag_schema_history}); the same
+     * migrations serve H2 and PostgreSQL. A catalog made before polyrag used Flyway is baselined at version 0, and
+     * version 1 is written idempotently ({@code IF NOT EXISTS}), so it upgrades in place.
+     */
+    private void migrate(DataSource dataSource) {
+        try {
+            org.flywaydb.core.Flyway.configure(JdbcCatalog.class.getClassLoader()).dataSource(dataSource)
+                    .locations("classpath:io/polyrag/store/jdbc/migration").table("polyrag_schema_history")
+                    .baselineOnMigrate(true).baselineVersion("0").loggers("slf4j").load().migrate();
+        } catch (org.flywaydb.core.api.FlywayException e) {
+            throw new io.polyrag.core.StoreException("cannot bring the catalog schema up to date: " + e.getMessage(),
+                    e);
         }
-        jdbc.tx("create its schema", c -> {
-            try (Statement s = c.createStatement()) {
-                for (String stmt : ddl.split(";")) {
-                    if (!stmt.isBlank()) {
-                        s.execute(stmt);
-                    }
-                }
-            }
-            return null;
-        });
     }
 
     @Override
@@ -506,7 +520,7 @@ public class JdbcCatalog implements CatalogAndJobs {
         if (chunkIds.isEmpty()) {
             return Map.of();
         }
-        return jdbc.tx("resolve chunks", c -> {
+        return search.tx("resolve chunks", c -> {
             String sql = "SELECT c.*, d.kb, d.uri, d.title AS doc_title FROM chunks c JOIN documents d "
                     + "ON d.id = c.document_id AND d.visible_version = c.version "
                     + "WHERE d.deleted = FALSE AND c.id = ANY(?)" + scopeClause(scope, "d.");
@@ -529,7 +543,7 @@ public class JdbcCatalog implements CatalogAndJobs {
 
     @Override
     public List<Chunk> chunks(String documentId, long version, int fromOrdinal, int toOrdinal) {
-        return jdbc.tx("read neighbouring chunks", c -> {
+        return search.tx("read neighbouring chunks", c -> {
             List<Chunk> out = new ArrayList<>();
             try (PreparedStatement ps = c.prepareStatement("SELECT c.* FROM chunks c JOIN documents d ON d.id = "
                     + "c.document_id AND d.visible_version = c.version WHERE d.deleted = FALSE AND c.document_id = ? "
@@ -707,7 +721,7 @@ public class JdbcCatalog implements CatalogAndJobs {
 
     @Override
     public java.util.Optional<String> response(String key) {
-        return jdbc.tx("read a cached response", c -> {
+        return search.tx("read a cached response", c -> {
             try (PreparedStatement ps = c.prepareStatement("SELECT response FROM response_cache WHERE cache_key = ?")) {
                 ps.setString(1, key);
                 try (ResultSet rs = ps.executeQuery()) {

@@ -1,0 +1,116 @@
+package io.polyrag.store.postgres;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import io.polyrag.core.ConfigException;
+import io.polyrag.core.StoreException;
+import io.polyrag.core.UnavailableException;
+import io.polyrag.core.config.Config;
+import io.polyrag.core.config.Settings;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.Map;
+
+/**
+ * One PostgreSQL store's connections: a HikariCP pool on {@code POLYRAG_POSTGRES_URL}, its tables brought up to date
+ * by Flyway (a history table of its own, so stores and the catalog can share a database), and transactions that map
+ * failures to {@link StoreException}s naming the store.
+ */
+final class PgDatabase implements AutoCloseable {
+    @FunctionalInterface
+    interface Work<T> {
+        T run(Connection c) throws SQLException;
+    }
+
+    private final HikariDataSource pool;
+    private final String name;
+
+    private PgDatabase(HikariDataSource pool, String name) {
+        this.pool = pool;
+        this.name = name;
+    }
+
+    /**
+     * Connects and migrates.
+     *
+     * @param store {@code vector} or {@code fulltext}: its migrations and history table
+     * @param placeholders values for {@code ${…}} in the migrations
+     */
+    static PgDatabase open(Config config, String store, Map<String, String> placeholders) {
+        String url = config.get(Settings.POSTGRES_URL);
+        if (url == null || url.isBlank() || !url.startsWith("jdbc:postgresql:")) {
+            throw new ConfigException(Settings.POSTGRES_URL.env() + " must name the PostgreSQL database of the "
+                    + store + " store, e.g. jdbc:postgresql://127.0.0.1:5432/polyrag; was '"
+                    + (url == null ? "" : redact(url)) + "'");
+        }
+        HikariConfig hc = new HikariConfig();
+        hc.setJdbcUrl(url.strip());
+        if (!config.get(Settings.POSTGRES_USER).isBlank()) {
+            hc.setUsername(config.get(Settings.POSTGRES_USER));
+        }
+        if (!config.get(Settings.POSTGRES_PASSWORD).isBlank()) {
+            hc.setPassword(config.get(Settings.POSTGRES_PASSWORD));
+        }
+        hc.setPoolName("polyrag-" + store);
+        hc.setMaximumPoolSize(config.get(Settings.POSTGRES_POOL_SEARCH) + config.get(Settings.POSTGRES_POOL_INGEST));
+        hc.setMinimumIdle(1);
+        long timeout = config.get(Settings.POSTGRES_CONNECT_TIMEOUT_SECONDS) * 1000L;
+        hc.setConnectionTimeout(timeout);
+        hc.setInitializationFailTimeout(timeout);
+        hc.addDataSourceProperty("ApplicationName", "polyrag-" + store);
+        hc.addDataSourceProperty("reWriteBatchedInserts", "true");
+        HikariDataSource pool;
+        try {
+            pool = new HikariDataSource(hc);
+        } catch (RuntimeException e) {
+            throw new UnavailableException("cannot connect to PostgreSQL at " + redact(url) + " ("
+                    + Settings.POSTGRES_URL.env() + ") for the " + store + " store: " + root(e).getMessage(), e);
+        }
+        try {
+            org.flywaydb.core.Flyway.configure(PgDatabase.class.getClassLoader()).dataSource(pool)
+                    .locations("classpath:io/polyrag/store/postgres/" + store).table("polyrag_" + store
+                            + "_schema_history").baselineOnMigrate(true).baselineVersion("0")
+                    .placeholders(placeholders).loggers("slf4j").load().migrate();
+        } catch (RuntimeException e) {
+            pool.close();
+            String why = root(e).getMessage();
+            throw new StoreException("cannot create the " + store + " store's tables in " + redact(url) + ": " + why
+                    + (why != null && why.contains("vector") ? " (is the pgvector extension installed? "
+                            + "CREATE EXTENSION vector needs it on the server)" : ""), e);
+        }
+        return new PgDatabase(pool, store + " store at " + redact(url));
+    }
+
+    <T> T tx(String what, Work<T> work) {
+        try (Connection c = pool.getConnection()) {
+            c.setAutoCommit(false);
+            try {
+                T out = work.run(c);
+                c.commit();
+                return out;
+            } catch (SQLException | RuntimeException e) {
+                c.rollback();
+                throw e;
+            }
+        } catch (SQLException e) {
+            throw new StoreException("cannot " + what + " in the " + name + ": " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public void close() {
+        pool.close();
+    }
+
+    static String redact(String url) {
+        return url.replaceAll("(?i)(password=)[^&]*", "$1***");
+    }
+
+    private static Throwable root(Throwable e) {
+        Throwable r = e;
+        while (r.getCause() != null && r.getCause() != r) {
+            r = r.getCause();
+        }
+        return r;
+    }
+}

@@ -1,0 +1,279 @@
+package io.polyrag.store.postgres;
+
+import io.polyrag.core.ConfigException;
+import io.polyrag.core.model.DocumentVersion;
+import io.polyrag.core.model.SearchScope;
+import io.polyrag.core.model.StoreHit;
+import io.polyrag.core.model.StoreRecord;
+import io.polyrag.core.port.VectorStore;
+import java.sql.Array;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * {@code POLYRAG_VECTOR_BACKEND=pgvector}: chunk embeddings in a pgvector column with an HNSW index (cosine
+ * distance). The scope (knowledge bases, and document ids when given) is a SQL condition of the nearest-neighbour
+ * query itself, and pgvector 0.8's iterative index scan keeps walking the graph until enough rows pass it, so a
+ * filtered search returns {@code limit} hits whenever that many exist in scope. Below {@code exactThreshold} rows
+ * (the planner's estimate) the index is not used and the scan is exact, as the Lucene store does.
+ */
+final class PgVectorStore implements VectorStore {
+    private final PgDatabase db;
+    private final int dimension;
+    private final int exactThreshold;
+
+    PgVectorStore(PgDatabase db, int dimension, String modelId, int exactThreshold) {
+        this.db = db;
+        this.dimension = dimension;
+        this.exactThreshold = exactThreshold;
+        db.tx("check the embedding model", c -> {
+            try (PreparedStatement ps = c.prepareStatement("SELECT model, dimension FROM polyrag_vector_model")) {
+                try (ResultSet rs = ps.executeQuery()) {
+                    if (rs.next()) {
+                        if (rs.getInt(2) != dimension || !rs.getString(1).equals(modelId)) {
+                            throw new ConfigException("the pgvector store holds vectors of " + rs.getString(1) + " ("
+                                    + rs.getInt(2) + " dimensions), not of " + modelId + " (" + dimension + "): set "
+                                    + "POLYRAG_EMBEDDING_MODEL back, or give this model its own database");
+                        }
+                        return null;
+                    }
+                }
+            }
+            try (PreparedStatement ps = c.prepareStatement("INSERT INTO polyrag_vector_model (id, model, dimension) "
+                    + "VALUES (1, ?, ?) ON CONFLICT (id) DO NOTHING")) {
+                ps.setString(1, modelId);
+                ps.setInt(2, dimension);
+                ps.executeUpdate();
+            }
+            return null;
+        });
+    }
+
+    @Override
+    public int dimension() {
+        return dimension;
+    }
+
+    @Override
+    public void upsert(List<StoreRecord> records) {
+        if (records.isEmpty()) {
+            return;
+        }
+        for (StoreRecord r : records) {
+            if (r.vector() == null || r.vector().length != dimension) {
+                throw new IllegalArgumentException("record " + r.chunkId() + " has " + (r.vector() == null ? "no vector"
+                        : r.vector().length + " floats") + "; this store holds " + dimension);
+            }
+        }
+        db.tx("write vectors", c -> {
+            try (PreparedStatement ps = c.prepareStatement("INSERT INTO polyrag_vectors (chunk_id, document_id, "
+                    + "version, kb, embedding) VALUES (?, ?, ?, ?, ?::vector) ON CONFLICT (chunk_id) DO UPDATE SET "
+                    + "document_id = EXCLUDED.document_id, version = EXCLUDED.version, kb = EXCLUDED.kb, "
+                    + "embedding = EXCLUDED.embedding")) {
+                for (StoreRecord r : records) {
+                    ps.setString(1, r.chunkId());
+                    ps.setString(2, r.documentId());
+                    ps.setLong(3, r.version());
+                    ps.setString(4, r.knowledgeBase());
+                    ps.setString(5, literal(r.vector()));
+                    ps.addBatch();
+                }
+                ps.executeBatch();
+            }
+            return null;
+        });
+    }
+
+    @Override
+    public List<StoreHit> search(float[] vector, SearchScope scope, int limit) {
+        if (vector.length != dimension) {
+            throw new IllegalArgumentException("query vector has " + vector.length + " floats; this store holds "
+                    + dimension);
+        }
+        if (limit <= 0) {
+            return List.of();
+        }
+        String q = literal(vector);
+        return db.tx("search vectors", c -> {
+            boolean exact = estimatedRows(c) < exactThreshold;
+            try (Statement s = c.createStatement()) {
+                s.execute("SET LOCAL hnsw.ef_search = " + Math.min(1000, Math.max(40, 2 * limit)));
+                s.execute("SET LOCAL hnsw.iterative_scan = relaxed_order");
+                if (exact) {
+                    s.execute("SET LOCAL enable_indexscan = off");
+                }
+            }
+            StringBuilder sql = new StringBuilder("SELECT chunk_id, document_id, version, embedding <=> ?::vector AS d "
+                    + "FROM polyrag_vectors WHERE TRUE");
+            if (!scope.knowledgeBases().isEmpty()) {
+                sql.append(" AND kb = ANY(?)");
+            }
+            if (!scope.documentIds().isEmpty()) {
+                sql.append(" AND document_id = ANY(?)");
+            }
+            // The HNSW index can serve ORDER BY distance alone: a second key would make every search a full scan.
+            sql.append(exact ? " ORDER BY d, chunk_id LIMIT ?" : " ORDER BY d LIMIT ?");
+            List<StoreHit> hits = new ArrayList<>();
+            try (PreparedStatement ps = c.prepareStatement(sql.toString())) {
+                int i = 1;
+                ps.setString(i++, q);
+                if (!scope.knowledgeBases().isEmpty()) {
+                    ps.setArray(i++, c.createArrayOf("varchar", scope.knowledgeBases().stream().sorted().toArray()));
+                }
+                if (!scope.documentIds().isEmpty()) {
+                    ps.setArray(i++, c.createArrayOf("varchar", scope.documentIds().stream().sorted().toArray()));
+                }
+                ps.setInt(i, limit);
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        hits.add(new StoreHit(rs.getString(1), rs.getString(2), rs.getLong(3), 1 - rs.getDouble(4)));
+                    }
+                }
+            }
+            // The iterative scan's relaxed order may be slightly off: the contract is best first, ties by chunk id.
+            hits.sort(Comparator.comparingDouble(StoreHit::score).reversed().thenComparing(StoreHit::chunkId));
+            return hits;
+        });
+    }
+
+    private static long estimatedRows(Connection c) throws SQLException {
+        try (Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery("SELECT reltuples::bigint FROM pg_class WHERE oid = "
+                        + "'polyrag_vectors'::regclass")) {
+            return rs.next() ? Math.max(0, rs.getLong(1)) : 0;
+        }
+    }
+
+    @Override
+    public void delete(Collection<DocumentVersion> versions) {
+        Rows.deleteVersions(db, "polyrag_vectors", versions);
+    }
+
+    @Override
+    public void deleteDocuments(Collection<String> documentIds) {
+        Rows.deleteDocuments(db, "polyrag_vectors", documentIds);
+    }
+
+    @Override
+    public long size() {
+        return Rows.count(db, "polyrag_vectors");
+    }
+
+    @Override
+    public Map<DocumentVersion, Long> versions() {
+        return Rows.versions(db, "polyrag_vectors");
+    }
+
+    @Override
+    public long records(DocumentVersion version) {
+        return Rows.records(db, "polyrag_vectors", version);
+    }
+
+    @Override
+    public void close() {
+        db.close();
+    }
+
+    /** pgvector's text form, {@code [0.1,0.2,…]}: what the driver sends and the server casts. */
+    static String literal(float[] v) {
+        StringBuilder b = new StringBuilder(v.length * 10).append('[');
+        for (int i = 0; i < v.length; i++) {
+            if (i > 0) {
+                b.append(',');
+            }
+            if (!Float.isFinite(v[i])) {
+                throw new IllegalArgumentException("a vector component is " + v[i] + ": embeddings must be finite");
+            }
+            b.append(v[i]);
+        }
+        return b.append(']').toString();
+    }
+
+    /** Deletes, counts and version listings shared by the PostgreSQL stores' tables. */
+    static final class Rows {
+        private Rows() {
+        }
+
+        static void deleteVersions(PgDatabase db, String table, Collection<DocumentVersion> versions) {
+            if (versions.isEmpty()) {
+                return;
+            }
+            db.tx("delete document versions", c -> {
+                deleteVersions(c, table, versions);
+                return null;
+            });
+        }
+
+        static void deleteVersions(Connection c, String table, Collection<DocumentVersion> versions)
+                throws SQLException {
+            try (PreparedStatement ps = c.prepareStatement("DELETE FROM " + table + " WHERE document_id = ? AND "
+                    + "version = ?")) {
+                for (DocumentVersion v : versions) {
+                    ps.setString(1, v.documentId());
+                    ps.setLong(2, v.version());
+                    ps.addBatch();
+                }
+                ps.executeBatch();
+            }
+        }
+
+        static void deleteDocuments(PgDatabase db, String table, Collection<String> documentIds) {
+            if (documentIds.isEmpty()) {
+                return;
+            }
+            db.tx("delete documents", c -> {
+                try (PreparedStatement ps = c.prepareStatement("DELETE FROM " + table + " WHERE document_id = ANY(?)")) {
+                    Array ids = c.createArrayOf("varchar", documentIds.toArray());
+                    ps.setArray(1, ids);
+                    ps.executeUpdate();
+                }
+                return null;
+            });
+        }
+
+        static long count(PgDatabase db, String table) {
+            return db.tx("count records", c -> {
+                try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM " + table)) {
+                    rs.next();
+                    return rs.getLong(1);
+                }
+            });
+        }
+
+        static Map<DocumentVersion, Long> versions(PgDatabase db, String table) {
+            return db.tx("list versions", c -> {
+                Map<DocumentVersion, Long> out = new HashMap<>();
+                try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT document_id, version, "
+                        + "COUNT(*) FROM " + table + " GROUP BY document_id, version")) {
+                    while (rs.next()) {
+                        out.put(new DocumentVersion(rs.getString(1), rs.getLong(2)), rs.getLong(3));
+                    }
+                }
+                return out;
+            });
+        }
+
+        static long records(PgDatabase db, String table, DocumentVersion v) {
+            return db.tx("count a version's records", c -> {
+                try (PreparedStatement ps = c.prepareStatement("SELECT COUNT(*) FROM " + table + " WHERE "
+                        + "document_id = ? AND version = ?")) {
+                    ps.setString(1, v.documentId());
+                    ps.setLong(2, v.version());
+                    try (ResultSet rs = ps.executeQuery()) {
+                        rs.next();
+                        return rs.getLong(1);
+                    }
+                }
+            });
+        }
+    }
+}

@@ -1,0 +1,52 @@
+package io.polyrag.store.postgres;
+
+import io.polyrag.core.config.Config;
+import io.polyrag.core.port.VectorStore;
+import io.polyrag.core.spi.ProviderContext;
+import io.polyrag.testing.TestPostgres;
+import io.polyrag.testing.VectorStoreContract;
+import io.polyrag.core.model.SearchScope;
+import io.polyrag.core.model.StoreRecord;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import java.util.HashMap;
+import java.util.Map;
+
+/** The vector store contract on a real PostgreSQL with pgvector, in an empty schema per test, reopened by name. */
+class PgVectorStoreTest extends VectorStoreContract {
+    private final Map<Path, String> schemas = new HashMap<>();
+
+    @Test
+    void a_small_knowledge_base_inside_a_large_index_still_gets_its_top_k_through_the_hnsw_index() {
+        VectorStore store = open();
+        Random random = new Random(7);
+        List<StoreRecord> records = new ArrayList<>();
+        for (int i = 0; i < 3000; i++) {
+            float[] v = new float[DIM];
+            for (int d = 0; d < DIM; d++) {
+                v[d] = (float) random.nextGaussian();
+            }
+            records.add(new StoreRecord("c" + i, "d" + i, 1, i % 20 == 0 ? "small" : "big", "t", v));
+        }
+        store.upsert(records);
+        float[] query = records.get(1).vector();
+        org.assertj.core.api.Assertions.assertThat(store.search(query, new SearchScope(Set.of("small")), 30))
+                .as("thirty of the small knowledge base (one record in twenty), though the graph walk meets few of them")
+                .hasSize(30).allSatisfy(h -> org.assertj.core.api.Assertions.assertThat(Integer.parseInt(
+                        h.chunkId().substring(1)) % 20).isZero());
+    }
+
+    @Override
+    protected VectorStore openStore(Path dir, int dimension) {
+        String url = schemas.computeIfAbsent(dir, d -> TestPostgres.freshSchema("vec_" + Integer.toHexString(
+                d.toString().hashCode())));
+        // A threshold of 0: the HNSW index answers, so the contract's recall check exercises it.
+        return new PostgresProviders.Vector().open(new ProviderContext(Config.load(Map.of(), Map.of("postgres.url",
+                url, "vector.exact.threshold", "0", "postgres.pool.search", "2", "postgres.pool.ingest", "1")), dir),
+                dimension, "test-model");
+    }
+}
