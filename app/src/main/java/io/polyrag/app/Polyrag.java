@@ -34,6 +34,7 @@ public final class Polyrag implements AutoCloseable {
     private final Components components;
     private final Path staging;
     private final JobEngine engine;
+    private final SourceWatcher watcher;
     private final TenantFacets local;
     private final Admin admin;
     private final Keys keys;
@@ -46,7 +47,7 @@ public final class Polyrag implements AutoCloseable {
      * @param tenant whose data they read and write
      */
     public record TenantFacets(Tenant tenant, Ingest ingest, Uploads uploads, Jobs jobs, Search search,
-            Documents documents, Graph graph, KnowledgeBases knowledgeBases) {
+            Documents documents, Graph graph, KnowledgeBases knowledgeBases, Sources sources) {
 
         /**
          * The end-to-end self-test: index a small text into a throw-away knowledge base, find it, delete it, check
@@ -62,14 +63,24 @@ public final class Polyrag implements AutoCloseable {
         this.dataDir = dataDir;
         this.components = components;
         this.staging = dataDir.resolve("staging");
-        this.engine = new JobEngine(components.catalog, List.of(new UploadJob(components, staging)),
-                components.metrics);
+        this.engine = new JobEngine(components.catalog, List.of(new UploadJob(components, staging),
+                new SyncJob(components, this::as, key -> this.watcherEnded(key))), components.metrics);
+        this.watcher = new SourceWatcher(components, engine, components.config.get(Settings.SOURCES_WATCH));
         List<String> problems = Recovery.run(components, staging, engine);
         this.local = facets(Tenant.LOCAL);
         local.uploads().expire();
         this.admin = new Admin(components, problems);
         this.keys = new Keys(components.catalog);
         engine.start(components.config);
+        if (components.config.get(Settings.WORKER_ENABLED)) {
+            watcher.start();
+        }
+    }
+
+    private void watcherEnded(String key) {
+        if (watcher != null) {
+            watcher.ended(key);
+        }
     }
 
     /** Opens the data directory named by the configuration, locking it for this process. */
@@ -100,7 +111,7 @@ public final class Polyrag implements AutoCloseable {
     private TenantFacets facets(Tenant t) {
         return new TenantFacets(t, new Ingest(components, t), new Uploads(components, staging, engine, t),
                 new Jobs(engine, t), new Search(components, t), new Documents(components, t), new Graph(components, t),
-                new KnowledgeBases(components, t));
+                new KnowledgeBases(components, t), new Sources(components, t, engine, watcher));
     }
 
     /** The data facets acting for {@code tenant}. */
@@ -136,6 +147,10 @@ public final class Polyrag implements AutoCloseable {
         return local.knowledgeBases();
     }
 
+    public Sources sources() {
+        return local.sources();
+    }
+
     public Admin admin() {
         return admin;
     }
@@ -152,6 +167,7 @@ public final class Polyrag implements AutoCloseable {
     @Override
     public void close() {
         try {
+            watcher.close();
             engine.close();
             components.close();
         } finally {

@@ -162,6 +162,11 @@ final class Api {
         return add(new Op("post", path));
     }
 
+    Op put(String path, Handler h) {
+        routes.put(path, h);
+        return add(new Op("put", path));
+    }
+
     Op delete(String path, Handler h) {
         routes.delete(path, h);
         return add(new Op("delete", path));

@@ -80,4 +80,18 @@ final class Dtos {
     record StagedBody(List<String> ids, @JsonProperty("kb") String knowledgeBase,
             @JsonProperty("skip_graph") Boolean skipGraph) {
     }
+
+    /**
+     * {@code POST /v1/sources} and {@code PUT /v1/sources/{id}}.
+     *
+     * @param id the caller's id for it
+     * @param type {@code filesystem}
+     * @param config {@code root}, {@code include}, {@code exclude}, {@code follow_symlinks}
+     * @param knowledgeBase where its items are indexed ({@code kb})
+     * @param intervalSeconds how often it is scanned, at least 30 ({@code interval_seconds})
+     * @param enabled whether it is scanned and watched
+     */
+    record SourceBody(String id, String type, java.util.Map<String, Object> config, @JsonProperty("kb") String knowledgeBase,
+            @JsonProperty("interval_seconds") Integer intervalSeconds, Boolean enabled) {
+    }
 }

@@ -81,6 +81,7 @@ public final class RestServer implements io.polyrag.app.HttpFrontDoor {
             new SearchRoutes(polyrag).register(api);
             new IngestRoutes(polyrag).register(api);
             new DocumentRoutes(polyrag).register(api);
+            new SourceRoutes(polyrag).register(api);
             new GraphRoutes(polyrag).register(api);
             new ChatRoutes(polyrag).register(api);
             api.get("/v1/openapi.json", ctx -> ctx.json(openApi[0])).summary("admin",

@@ -75,7 +75,7 @@ class OpenApiContractTest {
     }
 
     @Test
-    void every_response_of_every_operation_validates_against_the_document() {
+    void every_response_of_every_operation_validates_against_the_document() throws IOException {
         String text = "{\"text\": \"Marie Curie worked at the Radium Institute in Paris.\", \"title\": \"Curie\", "
                 + "\"kb\": \"lab\"}";
         String docId = json(call("POST", "/v1/ingest/text", text, 200)).get("document_id").asString();
@@ -114,6 +114,23 @@ class OpenApiContractTest {
         call("GET", "/v1/documents?limit=x", null, 400);
         call("GET", "/v1/formats", null, 200);
         call("GET", "/v1/configuration", null, 200);
+        java.nio.file.Path folder = java.nio.file.Files.createDirectories(tmp.resolve("synced"));
+        java.nio.file.Files.writeString(folder.resolve("tides.md"), "# Tides\n\nSpring tides rise four metres.");
+        String sourceBody = "{\"id\": \"notes\", \"type\": \"filesystem\", \"config\": {\"root\": \""
+                + folder.toString().replace("\\", "\\\\") + "\", \"include\": [\"*.md\"]}, \"kb\": \"lab\", "
+                + "\"interval_seconds\": 60}";
+        call("POST", "/v1/sources", sourceBody, 201);
+        call("POST", "/v1/sources", sourceBody, 409);
+        call("POST", "/v1/sources", "{\"id\": \"x\", \"type\": \"web\", \"config\": {}}", 400);
+        call("GET", "/v1/sources", null, 200);
+        call("GET", "/v1/sources/notes", null, 200);
+        call("GET", "/v1/sources/nope", null, 404);
+        call("PUT", "/v1/sources/notes", sourceBody.replace("60}", "120}"), 200);
+        call("PUT", "/v1/sources/notes", "{\"id\": \"other\", \"type\": \"filesystem\", \"config\": {}}", 400);
+        call("POST", "/v1/sources/notes/sync", null, 202);
+        call("POST", "/v1/sources/nope/sync", null, 404);
+        call("DELETE", "/v1/sources/notes?documents=true", null, 200);
+        call("DELETE", "/v1/sources/notes", null, 404);
         JsonNode sample = json(call("POST", "/v1/sample-check", null, 200));
         assertThat(sample.get("ok").asBoolean()).as(sample.toString()).isTrue();
         assertThat(sample.get("steps").findValuesAsString("name")).containsExactly("ingest", "search", "delete",

@@ -157,6 +157,43 @@ public abstract class CatalogContract {
     }
 
     @Test
+    void sources_and_their_item_state_are_kept_per_tenant_until_deleted() {
+        CatalogAndJobs c = open();
+        io.polyrag.core.model.Source s = new io.polyrag.core.model.Source("acme", "notes", "filesystem",
+                "{\"root\": \"/srv/notes\"}", "acme/notes", 60, true, null, null, null);
+        assertThat(c.createSource(s)).isTrue();
+        assertThat(c.createSource(s)).as("the id is taken").isFalse();
+        assertThat(c.createSource(new io.polyrag.core.model.Source("", "notes", "filesystem", "{}", "notes", 60,
+                true, null, null, null))).as("another tenant may use the same id").isTrue();
+        assertThat(c.source("acme", "notes")).hasValueSatisfying(x -> {
+            assertThat(x.config()).isEqualTo("{\"root\": \"/srv/notes\"}");
+            assertThat(x.createdAt()).isNotNull();
+            assertThat(x.lastScanAt()).isNull();
+        });
+        assertThat(c.source("other", "notes")).isEmpty();
+        assertThat(c.sources("acme")).extracting(io.polyrag.core.model.Source::id).containsExactly("notes");
+        assertThat(c.sources(null)).hasSize(2);
+        assertThat(c.updateSource(new io.polyrag.core.model.Source("acme", "notes", "filesystem", "{}", "acme/notes",
+                120, false, null, null, null))).isTrue();
+        assertThat(c.source("acme", "notes").orElseThrow().intervalSeconds()).isEqualTo(120);
+        c.sourceScanned("acme", "notes", java.time.Instant.parse("2026-01-02T00:00:00Z"), "2 items failed");
+        assertThat(c.source("acme", "notes").orElseThrow().lastError()).isEqualTo("2 items failed");
+        assertThat(c.source("acme", "notes").orElseThrow().lastScanAt()).isEqualTo("2026-01-02T00:00:00Z");
+        c.putSourceItems("acme", "notes", List.of(new io.polyrag.core.model.SyncItem("a.md", 1, 10, "h1", "d1"),
+                new io.polyrag.core.model.SyncItem("b/c.md", 2, 20, "h2", "d2")));
+        c.putSourceItems("acme", "notes", List.of(new io.polyrag.core.model.SyncItem("a.md", 3, 11, "h3", "d1")));
+        assertThat(c.sourceItems("acme", "notes")).containsOnlyKeys("a.md", "b/c.md");
+        assertThat(c.sourceItems("acme", "notes").get("a.md").hash()).isEqualTo("h3");
+        assertThat(c.sourceItems("", "notes")).isEmpty();
+        c.deleteSourceItems("acme", "notes", List.of("b/c.md"));
+        assertThat(c.sourceItems("acme", "notes")).containsOnlyKeys("a.md");
+        assertThat(c.deleteSource("acme", "notes")).isTrue();
+        assertThat(c.sourceItems("acme", "notes")).as("its state goes with it").isEmpty();
+        assertThat(c.deleteSource("acme", "notes")).isFalse();
+        assertThat(c.sources(null)).hasSize(1);
+    }
+
+    @Test
     void api_keys_are_found_by_id_with_their_hash_until_revoked() {
         CatalogAndJobs c = open();
         assertThat(c.anyActiveKey()).isFalse();

@@ -123,6 +123,36 @@ public final class IngestWire {
     public record DocumentAccepted(String jobId, String documentId, String status, String location) {
     }
 
+    /** A source kept in sync: its settings, when it was last scanned and what that could not do, its item count. */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    public record Source(String id, String type, java.util.Map<String, Object> config, String knowledgeBase,
+            int intervalSeconds, boolean enabled, Instant createdAt, Instant lastScanAt, String lastError, int items) {
+    }
+
+    /** {@code GET /v1/sources}. */
+    public record SourceList(List<Source> sources) {
+    }
+
+    /** A source registered or changed, and the sync it started (null when it is disabled). */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    public record SourceRegistered(Source source, String jobId) {
+    }
+
+    /** {@code POST /v1/sources/{id}/sync}: the sync's job. */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    public record SyncStarted(String jobId, String location) {
+    }
+
+    /** {@code DELETE /v1/sources/{id}}: documents deleted with it (0 unless {@code documents=true}). */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    public record SourceDeleted(String id, int documentsDeleted) {
+    }
+
+    public static Source of(io.polyrag.app.api.SourceInfo s) {
+        return new Source(s.id(), s.type(), s.config(), s.knowledgeBase(), s.intervalSeconds(), s.enabled(),
+                s.createdAt(), s.lastScanAt(), s.lastError(), s.items());
+    }
+
     /** A knowledge base: its name, description and what it holds. */
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     public record KnowledgeBase(String name, String description, long documents, long chunks, Instant createdAt) {

@@ -261,6 +261,14 @@ public final class Settings {
     public static final Setting<Integer> INGEST_JOB_STALE_SECONDS = Setting.integer("ingest.job.stale.seconds", 300,
             5, 86400, "A running job with no progress for this long is considered abandoned and claimed again.");
 
+    // ---- sources kept in sync
+    public static final Setting<String> SOURCES_FILESYSTEM_ROOTS = Setting.string("sources.filesystem.roots", "",
+            "Server folders under which a tenant may register a filesystem source (comma-separated absolute paths); "
+            + "empty: only the local tenant (no API keys) may, anywhere it can read.");
+    public static final Setting<Boolean> SOURCES_WATCH = Setting.bool("sources.watch", true,
+            "Watch filesystem sources for changes (the JDK WatchService), so edits are indexed within seconds "
+            + "instead of at the next scheduled scan.");
+
     // ---- http
     public static final Setting<String> HTTP_HOST = Setting.string("http.host", "127.0.0.1",
             "Address the REST server binds to.");

@@ -51,6 +51,7 @@ public class JdbcCatalog implements CatalogAndJobs {
     private final AutoCloseable onClose;
     private final JdbcJobs jobs;
     private final JdbcKeys keys;
+    private final JdbcSources sources;
     private final JdbcEmbeddingCache cache;
 
     public JdbcCatalog(DataSource dataSource, String name, AutoCloseable onClose) {
@@ -82,6 +83,7 @@ public class JdbcCatalog implements CatalogAndJobs {
         this.onClose = onClose;
         this.jobs = new JdbcJobs(jobsJdbc);
         this.keys = new JdbcKeys(jdbc);
+        this.sources = new JdbcSources(jdbc);
         this.cache = new JdbcEmbeddingCache(jdbc);
         migrate(ingest);
     }
@@ -800,5 +802,50 @@ public class JdbcCatalog implements CatalogAndJobs {
         } catch (Exception e) {
             throw new io.polyrag.core.StoreException("cannot close the catalog: " + e.getMessage(), e);
         }
+    }
+
+    @Override
+    public boolean createSource(io.polyrag.core.model.Source source) {
+        return sources.create(source);
+    }
+
+    @Override
+    public boolean updateSource(io.polyrag.core.model.Source source) {
+        return sources.update(source);
+    }
+
+    @Override
+    public Optional<io.polyrag.core.model.Source> source(String tenant, String id) {
+        return sources.get(tenant, id);
+    }
+
+    @Override
+    public List<io.polyrag.core.model.Source> sources(String tenant) {
+        return sources.list(tenant);
+    }
+
+    @Override
+    public boolean deleteSource(String tenant, String id) {
+        return sources.delete(tenant, id);
+    }
+
+    @Override
+    public void sourceScanned(String tenant, String id, Instant at, String error) {
+        sources.scanned(tenant, id, at, error);
+    }
+
+    @Override
+    public Map<String, io.polyrag.core.model.SyncItem> sourceItems(String tenant, String sourceId) {
+        return sources.items(tenant, sourceId);
+    }
+
+    @Override
+    public void putSourceItems(String tenant, String sourceId, List<io.polyrag.core.model.SyncItem> items) {
+        sources.put(tenant, sourceId, items);
+    }
+
+    @Override
+    public void deleteSourceItems(String tenant, String sourceId, List<String> items) {
+        sources.delete(tenant, sourceId, items);
     }
 }

@@ -1,0 +1,208 @@
+package io.polyrag.app;
+
+import io.polyrag.core.model.Source;
+import io.polyrag.core.model.Tenant;
+import java.io.IOException;
+import java.nio.file.ClosedWatchServiceException;
+import java.nio.file.FileSystems;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardWatchEventKinds;
+import java.nio.file.WatchEvent;
+import java.nio.file.WatchKey;
+import java.nio.file.WatchService;
+import java.time.Instant;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Stream;
+
+/**
+ * Keeps enabled sources syncing: a scan when its interval has passed since the last, and — for filesystem sources —
+ * a scan within a second or two of a change the JDK WatchService reports (recursive: folders created later are
+ * watched too). A live event never ingests anything itself: it only asks for a scan, and the scan classifies every
+ * item against the recorded state, so an item is ingested by one mechanism only and never twice. At most one sync
+ * per source is queued or running at a time.
+ */
+final class SourceWatcher implements AutoCloseable {
+    private static final System.Logger LOG = System.getLogger(SourceWatcher.class.getName());
+    private static final long DEBOUNCE_MS = 1000;
+    private final Components components;
+    private final JobEngine engine;
+    private final boolean watch;
+    private final Set<String> pending = ConcurrentHashMap.newKeySet();
+    private final Map<String, Long> dirty = new ConcurrentHashMap<>();
+    private final Map<WatchKey, String> keys = new ConcurrentHashMap<>();
+    private WatchService service;
+    private volatile boolean running;
+    private Thread thread;
+
+    SourceWatcher(Components components, JobEngine engine, boolean watch) {
+        this.components = components;
+        this.engine = engine;
+        this.watch = watch;
+    }
+
+    void start() {
+        if (watch) {
+            try {
+                service = FileSystems.getDefault().newWatchService();
+            } catch (IOException e) {
+                LOG.log(System.Logger.Level.WARNING, "cannot watch folders (" + e.getMessage() + "): sources sync on "
+                        + "their interval only");
+            }
+        }
+        running = true;
+        for (Source s : components.catalog.sources(null)) {
+            changed(s);
+        }
+        thread = Thread.ofPlatform().daemon().name("polyrag-sources").start(this::loop);
+    }
+
+    /** A source was registered or changed: (re)watch it. */
+    void changed(Source s) {
+        if (service == null || !s.enabled() || !"filesystem".equals(s.type())) {
+            return;
+        }
+        Path root = Path.of((String) Sources.config(s.config()).get("root"));
+        register(key(s), root);
+    }
+
+    /** A source was deleted: stop watching it. */
+    void removed(Source s) {
+        String key = key(s);
+        keys.entrySet().removeIf(e -> {
+            if (e.getValue().equals(key)) {
+                e.getKey().cancel();
+                return true;
+            }
+            return false;
+        });
+        dirty.remove(key);
+    }
+
+    /** A sync of this source was queued by hand: the scheduler adds none until it ends. */
+    void submitted(String key) {
+        pending.add(key);
+    }
+
+    /** A sync of this source ended: another may be scheduled. */
+    void ended(String key) {
+        pending.remove(key);
+    }
+
+    private void register(String key, Path root) {
+        try (Stream<Path> dirs = Files.walk(root)) {
+            dirs.filter(Files::isDirectory).filter(d -> !root.relativize(d).toString().startsWith("."))
+                    .forEach(d -> {
+                        try {
+                            keys.put(d.register(service, StandardWatchEventKinds.ENTRY_CREATE,
+                                    StandardWatchEventKinds.ENTRY_MODIFY, StandardWatchEventKinds.ENTRY_DELETE), key);
+                        } catch (IOException | ClosedWatchServiceException e) {
+                            LOG.log(System.Logger.Level.DEBUG, "cannot watch " + d + ": " + e.getMessage());
+                        }
+                    });
+        } catch (IOException | java.io.UncheckedIOException e) {
+            LOG.log(System.Logger.Level.WARNING, "cannot watch " + root + ": " + e.getMessage());
+        }
+    }
+
+    private void loop() {
+        long lastSchedule = 0;
+        while (running) {
+            try {
+                if (service != null) {
+                    WatchKey k = service.poll(250, java.util.concurrent.TimeUnit.MILLISECONDS);
+                    if (k != null) {
+                        handle(k);
+                    }
+                } else {
+                    Thread.sleep(250);
+                }
+                long now = System.currentTimeMillis();
+                dirty.forEach((key, since) -> {
+                    if (now - since >= DEBOUNCE_MS && dirty.remove(key, since)) {
+                        submit(key);
+                    }
+                });
+                if (now - lastSchedule >= 5000) {
+                    lastSchedule = now;
+                    scheduleDue(Instant.now());
+                }
+            } catch (InterruptedException | ClosedWatchServiceException e) {
+                return;
+            } catch (RuntimeException e) {
+                LOG.log(System.Logger.Level.WARNING, "source scheduling failed; trying again", e);
+            }
+        }
+    }
+
+    private void handle(WatchKey k) {
+        String key = keys.get(k);
+        Path dir = (Path) k.watchable();
+        for (WatchEvent<?> e : k.pollEvents()) {
+            if (key == null) {
+                continue;
+            }
+            if (e.kind() == StandardWatchEventKinds.ENTRY_CREATE && e.context() instanceof Path name) {
+                Path created = dir.resolve(name);
+                if (Files.isDirectory(created) && !name.toString().startsWith(".")) {
+                    register(key, created);
+                }
+            }
+            dirty.put(key, System.currentTimeMillis());
+        }
+        if (!k.reset()) {
+            keys.remove(k);
+        }
+    }
+
+    private void scheduleDue(Instant now) {
+        for (Source s : components.catalog.sources(null)) {
+            if (s.enabled() && (s.lastScanAt() == null ? s.createdAt().plusSeconds(s.intervalSeconds()).isBefore(now)
+                    : s.lastScanAt().plusSeconds(s.intervalSeconds()).isBefore(now))) {
+                submit(key(s));
+            }
+        }
+    }
+
+    private void submit(String key) {
+        if (!pending.add(key)) {
+            return;
+        }
+        int slash = key.indexOf('/');
+        String tenant = key.substring(0, slash);
+        String id = key.substring(slash + 1);
+        var source = components.catalog.source(tenant, id);
+        if (source.isEmpty() || !source.get().enabled()) {
+            pending.remove(key);
+            return;
+        }
+        try {
+            engine.submit(tenant.isEmpty() ? Tenant.LOCAL : Tenant.of(tenant), SyncJob.KIND,
+                    SyncJob.payload(source.get()));
+        } catch (RuntimeException e) {
+            pending.remove(key);
+            throw e;
+        }
+    }
+
+    static String key(Source s) {
+        return s.tenant() + "/" + s.id();
+    }
+
+    @Override
+    public void close() {
+        running = false;
+        if (thread != null) {
+            thread.interrupt();
+        }
+        if (service != null) {
+            try {
+                service.close();
+            } catch (IOException e) {
+                // closing
+            }
+        }
+    }
+}

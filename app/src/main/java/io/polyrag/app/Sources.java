@@ -1,0 +1,225 @@
+package io.polyrag.app;
+
+import io.polyrag.app.api.SourceInfo;
+import io.polyrag.app.api.SourceRegistration;
+import io.polyrag.core.ConflictException;
+import io.polyrag.core.InvalidInputException;
+import io.polyrag.core.NotFoundException;
+import io.polyrag.core.config.Settings;
+import io.polyrag.core.model.KnowledgeBase;
+import io.polyrag.core.model.Source;
+import io.polyrag.core.model.Tenant;
+import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * A tenant's sources kept in sync with the index: register one (its first sync starts at once), list, read, change,
+ * delete (with or without its documents), sync now. Syncing itself is {@link SyncJob}; scheduling and watching,
+ * {@link SourceWatcher}.
+ */
+public final class Sources {
+    static final JsonMapper JSON = JsonMapper.builder().build();
+    static final int MIN_INTERVAL = 30;
+    private static final int DEFAULT_INTERVAL = 300;
+    private static final java.util.regex.Pattern ID = java.util.regex.Pattern.compile("[a-z0-9][a-z0-9._-]{0,63}");
+    private final Components components;
+    private final Tenant tenant;
+    private final JobEngine engine;
+    private final SourceWatcher watcher;
+
+    Sources(Components components, Tenant tenant, JobEngine engine, SourceWatcher watcher) {
+        this.components = components;
+        this.tenant = tenant;
+        this.engine = engine;
+        this.watcher = watcher;
+    }
+
+    /** Registers a source and starts its first sync; returns it with the id of that sync's job. */
+    public Registered register(SourceRegistration r) {
+        Source s = checked(r);
+        if (!components.catalog.createSource(s)) {
+            throw new ConflictException("a source with id '" + s.id() + "' exists: choose another id, or change it "
+                    + "with PUT /v1/sources/" + s.id());
+        }
+        watcher.changed(s);
+        return new Registered(info(s), syncNow(s));
+    }
+
+    /** A registered source and the job of its first sync. */
+    public record Registered(SourceInfo source, String jobId) {
+    }
+
+    /** Replaces a source's settings; its next sync reconciles the index with what the new settings select. */
+    public Registered update(SourceRegistration r) {
+        Source s = checked(r);
+        Source old = own(s.id());
+        Source updated = new Source(tenant.id(), s.id(), s.type(), s.config(), s.knowledgeBase(), s.intervalSeconds(),
+                s.enabled(), old.createdAt(), old.lastScanAt(), old.lastError());
+        if (!old.knowledgeBase().equals(updated.knowledgeBase())) {
+            throw new InvalidInputException("a source cannot move to another knowledge base ('" + tenant.show(
+                    old.knowledgeBase()) + "'): delete it and register it again");
+        }
+        components.catalog.updateSource(updated);
+        watcher.changed(updated);
+        return new Registered(info(updated), updated.enabled() ? syncNow(updated) : null);
+    }
+
+    public List<SourceInfo> list() {
+        return components.catalog.sources(tenant.id()).stream().map(this::info).toList();
+    }
+
+    public SourceInfo get(String id) {
+        return info(own(id));
+    }
+
+    /** Starts a sync now; returns its job id. */
+    public String sync(String id) {
+        Source s = own(id);
+        if (!s.enabled()) {
+            throw new ConflictException("source '" + id + "' is disabled: enable it first");
+        }
+        return syncNow(s);
+    }
+
+    /**
+     * Deletes the source and its sync state; with {@code documents}, also every document it indexed, from every
+     * store. Returns how many documents were deleted.
+     */
+    public int delete(String id, boolean documents) {
+        Source s = own(id);
+        List<String> ids = components.catalog.sourceItems(tenant.id(), id).values().stream()
+                .map(io.polyrag.core.model.SyncItem::documentId).toList();
+        components.catalog.deleteSource(tenant.id(), id);
+        watcher.removed(s);
+        return documents && !ids.isEmpty() ? new Documents(components, tenant).delete(ids) : 0;
+    }
+
+    private String syncNow(Source s) {
+        watcher.submitted(SourceWatcher.key(s));
+        return engine.submit(tenant, SyncJob.KIND, SyncJob.payload(s));
+    }
+
+    private Source own(String id) {
+        return (id == null ? java.util.Optional.<Source>empty() : components.catalog.source(tenant.id(), id))
+                .orElseThrow(() -> new NotFoundException("no source with id '" + io.polyrag.core.model.Ids.abbreviate(
+                        String.valueOf(id), 64) + "'"));
+    }
+
+    private SourceInfo info(Source s) {
+        Map<String, Object> config = config(s.config());
+        return new SourceInfo(s.id(), s.type(), config, tenant.show(s.knowledgeBase()), s.intervalSeconds(),
+                s.enabled(), s.createdAt(), s.lastScanAt(), s.lastError(),
+                components.catalog.sourceItems(tenant.id(), s.id()).size());
+    }
+
+    @SuppressWarnings("unchecked")
+    static Map<String, Object> config(String json) {
+        return JSON.readValue(json, LinkedHashMap.class);
+    }
+
+    private Source checked(SourceRegistration r) {
+        if (r.id() == null || !ID.matcher(r.id()).matches()) {
+            throw new InvalidInputException("'id' must be 1-64 of a-z, 0-9, '.', '_', '-', starting with a letter or "
+                    + "digit, e.g. \"handbook-folder\"");
+        }
+        if (!"filesystem".equals(r.type())) {
+            throw new InvalidInputException("'type' must be filesystem (a folder on the server, watched live), was '"
+                    + io.polyrag.core.model.Ids.abbreviate(String.valueOf(r.type()), 20) + "': a source needs a "
+                    + "connector that reports stable ids and modification times");
+        }
+        int interval = r.intervalSeconds() == null ? DEFAULT_INTERVAL : r.intervalSeconds();
+        if (interval < MIN_INTERVAL || interval > 7 * 86400) {
+            throw new InvalidInputException("'interval_seconds' must be between " + MIN_INTERVAL + " and 604800, was "
+                    + interval);
+        }
+        Map<String, Object> config = new LinkedHashMap<>(r.config() == null ? Map.of() : r.config());
+        for (String k : config.keySet()) {
+            if (!List.of("root", "include", "exclude", "follow_symlinks").contains(k)) {
+                throw new InvalidInputException("'config." + k + "' is not a filesystem setting: use root, include, "
+                        + "exclude, follow_symlinks");
+            }
+        }
+        Path root = root(config.get("root"));
+        config.put("root", root.toString());
+        config.put("include", globs(config.get("include"), "include"));
+        config.put("exclude", globs(config.get("exclude"), "exclude"));
+        Object follow = config.getOrDefault("follow_symlinks", false);
+        if (!(follow instanceof Boolean)) {
+            throw new InvalidInputException("'config.follow_symlinks' must be true or false");
+        }
+        KnowledgeBase kb = Scope.bind(tenant, r.knowledgeBase() == null ? KnowledgeBase.DEFAULT
+                : KnowledgeBase.of(r.knowledgeBase()));
+        return new Source(tenant.id(), r.id(), "filesystem", JSON.writeValueAsString(config), kb.storageName(), interval,
+                r.enabled() == null || r.enabled(), null, null, null);
+    }
+
+    private Path root(Object value) {
+        if (!(value instanceof String s) || s.isBlank()) {
+            throw new InvalidInputException("'config.root' is required: the absolute path of a folder on the server");
+        }
+        Path root;
+        try {
+            root = Path.of(s.strip());
+        } catch (InvalidPathException e) {
+            throw new InvalidInputException("'config.root' is not a path: " + e.getMessage());
+        }
+        if (!root.isAbsolute()) {
+            throw new InvalidInputException("'config.root' must be an absolute path, was '" + s + "'");
+        }
+        root = root.normalize();
+        List<Path> allowed = Arrays.stream(components.config.get(Settings.SOURCES_FILESYSTEM_ROOTS).split(","))
+                .map(String::strip).filter(x -> !x.isEmpty()).map(x -> Path.of(x).toAbsolutePath().normalize())
+                .toList();
+        if (!tenant.isLocal() || !allowed.isEmpty()) {
+            Path real;
+            try {
+                real = root.toRealPath();
+            } catch (java.io.IOException e) {
+                real = root;
+            }
+            Path r = real;
+            if (allowed.stream().noneMatch(r::startsWith)) {
+                throw new InvalidInputException("'config.root' " + root + " is not under a folder this server lets "
+                        + "sources read" + (allowed.isEmpty() ? " (none is configured: "
+                        + Settings.SOURCES_FILESYSTEM_ROOTS.env() + ")" : ": " + allowed));
+            }
+        }
+        if (!Files.isDirectory(root)) {
+            throw new InvalidInputException("'config.root' " + root + " is not a folder this server can read");
+        }
+        return root;
+    }
+
+    private static List<String> globs(Object value, String field) {
+        List<String> out = new ArrayList<>();
+        if (value == null) {
+            return out;
+        }
+        if (!(value instanceof List<?> l)) {
+            throw new InvalidInputException("'config." + field + "' must be a list of globs, e.g. [\"**/*.md\"]");
+        }
+        for (Object o : l) {
+            if (!(o instanceof String g) || g.isBlank() || g.length() > 256) {
+                throw new InvalidInputException("'config." + field + "' must hold globs of 1-256 characters");
+            }
+            try {
+                java.nio.file.FileSystems.getDefault().getPathMatcher("glob:" + g);
+            } catch (IllegalArgumentException e) {
+                throw new InvalidInputException("'config." + field + "' holds an invalid glob '" + g + "': "
+                        + e.getMessage());
+            }
+            out.add(g);
+        }
+        if (out.size() > 100) {
+            throw new InvalidInputException("'config." + field + "' holds more than 100 globs");
+        }
+        return out;
+    }
+}

@@ -1,0 +1,233 @@
+package io.polyrag.app;
+
+import io.polyrag.app.api.PathIngest;
+import io.polyrag.core.model.ItemError;
+import io.polyrag.core.model.JobProgress;
+import io.polyrag.core.model.KnowledgeBase;
+import io.polyrag.core.model.Source;
+import io.polyrag.core.model.SyncItem;
+import io.polyrag.core.model.Tenant;
+import io.polyrag.core.port.JobStore;
+import io.polyrag.core.port.ProgressListener;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.FileSystems;
+import java.nio.file.FileVisitOption;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.PathMatcher;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.security.MessageDigest;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Function;
+import java.util.stream.Stream;
+
+/**
+ * One sync of a source, as a job of kind {@code sync}: list its items, and against what the last sync saw of each
+ * classify them — unchanged (modification time and size as recorded: never read), touched (read, same bytes: only
+ * the recorded time moves), changed or new (re-ingested through the normal pipeline, so they land in every store as
+ * any ingest does), deleted (removed from every store and from the state). The hash is of the raw bytes, so a parser
+ * upgrade re-classifies nothing. Items that fail stay unrecorded and are tried again by the next sync.
+ */
+final class SyncJob implements JobHandler {
+    static final String KIND = "sync";
+    private static final int BATCH = 64;
+    private final Components components;
+    private final Function<Tenant, Polyrag.TenantFacets> facets;
+    private final java.util.function.Consumer<String> ended;
+
+    /**
+     * @param facets the facets acting for a tenant (for ingest and delete)
+     * @param ended told the source key ({@code tenant/id}) of every sync that ends, so another can be scheduled
+     */
+    SyncJob(Components components, Function<Tenant, Polyrag.TenantFacets> facets,
+            java.util.function.Consumer<String> ended) {
+        this.components = components;
+        this.facets = facets;
+        this.ended = ended;
+    }
+
+    record Payload(String tenant, String source) {
+    }
+
+    static String payload(Source s) {
+        return Sources.JSON.writeValueAsString(new Payload(s.tenant(), s.id()));
+    }
+
+    @Override
+    public String kind() {
+        return KIND;
+    }
+
+    @Override
+    public JobProgress run(JobStore.Claimed job, Context context) {
+        Payload p = Sources.JSON.readValue(job.payload(), Payload.class);
+        Tenant tenant = p.tenant().isEmpty() ? Tenant.LOCAL : Tenant.of(p.tenant());
+        Source source = components.catalog.source(p.tenant(), p.source()).orElse(null);
+        if (source == null) {
+            return new JobProgress("done", 0, 0, 0, 0, 0, 0, 0, List.of(), List.of(), 0, 0, 0, 0,
+                    List.of("the source was deleted before this sync ran"));
+        }
+        Map<String, Object> config = Sources.config(source.config());
+        Path root = Path.of((String) config.get("root"));
+        boolean follow = Boolean.TRUE.equals(config.get("follow_symlinks"));
+        List<PathMatcher> include = matchers(config.get("include"));
+        List<PathMatcher> exclude = matchers(config.get("exclude"));
+        Map<String, SyncItem> state = components.catalog.sourceItems(p.tenant(), p.source());
+        List<ItemError> errors = new ArrayList<>();
+        Map<String, Path> seen = new HashMap<>();
+        if (!Files.isDirectory(root)) {
+            String error = "the folder " + root + " is gone or unreadable: nothing was changed in the index";
+            components.catalog.sourceScanned(p.tenant(), p.source(), java.time.Instant.now(), error);
+            return new JobProgress("done", 1, 1, 0, 0, 0, 1, 0, List.of(), List.of(new ItemError(root.toString(),
+                    error)));
+        }
+        try (Stream<Path> walk = follow ? Files.walk(root, FileVisitOption.FOLLOW_LINKS) : Files.walk(root)) {
+            walk.filter(f -> follow ? Files.isRegularFile(f) : Files.isRegularFile(f, LinkOption.NOFOLLOW_LINKS))
+                    .forEach(f -> {
+                        Path rel = root.relativize(f);
+                        if (hidden(rel) || (!include.isEmpty() && include.stream().noneMatch(m -> m.matches(rel)))
+                                || exclude.stream().anyMatch(m -> m.matches(rel))) {
+                            return;
+                        }
+                        seen.put(rel.toString().replace('\\', '/'), f);
+                    });
+        } catch (IOException | java.io.UncheckedIOException e) {
+            String error = "cannot list " + root + ": " + e.getMessage() + "; nothing was deleted from the index";
+            components.catalog.sourceScanned(p.tenant(), p.source(), java.time.Instant.now(), error);
+            return new JobProgress("done", 1, 1, 0, 0, 0, 1, 0, List.of(), List.of(new ItemError(root.toString(),
+                    error)));
+        }
+        int unchanged = 0;
+        List<SyncItem> touched = new ArrayList<>();
+        Map<Path, SyncItem> toIngest = new java.util.LinkedHashMap<>();
+        for (var e : seen.entrySet()) {
+            if (context.canceled()) {
+                break;
+            }
+            SyncItem before = state.get(e.getKey());
+            BasicFileAttributes a;
+            try {
+                a = Files.readAttributes(e.getValue(), BasicFileAttributes.class);
+            } catch (IOException x) {
+                errors.add(new ItemError(e.getKey(), e.getKey() + ": cannot be read (" + x.getMessage() + ")"));
+                continue;
+            }
+            long modified = a.lastModifiedTime().toMillis();
+            if (before != null && before.modifiedMs() == modified && before.sizeBytes() == a.size()) {
+                unchanged++;
+                continue;
+            }
+            String hash;
+            try {
+                hash = sha256(e.getValue());
+            } catch (IOException x) {
+                errors.add(new ItemError(e.getKey(), e.getKey() + ": cannot be read (" + x.getMessage() + ")"));
+                continue;
+            }
+            if (before != null && before.hash().equals(hash)) {
+                touched.add(new SyncItem(e.getKey(), modified, a.size(), hash, before.documentId()));
+                unchanged++;
+            } else {
+                toIngest.put(e.getValue(), new SyncItem(e.getKey(), modified, a.size(), hash, ""));
+            }
+        }
+        components.catalog.putSourceItems(p.tenant(), p.source(), touched);
+        Polyrag.TenantFacets f = facets.apply(tenant);
+        KnowledgeBase kb = KnowledgeBase.of(tenant.show(source.knowledgeBase()));
+        int added = 0;
+        int updated = 0;
+        int chunks = 0;
+        List<Path> files = new ArrayList<>(toIngest.keySet());
+        for (int i = 0; i < files.size() && !context.canceled(); i += BATCH) {
+            List<Path> batch = files.subList(i, Math.min(files.size(), i + BATCH));
+            var report = f.ingest().paths(new PathIngest(batch, kb, List.of(), List.of()), ProgressListener.NONE)
+                    .report();
+            added += report.added();
+            updated += report.updated();
+            chunks += report.chunks();
+            errors.addAll(report.errors());
+            Map<String, String> byUri = new HashMap<>();
+            report.indexed().forEach(d -> byUri.put(d.uri(), d.documentId()));
+            Set<String> failed = new HashSet<>();
+            report.errors().forEach(err -> failed.add(err.source()));
+            List<SyncItem> recorded = new ArrayList<>();
+            for (Path file : batch) {
+                SyncItem item = toIngest.get(file);
+                String id = byUri.get(file.toUri().toString());
+                if (id != null) {
+                    recorded.add(new SyncItem(item.item(), item.modifiedMs(), item.sizeBytes(), item.hash(), id));
+                } else if (!failed.contains(file.toString()) && !failed.contains(file.getFileName().toString())
+                        && report.errors().stream().noneMatch(err -> err.reason().contains(file.getFileName()
+                                .toString()))) {
+                    // Not a type polyrag indexes: remembered, so it is not read again until it changes.
+                    recorded.add(item);
+                }
+            }
+            components.catalog.putSourceItems(p.tenant(), p.source(), recorded);
+            context.progress(new JobProgress("ingesting", seen.size(), Math.min(files.size(), i + BATCH) + unchanged,
+                    added, updated, unchanged, errors.size(), chunks, List.of(), errors));
+        }
+        List<String> gone = state.keySet().stream().filter(k -> !seen.containsKey(k)).sorted().toList();
+        int deleted = 0;
+        if (!gone.isEmpty() && !context.canceled()) {
+            List<String> documentIds = gone.stream().map(k -> state.get(k).documentId()).filter(id -> !id.isEmpty())
+                    .distinct().toList();
+            deleted = documentIds.isEmpty() ? 0 : f.documents().delete(documentIds);
+            components.catalog.deleteSourceItems(p.tenant(), p.source(), gone);
+        }
+        components.catalog.sourceScanned(p.tenant(), p.source(), java.time.Instant.now(), errors.isEmpty() ? null
+                : errors.size() + " items failed, e.g. " + errors.getFirst().reason());
+        List<String> warnings = deleted == 0 ? List.of() : List.of(deleted + " documents deleted: their files are gone");
+        return new JobProgress("done", seen.size(), seen.size(), added, updated, unchanged, errors.size(), chunks,
+                components.pipeline.stores().names(), errors, 0, 0, 0, 0, warnings);
+    }
+
+    @Override
+    public void ended(JobStore.Claimed job) {
+        Payload p = Sources.JSON.readValue(job.payload(), Payload.class);
+        ended.accept(p.tenant() + "/" + p.source());
+    }
+
+    private static boolean hidden(Path rel) {
+        for (Path part : rel) {
+            if (part.toString().startsWith(".")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Globs as {@code polyrag ingest} reads them: one with a {@code /} matches the path below the root, one without the file name. */
+    private static List<PathMatcher> matchers(Object globs) {
+        List<PathMatcher> out = new ArrayList<>();
+        if (globs instanceof List<?> l) {
+            for (Object g : l) {
+                PathMatcher m = FileSystems.getDefault().getPathMatcher("glob:" + g);
+                out.add(g.toString().contains("/") ? m : rel -> rel.getFileName() != null && m.matches(rel
+                        .getFileName()));
+            }
+        }
+        return out;
+    }
+
+    private static String sha256(Path file) throws IOException {
+        try (InputStream in = Files.newInputStream(file)) {
+            MessageDigest d = MessageDigest.getInstance("SHA-256");
+            byte[] buf = new byte[64 * 1024];
+            for (int n = in.read(buf); n >= 0; n = in.read(buf)) {
+                d.update(buf, 0, n);
+            }
+            return HexFormat.of().formatHex(d.digest());
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

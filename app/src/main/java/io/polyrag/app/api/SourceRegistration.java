@@ -1,0 +1,18 @@
+package io.polyrag.app.api;
+
+import java.util.Map;
+
+/**
+ * What registers a source.
+ *
+ * @param id the caller's id for it: 1-64 of a-z, 0-9, '.', '_', '-', starting with a letter or digit
+ * @param type {@code filesystem}
+ * @param config for {@code filesystem}: {@code root} (an absolute folder), {@code include} and {@code exclude}
+ *     (lists of globs on the path below the root), {@code follow_symlinks} (false)
+ * @param knowledgeBase where its items are indexed; null for the default
+ * @param intervalSeconds how often it is scanned, at least 30; null for 300
+ * @param enabled whether it is scanned and watched; null for true
+ */
+public record SourceRegistration(String id, String type, Map<String, Object> config, String knowledgeBase,
+        Integer intervalSeconds, Boolean enabled) {
+}

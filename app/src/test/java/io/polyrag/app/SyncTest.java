@@ -1,0 +1,132 @@
+package io.polyrag.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import io.polyrag.app.api.SourceRegistration;
+import io.polyrag.core.InvalidInputException;
+import io.polyrag.core.model.DocumentInfo;
+import io.polyrag.core.model.JobStatus;
+import io.polyrag.core.model.SearchHit;
+import io.polyrag.core.model.SearchRequest;
+import io.polyrag.core.model.Tenant;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A folder kept in step with the index, with real files: the first sync indexes it; unchanged files are never read
+ * again; a changed file is re-indexed, a deleted one removed from every store, a new one — in a new subfolder too —
+ * picked up by the watcher without asking; excluded, hidden and unsupported files stay out; tenants may register
+ * only folders the server allows.
+ */
+class SyncTest {
+    @TempDir
+    Path tmp;
+
+    @Test
+    void a_watched_folder_stays_in_step_with_the_index() throws Exception {
+        Path root = Files.createDirectories(tmp.resolve("notes"));
+        Files.writeString(root.resolve("tides.md"), "# Tides\n\nSpring tides at Quillon Point rise four metres.");
+        Files.writeString(root.resolve("keeper.md"), "# Keeper\n\nAda Ferrow kept the Quillon light for forty years.");
+        Files.writeString(root.resolve("draft.tmp.md"), "# Draft\n\nNot for the index: excluded by a glob.");
+        Files.createDirectories(root.resolve(".git"));
+        Files.writeString(root.resolve(".git/config"), "hidden");
+        try (Polyrag p = Polyrag.open(PolyragTest.config(tmp.resolve("data"), Map.of("vector.enabled", "false")))) {
+            var registered = p.sources().register(new SourceRegistration("notes", "filesystem", Map.of("root",
+                    root.toString(), "exclude", List.of("*.tmp.md")), "coast", 30, true));
+            awaitJob(p, registered.jobId());
+            assertThat(uris(p)).containsExactlyInAnyOrder("keeper.md", "tides.md");
+            assertThat(p.sources().get("notes").items()).isEqualTo(2);
+            long keeperVersion = version(p, "keeper.md");
+
+            // Same size and modification time, other bytes: a scan must not even read it, so nothing changes.
+            FileTime mtime = Files.getLastModifiedTime(root.resolve("keeper.md"));
+            Files.writeString(root.resolve("keeper.md"), "# Keeper\n\nEva Ferrow kept the Quillon light for forty years.");
+            Files.setLastModifiedTime(root.resolve("keeper.md"), mtime);
+            awaitJob(p, p.sources().sync("notes"));
+            assertThat(version(p, "keeper.md")).as("unchanged by modification time: never read").isEqualTo(keeperVersion);
+
+            // A real edit: re-indexed everywhere, the old text gone from search.
+            Files.writeString(root.resolve("tides.md"), "# Tides\n\nNeap tides at Quillon Point rise one metre only.");
+            Files.setLastModifiedTime(root.resolve("tides.md"), FileTime.fromMillis(mtime.toMillis() + 60_000));
+            awaitJob(p, p.sources().sync("notes"));
+            assertThat(texts(p, "neap tides")).anyMatch(t -> t.contains("Neap tides"));
+            assertThat(texts(p, "spring tides four metres")).noneMatch(t -> t.contains("Spring tides"));
+
+            // Live: a new file in a new subfolder, and a deletion, without asking for a sync.
+            Files.createDirectories(root.resolve("log/1871"));
+            Thread.sleep(300);
+            Files.writeString(root.resolve("log/1871/storm.md"), "# Storm\n\nThe great gale of 1871 broke the lamp.");
+            Files.delete(root.resolve("keeper.md"));
+            await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(uris(p))
+                    .containsExactlyInAnyOrder("tides.md", "storm.md"));
+            assertThat(texts(p, "Ferrow kept the light")).noneMatch(t -> t.contains("Ferrow"));
+            await().atMost(Duration.ofSeconds(30)).until(() -> p.jobs().list(0, 100).stream().allMatch(j ->
+                    j.status() != JobStatus.QUEUED && j.status() != JobStatus.RUNNING));
+            assertThat(p.admin().check(false).stores()).allSatisfy(s -> assertThat(s.orphanVersions())
+                    .as(s.toString()).isZero());
+            assertThat(p.jobs().list(0, 100)).as("every sync succeeded").allSatisfy(j -> assertThat(j.status())
+                    .isEqualTo(JobStatus.SUCCEEDED));
+
+            // Deleting the source with its documents empties the knowledge base.
+            assertThat(p.sources().delete("notes", true)).isEqualTo(2);
+            assertThat(uris(p)).isEmpty();
+        }
+    }
+
+    @Test
+    void a_tenant_may_register_only_folders_the_server_allows_and_bad_settings_are_named() throws Exception {
+        Path allowed = Files.createDirectories(tmp.resolve("shared/acme"));
+        Path other = Files.createDirectories(tmp.resolve("private"));
+        try (Polyrag p = Polyrag.open(PolyragTest.config(tmp.resolve("data"), Map.of("vector.enabled", "false",
+                "sources.filesystem.roots", tmp.resolve("shared").toString())))) {
+            Sources acme = p.as(Tenant.of("acme")).sources();
+            assertThatThrownBy(() -> acme.register(new SourceRegistration("x", "filesystem", Map.of("root",
+                    other.toString()), null, null, null))).isInstanceOf(InvalidInputException.class)
+                    .hasMessageContaining("not under a folder this server lets sources read");
+            assertThatThrownBy(() -> acme.register(new SourceRegistration("x", "filesystem", Map.of("root",
+                    allowed.resolve("../../private").toString()), null, null, null)))
+                    .hasMessageContaining("not under");
+            assertThatThrownBy(() -> acme.register(new SourceRegistration("x", "web", Map.of(), null, null, null)))
+                    .hasMessageContaining("'type' must be filesystem");
+            assertThatThrownBy(() -> acme.register(new SourceRegistration("x", "filesystem", Map.of("root",
+                    allowed.toString()), null, 5, null))).hasMessageContaining("interval_seconds");
+            assertThatThrownBy(() -> acme.register(new SourceRegistration("Bad Id", "filesystem", Map.of("root",
+                    allowed.toString()), null, null, null))).hasMessageContaining("'id'");
+            assertThatThrownBy(() -> acme.register(new SourceRegistration("x", "filesystem", Map.of("root",
+                    allowed.toString(), "depth", 3), null, null, null))).hasMessageContaining("config.depth");
+            var ok = acme.register(new SourceRegistration("x", "filesystem", Map.of("root", allowed.toString()),
+                    null, null, null));
+            assertThat(ok.source().intervalSeconds()).isEqualTo(300);
+            assertThat(p.sources().list()).as("another tenant's source is not the local tenant's").isEmpty();
+            assertThatThrownBy(() -> p.sources().get("x")).isInstanceOf(io.polyrag.core.NotFoundException.class);
+        }
+    }
+
+    private static void awaitJob(Polyrag p, String id) {
+        await().atMost(Duration.ofSeconds(60)).until(() -> p.jobs().get(id).status() != JobStatus.QUEUED
+                && p.jobs().get(id).status() != JobStatus.RUNNING);
+        assertThat(p.jobs().get(id).status()).as(String.valueOf(p.jobs().get(id))).isEqualTo(JobStatus.SUCCEEDED);
+    }
+
+    private static List<String> uris(Polyrag p) {
+        return p.documents().list(null, 0, 100).stream().map(DocumentInfo::uri)
+                .map(u -> u.substring(u.lastIndexOf('/') + 1)).toList();
+    }
+
+    private static long version(Polyrag p, String name) {
+        return p.documents().list(null, 0, 100).stream().filter(d -> d.uri().endsWith("/" + name)).findFirst()
+                .orElseThrow().visibleVersion();
+    }
+
+    private static List<String> texts(Polyrag p, String query) {
+        return p.search().run(SearchRequest.of(query, 5)).hits().stream().map(SearchHit::text).toList();
+    }
+}

@@ -1,0 +1,37 @@
+package io.polyrag.core.port;
+
+import io.polyrag.core.model.Source;
+import io.polyrag.core.model.SyncItem;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/** Registered sources and, per item, what their last sync saw; persisted so sync survives restarts. */
+public interface SourceStore {
+    /** Registers a source; false when the tenant already has one with that id. */
+    boolean createSource(Source source);
+
+    /** Replaces a source's settings (type, config, knowledge base, interval, enabled); false when there is none. */
+    boolean updateSource(Source source);
+
+    Optional<Source> source(String tenant, String id);
+
+    /** The tenant's sources by id; {@code null} tenant: every tenant's (for the scheduler). */
+    List<Source> sources(String tenant);
+
+    /** Removes the source and its item state; false when there was none. */
+    boolean deleteSource(String tenant, String id);
+
+    /** Records the end of a scan: when, and what it could not do (null: nothing). */
+    void sourceScanned(String tenant, String id, Instant at, String error);
+
+    /** The item state of a source, by item id. */
+    Map<String, SyncItem> sourceItems(String tenant, String sourceId);
+
+    /** Inserts or replaces item states. */
+    void putSourceItems(String tenant, String sourceId, List<SyncItem> items);
+
+    /** Forgets item states. */
+    void deleteSourceItems(String tenant, String sourceId, List<String> items);
+}

@@ -1,0 +1,77 @@
+package io.polyrag.server;
+
+import static io.polyrag.server.Http.requireJson;
+
+import io.javalin.http.Context;
+import io.javalin.http.HttpStatus;
+import io.polyrag.app.Json;
+import io.polyrag.app.Polyrag;
+import io.polyrag.app.api.SourceRegistration;
+import io.polyrag.app.wire.IngestWire;
+import io.polyrag.core.InvalidInputException;
+
+/** {@code /v1/sources}: folders kept in sync with the index — register, list, read, change, sync now, delete. */
+final class SourceRoutes {
+    private final Polyrag polyrag;
+
+    SourceRoutes(Polyrag polyrag) {
+        this.polyrag = polyrag;
+    }
+
+    private Polyrag.TenantFacets tenant(Context ctx) {
+        return polyrag.as(Auth.tenant(ctx));
+    }
+
+    void register(Api api) {
+        api.post("/v1/sources", this::create).summary("sources", "Register a source (a server folder) to keep in "
+                + "sync with a knowledge base; its first sync starts at once")
+                .body(api.schemas(), Dtos.SourceBody.class, "id", "type", "config")
+                .response(201, "registered, with its first sync's job", IngestWire.SourceRegistered.class);
+        api.get("/v1/sources", ctx -> ctx.json(new IngestWire.SourceList(tenant(ctx).sources().list().stream()
+                .map(IngestWire::of).toList()))).summary("sources", "Your sources, with their last scan")
+                .response(200, "the sources", IngestWire.SourceList.class);
+        api.get("/v1/sources/{id}", ctx -> ctx.json(IngestWire.of(tenant(ctx).sources().get(ctx.pathParam("id")))))
+                .summary("sources", "A source: settings, last scan, its error, items indexed").path("id", "its id")
+                .response(200, "the source", IngestWire.Source.class);
+        api.put("/v1/sources/{id}", this::update).summary("sources", "Change a source's settings; a sync "
+                + "reconciles the index with them").path("id", "its id")
+                .body(api.schemas(), Dtos.SourceBody.class, "type", "config")
+                .response(200, "changed, with the sync it started", IngestWire.SourceRegistered.class);
+        api.post("/v1/sources/{id}/sync", ctx -> {
+            String job = tenant(ctx).sources().sync(ctx.pathParam("id"));
+            String location = "/v1/jobs/" + job;
+            ctx.status(HttpStatus.ACCEPTED).header("Location", location).json(new IngestWire.SyncStarted(job,
+                    location));
+        }).summary("sources", "Sync a source now, as a job").path("id", "its id")
+                .response(202, "the sync's job", IngestWire.SyncStarted.class);
+        api.delete("/v1/sources/{id}", ctx -> {
+            boolean documents = Http.booleanParam(ctx, "documents");
+            int n = tenant(ctx).sources().delete(ctx.pathParam("id"), documents);
+            ctx.json(new IngestWire.SourceDeleted(ctx.pathParam("id"), n));
+        }).summary("sources", "Stop syncing a source; with documents=true also delete what it indexed")
+                .path("id", "its id").query("documents", "boolean", "also delete its documents from every store")
+                .response(200, "deleted", IngestWire.SourceDeleted.class);
+    }
+
+    private void create(Context ctx) {
+        requireJson(ctx);
+        Dtos.SourceBody b = Json.read(ctx.body(), Dtos.SourceBody.class);
+        var r = tenant(ctx).sources().register(new SourceRegistration(b.id(), b.type(), b.config(), b.knowledgeBase(),
+                b.intervalSeconds(), b.enabled()));
+        ctx.status(HttpStatus.CREATED).header("Location", "/v1/sources/" + r.source().id())
+                .json(new IngestWire.SourceRegistered(IngestWire.of(r.source()), r.jobId()));
+    }
+
+    private void update(Context ctx) {
+        requireJson(ctx);
+        Dtos.SourceBody b = Json.read(ctx.body(), Dtos.SourceBody.class);
+        String id = ctx.pathParam("id");
+        if (b.id() != null && !b.id().equals(id)) {
+            throw new InvalidInputException("'id' in the body (" + b.id() + ") differs from the path (" + id + "): "
+                    + "a source's id cannot change");
+        }
+        var r = tenant(ctx).sources().update(new SourceRegistration(id, b.type(), b.config(), b.knowledgeBase(),
+                b.intervalSeconds(), b.enabled()));
+        ctx.json(new IngestWire.SourceRegistered(IngestWire.of(r.source()), r.jobId()));
+    }
+}
