@@ -52,6 +52,46 @@ public final class Sources {
         return new Registered(info(s), syncNow(s));
     }
 
+    /**
+     * Registers a folder just ingested ({@code polyrag ingest DIR --sync ID}) as a source, seeding its item state from
+     * what that ingest indexed, so its first scan finds those files unchanged without reading them: each file's hash
+     * is the indexed document's content hash, and a file modified after it was indexed is left unrecorded, to be
+     * read by the first scan. No sync is started: the server's scheduler and watcher take it from here.
+     */
+    public SourceInfo registerIngested(SourceRegistration r, io.polyrag.core.model.IngestReport ingested) {
+        Source s = checked(r);
+        if (!components.catalog.createSource(s)) {
+            throw new ConflictException("a source with id '" + s.id() + "' exists: choose another id");
+        }
+        Path root = Path.of((String) config(s.config()).get("root"));
+        List<io.polyrag.core.model.SyncItem> seeded = new ArrayList<>();
+        for (var d : ingested.indexed()) {
+            Path file;
+            try {
+                file = Path.of(java.net.URI.create(d.uri()));
+            } catch (RuntimeException e) {
+                continue;
+            }
+            if (!file.startsWith(root)) {
+                continue;
+            }
+            var doc = components.catalog.document(d.documentId()).orElse(null);
+            try {
+                var a = Files.readAttributes(file, java.nio.file.attribute.BasicFileAttributes.class);
+                if (doc != null && doc.updatedAt() != null && !a.lastModifiedTime().toInstant().isAfter(doc.updatedAt())
+                        && a.size() == doc.sizeBytes()) {
+                    seeded.add(new io.polyrag.core.model.SyncItem(root.relativize(file).toString().replace('\\', '/'),
+                            a.lastModifiedTime().toMillis(), a.size(), doc.contentHash(), d.documentId()));
+                }
+            } catch (java.io.IOException e) {
+                // gone already: the first scan will see it missing
+            }
+        }
+        components.catalog.putSourceItems(tenant.id(), s.id(), seeded);
+        watcher.changed(s);
+        return info(components.catalog.source(tenant.id(), s.id()).orElseThrow());
+    }
+
     /** A registered source and the job of its first sync. */
     public record Registered(SourceInfo source, String jobId) {
     }

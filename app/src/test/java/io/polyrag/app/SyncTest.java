@@ -82,6 +82,30 @@ class SyncTest {
     }
 
     @Test
+    void a_folder_ingested_with_sync_is_seeded_so_its_first_scan_reads_nothing() throws Exception {
+        Path root = Files.createDirectories(tmp.resolve("docs"));
+        Files.writeString(root.resolve("a.md"), "# A\n\nThe lamp of Quillon Point burns whale oil.");
+        Files.writeString(root.resolve("b.md"), "# B\n\nThe keeper logs the tide at dawn and at dusk.");
+        try (Polyrag p = Polyrag.open(PolyragTest.config(tmp.resolve("data"), Map.of("vector.enabled", "false",
+                "sources.watch", "false")))) {
+            var report = p.ingest().paths(io.polyrag.app.api.PathIngest.of(List.of(root), null),
+                    io.polyrag.core.port.ProgressListener.NONE);
+            var source = p.sources().registerIngested(new SourceRegistration("docs", "filesystem", Map.of("root",
+                    root.toString()), null, null, null), report.report());
+            assertThat(source.items()).isEqualTo(2);
+            long version = version(p, "a.md");
+            // Other bytes, same size and time: had the scan read it, it would re-index it.
+            FileTime mtime = Files.getLastModifiedTime(root.resolve("a.md"));
+            Files.writeString(root.resolve("a.md"), "# A\n\nThe lamp of Quillon Point burns olive oil.");
+            Files.setLastModifiedTime(root.resolve("a.md"), mtime);
+            String job = p.sources().sync("docs");
+            awaitJob(p, job);
+            assertThat(p.jobs().get(job).progress().unchanged()).isEqualTo(2);
+            assertThat(version(p, "a.md")).isEqualTo(version);
+        }
+    }
+
+    @Test
     void a_tenant_may_register_only_folders_the_server_allows_and_bad_settings_are_named() throws Exception {
         Path allowed = Files.createDirectories(tmp.resolve("shared/acme"));
         Path other = Files.createDirectories(tmp.resolve("private"));

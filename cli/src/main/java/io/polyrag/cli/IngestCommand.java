@@ -51,6 +51,10 @@ final class IngestCommand implements Callable<Integer> {
             + "chunks and the language-model calls and tokens entity extraction would spend. Writes nothing.")
     boolean estimate;
 
+    @Option(names = "--sync", paramLabel = "ID", description = "Keep the one directory given in sync from now on: "
+            + "register it as source ID; 'polyrag serve' then re-indexes what changes and removes what is deleted.")
+    String syncId;
+
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
@@ -61,10 +65,24 @@ final class IngestCommand implements Callable<Integer> {
             if (estimate) {
                 return printEstimate(polyrag.ingest().estimate(request), out, err);
             }
+            if (syncId != null && (paths.size() != 1 || !java.nio.file.Files.isDirectory(paths.getFirst()))) {
+                throw new io.polyrag.core.InvalidInputException("--sync keeps one directory in sync: give exactly one "
+                        + "directory");
+            }
             Progress progress = Progress.forConsole(err);
             PathIngestReport r = polyrag.ingest().paths(request, progress);
             progress.finish();
             print(r, out, err);
+            if (syncId != null) {
+                java.util.Map<String, Object> config = new java.util.LinkedHashMap<>();
+                config.put("root", paths.getFirst().toAbsolutePath().normalize().toString());
+                config.put("include", PolyragCommand.split(includes));
+                config.put("exclude", PolyragCommand.split(excludes));
+                var source = polyrag.sources().registerIngested(new io.polyrag.app.api.SourceRegistration(syncId,
+                        "filesystem", config, kb, null, true), r.report());
+                err.println("keeping " + config.get("root") + " in sync as source '" + source.id() + "' (" + source
+                        .items() + " files recorded); 'polyrag serve' follows its changes");
+            }
             return r.report().failed() > 0 ? Main.PARTIAL : Main.OK;
         }
     }
