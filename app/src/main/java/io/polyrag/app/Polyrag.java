@@ -65,7 +65,7 @@ public final class Polyrag implements AutoCloseable {
         this.staging = dataDir.resolve("staging");
         this.engine = new JobEngine(components.catalog, List.of(new UploadJob(components, staging),
                 new SyncJob(components, this::as, key -> this.watcherEnded(key))), components.metrics);
-        this.watcher = new SourceWatcher(components, engine, components.config.get(Settings.SOURCES_WATCH));
+        this.watcher = new SourceWatcher(components, engine, components.config.get(Settings.SYNC_WATCH));
         List<String> problems = Recovery.run(components, staging, engine);
         this.local = facets(Tenant.LOCAL);
         local.uploads().expire();

@@ -46,7 +46,7 @@ public final class Sources {
         Source s = checked(r);
         if (!components.catalog.createSource(s)) {
             throw new ConflictException("a source with id '" + s.id() + "' exists: choose another id, or change it "
-                    + "with PUT /v1/sources/" + s.id());
+                    + "with PUT /v1/sync/sources/" + s.id());
         }
         watcher.changed(s);
         return new Registered(info(s), syncNow(s));
@@ -166,7 +166,7 @@ public final class Sources {
 
     private Source checked(SourceRegistration r) {
         if (r.id() == null || !ID.matcher(r.id()).matches()) {
-            throw new InvalidInputException("'id' must be 1-64 of a-z, 0-9, '.', '_', '-', starting with a letter or "
+            throw new InvalidInputException("'source_id' must be 1-64 of a-z, 0-9, '.', '_', '-', starting with a letter or "
                     + "digit, e.g. \"handbook-folder\"");
         }
         if (!"filesystem".equals(r.type())) {
@@ -214,27 +214,61 @@ public final class Sources {
             throw new InvalidInputException("'config.root' must be an absolute path, was '" + s + "'");
         }
         root = root.normalize();
-        List<Path> allowed = Arrays.stream(components.config.get(Settings.SOURCES_FILESYSTEM_ROOTS).split(","))
-                .map(String::strip).filter(x -> !x.isEmpty()).map(x -> Path.of(x).toAbsolutePath().normalize())
-                .toList();
-        if (!tenant.isLocal() || !allowed.isEmpty()) {
-            Path real;
-            try {
-                real = root.toRealPath();
-            } catch (java.io.IOException e) {
-                real = root;
-            }
-            Path r = real;
-            if (allowed.stream().noneMatch(r::startsWith)) {
-                throw new InvalidInputException("'config.root' " + root + " is not under a folder this server lets "
-                        + "sources read" + (allowed.isEmpty() ? " (none is configured: "
-                        + Settings.SOURCES_FILESYSTEM_ROOTS.env() + ")" : ": " + allowed));
-            }
+        List<Path> allowed = Arrays.stream(components.config.get(Settings.SYNC_ALLOWED_ROOTS).split(","))
+                .map(String::strip).filter(x -> !x.isEmpty()).map(Sources::real).toList();
+        Path real = real(root.toString());
+        if (allowed.stream().noneMatch(real::startsWith)) {
+            throw new InvalidInputException("'config.root' " + root + " is not inside a folder this server lets "
+                    + "sources read (" + (allowed.isEmpty() ? "none is allowed" : allowed) + "): add it to "
+                    + Settings.SYNC_ALLOWED_ROOTS.env() + ", or give it on the command line (polyrag serve --watch "
+                    + "DIR)");
         }
         if (!Files.isDirectory(root)) {
             throw new InvalidInputException("'config.root' " + root + " is not a folder this server can read");
         }
         return root;
+    }
+
+    /** The real path (links resolved) of a folder, or its normalised absolute path when it does not exist. */
+    private static Path real(String path) {
+        Path p = Path.of(path).toAbsolutePath().normalize();
+        try {
+            return p.toRealPath();
+        } catch (java.io.IOException e) {
+            return p;
+        }
+    }
+
+    /** Enables or disables a source; its settings and item state are kept either way. Enabling starts a sync. */
+    public Registered enable(String id, boolean enabled) {
+        Source s = own(id);
+        Source changed = new Source(s.tenant(), s.id(), s.type(), s.config(), s.knowledgeBase(), s.intervalSeconds(),
+                enabled, s.createdAt(), s.lastScanAt(), s.lastError());
+        components.catalog.updateSource(changed);
+        if (enabled) {
+            watcher.changed(changed);
+            return new Registered(info(changed), syncNow(changed));
+        }
+        watcher.removed(changed);
+        return new Registered(info(changed), null);
+    }
+
+    /** Starts a sync of every enabled source of the tenant; returns their job ids by source id. */
+    public Map<String, String> syncAll() {
+        Map<String, String> out = new LinkedHashMap<>();
+        for (Source s : components.catalog.sources(tenant.id())) {
+            if (s.enabled()) {
+                out.put(s.id(), syncNow(s));
+            }
+        }
+        return out;
+    }
+
+    /** The tenant's source reading this folder, if one does. */
+    public java.util.Optional<SourceInfo> byRoot(Path folder) {
+        String root = folder.toAbsolutePath().normalize().toString();
+        return components.catalog.sources(tenant.id()).stream().filter(s -> root.equals(config(s.config())
+                .get("root"))).findFirst().map(this::info);
     }
 
     private static List<String> globs(Object value, String field) {

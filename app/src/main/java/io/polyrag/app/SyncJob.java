@@ -185,9 +185,8 @@ final class SyncJob implements JobHandler {
         }
         components.catalog.sourceScanned(p.tenant(), p.source(), java.time.Instant.now(), errors.isEmpty() ? null
                 : errors.size() + " items failed, e.g. " + errors.getFirst().reason());
-        List<String> warnings = deleted == 0 ? List.of() : List.of(deleted + " documents deleted: their files are gone");
         return new JobProgress("done", seen.size(), seen.size(), added, updated, unchanged, errors.size(), chunks,
-                components.pipeline.stores().names(), errors, 0, 0, 0, 0, warnings);
+                components.pipeline.stores().names(), errors, 0, 0, 0, 0, List.of(), deleted);
     }
 
     @Override

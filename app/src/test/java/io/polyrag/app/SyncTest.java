@@ -38,7 +38,8 @@ class SyncTest {
         Files.writeString(root.resolve("draft.tmp.md"), "# Draft\n\nNot for the index: excluded by a glob.");
         Files.createDirectories(root.resolve(".git"));
         Files.writeString(root.resolve(".git/config"), "hidden");
-        try (Polyrag p = Polyrag.open(PolyragTest.config(tmp.resolve("data"), Map.of("vector.enabled", "false")))) {
+        try (Polyrag p = Polyrag.open(PolyragTest.config(tmp.resolve("data"), Map.of("vector.enabled", "false",
+                "sync.allowed.roots", tmp.toString())))) {
             var registered = p.sources().register(new SourceRegistration("notes", "filesystem", Map.of("root",
                     root.toString(), "exclude", List.of("*.tmp.md")), "coast", 30, true));
             awaitJob(p, registered.jobId());
@@ -74,6 +75,10 @@ class SyncTest {
                     .as(s.toString()).isZero());
             assertThat(p.jobs().list(0, 100)).as("every sync succeeded").allSatisfy(j -> assertThat(j.status())
                     .isEqualTo(JobStatus.SUCCEEDED));
+            assertThat(p.jobs().list(0, 100)).as("the sync that saw keeper.md gone counted its deletion")
+                    .anySatisfy(j -> assertThat(j.progress().deleted()).isEqualTo(1));
+            assertThat(p.jobs().list(0, 100)).as("and one counted the new file").anySatisfy(j -> assertThat(
+                    j.progress().added()).isEqualTo(1));
 
             // Deleting the source with its documents empties the knowledge base.
             assertThat(p.sources().delete("notes", true)).isEqualTo(2);
@@ -87,7 +92,7 @@ class SyncTest {
         Files.writeString(root.resolve("a.md"), "# A\n\nThe lamp of Quillon Point burns whale oil.");
         Files.writeString(root.resolve("b.md"), "# B\n\nThe keeper logs the tide at dawn and at dusk.");
         try (Polyrag p = Polyrag.open(PolyragTest.config(tmp.resolve("data"), Map.of("vector.enabled", "false",
-                "sources.watch", "false")))) {
+                "sync.watch", "false", "sync.allowed.roots", root.toString())))) {
             var report = p.ingest().paths(io.polyrag.app.api.PathIngest.of(List.of(root), null),
                     io.polyrag.core.port.ProgressListener.NONE);
             var source = p.sources().registerIngested(new SourceRegistration("docs", "filesystem", Map.of("root",
@@ -110,26 +115,30 @@ class SyncTest {
         Path allowed = Files.createDirectories(tmp.resolve("shared/acme"));
         Path other = Files.createDirectories(tmp.resolve("private"));
         try (Polyrag p = Polyrag.open(PolyragTest.config(tmp.resolve("data"), Map.of("vector.enabled", "false",
-                "sources.filesystem.roots", tmp.resolve("shared").toString())))) {
+                "sync.allowed.roots", tmp.resolve("shared").toString())))) {
             Sources acme = p.as(Tenant.of("acme")).sources();
             assertThatThrownBy(() -> acme.register(new SourceRegistration("x", "filesystem", Map.of("root",
                     other.toString()), null, null, null))).isInstanceOf(InvalidInputException.class)
-                    .hasMessageContaining("not under a folder this server lets sources read");
+                    .hasMessageContaining("not inside a folder this server lets sources read");
             assertThatThrownBy(() -> acme.register(new SourceRegistration("x", "filesystem", Map.of("root",
                     allowed.resolve("../../private").toString()), null, null, null)))
-                    .hasMessageContaining("not under");
+                    .hasMessageContaining("not inside");
             assertThatThrownBy(() -> acme.register(new SourceRegistration("x", "web", Map.of(), null, null, null)))
                     .hasMessageContaining("'type' must be filesystem");
             assertThatThrownBy(() -> acme.register(new SourceRegistration("x", "filesystem", Map.of("root",
                     allowed.toString()), null, 5, null))).hasMessageContaining("interval_seconds");
             assertThatThrownBy(() -> acme.register(new SourceRegistration("Bad Id", "filesystem", Map.of("root",
-                    allowed.toString()), null, null, null))).hasMessageContaining("'id'");
+                    allowed.toString()), null, null, null))).hasMessageContaining("'source_id'");
             assertThatThrownBy(() -> acme.register(new SourceRegistration("x", "filesystem", Map.of("root",
                     allowed.toString(), "depth", 3), null, null, null))).hasMessageContaining("config.depth");
             var ok = acme.register(new SourceRegistration("x", "filesystem", Map.of("root", allowed.toString()),
                     null, null, null));
             assertThat(ok.source().intervalSeconds()).isEqualTo(300);
             assertThat(p.sources().list()).as("another tenant's source is not the local tenant's").isEmpty();
+            assertThat(acme.enable("x", false).source().enabled()).isFalse();
+            assertThatThrownBy(() -> acme.sync("x")).hasMessageContaining("disabled");
+            assertThat(acme.syncAll()).isEmpty();
+            assertThat(acme.enable("x", true).jobId()).isNotNull();
             assertThatThrownBy(() -> p.sources().get("x")).isInstanceOf(io.polyrag.core.NotFoundException.class);
         }
     }

@@ -59,7 +59,15 @@ final class IngestCommand implements Callable<Integer> {
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        try (Polyrag polyrag = parent.open(Map.of())) {
+        // A folder given with --sync may be synced, beside any POLYRAG_SYNC_ALLOWED_ROOTS.
+        Map<String, String> more = new java.util.HashMap<>();
+        if (syncId != null && paths.size() == 1 && java.nio.file.Files.isDirectory(paths.getFirst())) {
+            String configured = parent.config(Map.of()).get(io.polyrag.core.config.Settings.SYNC_ALLOWED_ROOTS);
+            String dir = paths.getFirst().toAbsolutePath().normalize().toString();
+            more.put(io.polyrag.core.config.Settings.SYNC_ALLOWED_ROOTS.key(), configured.isBlank() ? dir
+                    : configured + "," + dir);
+        }
+        try (Polyrag polyrag = parent.open(more)) {
             PathIngest request = new PathIngest(paths, KnowledgeBase.of(kb), PolyragCommand.split(includes),
                     PolyragCommand.split(excludes), skipGraph);
             if (estimate) {

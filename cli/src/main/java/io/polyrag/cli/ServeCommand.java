@@ -43,6 +43,10 @@ final class ServeCommand implements Callable<Integer> {
     @Option(names = "--port", paramLabel = "PORT", description = "Port (POLYRAG_HTTP_PORT; 0 picks a free one).")
     Integer port;
 
+    @Option(names = "--watch", paramLabel = "DIR", description = "Keep DIR in sync: registered as a source (once), "
+            + "indexed now, then every change re-indexed and every deletion removed as it happens; repeatable.")
+    List<Path> watch = List.of();
+
     @Override
     public Integer call() throws InterruptedException {
         PrintWriter out = spec.commandLine().getOut();
@@ -55,6 +59,22 @@ final class ServeCommand implements Callable<Integer> {
             flags.put(Settings.HTTP_PORT.key(), port.toString());
         }
         Config config = parent.config(flags);
+        // The folders given on the command line may be synced, beside any POLYRAG_SYNC_ALLOWED_ROOTS.
+        List<String> roots = new java.util.ArrayList<>();
+        if (!config.get(Settings.SYNC_ALLOWED_ROOTS).isBlank()) {
+            roots.add(config.get(Settings.SYNC_ALLOWED_ROOTS));
+        }
+        for (Path p : watch) {
+            if (!java.nio.file.Files.isDirectory(p)) {
+                throw new io.polyrag.core.InvalidInputException("--watch " + p + ": not a folder");
+            }
+        }
+        java.util.stream.Stream.concat(paths.stream(), watch.stream()).filter(java.nio.file.Files::isDirectory)
+                .map(p -> p.toAbsolutePath().normalize().toString()).forEach(roots::add);
+        if (!roots.isEmpty()) {
+            flags.put(Settings.SYNC_ALLOWED_ROOTS.key(), String.join(",", roots));
+            config = parent.config(flags);
+        }
         Polyrag polyrag = Polyrag.open(config);
         io.polyrag.app.HttpFrontDoor server;
         try {
@@ -97,8 +117,40 @@ final class ServeCommand implements Callable<Integer> {
         if (!paths.isEmpty()) {
             Thread.ofVirtual().name("polyrag-initial-ingest").start(() -> ingest(polyrag, out, err));
         }
+        for (Path dir : watch) {
+            watch(polyrag, dir.toAbsolutePath().normalize(), out);
+        }
         stopped.await();
         return Main.OK;
+    }
+
+    /** Registers DIR as a source unless one reads it already (then syncs it now), and says so. */
+    private void watch(Polyrag polyrag, Path dir, PrintWriter out) {
+        var sources = polyrag.sources();
+        var existing = sources.byRoot(dir);
+        if (existing.isPresent()) {
+            String id = existing.get().id();
+            if (!existing.get().enabled()) {
+                sources.enable(id, true);
+            } else {
+                sources.sync(id);
+            }
+            out.println("  watching " + dir + " (source '" + id + "'): syncing what changed while polyrag was down");
+        } else {
+            String base = dir.getFileName() == null ? "folder" : dir.getFileName().toString()
+                    .toLowerCase(java.util.Locale.ROOT).replaceAll("[^a-z0-9._-]+", "-").replaceAll("^[^a-z0-9]+", "");
+            base = base.isEmpty() ? "folder" : base.substring(0, Math.min(base.length(), 56));
+            String stem = base;
+            java.util.Set<String> taken = new java.util.HashSet<>();
+            sources.list().forEach(x -> taken.add(x.id()));
+            String id = java.util.stream.IntStream.range(1, 1000).mapToObj(i -> i == 1 ? stem : stem + "-" + i)
+                    .filter(c -> !taken.contains(c)).findFirst().orElseThrow();
+            sources.register(new io.polyrag.app.api.SourceRegistration(id, "filesystem", java.util.Map.of("root",
+                    dir.toString()), kb, null, true));
+            out.println("  watching " + dir + " (source '" + id + "'): indexing it now, then every change as it "
+                    + "happens");
+        }
+        out.flush();
     }
 
     private void ingest(Polyrag polyrag, PrintWriter out, PrintWriter err) {

@@ -82,16 +82,16 @@ final class Dtos {
     }
 
     /**
-     * {@code POST /v1/sources} and {@code PUT /v1/sources/{id}}.
+     * {@code POST /v1/sync/sources} and {@code PUT /v1/sync/sources/{id}}.
      *
-     * @param id the caller's id for it
+     * @param id the caller's id for it ({@code source_id})
      * @param type {@code filesystem}
      * @param config {@code root}, {@code include}, {@code exclude}, {@code follow_symlinks}
      * @param knowledgeBase where its items are indexed ({@code kb})
      * @param intervalSeconds how often it is scanned, at least 30 ({@code interval_seconds})
      * @param enabled whether it is scanned and watched
      */
-    record SourceBody(String id, String type, java.util.Map<String, Object> config, @JsonProperty("kb") String knowledgeBase,
+    record SourceBody(@JsonProperty("source_id") String id, String type, java.util.Map<String, Object> config, @JsonProperty("kb") String knowledgeBase,
             @JsonProperty("interval_seconds") Integer intervalSeconds, Boolean enabled) {
     }
 }

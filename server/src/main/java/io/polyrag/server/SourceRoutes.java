@@ -10,7 +10,10 @@ import io.polyrag.app.api.SourceRegistration;
 import io.polyrag.app.wire.IngestWire;
 import io.polyrag.core.InvalidInputException;
 
-/** {@code /v1/sources}: folders kept in sync with the index — register, list, read, change, sync now, delete. */
+/**
+ * {@code /v1/sync}: sources (server folders) kept in sync with the index — register, list, read, change, enable,
+ * disable, sync now (one or all), delete.
+ */
 final class SourceRoutes {
     private final Polyrag polyrag;
 
@@ -23,28 +26,39 @@ final class SourceRoutes {
     }
 
     void register(Api api) {
-        api.post("/v1/sources", this::create).summary("sources", "Register a source (a server folder) to keep in "
+        api.post("/v1/sync/sources", this::create).summary("sources", "Register a source (a server folder) to keep in "
                 + "sync with a knowledge base; its first sync starts at once")
-                .body(api.schemas(), Dtos.SourceBody.class, "id", "type", "config")
+                .body(api.schemas(), Dtos.SourceBody.class, "source_id", "type", "config")
                 .response(201, "registered, with its first sync's job", IngestWire.SourceRegistered.class);
-        api.get("/v1/sources", ctx -> ctx.json(new IngestWire.SourceList(tenant(ctx).sources().list().stream()
+        api.get("/v1/sync/sources", ctx -> ctx.json(new IngestWire.SourceList(tenant(ctx).sources().list().stream()
                 .map(IngestWire::of).toList()))).summary("sources", "Your sources, with their last scan")
                 .response(200, "the sources", IngestWire.SourceList.class);
-        api.get("/v1/sources/{id}", ctx -> ctx.json(IngestWire.of(tenant(ctx).sources().get(ctx.pathParam("id")))))
+        api.get("/v1/sync/sources/{id}", ctx -> ctx.json(IngestWire.of(tenant(ctx).sources().get(ctx.pathParam("id")))))
                 .summary("sources", "A source: settings, last scan, its error, items indexed").path("id", "its id")
                 .response(200, "the source", IngestWire.Source.class);
-        api.put("/v1/sources/{id}", this::update).summary("sources", "Change a source's settings; a sync "
+        api.put("/v1/sync/sources/{id}", this::update).summary("sources", "Change a source's settings; a sync "
                 + "reconciles the index with them").path("id", "its id")
                 .body(api.schemas(), Dtos.SourceBody.class, "type", "config")
                 .response(200, "changed, with the sync it started", IngestWire.SourceRegistered.class);
-        api.post("/v1/sources/{id}/sync", ctx -> {
+        api.post("/v1/sync/sources/{id}/enable", ctx -> ctx.json(registered(tenant(ctx).sources().enable(
+                ctx.pathParam("id"), true)))).summary("sources", "Enable a source: it is scanned and watched again, "
+                        + "and a sync starts").path("id", "its id")
+                .response(200, "enabled, with its sync's job", IngestWire.SourceRegistered.class);
+        api.post("/v1/sync/sources/{id}/disable", ctx -> ctx.json(registered(tenant(ctx).sources().enable(
+                ctx.pathParam("id"), false)))).summary("sources", "Disable a source; its settings and state are "
+                        + "kept").path("id", "its id")
+                .response(200, "disabled", IngestWire.SourceRegistered.class);
+        api.post("/v1/sync/sync-now", ctx -> ctx.status(HttpStatus.ACCEPTED).json(new IngestWire.SyncsStarted(
+                tenant(ctx).sources().syncAll()))).summary("sources", "Sync every enabled source now, each as a job")
+                .response(202, "each source's job", IngestWire.SyncsStarted.class);
+        api.post("/v1/sync/sources/{id}/sync-now", ctx -> {
             String job = tenant(ctx).sources().sync(ctx.pathParam("id"));
             String location = "/v1/jobs/" + job;
             ctx.status(HttpStatus.ACCEPTED).header("Location", location).json(new IngestWire.SyncStarted(job,
                     location));
         }).summary("sources", "Sync a source now, as a job").path("id", "its id")
                 .response(202, "the sync's job", IngestWire.SyncStarted.class);
-        api.delete("/v1/sources/{id}", ctx -> {
+        api.delete("/v1/sync/sources/{id}", ctx -> {
             boolean documents = Http.booleanParam(ctx, "documents");
             int n = tenant(ctx).sources().delete(ctx.pathParam("id"), documents);
             ctx.json(new IngestWire.SourceDeleted(ctx.pathParam("id"), n));
@@ -58,8 +72,12 @@ final class SourceRoutes {
         Dtos.SourceBody b = Json.read(ctx.body(), Dtos.SourceBody.class);
         var r = tenant(ctx).sources().register(new SourceRegistration(b.id(), b.type(), b.config(), b.knowledgeBase(),
                 b.intervalSeconds(), b.enabled()));
-        ctx.status(HttpStatus.CREATED).header("Location", "/v1/sources/" + r.source().id())
-                .json(new IngestWire.SourceRegistered(IngestWire.of(r.source()), r.jobId()));
+        ctx.status(HttpStatus.CREATED).header("Location", "/v1/sync/sources/" + r.source().id())
+                .json(registered(r));
+    }
+
+    private static IngestWire.SourceRegistered registered(io.polyrag.app.Sources.Registered r) {
+        return new IngestWire.SourceRegistered(IngestWire.of(r.source()), r.jobId());
     }
 
     private void update(Context ctx) {
@@ -67,7 +85,7 @@ final class SourceRoutes {
         Dtos.SourceBody b = Json.read(ctx.body(), Dtos.SourceBody.class);
         String id = ctx.pathParam("id");
         if (b.id() != null && !b.id().equals(id)) {
-            throw new InvalidInputException("'id' in the body (" + b.id() + ") differs from the path (" + id + "): "
+            throw new InvalidInputException("'source_id' in the body (" + b.id() + ") differs from the path (" + id + "): "
                     + "a source's id cannot change");
         }
         var r = tenant(ctx).sources().update(new SourceRegistration(id, b.type(), b.config(), b.knowledgeBase(),

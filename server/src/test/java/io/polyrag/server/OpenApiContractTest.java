@@ -53,7 +53,7 @@ class OpenApiContractTest {
     void start() {
         polyrag = Polyrag.open(Config.load(Map.of(), Map.of("data.dir", tmp.resolve("data").toString(),
                 "graph.enabled", "true", "rdf.enabled", "true", "http.sse.heartbeat.seconds", "1",
-                "http.admin.key", "operator-key")));
+                "http.admin.key", "operator-key", "sync.allowed.roots", tmp.toString())));
         server = new RestServer(polyrag, "127.0.0.1", 0, 8L * 1024 * 1024);
         doc = (ObjectNode) Json.MAPPER.readTree(send("GET", "/v1/openapi.json", null, null).body());
     }
@@ -116,21 +116,26 @@ class OpenApiContractTest {
         call("GET", "/v1/configuration", null, 200);
         java.nio.file.Path folder = java.nio.file.Files.createDirectories(tmp.resolve("synced"));
         java.nio.file.Files.writeString(folder.resolve("tides.md"), "# Tides\n\nSpring tides rise four metres.");
-        String sourceBody = "{\"id\": \"notes\", \"type\": \"filesystem\", \"config\": {\"root\": \""
+        String sourceBody = "{\"source_id\": \"notes\", \"type\": \"filesystem\", \"config\": {\"root\": \""
                 + folder.toString().replace("\\", "\\\\") + "\", \"include\": [\"*.md\"]}, \"kb\": \"lab\", "
                 + "\"interval_seconds\": 60}";
-        call("POST", "/v1/sources", sourceBody, 201);
-        call("POST", "/v1/sources", sourceBody, 409);
-        call("POST", "/v1/sources", "{\"id\": \"x\", \"type\": \"web\", \"config\": {}}", 400);
-        call("GET", "/v1/sources", null, 200);
-        call("GET", "/v1/sources/notes", null, 200);
-        call("GET", "/v1/sources/nope", null, 404);
-        call("PUT", "/v1/sources/notes", sourceBody.replace("60}", "120}"), 200);
-        call("PUT", "/v1/sources/notes", "{\"id\": \"other\", \"type\": \"filesystem\", \"config\": {}}", 400);
-        call("POST", "/v1/sources/notes/sync", null, 202);
-        call("POST", "/v1/sources/nope/sync", null, 404);
-        call("DELETE", "/v1/sources/notes?documents=true", null, 200);
-        call("DELETE", "/v1/sources/notes", null, 404);
+        call("POST", "/v1/sync/sources", sourceBody, 201);
+        call("POST", "/v1/sync/sources", sourceBody, 409);
+        call("POST", "/v1/sync/sources", "{\"source_id\": \"x\", \"type\": \"web\", \"config\": {}}", 400);
+        call("GET", "/v1/sync/sources", null, 200);
+        call("GET", "/v1/sync/sources/notes", null, 200);
+        call("GET", "/v1/sync/sources/nope", null, 404);
+        call("PUT", "/v1/sync/sources/notes", sourceBody.replace("60}", "120}"), 200);
+        call("PUT", "/v1/sync/sources/notes", "{\"source_id\": \"other\", \"type\": \"filesystem\", \"config\": {}}",
+                400);
+        call("POST", "/v1/sync/sources/notes/sync-now", null, 202);
+        call("POST", "/v1/sync/sources/nope/sync-now", null, 404);
+        call("POST", "/v1/sync/sources/notes/disable", null, 200);
+        call("POST", "/v1/sync/sources/notes/sync-now", null, 409);
+        call("POST", "/v1/sync/sync-now", null, 202);
+        call("POST", "/v1/sync/sources/notes/enable", null, 200);
+        call("DELETE", "/v1/sync/sources/notes?documents=true", null, 200);
+        call("DELETE", "/v1/sync/sources/notes", null, 404);
         JsonNode sample = json(call("POST", "/v1/sample-check", null, 200));
         assertThat(sample.get("ok").asBoolean()).as(sample.toString()).isTrue();
         assertThat(sample.get("steps").findValuesAsString("name")).containsExactly("ingest", "search", "delete",

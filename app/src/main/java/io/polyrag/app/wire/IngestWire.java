@@ -67,10 +67,13 @@ public final class IngestWire {
         return new JobEvent(e.id(), e.type(), of(e.job()));
     }
 
-    /** How far a job has come: {@code processed} of {@code total} items, counted as each completes. */
+    /**
+     * How far a job has come: {@code processed} of {@code total} items, counted as each completes; a sync's
+     * {@code added} are new items, {@code updated} changed ones, {@code deleted} the documents of items gone.
+     */
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-    public record Progress(String stage, int total, int processed, int added, int updated, int unchanged, int failed,
-            int chunks, int relations, long extractionTokens, long estimatedCalls, long estimatedTokens,
+    public record Progress(String stage, int total, int processed, int added, int updated, int unchanged, int deleted,
+            int failed, int chunks, int relations, long extractionTokens, long estimatedCalls, long estimatedTokens,
             List<String> storesWritten, List<String> warnings, List<Problem> errors) {
     }
 
@@ -125,11 +128,11 @@ public final class IngestWire {
 
     /** A source kept in sync: its settings, when it was last scanned and what that could not do, its item count. */
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-    public record Source(String id, String type, java.util.Map<String, Object> config, String knowledgeBase,
+    public record Source(@com.fasterxml.jackson.annotation.JsonProperty("source_id") String id, String type, java.util.Map<String, Object> config, String knowledgeBase,
             int intervalSeconds, boolean enabled, Instant createdAt, Instant lastScanAt, String lastError, int items) {
     }
 
-    /** {@code GET /v1/sources}. */
+    /** {@code GET /v1/sync/sources}. */
     public record SourceList(List<Source> sources) {
     }
 
@@ -138,12 +141,17 @@ public final class IngestWire {
     public record SourceRegistered(Source source, String jobId) {
     }
 
-    /** {@code POST /v1/sources/{id}/sync}: the sync's job. */
+    /** {@code POST /v1/sync/sources/{id}/sync-now}: the sync's job. */
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     public record SyncStarted(String jobId, String location) {
     }
 
-    /** {@code DELETE /v1/sources/{id}}: documents deleted with it (0 unless {@code documents=true}). */
+    /** {@code POST /v1/sync/sync-now}: the job of each enabled source's sync, by source id. */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    public record SyncsStarted(java.util.Map<String, String> jobs) {
+    }
+
+    /** {@code DELETE /v1/sync/sources/{id}}: documents deleted with it (0 unless {@code documents=true}). */
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     public record SourceDeleted(String id, int documentsDeleted) {
     }
@@ -214,7 +222,8 @@ public final class IngestWire {
     }
 
     public static Progress of(JobProgress p) {
-        return new Progress(p.stage(), p.total(), p.processed(), p.added(), p.updated(), p.unchanged(), p.failed(),
+        return new Progress(p.stage(), p.total(), p.processed(), p.added(), p.updated(), p.unchanged(), p.deleted(),
+                p.failed(),
                 p.chunks(), p.relations(), p.extractionTokens(), p.estimatedCalls(), p.estimatedTokens(),
                 p.storesWritten(), p.warnings(), problems(p.errors()));
     }

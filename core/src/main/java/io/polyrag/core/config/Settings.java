@@ -262,10 +262,11 @@ public final class Settings {
             5, 86400, "A running job with no progress for this long is considered abandoned and claimed again.");
 
     // ---- sources kept in sync
-    public static final Setting<String> SOURCES_FILESYSTEM_ROOTS = Setting.string("sources.filesystem.roots", "",
-            "Server folders under which a tenant may register a filesystem source (comma-separated absolute paths); "
-            + "empty: only the local tenant (no API keys) may, anywhere it can read.");
-    public static final Setting<Boolean> SOURCES_WATCH = Setting.bool("sources.watch", true,
+    public static final Setting<String> SYNC_ALLOWED_ROOTS = Setting.string("sync.allowed.roots", "",
+            "Folders under which a filesystem source may be registered (comma-separated absolute paths, checked on "
+            + "the real path, so '..' and symbolic links cannot leave them); the folders given on the command line "
+            + "(serve PATH and --watch DIR, ingest DIR --sync) are always allowed.");
+    public static final Setting<Boolean> SYNC_WATCH = Setting.bool("sync.watch", true,
             "Watch filesystem sources for changes (the JDK WatchService), so edits are indexed within seconds "
             + "instead of at the next scheduled scan.");
 

@@ -20,14 +20,23 @@ import java.util.List;
  * @param estimatedCalls language-model calls extraction was estimated to need before the job started
  * @param estimatedTokens tokens (input and output) it was estimated to spend
  * @param warnings what the job did not do fully (an extraction budget that ran out, …)
+ * @param deleted documents removed because their source item is gone (a sync)
  */
 public record JobProgress(String stage, int total, int processed, int added, int updated, int unchanged, int failed,
         int chunks, List<String> storesWritten, List<ItemError> errors, int relations, long extractionTokens,
-        long estimatedCalls, long estimatedTokens, List<String> warnings) {
+        long estimatedCalls, long estimatedTokens, List<String> warnings, int deleted) {
     public JobProgress {
         storesWritten = List.copyOf(storesWritten);
         errors = List.copyOf(errors);
         warnings = List.copyOf(warnings);
+    }
+
+    /** Progress that deleted nothing. */
+    public JobProgress(String stage, int total, int processed, int added, int updated, int unchanged, int failed,
+            int chunks, List<String> storesWritten, List<ItemError> errors, int relations, long extractionTokens,
+            long estimatedCalls, long estimatedTokens, List<String> warnings) {
+        this(stage, total, processed, added, updated, unchanged, failed, chunks, storesWritten, errors, relations,
+                extractionTokens, estimatedCalls, estimatedTokens, warnings, 0);
     }
 
     /** Progress with no extraction figures. */
@@ -40,7 +49,7 @@ public record JobProgress(String stage, int total, int processed, int added, int
     /** This progress with the pre-run estimate of extraction calls and tokens. */
     public JobProgress withEstimate(long calls, long tokens) {
         return new JobProgress(stage, total, processed, added, updated, unchanged, failed, chunks, storesWritten, errors,
-                relations, extractionTokens, calls, tokens, warnings);
+                relations, extractionTokens, calls, tokens, warnings, deleted);
     }
 
     public static JobProgress queued() {

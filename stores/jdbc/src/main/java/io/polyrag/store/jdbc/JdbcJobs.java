@@ -158,11 +158,11 @@ final class JdbcJobs {
         return JdbcCatalog.update(c, "UPDATE jobs SET status = ?, stage = ?, total = ?, processed = ?, added = ?, "
                 + "updated = ?, unchanged = ?, failed = ?, chunks = ?, stores = ?, errors = ?, error = ?, "
                 + "relations = ?, extraction_tokens = ?, estimated_calls = ?, estimated_tokens = ?, warnings = ?, "
-                + "updated_at = ? WHERE id = ?", status, JdbcCatalog.clip(p.stage(), 64), p.total(), p.processed(),
-                p.added(), p.updated(), p.unchanged(), p.failed(), p.chunks(),
+                + "deleted = ?, updated_at = ? WHERE id = ?", status, JdbcCatalog.clip(p.stage(), 64), p.total(),
+                p.processed(), p.added(), p.updated(), p.unchanged(), p.failed(), p.chunks(),
                 JdbcCatalog.clip(String.join(",", p.storesWritten()), 255), encode(p.errors()), error,
                 p.relations(), p.extractionTokens(), p.estimatedCalls(), p.estimatedTokens(),
-                String.join("\n", p.warnings()), jdbc.now(), id);
+                String.join("\n", p.warnings()), p.deleted(), jdbc.now(), id);
     }
 
     Optional<JobInfo> job(String jobId) {
@@ -182,7 +182,8 @@ final class JdbcJobs {
                         rs.getInt("chunks"), stores.isEmpty() ? List.of() : Arrays.asList(stores.split(",")),
                         decode(rs.getString("errors")), rs.getInt("relations"), rs.getLong("extraction_tokens"),
                         rs.getLong("estimated_calls"), rs.getLong("estimated_tokens"),
-                        rs.getString("warnings").isEmpty() ? List.of() : List.of(rs.getString("warnings").split("\n")));
+                        rs.getString("warnings").isEmpty() ? List.of() : List.of(rs.getString("warnings").split("\n")),
+                        rs.getInt("deleted"));
                 return Optional.of(new JobInfo(id, rs.getString("kind"),
                         JobStatus.valueOf(rs.getString("status").toUpperCase(Locale.ROOT)), p, rs.getString("error"),
                         rs.getInt("attempts"), JdbcCatalog.instant(rs, "created_at"),
