@@ -32,14 +32,26 @@ class SyncTest {
 
     @Test
     void a_watched_folder_stays_in_step_with_the_index() throws Exception {
+        watchedFolder(Map.of());
+    }
+
+    @Test
+    void a_watched_folder_stays_in_step_with_the_index_on_postgresql() throws Exception {
+        watchedFolder(Map.of("catalog.backend", "postgres", "fulltext.backend", "postgres", "postgres.url",
+                io.polyrag.testing.TestPostgres.freshSchema("sync")));
+    }
+
+    private void watchedFolder(Map<String, String> backends) throws Exception {
         Path root = Files.createDirectories(tmp.resolve("notes"));
         Files.writeString(root.resolve("tides.md"), "# Tides\n\nSpring tides at Quillon Point rise four metres.");
         Files.writeString(root.resolve("keeper.md"), "# Keeper\n\nAda Ferrow kept the Quillon light for forty years.");
         Files.writeString(root.resolve("draft.tmp.md"), "# Draft\n\nNot for the index: excluded by a glob.");
         Files.createDirectories(root.resolve(".git"));
         Files.writeString(root.resolve(".git/config"), "hidden");
-        try (Polyrag p = Polyrag.open(PolyragTest.config(tmp.resolve("data"), Map.of("vector.enabled", "false",
-                "sync.allowed.roots", tmp.toString())))) {
+        Map<String, String> settings = new java.util.HashMap<>(backends);
+        settings.put("vector.enabled", "false");
+        settings.put("sync.allowed.roots", tmp.toString());
+        try (Polyrag p = Polyrag.open(PolyragTest.config(tmp.resolve("data"), settings))) {
             var registered = p.sources().register(new SourceRegistration("notes", "filesystem", Map.of("root",
                     root.toString(), "exclude", List.of("*.tmp.md")), "coast", 30, true));
             awaitJob(p, registered.jobId());
