@@ -81,6 +81,9 @@ final class BearerJwt implements Filter {
         HttpServletResponse response = (HttpServletResponse) res;
         response.setStatus(401);
         response.setHeader("WWW-Authenticate", "Bearer");
+        // The request body was not read: close the connection, so a client does not send its next request on a
+        // connection the server is about to drop.
+        response.setHeader("Connection", "close");
         response.setContentType("application/json");
         response.setContentLength(REJECTED.length);
         response.getOutputStream().write(REJECTED);
