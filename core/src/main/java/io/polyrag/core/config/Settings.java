@@ -39,7 +39,7 @@ public final class Settings {
             "Run the full-text (BM25) modality.");
     public static final Setting<String> BLOB_BACKEND = Setting.string("blob.backend", "filesystem",
             "Where uploaded originals are kept (GET /v1/documents/{id}/content): filesystem (under the data "
-                    + "directory).");
+                    + "directory) or s3 (a bucket: POLYRAG_S3_BUCKET, POLYRAG_S3_ENDPOINT, …).");
     public static final Setting<String> FULLTEXT_BACKEND = Setting.string("fulltext.backend", "lucene",
             "Full-text store provider.");
     public static final Setting<Double> BM25_K1 = Setting.decimal("fulltext.bm25.k1", 0.9, 0.0, 10.0,
@@ -78,6 +78,26 @@ public final class Settings {
             "IRI of the named graph polyrag writes its statements into (so it can share an endpoint).");
     public static final Setting<String> CATALOG_BACKEND = Setting.string("catalog.backend", "h2",
             "Catalog provider (documents, chunk text, jobs): h2 (embedded) or postgres.");
+
+    // ---- s3 (stored originals)
+    public static final Setting<String> S3_ENDPOINT = Setting.string("s3.endpoint", "",
+            "URL of the S3-compatible store for POLYRAG_BLOB_BACKEND=s3 (e.g. http://minio:9000); empty: AWS S3.");
+    public static final Setting<String> S3_REGION = Setting.string("s3.region", "us-east-1",
+            "Region of the bucket.");
+    public static final Setting<String> S3_BUCKET = Setting.string("s3.bucket", "",
+            "Bucket the stored originals go to; it must exist.");
+    public static final Setting<String> S3_PREFIX = Setting.string("s3.prefix", "originals/",
+            "Prefix of every object polyrag writes, so it can share a bucket.");
+    public static final Setting<Boolean> S3_PATH_STYLE = Setting.bool("s3.path.style", false,
+            "Address the bucket in the path (http://host/bucket/key), as MinIO and most self-hosted stores want, "
+            + "instead of the host name.");
+    public static final Setting<String> S3_ACCESS_KEY = Setting.string("s3.access.key", "",
+            "Access key id; empty (with the secret key): the AWS SDK's default credentials (environment, profile, "
+            + "instance role).").secret();
+    public static final Setting<String> S3_SECRET_KEY = Setting.string("s3.secret.key", "",
+            "Secret access key.").secret();
+    public static final Setting<Integer> S3_TIMEOUT_SECONDS = Setting.integer("s3.timeout.seconds", 30, 1, 600,
+            "Connect and read timeout of one request to the store.");
 
     // ---- postgresql (catalog, pgvector, full text)
     public static final Setting<String> POSTGRES_URL = Setting.string("postgres.url", "",

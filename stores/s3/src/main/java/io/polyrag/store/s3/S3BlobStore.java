@@ -1,0 +1,131 @@
+package io.polyrag.store.s3;
+
+import io.polyrag.core.StoreException;
+import io.polyrag.core.port.BlobStore;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Base64;
+import java.util.Map;
+import java.util.Optional;
+import java.util.regex.Pattern;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.core.ResponseInputStream;
+import software.amazon.awssdk.core.exception.SdkException;
+import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.GetObjectResponse;
+import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
+import software.amazon.awssdk.services.s3.model.S3Exception;
+
+/**
+ * {@code POLYRAG_BLOB_BACKEND=s3}: stored originals as objects {@code <prefix><key>} in a bucket of any
+ * S3-compatible store, with the media type as the object's content type and the file name in its metadata (encoded,
+ * so any Unicode name survives). A put returns once the store has acknowledged it. Keys are checked as the file
+ * store checks them, so no key reaches outside the prefix.
+ */
+final class S3BlobStore implements BlobStore {
+    private static final Pattern KEY = Pattern.compile("[A-Za-z0-9._-]{1,128}");
+    private final S3Client s3;
+    private final String bucket;
+    private final String prefix;
+
+    /**
+     * @param endpoint the store's URL, or null for AWS itself
+     * @param accessKey with {@code secretKey}, static credentials; null for the SDK's default chain
+     */
+    S3BlobStore(URI endpoint, String region, String bucket, String prefix, boolean pathStyle, String accessKey,
+            String secretKey, Duration timeout) {
+        var b = S3Client.builder().region(Region.of(region)).forcePathStyle(pathStyle)
+                .httpClientBuilder(UrlConnectionHttpClient.builder().connectionTimeout(timeout)
+                        .socketTimeout(timeout))
+                .credentialsProvider(accessKey == null ? DefaultCredentialsProvider.builder().build()
+                        : StaticCredentialsProvider.create(AwsBasicCredentials.create(accessKey, secretKey)));
+        if (endpoint != null) {
+            b.endpointOverride(endpoint);
+        }
+        this.s3 = b.build();
+        this.bucket = bucket;
+        this.prefix = prefix;
+        try {
+            s3.headBucket(h -> h.bucket(bucket));
+        } catch (SdkException e) {
+            s3.close();
+            throw new io.polyrag.core.UnavailableException("cannot reach the S3 bucket '" + bucket + "' at "
+                    + (endpoint == null ? "AWS " + region : endpoint) + " (POLYRAG_S3_ENDPOINT, POLYRAG_S3_BUCKET): "
+                    + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public void put(String key, byte[] bytes, String mediaType, String name) {
+        String k = checked(key);
+        try {
+            s3.putObject(p -> p.bucket(bucket).key(k).contentType(mediaType == null ? "application/octet-stream"
+                    : mediaType).metadata(Map.of("polyrag-name", Base64.getUrlEncoder().encodeToString(
+                            (name == null ? "" : name).getBytes(StandardCharsets.UTF_8)))),
+                    RequestBody.fromBytes(bytes));
+        } catch (SdkException e) {
+            throw new StoreException("cannot store the original of " + key + " in S3 bucket " + bucket + ": "
+                    + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public Optional<Blob> get(String key) {
+        if (key == null || !KEY.matcher(key).matches() || key.equals(".") || key.equals("..")) {
+            return Optional.empty();
+        }
+        try {
+            ResponseInputStream<GetObjectResponse> in = s3.getObject(g -> g.bucket(bucket).key(prefix + key));
+            GetObjectResponse r = in.response();
+            String encoded = r.metadata().getOrDefault("polyrag-name", "");
+            String name = new String(Base64.getUrlDecoder().decode(encoded), StandardCharsets.UTF_8);
+            return Optional.of(new Blob(in, r.contentLength(), r.contentType(), name.isEmpty() ? key : name));
+        } catch (NoSuchKeyException e) {
+            return Optional.empty();
+        } catch (SdkException e) {
+            throw new StoreException("cannot read the original of " + key + " from S3 bucket " + bucket + ": "
+                    + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public boolean delete(String key) {
+        String k = checked(key);
+        try {
+            s3.headObject(h -> h.bucket(bucket).key(k));
+        } catch (NoSuchKeyException e) {
+            return false;
+        } catch (S3Exception e) {
+            if (e.statusCode() == 404) {
+                return false;
+            }
+            throw new StoreException("cannot delete the original of " + key + ": " + e.getMessage(), e);
+        }
+        try {
+            s3.deleteObject(d -> d.bucket(bucket).key(k));
+            return true;
+        } catch (SdkException e) {
+            throw new StoreException("cannot delete the original of " + key + " from S3 bucket " + bucket + ": "
+                    + e.getMessage(), e);
+        }
+    }
+
+    private String checked(String key) {
+        if (key == null || !KEY.matcher(key).matches() || key.equals(".") || key.equals("..")) {
+            throw new IllegalArgumentException("blob key must be 1-128 of A-Z, a-z, 0-9, '.', '_', '-', was '"
+                    + key + "'");
+        }
+        return prefix + key;
+    }
+
+    @Override
+    public void close() {
+        s3.close();
+    }
+}

@@ -1,0 +1,53 @@
+package io.polyrag.store.s3;
+
+import io.polyrag.core.ConfigException;
+import io.polyrag.core.config.Config;
+import io.polyrag.core.config.Settings;
+import io.polyrag.core.port.BlobStore;
+import io.polyrag.core.spi.BlobStoreProvider;
+import io.polyrag.core.spi.ProviderContext;
+import java.net.URI;
+import java.time.Duration;
+
+/** {@code POLYRAG_BLOB_BACKEND=s3}: stored originals in an S3-compatible bucket (POLYRAG_S3_BUCKET, POLYRAG_S3_ENDPOINT, …). */
+public final class S3BlobStoreProvider implements BlobStoreProvider {
+    @Override
+    public String name() {
+        return "s3";
+    }
+
+    @Override
+    public String description() {
+        return "an S3-compatible bucket (POLYRAG_S3_ENDPOINT, POLYRAG_S3_BUCKET)";
+    }
+
+    @Override
+    public BlobStore open(ProviderContext context) {
+        return open(context.config());
+    }
+
+    static BlobStore open(Config c) {
+        String bucket = c.get(Settings.S3_BUCKET);
+        if (bucket == null || bucket.isBlank()) {
+            throw new ConfigException(Settings.S3_BUCKET.env() + " is not set: the s3 blob store needs a bucket");
+        }
+        String endpoint = c.get(Settings.S3_ENDPOINT);
+        URI uri = null;
+        if (endpoint != null && !endpoint.isBlank()) {
+            uri = URI.create(endpoint.strip());
+            if (!"http".equals(uri.getScheme()) && !"https".equals(uri.getScheme())) {
+                throw new ConfigException(Settings.S3_ENDPOINT.env() + " must be an http(s) URL, was '" + endpoint
+                        + "'");
+            }
+        }
+        String access = c.get(Settings.S3_ACCESS_KEY);
+        String secret = c.get(Settings.S3_SECRET_KEY);
+        if (access.isBlank() != secret.isBlank()) {
+            throw new ConfigException(Settings.S3_ACCESS_KEY.env() + " and " + Settings.S3_SECRET_KEY.env()
+                    + " go together: set both, or neither for the SDK's default credentials");
+        }
+        return new S3BlobStore(uri, c.get(Settings.S3_REGION), bucket.strip(), c.get(Settings.S3_PREFIX),
+                c.get(Settings.S3_PATH_STYLE), access.isBlank() ? null : access, secret.isBlank() ? null : secret,
+                Duration.ofSeconds(c.get(Settings.S3_TIMEOUT_SECONDS)));
+    }
+}
