@@ -54,40 +54,45 @@ public final class Sources {
 
     /**
      * Registers a folder just ingested ({@code polyrag ingest DIR --sync ID}) as a source, seeding its item state from
-     * what that ingest indexed, so its first scan finds those files unchanged without reading them: each file's hash
-     * is the indexed document's content hash, and a file modified after it was indexed is left unrecorded, to be
-     * read by the first scan. No sync is started: the server's scheduler and watcher take it from here.
+     * the catalog, so its first scan finds what was indexed unchanged without reading it: each file's hash is its
+     * document's content hash (the SHA-256 of its bytes), and a file modified after it was indexed, or of another
+     * size, is left unrecorded, to be read by the first scan. No sync is started: the server takes it from here.
      */
-    public SourceInfo registerIngested(SourceRegistration r, io.polyrag.core.model.IngestReport ingested) {
+    public SourceInfo registerIngested(SourceRegistration r) {
         Source s = checked(r);
         if (!components.catalog.createSource(s)) {
             throw new ConflictException("a source with id '" + s.id() + "' exists: choose another id");
         }
-        Path root = Path.of((String) config(s.config()).get("root"));
-        List<io.polyrag.core.model.SyncItem> seeded = new ArrayList<>();
-        for (var d : ingested.indexed()) {
-            Path file;
-            try {
-                file = Path.of(java.net.URI.create(d.uri()));
-            } catch (RuntimeException e) {
+        Map<String, Object> config = config(s.config());
+        Path root = Path.of((String) config.get("root"));
+        Map<String, Path> files;
+        try {
+            files = SyncJob.list(root, config);
+        } catch (java.io.IOException | java.io.UncheckedIOException e) {
+            throw new InvalidInputException("cannot list " + root + ": " + e.getMessage());
+        }
+        List<io.polyrag.core.model.SyncItem> batch = new ArrayList<>();
+        for (var e : files.entrySet()) {
+            String id = io.polyrag.core.model.Ids.documentId(s.knowledgeBase(), e.getValue().toUri().toString());
+            var doc = components.catalog.document(id).filter(d -> d.visibleVersion() > 0).orElse(null);
+            if (doc == null || doc.updatedAt() == null) {
                 continue;
             }
-            if (!file.startsWith(root)) {
-                continue;
-            }
-            var doc = components.catalog.document(d.documentId()).orElse(null);
             try {
-                var a = Files.readAttributes(file, java.nio.file.attribute.BasicFileAttributes.class);
-                if (doc != null && doc.updatedAt() != null && !a.lastModifiedTime().toInstant().isAfter(doc.updatedAt())
-                        && a.size() == doc.sizeBytes()) {
-                    seeded.add(new io.polyrag.core.model.SyncItem(root.relativize(file).toString().replace('\\', '/'),
-                            a.lastModifiedTime().toMillis(), a.size(), doc.contentHash(), d.documentId()));
+                var a = Files.readAttributes(e.getValue(), java.nio.file.attribute.BasicFileAttributes.class);
+                if (!a.lastModifiedTime().toInstant().isAfter(doc.updatedAt()) && a.size() == doc.sizeBytes()) {
+                    batch.add(new io.polyrag.core.model.SyncItem(e.getKey(), a.lastModifiedTime().toMillis(), a.size(),
+                            doc.contentHash(), id));
                 }
-            } catch (java.io.IOException e) {
+            } catch (java.io.IOException x) {
                 // gone already: the first scan will see it missing
             }
+            if (batch.size() == 1000) {
+                components.catalog.putSourceItems(tenant.id(), s.id(), batch);
+                batch = new ArrayList<>();
+            }
         }
-        components.catalog.putSourceItems(tenant.id(), s.id(), seeded);
+        components.catalog.putSourceItems(tenant.id(), s.id(), batch);
         watcher.changed(s);
         return info(components.catalog.source(tenant.id(), s.id()).orElseThrow());
     }

@@ -77,9 +77,6 @@ final class SyncJob implements JobHandler {
         }
         Map<String, Object> config = Sources.config(source.config());
         Path root = Path.of((String) config.get("root"));
-        boolean follow = Boolean.TRUE.equals(config.get("follow_symlinks"));
-        List<PathMatcher> include = matchers(config.get("include"));
-        List<PathMatcher> exclude = matchers(config.get("exclude"));
         Map<String, SyncItem> state = components.catalog.sourceItems(p.tenant(), p.source());
         List<ItemError> errors = new ArrayList<>();
         Map<String, Path> seen = new HashMap<>();
@@ -89,16 +86,8 @@ final class SyncJob implements JobHandler {
             return new JobProgress("done", 1, 1, 0, 0, 0, 1, 0, List.of(), List.of(new ItemError(root.toString(),
                     error)));
         }
-        try (Stream<Path> walk = follow ? Files.walk(root, FileVisitOption.FOLLOW_LINKS) : Files.walk(root)) {
-            walk.filter(f -> follow ? Files.isRegularFile(f) : Files.isRegularFile(f, LinkOption.NOFOLLOW_LINKS))
-                    .forEach(f -> {
-                        Path rel = root.relativize(f);
-                        if (hidden(rel) || (!include.isEmpty() && include.stream().noneMatch(m -> m.matches(rel)))
-                                || exclude.stream().anyMatch(m -> m.matches(rel))) {
-                            return;
-                        }
-                        seen.put(rel.toString().replace('\\', '/'), f);
-                    });
+        try {
+            seen.putAll(list(root, config));
         } catch (IOException | java.io.UncheckedIOException e) {
             String error = "cannot list " + root + ": " + e.getMessage() + "; nothing was deleted from the index";
             components.catalog.sourceScanned(p.tenant(), p.source(), java.time.Instant.now(), error);
@@ -193,6 +182,30 @@ final class SyncJob implements JobHandler {
     public void ended(JobStore.Claimed job) {
         Payload p = Sources.JSON.readValue(job.payload(), Payload.class);
         ended.accept(p.tenant() + "/" + p.source());
+    }
+
+    /**
+     * The files of a filesystem source, by item id (the path below the root, with {@code /}): regular files only
+     * (no FIFOs or devices), hidden ones left out, the include and exclude globs applied, links followed only when
+     * the source says so.
+     */
+    static Map<String, Path> list(Path root, Map<String, Object> config) throws IOException {
+        boolean follow = Boolean.TRUE.equals(config.get("follow_symlinks"));
+        List<PathMatcher> include = matchers(config.get("include"));
+        List<PathMatcher> exclude = matchers(config.get("exclude"));
+        Map<String, Path> out = new java.util.TreeMap<>();
+        try (Stream<Path> walk = follow ? Files.walk(root, FileVisitOption.FOLLOW_LINKS) : Files.walk(root)) {
+            walk.filter(f -> follow ? Files.isRegularFile(f) : Files.isRegularFile(f, LinkOption.NOFOLLOW_LINKS))
+                    .forEach(f -> {
+                        Path rel = root.relativize(f);
+                        if (hidden(rel) || (!include.isEmpty() && include.stream().noneMatch(m -> m.matches(rel)))
+                                || exclude.stream().anyMatch(m -> m.matches(rel))) {
+                            return;
+                        }
+                        out.put(rel.toString().replace('\\', '/'), f);
+                    });
+        }
+        return out;
     }
 
     private static boolean hidden(Path rel) {

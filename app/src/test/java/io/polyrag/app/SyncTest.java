@@ -105,10 +105,10 @@ class SyncTest {
         Files.writeString(root.resolve("b.md"), "# B\n\nThe keeper logs the tide at dawn and at dusk.");
         try (Polyrag p = Polyrag.open(PolyragTest.config(tmp.resolve("data"), Map.of("vector.enabled", "false",
                 "sync.watch", "false", "sync.allowed.roots", root.toString())))) {
-            var report = p.ingest().paths(io.polyrag.app.api.PathIngest.of(List.of(root), null),
+            p.ingest().paths(io.polyrag.app.api.PathIngest.of(List.of(root), null),
                     io.polyrag.core.port.ProgressListener.NONE);
             var source = p.sources().registerIngested(new SourceRegistration("docs", "filesystem", Map.of("root",
-                    root.toString()), null, null, null), report.report());
+                    root.toString()), null, null, null));
             assertThat(source.items()).isEqualTo(2);
             long version = version(p, "a.md");
             // Other bytes, same size and time: had the scan read it, it would re-index it.

@@ -87,7 +87,7 @@ final class IngestCommand implements Callable<Integer> {
                 config.put("include", PolyragCommand.split(includes));
                 config.put("exclude", PolyragCommand.split(excludes));
                 var source = polyrag.sources().registerIngested(new io.polyrag.app.api.SourceRegistration(syncId,
-                        "filesystem", config, kb, null, true), r.report());
+                        "filesystem", config, kb, null, true));
                 err.println("keeping " + config.get("root") + " in sync as source '" + source.id() + "' (" + source
                         .items() + " files recorded); 'polyrag serve' follows its changes");
             }
