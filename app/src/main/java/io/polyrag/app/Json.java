@@ -97,6 +97,12 @@ public final class Json {
         if (t == Boolean.class || t == boolean.class) {
             return "true or false";
         }
+        if (java.util.Map.class.isAssignableFrom(t) || t.isRecord()) {
+            return "an object";
+        }
+        if (Number.class.isAssignableFrom(t) || t.isPrimitive()) {
+            return "a number";
+        }
         return "a " + t.getSimpleName();
     }
 }

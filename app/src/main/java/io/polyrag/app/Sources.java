@@ -49,7 +49,8 @@ public final class Sources {
                     + "with PUT /v1/sync/sources/" + s.id());
         }
         watcher.changed(s);
-        return new Registered(info(s), syncNow(s));
+        String job = syncNow(s);
+        return new Registered(info(own(s.id())), job);
     }
 
     /**

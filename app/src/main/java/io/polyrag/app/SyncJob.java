@@ -21,11 +21,9 @@ import java.nio.file.attribute.BasicFileAttributes;
 import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.function.Function;
 import java.util.stream.Stream;
 
@@ -145,20 +143,16 @@ final class SyncJob implements JobHandler {
             errors.addAll(report.errors());
             Map<String, String> byUri = new HashMap<>();
             report.indexed().forEach(d -> byUri.put(d.uri(), d.documentId()));
-            Set<String> failed = new HashSet<>();
-            report.errors().forEach(err -> failed.add(err.source()));
             List<SyncItem> recorded = new ArrayList<>();
             for (Path file : batch) {
                 SyncItem item = toIngest.get(file);
                 String id = byUri.get(file.toUri().toString());
-                if (id != null) {
-                    recorded.add(new SyncItem(item.item(), item.modifiedMs(), item.sizeBytes(), item.hash(), id));
-                } else if (!failed.contains(file.toString()) && !failed.contains(file.getFileName().toString())
-                        && report.errors().stream().noneMatch(err -> err.reason().contains(file.getFileName()
-                                .toString()))) {
-                    // Not a type polyrag indexes: remembered, so it is not read again until it changes.
-                    recorded.add(item);
-                }
+                SyncItem before = state.get(item.item());
+                // Indexed: its document. Not indexed (a type polyrag does not read, or bytes it cannot parse): still
+                // remembered, with the document it had, so the same bytes are not read and failed again at every
+                // scan; once the file changes it is tried again.
+                recorded.add(new SyncItem(item.item(), item.modifiedMs(), item.sizeBytes(), item.hash(), id != null
+                        ? id : before == null ? "" : before.documentId()));
             }
             components.catalog.putSourceItems(p.tenant(), p.source(), recorded);
             context.progress(new JobProgress("ingesting", seen.size(), Math.min(files.size(), i + BATCH) + unchanged,

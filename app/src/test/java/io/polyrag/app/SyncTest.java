@@ -99,6 +99,27 @@ class SyncTest {
     }
 
     @Test
+    void a_file_that_cannot_be_indexed_fails_once_not_at_every_scan() throws Exception {
+        Path root = Files.createDirectories(tmp.resolve("mixed"));
+        Files.writeString(root.resolve("good.md"), "# Good\n\nThe lamp burns whale oil.");
+        Files.writeString(root.resolve("empty.md"), "");
+        try (Polyrag p = Polyrag.open(PolyragTest.config(tmp.resolve("data"), Map.of("vector.enabled", "false",
+                "sync.watch", "false", "sync.allowed.roots", root.toString())))) {
+            String first = p.sources().register(new SourceRegistration("mixed", "filesystem", Map.of("root",
+                    root.toString()), null, null, null)).jobId();
+            await().atMost(Duration.ofSeconds(60)).until(() -> p.jobs().get(first).status() == JobStatus.PARTIAL);
+            assertThat(p.jobs().get(first).progress().errors()).singleElement().satisfies(e -> assertThat(e.reason())
+                    .contains("empty.md"));
+            String second = p.sources().sync("mixed");
+            awaitJob(p, second);
+            assertThat(p.jobs().get(second).progress().unchanged()).as("neither file is read again").isEqualTo(2);
+            Files.writeString(root.resolve("empty.md"), "# Filled\n\nNow it has text.");
+            awaitJob(p, p.sources().sync("mixed"));
+            assertThat(uris(p)).containsExactlyInAnyOrder("good.md", "empty.md");
+        }
+    }
+
+    @Test
     void a_folder_ingested_with_sync_is_seeded_so_its_first_scan_reads_nothing() throws Exception {
         Path root = Files.createDirectories(tmp.resolve("docs"));
         Files.writeString(root.resolve("a.md"), "# A\n\nThe lamp of Quillon Point burns whale oil.");
@@ -146,6 +167,7 @@ class SyncTest {
             var ok = acme.register(new SourceRegistration("x", "filesystem", Map.of("root", allowed.toString()),
                     null, null, null));
             assertThat(ok.source().intervalSeconds()).isEqualTo(300);
+            assertThat(ok.source().createdAt()).as("the registered source as stored").isNotNull();
             assertThat(p.sources().list()).as("another tenant's source is not the local tenant's").isEmpty();
             assertThat(acme.enable("x", false).source().enabled()).isFalse();
             assertThatThrownBy(() -> acme.sync("x")).hasMessageContaining("disabled");
