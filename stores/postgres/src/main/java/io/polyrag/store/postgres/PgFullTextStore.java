@@ -84,13 +84,7 @@ final class PgFullTextStore implements FullTextStore {
                            / (array_length(u.positions, 1) + ? * (1 - ? + ? * f.len / n.avg_len))) AS score
                 FROM polyrag_fulltext f CROSS JOIN tq CROSS JOIN n
                      CROSS JOIN LATERAL unnest(f.tsv) u JOIN idf ON idf.lexeme = u.lexeme
-                WHERE f.tsv @@ tq.query""");
-        if (!scope.knowledgeBases().isEmpty()) {
-            sql.append(" AND f.kb = ANY(?)");
-        }
-        if (!scope.documentIds().isEmpty()) {
-            sql.append(" AND f.document_id = ANY(?)");
-        }
+                WHERE f.tsv @@ tq.query""").append(PgRows.scopeClause(scope, "f."));
         sql.append(" GROUP BY f.chunk_id, f.document_id, f.version ORDER BY score DESC, f.chunk_id LIMIT ?");
         return db.tx("search chunks", c -> {
             List<StoreHit> hits = new ArrayList<>();
@@ -100,13 +94,7 @@ final class PgFullTextStore implements FullTextStore {
                 ps.setDouble(i++, k1);
                 ps.setDouble(i++, b);
                 ps.setDouble(i++, b);
-                if (!scope.knowledgeBases().isEmpty()) {
-                    ps.setArray(i++, c.createArrayOf("varchar", scope.knowledgeBases().stream().sorted().toArray()));
-                }
-                if (!scope.documentIds().isEmpty()) {
-                    ps.setArray(i++, c.createArrayOf("varchar", scope.documentIds().stream().sorted().toArray()));
-                }
-                ps.setInt(i, limit);
+                ps.setInt(PgRows.bindScope(c, ps, i, scope), limit);
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
                         hits.add(new StoreHit(rs.getString(1), rs.getString(2), rs.getLong(3), rs.getDouble(4)));
@@ -149,17 +137,17 @@ final class PgFullTextStore implements FullTextStore {
 
     @Override
     public long size() {
-        return PgVectorStore.Rows.count(db, TABLE);
+        return PgRows.count(db, TABLE);
     }
 
     @Override
     public Map<DocumentVersion, Long> versions() {
-        return PgVectorStore.Rows.versions(db, TABLE);
+        return PgRows.versions(db, TABLE);
     }
 
     @Override
     public long records(DocumentVersion version) {
-        return PgVectorStore.Rows.records(db, TABLE, version);
+        return PgRows.records(db, TABLE, version);
     }
 
     @Override

@@ -6,7 +6,6 @@ import io.polyrag.core.model.SearchScope;
 import io.polyrag.core.model.StoreHit;
 import io.polyrag.core.model.StoreRecord;
 import io.polyrag.core.port.VectorStore;
-import java.sql.Array;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -15,7 +14,6 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -113,26 +111,13 @@ final class PgVectorStore implements VectorStore {
                 }
             }
             StringBuilder sql = new StringBuilder("SELECT chunk_id, document_id, version, embedding <=> ?::vector AS d "
-                    + "FROM polyrag_vectors WHERE TRUE");
-            if (!scope.knowledgeBases().isEmpty()) {
-                sql.append(" AND kb = ANY(?)");
-            }
-            if (!scope.documentIds().isEmpty()) {
-                sql.append(" AND document_id = ANY(?)");
-            }
+                    + "FROM polyrag_vectors WHERE TRUE" + PgRows.scopeClause(scope, ""));
             // The HNSW index can serve ORDER BY distance alone: a second key would make every search a full scan.
             sql.append(exact ? " ORDER BY d, chunk_id LIMIT ?" : " ORDER BY d LIMIT ?");
             List<StoreHit> hits = new ArrayList<>();
             try (PreparedStatement ps = c.prepareStatement(sql.toString())) {
-                int i = 1;
-                ps.setString(i++, q);
-                if (!scope.knowledgeBases().isEmpty()) {
-                    ps.setArray(i++, c.createArrayOf("varchar", scope.knowledgeBases().stream().sorted().toArray()));
-                }
-                if (!scope.documentIds().isEmpty()) {
-                    ps.setArray(i++, c.createArrayOf("varchar", scope.documentIds().stream().sorted().toArray()));
-                }
-                ps.setInt(i, limit);
+                ps.setString(1, q);
+                ps.setInt(PgRows.bindScope(c, ps, 2, scope), limit);
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
                         hits.add(new StoreHit(rs.getString(1), rs.getString(2), rs.getLong(3), 1 - rs.getDouble(4)));
@@ -155,27 +140,27 @@ final class PgVectorStore implements VectorStore {
 
     @Override
     public void delete(Collection<DocumentVersion> versions) {
-        Rows.deleteVersions(db, "polyrag_vectors", versions);
+        PgRows.deleteVersions(db, "polyrag_vectors", versions);
     }
 
     @Override
     public void deleteDocuments(Collection<String> documentIds) {
-        Rows.deleteDocuments(db, "polyrag_vectors", documentIds);
+        PgRows.deleteDocuments(db, "polyrag_vectors", documentIds);
     }
 
     @Override
     public long size() {
-        return Rows.count(db, "polyrag_vectors");
+        return PgRows.count(db, "polyrag_vectors");
     }
 
     @Override
     public Map<DocumentVersion, Long> versions() {
-        return Rows.versions(db, "polyrag_vectors");
+        return PgRows.versions(db, "polyrag_vectors");
     }
 
     @Override
     public long records(DocumentVersion version) {
-        return Rows.records(db, "polyrag_vectors", version);
+        return PgRows.records(db, "polyrag_vectors", version);
     }
 
     @Override
@@ -196,84 +181,5 @@ final class PgVectorStore implements VectorStore {
             b.append(v[i]);
         }
         return b.append(']').toString();
-    }
-
-    /** Deletes, counts and version listings shared by the PostgreSQL stores' tables. */
-    static final class Rows {
-        private Rows() {
-        }
-
-        static void deleteVersions(PgDatabase db, String table, Collection<DocumentVersion> versions) {
-            if (versions.isEmpty()) {
-                return;
-            }
-            db.tx("delete document versions", c -> {
-                deleteVersions(c, table, versions);
-                return null;
-            });
-        }
-
-        static void deleteVersions(Connection c, String table, Collection<DocumentVersion> versions)
-                throws SQLException {
-            try (PreparedStatement ps = c.prepareStatement("DELETE FROM " + table + " WHERE document_id = ? AND "
-                    + "version = ?")) {
-                for (DocumentVersion v : versions) {
-                    ps.setString(1, v.documentId());
-                    ps.setLong(2, v.version());
-                    ps.addBatch();
-                }
-                ps.executeBatch();
-            }
-        }
-
-        static void deleteDocuments(PgDatabase db, String table, Collection<String> documentIds) {
-            if (documentIds.isEmpty()) {
-                return;
-            }
-            db.tx("delete documents", c -> {
-                try (PreparedStatement ps = c.prepareStatement("DELETE FROM " + table + " WHERE document_id = ANY(?)")) {
-                    Array ids = c.createArrayOf("varchar", documentIds.toArray());
-                    ps.setArray(1, ids);
-                    ps.executeUpdate();
-                }
-                return null;
-            });
-        }
-
-        static long count(PgDatabase db, String table) {
-            return db.tx("count records", c -> {
-                try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM " + table)) {
-                    rs.next();
-                    return rs.getLong(1);
-                }
-            });
-        }
-
-        static Map<DocumentVersion, Long> versions(PgDatabase db, String table) {
-            return db.tx("list versions", c -> {
-                Map<DocumentVersion, Long> out = new HashMap<>();
-                try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT document_id, version, "
-                        + "COUNT(*) FROM " + table + " GROUP BY document_id, version")) {
-                    while (rs.next()) {
-                        out.put(new DocumentVersion(rs.getString(1), rs.getLong(2)), rs.getLong(3));
-                    }
-                }
-                return out;
-            });
-        }
-
-        static long records(PgDatabase db, String table, DocumentVersion v) {
-            return db.tx("count a version's records", c -> {
-                try (PreparedStatement ps = c.prepareStatement("SELECT COUNT(*) FROM " + table + " WHERE "
-                        + "document_id = ? AND version = ?")) {
-                    ps.setString(1, v.documentId());
-                    ps.setLong(2, v.version());
-                    try (ResultSet rs = ps.executeQuery()) {
-                        rs.next();
-                        return rs.getLong(1);
-                    }
-                }
-            });
-        }
     }
 }
