@@ -13,7 +13,6 @@ import java.nio.file.WatchKey;
 import java.nio.file.WatchService;
 import java.time.Instant;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Stream;
 
@@ -30,7 +29,8 @@ final class SourceWatcher implements AutoCloseable {
     private final Components components;
     private final JobEngine engine;
     private final boolean watch;
-    private final Set<String> pending = ConcurrentHashMap.newKeySet();
+    /** The queued or running sync of each source, by source key: its job id. */
+    private final Map<String, String> pending = new ConcurrentHashMap<>();
     private final Map<String, Long> dirty = new ConcurrentHashMap<>();
     private final Map<WatchKey, String> keys = new ConcurrentHashMap<>();
     private WatchService service;
@@ -82,8 +82,8 @@ final class SourceWatcher implements AutoCloseable {
     }
 
     /** A sync of this source was queued by hand: the scheduler adds none until it ends. */
-    void submitted(String key) {
-        pending.add(key);
+    void submitted(String key, String jobId) {
+        pending.put(key, jobId);
     }
 
     /** A sync of this source ended: another may be scheduled. */
@@ -167,23 +167,31 @@ final class SourceWatcher implements AutoCloseable {
     }
 
     private void submit(String key) {
-        if (!pending.add(key)) {
-            return;
-        }
         int slash = key.indexOf('/');
         String tenant = key.substring(0, slash);
-        String id = key.substring(slash + 1);
-        var source = components.catalog.source(tenant, id);
+        Tenant t = tenant.isEmpty() ? Tenant.LOCAL : Tenant.of(tenant);
+        String queued = pending.get(key);
+        if (queued != null && running(t, queued)) {
+            return;
+        }
+        var source = components.catalog.source(tenant, key.substring(slash + 1));
         if (source.isEmpty() || !source.get().enabled()) {
             pending.remove(key);
             return;
         }
+        pending.put(key, engine.submit(t, SyncJob.KIND, SyncJob.payload(source.get())));
+    }
+
+    /**
+     * Whether that sync is still queued or running. A sync that ended without reaching its handler (canceled while
+     * queued) is not, so it never blocks the source's next one.
+     */
+    private boolean running(Tenant t, String jobId) {
         try {
-            engine.submit(tenant.isEmpty() ? Tenant.LOCAL : Tenant.of(tenant), SyncJob.KIND,
-                    SyncJob.payload(source.get()));
-        } catch (RuntimeException e) {
-            pending.remove(key);
-            throw e;
+            var status = engine.get(t, jobId).status();
+            return status == io.polyrag.core.model.JobStatus.QUEUED || status == io.polyrag.core.model.JobStatus.RUNNING;
+        } catch (io.polyrag.core.NotFoundException e) {
+            return false;
         }
     }
 

@@ -148,8 +148,9 @@ public final class Sources {
     }
 
     private String syncNow(Source s) {
-        watcher.submitted(SourceWatcher.key(s));
-        return engine.submit(tenant, SyncJob.KIND, SyncJob.payload(s));
+        String job = engine.submit(tenant, SyncJob.KIND, SyncJob.payload(s));
+        watcher.submitted(SourceWatcher.key(s), job);
+        return job;
     }
 
     private Source own(String id) {
