@@ -163,7 +163,7 @@ public final class Sources {
         Map<String, Object> config = config(s.config());
         return new SourceInfo(s.id(), s.type(), config, tenant.show(s.knowledgeBase()), s.intervalSeconds(),
                 s.enabled(), s.createdAt(), s.lastScanAt(), s.lastError(),
-                components.catalog.sourceItems(tenant.id(), s.id()).size());
+                components.catalog.countSourceItems(tenant.id(), s.id()));
     }
 
     @SuppressWarnings("unchecked")

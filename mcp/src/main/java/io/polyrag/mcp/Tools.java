@@ -236,7 +236,7 @@ final class Tools {
                 o.set(f, h.get(f));
             }
             o.set("ranks", h.get("sources"));
-            if (h.has("explain")) {
+            if (h.hasNonNull("explain")) {
                 o.set("explain", h.get("explain"));
             }
         }

@@ -183,6 +183,8 @@ public abstract class CatalogContract {
                 new io.polyrag.core.model.SyncItem("b/c.md", 2, 20, "h2", "d2")));
         c.putSourceItems("acme", "notes", List.of(new io.polyrag.core.model.SyncItem("a.md", 3, 11, "h3", "d1")));
         assertThat(c.sourceItems("acme", "notes")).containsOnlyKeys("a.md", "b/c.md");
+        assertThat(c.countSourceItems("acme", "notes")).isEqualTo(2);
+        assertThat(c.countSourceItems("", "notes")).isZero();
         assertThat(c.sourceItems("acme", "notes").get("a.md").hash()).isEqualTo("h3");
         assertThat(c.sourceItems("", "notes")).isEmpty();
         c.deleteSourceItems("acme", "notes", List.of("b/c.md"));

@@ -29,6 +29,9 @@ public interface SourceStore {
     /** The item state of a source, by item id. */
     Map<String, SyncItem> sourceItems(String tenant, String sourceId);
 
+    /** How many items of the source have a recorded state. */
+    int countSourceItems(String tenant, String sourceId);
+
     /** Inserts or replaces item states. */
     void putSourceItems(String tenant, String sourceId, List<SyncItem> items);
 

@@ -840,6 +840,11 @@ public class JdbcCatalog implements CatalogAndJobs {
     }
 
     @Override
+    public int countSourceItems(String tenant, String sourceId) {
+        return sources.count(tenant, sourceId);
+    }
+
+    @Override
     public void putSourceItems(String tenant, String sourceId, List<io.polyrag.core.model.SyncItem> items) {
         sources.put(tenant, sourceId, items);
     }

@@ -105,6 +105,20 @@ final class JdbcSources {
         });
     }
 
+    int count(String tenant, String sourceId) {
+        return jdbc.tx("count a source's items", c -> {
+            try (PreparedStatement ps = c.prepareStatement("SELECT COUNT(*) FROM source_items WHERE tenant = ? AND "
+                    + "source_id = ?")) {
+                ps.setString(1, tenant);
+                ps.setString(2, sourceId);
+                try (ResultSet rs = ps.executeQuery()) {
+                    rs.next();
+                    return rs.getInt(1);
+                }
+            }
+        });
+    }
+
     void put(String tenant, String sourceId, List<SyncItem> items) {
         if (items.isEmpty()) {
             return;
