@@ -21,7 +21,7 @@ class PgVectorStoreTest extends VectorStoreContract {
     private final Map<Path, String> schemas = new HashMap<>();
 
     @Test
-    void a_small_knowledge_base_inside_a_large_index_still_gets_its_top_k_through_the_hnsw_index() {
+    void a_small_knowledge_base_inside_a_large_index_still_gets_its_top_k() {
         VectorStore store = open();
         Random random = new Random(7);
         List<StoreRecord> records = new ArrayList<>();
@@ -35,7 +35,7 @@ class PgVectorStoreTest extends VectorStoreContract {
         store.upsert(records);
         float[] query = records.get(1).vector();
         org.assertj.core.api.Assertions.assertThat(store.search(query, new SearchScope(Set.of("small")), 30))
-                .as("thirty of the small knowledge base (one record in twenty), though the graph walk meets few of them")
+                .as("thirty of the small knowledge base (one record in twenty), whichever plan PostgreSQL picks (the kb index, or HNSW with the iterative scan)")
                 .hasSize(30).allSatisfy(h -> org.assertj.core.api.Assertions.assertThat(Integer.parseInt(
                         h.chunkId().substring(1)) % 20).isZero());
     }
