@@ -188,9 +188,9 @@ public final class Sources {
         }
         Map<String, Object> config = new LinkedHashMap<>(r.config() == null ? Map.of() : r.config());
         for (String k : config.keySet()) {
-            if (!List.of("root", "include", "exclude", "follow_symlinks").contains(k)) {
+            if (!List.of("root", "include", "exclude", "follow_symlinks", "skip_graph").contains(k)) {
                 throw new InvalidInputException("'config." + k + "' is not a filesystem setting: use root, include, "
-                        + "exclude, follow_symlinks");
+                        + "exclude, follow_symlinks, skip_graph");
             }
         }
         Path root = root(config.get("root"));
@@ -200,6 +200,9 @@ public final class Sources {
         Object follow = config.getOrDefault("follow_symlinks", false);
         if (!(follow instanceof Boolean)) {
             throw new InvalidInputException("'config.follow_symlinks' must be true or false");
+        }
+        if (!(config.getOrDefault("skip_graph", false) instanceof Boolean)) {
+            throw new InvalidInputException("'config.skip_graph' must be true or false");
         }
         KnowledgeBase kb = Scope.bind(tenant, r.knowledgeBase() == null ? KnowledgeBase.DEFAULT
                 : KnowledgeBase.of(r.knowledgeBase()));

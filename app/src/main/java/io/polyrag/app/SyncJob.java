@@ -135,8 +135,8 @@ final class SyncJob implements JobHandler {
         List<Path> files = new ArrayList<>(toIngest.keySet());
         for (int i = 0; i < files.size() && !context.canceled(); i += BATCH) {
             List<Path> batch = files.subList(i, Math.min(files.size(), i + BATCH));
-            var report = f.ingest().paths(new PathIngest(batch, kb, List.of(), List.of()), ProgressListener.NONE)
-                    .report();
+            var report = f.ingest().paths(new PathIngest(batch, kb, List.of(), List.of(),
+                    Boolean.TRUE.equals(config.get("skip_graph"))), ProgressListener.NONE).report();
             added += report.added();
             updated += report.updated();
             chunks += report.chunks();

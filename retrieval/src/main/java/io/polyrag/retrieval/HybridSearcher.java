@@ -109,33 +109,62 @@ public final class HybridSearcher implements AutoCloseable {
         for (int i = 0; i < variants.size(); i++) {
             // Only the query's own legs count as degraded; a variant's failing leg just adds nothing.
             List<DegradedLeg> legs = i == 0 ? degraded : new ArrayList<>();
-            List<FusedHit> one = fusion(request.fusion()).fuse(runLegs(variants.get(i), modalities, scope, limit,
+            List<FusedHit> one = fusion(request).fuse(runLegs(variants.get(i), modalities, scope, limit,
                     legs));
             fused = i == 0 ? one : combine(fused, one);
         }
-        int depth = reranker == null ? request.topK() : Math.max(request.topK(), options.rerankCandidates());
-        List<Dedup.Candidate> unique = rerank(request.query(), joinAndDedup(fused, scope, depth), warnings);
+        io.polyrag.core.port.Reranker reranking = reranker(request.tuning(), warnings);
+        int depth = reranking == null ? request.topK() : Math.max(request.topK(), options.rerankCandidates());
+        List<Dedup.Candidate> unique = rerank(reranking, request.query(), joinAndDedup(fused, scope, depth),
+                warnings);
         List<SearchHit> hits = new ArrayList<>();
         for (int i = 0; i < Math.min(request.topK(), unique.size()); i++) {
             hits.add(toHit(i + 1, unique.get(i)));
         }
         return new SearchResponse(request.query(), (System.nanoTime() - start) / 1_000_000, modalities, degraded,
-                hits, warnings, describe(request.fusion(), modalities, variants.size()));
+                hits, warnings, describe(request, modalities, variants.size(), reranking != null));
+    }
+
+    /** The reranker this search uses: the configured one unless the request turns it off; null for none. */
+    private io.polyrag.core.port.Reranker reranker(SearchRequest.Tuning tuning, List<String> warnings) {
+        if (Boolean.FALSE.equals(tuning.rerank())) {
+            return null;
+        }
+        if (Boolean.TRUE.equals(tuning.rerank()) && reranker == null) {
+            warnings.add("rerank was asked for but no reranker is configured (POLYRAG_RERANK_PROVIDER): fused order kept");
+        }
+        return reranker;
+    }
+
+    /** The weights of weighted fusion for this request: the configured ones, each overridden where it names one. */
+    private Map<Modality, Double> weights(SearchRequest.Tuning tuning) {
+        if (tuning.weights().isEmpty()) {
+            return options.weights();
+        }
+        Map<Modality, Double> w = new EnumMap<>(Modality.class);
+        w.putAll(options.weights());
+        w.putAll(tuning.weights());
+        return w;
+    }
+
+    private int rrfK(SearchRequest.Tuning tuning) {
+        return tuning.rrfK() == null ? options.rrfK() : tuning.rrfK();
     }
 
     /** The fusion arithmetic, in words, for {@code explain}. */
-    private String describe(FusionMethod requested, List<Modality> used, int variants) {
-        FusionMethod method = requested == null ? options.fusion() : requested;
+    private String describe(SearchRequest request, List<Modality> used, int variants, boolean reranked) {
+        FusionMethod method = request.fusion() == null ? options.fusion() : request.fusion();
         String how = method == FusionMethod.WEIGHTED
                 ? "weighted: each list's scores normalised (" + options.normalization().name().toLowerCase(
-                        java.util.Locale.ROOT) + "), times its modality's weight " + options.weights().entrySet()
+                        java.util.Locale.ROOT) + "), times its modality's weight " + weights(request.tuning())
+                        .entrySet()
                         .stream().filter(e -> used.contains(e.getKey())).sorted(Map.Entry.comparingByKey())
                         .map(e -> e.getKey().wireName() + "="
                                 + e.getValue()).collect(Collectors.joining(", ")) + ", summed over modalities"
-                : "rrf: the sum over modalities of 1 / (" + options.rrfK() + " + rank)";
+                : "rrf: the sum over modalities of 1 / (" + rrfK(request.tuning()) + " + rank)";
         return how + "; per modality a hit keeps its merged duplicates' best contribution"
                 + (variants > 1 ? "; " + variants + " query variants combined" : "")
-                + (reranker != null ? "; then reranked" : "");
+                + (reranked ? "; then reranked" : "");
     }
 
     /**
@@ -202,7 +231,8 @@ public final class HybridSearcher implements AutoCloseable {
      * Orders candidates by the reranker's scores (ties keep the fused order) and records each one's reranked
      * position under the source {@code rerank}. A failing reranker leaves the fused order and a warning.
      */
-    private List<Dedup.Candidate> rerank(String query, List<Dedup.Candidate> candidates, List<String> warnings) {
+    private static List<Dedup.Candidate> rerank(io.polyrag.core.port.Reranker reranker, String query,
+            List<Dedup.Candidate> candidates, List<String> warnings) {
         if (reranker == null || candidates.isEmpty()) {
             return candidates;
         }
@@ -279,11 +309,11 @@ public final class HybridSearcher implements AutoCloseable {
         return rankings;
     }
 
-    private Fusion fusion(FusionMethod requested) {
-        FusionMethod method = requested == null ? options.fusion() : requested;
+    private Fusion fusion(SearchRequest request) {
+        FusionMethod method = request.fusion() == null ? options.fusion() : request.fusion();
         return method == FusionMethod.WEIGHTED
-                ? Fusion.weighted(options.weights(), options.candidates(), options.normalization())
-                : Fusion.rrf(options.rrfK(), options.candidates());
+                ? Fusion.weighted(weights(request.tuning()), options.candidates(), options.normalization())
+                : Fusion.rrf(rrfK(request.tuning()), options.candidates());
     }
 
     private static SearchHit toHit(int rank, Dedup.Candidate c) {

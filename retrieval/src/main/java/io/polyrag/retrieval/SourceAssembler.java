@@ -48,15 +48,16 @@ public final class SourceAssembler {
                     : List.of();
             if (window.isEmpty()) {
                 byOrdinal.putIfAbsent(ordinal, new AnswerSource.Passage(h.chunkId(), ordinal, h.kind(),
-                        h.headingPath(), h.text(), true));
+                        h.headingPath(), h.text(), true, h.location()));
             }
             for (Chunk c : window) {
                 byOrdinal.putIfAbsent(c.ordinal(), new AnswerSource.Passage(c.id(), c.ordinal(), c.kind(),
-                        c.headingPath(), c.text(), false));
+                        c.headingPath(), c.text(), false, c.location()));
             }
         }
         return byOrdinal.values().stream().map(p -> hitIds.contains(p.chunkId()) && !p.hit()
-                ? new AnswerSource.Passage(p.chunkId(), p.ordinal(), p.kind(), p.headingPath(), p.text(), true) : p)
+                ? new AnswerSource.Passage(p.chunkId(), p.ordinal(), p.kind(), p.headingPath(), p.text(), true,
+                        p.location()) : p)
                 .toList();
     }
 }

@@ -195,6 +195,57 @@ class HybridSearcherTest {
     }
 
     @Test
+    void a_request_tunes_its_own_fusion_and_reranking() {
+        // vector ranks d1 first, full text d2; weighted fusion follows whichever list weighs more.
+        Retriever vector = fixed(Modality.VECTOR, List.of(hit("d1", 0.9), hit("d2", 0.1)));
+        Retriever fulltext = fixed(Modality.FULLTEXT, List.of(hit("d2", 9.0), hit("d1", 1.0)));
+        searcher(5000, vector, fulltext);
+        java.util.function.Function<SearchRequest.Tuning, SearchResponse> run = t -> searcher.search(
+                new SearchRequest("mountains", 2, List.of(), java.util.Set.of(), FusionMethod.WEIGHTED, java.util.Set.of(),
+                        null, t));
+        assertThat(run.apply(new SearchRequest.Tuning(null, Map.of(Modality.VECTOR, 5.0), null)).hits())
+                .extracting(h -> h.documentId()).containsExactly("d1", "d2");
+        SearchResponse fulltextHeavy = run.apply(new SearchRequest.Tuning(null, Map.of(Modality.FULLTEXT, 5.0), null));
+        assertThat(fulltextHeavy.hits()).extracting(h -> h.documentId()).containsExactly("d2", "d1");
+        assertThat(fulltextHeavy.fusion()).contains("fulltext=5.0").contains("vector=0.5");
+
+        SearchResponse rrf = searcher.search(new SearchRequest("mountains", 2, List.of(), java.util.Set.of(),
+                FusionMethod.RRF, java.util.Set.of(), null, new SearchRequest.Tuning(10, Map.of(), null)));
+        assertThat(rrf.fusion()).contains("1 / (10 + rank)");
+        assertThat(rrf.hits().getFirst().score()).isCloseTo(1.0 / 11 + 1.0 / 12, org.assertj.core.data.Offset.offset(1e-9));
+
+        assertThat(run.apply(new SearchRequest.Tuning(null, Map.of(), true)).warnings())
+                .anySatisfy(w -> assertThat(w).contains("no reranker is configured"));
+        assertThatThrownBy(() -> new SearchRequest.Tuning(0, Map.of(), null)).hasMessageContaining("rrf_k");
+        assertThatThrownBy(() -> new SearchRequest.Tuning(null, Map.of(Modality.VECTOR, Double.NaN), null))
+                .hasMessageContaining("weights.vector");
+    }
+
+    @Test
+    void rerank_false_skips_the_configured_reranker() {
+        Retriever legs = fixed(Modality.FULLTEXT, List.of(hit("d1", 3), hit("d2", 2), hit("d3", 1)));
+        io.polyrag.core.port.Reranker reverses = new io.polyrag.core.port.Reranker() {
+            @Override
+            public String id() {
+                return "test";
+            }
+
+            @Override
+            public List<Double> score(String query, List<String> passages) {
+                return java.util.stream.IntStream.range(0, passages.size()).mapToObj(i -> (double) i).toList();
+            }
+        };
+        searcher = new HybridSearcher(List.of(legs), catalog, TestRetrievers.options(10), reverses, null);
+        SearchRequest base = SearchRequest.of("water", 3);
+        assertThat(searcher.search(base).hits()).extracting(h -> h.documentId()).containsExactly("d3", "d2", "d1");
+        SearchResponse plain = searcher.search(new SearchRequest("water", 3, List.of(), java.util.Set.of(), null,
+                java.util.Set.of(), null, new SearchRequest.Tuning(null, Map.of(), false)));
+        assertThat(plain.hits()).extracting(h -> h.documentId()).containsExactly("d1", "d2", "d3");
+        assertThat(plain.hits().getFirst().sources()).doesNotContainKey("rerank");
+        assertThat(plain.fusion()).doesNotContain("reranked");
+    }
+
+    @Test
     void a_failing_reranker_leaves_the_fused_order_and_a_warning() {
         Retriever legs = fixed(Modality.FULLTEXT, List.of(hit("d1", 3), hit("d2", 2)));
         io.polyrag.core.port.Reranker broken = new io.polyrag.core.port.Reranker() {

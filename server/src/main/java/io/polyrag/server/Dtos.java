@@ -23,10 +23,14 @@ final class Dtos {
      * @param explain add each hit's per-modality contributions and the fusion arithmetic
      * @param category only hits of documents with this category
      * @param documentIds only hits of these documents ({@code document_ids})
+     * @param rrfK this search's RRF k ({@code rrf_k}, 1-10000); default from configuration
+     * @param weights this search's weighted-fusion weights by modality, each 0-1000; unnamed ones keep theirs
+     * @param rerank false skips the configured reranker; default: rerank when one is configured
      */
     record SearchBody(String query, @JsonProperty("top_k") Integer topK,
             @JsonProperty("kb") @JsonFormat(with = JsonFormat.Feature.ACCEPT_SINGLE_VALUE_AS_ARRAY) List<String> knowledgeBases, List<String> modalities,
-            String fusion, Boolean explain, String category, @JsonProperty("document_ids") List<String> documentIds) {
+            String fusion, Boolean explain, String category, @JsonProperty("document_ids") List<String> documentIds,
+            @JsonProperty("rrf_k") Integer rrfK, java.util.Map<String, Double> weights, Boolean rerank) {
     }
 
     /**
@@ -43,11 +47,15 @@ final class Dtos {
      * @param grounding add the grounding report: per answer sentence, the sources that support it
      * @param category only sources from documents with this category
      * @param documentIds only sources from these documents ({@code document_ids})
+     * @param rrfK RRF k ({@code rrf_k}), as for search
+     * @param weights weighted-fusion weights by modality, as for search
+     * @param rerank false skips the configured reranker, as for search
      */
     record QueryBody(String query, @JsonProperty("top_k") Integer topK,
             @JsonProperty("kb") @JsonFormat(with = JsonFormat.Feature.ACCEPT_SINGLE_VALUE_AS_ARRAY) List<String> knowledgeBases, List<String> modalities,
             String fusion, Integer neighbours, Boolean stream, Boolean grounding, String category,
-            @JsonProperty("document_ids") List<String> documentIds) {
+            @JsonProperty("document_ids") List<String> documentIds, @JsonProperty("rrf_k") Integer rrfK,
+            java.util.Map<String, Double> weights, Boolean rerank) {
     }
 
     /** A 502: the model failed, the sources are still returned. */

@@ -55,6 +55,7 @@ public final class RestServer implements io.polyrag.app.HttpFrontDoor {
             config.jetty.multipartConfig.maxTotalRequestSize(maxRequestBytes, SizeUnit.BYTES);
             config.jetty.multipartConfig.maxInMemoryFileSize(1, SizeUnit.MB);
             cors(config, polyrag.config().get(io.polyrag.core.config.Settings.HTTP_CORS_ORIGINS));
+            WebUi.register(config);
             // One access-log line per request; the MDC adds the id echoed in X-Request-Id and the tenant.
             io.micrometer.core.instrument.MeterRegistry meters = polyrag.metrics().registry();
             config.requestLogger.http((ctx, ms) -> {

@@ -41,6 +41,8 @@ final class SearchRoutes {
                 .query("explain", "boolean", "add per-modality contributions and the fusion arithmetic")
                 .query("category", "string", "only hits of documents with this category")
                 .query("document_id", "string", "only hits of these documents, comma-separated")
+                .query("rrf_k", "integer", "this search's RRF k, 1-10000")
+                .query("rerank", "boolean", "false skips the configured reranker")
                 .response(200, "the fused hits", SearchWire.Results.class);
         api.post("/v1/search", this::searchPost).summary("search", "Search every enabled retriever, fused")
                 .body(api.schemas(), Dtos.SearchBody.class, "query")
@@ -67,7 +69,9 @@ final class SearchRoutes {
                 : List.of(ctx.queryParam("modalities").split(","));
         List<String> ids = ctx.queryParams("document_id").stream().flatMap(k -> Arrays.stream(k.split(","))).toList();
         ctx.json(SearchWire.of(tenant(ctx).search().run(filtered(request(query, topK, kbs, modalities,
-                ctx.queryParam("fusion")), ids, ctx.queryParam("category"))), Http.booleanParam(ctx, "explain")));
+                ctx.queryParam("fusion")), ids, ctx.queryParam("category"), tuning(intParam(ctx, "rrf_k"), null,
+                ctx.queryParam("rerank") == null ? null : Http.booleanParam(ctx, "rerank")))),
+                Http.booleanParam(ctx, "explain")));
     }
 
     private void searchPost(Context ctx) {
@@ -77,7 +81,8 @@ final class SearchRoutes {
             throw new InvalidInputException("field 'query' is missing: send {\"query\": \"your question\"}");
         }
         ctx.json(SearchWire.of(tenant(ctx).search().run(filtered(request(b.query(), b.topK(), b.knowledgeBases(),
-                b.modalities(), b.fusion()), b.documentIds(), b.category())), Boolean.TRUE.equals(b.explain())));
+                b.modalities(), b.fusion()), b.documentIds(), b.category(), tuning(b.rrfK(), b.weights(), b.rerank()))),
+                Boolean.TRUE.equals(b.explain())));
     }
 
     private void query(Context ctx) throws IOException {
@@ -87,7 +92,8 @@ final class SearchRoutes {
             throw new InvalidInputException("field 'query' is missing: send {\"query\": \"your question\"}");
         }
         SearchRequest request = filtered(request(b.query(), b.topK() == null ? polyrag.search().defaultAnswerTopK()
-                : b.topK(), b.knowledgeBases(), b.modalities(), b.fusion()), b.documentIds(), b.category());
+                : b.topK(), b.knowledgeBases(), b.modalities(), b.fusion()), b.documentIds(), b.category(),
+                tuning(b.rrfK(), b.weights(), b.rerank()));
         boolean grounding = Boolean.TRUE.equals(b.grounding());
         if (Boolean.TRUE.equals(b.stream())) {
             streamAnswer(ctx, request, b.neighbours(), grounding);
@@ -129,15 +135,30 @@ final class SearchRoutes {
         }
     }
 
+    /** A request's fusion overrides; weights keyed by modality name. */
+    private static SearchRequest.Tuning tuning(Integer rrfK, Map<String, Double> weights, Boolean rerank) {
+        Map<Modality, Double> byModality = new java.util.EnumMap<>(Modality.class);
+        if (weights != null) {
+            weights.forEach((name, w) -> {
+                if (w == null) {
+                    throw new InvalidInputException("weights." + name + " must be a number between 0 and 1000");
+                }
+                byModality.put(Modality.parse(name), w);
+            });
+        }
+        return new SearchRequest.Tuning(rrfK, byModality, rerank);
+    }
+
     /** The request narrowed to documents and a category (checked; at most 1,000 ids). */
-    private static SearchRequest filtered(SearchRequest r, List<String> documentIds, String category) {
+    private static SearchRequest filtered(SearchRequest r, List<String> documentIds, String category,
+            SearchRequest.Tuning tuning) {
         List<String> ids = documentIds == null ? List.of() : documentIds.stream().filter(i -> i != null
                 && !i.isBlank()).toList();
         if (ids.size() > 1000) {
             throw new InvalidInputException("document_ids names " + ids.size() + " documents: at most 1000");
         }
         return new SearchRequest(r.query(), r.topK(), r.knowledgeBases(), r.modalities(), r.fusion(), Set.copyOf(ids),
-                io.polyrag.core.model.DocumentMeta.category(category));
+                io.polyrag.core.model.DocumentMeta.category(category), tuning);
     }
 
     private SearchRequest request(String query, Integer topK, List<String> kbs, List<String> modalities,

@@ -310,7 +310,14 @@ class RestServerTest {
         "top_k as a fraction | {\"query\": \"x\", \"top_k\": 2.5} | field 'top_k' has the wrong type: expected an integer, got 2.5",
         "query as a number | {\"query\": 42} | field 'query' has the wrong type: expected a string",
         "duplicate key | {\"query\": \"x\", \"query\": \"y\"} | field 'query' appears twice",
-        "camelCase name | {\"query\": \"x\", \"topK\": 3} | unknown field 'topK'; known fields: category, document_ids, explain, fusion, kb, modalities, query, top_k"})
+        "rrf_k zero | {\"query\": \"x\", \"rrf_k\": 0} | rrf_k must be between 1 and 10000, was 0",
+        "rrf_k as a string | {\"query\": \"x\", \"rrf_k\": \"sixty\"} | field 'rrf_k' has the wrong type",
+        "negative weight | {\"query\": \"x\", \"weights\": {\"vector\": -1}} | weights.vector must be a number between 0 and 1000, was -1.0",
+        "weight of an unknown modality | {\"query\": \"x\", \"weights\": {\"smell\": 1}} | unknown modality 'smell'",
+        "null weight | {\"query\": \"x\", \"weights\": {\"vector\": null}} | weights.vector must be a number",
+        "weights as a list | {\"query\": \"x\", \"weights\": [1]} | field 'weights' has the wrong type",
+        "rerank as a string | {\"query\": \"x\", \"rerank\": \"yes\"} | field 'rerank' has the wrong type",
+        "camelCase name | {\"query\": \"x\", \"topK\": 3} | unknown field 'topK'; known fields: category, document_ids, explain, fusion, kb, modalities, query, rerank, rrf_k, top_k, weights"})
     void bad_search_bodies_get_400_with_a_message(String name, String body, String detail) {
         assertProblem(post("/v1/search", body), 400, detail);
     }

@@ -22,7 +22,7 @@ public final class TestPostgres {
     public static String url() {
         String url = System.getenv(URL_VARIABLE);
         if (url == null || url.isBlank()) {
-            if ("true".equalsIgnoreCase(System.getenv("POLYRAG_TEST_REQUIRE_SERVICES"))) {
+            if (TestServices.required()) {
                 throw new IllegalStateException(URL_VARIABLE + " is not set but POLYRAG_TEST_REQUIRE_SERVICES=true: "
                         + "start PostgreSQL with pgvector (.ci/postgres.sh prints the URL)");
             }

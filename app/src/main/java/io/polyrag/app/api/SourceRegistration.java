@@ -8,10 +8,12 @@ import java.util.Map;
  * @param id the caller's id for it: 1-64 of a-z, 0-9, '.', '_', '-', starting with a letter or digit
  * @param type {@code filesystem}
  * @param config for {@code filesystem}: {@code root} (an absolute folder), {@code include} and {@code exclude}
- *     (lists of globs on the path below the root), {@code follow_symlinks} (false)
+ *     (lists of globs on the path below the root), {@code follow_symlinks} (false), {@code skip_graph} (false: index
+ *     without extracting entities and relations)
  * @param knowledgeBase where its items are indexed; null for the default
  * @param intervalSeconds how often it is scanned, at least 30; null for 300
- * @param enabled whether it is scanned and watched; null for true
+ * @param enabled whether it is scanned and watched; null for true. Its first sync runs either way, so a source
+ *     registered disabled is indexed once and kept in step only once enabled
  */
 public record SourceRegistration(String id, String type, Map<String, Object> config, String knowledgeBase,
         Integer intervalSeconds, Boolean enabled) {

@@ -65,7 +65,7 @@ public final class SearchWire {
     /** A chunk of a source; {@code hit} false for a neighbour added for context. */
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     public record Passage(String chunkId, int ordinal, String kind, List<String> headingPath, String text,
-            boolean hit) {
+            boolean hit, String location) {
     }
 
     /** One answer sentence: the sources whose text covers it, those it cites, and whether any supports it. */
@@ -106,7 +106,7 @@ public final class SearchWire {
         return sources == null ? List.of() : sources.stream().map(s -> new Source(s.number(), s.documentId(),
                 s.title(), s.uri(), s.knowledgeBase(), s.passages().stream().map(p -> new Passage(p.chunkId(),
                         p.ordinal(), p.kind() == null ? null : p.kind().wireName(), p.headingPath(), p.text(),
-                        p.hit())).toList())).toList();
+                        p.hit(), p.location())).toList())).toList();
     }
 
     private static Grounded grounded(GroundedSentence g) {

@@ -27,11 +27,18 @@ public record AnswerSource(int number, String documentId, String title, String u
      * @param headingPath its headings
      * @param text its text
      * @param hit true if retrieval found it, false if it was added as a neighbour of a hit
+     * @param location where in the source it is ({@code page 3}, {@code sheet Budget}), or empty
      */
     public record Passage(String chunkId, int ordinal, ChunkKind kind, List<String> headingPath, String text,
-            boolean hit) {
+            boolean hit, String location) {
         public Passage {
             headingPath = List.copyOf(headingPath);
+            location = location == null ? "" : location;
+        }
+
+        public Passage(String chunkId, int ordinal, ChunkKind kind, List<String> headingPath, String text,
+                boolean hit) {
+            this(chunkId, ordinal, kind, headingPath, text, hit, "");
         }
     }
 }

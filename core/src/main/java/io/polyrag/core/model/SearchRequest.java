@@ -15,15 +15,48 @@ import java.util.Set;
  * @param documentIds only hits of these documents; empty means any (applied where hits meet the catalog, to the
  *     retrievers' candidates)
  * @param category only hits of documents with this category; null means any (likewise)
+ * @param tuning this search's fusion constants and reranking, each null for the configured value
  */
 public record SearchRequest(String query, int topK, List<String> knowledgeBases, Set<Modality> modalities,
-        FusionMethod fusion, Set<String> documentIds, String category) {
+        FusionMethod fusion, Set<String> documentIds, String category, Tuning tuning) {
     public SearchRequest(String query, int topK, List<String> knowledgeBases, Set<Modality> modalities,
             FusionMethod fusion) {
         this(query, topK, knowledgeBases, modalities, fusion, Set.of(), null);
     }
 
+    public SearchRequest(String query, int topK, List<String> knowledgeBases, Set<Modality> modalities,
+            FusionMethod fusion, Set<String> documentIds, String category) {
+        this(query, topK, knowledgeBases, modalities, fusion, documentIds, category, Tuning.CONFIGURED);
+    }
+
+    /**
+     * One search's overrides of the configured fusion and reranking (what a UI's controls or an experiment change).
+     *
+     * @param rrfK the k of reciprocal rank fusion, 1-10000; null for the configured one
+     * @param weights weighted fusion's per-modality weights, each 0-1000; a modality not named keeps its configured
+     *     weight
+     * @param rerank false skips the configured reranker; true asks for it (a warning when none is configured); null
+     *     for the configured behaviour
+     */
+    public record Tuning(Integer rrfK, java.util.Map<Modality, Double> weights, Boolean rerank) {
+        public static final Tuning CONFIGURED = new Tuning(null, java.util.Map.of(), null);
+
+        public Tuning {
+            weights = weights == null ? java.util.Map.of() : java.util.Map.copyOf(weights);
+            if (rrfK != null && (rrfK < 1 || rrfK > 10_000)) {
+                throw new io.polyrag.core.InvalidInputException("rrf_k must be between 1 and 10000, was " + rrfK);
+            }
+            weights.forEach((m, w) -> {
+                if (w == null || !Double.isFinite(w) || w < 0 || w > 1000) {
+                    throw new io.polyrag.core.InvalidInputException("weights." + m.wireName() + " must be a number "
+                            + "between 0 and 1000, was " + w);
+                }
+            });
+        }
+    }
+
     public SearchRequest {
+        tuning = tuning == null ? Tuning.CONFIGURED : tuning;
         documentIds = documentIds == null ? Set.of() : Set.copyOf(documentIds);
         knowledgeBases = knowledgeBases == null ? List.of()
                 : knowledgeBases.stream().filter(k -> k != null && !k.isBlank()).distinct().toList();
@@ -37,7 +70,7 @@ public record SearchRequest(String query, int topK, List<String> knowledgeBases,
     /** This request over other knowledge bases (their stored names). */
     public SearchRequest over(java.util.Collection<String> storedKnowledgeBases) {
         return new SearchRequest(query, topK, List.copyOf(storedKnowledgeBases), modalities, fusion, documentIds,
-                category);
+                category, tuning);
     }
 
     public SearchScope scope() {

@@ -1,0 +1,139 @@
+import { useCallback, useEffect, useReducer, useRef, useState, type KeyboardEvent } from 'react';
+import { api, message, ok, setApiKey, setUnauthorizedHandler, type Configuration } from './api/client';
+import { useJobUpdates } from './jobs';
+import { initialState, reducer, TAB_LABELS, TABS, type Action, type State, type Tab } from './state';
+import { SourcesTab } from './tabs/Sources';
+import { ProcessingTab } from './tabs/Processing';
+import { SearchTab } from './tabs/Search';
+import { ChatTab } from './tabs/Chat';
+import { KnowledgeBasesTab } from './tabs/KnowledgeBases';
+import { GraphTab } from './tabs/Graph';
+
+const KEY_STORAGE = 'polyrag.apiKey';
+
+export interface TabProps {
+  state: State;
+  dispatch: (a: Action) => void;
+  config: Configuration | null;
+}
+
+export function App() {
+  const [state, dispatch] = useReducer(reducer, undefined, () => initialState(sessionStorage.getItem(KEY_STORAGE)
+    ?? ''));
+  const [config, setConfig] = useState<Configuration | null>(null);
+  const [configError, setConfigError] = useState('');
+  // Whether this server needs a key, from /health (which needs none): without a key nothing is asked of /v1, so a
+  // fresh visit to a server with keys shows the key prompt, not a row of refused requests.
+  const [auth, setAuth] = useState<'unknown' | 'local' | 'keys'>('unknown');
+  setApiKey(state.apiKey);
+  const locked = auth === 'unknown' || (auth === 'keys' && !state.apiKey) || state.unauthorized;
+
+  useEffect(() => {
+    ok(api.GET('/health')).then((h) => setAuth(h.auth === 'keys' ? 'keys' : 'local'))
+      .catch((e) => { setAuth('local'); setConfigError(message(e)); });
+  }, []);
+
+  useEffect(() => {
+    setUnauthorizedHandler(() => dispatch({ type: 'unauthorized', value: true }));
+  }, []);
+
+  useEffect(() => {
+    setApiKey(state.apiKey);
+    if (locked) return;
+    ok(api.GET('/v1/configuration')).then((c) => {
+      setConfig(c);
+      setConfigError('');
+    }).catch((e: { status?: number; message?: string }) => {
+      if (e.status !== 401) setConfigError(e.message ?? String(e));
+    });
+  }, [state.apiKey, locked]);
+
+  useJobUpdates(state.runs, dispatch, state.apiKey, !locked);
+
+  const tabs = useRef<Record<string, HTMLButtonElement | null>>({});
+  const onTabKey = useCallback((e: KeyboardEvent, tab: Tab) => {
+    const i = TABS.indexOf(tab);
+    const next = e.key === 'ArrowRight' ? TABS[(i + 1) % TABS.length] : e.key === 'ArrowLeft'
+      ? TABS[(i + TABS.length - 1) % TABS.length] : e.key === 'Home' ? TABS[0] : e.key === 'End'
+        ? TABS[TABS.length - 1] : null;
+    if (next) {
+      e.preventDefault();
+      dispatch({ type: 'tab', tab: next });
+      tabs.current[next]?.focus();
+    }
+  }, []);
+
+  const props: TabProps = { state, dispatch, config };
+  return (
+    <div className="app">
+      <header className="top">
+        <h1 className="brand">polyrag</h1>
+        <nav role="tablist" aria-label="Sections" className="tabs">
+          {TABS.map((t) => (
+            <button key={t} role="tab" id={`tab-${t}`} aria-selected={state.tab === t} aria-controls={`panel-${t}`}
+              tabIndex={state.tab === t ? 0 : -1} ref={(el) => { tabs.current[t] = el; }}
+              className={state.tab === t ? 'tab active' : 'tab'} onClick={() => dispatch({ type: 'tab', tab: t })}
+              onKeyDown={(e) => onTabKey(e, t)}>
+              {TAB_LABELS[t]}
+              {t === 'processing' && activeRuns(state) > 0 ? <span className="badge"
+                aria-label={`${activeRuns(state)} running`}>{activeRuns(state)}</span> : null}
+            </button>
+          ))}
+        </nav>
+        <KeyBox apiKey={state.unauthorized ? '' : state.apiKey} onKey={(key) => {
+          if (key) sessionStorage.setItem(KEY_STORAGE, key);
+          else sessionStorage.removeItem(KEY_STORAGE);
+          dispatch({ type: 'apiKey', key });
+        }} />
+      </header>
+      {locked && auth !== 'unknown' ? (
+        <div role="alert" className="banner error">
+          This server needs a valid API key. {state.unauthorized ? 'The key was refused: ' : ''}
+          enter one above (ask your operator, or create one with <code>polyrag keys create TENANT</code>).
+        </div>
+      ) : null}
+      {configError ? <div role="alert" className="banner error">Cannot reach the server: {configError}</div> : null}
+      <main id={`panel-${state.tab}`} role="tabpanel" aria-labelledby={`tab-${state.tab}`} className="panel"
+        tabIndex={-1}>
+        {locked ? <p className="empty">{auth === 'unknown' ? 'Connecting…' : 'Enter an API key to begin.'}</p>
+          : <>
+        {state.tab === 'sources' && <SourcesTab {...props} />}
+        {state.tab === 'processing' && <ProcessingTab {...props} />}
+        {state.tab === 'search' && <SearchTab {...props} />}
+        {state.tab === 'chat' && <ChatTab {...props} />}
+        {state.tab === 'kbs' && <KnowledgeBasesTab {...props} />}
+        {state.tab === 'graph' && <GraphTab {...props} />}
+          </>}
+      </main>
+      <footer className="foot">
+        {config ? <span>polyrag {config.version} · {config.embedding_model} · answers: {config.answers}</span>
+          : null}
+        <a href="/v1/openapi.json">API</a>
+      </footer>
+    </div>
+  );
+}
+
+function activeRuns(state: State) {
+  return state.runs.filter((r) => r.job && (r.job.status === 'queued' || r.job.status === 'running')).length;
+}
+
+function KeyBox({ apiKey, onKey }: { apiKey: string; onKey: (key: string) => void }) {
+  const [draft, setDraft] = useState('');
+  if (apiKey) {
+    return (
+      <div className="keybox">
+        <span>API key set</span>
+        <button type="button" className="link" onClick={() => onKey('')}>Forget key</button>
+      </div>
+    );
+  }
+  return (
+    <form className="keybox" onSubmit={(e) => { e.preventDefault(); onKey(draft.trim()); setDraft(''); }}>
+      <label htmlFor="api-key">API key</label>
+      <input id="api-key" type="password" autoComplete="off" value={draft} placeholder="none (local mode)"
+        onChange={(e) => setDraft(e.target.value)} />
+      <button type="submit" disabled={!draft.trim()}>Use key</button>
+    </form>
+  );
+}

@@ -1,0 +1,152 @@
+// The one way the UI talks to polyrag: openapi-fetch over the types generated from the served OpenAPI document, so
+// every path, field and response shape is checked by the compiler. The API key (if any) rides on every request.
+import createClient, { type Middleware } from 'openapi-fetch';
+import type { components, paths } from './schema';
+
+export type Schemas = components['schemas'];
+export type Hit = Schemas['SearchWireHit'];
+export type Results = Schemas['SearchWireResults'];
+export type Answer = Schemas['SearchWireAnswerBody'];
+export type AnswerSource = Schemas['SearchWireSource'];
+export type Job = Schemas['IngestWireJob'];
+export type SearchBody = Schemas['DtosSearchBody'];
+export type QueryBody = Schemas['DtosQueryBody'];
+export type SourceBody = Schemas['DtosSourceBody'];
+export type Staged = Schemas['IngestWireStaged'];
+export type Configuration = Schemas['AdminWireConfiguration'];
+export type KnowledgeBase = Schemas['IngestWireKnowledgeBase'];
+export type DocumentRow = Schemas['IngestWireDocument'];
+export type DocumentDetail = Schemas['IngestWireDocumentDetail'];
+export type FoundEntity = Schemas['AdminWireFoundEntity'];
+export type Neighbourhood = Schemas['AdminWireNeighbourhood'];
+export type Problem = Schemas['Problem'];
+
+/** A failed call, with the server's problem detail (which names the field and the fix). */
+export class ApiError extends Error {
+  constructor(readonly status: number, readonly detail: string, readonly title = '') {
+    super(detail || title || `HTTP ${status}`);
+  }
+}
+
+let apiKey = '';
+let onUnauthorized: () => void = () => {};
+
+/** The key sent as `Authorization: Bearer`; empty for a server in local (no-key) mode. */
+export function setApiKey(key: string) {
+  apiKey = key.trim();
+}
+
+/** Called whenever the server answers 401, so the UI can show its key prompt. */
+export function setUnauthorizedHandler(handler: () => void) {
+  onUnauthorized = handler;
+}
+
+export function authHeaders(): Record<string, string> {
+  return apiKey ? { Authorization: `Bearer ${apiKey}` } : {};
+}
+
+const auth: Middleware = {
+  onRequest({ request }) {
+    if (apiKey) request.headers.set('Authorization', `Bearer ${apiKey}`);
+    return request;
+  },
+  onResponse({ response }) {
+    if (response.status === 401) onUnauthorized();
+    return response;
+  },
+};
+
+// Same origin; fetch looked up per call (so a test can stand in for the server).
+export const api = createClient<paths>({ baseUrl: globalThis.location?.origin ?? '',
+  fetch: (request: Request) => globalThis.fetch(request) });
+api.use(auth);
+
+/** The data of an openapi-fetch result, or an ApiError carrying the problem's detail. */
+export async function ok<T>(call: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<T> {
+  const { data, error, response } = await call;
+  if (!response.ok || data === undefined) {
+    throw toError(response.status, error);
+  }
+  return data;
+}
+
+function toError(status: number, body: unknown): ApiError {
+  if (body && typeof body === 'object') {
+    const p = body as { detail?: string; title?: string };
+    return new ApiError(status, p.detail ?? '', p.title ?? '');
+  }
+  return new ApiError(status, typeof body === 'string' && body ? body.slice(0, 300) : `HTTP ${status}`);
+}
+
+/** One server-sent event. */
+export interface ServerEvent {
+  id?: string;
+  event: string;
+  data: string;
+}
+
+/**
+ * Reads a text/event-stream answered to `fetch` (EventSource cannot send an API key), calling `onEvent` for each
+ * event until the stream ends or `signal` aborts. Rejects with an ApiError when the server refuses the request.
+ */
+export async function streamEvents(url: string, init: RequestInit, onEvent: (e: ServerEvent) => void,
+  signal?: AbortSignal): Promise<void> {
+  const response = await fetch(url, { ...init, signal, headers: { ...authHeaders(), ...(init.headers ?? {}) } });
+  if (response.status === 401) onUnauthorized();
+  if (!response.ok) {
+    let body: unknown = undefined;
+    try {
+      body = await response.json();
+    } catch {
+      // not JSON
+    }
+    throw toError(response.status, body);
+  }
+  if (!response.body) throw new ApiError(0, 'this browser cannot read streamed responses');
+  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = '';
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    buffer += value;
+    let end: number;
+    while ((end = buffer.search(/\r?\n\r?\n/)) >= 0) {
+      const block = buffer.slice(0, end);
+      buffer = buffer.slice(end).replace(/^\r?\n\r?\n/, '');
+      const event = parseEvent(block);
+      if (event) onEvent(event);
+    }
+  }
+}
+
+export function parseEvent(block: string): ServerEvent | null {
+  let event = 'message';
+  let id: string | undefined;
+  const data: string[] = [];
+  for (const line of block.split(/\r?\n/)) {
+    if (!line || line.startsWith(':')) continue;
+    const colon = line.indexOf(':');
+    const field = colon < 0 ? line : line.slice(0, colon);
+    const value = colon < 0 ? '' : line.slice(colon + 1).replace(/^ /, '');
+    if (field === 'event') event = value;
+    else if (field === 'data') data.push(value);
+    else if (field === 'id') id = value;
+  }
+  return data.length ? { id, event, data: data.join('\n') } : null;
+}
+
+/** Downloads a document's stored original with the key (a plain link could not send it). */
+export async function downloadOriginal(documentId: string, name: string) {
+  const response = await fetch(`/v1/documents/${encodeURIComponent(documentId)}/content`, { headers: authHeaders() });
+  if (!response.ok) throw toError(response.status, await response.json().catch(() => undefined));
+  const url = URL.createObjectURL(await response.blob());
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = name;
+  a.click();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+export function message(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}

@@ -1,0 +1,135 @@
+// Live job progress: the tenant's event stream (GET /v1/events, read with fetch so the API key goes along), and,
+// where the stream is not available, polling that reschedules itself after each response — one request in flight,
+// never a queue — and stops on a terminal status, on cancel and when its owner unmounts.
+import { useEffect, useRef, useState } from 'react';
+import { api, ok, streamEvents, type Job } from './api/client';
+import { isTerminal, type Action, type Run } from './state';
+
+export interface Poller {
+  stop(): void;
+  readonly stopped: boolean;
+}
+
+/**
+ * Polls one job: the next request is scheduled only once the previous one has answered. `fetchJob` is the call
+ * (injectable for tests); errors are retried at the same interval, a 404 stops.
+ */
+export function pollJob(id: string, onJob: (job: Job) => void, options: { intervalMs?: number;
+  fetchJob?: (id: string) => Promise<Job> } = {}): Poller {
+  const intervalMs = options.intervalMs ?? 1000;
+  const fetchJob = options.fetchJob ?? ((jobId: string) => ok(api.GET('/v1/jobs/{id}',
+    { params: { path: { id: jobId } } })));
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let stopped = false;
+  const tick = async () => {
+    timer = undefined;
+    try {
+      const job = await fetchJob(id);
+      if (stopped) return;
+      onJob(job);
+      if (isTerminal(job.status)) {
+        stopped = true;
+        return;
+      }
+    } catch (e) {
+      if (stopped || (e as { status?: number }).status === 404) {
+        stopped = true;
+        return;
+      }
+    }
+    if (!stopped) timer = setTimeout(tick, intervalMs);
+  };
+  timer = setTimeout(tick, 0);
+  return {
+    stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+    },
+    get stopped() {
+      return stopped;
+    },
+  };
+}
+
+/**
+ * Keeps the runs' jobs current while mounted: one event stream for all of them; if it cannot be opened (or drops
+ * and cannot be reopened), one poller per unfinished job.
+ */
+export function useJobUpdates(runs: Run[], dispatch: (a: Action) => void, apiKey: string, enabled = true) {
+  const [streaming, setStreaming] = useState(true);
+
+  useEffect(() => {
+    if (!enabled) return;
+    const abort = new AbortController();
+    setStreaming(true);
+    let lastId: string | undefined;
+    let failures = 0;
+    const open = async () => {
+      while (!abort.signal.aborted) {
+        try {
+          await streamEvents('/v1/events', { headers: lastId ? { 'Last-Event-ID': lastId } : {} }, (e) => {
+            failures = 0;
+            if (e.id) lastId = e.id;
+            try {
+              const event = JSON.parse(e.data) as { job?: Job };
+              if (event.job) dispatch({ type: 'jobs', jobs: [event.job] });
+            } catch {
+              // not a job event
+            }
+          }, abort.signal);
+        } catch {
+          if (abort.signal.aborted) return;
+        }
+        if (abort.signal.aborted) return;
+        if (++failures >= 3) {
+          setStreaming(false);
+          return;
+        }
+        await new Promise((r) => setTimeout(r, 1000 * failures));
+      }
+    };
+    void open();
+    // The list once, so jobs started elsewhere (or before a reload) show too.
+    ok(api.GET('/v1/jobs', { params: { query: { limit: 20 } } })).then((page) => dispatch({ type: 'jobs',
+      jobs: page.jobs ?? [] })).catch(() => {});
+    return () => abort.abort();
+  }, [dispatch, apiKey, enabled]);
+
+  useJobPolling(runs, (job) => dispatch({ type: 'jobs', jobs: [job] }), enabled && !streaming);
+}
+
+/**
+ * While enabled and mounted, one poller per unfinished run; each stops on its job's terminal status (a cancel
+ * included), and all stop on unmount.
+ */
+export function useJobPolling(runs: Run[], onJob: (job: Job) => void, enabled: boolean,
+  fetchJob?: (id: string) => Promise<Job>) {
+  const pollers = useRef(new Map<string, Poller>());
+  const callback = useRef(onJob);
+  callback.current = onJob;
+  useEffect(() => {
+    const all = pollers.current;
+    for (const r of runs) {
+      const poller = all.get(r.jobId);
+      if (!enabled || isTerminal(r.job?.status)) {
+        // Finished (or canceled: the cancel's answer carries the status) or no longer needed: stop now.
+        poller?.stop();
+        all.delete(r.jobId);
+      } else if (!poller) {
+        all.set(r.jobId, pollJob(r.jobId, (job) => callback.current(job), { fetchJob }));
+      }
+    }
+  }, [runs, enabled, fetchJob]);
+  useEffect(() => {
+    const all = pollers.current;
+    return () => {
+      all.forEach((p) => p.stop());
+      all.clear();
+    };
+  }, []);
+}
+
+/** Cancels a job; its poller (if any) stops once the canceled status arrives. */
+export async function cancelJob(id: string): Promise<Job> {
+  return ok(api.POST('/v1/jobs/{id}/cancel', { params: { path: { id } } }));
+}

@@ -1,0 +1,189 @@
+// Every piece of state that must outlive a tab lives here, at the top of the app: panels unmount when inactive, so
+// typed input, an unsent chat draft, search results and the transcript are kept in this one reducer.
+import type { Answer, AnswerSource, Job, Results } from './api/client';
+import { emptyDrafts, freeze, type Drafts, type SourceKind, type Snapshot } from './sources';
+
+export const TABS = ['sources', 'processing', 'search', 'chat', 'kbs', 'graph'] as const;
+export type Tab = (typeof TABS)[number];
+export const TAB_LABELS: Record<Tab, string> = {
+  sources: 'Sources', processing: 'Processing', search: 'Search', chat: 'Chat', kbs: 'Knowledge bases',
+  graph: 'Graph',
+};
+
+export interface Controls {
+  modalities: string[];
+  fusion: 'rrf' | 'weighted' | '';
+  rrfK: string;
+  weights: Record<string, string>;
+  topK: string;
+  /** null: the server's configured behaviour (rerank when a reranker is configured). */
+  rerank: boolean | null;
+  neighbours: string;
+  explain: boolean;
+}
+
+export interface SearchState {
+  query: string;
+  mode: 'search' | 'answer';
+  controls: Controls;
+  results: Results | null;
+  answer: Answer | null;
+  error: string;
+  busy: boolean;
+}
+
+export interface Turn {
+  id: number;
+  question: string;
+  answer: string;
+  sources: AnswerSource[];
+  status: 'streaming' | 'done' | 'error';
+  error: string;
+  mode: string;
+}
+
+export interface Run {
+  jobId: string;
+  label: string;
+  kind: SourceKind | 'job';
+  job: Job | null;
+}
+
+export interface GraphNode {
+  id: string;
+  label: string;
+  type: string;
+  kind: 'entity' | 'document';
+  expanded: boolean;
+}
+
+export interface GraphEdge {
+  id: string;
+  source: string;
+  target: string;
+  label: string;
+}
+
+export interface State {
+  tab: Tab;
+  apiKey: string;
+  unauthorized: boolean;
+  sourceKind: SourceKind;
+  drafts: Drafts;
+  configured: Snapshot | null;
+  processing: { skipGraph: boolean; sync: boolean };
+  runs: Run[];
+  search: SearchState;
+  chat: { draft: string; turns: Turn[]; opened: { turn: number; source: number } | null };
+  kb: { selected: string };
+  graph: { query: string; nodes: GraphNode[]; edges: GraphEdge[]; selected: string };
+}
+
+export const initialControls = (): Controls => ({
+  modalities: [], fusion: '', rrfK: '', weights: {}, topK: '10', rerank: null, neighbours: '1', explain: true,
+});
+
+export const initialState = (apiKey = ''): State => ({
+  tab: 'sources',
+  apiKey,
+  unauthorized: false,
+  sourceKind: 'upload',
+  drafts: emptyDrafts(),
+  configured: null,
+  processing: { skipGraph: false, sync: true },
+  runs: [],
+  search: { query: '', mode: 'search', controls: initialControls(), results: null, answer: null, error: '',
+    busy: false },
+  chat: { draft: '', turns: [], opened: null },
+  kb: { selected: '' },
+  graph: { query: '', nodes: [], edges: [], selected: '' },
+});
+
+export type Action =
+  | { type: 'tab'; tab: Tab }
+  | { type: 'apiKey'; key: string }
+  | { type: 'unauthorized'; value: boolean }
+  | { type: 'sourceKind'; kind: SourceKind }
+  | { type: 'draft'; kind: SourceKind; patch: Partial<Drafts[SourceKind]> }
+  | { type: 'configure'; snapshot: Snapshot }
+  | { type: 'unconfigure' }
+  | { type: 'processing'; patch: Partial<State['processing']> }
+  | { type: 'runStarted'; run: Run }
+  | { type: 'jobs'; jobs: Job[] }
+  | { type: 'search'; patch: Partial<SearchState> }
+  | { type: 'controls'; patch: Partial<Controls> }
+  | { type: 'chatDraft'; draft: string }
+  | { type: 'ask'; turn: Turn }
+  | { type: 'turn'; id: number; patch: Partial<Turn> | ((t: Turn) => Partial<Turn>) }
+  | { type: 'openCitation'; turn: number; source: number }
+  | { type: 'closeCitation' }
+  | { type: 'kb'; selected: string }
+  | { type: 'graphQuery'; query: string }
+  | { type: 'graphMerge'; nodes: GraphNode[]; edges: GraphEdge[]; expanded?: string; reset?: boolean }
+  | { type: 'graphSelect'; id: string };
+
+const TERMINAL = new Set(['succeeded', 'partial', 'failed', 'canceled']);
+export const isTerminal = (status: string | null | undefined) => !!status && TERMINAL.has(status);
+
+export function reducer(state: State, a: Action): State {
+  switch (a.type) {
+    case 'tab':
+      return { ...state, tab: a.tab };
+    case 'apiKey':
+      return { ...state, apiKey: a.key, unauthorized: false };
+    case 'unauthorized':
+      return { ...state, unauthorized: a.value };
+    case 'sourceKind':
+      return { ...state, sourceKind: a.kind };
+    case 'draft':
+      return { ...state, drafts: { ...state.drafts, [a.kind]: { ...state.drafts[a.kind], ...a.patch } } };
+    case 'configure':
+      // A deep copy, frozen: editing the live form afterwards cannot reach it.
+      return { ...state, configured: freeze(structuredClone(a.snapshot)), tab: 'processing',
+        processing: { ...state.processing, sync: a.snapshot.kind !== 'upload' } };
+    case 'unconfigure':
+      return { ...state, configured: null };
+    case 'processing':
+      return { ...state, processing: { ...state.processing, ...a.patch } };
+    case 'runStarted':
+      return { ...state, configured: null, runs: [a.run, ...state.runs.filter((r) => r.jobId !== a.run.jobId)] };
+    case 'jobs': {
+      const byId = new Map(a.jobs.map((j) => [j.id ?? '', j]));
+      const runs = state.runs.map((r) => (byId.has(r.jobId) ? { ...r, job: byId.get(r.jobId)! } : r));
+      const known = new Set(runs.map((r) => r.jobId));
+      const added = a.jobs.filter((j) => j.id && !known.has(j.id))
+        .map((j): Run => ({ jobId: j.id!, label: `${j.kind ?? 'job'} ${j.id!.slice(0, 8)}`, kind: 'job', job: j }));
+      return { ...state, runs: [...runs, ...added] };
+    }
+    case 'search':
+      return { ...state, search: { ...state.search, ...a.patch } };
+    case 'controls':
+      return { ...state, search: { ...state.search, controls: { ...state.search.controls, ...a.patch } } };
+    case 'chatDraft':
+      return { ...state, chat: { ...state.chat, draft: a.draft } };
+    case 'ask':
+      return { ...state, chat: { ...state.chat, draft: '', turns: [...state.chat.turns, a.turn] } };
+    case 'turn':
+      return { ...state, chat: { ...state.chat, turns: state.chat.turns.map((t) => (t.id === a.id
+        ? { ...t, ...(typeof a.patch === 'function' ? a.patch(t) : a.patch) } : t)) } };
+    case 'openCitation':
+      return { ...state, chat: { ...state.chat, opened: { turn: a.turn, source: a.source } } };
+    case 'closeCitation':
+      return { ...state, chat: { ...state.chat, opened: null } };
+    case 'kb':
+      return { ...state, kb: { selected: a.selected } };
+    case 'graphQuery':
+      return { ...state, graph: { ...state.graph, query: a.query } };
+    case 'graphMerge': {
+      const nodes = new Map((a.reset ? [] : state.graph.nodes).map((n) => [n.id, n]));
+      a.nodes.forEach((n) => { if (!nodes.has(n.id)) nodes.set(n.id, n); });
+      if (a.expanded && nodes.has(a.expanded)) nodes.set(a.expanded, { ...nodes.get(a.expanded)!, expanded: true });
+      const edges = new Map((a.reset ? [] : state.graph.edges).map((e) => [e.id, e]));
+      a.edges.forEach((e) => edges.set(e.id, e));
+      return { ...state, graph: { ...state.graph, nodes: [...nodes.values()], edges: [...edges.values()],
+        selected: a.expanded ?? state.graph.selected } };
+    }
+    case 'graphSelect':
+      return { ...state, graph: { ...state.graph, selected: a.id } };
+  }
+}

@@ -1,0 +1,125 @@
+import { useEffect, useRef } from 'react';
+import type { TabProps } from '../App';
+import { message, streamEvents, type Answer, type AnswerSource } from '../api/client';
+import { highlight } from '../highlight';
+import type { Turn } from '../state';
+import { queryBody } from './Search';
+
+let nextTurn = 1;
+
+export function ChatTab({ state, dispatch }: TabProps) {
+  const { draft, turns, opened } = state.chat;
+  const end = useRef<HTMLDivElement>(null);
+  useEffect(() => { end.current?.scrollIntoView?.({ block: 'nearest' }); }, [turns.length]);
+
+  const ask = async () => {
+    const question = draft.trim();
+    if (!question) return;
+    const id = nextTurn++;
+    dispatch({ type: 'ask', turn: { id, question, answer: '', sources: [], status: 'streaming', error: '', mode: '' } });
+    try {
+      await streamEvents('/v1/query', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Accept: 'text/event-stream' },
+        body: JSON.stringify({ ...queryBody(question, state.search.controls), stream: true }),
+      }, (e) => {
+        const data = JSON.parse(e.data);
+        if (e.event === 'token') {
+          dispatch({ type: 'turn', id, patch: (t: Turn) => ({ answer: t.answer + (data.text ?? '') }) });
+        } else if (e.event === 'answer') {
+          const a = data as Answer;
+          dispatch({ type: 'turn', id, patch: { answer: a.answer ?? '', sources: a.sources ?? [], status: 'done',
+            mode: a.mode ?? '' } });
+        } else if (e.event === 'error') {
+          dispatch({ type: 'turn', id, patch: { status: 'error', error: data.detail ?? 'the answer failed',
+            sources: data.sources ?? [] } });
+        }
+      });
+      dispatch({ type: 'turn', id, patch: (t: Turn) => (t.status === 'streaming' ? { status: 'done' } : {}) });
+    } catch (e) {
+      dispatch({ type: 'turn', id, patch: { status: 'error', error: message(e) } });
+    }
+  };
+
+  const openedTurn = opened ? turns.find((t) => t.id === opened.turn) : undefined;
+  const openedSource = openedTurn?.sources.find((s) => s.number === opened?.source);
+
+  return (
+    <section aria-labelledby="chat-title" className="chat">
+      <h2 id="chat-title" className="sr-only">Chat</h2>
+      <div className="chat-layout">
+        <div className="transcript" aria-live="polite">
+          {turns.length === 0 ? <p className="empty">Ask a question: the answer cites its sources by number;
+            click a number to read the passage in its document.</p> : null}
+          {turns.map((t) => (
+            <article key={t.id} className="turn">
+              <p className="question"><span className="who">You</span> {t.question}</p>
+              <div className="reply">
+                <span className="who">polyrag{t.mode ? <span className="muted"> · {t.mode}</span> : null}</span>
+                <p className="answer-text">{cite(t, (n) => dispatch({ type: 'openCitation', turn: t.id, source: n }))}
+                  {t.status === 'streaming' ? <span className="cursor" aria-label="writing">▍</span> : null}</p>
+                {t.error ? <p role="alert" className="error">{t.error}</p> : null}
+                {t.sources.length ? (
+                  <ol className="cites">{t.sources.map((s) => (
+                    <li key={s.number}><button type="button" className="link"
+                      onClick={() => dispatch({ type: 'openCitation', turn: t.id, source: s.number })}>
+                      [{s.number}] {s.title || s.uri}</button></li>))}</ol>
+                ) : null}
+              </div>
+            </article>
+          ))}
+          <div ref={end} />
+        </div>
+        {openedSource && openedTurn ? (
+          <aside className="citation card" aria-label={`Source ${openedSource.number}`}>
+            <div className="aside-head">
+              <h3>[{openedSource.number}] {openedSource.title || openedSource.uri}</h3>
+              <button type="button" onClick={() => dispatch({ type: 'closeCitation' })}
+                aria-label="Close the source">×</button>
+            </div>
+            <SourceCard source={openedSource} query={openedTurn.question} />
+          </aside>
+        ) : null}
+      </div>
+      <form className="composer" onSubmit={(e) => { e.preventDefault(); void ask(); }}>
+        <label htmlFor="chat-draft" className="sr-only">Your question</label>
+        <textarea id="chat-draft" rows={2} value={draft} placeholder="Ask your documents…"
+          onChange={(e) => dispatch({ type: 'chatDraft', draft: e.target.value })}
+          onKeyDown={(e) => { if (e.key === 'Enter' && !e.shiftKey) { e.preventDefault(); void ask(); } }} />
+        <button type="submit" className="primary" disabled={!draft.trim()}>Send</button>
+      </form>
+    </section>
+  );
+}
+
+/** The answer with each [n] as a button that opens source n. */
+function cite(t: Turn, open: (n: number) => void) {
+  const known = new Set(t.sources.map((s) => s.number));
+  return t.answer.split(/(\[\d+\])/g).map((part, i) => {
+    const m = /^\[(\d+)\]$/.exec(part);
+    if (m && known.has(Number(m[1]))) {
+      return <button key={i} type="button" className="citeref" aria-label={`Open source ${m[1]}`}
+        onClick={() => open(Number(m[1]))}>{part}</button>;
+    }
+    return <span key={i}>{part}</span>;
+  });
+}
+
+/** A cited document: its passages in reading order, the retrieved ones marked, neighbours around them. */
+export function SourceCard({ source, query }: { source: AnswerSource; query: string }) {
+  return (
+    <div className="source">
+      <p className="muted">{source.title || source.uri} · {source.knowledge_base} ·
+        <span className="mono"> {source.document_id}</span></p>
+      {source.uri ? <p className="muted mono">{source.uri}</p> : null}
+      {(source.passages ?? []).map((p) => (
+        <blockquote key={p.chunk_id} className={p.hit ? 'passage hit' : 'passage neighbour'}>
+          <span className="muted">{p.hit ? 'retrieved' : 'neighbour'} · chunk {p.ordinal}
+            {p.location ? ` · ${p.location}` : ''}{p.heading_path?.length ? ` · ${p.heading_path.join(' › ')}` : ''}
+          </span>
+          <p>{p.hit ? highlight(p.text ?? '', query) : p.text}</p>
+        </blockquote>
+      ))}
+    </div>
+  );
+}

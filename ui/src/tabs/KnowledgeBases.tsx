@@ -1,0 +1,173 @@
+import { useCallback, useEffect, useState } from 'react';
+import type { TabProps } from '../App';
+import { api, downloadOriginal, message, ok, type DocumentDetail, type DocumentRow,
+  type KnowledgeBase } from '../api/client';
+import { Field } from './Field';
+import { formatBytes } from './Sources';
+
+export function KnowledgeBasesTab({ state, dispatch }: TabProps) {
+  const [kbs, setKbs] = useState<KnowledgeBase[] | null>(null);
+  const [error, setError] = useState('');
+  const [name, setName] = useState('');
+  const [description, setDescription] = useState('');
+  const [confirming, setConfirming] = useState('');
+  const selected = state.kb.selected;
+
+  const load = useCallback(() => {
+    ok(api.GET('/v1/knowledge-bases')).then((r) => { setKbs(r.knowledge_bases ?? []); setError(''); })
+      .catch((e) => setError(message(e)));
+  }, []);
+  useEffect(load, [load]);
+
+  const create = async () => {
+    try {
+      await ok(api.POST('/v1/knowledge-bases', { body: { name: name.trim(), description: description.trim() || null } }));
+      setName('');
+      setDescription('');
+      load();
+    } catch (e) {
+      setError(message(e));
+    }
+  };
+  const remove = async (kb: string) => {
+    try {
+      await ok(api.DELETE('/v1/knowledge-bases/{name}', { params: { path: { name: kb } } }));
+      setConfirming('');
+      if (selected === kb) dispatch({ type: 'kb', selected: '' });
+      load();
+    } catch (e) {
+      setError(message(e));
+    }
+  };
+
+  return (
+    <section aria-labelledby="kbs-title" className="kbs">
+      <h2 id="kbs-title">Knowledge bases</h2>
+      {error ? <p role="alert" className="error">{error}</p> : null}
+      <div className="kb-layout">
+        <div>
+          {kbs && kbs.length === 0 ? (
+            <div className="empty"><p>No knowledge bases yet. Add your first source: it creates one.</p>
+              <button type="button" className="primary" onClick={() => dispatch({ type: 'tab', tab: 'sources' })}>
+                Add a source</button></div>
+          ) : null}
+          <ul className="kb-list">
+            {(kbs ?? []).map((kb) => (
+              <li key={kb.name} className={kb.name === selected ? 'card selected' : 'card'}>
+                <button type="button" className="link kb-name" aria-pressed={kb.name === selected}
+                  onClick={() => dispatch({ type: 'kb', selected: kb.name ?? '' })}>{kb.name}</button>
+                <span className="muted"> {plural(kb.documents, 'document')} · {plural(kb.chunks, 'chunk')}</span>
+                {kb.description ? <p className="muted">{kb.description}</p> : null}
+                {confirming === kb.name ? (
+                  <span className="confirm">Delete {kb.name} and its {kb.documents} documents from every store?
+                    <button type="button" className="danger" onClick={() => void remove(kb.name ?? '')}>Delete</button>
+                    <button type="button" onClick={() => setConfirming('')}>Keep</button></span>
+                ) : <button type="button" onClick={() => setConfirming(kb.name ?? '')}>Delete…</button>}
+              </li>
+            ))}
+          </ul>
+          <form className="card form" onSubmit={(e) => { e.preventDefault(); void create(); }}>
+            <h3>New knowledge base</h3>
+            <Field id="kb-name" label="Name" hint="1-64 of a-z, 0-9, ., _ and -">
+              <input id="kb-name" value={name} onChange={(e) => setName(e.target.value)} />
+            </Field>
+            <Field id="kb-description" label="Description">
+              <input id="kb-description" value={description} onChange={(e) => setDescription(e.target.value)} />
+            </Field>
+            <button type="submit" disabled={!name.trim()}>Create</button>
+          </form>
+        </div>
+        {selected ? <Documents kb={selected} onChanged={load} /> : <p className="empty">Pick a knowledge base to see
+          its documents.</p>}
+      </div>
+    </section>
+  );
+}
+
+function Documents({ kb, onChanged }: { kb: string; onChanged: () => void }) {
+  const [docs, setDocs] = useState<DocumentRow[] | null>(null);
+  const [open, setOpen] = useState('');
+  const [detail, setDetail] = useState<DocumentDetail | null>(null);
+  const [error, setError] = useState('');
+  const load = useCallback(() => {
+    ok(api.GET('/v1/documents', { params: { query: { kb, status: 'all', limit: 200 } } }))
+      .then((r) => setDocs(r.documents ?? [])).catch((e) => setError(message(e)));
+  }, [kb]);
+  useEffect(load, [load]);
+  useEffect(() => {
+    if (!open) return;
+    setDetail(null);
+    ok(api.GET('/v1/documents/{id}', { params: { path: { id: open } } })).then(setDetail)
+      .catch((e) => setError(message(e)));
+  }, [open]);
+
+  const remove = async (id: string) => {
+    try {
+      await ok(api.DELETE('/v1/documents/{id}', { params: { path: { id } } }));
+      load();
+      onChanged();
+    } catch (e) {
+      setError(message(e));
+    }
+  };
+
+  return (
+    <div className="documents">
+      <h3>Documents in {kb}</h3>
+      {error ? <p role="alert" className="error">{error}</p> : null}
+      {docs && docs.length === 0 ? <p className="empty">No documents in {kb} yet.</p> : null}
+      {docs && docs.length > 0 ? (
+        <table>
+          <thead><tr><th scope="col">Title</th><th scope="col">Status</th><th scope="col">Chunks</th>
+            <th scope="col">Size</th><th scope="col"><span className="sr-only">Actions</span></th></tr></thead>
+          <tbody>
+            {docs.map((d) => (
+              <DocRow key={d.id} d={d} open={open === d.id} detail={open === d.id ? detail : null}
+                toggle={() => setOpen(open === d.id ? '' : d.id ?? '')} remove={() => void remove(d.id ?? '')}
+                onError={setError} />
+            ))}
+          </tbody>
+        </table>
+      ) : null}
+    </div>
+  );
+}
+
+function DocRow({ d, open, detail, toggle, remove, onError }: { d: DocumentRow; open: boolean;
+  detail: DocumentDetail | null; toggle: () => void; remove: () => void; onError: (e: string) => void }) {
+  const name = d.title || d.uri?.split('/').pop() || d.id || 'document';
+  return (
+    <>
+      <tr>
+        <td><button type="button" className="link" aria-expanded={open} onClick={toggle}>{name}</button></td>
+        <td><span className={`pill ${d.status === 'indexed' ? 'ok' : 'info'}`}>{d.status}</span></td>
+        <td>{d.chunks}</td>
+        <td>{formatBytes(d.size_bytes)}</td>
+        <td className="row-actions">
+          <button type="button" onClick={() => downloadOriginal(d.id ?? '', name).catch((e) => onError(message(e)))}>
+            Download</button>
+          <button type="button" className="danger" onClick={remove} aria-label={`Delete ${name}`}>Delete</button>
+        </td>
+      </tr>
+      {open ? (
+        <tr className="detail"><td colSpan={5}>
+          {detail ? (
+            <dl className="stores">
+              {Object.entries(detail.stores ?? {}).map(([store, st]) => (
+                <div key={store}><dt>{store}</dt><dd><span className={`pill ${st.state === 'complete' ? 'ok' : 'warn'}`}>
+                  {st.state}</span> {st.held}/{st.expected}</dd></div>
+              ))}
+              <div><dt>media type</dt><dd>{d.media_type}</dd></div>
+              <div><dt>version</dt><dd>{d.version}</dd></div>
+              <div><dt>uri</dt><dd className="mono">{d.uri}</dd></div>
+            </dl>
+          ) : <p role="status">Loading…</p>}
+        </td></tr>
+      ) : null}
+    </>
+  );
+}
+
+export function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}

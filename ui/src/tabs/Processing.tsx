@@ -1,0 +1,136 @@
+import { useState } from 'react';
+import type { TabProps } from '../App';
+import { api, message, ok, type Job } from '../api/client';
+import { cancelJob } from '../jobs';
+import { FORMS, type Snapshot } from '../sources';
+import { isTerminal, type Run } from '../state';
+
+export function ProcessingTab({ state, dispatch }: TabProps) {
+  const [error, setError] = useState('');
+  const [busy, setBusy] = useState(false);
+  const snap = state.configured;
+  const canSync = snap ? FORMS[snap.kind].canSync : false;
+
+  const start = async () => {
+    if (!snap) return;
+    setBusy(true);
+    setError('');
+    try {
+      const { jobId, label } = await startRun(snap, state.processing.skipGraph, canSync && state.processing.sync);
+      dispatch({ type: 'runStarted', run: { jobId, label, kind: snap.kind, job: null } });
+      ok(api.GET('/v1/jobs/{id}', { params: { path: { id: jobId } } }))
+        .then((job) => dispatch({ type: 'jobs', jobs: [job] })).catch(() => {});
+    } catch (e) {
+      setError(message(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <section aria-labelledby="processing-title">
+      <h2 id="processing-title">Processing</h2>
+      {snap ? (
+        <div className="card configured">
+          <h3>Configured: {describe(snap)}</h3>
+          <p className="hint">A snapshot taken when you configured it; edits on the Sources tab do not change it.</p>
+          <div className="toggles">
+            <label><input type="checkbox" checked={state.processing.skipGraph}
+              onChange={(e) => dispatch({ type: 'processing', patch: { skipGraph: e.target.checked } })} />
+              Skip the graph (no entities and relations: faster)</label>
+            {canSync ? (
+              <label><input type="checkbox" checked={state.processing.sync}
+                onChange={(e) => dispatch({ type: 'processing', patch: { sync: e.target.checked } })} />
+                Keep in sync (re-index changes, remove deletions)</label>
+            ) : null}
+          </div>
+          <div className="actions">
+            <button type="button" className="primary" disabled={busy} onClick={() => void start()}>Start</button>
+            <button type="button" onClick={() => dispatch({ type: 'unconfigure' })}>Discard</button>
+          </div>
+          {error ? <p role="alert" className="error">{error}</p> : null}
+        </div>
+      ) : null}
+      {state.runs.length === 0 && !snap ? (
+        <div className="empty">
+          <p>Nothing is processing. Add your first source to see it here.</p>
+          <button type="button" className="primary" onClick={() => dispatch({ type: 'tab', tab: 'sources' })}>
+            Add a source</button>
+        </div>
+      ) : null}
+      {state.runs.length > 0 ? (
+        <table className="runs">
+          <caption className="sr-only">Jobs, newest first</caption>
+          <thead><tr><th scope="col">Item</th><th scope="col">Status</th><th scope="col">Stage</th>
+            <th scope="col">Progress</th><th scope="col">ETA</th><th scope="col"><span className="sr-only">Actions</span></th>
+          </tr></thead>
+          <tbody>{state.runs.map((r) => <RunRow key={r.jobId} run={r}
+            onJob={(job) => dispatch({ type: 'jobs', jobs: [job] })} />)}</tbody>
+        </table>
+      ) : null}
+    </section>
+  );
+}
+
+function RunRow({ run, onJob }: { run: Run; onJob: (j: Job) => void }) {
+  const [error, setError] = useState('');
+  const job = run.job;
+  const p = job?.progress;
+  const pct = job?.percentage ?? 0;
+  const status = job?.status ?? 'queued';
+  return (
+    <tr data-status={status}>
+      <td><span className="item">{run.label}</span>
+        {p && (p.errors?.length ?? 0) > 0 ? <details><summary>{p.errors!.length} failed</summary>
+          <ul>{p.errors!.map((e, i) => <li key={i}>{e.source}: {e.reason}</li>)}</ul></details> : null}
+        {job?.error ? <span className="error"> {job.error}</span> : null}
+        {error ? <span className="error"> {error}</span> : null}
+      </td>
+      <td><span className={`pill ${pillOf(status)}`}>{status}</span></td>
+      <td>{p?.stage ?? '—'}{p && p.total > 0 ? <span className="muted"> · {p.processed}/{p.total}</span> : null}</td>
+      <td><progress max={100} value={pct} aria-label={`${run.label}: ${pct}%`} /> <span>{pct}%</span></td>
+      <td>{job?.eta_seconds != null && !isTerminal(status) ? formatEta(job.eta_seconds) : '—'}</td>
+      <td>{!isTerminal(status) ? (
+        <button type="button" onClick={() => cancelJob(run.jobId).then(onJob).catch((e) => setError(message(e)))}>
+          Cancel</button>) : null}</td>
+    </tr>
+  );
+}
+
+function pillOf(status: string) {
+  return status === 'succeeded' ? 'ok' : status === 'failed' ? 'bad' : status === 'partial' || status === 'canceled'
+    ? 'warn' : 'info';
+}
+
+export function formatEta(seconds: number): string {
+  return seconds < 60 ? `${seconds} s` : seconds < 3600 ? `${Math.round(seconds / 60)} min`
+    : `${(seconds / 3600).toFixed(1)} h`;
+}
+
+function describe(s: Snapshot): string {
+  switch (s.kind) {
+    case 'upload':
+      return `${s.files.length} uploaded file${s.files.length === 1 ? '' : 's'} → ${s.kb || 'default'}`;
+    case 'folder':
+      return `folder ${s.root} as "${s.sourceId}" → ${s.kb || 'default'}`;
+    case 'web':
+      return `web site ${s.startUrl} as "${s.sourceId}" → ${s.kb || 'default'}`;
+  }
+}
+
+/** Starts what a snapshot describes; returns its job. */
+async function startRun(s: Snapshot, skipGraph: boolean, sync: boolean): Promise<{ jobId: string; label: string }> {
+  if (s.kind === 'upload') {
+    const r = await ok(api.POST('/v1/ingest/staged', { body: { ids: s.files.map((f) => f.id),
+      kb: s.kb || null, skip_graph: skipGraph } }));
+    return { jobId: r.job_id ?? '', label: s.files.length === 1 ? s.files[0].name : `${s.files.length} files` };
+  }
+  const config: Record<string, unknown> = s.kind === 'folder'
+    ? { root: s.root, include: s.include, exclude: s.exclude, skip_graph: skipGraph }
+    : { start_urls: [s.startUrl], path_prefix: s.pathPrefix || undefined, max_pages: s.maxPages,
+      max_depth: s.maxDepth, skip_graph: skipGraph };
+  const r = await ok(api.POST('/v1/sync/sources', { body: { source_id: s.sourceId,
+    type: s.kind === 'folder' ? 'filesystem' : 'web', config, kb: s.kb || null, interval_seconds: s.interval,
+    enabled: sync } }));
+  return { jobId: r.job_id ?? '', label: s.kind === 'folder' ? `${s.sourceId} (${s.root})` : s.sourceId };
+}

@@ -1,0 +1,179 @@
+import type { TabProps } from '../App';
+import { api, message, ok, type Hit, type QueryBody, type SearchBody } from '../api/client';
+import { highlight } from '../highlight';
+import type { Controls } from '../state';
+import { Field } from './Field';
+import { SourceCard } from './Chat';
+
+/** The controls as the API's own request fields (the generated types check each name). */
+export function searchBody(query: string, c: Controls): SearchBody {
+  const weights = Object.fromEntries(Object.entries(c.weights).filter(([, v]) => v.trim() !== '')
+    .map(([k, v]) => [k, Number(v)]));
+  return {
+    query,
+    top_k: c.topK.trim() ? Number(c.topK) : null,
+    modalities: c.modalities.length ? c.modalities : null,
+    fusion: c.fusion || null,
+    rrf_k: c.rrfK.trim() ? Number(c.rrfK) : null,
+    weights: Object.keys(weights).length ? weights : null,
+    rerank: c.rerank,
+    explain: c.explain,
+  };
+}
+
+export function queryBody(query: string, c: Controls): QueryBody {
+  const { explain: _explain, ...rest } = searchBody(query, c);
+  void _explain;
+  return { ...rest, neighbours: c.neighbours.trim() ? Number(c.neighbours) : null };
+}
+
+export function SearchTab({ state, dispatch, config }: TabProps) {
+  const s = state.search;
+  const c = s.controls;
+  const enabled = config?.modalities ?? ['vector', 'fulltext'];
+  const setControls = (patch: Partial<Controls>) => dispatch({ type: 'controls', patch });
+  const hasReranker = !!config?.reranker && config.reranker !== 'none';
+
+  const run = async () => {
+    if (!s.query.trim()) return;
+    dispatch({ type: 'search', patch: { busy: true, error: '' } });
+    try {
+      if (s.mode === 'search') {
+        const results = await ok(api.POST('/v1/search', { body: searchBody(s.query, c) }));
+        dispatch({ type: 'search', patch: { results, answer: null, busy: false } });
+      } else {
+        const answer = await ok(api.POST('/v1/query', { body: queryBody(s.query, c) }));
+        dispatch({ type: 'search', patch: { answer, results: null, busy: false } });
+      }
+    } catch (e) {
+      dispatch({ type: 'search', patch: { error: message(e), busy: false } });
+    }
+  };
+
+  return (
+    <section aria-labelledby="search-title" className="search">
+      <h2 id="search-title" className="sr-only">Search</h2>
+      <form className="querybar" role="search" onSubmit={(e) => { e.preventDefault(); void run(); }}>
+        <label htmlFor="search-query" className="sr-only">Query</label>
+        <input id="search-query" type="search" value={s.query} placeholder="Search your documents…"
+          onChange={(e) => dispatch({ type: 'search', patch: { query: e.target.value } })} />
+        <div className="segmented" role="radiogroup" aria-label="Mode">
+          {(['search', 'answer'] as const).map((m) => (
+            <label key={m}><input type="radio" name="mode" checked={s.mode === m}
+              onChange={() => dispatch({ type: 'search', patch: { mode: m } })} />{m === 'search' ? 'Fused hits'
+                : 'Answer'}</label>
+          ))}
+        </div>
+        <button type="submit" className="primary" disabled={s.busy || !s.query.trim()}>
+          {s.busy ? 'Searching…' : s.mode === 'search' ? 'Search' : 'Ask'}</button>
+      </form>
+      <div className="layout">
+        <aside className="controls card" aria-label="Retrieval controls">
+          <fieldset>
+            <legend>Modalities</legend>
+            {enabled.map((m) => (
+              <label key={m}><input type="checkbox" checked={c.modalities.length === 0 || c.modalities.includes(m)}
+                onChange={(e) => {
+                  const current = c.modalities.length === 0 ? enabled : c.modalities;
+                  const next = e.target.checked ? [...current, m] : current.filter((x) => x !== m);
+                  setControls({ modalities: next.length === enabled.length ? [] : next });
+                }} />{m}</label>
+            ))}
+          </fieldset>
+          <Field id="ctl-fusion" label="Fusion">
+            <select id="ctl-fusion" value={c.fusion}
+              onChange={(e) => setControls({ fusion: e.target.value as Controls['fusion'] })}>
+              <option value="">server default ({config?.fusion ?? 'rrf'})</option>
+              <option value="rrf">RRF</option>
+              <option value="weighted">weighted</option>
+            </select>
+          </Field>
+          <Field id="ctl-rrfk" label="RRF k" hint={`default ${config?.rrf_k ?? 60}`}>
+            <input id="ctl-rrfk" inputMode="numeric" value={c.rrfK} placeholder={String(config?.rrf_k ?? 60)}
+              onChange={(e) => setControls({ rrfK: e.target.value })} />
+          </Field>
+          <fieldset>
+            <legend>Weights</legend>
+            {enabled.map((m) => (
+              <div key={m} className="weight">
+                <label htmlFor={`w-${m}`}>{m}</label>
+                <input id={`w-${m}`} inputMode="decimal" value={c.weights[m] ?? ''}
+                  placeholder={String(config?.weights?.[m] ?? 1)}
+                  onChange={(e) => setControls({ weights: { ...c.weights, [m]: e.target.value } })} />
+              </div>
+            ))}
+          </fieldset>
+          <Field id="ctl-topk" label="Top-k">
+            <input id="ctl-topk" inputMode="numeric" value={c.topK} onChange={(e) => setControls({ topK: e.target.value })} />
+          </Field>
+          <Field id="ctl-neighbours" label="Neighbours" hint="chunks around each source (answers)">
+            <input id="ctl-neighbours" inputMode="numeric" value={c.neighbours}
+              onChange={(e) => setControls({ neighbours: e.target.value })} />
+          </Field>
+          <label><input type="checkbox" checked={c.rerank ?? hasReranker} disabled={!hasReranker}
+            onChange={(e) => setControls({ rerank: e.target.checked })} />
+            Rerank {hasReranker ? `(${config?.reranker})` : '(no reranker configured)'}</label>
+          <label><input type="checkbox" checked={c.explain}
+            onChange={(e) => setControls({ explain: e.target.checked })} />Explain the fusion</label>
+        </aside>
+        <div className="results" aria-live="polite">
+          {s.error ? <p role="alert" className="error">{s.error}</p> : null}
+          {s.results ? <Results query={s.query} hits={s.results.hits ?? []} took={s.results.took_ms}
+            fusion={s.results.fusion} degraded={s.results.degraded ?? []} warnings={s.results.warnings ?? []} /> : null}
+          {s.answer ? (
+            <div className="answer card">
+              <h3>Answer <span className="muted">· {s.answer.mode} · {s.answer.took_ms} ms</span></h3>
+              <p className="answer-text">{s.answer.answer}</p>
+              {s.answer.note ? <p className="hint">{s.answer.note}</p> : null}
+              <ol className="sources">{(s.answer.sources ?? []).map((src) => <li key={src.number}>
+                <SourceCard source={src} query={s.query} /></li>)}</ol>
+            </div>
+          ) : null}
+          {!s.results && !s.answer && !s.error ? <p className="empty">Type a query: every enabled retriever
+            runs in parallel, and their rankings are fused.</p> : null}
+        </div>
+      </div>
+    </section>
+  );
+}
+
+function Results({ query, hits, took, fusion, degraded, warnings }: { query: string; hits: Hit[]; took: number;
+  fusion: string | null; degraded: { modality: string | null; reason: string | null }[]; warnings: string[] }) {
+  return (
+    <>
+      <p className="muted">{hits.length} hit{hits.length === 1 ? '' : 's'} in {took} ms</p>
+      {degraded.map((d, i) => <p key={i} className="warn">{d.modality} did not answer: {d.reason}</p>)}
+      {warnings.map((w, i) => <p key={`w${i}`} className="warn">{w}</p>)}
+      {fusion ? <details className="explain"><summary>How these were fused</summary><p>{fusion}</p></details> : null}
+      {hits.length === 0 ? <p className="empty">No hits. Try other words, or add documents.</p> : null}
+      <ol className="hits">
+        {hits.map((h) => (
+          <li key={h.chunk_id} className="hit card">
+            <div className="hit-head">
+              <span className="rank">#{h.rank}</span>
+              <strong>{h.title || h.uri}</strong>
+              {h.location ? <span className="loc">{h.location}</span> : null}
+              {h.heading_path?.length ? <span className="muted">{h.heading_path.join(' › ')}</span> : null}
+              <span className="muted">{h.knowledge_base}</span>
+              <span className="score" title="fused score">{h.score.toFixed(4)}</span>
+            </div>
+            <div className="modalities" aria-label="Per-modality ranks">
+              {Object.entries(h.sources ?? {}).sort().map(([m, sc]) => (
+                <span key={m} className={`chip m-${m}`}>{m} #{sc.rank} <span className="muted">
+                  {sc.score.toFixed(3)}</span></span>
+              ))}
+            </div>
+            <p className="text">{highlight(h.text ?? '', query)}</p>
+            {h.explain ? (
+              <details className="explain"><summary>Explain</summary>
+                <table><tbody>{Object.entries(h.explain.contributions ?? {}).sort().map(([m, v]) => (
+                  <tr key={m}><th scope="row">{m}</th><td>{v.toFixed(5)}</td></tr>))}
+                  <tr><th scope="row">fused</th><td>{h.explain.score.toFixed(5)}</td></tr></tbody></table>
+              </details>
+            ) : null}
+          </li>
+        ))}
+      </ol>
+    </>
+  );
+}

@@ -1,0 +1,117 @@
+import { render, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { App } from '../App';
+
+const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status,
+  headers: { 'Content-Type': status >= 400 ? 'application/problem+json' : 'application/json' } });
+
+const config = { version: 'test', modalities: ['fulltext', 'vector'], backends: {}, embedding_model: 'm',
+  dimension: 3, fusion: 'rrf', weights: { vector: 1, fulltext: 1 }, rrf_k: 60, reranker: 'none',
+  answers: 'extractive', answer_model: null, graph_extractor: 'none', chunk_max_tokens: 256,
+  max_request_bytes: 1000 };
+const hit = { rank: 1, score: 0.5, document_id: 'd1', chunk_id: 'c1', uri: 'file:/a.md', title: 'Curie',
+  text: 'Marie Curie worked at the Radium Institute.', kind: 'prose', heading_path: [], location: 'page 2',
+  knowledge_base: 'default', version: 1, ordinal: 0, sources: { vector: { rank: 1, score: 0.9 },
+    fulltext: { rank: 3, score: 2.1 } }, merged: [], explain: null };
+
+let requests: { url: string; method: string; auth: string | null; body: string }[] = [];
+let keysRequired = false;
+
+beforeEach(() => {
+  requests = [];
+  keysRequired = false;
+  vi.stubGlobal('fetch', vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+    const request = input instanceof Request ? input : new Request(new URL(String(input), location.origin), init);
+    const url = new URL(request.url);
+    const auth = request.headers.get('Authorization');
+    requests.push({ url: url.pathname, method: request.method, auth, body: request.method === 'POST'
+      ? await request.clone().text() : '' });
+    if (url.pathname === '/health') return json({ status: 'ok', auth: keysRequired ? 'keys' : 'local' });
+    if (keysRequired && auth !== 'Bearer good-key') {
+      return json({ type: 'about:blank', title: 'Unauthorized', status: 401, detail: 'a valid API key is required' },
+        401);
+    }
+    if (url.pathname === '/v1/configuration') return json(config);
+    if (url.pathname === '/v1/jobs') return json({ jobs: [], offset: 0, limit: 20 });
+    if (url.pathname === '/v1/events') {
+      return new Response(new ReadableStream({ start() { /* never ends, like the server's */ } }),
+        { headers: { 'Content-Type': 'text/event-stream' } });
+    }
+    if (url.pathname === '/v1/search') {
+      return json({ query: 'q', took_ms: 3, modalities: ['vector'], degraded: [], warnings: [], fusion: 'rrf',
+        hits: [hit] });
+    }
+    return json({ title: 'Not Found', status: 404, detail: `no route ${url.pathname}` }, 404);
+  }));
+});
+afterEach(() => vi.unstubAllGlobals());
+
+describe('the app', () => {
+  it('keeps typed input, results and the chat draft across tab switches', async () => {
+    const user = userEvent.setup();
+    render(<App />);
+    await user.click(await screen.findByRole('tab', { name: 'Search' }));
+    await user.type(screen.getByLabelText('Query'), 'radium');
+    await user.click(screen.getByRole('button', { name: 'Search' }));
+    expect(await screen.findByText('page 2')).toBeTruthy();
+    const body = JSON.parse(requests.find((r) => r.url === '/v1/search')!.body);
+    expect(body).toMatchObject({ query: 'radium', top_k: 10 });
+
+    await user.click(screen.getByRole('tab', { name: 'Chat' }));
+    await user.type(screen.getByLabelText('Your question'), 'half a thought');
+    await user.click(screen.getByRole('tab', { name: 'Sources' }));
+    await user.click(screen.getByLabelText(/A folder on the server/));
+    await user.type(screen.getByLabelText('Folder on the server'), '/srv/docs');
+
+    await user.click(screen.getByRole('tab', { name: 'Search' }));
+    expect((screen.getByLabelText('Query') as HTMLInputElement).value).toBe('radium');
+    expect(screen.getByText('page 2')).toBeTruthy();
+    await user.click(screen.getByRole('tab', { name: 'Chat' }));
+    expect((screen.getByLabelText('Your question') as HTMLTextAreaElement).value).toBe('half a thought');
+    await user.click(screen.getByRole('tab', { name: 'Sources' }));
+    expect((screen.getByLabelText('Folder on the server') as HTMLInputElement).value).toBe('/srv/docs');
+  });
+
+  it('moves between tabs with the arrow keys', async () => {
+    const user = userEvent.setup();
+    render(<App />);
+    const sources = await screen.findByRole('tab', { name: 'Sources' });
+    sources.focus();
+    await user.keyboard('{ArrowRight}');
+    expect(screen.getByRole('tab', { name: 'Processing' }).getAttribute('aria-selected')).toBe('true');
+    expect(document.activeElement).toBe(screen.getByRole('tab', { name: 'Processing' }));
+    await user.keyboard('{End}');
+    expect(screen.getByRole('tab', { name: 'Graph' }).getAttribute('aria-selected')).toBe('true');
+  });
+
+  it('shows a fresh install the way to its first source', async () => {
+    const user = userEvent.setup();
+    render(<App />);
+    await user.click(await screen.findByRole('tab', { name: 'Processing' }));
+    expect(screen.getByText(/Add your first source/)).toBeTruthy();
+  });
+
+  it('on a server with keys asks for one before calling the API, then sends it', async () => {
+    keysRequired = true;
+    const user = userEvent.setup();
+    render(<App />);
+    expect(await screen.findByRole('alert')).toHaveProperty('textContent',
+      expect.stringContaining('needs a valid API key'));
+    expect(requests.filter((r) => r.url.startsWith('/v1/'))).toEqual([]);
+    await user.type(screen.getByLabelText('API key'), 'good-key');
+    await user.click(screen.getByRole('button', { name: 'Use key' }));
+    await waitFor(() => expect(requests.some((r) => r.url === '/v1/configuration' && r.auth === 'Bearer good-key'))
+      .toBe(true));
+    expect(sessionStorage.getItem('polyrag.apiKey')).toBe('good-key');
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+
+  it('shows the 401 state when the key is refused', async () => {
+    keysRequired = true;
+    sessionStorage.setItem('polyrag.apiKey', 'stale-key');
+    render(<App />);
+    await waitFor(() => expect(screen.getByRole('alert').textContent).toContain('The key was refused'));
+    expect(screen.getByLabelText('API key')).toBeTruthy();
+  });
+});

@@ -1,0 +1,84 @@
+import { renderHook } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Job } from '../api/client';
+import { pollJob, useJobPolling } from '../jobs';
+import type { Run } from '../state';
+
+const job = (status: string): Job => ({ id: 'j1', kind: 'ingest', status, error: null, attempts: 1,
+  created_at: null, updated_at: null, percentage: status === 'succeeded' ? 100 : 40, eta_seconds: 3, progress: null });
+
+function deferred<T>() {
+  let resolve!: (v: T) => void;
+  const promise = new Promise<T>((r) => { resolve = r; });
+  return { promise, resolve };
+}
+
+beforeEach(() => vi.useFakeTimers());
+afterEach(() => vi.useRealTimers());
+
+describe('polling', () => {
+  it('keeps one request in flight: the next is scheduled only after the previous answered', async () => {
+    const answers = [deferred<Job>(), deferred<Job>()];
+    let calls = 0;
+    const fetchJob = vi.fn(() => answers[calls++].promise);
+    const seen: string[] = [];
+    pollJob('j1', (j) => seen.push(j.status ?? ''), { intervalMs: 1000, fetchJob });
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(fetchJob).toHaveBeenCalledTimes(1);
+    answers[0].resolve(job('running'));
+    await vi.advanceTimersByTimeAsync(999);
+    expect(fetchJob).toHaveBeenCalledTimes(1);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(fetchJob).toHaveBeenCalledTimes(2);
+    answers[1].resolve(job('succeeded'));
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(seen).toEqual(['running', 'succeeded']);
+    expect(fetchJob).toHaveBeenCalledTimes(2);
+  });
+
+  it('stops on a terminal status, on stop (cancel), and on a 404', async () => {
+    const done = vi.fn(async () => job('canceled'));
+    const p1 = pollJob('j1', () => {}, { intervalMs: 100, fetchJob: done });
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(done).toHaveBeenCalledTimes(1);
+    expect(p1.stopped).toBe(true);
+
+    const running = vi.fn(async () => job('running'));
+    const p2 = pollJob('j1', () => {}, { intervalMs: 100, fetchJob: running });
+    await vi.advanceTimersByTimeAsync(250);
+    p2.stop();
+    const after = running.mock.calls.length;
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(running).toHaveBeenCalledTimes(after);
+
+    const gone = vi.fn(async () => { throw Object.assign(new Error('no job'), { status: 404 }); });
+    const p3 = pollJob('j1', () => {}, { intervalMs: 100, fetchJob: gone });
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(gone).toHaveBeenCalledTimes(1);
+    expect(p3.stopped).toBe(true);
+  });
+
+  it('stops when its owner unmounts', async () => {
+    const fetchJob = vi.fn(async () => job('running'));
+    const runs: Run[] = [{ jobId: 'j1', label: 'a.md', kind: 'upload', job: job('queued') }];
+    const { unmount } = renderHook(() => useJobPolling(runs, () => {}, true, fetchJob));
+    await vi.advanceTimersByTimeAsync(2500);
+    const before = fetchJob.mock.calls.length;
+    expect(before).toBeGreaterThanOrEqual(2);
+    unmount();
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(fetchJob).toHaveBeenCalledTimes(before);
+  });
+
+  it('stops a run whose job was canceled without waiting for the next answer', async () => {
+    const fetchJob = vi.fn(async () => job('running'));
+    let runs: Run[] = [{ jobId: 'j1', label: 'a.md', kind: 'upload', job: job('running') }];
+    const { rerender } = renderHook(() => useJobPolling(runs, () => {}, true, fetchJob));
+    await vi.advanceTimersByTimeAsync(1500);
+    const before = fetchJob.mock.calls.length;
+    runs = [{ ...runs[0], job: job('canceled') }];
+    rerender();
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(fetchJob).toHaveBeenCalledTimes(before);
+  });
+});

@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import { folderForm, uploadForm, webForm } from '../sources';
+import { initialState, reducer } from '../state';
+import { queryBody, searchBody } from '../tabs/Search';
+import { initialControls } from '../state';
+
+describe('the configured snapshot', () => {
+  it('is frozen: later edits to the live form do not change what the run will do', () => {
+    let s = initialState();
+    s = reducer(s, { type: 'sourceKind', kind: 'folder' });
+    s = reducer(s, { type: 'draft', kind: 'folder', patch: { sourceId: 'docs', root: '/srv/docs', include: '**/*.md' } });
+    expect(folderForm.validate(s.drafts.folder)).toEqual({});
+    s = reducer(s, { type: 'configure', snapshot: folderForm.snapshot(s.drafts.folder) });
+    const before = JSON.stringify(s.configured);
+    expect(s.tab).toBe('processing');
+
+    s = reducer(s, { type: 'draft', kind: 'folder', patch: { root: '/elsewhere', include: '*.pdf' } });
+    expect(JSON.stringify(s.configured)).toBe(before);
+    expect(s.configured).toMatchObject({ kind: 'folder', root: '/srv/docs', include: ['**/*.md'] });
+    expect(Object.isFrozen(s.configured)).toBe(true);
+    expect(Object.isFrozen((s.configured as { include: string[] }).include)).toBe(true);
+    expect(() => { (s.configured as { include: string[] }).include.push('x'); }).toThrow();
+  });
+
+  it('offers the sync toggle only for sources that can detect later changes', () => {
+    expect(uploadForm.canSync).toBe(false);
+    expect(folderForm.canSync).toBe(true);
+    expect(webForm.canSync).toBe(true);
+  });
+});
+
+describe('each form owns its validity', () => {
+  it('upload: only once the server accepted at least one file', () => {
+    expect(uploadForm.validate({ kb: '', staged: null })).toHaveProperty('files');
+    expect(uploadForm.validate({ kb: '', staged: { accepted: [], skipped: [{ source: 'a', reason: 'empty' }] } }))
+      .toHaveProperty('files');
+    expect(uploadForm.validate({ kb: '', staged: { accepted: [{ id: '1', name: 'a.md', size: 3,
+      media_type: 'text/markdown' }], skipped: [] } })).toEqual({});
+    expect(uploadForm.validate({ kb: 'Bad KB', staged: null })).toHaveProperty('kb');
+  });
+
+  it('folder: an id, an absolute root, an interval of at least 30 s', () => {
+    const errors = folderForm.validate({ sourceId: '-x', root: 'relative/path', include: '', exclude: '', kb: '',
+      interval: '10' });
+    expect(Object.keys(errors).sort()).toEqual(['interval', 'root', 'sourceId']);
+  });
+
+  it('web: an http(s) start URL and sane limits', () => {
+    const errors = webForm.validate({ sourceId: 'site', startUrl: 'ftp://x', pathPrefix: 'docs', maxPages: '0',
+      maxDepth: '3', kb: '', interval: '3600' });
+    expect(Object.keys(errors).sort()).toEqual(['maxPages', 'pathPrefix', 'startUrl']);
+  });
+});
+
+describe('the search controls', () => {
+  it('map one to one onto the API request fields', () => {
+    const c = { ...initialControls(), modalities: ['vector'], fusion: 'weighted' as const, rrfK: '30',
+      weights: { vector: '0.7', fulltext: '' }, topK: '5', rerank: false, neighbours: '2' };
+    expect(searchBody('q', c)).toEqual({ query: 'q', top_k: 5, modalities: ['vector'], fusion: 'weighted',
+      rrf_k: 30, weights: { vector: 0.7 }, rerank: false, explain: true });
+    expect(queryBody('q', c)).toMatchObject({ neighbours: 2, rrf_k: 30 });
+    expect(queryBody('q', c)).not.toHaveProperty('explain');
+    expect(searchBody('q', initialControls())).toMatchObject({ modalities: null, fusion: null, rrf_k: null,
+      weights: null, rerank: null });
+  });
+});
+
+describe('the graph state', () => {
+  it('merges neighbourhoods without duplicates and marks the expanded node', () => {
+    let s = initialState();
+    const a = { id: 'a', label: 'A', type: '', kind: 'entity' as const, expanded: false };
+    const b = { id: 'b', label: 'B', type: '', kind: 'entity' as const, expanded: false };
+    s = reducer(s, { type: 'graphMerge', nodes: [a, b], edges: [{ id: 'a|r|b', source: 'a', target: 'b', label: 'r' }],
+      expanded: 'a', reset: true });
+    s = reducer(s, { type: 'graphMerge', nodes: [b, a], edges: [{ id: 'a|r|b', source: 'a', target: 'b', label: 'r' }],
+      expanded: 'b' });
+    expect(s.graph.nodes.map((n) => [n.id, n.expanded])).toEqual([['a', true], ['b', true]]);
+    expect(s.graph.edges).toHaveLength(1);
+    expect(s.graph.selected).toBe('b');
+  });
+});
