@@ -9,7 +9,7 @@ import { chromium } from 'playwright-core';
 import path from 'node:path';
 
 const [mode, url, out, key, ...files] = process.argv.slice(2);
-const executablePath = process.env.POLYRAG_CHROMIUM ?? '/usr/bin/chromium';
+const executablePath = process.env.POLYRAG_TEST_CHROMIUM ?? '/usr/bin/chromium';
 const browser = await chromium.launch({ executablePath, args: ['--headless', '--no-sandbox', '--disable-gpu',
   '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
 const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
@@ -78,6 +78,24 @@ try {
     seen.finalStatus = await page.locator('table.runs tbody tr').first().getAttribute('data-status');
     seen.progress = await page.locator('table.runs progress').first().getAttribute('value');
     await shot('processing');
+
+    const site = process.env.POLYRAG_TEST_E2E_SITE;
+    if (site) {
+      step('a web site: the form, then its crawl');
+      await tab('Sources');
+      await page.getByLabel(/A web site/).check();
+      await page.getByLabel('Source id').fill('site');
+      await page.getByLabel('Start URL').fill(site);
+      await page.getByLabel('Link depth').fill('2');
+      await shot('sources-web');
+      await page.getByRole('button', { name: 'Configure processing' }).click();
+      seen.webSyncToggle = await page.getByLabel(/Keep in sync/).count();
+      await page.getByRole('button', { name: 'Start' }).click();
+      await page.locator('table.runs tbody tr').filter({ hasText: 'site' }).first()
+        .locator('td .pill', { hasText: 'succeeded' }).waitFor(T);
+      seen.webRuns = await page.locator('table.runs tbody tr[data-status="succeeded"]').count();
+      await shot('processing');
+    }
 
     step('search');
     await tab('Search');

@@ -440,7 +440,7 @@ export interface paths {
         /** Your sources, with their last scan */
         get: operations["getSyncSources"];
         put?: never;
-        /** Register a source (a server folder) to keep in sync with a knowledge base; its first sync starts at once */
+        /** Register a source (a server folder, a web site) to keep in sync with a knowledge base; its first sync starts at once (with enabled=false it is indexed once and not kept in sync) */
         post: operations["postSyncSources"];
         delete?: never;
         options?: never;

@@ -49,7 +49,7 @@ async function expand(id: string, dispatch: (a: Action) => void, reset = false) 
     query: { limit: 30 } } }));
   const { nodes, edges } = fromNeighbourhood(n);
   const named = await Promise.all(nodes.map(async (node) => (node.kind === 'document'
-    ? { ...node, label: await titleOf(node.id.slice(4)) } : node)));
+    ? { ...node, label: `${await titleOf(node.id.slice(4))} (document)` } : node)));
   dispatch({ type: 'graphMerge', nodes: named, edges, expanded: id, reset });
 }
 

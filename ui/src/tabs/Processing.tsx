@@ -87,7 +87,8 @@ function RunRow({ run, onJob }: { run: Run; onJob: (j: Job) => void }) {
         {error ? <span className="error"> {error}</span> : null}
       </td>
       <td><span className={`pill ${pillOf(status)}`}>{status}</span></td>
-      <td>{p?.stage ?? '—'}{p && p.total > 0 ? <span className="muted"> · {p.processed}/{p.total}</span> : null}</td>
+      <td>{p?.stage ?? '—'}{p && p.total > 0 ? <span className="muted"> · {p.processed}/{p.total}</span> : null}
+        {p && isTerminal(status) ? <div className="muted">{counts(p)}</div> : null}</td>
       <td><progress max={100} value={pct} aria-label={`${run.label}: ${pct}%`} /> <span>{pct}%</span></td>
       <td>{job?.eta_seconds != null && !isTerminal(status) ? formatEta(job.eta_seconds) : '—'}</td>
       <td>{!isTerminal(status) ? (
@@ -95,6 +96,13 @@ function RunRow({ run, onJob }: { run: Run; onJob: (j: Job) => void }) {
           Cancel</button>) : null}</td>
     </tr>
   );
+}
+
+/** What a finished job did, in words: "2 added · 1 deleted". */
+function counts(p: NonNullable<Job['progress']>): string {
+  const parts = [[p.added, 'added'], [p.updated, 'updated'], [p.unchanged, 'unchanged'], [p.deleted, 'deleted'],
+    [p.failed, 'failed']].filter(([n]) => (n as number) > 0).map(([n, w]) => `${n} ${w}`);
+  return parts.length ? parts.join(' · ') : 'nothing to do';
 }
 
 function pillOf(status: string) {

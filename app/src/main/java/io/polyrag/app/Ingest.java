@@ -76,10 +76,16 @@ public final class Ingest {
 
     /** Ingests in-memory items (for programs that make their own documents). */
     public IngestReport items(List<SourceItem> items, KnowledgeBase knowledgeBase, ProgressListener listener) {
+        return items(items, knowledgeBase, false, listener);
+    }
+
+    /** Ingests in-memory items; {@code skipGraph} indexes them without extracting entities and relations. */
+    public IngestReport items(List<SourceItem> items, KnowledgeBase knowledgeBase, boolean skipGraph,
+            ProgressListener listener) {
         List<IngestInput> inputs = items.stream().map(i -> new IngestInput(i.uri(), i.name(), i.content().length,
                 i.mediaType(), i::content)).toList();
         return components.pipeline.ingest(inputs, Scope.bind(tenant, knowledgeBase).storageName(),
-                run(components, false), listener);
+                run(components, skipGraph), listener);
     }
 
     /** Ingests one inline text. The same text (or the same uri) is the same document. */

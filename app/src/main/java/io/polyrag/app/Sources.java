@@ -108,6 +108,10 @@ public final class Sources {
         Source old = own(s.id());
         Source updated = new Source(tenant.id(), s.id(), s.type(), s.config(), s.knowledgeBase(), s.intervalSeconds(),
                 s.enabled(), old.createdAt(), old.lastScanAt(), old.lastError());
+        if (!old.type().equals(updated.type())) {
+            throw new InvalidInputException("a source cannot change its type ('" + old.type() + "'): delete it and "
+                    + "register a new one");
+        }
         if (!old.knowledgeBase().equals(updated.knowledgeBase())) {
             throw new InvalidInputException("a source cannot move to another knowledge base ('" + tenant.show(
                     old.knowledgeBase()) + "'): delete it and register it again");
@@ -176,15 +180,23 @@ public final class Sources {
             throw new InvalidInputException("'source_id' must be 1-64 of a-z, 0-9, '.', '_', '-', starting with a letter or "
                     + "digit, e.g. \"handbook-folder\"");
         }
-        if (!"filesystem".equals(r.type())) {
-            throw new InvalidInputException("'type' must be filesystem (a folder on the server, watched live), was '"
-                    + io.polyrag.core.model.Ids.abbreviate(String.valueOf(r.type()), 20) + "': a source needs a "
-                    + "connector that reports stable ids and modification times");
+        if (!"filesystem".equals(r.type()) && !WebCrawl.TYPE.equals(r.type())) {
+            throw new InvalidInputException("'type' must be filesystem (a folder on the server, watched live) or web "
+                    + "(a site, crawled), was '" + io.polyrag.core.model.Ids.abbreviate(String.valueOf(r.type()), 20)
+                    + "': a source needs a connector that reports stable ids and modification times");
         }
         int interval = r.intervalSeconds() == null ? DEFAULT_INTERVAL : r.intervalSeconds();
         if (interval < MIN_INTERVAL || interval > 7 * 86400) {
             throw new InvalidInputException("'interval_seconds' must be between " + MIN_INTERVAL + " and 604800, was "
                     + interval);
+        }
+        if (WebCrawl.TYPE.equals(r.type())) {
+            Map<String, Object> web = WebCrawl.checked(r.config() == null ? Map.of() : r.config(),
+                    components.config.get(Settings.SYNC_WEB_ALLOW_PRIVATE));
+            KnowledgeBase kb = Scope.bind(tenant, r.knowledgeBase() == null ? KnowledgeBase.DEFAULT
+                    : KnowledgeBase.of(r.knowledgeBase()));
+            return new Source(tenant.id(), r.id(), WebCrawl.TYPE, JSON.writeValueAsString(web), kb.storageName(),
+                    interval, r.enabled() == null || r.enabled(), null, null, null);
         }
         Map<String, Object> config = new LinkedHashMap<>(r.config() == null ? Map.of() : r.config());
         for (String k : config.keySet()) {

@@ -28,7 +28,7 @@ import java.util.function.Function;
 import java.util.stream.Stream;
 
 /**
- * One sync of a source, as a job of kind {@code sync}: list its items, and against what the last sync saw of each
+ * One sync of a source, as a job of kind {@code sync} (a {@code web} source's is {@link WebCrawl}): list its items, and against what the last sync saw of each
  * classify them — unchanged (modification time and size as recorded: never read), touched (read, same bytes: only
  * the recorded time moves), changed or new (re-ingested through the normal pipeline, so they land in every store as
  * any ingest does), deleted (removed from every store and from the state). The hash is of the raw bytes, so a parser
@@ -40,6 +40,7 @@ final class SyncJob implements JobHandler {
     private final Components components;
     private final Function<Tenant, Polyrag.TenantFacets> facets;
     private final java.util.function.Consumer<String> ended;
+    private final io.polyrag.core.http.Outbound web;
 
     /**
      * @param facets the facets acting for a tenant (for ingest and delete)
@@ -50,6 +51,7 @@ final class SyncJob implements JobHandler {
         this.components = components;
         this.facets = facets;
         this.ended = ended;
+        this.web = WebCrawl.client(components.config);
     }
 
     record Payload(String tenant, String source) {
@@ -74,6 +76,10 @@ final class SyncJob implements JobHandler {
                     List.of("the source was deleted before this sync ran"));
         }
         Map<String, Object> config = Sources.config(source.config());
+        if (WebCrawl.TYPE.equals(source.type())) {
+            return new WebCrawl(components, facets.apply(tenant), web).run(tenant, source, config,
+                    components.catalog.sourceItems(p.tenant(), p.source()), context);
+        }
         Path root = Path.of((String) config.get("root"));
         Map<String, SyncItem> state = components.catalog.sourceItems(p.tenant(), p.source());
         List<ItemError> errors = new ArrayList<>();

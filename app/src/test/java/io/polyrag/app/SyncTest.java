@@ -156,8 +156,8 @@ class SyncTest {
             assertThatThrownBy(() -> acme.register(new SourceRegistration("x", "filesystem", Map.of("root",
                     allowed.resolve("../../private").toString()), null, null, null)))
                     .hasMessageContaining("not inside");
-            assertThatThrownBy(() -> acme.register(new SourceRegistration("x", "web", Map.of(), null, null, null)))
-                    .hasMessageContaining("'type' must be filesystem");
+            assertThatThrownBy(() -> acme.register(new SourceRegistration("x", "ftp", Map.of(), null, null, null)))
+                    .hasMessageContaining("'type' must be filesystem").hasMessageContaining("or web");
             assertThatThrownBy(() -> acme.register(new SourceRegistration("x", "filesystem", Map.of("root",
                     allowed.toString()), null, 5, null))).hasMessageContaining("interval_seconds");
             assertThatThrownBy(() -> acme.register(new SourceRegistration("Bad Id", "filesystem", Map.of("root",

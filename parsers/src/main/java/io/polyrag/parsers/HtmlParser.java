@@ -35,11 +35,56 @@ final class HtmlParser {
     static ParsedDocument parse(String html, String fallbackTitle) {
         Document dom = Jsoup.parse(html, "", Parser.htmlParser().setTrackErrors(0));
         String title = dom.title();
+        List<String> links = links(dom);
         dom.select(BOILERPLATE).remove();
         DocumentBuilder doc = new DocumentBuilder();
         visit(dom.body(), doc, 0);
         String t = !title.isBlank() ? title : doc.firstHeading() != null ? doc.firstHeading() : fallbackTitle;
-        return doc.build(t, "text/html");
+        ParsedDocument parsed = doc.build(t, "text/html");
+        return new ParsedDocument(parsed.title(), parsed.text(), parsed.blocks(), parsed.mediaType(), links);
+    }
+
+    /** Most links a page reports (a hostile page may hold millions). */
+    private static final int MAX_LINKS = 5000;
+
+    /**
+     * The page's links as written ({@code <a href>}, navigation included, so a crawler can follow them), resolved
+     * against its {@code <base href>} when it has an absolute one; none when its robots meta tag says nofollow.
+     */
+    private static List<String> links(Document dom) {
+        for (Element meta : dom.select("meta[name=robots]")) {
+            if (meta.attr("content").toLowerCase(java.util.Locale.ROOT).matches(".*\\b(nofollow|none)\\b.*")) {
+                return List.of();
+            }
+        }
+        String base = dom.select("base[href]").attr("href");
+        java.net.URI baseUri = null;
+        try {
+            baseUri = base.isBlank() ? null : new java.net.URI(base.strip());
+            baseUri = baseUri != null && baseUri.isAbsolute() ? baseUri : null;
+        } catch (java.net.URISyntaxException e) {
+            baseUri = null;
+        }
+        List<String> out = new java.util.ArrayList<>();
+        for (Element a : dom.select("a[href]")) {
+            String href = a.attr("href").strip();
+            if (href.isEmpty() || href.startsWith("#") || a.attr("rel").toLowerCase(java.util.Locale.ROOT)
+                    .contains("nofollow")) {
+                continue;
+            }
+            if (baseUri != null) {
+                try {
+                    href = baseUri.resolve(href.replace(" ", "%20")).toString();
+                } catch (IllegalArgumentException e) {
+                    continue;
+                }
+            }
+            out.add(href);
+            if (out.size() >= MAX_LINKS) {
+                break;
+            }
+        }
+        return out;
     }
 
     /** Past this nesting depth an element's text is taken whole: hostile nesting must not exhaust the stack. */

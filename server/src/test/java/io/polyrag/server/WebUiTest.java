@@ -54,8 +54,27 @@ class WebUiTest {
                 """);
         Path empty = tmp.resolve("empty.txt");
         Files.writeString(empty, "");
+        // A small site on loopback for the web source form (non-public addresses allowed for it).
+        com.sun.net.httpserver.HttpServer site = com.sun.net.httpserver.HttpServer.create(
+                new java.net.InetSocketAddress("127.0.0.1", 0), 0);
+        site.createContext("/", x -> {
+            String body = x.getRequestURI().getPath().equals("/") ? "<html><head><title>Foghorns</title></head><body>"
+                    + "<p>The Quillon foghorn sounds twice a minute.</p><a href=\"/horn.html\">horn</a></body></html>"
+                    : x.getRequestURI().getPath().equals("/horn.html") ? "<html><head><title>Horn</title></head><body>"
+                    + "<p>The horn is a Rayleigh siren.</p></body></html>" : null;
+            if (body == null) {
+                x.sendResponseHeaders(404, -1);
+            } else {
+                byte[] b = body.getBytes(StandardCharsets.UTF_8);
+                x.getResponseHeaders().add("Content-Type", "text/html");
+                x.sendResponseHeaders(200, b.length);
+                x.getResponseBody().write(b);
+            }
+            x.close();
+        });
+        site.start();
         try (Polyrag polyrag = Polyrag.open(Config.load(Map.of(), Map.of("data.dir", tmp.resolve("data").toString(),
-                "graph.enabled", "true")))) {
+                "graph.enabled", "true", "sync.web.allow.private", "true")))) {
             String key = polyrag.keys().create("acme", "browser test").key();
             RestServer server = new RestServer(polyrag, "127.0.0.1", 0, 16 * 1024 * 1024);
             try {
@@ -65,7 +84,8 @@ class WebUiTest {
                 assertThat(index.statusCode()).isEqualTo(200);
                 assertThat(index.body()).contains("<div id=\"root\">");
                 assertThat(index.headers().firstValue("Content-Security-Policy")).hasValue(WebUi.CSP);
-                JsonNode r = e2e("full", url, key, good.toString(), empty.toString());
+                JsonNode r = e2e("full", url, key, Map.of("POLYRAG_TEST_E2E_SITE", "http://127.0.0.1:"
+                        + site.getAddress().getPort() + "/"), good.toString(), empty.toString());
                 assertThat(r.get("unauthorizedShown").asBoolean()).isTrue();
                 assertThat(r.get("emptyState").asBoolean()).isTrue();
                 assertThat(r.get("accepted").asInt()).isEqualTo(1);
@@ -75,6 +95,8 @@ class WebUiTest {
                 assertThat(r.get("syncToggleForUpload").asInt()).as("uploads cannot detect changes").isZero();
                 assertThat(r.get("skipGraphToggle").asInt()).isEqualTo(1);
                 assertThat(r.get("finalStatus").asString()).isEqualTo("succeeded");
+                assertThat(r.get("webSyncToggle").asInt()).as("a web site can stay in sync").isEqualTo(1);
+                assertThat(r.get("webRuns").asInt()).as("the upload and the crawl").isEqualTo(2);
                 assertThat(r.get("progress").asString()).isEqualTo("100");
                 assertThat(r.get("hits").asInt()).isPositive();
                 assertThat(r.get("marked").asInt()).as("query terms highlighted").isPositive();
@@ -85,7 +107,7 @@ class WebUiTest {
                 assertThat(r.get("hitsKept").asInt()).isEqualTo(r.get("hits").asInt());
                 assertThat(r.get("draftKept").asString()).isEqualTo("an unsent draft");
                 assertThat(r.get("turnsKept").asInt()).isEqualTo(1);
-                assertThat(r.get("documents").asInt()).isEqualTo(1);
+                assertThat(r.get("documents").asInt()).as("the upload and the site's two pages").isEqualTo(3);
                 assertThat(r.get("stores").toString()).contains("vector").contains("fulltext").contains("graph");
                 assertThat(r.get("graphNodes").asInt()).isGreaterThan(1);
                 assertThat(r.get("graphNodesAfterExpand").asInt()).isGreaterThanOrEqualTo(r.get("graphNodes")
@@ -95,6 +117,8 @@ class WebUiTest {
             } finally {
                 server.close();
             }
+        } finally {
+            site.stop(0);
         }
         for (String tab : List.of("sources", "processing", "search", "chat", "knowledge-bases", "graph")) {
             assertThat(SHOTS.resolve(tab + ".png")).isNotEmptyFile();
@@ -110,7 +134,7 @@ class WebUiTest {
                     "UI", null, null, io.polyrag.core.model.KnowledgeBase.DEFAULT));
             RestServer server = new RestServer(polyrag, "127.0.0.1", 0, 1024 * 1024);
             try {
-                JsonNode r = e2e("local", "http://127.0.0.1:" + server.port() + "/", "");
+                JsonNode r = e2e("local", "http://127.0.0.1:" + server.port() + "/", "", Map.of());
                 assertThat(r.get("localHits").asInt()).isEqualTo(1);
             } finally {
                 server.close();
@@ -118,14 +142,15 @@ class WebUiTest {
         }
     }
 
-    private JsonNode e2e(String mode, String url, String key, String... files) throws IOException,
-            InterruptedException {
+    private JsonNode e2e(String mode, String url, String key, Map<String, String> env, String... files)
+            throws IOException, InterruptedException {
         Files.createDirectories(SHOTS);
         List<String> command = new ArrayList<>(List.of("node", UI.resolve("e2e/e2e.mjs").toString(), mode, url,
                 SHOTS.toString(), key));
         command.addAll(List.of(files));
         ProcessBuilder pb = new ProcessBuilder(command).directory(UI.toFile());
-        pb.environment().put("POLYRAG_CHROMIUM", CHROMIUM.toString());
+        pb.environment().put("POLYRAG_TEST_CHROMIUM", CHROMIUM.toString());
+        pb.environment().putAll(env);
         pb.redirectError(ProcessBuilder.Redirect.INHERIT);
         Process p = pb.start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);

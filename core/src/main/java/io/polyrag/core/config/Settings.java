@@ -289,6 +289,15 @@ public final class Settings {
     public static final Setting<Boolean> SYNC_WATCH = Setting.bool("sync.watch", true,
             "Watch filesystem sources for changes (the JDK WatchService), so edits are indexed within seconds "
             + "instead of at the next scheduled scan.");
+    public static final Setting<Boolean> SYNC_WEB_ALLOW_PRIVATE = Setting.bool("sync.web.allow.private", false,
+            "Let web sources reach loopback, private, link-local and other non-public addresses. Off, a web source "
+            + "can only crawl the public internet, so no tenant can make the server fetch from its own network "
+            + "(cloud metadata endpoints included); every hop of a redirect is checked too.");
+    public static final Setting<Integer> SYNC_WEB_TIMEOUT_SECONDS = Setting.integer("sync.web.timeout.seconds", 20,
+            1, 600, "How long one web request (connect, then the whole response) may take before it counts as a "
+            + "transient failure (retried twice, then reported for that page).");
+    public static final Setting<Integer> SYNC_WEB_MAX_PAGE_MB = Setting.integer("sync.web.max.page.mb", 10, 1, 1024,
+            "The largest web page or file a web source fetches, in MiB; a larger one is skipped with that reason.");
 
     // ---- http
     public static final Setting<String> HTTP_HOST = Setting.string("http.host", "127.0.0.1",

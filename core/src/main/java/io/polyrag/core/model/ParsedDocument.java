@@ -11,11 +11,16 @@ import java.util.Objects;
  * @param blocks the document's blocks in reading order
  * @param mediaType the media type the parser treated the bytes as
  */
-public record ParsedDocument(String title, String text, List<Block> blocks, String mediaType) {
+public record ParsedDocument(String title, String text, List<Block> blocks, String mediaType, List<String> links) {
     public ParsedDocument {
         Objects.requireNonNull(title, "title");
         Objects.requireNonNull(text, "text");
         blocks = List.copyOf(blocks);
         Objects.requireNonNull(mediaType, "mediaType");
+        links = links == null ? List.of() : List.copyOf(links);
+    }
+
+    public ParsedDocument(String title, String text, List<Block> blocks, String mediaType) {
+        this(title, text, blocks, mediaType, List.of());
     }
 }

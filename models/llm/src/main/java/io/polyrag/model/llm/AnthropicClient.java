@@ -1,5 +1,7 @@
 package io.polyrag.model.llm;
 
+import io.polyrag.core.http.Outbound;
+import io.polyrag.core.http.OutboundException;
 import io.polyrag.core.port.LlmClient;
 import java.net.URI;
 import java.util.Map;
@@ -20,9 +22,9 @@ public final class AnthropicClient implements LlmClient {
     private final URI endpoint;
     private final String apiKey;
     private final String model;
-    private final HttpTransport http;
+    private final Outbound http;
 
-    AnthropicClient(String baseUrl, String apiKey, String model, HttpTransport http) {
+    AnthropicClient(String baseUrl, String apiKey, String model, Outbound http) {
         this.endpoint = URI.create(baseUrl.replaceAll("/+$", "") + "/v1/messages");
         this.apiKey = apiKey;
         this.model = model;
@@ -67,7 +69,7 @@ public final class AnthropicClient implements LlmClient {
                     }
                 }
                 case "message_delta" -> usage[1] = event.path("usage").path("output_tokens").asInt(usage[1]);
-                case "error" -> throw new LlmException(id(), 200, event.path("error").path("message")
+                case "error" -> throw new OutboundException(id(), 200, event.path("error").path("message")
                         .asString("error in stream"), null);
                 default -> {
                 }

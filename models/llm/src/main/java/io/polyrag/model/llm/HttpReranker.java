@@ -1,5 +1,6 @@
 package io.polyrag.model.llm;
 
+import io.polyrag.core.http.Outbound;
 import io.polyrag.core.port.Reranker;
 import java.net.URI;
 import java.util.ArrayList;
@@ -20,9 +21,9 @@ public final class HttpReranker implements Reranker {
     private final URI endpoint;
     private final String model;
     private final String apiKey;
-    private final HttpTransport http;
+    private final Outbound http;
 
-    HttpReranker(String format, String baseUrl, String model, String apiKey, HttpTransport http) {
+    HttpReranker(String format, String baseUrl, String model, String apiKey, Outbound http) {
         this.format = format;
         String base = baseUrl.replaceAll("/+$", "");
         this.endpoint = URI.create(format.equals("cohere") ? base + "/v1/rerank" : base + "/rerank");

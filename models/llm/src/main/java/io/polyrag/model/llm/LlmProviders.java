@@ -1,5 +1,6 @@
 package io.polyrag.model.llm;
 
+import io.polyrag.core.http.Outbound;
 import io.polyrag.core.ConfigException;
 import io.polyrag.core.config.Config;
 import io.polyrag.core.config.Settings;
@@ -13,8 +14,8 @@ public final class LlmProviders {
     private LlmProviders() {
     }
 
-    static HttpTransport transport(String provider, Config c) {
-        return new HttpTransport(provider, Duration.ofSeconds(10), Duration.ofSeconds(c.get(Settings.LLM_TIMEOUT_SECONDS)),
+    static Outbound transport(String provider, Config c) {
+        return new Outbound(provider, Duration.ofSeconds(10), Duration.ofSeconds(c.get(Settings.LLM_TIMEOUT_SECONDS)),
                 c.get(Settings.LLM_MAX_RETRIES), Thread::sleep);
     }
 

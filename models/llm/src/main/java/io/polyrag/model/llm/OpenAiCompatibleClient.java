@@ -1,5 +1,7 @@
 package io.polyrag.model.llm;
 
+import io.polyrag.core.http.Outbound;
+import io.polyrag.core.http.OutboundException;
 import io.polyrag.core.port.LlmClient;
 import java.net.URI;
 import java.util.Map;
@@ -20,9 +22,9 @@ public final class OpenAiCompatibleClient implements LlmClient {
     private final URI endpoint;
     private final String apiKey;
     private final String model;
-    private final HttpTransport http;
+    private final Outbound http;
 
-    OpenAiCompatibleClient(String baseUrl, String apiKey, String model, HttpTransport http) {
+    OpenAiCompatibleClient(String baseUrl, String apiKey, String model, Outbound http) {
         this.endpoint = URI.create(baseUrl.replaceAll("/+$", "") + "/chat/completions");
         this.apiKey = apiKey;
         this.model = model;
@@ -46,7 +48,7 @@ public final class OpenAiCompatibleClient implements LlmClient {
         JsonNode r = JSON.readTree(body);
         JsonNode choice = r.path("choices").path(0);
         if (choice.isMissingNode()) {
-            throw new LlmException(id(), 200, "the response has no choices: " + abbreviate(body), null);
+            throw new OutboundException(id(), 200, "the response has no choices: " + abbreviate(body), null);
         }
         return new Response(choice.path("message").path("content").asString(""), r.path("model").asString(model),
                 r.path("usage").path("prompt_tokens").asInt(0), r.path("usage").path("completion_tokens").asInt(0));
@@ -67,7 +69,7 @@ public final class OpenAiCompatibleClient implements LlmClient {
             }
             JsonNode chunk = JSON.readTree(data);
             if (chunk.has("error")) {
-                throw new LlmException(id(), 200, chunk.path("error").path("message").asString("error in stream"),
+                throw new OutboundException(id(), 200, chunk.path("error").path("message").asString("error in stream"),
                         null);
             }
             answeredBy[0] = chunk.path("model").asString(answeredBy[0]);

@@ -1,5 +1,7 @@
 package io.polyrag.model.llm;
 
+import io.polyrag.core.http.Outbound;
+import io.polyrag.core.http.OutboundException;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -18,7 +20,7 @@ class AnthropicClientTest {
 
     private AnthropicClient client(LoopbackServer s) {
         return new AnthropicClient(s.base().toString(), "ant-key", "claude-test",
-                new HttpTransport("anthropic", Duration.ofSeconds(2), Duration.ofSeconds(5), 2, waits::add));
+                new Outbound("anthropic", Duration.ofSeconds(2), Duration.ofSeconds(5), 2, waits::add));
     }
 
     private static LlmClient.Request request(boolean json) {
@@ -75,7 +77,7 @@ class AnthropicClientTest {
                 "{\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\",\"message\":\"Overloaded\"}}"),
                 Reply.json(400, "{\"type\":\"error\",\"error\":{\"type\":\"invalid_request_error\","
                         + "\"message\":\"messages: roles must alternate\"}}"))) {
-            assertThatThrownBy(() -> client(s).complete(request(false))).isInstanceOf(LlmException.class)
+            assertThatThrownBy(() -> client(s).complete(request(false))).isInstanceOf(OutboundException.class)
                     .hasMessage("anthropic answered HTTP 400: messages: roles must alternate");
             assertThat(s.received).hasSize(2);
             assertThat(waits).hasSize(1);
@@ -86,7 +88,7 @@ class AnthropicClientTest {
     void an_error_event_inside_a_stream_fails_the_call() throws IOException {
         try (LoopbackServer s = new LoopbackServer(Reply.sse(
                 "event: error\ndata: {\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\",\"message\":\"Overloaded\"}}\n\n"))) {
-            assertThatThrownBy(() -> client(s).stream(request(false), t -> { })).isInstanceOf(LlmException.class)
+            assertThatThrownBy(() -> client(s).stream(request(false), t -> { })).isInstanceOf(OutboundException.class)
                     .hasMessageContaining("Overloaded");
         }
     }

@@ -1,5 +1,7 @@
 package io.polyrag.model.llm;
 
+import io.polyrag.core.http.Outbound;
+import io.polyrag.core.http.OutboundException;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -14,7 +16,7 @@ import tools.jackson.databind.JsonNode;
 class HttpRerankerTest {
     private static HttpReranker reranker(String format, LoopbackServer s) {
         return new HttpReranker(format, s.base().toString(), "rerank-test", "rk-key",
-                new HttpTransport("rerank", Duration.ofSeconds(2), Duration.ofSeconds(5), 0, d -> { }));
+                new Outbound("rerank", Duration.ofSeconds(2), Duration.ofSeconds(5), 0, d -> { }));
     }
 
     @Test
@@ -50,7 +52,7 @@ class HttpRerankerTest {
     @Test
     void an_api_error_names_the_status_and_message() throws IOException {
         try (LoopbackServer s = new LoopbackServer(Reply.json(413, "{\"error\":\"batch size 300 > maximum 64\"}"))) {
-            assertThatThrownBy(() -> reranker("tei", s).score("q", List.of("x"))).isInstanceOf(LlmException.class)
+            assertThatThrownBy(() -> reranker("tei", s).score("q", List.of("x"))).isInstanceOf(OutboundException.class)
                     .hasMessage("rerank answered HTTP 413: batch size 300 > maximum 64");
         }
     }

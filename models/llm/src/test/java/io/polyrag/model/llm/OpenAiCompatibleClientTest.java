@@ -1,5 +1,7 @@
 package io.polyrag.model.llm;
 
+import io.polyrag.core.http.Outbound;
+import io.polyrag.core.http.OutboundException;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -19,7 +21,7 @@ class OpenAiCompatibleClientTest {
 
     private OpenAiCompatibleClient client(LoopbackServer s, int retries, Duration timeout) {
         return new OpenAiCompatibleClient(s.base() + "/v1/", "sk-test", "gpt-test",
-                new HttpTransport("openai-compatible", Duration.ofSeconds(2), timeout, retries, waits::add));
+                new Outbound("openai-compatible", Duration.ofSeconds(2), timeout, retries, waits::add));
     }
 
     private static LlmClient.Request request(boolean json) {
@@ -101,7 +103,7 @@ class OpenAiCompatibleClientTest {
         try (LoopbackServer s = new LoopbackServer(Reply.json(400,
                 "{\"error\":{\"message\":\"Invalid 'max_tokens': too large\",\"type\":\"invalid_request_error\"}}"))) {
             assertThatThrownBy(() -> client(s, 3, Duration.ofSeconds(5)).complete(request(false)))
-                    .isInstanceOf(LlmException.class).isNotInstanceOf(LlmException.Transient.class)
+                    .isInstanceOf(OutboundException.class).isNotInstanceOf(OutboundException.Transient.class)
                     .hasMessage("openai-compatible answered HTTP 400: Invalid 'max_tokens': too large");
             assertThat(s.received).hasSize(1);
             assertThat(waits).isEmpty();
@@ -114,7 +116,7 @@ class OpenAiCompatibleClientTest {
                 Reply.json(503, "{\"error\":{\"message\":\"overloaded\"}}"),
                 Reply.json(503, "{\"error\":{\"message\":\"still overloaded\"}}"))) {
             assertThatThrownBy(() -> client(s, 2, Duration.ofSeconds(5)).complete(request(false)))
-                    .isInstanceOf(LlmException.Transient.class).hasMessageContaining("HTTP 503: still overloaded");
+                    .isInstanceOf(OutboundException.Transient.class).hasMessageContaining("HTTP 503: still overloaded");
             assertThat(s.received).hasSize(3);
         }
     }
@@ -126,13 +128,13 @@ class OpenAiCompatibleClientTest {
             port = free.getLocalPort();
         }
         OpenAiCompatibleClient refused = new OpenAiCompatibleClient("http://127.0.0.1:" + port + "/v1", "k", "m",
-                new HttpTransport("openai-compatible", Duration.ofSeconds(2), Duration.ofSeconds(2), 1, waits::add));
-        assertThatThrownBy(() -> refused.complete(request(false))).isInstanceOf(LlmException.Transient.class)
+                new Outbound("openai-compatible", Duration.ofSeconds(2), Duration.ofSeconds(2), 1, waits::add));
+        assertThatThrownBy(() -> refused.complete(request(false))).isInstanceOf(OutboundException.Transient.class)
                 .hasMessageContaining("could not be reached");
         assertThat(waits).hasSize(1);
         try (LoopbackServer s = new LoopbackServer(Reply.hanging())) {
             assertThatThrownBy(() -> client(s, 0, Duration.ofMillis(300)).complete(request(false)))
-                    .isInstanceOf(LlmException.Transient.class).hasMessageContaining("timed out");
+                    .isInstanceOf(OutboundException.Transient.class).hasMessageContaining("timed out");
         }
     }
 

@@ -97,7 +97,8 @@ final class JdbcSources {
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
                         out.put(rs.getString("item"), new SyncItem(rs.getString("item"), rs.getLong("modified_ms"),
-                                rs.getLong("size_bytes"), rs.getString("hash"), rs.getString("document_id")));
+                                rs.getLong("size_bytes"), rs.getString("hash"), rs.getString("document_id"),
+                                rs.getString("validator")));
                     }
                 }
                 return out;
@@ -127,7 +128,7 @@ final class JdbcSources {
             try (PreparedStatement del = c.prepareStatement("DELETE FROM source_items WHERE tenant = ? AND "
                     + "source_id = ? AND item = ?");
                     PreparedStatement ins = c.prepareStatement("INSERT INTO source_items (tenant, source_id, item, "
-                            + "modified_ms, size_bytes, hash, document_id) VALUES (?, ?, ?, ?, ?, ?, ?)")) {
+                            + "modified_ms, size_bytes, hash, document_id, validator) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")) {
                 for (SyncItem i : items) {
                     del.setString(1, tenant);
                     del.setString(2, sourceId);
@@ -140,6 +141,7 @@ final class JdbcSources {
                     ins.setLong(5, i.sizeBytes());
                     ins.setString(6, i.hash());
                     ins.setString(7, i.documentId());
+                    ins.setString(8, i.validator());
                     ins.addBatch();
                 }
                 del.executeBatch();

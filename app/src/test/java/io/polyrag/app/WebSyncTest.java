@@ -1,0 +1,288 @@
+package io.polyrag.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import io.polyrag.app.api.SourceRegistration;
+import io.polyrag.core.InvalidInputException;
+import io.polyrag.core.model.DocumentInfo;
+import io.polyrag.core.model.JobInfo;
+import io.polyrag.core.model.JobStatus;
+import io.polyrag.core.model.SearchHit;
+import io.polyrag.core.model.SearchRequest;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A web site kept in step with the index, against a real HTTP server on loopback: the crawl follows links within
+ * the site and the path prefix to its depth and page limits, honours robots.txt and nofollow, uses the sitemap for
+ * pages nothing links to; a second sync sends conditional requests and re-reads nothing unchanged (304s); a changed
+ * page is re-indexed, a page that answers 404 is removed from every store; non-public addresses are refused unless
+ * the operator allows them; bad settings name the field.
+ */
+class WebSyncTest {
+    @TempDir
+    Path tmp;
+
+    private HttpServer server;
+    private String base;
+    private final Map<String, String> pages = new ConcurrentHashMap<>();
+    private final List<String> requests = new CopyOnWriteArrayList<>();
+    private final Map<String, String> redirects = new ConcurrentHashMap<>();
+
+    @BeforeEach
+    void start() throws IOException {
+        server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        server.createContext("/", this::serve);
+        server.start();
+        base = "http://127.0.0.1:" + server.getAddress().getPort();
+        pages.put("/robots.txt", "User-agent: *\nDisallow: /docs/private/\n\nUser-agent: otherbot\nDisallow: /\n\n"
+                + "Sitemap: " + base + "/sitemap.xml\n");
+        pages.put("/sitemap.xml", "<?xml version=\"1.0\"?><urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">"
+                + "<url><loc>" + base + "/docs/orphan.html</loc></url></urlset>");
+        pages.put("/docs/", page("Lighthouse handbook", "The handbook of the Quillon light.",
+                "<a href=\"lamp.html\">lamp</a> <a href=\"/docs/keepers.html#top\">keepers</a>"
+                        + " <a href=\"private/salaries.html\">salaries</a> <a href=\"/shop/\">shop</a>"
+                        + " <a href=\"https://elsewhere.example/\">elsewhere</a> <a href=\"mailto:x@y.z\">mail</a>"));
+        pages.put("/docs/lamp.html", page("The lamp", "The Quillon lamp burns colza oil in a Fresnel lens.",
+                "<a href=\"deep/one.html\">deeper</a>"));
+        pages.put("/docs/keepers.html", page("Keepers", "Ada Ferrow kept the Quillon light for forty years.",
+                "<a href=\"lamp.html\">lamp</a>"));
+        pages.put("/docs/deep/one.html", page("One", "Depth one of the lamp pages.",
+                "<a href=\"two.html\">two</a>"));
+        pages.put("/docs/deep/two.html", page("Two", "Depth three: beyond the limit.", ""));
+        pages.put("/docs/private/salaries.html", page("Salaries", "Robots keep this out.", ""));
+        pages.put("/docs/orphan.html", page("Orphan", "Only the sitemap knows the foghorn schedule.", ""));
+        pages.put("/shop/", page("Shop", "Outside the path prefix.", ""));
+    }
+
+    @AfterEach
+    void stop() {
+        server.stop(0);
+    }
+
+    private static String page(String title, String text, String links) {
+        return "<!doctype html><html><head><title>" + title + "</title></head><body><nav>" + links + "</nav><p>"
+                + text + "</p></body></html>";
+    }
+
+    /** Serves the pages with an ETag (their hash) and honours If-None-Match. */
+    private void serve(HttpExchange x) throws IOException {
+        String path = x.getRequestURI().getPath();
+        requests.add(x.getRequestMethod() + " " + path + (x.getRequestHeaders().containsKey("If-None-Match")
+                ? " conditional" : ""));
+        String to = redirects.get(path);
+        if (to != null) {
+            x.getResponseHeaders().add("Location", to);
+            x.sendResponseHeaders(301, -1);
+            x.close();
+            return;
+        }
+        String body = pages.get(path);
+        if (body == null) {
+            x.sendResponseHeaders(404, -1);
+            x.close();
+            return;
+        }
+        String etag = "\"" + Integer.toHexString(body.hashCode()) + "\"";
+        x.getResponseHeaders().add("ETag", etag);
+        if (etag.equals(x.getRequestHeaders().getFirst("If-None-Match"))) {
+            x.sendResponseHeaders(304, -1);
+            x.close();
+            return;
+        }
+        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+        x.getResponseHeaders().add("Content-Type", path.endsWith(".txt") ? "text/plain" : path.endsWith(".xml")
+                ? "application/xml" : "text/html; charset=utf-8");
+        x.sendResponseHeaders(200, bytes.length);
+        x.getResponseBody().write(bytes);
+        x.close();
+    }
+
+    private Polyrag open(boolean allowPrivate) {
+        return Polyrag.open(PolyragTest.config(tmp.resolve("data"), Map.of("vector.enabled", "false",
+                "sync.web.allow.private", Boolean.toString(allowPrivate))));
+    }
+
+    @Test
+    void a_web_site_stays_in_step_with_the_index() {
+        try (Polyrag p = open(true)) {
+            var registered = p.sources().register(new SourceRegistration("handbook", "web", Map.of("start_urls",
+                    List.of(base + "/docs/"), "path_prefix", "/docs/", "max_depth", 2), "coast", 3600, true));
+            JobInfo first = awaitJob(p, registered.jobId());
+            assertThat(paths(p)).containsExactlyInAnyOrder("/docs/", "/docs/lamp.html", "/docs/keepers.html",
+                    "/docs/deep/one.html", "/docs/orphan.html");
+            assertThat(requests).as("robots.txt disallows it").noneMatch(r -> r.contains("/private/"))
+                    .as("outside the prefix").noneMatch(r -> r.contains("/shop/"))
+                    .as("beyond max_depth").noneMatch(r -> r.contains("two.html"))
+                    .as("each page fetched once").filteredOn(r -> r.startsWith("GET /docs/lamp.html")).hasSize(1);
+            assertThat(first.progress().added()).isEqualTo(5);
+            assertThat(texts(p, "foghorn schedule")).anyMatch(t -> t.contains("foghorn"));
+            assertThat(p.documents().content(docId(p, "/docs/lamp.html")).mediaType()).isEqualTo("text/html");
+
+            // Nothing changed: every page is asked conditionally and answers 304; nothing is re-indexed.
+            requests.clear();
+            JobInfo second = awaitJob(p, p.sources().sync("handbook"));
+            assertThat(requests).filteredOn(r -> r.startsWith("GET /docs/")).allMatch(r -> r.endsWith("conditional"))
+                    .hasSize(5);
+            assertThat(second.progress().unchanged()).isEqualTo(5);
+            assertThat(second.progress().added() + second.progress().updated()).isZero();
+
+            // A page changes, another is removed (404): re-indexed, and gone from every store.
+            long lampVersion = version(p, "/docs/lamp.html");
+            pages.put("/docs/lamp.html", page("The lamp", "The Quillon lamp now burns paraffin.",
+                    "<a href=\"deep/one.html\">deeper</a>"));
+            pages.remove("/docs/keepers.html");
+            JobInfo third = awaitJob(p, p.sources().sync("handbook"));
+            assertThat(version(p, "/docs/lamp.html")).isGreaterThan(lampVersion);
+            assertThat(texts(p, "paraffin")).anyMatch(t -> t.contains("paraffin"));
+            assertThat(texts(p, "colza oil")).noneMatch(t -> t.contains("colza"));
+            assertThat(paths(p)).doesNotContain("/docs/keepers.html");
+            assertThat(texts(p, "Ada Ferrow kept")).noneMatch(t -> t.contains("Ferrow"));
+            assertThat(third.progress().deleted()).isEqualTo(1);
+            assertThat(third.progress().updated()).isEqualTo(1);
+            assertThat(p.sources().get("handbook").items()).isEqualTo(4);
+
+            // A new page, and a page renamed (the old address now redirects, then stops answering).
+            pages.put("/docs/tides.html", page("Tides", "Spring tides at Quillon Point rise four metres.", ""));
+            pages.put("/docs/lantern.html", pages.remove("/docs/lamp.html").replace("<title>The lamp</title>",
+                    "<title>The lantern</title>"));
+            pages.put("/docs/", pages.get("/docs/").replace("lamp.html", "lantern.html")
+                    .replace("<a href=\"/shop/\">", "<a href=\"tides.html\">tides</a> <a href=\"/shop/\">"));
+            JobInfo fourth = awaitJob(p, p.sources().sync("handbook"));
+            assertThat(paths(p)).containsExactlyInAnyOrder("/docs/", "/docs/lantern.html", "/docs/tides.html",
+                    "/docs/deep/one.html", "/docs/orphan.html");
+            assertThat(texts(p, "spring tides four metres")).anyMatch(t -> t.contains("Spring tides"));
+            assertThat(texts(p, "lamp paraffin")).filteredOn(t -> t.contains("paraffin")).hasSize(1);
+            assertThat(fourth.progress().added()).isEqualTo(2);
+            assertThat(fourth.progress().deleted()).as("lamp.html, no longer reached by a complete crawl").isEqualTo(1);
+            assertThat(p.admin().check(false).stores()).allSatisfy(s -> assertThat(s.orphanVersions()).isZero());
+        }
+    }
+
+    @Test
+    void redirects_are_followed_on_the_site_and_a_loop_ends() {
+        pages.put("/docs/", page("Start", "Start page.", "<a href=\"moved.html\">moved</a> <a href=\"loop1\">l</a>"));
+        redirects.put("/docs/moved.html", "/docs/keepers.html");
+        redirects.put("/docs/loop1", "/docs/loop2");
+        redirects.put("/docs/loop2", "/docs/loop1");
+        try (Polyrag p = open(true)) {
+            awaitJob(p, p.sources().register(new SourceRegistration("handbook", "web", Map.of("start_urls",
+                    List.of(base + "/docs/"), "path_prefix", "/docs/", "max_depth", 1), null, 3600, true)).jobId());
+            assertThat(paths(p)).containsExactlyInAnyOrder("/docs/", "/docs/keepers.html", "/docs/orphan.html");
+            assertThat(requests).filteredOn(r -> r.contains("loop")).hasSize(2);
+        }
+    }
+
+    @Test
+    void the_page_limit_stops_the_crawl_without_deleting_what_it_did_not_reach() {
+        try (Polyrag p = open(true)) {
+            String job = p.sources().register(new SourceRegistration("handbook", "web", Map.of("start_urls",
+                    List.of(base + "/docs/"), "path_prefix", "/docs/"), null, 3600, true)).jobId();
+            awaitJob(p, job);
+            assertThat(paths(p)).hasSize(6);
+            JobInfo limited = awaitJob(p, p.sources().update(new SourceRegistration("handbook", "web", Map.of(
+                    "start_urls", List.of(base + "/docs/"), "path_prefix", "/docs/", "max_pages", 2), null, 3600, true))
+                    .jobId());
+            assertThat(limited.progress().processed()).isEqualTo(2);
+            assertThat(limited.progress().warnings()).anySatisfy(w -> assertThat(w).contains("page limit (2)"));
+            assertThat(limited.progress().deleted()).isZero();
+            assertThat(paths(p)).hasSize(6);
+        }
+    }
+
+    @Test
+    void non_public_addresses_are_refused_unless_the_operator_allows_them_and_bad_settings_name_the_field() {
+        try (Polyrag p = open(false)) {
+            assertThatThrownBy(() -> p.sources().register(new SourceRegistration("local", "web", Map.of("start_urls",
+                    List.of(base + "/docs/")), null, null, null))).isInstanceOf(InvalidInputException.class)
+                    .hasMessageContaining("127.0.0.1, which is not a public address")
+                    .hasMessageContaining("POLYRAG_SYNC_WEB_ALLOW_PRIVATE");
+            assertThatThrownBy(() -> p.sources().register(new SourceRegistration("meta", "web", Map.of("start_urls",
+                    List.of("http://169.254.169.254/latest/meta-data/")), null, null, null)))
+                    .hasMessageContaining("not a public address");
+            assertThat(requests).isEmpty();
+        }
+        try (Polyrag p = open(true)) {
+            for (var bad : List.<Map<String, Object>>of(Map.of(), Map.of("start_urls", List.of("ftp://x/")),
+                    Map.of("start_urls", List.of("http://user:pw@" + base.substring(7) + "/")),
+                    Map.of("start_urls", List.of(base + "/", "http://localhost:1/")),
+                    Map.of("start_urls", List.of(base + "/"), "max_pages", 0),
+                    Map.of("start_urls", List.of(base + "/"), "path_prefix", "docs"),
+                    Map.of("start_urls", List.of(base + "/"), "root", "/etc"))) {
+                assertThatThrownBy(() -> p.sources().register(new SourceRegistration("bad", "web", bad, null, null,
+                        null))).as(bad.toString()).isInstanceOf(InvalidInputException.class)
+                        .hasMessageContaining("'config.");
+            }
+        }
+    }
+
+    @Test
+    void robots_rules_follow_rfc_9309() {
+        var r = WebCrawl.Robots.parse("""
+                User-agent: *
+                Disallow: /private/
+                Allow: /private/open$
+                Disallow: /*.pdf$
+                Crawl-delay: 0.5
+
+                User-agent: polyrag
+                User-agent: somebot
+                Disallow: /tmp/
+                Allow: /tmp/keep
+                """, "polyrag");
+        assertThat(r.allowed(java.net.URI.create("http://h/tmp/x"))).isFalse();
+        assertThat(r.allowed(java.net.URI.create("http://h/tmp/keep/a"))).as("the longer allow wins").isTrue();
+        assertThat(r.allowed(java.net.URI.create("http://h/private/x"))).as("its own group, not *'s").isTrue();
+        var star = WebCrawl.Robots.parse("User-agent: *\nDisallow: /private/\nAllow: /private/open$\n"
+                + "Disallow: /*.pdf$\nCrawl-delay: 0.5\n", "polyrag");
+        assertThat(star.allowed(java.net.URI.create("http://h/private/x"))).isFalse();
+        assertThat(star.allowed(java.net.URI.create("http://h/private/open"))).isTrue();
+        assertThat(star.allowed(java.net.URI.create("http://h/private/open/more"))).isFalse();
+        assertThat(star.allowed(java.net.URI.create("http://h/a/b.pdf"))).isFalse();
+        assertThat(star.allowed(java.net.URI.create("http://h/a/b.pdf.html"))).isTrue();
+        assertThat(star.crawlDelay()).isEqualTo(Duration.ofMillis(500));
+        assertThat(WebCrawl.Robots.parse("", "polyrag").allowed(java.net.URI.create("http://h/x"))).isTrue();
+    }
+
+    private static JobInfo awaitJob(Polyrag p, String id) {
+        await().atMost(Duration.ofSeconds(60)).until(() -> p.jobs().get(id).status() != JobStatus.QUEUED
+                && p.jobs().get(id).status() != JobStatus.RUNNING);
+        JobInfo j = p.jobs().get(id);
+        assertThat(j.status()).as(String.valueOf(j)).isEqualTo(JobStatus.SUCCEEDED);
+        return j;
+    }
+
+    private List<String> paths(Polyrag p) {
+        return p.documents().list(null, 0, 100).stream().map(DocumentInfo::uri).map(u -> u.substring(base.length()))
+                .toList();
+    }
+
+    private String docId(Polyrag p, String path) {
+        return p.documents().list(null, 0, 100).stream().filter(d -> d.uri().equals(base + path)).findFirst()
+                .orElseThrow().id();
+    }
+
+    private long version(Polyrag p, String path) {
+        return p.documents().list(null, 0, 100).stream().filter(d -> d.uri().equals(base + path)).findFirst()
+                .orElseThrow().visibleVersion();
+    }
+
+    private static List<String> texts(Polyrag p, String query) {
+        return p.search().run(SearchRequest.of(query, 5)).hits().stream().map(SearchHit::text).toList();
+    }
+}

@@ -1,0 +1,216 @@
+package io.polyrag.core.http;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.net.ConnectException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpHeaders;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Consumer;
+import java.util.function.Function;
+
+/**
+ * The one way polyrag calls out over HTTP — language models, rerankers, web sources: connect and request timeouts,
+ * and bounded exponential backoff with jitter that retries only transient failures — 408, 429 (honouring
+ * {@code Retry-After}), 5xx, timeouts and dropped connections — never another 4xx. A streamed call is retried only
+ * until its first byte arrives: after that, a retry would repeat what the caller has already received. Redirects are
+ * not followed here: a caller that follows them checks each hop first. Thread-safe.
+ */
+public final class Outbound {
+    /** How a retry waits; tests replace it to record the delays instead of sleeping. */
+    public interface Sleeper {
+        void sleep(Duration d) throws InterruptedException;
+    }
+
+    /** A response read whole, up to the caller's byte limit. */
+    public record Response(int status, HttpHeaders headers, byte[] body, boolean truncated) {
+        public String header(String name) {
+            return headers.firstValue(name).orElse(null);
+        }
+    }
+
+    private static final Duration BASE_DELAY = Duration.ofMillis(500);
+    private static final Duration MAX_DELAY = Duration.ofSeconds(30);
+
+    private final String target;
+    private final HttpClient client;
+    private final Duration requestTimeout;
+    private final int maxRetries;
+    private final Sleeper sleeper;
+
+    /**
+     * @param target what is called, for messages (a provider's name, or "web")
+     * @param maxRetries retries after the first attempt, for transient failures only
+     */
+    public Outbound(String target, Duration connectTimeout, Duration requestTimeout, int maxRetries, Sleeper sleeper) {
+        this.target = target;
+        this.client = HttpClient.newBuilder().connectTimeout(connectTimeout).version(HttpClient.Version.HTTP_1_1)
+                .followRedirects(HttpClient.Redirect.NEVER).build();
+        this.requestTimeout = requestTimeout;
+        this.maxRetries = maxRetries;
+        this.sleeper = sleeper;
+    }
+
+    public String target() {
+        return target;
+    }
+
+    /** POSTs JSON and returns the response body of a 2xx, retrying transient failures. */
+    public String postJson(URI uri, Map<String, String> headers, String body, Function<String, String> errorMessage) {
+        return withRetries(() -> {
+            HttpResponse<String> r = send(json(uri, headers, body), HttpResponse.BodyHandlers.ofString());
+            if (r.statusCode() / 100 != 2) {
+                throw failure(r.statusCode(), errorMessage.apply(r.body()), retryAfter(r.headers()));
+            }
+            return r.body();
+        });
+    }
+
+    /**
+     * POSTs JSON and feeds each line of a 2xx response to {@code onLine} as it arrives (server-sent events).
+     * Retries only while nothing has been received.
+     */
+    public void postStream(URI uri, Map<String, String> headers, String body, Function<String, String> errorMessage,
+            Consumer<String> onLine) {
+        withRetries(() -> {
+            HttpResponse<InputStream> r = send(json(uri, headers, body), HttpResponse.BodyHandlers.ofInputStream());
+            if (r.statusCode() / 100 != 2) {
+                String err;
+                try (var in = r.body()) {
+                    err = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+                } catch (IOException e) {
+                    err = "(the error body could not be read: " + e.getMessage() + ")";
+                }
+                throw failure(r.statusCode(), errorMessage.apply(err), retryAfter(r.headers()));
+            }
+            try (BufferedReader reader = new BufferedReader(new InputStreamReader(r.body(), StandardCharsets.UTF_8))) {
+                String line;
+                while ((line = reader.readLine()) != null) {
+                    onLine.accept(line);
+                }
+            } catch (IOException e) {
+                // Text already went to the caller: fail without retrying.
+                throw new OutboundException(target, r.statusCode(), "the stream broke off: " + e.getMessage(), e);
+            }
+            return null;
+        });
+    }
+
+    /**
+     * GETs a resource, reading at most {@code maxBytes} of its body. Every status but a transient one is returned
+     * (a 304, a 404, a redirect: the caller decides); transient ones are retried, then thrown.
+     */
+    public Response get(URI uri, Map<String, String> headers, long maxBytes) {
+        return withRetries(() -> {
+            HttpRequest.Builder b = HttpRequest.newBuilder(uri).timeout(requestTimeout).GET();
+            headers.forEach(b::header);
+            HttpResponse<InputStream> r = send(b, HttpResponse.BodyHandlers.ofInputStream());
+            byte[] body;
+            boolean truncated;
+            try (InputStream in = r.body()) {
+                body = in.readNBytes((int) Math.min(Integer.MAX_VALUE - 8, maxBytes));
+                truncated = in.read() >= 0;
+            } catch (HttpTimeoutException e) {
+                throw new OutboundException.Transient(target, r.statusCode(), "the body of " + uri + " timed out", e);
+            } catch (IOException e) {
+                throw new OutboundException.Transient(target, r.statusCode(), "the body of " + uri + " broke off: "
+                        + e.getMessage(), e);
+            }
+            if (transientStatus(r.statusCode())) {
+                throw failure(r.statusCode(), uri.toString(), retryAfter(r.headers()));
+            }
+            return new Response(r.statusCode(), r.headers(), body, truncated);
+        });
+    }
+
+    private HttpRequest.Builder json(URI uri, Map<String, String> headers, String body) {
+        HttpRequest.Builder b = HttpRequest.newBuilder(uri).timeout(requestTimeout)
+                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body));
+        headers.forEach(b::header);
+        return b;
+    }
+
+    private <T> HttpResponse<T> send(HttpRequest.Builder request, HttpResponse.BodyHandler<T> handler) {
+        HttpRequest built = request.build();
+        URI uri = built.uri();
+        try {
+            return client.send(built, handler);
+        } catch (HttpTimeoutException e) {
+            throw new OutboundException.Transient(target, 0, "timed out after " + requestTimeout.toSeconds() + " s", e);
+        } catch (ConnectException e) {
+            throw new OutboundException.Transient(target, 0, "connection refused at " + uri.getHost() + ":"
+                    + uri.getPort(), e);
+        } catch (IOException e) {
+            throw new OutboundException.Transient(target, 0, "connection failed (" + e.getClass().getSimpleName()
+                    + ": " + e.getMessage() + ")", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new OutboundException(target, 0, "interrupted", e);
+        }
+    }
+
+    /** 408, 429 and 5xx: worth trying again later. */
+    public static boolean transientStatus(int status) {
+        return status == 408 || status == 429 || status >= 500;
+    }
+
+    private OutboundException failure(int status, String message, Duration retryAfter) {
+        return transientStatus(status) ? new OutboundException.Transient(target, status, message, null, retryAfter)
+                : new OutboundException(target, status, message, null);
+    }
+
+    private static Duration retryAfter(HttpHeaders headers) {
+        return headers.firstValue("retry-after").map(v -> {
+            try {
+                return Duration.ofSeconds(Long.parseLong(v.strip()));
+            } catch (NumberFormatException e) {
+                return null;
+            }
+        }).orElse(null);
+    }
+
+    private interface Call<T> {
+        T run();
+    }
+
+    private <T> T withRetries(Call<T> call) {
+        for (int attempt = 0;; attempt++) {
+            try {
+                return call.run();
+            } catch (OutboundException.Transient e) {
+                if (attempt >= maxRetries) {
+                    throw e;
+                }
+                pause(e.retryAfter() != null ? min(e.retryAfter(), MAX_DELAY) : backoff(attempt));
+            }
+        }
+    }
+
+    /** Exponential from 0.5 s, capped, with full jitter between half and all of it. */
+    public static Duration backoff(int attempt) {
+        long cap = Math.min(MAX_DELAY.toMillis(), BASE_DELAY.toMillis() << Math.min(attempt, 10));
+        return Duration.ofMillis(cap / 2 + ThreadLocalRandom.current().nextLong(cap / 2 + 1));
+    }
+
+    private static Duration min(Duration a, Duration b) {
+        return a.compareTo(b) <= 0 ? a : b;
+    }
+
+    private void pause(Duration d) {
+        try {
+            sleeper.sleep(d);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new OutboundException(target, 0, "interrupted while waiting to retry", e);
+        }
+    }
+}

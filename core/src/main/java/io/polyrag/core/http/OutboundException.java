@@ -1,0 +1,51 @@
+package io.polyrag.core.http;
+
+import io.polyrag.core.PolyragException;
+import io.polyrag.core.Retryable;
+
+/**
+ * An outbound HTTP call (a language model, a reranker, a web page) failed. The message names the target, the HTTP
+ * status (0 when no response came) and the other side's own error message. {@link Transient} marks the failures
+ * worth retrying.
+ */
+public class OutboundException extends PolyragException {
+    private static final long serialVersionUID = 1L;
+
+    private final String target;
+    private final int status;
+
+    public OutboundException(String target, int status, String message, Throwable cause) {
+        super(target + (status > 0 ? " answered HTTP " + status : " could not be reached") + ": " + message, cause);
+        this.target = target;
+        this.status = status;
+    }
+
+    /** What was called: a provider's name, or a host. */
+    public String target() {
+        return target;
+    }
+
+    public int status() {
+        return status;
+    }
+
+    /** A 408, a 429, a 5xx, a timeout or a dropped connection: the same call may succeed later. */
+    public static class Transient extends OutboundException implements Retryable {
+        private static final long serialVersionUID = 1L;
+        private final transient java.time.Duration retryAfter;
+
+        public Transient(String target, int status, String message, Throwable cause) {
+            this(target, status, message, cause, null);
+        }
+
+        public Transient(String target, int status, String message, Throwable cause, java.time.Duration retryAfter) {
+            super(target, status, message, cause);
+            this.retryAfter = retryAfter;
+        }
+
+        /** How long the other side asked us to wait ({@code Retry-After}), or null. */
+        public java.time.Duration retryAfter() {
+            return retryAfter;
+        }
+    }
+}
