@@ -7,6 +7,12 @@
 // Prints one JSON line of what it saw last.
 import { chromium } from 'playwright-core';
 import path from 'node:path';
+import { createRequire } from 'node:module';
+
+import fs from 'node:fs';
+
+// Evaluated through the DevTools protocol, which the page's CSP (rightly) does not let a script tag do.
+const axeSource = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 const [mode, url, out, key, ...files] = process.argv.slice(2);
 const executablePath = process.env.POLYRAG_TEST_CHROMIUM ?? '/usr/bin/chromium';
@@ -25,7 +31,18 @@ const tab = async (name) => {
   await page.getByRole('tab', { name, exact: true }).click();
   await page.getByRole('tabpanel').waitFor();
 };
-const shot = (name) => page.screenshot({ path: path.join(out, `${name}.png`), fullPage: true });
+// Each screenshot also runs axe-core (WCAG 2.1 A and AA rules) on the page as shown: a serious or critical
+// violation is a failure like a console error.
+const shot = async (name) => {
+  await page.screenshot({ path: path.join(out, `${name}.png`), fullPage: true });
+  if (!(await page.evaluate(() => typeof window.axe !== 'undefined'))) await page.evaluate(axeSource);
+  const result = await page.evaluate(() => window.axe.run(document, { runOnly: ['wcag2a', 'wcag2aa', 'wcag21a',
+    'wcag21aa'] }));
+  for (const v of result.violations.filter((x) => x.impact === 'serious' || x.impact === 'critical')) {
+    problems.push(`axe (${name}): ${v.id}: ${v.help} — ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`);
+  }
+  seen.axeChecked = (seen.axeChecked ?? 0) + 1;
+};
 const T = { timeout: 60_000 };
 
 try {

@@ -26,8 +26,9 @@ import tools.jackson.databind.JsonNode;
  * The web UI in a real browser: {@code ui/e2e/e2e.mjs} drives Debian's Chromium through playwright-core against a
  * real server with an API key — the 401 state, an upload's staging verdict, the frozen snapshot, processing to the
  * end, search, a streamed answer and its citation, state across tab switches, documents with per-store status, the
- * graph drawn and expanded — then a server in local (no-key) mode. It fails on any console error or warning and
- * saves a screenshot of every tab under {@code server/target/ui-screenshots}.
+ * graph drawn and expanded — then a server in local (no-key) mode. It fails on any console error or warning, or on
+ * a serious or critical axe-core (WCAG 2.1 AA) violation in any view, and saves a screenshot of every tab under
+ * {@code server/target/ui-screenshots}.
  */
 class WebUiTest {
     private static final Path UI = Path.of("").toAbsolutePath().getParent().resolve("ui");
@@ -87,6 +88,7 @@ class WebUiTest {
                 JsonNode r = e2e("full", url, key, Map.of("POLYRAG_TEST_E2E_SITE", "http://127.0.0.1:"
                         + site.getAddress().getPort() + "/"), good.toString(), empty.toString());
                 assertThat(r.get("unauthorizedShown").asBoolean()).isTrue();
+                assertThat(r.get("axeChecked").asInt()).as("axe-core ran on every screenshot").isEqualTo(10);
                 assertThat(r.get("emptyState").asBoolean()).isTrue();
                 assertThat(r.get("accepted").asInt()).isEqualTo(1);
                 assertThat(r.get("skipped").asInt()).isEqualTo(1);
