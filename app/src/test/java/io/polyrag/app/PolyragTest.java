@@ -265,11 +265,14 @@ class PolyragTest {
         polyrag.close();
         polyrag = null;
         Path dir = tmp.resolve("bad");
-        assertThatThrownBy(() -> Polyrag.open(config(dir, Map.of("fulltext.backend", "opensearch"))))
+        assertThatThrownBy(() -> Polyrag.open(config(dir, Map.of("fulltext.backend", "elasticsearch"))))
                 .isInstanceOf(ConfigException.class)
                 // This module's tests add a "pausing" provider (the crash tests') after the real ones.
-                .hasMessageStartingWith("POLYRAG_FULLTEXT_BACKEND='opensearch' names no full text store provider: "
-                        + "available are lucene");
+                .hasMessageStartingWith("POLYRAG_FULLTEXT_BACKEND='elasticsearch' names no full text store provider: "
+                        + "available are").hasMessageContaining("lucene").hasMessageContaining("opensearch")
+                .hasMessageContaining("postgres");
+        assertThatThrownBy(() -> Polyrag.open(config(tmp.resolve("bad2"), Map.of("fulltext.backend", "opensearch"))))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("POLYRAG_OPENSEARCH_URL must be");
         Polyrag.open(config(dir, Map.of())).close();
     }
 

@@ -41,7 +41,8 @@ public final class Settings {
             "Where uploaded originals are kept (GET /v1/documents/{id}/content): filesystem (under the data "
                     + "directory) or s3 (a bucket: POLYRAG_S3_BUCKET, POLYRAG_S3_ENDPOINT, …).");
     public static final Setting<String> FULLTEXT_BACKEND = Setting.string("fulltext.backend", "lucene",
-            "Full-text store provider.");
+            "Full-text store provider: lucene (embedded), postgres (POLYRAG_POSTGRES_URL) or opensearch "
+            + "(POLYRAG_OPENSEARCH_URL).");
     public static final Setting<Double> BM25_K1 = Setting.decimal("fulltext.bm25.k1", 0.9, 0.0, 10.0,
             "BM25 term-frequency saturation. Applies when the index is opened; no re-index needed.");
     public static final Setting<Double> BM25_B = Setting.decimal("fulltext.bm25.b", 0.4, 0.0, 1.0,
@@ -100,6 +101,17 @@ public final class Settings {
             "Connect and read timeout of one request to the store.");
 
     // ---- postgresql (catalog, pgvector, full text)
+    public static final Setting<String> OPENSEARCH_URL = Setting.string("opensearch.url", "",
+            "Base URL of the OpenSearch cluster the opensearch full-text store uses (e.g. https://search:9200); "
+            + "polyrag creates its index itself.");
+    public static final Setting<String> OPENSEARCH_INDEX = Setting.string("opensearch.index", "polyrag-fulltext",
+            "The OpenSearch index holding every knowledge base's chunks (one index, filtered by knowledge base).");
+    public static final Setting<String> OPENSEARCH_USER = Setting.string("opensearch.user", "",
+            "OpenSearch user for basic authentication; empty: none.");
+    public static final Setting<String> OPENSEARCH_PASSWORD = Setting.string("opensearch.password", "",
+            "OpenSearch password for basic authentication.").secret();
+    public static final Setting<Integer> OPENSEARCH_TIMEOUT_SECONDS = Setting.integer("opensearch.timeout.seconds", 30,
+            1, 600, "How long one OpenSearch request may take.");
     public static final Setting<String> POSTGRES_URL = Setting.string("postgres.url", "",
             "JDBC URL of the PostgreSQL database the postgres catalog, the pgvector store and the postgres full-text "
             + "store use (e.g. jdbc:postgresql://db:5432/polyrag); polyrag creates its tables itself.");

@@ -1,0 +1,112 @@
+package io.polyrag.store.opensearch;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.polyrag.core.config.Config;
+import io.polyrag.core.model.SearchScope;
+import io.polyrag.core.model.StoreRecord;
+import io.polyrag.core.port.FullTextStore;
+import io.polyrag.core.spi.ProviderContext;
+import io.polyrag.testing.FullTextStoreContract;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The full-text store contract on a real OpenSearch node in this JVM, an index per test, reopened by name. */
+class OpenSearchFullTextStoreTest extends FullTextStoreContract {
+    @Override
+    protected FullTextStore openStore(Path dir) {
+        return open(dir, Map.of());
+    }
+
+    private FullTextStore open(Path dir, Map<String, String> more) {
+        Map<String, String> settings = new java.util.HashMap<>(Map.of("opensearch.url", TestOpenSearch.url(),
+                "opensearch.index", "t-" + Integer.toHexString(dir.toString().hashCode())));
+        settings.putAll(more);
+        return new OpenSearchProvider().open(new ProviderContext(Config.load(Map.of(), settings), dir));
+    }
+
+    @Test
+    void analysis_is_the_embedded_stores_english_analysis_token_for_token() throws Exception {
+        String text = "The keepers' lamps were lighting Quillon's rocky shores nightly, and it's 1871 again: "
+                + "U.S. sailors' running-lights, e-mail, naïve café owners.";
+        List<String> lucene = new java.util.ArrayList<>();
+        try (var analyzer = new org.apache.lucene.analysis.en.EnglishAnalyzer();
+                var ts = analyzer.tokenStream("text", text)) {
+            var term = ts.addAttribute(org.apache.lucene.analysis.tokenattributes.CharTermAttribute.class);
+            ts.reset();
+            while (ts.incrementToken()) {
+                lucene.add(term.toString());
+            }
+            ts.end();
+        }
+        var response = java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(
+                java.net.URI.create(TestOpenSearch.url() + "/_analyze")).header("Content-Type", "application/json")
+                .POST(java.net.http.HttpRequest.BodyPublishers.ofString("{\"analyzer\": \"english\", \"text\": \""
+                        + text + "\"}")).build(), java.net.http.HttpResponse.BodyHandlers.ofString());
+        List<String> opensearch = new java.util.ArrayList<>();
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("\"token\":\"([^\"]*)\"").matcher(response.body());
+        while (m.find()) {
+            opensearch.add(m.group(1));
+        }
+        assertThat(opensearch).isNotEmpty().isEqualTo(lucene);
+
+        FullTextStore store = open();
+        store.upsert(List.of(new StoreRecord("c1", "d1", 1, "kb", "The keepers were lighting the lamps nightly.", null)));
+        assertThat(store.search("keeper lighted lamp", SearchScope.ALL, 5)).extracting(h -> h.chunkId())
+                .containsExactly("c1");
+        assertThat(store.search("the and it", SearchScope.ALL, 5)).as("stop words only").isEmpty();
+        assertThat(store.records(new io.polyrag.core.model.DocumentVersion("d1", 1))).isEqualTo(1);
+    }
+
+    @Test
+    void replacing_a_version_leaves_no_search_gap() throws Exception {
+        // What the pipeline does on re-ingest: write v2, publish it (catalog), delete v1. A search running throughout
+        // must always find the document (v1 or v2 or both, the catalog picks): never nothing.
+        FullTextStore store = open();
+        store.upsert(List.of(new StoreRecord("d1-v1-0", "d1", 1, "kb", "foghorn schedule for the winter", null)));
+        java.util.concurrent.atomic.AtomicInteger empty = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.concurrent.atomic.AtomicInteger searches = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.concurrent.atomic.AtomicBoolean done = new java.util.concurrent.atomic.AtomicBoolean();
+        Thread searcher = Thread.ofVirtual().start(() -> {
+            while (!done.get()) {
+                if (store.search("foghorn schedule", SearchScope.ALL, 5).isEmpty()) {
+                    empty.incrementAndGet();
+                }
+                searches.incrementAndGet();
+            }
+        });
+        for (long v = 2; v <= 6; v++) {
+            store.upsert(List.of(new StoreRecord("d1-v" + v + "-0", "d1", v, "kb", "foghorn schedule, version " + v,
+                    null)));
+            store.delete(List.of(new io.polyrag.core.model.DocumentVersion("d1", v - 1)));
+        }
+        done.set(true);
+        searcher.join();
+        assertThat(searches.get()).isPositive();
+        assertThat(empty.get()).isZero();
+        assertThat(store.versions()).containsOnlyKeys(new io.polyrag.core.model.DocumentVersion("d1", 6));
+    }
+
+    @Test
+    void changed_bm25_settings_apply_to_an_existing_index() {
+        FullTextStore first = open(dir, Map.of());
+        first.upsert(List.of(new StoreRecord("c1", "d1", 1, "kb", "short text about tides", null),
+                new StoreRecord("c2", "d2", 1, "kb", "tides tides and a much longer text about many other things "
+                        + "entirely, sailing, harbours, ropes and knots", null)));
+        double before = first.search("tides", SearchScope.ALL, 2).getFirst().score();
+        first.close();
+        FullTextStore second = open(dir, Map.of("fulltext.bm25.k1", "2.0", "fulltext.bm25.b", "1.0"));
+        double after = second.search("tides", SearchScope.ALL, 2).getFirst().score();
+        second.close();
+        assertThat(after).isNotEqualTo(before);
+    }
+
+    @Test
+    void a_bad_url_is_a_configuration_error_naming_the_setting() {
+        assertThatThrownBy(() -> new OpenSearchProvider().open(new ProviderContext(Config.load(Map.of(),
+                Map.of("opensearch.url", "search:9200")), dir))).hasMessageContaining("POLYRAG_OPENSEARCH_URL");
+    }
+}
