@@ -162,22 +162,24 @@ final class WebCrawl {
      * public — loopback, private, link-local (cloud metadata), carrier-grade NAT, unique-local, multicast, unspecified.
      */
     static String refusal(String host, boolean allowPrivate) {
+        if (!allowPrivate) {
+            // Every later lookup of this name in the JVM, the HTTP client's at connect time included, is filtered.
+            PublicOnlyResolver.guard(host);
+        }
         InetAddress[] addresses;
         try {
             addresses = InetAddress.getAllByName(host);
         } catch (UnknownHostException e) {
-            return "the host " + host + " does not resolve";
+            String why = PublicOnlyResolver.refused(host);
+            return why != null ? "the host " + why + ": web sources reach the public internet only ("
+                    + Settings.SYNC_WEB_ALLOW_PRIVATE.env() + "=true lets them reach this network)"
+                    : "the host " + host + " does not resolve";
         }
         if (allowPrivate) {
             return null;
         }
         for (InetAddress a : addresses) {
-            byte[] b = a.getAddress();
-            boolean cgnat = b.length == 4 && (b[0] & 0xff) == 100 && (b[1] & 0xc0) == 64;
-            boolean zero = b.length == 4 && b[0] == 0;
-            boolean uniqueLocal = b.length == 16 && (b[0] & 0xfe) == 0xfc;
-            if (a.isLoopbackAddress() || a.isSiteLocalAddress() || a.isLinkLocalAddress() || a.isAnyLocalAddress()
-                    || a.isMulticastAddress() || cgnat || zero || uniqueLocal) {
+            if (!PublicOnlyResolver.isPublic(a)) {
                 return "the host " + host + " is at " + a.getHostAddress() + ", which is not a public address: web "
                         + "sources reach the public internet only (" + Settings.SYNC_WEB_ALLOW_PRIVATE.env()
                         + "=true lets them reach this network)";
@@ -262,7 +264,9 @@ final class WebCrawl {
             try {
                 r = http.get(page.uri(), conditional(before), maxBytes);
             } catch (OutboundException e) {
-                errors.add(new ItemError(url, e.getMessage()));
+                String why = PublicOnlyResolver.refused(page.uri().getHost());
+                errors.add(new ItemError(url, why != null ? url + ": " + why + " (refused when connecting)"
+                        : e.getMessage()));
                 kept.add(url);
                 incomplete = true;
                 continue;

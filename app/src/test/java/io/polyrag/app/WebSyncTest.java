@@ -114,13 +114,29 @@ class WebSyncTest {
     }
 
     private Polyrag open(boolean allowPrivate) {
-        return Polyrag.open(PolyragTest.config(tmp.resolve("data"), Map.of("vector.enabled", "false",
-                "sync.web.allow.private", Boolean.toString(allowPrivate))));
+        return open(allowPrivate, Map.of());
+    }
+
+    private Polyrag open(boolean allowPrivate, Map<String, String> backends) {
+        Map<String, String> settings = new java.util.HashMap<>(backends);
+        settings.put("vector.enabled", "false");
+        settings.put("sync.web.allow.private", Boolean.toString(allowPrivate));
+        return Polyrag.open(PolyragTest.config(tmp.resolve("data"), settings));
     }
 
     @Test
     void a_web_site_stays_in_step_with_the_index() {
-        try (Polyrag p = open(true)) {
+        webSite(Map.of());
+    }
+
+    @Test
+    void a_web_site_stays_in_step_with_the_index_on_postgresql() {
+        webSite(Map.of("catalog.backend", "postgres", "fulltext.backend", "postgres", "postgres.url",
+                io.polyrag.testing.TestPostgres.freshSchema("websync")));
+    }
+
+    private void webSite(Map<String, String> backends) {
+        try (Polyrag p = open(true, backends)) {
             var registered = p.sources().register(new SourceRegistration("handbook", "web", Map.of("start_urls",
                     List.of(base + "/docs/"), "path_prefix", "/docs/", "max_depth", 2), "coast", 3600, true));
             JobInfo first = awaitJob(p, registered.jobId());
@@ -229,6 +245,41 @@ class WebSyncTest {
                         .hasMessageContaining("'config.");
             }
         }
+    }
+
+    @Test
+    void a_guarded_name_that_resolves_to_a_private_address_at_fetch_time_is_refused_by_the_lookup_itself()
+            throws Exception {
+        Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
+                System.getProperty("java.class.path"), RebindProbe.class.getName(), Integer.toString(
+                        server.getAddress().getPort())).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(p.waitFor()).as(out).isZero();
+        org.junit.jupiter.api.Assumptions.assumeFalse(out.contains("skip: "), out.strip());
+        assertThat(out).contains("127.0.0.1 404").containsPattern(" refused: .* resolves only to addresses that are not "
+                + "public").containsPattern("refusal: the host .* resolves only to addresses that are not public");
+    }
+
+    @Test
+    void the_resolver_keeps_public_addresses_of_guarded_names_and_leaves_the_rest_alone() throws Exception {
+        java.util.function.Supplier<java.util.stream.Stream<java.net.InetAddress>> answer = () -> {
+            try {
+                return java.util.stream.Stream.of(java.net.InetAddress.getByAddress(new byte[] {10, 0, 0, 7}),
+                        java.net.InetAddress.getByAddress(new byte[] {93, (byte) 184, (byte) 215, 14}));
+            } catch (java.net.UnknownHostException e) {
+                throw new IllegalStateException(e);
+            }
+        };
+        assertThat(PublicOnlyResolver.filter("free.example", answer.get()).toList()).hasSize(2);
+        PublicOnlyResolver.guard("Mixed.Example");
+        assertThat(PublicOnlyResolver.filter("mixed.example", answer.get()).map(java.net.InetAddress::getHostAddress)
+                .toList()).containsExactly("93.184.215.14");
+        PublicOnlyResolver.guard("private.example");
+        assertThatThrownBy(() -> PublicOnlyResolver.filter("private.example", answer.get().limit(1)))
+                .hasMessageContaining("resolves only to addresses that are not public ([10.0.0.7])");
+        assertThat(java.util.ServiceLoader.load(java.net.spi.InetAddressResolverProvider.class).stream()
+                .<Class<?>>map(p -> p.type()).toList()).as("installed for the whole JVM")
+                .contains(PublicOnlyResolver.class);
     }
 
     @Test

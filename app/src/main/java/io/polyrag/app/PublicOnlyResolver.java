@@ -1,0 +1,87 @@
+package io.polyrag.app;
+
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.net.spi.InetAddressResolver;
+import java.net.spi.InetAddressResolverProvider;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Stream;
+
+/**
+ * The JVM's name resolver (installed through {@link InetAddressResolverProvider}), with one addition: the hosts of
+ * web sources that may reach public addresses only are resolved to their public addresses, and a host left with none
+ * does not resolve. The check happens in the lookup itself — the one the HTTP client makes when it connects — so a
+ * name that answers a public address when a source is registered and a private one at fetch time (DNS rebinding)
+ * still cannot reach the private network. Every other lookup is the built-in resolver's, untouched.
+ */
+public final class PublicOnlyResolver extends InetAddressResolverProvider {
+    private static final Set<String> GUARDED = ConcurrentHashMap.newKeySet();
+    private static final java.util.Map<String, String> REFUSED = new ConcurrentHashMap<>();
+
+    /** From now on, this host resolves to public addresses only, in every lookup of this JVM. */
+    static void guard(String host) {
+        GUARDED.add(host.toLowerCase(Locale.ROOT));
+    }
+
+    @Override
+    public InetAddressResolver get(Configuration configuration) {
+        InetAddressResolver builtin = configuration.builtinResolver();
+        return new InetAddressResolver() {
+            @Override
+            public Stream<InetAddress> lookupByName(String host, LookupPolicy policy) throws UnknownHostException {
+                return filter(host, builtin.lookupByName(host, policy));
+            }
+
+            @Override
+            public String lookupByAddress(byte[] address) throws UnknownHostException {
+                return builtin.lookupByAddress(address);
+            }
+        };
+    }
+
+    /**
+     * Why the last lookup of a guarded host was refused, or null (the JDK passes the resolver's exception on without
+     * its message, so callers ask here to say why a host did not resolve).
+     */
+    static String refused(String host) {
+        return host == null ? null : REFUSED.get(host.toLowerCase(Locale.ROOT));
+    }
+
+    /** What a lookup of {@code host} answers: all of them, or for a guarded host its public ones only. */
+    static Stream<InetAddress> filter(String host, Stream<InetAddress> all) throws UnknownHostException {
+        if (!GUARDED.contains(host.toLowerCase(Locale.ROOT))) {
+            return all;
+        }
+        List<InetAddress> addresses = all.toList();
+        List<InetAddress> allowed = addresses.stream().filter(PublicOnlyResolver::isPublic).toList();
+        if (allowed.isEmpty()) {
+            String why = host + " resolves only to addresses that are not public ("
+                    + addresses.stream().map(InetAddress::getHostAddress).toList() + ")";
+            REFUSED.put(host.toLowerCase(Locale.ROOT), why);
+            throw new UnknownHostException(why);
+        }
+        REFUSED.remove(host.toLowerCase(Locale.ROOT));
+        return allowed.stream();
+    }
+
+    @Override
+    public String name() {
+        return "polyrag-public-only";
+    }
+
+    /**
+     * Whether an address is on the public internet: not loopback, private, link-local (cloud metadata endpoints),
+     * carrier-grade NAT, unique-local, multicast, unspecified or in 0.0.0.0/8.
+     */
+    static boolean isPublic(InetAddress a) {
+        byte[] b = a.getAddress();
+        boolean cgnat = b.length == 4 && (b[0] & 0xff) == 100 && (b[1] & 0xc0) == 64;
+        boolean zero = b.length == 4 && b[0] == 0;
+        boolean uniqueLocal = b.length == 16 && (b[0] & 0xfe) == 0xfc;
+        return !(a.isLoopbackAddress() || a.isSiteLocalAddress() || a.isLinkLocalAddress() || a.isAnyLocalAddress()
+                || a.isMulticastAddress() || cgnat || zero || uniqueLocal);
+    }
+}
