@@ -38,7 +38,12 @@ final class WebUi {
     }
 
     static void register(JavalinConfig config) {
-        if (present()) {
+        register(config, present());
+    }
+
+    /** The UI's files when {@code built}, else a page at {@code /} that says how to get them. */
+    static void register(JavalinConfig config, boolean built) {
+        if (built) {
             config.staticFiles.add(files -> {
                 files.hostedPath = "/";
                 files.directory = ROOT;
