@@ -47,14 +47,19 @@ final class OpenSearchFullTextStore implements FullTextStore {
     private final String index;
     private final AutoCloseable transport;
 
-    OpenSearchFullTextStore(OpenSearchClient client, AutoCloseable transport, String index, double k1, double b) {
+    OpenSearchFullTextStore(OpenSearchClient client, AutoCloseable transport, String url, String index, double k1,
+            double b) {
         this.client = client;
         this.transport = transport;
         this.index = index;
         try {
             ensureIndex(k1, b);
-        } catch (IOException | OpenSearchException e) {
-            throw new StoreException("OpenSearch index '" + index + "' could not be created or opened: "
+        } catch (IOException e) {
+            throw new io.polyrag.core.ConfigException("cannot reach OpenSearch at " + url + " ("
+                    + io.polyrag.core.config.Settings.OPENSEARCH_URL.env() + "): " + e.getClass().getSimpleName()
+                    + (e.getMessage() == null ? "" : ": " + e.getMessage()), e);
+        } catch (OpenSearchException e) {
+            throw new StoreException("OpenSearch at " + url + " refused to create or open index '" + index + "': "
                     + e.getMessage(), e);
         }
     }

@@ -67,7 +67,7 @@ public final class OpenSearchProvider implements FullTextStoreProvider {
                     return h;
                 }).build();
         try {
-            return new OpenSearchFullTextStore(new OpenSearchClient(transport), transport, index,
+            return new OpenSearchFullTextStore(new OpenSearchClient(transport), transport, url, index,
                     c.get(Settings.BM25_K1), c.get(Settings.BM25_B));
         } catch (RuntimeException e) {
             try {

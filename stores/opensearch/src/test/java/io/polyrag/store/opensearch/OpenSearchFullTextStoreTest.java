@@ -105,6 +105,19 @@ class OpenSearchFullTextStoreTest extends FullTextStoreContract {
     }
 
     @Test
+    void an_unreachable_cluster_is_one_line_naming_the_address_and_the_setting() throws Exception {
+        int closed;
+        try (var socket = new java.net.ServerSocket(0)) {
+            closed = socket.getLocalPort();
+        }
+        assertThatThrownBy(() -> new OpenSearchProvider().open(new ProviderContext(Config.load(Map.of(),
+                Map.of("opensearch.url", "http://127.0.0.1:" + closed)), dir)))
+                .isInstanceOf(io.polyrag.core.ConfigException.class)
+                .hasMessageStartingWith("cannot reach OpenSearch at http://127.0.0.1:" + closed
+                        + " (POLYRAG_OPENSEARCH_URL): ");
+    }
+
+    @Test
     void a_bad_url_is_a_configuration_error_naming_the_setting() {
         assertThatThrownBy(() -> new OpenSearchProvider().open(new ProviderContext(Config.load(Map.of(),
                 Map.of("opensearch.url", "search:9200")), dir))).hasMessageContaining("POLYRAG_OPENSEARCH_URL");
