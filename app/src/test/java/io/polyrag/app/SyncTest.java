@@ -99,6 +99,29 @@ class SyncTest {
     }
 
     @Test
+    void a_file_written_many_times_a_second_is_synced_once_it_settles() throws Exception {
+        Path root = Files.createDirectories(tmp.resolve("busy"));
+        Files.writeString(root.resolve("log.md"), "# Log\n\nEntry 0.");
+        try (Polyrag p = Polyrag.open(PolyragTest.config(tmp.resolve("data"), Map.of("vector.enabled", "false",
+                "sync.allowed.roots", root.toString())))) {
+            awaitJob(p, p.sources().register(new SourceRegistration("busy", "filesystem", Map.of("root",
+                    root.toString()), null, 3600, true)).jobId());
+            int before = p.jobs().list(0, 100).size();
+            Thread.sleep(300);
+            for (int i = 1; i <= 40; i++) {
+                Files.writeString(root.resolve("log.md"), "# Log\n\nEntry " + i + " of the busy writer.");
+                Thread.sleep(25);
+            }
+            await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(texts(p, "entry busy writer"))
+                    .anyMatch(t -> t.contains("Entry 40 of")));
+            Thread.sleep(2500);
+            List<io.polyrag.core.model.JobInfo> syncs = p.jobs().list(0, 100);
+            assertThat(syncs.size() - before).as("40 writes in a second, debounced: " + syncs).isBetween(1, 2);
+            assertThat(version(p, "log.md")).as("re-indexed once or twice, not 40 times").isLessThanOrEqualTo(3);
+        }
+    }
+
+    @Test
     void a_file_that_cannot_be_indexed_fails_once_not_at_every_scan() throws Exception {
         Path root = Files.createDirectories(tmp.resolve("mixed"));
         Files.writeString(root.resolve("good.md"), "# Good\n\nThe lamp burns whale oil.");
