@@ -162,8 +162,10 @@ public final class DocumentsParser implements Parser {
     String detect(SourceItem item) {
         Metadata m = new Metadata();
         m.set(TikaCoreProperties.RESOURCE_NAME_KEY, item.name());
-        try (InputStream in = new ByteArrayInputStream(item.content())) {
-            MediaType t = detector.detect(org.apache.tika.io.TikaInputStream.get(in), m);
+        // Closed, so the temporary file an OLE2 container's detection spools to is deleted (it leaked before: one
+        // file per encrypted Office document).
+        try (org.apache.tika.io.TikaInputStream in = org.apache.tika.io.TikaInputStream.get(item.content())) {
+            MediaType t = detector.detect(in, m);
             return t.getBaseType().toString().toLowerCase(Locale.ROOT);
         } catch (IOException e) {
             throw new InvalidInputException(item.name() + ": cannot read it (" + e.getMessage() + ")");

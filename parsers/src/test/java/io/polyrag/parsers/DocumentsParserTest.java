@@ -99,10 +99,23 @@ class DocumentsParserTest {
     }
 
     @Test
-    void an_encrypted_document_is_reported_as_such() {
-        assertThatThrownBy(() -> parse("secret.docx", DocumentFixtures.encryptedDocx("hunter2")))
-                .isInstanceOf(InvalidInputException.class).hasMessageContaining("secret.docx")
-                .hasMessageContaining("encrypted");
+    void an_encrypted_document_is_reported_as_such_and_leaves_no_temporary_file() throws java.io.IOException {
+        java.util.function.Supplier<java.util.Set<String>> spooled = () -> {
+            try (var files = java.nio.file.Files.list(java.nio.file.Path.of(System.getProperty("java.io.tmpdir")))) {
+                return files.map(f -> f.getFileName().toString()).filter(n -> n.startsWith("apache-tika-"))
+                        .collect(java.util.stream.Collectors.toSet());
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        };
+        java.util.Set<String> before = spooled.get();
+        for (int i = 0; i < 3; i++) {
+            assertThatThrownBy(() -> parse("secret.docx", DocumentFixtures.encryptedDocx("hunter2")))
+                    .isInstanceOf(InvalidInputException.class).hasMessageContaining("secret.docx")
+                    .hasMessageContaining("encrypted");
+        }
+        // An OLE2 container is spooled to a temporary file to be detected; each one leaked before.
+        assertThat(spooled.get()).as("temporary files left behind").isSubsetOf(before);
     }
 
     @Test
