@@ -42,6 +42,10 @@ public final class PublicOnlyResolver extends InetAddressResolverProvider {
         };
     }
 
+    static boolean guarded(String host) {
+        return GUARDED.contains(host.toLowerCase(Locale.ROOT));
+    }
+
     /**
      * Why the last lookup of a guarded host was refused, or null (the JDK passes the resolver's exception on without
      * its message, so callers ask here to say why a host did not resolve).
@@ -78,10 +82,35 @@ public final class PublicOnlyResolver extends InetAddressResolverProvider {
      */
     static boolean isPublic(InetAddress a) {
         byte[] b = a.getAddress();
-        boolean cgnat = b.length == 4 && (b[0] & 0xff) == 100 && (b[1] & 0xc0) == 64;
-        boolean zero = b.length == 4 && b[0] == 0;
-        boolean uniqueLocal = b.length == 16 && (b[0] & 0xfe) == 0xfc;
+        if (b.length == 16 && isEmbeddedIpv4(b)) {
+            // ::a.b.c.d (IPv4-compatible) and 64:ff9b::a.b.c.d (NAT64): judged by the IPv4 address they carry.
+            try {
+                return isPublic(InetAddress.getByAddress(java.util.Arrays.copyOfRange(b, 12, 16)));
+            } catch (UnknownHostException e) {
+                return false;
+            }
+        }
+        int b0 = b[0] & 0xff;
+        int b1 = b[1] & 0xff;
+        boolean v4 = b.length == 4;
+        boolean cgnat = v4 && b0 == 100 && (b1 & 0xc0) == 64;
+        boolean zero = v4 && b0 == 0;
+        boolean benchmarking = v4 && b0 == 198 && (b1 & 0xfe) == 18;
+        boolean reserved = v4 && b0 >= 240;
+        boolean uniqueLocal = !v4 && (b0 & 0xfe) == 0xfc;
         return !(a.isLoopbackAddress() || a.isSiteLocalAddress() || a.isLinkLocalAddress() || a.isAnyLocalAddress()
-                || a.isMulticastAddress() || cgnat || zero || uniqueLocal);
+                || a.isMulticastAddress() || cgnat || zero || benchmarking || reserved || uniqueLocal);
+    }
+
+    private static boolean isEmbeddedIpv4(byte[] b) {
+        boolean compatible = true;
+        for (int i = 0; i < 12; i++) {
+            compatible &= b[i] == 0;
+        }
+        boolean nat64 = (b[0] & 0xff) == 0x00 && (b[1] & 0xff) == 0x64 && (b[2] & 0xff) == 0xff && (b[3] & 0xff) == 0x9b;
+        for (int i = 4; i < 12 && nat64; i++) {
+            nat64 = b[i] == 0;
+        }
+        return compatible && !(b[12] == 0 && b[13] == 0 && b[14] == 0 && (b[15] == 0 || b[15] == 1)) || nat64;
     }
 }

@@ -37,6 +37,9 @@ import java.util.stream.Stream;
 final class SyncJob implements JobHandler {
     static final String KIND = "sync";
     private static final int BATCH = 64;
+    private static final int SCAN_BATCH = 1000;
+    /** Each source's last scan number, so two scans in one millisecond still differ. */
+    private final Map<String, Long> lastScan = new java.util.concurrent.ConcurrentHashMap<>();
     private final Components components;
     private final Function<Tenant, Polyrag.TenantFacets> facets;
     private final java.util.function.Consumer<String> ended;
@@ -81,30 +84,69 @@ final class SyncJob implements JobHandler {
                     components.catalog.sourceItems(p.tenant(), p.source()), context);
         }
         Path root = Path.of((String) config.get("root"));
-        Map<String, SyncItem> state = components.catalog.sourceItems(p.tenant(), p.source());
         List<ItemError> errors = new ArrayList<>();
-        Map<String, Path> seen = new HashMap<>();
         if (!Files.isDirectory(root)) {
             String error = "the folder " + root + " is gone or unreadable: nothing was changed in the index";
             components.catalog.sourceScanned(p.tenant(), p.source(), java.time.Instant.now(), error);
             return new JobProgress("done", 1, 1, 0, 0, 0, 1, 0, List.of(), List.of(new ItemError(root.toString(),
                     error)));
         }
-        try {
-            seen.putAll(list(root, config));
+        // A scan streams: the listing is read a batch at a time, each batch compared with its items' recorded
+        // state, and every item seen is marked with this scan's number; the items left unmarked afterwards are the
+        // deleted ones. Memory stays the same whatever the folder's size.
+        long scan = Math.max(System.currentTimeMillis(), lastScan.merge(p.tenant() + "/" + p.source(),
+                System.currentTimeMillis(), (a, b) -> Math.max(a + 1, b)));
+        Polyrag.TenantFacets f = facets.apply(tenant);
+        KnowledgeBase kb = KnowledgeBase.of(tenant.show(source.knowledgeBase()));
+        boolean skipGraph = Boolean.TRUE.equals(config.get("skip_graph"));
+        int[] n = new int[5]; // listed, added, updated, unchanged, chunks
+        try (Stream<Map.Entry<String, Path>> walk = walk(root, config)) {
+            java.util.Iterator<Map.Entry<String, Path>> files = walk.iterator();
+            while (files.hasNext() && !context.canceled()) {
+                Map<String, Path> batch = new java.util.LinkedHashMap<>();
+                while (files.hasNext() && batch.size() < SCAN_BATCH) {
+                    Map.Entry<String, Path> e = files.next();
+                    batch.put(e.getKey(), e.getValue());
+                }
+                n[0] += batch.size();
+                scanBatch(p, f, kb, skipGraph, batch, errors, n, context);
+                components.catalog.markSourceItemsSeen(p.tenant(), p.source(), batch.keySet(), scan);
+                context.progress(new JobProgress("scanning", n[0], n[0], n[1], n[2], n[3], errors.size(), n[4],
+                        List.of(), errors));
+            }
         } catch (IOException | java.io.UncheckedIOException e) {
             String error = "cannot list " + root + ": " + e.getMessage() + "; nothing was deleted from the index";
             components.catalog.sourceScanned(p.tenant(), p.source(), java.time.Instant.now(), error);
-            return new JobProgress("done", 1, 1, 0, 0, 0, 1, 0, List.of(), List.of(new ItemError(root.toString(),
-                    error)));
+            return new JobProgress("done", n[0], n[0], n[1], n[2], n[3], errors.size() + 1, n[4], List.of(),
+                    errors.isEmpty() ? List.of(new ItemError(root.toString(), error)) : errors);
         }
-        int unchanged = 0;
-        List<SyncItem> touched = new ArrayList<>();
-        Map<Path, SyncItem> toIngest = new java.util.LinkedHashMap<>();
-        for (var e : seen.entrySet()) {
-            if (context.canceled()) {
+        int deleted = 0;
+        while (!context.canceled()) {
+            List<SyncItem> gone = components.catalog.unseenSourceItems(p.tenant(), p.source(), scan, SCAN_BATCH);
+            if (gone.isEmpty()) {
                 break;
             }
+            List<String> documentIds = gone.stream().map(SyncItem::documentId).filter(id -> !id.isEmpty())
+                    .distinct().toList();
+            deleted += documentIds.isEmpty() ? 0 : f.documents().delete(documentIds);
+            components.catalog.deleteSourceItems(p.tenant(), p.source(), gone.stream().map(SyncItem::item).toList());
+        }
+        components.catalog.sourceScanned(p.tenant(), p.source(), java.time.Instant.now(), errors.isEmpty() ? null
+                : errors.size() + " items failed, e.g. " + errors.getFirst().reason());
+        return new JobProgress("done", n[0], n[0], n[1], n[2], n[3], errors.size(), n[4],
+                components.pipeline.stores().names(), errors, 0, 0, 0, 0, List.of(), deleted);
+    }
+
+    /**
+     * One batch of the listing against its recorded state: unchanged (same modification time and size: not read),
+     * touched (read, same bytes: only the recorded time moves), changed or new (ingested, then recorded).
+     */
+    private void scanBatch(Payload p, Polyrag.TenantFacets f, KnowledgeBase kb, boolean skipGraph,
+            Map<String, Path> batch, List<ItemError> errors, int[] n, Context context) {
+        Map<String, SyncItem> state = components.catalog.sourceItems(p.tenant(), p.source(), batch.keySet());
+        List<SyncItem> touched = new ArrayList<>();
+        Map<Path, SyncItem> toIngest = new java.util.LinkedHashMap<>();
+        for (var e : batch.entrySet()) {
             SyncItem before = state.get(e.getKey());
             BasicFileAttributes a;
             try {
@@ -115,7 +157,7 @@ final class SyncJob implements JobHandler {
             }
             long modified = a.lastModifiedTime().toMillis();
             if (before != null && before.modifiedMs() == modified && before.sizeBytes() == a.size()) {
-                unchanged++;
+                n[3]++;
                 continue;
             }
             String hash;
@@ -127,30 +169,25 @@ final class SyncJob implements JobHandler {
             }
             if (before != null && before.hash().equals(hash)) {
                 touched.add(new SyncItem(e.getKey(), modified, a.size(), hash, before.documentId()));
-                unchanged++;
+                n[3]++;
             } else {
                 toIngest.put(e.getValue(), new SyncItem(e.getKey(), modified, a.size(), hash, ""));
             }
         }
         components.catalog.putSourceItems(p.tenant(), p.source(), touched);
-        Polyrag.TenantFacets f = facets.apply(tenant);
-        KnowledgeBase kb = KnowledgeBase.of(tenant.show(source.knowledgeBase()));
-        int added = 0;
-        int updated = 0;
-        int chunks = 0;
         List<Path> files = new ArrayList<>(toIngest.keySet());
         for (int i = 0; i < files.size() && !context.canceled(); i += BATCH) {
-            List<Path> batch = files.subList(i, Math.min(files.size(), i + BATCH));
-            var report = f.ingest().paths(new PathIngest(batch, kb, List.of(), List.of(),
-                    Boolean.TRUE.equals(config.get("skip_graph"))), ProgressListener.NONE).report();
-            added += report.added();
-            updated += report.updated();
-            chunks += report.chunks();
+            List<Path> part = files.subList(i, Math.min(files.size(), i + BATCH));
+            var report = f.ingest().paths(new PathIngest(part, kb, List.of(), List.of(), skipGraph),
+                    ProgressListener.NONE).report();
+            n[1] += report.added();
+            n[2] += report.updated();
+            n[4] += report.chunks();
             errors.addAll(report.errors());
             Map<String, String> byUri = new HashMap<>();
             report.indexed().forEach(d -> byUri.put(d.uri(), d.documentId()));
             List<SyncItem> recorded = new ArrayList<>();
-            for (Path file : batch) {
+            for (Path file : part) {
                 SyncItem item = toIngest.get(file);
                 String id = byUri.get(file.toUri().toString());
                 SyncItem before = state.get(item.item());
@@ -161,21 +198,7 @@ final class SyncJob implements JobHandler {
                         ? id : before == null ? "" : before.documentId()));
             }
             components.catalog.putSourceItems(p.tenant(), p.source(), recorded);
-            context.progress(new JobProgress("ingesting", seen.size(), Math.min(files.size(), i + BATCH) + unchanged,
-                    added, updated, unchanged, errors.size(), chunks, List.of(), errors));
         }
-        List<String> gone = state.keySet().stream().filter(k -> !seen.containsKey(k)).sorted().toList();
-        int deleted = 0;
-        if (!gone.isEmpty() && !context.canceled()) {
-            List<String> documentIds = gone.stream().map(k -> state.get(k).documentId()).filter(id -> !id.isEmpty())
-                    .distinct().toList();
-            deleted = documentIds.isEmpty() ? 0 : f.documents().delete(documentIds);
-            components.catalog.deleteSourceItems(p.tenant(), p.source(), gone);
-        }
-        components.catalog.sourceScanned(p.tenant(), p.source(), java.time.Instant.now(), errors.isEmpty() ? null
-                : errors.size() + " items failed, e.g. " + errors.getFirst().reason());
-        return new JobProgress("done", seen.size(), seen.size(), added, updated, unchanged, errors.size(), chunks,
-                components.pipeline.stores().names(), errors, 0, 0, 0, 0, List.of(), deleted);
     }
 
     @Override
@@ -190,22 +213,24 @@ final class SyncJob implements JobHandler {
      * the source says so.
      */
     static Map<String, Path> list(Path root, Map<String, Object> config) throws IOException {
+        Map<String, Path> out = new java.util.TreeMap<>();
+        try (Stream<Map.Entry<String, Path>> files = walk(root, config)) {
+            files.forEach(e -> out.put(e.getKey(), e.getValue()));
+        }
+        return out;
+    }
+
+    /** The same files as {@link #list}, as a lazy stream (close it): a scan never holds the whole listing. */
+    static Stream<Map.Entry<String, Path>> walk(Path root, Map<String, Object> config) throws IOException {
         boolean follow = Boolean.TRUE.equals(config.get("follow_symlinks"));
         List<PathMatcher> include = matchers(config.get("include"));
         List<PathMatcher> exclude = matchers(config.get("exclude"));
-        Map<String, Path> out = new java.util.TreeMap<>();
-        try (Stream<Path> walk = follow ? Files.walk(root, FileVisitOption.FOLLOW_LINKS) : Files.walk(root)) {
-            walk.filter(f -> follow ? Files.isRegularFile(f) : Files.isRegularFile(f, LinkOption.NOFOLLOW_LINKS))
-                    .forEach(f -> {
-                        Path rel = root.relativize(f);
-                        if (hidden(rel) || (!include.isEmpty() && include.stream().noneMatch(m -> m.matches(rel)))
-                                || exclude.stream().anyMatch(m -> m.matches(rel))) {
-                            return;
-                        }
-                        out.put(rel.toString().replace('\\', '/'), f);
-                    });
-        }
-        return out;
+        Stream<Path> walk = follow ? Files.walk(root, FileVisitOption.FOLLOW_LINKS) : Files.walk(root);
+        return walk.filter(f -> follow ? Files.isRegularFile(f) : Files.isRegularFile(f, LinkOption.NOFOLLOW_LINKS))
+                .map(f -> Map.entry(root.relativize(f), f))
+                .filter(e -> !hidden(e.getKey()) && (include.isEmpty() || include.stream().anyMatch(m -> m.matches(
+                        e.getKey()))) && exclude.stream().noneMatch(m -> m.matches(e.getKey())))
+                .map(e -> Map.entry(e.getKey().toString().replace('\\', '/'), e.getValue()));
     }
 
     private static boolean hidden(Path rel) {

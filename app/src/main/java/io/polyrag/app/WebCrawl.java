@@ -106,6 +106,12 @@ final class WebCrawl {
         if (!(prefix instanceof String p) || !p.startsWith("/") || p.length() > 512) {
             throw new InvalidInputException("'config.path_prefix' must be a path starting with '/', e.g. \"/guide/\"");
         }
+        for (String u : urls) {
+            if (!URI.create(u).getRawPath().startsWith(p)) {
+                throw new InvalidInputException("'config.start_urls' holds " + u + ", outside 'config.path_prefix' "
+                        + p + ": a start URL must lie inside the prefix");
+            }
+        }
         String refused = refusal(first.getHost(), allowPrivate);
         if (refused != null) {
             throw new InvalidInputException("'config.start_urls': " + refused);
@@ -162,10 +168,6 @@ final class WebCrawl {
      * public — loopback, private, link-local (cloud metadata), carrier-grade NAT, unique-local, multicast, unspecified.
      */
     static String refusal(String host, boolean allowPrivate) {
-        if (!allowPrivate) {
-            // Every later lookup of this name in the JVM, the HTTP client's at connect time included, is filtered.
-            PublicOnlyResolver.guard(host);
-        }
         InetAddress[] addresses;
         try {
             addresses = InetAddress.getAllByName(host);
@@ -185,6 +187,10 @@ final class WebCrawl {
                         + "=true lets them reach this network)";
             }
         }
+        // Public now: from here on every lookup of this name in the JVM (the HTTP client's at connect time too)
+        // keeps public addresses only. A name found private is refused and never guarded, so registering one
+        // cannot change how the server resolves its own services.
+        PublicOnlyResolver.guard(host);
         return null;
     }
 
@@ -209,6 +215,12 @@ final class WebCrawl {
         List<ItemError> errors = new ArrayList<>();
         List<String> warnings = new ArrayList<>();
 
+        String refusedSite = refusal(first.getHost(), allowPrivate);
+        if (refusedSite != null) {
+            components.catalog.sourceScanned(tenant, source.id(), Instant.now(), refusedSite);
+            return new JobProgress("done", 1, 1, 0, 0, 0, 1, 0, List.of(), List.of(new ItemError(origin(first),
+                    refusedSite + ": nothing was crawled or changed")));
+        }
         Robots robots;
         try {
             robots = robots(first);
@@ -221,13 +233,22 @@ final class WebCrawl {
         }
         ArrayDeque<Page> frontier = new ArrayDeque<>();
         Set<String> queued = new HashSet<>();
+        // At most ten URLs queued per page allowed (and 100,000): a site of endless links cannot fill the heap.
+        int maxQueued = (int) Math.min(100_000L, 10L * maxPages + starts.size());
+        boolean[] capped = {false};
         java.util.function.BiConsumer<URI, Integer> enqueue = (u, depth) -> {
-            if (u != null && sameSite(u, first) && u.getRawPath().startsWith(prefix) && queued.add(u.toString())) {
+            if (u != null && sameSite(u, first) && u.getRawPath().startsWith(prefix) && !queued.contains(u.toString())) {
+                if (queued.size() >= maxQueued) {
+                    capped[0] = true;
+                    return;
+                }
+                queued.add(u.toString());
                 frontier.add(new Page(u, depth, 0));
             }
         };
         starts.forEach(s -> enqueue.accept(URI.create(s), 0));
-        for (URI u : sitemapUrls(first, robots, warnings)) {
+        boolean[] sitemapFailed = {false};
+        for (URI u : sitemapUrls(first, robots, warnings, sitemapFailed)) {
             enqueue.accept(u, 0);
         }
 
@@ -239,7 +260,7 @@ final class WebCrawl {
         Map<String, SyncItem> pending = new HashMap<>();
         int[] counts = new int[4]; // fetched, unchanged, added, updated
         int chunks = 0;
-        boolean incomplete = false;
+        boolean incomplete = sitemapFailed[0];
         Duration delay = robots.crawlDelay();
         while (!frontier.isEmpty() && counts[0] < maxPages && !context.canceled()) {
             Page page = frontier.poll();
@@ -277,6 +298,12 @@ final class WebCrawl {
                 URI to = resolve(page.uri(), r.header("location"));
                 if (to != null && !sameSite(to, first)) {
                     warnings.add(url + " redirects off the site, to " + to + ": not followed");
+                    if (starts.contains(url)) {
+                        // The site moved (http → https, a new host): nothing it held may be taken as deleted.
+                        incomplete = true;
+                        errors.add(new ItemError(url, "the start URL " + url + " redirects to another site, " + to
+                                + ": register that site instead"));
+                    }
                 } else if (page.hops() >= MAX_REDIRECTS) {
                     errors.add(new ItemError(url, url + ": more than " + MAX_REDIRECTS + " redirects in a row"));
                 } else if (to != null && to.getRawPath().startsWith(prefix) && queued.add(to.toString())) {
@@ -289,7 +316,13 @@ final class WebCrawl {
                 seen.put(url, before);
                 counts[1]++;
                 if (page.depth() < maxDepth) {
-                    storedLinks(before).forEach(l -> enqueue.accept(resolve(page.uri(), l), page.depth() + 1));
+                    List<String> stored = storedLinks(before);
+                    if (stored == null) {
+                        // Its links are unknown: what lies below it cannot be judged deleted this time.
+                        incomplete = true;
+                    } else {
+                        stored.forEach(l -> enqueue.accept(resolve(page.uri(), l), page.depth() + 1));
+                    }
                 }
                 continue;
             }
@@ -316,14 +349,16 @@ final class WebCrawl {
                 continue;
             }
             String hash = io.polyrag.core.model.Ids.sha256Hex(r.body());
+            String etag = r.header("etag");
             SyncItem now = new SyncItem(url, lastModified(r.header("last-modified")), r.body().length, hash,
-                    before == null ? "" : before.documentId(), r.header("etag"));
+                    before == null ? "" : before.documentId(), etag == null || etag.length() > 1000 ? "" : etag);
             seen.put(url, now);
             if (page.depth() < maxDepth && (type.equals("text/html") || type.equals("application/xhtml+xml"))) {
                 links(url, r.body()).forEach(l -> enqueue.accept(resolve(page.uri(), l), page.depth() + 1));
             }
             if (before != null && before.hash().equals(hash)) {
-                touched.add(now);
+                // Never indexed (no text): no validator, so it is fetched whole next time and its links followed.
+                touched.add(before.documentId().isEmpty() ? new SyncItem(url, 0, now.sizeBytes(), hash, "", "") : now);
                 counts[1]++;
             } else {
                 toIngest.put(url, new SourceItem(url, name(page.uri(), type), r.body(), type));
@@ -343,6 +378,11 @@ final class WebCrawl {
         if (!frontier.isEmpty()) {
             warnings.add("the page limit (" + maxPages + ") was reached with " + frontier.size() + " pages left: "
                     + "pages not reached were kept");
+        }
+        if (capped[0]) {
+            complete = false;
+            warnings.add("more links than " + maxQueued + " were found: the rest were not followed, and no page was "
+                    + "taken as deleted");
         }
         Set<String> delete = new java.util.TreeSet<>(gone);
         if (complete) {
@@ -380,8 +420,11 @@ final class WebCrawl {
                 components.blobs.put(id, page.content(), page.mediaType(), page.name());
             }
             SyncItem before = state.get(e.getKey());
-            recorded.add(new SyncItem(item.item(), item.modifiedMs(), item.sizeBytes(), item.hash(), id != null ? id
-                    : before == null ? "" : before.documentId(), item.validator()));
+            // Not indexed (no text, a failing model): its hash is kept, so the same bytes are not ingested and failed
+            // again at every sync, but no validator, so the next sync fetches it whole and still follows its links.
+            recorded.add(id != null ? new SyncItem(item.item(), item.modifiedMs(), item.sizeBytes(), item.hash(), id,
+                    item.validator()) : new SyncItem(item.item(), 0, item.sizeBytes(), item.hash(), before == null ? ""
+                    : before.documentId(), ""));
         }
         components.catalog.putSourceItems(tenant, source.id(), recorded);
         toIngest.clear();
@@ -439,20 +482,20 @@ final class WebCrawl {
 
     private List<String> links(String url, byte[] html) {
         try {
-            return components.parser.parse(new SourceItem(url, "page.html", html, "text/html")).links();
+            return components.parser.links(new SourceItem(url, "page.html", html, "text/html"));
         } catch (RuntimeException e) {
             return List.of();
         }
     }
 
-    /** The links of a page that answered 304: from the original kept when it was last fetched. */
+    /** The links of a page that answered 304: from the original kept when it was last fetched; null if it is gone. */
     private List<String> storedLinks(SyncItem before) {
         if (before.documentId().isEmpty()) {
-            return List.of();
+            return null;
         }
         var blob = components.blobs.get(before.documentId());
         if (blob.isEmpty()) {
-            return List.of();
+            return null;
         }
         try (var in = blob.get().content()) {
             byte[] bytes = in.readNBytes((int) Math.min(maxBytes, Integer.MAX_VALUE - 8));
@@ -460,7 +503,7 @@ final class WebCrawl {
             return type.equals("text/html") || type.equals("application/xhtml+xml") ? links(before.item(), bytes)
                     : List.of();
         } catch (java.io.IOException e) {
-            return List.of();
+            return null;
         }
     }
 
@@ -479,19 +522,40 @@ final class WebCrawl {
         return base.toLowerCase(Locale.ROOT).endsWith(ext) ? base : base + ext;
     }
 
+    /** robots.txt, following up to five redirects (RFC 9309), each hop checked like any fetch. */
     private Robots robots(URI first) {
-        Outbound.Response r = http.get(URI.create(origin(first) + "/robots.txt"), Map.of("User-Agent", AGENT),
-                512 * 1024);
-        if (r.status() / 100 == 2) {
-            return Robots.parse(new String(r.body(), java.nio.charset.StandardCharsets.UTF_8), AGENT);
+        URI at = URI.create(origin(first) + "/robots.txt");
+        for (int hop = 0; hop <= MAX_REDIRECTS; hop++) {
+            String refused = refusal(at.getHost(), allowPrivate);
+            if (refused != null) {
+                throw new OutboundException("web", 0, "robots.txt redirects to " + at + ": " + refused, null);
+            }
+            Outbound.Response r = http.get(at, Map.of("User-Agent", AGENT), 512 * 1024);
+            if (REDIRECTS.contains(r.status())) {
+                URI to = resolve(at, r.header("location"));
+                if (to == null) {
+                    return Robots.parse("", AGENT);
+                }
+                at = to;
+                continue;
+            }
+            if (r.status() / 100 == 2) {
+                return Robots.parse(new String(r.body(), java.nio.charset.StandardCharsets.UTF_8), AGENT);
+            }
+            // RFC 9309: a 4xx means no rules (5xx was retried, then thrown by the client).
+            return Robots.parse("", AGENT);
         }
-        // RFC 9309: a 4xx means no rules; a redirect is not followed here, so no rules either.
         return Robots.parse("", AGENT);
     }
 
-    /** The in-site URLs the site's sitemaps list (robots.txt's Sitemap lines, else /sitemap.xml), one index level. */
-    private List<URI> sitemapUrls(URI first, Robots robots, List<String> warnings) {
-        List<String> maps = robots.sitemaps().isEmpty() ? List.of(origin(first) + "/sitemap.xml") : robots.sitemaps();
+    /**
+     * The in-site URLs the site's sitemaps list (robots.txt's Sitemap lines, else /sitemap.xml), one index level.
+     * A sitemap that fails (other than the default one being absent), is cut at 50 MiB or does not parse sets
+     * {@code failed}: pages it may have listed cannot be judged deleted.
+     */
+    private List<URI> sitemapUrls(URI first, Robots robots, List<String> warnings, boolean[] failed) {
+        boolean declared = !robots.sitemaps().isEmpty();
+        List<String> maps = declared ? robots.sitemaps() : List.of(origin(first) + "/sitemap.xml");
         List<URI> out = new ArrayList<>();
         ArrayDeque<String> todo = new ArrayDeque<>(maps.stream().limit(5).toList());
         int fetched = 0;
@@ -502,14 +566,28 @@ final class WebCrawl {
             }
             fetched++;
             try {
-                Outbound.Response r = http.get(map, Map.of("User-Agent", AGENT), 10L * 1024 * 1024);
-                if (r.status() / 100 != 2) {
+                Outbound.Response r = http.get(map, Map.of("User-Agent", AGENT), 50L * 1024 * 1024);
+                if (r.status() == 404 && !declared && fetched == 1) {
                     continue;
                 }
+                if (r.status() / 100 != 2) {
+                    failed[0] = true;
+                    warnings.add("sitemap " + map + " answered HTTP " + r.status());
+                    continue;
+                }
+                if (r.truncated()) {
+                    failed[0] = true;
+                    warnings.add("sitemap " + map + " is larger than 50 MiB: read in part");
+                }
                 Sitemap s = Sitemap.parse(r.body());
+                if (s.broken()) {
+                    failed[0] = true;
+                    warnings.add("sitemap " + map + " is not well-formed XML: read up to the error");
+                }
                 s.sitemaps().stream().limit(20).forEach(todo::add);
                 s.urls().stream().map(WebCrawl::url).filter(java.util.Objects::nonNull).forEach(out::add);
-            } catch (OutboundException | IllegalArgumentException e) {
+            } catch (OutboundException e) {
+                failed[0] = true;
                 warnings.add("sitemap " + map + " could not be read: " + e.getMessage());
             }
         }
@@ -610,7 +688,8 @@ final class WebCrawl {
     }
 
     /** A sitemap (urlset) or sitemap index, read with a parser that resolves no entity and loads no DTD. */
-    record Sitemap(List<String> urls, List<String> sitemaps) {
+    record Sitemap(List<String> urls, List<String> sitemaps, boolean broken) {
+        /** What parses of it, up to the first error ({@code broken} then). */
         static Sitemap parse(byte[] xml) {
             List<String> urls = new ArrayList<>();
             List<String> maps = new ArrayList<>();
@@ -631,9 +710,9 @@ final class WebCrawl {
                     }
                 }
             } catch (javax.xml.stream.XMLStreamException e) {
-                throw new IllegalArgumentException("not a sitemap (" + e.getMessage() + ")", e);
+                return new Sitemap(urls, maps, true);
             }
-            return new Sitemap(urls, maps);
+            return new Sitemap(urls, maps, false);
         }
     }
 }

@@ -43,6 +43,7 @@ class WebSyncTest {
     private final Map<String, String> pages = new ConcurrentHashMap<>();
     private final List<String> requests = new CopyOnWriteArrayList<>();
     private final Map<String, String> redirects = new ConcurrentHashMap<>();
+    private final Map<String, Integer> failing = new ConcurrentHashMap<>();
 
     @BeforeEach
     void start() throws IOException {
@@ -85,6 +86,12 @@ class WebSyncTest {
         String path = x.getRequestURI().getPath();
         requests.add(x.getRequestMethod() + " " + path + (x.getRequestHeaders().containsKey("If-None-Match")
                 ? " conditional" : ""));
+        Integer status = failing.get(path);
+        if (status != null) {
+            x.sendResponseHeaders(status, -1);
+            x.close();
+            return;
+        }
         String to = redirects.get(path);
         if (to != null) {
             x.getResponseHeaders().add("Location", to);
@@ -283,6 +290,63 @@ class WebSyncTest {
     }
 
     @Test
+    void a_failing_sitemap_or_a_page_that_could_not_be_indexed_never_gets_pages_deleted() {
+        // Links only in its navigation, which is boilerplate: no text to index.
+        pages.put("/docs/hub.html", "<html><head></head><body><nav><a href=\"leaf.html\">leaf</a></nav></body></html>");
+        pages.put("/docs/leaf.html", page("Leaf", "The leaf page about the fog bell.", ""));
+        pages.put("/docs/", page("Start", "Start page.", "<a href=\"hub.html\">hub</a>"));
+        try (Polyrag p = open(true)) {
+            JobInfo first = awaitJob(p, p.sources().register(new SourceRegistration("handbook", "web", Map.of(
+                    "start_urls", List.of(base + "/docs/"), "path_prefix", "/docs/"), null, 3600, true)).jobId(),
+                    JobStatus.PARTIAL);
+            assertThat(first.progress().errors()).singleElement().satisfies(e -> assertThat(e.reason())
+                    .contains("no text to index"));
+            assertThat(paths(p)).as(String.valueOf(first)).contains("/docs/leaf.html", "/docs/orphan.html")
+                    .doesNotContain("/docs/hub.html");
+
+            // The sitemap fails: the orphan only it lists is kept. The hub (no text: not indexed) is fetched whole,
+            // not conditionally, so its links are followed and the leaf is kept too.
+            failing.put("/sitemap.xml", 503);
+            requests.clear();
+            JobInfo second = awaitJob(p, p.sources().sync("handbook"), JobStatus.SUCCEEDED);
+            assertThat(second.progress().deleted()).isZero();
+            assertThat(second.progress().warnings()).anySatisfy(w -> assertThat(w).contains("sitemap"));
+            assertThat(paths(p)).contains("/docs/leaf.html", "/docs/orphan.html");
+            assertThat(requests).contains("GET /docs/hub.html").contains("GET /docs/leaf.html conditional");
+
+            // The sitemap is back and no longer lists the orphan: now it is gone.
+            failing.clear();
+            pages.put("/sitemap.xml", "<?xml version=\"1.0\"?><urlset xmlns=\"http://www.sitemaps.org/schemas/"
+                    + "sitemap/0.9\"></urlset>");
+            JobInfo third = awaitJob(p, p.sources().sync("handbook"), JobStatus.SUCCEEDED);
+            assertThat(third.progress().deleted()).as(third.toString()).isEqualTo(1);
+            assertThat(paths(p)).doesNotContain("/docs/orphan.html").contains("/docs/leaf.html");
+        }
+    }
+
+    @Test
+    void a_refused_host_is_not_guarded_so_the_servers_own_lookups_of_it_are_untouched() {
+        assertThat(WebCrawl.refusal("127.0.0.1", false)).contains("not a public address");
+        assertThat(PublicOnlyResolver.guarded("127.0.0.1")).isFalse();
+        try (Polyrag p = open(true)) {
+            assertThatThrownBy(() -> p.sources().register(new SourceRegistration("x", "web", Map.of("start_urls",
+                    List.of(base + "/guide"), "path_prefix", "/guide/"), null, null, null)))
+                    .hasMessageContaining("outside 'config.path_prefix'");
+        }
+    }
+
+    @Test
+    void addresses_that_carry_a_private_ipv4_or_are_reserved_are_not_public() throws Exception {
+        for (String a : List.of("127.0.0.1", "10.1.2.3", "172.16.0.1", "192.168.1.1", "169.254.169.254", "100.64.0.1",
+                "0.1.2.3", "198.18.0.1", "240.0.0.1", "::1", "fc00::1", "fe80::1", "64:ff9b::a00:1", "::a00:1")) {
+            assertThat(PublicOnlyResolver.isPublic(java.net.InetAddress.getByName(a))).as(a).isFalse();
+        }
+        for (String a : List.of("93.184.215.14", "8.8.8.8", "2606:4700:4700::1111", "64:ff9b::808:808")) {
+            assertThat(PublicOnlyResolver.isPublic(java.net.InetAddress.getByName(a))).as(a).isTrue();
+        }
+    }
+
+    @Test
     void robots_rules_follow_rfc_9309() {
         var r = WebCrawl.Robots.parse("""
                 User-agent: *
@@ -311,10 +375,14 @@ class WebSyncTest {
     }
 
     private static JobInfo awaitJob(Polyrag p, String id) {
+        return awaitJob(p, id, JobStatus.SUCCEEDED);
+    }
+
+    private static JobInfo awaitJob(Polyrag p, String id, JobStatus expected) {
         await().atMost(Duration.ofSeconds(60)).until(() -> p.jobs().get(id).status() != JobStatus.QUEUED
                 && p.jobs().get(id).status() != JobStatus.RUNNING);
         JobInfo j = p.jobs().get(id);
-        assertThat(j.status()).as(String.valueOf(j)).isEqualTo(JobStatus.SUCCEEDED);
+        assertThat(j.status()).as(String.valueOf(j)).isEqualTo(expected);
         return j;
     }
 

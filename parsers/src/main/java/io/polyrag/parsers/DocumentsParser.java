@@ -67,6 +67,11 @@ public final class DocumentsParser implements Parser {
             "application/vnd.rar", "application/x-bzip2", "application/x-xz", "application/java-archive");
 
     private final TextFormatsParser text = new TextFormatsParser();
+
+    @Override
+    public java.util.List<String> links(SourceItem item) {
+        return text.links(item);
+    }
     private final AutoDetectParser tika;
     private final Detector detector;
     private final long maxChars;

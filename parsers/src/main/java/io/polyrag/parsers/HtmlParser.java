@@ -51,6 +51,11 @@ final class HtmlParser {
      * The page's links as written ({@code <a href>}, navigation included, so a crawler can follow them), resolved
      * against its {@code <base href>} when it has an absolute one; none when its robots meta tag says nofollow.
      */
+    /** The links of an HTML text, as {@link #parse} reports them. */
+    static List<String> links(String html) {
+        return links(Jsoup.parse(html, "", Parser.htmlParser().setTrackErrors(0)));
+    }
+
     private static List<String> links(Document dom) {
         for (Element meta : dom.select("meta[name=robots]")) {
             if (meta.attr("content").toLowerCase(java.util.Locale.ROOT).matches(".*\\b(nofollow|none)\\b.*")) {

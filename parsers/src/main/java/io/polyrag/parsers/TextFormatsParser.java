@@ -41,6 +41,16 @@ public final class TextFormatsParser implements Parser {
         return doc;
     }
 
+    @Override
+    public java.util.List<String> links(SourceItem item) {
+        try {
+            return detect(item).equals(HTML) ? HtmlParser.links(TextDecoder.decode(item.content(), item.name()))
+                    : java.util.List.of();
+        } catch (RuntimeException e) {
+            return java.util.List.of();
+        }
+    }
+
     /** The media type to parse as; unknown types fail with the list of supported ones. */
     String detect(SourceItem item) {
         String declared = item.mediaType() == null ? "" : item.mediaType().toLowerCase(Locale.ROOT).split(";")[0].strip();

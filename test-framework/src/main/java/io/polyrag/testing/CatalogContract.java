@@ -187,6 +187,15 @@ public abstract class CatalogContract {
         assertThat(c.countSourceItems("", "notes")).isZero();
         assertThat(c.sourceItems("acme", "notes").get("a.md").hash()).isEqualTo("h3");
         assertThat(c.sourceItems("", "notes")).isEmpty();
+        // A scan's batch lookups, its marks, and what it did not see.
+        assertThat(c.sourceItems("acme", "notes", List.of("a.md", "missing.md", "a.md"))).containsOnlyKeys("a.md");
+        assertThat(c.sourceItems("", "notes", List.of("a.md"))).as("another tenant's").isEmpty();
+        c.markSourceItemsSeen("acme", "notes", List.of("a.md", "never-recorded.md"), 7);
+        assertThat(c.unseenSourceItems("acme", "notes", 7, 10)).extracting(i -> i.item()).containsExactly("b/c.md");
+        assertThat(c.unseenSourceItems("acme", "notes", 8, 1)).extracting(i -> i.item()).containsExactly("a.md");
+        c.putSourceItems("acme", "notes", List.of(new io.polyrag.core.model.SyncItem("a.md", 4, 12, "h4", "d1",
+                "\"etag-1\"")));
+        assertThat(c.sourceItems("acme", "notes", List.of("a.md")).get("a.md").validator()).isEqualTo("\"etag-1\"");
         c.deleteSourceItems("acme", "notes", List.of("b/c.md"));
         assertThat(c.sourceItems("acme", "notes")).containsOnlyKeys("a.md");
         assertThat(c.deleteSource("acme", "notes")).isTrue();

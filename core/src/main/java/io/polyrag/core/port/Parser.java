@@ -17,6 +17,18 @@ public interface Parser {
     /** Parses one item. */
     ParsedDocument parse(SourceItem item);
 
+    /**
+     * The links of an HTML page as written (for a crawler to follow), whether or not it holds text to index; empty
+     * for other types and for content that cannot be read.
+     */
+    default java.util.List<String> links(SourceItem item) {
+        try {
+            return parse(item).links();
+        } catch (RuntimeException e) {
+            return java.util.List.of();
+        }
+    }
+
     /** Media types this parser accepts. */
     Set<String> mediaTypes();
 

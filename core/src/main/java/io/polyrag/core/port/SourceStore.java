@@ -37,4 +37,13 @@ public interface SourceStore {
 
     /** Forgets item states. */
     void deleteSourceItems(String tenant, String sourceId, List<String> items);
+
+    /** The states of these items of a source (those it has), by item id: a scan's lookups, one batch at a time. */
+    Map<String, SyncItem> sourceItems(String tenant, String sourceId, java.util.Collection<String> items);
+
+    /** Marks items as seen by a scan (an increasing number), so the items it did not see can be found after it. */
+    void markSourceItemsSeen(String tenant, String sourceId, java.util.Collection<String> items, long scan);
+
+    /** Up to {@code limit} items of a source that the given scan did not mark seen, in item order. */
+    List<SyncItem> unseenSourceItems(String tenant, String sourceId, long scan, int limit);
 }

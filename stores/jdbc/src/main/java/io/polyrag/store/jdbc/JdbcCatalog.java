@@ -853,4 +853,21 @@ public class JdbcCatalog implements CatalogAndJobs {
     public void deleteSourceItems(String tenant, String sourceId, List<String> items) {
         sources.delete(tenant, sourceId, items);
     }
+
+    @Override
+    public Map<String, io.polyrag.core.model.SyncItem> sourceItems(String tenant, String sourceId,
+            java.util.Collection<String> items) {
+        return sources.items(tenant, sourceId, items);
+    }
+
+    @Override
+    public void markSourceItemsSeen(String tenant, String sourceId, java.util.Collection<String> items, long scan) {
+        sources.seen(tenant, sourceId, items, scan);
+    }
+
+    @Override
+    public List<io.polyrag.core.model.SyncItem> unseenSourceItems(String tenant, String sourceId, long scan,
+            int limit) {
+        return sources.unseen(tenant, sourceId, scan, limit);
+    }
 }

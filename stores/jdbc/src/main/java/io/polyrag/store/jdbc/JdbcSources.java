@@ -87,6 +87,77 @@ final class JdbcSources {
                 + "WHERE tenant = ? AND id = ?", at.atOffset(ZoneOffset.UTC), error, tenant, id));
     }
 
+    private static SyncItem item(ResultSet rs) throws java.sql.SQLException {
+        return new SyncItem(rs.getString("item"), rs.getLong("modified_ms"), rs.getLong("size_bytes"),
+                rs.getString("hash"), rs.getString("document_id"), rs.getString("validator"));
+    }
+
+    /**
+     * These items' states: one point lookup each on the primary key, in one transaction (an {@code IN} list of
+     * hundreds is not an index lookup in every database: H2 scanned the source's rows for each).
+     */
+    Map<String, SyncItem> items(String tenant, String sourceId, java.util.Collection<String> items) {
+        if (items.isEmpty()) {
+            return Map.of();
+        }
+        return jdbc.tx("read a source's items", c -> {
+            Map<String, SyncItem> out = new HashMap<>();
+            try (PreparedStatement ps = c.prepareStatement("SELECT * FROM source_items WHERE tenant = ? AND "
+                    + "source_id = ? AND item = ?")) {
+                for (String item : new java.util.LinkedHashSet<>(items)) {
+                    ps.setString(1, tenant);
+                    ps.setString(2, sourceId);
+                    ps.setString(3, item);
+                    try (ResultSet rs = ps.executeQuery()) {
+                        if (rs.next()) {
+                            out.put(item, item(rs));
+                        }
+                    }
+                }
+            }
+            return out;
+        });
+    }
+
+    void seen(String tenant, String sourceId, java.util.Collection<String> items, long scan) {
+        if (items.isEmpty()) {
+            return;
+        }
+        jdbc.tx("mark a source's items seen", c -> {
+            try (PreparedStatement ps = c.prepareStatement("UPDATE source_items SET seen_scan = ? WHERE tenant = ? "
+                    + "AND source_id = ? AND item = ?")) {
+                for (String i : items) {
+                    ps.setLong(1, scan);
+                    ps.setString(2, tenant);
+                    ps.setString(3, sourceId);
+                    ps.setString(4, i);
+                    ps.addBatch();
+                }
+                ps.executeBatch();
+            }
+            return null;
+        });
+    }
+
+    List<SyncItem> unseen(String tenant, String sourceId, long scan, int limit) {
+        return jdbc.tx("find a source's unseen items", c -> {
+            try (PreparedStatement ps = c.prepareStatement("SELECT * FROM source_items WHERE tenant = ? AND "
+                    + "source_id = ? AND seen_scan <> ? ORDER BY item LIMIT ?")) {
+                ps.setString(1, tenant);
+                ps.setString(2, sourceId);
+                ps.setLong(3, scan);
+                ps.setInt(4, limit);
+                List<SyncItem> out = new ArrayList<>();
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        out.add(item(rs));
+                    }
+                }
+                return out;
+            }
+        });
+    }
+
     Map<String, SyncItem> items(String tenant, String sourceId) {
         return jdbc.tx("read a source's items", c -> {
             try (PreparedStatement ps = c.prepareStatement("SELECT * FROM source_items WHERE tenant = ? AND "

@@ -146,8 +146,9 @@ final class OpenSearchFullTextStore implements FullTextStore {
         List<Query> any = versions.stream().map(v -> Query.of(q -> q.bool(b -> b
                 .filter(f -> f.term(t -> t.field("document_id").value(FieldValue.of(v.documentId()))))
                 .filter(f -> f.term(t -> t.field("version").value(FieldValue.of(v.version()))))))).toList();
-        for (int i = 0; i < any.size(); i += 500) {
-            List<Query> part = any.subList(i, Math.min(any.size(), i + 500));
+        // 200 versions a request: two clauses each stay well under the clause limit, which counts nested ones.
+        for (int i = 0; i < any.size(); i += 200) {
+            List<Query> part = any.subList(i, Math.min(any.size(), i + 200));
             deleteWhere(Query.of(q -> q.bool(b -> b.should(part).minimumShouldMatch("1"))));
         }
     }
@@ -164,8 +165,14 @@ final class OpenSearchFullTextStore implements FullTextStore {
     }
 
     private void deleteWhere(Query query) {
-        call("delete records", () -> client.deleteByQuery(d -> d.index(index).query(query).refresh(Refresh.True)
+        var r = call("delete records", () -> client.deleteByQuery(d -> d.index(index).query(query).refresh(Refresh.True)
                 .conflicts(org.opensearch.client.opensearch._types.Conflicts.Proceed)));
+        // Proceeding past version conflicts must not hide a delete that did not happen: stale records would stay.
+        if (Boolean.TRUE.equals(r.timedOut()) || !r.failures().isEmpty()) {
+            throw new StoreException("OpenSearch did not delete every record in index '" + index + "': "
+                    + (Boolean.TRUE.equals(r.timedOut()) ? "timed out" : r.failures().size() + " failures, e.g. "
+                            + r.failures().getFirst().cause().reason()));
+        }
     }
 
     @Override
@@ -254,6 +261,22 @@ final class OpenSearchFullTextStore implements FullTextStore {
         String[] words = query.split("[^\\p{L}\\p{N}]+");
         if (java.util.Arrays.stream(words).noneMatch(w -> !w.isEmpty())) {
             return "";
+        }
+        // Scripts written without spaces (Chinese, Japanese) make a token of each character: cap characters too.
+        int ideographs = (int) query.codePoints().filter(c -> Character.isIdeographic(c)
+                || Character.UnicodeScript.of(c) == Character.UnicodeScript.HIRAGANA
+                || Character.UnicodeScript.of(c) == Character.UnicodeScript.KATAKANA).count();
+        if (ideographs > MAX_QUERY_TERMS) {
+            StringBuilder kept = new StringBuilder();
+            int seen = 0;
+            for (int i = 0; i < query.length() && seen < MAX_QUERY_TERMS; ) {
+                int c = query.codePointAt(i);
+                kept.appendCodePoint(c);
+                seen += Character.isLetterOrDigit(c) ? 1 : 0;
+                i += Character.charCount(c);
+            }
+            query = kept.toString();
+            words = query.split("[^\\p{L}\\p{N}]+");
         }
         if (words.length <= MAX_QUERY_TERMS) {
             return query.replace('\u0000', ' ');

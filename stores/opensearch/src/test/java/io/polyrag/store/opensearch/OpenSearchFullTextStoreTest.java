@@ -118,6 +118,14 @@ class OpenSearchFullTextStoreTest extends FullTextStoreContract {
     }
 
     @Test
+    void a_long_query_in_a_script_without_spaces_still_searches() {
+        FullTextStore store = open();
+        store.upsert(List.of(new StoreRecord("c1", "d1", 1, "kb", "灯台の守り人は毎晩ランプを灯した。", null)));
+        String essay = "灯台" + "海".repeat(5000);
+        assertThat(store.search(essay, SearchScope.ALL, 5)).extracting(h -> h.chunkId()).containsExactly("c1");
+    }
+
+    @Test
     void a_bad_url_is_a_configuration_error_naming_the_setting() {
         assertThatThrownBy(() -> new OpenSearchProvider().open(new ProviderContext(Config.load(Map.of(),
                 Map.of("opensearch.url", "search:9200")), dir))).hasMessageContaining("POLYRAG_OPENSEARCH_URL");
