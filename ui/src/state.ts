@@ -125,6 +125,16 @@ export type Action =
 const TERMINAL = new Set(['succeeded', 'partial', 'failed', 'canceled']);
 export const isTerminal = (status: string | null | undefined) => !!status && TERMINAL.has(status);
 
+/** Rows kept in Processing: the newest; older jobs stay on the server (GET /v1/jobs). */
+export const MAX_RUNS = 100;
+
+/** Whether a job snapshot may replace the one shown. */
+export function newer(next: Job, current: Job | null): boolean {
+  if (!current) return true;
+  if (isTerminal(current.status) && !isTerminal(next.status)) return false;
+  return !current.updated_at || !next.updated_at || next.updated_at >= current.updated_at;
+}
+
 export function reducer(state: State, a: Action): State {
   switch (a.type) {
     case 'tab':
@@ -146,14 +156,18 @@ export function reducer(state: State, a: Action): State {
     case 'processing':
       return { ...state, processing: { ...state.processing, ...a.patch } };
     case 'runStarted':
-      return { ...state, configured: null, runs: [a.run, ...state.runs.filter((r) => r.jobId !== a.run.jobId)] };
+      return { ...state, configured: null, runs: [a.run, ...state.runs.filter((r) => r.jobId !== a.run.jobId)]
+        .slice(0, MAX_RUNS) };
     case 'jobs': {
       const byId = new Map(a.jobs.map((j) => [j.id ?? '', j]));
-      const runs = state.runs.map((r) => (byId.has(r.jobId) ? { ...r, job: byId.get(r.jobId)! } : r));
+      // Snapshots arrive from the stream, the list and single reads in any order: an older one, or one that would
+      // turn a finished job back into a running one, is ignored.
+      const runs = state.runs.map((r) => (byId.has(r.jobId) && newer(byId.get(r.jobId)!, r.job)
+        ? { ...r, job: byId.get(r.jobId)! } : r));
       const known = new Set(runs.map((r) => r.jobId));
       const added = a.jobs.filter((j) => j.id && !known.has(j.id))
         .map((j): Run => ({ jobId: j.id!, label: `${j.kind ?? 'job'} ${j.id!.slice(0, 8)}`, kind: 'job', job: j }));
-      return { ...state, runs: [...runs, ...added] };
+      return { ...state, runs: [...runs, ...added].slice(0, MAX_RUNS) };
     }
     case 'search':
       return { ...state, search: { ...state.search, ...a.patch } };

@@ -85,7 +85,12 @@ export function ChatTab({ state, dispatch }: TabProps) {
         <label htmlFor="chat-draft" className="sr-only">Your question</label>
         <textarea id="chat-draft" rows={2} value={draft} placeholder="Ask your documents…"
           onChange={(e) => dispatch({ type: 'chatDraft', draft: e.target.value })}
-          onKeyDown={(e) => { if (e.key === 'Enter' && !e.shiftKey) { e.preventDefault(); void ask(); } }} />
+          onKeyDown={(e) => {
+            if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
+              e.preventDefault();
+              void ask();
+            }
+          }} />
         <button type="submit" className="primary" disabled={!draft.trim()}>Send</button>
       </form>
     </section>

@@ -44,12 +44,18 @@ function titleOf(documentId: string): Promise<string> {
   return titles.get(documentId)!;
 }
 
+/** Bumped by every new pick: an answer that arrives after a newer pick belongs to a graph no longer shown. */
+let generation = 0;
+
 async function expand(id: string, dispatch: (a: Action) => void, reset = false) {
+  const mine = reset ? ++generation : generation;
   const n = await ok(api.GET('/v1/graph/entities/{id}/neighbours', { params: { path: { id },
     query: { limit: 30 } } }));
+  if (mine !== generation) return;
   const { nodes, edges } = fromNeighbourhood(n);
   const named = await Promise.all(nodes.map(async (node) => (node.kind === 'document'
     ? { ...node, label: `${await titleOf(node.id.slice(4))} (document)` } : node)));
+  if (mine !== generation) return;
   dispatch({ type: 'graphMerge', nodes: named, edges, expanded: id, reset });
 }
 

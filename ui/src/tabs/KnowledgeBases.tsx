@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import type { TabProps } from '../App';
 import { api, downloadOriginal, message, ok, type DocumentDetail, type DocumentRow,
   type KnowledgeBase } from '../api/client';
@@ -89,16 +89,22 @@ function Documents({ kb, onChanged }: { kb: string; onChanged: () => void }) {
   const [open, setOpen] = useState('');
   const [detail, setDetail] = useState<DocumentDetail | null>(null);
   const [error, setError] = useState('');
+  const shown = useRef(kb);
+  shown.current = kb;
   const load = useCallback(() => {
     ok(api.GET('/v1/documents', { params: { query: { kb, status: 'all', limit: 200 } } }))
-      .then((r) => setDocs(r.documents ?? [])).catch((e) => setError(message(e)));
+      .then((r) => { if (shown.current === kb) setDocs(r.documents ?? []); })
+      .catch((e) => setError(message(e)));
   }, [kb]);
   useEffect(load, [load]);
   useEffect(() => {
     if (!open) return;
+    let current = true;
     setDetail(null);
-    ok(api.GET('/v1/documents/{id}', { params: { path: { id: open } } })).then(setDetail)
-      .catch((e) => setError(message(e)));
+    // An answer for a document no longer open is dropped, so its stores never show under another.
+    ok(api.GET('/v1/documents/{id}', { params: { path: { id: open } } })).then((d) => { if (current) setDetail(d); })
+      .catch((e) => { if (current) setError(message(e)); });
+    return () => { current = false; };
   }, [open]);
 
   const remove = async (id: string) => {

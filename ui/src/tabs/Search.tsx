@@ -33,6 +33,7 @@ export function SearchTab({ state, dispatch, config }: TabProps) {
   const enabled = config?.modalities ?? ['vector', 'fulltext'];
   const setControls = (patch: Partial<Controls>) => dispatch({ type: 'controls', patch });
   const hasReranker = !!config?.reranker && config.reranker !== 'none';
+  const fusion = c.fusion || config?.fusion || 'rrf';
 
   const run = async () => {
     if (!s.query.trim()) return;
@@ -88,12 +89,15 @@ export function SearchTab({ state, dispatch, config }: TabProps) {
               <option value="weighted">weighted</option>
             </select>
           </Field>
-          <Field id="ctl-rrfk" label="RRF k" hint={`default ${config?.rrf_k ?? 60}`}>
+          <Field id="ctl-rrfk" label="RRF k" hint={fusion === 'rrf' ? `default ${config?.rrf_k ?? 60}`
+            : 'used by RRF only'}>
             <input id="ctl-rrfk" inputMode="numeric" value={c.rrfK} placeholder={String(config?.rrf_k ?? 60)}
+              disabled={fusion !== 'rrf'}
               onChange={(e) => setControls({ rrfK: e.target.value })} />
           </Field>
-          <fieldset>
-            <legend>Weights</legend>
+          <fieldset disabled={fusion !== 'weighted'}>
+            <legend>Weights{fusion !== 'weighted' ? <span className="hint"> (weighted fusion only)</span> : null}
+            </legend>
             {enabled.map((m) => (
               <div key={m} className="weight">
                 <label htmlFor={`w-${m}`}>{m}</label>
@@ -118,7 +122,7 @@ export function SearchTab({ state, dispatch, config }: TabProps) {
         </aside>
         <div className="results" aria-live="polite">
           {s.error ? <p role="alert" className="error">{s.error}</p> : null}
-          {s.results ? <Results query={s.query} hits={s.results.hits ?? []} took={s.results.took_ms}
+          {s.results ? <Results query={s.results.query ?? s.query} hits={s.results.hits ?? []} took={s.results.took_ms}
             fusion={s.results.fusion} degraded={s.results.degraded ?? []} warnings={s.results.warnings ?? []} /> : null}
           {s.answer ? (
             <div className="answer card">
@@ -126,7 +130,7 @@ export function SearchTab({ state, dispatch, config }: TabProps) {
               <p className="answer-text">{s.answer.answer}</p>
               {s.answer.note ? <p className="hint">{s.answer.note}</p> : null}
               <ol className="sources">{(s.answer.sources ?? []).map((src) => <li key={src.number}>
-                <SourceCard source={src} query={s.query} /></li>)}</ol>
+                <SourceCard source={src} query={s.answer?.query ?? s.query} /></li>)}</ol>
             </div>
           ) : null}
           {!s.results && !s.answer && !s.error ? <p className="empty">Type a query: every enabled retriever

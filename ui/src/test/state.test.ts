@@ -79,3 +79,24 @@ describe('the graph state', () => {
     expect(s.graph.selected).toBe('b');
   });
 });
+
+describe('job snapshots', () => {
+  const job = (status: string, updated: string) => ({ id: 'j1', kind: 'ingest', status, error: null, attempts: 1,
+    created_at: null, updated_at: updated, percentage: 0, eta_seconds: null, progress: null });
+  it('never go back in time or turn a finished job into a running one', () => {
+    let s = reducer(initialState(), { type: 'runStarted', run: { jobId: 'j1', label: 'a', kind: 'upload', job: null } });
+    s = reducer(s, { type: 'jobs', jobs: [job('running', '2026-01-01T00:00:02Z')] });
+    s = reducer(s, { type: 'jobs', jobs: [job('succeeded', '2026-01-01T00:00:05Z')] });
+    s = reducer(s, { type: 'jobs', jobs: [job('running', '2026-01-01T00:00:03Z')] });
+    expect(s.runs[0].job?.status).toBe('succeeded');
+    s = reducer(s, { type: 'jobs', jobs: [job('queued', '2026-01-01T00:00:09Z')] });
+    expect(s.runs[0].job?.status).toBe('succeeded');
+  });
+
+  it('keep at most the newest hundred rows', () => {
+    let s = initialState();
+    s = reducer(s, { type: 'jobs', jobs: Array.from({ length: 150 }, (_, i) => ({ ...job('succeeded', 'x'),
+      id: `j${i}` })) });
+    expect(s.runs).toHaveLength(100);
+  });
+});
