@@ -115,4 +115,38 @@ class DedupTest {
         assertThat(out).extracting(d -> d.hit().chunkId()).containsExactly("a", "b");
         assertThat(out.getFirst().hit().score()).isEqualTo(0.8);
     }
+
+    @Test
+    void the_one_pass_normalisation_is_the_regular_expression_it_replaced() {
+        java.util.regex.Pattern marks = java.util.regex.Pattern.compile("\\p{M}+");
+        java.util.regex.Pattern nonWord = java.util.regex.Pattern.compile("[^\\p{L}\\p{N}]+");
+        java.util.function.Function<String, String> reference = text -> {
+            String s = text.chars().allMatch(ch -> ch < 0x80) ? text.toLowerCase(java.util.Locale.ROOT)
+                    : marks.matcher(java.text.Normalizer.normalize(text, java.text.Normalizer.Form.NFKD)).replaceAll("")
+                            .toLowerCase(java.util.Locale.ROOT);
+            return nonWord.matcher(s).replaceAll(" ").strip();
+        };
+        java.util.List<String> samples = new java.util.ArrayList<>(java.util.List.of("", "   ", "Hello, World!",
+                "a--b__c", "Café crème brûlée", "İstanbul ıi", "ﬁne ﬂour", "Ⅻ o'clock, x² + y₂", "日本語のテキスト",
+                "Ελληνικά κείμενα", "emoji 🙂 here 🚀", "tab\tnew\nline", "١٢٣ arabic digits", "ß straße",
+                "e\u0301 combining", "\u0000control\u0007"));
+        java.util.Random random = new java.util.Random(7);
+        for (int n = 0; n < 300; n++) {
+            StringBuilder sb = new StringBuilder();
+            for (int i = 0; i < 40; i++) {
+                int cp = random.nextInt(4) == 0 ? random.nextInt(0x3000) : random.nextInt(0x80);
+                if (Character.isValidCodePoint(cp) && !Character.isSurrogate((char) cp)) {
+                    sb.appendCodePoint(cp);
+                }
+            }
+            samples.add(sb.toString());
+        }
+        for (String x : samples) {
+            String expected = reference.apply(x);
+            assertThat(Dedup.normalise(x)).as(x).isEqualTo(expected);
+            int[] words = expected.isEmpty() ? new int[0] : java.util.Arrays.stream(expected.split(" "))
+                    .mapToInt(String::hashCode).sorted().distinct().toArray();
+            assertThat(Dedup.normalised(x).words()).as(x).containsExactly(words);
+        }
+    }
 }
