@@ -3,7 +3,7 @@ import { useEffect, useRef, useState } from 'react';
 import type { TabProps } from '../App';
 import { api, message, ok, type FoundEntity, type Neighbourhood } from '../api/client';
 import type { Action, GraphEdge, GraphNode } from '../state';
-import { plural } from './KnowledgeBases';
+import { plural } from '../format';
 
 /** The nodes and edges a neighbourhood adds: its entities, their relations, and the documents that state them. */
 export function fromNeighbourhood(n: Neighbourhood): { nodes: GraphNode[]; edges: GraphEdge[] } {

@@ -3,7 +3,7 @@ import type { TabProps } from '../App';
 import { api, downloadOriginal, message, ok, type DocumentDetail, type DocumentRow,
   type KnowledgeBase } from '../api/client';
 import { Field } from './Field';
-import { formatBytes } from './Sources';
+import { formatBytes, plural } from '../format';
 
 export function KnowledgeBasesTab({ state, dispatch }: TabProps) {
   const [kbs, setKbs] = useState<KnowledgeBase[] | null>(null);
@@ -172,8 +172,4 @@ function DocRow({ d, open, detail, toggle, remove, onError }: { d: DocumentRow; 
       ) : null}
     </>
   );
-}
-
-export function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
 }

@@ -2,6 +2,7 @@ import { useRef, useState } from 'react';
 import type { TabProps } from '../App';
 import { api, message, ok, type Staged } from '../api/client';
 import { FORMS, type Drafts, type SourceKind } from '../sources';
+import { formatBytes } from '../format';
 import { Field } from './Field';
 
 const GROUPS: { group: string; kinds: SourceKind[] }[] = [
@@ -188,10 +189,6 @@ function WebForm({ draft, errors, set }: FormProps<'web'>) {
   );
 }
 
-export function formatBytes(n: number | null | undefined): string {
-  const v = n ?? 0;
-  return v < 1024 ? `${v} B` : v < 1024 * 1024 ? `${(v / 1024).toFixed(1)} KB` : `${(v / 1048576).toFixed(1)} MB`;
-}
 
 /** The server's reason without the file name it repeats ("a.txt: empty" → "empty"). */
 function reasonOf(name: string | null, reason: string | null): string {

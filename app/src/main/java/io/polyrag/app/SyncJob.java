@@ -43,7 +43,8 @@ final class SyncJob implements JobHandler {
     private final Components components;
     private final Function<Tenant, Polyrag.TenantFacets> facets;
     private final java.util.function.Consumer<String> ended;
-    private final io.polyrag.core.http.Outbound web;
+    /** Web sources' outbound client, made at the first web sync (an HTTP client holds a selector thread). */
+    private volatile io.polyrag.core.http.Outbound web;
 
     /**
      * @param facets the facets acting for a tenant (for ingest and delete)
@@ -54,7 +55,20 @@ final class SyncJob implements JobHandler {
         this.components = components;
         this.facets = facets;
         this.ended = ended;
-        this.web = WebCrawl.client(components.config);
+    }
+
+    private io.polyrag.core.http.Outbound web() {
+        io.polyrag.core.http.Outbound w = web;
+        if (w == null) {
+            synchronized (this) {
+                w = web;
+                if (w == null) {
+                    w = WebCrawl.client(components.config);
+                    web = w;
+                }
+            }
+        }
+        return w;
     }
 
     record Payload(String tenant, String source) {
@@ -80,7 +94,7 @@ final class SyncJob implements JobHandler {
         }
         Map<String, Object> config = Sources.config(source.config());
         if (WebCrawl.TYPE.equals(source.type())) {
-            return new WebCrawl(components, facets.apply(tenant), web).run(tenant, source, config,
+            return new WebCrawl(components, facets.apply(tenant), web()).run(tenant, source, config,
                     components.catalog.sourceItems(p.tenant(), p.source()), context);
         }
         Path root = Path.of((String) config.get("root"));

@@ -112,10 +112,6 @@ final class WebCrawl {
                         + p + ": a start URL must lie inside the prefix");
             }
         }
-        String refused = refusal(first.getHost(), allowPrivate);
-        if (refused != null) {
-            throw new InvalidInputException("'config.start_urls': " + refused);
-        }
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("start_urls", urls);
         out.put("path_prefix", p);
@@ -126,6 +122,11 @@ final class WebCrawl {
             throw new InvalidInputException("'config.skip_graph' must be true or false");
         }
         out.put("skip_graph", skip);
+        // Last: the one check that asks the network (a name lookup).
+        String refused = refusal(first.getHost(), allowPrivate);
+        if (refused != null) {
+            throw new InvalidInputException("'config.start_urls': " + refused);
+        }
         return out;
     }
 
