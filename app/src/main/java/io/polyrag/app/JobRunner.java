@@ -16,7 +16,11 @@ import java.util.function.Function;
  * Background workers that claim jobs from the {@link JobStore} and run them. Workers are virtual threads; each
  * polls for work, waking at once when a job is submitted in this process and every second otherwise (jobs submitted
  * by other replicas over a shared database). A job's progress is written at most every quarter second, and on every
- * stage change; that write is also the heartbeat that keeps other workers from reclaiming it.
+ * stage change. Every running job is also heartbeated on its own, a few times per stale timeout, so a long item
+ * (a large file, a slow language model) does not make it look abandoned: only a job whose process died or lost its
+ * database goes stale and is reclaimed by another worker. Each write is made under the worker's claim (the attempt
+ * number): once a job has been reclaimed, the old worker's progress and end are not recorded, it stops at its next
+ * item, and it leaves the job's staged files to the new worker.
  *
  * <p>A job ends succeeded when no item failed, partial when some did, failed when all did or the handler threw. Its
  * clean-up (deleting its staged files) runs only once that end is durably recorded: a job whose end could not be
@@ -34,6 +38,9 @@ final class JobRunner implements AutoCloseable {
     private final int maxAttempts;
     private final Semaphore wakeUp = new Semaphore(0);
     private final List<Thread> workers = new ArrayList<>();
+    private final java.util.concurrent.ConcurrentMap<String, RunContext> active =
+            new java.util.concurrent.ConcurrentHashMap<>();
+    private final Thread heartbeat;
     private volatile boolean running = true;
 
     /**
@@ -50,6 +57,28 @@ final class JobRunner implements AutoCloseable {
         this.maxAttempts = maxAttempts;
         for (int i = 0; i < workers; i++) {
             this.workers.add(Thread.ofVirtual().name("polyrag-job-worker-" + i).start(this::loop));
+        }
+        this.heartbeat = workers == 0 ? null : Thread.ofVirtual().name("polyrag-job-heartbeat").start(this::beat);
+    }
+
+    /** Heartbeats every job this process runs, four times per stale timeout; a lost claim stops its worker. */
+    private void beat() {
+        long interval = Math.max(250, staleAfter.toMillis() / 4);
+        while (running) {
+            try {
+                Thread.sleep(interval);
+            } catch (InterruptedException e) {
+                return;
+            }
+            for (RunContext c : active.values()) {
+                try {
+                    if (!jobs.heartbeat(c.id, c.attempt)) {
+                        c.lost();
+                    }
+                } catch (RuntimeException e) {
+                    LOG.log(Level.WARNING, "cannot heartbeat job " + c.id + ": " + e.getMessage());
+                }
+            }
         }
     }
 
@@ -78,30 +107,43 @@ final class JobRunner implements AutoCloseable {
 
     private void run(JobStore.Claimed job) {
         String id = job.info().id();
-        RunContext context = new RunContext(id, job.info().progress());
+        RunContext context = new RunContext(id, job.info().attempts(), job.info().progress());
         JobHandler handler = null;
+        boolean recorded;
         org.slf4j.MDC.put("job", id);
         org.slf4j.MDC.put("tenant", tenantOf(job));
+        active.put(id, context);
         try {
             handler = handlers.apply(job.info().kind());
             JobProgress done = handler.run(job, context);
             JobStatus status = context.canceled ? JobStatus.CANCELED : status(done);
-            jobs.finish(id, status, done, context.canceled ? "canceled by request after " + done.processed() + " of "
-                    + done.total() + " items; what was indexed before stays indexed" : error(status, done));
+            recorded = jobs.finish(id, context.attempt, status, done, context.canceled ? "canceled by request after "
+                    + done.processed() + " of " + done.total() + " items; what was indexed before stays indexed"
+                    : error(status, done));
             context.stageEnded();
-            metrics.jobEnded(job.info().kind(), status, done.added() + done.updated(), done.chunks());
+            if (recorded) {
+                metrics.jobEnded(job.info().kind(), status, done.added() + done.updated(), done.chunks());
+            }
         } catch (RuntimeException e) {
             if (e instanceof io.polyrag.core.StoreException) {
                 LOG.log(Level.ERROR, "job " + id + " of tenant " + tenantOf(job) + " failed: " + e.getMessage());
             } else {
                 LOG.log(Level.ERROR, "job " + id + " of tenant " + tenantOf(job) + " failed", e);
             }
-            jobs.finish(id, JobStatus.FAILED, context.latest, e.getMessage() == null ? e.getClass().getSimpleName()
-                    : e.getMessage());
-            metrics.jobEnded(job.info().kind(), JobStatus.FAILED, 0, 0);
+            recorded = jobs.finish(id, context.attempt, JobStatus.FAILED, context.latest, e.getMessage() == null
+                    ? e.getClass().getSimpleName() : e.getMessage());
+            if (recorded) {
+                metrics.jobEnded(job.info().kind(), JobStatus.FAILED, 0, 0);
+            }
+        } finally {
+            active.remove(id);
+        }
+        if (!recorded) {
+            LOG.log(Level.WARNING, "job " + id + " was taken over by another worker while this one ran it (attempt "
+                    + context.attempt + "); its end is theirs to record");
         }
         changed.accept(id, "finished");
-        if (handler != null) {
+        if (handler != null && recorded) {
             handler.ended(job);
         }
         org.slf4j.MDC.clear();
@@ -110,15 +152,22 @@ final class JobRunner implements AutoCloseable {
     /** A running job's progress sink: writes at most every quarter second and on each stage change. */
     private final class RunContext implements JobHandler.Context {
         private final String id;
+        private final int attempt;
         private long last;
         private String lastStage = "";
         private long stageStart = System.nanoTime();
         private JobProgress latest;
         private volatile boolean canceled;
 
-        RunContext(String id, JobProgress start) {
+        RunContext(String id, int attempt, JobProgress start) {
             this.id = id;
+            this.attempt = attempt;
             this.latest = start;
+        }
+
+        /** The claim lapsed (another worker runs the job now): stop at the next item. */
+        void lost() {
+            canceled = true;
         }
 
         @Override
@@ -131,7 +180,7 @@ final class JobRunner implements AutoCloseable {
                 }
                 last = now;
                 lastStage = p.stage();
-                if (!jobs.progress(id, p)) {
+                if (!jobs.progress(id, attempt, p)) {
                     canceled = true;
                 }
                 changed.accept(id, "progress");
@@ -188,6 +237,9 @@ final class JobRunner implements AutoCloseable {
     @Override
     public void close() {
         running = false;
+        if (heartbeat != null) {
+            heartbeat.interrupt();
+        }
         wakeUp.release(workers.size());
         for (Thread t : workers) {
             try {

@@ -38,6 +38,7 @@ public final class Polyrag implements AutoCloseable {
     private final TenantFacets local;
     private final Admin admin;
     private final Keys keys;
+    private final Recovery.Sweeper sweeper;
     private final java.util.concurrent.ConcurrentMap<Tenant, TenantFacets> tenants =
             new java.util.concurrent.ConcurrentHashMap<>();
 
@@ -74,6 +75,9 @@ public final class Polyrag implements AutoCloseable {
         engine.start(components.config);
         if (components.config.get(Settings.WORKER_ENABLED)) {
             watcher.start();
+            this.sweeper = new Recovery.Sweeper(components);
+        } else {
+            this.sweeper = null;
         }
     }
 
@@ -167,6 +171,9 @@ public final class Polyrag implements AutoCloseable {
     @Override
     public void close() {
         try {
+            if (sweeper != null) {
+                sweeper.close();
+            }
             watcher.close();
             engine.close();
             components.close();

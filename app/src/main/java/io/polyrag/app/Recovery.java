@@ -26,10 +26,15 @@ final class Recovery {
     private Recovery() {
     }
 
-    /** Recovers the data directory; returns the problems found, one line each (empty: consistent). */
+    /**
+     * Recovers the data directory; returns the problems found, one line each (empty: consistent). On a catalog
+     * shared with other replicas, what is running or pending may be theirs: only versions pending for longer than
+     * the stale timeout are discarded, and jobs are left to the stale-job reclaim of {@link JobStore#claim}.
+     */
     static List<String> run(Components c, Path staging, JobEngine jobs) {
-        int cleaned = c.pipeline.recover();
-        int requeued = c.catalog.requeueRunning();
+        boolean shared = c.catalog.shared();
+        int cleaned = c.pipeline.recover(shared ? stale(c) : null);
+        int requeued = shared ? 0 : c.catalog.requeueRunning();
         if (cleaned + requeued > 0) {
             LOG.log(Level.INFO, "recovered from an unclean stop: " + cleaned + " unfinished versions removed, "
                     + requeued + " jobs requeued");
@@ -42,6 +47,49 @@ final class Recovery {
         List<String> problems = problems(check.run(StoreCheck.Repair.ORPHANS));
         problems.forEach(p -> LOG.log(Level.WARNING, p));
         return problems;
+    }
+
+    private static java.time.Duration stale(Components c) {
+        return java.time.Duration.ofSeconds(c.config.get(io.polyrag.core.config.Settings.INGEST_JOB_STALE_SECONDS));
+    }
+
+    /**
+     * Recovery while serving: every minute (or half the stale timeout, if shorter), versions pending for longer than
+     * the stale timeout are discarded and everything discarded, replaced or deleted that a failed write or a dead
+     * replica left in the stores is purged. Never interrupted mid-write: closing waits for a sweep in progress.
+     */
+    static final class Sweeper implements AutoCloseable {
+        private final java.util.concurrent.CountDownLatch stop = new java.util.concurrent.CountDownLatch(1);
+        private final Thread thread;
+
+        Sweeper(Components c) {
+            java.time.Duration stale = stale(c);
+            long interval = Math.max(1000, Math.min(60_000, stale.toMillis() / 2));
+            thread = Thread.ofVirtual().name("polyrag-recovery").start(() -> {
+                try {
+                    while (!stop.await(interval, java.util.concurrent.TimeUnit.MILLISECONDS)) {
+                        try {
+                            c.pipeline.recover(stale);
+                        } catch (RuntimeException e) {
+                            LOG.log(Level.WARNING, "recovery sweep failed (retried in " + interval / 1000 + " s): "
+                                    + e.getMessage());
+                        }
+                    }
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+        }
+
+        @Override
+        public void close() {
+            stop.countDown();
+            try {
+                thread.join(30_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
     }
 
     /** One line per store that still differs from the catalog, naming the fix. */

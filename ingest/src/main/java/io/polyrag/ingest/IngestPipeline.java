@@ -463,6 +463,8 @@ public final class IngestPipeline {
             tally.extracted(relationCount, 0);
         } catch (RuntimeException e) {
             staged.forEach(this::discardQuietly);
+            // What reached some stores before the failure goes too (or, if the stores are down, at the next purge).
+            purge(staged);
             prepared.forEach(p -> tally.failed(p.input().name(), p.input().name()
                     + ": could not be written to the stores, nothing of it was kept (" + e.getMessage() + ")"));
             // A full disk, a read-only folder or a damaged index fails every later batch the same way: stop at the
@@ -480,10 +482,20 @@ public final class IngestPipeline {
     private void publish(List<Prepared> prepared, List<DocumentVersion> staged, Tally tally) {
         List<DocumentVersion> replaced = new ArrayList<>();
         for (int i = 0; i < prepared.size(); i++) {
-            // Durable when it returns: from here on this version is what every reader sees, and it is acknowledged.
-            catalog.publish(staged.get(i)).ifPresent(replaced::add);
             Prepared p = prepared.get(i);
             DocumentVersion v = staged.get(i);
+            try {
+                // Durable when it returns: from here on this version is what every reader sees, and it is
+                // acknowledged.
+                catalog.publish(v).ifPresent(replaced::add);
+            } catch (IllegalStateException e) {
+                // Discarded while it was written: taken for abandoned by a recovery (this writer was slower than
+                // the stale timeout). Its records are purged; nothing of it is visible.
+                replaced.add(v);
+                tally.failed(p.input().name(), p.input().name() + ": not published: " + e.getMessage()
+                        + " (the write took longer than POLYRAG_INGEST_JOB_STALE_SECONDS); ingest it again");
+                continue;
+            }
             if (p.replacing()) {
                 tally.updated(new IndexedDocument(p.input().uri(), v.documentId(), v.version(), "updated"),
                         p.drafts().size());
@@ -497,7 +509,8 @@ public final class IngestPipeline {
 
     /**
      * Removes replaced or deleted versions from every store, then records that they are gone. Versions the catalog
-     * still lists as unpurged (a crash or a failed delete in between) are purged again at the next start. Harmless
+     * still lists as unpurged (a crash or a failed delete in between) are purged again by the next recovery (at
+     * start-up and every minute while serving). Harmless
      * for results meanwhile: those versions are invisible through the catalog.
      */
     private void purge(List<DocumentVersion> versions) {
@@ -509,7 +522,7 @@ public final class IngestPipeline {
             catalog.markPurged(versions);
         } catch (RuntimeException e) {
             LOG.log(Level.WARNING, "could not delete " + versions.size() + " replaced or deleted versions from the "
-                    + "stores; they are invisible and will be removed at the next start: " + e.getMessage());
+                    + "stores; they are invisible and the next recovery removes them: " + e.getMessage());
         }
     }
 
@@ -526,28 +539,45 @@ public final class IngestPipeline {
         try {
             catalog.discard(v);
         } catch (RuntimeException e) {
-            LOG.log(Level.WARNING, "could not discard " + v + "; it stays pending and is cleaned at next start", e);
+            LOG.log(Level.WARNING, "could not discard " + v + "; it stays pending until the next recovery", e);
         }
     }
 
     /**
-     * Cleans up after a crash: versions staged but never published are removed from every store and discarded.
+     * Cleans up after a crash: versions staged but never published are discarded, then everything discarded,
+     * replaced or deleted is removed from every store.
      *
-     * @return how many versions were cleaned
+     * @return how many pending versions were discarded
      */
     public int recover() {
-        List<DocumentVersion> pending = catalog.pendingVersions();
-        if (!pending.isEmpty()) {
-            stores.delete(pending);
-            pending.forEach(catalog::discard);
-            LOG.log(Level.INFO, "removed " + pending.size() + " unfinished document versions left by a previous run");
+        return recover(null);
+    }
+
+    /**
+     * Like {@link #recover()}, for a catalog other processes write to as well: only versions staged longer ago than
+     * {@code olderThan} are taken for abandoned (their writer died); younger ones are some writer's work in progress.
+     *
+     * @param olderThan the age past which a pending version is abandoned; null: every pending version is
+     */
+    public int recover(java.time.Duration olderThan) {
+        List<DocumentVersion> pending = olderThan == null ? catalog.pendingVersions()
+                : catalog.pendingVersions(olderThan);
+        int discarded = 0;
+        for (DocumentVersion v : pending) {
+            // Discarded first, so a writer that was only slow cannot publish it after its records are gone.
+            if (catalog.discard(v)) {
+                discarded++;
+            }
+        }
+        if (discarded > 0) {
+            LOG.log(Level.INFO, "discarded " + discarded + " unfinished document versions left by a stopped writer");
         }
         List<DocumentVersion> unpurged = catalog.unpurgedVersions();
         if (!unpurged.isEmpty()) {
             stores.delete(unpurged);
             catalog.markPurged(unpurged);
         }
-        return pending.size();
+        return discarded;
     }
 
     /** Deletes documents: invisible at once through the catalog, then removed from every store. */

@@ -313,14 +313,14 @@ public abstract class CatalogContract {
         JobProgress p = new JobProgress("writing", 10, 4, 3, 1, 0, 0, 12, List.of("vector"),
                 List.of(new ItemError("a.bin", "binary")), 7, 1234, 10, 5000,
                 List.of("the extraction token budget ran out", "second warning"));
-        c.progress(id, p);
+        assertThat(c.progress(id, 1, p)).isTrue();
         assertThat(c.job(id).orElseThrow().progress()).isEqualTo(p);
         assertThat(c.job(id).orElseThrow().status()).isEqualTo(JobStatus.RUNNING);
-        c.finish(id, JobStatus.SUCCEEDED, p, null);
+        assertThat(c.finish(id, 1, JobStatus.SUCCEEDED, p, null)).isTrue();
         assertThat(c.job(id).orElseThrow().status()).isEqualTo(JobStatus.SUCCEEDED);
         String failing = c.submit("ingest", "{}");
         c.claim(Duration.ofMinutes(5), 3);
-        c.finish(failing, JobStatus.FAILED, JobProgress.queued(), "boom");
+        c.finish(failing, 1, JobStatus.FAILED, JobProgress.queued(), "boom");
         assertThat(c.job(failing).orElseThrow().status()).isEqualTo(JobStatus.FAILED);
         assertThat(c.job(failing).orElseThrow().error()).isEqualTo("boom");
         assertThat(c.job("nope")).isEmpty();
@@ -334,13 +334,13 @@ public abstract class CatalogContract {
         String waiting = c.submit("ingest", "{\"b\":2}");
         c.claim(Duration.ofMinutes(5), 3);
         assertThat(c.unfinished()).extracting(JobStore.Claimed::payload).containsExactly("{\"a\":1}", "{\"b\":2}");
-        c.finish(done, JobStatus.PARTIAL, JobProgress.queued(), "1 of 2 files failed");
+        c.finish(done, 1, JobStatus.PARTIAL, JobProgress.queued(), "1 of 2 files failed");
         JobInfo partial = c.job(done).orElseThrow();
         assertThat(partial.status()).isEqualTo(JobStatus.PARTIAL);
         assertThat(partial.status().finished()).isTrue();
         assertThat(partial.error()).isEqualTo("1 of 2 files failed");
         assertThat(c.unfinished()).extracting(j -> j.info().id()).containsExactly(waiting);
-        assertThatThrownBy(() -> c.finish(waiting, JobStatus.RUNNING, JobProgress.queued(), null))
+        assertThatThrownBy(() -> c.finish(waiting, 1, JobStatus.RUNNING, JobProgress.queued(), null))
                 .isInstanceOf(IllegalArgumentException.class);
     }
 
@@ -481,5 +481,97 @@ public abstract class CatalogContract {
         }
         assertThat(duplicates).isEmpty();
         assertThat(claimed).hasSize(20);
+    }
+
+    @Test
+    void a_reclaimed_job_takes_no_progress_or_end_from_its_old_worker_and_heartbeats_keep_a_job_claimed() {
+        CatalogAndJobs c = open();
+        String id = c.submit("ingest", "{}");
+        Duration stale = Duration.ofMinutes(5);
+        int first = c.claim(stale, 3).orElseThrow().info().attempts();
+        clock.advance(Duration.ofMinutes(4));
+        assertThat(c.heartbeat(id, first)).isTrue();
+        clock.advance(Duration.ofMinutes(4));
+        assertThat(c.claim(stale, 3)).as("heartbeated four minutes ago: not stale").isEmpty();
+        clock.advance(Duration.ofMinutes(2));
+        int second = c.claim(stale, 3).orElseThrow().info().attempts();
+        assertThat(second).isEqualTo(first + 1);
+        JobProgress late = new JobProgress("writing", 5, 5, 5, 0, 0, 0, 5, List.of(), List.of());
+        assertThat(c.progress(id, first, late)).as("the old worker is told to stop").isFalse();
+        assertThat(c.heartbeat(id, first)).isFalse();
+        assertThat(c.finish(id, first, JobStatus.SUCCEEDED, late, null)).as("nor may it finish the job").isFalse();
+        assertThat(c.job(id).orElseThrow().status()).isEqualTo(JobStatus.RUNNING);
+        assertThat(c.job(id).orElseThrow().progress().processed()).isZero();
+        assertThat(c.progress(id, second, late)).isTrue();
+        assertThat(c.finish(id, second, JobStatus.SUCCEEDED, late, null)).isTrue();
+        assertThat(c.job(id).orElseThrow().status()).isEqualTo(JobStatus.SUCCEEDED);
+        assertThat(c.heartbeat(id, second)).as("a finished job has no claim").isFalse();
+        assertThat(c.progress(id, second, late)).isFalse();
+    }
+
+    @Test
+    void two_writers_of_one_document_never_lose_a_version_and_the_newest_stays_visible() {
+        CatalogAndJobs c = open();
+        long older = c.nextVersion("d1");
+        long newer = c.nextVersion("d1");
+        c.stage(draft("d1", "kb", older, "older text"), older);
+        c.stage(draft("d1", "kb", newer, "newer text"), newer);
+        assertThat(c.publish(new DocumentVersion("d1", newer))).isEmpty();
+        assertThat(c.publish(new DocumentVersion("d1", older))).as("published late: replaced at once, to purge")
+                .contains(new DocumentVersion("d1", older));
+        assertThat(c.document("d1").orElseThrow().visibleVersion()).isEqualTo(newer);
+        assertThat(c.chunks("d1", newer, 0, 0)).extracting(Chunk::text).containsExactly("newer text");
+        assertThat(c.unpurgedVersions()).containsExactly(new DocumentVersion("d1", older));
+        // Publishing one version leaves another writer's pending version whole.
+        long third = c.nextVersion("d1");
+        long fourth = c.nextVersion("d1");
+        c.stage(draft("d1", "kb", third, "third"), third);
+        c.stage(draft("d1", "kb", fourth, "fourth"), fourth);
+        assertThat(c.publish(new DocumentVersion("d1", third))).contains(new DocumentVersion("d1", newer));
+        assertThat(c.publish(new DocumentVersion("d1", fourth))).contains(new DocumentVersion("d1", third));
+        assertThat(c.chunks("d1", fourth, 0, 0)).extracting(Chunk::text).containsExactly("fourth");
+        assertThat(c.document("d1").orElseThrow().chunkCount()).isEqualTo(1);
+    }
+
+    @Test
+    void a_discarded_version_cannot_be_published_and_is_purged_like_a_replaced_one() {
+        CatalogAndJobs c = open();
+        c.stage(draft("d1", "kb", 1, "one"), 1);
+        clock.advance(Duration.ofMinutes(10));
+        c.stage(draft("d2", "kb", 1, "two"), 1);
+        assertThat(c.pendingVersions(Duration.ofMinutes(5))).containsExactly(new DocumentVersion("d1", 1));
+        assertThat(c.discard(new DocumentVersion("d1", 1))).isTrue();
+        assertThat(c.discard(new DocumentVersion("d1", 1))).as("once").isFalse();
+        assertThatThrownBy(() -> c.publish(new DocumentVersion("d1", 1))).isInstanceOf(IllegalStateException.class);
+        assertThat(c.unpurgedVersions()).containsExactly(new DocumentVersion("d1", 1));
+        c.markPurged(List.of(new DocumentVersion("d1", 1)));
+        assertThat(c.unpurgedVersions()).isEmpty();
+        assertThat(c.pendingVersions()).containsExactly(new DocumentVersion("d2", 1));
+        assertThat(c.document("d1")).as("never visible, nothing pending: forgotten").isEmpty();
+    }
+
+    @Test
+    void concurrent_first_versions_of_one_document_are_all_staged() throws Exception {
+        CatalogAndJobs c = open();
+        CountDownLatch start = new CountDownLatch(1);
+        List<Long> versions = new java.util.concurrent.CopyOnWriteArrayList<>();
+        try (ExecutorService pool = Executors.newFixedThreadPool(4)) {
+            List<java.util.concurrent.Future<?>> done = new ArrayList<>();
+            for (int w = 0; w < 4; w++) {
+                done.add(pool.submit(() -> {
+                    start.await();
+                    long v = c.nextVersion("d1");
+                    c.stage(draft("d1", "kb", v, "text " + v), v);
+                    versions.add(v);
+                    return null;
+                }));
+            }
+            start.countDown();
+            for (var f : done) {
+                f.get();
+            }
+        }
+        assertThat(versions).containsExactlyInAnyOrder(1L, 2L, 3L, 4L);
+        assertThat(c.pendingVersions()).hasSize(4);
     }
 }

@@ -69,20 +69,43 @@ public interface Catalog extends AutoCloseable {
     void stage(DocumentDraft draft, long version);
 
     /**
-     * Makes the staged version the visible one and forgets the chunks of the version it replaces.
+     * Makes the staged version the visible one and forgets the chunks of the version it replaces. Two writers of
+     * one document (workers, replicas) are serialised: the higher version number wins, so a version older than the
+     * visible one is not made visible but returned as replaced, for the caller to purge.
      *
-     * @return the version that was visible before, or empty if none was
+     * @return the version that was visible before (to purge), or empty if none was
+     * @throws IllegalStateException when the version is not pending (discarded meanwhile: its writer was taken for
+     *     dead)
      */
     Optional<DocumentVersion> publish(DocumentVersion version);
 
-    /** Forgets a staged version that will never be published. */
-    void discard(DocumentVersion version);
+    /**
+     * Forgets a staged version that will never be published; what of it reached the stores is then listed by
+     * {@link #unpurgedVersions()} until purged.
+     *
+     * @return false when it was not pending (published or discarded already)
+     */
+    boolean discard(DocumentVersion version);
 
     /** Versions staged but neither published nor discarded: left by a crash, to be cleaned from the stores. */
     List<DocumentVersion> pendingVersions();
 
     /**
-     * Versions replaced by a newer one or deleted whose store records may still exist: the pipeline removes them from
+     * Pending versions staged longer ago than {@code olderThan}: on a catalog shared by several processes, those
+     * whose writer is taken for dead (a version is staged and published within one batch's write).
+     */
+    List<DocumentVersion> pendingVersions(java.time.Duration olderThan);
+
+    /**
+     * Whether other processes may use this catalog at the same time (a database server): then nothing a process
+     * finds running or pending at start-up can be assumed abandoned by a previous run of its own.
+     */
+    default boolean shared() {
+        return false;
+    }
+
+    /**
+     * Versions replaced by a newer one, deleted or discarded, whose store records may still exist: the pipeline removes them from
      * every store, then calls {@link #markPurged}. What a crash left between those two steps is found here at the
      * next start.
      */

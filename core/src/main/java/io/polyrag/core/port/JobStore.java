@@ -44,11 +44,21 @@ public interface JobStore {
     int requeueRunning();
 
     /**
-     * Records progress of a running job (also its heartbeat).
+     * Records progress of a running job (also its heartbeat), under the claim that {@code attempt} names
+     * ({@link JobInfo#attempts()} of the claimed job): once another worker has reclaimed the job, or it has ended,
+     * nothing is written.
      *
-     * @return false when a cancel was requested: the worker should stop at the next item and finish it canceled
+     * @return false when the worker should stop at the next item: a cancel was requested (finish it canceled), or
+     *     the claim is lost (another worker runs the job now; finishing it records nothing)
      */
-    boolean progress(String jobId, JobProgress progress);
+    boolean progress(String jobId, int attempt, JobProgress progress);
+
+    /**
+     * Tells other workers the job is still being run under this claim, without new progress (a long item).
+     *
+     * @return false when the claim is lost: the job was reclaimed or has ended
+     */
+    boolean heartbeat(String jobId, int attempt);
 
     /**
      * Cancels a job: a queued one ends canceled at once; a running one is asked to stop (its worker sees it at its
@@ -63,9 +73,13 @@ public interface JobStore {
 
     /**
      * Marks a job finished with {@code status} (succeeded, partial or failed) and its final progress; {@code error}
-     * is null on success. Durable when it returns.
+     * is null on success. Durable when it returns. Only the claim {@code attempt} may finish the job.
+     *
+     * @return false when nothing was recorded: the claim was lost (the job was reclaimed, and its new worker will
+     *     finish it)
      */
-    void finish(String jobId, io.polyrag.core.model.JobStatus status, JobProgress progress, String error);
+    boolean finish(String jobId, int attempt, io.polyrag.core.model.JobStatus status, JobProgress progress,
+            String error);
 
     /** Queued and running jobs with their payloads, oldest first (to tell which staged files are still needed). */
     java.util.List<Claimed> unfinished();

@@ -64,7 +64,31 @@ final class Jdbc {
         }
     }
 
+    /**
+     * Runs the transaction, again (up to {@value #CONFLICT_TRIES} times in all) when it lost a race with another
+     * writer: two first versions of one document inserted at once (a unique key), a serialisation failure or a
+     * deadlock. Rolled back each time, so a retry starts from what the winner committed.
+     */
     private static <T> T attempt(DataSource ds, Work<T> work) throws SQLException {
+        for (int i = 1; ; i++) {
+            try {
+                return attemptOnce(ds, work);
+            } catch (SQLException e) {
+                if (i >= CONFLICT_TRIES || !conflict(e)) {
+                    throw e;
+                }
+            }
+        }
+    }
+
+    private static final int CONFLICT_TRIES = 4;
+
+    private static boolean conflict(SQLException e) {
+        String state = e.getSQLState();
+        return "23505".equals(state) || "40001".equals(state) || "40P01".equals(state);
+    }
+
+    private static <T> T attemptOnce(DataSource ds, Work<T> work) throws SQLException {
         try (Connection c = ds.getConnection()) {
             c.setAutoCommit(false);
             try {

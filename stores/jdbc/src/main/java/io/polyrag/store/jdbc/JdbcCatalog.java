@@ -47,6 +47,7 @@ public class JdbcCatalog implements CatalogAndJobs {
 
     final Jdbc jdbc;
     /** The search path's reads (hits to chunks, neighbours, cached answers): their own pool where there are pools. */
+    private final boolean shared;
     private final Jdbc search;
     private final AutoCloseable onClose;
     private final JdbcJobs jobs;
@@ -77,6 +78,13 @@ public class JdbcCatalog implements CatalogAndJobs {
      */
     public JdbcCatalog(DataSource ingest, DataSource search, DataSource jobs, String name, AutoCloseable onClose,
             java.util.function.Supplier<DataSource> reopen, java.time.Clock clock) {
+        this(ingest, search, jobs, name, onClose, reopen, clock, false);
+    }
+
+    /** @param shared whether other processes use the same database (a server, not an embedded file) */
+    public JdbcCatalog(DataSource ingest, DataSource search, DataSource jobs, String name, AutoCloseable onClose,
+            java.util.function.Supplier<DataSource> reopen, java.time.Clock clock, boolean shared) {
+        this.shared = shared;
         this.jdbc = new Jdbc(ingest, name, reopen, clock);
         this.search = search == ingest ? jdbc : new Jdbc(search, name, null, clock);
         Jdbc jobsJdbc = jobs == ingest ? jdbc : new Jdbc(jobs, name, null, clock);
@@ -340,18 +348,33 @@ public class JdbcCatalog implements CatalogAndJobs {
     @Override
     public Optional<DocumentVersion> publish(DocumentVersion v) {
         return jdbc.tx("publish a document version", c -> {
-            String[] meta = versionMeta(c, v);
-            Optional<DocumentVersion> previous = Optional.empty();
+            // The document's row is the lock every change of its visible version takes (publish, abandon), so two
+            // writers of one document (two workers, two replicas) are serialised here.
+            long visible = 0;
+            boolean deleted = false;
             try (PreparedStatement ps = c.prepareStatement(
                     "SELECT visible_version, deleted FROM documents WHERE id = ? FOR UPDATE")) {
                 ps.setString(1, v.documentId());
                 try (ResultSet rs = ps.executeQuery()) {
-                    if (rs.next() && rs.getLong(1) > 0 && !rs.getBoolean(2)) {
-                        previous = Optional.of(new DocumentVersion(v.documentId(), rs.getLong(1)));
+                    if (rs.next()) {
+                        visible = rs.getLong(1);
+                        deleted = rs.getBoolean(2);
                     }
                 }
             }
-            update(c, "DELETE FROM chunks WHERE document_id = ? AND version <> ?", v.documentId(), v.version());
+            String[] meta = versionMeta(c, v);
+            if (visible > v.version()) {
+                // A newer version was published while this one was being written: it stays the visible one, and
+                // this one goes the way of a replaced version.
+                update(c, "DELETE FROM chunks WHERE document_id = ? AND version = ?", v.documentId(), v.version());
+                update(c, "UPDATE document_versions SET state = 'replaced' WHERE document_id = ? AND version = ?",
+                        v.documentId(), v.version());
+                return Optional.of(v);
+            }
+            Optional<DocumentVersion> previous = visible > 0 && !deleted
+                    ? Optional.of(new DocumentVersion(v.documentId(), visible)) : Optional.empty();
+            // Only the replaced version's chunks go: another writer's pending version keeps its own.
+            update(c, "DELETE FROM chunks WHERE document_id = ? AND version = ?", v.documentId(), visible);
             update(c, "UPDATE document_versions SET state = 'replaced' WHERE document_id = ? AND state = 'published'",
                     v.documentId());
             update(c, "UPDATE document_versions SET state = 'published' WHERE document_id = ? AND version = ?",
@@ -405,36 +428,59 @@ public class JdbcCatalog implements CatalogAndJobs {
     }
 
     @Override
-    public void discard(DocumentVersion v) {
-        jdbc.tx("discard a document version", c -> {
+    public boolean shared() {
+        return shared;
+    }
+
+    @Override
+    public boolean discard(DocumentVersion v) {
+        return jdbc.tx("discard a document version", c -> {
+            try (PreparedStatement ps = c.prepareStatement("SELECT 1 FROM documents WHERE id = ? FOR UPDATE")) {
+                ps.setString(1, v.documentId());
+                ps.executeQuery().close();
+            }
+            // 'abandoned' is purged like a replaced version: whatever a failed or dead writer left in the stores
+            // is removed by whoever purges next.
+            if (update(c, "UPDATE document_versions SET state = 'abandoned' WHERE document_id = ? AND version = ? "
+                    + "AND state = 'pending'", v.documentId(), v.version()) == 0) {
+                return false;
+            }
             update(c, "DELETE FROM chunks WHERE document_id = ? AND version = ?", v.documentId(), v.version());
-            update(c, "UPDATE document_versions SET state = 'discarded' WHERE document_id = ? AND version = ? "
-                    + "AND state = 'pending'", v.documentId(), v.version());
             // A document that never had a visible version and has nothing pending is forgotten.
             update(c, "DELETE FROM documents WHERE id = ? AND visible_version = 0 AND NOT EXISTS (SELECT 1 FROM "
                     + "document_versions WHERE document_id = ? AND state = 'pending')", v.documentId(), v.documentId());
-            return null;
+            return true;
         });
     }
 
     @Override
     public List<DocumentVersion> pendingVersions() {
-        return versionsIn("list pending versions", "'pending'");
+        return versionsIn("list pending versions", "'pending'", null);
+    }
+
+    @Override
+    public List<DocumentVersion> pendingVersions(java.time.Duration olderThan) {
+        return versionsIn("list abandoned pending versions", "'pending'", jdbc.now().minus(olderThan));
     }
 
     @Override
     public List<DocumentVersion> unpurgedVersions() {
-        return versionsIn("list replaced and deleted versions", "'replaced', 'deleted'");
+        return versionsIn("list replaced and deleted versions", "'replaced', 'deleted', 'abandoned'", null);
     }
 
-    private List<DocumentVersion> versionsIn(String what, String states) {
+    private List<DocumentVersion> versionsIn(String what, String states, java.time.OffsetDateTime stagedBefore) {
         return jdbc.tx(what, c -> {
             List<DocumentVersion> out = new ArrayList<>();
             try (PreparedStatement ps = c.prepareStatement("SELECT document_id, version FROM document_versions "
-                    + "WHERE state IN (" + states + ") ORDER BY document_id, version");
-                    ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    out.add(new DocumentVersion(rs.getString(1), rs.getLong(2)));
+                    + "WHERE state IN (" + states + ")" + (stagedBefore == null ? "" : " AND created_at < ?")
+                    + " ORDER BY document_id, version")) {
+                if (stagedBefore != null) {
+                    ps.setObject(1, stagedBefore);
+                }
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        out.add(new DocumentVersion(rs.getString(1), rs.getLong(2)));
+                    }
                 }
             }
             return out;
@@ -448,7 +494,7 @@ public class JdbcCatalog implements CatalogAndJobs {
         }
         jdbc.tx("mark versions purged", c -> {
             try (PreparedStatement ps = c.prepareStatement("UPDATE document_versions SET state = 'purged' "
-                    + "WHERE document_id = ? AND version = ? AND state IN ('replaced', 'deleted')")) {
+                    + "WHERE document_id = ? AND version = ? AND state IN ('replaced', 'deleted', 'abandoned')")) {
                 for (DocumentVersion v : versions) {
                     ps.setString(1, v.documentId());
                     ps.setLong(2, v.version());
@@ -775,14 +821,19 @@ public class JdbcCatalog implements CatalogAndJobs {
     }
 
     @Override
-    public boolean progress(String jobId, io.polyrag.core.model.JobProgress progress) {
-        return jobs.progress(jobId, progress);
+    public boolean progress(String jobId, int attempt, io.polyrag.core.model.JobProgress progress) {
+        return jobs.progress(jobId, attempt, progress);
     }
 
     @Override
-    public void finish(String jobId, io.polyrag.core.model.JobStatus status, io.polyrag.core.model.JobProgress progress,
-            String error) {
-        jobs.finish(jobId, status, progress, error);
+    public boolean heartbeat(String jobId, int attempt) {
+        return jobs.heartbeat(jobId, attempt);
+    }
+
+    @Override
+    public boolean finish(String jobId, int attempt, io.polyrag.core.model.JobStatus status,
+            io.polyrag.core.model.JobProgress progress, String error) {
+        return jobs.finish(jobId, attempt, status, progress, error);
     }
 
     @Override

@@ -87,9 +87,16 @@ final class JdbcJobs {
                 jdbc.now()));
     }
 
-    boolean progress(String jobId, JobProgress p) {
+    /**
+     * Writes progress of a running job under its claim ({@code attempt}): nothing is written when the job was
+     * reclaimed by another worker meanwhile, or has ended. False when the worker should stop: a cancel was asked
+     * for, or the claim is lost.
+     */
+    boolean progress(String jobId, int attempt, JobProgress p) {
         return jdbc.tx("record job progress", c -> {
-            write(c, jobId, p, "running", null);
+            if (write(c, jobId, attempt, p, "running", null) == 0) {
+                return false;
+            }
             try (PreparedStatement ps = c.prepareStatement("SELECT cancel_requested FROM jobs WHERE id = ?")) {
                 ps.setString(1, jobId);
                 try (ResultSet rs = ps.executeQuery()) {
@@ -97,6 +104,12 @@ final class JdbcJobs {
                 }
             }
         });
+    }
+
+    /** Marks a running job alive under its claim; false when the claim is lost. */
+    boolean heartbeat(String jobId, int attempt) {
+        return jdbc.tx("record a job heartbeat", c -> JdbcCatalog.update(c, "UPDATE jobs SET updated_at = ? WHERE id = ? "
+                + "AND status = 'running' AND attempts = ?", jdbc.now(), jobId, attempt) > 0);
     }
 
     boolean cancel(String jobId) {
@@ -128,12 +141,12 @@ final class JdbcJobs {
         });
     }
 
-    void finish(String jobId, JobStatus status, JobProgress p, String error) {
+    boolean finish(String jobId, int attempt, JobStatus status, JobProgress p, String error) {
         if (!status.finished()) {
             throw new IllegalArgumentException("a job finishes as succeeded, partial, failed or canceled, not "
                     + status);
         }
-        jdbc.tx("finish a job", c -> write(c, jobId, p, status.wireName(), error));
+        return jdbc.tx("finish a job", c -> write(c, jobId, attempt, p, status.wireName(), error)) > 0;
     }
 
     List<Claimed> unfinished() {
@@ -153,16 +166,17 @@ final class JdbcJobs {
         });
     }
 
-    private int write(Connection c, String id, JobProgress p, String status, String error)
+    /** Writes a job's state, only while it is running under the claim {@code attempt}; returns the rows written. */
+    private int write(Connection c, String id, int attempt, JobProgress p, String status, String error)
             throws SQLException {
         return JdbcCatalog.update(c, "UPDATE jobs SET status = ?, stage = ?, total = ?, processed = ?, added = ?, "
                 + "updated = ?, unchanged = ?, failed = ?, chunks = ?, stores = ?, errors = ?, error = ?, "
                 + "relations = ?, extraction_tokens = ?, estimated_calls = ?, estimated_tokens = ?, warnings = ?, "
-                + "deleted = ?, updated_at = ? WHERE id = ?", status, JdbcCatalog.clip(p.stage(), 64), p.total(),
+                + "deleted = ?, updated_at = ? WHERE id = ? AND status = 'running' AND attempts = ?", status, JdbcCatalog.clip(p.stage(), 64), p.total(),
                 p.processed(), p.added(), p.updated(), p.unchanged(), p.failed(), p.chunks(),
                 JdbcCatalog.clip(String.join(",", p.storesWritten()), 255), encode(p.errors()), error,
                 p.relations(), p.extractionTokens(), p.estimatedCalls(), p.estimatedTokens(),
-                String.join("\n", p.warnings()), p.deleted(), jdbc.now(), id);
+                String.join("\n", p.warnings()), p.deleted(), jdbc.now(), id, attempt);
     }
 
     Optional<JobInfo> job(String jobId) {

@@ -42,7 +42,7 @@ public final class PostgresCatalogProvider implements CatalogProvider {
                         j.close();
                         s.close();
                         ingest.close();
-                    }, null, clock);
+                    }, null, clock, true);
         } catch (RuntimeException e) {
             if (jobs != null) {
                 jobs.close();
