@@ -103,6 +103,18 @@ final class JobEngine implements AutoCloseable {
         return h == null ? Optional.empty() : h.stagingDir(payload);
     }
 
+    /** The staged blobs that queued and running jobs still need. */
+    java.util.Set<String> ownedBlobs() {
+        java.util.Set<String> owned = new java.util.HashSet<>();
+        for (JobStore.Claimed j : store.unfinished()) {
+            JobHandler h = handlers.get(j.info().kind());
+            if (h != null) {
+                owned.addAll(h.stagedBlobs(j.payload()));
+            }
+        }
+        return owned;
+    }
+
     private JobHandler handler(String kind) {
         JobHandler h = handlers.get(kind);
         if (h == null) {

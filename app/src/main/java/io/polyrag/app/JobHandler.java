@@ -35,7 +35,12 @@ interface JobHandler {
     default void ended(JobStore.Claimed job) {
     }
 
-    /** The staging folder an unfinished job of this kind still needs, so recovery keeps it. */
+    /** The staged blobs an unfinished job of this kind still needs, so sweeps keep them. */
+    default java.util.List<String> stagedBlobs(String payload) {
+        return java.util.List.of();
+    }
+
+    /** The local staging folder an unfinished job of this kind still needs, so recovery keeps it. */
     default Optional<Path> stagingDir(String payload) {
         return Optional.empty();
     }

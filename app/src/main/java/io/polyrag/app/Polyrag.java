@@ -69,15 +69,24 @@ public final class Polyrag implements AutoCloseable {
         this.watcher = new SourceWatcher(components, engine, components.config.get(Settings.SYNC_WATCH));
         List<String> problems = Recovery.run(components, staging, engine);
         this.local = facets(Tenant.LOCAL);
-        local.uploads().expire();
+        sweepUploads(components, engine);
         this.admin = new Admin(components, problems);
         this.keys = new Keys(components.catalog);
         engine.start(components.config);
         if (components.config.get(Settings.WORKER_ENABLED)) {
             watcher.start();
-            this.sweeper = new Recovery.Sweeper(components);
+            this.sweeper = new Recovery.Sweeper(components, () -> sweepUploads(components, engine));
         } else {
             this.sweeper = null;
+        }
+    }
+
+    private static void sweepUploads(Components components, JobEngine engine) {
+        try {
+            Uploads.sweep(components, engine);
+        } catch (RuntimeException e) {
+            System.getLogger(Polyrag.class.getName()).log(System.Logger.Level.WARNING, "cannot sweep staged uploads "
+                    + "(tried again in a minute): " + e.getMessage());
         }
     }
 

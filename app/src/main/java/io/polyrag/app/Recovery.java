@@ -62,7 +62,8 @@ final class Recovery {
         private final java.util.concurrent.CountDownLatch stop = new java.util.concurrent.CountDownLatch(1);
         private final Thread thread;
 
-        Sweeper(Components c) {
+        /** @param also more to do with each sweep (staged uploads) */
+        Sweeper(Components c, Runnable also) {
             java.time.Duration stale = stale(c);
             long interval = Math.max(1000, Math.min(60_000, stale.toMillis() / 2));
             thread = Thread.ofVirtual().name("polyrag-recovery").start(() -> {
@@ -70,6 +71,7 @@ final class Recovery {
                     while (!stop.await(interval, java.util.concurrent.TimeUnit.MILLISECONDS)) {
                         try {
                             c.pipeline.recover(stale);
+                            also.run();
                         } catch (RuntimeException e) {
                             LOG.log(Level.WARNING, "recovery sweep failed (retried in " + interval / 1000 + " s): "
                                     + e.getMessage());

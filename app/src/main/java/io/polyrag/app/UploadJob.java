@@ -1,6 +1,5 @@
 package io.polyrag.app;
 
-import io.polyrag.app.api.StagedFile;
 import io.polyrag.core.model.IngestEstimate;
 import io.polyrag.core.model.JobProgress;
 import io.polyrag.core.port.JobStore;
@@ -14,22 +13,33 @@ import io.polyrag.ingest.IngestPipeline;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * The {@code ingest-upload} job: ingests files a front door staged, then deletes their staging folder. When a
- * language model will extract entities (and be paid for), the job first records what that should cost.
+ * The {@code ingest-upload} job: ingests files a front door staged in the blob store, keeps each indexed one as its
+ * document's original, then deletes the staged blobs. Any replica sharing the blob store can run it. When a language
+ * model will extract entities (and be paid for), the job first records what that should cost.
  */
 final class UploadJob implements JobHandler {
     static final String KIND = "ingest-upload";
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
     /**
+     * A staged file of a job.
+     *
+     * @param name the client's file name
+     * @param key the blob holding its bytes
+     * @param size its size in bytes
+     * @param path where its bytes are, for a job queued by a version that staged on the local disk (key null)
+     */
+    record JobFile(String name, String key, long size, String path) {
+    }
+
+    /**
      * The payload stored with the job: the files and where they are staged, and — for a document uploaded with its
      * description — the title and metadata to record once it is indexed.
+     *
+     * @param stagingDir the local folder of a job queued by a version that staged on the local disk; null now
      */
-    record Payload(String knowledgeBase, String stagingDir, List<StagedFile> files, boolean skipGraph, String title,
+    record Payload(String knowledgeBase, String stagingDir, List<JobFile> files, boolean skipGraph, String title,
             io.polyrag.core.model.DocumentMeta meta) {
-        Payload(String knowledgeBase, String stagingDir, List<StagedFile> files, boolean skipGraph) {
-            this(knowledgeBase, stagingDir, files, skipGraph, null, null);
-        }
     }
 
     private final Components components;
@@ -53,7 +63,7 @@ final class UploadJob implements JobHandler {
     public JobProgress run(JobStore.Claimed job, JobHandler.Context context) {
         Payload p = JSON.readValue(job.payload(), Payload.class);
         List<IngestInput> inputs = p.files().stream().map(f -> new IngestInput("upload:" + f.name(), f.name(),
-                sizeOf(f.path()), null, () -> Files.readAllBytes(f.path()))).toList();
+                f.key() == null ? sizeOf(Path.of(f.path())) : f.size(), null, () -> read(f))).toList();
         long calls = 0;
         long tokens = 0;
         if (!p.skipGraph() && components.extractor != null && components.extractor.spendsTokens()) {
@@ -75,6 +85,19 @@ final class UploadJob implements JobHandler {
         return last[0];
     }
 
+    /** A staged file's bytes; one that is gone fails its item only, saying why. */
+    private byte[] read(JobFile f) throws IOException {
+        if (f.key() == null) {
+            return Files.readAllBytes(Path.of(f.path()));
+        }
+        var blob = components.blobs.get(f.key()).orElseThrow(() -> new java.io.FileNotFoundException("the staged "
+                + "upload is gone from the blob store (POLYRAG_BLOB_BACKEND): replicas must share one blob store; "
+                + "upload the file again"));
+        try (var in = blob.content()) {
+            return in.readAllBytes();
+        }
+    }
+
     /**
      * Keeps each indexed file's bytes as its document's original ({@code GET /v1/documents/{id}/content}) and
      * records the description it was uploaded with. A failure here costs the original, never the indexed document.
@@ -89,7 +112,7 @@ final class UploadJob implements JobHandler {
                     String type = components.catalog.document(d.documentId()).map(
                             io.polyrag.core.model.DocumentInfo::mediaType).orElse("application/octet-stream");
                     if (!d.outcome().equals("unchanged") || components.blobs.get(d.documentId()).isEmpty()) {
-                        components.blobs.put(d.documentId(), Files.readAllBytes(f.path()), type, f.name());
+                        components.blobs.put(d.documentId(), read(f), type, f.name());
                     }
                     if (p.meta() != null || p.title() != null) {
                         components.catalog.describe(d.documentId(), p.title(), p.meta() == null
@@ -106,9 +129,27 @@ final class UploadJob implements JobHandler {
     @Override
     public void ended(JobStore.Claimed job) {
         stagingDir(job.payload()).ifPresent(Uploads::deleteTree);
+        for (String key : stagedBlobs(job.payload())) {
+            try {
+                components.blobs.delete(key);
+            } catch (RuntimeException e) {
+                System.getLogger(UploadJob.class.getName()).log(System.Logger.Level.WARNING, "cannot delete staged "
+                        + "upload " + key + " (the next sweep does): " + e.getMessage());
+            }
+        }
     }
 
-    /** The staging folder the payload names, when it lies under the staging root (never anything else). */
+    @Override
+    public List<String> stagedBlobs(String payload) {
+        try {
+            return JSON.readValue(payload, Payload.class).files().stream().map(JobFile::key)
+                    .filter(java.util.Objects::nonNull).toList();
+        } catch (RuntimeException e) {
+            return List.of();
+        }
+    }
+
+    /** The local staging folder a payload of an earlier version names, when it lies under the staging root. */
     @Override
     public Optional<Path> stagingDir(String payload) {
         try {

@@ -27,9 +27,13 @@ import java.util.stream.Stream;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Uploaded files: the staging area under the data directory ({@code staging/}), which this class owns. Files are
- * either submitted as an ingest job at once ({@link #submit}) or checked and kept first ({@link #stage}), to be
- * ingested later by id ({@link #ingestStaged}); kept files expire after {@code ingest.staging.hours}.
+ * Uploaded files. A front door writes them into a local scratch folder ({@link #newStagingDir()}, under the data
+ * directory's {@code staging/}); from there they are either submitted as an ingest job at once ({@link #submit}) or
+ * checked and kept first ({@link #stage}), to be ingested later by id ({@link #ingestStaged}). Either way the bytes
+ * move into the blob store ({@code job-<token>-<n>} for a job's files, {@code upload-<id>} and its {@code -meta} for
+ * a kept file) before the call returns, so any replica sharing the blob store can run the job or take the id. Kept
+ * files expire after {@code ingest.staging.hours}; a job's blobs go when its end is recorded, and blobs nobody owns
+ * (a crash between storing and submitting) are swept after an hour.
  */
 public final class Uploads {
     private static final System.Logger LOG = System.getLogger(Uploads.class.getName());
@@ -37,6 +41,14 @@ public final class Uploads {
 
     private record StagedMeta(String name, String knowledgeBase, long size, String mediaType, long stagedAt) {
     }
+
+    /** Blobs of a job's files: {@code job-<token>-<n>}. */
+    static final String JOB_BLOBS = "job-";
+    /** Kept uploads waiting for {@link #ingestStaged}: {@code upload-<id>} and {@code upload-<id>-meta}. */
+    static final String KEPT_BLOBS = "upload-";
+    private static final String META = "-meta";
+    /** How long a staged blob no job owns may wait before a sweep takes it for a crash's leftover. */
+    static final java.time.Duration UNOWNED_GRACE = java.time.Duration.ofHours(1);
 
     private final Components components;
     private final Path root;
@@ -94,8 +106,36 @@ public final class Uploads {
             throw new IllegalArgumentException("uploads must be staged in newStagingDir()");
         }
         KnowledgeBase kb = Scope.bind(tenant, knowledgeBase);
-        return jobs.submit(tenant, UploadJob.KIND, UploadJob.payload(new UploadJob.Payload(kb.storageName(),
-                stagingDir.toString(), files, skipGraph, title, meta)));
+        String token = UUID.randomUUID().toString();
+        List<UploadJob.JobFile> staged = new ArrayList<>();
+        try {
+            for (int i = 0; i < files.size(); i++) {
+                StagedFile f = files.get(i);
+                byte[] bytes = Files.readAllBytes(f.path());
+                String key = JOB_BLOBS + token + "-" + i;
+                components.blobs.put(key, bytes, null, f.name());
+                staged.add(new UploadJob.JobFile(f.name(), key, bytes.length, null));
+            }
+            return jobs.submit(tenant, UploadJob.KIND, UploadJob.payload(new UploadJob.Payload(kb.storageName(),
+                    null, staged, skipGraph, title, meta)));
+        } catch (IOException | RuntimeException e) {
+            staged.forEach(f -> deleteBlobQuietly(f.key()));
+            if (e instanceof IOException io) {
+                throw new UncheckedIOException("cannot read the uploaded files to stage them", io);
+            }
+            throw (RuntimeException) e;
+        } finally {
+            deleteTree(stagingDir);
+        }
+    }
+
+    private void deleteBlobQuietly(String key) {
+        try {
+            components.blobs.delete(key);
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, "cannot delete staged upload " + key + " (a sweep will): "
+                    + e.getMessage());
+        }
     }
 
     /**
@@ -110,7 +150,6 @@ public final class Uploads {
      */
     public StagingReport stage(KnowledgeBase knowledgeBase, List<StagedFile> files) {
         KnowledgeBase kb = Scope.bind(tenant, knowledgeBase);
-        expire();
         List<StagedUpload> accepted = new ArrayList<>();
         List<ItemError> skipped = new ArrayList<>();
         Map<String, String> seen = new HashMap<>();
@@ -171,10 +210,10 @@ public final class Uploads {
             return verdict.problem();
         }
         String id = UUID.randomUUID().toString();
-        Path dir = Files.createDirectories(kept().resolve(id));
-        Files.write(dir.resolve("content"), bytes);
-        Files.writeString(dir.resolve("meta.json"), JSON.writeValueAsString(new StagedMeta(f.name(), kb.storageName(), size,
-                verdict.mediaType(), System.currentTimeMillis())));
+        components.blobs.put(KEPT_BLOBS + id, bytes, verdict.mediaType(), f.name());
+        components.blobs.put(KEPT_BLOBS + id + META, JSON.writeValueAsBytes(new StagedMeta(f.name(),
+                kb.storageName(), size, verdict.mediaType(), System.currentTimeMillis())), "application/json",
+                "meta.json");
         accepted.add(new StagedUpload(id, f.name(), size, verdict.mediaType()));
         return null;
     }
@@ -196,18 +235,23 @@ public final class Uploads {
         List<String> unknown = new ArrayList<>();
         List<StagedMeta> metas = new ArrayList<>();
         for (String id : ids) {
-            Path meta = id == null || !id.matches("[0-9a-f-]{36}") ? null : kept().resolve(id).resolve("meta.json");
+            String key = id == null || !id.matches("[0-9a-f-]{36}") ? null : KEPT_BLOBS + id + META;
             try {
-                if (meta != null && Files.exists(meta)) {
-                    StagedMeta m = JSON.readValue(Files.readString(meta), StagedMeta.class);
+                var blob = key == null ? java.util.Optional.<io.polyrag.core.port.BlobStore.Blob>empty()
+                        : components.blobs.get(key);
+                if (blob.isPresent()) {
+                    StagedMeta m;
+                    try (var in = blob.get().content()) {
+                        m = JSON.readValue(in.readAllBytes(), StagedMeta.class);
+                    }
                     // Another tenant's staged file is not found, like one that never was.
                     if (tenant.owns(m.knowledgeBase())) {
                         metas.add(m);
                         continue;
                     }
                 }
-            } catch (IOException e) {
-                LOG.log(System.Logger.Level.WARNING, "cannot read staged file " + meta + ": " + e.getMessage());
+            } catch (IOException | RuntimeException e) {
+                LOG.log(System.Logger.Level.WARNING, "cannot read staged file " + key + ": " + e.getMessage());
             }
             unknown.add(Ids.abbreviate(String.valueOf(id), 40));
         }
@@ -215,48 +259,58 @@ public final class Uploads {
             throw new NotFoundException("no staged file with id " + String.join(", ", unknown)
                     + " (staged files expire after " + components.config.get(Settings.INGEST_STAGING_HOURS) + " h)");
         }
-        Path job = newStagingDir();
-        List<StagedFile> files = new ArrayList<>();
-        try {
-            for (int i = 0; i < ids.size(); i++) {
-                Path target = job.resolve(Integer.toString(i));
-                Files.move(kept().resolve(ids.get(i)).resolve("content"), target);
-                deleteTree(kept().resolve(ids.get(i)));
-                files.add(new StagedFile(metas.get(i).name(), target));
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot move staged files into the job", e);
+        List<UploadJob.JobFile> files = new ArrayList<>();
+        for (int i = 0; i < ids.size(); i++) {
+            files.add(new UploadJob.JobFile(metas.get(i).name(), KEPT_BLOBS + ids.get(i), metas.get(i).size(), null));
         }
-        KnowledgeBase kb = knowledgeBase != null ? knowledgeBase
-                : KnowledgeBase.ofStored(metas.getFirst().knowledgeBase());
-        return submit(kb, job, files, skipGraph);
-    }
-
-    /** Where checked files wait for {@link #ingestStaged}. */
-    private Path kept() {
-        return root.resolve("uploads");
+        KnowledgeBase kb = Scope.bind(tenant, knowledgeBase != null ? knowledgeBase
+                : KnowledgeBase.ofStored(metas.getFirst().knowledgeBase()));
+        String job = jobs.submit(tenant, UploadJob.KIND, UploadJob.payload(new UploadJob.Payload(kb.storageName(),
+                null, files, skipGraph, null, null)));
+        // The job owns the content now; the description is not needed any more (a crash here leaves it to expire).
+        ids.forEach(id -> deleteBlobQuietly(KEPT_BLOBS + id + META));
+        return job;
     }
 
     private boolean inside(Path dir) {
         return dir.toAbsolutePath().normalize().startsWith(root);
     }
 
-    /** Deletes kept files older than {@code ingest.staging.hours}. */
-    void expire() {
-        Path dir = kept();
-        if (!Files.isDirectory(dir)) {
-            return;
+    /**
+     * Deletes kept uploads older than {@code ingest.staging.hours} and job blobs no unfinished job owns that are
+     * older than {@link #UNOWNED_GRACE}; what a queued or running job needs is never touched. At start-up and with
+     * every recovery sweep.
+     *
+     * @return how many blobs were deleted
+     */
+    static int sweep(Components components, JobEngine jobs) {
+        java.time.Instant now = java.time.Instant.now();
+        java.time.Instant keptCutoff = now.minus(java.time.Duration.ofHours(components.config.get(
+                Settings.INGEST_STAGING_HOURS)));
+        java.time.Instant unownedCutoff = now.minus(UNOWNED_GRACE);
+        var kept = components.blobs.list(KEPT_BLOBS);
+        var jobBlobs = components.blobs.list(JOB_BLOBS);
+        if (kept.isEmpty() && jobBlobs.isEmpty()) {
+            return 0;
         }
-        long cutoff = System.currentTimeMillis() - components.config.get(Settings.INGEST_STAGING_HOURS) * 3_600_000L;
-        try (Stream<Path> s = Files.list(dir)) {
-            for (Path d : s.toList()) {
-                if (Files.getLastModifiedTime(d).toMillis() < cutoff) {
-                    deleteTree(d);
-                }
+        java.util.Set<String> owned = jobs.ownedBlobs();
+        int deleted = 0;
+        for (var b : kept) {
+            String content = b.key().endsWith(META) ? b.key().substring(0, b.key().length() - META.length())
+                    : b.key();
+            if (b.modified().isBefore(keptCutoff) && !owned.contains(content) && components.blobs.delete(b.key())) {
+                deleted++;
             }
-        } catch (IOException e) {
-            LOG.log(System.Logger.Level.WARNING, "cannot expire staged uploads in " + dir, e);
         }
+        for (var b : jobBlobs) {
+            if (b.modified().isBefore(unownedCutoff) && !owned.contains(b.key()) && components.blobs.delete(b.key())) {
+                deleted++;
+            }
+        }
+        if (deleted > 0) {
+            LOG.log(System.Logger.Level.INFO, "deleted " + deleted + " staged uploads that expired or no job owns");
+        }
+        return deleted;
     }
 
     static void deleteTree(Path dir) {

@@ -175,7 +175,7 @@ class CrashRecoveryTest {
             c.send("upload", "a.txt", OLD, "b.txt", NEW, "c.txt", "A third note about tidal mills and sluice gates.");
             job = c.await("ACK upload").substring("ACK upload ".length());
             c.await("PAUSED");
-            assertThat(stagingDirs()).as("staged files stay while the job has not ended").hasSize(1);
+            assertThat(stagedBlobs()).as("staged files stay while the job has not ended").hasSize(3);
         }
         try (Polyrag p = reopen(Map.of("ingest.batch.documents", "1"))) {
             JobInfo done = awaitJob(p, job);
@@ -306,17 +306,25 @@ class CrashRecoveryTest {
     /** Staged files are deleted right after a job's end is recorded, so just after the end is seen. */
     private void awaitNoStaging() {
         org.awaitility.Awaitility.await("staged files are deleted once the job has ended")
-                .atMost(java.time.Duration.ofSeconds(10)).until(() -> stagingDirs().isEmpty());
+                .atMost(java.time.Duration.ofSeconds(10)).until(() -> stagedBlobs().isEmpty());
     }
 
-    private List<Path> stagingDirs() throws IOException {
+    /** The staged uploads in the blob store, and any local scratch folder left in the data directory. */
+    private List<Path> stagedBlobs() throws IOException {
+        List<Path> out = new ArrayList<>();
+        Path blobs = data().resolve("blobs");
+        if (Files.isDirectory(blobs)) {
+            try (Stream<Path> s = Files.list(blobs)) {
+                s.filter(d -> d.getFileName().toString().startsWith("job-")).forEach(out::add);
+            }
+        }
         Path staging = data().resolve("staging");
-        if (!Files.isDirectory(staging)) {
-            return List.of();
+        if (Files.isDirectory(staging)) {
+            try (Stream<Path> s = Files.list(staging)) {
+                s.filter(d -> !d.getFileName().toString().equals("uploads")).forEach(out::add);
+            }
         }
-        try (Stream<Path> s = Files.list(staging)) {
-            return s.filter(d -> !d.getFileName().toString().equals("uploads")).toList();
-        }
+        return out;
     }
 
     /** A child JVM running {@link CrashChild} over {@link #data()}; closing it kills it with SIGKILL. */

@@ -38,8 +38,11 @@ public final class Settings {
     public static final Setting<Boolean> FULLTEXT_ENABLED = Setting.bool("fulltext.enabled", true,
             "Run the full-text (BM25) modality.");
     public static final Setting<String> BLOB_BACKEND = Setting.string("blob.backend", "filesystem",
-            "Where uploaded originals are kept (GET /v1/documents/{id}/content): filesystem (under the data "
-                    + "directory) or s3 (a bucket: POLYRAG_S3_BUCKET, POLYRAG_S3_ENDPOINT, …).");
+            "Where uploaded originals, and uploads waiting for their job, are kept (GET /v1/documents/{id}/content): "
+                    + "filesystem (POLYRAG_BLOB_DIR) or s3 (a bucket: POLYRAG_S3_BUCKET, POLYRAG_S3_ENDPOINT, …). "
+                    + "Replicas must share it, so any of them can run an upload job.");
+    public static final Setting<String> BLOB_DIR = Setting.string("blob.dir", "",
+            "Directory of the filesystem blob store; empty: <data>/blobs. Replicas may share one they all mount.");
     public static final Setting<String> FULLTEXT_BACKEND = Setting.string("fulltext.backend", "lucene",
             "Full-text store provider: lucene (embedded), postgres (POLYRAG_POSTGRES_URL) or opensearch "
             + "(POLYRAG_OPENSEARCH_URL).");

@@ -5,7 +5,8 @@ import java.util.Optional;
 
 /**
  * Stored originals: the bytes a document was ingested from, under a key ({@code <document id>}), so a client can
- * fetch what it uploaded. A put replaces; a get of an unknown key is empty; a delete of one is nothing.
+ * fetch what it uploaded; and uploads waiting for their job ({@code job-…}, {@code upload-…}), so any replica
+ * sharing the store can run it. A put replaces; a get of an unknown key is empty; a delete of one is nothing.
  */
 public interface BlobStore extends AutoCloseable {
     /** Stores {@code bytes} under {@code key} (replacing what was there), durably when it returns. */
@@ -16,6 +17,16 @@ public interface BlobStore extends AutoCloseable {
 
     /** Removes the blob; false when there was none. */
     boolean delete(String key);
+
+    /**
+     * The blobs whose key starts with {@code prefix}, with when each was last put, in no particular order (for
+     * sweeping staged files nobody owns any more).
+     */
+    java.util.List<Listed> list(String prefix);
+
+    /** A blob's key and when it was last put. */
+    record Listed(String key, java.time.Instant modified) {
+    }
 
     @Override
     void close();

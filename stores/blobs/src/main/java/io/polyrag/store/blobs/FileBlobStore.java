@@ -36,7 +36,10 @@ public final class FileBlobStore implements BlobStore {
         }
     }
 
-    /** Picked by {@code POLYRAG_BLOB_BACKEND=filesystem}: a folder under the data directory. */
+    /**
+     * Picked by {@code POLYRAG_BLOB_BACKEND=filesystem}: {@code POLYRAG_BLOB_DIR}, by default a folder under the
+     * data directory; replicas share one by naming a directory they all mount.
+     */
     public static final class Provider implements BlobStoreProvider {
         @Override
         public String name() {
@@ -45,12 +48,14 @@ public final class FileBlobStore implements BlobStore {
 
         @Override
         public String description() {
-            return "files under <data>/blobs";
+            return "files under <data>/blobs, or POLYRAG_BLOB_DIR";
         }
 
         @Override
         public BlobStore open(ProviderContext context) {
-            return new FileBlobStore(context.dataDir().resolve("blobs"));
+            String shared = context.config().get(io.polyrag.core.config.Settings.BLOB_DIR);
+            return new FileBlobStore(shared.isBlank() ? context.dataDir().resolve("blobs")
+                    : Path.of(shared).toAbsolutePath().normalize());
         }
     }
 
@@ -73,7 +78,8 @@ public final class FileBlobStore implements BlobStore {
     }
 
     private static void write(Path file, byte[] bytes) throws IOException {
-        Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
+        // A name of its own per write: replicas sharing the directory may put one key at once.
+        Path tmp = file.resolveSibling(file.getFileName() + "." + java.util.UUID.randomUUID() + ".tmp");
         try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
                 StandardOpenOption.TRUNCATE_EXISTING)) {
             ch.write(java.nio.ByteBuffer.wrap(bytes));
@@ -120,6 +126,22 @@ public final class FileBlobStore implements BlobStore {
         } catch (IOException e) {
             throw new StoreException("cannot delete the original of " + key + ": " + e.getMessage(), e);
         }
+    }
+
+    @Override
+    public java.util.List<Listed> list(String prefix) {
+        java.util.List<Listed> out = new java.util.ArrayList<>();
+        try (var entries = Files.newDirectoryStream(dir, e -> e.getFileName().toString().startsWith(prefix))) {
+            for (Path f : entries) {
+                Path content = f.resolve("content");
+                if (KEY.matcher(f.getFileName().toString()).matches() && Files.isRegularFile(content)) {
+                    out.add(new Listed(f.getFileName().toString(), Files.getLastModifiedTime(content).toInstant()));
+                }
+            }
+        } catch (IOException e) {
+            throw new StoreException("cannot list the blobs in " + dir + ": " + e.getMessage(), e);
+        }
+        return out;
     }
 
     private Optional<Path> folder(String key) {

@@ -116,6 +116,19 @@ final class S3BlobStore implements BlobStore {
         }
     }
 
+    @Override
+    public java.util.List<Listed> list(String keyPrefix) {
+        java.util.List<Listed> out = new java.util.ArrayList<>();
+        try {
+            for (var o : s3.listObjectsV2Paginator(l -> l.bucket(bucket).prefix(prefix + keyPrefix)).contents()) {
+                out.add(new Listed(o.key().substring(prefix.length()), o.lastModified()));
+            }
+        } catch (SdkException e) {
+            throw new StoreException("cannot list the blobs in S3 bucket " + bucket + ": " + e.getMessage(), e);
+        }
+        return out;
+    }
+
     private String checked(String key) {
         if (key == null || !KEY.matcher(key).matches() || key.equals(".") || key.equals("..")) {
             throw new IllegalArgumentException("blob key must be 1-128 of A-Z, a-z, 0-9, '.', '_', '-', was '"

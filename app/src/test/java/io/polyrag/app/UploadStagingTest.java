@@ -1,0 +1,101 @@
+package io.polyrag.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.polyrag.app.api.StagedFile;
+import io.polyrag.core.model.JobStatus;
+import io.polyrag.core.model.KnowledgeBase;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Uploads are staged in the blob store, so any replica sharing it can run their job: a job's blobs stay while it is
+ * queued, however old, and go once it has ended; kept uploads expire; blobs no job owns (a crash between storing and
+ * submitting) are swept after an hour, and nothing younger.
+ */
+class UploadStagingTest {
+    @TempDir
+    Path tmp;
+
+    private Path data() {
+        return tmp.resolve("data");
+    }
+
+    private Polyrag open(boolean workers) {
+        return Polyrag.open(PolyragTest.config(data(), Map.of("worker.enabled", Boolean.toString(workers))));
+    }
+
+    @Test
+    void staged_blobs_live_as_long_as_their_job_needs_them_and_strays_are_swept() throws Exception {
+        String job;
+        String kept;
+        try (Polyrag p = open(false)) {
+            Path dir = p.uploads().newStagingDir();
+            Files.writeString(dir.resolve("0"), "# Okapi\n\nThe okapi is a giraffid native to the Congo.");
+            job = p.uploads().submit(KnowledgeBase.of("zoo"), dir, List.of(new StagedFile("okapi.md",
+                    dir.resolve("0"))), false);
+            assertThat(dir).as("the local scratch folder is not needed once the blob is stored").doesNotExist();
+            Path upload = Files.createTempFile(tmp, "up", ".md");
+            Files.writeString(upload, "# Tapir\n\nThe tapir browses at dusk in the lowland forest.");
+            kept = p.uploads().stage(KnowledgeBase.of("zoo"), List.of(new StagedFile("tapir.md", upload)))
+                    .accepted().getFirst().id();
+        }
+        assertThat(blobs("job-")).hasSize(1);
+        assertThat(blobs("upload-")).containsExactlyInAnyOrder("upload-" + kept, "upload-" + kept + "-meta");
+        writeStray("job-" + java.util.UUID.randomUUID() + "-0", Duration.ofHours(2));
+        String young = "job-" + java.util.UUID.randomUUID() + "-0";
+        writeStray(young, Duration.ofMinutes(5));
+        age("job-", Duration.ofDays(3));
+        try (Polyrag p = open(false)) {
+            assertThat(blobs("job-")).as("the queued job's blob however old, and the young stray")
+                    .hasSize(2).contains(young);
+            assertThat(blobs("upload-")).as("kept for POLYRAG_INGEST_STAGING_HOURS").hasSize(2);
+        }
+        age("upload-", Duration.ofDays(2));
+        try (Polyrag p = open(true)) {
+            org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> p.jobs().get(job).status()
+                    .finished());
+            assertThat(p.jobs().get(job).status()).isEqualTo(JobStatus.SUCCEEDED);
+            assertThat(p.documents().content(p.documents().list(null, 0, 10).getFirst().id()).name())
+                    .as("the original is kept from the staged blob").isEqualTo("okapi.md");
+            org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> blobs("job-").equals(
+                    List.of(young)));
+            assertThat(blobs("upload-")).as("expired").isEmpty();
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> p.uploads().ingestStaged(List.of(kept), null,
+                    false)).isInstanceOf(io.polyrag.core.NotFoundException.class).hasMessageContaining(kept)
+                    .hasMessageContaining("expire");
+        }
+    }
+
+    private List<String> blobs(String prefix) throws IOException {
+        try (Stream<Path> s = Files.list(data().resolve("blobs"))) {
+            return s.map(d -> d.getFileName().toString()).filter(n -> n.startsWith(prefix)).sorted().toList();
+        }
+    }
+
+    private void writeStray(String key, Duration age) throws IOException {
+        Path d = Files.createDirectories(data().resolve("blobs").resolve(key));
+        Files.writeString(d.resolve("content"), "stray");
+        Files.writeString(d.resolve("meta.properties"), "name=stray.txt\nmediaType=text/plain\nsize=5\n");
+        Files.setLastModifiedTime(d.resolve("content"), FileTime.from(Instant.now().minus(age)));
+    }
+
+    private void age(String prefix, Duration age) throws IOException {
+        for (String key : blobs(prefix)) {
+            Path content = data().resolve("blobs").resolve(key).resolve("content");
+            if (Files.getLastModifiedTime(content).toInstant().isAfter(Instant.now().minus(Duration.ofHours(1)))
+                    && !Files.readString(content).equals("stray")) {
+                Files.setLastModifiedTime(content, FileTime.from(Instant.now().minus(age)));
+            }
+        }
+    }
+}
