@@ -24,6 +24,17 @@ final class JobEngine implements AutoCloseable {
     private final Map<String, JobHandler> handlers = new LinkedHashMap<>();
     private final JobEvents events = new JobEvents();
     private JobRunner runner;
+    /** The last write of each job published as an event (its time and status), so none is published twice. */
+    private final Map<String, JobInfo> published = new LinkedHashMap<>(1024, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, JobInfo> eldest) {
+            return size() > JobEvents.CAPACITY;
+        }
+    };
+    private final java.util.concurrent.CountDownLatch closing = new java.util.concurrent.CountDownLatch(1);
+    private Thread feed;
+    private static final int FEED_BATCH = 1000;
+    private static final Duration FEED_OVERLAP = Duration.ofSeconds(5);
 
     private final Metrics metrics;
 
@@ -48,6 +59,56 @@ final class JobEngine implements AutoCloseable {
         runner = new JobRunner(store, this::handler, this::changed, metrics, workers,
                 Duration.ofSeconds(config.get(Settings.INGEST_JOB_STALE_SECONDS)),
                 config.get(Settings.INGEST_JOB_ATTEMPTS));
+        if (store instanceof io.polyrag.core.port.Catalog c && c.shared()) {
+            feed = Thread.ofVirtual().name("polyrag-job-feed").start(this::follow);
+        }
+    }
+
+    /**
+     * Over a shared catalog: publishes the jobs other replicas write, read from the catalog every second while
+     * someone listens. Reads overlap by a few seconds (a write's time is taken before it commits, and clocks of
+     * replicas differ a little); what was published already is not published again.
+     */
+    private void follow() {
+        java.time.Instant cursor = java.time.Instant.now();
+        try {
+            while (!closing.await(1, java.util.concurrent.TimeUnit.SECONDS)) {
+                if (!events.read(Duration.ofSeconds(30))) {
+                    cursor = java.time.Instant.now();
+                    continue;
+                }
+                try {
+                    java.time.Instant started = java.time.Instant.now();
+                    List<JobInfo> changed = store.changedSince(cursor.minus(FEED_OVERLAP), FEED_BATCH);
+                    for (JobInfo j : changed) {
+                        publishIfNew(j);
+                    }
+                    cursor = changed.size() == FEED_BATCH ? changed.getLast().updatedAt().plus(FEED_OVERLAP)
+                            : started;
+                } catch (RuntimeException e) {
+                    System.getLogger(JobEngine.class.getName()).log(System.Logger.Level.WARNING, "cannot read "
+                            + "other replicas' job changes (tried again in a second): " + e.getMessage());
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Publishes a job read from the catalog unless this write of it (its time and status) was published. */
+    private void publishIfNew(JobInfo j) {
+        synchronized (published) {
+            JobInfo last = published.get(j.id());
+            if (last != null && !j.updatedAt().isAfter(last.updatedAt()) && last.status() == j.status()) {
+                return;
+            }
+            if (last != null && last.status().finished() && !j.status().finished()) {
+                return;
+            }
+            published.put(j.id(), j);
+        }
+        events.publish(j.status().finished() ? "finished" : j.status() == io.polyrag.core.model.JobStatus.QUEUED
+                && j.attempts() == 0 ? "created" : "progress", j);
     }
 
     /** Queues a job of {@code tenant} and returns its id at once. */
@@ -64,7 +125,12 @@ final class JobEngine implements AutoCloseable {
     /** A job was written: publish it as an event. A failure to read it back costs the event, never the job. */
     private void changed(String id, String type) {
         try {
-            store.job(id).ifPresent(j -> events.publish(type, j));
+            store.job(id).ifPresent(j -> {
+                synchronized (published) {
+                    published.put(j.id(), j);
+                }
+                events.publish(type, j);
+            });
         } catch (RuntimeException e) {
             System.getLogger(JobEngine.class.getName()).log(System.Logger.Level.WARNING, "cannot publish an event "
                     + "for job " + id + ": " + e.getMessage());
@@ -125,6 +191,14 @@ final class JobEngine implements AutoCloseable {
 
     @Override
     public void close() {
+        closing.countDown();
+        if (feed != null) {
+            try {
+                feed.join(5_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
         events.close();
         if (runner != null) {
             runner.close();

@@ -36,6 +36,7 @@ public final class JobEvents {
     private final Condition added = lock.newCondition();
     private long lastId;
     private boolean closed;
+    private volatile long lastReadNanos = System.nanoTime() - java.util.concurrent.TimeUnit.HOURS.toNanos(1);
 
     void publish(String type, JobInfo job) {
         lock.lock();
@@ -55,6 +56,7 @@ public final class JobEvents {
      * when the wait ran out (time for a heartbeat) or the server is closing.
      */
     List<Event> after(Tenant tenant, long afterId, Duration wait) throws InterruptedException {
+        lastReadNanos = System.nanoTime();
         long deadline = System.nanoTime() + wait.toNanos();
         lock.lock();
         try {
@@ -87,6 +89,11 @@ public final class JobEvents {
         } finally {
             lock.unlock();
         }
+    }
+
+    /** Whether a subscriber read events within {@code within} (else nobody listens: no need to look for them). */
+    boolean read(Duration within) {
+        return System.nanoTime() - lastReadNanos < within.toNanos();
     }
 
     /** The newest id so far (a subscriber with no Last-Event-ID starts here). */

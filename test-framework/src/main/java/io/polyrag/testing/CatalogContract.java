@@ -574,4 +574,24 @@ public abstract class CatalogContract {
         assertThat(versions).containsExactlyInAnyOrder(1L, 2L, 3L, 4L);
         assertThat(c.pendingVersions()).hasSize(4);
     }
+
+    @Test
+    void jobs_written_since_a_time_are_listed_oldest_write_first() {
+        CatalogAndJobs c = open();
+        String a = c.submit("t1", "ingest", "{}");
+        clock.advance(Duration.ofSeconds(10));
+        java.time.Instant mark = clock.instant();
+        String b = c.submit("t2", "ingest", "{}");
+        clock.advance(Duration.ofSeconds(1));
+        int attempt = c.claim(Duration.ofMinutes(5), 3).orElseThrow().info().attempts();
+        assertThat(c.job(a).orElseThrow().status()).as("the oldest is claimed first").isEqualTo(JobStatus.RUNNING);
+        assertThat(c.changedSince(mark, 10)).extracting(JobInfo::id).containsExactly(b, a);
+        clock.advance(Duration.ofSeconds(1));
+        c.finish(a, attempt, JobStatus.SUCCEEDED, JobProgress.queued(), null);
+        assertThat(c.changedSince(mark, 10)).extracting(JobInfo::id).containsExactly(b, a);
+        assertThat(c.changedSince(mark, 1)).extracting(JobInfo::id).containsExactly(b);
+        assertThat(c.changedSince(clock.instant(), 10)).extracting(JobInfo::status).containsExactly(
+                JobStatus.SUCCEEDED);
+        assertThat(c.changedSince(clock.instant().plusSeconds(1), 10)).isEmpty();
+    }
 }

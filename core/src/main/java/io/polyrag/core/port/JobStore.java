@@ -86,4 +86,10 @@ public interface JobStore {
 
     /** The job, if it exists. */
     Optional<JobInfo> job(String jobId);
+
+    /**
+     * Jobs of every tenant written at or after {@code since} (by any process), oldest write first, at most
+     * {@code limit}: how a replica hears of the jobs other replicas run.
+     */
+    java.util.List<JobInfo> changedSince(java.time.Instant since, int limit);
 }

@@ -847,6 +847,11 @@ public class JdbcCatalog implements CatalogAndJobs {
     }
 
     @Override
+    public List<io.polyrag.core.model.JobInfo> changedSince(java.time.Instant since, int limit) {
+        return jobs.changedSince(since, limit);
+    }
+
+    @Override
     public void close() {
         try {
             onClose.close();

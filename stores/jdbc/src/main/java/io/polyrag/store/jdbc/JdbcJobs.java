@@ -179,6 +179,27 @@ final class JdbcJobs {
                 String.join("\n", p.warnings()), p.deleted(), jdbc.now(), id, attempt);
     }
 
+    List<JobInfo> changedSince(java.time.Instant since, int limit) {
+        return jdbc.tx("list changed jobs", c -> {
+            List<String> ids = new ArrayList<>();
+            try (PreparedStatement ps = c.prepareStatement("SELECT id FROM jobs WHERE updated_at >= ? "
+                    + "ORDER BY updated_at, id LIMIT ?")) {
+                ps.setObject(1, since.atOffset(java.time.ZoneOffset.UTC));
+                ps.setInt(2, limit);
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        ids.add(rs.getString(1));
+                    }
+                }
+            }
+            List<JobInfo> out = new ArrayList<>();
+            for (String id : ids) {
+                read(c, id).ifPresent(out::add);
+            }
+            return out;
+        });
+    }
+
     Optional<JobInfo> job(String jobId) {
         return jdbc.tx("read a job", c -> read(c, jobId));
     }
