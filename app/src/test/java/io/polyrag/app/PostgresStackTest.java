@@ -63,6 +63,50 @@ class PostgresStackTest {
         }
     }
 
+    @Test
+    void a_networked_store_that_goes_away_degrades_its_leg_and_comes_back_without_a_restart() throws Exception {
+        String url = TestPostgres.freshSchema("outage");
+        java.net.URI pg = java.net.URI.create(url.substring("jdbc:".length()));
+        try (io.polyrag.testing.TcpProxy proxy = new io.polyrag.testing.TcpProxy(pg.getHost(), pg.getPort())) {
+            String through = url.replace(pg.getHost() + ":" + pg.getPort(), "127.0.0.1:" + proxy.port());
+            Map<String, String> config = Map.of("vector.backend", "pgvector", "postgres.url", through,
+                    "postgres.connect.timeout.seconds", "2", "search.timeout.ms", "4000");
+            try (Polyrag p = Polyrag.open(PolyragTest.config(tmp.resolve("data"), config))) {
+                p.ingest().paths(new PathIngest(List.of(PolyragTest.corpus(tmp.resolve("corpus"))), null, List.of(),
+                        List.of()), ProgressListener.NONE);
+                String query = "Pharos of Alexandria wonders";
+                assertThat(p.search().run(SearchRequest.of(query, 3)).degraded()).isEmpty();
+                assertThat(p.admin().readiness()).isEmpty();
+
+                proxy.cut();
+                var down = p.search().run(SearchRequest.of(query, 3));
+                assertThat(down.hits()).as("the full-text leg still answers").isNotEmpty();
+                assertThat(down.hits().getFirst().uri()).endsWith("lighthouses.md");
+                assertThat(down.degraded()).extracting(io.polyrag.core.model.DegradedLeg::modality)
+                        .containsExactly(io.polyrag.core.model.Modality.VECTOR);
+                assertThat(p.admin().readiness()).as("/ready names the store").anySatisfy(line ->
+                        assertThat(line).contains("vector"));
+                var lost = p.ingest().text(new io.polyrag.app.api.TextIngest("The quokka hops across Rottnest "
+                        + "Island at dawn.", null, "note:quokka", "text", null));
+                assertThat(lost.failed()).as("a write that cannot reach every store is not acknowledged")
+                        .isEqualTo(1);
+                assertThat(p.search().run(SearchRequest.of("quokka Rottnest", 3)).hits()).as("nor half visible")
+                        .isEmpty();
+
+                proxy.restore();
+                org.awaitility.Awaitility.await("the leg answers again, with no restart").atMost(
+                        java.time.Duration.ofSeconds(30)).until(() -> p.search().run(SearchRequest.of(query, 3))
+                        .degraded().isEmpty());
+                assertThat(p.search().run(SearchRequest.of(query, 3)).hits().getFirst().sources())
+                        .containsKeys("vector", "fulltext");
+                assertThat(p.admin().readiness()).isEmpty();
+                assertThat(p.ingest().text(new io.polyrag.app.api.TextIngest("The quokka hops across Rottnest "
+                        + "Island at dawn.", null, "note:quokka", "text", null)).added()).isEqualTo(1);
+                assertThat(p.search().run(SearchRequest.of("quokka Rottnest", 3)).hits()).isNotEmpty();
+            }
+        }
+    }
+
     private static List<List<String>> ranked(Polyrag p, List<String> queries) {
         return queries.stream().map(q -> p.search().run(SearchRequest.of(q, 3)).hits().stream()
                 .map(h -> h.uri().substring(h.uri().lastIndexOf('/') + 1) + "#" + h.ordinal()).toList()).toList();

@@ -1,0 +1,97 @@
+package io.polyrag.testing;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * A TCP relay on a loopback port in front of a real server, to take the server away from a client and give it back
+ * without stopping it: {@link #cut()} closes every relayed connection and closes new ones at once (the client sees
+ * what it sees when a database or search node goes down), {@link #restore()} relays again.
+ */
+public final class TcpProxy implements AutoCloseable {
+    private final ServerSocket server;
+    private final String host;
+    private final int port;
+    private final Set<Socket> open = ConcurrentHashMap.newKeySet();
+    private volatile boolean cut;
+
+    public TcpProxy(String host, int port) throws IOException {
+        this.host = host;
+        this.port = port;
+        this.server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+        Thread.ofVirtual().name("tcp-proxy-accept").start(this::accept);
+    }
+
+    /** The port clients connect to. */
+    public int port() {
+        return server.getLocalPort();
+    }
+
+    /** Drops every connection and refuses (closes at once) new ones until {@link #restore()}. */
+    public void cut() {
+        cut = true;
+        open.forEach(TcpProxy::closeQuietly);
+        open.clear();
+    }
+
+    public void restore() {
+        cut = false;
+    }
+
+    private void accept() {
+        while (!server.isClosed()) {
+            try {
+                Socket client = server.accept();
+                if (cut) {
+                    closeQuietly(client);
+                    continue;
+                }
+                Socket upstream = new Socket(host, port);
+                open.add(client);
+                open.add(upstream);
+                Thread.ofVirtual().start(() -> pump(client, upstream));
+                Thread.ofVirtual().start(() -> pump(upstream, client));
+            } catch (IOException e) {
+                // closed, or the upstream refused: the client's connection ends
+            }
+        }
+    }
+
+    private void pump(Socket from, Socket to) {
+        byte[] buffer = new byte[16 * 1024];
+        try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
+            int n;
+            while ((n = in.read(buffer)) >= 0) {
+                out.write(buffer, 0, n);
+                out.flush();
+            }
+        } catch (IOException e) {
+            // one side went away
+        } finally {
+            closeQuietly(from);
+            closeQuietly(to);
+            open.remove(from);
+            open.remove(to);
+        }
+    }
+
+    private static void closeQuietly(Socket s) {
+        try {
+            s.close();
+        } catch (IOException e) {
+            // closing anyway
+        }
+    }
+
+    @Override
+    public void close() throws IOException {
+        cut();
+        server.close();
+    }
+}
