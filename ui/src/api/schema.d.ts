@@ -108,6 +108,41 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/admin/reindex": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Back-fill, as a background job, what the vector or full-text store lacks (switched on, or a new embedding model, after documents were indexed); its leg is searched again once whole (operator) */
+        post: operations["postAdminReindex"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/jobs/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Any job, whoever's (operator) */
+        get: operations["getAdminJobsId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        /** Any job, whoever's (operator) (headers only) */
+        head: operations["headAdminJobsId"];
+        patch?: never;
+        trace?: never;
+    };
     "/v1/admin/keys": {
         parameters: {
             query?: never;
@@ -720,6 +755,12 @@ export interface components {
         AdminWireReady: {
             status: string | null;
             problems: string[] | null;
+        };
+        AdminWireReindex: {
+            job_id: string | null;
+            status: string | null;
+            modality: string | null;
+            location: string | null;
         };
         AdminWireSampleCheck: {
             ok: boolean;
@@ -1534,6 +1575,123 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description the report */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description a problem with the request (headers only) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description a problem of the server (headers only) */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    postAdminReindex: {
+        parameters: {
+            query?: {
+                /** @description vector or fulltext; absent: every store that lacks records */
+                modality?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the job, queued */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminWireReindex"];
+                };
+            };
+            /** @description a problem with the request; the detail names the field and the fix */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description a problem of the server or a store; the detail says which, and what to do */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getAdminJobsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the job id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the job */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IngestWireJob"];
+                };
+            };
+            /** @description a problem with the request; the detail names the field and the fix */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description a problem of the server or a store; the detail says which, and what to do */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    headAdminJobsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the job id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the job */
             200: {
                 headers: {
                     [name: string]: unknown;

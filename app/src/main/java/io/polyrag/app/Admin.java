@@ -11,11 +11,39 @@ import java.util.List;
 /** The server's own state: status, readiness, and the consistency check of the catalog against every store. */
 public final class Admin {
     private final Components components;
+    private final JobEngine jobs;
+    private final Backfill backfill;
     private volatile List<String> problems;
 
-    Admin(Components components, List<String> problems) {
+    Admin(Components components, List<String> problems, JobEngine jobs, Backfill backfill) {
         this.components = components;
         this.problems = List.copyOf(problems);
+        this.jobs = jobs;
+        this.backfill = backfill;
+    }
+
+    /**
+     * Back-fills, as a background job, what the vector or full-text store lacks (a modality switched on, or a new
+     * embedding model, after documents were indexed): the store's leg is searched again once it is whole.
+     *
+     * @param modality {@code vector} or {@code fulltext}; null for every enabled one that lacks records
+     * @return the job's id
+     */
+    public String reindex(String modality) {
+        return jobs.submit(io.polyrag.core.model.Tenant.LOCAL, Backfill.KIND, backfill.payload(modality));
+    }
+
+    /** Any job by id, whoever's (the operator's view). */
+    public io.polyrag.core.model.JobInfo job(String id) {
+        return components.catalog.job(id).orElseThrow(() -> new io.polyrag.core.NotFoundException("no job with id '"
+                + io.polyrag.core.model.Ids.abbreviate(String.valueOf(id), 64) + "'"));
+    }
+
+    /** The legs not searched because their store holds only part of the collection, with why and the fix. */
+    public java.util.Map<String, String> incomplete() {
+        java.util.Map<String, String> out = new java.util.TreeMap<>();
+        components.searcher.incomplete().forEach((m, why) -> out.put(m.wireName(), why));
+        return out;
     }
 
     public Status status() {
@@ -66,7 +94,17 @@ public final class Admin {
      * embedding model embeds a word (a language model is not called: it is optional and billed).
      */
     public List<String> readiness() {
-        List<String> out = new ArrayList<>(problems);
+        // What the vector and full-text stores lack is judged afresh after every back-fill (the incomplete legs);
+        // the graph and RDF stores' by the last check.
+        var incomplete = components.searcher.incomplete();
+        List<String> out = new ArrayList<>(problems.stream().filter(p -> !(p.startsWith("the vector store lacks")
+                && !incomplete.containsKey(io.polyrag.core.model.Modality.VECTOR) || p.startsWith("the fulltext store "
+                + "lacks") && !incomplete.containsKey(io.polyrag.core.model.Modality.FULLTEXT))).toList());
+        incomplete.forEach((m, why) -> {
+            if (out.stream().noneMatch(p -> p.startsWith("the " + m.wireName() + " store lacks"))) {
+                out.add("the " + m.wireName() + " leg is " + why);
+            }
+        });
         try {
             components.catalog.countDocuments(SearchScope.ALL);
         } catch (RuntimeException e) {
@@ -93,6 +131,7 @@ public final class Admin {
     public CheckReport check(boolean repair) {
         CheckReport r = new StoreCheck(components.pipeline).run(repair ? StoreCheck.Repair.ALL : StoreCheck.Repair.NONE);
         problems = List.copyOf(Recovery.problems(r));
+        backfill.evaluate();
         return r;
     }
 }

@@ -64,18 +64,25 @@ public final class Polyrag implements AutoCloseable {
         this.dataDir = dataDir;
         this.components = components;
         this.staging = dataDir.resolve("staging");
+        Backfill backfill = new Backfill(components);
         this.engine = new JobEngine(components.catalog, List.of(new UploadJob(components, staging),
-                new SyncJob(components, this::as, key -> this.watcherEnded(key))), components.metrics);
+                new SyncJob(components, this::as, key -> this.watcherEnded(key)), backfill), components.metrics);
         this.watcher = new SourceWatcher(components, engine, components.config.get(Settings.SYNC_WATCH));
         List<String> problems = Recovery.run(components, staging, engine);
         this.local = facets(Tenant.LOCAL);
         sweepUploads(components, engine);
-        this.admin = new Admin(components, problems);
+        backfill.evaluate();
+        this.admin = new Admin(components, problems, engine, backfill);
         this.keys = new Keys(components.catalog);
         engine.start(components.config);
         if (components.config.get(Settings.WORKER_ENABLED)) {
             watcher.start();
-            this.sweeper = new Recovery.Sweeper(components, () -> sweepUploads(components, engine));
+            this.sweeper = new Recovery.Sweeper(components, () -> {
+                sweepUploads(components, engine);
+                if (!components.searcher.incomplete().isEmpty()) {
+                    backfill.evaluate();
+                }
+            });
         } else {
             this.sweeper = null;
         }

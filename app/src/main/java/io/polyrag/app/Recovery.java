@@ -101,8 +101,11 @@ final class Recovery {
             if (s.lackingVersions() > s.reindexedVersions()) {
                 out.add("the " + s.store() + " store lacks " + s.lackingRecords() + " records of "
                         + s.lackingVersions() + " visible document versions (it holds " + s.records()
-                        + " records, the catalog expects " + s.expectedRecords() + "): run 'polyrag check --repair' "
-                        + "(or POST /v1/admin/check?repair=true) to re-index them from the catalog");
+                        + " records, the catalog expects " + s.expectedRecords() + "): run " + (s.store().equals("vector")
+                        || s.store().equals("fulltext") ? "'polyrag reindex --modality " + s.store() + "' (or POST "
+                        + "/v1/admin/reindex?modality=" + s.store() + ") to back-fill it in the background, or " : "")
+                        + "'polyrag check --repair' (or POST /v1/admin/check?repair=true) to re-index them from the "
+                        + "catalog");
             } else if (s.orphanVersions() > s.removedVersions()) {
                 out.add("the " + s.store() + " store holds " + s.orphanRecords() + " records of "
                         + s.orphanVersions() + " document versions no visible version owns: run 'polyrag check "

@@ -62,6 +62,67 @@ public final class StoreCheck {
         return out;
     }
 
+    /**
+     * A chunk store (vector, full text) that holds fewer records than the catalog's visible versions call for: a
+     * modality switched on, or a new embedding model, after documents were indexed (or damage a crash left).
+     */
+    public record Lacking(Modality modality, long records, long expected) {
+    }
+
+    /**
+     * The vector and full-text stores that hold fewer records than expected, by their counts alone (cheap). The
+     * catalog is read first, so a version published meanwhile only adds records to what the stores are found to
+     * hold. Graph and RDF stores are not judged: a version indexed without extraction has no graph records to miss.
+     */
+    public List<Lacking> lackingByCount() {
+        Catalog.Totals totals = catalog.totals();
+        List<Lacking> out = new ArrayList<>();
+        pipeline.stores().byModality().forEach((m, index) -> {
+            if (!isGraph(m)) {
+                long actual = index.size();
+                if (actual < totals.chunks()) {
+                    out.add(new Lacking(m, actual, totals.chunks()));
+                }
+            }
+        });
+        return out;
+    }
+
+    /** Told how far a back-fill has come, and asked whether to stop. */
+    public interface Progress {
+        /** @param done versions written so far @param total versions the store lacked */
+        void report(int done, int total);
+
+        boolean canceled();
+    }
+
+    /**
+     * Re-indexes into {@code m}'s store (vector or full text) every visible version it lacks, from the catalog's
+     * chunk text (vectors through the embedding cache and the embedder), in batches, until none is lacking:
+     * versions published while it ran are caught up by the next pass.
+     *
+     * @return how many versions were written
+     */
+    public int backfill(Modality m, Progress progress) {
+        ChunkIndex index = pipeline.stores().byModality().get(m);
+        if (index == null || isGraph(m)) {
+            throw new IllegalArgumentException("only an enabled vector or full-text store can be back-filled, not "
+                    + m.wireName());
+        }
+        int done = 0;
+        for (int pass = 0; pass < 5 && !progress.canceled(); pass++) {
+            Map<DocumentVersion, Long> held = index.versions();
+            List<VersionRecords> lacking = catalog.visibleVersions().stream().filter(v -> held.getOrDefault(
+                    v.version(), 0L) != v.chunks()).toList();
+            if (lacking.isEmpty()) {
+                break;
+            }
+            int base = done;
+            done += reindex(m, index, lacking, (d, t) -> progress.report(base + d, base + t), progress::canceled);
+        }
+        return done;
+    }
+
     /** What a check mends. */
     public enum Repair {
         /** Nothing: only report. */
@@ -135,8 +196,14 @@ public final class StoreCheck {
 
     /** Re-indexes these versions into {@code index} from the catalog, in batches; returns how many it wrote. */
     private int reindex(Modality m, ChunkIndex index, List<VersionRecords> versions) {
+        return reindex(m, index, versions, (d, t) -> { }, () -> false);
+    }
+
+    private int reindex(Modality m, ChunkIndex index, List<VersionRecords> versions,
+            java.util.function.BiConsumer<Integer, Integer> progress, java.util.function.BooleanSupplier canceled) {
         int done = 0;
-        for (int from = 0; from < versions.size(); from += REINDEX_BATCH) {
+        for (int from = 0; from < versions.size() && !canceled.getAsBoolean(); from += REINDEX_BATCH) {
+            progress.accept(done, versions.size());
             List<DocumentVersion> batch = new ArrayList<>();
             List<StoreRecord> records = new ArrayList<>();
             for (VersionRecords v : versions.subList(from, Math.min(versions.size(), from + REINDEX_BATCH))) {
@@ -154,6 +221,7 @@ public final class StoreCheck {
             index.delete(gone);
             done += batch.size() - gone.size();
         }
+        progress.accept(done, versions.size());
         if (done > 0) {
             LOG.log(Level.INFO, "re-indexed " + done + " document versions into the " + m.wireName() + " store");
         }

@@ -107,6 +107,11 @@ public final class StoreSet {
         return out;
     }
 
+    /** The enabled modalities, in modality order. */
+    public java.util.Set<Modality> modalities() {
+        return new java.util.TreeSet<>(indexes.keySet());
+    }
+
     /** The enabled indexes by modality, in modality order. */
     Map<Modality, ChunkIndex> byModality() {
         return new java.util.TreeMap<>(indexes);

@@ -86,6 +86,22 @@ public final class HybridSearcher implements AutoCloseable {
         this.expander = expander;
     }
 
+    private volatile Map<Modality, String> incomplete = Map.of();
+
+    /**
+     * Legs whose store holds only part of the collection, each with why and what back-fills it: they are not
+     * searched (their hits would stand in for the whole) and every response lists them as degraded. Replaces the
+     * previous set; empty when every store is whole.
+     */
+    public void incomplete(Map<Modality, String> legs) {
+        this.incomplete = Map.copyOf(legs);
+    }
+
+    /** The legs {@link #incomplete(Map)} named. */
+    public Map<Modality, String> incomplete() {
+        return incomplete;
+    }
+
     /** Whether queries are expanded by a language model. */
     public boolean expands() {
         return expander != null;
@@ -285,7 +301,14 @@ public final class HybridSearcher implements AutoCloseable {
     private Map<Modality, List<StoreHit>> runLegs(String query, List<Modality> modalities, SearchScope scope,
             int limit, List<DegradedLeg> degraded) {
         Map<Modality, Future<List<StoreHit>>> futures = new LinkedHashMap<>();
+        Map<Modality, String> skipped = incomplete;
         for (Modality m : modalities) {
+            String why = skipped.get(m);
+            if (why != null) {
+                // A store that holds part of the collection would rank the part it has as if it were all of it.
+                degraded.add(new DegradedLeg(m, why));
+                continue;
+            }
             futures.put(m, legs.submit(() -> retrievers.get(m).retrieve(query, scope, limit)));
         }
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(options.legTimeoutMs());

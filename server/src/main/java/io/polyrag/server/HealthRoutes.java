@@ -8,7 +8,7 @@ import io.polyrag.app.wire.AdminWire;
 import io.polyrag.core.InvalidInputException;
 import java.util.List;
 
-/** {@code /health}, {@code /ready} and the store check {@code /v1/admin/check}. */
+/** {@code /health}, {@code /ready}, the store check {@code /v1/admin/check} and the back-fill {@code /v1/admin/reindex}. */
 final class HealthRoutes {
     private final Polyrag polyrag;
     private final Auth auth;
@@ -46,6 +46,20 @@ final class HealthRoutes {
             ctx.json(AdminWire.of(polyrag.admin().check(false)));
         }).summary("admin", "Compare every store with the catalog (operator)")
                 .response(200, "the report", AdminWire.Check.class);
+        api.post("/v1/admin/reindex", ctx -> {
+            String modality = ctx.queryParam("modality");
+            String id = polyrag.admin().reindex(modality);
+            String location = "/v1/admin/jobs/" + id;
+            ctx.status(202).header("Location", location).json(new AdminWire.Reindex(id, "queued",
+                    modality == null || modality.isBlank() ? null : modality.strip().toLowerCase(java.util.Locale.ROOT),
+                    location));
+        }).summary("admin", "Back-fill, as a background job, what the vector or full-text store lacks (switched on, "
+                + "or a new embedding model, after documents were indexed); its leg is searched again once whole "
+                + "(operator)").query("modality", "string", "vector or fulltext; absent: every store that lacks "
+                        + "records").response(202, "the job, queued", AdminWire.Reindex.class);
+        api.get("/v1/admin/jobs/{id}", ctx -> ctx.json(io.polyrag.app.wire.IngestWire.of(polyrag.admin().job(
+                ctx.pathParam("id"))))).summary("admin", "Any job, whoever's (operator)").path("id", "the job id")
+                .response(200, "the job", io.polyrag.app.wire.IngestWire.Job.class);
         api.post("/v1/admin/check", ctx -> ctx.json(AdminWire.of(polyrag.admin().check(
                 booleanParam(ctx, "repair"))))).summary("admin", "Compare, and with repair=true mend (operator)")
                 .query("repair", "boolean", "remove orphans and re-index what a store lacks")

@@ -156,6 +156,10 @@ class OpenApiContractTest {
         call("GET", "/v1/admin/check", null, 200);
         call("POST", "/v1/admin/check?repair=true", null, 200);
         call("GET", "/v1/admin/check?repair=true", null, 400);
+        String reindex = json(call("POST", "/v1/admin/reindex?modality=vector", null, 202)).get("job_id").asString();
+        call("POST", "/v1/admin/reindex?modality=graph", null, 400);
+        call("GET", "/v1/admin/jobs/" + reindex, null, 200);
+        call("GET", "/v1/admin/jobs/nope", null, 404);
         JsonNode key = json(call("POST", "/v1/admin/keys", "{\"tenant\": \"acme\", \"name\": \"contract\"}", 201));
         // A key exists now: every /v1 route needs one, admin routes the operator key (a tenant's gets 403).
         sendAs(null, "GET", "/v1/documents", 401);

@@ -121,6 +121,11 @@ public final class AdminWire {
         return new NewKey(k.key(), k.info().id(), k.info().tenant(), k.info().name(), k.info().createdAt());
     }
 
+    /** {@code POST /v1/admin/reindex}: the back-fill job, queued; poll {@code location}. */
+    @tools.jackson.databind.annotation.JsonNaming(tools.jackson.databind.PropertyNamingStrategies.SnakeCaseStrategy.class)
+    public record Reindex(String jobId, String status, String modality, String location) {
+    }
+
     public static Ready ready(List<String> problems) {
         return new Ready(problems.isEmpty() ? "ready" : "unavailable", problems);
     }

@@ -12,7 +12,11 @@ public final class LuceneProviders {
     private LuceneProviders() {
     }
 
-    /** {@code POLYRAG_VECTOR_BACKEND=lucene}: HNSW in {@code <data>/vector}. */
+    /**
+     * {@code POLYRAG_VECTOR_BACKEND=lucene}: HNSW in {@code <data>/vector}, or, when that folder holds another
+     * model's vectors, in {@code <data>/vectors/<model>-<dimension>}: each model has an index of its own, so a
+     * change of model starts an empty index (to back-fill with {@code polyrag reindex}) and leaves the old one whole.
+     */
     public static final class Vector implements VectorStoreProvider {
         @Override
         public String name() {
@@ -26,8 +30,18 @@ public final class LuceneProviders {
 
         @Override
         public VectorStore open(ProviderContext context, int dimension, String modelId) {
-            return new LuceneVectorStore(context.dataDir().resolve("vector"), dimension, modelId,
+            java.nio.file.Path first = context.dataDir().resolve("vector");
+            java.nio.file.Path path = LuceneVectorStore.holdsOtherModel(first, dimension, modelId)
+                    ? context.dataDir().resolve("vectors").resolve(folderName(modelId) + "-" + dimension) : first;
+            return new LuceneVectorStore(path, dimension, modelId,
                     context.config().get(Settings.VECTOR_EXACT_THRESHOLD));
+        }
+
+        /** A folder name for a model id (a name or a path): its safe characters and a hash of the whole. */
+        static String folderName(String modelId) {
+            String safe = modelId.replaceAll("[^A-Za-z0-9._-]+", "_");
+            safe = safe.length() > 60 ? safe.substring(safe.length() - 60) : safe;
+            return safe + "-" + Integer.toHexString(modelId.hashCode());
         }
     }
 

@@ -61,6 +61,25 @@ public final class LuceneVectorStore implements VectorStore {
         this.index = new LuceneIndex(path, "vector index", new KeywordAnalyzer(), new BM25Similarity());
     }
 
+    /**
+     * Whether the index at {@code path} holds vectors of another model (or dimension) than this one; false when it
+     * holds this model's, or none yet.
+     */
+    static boolean holdsOtherModel(Path path, int dimension, String modelId) {
+        Path meta = path.resolve("polyrag-vectors.properties");
+        if (!Files.exists(meta)) {
+            return false;
+        }
+        Properties p = new Properties();
+        try (Reader r = Files.newBufferedReader(meta, StandardCharsets.UTF_8)) {
+            p.load(r);
+        } catch (IOException e) {
+            throw new StoreException("cannot read " + meta + ": " + e.getMessage(), e);
+        }
+        return !modelId.equals(p.getProperty("model")) || !Integer.toString(dimension).equals(p.getProperty(
+                "dimension"));
+    }
+
     /** Refuses an index built by another model: its neighbours would be meaningless. */
     private static void checkModel(Path path, int dimension, String modelId) {
         Path meta = path.resolve("polyrag-vectors.properties");

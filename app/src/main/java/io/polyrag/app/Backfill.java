@@ -1,0 +1,143 @@
+package io.polyrag.app;
+
+import io.polyrag.core.InvalidInputException;
+import io.polyrag.core.model.CheckReport;
+import io.polyrag.core.model.JobProgress;
+import io.polyrag.core.model.Modality;
+import io.polyrag.core.port.JobStore;
+import io.polyrag.ingest.StoreCheck;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Stores that hold only part of the collection — a modality switched on, or a new embedding model (whose index
+ * starts empty), after documents were indexed; or what a crash left — and the {@code reindex} job that back-fills
+ * them. Such a store's leg is not searched until it is whole: every search lists it as degraded, saying how much it
+ * lacks and which command back-fills it. Judged at start-up, after every back-fill or repair, and with each
+ * recovery sweep while a leg is incomplete (another replica may have back-filled it).
+ */
+final class Backfill implements JobHandler {
+    static final String KIND = "reindex";
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+    private static final System.Logger LOG = System.getLogger(Backfill.class.getName());
+
+    /** The payload: one modality, or null for every vector and full-text store that lacks records. */
+    record Payload(String modality) {
+    }
+
+    private final Components components;
+
+    Backfill(Components components) {
+        this.components = components;
+    }
+
+    @Override
+    public String kind() {
+        return KIND;
+    }
+
+    /** The modalities a back-fill may name: the enabled vector and full-text stores. */
+    List<Modality> fillable() {
+        return components.pipeline.stores().modalities().stream().filter(m -> m == Modality.VECTOR
+                || m == Modality.FULLTEXT).toList();
+    }
+
+    /** Checks a requested modality (null: every fillable one) and returns the job payload. */
+    String payload(String modality) {
+        if (modality == null || modality.isBlank()) {
+            return JSON.writeValueAsString(new Payload(null));
+        }
+        Modality m;
+        try {
+            m = Modality.parse(modality.strip().toLowerCase(Locale.ROOT));
+        } catch (RuntimeException e) {
+            m = null;
+        }
+        if (m == null || !fillable().contains(m)) {
+            throw new InvalidInputException("modality: '" + io.polyrag.core.model.Ids.abbreviate(modality, 40)
+                    + "' cannot be back-filled here; this server can back-fill " + fillable().stream()
+                    .map(Modality::wireName).toList() + " (graph and RDF records come from entity extraction: "
+                    + "ingest the documents again)");
+        }
+        return JSON.writeValueAsString(new Payload(m.wireName()));
+    }
+
+    @Override
+    public JobProgress run(JobStore.Claimed job, Context context) {
+        Payload p = JSON.readValue(job.payload(), Payload.class);
+        List<Modality> targets = p.modality() == null ? fillable() : List.of(Modality.parse(p.modality()));
+        StoreCheck check = new StoreCheck(components.pipeline);
+        int[] written = {0};
+        JobProgress[] last = {JobProgress.queued()};
+        for (Modality m : targets) {
+            if (context.canceled()) {
+                break;
+            }
+            int before = written[0];
+            written[0] += check.backfill(m, new StoreCheck.Progress() {
+                @Override
+                public void report(int done, int total) {
+                    last[0] = new JobProgress("reindexing " + m.wireName(), total, done, 0, before + done, 0, 0, 0,
+                            List.of(m.wireName()), List.of());
+                    context.progress(last[0]);
+                }
+
+                @Override
+                public boolean canceled() {
+                    return context.canceled();
+                }
+            });
+        }
+        evaluate();
+        return new JobProgress("done", last[0].total(), last[0].total(), 0, written[0], 0, 0, 0,
+                targets.stream().map(Modality::wireName).toList(), List.of());
+    }
+
+    /**
+     * Judges which legs are incomplete and tells the searcher; returns them with their reasons. By counts first
+     * (cheap); only when a store is short, the exact comparison names what it lacks.
+     */
+    Map<Modality, String> evaluate() {
+        Map<Modality, String> out = new EnumMap<>(Modality.class);
+        try {
+            StoreCheck check = new StoreCheck(components.pipeline);
+            List<StoreCheck.Lacking> short_ = check.lackingByCount();
+            if (!short_.isEmpty()) {
+                CheckReport report = check.run(StoreCheck.Repair.NONE);
+                for (StoreCheck.Lacking l : short_) {
+                    Optional<CheckReport.StoreCheck> s = report.stores().stream().filter(x -> x.store().equals(
+                            l.modality().wireName())).findFirst();
+                    if (s.isPresent() && s.get().lackingVersions() > 0) {
+                        out.put(l.modality(), reason(l, s.get()));
+                    }
+                }
+            }
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, "cannot judge whether every store is whole: " + e.getMessage());
+            return components.searcher.incomplete();
+        }
+        if (!out.equals(components.searcher.incomplete())) {
+            out.values().forEach(r -> LOG.log(System.Logger.Level.WARNING, r));
+            if (out.isEmpty()) {
+                LOG.log(System.Logger.Level.INFO, "every store holds the whole collection: all legs are searched");
+            }
+        }
+        components.searcher.incomplete(out);
+        return out;
+    }
+
+    private static String reason(StoreCheck.Lacking l, CheckReport.StoreCheck s) {
+        String m = l.modality().wireName();
+        List<String> examples = new ArrayList<>(s.examples().stream().limit(3).toList());
+        return "not searched: the " + m + " store holds " + l.records() + " of the " + l.expected()
+                + " records the collection calls for (" + s.lackingVersions() + " documents lack some or all, e.g. "
+                + String.join(", ", examples) + "), as after switching it on or changing the embedding model; run "
+                + "'polyrag reindex --modality " + m + "' (or POST /v1/admin/reindex?modality=" + m + ") to "
+                + "back-fill it in the background";
+    }
+}

@@ -1,0 +1,115 @@
+package io.polyrag.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.polyrag.app.api.PathIngest;
+import io.polyrag.core.InvalidInputException;
+import io.polyrag.core.model.DegradedLeg;
+import io.polyrag.core.model.JobInfo;
+import io.polyrag.core.model.JobStatus;
+import io.polyrag.core.model.Modality;
+import io.polyrag.core.model.SearchRequest;
+import io.polyrag.core.model.SearchResponse;
+import io.polyrag.core.port.ProgressListener;
+import io.polyrag.testing.TinyOnnxModels;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A store that holds part of the collection is not searched until it is whole: after switching vectors on once
+ * documents were indexed without them, and after changing the embedding model (its index starts empty beside the
+ * old one). Searches answer from the other legs and name the incomplete one with the command that back-fills it;
+ * the {@code reindex} job back-fills it in the background and the leg is searched again.
+ */
+class BackfillTest {
+    private static final String QUERY = "how long does the levain ferment";
+
+    @TempDir
+    Path tmp;
+
+    private Polyrag open(Map<String, String> more) {
+        return Polyrag.open(PolyragTest.config(tmp.resolve("data"), more));
+    }
+
+    @Test
+    void vectors_switched_on_after_ingest_are_back_filled_by_a_job_then_searched() throws Exception {
+        try (Polyrag p = open(Map.of("vector.enabled", "false"))) {
+            p.ingest().paths(new PathIngest(List.of(PolyragTest.corpus(tmp.resolve("corpus"))), null, List.of(),
+                    List.of()), ProgressListener.NONE);
+        }
+        try (Polyrag p = open(Map.of())) {
+            assertThat(p.admin().incomplete()).containsOnlyKeys("vector");
+            SearchResponse partial = p.search().run(SearchRequest.of(QUERY, 3));
+            assertThat(partial.hits()).as("full text answers meanwhile").isNotEmpty();
+            assertThat(partial.hits().getFirst().sources()).doesNotContainKey("vector");
+            assertThat(partial.degraded()).singleElement().satisfies(d -> {
+                assertThat(d.modality()).isEqualTo(Modality.VECTOR);
+                assertThat(d.reason()).contains("holds 0 of").contains("polyrag reindex --modality vector");
+            });
+            assertThat(p.admin().readiness()).anySatisfy(r -> assertThat(r).contains("vector"));
+
+            JobInfo done = awaitJob(p, p.admin().reindex("vector"));
+            assertThat(done.status()).as(String.valueOf(done.error())).isEqualTo(JobStatus.SUCCEEDED);
+            assertThat(done.progress().updated()).as("document versions re-indexed").isEqualTo(3);
+            assertThat(p.admin().incomplete()).isEmpty();
+            SearchResponse whole = p.search().run(SearchRequest.of(QUERY, 3));
+            assertThat(whole.degraded()).isEmpty();
+            assertThat(whole.hits().getFirst().sources()).containsKeys("vector", "fulltext");
+            assertThat(p.admin().readiness()).isEmpty();
+        }
+    }
+
+    @Test
+    void a_new_embedding_model_gets_an_index_of_its_own_served_once_back_filled_and_the_old_one_stays() throws Exception {
+        try (Polyrag p = open(Map.of())) {
+            p.ingest().paths(new PathIngest(List.of(PolyragTest.corpus(tmp.resolve("corpus"))), null, List.of(),
+                    List.of()), ProgressListener.NONE);
+        }
+        Path tiny = TinyOnnxModels.install(tmp.resolve("tiny"), TinyOnnxModels.Model.TOKENS);
+        Map<String, String> other = new HashMap<>(Map.of("embedding.model.dir", tiny.toString(),
+                "embedding.pooling", "mean"));
+        try (Polyrag p = open(other)) {
+            assertThat(p.admin().incomplete()).as("the server opens, serving full text").containsOnlyKeys("vector");
+            assertThat(p.search().run(SearchRequest.of(QUERY, 3)).degraded()).extracting(DegradedLeg::modality)
+                    .containsExactly(Modality.VECTOR);
+            assertThat(awaitJob(p, p.admin().reindex(null)).status()).isEqualTo(JobStatus.SUCCEEDED);
+            assertThat(p.admin().incomplete()).isEmpty();
+            assertThat(p.search().run(SearchRequest.of(QUERY, 3)).hits().getFirst().sources()).containsKey("vector");
+        }
+        assertThat(tmp.resolve("data/vector/polyrag-vectors.properties")).as("the first model's index, untouched")
+                .content().contains("bge-small");
+        try (var dirs = Files.list(tmp.resolve("data/vectors"))) {
+            assertThat(dirs.toList()).singleElement().satisfies(d -> assertThat(d.getFileName().toString())
+                    .endsWith("-2"));
+        }
+        try (Polyrag p = open(Map.of())) {
+            assertThat(p.admin().incomplete()).as("back to the first model: its index is whole").isEmpty();
+            assertThat(p.search().run(SearchRequest.of(QUERY, 3)).hits().getFirst().sources()).containsKey("vector");
+        }
+    }
+
+    @Test
+    void only_an_enabled_vector_or_full_text_store_can_be_back_filled() {
+        try (Polyrag p = open(Map.of("fulltext.enabled", "false"))) {
+            for (String bad : new String[] {"graph", "fulltext", "nope", "../vector"}) {
+                assertThatThrownBy(() -> p.admin().reindex(bad)).as(bad).isInstanceOf(InvalidInputException.class)
+                        .hasMessageStartingWith("modality: ").hasMessageContaining("[vector]");
+            }
+            assertThat(awaitJob(p, p.admin().reindex(" Vector ")).status()).as("nothing lacking: nothing to do")
+                    .isEqualTo(JobStatus.SUCCEEDED);
+        }
+    }
+
+    private static JobInfo awaitJob(Polyrag p, String id) {
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(60)).until(() -> p.admin().job(id).status()
+                .finished());
+        return p.admin().job(id);
+    }
+}

@@ -1,0 +1,62 @@
+package io.polyrag.cli;
+
+import io.polyrag.app.Polyrag;
+import io.polyrag.core.model.JobInfo;
+import io.polyrag.core.model.JobStatus;
+import java.io.PrintWriter;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
+
+/** {@code polyrag reindex [--modality NAME]}: back-fill what the vector or full-text store lacks, as a job. */
+@Command(name = "reindex", mixinStandardHelpOptions = true, description = {"Back-fill what the vector or full-text "
+        + "store lacks — after switching it on, or changing the embedding model (its index starts empty), once "
+        + "documents were indexed — from the catalog's chunk text, without reading the originals again.",
+    "Runs as a background job of this process and waits for it; a running server takes the same job at POST "
+        + "/v1/admin/reindex. Until a store is whole, searches skip its leg and say so.",
+    "Exit code 0 when it finished, 1 when it failed or was stopped."})
+final class ReindexCommand implements Callable<Integer> {
+    @ParentCommand
+    PolyragCommand parent;
+
+    @Spec
+    picocli.CommandLine.Model.CommandSpec spec;
+
+    @Option(names = "--modality", paramLabel = "NAME", description = "vector or fulltext (default: every enabled "
+            + "store that lacks records).")
+    String modality;
+
+    @Override
+    public Integer call() throws InterruptedException {
+        PrintWriter out = spec.commandLine().getOut();
+        try (Polyrag polyrag = parent.open(Map.of())) {
+            polyrag.admin().incomplete().forEach((m, why) -> out.println(m + ": " + why));
+            String id = polyrag.admin().reindex(modality);
+            String shown = "";
+            while (true) {
+                JobInfo j = polyrag.admin().job(id);
+                String line = j.progress().stage() + ": " + j.progress().processed() + " of " + j.progress().total()
+                        + " document versions";
+                if (!line.equals(shown) && j.progress().total() > 0) {
+                    out.println(line);
+                    out.flush();
+                    shown = line;
+                }
+                if (j.status().finished()) {
+                    if (j.status() != JobStatus.SUCCEEDED) {
+                        out.println("reindex " + j.status().wireName() + (j.error() == null ? "" : ": " + j.error()));
+                        return Main.PARTIAL;
+                    }
+                    out.printf("reindexed %,d document versions; %s%n", j.progress().updated(),
+                            polyrag.admin().incomplete().isEmpty() ? "every store is whole"
+                                    : "still incomplete: " + polyrag.admin().incomplete().keySet());
+                    return polyrag.admin().incomplete().isEmpty() ? Main.OK : Main.PARTIAL;
+                }
+                Thread.sleep(500);
+            }
+        }
+    }
+}
