@@ -83,9 +83,11 @@ final class Components implements AutoCloseable {
             Map<Modality, ChunkIndex> indexes = new EnumMap<>(Modality.class);
             List<Retriever> retrievers = new ArrayList<>();
             Embedder e = null;
+            Embedder raw = null;
             if (config.get(Settings.VECTOR_ENABLED)) {
                 e = track(Providers.find(EmbedderProvider.class, config.get(Settings.EMBEDDING_PROVIDER),
                         Settings.EMBEDDING_PROVIDER).open(context));
+                raw = e;
                 if (config.get(Settings.EMBEDDING_CACHE)) {
                     e = new CachingEmbedder(e, catalog);
                 }
@@ -146,7 +148,8 @@ final class Components implements AutoCloseable {
             }
             this.searcher = track(new HybridSearcher(retrievers, catalog, searchOptions(config), reranker,
                     expander(config, llm)));
-            this.answers = new AnswerService(searcher, catalog, llm, config.get(Settings.LLM_MAX_ANSWER_TOKENS));
+            // Sentence vectors of extractive answers stay in the answerer's memory, not the catalog's cache.
+            this.answers = new AnswerService(searcher, catalog, llm, config.get(Settings.LLM_MAX_ANSWER_TOKENS), raw);
         } catch (RuntimeException ex) {
             close();
             throw ex;

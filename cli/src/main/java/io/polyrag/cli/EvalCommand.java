@@ -35,7 +35,16 @@ final class EvalCommand implements Callable<Integer> {
     @Spec
     picocli.CommandLine.Model.CommandSpec spec;
 
-    @Option(names = "--dataset", required = true, paramLabel = "DIR",
+    @Option(names = "--answers", paramLabel = "FILE", description = "Instead of a dataset: measure answers. FILE has a "
+            + "question, a tab and the sentence its answer must quote, per line (eval/answers/questions.tsv); the "
+            + "--corpus folders are indexed into a fresh data directory first.")
+    Path answers;
+
+    @Option(names = "--corpus", paramLabel = "DIR", description = "With --answers: a folder of documents to index "
+            + "(repeatable).")
+    List<Path> corpus;
+
+    @Option(names = "--dataset", paramLabel = "DIR",
             description = "Folder with corpus.jsonl, queries.jsonl and qrels-test.tsv.")
     Path dataset;
 
@@ -62,9 +71,16 @@ final class EvalCommand implements Callable<Integer> {
     Path baseline;
 
     @Override
-    public Integer call() {
+    public Integer call() throws IOException {
         PrintWriter stdout = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
+        if (answers != null) {
+            return answers(stdout);
+        }
+        if (dataset == null) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "give --dataset DIR (retrieval) or "
+                    + "--answers FILE --corpus DIR (answers)");
+        }
         Baseline base = baseline == null ? null : Baseline.load(baseline);
         BeirDataset ds = BeirDataset.load(dataset, qrels);
         ds.warnings().forEach(w -> err.println("eval: warning: " + w));
@@ -95,6 +111,37 @@ final class EvalCommand implements Callable<Integer> {
                 print(report, stdout);
             }
             return Main.OK;
+        }
+    }
+
+    /** {@code --answers}: how often the answer quotes the sentence that answers. */
+    private int answers(PrintWriter out) throws IOException {
+        if (corpus == null || corpus.isEmpty()) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--answers needs --corpus DIR: the "
+                    + "documents the questions are about");
+        }
+        Path dir = Files.createTempDirectory("polyrag-answers");
+        try (Polyrag polyrag = parent.open(Map.of(Settings.DATA_DIR.key(), dir.toString(),
+                Settings.INGEST_WORKERS.key(), "0"))) {
+            io.polyrag.eval.AnswerQuality.Report r = io.polyrag.eval.AnswerQuality.run(polyrag, answers, corpus);
+            if (json) {
+                out.println(Json.MAPPER.writeValueAsString(r));
+                return Main.OK;
+            }
+            for (io.polyrag.eval.AnswerQuality.Case c : r.cases()) {
+                if (!c.quoted()) {
+                    out.printf("missed: %s%n  expected: %s%n  answered: %s%n", c.question(), c.expected(), c.answer());
+                }
+            }
+            out.printf(Locale.ROOT, "%nanswers quoting the expected sentence: %d of %d (%.1f%%), over %d documents%n",
+                    r.quoted(), r.cases().size(), 100 * r.rate(), r.documents());
+            return Main.OK;
+        } finally {
+            try (var files = Files.walk(dir)) {
+                for (Path f : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                    Files.deleteIfExists(f);
+                }
+            }
         }
     }
 

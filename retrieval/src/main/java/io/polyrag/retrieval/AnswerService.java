@@ -27,7 +27,7 @@ public final class AnswerService {
 
     private final HybridSearcher searcher;
     private final SourceAssembler assembler;
-    private final ExtractiveAnswerer extractive = new ExtractiveAnswerer();
+    private final ExtractiveAnswerer extractive;
     private final LlmClient llm;
     private final int maxTokens;
 
@@ -36,6 +36,13 @@ public final class AnswerService {
      * @param maxTokens the longest answer the model may write
      */
     public AnswerService(HybridSearcher searcher, Catalog catalog, LlmClient llm, int maxTokens) {
+        this(searcher, catalog, llm, maxTokens, null);
+    }
+
+    /** @param embedder scores the sentences of an extractive answer by meaning too; null for words only */
+    public AnswerService(HybridSearcher searcher, Catalog catalog, LlmClient llm, int maxTokens,
+            io.polyrag.core.port.Embedder embedder) {
+        this.extractive = new ExtractiveAnswerer(embedder);
         this.searcher = searcher;
         this.assembler = new SourceAssembler(catalog);
         this.llm = llm;

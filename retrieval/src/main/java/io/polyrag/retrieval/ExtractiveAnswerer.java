@@ -13,16 +13,26 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The answer when no language model is configured: the sentences of the retrieved passages that share the most
- * informative words with the question (each word weighted by how rare it is among the candidate sentences, and the
- * total divided by the source's number, since retrieval ranked the sources), at most two per source and {@value #MAX_SENTENCES} in all, none with less than half the best sentence's weight, quoted in
- * source order, each followed by its citation. Table
- * rows count as sentences, prefixed by their header; code is not quoted. If no sentence shares a word with the
- * question, the first sentence of the best source stands in.
+ * The answer when no language model is configured: the sentences of the retrieved passages that best answer the
+ * question, at most two per source and {@value #MAX_SENTENCES} in all, quoted in source order, each followed by its
+ * citation. A sentence scores by
+ * <ul>
+ *   <li>the informative words it shares with the question (each weighted by how rare it is among the candidate
+ *       sentences; plurals and common endings folded), or, for a sentence that refers back ("its height", "After
+ *       about twelve hours…"), part of what the sentence before it shares — its subject is named there;</li>
+ *   <li>its meaning: the embedding model's cosine between the question and the sentence, scaled over the candidates
+ *       (when vectors are on; sentence vectors are kept in memory, so a passage is embedded once);</li>
+ *   <li>for a question that sets a condition ("…if the 25th is a Saturday?", "what happens in a power cut?"), a
+ *       sentence that states one ("When the 25th falls on a weekend…") gains: it is the one that completes it;</li>
+ * </ul>
+ * discounted by the source's rank, since retrieval ranked the sources. None with less than half the best sentence's
+ * score is quoted. Table rows count as sentences, prefixed by their header; code is not quoted. If nothing scores,
+ * the first sentence of the best source stands in.
  */
 public final class ExtractiveAnswerer {
     static final int MAX_SENTENCES = 3;
     private static final int PER_SOURCE = 2;
+    private static final int CACHE = 20_000;
     private static final Set<String> STOPWORDS = Set.of("a", "an", "and", "are", "as", "at", "be", "but", "by",
             "can", "do", "does", "for", "from", "how", "i", "if", "in", "into", "is", "it", "its", "much", "many",
             "no", "not", "of", "on", "or", "so", "such", "that", "the", "their", "then", "there", "these", "they",
@@ -30,8 +40,60 @@ public final class ExtractiveAnswerer {
             "have", "has", "had", "did", "done", "any", "all", "some", "more", "most", "other", "than", "also", "only",
             "just", "may", "might", "would", "should", "could", "been", "being", "we", "our", "he", "she", "his", "her",
             "them", "your", "my", "me", "about", "get", "use", "used");
+    /** Words that, among a sentence's first few, point back to what the sentence before named. */
+    private static final Set<String> BACK = Set.of("it", "its", "they", "their", "them", "this", "these", "those",
+            "he", "she", "his", "her", "there", "after", "then", "afterwards", "later", "once");
+    private static final java.util.regex.Pattern CONDITION_ASKED = java.util.regex.Pattern.compile(
+            "\\b(if|unless|in case|what happens|what if|should i do)\\b|^.+\\bwhen\\b");
+    private static final java.util.regex.Pattern CONDITION_STATED = java.util.regex.Pattern.compile(
+            "^(if|when|unless|in a|in an|during|once|on|whenever)\\b");
 
-    private record Sentence(int source, int position, String text, Set<String> terms) {
+    private static final String NUMBER = "(\\d[\\d,.]*|a few|several|half|one|two|three|four|five|six|seven|eight|"
+            + "nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|thousand)";
+    /**
+     * What kind of answer a question asks for, and how a sentence that gives one reads: the duration a "how long"
+     * question wants, the frequency of "how often", the number of "how many", the measure of "how tall", the degrees
+     * of "what temperature", the time of "when", the cause of "why".
+     */
+    private static final List<java.util.regex.Pattern[]> ANSWER_TYPES = List.of(
+            type("\\bhow long\\b", "\\b" + NUMBER + "\\b[^.;]{0,24}\\b(seconds?|minutes?|hours?|days?|nights?|weeks?|"
+                    + "months?|years?|centuries)\\b"),
+            type("\\bhow often\\b", "\\b(every|each|daily|weekly|monthly|yearly|twice|once|times a)\\b"),
+            type("\\bhow (many|much)\\b", "\\b" + NUMBER + "\\b"),
+            type("\\bhow (far|tall|high|big|large|deep|wide|heavy|long is|long was)\\b", "\\b" + NUMBER
+                    + "\\b[^.;]{0,24}\\b(metres?|meters?|kilometres?|kilometers?|km|miles?|feet|kilos?|kg|tonnes?|"
+                    + "grams?|bar|millimetres?)\\b"),
+            type("\\bwhat temperature\\b|\\bhow (hot|cold|warm)\\b", "(\\bdegrees?\\b|°)"),
+            type("^when\\b|\\bwhat (time|year|day)\\b|\\bwhich day\\b", "\\b(\\d{4}|\\d+(st|nd|rd|th)|january|"
+                    + "february|march|april|may|june|july|august|september|october|november|december|monday|tuesday|"
+                    + "wednesday|thursday|friday|saturday|sunday|morning|evening|night|before|after|until)\\b"),
+            type("^why\\b", "\\b(because|since|so that|due to|in order to|which gives?|causes?|produces?)\\b"));
+
+    private static java.util.regex.Pattern[] type(String question, String sentence) {
+        return new java.util.regex.Pattern[] {java.util.regex.Pattern.compile(question),
+            java.util.regex.Pattern.compile(sentence)};
+    }
+
+    private record Sentence(int source, int position, int passage, String text, Set<String> terms) {
+    }
+
+    private final io.polyrag.core.port.Embedder embedder;
+    private final Map<String, float[]> vectors = java.util.Collections.synchronizedMap(
+            new java.util.LinkedHashMap<>(1024, 0.75f, true) {
+                @Override
+                protected boolean removeEldestEntry(Map.Entry<String, float[]> eldest) {
+                    return size() > CACHE;
+                }
+            });
+
+    /** Words only. */
+    public ExtractiveAnswerer() {
+        this(null);
+    }
+
+    /** @param embedder scores sentences by meaning too; null for words only */
+    public ExtractiveAnswerer(io.polyrag.core.port.Embedder embedder) {
+        this.embedder = embedder;
     }
 
     public String answer(String question, List<AnswerSource> sources) {
@@ -42,16 +104,40 @@ public final class ExtractiveAnswerer {
         Set<String> query = terms(question);
         Map<String, Integer> df = new HashMap<>();
         pool.forEach(s -> s.terms().forEach(t -> df.merge(t, 1, Integer::sum)));
-        Map<Sentence, Double> score = new HashMap<>();
-        for (Sentence s : pool) {
-            double v = 0;
+        double[] words = new double[pool.size()];
+        for (int i = 0; i < pool.size(); i++) {
             for (String t : query) {
-                if (s.terms().contains(t)) {
-                    v += Math.log(1 + (double) pool.size() / df.get(t));
+                if (pool.get(i).terms().contains(t)) {
+                    words[i] += Math.log(1 + (double) pool.size() / df.get(t));
                 }
             }
-            // Retrieval already ranked the sources: the same words count for less in a lower-ranked source.
-            score.put(s, v / s.source());
+        }
+        double maxWords = java.util.Arrays.stream(words).max().orElse(0);
+        double[] meaning = meaning(question, pool);
+        boolean conditional = CONDITION_ASKED.matcher(question.toLowerCase(Locale.ROOT).strip()).find();
+        Map<Sentence, Double> score = new HashMap<>();
+        String asked = question.toLowerCase(Locale.ROOT).strip();
+        List<java.util.regex.Pattern> wanted = ANSWER_TYPES.stream().filter(t -> t[0].matcher(asked).find())
+                .map(t -> t[1]).toList();
+        double[] anchored = new double[pool.size()];
+        for (int i = 0; i < pool.size(); i++) {
+            Sentence s = pool.get(i);
+            double w = maxWords == 0 ? 0 : words[i] / maxWords;
+            if (i > 0 && pool.get(i - 1).passage() == s.passage() && refersBack(s, pool.get(i - 1))) {
+                // Its subject is named in the sentence before (which may itself refer back): part of that evidence.
+                w = Math.max(w, 0.6 * anchored[i - 1]);
+            }
+            anchored[i] = w;
+            double v = meaning == null ? w : 0.5 * w + 0.5 * meaning[i];
+            String lower = s.text().toLowerCase(Locale.ROOT);
+            if (conditional && w > 0 && CONDITION_STATED.matcher(lower).find()) {
+                v += 0.25;
+            }
+            if (w > 0 && wanted.stream().anyMatch(p -> p.matcher(lower).find())) {
+                v += 0.2;
+            }
+            // Retrieval already ranked the sources: the same evidence counts for less in a lower-ranked source.
+            score.put(s, w == 0 && (meaning == null || maxWords > 0) ? 0 : v / (1 + 0.5 * (s.source() - 1)));
         }
         List<Sentence> chosen = choose(pool, score);
         if (chosen.isEmpty()) {
@@ -65,6 +151,72 @@ public final class ExtractiveAnswerer {
             sb.append(s.text()).append(" [").append(s.source()).append(']');
         }
         return sb.toString();
+    }
+
+    /**
+     * Each sentence's cosine with the question, scaled to 0..1 over the candidates; null without an embedder, or
+     * when it fails (words alone then).
+     */
+    private double[] meaning(String question, List<Sentence> pool) {
+        if (embedder == null) {
+            return null;
+        }
+        try {
+            float[] q = embedder.embedQuery(question);
+            List<String> missing = pool.stream().map(Sentence::text).filter(t -> !vectors.containsKey(t)).distinct()
+                    .toList();
+            if (!missing.isEmpty()) {
+                List<float[]> got = embedder.embedPassages(missing);
+                for (int i = 0; i < missing.size(); i++) {
+                    vectors.put(missing.get(i), got.get(i));
+                }
+            }
+            double[] cos = new double[pool.size()];
+            double min = Double.MAX_VALUE;
+            double max = -Double.MAX_VALUE;
+            for (int i = 0; i < pool.size(); i++) {
+                float[] v = vectors.get(pool.get(i).text());
+                cos[i] = v == null ? 0 : cosine(q, v);
+                min = Math.min(min, cos[i]);
+                max = Math.max(max, cos[i]);
+            }
+            for (int i = 0; i < cos.length; i++) {
+                cos[i] = max - min < 1e-9 ? 1 : (cos[i] - min) / (max - min);
+            }
+            return cos;
+        } catch (RuntimeException e) {
+            System.getLogger(ExtractiveAnswerer.class.getName()).log(System.Logger.Level.WARNING, "the embedding "
+                    + "model could not score the answer's sentences; words alone decide: " + e.getMessage());
+            return null;
+        }
+    }
+
+    private static double cosine(float[] a, float[] b) {
+        double dot = 0;
+        double na = 0;
+        double nb = 0;
+        for (int i = 0; i < Math.min(a.length, b.length); i++) {
+            dot += a[i] * b[i];
+            na += a[i] * a[i];
+            nb += b[i] * b[i];
+        }
+        return na == 0 || nb == 0 ? 0 : dot / Math.sqrt(na * nb);
+    }
+
+    /**
+     * Whether a sentence points back to the one before: a pronoun or a sequence word among its first eight words
+     * ("Estimates put its height…", "After about twelve hours it…"), or a definite subject the sentence before named
+     * ("The bacteria produce…" after "…lactic acid bacteria…").
+     */
+    private static boolean refersBack(Sentence s, Sentence before) {
+        String[] w = s.text().toLowerCase(Locale.ROOT).split("[^\\p{L}]+");
+        for (int i = 0; i < Math.min(8, w.length); i++) {
+            if (BACK.contains(w[i])) {
+                return true;
+            }
+        }
+        return w.length > 1 && (w[0].equals("the") || w[0].equals("these") || w[0].equals("such"))
+                && before.terms().contains(fold(w[1]));
     }
 
     private static List<Sentence> choose(List<Sentence> pool, Map<Sentence, Double> score) {
@@ -89,8 +241,10 @@ public final class ExtractiveAnswerer {
 
     private static List<Sentence> sentences(List<AnswerSource> sources) {
         List<Sentence> out = new ArrayList<>();
+        int passage = 0;
         for (AnswerSource src : sources) {
             for (AnswerSource.Passage p : src.passages()) {
+                passage++;
                 if (!p.hit() || p.kind() == ChunkKind.CODE) {
                     continue;
                 }
@@ -98,11 +252,12 @@ public final class ExtractiveAnswerer {
                     String[] lines = p.text().split("\n");
                     for (int i = 1; i < lines.length; i++) {
                         // Matched on the row's own words (the header is in every row), quoted with the header.
-                        out.add(new Sentence(src.number(), out.size(), lines[0] + ": " + lines[i], terms(lines[i])));
+                        out.add(new Sentence(src.number(), out.size(), -passage * 1000 - i, lines[0] + ": " + lines[i],
+                                terms(lines[i])));
                     }
                 } else {
                     for (String text : split(p.text())) {
-                        out.add(new Sentence(src.number(), out.size(), text, terms(text)));
+                        out.add(new Sentence(src.number(), out.size(), passage, text, terms(text)));
                     }
                 }
             }
@@ -135,12 +290,20 @@ public final class ExtractiveAnswerer {
         return out;
     }
 
+    /** "bake" and "baked" meet at "bak", "rule" and "ruled" at "rul". */
+    private static String dropE(String w) {
+        return w.length() > 3 && w.endsWith("e") ? w.substring(0, w.length() - 1) : w;
+    }
+
     private static String fold(String w) {
-        for (String suffix : new String[] {"ing", "ed", "es", "s"}) {
+        if (w.length() > 4 && (w.endsWith("ies") || w.endsWith("ied"))) {
+            return w.substring(0, w.length() - 3) + "y";
+        }
+        for (String suffix : new String[] {"ment", "ing", "ed", "es", "s"}) {
             if (w.length() > suffix.length() + 3 && w.endsWith(suffix)) {
-                return w.substring(0, w.length() - suffix.length());
+                return dropE(w.substring(0, w.length() - suffix.length()));
             }
         }
-        return w;
+        return dropE(w);
     }
 }
