@@ -50,7 +50,32 @@ public final class Admin {
         return new Status(components.searcher.modalities(), components.catalog.countDocuments(SearchScope.ALL),
                 components.pipeline.stores().sizes(), components.embedder == null ? null
                         : components.embedder.modelId(), components.embedder == null ? 0
-                        : components.embedder.dimension(), problems);
+                        : components.embedder.dimension(), storeProblems(true));
+    }
+
+    /**
+     * What the stores lack, one line each: the last check's lines, with those of the vector and full-text stores
+     * judged afresh after every back-fill (the incomplete legs, not searched meanwhile).
+     *
+     * @param incompleteLegs whether to list the incomplete legs: always for {@code /health}; for {@code /ready} only
+     *     where they are this replica's own (an embedded catalog), or where no leg is left to search — over a shared
+     *     catalog every replica sees the same stores, and a 503 from all of them would stop a service that still
+     *     answers from its other legs
+     */
+    private List<String> storeProblems(boolean incompleteLegs) {
+        var incomplete = components.searcher.incomplete();
+        List<String> out = new ArrayList<>(problems.stream().filter(p -> !(p.startsWith("the vector store lacks")
+                && (!incompleteLegs || !incomplete.containsKey(io.polyrag.core.model.Modality.VECTOR))
+                || p.startsWith("the fulltext store lacks") && (!incompleteLegs
+                        || !incomplete.containsKey(io.polyrag.core.model.Modality.FULLTEXT)))).toList());
+        if (incompleteLegs) {
+            incomplete.forEach((m, why) -> {
+                if (out.stream().noneMatch(p -> p.startsWith("the " + m.wireName() + " store lacks"))) {
+                    out.add("the " + m.wireName() + " leg is " + why);
+                }
+            });
+        }
+        return out;
     }
 
     /** What this server runs: retrievers, backends, models, fusion; no secret and no address. */
@@ -94,17 +119,8 @@ public final class Admin {
      * embedding model embeds a word (a language model is not called: it is optional and billed).
      */
     public List<String> readiness() {
-        // What the vector and full-text stores lack is judged afresh after every back-fill (the incomplete legs);
-        // the graph and RDF stores' by the last check.
-        var incomplete = components.searcher.incomplete();
-        List<String> out = new ArrayList<>(problems.stream().filter(p -> !(p.startsWith("the vector store lacks")
-                && !incomplete.containsKey(io.polyrag.core.model.Modality.VECTOR) || p.startsWith("the fulltext store "
-                + "lacks") && !incomplete.containsKey(io.polyrag.core.model.Modality.FULLTEXT))).toList());
-        incomplete.forEach((m, why) -> {
-            if (out.stream().noneMatch(p -> p.startsWith("the " + m.wireName() + " store lacks"))) {
-                out.add("the " + m.wireName() + " leg is " + why);
-            }
-        });
+        List<String> out = new ArrayList<>(storeProblems(!components.catalog.shared()
+                || components.searcher.incomplete().keySet().containsAll(components.searcher.modalities())));
         try {
             components.catalog.countDocuments(SearchScope.ALL);
         } catch (RuntimeException e) {

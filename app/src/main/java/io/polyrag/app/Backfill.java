@@ -1,17 +1,14 @@
 package io.polyrag.app;
 
 import io.polyrag.core.InvalidInputException;
-import io.polyrag.core.model.CheckReport;
 import io.polyrag.core.model.JobProgress;
 import io.polyrag.core.model.Modality;
 import io.polyrag.core.port.JobStore;
 import io.polyrag.ingest.StoreCheck;
-import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -99,8 +96,9 @@ final class Backfill implements JobHandler {
     }
 
     /**
-     * Judges which legs are incomplete and tells the searcher; returns them with their reasons. By counts first
-     * (cheap); only when a store is short, the exact comparison names what it lacks.
+     * Judges which legs are incomplete and tells the searcher; returns them with their reasons. By the stores' record
+     * counts against the catalog's (cheap, so it can run every minute while a leg is incomplete); a store found short
+     * is looked at again half a second later, so an update published between the two counts is not taken for a gap.
      */
     Map<Modality, String> evaluate() {
         Map<Modality, String> out = new EnumMap<>(Modality.class);
@@ -108,15 +106,14 @@ final class Backfill implements JobHandler {
             StoreCheck check = new StoreCheck(components.pipeline);
             List<StoreCheck.Lacking> short_ = check.lackingByCount();
             if (!short_.isEmpty()) {
-                CheckReport report = check.run(StoreCheck.Repair.NONE);
-                for (StoreCheck.Lacking l : short_) {
-                    Optional<CheckReport.StoreCheck> s = report.stores().stream().filter(x -> x.store().equals(
-                            l.modality().wireName())).findFirst();
-                    if (s.isPresent() && s.get().lackingVersions() > 0) {
-                        out.put(l.modality(), reason(l, s.get()));
-                    }
-                }
+                Thread.sleep(500);
+                List<Modality> still = check.lackingByCount().stream().map(StoreCheck.Lacking::modality).toList();
+                short_.stream().filter(l -> still.contains(l.modality())).forEach(l -> out.put(l.modality(),
+                        reason(l.modality())));
             }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return components.searcher.incomplete();
         } catch (RuntimeException e) {
             LOG.log(System.Logger.Level.WARNING, "cannot judge whether every store is whole: " + e.getMessage());
             return components.searcher.incomplete();
@@ -131,13 +128,15 @@ final class Backfill implements JobHandler {
         return out;
     }
 
-    private static String reason(StoreCheck.Lacking l, CheckReport.StoreCheck s) {
-        String m = l.modality().wireName();
-        List<String> examples = new ArrayList<>(s.examples().stream().limit(3).toList());
-        return "not searched: the " + m + " store holds " + l.records() + " of the " + l.expected()
-                + " records the collection calls for (" + s.lackingVersions() + " documents lack some or all, e.g. "
-                + String.join(", ", examples) + "), as after switching it on or changing the embedding model; run "
-                + "'polyrag reindex --modality " + m + "' (or POST /v1/admin/reindex?modality=" + m + ") to "
-                + "back-fill it in the background";
+    /**
+     * Why a leg is not searched, and the fix. The same words for every tenant (it is in every search's degraded
+     * list, and in {@code /health}): no count and no document of anyone's; {@code polyrag check} has those.
+     */
+    private static String reason(Modality modality) {
+        String m = modality.wireName();
+        return "not searched: the " + m + " store lacks records of documents indexed before it was switched on or "
+                + "given a new embedding model (or lost them), so it would rank part of the collection as the whole; "
+                + "the operator back-fills it with 'polyrag reindex --modality " + m + "' (or POST "
+                + "/v1/admin/reindex?modality=" + m + "), and 'polyrag check' shows what it lacks";
     }
 }

@@ -15,7 +15,6 @@ import java.util.concurrent.locks.ReentrantLock;
  * stage change and at most every quarter second), finished. The last {@value #CAPACITY} events are kept in a ring, so
  * memory is bounded however many subscribers wait and however slowly they read; a subscriber resumes after the last
  * id it saw, and one that falls further behind than the ring misses the oldest (it can read the jobs themselves).
- * Events are of this process's workers: replicas each publish their own.
  */
 public final class JobEvents {
     static final int CAPACITY = 10_000;
@@ -37,6 +36,7 @@ public final class JobEvents {
     private long lastId;
     private boolean closed;
     private volatile long lastReadNanos = System.nanoTime() - java.util.concurrent.TimeUnit.HOURS.toNanos(1);
+    private final java.util.concurrent.atomic.AtomicInteger waiting = new java.util.concurrent.atomic.AtomicInteger();
 
     void publish(String type, JobInfo job) {
         lock.lock();
@@ -56,7 +56,16 @@ public final class JobEvents {
      * when the wait ran out (time for a heartbeat) or the server is closing.
      */
     List<Event> after(Tenant tenant, long afterId, Duration wait) throws InterruptedException {
-        lastReadNanos = System.nanoTime();
+        waiting.incrementAndGet();
+        try {
+            return waitAfter(tenant, afterId, wait);
+        } finally {
+            waiting.decrementAndGet();
+            lastReadNanos = System.nanoTime();
+        }
+    }
+
+    private List<Event> waitAfter(Tenant tenant, long afterId, Duration wait) throws InterruptedException {
         long deadline = System.nanoTime() + wait.toNanos();
         lock.lock();
         try {
@@ -91,9 +100,12 @@ public final class JobEvents {
         }
     }
 
-    /** Whether a subscriber read events within {@code within} (else nobody listens: no need to look for them). */
+    /**
+     * Whether someone listens: a subscriber waits for events now, or read some within {@code within} (between two
+     * waits). Else there is no need to look for other replicas' events.
+     */
     boolean read(Duration within) {
-        return System.nanoTime() - lastReadNanos < within.toNanos();
+        return waiting.get() > 0 || System.nanoTime() - lastReadNanos < within.toNanos();
     }
 
     /** The newest id so far (a subscriber with no Last-Event-ID starts here). */

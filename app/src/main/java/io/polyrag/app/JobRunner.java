@@ -136,13 +136,14 @@ final class JobRunner implements AutoCloseable {
                 metrics.jobEnded(job.info().kind(), JobStatus.FAILED, 0, 0);
             }
         } finally {
-            active.remove(id);
+            active.remove(id, context);
         }
         if (!recorded) {
             LOG.log(Level.WARNING, "job " + id + " was taken over by another worker while this one ran it (attempt "
                     + context.attempt + "); its end is theirs to record");
         }
-        changed.accept(id, "finished");
+        // A lost claim's job runs on elsewhere: its readers see that job, not an end.
+        changed.accept(id, recorded ? "finished" : "progress");
         if (handler != null && recorded) {
             handler.ended(job);
         }

@@ -75,17 +75,15 @@ public final class Polyrag implements AutoCloseable {
         this.admin = new Admin(components, problems, engine, backfill);
         this.keys = new Keys(components.catalog);
         engine.start(components.config);
-        if (components.config.get(Settings.WORKER_ENABLED)) {
+        boolean workers = components.config.get(Settings.WORKER_ENABLED);
+        if (workers) {
             watcher.start();
-            this.sweeper = new Recovery.Sweeper(components, () -> {
-                sweepUploads(components, engine);
-                if (!components.searcher.incomplete().isEmpty()) {
-                    backfill.evaluate();
-                }
-            });
-        } else {
-            this.sweeper = null;
         }
+        this.sweeper = new Recovery.Sweeper(components, workers, () -> sweepUploads(components, engine), () -> {
+            if (!components.searcher.incomplete().isEmpty()) {
+                backfill.evaluate();
+            }
+        });
     }
 
     private static void sweepUploads(Components components, JobEngine engine) {

@@ -54,24 +54,34 @@ final class Recovery {
     }
 
     /**
-     * Recovery while serving: every minute (or half the stale timeout, if shorter), versions pending for longer than
-     * the stale timeout are discarded and everything discarded, replaced or deleted that a failed write or a dead
-     * replica left in the stores is purged. Never interrupted mid-write: closing waits for a sweep in progress.
+     * Recovery while serving, every minute (or half the stale timeout, if shorter). With workers: over a shared
+     * catalog, versions pending for longer than the stale timeout are discarded (their writer died); then everything
+     * discarded, replaced or deleted that a failed write or a dead replica left in the stores is purged, and
+     * {@code withWorkers} runs (staged uploads). Always: {@code always} (re-judging incomplete legs, which another
+     * replica may have back-filled). Never interrupted mid-write: closing waits for a sweep in progress.
      */
     static final class Sweeper implements AutoCloseable {
         private final java.util.concurrent.CountDownLatch stop = new java.util.concurrent.CountDownLatch(1);
         private final Thread thread;
 
-        /** @param also more to do with each sweep (staged uploads) */
-        Sweeper(Components c, Runnable also) {
+        Sweeper(Components c, boolean workers, Runnable withWorkers, Runnable always) {
             java.time.Duration stale = stale(c);
             long interval = Math.max(1000, Math.min(60_000, stale.toMillis() / 2));
             thread = Thread.ofVirtual().name("polyrag-recovery").start(() -> {
                 try {
                     while (!stop.await(interval, java.util.concurrent.TimeUnit.MILLISECONDS)) {
                         try {
-                            c.pipeline.recover(stale);
-                            also.run();
+                            if (workers) {
+                                // One process alone on its catalog has nothing pending but its own writes in
+                                // progress: only a shared catalog's old pending versions are a dead writer's.
+                                if (c.catalog.shared()) {
+                                    c.pipeline.recover(stale);
+                                } else {
+                                    c.pipeline.purgeUnpurged();
+                                }
+                                withWorkers.run();
+                            }
+                            always.run();
                         } catch (RuntimeException e) {
                             LOG.log(Level.WARNING, "recovery sweep failed (retried in " + interval / 1000 + " s): "
                                     + e.getMessage());

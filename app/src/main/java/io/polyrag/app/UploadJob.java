@@ -63,7 +63,7 @@ final class UploadJob implements JobHandler {
     public JobProgress run(JobStore.Claimed job, JobHandler.Context context) {
         Payload p = JSON.readValue(job.payload(), Payload.class);
         List<IngestInput> inputs = p.files().stream().map(f -> new IngestInput("upload:" + f.name(), f.name(),
-                f.key() == null ? sizeOf(Path.of(f.path())) : f.size(), null, () -> read(f))).toList();
+                f.key() == null ? sizeOf(legacyPath(f.path())) : f.size(), null, () -> read(f))).toList();
         long calls = 0;
         long tokens = 0;
         if (!p.skipGraph() && components.extractor != null && components.extractor.spendsTokens()) {
@@ -88,7 +88,7 @@ final class UploadJob implements JobHandler {
     /** A staged file's bytes; one that is gone fails its item only, saying why. */
     private byte[] read(JobFile f) throws IOException {
         if (f.key() == null) {
-            return Files.readAllBytes(Path.of(f.path()));
+            return Files.readAllBytes(legacyPath(f.path()));
         }
         var blob = components.blobs.get(f.key()).orElseThrow(() -> new java.io.FileNotFoundException("the staged "
                 + "upload is gone from the blob store (POLYRAG_BLOB_BACKEND): replicas must share one blob store; "
@@ -162,6 +162,11 @@ final class UploadJob implements JobHandler {
         } catch (RuntimeException e) {
             return Optional.empty();
         }
+    }
+
+    /** Where an earlier version staged a file: its payload holds the path as Jackson writes a Path, a file: URI. */
+    static Path legacyPath(String written) {
+        return written.startsWith("file:") ? Path.of(java.net.URI.create(written)) : Path.of(written);
     }
 
     private static long sizeOf(Path p) {

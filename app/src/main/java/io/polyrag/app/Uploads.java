@@ -259,17 +259,49 @@ public final class Uploads {
             throw new NotFoundException("no staged file with id " + String.join(", ", unknown)
                     + " (staged files expire after " + components.config.get(Settings.INGEST_STAGING_HOURS) + " h)");
         }
+        // Claim each id by deleting its description: of two requests for one id (a retry), one goes on.
+        List<String> claimed = new ArrayList<>();
+        for (String id : ids) {
+            if (components.blobs.delete(KEPT_BLOBS + id + META)) {
+                claimed.add(id);
+            } else {
+                unknown.add(id);
+            }
+        }
+        if (!unknown.isEmpty()) {
+            for (int i = 0; i < ids.size(); i++) {
+                if (claimed.contains(ids.get(i))) {
+                    restoreMeta(ids.get(i), metas.get(i));
+                }
+            }
+            throw new NotFoundException("no staged file with id " + String.join(", ", unknown) + " (taken by "
+                    + "another ingest just now)");
+        }
         List<UploadJob.JobFile> files = new ArrayList<>();
         for (int i = 0; i < ids.size(); i++) {
             files.add(new UploadJob.JobFile(metas.get(i).name(), KEPT_BLOBS + ids.get(i), metas.get(i).size(), null));
         }
         KnowledgeBase kb = Scope.bind(tenant, knowledgeBase != null ? knowledgeBase
                 : KnowledgeBase.ofStored(metas.getFirst().knowledgeBase()));
-        String job = jobs.submit(tenant, UploadJob.KIND, UploadJob.payload(new UploadJob.Payload(kb.storageName(),
-                null, files, skipGraph, null, null)));
-        // The job owns the content now; the description is not needed any more (a crash here leaves it to expire).
-        ids.forEach(id -> deleteBlobQuietly(KEPT_BLOBS + id + META));
-        return job;
+        try {
+            return jobs.submit(tenant, UploadJob.KIND, UploadJob.payload(new UploadJob.Payload(kb.storageName(),
+                    null, files, skipGraph, null, null)));
+        } catch (RuntimeException e) {
+            for (int i = 0; i < ids.size(); i++) {
+                restoreMeta(ids.get(i), metas.get(i));
+            }
+            throw e;
+        }
+    }
+
+    /** Puts a kept upload's description back (its ingest did not start), so its id can be used again. */
+    private void restoreMeta(String id, StagedMeta meta) {
+        try {
+            components.blobs.put(KEPT_BLOBS + id + META, JSON.writeValueAsBytes(meta), "application/json",
+                    "meta.json");
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, "cannot restore staged upload " + id + ": " + e.getMessage());
+        }
     }
 
     private boolean inside(Path dir) {

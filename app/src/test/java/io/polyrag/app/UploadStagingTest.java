@@ -76,6 +76,20 @@ class UploadStagingTest {
         }
     }
 
+    @Test
+    void a_job_queued_by_the_previous_version_still_finds_its_locally_staged_files() throws IOException {
+        // The previous version's payload: files as {name, path}, the path written the way Jackson writes a Path.
+        Path file = Files.writeString(tmp.resolve("0"), "# Okapi\n\nThe okapi is a giraffid.");
+        var mapper = tools.jackson.databind.json.JsonMapper.builder().build();
+        String old = mapper.writeValueAsString(Map.of("knowledgeBase", "zoo", "stagingDir", tmp.toString(), "files",
+                List.of(new StagedFile("okapi.md", file)), "skipGraph", false));
+        UploadJob.Payload p = mapper.readValue(old, UploadJob.Payload.class);
+        assertThat(p.files()).singleElement().satisfies(f -> {
+            assertThat(f.key()).isNull();
+            assertThat(UploadJob.legacyPath(f.path())).isEqualTo(file);
+        });
+    }
+
     private List<String> blobs(String prefix) throws IOException {
         try (Stream<Path> s = Files.list(data().resolve("blobs"))) {
             return s.map(d -> d.getFileName().toString()).filter(n -> n.startsWith(prefix)).sorted().toList();

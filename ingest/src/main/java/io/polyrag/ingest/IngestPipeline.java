@@ -487,7 +487,13 @@ public final class IngestPipeline {
             try {
                 // Durable when it returns: from here on this version is what every reader sees, and it is
                 // acknowledged.
-                catalog.publish(v).ifPresent(replaced::add);
+                Optional<DocumentVersion> before = catalog.publish(v);
+                before.ifPresent(replaced::add);
+                if (before.isPresent() && before.get().equals(v)) {
+                    // Another writer published a newer version of this document meanwhile: it stays visible.
+                    tally.unchanged(new IndexedDocument(p.input().uri(), v.documentId(), v.version(), "superseded"));
+                    continue;
+                }
             } catch (IllegalStateException e) {
                 // Discarded while it was written: taken for abandoned by a recovery (this writer was slower than
                 // the stale timeout). Its records are purged; nothing of it is visible.
@@ -572,12 +578,17 @@ public final class IngestPipeline {
         if (discarded > 0) {
             LOG.log(Level.INFO, "discarded " + discarded + " unfinished document versions left by a stopped writer");
         }
+        purgeUnpurged();
+        return discarded;
+    }
+
+    /** Removes from every store what the catalog lists as discarded, replaced or deleted but not yet purged. */
+    public void purgeUnpurged() {
         List<DocumentVersion> unpurged = catalog.unpurgedVersions();
         if (!unpurged.isEmpty()) {
             stores.delete(unpurged);
             catalog.markPurged(unpurged);
         }
-        return discarded;
     }
 
     /** Deletes documents: invisible at once through the catalog, then removed from every store. */

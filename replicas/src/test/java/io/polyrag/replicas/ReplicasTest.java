@@ -25,7 +25,8 @@ import org.junit.jupiter.api.io.TempDir;
  * with SIGKILL while they run. Each job must end succeeded exactly once, the dead replica's jobs reclaimed by the
  * other, every store hold exactly what the catalog's visible versions call for (no document in some stores and not
  * others), each replica's live events report every job whichever replica ran it, and — the killed replica started
- * again — both replicas answer the same searches with the same hits.
+ * again — both replicas answer the same searches with the same hits. The servers run from the cli's distribution in
+ * cli/target, which {@code ./mvnw verify} packages first; run alone, this module tests whatever was packaged last.
  */
 class ReplicasTest {
     private static final int JOBS = 200;
@@ -83,8 +84,10 @@ class ReplicasTest {
                 }
             }
             System.out.println("jobs reclaimed from the killed replica: " + reclaimed + " of " + JOBS);
+            // The killed replica ran at most two (two workers); a stall of the survivor longer than the stale
+            // timeout on a loaded machine could add its own, so the bound leaves room for that, not for more.
             assertThat(reclaimed).as("jobs the killed replica was running, run again by the other").isPositive()
-                    .isLessThanOrEqualTo(2);
+                    .isLessThanOrEqualTo(4);
             String page = b.get("/v1/documents?limit=1&kb=minerals").body();
             assertThat(page).as(page).contains("\"total\":" + JOBS);
             awaitCount("every store consistent with the catalog once the dead writer's versions are swept",

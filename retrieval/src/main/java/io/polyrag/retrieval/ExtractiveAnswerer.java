@@ -25,9 +25,10 @@ import java.util.Set;
  *   <li>for a question that sets a condition ("…if the 25th is a Saturday?", "what happens in a power cut?"), a
  *       sentence that states one ("When the 25th falls on a weekend…") gains: it is the one that completes it;</li>
  * </ul>
- * discounted by the source's rank, since retrieval ranked the sources. None with less than half the best sentence's
- * score is quoted. Table rows count as sentences, prefixed by their header; code is not quoted. If nothing scores,
- * the first sentence of the best source stands in.
+ * discounted by the source's rank, since retrieval ranked the sources. A sentence needs a word of the question (its
+ * own or inherited) unless no candidate has one, when meaning alone decides. None with less than half the best
+ * sentence's score is quoted. Table rows count as sentences, prefixed by their header; code is not quoted. If nothing
+ * scores (no shared word, no embedding model), the first sentence of the best source stands in.
  */
 public final class ExtractiveAnswerer {
     static final int MAX_SENTENCES = 3;

@@ -531,6 +531,16 @@ public abstract class CatalogContract {
         assertThat(c.publish(new DocumentVersion("d1", fourth))).contains(new DocumentVersion("d1", third));
         assertThat(c.chunks("d1", fourth, 0, 0)).extracting(Chunk::text).containsExactly("fourth");
         assertThat(c.document("d1").orElseThrow().chunkCount()).isEqualTo(1);
+        // A slow writer's older version does not come back after the document is deleted either.
+        long slow = c.nextVersion("d1");
+        long fast = c.nextVersion("d1");
+        c.stage(draft("d1", "kb", slow, "slow"), slow);
+        c.stage(draft("d1", "kb", fast, "fast"), fast);
+        c.publish(new DocumentVersion("d1", fast));
+        c.delete(List.of("d1"));
+        assertThat(c.publish(new DocumentVersion("d1", slow))).contains(new DocumentVersion("d1", slow));
+        assertThat(c.document("d1")).as("still deleted").isEmpty();
+        assertThat(c.chunks("d1", slow, 0, 0)).isEmpty();
     }
 
     @Test

@@ -52,9 +52,21 @@ public final class TcpProxy implements AutoCloseable {
                     closeQuietly(client);
                     continue;
                 }
-                Socket upstream = new Socket(host, port);
+                Socket upstream;
+                try {
+                    upstream = new Socket(host, port);
+                } catch (IOException e) {
+                    closeQuietly(client);
+                    continue;
+                }
                 open.add(client);
                 open.add(upstream);
+                if (cut) {
+                    // cut() ran while this one was being connected.
+                    closeQuietly(client);
+                    closeQuietly(upstream);
+                    continue;
+                }
                 Thread.ofVirtual().start(() -> pump(client, upstream));
                 Thread.ofVirtual().start(() -> pump(upstream, client));
             } catch (IOException e) {

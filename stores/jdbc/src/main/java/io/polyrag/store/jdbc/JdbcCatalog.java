@@ -363,7 +363,19 @@ public class JdbcCatalog implements CatalogAndJobs {
                 }
             }
             String[] meta = versionMeta(c, v);
-            if (visible > v.version()) {
+            // The newest version any writer made visible, even if it was deleted since: a slower writer's older
+            // version must not come back after a delete either.
+            long newest = visible;
+            try (PreparedStatement ps = c.prepareStatement("SELECT MAX(version) FROM document_versions WHERE "
+                    + "document_id = ? AND state IN ('published', 'replaced', 'deleted', 'purged')")) {
+                ps.setString(1, v.documentId());
+                try (ResultSet rs = ps.executeQuery()) {
+                    if (rs.next()) {
+                        newest = Math.max(newest, rs.getLong(1));
+                    }
+                }
+            }
+            if (newest > v.version()) {
                 // A newer version was published while this one was being written: it stays the visible one, and
                 // this one goes the way of a replaced version.
                 update(c, "DELETE FROM chunks WHERE document_id = ? AND version = ?", v.documentId(), v.version());

@@ -31,8 +31,11 @@ public final class LuceneProviders {
         @Override
         public VectorStore open(ProviderContext context, int dimension, String modelId) {
             java.nio.file.Path first = context.dataDir().resolve("vector");
-            java.nio.file.Path path = LuceneVectorStore.holdsOtherModel(first, dimension, modelId)
-                    ? context.dataDir().resolve("vectors").resolve(folderName(modelId) + "-" + dimension) : first;
+            java.nio.file.Path own = context.dataDir().resolve("vectors").resolve(folderName(modelId) + "-"
+                    + dimension);
+            // A model that has a folder of its own keeps it (even when the first folder was emptied or deleted).
+            java.nio.file.Path path = java.nio.file.Files.isDirectory(own)
+                    || LuceneVectorStore.holdsOtherModel(first, dimension, modelId) ? own : first;
             return new LuceneVectorStore(path, dimension, modelId,
                     context.config().get(Settings.VECTOR_EXACT_THRESHOLD));
         }

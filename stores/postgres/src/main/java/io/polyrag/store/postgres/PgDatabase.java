@@ -81,6 +81,19 @@ final class PgDatabase implements AutoCloseable {
         return new PgDatabase(pool, store + " store at " + redact(url));
     }
 
+    /** Runs another set of migrations ({@code location} beside the store's) with a history table of its own. */
+    void migrate(String location, String historyTable, Map<String, String> placeholders) {
+        try {
+            org.flywaydb.core.Flyway.configure(PgDatabase.class.getClassLoader()).dataSource(pool)
+                    .locations("classpath:io/polyrag/store/postgres/" + location).table(historyTable)
+                    .baselineOnMigrate(true).baselineVersion("0").placeholders(placeholders).loggers("slf4j").load()
+                    .migrate();
+        } catch (RuntimeException e) {
+            throw new StoreException("cannot create the tables of " + location + " in the " + name + ": "
+                    + root(e).getMessage(), e);
+        }
+    }
+
     <T> T tx(String what, Work<T> work) {
         try (Connection c = pool.getConnection()) {
             c.setAutoCommit(false);

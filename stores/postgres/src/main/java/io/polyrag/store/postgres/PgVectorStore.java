@@ -28,13 +28,21 @@ final class PgVectorStore implements VectorStore {
     private final PgDatabase db;
     private final int dimension;
     private final int exactThreshold;
+    private final String table;
+    private final String modelTable;
 
-    PgVectorStore(PgDatabase db, int dimension, String modelId, int exactThreshold) {
+    /**
+     * @param table the vectors' table: {@code polyrag_vectors} for the first model the database saw,
+     *     {@code polyrag_vectors_m<hash>} for each other one
+     */
+    PgVectorStore(PgDatabase db, int dimension, String modelId, int exactThreshold, String table) {
         this.db = db;
+        this.table = table;
+        this.modelTable = table.replace("polyrag_vectors", "polyrag_vector_model");
         this.dimension = dimension;
         this.exactThreshold = exactThreshold;
         db.tx("check the embedding model", c -> {
-            try (PreparedStatement ps = c.prepareStatement("SELECT model, dimension FROM polyrag_vector_model")) {
+            try (PreparedStatement ps = c.prepareStatement("SELECT model, dimension FROM " + modelTable)) {
                 try (ResultSet rs = ps.executeQuery()) {
                     if (rs.next()) {
                         if (rs.getInt(2) != dimension || !rs.getString(1).equals(modelId)) {
@@ -46,7 +54,7 @@ final class PgVectorStore implements VectorStore {
                     }
                 }
             }
-            try (PreparedStatement ps = c.prepareStatement("INSERT INTO polyrag_vector_model (id, model, dimension) "
+            try (PreparedStatement ps = c.prepareStatement("INSERT INTO " + modelTable + " (id, model, dimension) "
                     + "VALUES (1, ?, ?) ON CONFLICT (id) DO NOTHING")) {
                 ps.setString(1, modelId);
                 ps.setInt(2, dimension);
@@ -73,7 +81,7 @@ final class PgVectorStore implements VectorStore {
             }
         }
         db.tx("write vectors", c -> {
-            try (PreparedStatement ps = c.prepareStatement("INSERT INTO polyrag_vectors (chunk_id, document_id, "
+            try (PreparedStatement ps = c.prepareStatement("INSERT INTO " + table + " (chunk_id, document_id, "
                     + "version, kb, embedding) VALUES (?, ?, ?, ?, ?::vector) ON CONFLICT (chunk_id) DO UPDATE SET "
                     + "document_id = EXCLUDED.document_id, version = EXCLUDED.version, kb = EXCLUDED.kb, "
                     + "embedding = EXCLUDED.embedding")) {
@@ -111,7 +119,7 @@ final class PgVectorStore implements VectorStore {
                 }
             }
             StringBuilder sql = new StringBuilder("SELECT chunk_id, document_id, version, embedding <=> ?::vector AS d "
-                    + "FROM polyrag_vectors WHERE TRUE" + PgRows.scopeClause(scope, ""));
+                    + "FROM " + table + " WHERE TRUE" + PgRows.scopeClause(scope, ""));
             // The HNSW index can serve ORDER BY distance alone: a second key would make every search a full scan.
             sql.append(exact ? " ORDER BY d, chunk_id LIMIT ?" : " ORDER BY d LIMIT ?");
             List<StoreHit> hits = new ArrayList<>();
@@ -130,37 +138,37 @@ final class PgVectorStore implements VectorStore {
         });
     }
 
-    private static long estimatedRows(Connection c) throws SQLException {
+    private long estimatedRows(Connection c) throws SQLException {
         try (Statement s = c.createStatement();
                 ResultSet rs = s.executeQuery("SELECT reltuples::bigint FROM pg_class WHERE oid = "
-                        + "'polyrag_vectors'::regclass")) {
+                        + "'" + table + "'::regclass")) {
             return rs.next() ? Math.max(0, rs.getLong(1)) : 0;
         }
     }
 
     @Override
     public void delete(Collection<DocumentVersion> versions) {
-        PgRows.deleteVersions(db, "polyrag_vectors", versions);
+        PgRows.deleteVersions(db, table, versions);
     }
 
     @Override
     public void deleteDocuments(Collection<String> documentIds) {
-        PgRows.deleteDocuments(db, "polyrag_vectors", documentIds);
+        PgRows.deleteDocuments(db, table, documentIds);
     }
 
     @Override
     public long size() {
-        return PgRows.count(db, "polyrag_vectors");
+        return PgRows.count(db, table);
     }
 
     @Override
     public Map<DocumentVersion, Long> versions() {
-        return PgRows.versions(db, "polyrag_vectors");
+        return PgRows.versions(db, table);
     }
 
     @Override
     public long records(DocumentVersion version) {
-        return PgRows.records(db, "polyrag_vectors", version);
+        return PgRows.records(db, table, version);
     }
 
     @Override

@@ -13,7 +13,10 @@ public final class PostgresProviders {
     private PostgresProviders() {
     }
 
-    /** {@code POLYRAG_VECTOR_BACKEND=pgvector}. */
+    /**
+     * {@code POLYRAG_VECTOR_BACKEND=pgvector}: {@code polyrag_vectors} for the first embedding model, tables of their
+     * own ({@code polyrag_vectors_m<hash>}) for each other one.
+     */
     public static final class Vector implements VectorStoreProvider {
         @Override
         public String name() {
@@ -30,7 +33,24 @@ public final class PostgresProviders {
             PgDatabase db = PgDatabase.open(context.config(), "vector", Map.of("dimension",
                     Integer.toString(dimension)));
             try {
-                return new PgVectorStore(db, dimension, modelId, context.config().get(Settings.VECTOR_EXACT_THRESHOLD));
+                // The first model the database saw keeps polyrag_vectors; each other one gets tables of its own, so a
+                // change of model starts an empty index (back-filled by polyrag reindex) and leaves the first whole.
+                String recorded = db.tx("read the embedding model", c -> {
+                    try (var ps = c.prepareStatement("SELECT model, dimension FROM polyrag_vector_model");
+                            var rs = ps.executeQuery()) {
+                        return rs.next() ? rs.getString(1) + "|" + rs.getInt(2) : null;
+                    }
+                });
+                String table = "polyrag_vectors";
+                String mine = modelId + "|" + dimension;
+                if (recorded != null && !recorded.equals(mine)) {
+                    String suffix = "_m" + Integer.toHexString(mine.hashCode());
+                    db.migrate("vector-model", "polyrag_vector" + suffix + "_schema_history", Map.of("dimension",
+                            Integer.toString(dimension), "suffix", suffix));
+                    table = "polyrag_vectors" + suffix;
+                }
+                return new PgVectorStore(db, dimension, modelId, context.config().get(Settings.VECTOR_EXACT_THRESHOLD),
+                        table);
             } catch (RuntimeException e) {
                 db.close();
                 throw e;

@@ -40,6 +40,31 @@ class PgVectorStoreTest extends VectorStoreContract {
                         h.chunkId().substring(1)) % 20).isZero());
     }
 
+    @Test
+    void each_embedding_model_gets_tables_of_its_own_and_the_first_stays_whole() throws Exception {
+        String url = TestPostgres.freshSchema("vec_models");
+        Path dir = java.nio.file.Files.createTempDirectory("pgvec");
+        try (VectorStore first = model(url, dir, "model-a", 3)) {
+            first.upsert(List.of(new StoreRecord("a1", "d1", 1, "kb", "t", new float[] {1, 0, 0})));
+        }
+        try (VectorStore second = model(url, dir, "model-b", 2)) {
+            org.assertj.core.api.Assertions.assertThat(second.size()).as("a new model's index starts empty").isZero();
+            second.upsert(List.of(new StoreRecord("b1", "d1", 1, "kb", "t", new float[] {0, 1}),
+                    new StoreRecord("b2", "d2", 1, "kb", "t", new float[] {1, 0})));
+            org.assertj.core.api.Assertions.assertThat(second.search(new float[] {0, 1}, SearchScope.ALL, 1))
+                    .extracting(io.polyrag.core.model.StoreHit::chunkId).containsExactly("b1");
+        }
+        try (VectorStore first = model(url, dir, "model-a", 3); VectorStore second = model(url, dir, "model-b", 2)) {
+            org.assertj.core.api.Assertions.assertThat(first.size()).isEqualTo(1);
+            org.assertj.core.api.Assertions.assertThat(second.size()).as("and each is found again").isEqualTo(2);
+        }
+    }
+
+    private static VectorStore model(String url, Path dir, String model, int dimension) {
+        return new PostgresProviders.Vector().open(new ProviderContext(Config.load(Map.of(), Map.of("postgres.url",
+                url, "postgres.pool.search", "2", "postgres.pool.ingest", "1")), dir), dimension, model);
+    }
+
     @Override
     protected VectorStore openStore(Path dir, int dimension) {
         String url = schemas.computeIfAbsent(dir, d -> TestPostgres.freshSchema("vec_" + Integer.toHexString(
