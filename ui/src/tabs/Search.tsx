@@ -146,7 +146,7 @@ function Results({ query, hits, took, fusion, degraded, warnings }: { query: str
   return (
     <>
       <p className="muted">{hits.length} hit{hits.length === 1 ? '' : 's'} in {took} ms</p>
-      {degraded.map((d, i) => <p key={i} className="warn">{d.modality} did not answer: {d.reason}</p>)}
+      {degraded.map((d, i) => <p key={i} className="warn">the {d.modality} leg contributed nothing: {d.reason}</p>)}
       {warnings.map((w, i) => <p key={`w${i}`} className="warn">{w}</p>)}
       {fusion ? <details className="explain"><summary>How these were fused</summary><p>{fusion}</p></details> : null}
       {hits.length === 0 ? <p className="empty">No hits. Try other words, or add documents.</p> : null}

@@ -42,7 +42,7 @@ final class SearchCommand implements Callable<Integer> {
 
     private static void print(SearchResponse r, PrintWriter out) {
         for (DegradedLeg d : r.degraded()) {
-            out.println("warning: " + d.modality() + " returned nothing: " + d.reason());
+            out.println("warning: the " + d.modality() + " leg contributed nothing: " + d.reason());
         }
         if (r.hits().isEmpty()) {
             out.println("no hits (" + r.tookMs() + " ms)");

@@ -1,7 +1,8 @@
 package io.polyrag.core.model;
 
 /**
- * A retriever that returned nothing because it failed or ran out of time; the search itself still succeeded.
+ * A retriever that contributed nothing: it failed, ran out of time, or was not searched because its store holds only
+ * part of the collection; the search itself still succeeded.
  *
  * @param modality which retriever
  * @param reason why, in words
