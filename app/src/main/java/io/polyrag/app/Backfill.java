@@ -125,7 +125,110 @@ final class Backfill implements JobHandler {
             }
         }
         components.searcher.incomplete(out);
+        standIn(out.containsKey(Modality.VECTOR));
         return out;
+    }
+
+    /** The previous embedding model and its index, serving the vector leg while the new model's is back-filled. */
+    private record StandIn(io.polyrag.core.port.Embedder embedder, io.polyrag.core.port.VectorStore store) {
+        void close() {
+            try {
+                store.close();
+            } finally {
+                embedder.close();
+            }
+        }
+    }
+
+    private StandIn standIn;
+    /** Stand-ins switched off but not closed yet (searches in flight may still read them). */
+    private final java.util.Set<StandIn> retiring = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+    /**
+     * While the vector leg is incomplete, serves it from the most recent previous model whose index holds more than
+     * the new one (opened again from its recorded settings), saying so in every search's warnings; once the new
+     * index is whole, switches back (atomically: one field) and closes the old model a few seconds later, after
+     * searches in flight.
+     */
+    private synchronized void standIn(boolean wanted) {
+        if (!wanted) {
+            if (standIn != null) {
+                components.searcher.interim(Modality.VECTOR, null);
+                StandIn old = standIn;
+                standIn = null;
+                retiring.add(old);
+                LOG.log(System.Logger.Level.INFO, "the vector leg is served by " + components.embedder.modelId()
+                        + "'s own index again");
+                Thread.ofVirtual().start(() -> {
+                    try {
+                        Thread.sleep(5_000);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                    if (retiring.remove(old)) {
+                        old.close();
+                    }
+                });
+            }
+            return;
+        }
+        if (standIn != null || components.vectorProvider == null || components.embedder == null) {
+            return;
+        }
+        long current = components.pipeline.stores().sizes().getOrDefault("vector", 0L);
+        for (EmbedderRecipes.Recipe r : EmbedderRecipes.others(components.context.dataDir(),
+                components.embedder.modelId())) {
+            io.polyrag.core.port.Embedder e = null;
+            io.polyrag.core.port.VectorStore v = null;
+            try {
+                io.polyrag.core.config.Config cfg = io.polyrag.core.config.Config.load(Map.of(), r.settings());
+                e = io.polyrag.core.spi.Providers.find(io.polyrag.core.spi.EmbedderProvider.class, cfg.get(
+                        io.polyrag.core.config.Settings.EMBEDDING_PROVIDER),
+                        io.polyrag.core.config.Settings.EMBEDDING_PROVIDER).open(new io.polyrag.core.spi
+                        .ProviderContext(cfg, components.context.dataDir()));
+                if (!e.modelId().equals(r.modelId())) {
+                    throw new IllegalStateException("it opens as " + e.modelId() + " now");
+                }
+                v = components.vectorProvider.open(components.context, e.dimension(), e.modelId());
+                if (v.size() > current) {
+                    standIn = new StandIn(e, v);
+                    components.searcher.interim(Modality.VECTOR, new io.polyrag.retrieval.HybridSearcher.Interim(
+                            components.metrics.timed(io.polyrag.retrieval.Retriever.vector(e, v)), "vector results "
+                            + "come from the previous embedding model's index (" + e.modelId() + ") while "
+                            + components.embedder.modelId() + "'s is back-filled ('polyrag reindex --modality "
+                            + "vector'); documents added since the change are not in it"));
+                    LOG.log(System.Logger.Level.WARNING, "serving the vector leg from the previous model " + e.modelId()
+                            + " (" + v.size() + " records) until " + components.embedder.modelId() + "'s index is "
+                            + "back-filled");
+                    return;
+                }
+                v.close();
+                e.close();
+            } catch (RuntimeException ex) {
+                LOG.log(System.Logger.Level.INFO, "the previous model " + r.modelId() + " cannot serve its index: "
+                        + ex.getMessage());
+                if (v != null) {
+                    v.close();
+                }
+                if (e != null) {
+                    e.close();
+                }
+            }
+        }
+    }
+
+    /** Closes the stand-in, if one serves, and those switched off but not closed yet. */
+    synchronized void close() {
+        for (StandIn old : List.copyOf(retiring)) {
+            if (retiring.remove(old)) {
+                old.close();
+            }
+        }
+        if (standIn != null) {
+            components.searcher.interim(Modality.VECTOR, null);
+            standIn.close();
+            standIn = null;
+        }
     }
 
     /**

@@ -68,9 +68,13 @@ final class Components implements AutoCloseable {
     final Metrics metrics;
     final io.polyrag.core.port.BlobStore blobs;
     private final Deque<AutoCloseable> opened = new ArrayDeque<>();
+    /** The vector store's provider (to open another model's index), and what it was opened with; null without vectors. */
+    VectorStoreProvider vectorProvider;
+    final ProviderContext context;
 
     Components(Config config, ProviderContext context) {
         this.config = config;
+        this.context = context;
         try {
             Parser p = Providers.find(ParserProvider.class, config.get(Settings.INGEST_PARSER), Settings.INGEST_PARSER)
                     .open(context);
@@ -91,8 +95,10 @@ final class Components implements AutoCloseable {
                 if (config.get(Settings.EMBEDDING_CACHE)) {
                     e = new CachingEmbedder(e, catalog);
                 }
-                VectorStore vs = track(Providers.find(VectorStoreProvider.class, config.get(Settings.VECTOR_BACKEND),
-                        Settings.VECTOR_BACKEND).open(context, e.dimension(), e.modelId()));
+                this.vectorProvider = Providers.find(VectorStoreProvider.class, config.get(Settings.VECTOR_BACKEND),
+                        Settings.VECTOR_BACKEND);
+                VectorStore vs = track(vectorProvider.open(context, e.dimension(), e.modelId()));
+                EmbedderRecipes.remember(context.dataDir(), raw, config);
                 indexes.put(Modality.VECTOR, vs);
                 retrievers.add(metrics.timed(Retriever.vector(e, vs)));
             }

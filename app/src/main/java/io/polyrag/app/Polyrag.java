@@ -39,6 +39,7 @@ public final class Polyrag implements AutoCloseable {
     private final Admin admin;
     private final Keys keys;
     private final Recovery.Sweeper sweeper;
+    private final Backfill backfill;
     private final java.util.concurrent.ConcurrentMap<Tenant, TenantFacets> tenants =
             new java.util.concurrent.ConcurrentHashMap<>();
 
@@ -65,6 +66,7 @@ public final class Polyrag implements AutoCloseable {
         this.components = components;
         this.staging = dataDir.resolve("staging");
         Backfill backfill = new Backfill(components);
+        this.backfill = backfill;
         this.engine = new JobEngine(components.catalog, List.of(new UploadJob(components, staging),
                 new SyncJob(components, this::as, key -> this.watcherEnded(key)), backfill), components.metrics);
         this.watcher = new SourceWatcher(components, engine, components.config.get(Settings.SYNC_WATCH));
@@ -188,6 +190,7 @@ public final class Polyrag implements AutoCloseable {
             if (sweeper != null) {
                 sweeper.close();
             }
+            backfill.close();
             watcher.close();
             engine.close();
             components.close();

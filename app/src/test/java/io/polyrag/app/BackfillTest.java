@@ -69,29 +69,47 @@ class BackfillTest {
     }
 
     @Test
-    void a_new_embedding_model_gets_an_index_of_its_own_served_once_back_filled_and_the_old_one_stays() throws Exception {
-        try (Polyrag p = open(Map.of())) {
-            p.ingest().paths(new PathIngest(List.of(PolyragTest.corpus(tmp.resolve("corpus"))), null, List.of(),
-                    List.of()), ProgressListener.NONE);
-        }
-        Path tiny = TinyOnnxModels.install(tmp.resolve("tiny"), TinyOnnxModels.Model.TOKENS);
-        Map<String, String> other = new HashMap<>(Map.of("embedding.model.dir", tiny.toString(),
-                "embedding.pooling", "mean"));
-        try (Polyrag p = open(other)) {
-            assertThat(p.admin().incomplete()).as("the server opens, serving full text").containsOnlyKeys("vector");
-            assertThat(p.search().run(SearchRequest.of(QUERY, 3)).degraded()).extracting(DegradedLeg::modality)
-                    .containsExactly(Modality.VECTOR);
-            assertThat(awaitJob(p, p.admin().reindex(null)).status()).isEqualTo(JobStatus.SUCCEEDED);
-            assertThat(p.admin().incomplete()).isEmpty();
-            assertThat(p.search().run(SearchRequest.of(QUERY, 3)).hits().getFirst().sources()).containsKey("vector");
-        }
+    void a_new_embedding_model_gets_an_index_of_its_own_the_old_model_serving_until_it_is_back_filled() throws Exception {
+        modelChange(Map.of());
         assertThat(tmp.resolve("data/vector/polyrag-vectors.properties")).as("the first model's index, untouched")
                 .content().contains("bge-small");
         try (var dirs = Files.list(tmp.resolve("data/vectors"))) {
             assertThat(dirs.toList()).singleElement().satisfies(d -> assertThat(d.getFileName().toString())
                     .endsWith("-2"));
         }
-        try (Polyrag p = open(Map.of())) {
+    }
+
+    @Test
+    void the_same_on_pgvector() throws Exception {
+        modelChange(Map.of("vector.backend", "pgvector", "postgres.url", io.polyrag.testing.TestPostgres.freshSchema(
+                "backfill_models")));
+    }
+
+    /** Ingest with the bundled model, switch to another, search meanwhile, back-fill, switch back. */
+    private void modelChange(Map<String, String> backend) throws Exception {
+        try (Polyrag p = open(backend)) {
+            p.ingest().paths(new PathIngest(List.of(PolyragTest.corpus(tmp.resolve("corpus"))), null, List.of(),
+                    List.of()), ProgressListener.NONE);
+        }
+        Path tiny = TinyOnnxModels.install(tmp.resolve("tiny"), TinyOnnxModels.Model.TOKENS);
+        Map<String, String> other = new HashMap<>(backend);
+        other.putAll(Map.of("embedding.model.dir", tiny.toString(), "embedding.pooling", "mean"));
+        try (Polyrag p = open(other)) {
+            assertThat(p.admin().incomplete()).as("the new model's index is empty").containsOnlyKeys("vector");
+            SearchResponse meanwhile = p.search().run(SearchRequest.of(QUERY, 3));
+            assertThat(meanwhile.degraded()).as("the previous model serves its own index meanwhile").isEmpty();
+            assertThat(meanwhile.hits().getFirst().sources()).containsKey("vector");
+            assertThat(meanwhile.hits().getFirst().uri()).endsWith("bread.html");
+            assertThat(meanwhile.warnings()).anySatisfy(w -> assertThat(w).contains("previous embedding model's "
+                    + "index (bge-small").contains("polyrag reindex --modality vector"));
+            assertThat(awaitJob(p, p.admin().reindex(null)).status()).isEqualTo(JobStatus.SUCCEEDED);
+            assertThat(p.admin().incomplete()).isEmpty();
+            SearchResponse after = p.search().run(SearchRequest.of(QUERY, 3));
+            assertThat(after.hits().getFirst().sources()).containsKey("vector");
+            assertThat(after.warnings()).as("switched to the new model's index").noneSatisfy(w -> assertThat(w)
+                    .contains("previous embedding model"));
+        }
+        try (Polyrag p = open(backend)) {
             assertThat(p.admin().incomplete()).as("back to the first model: its index is whole").isEmpty();
             assertThat(p.search().run(SearchRequest.of(QUERY, 3)).hits().getFirst().sources()).containsKey("vector");
         }

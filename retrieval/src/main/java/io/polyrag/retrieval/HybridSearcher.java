@@ -87,6 +87,31 @@ public final class HybridSearcher implements AutoCloseable {
     }
 
     private volatile Map<Modality, String> incomplete = Map.of();
+    private volatile Map<Modality, Interim> interim = Map.of();
+
+    /**
+     * A retriever standing in for an incomplete leg: the previous embedding model over its own, fuller index, while
+     * the new model's is back-filled. Searches use it and say so ({@code note}, in their warnings).
+     */
+    public record Interim(Retriever retriever, String note) {
+    }
+
+    /** Sets (or, with null, clears) the stand-in of {@code modality}'s leg. */
+    public void interim(Modality modality, Interim standIn) {
+        Map<Modality, Interim> next = new EnumMap<>(Modality.class);
+        next.putAll(interim);
+        if (standIn == null) {
+            next.remove(modality);
+        } else {
+            next.put(modality, standIn);
+        }
+        interim = Map.copyOf(next);
+    }
+
+    /** The legs served by a stand-in now. */
+    public Map<Modality, Interim> interim() {
+        return interim;
+    }
 
     /**
      * Legs whose store holds only part of the collection, each with why and what back-fills it: they are not
@@ -120,6 +145,11 @@ public final class HybridSearcher implements AutoCloseable {
         int limit = Math.max(request.topK(), options.candidates());
         List<DegradedLeg> degraded = new ArrayList<>();
         List<String> warnings = new ArrayList<>();
+        interim.forEach((m, standIn) -> {
+            if (modalities.contains(m)) {
+                warnings.add(standIn.note());
+            }
+        });
         List<String> variants = variants(request.query(), warnings);
         List<FusedHit> fused = List.of();
         for (int i = 0; i < variants.size(); i++) {
@@ -302,7 +332,13 @@ public final class HybridSearcher implements AutoCloseable {
             int limit, List<DegradedLeg> degraded) {
         Map<Modality, Future<List<StoreHit>>> futures = new LinkedHashMap<>();
         Map<Modality, String> skipped = incomplete;
+        Map<Modality, Interim> standIns = interim;
         for (Modality m : modalities) {
+            Interim standIn = standIns.get(m);
+            if (standIn != null) {
+                futures.put(m, legs.submit(() -> standIn.retriever().retrieve(query, scope, limit)));
+                continue;
+            }
             String why = skipped.get(m);
             if (why != null) {
                 // A store that holds part of the collection would rank the part it has as if it were all of it.
