@@ -117,7 +117,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Back-fill, as a background job, what the vector or full-text store lacks (switched on, or a new embedding model, after documents were indexed); its leg is searched again once whole (operator) */
+        /** Back-fill, as a background job, what a store lacks (switched on, or a new embedding model, after documents were indexed); its leg is searched again once whole (operator) */
         post: operations["postAdminReindex"];
         delete?: never;
         options?: never;
@@ -1600,7 +1600,7 @@ export interface operations {
     postAdminReindex: {
         parameters: {
             query?: {
-                /** @description vector or fulltext; absent: every store that lacks records */
+                /** @description vector, fulltext, graph or rdf; absent: every store that lacks records */
                 modality?: string;
             };
             header?: never;

@@ -23,10 +23,10 @@ public final class Admin {
     }
 
     /**
-     * Back-fills, as a background job, what the vector or full-text store lacks (a modality switched on, or a new
-     * embedding model, after documents were indexed): the store's leg is searched again once it is whole.
+     * Back-fills, as a background job, what a store lacks (a modality switched on, or a new embedding model, after
+     * documents were indexed): the store's leg is searched again once it is whole.
      *
-     * @param modality {@code vector} or {@code fulltext}; null for every enabled one that lacks records
+     * @param modality {@code vector}, {@code fulltext}, {@code graph} or {@code rdf}; null for every enabled one
      * @return the job's id
      */
     public String reindex(String modality) {

@@ -23,7 +23,7 @@ final class Backfill implements JobHandler {
     private static final JsonMapper JSON = JsonMapper.builder().build();
     private static final System.Logger LOG = System.getLogger(Backfill.class.getName());
 
-    /** The payload: one modality, or null for every vector and full-text store that lacks records. */
+    /** The payload: one modality, or null for every enabled store that lacks records. */
     record Payload(String modality) {
     }
 
@@ -38,10 +38,9 @@ final class Backfill implements JobHandler {
         return KIND;
     }
 
-    /** The modalities a back-fill may name: the enabled vector and full-text stores. */
+    /** The modalities a back-fill may name: the enabled stores. */
     List<Modality> fillable() {
-        return components.pipeline.stores().modalities().stream().filter(m -> m == Modality.VECTOR
-                || m == Modality.FULLTEXT).toList();
+        return List.copyOf(components.pipeline.stores().modalities());
     }
 
     /** Checks a requested modality (null: every fillable one) and returns the job payload. */
@@ -58,8 +57,7 @@ final class Backfill implements JobHandler {
         if (m == null || !fillable().contains(m)) {
             throw new InvalidInputException("modality: '" + io.polyrag.core.model.Ids.abbreviate(modality, 40)
                     + "' cannot be back-filled here; this server can back-fill " + fillable().stream()
-                    .map(Modality::wireName).toList() + " (graph and RDF records come from entity extraction: "
-                    + "ingest the documents again)");
+                    .map(Modality::wireName).toList() + " (a store that is switched off is not)");
         }
         return JSON.writeValueAsString(new Payload(m.wireName()));
     }
@@ -71,16 +69,21 @@ final class Backfill implements JobHandler {
         StoreCheck check = new StoreCheck(components.pipeline);
         int[] written = {0};
         JobProgress[] last = {JobProgress.queued()};
+        boolean graphsDone = false;
         for (Modality m : targets) {
             if (context.canceled()) {
                 break;
             }
             int before = written[0];
-            written[0] += check.backfill(m, new StoreCheck.Progress() {
+            boolean graph = m == Modality.GRAPH || m == Modality.RDF;
+            if (graph && graphsDone) {
+                continue;
+            }
+            StoreCheck.Progress progress = new StoreCheck.Progress() {
                 @Override
                 public void report(int done, int total) {
-                    last[0] = new JobProgress("reindexing " + m.wireName(), total, done, 0, before + done, 0, 0, 0,
-                            List.of(m.wireName()), List.of());
+                    last[0] = new JobProgress("reindexing " + (graph ? "graph" : m.wireName()), total, done, 0,
+                            before + done, 0, 0, 0, List.of(m.wireName()), List.of());
                     context.progress(last[0]);
                 }
 
@@ -88,7 +91,14 @@ final class Backfill implements JobHandler {
                 public boolean canceled() {
                     return context.canceled();
                 }
-            });
+            };
+            if (graph) {
+                // The graph and RDF stores hold the same extraction: one pass writes both.
+                written[0] += check.backfillGraph(progress);
+                graphsDone = true;
+                continue;
+            }
+            written[0] += check.backfill(m, progress);
         }
         evaluate();
         return new JobProgress("done", last[0].total(), last[0].total(), 0, written[0], 0, 0, 0,

@@ -116,7 +116,34 @@ class BackfillTest {
     }
 
     @Test
-    void only_an_enabled_vector_or_full_text_store_can_be_back_filled() {
+    void the_graph_and_rdf_switched_on_after_ingest_get_their_entities_extracted_by_the_job() throws Exception {
+        Path corpus = PolyragTest.corpus(tmp.resolve("corpus"));
+        try (Polyrag p = open(Map.of())) {
+            p.ingest().paths(new PathIngest(List.of(corpus), null, List.of(), List.of()), ProgressListener.NONE);
+        }
+        Map<String, String> graph = Map.of("graph.enabled", "true", "rdf.enabled", "true", "graph.extractor",
+                "offline");
+        try (Polyrag p = open(graph)) {
+            assertThat(p.admin().incomplete()).containsOnlyKeys("graph", "rdf");
+            SearchResponse before = p.search().run(new SearchRequest("Pharos of Alexandria", 3, List.of(),
+                    java.util.Set.of(Modality.GRAPH), null));
+            assertThat(before.degraded()).extracting(DegradedLeg::modality).containsExactly(Modality.GRAPH);
+            JobInfo done = awaitJob(p, p.admin().reindex("graph"));
+            assertThat(done.status()).as(String.valueOf(done.error())).isEqualTo(JobStatus.SUCCEEDED);
+            assertThat(done.progress().updated()).as("every document version extracted once").isEqualTo(3);
+            assertThat(p.admin().incomplete()).isEmpty();
+            assertThat(p.graph().counts().get("graph")).as(p.graph().counts().toString()).satisfies(c -> assertThat(
+                    c.values().stream().mapToLong(Long::longValue).sum()).isPositive());
+            SearchResponse after = p.search().run(new SearchRequest("Pharos of Alexandria", 3, List.of(),
+                    java.util.Set.of(Modality.GRAPH), null));
+            assertThat(after.degraded()).isEmpty();
+            assertThat(after.hits()).isNotEmpty();
+            assertThat(p.admin().check(false).consistent()).as(p.admin().check(false).toString()).isTrue();
+        }
+    }
+
+    @Test
+    void only_an_enabled_store_can_be_back_filled() {
         try (Polyrag p = open(Map.of("fulltext.enabled", "false"))) {
             for (String bad : new String[] {"graph", "fulltext", "nope", "../vector"}) {
                 assertThatThrownBy(() -> p.admin().reindex(bad)).as(bad).isInstanceOf(InvalidInputException.class)

@@ -34,7 +34,9 @@ import java.util.Set;
  * term statistics while every copy embeds to a vector of its own; the queries are the dataset's, each asked once.
  *
  * <p>Usage: {@code bench/backends --dataset DIR --postgres-url JDBC_URL [--opensearch-url URL] [--replicate N]
- * [--docs N] [--queries N] [--job-docs N] [--work DIR]}. Each stack gets an empty schema of its own
+ * [--docs N] [--queries N] [--job-docs N] [--vectors false] [--work DIR]}; with {@code --vectors false} the stacks
+ * hold full text only (fast to build at scale; the hybrid and vector columns are then full text and zero), and
+ * {@code --job-docs 0} skips the job queue. Each stack gets an empty schema of its own
  * ({@code bench_<stack>}, dropped first) and, for OpenSearch, an index of its own.
  */
 public final class Backends {
@@ -69,6 +71,7 @@ public final class Backends {
         System.out.printf(Locale.ROOT, "polyrag backends bench: %s x%d = %d documents, %d queries, %d cores%n%n",
                 ds.name(), replicate, corpus.size(), qs.size(), Runtime.getRuntime().availableProcessors());
 
+        boolean vectors = Boolean.parseBoolean(o.getOrDefault("vectors", "true"));
         Map<String, Map<String, String>> stacks = new LinkedHashMap<>();
         stacks.put("embedded: Lucene + H2", Map.of());
         stacks.put("pgvector + PostgreSQL FTS", Map.of("catalog.backend", "postgres", "vector.backend", "pgvector",
@@ -86,13 +89,17 @@ public final class Backends {
             settings.put("data.dir", work.resolve("stack-" + n++).toString());
             settings.put("ingest.workers", "0");
             settings.put("ingest.duplicates", "allow");
+            if (!vectors) {
+                settings.put("vector.enabled", "false");
+                settings.remove("vector.backend");
+            }
             try (Polyrag p = Polyrag.open(Config.load(Map.of(), settings))) {
                 IngestReport r = p.ingest().items(corpus.stream().map(Evaluation::item).toList(),
                         KnowledgeBase.of("bench"), ProgressListener.NONE);
                 double rate = r.chunks() / (r.tookMs() / 1000.0);
                 long[] hybrid = time(qs, q -> p.search().run(SearchRequest.of(q, 10)));
-                long[] vector = time(qs, q -> p.search().run(new SearchRequest(q, 10, List.of(),
-                        Set.of(Modality.VECTOR), null)));
+                long[] vector = vectors ? time(qs, q -> p.search().run(new SearchRequest(q, 10, List.of(),
+                        Set.of(Modality.VECTOR), null))) : new long[] {0};
                 long[] text = time(qs, q -> p.search().run(new SearchRequest(q, 10, List.of(),
                         Set.of(Modality.FULLTEXT), null)));
                 System.out.printf(Locale.ROOT, "%-28s %8.0f (%,d) | %7.2f / %7.2f | %6.2f / %6.2f | %6.2f / %6.2f%n",
@@ -102,6 +109,9 @@ public final class Backends {
         }
 
         int jobDocs = Integer.parseInt(o.getOrDefault("job-docs", "2000"));
+        if (jobDocs == 0) {
+            return;
+        }
         List<BeirDataset.Doc> jobCorpus = base.stream().limit(jobDocs).toList();
         System.out.printf(Locale.ROOT, "%njob queue on PostgreSQL: %d documents in jobs of 20 files%n", jobCorpus.size());
         for (int workers : new int[] {1, 2, 4}) {

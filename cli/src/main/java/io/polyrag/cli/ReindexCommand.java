@@ -11,10 +11,11 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
-/** {@code polyrag reindex [--modality NAME]}: back-fill what the vector or full-text store lacks, as a job. */
-@Command(name = "reindex", mixinStandardHelpOptions = true, description = {"Back-fill what the vector or full-text "
-        + "store lacks — after switching it on, or changing the embedding model (its index starts empty), once "
-        + "documents were indexed — from the catalog's chunk text, without reading the originals again.",
+/** {@code polyrag reindex [--modality NAME]}: back-fill what a store lacks, as a job. */
+@Command(name = "reindex", mixinStandardHelpOptions = true, description = {"Back-fill what a store lacks — after "
+        + "switching it on, or changing the embedding model (its index starts empty), once documents were indexed — "
+        + "from the catalog's chunk text, without reading the originals again (graph and RDF: entities extracted "
+        + "from it).",
     "Runs as a background job of this process and waits for it; a running server takes the same job at POST "
         + "/v1/admin/reindex. Until a store is whole, searches skip its leg and say so.",
     "Exit code 0 when it finished, 1 when it failed or was stopped."})
@@ -25,8 +26,8 @@ final class ReindexCommand implements Callable<Integer> {
     @Spec
     picocli.CommandLine.Model.CommandSpec spec;
 
-    @Option(names = "--modality", paramLabel = "NAME", description = "vector or fulltext (default: every enabled "
-            + "store that lacks records).")
+    @Option(names = "--modality", paramLabel = "NAME", description = "vector, fulltext, graph or rdf (default: "
+            + "every enabled store that lacks records).")
     String modality;
 
     @Override

@@ -18,6 +18,7 @@ import io.polyrag.core.model.IngestReport;
 import io.polyrag.core.model.ParsedDocument;
 import io.polyrag.core.model.SourceItem;
 import io.polyrag.core.model.StoreRecord;
+import io.polyrag.core.model.VersionRecords;
 import io.polyrag.core.port.Catalog;
 import io.polyrag.core.port.Chunker;
 import io.polyrag.core.port.Embedder;
@@ -446,7 +447,10 @@ public final class IngestPipeline {
                 List<Chunk> chunks = chunks(p, version);
                 List<ChunkGraph> graphs = extractions == null ? null : EntityResolver.resolve(extractions.get(d),
                         chunks.stream().map(Chunk::id).toList(), p.documentId(), version);
-                int graphChunks = graphs == null ? 0 : (int) graphs.stream().filter(g -> !g.isEmpty()).count();
+                // With no graph or RDF store at all, nothing was extracted: recorded as such, so switching one on
+                // later finds what to back-fill (a skip_graph ingest with a graph store has, on purpose, none).
+                int graphChunks = !stores.needsGraph() ? VersionRecords.NOT_EXTRACTED : graphs == null ? 0
+                        : (int) graphs.stream().filter(g -> !g.isEmpty()).count();
                 catalog.stage(new DocumentDraft(p.documentId(), kb, p.input().uri(), p.parsed().title(),
                         p.parsed().mediaType(), p.fingerprint(), p.size(), chunks, graphChunks), version);
                 staged.add(new DocumentVersion(p.documentId(), version));

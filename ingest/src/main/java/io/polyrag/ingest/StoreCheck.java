@@ -63,29 +63,80 @@ public final class StoreCheck {
     }
 
     /**
-     * A chunk store (vector, full text) that holds fewer records than the catalog's visible versions call for: a
-     * modality switched on, or a new embedding model, after documents were indexed (or damage a crash left).
+     * A store that holds fewer records than the catalog's visible versions call for: a modality switched on, or a new
+     * embedding model, after documents were indexed (or damage a crash left). {@code expected} is -1 for a graph or
+     * RDF store missing the extraction of versions indexed without one.
      */
     public record Lacking(Modality modality, long records, long expected) {
     }
 
     /**
-     * The vector and full-text stores that hold fewer records than expected, by their counts alone (cheap). The
-     * catalog is read first, so a version published meanwhile only adds records to what the stores are found to
-     * hold. Graph and RDF stores are not judged: a version indexed without extraction has no graph records to miss.
+     * The vector and full-text stores that hold fewer records than expected, by their counts alone (cheap), and the
+     * graph and RDF stores when some visible version was indexed while neither was enabled (nothing extracted). The
+     * catalog is read first, so a version published meanwhile only adds records to what the stores are found to hold.
      */
     public List<Lacking> lackingByCount() {
         Catalog.Totals totals = catalog.totals();
         List<Lacking> out = new ArrayList<>();
+        boolean unextracted = !catalog.unextracted(1).isEmpty();
         pipeline.stores().byModality().forEach((m, index) -> {
             if (!isGraph(m)) {
                 long actual = index.size();
                 if (actual < totals.chunks()) {
                     out.add(new Lacking(m, actual, totals.chunks()));
                 }
+            } else if (unextracted) {
+                out.add(new Lacking(m, index.size(), -1));
             }
         });
         return out;
+    }
+
+    /**
+     * Extracts the entities and relations of every visible version indexed while no graph or RDF store was enabled,
+     * writes them to the graph and RDF stores that are, and records their count in the catalog; in batches, until
+     * none is left or it is canceled.
+     *
+     * @return how many versions were written
+     */
+    public int backfillGraph(Progress progress) {
+        List<ChunkIndex> targets = new ArrayList<>();
+        pipeline.stores().byModality().forEach((m, index) -> {
+            if (isGraph(m)) {
+                targets.add(index);
+            }
+        });
+        if (targets.isEmpty()) {
+            throw new IllegalArgumentException("no graph or RDF store is enabled");
+        }
+        int done = 0;
+        int total = done;
+        while (!progress.canceled()) {
+            List<VersionRecords> batch = catalog.unextracted(REINDEX_BATCH);
+            if (batch.isEmpty()) {
+                break;
+            }
+            total = Math.max(total, done + batch.size());
+            for (VersionRecords v : batch) {
+                Optional<List<StoreRecord>> r = records(Modality.GRAPH, v);
+                int graphChunks = 0;
+                if (r.isPresent()) {
+                    for (ChunkIndex index : targets) {
+                        index.delete(List.of(v.version()));
+                        index.upsert(r.get());
+                    }
+                    graphChunks = (int) r.get().stream().filter(x -> !x.graph().isEmpty()).count();
+                }
+                // A version that changed meanwhile is recorded as extracted too: its successor was written whole.
+                catalog.recordGraph(v.version(), graphChunks);
+                done++;
+            }
+            progress.report(done, total);
+        }
+        if (done > 0) {
+            LOG.log(Level.INFO, "extracted entities of " + done + " document versions into the graph stores");
+        }
+        return done;
     }
 
     /** Told how far a back-fill has come, and asked whether to stop. */
@@ -239,7 +290,10 @@ public final class StoreCheck {
         String title = doc.get().title();
         List<String> texts = chunks.stream().map(c -> c.indexText(title)).toList();
         List<float[]> vectors = m == Modality.VECTOR ? pipeline.embedder().embedPassages(texts) : null;
-        List<ChunkGraph> graphs = isGraph(m) ? graphs(chunks, dv) : null;
+        // A tenant's entities live in its namespace, as the ingest writes them.
+        String namespace = io.polyrag.core.model.Tenant.ofStored(v.knowledgeBase()).namespace();
+        List<ChunkGraph> graphs = isGraph(m) ? graphs(chunks, dv).stream().map(g -> g.inNamespace(namespace))
+                .toList() : null;
         List<StoreRecord> out = new ArrayList<>();
         for (int i = 0; i < chunks.size(); i++) {
             Chunk c = chunks.get(i);

@@ -53,9 +53,9 @@ final class HealthRoutes {
             ctx.status(202).header("Location", location).json(new AdminWire.Reindex(id, "queued",
                     modality == null || modality.isBlank() ? null : modality.strip().toLowerCase(java.util.Locale.ROOT),
                     location));
-        }).summary("admin", "Back-fill, as a background job, what the vector or full-text store lacks (switched on, "
-                + "or a new embedding model, after documents were indexed); its leg is searched again once whole "
-                + "(operator)").query("modality", "string", "vector or fulltext; absent: every store that lacks "
+        }).summary("admin", "Back-fill, as a background job, what a store lacks (switched on, or a new embedding "
+                + "model, after documents were indexed); its leg is searched again once whole (operator)")
+                .query("modality", "string", "vector, fulltext, graph or rdf; absent: every store that lacks "
                         + "records").response(202, "the job, queued", AdminWire.Reindex.class);
         api.get("/v1/admin/jobs/{id}", ctx -> ctx.json(io.polyrag.app.wire.IngestWire.of(polyrag.admin().job(
                 ctx.pathParam("id"))))).summary("admin", "Any job, whoever's (operator)").path("id", "the job id")

@@ -5,7 +5,8 @@ package io.polyrag.app.api;
  * should hold.
  *
  * @param expected records the visible version calls for (chunks in a chunk index, chunks with entities or relations
- *     in the graph and RDF stores); -1 when the catalog does not know (a version written before it counted them)
+ *     in the graph and RDF stores); -1 when the catalog does not know (a version written before it counted them),
+ *     -2 when nothing was extracted (indexed while no graph or RDF store was enabled: {@code polyrag reindex})
  * @param held records the store holds of that version now; -1 when the store cannot be read
  * @param state {@code complete} (held = expected), {@code incomplete}, {@code unreadable} (held unknown) or
  *     {@code unchecked} (nothing to compare with)

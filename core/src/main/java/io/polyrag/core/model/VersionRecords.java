@@ -10,4 +10,7 @@ package io.polyrag.core.model;
  *     known (a version written before polyrag counted them)
  */
 public record VersionRecords(DocumentVersion version, String knowledgeBase, int chunks, int graphChunks) {
+    /** {@link #graphChunks()} of a version indexed while no graph or RDF store was enabled: nothing was extracted. */
+    public static final int NOT_EXTRACTED = -2;
+
 }

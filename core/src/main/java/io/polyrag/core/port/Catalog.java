@@ -127,6 +127,15 @@ public interface Catalog extends AutoCloseable {
     record Totals(long chunks, long graphChunks, boolean graphUnknown) {
     }
 
+    /**
+     * Visible versions indexed while no graph or RDF store was enabled (their graph count is
+     * {@link io.polyrag.core.model.VersionRecords#NOT_EXTRACTED}), in document id order, at most {@code limit}.
+     */
+    List<io.polyrag.core.model.VersionRecords> unextracted(int limit);
+
+    /** Records how many of a visible version's chunks carry entities or relations, once they were extracted. */
+    void recordGraph(DocumentVersion version, int graphChunks);
+
     /** The totals of the visible versions; see {@link Totals}. */
     Totals totals();
 

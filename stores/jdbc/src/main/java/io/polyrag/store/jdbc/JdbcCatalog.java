@@ -535,6 +535,37 @@ public class JdbcCatalog implements CatalogAndJobs {
     }
 
     @Override
+    public List<io.polyrag.core.model.VersionRecords> unextracted(int limit) {
+        return jdbc.tx("list versions indexed without extraction", c -> {
+            List<io.polyrag.core.model.VersionRecords> out = new ArrayList<>();
+            try (PreparedStatement ps = c.prepareStatement("SELECT id, visible_version, kb, chunk_count, graph_chunks "
+                    + "FROM documents WHERE deleted = FALSE AND visible_version > 0 AND graph_chunks = ? ORDER BY id "
+                    + "LIMIT ?")) {
+                ps.setInt(1, io.polyrag.core.model.VersionRecords.NOT_EXTRACTED);
+                ps.setInt(2, limit);
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        out.add(new io.polyrag.core.model.VersionRecords(new DocumentVersion(rs.getString(1),
+                                rs.getLong(2)), rs.getString(3), rs.getInt(4), rs.getInt(5)));
+                    }
+                }
+            }
+            return out;
+        });
+    }
+
+    @Override
+    public void recordGraph(DocumentVersion v, int graphChunks) {
+        jdbc.tx("record a version's graph count", c -> {
+            update(c, "UPDATE document_versions SET graph_chunks = ? WHERE document_id = ? AND version = ?",
+                    graphChunks, v.documentId(), v.version());
+            update(c, "UPDATE documents SET graph_chunks = ? WHERE id = ? AND visible_version = ?", graphChunks,
+                    v.documentId(), v.version());
+            return null;
+        });
+    }
+
+    @Override
     public Totals totals() {
         return jdbc.tx("count visible records", c -> {
             try (PreparedStatement ps = c.prepareStatement("SELECT COALESCE(SUM(chunk_count), 0), "
