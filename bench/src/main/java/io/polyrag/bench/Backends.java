@@ -166,23 +166,11 @@ public final class Backends {
         return url + (url.contains("?") ? "&" : "?") + "currentSchema=" + name + ",public";
     }
 
-    interface Search {
-        void run(String q);
-    }
-
-    private static long[] time(List<String> qs, Search s) {
-        qs.stream().limit(20).forEach(s::run);
-        long[] t = new long[qs.size()];
-        for (int i = 0; i < qs.size(); i++) {
-            long t0 = System.nanoTime();
-            s.run(qs.get(i));
-            t[i] = System.nanoTime() - t0;
-        }
-        Arrays.sort(t);
-        return t;
+    private static long[] time(List<String> qs, java.util.function.Consumer<String> search) {
+        return Bench.time(qs, search);
     }
 
     private static double ms(long[] sorted, double p) {
-        return sorted[Math.max(0, (int) Math.ceil(p * sorted.length) - 1)] / 1e6;
+        return Bench.pct(sorted, p);
     }
 }

@@ -151,7 +151,7 @@ public final class Bench {
     }
 
     /** Runs every query once to warm up, then again timed; returns the sorted latencies in nanoseconds. */
-    private static long[] time(List<String> qs, Consumer<String> search) {
+    static long[] time(List<String> qs, Consumer<String> search) {
         qs.stream().limit(20).forEach(search);
         long[] t = new long[qs.size()];
         for (int i = 0; i < qs.size(); i++) {
@@ -169,7 +169,7 @@ public final class Bench {
                 sorted.length / total);
     }
 
-    private static double pct(long[] sorted, double p) {
+    static double pct(long[] sorted, double p) {
         return sorted[Math.max(0, (int) Math.ceil(p * sorted.length) - 1)] / 1e6;
     }
 

@@ -2,6 +2,7 @@ package io.polyrag.replicas;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.polyrag.store.opensearch.TestOpenSearch;
 import io.polyrag.testing.TestPostgres;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;

@@ -120,25 +120,28 @@ final class JdbcJobs {
     }
 
     List<JobInfo> list(String tenant, int offset, int limit) {
-        return jdbc.tx("list jobs", c -> {
-            List<String> ids = new ArrayList<>();
-            try (PreparedStatement ps = c.prepareStatement("SELECT id FROM jobs WHERE tenant = ? "
-                    + "ORDER BY created_at DESC, id LIMIT ? OFFSET ?")) {
-                ps.setString(1, tenant);
-                ps.setInt(2, limit);
-                ps.setInt(3, offset);
-                try (ResultSet rs = ps.executeQuery()) {
-                    while (rs.next()) {
-                        ids.add(rs.getString(1));
-                    }
+        return jdbc.tx("list jobs", c -> jobsOf(c, "SELECT id FROM jobs WHERE tenant = ? ORDER BY created_at DESC, id "
+                + "LIMIT ? OFFSET ?", tenant, limit, offset));
+    }
+
+    /** The jobs whose ids {@code sql} selects (its first column), in its order. */
+    private static List<JobInfo> jobsOf(Connection c, String sql, Object... args) throws SQLException {
+        List<String> ids = new ArrayList<>();
+        try (PreparedStatement ps = c.prepareStatement(sql)) {
+            for (int i = 0; i < args.length; i++) {
+                ps.setObject(i + 1, args[i]);
+            }
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    ids.add(rs.getString(1));
                 }
             }
-            List<JobInfo> out = new ArrayList<>();
-            for (String id : ids) {
-                read(c, id).ifPresent(out::add);
-            }
-            return out;
-        });
+        }
+        List<JobInfo> out = new ArrayList<>();
+        for (String id : ids) {
+            read(c, id).ifPresent(out::add);
+        }
+        return out;
     }
 
     boolean finish(String jobId, int attempt, JobStatus status, JobProgress p, String error) {
@@ -180,24 +183,8 @@ final class JdbcJobs {
     }
 
     List<JobInfo> changedSince(java.time.Instant since, int limit) {
-        return jdbc.tx("list changed jobs", c -> {
-            List<String> ids = new ArrayList<>();
-            try (PreparedStatement ps = c.prepareStatement("SELECT id FROM jobs WHERE updated_at >= ? "
-                    + "ORDER BY updated_at, id LIMIT ?")) {
-                ps.setObject(1, since.atOffset(java.time.ZoneOffset.UTC));
-                ps.setInt(2, limit);
-                try (ResultSet rs = ps.executeQuery()) {
-                    while (rs.next()) {
-                        ids.add(rs.getString(1));
-                    }
-                }
-            }
-            List<JobInfo> out = new ArrayList<>();
-            for (String id : ids) {
-                read(c, id).ifPresent(out::add);
-            }
-            return out;
-        });
+        return jdbc.tx("list changed jobs", c -> jobsOf(c, "SELECT id FROM jobs WHERE updated_at >= ? "
+                + "ORDER BY updated_at, id LIMIT ?", since.atOffset(java.time.ZoneOffset.UTC), limit));
     }
 
     Optional<JobInfo> job(String jobId) {

@@ -7,15 +7,15 @@ import org.codelibs.opensearch.runner.OpenSearchRunner;
 
 /**
  * One real OpenSearch node for this test JVM (about 8 s to start, so it is shared), in a temporary folder, its HTTP
- * port picked free above 9200; stopped when the JVM exits.
+ * port picked free above 9200; stopped when the JVM exits. Shared with other modules' tests as this module's test jar.
  */
-final class TestOpenSearch {
+public final class TestOpenSearch {
     private static String url;
 
     private TestOpenSearch() {
     }
 
-    static synchronized String url() {
+    public static synchronized String url() {
         if (url == null) {
             try {
                 Path home = Files.createTempDirectory("polyrag-opensearch");
