@@ -25,7 +25,8 @@ final class UploadJob implements JobHandler {
      * A staged file of a job.
      *
      * @param name the client's file name
-     * @param key the blob holding its bytes
+     * @param key the blob holding its bytes; null for a file over the size limit (not stored: the job refuses it by
+     *     its size) or one staged locally by an earlier version
      * @param size its size in bytes
      * @param path where its bytes are, for a job queued by a version that staged on the local disk (key null)
      */
@@ -63,7 +64,7 @@ final class UploadJob implements JobHandler {
     public JobProgress run(JobStore.Claimed job, JobHandler.Context context) {
         Payload p = JSON.readValue(job.payload(), Payload.class);
         List<IngestInput> inputs = p.files().stream().map(f -> new IngestInput("upload:" + f.name(), f.name(),
-                f.key() == null ? sizeOf(legacyPath(f.path())) : f.size(), null, () -> read(f))).toList();
+                f.key() == null && f.path() != null ? sizeOf(legacyPath(f.path())) : f.size(), null, () -> read(f))).toList();
         long calls = 0;
         long tokens = 0;
         if (!p.skipGraph() && components.extractor != null && components.extractor.spendsTokens()) {
@@ -88,6 +89,9 @@ final class UploadJob implements JobHandler {
     /** A staged file's bytes; one that is gone fails its item only, saying why. */
     private byte[] read(JobFile f) throws IOException {
         if (f.key() == null) {
+            if (f.path() == null) {
+                throw new IOException("too large to stage (" + f.size() + " bytes)");
+            }
             return Files.readAllBytes(legacyPath(f.path()));
         }
         var blob = components.blobs.get(f.key()).orElseThrow(() -> new java.io.FileNotFoundException("the staged "

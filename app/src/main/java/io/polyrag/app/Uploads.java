@@ -109,8 +109,15 @@ public final class Uploads {
         String token = UUID.randomUUID().toString();
         List<UploadJob.JobFile> staged = new ArrayList<>();
         try {
+            long max = components.config.get(Settings.INGEST_MAX_FILE_MB) * 1024L * 1024L;
             for (int i = 0; i < files.size(); i++) {
                 StagedFile f = files.get(i);
+                long size = Files.size(f.path());
+                if (size > max) {
+                    // Not read, not stored: the job reports it too large, by its size, as an ingest would.
+                    staged.add(new UploadJob.JobFile(f.name(), null, size, null));
+                    continue;
+                }
                 byte[] bytes = Files.readAllBytes(f.path());
                 String key = JOB_BLOBS + token + "-" + i;
                 components.blobs.put(key, bytes, null, f.name());
@@ -119,7 +126,7 @@ public final class Uploads {
             return jobs.submit(tenant, UploadJob.KIND, UploadJob.payload(new UploadJob.Payload(kb.storageName(),
                     null, staged, skipGraph, title, meta)));
         } catch (IOException | RuntimeException e) {
-            staged.forEach(f -> deleteBlobQuietly(f.key()));
+            staged.stream().filter(f -> f.key() != null).forEach(f -> deleteBlobQuietly(f.key()));
             if (e instanceof IOException io) {
                 throw new UncheckedIOException("cannot read the uploaded files to stage them", io);
             }

@@ -77,6 +77,25 @@ class UploadStagingTest {
     }
 
     @Test
+    void a_file_over_the_size_limit_is_neither_read_nor_stored_and_its_job_says_why() throws IOException {
+        try (Polyrag p = Polyrag.open(PolyragTest.config(data(), Map.of("ingest.max.file.mb", "1")))) {
+            Path dir = p.uploads().newStagingDir();
+            Files.write(dir.resolve("0"), new byte[2 * 1024 * 1024]);
+            Files.writeString(dir.resolve("1"), "# Tapir\n\nThe tapir browses at dusk.");
+            String job = p.uploads().submit(KnowledgeBase.of("zoo"), dir, List.of(new StagedFile("big.bin",
+                    dir.resolve("0")), new StagedFile("tapir.md", dir.resolve("1"))), false);
+            assertThat(blobs("job-")).as("only the small file is staged").hasSize(1);
+            org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> p.jobs().get(job).status()
+                    .finished());
+            var done = p.jobs().get(job);
+            assertThat(done.status()).isEqualTo(JobStatus.PARTIAL);
+            assertThat(done.progress().added()).isEqualTo(1);
+            assertThat(done.progress().errors()).singleElement().satisfies(e -> assertThat(e.reason())
+                    .contains("big.bin").contains("too large"));
+        }
+    }
+
+    @Test
     void a_job_queued_by_the_previous_version_still_finds_its_locally_staged_files() throws IOException {
         // The previous version's payload: files as {name, path}, the path written the way Jackson writes a Path.
         Path file = Files.writeString(tmp.resolve("0"), "# Okapi\n\nThe okapi is a giraffid.");
