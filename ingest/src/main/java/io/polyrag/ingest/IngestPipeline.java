@@ -467,13 +467,17 @@ public final class IngestPipeline {
             tally.extracted(relationCount, 0);
         } catch (RuntimeException e) {
             staged.forEach(this::discardQuietly);
-            // What reached some stores before the failure goes too (or, if the stores are down, at the next purge).
-            purge(staged);
+            boolean storage = io.polyrag.core.StorageProblems.kind(e) != io.polyrag.core.StorageProblems.Kind.OTHER;
+            if (!storage) {
+                // What reached some stores before the failure goes too. Not on a full disk or a read-only folder:
+                // writing more there fails too; the next recovery sweep purges it once the disk allows.
+                purge(staged);
+            }
             prepared.forEach(p -> tally.failed(p.input().name(), p.input().name()
                     + ": could not be written to the stores, nothing of it was kept (" + e.getMessage() + ")"));
             // A full disk, a read-only folder or a damaged index fails every later batch the same way: stop at the
             // first, with one line. Anything else may be this batch's own problem, so the next batch goes on.
-            if (io.polyrag.core.StorageProblems.kind(e) != io.polyrag.core.StorageProblems.Kind.OTHER) {
+            if (storage) {
                 LOG.log(Level.WARNING, "writing a batch of " + prepared.size() + " documents failed: " + e.getMessage());
                 throw new IngestStopped(tally, e);
             }

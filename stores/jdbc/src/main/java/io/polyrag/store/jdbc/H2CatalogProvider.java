@@ -58,10 +58,12 @@ public final class H2CatalogProvider implements CatalogProvider {
                 pool.get().dispose();
             }
         }, () -> {
-            // H2 closes a database whose write failed (a full disk): open it again from its file.
-            pool.get().dispose();
-            pool.set(connect(url, dir));
-            return pool.get();
+            // H2 closes a database whose write failed (a full disk): open it again from its file. The new pool first:
+            // if the file cannot be opened yet, the old one stays in place (its connections report the database
+            // closed, which the next call retries) instead of a disposed pool that fails every later call.
+            JdbcConnectionPool fresh = connect(url, dir);
+            pool.getAndSet(fresh).dispose();
+            return fresh;
         }, clock);
     }
 
