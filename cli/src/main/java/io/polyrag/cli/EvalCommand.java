@@ -27,7 +27,7 @@ import picocli.CommandLine.Spec;
 
 /** {@code polyrag eval --dataset DIR}: index a BEIR dataset and report retrieval quality per configuration. */
 @Command(name = "eval", mixinStandardHelpOptions = true, description = "Evaluate retrieval on a BEIR-format dataset (nDCG@10, Recall@100, MRR@10, "
-        + "latency) for each modality alone and fused.")
+        + "latency) for each modality alone and fused; or, with --answers, how often answers quote the sentence that answers.")
 final class EvalCommand implements Callable<Integer> {
     @ParentCommand
     PolyragCommand parent;

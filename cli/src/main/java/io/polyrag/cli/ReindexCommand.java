@@ -17,7 +17,8 @@ import picocli.CommandLine.Spec;
         + "from the catalog's chunk text, without reading the originals again (graph and RDF: entities extracted "
         + "from it).",
     "Runs as a background job of this process and waits for it; a running server takes the same job at POST "
-        + "/v1/admin/reindex. Until a store is whole, searches skip its leg and say so.",
+        + "/v1/admin/reindex. Until a store is whole, searches skip its leg and say so (a new embedding model's: "
+        + "the previous model serves its own index meanwhile).",
     "Exit code 0 when it finished, 1 when it failed or was stopped."})
 final class ReindexCommand implements Callable<Integer> {
     @ParentCommand

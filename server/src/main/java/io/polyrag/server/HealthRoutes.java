@@ -47,6 +47,10 @@ final class HealthRoutes {
         }).summary("admin", "Compare every store with the catalog (operator)")
                 .response(200, "the report", AdminWire.Check.class);
         api.post("/v1/admin/reindex", ctx -> {
+            if (ctx.queryParams("modality").size() > 1) {
+                throw new InvalidInputException("modality: give one, or none to back-fill every store that lacks "
+                        + "records (one job each otherwise)");
+            }
             String modality = ctx.queryParam("modality");
             String id = polyrag.admin().reindex(modality);
             String location = "/v1/admin/jobs/" + id;

@@ -158,6 +158,7 @@ class OpenApiContractTest {
         call("GET", "/v1/admin/check?repair=true", null, 400);
         String reindex = json(call("POST", "/v1/admin/reindex?modality=vector", null, 202)).get("job_id").asString();
         call("POST", "/v1/admin/reindex?modality=nope", null, 400);
+        call("POST", "/v1/admin/reindex?modality=vector&modality=fulltext", null, 400);
         call("GET", "/v1/admin/jobs/" + reindex, null, 200);
         call("GET", "/v1/admin/jobs/nope", null, 404);
         JsonNode key = json(call("POST", "/v1/admin/keys", "{\"tenant\": \"acme\", \"name\": \"contract\"}", 201));
