@@ -2,7 +2,7 @@
 //   node e2e/e2e.mjs full  URL OUT KEY FILE...   upload FILEs (one is expected to be skipped), watch them process,
 //                                                search, ask, open a citation, switch tabs and come back, draw and
 //                                                expand the graph; with KEY, first see the 401 state and enter it
-//   node e2e/e2e.mjs local URL OUT               a server in local (no-key) mode: load, search
+//   node e2e/e2e.mjs local URL OUT               a server in local (no-key) mode: load, search, a figure
 // Saves a screenshot of every tab under OUT and fails on any console error or warning, or page error.
 // Prints one JSON line of what it saw last.
 import { chromium } from 'playwright-core';
@@ -54,6 +54,16 @@ try {
     await page.locator('.results .muted').first().waitFor(T);
     seen.localHits = await page.locator('.hit').count();
     await shot('local-search');
+    // A report with a chart: the hit about it shows the figure's image, fetched and decoded by the browser.
+    await page.getByLabel('Query').fill('quarterly sales by region');
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    const img = page.locator('.hit .figure img').first();
+    await img.waitFor(T);
+    await page.waitForFunction(() => { const i = document.querySelector('.hit .figure img');
+      return i && i.complete && i.naturalWidth > 0; }, null, T);
+    seen.figureWidth = await img.evaluate((i) => i.naturalWidth);
+    seen.figureCaption = await page.locator('.hit .figure figcaption').first().innerText();
+    await shot('figures');
   } else {
     if (key) {
       step('the 401 state, then the key');

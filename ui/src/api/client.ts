@@ -8,6 +8,7 @@ export type Hit = Schemas['SearchWireHit'];
 export type Results = Schemas['SearchWireResults'];
 export type Answer = Schemas['SearchWireAnswerBody'];
 export type AnswerSource = Schemas['SearchWireSource'];
+export type Figure = Schemas['SearchWireFigureBody'];
 export type Job = Schemas['IngestWireJob'];
 export type SearchBody = Schemas['DtosSearchBody'];
 export type QueryBody = Schemas['DtosQueryBody'];
@@ -145,6 +146,17 @@ export async function downloadOriginal(documentId: string, name: string) {
   a.download = name;
   a.click();
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+/**
+ * A figure's image as an object URL, fetched with the key (an <img src> could not send it); the caller revokes it.
+ * Only the server's own figure route is fetched.
+ */
+export async function figureImage(url: string): Promise<string> {
+  if (!/^\/v1\/documents\/[^/?#]+\/figures\/\d+$/.test(url)) throw new Error(`not a figure URL: ${url}`);
+  const response = await fetch(url, { headers: authHeaders() });
+  if (!response.ok) throw toError(response.status, await response.json().catch(() => undefined));
+  return URL.createObjectURL(await response.blob());
 }
 
 export function message(e: unknown): string {

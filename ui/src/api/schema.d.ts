@@ -447,6 +447,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/documents/{id}/figures/{figure}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A figure's image, as search hits and answer sources list it (figures[].url) */
+        get: operations["getDocumentsIdFiguresFigure"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        /** A figure's image, as search hits and answer sources list it (figures[].url) (headers only) */
+        head: operations["headDocumentsIdFiguresFigure"];
+        patch?: never;
+        trace?: never;
+    };
     "/v1/formats": {
         parameters: {
             query?: never;
@@ -1087,6 +1105,17 @@ export interface components {
                 [key: string]: number;
             } | null;
         };
+        SearchWireFigureBody: {
+            id: string | null;
+            number: number;
+            caption: string | null;
+            location: string | null;
+            media_type: string | null;
+            width: number;
+            height: number;
+            anchored: boolean;
+            url: string | null;
+        };
         SearchWireGrounded: {
             sentence: string | null;
             supported_by: number[] | null;
@@ -1112,6 +1141,7 @@ export interface components {
             } | null;
             merged: string[] | null;
             explain: components["schemas"]["SearchWireExplain"] | null;
+            figures: components["schemas"]["SearchWireFigureBody"][] | null;
         };
         SearchWirePassage: {
             chunk_id: string | null;
@@ -1142,6 +1172,7 @@ export interface components {
             uri: string | null;
             knowledge_base: string | null;
             passages: components["schemas"]["SearchWirePassage"][] | null;
+            figures: components["schemas"]["SearchWireFigureBody"][] | null;
         };
     };
     responses: never;
@@ -3022,6 +3053,86 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description its bytes, with its media type */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description a problem with the request (headers only) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description a problem of the server (headers only) */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    getDocumentsIdFiguresFigure: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the document id */
+                id: string;
+                /** @description the figure's number in the document, from 1 */
+                figure: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the image, with its media type (image/png, image/jpeg) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "*/*": string;
+                };
+            };
+            /** @description a problem with the request; the detail names the field and the fix */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description a problem of the server or a store; the detail says which, and what to do */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    headDocumentsIdFiguresFigure: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the document id */
+                id: string;
+                /** @description the figure's number in the document, from 1 */
+                figure: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the image, with its media type (image/png, image/jpeg) */
             200: {
                 headers: {
                     [name: string]: unknown;

@@ -1,6 +1,6 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { TabProps } from '../App';
-import { message, streamEvents, type Answer, type AnswerSource } from '../api/client';
+import { figureImage, message, streamEvents, type Answer, type AnswerSource, type Figure } from '../api/client';
 import { highlight } from '../highlight';
 import type { Turn } from '../state';
 import { queryBody } from './Search';
@@ -125,6 +125,40 @@ export function SourceCard({ source, query }: { source: AnswerSource; query: str
           <p>{p.hit ? highlight(p.text ?? '', query) : p.text}</p>
         </blockquote>
       ))}
+      <Figures figures={source.figures ?? []} />
     </div>
+  );
+}
+
+/** The figures that came with a hit or a source: each image with its caption and place. */
+export function Figures({ figures }: { figures: Figure[] }) {
+  if (!figures.length) return null;
+  return (
+    <div className="figures">
+      {figures.map((f) => <FigureView key={f.id ?? f.url ?? ''} figure={f} />)}
+    </div>
+  );
+}
+
+function FigureView({ figure }: { figure: Figure }) {
+  const [src, setSrc] = useState('');
+  const [error, setError] = useState('');
+  useEffect(() => {
+    let live = true;
+    let url = '';
+    figureImage(figure.url ?? '').then((u) => {
+      if (live) { url = u; setSrc(u); } else URL.revokeObjectURL(u);
+    }, (e: unknown) => { if (live) setError(message(e)); });
+    return () => { live = false; if (url) URL.revokeObjectURL(url); };
+  }, [figure.url]);
+  const caption = figure.caption || `Figure ${figure.number}`;
+  return (
+    <figure className="figure">
+      {src ? <a href={src} target="_blank" rel="noreferrer"><img src={src} alt={caption} width={figure.width}
+        height={figure.height} /></a>
+        : <div className="figure-placeholder" role={error ? 'alert' : undefined}>{error || 'Loading figure…'}</div>}
+      <figcaption>{caption}{figure.location ? <span className="muted"> · {figure.location}</span> : null}
+        {figure.anchored ? null : <span className="muted"> · caption matched</span>}</figcaption>
+    </figure>
   );
 }

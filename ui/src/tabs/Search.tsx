@@ -3,7 +3,7 @@ import { api, message, ok, type Hit, type QueryBody, type SearchBody } from '../
 import { highlight } from '../highlight';
 import type { Controls } from '../state';
 import { Field } from './Field';
-import { SourceCard } from './Chat';
+import { Figures, SourceCard } from './Chat';
 
 /** The controls as the API's own request fields (the generated types check each name). */
 export function searchBody(query: string, c: Controls): SearchBody {
@@ -168,6 +168,7 @@ function Results({ query, hits, took, fusion, degraded, warnings }: { query: str
               ))}
             </div>
             <p className="text">{highlight(h.text ?? '', query)}</p>
+            <Figures figures={h.figures ?? []} />
             {h.explain ? (
               <details className="explain"><summary>Explain</summary>
                 <table><tbody>{Object.entries(h.explain.contributions ?? {}).sort().map(([m, v]) => (

@@ -15,6 +15,9 @@ const hit = { rank: 1, score: 0.5, document_id: 'd1', chunk_id: 'c1', uri: 'file
   knowledge_base: 'default', version: 1, ordinal: 0, sources: { vector: { rank: 1, score: 0.9 },
     fulltext: { rank: 3, score: 2.1 } }, merged: [], explain: null };
 
+const figure = { id: 'd1/1', number: 1, caption: 'Figure 1: Radium output by year', location: 'page 2',
+  media_type: 'image/png', width: 640, height: 400, anchored: true, url: '/v1/documents/d1/figures/1' };
+
 let requests: { url: string; method: string; auth: string | null; body: string }[] = [];
 let keysRequired = false;
 
@@ -40,7 +43,11 @@ beforeEach(() => {
     }
     if (url.pathname === '/v1/search') {
       return json({ query: 'q', took_ms: 3, modalities: ['vector'], degraded: [], warnings: [], fusion: 'rrf',
-        hits: [hit] });
+        hits: [request.method === 'POST' && (await request.clone().text()).includes('chart') ? { ...hit,
+          figures: [figure] } : hit] });
+    }
+    if (url.pathname === '/v1/documents/d1/figures/1') {
+      return new Response(new Uint8Array([137, 80, 78, 71]), { headers: { 'Content-Type': 'image/png' } });
     }
     return json({ title: 'Not Found', status: 404, detail: `no route ${url.pathname}` }, 404);
   }));
@@ -48,6 +55,24 @@ beforeEach(() => {
 afterEach(() => vi.unstubAllGlobals());
 
 describe('the app', () => {
+  it('shows the figures that come with a hit, fetched with the key', async () => {
+    URL.createObjectURL = vi.fn(() => 'blob:figure-1');
+    URL.revokeObjectURL = vi.fn();
+    keysRequired = true;
+    sessionStorage.setItem('polyrag.apiKey', 'good-key');
+    const user = userEvent.setup();
+    render(<App />);
+    await user.click(await screen.findByRole('tab', { name: 'Search' }));
+    await user.type(screen.getByLabelText('Query'), 'radium chart');
+    await user.click(screen.getByRole('button', { name: 'Search' }));
+    const img = await screen.findByRole('img', { name: 'Figure 1: Radium output by year' }) as HTMLImageElement;
+    expect(img.getAttribute('src')).toBe('blob:figure-1');
+    expect(screen.getByText('Figure 1: Radium output by year')).toBeTruthy();
+    const fetched = requests.find((r) => r.url === '/v1/documents/d1/figures/1');
+    expect(fetched?.auth).toBe('Bearer good-key');
+    sessionStorage.clear();
+  });
+
   it('keeps typed input, results and the chat draft across tab switches', async () => {
     const user = userEvent.setup();
     render(<App />);

@@ -148,12 +148,18 @@ final class Components implements AutoCloseable {
                     stores, new IngestPipeline.Options(config.get(Settings.INGEST_BATCH_DOCUMENTS),
                             config.get(Settings.INGEST_MAX_FILE_MB) * 1024L * 1024L, signature(config, e),
                             config.get(Settings.INGEST_DUPLICATES).equals("skip")));
+            pipeline.figures(new IngestPipeline.FigureOptions(blobs, io.polyrag.core.model.FigureMode.parse(
+                    config.get(Settings.FIGURES_EXTRACT)), config.get(Settings.FIGURES_FILE_MAX),
+                    config.get(Settings.FIGURES_FILE_MAX_MB) * 1024L * 1024L, config.get(Settings.FIGURES_INGEST_MAX),
+                    config.get(Settings.FIGURES_INGEST_MAX_MB) * 1024L * 1024L,
+                    config.get(Settings.INGEST_PARSE_TIMEOUT_SECONDS) * 1000L));
             Reranker reranker = reranker(config, context, llm);
             if (reranker instanceof AutoCloseable closeable) {
                 track(closeable);
             }
             this.searcher = track(new HybridSearcher(retrievers, catalog, searchOptions(config), reranker,
                     expander(config, llm)));
+            searcher.figures(config.get(Settings.FIGURES_MAX));
             // Sentence vectors of extractive answers stay in the answerer's memory, not the catalog's cache.
             this.answers = new AnswerService(searcher, catalog, llm, config.get(Settings.LLM_MAX_ANSWER_TOKENS), raw);
         } catch (RuntimeException ex) {

@@ -88,6 +88,21 @@ public final class Documents {
                 + "' has no stored original: only uploaded files are kept (POST /v1/documents, /v1/ingest/files)"));
     }
 
+    /**
+     * Figure {@code number} of the document's visible version: its image. Not found for another tenant's document,
+     * one not visible yet, or a number it does not have.
+     */
+    public io.polyrag.core.port.BlobStore.Blob figure(String id, int number) {
+        DocumentInfo d = own(id).orElseThrow(() -> notFound(id));
+        if (number < 1) {
+            throw new InvalidInputException("figure numbers start at 1, got " + number);
+        }
+        return components.blobs.get(io.polyrag.core.model.Figure.blobKey(d.id(), d.visibleVersion(), number))
+                .orElseThrow(() -> new io.polyrag.core.NotFoundException("document '" + id + "' has no figure "
+                        + number + (d.visibleVersion() > 0 ? " (its figures are listed with the search hits and "
+                        + "answer sources they belong to)" : "")));
+    }
+
     private java.util.Optional<DocumentInfo> own(String id) {
         return known(id).filter(d -> d.visibleVersion() > 0);
     }

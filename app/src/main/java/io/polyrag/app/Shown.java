@@ -26,7 +26,7 @@ final class Shown {
         return new SearchResponse(r.query(), r.tookMs(), r.modalities(), r.degraded(), r.hits().stream()
                 .map(h -> new SearchHit(h.rank(), h.score(), h.documentId(), h.chunkId(), h.uri(), h.title(), h.text(),
                         h.kind(), h.headingPath(), t.show(h.knowledgeBase()), h.sources(), h.version(), h.ordinal(),
-                        h.location(), h.merged(), h.contributions())).toList(), r.warnings(), r.fusion());
+                        h.location(), h.merged(), h.contributions(), h.figures())).toList(), r.warnings(), r.fusion());
     }
 
     static Answer of(Tenant t, Answer a) {
@@ -43,7 +43,7 @@ final class Shown {
 
     private static List<AnswerSource> sources(Tenant t, List<AnswerSource> sources) {
         return sources.stream().map(s -> new AnswerSource(s.number(), s.documentId(), s.title(), s.uri(),
-                t.show(s.knowledgeBase()), s.passages())).toList();
+                t.show(s.knowledgeBase()), s.passages(), s.figures())).toList();
     }
 
     static DocumentInfo of(Tenant t, DocumentInfo d) {

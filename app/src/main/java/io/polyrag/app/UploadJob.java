@@ -38,9 +38,14 @@ final class UploadJob implements JobHandler {
      * description — the title and metadata to record once it is indexed.
      *
      * @param stagingDir the local folder of a job queued by a version that staged on the local disk; null now
+     * @param figures auto, force or skip; null for the configured default (and jobs queued before figures existed)
      */
     record Payload(String knowledgeBase, String stagingDir, List<JobFile> files, boolean skipGraph, String title,
-            io.polyrag.core.model.DocumentMeta meta) {
+            io.polyrag.core.model.DocumentMeta meta, String figures) {
+        Payload(String knowledgeBase, String stagingDir, List<JobFile> files, boolean skipGraph, String title,
+                io.polyrag.core.model.DocumentMeta meta) {
+            this(knowledgeBase, stagingDir, files, skipGraph, title, meta, null);
+        }
     }
 
     private final Components components;
@@ -78,7 +83,8 @@ final class UploadJob implements JobHandler {
         JobProgress[] last = {JobProgress.queued()};
         IngestPipeline.Run run = Ingest.run(components, p.skipGraph());
         io.polyrag.core.model.IngestReport report = components.pipeline.ingest(inputs, p.knowledgeBase(),
-                new IngestPipeline.Run(run.skipGraph(), run.tokenBudget(), context::canceled), pr -> {
+                new IngestPipeline.Run(run.skipGraph(), run.tokenBudget(), context::canceled, p.figures() == null ? null
+                        : io.polyrag.core.model.FigureMode.parse(p.figures())), pr -> {
                     last[0] = pr.withEstimate(estimatedCalls, estimatedTokens);
                     context.progress(last[0]);
                 });

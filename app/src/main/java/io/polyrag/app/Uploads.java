@@ -99,6 +99,15 @@ public final class Uploads {
      */
     public String submit(KnowledgeBase knowledgeBase, Path stagingDir, List<StagedFile> files, boolean skipGraph,
             String title, io.polyrag.core.model.DocumentMeta meta) {
+        return submit(knowledgeBase, stagingDir, files, skipGraph, title, meta, null);
+    }
+
+    /**
+     * Like {@link #submit(KnowledgeBase, Path, List, boolean, String, io.polyrag.core.model.DocumentMeta)}, taking
+     * figures from PDFs and Office files as {@code figures} says (null: the configured default).
+     */
+    public String submit(KnowledgeBase knowledgeBase, Path stagingDir, List<StagedFile> files, boolean skipGraph,
+            String title, io.polyrag.core.model.DocumentMeta meta, io.polyrag.core.model.FigureMode figures) {
         if (files.isEmpty()) {
             throw new InvalidInputException("no files to ingest: send at least one file");
         }
@@ -124,7 +133,7 @@ public final class Uploads {
                 staged.add(new UploadJob.JobFile(f.name(), key, bytes.length, null));
             }
             return jobs.submit(tenant, UploadJob.KIND, UploadJob.payload(new UploadJob.Payload(kb.storageName(),
-                    null, staged, skipGraph, title, meta)));
+                    null, staged, skipGraph, title, meta, figures == null ? null : figures.wireName())));
         } catch (IOException | RuntimeException e) {
             staged.stream().filter(f -> f.key() != null).forEach(f -> deleteBlobQuietly(f.key()));
             if (e instanceof IOException io) {

@@ -53,8 +53,14 @@ final class SearchCommand implements Callable<Integer> {
                     + (h.location().isEmpty() ? "" : "  (" + h.location() + ")");
             String sources = h.sources().entrySet().stream().sorted(Map.Entry.comparingByKey())
                     .map(e -> e.getKey() + " #" + e.getValue().rank()).collect(Collectors.joining(", "));
-            out.printf(java.util.Locale.ROOT, "%2d. %s%s%n    %s%n    score %.4f · %s%n    %s%n%n", h.rank(), h.title(), where, h.uri(),
+            out.printf(java.util.Locale.ROOT, "%2d. %s%s%n    %s%n    score %.4f · %s%n    %s%n", h.rank(), h.title(), where, h.uri(),
                     h.score(), sources, snippet(h.text()));
+            for (var f : h.figures()) {
+                out.println("    figure " + f.number() + (f.location().isEmpty() ? "" : " (" + f.location() + ")") + ": "
+                        + (f.caption().isEmpty() ? "no caption" : snippet(f.caption())) + "  /v1/documents/"
+                        + f.documentId() + "/figures/" + f.number());
+            }
+            out.println();
         }
         out.println(r.hits().size() + " hits in " + r.tookMs() + " ms");
     }

@@ -10,6 +10,7 @@ import io.polyrag.core.model.ChunkDraft;
 import io.polyrag.core.model.DocumentDraft;
 import io.polyrag.core.model.DocumentInfo;
 import io.polyrag.core.model.DocumentVersion;
+import io.polyrag.core.model.FigureMode;
 import io.polyrag.core.model.Ids;
 import io.polyrag.core.model.KnowledgeBase;
 import io.polyrag.core.model.IndexedDocument;
@@ -53,6 +54,7 @@ import java.util.stream.IntStream;
  */
 public final class IngestPipeline {
     private static final System.Logger LOG = System.getLogger(IngestPipeline.class.getName());
+    private static final WordTokenCounter TOKENS = new WordTokenCounter();
 
     /**
      * @param batchSize most documents written together
@@ -86,17 +88,54 @@ public final class IngestPipeline {
      * @param skipGraph index without extracting entities and relations (the graph and RDF stores get nothing)
      * @param tokenBudget most language-model tokens extraction may spend in this ingest; 0 means no limit
      * @param canceled asked before each input: true stops the ingest there (what was written stays written)
+     * @param figures which figures to take from PDFs and Office files; null for the configured default
      */
-    public record Run(boolean skipGraph, long tokenBudget, java.util.function.BooleanSupplier canceled) {
+    public record Run(boolean skipGraph, long tokenBudget, java.util.function.BooleanSupplier canceled,
+            FigureMode figures) {
         public static final Run DEFAULT = new Run(false, 0);
 
         public Run(boolean skipGraph, long tokenBudget) {
             this(skipGraph, tokenBudget, () -> false);
         }
+
+        public Run(boolean skipGraph, long tokenBudget, java.util.function.BooleanSupplier canceled) {
+            this(skipGraph, tokenBudget, canceled, null);
+        }
+    }
+
+    /**
+     * Where figures go and how many an ingest keeps.
+     *
+     * @param blobs the store that keeps their images (with the documents' originals)
+     * @param defaultMode the mode of an ingest that does not say
+     * @param perFile most figures kept from one file
+     * @param perFileBytes most image bytes kept from one file
+     * @param perIngest most figures kept by one ingest
+     * @param perIngestBytes most image bytes kept by one ingest
+     * @param timeoutMs longest one file's extraction may take
+     */
+    public record FigureOptions(io.polyrag.core.port.BlobStore blobs, FigureMode defaultMode, int perFile,
+            long perFileBytes, int perIngest, long perIngestBytes, long timeoutMs) {
+    }
+
+    /** A figure about to be indexed: its chunk's place among the document's drafts, what the catalog keeps, its bytes. */
+    private record PreparedFigure(int draft, io.polyrag.core.model.Figure figure, byte[] bytes) {
     }
 
     private record Prepared(IngestInput input, String documentId, String fingerprint, long size,
-            ParsedDocument parsed, List<ChunkDraft> drafts, boolean replacing) {
+            ParsedDocument parsed, List<ChunkDraft> drafts, boolean replacing, List<PreparedFigure> figures) {
+    }
+
+    /** What is left of one ingest's figure allowance. */
+    private static final class FigureBudget {
+        int count;
+        long bytes;
+        boolean warned;
+
+        FigureBudget(int count, long bytes) {
+            this.count = count;
+            this.bytes = bytes;
+        }
     }
 
     private final Catalog catalog;
@@ -106,6 +145,7 @@ public final class IngestPipeline {
     private final StoreSet stores;
     private final Options options;
     private final EntityExtractor extractor;
+    private volatile FigureOptions figureOptions;
 
     public IngestPipeline(Catalog catalog, Parser parser, Chunker chunker, Embedder embedder, StoreSet stores,
             Options options) {
@@ -132,6 +172,25 @@ public final class IngestPipeline {
 
     public StoreSet stores() {
         return stores;
+    }
+
+    /**
+     * Turns figure extraction on: figures are taken from PDFs and Office files, indexed as chunks of kind figure and
+     * their images kept in {@code options.blobs()}, deleted with their document version. Call before the first
+     * ingest.
+     */
+    public IngestPipeline figures(FigureOptions options) {
+        this.figureOptions = options;
+        return this;
+    }
+
+    /** The figure mode an ingest runs with: its own, else the configured default; skip when figures are off. */
+    private FigureMode figureMode(Run run) {
+        FigureOptions f = figureOptions;
+        if (f == null) {
+            return FigureMode.SKIP;
+        }
+        return run.figures() == null ? f.defaultMode() : run.figures();
     }
 
     Catalog catalog() {
@@ -162,6 +221,10 @@ public final class IngestPipeline {
         String kb = checkedStorageName(knowledgeBase);
         Tally tally = new Tally(inputs.size(), stores.names(), listener);
         Budget budget = new Budget(run.tokenBudget() > 0 ? run.tokenBudget() : Long.MAX_VALUE);
+        FigureOptions f = figureOptions;
+        FigureMode figures = figureMode(run);
+        FigureBudget figureBudget = f == null ? new FigureBudget(0, 0) : new FigureBudget(f.perIngest(),
+                f.perIngestBytes());
         boolean graph = stores.needsGraph() && !run.skipGraph();
         List<Prepared> batch = new ArrayList<>();
         int batchChunks = 0;
@@ -174,7 +237,7 @@ public final class IngestPipeline {
             }
             seen++;
             tally.stage("parsing");
-            Optional<Prepared> p = prepare(input, kb, graph, tally);
+            Optional<Prepared> p = prepare(input, kb, graph, figures, figureBudget, tally);
             if (p.isEmpty()) {
                 continue;
             }
@@ -313,7 +376,8 @@ public final class IngestPipeline {
     }
 
     /** Reads, checks, hashes and parses one input; empty when it is unchanged or failed (recorded in the tally). */
-    private Optional<Prepared> prepare(IngestInput input, String kb, boolean graph, Tally tally) {
+    private Optional<Prepared> prepare(IngestInput input, String kb, boolean graph, FigureMode figures,
+            FigureBudget figureBudget, Tally tally) {
         try {
             if (input.size() > options.maxFileBytes()) {
                 throw tooLarge(input, input.size());
@@ -323,7 +387,7 @@ public final class IngestPipeline {
                 throw tooLarge(input, bytes.length);
             }
             String id = Ids.documentId(kb, input.uri());
-            String fingerprint = fingerprint(bytes, graph);
+            String fingerprint = fingerprint(bytes, graph, figures);
             Optional<DocumentInfo> existing = catalog.document(id);
             if (existing.isPresent() && existing.get().visibleVersion() > 0
                     && existing.get().contentHash().equals(fingerprint)) {
@@ -333,14 +397,21 @@ public final class IngestPipeline {
             if (options.skipDuplicates() && duplicate(input, kb, fingerprint, tally)) {
                 return Optional.empty();
             }
-            ParsedDocument parsed = parser.parse(new SourceItem(input.uri(), input.name(), bytes, input.mediaType()));
+            SourceItem item = new SourceItem(input.uri(), input.name(), bytes, input.mediaType());
+            ParsedDocument parsed = parser.parse(item);
             List<ChunkDraft> drafts = chunker.chunk(parsed);
             if (drafts.isEmpty()) {
                 throw new InvalidInputException(input.name() + ": no text to index");
             }
+            List<PreparedFigure> found = List.of();
+            if (figures != FigureMode.SKIP) {
+                List<ChunkDraft> all = new ArrayList<>(drafts);
+                found = figures(item, parsed, all, figures, figureBudget, tally);
+                drafts = List.copyOf(all);
+            }
             tally.remember(fingerprint, new IndexedDocument(input.uri(), id, 0, "pending"));
             return Optional.of(new Prepared(input, id, fingerprint, bytes.length, parsed, drafts,
-                    existing.map(d -> d.visibleVersion() > 0).orElse(false)));
+                    existing.map(d -> d.visibleVersion() > 0).orElse(false), found));
         } catch (InvalidInputException e) {
             tally.failed(input.name(), e.getMessage());
         } catch (IOException e) {
@@ -351,6 +422,48 @@ public final class IngestPipeline {
             tally.failed(input.name(), input.name() + ": " + e.getClass().getSimpleName() + ": " + e.getMessage());
         }
         return Optional.empty();
+    }
+
+    /**
+     * Takes one file's figures within the file's and the ingest's allowances and appends their chunk drafts (kind
+     * figure, text: the caption, then the text read from the image) after its text chunks. Never fails the file: what
+     * cannot be taken is named in a warning.
+     */
+    private List<PreparedFigure> figures(SourceItem item, ParsedDocument parsed, List<ChunkDraft> drafts,
+            FigureMode mode, FigureBudget budget, Tally tally) {
+        FigureOptions f = figureOptions;
+        if (budget.count <= 0 || budget.bytes <= 0) {
+            if (!budget.warned && f.perIngest() > 0) {
+                budget.warned = true;
+                tally.warn("figures: this ingest reached its limit (POLYRAG_FIGURES_INGEST_MAX, "
+                        + "POLYRAG_FIGURES_INGEST_MAX_MB); later PDF and Office files were indexed without figures");
+            }
+            return List.of();
+        }
+        Parser.Figures found;
+        try {
+            found = parser.figures(item, parsed.mediaType(), new Parser.FigureLimits(mode, Math.min(f.perFile(),
+                    budget.count), Math.min(f.perFileBytes(), budget.bytes), f.timeoutMs()));
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "figure extraction failed for " + item.name(), e);
+            tally.warn(item.name() + ": figures could not be extracted; its text was indexed without them");
+            return List.of();
+        }
+        found.warnings().forEach(w -> tally.warn(item.name() + ": " + w));
+        int textChunks = drafts.size();
+        List<PreparedFigure> out = new ArrayList<>();
+        for (io.polyrag.core.model.ExtractedFigure x : found.figures()) {
+            budget.count--;
+            budget.bytes -= x.bytes().length;
+            List<Integer> anchors = FigureAnchors.anchors(x, drafts.subList(0, textChunks));
+            ChunkDraft anchor = drafts.get(anchors.getFirst());
+            String text = FigureAnchors.text(x);
+            drafts.add(new ChunkDraft(io.polyrag.core.model.ChunkKind.FIGURE, text, anchor.headingPath(),
+                    anchor.endOffset(), anchor.endOffset(), TOKENS.count(text), x.location()));
+            out.add(new PreparedFigure(drafts.size() - 1, new io.polyrag.core.model.Figure(out.size() + 1,
+                    x.caption(), x.mediaType(), x.width(), x.height(), anchors), x.bytes()));
+        }
+        return out;
     }
 
     /**
@@ -377,8 +490,19 @@ public final class IngestPipeline {
      * so equal fingerprints mean equal index entries (and a changed setting re-indexes unchanged files).
      */
     public String fingerprint(byte[] bytes, boolean graph) {
+        return fingerprint(bytes, graph, null);
+    }
+
+    /**
+     * The fingerprint of bytes indexed with this figure mode (null: the configured default). The default mode adds
+     * nothing, so documents indexed before figures existed are not all re-indexed at once; another mode re-indexes.
+     */
+    public String fingerprint(byte[] bytes, boolean graph, FigureMode figures) {
+        FigureOptions f = figureOptions;
+        FigureMode mode = f == null ? FigureMode.SKIP : figures == null ? f.defaultMode() : figures;
         return Ids.sha256Hex((Ids.sha256Hex(bytes) + "\n" + options.signature() + ";graph="
-                + (graph && stores.needsGraph() ? extractor.id() : "off")).getBytes(StandardCharsets.UTF_8));
+                + (graph && stores.needsGraph() ? extractor.id() : "off")
+                + (mode == FigureMode.AUTO ? "" : ";figures=" + mode.wireName())).getBytes(StandardCharsets.UTF_8));
     }
 
     /**
@@ -454,6 +578,7 @@ public final class IngestPipeline {
                 catalog.stage(new DocumentDraft(p.documentId(), kb, p.input().uri(), p.parsed().title(),
                         p.parsed().mediaType(), p.fingerprint(), p.size(), chunks, graphChunks), version);
                 staged.add(new DocumentVersion(p.documentId(), version));
+                putFigures(p, version);
                 for (int i = 0; i < chunks.size(); i++) {
                     Chunk c = chunks.get(i);
                     float[] v = vectors == null ? null : vectors.get(vectorIndex++);
@@ -533,6 +658,7 @@ public final class IngestPipeline {
         }
         try {
             stores.delete(versions);
+            deleteFigures(versions);
             catalog.markPurged(versions);
         } catch (RuntimeException e) {
             LOG.log(Level.WARNING, "could not delete " + versions.size() + " replaced or deleted versions from the "
@@ -542,11 +668,64 @@ public final class IngestPipeline {
 
     private List<Chunk> chunks(Prepared p, long version) {
         String model = stores.needsVectors() ? embedder.modelId() : "";
+        java.util.Map<Integer, io.polyrag.core.model.Figure> figures = new java.util.HashMap<>();
+        p.figures().forEach(f -> figures.put(f.draft(), f.figure()));
         return IntStream.range(0, p.drafts().size()).mapToObj(i -> {
             ChunkDraft d = p.drafts().get(i);
             return new Chunk(Chunk.idOf(p.documentId(), version, i), p.documentId(), version, i, d.kind(), d.text(),
-                    d.headingPath(), d.startOffset(), d.endOffset(), d.tokenCount(), model, d.location());
+                    d.headingPath(), d.startOffset(), d.endOffset(), d.tokenCount(), model, d.location(),
+                    figures.get(i));
         }).toList();
+    }
+
+    /**
+     * Keeps a version's figure images in the blob store: first a marker holding their count (so a purge interrupted
+     * half-way still finds the rest), then each image.
+     */
+    private void putFigures(Prepared p, long version) {
+        if (p.figures().isEmpty()) {
+            return;
+        }
+        var blobs = figureOptions.blobs();
+        blobs.put(io.polyrag.core.model.Figure.blobKey(p.documentId(), version, 0), String.valueOf(p.figures().size())
+                .getBytes(StandardCharsets.US_ASCII), "text/plain", "figures");
+        for (PreparedFigure f : p.figures()) {
+            blobs.put(io.polyrag.core.model.Figure.blobKey(p.documentId(), version, f.figure().number()), f.bytes(),
+                    f.figure().mediaType(), "figure-" + f.figure().number() + extension(f.figure().mediaType()));
+        }
+    }
+
+    private static String extension(String mediaType) {
+        return switch (mediaType) {
+            case "image/jpeg" -> ".jpg";
+            case "image/gif" -> ".gif";
+            default -> ".png";
+        };
+    }
+
+    /** Deletes the figure images of versions that are gone, last of all their count marker. */
+    private void deleteFigures(Collection<DocumentVersion> versions) {
+        FigureOptions f = figureOptions;
+        if (f == null) {
+            return;
+        }
+        for (DocumentVersion v : versions) {
+            String marker = io.polyrag.core.model.Figure.blobKey(v.documentId(), v.version(), 0);
+            var count = f.blobs().get(marker);
+            if (count.isEmpty()) {
+                continue;
+            }
+            int n;
+            try (var in = count.get().content()) {
+                n = Integer.parseInt(new String(in.readAllBytes(), StandardCharsets.US_ASCII).strip());
+            } catch (IOException | NumberFormatException e) {
+                n = 1000;
+            }
+            for (int i = n; i >= 1; i--) {
+                f.blobs().delete(io.polyrag.core.model.Figure.blobKey(v.documentId(), v.version(), i));
+            }
+            f.blobs().delete(marker);
+        }
     }
 
     private void discardQuietly(DocumentVersion v) {
@@ -595,6 +774,7 @@ public final class IngestPipeline {
         List<DocumentVersion> unpurged = catalog.unpurgedVersions();
         if (!unpurged.isEmpty()) {
             stores.delete(unpurged);
+            deleteFigures(unpurged);
             catalog.markPurged(unpurged);
         }
     }

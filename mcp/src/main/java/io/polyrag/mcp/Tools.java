@@ -236,6 +236,10 @@ final class Tools {
                 o.set(f, h.get(f));
             }
             o.set("ranks", h.get("sources"));
+            if (h.path("figures").size() > 0) {
+                // What a client needs to show a figure or fetch it: its caption, place and image route.
+                o.set("figures", h.get("figures"));
+            }
             if (h.hasNonNull("explain")) {
                 o.set("explain", h.get("explain"));
             }

@@ -146,6 +146,45 @@ public final class DocumentsParser implements Parser {
         return tika(item, detected);
     }
 
+    @Override
+    public Figures figures(SourceItem item, String mediaType, FigureLimits limits) {
+        if (limits.mode() == io.polyrag.core.model.FigureMode.SKIP || !FigureExtractor.handles(mediaType)) {
+            return Figures.NONE;
+        }
+        FigureExtractor extractor = new FigureExtractor(ocr ? this::ocrText : null);
+        // Its own deadline returns what was found in time; this one stops a file that never yields control.
+        FigureLimits bounded = new FigureLimits(limits.mode(), limits.maxCount(), limits.maxBytes(),
+                Math.min(limits.timeoutMs(), timeoutMs));
+        Future<Figures> run = workers.submit(() -> extractor.extract(item.content(), mediaType, bounded));
+        try {
+            return run.get(bounded.timeoutMs() + 5_000, TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            run.cancel(true);
+            return new Figures(List.of(), List.of("figures: extraction took longer than " + bounded.timeoutMs() / 1000
+                    + " s and was stopped; the text is indexed without figures"));
+        } catch (InterruptedException e) {
+            run.cancel(true);
+            Thread.currentThread().interrupt();
+            return Figures.NONE;
+        } catch (ExecutionException e) {
+            System.getLogger(DocumentsParser.class.getName()).log(System.Logger.Level.INFO, item.name()
+                    + ": figure extraction failed: " + e.getCause());
+            return new Figures(List.of(), List.of("figures: could not be extracted ("
+                    + (e.getCause() instanceof OutOfMemoryError ? "not enough memory" : "an unreadable image")
+                    + "); the text is indexed without figures"));
+        }
+    }
+
+    /** The text Tesseract reads in an image; empty when it reads none. */
+    private String ocrText(byte[] image) {
+        try {
+            return tika(new SourceItem("figure:", "figure.png", image, null), detect(new SourceItem("figure:",
+                    "figure", image, null))).text();
+        } catch (RuntimeException e) {
+            return "";
+        }
+    }
+
     private static boolean isText(String type) {
         return type.startsWith("text/") || type.equals("application/json") || type.equals("application/x-sh")
                 || type.equals("application/sql") || type.equals("application/javascript")

@@ -56,6 +56,8 @@ public final class HybridSearcher implements AutoCloseable {
         }
     }
 
+    /** Hits resolved beyond top-k, to stand in for figure hits folded into hits already listed. */
+    private static final int FIGURE_SPARE = 3;
     private final Map<Modality, Retriever> retrievers = new EnumMap<>(Modality.class);
     private final Catalog catalog;
     private final Options options;
@@ -84,9 +86,12 @@ public final class HybridSearcher implements AutoCloseable {
         this.dedup = new Dedup(options.dedupThreshold());
         this.reranker = reranker;
         this.expander = expander;
+        this.figures = new FigureAttacher(catalog);
     }
 
     private volatile Map<Modality, String> incomplete = Map.of();
+    private volatile int figuresMax = 3;
+    private final FigureAttacher figures;
     private volatile Map<Modality, Interim> interim = Map.of();
 
     /**
@@ -118,6 +123,11 @@ public final class HybridSearcher implements AutoCloseable {
      * searched (their hits would stand in for the whole) and every response lists them as degraded. Replaces the
      * previous set; empty when every store is whole.
      */
+    /** Most figures attached to one response (figures.max); 0 attaches none. */
+    public void figures(int max) {
+        this.figuresMax = max;
+    }
+
     public void incomplete(Map<Modality, String> legs) {
         this.incomplete = Map.copyOf(legs);
     }
@@ -160,13 +170,16 @@ public final class HybridSearcher implements AutoCloseable {
             fused = i == 0 ? one : combine(fused, one);
         }
         io.polyrag.core.port.Reranker reranking = reranker(request.tuning(), warnings);
-        int depth = reranking == null ? request.topK() : Math.max(request.topK(), options.rerankCandidates());
+        // A few more than top-k: a figure hit folded into a text hit already listed leaves a place to fill.
+        int wanted = request.topK() + FIGURE_SPARE;
+        int depth = reranking == null ? wanted : Math.max(wanted, options.rerankCandidates());
         List<Dedup.Candidate> unique = rerank(reranking, request.query(), joinAndDedup(fused, scope, depth),
                 warnings);
-        List<SearchHit> hits = new ArrayList<>();
-        for (int i = 0; i < Math.min(request.topK(), unique.size()); i++) {
-            hits.add(toHit(i + 1, unique.get(i)));
+        List<SearchHit> ranked = new ArrayList<>();
+        for (int i = 0; i < Math.min(wanted, unique.size()); i++) {
+            ranked.add(toHit(i + 1, unique.get(i)));
         }
+        List<SearchHit> hits = figures.attach(ranked, request.topK(), figuresMax);
         return new SearchResponse(request.query(), (System.nanoTime() - start) / 1_000_000, modalities, degraded,
                 hits, warnings, describe(request, modalities, variants.size(), reranking != null));
     }

@@ -15,6 +15,7 @@ import java.util.TreeMap;
  * Turns ranked hits into numbered sources: one number per document, in order of its first hit, so a document keeps
  * its number however many of its chunks are used. Each hit is widened by {@code neighbours} chunks on either side
  * (same document version, from the catalog) and a document's passages are woven in reading order, overlaps merged.
+ * The figures its hits carry go with the source: they share its number.
  */
 public final class SourceAssembler {
     private final Catalog catalog;
@@ -31,8 +32,10 @@ public final class SourceAssembler {
         List<AnswerSource> sources = new ArrayList<>();
         for (List<SearchHit> docHits : byDocument.values()) {
             SearchHit first = docHits.getFirst();
+            List<io.polyrag.core.model.FigureRef> figures = new ArrayList<>();
+            docHits.forEach(h -> h.figures().stream().filter(f -> !figures.contains(f)).forEach(figures::add));
             sources.add(new AnswerSource(sources.size() + 1, first.documentId(), first.title(), first.uri(),
-                    first.knowledgeBase(), passages(docHits, neighbours)));
+                    first.knowledgeBase(), passages(docHits, neighbours), figures));
         }
         return sources;
     }
@@ -51,6 +54,9 @@ public final class SourceAssembler {
                         h.headingPath(), h.text(), true, h.location()));
             }
             for (Chunk c : window) {
+                if (c.kind() == io.polyrag.core.model.ChunkKind.FIGURE) {
+                    continue;
+                }
                 byOrdinal.putIfAbsent(c.ordinal(), new AnswerSource.Passage(c.id(), c.ordinal(), c.kind(),
                         c.headingPath(), c.text(), false, c.location()));
             }

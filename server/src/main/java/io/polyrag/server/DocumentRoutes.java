@@ -61,6 +61,10 @@ final class DocumentRoutes {
                 .response(200, "the document", IngestWire.DocumentDetail.class);
         api.get("/v1/documents/{id}/content", this::content).summary("documents", "The original the document was "
                 + "uploaded as").path("id", "the document id").binary(200, "its bytes, with its media type");
+        api.get("/v1/documents/{id}/figures/{figure}", this::figure).summary("documents", "A figure's image, as "
+                + "search hits and answer sources list it (figures[].url)").path("id", "the document id")
+                .path("figure", "the figure's number in the document, from 1")
+                .binary(200, "the image, with its media type (image/png, image/jpeg)");
         api.delete("/v1/documents/{id}", this::deleteDocument).summary("documents",
                 "Delete a document from the catalog, every store and the stored original").path("id", "the document id")
                 .response(204, "deleted", null);
@@ -97,7 +101,8 @@ final class DocumentRoutes {
         try {
             staged = IngestRoutes.stage(parts, staging);
             job = facets.uploads().submit(kb, staging, staged, flag(ctx.formParam("skip_graph"), "skip_graph"),
-                    title == null ? null : title.strip(), meta);
+                    title == null ? null : title.strip(), meta, ctx.formParam("figures") == null ? null
+                            : io.polyrag.core.model.FigureMode.parse(figures));
         } catch (RuntimeException e) {
             facets.uploads().discard(staging);
             throw e;
@@ -144,6 +149,33 @@ final class DocumentRoutes {
         ctx.status(200).contentType(blob.mediaType()).header("Content-Length", Long.toString(blob.size()))
                 .header("Content-Disposition", "attachment; filename=\"" + blob.name().replaceAll("[\"\\\\\\r\\n]",
                         "_") + "\"");
+        if (ctx.method() == io.javalin.http.HandlerType.HEAD) {
+            blob.content().close();
+            return;
+        }
+        try (InputStream in = blob.content()) {
+            in.transferTo(ctx.res().getOutputStream());
+        }
+    }
+
+    private void figure(Context ctx) throws java.io.IOException {
+        String raw = ctx.pathParam("figure");
+        int number;
+        try {
+            number = raw.length() > 6 ? -1 : Integer.parseInt(raw);
+        } catch (NumberFormatException e) {
+            number = -1;
+        }
+        if (number < 1) {
+            throw new InvalidInputException("path parameter 'figure' must be a figure number from 1, was '"
+                    + Ids.abbreviate(raw, 20) + "'");
+        }
+        var blob = tenant(ctx).documents().figure(ctx.pathParam("id"), number);
+        // The number names a figure of the visible version: a new version may put another image under it.
+        ctx.status(200).contentType(blob.mediaType()).header("Content-Length", Long.toString(blob.size()))
+                .header("Cache-Control", "private, max-age=300").header("X-Content-Type-Options", "nosniff")
+                .header("Content-Disposition", "inline; filename=\"" + blob.name().replaceAll("[\"\\\\\\r\\n]", "_")
+                        + "\"");
         if (ctx.method() == io.javalin.http.HandlerType.HEAD) {
             blob.content().close();
             return;

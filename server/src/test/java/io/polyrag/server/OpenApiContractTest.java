@@ -179,6 +179,8 @@ class OpenApiContractTest {
         call("GET", "/v1/documents/nope", null, 404);
         call("GET", "/v1/documents/" + uploaded + "/content", null, 200);
         call("GET", "/v1/documents/" + docId + "/content", null, 404);
+        call("GET", "/v1/documents/" + uploaded + "/figures/1", null, 404);
+        call("GET", "/v1/documents/" + uploaded + "/figures/one", null, 400);
         call("DELETE", "/v1/documents/" + docId, null, 204);
         call("DELETE", "/v1/documents/" + docId, null, 404);
         call("GET", "/v1/openapi.json", null, 200);

@@ -15,9 +15,14 @@ final class TestHttp {
     }
 
     /** A multipart body and its boundary. */
-    record Multipart(String boundary, String body) {
+    record Multipart(String boundary, String body, byte[] bytes) {
+        Multipart(String boundary, String body) {
+            this(boundary, body, null);
+        }
+
         HttpRequest.BodyPublisher publisher() {
-            return HttpRequest.BodyPublishers.ofString(body, java.nio.charset.StandardCharsets.UTF_8);
+            return bytes != null ? HttpRequest.BodyPublishers.ofByteArray(bytes)
+                    : HttpRequest.BodyPublishers.ofString(body, java.nio.charset.StandardCharsets.UTF_8);
         }
 
         String contentType() {
@@ -35,6 +40,22 @@ final class TestHttp {
                 .append("\"; filename=\"").append(fileName).append("\"\r\nContent-Type: text/markdown\r\n\r\n")
                 .append(content).append("\r\n--").append(boundary).append("--\r\n");
         return new Multipart(boundary, sb.toString());
+    }
+
+    /** One binary file part named {@code part} with its media type, after the given form fields. */
+    static Multipart binary(String part, String fileName, String mediaType, byte[] content, Map<String, String> fields) {
+        String boundary = "----polyrag" + System.nanoTime();
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        StringBuilder sb = new StringBuilder();
+        fields.forEach((k, v) -> sb.append("--").append(boundary).append("\r\nContent-Disposition: form-data; name=\"")
+                .append(k).append("\"\r\n\r\n").append(v).append("\r\n"));
+        sb.append("--").append(boundary).append("\r\nContent-Disposition: form-data; name=\"").append(part)
+                .append("\"; filename=\"").append(fileName).append("\"\r\nContent-Type: ").append(mediaType)
+                .append("\r\n\r\n");
+        out.writeBytes(sb.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        out.writeBytes(content);
+        out.writeBytes(("\r\n--" + boundary + "--\r\n").getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        return new Multipart(boundary, null, out.toByteArray());
     }
 
     static HttpResponse<String> send(HttpClient http, HttpRequest.Builder b) {

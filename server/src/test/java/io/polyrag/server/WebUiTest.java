@@ -134,10 +134,15 @@ class WebUiTest {
                 .toString())))) {
             polyrag.ingest().text(new io.polyrag.app.api.TextIngest("polyrag serves its web UI at the root path.",
                     "UI", null, null, io.polyrag.core.model.KnowledgeBase.DEFAULT));
+            polyrag.ingest().items(List.of(new io.polyrag.core.model.SourceItem("file:///report.pdf", "report.pdf",
+                    io.polyrag.testing.DocumentFixtures.figuresPdf(), null)), io.polyrag.core.model.KnowledgeBase.DEFAULT,
+                    p -> { });
             RestServer server = new RestServer(polyrag, "127.0.0.1", 0, 1024 * 1024);
             try {
                 JsonNode r = e2e("local", "http://127.0.0.1:" + server.port() + "/", "", Map.of());
-                assertThat(r.get("localHits").asInt()).isEqualTo(1);
+                assertThat(r.get("localHits").asInt()).isPositive();
+                assertThat(r.get("figureWidth").asInt()).as("the chart's image, decoded by the browser").isPositive();
+                assertThat(r.get("figureCaption").asString()).startsWith("Figure 1: Quarterly sales by region");
             } finally {
                 server.close();
             }

@@ -94,6 +94,34 @@ public abstract class CatalogContract {
     }
 
     @Test
+    void a_figure_chunk_keeps_its_figure_and_figures_lists_those_of_visible_versions_only() {
+        CatalogAndJobs c = open();
+        DocumentDraft text = draft("d1", "kb", 1, "As Figure 1 shows, sales rose.", "More prose.");
+        var figure = new io.polyrag.core.model.Figure(1, "Figure 1: Sales | by region", "image/png", 640, 400,
+                List.of(0, 1));
+        List<Chunk> chunks = new ArrayList<>(text.chunks());
+        chunks.add(new Chunk(Chunk.idOf("d1", 1, 2), "d1", 1, 2, ChunkKind.FIGURE, "Figure 1: Sales | by region",
+                List.of("Heading"), 30, 30, 8, "model-x", "page 1", figure));
+        c.stage(new DocumentDraft("d1", "kb", text.uri(), text.title(), text.mediaType(), text.contentHash(), 42,
+                chunks), 1);
+        var d1 = new DocumentVersion("d1", 1);
+        assertThat(c.figures(List.of(d1))).as("pending: not visible").isEmpty();
+        c.publish(d1);
+        c.stage(draft("d2", "kb", 1, "no figures here"), 1);
+        c.publish(new DocumentVersion("d2", 1));
+        List<Chunk> found = c.figures(List.of(d1, new DocumentVersion("d2", 1), new DocumentVersion("d1", 7)));
+        assertThat(found).hasSize(1);
+        assertThat(found.getFirst().kind()).isEqualTo(ChunkKind.FIGURE);
+        assertThat(found.getFirst().figure()).isEqualTo(figure);
+        assertThat(found.getFirst().location()).isEqualTo("page 1");
+        assertThat(c.resolve(List.of(Chunk.idOf("d1", 1, 2)), SearchScope.ALL).get(Chunk.idOf("d1", 1, 2)).chunk()
+                .figure()).isEqualTo(figure);
+        assertThat(c.chunks("d1", 1, 0, 0).getFirst().figure()).isNull();
+        c.delete(List.of("d1"));
+        assertThat(c.figures(List.of(d1))).isEmpty();
+    }
+
+    @Test
     void knowledge_bases_are_listed_per_tenant_from_their_first_document_on() {
         CatalogAndJobs c = open();
         assertThat(c.knowledgeBases("")).isEmpty();

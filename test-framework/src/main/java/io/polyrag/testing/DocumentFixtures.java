@@ -394,4 +394,238 @@ public final class DocumentFixtures {
         b[6] = 1;
         return b;
     }
+
+    // ---------------------------------------------------------------- figures
+
+    /** A bar chart as a PNG: one labelled bar per value, a title above, as a plotting library draws one. */
+    public static byte[] chartPng(String title, List<String> labels, List<Integer> values) {
+        BufferedImage img = new BufferedImage(800, 500, BufferedImage.TYPE_INT_RGB);
+        Graphics2D g = img.createGraphics();
+        g.setRenderingHint(RenderingHints.KEY_ANTIALIASING, RenderingHints.VALUE_ANTIALIAS_ON);
+        g.setRenderingHint(RenderingHints.KEY_TEXT_ANTIALIASING, RenderingHints.VALUE_TEXT_ANTIALIAS_ON);
+        g.setColor(Color.WHITE);
+        g.fillRect(0, 0, img.getWidth(), img.getHeight());
+        g.setColor(Color.BLACK);
+        g.setFont(new Font(Font.SANS_SERIF, Font.BOLD, 36));
+        g.drawString(title, 40, 60);
+        g.drawLine(80, 440, 760, 440);
+        g.drawLine(80, 440, 80, 100);
+        int max = values.stream().mapToInt(Integer::intValue).max().orElse(1);
+        int width = 600 / Math.max(1, values.size());
+        Color[] colours = {new Color(0x2b6cb0), new Color(0xc05621), new Color(0x2f855a), new Color(0x6b46c1)};
+        g.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, 30));
+        for (int i = 0; i < values.size(); i++) {
+            int h = 320 * values.get(i) / max;
+            g.setColor(colours[i % colours.length]);
+            g.fillRect(100 + i * width, 440 - h, width - 30, h);
+            g.setColor(Color.BLACK);
+            g.drawString(labels.get(i), 100 + i * width, 480);
+        }
+        g.dispose();
+        try (ByteArrayOutputStream out = new ByteArrayOutputStream()) {
+            ImageIO.write(img, "png", out);
+            return out.toByteArray();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static void text(PDPageContentStream s, PDType1Font font, float size, float x, float y, String text)
+            throws IOException {
+        s.beginText();
+        s.setFont(font, size);
+        s.newLineAtOffset(x, y);
+        s.showText(text);
+        s.endText();
+    }
+
+    /**
+     * A three-page report with figures: page 1 has prose that refers to "Figure 1" and a bar chart drawn in vector
+     * graphics (bars, axes, labels) captioned "Figure 1: Quarterly sales by region"; page 2 has an embedded PNG
+     * chart captioned "Figure 2: Staff turnover at the Leeds warehouse"; every page carries the same small logo in a
+     * corner (repeated, so not a figure).
+     */
+    public static byte[] figuresPdf() {
+        try (PDDocument doc = new PDDocument(); ByteArrayOutputStream out = new ByteArrayOutputStream()) {
+            PDType1Font font = new PDType1Font(Standard14Fonts.FontName.HELVETICA);
+            var logo = org.apache.pdfbox.pdmodel.graphics.image.LosslessFactory.createFromImage(doc,
+                    javax.imageio.ImageIO.read(new java.io.ByteArrayInputStream(chartPng("L", List.of("a"),
+                            List.of(1)))));
+            var chart = org.apache.pdfbox.pdmodel.graphics.image.LosslessFactory.createFromImage(doc,
+                    javax.imageio.ImageIO.read(new java.io.ByteArrayInputStream(chartPng("Turnover",
+                            List.of("2023", "2024", "2025"), List.of(18, 11, 7)))));
+            for (int p = 1; p <= 3; p++) {
+                PDPage page = new PDPage();
+                doc.addPage(page);
+                try (PDPageContentStream s = new PDPageContentStream(doc, page)) {
+                    s.drawImage(logo, 520, 740, 40, 25);
+                    if (p == 1) {
+                        text(s, font, 16, 72, 720, "Regional sales report");
+                        text(s, font, 11, 72, 690, "Sales grew fastest in the northern region this year, as Figure 1");
+                        text(s, font, 11, 72, 676, "shows; the southern region stayed flat for the third quarter.");
+                        // The chart: two axes and four bars with their labels.
+                        s.setLineWidth(1);
+                        s.moveTo(100, 420);
+                        s.lineTo(100, 620);
+                        s.stroke();
+                        s.moveTo(100, 420);
+                        s.lineTo(420, 420);
+                        s.stroke();
+                        int[] bars = {170, 90, 120, 60};
+                        String[] names = {"North", "South", "East", "West"};
+                        for (int i = 0; i < bars.length; i++) {
+                            s.setNonStrokingColor(new Color(0x2b6cb0 + i * 0x202000));
+                            s.addRect(120 + i * 75, 420, 50, bars[i]);
+                            s.fill();
+                            s.setNonStrokingColor(Color.BLACK);
+                            text(s, font, 9, 122 + i * 75, 408, names[i]);
+                        }
+                        text(s, font, 10, 100, 380, "Figure 1: Quarterly sales by region, in thousands of euros");
+                        text(s, font, 11, 72, 330, "The northern stores opened two new branches in March.");
+                    } else if (p == 2) {
+                        text(s, font, 16, 72, 720, "Staffing");
+                        text(s, font, 11, 72, 690, "Staff turnover at the Leeds warehouse fell every year since the");
+                        text(s, font, 11, 72, 676, "new shift rota began.");
+                        s.drawImage(chart, 100, 380, 360, 225);
+                        text(s, font, 10, 100, 362, "Figure 2: Staff turnover at the Leeds warehouse, percent");
+                    } else {
+                        text(s, font, 16, 72, 720, "Outlook");
+                        text(s, font, 11, 72, 690, "Next year the company plans to open a depot in Bristol.");
+                    }
+                }
+            }
+            doc.save(out);
+            return out.toByteArray();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * A two-slide presentation: slide 1 titled "Customer churn" with prose referring to Figure 1, a PNG line of bars
+     * (the chart) and, under it, the caption "Figure 1: Monthly churn rate after the loyalty programme"; slide 2 text.
+     */
+    public static byte[] figuresPptx() {
+        try (XMLSlideShow show = new XMLSlideShow(); ByteArrayOutputStream out = new ByteArrayOutputStream()) {
+            XSLFSlide slide = show.createSlide();
+            XSLFTextBox title = slide.createTextBox();
+            title.setAnchor(new java.awt.Rectangle(40, 20, 640, 40));
+            title.setText("Customer churn");
+            XSLFTextBox prose = slide.createTextBox();
+            prose.setAnchor(new java.awt.Rectangle(40, 70, 640, 50));
+            prose.setText("Churn fell steadily once the loyalty programme started, see Figure 1.");
+            var data = show.addPicture(chartPng("Churn", List.of("Jan", "Feb", "Mar", "Apr"), List.of(9, 7, 5, 4)),
+                    org.apache.poi.sl.usermodel.PictureData.PictureType.PNG);
+            var picture = slide.createPicture(data);
+            picture.setAnchor(new java.awt.Rectangle(120, 130, 400, 250));
+            XSLFTextBox caption = slide.createTextBox();
+            caption.setAnchor(new java.awt.Rectangle(120, 385, 480, 30));
+            caption.setText("Figure 1: Monthly churn rate after the loyalty programme");
+            XSLFSlide second = show.createSlide();
+            XSLFTextBox next = second.createTextBox();
+            next.setAnchor(new java.awt.Rectangle(40, 40, 640, 300));
+            next.setText("Next steps: extend the programme to business customers in the autumn.");
+            show.write(out);
+            return out.toByteArray();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** A Word document: prose that refers to Figure 1, a PNG picture, then its caption paragraph, then more prose. */
+    public static byte[] figuresDocx() {
+        try (XWPFDocument doc = new XWPFDocument(); ByteArrayOutputStream out = new ByteArrayOutputStream()) {
+            doc.createParagraph().createRun().setText("The pump assembly has four parts, shown in Figure 1.");
+            var run = doc.createParagraph().createRun();
+            byte[] png = chartPng("Pump", List.of("A", "B", "C", "D"), List.of(4, 3, 2, 1));
+            run.addPicture(new java.io.ByteArrayInputStream(png), org.apache.poi.xwpf.usermodel.Document.PICTURE_TYPE_PNG,
+                    "pump.png", org.apache.poi.util.Units.toEMU(320), org.apache.poi.util.Units.toEMU(200));
+            doc.createParagraph().createRun().setText("Figure 1: Exploded view of the pump assembly");
+            doc.createParagraph().createRun().setText("Maintenance intervals are listed in the appendix.");
+            doc.write(out);
+            return out.toByteArray();
+        } catch (IOException | org.apache.poi.openxml4j.exceptions.InvalidFormatException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /**
+     * A hostile PDF: {@code images} distinct images (each 64 × 64 pixels, drawn 40 points wide) over pages of 100,
+     * each page with a line of text.
+     */
+    public static byte[] manyImagesPdf(int images) {
+        try (PDDocument doc = new PDDocument(); ByteArrayOutputStream out = new ByteArrayOutputStream()) {
+            PDType1Font font = new PDType1Font(Standard14Fonts.FontName.HELVETICA);
+            for (int first = 0; first < images; first += 100) {
+                PDPage page = new PDPage();
+                doc.addPage(page);
+                try (PDPageContentStream s = new PDPageContentStream(doc, page)) {
+                    text(s, font, 11, 72, 760, "Catalogue page " + (first / 100 + 1) + " of stock photographs.");
+                    for (int i = first; i < Math.min(images, first + 100); i++) {
+                        BufferedImage img = new BufferedImage(64, 64, BufferedImage.TYPE_INT_RGB);
+                        Graphics2D g = img.createGraphics();
+                        g.setColor(new Color(i * 2654435 & 0xFFFFFF));
+                        g.fillRect(0, 0, 64, 64);
+                        g.dispose();
+                        var x = org.apache.pdfbox.pdmodel.graphics.image.LosslessFactory.createFromImage(doc, img);
+                        int k = i - first;
+                        s.drawImage(x, 20 + (k % 10) * 57, 40 + (k / 10) * 70, 40, 40);
+                    }
+                }
+            }
+            doc.save(out);
+            return out.toByteArray();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * A hostile PDF with a line of text and two images that cannot be shown: one that claims to be 20,000 × 20,000
+     * pixels (its data is a few bytes) and a JPEG whose data is garbage.
+     */
+    public static byte[] hostileImagesPdf() {
+        try (PDDocument doc = new PDDocument(); ByteArrayOutputStream out = new ByteArrayOutputStream()) {
+            PDType1Font font = new PDType1Font(Standard14Fonts.FontName.HELVETICA);
+            PDPage page = new PDPage();
+            doc.addPage(page);
+            var huge = new org.apache.pdfbox.pdmodel.graphics.image.PDImageXObject(doc,
+                    new java.io.ByteArrayInputStream(new byte[64]), org.apache.pdfbox.cos.COSName.FLATE_DECODE, 20_000,
+                    20_000, 8, org.apache.pdfbox.pdmodel.graphics.color.PDDeviceRGB.INSTANCE);
+            byte[] garbage = new byte[4096];
+            new java.util.Random(7).nextBytes(garbage);
+            garbage[0] = (byte) 0xFF;
+            garbage[1] = (byte) 0xD8;
+            var corrupt = new org.apache.pdfbox.pdmodel.graphics.image.PDImageXObject(doc,
+                    new java.io.ByteArrayInputStream(garbage), org.apache.pdfbox.cos.COSName.DCT_DECODE, 300, 200, 8,
+                    org.apache.pdfbox.pdmodel.graphics.color.PDDeviceRGB.INSTANCE);
+            try (PDPageContentStream s = new PDPageContentStream(doc, page)) {
+                text(s, font, 11, 72, 740, "The inspection photographs could not be reproduced in this copy.");
+                s.drawImage(huge, 72, 400, 300, 300);
+                s.drawImage(corrupt, 72, 100, 300, 200);
+            }
+            doc.save(out);
+            return out.toByteArray();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** An image-only PDF of {@code pages} pages, each one scanned page (a full-page picture, no text layer). */
+    public static byte[] imageOnlyPdf(int pages) {
+        try (PDDocument doc = new PDDocument(); ByteArrayOutputStream out = new ByteArrayOutputStream()) {
+            var scan = org.apache.pdfbox.pdmodel.graphics.image.LosslessFactory.createFromImage(doc, image("scan"));
+            for (int p = 0; p < pages; p++) {
+                PDPage page = new PDPage();
+                doc.addPage(page);
+                try (PDPageContentStream s = new PDPageContentStream(doc, page)) {
+                    s.drawImage(scan, 0, 0, page.getMediaBox().getWidth(), page.getMediaBox().getHeight());
+                }
+            }
+            doc.save(out);
+            return out.toByteArray();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
 }

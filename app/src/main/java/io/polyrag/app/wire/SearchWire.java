@@ -38,12 +38,29 @@ public final class SearchWire {
 
     /**
      * One fused hit: the chunk, where it is, and what each modality said about it ({@code sources}: its rank and
-     * score in each list that found it). {@code merged}: near-identical chunks folded into this one.
+     * score in each list that found it). {@code merged}: near-identical chunks folded into this one. {@code figures}:
+     * the figures that belong with it.
      */
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     public record Hit(int rank, double score, String documentId, String chunkId, String uri, String title,
             String text, String kind, List<String> headingPath, String location, String knowledgeBase, long version,
-            int ordinal, Map<String, Score> sources, List<String> merged, Explain explain) {
+            int ordinal, Map<String, Score> sources, List<String> merged, Explain explain, List<FigureBody> figures) {
+    }
+
+    /**
+     * A figure that belongs with a hit or a source: its caption, where it is, its image's type and size, and the
+     * route that serves the image. {@code anchored}: it came with a passage it belongs to (false: its caption
+     * matched the query).
+     */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    public record FigureBody(String id, int number, String caption, String location, String mediaType, int width,
+            int height, boolean anchored, String url) {
+    }
+
+    public static FigureBody figure(io.polyrag.core.model.FigureRef f) {
+        return new FigureBody(f.documentId() + "/" + f.number(), f.number(), f.caption(), f.location(),
+                f.mediaType(), f.width(), f.height(), f.anchored(), "/v1/documents/" + f.documentId() + "/figures/"
+                        + f.number());
     }
 
     /** A modality's rank (1-based) and raw score for a hit. */
@@ -59,7 +76,7 @@ public final class SearchWire {
     /** A numbered source: one document, with its hit chunks and their neighbours in reading order. */
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     public record Source(int number, String documentId, String title, String uri, String knowledgeBase,
-            List<Passage> passages) {
+            List<Passage> passages, List<FigureBody> figures) {
     }
 
     /** A chunk of a source; {@code hit} false for a neighbour added for context. */
@@ -89,7 +106,8 @@ public final class SearchWire {
         return new Hit(h.rank(), h.score(), h.documentId(), h.chunkId(), h.uri(), h.title(), h.text(),
                 h.kind() == null ? null : h.kind().wireName(), h.headingPath(), h.location(), h.knowledgeBase(),
                 h.version(), h.ordinal(), sources, h.merged(), explain ? new Explain(h.score(),
-                        new TreeMap<>(h.contributions())) : null);
+                        new TreeMap<>(h.contributions())) : null, h.figures().stream().map(SearchWire::figure)
+                        .toList());
     }
 
     private static Score score(SourceScore s) {
@@ -106,7 +124,8 @@ public final class SearchWire {
         return sources == null ? List.of() : sources.stream().map(s -> new Source(s.number(), s.documentId(),
                 s.title(), s.uri(), s.knowledgeBase(), s.passages().stream().map(p -> new Passage(p.chunkId(),
                         p.ordinal(), p.kind() == null ? null : p.kind().wireName(), p.headingPath(), p.text(),
-                        p.hit(), p.location())).toList())).toList();
+                        p.hit(), p.location())).toList(), s.figures().stream().map(SearchWire::figure).toList()))
+                .toList();
     }
 
     private static Grounded grounded(GroundedSentence g) {

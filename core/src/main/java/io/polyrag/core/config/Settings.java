@@ -296,6 +296,23 @@ public final class Settings {
     public static final Setting<Integer> INGEST_JOB_STALE_SECONDS = Setting.integer("ingest.job.stale.seconds", 300,
             5, 86400, "A running job with no progress for this long is considered abandoned and claimed again.");
 
+    // ---- figures
+    public static final Setting<String> FIGURES_EXTRACT = Setting.choice("figures.extract", "auto",
+            List.of("auto", "force", "skip"), "Figures taken from PDFs and Office files when an ingest does not say: "
+                    + "auto (embedded images, and vector drawings next to a caption such as \"Figure 3\"), force "
+                    + "(also every other region of vector drawings) or skip (none).");
+    public static final Setting<Integer> FIGURES_MAX = Setting.integer("figures.max", 3, 0, 20,
+            "Most figures attached to one search response or answer: those anchored to the hits first, then those "
+                    + "whose captions match the query; 0 attaches none.");
+    public static final Setting<Integer> FIGURES_FILE_MAX = Setting.integer("figures.file.max", 50, 0, 1000,
+            "Most figures kept from one file; the rest are left out with a warning (the text is still indexed).");
+    public static final Setting<Integer> FIGURES_FILE_MAX_MB = Setting.integer("figures.file.max.mb", 16, 1, 1024,
+            "Most figure bytes kept from one file, in MiB.");
+    public static final Setting<Integer> FIGURES_INGEST_MAX = Setting.integer("figures.ingest.max", 5000, 0,
+            Integer.MAX_VALUE, "Most figures kept by one ingest (one job), over all its files.");
+    public static final Setting<Integer> FIGURES_INGEST_MAX_MB = Setting.integer("figures.ingest.max.mb", 1024, 1,
+            1_048_576, "Most figure bytes kept by one ingest, in MiB.");
+
     // ---- sources kept in sync
     public static final Setting<String> SYNC_ALLOWED_ROOTS = Setting.string("sync.allowed.roots", "",
             "Folders under which a filesystem source may be registered (comma-separated absolute paths, checked on "

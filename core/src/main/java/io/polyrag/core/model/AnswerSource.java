@@ -11,11 +11,20 @@ import java.util.List;
  * @param uri its uri
  * @param knowledgeBase its knowledge base
  * @param passages the retrieved chunks and their neighbours, in reading order
+ * @param figures the figures that came with its hits (a figure shares its document's number, never has one of its
+ *     own)
  */
 public record AnswerSource(int number, String documentId, String title, String uri, String knowledgeBase,
-        List<Passage> passages) {
+        List<Passage> passages, List<FigureRef> figures) {
     public AnswerSource {
         passages = List.copyOf(passages);
+        figures = figures == null ? List.of() : List.copyOf(figures);
+    }
+
+    /** A source with no figures. */
+    public AnswerSource(int number, String documentId, String title, String uri, String knowledgeBase,
+            List<Passage> passages) {
+        this(number, documentId, title, uri, knowledgeBase, passages, List.of());
     }
 
     /**

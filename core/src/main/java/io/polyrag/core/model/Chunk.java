@@ -18,10 +18,11 @@ import java.util.Objects;
  * @param tokenCount tokens in {@code text}
  * @param embeddingModel the model that produced this chunk's vector, or empty when no vector was made
  * @param location where in the source the chunk is ({@code page 3}, {@code sheet Budget}, …), or empty
+ * @param figure for a chunk of kind {@link ChunkKind#FIGURE}, the figure; null for every other chunk
  */
 public record Chunk(String id, String documentId, long version, int ordinal, ChunkKind kind, String text,
         List<String> headingPath, int startOffset, int endOffset, int tokenCount, String embeddingModel,
-        String location) {
+        String location, Figure figure) {
     public Chunk {
         Objects.requireNonNull(id, "id");
         Objects.requireNonNull(documentId, "documentId");
@@ -29,6 +30,17 @@ public record Chunk(String id, String documentId, long version, int ordinal, Chu
         headingPath = List.copyOf(headingPath);
         embeddingModel = embeddingModel == null ? "" : embeddingModel;
         location = location == null ? "" : location;
+        if ((kind == ChunkKind.FIGURE) != (figure != null)) {
+            throw new IllegalArgumentException("a chunk carries a figure if and only if its kind is figure");
+        }
+    }
+
+    /** A chunk that is not a figure. */
+    public Chunk(String id, String documentId, long version, int ordinal, ChunkKind kind, String text,
+            List<String> headingPath, int startOffset, int endOffset, int tokenCount, String embeddingModel,
+            String location) {
+        this(id, documentId, version, ordinal, kind, text, headingPath, startOffset, endOffset, tokenCount,
+                embeddingModel, location, null);
     }
 
     /** A chunk with no location. */

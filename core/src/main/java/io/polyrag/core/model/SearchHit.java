@@ -26,16 +26,40 @@ import java.util.Map;
  *     replaces the order, not these)
  * @param merged ids of near-duplicate chunks merged into this hit (same text or nearly); their best contribution per
  *     modality counts, once
+ * @param figures figures shown with this hit: those anchored to it, then those whose caption matched the query and
+ *     that belong with it
  */
 public record SearchHit(int rank, double score, String documentId, String chunkId, String uri, String title,
         String text, ChunkKind kind, List<String> headingPath, String knowledgeBase,
         Map<String, SourceScore> sources, long version, int ordinal, String location, List<String> merged,
-        Map<String, Double> contributions) {
+        Map<String, Double> contributions, List<FigureRef> figures) {
     public SearchHit {
+        figures = figures == null ? List.of() : List.copyOf(figures);
         headingPath = List.copyOf(headingPath);
         sources = Map.copyOf(sources);
         location = location == null ? "" : location;
         merged = merged == null ? List.of() : List.copyOf(merged);
         contributions = contributions == null ? Map.of() : Map.copyOf(contributions);
+    }
+
+    /** A hit with no figures. */
+    public SearchHit(int rank, double score, String documentId, String chunkId, String uri, String title,
+            String text, ChunkKind kind, List<String> headingPath, String knowledgeBase,
+            Map<String, SourceScore> sources, long version, int ordinal, String location, List<String> merged,
+            Map<String, Double> contributions) {
+        this(rank, score, documentId, chunkId, uri, title, text, kind, headingPath, knowledgeBase, sources, version,
+                ordinal, location, merged, contributions, List.of());
+    }
+
+    /** This hit with other figures. */
+    public SearchHit withFigures(List<FigureRef> figures) {
+        return new SearchHit(rank, score, documentId, chunkId, uri, title, text, kind, headingPath, knowledgeBase,
+                sources, version, ordinal, location, merged, contributions, figures);
+    }
+
+    /** This hit at another rank. */
+    public SearchHit atRank(int rank) {
+        return new SearchHit(rank, score, documentId, chunkId, uri, title, text, kind, headingPath, knowledgeBase,
+                sources, version, ordinal, location, merged, contributions, figures);
     }
 }

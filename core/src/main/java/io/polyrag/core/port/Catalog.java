@@ -158,6 +158,12 @@ public interface Catalog extends AutoCloseable {
      */
     List<io.polyrag.core.model.Chunk> chunks(String documentId, long version, int fromOrdinal, int toOrdinal);
 
+    /**
+     * The figure chunks of these document versions that are visible, by document and ordinal (for attaching
+     * figures to the hits they belong with); none for a version that is not the visible one.
+     */
+    List<io.polyrag.core.model.Chunk> figures(Collection<io.polyrag.core.model.DocumentVersion> versions);
+
     /** Visible documents in scope, ordered by uri, paged. */
     default List<DocumentInfo> documents(SearchScope scope, int offset, int limit) {
         return documents(scope, io.polyrag.core.model.DocumentStatus.VISIBLE, offset, limit);

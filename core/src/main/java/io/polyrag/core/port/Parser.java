@@ -44,4 +44,38 @@ public interface Parser {
     default boolean ocr() {
         return false;
     }
+
+    /**
+     * The figures of a parsed file: embedded images and drawn charts with their captions, page or slide. Never
+     * throws: a figure that cannot be read is left out and named in a warning, and the file's text is indexed
+     * whatever happens here.
+     *
+     * @param item the file, as given to {@link #parse}
+     * @param mediaType the type {@link #parse} read it as
+     * @param limits how much to take
+     */
+    default Figures figures(SourceItem item, String mediaType, FigureLimits limits) {
+        return Figures.NONE;
+    }
+
+    /**
+     * How much figure extraction may take from one file.
+     *
+     * @param mode auto, force or skip
+     * @param maxCount most figures
+     * @param maxBytes most image bytes, over all its figures
+     * @param timeoutMs longest the extraction may take; what was found by then is kept, with a warning
+     */
+    record FigureLimits(io.polyrag.core.model.FigureMode mode, int maxCount, long maxBytes, long timeoutMs) {
+    }
+
+    /** Figures found in one file, and what was left out, in users' words. */
+    record Figures(java.util.List<io.polyrag.core.model.ExtractedFigure> figures, java.util.List<String> warnings) {
+        public static final Figures NONE = new Figures(java.util.List.of(), java.util.List.of());
+
+        public Figures {
+            figures = java.util.List.copyOf(figures);
+            warnings = java.util.List.copyOf(warnings);
+        }
+    }
 }

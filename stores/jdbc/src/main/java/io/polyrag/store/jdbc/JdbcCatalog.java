@@ -324,8 +324,8 @@ public class JdbcCatalog implements CatalogAndJobs {
 
     private static void insertChunks(Connection c, List<Chunk> chunks) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("INSERT INTO chunks (id, document_id, version, ordinal, kind, "
-                + "text, heading_path, start_offset, end_offset, token_count, embedding_model, location) "
-                + "VALUES (?,?,?,?,?,?,?,?,?,?,?,?)")) {
+                + "text, heading_path, start_offset, end_offset, token_count, embedding_model, location, figure) "
+                + "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)")) {
             for (Chunk ch : chunks) {
                 ps.setString(1, ch.id());
                 ps.setString(2, ch.documentId());
@@ -339,6 +339,7 @@ public class JdbcCatalog implements CatalogAndJobs {
                 ps.setInt(10, ch.tokenCount());
                 ps.setString(11, clip(ch.embeddingModel(), 255));
                 ps.setString(12, clip(ch.location(), 255));
+                ps.setString(13, ch.figure() == null ? "" : clip(ch.figure().encode(), 2000));
                 ps.addBatch();
             }
             ps.executeBatch();
@@ -633,6 +634,33 @@ public class JdbcCatalog implements CatalogAndJobs {
     }
 
     @Override
+    public List<Chunk> figures(Collection<DocumentVersion> versions) {
+        if (versions.isEmpty()) {
+            return List.of();
+        }
+        return search.tx("read figures", c -> {
+            List<Chunk> out = new ArrayList<>();
+            // One indexed probe per document: its visible version's figure chunks (most documents have none).
+            try (PreparedStatement ps = c.prepareStatement("SELECT c.* FROM chunks c JOIN documents d ON d.id = "
+                    + "c.document_id AND d.visible_version = c.version WHERE d.deleted = FALSE AND c.document_id = "
+                    + "ANY(?) AND c.kind = 'figure' ORDER BY c.document_id, c.ordinal")) {
+                ps.setArray(1, c.createArrayOf("VARCHAR", versions.stream().map(DocumentVersion::documentId)
+                        .distinct().toArray()));
+                Set<DocumentVersion> wanted = new java.util.HashSet<>(versions);
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        Chunk ch = chunk(rs);
+                        if (wanted.contains(new DocumentVersion(ch.documentId(), ch.version()))) {
+                            out.add(ch);
+                        }
+                    }
+                }
+            }
+            return out;
+        });
+    }
+
+    @Override
     public List<Chunk> chunks(String documentId, long version, int fromOrdinal, int toOrdinal) {
         return search.tx("read neighbouring chunks", c -> {
             List<Chunk> out = new ArrayList<>();
@@ -741,7 +769,7 @@ public class JdbcCatalog implements CatalogAndJobs {
         return new Chunk(rs.getString("id"), rs.getString("document_id"), rs.getLong("version"), rs.getInt("ordinal"),
                 ChunkKind.parse(rs.getString("kind")), rs.getString("text"), headings, rs.getInt("start_offset"),
                 rs.getInt("end_offset"), rs.getInt("token_count"), rs.getString("embedding_model"),
-                rs.getString("location"));
+                rs.getString("location"), io.polyrag.core.model.Figure.decode(rs.getString("figure")));
     }
 
     private static DocumentInfo documentInfo(ResultSet rs) throws SQLException {

@@ -1,0 +1,153 @@
+package io.polyrag.parsers;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.polyrag.core.model.ExtractedFigure;
+import io.polyrag.core.model.FigureMode;
+import io.polyrag.core.model.SourceItem;
+import io.polyrag.core.port.Parser;
+import io.polyrag.testing.DocumentFixtures;
+import java.awt.image.BufferedImage;
+import java.io.ByteArrayInputStream;
+import java.util.List;
+import javax.imageio.ImageIO;
+import org.junit.jupiter.api.Test;
+
+class FigureExtractionTest {
+    private final DocumentsParser parser = new DocumentsParser(64L << 20, 60_000);
+    private static final Parser.FigureLimits AUTO = new Parser.FigureLimits(FigureMode.AUTO, 50, 16L << 20, 60_000);
+
+    private Parser.Figures figures(String name, byte[] bytes, Parser.FigureLimits limits) {
+        SourceItem item = new SourceItem("file:///" + name, name, bytes, null);
+        return parser.figures(item, parser.parse(item).mediaType(), limits);
+    }
+
+    private static BufferedImage decoded(ExtractedFigure f) throws Exception {
+        BufferedImage image = ImageIO.read(new ByteArrayInputStream(f.bytes()));
+        assertThat(image).as("the stored bytes are an image a browser can show").isNotNull();
+        assertThat(image.getWidth()).isEqualTo(f.width());
+        assertThat(image.getHeight()).isEqualTo(f.height());
+        return image;
+    }
+
+    @Test
+    void aPdfsDrawnChartAndEmbeddedImageComeWithTheirCaptionsAndPagesAndTheRepeatedLogoDoesNot() throws Exception {
+        Parser.Figures found = figures("report.pdf", DocumentFixtures.figuresPdf(), AUTO);
+
+        assertThat(found.warnings()).isEmpty();
+        assertThat(found.figures()).extracting(ExtractedFigure::location).containsExactly("page 1", "page 2");
+        ExtractedFigure drawn = found.figures().get(0);
+        assertThat(drawn.caption()).startsWith("Figure 1: Quarterly sales by region");
+        assertThat(drawn.label()).isEqualTo("Figure 1");
+        assertThat(drawn.mediaType()).isEqualTo("image/png");
+        assertThat(drawn.text()).as("the words drawn inside the chart").contains("North", "South", "East", "West");
+        BufferedImage chart = decoded(drawn);
+        // Rendered at 144 dpi: the region of bars and axes (about 320 × 200 points) plus a margin.
+        assertThat(chart.getWidth()).isBetween(600, 760);
+        assertThat(chart.getHeight()).isBetween(380, 480);
+        assertThat(nonWhite(chart)).as("the bars are in the picture").isGreaterThan(0.1);
+
+        ExtractedFigure embedded = found.figures().get(1);
+        assertThat(embedded.caption()).isEqualTo("Figure 2: Staff turnover at the Leeds warehouse, percent");
+        assertThat(embedded.label()).isEqualTo("Figure 2");
+        BufferedImage png = decoded(embedded);
+        assertThat(png.getWidth()).isEqualTo(800);
+        assertThat(png.getHeight()).isEqualTo(500);
+    }
+
+    @Test
+    void autoTakesOnlyDrawingsNextToACaptionForceTakesThemAllAndSkipTakesNothing() {
+        byte[] pdf = DocumentFixtures.figuresPdf();
+        // The chart without its caption line is still a drawing: force keeps it, auto does not.
+        Parser.Figures forced = figures("report.pdf", pdf, new Parser.FigureLimits(FigureMode.FORCE, 50, 16L << 20,
+                60_000));
+        assertThat(forced.figures()).hasSizeGreaterThanOrEqualTo(2);
+        assertThat(figures("report.pdf", pdf, new Parser.FigureLimits(FigureMode.SKIP, 50, 16L << 20, 60_000))
+                .figures()).isEmpty();
+        assertThat(figures("plain.pdf", DocumentFixtures.pdf(List.of("Only words here.")), AUTO).figures()).isEmpty();
+    }
+
+    @Test
+    void aPresentationsPictureKeepsItsSlideAndTheCaptionUnderIt() throws Exception {
+        Parser.Figures found = figures("churn.pptx", DocumentFixtures.figuresPptx(), AUTO);
+
+        assertThat(found.figures()).hasSize(1);
+        ExtractedFigure f = found.figures().getFirst();
+        assertThat(f.location()).isEqualTo("slide 1");
+        assertThat(f.caption()).isEqualTo("Figure 1: Monthly churn rate after the loyalty programme");
+        assertThat(f.mediaType()).isEqualTo("image/png");
+        decoded(f);
+    }
+
+    @Test
+    void aWordPictureTakesTheCaptionParagraphAfterItAndTheProseBeforeIt() throws Exception {
+        Parser.Figures found = figures("pump.docx", DocumentFixtures.figuresDocx(), AUTO);
+
+        assertThat(found.figures()).hasSize(1);
+        ExtractedFigure f = found.figures().getFirst();
+        assertThat(f.caption()).isEqualTo("Figure 1: Exploded view of the pump assembly");
+        assertThat(f.location()).isEmpty();
+        assertThat(f.near()).contains("pump assembly has four parts");
+        decoded(f);
+    }
+
+    @Test
+    void fiveThousandImagesAreCappedWithAWarning() {
+        long start = System.nanoTime();
+        Parser.Figures found = figures("catalogue.pdf", DocumentFixtures.manyImagesPdf(5000),
+                new Parser.FigureLimits(FigureMode.AUTO, 50, 16L << 20, 60_000));
+        assertThat(found.figures()).hasSize(50);
+        assertThat(found.warnings()).anyMatch(w -> w.contains("more were left out") && w.contains("at most 50"));
+        assertThat(System.nanoTime() - start).as("bounded: well inside the parse time limit").isLessThan(60_000_000_000L);
+    }
+
+    @Test
+    void aByteLimitStopsAtTheLimitWithAWarning() {
+        Parser.Figures found = figures("report.pdf", DocumentFixtures.figuresPdf(),
+                new Parser.FigureLimits(FigureMode.AUTO, 50, 5_000, 60_000));
+        assertThat(found.figures().stream().mapToLong(f -> f.bytes().length).sum()).isLessThanOrEqualTo(5_000);
+        assertThat(found.warnings()).anyMatch(w -> w.contains("MiB kept from one file"));
+    }
+
+    @Test
+    void aHugeImageAndACorruptJpegAreLeftOutWithWarningsAndTheTextStillParses() {
+        byte[] pdf = DocumentFixtures.hostileImagesPdf();
+        SourceItem item = new SourceItem("file:///photos.pdf", "photos.pdf", pdf, null);
+        assertThat(parser.parse(item).text()).contains("inspection photographs");
+        Parser.Figures found = parser.figures(item, "application/pdf", AUTO);
+        assertThat(found.figures()).isEmpty();
+        assertThat(found.warnings()).anyMatch(w -> w.contains("larger than 100 megapixels"))
+                .anyMatch(w -> w.contains("could not be decoded"));
+    }
+
+    @Test
+    void scannedPagesAreNotFigures() {
+        byte[] pdf = DocumentFixtures.imageOnlyPdf(300);
+        long start = System.nanoTime();
+        Parser.Figures found = parser.figures(new SourceItem("file:///scan.pdf", "scan.pdf", pdf, null),
+                "application/pdf", AUTO);
+        assertThat(found.figures()).isEmpty();
+        assertThat(System.nanoTime() - start).isLessThan(60_000_000_000L);
+    }
+
+    @Test
+    void aCorruptFileGivesNoFiguresAndAWarningNeverAnException() {
+        byte[] pdf = DocumentFixtures.figuresPdf();
+        byte[] cut = java.util.Arrays.copyOf(pdf, pdf.length / 3);
+        Parser.Figures found = parser.figures(new SourceItem("file:///cut.pdf", "cut.pdf", cut, null),
+                "application/pdf", AUTO);
+        assertThat(found.figures()).isEmpty();
+    }
+
+    private static double nonWhite(BufferedImage image) {
+        long n = 0;
+        for (int y = 0; y < image.getHeight(); y += 2) {
+            for (int x = 0; x < image.getWidth(); x += 2) {
+                if ((image.getRGB(x, y) & 0xFFFFFF) != 0xFFFFFF) {
+                    n++;
+                }
+            }
+        }
+        return n / (image.getWidth() * image.getHeight() / 4.0);
+    }
+}

@@ -1,0 +1,116 @@
+package io.polyrag.retrieval;
+
+import io.polyrag.core.model.Chunk;
+import io.polyrag.core.model.ChunkKind;
+import io.polyrag.core.model.DocumentVersion;
+import io.polyrag.core.model.FigureRef;
+import io.polyrag.core.model.SearchHit;
+import io.polyrag.core.port.Catalog;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Figures come with the passages they belong to. A figure is never a hit of its own: a figure chunk that retrieval
+ * found (its caption matched the query) becomes a hit on the text chunk it is anchored to, in its place, unless that
+ * chunk is already a hit. Then, up to {@code max} figures over the whole response: first those anchored to the hits,
+ * in rank order, then those whose caption matched, each on the hit it belongs with.
+ */
+final class FigureAttacher {
+    private final Catalog catalog;
+
+    FigureAttacher(Catalog catalog) {
+        this.catalog = catalog;
+    }
+
+    /** The first {@code topK} hits with figure hits folded into their anchors and figures attached, ranked 1… */
+    List<SearchHit> attach(List<SearchHit> ranked, int topK, int max) {
+        Set<DocumentVersion> versions = new LinkedHashSet<>();
+        boolean anyFigureHit = false;
+        for (SearchHit h : ranked) {
+            versions.add(new DocumentVersion(h.documentId(), h.version()));
+            anyFigureHit |= h.kind() == ChunkKind.FIGURE;
+        }
+        if (versions.isEmpty()) {
+            return ranked;
+        }
+        List<Chunk> figures = max == 0 && !anyFigureHit ? List.of() : catalog.figures(versions);
+        Map<DocumentVersion, List<Chunk>> byVersion = new HashMap<>();
+        for (Chunk f : figures) {
+            byVersion.computeIfAbsent(new DocumentVersion(f.documentId(), f.version()), k -> new ArrayList<>()).add(f);
+        }
+        // Fold figure hits into the text chunks they belong with.
+        List<SearchHit> out = new ArrayList<>();
+        Set<String> inOut = new HashSet<>();
+        Set<String> matched = new HashSet<>();
+        List<Map.Entry<String, Chunk>> byCaption = new ArrayList<>();
+        for (SearchHit h : ranked) {
+            if (out.size() >= topK) {
+                break;
+            }
+            if (h.kind() != ChunkKind.FIGURE) {
+                if (inOut.add(h.chunkId())) {
+                    out.add(h);
+                }
+                continue;
+            }
+            Chunk figure = figures.stream().filter(f -> f.id().equals(h.chunkId())).findFirst().orElse(null);
+            if (figure == null || figure.figure().anchors().isEmpty()) {
+                continue;
+            }
+            matched.add(figure.id());
+            SearchHit home = ranked.stream().filter(t -> t.kind() != ChunkKind.FIGURE
+                    && t.documentId().equals(h.documentId()) && t.version() == h.version()
+                    && figure.figure().anchors().contains(t.ordinal())).findFirst().orElse(null);
+            if (home == null) {
+                int a = figure.figure().anchors().getFirst();
+                List<Chunk> anchor = catalog.chunks(h.documentId(), h.version(), a, a);
+                if (anchor.isEmpty()) {
+                    continue;
+                }
+                Chunk c = anchor.getFirst();
+                home = new SearchHit(h.rank(), h.score(), h.documentId(), c.id(), h.uri(), h.title(), c.text(),
+                        c.kind(), c.headingPath(), h.knowledgeBase(), h.sources(), c.version(), c.ordinal(),
+                        c.location(), h.merged(), h.contributions());
+                if (inOut.add(home.chunkId())) {
+                    out.add(home);
+                }
+            }
+            byCaption.add(Map.entry(home.chunkId(), figure));
+        }
+        // Attach: anchored figures first, in rank order; then those whose caption matched.
+        Map<String, List<FigureRef>> attached = new HashMap<>();
+        Set<String> used = new HashSet<>();
+        int budget = max;
+        for (SearchHit h : out) {
+            for (Chunk f : byVersion.getOrDefault(new DocumentVersion(h.documentId(), h.version()), List.of())) {
+                if (budget > 0 && f.figure().anchors().contains(h.ordinal()) && used.add(f.id())) {
+                    attached.computeIfAbsent(h.chunkId(), k -> new ArrayList<>()).add(ref(f, !matched.contains(f.id())));
+                    budget--;
+                }
+            }
+        }
+        for (Map.Entry<String, Chunk> e : byCaption) {
+            if (budget > 0 && inOut.contains(e.getKey()) && used.add(e.getValue().id())) {
+                attached.computeIfAbsent(e.getKey(), k -> new ArrayList<>()).add(ref(e.getValue(), false));
+                budget--;
+            }
+        }
+        List<SearchHit> result = new ArrayList<>(out.size());
+        for (int i = 0; i < out.size(); i++) {
+            SearchHit h = out.get(i);
+            result.add(h.atRank(i + 1).withFigures(attached.getOrDefault(h.chunkId(), List.of())));
+        }
+        return result;
+    }
+
+    private static FigureRef ref(Chunk f, boolean anchored) {
+        var fig = f.figure();
+        return new FigureRef(f.documentId(), fig.number(), fig.caption(), f.location(), fig.mediaType(), fig.width(),
+                fig.height(), anchored);
+    }
+}
