@@ -48,6 +48,7 @@ class TenantIsolationTest {
     private String aDocument;
     private String aJob;
     private String aStaged;
+    private String aFigures;
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     @BeforeAll
@@ -74,6 +75,13 @@ class TenantIsolationTest {
                 s -> s.equals("succeeded"));
         aStaged = upload(a, "/v1/ingest/upload", "ledger.md", "# Ledger\n\nzanzibarquartz entries by Quillon.")
                 .get("accepted").get(0).get("id").asString();
+        TestHttp.Multipart report = TestHttp.binary("file", "report.pdf", "application/pdf",
+                io.polyrag.testing.DocumentFixtures.figuresPdf(), Map.of("kb", "lab"));
+        JsonNode accepted = json(send(auth(HttpRequest.newBuilder(uri("/v1/documents")), a)
+                .header("Content-Type", report.contentType()).POST(report.publisher())));
+        aFigures = accepted.get("document_id").asString();
+        await().atMost(Duration.ofSeconds(60)).until(() -> json(get(a, "/v1/jobs/" + accepted.get("job_id")
+                .asString())).get("status").asString(), s -> s.equals("succeeded"));
     }
 
     @AfterAll
@@ -170,6 +178,9 @@ class TenantIsolationTest {
         assertThat(get(b, "/v1/documents/" + aUpload + "/content").statusCode()).isEqualTo(404);
         assertThat(get(b, "/v1/documents/" + aUpload).statusCode()).isEqualTo(404);
         assertThat(get(b, "/v1/documents/" + aDocument).statusCode()).isEqualTo(404);
+        assertThat(get(a, "/v1/documents/" + aFigures + "/figures/1").statusCode()).isEqualTo(200);
+        assertThat(get(b, "/v1/documents/" + aFigures + "/figures/1").statusCode()).as("another tenant's figure")
+                .isEqualTo(404);
         // A's document is still there for A.
         assertThat(json(get(a, "/v1/documents?kb=lab")).get("documents").get(0).get("id").asString())
                 .isEqualTo(aDocument);
@@ -199,7 +210,8 @@ class TenantIsolationTest {
         assertThat(delete(b, "/v1/knowledge-bases/scratch").statusCode()).isEqualTo(204);
         assertThat(get(b, "/v1/knowledge-bases/scratch").statusCode()).isEqualTo(404);
         assertThat(json(get(b, "/v1/search?q=tides&modalities=fulltext")).get("hits")).isEmpty();
-        assertThat(json(get(a, "/v1/knowledge-bases/lab")).get("documents").asLong()).isEqualTo(2);
+        assertThat(json(get(a, "/v1/knowledge-bases/lab")).get("documents").asLong()).as("two notes and a report")
+                .isEqualTo(3);
     }
 
     @Test
