@@ -27,18 +27,26 @@ final class FigureAttacher {
         this.catalog = catalog;
     }
 
-    /** The first {@code topK} hits with figure hits folded into their anchors and figures attached, ranked 1… */
+    /** Like {@link #attach(List, int, int, Set)}, looking up figures for every hit's document. */
     List<SearchHit> attach(List<SearchHit> ranked, int topK, int max) {
         Set<DocumentVersion> versions = new LinkedHashSet<>();
-        boolean anyFigureHit = false;
-        for (SearchHit h : ranked) {
-            versions.add(new DocumentVersion(h.documentId(), h.version()));
-            anyFigureHit |= h.kind() == ChunkKind.FIGURE;
+        ranked.forEach(h -> versions.add(new DocumentVersion(h.documentId(), h.version())));
+        return attach(ranked, topK, max, versions);
+    }
+
+    /**
+     * The first {@code topK} hits with figure hits folded into their anchors and figures attached, ranked 1…
+     *
+     * @param withFigures the hits' document versions that have figures (the catalog says so with each hit): the
+     *     figures of these only are read, and none at all when it is empty (most searches)
+     */
+    List<SearchHit> attach(List<SearchHit> ranked, int topK, int max, Set<DocumentVersion> withFigures) {
+        if (withFigures.isEmpty()) {
+            return ranked.size() <= topK ? ranked : renumbered(ranked.stream().filter(h -> h.kind()
+                    != ChunkKind.FIGURE).limit(topK).toList());
         }
-        if (versions.isEmpty()) {
-            return ranked;
-        }
-        List<Chunk> figures = max == 0 && !anyFigureHit ? List.of() : catalog.figures(versions);
+        boolean anyFigureHit = ranked.stream().anyMatch(h -> h.kind() == ChunkKind.FIGURE);
+        List<Chunk> figures = max == 0 && !anyFigureHit ? List.of() : catalog.figures(withFigures);
         Map<DocumentVersion, List<Chunk>> byVersion = new HashMap<>();
         for (Chunk f : figures) {
             byVersion.computeIfAbsent(new DocumentVersion(f.documentId(), f.version()), k -> new ArrayList<>()).add(f);
@@ -106,6 +114,14 @@ final class FigureAttacher {
             result.add(h.atRank(i + 1).withFigures(attached.getOrDefault(h.chunkId(), List.of())));
         }
         return result;
+    }
+
+    private static List<SearchHit> renumbered(List<SearchHit> hits) {
+        List<SearchHit> out = new ArrayList<>(hits.size());
+        for (int i = 0; i < hits.size(); i++) {
+            out.add(hits.get(i).rank() == i + 1 ? hits.get(i) : hits.get(i).atRank(i + 1));
+        }
+        return out;
     }
 
     private static FigureRef ref(Chunk f, boolean anchored) {

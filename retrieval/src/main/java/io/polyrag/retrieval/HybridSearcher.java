@@ -176,10 +176,15 @@ public final class HybridSearcher implements AutoCloseable {
         List<Dedup.Candidate> unique = rerank(reranking, request.query(), joinAndDedup(fused, scope, depth),
                 warnings);
         List<SearchHit> ranked = new ArrayList<>();
+        java.util.Set<io.polyrag.core.model.DocumentVersion> withFigures = new java.util.HashSet<>();
         for (int i = 0; i < Math.min(wanted, unique.size()); i++) {
             ranked.add(toHit(i + 1, unique.get(i)));
+            ChunkView v = unique.get(i).view();
+            if (v.documentFigures() > 0) {
+                withFigures.add(new io.polyrag.core.model.DocumentVersion(v.chunk().documentId(), v.chunk().version()));
+            }
         }
-        List<SearchHit> hits = figures.attach(ranked, request.topK(), figuresMax);
+        List<SearchHit> hits = figures.attach(ranked, request.topK(), figuresMax, withFigures);
         return new SearchResponse(request.query(), (System.nanoTime() - start) / 1_000_000, modalities, degraded,
                 hits, warnings, describe(request, modalities, variants.size(), reranking != null));
     }

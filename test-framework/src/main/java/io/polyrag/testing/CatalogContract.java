@@ -117,6 +117,9 @@ public abstract class CatalogContract {
         assertThat(c.resolve(List.of(Chunk.idOf("d1", 1, 2)), SearchScope.ALL).get(Chunk.idOf("d1", 1, 2)).chunk()
                 .figure()).isEqualTo(figure);
         assertThat(c.chunks("d1", 1, 0, 0).getFirst().figure()).isNull();
+        var views = c.resolve(List.of(Chunk.idOf("d1", 1, 0), Chunk.idOf("d2", 1, 0)), SearchScope.ALL);
+        assertThat(views.get(Chunk.idOf("d1", 1, 0)).documentFigures()).as("so a search reads d1's figures").isEqualTo(1);
+        assertThat(views.get(Chunk.idOf("d2", 1, 0)).documentFigures()).as("and never d2's").isZero();
         c.delete(List.of("d1"));
         assertThat(c.figures(List.of(d1))).isEmpty();
     }

@@ -175,8 +175,8 @@ public class JdbcCatalog implements CatalogAndJobs {
     public void stage(DocumentDraft d, long version) {
         jdbc.tx("stage a document version", c -> {
             try (PreparedStatement ps = c.prepareStatement("INSERT INTO document_versions (document_id, version, "
-                    + "state, title, media_type, content_hash, size_bytes, created_at, graph_chunks) "
-                    + "VALUES (?,?,'pending',?,?,?,?,?,?)")) {
+                    + "state, title, media_type, content_hash, size_bytes, created_at, graph_chunks, figure_count) "
+                    + "VALUES (?,?,'pending',?,?,?,?,?,?,?)")) {
                 ps.setString(1, d.id());
                 ps.setLong(2, version);
                 ps.setString(3, clip(d.title(), 1024));
@@ -185,6 +185,7 @@ public class JdbcCatalog implements CatalogAndJobs {
                 ps.setLong(6, d.sizeBytes());
                 ps.setObject(7, jdbc.now());
                 ps.setInt(8, d.graphChunks());
+                ps.setInt(9, (int) d.chunks().stream().filter(ch -> ch.figure() != null).count());
                 ps.executeUpdate();
             }
             if (!exists(c, d.id())) {
@@ -395,7 +396,7 @@ public class JdbcCatalog implements CatalogAndJobs {
             int count = countChunks(c, v);
             try (PreparedStatement ps = c.prepareStatement("UPDATE documents SET title = ?, media_type = ?, "
                     + "content_hash = ?, size_bytes = ?, visible_version = ?, chunk_count = ?, deleted = FALSE, "
-                    + "updated_at = ?, graph_chunks = ? WHERE id = ?")) {
+                    + "updated_at = ?, graph_chunks = ?, figure_count = ? WHERE id = ?")) {
                 ps.setString(1, meta[0]);
                 ps.setString(2, meta[1]);
                 ps.setString(3, meta[2]);
@@ -404,7 +405,8 @@ public class JdbcCatalog implements CatalogAndJobs {
                 ps.setInt(6, count);
                 ps.setObject(7, jdbc.now());
                 ps.setInt(8, Integer.parseInt(meta[4]));
-                ps.setString(9, v.documentId());
+                ps.setInt(9, Integer.parseInt(meta[5]));
+                ps.setString(10, v.documentId());
                 ps.executeUpdate();
             }
             return previous;
@@ -414,7 +416,7 @@ public class JdbcCatalog implements CatalogAndJobs {
     /** Title, media type, hash and size of a pending version; fails if the version is not pending. */
     private static String[] versionMeta(Connection c, DocumentVersion v) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("SELECT title, media_type, content_hash, size_bytes, state, "
-                + "graph_chunks FROM document_versions WHERE document_id = ? AND version = ?")) {
+                + "graph_chunks, figure_count FROM document_versions WHERE document_id = ? AND version = ?")) {
             ps.setString(1, v.documentId());
             ps.setLong(2, v.version());
             try (ResultSet rs = ps.executeQuery()) {
@@ -423,7 +425,7 @@ public class JdbcCatalog implements CatalogAndJobs {
                             + " is not pending, so it cannot be published");
                 }
                 return new String[] {rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4),
-                    rs.getString(6)};
+                    rs.getString(6), rs.getString(7)};
             }
         }
     }
@@ -613,7 +615,7 @@ public class JdbcCatalog implements CatalogAndJobs {
             return Map.of();
         }
         return search.tx("resolve chunks", c -> {
-            String sql = "SELECT c.*, d.kb, d.uri, d.title AS doc_title FROM chunks c JOIN documents d "
+            String sql = "SELECT c.*, d.kb, d.uri, d.title AS doc_title, d.figure_count FROM chunks c JOIN documents d "
                     + "ON d.id = c.document_id AND d.visible_version = c.version "
                     + "WHERE d.deleted = FALSE AND c.id = ANY(?)" + scopeClause(scope, "d.");
             Map<String, ChunkView> out = new HashMap<>();
@@ -625,7 +627,7 @@ public class JdbcCatalog implements CatalogAndJobs {
                     while (rs.next()) {
                         Chunk ch = chunk(rs);
                         out.put(ch.id(), new ChunkView(ch, rs.getString("kb"), rs.getString("uri"),
-                                rs.getString("doc_title")));
+                                rs.getString("doc_title"), rs.getInt("figure_count")));
                     }
                 }
             }
