@@ -71,7 +71,7 @@ export interface State {
   sourceKind: SourceKind;
   drafts: Drafts;
   configured: Snapshot | null;
-  processing: { skipGraph: boolean; sync: boolean };
+  processing: { skipGraph: boolean; sync: boolean; figures: 'auto' | 'force' | 'skip' };
   runs: Run[];
   search: SearchState;
   chat: { draft: string; turns: Turn[]; opened: { turn: number; source: number } | null };
@@ -90,7 +90,7 @@ export const initialState = (apiKey = ''): State => ({
   sourceKind: 'upload',
   drafts: emptyDrafts(),
   configured: null,
-  processing: { skipGraph: false, sync: true },
+  processing: { skipGraph: false, sync: true, figures: 'auto' },
   runs: [],
   search: { query: '', mode: 'search', controls: initialControls(), results: null, answer: null, error: '',
     busy: false },

@@ -896,6 +896,7 @@ export interface components {
             ids: string[] | null;
             kb?: string | null;
             skip_graph?: boolean | null;
+            figures?: string | null;
         };
         DtosTextBody: {
             text: string | null;
@@ -1115,6 +1116,7 @@ export interface components {
             height: number;
             anchored: boolean;
             url: string | null;
+            box: number[] | null;
         };
         SearchWireGrounded: {
             sentence: string | null;
@@ -2621,6 +2623,7 @@ export interface operations {
                     files: string[];
                     kb?: string;
                     skip_graph?: string;
+                    figures?: string;
                 };
             };
         };

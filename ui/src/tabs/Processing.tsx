@@ -16,7 +16,8 @@ export function ProcessingTab({ state, dispatch }: TabProps) {
     setBusy(true);
     setError('');
     try {
-      const { jobId, label } = await startRun(snap, state.processing.skipGraph, canSync && state.processing.sync);
+      const { jobId, label } = await startRun(snap, state.processing.skipGraph, canSync && state.processing.sync,
+        state.processing.figures);
       dispatch({ type: 'runStarted', run: { jobId, label, kind: snap.kind, job: null } });
       ok(api.GET('/v1/jobs/{id}', { params: { path: { id: jobId } } }))
         .then((job) => dispatch({ type: 'jobs', jobs: [job] })).catch(() => {});
@@ -38,6 +39,15 @@ export function ProcessingTab({ state, dispatch }: TabProps) {
             <label><input type="checkbox" checked={state.processing.skipGraph}
               onChange={(e) => dispatch({ type: 'processing', patch: { skipGraph: e.target.checked } })} />
               Skip the graph (no entities and relations: faster)</label>
+            {snap.kind === 'upload' ? (
+              <label>Figures from PDFs and Office files{' '}
+                <select value={state.processing.figures} onChange={(e) => dispatch({ type: 'processing',
+                  patch: { figures: e.target.value as 'auto' | 'force' | 'skip' } })}>
+                  <option value="auto">images and captioned charts</option>
+                  <option value="force">also every drawing</option>
+                  <option value="skip">none</option>
+                </select></label>
+            ) : null}
             {canSync ? (
               <label><input type="checkbox" checked={state.processing.sync}
                 onChange={(e) => dispatch({ type: 'processing', patch: { sync: e.target.checked } })} />
@@ -127,10 +137,11 @@ function describe(s: Snapshot): string {
 }
 
 /** Starts what a snapshot describes; returns its job. */
-async function startRun(s: Snapshot, skipGraph: boolean, sync: boolean): Promise<{ jobId: string; label: string }> {
+async function startRun(s: Snapshot, skipGraph: boolean, sync: boolean, figures: 'auto' | 'force' | 'skip'):
+  Promise<{ jobId: string; label: string }> {
   if (s.kind === 'upload') {
     const r = await ok(api.POST('/v1/ingest/staged', { body: { ids: s.files.map((f) => f.id),
-      kb: s.kb || null, skip_graph: skipGraph } }));
+      kb: s.kb || null, skip_graph: skipGraph, figures } }));
     return { jobId: r.job_id ?? '', label: s.files.length === 1 ? s.files[0].name : `${s.files.length} files` };
   }
   const config: Record<string, unknown> = s.kind === 'folder'

@@ -241,6 +241,15 @@ public final class Uploads {
      * @param knowledgeBase target knowledge base; null for the one the files were staged for
      */
     public String ingestStaged(List<String> ids, KnowledgeBase knowledgeBase, boolean skipGraph) {
+        return ingestStaged(ids, knowledgeBase, skipGraph, null);
+    }
+
+    /**
+     * Like {@link #ingestStaged(List, KnowledgeBase, boolean)}, taking figures from PDFs and Office files as
+     * {@code figures} says (null: the configured default).
+     */
+    public String ingestStaged(List<String> ids, KnowledgeBase knowledgeBase, boolean skipGraph,
+            io.polyrag.core.model.FigureMode figures) {
         if (ids == null || ids.isEmpty()) {
             throw new InvalidInputException("no staged files: give the ids that POST /v1/ingest/upload accepted");
         }
@@ -301,7 +310,7 @@ public final class Uploads {
                 : KnowledgeBase.ofStored(metas.getFirst().knowledgeBase()));
         try {
             return jobs.submit(tenant, UploadJob.KIND, UploadJob.payload(new UploadJob.Payload(kb.storageName(),
-                    null, files, skipGraph, null, null)));
+                    null, files, skipGraph, null, null, figures == null ? null : figures.wireName())));
         } catch (RuntimeException e) {
             for (int i = 0; i < ids.size(); i++) {
                 restoreMeta(ids.get(i), metas.get(i));

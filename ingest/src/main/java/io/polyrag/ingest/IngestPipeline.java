@@ -461,7 +461,7 @@ public final class IngestPipeline {
             drafts.add(new ChunkDraft(io.polyrag.core.model.ChunkKind.FIGURE, text, anchor.headingPath(),
                     anchor.endOffset(), anchor.endOffset(), TOKENS.count(text), x.location()));
             out.add(new PreparedFigure(drafts.size() - 1, new io.polyrag.core.model.Figure(out.size() + 1,
-                    x.caption(), x.mediaType(), x.width(), x.height(), anchors), x.bytes()));
+                    x.caption(), x.mediaType(), x.width(), x.height(), anchors, x.box()), x.bytes()));
         }
         return out;
     }

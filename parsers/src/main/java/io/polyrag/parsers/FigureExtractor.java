@@ -255,7 +255,7 @@ final class FigureExtractor {
                 String inside = c.drawing() ? inside(pageLines, c.box()) : run.ocr(image);
                 rendered.keySet().removeIf(k -> k < c.page());
                 run.keep(new ExtractedFigure(label(captionText), captionText, inside, "page " + (c.page() + 1),
-                        captionText, image.mediaType(), image.bytes(), image.width(), image.height()));
+                        captionText, image.mediaType(), image.bytes(), image.width(), image.height(), box(c.box())));
             }
         }
     }
@@ -749,7 +749,7 @@ final class FigureExtractor {
                     }
                     String caption = c != null ? clip(c.text(), MAX_CAPTION) : title;
                     run.keep(new ExtractedFigure(label(caption), caption, run.ocr(image), "slide " + (i + 1), caption,
-                            image.mediaType(), image.bytes(), image.width(), image.height()));
+                            image.mediaType(), image.bytes(), image.width(), image.height(), box(s.box())));
                 }
             }
         }
@@ -804,7 +804,7 @@ final class FigureExtractor {
                         String near = near(paragraphs, i);
                         run.keep(new ExtractedFigure(label(caption), caption, run.ocr(image), "",
                                 near.isEmpty() ? caption : near, image.mediaType(), image.bytes(), image.width(),
-                                image.height()));
+                                image.height(), null));
                     }
                 }
             }
@@ -840,6 +840,10 @@ final class FigureExtractor {
             }
         }
         return "";
+    }
+
+    private static io.polyrag.core.model.Figure.Box box(Rectangle2D r) {
+        return new io.polyrag.core.model.Figure.Box(r.getX(), r.getY(), r.getWidth(), r.getHeight());
     }
 
     /** The label a caption starts with ("Figure 3"), normalised, or empty. */

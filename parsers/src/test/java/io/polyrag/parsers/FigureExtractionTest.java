@@ -41,6 +41,10 @@ class FigureExtractionTest {
         assertThat(drawn.label()).isEqualTo("Figure 1");
         assertThat(drawn.mediaType()).isEqualTo("image/png");
         assertThat(drawn.text()).as("the words drawn inside the chart").contains("North", "South", "East", "West");
+        // Its region, in points from the page's top left: the axes start at x 100, the bars rise 200 points.
+        assertThat(drawn.box().x()).isBetween(99.0, 101.0);
+        assertThat(drawn.box().width()).isBetween(319.0, 330.0);
+        assertThat(drawn.box().y()).isBetween(171.0, 173.0);
         BufferedImage chart = decoded(drawn);
         // Rendered at 144 dpi: the region of bars and axes (about 320 × 200 points) plus a margin.
         assertThat(chart.getWidth()).isBetween(600, 760);
@@ -74,6 +78,7 @@ class FigureExtractionTest {
         assertThat(found.figures()).hasSize(1);
         ExtractedFigure f = found.figures().getFirst();
         assertThat(f.location()).isEqualTo("slide 1");
+        assertThat(f.box()).isEqualTo(new io.polyrag.core.model.Figure.Box(120, 130, 400, 250));
         assertThat(f.caption()).isEqualTo("Figure 1: Monthly churn rate after the loyalty programme");
         assertThat(f.mediaType()).isEqualTo("image/png");
         decoded(f);
@@ -87,6 +92,7 @@ class FigureExtractionTest {
         ExtractedFigure f = found.figures().getFirst();
         assertThat(f.caption()).isEqualTo("Figure 1: Exploded view of the pump assembly");
         assertThat(f.location()).isEmpty();
+        assertThat(f.box()).as("Word has no pages").isNull();
         assertThat(f.near()).contains("pump assembly has four parts");
         decoded(f);
     }

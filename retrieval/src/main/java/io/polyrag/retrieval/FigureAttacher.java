@@ -127,6 +127,6 @@ final class FigureAttacher {
     private static FigureRef ref(Chunk f, boolean anchored) {
         var fig = f.figure();
         return new FigureRef(f.documentId(), fig.number(), fig.caption(), f.location(), fig.mediaType(), fig.width(),
-                fig.height(), anchored);
+                fig.height(), anchored, fig.box());
     }
 }

@@ -20,7 +20,6 @@ import io.polyrag.core.model.KnowledgeBase;
 import java.io.InputStream;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Locale;
 import java.util.Set;
 
 /**
@@ -28,7 +27,6 @@ import java.util.Set;
  * one, fetch its original, delete it everywhere; and {@code /v1/formats}.
  */
 final class DocumentRoutes {
-    private static final Set<String> FIGURES = Set.of("auto", "force", "skip");
     private final Polyrag polyrag;
 
     DocumentRoutes(Polyrag polyrag) {
@@ -79,12 +77,7 @@ final class DocumentRoutes {
             throw new InvalidInputException("send exactly one part named 'file' (got " + parts.size() + "); several "
                     + "files at once go to POST /v1/ingest/files");
         }
-        String figures = ctx.formParam("figures") == null ? "auto" : ctx.formParam("figures").strip()
-                .toLowerCase(Locale.ROOT);
-        if (!FIGURES.contains(figures)) {
-            throw new InvalidInputException("form field 'figures' must be auto, force or skip, was '"
-                    + Ids.abbreviate(figures, 20) + "'");
-        }
+        io.polyrag.core.model.FigureMode figures = IngestRoutes.figures(ctx.formParam("figures"), "form field");
         String title = ctx.formParam("title");
         if (title != null && (title.isBlank() || title.length() > Limits.MAX_TITLE
                 || title.chars().anyMatch(Character::isISOControl))) {
@@ -101,8 +94,7 @@ final class DocumentRoutes {
         try {
             staged = IngestRoutes.stage(parts, staging);
             job = facets.uploads().submit(kb, staging, staged, flag(ctx.formParam("skip_graph"), "skip_graph"),
-                    title == null ? null : title.strip(), meta, ctx.formParam("figures") == null ? null
-                            : io.polyrag.core.model.FigureMode.parse(figures));
+                    title == null ? null : title.strip(), meta, figures);
         } catch (RuntimeException e) {
             facets.uploads().discard(staging);
             throw e;

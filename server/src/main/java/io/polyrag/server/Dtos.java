@@ -84,9 +84,10 @@ final class Dtos {
      * @param ids the ids the upload endpoint accepted
      * @param knowledgeBase target knowledge base ({@code kb}); default: the one they were staged for
      * @param skipGraph index without entity extraction ({@code skip_graph})
+     * @param figures auto, force or skip: which figures to take from PDFs and Office files; default the server's
      */
     record StagedBody(List<String> ids, @JsonProperty("kb") String knowledgeBase,
-            @JsonProperty("skip_graph") Boolean skipGraph) {
+            @JsonProperty("skip_graph") Boolean skipGraph, String figures) {
     }
 
     /**

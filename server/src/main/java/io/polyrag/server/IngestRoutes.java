@@ -42,7 +42,8 @@ final class IngestRoutes {
                 .body(api.schemas(), Dtos.TextBody.class, "text")
                 .response(200, "the report, with the text's document_id and version", IngestWire.Report.class);
         api.post("/v1/ingest/files", this::ingestFiles).summary("ingest", "Stage files and ingest them as a job")
-                .multipart("files", "kb", "skip_graph").response(202, "the job, queued", IngestWire.Accepted.class);
+                .multipart("files", "kb", "skip_graph", "figures").response(202, "the job, queued",
+                        IngestWire.Accepted.class);
         api.post("/v1/ingest/upload", this::upload).summary("ingest",
                 "Check and keep files without ingesting them; each refused file with its reason")
                 .multipart("files", "kb").response(200, "accepted and skipped files", IngestWire.Staged.class);
@@ -66,7 +67,7 @@ final class IngestRoutes {
         String id;
         try {
             id = tenant(ctx).uploads().submit(kb, staging, stage(files, staging), flag(ctx.formParam("skip_graph"),
-                    "skip_graph"));
+                    "skip_graph"), null, null, figures(ctx.formParam("figures"), "form field"));
         } catch (RuntimeException e) {
             tenant(ctx).uploads().discard(staging);
             throw e;
@@ -95,10 +96,24 @@ final class IngestRoutes {
             throw new InvalidInputException("'ids' is required: the ids POST /v1/ingest/upload accepted");
         }
         String id = tenant(ctx).uploads().ingestStaged(b.ids(), b.knowledgeBase() == null || b.knowledgeBase().isBlank()
-                ? null : KnowledgeBase.of(b.knowledgeBase()), Boolean.TRUE.equals(b.skipGraph()));
+                ? null : KnowledgeBase.of(b.knowledgeBase()), Boolean.TRUE.equals(b.skipGraph()),
+                figures(b.figures(), "field"));
         String location = "/v1/jobs/" + id;
         ctx.status(HttpStatus.ACCEPTED).header("Location", location)
                 .json(new IngestWire.Accepted(id, "queued", b.ids().size(), location));
+    }
+
+    /** The {@code figures} choice of an ingest: null when not given (the server's default), else auto, force or skip. */
+    static io.polyrag.core.model.FigureMode figures(String value, String what) {
+        if (value == null) {
+            return null;
+        }
+        try {
+            return io.polyrag.core.model.FigureMode.parse(value);
+        } catch (InvalidInputException e) {
+            throw new InvalidInputException(what + " 'figures' must be auto, force or skip, was '"
+                    + io.polyrag.core.model.Ids.abbreviate(value.strip(), 20) + "'");
+        }
     }
 
     /** The request's parts named {@code files}: 415 when it is not multipart, 400 when there are none. */

@@ -60,6 +60,7 @@ class FiguresTest {
                 assertThat(figure.get("location").asString()).isEqualTo("page 1");
                 assertThat(figure.get("media_type").asString()).isEqualTo("image/png");
                 assertThat(figure.get("url").asString()).isEqualTo("/v1/documents/" + pdf + "/figures/1");
+                assertThat(figure.get("box").size()).as("x, y, width, height in points").isEqualTo(4);
                 for (JsonNode h : sales.get("hits")) {
                     assertThat(h.get("kind").asString()).isNotEqualTo("figure");
                 }

@@ -105,6 +105,7 @@ class OpenApiContractTest {
         call("POST", "/v1/ingest/upload", multipart("empty.md", ""), 200);
         call("POST", "/v1/ingest/staged", "{\"ids\": [\"" + staged + "\"]}", 202);
         call("POST", "/v1/ingest/staged", "{\"ids\": [\"00000000-0000-0000-0000-000000000000\"]}", 404);
+        call("POST", "/v1/ingest/staged", "{\"ids\": [\"" + staged + "\"], \"figures\": \"some\"}", 400);
         call("GET", "/v1/jobs/" + job, null, 200);
         call("GET", "/v1/jobs/nope", null, 404);
         call("GET", "/v1/jobs?limit=5", null, 200);

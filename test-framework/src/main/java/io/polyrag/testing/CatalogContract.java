@@ -98,7 +98,7 @@ public abstract class CatalogContract {
         CatalogAndJobs c = open();
         DocumentDraft text = draft("d1", "kb", 1, "As Figure 1 shows, sales rose.", "More prose.");
         var figure = new io.polyrag.core.model.Figure(1, "Figure 1: Sales | by region", "image/png", 640, 400,
-                List.of(0, 1));
+                List.of(0, 1), new io.polyrag.core.model.Figure.Box(72, 100.5, 320, 200));
         List<Chunk> chunks = new ArrayList<>(text.chunks());
         chunks.add(new Chunk(Chunk.idOf("d1", 1, 2), "d1", 1, 2, ChunkKind.FIGURE, "Figure 1: Sales | by region",
                 List.of("Heading"), 30, 30, 8, "model-x", "page 1", figure));

@@ -50,17 +50,19 @@ public final class SearchWire {
     /**
      * A figure that belongs with a hit or a source: its caption, where it is, its image's type and size, and the
      * route that serves the image. {@code anchored}: it came with a passage it belongs to (false: its caption
-     * matched the query).
+     * matched the query). {@code box}: where it sits on its page or slide, {@code [x, y, width, height]} in points
+     * from the top left; absent where the format does not say (Word).
      */
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     public record FigureBody(String id, int number, String caption, String location, String mediaType, int width,
-            int height, boolean anchored, String url) {
+            int height, boolean anchored, String url, List<Double> box) {
     }
 
     public static FigureBody figure(io.polyrag.core.model.FigureRef f) {
         return new FigureBody(f.documentId() + "/" + f.number(), f.number(), f.caption(), f.location(),
                 f.mediaType(), f.width(), f.height(), f.anchored(), "/v1/documents/" + f.documentId() + "/figures/"
-                        + f.number());
+                        + f.number(), f.box() == null ? null : List.of(f.box().x(), f.box().y(), f.box().width(),
+                                f.box().height()));
     }
 
     /** A modality's rank (1-based) and raw score for a hit. */

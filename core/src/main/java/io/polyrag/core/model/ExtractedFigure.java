@@ -13,9 +13,10 @@ package io.polyrag.core.model;
  * @param bytes the image
  * @param width pixels
  * @param height pixels
+ * @param box where it sits on its page or slide, or null where the format does not say
  */
 public record ExtractedFigure(String label, String caption, String text, String location, String near,
-        String mediaType, byte[] bytes, int width, int height) {
+        String mediaType, byte[] bytes, int width, int height, Figure.Box box) {
     public ExtractedFigure {
         label = label == null ? "" : label;
         caption = caption == null ? "" : caption;

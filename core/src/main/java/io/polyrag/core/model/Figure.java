@@ -13,8 +13,30 @@ import java.util.List;
  * @param height pixels
  * @param anchors ordinals of the text chunks it belongs with (they mention it, or lie next to it on its page or
  *     slide), in reading order
+ * @param box where it sits on its page or slide, or null where the format does not say (Word)
  */
-public record Figure(int number, String caption, String mediaType, int width, int height, List<Integer> anchors) {
+public record Figure(int number, String caption, String mediaType, int width, int height, List<Integer> anchors,
+        Box box) {
+    /** A rectangle in points (1/72 inch) from the top left of the page or slide. */
+    public record Box(double x, double y, double width, double height) {
+        String encode() {
+            return String.format(java.util.Locale.ROOT, "%.1f,%.1f,%.1f,%.1f", x, y, width, height);
+        }
+
+        static Box decode(String s) {
+            if (s.isEmpty()) {
+                return null;
+            }
+            String[] p = s.split(",");
+            return new Box(Double.parseDouble(p[0]), Double.parseDouble(p[1]), Double.parseDouble(p[2]),
+                    Double.parseDouble(p[3]));
+        }
+    }
+
+    public Figure(int number, String caption, String mediaType, int width, int height, List<Integer> anchors) {
+        this(number, caption, mediaType, width, height, anchors, null);
+    }
+
     public Figure {
         caption = caption == null ? "" : caption;
         anchors = anchors == null ? List.of() : List.copyOf(anchors);
@@ -29,12 +51,13 @@ public record Figure(int number, String caption, String mediaType, int width, in
     }
 
     /**
-     * The catalog's one-column form: {@code number|media type|width|height|anchor,anchor|caption} (the caption last,
-     * so it may hold any character).
+     * The catalog's one-column form: {@code number|media type|width|height|anchor,anchor|x,y,w,h|caption} (the
+     * caption last, so it may hold any character).
      */
     public String encode() {
         return number + "|" + mediaType + "|" + width + "|" + height + "|"
-                + String.join(",", anchors.stream().map(String::valueOf).toList()) + "|" + caption;
+                + String.join(",", anchors.stream().map(String::valueOf).toList()) + "|"
+                + (box == null ? "" : box.encode()) + "|" + caption;
     }
 
     /** Reads {@link #encode()}'s form; null for an empty column (a chunk that is not a figure). */
@@ -42,12 +65,13 @@ public record Figure(int number, String caption, String mediaType, int width, in
         if (s == null || s.isEmpty()) {
             return null;
         }
-        String[] p = s.split("\\|", 6);
-        if (p.length < 6) {
+        String[] p = s.split("\\|", 7);
+        if (p.length < 7) {
             throw new IllegalArgumentException("not a stored figure: " + Ids.abbreviate(s, 40));
         }
         List<Integer> anchors = p[4].isEmpty() ? List.of()
                 : java.util.Arrays.stream(p[4].split(",")).map(Integer::valueOf).toList();
-        return new Figure(Integer.parseInt(p[0]), p[5], p[1], Integer.parseInt(p[2]), Integer.parseInt(p[3]), anchors);
+        return new Figure(Integer.parseInt(p[0]), p[6], p[1], Integer.parseInt(p[2]), Integer.parseInt(p[3]), anchors,
+                Box.decode(p[5]));
     }
 }

@@ -12,7 +12,8 @@ package io.polyrag.core.model;
  * @param width pixels
  * @param height pixels
  * @param anchored true when it came with a hit it belongs to; false when its caption matched the query
+ * @param box where it sits on its page or slide, in points from the top left; null where the format does not say
  */
 public record FigureRef(String documentId, int number, String caption, String location, String mediaType, int width,
-        int height, boolean anchored) {
+        int height, boolean anchored, Figure.Box box) {
 }
