@@ -268,6 +268,14 @@ public final class DocumentsParser implements Parser {
                 // dates are written the same way whatever the server's locale, so the index does not depend on it.
                 ParseContext context = new ParseContext();
                 context.set(Locale.class, Locale.ROOT);
+                // Tika's AutoDetectParser parses an Office file's embedded resources itself unless told not to:
+                // its pictures were OCR'd into a section named after the picture's file (image1.png), placed at the
+                // end, which could become the document's title. Pictures are figures (with their slide and OCR
+                // text); attachments and OLE objects are not parsed. (PDF and image OCR go through this extractor
+                // too, so those keep Tika's.)
+                if (office(type)) {
+                    context.set(org.apache.tika.extractor.EmbeddedDocumentExtractor.class, NO_EMBEDDED);
+                }
                 if (ocr) {
                     // Pages with (almost) no text layer are scanned: OCR them; pages with text are read as text.
                     org.apache.tika.parser.pdf.PDFParserConfig pdf = new org.apache.tika.parser.pdf.PDFParserConfig();
@@ -314,6 +322,27 @@ public final class DocumentsParser implements Parser {
     }
 
     private static final String ODS = "application/vnd.oasis.opendocument.spreadsheet";
+
+    private static boolean office(String type) {
+        return type.startsWith("application/vnd.openxmlformats-officedocument.")
+                || type.startsWith("application/vnd.oasis.opendocument.") || type.equals("application/msword")
+                || type.startsWith("application/vnd.ms-");
+    }
+
+    /** Parses no embedded resource: attachments, OLE objects and pictures inside a document are skipped. */
+    private static final org.apache.tika.extractor.EmbeddedDocumentExtractor NO_EMBEDDED =
+            new org.apache.tika.extractor.EmbeddedDocumentExtractor() {
+                @Override
+                public boolean shouldParseEmbedded(Metadata metadata) {
+                    return false;
+                }
+
+                @Override
+                public void parseEmbedded(InputStream stream, org.xml.sax.ContentHandler handler, Metadata metadata,
+                        boolean outputHtml) {
+                    // never called: shouldParseEmbedded says no
+                }
+            };
 
     /**
      * The sheet names of an OpenDocument spreadsheet, in order, from its content.xml (Tika's XHTML does not carry

@@ -98,6 +98,16 @@ class FigureExtractionTest {
     }
 
     @Test
+    void anOfficeFilesPicturesAreFiguresNotASectionNamedAfterTheirFile() {
+        var docx = parser.parse(new SourceItem("file:///pump.docx", "pump.docx", DocumentFixtures.figuresDocx(), null));
+        assertThat(docx.title()).isNotEqualTo("image1.png");
+        assertThat(docx.blocks()).allSatisfy(b -> assertThat(b.headingPath()).doesNotContain("image1.png"));
+        var pptx = parser.parse(new SourceItem("file:///churn.pptx", "churn.pptx", DocumentFixtures.figuresPptx(),
+                null));
+        assertThat(pptx.blocks()).allSatisfy(b -> assertThat(b.headingPath()).doesNotContain("image1.png"));
+    }
+
+    @Test
     void fiveThousandImagesAreCappedWithAWarning() {
         long start = System.nanoTime();
         Parser.Figures found = figures("catalogue.pdf", DocumentFixtures.manyImagesPdf(5000),
