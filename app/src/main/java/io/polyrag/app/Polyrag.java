@@ -155,6 +155,11 @@ public final class Polyrag implements AutoCloseable {
         return local.search();
     }
 
+    /** The embedding model called directly, for evaluation and benchmarks (not tenant-scoped: it holds no data). */
+    public Embeddings embeddings() {
+        return new Embeddings(components);
+    }
+
     public Documents documents() {
         return local.documents();
     }

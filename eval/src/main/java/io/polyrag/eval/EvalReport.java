@@ -28,22 +28,42 @@ public record EvalReport(String dataset, int documents, int queries, List<Run> r
      *     (absent for single-modality runs, or when the report has none)
      * @param vsBaseline its paired comparison with the same-named run of a baseline report ({@code --baseline})
      * @param perQueryNdcg nDCG@10 per query id: for the per-query charts and for later paired comparisons
+     * @param vsRaw for a fused polyrag run, its paired comparison with the raw-library reference ({@code raw-rrf})
+     *     when the report has it
      */
     public record Run(String name, List<String> modalities, String fusion, @JsonProperty("ndcg@10") double ndcg10,
             @JsonProperty("recall@100") double recall100, @JsonProperty("mrr@10") double mrr10, double p50Ms,
             double p99Ms, @JsonProperty("ndcg@10Ci95") List<Double> ndcg10Ci95,
             @JsonInclude(JsonInclude.Include.NON_NULL) Significance.Comparison vsBestSingle,
             @JsonInclude(JsonInclude.Include.NON_NULL) Significance.Comparison vsBaseline,
-            @JsonProperty(PER_QUERY) Map<String, Double> perQueryNdcg) {
+            @JsonProperty(PER_QUERY) Map<String, Double> perQueryNdcg,
+            @JsonInclude(JsonInclude.Include.NON_NULL) Significance.Comparison vsRaw) {
+
+        public Run(String name, List<String> modalities, String fusion, double ndcg10, double recall100, double mrr10,
+                double p50Ms, double p99Ms, List<Double> ndcg10Ci95, Significance.Comparison vsBestSingle,
+                Significance.Comparison vsBaseline, Map<String, Double> perQueryNdcg) {
+            this(name, modalities, fusion, ndcg10, recall100, mrr10, p50Ms, p99Ms, ndcg10Ci95, vsBestSingle,
+                    vsBaseline, perQueryNdcg, null);
+        }
 
         Run withComparison(Significance.Comparison comparison) {
             return new Run(name, modalities, fusion, ndcg10, recall100, mrr10, p50Ms, p99Ms, ndcg10Ci95, comparison,
-                    vsBaseline, perQueryNdcg);
+                    vsBaseline, perQueryNdcg, vsRaw);
         }
 
         Run withBaseline(Significance.Comparison comparison) {
             return new Run(name, modalities, fusion, ndcg10, recall100, mrr10, p50Ms, p99Ms, ndcg10Ci95,
-                    vsBestSingle, comparison, perQueryNdcg);
+                    vsBestSingle, comparison, perQueryNdcg, vsRaw);
+        }
+
+        Run withRaw(Significance.Comparison comparison) {
+            return new Run(name, modalities, fusion, ndcg10, recall100, mrr10, p50Ms, p99Ms, ndcg10Ci95,
+                    vsBestSingle, vsBaseline, perQueryNdcg, comparison);
+        }
+
+        /** Whether this is a raw-library reference run rather than polyrag's. */
+        public boolean raw() {
+            return name.startsWith("raw-");
         }
     }
 

@@ -37,9 +37,16 @@ public final class Evaluation {
             Consumer<String> log) {
         EvalReport.Ingest ingest = ingest(polyrag, ds, progress, log);
         List<EvalReport.Run> results = new ArrayList<>();
+        RawReference raw = null;
         for (RunSpec run : runs) {
+            if (run.raw() != null && raw == null) {
+                boolean vectors = runs.stream().anyMatch(r -> r.raw() != null && r.raw() != RawReference.Kind.BM25);
+                raw = RawReference.build(ds, vectors ? polyrag.embeddings() : null, polyrag.config().get(
+                        io.polyrag.core.config.Settings.BM25_K1), polyrag.config().get(
+                        io.polyrag.core.config.Settings.BM25_B), log);
+            }
             log.accept("eval: running " + run.name() + " over " + ds.qrels().size() + " queries");
-            results.add(evaluate(polyrag, ds, run));
+            results.add(evaluate(polyrag, ds, run, raw));
         }
         return new EvalReport(ds.name(), ds.corpus().size(), ds.qrels().size(), compared(results), ingest,
                 ds.warnings());
@@ -47,14 +54,19 @@ public final class Evaluation {
 
     /** Each fused run with its paired comparison against the best single-modality run, when there is one. */
     static List<EvalReport.Run> compared(List<EvalReport.Run> runs) {
-        EvalReport.Run best = runs.stream().filter(r -> r.modalities().size() == 1)
+        EvalReport.Run best = runs.stream().filter(r -> r.modalities().size() == 1 && !r.raw())
                 .max(java.util.Comparator.comparingDouble(EvalReport.Run::ndcg10)).orElse(null);
-        if (best == null) {
-            return runs;
-        }
-        return runs.stream().map(r -> r.modalities().size() > 1
-                ? r.withComparison(Significance.compare(r.perQueryNdcg(), best.name(), best.perQueryNdcg()))
-                : r).toList();
+        EvalReport.Run raw = runs.stream().filter(r -> r.name().equals("raw-rrf")).findFirst().orElse(null);
+        return runs.stream().map(r -> {
+            EvalReport.Run out = r;
+            if (best != null && r.modalities().size() > 1 && !r.raw()) {
+                out = out.withComparison(Significance.compare(r.perQueryNdcg(), best.name(), best.perQueryNdcg()));
+            }
+            if (raw != null && r.modalities().size() > 1 && !r.raw()) {
+                out = out.withRaw(Significance.compare(r.perQueryNdcg(), raw.name(), raw.perQueryNdcg()));
+            }
+            return out;
+        }).toList();
     }
 
     private static EvalReport.Ingest ingest(Polyrag polyrag, BeirDataset ds, ProgressListener progress,
@@ -83,7 +95,7 @@ public final class Evaluation {
         return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;");
     }
 
-    private static EvalReport.Run evaluate(Polyrag polyrag, BeirDataset ds, RunSpec run) {
+    private static EvalReport.Run evaluate(Polyrag polyrag, BeirDataset ds, RunSpec run, RawReference raw) {
         Map<String, Double> perQuery = new LinkedHashMap<>();
         double ndcg = 0;
         double recall = 0;
@@ -93,10 +105,16 @@ public final class Evaluation {
         for (Map.Entry<String, Map<String, Integer>> q : ds.qrels().entrySet()) {
             String text = ds.queries().get(q.getKey());
             long t0 = System.nanoTime();
-            SearchResponse resp = polyrag.search().run(new SearchRequest(text, DEPTH, List.of(KB), run.modalities(),
-                    run.fusion()));
-            latencies[i++] = System.nanoTime() - t0;
-            List<String> ranked = documents(resp.hits(), q.getKey());
+            List<String> ranked;
+            if (run.raw() != null) {
+                ranked = raw.run(run.raw(), text).stream().filter(id -> !id.equals(q.getKey())).toList();
+                latencies[i++] = System.nanoTime() - t0;
+            } else {
+                SearchResponse resp = polyrag.search().run(new SearchRequest(text, DEPTH, List.of(KB),
+                        run.modalities(), run.fusion()));
+                latencies[i++] = System.nanoTime() - t0;
+                ranked = documents(resp.hits(), q.getKey());
+            }
             double n = Metrics.ndcg(ranked, q.getValue(), 10);
             perQuery.put(q.getKey(), n);
             ndcg += n;
@@ -106,7 +124,8 @@ public final class Evaluation {
         int count = ds.qrels().size();
         Arrays.sort(latencies);
         return new EvalReport.Run(run.name(), run.modalities().stream().map(Modality::wireName).sorted().toList(),
-                run.modalities().size() > 1 ? (run.fusion() == null ? "configured" : run.fusion().wireName()) : "none",
+                run.modalities().size() > 1 ? (run.fusion() == null ? "configured" : run.fusion().wireName()
+                        + (run.raw() != null ? " (raw)" : "")) : run.raw() != null ? "none (raw)" : "none",
                 round(ndcg / count), round(recall / count), round(mrr / count), percentile(latencies, 0.50),
                 percentile(latencies, 0.99), Significance.ci95(perQuery.values()), null, null, perQuery);
     }

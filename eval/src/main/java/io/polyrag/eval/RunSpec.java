@@ -13,17 +13,36 @@ import java.util.TreeSet;
  *
  * <p>Names: a modality ({@code fulltext}, {@code vector}, …) runs alone; {@code hybrid} runs every enabled modality
  * with the configured fusion; {@code rrf} and {@code weighted} do the same with that fusion; {@code a+b[:fusion]}
- * names the modalities and optionally the fusion.
+ * names the modalities and optionally the fusion. {@code raw-bm25}, {@code raw-vector} and {@code raw-rrf} are the
+ * raw-library reference ({@link RawReference}): the same model and BM25 parameters built directly, document by
+ * document, none of polyrag's pipeline.
  *
  * @param name the name shown in reports
- * @param modalities the retrievers to run
+ * @param modalities the retrievers to run (for a raw run, the ones its reference stands for)
  * @param fusion the fusion method, or null for the configured one
+ * @param raw which raw-library reference this run is, or null for polyrag itself
  */
-public record RunSpec(String name, Set<Modality> modalities, FusionMethod fusion) {
+public record RunSpec(String name, Set<Modality> modalities, FusionMethod fusion, RawReference.Kind raw) {
+
+    public RunSpec(String name, Set<Modality> modalities, FusionMethod fusion) {
+        this(name, modalities, fusion, null);
+    }
 
     public static RunSpec parse(String spec, List<Modality> enabled) {
         String s = spec.strip();
         switch (s) {
+            case "raw-bm25", "raw-vector", "raw-rrf" -> {
+                if (!enabled.contains(Modality.VECTOR) && !s.equals("raw-bm25")) {
+                    throw new InvalidInputException("run '" + s + "' needs the embedding model, and vectors are off");
+                }
+                RawReference.Kind kind = RawReference.Kind.valueOf(s.substring(4).toUpperCase(java.util.Locale.ROOT));
+                Set<Modality> mods = switch (kind) {
+                    case BM25 -> Set.of(Modality.FULLTEXT);
+                    case VECTOR -> Set.of(Modality.VECTOR);
+                    case RRF -> Set.of(Modality.VECTOR, Modality.FULLTEXT);
+                };
+                return new RunSpec(s, mods, kind == RawReference.Kind.RRF ? FusionMethod.RRF : null, kind);
+            }
             case "hybrid" -> {
                 return new RunSpec(s, Set.copyOf(enabled), null);
             }

@@ -133,4 +133,35 @@ class EvaluationTest {
         assertThat(Evaluation.documents(List.of(hit("beir:d2"), hit("beir:q7"), hit("beir:d1"), hit("beir:d2")),
                 "q7")).containsExactly("d2", "d1");
     }
+
+    @Test
+    void the_raw_library_reference_runs_beside_polyrag_and_fused_runs_are_compared_with_it() throws IOException {
+        BeirDataset ds = BeirDataset.load(dataset("", ""));
+        try (Polyrag p = Polyrag.open(Config.load(Map.of(), Map.of("data.dir", tmp.resolve("raw").toString(),
+                "search.max.top.k", "1000")))) {
+            var enabled = p.admin().status().modalities();
+            List<RunSpec> runs = java.util.stream.Stream.of("vector", "weighted", "raw-bm25", "raw-vector", "raw-rrf")
+                    .map(n -> RunSpec.parse(n, enabled)).toList();
+            List<String> log = new ArrayList<>();
+            EvalReport r = Evaluation.run(p, ds, runs, ProgressListener.NONE, log::add);
+            assertThat(r.runs()).extracting(EvalReport.Run::name).containsExactly("vector", "weighted", "raw-bm25",
+                    "raw-vector", "raw-rrf");
+            EvalReport.Run rawVector = r.runs().get(3);
+            assertThat(rawVector.ndcg10()).as("one vector per document finds the paraphrases too").isEqualTo(1.0);
+            assertThat(rawVector.fusion()).isEqualTo("none (raw)");
+            assertThat(r.runs().get(4).fusion()).isEqualTo("rrf (raw)");
+            EvalReport.Run weighted = r.runs().get(1);
+            assertThat(weighted.vsRaw().run()).isEqualTo("raw-rrf");
+            assertThat(weighted.vsRaw().delta()).isCloseTo(weighted.ndcg10() - r.runs().get(4).ndcg10(),
+                    org.assertj.core.api.Assertions.within(1e-3));
+            assertThat(weighted.vsBestSingle().run()).as("a raw run is not polyrag's best single").isEqualTo("vector");
+            assertThat(r.runs().get(2).vsRaw()).isNull();
+            assertThat(log).anyMatch(l -> l.contains("raw reference: embedding 6 documents"));
+        }
+    }
+
+    @Test
+    void raw_rrf_sums_reciprocal_ranks_over_both_lists() {
+        assertThat(RawReference.rrf(List.of("a", "b", "c"), List.of("b", "d"))).containsExactly("b", "a", "d", "c");
+    }
 }

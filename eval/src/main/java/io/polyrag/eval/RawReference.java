@@ -1,0 +1,200 @@
+package io.polyrag.eval;
+
+import io.polyrag.app.Embeddings;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.PriorityQueue;
+import java.util.function.Consumer;
+import org.apache.lucene.analysis.Analyzer;
+import org.apache.lucene.analysis.TokenStream;
+import org.apache.lucene.analysis.en.EnglishAnalyzer;
+import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
+import org.apache.lucene.document.Document;
+import org.apache.lucene.document.Field;
+import org.apache.lucene.document.StoredField;
+import org.apache.lucene.document.TextField;
+import org.apache.lucene.index.DirectoryReader;
+import org.apache.lucene.index.IndexWriter;
+import org.apache.lucene.index.IndexWriterConfig;
+import org.apache.lucene.index.Term;
+import org.apache.lucene.search.BooleanClause;
+import org.apache.lucene.search.BooleanQuery;
+import org.apache.lucene.search.IndexSearcher;
+import org.apache.lucene.search.ScoreDoc;
+import org.apache.lucene.search.TermQuery;
+import org.apache.lucene.search.similarities.BM25Similarity;
+import org.apache.lucene.store.ByteBuffersDirectory;
+
+/**
+ * The raw-library reference polyrag's fusion is judged against: what anyone would build from the same parts with
+ * none of polyrag's pipeline. One Lucene document per corpus entry (title and text, English analysis, BM25 with the
+ * configured k1 and b, the query a bag of its analysed words), one vector per entry from the same embedding model
+ * (exact cosine over all of them), each list the top {@value #DEPTH} documents, and RRF with k {@value #RRF_K} over
+ * the two. No chunks, no chunk-to-document aggregation, no dedup, no catalog join.
+ */
+final class RawReference {
+    static final int DEPTH = 1000;
+    static final int RRF_K = 60;
+
+    enum Kind {
+        BM25,
+        VECTOR,
+        RRF
+    }
+
+    private final Analyzer analyzer = new EnglishAnalyzer();
+    private final IndexSearcher searcher;
+    private final List<String> ids;
+    private final float[][] vectors;
+    private final Embeddings embeddings;
+
+    private RawReference(IndexSearcher searcher, List<String> ids, float[][] vectors, Embeddings embeddings) {
+        this.searcher = searcher;
+        this.ids = ids;
+        this.vectors = vectors;
+        this.embeddings = embeddings;
+    }
+
+    /**
+     * Builds the reference over the corpus: an in-memory BM25 index and, when {@code embeddings} is given, one vector
+     * per document (the catalog's embedding cache keeps them, so a second evaluation of the same corpus does not
+     * embed again).
+     */
+    static RawReference build(BeirDataset ds, Embeddings embeddings, double k1, double b, Consumer<String> log) {
+        List<String> ids = new ArrayList<>(ds.corpus().keySet());
+        ByteBuffersDirectory dir = new ByteBuffersDirectory();
+        BM25Similarity bm25 = new BM25Similarity((float) k1, (float) b);
+        try (IndexWriter w = new IndexWriter(dir, new IndexWriterConfig(new EnglishAnalyzer()).setSimilarity(bm25))) {
+            for (String id : ids) {
+                BeirDataset.Doc d = ds.corpus().get(id);
+                Document doc = new Document();
+                doc.add(new StoredField("id", id));
+                doc.add(new TextField("text", text(d), Field.Store.NO));
+                w.addDocument(doc);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        IndexSearcher searcher;
+        try {
+            searcher = new IndexSearcher(DirectoryReader.open(dir));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        searcher.setSimilarity(bm25);
+        float[][] vectors = null;
+        if (embeddings != null) {
+            log.accept("eval: raw reference: embedding " + ids.size() + " documents, one vector each (cached after "
+                    + "the first time)");
+            vectors = new float[ids.size()][];
+            for (int from = 0; from < ids.size(); from += 256) {
+                List<String> texts = new ArrayList<>();
+                for (int i = from; i < Math.min(ids.size(), from + 256); i++) {
+                    texts.add(text(ds.corpus().get(ids.get(i))));
+                }
+                List<float[]> got = embeddings.passages(texts);
+                for (int i = 0; i < got.size(); i++) {
+                    vectors[from + i] = unit(got.get(i));
+                }
+            }
+        }
+        return new RawReference(searcher, ids, vectors, embeddings);
+    }
+
+    private static String text(BeirDataset.Doc d) {
+        return d.title().isBlank() ? d.text() : d.title() + "\n" + d.text();
+    }
+
+    /** The documents of one run for one query, best first, at most {@value #DEPTH}. */
+    List<String> run(Kind kind, String query) {
+        return switch (kind) {
+            case BM25 -> bm25(query);
+            case VECTOR -> dense(query);
+            case RRF -> rrf(bm25(query), dense(query));
+        };
+    }
+
+    List<String> bm25(String query) {
+        BooleanQuery.Builder q = new BooleanQuery.Builder();
+        int clauses = 0;
+        try (TokenStream ts = analyzer.tokenStream("text", query)) {
+            CharTermAttribute term = ts.addAttribute(CharTermAttribute.class);
+            ts.reset();
+            while (ts.incrementToken() && clauses < IndexSearcher.getMaxClauseCount()) {
+                q.add(new TermQuery(new Term("text", term.toString())), BooleanClause.Occur.SHOULD);
+                clauses++;
+            }
+            ts.end();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        if (clauses == 0) {
+            return List.of();
+        }
+        try {
+            List<String> out = new ArrayList<>();
+            var stored = searcher.storedFields();
+            for (ScoreDoc sd : searcher.search(q.build(), DEPTH).scoreDocs) {
+                out.add(stored.document(sd.doc).get("id"));
+            }
+            return out;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    List<String> dense(String query) {
+        float[] q = unit(embeddings.query(query));
+        PriorityQueue<int[]> heap = new PriorityQueue<>(DEPTH + 1, (a, b) -> Float.compare(Float.intBitsToFloat(a[1]),
+                Float.intBitsToFloat(b[1])));
+        for (int i = 0; i < vectors.length; i++) {
+            float dot = 0;
+            float[] v = vectors[i];
+            for (int j = 0; j < v.length; j++) {
+                dot += v[j] * q[j];
+            }
+            heap.add(new int[] {i, Float.floatToIntBits(dot)});
+            if (heap.size() > DEPTH) {
+                heap.poll();
+            }
+        }
+        List<int[]> best = new ArrayList<>(heap);
+        best.sort((a, b) -> Float.compare(Float.intBitsToFloat(b[1]), Float.intBitsToFloat(a[1])));
+        List<String> out = new ArrayList<>(best.size());
+        best.forEach(e -> out.add(ids.get(e[0])));
+        return out;
+    }
+
+    /** Reciprocal rank fusion of two document lists: the sum over lists of 1 / (k + rank). */
+    static List<String> rrf(List<String> a, List<String> b) {
+        Map<String, Double> score = new HashMap<>();
+        for (List<String> list : List.of(a, b)) {
+            for (int r = 0; r < list.size(); r++) {
+                score.merge(list.get(r), 1.0 / (RRF_K + r + 1), Double::sum);
+            }
+        }
+        List<String> out = new ArrayList<>(score.keySet());
+        out.sort((x, y) -> {
+            int c = Double.compare(score.get(y), score.get(x));
+            return c != 0 ? c : x.compareTo(y);
+        });
+        return out;
+    }
+
+    private static float[] unit(float[] v) {
+        double n = 0;
+        for (float x : v) {
+            n += x * x;
+        }
+        float inv = n == 0 ? 0 : (float) (1 / Math.sqrt(n));
+        float[] out = new float[v.length];
+        for (int i = 0; i < v.length; i++) {
+            out[i] = v[i] * inv;
+        }
+        return out;
+    }
+}
