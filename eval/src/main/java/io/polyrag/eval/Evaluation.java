@@ -96,6 +96,9 @@ public final class Evaluation {
     }
 
     private static EvalReport.Run evaluate(Polyrag polyrag, BeirDataset ds, RunSpec run, RawReference raw) {
+        String kb = io.polyrag.core.model.KnowledgeBase.of(KB).storageName();
+        Map<String, String> byDocumentId = new java.util.HashMap<>();
+        ds.corpus().keySet().forEach(id -> byDocumentId.put(io.polyrag.core.model.Ids.documentId(kb, "beir:" + id), id));
         Map<String, Double> perQuery = new LinkedHashMap<>();
         double ndcg = 0;
         double recall = 0;
@@ -113,7 +116,7 @@ public final class Evaluation {
                 SearchResponse resp = polyrag.search().run(new SearchRequest(text, DEPTH, List.of(KB),
                         run.modalities(), run.fusion()));
                 latencies[i++] = System.nanoTime() - t0;
-                ranked = documents(resp.hits(), q.getKey());
+                ranked = documents(resp.hits(), q.getKey(), byDocumentId);
             }
             double n = Metrics.ndcg(ranked, q.getValue(), 10);
             perQuery.put(q.getKey(), n);
@@ -132,11 +135,29 @@ public final class Evaluation {
 
     /** Corpus ids in order of first appearance, the query's own id left out. */
     static List<String> documents(List<SearchHit> hits, String queryId) {
+        return documents(hits, queryId, Map.of());
+    }
+
+    /**
+     * Corpus ids in order of first appearance, the query's own id left out; a hit's merged near-duplicates (chunks of
+     * other documents with the same or nearly the same text, which the hit stands for and lists) count right after
+     * it, as the documents the response returns.
+     *
+     * @param byDocumentId corpus id by polyrag document id, to name merged chunks' documents
+     */
+    static List<String> documents(List<SearchHit> hits, String queryId, Map<String, String> byDocumentId) {
         Set<String> ids = new LinkedHashSet<>();
         for (SearchHit h : hits) {
             String id = h.uri().startsWith("beir:") ? h.uri().substring(5) : h.uri();
             if (!id.equals(queryId)) {
                 ids.add(id);
+            }
+            for (String chunk : h.merged()) {
+                int v = chunk.lastIndexOf("-v");
+                String merged = v < 0 ? null : byDocumentId.get(chunk.substring(0, v));
+                if (merged != null && !merged.equals(queryId)) {
+                    ids.add(merged);
+                }
             }
         }
         return List.copyOf(ids);

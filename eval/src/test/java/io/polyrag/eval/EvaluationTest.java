@@ -129,6 +129,15 @@ class EvaluationTest {
     }
 
     @Test
+    void a_hits_merged_duplicates_count_right_after_it() {
+        var h = new io.polyrag.core.model.SearchHit(1, 1, "x", "c", "beir:d2", "t", "text",
+                io.polyrag.core.model.ChunkKind.PROSE, List.of(), "eval", Map.of(), 1, 0, "", List.of("abc-v1-0",
+                        "q7id-v2-3", "unknown-v1-0"), Map.of());
+        assertThat(Evaluation.documents(List.of(h, hit("beir:d1"), hit("beir:d3")), "q7", Map.of("abc", "d3",
+                "q7id", "q7"))).containsExactly("d2", "d3", "d1");
+    }
+
+    @Test
     void chunk_hits_become_a_document_ranking_without_the_query_itself() {
         assertThat(Evaluation.documents(List.of(hit("beir:d2"), hit("beir:q7"), hit("beir:d1"), hit("beir:d2")),
                 "q7")).containsExactly("d2", "d1");
