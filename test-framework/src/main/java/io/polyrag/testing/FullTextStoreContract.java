@@ -53,6 +53,22 @@ public abstract class FullTextStoreContract {
     }
 
     @Test
+    void equal_scores_at_the_cut_are_decided_by_chunk_id_not_by_insertion_order() {
+        FullTextStore store = open();
+        // The same text five times (boilerplate, a duplicated page): five equal scores, two places.
+        for (String id : List.of("e5", "e2", "e4", "e1", "e3")) {
+            store.upsert(List.of(rec(id, "d" + id, 1, "kb", "Lighthouse keepers trimmed the wicks at dusk.")));
+        }
+        store.upsert(List.of(rec("z9", "dz", 1, "kb", "Keepers of the lighthouse trimmed wicks and wicks again.")));
+        List<StoreHit> hits = store.search("trimmed wicks", SearchScope.ALL, 3);
+        assertThat(hits).hasSize(3);
+        List<String> equal = hits.stream().filter(h -> !h.chunkId().equals("z9")).map(StoreHit::chunkId).toList();
+        assertThat(equal).as("the smallest chunk ids of the tied ones, in order").isSubsetOf("e1", "e2", "e3")
+                .isSorted();
+        assertThat(equal.getFirst()).isEqualTo("e1");
+    }
+
+    @Test
     void finds_the_record_holding_a_rare_term_first() {
         FullTextStore store = corpus();
         List<StoreHit> hits = store.search("quasars galactic", SearchScope.ALL, 10);

@@ -25,6 +25,7 @@ import org.apache.lucene.search.BooleanQuery;
 import org.apache.lucene.search.BoostQuery;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.Query;
+import org.apache.lucene.search.ScoreDoc;
 import org.apache.lucene.search.Sort;
 import org.apache.lucene.search.SortField;
 import org.apache.lucene.search.TermQuery;
@@ -67,8 +68,26 @@ public final class LuceneFullTextStore implements FullTextStore {
         Query filter = LuceneIndex.scopeFilter(scope);
         Query full = filter == null ? q : new BooleanQuery.Builder().add(q, BooleanClause.Occur.MUST)
                 .add(filter, BooleanClause.Occur.FILTER).build();
-        Sort sort = new Sort(SortField.FIELD_SCORE, new SortField(LuceneIndex.CHUNK_ID, SortField.Type.STRING));
-        return index.search(s -> s.search(full, limit, sort, true).scoreDocs, score -> score);
+        return index.search(s -> top(s, full, limit), score -> score);
+    }
+
+    /**
+     * The best {@code limit} documents by score. Collected by score alone, so Lucene can skip documents that cannot
+     * compete (block-max WAND); the hits are then ordered by score and chunk id. Only when equal scores straddle the
+     * cut (duplicated texts score the same) is the search run again sorted by score then chunk id, so which of them
+     * make the cut never depends on Lucene's internal document order. The tie-break sort used to run on every search
+     * and cost about a fifth of the full-text leg (its string comparisons decode the chunk ids' terms dictionary).
+     */
+    static ScoreDoc[] top(IndexSearcher s, Query query, int limit) throws java.io.IOException {
+        ScoreDoc[] docs = s.search(query, limit + 1).scoreDocs;
+        if (docs.length <= limit) {
+            return docs;
+        }
+        if (docs[limit].score == docs[limit - 1].score) {
+            Sort sort = new Sort(SortField.FIELD_SCORE, new SortField(LuceneIndex.CHUNK_ID, SortField.Type.STRING));
+            return s.search(query, limit, sort, true).scoreDocs;
+        }
+        return java.util.Arrays.copyOf(docs, limit);
     }
 
     /** The query's analysed terms as a weighted disjunction, or null when it has none. */
