@@ -90,15 +90,18 @@ public final class HttpBench {
         });
         out.put("floor", floorOut);
 
-        Process server = serve(data, port);
+        Process server = serve(Path.of(opts.getOrDefault("root", ".")), data, port);
         List<Map<String, Object>> rows = new ArrayList<>();
         try {
             awaitHealth(port);
             System.out.printf("%npolyrag over HTTP (wrk, GET /v1/search, top 10)%n");
             System.out.println("  run          conc   p50 ms   p95 ms   p99 ms      qps   p50/floor p50   p99/floor p99");
+            boolean first = true;
             for (String mode : List.of("fulltext", "vector", "vector,fulltext")) {
                 String floor = mode.equals("fulltext") ? "bm25" : mode.equals("vector") ? "vector" : "hybrid";
-                wrk(lua, port, mode, 1, Math.max(5, seconds)); // warm-up, not reported
+                // Warm-up, not reported: longer for the first run, which meets a cold JIT.
+                wrk(lua, port, mode, 1, Math.max(5, seconds) * (first ? 3 : 1));
+                first = false;
                 for (int c : concurrency) {
                     Map<String, Double> r = wrk(lua, port, mode, c, seconds);
                     long[] f = floors.get(floor);
@@ -222,8 +225,8 @@ public final class HttpBench {
         return out;
     }
 
-    private static Process serve(Path data, int port) throws IOException {
-        Path root = Path.of(System.getProperty("polyrag.root", "."));
+    /** {@code polyrag serve} from the build in {@code root} (cli/target), over {@code data}. */
+    private static Process serve(Path root, Path data, int port) throws IOException {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         ProcessBuilder pb = new ProcessBuilder(java, "--add-modules", "jdk.incubator.vector",
                 "--enable-native-access=ALL-UNNAMED", "-cp", root.resolve("cli/target/polyrag.jar") + ":"
