@@ -22,4 +22,45 @@ class LuceneVectorStoreTest extends VectorStoreContract {
                 .hasMessageContaining("test-model").hasMessageContaining("other-model")
                 .hasMessageContaining("re-ingest");
     }
+
+    @Test
+    void the_exact_scan_ranks_and_scores_by_cosine_over_vectors_of_any_length_across_segments() {
+        java.util.Random r = new java.util.Random(11);
+        int dim = 48;
+        java.util.Map<String, float[]> all = new java.util.LinkedHashMap<>();
+        try (LuceneVectorStore store = new LuceneVectorStore(dir.resolve("exact"), dim, "test-model", 1_000_000)) {
+            for (int batch = 0; batch < 3; batch++) {
+                java.util.List<io.polyrag.core.model.StoreRecord> records = new java.util.ArrayList<>();
+                for (int i = 0; i < 300; i++) {
+                    float[] v = new float[dim];
+                    float scale = 0.1f + 5 * r.nextFloat(); // not unit length: the norm must be divided out
+                    for (int j = 0; j < dim; j++) {
+                        v[j] = (float) r.nextGaussian() * scale;
+                    }
+                    String id = "c" + batch + "-" + i;
+                    all.put(id, v);
+                    records.add(new io.polyrag.core.model.StoreRecord(id, "d" + batch, 1, "kb", "t", v));
+                }
+                store.upsert(records); // one commit each: three segments
+            }
+            for (int q = 0; q < 5; q++) {
+                float[] query = new float[dim];
+                for (int j = 0; j < dim; j++) {
+                    query[j] = (float) r.nextGaussian() * 3;
+                }
+                java.util.List<java.util.Map.Entry<String, Double>> expected = all.entrySet().stream()
+                        .map(e -> java.util.Map.entry(e.getKey(), 2.0 * org.apache.lucene.index.VectorSimilarityFunction
+                                .COSINE.compare(query, e.getValue()) - 1))
+                        .sorted((a, b) -> Double.compare(b.getValue(), a.getValue())).limit(10).toList();
+                java.util.List<io.polyrag.core.model.StoreHit> hits = store.search(query,
+                        io.polyrag.core.model.SearchScope.ALL, 10);
+                org.assertj.core.api.Assertions.assertThat(hits).extracting(io.polyrag.core.model.StoreHit::chunkId)
+                        .containsExactlyElementsOf(expected.stream().map(java.util.Map.Entry::getKey).toList());
+                for (int k = 0; k < hits.size(); k++) {
+                    org.assertj.core.api.Assertions.assertThat(hits.get(k).score()).isCloseTo(expected.get(k)
+                            .getValue(), org.assertj.core.api.Assertions.within(1e-5));
+                }
+            }
+        }
+    }
 }
