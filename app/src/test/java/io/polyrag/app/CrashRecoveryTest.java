@@ -110,7 +110,7 @@ class CrashRecoveryTest {
 
     @Test
     void a_kill_after_an_update_was_published_but_before_the_old_version_was_removed_purges_it() throws Exception {
-        try (Child c = new Child("catalog.publish:2:after", Map.of())) {
+        try (Child c = new Child("catalog.publishAll:2:after", Map.of())) {
             c.send("text", URI, OLD);
             c.await("ACK text");
             c.send("text", URI, NEW);
@@ -171,7 +171,7 @@ class CrashRecoveryTest {
     @Test
     void a_kill_in_the_middle_of_an_upload_job_requeues_it_and_it_finishes_without_duplicates() throws Exception {
         String job;
-        try (Child c = new Child("catalog.publish:1:after", Map.of("ingest.batch.documents", "1"))) {
+        try (Child c = new Child("catalog.publishAll:1:after", Map.of("ingest.batch.documents", "1"))) {
             c.send("upload", "a.txt", OLD, "b.txt", NEW, "c.txt", "A third note about tidal mills and sluice gates.");
             job = c.await("ACK upload").substring("ACK upload ".length());
             c.await("PAUSED");

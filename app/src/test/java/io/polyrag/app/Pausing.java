@@ -14,7 +14,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Test providers named {@code pausing} that wrap the real H2 catalog and Lucene stores and, at one call chosen by the
- * system property {@code polyrag.pause} ({@code TARGET.METHOD:N:before|after}, e.g. {@code catalog.publish:2:after}),
+ * system property {@code polyrag.pause} ({@code TARGET.METHOD:N:before|after}, e.g. {@code catalog.publishAll:2:after}),
  * print {@code PAUSED <point>} and block, so that a crash test can kill the process at exactly that point of a real
  * ingest. Everything else passes through to the real store.
  */

@@ -38,7 +38,8 @@ import java.util.stream.IntStream;
  * parse → chunk → embed → write → publish: the only path by which documents enter the stores.
  *
  * <p>Documents go through in batches. Each input is read, hashed and parsed (an input whose bytes and indexing
- * settings are unchanged is skipped) and joins the batch; a batch closes at {@link Options#batchSize()} documents or
+ * settings are unchanged is skipped) and joins the batch; a batch closes at {@link Options#batchSize()} documents (0:
+ * 16 with vectors on, else by chunks only) or
  * {@link Options#batchChunks()} chunks, so progress moves as large files complete. A batch's chunks are embedded
  * together (the embedder parallelises);
  * each document gets a new version, staged in the catalog; the batch is upserted into every enabled store, each
@@ -71,6 +72,8 @@ public final class IngestPipeline {
             boolean skipDuplicates) {
         /** Chunks that close a batch when a caller does not say. */
         public static final int DEFAULT_BATCH_CHUNKS = 256;
+        /** Documents per batch when {@code batchSize} is 0 (automatic) and vectors are on. */
+        public static final int AUTO_BATCH_DOCUMENTS = 16;
 
         public Options(int batchSize, long maxFileBytes, String signature, boolean skipDuplicates) {
             this(batchSize, DEFAULT_BATCH_CHUNKS, maxFileBytes, signature, skipDuplicates);
@@ -229,6 +232,11 @@ public final class IngestPipeline {
         List<Prepared> batch = new ArrayList<>();
         int batchChunks = 0;
         int seen = 0;
+        // Batch size 0 is automatic. With no embedding to wait for, a batch's cost is its durable commits (catalog
+        // and each store): it closes on its chunk count only. With vectors, at a few documents, so progress moves
+        // as the model works. An explicit size is kept either way.
+        int documentsPerBatch = options.batchSize() > 0 ? options.batchSize()
+                : stores.needsVectors() ? Options.AUTO_BATCH_DOCUMENTS : options.batchChunks();
         for (IngestInput input : inputs) {
             if (run.canceled().getAsBoolean()) {
                 tally.warn("canceled by request after " + seen + " of " + inputs.size() + " inputs; what was "
@@ -243,7 +251,7 @@ public final class IngestPipeline {
             }
             batch.add(p.get());
             batchChunks += p.get().drafts().size();
-            if (batch.size() >= options.batchSize() || batchChunks >= options.batchChunks()) {
+            if (batch.size() >= documentsPerBatch || batchChunks >= options.batchChunks()) {
                 writeBatch(batch, kb, graph, budget, tally);
                 batch = new ArrayList<>();
                 batchChunks = 0;
@@ -565,9 +573,15 @@ public final class IngestPipeline {
         // A tenant's entities live in its namespace, so tenants never share an entity node (nor its names).
         String namespace = io.polyrag.core.model.Tenant.ofStored(kb).namespace();
         try {
+            // One transaction allocates the batch's versions, one stages them, one publishes them: a durable commit
+            // each, not three per document (that was most of a full-text-only ingest's time).
+            List<Long> versions = catalog.nextVersions(prepared.stream().map(Prepared::documentId).toList());
+            List<DocumentDraft> drafts = new ArrayList<>();
+            List<List<Chunk>> allChunks = new ArrayList<>();
+            List<List<ChunkGraph>> allGraphs = new ArrayList<>();
             for (int d = 0; d < prepared.size(); d++) {
                 Prepared p = prepared.get(d);
-                long version = catalog.nextVersion(p.documentId());
+                long version = versions.get(d);
                 List<Chunk> chunks = chunks(p, version);
                 List<ChunkGraph> graphs = extractions == null ? null : EntityResolver.resolve(extractions.get(d),
                         chunks.stream().map(Chunk::id).toList(), p.documentId(), version);
@@ -575,9 +589,20 @@ public final class IngestPipeline {
                 // later finds what to back-fill (a skip_graph ingest with a graph store has, on purpose, none).
                 int graphChunks = !stores.needsGraph() ? VersionRecords.NOT_EXTRACTED : graphs == null ? 0
                         : (int) graphs.stream().filter(g -> !g.isEmpty()).count();
-                catalog.stage(new DocumentDraft(p.documentId(), kb, p.input().uri(), p.parsed().title(),
-                        p.parsed().mediaType(), p.fingerprint(), p.size(), chunks, graphChunks), version);
-                staged.add(new DocumentVersion(p.documentId(), version));
+                drafts.add(new DocumentDraft(p.documentId(), kb, p.input().uri(), p.parsed().title(),
+                        p.parsed().mediaType(), p.fingerprint(), p.size(), chunks, graphChunks));
+                allChunks.add(chunks);
+                allGraphs.add(graphs);
+            }
+            catalog.stageAll(drafts, versions);
+            for (int d = 0; d < prepared.size(); d++) {
+                staged.add(new DocumentVersion(prepared.get(d).documentId(), versions.get(d)));
+            }
+            for (int d = 0; d < prepared.size(); d++) {
+                Prepared p = prepared.get(d);
+                long version = versions.get(d);
+                List<Chunk> chunks = allChunks.get(d);
+                List<ChunkGraph> graphs = allGraphs.get(d);
                 putFigures(p, version);
                 for (int i = 0; i < chunks.size(); i++) {
                     Chunk c = chunks.get(i);
@@ -614,25 +639,26 @@ public final class IngestPipeline {
 
     private void publish(List<Prepared> prepared, List<DocumentVersion> staged, Tally tally) {
         List<DocumentVersion> replaced = new ArrayList<>();
+        // Durable when it returns: from here on these versions are what every reader sees, and they are
+        // acknowledged.
+        List<Catalog.Published> results = catalog.publishAll(staged);
         for (int i = 0; i < prepared.size(); i++) {
             Prepared p = prepared.get(i);
             DocumentVersion v = staged.get(i);
-            try {
-                // Durable when it returns: from here on this version is what every reader sees, and it is
-                // acknowledged.
-                Optional<DocumentVersion> before = catalog.publish(v);
-                before.ifPresent(replaced::add);
-                if (before.isPresent() && before.get().equals(v)) {
-                    // Another writer published a newer version of this document meanwhile: it stays visible.
-                    tally.unchanged(new IndexedDocument(p.input().uri(), v.documentId(), v.version(), "superseded"));
-                    continue;
-                }
-            } catch (IllegalStateException e) {
+            Catalog.Published r = results.get(i);
+            if (r.refused() != null) {
                 // Discarded while it was written: taken for abandoned by a recovery (this writer was slower than
                 // the stale timeout). Its records are purged; nothing of it is visible.
                 replaced.add(v);
-                tally.failed(p.input().name(), p.input().name() + ": not published: " + e.getMessage()
+                tally.failed(p.input().name(), p.input().name() + ": not published: " + r.refused()
                         + " (the write took longer than POLYRAG_INGEST_JOB_STALE_SECONDS); ingest it again");
+                continue;
+            }
+            Optional<DocumentVersion> before = r.before();
+            before.ifPresent(replaced::add);
+            if (before.isPresent() && before.get().equals(v)) {
+                // Another writer published a newer version of this document meanwhile: it stays visible.
+                tally.unchanged(new IndexedDocument(p.input().uri(), v.documentId(), v.version(), "superseded"));
                 continue;
             }
             if (p.replacing()) {

@@ -111,6 +111,11 @@ public final class DocumentsParser implements Parser {
     @Override
     public ParsedDocument parse(SourceItem item) {
         String ext = TextFormatsParser.extension(item.name());
+        if (plainText(item, ext)) {
+            // Declared or named as text, and text by its bytes: Tika's magic detection (a third of a full-text-only
+            // ingest of web pages) would only say so again.
+            return text.parse(item);
+        }
         String detected = detect(item);
         if (isText(detected) && CODE.containsKey(ext)) {
             return code(item, CODE.get(ext));
@@ -183,6 +188,31 @@ public final class DocumentsParser implements Parser {
         } catch (RuntimeException e) {
             return "";
         }
+    }
+
+    /**
+     * Whether an item is plain text, Markdown or HTML without asking Tika: declared as one of them or named so (not a
+     * source file, which is fenced as code), and its first 8 KiB hold no NUL byte and no document signature (a PDF,
+     * RTF or zip named .md still goes to detection, like any binary, which has NUL bytes).
+     */
+    private boolean plainText(SourceItem item, String ext) {
+        if (CODE.containsKey(ext) || DOCUMENTS.contains(ext)) {
+            return false;
+        }
+        String declared = item.mediaType() == null ? "" : item.mediaType().toLowerCase(Locale.ROOT).split(";")[0]
+                .strip();
+        if (!text.mediaTypes().contains(declared) && !(declared.isEmpty() && text.acceptsName(item.name()))) {
+            return false;
+        }
+        byte[] b = item.content();
+        int n = Math.min(b.length, 8192);
+        for (int i = 0; i < n; i++) {
+            if (b[i] == 0) {
+                return false;
+            }
+        }
+        String head = new String(b, 0, Math.min(n, 16), java.nio.charset.StandardCharsets.ISO_8859_1);
+        return !head.startsWith("%PDF") && !head.startsWith("{\\rtf") && !head.startsWith("PK");
     }
 
     private static boolean isText(String type) {

@@ -239,4 +239,21 @@ class DocumentsParserTest {
         }
         assertThat(doc.text()).doesNotContain("Menu").doesNotContain("x()");
     }
+
+    @Test
+    void a_document_or_a_binary_named_as_text_is_still_judged_by_its_content() {
+        ParsedDocument pdf = parse("notes.md", DocumentFixtures.pdf(List.of("Tide tables for the harbour.")));
+        assertThat(pdf.mediaType()).isEqualTo("application/pdf");
+        assertThat(pdf.text()).contains("Tide tables");
+        ParsedDocument rtf = parse("letter.txt", DocumentFixtures.rtf("Dear keeper, the lamp is lit."));
+        assertThat(rtf.mediaType()).isEqualTo("application/rtf");
+        assertThatThrownBy(() -> parse("readme.md", DocumentFixtures.elf())).isInstanceOf(InvalidInputException.class)
+                .hasMessageContaining("unsupported type");
+        // Declared as HTML and text by its bytes: parsed as HTML without Tika's detection.
+        ParsedDocument html = parser.parse(new SourceItem("web:x", "x", "<html><head><title>Foghorns</title></head>"
+                .concat("<body><p>The horn sounds twice a minute.</p></body></html>").getBytes(StandardCharsets.UTF_8),
+                "text/html"));
+        assertThat(html.title()).isEqualTo("Foghorns");
+        assertThat(html.text()).contains("twice a minute");
+    }
 }

@@ -125,6 +125,31 @@ public abstract class CatalogContract {
     }
 
     @Test
+    void a_batch_is_allocated_staged_and_published_together_and_a_refused_version_does_not_stop_the_others() {
+        CatalogAndJobs c = open();
+        List<Long> versions = c.nextVersions(List.of("b1", "b2", "b3"));
+        assertThat(versions).containsExactly(1L, 1L, 1L);
+        c.stageAll(List.of(draft("b1", "kb", 1, "one"), draft("b2", "kb", 1, "two"), draft("b3", "kb", 1, "three")),
+                versions);
+        assertThat(c.pendingVersions()).hasSize(3);
+        // b2 was taken for abandoned meanwhile: it is refused, b1 and b3 are published.
+        assertThat(c.discard(new DocumentVersion("b2", 1))).isTrue();
+        var results = c.publishAll(List.of(new DocumentVersion("b3", 1), new DocumentVersion("b2", 1),
+                new DocumentVersion("b1", 1)));
+        assertThat(results.get(0).refused()).isNull();
+        assertThat(results.get(1).refused()).contains("not pending");
+        assertThat(results.get(2).refused()).isNull();
+        assertThat(c.document("b1").orElseThrow().visibleVersion()).isEqualTo(1);
+        assertThat(c.document("b3").orElseThrow().visibleVersion()).isEqualTo(1);
+        assertThat(c.resolve(List.of(Chunk.idOf("b2", 1, 0)), SearchScope.ALL)).isEmpty();
+        assertThat(c.nextVersions(List.of("b1", "b9"))).containsExactly(2L, 1L);
+        // A second batch replaces the first's version: publish says which, to purge.
+        c.stageAll(List.of(draft("b1", "kb", 2, "one again")), List.of(2L));
+        assertThat(c.publishAll(List.of(new DocumentVersion("b1", 2))).getFirst().before())
+                .contains(new DocumentVersion("b1", 1));
+    }
+
+    @Test
     void knowledge_bases_are_listed_per_tenant_from_their_first_document_on() {
         CatalogAndJobs c = open();
         assertThat(c.knowledgeBases("")).isEmpty();

@@ -68,6 +68,43 @@ public interface Catalog extends AutoCloseable {
     /** Records a pending version and its chunks; pending chunks are never returned by {@link #resolve}. */
     void stage(DocumentDraft draft, long version);
 
+    /** {@link #nextVersion} for several documents, in one transaction (one durable commit for a batch). */
+    default List<Long> nextVersions(List<String> documentIds) {
+        return documentIds.stream().map(this::nextVersion).toList();
+    }
+
+    /** {@link #stage} for several versions, in one transaction: all are staged, or none. */
+    default void stageAll(List<DocumentDraft> drafts, List<Long> versions) {
+        for (int i = 0; i < drafts.size(); i++) {
+            stage(drafts.get(i), versions.get(i));
+        }
+    }
+
+    /**
+     * What {@link #publish} did with one version of a batch.
+     *
+     * @param before as {@link #publish} returns it
+     * @param refused why it was not published (not pending: discarded meanwhile), or null when it was
+     */
+    record Published(Optional<DocumentVersion> before, String refused) {
+    }
+
+    /**
+     * {@link #publish} for several versions, in one transaction (one durable commit for a batch); a version that
+     * cannot be published is refused alone, with its reason, and the others are published.
+     */
+    default List<Published> publishAll(List<DocumentVersion> versions) {
+        List<Published> out = new java.util.ArrayList<>();
+        for (DocumentVersion v : versions) {
+            try {
+                out.add(new Published(publish(v), null));
+            } catch (IllegalStateException e) {
+                out.add(new Published(Optional.empty(), e.getMessage()));
+            }
+        }
+        return out;
+    }
+
     /**
      * Makes the staged version the visible one and forgets the chunks of the version it replaces. Two writers of
      * one document (workers, replicas) are serialised: the higher version number wins, so a version older than the

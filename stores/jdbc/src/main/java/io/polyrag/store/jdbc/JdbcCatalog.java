@@ -147,7 +147,22 @@ public class JdbcCatalog implements CatalogAndJobs {
 
     @Override
     public long nextVersion(String documentId) {
-        return jdbc.tx("allocate a version", c -> {
+        return jdbc.tx("allocate a version", c -> nextVersion(c, documentId));
+    }
+
+    @Override
+    public List<Long> nextVersions(List<String> documentIds) {
+        return jdbc.tx("allocate versions", c -> {
+            List<Long> out = new ArrayList<>(documentIds.size());
+            for (String id : documentIds) {
+                out.add(nextVersion(c, id));
+            }
+            return out;
+        });
+    }
+
+    private static long nextVersion(Connection c, String documentId) throws SQLException {
+        {
             try (PreparedStatement up = c.prepareStatement(
                     "UPDATE version_counters SET last_version = last_version + 1 WHERE document_id = ?")) {
                 up.setString(1, documentId);
@@ -168,12 +183,29 @@ public class JdbcCatalog implements CatalogAndJobs {
                     return rs.getLong(1);
                 }
             }
-        });
+        }
     }
 
     @Override
     public void stage(DocumentDraft d, long version) {
         jdbc.tx("stage a document version", c -> {
+            stage(c, d, version);
+            return null;
+        });
+    }
+
+    @Override
+    public void stageAll(List<DocumentDraft> drafts, List<Long> versions) {
+        jdbc.tx("stage document versions", c -> {
+            for (int i = 0; i < drafts.size(); i++) {
+                stage(c, drafts.get(i), versions.get(i));
+            }
+            return null;
+        });
+    }
+
+    private void stage(Connection c, DocumentDraft d, long version) throws SQLException {
+        {
             try (PreparedStatement ps = c.prepareStatement("INSERT INTO document_versions (document_id, version, "
                     + "state, title, media_type, content_hash, size_bytes, created_at, graph_chunks, figure_count) "
                     + "VALUES (?,?,'pending',?,?,?,?,?,?,?)")) {
@@ -210,8 +242,7 @@ public class JdbcCatalog implements CatalogAndJobs {
                     version, d.id()) == 0) {
                 update(c, "INSERT INTO version_counters (document_id, last_version) VALUES (?, ?)", d.id(), version);
             }
-            return null;
-        });
+        }
     }
 
     /** A knowledge base exists from its first document on: its row is made when a document is first staged in it. */
@@ -349,7 +380,33 @@ public class JdbcCatalog implements CatalogAndJobs {
 
     @Override
     public Optional<DocumentVersion> publish(DocumentVersion v) {
-        return jdbc.tx("publish a document version", c -> {
+        return jdbc.tx("publish a document version", c -> publish(c, v));
+    }
+
+    @Override
+    public List<Published> publishAll(List<DocumentVersion> versions) {
+        return jdbc.tx("publish document versions", c -> {
+            // Rows locked in document id order, so two writers publishing overlapping batches cannot deadlock.
+            List<Integer> order = new ArrayList<>();
+            for (int i = 0; i < versions.size(); i++) {
+                order.add(i);
+            }
+            order.sort(java.util.Comparator.comparing(i -> versions.get(i).documentId()));
+            Published[] out = new Published[versions.size()];
+            for (int i : order) {
+                try {
+                    out[i] = new Published(publish(c, versions.get(i)), null);
+                } catch (IllegalStateException e) {
+                    // Refused before anything of it was written (not pending): the others go on.
+                    out[i] = new Published(Optional.empty(), e.getMessage());
+                }
+            }
+            return List.of(out);
+        });
+    }
+
+    private Optional<DocumentVersion> publish(Connection c, DocumentVersion v) throws SQLException {
+        {
             // The document's row is the lock every change of its visible version takes (publish, abandon), so two
             // writers of one document (two workers, two replicas) are serialised here.
             long visible = 0;
@@ -410,7 +467,7 @@ public class JdbcCatalog implements CatalogAndJobs {
                 ps.executeUpdate();
             }
             return previous;
-        });
+        }
     }
 
     /** Title, media type, hash and size of a pending version; fails if the version is not pending. */
