@@ -201,13 +201,16 @@ final class FigureExtractor {
                 PDPage page = doc.getPage(p);
                 Scan scan = new Scan(page, p);
                 scan.processPage(page);
-                List<Line> pageLines = lines(doc, p);
-                lines.add(pageLines);
                 for (Candidate c : scan.images) {
                     imagePages.computeIfAbsent(c.image().getCOSObject(), k -> new java.util.HashSet<>()).add(p);
                 }
+                List<Rectangle2D> regions = scan.regions();
+                // A page with neither an image nor a drawing (most pages of a text PDF) costs one pass over its
+                // content stream: its text lines are read only where a figure needs a caption.
+                List<Line> pageLines = scan.images.isEmpty() && regions.isEmpty() ? List.of() : lines(doc, p);
+                lines.add(pageLines);
                 List<Rectangle2D> kept = new ArrayList<>();
-                for (Rectangle2D r : scan.regions()) {
+                for (Rectangle2D r : regions) {
                     withLabels(r, pageLines);
                     if (run.limits.mode() == FigureMode.FORCE || caption(pageLines, r, true) != null) {
                         kept.add(r);
