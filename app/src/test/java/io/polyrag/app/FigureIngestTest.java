@@ -40,9 +40,12 @@ class FigureIngestTest {
     void hostile_images_and_limits_are_warnings_never_a_failed_document() throws IOException {
         try (Polyrag polyrag = Polyrag.open(PolyragTest.config(tmp.resolve("data"), Map.of("figures.file.max", "5",
                 "figures.ingest.max", "6")))) {
+            // The same bytes both times (PDFBox writes a new file id at each save).
+            byte[] catalogue = DocumentFixtures.manyImagesPdf(300);
+            byte[] report = DocumentFixtures.figuresPdf();
             IngestReport r = polyrag.ingest().items(List.of(item("photos.pdf", DocumentFixtures.hostileImagesPdf()),
-                    item("catalogue.pdf", DocumentFixtures.manyImagesPdf(300)),
-                    item("report.pdf", DocumentFixtures.figuresPdf())), KnowledgeBase.DEFAULT, ProgressListener.NONE);
+                    item("catalogue.pdf", catalogue), item("report.pdf", report)), KnowledgeBase.DEFAULT,
+                    ProgressListener.NONE);
 
             assertThat(r.failed()).isZero();
             assertThat(r.added()).isEqualTo(3);
@@ -53,6 +56,12 @@ class FigureIngestTest {
             // Five from the catalogue, then one of the report's two under the ingest's limit of six.
             assertThat(figureBlobs()).isEqualTo(6);
             assertThat(polyrag.admin().check(false).consistent()).isTrue();
+            // Again: the catalogue met its per-file limit (it would again), the report this ingest's allowance, so
+            // only the report is taken again.
+            IngestReport again = polyrag.ingest().items(List.of(item("catalogue.pdf", catalogue), item("report.pdf",
+                    report)), KnowledgeBase.DEFAULT, ProgressListener.NONE);
+            assertThat(again.unchanged()).isEqualTo(1);
+            assertThat(again.updated()).isEqualTo(1);
         }
     }
 

@@ -56,6 +56,8 @@ import java.util.stream.IntStream;
 public final class IngestPipeline {
     private static final System.Logger LOG = System.getLogger(IngestPipeline.class.getName());
     private static final WordTokenCounter TOKENS = new WordTokenCounter();
+    /** A batch also closes once its documents hold this many bytes of figure images (they wait in memory). */
+    private static final long BATCH_FIGURE_BYTES = 64L << 20;
 
     /**
      * @param batchSize most documents written together
@@ -231,6 +233,7 @@ public final class IngestPipeline {
         boolean graph = stores.needsGraph() && !run.skipGraph();
         List<Prepared> batch = new ArrayList<>();
         int batchChunks = 0;
+        long batchFigureBytes = 0;
         int seen = 0;
         // Batch size 0 is automatic. With no embedding to wait for, a batch's cost is its durable commits (catalog
         // and each store): it closes on its chunk count only. With vectors, at a few documents, so progress moves
@@ -251,10 +254,13 @@ public final class IngestPipeline {
             }
             batch.add(p.get());
             batchChunks += p.get().drafts().size();
-            if (batch.size() >= documentsPerBatch || batchChunks >= options.batchChunks()) {
+            batchFigureBytes += p.get().figures().stream().mapToLong(fig -> fig.bytes().length).sum();
+            if (batch.size() >= documentsPerBatch || batchChunks >= options.batchChunks()
+                    || batchFigureBytes >= BATCH_FIGURE_BYTES) {
                 writeBatch(batch, kb, graph, budget, tally);
                 batch = new ArrayList<>();
                 batchChunks = 0;
+                batchFigureBytes = 0;
             }
         }
         if (!batch.isEmpty()) {
@@ -412,13 +418,20 @@ public final class IngestPipeline {
                 throw new InvalidInputException(input.name() + ": no text to index");
             }
             List<PreparedFigure> found = List.of();
+            String recorded = fingerprint;
             if (figures != FigureMode.SKIP) {
                 List<ChunkDraft> all = new ArrayList<>(drafts);
-                found = figures(item, parsed, all, figures, figureBudget, tally);
+                boolean[] partial = {false};
+                found = figures(item, parsed, all, figures, figureBudget, tally, partial);
                 drafts = List.copyOf(all);
+                if (partial[0]) {
+                    // Its figures were cut short by this ingest's allowance or by time: recorded under another
+                    // fingerprint, so the next ingest of the same bytes tries again instead of finding it unchanged.
+                    recorded = Ids.sha256Hex((fingerprint + ";figures=partial").getBytes(StandardCharsets.UTF_8));
+                }
             }
             tally.remember(fingerprint, new IndexedDocument(input.uri(), id, 0, "pending"));
-            return Optional.of(new Prepared(input, id, fingerprint, bytes.length, parsed, drafts,
+            return Optional.of(new Prepared(input, id, recorded, bytes.length, parsed, drafts,
                     existing.map(d -> d.visibleVersion() > 0).orElse(false), found));
         } catch (InvalidInputException e) {
             tally.failed(input.name(), e.getMessage());
@@ -438,9 +451,13 @@ public final class IngestPipeline {
      * cannot be taken is named in a warning.
      */
     private List<PreparedFigure> figures(SourceItem item, ParsedDocument parsed, List<ChunkDraft> drafts,
-            FigureMode mode, FigureBudget budget, Tally tally) {
+            FigureMode mode, FigureBudget budget, Tally tally, boolean[] partial) {
         FigureOptions f = figureOptions;
+        if (!parser.hasFigures(parsed.mediaType())) {
+            return List.of();
+        }
         if (budget.count <= 0 || budget.bytes <= 0) {
+            partial[0] = f.perIngest() > 0;
             if (!budget.warned && f.perIngest() > 0) {
                 budget.warned = true;
                 tally.warn("figures: this ingest reached its limit (POLYRAG_FIGURES_INGEST_MAX, "
@@ -449,15 +466,20 @@ public final class IngestPipeline {
             return List.of();
         }
         Parser.Figures found;
+        boolean ingestBound = budget.count < f.perFile() || budget.bytes < f.perFileBytes();
         try {
             found = parser.figures(item, parsed.mediaType(), new Parser.FigureLimits(mode, Math.min(f.perFile(),
                     budget.count), Math.min(f.perFileBytes(), budget.bytes), f.timeoutMs()));
         } catch (RuntimeException e) {
             LOG.log(Level.WARNING, "figure extraction failed for " + item.name(), e);
             tally.warn(item.name() + ": figures could not be extracted; its text was indexed without them");
+            partial[0] = true;
             return List.of();
         }
         found.warnings().forEach(w -> tally.warn(item.name() + ": " + w));
+        // Cut short by time or a failure, or by what was left of this ingest's allowance (not by the per-file
+        // limits, which the next ingest would meet again).
+        partial[0] = found.cutShort() || ingestBound && !found.warnings().isEmpty();
         int textChunks = drafts.size();
         List<PreparedFigure> out = new ArrayList<>();
         for (io.polyrag.core.model.ExtractedFigure x : found.figures()) {

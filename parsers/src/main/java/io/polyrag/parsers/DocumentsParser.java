@@ -162,11 +162,12 @@ public final class DocumentsParser implements Parser {
                 Math.min(limits.timeoutMs(), timeoutMs));
         Future<Figures> run = workers.submit(() -> extractor.extract(item.content(), mediaType, bounded));
         try {
-            return run.get(bounded.timeoutMs() + 5_000, TimeUnit.MILLISECONDS);
+            // Twice its own deadline: an OCR call started just before it may still finish.
+            return run.get(2 * bounded.timeoutMs() + 5_000, TimeUnit.MILLISECONDS);
         } catch (TimeoutException e) {
             run.cancel(true);
             return new Figures(List.of(), List.of("figures: extraction took longer than " + bounded.timeoutMs() / 1000
-                    + " s and was stopped; the text is indexed without figures"));
+                    + " s and was stopped; the text is indexed without figures"), true);
         } catch (InterruptedException e) {
             run.cancel(true);
             Thread.currentThread().interrupt();
@@ -176,8 +177,13 @@ public final class DocumentsParser implements Parser {
                     + ": figure extraction failed: " + e.getCause());
             return new Figures(List.of(), List.of("figures: could not be extracted ("
                     + (e.getCause() instanceof OutOfMemoryError ? "not enough memory" : "an unreadable image")
-                    + "); the text is indexed without figures"));
+                    + "); the text is indexed without figures"), true);
         }
+    }
+
+    @Override
+    public boolean hasFigures(String mediaType) {
+        return FigureExtractor.handles(mediaType);
     }
 
     /** The text Tesseract reads in an image; empty when it reads none. */
@@ -199,8 +205,8 @@ public final class DocumentsParser implements Parser {
         if (CODE.containsKey(ext) || DOCUMENTS.contains(ext)) {
             return false;
         }
-        String declared = item.mediaType() == null ? "" : item.mediaType().toLowerCase(Locale.ROOT).split(";")[0]
-                .strip();
+        String raw = item.mediaType() == null ? "" : item.mediaType().toLowerCase(Locale.ROOT);
+        String declared = (raw.indexOf(';') < 0 ? raw : raw.substring(0, raw.indexOf(';'))).strip();
         if (!text.mediaTypes().contains(declared) && !(declared.isEmpty() && text.acceptsName(item.name()))) {
             return false;
         }
@@ -288,6 +294,21 @@ public final class DocumentsParser implements Parser {
     }
 
     private ParsedDocument tika(SourceItem item, String type) {
+        // A presentation or Word file's pictures are its figures (FigureExtractor, with their slide and OCR text):
+        // Tika does not OCR them into its text, unless the file has no text of its own (pasted scans).
+        if (FigureExtractor.handles(type) && !type.equals("application/pdf")) {
+            try {
+                return tika(item, type, true);
+            } catch (InvalidInputException e) {
+                if (!ocr || !String.valueOf(e.getMessage()).contains("no text to index")) {
+                    throw e;
+                }
+            }
+        }
+        return tika(item, type, false);
+    }
+
+    private ParsedDocument tika(SourceItem item, String type, boolean skipEmbedded) {
         DocumentBuilder doc = new DocumentBuilder();
         TikaXhtmlHandler.Layout layout = layout(type);
         Metadata metadata = new Metadata();
@@ -298,12 +319,11 @@ public final class DocumentsParser implements Parser {
                 // dates are written the same way whatever the server's locale, so the index does not depend on it.
                 ParseContext context = new ParseContext();
                 context.set(Locale.class, Locale.ROOT);
-                // Tika's AutoDetectParser parses an Office file's embedded resources itself unless told not to:
-                // its pictures were OCR'd into a section named after the picture's file (image1.png), placed at the
-                // end, which could become the document's title. Pictures are figures (with their slide and OCR
-                // text); attachments and OLE objects are not parsed. (PDF and image OCR go through this extractor
-                // too, so those keep Tika's.)
-                if (office(type)) {
+                // Tika's AutoDetectParser parses a file's embedded resources itself unless told not to: a pptx's
+                // or docx's pictures were OCR'd into a section named after the picture's file (image1.png), placed
+                // at the end, which could become the document's title. (PDF and image OCR go through this
+                // extractor too, so those keep Tika's.)
+                if (skipEmbedded) {
                     context.set(org.apache.tika.extractor.EmbeddedDocumentExtractor.class, NO_EMBEDDED);
                 }
                 if (ocr) {
@@ -352,12 +372,6 @@ public final class DocumentsParser implements Parser {
     }
 
     private static final String ODS = "application/vnd.oasis.opendocument.spreadsheet";
-
-    private static boolean office(String type) {
-        return type.startsWith("application/vnd.openxmlformats-officedocument.")
-                || type.startsWith("application/vnd.oasis.opendocument.") || type.equals("application/msword")
-                || type.startsWith("application/vnd.ms-");
-    }
 
     /** Parses no embedded resource: attachments, OLE objects and pictures inside a document are skipped. */
     private static final org.apache.tika.extractor.EmbeddedDocumentExtractor NO_EMBEDDED =

@@ -90,9 +90,10 @@ final class FigureExtractor {
             run.warnings.add("figures: the file's images could not be read (" + e.getClass().getSimpleName()
                     + "); its text is indexed without figures");
             run.figures.clear();
+            run.failed = true;
         }
         run.summarise();
-        return new Parser.Figures(run.figures, run.warnings);
+        return new Parser.Figures(run.figures, run.warnings, run.failed || run.timedOut);
     }
 
     /** What one file's extraction has taken and left out. */
@@ -108,6 +109,7 @@ final class FigureExtractor {
         int tooLarge;
         int ocrDone;
         boolean timedOut;
+        boolean failed;
 
         Run(Parser.FigureLimits limits) {
             this.limits = limits;
@@ -207,7 +209,7 @@ final class FigureExtractor {
                 List<Rectangle2D> regions = scan.regions();
                 // A page with neither an image nor a drawing (most pages of a text PDF) costs one pass over its
                 // content stream: its text lines are read only where a figure needs a caption.
-                List<Line> pageLines = scan.images.isEmpty() && regions.isEmpty() ? List.of() : lines(doc, p);
+                List<Line> pageLines = scan.images.isEmpty() && regions.isEmpty() ? List.of() : linesOrNone(doc, p);
                 lines.add(pageLines);
                 List<Rectangle2D> kept = new ArrayList<>();
                 for (Rectangle2D r : regions) {
@@ -246,7 +248,14 @@ final class FigureExtractor {
                     continue;
                 }
                 List<Line> pageLines = lines.size() > c.page() ? lines.get(c.page()) : List.of();
-                Image image = c.drawing() ? render(doc, renderer, rendered, c) : decode(c.image(), run);
+                Image image;
+                try {
+                    image = c.drawing() ? render(doc, renderer, rendered, c) : decode(c.image(), run);
+                } catch (IOException | RuntimeException e) {
+                    // One page that cannot be rendered costs its own figures, not the file's.
+                    run.unreadable++;
+                    continue;
+                }
                 if (image == null) {
                     continue;
                 }
@@ -260,6 +269,15 @@ final class FigureExtractor {
                 run.keep(new ExtractedFigure(label(captionText), captionText, inside, "page " + (c.page() + 1),
                         captionText, image.mediaType(), image.bytes(), image.width(), image.height(), box(c.box())));
             }
+        }
+    }
+
+    /** The page's text lines, or none when they cannot be read (its figures then go without captions). */
+    private static List<Line> linesOrNone(PDDocument doc, int pageIndex) {
+        try {
+            return lines(doc, pageIndex);
+        } catch (IOException | RuntimeException e) {
+            return List.of();
         }
     }
 
@@ -400,6 +418,24 @@ final class FigureExtractor {
             run.tooLarge++;
             return null;
         }
+        String suffix = image.getSuffix();
+        if ("jpx".equals(suffix) || "jb2".equals(suffix)) {
+            // Decoded at the size its own header says, whatever the PDF claims, and never checked cheaply here.
+            run.unreadable++;
+            return null;
+        }
+        if ("jpg".equals(suffix)) {
+            // A JPEG is decoded at the size its header says, whatever the PDF claims: check that one.
+            long declared = jpegPixels(image);
+            if (declared < 0) {
+                run.unreadable++;
+                return null;
+            }
+            if (declared > MAX_PIXELS || declared > 4 * Math.max(1, pixels)) {
+                run.tooLarge++;
+                return null;
+            }
+        }
         try {
             int sub = subsampling(pixels);
             BufferedImage decoded = sub == 1 ? image.getImage() : image.getImage(null, sub);
@@ -416,6 +452,26 @@ final class FigureExtractor {
         } catch (IOException | RuntimeException e) {
             run.unreadable++;
             return null;
+        }
+    }
+
+    /** The pixels a JPEG stream's own header declares, read without decoding it; -1 when it has none. */
+    private static long jpegPixels(PDImageXObject image) {
+        try (InputStream raw = image.createInputStream(List.of(COSName.DCT_DECODE.getName()));
+                ImageInputStream in = ImageIO.createImageInputStream(raw)) {
+            var readers = ImageIO.getImageReadersByFormatName("jpeg");
+            if (in == null || !readers.hasNext()) {
+                return -1;
+            }
+            ImageReader reader = readers.next();
+            try {
+                reader.setInput(in, true, true);
+                return (long) reader.getWidth(0) * reader.getHeight(0);
+            } finally {
+                reader.dispose();
+            }
+        } catch (IOException | RuntimeException e) {
+            return -1;
         }
     }
 

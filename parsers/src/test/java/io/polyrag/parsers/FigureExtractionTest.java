@@ -108,6 +108,21 @@ class FigureExtractionTest {
     }
 
     @Test
+    void aWordFileOfPastedScansIsStillReadByOcr() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(parser.ocr(), "Tesseract is not installed");
+        byte[] docx;
+        try (var doc = new org.apache.poi.xwpf.usermodel.XWPFDocument(); var out = new java.io.ByteArrayOutputStream()) {
+            doc.createParagraph().createRun().addPicture(new ByteArrayInputStream(DocumentFixtures.textImage(
+                    "Lighthouse keeper logbook")), org.apache.poi.xwpf.usermodel.Document.PICTURE_TYPE_PNG, "scan.png",
+                    org.apache.poi.util.Units.toEMU(420), org.apache.poi.util.Units.toEMU(60));
+            doc.write(out);
+            docx = out.toByteArray();
+        }
+        var parsed = parser.parse(new SourceItem("file:///scan.docx", "scan.docx", docx, null));
+        assertThat(parsed.text().toLowerCase(java.util.Locale.ROOT)).contains("logbook");
+    }
+
+    @Test
     void fiveThousandImagesAreCappedWithAWarning() {
         long start = System.nanoTime();
         Parser.Figures found = figures("catalogue.pdf", DocumentFixtures.manyImagesPdf(5000),

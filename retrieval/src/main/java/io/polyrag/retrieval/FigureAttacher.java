@@ -71,9 +71,17 @@ final class FigureAttacher {
                 continue;
             }
             matched.add(figure.id());
-            SearchHit home = ranked.stream().filter(t -> t.kind() != ChunkKind.FIGURE
-                    && t.documentId().equals(h.documentId()) && t.version() == h.version()
-                    && figure.figure().anchors().contains(t.ordinal())).findFirst().orElse(null);
+            // Its home: an anchor already listed; else an anchor ranked lower, moved up to the figure's place;
+            // else its first anchor, read from the catalog.
+            SearchHit home = out.stream().filter(t -> anchors(figure, h, t)).findFirst().orElse(null);
+            if (home == null) {
+                home = ranked.stream().filter(t -> t.kind() != ChunkKind.FIGURE && anchors(figure, h, t)
+                        && !inOut.contains(t.chunkId())).findFirst().orElse(null);
+                if (home != null) {
+                    inOut.add(home.chunkId());
+                    out.add(home);
+                }
+            }
             if (home == null) {
                 int a = figure.figure().anchors().getFirst();
                 List<Chunk> anchor = catalog.chunks(h.documentId(), h.version(), a, a);
@@ -114,6 +122,12 @@ final class FigureAttacher {
             result.add(h.atRank(i + 1).withFigures(attached.getOrDefault(h.chunkId(), List.of())));
         }
         return result;
+    }
+
+    /** Whether text hit {@code t} is one of the chunks figure hit {@code h}'s figure is anchored to. */
+    private static boolean anchors(Chunk figure, SearchHit h, SearchHit t) {
+        return t.kind() != ChunkKind.FIGURE && t.documentId().equals(h.documentId()) && t.version() == h.version()
+                && figure.figure().anchors().contains(t.ordinal());
     }
 
     private static List<SearchHit> renumbered(List<SearchHit> hits) {

@@ -89,6 +89,15 @@ class FigureAttacherTest {
     }
 
     @Test
+    void aFigureHitWhoseAnchorRanksBelowTheCutBringsItUpToItsPlace() {
+        // top 2: the figure of chunk 2 ranked first, chunk 2 itself third: chunk 2 takes the figure's place.
+        List<SearchHit> out = attacher.attach(List.of(hit(1, 4, ChunkKind.FIGURE), hit(2, 1, ChunkKind.PROSE),
+                hit(3, 2, ChunkKind.PROSE)), 2, 3);
+        assertThat(out).extracting(SearchHit::ordinal).containsExactly(2, 1);
+        assertThat(out.get(0).figures()).extracting(FigureRef::number).containsExactly(2);
+    }
+
+    @Test
     void theCapCountsOverTheWholeResponseInRankOrder() {
         List<SearchHit> out = attacher.attach(List.of(hit(1, 4, ChunkKind.FIGURE), hit(2, 0, ChunkKind.PROSE)), 10, 1);
         // Figure 2 brought the first hit (its caption matched): it stays with it; figure 1 is over the cap.

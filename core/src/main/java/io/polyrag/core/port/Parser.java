@@ -58,6 +58,11 @@ public interface Parser {
         return Figures.NONE;
     }
 
+    /** Whether {@link #figures} looks for figures in files of this media type. */
+    default boolean hasFigures(String mediaType) {
+        return false;
+    }
+
     /**
      * How much figure extraction may take from one file.
      *
@@ -69,13 +74,24 @@ public interface Parser {
     record FigureLimits(io.polyrag.core.model.FigureMode mode, int maxCount, long maxBytes, long timeoutMs) {
     }
 
-    /** Figures found in one file, and what was left out, in users' words. */
-    record Figures(java.util.List<io.polyrag.core.model.ExtractedFigure> figures, java.util.List<String> warnings) {
+    /**
+     * Figures found in one file, and what was left out, in users' words.
+     *
+     * @param cutShort extraction stopped before the end of the file (out of time, or failed): another try may find
+     *     more, unlike a file that simply has more figures than the limits keep
+     */
+    record Figures(java.util.List<io.polyrag.core.model.ExtractedFigure> figures, java.util.List<String> warnings,
+            boolean cutShort) {
         public static final Figures NONE = new Figures(java.util.List.of(), java.util.List.of());
 
         public Figures {
             figures = java.util.List.copyOf(figures);
             warnings = java.util.List.copyOf(warnings);
+        }
+
+        public Figures(java.util.List<io.polyrag.core.model.ExtractedFigure> figures,
+                java.util.List<String> warnings) {
+            this(figures, warnings, false);
         }
     }
 }
