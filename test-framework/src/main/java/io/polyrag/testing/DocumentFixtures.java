@@ -581,8 +581,9 @@ public final class DocumentFixtures {
     }
 
     /**
-     * A hostile PDF with a line of text and two images that cannot be shown: one that claims to be 20,000 × 20,000
-     * pixels (its data is a few bytes) and a JPEG whose data is garbage.
+     * A hostile PDF with a line of text and three images that cannot be shown: one that claims to be 20,000 × 20,000
+     * pixels (its data is a few bytes), a JPEG whose data is garbage, and a JPEG the PDF calls 100 × 100 whose own
+     * header says 25,000 × 25,000.
      */
     public static byte[] hostileImagesPdf() {
         try (PDDocument doc = new PDDocument(); ByteArrayOutputStream out = new ByteArrayOutputStream()) {
@@ -599,10 +600,18 @@ public final class DocumentFixtures {
             var corrupt = new org.apache.pdfbox.pdmodel.graphics.image.PDImageXObject(doc,
                     new java.io.ByteArrayInputStream(garbage), org.apache.pdfbox.cos.COSName.DCT_DECODE, 300, 200, 8,
                     org.apache.pdfbox.pdmodel.graphics.color.PDDeviceRGB.INSTANCE);
+            // A JPEG that the PDF says is 100 x 100 but whose own header says 25,000 x 25,000 (what it would decode to).
+            byte[] lying = {(byte) 0xFF, (byte) 0xD8, (byte) 0xFF, (byte) 0xC0, 0x00, 0x11, 0x08, 0x61, (byte) 0xA8,
+                0x61, (byte) 0xA8, 0x03, 0x01, 0x22, 0x00, 0x02, 0x11, 0x01, 0x03, 0x11, 0x01, (byte) 0xFF,
+                (byte) 0xD9};
+            var liar = new org.apache.pdfbox.pdmodel.graphics.image.PDImageXObject(doc,
+                    new java.io.ByteArrayInputStream(lying), org.apache.pdfbox.cos.COSName.DCT_DECODE, 100, 100, 8,
+                    org.apache.pdfbox.pdmodel.graphics.color.PDDeviceRGB.INSTANCE);
             try (PDPageContentStream s = new PDPageContentStream(doc, page)) {
                 text(s, font, 11, 72, 740, "The inspection photographs could not be reproduced in this copy.");
                 s.drawImage(huge, 72, 400, 300, 300);
                 s.drawImage(corrupt, 72, 100, 300, 200);
+                s.drawImage(liar, 400, 100, 150, 150);
             }
             doc.save(out);
             return out.toByteArray();

@@ -79,8 +79,12 @@ final class OpenSearchFullTextStore implements FullTextStore {
                 throw new StoreException("OpenSearch refused to create index '" + index + "': HTTP " + r[0] + " "
                         + r[1]);
             }
+            awaitShards();
             return;
         }
+        // Another replica may have created it a moment ago: its shard may not be allocated yet (a count or a
+        // search would answer 503 "all shards failed" until it is).
+        awaitShards();
         String[] settings = raw("GET", "/" + index + "/_settings?flat_settings=true", null);
         if (!settings[1].contains("\"index.similarity.default.k1\":\"" + k1 + "\"")
                 || !settings[1].contains("\"index.similarity.default.b\":\"" + b + "\"")) {
@@ -95,10 +99,15 @@ final class OpenSearchFullTextStore implements FullTextStore {
                 }
             } finally {
                 client.indices().open(o -> o.index(index));
-                client.cluster().health(h -> h.index(index).waitForStatus(
-                        org.opensearch.client.opensearch._types.HealthStatus.Yellow));
+                awaitShards();
             }
         }
+    }
+
+    /** Waits (up to 30 s) until the index's primary shard is allocated, so it can be searched and counted. */
+    private void awaitShards() throws IOException {
+        client.cluster().health(h -> h.index(index).waitForStatus(
+                org.opensearch.client.opensearch._types.HealthStatus.Yellow).timeout(t -> t.time("30s")));
     }
 
     /** A request the typed client has no builder for: {status, body}. */
