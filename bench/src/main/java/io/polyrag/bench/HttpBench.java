@@ -56,7 +56,15 @@ public final class HttpBench {
     }
 
     public static void main(String[] args) throws Exception {
-        Map<String, String> opts = options(args);
+        try {
+            run(options(args));
+        } catch (IllegalArgumentException | IllegalStateException | io.polyrag.core.InvalidInputException e) {
+            System.err.println("bench/http: " + e.getMessage());
+            System.exit(2);
+        }
+    }
+
+    private static void run(Map<String, String> opts) throws Exception {
         Path data = Path.of(require(opts, "data"));
         BeirDataset ds = BeirDataset.load(Path.of(require(opts, "dataset")));
         int seconds = Integer.parseInt(opts.getOrDefault("seconds", "10"));

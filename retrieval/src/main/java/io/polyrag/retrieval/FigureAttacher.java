@@ -42,8 +42,8 @@ final class FigureAttacher {
      */
     List<SearchHit> attach(List<SearchHit> ranked, int topK, int max, Set<DocumentVersion> withFigures) {
         if (withFigures.isEmpty()) {
-            return ranked.size() <= topK ? ranked : renumbered(ranked.stream().filter(h -> h.kind()
-                    != ChunkKind.FIGURE).limit(topK).toList());
+            // No hit's document has figures, so no hit is a figure either: the first top-k, as ranked.
+            return ranked.size() <= topK ? ranked : List.copyOf(ranked.subList(0, topK));
         }
         boolean anyFigureHit = ranked.stream().anyMatch(h -> h.kind() == ChunkKind.FIGURE);
         List<Chunk> figures = max == 0 && !anyFigureHit ? List.of() : catalog.figures(withFigures);
@@ -128,14 +128,6 @@ final class FigureAttacher {
     private static boolean anchors(Chunk figure, SearchHit h, SearchHit t) {
         return t.kind() != ChunkKind.FIGURE && t.documentId().equals(h.documentId()) && t.version() == h.version()
                 && figure.figure().anchors().contains(t.ordinal());
-    }
-
-    private static List<SearchHit> renumbered(List<SearchHit> hits) {
-        List<SearchHit> out = new ArrayList<>(hits.size());
-        for (int i = 0; i < hits.size(); i++) {
-            out.add(hits.get(i).rank() == i + 1 ? hits.get(i) : hits.get(i).atRank(i + 1));
-        }
-        return out;
     }
 
     private static FigureRef ref(Chunk f, boolean anchored) {

@@ -118,16 +118,16 @@ public final class HybridSearcher implements AutoCloseable {
         return interim;
     }
 
-    /**
-     * Legs whose store holds only part of the collection, each with why and what back-fills it: they are not
-     * searched (their hits would stand in for the whole) and every response lists them as degraded. Replaces the
-     * previous set; empty when every store is whole.
-     */
     /** Most figures attached to one response (figures.max); 0 attaches none. */
     public void figures(int max) {
         this.figuresMax = max;
     }
 
+    /**
+     * Legs whose store holds only part of the collection, each with why and what back-fills it: they are not
+     * searched (their hits would stand in for the whole) and every response lists them as degraded. Replaces the
+     * previous set; empty when every store is whole.
+     */
     public void incomplete(Map<Modality, String> legs) {
         this.incomplete = Map.copyOf(legs);
     }
