@@ -77,6 +77,11 @@ public final class Metrics implements AutoCloseable {
             }
 
             @Override
+            public boolean calibrated() {
+                return r.calibrated();
+            }
+
+            @Override
             public List<StoreHit> retrieve(String query, SearchScope scope, int limit) {
                 long start = System.nanoTime();
                 try {

@@ -72,6 +72,11 @@ final class EvalCommand implements Callable<Integer> {
             + "configuration: each run is compared query by query with its namesake there (paired test).")
     Path baseline;
 
+    @Option(names = "--versus", paramLabel = "RUN", description = "Compare every other run query by query with this "
+            + "run of the same report (paired test), e.g. --versus vector+fulltext:weighted to see what the graph "
+            + "arms add.")
+    String versus;
+
     @Override
     public Integer call() throws IOException {
         PrintWriter stdout = spec.commandLine().getOut();
@@ -95,9 +100,21 @@ final class EvalCommand implements Callable<Integer> {
             List<RunSpec> specs = runs == null ? RunSpec.defaults(polyrag.admin().status().modalities())
                     : PolyragCommand.split(runs).stream().map(r -> RunSpec.parse(r, polyrag.admin().status().modalities()))
                             .toList();
+            if (versus != null && specs.stream().noneMatch(x -> x.name().equals(versus.strip()))) {
+                throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--versus " + versus
+                        + ": not one of the runs (" + String.join(", ", specs.stream().map(RunSpec::name).toList())
+                        + ")");
+            }
             Progress progress = Progress.forConsole(err);
             EvalReport report = Evaluation.run(polyrag, ds, specs, progress, err::println);
             progress.finish();
+            if (versus != null) {
+                if (base != null) {
+                    throw new picocli.CommandLine.ParameterException(spec.commandLine(), "give --baseline or "
+                            + "--versus, not both: each fills the same comparison");
+                }
+                report = io.polyrag.eval.Baseline.versus(report, versus.strip());
+            }
             if (base != null) {
                 List<String> notes = new java.util.ArrayList<>();
                 report = base.compare(report, notes);
@@ -169,7 +186,8 @@ final class EvalCommand implements Callable<Integer> {
                 .ifPresent(c -> comparisons(out, "fused runs against the best single modality (" + c.run() + ")",
                         r.runs(), EvalReport.Run::vsBestSingle));
         comparisons(out, "fused runs against the raw-library reference (raw-rrf)", r.runs(), EvalReport.Run::vsRaw);
-        comparisons(out, "against the baseline's run of the same name", r.runs(), EvalReport.Run::vsBaseline);
+        comparisons(out, "against the baseline's run of the same name (or the --versus run)", r.runs(),
+                EvalReport.Run::vsBaseline);
     }
 
     private static void comparisons(PrintWriter out, String title, List<EvalReport.Run> runs,

@@ -90,4 +90,23 @@ public record Baseline(Path file, String dataset, Map<String, Map<String, Double
         return new EvalReport(report.dataset(), report.documents(), report.queries(), out, report.ingest(),
                 report.warnings());
     }
+
+    /**
+     * Each run of {@code report} other than {@code name} with its paired comparison against the report's own run
+     * {@code name} (e.g. the four-leg fusion against {@code vector+fulltext:weighted}, both measured in one run over
+     * one index). Fails with the runs there are when {@code name} is not one of them.
+     */
+    public static EvalReport versus(EvalReport report, String name) {
+        EvalReport.Run against = report.runs().stream().filter(r -> r.name().equals(name)).findFirst()
+                .orElseThrow(() -> new InvalidInputException("--versus " + name + ": no run of that name in this "
+                        + "report; runs: " + String.join(", ", report.runs().stream().map(EvalReport.Run::name)
+                        .toList())));
+        List<EvalReport.Run> out = new ArrayList<>();
+        for (EvalReport.Run run : report.runs()) {
+            out.add(run == against ? run : run.withBaseline(Significance.compare(run.perQueryNdcg(), name,
+                    against.perQueryNdcg())));
+        }
+        return new EvalReport(report.dataset(), report.documents(), report.queries(), out, report.ingest(),
+                report.warnings());
+    }
 }

@@ -24,12 +24,16 @@ import java.util.Set;
  *   <li>Within one document, a key whose words are the first or the last words of exactly one longer key merges into
  *       it: {@code holmes} and {@code sherlock} become {@code sherlock holmes}. When several longer keys qualify
  *       ({@code sherlock holmes}, {@code mycroft holmes}) the short name is ambiguous and stays its own entity.</li>
+ *   <li>Within one document, a one-word key in capitals that spells the initials of exactly one longer key merges
+ *       into it: "Quillon Dynamics (QD) … QD employs" is one entity, {@code qd} an alias.</li>
  *   <li>Across documents, equal keys are one entity (the stores merge on the key); the short names merged in rule 2
  *       are kept as aliases, so a query or a later document using them still finds the entity.</li>
  * </ol>
  * The display name is the form used most often for the canonical key (ties: the longer, then the first seen); the
  * type is the first non-empty one. Relations whose two ends resolve to one entity are dropped, and a chunk states a
- * relation once.
+ * relation once. A fact whose subject is {@link Fact#DOCUMENT_SUBJECT} (an extractor's pronoun) is given the
+ * document's subject: the entity the title names (its key equal to the title's, else the longest key the title
+ * contains as whole words); without one the fact is dropped.
  */
 final class EntityResolver {
     private EntityResolver() {
@@ -37,6 +41,11 @@ final class EntityResolver {
 
     static List<ChunkGraph> resolve(List<Extraction> perChunk, List<String> chunkIds, String documentId,
             long version) {
+        return resolve(perChunk, chunkIds, documentId, version, "");
+    }
+
+    static List<ChunkGraph> resolve(List<Extraction> perChunk, List<String> chunkIds, String documentId,
+            long version, String title) {
         Map<String, Map<String, Integer>> forms = new LinkedHashMap<>();
         Map<String, String> types = new HashMap<>();
         for (Extraction x : perChunk) {
@@ -44,11 +53,14 @@ final class EntityResolver {
                 note(forms, types, e.name(), e.type());
             }
             for (Fact f : x.facts()) {
-                note(forms, types, f.subject(), f.subjectType());
+                if (!f.subject().equals(Fact.DOCUMENT_SUBJECT)) {
+                    note(forms, types, f.subject(), f.subjectType());
+                }
                 note(forms, types, f.object(), f.objectType());
             }
         }
-        Map<String, String> canonical = canonicalKeys(forms.keySet());
+        Map<String, String> canonical = canonicalKeys(forms);
+        String subject = subjectKey(title == null ? "" : title, canonical);
         Map<String, List<String>> aliases = new HashMap<>();
         canonical.forEach((k, c) -> {
             if (!k.equals(c)) {
@@ -83,7 +95,9 @@ final class EntityResolver {
             Set<String> seen = new LinkedHashSet<>();
             List<Relation> relations = new ArrayList<>();
             for (Fact f : x.facts()) {
-                var s = resolved(f.subject(), canonical, entities);
+                var s = f.subject().equals(Fact.DOCUMENT_SUBJECT)
+                        ? java.util.Optional.ofNullable(subject == null ? null : entities.get(subject))
+                        : resolved(f.subject(), canonical, entities);
                 var o = resolved(f.object(), canonical, entities);
                 if (s.isEmpty() || o.isEmpty() || s.get().id().equals(o.get().id())
                         || !seen.add(s.get().id() + "\u0000" + f.predicate() + "\u0000" + o.get().id())) {
@@ -116,6 +130,56 @@ final class EntityResolver {
         if (type != null && !type.isEmpty()) {
             types.putIfAbsent(key, type);
         }
+    }
+
+    /** The canonical key of the entity the title names: equal to the title's key, else the longest inside it. */
+    private static String subjectKey(String title, Map<String, String> canonical) {
+        String t = " " + Entity.key(title) + " ";
+        if (t.isBlank()) {
+            return null;
+        }
+        String best = null;
+        for (String k : canonical.keySet()) {
+            if (t.contains(" " + k + " ") && (best == null || k.length() > best.length())) {
+                best = k;
+            }
+        }
+        return best == null ? null : canonical.get(best);
+    }
+
+    /**
+     * Rules 2 and 2b: each key mapped to the one longer key it starts or ends, or whose initials it spells (written
+     * in capitals), when there is exactly one; else itself.
+     */
+    static Map<String, String> canonicalKeys(Map<String, Map<String, Integer>> forms) {
+        Map<String, String> canonical = canonicalKeys(forms.keySet());
+        Map<String, String> initials = new HashMap<>();
+        Set<String> ambiguous = new java.util.HashSet<>();
+        for (String k : forms.keySet()) {
+            String[] w = words(k);
+            if (w.length >= 2 && canonical.get(k).equals(k)) {
+                StringBuilder b = new StringBuilder();
+                for (String x : w) {
+                    if (Character.isLetter(x.charAt(0))) {
+                        b.append(x.charAt(0));
+                    }
+                }
+                String abbreviation = b.toString();
+                if (abbreviation.length() >= 2 && initials.putIfAbsent(abbreviation, k) != null) {
+                    ambiguous.add(abbreviation);
+                }
+            }
+        }
+        for (var e : forms.entrySet()) {
+            String k = e.getKey();
+            String target = initials.get(k);
+            boolean capitals = e.getValue().keySet().stream().anyMatch(f -> f.length() >= 2
+                    && f.chars().filter(Character::isLetter).allMatch(Character::isUpperCase));
+            if (target != null && !ambiguous.contains(k) && capitals && canonical.get(k).equals(k)) {
+                canonical.put(k, target);
+            }
+        }
+        return canonical;
     }
 
     /** Rule 2: each key mapped to the one longer key it starts or ends, when there is exactly one; else itself. */

@@ -606,7 +606,7 @@ public final class IngestPipeline {
                 long version = versions.get(d);
                 List<Chunk> chunks = chunks(p, version);
                 List<ChunkGraph> graphs = extractions == null ? null : EntityResolver.resolve(extractions.get(d),
-                        chunks.stream().map(Chunk::id).toList(), p.documentId(), version);
+                        chunks.stream().map(Chunk::id).toList(), p.documentId(), version, p.parsed().title());
                 // With no graph or RDF store at all, nothing was extracted: recorded as such, so switching one on
                 // later finds what to back-fill (a skip_graph ingest with a graph store has, on purpose, none).
                 int graphChunks = !stores.needsGraph() ? VersionRecords.NOT_EXTRACTED : graphs == null ? 0

@@ -292,7 +292,7 @@ public final class StoreCheck {
         List<float[]> vectors = m == Modality.VECTOR ? pipeline.embedder().embedPassages(texts) : null;
         // A tenant's entities live in its namespace, as the ingest writes them.
         String namespace = io.polyrag.core.model.Tenant.ofStored(v.knowledgeBase()).namespace();
-        List<ChunkGraph> graphs = isGraph(m) ? graphs(chunks, dv).stream().map(g -> g.inNamespace(namespace))
+        List<ChunkGraph> graphs = isGraph(m) ? graphs(chunks, dv, title).stream().map(g -> g.inNamespace(namespace))
                 .toList() : null;
         List<StoreRecord> out = new ArrayList<>();
         for (int i = 0; i < chunks.size(); i++) {
@@ -303,10 +303,11 @@ public final class StoreCheck {
         return Optional.of(out);
     }
 
-    private List<ChunkGraph> graphs(List<Chunk> chunks, DocumentVersion dv) {
+    private List<ChunkGraph> graphs(List<Chunk> chunks, DocumentVersion dv, String title) {
         List<Extraction> found = pipeline.extractor().extract(chunks.stream().map(Chunk::text).toList(),
                 Long.MAX_VALUE);
-        return EntityResolver.resolve(found, chunks.stream().map(Chunk::id).toList(), dv.documentId(), dv.version());
+        return EntityResolver.resolve(found, chunks.stream().map(Chunk::id).toList(), dv.documentId(), dv.version(),
+                title);
     }
 
     private static boolean isGraph(Modality m) {

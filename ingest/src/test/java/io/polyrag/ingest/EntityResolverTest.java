@@ -60,4 +60,40 @@ class EntityResolverTest {
         assertThat(EntityResolver.resolve(List.of(Extraction.EMPTY, Extraction.BUDGET_STOPPED), List.of("a", "b"),
                 "d", 1)).allMatch(ChunkGraph::isEmpty);
     }
+
+    @Test
+    void an_abbreviation_in_capitals_merges_into_the_name_it_spells() {
+        List<ChunkGraph> g = EntityResolver.resolve(List.of(
+                new Extraction(List.of(Entity.of("Quillon Dynamics", ""), Entity.of("QD", "")),
+                        List.of(fact("Quillon Dynamics", "related_to", "QD"), fact("QD", "headquartered_in", "Pellmar")),
+                        0)), List.of("c0"), "d", 1);
+        assertThat(g.getFirst().entities()).extracting(Entity::id).containsExactly("quillon dynamics", "pellmar");
+        assertThat(g.getFirst().entities().getFirst().aliases()).containsExactly("qd");
+        assertThat(g.getFirst().relations()).extracting(r -> r.subject() + " " + r.predicate() + " " + r.object())
+                .containsExactly("Quillon Dynamics headquartered_in Pellmar");
+        // Two names with the same initials: the abbreviation is ambiguous and stays apart; lower case is a word.
+        List<ChunkGraph> two = EntityResolver.resolve(List.of(names("Quillon Dynamics", "Quarry Dredging", "QD",
+                "Pellmar Aviation", "pa")), List.of("c0"), "d", 1);
+        assertThat(two.getFirst().entities()).extracting(Entity::id).contains("qd", "pa");
+    }
+
+    @Test
+    void a_pronoun_subject_is_the_entity_the_title_names_or_nothing() {
+        Extraction bio = new Extraction(List.of(Entity.of("Maren Ostrava", ""), Entity.of("Quillon Dynamics", "")),
+                List.of(fact(Fact.DOCUMENT_SUBJECT, "found", "Quillon Dynamics")), 0);
+        Extraction later = new Extraction(List.of(Entity.of("Pellmar", "")),
+                List.of(fact(Fact.DOCUMENT_SUBJECT, "live_in", "Pellmar")), 0);
+        List<ChunkGraph> g = EntityResolver.resolve(List.of(bio, later), List.of("c0", "c1"), "d", 1,
+                "Maren Ostrava: a life in engineering");
+        assertThat(g.get(0).relations()).extracting(r -> r.subject() + " " + r.predicate() + " " + r.object())
+                .containsExactly("Maren Ostrava found Quillon Dynamics");
+        // The second chunk never names her; the pronoun makes it a mention of her.
+        assertThat(g.get(1).relations()).extracting(r -> r.subject() + " " + r.predicate() + " " + r.object())
+                .containsExactly("Maren Ostrava live_in Pellmar");
+        assertThat(g.get(1).entities()).extracting(Entity::id).contains("maren ostrava", "pellmar");
+        // A title naming no entity of the document: the facts have no subject and are dropped.
+        List<ChunkGraph> none = EntityResolver.resolve(List.of(bio), List.of("c0"), "d", 1, "notes.txt");
+        assertThat(none.getFirst().relations()).isEmpty();
+        assertThat(EntityResolver.resolve(List.of(bio), List.of("c0"), "d", 1).getFirst().relations()).isEmpty();
+    }
 }

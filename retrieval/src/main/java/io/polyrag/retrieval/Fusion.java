@@ -8,6 +8,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Turns per-modality rankings into one. Every fused hit keeps the rank and score it had in each list that held it.
@@ -17,6 +18,12 @@ import java.util.Map;
  * only); entries further down keep their provenance and are ordered after, by their best rank. So the fused order of
  * the top of the ranking does not depend on how deep a caller asked the retrievers to go: top_k = 100 begins with
  * exactly the hits of top_k = 10.
+ *
+ * <p>A <em>calibrated</em> list (a retriever whose scores lie in [0, 1] and mean the same from query to query, such
+ * as the graph legs', whose scores carry their confidence) is not rescaled by its own spread: in weighted fusion its
+ * scores count as they are, on the scale of the other lists' best normalised score, so a list whose lowest entry is
+ * strong evidence is not pushed to zero; in RRF each rank's vote is multiplied by the list's best score, its
+ * confidence. An empty calibrated list (nothing the leg knows is named) changes nothing.
  */
 public interface Fusion {
 
@@ -24,10 +31,16 @@ public interface Fusion {
 
     /** Reciprocal rank fusion: score = sum over lists of {@code weight / (k + rank)}; ranks are 1-based. */
     static Fusion rrf(int k, int depth) {
+        return rrf(k, depth, Set.of());
+    }
+
+    /** RRF where the lists of {@code calibrated} modalities vote in proportion to their best score. */
+    static Fusion rrf(int k, int depth, Set<Modality> calibrated) {
         if (k < 1) {
             throw new IllegalArgumentException("rrf k must be at least 1, was " + k);
         }
-        return rankings -> combine(rankings, depth, (modality, list, rank) -> 1.0 / (k + rank));
+        return rankings -> combine(rankings, depth, (modality, list, rank) -> (calibrated.contains(modality)
+                ? Math.min(1.0, list.getFirst().score()) : 1.0) / (k + rank));
     }
 
     /** How weighted fusion puts each list's scores on one scale. */
@@ -44,12 +57,33 @@ public interface Fusion {
      * a list whose scores are all equal gives each 1. Then each modality's weight multiplies and the products add up.
      */
     static Fusion weighted(Map<Modality, Double> weights, int depth, Normalization normalization) {
+        return weighted(weights, depth, normalization, Set.of());
+    }
+
+    /**
+     * Weighted fusion where the lists of {@code calibrated} modalities keep their scores, multiplied by the largest
+     * normalised score of the other lists (1 when there are none).
+     */
+    static Fusion weighted(Map<Modality, Double> weights, int depth, Normalization normalization,
+            Set<Modality> calibrated) {
         return rankings -> {
             Map<Modality, double[]> scale = new HashMap<>();
-            rankings.forEach((m, list) -> scale.put(m, scale(list, depth, normalization)));
+            double top = 0;
+            for (var e : rankings.entrySet()) {
+                double[] b = scale(e.getValue(), depth, normalization);
+                scale.put(e.getKey(), b);
+                if (!calibrated.contains(e.getKey()) && !e.getValue().isEmpty()) {
+                    top = Math.max(top, b[1] > 0 ? (e.getValue().getFirst().score() - b[0]) / b[1] : 1.0);
+                }
+            }
+            double ceiling = top > 0 ? top : 1.0;
             return combine(rankings, depth, (modality, list, rank) -> {
+                double score = list.get(rank - 1).score();
+                if (calibrated.contains(modality)) {
+                    return weights.getOrDefault(modality, 0.0) * ceiling * Math.max(0, Math.min(1, score));
+                }
                 double[] b = scale.get(modality);
-                double norm = b[1] > 0 ? (list.get(rank - 1).score() - b[0]) / b[1] : 1.0;
+                double norm = b[1] > 0 ? (score - b[0]) / b[1] : 1.0;
                 return weights.getOrDefault(modality, 0.0) * norm;
             });
         };

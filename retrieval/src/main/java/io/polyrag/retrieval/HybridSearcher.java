@@ -388,9 +388,15 @@ public final class HybridSearcher implements AutoCloseable {
 
     private Fusion fusion(SearchRequest request) {
         FusionMethod method = request.fusion() == null ? options.fusion() : request.fusion();
+        java.util.Set<Modality> calibrated = java.util.EnumSet.noneOf(Modality.class);
+        retrievers.forEach((m, r) -> {
+            if (r.calibrated()) {
+                calibrated.add(m);
+            }
+        });
         return method == FusionMethod.WEIGHTED
-                ? Fusion.weighted(weights(request.tuning()), options.candidates(), options.normalization())
-                : Fusion.rrf(rrfK(request.tuning()), options.candidates());
+                ? Fusion.weighted(weights(request.tuning()), options.candidates(), options.normalization(), calibrated)
+                : Fusion.rrf(rrfK(request.tuning()), options.candidates(), calibrated);
     }
 
     private static SearchHit toHit(int rank, Dedup.Candidate c) {

@@ -13,6 +13,14 @@ public interface Retriever {
     /** At most {@code limit} candidates, best first. May throw; the searcher reports the leg as degraded. */
     List<StoreHit> retrieve(String query, SearchScope scope, int limit);
 
+    /**
+     * Whether this retriever's scores lie in [0, 1] and mean the same from query to query (its confidence in the
+     * hit), so fusion takes them as they are instead of rescaling each list by its own spread.
+     */
+    default boolean calibrated() {
+        return false;
+    }
+
     /** Dense retrieval: embeds the query with the model's query rule, then searches the vector store. */
     static Retriever vector(io.polyrag.core.port.Embedder embedder, io.polyrag.core.port.VectorStore store) {
         return new Retriever() {

@@ -14,7 +14,8 @@ import java.util.Map;
 /**
  * Graph retrieval plus a Cypher query the language model writes from the graph's schema. The query is checked by
  * {@link CypherGuard} before it runs, and runs read-only; a rejected, malformed or failing query adds nothing (with
- * a logged reason) and never fails the search. Chunks it returns rank above the traversal's, which follow.
+ * a logged reason) and never fails the search. Chunks it returns rank above the traversal's, which follow; its
+ * scores are calibrated as the traversal's are: the query's chunks count 1, the traversal's keep their own.
  */
 public final class Text2CypherRetriever implements Retriever {
     private static final System.Logger LOG = System.getLogger(Text2CypherRetriever.class.getName());
@@ -42,18 +43,20 @@ public final class Text2CypherRetriever implements Retriever {
     }
 
     @Override
+    public boolean calibrated() {
+        return true;
+    }
+
+    @Override
     public List<StoreHit> retrieve(String query, SearchScope scope, int limit) {
         List<StoreHit> walked = traversal.retrieve(query, scope, limit);
         List<StoreHit> asked = ask(query, limit);
         if (asked.isEmpty()) {
             return walked;
         }
-        double top = walked.isEmpty() ? 0 : walked.getFirst().score();
         Map<String, StoreHit> merged = new LinkedHashMap<>();
-        for (int i = 0; i < asked.size(); i++) {
-            StoreHit h = asked.get(i);
-            merged.putIfAbsent(h.chunkId(), new StoreHit(h.chunkId(), h.documentId(), h.version(),
-                    top + 1 + (asked.size() - i)));
+        for (StoreHit h : asked) {
+            merged.putIfAbsent(h.chunkId(), new StoreHit(h.chunkId(), h.documentId(), h.version(), 1.0));
         }
         walked.forEach(h -> merged.putIfAbsent(h.chunkId(), h));
         return new ArrayList<>(merged.values()).subList(0, Math.min(limit, merged.size()));

@@ -114,4 +114,33 @@ class FusionTest {
         assertThat(fused.get(0).score()).isCloseTo(0.5 * 1.0 / sdV, Offset.offset(1e-9));
         assertThat(fused.get(1).score()).isCloseTo(0.5 * 10 / 5.0, Offset.offset(1e-9));
     }
+
+    @Test
+    void a_calibrated_list_counts_its_scores_as_they_are_on_the_scale_of_the_others() {
+        Map<Modality, Double> w = Map.of(Modality.VECTOR, 0.5, Modality.GRAPH, 0.5);
+        java.util.Set<Modality> calibrated = java.util.Set.of(Modality.GRAPH);
+        // Min-max over the vector list: a 1, b 0.5, c 0 — its best normalised score, 1, is the graph's ceiling.
+        List<StoreHit> vector = scored("a", 0.9, "b", 0.7, "c", 0.5);
+        // The graph's lowest entry is strong evidence (0.8): it is not pushed to zero as its list's minimum.
+        List<StoreHit> graph = scored("x", 1.0, "c", 0.8);
+        List<FusedHit> fused = Fusion.weighted(w, 100, Fusion.Normalization.MINMAX, calibrated).fuse(Map.of(
+                Modality.VECTOR, vector, Modality.GRAPH, graph));
+        Map<String, Double> score = fused.stream().collect(java.util.stream.Collectors.toMap(FusedHit::chunkId,
+                FusedHit::score));
+        assertThat(score.get("x")).isCloseTo(0.5, Offset.offset(1e-9));
+        assertThat(score.get("c")).isCloseTo(0.5 * 0.8, Offset.offset(1e-9));
+        assertThat(score.get("a")).isCloseTo(0.5, Offset.offset(1e-9));
+        // Uncalibrated, the same graph list would give c nothing.
+        List<FusedHit> plain = Fusion.weighted(w, 100, Fusion.Normalization.MINMAX).fuse(Map.of(Modality.VECTOR,
+                vector, Modality.GRAPH, graph));
+        assertThat(plain.stream().filter(h -> h.chunkId().equals("c")).findFirst().orElseThrow().score()).isZero();
+        // An empty calibrated list changes nothing; in RRF a list votes in proportion to its best score.
+        assertThat(Fusion.weighted(w, 100, Fusion.Normalization.MINMAX, calibrated).fuse(Map.of(Modality.VECTOR,
+                vector, Modality.GRAPH, List.of()))).extracting(FusedHit::score).satisfiesExactly(
+                        x -> assertThat(x).isCloseTo(0.5, Offset.offset(1e-9)),
+                        x -> assertThat(x).isCloseTo(0.25, Offset.offset(1e-9)),
+                        x -> assertThat(x).isCloseTo(0.0, Offset.offset(1e-9)));
+        List<FusedHit> rrf = Fusion.rrf(60, 100, calibrated).fuse(Map.of(Modality.GRAPH, scored("x", 0.4)));
+        assertThat(rrf.getFirst().score()).isCloseTo(0.4 / 61, Offset.offset(1e-12));
+    }
 }

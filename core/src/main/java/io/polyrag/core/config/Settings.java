@@ -262,10 +262,11 @@ public final class Settings {
     public static final Setting<Boolean> GRAPH_TEXT2CYPHER = Setting.bool("graph.text2cypher", false,
             "Also let the language model write a read-only Cypher query from the graph schema (write clauses are "
                     + "rejected before execution).");
-    public static final Setting<Double> FUSION_WEIGHT_GRAPH = Setting.decimal("fusion.weight.graph", 0.2, 0.0, 1.0,
-            "Weight of the graph modality in weighted fusion.");
-    public static final Setting<Double> FUSION_WEIGHT_RDF = Setting.decimal("fusion.weight.rdf", 0.2, 0.0, 1.0,
-            "Weight of the RDF modality in weighted fusion.");
+    public static final Setting<Double> FUSION_WEIGHT_GRAPH = Setting.decimal("fusion.weight.graph", 0.3, 0.0, 1.0,
+            "Weight of the graph modality in weighted fusion (its scores are calibrated confidences, counted on the "
+                    + "scale of the other lists' best).");
+    public static final Setting<Double> FUSION_WEIGHT_RDF = Setting.decimal("fusion.weight.rdf", 0.3, 0.0, 1.0,
+            "Weight of the RDF modality in weighted fusion (as the graph's).");
 
     // ---- ingest
     public static final Setting<String> INGEST_PARSER = Setting.string("ingest.parser", "tika",

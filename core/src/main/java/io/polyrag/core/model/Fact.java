@@ -14,6 +14,12 @@ import java.util.Map;
  */
 public record Fact(String subject, String subjectType, String predicate, String object, String objectType,
         Map<String, String> properties) {
+    /**
+     * A subject standing for the document's own subject (the entity its title names), for an extractor that reads
+     * one chunk and finds a pronoun ("She founded…"); the ingest resolves it per document, or drops the fact.
+     */
+    public static final String DOCUMENT_SUBJECT = "\u0000document-subject";
+
     public Fact {
         subjectType = subjectType == null ? "" : subjectType;
         objectType = objectType == null ? "" : objectType;

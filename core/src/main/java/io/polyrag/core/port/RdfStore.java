@@ -12,7 +12,7 @@ public interface RdfStore extends EntityGraph {
 
     /**
      * Ids of entities whose label (its normalised form, {@code pr:key}, or an alias) contains any of {@code terms}
-     * (normalised), at most {@code limit}.
+     * (normalised) as a whole word, those holding the most terms first (then by id), at most {@code limit}.
      */
     List<String> entityIdsByLabel(Collection<String> terms, int limit);
 

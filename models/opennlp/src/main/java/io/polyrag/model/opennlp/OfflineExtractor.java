@@ -133,36 +133,102 @@ final class OfflineExtractor implements EntityExtractor {
     private Extraction extract(String text, Tools tools) {
         List<Entity> entities = new ArrayList<>();
         List<Fact> facts = new ArrayList<>();
+        List<Sentence> sentences = new ArrayList<>();
+        Set<String> named = new java.util.HashSet<>();
         for (String sentence : tools.sentences().sentDetect(text)) {
-            String[] words = tools.tokens().tokenize(sentence);
-            if (words.length == 0 || words.length > 400) {
+            opennlp.tools.util.Span[] at = tools.tokens().tokenizePos(sentence);
+            if (at.length == 0 || at.length > 400) {
                 continue;
             }
+            String[] words = opennlp.tools.util.Span.spansToStrings(at, sentence);
             String[] tags = tools.tagger().tag(words);
-            List<Span> found = spans(words, tags);
-            for (Span s : found) {
-                entities.add(Entity.of(s.name(), s.type()));
+            boolean[] glued = new boolean[words.length];
+            for (int i = 1; i < words.length; i++) {
+                glued[i] = at[i].getStart() == at[i - 1].getEnd();
             }
-            if (found.size() < 2) {
+            List<Span> found = spans(words, tags, glued);
+            for (Span sp : found) {
+                if (sp.start() > 0) {
+                    named.addAll(List.of(Entity.key(sp.name()).split(" ")));
+                }
+            }
+            sentences.add(new Sentence(sentence, words, tags, found));
+        }
+        for (Sentence st : sentences) {
+            // A one-word name opening a sentence is a name only if the text also uses it inside a sentence, or it
+            // looks like one in any position (an acronym, a word with digits): "Born in Paris", "Saturday's
+            // market", "Gentle heating…" mis-tagged are not entities.
+            List<Span> found = st.found().stream().filter(sp -> sp.start() > 0 || sp.end() - sp.start() > 1
+                    || named.contains(Entity.key(sp.name())) || looksLikeName(sp.name())).toList();
+            for (Span sp : found) {
+                entities.add(Entity.of(sp.name(), sp.type()));
+            }
+            int pronoun = subjectPronoun(st.words(), st.tags(), found);
+            if (found.size() < 2 && pronoun < 0) {
                 continue;
             }
-            String[] lemma = tools.lemmatizer().lemmatize(words, tags);
+            String[] lemma = tools.lemmatizer().lemmatize(st.words(), st.tags());
+            String sentence = st.text();
             String evidence = sentence.length() > MAX_EVIDENCE ? sentence.substring(0, MAX_EVIDENCE) + "…" : sentence;
+            Map<String, String> props = Map.of("extractor", "offline", "evidence", evidence);
+            if (pronoun >= 0) {
+                // "She founded Quillon Dynamics", "In 1998 he set up…", "Its chief executive is…": the pronoun stands
+                // for the document's subject, which the resolver knows (the entity its title names).
+                Span first = found.stream().filter(sp -> sp.start() > pronoun).findFirst().orElseThrow();
+                facts.add(new Fact(Fact.DOCUMENT_SUBJECT, "", predicate(st.words(), st.tags(), lemma, pronoun + 1,
+                        first.start()), first.name(), first.type(), props));
+            }
             for (int i = 0; i + 1 < found.size(); i++) {
                 Span a = found.get(i);
                 Span b = found.get(i + 1);
-                facts.add(new Fact(a.name(), a.type(), predicate(words, tags, lemma, a.end(), b.start()), b.name(),
-                        b.type(), Map.of("extractor", "offline", "evidence", evidence)));
+                facts.add(new Fact(a.name(), a.type(), predicate(st.words(), st.tags(), lemma, a.end(), b.start()),
+                        b.name(), b.type(), props));
             }
         }
         return new Extraction(entities, facts, 0);
     }
 
+    private record Sentence(String text, String[] words, String[] tags, List<Span> found) {
+    }
+
+    private static final Set<String> SUBJECT_PRONOUNS = Set.of("he", "she", "it", "they", "his", "her", "its",
+            "their");
+
+    /**
+     * The token offset of a pronoun standing for the text's subject: a personal or possessive pronoun among the
+     * sentence's first six tokens, before its first verb and its first name, with a name after it ("She founded
+     * X", "In 1998 he set up X", "Its chief executive is X"); -1 when there is none.
+     */
+    static int subjectPronoun(String[] words, String[] tags, List<Span> found) {
+        if (found.isEmpty()) {
+            return -1;
+        }
+        for (int i = 0; i < Math.min(found.getFirst().start(), 6); i++) {
+            if (tags[i].equals("VERB") || tags[i].equals("AUX")) {
+                return -1;
+            }
+            if (SUBJECT_PRONOUNS.contains(words[i].toLowerCase(Locale.ROOT))
+                    && (tags[i].equals("PRON") || tags[i].equals("DET"))) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    private static boolean looksLikeName(String name) {
+        return name.chars().anyMatch(Character::isDigit)
+                || name.length() >= 2 && name.chars().filter(Character::isLetter).allMatch(Character::isUpperCase);
+    }
+
     private record Span(int start, int end, String name, String type) {
     }
 
-    /** Maximal runs of proper nouns, with connectors inside; [start, end) token offsets. */
-    static List<Span> spans(String[] words, String[] tags) {
+    /**
+     * Maximal runs of proper nouns, with connectors inside, tokens glued to them ("Velkro-80", "S-22") and a model
+     * number after them ("Bedruk 300", "Nalvo X2"); [start, end) token offsets. A lone generic word ("River",
+     * "Institute", "Monday") is not a name.
+     */
+    static List<Span> spans(String[] words, String[] tags, boolean[] glued) {
         List<Span> out = new ArrayList<>();
         int i = 0;
         while (i < words.length) {
@@ -173,7 +239,7 @@ final class OfflineExtractor implements EntityExtractor {
             int start = i;
             int end = i + 1;
             while (end < words.length) {
-                if (isName(words[end], tags[end])) {
+                if (isName(words[end], tags[end]) || gluedPart(words, glued, end)) {
                     end++;
                 } else if (end + 1 < words.length && CONNECTORS.contains(words[end].toLowerCase(Locale.ROOT))
                         && isName(words[end + 1], tags[end + 1])) {
@@ -182,8 +248,16 @@ final class OfflineExtractor implements EntityExtractor {
                     break;
                 }
             }
-            String name = String.join(" ", java.util.Arrays.copyOfRange(words, start, end));
-            if (Entity.key(name).length() >= 2) {
+            if (end < words.length && !glued[end] && MODEL_NUMBER.matcher(words[end]).matches()
+                    && !tags[end].equals("PRON")) {
+                end++;
+                while (end < words.length && gluedPart(words, glued, end)) {
+                    end++;
+                }
+            }
+            String name = join(words, glued, start, end);
+            String key = Entity.key(name);
+            if (key.length() >= 2 && !(end - start == 1 && GENERIC.contains(key))) {
                 out.add(new Span(start, end, name, type(words, start, end)));
             }
             i = end;
@@ -191,9 +265,45 @@ final class OfflineExtractor implements EntityExtractor {
         return out;
     }
 
-    private static boolean isName(String word, String tag) {
-        return tag.equals("PROPN") && !word.isEmpty() && Character.isUpperCase(word.codePointAt(0));
+    /** A model number or code after a name: 300, 7S, X2, S (then glued: S-22). Not a year-like 4-digit number. */
+    private static final java.util.regex.Pattern MODEL_NUMBER = java.util.regex.Pattern.compile(
+            "\\d{1,3}[A-Za-z]{0,3}|[A-Z]{1,3}\\d+[A-Za-z\\d]*|[A-Z]{1,2}");
+    private static final Set<String> GENERIC = Set.of("river", "lake", "mount", "street", "road", "island",
+            "region", "city", "north", "south", "east", "west", "monday", "tuesday", "wednesday", "thursday", "friday",
+            "saturday", "sunday", "january", "february", "march", "april", "may", "june", "july", "august",
+            "september", "october", "november", "december", "university", "institute", "company", "group", "bank",
+            "museum", "hospital", "school", "college", "council", "department", "ministry", "centre", "center");
+
+    /**
+     * Whether the token at {@code i} continues the name before it without a space: a hyphen followed by a glued
+     * letter or digit ("S" "-" "22"), or a letter/digit run glued after a hyphen ("S-" "22").
+     */
+    private static boolean gluedPart(String[] words, boolean[] glued, int i) {
+        if (!glued[i]) {
+            return false;
+        }
+        if (words[i].equals("-")) {
+            return i + 1 < words.length && glued[i + 1] && Character.isLetterOrDigit(words[i + 1].codePointAt(0));
+        }
+        return i > 0 && words[i - 1].endsWith("-") && words[i].chars().allMatch(Character::isLetterOrDigit);
     }
+
+    private static String join(String[] words, boolean[] glued, int start, int end) {
+        StringBuilder b = new StringBuilder(words[start]);
+        for (int i = start + 1; i < end; i++) {
+            b.append(glued[i] ? "" : " ").append(words[i]);
+        }
+        return b.toString();
+    }
+
+    /** A capitalised proper noun, or a capitalised word mixing letters and digits ("Velkro-80", "ALDH1", "X2"). */
+    private static boolean isName(String word, String tag) {
+        return !word.isEmpty() && Character.isUpperCase(word.codePointAt(0))
+                && (tag.equals("PROPN") || CODE.matcher(word).matches());
+    }
+
+    private static final java.util.regex.Pattern CODE = java.util.regex.Pattern.compile(
+            "\\p{Lu}[\\p{L}\\d]*(-?\\d[\\p{L}\\d]*)+|\\p{Lu}[\\p{L}]*-\\p{Lu}[\\p{L}\\d]*");
 
     private static String type(String[] words, int start, int end) {
         for (int i = start; i < end; i++) {

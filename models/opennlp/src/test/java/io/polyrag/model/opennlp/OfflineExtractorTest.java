@@ -55,4 +55,44 @@ class OfflineExtractorTest {
         }
         assertThat(e.facts()).isNotEmpty();
     }
+
+    private List<String> facts(Extraction e) {
+        return e.facts().stream().map(f -> (f.subject().equals(Fact.DOCUMENT_SUBJECT) ? "SUBJECT" : f.subject())
+                + " " + f.predicate() + " " + f.object()).toList();
+    }
+
+    @Test
+    void a_pronoun_opening_a_sentence_links_the_text_subject_to_the_name_after_it() {
+        Extraction e = extractor.extract(List.of("Maren Ostrava is an engineer from Pellmar. She founded Quillon "
+                + "Dynamics in 1998. In 2004 she joined Pellmar Robotics. Its chief executive is Tomas Brel. Nobody "
+                + "knows why."), Long.MAX_VALUE).getFirst();
+        assertThat(facts(e)).contains("SUBJECT found Quillon Dynamics", "SUBJECT join Pellmar Robotics");
+        assertThat(facts(e)).anyMatch(f -> f.startsWith("SUBJECT ") && f.endsWith(" Tomas Brel"));
+        // A pronoun after the sentence's verb, or with no name after it, links nothing.
+        Extraction plain = extractor.extract(List.of("The board thanked her in Pellmar. Nobody asked them about it."),
+                Long.MAX_VALUE).getFirst();
+        assertThat(facts(plain)).noneMatch(f -> f.startsWith("SUBJECT"));
+    }
+
+    @Test
+    void names_with_digits_hyphens_and_model_numbers_stay_whole() {
+        Extraction e = extractor.extract(List.of("The Kroar 300 is produced by Velkro-80 Pharma. A related model, "
+                + "the Kroar S-22, shares its frame. Tulfouth-93 Systems bought Nalvo X2 from ALDH1 Partners."),
+                Long.MAX_VALUE).getFirst();
+        assertThat(e.entities()).extracting(Entity::name).contains("Kroar 300", "Velkro-80 Pharma", "Kroar S-22",
+                "Tulfouth-93 Systems", "Nalvo X2");
+        // A year after a name is not part of it, nor is the sentence's full stop.
+        Extraction year = extractor.extract(List.of("Maren Ostrava founded Quillon Dynamics in 1998."),
+                Long.MAX_VALUE).getFirst();
+        assertThat(year.entities()).extracting(Entity::name).containsExactly("Maren Ostrava", "Quillon Dynamics");
+    }
+
+    @Test
+    void lone_generic_words_and_sentence_openers_are_not_entities() {
+        Extraction e = extractor.extract(List.of("Saturday came. The market by the River opens on Monday in "
+                + "Pellmar. Gentle rain fell on the Institute."), Long.MAX_VALUE).getFirst();
+        assertThat(e.entities()).extracting(Entity::id).doesNotContain("saturday", "river", "monday", "institute",
+                "gentle");
+        assertThat(e.entities()).extracting(Entity::id).contains("pellmar");
+    }
 }

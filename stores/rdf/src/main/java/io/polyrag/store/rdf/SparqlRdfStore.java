@@ -152,13 +152,18 @@ final class SparqlRdfStore implements RdfStore {
         if (needles.isEmpty() || limit <= 0) {
             return List.of();
         }
-        // pr:key and pr:alias hold the labels already normalised (lower case, no punctuation), so CONTAINS runs on
-        // them directly: one plain string test per entity instead of LCASE(STR()) over every label.
-        String filter = needles.stream().map(t -> "CONTAINS(?l, " + literal(t) + ")")
-                .collect(Collectors.joining(" || "));
-        return transport.select(PREFIXES + "SELECT DISTINCT ?k WHERE { GRAPH " + graph + " { "
-                + "{ ?e pr:key ?l } UNION { ?e pr:alias ?l } FILTER(" + filter + ") ?e pr:key ?k } } ORDER BY ?k LIMIT "
-                + limit).stream().map(r -> r.get("k")).toList();
+        // pr:key and pr:alias hold the labels already normalised (lower case, no punctuation, single spaces), so
+        // CONTAINS runs on them directly: one plain string test per entity instead of LCASE(STR()) over every label.
+        // Padded with spaces, it matches whole words only: "300" finds "bedruk 300", not "bedruk 3000" (a tenant's
+        // keys start "tenant/", so a word may also follow the slash).
+        // Ranked by how many of the terms a label holds, so the labels the query names best come first.
+        String count = needles.stream().map(t -> "IF(CONTAINS(?p, " + literal(" " + t + " ") + ") || CONTAINS(?p, "
+                + literal("/" + t + " ") + "), 1, 0)")
+                .collect(Collectors.joining(" + "));
+        return transport.select(PREFIXES + "SELECT ?k (MAX(?n) AS ?m) WHERE { GRAPH " + graph + " { "
+                + "{ ?e pr:key ?l } UNION { ?e pr:alias ?l } BIND(CONCAT(\" \", ?l, \" \") AS ?p) BIND((" + count
+                + ") AS ?n) FILTER(?n > 0) ?e pr:key ?k } } GROUP BY ?k ORDER BY DESC(?m) ?k LIMIT " + limit)
+                .stream().map(r -> r.get("k")).toList();
     }
 
     @Override
