@@ -136,6 +136,9 @@ final class OfflineExtractor implements EntityExtractor {
         List<Sentence> sentences = new ArrayList<>();
         Set<String> named = new java.util.HashSet<>();
         for (String sentence : tools.sentences().sentDetect(text)) {
+            if (!mayName(sentence, text)) {
+                continue;
+            }
             opennlp.tools.util.Span[] at = tools.tokens().tokenizePos(sentence);
             if (at.length == 0 || at.length > 400) {
                 continue;
@@ -189,6 +192,28 @@ final class OfflineExtractor implements EntityExtractor {
     }
 
     private record Sentence(String text, String[] words, String[] tags, List<Span> found) {
+    }
+
+    /**
+     * Whether a sentence can hold a name, before it is tokenised and tagged (most of extraction's time): a capital
+     * letter after its first word, or a first word written as a code ("MRI", "ALDH1") or that the text also writes,
+     * capitalised, after a space (a one-word name opening a sentence is kept only then). "It rained all day." is
+     * not read at all.
+     */
+    static boolean mayName(String sentence, String text) {
+        String s = sentence.strip();
+        int space = 0;
+        while (space < s.length() && !Character.isWhitespace(s.charAt(space))) {
+            space++;
+        }
+        for (int i = space; i < s.length(); i++) {
+            if (Character.isUpperCase(s.charAt(i))) {
+                return true;
+            }
+        }
+        String first = s.substring(0, space).replaceAll("[^\\p{L}\\p{N}-]+$", "");
+        return !first.isEmpty() && Character.isUpperCase(first.codePointAt(0))
+                && (looksLikeName(first) || text.contains(" " + first));
     }
 
     private static final Set<String> SUBJECT_PRONOUNS = Set.of("he", "she", "it", "they", "his", "her", "its",

@@ -95,4 +95,16 @@ class OfflineExtractorTest {
                 "gentle");
         assertThat(e.entities()).extracting(Entity::id).contains("pellmar");
     }
+
+    @Test
+    void sentences_that_cannot_hold_a_name_are_not_tagged_and_lose_nothing() {
+        assertThat(OfflineExtractor.mayName("It rained all day in the valley.", "It rained all day.")).isFalse();
+        assertThat(OfflineExtractor.mayName("Then it rained in Pellmar.", "")).isTrue();
+        assertThat(OfflineExtractor.mayName("MRI scans were taken.", "MRI scans were taken.")).isTrue();
+        assertThat(OfflineExtractor.mayName("Pellmar is small.", "Pellmar is small. We met in Pellmar.")).isTrue();
+        assertThat(OfflineExtractor.mayName("Gentle rain fell.", "Gentle rain fell.")).isFalse();
+        Extraction e = extractor.extract(List.of("Pellmar is small. The river floods. MRI scans were taken. We met "
+                + "in Pellmar."), Long.MAX_VALUE).getFirst();
+        assertThat(e.entities()).extracting(Entity::id).contains("pellmar", "mri");
+    }
 }
