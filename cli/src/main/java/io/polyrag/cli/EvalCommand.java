@@ -88,6 +88,10 @@ final class EvalCommand implements Callable<Integer> {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(), "give --dataset DIR (retrieval) or "
                     + "--answers FILE --corpus DIR (answers)");
         }
+        if (versus != null && baseline != null) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "give --baseline or --versus, not "
+                    + "both: each fills the same comparison");
+        }
         Baseline base = baseline == null ? null : Baseline.load(baseline);
         BeirDataset ds = BeirDataset.load(dataset, qrels);
         ds.warnings().forEach(w -> err.println("eval: warning: " + w));
@@ -109,10 +113,6 @@ final class EvalCommand implements Callable<Integer> {
             EvalReport report = Evaluation.run(polyrag, ds, specs, progress, err::println);
             progress.finish();
             if (versus != null) {
-                if (base != null) {
-                    throw new picocli.CommandLine.ParameterException(spec.commandLine(), "give --baseline or "
-                            + "--versus, not both: each fills the same comparison");
-                }
                 report = io.polyrag.eval.Baseline.versus(report, versus.strip());
             }
             if (base != null) {

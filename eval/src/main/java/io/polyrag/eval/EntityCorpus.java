@@ -102,8 +102,8 @@ public final class EntityCorpus {
     }
 
     private Summary generate(Path dir, int peopleCount) {
-        if (peopleCount < 16) {
-            throw new IllegalArgumentException("at least 16 people are needed, was " + peopleCount);
+        if (peopleCount < 16 || peopleCount > MAX_PEOPLE) {
+            throw new IllegalArgumentException("between 16 and " + MAX_PEOPLE + " people, was " + peopleCount);
         }
         List<Place> places = new ArrayList<>();
         String[] regions = new String[Math.max(4, peopleCount / 40)];
@@ -357,7 +357,10 @@ public final class EntityCorpus {
 
     /** A new pronounceable capitalised name of {@code syllables} syllables and an ending, never returned before. */
     private String name(int syllables, String ending) {
-        while (true) {
+        for (int attempt = 0; ; attempt++) {
+            if (attempt > 100_000) {
+                throw new IllegalStateException("ran out of new names of " + syllables + " syllables");
+            }
             StringBuilder b = new StringBuilder();
             for (int i = 0; i < syllables; i++) {
                 b.append(SYLLABLES[random.nextInt(SYLLABLES.length)]);
@@ -422,24 +425,66 @@ public final class EntityCorpus {
         }
     }
 
-    /** {@code EntityCorpus DIR [--seed N] [--people N]}. */
+    /** The syllables give about 5,600 two-syllable company names: this many people keep them comfortably apart. */
+    static final int MAX_PEOPLE = 4000;
+    private static final String USAGE = "usage: eval/entities DIR [--seed N] [--people N]\n"
+            + "  writes corpus.jsonl, queries.jsonl, qrels-train.tsv and qrels-test.tsv into DIR;\n"
+            + "  --seed (default 19) picks the world, --people (default 800, 16 to " + MAX_PEOPLE + ") its size:\n"
+            + "  800 people give 2,050 documents and 600 questions";
+
+    /** {@code EntityCorpus DIR [--seed N] [--people N]}; exit 2 with the usage on a wrong argument. */
     public static void main(String[] args) {
         Path dir = null;
         long seed = 19;
         int people = 800;
-        for (int i = 0; i < args.length; i++) {
-            switch (args[i]) {
-                case "--seed" -> seed = Long.parseLong(args[++i]);
-                case "--people" -> people = Integer.parseInt(args[++i]);
-                default -> dir = Path.of(args[i]);
+        try {
+            for (int i = 0; i < args.length; i++) {
+                switch (args[i]) {
+                    case "-h", "--help" -> {
+                        System.out.println(USAGE);
+                        return;
+                    }
+                    case "--seed" -> seed = Long.parseLong(value(args, ++i, "--seed"));
+                    case "--people" -> people = Integer.parseInt(value(args, ++i, "--people"));
+                    default -> {
+                        if (args[i].startsWith("-") || dir != null) {
+                            throw new IllegalArgumentException("unexpected argument '" + args[i] + "'");
+                        }
+                        dir = Path.of(args[i]);
+                    }
+                }
             }
-        }
-        if (dir == null) {
-            System.err.println("usage: eval/entities DIR [--seed N] [--people N]");
+            if (dir == null) {
+                throw new IllegalArgumentException("give the folder to write the dataset to");
+            }
+            if (people < 16 || people > MAX_PEOPLE) {
+                throw new IllegalArgumentException("--people must be between 16 and " + MAX_PEOPLE + ", was "
+                        + people);
+            }
+        } catch (NumberFormatException e) {
+            System.err.println("eval/entities: --seed and --people take a whole number (" + e.getMessage() + ")\n"
+                    + USAGE);
             System.exit(2);
+            return;
+        } catch (IllegalArgumentException e) {
+            System.err.println("eval/entities: " + e.getMessage() + "\n" + USAGE);
+            System.exit(2);
+            return;
         }
-        Summary s = write(dir, seed, people);
-        System.out.printf(Locale.ROOT, "wrote %s: %d documents, %d questions (%d multi-hop), %d train / %d test%n",
-                dir, s.documents(), s.questions(), s.multiHop(), s.train(), s.test());
+        try {
+            Summary s = write(dir, seed, people);
+            System.out.printf(Locale.ROOT, "wrote %s: %d documents, %d questions (%d multi-hop), %d train / %d test%n",
+                    dir, s.documents(), s.questions(), s.multiHop(), s.train(), s.test());
+        } catch (UncheckedIOException e) {
+            System.err.println("eval/entities: " + e.getMessage() + ": " + e.getCause().getMessage());
+            System.exit(1);
+        }
+    }
+
+    private static String value(String[] args, int i, String option) {
+        if (i >= args.length) {
+            throw new IllegalArgumentException(option + " needs a value");
+        }
+        return args[i];
     }
 }

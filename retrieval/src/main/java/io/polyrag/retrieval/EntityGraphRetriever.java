@@ -137,7 +137,7 @@ public final class EntityGraphRetriever implements Retriever {
                 add(scores, where, e.chunkId(), e.documentId(), e.version(), hop == 1 ? SEED_EVIDENCE * w : w);
                 String to = e.other(from);
                 // The last round reads the relations of the entities reached; it follows none further.
-                if (hop <= maxHops && !weight.containsKey(to) && weight.size() < MAX_ENTITIES) {
+                if (hop <= maxHops && !weight.containsKey(to) && weight.size() + next.size() < MAX_ENTITIES) {
                     next.merge(to, frontier.get(from) * (relevance == 1.0 ? 1.0 : UNASKED_CARRY), Math::max);
                     if (relevance == 1.0) {
                         asked.add(to);
@@ -260,9 +260,10 @@ public final class EntityGraphRetriever implements Retriever {
                 }
             }
         }
-        boolean lowerCase = query.chars().noneMatch(Character::isUpperCase);
-        Map<String, Long> mentions = mentionCounts(seedIds.stream().limit(MAX_SEEDS).toList());
-        Map<String, Double> out = new LinkedHashMap<>();
+        // "Where did marie curie work?" is typed in lower case: its capital opens the sentence.
+        String rest = query.strip().replaceFirst("^\\S+", "");
+        boolean lowerCase = rest.chars().noneMatch(Character::isUpperCase);
+        Map<String, Double> forms = new LinkedHashMap<>();
         for (String id : seedIds.stream().limit(MAX_SEEDS).toList()) {
             String key = id.startsWith(namespace) ? id.substring(namespace.length()) : id;
             String[] keyWords = key.split(" ");
@@ -280,14 +281,21 @@ public final class EntityGraphRetriever implements Retriever {
             if (partialLabels && share < 0.5) {
                 continue;
             }
-            // Named: every word of it the query holds is written as a name. A query typed all in lower case
-            // may still name a whole multi-word entity, with less confidence. Else the match is a common word
-            // ("cancer", "expression") that some text happened to write as a name: no seed.
-            double form = present == 0 || named == present ? 1.0
+            // Named: every word of it the query holds is written as a name (matched through an alias, which shares
+            // no word with the key: the query must write some name). A query typed all in lower case may still name
+            // a whole multi-word entity, with less confidence. Else the match is a common word ("cancer",
+            // "expression") that some text happened to write as a name: no seed.
+            double form = present == 0 ? (capitalised.isEmpty() ? 0.0 : 1.0)
+                    : named == present ? 1.0
                     : lowerCase && keyWords.length > 1 && share == 1.0 ? 0.5 : 0.0;
             if (form > 0) {
-                out.put(id, (partialLabels ? share : 1.0) * form * specificity(mentions.getOrDefault(id, 1L)));
+                forms.put(id, (partialLabels ? share : 1.0) * form);
             }
+        }
+        Map<String, Double> out = new LinkedHashMap<>();
+        if (!forms.isEmpty()) {
+            Map<String, Long> mentions = mentionCounts(List.copyOf(forms.keySet()));
+            forms.forEach((id, f) -> out.put(id, f * specificity(mentions.getOrDefault(id, 1L))));
         }
         return out;
     }

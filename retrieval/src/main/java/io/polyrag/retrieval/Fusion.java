@@ -40,7 +40,7 @@ public interface Fusion {
             throw new IllegalArgumentException("rrf k must be at least 1, was " + k);
         }
         return rankings -> combine(rankings, depth, (modality, list, rank) -> (calibrated.contains(modality)
-                ? Math.min(1.0, list.getFirst().score()) : 1.0) / (k + rank));
+                ? Math.max(0, Math.min(1.0, list.getFirst().score())) : 1.0) / (k + rank));
     }
 
     /** How weighted fusion puts each list's scores on one scale. */

@@ -59,6 +59,8 @@ public final class HybridSearcher implements AutoCloseable {
     /** Hits resolved beyond top-k, to stand in for figure hits folded into hits already listed. */
     private static final int FIGURE_SPARE = 3;
     private final Map<Modality, Retriever> retrievers = new EnumMap<>(Modality.class);
+    /** Modalities whose retrievers' scores fusion takes as they are. */
+    private final java.util.Set<Modality> calibrated = java.util.EnumSet.noneOf(Modality.class);
     private final Catalog catalog;
     private final Options options;
     private final Dedup dedup;
@@ -81,6 +83,7 @@ public final class HybridSearcher implements AutoCloseable {
             throw new IllegalArgumentException("at least one retriever is needed");
         }
         retrievers.forEach(r -> this.retrievers.put(r.modality(), r));
+        retrievers.stream().filter(Retriever::calibrated).forEach(r -> calibrated.add(r.modality()));
         this.catalog = catalog;
         this.options = options;
         this.dedup = new Dedup(options.dedupThreshold());
@@ -388,12 +391,6 @@ public final class HybridSearcher implements AutoCloseable {
 
     private Fusion fusion(SearchRequest request) {
         FusionMethod method = request.fusion() == null ? options.fusion() : request.fusion();
-        java.util.Set<Modality> calibrated = java.util.EnumSet.noneOf(Modality.class);
-        retrievers.forEach((m, r) -> {
-            if (r.calibrated()) {
-                calibrated.add(m);
-            }
-        });
         return method == FusionMethod.WEIGHTED
                 ? Fusion.weighted(weights(request.tuning()), options.candidates(), options.normalization(), calibrated)
                 : Fusion.rrf(rrfK(request.tuning()), options.candidates(), calibrated);

@@ -258,7 +258,8 @@ public final class Settings {
             Integer.MAX_VALUE, "Most language-model tokens one ingest may spend on extraction; when reached, "
                     + "extraction stops cleanly and the rest is indexed without a graph part. 0 means no limit.");
     public static final Setting<Integer> GRAPH_MAX_HOPS = Setting.integer("graph.max.hops", 1, 0, 3,
-            "Relations followed from the entities a query names to reach further chunks.");
+            "Relations followed from the entities a query names to reach further entities (whose own relations "
+                    + "are then read); 0 reads only the named entities' relations.");
     public static final Setting<Boolean> GRAPH_TEXT2CYPHER = Setting.bool("graph.text2cypher", false,
             "Also let the language model write a read-only Cypher query from the graph schema (write clauses are "
                     + "rejected before execution).");
