@@ -39,7 +39,7 @@ import java.util.stream.IntStream;
  *
  * <p>Documents go through in batches. Each input is read, hashed and parsed (an input whose bytes and indexing
  * settings are unchanged is skipped) and joins the batch; a batch closes at {@link Options#batchSize()} documents (0:
- * 16 with vectors on, else by chunks only) or
+ * with vectors on, at about a second of embedding by the last batch's pace, else by chunks only) or
  * {@link Options#batchChunks()} chunks, so progress moves as large files complete. A batch's chunks are embedded
  * together (the embedder parallelises);
  * each document gets a new version, staged in the catalog; the batch is upserted into every enabled store, each
@@ -58,6 +58,8 @@ public final class IngestPipeline {
     private static final WordTokenCounter TOKENS = new WordTokenCounter();
     /** A batch also closes once its documents hold this many bytes of figure images (they wait in memory). */
     private static final long BATCH_FIGURE_BYTES = 64L << 20;
+    /** The embedder's time per chunk over its last batch (ns; cache hits included); 0 before the first. */
+    private volatile double embedNanosPerChunk;
 
     /**
      * @param batchSize most documents written together
@@ -74,8 +76,13 @@ public final class IngestPipeline {
             boolean skipDuplicates) {
         /** Chunks that close a batch when a caller does not say. */
         public static final int DEFAULT_BATCH_CHUNKS = 256;
-        /** Documents per batch when {@code batchSize} is 0 (automatic) and vectors are on. */
+        /**
+         * Chunks in an automatic batch with vectors on until the embedder has been timed; then as many as it embeds
+         * in about {@link #AUTO_BATCH_EMBED_NANOS} (at least this many, at most {@code batchChunks}).
+         */
         public static final int AUTO_BATCH_DOCUMENTS = 16;
+        /** Embedding time an automatic batch aims at: progress moves about once a second, commits stay few. */
+        public static final long AUTO_BATCH_EMBED_NANOS = 1_000_000_000L;
 
         public Options(int batchSize, long maxFileBytes, String signature, boolean skipDuplicates) {
             this(batchSize, DEFAULT_BATCH_CHUNKS, maxFileBytes, signature, skipDuplicates);
@@ -236,10 +243,11 @@ public final class IngestPipeline {
         long batchFigureBytes = 0;
         int seen = 0;
         // Batch size 0 is automatic. With no embedding to wait for, a batch's cost is its durable commits (catalog
-        // and each store): it closes on its chunk count only. With vectors, at a few documents, so progress moves
-        // as the model works. An explicit size is kept either way.
-        int documentsPerBatch = options.batchSize() > 0 ? options.batchSize()
-                : stores.needsVectors() ? Options.AUTO_BATCH_DOCUMENTS : options.batchChunks();
+        // and each store): it closes on its chunk count only. With vectors, at about a second of embedding, so
+        // progress moves as the model works, while vectors that come fast (the embedding cache, a fast model) are
+        // not written a few at a time at the cost of a commit each. An explicit size is kept either way.
+        boolean timed = options.batchSize() <= 0 && stores.needsVectors();
+        int documentsPerBatch = options.batchSize() > 0 ? options.batchSize() : options.batchChunks();
         for (IngestInput input : inputs) {
             if (run.canceled().getAsBoolean()) {
                 tally.warn("canceled by request after " + seen + " of " + inputs.size() + " inputs; what was "
@@ -255,7 +263,7 @@ public final class IngestPipeline {
             batch.add(p.get());
             batchChunks += p.get().drafts().size();
             batchFigureBytes += p.get().figures().stream().mapToLong(fig -> fig.bytes().length).sum();
-            if (batch.size() >= documentsPerBatch || batchChunks >= options.batchChunks()
+            if (batch.size() >= documentsPerBatch || batchChunks >= (timed ? timedBatchChunks() : options.batchChunks())
                     || batchFigureBytes >= BATCH_FIGURE_BYTES) {
                 writeBatch(batch, kb, graph, budget, tally);
                 batch = new ArrayList<>();
@@ -567,6 +575,16 @@ public final class IngestPipeline {
                 input.name(), size / 1048576.0, options.maxFileBytes() / 1048576.0));
     }
 
+    /** Chunks the embedder takes about {@link Options#AUTO_BATCH_EMBED_NANOS} to embed, within the bounds. */
+    private int timedBatchChunks() {
+        double perChunk = embedNanosPerChunk;
+        if (perChunk <= 0) {
+            return Options.AUTO_BATCH_DOCUMENTS;
+        }
+        double fit = Options.AUTO_BATCH_EMBED_NANOS / perChunk;
+        return (int) Math.max(Options.AUTO_BATCH_DOCUMENTS, Math.min(options.batchChunks(), fit));
+    }
+
     private List<float[]> embed(List<Prepared> prepared, Tally tally) {
         if (!stores.needsVectors()) {
             return null;
@@ -578,7 +596,12 @@ public final class IngestPipeline {
                 texts.add(indexText(p, d));
             }
         }
-        return embedder.embedPassages(texts);
+        long start = System.nanoTime();
+        List<float[]> vectors = embedder.embedPassages(texts);
+        if (!texts.isEmpty()) {
+            embedNanosPerChunk = (double) (System.nanoTime() - start) / texts.size();
+        }
+        return vectors;
     }
 
     private static String indexText(Prepared p, ChunkDraft d) {

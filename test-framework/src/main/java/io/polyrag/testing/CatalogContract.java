@@ -499,6 +499,10 @@ public abstract class CatalogContract {
         assertThat(got.get("h1")).containsExactly(0.25f, -1.5f, 3.0f);
         assertThat(c.vectors("m2", List.of("h1"))).isEmpty();
         assertThat(c.vectors("m1", List.of())).isEmpty();
+        c.remember("m2", Map.of("h1", new float[] {7f}));
+        assertThat(c.vectors("m2", List.of("h1", "h2")).get("h1")).containsExactly(7f);
+        assertThat(c.vectors("m2", List.of("h1", "h2"))).containsOnlyKeys("h1");
+        assertThat(c.vectors("m1", List.of("h1")).get("h1")).containsExactly(0.25f, -1.5f, 3.0f);
     }
 
     @Test

@@ -282,9 +282,11 @@ public final class Settings {
     public static final Setting<Integer> INGEST_MAX_FILE_MB = Setting.integer("ingest.max.file.mb", 64, 1, 4096,
             "Largest file accepted for ingest, in MiB; larger files are skipped with a reason.");
     public static final Setting<Integer> INGEST_BATCH_DOCUMENTS = Setting.integer("ingest.batch.documents", 0, 0,
-            1024, "Documents written to the stores together (one durable commit per batch); 0 (auto): 16 while "
-                    + "vectors are on, so progress moves as the model works; with vectors off a batch closes at 256 "
-                    + "chunks, since its commits are then most of its cost.");
+            1024, "Documents written to the stores together (one durable commit per batch); 0 (auto): while "
+                    + "vectors are on, as many chunks as the embedder took about a second for in the last batch (16 to "
+                    + "256), so progress moves as the model works and cached or fast vectors are not committed a few "
+                    + "at a time; with vectors off a batch closes at 256 chunks, since its commits are then most of "
+                    + "its cost.");
     public static final Setting<String> INGEST_DUPLICATES = Setting.choice("ingest.duplicates", "skip",
             List.of("skip", "allow"), "A file with the same content as another document in its knowledge base (under "
                     + "another name), uploaded or ingested: skip it with a reason, or index it anyway.");

@@ -22,13 +22,17 @@ final class JdbcEmbeddingCache {
         }
         return jdbc.tx("read cached embeddings", c -> {
             Map<String, float[]> out = new HashMap<>();
+            // By text hash alone, the model checked here: with "model = ?" in the query, H2's planner (without
+            // fresh statistics) walks the primary key by model, reading every cached vector of the model.
+            String stored = JdbcCatalog.clip(model, 255);
             try (PreparedStatement ps = c.prepareStatement(
-                    "SELECT text_hash, vector FROM embedding_cache WHERE model = ? AND text_hash = ANY(?)")) {
-                ps.setString(1, model);
-                ps.setArray(2, c.createArrayOf("VARCHAR", textHashes.stream().distinct().toArray()));
+                    "SELECT text_hash, model, vector FROM embedding_cache WHERE text_hash = ANY(?)")) {
+                ps.setArray(1, c.createArrayOf("VARCHAR", textHashes.stream().distinct().toArray()));
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
-                        out.put(rs.getString(1), floats(rs.getBytes(2)));
+                        if (stored.equals(rs.getString(2))) {
+                            out.put(rs.getString(1), floats(rs.getBytes(3)));
+                        }
                     }
                 }
             }
