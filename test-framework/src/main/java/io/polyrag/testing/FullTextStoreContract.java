@@ -122,6 +122,10 @@ public abstract class FullTextStoreContract {
         FullTextStore store = corpus();
         assertThat(store.search("photosynthesis", new SearchScope(Set.of("other")), 10))
                 .extracting(StoreHit::chunkId).containsExactly("c4");
+        // A scope naming every knowledge base the store holds finds what no scope finds.
+        assertThat(store.search("photosynthesis", new SearchScope(Set.of("kb", "other", "absent")), 10))
+                .extracting(StoreHit::chunkId).containsExactlyElementsOf(store.search("photosynthesis",
+                        SearchScope.ALL, 10).stream().map(StoreHit::chunkId).toList());
     }
 
     @Test

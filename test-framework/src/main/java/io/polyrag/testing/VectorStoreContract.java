@@ -140,6 +140,14 @@ public abstract class VectorStoreContract {
         List<StoreHit> hits = store.search(Seeded.unitVector(r, DIM), new SearchScope(Set.of("beta")), 10);
         assertThat(hits).hasSize(10).allSatisfy(h -> assertThat(h.chunkId()).startsWith("b"));
         assertThat(store.search(Seeded.unitVector(r, DIM), new SearchScope(Set.of("gamma")), 10)).isEmpty();
+        // A scope naming every knowledge base the store holds (and one it does not) finds what no scope finds.
+        float[] q = Seeded.unitVector(r, DIM);
+        assertThat(store.search(q, new SearchScope(Set.of("alpha", "beta", "gamma")), 10))
+                .extracting(StoreHit::chunkId).containsExactlyElementsOf(store.search(q, SearchScope.ALL, 10).stream()
+                        .map(StoreHit::chunkId).toList());
+        store.deleteDocuments(java.util.stream.IntStream.range(0, 30).mapToObj(i -> "da" + i).toList());
+        assertThat(store.search(q, new SearchScope(Set.of("beta")), 10)).hasSize(10)
+                .allSatisfy(h -> assertThat(h.chunkId()).startsWith("b"));
     }
 
     @Test

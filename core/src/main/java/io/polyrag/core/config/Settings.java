@@ -35,6 +35,12 @@ public final class Settings {
     public static final Setting<Integer> VECTOR_EXACT_THRESHOLD = Setting.integer("vector.exact.threshold", 20000, 0,
             10_000_000, "Below this many vectors a search scans them all (exact, a few ms); above it, the HNSW graph "
                     + "answers (approximate, sub-millisecond).");
+    public static final Setting<String> VECTOR_QUANTIZATION = Setting.choice("vector.quantization", "none",
+            List.of("none", "int7", "int4", "int1"), "How the embedded (Lucene) vector index keeps the copy of each "
+                    + "vector its HNSW graph is searched with: none (32-bit floats), int7, int4 or int1 (4x, 8x, 32x "
+                    + "less memory on the search path). The full vectors are kept too and re-score the candidates, so "
+                    + "rankings stay close to exact; see docs/benchmarks.md for recall. Applies to vectors written from "
+                    + "then on (a merge rewrites older ones); other vector backends ignore it.");
     public static final Setting<Boolean> FULLTEXT_ENABLED = Setting.bool("fulltext.enabled", true,
             "Run the full-text (BM25) modality.");
     public static final Setting<String> BLOB_BACKEND = Setting.string("blob.backend", "filesystem",

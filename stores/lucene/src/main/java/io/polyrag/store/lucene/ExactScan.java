@@ -67,4 +67,34 @@ final class ExactScan {
         }
         return out;
     }
+
+    /**
+     * The candidates of a quantised graph walk scored again with the full vectors, best {@code k} first (ties by doc
+     * id). Walks each segment's vectors forward once, in doc id order.
+     */
+    static ScoreDoc[] rescore(IndexSearcher searcher, String field, float[] query, ScoreDoc[] candidates, int k)
+            throws IOException {
+        ScoreDoc[] byDoc = candidates.clone();
+        java.util.Arrays.sort(byDoc, (a, b) -> Integer.compare(a.doc, b.doc));
+        java.util.List<LeafReaderContext> leaves = searcher.getIndexReader().leaves();
+        java.util.List<ScoreDoc> out = new java.util.ArrayList<>(byDoc.length);
+        int leafIndex = -1;
+        FloatVectorValues values = null;
+        KnnVectorValues.DocIndexIterator it = null;
+        for (ScoreDoc d : byDoc) {
+            int li = org.apache.lucene.index.ReaderUtil.subIndex(d.doc, leaves);
+            if (li != leafIndex) {
+                leafIndex = li;
+                values = leaves.get(li).reader().getFloatVectorValues(field);
+                it = values == null ? null : values.iterator();
+            }
+            int local = d.doc - leaves.get(li).docBase;
+            if (it != null && (it.docID() == local || (it.docID() < local && it.advance(local) == local))) {
+                out.add(new ScoreDoc(d.doc, VectorSimilarityFunction.COSINE.compare(query,
+                        values.vectorValue(it.index()))));
+            }
+        }
+        out.sort((a, b) -> a.score != b.score ? Float.compare(b.score, a.score) : Integer.compare(a.doc, b.doc));
+        return out.subList(0, Math.min(k, out.size())).toArray(ScoreDoc[]::new);
+    }
 }

@@ -65,10 +65,12 @@ public final class LuceneFullTextStore implements FullTextStore {
         if (q == null || limit <= 0) {
             return List.of();
         }
-        Query filter = LuceneIndex.scopeFilter(scope);
-        Query full = filter == null ? q : new BooleanQuery.Builder().add(q, BooleanClause.Occur.MUST)
-                .add(filter, BooleanClause.Occur.FILTER).build();
-        return index.search(s -> top(s, full, limit), score -> score);
+        return index.search(s -> {
+            Query filter = LuceneIndex.scopeFilter(s, scope);
+            Query full = filter == null ? q : new BooleanQuery.Builder().add(q, BooleanClause.Occur.MUST)
+                    .add(filter, BooleanClause.Occur.FILTER).build();
+            return top(s, full, limit);
+        }, score -> score);
     }
 
     /**

@@ -60,6 +60,7 @@ final class LuceneIndex implements AutoCloseable {
     private final String name;
     private final Analyzer analyzer;
     private final Similarity similarity;
+    private final org.apache.lucene.codecs.Codec codec;
     private final FSDirectory directory;
     private volatile IndexWriter writer;
     private volatile SearcherManager searchers;
@@ -77,6 +78,13 @@ final class LuceneIndex implements AutoCloseable {
      * @param name what users call this store in messages ("vector index", "full-text index")
      */
     LuceneIndex(Path path, String name, Analyzer analyzer, Similarity similarity) {
+        this(path, name, analyzer, similarity, null);
+    }
+
+    /** @param codec how new segments are written; null for Lucene's default */
+    LuceneIndex(Path path, String name, Analyzer analyzer, Similarity similarity,
+            org.apache.lucene.codecs.Codec codec) {
+        this.codec = codec;
         this.path = path;
         this.name = name;
         this.analyzer = analyzer;
@@ -132,6 +140,9 @@ final class LuceneIndex implements AutoCloseable {
         IndexWriterConfig iwc = new IndexWriterConfig(analyzer).setSimilarity(similarity)
                 .setOpenMode(IndexWriterConfig.OpenMode.CREATE_OR_APPEND).setRAMBufferSizeMB(64)
                 .setMergeScheduler(merges);
+        if (codec != null) {
+            iwc.setCodec(codec);
+        }
         IndexWriter w;
         try {
             w = new IndexWriter(directory, iwc);
@@ -262,6 +273,32 @@ final class LuceneIndex implements AutoCloseable {
             return null;
         }
         return new TermInSetQuery(KB, scope.knowledgeBases().stream().sorted().map(BytesRef::new).toList());
+    }
+
+    /**
+     * The scope's filter for this searcher, or null when the index holds no knowledge base outside the scope (the
+     * usual case: one tenant's knowledge bases, or all of them). A filter that keeps every document is not free: an
+     * HNSW search first collects what it matches into a bit set (a pass over every document of the index), and a
+     * BM25 search intersects with it; skipping it changes no result.
+     */
+    static Query scopeFilter(IndexSearcher searcher, SearchScope scope) throws IOException {
+        if (scope.knowledgeBases().isEmpty()) {
+            return null;
+        }
+        java.util.Set<String> wanted = scope.knowledgeBases();
+        for (org.apache.lucene.index.LeafReaderContext leaf : searcher.getIndexReader().leaves()) {
+            org.apache.lucene.index.Terms terms = leaf.reader().terms(KB);
+            if (terms == null) {
+                continue;
+            }
+            org.apache.lucene.index.TermsEnum te = terms.iterator();
+            for (BytesRef t = te.next(); t != null; t = te.next()) {
+                if (!wanted.contains(t.utf8ToString())) {
+                    return scopeFilter(scope);
+                }
+            }
+        }
+        return null;
     }
 
     interface SearchAction {

@@ -37,7 +37,8 @@ public final class LuceneProviders {
             java.nio.file.Path path = java.nio.file.Files.isDirectory(own)
                     || LuceneVectorStore.holdsOtherModel(first, dimension, modelId) ? own : first;
             return new LuceneVectorStore(path, dimension, modelId,
-                    context.config().get(Settings.VECTOR_EXACT_THRESHOLD));
+                    context.config().get(Settings.VECTOR_EXACT_THRESHOLD),
+                    LuceneVectorStore.Quantization.of(context.config().get(Settings.VECTOR_QUANTIZATION)));
         }
 
         /** A folder name for a model id (a name or a path): its safe characters and a hash of the whole. */
