@@ -39,7 +39,7 @@ import java.util.stream.IntStream;
  *
  * <p>Documents go through in batches. Each input is read, hashed and parsed (an input whose bytes and indexing
  * settings are unchanged is skipped) and joins the batch; a batch closes at {@link Options#batchSize()} documents (0:
- * with vectors on, at about a second of embedding by the last batch's pace, else by chunks only) or
+ * with vectors on, at about a second of embedding at the ingest's last batch's pace, else by chunks only) or
  * {@link Options#batchChunks()} chunks, so progress moves as large files complete. A batch's chunks are embedded
  * together (the embedder parallelises);
  * each document gets a new version, staged in the catalog; the batch is upserted into every enabled store, each
@@ -58,8 +58,6 @@ public final class IngestPipeline {
     private static final WordTokenCounter TOKENS = new WordTokenCounter();
     /** A batch also closes once its documents hold this many bytes of figure images (they wait in memory). */
     private static final long BATCH_FIGURE_BYTES = 64L << 20;
-    /** The embedder's time per chunk over its last batch (ns; cache hits included); 0 before the first. */
-    private volatile double embedNanosPerChunk;
 
     /**
      * @param batchSize most documents written together
@@ -77,10 +75,11 @@ public final class IngestPipeline {
         /** Chunks that close a batch when a caller does not say. */
         public static final int DEFAULT_BATCH_CHUNKS = 256;
         /**
-         * Chunks in an automatic batch with vectors on until the embedder has been timed; then as many as it embeds
-         * in about {@link #AUTO_BATCH_EMBED_NANOS} (at least this many, at most {@code batchChunks}).
+         * Chunks in an ingest's first automatic batch with vectors on; later ones hold as many as the embedder took
+         * about {@link #AUTO_BATCH_EMBED_NANOS} for in the previous batch (at least this many, at most
+         * {@code batchChunks}, and at most four times the previous batch).
          */
-        public static final int AUTO_BATCH_DOCUMENTS = 16;
+        public static final int AUTO_BATCH_FIRST_CHUNKS = 16;
         /** Embedding time an automatic batch aims at: progress moves about once a second, commits stay few. */
         public static final long AUTO_BATCH_EMBED_NANOS = 1_000_000_000L;
 
@@ -246,7 +245,9 @@ public final class IngestPipeline {
         // and each store): it closes on its chunk count only. With vectors, at about a second of embedding, so
         // progress moves as the model works, while vectors that come fast (the embedding cache, a fast model) are
         // not written a few at a time at the cost of a commit each. An explicit size is kept either way.
-        boolean timed = options.batchSize() <= 0 && stores.needsVectors();
+        // The pace is this ingest's own: another ingest's (one served from the embedding cache, say) says nothing of
+        // how fast this one's texts embed.
+        Pace pace = options.batchSize() <= 0 && stores.needsVectors() ? new Pace() : null;
         int documentsPerBatch = options.batchSize() > 0 ? options.batchSize() : options.batchChunks();
         for (IngestInput input : inputs) {
             if (run.canceled().getAsBoolean()) {
@@ -263,16 +264,16 @@ public final class IngestPipeline {
             batch.add(p.get());
             batchChunks += p.get().drafts().size();
             batchFigureBytes += p.get().figures().stream().mapToLong(fig -> fig.bytes().length).sum();
-            if (batch.size() >= documentsPerBatch || batchChunks >= (timed ? timedBatchChunks() : options.batchChunks())
-                    || batchFigureBytes >= BATCH_FIGURE_BYTES) {
-                writeBatch(batch, kb, graph, budget, tally);
+            if (batch.size() >= documentsPerBatch || batchChunks >= (pace != null ? pace.chunks(options.batchChunks())
+                    : options.batchChunks()) || batchFigureBytes >= BATCH_FIGURE_BYTES) {
+                writeBatch(batch, kb, graph, budget, tally, pace);
                 batch = new ArrayList<>();
                 batchChunks = 0;
                 batchFigureBytes = 0;
             }
         }
         if (!batch.isEmpty()) {
-            writeBatch(batch, kb, graph, budget, tally);
+            writeBatch(batch, kb, graph, budget, tally, pace);
         }
         tally.stage("done");
         return tally.report();
@@ -348,10 +349,11 @@ public final class IngestPipeline {
     }
 
     /** Embeds, extracts from and writes parsed documents as one batch. */
-    private void writeBatch(List<Prepared> prepared, String kb, boolean graph, Budget budget, Tally tally) {
+    private void writeBatch(List<Prepared> prepared, String kb, boolean graph, Budget budget, Tally tally,
+            Pace pace) {
         List<float[]> vectors;
         try {
-            vectors = embed(prepared, tally);
+            vectors = embed(prepared, tally, pace);
         } catch (RuntimeException e) {
             LOG.log(Level.ERROR, "embedding failed", e);
             prepared.forEach(p -> tally.failed(p.input().name(), "embedding failed: " + e.getMessage()));
@@ -575,17 +577,29 @@ public final class IngestPipeline {
                 input.name(), size / 1048576.0, options.maxFileBytes() / 1048576.0));
     }
 
-    /** Chunks the embedder takes about {@link Options#AUTO_BATCH_EMBED_NANOS} to embed, within the bounds. */
-    private int timedBatchChunks() {
-        double perChunk = embedNanosPerChunk;
-        if (perChunk <= 0) {
-            return Options.AUTO_BATCH_DOCUMENTS;
+    /** How fast one ingest's texts embed, and so how many chunks its next automatic batch holds. */
+    private static final class Pace {
+        private double nanosPerChunk;
+        private int lastChunks;
+
+        /** About {@link Options#AUTO_BATCH_EMBED_NANOS} of embedding at the last batch's pace, within the bounds. */
+        int chunks(int max) {
+            if (nanosPerChunk <= 0) {
+                return Math.min(max, Options.AUTO_BATCH_FIRST_CHUNKS);
+            }
+            double fit = Math.min(Options.AUTO_BATCH_EMBED_NANOS / nanosPerChunk, 4.0 * lastChunks);
+            return (int) Math.min(max, Math.max(Options.AUTO_BATCH_FIRST_CHUNKS, fit));
         }
-        double fit = Options.AUTO_BATCH_EMBED_NANOS / perChunk;
-        return (int) Math.max(Options.AUTO_BATCH_DOCUMENTS, Math.min(options.batchChunks(), fit));
+
+        void record(int chunks, long nanos) {
+            if (chunks > 0) {
+                nanosPerChunk = (double) nanos / chunks;
+                lastChunks = chunks;
+            }
+        }
     }
 
-    private List<float[]> embed(List<Prepared> prepared, Tally tally) {
+    private List<float[]> embed(List<Prepared> prepared, Tally tally, Pace pace) {
         if (!stores.needsVectors()) {
             return null;
         }
@@ -598,8 +612,8 @@ public final class IngestPipeline {
         }
         long start = System.nanoTime();
         List<float[]> vectors = embedder.embedPassages(texts);
-        if (!texts.isEmpty()) {
-            embedNanosPerChunk = (double) (System.nanoTime() - start) / texts.size();
+        if (pace != null) {
+            pace.record(texts.size(), System.nanoTime() - start);
         }
         return vectors;
     }

@@ -232,8 +232,90 @@ class IngestPipelineTest {
         assertThat(catalog.countDocuments(SearchScope.ALL)).isEqualTo(1);
     }
 
+    @Test
+    void automatic_batches_grow_to_about_a_second_of_embedding_when_vectors_come_fast() {
+        java.util.List<Integer> batches = new java.util.ArrayList<>();
+        FullTextStore sizes = new CountingUpserts(fulltext, batches);
+        Embedder instant = new InstantEmbedder(embedder);
+        IngestPipeline p = new IngestPipeline(catalog, new TextFormatsParser(), new StructuredChunker(
+                embedder.tokenCounter(), 64, 8), instant, new StoreSet(Map.of(Modality.VECTOR, vectors,
+                        Modality.FULLTEXT, sizes)), new IngestPipeline.Options(0, 10_000, "test"));
+        List<IngestInput> inputs = java.util.stream.IntStream.range(0, 400).mapToObj(i -> IngestInput.ofText(
+                "file:///n" + i + ".md", "n" + i + ".md", "# Note " + i + "\n\nA short note numbered " + i + "."))
+                .toList();
+        IngestReport r = p.ingest(inputs, "kb", x -> { });
+        assertThat(r.added()).isEqualTo(400);
+        // The first batch is small, each later one at most four times the last, up to 256 chunks: 16, 64, 256, 64.
+        assertThat(batches).containsExactly(16, 64, 256, 64);
+    }
+
+    /** The real model's shape, with vectors that take no time: a pace no CPU model has. */
+    private record InstantEmbedder(Embedder model) implements Embedder {
+        @Override
+        public String modelId() {
+            return model.modelId();
+        }
+
+        @Override
+        public int dimension() {
+            return model.dimension();
+        }
+
+        @Override
+        public int maxTokens() {
+            return model.maxTokens();
+        }
+
+        @Override
+        public io.polyrag.core.port.TokenCounter tokenCounter() {
+            return model.tokenCounter();
+        }
+
+        @Override
+        public float[] embedQuery(String query) {
+            return model.embedQuery(query);
+        }
+
+        @Override
+        public List<float[]> embedPassages(List<String> passages) {
+            float[] unit = new float[model.dimension()];
+            unit[0] = 1;
+            return passages.stream().map(x -> unit.clone()).toList();
+        }
+
+        @Override
+        public void close() {
+        }
+    }
+
+    /** The real store, recording how many records each write brings. */
+    private static final class CountingUpserts extends FailingUpserts {
+        private final List<Integer> sizes;
+
+        CountingUpserts(FullTextStore delegate, List<Integer> sizes) {
+            super(delegate);
+            this.sizes = sizes;
+        }
+
+        @Override
+        public void upsert(List<StoreRecord> records) {
+            sizes.add(records.size());
+            delegate().upsert(records);
+        }
+    }
+
     /** The real store, except that writes fail as a full disk would make them. */
-    private record FailingUpserts(FullTextStore delegate) implements FullTextStore {
+    private static class FailingUpserts implements FullTextStore {
+        private final FullTextStore delegate;
+
+        FailingUpserts(FullTextStore delegate) {
+            this.delegate = delegate;
+        }
+
+        FullTextStore delegate() {
+            return delegate;
+        }
+
         @Override
         public void upsert(List<StoreRecord> records) {
             throw new StoreException("disk full", new IOException("No space left on device"));

@@ -506,6 +506,17 @@ public abstract class CatalogContract {
     }
 
     @Test
+    void two_long_model_ids_that_share_their_start_never_share_cached_vectors() {
+        CatalogAndJobs c = open();
+        String a = "/models/" + "x".repeat(300) + "/a@512";
+        String b = "/models/" + "x".repeat(300) + "/a@256";
+        c.remember(a, Map.of("h1", new float[] {1f}));
+        c.remember(b, Map.of("h1", new float[] {2f}));
+        assertThat(c.vectors(a, List.of("h1")).get("h1")).containsExactly(1f);
+        assertThat(c.vectors(b, List.of("h1")).get("h1")).containsExactly(2f);
+    }
+
+    @Test
     void requeueing_puts_running_jobs_back_in_the_queue() {
         CatalogAndJobs c = open();
         String id = c.submit("ingest", "{}");

@@ -24,7 +24,7 @@ final class JdbcEmbeddingCache {
             Map<String, float[]> out = new HashMap<>();
             // By text hash alone, the model checked here: with "model = ?" in the query, H2's planner (without
             // fresh statistics) walks the primary key by model, reading every cached vector of the model.
-            String stored = JdbcCatalog.clip(model, 255);
+            String stored = key(model);
             try (PreparedStatement ps = c.prepareStatement(
                     "SELECT text_hash, model, vector FROM embedding_cache WHERE text_hash = ANY(?)")) {
                 ps.setArray(1, c.createArrayOf("VARCHAR", textHashes.stream().distinct().toArray()));
@@ -50,7 +50,7 @@ final class JdbcEmbeddingCache {
                     "INSERT INTO embedding_cache (model, text_hash, vector) VALUES (?, ?, ?) ON CONFLICT DO NOTHING")) {
                 for (Map.Entry<String, float[]> e : vectorsByTextHash.entrySet()) {
                     if (!known.containsKey(e.getKey())) {
-                        ps.setString(1, JdbcCatalog.clip(model, 255));
+                        ps.setString(1, key(model));
                         ps.setString(2, e.getKey());
                         ps.setBytes(3, bytes(e.getValue()));
                         ps.addBatch();
@@ -60,6 +60,18 @@ final class JdbcEmbeddingCache {
             }
             return null;
         });
+    }
+
+    /**
+     * The model column's value: the model id itself, or, when it is longer than the column (a model given by a long
+     * path), its start and a hash of the whole, so two long ids that share their first characters never share rows.
+     */
+    static String key(String model) {
+        if (model.length() <= 255) {
+            return model;
+        }
+        return model.substring(0, 190) + "#" + io.polyrag.core.model.Ids.sha256Hex(model.getBytes(
+                java.nio.charset.StandardCharsets.UTF_8));
     }
 
     private static byte[] bytes(float[] v) {

@@ -181,7 +181,11 @@ final class LuceneIndex implements AutoCloseable {
         return path;
     }
 
-    /** The fields every record has: identity, document version, knowledge base. */
+    /**
+     * The fields every record has: identity, document version, knowledge base. Every document of an index is built
+     * here, so each has a kb term: {@link #scopeFilter(IndexSearcher, SearchScope)} relies on it to tell that a scope
+     * covers the whole index.
+     */
     static Document baseDocument(StoreRecord r) {
         Document d = new Document();
         d.add(new StringField(CHUNK_ID, r.chunkId(), Field.Store.YES));
