@@ -178,7 +178,7 @@ public final class HttpBench {
         return out;
     }
 
-    private static Path vectorDir(Path data) throws IOException {
+    static Path vectorDir(Path data) throws IOException {
         Path models = data.resolve("vectors");
         if (Files.isDirectory(models)) {
             try (var dirs = Files.list(models)) {
@@ -192,7 +192,7 @@ public final class HttpBench {
         return data.resolve("vector");
     }
 
-    private static org.apache.lucene.search.Query bm25(Analyzer analyzer, String q) {
+    static org.apache.lucene.search.Query bm25(Analyzer analyzer, String q) {
         BooleanQuery.Builder b = new BooleanQuery.Builder();
         try (var ts = analyzer.tokenStream("body", q)) {
             CharTermAttribute term = ts.addAttribute(CharTermAttribute.class);
@@ -207,7 +207,7 @@ public final class HttpBench {
         return b.build();
     }
 
-    private static List<String> ids(IndexSearcher s, org.apache.lucene.search.Query q, int k) {
+    static List<String> ids(IndexSearcher s, org.apache.lucene.search.Query q, int k) {
         try {
             List<String> out = new ArrayList<>();
             var fields = s.storedFields();
@@ -285,7 +285,7 @@ public final class HttpBench {
         return r;
     }
 
-    private static String cpu() {
+    static String cpu() {
         try {
             return Files.readAllLines(Path.of("/proc/cpuinfo")).stream().filter(l -> l.startsWith("model name"))
                     .findFirst().map(l -> l.substring(l.indexOf(':') + 1).strip()).orElse("unknown");

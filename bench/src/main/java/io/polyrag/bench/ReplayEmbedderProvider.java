@@ -1,0 +1,81 @@
+package io.polyrag.bench;
+
+import io.polyrag.core.port.Embedder;
+import io.polyrag.core.port.TokenCounter;
+import io.polyrag.core.spi.EmbedderProvider;
+import io.polyrag.core.spi.ProviderContext;
+import io.polyrag.model.onnx.OnnxEmbedderProvider;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * {@code POLYRAG_EMBEDDING_PROVIDER=bench-replay}, for benchmarks only: a passage of a {@link ScaleCorpus} gets the
+ * vector the corpus gives it instead of running the model; queries, and any text without a corpus mark, go to the
+ * configured ONNX model. It reports that model's id, so the index it builds is served later by the ordinary
+ * {@code onnx} provider (queries then embedded for real, as here).
+ */
+public final class ReplayEmbedderProvider implements EmbedderProvider {
+    /** The corpus whose passages are replayed; set by the benchmark before it opens polyrag. */
+    static volatile ScaleCorpus corpus;
+
+    @Override
+    public String name() {
+        return "bench-replay";
+    }
+
+    @Override
+    public String description() {
+        return "benchmarks only: replays a generated corpus's vectors, the ONNX model for everything else";
+    }
+
+    @Override
+    public Embedder open(ProviderContext context) {
+        ScaleCorpus c = corpus;
+        if (c == null) {
+            throw new IllegalStateException("bench-replay needs a corpus: it is for bench/scale only");
+        }
+        return new Replay(OnnxEmbedderProvider.open(context.config()), c);
+    }
+
+    private record Replay(Embedder model, ScaleCorpus corpus) implements Embedder {
+        @Override
+        public String modelId() {
+            return model.modelId();
+        }
+
+        @Override
+        public int dimension() {
+            return model.dimension();
+        }
+
+        @Override
+        public int maxTokens() {
+            return model.maxTokens();
+        }
+
+        @Override
+        public TokenCounter tokenCounter() {
+            return model.tokenCounter();
+        }
+
+        @Override
+        public float[] embedQuery(String query) {
+            return model.embedQuery(query);
+        }
+
+        @Override
+        public List<float[]> embedPassages(List<String> passages) {
+            List<float[]> out = new ArrayList<>(passages.size());
+            for (String p : passages) {
+                long doc = ScaleCorpus.documentOf(p);
+                out.add(doc >= 0 ? corpus.vector(doc) : model.embedPassages(List.of(p)).get(0));
+            }
+            return out;
+        }
+
+        @Override
+        public void close() {
+            model.close();
+        }
+    }
+}

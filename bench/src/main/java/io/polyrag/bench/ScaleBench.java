@@ -1,0 +1,531 @@
+package io.polyrag.bench;
+
+import io.polyrag.app.Polyrag;
+import io.polyrag.core.config.Config;
+import io.polyrag.core.config.Settings;
+import io.polyrag.core.model.IngestReport;
+import io.polyrag.core.model.KnowledgeBase;
+import io.polyrag.core.model.Modality;
+import io.polyrag.core.model.SearchRequest;
+import io.polyrag.core.model.SourceItem;
+import io.polyrag.core.port.Embedder;
+import io.polyrag.core.port.ProgressListener;
+import io.polyrag.eval.BeirDataset;
+import io.polyrag.model.onnx.OnnxEmbedderProvider;
+import java.io.IOException;
+import java.io.Reader;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.function.Consumer;
+import org.apache.lucene.analysis.Analyzer;
+import org.apache.lucene.analysis.en.EnglishAnalyzer;
+import org.apache.lucene.index.DirectoryReader;
+import org.apache.lucene.index.FloatVectorValues;
+import org.apache.lucene.index.KnnVectorValues;
+import org.apache.lucene.index.LeafReaderContext;
+import org.apache.lucene.index.VectorSimilarityFunction;
+import org.apache.lucene.search.DocIdSetIterator;
+import org.apache.lucene.search.IndexSearcher;
+import org.apache.lucene.search.KnnFloatVectorQuery;
+import org.apache.lucene.search.ScoreDoc;
+import org.apache.lucene.search.similarities.BM25Similarity;
+import org.apache.lucene.store.FSDirectory;
+import org.apache.lucene.util.Bits;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Search through the facade against the raw-library floor at 10k, 100k and 1M chunks, in one run:
+ * {@code bench/scale --dataset DIR --chunks 10000,100000 [--work DIR] [--queries 500] [--rounds 3] [--json FILE]}.
+ *
+ * <p>Each size's corpus is generated deterministically from the dataset ({@link ScaleCorpus}: real passages spliced,
+ * their real vectors mixed) and ingested through the facade once into {@code <work>/scale-<N>}, then reused by later
+ * runs. Its search figures are taken in a fresh JVM: the time to open the data directory, then, in rounds that
+ * alternate floor and polyrag, BM25 / vector / hybrid top 10 — the floor being the query embedded by the same model,
+ * Lucene BM25 and Lucene HNSW searched directly on the same index files and a ten-line RRF; polyrag being
+ * {@code Polyrag.search()} with the default settings — each over the same distinct queries, after a warm-up pass over
+ * other queries; each figure is the median over the rounds. Then HNSW recall@10 against an exact scan, and the
+ * process's resident memory.
+ */
+public final class ScaleBench {
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+    private static final String KB = "bench";
+
+    private ScaleBench() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        Map<String, String> opts = options(args);
+        try {
+            switch (opts.getOrDefault("phase", "all")) {
+                case "build" -> build(opts, Long.parseLong(opts.get("chunks")));
+                case "search" -> search(opts, Long.parseLong(opts.get("chunks")));
+                default -> all(opts);
+            }
+        } catch (IllegalArgumentException | IllegalStateException e) {
+            System.err.println("bench/scale: " + e.getMessage());
+            System.exit(2);
+        }
+    }
+
+    private static void all(Map<String, String> opts) throws Exception {
+        List<Long> sizes = Arrays.stream(require(opts, "chunks").split(",")).map(String::strip)
+                .map(s -> s.toLowerCase(Locale.ROOT).replace("k", "000").replace("m", "000000"))
+                .map(Long::valueOf).toList();
+        Path work = work(opts);
+        List<Map<String, Object>> results = new ArrayList<>();
+        for (long n : sizes) {
+            if (!built(work, n)) {
+                child(opts, "build", n, null);
+            }
+            Path part = work.resolve("scale-" + n + ".json");
+            child(opts, "search", n, part);
+            @SuppressWarnings("unchecked")
+            Map<String, Object> r = JSON.readValue(part.toFile(), Map.class);
+            results.add(r);
+        }
+        summary(results);
+        if (opts.containsKey("json")) {
+            Map<String, Object> out = new LinkedHashMap<>();
+            out.put("machine", Map.of("cores", Runtime.getRuntime().availableProcessors(), "cpu", HttpBench.cpu(),
+                    "java", System.getProperty("java.version"), "memoryGb", Math.round(totalMemoryGb())));
+            out.put("sizes", results);
+            Files.writeString(Path.of(opts.get("json")), JSON.writerWithDefaultPrettyPrinter().writeValueAsString(out));
+        }
+    }
+
+    /** Runs one phase in a fresh JVM with this one's options, printing as it goes. */
+    private static void child(Map<String, String> opts, String phase, long n, Path json) throws Exception {
+        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "--add-modules", "jdk.incubator.vector", "--enable-native-access=ALL-UNNAMED",
+                "-Xmx" + opts.getOrDefault("heap", "4g"), "-cp", System.getProperty("java.class.path"),
+                ScaleBench.class.getName()));
+        Map<String, String> o = new LinkedHashMap<>(opts);
+        o.put("phase", phase);
+        o.put("chunks", Long.toString(n));
+        o.put("work", work(opts).toString());
+        o.remove("json");
+        if (json != null) {
+            o.put("json", json.toString());
+        }
+        o.forEach((k, v) -> cmd.addAll(List.of("--" + k, v)));
+        Process p = new ProcessBuilder(cmd).inheritIO().start();
+        if (p.waitFor() != 0) {
+            throw new IllegalStateException("the " + phase + " phase at " + n + " chunks failed (exit " + p.exitValue()
+                    + ")");
+        }
+    }
+
+    private static Path work(Map<String, String> opts) {
+        return Path.of(opts.getOrDefault("work", Path.of(System.getProperty("java.io.tmpdir"), "polyrag-scale")
+                .toString())).toAbsolutePath();
+    }
+
+    private static boolean built(Path work, long n) throws IOException {
+        return Files.exists(work.resolve("scale-" + n).resolve("polyrag-scale.properties"));
+    }
+
+    private static Config config(Path data, boolean replay) {
+        Map<String, String> s = new LinkedHashMap<>(Map.of(Settings.DATA_DIR.key(), data.toString(),
+                Settings.INGEST_WORKERS.key(), "0", Settings.INGEST_DUPLICATES.key(), "allow"));
+        if (replay) {
+            s.put(Settings.EMBEDDING_PROVIDER.key(), "bench-replay");
+        }
+        return Config.load(Map.of(), s);
+    }
+
+    private static ScaleCorpus corpus(Map<String, String> opts, Config config) {
+        BeirDataset ds = BeirDataset.load(Path.of(require(opts, "dataset")));
+        long seed = Long.parseLong(opts.getOrDefault("seed", "18"));
+        try (Embedder model = OnnxEmbedderProvider.open(config)) {
+            return ScaleCorpus.of(ds, model, work(opts).resolve("base-" + ds.name() + "-"
+                    + Integer.toHexString(model.modelId().hashCode()) + ".f32"), seed);
+        }
+    }
+
+    /** Ingests the generated corpus of {@code n} documents (one chunk each) through the facade. */
+    private static void build(Map<String, String> opts, long n) throws IOException {
+        Path data = work(opts).resolve("scale-" + n);
+        if (Files.exists(data)) {
+            try (var files = Files.walk(data)) {
+                files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+            }
+        }
+        Config config = config(data, true);
+        ReplayEmbedderProvider.corpus = corpus(opts, config);
+        System.out.printf(Locale.ROOT, "building %,d chunks in %s (%,d base passages)%n", n, data,
+                ReplayEmbedderProvider.corpus.basePassages());
+        int slice = 20_000;
+        long chunks = 0;
+        long failed = 0;
+        long t0 = System.nanoTime();
+        try (Polyrag p = Polyrag.open(config)) {
+            for (long from = 0; from < n; from += slice) {
+                List<SourceItem> items = new ArrayList<>();
+                for (long i = from; i < Math.min(n, from + slice); i++) {
+                    items.add(ReplayEmbedderProvider.corpus.item(i));
+                }
+                IngestReport r = p.ingest().items(items, KnowledgeBase.of(KB), ProgressListener.NONE);
+                chunks += r.chunks();
+                failed += r.failed();
+                double s = (System.nanoTime() - t0) / 1e9;
+                System.out.printf(Locale.ROOT, "  %,d documents, %,d chunks, %.0f s, %.0f chunks/s%n",
+                        Math.min(n, from + slice), chunks, s, chunks / s);
+            }
+        }
+        double seconds = (System.nanoTime() - t0) / 1e9;
+        Properties props = new Properties();
+        props.setProperty("documents", Long.toString(n));
+        props.setProperty("chunks", Long.toString(chunks));
+        props.setProperty("failed", Long.toString(failed));
+        props.setProperty("seconds", String.format(Locale.ROOT, "%.1f", seconds));
+        props.setProperty("bytes", Long.toString(size(data)));
+        try (Writer w = Files.newBufferedWriter(data.resolve("polyrag-scale.properties"), StandardCharsets.UTF_8)) {
+            props.store(w, "bench/scale: a complete build");
+        }
+    }
+
+    private static void search(Map<String, String> opts, long n) throws IOException {
+        Path data = work(opts).resolve("scale-" + n);
+        Properties built = new Properties();
+        try (Reader r = Files.newBufferedReader(data.resolve("polyrag-scale.properties"), StandardCharsets.UTF_8)) {
+            built.load(r);
+        }
+        BeirDataset ds = BeirDataset.load(Path.of(require(opts, "dataset")));
+        int q = Integer.parseInt(opts.getOrDefault("queries", "500"));
+        int rounds = Integer.parseInt(opts.getOrDefault("rounds", "3"));
+        List<String> all = HttpBench.distinct(new ArrayList<>(ds.queries().values()), 12_000);
+        if (q < 1 || rounds < 1 || 2 * q + 200 > all.size()) {
+            throw new IllegalArgumentException("--queries must be in [1, " + (all.size() - 200) / 2 + "] for this "
+                    + "dataset's " + all.size() + " distinct queries (measured, warm-up and recall sets never "
+                    + "overlap), and --rounds at least 1");
+        }
+        List<String> warm = all.subList(all.size() - q, all.size());
+        List<String> measured = all.subList(0, q);
+        Config config = config(data, false);
+
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("chunks", Long.parseLong(built.getProperty("chunks")));
+        out.put("buildSeconds", Double.parseDouble(built.getProperty("seconds")));
+        out.put("buildChunksPerSecond", Long.parseLong(built.getProperty("chunks"))
+                / Double.parseDouble(built.getProperty("seconds")));
+        out.put("diskMb", Long.parseLong(built.getProperty("bytes")) / 1e6);
+        long t0 = System.nanoTime();
+        try (Polyrag p = Polyrag.open(config)) {
+            out.put("openSeconds", (System.nanoTime() - t0) / 1e9);
+            long t1 = System.nanoTime();
+            p.search().run(SearchRequest.of(warm.get(0), 10));
+            out.put("firstSearchMs", (System.nanoTime() - t1) / 1e6);
+            try (Floor floor = new Floor(config, data)) {
+                Map<String, Consumer<String>> runs = new LinkedHashMap<>();
+                runs.put("floor bm25", floor::bm25);
+                runs.put("polyrag fulltext", s -> p.search().run(request(s, Set.of(Modality.FULLTEXT))));
+                runs.put("floor vector", floor::vector);
+                runs.put("polyrag vector", s -> p.search().run(request(s, Set.of(Modality.VECTOR))));
+                runs.put("floor hybrid", floor::hybrid);
+                runs.put("polyrag hybrid", s -> p.search().run(request(s, Set.of())));
+                runs.values().forEach(warm::forEach);
+                Map<String, List<long[]>> times = new LinkedHashMap<>();
+                for (int r = 0; r < rounds; r++) {
+                    runs.forEach((name, run) -> times.computeIfAbsent(name, k -> new ArrayList<>())
+                            .add(timed(measured, run)));
+                }
+                Map<String, Object> figures = new LinkedHashMap<>();
+                times.forEach((name, ts) -> figures.put(name, Map.of("p50Ms", median(ts, 0.5), "p99Ms",
+                        median(ts, 0.99), "qps", medianQps(ts))));
+                out.put("search", figures);
+                out.put("recall", floor.recall(all.subList(q, q + 200)));
+                if (opts.containsKey("quantization")) {
+                    out.put("quantization", floor.quantized(work(opts).resolve("quantized-" + n), opts.get(
+                            "quantization").split(","), all.subList(q, q + 200)));
+                }
+            }
+            out.put("residentMb", status("VmRSS"));
+            out.put("peakResidentMb", status("VmHWM"));
+            System.gc();
+            out.put("heapUsedMb", (Runtime.getRuntime().totalMemory() - Runtime.getRuntime().freeMemory()) / 1e6);
+        }
+        Files.writeString(Path.of(require(opts, "json")), JSON.writeValueAsString(out));
+    }
+
+    private static SearchRequest request(String q, Set<Modality> modalities) {
+        return new SearchRequest(q, 10, List.of(), modalities, null);
+    }
+
+    private static long[] timed(List<String> qs, Consumer<String> run) {
+        long[] t = new long[qs.size()];
+        for (int i = 0; i < t.length; i++) {
+            long t0 = System.nanoTime();
+            run.accept(qs.get(i));
+            t[i] = System.nanoTime() - t0;
+        }
+        Arrays.sort(t);
+        return t;
+    }
+
+    private static double median(List<long[]> rounds, double pct) {
+        double[] v = rounds.stream().mapToDouble(t -> Bench.pct(t, pct)).sorted().toArray();
+        return v[v.length / 2];
+    }
+
+    private static double medianQps(List<long[]> rounds) {
+        double[] v = rounds.stream().mapToDouble(t -> t.length / (Arrays.stream(t).sum() / 1e9)).sorted().toArray();
+        return v[v.length / 2];
+    }
+
+    /** The raw libraries on the data directory's own index files, as bench/http's floor. */
+    private static final class Floor implements AutoCloseable {
+        private final DirectoryReader text;
+        private final DirectoryReader vectors;
+        private final Embedder model;
+        private final IndexSearcher bm25;
+        private final IndexSearcher knn;
+        private final Analyzer analyzer = new EnglishAnalyzer();
+
+        Floor(Config config, Path data) throws IOException {
+            text = DirectoryReader.open(FSDirectory.open(data.resolve("fulltext")));
+            vectors = DirectoryReader.open(FSDirectory.open(HttpBench.vectorDir(data)));
+            model = OnnxEmbedderProvider.open(config);
+            bm25 = new IndexSearcher(text);
+            bm25.setSimilarity(new BM25Similarity(config.get(Settings.BM25_K1).floatValue(),
+                    config.get(Settings.BM25_B).floatValue()));
+            knn = new IndexSearcher(vectors);
+        }
+
+        List<String> bm25(String q) {
+            return HttpBench.ids(bm25, HttpBench.bm25(analyzer, q), 10);
+        }
+
+        List<String> vector(String q) {
+            return HttpBench.ids(knn, new KnnFloatVectorQuery("vector", model.embedQuery(q), 20), 10);
+        }
+
+        List<String> hybrid(String q) {
+            return HttpBench.rrf(vector(q), bm25(q));
+        }
+
+        /** HNSW top 10 against an exact scan's, with the floor's 20 candidates and polyrag's 100. */
+        Map<String, Object> recall(List<String> queries) throws IOException {
+            double[] sums = new double[2];
+            int[] ks = {20, 100};
+            for (String q : queries) {
+                float[] v = model.embedQuery(q);
+                Set<Integer> exact = exact(v, 10);
+                for (int i = 0; i < ks.length; i++) {
+                    int found = 0;
+                    for (ScoreDoc d : knn.search(new KnnFloatVectorQuery("vector", v, ks[i]), 10).scoreDocs) {
+                        found += exact.contains(d.doc) ? 1 : 0;
+                    }
+                    sums[i] += found / 10.0;
+                }
+            }
+            return Map.of("queries", queries.size(), "recallAt10Candidates20", sums[0] / queries.size(),
+                    "recallAt10Candidates100", sums[1] / queries.size());
+        }
+
+        /**
+         * The product's vector store ({@code LuceneVectorStore}, HNSW always) built from this index's vectors with
+         * each quantisation: build time, size on disk, recall@10 against the exact scan, search p50 (query vectors
+         * embedded beforehand, so the figure is the store's alone).
+         */
+        Map<String, Object> quantized(Path root, String[] kinds, List<String> queries) throws IOException {
+            List<io.polyrag.core.model.StoreRecord> records = new ArrayList<>();
+            for (LeafReaderContext leaf : vectors.leaves()) {
+                FloatVectorValues values = leaf.reader().getFloatVectorValues("vector");
+                if (values == null) {
+                    continue;
+                }
+                Bits live = leaf.reader().getLiveDocs();
+                var fields = leaf.reader().storedFields();
+                KnnVectorValues.DocIndexIterator it = values.iterator();
+                for (int doc = it.nextDoc(); doc != DocIdSetIterator.NO_MORE_DOCS; doc = it.nextDoc()) {
+                    if (live == null || live.get(doc)) {
+                        String id = fields.document(doc, Set.of("chunk_id")).get("chunk_id");
+                        records.add(new io.polyrag.core.model.StoreRecord(id, id, 1, "kb", "",
+                                values.vectorValue(it.index()).clone()));
+                    }
+                }
+            }
+            List<float[]> qv = queries.stream().map(model::embedQuery).toList();
+            List<Set<String>> exact = new ArrayList<>();
+            var stored = vectors.storedFields();
+            for (float[] v : qv) {
+                Set<String> ids = new HashSet<>();
+                for (int doc : exact(v, 10)) {
+                    ids.add(stored.document(doc, Set.of("chunk_id")).get("chunk_id"));
+                }
+                exact.add(ids);
+            }
+            Map<String, Object> out = new LinkedHashMap<>();
+            for (String kind : kinds) {
+                var q = io.polyrag.store.lucene.LuceneVectorStore.Quantization.of(kind.strip());
+                Path dir = root.resolve(kind.strip());
+                // A folder is reused only when its build finished (a crashed run's is built again).
+                boolean fresh = !Files.exists(dir.resolve("complete"));
+                if (fresh && Files.exists(dir)) {
+                    try (var files = Files.walk(dir)) {
+                        files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+                    }
+                }
+                long t0 = System.nanoTime();
+                try (var store = new io.polyrag.store.lucene.LuceneVectorStore(dir, model.dimension(),
+                        model.modelId(), 0, q)) {
+                    if (fresh) {
+                        for (int i = 0; i < records.size(); i += 10_000) {
+                            store.upsert(records.subList(i, Math.min(records.size(), i + 10_000)));
+                        }
+                        Files.writeString(dir.resolve("complete"), "");
+                    }
+                    double build = (System.nanoTime() - t0) / 1e9;
+                    double recall = 0;
+                    qv.forEach(v -> store.search(v, io.polyrag.core.model.SearchScope.ALL, 10));
+                    long[] t = new long[qv.size()];
+                    for (int i = 0; i < qv.size(); i++) {
+                        long s0 = System.nanoTime();
+                        var hits = store.search(qv.get(i), io.polyrag.core.model.SearchScope.ALL, 10);
+                        t[i] = System.nanoTime() - s0;
+                        Set<String> e = exact.get(i);
+                        recall += hits.stream().filter(h -> e.contains(h.chunkId())).count() / 10.0;
+                    }
+                    Arrays.sort(t);
+                    Map<String, Object> r = new LinkedHashMap<>();
+                    if (fresh) {
+                        r.put("buildSeconds", build);
+                    }
+                    r.put("diskMb", size(dir) / 1e6);
+                    r.put("recallAt10", recall / qv.size());
+                    r.put("searchP50Ms", Bench.pct(t, 0.5));
+                    r.put("searchP99Ms", Bench.pct(t, 0.99));
+                    out.put(kind.strip(), r);
+                    System.out.printf(Locale.ROOT, "  vector store, %s: recall@10 %.3f, p50 %.2f ms, %.0f MB%n", kind,
+                            recall / qv.size(), Bench.pct(t, 0.5), size(dir) / 1e6);
+                }
+            }
+            return out;
+        }
+
+        private Set<Integer> exact(float[] query, int k) throws IOException {
+            java.util.PriorityQueue<ScoreDoc> heap = new java.util.PriorityQueue<>((a, b) -> Float.compare(a.score,
+                    b.score));
+            for (LeafReaderContext leaf : vectors.leaves()) {
+                FloatVectorValues values = leaf.reader().getFloatVectorValues("vector");
+                if (values == null) {
+                    continue;
+                }
+                Bits live = leaf.reader().getLiveDocs();
+                KnnVectorValues.DocIndexIterator it = values.iterator();
+                for (int doc = it.nextDoc(); doc != DocIdSetIterator.NO_MORE_DOCS; doc = it.nextDoc()) {
+                    if (live != null && !live.get(doc)) {
+                        continue;
+                    }
+                    float s = VectorSimilarityFunction.COSINE.compare(query, values.vectorValue(it.index()));
+                    if (heap.size() < k) {
+                        heap.add(new ScoreDoc(leaf.docBase + doc, s));
+                    } else if (s > heap.peek().score) {
+                        heap.poll();
+                        heap.add(new ScoreDoc(leaf.docBase + doc, s));
+                    }
+                }
+            }
+            Set<Integer> out = new HashSet<>();
+            heap.forEach(d -> out.add(d.doc));
+            return out;
+        }
+
+        @Override
+        public void close() throws IOException {
+            model.close();
+            text.close();
+            vectors.close();
+        }
+    }
+
+    private static void summary(List<Map<String, Object>> results) {
+        System.out.printf("%nsearch, top 10, in process (median of the rounds)%n");
+        System.out.println("  chunks      run                 p50 ms   p99 ms      qps   p50/floor   p99/floor");
+        for (Map<String, Object> r : results) {
+            @SuppressWarnings("unchecked")
+            Map<String, Map<String, Double>> s = (Map<String, Map<String, Double>>) r.get("search");
+            for (String[] pair : new String[][] {{"fulltext", "bm25"}, {"vector", "vector"}, {"hybrid", "hybrid"}}) {
+                Map<String, Double> f = s.get("floor " + pair[1]);
+                Map<String, Double> p = s.get("polyrag " + pair[0]);
+                System.out.printf(Locale.ROOT, "  %,10d  floor %-13s %8.2f %8.2f %8.1f%n", ((Number) r.get("chunks"))
+                        .longValue(), pair[1], f.get("p50Ms"), f.get("p99Ms"), f.get("qps"));
+                System.out.printf(Locale.ROOT, "  %10s  polyrag %-11s %8.2f %8.2f %8.1f %11.2f %11.2f%n", "", pair[0],
+                        p.get("p50Ms"), p.get("p99Ms"), p.get("qps"), p.get("p50Ms") / f.get("p50Ms"),
+                        p.get("p99Ms") / f.get("p99Ms"));
+            }
+        }
+        System.out.printf("%n  chunks      build s  chunks/s   disk MB   open s   first search ms   RSS MB   "
+                + "recall@10 (20 / 100 candidates)%n");
+        for (Map<String, Object> r : results) {
+            @SuppressWarnings("unchecked")
+            Map<String, Number> rec = (Map<String, Number>) r.get("recall");
+            System.out.printf(Locale.ROOT, "  %,10d %8.0f %9.0f %9.0f %8.2f %17.1f %8.0f   %.3f / %.3f%n",
+                    ((Number) r.get("chunks")).longValue(), num(r, "buildSeconds"), num(r, "buildChunksPerSecond"),
+                    num(r, "diskMb"), num(r, "openSeconds"), num(r, "firstSearchMs"), num(r, "peakResidentMb"),
+                    rec.get("recallAt10Candidates20").doubleValue(), rec.get("recallAt10Candidates100").doubleValue());
+        }
+    }
+
+    private static double num(Map<String, Object> r, String k) {
+        return ((Number) r.get(k)).doubleValue();
+    }
+
+    private static double status(String field) throws IOException {
+        for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
+            if (line.startsWith(field + ":")) {
+                return Long.parseLong(line.replaceAll("\\D", "")) / 1024.0;
+            }
+        }
+        return -1;
+    }
+
+    private static double totalMemoryGb() {
+        try {
+            return status("VmRSS") >= 0 ? Files.readAllLines(Path.of("/proc/meminfo")).stream()
+                    .filter(l -> l.startsWith("MemTotal")).mapToLong(l -> Long.parseLong(l.replaceAll("\\D", "")))
+                    .findFirst().orElse(0) / 1024.0 / 1024.0 : 0;
+        } catch (IOException e) {
+            return 0;
+        }
+    }
+
+    private static long size(Path dir) throws IOException {
+        try (var files = Files.walk(dir)) {
+            return files.filter(Files::isRegularFile).mapToLong(f -> f.toFile().length()).sum();
+        }
+    }
+
+    private static String require(Map<String, String> opts, String key) {
+        String v = opts.get(key);
+        if (v == null) {
+            throw new IllegalArgumentException("--" + key + " is required: bench/scale --dataset DIR --chunks "
+                    + "10000,100000[,1000000] [--work DIR] [--queries 500] [--rounds 3] [--heap 4g] [--quantization none,int7,int4,int1] [--seed 18] [--json FILE]");
+        }
+        return v;
+    }
+
+    private static Map<String, String> options(String[] args) {
+        Map<String, String> m = new LinkedHashMap<>();
+        for (int i = 0; i + 1 < args.length; i += 2) {
+            m.put(args[i].replaceFirst("^--", ""), args[i + 1]);
+        }
+        if (args.length % 2 != 0 || m.isEmpty() || args[0].equals("--help")) {
+            System.err.println("usage: bench/scale --dataset DIR --chunks 10000,100000[,1000000] [--work DIR] "
+                    + "[--queries 500] [--rounds 3] [--heap 4g] [--quantization none,int7,int4,int1] [--seed 18] [--json FILE]");
+            System.exit(2);
+        }
+        return m;
+    }
+}
