@@ -60,6 +60,8 @@ import tools.jackson.databind.json.JsonMapper;
 public final class ScaleBench {
     private static final JsonMapper JSON = JsonMapper.builder().build();
     private static final String KB = "bench";
+    /** The LangChain4j peer scans every vector in plain Java for each query: measured up to this size. */
+    private static final long PEER_MAX_CHUNKS = 200_000;
 
     private ScaleBench() {
     }
@@ -234,6 +236,14 @@ public final class ScaleBench {
                 runs.put("polyrag vector", s -> p.search().run(request(s, Set.of(Modality.VECTOR))));
                 runs.put("floor hybrid", floor::hybrid);
                 runs.put("polyrag hybrid", s -> p.search().run(request(s, Set.of())));
+                if (n <= PEER_MAX_CHUNKS) {
+                    // LangChain4j's in-memory store (an exact scan in plain Java) over the same vectors, the query
+                    // embedded by the same model: the vector search most JVM RAG applications start from.
+                    var peer = floor.langchain4j();
+                    runs.put("langchain4j vector", s -> peer.search(dev.langchain4j.store.embedding.EmbeddingSearchRequest
+                            .builder().queryEmbedding(dev.langchain4j.data.embedding.Embedding.from(
+                                    floor.model.embedQuery(s))).maxResults(10).build()));
+                }
                 runs.values().forEach(warm::forEach);
                 Map<String, List<long[]>> times = new LinkedHashMap<>();
                 for (int r = 0; r < rounds; r++) {
@@ -287,7 +297,7 @@ public final class ScaleBench {
     private static final class Floor implements AutoCloseable {
         private final DirectoryReader text;
         private final DirectoryReader vectors;
-        private final Embedder model;
+        final Embedder model;
         private final IndexSearcher bm25;
         private final IndexSearcher knn;
         private final Analyzer analyzer = new EnglishAnalyzer();
@@ -333,12 +343,8 @@ public final class ScaleBench {
                     "recallAt10Candidates100", sums[1] / queries.size());
         }
 
-        /**
-         * The product's vector store ({@code LuceneVectorStore}, HNSW always) built from this index's vectors with
-         * each quantisation: build time, size on disk, recall@10 against the exact scan, search p50 (query vectors
-         * embedded beforehand, so the figure is the store's alone).
-         */
-        Map<String, Object> quantized(Path root, String[] kinds, List<String> queries) throws IOException {
+        /** Every live vector of the index with its chunk id. */
+        private List<io.polyrag.core.model.StoreRecord> records() throws IOException {
             List<io.polyrag.core.model.StoreRecord> records = new ArrayList<>();
             for (LeafReaderContext leaf : vectors.leaves()) {
                 FloatVectorValues values = leaf.reader().getFloatVectorValues("vector");
@@ -356,6 +362,26 @@ public final class ScaleBench {
                     }
                 }
             }
+            return records;
+        }
+
+        /** LangChain4j's in-memory embedding store holding this index's vectors (under its own ids). */
+        dev.langchain4j.store.embedding.inmemory.InMemoryEmbeddingStore<dev.langchain4j.data.segment.TextSegment>
+                langchain4j() throws IOException {
+            var store = new dev.langchain4j.store.embedding.inmemory.InMemoryEmbeddingStore<
+                    dev.langchain4j.data.segment.TextSegment>();
+            List<io.polyrag.core.model.StoreRecord> records = records();
+            store.addAll(records.stream().map(r -> dev.langchain4j.data.embedding.Embedding.from(r.vector())).toList());
+            return store;
+        }
+
+        /**
+         * The product's vector store ({@code LuceneVectorStore}, HNSW always) built from this index's vectors with
+         * each quantisation: build time, size on disk, recall@10 against the exact scan, search p50 (query vectors
+         * embedded beforehand, so the figure is the store's alone).
+         */
+        Map<String, Object> quantized(Path root, String[] kinds, List<String> queries) throws IOException {
+            List<io.polyrag.core.model.StoreRecord> records = records();
             List<float[]> qv = queries.stream().map(model::embedQuery).toList();
             List<Set<String>> exact = new ArrayList<>();
             var stored = vectors.storedFields();
@@ -464,6 +490,13 @@ public final class ScaleBench {
                 System.out.printf(Locale.ROOT, "  %10s  polyrag %-11s %8.2f %8.2f %8.1f %11.2f %11.2f%n", "", pair[0],
                         p.get("p50Ms"), p.get("p99Ms"), p.get("qps"), p.get("p50Ms") / f.get("p50Ms"),
                         p.get("p99Ms") / f.get("p99Ms"));
+            }
+            Map<String, Double> peer = s.get("langchain4j vector");
+            if (peer != null) {
+                Map<String, Double> f = s.get("floor vector");
+                System.out.printf(Locale.ROOT, "  %10s  langchain4j vector  %8.2f %8.2f %8.1f %11.2f %11.2f%n", "",
+                        peer.get("p50Ms"), peer.get("p99Ms"), peer.get("qps"), peer.get("p50Ms") / f.get("p50Ms"),
+                        peer.get("p99Ms") / f.get("p99Ms"));
             }
         }
         System.out.printf("%n  chunks      build s  chunks/s   disk MB   open s   first search ms   RSS MB   "
