@@ -78,7 +78,9 @@ public final class StoreCheck {
     public List<Lacking> lackingByCount() {
         Catalog.Totals totals = catalog.totals();
         List<Lacking> out = new ArrayList<>();
-        boolean unextracted = !catalog.unextracted(1).isEmpty();
+        // Asked only when a graph store is on: without an index on it, the question reads every document row.
+        boolean unextracted = pipeline.stores().byModality().keySet().stream().anyMatch(StoreCheck::isGraph)
+                && !catalog.unextracted(1).isEmpty();
         pipeline.stores().byModality().forEach((m, index) -> {
             if (!isGraph(m)) {
                 long actual = index.size();
