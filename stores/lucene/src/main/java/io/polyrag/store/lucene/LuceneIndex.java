@@ -51,6 +51,12 @@ final class LuceneIndex implements AutoCloseable {
     static final String DOC_VERSION = "doc_version";
     static final String VERSION = "version";
     static final String KB = "kb";
+    /**
+     * The document id and version again, as doc values, for reading hits. Fields of their own: Lucene refuses to add
+     * doc values to a field that indexes written before had without them.
+     */
+    static final String DOC_ID_VALUES = "doc_id_values";
+    static final String VERSION_VALUES = "version_values";
 
     private static final Set<String> HIT_FIELDS = Set.of(CHUNK_ID, DOC_ID, VERSION);
 
@@ -191,8 +197,10 @@ final class LuceneIndex implements AutoCloseable {
         d.add(new StringField(CHUNK_ID, r.chunkId(), Field.Store.YES));
         d.add(new SortedDocValuesField(CHUNK_ID, new BytesRef(r.chunkId())));
         d.add(new StringField(DOC_ID, r.documentId(), Field.Store.YES));
+        d.add(new SortedDocValuesField(DOC_ID_VALUES, new BytesRef(r.documentId())));
         d.add(new StringField(DOC_VERSION, docVersion(r.documentId(), r.version()), Field.Store.NO));
         d.add(new StoredField(VERSION, r.version()));
+        d.add(new org.apache.lucene.document.NumericDocValuesField(VERSION_VALUES, r.version()));
         d.add(new StringField(KB, r.knowledgeBase(), Field.Store.NO));
         return d;
     }
@@ -320,13 +328,7 @@ final class LuceneIndex implements AutoCloseable {
         IndexSearcher searcher = acquire(manager);
         try {
             ScoreDoc[] docs = action.run(searcher);
-            StoredFields fields = searcher.storedFields();
-            List<StoreHit> hits = new ArrayList<>(docs.length);
-            for (ScoreDoc sd : docs) {
-                Document d = fields.document(sd.doc, HIT_FIELDS);
-                hits.add(new StoreHit(d.get(CHUNK_ID), d.get(DOC_ID), d.getField(VERSION).numericValue().longValue(),
-                        score.applyAsDouble(sd.score)));
-            }
+            List<StoreHit> hits = hits(searcher, docs, score);
             hits.sort(Comparator.comparingDouble(StoreHit::score).reversed().thenComparing(StoreHit::chunkId));
             return hits;
         } catch (IOException e) {
@@ -334,6 +336,47 @@ final class LuceneIndex implements AutoCloseable {
         } finally {
             release(manager, searcher);
         }
+    }
+
+    /**
+     * Each document's identity (chunk id, document id, version), from doc values: a hundred candidates' stored fields
+     * cost 0.45 ms at 100,000 chunks (a compressed block decoded for each). Documents are visited in doc id order, one
+     * forward pass per segment; a document written before these doc values existed is read from its stored fields.
+     */
+    private static List<StoreHit> hits(IndexSearcher searcher, ScoreDoc[] docs,
+            java.util.function.DoubleUnaryOperator score) throws IOException {
+        ScoreDoc[] byDoc = docs.clone();
+        java.util.Arrays.sort(byDoc, Comparator.comparingInt(d -> d.doc));
+        List<org.apache.lucene.index.LeafReaderContext> leaves = searcher.getIndexReader().leaves();
+        List<StoreHit> hits = new ArrayList<>(docs.length);
+        StoredFields stored = null;
+        int leaf = -1;
+        org.apache.lucene.index.SortedDocValues chunkIds = null;
+        org.apache.lucene.index.SortedDocValues documentIds = null;
+        org.apache.lucene.index.NumericDocValues versions = null;
+        for (ScoreDoc sd : byDoc) {
+            int li = org.apache.lucene.index.ReaderUtil.subIndex(sd.doc, leaves);
+            if (li != leaf) {
+                leaf = li;
+                org.apache.lucene.index.LeafReader r = leaves.get(li).reader();
+                chunkIds = r.getSortedDocValues(CHUNK_ID);
+                documentIds = r.getSortedDocValues(DOC_ID_VALUES);
+                versions = r.getNumericDocValues(VERSION_VALUES);
+            }
+            int local = sd.doc - leaves.get(li).docBase;
+            double s = score.applyAsDouble(sd.score);
+            if (chunkIds != null && documentIds != null && versions != null && chunkIds.advanceExact(local)
+                    && documentIds.advanceExact(local) && versions.advanceExact(local)) {
+                hits.add(new StoreHit(chunkIds.lookupOrd(chunkIds.ordValue()).utf8ToString(),
+                        documentIds.lookupOrd(documentIds.ordValue()).utf8ToString(), versions.longValue(), s));
+            } else {
+                stored = stored == null ? searcher.storedFields() : stored;
+                Document d = stored.document(sd.doc, HIT_FIELDS);
+                hits.add(new StoreHit(d.get(CHUNK_ID), d.get(DOC_ID), d.getField(VERSION).numericValue().longValue(),
+                        s));
+            }
+        }
+        return hits;
     }
 
     private IndexSearcher acquire(SearcherManager manager) {

@@ -20,6 +20,39 @@ class LuceneFullTextStoreTest extends FullTextStoreContract {
     }
 
     @Test
+    void hits_of_documents_written_before_identity_doc_values_keep_their_ids_and_versions() throws Exception {
+        // A record as indexes written before December 2026 held it: identity in stored fields, no doc values for
+        // the document id and version.
+        Path old = dir.resolve("old");
+        try (var w = new org.apache.lucene.index.IndexWriter(org.apache.lucene.store.FSDirectory.open(old),
+                new org.apache.lucene.index.IndexWriterConfig(new org.apache.lucene.analysis.en.EnglishAnalyzer()))) {
+            var d = new org.apache.lucene.document.Document();
+            d.add(new org.apache.lucene.document.StringField(LuceneIndex.CHUNK_ID, "c-old",
+                    org.apache.lucene.document.Field.Store.YES));
+            d.add(new org.apache.lucene.document.SortedDocValuesField(LuceneIndex.CHUNK_ID,
+                    new org.apache.lucene.util.BytesRef("c-old")));
+            d.add(new org.apache.lucene.document.StringField(LuceneIndex.DOC_ID, "d-old",
+                    org.apache.lucene.document.Field.Store.YES));
+            d.add(new org.apache.lucene.document.StringField(LuceneIndex.DOC_VERSION, "d-old@3",
+                    org.apache.lucene.document.Field.Store.NO));
+            d.add(new org.apache.lucene.document.StoredField(LuceneIndex.VERSION, 3L));
+            d.add(new org.apache.lucene.document.StringField(LuceneIndex.KB, "kb",
+                    org.apache.lucene.document.Field.Store.NO));
+            d.add(new org.apache.lucene.document.TextField(LuceneFullTextStore.BODY, "Lanterns of the old harbour.",
+                    org.apache.lucene.document.Field.Store.NO));
+            w.addDocument(d);
+            w.commit();
+        }
+        try (FullTextStore store = new LuceneFullTextStore(old, 0.9, 0.4)) {
+            store.upsert(List.of(rec("c-new", "d-new", 7, "kb", "Lanterns of the new harbour.")));
+            assertThat(store.search("harbour lanterns", SearchScope.ALL, 5)).extracting(StoreHit::chunkId,
+                    StoreHit::documentId, StoreHit::version).containsExactlyInAnyOrder(
+                            org.assertj.core.groups.Tuple.tuple("c-old", "d-old", 3L),
+                            org.assertj.core.groups.Tuple.tuple("c-new", "d-new", 7L));
+        }
+    }
+
+    @Test
     void matches_inflected_forms_through_stemming() {
         FullTextStore store = open();
         store.upsert(List.of(rec("c1", "d1", 1, "kb", "The runners were running through the forests.")));
