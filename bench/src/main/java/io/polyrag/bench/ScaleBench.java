@@ -74,7 +74,11 @@ public final class ScaleBench {
                 case "search" -> search(opts, Long.parseLong(opts.get("chunks")));
                 default -> all(opts);
             }
-        } catch (IllegalArgumentException | IllegalStateException e) {
+        } catch (NumberFormatException e) {
+            System.err.println("bench/scale: --chunks, --queries, --rounds and --seed take whole numbers (--chunks also "
+                    + "10k, 1m): " + e.getMessage());
+            System.exit(2);
+        } catch (IllegalArgumentException | IllegalStateException | io.polyrag.core.InvalidInputException e) {
             System.err.println("bench/scale: " + e.getMessage());
             System.exit(2);
         }
@@ -85,6 +89,13 @@ public final class ScaleBench {
                 .map(s -> s.toLowerCase(Locale.ROOT).replace("k", "000").replace("m", "000000"))
                 .map(Long::valueOf).toList();
         Path work = work(opts);
+        // Checked here, before any phase starts: a bad dataset or count fails in one line, not after a build.
+        BeirDataset.load(Path.of(require(opts, "dataset")));
+        for (String k : List.of("queries", "rounds")) {
+            if (opts.containsKey(k) && Integer.parseInt(opts.get(k)) < 1) {
+                throw new IllegalArgumentException("--" + k + " must be at least 1, was " + opts.get(k));
+            }
+        }
         List<Map<String, Object>> results = new ArrayList<>();
         for (long n : sizes) {
             if (!built(work, n)) {
