@@ -41,8 +41,9 @@ import java.util.stream.IntStream;
  * settings are unchanged is skipped) and joins the batch; a batch closes at {@link Options#batchSize()} documents (0:
  * with vectors on, at about a second of embedding at the ingest's last batch's pace, else by chunks only) or
  * {@link Options#batchChunks()} chunks, so progress moves as large files complete. A batch's chunks are embedded
- * together (the embedder parallelises);
- * each document gets a new version, staged in the catalog; the batch is upserted into every enabled store, each
+ * together (the embedder parallelises), while the caller's thread parses the next batch and another thread writes the
+ * one before ({@link Flow}); batches are written in the order their inputs came.
+ * Each document gets a new version, staged in the catalog; the batch is upserted into every enabled store, each
  * commit durable; then each version is published — made visible — and the versions it replaced are deleted from the
  * stores. If a store write fails, the batch's new versions are removed from every store and discarded in the
  * catalog, so no document is ever visible in some stores and not others, and the versions that were visible stay
@@ -249,34 +250,201 @@ public final class IngestPipeline {
         // how fast this one's texts embed.
         Pace pace = options.batchSize() <= 0 && stores.needsVectors() ? new Pace() : null;
         int documentsPerBatch = options.batchSize() > 0 ? options.batchSize() : options.batchChunks();
-        for (IngestInput input : inputs) {
-            if (run.canceled().getAsBoolean()) {
-                tally.warn("canceled by request after " + seen + " of " + inputs.size() + " inputs; what was "
-                        + "written before stays indexed");
-                break;
+        try (Flow flow = new Flow(kb, graph, budget, tally, pace)) {
+            for (IngestInput input : inputs) {
+                if (run.canceled().getAsBoolean()) {
+                    tally.warn("canceled by request after " + seen + " of " + inputs.size() + " inputs; what was "
+                            + "written before stays indexed");
+                    break;
+                }
+                seen++;
+                flow.check();
+                if (flow.idle()) {
+                    tally.stage("parsing");
+                }
+                Optional<Prepared> p = prepare(input, kb, graph, figures, figureBudget, tally, flow);
+                if (p.isEmpty()) {
+                    continue;
+                }
+                batch.add(p.get());
+                batchChunks += p.get().drafts().size();
+                batchFigureBytes += p.get().figures().stream().mapToLong(fig -> fig.bytes().length).sum();
+                boolean full = batch.size() >= documentsPerBatch || batchFigureBytes >= BATCH_FIGURE_BYTES;
+                if (!full && pace != null && batchChunks >= pace.chunks(options.batchChunks())) {
+                    // The size comes from the pace of every batch embedded so far: the one before this may still
+                    // be embedding (it is, when parsing is faster than the model), and its pace may say "more".
+                    flow.awaitEmbedded();
+                    full = batchChunks >= pace.chunks(options.batchChunks());
+                } else if (!full) {
+                    full = pace == null && batchChunks >= options.batchChunks();
+                }
+                if (full) {
+                    flow.submit(batch);
+                    batch = new ArrayList<>();
+                    batchChunks = 0;
+                    batchFigureBytes = 0;
+                }
             }
-            seen++;
-            tally.stage("parsing");
-            Optional<Prepared> p = prepare(input, kb, graph, figures, figureBudget, tally);
-            if (p.isEmpty()) {
-                continue;
+            if (!batch.isEmpty()) {
+                flow.submit(batch);
             }
-            batch.add(p.get());
-            batchChunks += p.get().drafts().size();
-            batchFigureBytes += p.get().figures().stream().mapToLong(fig -> fig.bytes().length).sum();
-            if (batch.size() >= documentsPerBatch || batchChunks >= (pace != null ? pace.chunks(options.batchChunks())
-                    : options.batchChunks()) || batchFigureBytes >= BATCH_FIGURE_BYTES) {
-                writeBatch(batch, kb, graph, budget, tally, pace);
-                batch = new ArrayList<>();
-                batchChunks = 0;
-                batchFigureBytes = 0;
-            }
-        }
-        if (!batch.isEmpty()) {
-            writeBatch(batch, kb, graph, budget, tally, pace);
+            flow.finish();
         }
         tally.stage("done");
         return tally.report();
+    }
+
+    /**
+     * One ingest's batches on their way through the stages, so the two cores are not idle while one stage waits:
+     * the caller's thread reads and parses the next batch while one thread embeds the last, and another extracts from
+     * and writes the one before (its commits wait on the disk, not on a core). Batches are embedded in order and
+     * written in order; at most two wait between parsing and their commit, so memory stays bounded. A write that
+     * stops the ingest (a full disk) lets no later batch be written, and the caller's thread throws it.
+     */
+    private final class Flow implements AutoCloseable {
+        private static final int IN_FLIGHT = 2;
+        private final String kb;
+        private final boolean graph;
+        private final Budget budget;
+        private final Tally tally;
+        private final Pace pace;
+        private final java.util.concurrent.ExecutorService embedding = stage("embed");
+        private final java.util.concurrent.ExecutorService writing = stage("write");
+        private final java.util.ArrayDeque<java.util.concurrent.CompletableFuture<Void>> written =
+                new java.util.ArrayDeque<>();
+        private java.util.concurrent.CompletableFuture<?> embedded =
+                java.util.concurrent.CompletableFuture.completedFuture(null);
+        /** Documents of batches not yet written: parsing one of them again waits for them. */
+        private final java.util.Set<String> pending = java.util.concurrent.ConcurrentHashMap.newKeySet();
+        private volatile RuntimeException stopped;
+        private boolean finished;
+
+        Flow(String kb, boolean graph, Budget budget, Tally tally, Pace pace) {
+            this.kb = kb;
+            this.graph = graph;
+            this.budget = budget;
+            this.tally = tally;
+            this.pace = pace;
+        }
+
+        private static java.util.concurrent.ExecutorService stage(String name) {
+            return java.util.concurrent.Executors.newSingleThreadExecutor(r -> {
+                Thread t = new Thread(r, "polyrag-ingest-" + name);
+                t.setDaemon(true);
+                return t;
+            });
+        }
+
+        /** Hands a batch on; waits first while {@value #IN_FLIGHT} batches are still to be written. */
+        void submit(List<Prepared> batch) {
+            check();
+            while (written.size() >= IN_FLIGHT) {
+                join(written.removeFirst());
+            }
+            batch.forEach(p -> pending.add(p.documentId()));
+            var vectors = java.util.concurrent.CompletableFuture.supplyAsync(() -> stopped != null ? Embedded.SKIPPED
+                    : embedOrFail(batch), embedding);
+            embedded = vectors;
+            written.addLast(vectors.thenAcceptAsync(e -> {
+                if (e.ok() && stopped == null) {
+                    try {
+                        List<List<Extraction>> extractions = graph ? extract(batch, budget, tally) : null;
+                        write(batch, e.vectors(), extractions, kb, tally);
+                    } catch (IngestStopped x) {
+                        stopped = x;
+                        throw x;
+                    }
+                }
+            }, writing).whenComplete((x, e) -> batch.forEach(p -> pending.remove(p.documentId()))));
+        }
+
+        private Embedded embedOrFail(List<Prepared> batch) {
+            try {
+                return new Embedded(embed(batch, tally, pace), true);
+            } catch (RuntimeException e) {
+                LOG.log(Level.ERROR, "embedding failed", e);
+                batch.forEach(p -> tally.failed(p.input().name(), "embedding failed: " + e.getMessage()));
+                return Embedded.FAILED;
+            }
+        }
+
+        /** Waits until the batch handed on last is embedded (so the pace knows it). */
+        void awaitEmbedded() {
+            embedded.exceptionally(e -> null).join();
+            check();
+        }
+
+        /** Waits until {@code documentId} is in no batch still to be written, so its catalog entry is current. */
+        void settle(String documentId) {
+            if (pending.contains(documentId)) {
+                while (!written.isEmpty()) {
+                    join(written.removeFirst());
+                }
+            }
+        }
+
+        boolean idle() {
+            return written.stream().allMatch(java.util.concurrent.CompletableFuture::isDone);
+        }
+
+        /** Throws what stopped the ingest, once a write has. */
+        void check() {
+            if (stopped != null) {
+                throw stopped;
+            }
+        }
+
+        /** Waits for every batch handed on to be written. */
+        void finish() {
+            while (!written.isEmpty()) {
+                join(written.removeFirst());
+            }
+            finished = true;
+        }
+
+        private void join(java.util.concurrent.CompletableFuture<Void> f) {
+            try {
+                f.join();
+            } catch (java.util.concurrent.CompletionException e) {
+                if (e.getCause() instanceof RuntimeException r) {
+                    throw r;
+                }
+                if (e.getCause() instanceof Error r) {
+                    throw r;
+                }
+                throw e;
+            }
+        }
+
+        @Override
+        public void close() {
+            if (!finished && stopped == null) {
+                // The caller's thread is leaving early: what was handed on is not written after the ingest returns.
+                stopped = new io.polyrag.core.StoreException("the ingest ended before this batch was written");
+            }
+            embedding.shutdown();
+            writing.shutdown();
+            boolean interrupted = false;
+            while (true) {
+                try {
+                    if (writing.awaitTermination(1, java.util.concurrent.TimeUnit.MINUTES)
+                            && embedding.awaitTermination(1, java.util.concurrent.TimeUnit.MINUTES)) {
+                        break;
+                    }
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
+            }
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /** A batch's vectors (null with no vector store), or that its embedding failed or was skipped. */
+    private record Embedded(List<float[]> vectors, boolean ok) {
+        static final Embedded FAILED = new Embedded(null, false);
+        static final Embedded SKIPPED = new Embedded(null, false);
     }
 
     /**
@@ -348,21 +516,6 @@ public final class IngestPipeline {
                 cost.inputTokens(), cost.outputTokens(), errors);
     }
 
-    /** Embeds, extracts from and writes parsed documents as one batch. */
-    private void writeBatch(List<Prepared> prepared, String kb, boolean graph, Budget budget, Tally tally,
-            Pace pace) {
-        List<float[]> vectors;
-        try {
-            vectors = embed(prepared, tally, pace);
-        } catch (RuntimeException e) {
-            LOG.log(Level.ERROR, "embedding failed", e);
-            prepared.forEach(p -> tally.failed(p.input().name(), "embedding failed: " + e.getMessage()));
-            return;
-        }
-        List<List<Extraction>> extractions = graph ? extract(prepared, budget, tally) : null;
-        write(prepared, vectors, extractions, kb, tally);
-    }
-
     /**
      * Each document's extractions, one per chunk. The whole batch goes to the extractor at once, so it can work in
      * parallel; an extractor that fails fails the batch's graph part only: its documents are indexed without one and
@@ -401,7 +554,7 @@ public final class IngestPipeline {
 
     /** Reads, checks, hashes and parses one input; empty when it is unchanged or failed (recorded in the tally). */
     private Optional<Prepared> prepare(IngestInput input, String kb, boolean graph, FigureMode figures,
-            FigureBudget figureBudget, Tally tally) {
+            FigureBudget figureBudget, Tally tally, Flow flow) {
         try {
             if (input.size() > options.maxFileBytes()) {
                 throw tooLarge(input, input.size());
@@ -412,6 +565,7 @@ public final class IngestPipeline {
             }
             String id = Ids.documentId(kb, input.uri());
             String fingerprint = fingerprint(bytes, graph, figures);
+            flow.settle(id);
             Optional<DocumentInfo> existing = catalog.document(id);
             if (existing.isPresent() && existing.get().visibleVersion() > 0
                     && existing.get().contentHash().equals(fingerprint)) {
@@ -583,7 +737,7 @@ public final class IngestPipeline {
         private int lastChunks;
 
         /** About {@link Options#AUTO_BATCH_EMBED_NANOS} of embedding at the last batch's pace, within the bounds. */
-        int chunks(int max) {
+        synchronized int chunks(int max) {
             if (nanosPerChunk <= 0) {
                 return Math.min(max, Options.AUTO_BATCH_FIRST_CHUNKS);
             }
@@ -591,7 +745,7 @@ public final class IngestPipeline {
             return (int) Math.min(max, Math.max(Options.AUTO_BATCH_FIRST_CHUNKS, fit));
         }
 
-        void record(int chunks, long nanos) {
+        synchronized void record(int chunks, long nanos) {
             if (chunks > 0) {
                 nanosPerChunk = (double) nanos / chunks;
                 lastChunks = chunks;

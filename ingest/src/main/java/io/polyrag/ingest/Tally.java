@@ -8,7 +8,10 @@ import io.polyrag.core.model.JobProgress;
 import java.util.ArrayList;
 import java.util.List;
 
-/** An ingest's running counts; not thread-safe (one ingest runs on one thread). */
+/**
+ * An ingest's running counts. Its stages run on three threads (parsing, embedding, writing), so every method holds the
+ * tally's lock, and the listener hears one progress at a time.
+ */
 final class Tally {
     private static final int MAX_ERRORS = 1000;
 
@@ -37,43 +40,43 @@ final class Tally {
         this.listener = listener;
     }
 
-    void stage(String s) {
+    synchronized void stage(String s) {
         if (!s.equals(stage)) {
             stage = s;
             publish();
         }
     }
 
-    void added(IndexedDocument d, int chunkCount) {
+    synchronized void added(IndexedDocument d, int chunkCount) {
         added++;
         indexed(d);
         chunks += chunkCount;
     }
 
-    void updated(IndexedDocument d, int chunkCount) {
+    synchronized void updated(IndexedDocument d, int chunkCount) {
         updated++;
         indexed(d);
         chunks += chunkCount;
     }
 
-    void unchanged(IndexedDocument d) {
+    synchronized void unchanged(IndexedDocument d) {
         unchanged++;
         indexed(d);
     }
 
     /** An input left out because its content is indexed under another uri: unchanged, and counted for a warning. */
-    void duplicate(IndexedDocument d) {
+    synchronized void duplicate(IndexedDocument d) {
         duplicates++;
         unchanged(d);
     }
 
     /** Records the content of an input about to be written, so a later input with the same content is a duplicate. */
-    void remember(String fingerprint, IndexedDocument d) {
+    synchronized void remember(String fingerprint, IndexedDocument d) {
         seenContent.putIfAbsent(fingerprint, d);
     }
 
     /** An earlier input of this ingest with this content under another uri. */
-    java.util.Optional<IndexedDocument> seen(String fingerprint, String uri) {
+    synchronized java.util.Optional<IndexedDocument> seen(String fingerprint, String uri) {
         IndexedDocument d = seenContent.get(fingerprint);
         return d == null || d.uri().equals(uri) ? java.util.Optional.empty() : java.util.Optional.of(d);
     }
@@ -86,7 +89,7 @@ final class Tally {
         publish();
     }
 
-    void failed(String source, String reason) {
+    synchronized void failed(String source, String reason) {
         failed++;
         processed++;
         if (errors.size() < MAX_ERRORS) {
@@ -95,23 +98,23 @@ final class Tally {
         publish();
     }
 
-    void extracted(int relationCount, long tokens) {
+    synchronized void extracted(int relationCount, long tokens) {
         relations += relationCount;
         extractionTokens += tokens;
     }
 
-    void warn(String warning) {
+    synchronized void warn(String warning) {
         if (!warnings.contains(warning)) {
             warnings.add(warning);
         }
     }
 
-    JobProgress progress() {
+    synchronized JobProgress progress() {
         return new JobProgress(stage, total, processed, added, updated, unchanged, failed, chunks, stores,
                 errors.size() > 100 ? errors.subList(0, 100) : errors, relations, extractionTokens, 0, 0, warnings);
     }
 
-    IngestReport report() {
+    synchronized IngestReport report() {
         return new IngestReport(total, added, updated, unchanged, failed, chunks,
                 (System.nanoTime() - startNanos) / 1_000_000, errors, relations, extractionTokens, allWarnings(), indexed);
     }

@@ -209,6 +209,50 @@ class IngestPipelineTest {
     }
 
     @Test
+    void a_file_listed_twice_is_written_once_though_its_first_copy_is_still_on_its_way() {
+        // One document per batch: the first a.md is being embedded or written while the second is parsed, and the
+        // second must find it indexed (unchanged), not race it to a second version.
+        IngestPipeline p = new IngestPipeline(catalog, new TextFormatsParser(), new StructuredChunker(
+                embedder.tokenCounter(), 64, 8), embedder, new StoreSet(Map.of(Modality.VECTOR, vectors,
+                Modality.FULLTEXT, fulltext)), new IngestPipeline.Options(1, 10_000, "test"));
+        IngestInput a = IngestInput.ofText("file:///a.md", "a.md", longDoc("volcanoes", 4));
+        IngestReport r = p.ingest(List.of(a, IngestInput.ofText("file:///b.md", "b.md", "# B\n\nBees."), a), "kb",
+                x -> { });
+        assertThat(r.added()).isEqualTo(2);
+        assertThat(r.unchanged()).isEqualTo(1);
+        assertThat(catalog.document(Ids.documentId("kb", "file:///a.md")).orElseThrow().visibleVersion()).isEqualTo(1);
+    }
+
+    @Test
+    void a_full_disk_mid_ingest_stops_it_and_no_later_batch_is_written() {
+        List<Integer> calls = new java.util.ArrayList<>();
+        FullTextStore thirdFails = new CountingUpserts(fulltext, calls) {
+            @Override
+            public void upsert(List<StoreRecord> records) {
+                if (calls.size() == 2) {
+                    calls.add(records.size());
+                    throw new StoreException("disk full", new IOException("No space left on device"));
+                }
+                super.upsert(records);
+            }
+        };
+        IngestPipeline p = new IngestPipeline(catalog, new TextFormatsParser(), new StructuredChunker(
+                embedder.tokenCounter(), 64, 8), embedder, new StoreSet(Map.of(Modality.VECTOR, vectors,
+                Modality.FULLTEXT, thirdFails)), new IngestPipeline.Options(1, 10_000, "test"));
+        List<IngestInput> inputs = java.util.stream.IntStream.range(0, 8).mapToObj(i -> IngestInput.ofText(
+                "file:///n" + i + ".md", "n" + i + ".md", "# Note " + i + "\n\nNote number " + i + "."))
+                .toList();
+        IngestPipeline.IngestStopped stopped = org.assertj.core.api.Assertions.catchThrowableOfType(
+                IngestPipeline.IngestStopped.class, () -> p.ingest(inputs, "kb", x -> { }));
+        assertThat(stopped).hasMessageStartingWith("ingest stopped: disk full").hasMessageContaining("2 of 8 inputs");
+        assertThat(calls).hasSize(3);
+        assertThat(catalog.countDocuments(SearchScope.ALL)).isEqualTo(2);
+        assertThat(catalog.pendingVersions()).isEmpty();
+        assertThat(fulltext.size()).isEqualTo(2);
+        assertThat(vectors.size()).isEqualTo(2);
+    }
+
+    @Test
     void recovery_removes_versions_a_crash_left_pending() {
         String id = Ids.documentId("kb", "file:///crash.md");
         Chunk c = new Chunk(Chunk.idOf(id, 1, 0), id, 1, 0, ChunkKind.PROSE, "half written", List.of(), 0, 12, 2, "");
@@ -289,7 +333,7 @@ class IngestPipelineTest {
     }
 
     /** The real store, recording how many records each write brings. */
-    private static final class CountingUpserts extends FailingUpserts {
+    private static class CountingUpserts extends FailingUpserts {
         private final List<Integer> sizes;
 
         CountingUpserts(FullTextStore delegate, List<Integer> sizes) {
