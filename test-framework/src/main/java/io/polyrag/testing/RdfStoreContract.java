@@ -22,6 +22,11 @@ public abstract class RdfStoreContract extends EntityGraphContract<RdfStore> {
         assertThat(store.entityIdsByLabel(List.of("radium", "paris"), 10))
                 .containsExactlyInAnyOrder("radium institute", "paris");
         assertThat(store.entityIdsByLabel(List.of(), 10)).isEmpty();
+        // A term of several words matches them together, in order, as a label holds them.
+        assertThat(store.entityIdsByLabel(List.of("marie curie"), 10)).containsExactly("marie curie");
+        assertThat(store.entityIdsByLabel(List.of("curie marie"), 10)).isEmpty();
+        assertThat(store.entityIdsByLabel(List.of("institute paris"), 10)).isEmpty();
+        assertThat(store.entityIdsByLabel(List.of("radiu"), 10)).isEmpty();
     }
 
     @ParameterizedTest

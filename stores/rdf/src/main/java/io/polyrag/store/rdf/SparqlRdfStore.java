@@ -31,12 +31,65 @@ import java.util.stream.Collectors;
  */
 final class SparqlRdfStore implements RdfStore {
     private final SparqlTransport transport;
+    private final String graphIri;
     private final String graph;
+    /** Where this store records facts about its own layout (not in {@link #graph}, whose triples are the data). */
+    private final String meta;
     private final ReentrantLock writeLock = new ReentrantLock();
+    private volatile boolean wordsIndexed;
 
     SparqlRdfStore(SparqlTransport transport, String graphIri) {
         this.transport = transport;
+        this.graphIri = graphIri;
         this.graph = RdfEncoding.graph(graphIri);
+        this.meta = RdfEncoding.graph("urn:polyrag:meta:" + RdfEncoding.encode(graphIri));
+    }
+
+    /**
+     * Every entity carries one {@code pr:word} per word of its key and aliases, so a label lookup starts from the
+     * entities sharing a word with the query (an index lookup) instead of testing every label. A graph written before
+     * the words existed gets them once, on first use, and a marker in the store's meta graph says so.
+     */
+    private void indexWords() {
+        if (wordsIndexed) {
+            return;
+        }
+        writeLock.lock();
+        try {
+            if (wordsIndexed) {
+                return;
+            }
+            boolean marked = !transport.select(PREFIXES + "SELECT ?v WHERE { GRAPH " + meta + " { " + meta
+                    + " pr:wordIndex ?v } } LIMIT 1").isEmpty();
+            if (!marked) {
+                StringBuilder data = new StringBuilder();
+                int entities = 0;
+                for (Map<String, String> r : transport.select(PREFIXES + "SELECT ?k ?l WHERE { GRAPH " + graph
+                        + " { ?e pr:key ?k . { ?e pr:key ?l } UNION { ?e pr:alias ?l } } }")) {
+                    words(entity(r.get("k")), r.get("l"), data);
+                    if (++entities % 5_000 == 0) {
+                        transport.update(PREFIXES + "INSERT DATA { GRAPH " + graph + " {\n" + data + "} }");
+                        data.setLength(0);
+                    }
+                }
+                transport.update(PREFIXES + "INSERT DATA { GRAPH " + graph + " {\n" + data + "} } ;\nINSERT DATA { "
+                        + "GRAPH " + meta + " { " + meta + " pr:wordIndex 1 } }");
+            }
+            wordsIndexed = true;
+        } finally {
+            writeLock.unlock();
+        }
+    }
+
+    /** The words of a normalised key or alias ({@code tenant/t/marie curie}: tenant, t, marie, curie). */
+    private static List<String> words(String label) {
+        return java.util.Arrays.stream(label.split("[ /]+")).filter(w -> !w.isEmpty()).distinct().toList();
+    }
+
+    private static void words(String entityIri, String label, StringBuilder data) {
+        for (String w : words(label)) {
+            data.append(entityIri).append(" pr:word ").append(literal(w)).append(" .\n");
+        }
     }
 
     @Override
@@ -45,6 +98,7 @@ final class SparqlRdfStore implements RdfStore {
         if (withGraph.isEmpty()) {
             return;
         }
+        indexWords();
         StringBuilder data = new StringBuilder();
         Map<String, Entity> entities = new LinkedHashMap<>();
         for (StoreRecord r : withGraph) {
@@ -58,6 +112,7 @@ final class SparqlRdfStore implements RdfStore {
                 data.append(c).append(" pr:mentions ").append(entity(e.id())).append(" .\n");
                 for (String alias : e.aliases()) {
                     data.append(entity(e.id())).append(" pr:alias ").append(literal(alias)).append(" .\n");
+                    words(entity(e.id()), alias, data);
                 }
             }
             for (Relation rel : r.graph().relations()) {
@@ -83,23 +138,29 @@ final class SparqlRdfStore implements RdfStore {
                 data.append(" .\n");
             }
         }
-        StringBuilder request = new StringBuilder(PREFIXES);
-        request.append("INSERT DATA { GRAPH ").append(graph).append(" {\n").append(data).append("} }");
+        entities.keySet().forEach(key -> words(entity(key), key, data));
+        StringBuilder then = new StringBuilder();
         for (Entity e : entities.values()) {
             // The first name and type an entity was given stay; a later document only fills in a missing type.
             String iri = entity(e.id());
-            request.append(" ;\nINSERT { GRAPH ").append(graph).append(" { ").append(iri).append(" rdfs:label ")
-                    .append(literal(e.name())).append(" ; pr:key ").append(literal(e.id())).append(" ; pr:type ")
-                    .append(literal(e.type())).append(" } } WHERE { FILTER NOT EXISTS { GRAPH ").append(graph)
-                    .append(" { ").append(iri).append(" pr:key ?k } } }");
+            then.append(then.isEmpty() ? "" : " ;\n").append("INSERT { GRAPH ").append(graph).append(" { ")
+                    .append(iri).append(" rdfs:label ").append(literal(e.name())).append(" ; pr:key ")
+                    .append(literal(e.id())).append(" ; pr:type ").append(literal(e.type()))
+                    .append(" } } WHERE { FILTER NOT EXISTS { GRAPH ").append(graph).append(" { ").append(iri)
+                    .append(" pr:key ?k } } }");
             if (!e.type().isEmpty()) {
-                request.append(" ;\nDELETE { GRAPH ").append(graph).append(" { ").append(iri)
+                then.append(" ;\nDELETE { GRAPH ").append(graph).append(" { ").append(iri)
                         .append(" pr:type \"\" } } INSERT { GRAPH ").append(graph).append(" { ").append(iri)
                         .append(" pr:type ").append(literal(e.type())).append(" } } WHERE { GRAPH ").append(graph)
                         .append(" { ").append(iri).append(" pr:type \"\" } }");
             }
         }
-        write(request.toString());
+        writeLock.lock();
+        try {
+            transport.insert(graphIri, data.toString(), then.toString());
+        } finally {
+            writeLock.unlock();
+        }
     }
 
     @Override
@@ -137,14 +198,6 @@ final class SparqlRdfStore implements RdfStore {
         }
     }
 
-    private void write(String request) {
-        writeLock.lock();
-        try {
-            transport.update(request);
-        } finally {
-            writeLock.unlock();
-        }
-    }
 
     @Override
     public List<String> entityIdsByLabel(Collection<String> terms, int limit) {
@@ -152,6 +205,11 @@ final class SparqlRdfStore implements RdfStore {
         if (needles.isEmpty() || limit <= 0) {
             return List.of();
         }
+        indexWords();
+        String candidates = needles.stream().flatMap(t -> words(t).stream()).distinct().map(RdfEncoding::literal)
+                .collect(Collectors.joining(" "));
+        // The candidates are the entities sharing a word with the terms (pr:word, an index lookup); only their
+        // labels are tested.
         // pr:key and pr:alias hold the labels already normalised (lower case, no punctuation, single spaces), so
         // CONTAINS runs on them directly: one plain string test per entity instead of LCASE(STR()) over every label.
         // Padded with spaces, it matches whole words only: "300" finds "bedruk 300", not "bedruk 3000" (a tenant's
@@ -161,6 +219,7 @@ final class SparqlRdfStore implements RdfStore {
                 + literal("/" + t + " ") + "), 1, 0)")
                 .collect(Collectors.joining(" + "));
         return transport.select(PREFIXES + "SELECT ?k (MAX(?n) AS ?m) WHERE { GRAPH " + graph + " { "
+                + "{ SELECT DISTINCT ?e WHERE { VALUES ?w { " + candidates + " } ?e pr:word ?w } } "
                 + "{ ?e pr:key ?l } UNION { ?e pr:alias ?l } BIND(CONCAT(\" \", ?l, \" \") AS ?p) BIND((" + count
                 + ") AS ?n) FILTER(?n > 0) ?e pr:key ?k } } GROUP BY ?k ORDER BY DESC(?m) ?k LIMIT " + limit)
                 .stream().map(r -> r.get("k")).toList();

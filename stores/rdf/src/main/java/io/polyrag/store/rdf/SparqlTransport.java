@@ -15,6 +15,16 @@ interface SparqlTransport extends AutoCloseable {
     /** Runs an update request (operations separated by {@code ;}) as one atomic unit. */
     void update(String request);
 
+    /**
+     * Adds {@code triples} (Turtle statements over {@link RdfEncoding#PREFIXES}) to the named graph {@code graphIri},
+     * then runs {@code then} (update operations without the prefixes, possibly empty), as one atomic unit. The plain
+     * form is one {@code INSERT DATA} request; an embedded store may add the triples without the SPARQL parser.
+     */
+    default void insert(String graphIri, String triples, String then) {
+        update(RdfEncoding.PREFIXES + "INSERT DATA { GRAPH <" + graphIri + "> {\n" + triples + "} }"
+                + (then.isEmpty() ? "" : " ;\n" + then));
+    }
+
     /** Where it runs, for messages. */
     String describe();
 

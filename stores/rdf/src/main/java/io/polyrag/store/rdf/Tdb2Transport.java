@@ -130,6 +130,29 @@ final class Tdb2Transport implements SparqlTransport {
         compactIfGrown();
     }
 
+    /**
+     * The triples go in through RIOT's Turtle parser and the graph API, the operations after them through the SPARQL
+     * update parser, in one write transaction. A batch's triples are most of its request, and parsing them as SPARQL
+     * was a third of writing them.
+     */
+    @Override
+    public void insert(String graphIri, String triples, String then) {
+        try {
+            Txn.executeWrite(dataset, () -> {
+                org.apache.jena.riot.RDFParser.create().fromString(RdfEncoding.PREFIXES + triples)
+                        .lang(org.apache.jena.riot.Lang.TURTLE)
+                        .parse(dataset.asDatasetGraph().getGraph(org.apache.jena.graph.NodeFactory.createURI(graphIri)));
+                if (!then.isEmpty()) {
+                    UpdateAction.parseExecute(RdfEncoding.PREFIXES + then, dataset);
+                }
+            });
+        } catch (RuntimeException e) {
+            throw new StoreException("TDB2 update failed in " + dir + " (nothing of it was applied): "
+                    + e.getMessage(), e);
+        }
+        compactIfGrown();
+    }
+
     @Override
     public String describe() {
         return "TDB2 " + dir;
