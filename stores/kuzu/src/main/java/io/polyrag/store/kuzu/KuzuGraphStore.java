@@ -278,13 +278,30 @@ final class KuzuGraphStore implements GraphStore {
         Map<String, Object> params = scoped("ids", List.copyOf(entityIds), scope);
         boolean scoped = params.containsKey("kbs");
         String join = scoped ? ", (c:Chunk) WHERE c.id = r.chunk AND c.kb IN $kbs AND" : " WHERE";
-        return read(c -> run(c, "MATCH (a:Entity)-[r:RELATES]->(b:Entity)" + join + " (a.id IN $ids OR b.id IN $ids) "
-                + "RETURN a.id, r.predicate, b.id, r.chunk, r.doc, r.version ORDER BY r.doc, r.chunk, a.id, b.id "
-                + "LIMIT " + limit, params).stream()
-                .map(row -> new GraphEdge((String) row.get(0), (String) row.get(1), (String) row.get(2),
-                        (String) row.get(3), (String) row.get(4), ((Number) row.get(5)).longValue()))
-                .toList());
+        String first = " RETURN a.id, r.predicate, b.id, r.chunk, r.doc, r.version ORDER BY r.doc, r.chunk, a.id, b.id "
+                + "LIMIT " + limit;
+        // One match per direction, each starting from the entities it names: "a.id IN $ids OR b.id IN $ids" in one
+        // match is planned as a scan of every relation (112 ms at 300,000 relations, against 7-14 ms for each
+        // side). Each side's first `limit` edges hold the first `limit` of both; an edge with both ends named comes
+        // from both sides and counts once.
+        return read(c -> {
+            java.util.TreeSet<GraphEdge> edges = new java.util.TreeSet<>(EDGE_ORDER);
+            for (String side : List.of(" a.id IN $ids", " b.id IN $ids")) {
+                for (List<Object> row : run(c, "MATCH (a:Entity)-[r:RELATES]->(b:Entity)" + join + side + first,
+                        params)) {
+                    edges.add(new GraphEdge((String) row.get(0), (String) row.get(1), (String) row.get(2),
+                            (String) row.get(3), (String) row.get(4), ((Number) row.get(5)).longValue()));
+                }
+            }
+            return edges.stream().limit(limit).toList();
+        });
     }
+
+    /** The order {@link #edges} returns: by document, chunk, then the two ends' ids (then the rest, for identity). */
+    private static final java.util.Comparator<GraphEdge> EDGE_ORDER = java.util.Comparator
+            .comparing(GraphEdge::documentId).thenComparing(GraphEdge::chunkId).thenComparing(GraphEdge::subjectId)
+            .thenComparing(GraphEdge::objectId).thenComparing(GraphEdge::predicate)
+            .thenComparingLong(GraphEdge::version);
 
     @Override
     public List<Mention> mentions(Collection<String> entityIds, SearchScope scope, int limit) {
