@@ -28,10 +28,16 @@ import io.polyrag.core.port.Parser;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 
 /**
@@ -308,12 +314,12 @@ public final class IngestPipeline {
         private final Budget budget;
         private final Tally tally;
         private final Pace pace;
-        private final java.util.concurrent.ExecutorService embedding = stage("embed");
-        private final java.util.concurrent.ExecutorService writing = stage("write");
-        private final java.util.ArrayDeque<java.util.concurrent.CompletableFuture<Void>> written =
-                new java.util.ArrayDeque<>();
-        private java.util.concurrent.CompletableFuture<?> embedded =
-                java.util.concurrent.CompletableFuture.completedFuture(null);
+        private final ExecutorService embedding = stage("embed");
+        private final ExecutorService writing = stage("write");
+        private final ArrayDeque<CompletableFuture<Void>> written =
+                new ArrayDeque<>();
+        private CompletableFuture<?> embedded =
+                CompletableFuture.completedFuture(null);
         /** Documents of batches not yet written: parsing one of them again waits for them. */
         private final java.util.Set<String> pending = java.util.concurrent.ConcurrentHashMap.newKeySet();
         private volatile RuntimeException stopped;
@@ -327,8 +333,8 @@ public final class IngestPipeline {
             this.pace = pace;
         }
 
-        private static java.util.concurrent.ExecutorService stage(String name) {
-            return java.util.concurrent.Executors.newSingleThreadExecutor(r -> {
+        private static ExecutorService stage(String name) {
+            return Executors.newSingleThreadExecutor(r -> {
                 Thread t = new Thread(r, "polyrag-ingest-" + name);
                 t.setDaemon(true);
                 return t;
@@ -342,7 +348,7 @@ public final class IngestPipeline {
                 join(written.removeFirst());
             }
             batch.forEach(p -> pending.add(p.documentId()));
-            var vectors = java.util.concurrent.CompletableFuture.supplyAsync(() -> stopped != null ? Embedded.SKIPPED
+            var vectors = CompletableFuture.supplyAsync(() -> stopped != null ? Embedded.NONE
                     : embedOrFail(batch), embedding);
             embedded = vectors;
             written.addLast(vectors.thenAcceptAsync(e -> {
@@ -364,7 +370,7 @@ public final class IngestPipeline {
             } catch (RuntimeException e) {
                 LOG.log(Level.ERROR, "embedding failed", e);
                 batch.forEach(p -> tally.failed(p.input().name(), "embedding failed: " + e.getMessage()));
-                return Embedded.FAILED;
+                return Embedded.NONE;
             }
         }
 
@@ -384,7 +390,7 @@ public final class IngestPipeline {
         }
 
         boolean idle() {
-            return written.stream().allMatch(java.util.concurrent.CompletableFuture::isDone);
+            return written.stream().allMatch(CompletableFuture::isDone);
         }
 
         /** Throws what stopped the ingest, once a write has. */
@@ -402,10 +408,10 @@ public final class IngestPipeline {
             finished = true;
         }
 
-        private void join(java.util.concurrent.CompletableFuture<Void> f) {
+        private void join(CompletableFuture<Void> f) {
             try {
                 f.join();
-            } catch (java.util.concurrent.CompletionException e) {
+            } catch (CompletionException e) {
                 if (e.getCause() instanceof RuntimeException r) {
                     throw r;
                 }
@@ -427,8 +433,8 @@ public final class IngestPipeline {
             boolean interrupted = false;
             while (true) {
                 try {
-                    if (writing.awaitTermination(1, java.util.concurrent.TimeUnit.MINUTES)
-                            && embedding.awaitTermination(1, java.util.concurrent.TimeUnit.MINUTES)) {
+                    if (writing.awaitTermination(1, TimeUnit.MINUTES)
+                            && embedding.awaitTermination(1, TimeUnit.MINUTES)) {
                         break;
                     }
                 } catch (InterruptedException e) {
@@ -441,10 +447,9 @@ public final class IngestPipeline {
         }
     }
 
-    /** A batch's vectors (null with no vector store), or that its embedding failed or was skipped. */
+    /** A batch's vectors (null with no vector store), or {@link #NONE}: its embedding failed or was skipped. */
     private record Embedded(List<float[]> vectors, boolean ok) {
-        static final Embedded FAILED = new Embedded(null, false);
-        static final Embedded SKIPPED = new Embedded(null, false);
+        static final Embedded NONE = new Embedded(null, false);
     }
 
     /**

@@ -72,9 +72,13 @@ class IngestPipelineTest {
     }
 
     private IngestPipeline pipeline(FullTextStore ft) {
+        return pipeline(embedder, ft, new IngestPipeline.Options(2, 10_000, "test"));
+    }
+
+    /** The real parser, chunker and vector store, with this embedder, full-text store and options. */
+    private IngestPipeline pipeline(Embedder model, FullTextStore ft, IngestPipeline.Options options) {
         return new IngestPipeline(catalog, new TextFormatsParser(), new StructuredChunker(embedder.tokenCounter(), 64,
-                8), embedder, new StoreSet(Map.of(Modality.VECTOR, vectors, Modality.FULLTEXT, ft)),
-                new IngestPipeline.Options(2, 10_000, "test"));
+                8), model, new StoreSet(Map.of(Modality.VECTOR, vectors, Modality.FULLTEXT, ft)), options);
     }
 
     private static String longDoc(String topic, int paragraphs) {
@@ -113,9 +117,7 @@ class IngestPipelineTest {
     void progress_counts_files_and_chunks_as_each_large_file_completes() {
         // Four files in one batch of sixteen: each holds more chunks than a batch may, so each is written on its own
         // and the count moves file by file instead of jumping from 0/4 to 4/4 at the end.
-        IngestPipeline p = new IngestPipeline(catalog, new TextFormatsParser(), new StructuredChunker(
-                embedder.tokenCounter(), 64, 8), embedder, new StoreSet(Map.of(Modality.VECTOR, vectors,
-                Modality.FULLTEXT, fulltext)), new IngestPipeline.Options(16, 3, 100_000, "test", false));
+        IngestPipeline p = pipeline(embedder, fulltext, new IngestPipeline.Options(16, 3, 100_000, "test", false));
         List<io.polyrag.core.model.JobProgress> seen = new java.util.ArrayList<>();
         IngestReport r = p.ingest(List.of("volcanoes", "glaciers", "deserts", "reefs").stream()
                 .map(t -> IngestInput.ofText("file:///" + t + ".md", t + ".md", longDoc(t, 8))).toList(), "kb",
@@ -212,9 +214,7 @@ class IngestPipelineTest {
     void a_file_listed_twice_is_written_once_though_its_first_copy_is_still_on_its_way() {
         // One document per batch: the first a.md is being embedded or written while the second is parsed, and the
         // second must find it indexed (unchanged), not race it to a second version.
-        IngestPipeline p = new IngestPipeline(catalog, new TextFormatsParser(), new StructuredChunker(
-                embedder.tokenCounter(), 64, 8), embedder, new StoreSet(Map.of(Modality.VECTOR, vectors,
-                Modality.FULLTEXT, fulltext)), new IngestPipeline.Options(1, 10_000, "test"));
+        IngestPipeline p = pipeline(embedder, fulltext, new IngestPipeline.Options(1, 10_000, "test"));
         IngestInput a = IngestInput.ofText("file:///a.md", "a.md", longDoc("volcanoes", 4));
         IngestReport r = p.ingest(List.of(a, IngestInput.ofText("file:///b.md", "b.md", "# B\n\nBees."), a), "kb",
                 x -> { });
@@ -236,9 +236,7 @@ class IngestPipelineTest {
                 super.upsert(records);
             }
         };
-        IngestPipeline p = new IngestPipeline(catalog, new TextFormatsParser(), new StructuredChunker(
-                embedder.tokenCounter(), 64, 8), embedder, new StoreSet(Map.of(Modality.VECTOR, vectors,
-                Modality.FULLTEXT, thirdFails)), new IngestPipeline.Options(1, 10_000, "test"));
+        IngestPipeline p = pipeline(embedder, thirdFails, new IngestPipeline.Options(1, 10_000, "test"));
         List<IngestInput> inputs = java.util.stream.IntStream.range(0, 8).mapToObj(i -> IngestInput.ofText(
                 "file:///n" + i + ".md", "n" + i + ".md", "# Note " + i + "\n\nNote number " + i + "."))
                 .toList();
@@ -281,9 +279,7 @@ class IngestPipelineTest {
         java.util.List<Integer> batches = new java.util.ArrayList<>();
         FullTextStore sizes = new CountingUpserts(fulltext, batches);
         Embedder instant = new InstantEmbedder(embedder);
-        IngestPipeline p = new IngestPipeline(catalog, new TextFormatsParser(), new StructuredChunker(
-                embedder.tokenCounter(), 64, 8), instant, new StoreSet(Map.of(Modality.VECTOR, vectors,
-                        Modality.FULLTEXT, sizes)), new IngestPipeline.Options(0, 10_000, "test"));
+        IngestPipeline p = pipeline(instant, sizes, new IngestPipeline.Options(0, 10_000, "test"));
         List<IngestInput> inputs = java.util.stream.IntStream.range(0, 400).mapToObj(i -> IngestInput.ofText(
                 "file:///n" + i + ".md", "n" + i + ".md", "# Note " + i + "\n\nA short note numbered " + i + "."))
                 .toList();
