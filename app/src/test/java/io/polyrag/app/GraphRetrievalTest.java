@@ -113,6 +113,24 @@ class GraphRetrievalTest {
     }
 
     @Test
+    void a_name_the_query_writes_whole_seeds_that_entity_not_the_longer_names_holding_it() {
+        Map.of("Maren Ostrava", "Maren Ostrava founded Quillon Dynamics in 1998. Ostrava later moved to Pellmar.",
+                "Ostrava", "The steel mills of Ostrava closed in the nineties.",
+                "Varnholm", "Quillon Dynamics is headquartered in Varnholm.",
+                "Varnholm Press", "Varnholm Press was founded by Ida Senn.").forEach((title, text) ->
+                assertThat(polyrag.ingest().text(new io.polyrag.app.api.TextIngest(text, title, "doc:" + title, null,
+                        null)).failed()).isZero());
+        // "Ostrava" is her alias in her biography, and a city's name of its own: the query names the city.
+        assertThat(polyrag.graph().find("ostrava", 10)).extracting(h -> h.entity().id())
+                .contains("ostrava", "maren ostrava");
+        assertThat(titles("What happened to the steel mills of Ostrava?", Set.of(Modality.GRAPH), 10))
+                .contains("Ostrava").doesNotContain("Maren Ostrava");
+        // RDF matches labels by their words: "Varnholm" is one of the press's two, but the query names the town.
+        assertThat(titles("Which company is headquartered in Varnholm?", Set.of(Modality.RDF), 10))
+                .contains("Varnholm").doesNotContain("Varnholm Press");
+    }
+
+    @Test
     void entities_and_their_neighbours_can_be_browsed() {
         List<EntityHit> found = polyrag.graph().find("radium", 10);
         assertThat(found).extracting(h -> h.entity().id()).containsExactly("radium institute");

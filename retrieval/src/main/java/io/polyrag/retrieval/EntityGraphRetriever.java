@@ -28,23 +28,26 @@ import java.util.Set;
  *       word that some text wrote as a name ("cancer", "expression") seeds nothing. A seed's confidence is then
  *       scaled by its specificity: 1 for an entity mentioned by at most {@value #SPECIFIC_MENTIONS} chunks,
  *       falling with the logarithm beyond (a hub names little). RDF, whose seeds match labels by their words, also
- *       needs at least half of a label's words in the query and counts by that share.</li>
+ *       needs at least half of a label's words in the query and counts by that share. A name the query holds
+ *       whole wins over the longer names holding its words: "DNA" seeds the entity "dna", not "dna binding" nor
+ *       "t cell dna" (whose alias it is in one abstract).</li>
  *   <li><b>Relations.</b> A relation is <em>asked about</em> when its verb is one of the query's words ("founded"
  *       for {@code found}, "made" for {@code make_by}; never a plain co-occurrence or a light verb such as "have").
  *       A chunk stating a seed's own relation gets a tenth of the seed's weight (half that when not asked about):
  *       the text legs find such chunks by the seed's name anyway. An entity a relation reaches carries the seed's
  *       weight on in full when the relation is asked about, a quarter when not, times its own specificity; when an
  *       asked relation reaches several entities they share it (1 / √n each). A chunk stating one of the reached
- *       entity's relations gets that weight (halved when not asked about), and a chunk merely mentioning a seed or
- *       a reached entity a tenth of it. "In which city is the company founded by Maren Ostrava headquartered?"
+ *       entity's relations gets that weight (halved when not asked about), and a chunk merely mentioning a reached
+ *       entity a tenth of it (a seed: a hundredth of the seed's weight, the text legs find it by the name). "In which city is the company founded by Maren Ostrava headquartered?"
  *       thus ranks the company's profile ("…headquartered in Pellmar"), which never names her, first.</li>
  *   <li><b>Scores.</b> A chunk counts by its strongest evidence plus a fifth of the rest (at most a fifth more), up
  *       to 1. Scores are not rescaled per query, so they mean the same from query to query: fusion takes them as
  *       they are ({@link #calibrated()}, {@link Fusion}).</li>
  * </ul>
  * The weights were chosen on the train splits of SciFact and of the generated entity corpus (docs/evaluation.md).
- * Ties break on chunk id, so the order is stable. The entities and edges expanded per hop are bounded, so a hub
- * entity cannot make a search slow.
+ * Ties break on chunk id, so the order is stable. The entities and edges expanded per hop are bounded, and an
+ * entity reached with a weight below {@value #FLOOR} is neither followed nor read for mentions, so a hub entity
+ * cannot make a search slow.
  */
 public final class EntityGraphRetriever implements Retriever {
     static final int MAX_SEEDS = 50;
@@ -53,7 +56,16 @@ public final class EntityGraphRetriever implements Retriever {
     /** Mentioned by at most this many chunks, an entity is fully specific. */
     static final int SPECIFIC_MENTIONS = 25;
     private static final double MENTION = 0.1;
-    /** How much a chunk stating a seed's own relation counts: the text legs find those chunks by the seed's name. */
+    /**
+     * An entity reached with less weight than this is not followed further and its mentions are not read: what it
+     * could add (its relations' chunks at most this, its mentions a tenth of it) cannot move a fused ranking, and a
+     * hub's neighbours ("DNA" reaches a hundred entities on 1,000 SciFact abstracts) were most of a slow search.
+     */
+    static final double FLOOR = 0.1;
+    /**
+     * How much a chunk stating a seed's own relation, or merely naming the seed, counts against the same evidence
+     * about an entity reached: the text legs find those chunks by the seed's name.
+     */
     private static final double SEED_EVIDENCE = 0.1;
     /** How much of its weight a relation the query does not ask about carries to the entity it reaches. */
     private static final double UNASKED_CARRY = 0.25;
@@ -137,8 +149,10 @@ public final class EntityGraphRetriever implements Retriever {
                 add(scores, where, e.chunkId(), e.documentId(), e.version(), hop == 1 ? SEED_EVIDENCE * w : w);
                 String to = e.other(from);
                 // The last round reads the relations of the entities reached; it follows none further.
-                if (hop <= maxHops && !weight.containsKey(to) && weight.size() + next.size() < MAX_ENTITIES) {
-                    next.merge(to, frontier.get(from) * (relevance == 1.0 ? 1.0 : UNASKED_CARRY), Math::max);
+                double carried = frontier.get(from) * (relevance == 1.0 ? 1.0 : UNASKED_CARRY);
+                if (hop <= maxHops && carried >= FLOOR && !weight.containsKey(to)
+                        && weight.size() + next.size() < MAX_ENTITIES) {
+                    next.merge(to, carried, Math::max);
                     if (relevance == 1.0) {
                         asked.add(to);
                     }
@@ -152,6 +166,7 @@ public final class EntityGraphRetriever implements Retriever {
                 double share = asked.size() > 1 ? 1.0 / Math.sqrt(asked.size()) : 1.0;
                 next.replaceAll((id, w) -> w * specificity(counts.getOrDefault(id, 1L))
                         * (asked.contains(id) ? share : 1.0));
+                next.values().removeIf(w -> w < FLOOR);
             }
             weight.putAll(next);
             frontier = next;
@@ -159,7 +174,8 @@ public final class EntityGraphRetriever implements Retriever {
         Set<String> mentioned = new HashSet<>();
         for (Mention m : graph.mentions(weight.keySet(), scope, Math.max(limit * 20, 1000))) {
             if (mentioned.add(m.chunkId() + "\u0000" + m.entityId())) {
-                add(scores, where, m.chunkId(), m.documentId(), m.version(), MENTION * weight.get(m.entityId()));
+                add(scores, where, m.chunkId(), m.documentId(), m.version(), MENTION * weight.get(m.entityId())
+                        * (seedWeights.containsKey(m.entityId()) ? SEED_EVIDENCE : 1.0));
             }
         }
         // A chunk counts by its strongest evidence, and a fifth of the rest: a biography stating ten relations of
@@ -264,18 +280,33 @@ public final class EntityGraphRetriever implements Retriever {
         String rest = query.strip().replaceFirst("^\\S+", "");
         boolean lowerCase = rest.chars().noneMatch(Character::isUpperCase);
         Map<String, Double> forms = new LinkedHashMap<>();
-        for (String id : seedIds.stream().limit(MAX_SEEDS).toList()) {
-            String key = id.startsWith(namespace) ? id.substring(namespace.length()) : id;
-            String[] keyWords = key.split(" ");
+        // The query's words that some seed's name holds whole ("DNA" for the entity "dna"): a seed holding only some
+        // of its name's words through those ("dna binding", or "t cell dna" found by its alias "dna") is another
+        // entity that the query does not name, and is left out.
+        Set<String> wholly = new HashSet<>();
+        List<String> candidates = seedIds.stream().limit(MAX_SEEDS).toList();
+        for (String id : candidates) {
+            List<String> keyWords = List.of(key(id, namespace).split(" "));
+            if (all.containsAll(keyWords)) {
+                wholly.addAll(keyWords);
+            }
+        }
+        for (String id : candidates) {
+            String[] keyWords = key(id, namespace).split(" ");
             int present = 0;
             int named = 0;
+            boolean covered = true;
             for (String w : keyWords) {
                 if (all.contains(w)) {
                     present++;
+                    covered &= wholly.contains(w);
                     if (!STOPWORDS.contains(w) && (capitalised.contains(w) || w.equals(first) && keyWords.length > 1)) {
                         named++;
                     }
                 }
+            }
+            if (present > 0 && present < keyWords.length && covered) {
+                continue;
             }
             double share = present == 0 ? 1.0 : (double) present / keyWords.length;
             if (partialLabels && share < 0.5) {
@@ -298,6 +329,10 @@ public final class EntityGraphRetriever implements Retriever {
             forms.forEach((id, f) -> out.put(id, f * specificity(mentions.getOrDefault(id, 1L))));
         }
         return out;
+    }
+
+    private static String key(String id, String namespace) {
+        return id.startsWith(namespace) ? id.substring(namespace.length()) : id;
     }
 
     private Map<String, Long> mentionCounts(List<String> ids) {
