@@ -24,6 +24,9 @@ import java.util.Set;
  *       (when vectors are on; sentence vectors are kept in memory, so a passage is embedded once);</li>
  *   <li>for a question that sets a condition ("…if the 25th is a Saturday?", "what happens in a power cut?"), a
  *       sentence that states one ("When the 25th falls on a weekend…") gains: it is the one that completes it;</li>
+ *   <li>for a question asking for a kind of answer (how long, how often, how many, how far, what temperature, when,
+ *       why), a sentence that gives one gains; where the kind is a measure a pattern recognises reliably and some
+ *       candidate gives it, a sentence that gives none loses;</li>
  * </ul>
  * discounted by the source's rank, since retrieval ranked the sources. A sentence needs a word of the question (its
  * own or inherited) unless no candidate has one, when meaning alone decides. None with less than half the best
@@ -54,25 +57,34 @@ public final class ExtractiveAnswerer {
     /**
      * What kind of answer a question asks for, and how a sentence that gives one reads: the duration a "how long"
      * question wants, the frequency of "how often", the number of "how many", the measure of "how tall", the degrees
-     * of "what temperature", the time of "when", the cause of "why".
+     * of "what temperature", the time of "when", the cause of "why". The first five are recognised reliably (a
+     * number with its unit, degrees, a frequency word): a sentence giving none of them does not answer such a
+     * question. "When" and "why" are answered in too many ways ("from the first to the last day of the month") for a
+     * pattern to rule a sentence out.
      */
-    private static final List<java.util.regex.Pattern[]> ANSWER_TYPES = List.of(
-            type("\\bhow long\\b", "\\b" + NUMBER + "\\b[^.;]{0,24}\\b(seconds?|minutes?|hours?|days?|nights?|weeks?|"
-                    + "months?|years?|centuries)\\b"),
-            type("\\bhow often\\b", "\\b(every|each|daily|weekly|monthly|yearly|twice|once|times a)\\b"),
-            type("\\bhow (many|much)\\b", "\\b" + NUMBER + "\\b"),
-            type("\\bhow (far|tall|high|big|large|deep|wide|heavy|long is|long was)\\b", "\\b" + NUMBER
+    private static final List<AnswerKind> ANSWER_KINDS = List.of(
+            kind("\\bhow long\\b", "\\b" + NUMBER + "\\b[^.;]{0,24}\\b(seconds?|minutes?|hours?|days?|nights?|weeks?|"
+                    + "months?|years?|centuries)\\b", true),
+            kind("\\bhow often\\b", "\\b(every|each|daily|weekly|monthly|yearly|twice|once|times a)\\b", true),
+            kind("\\bhow (many|much)\\b", "\\b" + NUMBER + "\\b", true),
+            kind("\\bhow (far|tall|high|big|large|deep|wide|heavy|long is|long was)\\b", "\\b" + NUMBER
                     + "\\b[^.;]{0,24}\\b(metres?|meters?|kilometres?|kilometers?|km|miles?|feet|kilos?|kg|tonnes?|"
-                    + "grams?|bar|millimetres?)\\b"),
-            type("\\bwhat temperature\\b|\\bhow (hot|cold|warm)\\b", "(\\bdegrees?\\b|°)"),
-            type("^when\\b|\\bwhat (time|year|day)\\b|\\bwhich day\\b", "\\b(\\d{4}|\\d+(st|nd|rd|th)|january|"
+                    + "grams?|bar|millimetres?)\\b", true),
+            kind("\\bwhat temperature\\b|\\bhow (hot|cold|warm)\\b", "(\\bdegrees?\\b|°)", true),
+            kind("^when\\b|\\bwhat (time|year|day)\\b|\\bwhich day\\b", "\\b(\\d{4}|\\d+(st|nd|rd|th)|january|"
                     + "february|march|april|may|june|july|august|september|october|november|december|monday|tuesday|"
-                    + "wednesday|thursday|friday|saturday|sunday|morning|evening|night|before|after|until)\\b"),
-            type("^why\\b", "\\b(because|since|so that|due to|in order to|which gives?|causes?|produces?)\\b"));
+                    + "wednesday|thursday|friday|saturday|sunday|morning|evening|night|before|after|until)\\b", false),
+            kind("^why\\b", "\\b(because|since|so that|due to|in order to|which gives?|causes?|produces?)\\b", false));
+    /** What a sentence keeps of its score when the question asks for a kind it does not give and another gives. */
+    private static final double WRONG_KIND = 0.7;
 
-    private static java.util.regex.Pattern[] type(String question, String sentence) {
-        return new java.util.regex.Pattern[] {java.util.regex.Pattern.compile(question),
-            java.util.regex.Pattern.compile(sentence)};
+    /** @param reliable whether a sentence not matching {@code sentence} can be taken not to give this kind */
+    private record AnswerKind(java.util.regex.Pattern question, java.util.regex.Pattern sentence, boolean reliable) {
+    }
+
+    private static AnswerKind kind(String question, String sentence, boolean reliable) {
+        return new AnswerKind(java.util.regex.Pattern.compile(question), java.util.regex.Pattern.compile(sentence),
+                reliable);
     }
 
     private record Sentence(int source, int position, int passage, String text, Set<String> terms) {
@@ -118,8 +130,16 @@ public final class ExtractiveAnswerer {
         boolean conditional = CONDITION_ASKED.matcher(question.toLowerCase(Locale.ROOT).strip()).find();
         Map<Sentence, Double> score = new HashMap<>();
         String asked = question.toLowerCase(Locale.ROOT).strip();
-        List<java.util.regex.Pattern> wanted = ANSWER_TYPES.stream().filter(t -> t[0].matcher(asked).find())
-                .map(t -> t[1]).toList();
+        List<AnswerKind> wanted = ANSWER_KINDS.stream().filter(k -> k.question().matcher(asked).find()).toList();
+        boolean[] gives = new boolean[pool.size()];
+        boolean someGives = false;
+        for (int i = 0; i < pool.size(); i++) {
+            String lower = pool.get(i).text().toLowerCase(Locale.ROOT);
+            gives[i] = wanted.stream().anyMatch(k -> k.sentence().matcher(lower).find());
+            someGives |= gives[i];
+        }
+        // Whether a sentence giving none of the kinds asked for can be ruled out (and some candidate gives one).
+        boolean ruleOut = someGives && wanted.stream().anyMatch(AnswerKind::reliable);
         double[] anchored = new double[pool.size()];
         for (int i = 0; i < pool.size(); i++) {
             Sentence s = pool.get(i);
@@ -134,8 +154,11 @@ public final class ExtractiveAnswerer {
             if (conditional && w > 0 && CONDITION_STATED.matcher(lower).find()) {
                 v += 0.25;
             }
-            if (w > 0 && wanted.stream().anyMatch(p -> p.matcher(lower).find())) {
+            if (w > 0 && gives[i]) {
                 v += 0.2;
+            } else if (ruleOut && !gives[i]) {
+                // "How long should the levain rest?" is not answered by the recipe's table row naming the levain.
+                v *= WRONG_KIND;
             }
             // Retrieval already ranked the sources: the same evidence counts for less in a lower-ranked source.
             score.put(s, w == 0 && (meaning == null || maxWords > 0) ? 0 : v / (1 + 0.5 * (s.source() - 1)));

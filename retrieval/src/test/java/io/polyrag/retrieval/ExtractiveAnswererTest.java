@@ -38,6 +38,24 @@ class ExtractiveAnswererTest {
     }
 
     @Test
+    void a_question_asking_how_long_is_not_answered_by_a_sentence_without_a_duration() {
+        List<AnswerSource.Passage> ps = List.of(
+                new AnswerSource.Passage("c0", 0, ChunkKind.PROSE, List.of("Sourdough"), "The evening before baking, "
+                        + "mix a levain from a spoonful of starter, flour and water. After about twelve hours it "
+                        + "should be bubbly and smell sweet and sour. Shape the loaf on a floured board.", true, ""),
+                new AnswerSource.Passage("c1", 1, ChunkKind.TABLE, List.of("Sourdough"), "Ingredient | Grams\n"
+                        + "Levain | 100\nFlour | 500", true, ""));
+        String answer = new ExtractiveAnswerer().answer("How long should the levain rest?", List.of(
+                new AnswerSource(1, "d", "Sourdough", "file:///d", "kb", ps, List.of())));
+        assertThat(answer).contains("After about twelve hours it should be bubbly and smell sweet and sour. [1]")
+                .doesNotContain("Levain | 100");
+        // Asked when, a sentence without a date or a time word may still answer: no pattern rules it out.
+        String when = new ExtractiveAnswerer().answer("When does a monthly pass expire?", source("Bus", "A monthly "
+                + "pass costs 42 euros. A monthly pass expires at the end of the calendar month it was bought in."));
+        assertThat(when).contains("expires at the end of the calendar month");
+    }
+
+    @Test
     void with_an_embedding_model_meaning_decides_between_sentences_with_the_same_words() {
         // Three sentences with the same words; at most two are quoted from one source.
         List<AnswerSource> s = source("Coffee", "Coffee beans are roasted in small batches. Coffee beans come from "
