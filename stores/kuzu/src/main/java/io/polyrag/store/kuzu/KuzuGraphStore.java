@@ -51,7 +51,11 @@ final class KuzuGraphStore implements GraphStore {
             "CREATE NODE TABLE IF NOT EXISTS Chunk(id STRING, doc STRING, version INT64, kb STRING, PRIMARY KEY(id))",
             "CREATE REL TABLE IF NOT EXISTS MENTIONS(FROM Chunk TO Entity)",
             "CREATE REL TABLE IF NOT EXISTS RELATES(FROM Entity TO Entity, predicate STRING, chunk STRING, "
-                    + "doc STRING, version INT64, props STRING)");
+                    + "doc STRING, version INT64, props STRING)",
+            // The alias lookup's index: one node per alias, keyed by it. Searching the entities' alias strings with
+            // CONTAINS read every entity (3 ms at 3,000 entities, 160 ms at 100,000).
+            "CREATE NODE TABLE IF NOT EXISTS Alias(id STRING, PRIMARY KEY(id))",
+            "CREATE REL TABLE IF NOT EXISTS ALIAS_OF(FROM Alias TO Entity)");
 
     private final Path dir;
     private final Database database;
@@ -74,10 +78,36 @@ final class KuzuGraphStore implements GraphStore {
         for (String ddl : SCHEMA) {
             run(writer, ddl, Map.of());
         }
+        indexAliases();
         for (int i = 0; i < READERS; i++) {
             readers.add(new Connection(database));
         }
     }
+
+    /**
+     * A graph written before the {@code Alias} table existed gets its alias nodes once, from the entities' alias
+     * strings; a graph with any alias node, or no entity with an alias, has nothing to do.
+     */
+    private void indexAliases() {
+        if (count(writer, "MATCH (a:Alias) RETURN count(*)") > 0) {
+            return;
+        }
+        Columns rows = new Columns("id", "alias");
+        for (List<Object> row : run(writer, "MATCH (e:Entity) WHERE e.aliases <> '\n' RETURN e.id, e.aliases",
+                Map.of())) {
+            for (String alias : ((String) row.get(1)).split("\n")) {
+                if (!alias.isBlank()) {
+                    rows.add(row.get(0), alias);
+                }
+            }
+        }
+        if (!rows.isEmpty()) {
+            write(() -> unwind(rows, ALIAS_MERGE));
+        }
+    }
+
+    private static final String ALIAS_MERGE = "MERGE (a:Alias {id: v_alias}) MERGE (e:Entity {id: v_id}) "
+            + "MERGE (a)-[:ALIAS_OF]->(e)";
 
     /**
      * Writes a batch in five statements (chunks, entities, aliases, mentions, relations), each an {@code UNWIND}
@@ -120,6 +150,8 @@ final class KuzuGraphStore implements GraphStore {
         entities.values().forEach(e -> entityRows.add(e.id(), e.name(), e.type()));
         Columns aliasRows = new Columns("id", "framed", "suffix");
         aliases.forEach(a -> aliasRows.add(a.get(0), "\n" + a.get(1) + "\n", a.get(1) + "\n"));
+        Columns aliasNodes = new Columns("id", "alias");
+        aliases.forEach(a -> aliasNodes.add(a.get(0), a.get(1)));
         Columns mentionRows = new Columns("c", "e");
         mentions.forEach(m -> mentionRows.add(m.get(0), m.get(1)));
         Columns relationRows = new Columns("s", "o", "p", "c", "doc", "version", "props");
@@ -131,6 +163,7 @@ final class KuzuGraphStore implements GraphStore {
                     + "e.aliases = '\n' ON MATCH SET e.type = CASE WHEN e.type = '' THEN v_type ELSE e.type END");
             unwind(aliasRows, "MERGE (e:Entity {id: v_id}) WITH e, v_framed, v_suffix "
                     + "WHERE NOT e.aliases CONTAINS v_framed SET e.aliases = concat(e.aliases, v_suffix)");
+            unwind(aliasNodes, ALIAS_MERGE);
             unwind(mentionRows, "MERGE (c:Chunk {id: v_c}) MERGE (e:Entity {id: v_e}) MERGE (c)-[:MENTIONS]->(e)");
             unwind(relationRows, "MERGE (a:Entity {id: v_s}) MERGE (b:Entity {id: v_o}) "
                     + "MERGE (a)-[r:RELATES {predicate: v_p, chunk: v_c}]->(b) "
@@ -209,6 +242,9 @@ final class KuzuGraphStore implements GraphStore {
         run(writer, "MATCH (:Entity)-[r:RELATES]->(:Entity) WHERE " + relFilter + " DELETE r", params);
         run(writer, "MATCH (c:Chunk) WHERE " + chunkFilter + " DETACH DELETE c", params);
         if (!touched.isEmpty()) {
+            run(writer, "MATCH (a:Alias)-[:ALIAS_OF]->(e:Entity) WHERE e.id IN $ids AND NOT EXISTS "
+                    + "{ MATCH (:Chunk)-[:MENTIONS]->(e) } AND NOT EXISTS { MATCH (a)-[:ALIAS_OF]->(o:Entity) "
+                    + "WHERE o.id <> e.id } DETACH DELETE a", Map.of("ids", List.copyOf(touched)));
             run(writer, "MATCH (e:Entity) WHERE e.id IN $ids AND NOT EXISTS { MATCH (:Chunk)-[:MENTIONS]->(e) } "
                     + "DETACH DELETE e", Map.of("ids", List.copyOf(touched)));
         }
@@ -219,15 +255,14 @@ final class KuzuGraphStore implements GraphStore {
         if (keys.isEmpty()) {
             return List.of();
         }
-        List<String> framed = keys.stream().map(k -> "\n" + k + "\n").toList();
         Set<String> out = new LinkedHashSet<>();
+        Map<String, Object> params = Map.of("keys", List.copyOf(keys));
         read(c -> {
-            for (List<Object> row : run(c, "MATCH (e:Entity) WHERE e.id IN $keys RETURN e.id", Map.of("keys",
-                    List.copyOf(keys)))) {
+            for (List<Object> row : run(c, "MATCH (e:Entity) WHERE e.id IN $keys RETURN e.id", params)) {
                 out.add((String) row.getFirst());
             }
-            for (List<Object> row : run(c, "MATCH (e:Entity) WHERE any(f IN $framed WHERE e.aliases CONTAINS f) "
-                    + "RETURN e.id", Map.of("framed", framed))) {
+            for (List<Object> row : run(c, "MATCH (a:Alias)-[:ALIAS_OF]->(e:Entity) WHERE a.id IN $keys "
+                    + "RETURN e.id ORDER BY e.id", params)) {
                 out.add((String) row.getFirst());
             }
             return null;
