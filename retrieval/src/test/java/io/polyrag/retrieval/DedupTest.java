@@ -78,6 +78,21 @@ class DedupTest {
     }
 
     @Test
+    void the_early_stopping_overlap_test_agrees_with_jaccard() {
+        java.util.Random r = new java.util.Random(7);
+        for (int n = 0; n < 20_000; n++) {
+            int[] a = r.ints(r.nextInt(30), 0, 40).sorted().distinct().toArray();
+            int[] b = r.nextBoolean() ? r.ints(r.nextInt(30), 0, 40).sorted().distinct().toArray()
+                    : java.util.stream.IntStream.concat(java.util.Arrays.stream(a).filter(x -> r.nextInt(10) > 0),
+                            r.ints(r.nextInt(3), 0, 40)).sorted().distinct().toArray();
+            for (double t : new double[] {0.5, 0.6, 0.75, 0.8, 0.9, 1.0}) {
+                assertThat(Dedup.reaches(a, b, t)).as("%s %s at %s", java.util.Arrays.toString(a),
+                        java.util.Arrays.toString(b), t).isEqualTo(Dedup.jaccard(a, b) >= t);
+            }
+        }
+    }
+
+    @Test
     void prefix_filtering_finds_every_pair_an_exhaustive_comparison_finds() {
         java.util.Random r = new java.util.Random(11);
         List<String> vocabulary = java.util.stream.IntStream.range(0, 60).mapToObj(i -> "w" + i).toList();
