@@ -139,28 +139,6 @@ public final class Dedup {
         return true;
     }
 
-    /** Jaccard overlap of two sorted, duplicate-free arrays. */
-    static double jaccard(int[] a, int[] b) {
-        if (a.length == 0 && b.length == 0) {
-            return 1;
-        }
-        int i = 0;
-        int j = 0;
-        int common = 0;
-        while (i < a.length && j < b.length) {
-            if (a[i] == b[j]) {
-                common++;
-                i++;
-                j++;
-            } else if (a[i] < b[j]) {
-                i++;
-            } else {
-                j++;
-            }
-        }
-        return (double) common / (a.length + b.length - common);
-    }
-
     private static Candidate merge(Candidate keep, Candidate dup) {
         FusedHit k = keep.hit();
         FusedHit d = dup.hit();
