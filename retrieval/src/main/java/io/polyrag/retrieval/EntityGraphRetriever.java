@@ -38,8 +38,9 @@ import java.util.Set;
  *       weight on in full when the relation is asked about, a quarter when not, times its own specificity; when an
  *       asked relation reaches several entities they share it (1 / √n each). A chunk stating one of the reached
  *       entity's relations gets that weight (halved when not asked about), and a chunk merely mentioning a reached
- *       entity a tenth of it (a seed: a hundredth of the seed's weight, the text legs find it by the name). "In which city is the company founded by Maren Ostrava headquartered?"
- *       thus ranks the company's profile ("…headquartered in Pellmar"), which never names her, first.</li>
+ *       entity a tenth of it (a seed: a hundredth of the seed's weight, the text legs find it by the name). "In
+ *       which city is the company founded by Maren Ostrava headquartered?" thus ranks the company's profile
+ *       ("…headquartered in Pellmar"), which never names her, first.</li>
  *   <li><b>Scores.</b> A chunk counts by its strongest evidence plus a fifth of the rest (at most a fifth more), up
  *       to 1. Scores are not rescaled per query, so they mean the same from query to query: fusion takes them as
  *       they are ({@link #calibrated()}, {@link Fusion}).</li>
