@@ -104,13 +104,34 @@ final class OpenSearchFullTextStore implements FullTextStore {
         }
     }
 
-    /** Waits (up to 30 s) until the index's primary shard is allocated, so it can be searched and counted. */
+    /**
+     * Waits (up to 30 s) until the index's primary shard is allocated and answers a count. Cluster health alone was
+     * not enough: once, with two replicas starting beside each other, a count right after health reported the index
+     * yellow still answered 503 "all shards failed", so the wait ends only when a count succeeds.
+     */
     private void awaitShards() throws IOException {
         client.cluster().health(h -> h.index(index).waitForStatus(
                 org.opensearch.client.opensearch._types.HealthStatus.Yellow).timeout(t -> t.time("30s")));
+        long deadline = System.nanoTime() + 30_000_000_000L;
+        while (true) {
+            String[] r = raw("POST", "/" + index + "/_count", "{}");
+            if (r[0].startsWith("2")) {
+                return;
+            }
+            if (!r[0].equals("503") || System.nanoTime() > deadline) {
+                throw new StoreException("OpenSearch index '" + index + "' cannot be counted: HTTP " + r[0] + " "
+                        + r[1]);
+            }
+            try {
+                Thread.sleep(100);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IOException("interrupted while waiting for index '" + index + "' to open", e);
+            }
+        }
     }
 
-    /** A request the typed client has no builder for: {status, body}. */
+    /** A request the typed client has no builder for: {status, body}, whatever the status. */
     private String[] raw(String method, String endpoint, String json) throws IOException {
         var request = org.opensearch.client.opensearch.generic.Requests.builder().method(method).endpoint(endpoint);
         if (json != null) {
@@ -119,6 +140,9 @@ final class OpenSearchFullTextStore implements FullTextStore {
         try (var response = client.generic().execute(request.build())) {
             return new String[] {Integer.toString(response.getStatus()), response.getBody().map(
                     org.opensearch.client.opensearch.generic.Body::bodyAsString).orElse("")};
+        } catch (org.opensearch.client.transport.httpclient5.ResponseException e) {
+            // The transport throws for some error statuses (a 503 among them) rather than return them.
+            return new String[] {Integer.toString(e.status()), String.valueOf(e.getMessage())};
         }
     }
 
