@@ -146,6 +146,25 @@ class IngestPipelineTest {
     }
 
     @Test
+    void re_ingesting_more_inputs_than_one_look_ahead_finds_the_unchanged_and_the_changed_in_each() {
+        // The catalog is read 256 inputs at a time: a change in the first and in the second of those must both be
+        // found, and every other input found unchanged.
+        java.util.function.IntFunction<IngestInput> note = i -> IngestInput.ofText("file:///n" + i + ".md",
+                "n" + i + ".md", "Note " + i + " about tide pools.");
+        List<IngestInput> first = java.util.stream.IntStream.range(0, 300).mapToObj(note).toList();
+        pipeline(fulltext).ingest(first, "kb", p -> { });
+        List<IngestInput> second = new java.util.ArrayList<>(first);
+        second.set(10, IngestInput.ofText("file:///n10.md", "n10.md", "Note 10, rewritten, about kelp."));
+        second.set(280, IngestInput.ofText("file:///n280.md", "n280.md", "Note 280, rewritten, about crabs."));
+        IngestReport again = pipeline(fulltext).ingest(second, "kb", p -> { });
+        assertThat(again.unchanged()).isEqualTo(298);
+        assertThat(again.updated()).isEqualTo(2);
+        assertThat(again.added()).isZero();
+        assertThat(catalog.document(Ids.documentId("kb", "file:///n280.md")).orElseThrow().visibleVersion())
+                .isEqualTo(2);
+    }
+
+    @Test
     void changed_content_replaces_the_old_version_everywhere_and_counts_never_grow() {
         pipeline(fulltext).ingest(List.of(IngestInput.ofText("file:///a.md", "a.md",
                 longDoc("volcanoes", 6) + "Obsidianite is a rare word.")), "kb", p -> { });

@@ -210,6 +210,13 @@ public abstract class CatalogContract {
         assertThat(c.document("d3").orElseThrow().status()).isEqualTo(io.polyrag.core.model.DocumentStatus.UPDATING);
         c.publish(new DocumentVersion("d3", 2));
         assertThat(c.document("d3").orElseThrow().status()).isEqualTo(io.polyrag.core.model.DocumentStatus.INDEXED);
+        c.stage(draft("d4", "kb", 1, "fourth"), 1);
+        c.publish(new DocumentVersion("d4", 1));
+        c.delete(List.of("d4"));
+        var byId = c.documentsById(List.of("d1", "d2", "d3", "d4", "unknown", "d1"));
+        assertThat(byId).as("several ids at once: known and not deleted").containsOnlyKeys("d1", "d2", "d3");
+        byId.forEach((id, d) -> assertThat(d).as(id).isEqualTo(c.document(id).orElseThrow()));
+        assertThat(c.documentsById(List.of())).isEmpty();
     }
 
     @Test

@@ -56,6 +56,18 @@ public interface Catalog extends AutoCloseable {
     /** The document with this id, whether or not a version of it is visible yet; empty if unknown or deleted. */
     Optional<DocumentInfo> document(String documentId);
 
+    /**
+     * {@link #document} for several ids at once: the ones known and not deleted, by id. An ingest looks up a few
+     * hundred inputs ahead this way, one query instead of one per document.
+     */
+    default Map<String, DocumentInfo> documentsById(Collection<String> documentIds) {
+        Map<String, DocumentInfo> out = new java.util.HashMap<>();
+        for (String id : documentIds) {
+            document(id).ifPresent(d -> out.put(id, d));
+        }
+        return out;
+    }
+
     /** Visible documents in {@code scope} whose content hash is {@code contentHash} (for duplicate detection). */
     java.util.List<DocumentInfo> documentsWithContent(String contentHash, io.polyrag.core.model.SearchScope scope);
 

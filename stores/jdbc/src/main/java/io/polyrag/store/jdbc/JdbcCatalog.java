@@ -126,6 +126,27 @@ public class JdbcCatalog implements CatalogAndJobs {
     }
 
     @Override
+    public Map<String, DocumentInfo> documentsById(Collection<String> documentIds) {
+        Map<String, DocumentInfo> out = new HashMap<>();
+        if (documentIds.isEmpty()) {
+            return out;
+        }
+        return jdbc.tx("read documents", c -> {
+            try (PreparedStatement ps = c.prepareStatement(
+                    "SELECT d.*, " + PENDING + " AS pending FROM documents d WHERE d.id = ANY(?) AND d.deleted = FALSE")) {
+                ps.setArray(1, c.createArrayOf("VARCHAR", documentIds.stream().distinct().toArray()));
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        DocumentInfo d = documentInfo(rs);
+                        out.put(d.id(), d);
+                    }
+                }
+            }
+            return out;
+        });
+    }
+
+    @Override
     public List<DocumentInfo> documentsWithContent(String contentHash, SearchScope scope) {
         return jdbc.tx("find documents by content", c -> {
             String sql = "SELECT d.*, " + PENDING + " AS pending FROM documents d WHERE d.content_hash = ? "
