@@ -41,6 +41,7 @@ import io.polyrag.retrieval.Fusion;
 import io.polyrag.retrieval.HybridSearcher;
 import io.polyrag.retrieval.LlmReranker;
 import io.polyrag.retrieval.QueryExpander;
+import io.polyrag.retrieval.QueryVectorCache;
 import io.polyrag.retrieval.Retriever;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -94,6 +95,11 @@ final class Components implements AutoCloseable {
                 raw = e;
                 if (config.get(Settings.EMBEDDING_CACHE)) {
                     e = new CachingEmbedder(e, catalog);
+                }
+                if (config.get(Settings.EMBEDDING_QUERY_CACHE) > 0) {
+                    QueryVectorCache queries = new QueryVectorCache(e, config.get(Settings.EMBEDDING_QUERY_CACHE));
+                    metrics.queryVectors(queries);
+                    e = queries;
                 }
                 this.vectorProvider = Providers.find(VectorStoreProvider.class, config.get(Settings.VECTOR_BACKEND),
                         Settings.VECTOR_BACKEND);

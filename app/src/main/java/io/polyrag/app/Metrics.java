@@ -63,6 +63,16 @@ public final class Metrics implements AutoCloseable {
         return registry.scrape();
     }
 
+    /** How often a query's vector came from memory rather than the model. */
+    void queryVectors(io.polyrag.retrieval.QueryVectorCache cache) {
+        io.micrometer.core.instrument.FunctionCounter.builder("polyrag_query_vector_cache_hits", cache,
+                io.polyrag.retrieval.QueryVectorCache::hits).description("queries whose vector was remembered")
+                .register(registry);
+        io.micrometer.core.instrument.FunctionCounter.builder("polyrag_query_vector_cache_misses", cache,
+                io.polyrag.retrieval.QueryVectorCache::misses).description("queries the model embedded")
+                .register(registry);
+    }
+
     /** A retriever that records its latency, and its failures, under its modality. */
     Retriever timed(Retriever r) {
         String modality = r.modality().wireName();

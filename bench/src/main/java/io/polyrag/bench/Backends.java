@@ -89,6 +89,7 @@ public final class Backends {
             settings.put("data.dir", work.resolve("stack-" + n++).toString());
             settings.put("ingest.workers", "0");
             settings.put("ingest.duplicates", "allow");
+            settings.put("embedding.query.cache", "0");
             if (!vectors) {
                 settings.put("vector.enabled", "false");
                 settings.remove("vector.backend");

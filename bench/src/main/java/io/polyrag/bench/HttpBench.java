@@ -241,6 +241,8 @@ public final class HttpBench {
                         + root.resolve("cli/target/lib") + "/*", "io.polyrag.cli.Main", "serve", "--port",
                 String.valueOf(port));
         pb.environment().put("POLYRAG_DATA_DIR", data.toString());
+        // Every measured query is embedded by the model, as in the floor: no run is flattered by a remembered vector.
+        pb.environment().put("POLYRAG_EMBEDDING_QUERY_CACHE", "0");
         pb.redirectErrorStream(true).redirectOutput(Path.of(System.getProperty("java.io.tmpdir"),
                 "polyrag-http-bench-server.log").toFile());
         return pb.start();

@@ -1,7 +1,6 @@
 package io.polyrag.bench;
 
 import io.polyrag.core.port.Embedder;
-import io.polyrag.core.port.TokenCounter;
 import io.polyrag.core.spi.EmbedderProvider;
 import io.polyrag.core.spi.ProviderContext;
 import io.polyrag.model.onnx.OnnxEmbedderProvider;
@@ -40,30 +39,12 @@ public final class ReplayEmbedderProvider implements EmbedderProvider {
         return new Replay(OnnxEmbedderProvider.open(context.config()), c);
     }
 
-    private record Replay(Embedder model, ScaleCorpus corpus) implements Embedder {
-        @Override
-        public String modelId() {
-            return model.modelId();
-        }
+    private static final class Replay extends io.polyrag.core.port.ForwardingEmbedder {
+        private final ScaleCorpus corpus;
 
-        @Override
-        public int dimension() {
-            return model.dimension();
-        }
-
-        @Override
-        public int maxTokens() {
-            return model.maxTokens();
-        }
-
-        @Override
-        public TokenCounter tokenCounter() {
-            return model.tokenCounter();
-        }
-
-        @Override
-        public float[] embedQuery(String query) {
-            return model.embedQuery(query);
+        Replay(Embedder model, ScaleCorpus corpus) {
+            super(model);
+            this.corpus = corpus;
         }
 
         @Override
@@ -71,19 +52,14 @@ public final class ReplayEmbedderProvider implements EmbedderProvider {
             List<List<String>> record = recorded;
             if (record != null) {
                 record.add(List.copyOf(passages));
-                return model.embedPassages(passages);
+                return delegate.embedPassages(passages);
             }
             List<float[]> out = new ArrayList<>(passages.size());
             for (String p : passages) {
                 long doc = ScaleCorpus.documentOf(p);
-                out.add(doc >= 0 ? corpus.vector(doc) : model.embedPassages(List.of(p)).get(0));
+                out.add(doc >= 0 ? corpus.vector(doc) : delegate.embedPassages(List.of(p)).get(0));
             }
             return out;
-        }
-
-        @Override
-        public void close() {
-            model.close();
         }
     }
 }

@@ -100,7 +100,9 @@ final class EvalCommand implements Callable<Integer> {
         try (Polyrag polyrag = parent.open(Map.of(Settings.DATA_DIR.key(), dir.toString(),
                 Settings.SEARCH_MAX_TOP_K.key(), "1000", Settings.INGEST_WORKERS.key(), "0",
                 // A benchmark's documents are judged by id: two with the same text are two documents.
-                Settings.INGEST_DUPLICATES.key(), "allow"))) {
+                Settings.INGEST_DUPLICATES.key(), "allow",
+                // Each run embeds its queries itself, so its latency is its own, not the first run's leftovers.
+                Settings.EMBEDDING_QUERY_CACHE.key(), "0"))) {
             List<RunSpec> specs = runs == null ? RunSpec.defaults(polyrag.admin().status().modalities())
                     : PolyragCommand.split(runs).stream().map(r -> RunSpec.parse(r, polyrag.admin().status().modalities()))
                             .toList();

@@ -3,7 +3,7 @@ package io.polyrag.ingest;
 import io.polyrag.core.model.Ids;
 import io.polyrag.core.port.Embedder;
 import io.polyrag.core.port.EmbeddingCache;
-import io.polyrag.core.port.TokenCounter;
+import io.polyrag.core.port.ForwardingEmbedder;
 import java.lang.System.Logger.Level;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -14,18 +14,17 @@ import java.util.Map;
 
 /**
  * An embedder that asks a cache first: passages whose exact text was embedded before by the same model (and the same
- * truncation) are not embedded again. Queries are not cached. A failing cache is logged and bypassed: it can cost
+ * truncation) are not embedded again. Queries are not kept here (the search side keeps recent ones in memory). A failing cache is logged and bypassed: it can cost
  * time, never correctness.
  */
-public final class CachingEmbedder implements Embedder {
+public final class CachingEmbedder extends ForwardingEmbedder {
     private static final System.Logger LOG = System.getLogger(CachingEmbedder.class.getName());
 
-    private final Embedder delegate;
     private final EmbeddingCache cache;
     private final String cacheKey;
 
     public CachingEmbedder(Embedder delegate, EmbeddingCache cache) {
-        this.delegate = delegate;
+        super(delegate);
         this.cache = cache;
         this.cacheKey = delegate.modelId() + "@" + delegate.maxTokens();
     }
@@ -74,35 +73,5 @@ public final class CachingEmbedder implements Embedder {
         } catch (RuntimeException e) {
             LOG.log(Level.WARNING, "could not write to the embedding cache", e);
         }
-    }
-
-    @Override
-    public float[] embedQuery(String query) {
-        return delegate.embedQuery(query);
-    }
-
-    @Override
-    public String modelId() {
-        return delegate.modelId();
-    }
-
-    @Override
-    public int dimension() {
-        return delegate.dimension();
-    }
-
-    @Override
-    public int maxTokens() {
-        return delegate.maxTokens();
-    }
-
-    @Override
-    public TokenCounter tokenCounter() {
-        return delegate.tokenCounter();
-    }
-
-    @Override
-    public void close() {
-        delegate.close();
     }
 }

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.polyrag.core.config.Config;
 import io.polyrag.core.port.Embedder;
-import io.polyrag.core.port.TokenCounter;
 import io.polyrag.model.onnx.OnnxEmbedderProvider;
 import io.polyrag.store.jdbc.H2CatalogProvider;
 import io.polyrag.store.jdbc.JdbcCatalog;
@@ -21,41 +20,18 @@ class CachingEmbedderTest {
     Path dir;
 
     /** The real embedder, recording which passages reach the model. */
-    private record Recording(Embedder real, List<String> seen) implements Embedder {
+    private static final class Recording extends io.polyrag.core.port.ForwardingEmbedder {
+        private final List<String> seen;
+
+        Recording(Embedder real, List<String> seen) {
+            super(real);
+            this.seen = seen;
+        }
+
         @Override
         public List<float[]> embedPassages(List<String> passages) {
             seen.addAll(passages);
-            return real.embedPassages(passages);
-        }
-
-        @Override
-        public float[] embedQuery(String query) {
-            return real.embedQuery(query);
-        }
-
-        @Override
-        public String modelId() {
-            return real.modelId();
-        }
-
-        @Override
-        public int dimension() {
-            return real.dimension();
-        }
-
-        @Override
-        public int maxTokens() {
-            return real.maxTokens();
-        }
-
-        @Override
-        public TokenCounter tokenCounter() {
-            return real.tokenCounter();
-        }
-
-        @Override
-        public void close() {
-            real.close();
+            return delegate.embedPassages(passages);
         }
     }
 

@@ -309,41 +309,21 @@ class IngestPipelineTest {
     }
 
     /** The real model's shape, with vectors that take no time: a pace no CPU model has. */
-    private record InstantEmbedder(Embedder model) implements Embedder {
-        @Override
-        public String modelId() {
-            return model.modelId();
-        }
-
-        @Override
-        public int dimension() {
-            return model.dimension();
-        }
-
-        @Override
-        public int maxTokens() {
-            return model.maxTokens();
-        }
-
-        @Override
-        public io.polyrag.core.port.TokenCounter tokenCounter() {
-            return model.tokenCounter();
-        }
-
-        @Override
-        public float[] embedQuery(String query) {
-            return model.embedQuery(query);
+    private static final class InstantEmbedder extends io.polyrag.core.port.ForwardingEmbedder {
+        InstantEmbedder(Embedder model) {
+            super(model);
         }
 
         @Override
         public List<float[]> embedPassages(List<String> passages) {
-            float[] unit = new float[model.dimension()];
+            float[] unit = new float[delegate.dimension()];
             unit[0] = 1;
             return passages.stream().map(x -> unit.clone()).toList();
         }
 
         @Override
         public void close() {
+            // the shared model outlives this test's pipeline
         }
     }
 

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.polyrag.core.model.AnswerSource;
 import io.polyrag.core.model.ChunkKind;
 import io.polyrag.core.port.Embedder;
-import io.polyrag.core.port.TokenCounter;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -62,45 +61,8 @@ class ExtractiveAnswererTest {
                 + "Ethiopia and Brazil. Coffee beans keep their taste in a tin.");
         String question = "How do I store coffee beans?";
         // A model under which only "tin" carries the question's meaning.
-        Embedder model = new Embedder() {
-            float[] vector(String text) {
-                return new float[] {text.contains("tin") || text.contains("store") ? 1 : 0, 1};
-            }
-
-            @Override
-            public String modelId() {
-                return "stub";
-            }
-
-            @Override
-            public int dimension() {
-                return 2;
-            }
-
-            @Override
-            public int maxTokens() {
-                return 512;
-            }
-
-            @Override
-            public TokenCounter tokenCounter() {
-                return t -> t.split(" ").length;
-            }
-
-            @Override
-            public float[] embedQuery(String query) {
-                return vector(query);
-            }
-
-            @Override
-            public List<float[]> embedPassages(List<String> passages) {
-                return passages.stream().map(this::vector).toList();
-            }
-
-            @Override
-            public void close() {
-            }
-        };
+        Embedder model = new io.polyrag.testing.StubEmbedder(2,
+                text -> new float[] {text.contains("tin") || text.contains("store") ? 1 : 0, 1});
         assertThat(new ExtractiveAnswerer(model).answer(question, s)).contains(
                 "Coffee beans keep their taste in a tin. [1]");
         assertThat(new ExtractiveAnswerer().answer(question, s)).as("words alone: the first two, in reading order")

@@ -43,6 +43,7 @@ class MetricsTest {
                 await().atMost(Duration.ofSeconds(60)).until(() -> send(HttpRequest.newBuilder(URI.create(base
                         + "/metrics"))).body().contains("polyrag_jobs_finished_total{kind=\"ingest-upload\""));
                 send(HttpRequest.newBuilder(URI.create(base + "/v1/search?q=owls")));
+                send(HttpRequest.newBuilder(URI.create(base + "/v1/search?q=owls&modalities=vector")));
                 send(HttpRequest.newBuilder(URI.create(base + "/v1/jobs/nope")));
                 HttpResponse<String> m = send(HttpRequest.newBuilder(URI.create(base + "/metrics")));
                 assertThat(m.statusCode()).isEqualTo(200);
@@ -55,6 +56,9 @@ class MetricsTest {
                         .contains("polyrag_ingest_stage_seconds_count{stage=\"parsing\"}")
                         .contains("polyrag_ingest_chunks_total").contains("polyrag_jobs_queued")
                         .contains("polyrag_jobs_oldest_queued_age_seconds").contains("jvm_memory_used_bytes")
+                        .as("the query asked again was not embedded again")
+                        .contains("polyrag_query_vector_cache_hits_total 1.0")
+                        .contains("polyrag_query_vector_cache_misses_total")
                         .doesNotContain("/v1/jobs/nope");
                 assumeTrue(promtool(), "promtool is not installed (Debian: apt install prometheus; .ci/run does)");
                 Process p = new ProcessBuilder("promtool", "check", "metrics").redirectErrorStream(true).start();
