@@ -7,7 +7,8 @@ import io.polyrag.core.spi.ProviderContext;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.SQLException;
-import org.h2.jdbcx.JdbcConnectionPool;
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
 
 /** {@code POLYRAG_CATALOG_BACKEND=h2}: an embedded H2 database in PostgreSQL mode in {@code <data>/catalog}. */
 public final class H2CatalogProvider implements CatalogProvider {
@@ -43,7 +44,7 @@ public final class H2CatalogProvider implements CatalogProvider {
                 // Each commit reaches the file before it returns (H2's default waits up to 500 ms), so what polyrag
                 // acknowledges survives the process being killed; the Lucene stores commit durably too.
                 + ";WRITE_DELAY=0";
-        java.util.concurrent.atomic.AtomicReference<JdbcConnectionPool> pool =
+        java.util.concurrent.atomic.AtomicReference<HikariDataSource> pool =
                 new java.util.concurrent.atomic.AtomicReference<>(connect(url, dir));
         return new JdbcCatalog(pool.get(), dir.toString(), () -> {
             try (var c = pool.get().getConnection(); var s = c.createStatement()) {
@@ -55,33 +56,51 @@ public final class H2CatalogProvider implements CatalogProvider {
                     throw e;
                 }
             } finally {
-                pool.get().dispose();
+                pool.get().close();
             }
         }, () -> {
             // H2 closes a database whose write failed (a full disk): open it again from its file. The new pool first:
             // if the file cannot be opened yet, the old one stays in place (its connections report the database
             // closed, which the next call retries) instead of a disposed pool that fails every later call.
-            JdbcConnectionPool fresh = connect(url, dir);
-            pool.getAndSet(fresh).dispose();
+            HikariDataSource fresh = connect(url, dir);
+            pool.getAndSet(fresh).close();
             return fresh;
         }, clock);
     }
 
-    private static JdbcConnectionPool connect(String url, Path dir) {
-        JdbcConnectionPool pool = JdbcConnectionPool.create(url, "polyrag", "");
-        pool.setMaxConnections(16);
+    /**
+     * A pool of up to 16 sessions. HikariCP, not H2's own JdbcConnectionPool: a session handed out by H2's pool
+     * parses every statement again (its per-session statement cache never hits, measured: 3.4 µs a query with or
+     * without the cache, against 1.8 µs cached through HikariCP), and a search's catalog join spent a quarter of its
+     * time in parsing. Sessions are never retired (an embedded database closes with its last session).
+     */
+    private static HikariDataSource connect(String url, Path dir) {
+        HikariConfig hc = new HikariConfig();
+        hc.setJdbcUrl(url);
+        hc.setUsername("polyrag");
+        hc.setPassword("");
+        hc.setPoolName("polyrag-h2");
+        hc.setMaximumPoolSize(16);
+        hc.setMinimumIdle(1);
+        hc.setIdleTimeout(0);
+        hc.setMaxLifetime(0);
         try {
-            pool.getConnection().close();
-        } catch (SQLException e) {
-            pool.dispose();
-            if (e.getErrorCode() == org.h2.api.ErrorCode.DATABASE_ALREADY_OPEN_1) {
-                throw new UnavailableException("the catalog at " + dir + " is already in use by another process: "
-                        + "stop it, or give this one its own data directory", e);
+            return new HikariDataSource(hc);
+        } catch (RuntimeException e) {
+            Throwable root = e;
+            while (root.getCause() != null && !(root instanceof SQLException)) {
+                root = root.getCause();
             }
-            throw io.polyrag.core.StorageProblems.kind(e) != io.polyrag.core.StorageProblems.Kind.OTHER
-                    ? io.polyrag.core.StorageProblems.exception("catalog", dir, "open", e)
-                    : new StoreException("cannot open the catalog at " + dir + ": " + e.getMessage(), e);
+            if (root instanceof SQLException sql) {
+                if (sql.getErrorCode() == org.h2.api.ErrorCode.DATABASE_ALREADY_OPEN_1) {
+                    throw new UnavailableException("the catalog at " + dir + " is already in use by another process: "
+                            + "stop it, or give this one its own data directory", sql);
+                }
+                throw io.polyrag.core.StorageProblems.kind(sql) != io.polyrag.core.StorageProblems.Kind.OTHER
+                        ? io.polyrag.core.StorageProblems.exception("catalog", dir, "open", sql)
+                        : new StoreException("cannot open the catalog at " + dir + ": " + sql.getMessage(), sql);
+            }
+            throw new StoreException("cannot open the catalog at " + dir + ": " + e.getMessage(), e);
         }
-        return pool;
     }
 }
