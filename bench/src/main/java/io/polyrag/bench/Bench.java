@@ -20,6 +20,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -36,16 +37,22 @@ import java.util.function.Consumer;
  *       ingest follows a warm-up ingest of other documents, so the JIT has compiled the pipeline (the warm-up's own
  *       rate is printed as the fresh-JVM figure); with {@code --graph true} also against the same documents into
  *       vector and full text only;</li>
- *   <li><b>search</b> against <i>stores only</i>: the query embedded and the same two Lucene indexes searched directly,
- *       one after the other — what the searcher adds (parallel legs, catalog join, fusion, dedup) is the difference.</li>
+ *   <li><b>search</b> against the <i>floor</i>: the query embedded by the same model, the data directory's own Lucene
+ *       indexes searched directly for the top 10 (HNSW, BM25) and fused by a ten-line RRF — what the searcher adds
+ *       (deeper legs, catalog join, fusion, dedup) is the difference; full text alone against BM25 alone. Rounds
+ *       alternate every run (warmed on other queries first); each figure is the median over the rounds. The query
+ *       vector cache is off for all of them, and measured apart: the same queries asked again.</li>
  * </ul>
- * Usage: {@code bench/run --dataset DIR [--docs N] [--queries N] [--work DIR] [--graph true] [--rerank-model DIR]};
+ * Usage: {@code bench/run --dataset DIR [--docs N] [--queries N] [--rounds 5] [--work DIR] [--graph true]
+ * [--rerank-model DIR] [--json FILE]}; {@code --json} also writes the figures, their ratios and the machine;
  * with {@code --graph true} the graph and RDF arms are on (offline extraction at ingest, their legs in the hybrid
  * search) and timed alone too; with {@code --rerank-model} a cross-encoder (model.onnx, tokenizer.json) reranks the
  * fused candidates of the first 50 queries, its pairs spread over the cores against the baseline of one pair at a
  * time, and the search with reranking is timed through the facade.
  */
 public final class Bench {
+    private static final tools.jackson.databind.json.JsonMapper JSON =
+            tools.jackson.databind.json.JsonMapper.builder().build();
     /** Documents of the warm-up ingest that runs before the measured one (see {@link #main}). */
     private static final int WARM_UP_DOCS = 1000;
     private Bench() {
@@ -111,18 +118,53 @@ public final class Bench {
         }
         System.out.println();
 
-        System.out.println("search, top 10                        p50 ms   p99 ms      qps");
-        print("baseline: stores only (embed + 2)", storesOnly(config, work, qs));
-        try (Polyrag p = Polyrag.open(config)) {
-            List<Set<Modality>> runs = new ArrayList<>(List.of(Set.<Modality>of(), Set.of(Modality.VECTOR),
-                    Set.of(Modality.FULLTEXT)));
+        int rounds = Integer.parseInt(opts.getOrDefault("rounds", "5"));
+        if (rounds < 1) {
+            throw new IllegalArgumentException("--rounds must be at least 1, was " + rounds);
+        }
+        // Warm-up queries are others than the measured ones, so no measured query is one the JIT or a cache saw.
+        List<String> warmQueries = ds.queries().values().stream().skip(queries).limit(100).toList();
+        if (warmQueries.isEmpty()) {
+            warmQueries = qs;
+        }
+        Map<String, Object> searchJson = new LinkedHashMap<>();
+        System.out.printf(Locale.ROOT, "search, top 10, median of %d rounds    p50 ms   p99 ms      qps   p50/floor%n",
+                rounds);
+        try (Polyrag p = Polyrag.open(config); ScaleBench.Floor floor = new ScaleBench.Floor(config, work)) {
+            Map<String, Consumer<String>> runs = new LinkedHashMap<>();
+            runs.put("floor: embed + HNSW + BM25 + RRF", floor::hybrid);
+            runs.put("polyrag hybrid (facade)", q -> p.search().run(SearchRequest.of(q, 10)));
+            List<Modality> alone = new ArrayList<>(List.of(Modality.VECTOR, Modality.FULLTEXT));
             if (graph) {
-                runs.addAll(List.of(Set.of(Modality.GRAPH), Set.of(Modality.RDF)));
+                alone.addAll(List.of(Modality.GRAPH, Modality.RDF));
             }
-            for (Set<Modality> mods : runs) {
-                String name = mods.isEmpty() ? "polyrag hybrid (facade)" : "polyrag " + mods.iterator().next() + " only";
-                print(name, time(qs, q -> p.search().run(new SearchRequest(q, 10, List.of(), mods, null))));
+            for (Modality m : alone) {
+                runs.put("polyrag " + m.wireName() + " only", q -> p.search().run(new SearchRequest(q, 10, List.of(),
+                        Set.of(m), null)));
             }
+            runs.put("floor: BM25 alone", floor::bm25);
+            for (Consumer<String> run : runs.values()) {
+                warmQueries.forEach(run);
+            }
+            // Rounds alternate every run, so a machine whose speed drifts during the benchmark drifts for all.
+            Map<String, List<long[]>> times = new LinkedHashMap<>();
+            for (int r = 0; r < rounds; r++) {
+                runs.forEach((name, run) -> times.computeIfAbsent(name, k -> new ArrayList<>())
+                        .add(ScaleBench.timed(qs, run)));
+            }
+            double floorP50 = ScaleBench.median(times.get("floor: embed + HNSW + BM25 + RRF"), 0.5);
+            double bm25P50 = ScaleBench.median(times.get("floor: BM25 alone"), 0.5);
+            times.forEach((name, ts) -> {
+                double p50 = ScaleBench.median(ts, 0.5);
+                double p99 = ScaleBench.median(ts, 0.99);
+                double qps = ScaleBench.medianQps(ts);
+                String ratio = name.startsWith("floor") ? "" : name.contains("fulltext")
+                        ? String.format(Locale.ROOT, "(+%.2f ms over BM25 alone)", p50 - bm25P50)
+                        : String.format(Locale.ROOT, "%.2f", p50 / floorP50);
+                System.out.printf(Locale.ROOT, "  %-36s %8.2f %8.2f %8.1f   %s%n", name, p50, p99, qps, ratio);
+                searchJson.put(name, Map.of("p50Ms", p50, "p99Ms", p99, "qps", qps, "p50OverFloorP50",
+                        name.contains("fulltext") ? p50 / bm25P50 : p50 / floorP50));
+            });
         }
         // Reported apart from the figures above, never in their place: the same queries asked a second time with the
         // query vector cache on (the default), so the model runs for none of them.
@@ -130,8 +172,27 @@ public final class Bench {
         remembering.remove(Settings.EMBEDDING_QUERY_CACHE.key());
         try (Polyrag p = Polyrag.open(Config.load(Map.of(), remembering))) {
             qs.forEach(q -> p.search().run(SearchRequest.of(q, 10)));
-            print("polyrag hybrid, query asked again", time(qs,
-                    q -> p.search().run(SearchRequest.of(q, 10))));
+            long[] again = ScaleBench.timed(qs, q -> p.search().run(SearchRequest.of(q, 10)));
+            System.out.printf(Locale.ROOT, "  %-36s %8.2f %8.2f %8.1f   (query vectors remembered)%n",
+                    "polyrag hybrid, query asked again", pct(again, 0.5), pct(again, 0.99),
+                    again.length / (Arrays.stream(again).sum() / 1e9));
+            searchJson.put("polyrag hybrid, query asked again", Map.of("p50Ms", pct(again, 0.5), "p99Ms",
+                    pct(again, 0.99)));
+        }
+        if (opts.containsKey("json")) {
+            Map<String, Object> out = new LinkedHashMap<>();
+            out.put("machine", Map.of("cores", Runtime.getRuntime().availableProcessors(), "cpu", HttpBench.cpu(),
+                    "java", System.getProperty("java.version"), "memoryGb", Math.round(ScaleBench.totalMemoryGb())));
+            out.put("dataset", ds.name());
+            out.put("documents", corpus.size());
+            out.put("queries", qs.size());
+            out.put("rounds", rounds);
+            out.put("ingest", Map.of("embedderOnlyDocsPerSecond", embedOnly, "embedderOnlySameTextsChunksPerSecond",
+                    sameTexts, "pipelineDocsPerSecond", docsPerSecond(ingest), "pipelineChunksPerSecond",
+                    chunksPerSecond(ingest), "pipelineOverSameTexts", chunksPerSecond(ingest) / sameTexts));
+            out.put("search", searchJson);
+            Files.writeString(Path.of(opts.get("json")), JSON.writerWithDefaultPrettyPrinter().writeValueAsString(out));
+            System.out.println("wrote " + opts.get("json"));
         }
         if (opts.containsKey("rerank-model")) {
             rerank(settings, Path.of(opts.get("rerank-model")), qs.stream().limit(50).toList());
@@ -216,19 +277,6 @@ public final class Bench {
         }
     }
 
-    private static long[] storesOnly(Config config, Path work, List<String> qs) {
-        try (Embedder e = OnnxEmbedderProvider.open(config);
-                LuceneVectorStore v = new LuceneVectorStore(work.resolve("vector"), e.dimension(), e.modelId(),
-                        config.get(Settings.VECTOR_EXACT_THRESHOLD));
-                LuceneFullTextStore f = new LuceneFullTextStore(work.resolve("fulltext"),
-                        config.get(Settings.BM25_K1), config.get(Settings.BM25_B))) {
-            return time(qs, q -> {
-                v.search(e.embedQuery(q), SearchScope.ALL, 10);
-                f.search(q, SearchScope.ALL, 10);
-            });
-        }
-    }
-
     /** Runs every query once to warm up, then again timed; returns the sorted latencies in nanoseconds. */
     static long[] time(List<String> qs, Consumer<String> search) {
         qs.stream().limit(20).forEach(search);
@@ -262,8 +310,8 @@ public final class Bench {
             m.put(rest.get(i).substring(2), rest.get(i + 1));
         }
         if (!m.containsKey("dataset")) {
-            System.err.println("usage: bench/run --dataset DIR [--docs N] [--queries N] [--work DIR] [--graph true] "
-                    + "[--rerank-model DIR]");
+            System.err.println("usage: bench/run --dataset DIR [--docs N] [--queries N] [--rounds 5] [--work DIR] "
+                    + "[--graph true] [--rerank-model DIR] [--json FILE]");
             System.exit(2);
         }
         return m;

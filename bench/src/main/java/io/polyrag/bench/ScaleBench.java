@@ -284,7 +284,7 @@ public final class ScaleBench {
         return new SearchRequest(q, 10, List.of(), modalities, null);
     }
 
-    private static long[] timed(List<String> qs, Consumer<String> run) {
+    static long[] timed(List<String> qs, Consumer<String> run) {
         long[] t = new long[qs.size()];
         for (int i = 0; i < t.length; i++) {
             long t0 = System.nanoTime();
@@ -295,18 +295,18 @@ public final class ScaleBench {
         return t;
     }
 
-    private static double median(List<long[]> rounds, double pct) {
+    static double median(List<long[]> rounds, double pct) {
         double[] v = rounds.stream().mapToDouble(t -> Bench.pct(t, pct)).sorted().toArray();
         return v[v.length / 2];
     }
 
-    private static double medianQps(List<long[]> rounds) {
+    static double medianQps(List<long[]> rounds) {
         double[] v = rounds.stream().mapToDouble(t -> t.length / (Arrays.stream(t).sum() / 1e9)).sorted().toArray();
         return v[v.length / 2];
     }
 
     /** The raw libraries on the data directory's own index files, as bench/http's floor. */
-    private static final class Floor implements AutoCloseable {
+    static final class Floor implements AutoCloseable {
         private final DirectoryReader text;
         private final DirectoryReader vectors;
         final Embedder model;
@@ -536,7 +536,7 @@ public final class ScaleBench {
         return -1;
     }
 
-    private static double totalMemoryGb() {
+    static double totalMemoryGb() {
         try {
             return status("VmRSS") >= 0 ? Files.readAllLines(Path.of("/proc/meminfo")).stream()
                     .filter(l -> l.startsWith("MemTotal")).mapToLong(l -> Long.parseLong(l.replaceAll("\\D", "")))
