@@ -41,6 +41,26 @@ class LuceneFullTextStoreTest extends FullTextStoreContract {
             d.add(new org.apache.lucene.document.TextField(LuceneFullTextStore.BODY, "Lanterns of the old harbour.",
                     org.apache.lucene.document.Field.Store.NO));
             w.addDocument(d);
+            // And one as the release after held it: the document id and version in sorted and numeric doc values too,
+            // but no binary ids.
+            var mid = new org.apache.lucene.document.Document();
+            mid.add(new org.apache.lucene.document.StringField(LuceneIndex.CHUNK_ID, "c-mid",
+                    org.apache.lucene.document.Field.Store.YES));
+            mid.add(new org.apache.lucene.document.SortedDocValuesField(LuceneIndex.CHUNK_ID,
+                    new org.apache.lucene.util.BytesRef("c-mid")));
+            mid.add(new org.apache.lucene.document.StringField(LuceneIndex.DOC_ID, "d-mid",
+                    org.apache.lucene.document.Field.Store.YES));
+            mid.add(new org.apache.lucene.document.SortedDocValuesField(LuceneIndex.DOC_ID_VALUES,
+                    new org.apache.lucene.util.BytesRef("d-mid")));
+            mid.add(new org.apache.lucene.document.StringField(LuceneIndex.DOC_VERSION, "d-mid@5",
+                    org.apache.lucene.document.Field.Store.NO));
+            mid.add(new org.apache.lucene.document.StoredField(LuceneIndex.VERSION, 5L));
+            mid.add(new org.apache.lucene.document.NumericDocValuesField(LuceneIndex.VERSION_VALUES, 5L));
+            mid.add(new org.apache.lucene.document.StringField(LuceneIndex.KB, "kb",
+                    org.apache.lucene.document.Field.Store.NO));
+            mid.add(new org.apache.lucene.document.TextField(LuceneFullTextStore.BODY, "Lanterns of the mid harbour.",
+                    org.apache.lucene.document.Field.Store.NO));
+            w.addDocument(mid);
             w.commit();
         }
         try (FullTextStore store = new LuceneFullTextStore(old, 0.9, 0.4)) {
@@ -48,6 +68,20 @@ class LuceneFullTextStoreTest extends FullTextStoreContract {
             assertThat(store.search("harbour lanterns", SearchScope.ALL, 5)).extracting(StoreHit::chunkId,
                     StoreHit::documentId, StoreHit::version).containsExactlyInAnyOrder(
                             org.assertj.core.groups.Tuple.tuple("c-old", "d-old", 3L),
+                            org.assertj.core.groups.Tuple.tuple("c-mid", "d-mid", 5L),
+                            org.assertj.core.groups.Tuple.tuple("c-new", "d-new", 7L));
+        }
+        // Merged into one segment, the three kinds of document sit side by side and are still read right.
+        try (var w = new org.apache.lucene.index.IndexWriter(org.apache.lucene.store.FSDirectory.open(old),
+                new org.apache.lucene.index.IndexWriterConfig(new org.apache.lucene.analysis.en.EnglishAnalyzer()))) {
+            w.forceMerge(1);
+            w.commit();
+        }
+        try (FullTextStore store = new LuceneFullTextStore(old, 0.9, 0.4)) {
+            assertThat(store.search("harbour lanterns", SearchScope.ALL, 5)).extracting(StoreHit::chunkId,
+                    StoreHit::documentId, StoreHit::version).containsExactlyInAnyOrder(
+                            org.assertj.core.groups.Tuple.tuple("c-old", "d-old", 3L),
+                            org.assertj.core.groups.Tuple.tuple("c-mid", "d-mid", 5L),
                             org.assertj.core.groups.Tuple.tuple("c-new", "d-new", 7L));
         }
     }
