@@ -89,6 +89,7 @@ final class Components implements AutoCloseable {
             List<Retriever> retrievers = new ArrayList<>();
             Embedder e = null;
             Embedder raw = null;
+            Embedder answering = null;
             if (config.get(Settings.VECTOR_ENABLED)) {
                 e = track(Providers.find(EmbedderProvider.class, config.get(Settings.EMBEDDING_PROVIDER),
                         Settings.EMBEDDING_PROVIDER).open(context));
@@ -96,10 +97,19 @@ final class Components implements AutoCloseable {
                 if (config.get(Settings.EMBEDDING_CACHE)) {
                     e = new CachingEmbedder(e, catalog);
                 }
+                // The extractive answerer's sentences go straight to the model (kept in its own memory, not the
+                // catalog's cache); its question is the query the search before it has just embedded.
+                answering = raw;
                 if (config.get(Settings.EMBEDDING_QUERY_CACHE) > 0) {
                     QueryVectorCache queries = new QueryVectorCache(e, config.get(Settings.EMBEDDING_QUERY_CACHE));
                     metrics.queryVectors(queries);
                     e = queries;
+                    answering = new io.polyrag.core.port.ForwardingEmbedder(raw) {
+                        @Override
+                        public float[] embedQuery(String query) {
+                            return queries.embedQuery(query);
+                        }
+                    };
                 }
                 this.vectorProvider = Providers.find(VectorStoreProvider.class, config.get(Settings.VECTOR_BACKEND),
                         Settings.VECTOR_BACKEND);
@@ -166,8 +176,8 @@ final class Components implements AutoCloseable {
             this.searcher = track(new HybridSearcher(retrievers, catalog, searchOptions(config), reranker,
                     expander(config, llm)));
             searcher.figures(config.get(Settings.FIGURES_MAX));
-            // Sentence vectors of extractive answers stay in the answerer's memory, not the catalog's cache.
-            this.answers = new AnswerService(searcher, catalog, llm, config.get(Settings.LLM_MAX_ANSWER_TOKENS), raw);
+            this.answers = new AnswerService(searcher, catalog, llm, config.get(Settings.LLM_MAX_ANSWER_TOKENS),
+                    answering);
         } catch (RuntimeException ex) {
             close();
             throw ex;

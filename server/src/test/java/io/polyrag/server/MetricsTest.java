@@ -44,6 +44,10 @@ class MetricsTest {
                         + "/metrics"))).body().contains("polyrag_jobs_finished_total{kind=\"ingest-upload\""));
                 send(HttpRequest.newBuilder(URI.create(base + "/v1/search?q=owls")));
                 send(HttpRequest.newBuilder(URI.create(base + "/v1/search?q=owls&modalities=vector")));
+                // An answer: its search and the offline answerer's question both find the vector remembered.
+                assertThat(send(HttpRequest.newBuilder(URI.create(base + "/v1/query")).header("Content-Type",
+                        "application/json").POST(HttpRequest.BodyPublishers.ofString("{\"query\": \"owls\"}")))
+                        .statusCode()).isEqualTo(200);
                 send(HttpRequest.newBuilder(URI.create(base + "/v1/jobs/nope")));
                 HttpResponse<String> m = send(HttpRequest.newBuilder(URI.create(base + "/metrics")));
                 assertThat(m.statusCode()).isEqualTo(200);
@@ -56,8 +60,8 @@ class MetricsTest {
                         .contains("polyrag_ingest_stage_seconds_count{stage=\"parsing\"}")
                         .contains("polyrag_ingest_chunks_total").contains("polyrag_jobs_queued")
                         .contains("polyrag_jobs_oldest_queued_age_seconds").contains("jvm_memory_used_bytes")
-                        .as("the query asked again was not embedded again")
-                        .contains("polyrag_query_vector_cache_hits_total 1.0")
+                        .as("the query asked again was not embedded again, by the searches or the answerer")
+                        .contains("polyrag_query_vector_cache_hits_total 3.0")
                         .contains("polyrag_query_vector_cache_misses_total")
                         .doesNotContain("/v1/jobs/nope");
                 assumeTrue(promtool(), "promtool is not installed (Debian: apt install prometheus; .ci/run does)");
