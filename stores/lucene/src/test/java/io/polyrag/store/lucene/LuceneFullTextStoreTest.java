@@ -19,48 +19,42 @@ class LuceneFullTextStoreTest extends FullTextStoreContract {
         return new LuceneFullTextStore(dir.resolve("fulltext"), 0.9, 0.4);
     }
 
+    /**
+     * A record as an earlier release wrote it: identity in stored fields; with {@code docValues}, the document id and
+     * version in sorted and numeric doc values too (the release before the binary ids), else none for them (before).
+     */
+    private static org.apache.lucene.document.Document earlier(String chunk, String doc, long version, String text,
+            boolean docValues) {
+        var d = new org.apache.lucene.document.Document();
+        d.add(new org.apache.lucene.document.StringField(LuceneIndex.CHUNK_ID, chunk,
+                org.apache.lucene.document.Field.Store.YES));
+        d.add(new org.apache.lucene.document.SortedDocValuesField(LuceneIndex.CHUNK_ID,
+                new org.apache.lucene.util.BytesRef(chunk)));
+        d.add(new org.apache.lucene.document.StringField(LuceneIndex.DOC_ID, doc,
+                org.apache.lucene.document.Field.Store.YES));
+        d.add(new org.apache.lucene.document.StringField(LuceneIndex.DOC_VERSION, doc + "@" + version,
+                org.apache.lucene.document.Field.Store.NO));
+        d.add(new org.apache.lucene.document.StoredField(LuceneIndex.VERSION, version));
+        d.add(new org.apache.lucene.document.StringField(LuceneIndex.KB, "kb",
+                org.apache.lucene.document.Field.Store.NO));
+        d.add(new org.apache.lucene.document.TextField(LuceneFullTextStore.BODY, text,
+                org.apache.lucene.document.Field.Store.NO));
+        if (docValues) {
+            d.add(new org.apache.lucene.document.SortedDocValuesField(LuceneIndex.DOC_ID_VALUES,
+                    new org.apache.lucene.util.BytesRef(doc)));
+            d.add(new org.apache.lucene.document.NumericDocValuesField(LuceneIndex.VERSION_VALUES, version));
+        }
+        return d;
+    }
+
     @Test
     void hits_of_documents_written_before_identity_doc_values_keep_their_ids_and_versions() throws Exception {
-        // A record as indexes written before December 2026 held it: identity in stored fields, no doc values for
-        // the document id and version.
+        // Records as the two earlier formats held them, beside one written now.
         Path old = dir.resolve("old");
         try (var w = new org.apache.lucene.index.IndexWriter(org.apache.lucene.store.FSDirectory.open(old),
                 new org.apache.lucene.index.IndexWriterConfig(new org.apache.lucene.analysis.en.EnglishAnalyzer()))) {
-            var d = new org.apache.lucene.document.Document();
-            d.add(new org.apache.lucene.document.StringField(LuceneIndex.CHUNK_ID, "c-old",
-                    org.apache.lucene.document.Field.Store.YES));
-            d.add(new org.apache.lucene.document.SortedDocValuesField(LuceneIndex.CHUNK_ID,
-                    new org.apache.lucene.util.BytesRef("c-old")));
-            d.add(new org.apache.lucene.document.StringField(LuceneIndex.DOC_ID, "d-old",
-                    org.apache.lucene.document.Field.Store.YES));
-            d.add(new org.apache.lucene.document.StringField(LuceneIndex.DOC_VERSION, "d-old@3",
-                    org.apache.lucene.document.Field.Store.NO));
-            d.add(new org.apache.lucene.document.StoredField(LuceneIndex.VERSION, 3L));
-            d.add(new org.apache.lucene.document.StringField(LuceneIndex.KB, "kb",
-                    org.apache.lucene.document.Field.Store.NO));
-            d.add(new org.apache.lucene.document.TextField(LuceneFullTextStore.BODY, "Lanterns of the old harbour.",
-                    org.apache.lucene.document.Field.Store.NO));
-            w.addDocument(d);
-            // And one as the release after held it: the document id and version in sorted and numeric doc values too,
-            // but no binary ids.
-            var mid = new org.apache.lucene.document.Document();
-            mid.add(new org.apache.lucene.document.StringField(LuceneIndex.CHUNK_ID, "c-mid",
-                    org.apache.lucene.document.Field.Store.YES));
-            mid.add(new org.apache.lucene.document.SortedDocValuesField(LuceneIndex.CHUNK_ID,
-                    new org.apache.lucene.util.BytesRef("c-mid")));
-            mid.add(new org.apache.lucene.document.StringField(LuceneIndex.DOC_ID, "d-mid",
-                    org.apache.lucene.document.Field.Store.YES));
-            mid.add(new org.apache.lucene.document.SortedDocValuesField(LuceneIndex.DOC_ID_VALUES,
-                    new org.apache.lucene.util.BytesRef("d-mid")));
-            mid.add(new org.apache.lucene.document.StringField(LuceneIndex.DOC_VERSION, "d-mid@5",
-                    org.apache.lucene.document.Field.Store.NO));
-            mid.add(new org.apache.lucene.document.StoredField(LuceneIndex.VERSION, 5L));
-            mid.add(new org.apache.lucene.document.NumericDocValuesField(LuceneIndex.VERSION_VALUES, 5L));
-            mid.add(new org.apache.lucene.document.StringField(LuceneIndex.KB, "kb",
-                    org.apache.lucene.document.Field.Store.NO));
-            mid.add(new org.apache.lucene.document.TextField(LuceneFullTextStore.BODY, "Lanterns of the mid harbour.",
-                    org.apache.lucene.document.Field.Store.NO));
-            w.addDocument(mid);
+            w.addDocument(earlier("c-old", "d-old", 3, "Lanterns of the old harbour.", false));
+            w.addDocument(earlier("c-mid", "d-mid", 5, "Lanterns of the mid harbour.", true));
             w.commit();
         }
         try (FullTextStore store = new LuceneFullTextStore(old, 0.9, 0.4)) {
