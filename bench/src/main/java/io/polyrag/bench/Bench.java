@@ -35,8 +35,9 @@ import java.util.function.Consumer;
  *       exactly the chunk texts the pipeline embedded, in the same lists (recorded from its embedder), with nothing
  *       parsed, chunked, stored or committed — the floor the pipeline's overhead is measured from; the measured
  *       ingest follows a warm-up ingest of other documents, so the JIT has compiled the pipeline (the warm-up's own
- *       rate is printed as the fresh-JVM figure); with {@code --graph true} also against the same documents into
- *       vector and full text only;</li>
+ *       rate is printed as the fresh-JVM figure); the same documents with vectors off (BM25 only, after one
+ *       unmeasured pass); with {@code --graph true} also against the same documents into vector and full text
+ *       only;</li>
  *   <li><b>search</b> against the <i>floor</i>: the query embedded by the same model, the data directory's own Lucene
  *       indexes searched directly for the top 10 (HNSW, BM25) and fused by a ten-line RRF — what the searcher adds
  *       (deeper legs, catalog join, fusion, dedup) is the difference; full text alone against BM25 alone. Rounds
@@ -109,6 +110,14 @@ public final class Bench {
                 100 * chunksPerSecond(ingest) / sameTexts);
         System.out.printf(Locale.ROOT, "  the first %d other documents, fresh JVM %4.1f %10.1f   (compiling as it goes)%n",
                 cold.documents(), docsPerSecond(cold), chunksPerSecond(cold));
+        // Full text alone, vectors off: the same documents into two fresh directories, the second measured (the
+        // first compiles the write path, which no model time hides here).
+        Map<String, String> textOnly = Map.of(Settings.VECTOR_ENABLED.key(), "false", Settings.GRAPH_ENABLED.key(),
+                "false", Settings.RDF_ENABLED.key(), "false");
+        ingest(settings, work.resolve("text-only-1"), corpus, textOnly);
+        IngestReport textIngest = ingest(settings, work.resolve("text-only-2"), corpus, textOnly);
+        System.out.printf(Locale.ROOT, "  polyrag pipeline, vectors off (BM25 only) %6.1f %10.1f%n",
+                docsPerSecond(textIngest), chunksPerSecond(textIngest));
         if (graph) {
             IngestReport twoAfter = ingest(settings, work.resolve("two-stores-2"), corpus, twoStores);
             double two = (docsPerSecond(twoBefore) + docsPerSecond(twoAfter)) / 2;
@@ -189,7 +198,9 @@ public final class Bench {
             out.put("rounds", rounds);
             out.put("ingest", Map.of("embedderOnlyDocsPerSecond", embedOnly, "embedderOnlySameTextsChunksPerSecond",
                     sameTexts, "pipelineDocsPerSecond", docsPerSecond(ingest), "pipelineChunksPerSecond",
-                    chunksPerSecond(ingest), "pipelineOverSameTexts", chunksPerSecond(ingest) / sameTexts));
+                    chunksPerSecond(ingest), "pipelineOverSameTexts", chunksPerSecond(ingest) / sameTexts,
+                    "vectorsOffDocsPerSecond", docsPerSecond(textIngest), "vectorsOffChunksPerSecond",
+                    chunksPerSecond(textIngest)));
             out.put("search", searchJson);
             Files.writeString(Path.of(opts.get("json")), JSON.writerWithDefaultPrettyPrinter().writeValueAsString(out));
             System.out.println("wrote " + opts.get("json"));
