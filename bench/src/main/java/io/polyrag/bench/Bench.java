@@ -128,9 +128,6 @@ public final class Bench {
         System.out.println();
 
         int rounds = Integer.parseInt(opts.getOrDefault("rounds", "5"));
-        if (rounds < 1) {
-            throw new IllegalArgumentException("--rounds must be at least 1, was " + rounds);
-        }
         // Warm-up queries are others than the measured ones, so no measured query is one the JIT or a cache saw.
         List<String> warmQueries = ds.queries().values().stream().skip(queries).limit(100).toList();
         if (warmQueries.isEmpty()) {
@@ -312,18 +309,28 @@ public final class Bench {
     }
 
     private static Map<String, String> options(String[] args) {
+        String usage = "usage: bench/run --dataset DIR [--docs N] [--queries N] [--rounds 5] [--work DIR] "
+                + "[--graph true] [--rerank-model DIR] [--json FILE]";
         Map<String, String> m = new java.util.HashMap<>();
         List<String> rest = new ArrayList<>(List.of(args));
-        for (int i = 0; i + 1 < rest.size(); i += 2) {
-            if (!rest.get(i).startsWith("--")) {
-                throw new IllegalArgumentException("expected --name value pairs, got " + rest.get(i));
+        for (int i = 0; i < rest.size(); i += 2) {
+            if (!rest.get(i).startsWith("--") || i + 1 >= rest.size()) {
+                System.err.println("bench/run: expected --name value pairs, got '" + rest.get(i) + "'\n" + usage);
+                System.exit(2);
             }
             m.put(rest.get(i).substring(2), rest.get(i + 1));
         }
         if (!m.containsKey("dataset")) {
-            System.err.println("usage: bench/run --dataset DIR [--docs N] [--queries N] [--rounds 5] [--work DIR] "
-                    + "[--graph true] [--rerank-model DIR] [--json FILE]");
+            System.err.println(usage);
             System.exit(2);
+        }
+        // Checked before anything runs: a bad number found after the ingests would waste minutes.
+        for (String k : List.of("docs", "queries", "rounds")) {
+            if (m.containsKey(k) && !m.get(k).matches("[1-9]\\d{0,8}")) {
+                System.err.println("bench/run: --" + k + " takes a whole number of at least 1, was '" + m.get(k)
+                        + "'\n" + usage);
+                System.exit(2);
+            }
         }
         return m;
     }
