@@ -165,7 +165,9 @@ public final class Settings {
     public static final Setting<Integer> EMBEDDING_QUERY_CACHE = Setting.integer("embedding.query.cache", 1024, 0,
             1_000_000, "Query vectors kept in memory, the most recently used, so a query asked again (a page "
                     + "refreshed, an answer drawn from the search before it, an agent retrying) is not embedded "
-                    + "again; about dimension × 4 bytes each (1.5 KB for the bundled model). 0 turns it off.");
+                    + "again; about dimension × 4 bytes each (1.5 KB for the bundled model). Shared by all tenants: one can tell "
+                    + "from a search's speed that the same text was searched recently (docs/tenancy.md). 0 turns it "
+                    + "off.");
     public static final Setting<Integer> EMBEDDING_THREADS = Setting.integer("embedding.threads", 0, 0, 256,
             "Texts embedded in parallel (one model run per text); 0 means one per CPU core.");
     public static final Setting<Integer> EMBEDDING_MAX_TOKENS = Setting.integer("embedding.max.tokens", 512, 16,
