@@ -308,6 +308,23 @@ class IngestPipelineTest {
         assertThat(batches).containsExactly(16, 64, 256, 64);
     }
 
+    @Test
+    void with_vectors_off_automatic_batches_close_at_four_times_the_chunks() {
+        java.util.List<Integer> batches = new java.util.ArrayList<>();
+        FullTextStore sizes = new CountingUpserts(fulltext, batches);
+        IngestPipeline p = new IngestPipeline(catalog, new TextFormatsParser(), new StructuredChunker(
+                embedder.tokenCounter(), 64, 8), null, new StoreSet(Map.of(Modality.FULLTEXT, sizes)),
+                new IngestPipeline.Options(0, 10_000, "test"));
+        List<IngestInput> inputs = java.util.stream.IntStream.range(0, 1100).mapToObj(i -> IngestInput.ofText(
+                "file:///t" + i + ".md", "t" + i + ".md", "# Note " + i + "\n\nA short note numbered " + i + "."))
+                .toList();
+        IngestReport r = p.ingest(inputs, "kb", x -> { });
+        assertThat(r.added()).isEqualTo(1100);
+        // Nothing to embed: a batch's commits are its cost, so it holds 4 × 256 one-chunk notes, not 256.
+        assertThat(batches).containsExactly(1024, 76);
+        assertThat(catalog.countDocuments(SearchScope.ALL)).isEqualTo(1100);
+    }
+
     /** The real model's shape, with vectors that take no time: a pace no CPU model has. */
     private static final class InstantEmbedder extends io.polyrag.core.port.ForwardingEmbedder {
         InstantEmbedder(Embedder model) {

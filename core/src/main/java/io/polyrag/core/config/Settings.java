@@ -297,8 +297,8 @@ public final class Settings {
             1024, "Documents written to the stores together (one durable commit per batch); 0 (auto): while "
                     + "vectors are on, as many chunks as the embedder took about a second for in the last batch (16 to "
                     + "256), so progress moves as the model works and cached or fast vectors are not committed a few "
-                    + "at a time; with vectors off a batch closes at 256 chunks, since its commits are then most of "
-                    + "its cost.");
+                    + "at a time; with vectors off a batch closes at 1,024 chunks, since its commits are then most "
+                    + "of its cost.");
     public static final Setting<String> INGEST_DUPLICATES = Setting.choice("ingest.duplicates", "skip",
             List.of("skip", "allow"), "A file with the same content as another document in its knowledge base (under "
                     + "another name), uploaded or ingested: skip it with a reason, or index it anyway.");

@@ -42,6 +42,8 @@ import javax.sql.DataSource;
 public class JdbcCatalog implements CatalogAndJobs {
     static final char PATH_SEPARATOR = '\u001f';
     /** Whether a document has a version being written. */
+    /** States of a version that was made visible once (published, then maybe replaced or deleted since). */
+    private static final Set<String> VISIBLE_ONCE = Set.of("published", "replaced", "deleted", "purged");
     private static final String PENDING = "EXISTS (SELECT 1 FROM document_versions p WHERE p.document_id = d.id "
             + "AND p.state = 'pending')";
 
@@ -210,7 +212,7 @@ public class JdbcCatalog implements CatalogAndJobs {
     @Override
     public void stage(DocumentDraft d, long version) {
         jdbc.tx("stage a document version", c -> {
-            stage(c, d, version);
+            stage(c, d, version, new java.util.HashSet<>());
             return null;
         });
     }
@@ -218,14 +220,17 @@ public class JdbcCatalog implements CatalogAndJobs {
     @Override
     public void stageAll(List<DocumentDraft> drafts, List<Long> versions) {
         jdbc.tx("stage document versions", c -> {
+            Set<String> knowledgeBases = new java.util.HashSet<>();
             for (int i = 0; i < drafts.size(); i++) {
-                stage(c, drafts.get(i), versions.get(i));
+                stage(c, drafts.get(i), versions.get(i), knowledgeBases);
             }
             return null;
         });
     }
 
-    private void stage(Connection c, DocumentDraft d, long version) throws SQLException {
+    /** Stages one version; {@code knowledgeBases} holds those this transaction already made sure exist. */
+    private void stage(Connection c, DocumentDraft d, long version, Set<String> knowledgeBases)
+            throws SQLException {
         {
             try (PreparedStatement ps = c.prepareStatement("INSERT INTO document_versions (document_id, version, "
                     + "state, title, media_type, content_hash, size_bytes, created_at, graph_chunks, figure_count) "
@@ -257,7 +262,9 @@ public class JdbcCatalog implements CatalogAndJobs {
                 }
             }
             insertChunks(c, d.chunks());
-            ensureKnowledgeBase(c, d.knowledgeBase());
+            if (knowledgeBases.add(d.knowledgeBase())) {
+                ensureKnowledgeBase(c, d.knowledgeBase());
+            }
             // Keep the counter ahead of every staged version, however the caller got its number.
             if (update(c, "UPDATE version_counters SET last_version = GREATEST(last_version, ?) WHERE document_id = ?",
                     version, d.id()) == 0) {
@@ -442,18 +449,30 @@ public class JdbcCatalog implements CatalogAndJobs {
                     }
                 }
             }
-            String[] meta = versionMeta(c, v);
-            // The newest version any writer made visible, even if it was deleted since: a slower writer's older
-            // version must not come back after a delete either.
+            // This version's row (it must be pending) and the newest version any writer made visible, even if it
+            // was deleted since (a slower writer's older version must not come back after a delete either), in one
+            // read of the document's versions.
+            String[] meta = null;
             long newest = visible;
-            try (PreparedStatement ps = c.prepareStatement("SELECT MAX(version) FROM document_versions WHERE "
-                    + "document_id = ? AND state IN ('published', 'replaced', 'deleted', 'purged')")) {
+            try (PreparedStatement ps = c.prepareStatement("SELECT version, state, title, media_type, content_hash, "
+                    + "size_bytes, graph_chunks, figure_count FROM document_versions WHERE document_id = ?")) {
                 ps.setString(1, v.documentId());
                 try (ResultSet rs = ps.executeQuery()) {
-                    if (rs.next()) {
-                        newest = Math.max(newest, rs.getLong(1));
+                    while (rs.next()) {
+                        long version = rs.getLong(1);
+                        String state = rs.getString(2);
+                        if (version == v.version()) {
+                            meta = "pending".equals(state) ? new String[] {rs.getString(3), rs.getString(4),
+                                rs.getString(5), rs.getString(6), rs.getString(7), rs.getString(8)} : null;
+                        } else if (VISIBLE_ONCE.contains(state)) {
+                            newest = Math.max(newest, version);
+                        }
                     }
                 }
+            }
+            if (meta == null) {
+                throw new IllegalStateException("version " + v.version() + " of document " + v.documentId()
+                        + " is not pending, so it cannot be published");
             }
             if (newest > v.version()) {
                 // A newer version was published while this one was being written: it stays the visible one, and
@@ -465,10 +484,13 @@ public class JdbcCatalog implements CatalogAndJobs {
             }
             Optional<DocumentVersion> previous = visible > 0 && !deleted
                     ? Optional.of(new DocumentVersion(v.documentId(), visible)) : Optional.empty();
-            // Only the replaced version's chunks go: another writer's pending version keeps its own.
-            update(c, "DELETE FROM chunks WHERE document_id = ? AND version = ?", v.documentId(), visible);
-            update(c, "UPDATE document_versions SET state = 'replaced' WHERE document_id = ? AND state = 'published'",
-                    v.documentId());
+            if (visible > 0) {
+                // Only the replaced version's chunks go: another writer's pending version keeps its own. (A document
+                // never visible has neither: its first publish skips both statements.)
+                update(c, "DELETE FROM chunks WHERE document_id = ? AND version = ?", v.documentId(), visible);
+                update(c, "UPDATE document_versions SET state = 'replaced' WHERE document_id = ? AND state = "
+                        + "'published'", v.documentId());
+            }
             update(c, "UPDATE document_versions SET state = 'published' WHERE document_id = ? AND version = ?",
                     v.documentId(), v.version());
             int count = countChunks(c, v);
@@ -488,23 +510,6 @@ public class JdbcCatalog implements CatalogAndJobs {
                 ps.executeUpdate();
             }
             return previous;
-        }
-    }
-
-    /** Title, media type, hash and size of a pending version; fails if the version is not pending. */
-    private static String[] versionMeta(Connection c, DocumentVersion v) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("SELECT title, media_type, content_hash, size_bytes, state, "
-                + "graph_chunks, figure_count FROM document_versions WHERE document_id = ? AND version = ?")) {
-            ps.setString(1, v.documentId());
-            ps.setLong(2, v.version());
-            try (ResultSet rs = ps.executeQuery()) {
-                if (!rs.next() || !"pending".equals(rs.getString(5))) {
-                    throw new IllegalStateException("version " + v.version() + " of document " + v.documentId()
-                            + " is not pending, so it cannot be published");
-                }
-                return new String[] {rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4),
-                    rs.getString(6), rs.getString(7)};
-            }
         }
     }
 
