@@ -32,9 +32,10 @@ public final class Settings {
             "Run the vector (semantic) modality. When off, no embedding model is loaded.");
     public static final Setting<String> VECTOR_BACKEND = Setting.string("vector.backend", "lucene",
             "Vector store provider.");
-    public static final Setting<Integer> VECTOR_EXACT_THRESHOLD = Setting.integer("vector.exact.threshold", 20000, 0,
-            10_000_000, "Below this many vectors a search scans them all (exact, a few ms); above it, the HNSW graph "
-                    + "answers (approximate, sub-millisecond).");
+    public static final Setting<Integer> VECTOR_EXACT_THRESHOLD = Setting.integer("vector.exact.threshold", 2000, 0,
+            10_000_000, "Below this many vectors a search scans them all (exact; as fast as the graph at that size); "
+                    + "above it, the HNSW graph answers with at least 100 candidates (recall@10 1.000 against a scan "
+                    + "at 10,000 vectors, in half its time).");
     public static final Setting<String> VECTOR_QUANTIZATION = Setting.choice("vector.quantization", "none",
             List.of("none", "int7", "int4", "int1"), "How the embedded (Lucene) vector index keeps the copy of each "
                     + "vector its HNSW graph is searched with: none (32-bit floats), int7, int4 or int1 (4x, 8x, 32x "

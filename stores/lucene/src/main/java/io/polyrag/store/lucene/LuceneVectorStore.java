@@ -36,7 +36,8 @@ import org.apache.lucene.util.quantization.QuantizedByteVectorValues;
  * Vectors in a Lucene HNSW graph (cosine similarity).
  *
  * <p>Recall: an index of fewer than {@code exactThreshold} vectors is scanned whole, so its results are exact (the
- * scan uses Lucene's vectorised similarity: a few milliseconds for tens of thousands of vectors). A larger index is
+ * scan uses Lucene's vectorised similarity; at the default 2,000 vectors it is as fast as the graph walk, above it
+ * slower: 0.67 against 0.30 ms p50 at 7,949 vectors, 0.77 against 0.43 at 10,009, for the same top ten). A larger index is
  * searched through its HNSW graph, exploring at least {@value #MIN_CANDIDATES} candidates (the limit when that is
  * more: a search for the 100 candidates of a fusion walks with k = 100 — twice that cost 0.7 ms more at 100,000
  * vectors for recall in the tail of the list only) before keeping the best {@code limit}; the contract test checks
