@@ -41,9 +41,9 @@ import javax.sql.DataSource;
  */
 public class JdbcCatalog implements CatalogAndJobs {
     static final char PATH_SEPARATOR = '\u001f';
-    /** Whether a document has a version being written. */
     /** States of a version that was made visible once (published, then maybe replaced or deleted since). */
     private static final Set<String> VISIBLE_ONCE = Set.of("published", "replaced", "deleted", "purged");
+    /** Whether a document has a version being written. */
     private static final String PENDING = "EXISTS (SELECT 1 FROM document_versions p WHERE p.document_id = d.id "
             + "AND p.state = 'pending')";
 
