@@ -104,15 +104,35 @@ public class JdbcCatalog implements CatalogAndJobs {
      * version 1 is written idempotently ({@code IF NOT EXISTS}), so it upgrades in place.
      */
     private void migrate(DataSource dataSource) {
-        try {
-            org.flywaydb.core.Flyway.configure(JdbcCatalog.class.getClassLoader()).dataSource(dataSource)
-                    .locations("classpath:io/polyrag/store/jdbc/migration").table("polyrag_schema_history")
-                    .baselineOnMigrate(true).baselineVersion("0").loggers("slf4j").load().migrate();
-        } catch (org.flywaydb.core.api.FlywayException e) {
-            throw new io.polyrag.core.StoreException("cannot bring the catalog schema up to date: " + e.getMessage(),
-                    e);
+        for (int attempt = 1; ; attempt++) {
+            try {
+                org.flywaydb.core.Flyway.configure(JdbcCatalog.class.getClassLoader()).dataSource(dataSource)
+                        .locations("classpath:io/polyrag/store/jdbc/migration").table("polyrag_schema_history")
+                        .baselineOnMigrate(true).baselineVersion("0").loggers("slf4j").load().migrate();
+                return;
+            } catch (org.flywaydb.core.api.FlywayException e) {
+                // Replicas starting together on one empty PostgreSQL schema race before Flyway takes its lock: one
+                // creates the history table, another finds it existing but still empty and refuses to baseline.
+                // The first one's migration fills it within moments; the second then finds nothing to do.
+                String message = String.valueOf(e.getMessage());
+                if (attempt < MIGRATION_TRIES && message.contains("already exists, and is empty")) {
+                    try {
+                        Thread.sleep(500);
+                    } catch (InterruptedException interrupted) {
+                        Thread.currentThread().interrupt();
+                        throw new io.polyrag.core.StoreException("interrupted while the catalog schema was brought "
+                                + "up to date", interrupted);
+                    }
+                    continue;
+                }
+                throw new io.polyrag.core.StoreException("cannot bring the catalog schema up to date: "
+                        + e.getMessage(), e);
+            }
         }
     }
+
+    /** Tries of a migration that found another process's migration half way (half a second apart). */
+    private static final int MIGRATION_TRIES = 40;
 
     @Override
     public Optional<DocumentInfo> document(String documentId) {

@@ -4,9 +4,19 @@ import io.polyrag.core.config.Config;
 import io.polyrag.core.spi.CatalogProvider.CatalogAndJobs;
 import io.polyrag.testing.CatalogContract;
 import io.polyrag.testing.TestPostgres;
+import static org.assertj.core.api.Assertions.assertThat;
+
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.Test;
 
 /** The catalog contract on a real PostgreSQL: each test in an empty schema of its own, reopened by name. */
 class PostgresCatalogTest extends CatalogContract {
@@ -18,5 +28,35 @@ class PostgresCatalogTest extends CatalogContract {
                 d.toString().hashCode())));
         return PostgresCatalogProvider.open(Config.load(Map.of(), Map.of("postgres.url", url, "postgres.pool.search",
                 "2", "postgres.pool.ingest", "2", "postgres.pool.jobs", "1")), clock);
+    }
+
+    @Test
+    void replicas_opening_one_empty_schema_at_once_all_start() throws Exception {
+        // Several processes' first start on one empty schema: all bring it up to date, none fails half way.
+        for (int round = 0; round < 3; round++) {
+            String url = TestPostgres.freshSchema("catalog_together_" + round);
+            int replicas = 4;
+            CyclicBarrier start = new CyclicBarrier(replicas);
+            ExecutorService pool = Executors.newFixedThreadPool(replicas);
+            List<Future<CatalogAndJobs>> opened = new ArrayList<>();
+            try {
+                for (int i = 0; i < replicas; i++) {
+                    Callable<CatalogAndJobs> open = () -> {
+                        start.await();
+                        return PostgresCatalogProvider.open(Config.load(Map.of(), Map.of("postgres.url", url,
+                                "postgres.pool.search", "1", "postgres.pool.ingest", "2", "postgres.pool.jobs", "1")),
+                                java.time.Clock.systemUTC());
+                    };
+                    opened.add(pool.submit(open));
+                }
+                for (Future<CatalogAndJobs> f : opened) {
+                    try (CatalogAndJobs c = f.get()) {
+                        assertThat(c.countDocuments(io.polyrag.core.model.SearchScope.ALL)).isZero();
+                    }
+                }
+            } finally {
+                pool.shutdownNow();
+            }
+        }
     }
 }
