@@ -56,7 +56,8 @@ final class AskCommand implements Callable<Integer> {
                 out.println(Json.MAPPER.writeValueAsString(io.polyrag.app.wire.SearchWire.of(a)));
                 return Main.OK;
             }
-            out.println(a.answer().isEmpty() ? "(nothing found)" : a.answer());
+            out.println(!a.answer().isEmpty() ? a.answer() : a.sources().isEmpty() ? "(nothing found)"
+                    : "(no answer in the sources found)");
             out.println();
             out.println("(" + a.mode() + ") " + a.note());
             for (AnswerSource s : a.sources()) {

@@ -22,6 +22,8 @@ import java.util.stream.Collectors;
  * {@link AnswerUnavailableException} carries the provider's reason and the sources.
  */
 public final class AnswerService {
+    static final String NOT_COVERED = "No sentence of the sources found shares a word with the question, so none is "
+            + "quoted: they do not seem to cover it.";
     static final String EXTRACTIVE_NOTE = "No language model is configured: the answer quotes the sentences of the "
             + "sources that best match the question.";
 
@@ -73,6 +75,9 @@ public final class AnswerService {
             onToken.accept(text);
             mode = "extractive";
             note = llm == null ? EXTRACTIVE_NOTE : "Nothing was found to answer from.";
+            if (text.isEmpty() && !sources.isEmpty()) {
+                note = NOT_COVERED;
+            }
         } else {
             text = generate(request.query(), sources, onToken);
             mode = "generated";

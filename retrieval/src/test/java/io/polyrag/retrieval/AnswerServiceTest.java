@@ -93,9 +93,12 @@ class AnswerServiceTest {
     }
 
     @Test
-    void a_question_sharing_no_word_with_the_sources_still_gets_the_best_source_quoted() {
+    void a_question_sharing_no_word_with_the_sources_quotes_nothing_and_says_why() {
         Answer a = service("faq-v1-0").answer(SearchRequest.of("zebra migration", 10), 0);
-        assertThat(a.answer()).isEqualTo("Questions about ports are common. [1]");
+        assertThat(a.answer()).isEmpty();
+        assertThat(a.note()).isEqualTo(AnswerService.NOT_COVERED);
+        // The sources retrieval found are still listed, for a reader to judge.
+        assertThat(a.sources()).hasSize(1);
     }
 
     @Test

@@ -19,6 +19,15 @@ class ExtractiveAnswererTest {
     }
 
     @Test
+    void a_question_no_sentence_shares_a_word_with_is_not_answered_by_the_nearest_sentence() {
+        // A corpus without a payroll page: quoting its nearest sentence would answer something else.
+        String answer = new ExtractiveAnswerer().answer("When is salary paid if the 25th is a Saturday?", source(
+                "Borrowing", "At any time a value may have either one mutable reference or any number of shared "
+                        + "references, but not both. The compiler knows who may change a value and when."));
+        assertThat(answer).isEmpty();
+    }
+
+    @Test
     void a_question_that_sets_a_condition_gets_the_sentence_that_states_it() {
         String answer = new ExtractiveAnswerer().answer("When is salary paid if the 25th is a Saturday?", source(
                 "Payroll", "Salaries are paid on the 25th of each month. When the 25th falls on a weekend or a public "
