@@ -40,6 +40,8 @@ export interface Turn {
   status: 'streaming' | 'done' | 'error';
   error: string;
   mode: string;
+  /** What the server said of the answer (why it is empty, when it is). */
+  note: string;
 }
 
 export interface Run {

@@ -16,7 +16,8 @@ export function ChatTab({ state, dispatch }: TabProps) {
     const question = draft.trim();
     if (!question) return;
     const id = nextTurn++;
-    dispatch({ type: 'ask', turn: { id, question, answer: '', sources: [], status: 'streaming', error: '', mode: '' } });
+    dispatch({ type: 'ask', turn: { id, question, answer: '', sources: [], status: 'streaming', error: '', mode: '',
+      note: '' } });
     try {
       await streamEvents('/v1/query', {
         method: 'POST',
@@ -29,7 +30,7 @@ export function ChatTab({ state, dispatch }: TabProps) {
         } else if (e.event === 'answer') {
           const a = data as Answer;
           dispatch({ type: 'turn', id, patch: { answer: a.answer ?? '', sources: a.sources ?? [], status: 'done',
-            mode: a.mode ?? '' } });
+            mode: a.mode ?? '', note: a.note ?? '' } });
         } else if (e.event === 'error') {
           dispatch({ type: 'turn', id, patch: { status: 'error', error: data.detail ?? 'the answer failed',
             sources: data.sources ?? [] } });
@@ -58,6 +59,7 @@ export function ChatTab({ state, dispatch }: TabProps) {
                 <span className="who">polyrag{t.mode ? <span className="muted"> · {t.mode}</span> : null}</span>
                 <p className="answer-text">{cite(t, (n) => dispatch({ type: 'openCitation', turn: t.id, source: n }))}
                   {t.status === 'streaming' ? <span className="cursor" aria-label="writing">▍</span> : null}</p>
+                {t.status === 'done' && !t.answer && t.note ? <p className="hint">{t.note}</p> : null}
                 {t.error ? <p role="alert" className="error">{t.error}</p> : null}
                 {t.sources.length ? (
                   <ol className="cites">{t.sources.map((s) => (

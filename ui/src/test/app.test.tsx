@@ -46,6 +46,14 @@ beforeEach(() => {
         hits: [request.method === 'POST' && (await request.clone().text()).includes('chart') ? { ...hit,
           figures: [figure] } : hit] });
     }
+    if (url.pathname === '/v1/query') {
+      const answer = { query: 'q', answer: '', mode: 'extractive', took_ms: 4, degraded: [], grounding: null,
+        note: 'No sentence of the sources found shares a word with the question, so none is quoted: they do not '
+          + 'seem to cover it.', sources: [{ number: 1, document_id: 'd1', title: 'Borrowing', uri: 'file:///b.md',
+          knowledge_base: 'default', passages: [], figures: [] }] };
+      return new Response(`event: answer\ndata: ${JSON.stringify(answer)}\n\n`,
+        { headers: { 'Content-Type': 'text/event-stream' } });
+    }
     if (url.pathname === '/v1/documents/d1/figures/1') {
       return new Response(new Uint8Array([137, 80, 78, 71]), { headers: { 'Content-Type': 'image/png' } });
     }
@@ -96,6 +104,16 @@ describe('the app', () => {
     expect((screen.getByLabelText('Your question') as HTMLTextAreaElement).value).toBe('half a thought');
     await user.click(screen.getByRole('tab', { name: 'Sources' }));
     expect((screen.getByLabelText('Folder on the server') as HTMLInputElement).value).toBe('/srv/docs');
+  });
+
+  it('says why an answer is empty instead of showing nothing', async () => {
+    const user = userEvent.setup();
+    render(<App />);
+    await user.click(await screen.findByRole('tab', { name: 'Chat' }));
+    await user.type(screen.getByLabelText('Your question'), 'When is salary paid?');
+    await user.click(screen.getByRole('button', { name: 'Send' }));
+    expect(await screen.findByText(/shares a word with the question/)).toBeTruthy();
+    expect(screen.getByRole('button', { name: '[1] Borrowing' })).toBeTruthy();
   });
 
   it('moves between tabs with the arrow keys', async () => {
