@@ -14,6 +14,7 @@ import org.apache.jena.query.QueryExecution;
 import org.apache.jena.system.Txn;
 import org.apache.jena.tdb2.DatabaseMgr;
 import org.apache.jena.tdb2.TDB2Factory;
+import org.apache.jena.tdb2.sys.TDBInternal;
 import org.apache.jena.update.UpdateAction;
 
 /**
@@ -158,8 +159,21 @@ final class Tdb2Transport implements SparqlTransport {
         return "TDB2 " + dir;
     }
 
+    /**
+     * Closes the dataset and lets go of its directory: TDB2 keeps every dataset it opened, with the file lock that
+     * stops another process opening it, until the JVM exits, unless it is expelled. Without this a process that
+     * closed polyrag (a test, an embedding application, the CLI's in-process commands) kept every other process out
+     * of the data directory. Expelling shuts the storage down and asks for a garbage collection (to unmap its
+     * files), once per close.
+     */
     @Override
     public void close() {
-        dataset.close();
+        try {
+            TDBInternal.expel(dataset.asDatasetGraph());
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, "could not release the TDB2 dataset in " + dir + ": "
+                    + e.getMessage(), e);
+            dataset.close();
+        }
     }
 }

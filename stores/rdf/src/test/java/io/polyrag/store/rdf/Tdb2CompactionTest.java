@@ -91,4 +91,24 @@ class Tdb2CompactionTest {
             assertThat(store.relations("d1")).isEqualTo(expected.getFirst());
         }
     }
+
+    @Test
+    void closing_lets_go_of_the_directory_so_another_process_can_open_it(@TempDir Path dir) {
+        List<Object> written = replaceSixTimes(new Tdb2Transport(dir));
+        org.apache.jena.dboe.base.file.Location storage = org.apache.jena.dboe.base.file.Location.create(
+                dir.resolve(generationsUnchecked(dir).getLast()));
+        assertThat(org.apache.jena.tdb2.sys.StoreConnection.isSetup(storage))
+                .as("TDB2 no longer holds the storage, nor its lock").isFalse();
+        try (SparqlRdfStore store = new SparqlRdfStore(new Tdb2Transport(dir), GRAPH)) {
+            assertThat(List.of(store.relations("d1"), store.counts())).as("reopened, nothing lost").isEqualTo(written);
+        }
+    }
+
+    private static List<String> generationsUnchecked(Path dir) {
+        try {
+            return generations(dir);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
 }
