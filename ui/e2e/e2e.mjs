@@ -57,6 +57,9 @@ try {
     // A report with a chart: the hit about it shows the figure's image, fetched and decoded by the browser.
     await page.getByLabel('Query').fill('quarterly sales by region');
     await page.getByRole('button', { name: 'Search', exact: true }).click();
+    // The previous query's hits stay on screen until the new ones arrive, and one of them has a figure too.
+    await page.waitForFunction(() => document.querySelector('.hit')?.textContent.includes('Regional sales report'),
+      null, T);
     const img = page.locator('.hit .figure img').first();
     await img.waitFor(T);
     await page.waitForFunction(() => { const i = document.querySelector('.hit .figure img');
