@@ -156,6 +156,7 @@ final class Components implements AutoCloseable {
             } else {
                 this.rdf = null;
             }
+            warnIfReplicasWouldSplit(config);
             StoreSet stores = new StoreSet(indexes);
             this.extractor = stores.needsGraph() ? track(extractor(config, context, llm, catalog)) : null;
             TokenCounter counter = e != null ? e.tokenCounter() : new WordTokenCounter();
@@ -230,6 +231,29 @@ final class Components implements AutoCloseable {
             return new LlmReranker(llm);
         }
         return Providers.find(RerankerProvider.class, name, Settings.RERANK_PROVIDER).open(context);
+    }
+
+    /**
+     * A shared catalog is how replicas run; an embedded graph or RDF store beside it (on by default) would hold only
+     * what this replica ingested. One replica over a shared catalog is fine, so this is a warning, not a refusal.
+     */
+    private void warnIfReplicasWouldSplit(Config config) {
+        if (!catalog.shared()) {
+            return;
+        }
+        List<String> local = new ArrayList<>();
+        if (graph != null && config.get(Settings.GRAPH_BACKEND).strip().equalsIgnoreCase("kuzu")) {
+            local.add("the graph store (kuzu): POLYRAG_GRAPH_BACKEND=neo4j or POLYRAG_GRAPH_ENABLED=false");
+        }
+        if (rdf != null && config.get(Settings.RDF_BACKEND).strip().equalsIgnoreCase("tdb2")) {
+            local.add("the RDF store (tdb2): POLYRAG_RDF_BACKEND=sparql or POLYRAG_RDF_ENABLED=false");
+        }
+        if (!local.isEmpty()) {
+            System.getLogger(Components.class.getName()).log(System.Logger.Level.WARNING, "the catalog is shared, "
+                    + "but " + String.join("; and ", local) + ". Embedded in this data directory, it holds only what "
+                    + "this process ingests: with more than one replica, each would answer from part of the "
+                    + "collection (docs/deploy.md)");
+        }
     }
 
     private <T extends AutoCloseable> T track(T resource) {

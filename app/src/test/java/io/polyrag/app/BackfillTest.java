@@ -118,7 +118,7 @@ class BackfillTest {
     @Test
     void the_graph_and_rdf_switched_on_after_ingest_get_their_entities_extracted_by_the_job() throws Exception {
         Path corpus = PolyragTest.corpus(tmp.resolve("corpus"));
-        try (Polyrag p = open(Map.of())) {
+        try (Polyrag p = open(Map.of("graph.enabled", "false", "rdf.enabled", "false"))) {
             p.ingest().paths(new PathIngest(List.of(corpus), null, List.of(), List.of()), ProgressListener.NONE);
         }
         Map<String, String> graph = Map.of("graph.enabled", "true", "rdf.enabled", "true", "graph.extractor",
@@ -144,7 +144,8 @@ class BackfillTest {
 
     @Test
     void only_an_enabled_store_can_be_back_filled() {
-        try (Polyrag p = open(Map.of("fulltext.enabled", "false"))) {
+        try (Polyrag p = open(Map.of("fulltext.enabled", "false", "graph.enabled", "false", "rdf.enabled",
+                "false"))) {
             for (String bad : new String[] {"graph", "fulltext", "nope", "../vector"}) {
                 assertThatThrownBy(() -> p.admin().reindex(bad)).as(bad).isInstanceOf(InvalidInputException.class)
                         .hasMessageStartingWith("modality: ").hasMessageContaining("[vector]");

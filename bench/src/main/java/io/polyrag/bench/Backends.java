@@ -90,6 +90,9 @@ public final class Backends {
             settings.put("ingest.workers", "0");
             settings.put("ingest.duplicates", "allow");
             settings.put("embedding.query.cache", "0");
+            // The stacks differ in where vectors and full text live; the graph and RDF arms are not compared here.
+            settings.put("graph.enabled", "false");
+            settings.put("rdf.enabled", "false");
             if (!vectors) {
                 settings.put("vector.enabled", "false");
                 settings.remove("vector.backend");

@@ -243,6 +243,9 @@ public final class HttpBench {
         pb.environment().put("POLYRAG_DATA_DIR", data.toString());
         // Every measured query is embedded by the model, as in the floor: no run is flattered by a remembered vector.
         pb.environment().put("POLYRAG_EMBEDDING_QUERY_CACHE", "0");
+        // Hybrid here is vector + full text, as in the floor; the index has no graph or RDF records.
+        pb.environment().put("POLYRAG_GRAPH_ENABLED", "false");
+        pb.environment().put("POLYRAG_RDF_ENABLED", "false");
         pb.redirectErrorStream(true).redirectOutput(Path.of(System.getProperty("java.io.tmpdir"),
                 "polyrag-http-bench-server.log").toFile());
         return pb.start();

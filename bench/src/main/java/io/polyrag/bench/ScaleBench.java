@@ -151,7 +151,8 @@ public final class ScaleBench {
     private static Config config(Path data, boolean replay) {
         Map<String, String> s = new LinkedHashMap<>(Map.of(Settings.DATA_DIR.key(), data.toString(),
                 Settings.INGEST_WORKERS.key(), "0", Settings.INGEST_DUPLICATES.key(), "allow",
-                Settings.EMBEDDING_QUERY_CACHE.key(), "0"));
+                Settings.EMBEDDING_QUERY_CACHE.key(), "0", Settings.GRAPH_ENABLED.key(), "false",
+                Settings.RDF_ENABLED.key(), "false"));
         if (replay) {
             s.put(Settings.EMBEDDING_PROVIDER.key(), "bench-replay");
         }

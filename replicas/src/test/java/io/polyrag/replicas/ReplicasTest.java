@@ -56,6 +56,9 @@ class ReplicasTest {
                 "POLYRAG_INGEST_WORKERS", "2",
                 "POLYRAG_INGEST_JOB_STALE_SECONDS", "5",
                 "POLYRAG_LOG_LEVEL", "warn"));
+        // Replicas share networked stores only: the embedded graph and RDF stores (on by default) are off.
+        shared.put("POLYRAG_GRAPH_ENABLED", "false");
+        shared.put("POLYRAG_RDF_ENABLED", "false");
         try (Replica a = new Replica("a", tmp.resolve("a"), shared).start();
                 Replica b = new Replica("b", tmp.resolve("b"), shared).start()) {
             a.awaitReady(Duration.ofSeconds(120));
