@@ -149,19 +149,27 @@ final class OfflineExtractor implements EntityExtractor {
             for (int i = 1; i < words.length; i++) {
                 glued[i] = at[i].getStart() == at[i - 1].getEnd();
             }
+            // A table's cells and a list's lines open like sentences: "| Order | Focal length | Typical use |"
+            // capitalises "Focal" and "Typical" for the same reason a sentence capitalises its first word.
+            boolean[] opens = new boolean[words.length];
+            opens[0] = true;
+            for (int i = 1; i < words.length; i++) {
+                opens[i] = words[i - 1].equals("|") || sentence.substring(at[i - 1].getEnd(), at[i].getStart())
+                        .indexOf('\n') >= 0;
+            }
             List<Span> found = spans(words, tags, glued);
             for (Span sp : found) {
-                if (sp.start() > 0) {
+                if (!opens[sp.start()]) {
                     named.addAll(List.of(Entity.key(sp.name()).split(" ")));
                 }
             }
-            sentences.add(new Sentence(sentence, words, tags, found));
+            sentences.add(new Sentence(sentence, words, tags, found, opens));
         }
         for (Sentence st : sentences) {
-            // A one-word name opening a sentence is a name only if the text also uses it inside a sentence, or it
-            // looks like one in any position (an acronym, a word with digits): "Born in Paris", "Saturday's
-            // market", "Gentle heating…" mis-tagged are not entities.
-            List<Span> found = st.found().stream().filter(sp -> sp.start() > 0 || sp.end() - sp.start() > 1
+            // A one-word name opening a sentence (a cell, a line) is a name only if the text also uses it inside a
+            // sentence, or it looks like one in any position (an acronym, a word with digits): "Born in Paris",
+            // "Saturday's market", "Gentle heating…" mis-tagged are not entities.
+            List<Span> found = st.found().stream().filter(sp -> !st.opens()[sp.start()] || sp.end() - sp.start() > 1
                     || named.contains(Entity.key(sp.name())) || looksLikeName(sp.name())).toList();
             for (Span sp : found) {
                 entities.add(Entity.of(sp.name(), sp.type()));
@@ -191,7 +199,7 @@ final class OfflineExtractor implements EntityExtractor {
         return new Extraction(entities, facts, 0);
     }
 
-    private record Sentence(String text, String[] words, String[] tags, List<Span> found) {
+    private record Sentence(String text, String[] words, String[] tags, List<Span> found, boolean[] opens) {
     }
 
     /**

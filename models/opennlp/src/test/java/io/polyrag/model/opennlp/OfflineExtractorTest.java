@@ -97,6 +97,18 @@ class OfflineExtractorTest {
     }
 
     @Test
+    void a_table_cell_or_a_line_opens_like_a_sentence() {
+        Extraction e = extractor.extract(List.of("""
+                | Order | Focal length (mm) | Typical use |
+                |---|---|---|
+                | First | 920 | Major coastal lights built by Fresnel |
+                Water | 375 | 75%
+                Flour | 450 | 90% from Varnholm Mills"""), Long.MAX_VALUE).getFirst();
+        assertThat(e.entities()).extracting(Entity::id).doesNotContain("focal", "typical", "water", "flour", "first");
+        assertThat(e.entities()).extracting(Entity::id).contains("fresnel");
+    }
+
+    @Test
     void sentences_that_cannot_hold_a_name_are_not_tagged_and_lose_nothing() {
         assertThat(OfflineExtractor.mayName("It rained all day in the valley.", "It rained all day.")).isFalse();
         assertThat(OfflineExtractor.mayName("Then it rained in Pellmar.", "")).isTrue();
