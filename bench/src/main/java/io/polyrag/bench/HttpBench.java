@@ -47,6 +47,7 @@ import tools.jackson.databind.json.JsonMapper;
  * same directory and driven by {@code wrk} (Debian's package) on loopback, GET {@code /v1/search}, at each
  * concurrency, for full text alone, vectors alone and hybrid; every request a different query (the dataset's queries,
  * then the same with words of the next query appended, so none repeats within a measured run), after a warm-up.
+ * With {@code --repeats N} each figure is run N times, the concurrencies alternating, and its median printed.
  * Prints a table with each figure's ratio to its floor and writes {@code --json FILE} when asked.
  */
 public final class HttpBench {
@@ -71,6 +72,10 @@ public final class HttpBench {
         List<Integer> concurrency = java.util.Arrays.stream(opts.getOrDefault("concurrency", "1,8,32").split(","))
                 .map(String::strip).map(Integer::valueOf).toList();
         int port = Integer.parseInt(opts.getOrDefault("port", "18099"));
+        int repeats = Integer.parseInt(opts.getOrDefault("repeats", "1"));
+        if (repeats < 1 || seconds < 1) {
+            throw new IllegalArgumentException("--repeats and --seconds must be at least 1");
+        }
         List<String> queries = distinct(new ArrayList<>(ds.queries().values()), 12_000);
         Path work = Files.createTempDirectory("polyrag-http-bench");
         Path queryFile = work.resolve("queries.txt");
@@ -96,6 +101,11 @@ public final class HttpBench {
             floorOut.put(name, Map.of("p50Ms", Bench.pct(t, 0.5), "p99Ms", Bench.pct(t, 0.99), "qps",
                     t.length / (java.util.Arrays.stream(t).sum() / 1e9)));
         });
+        long[] oneThread = floors.get("hybrid");
+        double oneThreadQps = oneThread.length / (java.util.Arrays.stream(oneThread).sum() / 1e9);
+        System.out.printf(Locale.ROOT, "  %-44s %8s %8s %8.1f   (%.2fx its one-thread rate)%n", "hybrid, two threads",
+                "", "", twoThreadQps, twoThreadQps / oneThreadQps);
+        floorOut.put("hybridTwoThreads", Map.of("qps", twoThreadQps, "overOneThread", twoThreadQps / oneThreadQps));
         out.put("floor", floorOut);
 
         Process server = serve(Path.of(opts.getOrDefault("root", ".")), data, port);
@@ -110,8 +120,15 @@ public final class HttpBench {
                 // Warm-up, not reported: longer for the first run, which meets a cold JIT.
                 wrk(lua, port, mode, 1, Math.max(5, seconds) * (first ? 3 : 1));
                 first = false;
+                // Repeats alternate the concurrencies, so a drift of the machine's speed reaches each of them.
+                Map<Integer, List<Map<String, Double>>> runs = new LinkedHashMap<>();
+                for (int r = 0; r < repeats; r++) {
+                    for (int c : concurrency) {
+                        runs.computeIfAbsent(c, k -> new ArrayList<>()).add(wrk(lua, port, mode, c, seconds));
+                    }
+                }
                 for (int c : concurrency) {
-                    Map<String, Double> r = wrk(lua, port, mode, c, seconds);
+                    Map<String, Double> r = medians(runs.get(c));
                     long[] f = floors.get(floor);
                     double fp50 = Bench.pct(f, 0.5);
                     double fp99 = Bench.pct(f, 0.99);
@@ -122,10 +139,16 @@ public final class HttpBench {
                     Map<String, Object> row = new LinkedHashMap<>();
                     row.put("run", name);
                     row.put("concurrency", c);
+                    row.put("repeats", repeats);
                     row.putAll(Map.of("p50Ms", r.get("p50"), "p95Ms", r.get("p95"), "p99Ms", r.get("p99"), "qps",
                             r.get("qps"), "errors", r.get("errors"), "p50OverFloorP50", r.get("p50") / fp50,
-                            "p99OverFloorP99", r.get("p99") / fp99, "qpsOverFloorQps", r.get("qps")
-                                    / (f.length / (java.util.Arrays.stream(f).sum() / 1e9))));
+                            "p99OverFloorP99", r.get("p99") / fp99, "p99OverFloorP50", r.get("p99") / fp50,
+                            "qpsOverFloorQps", r.get("qps") / (f.length / (java.util.Arrays.stream(f).sum() / 1e9)),
+                            "p50MinusFloorP50Ms", r.get("p50") - fp50));
+                    if (floor.equals("hybrid")) {
+                        row.put("p50OverDepthFloorP50", r.get("p50") / Bench.pct(floors.get("hybrid at polyrag's depth"),
+                                0.5));
+                    }
                     rows.add(row);
                 }
             }
@@ -137,6 +160,17 @@ public final class HttpBench {
         if (opts.containsKey("json")) {
             Files.writeString(Path.of(opts.get("json")), JSON.writerWithDefaultPrettyPrinter().writeValueAsString(out));
         }
+    }
+
+    /** Each figure's median over the repeated runs (errors: their sum). */
+    private static Map<String, Double> medians(List<Map<String, Double>> runs) {
+        Map<String, Double> out = new HashMap<>();
+        for (String k : runs.getFirst().keySet()) {
+            double[] v = runs.stream().mapToDouble(r -> r.get(k)).sorted().toArray();
+            out.put(k, k.equals("errors") ? java.util.Arrays.stream(v).sum() : v.length % 2 == 1 ? v[v.length / 2]
+                    : (v[v.length / 2 - 1] + v[v.length / 2]) / 2);
+        }
+        return out;
     }
 
     /** The queries, then each with the first words of the next appended, until {@code max} distinct ones. */
@@ -167,16 +201,46 @@ public final class HttpBench {
             Consumer<String> dense = q -> ids(knn, new KnnFloatVectorQuery("vector", model.embedQuery(q), 20), 10);
             Consumer<String> hybrid = q -> rrf(ids(knn, new KnnFloatVectorQuery("vector", model.embedQuery(q), 20),
                     10), ids(bm25, bm25(analyzer, q), 10));
+            int depth = config.get(Settings.SEARCH_CANDIDATES);
+            Consumer<String> atDepth = q -> rrf(idsFromDocValues(knn, new KnnFloatVectorQuery("vector",
+                    model.embedQuery(q), depth), depth), idsFromDocValues(bm25, bm25(analyzer, q), depth));
             // Warmed as long as the server is (a full pass each), so the JIT flatters neither side.
-            for (Consumer<String> c : List.of(lexical, dense, hybrid)) {
+            for (Consumer<String> c : List.of(lexical, dense, hybrid, atDepth)) {
                 queries.forEach(c);
             }
             out.put("bm25", Bench.time(queries, lexical));
             out.put("vector", Bench.time(queries, dense));
             out.put("hybrid", Bench.time(queries, hybrid));
+            out.put("hybrid at polyrag's depth", Bench.time(queries, atDepth));
+            twoThreadQps = twoThreads(queries, hybrid);
         }
         return out;
     }
+
+    /** The floor's hybrid rate with both cores busy: two threads, each searching every other query. */
+    private static double twoThreads(List<String> queries, Consumer<String> search) {
+        long t0 = System.nanoTime();
+        try (var pool = java.util.concurrent.Executors.newFixedThreadPool(2)) {
+            List<java.util.concurrent.Future<?>> halves = new ArrayList<>();
+            for (int t = 0; t < 2; t++) {
+                int first = t;
+                halves.add(pool.submit(() -> {
+                    for (int i = first; i < queries.size(); i += 2) {
+                        search.accept(queries.get(i));
+                    }
+                }));
+            }
+            for (var half : halves) {
+                half.get();
+            }
+        } catch (InterruptedException | java.util.concurrent.ExecutionException e) {
+            throw new IllegalStateException("the floor's two-thread run failed: " + e, e);
+        }
+        return queries.size() / ((System.nanoTime() - t0) / 1e9);
+    }
+
+    /** Set by {@link #floors}: the floor's hybrid queries per second on two threads. */
+    private static double twoThreadQps;
 
     static Path vectorDir(Path data) throws IOException {
         Path models = data.resolve("vectors");
@@ -215,6 +279,33 @@ public final class HttpBench {
                 out.add(fields.document(d.doc, Set.of("chunk_id")).get("chunk_id"));
             }
             return out;
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * The top {@code k} hits' chunk ids, read the fastest way the index offers: the binary doc values polyrag writes
+     * (documents written before them fall back to the stored field).
+     */
+    static List<String> idsFromDocValues(IndexSearcher s, org.apache.lucene.search.Query q, int k) {
+        try {
+            ScoreDoc[] docs = s.search(q, k).scoreDocs;
+            String[] out = new String[docs.length];
+            Integer[] order = new Integer[docs.length];
+            for (int i = 0; i < order.length; i++) {
+                order[i] = i;
+            }
+            java.util.Arrays.sort(order, java.util.Comparator.comparingInt(i -> docs[i].doc));
+            var leaves = s.getIndexReader().leaves();
+            for (int i : order) {
+                int leaf = org.apache.lucene.index.ReaderUtil.subIndex(docs[i].doc, leaves);
+                var values = leaves.get(leaf).reader().getBinaryDocValues("chunk_id_bytes");
+                int local = docs[i].doc - leaves.get(leaf).docBase;
+                out[i] = values != null && values.advanceExact(local) ? values.binaryValue().utf8ToString()
+                        : s.storedFields().document(docs[i].doc, Set.of("chunk_id")).get("chunk_id");
+            }
+            return java.util.Arrays.asList(out);
         } catch (IOException e) {
             throw new java.io.UncheckedIOException(e);
         }
@@ -303,7 +394,7 @@ public final class HttpBench {
         String v = opts.get(key);
         if (v == null) {
             throw new IllegalArgumentException("--" + key + " is required: bench/http --data DIR --dataset DIR "
-                    + "[--seconds N] [--concurrency 1,8,32] [--port N] [--json FILE]");
+                    + "[--seconds N] [--repeats N] [--concurrency 1,8,32] [--port N] [--json FILE]");
         }
         return v;
     }

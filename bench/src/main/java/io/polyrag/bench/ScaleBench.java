@@ -248,6 +248,8 @@ public final class ScaleBench {
                 runs.put("floor vector", floor::vector);
                 runs.put("polyrag vector", s -> p.search().run(request(s, Set.of(Modality.VECTOR))));
                 runs.put("floor hybrid", floor::hybrid);
+                int depth = config.get(Settings.SEARCH_CANDIDATES);
+                runs.put("floor hybrid at polyrag's depth", s -> floor.hybridAtDepth(s, depth));
                 runs.put("polyrag hybrid", s -> p.search().run(request(s, Set.of())));
                 if (n <= PEER_MAX_CHUNKS) {
                     // LangChain4j's in-memory store (an exact scan in plain Java) over the same vectors, the query
@@ -335,6 +337,17 @@ public final class ScaleBench {
 
         List<String> hybrid(String q) {
             return HttpBench.rrf(vector(q), bm25(q));
+        }
+
+        /**
+         * The floor with polyrag's parameters: each leg's top {@code depth} (HNSW asked for {@code depth}), their ids
+         * from doc values, the two lists fused by the same RRF and cut to the top 10.
+         */
+        List<String> hybridAtDepth(String q, int depth) {
+            List<String> fused = HttpBench.rrf(HttpBench.idsFromDocValues(knn, new KnnFloatVectorQuery("vector",
+                    model.embedQuery(q), depth), depth), HttpBench.idsFromDocValues(bm25, HttpBench.bm25(analyzer, q),
+                    depth));
+            return fused.subList(0, Math.min(10, fused.size()));
         }
 
         /** HNSW top 10 against an exact scan's, with the floor's 20 candidates and polyrag's 100. */
@@ -503,6 +516,13 @@ public final class ScaleBench {
                 System.out.printf(Locale.ROOT, "  %10s  polyrag %-11s %8.2f %8.2f %8.1f %11.2f %11.2f%n", "", pair[0],
                         p.get("p50Ms"), p.get("p99Ms"), p.get("qps"), p.get("p50Ms") / f.get("p50Ms"),
                         p.get("p99Ms") / f.get("p99Ms"));
+            }
+            Map<String, Double> deep = s.get("floor hybrid at polyrag's depth");
+            if (deep != null) {
+                Map<String, Double> p = s.get("polyrag hybrid");
+                System.out.printf(Locale.ROOT, "  %10s  floor hybrid, polyrag's depth %8.2f %8.2f %8.1f   (polyrag hybrid "
+                        + "%.2f / %.2f of it)%n", "", deep.get("p50Ms"), deep.get("p99Ms"), deep.get("qps"),
+                        p.get("p50Ms") / deep.get("p50Ms"), p.get("p99Ms") / deep.get("p99Ms"));
             }
             Map<String, Double> peer = s.get("langchain4j vector");
             if (peer != null) {
