@@ -56,4 +56,24 @@ class H2CatalogTest extends CatalogContract {
         // Compact already: closing again leaves it as it is.
         assertThat(Files.size(file)).isLessThanOrEqualTo(after + (1 << 20));
     }
+
+    @Test
+    void the_page_cache_is_the_setting_or_an_eighth_of_the_heap_within_bounds() throws Exception {
+        assertThat(H2CatalogProvider.cacheKb(200, 4L << 30)).isEqualTo(200L << 10);
+        assertThat(H2CatalogProvider.cacheKb(0, 4L << 30)).isEqualTo(512L << 10);
+        assertThat(H2CatalogProvider.cacheKb(0, 256L << 20)).isEqualTo(64L << 10);
+        assertThat(H2CatalogProvider.cacheKb(0, 64L << 30)).isEqualTo(1024L << 10);
+        // The setting reaches the database the provider opens.
+        var config = io.polyrag.core.config.Config.load(java.util.Map.of(), java.util.Map.of(
+                io.polyrag.core.config.Settings.CATALOG_CACHE_MB.key(), "200"));
+        try (CatalogAndJobs c = new H2CatalogProvider().open(new io.polyrag.core.spi.ProviderContext(config, own));
+                var db = java.sql.DriverManager.getConnection("jdbc:h2:file:" + own.resolve("catalog")
+                        .toAbsolutePath().resolve("polyrag") + ";MODE=PostgreSQL;DATABASE_TO_LOWER=TRUE", "polyrag",
+                        "");
+                var rs = db.createStatement().executeQuery("SELECT setting_value FROM information_schema.settings "
+                        + "WHERE setting_name = 'info.CACHE_MAX_SIZE'")) {
+            assertThat(rs.next()).isTrue();
+            assertThat(rs.getString(1)).as("MB").isEqualTo("200");
+        }
+    }
 }
