@@ -95,9 +95,9 @@ public final class Suite {
         }
         List<Target> targets = targets(run, scale, sizes, http);
         System.out.printf("%ntargets (2 cores; every ratio to the raw-library floor measured in the same run)%n");
-        System.out.println("  target                                                         bound   measured   met");
+        System.out.printf("  %-78s %10s %10s   met%n", "target", "bound", "measured");
         for (Target t : targets) {
-            System.out.printf(Locale.ROOT, "  %-60s %s %7.2f%s %10.2f%s   %s%n", t.name(), t.atMost() ? "<=" : ">=",
+            System.out.printf(Locale.ROOT, "  %-78s %s %7.2f%-1s %9.3f%-1s   %s%n", t.name(), t.atMost() ? "<=" : ">=",
                     t.bound(), t.unit(), t.measured(), t.unit(), t.met() ? "yes" : "NO");
         }
         // What bounds the concurrency target: the model runs one query per core, so not even the floor itself (the
