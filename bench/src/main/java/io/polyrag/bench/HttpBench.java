@@ -2,9 +2,7 @@ package io.polyrag.bench;
 
 import io.polyrag.core.config.Config;
 import io.polyrag.core.config.Settings;
-import io.polyrag.core.port.Embedder;
 import io.polyrag.eval.BeirDataset;
-import io.polyrag.model.onnx.OnnxEmbedderProvider;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -24,18 +22,13 @@ import java.util.Map;
 import java.util.Set;
 import java.util.function.Consumer;
 import org.apache.lucene.analysis.Analyzer;
-import org.apache.lucene.analysis.en.EnglishAnalyzer;
 import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
-import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.Term;
 import org.apache.lucene.search.BooleanClause;
 import org.apache.lucene.search.BooleanQuery;
 import org.apache.lucene.search.IndexSearcher;
-import org.apache.lucene.search.KnnFloatVectorQuery;
 import org.apache.lucene.search.ScoreDoc;
 import org.apache.lucene.search.TermQuery;
-import org.apache.lucene.search.similarities.BM25Similarity;
-import org.apache.lucene.store.FSDirectory;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -189,30 +182,17 @@ public final class HttpBench {
     /** BM25, vector (embed + HNSW) and hybrid (both, one after the other, and RRF) with the libraries themselves. */
     private static Map<String, long[]> floors(Config config, Path data, List<String> queries) throws IOException {
         Map<String, long[]> out = new LinkedHashMap<>();
-        try (DirectoryReader text = DirectoryReader.open(FSDirectory.open(data.resolve("fulltext")));
-                Embedder model = OnnxEmbedderProvider.open(config);
-                DirectoryReader vectors = DirectoryReader.open(FSDirectory.open(vectorDir(data)))) {
-            IndexSearcher bm25 = new IndexSearcher(text);
-            bm25.setSimilarity(new BM25Similarity(config.get(Settings.BM25_K1).floatValue(),
-                    config.get(Settings.BM25_B).floatValue()));
-            IndexSearcher knn = new IndexSearcher(vectors);
-            Analyzer analyzer = new EnglishAnalyzer();
-            Consumer<String> lexical = q -> ids(bm25, bm25(analyzer, q), 10);
-            Consumer<String> dense = q -> ids(knn, new KnnFloatVectorQuery("vector", model.embedQuery(q), 20), 10);
-            Consumer<String> hybrid = q -> rrf(ids(knn, new KnnFloatVectorQuery("vector", model.embedQuery(q), 20),
-                    10), ids(bm25, bm25(analyzer, q), 10));
+        try (ScaleBench.Floor floor = new ScaleBench.Floor(config, data)) {
             int depth = config.get(Settings.SEARCH_CANDIDATES);
-            Consumer<String> atDepth = q -> rrf(idsFromDocValues(knn, new KnnFloatVectorQuery("vector",
-                    model.embedQuery(q), depth), depth), idsFromDocValues(bm25, bm25(analyzer, q), depth));
+            Map<String, Consumer<String>> runs = new LinkedHashMap<>();
+            runs.put("bm25", floor::bm25);
+            runs.put("vector", floor::vector);
+            runs.put("hybrid", floor::hybrid);
+            runs.put("hybrid at polyrag's depth", q -> floor.hybridAtDepth(q, depth));
             // Warmed as long as the server is (a full pass each), so the JIT flatters neither side.
-            for (Consumer<String> c : List.of(lexical, dense, hybrid, atDepth)) {
-                queries.forEach(c);
-            }
-            out.put("bm25", Bench.time(queries, lexical));
-            out.put("vector", Bench.time(queries, dense));
-            out.put("hybrid", Bench.time(queries, hybrid));
-            out.put("hybrid at polyrag's depth", Bench.time(queries, atDepth));
-            twoThreadQps = twoThreads(queries, hybrid);
+            runs.values().forEach(queries::forEach);
+            runs.forEach((name, run) -> out.put(name, Bench.time(queries, run)));
+            twoThreadQps = twoThreads(queries, runs.get("hybrid"));
         }
         return out;
     }

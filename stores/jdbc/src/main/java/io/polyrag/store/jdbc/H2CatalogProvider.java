@@ -25,8 +25,8 @@ public final class H2CatalogProvider implements CatalogProvider {
 
     @Override
     public CatalogAndJobs open(ProviderContext context) {
-        return open(context.dataDir().resolve("catalog"), java.time.Clock.systemUTC(), COMPACT_MIN_BYTES,
-                ";CACHE_SIZE=" + cacheKb(context.config().get(io.polyrag.core.config.Settings.CATALOG_CACHE_MB),
+        return open(context.dataDir().resolve("catalog"), java.time.Clock.systemUTC(), COMPACT_MIN_BYTES, "",
+                cacheKb(context.config().get(io.polyrag.core.config.Settings.CATALOG_CACHE_MB),
                         Runtime.getRuntime().maxMemory()));
     }
 
@@ -56,6 +56,11 @@ public final class H2CatalogProvider implements CatalogProvider {
      * close, and {@code urlSettings} ({@code ;NAME=value...}) are added to the database URL.
      */
     static JdbcCatalog open(Path dir, java.time.Clock clock, long compactMinBytes, String urlSettings) {
+        return open(dir, clock, compactMinBytes, urlSettings, cacheKb(0, Runtime.getRuntime().maxMemory()));
+    }
+
+    /** Like {@link #open(Path, java.time.Clock, long, String)}, with H2's page cache of {@code cacheKb} KB. */
+    static JdbcCatalog open(Path dir, java.time.Clock clock, long compactMinBytes, String urlSettings, long cacheKb) {
         try {
             Files.createDirectories(dir);
         } catch (java.io.IOException e) {
@@ -65,9 +70,7 @@ public final class H2CatalogProvider implements CatalogProvider {
                 + ";MODE=PostgreSQL;DATABASE_TO_LOWER=TRUE;DEFAULT_NULL_ORDERING=HIGH;LOCK_TIMEOUT=10000"
                 // Each commit reaches the file before it returns (H2's default waits up to 500 ms), so what polyrag
                 // acknowledges survives the process being killed; the Lucene stores commit durably too.
-                + ";WRITE_DELAY=0" + urlSettings
-                + (urlSettings.contains(";CACHE_SIZE=") ? "" : ";CACHE_SIZE=" + cacheKb(0, Runtime.getRuntime()
-                        .maxMemory()));
+                + ";WRITE_DELAY=0;CACHE_SIZE=" + cacheKb + urlSettings;
         java.util.concurrent.atomic.AtomicReference<HikariDataSource> pool =
                 new java.util.concurrent.atomic.AtomicReference<>(connect(url, dir));
         return new JdbcCatalog(pool.get(), dir.toString(), () -> {
