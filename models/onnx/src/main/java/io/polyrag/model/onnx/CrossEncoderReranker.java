@@ -33,6 +33,7 @@ public final class CrossEncoderReranker implements Reranker, AutoCloseable {
     private final Path dir;
     private final OrtEnvironment env;
     private final OrtSession session;
+    private final io.polyrag.core.InFlight inFlight = new io.polyrag.core.InFlight("the cross-encoder");
     private final HuggingFaceTokenizer tokenizer;
     private final EncoderInputs inputs;
     private final ExecutorService pool;
@@ -80,11 +81,20 @@ public final class CrossEncoderReranker implements Reranker, AutoCloseable {
         if (pool == null || passages.size() == 1) {
             List<Double> out = new ArrayList<>(passages.size());
             for (String p : passages) {
-                out.add(score(tokenizer.encode(query, p, true, false)));
+                out.add(score(query, p));
             }
             return out;
         }
-        return ModelRuns.map(pool, passages, p -> score(tokenizer.encode(query, p, true, false)), "reranking");
+        return ModelRuns.map(pool, passages, p -> score(query, p), "reranking");
+    }
+
+    private double score(String query, String passage) {
+        inFlight.enter();
+        try {
+            return score(tokenizer.encode(query, passage, true, false));
+        } finally {
+            inFlight.exit();
+        }
     }
 
     private double score(Encoding enc) {
@@ -117,10 +127,14 @@ public final class CrossEncoderReranker implements Reranker, AutoCloseable {
         return value.getClass().getSimpleName();
     }
 
+    /** Refuses new runs, waits for those in flight, then frees the native session (never under a running one). */
     @Override
     public void close() {
         if (pool != null) {
-            pool.shutdownNow();
+            pool.shutdown();
+        }
+        if (!inFlight.close(java.time.Duration.ofSeconds(10))) {
+            return;
         }
         try {
             session.close();

@@ -7,6 +7,7 @@ import ai.onnxruntime.OrtEnvironment;
 import ai.onnxruntime.OrtException;
 import ai.onnxruntime.OrtSession;
 import io.polyrag.core.ConfigException;
+import io.polyrag.core.InFlight;
 import io.polyrag.core.PolyragException;
 import io.polyrag.core.port.Embedder;
 import io.polyrag.core.port.TokenCounter;
@@ -34,6 +35,8 @@ public final class OnnxEmbedder implements Embedder {
     private final HuggingFaceTokenizer tokenizer;
     private final HuggingFaceTokenizer counter;
     private final ExecutorService pool;
+    /** Model and tokenizer runs in flight: closing waits for them before freeing native memory. */
+    private final InFlight inFlight = new InFlight("the embedding model");
     private final int dimension;
     private final EncoderInputs inputs;
     private final String modelId;
@@ -117,7 +120,17 @@ public final class OnnxEmbedder implements Embedder {
 
     @Override
     public TokenCounter tokenCounter() {
-        return text -> text.isEmpty() ? 0 : counter.encode(text, false, false).getIds().length;
+        return text -> {
+            if (text.isEmpty()) {
+                return 0;
+            }
+            inFlight.enter();
+            try {
+                return counter.encode(text, false, false).getIds().length;
+            } finally {
+                inFlight.exit();
+            }
+        };
     }
 
     @Override
@@ -135,6 +148,15 @@ public final class OnnxEmbedder implements Embedder {
 
     /** Tokenises, runs the model, pools and normalises one text. */
     private float[] run(String text) {
+        inFlight.enter();
+        try {
+            return runInside(text);
+        } finally {
+            inFlight.exit();
+        }
+    }
+
+    private float[] runInside(String text) {
         Encoding enc = tokenizer.encode(text, true, false);
         long[] mask = enc.getAttentionMask();
         Map<String, OnnxTensor> tensors = Map.of();
@@ -213,9 +235,17 @@ public final class OnnxEmbedder implements Embedder {
         return v;
     }
 
+    /**
+     * Refuses new runs, lets the ones in flight finish (up to ten seconds), then frees the session and tokenizers:
+     * freeing them under a running model crashes the process (SIGTERM during an ingest did). Runs still going after
+     * the wait leave them to the process's end.
+     */
     @Override
     public void close() {
-        pool.shutdownNow();
+        pool.shutdown();
+        if (!inFlight.close(java.time.Duration.ofSeconds(10))) {
+            return;
+        }
         try {
             session.close();
         } catch (OrtException e) {

@@ -425,13 +425,28 @@ final class KuzuGraphStore implements GraphStore {
         writeLock.lock();
         try {
             closed = true;
+            // Every reader back first: closing the database under a query still running on a borrowed connection
+            // crashes the process (native code). A query that outlives the wait leaves Kuzu to the process's end.
+            List<Connection> all = new ArrayList<>();
+            long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
+            while (all.size() < READERS) {
+                Connection c = readers.poll(Math.max(0, deadline - System.nanoTime()),
+                        java.util.concurrent.TimeUnit.NANOSECONDS);
+                if (c == null) {
+                    System.getLogger(KuzuGraphStore.class.getName()).log(System.Logger.Level.WARNING, "a graph "
+                            + "query was still running 10 s into shutdown: the Kuzu graph in " + dir + " is left for "
+                            + "the process's end to close");
+                    return;
+                }
+                all.add(c);
+            }
             prepared.values().forEach(m -> m.values().forEach(PreparedStatement::close));
             prepared.clear();
-            List<Connection> all = new ArrayList<>();
-            readers.drainTo(all);
             all.forEach(Connection::close);
             writer.close();
             database.close();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         } finally {
             writeLock.unlock();
         }
@@ -462,13 +477,19 @@ final class KuzuGraphStore implements GraphStore {
     }
 
     private <T> T read(java.util.function.Function<Connection, T> work) {
-        ensureOpen();
-        Connection c;
+        Connection c = null;
         try {
-            c = readers.take();
+            while (c == null) {
+                ensureOpen(); // closing takes every connection back: a reader waiting then must not wait forever
+                c = readers.poll(100, java.util.concurrent.TimeUnit.MILLISECONDS);
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new StoreException("interrupted while waiting for a graph connection", e);
+        }
+        if (closed) {
+            readers.add(c);
+            ensureOpen();
         }
         try {
             return work.apply(c);
