@@ -165,6 +165,8 @@ final class Components implements AutoCloseable {
                     stores, new IngestPipeline.Options(config.get(Settings.INGEST_BATCH_DOCUMENTS),
                             config.get(Settings.INGEST_MAX_FILE_MB) * 1024L * 1024L, signature(config, e),
                             config.get(Settings.INGEST_DUPLICATES).equals("skip")));
+            pipeline.extractionTime(java.time.Duration.ofMillis(config.get(Settings.GRAPH_EXTRACT_CHUNK_MS)),
+                    java.time.Duration.ofSeconds(config.get(Settings.GRAPH_EXTRACT_BATCH_SECONDS)));
             pipeline.figures(new IngestPipeline.FigureOptions(blobs, io.polyrag.core.model.FigureMode.parse(
                     config.get(Settings.FIGURES_EXTRACT)), config.get(Settings.FIGURES_FILE_MAX),
                     config.get(Settings.FIGURES_FILE_MAX_MB) * 1024L * 1024L, config.get(Settings.FIGURES_INGEST_MAX),

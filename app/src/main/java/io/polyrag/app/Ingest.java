@@ -7,6 +7,7 @@ import io.polyrag.app.api.PathIngestReport;
 import io.polyrag.app.api.TextIngest;
 import io.polyrag.core.InvalidInputException;
 import io.polyrag.core.config.Settings;
+import io.polyrag.core.fs.Confinement;
 import io.polyrag.core.model.Ids;
 import io.polyrag.core.model.IngestEstimate;
 import io.polyrag.core.model.IngestReport;
@@ -39,10 +40,20 @@ public final class Ingest {
 
     /** Ingests files and directories. */
     public PathIngestReport paths(PathIngest request, ProgressListener listener) {
-        FileSources.Listing listing = list(request);
+        return paths(request, listener, Confinement.NONE, () -> false);
+    }
+
+    /**
+     * Ingests files read only as {@code confinement} allows (a sync source's folders), stopping before the next file
+     * once {@code canceled} says so.
+     */
+    PathIngestReport paths(PathIngest request, ProgressListener listener, Confinement confinement,
+            java.util.function.BooleanSupplier canceled) {
+        FileSources.Listing listing = FileSources.list(request.paths(), request.includes(), request.excludes(),
+                components.parser::acceptsName, confinement);
+        IngestPipeline.Run plain = run(components, request.skipGraph());
         IngestReport r = components.pipeline.ingest(listing.inputs(), Scope.bind(tenant, request.knowledgeBase())
-                .storageName(),
-                run(components, request.skipGraph()), listener);
+                .storageName(), new IngestPipeline.Run(plain.skipGraph(), plain.tokenBudget(), canceled), listener);
         if (listing.errors().isEmpty()) {
             return new PathIngestReport(r, listing.skipped());
         }
@@ -90,6 +101,14 @@ public final class Ingest {
 
     /** Ingests one inline text. The same text (or the same uri) is the same document. */
     public IngestReport text(TextIngest request) {
+        return text(request, () -> false);
+    }
+
+    /**
+     * Like {@link #text(TextIngest)}, stopping without writing anything once {@code canceled} says so (the client
+     * that asked has gone): checked while the text is embedded and before it is written.
+     */
+    public IngestReport text(TextIngest request, java.util.function.BooleanSupplier canceled) {
         if (request.text() == null || request.text().isBlank()) {
             throw new InvalidInputException("text is empty: give the content to ingest");
         }
@@ -116,9 +135,10 @@ public final class Ingest {
         // An HTML page's own <title> wins when it has one; plain text and Markdown are named by their first line.
         String title = request.title() != null && !request.title().isBlank() ? request.title().strip()
                 : ext.equals(".html") ? "text" : titleOf(request.text());
+        IngestPipeline.Run plain = run(components, request.skipGraph());
         return components.pipeline.ingest(List.of(IngestInput.ofText(uri, title + ext, request.text())),
-                Scope.bind(tenant, request.knowledgeBase()).storageName(), run(components, request.skipGraph()),
-                ProgressListener.NONE);
+                Scope.bind(tenant, request.knowledgeBase()).storageName(), new IngestPipeline.Run(plain.skipGraph(),
+                        plain.tokenBudget(), canceled), ProgressListener.NONE);
     }
 
     /** What this server accepts: media types, file extensions, the size limit, and whether OCR is available. */

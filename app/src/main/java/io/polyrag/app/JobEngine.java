@@ -58,7 +58,7 @@ final class JobEngine implements AutoCloseable {
         int workers = config.get(Settings.WORKER_ENABLED) ? config.get(Settings.INGEST_WORKERS) : 0;
         runner = new JobRunner(store, this::handler, this::changed, metrics, workers,
                 Duration.ofSeconds(config.get(Settings.INGEST_JOB_STALE_SECONDS)),
-                config.get(Settings.INGEST_JOB_ATTEMPTS));
+                config.get(Settings.INGEST_JOB_ATTEMPTS), Duration.ofSeconds(config.get(Settings.INGEST_JOB_SLICE_SECONDS)));
         if (store instanceof io.polyrag.core.port.Catalog c && c.shared()) {
             feed = Thread.ofVirtual().name("polyrag-job-feed").start(this::follow);
         }

@@ -22,7 +22,7 @@ public final class JobEvents {
     /**
      * One event.
      *
-     * @param id increasing from 1 in this process
+     * @param id increasing from 1 in this process, per tenant: a tenant's ids say nothing of another's events
      * @param tenant whose job it is (empty: the local tenant)
      * @param type {@code created}, {@code progress} or {@code finished}
      * @param job the job as it was then
@@ -33,7 +33,8 @@ public final class JobEvents {
     private final ArrayDeque<Event> ring = new ArrayDeque<>();
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition added = lock.newCondition();
-    private long lastId;
+    /** Each tenant's newest event id. */
+    private final java.util.Map<String, Long> lastIds = new java.util.HashMap<>();
     private boolean closed;
     private volatile long lastReadNanos = System.nanoTime() - java.util.concurrent.TimeUnit.HOURS.toNanos(1);
     private final java.util.concurrent.atomic.AtomicInteger waiting = new java.util.concurrent.atomic.AtomicInteger();
@@ -44,7 +45,8 @@ public final class JobEvents {
             if (ring.size() == CAPACITY) {
                 ring.removeFirst();
             }
-            ring.addLast(new Event(++lastId, job.tenant(), type, job));
+            String tenant = job.tenant() == null ? "" : job.tenant();
+            ring.addLast(new Event(lastIds.merge(tenant, 1L, Long::sum), tenant, type, job));
             added.signalAll();
         } finally {
             lock.unlock();
@@ -70,28 +72,30 @@ public final class JobEvents {
         lock.lock();
         try {
             while (!closed) {
-                // The ring is in id order: walk back from the newest only as far as afterId, so a woken subscriber
-                // reads what is new, not the whole ring (a thousand subscribers wake on every event).
-                List<Event> out = new ArrayList<>();
-                for (var it = ring.descendingIterator(); it.hasNext(); ) {
-                    Event e = it.next();
-                    if (e.id() <= afterId) {
-                        break;
+                // Nothing new for this tenant: no need to look at the ring (a thousand subscribers wake on every
+                // event). Else walk back from the newest only as far as the tenant's afterId: the ring is in order.
+                if (lastIds.getOrDefault(tenant.id(), 0L) > afterId) {
+                    List<Event> out = new ArrayList<>();
+                    for (var it = ring.descendingIterator(); it.hasNext(); ) {
+                        Event e = it.next();
+                        if (e.tenant().equals(tenant.id())) {
+                            if (e.id() <= afterId) {
+                                break;
+                            }
+                            out.add(e);
+                        }
                     }
-                    if (e.tenant().equals(tenant.id())) {
-                        out.add(e);
+                    java.util.Collections.reverse(out);
+                    if (!out.isEmpty()) {
+                        return out;
                     }
-                }
-                java.util.Collections.reverse(out);
-                if (!out.isEmpty()) {
-                    return out;
                 }
                 long left = deadline - System.nanoTime();
                 if (left <= 0) {
                     return List.of();
                 }
-                // Skip what this tenant has already passed, so the next look starts from the newest id.
-                afterId = Math.max(afterId, lastId);
+                // Events the ring no longer holds are not waited for again.
+                afterId = Math.max(afterId, lastIds.getOrDefault(tenant.id(), 0L));
                 added.await(left, TimeUnit.NANOSECONDS);
             }
             return List.of();
@@ -108,11 +112,11 @@ public final class JobEvents {
         return waiting.get() > 0 || System.nanoTime() - lastReadNanos < within.toNanos();
     }
 
-    /** The newest id so far (a subscriber with no Last-Event-ID starts here). */
-    long lastId() {
+    /** {@code tenant}'s newest event id so far (a subscriber with no Last-Event-ID starts here). */
+    long lastId(Tenant tenant) {
         lock.lock();
         try {
-            return lastId;
+            return lastIds.getOrDefault(tenant.id(), 0L);
         } finally {
             lock.unlock();
         }

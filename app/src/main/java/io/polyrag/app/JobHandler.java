@@ -27,8 +27,35 @@ interface JobHandler {
         /** Reports progress (written at most every quarter second, and on each stage change). */
         void progress(JobProgress progress);
 
-        /** Whether a cancel was requested: stop at the next item; what was done stays done. */
+        /**
+         * Whether to stop at the next item: a cancel was requested, the claim was lost, or the process is shutting
+         * down. What was done stays done; the runner records which it was (a shut-down job is requeued, not ended).
+         */
         boolean canceled();
+
+        /**
+         * Whether another tenant's job waits for this worker: a handler whose jobs resume cheaply ({@link
+         * #resumable}) stops at the next item and throws {@link Yielded}; the job goes back in the queue and resumes
+         * later, its finished items skipped as unchanged.
+         */
+        default boolean yieldRequested() {
+            return false;
+        }
+    }
+
+    /** Thrown by a handler that stopped early because {@link Context#yieldRequested()} asked it to. */
+    final class Yielded extends RuntimeException {
+        Yielded() {
+            super("yielded the worker to another tenant's job", null, false, false);
+        }
+    }
+
+    /**
+     * Whether a job with this payload can stop between items and be run again from the start cheaply (what it
+     * finished is found unchanged), so it may be asked to yield its worker to another tenant's job.
+     */
+    default boolean resumable(String payload) {
+        return false;
     }
 
     /** Called once the job's end is durably recorded: release what it held. */

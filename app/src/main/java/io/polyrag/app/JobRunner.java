@@ -41,6 +41,8 @@ final class JobRunner implements AutoCloseable {
     private final java.util.concurrent.ConcurrentMap<String, RunContext> active =
             new java.util.concurrent.ConcurrentHashMap<>();
     private final Thread heartbeat;
+    private final Thread fairness;
+    private final Duration slice;
     private volatile boolean running = true;
 
     /**
@@ -49,7 +51,16 @@ final class JobRunner implements AutoCloseable {
      */
     JobRunner(JobStore jobs, Function<String, JobHandler> handlers, java.util.function.BiConsumer<String, String>
             changed, Metrics metrics, int workers, Duration staleAfter, int maxAttempts) {
+        this(jobs, handlers, changed, metrics, workers, staleAfter, maxAttempts, Duration.ofSeconds(10));
+    }
+
+    /**
+     * @param slice how long a resumable job may keep a worker while another tenant's job waits for one
+     */
+    JobRunner(JobStore jobs, Function<String, JobHandler> handlers, java.util.function.BiConsumer<String, String>
+            changed, Metrics metrics, int workers, Duration staleAfter, int maxAttempts, Duration slice) {
         this.jobs = jobs;
+        this.slice = slice;
         this.metrics = metrics;
         this.handlers = handlers;
         this.changed = changed;
@@ -59,6 +70,42 @@ final class JobRunner implements AutoCloseable {
             this.workers.add(Thread.ofVirtual().name("polyrag-job-worker-" + i).start(this::loop));
         }
         this.heartbeat = workers == 0 ? null : Thread.ofVirtual().name("polyrag-job-heartbeat").start(this::beat);
+        this.fairness = workers == 0 ? null : Thread.ofVirtual().name("polyrag-job-fairness").start(this::share);
+    }
+
+    /**
+     * Once a second, while every worker is busy: the resumable job that has run longest past its slice is asked to
+     * yield when another tenant's job waits, so one tenant's large job cannot keep another's small one queued. Only
+     * one job yields per second: the freed worker then claims the waiting tenant's job first (fair claiming).
+     */
+    private void share() {
+        while (running) {
+            try {
+                Thread.sleep(1000);
+            } catch (InterruptedException e) {
+                return;
+            }
+            if (active.size() < workers.size()) {
+                continue;
+            }
+            long now = System.nanoTime();
+            RunContext longest = null;
+            for (RunContext c : active.values()) {
+                if (c.resumable && !c.yieldAsked && now - c.started >= slice.toNanos()
+                        && (longest == null || c.started < longest.started)) {
+                    longest = c;
+                }
+            }
+            try {
+                if (longest != null && jobs.othersWaiting(longest.tenant)) {
+                    LOG.log(Level.INFO, "job " + longest.id + " yields its worker to another tenant's job; it "
+                            + "resumes after it");
+                    longest.yieldAsked = true;
+                }
+            } catch (RuntimeException e) {
+                LOG.log(Level.WARNING, "cannot look for waiting jobs: " + e.getMessage());
+            }
+        }
     }
 
     /** Heartbeats every job this process runs, four times per stale timeout; a lost claim stops its worker. */
@@ -91,7 +138,9 @@ final class JobRunner implements AutoCloseable {
         while (running) {
             try {
                 Optional<JobStore.Claimed> job = jobs.claim(staleAfter, maxAttempts);
-                if (job.isPresent()) {
+                if (job.isPresent() && job.get().gaveUp()) {
+                    gaveUp(job.get());
+                } else if (job.isPresent()) {
                     run(job.get());
                 } else {
                     wakeUp.tryAcquire(1, TimeUnit.SECONDS);
@@ -105,9 +154,21 @@ final class JobRunner implements AutoCloseable {
         }
     }
 
+    /** A job the claim gave up on (failed): tell its readers, and release what it held. */
+    private void gaveUp(JobStore.Claimed job) {
+        LOG.log(Level.ERROR, "job " + job.info().id() + " of tenant " + tenantOf(job) + " failed: " + job.info().error());
+        metrics.jobEnded(job.info().kind(), JobStatus.FAILED, 0, 0);
+        changed.accept(job.info().id(), "finished");
+        try {
+            handlers.apply(job.info().kind()).ended(job);
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "cannot release what job " + job.info().id() + " held: " + e.getMessage());
+        }
+    }
+
     private void run(JobStore.Claimed job) {
         String id = job.info().id();
-        RunContext context = new RunContext(id, job.info().attempts(), job.info().progress());
+        RunContext context = new RunContext(id, job.info().attempts(), job.info().progress(), job.info().tenant());
         JobHandler handler = null;
         boolean recorded;
         org.slf4j.MDC.put("job", id);
@@ -115,9 +176,23 @@ final class JobRunner implements AutoCloseable {
         active.put(id, context);
         try {
             handler = handlers.apply(job.info().kind());
-            JobProgress done = handler.run(job, context);
-            JobStatus status = context.canceled ? JobStatus.CANCELED : status(done);
-            recorded = jobs.finish(id, context.attempt, status, done, context.canceled ? "canceled by request after "
+            context.resumable = handler.resumable(job.payload());
+            if (!running) {
+                context.shutdown = true;
+            }
+            JobProgress done;
+            try {
+                done = handler.run(job, context);
+            } catch (JobHandler.Yielded y) {
+                done = null;
+            }
+            if (done == null || context.shutdown && !context.canceledByRequest) {
+                release(context, done == null ? "yielded to another tenant's job" : "stopped for shutdown");
+                return;
+            }
+            JobStatus status = context.canceledByRequest ? JobStatus.CANCELED : status(done);
+            recorded = jobs.finish(id, context.attempt, status, done, context.canceledByRequest ? "canceled by "
+                    + "request after "
                     + done.processed() + " of " + done.total() + " items; what was indexed before stays indexed"
                     : error(status, done));
             context.stageEnded();
@@ -125,6 +200,11 @@ final class JobRunner implements AutoCloseable {
                 metrics.jobEnded(job.info().kind(), status, done.added() + done.updated(), done.chunks());
             }
         } catch (RuntimeException e) {
+            if (context.shutdown && !context.canceledByRequest) {
+                // A store or model closing under it: the job is not at fault.
+                release(context, "stopped for shutdown (" + e.getMessage() + ")");
+                return;
+            }
             if (e instanceof io.polyrag.core.StoreException) {
                 LOG.log(Level.ERROR, "job " + id + " of tenant " + tenantOf(job) + " failed: " + e.getMessage());
             } else {
@@ -150,20 +230,48 @@ final class JobRunner implements AutoCloseable {
         org.slf4j.MDC.clear();
     }
 
+    /** Puts a job stopped on purpose (a yield, shutdown) back in the queue: not ended, not charged. */
+    private void release(RunContext context, String why) {
+        boolean released;
+        try {
+            released = jobs.release(context.id, context.attempt);
+        } catch (RuntimeException e) {
+            released = false;
+            LOG.log(Level.WARNING, "cannot put job " + context.id + " back in the queue (" + e.getMessage() + "); it "
+                    + "is requeued at the next start or once stale");
+        }
+        LOG.log(Level.INFO, "job " + context.id + " " + why + (released ? "; it resumes later, its finished items "
+                + "found unchanged" : ""));
+        changed.accept(context.id, "progress");
+        org.slf4j.MDC.clear();
+        if (released && running) {
+            poke();
+        }
+    }
+
     /** A running job's progress sink: writes at most every quarter second and on each stage change. */
     private final class RunContext implements JobHandler.Context {
         private final String id;
         private final int attempt;
+        private final String tenant;
+        private final long started = System.nanoTime();
         private long last;
         private String lastStage = "";
         private long stageStart = System.nanoTime();
         private JobProgress latest;
+        /** A cancel was requested, or the claim was lost. */
         private volatile boolean canceled;
+        /** A cancel was requested by a user (not a lost claim). */
+        private volatile boolean canceledByRequest;
+        private volatile boolean shutdown;
+        private volatile boolean yieldAsked;
+        private volatile boolean resumable;
 
-        RunContext(String id, int attempt, JobProgress start) {
+        RunContext(String id, int attempt, JobProgress start, String tenant) {
             this.id = id;
             this.attempt = attempt;
             this.latest = start;
+            this.tenant = tenant == null ? "" : tenant;
         }
 
         /** The claim lapsed (another worker runs the job now): stop at the next item. */
@@ -183,6 +291,7 @@ final class JobRunner implements AutoCloseable {
                 lastStage = p.stage();
                 if (!jobs.progress(id, attempt, p)) {
                     canceled = true;
+                    canceledByRequest = true;
                 }
                 changed.accept(id, "progress");
             }
@@ -190,7 +299,12 @@ final class JobRunner implements AutoCloseable {
 
         @Override
         public boolean canceled() {
-            return canceled;
+            return canceled || shutdown;
+        }
+
+        @Override
+        public boolean yieldRequested() {
+            return yieldAsked;
         }
 
         /** The stage that was running has ended: record how long it took. */
@@ -232,19 +346,29 @@ final class JobRunner implements AutoCloseable {
     }
 
     /**
-     * Stops taking jobs and waits for running ones. Workers are never interrupted mid-job (an interrupt inside a
-     * database or index write can close its file); a job still running when the wait ends is requeued at next start.
+     * Stops taking jobs, asks running ones to stop at their next item (they go back in the queue, uncharged, and
+     * resume at the next start or on another replica), and waits up to half a minute in all for them. Workers are
+     * never interrupted mid-job (an interrupt inside a database or index write can close its file); a job still
+     * running when the wait ends is requeued at the next start, and its model runs finish before the models close.
      */
     @Override
     public void close() {
         running = false;
+        active.values().forEach(c -> c.shutdown = true);
         if (heartbeat != null) {
             heartbeat.interrupt();
         }
+        if (fairness != null) {
+            fairness.interrupt();
+        }
         wakeUp.release(workers.size());
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         for (Thread t : workers) {
             try {
-                t.join(TimeUnit.SECONDS.toMillis(10));
+                long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+                if (left <= 0 || !t.join(Duration.ofMillis(left))) {
+                    LOG.log(Level.WARNING, "a job is still running at shutdown; it is requeued at the next start");
+                }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return;

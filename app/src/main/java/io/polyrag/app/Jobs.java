@@ -45,7 +45,7 @@ public final class Jobs {
 
     /** The newest event id now: where a subscriber without a Last-Event-ID starts. */
     public long lastEventId() {
-        return engine.events().lastId();
+        return engine.events().lastId(tenant);
     }
 
     /** Whether the server is closing (event streams end). */

@@ -6,6 +6,7 @@ import io.polyrag.core.ConflictException;
 import io.polyrag.core.InvalidInputException;
 import io.polyrag.core.NotFoundException;
 import io.polyrag.core.config.Settings;
+import io.polyrag.core.fs.Confinement;
 import io.polyrag.core.model.KnowledgeBase;
 import io.polyrag.core.model.Source;
 import io.polyrag.core.model.Tenant;
@@ -68,7 +69,7 @@ public final class Sources {
         Path root = Path.of((String) config.get("root"));
         Map<String, Path> files;
         try {
-            files = SyncJob.list(root, config);
+            files = SyncJob.list(root, config, confinement(components, tenant));
         } catch (java.io.IOException | java.io.UncheckedIOException e) {
             throw new InvalidInputException("cannot list " + root + ": " + e.getMessage());
         }
@@ -236,14 +237,26 @@ public final class Sources {
             throw new InvalidInputException("'config.root' must be an absolute path, was '" + s + "'");
         }
         root = root.normalize();
-        List<Path> allowed = Arrays.stream(components.config.get(Settings.SYNC_ALLOWED_ROOTS).split(","))
-                .map(String::strip).filter(x -> !x.isEmpty()).map(Sources::real).toList();
-        Path real = real(root.toString());
-        if (allowed.stream().noneMatch(real::startsWith)) {
+        Confinement confinement = confinement(components, tenant);
+        if (confinement.roots().isEmpty()) {
+            throw new InvalidInputException("'config.root': no folder on this server is open to " + (tenant.isLocal()
+                    ? "sources: add one to " + Settings.SYNC_ALLOWED_ROOTS.env() + ", or give it on the command line "
+                    + "(polyrag serve --watch DIR)" : "this tenant's sources: the operator names them in "
+                    + Settings.SYNC_TENANT_ROOTS.env() + " (e.g. " + tenant.id() + "=/srv/" + tenant.id() + ")"));
+        }
+        java.util.Optional<String> refused = confinement.refusal(root);
+        Path lexical = root;
+        if (refused.isPresent() && confinement.roots().stream().anyMatch(lexical::startsWith)) {
+            // Inside the tenant's own folders: the reason may be told (missing, a link leading out, the data dir).
+            throw new InvalidInputException("'config.root' " + refused.get().replace("; skipped", "")
+                    + ": give a folder inside " + confinement.roots());
+        }
+        if (refused.isPresent()) {
             throw new InvalidInputException("'config.root' " + root + " is not inside a folder this server lets "
-                    + "sources read (" + (allowed.isEmpty() ? "none is allowed" : allowed) + "): add it to "
+                    + (tenant.isLocal() ? "sources" : "this tenant's sources") + " read (" + confinement.roots()
+                    + "), or lies in polyrag's data directory: " + (tenant.isLocal() ? "add it to "
                     + Settings.SYNC_ALLOWED_ROOTS.env() + ", or give it on the command line (polyrag serve --watch "
-                    + "DIR)");
+                    + "DIR)" : "the operator names each tenant's folders in " + Settings.SYNC_TENANT_ROOTS.env()));
         }
         if (!Files.isDirectory(root)) {
             throw new InvalidInputException("'config.root' " + root + " is not a folder this server can read");
@@ -251,14 +264,53 @@ public final class Sources {
         return root;
     }
 
-    /** The real path (links resolved) of a folder, or its normalised absolute path when it does not exist. */
-    private static Path real(String path) {
-        Path p = Path.of(path).toAbsolutePath().normalize();
-        try {
-            return p.toRealPath();
-        } catch (java.io.IOException e) {
-            return p;
+    /**
+     * The folders {@code tenant}'s filesystem sources may read ({@code sync.allowed.roots} for the local tenant,
+     * its entry of {@code sync.tenant.roots} for a tenant with keys), and the folders none may: the data directory
+     * and the blob directory (other tenants' originals, the catalog, the indexes). Read at every scan, so an operator
+     * who narrows a tenant's folders narrows what its registered sources read from then on.
+     */
+    static Confinement confinement(Components components, Tenant tenant) {
+        List<Path> roots = (tenant.isLocal() ? paths(components.config.get(Settings.SYNC_ALLOWED_ROOTS))
+                : tenantRoots(components.config.get(Settings.SYNC_TENANT_ROOTS)).getOrDefault(tenant.id(), List.of()));
+        List<Path> forbidden = new ArrayList<>();
+        forbidden.add(components.context.dataDir());
+        String blobs = components.config.get(Settings.BLOB_DIR);
+        if (!blobs.isBlank()) {
+            forbidden.add(Path.of(blobs.strip()));
         }
+        return Confinement.of(roots, forbidden);
+    }
+
+    private static List<Path> paths(String commaSeparated) {
+        return Arrays.stream(commaSeparated.split(",")).map(String::strip).filter(x -> !x.isEmpty()).map(Path::of)
+                .toList();
+    }
+
+    /** {@code tenant=/a,/b;other=/c} as a map; a malformed entry fails naming the setting and the form it wants. */
+    static Map<String, List<Path>> tenantRoots(String setting) {
+        Map<String, List<Path>> out = new LinkedHashMap<>();
+        for (String entry : setting.split(";")) {
+            if (entry.isBlank()) {
+                continue;
+            }
+            int eq = entry.indexOf('=');
+            String id = eq < 0 ? "" : entry.substring(0, eq).strip();
+            List<Path> paths;
+            try {
+                paths = eq < 0 ? List.of() : paths(entry.substring(eq + 1));
+            } catch (InvalidPathException e) {
+                paths = List.of();
+            }
+            if (id.isEmpty() || paths.isEmpty() || paths.stream().anyMatch(p -> !p.isAbsolute())) {
+                throw new io.polyrag.core.ConfigException(Settings.SYNC_TENANT_ROOTS.env() + ": '" + entry.strip()
+                        + "' is not 'tenant=/absolute/path[,/another]': separate tenants with ';', e.g. "
+                        + "acme=/srv/acme;globex=/srv/globex,/srv/shared");
+            }
+            out.merge(Tenant.of(id).id(), paths, (a, b) -> java.util.stream.Stream.concat(a.stream(), b.stream())
+                    .toList());
+        }
+        return out;
     }
 
     /** Enables or disables a source; its settings and item state are kept either way. Enabling starts a sync. */

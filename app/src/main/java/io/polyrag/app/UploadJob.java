@@ -82,14 +82,42 @@ final class UploadJob implements JobHandler {
         long estimatedTokens = tokens;
         JobProgress[] last = {JobProgress.queued()};
         IngestPipeline.Run run = Ingest.run(components, p.skipGraph());
+        Stop stop = new Stop(context);
         io.polyrag.core.model.IngestReport report = components.pipeline.ingest(inputs, p.knowledgeBase(),
-                new IngestPipeline.Run(run.skipGraph(), run.tokenBudget(), context::canceled, p.figures() == null ? null
+                new IngestPipeline.Run(run.skipGraph(), run.tokenBudget(), stop, p.figures() == null ? null
                         : io.polyrag.core.model.FigureMode.parse(p.figures())), pr -> {
                     last[0] = pr.withEstimate(estimatedCalls, estimatedTokens);
                     context.progress(last[0]);
                 });
+        if (stop.yielded) {
+            throw new Yielded();
+        }
         keepOriginals(p, report);
         return last[0];
+    }
+
+    /** Asked before each file: stop for a cancel or shutdown, or to yield the worker (remembered, to say so). */
+    static final class Stop implements java.util.function.BooleanSupplier {
+        private final JobHandler.Context context;
+        boolean yielded;
+
+        Stop(JobHandler.Context context) {
+            this.context = context;
+        }
+
+        @Override
+        public boolean getAsBoolean() {
+            if (context.canceled()) {
+                return true;
+            }
+            yielded = yielded || context.yieldRequested();
+            return yielded;
+        }
+    }
+
+    @Override
+    public boolean resumable(String payload) {
+        return true;
     }
 
     /** A staged file's bytes; one that is gone fails its item only, saying why. */

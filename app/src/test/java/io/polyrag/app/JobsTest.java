@@ -133,6 +133,136 @@ class JobsTest {
         }
     }
 
+    /**
+     * A job of many items that resumes cheaply: what it finished is remembered (as an ingest finds its documents
+     * unchanged), and it stops at its next item when asked to yield.
+     */
+    static final class Batch implements JobHandler {
+        final Map<String, Integer> done = new java.util.concurrent.ConcurrentHashMap<>();
+        final Map<String, Integer> runs = new java.util.concurrent.ConcurrentHashMap<>();
+
+        @Override
+        public String kind() {
+            return "batch";
+        }
+
+        @Override
+        public boolean resumable(String payload) {
+            return true;
+        }
+
+        @Override
+        public JobProgress run(JobStore.Claimed job, JobHandler.Context context) {
+            String id = job.info().id();
+            runs.merge(id, 1, Integer::sum);
+            int items = Integer.parseInt(job.payload());
+            while (done.getOrDefault(id, 0) < items) {
+                if (context.canceled()) {
+                    break;
+                }
+                if (context.yieldRequested()) {
+                    throw new Yielded();
+                }
+                sleep(20);
+                int n = done.merge(id, 1, Integer::sum);
+                context.progress(new JobProgress("working", items, n, n, 0, 0, 0, 0, List.of(), List.of()));
+            }
+            int n = done.getOrDefault(id, 0);
+            return new JobProgress("done", items, n, n, 0, 0, 0, 0, List.of(), List.of());
+        }
+    }
+
+    private static void sleep(long ms) {
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    @Test
+    void one_tenants_long_job_yields_its_worker_to_another_tenants_small_one_and_still_finishes() {
+        Config config = Config.defaults(Map.of("POLYRAG_DATA_DIR", dir.toString(), "POLYRAG_INGEST_WORKERS", "1",
+                "POLYRAG_INGEST_JOB_SLICE_SECONDS", "1"));
+        try (CatalogProvider.CatalogAndJobs store = Providers.find(CatalogProvider.class, "h2",
+                Settings.CATALOG_BACKEND).open(new ProviderContext(config, dir))) {
+            Batch batch = new Batch();
+            try (JobEngine jobs = new JobEngine(store, List.of(batch, new WordJob()))) {
+                jobs.start(config);
+                Tenant alpha = Tenant.of("alpha");
+                Tenant beta = Tenant.of("beta");
+                String big = jobs.submit(alpha, "batch", "300");
+                await().atMost(Duration.ofSeconds(20)).until(() -> jobs.get(alpha, big).progress().processed() > 10);
+                String small = jobs.submit(beta, "count-words", "a one line note");
+                JobInfo smallDone = await().atMost(Duration.ofSeconds(20)).until(() -> jobs.get(beta, small),
+                        j -> j.status().finished());
+                assertThat(smallDone.status()).isEqualTo(JobStatus.SUCCEEDED);
+                assertThat(jobs.get(alpha, big).status().finished()).as("beta's one-line job did not wait for "
+                        + "alpha's 300 items").isFalse();
+                JobInfo bigDone = await().atMost(Duration.ofSeconds(60)).until(() -> jobs.get(alpha, big),
+                        j -> j.status().finished());
+                assertThat(bigDone.status()).isEqualTo(JobStatus.SUCCEEDED);
+                assertThat(batch.done.get(big)).as("every item once").isEqualTo(300);
+                assertThat(batch.runs.get(big)).as("it yielded and resumed").isGreaterThan(1);
+            }
+        }
+    }
+
+    @Test
+    void a_job_running_at_shutdown_is_requeued_uncharged_and_runs_on_at_the_next_start() {
+        Config config = Config.defaults(Map.of("POLYRAG_DATA_DIR", dir.toString(), "POLYRAG_INGEST_JOB_ATTEMPTS",
+                "1"));
+        try (CatalogProvider.CatalogAndJobs store = Providers.find(CatalogProvider.class, "h2",
+                Settings.CATALOG_BACKEND).open(new ProviderContext(config, dir))) {
+            Batch batch = new Batch();
+            String id;
+            for (int restart = 0; restart < 3; restart++) {
+                try (JobEngine jobs = new JobEngine(store, List.of(batch))) {
+                    jobs.start(config);
+                    if (restart == 0) {
+                        id = jobs.submit(Tenant.LOCAL, "batch", "200");
+                    }
+                    await().atMost(Duration.ofSeconds(20)).until(() -> batch.runs.values().stream().mapToInt(x -> x)
+                            .sum() > 0 && !batch.done.isEmpty());
+                }
+            }
+            id = batch.done.keySet().iterator().next();
+            assertThat(store.job(id).orElseThrow().status()).as("stopped for shutdown: queued, not canceled or "
+                    + "failed").isIn(JobStatus.QUEUED, JobStatus.SUCCEEDED);
+            try (JobEngine jobs = new JobEngine(store, List.of(batch))) {
+                jobs.start(config);
+                String job = id;
+                JobInfo done = await().atMost(Duration.ofSeconds(60)).until(() -> jobs.get(Tenant.LOCAL, job),
+                        j -> j.status().finished());
+                assertThat(done.status()).as("three stops with one attempt allowed: none was charged")
+                        .isEqualTo(JobStatus.SUCCEEDED);
+            }
+        }
+    }
+
+    @Test
+    void a_job_given_up_after_runs_without_progress_releases_what_it_held() {
+        Config config = Config.defaults(Map.of("POLYRAG_DATA_DIR", dir.toString(), "POLYRAG_INGEST_JOB_ATTEMPTS",
+                "2"));
+        try (CatalogProvider.CatalogAndJobs store = Providers.find(CatalogProvider.class, "h2",
+                Settings.CATALOG_BACKEND).open(new ProviderContext(config, dir))) {
+            String id = store.submit("count-words", "poison");
+            for (int crash = 0; crash < 2; crash++) {
+                assertThat(store.claim(Duration.ofMinutes(5), 2)).isPresent(); // the process dies in it
+                store.requeueRunning(); // and the next start finds it running
+            }
+            WordJob handler = new WordJob();
+            try (JobEngine jobs = new JobEngine(store, List.of(handler))) {
+                jobs.start(config);
+                JobInfo failed = await().atMost(Duration.ofSeconds(20)).until(() -> jobs.get(Tenant.LOCAL, id),
+                        j -> j.status().finished());
+                assertThat(failed.status()).isEqualTo(JobStatus.FAILED);
+                assertThat(failed.error()).contains("gave up after 2 runs");
+                await().atMost(Duration.ofSeconds(5)).until(() -> handler.ended.contains(id));
+            }
+        }
+    }
+
     @Test
     void an_api_only_replica_queues_jobs_and_a_replica_with_workers_runs_them() {
         Config apiOnly = Config.defaults(Map.of("POLYRAG_DATA_DIR", dir.toString(), "POLYRAG_WORKER_ENABLED", "false",

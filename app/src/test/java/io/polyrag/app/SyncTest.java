@@ -171,11 +171,19 @@ class SyncTest {
         Path allowed = Files.createDirectories(tmp.resolve("shared/acme"));
         Path other = Files.createDirectories(tmp.resolve("private"));
         try (Polyrag p = Polyrag.open(PolyragTest.config(tmp.resolve("data"), Map.of("vector.enabled", "false",
-                "sync.allowed.roots", tmp.resolve("shared").toString())))) {
+                "sync.tenant.roots", "acme=" + tmp.resolve("shared") + ";globex=" + other,
+                "sync.allowed.roots", tmp.toString())))) {
             Sources acme = p.as(Tenant.of("acme")).sources();
+            assertThatThrownBy(() -> p.as(Tenant.of("initech")).sources().register(new SourceRegistration("x",
+                    "filesystem", Map.of("root", allowed.toString()), null, null, null)))
+                    .as("a tenant the operator named no folders for registers none, whatever the local tenant may")
+                    .hasMessageContaining("POLYRAG_SYNC_TENANT_ROOTS");
+            assertThatThrownBy(() -> p.as(Tenant.of("globex")).sources().register(new SourceRegistration("x",
+                    "filesystem", Map.of("root", allowed.toString()), null, null, null)))
+                    .as("one tenant cannot register another's folder").hasMessageContaining("not inside");
             assertThatThrownBy(() -> acme.register(new SourceRegistration("x", "filesystem", Map.of("root",
                     other.toString()), null, null, null))).isInstanceOf(InvalidInputException.class)
-                    .hasMessageContaining("not inside a folder this server lets sources read");
+                    .hasMessageContaining("not inside a folder this server lets this tenant's sources read");
             assertThatThrownBy(() -> acme.register(new SourceRegistration("x", "filesystem", Map.of("root",
                     allowed.resolve("../../private").toString()), null, null, null)))
                     .hasMessageContaining("not inside");
@@ -198,6 +206,101 @@ class SyncTest {
             assertThat(acme.enable("x", true).jobId()).isNotNull();
             assertThatThrownBy(() -> p.sources().get("x")).isInstanceOf(io.polyrag.core.NotFoundException.class);
         }
+    }
+
+    @Test
+    void a_scan_reads_only_files_that_resolve_inside_the_tenants_folders_and_outside_the_data_directory()
+            throws Exception {
+        Path shared = Files.createDirectories(tmp.resolve("srv/acme"));
+        Path data = tmp.resolve("data");
+        Files.writeString(shared.resolve("handbook.md"), "# Handbook\n\nThe Quillon lamp is trimmed at dusk.");
+        Path outside = Files.createDirectories(tmp.resolve("srv/globex"));
+        Files.writeString(outside.resolve("secret.md"), "# Secret\n\nGlobex payroll password is zebra-umbrella.");
+        Files.createDirectories(shared.resolve("inner"));
+        Files.writeString(shared.resolve("inner/tides.md"), "# Tides\n\nNeap tides at Quillon Point are gentle.");
+        Files.createSymbolicLink(shared.resolve("secret.md"), outside.resolve("secret.md"));
+        Files.createSymbolicLink(shared.resolve("globex"), outside);
+        Files.createSymbolicLink(shared.resolve("data"), data);
+        Files.createDirectories(shared.resolve(".archive"));
+        Files.writeString(shared.resolve(".archive/old.md"), "# Old\n\nThe old lamp burned colza oil.");
+        Files.createSymbolicLink(shared.resolve("old-link.md"), shared.resolve(".archive/old.md"));
+        Files.createSymbolicLink(shared.resolve("inner/loop"), shared);
+        try (Polyrag p = Polyrag.open(PolyragTest.config(data, Map.of("vector.enabled", "false", "sync.watch",
+                "false", "sync.tenant.roots", "acme=" + shared + "," + data)))) {
+            // (Even an operator who names the data directory among a tenant's folders opens it to no source.)
+            // Another tenant's original in the blob store, which a link into the data directory would reach.
+            Path upload = Files.createDirectories(tmp.resolve("upload"));
+            Files.writeString(upload.resolve("plans.md"), "# Plans\n\nInitech launch codename is marmalade-kite.");
+            Uploads initech = p.as(Tenant.of("initech")).uploads();
+            Path staging = initech.newStagingDir();
+            Files.copy(upload.resolve("plans.md"), staging.resolve("plans.md"));
+            String uploadJob = initech.submit(null, staging, List.of(new io.polyrag.app.api.StagedFile("plans.md",
+                    staging.resolve("plans.md"))), true);
+            await().atMost(Duration.ofSeconds(60)).until(() -> p.as(Tenant.of("initech")).jobs().get(uploadJob)
+                    .status().finished());
+
+            Sources acme = p.as(Tenant.of("acme")).sources();
+            String job = acme.register(new SourceRegistration("docs", "filesystem", Map.of("root", shared.toString(),
+                    "follow_symlinks", true), null, null, null)).jobId();
+            await().atMost(Duration.ofSeconds(60)).until(() -> p.as(Tenant.of("acme")).jobs().get(job).status()
+                    .finished());
+            var info = p.as(Tenant.of("acme")).jobs().get(job);
+            List<String> reasons = info.progress().errors().stream().map(e -> e.reason()).toList();
+            assertThat(reasons).as(reasons.toString())
+                    .anyMatch(r -> r.startsWith("secret.md") && r.contains("outside"))
+                    .anyMatch(r -> r.startsWith("globex") && r.contains("outside"))
+                    .anyMatch(r -> r.startsWith("data") && r.contains("data directory"))
+                    .anyMatch(r -> r.contains("cycle"));
+            List<String> indexed = p.as(Tenant.of("acme")).documents().list(null, 0, 100).stream()
+                    .map(DocumentInfo::uri).map(u -> u.substring(u.indexOf(shared.getFileName().toString())))
+                    .toList();
+            assertThat(indexed).containsExactlyInAnyOrder("acme/handbook.md", "acme/inner/tides.md",
+                    "acme/old-link.md");
+            var search = p.as(Tenant.of("acme")).search();
+            assertThat(search.run(SearchRequest.of("payroll password zebra umbrella", 10)).hits()).isEmpty();
+            assertThat(search.run(SearchRequest.of("launch codename marmalade kite", 10)).hits()).isEmpty();
+        }
+    }
+
+    @Test
+    void a_running_sync_reports_what_it_is_doing_and_stops_soon_after_a_cancel() throws Exception {
+        Path root = Files.createDirectories(tmp.resolve("many"));
+        for (int i = 0; i < 400; i++) {
+            Files.writeString(root.resolve("note-" + i + ".md"), "# Note " + i + "\n\nThe Quillon keeper wrote entry "
+                    + i + " about the tide, the lamp and the ships that passed the point that night.");
+        }
+        try (Polyrag p = Polyrag.open(PolyragTest.config(tmp.resolve("data"), Map.of("vector.enabled", "false",
+                "sync.watch", "false", "sync.allowed.roots", root.toString())))) {
+            String job = p.sources().register(new SourceRegistration("many", "filesystem", Map.of("root",
+                    root.toString()), null, null, null)).jobId();
+            var running = await().atMost(Duration.ofSeconds(60)).until(() -> p.jobs().get(job), j -> j.status()
+                    == JobStatus.RUNNING && j.progress().processed() > 0);
+            assertThat(running.progress().stage()).as("a sync at work says so").isNotIn("queued", "");
+            assertThat(running.progress().total()).isPositive();
+            long asked = System.nanoTime();
+            p.jobs().cancel(job);
+            var stopped = await().atMost(Duration.ofSeconds(30)).until(() -> p.jobs().get(job), j -> j.status()
+                    .finished());
+            assertThat(stopped.status()).isIn(JobStatus.CANCELED, JobStatus.SUCCEEDED);
+            assertThat((System.nanoTime() - asked) / 1_000_000).as("stopped at its next file, not its next thousand")
+                    .isLessThan(10_000);
+        }
+    }
+
+    @Test
+    void a_file_swapped_for_a_link_after_the_listing_is_refused_when_it_is_opened() throws Exception {
+        Path root = Files.createDirectories(tmp.resolve("root"));
+        Path outside = Files.createDirectories(tmp.resolve("outside"));
+        Files.writeString(outside.resolve("secret.md"), "# Secret\n\nThe vault code is 4417.");
+        Files.writeString(root.resolve("note.md"), "# Note\n\nHarmless.");
+        io.polyrag.core.fs.Confinement confined = io.polyrag.core.fs.Confinement.of(List.of(root),
+                List.of(tmp.resolve("data")));
+        var listing = io.polyrag.ingest.FileSources.list(List.of(root), List.of(), List.of(), n -> true, confined);
+        assertThat(listing.inputs()).hasSize(1);
+        Files.delete(root.resolve("note.md"));
+        Files.createSymbolicLink(root.resolve("note.md"), outside.resolve("secret.md"));
+        assertThatThrownBy(() -> listing.inputs().getFirst().content().read())
+                .isInstanceOf(io.polyrag.core.fs.Confinement.Refused.class).hasMessageContaining("outside");
     }
 
     private static void awaitJob(Polyrag p, String id) {

@@ -60,8 +60,9 @@ class McpClientTest {
     @Test
     void a_networked_client_over_streamable_http_acts_for_the_tenant_of_its_api_key() throws Exception {
         requireClient();
+        // Over the network the adapter reads host files only inside the folders its operator names.
         Config config = Config.load(Map.of(), Map.of("data.dir", tmp.resolve("data").toString(),
-                "vector.enabled", "false"));
+                "vector.enabled", "false", "mcp.allowed.roots", tmp.toString()));
         try (Polyrag polyrag = Polyrag.open(config)) {
             String key = polyrag.keys().create("acme", "mcp test").key();
             try (HttpFrontDoor rest = HttpFrontDoor.start(polyrag, "127.0.0.1", 0, 16 * 1024 * 1024);
@@ -79,8 +80,9 @@ class McpClientTest {
     @Test
     void the_older_sse_transport_serves_the_same_tools() throws Exception {
         requireClient();
+        // Over the network the adapter reads host files only inside the folders its operator names.
         Config config = Config.load(Map.of(), Map.of("data.dir", tmp.resolve("data").toString(),
-                "vector.enabled", "false"));
+                "vector.enabled", "false", "mcp.allowed.roots", tmp.toString()));
         try (Polyrag polyrag = Polyrag.open(config);
                 HttpFrontDoor rest = HttpFrontDoor.start(polyrag, "127.0.0.1", 0, 16 * 1024 * 1024);
                 McpFrontDoor mcp = McpFrontDoor.start(new McpFrontDoor.Options("sse", URI.create("http://127.0.0.1:"

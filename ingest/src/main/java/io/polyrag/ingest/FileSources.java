@@ -1,5 +1,6 @@
 package io.polyrag.ingest;
 
+import io.polyrag.core.fs.Confinement;
 import io.polyrag.core.model.ItemError;
 import java.io.IOException;
 import java.nio.file.FileSystems;
@@ -35,6 +36,16 @@ public final class FileSources {
 
     public static Listing list(List<Path> paths, List<String> includes, List<String> excludes,
             Predicate<String> acceptsName) {
+        return list(paths, includes, excludes, acceptsName, Confinement.NONE);
+    }
+
+    /**
+     * Like {@link #list(List, List, List, Predicate)}, each file read only as {@code confinement} allows: a named file
+     * outside it is an error, and every read opens the file through it (so a link swapped in after the listing is
+     * not followed out of it).
+     */
+    public static Listing list(List<Path> paths, List<String> includes, List<String> excludes,
+            Predicate<String> acceptsName, Confinement confinement) {
         List<IngestInput> inputs = new ArrayList<>();
         List<ItemError> errors = new ArrayList<>();
         int[] skipped = {0};
@@ -44,10 +55,12 @@ public final class FileSources {
             Path abs = p.toAbsolutePath().normalize();
             if (!Files.exists(abs, LinkOption.NOFOLLOW_LINKS) && !Files.exists(abs)) {
                 errors.add(new ItemError(p.toString(), p + ": no such file or directory"));
+            } else if (confinement.refusal(abs).isPresent()) {
+                errors.add(new ItemError(p.toString(), confinement.refusal(abs).get()));
             } else if (Files.isDirectory(abs)) {
-                walk(abs, in, out, acceptsName, inputs, errors, skipped);
+                walk(abs, in, out, acceptsName, inputs, errors, skipped, confinement);
             } else if (Files.isRegularFile(abs)) {
-                inputs.add(input(abs, abs.getFileName().toString()));
+                inputs.add(input(abs, abs.getFileName().toString(), confinement));
             } else {
                 errors.add(new ItemError(p.toString(), p + ": not a regular file or directory"));
             }
@@ -56,7 +69,7 @@ public final class FileSources {
     }
 
     private static void walk(Path root, List<Glob> in, List<Glob> out, Predicate<String> acceptsName,
-            List<IngestInput> inputs, List<ItemError> errors, int[] skipped) {
+            List<IngestInput> inputs, List<ItemError> errors, int[] skipped, Confinement confinement) {
         List<Path> found = new ArrayList<>();
         try {
             Files.walkFileTree(root, new SimpleFileVisitor<>() {
@@ -93,18 +106,19 @@ public final class FileSources {
         }
         found.sort(Comparator.naturalOrder());
         for (Path f : found) {
-            inputs.add(input(f, root.relativize(f).toString()));
+            inputs.add(input(f, root.relativize(f).toString(), confinement));
         }
     }
 
-    private static IngestInput input(Path file, String name) {
+    private static IngestInput input(Path file, String name, Confinement confinement) {
         long size;
         try {
             size = Files.size(file);
         } catch (IOException e) {
             size = -1;
         }
-        return new IngestInput(file.toUri().toString(), name, size, null, () -> Files.readAllBytes(file));
+        return new IngestInput(file.toUri().toString(), name, size, null, confinement.confined()
+                ? () -> confinement.read(file, Integer.MAX_VALUE - 8) : () -> Files.readAllBytes(file));
     }
 
     /** A glob matched against the file name (no {@code /} in it) or the relative path. */

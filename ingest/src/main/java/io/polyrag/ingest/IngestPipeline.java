@@ -172,6 +172,8 @@ public final class IngestPipeline {
     private final Options options;
     private final EntityExtractor extractor;
     private volatile FigureOptions figureOptions;
+    private volatile java.time.Duration extractPerText = java.time.Duration.ofSeconds(2);
+    private volatile java.time.Duration extractPerBatch = java.time.Duration.ofMinutes(5);
 
     public IngestPipeline(Catalog catalog, Parser parser, Chunker chunker, Embedder embedder, StoreSet stores,
             Options options) {
@@ -194,6 +196,16 @@ public final class IngestPipeline {
         this.extractor = extractor;
         this.stores = stores;
         this.options = options;
+    }
+
+    /**
+     * How long entity extraction may take: on one chunk, and on one batch of documents. A document whose extraction
+     * runs over is indexed without graph relations, with a warning naming it: one pathological file never holds a
+     * worker (and every tenant queued behind it) for minutes.
+     */
+    public void extractionTime(java.time.Duration perChunk, java.time.Duration perBatch) {
+        this.extractPerText = perChunk;
+        this.extractPerBatch = perBatch;
     }
 
     public StoreSet stores() {
@@ -266,7 +278,7 @@ public final class IngestPipeline {
         int chunksPerBatch = stores.needsVectors() ? options.batchChunks()
                 : options.batchChunks() * Options.TEXT_ONLY_BATCH_FACTOR;
         int documentsPerBatch = options.batchSize() > 0 ? options.batchSize() : chunksPerBatch;
-        try (Flow flow = new Flow(kb, graph, budget, tally, pace)) {
+        try (Flow flow = new Flow(kb, graph, budget, tally, pace, run.canceled())) {
             for (IngestInput input : inputs) {
                 if (run.canceled().getAsBoolean()) {
                     tally.warn("canceled by request after " + seen + " of " + inputs.size() + " inputs; what was "
@@ -326,6 +338,8 @@ public final class IngestPipeline {
         private final Budget budget;
         private final Tally tally;
         private final Pace pace;
+        /** Asked between embedding slices and before each write: a batch canceled then is not written at all. */
+        private final java.util.function.BooleanSupplier canceled;
         private final ExecutorService embedding = stage("embed");
         private final ExecutorService writing = stage("write");
         private final ArrayDeque<CompletableFuture<Void>> written =
@@ -342,7 +356,9 @@ public final class IngestPipeline {
         private volatile RuntimeException stopped;
         private boolean finished;
 
-        Flow(String kb, boolean graph, Budget budget, Tally tally, Pace pace) {
+        Flow(String kb, boolean graph, Budget budget, Tally tally, Pace pace,
+                java.util.function.BooleanSupplier canceled) {
+            this.canceled = canceled;
             this.kb = kb;
             this.graph = graph;
             this.budget = budget;
@@ -372,7 +388,10 @@ public final class IngestPipeline {
                     : embedOrFail(batch), embedding);
             embedded = vectors;
             written.addLast(vectors.thenAcceptAsync(e -> {
-                if (e.ok() && stopped == null) {
+                if (e.ok() && stopped == null && canceled.getAsBoolean()) {
+                    batch.forEach(p -> tally.failed(p.input().name(), p.input().name() + ": canceled before it was "
+                            + "written: nothing of it was indexed"));
+                } else if (e.ok() && stopped == null) {
                     try {
                         List<List<Extraction>> extractions = graph ? extract(batch, budget, tally) : null;
                         write(batch, e.vectors(), extractions, kb, tally);
@@ -386,7 +405,13 @@ public final class IngestPipeline {
 
         private Embedded embedOrFail(List<Prepared> batch) {
             try {
-                return new Embedded(embed(batch, tally, pace), true);
+                List<float[]> vectors = embed(batch, tally, pace, canceled);
+                if (vectors == CANCELED) {
+                    batch.forEach(p -> tally.failed(p.input().name(), p.input().name() + ": canceled while it was "
+                            + "embedded: nothing of it was indexed"));
+                    return Embedded.NONE;
+                }
+                return new Embedded(vectors, true);
             } catch (RuntimeException e) {
                 LOG.log(Level.ERROR, "embedding failed", e);
                 batch.forEach(p -> tally.failed(p.input().name(), "embedding failed: " + e.getMessage()));
@@ -583,8 +608,10 @@ public final class IngestPipeline {
             p.drafts().forEach(d -> texts.add(d.text()));
         }
         List<Extraction> found;
+        EntityExtractor.TimeLimits limits = new EntityExtractor.TimeLimits(extractPerText, System.nanoTime()
+                + extractPerBatch.toNanos());
         try {
-            found = extractor.extract(texts, budget.remaining);
+            found = extractor.extract(texts, budget.remaining, limits);
         } catch (RuntimeException e) {
             LOG.log(Level.WARNING, "entity extraction failed for a batch of " + prepared.size() + " documents", e);
             tally.warn("entity extraction failed (" + e.getMessage() + "); " + prepared.size()
@@ -601,7 +628,15 @@ public final class IngestPipeline {
         List<List<Extraction>> out = new ArrayList<>();
         int from = 0;
         for (Prepared p : prepared) {
-            out.add(found.subList(from, from + p.drafts().size()));
+            List<Extraction> mine = found.subList(from, from + p.drafts().size());
+            if (mine.stream().anyMatch(Extraction::timeStopped)) {
+                // All or nothing per document: a graph with half a document's relations would mislead the walk.
+                tally.warn(p.input().name() + ": entity extraction took longer than it may (" + extractPerText
+                        .toMillis() + " ms a chunk, " + extractPerBatch.toSeconds() + " s a batch) and was skipped: "
+                        + "the document is indexed without graph relations");
+                mine = mine.stream().map(x -> Extraction.EMPTY).toList();
+            }
+            out.add(mine);
             from += p.drafts().size();
         }
         return out;
@@ -807,7 +842,13 @@ public final class IngestPipeline {
         }
     }
 
-    private List<float[]> embed(List<Prepared> prepared, Tally tally, Pace pace) {
+    /** What {@link #embed} returns when the ingest was canceled while it embedded. */
+    private static final List<float[]> CANCELED = List.of();
+    /** Texts embedded between two looks at whether the ingest was canceled (a few seconds of the model's time). */
+    private static final int EMBED_SLICE = 64;
+
+    private List<float[]> embed(List<Prepared> prepared, Tally tally, Pace pace,
+            java.util.function.BooleanSupplier canceled) {
         if (!stores.needsVectors()) {
             return null;
         }
@@ -819,7 +860,13 @@ public final class IngestPipeline {
             }
         }
         long start = System.nanoTime();
-        List<float[]> vectors = embedder.embedPassages(texts);
+        List<float[]> vectors = new ArrayList<>(texts.size());
+        for (int i = 0; i < texts.size(); i += EMBED_SLICE) {
+            if (canceled.getAsBoolean()) {
+                return CANCELED;
+            }
+            vectors.addAll(embedder.embedPassages(texts.subList(i, Math.min(texts.size(), i + EMBED_SLICE))));
+        }
         if (pace != null) {
             pace.record(texts.size(), System.nanoTime() - start);
         }

@@ -73,6 +73,12 @@ final class Backend {
 
     /** A multipart form: the files as parts named {@code fileField}, streamed from disk, and the text fields. */
     Reply postFiles(String path, String fileField, List<Path> files, Map<String, String> fields) throws Unreachable {
+        return postFiles(path, fileField, files, fields, io.polyrag.core.fs.Confinement.NONE);
+    }
+
+    /** Like {@link #postFiles(String, String, List, Map)}, each file opened through {@code confinement} as it is sent. */
+    Reply postFiles(String path, String fileField, List<Path> files, Map<String, String> fields,
+            io.polyrag.core.fs.Confinement confinement) throws Unreachable {
         String boundary = "polyrag-" + UUID.randomUUID();
         List<HttpRequest.BodyPublisher> parts = new ArrayList<>();
         fields.forEach((k, v) -> parts.add(HttpRequest.BodyPublishers.ofString("--" + boundary + "\r\n"
@@ -82,11 +88,14 @@ final class Backend {
             parts.add(HttpRequest.BodyPublishers.ofString("--" + boundary + "\r\nContent-Disposition: form-data; "
                     + "name=\"" + fileField + "\"; filename=\"" + name + "\"\r\nContent-Type: "
                     + "application/octet-stream\r\n\r\n", StandardCharsets.UTF_8));
-            try {
-                parts.add(HttpRequest.BodyPublishers.ofFile(f));
-            } catch (java.io.FileNotFoundException e) {
-                throw new Unreachable("cannot read " + f + ": " + e.getMessage(), e);
-            }
+            // Opened as it is sent, through the confinement: what was checked is what is read.
+            parts.add(HttpRequest.BodyPublishers.ofInputStream(() -> {
+                try {
+                    return confinement.open(f);
+                } catch (IOException e) {
+                    throw new java.io.UncheckedIOException("cannot read " + f + ": " + e.getMessage(), e);
+                }
+            }));
             parts.add(HttpRequest.BodyPublishers.ofString("\r\n", StandardCharsets.UTF_8));
         }
         parts.add(HttpRequest.BodyPublishers.ofString("--" + boundary + "--\r\n", StandardCharsets.UTF_8));

@@ -45,7 +45,10 @@ public final class McpServers implements McpFrontDoor.Factory {
     public McpFrontDoor start(McpFrontDoor.Options o) {
         Config config = o.config();
         Duration timeout = Duration.ofSeconds(config.get(Settings.MCP_REQUEST_TIMEOUT_SECONDS));
-        Tools tools = new Tools(new Backend(o.backend(), o.apiKey(), timeout));
+        if (!o.transport().equals("stdio")) {
+            checkBind(o);
+        }
+        Tools tools = new Tools(new Backend(o.backend(), o.apiKey(), timeout), hostFiles(o));
         McpJsonMapper mapper = new JacksonMcpJsonMapper(JsonMapper.builder().build());
         List<McpServerFeatures.SyncToolSpecification> specs = specs(tools, mapper);
         McpSchema.ServerCapabilities capabilities = McpSchema.ServerCapabilities.builder().tools(false).build();
@@ -81,6 +84,56 @@ public final class McpServers implements McpFrontDoor.Factory {
             default -> throw new ConfigException("--transport must be stdio, sse or streamable-http, was '"
                     + o.transport() + "'");
         };
+    }
+
+    /**
+     * Without authentication anyone who reaches the port acts with the adapter's API key: like the REST server
+     * without keys, the networked transports then bind only a loopback address.
+     */
+    static void checkBind(McpFrontDoor.Options o) {
+        String jwks = o.config().get(Settings.MCP_JWT_JWKS_URL);
+        if ((jwks == null || jwks.isBlank()) && !loopback(o.host())) {
+            throw new ConfigException("refusing to serve MCP on " + o.host() + " without authentication: anyone who "
+                    + "can reach it would act with this adapter's API key. Set " + Settings.MCP_JWT_JWKS_URL.env()
+                    + " (and " + Settings.MCP_JWT_ISSUER.env() + ", " + Settings.MCP_JWT_AUDIENCE.env() + ") so "
+                    + "clients must send a signed token, or bind a loopback address (--host 127.0.0.1)");
+        }
+    }
+
+    private static boolean loopback(String host) {
+        try {
+            for (java.net.InetAddress a : java.net.InetAddress.getAllByName(host)) {
+                if (!a.isLoopbackAddress()) {
+                    return false;
+                }
+            }
+            return true;
+        } catch (java.net.UnknownHostException e) {
+            return false;
+        }
+    }
+
+    /**
+     * What start_document_ingest may read on this host. Over stdio the client is the user's own program: any file
+     * the user can read (but the data directory), unless {@code mcp.allowed.roots} narrows it. Over the network: only the allowed roots, and
+     * with none, nothing. Never the data directory.
+     */
+    static Tools.HostFiles hostFiles(McpFrontDoor.Options o) {
+        List<java.nio.file.Path> roots = split(o.config().get(Settings.MCP_ALLOWED_ROOTS)).stream()
+                .map(java.nio.file.Path::of).toList();
+        List<java.nio.file.Path> forbidden = List.of(o.config().get(Settings.DATA_DIR).toAbsolutePath().normalize());
+        if (!roots.isEmpty()) {
+            return new Tools.HostFiles(io.polyrag.core.fs.Confinement.of(roots, forbidden), null);
+        }
+        if (o.transport().equals("stdio")) {
+            List<java.nio.file.Path> everything = new ArrayList<>();
+            java.nio.file.FileSystems.getDefault().getRootDirectories().forEach(everything::add);
+            return new Tools.HostFiles(io.polyrag.core.fs.Confinement.of(everything, forbidden), null);
+        }
+        return new Tools.HostFiles(io.polyrag.core.fs.Confinement.NONE, "this MCP server is reached over the "
+                + "network, so it reads no files on its own host unless its operator names folders in "
+                + Settings.MCP_ALLOWED_ROOTS.env() + ": send the files to the REST API instead (POST /v1/ingest/files), "
+                + "or ingest_raw_text for text");
     }
 
     /** Each tool as the SDK wants it: the envelope both as structured content and as its JSON text. */

@@ -1,7 +1,9 @@
 package io.polyrag.mcp;
 
+import io.polyrag.core.fs.Confinement;
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -21,12 +23,26 @@ import tools.jackson.databind.node.ObjectNode;
  * ({@code {message, field}}, null on success). No business logic lives here: the REST API decides everything.
  */
 final class Tools {
-    static final int MAX_FILES = 1000;
+    static final int MAX_FILES = io.polyrag.app.api.Limits.MAX_FILES_PER_REQUEST;
     private static final int MAX_TEXT = 10 * 1024 * 1024;
     private final Backend backend;
+    private final HostFiles files;
 
     Tools(Backend backend) {
+        this(backend, new HostFiles(Confinement.NONE, null));
+    }
+
+    /** @param files which files on this host {@code start_document_ingest} may read */
+    Tools(Backend backend, HostFiles files) {
         this.backend = backend;
+        this.files = files;
+    }
+
+    /**
+     * What {@code start_document_ingest} may read on this host: files {@code confinement} allows, or none at all
+     * (null {@code refusal}: a network transport with no allowed roots, whose clients upload through the REST API).
+     */
+    record HostFiles(Confinement confinement, String refusal) {
     }
 
     /** One tool: its name, what an LLM needs to know to use it, its argument schema, and what it does. */
@@ -147,27 +163,40 @@ final class Tools {
         if (given.isEmpty()) {
             throw new Args.Bad("paths", "'paths' is required: files or directories on this machine");
         }
-        List<Path> files = new ArrayList<>();
+        if (files.refusal() != null) {
+            throw new Args.Bad("paths", files.refusal());
+        }
+        Confinement confinement = files.confinement();
+        List<Path> found = new ArrayList<>();
         for (String p : given) {
             Path path = Path.of(p.startsWith("~/") ? System.getProperty("user.home") + p.substring(1) : p)
                     .toAbsolutePath().normalize();
+            if (confinement.confined() && Files.exists(path)) {
+                var refused = confinement.refusal(path);
+                if (refused.isPresent()) {
+                    throw new Args.Bad("paths", refused.get().replace("; skipped", "") + " (allowed: "
+                            + confinement.roots() + ", POLYRAG_MCP_ALLOWED_ROOTS)");
+                }
+            }
             if (Files.isDirectory(path)) {
                 try (Stream<Path> walk = Files.walk(path)) {
-                    walk.filter(Files::isRegularFile).filter(f -> !path.relativize(f).toString().startsWith(".")
-                            && !f.getFileName().toString().startsWith(".")).sorted().forEach(files::add);
+                    walk.filter(f -> Files.isRegularFile(f, LinkOption.NOFOLLOW_LINKS)
+                            || Files.isRegularFile(f) && confinement.refusal(f).isEmpty())
+                            .filter(f -> !path.relativize(f).toString().startsWith(".")
+                            && !f.getFileName().toString().startsWith(".")).sorted().forEach(found::add);
                 } catch (IOException | java.io.UncheckedIOException e) {
                     throw new Args.Bad("paths", "cannot read the directory " + path + ": " + e.getMessage());
                 }
             } else if (Files.isRegularFile(path)) {
-                files.add(path);
+                found.add(path);
             } else {
                 throw new Args.Bad("paths", "no such file or directory: " + path);
             }
-            if (files.size() > MAX_FILES) {
+            if (found.size() > MAX_FILES) {
                 throw new Args.Bad("paths", "more than " + MAX_FILES + " files; ingest a narrower directory");
             }
         }
-        if (files.isEmpty()) {
+        if (found.isEmpty()) {
             throw new Args.Bad("paths", "the directories hold no files");
         }
         Map<String, String> fields = new LinkedHashMap<>();
@@ -175,8 +204,8 @@ final class Tools {
             fields.put("kb", kb);
         }
         fields.put("skip_graph", Boolean.toString(skipGraph));
-        return reply("start_document_ingest", backend.postFiles("/v1/ingest/files", "files", files, fields),
-                Tools::json);
+        return reply("start_document_ingest", backend.postFiles("/v1/ingest/files", "files", found, fields,
+                confinement), Tools::json);
     }
 
     private Map<String, Object> ingestText(Args a) throws Args.Bad, Backend.Unreachable {

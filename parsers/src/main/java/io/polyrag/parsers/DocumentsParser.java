@@ -77,6 +77,13 @@ public final class DocumentsParser implements Parser {
     private final long maxChars;
     private final long timeoutMs;
     private final boolean ocr;
+    private final long maxExpandedBytes;
+    /**
+     * Tika parses running at once, one per core: each may hold a document's expanded form in memory, so uploads
+     * arriving together are parsed in turn instead of all at once (three zip bombs at once filled the heap).
+     */
+    private final java.util.concurrent.Semaphore parses = new java.util.concurrent.Semaphore(Math.max(1,
+            Runtime.getRuntime().availableProcessors()));
     private final ExecutorService workers = Executors.newCachedThreadPool(
             Thread.ofPlatform().daemon().name("polyrag-parse-", 0).factory());
 
@@ -85,11 +92,21 @@ public final class DocumentsParser implements Parser {
      * @param timeoutMs longest one parse may take
      */
     public DocumentsParser(long maxChars, long timeoutMs) {
+        this(maxChars, timeoutMs, 1L << 30);
+    }
+
+    /**
+     * @param maxChars most characters of text one document may yield
+     * @param timeoutMs longest one parse may take
+     * @param maxExpandedBytes most a zip-based document may expand to ({@link ZipGuard})
+     */
+    public DocumentsParser(long maxChars, long timeoutMs, long maxExpandedBytes) {
         TikaConfig config = TikaConfig.getDefaultConfig();
         this.tika = new AutoDetectParser(config);
         this.detector = config.getDetector();
         this.maxChars = maxChars;
         this.timeoutMs = timeoutMs;
+        this.maxExpandedBytes = maxExpandedBytes;
         this.ocr = tesseractInstalled();
     }
 
@@ -148,13 +165,22 @@ public final class DocumentsParser implements Parser {
             throw new InvalidInputException(item.name() + ": unsupported type (the content is " + detected
                     + ", whatever the name says)");
         }
+        ZipGuard.check(item, maxExpandedBytes, MAX_ZIP_ENTRIES);
         return tika(item, detected);
     }
+
+    /** More entries than any real Office or EPUB file has; a document with more is refused before it is parsed. */
+    static final int MAX_ZIP_ENTRIES = 20_000;
 
     @Override
     public Figures figures(SourceItem item, String mediaType, FigureLimits limits) {
         if (limits.mode() == io.polyrag.core.model.FigureMode.SKIP || !FigureExtractor.handles(mediaType)) {
             return Figures.NONE;
+        }
+        try {
+            ZipGuard.check(item, maxExpandedBytes, MAX_ZIP_ENTRIES);
+        } catch (InvalidInputException e) {
+            return new Figures(List.of(), List.of("figures: " + e.getMessage()), true);
         }
         FigureExtractor extractor = new FigureExtractor(ocr ? this::ocrText : null);
         // Its own deadline returns what was found in time; this one stops a file that never yields control.
@@ -313,51 +339,27 @@ public final class DocumentsParser implements Parser {
         TikaXhtmlHandler.Layout layout = layout(type);
         Metadata metadata = new Metadata();
         metadata.set(TikaCoreProperties.RESOURCE_NAME_KEY, item.name());
-        Future<?> run = workers.submit(() -> {
-            try (InputStream in = new ByteArrayInputStream(item.content())) {
-                // No Parser in the context: embedded documents (attachments, OLE objects) are not parsed. Numbers and
-                // dates are written the same way whatever the server's locale, so the index does not depend on it.
-                ParseContext context = new ParseContext();
-                context.set(Locale.class, Locale.ROOT);
-                // Tika's AutoDetectParser parses a file's embedded resources itself unless told not to: a pptx's
-                // or docx's pictures were OCR'd into a section named after the picture's file (image1.png), placed
-                // at the end, which could become the document's title. (PDF and image OCR go through this
-                // extractor too, so those keep Tika's.)
-                if (skipEmbedded) {
-                    context.set(org.apache.tika.extractor.EmbeddedDocumentExtractor.class, NO_EMBEDDED);
-                }
-                if (ocr) {
-                    // Pages with (almost) no text layer are scanned: OCR them; pages with text are read as text.
-                    org.apache.tika.parser.pdf.PDFParserConfig pdf = new org.apache.tika.parser.pdf.PDFParserConfig();
-                    pdf.setOcrStrategy(org.apache.tika.parser.pdf.PDFParserConfig.OCR_STRATEGY.AUTO);
-                    context.set(org.apache.tika.parser.pdf.PDFParserConfig.class, pdf);
-                    org.apache.tika.parser.ocr.TesseractOCRConfig tesseract =
-                            new org.apache.tika.parser.ocr.TesseractOCRConfig();
-                    tesseract.setTimeoutSeconds((int) Math.max(1, timeoutMs / 1000));
-                    context.set(org.apache.tika.parser.ocr.TesseractOCRConfig.class, tesseract);
-                } else {
-                    org.apache.tika.parser.pdf.PDFParserConfig pdf = new org.apache.tika.parser.pdf.PDFParserConfig();
-                    pdf.setOcrStrategy(org.apache.tika.parser.pdf.PDFParserConfig.OCR_STRATEGY.NO_OCR);
-                    context.set(org.apache.tika.parser.pdf.PDFParserConfig.class, pdf);
-                }
-                tika.parse(in, new TikaXhtmlHandler(doc, layout, maxChars, type.equals(ODS) ? odsSheetNames(item)
-                        : List.of()), metadata, context);
-            }
-            return null;
-        });
         try {
-            run.get(timeoutMs, TimeUnit.MILLISECONDS);
-        } catch (TimeoutException e) {
-            run.cancel(true);
-            throw new InvalidInputException(item.name() + ": parsing took longer than " + timeoutMs / 1000
-                    + " s and was stopped (raise POLYRAG_INGEST_PARSE_TIMEOUT_SECONDS for very large files)");
+            parses.acquire();
         } catch (InterruptedException e) {
-            run.cancel(true);
             Thread.currentThread().interrupt();
             throw new InvalidInputException(item.name() + ": parsing was interrupted");
-        } catch (ExecutionException e) {
-            throw failure(item, type, e.getCause());
         }
+        Future<?> run;
+        try {
+            run = workers.submit(() -> {
+                try {
+                    return parseWithTika(item, type, skipEmbedded, doc, layout, metadata);
+                } finally {
+                    // Held until the parse really ends: one that outlives its time limit still holds memory.
+                    parses.release();
+                }
+            });
+        } catch (RuntimeException e) {
+            parses.release();
+            throw e;
+        }
+        awaitParse(item, type, run);
         if (doc.isEmpty()) {
             throw new InvalidInputException(item.name() + ": no text to index (" + type + (ocr
                     ? "; OCR found no text either)" : " with no text layer; a scanned document needs OCR: install "
@@ -387,6 +389,58 @@ public final class DocumentsParser implements Parser {
                     // never called: shouldParseEmbedded says no
                 }
             };
+
+    /** One Tika parse into {@code doc}, on a worker thread. */
+    private Void parseWithTika(SourceItem item, String type, boolean skipEmbedded, DocumentBuilder doc,
+            TikaXhtmlHandler.Layout layout, Metadata metadata) throws Exception {
+        try (InputStream in = new ByteArrayInputStream(item.content())) {
+            // No Parser in the context: embedded documents (attachments, OLE objects) are not parsed. Numbers and
+            // dates are written the same way whatever the server's locale, so the index does not depend on it.
+            ParseContext context = new ParseContext();
+            context.set(Locale.class, Locale.ROOT);
+            // Tika's AutoDetectParser parses a file's embedded resources itself unless told not to: a pptx's
+            // or docx's pictures were OCR'd into a section named after the picture's file (image1.png), placed
+            // at the end, which could become the document's title. (PDF and image OCR go through this
+            // extractor too, so those keep Tika's.)
+            if (skipEmbedded) {
+                context.set(org.apache.tika.extractor.EmbeddedDocumentExtractor.class, NO_EMBEDDED);
+            }
+            if (ocr) {
+                // Pages with (almost) no text layer are scanned: OCR them; pages with text are read as text.
+                org.apache.tika.parser.pdf.PDFParserConfig pdf = new org.apache.tika.parser.pdf.PDFParserConfig();
+                pdf.setOcrStrategy(org.apache.tika.parser.pdf.PDFParserConfig.OCR_STRATEGY.AUTO);
+                context.set(org.apache.tika.parser.pdf.PDFParserConfig.class, pdf);
+                org.apache.tika.parser.ocr.TesseractOCRConfig tesseract =
+                        new org.apache.tika.parser.ocr.TesseractOCRConfig();
+                tesseract.setTimeoutSeconds((int) Math.max(1, timeoutMs / 1000));
+                context.set(org.apache.tika.parser.ocr.TesseractOCRConfig.class, tesseract);
+            } else {
+                org.apache.tika.parser.pdf.PDFParserConfig pdf = new org.apache.tika.parser.pdf.PDFParserConfig();
+                pdf.setOcrStrategy(org.apache.tika.parser.pdf.PDFParserConfig.OCR_STRATEGY.NO_OCR);
+                context.set(org.apache.tika.parser.pdf.PDFParserConfig.class, pdf);
+            }
+            tika.parse(in, new TikaXhtmlHandler(doc, layout, maxChars, type.equals(ODS) ? odsSheetNames(item)
+                    : List.of()), metadata, context);
+        }
+        return null;
+    }
+
+    /** Waits for a parse within the time limit; a failure or an overrun becomes the file's reason. */
+    private void awaitParse(SourceItem item, String type, Future<?> run) {
+        try {
+            run.get(timeoutMs, TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            run.cancel(true);
+            throw new InvalidInputException(item.name() + ": parsing took longer than " + timeoutMs / 1000
+                    + " s and was stopped (raise POLYRAG_INGEST_PARSE_TIMEOUT_SECONDS for very large files)");
+        } catch (InterruptedException e) {
+            run.cancel(true);
+            Thread.currentThread().interrupt();
+            throw new InvalidInputException(item.name() + ": parsing was interrupted");
+        } catch (ExecutionException e) {
+            throw failure(item, type, e.getCause());
+        }
+    }
 
     /**
      * The sheet names of an OpenDocument spreadsheet, in order, from its content.xml (Tika's XHTML does not carry

@@ -20,6 +20,7 @@ public final class DocumentsParserProvider implements ParserProvider {
     @Override
     public Parser open(ProviderContext context) {
         return new DocumentsParser(context.config().get(Settings.INGEST_MAX_TEXT_MB) * 1024L * 1024L,
-                context.config().get(Settings.INGEST_PARSE_TIMEOUT_SECONDS) * 1000L);
+                context.config().get(Settings.INGEST_PARSE_TIMEOUT_SECONDS) * 1000L,
+                context.config().get(Settings.INGEST_MAX_EXPANDED_MB) * 1024L * 1024L);
     }
 }

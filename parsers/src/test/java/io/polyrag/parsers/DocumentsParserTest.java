@@ -139,6 +139,31 @@ class DocumentsParserTest {
     }
 
     @Test
+    void a_zip_based_document_that_would_expand_too_far_is_refused_from_its_directory_before_parsing() {
+        for (var bomb : java.util.Map.of("ratio.docx", DocumentFixtures.expandingDocx(40), "shared.docx",
+                DocumentFixtures.overlappingDocx(3), "parts.docx", DocumentFixtures.manyEntriesDocx(20_001))
+                .entrySet()) {
+            long t0 = System.nanoTime();
+            assertThatThrownBy(() -> parse(bomb.getKey(), bomb.getValue())).as(bomb.getKey())
+                    .isInstanceOf(InvalidInputException.class).hasMessageContaining(bomb.getKey())
+                    .hasMessageContaining("zip bomb");
+            assertThat((System.nanoTime() - t0) / 1_000_000).as(bomb.getKey() + ": refused before any inflating")
+                    .isLessThan(2_000);
+        }
+        assertThatThrownBy(() -> parse("shared.docx", DocumentFixtures.overlappingDocx(3)))
+                .hasMessageContaining("share their compressed data");
+        DocumentsParser strict = new DocumentsParser(64L << 20, 60_000, 1 << 20);
+        StringBuilder varied = new StringBuilder();
+        for (int i = 0; varied.length() < 1_500_000; i++) {
+            varied.append("word").append(Integer.toString(i * 7919, 36)).append(' ');
+        }
+        byte[] big = DocumentFixtures.docx("Big", varied.toString(), List.of(List.of("size", "big")));
+        assertThatThrownBy(() -> strict.parse(new SourceItem("upload:big.docx", "big.docx", big, null)))
+                .hasMessageContaining("expands to more than 1.0 MiB").hasMessageContaining("POLYRAG_INGEST_MAX_EXPANDED_MB");
+        assertThat(parse("big.docx", big).text()).as("the same file under the default limit").contains("word0 ");
+    }
+
+    @Test
     void an_entity_bomb_does_not_expand() {
         long t0 = System.nanoTime();
         assertThatThrownBy(() -> parse("lolz.docx", DocumentFixtures.billionLaughsDocx()))

@@ -7,6 +7,7 @@ import io.polyrag.core.config.Settings;
 import io.polyrag.core.model.Tenant;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -15,7 +16,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * Bearer <key>} or {@code X-Api-Key}), and the request acts for the key's tenant; with none the server is in local
  * mode (it only binds a loopback address then) and every request acts for the local tenant. {@code /v1/admin}
  * routes need the operator key ({@code POLYRAG_HTTP_ADMIN_KEY}) once keys exist. A missing, wrong or revoked key is
- * one uniform 401; a client address that fails too often in a minute gets 429 until the minute is over.
+ * one uniform 401; a client address that fails too often in a minute gets 429 instead for its failing requests
+ * until the minute is over, while its requests with a valid key go on.
  */
 final class Auth {
     static final String TENANT = "polyrag.tenant";
@@ -27,6 +29,7 @@ final class Auth {
     private final Polyrag polyrag;
     private final byte[] adminKey;
     private final int failuresPerMinute;
+    private final List<Cidr> trustedProxies;
     private final Map<String, long[]> failures = new ConcurrentHashMap<>();
     private final io.micrometer.core.instrument.Counter authFailures;
     private volatile boolean keysRequired;
@@ -37,6 +40,8 @@ final class Auth {
         String admin = polyrag.config().get(Settings.HTTP_ADMIN_KEY);
         this.adminKey = admin.isEmpty() ? null : admin.getBytes(StandardCharsets.UTF_8);
         this.failuresPerMinute = polyrag.config().get(Settings.HTTP_AUTH_FAILURES_PER_MINUTE);
+        this.trustedProxies = java.util.Arrays.stream(polyrag.config().get(Settings.HTTP_TRUSTED_PROXIES).split(","))
+                .filter(x -> !x.isBlank()).map(Cidr::parse).toList();
         this.authFailures = io.micrometer.core.instrument.Counter.builder("polyrag_auth_failures_total")
                 .description("requests with a missing, wrong or revoked key").register(polyrag.metrics().registry());
         refresh();
@@ -57,8 +62,8 @@ final class Auth {
 
     /** The before-handler of every route: resolves the tenant, or answers 401/403/429. */
     void authenticate(Context ctx) {
-        String path = ctx.path();
-        boolean operator = path.startsWith("/v1/admin") || path.equals("/metrics");
+        String path = canonical(ctx.path());
+        boolean operator = path.startsWith("/v1/admin") || path.equals("/metrics") || path.startsWith("/metrics/");
         if (!path.startsWith("/v1/") && !path.equals("/v1") && !operator || path.equals("/v1/openapi.json")) {
             return;
         }
@@ -66,8 +71,7 @@ final class Auth {
             ctx.attribute(TENANT, Tenant.LOCAL);
             return;
         }
-        String client = ctx.ip();
-        throttle(ctx, client);
+        String client = client(ctx);
         String key = presented(ctx);
         if (operator) {
             if (adminKey != null && key != null && MessageDigest.isEqual(adminKey,
@@ -82,11 +86,131 @@ final class Auth {
             }
             fail(ctx, client);
         }
+        // A valid key always gets in: only failures are throttled, so bad requests from an address a tenant shares
+        // (a proxy, a NAT) lock nobody out. Keys are 256-bit random, so letting a throttled address on to the key
+        // check teaches a guesser nothing.
         var tenant = key == null ? java.util.Optional.<Tenant>empty() : polyrag.keys().authenticate(key);
         if (tenant.isEmpty()) {
             fail(ctx, client);
         }
         ctx.attribute(TENANT, tenant.get());
+    }
+
+    /**
+     * The client's address: the peer's, or, when the peer is a configured trusted proxy, the last address of
+     * {@code X-Forwarded-For} that is not a trusted proxy (the one the first proxy saw).
+     */
+    String client(Context ctx) {
+        String peer = ctx.req().getRemoteAddr();
+        if (trustedProxies.isEmpty() || !trusted(peer)) {
+            return peer;
+        }
+        List<String> forwarded = new java.util.ArrayList<>();
+        for (String header : java.util.Collections.list(ctx.req().getHeaders("X-Forwarded-For"))) {
+            for (String a : header.split(",")) {
+                if (!a.isBlank()) {
+                    forwarded.add(a.strip());
+                }
+            }
+        }
+        for (int i = forwarded.size() - 1; i >= 0; i--) {
+            if (!trusted(forwarded.get(i))) {
+                return forwarded.get(i);
+            }
+        }
+        return forwarded.isEmpty() ? peer : forwarded.getFirst();
+    }
+
+    private boolean trusted(String address) {
+        byte[] a = literal(address);
+        if (a == null) {
+            return false;
+        }
+        for (Cidr c : trustedProxies) {
+            if (c.contains(a)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The bytes of an IP literal; null for anything else (never a DNS lookup). */
+    private static byte[] literal(String address) {
+        String s = address.startsWith("[") && address.endsWith("]") ? address.substring(1, address.length() - 1)
+                : address;
+        if (!s.matches("[0-9.]+|[0-9A-Fa-f:.]*:[0-9A-Fa-f:.]*")) {
+            return null;
+        }
+        try {
+            return java.net.InetAddress.getByName(s).getAddress();
+        } catch (java.net.UnknownHostException e) {
+            return null;
+        }
+    }
+
+    /** An address range: a network's bytes and its prefix length. */
+    record Cidr(byte[] network, int prefix) {
+        static Cidr parse(String text) {
+            String t = text.strip();
+            int slash = t.indexOf('/');
+            byte[] net = literal(slash < 0 ? t : t.substring(0, slash));
+            int prefix;
+            try {
+                prefix = net == null ? -1 : slash < 0 ? net.length * 8 : Integer.parseInt(t.substring(slash + 1));
+            } catch (NumberFormatException e) {
+                prefix = -1;
+            }
+            if (net == null || prefix < 0 || prefix > net.length * 8) {
+                throw new io.polyrag.core.ConfigException("POLYRAG_HTTP_TRUSTED_PROXIES: '" + t + "' is not an IP "
+                        + "address or CIDR range (e.g. 10.0.0.5 or 10.0.0.0/8)");
+            }
+            return new Cidr(net, prefix);
+        }
+
+        boolean contains(byte[] address) {
+            if (address.length != network.length) {
+                return false;
+            }
+            int full = prefix / 8;
+            for (int i = 0; i < full; i++) {
+                if (address[i] != network[i]) {
+                    return false;
+                }
+            }
+            int rest = prefix % 8;
+            return rest == 0 || ((address[full] ^ network[full]) & (0xff << (8 - rest)) & 0xff) == 0;
+        }
+    }
+
+    /**
+     * A path as the router may match it, for deciding who may ask: percent-escapes decoded, {@code ;parameters}
+     * dropped, repeated slashes merged, dot segments resolved, the trailing slash dropped, lower case. Two spellings
+     * of one route ({@code /metrics/}, {@code /v1//admin;x}, {@code /%6Detrics}) are one route here, so none of
+     * them is let through as another.
+     */
+    static String canonical(String raw) {
+        String decoded = raw == null ? "/" : raw;
+        if (decoded.indexOf('%') >= 0) {
+            try {
+                decoded = java.net.URLDecoder.decode(decoded.replace("+", "%2B"), StandardCharsets.UTF_8);
+            } catch (IllegalArgumentException e) {
+                // a malformed escape: the router will not match it either; judge it as written
+            }
+        }
+        java.util.Deque<String> segments = new java.util.ArrayDeque<>();
+        for (String segment : decoded.split("/")) {
+            int semi = segment.indexOf(';');
+            String s = semi >= 0 ? segment.substring(0, semi) : segment;
+            if (s.isEmpty() || s.equals(".")) {
+                continue;
+            }
+            if (s.equals("..")) {
+                segments.pollLast();
+            } else {
+                segments.addLast(s);
+            }
+        }
+        return ("/" + String.join("/", segments)).toLowerCase(java.util.Locale.ROOT);
     }
 
     /** The tenant the request acts for (set by {@link #authenticate}). */
@@ -115,7 +239,9 @@ final class Auth {
         }
     }
 
+    /** A failed authentication: 429 once the address has failed too often this minute, else one uniform 401. */
     private void fail(Context ctx, String client) {
+        throttle(ctx, client);
         long minute = System.currentTimeMillis() / 60_000;
         if (failures.size() > MAX_TRACKED_CLIENTS) {
             failures.entrySet().removeIf(e -> e.getValue()[0] != minute);

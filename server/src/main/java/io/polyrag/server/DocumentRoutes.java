@@ -27,6 +27,9 @@ import java.util.Set;
  * one, fetch its original, delete it everywhere; and {@code /v1/formats}.
  */
 final class DocumentRoutes {
+    /** The fields POST /v1/documents takes. */
+    static final List<String> FIELDS = List.of("file", "title", "categories", "subcategory", "kb", "external_ref",
+            "figures", "skip_graph");
     private final Polyrag polyrag;
 
     DocumentRoutes(Polyrag polyrag) {
@@ -41,7 +44,7 @@ final class DocumentRoutes {
     void register(Api api) {
         api.post("/v1/documents", this::upload).summary("documents", "Upload one document with its title, "
                 + "categories, subcategory, knowledge base and external reference; it is indexed as a job")
-                .multipart("file", "title", "categories", "subcategory", "kb", "external_ref", "figures", "skip_graph")
+                .multipart(FIELDS.toArray(String[]::new))
                 .response(202, "the job, queued, and the document's id", IngestWire.DocumentAccepted.class);
         api.get("/v1/documents", this::documents).summary("documents", "List visible documents, by uri, with the "
                 + "total").query("kb", "string", "one knowledge base; default: all of yours")
@@ -72,7 +75,7 @@ final class DocumentRoutes {
     }
 
     private void upload(Context ctx) {
-        List<UploadedFile> parts = IngestRoutes.uploadedFiles(ctx, "upload", "file");
+        List<UploadedFile> parts = IngestRoutes.uploadedFiles(ctx, "upload", "file", FIELDS, "");
         if (parts.size() != 1) {
             throw new InvalidInputException("send exactly one part named 'file' (got " + parts.size() + "); several "
                     + "files at once go to POST /v1/ingest/files");

@@ -1,5 +1,6 @@
 package io.polyrag.server;
 
+import io.polyrag.app.api.Limits;
 import io.polyrag.app.api.TextIngest;
 import io.polyrag.app.api.StagedFile;
 import static io.polyrag.server.Http.flag;
@@ -42,11 +43,12 @@ final class IngestRoutes {
                 .body(api.schemas(), Dtos.TextBody.class, "text")
                 .response(200, "the report, with the text's document_id and version", IngestWire.Report.class);
         api.post("/v1/ingest/files", this::ingestFiles).summary("ingest", "Stage files and ingest them as a job")
-                .multipart("files", "kb", "skip_graph", "figures").response(202, "the job, queued",
+                .multipart(FILES_FIELDS.toArray(String[]::new)).response(202, "the job, queued",
                         IngestWire.Accepted.class);
         api.post("/v1/ingest/upload", this::upload).summary("ingest",
                 "Check and keep files without ingesting them; each refused file with its reason")
-                .multipart("files", "kb").response(200, "accepted and skipped files", IngestWire.Staged.class);
+                .multipart(UPLOAD_FIELDS.toArray(String[]::new)).response(200, "accepted and skipped files",
+                        IngestWire.Staged.class);
         api.post("/v1/ingest/staged", this::ingestStaged).summary("ingest", "Ingest staged files as a job")
                 .body(api.schemas(), Dtos.StagedBody.class, "ids")
                 .response(202, "the job, queued", IngestWire.Accepted.class);
@@ -56,12 +58,18 @@ final class IngestRoutes {
         requireJson(ctx);
         Dtos.TextBody b = Json.read(ctx.body(), Dtos.TextBody.class);
         // The one document's id and version at the top, so a client can fetch or delete it without a search.
-        ctx.json(IngestWire.ofText(tenant(ctx).ingest().text(new TextIngest(b.text(), b.title(), b.uri(), b.format(),
-                KnowledgeBase.of(b.knowledgeBase()), Boolean.TRUE.equals(b.skipGraph())))));
+        try (ClientProbe gone = ClientProbe.of(ctx)) {
+            ctx.json(IngestWire.ofText(tenant(ctx).ingest().text(new TextIngest(b.text(), b.title(), b.uri(),
+                    b.format(), KnowledgeBase.of(b.knowledgeBase()), Boolean.TRUE.equals(b.skipGraph())), gone)));
+        }
     }
 
+    /** The fields each multipart route takes: any other is refused, naming the ones it takes. */
+    static final List<String> FILES_FIELDS = List.of("files", "kb", "skip_graph", "figures");
+    static final List<String> UPLOAD_FIELDS = List.of("files", "kb");
+
     private void ingestFiles(Context ctx) {
-        List<UploadedFile> files = uploadedFiles(ctx, "ingest");
+        List<UploadedFile> files = uploadedFiles(ctx, "ingest", "files", FILES_FIELDS, "");
         KnowledgeBase kb = KnowledgeBase.of(ctx.formParam("kb"));
         Path staging = tenant(ctx).uploads().newStagingDir();
         String id;
@@ -79,7 +87,8 @@ final class IngestRoutes {
 
     /** Stages and checks files; ingests nothing. 200 with what was accepted and what was skipped, and why. */
     private void upload(Context ctx) {
-        List<UploadedFile> files = uploadedFiles(ctx, "stage");
+        List<UploadedFile> files = uploadedFiles(ctx, "stage", "files", UPLOAD_FIELDS, " (skip_graph and figures "
+                + "are chosen when the staged files are ingested: POST /v1/ingest/staged)");
         KnowledgeBase kb = KnowledgeBase.of(ctx.formParam("kb"));
         Path tmp = tenant(ctx).uploads().newStagingDir();
         try {
@@ -116,20 +125,32 @@ final class IngestRoutes {
         }
     }
 
-    /** The request's parts named {@code files}: 415 when it is not multipart, 400 when there are none. */
-    static List<UploadedFile> uploadedFiles(Context ctx, String verb) {
-        return uploadedFiles(ctx, verb, "files");
-    }
-
-    /** The request's parts named {@code part}: 415 when it is not multipart, 400 when there are none. */
-    static List<UploadedFile> uploadedFiles(Context ctx, String verb, String part) {
+    /**
+     * The request's parts named {@code part}: 415 when it is not multipart; 400 when there are none, when it has a
+     * field the route does not take ({@code fields}; {@code hint} says where it belongs), or more than
+     * {@link Limits#MAX_FILES_PER_REQUEST} files.
+     */
+    static List<UploadedFile> uploadedFiles(Context ctx, String verb, String part, List<String> fields, String hint) {
         if (!ctx.isMultipartFormData()) {
             throw new HttpResponseException(HttpStatus.UNSUPPORTED_MEDIA_TYPE.getCode(),
                     "send the files as multipart/form-data, one part named '" + part + "' per file");
         }
+        Set<String> given = new java.util.TreeSet<>(ctx.formParamMap().keySet());
+        given.addAll(ctx.uploadedFileMap().keySet());
+        for (String name : given) {
+            if (!fields.contains(name)) {
+                throw new InvalidInputException("form field '" + io.polyrag.core.model.Ids.abbreviate(name, 40)
+                        + "' is not one " + ctx.method() + " " + ctx.endpoints().lastHttpEndpoint().path
+                        + " takes: it takes " + String.join(", ", fields) + hint);
+            }
+        }
         List<UploadedFile> files = ctx.uploadedFiles(part);
         if (files.isEmpty()) {
             throw new InvalidInputException("no files: add one part named '" + part + "' per file to " + verb);
+        }
+        if (files.size() > Limits.MAX_FILES_PER_REQUEST) {
+            throw new InvalidInputException("at most " + Limits.MAX_FILES_PER_REQUEST + " files per request, got "
+                    + files.size() + ": send them in several requests");
         }
         return files;
     }

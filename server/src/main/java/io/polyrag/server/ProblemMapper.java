@@ -117,7 +117,29 @@ final class ProblemMapper {
         return false;
     }
 
+    /** Jetty's limits on a multipart request's shape, in the words of the limit and its fix; null for others. */
+    static String multipartShape(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            String m = String.valueOf(t.getMessage()).toLowerCase(Locale.ROOT);
+            if (m.contains("headers max length exceeded")) {
+                return "a part's headers (its file name or field name) are longer than Jetty's 8 KiB: name each "
+                        + "file with at most 255 characters";
+            }
+            if (m.contains("too many keys")) {
+                return "at most " + io.polyrag.app.api.Limits.MAX_FILES_PER_REQUEST + " files per request (and "
+                        + (io.polyrag.app.api.Limits.MAX_FORM_PARTS - io.polyrag.app.api.Limits.MAX_FILES_PER_REQUEST)
+                        + " other fields): send the files in several requests";
+            }
+        }
+        return null;
+    }
+
     static void internal(Exception e, Context ctx, String tooLarge) {
+        String shape = multipartShape(e);
+        if (shape != null) {
+            problem(ctx, 400, shape);
+            return;
+        }
         if (multipartTooLarge(e)) {
             problem(ctx, 413, tooLarge);
             return;

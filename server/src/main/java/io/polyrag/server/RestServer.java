@@ -48,7 +48,11 @@ public final class RestServer implements io.polyrag.app.HttpFrontDoor {
             config.http.maxRequestSize = maxRequestBytes;
             config.http.prefer405over404 = true;
             config.jetty.modifyServer(server -> server.setErrorHandler(new ProblemErrorHandler()));
-            config.jetty.modifyServletContextHandler(context -> context.setErrorHandler(new ProblemErrorHandler()));
+            config.jetty.modifyServletContextHandler(context -> {
+                context.setErrorHandler(new ProblemErrorHandler());
+                // Parts of a multipart request count as form keys: the files a request may carry, and its fields.
+                context.setMaxFormKeys(io.polyrag.app.api.Limits.MAX_FORM_PARTS);
+            });
             config.jetty.host = host;
             config.jetty.port = port;
             config.jetty.multipartConfig.maxFileSize(maxRequestBytes, SizeUnit.BYTES);

@@ -87,4 +87,40 @@ class HostileInputTest {
         assertThat(r.headers().firstValue("Content-Type").orElseThrow()).startsWith("application/problem+json");
         assertThat(Json.MAPPER.readTree(r.body()).get("detail").asString()).as(what).contains(says);
     }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', textBlock = """
+            1,001 files                   | /v1/ingest/files  | 1001 | 0    |         | at most 1000 files per request
+            1,030 parts                   | /v1/ingest/files  | 1030 | 0    |         | at most 1000 files per request
+            a 9,000-character file name   | /v1/ingest/files  | 1    | 9000 |         | name each file with at most 255
+            figures where it is not taken | /v1/ingest/upload | 1    | 0    | figures | POST /v1/ingest/staged
+            an unknown field              | /v1/ingest/files  | 1    | 0    | colour  | it takes files, kb, skip_graph, figures
+            """)
+    void a_multipart_request_past_a_limit_names_the_limit(String what, String path, int files, int nameLength,
+            String extraField, String says) {
+        String boundary = "----hostile" + System.nanoTime();
+        StringBuilder body = new StringBuilder();
+        for (int i = 0; i < files; i++) {
+            String name = nameLength > 0 ? "n".repeat(nameLength) + ".txt" : "f" + i + ".txt";
+            body.append("--").append(boundary).append("\r\nContent-Disposition: form-data; name=\"files\"; filename=\"")
+                    .append(name).append("\"\r\nContent-Type: text/plain\r\n\r\ntext ").append(i).append("\r\n");
+        }
+        if (extraField != null) {
+            body.append("--").append(boundary).append("\r\nContent-Disposition: form-data; name=\"").append(extraField)
+                    .append("\"\r\n\r\nzzz\r\n");
+        }
+        body.append("--").append(boundary).append("--\r\n");
+        HttpResponse<String> r;
+        try {
+            r = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + path))
+                    .header("Content-Type", "multipart/form-data; boundary=" + boundary)
+                    .POST(HttpRequest.BodyPublishers.ofString(body.toString())).timeout(Duration.ofSeconds(60))
+                    .build(), HttpResponse.BodyHandlers.ofString());
+        } catch (IOException | InterruptedException e) {
+            throw new AssertionError(e);
+        }
+        assertThat(r.statusCode()).as(what + ": " + r.body()).isEqualTo(400);
+        assertThat(r.headers().firstValue("Content-Type").orElseThrow()).startsWith("application/problem+json");
+        assertThat(Json.MAPPER.readTree(r.body()).get("detail").asString()).as(what).contains(says);
+    }
 }

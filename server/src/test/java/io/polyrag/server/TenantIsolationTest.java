@@ -144,6 +144,9 @@ class TenantIsolationTest {
 
     @Test
     void the_event_stream_replays_only_the_tenants_own_jobs() throws IOException {
+        String bJob = upload(b, "/v1/ingest/files", "b-events.md", "# B\n\nBeta's own note.").get("job_id").asString();
+        await().atMost(Duration.ofSeconds(60)).until(() -> json(get(b, "/v1/jobs/" + bJob)).get("status").asString(),
+                s -> s.equals("succeeded"));
         for (String[] who : new String[][] {{a, "yes"}, {b, "no"}}) {
             try (java.net.Socket socket = new java.net.Socket("127.0.0.1", server.port())) {
                 socket.setSoTimeout(30_000);
@@ -155,10 +158,12 @@ class TenantIsolationTest {
                 for (String l = in.readLine(); l != null && !l.startsWith(": heartbeat"); l = in.readLine()) {
                     seen.append(l).append('\n');
                 }
+                assertThat(seen).as("event ids count each tenant's own events: they tell nothing of another's")
+                        .contains("id: 1\n");
                 if (who[1].equals("yes")) {
-                    assertThat(seen).contains(aJob).contains("event: finished");
+                    assertThat(seen).contains(aJob).contains("event: finished").doesNotContain(bJob);
                 } else {
-                    assertThat(seen).doesNotContain(aJob).doesNotContain("event: ");
+                    assertThat(seen).doesNotContain(aJob).contains(bJob).contains("event: finished");
                 }
             }
         }
@@ -254,7 +259,7 @@ class TenantIsolationTest {
                 "vector.enabled", "false", "http.auth.failures.per.minute", "3")))) {
             assertThatThrownBy(() -> new RestServer(local, "0.0.0.0", 0, 1024))
                     .hasMessageContaining("without API keys").hasMessageContaining("polyrag keys create");
-            local.keys().create("delta", null);
+            String delta = local.keys().create("delta", null).key();
             RestServer limited = new RestServer(local, "127.0.0.1", 0, 1024);
             try {
                 URI u = URI.create("http://127.0.0.1:" + limited.port() + "/v1/documents");
@@ -263,9 +268,46 @@ class TenantIsolationTest {
                     codes.add(send(HttpRequest.newBuilder(u).header("X-Api-Key", "prk_guess" + i)).statusCode());
                 }
                 assertThat(codes).containsExactly(401, 401, 401, 429, 429);
+                assertThat(send(HttpRequest.newBuilder(u).header("X-Api-Key", delta)).statusCode())
+                        .as("a valid key from the throttled address still gets in").isEqualTo(200);
+                assertThat(send(HttpRequest.newBuilder(u).header("X-Api-Key", "prk_guess9")
+                        .header("X-Forwarded-For", "203.0.113.9")).statusCode())
+                        .as("with no trusted proxy, X-Forwarded-For is anyone's to write: ignored").isEqualTo(429);
             } finally {
                 limited.close();
             }
+        }
+    }
+
+    @Test
+    void behind_a_trusted_proxy_failures_are_counted_per_forwarded_client() {
+        try (Polyrag local = Polyrag.open(Config.load(Map.of(), Map.of("data.dir", tmp.resolve("proxied").toString(),
+                "vector.enabled", "false", "http.auth.failures.per.minute", "2",
+                "http.trusted.proxies", "127.0.0.0/8, ::1")))) {
+            String key = local.keys().create("delta", null).key();
+            RestServer server = new RestServer(local, "127.0.0.1", 0, 1024);
+            try {
+                URI u = URI.create("http://127.0.0.1:" + server.port() + "/v1/documents");
+                List<Integer> attacker = new ArrayList<>();
+                for (int i = 0; i < 4; i++) {
+                    attacker.add(send(HttpRequest.newBuilder(u).header("X-Api-Key", "prk_guess" + i)
+                            .header("X-Forwarded-For", "198.51.100.7, 10.0.0.1").header("X-Forwarded-For",
+                                    "127.0.0.1")).statusCode());
+                }
+                assertThat(attacker).containsExactly(401, 401, 429, 429);
+                assertThat(send(HttpRequest.newBuilder(u).header("X-Api-Key", "prk_typo")
+                        .header("X-Forwarded-For", "198.51.100.8")).statusCode())
+                        .as("another client behind the same proxy is not the attacker").isEqualTo(401);
+                assertThat(send(HttpRequest.newBuilder(u).header("X-Api-Key", key)
+                        .header("X-Forwarded-For", "198.51.100.7, 10.0.0.1")).statusCode()).isEqualTo(200);
+            } finally {
+                server.close();
+            }
+        }
+        try (Polyrag bad = Polyrag.open(Config.load(Map.of(), Map.of("data.dir", tmp.resolve("bad-proxy").toString(),
+                "vector.enabled", "false", "http.trusted.proxies", "10.0.0.0/99")))) {
+            assertThatThrownBy(() -> new RestServer(bad, "127.0.0.1", 0, 1024))
+                    .hasMessageContaining("POLYRAG_HTTP_TRUSTED_PROXIES").hasMessageContaining("10.0.0.0/99");
         }
     }
 

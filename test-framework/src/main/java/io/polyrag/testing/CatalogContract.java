@@ -440,7 +440,7 @@ public abstract class CatalogContract {
     }
 
     @Test
-    void a_stale_job_is_claimed_again_until_its_attempts_run_out() {
+    void a_stale_job_that_makes_no_progress_is_claimed_again_until_its_attempts_run_out() {
         CatalogAndJobs c = open();
         String id = c.submit("ingest", "{}");
         Duration stale = Duration.ofMinutes(5);
@@ -450,12 +450,93 @@ public abstract class CatalogContract {
         clock.advance(Duration.ofMinutes(2));
         Optional<JobStore.Claimed> again = c.claim(stale, 2);
         assertThat(again).isPresent();
+        assertThat(again.get().gaveUp()).isFalse();
         assertThat(again.get().info().attempts()).isEqualTo(2);
         clock.advance(Duration.ofMinutes(6));
+        Optional<JobStore.Claimed> last = c.claim(stale, 2);
+        assertThat(last).as("given up, and handed back for its holder to release what it held").isPresent();
+        assertThat(last.get().gaveUp()).isTrue();
+        assertThat(last.get().info().status()).isEqualTo(JobStatus.FAILED);
         assertThat(c.claim(stale, 2)).isEmpty();
         JobInfo failed = c.job(id).orElseThrow();
         assertThat(failed.status()).isEqualTo(JobStatus.FAILED);
-        assertThat(failed.error()).contains("attempts");
+        assertThat(failed.error()).contains("gave up after 2 runs");
+    }
+
+    @Test
+    void a_run_that_got_further_than_the_one_before_is_not_held_against_its_job() {
+        CatalogAndJobs c = open();
+        String id = c.submit("ingest", "{}");
+        Duration stale = Duration.ofMinutes(5);
+        for (int processed = 10; processed <= 50; processed += 10) {
+            JobStore.Claimed run = c.claim(stale, 2).orElseThrow();
+            assertThat(run.gaveUp()).as("run reaching " + processed).isFalse();
+            assertThat(c.progress(id, run.info().attempts(), progress(processed))).isTrue();
+            clock.advance(Duration.ofMinutes(6)); // the process dies: the job goes stale
+        }
+        // Two runs that get no further than 50: the second is one too many.
+        JobStore.Claimed stuck = c.claim(stale, 2).orElseThrow();
+        c.progress(id, stuck.info().attempts(), progress(50));
+        clock.advance(Duration.ofMinutes(6));
+        JobStore.Claimed again = c.claim(stale, 2).orElseThrow();
+        assertThat(again.gaveUp()).isFalse();
+        c.progress(id, again.info().attempts(), progress(40));
+        clock.advance(Duration.ofMinutes(6));
+        assertThat(c.claim(stale, 2).orElseThrow().gaveUp()).isTrue();
+    }
+
+    @Test
+    void a_released_job_is_queued_again_without_counting_the_run() {
+        CatalogAndJobs c = open();
+        String id = c.submit("ingest", "{}");
+        for (int i = 0; i < 5; i++) {
+            JobStore.Claimed run = c.claim(Duration.ofMinutes(5), 1).orElseThrow();
+            assertThat(run.gaveUp()).isFalse();
+            assertThat(c.job(id).orElseThrow().status()).isEqualTo(JobStatus.RUNNING);
+            assertThat(c.release(id, run.info().attempts())).isTrue();
+            assertThat(c.release(id, run.info().attempts())).as("released once").isFalse();
+            assertThat(c.job(id).orElseThrow().status()).isEqualTo(JobStatus.QUEUED);
+        }
+        JobStore.Claimed last = c.claim(Duration.ofMinutes(5), 1).orElseThrow();
+        assertThat(c.finish(id, last.info().attempts(), JobStatus.SUCCEEDED, progress(1), null)).isTrue();
+    }
+
+    @Test
+    void workers_are_shared_between_tenants_before_age() {
+        CatalogAndJobs c = open();
+        String a1 = c.submit("alpha", "ingest", "{}");
+        clock.advance(Duration.ofSeconds(1));
+        String a2 = c.submit("alpha", "ingest", "{}");
+        clock.advance(Duration.ofSeconds(1));
+        String a3 = c.submit("alpha", "ingest", "{}");
+        clock.advance(Duration.ofSeconds(1));
+        String b1 = c.submit("beta", "ingest", "{}");
+        assertThat(c.othersWaiting("alpha")).isTrue();
+        assertThat(c.othersWaiting("gamma")).isTrue();
+        Duration stale = Duration.ofMinutes(5);
+        assertThat(claim(c).info().id()).as("the oldest job first").isEqualTo(a1);
+        assertThat(claim(c).info().id()).as("then the tenant with nothing running").isEqualTo(b1);
+        assertThat(c.othersWaiting("alpha")).isFalse();
+        assertThat(c.othersWaiting("beta")).isTrue();
+        JobStore.Claimed a2run = claim(c);
+        assertThat(a2run.info().id()).isEqualTo(a2);
+        // beta queues another job; alpha's second running job yields its worker for it.
+        String b2 = c.submit("beta", "ingest", "{}");
+        assertThat(c.release(a2, a2run.info().attempts())).isTrue();
+        assertThat(claim(c).info().id()).as("one running each: beta was served longest ago").isEqualTo(b2);
+        assertThat(claim(c).info().id()).isEqualTo(a2);
+        assertThat(claim(c).info().id()).isEqualTo(a3);
+        assertThat(c.claim(stale, 3)).isEmpty();
+    }
+
+    private JobStore.Claimed claim(CatalogAndJobs c) {
+        JobStore.Claimed claimed = c.claim(Duration.ofMinutes(5), 3).orElseThrow();
+        clock.advance(Duration.ofSeconds(1));
+        return claimed;
+    }
+
+    private static JobProgress progress(int processed) {
+        return new JobProgress("parsing", 100, processed, 0, 0, 0, 0, 0, List.of(), List.of());
     }
 
     @Test

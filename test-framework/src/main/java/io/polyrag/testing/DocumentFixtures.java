@@ -319,6 +319,69 @@ public final class DocumentFixtures {
         }
     }
 
+    /**
+     * A Word document with {@code copies} more directory entries pointing at its body's compressed data: the
+     * overlapping-files construction of zip bombs (each entry innocent alone, together a multiple of the file).
+     */
+    public static byte[] overlappingDocx(int copies) {
+        byte[] zip = docx("Overlap", "A paragraph whose compressed bytes are shared by other entries.",
+                List.of(List.of("part", "shared")));
+        java.nio.ByteBuffer b = java.nio.ByteBuffer.wrap(zip).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        int eocd = zip.length - 22;
+        while (b.getInt(eocd) != 0x06054b50) {
+            eocd--;
+        }
+        int cdSize = b.getInt(eocd + 12);
+        int cdOffset = b.getInt(eocd + 16);
+        int entries = b.getShort(eocd + 10) & 0xffff;
+        // The body's central header, to copy under other names.
+        int at = cdOffset;
+        int body = -1;
+        for (int i = 0; i < entries; i++) {
+            int nameLength = b.getShort(at + 28) & 0xffff;
+            String name = new String(zip, at + 46, nameLength, StandardCharsets.UTF_8);
+            if (name.equals("word/document.xml")) {
+                body = at;
+            }
+            at += 46 + nameLength + (b.getShort(at + 30) & 0xffff) + (b.getShort(at + 32) & 0xffff);
+        }
+        int headerLength = 46 + "word/document.xml".length() + (b.getShort(body + 30) & 0xffff)
+                + (b.getShort(body + 32) & 0xffff);
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        out.write(zip, 0, cdOffset + cdSize);
+        for (int i = 0; i < copies; i++) {
+            byte[] copy = java.util.Arrays.copyOfRange(zip, body, body + headerLength);
+            byte[] name = String.format(java.util.Locale.ROOT, "word/copy%04d.xml", i).getBytes(
+                    StandardCharsets.UTF_8);
+            System.arraycopy(name, 0, copy, 46, name.length); // same length as word/document.xml
+            out.write(copy, 0, copy.length);
+        }
+        java.nio.ByteBuffer end = java.nio.ByteBuffer.wrap(java.util.Arrays.copyOfRange(zip, eocd, zip.length))
+                .order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        end.putShort(8, (short) (entries + copies));
+        end.putShort(10, (short) (entries + copies));
+        end.putInt(12, cdSize + copies * headerLength);
+        out.write(end.array(), 0, end.array().length);
+        return out.toByteArray();
+    }
+
+    /** A Word document with {@code extra} more (tiny) entries than its parts. */
+    public static byte[] manyEntriesDocx(int extra) {
+        try (ByteArrayOutputStream out = new ByteArrayOutputStream(); ZipOutputStream zip = new ZipOutputStream(out)) {
+            docxParts(zip);
+            put(zip, "word/document.xml", "<?xml version=\"1.0\"?><w:document xmlns:w=\"http://schemas."
+                    + "openxmlformats.org/wordprocessingml/2006/main\"><w:body><w:p><w:r><w:t>Many parts</w:t></w:r>"
+                    + "</w:p></w:body></w:document>");
+            for (int i = 0; i < extra; i++) {
+                put(zip, "customXml/item" + i + ".xml", "<x/>");
+            }
+            zip.finish();
+            return out.toByteArray();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     /** The parts a Word package needs besides its body: content types and the relationship to word/document.xml. */
     private static void docxParts(ZipOutputStream zip) throws IOException {
             put(zip, "[Content_Types].xml", "<?xml version=\"1.0\"?><Types xmlns=\"http://schemas.openxmlformats.org/"

@@ -8,6 +8,13 @@ package io.polyrag.app.api;
 public final class Limits {
     /** Longest document uri accepted. */
     public static final int MAX_URI = 2048;
+    /**
+     * Most files one upload request may carry (the REST routes, the MCP tool, the web UI); send more in several
+     * requests. The HTTP server takes a few form fields more than this many parts.
+     */
+    public static final int MAX_FILES_PER_REQUEST = 1000;
+    /** Most form fields, files included, one multipart request may hold. */
+    public static final int MAX_FORM_PARTS = MAX_FILES_PER_REQUEST + 24;
     /** Most staged files one ingest may name. */
     public static final int MAX_STAGED_IDS = 10_000;
     /** Largest page of documents, entities or neighbours. */

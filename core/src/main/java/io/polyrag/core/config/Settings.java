@@ -275,6 +275,12 @@ public final class Settings {
     public static final Setting<Integer> GRAPH_TOKEN_BUDGET = Setting.integer("graph.token.budget", 0, 0,
             Integer.MAX_VALUE, "Most language-model tokens one ingest may spend on extraction; when reached, "
                     + "extraction stops cleanly and the rest is indexed without a graph part. 0 means no limit.");
+    public static final Setting<Integer> GRAPH_EXTRACT_CHUNK_MS = Setting.integer("graph.extract.chunk.ms", 2000, 10,
+            600_000, "Longest entity extraction may spend on one chunk; a document with a chunk that takes longer "
+            + "(text no real document has) is indexed without graph relations, with a warning naming it.");
+    public static final Setting<Integer> GRAPH_EXTRACT_BATCH_SECONDS = Setting.integer("graph.extract.batch.seconds",
+            300, 1, 86400, "Longest entity extraction may take for one batch of documents being written; documents "
+            + "it did not reach in time are indexed without graph relations, with a warning.");
     public static final Setting<Integer> GRAPH_MAX_HOPS = Setting.integer("graph.max.hops", 1, 0, 3,
             "Relations followed from the entities a query names to reach further entities (whose own relations "
                     + "are then read); 0 reads only the named entities' relations.");
@@ -294,6 +300,10 @@ public final class Settings {
     public static final Setting<Integer> INGEST_MAX_TEXT_MB = Setting.integer("ingest.max.text.mb", 64, 1, 2048,
             "Most text one document may yield, in millions of characters; more stops its parse with a reason (a "
                     + "small file that expands to gigabytes of text is refused, not loaded).");
+    public static final Setting<Integer> INGEST_MAX_EXPANDED_MB = Setting.integer("ingest.max.expanded.mb", 1024, 1,
+            65536, "Most a zip-based document (Word, Excel, PowerPoint, OpenDocument, EPUB) may expand to when "
+                    + "decompressed, in MiB, judged from its directory before it is parsed; more, an entry expanding "
+                    + "over 100 times, or entries sharing their data is refused as a zip bomb.");
     public static final Setting<Integer> INGEST_PARSE_TIMEOUT_SECONDS = Setting.integer(
             "ingest.parse.timeout.seconds", 120, 1, 3600, "Longest one file's parse may take; a slower one is "
                     + "abandoned and reported.");
@@ -316,7 +326,12 @@ public final class Settings {
             "Whether this process runs background jobs at all; false makes a replica API-only (its jobs are run by "
             + "the replicas that have workers), whatever POLYRAG_INGEST_WORKERS says.");
     public static final Setting<Integer> INGEST_JOB_ATTEMPTS = Setting.integer("ingest.job.attempts", 3, 1, 20,
-            "Times a job is claimed before it is failed (a worker that dies mid-job gives it back).");
+            "Runs of a job that stop without finishing (the process killed or crashing) and without getting further "
+            + "than the run before, before the job is failed. A run that got further, or one stopped on purpose "
+            + "(shutdown, yielding to another tenant), does not count.");
+    public static final Setting<Integer> INGEST_JOB_SLICE_SECONDS = Setting.integer("ingest.job.slice.seconds", 10,
+            1, 86400, "How long a job of many files may keep a worker while another tenant's job waits for one; "
+            + "then it yields at its next file and resumes after (what it finished is found unchanged).");
     public static final Setting<Integer> INGEST_JOB_STALE_SECONDS = Setting.integer("ingest.job.stale.seconds", 300,
             5, 86400, "A running job with no progress for this long is considered abandoned and claimed again.");
 
@@ -339,9 +354,15 @@ public final class Settings {
 
     // ---- sources kept in sync
     public static final Setting<String> SYNC_ALLOWED_ROOTS = Setting.string("sync.allowed.roots", "",
-            "Folders under which a filesystem source may be registered (comma-separated absolute paths, checked on "
-            + "the real path, so '..' and symbolic links cannot leave them); the folders given on the command line "
-            + "(serve PATH and --watch DIR, ingest DIR --sync) are always allowed.");
+            "Folders under which the local tenant (local mode, the command line) may register a filesystem source "
+            + "(comma-separated absolute paths, checked on the real path, so '..' and symbolic links cannot leave "
+            + "them); the folders given on the command line (serve PATH and --watch DIR, ingest DIR --sync) are "
+            + "always allowed. Tenants with API keys get theirs from POLYRAG_SYNC_TENANT_ROOTS.");
+    public static final Setting<String> SYNC_TENANT_ROOTS = Setting.string("sync.tenant.roots", "",
+            "Folders each tenant's filesystem sources may read, set by the operator: 'tenant=/path,/path;other=/path' "
+            + "(e.g. acme=/srv/acme;globex=/srv/globex,/srv/shared). A tenant not named may register none. Every "
+            + "file a scan opens must resolve (links followed) inside its tenant's folders and outside the data "
+            + "directory, or it is skipped with the reason.");
     public static final Setting<Boolean> SYNC_WATCH = Setting.bool("sync.watch", true,
             "Watch filesystem sources for changes (the JDK WatchService), so edits are indexed within seconds "
             + "instead of at the next scheduled scan.");
@@ -372,7 +393,14 @@ public final class Settings {
                     + "routes answer only in local mode (no keys, loopback).").secret();
     public static final Setting<Integer> HTTP_AUTH_FAILURES_PER_MINUTE = Setting.integer(
             "http.auth.failures.per.minute", 20, 1, 100000,
-            "Failed authentications a client address may make per minute before it gets 429 for the rest of it.");
+            "Failed authentications a client address may make per minute; after that its requests with a missing "
+            + "or wrong key get 429 for the rest of the minute. A valid key is never refused for it, so a flood of "
+            + "bad requests from behind a shared proxy locks no tenant out.");
+    public static final Setting<String> HTTP_TRUSTED_PROXIES = Setting.string("http.trusted.proxies", "",
+            "Addresses of the load balancers or reverse proxies in front of the server (comma-separated IPs or "
+            + "CIDR ranges, e.g. 10.0.0.0/8): for a request from one of them, the client's address (for the "
+            + "failed-authentication limit and the logs) is the last address in X-Forwarded-For that is not one of "
+            + "them. Empty: X-Forwarded-For is ignored, as any client could write it.");
 
     // ---- mcp
     public static final Setting<String> MCP_TRANSPORT = Setting.choice("mcp.transport", "stdio",
@@ -395,7 +423,15 @@ public final class Settings {
             + "(comma-separated, 'host:*' for any port), against DNS rebinding; others get 421.");
     public static final Setting<String> MCP_JWT_JWKS_URL = Setting.string("mcp.jwt.jwks.url", "",
             "Identity provider's published keys (JWKS URL): when set, the networked transports require "
-            + "'Authorization: Bearer <JWT>' signed by one of them; empty: no token needed.");
+            + "'Authorization: Bearer <JWT>' signed by one of them; empty: no token needed, and then they bind only "
+            + "a loopback address (a non-loopback POLYRAG_MCP_HOST without it refuses to start).");
+    public static final Setting<String> MCP_ALLOWED_ROOTS = Setting.string("mcp.allowed.roots", "",
+            "Folders on the MCP adapter's host that start_document_ingest may read, comma-separated (checked on the "
+            + "real path, links resolved, at the moment each file is opened). Over stdio, empty means any file the "
+            + "user can read (the client runs on the user's machine); over streamable-http and sse, empty means "
+            + "none: a network client cannot make the adapter read its host's files unless the operator names "
+            + "folders here (clients can upload files through the REST API instead). The data directory is never "
+            + "readable.");
     public static final Setting<String> MCP_JWT_ISSUER = Setting.string("mcp.jwt.issuer", "",
             "Required 'iss' of MCP bearer tokens; empty: not checked.");
     public static final Setting<String> MCP_JWT_AUDIENCE = Setting.string("mcp.jwt.audience", "",

@@ -16,6 +16,44 @@ public interface EntityExtractor extends AutoCloseable {
     List<Extraction> extract(List<String> texts, long tokenBudget);
 
     /**
+     * How long extraction may take: each text at most {@code perText}, the whole call until {@code deadlineNanos}
+     * ({@link System#nanoTime()}). A text that runs over, or is not reached in time, gets
+     * {@link Extraction#TIME_STOPPED}: nothing of it, so a graph never holds half a text.
+     */
+    record TimeLimits(java.time.Duration perText, long deadlineNanos) {
+        public static TimeLimits none() {
+            return new TimeLimits(java.time.Duration.ofDays(1), Long.MAX_VALUE);
+        }
+
+        /** Whether the call's deadline has passed. */
+        public boolean expired() {
+            return deadlineNanos != Long.MAX_VALUE && System.nanoTime() - deadlineNanos > 0;
+        }
+    }
+
+    /**
+     * Like {@link #extract(List, long)}, within {@code limits}. The default honours only the call's deadline, between
+     * texts, for extractors whose texts are short or whose own calls time out (a language model's).
+     */
+    default List<Extraction> extract(List<String> texts, long tokenBudget, TimeLimits limits) {
+        if (limits.deadlineNanos() == Long.MAX_VALUE) {
+            return extract(texts, tokenBudget);
+        }
+        java.util.List<Extraction> out = new java.util.ArrayList<>(texts.size());
+        long spent = 0;
+        for (String t : texts) {
+            if (limits.expired()) {
+                out.add(Extraction.TIME_STOPPED);
+                continue;
+            }
+            Extraction e = extract(List.of(t), Math.max(0, tokenBudget - spent)).getFirst();
+            spent += e.tokens();
+            out.add(e);
+        }
+        return out;
+    }
+
+    /**
      * An estimate of what extracting {@code texts} would cost, without calling any model.
      *
      * @param calls model calls

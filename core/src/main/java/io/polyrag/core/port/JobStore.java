@@ -15,8 +15,16 @@ import java.util.Optional;
  */
 public interface JobStore {
 
-    /** A job claimed by a worker: its info and payload. */
-    record Claimed(JobInfo info, String payload) {
+    /**
+     * A job claimed by a worker: its info and payload.
+     *
+     * @param gaveUp true when the claim found the job had used up its attempts and failed it instead: the worker
+     *     only releases what the job held (its staged files), and runs nothing
+     */
+    record Claimed(JobInfo info, String payload, boolean gaveUp) {
+        public Claimed(JobInfo info, String payload) {
+            this(info, payload, false);
+        }
     }
 
     /** Creates a queued job of {@code tenant} (empty: the local one) and returns its id. */
@@ -28,12 +36,28 @@ public interface JobStore {
     }
 
     /**
-     * Claims the oldest queued job (or a stale running one with attempts left) for this worker, marking it running.
+     * Claims a job for this worker, marking it running: a stale running one first (its worker died), else a queued
+     * one, chosen fairly between tenants — the tenant with the fewest running jobs, then the one served longest ago,
+     * then its oldest job. A run that ended without recording its end (a crash, a kill) counts against the job only
+     * when it got no further than the furthest earlier run ({@link JobProgress#processed()}); a run released with
+     * {@link #release} never counts.
      *
      * @param staleAfter how long a running job may go without an update before it is considered abandoned
-     * @param maxAttempts how many claims a job gets before it is failed instead
+     * @param maxAttempts how many runs without progress a job gets before it is failed instead (then returned with
+     *     {@link Claimed#gaveUp()})
      */
     Optional<Claimed> claim(Duration staleAfter, int maxAttempts);
+
+    /**
+     * Puts a running job back in the queue under the claim {@code attempt}, to be claimed again later, without
+     * counting the run against it: its worker stopped it on purpose (another tenant's job waits; shutdown).
+     *
+     * @return false when the claim is lost or the job has ended
+     */
+    boolean release(String jobId, int attempt);
+
+    /** Whether a queued job of a tenant other than {@code tenant} (empty: the local one) waits for a worker. */
+    boolean othersWaiting(String tenant);
 
     /**
      * Puts every running job back in the queue. Only for a process that knows it is the store's sole user (an

@@ -87,10 +87,20 @@ final class OfflineExtractor implements EntityExtractor {
     /** Texts are split over one task per core, each with its own taggers (they are not thread-safe). */
     @Override
     public List<Extraction> extract(List<String> texts, long tokenBudget) {
+        return extract(texts, tokenBudget, TimeLimits.none());
+    }
+
+    /**
+     * Each text gets at most {@code limits.perText()}, checked between sentences; a text that runs over, or is not
+     * reached before the call's deadline, gets {@link Extraction#TIME_STOPPED}. With the input bounded as
+     * {@link #clean} bounds it, a real text takes milliseconds: the limit is for what no real text is.
+     */
+    @Override
+    public List<Extraction> extract(List<String> texts, long tokenBudget, TimeLimits limits) {
         int parts = Math.min(texts.size(), Runtime.getRuntime().availableProcessors());
         if (parts <= 1) {
             Tools tools = newTools();
-            return texts.stream().map(t -> extract(t, tools)).toList();
+            return texts.stream().map(t -> extract(t, tools, limits)).toList();
         }
         Extraction[] out = new Extraction[texts.size()];
         List<java.util.concurrent.Future<?>> tasks = new java.util.ArrayList<>();
@@ -99,7 +109,7 @@ final class OfflineExtractor implements EntityExtractor {
             tasks.add(pool.submit(() -> {
                 Tools tools = newTools();
                 for (int i = part; i < out.length; i += parts) {
-                    out[i] = extract(texts.get(i), tools);
+                    out[i] = extract(texts.get(i), tools, limits);
                 }
             }));
         }
@@ -116,6 +126,69 @@ final class OfflineExtractor implements EntityExtractor {
         return List.of(out);
     }
 
+    /** Longest run of characters without a space that can be part of a name; longer ones are not read at all. */
+    static final int MAX_WORD = 64;
+    /** Longest sentence tagged; a longer one (a table flattened into a line, a log) names nothing usefully. */
+    static final int MAX_SENTENCE = 2000;
+
+    /**
+     * The text as the taggers may read it in time linear in its length: runs of more than {@value #MAX_WORD}
+     * characters without a space (a URL, base64, a minified line, a text with no spaces at all) become a space.
+     * OpenNLP's tokenizer and sentence detector look at a whole space-free run for each candidate boundary in it,
+     * which made a 200 KB text without spaces take 33 s and a 1 MB one ten minutes.
+     */
+    static String clean(String text) {
+        StringBuilder out = new StringBuilder(text.length());
+        int i = 0;
+        while (i < text.length()) {
+            int j = i;
+            while (j < text.length() && !Character.isWhitespace(text.charAt(j))) {
+                j++;
+            }
+            if (j - i <= MAX_WORD) {
+                out.append(text, i, j);
+            } else {
+                out.append(' ');
+            }
+            int k = j;
+            while (k < text.length() && Character.isWhitespace(text.charAt(k))) {
+                k++;
+            }
+            out.append(text, j, k);
+            i = k;
+        }
+        return out.toString();
+    }
+
+    /** The words the text writes capitalised after a space, trailing punctuation taken off: one pass. */
+    static Set<String> capitalisedInside(String text) {
+        Set<String> out = new java.util.HashSet<>();
+        for (int i = 1; i < text.length(); i++) {
+            if (text.charAt(i - 1) == ' ' && Character.isUpperCase(text.charAt(i))) {
+                int j = i;
+                while (j < text.length() && !Character.isWhitespace(text.charAt(j))) {
+                    j++;
+                }
+                out.add(trimTrailing(text.substring(i, j)));
+                i = j;
+            }
+        }
+        return out;
+    }
+
+    /** {@code word} without the trailing characters that are neither letters, digits nor '-'. */
+    private static String trimTrailing(String word) {
+        int end = word.length();
+        while (end > 0) {
+            char c = word.charAt(end - 1);
+            if (Character.isLetterOrDigit(c) || c == '-') {
+                break;
+            }
+            end--;
+        }
+        return word.substring(0, end);
+    }
+
     @Override
     public void close() {
         pool.shutdownNow();
@@ -130,13 +203,24 @@ final class OfflineExtractor implements EntityExtractor {
                 new LemmatizerME(lemmas));
     }
 
-    private Extraction extract(String text, Tools tools) {
+    private Extraction extract(String raw, Tools tools, TimeLimits limits) {
+        long deadline = Math.min(limits.deadlineNanos() == Long.MAX_VALUE ? Long.MAX_VALUE
+                : limits.deadlineNanos() - System.nanoTime(), limits.perText().toNanos());
+        deadline = deadline == Long.MAX_VALUE ? Long.MAX_VALUE : System.nanoTime() + Math.max(0, deadline);
+        if (limits.expired()) {
+            return Extraction.TIME_STOPPED;
+        }
+        String text = clean(raw);
+        Set<String> inside = capitalisedInside(text);
         List<Entity> entities = new ArrayList<>();
         List<Fact> facts = new ArrayList<>();
         List<Sentence> sentences = new ArrayList<>();
         Set<String> named = new java.util.HashSet<>();
         for (String sentence : tools.sentences().sentDetect(text)) {
-            if (!mayName(sentence, text)) {
+            if (deadline != Long.MAX_VALUE && System.nanoTime() - deadline > 0) {
+                return Extraction.TIME_STOPPED;
+            }
+            if (sentence.length() > MAX_SENTENCE || !mayName(sentence, inside)) {
                 continue;
             }
             opennlp.tools.util.Span[] at = tools.tokens().tokenizePos(sentence);
@@ -206,9 +290,9 @@ final class OfflineExtractor implements EntityExtractor {
      * Whether a sentence can hold a name, before it is tokenised and tagged (most of extraction's time): a capital
      * letter after its first word, or a first word written as a code ("MRI", "ALDH1") or that the text also writes,
      * capitalised, after a space (a one-word name opening a sentence is kept only then). "It rained all day." is
-     * not read at all.
+     * not read at all. ({@code capitalisedInside}: {@link #capitalisedInside} of the whole text.)
      */
-    static boolean mayName(String sentence, String text) {
+    static boolean mayName(String sentence, Set<String> capitalisedInside) {
         String s = sentence.strip();
         int space = 0;
         while (space < s.length() && !Character.isWhitespace(s.charAt(space))) {
@@ -219,9 +303,9 @@ final class OfflineExtractor implements EntityExtractor {
                 return true;
             }
         }
-        String first = s.substring(0, space).replaceAll("[^\\p{L}\\p{N}-]+$", "");
+        String first = trimTrailing(s.substring(0, space));
         return !first.isEmpty() && Character.isUpperCase(first.codePointAt(0))
-                && (looksLikeName(first) || text.contains(" " + first));
+                && (looksLikeName(first) || capitalisedInside.contains(first));
     }
 
     private static final Set<String> SUBJECT_PRONOUNS = Set.of("he", "she", "it", "they", "his", "her", "its",

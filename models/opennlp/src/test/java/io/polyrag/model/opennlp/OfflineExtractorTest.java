@@ -110,13 +110,41 @@ class OfflineExtractorTest {
 
     @Test
     void sentences_that_cannot_hold_a_name_are_not_tagged_and_lose_nothing() {
-        assertThat(OfflineExtractor.mayName("It rained all day in the valley.", "It rained all day.")).isFalse();
-        assertThat(OfflineExtractor.mayName("Then it rained in Pellmar.", "")).isTrue();
-        assertThat(OfflineExtractor.mayName("MRI scans were taken.", "MRI scans were taken.")).isTrue();
-        assertThat(OfflineExtractor.mayName("Pellmar is small.", "Pellmar is small. We met in Pellmar.")).isTrue();
-        assertThat(OfflineExtractor.mayName("Gentle rain fell.", "Gentle rain fell.")).isFalse();
+        assertThat(may("It rained all day in the valley.", "It rained all day.")).isFalse();
+        assertThat(may("Then it rained in Pellmar.", "")).isTrue();
+        assertThat(may("MRI scans were taken.", "MRI scans were taken.")).isTrue();
+        assertThat(may("Pellmar is small.", "Pellmar is small. We met in Pellmar.")).isTrue();
+        assertThat(may("Gentle rain fell.", "Gentle rain fell.")).isFalse();
         Extraction e = extractor.extract(List.of("Pellmar is small. The river floods. MRI scans were taken. We met "
                 + "in Pellmar."), Long.MAX_VALUE).getFirst();
         assertThat(e.entities()).extracting(Entity::id).contains("pellmar", "mri");
+    }
+
+    private static boolean may(String sentence, String text) {
+        return OfflineExtractor.mayName(sentence, OfflineExtractor.capitalisedInside(text));
+    }
+
+    @Test
+    void text_without_spaces_is_read_in_linear_time_and_names_nothing() {
+        String noSpaces = "ab.cd,Ef-Gh/ij:KL".repeat(60_000); // about 1 MB
+        long t0 = System.nanoTime();
+        Extraction e = extractor.extract(List.of(noSpaces, "Ada Ferrow kept the Quillon light. " + noSpaces),
+                Long.MAX_VALUE).getLast();
+        assertThat((System.nanoTime() - t0) / 1_000_000).as("a megabyte without spaces took ten minutes before")
+                .isLessThan(20_000);
+        assertThat(e.entities()).extracting(Entity::id).containsExactlyInAnyOrder("ada ferrow", "quillon");
+    }
+
+    @Test
+    void a_text_that_outlasts_its_time_gives_nothing_rather_than_half() {
+        String longText = "Ada Ferrow kept the Quillon light for Borealis Instruments in Varnholm. ".repeat(4000);
+        Extraction e = extractor.extract(List.of(longText), Long.MAX_VALUE, new io.polyrag.core.port.EntityExtractor
+                .TimeLimits(java.time.Duration.ofMillis(5), Long.MAX_VALUE)).getFirst();
+        assertThat(e.timeStopped()).isTrue();
+        assertThat(e.entities()).isEmpty();
+        Extraction late = extractor.extract(List.of("Ada Ferrow kept the light."), Long.MAX_VALUE,
+                new io.polyrag.core.port.EntityExtractor.TimeLimits(java.time.Duration.ofSeconds(5),
+                        System.nanoTime() - 1)).getFirst();
+        assertThat(late.timeStopped()).as("past the call's deadline: not started").isTrue();
     }
 }

@@ -997,6 +997,16 @@ public class JdbcCatalog implements CatalogAndJobs {
     }
 
     @Override
+    public boolean release(String jobId, int attempt) {
+        return jobs.release(jobId, attempt);
+    }
+
+    @Override
+    public boolean othersWaiting(String tenant) {
+        return jobs.othersWaiting(tenant);
+    }
+
+    @Override
     public boolean progress(String jobId, int attempt, io.polyrag.core.model.JobProgress progress) {
         return jobs.progress(jobId, attempt, progress);
     }

@@ -36,39 +36,132 @@ final class JdbcJobs {
         return id;
     }
 
+    /**
+     * Claims the next job. A stale running job (its process died) comes first; then a queued job of the tenant with
+     * the fewest running jobs, of those the tenant served longest ago, and that tenant's oldest job: one tenant's many
+     * or long jobs do not keep another's waiting behind them. A run that ended without recording its end (a crash, a
+     * kill) is charged a strike only when it made no progress past the furthest an earlier run reached; a job with
+     * {@code maxAttempts} strikes is given up (failed) and returned so, for its holder to release what it held.
+     */
     Optional<Claimed> claim(Duration staleAfter, int maxAttempts) {
         return jdbc.tx("claim a job", c -> {
             while (true) {
-                Optional<String[]> next = nextClaimable(c, staleAfter);
+                Optional<String> next = staleRunning(c, staleAfter);
+                if (next.isEmpty()) {
+                    next = fairestQueued(c);
+                }
                 if (next.isEmpty()) {
                     return Optional.empty();
                 }
-                String id = next.get()[0];
-                int attempts = Integer.parseInt(next.get()[1]);
-                if (attempts >= maxAttempts) {
-                    JdbcCatalog.update(c, "UPDATE jobs SET status = 'failed', error = ?, updated_at = ? WHERE id = ?",
-                            "gave up after " + attempts + " attempts: the worker running it stopped without finishing"
-                                    + " (last stage: " + next.get()[2] + ")", jdbc.now(), id);
-                    continue;
+                String id = next.get();
+                int attempts;
+                int strikes;
+                int highWater;
+                int claimWater;
+                String stage;
+                try (PreparedStatement ps = c.prepareStatement("SELECT attempts, strikes, high_water, claim_water, "
+                        + "stage FROM jobs WHERE id = ?")) {
+                    ps.setString(1, id);
+                    try (ResultSet rs = ps.executeQuery()) {
+                        rs.next();
+                        attempts = rs.getInt(1);
+                        strikes = rs.getInt(2);
+                        highWater = rs.getInt(3);
+                        claimWater = rs.getInt(4);
+                        stage = rs.getString(5);
+                    }
                 }
-                JdbcCatalog.update(c, "UPDATE jobs SET status = 'running', attempts = attempts + 1, updated_at = ? "
-                        + "WHERE id = ?", jdbc.now(), id);
+                if (attempts > 0 && highWater <= claimWater) {
+                    strikes++;
+                }
+                if (strikes >= maxAttempts) {
+                    JdbcCatalog.update(c, "UPDATE jobs SET status = 'failed', strikes = ?, error = ?, updated_at = ? "
+                            + "WHERE id = ?", strikes, "gave up after " + strikes + " runs that stopped without "
+                            + "finishing or getting further than the one before (last stage: " + stage + "): "
+                            + "something in it stops the process each time; see the server's log", jdbc.now(), id);
+                    return Optional.of(new Claimed(read(c, id).orElseThrow(), payload(c, id), true));
+                }
+                JdbcCatalog.update(c, "UPDATE jobs SET status = 'running', attempts = attempts + 1, strikes = ?, "
+                        + "claim_water = high_water, claimed_at = ?, updated_at = ? WHERE id = ?", strikes, jdbc.now(),
+                        jdbc.now(), id);
                 JobInfo info = read(c, id).orElseThrow();
                 return Optional.of(new Claimed(info, payload(c, id)));
             }
         });
     }
 
-    /** id, attempts and stage of the oldest claimable job, locked for this transaction. */
-    private Optional<String[]> nextClaimable(Connection c, Duration staleAfter) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("SELECT id, attempts, stage FROM jobs WHERE status = 'queued' "
-                + "OR (status = 'running' AND updated_at < ?) ORDER BY created_at, id LIMIT 1 FOR UPDATE SKIP LOCKED")) {
+    /** The oldest running job no one has updated within the stale timeout, locked for this transaction. */
+    private Optional<String> staleRunning(Connection c, Duration staleAfter) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT id FROM jobs WHERE status = 'running' AND updated_at < ? "
+                + "ORDER BY created_at, id LIMIT 1 FOR UPDATE SKIP LOCKED")) {
             ps.setObject(1, jdbc.now().minus(staleAfter));
             try (ResultSet rs = ps.executeQuery()) {
-                return rs.next() ? Optional.of(new String[] {rs.getString(1), rs.getString(2), rs.getString(3)})
-                        : Optional.empty();
+                return rs.next() ? Optional.of(rs.getString(1)) : Optional.empty();
             }
         }
+    }
+
+    /**
+     * The queued job to run next, locked: tenants with queued jobs ordered by their running jobs (fewest first),
+     * then by when one of their jobs was last claimed (longest ago, or never, first), then by their oldest queued
+     * job; the first tenant whose oldest unlocked job can be locked gives it.
+     */
+    private static Optional<String> fairestQueued(Connection c) throws SQLException {
+        record Waiting(String tenant, long running, java.time.Instant served, java.time.Instant oldest) {
+        }
+        List<Waiting> waiting = new ArrayList<>();
+        try (PreparedStatement ps = c.prepareStatement("SELECT q.tenant, MIN(q.created_at), "
+                + "(SELECT COUNT(*) FROM jobs r WHERE r.tenant = q.tenant AND r.status = 'running'), "
+                + "(SELECT MAX(s.claimed_at) FROM jobs s WHERE s.tenant = q.tenant) "
+                + "FROM jobs q WHERE q.status = 'queued' GROUP BY q.tenant");
+                ResultSet rs = ps.executeQuery()) {
+            while (rs.next()) {
+                waiting.add(new Waiting(rs.getString(1), rs.getLong(3), instant(rs.getObject(4,
+                        java.time.OffsetDateTime.class)), instant(rs.getObject(2, java.time.OffsetDateTime.class))));
+            }
+        }
+        waiting.sort(java.util.Comparator.comparingLong(Waiting::running)
+                .thenComparing(Waiting::served, java.util.Comparator.nullsFirst(java.util.Comparator.naturalOrder()))
+                .thenComparing(Waiting::oldest));
+        for (Waiting w : waiting) {
+            try (PreparedStatement ps = c.prepareStatement("SELECT id FROM jobs WHERE tenant = ? AND status = 'queued' "
+                    + "ORDER BY created_at, id LIMIT 1 FOR UPDATE SKIP LOCKED")) {
+                ps.setString(1, w.tenant());
+                try (ResultSet rs = ps.executeQuery()) {
+                    if (rs.next()) {
+                        return Optional.of(rs.getString(1));
+                    }
+                }
+            }
+        }
+        return Optional.empty();
+    }
+
+    private static java.time.Instant instant(java.time.OffsetDateTime t) {
+        return t == null ? null : t.toInstant();
+    }
+
+    /**
+     * Puts a running job back in the queue under its claim, with no strike: its worker stopped it on purpose (to
+     * let another tenant's job run, or to shut down) and it resumes where the items it finished let it.
+     */
+    boolean release(String jobId, int attempt) {
+        return jdbc.tx("release a job", c -> JdbcCatalog.update(c, "UPDATE jobs SET status = 'queued', stage = "
+                + "'queued', claim_water = -1, updated_at = ? WHERE id = ? AND status = 'running' AND attempts = ?",
+                jdbc.now(), jobId, attempt) > 0);
+    }
+
+    /** Whether a job of a tenant other than {@code tenant} waits in the queue. */
+    boolean othersWaiting(String tenant) {
+        return jdbc.tx("look for waiting jobs", c -> {
+            try (PreparedStatement ps = c.prepareStatement("SELECT 1 FROM jobs WHERE status = 'queued' AND tenant <> ? "
+                    + "LIMIT 1")) {
+                ps.setString(1, tenant);
+                try (ResultSet rs = ps.executeQuery()) {
+                    return rs.next();
+                }
+            }
+        });
     }
 
     private static String payload(Connection c, String id) throws SQLException {
@@ -175,11 +268,12 @@ final class JdbcJobs {
         return JdbcCatalog.update(c, "UPDATE jobs SET status = ?, stage = ?, total = ?, processed = ?, added = ?, "
                 + "updated = ?, unchanged = ?, failed = ?, chunks = ?, stores = ?, errors = ?, error = ?, "
                 + "relations = ?, extraction_tokens = ?, estimated_calls = ?, estimated_tokens = ?, warnings = ?, "
-                + "deleted = ?, updated_at = ? WHERE id = ? AND status = 'running' AND attempts = ?", status, JdbcCatalog.clip(p.stage(), 64), p.total(),
+                + "deleted = ?, high_water = GREATEST(high_water, ?), updated_at = ? WHERE id = ? AND status = 'running' "
+                + "AND attempts = ?", status, JdbcCatalog.clip(p.stage(), 64), p.total(),
                 p.processed(), p.added(), p.updated(), p.unchanged(), p.failed(), p.chunks(),
                 JdbcCatalog.clip(String.join(",", p.storesWritten()), 255), encode(p.errors()), error,
                 p.relations(), p.extractionTokens(), p.estimatedCalls(), p.estimatedTokens(),
-                String.join("\n", p.warnings()), p.deleted(), jdbc.now(), id, attempt);
+                String.join("\n", p.warnings()), p.deleted(), p.processed(), jdbc.now(), id, attempt);
     }
 
     List<JobInfo> changedSince(java.time.Instant since, int limit) {

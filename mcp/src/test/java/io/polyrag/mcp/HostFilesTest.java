@@ -1,0 +1,125 @@
+package io.polyrag.mcp;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.sun.net.httpserver.HttpServer;
+import io.polyrag.app.McpFrontDoor;
+import io.polyrag.core.ConfigException;
+import io.polyrag.core.config.Config;
+import java.io.ByteArrayOutputStream;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * What start_document_ingest may read on the adapter's host: over the network nothing unless the operator names
+ * folders, then only files that resolve inside them (never the data directory); over stdio anything but the data
+ * directory. And a networked transport without authentication refuses to listen beyond loopback. The REST API is a
+ * local HTTP server recording the multipart bodies it receives.
+ */
+class HostFilesTest {
+    @TempDir
+    Path tmp;
+    private HttpServer rest;
+    private final List<String> received = new CopyOnWriteArrayList<>();
+
+    @BeforeEach
+    void start() throws Exception {
+        rest = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        rest.createContext("/v1/ingest/files", ex -> {
+            ByteArrayOutputStream body = new ByteArrayOutputStream();
+            ex.getRequestBody().transferTo(body);
+            received.add(body.toString(StandardCharsets.UTF_8));
+            byte[] out = "{\"job_id\":\"j1\",\"status\":\"queued\"}".getBytes(StandardCharsets.UTF_8);
+            ex.getResponseHeaders().add("Content-Type", "application/json");
+            ex.sendResponseHeaders(202, out.length);
+            ex.getResponseBody().write(out);
+            ex.close();
+        });
+        rest.start();
+    }
+
+    @AfterEach
+    void stop() {
+        rest.stop(0);
+    }
+
+    @Test
+    void over_the_network_no_host_file_is_read_unless_the_operator_names_folders() throws Exception {
+        Path secret = Files.writeString(tmp.resolve("shadow"), "root:$6$hash");
+        Map<String, Object> e = ingest("streamable-http", Map.of(), List.of(secret.toString()));
+        assertThat(e.get("ok")).isEqualTo(false);
+        assertThat(String.valueOf(e.get("error"))).contains("field=paths").contains("POLYRAG_MCP_ALLOWED_ROOTS")
+                .contains("POST /v1/ingest/files");
+        assertThat(received).as("nothing was sent").isEmpty();
+    }
+
+    @Test
+    void with_allowed_folders_only_files_resolving_inside_them_and_outside_the_data_directory_are_sent()
+            throws Exception {
+        Path allowed = Files.createDirectories(tmp.resolve("share"));
+        Path data = Files.createDirectories(tmp.resolve("data/blobs/x"));
+        Files.writeString(data.resolve("content"), "another tenant's original");
+        Path outside = Files.writeString(tmp.resolve("shadow"), "root:$6$hash");
+        Files.writeString(allowed.resolve("notes.md"), "# Notes\n\nThe lamp is trimmed at dusk.");
+        Files.createSymbolicLink(allowed.resolve("shadow.md"), outside);
+        Map<String, String> settings = Map.of("mcp.allowed.roots", allowed + "," + tmp.resolve("data"), "data.dir",
+                tmp.resolve("data").toString());
+
+        Map<String, Object> ok = ingest("streamable-http", settings, List.of(allowed.resolve("notes.md").toString()));
+        assertThat(ok.get("ok")).as(String.valueOf(ok)).isEqualTo(true);
+        assertThat(received).singleElement().satisfies(b -> assertThat(b).contains("trimmed at dusk"));
+
+        Map<String, Object> link = ingest("streamable-http", settings, List.of(allowed.resolve("shadow.md")
+                .toString()));
+        assertThat(String.valueOf(link.get("error"))).contains("outside").contains("field=paths");
+        Map<String, Object> dataDir = ingest("streamable-http", settings, List.of(data.resolve("content")
+                .toString()));
+        assertThat(String.valueOf(dataDir.get("error"))).contains("data directory");
+        Map<String, Object> folder = ingest("streamable-http", settings, List.of(allowed.toString()));
+        assertThat(folder.get("ok")).isEqualTo(true);
+        assertThat(received.getLast()).as("the folder's link leading out is left out").contains("trimmed at dusk")
+                .doesNotContain("root:$6$");
+    }
+
+    @Test
+    void over_stdio_the_users_files_are_read_but_not_the_data_directory() throws Exception {
+        Path data = Files.createDirectories(tmp.resolve("data"));
+        Files.writeString(data.resolve("catalog.db"), "catalog bytes");
+        Path mine = Files.writeString(tmp.resolve("mine.md"), "# Mine\n\nMy own notes.");
+        Map<String, String> settings = Map.of("data.dir", data.toString());
+        assertThat(ingest("stdio", settings, List.of(mine.toString())).get("ok")).isEqualTo(true);
+        assertThat(String.valueOf(ingest("stdio", settings, List.of(data.resolve("catalog.db").toString()))
+                .get("error"))).contains("data directory");
+    }
+
+    @Test
+    void a_networked_transport_without_authentication_will_not_listen_beyond_loopback() {
+        Config config = Config.load(Map.of(), Map.of());
+        assertThatThrownBy(() -> new McpServers().start(new McpFrontDoor.Options("streamable-http",
+                URI.create("http://127.0.0.1:9"), null, "0.0.0.0", 0, null, null, config)))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("without authentication")
+                .hasMessageContaining("POLYRAG_MCP_JWT_JWKS_URL").hasMessageContaining("127.0.0.1");
+    }
+
+    private Map<String, Object> ingest(String transport, Map<String, String> settings, List<String> paths) {
+        Config config = Config.load(Map.of(), settings);
+        McpFrontDoor.Options o = new McpFrontDoor.Options(transport, URI.create("http://127.0.0.1:"
+                + rest.getAddress().getPort()), null, "127.0.0.1", 0, null, null, config);
+        Tools tools = new Tools(new Backend(o.backend(), null, Duration.ofSeconds(10)), McpServers.hostFiles(o));
+        Tools.Tool t = tools.all().stream().filter(x -> x.name().equals("start_document_ingest")).findFirst()
+                .orElseThrow();
+        return McpServers.call(t, Map.of("paths", paths));
+    }
+}

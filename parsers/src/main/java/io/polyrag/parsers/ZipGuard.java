@@ -1,0 +1,86 @@
+package io.polyrag.parsers;
+
+import io.polyrag.core.InvalidInputException;
+import io.polyrag.core.model.SourceItem;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Locale;
+import org.apache.commons.compress.archivers.zip.ZipArchiveEntry;
+import org.apache.commons.compress.archivers.zip.ZipFile;
+import org.apache.commons.compress.utils.SeekableInMemoryByteChannel;
+
+/**
+ * Refuses a zip-based document (Office Open XML, OpenDocument, EPUB) that would expand far beyond what a real
+ * document needs, from its central directory alone, before any parser inflates a byte of it: a 2 MB .docx expanding
+ * to 2 GiB was parsed until the time limit while the heap filled, and a timed-out parse cannot be stopped (its thread
+ * runs on). Refused: more than {@code maxEntries} entries; a declared total above {@code maxExpandedBytes}; an entry
+ * of over 1 MiB that expands more than {@value #MAX_RATIO} times (real Office XML stays well under, and POI refuses the
+ * same ratio while inflating); and entries whose compressed data overlap (the "overlapping files" construction, which
+ * reaches huge totals with an innocent ratio per entry). A file whose central directory cannot be read is left to the
+ * parser, which calls it corrupt. An entry whose declared size lies is still refused while it inflates, by POI's own
+ * ratio guard ({@code ZipSecureFile}, for Office files) and the parser's text limit.
+ */
+final class ZipGuard {
+    /** Largest expansion of one entry, as POI's {@code ZipSecureFile} allows (its minimum inflate ratio, 0.01). */
+    static final int MAX_RATIO = 100;
+    private static final long GRACE = 1 << 20;
+
+    private ZipGuard() {
+    }
+
+    /**
+     * @throws InvalidInputException naming the file and what is wrong with it, when it is refused
+     */
+    static void check(SourceItem item, long maxExpandedBytes, int maxEntries) {
+        byte[] b = item.content();
+        if (b.length < 4 || b[0] != 'P' || b[1] != 'K') {
+            return;
+        }
+        List<ZipArchiveEntry> entries;
+        try (ZipFile zip = ZipFile.builder().setSeekableByteChannel(new SeekableInMemoryByteChannel(b)).get()) {
+            entries = Collections.list(zip.getEntries());
+        } catch (IOException | RuntimeException e) {
+            return;
+        }
+        if (entries.size() > maxEntries) {
+            throw refused(item, "holds " + entries.size() + " entries (at most " + maxEntries + ")");
+        }
+        long total = 0;
+        List<long[]> ranges = new ArrayList<>();
+        for (ZipArchiveEntry e : entries) {
+            long size = Math.max(0, e.getSize());
+            long compressed = Math.max(0, e.getCompressedSize());
+            total += size;
+            if (total > maxExpandedBytes) {
+                throw refused(item, "expands to more than " + mb(maxExpandedBytes) + " when decompressed (raise "
+                        + "POLYRAG_INGEST_MAX_EXPANDED_MB for a genuinely huge document)");
+            }
+            if (size > GRACE && size > compressed * MAX_RATIO) {
+                throw refused(item, "has an entry that expands " + (compressed == 0 ? "from nothing" : size / compressed
+                        + " times") + " (" + mb(compressed) + " to " + mb(size) + ")");
+            }
+            long start = e.getDataOffset();
+            if (start >= 0 && compressed > 0) {
+                ranges.add(new long[] {start, start + compressed});
+            }
+        }
+        ranges.sort((x, y) -> Long.compare(x[0], y[0]));
+        for (int i = 1; i < ranges.size(); i++) {
+            if (ranges.get(i)[0] < ranges.get(i - 1)[1]) {
+                throw refused(item, "has entries that share their compressed data (a construction only zip bombs "
+                        + "use)");
+            }
+        }
+    }
+
+    private static InvalidInputException refused(SourceItem item, String why) {
+        return new InvalidInputException(item.name() + ": " + why + ": a zip bomb, or not a real document; it was "
+                + "skipped");
+    }
+
+    private static String mb(long bytes) {
+        return String.format(Locale.ROOT, "%.1f MiB", bytes / 1048576.0);
+    }
+}
