@@ -30,7 +30,16 @@ public final class Admin {
      * @return the job's id
      */
     public String reindex(String modality) {
-        return jobs.submit(io.polyrag.core.model.Tenant.LOCAL, Backfill.KIND, backfill.payload(modality));
+        return reindex(modality, false);
+    }
+
+    /**
+     * A back-fill job, as {@link #reindex(String)}; with {@code all} (graph or rdf) the graph is extracted again from
+     * every document version's chunk text, replacing what the graph and RDF stores held: after an upgrade of the
+     * extractor, or a switch between the offline one and a language model.
+     */
+    public String reindex(String modality, boolean all) {
+        return jobs.submit(io.polyrag.core.model.Tenant.LOCAL, Backfill.KIND, backfill.payload(modality, all));
     }
 
     /** Any job by id, whoever's (the operator's view). */

@@ -23,8 +23,11 @@ final class Backfill implements JobHandler {
     private static final JsonMapper JSON = JsonMapper.builder().build();
     private static final System.Logger LOG = System.getLogger(Backfill.class.getName());
 
-    /** The payload: one modality, or null for every enabled store that lacks records. */
-    record Payload(String modality) {
+    /**
+     * The payload: one modality, or null for every enabled store that lacks records; {@code all}: the graph
+     * extracted again for every document version, not only those never extracted.
+     */
+    record Payload(String modality, boolean all) {
     }
 
     private final Components components;
@@ -43,10 +46,17 @@ final class Backfill implements JobHandler {
         return List.copyOf(components.pipeline.stores().modalities());
     }
 
-    /** Checks a requested modality (null: every fillable one) and returns the job payload. */
-    String payload(String modality) {
+    /**
+     * Checks a requested modality (null: every fillable one) and returns the job payload; {@code all} (graph or rdf
+     * only) re-extracts every version's entities.
+     */
+    String payload(String modality, boolean all) {
         if (modality == null || modality.isBlank()) {
-            return JSON.writeValueAsString(new Payload(null));
+            if (all) {
+                throw new InvalidInputException("all: re-extracting every document applies to the graph: give "
+                        + "modality=graph (which writes the RDF store too)");
+            }
+            return JSON.writeValueAsString(new Payload(null, false));
         }
         Modality m;
         try {
@@ -59,7 +69,11 @@ final class Backfill implements JobHandler {
                     + "' cannot be back-filled here; this server can back-fill " + fillable().stream()
                     .map(Modality::wireName).toList() + " (a store that is switched off is not)");
         }
-        return JSON.writeValueAsString(new Payload(m.wireName()));
+        if (all && m != Modality.GRAPH && m != Modality.RDF) {
+            throw new InvalidInputException("all: only the graph (modality=graph or rdf) is re-extracted from every "
+                    + "document; the " + m.wireName() + " store is back-filled where it lacks records");
+        }
+        return JSON.writeValueAsString(new Payload(m.wireName(), all));
     }
 
     @Override
@@ -94,7 +108,7 @@ final class Backfill implements JobHandler {
             };
             if (graph) {
                 // The graph and RDF stores hold the same extraction: one pass writes both.
-                written[0] += check.backfillGraph(progress);
+                written[0] += check.backfillGraph(progress, p.all());
                 graphsDone = true;
                 continue;
             }

@@ -179,6 +179,7 @@ final class Components implements AutoCloseable {
             this.searcher = track(new HybridSearcher(retrievers, catalog, searchOptions(config), reranker,
                     expander(config, llm)));
             searcher.figures(config.get(Settings.FIGURES_MAX));
+            searcher.sureWeight(config.get(Settings.FUSION_GRAPH_SURE_WEIGHT));
             this.answers = new AnswerService(searcher, catalog, llm, config.get(Settings.LLM_MAX_ANSWER_TOKENS),
                     answering);
         } catch (RuntimeException ex) {

@@ -93,9 +93,14 @@ public final class Metrics implements AutoCloseable {
 
             @Override
             public List<StoreHit> retrieve(String query, SearchScope scope, int limit) {
+                return run(query, scope, limit).hits();
+            }
+
+            @Override
+            public Leg run(String query, SearchScope scope, int limit) {
                 long start = System.nanoTime();
                 try {
-                    return r.retrieve(query, scope, limit);
+                    return r.run(query, scope, limit);
                 } catch (RuntimeException e) {
                     errors.increment();
                     throw e;

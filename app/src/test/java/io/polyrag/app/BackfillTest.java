@@ -143,6 +143,24 @@ class BackfillTest {
     }
 
     @Test
+    void reindex_all_extracts_the_graph_of_every_document_again() throws Exception {
+        Path corpus = PolyragTest.corpus(tmp.resolve("corpus"));
+        try (Polyrag p = open(Map.of("graph.enabled", "true", "rdf.enabled", "true", "graph.extractor", "offline"))) {
+            p.ingest().paths(new PathIngest(List.of(corpus), null, List.of(), List.of()), ProgressListener.NONE);
+            Map<String, Map<String, Long>> before = p.graph().counts();
+            JobInfo lacking = awaitJob(p, p.admin().reindex("graph"));
+            assertThat(lacking.progress().updated()).as("nothing was never extracted").isZero();
+            JobInfo again = awaitJob(p, p.admin().reindex("graph", true));
+            assertThat(again.status()).as(String.valueOf(again.error())).isEqualTo(JobStatus.SUCCEEDED);
+            assertThat(again.progress().updated()).as("every document version extracted again").isEqualTo(3);
+            assertThat(p.graph().counts()).as("the same extractor writes the same graph").isEqualTo(before);
+            assertThat(p.admin().check(false).consistent()).as(p.admin().check(false).toString()).isTrue();
+            assertThatThrownBy(() -> p.admin().reindex("vector", true)).isInstanceOf(InvalidInputException.class)
+                    .hasMessageStartingWith("all: ");
+        }
+    }
+
+    @Test
     void only_an_enabled_store_can_be_back_filled() {
         try (Polyrag p = open(Map.of("fulltext.enabled", "false", "graph.enabled", "false", "rdf.enabled",
                 "false"))) {

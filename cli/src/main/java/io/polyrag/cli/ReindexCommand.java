@@ -31,12 +31,17 @@ final class ReindexCommand implements Callable<Integer> {
             + "every enabled store that lacks records).")
     String modality;
 
+    @Option(names = "--all", description = "With --modality graph: extract the graph again from every document's "
+            + "chunk text, replacing the graph and RDF stores' entities and relations (after upgrading polyrag or "
+            + "switching graph.extractor), not only where none was extracted.")
+    boolean all;
+
     @Override
     public Integer call() throws InterruptedException {
         PrintWriter out = spec.commandLine().getOut();
         try (Polyrag polyrag = parent.open(Map.of())) {
             polyrag.admin().incomplete().forEach((m, why) -> out.println(m + ": " + why));
-            String id = polyrag.admin().reindex(modality);
+            String id = polyrag.admin().reindex(modality, all);
             String shown = "";
             while (true) {
                 JobInfo j = polyrag.admin().job(id);

@@ -26,15 +26,22 @@ final class SearchCommand implements Callable<Integer> {
     @Mixin
     RetrievalOptions query;
 
+    @picocli.CommandLine.Option(names = "--explain", description = "Also say how the rankings were fused and what "
+            + "each leg found and why (the graph legs: the entities named, the relations asked about, the paths).")
+    boolean explain;
+
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
         try (Polyrag polyrag = parent.open(Map.of("ingest.workers", "0"))) {
             SearchResponse r = polyrag.search().run(query.request(polyrag.search().defaultTopK()));
             if (query.json) {
-                out.println(Json.MAPPER.writeValueAsString(io.polyrag.app.wire.SearchWire.of(r)));
+                out.println(Json.MAPPER.writeValueAsString(io.polyrag.app.wire.SearchWire.of(r, explain)));
             } else {
                 print(r, out);
+                if (explain) {
+                    out.println("fusion: " + r.fusion());
+                }
             }
             return Main.OK;
         }

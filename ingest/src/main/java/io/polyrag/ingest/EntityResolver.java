@@ -5,6 +5,7 @@ import io.polyrag.core.model.Entity;
 import io.polyrag.core.model.Extraction;
 import io.polyrag.core.model.Fact;
 import io.polyrag.core.model.Relation;
+import io.polyrag.core.model.Vocabulary;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -30,9 +31,9 @@ import java.util.Set;
  *       are kept as aliases, so a query or a later document using them still finds the entity.</li>
  * </ol>
  * The display name is the form used most often for the canonical key (ties: the longer, then the first seen); the
- * type is the first non-empty one. Relations whose two ends resolve to one entity are dropped, and a chunk states a
- * relation once. A fact whose subject is {@link Fact#DOCUMENT_SUBJECT} (an extractor's pronoun) is given the
- * document's subject: the entity the title names (its key equal to the title's, else the longest key the title
+ * type is the one most of its mentions were given. Predicates are read in the graph's {@link Vocabulary}. Relations whose two ends resolve to one entity are dropped, and a chunk states a
+ * relation once. A fact whose subject or object is {@link Fact#DOCUMENT_SUBJECT} (an extractor's pronoun with no name
+ * before it in its chunk) is given the document's subject: the entity the title names (its key equal to the title's, else the longest key the title
  * contains as whole words); without one the fact is dropped.
  */
 final class EntityResolver {
@@ -47,17 +48,24 @@ final class EntityResolver {
     static List<ChunkGraph> resolve(List<Extraction> perChunk, List<String> chunkIds, String documentId,
             long version, String title) {
         Map<String, Map<String, Integer>> forms = new LinkedHashMap<>();
-        Map<String, String> types = new HashMap<>();
+        Map<String, Map<String, Integer>> types = new HashMap<>();
+        List<List<Fact>> facts = new ArrayList<>();
         for (Extraction x : perChunk) {
             for (Entity e : x.entities()) {
                 note(forms, types, e.name(), e.type());
             }
+            List<Fact> read = new ArrayList<>();
             for (Fact f : x.facts()) {
-                if (!f.subject().equals(Fact.DOCUMENT_SUBJECT)) {
-                    note(forms, types, f.subject(), f.subjectType());
+                Fact c = canonical(f);
+                read.add(c);
+                if (!c.subject().equals(Fact.DOCUMENT_SUBJECT)) {
+                    note(forms, types, c.subject(), c.subjectType());
                 }
-                note(forms, types, f.object(), f.objectType());
+                if (!c.object().equals(Fact.DOCUMENT_SUBJECT)) {
+                    note(forms, types, c.object(), c.objectType());
+                }
             }
+            facts.add(read);
         }
         Map<String, String> canonical = canonicalKeys(forms);
         String subject = subjectKey(title == null ? "" : title, canonical);
@@ -73,15 +81,16 @@ final class EntityResolver {
             if (entities.containsKey(c)) {
                 continue;
             }
-            String type = types.getOrDefault(c, "");
-            if (type.isEmpty()) {
-                for (var e : canonical.entrySet()) {
-                    if (e.getValue().equals(c) && !types.getOrDefault(e.getKey(), "").isEmpty()) {
-                        type = types.get(e.getKey());
-                        break;
-                    }
+            // The type most of the document's mentions of the entity (under any of its names) were given.
+            Map<String, Integer> votes = new HashMap<>();
+            canonical.forEach((k, target) -> {
+                if (target.equals(c)) {
+                    types.getOrDefault(k, Map.of()).forEach((t, n) -> votes.merge(t, n, Integer::sum));
                 }
-            }
+            });
+            String type = votes.entrySet().stream().max(Map.Entry.<String, Integer>comparingByValue()
+                    .thenComparing(Map.Entry.comparingByKey(Comparator.reverseOrder()))).map(Map.Entry::getKey)
+                    .orElse("");
             entities.put(c, new Entity(c, displayName(forms.get(c)), type,
                     aliases.getOrDefault(c, List.of()).stream().sorted().toList()));
         }
@@ -94,11 +103,13 @@ final class EntityResolver {
             }
             Set<String> seen = new LinkedHashSet<>();
             List<Relation> relations = new ArrayList<>();
-            for (Fact f : x.facts()) {
+            for (Fact f : facts.get(i)) {
                 var s = f.subject().equals(Fact.DOCUMENT_SUBJECT)
                         ? java.util.Optional.ofNullable(subject == null ? null : entities.get(subject))
                         : resolved(f.subject(), canonical, entities);
-                var o = resolved(f.object(), canonical, entities);
+                var o = f.object().equals(Fact.DOCUMENT_SUBJECT)
+                        ? java.util.Optional.ofNullable(subject == null ? null : entities.get(subject))
+                        : resolved(f.object(), canonical, entities);
                 if (s.isEmpty() || o.isEmpty() || s.get().id().equals(o.get().id())
                         || !seen.add(s.get().id() + "\u0000" + f.predicate() + "\u0000" + o.get().id())) {
                     continue;
@@ -120,16 +131,28 @@ final class EntityResolver {
                 : java.util.Optional.ofNullable(entities.get(canonical.get(key)));
     }
 
-    private static void note(Map<String, Map<String, Integer>> forms, Map<String, String> types, String name,
-            String type) {
+    private static void note(Map<String, Map<String, Integer>> forms, Map<String, Map<String, Integer>> types,
+            String name, String type) {
         String key = Entity.key(name);
         if (key.isEmpty()) {
             return;
         }
         forms.computeIfAbsent(key, k -> new LinkedHashMap<>()).merge(name.strip(), 1, Integer::sum);
         if (type != null && !type.isEmpty()) {
-            types.putIfAbsent(key, type);
+            types.computeIfAbsent(key, k -> new HashMap<>()).merge(type, 1, Integer::sum);
         }
+    }
+
+    /**
+     * A fact in the graph's vocabulary ({@link Vocabulary#canonical}): a language model's {@code founded_by} is
+     * {@code founded} the other way round, its {@code manufactures} is {@code makes}; the offline extractor's facts
+     * are in it already.
+     */
+    static Fact canonical(Fact f) {
+        Vocabulary.Canonical c = Vocabulary.canonical(f.predicate());
+        return c.inverted() ? new Fact(f.object(), f.objectType(), c.predicate(), f.subject(), f.subjectType(),
+                f.properties()) : new Fact(f.subject(), f.subjectType(), c.predicate(), f.object(), f.objectType(),
+                f.properties());
     }
 
     /** The canonical key of the entity the title names: equal to the title's key, else the longest inside it. */

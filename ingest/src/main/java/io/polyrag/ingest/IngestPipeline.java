@@ -605,7 +605,7 @@ public final class IngestPipeline {
         tally.stage("extracting");
         List<String> texts = new ArrayList<>();
         for (Prepared p : prepared) {
-            p.drafts().forEach(d -> texts.add(d.text()));
+            p.drafts().forEach(d -> texts.add(graphText(d.kind(), d.text())));
         }
         List<Extraction> found;
         EntityExtractor.TimeLimits limits = new EntityExtractor.TimeLimits(extractPerText, System.nanoTime()
@@ -640,6 +640,14 @@ public final class IngestPipeline {
             from += p.drafts().size();
         }
         return out;
+    }
+
+    /**
+     * What of a chunk the entity extractor reads: nothing of code, which names no entity a question asks about
+     * ({@code String::from} is no relation of a Rust tutorial's author); all of anything else.
+     */
+    static String graphText(io.polyrag.core.model.ChunkKind kind, String text) {
+        return kind == io.polyrag.core.model.ChunkKind.CODE ? "" : text;
     }
 
     /** Reads, checks, hashes and parses one input; empty when it is unchanged or failed (recorded in the tally). */

@@ -18,6 +18,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import io.polyrag.core.model.Vocabulary;
 import java.util.Set;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
@@ -26,10 +27,12 @@ import tools.jackson.databind.json.JsonMapper;
 /**
  * Entities and relations extracted by a language model, with one of three strategies:
  * <ul>
- *   <li>{@code schema_constrained}: only the entity types and relations a declared ontology allows (a JSON file,
- *       validated when loaded); whatever the model returns outside it is dropped. Needs a provider that enforces
+ *   <li>{@code schema_constrained}: only the entity types and relations an ontology allows — a JSON file,
+ *       validated when loaded, or by default the graph's own {@link Vocabulary} (the offline extractor's types and
+ *       predicates); whatever the model returns outside it is dropped. Needs a provider that enforces
  *       JSON output; with one that does not, it falls back to {@code dynamic} with a warning.</li>
- *   <li>{@code dynamic}: the model chooses the types and relation names.</li>
+ *   <li>{@code dynamic}: the model is asked for the {@link Vocabulary}'s types and predicates where they fit and
+ *       chooses its own where none does.</li>
  *   <li>{@code simple}: names and plain relations, no types (cheapest prompt).</li>
  * </ul>
  * Every response is cached by (model, prompt, text hash), so re-ingesting unchanged text costs nothing. A run stops
@@ -66,8 +69,23 @@ public final class LlmEntityExtractor implements EntityExtractor {
         }
 
         boolean allows(String predicate, String from, String to) {
-            return relations.stream().anyMatch(r -> r.name().equals(predicate) && r.from().equals(from)
-                    && r.to().equals(to));
+            return relations.stream().anyMatch(r -> r.name().equals(predicate) && (r.from().equals(ANY)
+                    || r.from().equals(from)) && (r.to().equals(ANY) || r.to().equals(to)));
+        }
+
+        /** A relation end of any type (the built-in vocabulary's {@code located_in} starts at anything). */
+        static final String ANY = "any";
+
+        /**
+         * The graph's own vocabulary ({@link Vocabulary}): the types and closed predicates the offline extractor
+         * writes, so that a graph extracted by a model looks like one extracted without.
+         */
+        public static Ontology vocabulary() {
+            List<Rule> rules = new ArrayList<>();
+            Vocabulary.PREDICATES.entrySet().stream().sorted(Map.Entry.comparingByKey()).forEach(e -> rules.add(
+                    new Rule(e.getKey(), e.getValue().get(0).isEmpty() ? ANY : e.getValue().get(0),
+                            e.getValue().get(1).isEmpty() ? ANY : e.getValue().get(1))));
+            return new Ontology(Vocabulary.TYPES, List.copyOf(rules));
         }
 
         /**
@@ -147,11 +165,8 @@ public final class LlmEntityExtractor implements EntityExtractor {
         Strategy s = Strategy.valueOf(strategy.toUpperCase(Locale.ROOT));
         Ontology ontology = null;
         if (s == Strategy.SCHEMA_CONSTRAINED) {
-            if (schemaFile == null) {
-                throw new ConfigException("POLYRAG_GRAPH_STRATEGY=schema_constrained needs POLYRAG_GRAPH_SCHEMA_FILE: "
-                        + "a JSON ontology of entity types and relations");
-            }
-            ontology = Ontology.load(schemaFile);
+            // No ontology of one's own: the graph's vocabulary, the one the offline extractor writes.
+            ontology = schemaFile == null ? Ontology.vocabulary() : Ontology.load(schemaFile);
             if (!llm.strictJson()) {
                 LOG.log(Level.WARNING, llm.id() + " cannot be held to strict JSON output: using the dynamic "
                         + "extraction strategy instead of schema_constrained");
@@ -291,7 +306,16 @@ public final class LlmEntityExtractor implements EntityExtractor {
                 Answer with one JSON object of this shape and nothing else:
                 """).append(shape).append('\n');
         if (strategy == Strategy.DYNAMIC) {
-            p.append("Choose a short type for each entity (Person, Organization, Place, …).\n");
+            // The graph's vocabulary first, so that a model's graph looks like the offline extractor's and questions
+            // find the same relations whichever wrote them; the model may go beyond it where nothing fits.
+            p.append("Type each entity as one of ").append(String.join(", ", Vocabulary.TYPES))
+                    .append(", or another short type when none fits. Name each relation with one of these "
+                            + "predicates when one fits (subject -> object): ");
+            p.append(String.join(", ", Ontology.vocabulary().relations().stream().map(r -> r.name() + " ("
+                    + r.from() + " -> " + r.to() + ")").toList()));
+            p.append("; else a short verb phrase in snake_case (\"discovered\", \"sits_on\"). Write relations in "
+                    + "the active voice: \"X was founded by Y\" is Y founded X. Dates, numbers and quantities are "
+                    + "not entities.\n");
         }
         if (ontology != null) {
             p.append("Use only these entity types: ").append(String.join(", ", ontology.entities()))

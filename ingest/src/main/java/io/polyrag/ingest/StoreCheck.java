@@ -102,6 +102,17 @@ public final class StoreCheck {
      * @return how many versions were written
      */
     public int backfillGraph(Progress progress) {
+        return backfillGraph(progress, false);
+    }
+
+    /**
+     * Extracts entities into the graph and RDF stores for the versions never extracted, or with {@code all} for
+     * every visible version (after the extractor changed: a new polyrag, or another {@code graph.extractor}),
+     * replacing what they held for it.
+     *
+     * @return how many versions were written
+     */
+    public int backfillGraph(Progress progress, boolean all) {
         List<ChunkIndex> targets = new ArrayList<>();
         pipeline.stores().byModality().forEach((m, index) -> {
             if (isGraph(m)) {
@@ -113,8 +124,22 @@ public final class StoreCheck {
         }
         int done = 0;
         int total = done;
+        // Every visible version once, in the catalog's order, when all are re-extracted; else the never extracted
+        // ones until none is left (versions published meanwhile are extracted at ingest).
+        java.util.Iterator<VersionRecords> every = all ? catalog.visibleVersions().iterator() : null;
+        if (all) {
+            total = catalog.visibleVersions().size();
+        }
         while (!progress.canceled()) {
-            List<VersionRecords> batch = catalog.unextracted(REINDEX_BATCH);
+            List<VersionRecords> batch;
+            if (all) {
+                batch = new ArrayList<>();
+                while (every.hasNext() && batch.size() < REINDEX_BATCH) {
+                    batch.add(every.next());
+                }
+            } else {
+                batch = catalog.unextracted(REINDEX_BATCH);
+            }
             if (batch.isEmpty()) {
                 break;
             }
@@ -306,8 +331,8 @@ public final class StoreCheck {
     }
 
     private List<ChunkGraph> graphs(List<Chunk> chunks, DocumentVersion dv, String title) {
-        List<Extraction> found = pipeline.extractor().extract(chunks.stream().map(Chunk::text).toList(),
-                Long.MAX_VALUE);
+        List<Extraction> found = pipeline.extractor().extract(chunks.stream().map(c -> IngestPipeline.graphText(
+                c.kind(), c.text())).toList(), Long.MAX_VALUE);
         return EntityResolver.resolve(found, chunks.stream().map(Chunk::id).toList(), dv.documentId(), dv.version(),
                 title);
     }

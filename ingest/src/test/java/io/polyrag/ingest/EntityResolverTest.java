@@ -70,7 +70,7 @@ class EntityResolverTest {
         assertThat(g.getFirst().entities()).extracting(Entity::id).containsExactly("quillon dynamics", "pellmar");
         assertThat(g.getFirst().entities().getFirst().aliases()).containsExactly("qd");
         assertThat(g.getFirst().relations()).extracting(r -> r.subject() + " " + r.predicate() + " " + r.object())
-                .containsExactly("Quillon Dynamics headquartered_in Pellmar");
+                .containsExactly("Quillon Dynamics located_in Pellmar");
         // Two names with the same initials: the abbreviation is ambiguous and stays apart; lower case is a word.
         List<ChunkGraph> two = EntityResolver.resolve(List.of(names("Quillon Dynamics", "Quarry Dredging", "QD",
                 "Pellmar Aviation", "pa")), List.of("c0"), "d", 1);
@@ -86,7 +86,7 @@ class EntityResolverTest {
         List<ChunkGraph> g = EntityResolver.resolve(List.of(bio, later), List.of("c0", "c1"), "d", 1,
                 "Maren Ostrava: a life in engineering");
         assertThat(g.get(0).relations()).extracting(r -> r.subject() + " " + r.predicate() + " " + r.object())
-                .containsExactly("Maren Ostrava found Quillon Dynamics");
+                .containsExactly("Maren Ostrava founded Quillon Dynamics");
         // The second chunk never names her; the pronoun makes it a mention of her.
         assertThat(g.get(1).relations()).extracting(r -> r.subject() + " " + r.predicate() + " " + r.object())
                 .containsExactly("Maren Ostrava live_in Pellmar");

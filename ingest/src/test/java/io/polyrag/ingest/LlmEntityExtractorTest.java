@@ -160,8 +160,22 @@ class LlmEntityExtractorTest {
                 .hasMessageContaining("has no name").hasMessageContaining("'Planet'");
         Files.writeString(schema, "not json");
         assertThatThrownBy(() -> LlmEntityExtractor.Ontology.load(schema)).hasMessageContaining("cannot be read");
-        assertThatThrownBy(() -> LlmEntityExtractor.create(new Model(REPLY, true), "schema_constrained", null,
-                new MapCache())).hasMessageContaining("POLYRAG_GRAPH_SCHEMA_FILE");
+    }
+
+    @Test
+    void without_an_ontology_file_the_schema_is_the_graphs_own_vocabulary() {
+        LlmEntityExtractor strict = LlmEntityExtractor.create(new Model(REPLY, true), "schema_constrained", null,
+                new MapCache());
+        assertThat(strict.strategy()).isEqualTo(LlmEntityExtractor.Strategy.SCHEMA_CONSTRAINED);
+        String prompt = LlmEntityExtractor.prompt(LlmEntityExtractor.Strategy.SCHEMA_CONSTRAINED,
+                LlmEntityExtractor.Ontology.vocabulary());
+        assertThat(prompt).contains("Person, Organization, Place, Product, Work, Event")
+                .contains("founded: Person -> Organization").contains("located_in: any -> Place");
+        // The reply's works_at(Person, Organization) is in the vocabulary and kept.
+        Extraction x = strict.extract(List.of("t"), Long.MAX_VALUE).getFirst();
+        assertThat(x.facts()).extracting(Fact::predicate).contains("works_at");
+        assertThat(LlmEntityExtractor.prompt(LlmEntityExtractor.Strategy.DYNAMIC, null))
+                .contains("founded (Person -> Organization)").contains("Dates, numbers and quantities are not");
     }
 
     @Test

@@ -70,6 +70,11 @@ public final class EntityGraphRetriever implements Retriever {
     private static final double SEED_EVIDENCE = 0.1;
     /** How much of its weight a relation the query does not ask about carries to the entity it reaches. */
     private static final double UNASKED_CARRY = 0.25;
+    /**
+     * Evidence one relation beyond a named entity that makes the leg sure, when the query asks about two relations
+     * or more: reached through a relation the query does not name ("the yard the ship came from") it still counts.
+     */
+    static final double SURE_OF_TWO = 0.2;
     /** What evidence beyond a chunk's strongest adds, per unit. */
     private static final double FURTHER = 0.2;
     private static final Set<String> STOPWORDS = Set.of("a", "an", "and", "are", "as", "at", "be", "by", "did",
@@ -117,17 +122,38 @@ public final class EntityGraphRetriever implements Retriever {
 
     @Override
     public List<StoreHit> retrieve(String query, SearchScope scope, int limit) {
+        return run(query, scope, limit).hits();
+    }
+
+    /** How a chunk's best evidence came about, for the leg's note. */
+    private record Why(String from, String predicate, String to, boolean asked, int hop) {
+        @Override
+        public String toString() {
+            return key(from) + " -" + predicate + (asked ? "*" : "") + "- " + key(to) + (hop == 1 ? " (named)" : "");
+        }
+
+        private static String key(String id) {
+            int slash = id.indexOf('/');
+            return slash < 0 ? id : id.substring(slash + 1);
+        }
+    }
+
+    @Override
+    public Leg run(String query, SearchScope scope, int limit) {
         // Seeds are looked up in the scope's tenant namespace and kept to it: a tenant's search never starts from
         // another tenant's entity (whose names came from that tenant's text).
         List<String> seedIds = seeds.apply(query, scope.namespace()).stream().filter(scope::ownsName).toList();
         if (seedIds.isEmpty()) {
-            return List.of();
+            return new Leg(List.of(), "names nothing the graph knows");
         }
         Map<String, Double> seedWeights = confidence(query, seedIds, scope.namespace());
         if (seedWeights.isEmpty()) {
-            return List.of();
+            return new Leg(List.of(), "no name written as one: " + seedIds.stream().limit(5).map(Why::key).toList());
         }
+        Map<String, Why> why = new HashMap<>();
         Set<String> words = queryWords(query);
+        io.polyrag.core.model.Vocabulary.Asking asking = io.polyrag.core.model.Vocabulary.asking(query);
+        Set<String> askedPredicates = asking.predicates();
         Map<String, double[]> scores = new HashMap<>();
         Map<String, StoreHit> where = new HashMap<>();
         Set<String> counted = new HashSet<>();
@@ -136,6 +162,13 @@ public final class EntityGraphRetriever implements Retriever {
         // quarter.
         Map<String, Double> weight = new LinkedHashMap<>(seedWeights);
         Map<String, Double> frontier = seedWeights;
+        // The asked predicate through which each entity was reached: a question asks each relation once, so the
+        // relation that reached an entity is not asked of it again ("Where was X born?" reaches X's birthplace
+        // through born_in; the place's own relations are then not what is asked).
+        Map<String, String> reachedBy = new HashMap<>();
+        // The best evidence found one relation beyond an entity reached through a relation the query asks about,
+        // and whether that evidence's own relation is asked about too.
+        double path = 0;
         for (int hop = 1; hop <= maxHops + 1 && !frontier.isEmpty(); hop++) {
             Map<String, Double> next = new LinkedHashMap<>();
             Set<String> asked = new HashSet<>();
@@ -145,9 +178,18 @@ public final class EntityGraphRetriever implements Retriever {
                         + e.objectId())) {
                     continue;
                 }
-                double relevance = relevance(e.predicate(), words);
+                double relevance = e.predicate().equals(reachedBy.get(from)) ? 0.5
+                        : relevance(e.predicate(), askedPredicates, words);
                 double w = frontier.get(from) * relevance;
-                add(scores, where, e.chunkId(), e.documentId(), e.version(), hop == 1 ? SEED_EVIDENCE * w : w);
+                double evidence = hop == 1 ? SEED_EVIDENCE * w : w;
+                if (hop >= 2) {
+                    path = Math.max(path, evidence);
+                }
+                double[] before = scores.get(e.chunkId());
+                if (before == null || evidence > before[1]) {
+                    why.put(e.chunkId(), new Why(from, e.predicate(), e.other(from), relevance == 1.0, hop));
+                }
+                add(scores, where, e.chunkId(), e.documentId(), e.version(), evidence);
                 String to = e.other(from);
                 // The last round reads the relations of the entities reached; it follows none further.
                 double carried = frontier.get(from) * (relevance == 1.0 ? 1.0 : UNASKED_CARRY);
@@ -156,6 +198,7 @@ public final class EntityGraphRetriever implements Retriever {
                     next.merge(to, carried, Math::max);
                     if (relevance == 1.0) {
                         asked.add(to);
+                        reachedBy.putIfAbsent(to, e.predicate());
                     }
                 }
             }
@@ -184,7 +227,7 @@ public final class EntityGraphRetriever implements Retriever {
         for (double[] v : scores.values()) {
             v[0] = Math.min(1.0, v[1] + FURTHER * Math.min(v[0] - v[1], v[1]));
         }
-        return scores.entrySet().stream().filter(e -> e.getValue()[0] > 0)
+        List<StoreHit> hits = scores.entrySet().stream().filter(e -> e.getValue()[0] > 0)
                 .sorted(Comparator.comparingDouble((Map.Entry<String, double[]> e) -> -e.getValue()[0])
                         .thenComparing(Map.Entry::getKey))
                 .limit(limit)
@@ -192,6 +235,22 @@ public final class EntityGraphRetriever implements Retriever {
                     StoreHit h = where.get(e.getKey());
                     return new StoreHit(h.chunkId(), h.documentId(), h.version(), e.getValue()[0]);
                 }).toList();
+        StringBuilder note = new StringBuilder("named ");
+        seedWeights.forEach((id, c) -> note.append(Why.key(id)).append(String.format(java.util.Locale.ROOT,
+                " (%.2f) ", c)));
+        note.append("; asks ").append(askedPredicates.isEmpty() ? "nothing it knows" : askedPredicates)
+                .append("; reached ").append(weight.size() - seedWeights.size()).append(" entities");
+        for (StoreHit h : hits.subList(0, Math.min(3, hits.size()))) {
+            note.append(String.format(java.util.Locale.ROOT, "; %.2f for ", h.score())).append(why.containsKey(
+                    h.chunkId()) ? why.get(h.chunkId()) : "a mention");
+        }
+        // Sure: the query asks about two relations (a question of two hops: "Who founded the company that makes the
+        // Kestrel-9?") and the walk found strong evidence one relation beyond the named entity. A question asking
+        // about one relation is answered by the named entity's own relation, which the text legs find by its name:
+        // evidence a hop further ("master shipwright at the yard" reaching the captains of the yard's ships) is a
+        // guess there.
+        boolean sure = path >= SURE_OF_TWO && asking.asks() >= 2;
+        return new Leg(hits, note.append(sure ? "; sure" : "").toString(), sure);
     }
 
     private static void add(Map<String, double[]> scores, Map<String, StoreHit> where, String chunkId,
@@ -203,11 +262,16 @@ public final class EntityGraphRetriever implements Retriever {
     }
 
     /**
-     * 1 when the relation's verb is one of the query's words ("founded" for {@code found}, "made" for
-     * {@code make_by}), else ½.
+     * 1 when the query asks about the relation: its predicate is one the query's words ask about in the graph's
+     * vocabulary ({@link io.polyrag.core.model.Vocabulary#asked}: "founded", "set up", "founder" all ask about
+     * {@code founded}; "makes", "maker", "manufacturer" about {@code makes}), or — for a predicate outside the closed
+     * set, a verb's lemma — its verb is one of the query's words; else ½.
      */
-    static double relevance(String predicate, Set<String> queryWords) {
-        if (!predicate.equals(CO_OCCURRENCE)) {
+    static double relevance(String predicate, Set<String> asked, Set<String> queryWords) {
+        if (asked.contains(predicate)) {
+            return 1.0;
+        }
+        if (!predicate.equals(CO_OCCURRENCE) && !io.polyrag.core.model.Vocabulary.closed(predicate)) {
             for (String w : ExtractiveAnswerer.terms(predicate.replace('_', ' '))) {
                 if (queryWords.contains(w) && !LIGHT_VERBS.contains(w)) {
                     return 1.0;
@@ -295,14 +359,19 @@ public final class EntityGraphRetriever implements Retriever {
         for (String id : candidates) {
             String[] keyWords = key(id, namespace).split(" ");
             int present = 0;
+            int content = 0;
             int named = 0;
             boolean covered = true;
             for (String w : keyWords) {
                 if (all.contains(w)) {
                     present++;
                     covered &= wholly.contains(w);
-                    if (!STOPWORDS.contains(w) && (capitalised.contains(w) || w.equals(first) && keyWords.length > 1)) {
-                        named++;
+                    // A name's small words ("of" in "Pharos of Alexandria") are written in lower case.
+                    if (!STOPWORDS.contains(w)) {
+                        content++;
+                        if (capitalised.contains(w) || w.equals(first) && keyWords.length > 1) {
+                            named++;
+                        }
                     }
                 }
             }
@@ -318,12 +387,25 @@ public final class EntityGraphRetriever implements Retriever {
             // a whole multi-word entity, with less confidence. Else the match is a common word ("cancer",
             // "expression") that some text happened to write as a name: no seed.
             double form = present == 0 ? (capitalised.isEmpty() ? 0.0 : 1.0)
-                    : named == present ? 1.0
+                    : content > 0 && named == content ? 1.0
                     : lowerCase && keyWords.length > 1 && share == 1.0 ? 0.5 : 0.0;
             if (form > 0) {
                 forms.put(id, (partialLabels ? share : 1.0) * form);
             }
         }
+        // A name the query writes whole is the one it means, not the shorter names inside it: "Port Wondith Minor"
+        // seeds that port, not also "minor" or "port wondith".
+        List<Set<String>> whole = new ArrayList<>();
+        for (String id : forms.keySet()) {
+            Set<String> w = Set.of(key(id, namespace).split(" "));
+            if (all.containsAll(w)) {
+                whole.add(w);
+            }
+        }
+        forms.keySet().removeIf(id -> {
+            Set<String> w = Set.of(key(id, namespace).split(" "));
+            return whole.stream().anyMatch(x -> x.size() > w.size() && x.containsAll(w));
+        });
         Map<String, Double> out = new LinkedHashMap<>();
         if (!forms.isEmpty()) {
             Map<String, Long> mentions = mentionCounts(List.copyOf(forms.keySet()));

@@ -66,6 +66,17 @@ public interface Fusion {
      */
     static Fusion weighted(Map<Modality, Double> weights, int depth, Normalization normalization,
             Set<Modality> calibrated) {
+        return weighted(weights, depth, normalization, calibrated, Set.of());
+    }
+
+    /**
+     * Weighted fusion where the lists of {@code calibrated} modalities keep their scores, and those of {@code sure}
+     * modalities (a leg that found what the query asks, {@link Retriever.Leg#sure}) are read relative to their best
+     * hit, which then counts as fully confident: what the leg found best is what the query asks for, however long the
+     * path to it.
+     */
+    static Fusion weighted(Map<Modality, Double> weights, int depth, Normalization normalization,
+            Set<Modality> calibrated, Set<Modality> sure) {
         return rankings -> {
             Map<Modality, double[]> scale = new HashMap<>();
             double top = 0;
@@ -80,7 +91,9 @@ public interface Fusion {
             return combine(rankings, depth, (modality, list, rank) -> {
                 double score = list.get(rank - 1).score();
                 if (calibrated.contains(modality)) {
-                    return weights.getOrDefault(modality, 0.0) * ceiling * Math.max(0, Math.min(1, score));
+                    double best = list.getFirst().score();
+                    double confidence = sure.contains(modality) && best > 0 ? score / best : score;
+                    return weights.getOrDefault(modality, 0.0) * ceiling * Math.max(0, Math.min(1, confidence));
                 }
                 double[] b = scale.get(modality);
                 double norm = b[1] > 0 ? (score - b[0]) / b[1] : 1.0;

@@ -165,11 +165,25 @@ public final class HybridSearcher implements AutoCloseable {
         });
         List<String> variants = variants(request.query(), warnings);
         List<FusedHit> fused = List.of();
+        java.util.Set<Modality> confident = java.util.EnumSet.noneOf(Modality.class);
+        Map<Modality, String> notes = new EnumMap<>(Modality.class);
         for (int i = 0; i < variants.size(); i++) {
             // Only the query's own legs count as degraded; a variant's failing leg just adds nothing.
             List<DegradedLeg> legs = i == 0 ? degraded : new ArrayList<>();
-            List<FusedHit> one = fusion(request).fuse(runLegs(variants.get(i), modalities, scope, limit,
-                    legs));
+            Map<Modality, Retriever.Leg> ran = runLegs(variants.get(i), modalities, scope, limit, legs);
+            Map<Modality, List<StoreHit>> rankings = new EnumMap<>(Modality.class);
+            java.util.Set<Modality> sure = java.util.EnumSet.noneOf(Modality.class);
+            ran.forEach((m, leg) -> {
+                rankings.put(m, leg.hits());
+                if (leg.sure() && calibrated.contains(m)) {
+                    sure.add(m);
+                }
+            });
+            if (i == 0) {
+                ran.forEach((m, leg) -> notes.put(m, leg.note()));
+            }
+            confident.addAll(sure);
+            List<FusedHit> one = fusion(request, sure).fuse(rankings);
             fused = i == 0 ? one : combine(fused, one);
         }
         io.polyrag.core.port.Reranker reranking = reranker(request.tuning(), warnings);
@@ -189,7 +203,7 @@ public final class HybridSearcher implements AutoCloseable {
         }
         List<SearchHit> hits = figures.attach(ranked, request.topK(), figuresMax, withFigures);
         return new SearchResponse(request.query(), (System.nanoTime() - start) / 1_000_000, modalities, degraded,
-                hits, warnings, describe(request, modalities, variants.size(), reranking != null));
+                hits, warnings, describe(request, modalities, variants.size(), reranking != null, confident, notes));
     }
 
     /** The reranker this search uses: the configured one unless the request turns it off; null for none. */
@@ -203,13 +217,17 @@ public final class HybridSearcher implements AutoCloseable {
         return reranker;
     }
 
-    /** The weights of weighted fusion for this request: the configured ones, each overridden where it names one. */
-    private Map<Modality, Double> weights(SearchRequest.Tuning tuning) {
-        if (tuning.weights().isEmpty()) {
+    /**
+     * The weights of weighted fusion for this request: the configured ones, a sure graph leg's raised to the
+     * confident weight, and each overridden where the request names one.
+     */
+    private Map<Modality, Double> weights(SearchRequest.Tuning tuning, java.util.Set<Modality> confident) {
+        if (tuning.weights().isEmpty() && confident.isEmpty()) {
             return options.weights();
         }
         Map<Modality, Double> w = new EnumMap<>(Modality.class);
         w.putAll(options.weights());
+        confident.forEach(m -> w.merge(m, sureWeight, Math::max));
         w.putAll(tuning.weights());
         return w;
     }
@@ -218,20 +236,46 @@ public final class HybridSearcher implements AutoCloseable {
         return tuning.rrfK() == null ? options.rrfK() : tuning.rrfK();
     }
 
+    /**
+     * The weight in weighted fusion of a calibrated leg that is sure of a search ({@link Retriever.Leg#sure}): its
+     * evidence, a relation away from what the query names, may then outrank the text legs', which rank the named
+     * entity's own documents first.
+     */
+    private volatile double sureWeight = 1.5;
+
+    /** Sets the weight of a sure graph leg (at least its configured one either way). */
+    public void sureWeight(double weight) {
+        this.sureWeight = weight;
+    }
+
     /** The fusion arithmetic, in words, for {@code explain}. */
-    private String describe(SearchRequest request, List<Modality> used, int variants, boolean reranked) {
+    private String describe(SearchRequest request, List<Modality> used, int variants, boolean reranked,
+            java.util.Set<Modality> confident, Map<Modality, String> notes) {
         FusionMethod method = request.fusion() == null ? options.fusion() : request.fusion();
+        boolean calibratedUsed = used.stream().anyMatch(calibrated::contains);
+        String graph = !calibratedUsed ? "" : !confident.isEmpty() ? "; the graph legs were sure this time ("
+                + confident.stream().map(Modality::wireName).collect(Collectors.joining(", ")) + " found what the "
+                + "query asks of the entity it names, a relation beyond it): weighted " + sureWeight
+                : "; the graph legs were not sure (nothing named, or no relation the query asks about): their usual "
+                        + "weight";
         String how = method == FusionMethod.WEIGHTED
                 ? "weighted: each list's scores normalised (" + options.normalization().name().toLowerCase(
-                        java.util.Locale.ROOT) + "), times its modality's weight " + weights(request.tuning())
+                        java.util.Locale.ROOT) + "), times its modality's weight " + weights(request.tuning(),
+                        confident)
                         .entrySet()
                         .stream().filter(e -> used.contains(e.getKey())).sorted(Map.Entry.comparingByKey())
                         .map(e -> e.getKey().wireName() + "="
                                 + e.getValue()).collect(Collectors.joining(", ")) + ", summed over modalities"
                 : "rrf: the sum over modalities of 1 / (" + rrfK(request.tuning()) + " + rank)";
-        return how + "; per modality a hit keeps its merged duplicates' best contribution"
+        StringBuilder legs = new StringBuilder();
+        notes.forEach((m, note) -> {
+            if (!note.isEmpty()) {
+                legs.append(". ").append(m.wireName()).append(": ").append(note);
+            }
+        });
+        return how + graph + "; per modality a hit keeps its merged duplicates' best contribution"
                 + (variants > 1 ? "; " + variants + " query variants combined" : "")
-                + (reranked ? "; then reranked" : "");
+                + (reranked ? "; then reranked" : "") + legs;
     }
 
     /**
@@ -349,15 +393,15 @@ public final class HybridSearcher implements AutoCloseable {
         return r.scope();
     }
 
-    private Map<Modality, List<StoreHit>> runLegs(String query, List<Modality> modalities, SearchScope scope,
+    private Map<Modality, Retriever.Leg> runLegs(String query, List<Modality> modalities, SearchScope scope,
             int limit, List<DegradedLeg> degraded) {
-        Map<Modality, Future<List<StoreHit>>> futures = new LinkedHashMap<>();
+        Map<Modality, Future<Retriever.Leg>> futures = new LinkedHashMap<>();
         Map<Modality, String> skipped = incomplete;
         Map<Modality, Interim> standIns = interim;
         for (Modality m : modalities) {
             Interim standIn = standIns.get(m);
             if (standIn != null) {
-                futures.put(m, legs.submit(() -> standIn.retriever().retrieve(query, scope, limit)));
+                futures.put(m, legs.submit(() -> standIn.retriever().run(query, scope, limit)));
                 continue;
             }
             String why = skipped.get(m);
@@ -366,10 +410,10 @@ public final class HybridSearcher implements AutoCloseable {
                 degraded.add(new DegradedLeg(m, why));
                 continue;
             }
-            futures.put(m, legs.submit(() -> retrievers.get(m).retrieve(query, scope, limit)));
+            futures.put(m, legs.submit(() -> retrievers.get(m).run(query, scope, limit)));
         }
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(options.legTimeoutMs());
-        Map<Modality, List<StoreHit>> rankings = new EnumMap<>(Modality.class);
+        Map<Modality, Retriever.Leg> rankings = new EnumMap<>(Modality.class);
         futures.forEach((m, f) -> {
             try {
                 rankings.put(m, f.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS));
@@ -389,10 +433,11 @@ public final class HybridSearcher implements AutoCloseable {
         return rankings;
     }
 
-    private Fusion fusion(SearchRequest request) {
+    private Fusion fusion(SearchRequest request, java.util.Set<Modality> confident) {
         FusionMethod method = request.fusion() == null ? options.fusion() : request.fusion();
         return method == FusionMethod.WEIGHTED
-                ? Fusion.weighted(weights(request.tuning()), options.candidates(), options.normalization(), calibrated)
+                ? Fusion.weighted(weights(request.tuning(), confident), options.candidates(), options.normalization(),
+                        calibrated, confident)
                 : Fusion.rrf(rrfK(request.tuning()), options.candidates(), calibrated);
     }
 

@@ -14,6 +14,25 @@ public interface Retriever {
     List<StoreHit> retrieve(String query, SearchScope scope, int limit);
 
     /**
+     * What one run of a leg found, and why in words (for {@code explain}; empty when the leg has nothing to say
+     * beyond its scores).
+     *
+     * @param sure whether the leg found what the query asks for through a path the text legs cannot see (the graph
+     *     legs: a relation the query asks about, one relation away from the entity it names); fusion may then let its
+     *     hits outrank theirs
+     */
+    record Leg(List<StoreHit> hits, String note, boolean sure) {
+        public Leg(List<StoreHit> hits, String note) {
+            this(hits, note, false);
+        }
+    }
+
+    /** {@link #retrieve} with the leg's reasons; by default none. */
+    default Leg run(String query, SearchScope scope, int limit) {
+        return new Leg(retrieve(query, scope, limit), "");
+    }
+
+    /**
      * Whether this retriever's scores lie in [0, 1] and mean the same from query to query (its confidence in the
      * hit), so fusion takes them as they are instead of rescaling each list by its own spread.
      */

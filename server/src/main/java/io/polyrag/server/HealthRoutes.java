@@ -52,7 +52,7 @@ final class HealthRoutes {
                         + "records (one job each otherwise)");
             }
             String modality = ctx.queryParam("modality");
-            String id = polyrag.admin().reindex(modality);
+            String id = polyrag.admin().reindex(modality, booleanParam(ctx, "all"));
             String location = "/v1/admin/jobs/" + id;
             ctx.status(202).header("Location", location).json(new AdminWire.Reindex(id, "queued",
                     modality == null || modality.isBlank() ? null : modality.strip().toLowerCase(java.util.Locale.ROOT),
@@ -60,7 +60,9 @@ final class HealthRoutes {
         }).summary("admin", "Back-fill, as a background job, what a store lacks (switched on, or a new embedding "
                 + "model, after documents were indexed); its leg is searched again once whole (operator)")
                 .query("modality", "string", "vector, fulltext, graph or rdf; absent: every store that lacks "
-                        + "records").response(202, "the job, queued", AdminWire.Reindex.class);
+                        + "records").query("all", "boolean", "with modality=graph: extract the graph again from "
+                        + "every document (after an extractor upgrade), not only where none was")
+                .response(202, "the job, queued", AdminWire.Reindex.class);
         api.get("/v1/admin/jobs/{id}", ctx -> ctx.json(io.polyrag.app.wire.IngestWire.of(polyrag.admin().job(
                 ctx.pathParam("id"))))).summary("admin", "Any job, whoever's (operator)").path("id", "the job id")
                 .response(200, "the job", io.polyrag.app.wire.IngestWire.Job.class);

@@ -179,7 +179,7 @@ class RestServerTest {
         assertThat(curie.get("mentions").asLong()).isEqualTo(1);
         JsonNode n = json(get("/v1/graph/entities/" + URLEncoder.encode("marie curie", StandardCharsets.UTF_8)
                 .replace("+", "%20") + "/neighbours"));
-        assertThat(n.get("neighbours").get(0).get("predicate").asString()).isEqualTo("work_at");
+        assertThat(n.get("neighbours").get(0).get("predicate").asString()).isEqualTo("works_at");
         assertThat(n.get("neighbours").get(0).get("direction").asString()).isEqualTo("out");
         assertThat(n.get("neighbours").get(0).get("entity").get("name").asString())
                 .isEqualTo("Radium Institute");

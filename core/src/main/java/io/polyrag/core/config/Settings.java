@@ -266,12 +266,13 @@ public final class Settings {
                     + "and co-occurrence, no key needed), llm (the configured language model), or auto (llm when "
                     + "llm.provider is set, else offline).");
     public static final Setting<String> GRAPH_STRATEGY = Setting.choice("graph.strategy", "dynamic",
-            List.of("schema_constrained", "dynamic", "simple"), "How the language model extracts: types and "
-                    + "relations from graph.schema.file only (schema_constrained), types it chooses (dynamic), or "
-                    + "plain names and relations (simple).");
+            List.of("schema_constrained", "dynamic", "simple"), "How the language model extracts: only the "
+                    + "types and relations of graph.schema.file, or without one the graph's own vocabulary "
+                    + "(schema_constrained); the vocabulary where it fits and its own types and predicates where "
+                    + "none does (dynamic); or plain names and relations (simple).");
     public static final Setting<Path> GRAPH_SCHEMA_FILE = Setting.path("graph.schema.file", null,
             "JSON ontology for schema_constrained extraction: {\"entities\": [types], \"relations\": "
-                    + "[{\"name\", \"from\", \"to\"}]}.");
+                    + "[{\"name\", \"from\", \"to\"}]}. Unset: the graph's own vocabulary (docs/graph.md).");
     public static final Setting<Integer> GRAPH_TOKEN_BUDGET = Setting.integer("graph.token.budget", 0, 0,
             Integer.MAX_VALUE, "Most language-model tokens one ingest may spend on extraction; when reached, "
                     + "extraction stops cleanly and the rest is indexed without a graph part. 0 means no limit.");
@@ -292,6 +293,11 @@ public final class Settings {
                     + "scale of the other lists' best).");
     public static final Setting<Double> FUSION_WEIGHT_RDF = Setting.decimal("fusion.weight.rdf", 0.3, 0.0, 1.0,
             "Weight of the RDF modality in weighted fusion (as the graph's).");
+    public static final Setting<Double> FUSION_GRAPH_SURE_WEIGHT = Setting.decimal("fusion.graph.sure.weight", 1.5,
+            0.0, 10.0, "Weight of a graph or RDF leg that is sure of a search: the query asks about two relations (a "
+                    + "two-hop question) and the walk found strong evidence one relation beyond the entity it "
+                    + "names. Its hits can then outrank the text legs'. Otherwise POLYRAG_FUSION_WEIGHT_GRAPH and "
+                    + "_RDF apply, and a query naming nothing the graph knows is fused from the text legs alone.");
 
     // ---- ingest
     public static final Setting<String> INGEST_PARSER = Setting.string("ingest.parser", "tika",

@@ -22,7 +22,8 @@ public record Entity(String id, String name, String type, List<String> aliases) 
     private static final Pattern POSSESSIVE = Pattern.compile("['\u2019]s\\b");
     /** Titles dropped from the front of a name: "Mr. Holmes" and "Holmes" are one name. */
     private static final Set<String> HONORIFICS = Set.of("mr", "mrs", "ms", "miss", "dr", "prof", "professor", "sir",
-            "madam", "lady", "lord", "st", "saint", "the", "a", "an");
+            "madam", "lady", "lord", "st", "saint", "the", "a", "an", "doctor", "captain", "capt", "admiral",
+            "colonel", "lieutenant", "inspector");
 
     public Entity {
         Objects.requireNonNull(id, "id");

@@ -3,14 +3,22 @@ package io.polyrag.model.opennlp;
 import io.polyrag.core.model.Entity;
 import io.polyrag.core.model.Extraction;
 import io.polyrag.core.model.Fact;
+import io.polyrag.core.model.Vocabulary;
 import io.polyrag.core.port.EntityExtractor;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import opennlp.tools.lemmatizer.LemmatizerME;
 import opennlp.tools.lemmatizer.LemmatizerModel;
 import opennlp.tools.postag.POSModel;
@@ -19,42 +27,44 @@ import opennlp.tools.sentdetect.SentenceDetectorME;
 import opennlp.tools.sentdetect.SentenceModel;
 import opennlp.tools.tokenize.TokenizerME;
 import opennlp.tools.tokenize.TokenizerModel;
+import opennlp.tools.util.Span;
 
 /**
  * Entities and relations with no language model, from Apache OpenNLP's English Universal Dependencies models
- * (sentences, tokens, part-of-speech tags, lemmas; all from Maven Central, loaded from the class path).
+ * (sentences, tokens, part-of-speech tags, lemmas; all from Maven Central, loaded from the class path). No NER model is
+ * published on Maven Central, so names come from part of speech and types from evidence:
  *
  * <ul>
- *   <li>An entity is a maximal run of proper nouns ({@code PROPN}), which may include a lower-case connector between
- *       two of them ("University of Paris"). Its type is {@code Organization} when one of its words is an
- *       organisation word (Institute, University, Inc, …), {@code Person} when a title precedes it (Dr, Mrs, …), else empty.</li>
- *   <li>A relation links each entity to the next one in the same sentence. Its predicate is the lemma of the last
- *       verb between them, joined to the preposition that follows it ("worked at" → {@code work_at}); with no verb
- *       between them it is the plain co-occurrence {@code related_to}. The sentence is kept as evidence.</li>
+ *   <li><b>What is read</b>: the chunk's prose ({@link Prose}: no code, tables, headings, URLs). Names are runs of
+ *       proper nouns ({@link Names}); numerals, era marks, months, code-like tokens and a one-word name that only
+ *       ever opens a sentence are not.</li>
+ *   <li><b>Types</b> ({@link Vocabulary#TYPES}) by votes: the name's own words ("… Instruments", "Port …", a model
+ *       number), a title before it, a type noun said of it ("X is a port town", "X, a painter", "the Kestrel-9
+ *       seismometer"), the roles it plays ("born in X" — a place; "X founded …" — a person), and the pronouns that
+ *       stand for it.</li>
+ *   <li><b>Coreference</b> inside the chunk: a pronoun ("she", "its", "they") or a definite description ("the
+ *       company", "the yard", "the seismometer" when a name was so described) stands for the latest mention it can
+ *       stand for; with none, for the document's subject ({@link Fact#DOCUMENT_SUBJECT}, which the ingest resolves
+ *       to the entity its title names).</li>
+ *   <li><b>Relations</b> between neighbouring mentions of a sentence, named by {@link Clauses} in the graph's
+ *       {@link Vocabulary} ({@code founded}, {@code makes}, {@code located_in}, … or a verb's lemma), a passive read
+ *       actively, {@code related_to} only for close names with no verb; "X makes A and B" relates X to both. The
+ *       sentence is kept as evidence.</li>
  * </ul>
- * This is deliberately simple and fast (thousands of sentences a second); a configured language model extracts
- * richer, typed graphs. The models are immutable and shared; the taggers, which are not thread-safe, are made per
- * call.
+ * Linear in the text's length (see {@link Prose}), thousands of sentences a second. The models are immutable and
+ * shared; the taggers, which are not thread-safe, are made per task.
  */
 final class OfflineExtractor implements EntityExtractor {
-    private static final Set<String> CONNECTORS = Set.of("of", "de", "du", "des", "la", "le", "von", "van", "der",
-            "den", "di", "da", "del", "y", "&");
-    private static final Set<String> ORGANISATION_WORDS = Set.of("inc", "corp", "corporation", "company", "co", "ltd",
-            "llc", "gmbh", "university", "institute", "college", "school", "laboratory", "laboratories", "lab",
-            "society", "academy", "association", "agency", "bank", "group", "foundation", "council", "ministry",
-            "department", "museum", "hospital", "church", "party", "committee", "commission", "union", "organization",
-            "organisation", "club", "team", "press", "times", "observatory", "centre", "center");
-    private static final Set<String> PERSON_TITLES = Set.of("mr", "mrs", "ms", "miss", "dr", "prof", "professor",
-            "sir", "lady", "lord", "madame", "monsieur", "captain", "inspector", "doctor");
     private static final int MAX_EVIDENCE = 300;
+    /** Longest sentence tagged; a longer one (a table flattened into a line, a log) names nothing usefully. */
+    static final int MAX_SENTENCE = 2000;
 
     private final SentenceModel sentences;
     private final TokenizerModel tokens;
     private final POSModel pos;
     private final LemmatizerModel lemmas;
-    private final java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(
-            Runtime.getRuntime().availableProcessors(), Thread.ofPlatform().daemon().name("polyrag-extract-", 0)
-                    .factory());
+    private final ExecutorService pool = Executors.newFixedThreadPool(Runtime.getRuntime().availableProcessors(),
+            Thread.ofPlatform().daemon().name("polyrag-extract-", 0).factory());
 
     OfflineExtractor() {
         this.sentences = load("opennlp-en-ud-ewt-sentence-1.3-2.5.4.bin", SentenceModel::new);
@@ -81,19 +91,18 @@ final class OfflineExtractor implements EntityExtractor {
 
     @Override
     public String id() {
-        return "offline:opennlp-ud-pos";
+        return "offline:opennlp-ud-pos:2";
     }
 
-    /** Texts are split over one task per core, each with its own taggers (they are not thread-safe). */
     @Override
     public List<Extraction> extract(List<String> texts, long tokenBudget) {
         return extract(texts, tokenBudget, TimeLimits.none());
     }
 
     /**
-     * Each text gets at most {@code limits.perText()}, checked between sentences; a text that runs over, or is not
-     * reached before the call's deadline, gets {@link Extraction#TIME_STOPPED}. With the input bounded as
-     * {@link #clean} bounds it, a real text takes milliseconds: the limit is for what no real text is.
+     * Texts are split over one task per core, each with its own taggers. Each text gets at most
+     * {@code limits.perText()}, checked between sentences; a text that runs over, or is not reached before the call's
+     * deadline, gets {@link Extraction#TIME_STOPPED}.
      */
     @Override
     public List<Extraction> extract(List<String> texts, long tokenBudget, TimeLimits limits) {
@@ -103,7 +112,7 @@ final class OfflineExtractor implements EntityExtractor {
             return texts.stream().map(t -> extract(t, tools, limits)).toList();
         }
         Extraction[] out = new Extraction[texts.size()];
-        List<java.util.concurrent.Future<?>> tasks = new java.util.ArrayList<>();
+        List<Future<?>> tasks = new ArrayList<>();
         for (int p = 0; p < parts; p++) {
             int part = p;
             tasks.add(pool.submit(() -> {
@@ -113,56 +122,556 @@ final class OfflineExtractor implements EntityExtractor {
                 }
             }));
         }
-        for (var t : tasks) {
+        for (Future<?> t : tasks) {
             try {
                 t.get();
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new IllegalStateException("interrupted while extracting entities", e);
-            } catch (java.util.concurrent.ExecutionException e) {
+            } catch (ExecutionException e) {
                 throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
             }
         }
         return List.of(out);
     }
 
-    /** Longest run of characters without a space that can be part of a name; longer ones are not read at all. */
-    static final int MAX_WORD = 64;
-    /** Longest sentence tagged; a longer one (a table flattened into a line, a log) names nothing usefully. */
-    static final int MAX_SENTENCE = 2000;
+    @Override
+    public void close() {
+        pool.shutdownNow();
+    }
+
+    private record Tools(SentenceDetectorME sentences, TokenizerME tokens, POSTaggerME tagger,
+            LemmatizerME lemmatizer) {
+    }
+
+    private Tools newTools() {
+        return new Tools(new SentenceDetectorME(sentences), new TokenizerME(tokens), new POSTaggerME(pos),
+                new LemmatizerME(lemmas));
+    }
+
+    /** One tagged sentence. */
+    private record Tagged(String text, String[] words, String[] tags, boolean[] glued, boolean[] opens) {
+    }
+
+    private Extraction extract(String raw, Tools tools, TimeLimits limits) {
+        long budget = limits.perText().toNanos();
+        if (limits.deadlineNanos() != Long.MAX_VALUE) {
+            budget = Math.min(budget, limits.deadlineNanos() - System.nanoTime());
+        }
+        if (budget <= 0) {
+            return Extraction.TIME_STOPPED;
+        }
+        long deadline = System.nanoTime() + budget;
+        String text = Prose.of(raw);
+        Set<String> inside = capitalisedInside(text);
+        List<Tagged> tagged = new ArrayList<>();
+        for (String sentence : tools.sentences().sentDetect(text)) {
+            if (System.nanoTime() - deadline > 0) {
+                return Extraction.TIME_STOPPED;
+            }
+            if (sentence.length() <= MAX_SENTENCE && (mayName(sentence, inside) || Reading.refers(sentence))) {
+                tagged.add(tag(sentence, tools));
+            }
+        }
+        Reading reading = new Reading(new Lemmatizer(tools.lemmatizer()));
+        reading.noteNamesInside(tagged);
+        for (Tagged t : tagged) {
+            if (System.nanoTime() - deadline > 0) {
+                return Extraction.TIME_STOPPED;
+            }
+            reading.read(t);
+        }
+        return reading.extraction();
+    }
+
+    private static Tagged tag(String sentence, Tools tools) {
+        Span[] at = splitPossessives(tools.tokens().tokenizePos(sentence), sentence);
+        String[] words = Span.spansToStrings(at, sentence);
+        String[] tags = words.length == 0 ? new String[0] : tools.tagger().tag(words);
+        boolean[] glued = new boolean[words.length];
+        boolean[] opens = new boolean[words.length];
+        for (int i = 0; i < words.length; i++) {
+            glued[i] = i > 0 && at[i].getStart() == at[i - 1].getEnd();
+            // A list's lines open like sentences: "Gentle heating…" on a line of its own capitalises "Gentle".
+            opens[i] = i == 0 || words[i - 1].equals("|") || words[i - 1].equals(":") || words[i - 1].equals("-")
+                    && !glued[i] || sentence.substring(at[i - 1].getEnd(), at[i].getStart()).indexOf('\n') >= 0;
+        }
+        return new Tagged(sentence, words, tags, glued, opens);
+    }
 
     /**
-     * The text as the taggers may read it in time linear in its length: runs of more than {@value #MAX_WORD}
-     * characters without a space (a URL, base64, a minified line, a text with no spaces at all) become a space.
-     * OpenNLP's tokenizer and sentence detector look at a whole space-free run for each candidate boundary in it,
-     * which made a 200 KB text without spaces take 33 s and a 1 MB one ten minutes.
+     * Tokens with a possessive "'s" of their own: the tokenizer leaves "brigantine's" whole for a word it does not
+     * know, and "The brigantine's home port was …" then hides its possessive.
      */
-    static String clean(String text) {
-        StringBuilder out = new StringBuilder(text.length());
-        int i = 0;
-        while (i < text.length()) {
-            int j = i;
-            while (j < text.length() && !Character.isWhitespace(text.charAt(j))) {
-                j++;
-            }
-            if (j - i <= MAX_WORD) {
-                out.append(text, i, j);
+    private static Span[] splitPossessives(Span[] spans, String sentence) {
+        List<Span> out = new ArrayList<>(spans.length + 2);
+        for (Span sp : spans) {
+            String w = sp.getCoveredText(sentence).toString();
+            if (w.length() > 2 && (w.endsWith("'s") || w.endsWith("’s"))) {
+                out.add(new Span(sp.getStart(), sp.getEnd() - 2));
+                out.add(new Span(sp.getEnd() - 2, sp.getEnd()));
             } else {
-                out.append(' ');
+                out.add(sp);
             }
-            int k = j;
-            while (k < text.length() && Character.isWhitespace(text.charAt(k))) {
-                k++;
-            }
-            out.append(text, j, k);
-            i = k;
         }
-        return out.toString();
+        return out.toArray(Span[]::new);
+    }
+
+    /** The lemmatizer of one task, for {@link Lemmas}. */
+    private record Lemmatizer(LemmatizerME me) {
+    }
+
+    /**
+     * One chunk's reading: its mentions in order (for coreference), the votes for each name's type, the facts.
+     */
+    private static final class Reading {
+        /** Pronouns that stand for a person; for anything; for a thing (not a person). */
+        private static final Set<String> PERSON_PRONOUNS = Set.of("he", "she", "him", "her", "his", "hers");
+        private static final Set<String> PLURAL_PRONOUNS = Set.of("they", "them", "their", "theirs");
+        private static final Set<String> THING_PRONOUNS = Set.of("it", "its");
+        /** Nouns that, after "the", stand for the latest mention of a type. */
+        private static final Map<String, String> DESCRIPTIONS = Map.ofEntries(
+                Map.entry("company", Vocabulary.ORGANIZATION), Map.entry("firm", Vocabulary.ORGANIZATION),
+                Map.entry("business", Vocabulary.ORGANIZATION), Map.entry("corporation", Vocabulary.ORGANIZATION),
+                Map.entry("manufacturer", Vocabulary.ORGANIZATION), Map.entry("maker", Vocabulary.ORGANIZATION),
+                Map.entry("group", Vocabulary.ORGANIZATION), Map.entry("yard", Vocabulary.ORGANIZATION),
+                Map.entry("shipyard", Vocabulary.ORGANIZATION), Map.entry("museum", Vocabulary.ORGANIZATION),
+                Map.entry("gallery", Vocabulary.ORGANIZATION), Map.entry("institute", Vocabulary.ORGANIZATION),
+                Map.entry("university", Vocabulary.ORGANIZATION), Map.entry("bank", Vocabulary.ORGANIZATION),
+                Map.entry("studio", Vocabulary.ORGANIZATION), Map.entry("brand", Vocabulary.ORGANIZATION),
+                Map.entry("organisation", Vocabulary.ORGANIZATION), Map.entry("organization", Vocabulary.ORGANIZATION),
+                Map.entry("town", Vocabulary.PLACE), Map.entry("city", Vocabulary.PLACE),
+                Map.entry("village", Vocabulary.PLACE), Map.entry("port", Vocabulary.PLACE),
+                Map.entry("region", Vocabulary.PLACE), Map.entry("country", Vocabulary.PLACE),
+                Map.entry("ship", Vocabulary.PRODUCT), Map.entry("vessel", Vocabulary.PRODUCT),
+                Map.entry("boat", Vocabulary.PRODUCT), Map.entry("device", Vocabulary.PRODUCT),
+                Map.entry("product", Vocabulary.PRODUCT), Map.entry("model", Vocabulary.PRODUCT),
+                Map.entry("painting", Vocabulary.WORK), Map.entry("book", Vocabulary.WORK),
+                Map.entry("novel", Vocabulary.WORK), Map.entry("portrait", Vocabulary.WORK));
+        /** Nouns said of a name ("X is a port", "X, a painter") and the type they give it. */
+        private static final Map<String, String> TYPE_NOUNS = typeNouns();
+
+        private final Lemmatizer lemmatizer;
+        /** Words of names seen away from a sentence's opening: a one-word name opening a sentence counts if here. */
+        private final Set<String> namedInside = new HashSet<>();
+        /** Mentions so far, latest last. */
+        private final List<String> recent = new ArrayList<>();
+        /** Each sentence's first mention (its subject, most often), latest last: what a pronoun most often means. */
+        private final List<String> subjects = new ArrayList<>();
+        /** A common noun written right after a name ("the Kestrel-9 seismometer"): "the seismometer" is it. */
+        private final Map<String, String> headNouns = new HashMap<>();
+        private final Map<String, Map<String, Double>> votes = new HashMap<>();
+        private final Map<String, String> forms = new LinkedHashMap<>();
+        private final List<Fact> facts = new ArrayList<>();
+
+        Reading(Lemmatizer lemmatizer) {
+            this.lemmatizer = lemmatizer;
+        }
+
+        /** Whether a sentence with no capital after its first word may still relate mentions: "It makes them." */
+        static boolean refers(String sentence) {
+            String s = " " + sentence.toLowerCase(Locale.ROOT) + " ";
+            return s.contains(" the company ") || s.contains(" the firm ") || s.contains(" its ")
+                    || s.contains(" it ") || s.contains(" she ") || s.contains(" he ") || s.contains(" they ");
+        }
+
+        void noteNamesInside(List<Tagged> tagged) {
+            for (Tagged t : tagged) {
+                for (Names.Span sp : Names.find(t.words(), t.tags(), t.glued(), t.opens())) {
+                    // Written inside a sentence, or as several words ("Maimore Shipworks … Maimore was located"):
+                    // its words name something wherever they stand.
+                    if (!t.opens()[sp.start()] || sp.end() - sp.start() > 1) {
+                        namedInside.addAll(List.of(Entity.key(sp.name()).split(" ")));
+                    }
+                }
+            }
+        }
+
+        /** A mention: a name, or a reference standing for one (resolved: {@code name} is what it stands for). */
+        private record Mention(int start, int end, String name, boolean reference, String needs) {
+        }
+
+        void read(Tagged t) {
+            String[] words = t.words();
+            String[] tags = t.tags();
+            Lemmas lemmas = new Lemmas(lemmatizer.me(), words, tags);
+            List<Mention> mentions = new ArrayList<>();
+            List<Names.Span> names = Names.find(words, tags, t.glued(), t.opens()).stream().filter(sp -> !t.opens()[sp.start()]
+                    || sp.end() - sp.start() > 1 || namedInside.contains(Entity.key(sp.name()))
+                    || Names.looksLikeName(sp.name())).toList();
+            int n = 0;
+            for (int i = 0; i < words.length; i++) {
+                if (n < names.size() && names.get(n).start() == i) {
+                    Names.Span sp = names.get(n++);
+                    noteName(sp, words, tags);
+                    mentions.add(new Mention(sp.start(), sp.end(), sp.name(), false, ""));
+                    remember(sp.name(), mentions.size() == 1);
+                    i = sp.end() - 1;
+                    continue;
+                }
+                Mention ref = reference(words, tags, i);
+                if (ref != null) {
+                    mentions.add(ref);
+                    remember(ref.name(), mentions.size() == 1);
+                    i = ref.end() - 1;
+                }
+            }
+            String evidence = t.text().length() > MAX_EVIDENCE ? t.text().substring(0, MAX_EVIDENCE) + "…" : t.text();
+            Map<String, String> props = Map.of("extractor", "offline", "evidence", evidence);
+            label(words, mentions, props);
+            String lastSubject = null;
+            String lastPredicate = null;
+            boolean lastReversed = false;
+            for (int i = 0; i + 1 < mentions.size(); i++) {
+                Mention a = mentions.get(i);
+                Mention b = mentions.get(i + 1);
+                if (a.name() == null || b.name() == null) {
+                    continue;
+                }
+                boolean bPlace = isPlace(b.name(), words, b.start());
+                Clauses.Link link = Clauses.between(words, tags, lemmas, a.end(), b.start(), bPlace);
+                if (link == null && lastPredicate != null && coordination(words, tags, a.end(), b.start())) {
+                    // "X makes A and B": B takes A's relation to X.
+                    add(lastReversed ? b.name() : lastSubject, lastPredicate, lastReversed ? lastSubject : b.name(),
+                            props);
+                    continue;
+                }
+                if (link == null || link.predicate().equals(Vocabulary.RELATED_TO) && (a.reference() || b.reference())) {
+                    lastPredicate = null;
+                    continue;
+                }
+                String subject = link.reversed() ? b.name() : a.name();
+                String object = link.reversed() ? a.name() : b.name();
+                if (link.predicate().equals(Vocabulary.RELATED_TO) && b.start() == a.end() + 1
+                        && (words[a.end()].equals("'s") || words[a.end()].equals("’s"))
+                        && typeOf(b.name()).equals(Vocabulary.PRODUCT) && (typeOf(a.name()).equals(
+                                Vocabulary.ORGANIZATION) || typeOf(a.name()).equals(Vocabulary.PERSON))) {
+                    // "the European Space Agency's Rosetta spacecraft": whose the product is.
+                    link = new Clauses.Link(Vocabulary.OWNS, false);
+                }
+                add(subject, link.predicate(), object, props);
+                lastSubject = link.reversed() ? b.name() : a.name();
+                lastPredicate = Vocabulary.closed(link.predicate()) ? link.predicate() : null;
+                lastReversed = link.reversed();
+            }
+        }
+
+        /**
+         * A mention just read is the latest; a sentence's first is its subject: what a pronoun after it, in this
+         * sentence or the next, stands for first.
+         */
+        private void remember(String name, boolean first) {
+            if (name != null && !name.equals(Fact.DOCUMENT_SUBJECT)) {
+                recent.remove(name);
+                recent.add(name);
+                if (first) {
+                    subjects.remove(name);
+                    subjects.add(name);
+                }
+            }
+        }
+
+        /**
+         * A register's label line, "Builder: Shaisanby Dockyard." after "New hull, 1827: the Early Shuune.": the
+         * name holds the role towards the entry the lines before are about.
+         */
+        private void label(String[] words, List<Mention> mentions, Map<String, String> props) {
+            if (words.length < 3 || !words[1].equals(":") || mentions.size() != 1 || mentions.getFirst().start() != 2) {
+                return;
+            }
+            String predicate = Vocabulary.role(words[0]);
+            String holder = mentions.getFirst().name();
+            String entry = recent.size() >= 2 ? recent.get(recent.size() - 2) : null;
+            if (predicate != null && entry != null && !entry.equals(holder)) {
+                add(holder, predicate, entry, props);
+            }
+        }
+
+        private void add(String subject, String predicate, String object, Map<String, String> props) {
+            if (subject.equals(object)) {
+                return;
+            }
+            List<String> ends = Vocabulary.PREDICATES.get(predicate);
+            if (ends != null) {
+                vote(subject, ends.get(0), 1.5);
+                vote(object, ends.get(1), 1.5);
+            }
+            facts.add(new Fact(subject, "", predicate, object, "", props));
+        }
+
+        /** A name's own evidence: its words, a title, and the type noun said of it ("X is a port", "X, a painter"). */
+        private void noteName(Names.Span sp, String[] words, String[] tags) {
+            forms.putIfAbsent(Entity.key(sp.name()), sp.name());
+            if (!sp.type().isEmpty()) {
+                vote(sp.name(), sp.type(), 3);
+            }
+            int after = sp.end();
+            if (after < words.length && tags[after].equals("NOUN") && !words[after].equals("'s")) {
+                String noun = words[after].toLowerCase(Locale.ROOT);
+                headNouns.put(noun, sp.name());
+                String typed = TYPE_NOUNS.get(noun);
+                vote(sp.name(), typed != null ? typed : Vocabulary.PRODUCT, typed != null ? 2 : 1);
+            }
+            // "X is a port town", "X, a chemist,", "X (1820–1866) was a sea captain": the first nouns after the
+            // copula or the comma and article, a parenthesis skipped.
+            int i = after;
+            if (i < words.length && words[i].equals("(")) {
+                while (i < words.length && !words[i].equals(")")) {
+                    i++;
+                }
+                i++;
+            }
+            if (i < words.length && (words[i].equals(",") || tags[i].equals("AUX"))) {
+                i++;
+                while (i < words.length && (tags[i].equals("DET") || tags[i].equals("ADJ") || tags[i].equals("ADV")
+                        || tags[i].equals("NUM"))) {
+                    i++;
+                }
+                for (int j = i; j < Math.min(words.length, i + 3) && (tags[j].equals("NOUN") || tags[j].equals("ADJ"));
+                        j++) {
+                    String noun = words[j].toLowerCase(Locale.ROOT);
+                    String typed = TYPE_NOUNS.get(noun);
+                    if (typed != null) {
+                        vote(sp.name(), typed, 2);
+                    }
+                    if (tags[j].equals("NOUN")) {
+                        // "The Grey Gragostel, a sloop, …": "the sloop" is it from now on.
+                        headNouns.put(noun, sp.name());
+                    }
+                }
+            }
+            // "the island of Pharos", "the city of Ys": the noun before "of" says what the name is.
+            if (sp.start() >= 2 && words[sp.start() - 1].equalsIgnoreCase("of") && tags[sp.start() - 2].equals("NOUN")
+                    && Vocabulary.PLACE.equals(TYPE_NOUNS.get(words[sp.start() - 2].toLowerCase(Locale.ROOT)))) {
+                vote(sp.name(), Vocabulary.PLACE, 2);
+            }
+            int before = sp.start() - 1;
+            while (before >= 0 && tags[before].equals("DET")) {
+                before--;
+            }
+            if (before >= 0 && tags[before].equals("ADP") && Set.of("in", "at", "from", "near", "to")
+                    .contains(words[before].toLowerCase(Locale.ROOT))) {
+                vote(sp.name(), Vocabulary.PLACE, 0.5);
+            }
+        }
+
+        /** A pronoun or definite description at {@code i}, resolved to what it stands for; null when none is. */
+        private Mention reference(String[] words, String[] tags, int i) {
+            String w = words[i].toLowerCase(Locale.ROOT);
+            if ((tags[i].equals("PRON") || tags[i].equals("DET")) && (PERSON_PRONOUNS.contains(w)
+                    || PLURAL_PRONOUNS.contains(w) || THING_PRONOUNS.contains(w))) {
+                if (w.equals("it") && i + 1 < words.length && tags[i + 1].equals("AUX")
+                        && (i + 2 >= words.length || !tags[i + 2].equals("VERB"))) {
+                    return null; // "It is likely that…": a placeholder, not a reference
+                }
+                // A subject ("she founded", "they took command") before the sentence's first verb, or a possessive
+                // before a noun ("its board", "her ship"); an object pronoun ("thanked her") relates nothing here.
+                boolean possessive = Set.of("his", "her", "its", "their").contains(w) && i + 1 < words.length
+                        && (tags[i + 1].equals("NOUN") || tags[i + 1].equals("ADJ") || tags[i + 1].equals("PROPN"));
+                boolean subject = Set.of("he", "she", "they", "it").contains(w) && firstVerbAfter(tags, i);
+                if (!possessive && !subject) {
+                    return null;
+                }
+                // "They" stands for people or an organisation ("the keepers … they", "Acme said they"), never a place.
+                String needs = PERSON_PRONOUNS.contains(w) ? Vocabulary.PERSON : THING_PRONOUNS.contains(w) ? "thing"
+                        : "agent";
+                String target = antecedent(needs);
+                if (target != null && needs.equals(Vocabulary.PERSON)) {
+                    vote(target, Vocabulary.PERSON, 2);
+                }
+                return new Mention(i, i + 1, target != null ? target : Fact.DOCUMENT_SUBJECT, true, needs);
+            }
+            if (w.equals("the") && i + 1 < words.length && tags[i + 1].equals("NOUN")) {
+                String noun = words[i + 1].toLowerCase(Locale.ROOT);
+                String described = headNouns.get(noun);
+                if (described != null) {
+                    return new Mention(i, i + 2, described, true, "");
+                }
+                String type = DESCRIPTIONS.getOrDefault(noun, TYPE_NOUNS.get(noun));
+                if (type != null && !type.equals(Vocabulary.PERSON)) {
+                    String target = antecedent(type);
+                    return new Mention(i, i + 2, target != null ? target : Fact.DOCUMENT_SUBJECT, true, type);
+                }
+            }
+            return null;
+        }
+
+        /** Whether no verb comes before token {@code i} in its sentence (a pronoun there is the subject). */
+        private static boolean firstVerbAfter(String[] tags, int i) {
+            for (int j = 0; j < i; j++) {
+                if (tags[j].equals("VERB")) {
+                    return false;
+                }
+            }
+            return true;
+        }
+
+        /**
+         * What a pronoun or description standing for {@code needs} (a type, "thing": not a person, "agent": a person
+         * or organisation, "": any) means: the
+         * latest sentence subject that fits ("Maimore was located in Wurgate. It opened in 1797" — Maimore, not
+         * Wurgate), else the latest mention that fits; null when none does.
+         */
+        private String antecedent(String needs) {
+            String subject = latestFitting(subjects, needs);
+            return subject != null ? subject : latestFitting(recent, needs);
+        }
+
+        private String latestFitting(List<String> names, String needs) {
+            for (int i = names.size() - 1; i >= 0; i--) {
+                String name = names.get(i);
+                String type = typeOf(name);
+                boolean fits = switch (needs) {
+                    case "" -> true;
+                    case "thing" -> !type.equals(Vocabulary.PERSON);
+                    case "agent" -> type.isEmpty() || type.equals(Vocabulary.PERSON)
+                            || type.equals(Vocabulary.ORGANIZATION);
+                    case Vocabulary.PERSON -> type.equals(Vocabulary.PERSON) || type.isEmpty()
+                            && name.trim().split("\\s+").length >= 2 && !Names.looksLikeName(name);
+                    default -> type.equals(needs) || type.isEmpty();
+                };
+                if (fits) {
+                    return name;
+                }
+            }
+            return null;
+        }
+
+        private boolean isPlace(String name, String[] words, int start) {
+            if (typeOf(name).equals(Vocabulary.PLACE)) {
+                return true;
+            }
+            int before = start - 1;
+            while (before >= 0 && (words[before].equalsIgnoreCase("the") || words[before].equalsIgnoreCase("a"))) {
+                before--;
+            }
+            return typeOf(name).isEmpty() && before >= 0 && Set.of("in", "at", "near")
+                    .contains(words[before].toLowerCase(Locale.ROOT));
+        }
+
+        /** Whether only a coordination lies between two mentions: ", and the", "or", ",". */
+        private static boolean coordination(String[] words, String[] tags, int from, int to) {
+            boolean joined = false;
+            for (int i = from; i < to; i++) {
+                String w = words[i].toLowerCase(Locale.ROOT);
+                if (w.equals("and") || w.equals("or") || w.equals(",")) {
+                    joined = true;
+                } else if (!tags[i].equals("DET") && !tags[i].equals("ADJ") && !tags[i].equals("NOUN")
+                        && !tags[i].equals("NUM")) {
+                    return false;
+                }
+            }
+            return joined;
+        }
+
+        private void vote(String name, String type, double weight) {
+            if (name == null || type == null || type.isEmpty() || name.equals(Fact.DOCUMENT_SUBJECT)) {
+                return;
+            }
+            votes.computeIfAbsent(Entity.key(name), k -> new HashMap<>()).merge(type, weight, Double::sum);
+        }
+
+        /** The type with the most votes, when it has at least 1.5 of them; else empty. */
+        private String typeOf(String name) {
+            Map<String, Double> v = votes.get(Entity.key(name));
+            if (v == null) {
+                return "";
+            }
+            return v.entrySet().stream().filter(e -> e.getValue() >= 1.5).max(Map.Entry.comparingByValue())
+                    .map(Map.Entry::getKey).orElse("");
+        }
+
+        Extraction extraction() {
+            List<Entity> entities = new ArrayList<>();
+            forms.forEach((key, name) -> entities.add(Entity.of(name, typeOf(name))));
+            List<Fact> typed = facts.stream().map(this::typed).toList();
+            return new Extraction(entities, typed, 0);
+        }
+
+        /**
+         * A fact with its ends' types. "Came from", "came off the slips of" an organisation: it made the subject
+         * (where a person comes from is where they were born, a place).
+         */
+        private Fact typed(Fact f) {
+            String st = f.subject().equals(Fact.DOCUMENT_SUBJECT) ? "" : typeOf(f.subject());
+            String ot = f.object().equals(Fact.DOCUMENT_SUBJECT) ? "" : typeOf(f.object());
+            if (f.predicate().startsWith("come_") && ot.equals(Vocabulary.ORGANIZATION)) {
+                return new Fact(f.object(), ot, Vocabulary.MAKES, f.subject(), st, f.properties());
+            }
+            return new Fact(f.subject(), st, f.predicate(), f.object(), ot, f.properties());
+        }
+
+        private static Map<String, String> typeNouns() {
+            Map<String, String> m = new HashMap<>();
+            for (String w : List.of("city", "town", "village", "port", "harbour", "region", "country", "river",
+                    "province", "county", "island", "capital", "suburb", "district", "state", "nation", "kingdom",
+                    "lake", "mountain", "valley", "bay", "peninsula", "continent", "citadel", "castle", "fortress",
+                    "palace", "cathedral", "temple", "bridge", "tower", "lighthouse", "airport", "station")) {
+                m.put(w, Vocabulary.PLACE);
+            }
+            for (String w : List.of("company", "firm", "manufacturer", "maker", "business", "corporation", "yard",
+                    "shipyard", "museum", "gallery", "institute", "university", "school", "bank", "brand", "studio",
+                    "publisher", "agency", "charity", "foundation", "startup", "supplier", "organisation",
+                    "organization", "club", "team", "band", "label", "newspaper", "airline")) {
+                m.put(w, Vocabulary.ORGANIZATION);
+            }
+            for (String w : List.of("engineer", "chemist", "economist", "architect", "physicist", "designer",
+                    "lawyer", "biologist", "entrepreneur", "mathematician", "painter", "writer", "author", "poet",
+                    "composer", "scientist", "teacher", "doctor", "captain", "sailor", "merchant", "banker",
+                    "politician", "actor", "actress", "singer", "artist", "sculptor", "philosopher", "historian",
+                    "explorer", "inventor", "farmer", "soldier", "officer", "pilot", "journalist", "geologist",
+                    "geophysicist", "astronomer", "professor", "founder", "shipwright", "patron", "collector",
+                    "navigator", "keeper", "director", "manager", "businessman", "businesswoman", "woman", "man")) {
+                m.put(w, Vocabulary.PERSON);
+            }
+            for (String w : List.of("ship", "vessel", "schooner", "steamer", "brig", "frigate", "barque", "ketch",
+                    "clipper", "lugger", "sloop", "cutter", "whaler", "galleon", "yacht", "trawler", "ferry", "liner",
+                    "tanker", "barge", "smack", "packet", "tug", "submarine", "locomotive", "truck", "bicycle",
+                    "drone", "device", "instrument", "seismometer", "sensor", "model", "product", "car", "aircraft",
+                    "engine", "camera", "lens", "robot", "motor", "phone", "terminal", "headphone", "headphones",
+                    "inverter", "medicine", "drug", "vaccine", "software", "app", "tool", "machine", "logger", "spacecraft",
+                    "probe", "satellite", "telescope", "rocket", "lander", "rover", "microscope", "processor", "chip",
+                    "computer", "laptop", "console", "tablet", "compiler", "browser", "database", "vehicle",
+                    "tractor", "rifle", "watch", "printer", "reactor", "turbine", "pump", "valve")) {
+                m.put(w, Vocabulary.PRODUCT);
+            }
+            for (String w : List.of("novel", "book", "painting", "poem", "song", "film", "album", "opera",
+                    "symphony", "portrait", "sculpture", "play", "essay", "canvas", "mural", "fresco", "study")) {
+                m.put(w, Vocabulary.WORK);
+            }
+            for (String w : List.of("war", "battle", "festival", "fair", "conference", "expedition", "voyage",
+                    "storm", "election", "exhibition", "treaty", "race")) {
+                m.put(w, Vocabulary.EVENT);
+            }
+            return Map.copyOf(m);
+        }
+    }
+
+    /**
+     * Whether a sentence can hold a name, before it is tokenised and tagged (most of extraction's time): a capital
+     * letter after its first word, or a first word written as a code ("MRI", "ALDH1") or that the text also writes,
+     * capitalised, after a space (a one-word name opening a sentence is kept only then). "It rained all day." is
+     * not read at all. ({@code capitalisedInside}: {@link #capitalisedInside} of the whole text.)
+     */
+    static boolean mayName(String sentence, Set<String> capitalisedInside) {
+        String s = sentence.strip();
+        int space = 0;
+        while (space < s.length() && !Character.isWhitespace(s.charAt(space))) {
+            space++;
+        }
+        for (int i = space; i < s.length(); i++) {
+            if (Character.isUpperCase(s.charAt(i))) {
+                return true;
+            }
+        }
+        String first = trimTrailing(s.substring(0, space));
+        return !first.isEmpty() && Character.isUpperCase(first.codePointAt(0))
+                && (Names.looksLikeName(first) || capitalisedInside.contains(first));
     }
 
     /** The words the text writes capitalised after a space, trailing punctuation taken off: one pass. */
     static Set<String> capitalisedInside(String text) {
-        Set<String> out = new java.util.HashSet<>();
+        Set<String> out = new HashSet<>();
         for (int i = 1; i < text.length(); i++) {
             if (text.charAt(i - 1) == ' ' && Character.isUpperCase(text.charAt(i))) {
                 int j = i;
@@ -187,298 +696,5 @@ final class OfflineExtractor implements EntityExtractor {
             end--;
         }
         return word.substring(0, end);
-    }
-
-    @Override
-    public void close() {
-        pool.shutdownNow();
-    }
-
-    private record Tools(SentenceDetectorME sentences, TokenizerME tokens, POSTaggerME tagger,
-            LemmatizerME lemmatizer) {
-    }
-
-    private Tools newTools() {
-        return new Tools(new SentenceDetectorME(sentences), new TokenizerME(tokens), new POSTaggerME(pos),
-                new LemmatizerME(lemmas));
-    }
-
-    private Extraction extract(String raw, Tools tools, TimeLimits limits) {
-        long deadline = Math.min(limits.deadlineNanos() == Long.MAX_VALUE ? Long.MAX_VALUE
-                : limits.deadlineNanos() - System.nanoTime(), limits.perText().toNanos());
-        deadline = deadline == Long.MAX_VALUE ? Long.MAX_VALUE : System.nanoTime() + Math.max(0, deadline);
-        if (limits.expired()) {
-            return Extraction.TIME_STOPPED;
-        }
-        String text = clean(raw);
-        Set<String> inside = capitalisedInside(text);
-        List<Entity> entities = new ArrayList<>();
-        List<Fact> facts = new ArrayList<>();
-        List<Sentence> sentences = new ArrayList<>();
-        Set<String> named = new java.util.HashSet<>();
-        for (String sentence : tools.sentences().sentDetect(text)) {
-            if (deadline != Long.MAX_VALUE && System.nanoTime() - deadline > 0) {
-                return Extraction.TIME_STOPPED;
-            }
-            if (sentence.length() > MAX_SENTENCE || !mayName(sentence, inside)) {
-                continue;
-            }
-            opennlp.tools.util.Span[] at = tools.tokens().tokenizePos(sentence);
-            if (at.length == 0 || at.length > 400) {
-                continue;
-            }
-            String[] words = opennlp.tools.util.Span.spansToStrings(at, sentence);
-            String[] tags = tools.tagger().tag(words);
-            boolean[] glued = new boolean[words.length];
-            for (int i = 1; i < words.length; i++) {
-                glued[i] = at[i].getStart() == at[i - 1].getEnd();
-            }
-            // A table's cells and a list's lines open like sentences: "| Order | Focal length | Typical use |"
-            // capitalises "Focal" and "Typical" for the same reason a sentence capitalises its first word.
-            boolean[] opens = new boolean[words.length];
-            opens[0] = true;
-            for (int i = 1; i < words.length; i++) {
-                opens[i] = words[i - 1].equals("|") || sentence.substring(at[i - 1].getEnd(), at[i].getStart())
-                        .indexOf('\n') >= 0;
-            }
-            List<Span> found = spans(words, tags, glued);
-            for (Span sp : found) {
-                if (!opens[sp.start()]) {
-                    named.addAll(List.of(Entity.key(sp.name()).split(" ")));
-                }
-            }
-            sentences.add(new Sentence(sentence, words, tags, found, opens));
-        }
-        for (Sentence st : sentences) {
-            // A one-word name opening a sentence (a cell, a line) is a name only if the text also uses it inside a
-            // sentence, or it looks like one in any position (an acronym, a word with digits): "Born in Paris",
-            // "Saturday's market", "Gentle heating…" mis-tagged are not entities.
-            List<Span> found = st.found().stream().filter(sp -> !st.opens()[sp.start()] || sp.end() - sp.start() > 1
-                    || named.contains(Entity.key(sp.name())) || looksLikeName(sp.name())).toList();
-            for (Span sp : found) {
-                entities.add(Entity.of(sp.name(), sp.type()));
-            }
-            int pronoun = subjectPronoun(st.words(), st.tags(), found);
-            if (found.size() < 2 && pronoun < 0) {
-                continue;
-            }
-            Lemmas lemma = new Lemmas(tools.lemmatizer(), st.words(), st.tags());
-            String sentence = st.text();
-            String evidence = sentence.length() > MAX_EVIDENCE ? sentence.substring(0, MAX_EVIDENCE) + "…" : sentence;
-            Map<String, String> props = Map.of("extractor", "offline", "evidence", evidence);
-            if (pronoun >= 0) {
-                // "She founded Quillon Dynamics", "In 1998 he set up…", "Its chief executive is…": the pronoun stands
-                // for the document's subject, which the resolver knows (the entity its title names).
-                Span first = found.stream().filter(sp -> sp.start() > pronoun).findFirst().orElseThrow();
-                facts.add(new Fact(Fact.DOCUMENT_SUBJECT, "", predicate(st.words(), st.tags(), lemma, pronoun + 1,
-                        first.start()), first.name(), first.type(), props));
-            }
-            for (int i = 0; i + 1 < found.size(); i++) {
-                Span a = found.get(i);
-                Span b = found.get(i + 1);
-                facts.add(new Fact(a.name(), a.type(), predicate(st.words(), st.tags(), lemma, a.end(), b.start()),
-                        b.name(), b.type(), props));
-            }
-        }
-        return new Extraction(entities, facts, 0);
-    }
-
-    private record Sentence(String text, String[] words, String[] tags, List<Span> found, boolean[] opens) {
-    }
-
-    /**
-     * Whether a sentence can hold a name, before it is tokenised and tagged (most of extraction's time): a capital
-     * letter after its first word, or a first word written as a code ("MRI", "ALDH1") or that the text also writes,
-     * capitalised, after a space (a one-word name opening a sentence is kept only then). "It rained all day." is
-     * not read at all. ({@code capitalisedInside}: {@link #capitalisedInside} of the whole text.)
-     */
-    static boolean mayName(String sentence, Set<String> capitalisedInside) {
-        String s = sentence.strip();
-        int space = 0;
-        while (space < s.length() && !Character.isWhitespace(s.charAt(space))) {
-            space++;
-        }
-        for (int i = space; i < s.length(); i++) {
-            if (Character.isUpperCase(s.charAt(i))) {
-                return true;
-            }
-        }
-        String first = trimTrailing(s.substring(0, space));
-        return !first.isEmpty() && Character.isUpperCase(first.codePointAt(0))
-                && (looksLikeName(first) || capitalisedInside.contains(first));
-    }
-
-    private static final Set<String> SUBJECT_PRONOUNS = Set.of("he", "she", "it", "they", "his", "her", "its",
-            "their");
-
-    /**
-     * The token offset of a pronoun standing for the text's subject: a personal or possessive pronoun among the
-     * sentence's first six tokens, before its first verb and its first name, with a name after it ("She founded
-     * X", "In 1998 he set up X", "Its chief executive is X"); -1 when there is none.
-     */
-    static int subjectPronoun(String[] words, String[] tags, List<Span> found) {
-        if (found.isEmpty()) {
-            return -1;
-        }
-        for (int i = 0; i < Math.min(found.getFirst().start(), 6); i++) {
-            if (tags[i].equals("VERB") || tags[i].equals("AUX")) {
-                return -1;
-            }
-            if (SUBJECT_PRONOUNS.contains(words[i].toLowerCase(Locale.ROOT))
-                    && (tags[i].equals("PRON") || tags[i].equals("DET"))) {
-                return i;
-            }
-        }
-        return -1;
-    }
-
-    private static boolean looksLikeName(String name) {
-        return name.chars().anyMatch(Character::isDigit)
-                || name.length() >= 2 && name.chars().filter(Character::isLetter).allMatch(Character::isUpperCase);
-    }
-
-    private record Span(int start, int end, String name, String type) {
-    }
-
-    /**
-     * Maximal runs of proper nouns, with connectors inside, tokens glued to them ("Velkro-80", "S-22") and a model
-     * number after them ("Bedruk 300", "Nalvo X2"); [start, end) token offsets. A lone generic word ("River",
-     * "Institute", "Monday") is not a name.
-     */
-    static List<Span> spans(String[] words, String[] tags, boolean[] glued) {
-        List<Span> out = new ArrayList<>();
-        int i = 0;
-        while (i < words.length) {
-            if (!isName(words[i], tags[i])) {
-                i++;
-                continue;
-            }
-            int start = i;
-            int end = i + 1;
-            while (end < words.length) {
-                if (isName(words[end], tags[end]) || gluedPart(words, glued, end)) {
-                    end++;
-                } else if (end + 1 < words.length && CONNECTORS.contains(words[end].toLowerCase(Locale.ROOT))
-                        && isName(words[end + 1], tags[end + 1])) {
-                    end += 2;
-                } else {
-                    break;
-                }
-            }
-            if (end < words.length && !glued[end] && MODEL_NUMBER.matcher(words[end]).matches()
-                    && !tags[end].equals("PRON")) {
-                end++;
-                while (end < words.length && gluedPart(words, glued, end)) {
-                    end++;
-                }
-            }
-            String name = join(words, glued, start, end);
-            String key = Entity.key(name);
-            if (key.length() >= 2 && !(end - start == 1 && GENERIC.contains(key))) {
-                out.add(new Span(start, end, name, type(words, start, end)));
-            }
-            i = end;
-        }
-        return out;
-    }
-
-    /** A model number or code after a name: 300, 7S, X2, S (then glued: S-22). Not a year-like 4-digit number. */
-    private static final java.util.regex.Pattern MODEL_NUMBER = java.util.regex.Pattern.compile(
-            "\\d{1,3}[A-Za-z]{0,3}|[A-Z]{1,3}\\d+[A-Za-z\\d]*|[A-Z]{1,2}");
-    private static final Set<String> GENERIC = Set.of("river", "lake", "mount", "street", "road", "island",
-            "region", "city", "north", "south", "east", "west", "monday", "tuesday", "wednesday", "thursday", "friday",
-            "saturday", "sunday", "january", "february", "march", "april", "may", "june", "july", "august",
-            "september", "october", "november", "december", "university", "institute", "company", "group", "bank",
-            "museum", "hospital", "school", "college", "council", "department", "ministry", "centre", "center");
-
-    /**
-     * Whether the token at {@code i} continues the name before it without a space: a hyphen followed by a glued
-     * letter or digit ("S" "-" "22"), or a letter/digit run glued after a hyphen ("S-" "22").
-     */
-    private static boolean gluedPart(String[] words, boolean[] glued, int i) {
-        if (!glued[i]) {
-            return false;
-        }
-        if (words[i].equals("-")) {
-            return i + 1 < words.length && glued[i + 1] && Character.isLetterOrDigit(words[i + 1].codePointAt(0));
-        }
-        return i > 0 && words[i - 1].endsWith("-") && words[i].chars().allMatch(Character::isLetterOrDigit);
-    }
-
-    private static String join(String[] words, boolean[] glued, int start, int end) {
-        StringBuilder b = new StringBuilder(words[start]);
-        for (int i = start + 1; i < end; i++) {
-            b.append(glued[i] ? "" : " ").append(words[i]);
-        }
-        return b.toString();
-    }
-
-    /** A capitalised proper noun, or a capitalised word mixing letters and digits ("Velkro-80", "ALDH1", "X2"). */
-    private static boolean isName(String word, String tag) {
-        return !word.isEmpty() && Character.isUpperCase(word.codePointAt(0))
-                && (tag.equals("PROPN") || CODE.matcher(word).matches());
-    }
-
-    private static final java.util.regex.Pattern CODE = java.util.regex.Pattern.compile(
-            "\\p{Lu}[\\p{L}\\d]*(-?\\d[\\p{L}\\d]*)+|\\p{Lu}[\\p{L}]*-\\p{Lu}[\\p{L}\\d]*");
-
-    private static String type(String[] words, int start, int end) {
-        for (int i = start; i < end; i++) {
-            if (ORGANISATION_WORDS.contains(words[i].toLowerCase(Locale.ROOT).replace(".", ""))) {
-                return "Organization";
-            }
-        }
-        String first = words[start].toLowerCase(Locale.ROOT).replace(".", "");
-        String before = start > 0 ? words[start - 1].toLowerCase(Locale.ROOT).replace(".", "") : "";
-        if (PERSON_TITLES.contains(first) || PERSON_TITLES.contains(before)) {
-            return "Person";
-        }
-        return "";
-    }
-
-    /**
-     * The lemmas of a sentence's tokens, each worked out when first asked for, from the token and the one before it.
-     * The lemmatizer's features are a token's own (its form, tag and affixes) and the class it gave the token before,
-     * so two tokens give the lemma the whole sentence would: on 14,307 verbs of 1,000 SciFact abstracts, 7 differ
-     * (reexamined: reexamin or reexamine), one token alone 420. Lemmatising the whole sentence for its one or two
-     * predicate verbs was most of extraction's time (a beam search over every token).
-     */
-    private static final class Lemmas {
-        private final LemmatizerME lemmatizer;
-        private final String[] words;
-        private final String[] tags;
-        private final String[] known;
-
-        Lemmas(LemmatizerME lemmatizer, String[] words, String[] tags) {
-            this.lemmatizer = lemmatizer;
-            this.words = words;
-            this.tags = tags;
-            this.known = new String[words.length];
-        }
-
-        String of(int i) {
-            if (known[i] == null) {
-                int from = Math.max(0, i - 1);
-                String[] l = lemmatizer.lemmatize(java.util.Arrays.copyOfRange(words, from, i + 1),
-                        java.util.Arrays.copyOfRange(tags, from, i + 1));
-                known[i] = l[l.length - 1];
-            }
-            return known[i];
-        }
-    }
-
-    /** The last verb's lemma between two entities, with the preposition after it; else {@code related_to}. */
-    private static String predicate(String[] words, String[] tags, Lemmas lemmas, int from, int to) {
-        for (int i = to - 1; i >= from; i--) {
-            if (tags[i].equals("VERB")) {
-                String lemma = lemmas.of(i);
-                String verb = lemma.equals("O") ? words[i].toLowerCase(Locale.ROOT) : lemma.toLowerCase(Locale.ROOT);
-                if (i + 1 < to && tags[i + 1].equals("ADP")) {
-                    return verb + "_" + words[i + 1].toLowerCase(Locale.ROOT);
-                }
-                return verb;
-            }
-        }
-        return "related_to";
     }
 }
