@@ -1635,6 +1635,8 @@ export interface operations {
             query?: {
                 /** @description vector, fulltext, graph or rdf; absent: every store that lacks records */
                 modality?: string;
+                /** @description with modality=graph: extract the graph again from every document (after an extractor upgrade), not only where none was */
+                all?: boolean;
             };
             header?: never;
             path?: never;
