@@ -56,6 +56,11 @@ import java.util.Map;
  * opening fails half-way.
  */
 final class Components implements AutoCloseable {
+    /**
+     * How long opening waits for the graph legs' copies in memory: a small graph is ready for the first search; a
+     * large one loads in the background while the legs read their stores.
+     */
+    private static final long MEMORY_WAIT_MS = 300;
     final Config config;
     final CatalogAndJobs catalog;
     final Embedder embedder;
@@ -132,9 +137,12 @@ final class Components implements AutoCloseable {
             if (config.get(Settings.GRAPH_ENABLED)) {
                 GraphStore gs = track(Providers.find(GraphStoreProvider.class, config.get(Settings.GRAPH_BACKEND),
                         Settings.GRAPH_BACKEND).open(context));
-                indexes.put(Modality.GRAPH, gs);
                 this.graph = gs;
-                EntityGraphRetriever walk = EntityGraphRetriever.graph(gs, hops);
+                // The walk reads a copy in memory (kept current by the writes through `indexes`), once loaded.
+                io.polyrag.retrieval.GraphMemory memory = io.polyrag.retrieval.GraphMemory.of("graph", gs,
+                        MEMORY_WAIT_MS);
+                indexes.put(Modality.GRAPH, memory.tracking(gs));
+                EntityGraphRetriever walk = EntityGraphRetriever.graph(gs, memory, hops);
                 if (config.get(Settings.GRAPH_TEXT2CYPHER)) {
                     if (llm == null) {
                         throw new io.polyrag.core.ConfigException("POLYRAG_GRAPH_TEXT2CYPHER=true needs a language "
@@ -150,8 +158,10 @@ final class Components implements AutoCloseable {
             if (config.get(Settings.RDF_ENABLED)) {
                 RdfStore rs = track(Providers.find(RdfStoreProvider.class, config.get(Settings.RDF_BACKEND),
                         Settings.RDF_BACKEND).open(context));
-                indexes.put(Modality.RDF, rs);
-                retrievers.add(metrics.timed(EntityGraphRetriever.rdf(rs, hops)));
+                io.polyrag.retrieval.GraphMemory memory = io.polyrag.retrieval.GraphMemory.of("rdf", rs,
+                        MEMORY_WAIT_MS);
+                indexes.put(Modality.RDF, memory.tracking(rs));
+                retrievers.add(metrics.timed(EntityGraphRetriever.rdf(rs, memory, hops)));
                 this.rdf = rs;
             } else {
                 this.rdf = null;
@@ -180,6 +190,7 @@ final class Components implements AutoCloseable {
                     expander(config, llm)));
             searcher.figures(config.get(Settings.FIGURES_MAX));
             searcher.sureWeight(config.get(Settings.FUSION_GRAPH_SURE_WEIGHT));
+            searcher.graphLag(config.get(Settings.SEARCH_GRAPH_LAG_MS));
             this.answers = new AnswerService(searcher, catalog, llm, config.get(Settings.LLM_MAX_ANSWER_TOKENS),
                     answering);
         } catch (RuntimeException ex) {

@@ -64,6 +64,16 @@ class GraphRetrievalTest {
     }
 
     @Test
+    void a_name_that_repeats_a_word_seeds_the_walk() {
+        polyrag.ingest().text(new io.polyrag.app.api.TextIngest("Whitman College is located in Walla Walla. Walla "
+                + "Walla lies in Washington.", "walla", "doc:walla", null, null));
+        SearchResponse r = polyrag.search().run(new SearchRequest("Which college is in Walla Walla?", 3, List.of(),
+                Set.of(Modality.GRAPH, Modality.RDF), null));
+        assertThat(r.degraded()).isEmpty();
+        assertThat(r.hits()).extracting(SearchHit::title).contains("walla");
+    }
+
+    @Test
     void a_relation_from_another_document_is_found_by_the_graph_arms_only() {
         String q = "Where was Marie Curie's workplace?";
         // The institute's own relation (where it is) before her chunk, which the text legs find by her name.

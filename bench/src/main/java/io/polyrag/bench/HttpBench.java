@@ -38,7 +38,8 @@ import tools.jackson.databind.json.JsonMapper;
  * directly: the query embedded by the same model, Lucene BM25 (English analysis, the configured k1 and b) and Lucene
  * HNSW searched for the top 10, the two lists fused by a ten-line RRF. Then {@code polyrag serve} is started over the
  * same directory and driven by {@code wrk} (Debian's package) on loopback, GET {@code /v1/search}, at each
- * concurrency, for full text alone, vectors alone and hybrid; every request a different query (the dataset's queries,
+ * concurrency, for full text alone, vectors alone, hybrid and (over a directory with a graph) the default, every
+ * enabled leg; every request a different query (the dataset's queries,
  * then the same with words of the next query appended, so none repeats within a measured run), after a warm-up.
  * With {@code --repeats N} each figure is run N times, the concurrencies alternating, and its median printed.
  * Prints a table with each figure's ratio to its floor and writes {@code --json FILE} when asked.
@@ -108,7 +109,12 @@ public final class HttpBench {
             System.out.printf("%npolyrag over HTTP (wrk, GET /v1/search, top 10)%n");
             System.out.println("  run          conc   p50 ms   p95 ms   p99 ms      qps   p50/floor p50   p99/floor p99");
             boolean first = true;
-            for (String mode : List.of("fulltext", "vector", "vector,fulltext")) {
+            List<String> modes = new ArrayList<>(List.of("fulltext", "vector", "vector,fulltext"));
+            if (Files.isDirectory(data.resolve("graph")) || Files.isDirectory(data.resolve("rdf"))) {
+                // The default a user gets: every enabled leg, graph and RDF included (no modalities parameter).
+                modes.add("all");
+            }
+            for (String mode : modes) {
                 String floor = mode.equals("fulltext") ? "bm25" : mode.equals("vector") ? "vector" : "hybrid";
                 // Warm-up, not reported: longer for the first run, which meets a cold JIT.
                 wrk(lua, port, mode, 1, Math.max(5, seconds) * (first ? 3 : 1));
@@ -125,7 +131,7 @@ public final class HttpBench {
                     long[] f = floors.get(floor);
                     double fp50 = Bench.pct(f, 0.5);
                     double fp99 = Bench.pct(f, 0.99);
-                    String name = mode.equals("vector,fulltext") ? "hybrid" : mode;
+                    String name = mode.equals("vector,fulltext") ? "hybrid" : mode.equals("all") ? "default" : mode;
                     System.out.printf(Locale.ROOT, "  %-12s %4d %8.2f %8.2f %8.2f %8.1f %13.2f %15.2f%n", name, c,
                             r.get("p50"), r.get("p95"), r.get("p99"), r.get("qps"), r.get("p50") / fp50,
                             r.get("p99") / fp99);
@@ -401,7 +407,9 @@ public final class HttpBench {
             request = function()
               i = i + 1
               local q = queries[((i + (start or 0)) % #queries) + 1]
-              return wrk.format("GET", "/v1/search?top_k=10&modalities=" .. mode .. "&q=" .. q)
+              local legs = ""
+              if mode ~= "all" then legs = "&modalities=" .. mode end
+              return wrk.format("GET", "/v1/search?top_k=10" .. legs .. "&q=" .. q)
             end
             done = function(summary, latency, requests)
               local errors = summary.errors.status + summary.errors.timeout + summary.errors.connect

@@ -148,11 +148,18 @@ public final class ScaleBench {
         return Files.exists(work.resolve("scale-" + n).resolve("polyrag-scale.properties"));
     }
 
-    private static Config config(Path data, boolean replay) {
+    /**
+     * The product's defaults but for what a benchmark must not measure (the query cache, background workers); with
+     * {@code arms} false the graph and RDF stores are off (a corpus built without them is searched without them).
+     */
+    private static Config config(Path data, boolean replay, boolean arms) {
         Map<String, String> s = new LinkedHashMap<>(Map.of(Settings.DATA_DIR.key(), data.toString(),
                 Settings.INGEST_WORKERS.key(), "0", Settings.INGEST_DUPLICATES.key(), "allow",
-                Settings.EMBEDDING_QUERY_CACHE.key(), "0", Settings.GRAPH_ENABLED.key(), "false",
-                Settings.RDF_ENABLED.key(), "false"));
+                Settings.EMBEDDING_QUERY_CACHE.key(), "0"));
+        if (!arms) {
+            s.put(Settings.GRAPH_ENABLED.key(), "false");
+            s.put(Settings.RDF_ENABLED.key(), "false");
+        }
         if (replay) {
             s.put(Settings.EMBEDDING_PROVIDER.key(), "bench-replay");
         }
@@ -176,7 +183,8 @@ public final class ScaleBench {
                 files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
             }
         }
-        Config config = config(data, true);
+        boolean arms = !"false".equals(opts.get("arms"));
+        Config config = config(data, true, arms);
         ReplayEmbedderProvider.corpus = corpus(opts, config);
         System.out.printf(Locale.ROOT, "building %,d chunks in %s (%,d base passages)%n", n, data,
                 ReplayEmbedderProvider.corpus.basePassages());
@@ -201,6 +209,7 @@ public final class ScaleBench {
         double seconds = (System.nanoTime() - t0) / 1e9;
         Properties props = new Properties();
         props.setProperty("documents", Long.toString(n));
+        props.setProperty("arms", Boolean.toString(arms));
         props.setProperty("chunks", Long.toString(chunks));
         props.setProperty("failed", Long.toString(failed));
         props.setProperty("seconds", String.format(Locale.ROOT, "%.1f", seconds));
@@ -227,7 +236,8 @@ public final class ScaleBench {
         }
         List<String> warm = all.subList(all.size() - q, all.size());
         List<String> measured = all.subList(0, q);
-        Config config = config(data, false);
+        boolean arms = !"false".equals(built.getProperty("arms", "false"));
+        Config config = config(data, false, arms);
 
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("chunks", Long.parseLong(built.getProperty("chunks")));
@@ -250,7 +260,18 @@ public final class ScaleBench {
                 runs.put("floor hybrid", floor::hybrid);
                 int depth = config.get(Settings.SEARCH_CANDIDATES);
                 runs.put("floor hybrid at polyrag's depth", s -> floor.hybridAtDepth(s, depth));
-                runs.put("polyrag hybrid", s -> p.search().run(request(s, Set.of())));
+                runs.put("polyrag hybrid", s -> p.search().run(request(s, Set.of(Modality.VECTOR,
+                        Modality.FULLTEXT))));
+                List<String> named = List.of();
+                if (arms) {
+                    // The default: every enabled leg, graph and RDF included. Over the dataset's queries (few name
+                    // an entity the graph knows) and over queries naming one, made from the graph's own entities.
+                    runs.put("polyrag default", s -> p.search().run(request(s, Set.of())));
+                    named = entityQueries(p, 2 * q);
+                    out.put("entityQueries", named.size());
+                }
+                List<String> namedMeasured = named.subList(0, named.size() / 2);
+                List<String> namedWarm = named.subList(named.size() / 2, named.size());
                 if (n <= PEER_MAX_CHUNKS) {
                     // LangChain4j's in-memory store (an exact scan in plain Java) over the same vectors, the query
                     // embedded by the same model: the vector search most JVM RAG applications start from.
@@ -259,11 +280,24 @@ public final class ScaleBench {
                             .builder().queryEmbedding(dev.langchain4j.data.embedding.Embedding.from(
                                     floor.model.embedQuery(s))).maxResults(10).build()));
                 }
+                Map<String, Consumer<String>> namedRuns = new LinkedHashMap<>();
+                if (!namedMeasured.isEmpty()) {
+                    namedRuns.put("floor hybrid, entity queries", floor::hybrid);
+                    namedRuns.put("polyrag hybrid, entity queries", runs.get("polyrag hybrid"));
+                    namedRuns.put("polyrag default, entity queries", runs.get("polyrag default"));
+                    namedRuns.put("polyrag graph leg, entity queries", s -> p.search().run(request(s, Set.of(
+                            Modality.GRAPH))));
+                    namedRuns.put("polyrag rdf leg, entity queries", s -> p.search().run(request(s, Set.of(
+                            Modality.RDF))));
+                }
                 runs.values().forEach(warm::forEach);
+                namedRuns.values().forEach(namedWarm::forEach);
                 Map<String, List<long[]>> times = new LinkedHashMap<>();
                 for (int r = 0; r < rounds; r++) {
                     runs.forEach((name, run) -> times.computeIfAbsent(name, k -> new ArrayList<>())
                             .add(timed(measured, run)));
+                    namedRuns.forEach((name, run) -> times.computeIfAbsent(name, k -> new ArrayList<>())
+                            .add(timed(namedMeasured, run)));
                 }
                 Map<String, Object> figures = new LinkedHashMap<>();
                 times.forEach((name, ts) -> figures.put(name, Map.of("p50Ms", median(ts, 0.5), "p99Ms",
@@ -281,6 +315,25 @@ public final class ScaleBench {
             out.put("heapUsedMb", (Runtime.getRuntime().totalMemory() - Runtime.getRuntime().freeMemory()) / 1e6);
         }
         Files.writeString(Path.of(require(opts, "json")), JSON.writeValueAsString(out));
+    }
+
+    /**
+     * Questions naming the graph's entities ("What is known about Borealis Instruments?"): the names most mentioned,
+     * from the graph itself, up to {@code n}, in a seeded order.
+     */
+    static List<String> entityQueries(Polyrag p, int n) {
+        java.util.LinkedHashSet<String> names = new java.util.LinkedHashSet<>();
+        for (char c : "aeioun".toCharArray()) {
+            p.graph().find(String.valueOf(c), 1000).forEach(h -> names.add(h.entity().name()));
+        }
+        List<String> out = new ArrayList<>();
+        String[] forms = {"What is known about %s?", "Who is behind %s?", "Where is %s?", "%s and its work"};
+        int i = 0;
+        for (String name : names) {
+            out.add(String.format(Locale.ROOT, forms[i++ % forms.length], name));
+        }
+        java.util.Collections.shuffle(out, new java.util.Random(18));
+        return out.subList(0, Math.min(n, out.size()) / 2 * 2);
     }
 
     private static SearchRequest request(String q, Set<Modality> modalities) {
@@ -523,6 +576,23 @@ public final class ScaleBench {
                 System.out.printf(Locale.ROOT, "  %10s  floor hybrid, polyrag's depth %8.2f %8.2f %8.1f   (polyrag hybrid "
                         + "%.2f / %.2f of it)%n", "", deep.get("p50Ms"), deep.get("p99Ms"), deep.get("qps"),
                         p.get("p50Ms") / deep.get("p50Ms"), p.get("p99Ms") / deep.get("p99Ms"));
+            }
+            for (String[] pair : new String[][] {{"polyrag default", "floor hybrid"}, {"polyrag hybrid, entity queries",
+                    "floor hybrid, entity queries"}, {"polyrag default, entity queries", "floor hybrid, entity queries"},
+                    {"polyrag graph leg, entity queries", null}, {"polyrag rdf leg, entity queries", null}}) {
+                Map<String, Double> p = s.get(pair[0]);
+                if (p == null) {
+                    continue;
+                }
+                Map<String, Double> f = pair[1] == null ? null : s.get(pair[1]);
+                if (f != null && pair[1].endsWith("entity queries") && pair[0].startsWith("polyrag hybrid")) {
+                    System.out.printf(Locale.ROOT, "  %10s  %-31s %8.2f %8.2f %8.1f%n", "", pair[1], f.get("p50Ms"),
+                            f.get("p99Ms"), f.get("qps"));
+                }
+                System.out.printf(Locale.ROOT, "  %10s  %-31s %8.2f %8.2f %8.1f %11s %11s%n", "", pair[0],
+                        p.get("p50Ms"), p.get("p99Ms"), p.get("qps"), f == null ? "" : String.format(Locale.ROOT,
+                        "%.2f", p.get("p50Ms") / f.get("p50Ms")), f == null ? "" : String.format(Locale.ROOT, "%.2f",
+                        p.get("p99Ms") / f.get("p99Ms")));
             }
             Map<String, Double> peer = s.get("langchain4j vector");
             if (peer != null) {

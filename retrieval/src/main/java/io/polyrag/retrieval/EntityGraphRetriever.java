@@ -84,30 +84,91 @@ public final class EntityGraphRetriever implements Retriever {
             "i", "me", "my", "our", "your", "can", "could", "would", "should", "will", "tell", "much", "many");
 
     private final Modality modality;
-    private final EntityGraph graph;
-    private final java.util.function.BiFunction<String, String, List<String>> seeds;
+    private final Reads store;
+    private final GraphMemory memory;
     private final boolean partialLabels;
     private final int maxHops;
 
-    private EntityGraphRetriever(Modality modality, EntityGraph graph,
-            java.util.function.BiFunction<String, String, List<String>> seeds, boolean partialLabels, int maxHops) {
+    private EntityGraphRetriever(Modality modality, Reads store, GraphMemory memory, boolean partialLabels,
+            int maxHops) {
         this.modality = modality;
-        this.graph = graph;
-        this.seeds = seeds;
+        this.store = store;
+        this.memory = memory;
         this.partialLabels = partialLabels;
         this.maxHops = maxHops;
     }
 
+    /**
+     * What a walk reads, each as the store's query answers it: a store, or its copy in memory ({@link GraphMemory}).
+     */
+    public interface Reads {
+        /** Ids of entities whose key or an alias equals one of {@code keys} (the graph's seeds). */
+        List<String> ids(java.util.Collection<String> keys);
+
+        /** Ids of entities whose label holds one of {@code terms} as a word, most terms first (RDF's seeds). */
+        List<String> byLabel(java.util.Collection<String> terms, int limit);
+
+        List<io.polyrag.core.model.EntityHit> entities(java.util.Collection<String> ids);
+
+        List<GraphEdge> edges(java.util.Collection<String> ids, SearchScope scope, int limit);
+
+        List<Mention> mentions(java.util.Collection<String> ids, SearchScope scope, int limit);
+
+        /** A store's queries. */
+        static Reads of(EntityGraph graph) {
+            return new Reads() {
+                @Override
+                public List<String> ids(java.util.Collection<String> keys) {
+                    return ((io.polyrag.core.port.GraphStore) graph).entityIds(keys);
+                }
+
+                @Override
+                public List<String> byLabel(java.util.Collection<String> terms, int limit) {
+                    return ((io.polyrag.core.port.RdfStore) graph).entityIdsByLabel(terms, limit);
+                }
+
+                @Override
+                public List<io.polyrag.core.model.EntityHit> entities(java.util.Collection<String> ids) {
+                    return graph.entities(ids);
+                }
+
+                @Override
+                public List<GraphEdge> edges(java.util.Collection<String> ids, SearchScope scope, int limit) {
+                    return graph.edges(ids, scope, limit);
+                }
+
+                @Override
+                public List<Mention> mentions(java.util.Collection<String> ids, SearchScope scope, int limit) {
+                    return graph.mentions(ids, scope, limit);
+                }
+            };
+        }
+    }
+
     /** Graph retrieval: the query's word n-grams (1–4 words) looked up as entity keys and aliases. */
     public static EntityGraphRetriever graph(io.polyrag.core.port.GraphStore store, int maxHops) {
-        return new EntityGraphRetriever(Modality.GRAPH, store, (q, ns) -> store.entityIds(ngrams(q, 4).stream()
-                .map(g -> ns + g).toList()), false, maxHops);
+        return graph(store, null, maxHops);
+    }
+
+    /** Graph retrieval reading {@code memory} (null: none) once it is loaded, the store until then. */
+    public static EntityGraphRetriever graph(io.polyrag.core.port.GraphStore store, GraphMemory memory, int maxHops) {
+        return new EntityGraphRetriever(Modality.GRAPH, Reads.of(store), memory, false, maxHops);
     }
 
     /** RDF retrieval: entities whose {@code rdfs:label} holds one of the query's content words as a word. */
     public static EntityGraphRetriever rdf(io.polyrag.core.port.RdfStore store, int maxHops) {
-        return new EntityGraphRetriever(Modality.RDF, store, (q, ns) -> store.entityIdsByLabel(terms(q), MAX_SEEDS),
-                true, maxHops);
+        return rdf(store, null, maxHops);
+    }
+
+    /** RDF retrieval reading {@code memory} (null: none) once it is loaded, the store until then. */
+    public static EntityGraphRetriever rdf(io.polyrag.core.port.RdfStore store, GraphMemory memory, int maxHops) {
+        return new EntityGraphRetriever(Modality.RDF, Reads.of(store), memory, true, maxHops);
+    }
+
+    /** The seeds' ids: the query's n-grams as keys (graph), or its words in labels (RDF). */
+    private List<String> seeds(Reads reads, String query, String namespace) {
+        return partialLabels ? reads.byLabel(terms(query), MAX_SEEDS)
+                : reads.ids(ngrams(query, 4).stream().map(g -> namespace + g).toList());
     }
 
     @Override
@@ -140,13 +201,18 @@ public final class EntityGraphRetriever implements Retriever {
 
     @Override
     public Leg run(String query, SearchScope scope, int limit) {
+        // The copy in memory once it is loaded (no store call), else the store.
+        return walk(memory != null && memory.ready() ? memory : store, query, scope, limit);
+    }
+
+    private Leg walk(Reads graph, String query, SearchScope scope, int limit) {
         // Seeds are looked up in the scope's tenant namespace and kept to it: a tenant's search never starts from
         // another tenant's entity (whose names came from that tenant's text).
-        List<String> seedIds = seeds.apply(query, scope.namespace()).stream().filter(scope::ownsName).toList();
+        List<String> seedIds = seeds(graph, query, scope.namespace()).stream().filter(scope::ownsName).toList();
         if (seedIds.isEmpty()) {
             return new Leg(List.of(), "names nothing the graph knows");
         }
-        Map<String, Double> seedWeights = confidence(query, seedIds, scope.namespace());
+        Map<String, Double> seedWeights = confidence(graph, query, seedIds, scope.namespace());
         if (seedWeights.isEmpty()) {
             return new Leg(List.of(), "no name written as one: " + seedIds.stream().limit(5).map(Why::key).toList());
         }
@@ -206,7 +272,7 @@ public final class EntityGraphRetriever implements Retriever {
                 // A relation to a hub ("Cancer", "United States") says little about either end; and a relation the
                 // query asks about that leads to many entities points at none of them: their weights share
                 // 1 / sqrt(how many) when more than one is reached that way.
-                Map<String, Long> counts = mentionCounts(List.copyOf(next.keySet()));
+                Map<String, Long> counts = mentionCounts(graph, List.copyOf(next.keySet()));
                 double share = asked.size() > 1 ? 1.0 / Math.sqrt(asked.size()) : 1.0;
                 next.replaceAll((id, w) -> w * specificity(counts.getOrDefault(id, 1L))
                         * (asked.contains(id) ? share : 1.0));
@@ -319,7 +385,7 @@ public final class EntityGraphRetriever implements Retriever {
      * Each seed's confidence: how it is named in the query times how specific it is (and, for RDF's word matches,
      * the share of its label's words the query holds, at least half). Seeds with none are left out.
      */
-    Map<String, Double> confidence(String query, List<String> seedIds, String namespace) {
+    Map<String, Double> confidence(Reads graph, String query, List<String> seedIds, String namespace) {
         Set<String> capitalised = new HashSet<>();
         Set<String> all = new HashSet<>();
         String first = null;
@@ -397,18 +463,18 @@ public final class EntityGraphRetriever implements Retriever {
         // seeds that port, not also "minor" or "port wondith".
         List<Set<String>> whole = new ArrayList<>();
         for (String id : forms.keySet()) {
-            Set<String> w = Set.of(key(id, namespace).split(" "));
+            Set<String> w = new HashSet<>(List.of(key(id, namespace).split(" ")));
             if (all.containsAll(w)) {
                 whole.add(w);
             }
         }
         forms.keySet().removeIf(id -> {
-            Set<String> w = Set.of(key(id, namespace).split(" "));
+            Set<String> w = new HashSet<>(List.of(key(id, namespace).split(" ")));
             return whole.stream().anyMatch(x -> x.size() > w.size() && x.containsAll(w));
         });
         Map<String, Double> out = new LinkedHashMap<>();
         if (!forms.isEmpty()) {
-            Map<String, Long> mentions = mentionCounts(List.copyOf(forms.keySet()));
+            Map<String, Long> mentions = mentionCounts(graph, List.copyOf(forms.keySet()));
             forms.forEach((id, f) -> out.put(id, f * specificity(mentions.getOrDefault(id, 1L))));
         }
         return out;
@@ -418,7 +484,7 @@ public final class EntityGraphRetriever implements Retriever {
         return id.startsWith(namespace) ? id.substring(namespace.length()) : id;
     }
 
-    private Map<String, Long> mentionCounts(List<String> ids) {
+    private static Map<String, Long> mentionCounts(Reads graph, List<String> ids) {
         Map<String, Long> out = new HashMap<>();
         for (io.polyrag.core.model.EntityHit h : graph.entities(ids)) {
             out.put(h.entity().id(), h.mentions());

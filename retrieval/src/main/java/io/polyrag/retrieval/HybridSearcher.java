@@ -236,6 +236,14 @@ public final class HybridSearcher implements AutoCloseable {
         return tuning.rrfK() == null ? options.rrfK() : tuning.rrfK();
     }
 
+    /** How long after the slower text leg a graph leg may still finish and count; negative: no such limit. */
+    private volatile long graphLagMs = 50;
+
+    /** Sets how long after the text legs the graph legs may finish ({@code search.graph.lag.ms}). */
+    public void graphLag(long millis) {
+        this.graphLagMs = millis;
+    }
+
     /**
      * The weight in weighted fusion of a calibrated leg that is sure of a search ({@link Retriever.Leg#sure}): its
      * evidence, a relation away from what the query names, may then outrank the text legs', which rank the named
@@ -414,12 +422,29 @@ public final class HybridSearcher implements AutoCloseable {
         }
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(options.legTimeoutMs());
         Map<Modality, Retriever.Leg> rankings = new EnumMap<>(Modality.class);
-        futures.forEach((m, f) -> {
+        // The text legs first; the graph legs then get until the slower of them finished plus graphLagMs, so a slow
+        // graph store cannot hold a search back by more than that (a leg that reads its copy in memory takes a
+        // millisecond).
+        boolean anyText = futures.keySet().stream().anyMatch(m -> !calibrated.contains(m));
+        long lag = graphLagMs;
+        long[] textDone = {Long.MAX_VALUE};
+        java.util.List<Modality> order = new java.util.ArrayList<>(futures.keySet());
+        order.sort(java.util.Comparator.comparing(calibrated::contains));
+        for (Modality m : order) {
+            Future<Retriever.Leg> f = futures.get(m);
+            boolean graphLeg = calibrated.contains(m);
+            if (graphLeg && textDone[0] == Long.MAX_VALUE) {
+                textDone[0] = System.nanoTime();
+            }
+            long until = graphLeg && anyText && lag >= 0 ? Math.min(deadline, textDone[0]
+                    + TimeUnit.MILLISECONDS.toNanos(lag)) : deadline;
             try {
-                rankings.put(m, f.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS));
+                rankings.put(m, f.get(Math.max(0, until - System.nanoTime()), TimeUnit.NANOSECONDS));
             } catch (TimeoutException e) {
                 f.cancel(true);
-                degraded.add(new DegradedLeg(m, "timed out after " + options.legTimeoutMs() + " ms"));
+                degraded.add(new DegradedLeg(m, until < deadline ? "not finished " + lag + " ms after the text "
+                        + "legs (search.graph.lag.ms): left out of this search" : "timed out after "
+                        + options.legTimeoutMs() + " ms"));
             } catch (ExecutionException e) {
                 LOG.log(Level.WARNING, "retriever " + m.wireName() + " failed", e.getCause());
                 degraded.add(new DegradedLeg(m, e.getCause().getClass().getSimpleName() + ": "
@@ -429,7 +454,7 @@ public final class HybridSearcher implements AutoCloseable {
                 f.cancel(true);
                 degraded.add(new DegradedLeg(m, "interrupted"));
             }
-        });
+        }
         return rankings;
     }
 

@@ -124,6 +124,57 @@ class HybridSearcherTest {
     }
 
     @Test
+    void a_graph_leg_later_than_the_lag_after_the_text_legs_is_left_out_and_says_why() throws InterruptedException {
+        CountDownLatch interrupted = new CountDownLatch(1);
+        Retriever slowGraph = new Retriever() {
+            @Override
+            public Modality modality() {
+                return Modality.GRAPH;
+            }
+
+            @Override
+            public boolean calibrated() {
+                return true;
+            }
+
+            @Override
+            public List<StoreHit> retrieve(String query, SearchScope scope, int limit) {
+                try {
+                    Thread.sleep(5_000);
+                } catch (InterruptedException e) {
+                    interrupted.countDown();
+                }
+                return List.of(hit("d2", 1.0));
+            }
+        };
+        Retriever slowText = TestRetrievers.of(Modality.FULLTEXT, (query, scope, limit) -> {
+            try {
+                Thread.sleep(200);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return List.of(hit("d1", 1.0));
+        });
+        HybridSearcher s = searcher(5000, slowText, slowGraph);
+        s.graphLag(30);
+        long start = System.nanoTime();
+        SearchResponse r = s.search(SearchRequest.of("rivers", 5));
+        long tookMs = (System.nanoTime() - start) / 1_000_000;
+        // Bounded by the text leg plus the lag, not by the leg timeout: the graph leg's 5 s are not waited for.
+        assertThat(tookMs).isLessThan(2_000);
+        assertThat(r.degraded()).singleElement().satisfies(d -> {
+            assertThat(d.modality()).isEqualTo(Modality.GRAPH);
+            assertThat(d.reason()).contains("30 ms after the text legs").contains("search.graph.lag.ms");
+        });
+        assertThat(r.hits()).extracting(h -> h.documentId()).containsExactly("d1");
+        assertThat(interrupted.await(2, java.util.concurrent.TimeUnit.SECONDS)).as("the late leg is interrupted").isTrue();
+        // Alone, a graph leg is bounded by the leg timeout only.
+        s.graphLag(30);
+        assertThat(searcher(100, slowGraph).search(new SearchRequest("rivers", 5, List.of(), Set.of(Modality.GRAPH),
+                null)).degraded()).singleElement().satisfies(d -> assertThat(d.reason()).contains("timed out"));
+    }
+
+    @Test
     void hits_of_invisible_or_out_of_scope_documents_are_dropped() {
         catalog.delete(List.of("d1"));
         AtomicReference<SearchScope> seen = new AtomicReference<>();

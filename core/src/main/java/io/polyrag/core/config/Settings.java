@@ -293,6 +293,11 @@ public final class Settings {
                     + "scale of the other lists' best).");
     public static final Setting<Double> FUSION_WEIGHT_RDF = Setting.decimal("fusion.weight.rdf", 0.3, 0.0, 1.0,
             "Weight of the RDF modality in weighted fusion (as the graph's).");
+    public static final Setting<Integer> SEARCH_GRAPH_LAG_MS = Setting.integer("search.graph.lag.ms", 50, 0, 60_000,
+            "How long after the slower text leg (vector, full text) the graph and RDF legs may still finish and "
+                    + "count; a leg later than that is left out of that search and listed under degraded with the "
+                    + "reason. Bounds what the graph legs add to a search's latency (reading their copy in memory "
+                    + "they take about a millisecond; a networked graph store may take longer).");
     public static final Setting<Double> FUSION_GRAPH_SURE_WEIGHT = Setting.decimal("fusion.graph.sure.weight", 1.5,
             0.0, 10.0, "Weight of a graph or RDF leg that is sure of a search: the query asks about two relations (a "
                     + "two-hop question) and the walk found strong evidence one relation beyond the entity it "

@@ -41,4 +41,26 @@ public interface EntityGraph extends ChunkIndex {
 
     /** Counts for status and tests: {@code entities}, {@code relations}, {@code mentions} (and backend extras). */
     Map<String, Long> counts();
+
+    /**
+     * Streams the whole graph to {@code sink} — every chunk first, then the entities, then mentions and relations —
+     * for a copy in memory that this process keeps current with its own writes (the graph leg walks it: no store
+     * call per search). Returns false without streaming anything where such a copy would go stale: a networked
+     * store that other processes write to. The default does that.
+     */
+    default boolean export(Export sink) {
+        return false;
+    }
+
+    /** What {@link #export} hands over, one item per call. */
+    interface Export {
+        void chunk(String chunkId, String documentId, long version, String knowledgeBase);
+
+        void entity(Entity entity);
+
+        void mention(String chunkId, String entityId);
+
+        void relation(String subjectId, String predicate, String objectId, String chunkId, String documentId,
+                long version);
+    }
 }

@@ -225,6 +225,38 @@ final class SparqlRdfStore implements RdfStore {
                 .stream().map(r -> r.get("k")).toList();
     }
 
+    /**
+     * The whole graph, for the graph leg's copy in memory, when the store is embedded (TDB2: this process is its
+     * only writer); a SPARQL endpoint other replicas write to is not copied.
+     */
+    @Override
+    public boolean export(Export sink) {
+        if (!(transport instanceof Tdb2Transport)) {
+            return false;
+        }
+        String in = PREFIXES + "SELECT * WHERE { GRAPH " + graph + " { ";
+        for (Map<String, String> r : transport.select(in + "?c pr:kb ?kb ; pr:chunkId ?id ; pr:document ?d ; "
+                + "pr:version ?v } }")) {
+            sink.chunk(r.get("id"), r.get("d"), Long.parseLong(r.get("v")), r.get("kb"));
+        }
+        for (Map<String, String> r : transport.select(PREFIXES + "SELECT ?k ?name ?type (GROUP_CONCAT(?a; "
+                + "separator=\"\\n\") AS ?aliases) WHERE { GRAPH " + graph + " { ?e pr:key ?k ; rdfs:label ?name ; "
+                + "pr:type ?type OPTIONAL { ?e pr:alias ?a } } } GROUP BY ?k ?name ?type")) {
+            String aliases = r.getOrDefault("aliases", "");
+            sink.entity(new Entity(r.get("k"), r.get("name"), r.get("type"), aliases.isBlank() ? List.of()
+                    : List.of(aliases.split("\n")).stream().filter(a -> !a.isBlank()).distinct().toList()));
+        }
+        for (Map<String, String> r : transport.select(in + "?c pr:mentions ?e ; pr:chunkId ?id . ?e pr:key ?k } }")) {
+            sink.mention(r.get("id"), r.get("k"));
+        }
+        for (Map<String, String> r : transport.select(in + "?st rdf:subject ?s ; rdf:object ?o ; pr:predicateName ?p "
+                + "; pr:chunkId ?chunk ; pr:document ?doc ; pr:version ?ver . ?s pr:key ?sk . ?o pr:key ?ok } }")) {
+            sink.relation(r.get("sk"), r.get("p"), r.get("ok"), r.get("chunk"), r.get("doc"),
+                    Long.parseLong(r.get("ver")));
+        }
+        return true;
+    }
+
     @Override
     public List<EntityHit> entities(Collection<String> ids) {
         if (ids.isEmpty()) {
