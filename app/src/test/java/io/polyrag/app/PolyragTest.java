@@ -208,7 +208,7 @@ class PolyragTest {
         assertThat(done.error()).isEqualTo("1 of 2 files failed; the others were indexed (see errors)");
         assertThat(done.progress().added()).isEqualTo(1);
         assertThat(done.progress().failed()).isEqualTo(1);
-        assertThat(done.progress().storesWritten()).containsExactly("fulltext", "graph", "rdf", "vector");
+        assertThat(done.progress().storesWritten()).containsExactly("fulltext", "vector");
         assertThat(done.progress().errors()).singleElement().satisfies(e -> assertThat(e.reason())
                 .contains("broken.txt: looks like binary data"));
         assertThat(Files.exists(staging)).as("staging is cleaned up").isFalse();
@@ -294,14 +294,20 @@ class PolyragTest {
 
     @Test
     void with_the_graph_arms_off_the_graph_api_says_how_to_turn_them_on() {
-        assertThat(polyrag.admin().status().modalities()).as("on by default").containsExactly(Modality.VECTOR,
-                Modality.FULLTEXT, Modality.GRAPH, Modality.RDF);
-        polyrag.close();
-        polyrag = Polyrag.open(config(tmp.resolve("no-graph"), Map.of("graph.enabled", "false", "rdf.enabled",
-                "false")));
-        assertThat(polyrag.admin().status().modalities()).containsExactly(Modality.VECTOR, Modality.FULLTEXT);
+        assertThat(polyrag.admin().status().modalities()).as("off by default").containsExactly(Modality.VECTOR,
+                Modality.FULLTEXT);
         assertThatThrownBy(() -> polyrag.graph().find("curie", 10)).isInstanceOf(InvalidInputException.class)
                 .hasMessageContaining("POLYRAG_GRAPH_ENABLED=true");
+        polyrag.close();
+        // One setting turns both arms on; the RDF arm can still be set apart.
+        polyrag = Polyrag.open(config(tmp.resolve("graph"), Map.of("graph.enabled", "true")));
+        assertThat(polyrag.admin().status().modalities()).containsExactly(Modality.VECTOR, Modality.FULLTEXT,
+                Modality.GRAPH, Modality.RDF);
+        polyrag.close();
+        polyrag = Polyrag.open(config(tmp.resolve("graph-only"), Map.of("graph.enabled", "true", "rdf.enabled",
+                "false")));
+        assertThat(polyrag.admin().status().modalities()).containsExactly(Modality.VECTOR, Modality.FULLTEXT,
+                Modality.GRAPH);
     }
 
     @Test

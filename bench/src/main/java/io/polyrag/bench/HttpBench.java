@@ -38,8 +38,8 @@ import tools.jackson.databind.json.JsonMapper;
  * directly: the query embedded by the same model, Lucene BM25 (English analysis, the configured k1 and b) and Lucene
  * HNSW searched for the top 10, the two lists fused by a ten-line RRF. Then {@code polyrag serve} is started over the
  * same directory and driven by {@code wrk} (Debian's package) on loopback, GET {@code /v1/search}, at each
- * concurrency, for full text alone, vectors alone, hybrid and (over a directory with a graph) the default, every
- * enabled leg; every request a different query (the dataset's queries,
+ * concurrency, for full text alone, vectors alone, hybrid and (over a directory built with the graph arms) all four
+ * legs; every request a different query (the dataset's queries,
  * then the same with words of the next query appended, so none repeats within a measured run), after a warm-up.
  * With {@code --repeats N} each figure is run N times, the concurrencies alternating, and its median printed.
  * Prints a table with each figure's ratio to its floor and writes {@code --json FILE} when asked.
@@ -110,8 +110,8 @@ public final class HttpBench {
             System.out.println("  run          conc   p50 ms   p95 ms   p99 ms      qps   p50/floor p50   p99/floor p99");
             boolean first = true;
             List<String> modes = new ArrayList<>(List.of("fulltext", "vector", "vector,fulltext"));
-            if (Files.isDirectory(data.resolve("graph")) || Files.isDirectory(data.resolve("rdf"))) {
-                // The default a user gets: every enabled leg, graph and RDF included (no modalities parameter).
+            if (hasArms(data)) {
+                // Every leg, graph and RDF included (no modalities parameter): what a user who turns the arms on gets.
                 modes.add("all");
             }
             for (String mode : modes) {
@@ -131,7 +131,7 @@ public final class HttpBench {
                     long[] f = floors.get(floor);
                     double fp50 = Bench.pct(f, 0.5);
                     double fp99 = Bench.pct(f, 0.99);
-                    String name = mode.equals("vector,fulltext") ? "hybrid" : mode.equals("all") ? "default" : mode;
+                    String name = mode.equals("vector,fulltext") ? "hybrid" : mode.equals("all") ? "four legs" : mode;
                     System.out.printf(Locale.ROOT, "  %-12s %4d %8.2f %8.2f %8.2f %8.1f %13.2f %15.2f%n", name, c,
                             r.get("p50"), r.get("p95"), r.get("p99"), r.get("qps"), r.get("p50") / fp50,
                             r.get("p99") / fp99);
@@ -310,6 +310,11 @@ public final class HttpBench {
         return out;
     }
 
+    /** Whether {@code data} was built with the graph arms. */
+    private static boolean hasArms(Path data) {
+        return Files.isDirectory(data.resolve("graph")) || Files.isDirectory(data.resolve("rdf"));
+    }
+
     /** {@code polyrag serve} from the build in {@code root} (cli/target), over {@code data}. */
     private static Process serve(Path root, Path data, int port) throws IOException {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
@@ -320,9 +325,11 @@ public final class HttpBench {
         pb.environment().put("POLYRAG_DATA_DIR", data.toString());
         // Every measured query is embedded by the model, as in the floor: no run is flattered by a remembered vector.
         pb.environment().put("POLYRAG_EMBEDDING_QUERY_CACHE", "0");
-        // Hybrid here is vector + full text, as in the floor; the index has no graph or RDF records.
-        pb.environment().put("POLYRAG_GRAPH_ENABLED", "false");
-        pb.environment().put("POLYRAG_RDF_ENABLED", "false");
+        // Over a directory built with the graph arms they are on (the "four legs" run; hybrid asks for vector and full
+        // text, as in the floor); otherwise off, as the index has no graph or RDF records.
+        String arms = Boolean.toString(hasArms(data));
+        pb.environment().put("POLYRAG_GRAPH_ENABLED", arms);
+        pb.environment().put("POLYRAG_RDF_ENABLED", arms);
         pb.redirectErrorStream(true).redirectOutput(Path.of(System.getProperty("java.io.tmpdir"),
                 "polyrag-http-bench-server.log").toFile());
         return pb.start();

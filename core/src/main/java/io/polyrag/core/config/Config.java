@@ -72,6 +72,10 @@ public final class Config {
         if (!errors.isEmpty()) {
             throw new ConfigException("invalid configuration:\n  - " + String.join("\n  - ", errors));
         }
+        // One setting turns both arms on: the RDF arm follows the graph arm unless set itself.
+        if (origins.get(Settings.RDF_ENABLED) == Origin.DEFAULT) {
+            values.put(Settings.RDF_ENABLED, values.get(Settings.GRAPH_ENABLED));
+        }
         Config config = new Config(values, origins, warnings);
         Settings.validate(config);
         return config;

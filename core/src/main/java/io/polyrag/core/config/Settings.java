@@ -57,10 +57,11 @@ public final class Settings {
             "BM25 term-frequency saturation. Applies when the index is opened; no re-index needed.");
     public static final Setting<Double> BM25_B = Setting.decimal("fulltext.bm25.b", 0.4, 0.0, 1.0,
             "BM25 length normalisation. Applies when the index is opened; no re-index needed.");
-    public static final Setting<Boolean> GRAPH_ENABLED = Setting.bool("graph.enabled", true,
-            "Run the property-graph modality: entities and relations are extracted at ingest and traversed at query "
-                    + "time. On by default; docs/evaluation.md has what it costs and buys. Replicas need graph.backend="
-                    + "neo4j, or this off.");
+    public static final Setting<Boolean> GRAPH_ENABLED = Setting.bool("graph.enabled", false,
+            "Run the graph arms: entities and relations are extracted at ingest and walked at query time (the property "
+                    + "graph, and the RDF statements unless rdf.enabled says otherwise). Off by default until its ingest "
+                    + "cost meets its target; on, it answers questions of two hops (docs/graph.md has what it costs and "
+                    + "buys). Replicas need graph.backend=neo4j, or this off.");
     public static final Setting<String> GRAPH_BACKEND = Setting.string("graph.backend", "kuzu",
             "Property-graph store provider: kuzu (embedded) or neo4j (any Bolt server).");
     public static final Setting<String> GRAPH_NEO4J_URI = Setting.string("graph.neo4j.uri", "bolt://127.0.0.1:7687",
@@ -71,9 +72,9 @@ public final class Settings {
             "Neo4j password; empty connects without authentication.").secret();
     public static final Setting<String> GRAPH_NEO4J_DATABASE = Setting.string("graph.neo4j.database", "neo4j",
             "Neo4j database name.");
-    public static final Setting<Boolean> RDF_ENABLED = Setting.bool("rdf.enabled", true,
-            "Run the RDF modality: relations stored as reified statements and searched with SPARQL. On by default, "
-                    + "like graph.enabled; replicas need rdf.backend=sparql, or this off.");
+    public static final Setting<Boolean> RDF_ENABLED = Setting.bool("rdf.enabled", false,
+            "Run the RDF modality: relations stored as reified statements and searched with SPARQL. Unset, it follows "
+                    + "graph.enabled; replicas need rdf.backend=sparql, or this off.");
     public static final Setting<String> RDF_BACKEND = Setting.string("rdf.backend", "tdb2",
             "RDF store provider: tdb2 (embedded Apache Jena TDB2) or sparql (any SPARQL 1.1 endpoint).");
     public static final Setting<String> RDF_SPARQL_QUERY_URL = Setting.string("rdf.sparql.query.url", null,

@@ -265,6 +265,7 @@ public final class Vocabulary {
     public static Asking asking(String question) {
         Set<String> out = new LinkedHashSet<>();
         int asks = 0;
+        boolean placeAsked = false;
         String q = question.toLowerCase(Locale.ROOT);
         String[] words = q.split("[^\\p{L}\\p{N}'-]+");
         for (int i = 0; i < words.length; i++) {
@@ -273,6 +274,7 @@ public final class Vocabulary {
             if ((w.equals("which") || w.equals("what")) && i + 1 < words.length && PLACE_NOUNS.contains(words[i + 1])
                     && i > 0 && words[i - 1].equals("in")) {
                 out.add(LOCATED_IN); // "In which port is the yard…?"
+                placeAsked = true;
             }
             String two = i + 1 < words.length ? w + " " + words[i + 1] : "";
             if (ROLES.containsKey(two)) {
@@ -294,6 +296,14 @@ public final class Vocabulary {
             if (out.size() > before) {
                 asks++;
             }
+        }
+        // "In what port was X born?" asks one relation: the place noun names the kind of answer born_in already
+        // leads to. Only when no other asked relation ends at a place is it an ask of its own ("In which port is the
+        // yard that built X?").
+        if (placeAsked && out.stream().anyMatch(p -> !p.equals(LOCATED_IN) && PREDICATES.containsKey(p)
+                && PREDICATES.get(p).get(1).equals(PLACE))) {
+            asks--;
+            out.remove(LOCATED_IN);
         }
         return new Asking(out, asks);
     }

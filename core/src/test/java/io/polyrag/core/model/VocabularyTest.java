@@ -1,0 +1,33 @@
+package io.polyrag.core.model;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+class VocabularyTest {
+
+    @Test
+    void a_question_of_two_relations_asks_two() {
+        Vocabulary.Asking a = Vocabulary.asking("Who founded the company that makes the Kestrel-9?");
+        assertEquals(Set.of(Vocabulary.FOUNDED, Vocabulary.MAKES), a.predicates());
+        assertEquals(2, a.asks());
+    }
+
+    @Test
+    void a_place_noun_before_a_relation_that_ends_at_a_place_is_the_same_ask() {
+        // "port" names the kind of answer born_in leads to: one relation, so one hop.
+        for (String q : new String[] {"In what port was Lairor Ilith born?", "Stousan Zounock was born in which town?"}) {
+            Vocabulary.Asking a = Vocabulary.asking(q);
+            assertEquals(Set.of(Vocabulary.BORN_IN), a.predicates(), q);
+            assertEquals(1, a.asks(), q);
+        }
+    }
+
+    @Test
+    void a_place_noun_with_a_relation_that_ends_elsewhere_is_an_ask_of_its_own() {
+        Vocabulary.Asking a = Vocabulary.asking("In which port is the yard that built the Swift Rindara?");
+        assertEquals(Set.of(Vocabulary.LOCATED_IN, Vocabulary.MAKES), a.predicates());
+        assertEquals(2, a.asks());
+    }
+}
