@@ -83,7 +83,9 @@ final class McpCommand implements Callable<Integer> {
                     polyrag = Polyrag.open(config);
                 } catch (io.polyrag.core.UnavailableException e) {
                     throw new io.polyrag.core.UnavailableException(e.getMessage() + "; if a polyrag server runs on "
-                            + "it, point the MCP tools at it: polyrag mcp --backend-url http://127.0.0.1:8080", e);
+                            + "it, point the MCP tools at it: polyrag mcp --backend-url " + ServedUrl.read(
+                                    config.get(Settings.DATA_DIR), config.get(Settings.HTTP_HOST),
+                                    config.get(Settings.HTTP_PORT)), e);
                 }
                 rest = HttpFrontDoor.start(polyrag, "127.0.0.1", 0, config.get(Settings.HTTP_MAX_REQUEST_MB)
                         * 1024L * 1024L);

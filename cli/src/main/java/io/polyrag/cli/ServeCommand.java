@@ -97,6 +97,7 @@ final class ServeCommand implements Callable<Integer> {
         }
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            ServedUrl.delete(polyrag.dataDir());
             server.close();
             polyrag.close();
             stopped.countDown();
@@ -112,7 +113,8 @@ final class ServeCommand implements Callable<Integer> {
             out.println("  local mode: no API keys, so no authentication; only this machine can connect "
                     + "('polyrag keys create TENANT' turns keys on)");
         }
-        out.println("  try: curl '" + base + "/v1/search?q=your+question'");
+        out.println("  try: " + tryLine(base, polyrag.keys().required()));
+        ServedUrl.write(polyrag.dataDir(), base);
         out.flush();
         if (!paths.isEmpty()) {
             Thread.ofVirtual().name("polyrag-initial-ingest").start(() -> ingest(polyrag, out, err));
@@ -183,5 +185,11 @@ final class ServeCommand implements Callable<Integer> {
             r = r.getCause();
         }
         return r.getMessage();
+    }
+
+    /** The start-up's example request: with the key header when keys are on, or it would answer 401. */
+    static String tryLine(String base, boolean keysRequired) {
+        return "curl " + (keysRequired ? "-H 'Authorization: Bearer KEY' " : "") + "'" + base
+                + "/v1/search?q=your+question'";
     }
 }

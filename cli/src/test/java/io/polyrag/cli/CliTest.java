@@ -190,4 +190,25 @@ class CliTest {
         assertThat(r.err()).contains("polyrag: no answer: ").contains("the sources above were found")
                 .doesNotContain("internal error");
     }
+
+    @Test
+    void the_start_up_example_sends_the_key_when_keys_are_on() {
+        assertThat(ServeCommand.tryLine("http://127.0.0.1:9000", false))
+                .isEqualTo("curl 'http://127.0.0.1:9000/v1/search?q=your+question'");
+        assertThat(ServeCommand.tryLine("http://127.0.0.1:9000", true))
+                .isEqualTo("curl -H 'Authorization: Bearer KEY' 'http://127.0.0.1:9000/v1/search?q=your+question'");
+    }
+
+    @Test
+    void a_data_directory_in_use_names_the_address_its_server_answers_on() throws IOException {
+        Path dir = Files.createDirectories(tmp.resolve("served"));
+        assertThat(ServedUrl.read(dir, "127.0.0.1", 8080)).as("no server: the configured port")
+                .isEqualTo("http://127.0.0.1:8080");
+        assertThat(ServedUrl.read(dir, "0.0.0.0", 9001)).isEqualTo("http://127.0.0.1:9001");
+        ServedUrl.write(dir, "http://127.0.0.1:18234");
+        assertThat(ServedUrl.read(dir, "127.0.0.1", 8080)).as("the server's own port, not 8080")
+                .isEqualTo("http://127.0.0.1:18234");
+        ServedUrl.delete(dir);
+        assertThat(ServedUrl.read(dir, "127.0.0.1", 8080)).isEqualTo("http://127.0.0.1:8080");
+    }
 }

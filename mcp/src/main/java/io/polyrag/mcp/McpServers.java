@@ -48,7 +48,10 @@ public final class McpServers implements McpFrontDoor.Factory {
         if (!o.transport().equals("stdio")) {
             checkBind(o);
         }
-        Tools tools = new Tools(new Backend(o.backend(), o.apiKey(), timeout), hostFiles(o));
+        // The same limit as the REST API's: a thin adapter in front of a server configured otherwise still gets that
+        // server's own 400, which it passes on.
+        Tools tools = new Tools(new Backend(o.backend(), o.apiKey(), timeout), hostFiles(o),
+                config.get(Settings.SEARCH_MAX_TOP_K));
         McpJsonMapper mapper = new JacksonMcpJsonMapper(JsonMapper.builder().build());
         List<McpServerFeatures.SyncToolSpecification> specs = specs(tools, mapper);
         McpSchema.ServerCapabilities capabilities = McpSchema.ServerCapabilities.builder().tools(false).build();

@@ -27,15 +27,21 @@ final class Tools {
     private static final int MAX_TEXT = 10 * 1024 * 1024;
     private final Backend backend;
     private final HostFiles files;
+    private final int maxTopK;
 
     Tools(Backend backend) {
-        this(backend, new HostFiles(Confinement.NONE, null));
+        this(backend, new HostFiles(Confinement.NONE, null), io.polyrag.core.config.Settings.SEARCH_MAX_TOP_K
+                .defaultValue());
     }
 
-    /** @param files which files on this host {@code start_document_ingest} may read */
-    Tools(Backend backend, HostFiles files) {
+    /**
+     * @param files which files on this host {@code start_document_ingest} may read
+     * @param maxTopK the largest {@code top_k} a search may ask for: the REST API's ({@code search.max.top.k})
+     */
+    Tools(Backend backend, HostFiles files, int maxTopK) {
         this.backend = backend;
         this.files = files;
+        this.maxTopK = maxTopK;
     }
 
     /**
@@ -114,7 +120,7 @@ final class Tools {
                         {"query": {"type": "string"},
                          "knowledge_base": {"type": ["array", "string"], "items": {"type": "string"},
                            "description": "one name, a list, or comma-separated; default: all of yours"},
-                         "top_k": {"type": ["integer", "string"], "description": "hits to return, 1-100 (default 8)"},
+                         "top_k": {"type": ["integer", "string"], "description": "hits to return, 1-MAX_TOP_K (default 8)"},
                          "modalities": {"type": ["array", "string"], "items": {"type": "string"},
                            "description": "vector, fulltext, graph, rdf; default: every enabled one"},
                          "config": {"type": ["object", "string"],
@@ -125,7 +131,7 @@ final class Tools {
                         + "server has a language model configured.", schema("""
                         {"question": {"type": "string"},
                          "knowledge_base": {"type": ["array", "string"], "items": {"type": "string"}},
-                         "top_k": {"type": ["integer", "string"], "description": "sources to consider, 1-100"},
+                         "top_k": {"type": ["integer", "string"], "description": "sources to consider, 1-MAX_TOP_K"},
                          "config": {"type": ["object", "string"],
                            "description": "more fields as an object or JSON string: modalities, fusion, neighbours, grounding, category, document_ids"}}
                         """, List.of("question")), a -> search(a, true)),
@@ -233,7 +239,7 @@ final class Tools {
             }
         }
         body.put("query", a.string(queryField, true, 4096));
-        body.put("top_k", a.integer("top_k", 8, 1, 100));
+        body.put("top_k", a.integer("top_k", 8, 1, maxTopK));
         List<String> kbs = a.list("knowledge_base", 64);
         if (!kbs.isEmpty()) {
             ArrayNode arr = body.putArray("kb");
@@ -330,10 +336,10 @@ final class Tools {
     }
 
     /** A JSON schema for a tool's arguments: these properties, these required. */
-    private static String schema(String properties, List<String> required) {
+    private String schema(String properties, List<String> required) {
         ObjectNode s = Args.JSON.createObjectNode();
         s.put("type", "object");
-        s.set("properties", Args.JSON.readTree(properties));
+        s.set("properties", Args.JSON.readTree(properties.replace("MAX_TOP_K", Integer.toString(maxTopK))));
         ArrayNode req = s.putArray("required");
         required.forEach(req::add);
         s.put("additionalProperties", false);

@@ -117,7 +117,7 @@ class HostFilesTest {
         Config config = Config.load(Map.of(), settings);
         McpFrontDoor.Options o = new McpFrontDoor.Options(transport, URI.create("http://127.0.0.1:"
                 + rest.getAddress().getPort()), null, "127.0.0.1", 0, null, null, config);
-        Tools tools = new Tools(new Backend(o.backend(), null, Duration.ofSeconds(10)), McpServers.hostFiles(o));
+        Tools tools = new Tools(new Backend(o.backend(), null, Duration.ofSeconds(10)), McpServers.hostFiles(o), 200);
         Tools.Tool t = tools.all().stream().filter(x -> x.name().equals("start_document_ingest")).findFirst()
                 .orElseThrow();
         return McpServers.call(t, Map.of("paths", paths));
