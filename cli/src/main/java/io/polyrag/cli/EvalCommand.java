@@ -53,9 +53,10 @@ final class EvalCommand implements Callable<Integer> {
     String qrels;
 
     @Option(names = "--runs", paramLabel = "LIST", description = "Runs, e.g. fulltext,vector,rrf,weighted,"
-            + "vector+fulltext:weighted (default: each modality, then rrf and weighted); raw-bm25, raw-vector and "
-            + "raw-rrf are the raw-library reference (Lucene BM25 and the same model, one entry per document, RRF k "
-            + "60 over top-1000 lists, none of polyrag's pipeline): fused runs are then compared with raw-rrf.")
+            + "vector+fulltext:weighted (default: each modality, then rrf and weighted); raw-bm25, raw-vector, "
+            + "raw-rrf and raw-minmax are the raw-library reference (Lucene BM25 and the same model, one entry per "
+            + "document, top-1000 lists fused by RRF k 60 or by min-max scores with equal weights, none of polyrag's "
+            + "pipeline): fused runs are then compared with the better raw fusion.")
     List<String> runs;
 
     @Option(names = "--index", paramLabel = "DIR",
@@ -187,7 +188,7 @@ final class EvalCommand implements Callable<Integer> {
         r.runs().stream().map(EvalReport.Run::vsBestSingle).filter(java.util.Objects::nonNull).findFirst()
                 .ifPresent(c -> comparisons(out, "fused runs against the best single modality (" + c.run() + ")",
                         r.runs(), EvalReport.Run::vsBestSingle));
-        comparisons(out, "fused runs against the raw-library reference (raw-rrf)", r.runs(), EvalReport.Run::vsRaw);
+        comparisons(out, "fused runs against the better raw-library fusion (raw-rrf, raw-minmax)", r.runs(), EvalReport.Run::vsRaw);
         comparisons(out, "against the baseline's run of the same name (or the --versus run)", r.runs(),
                 EvalReport.Run::vsBaseline);
     }

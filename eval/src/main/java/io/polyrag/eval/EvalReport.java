@@ -28,7 +28,7 @@ public record EvalReport(String dataset, int documents, int queries, List<Run> r
      *     (absent for single-modality runs, or when the report has none)
      * @param vsBaseline its paired comparison with the same-named run of a baseline report ({@code --baseline})
      * @param perQueryNdcg nDCG@10 per query id: for the per-query charts and for later paired comparisons
-     * @param vsRaw for a fused polyrag run, its paired comparison with the raw-library reference ({@code raw-rrf})
+     * @param vsRaw for a fused polyrag run, its paired comparison with the better raw-library fusion ({@code raw-rrf}, {@code raw-minmax})
      *     when the report has it
      */
     public record Run(String name, List<String> modalities, String fusion, @JsonProperty("ndcg@10") double ndcg10,

@@ -52,11 +52,16 @@ public final class Evaluation {
                 ds.warnings());
     }
 
-    /** Each fused run with its paired comparison against the best single-modality run, when there is one. */
+    /**
+     * Each fused run with its paired comparison against the best single-modality run, when there is one, and against
+     * the better raw fusion of the same arms.
+     */
     static List<EvalReport.Run> compared(List<EvalReport.Run> runs) {
         EvalReport.Run best = runs.stream().filter(r -> r.modalities().size() == 1 && !r.raw())
                 .max(java.util.Comparator.comparingDouble(EvalReport.Run::ndcg10)).orElse(null);
-        EvalReport.Run raw = runs.stream().filter(r -> r.name().equals("raw-rrf")).findFirst().orElse(null);
+        // The raw reference to beat: the better of the raw fusions run (raw-rrf, raw-minmax).
+        EvalReport.Run raw = runs.stream().filter(r -> r.name().equals("raw-rrf") || r.name().equals("raw-minmax"))
+                .max(java.util.Comparator.comparingDouble(EvalReport.Run::ndcg10)).orElse(null);
         return runs.stream().map(r -> {
             EvalReport.Run out = r;
             if (best != null && r.modalities().size() > 1 && !r.raw()) {

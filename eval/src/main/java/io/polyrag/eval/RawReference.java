@@ -34,7 +34,8 @@ import org.apache.lucene.store.ByteBuffersDirectory;
  * none of polyrag's pipeline. One Lucene document per corpus entry (title and text, English analysis, BM25 with the
  * configured k1 and b, the query a bag of its analysed words), one vector per entry from the same embedding model
  * (exact cosine over all of them), each list the top {@value #DEPTH} documents, and RRF with k {@value #RRF_K} over
- * the two. No chunks, no chunk-to-document aggregation, no dedup, no catalog join.
+ * the two, or their min-max normalised scores (over each list's top {@value #DEPTH}) added with equal weights. No
+ * chunks, no chunk-to-document aggregation, no dedup, no catalog join.
  */
 final class RawReference {
     static final int DEPTH = 1000;
@@ -43,7 +44,12 @@ final class RawReference {
     enum Kind {
         BM25,
         VECTOR,
-        RRF
+        RRF,
+        MINMAX
+    }
+
+    /** A document of one list with its score. */
+    record Scored(String id, double score) {
     }
 
     private final Analyzer analyzer = new EnglishAnalyzer();
@@ -115,10 +121,40 @@ final class RawReference {
             case BM25 -> bm25(query);
             case VECTOR -> dense(query);
             case RRF -> rrf(bm25(query), dense(query));
+            case MINMAX -> minmax(bm25Scored(query), denseScored(query));
         };
     }
 
     List<String> bm25(String query) {
+        return bm25Scored(query).stream().map(Scored::id).toList();
+    }
+
+    List<String> dense(String query) {
+        return denseScored(query).stream().map(Scored::id).toList();
+    }
+
+    /**
+     * Min-max fusion of two scored lists with equal weights: each list's scores mapped to [0, 1] over its entries (a
+     * document absent from a list gets 0 from it; a list whose scores are all equal gives each 1), then added.
+     */
+    static List<String> minmax(List<Scored> a, List<Scored> b) {
+        Map<String, Double> score = new HashMap<>();
+        for (List<Scored> list : List.of(a, b)) {
+            double min = list.stream().mapToDouble(Scored::score).min().orElse(0);
+            double max = list.stream().mapToDouble(Scored::score).max().orElse(0);
+            for (Scored s : list) {
+                score.merge(s.id(), max > min ? 0.5 * (s.score() - min) / (max - min) : 0.5, Double::sum);
+            }
+        }
+        List<String> out = new ArrayList<>(score.keySet());
+        out.sort((x, y) -> {
+            int c = Double.compare(score.get(y), score.get(x));
+            return c != 0 ? c : x.compareTo(y);
+        });
+        return out;
+    }
+
+    List<Scored> bm25Scored(String query) {
         BooleanQuery.Builder q = new BooleanQuery.Builder();
         int clauses = 0;
         try (TokenStream ts = analyzer.tokenStream("text", query)) {
@@ -136,10 +172,10 @@ final class RawReference {
             return List.of();
         }
         try {
-            List<String> out = new ArrayList<>();
+            List<Scored> out = new ArrayList<>();
             var stored = searcher.storedFields();
             for (ScoreDoc sd : searcher.search(q.build(), DEPTH).scoreDocs) {
-                out.add(stored.document(sd.doc).get("id"));
+                out.add(new Scored(stored.document(sd.doc).get("id"), sd.score));
             }
             return out;
         } catch (IOException e) {
@@ -147,7 +183,7 @@ final class RawReference {
         }
     }
 
-    List<String> dense(String query) {
+    List<Scored> denseScored(String query) {
         float[] q = unit(embeddings.query(query));
         PriorityQueue<int[]> heap = new PriorityQueue<>(DEPTH + 1, (a, b) -> Float.compare(Float.intBitsToFloat(a[1]),
                 Float.intBitsToFloat(b[1])));
@@ -164,8 +200,8 @@ final class RawReference {
         }
         List<int[]> best = new ArrayList<>(heap);
         best.sort((a, b) -> Float.compare(Float.intBitsToFloat(b[1]), Float.intBitsToFloat(a[1])));
-        List<String> out = new ArrayList<>(best.size());
-        best.forEach(e -> out.add(ids.get(e[0])));
+        List<Scored> out = new ArrayList<>(best.size());
+        best.forEach(e -> out.add(new Scored(ids.get(e[0]), Float.intBitsToFloat(e[1]))));
         return out;
     }
 

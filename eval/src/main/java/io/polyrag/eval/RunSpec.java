@@ -13,8 +13,8 @@ import java.util.TreeSet;
  *
  * <p>Names: a modality ({@code fulltext}, {@code vector}, …) runs alone; {@code hybrid} runs every enabled modality
  * with the configured fusion; {@code rrf} and {@code weighted} do the same with that fusion; {@code a+b[:fusion]}
- * names the modalities and optionally the fusion. {@code raw-bm25}, {@code raw-vector} and {@code raw-rrf} are the
- * raw-library reference ({@link RawReference}): the same model and BM25 parameters built directly, document by
+ * names the modalities and optionally the fusion. {@code raw-bm25}, {@code raw-vector}, {@code raw-rrf} and {@code raw-minmax} are
+ * the raw-library reference ({@link RawReference}): the same model and BM25 parameters built directly, document by
  * document, none of polyrag's pipeline.
  *
  * @param name the name shown in reports
@@ -31,7 +31,7 @@ public record RunSpec(String name, Set<Modality> modalities, FusionMethod fusion
     public static RunSpec parse(String spec, List<Modality> enabled) {
         String s = spec.strip();
         switch (s) {
-            case "raw-bm25", "raw-vector", "raw-rrf" -> {
+            case "raw-bm25", "raw-vector", "raw-rrf", "raw-minmax" -> {
                 if (!enabled.contains(Modality.VECTOR) && !s.equals("raw-bm25")) {
                     throw new InvalidInputException("run '" + s + "' needs the embedding model, and vectors are off");
                 }
@@ -39,9 +39,10 @@ public record RunSpec(String name, Set<Modality> modalities, FusionMethod fusion
                 Set<Modality> mods = switch (kind) {
                     case BM25 -> Set.of(Modality.FULLTEXT);
                     case VECTOR -> Set.of(Modality.VECTOR);
-                    case RRF -> Set.of(Modality.VECTOR, Modality.FULLTEXT);
+                    case RRF, MINMAX -> Set.of(Modality.VECTOR, Modality.FULLTEXT);
                 };
-                return new RunSpec(s, mods, kind == RawReference.Kind.RRF ? FusionMethod.RRF : null, kind);
+                return new RunSpec(s, mods, kind == RawReference.Kind.RRF ? FusionMethod.RRF
+                        : kind == RawReference.Kind.MINMAX ? FusionMethod.WEIGHTED : null, kind);
             }
             case "hybrid" -> {
                 return new RunSpec(s, Set.copyOf(enabled), null);

@@ -1,0 +1,99 @@
+package io.polyrag.eval;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * A multi-chunk evaluation set made from a BEIR dataset of short documents: each new document joins {@code join}
+ * of them (in a shuffled order, each under its own title as a heading), and a judgement of any part judges the whole
+ * with the part's grade (the best when several parts are judged). The queries are the source's. So fusion meets what
+ * users' manuals and reports give it: documents of many chunks, a question answered by one of them.
+ *
+ * <p>Usage: {@code eval/long-documents SRC DEST [--join 4] [--seed 7]}; every {@code qrels-*.tsv} of SRC is rewritten.
+ */
+public final class LongDocuments {
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+
+    private LongDocuments() {
+    }
+
+    public static void main(String[] args) throws IOException {
+        if (args.length < 2) {
+            System.err.println("usage: eval/long-documents SRC DEST [--join 4] [--seed 7]");
+            System.exit(2);
+        }
+        Path src = Path.of(args[0]);
+        Path dest = Path.of(args[1]);
+        int join = 4;
+        long seed = 7;
+        for (int i = 2; i + 1 < args.length; i += 2) {
+            switch (args[i]) {
+                case "--join" -> join = Integer.parseInt(args[i + 1]);
+                case "--seed" -> seed = Long.parseLong(args[i + 1]);
+                default -> throw new IllegalArgumentException("unknown option " + args[i]);
+            }
+        }
+        if (join < 1) {
+            throw new IllegalArgumentException("--join must be at least 1");
+        }
+        Files.createDirectories(dest);
+        List<JsonNode> docs = new ArrayList<>();
+        for (String line : Files.readAllLines(src.resolve("corpus.jsonl"), StandardCharsets.UTF_8)) {
+            if (!line.isBlank()) {
+                docs.add(JSON.readTree(line));
+            }
+        }
+        Collections.shuffle(docs, new Random(seed));
+        Map<String, String> joinedId = new HashMap<>();
+        StringBuilder corpus = new StringBuilder();
+        for (int from = 0, n = 0; from < docs.size(); from += join, n++) {
+            String id = "long-" + n;
+            StringBuilder text = new StringBuilder();
+            for (JsonNode d : docs.subList(from, Math.min(docs.size(), from + join))) {
+                joinedId.put(d.get("_id").asString(), id);
+                String title = d.has("title") ? d.get("title").asString() : "";
+                text.append(text.isEmpty() ? "" : "\n\n").append(title.isBlank() ? "" : "## " + title + "\n\n")
+                        .append(d.get("text").asString());
+            }
+            Map<String, Object> out = new LinkedHashMap<>();
+            out.put("_id", id);
+            out.put("title", "Collection " + n);
+            out.put("text", text.toString());
+            corpus.append(JSON.writeValueAsString(out)).append('\n');
+        }
+        Files.writeString(dest.resolve("corpus.jsonl"), corpus, StandardCharsets.UTF_8);
+        Files.copy(src.resolve("queries.jsonl"), dest.resolve("queries.jsonl"),
+                java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        try (var files = Files.list(src)) {
+            for (Path q : files.filter(p -> p.getFileName().toString().matches("qrels-.*\\.tsv")).toList()) {
+                Map<String, Map<String, Integer>> grades = new LinkedHashMap<>();
+                List<String> lines = Files.readAllLines(q, StandardCharsets.UTF_8);
+                for (String line : lines.subList(1, lines.size())) {
+                    String[] f = line.split("\t");
+                    if (f.length < 3 || !joinedId.containsKey(f[1])) {
+                        continue;
+                    }
+                    grades.computeIfAbsent(f[0], k -> new LinkedHashMap<>()).merge(joinedId.get(f[1]),
+                            Integer.parseInt(f[2].strip()), Math::max);
+                }
+                StringBuilder out = new StringBuilder(lines.getFirst()).append('\n');
+                grades.forEach((query, byDoc) -> byDoc.forEach((doc, grade) -> out.append(query).append('\t')
+                        .append(doc).append('\t').append(grade).append('\n')));
+                Files.writeString(dest.resolve(q.getFileName()), out, StandardCharsets.UTF_8);
+            }
+        }
+        System.out.printf("%d documents of up to %d joined into %d in %s%n", docs.size(), join,
+                (docs.size() + join - 1) / join, dest);
+    }
+}

@@ -1,0 +1,50 @@
+package io.polyrag.eval;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class LongDocumentsTest {
+    @TempDir
+    Path tmp;
+
+    @Test
+    void joined_documents_keep_every_part_and_every_judgement_at_its_best_grade() throws Exception {
+        Path src = Files.createDirectories(tmp.resolve("src"));
+        StringBuilder corpus = new StringBuilder();
+        for (int i = 0; i < 5; i++) {
+            corpus.append("{\"_id\": \"d").append(i).append("\", \"title\": \"Title ").append(i)
+                    .append("\", \"text\": \"Text number ").append(i).append(".\"}\n");
+        }
+        Files.writeString(src.resolve("corpus.jsonl"), corpus);
+        Files.writeString(src.resolve("queries.jsonl"), "{\"_id\": \"q1\", \"text\": \"number\"}\n");
+        Files.writeString(src.resolve("qrels-test.tsv"), "query-id\tcorpus-id\tscore\nq1\td0\t1\nq1\td1\t2\n"
+                + "q1\td4\t1\nq1\tgone\t1\n");
+        Path dest = tmp.resolve("long");
+        LongDocuments.main(new String[] {src.toString(), dest.toString(), "--join", "2", "--seed", "3"});
+
+        BeirDataset ds = BeirDataset.load(dest);
+        assertThat(ds.corpus()).hasSize(3);
+        String all = String.join("\n", ds.corpus().values().stream().map(BeirDataset.Doc::text).toList());
+        for (int i = 0; i < 5; i++) {
+            assertThat(all).contains("## Title " + i).contains("Text number " + i + ".");
+        }
+        List<String> qrels = Files.readAllLines(dest.resolve("qrels-test.tsv"));
+        assertThat(qrels.getFirst()).isEqualTo("query-id\tcorpus-id\tscore");
+        // Each judged part's joined document once, with the best grade of its parts; unknown ids dropped.
+        java.util.Map<String, Integer> graded = new java.util.HashMap<>();
+        for (String l : qrels.subList(1, qrels.size())) {
+            String[] f = l.split("\t");
+            assertThat(f[0]).isEqualTo("q1");
+            assertThat(graded.put(f[1], Integer.parseInt(f[2]))).as("listed once").isNull();
+        }
+        String withD1 = ds.corpus().entrySet().stream().filter(e -> e.getValue().text().contains("Text number 1."))
+                .findFirst().orElseThrow().getKey();
+        assertThat(graded).containsEntry(withD1, 2);
+        assertThat(graded.values()).allMatch(g -> g >= 1);
+    }
+}
