@@ -1138,7 +1138,7 @@ export interface components {
             knowledge_base: string | null;
             version: number;
             ordinal: number;
-            sources: {
+            retrievers: {
                 [key: string]: components["schemas"]["SearchWireScore"];
             } | null;
             merged: string[] | null;

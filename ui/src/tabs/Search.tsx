@@ -162,7 +162,7 @@ function Results({ query, hits, took, fusion, degraded, warnings }: { query: str
               <span className="score" title="fused score">{h.score.toFixed(4)}</span>
             </div>
             <div className="modalities" aria-label="Per-modality ranks">
-              {Object.entries(h.sources ?? {}).sort().map(([m, sc]) => (
+              {Object.entries(h.retrievers ?? {}).sort().map(([m, sc]) => (
                 <span key={m} className={`chip m-${m}`}>{m} #{sc.rank} <span className="muted">
                   {sc.score.toFixed(3)}</span></span>
               ))}

@@ -12,7 +12,7 @@ const config = { version: 'test', modalities: ['fulltext', 'vector'], backends: 
   max_request_bytes: 1000 };
 const hit = { rank: 1, score: 0.5, document_id: 'd1', chunk_id: 'c1', uri: 'file:/a.md', title: 'Curie',
   text: 'Marie Curie worked at the Radium Institute.', kind: 'prose', heading_path: [], location: 'page 2',
-  knowledge_base: 'default', version: 1, ordinal: 0, sources: { vector: { rank: 1, score: 0.9 },
+  knowledge_base: 'default', version: 1, ordinal: 0, retrievers: { vector: { rank: 1, score: 0.9 },
     fulltext: { rank: 3, score: 2.1 } }, merged: [], explain: null };
 
 const figure = { id: 'd1/1', number: 1, caption: 'Figure 1: Radium output by year', location: 'page 2',

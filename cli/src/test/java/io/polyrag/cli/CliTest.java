@@ -67,8 +67,8 @@ class CliTest {
         assertThat(hit.get("rank").asInt()).isEqualTo(1);
         assertThat(hit.get("title").asString()).isEqualTo("stars");
         assertThat(hit.get("uri").asString()).endsWith("/docs/stars.txt");
-        assertThat(hit.get("sources").get("fulltext").get("rank").asInt()).isEqualTo(1);
-        assertThat(hit.get("sources").get("vector").get("score").isNumber()).isTrue();
+        assertThat(hit.get("retrievers").get("fulltext").get("rank").asInt()).isEqualTo(1);
+        assertThat(hit.get("retrievers").get("vector").get("score").isNumber()).isTrue();
         assertThat(json.get("hits").size()).isEqualTo(2);
     }
 

@@ -149,9 +149,9 @@ class McpClientTest {
         assertThat(hit.get("text").asString()).contains("Ada Ferrow");
         assertThat(hit.has("location")).isTrue();
         assertThat(hit.get("uri").asString()).isNotBlank();
-        assertThat(hit.get("ranks").get("fulltext").get("rank").asInt()).isEqualTo(1);
+        assertThat(hit.get("retrievers").get("fulltext").get("rank").asInt()).isEqualTo(1);
         if (vectorBackend != null) {
-            assertThat(hit.get("ranks").has("vector")).as("ranked by both retrievers: %s", hit).isTrue();
+            assertThat(hit.get("retrievers").has("vector")).as("ranked by both retrievers: %s", hit).isTrue();
         }
         assertOk(r, "answer");
         JsonNode answer = r.get("answer").get("envelope").get("data");

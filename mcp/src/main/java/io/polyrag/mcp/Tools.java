@@ -270,7 +270,7 @@ final class Tools {
                     "knowledge_base", "document_id", "chunk_id")) {
                 o.set(f, h.get(f));
             }
-            o.set("ranks", h.get("sources"));
+            o.set("retrievers", h.get("retrievers"));
             if (h.path("figures").size() > 0) {
                 // What a client needs to show a figure or fetch it: its caption, place and image route.
                 o.set("figures", h.get("figures"));

@@ -158,8 +158,8 @@ class RestServerTest {
             for (String field : new String[] {"score", "document_id", "chunk_id", "uri", "text", "location", "heading_path"}) {
                 assertThat(hit.has(field)).as(field).isTrue();
             }
-            assertThat(hit.get("sources").get("fulltext").get("rank").asInt()).isEqualTo(1);
-            assertThat(hit.get("sources").get("vector").has("score")).isTrue();
+            assertThat(hit.get("retrievers").get("fulltext").get("rank").asInt()).isEqualTo(1);
+            assertThat(hit.get("retrievers").get("vector").has("score")).isTrue();
         }
         JsonNode onlyBm25 = json(post("/v1/search", "{\"query\": \"honey\", \"modalities\": [\"fulltext\"], "
                 + "\"kb\": [\"default\"], \"fusion\": \"weighted\"}"));

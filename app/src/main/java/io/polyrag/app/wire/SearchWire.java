@@ -37,14 +37,14 @@ public final class SearchWire {
     }
 
     /**
-     * One fused hit: the chunk, where it is, and what each modality said about it ({@code sources}: its rank and
-     * score in each list that found it). {@code merged}: near-identical chunks folded into this one. {@code figures}:
+     * One fused hit: the chunk, where it is, and what each retriever said about it ({@code retrievers}: its rank and
+     * score in each list that found it; {@code sources} is reserved for an answer's cited documents). {@code merged}: near-identical chunks folded into this one. {@code figures}:
      * the figures that belong with it.
      */
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     public record Hit(int rank, double score, String documentId, String chunkId, String uri, String title,
             String text, String kind, List<String> headingPath, String location, String knowledgeBase, long version,
-            int ordinal, Map<String, Score> sources, List<String> merged, Explain explain, List<FigureBody> figures) {
+            int ordinal, Map<String, Score> retrievers, List<String> merged, Explain explain, List<FigureBody> figures) {
     }
 
     /**
@@ -103,11 +103,11 @@ public final class SearchWire {
     }
 
     public static Hit hit(SearchHit h, boolean explain) {
-        Map<String, Score> sources = new TreeMap<>();
-        h.sources().forEach((m, s) -> sources.put(m, score(s)));
+        Map<String, Score> retrievers = new TreeMap<>();
+        h.sources().forEach((m, s) -> retrievers.put(m, score(s)));
         return new Hit(h.rank(), h.score(), h.documentId(), h.chunkId(), h.uri(), h.title(), h.text(),
                 h.kind() == null ? null : h.kind().wireName(), h.headingPath(), h.location(), h.knowledgeBase(),
-                h.version(), h.ordinal(), sources, h.merged(), explain ? new Explain(h.score(),
+                h.version(), h.ordinal(), retrievers, h.merged(), explain ? new Explain(h.score(),
                         new TreeMap<>(h.contributions())) : null, h.figures().stream().map(SearchWire::figure)
                         .toList());
     }

@@ -39,6 +39,33 @@ class WireContractTest {
     }
 
     @Test
+    void one_vocabulary_sources_are_cited_documents_and_retrievers_are_per_retriever_ranks() {
+        // "sources" names an answer's cited documents (a list of SearchWire.Source) or, under /v1/sync/sources, the
+        // sync sources listed (IngestWire.Source); a hit's rank and score in each retriever's list is "retrievers"
+        // (REST, MCP and the command line alike); "ranks" is not a name.
+        List<String> misuse = new ArrayList<>();
+        for (Class<?> wire : WIRES) {
+            for (Class<?> r : wire.getDeclaredClasses()) {
+                if (!r.isRecord()) {
+                    continue;
+                }
+                for (RecordComponent c : r.getRecordComponents()) {
+                    String type = c.getGenericType().getTypeName();
+                    boolean listed = type.equals("java.util.List<" + SearchWire.Source.class.getName() + ">")
+                            || type.equals("java.util.List<" + IngestWire.Source.class.getName() + ">");
+                    if (c.getName().equals("sources") && !listed || c.getName().equals("ranks")
+                            || c.getName().equals("retrievers") && !r.equals(SearchWire.Hit.class)) {
+                        misuse.add(r.getSimpleName() + "." + c.getName());
+                    }
+                }
+            }
+        }
+        assertThat(misuse).isEmpty();
+        assertThat(Arrays.stream(SearchWire.Hit.class.getRecordComponents()).map(RecordComponent::getName))
+                .contains("retrievers").doesNotContain("sources");
+    }
+
+    @Test
     void a_search_result_and_an_ingest_report_print_only_snake_case_names() {
         SearchResponse r = new SearchResponse("q", 3, List.of(Modality.VECTOR), List.of(), List.of(new SearchHit(1,
                 0.5, "d", "c", "u", "t", "text", ChunkKind.PROSE, List.of("H"), "default",
@@ -54,13 +81,13 @@ class WireContractTest {
         assertThat(hit.get("document_id").asString()).isEqualTo("d");
         assertThat(hit.get("heading_path").get(0).asString()).isEqualTo("H");
         assertThat(hit.get("kind").asString()).isEqualTo("prose");
-        assertThat(hit.get("sources").get("vector").get("rank").asInt()).isEqualTo(1);
+        assertThat(hit.get("retrievers").get("vector").get("rank").asInt()).isEqualTo(1);
     }
 
     private static void collect(JsonNode n, List<String> names) {
         if (n.isObject()) {
             for (var e : n.properties()) {
-                // map keys chosen by data (modality names under "sources") are names too, and are lower case
+                // map keys chosen by data (modality names under "retrievers") are names too, and are lower case
                 names.add(e.getKey());
                 collect(e.getValue(), names);
             }
