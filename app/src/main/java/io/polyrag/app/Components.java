@@ -63,6 +63,8 @@ final class Components implements AutoCloseable {
     private static final long MEMORY_WAIT_MS = 300;
     final Config config;
     final CatalogAndJobs catalog;
+    /** Whether a tenant's documents are still on their way in, for searches to say so. */
+    final Indexing indexing;
     final Embedder embedder;
     final IngestPipeline pipeline;
     final HybridSearcher searcher;
@@ -88,6 +90,7 @@ final class Components implements AutoCloseable {
             this.catalog = track(Providers.find(CatalogProvider.class, config.get(Settings.CATALOG_BACKEND),
                     Settings.CATALOG_BACKEND).open(context));
             this.metrics = track(new Metrics(catalog));
+            this.indexing = new Indexing(catalog);
             this.blobs = track(Providers.find(io.polyrag.core.spi.BlobStoreProvider.class,
                     config.get(Settings.BLOB_BACKEND), Settings.BLOB_BACKEND).open(context));
             Map<Modality, ChunkIndex> indexes = new EnumMap<>(Modality.class);

@@ -111,10 +111,18 @@ final class JobEngine implements AutoCloseable {
                 && j.attempts() == 0 ? "created" : "progress", j);
     }
 
+    /** Told of each job submitted here, with its tenant (searches' "still being indexed" warning). */
+    private volatile java.util.function.Consumer<io.polyrag.core.model.Tenant> onSubmit = t -> { };
+
+    void onSubmit(java.util.function.Consumer<io.polyrag.core.model.Tenant> listener) {
+        this.onSubmit = listener;
+    }
+
     /** Queues a job of {@code tenant} and returns its id at once. */
     String submit(io.polyrag.core.model.Tenant tenant, String kind, String payload) {
         handler(kind);
         String id = store.submit(tenant.id(), kind, payload);
+        onSubmit.accept(tenant);
         changed(id, "created");
         if (runner != null) {
             runner.poke();

@@ -69,6 +69,7 @@ public final class Polyrag implements AutoCloseable {
         this.backfill = backfill;
         this.engine = new JobEngine(components.catalog, List.of(new UploadJob(components, staging),
                 new SyncJob(components, this::as, key -> this.watcherEnded(key)), backfill), components.metrics);
+        engine.onSubmit(components.indexing::changed);
         this.watcher = new SourceWatcher(components, engine, components.config.get(Settings.SYNC_WATCH));
         List<String> problems = Recovery.run(components, staging, engine);
         this.local = facets(Tenant.LOCAL);

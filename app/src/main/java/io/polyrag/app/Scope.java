@@ -29,7 +29,7 @@ final class Scope {
         Set<String> stored = new LinkedHashSet<>();
         for (String n : names == null ? Set.<String>of() : names) {
             if (n != null && !n.isBlank()) {
-                stored.add(KnowledgeBase.of(t, n).storageName());
+                stored.add(known(catalog, KnowledgeBase.of(t, n)).storageName());
             }
         }
         if (stored.isEmpty()) {
@@ -42,6 +42,19 @@ final class Scope {
 
     /** One knowledge base of the tenant, or all of them when {@code kb} is null. */
     static SearchScope of(Catalog catalog, Tenant t, KnowledgeBase kb) {
-        return kb == null ? of(catalog, t, Set.of()) : bind(t, kb).asScope();
+        return kb == null ? of(catalog, t, Set.of()) : known(catalog, bind(t, kb)).asScope();
+    }
+
+    /**
+     * {@code kb}, when the tenant has it (the default one always counts): a read naming a knowledge base that does
+     * not exist — a misspelling, one deleted — is a 404 naming it, not an empty result that looks like "nothing
+     * matched". Ingest into a new name still creates it; that path does not read through here.
+     */
+    static KnowledgeBase known(Catalog catalog, KnowledgeBase kb) {
+        if (!kb.name().equals(KnowledgeBase.DEFAULT_NAME) && catalog.knowledgeBase(kb.storageName()).isEmpty()) {
+            throw new io.polyrag.core.NotFoundException("no knowledge base '" + kb.name() + "': GET "
+                    + "/v1/knowledge-bases lists yours (an ingest into a new name creates it)");
+        }
+        return kb;
     }
 }

@@ -20,7 +20,14 @@ public final class Search {
 
     /** Searches the knowledge bases the request names (checked), or all of the tenant's when it names none. */
     public SearchResponse run(SearchRequest request) {
-        return Shown.of(tenant, components.searcher.search(scoped(request)));
+        SearchResponse r = Shown.of(tenant, components.searcher.search(scoped(request)));
+        var indexing = components.indexing.warning(tenant);
+        if (indexing.isEmpty()) {
+            return r;
+        }
+        java.util.List<String> warnings = new java.util.ArrayList<>(r.warnings());
+        warnings.add(indexing.get());
+        return new SearchResponse(r.query(), r.tookMs(), r.modalities(), r.degraded(), r.hits(), warnings, r.fusion());
     }
 
     private SearchRequest scoped(SearchRequest request) {

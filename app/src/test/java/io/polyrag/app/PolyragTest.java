@@ -174,6 +174,7 @@ class PolyragTest {
         assertThat(hit.title()).isEqualTo("Quokka");
         assertThat(hit.knowledgeBase()).isEqualTo("animals");
         assertThat(hit.uri()).startsWith("text:");
+        polyrag.knowledgeBases().create("other", null);
         assertThat(polyrag.search().run(new SearchRequest("Rottnest", 3, List.of("other"), Set.of(), null)).hits()).isEmpty();
         assertThatThrownBy(() -> polyrag.ingest().text(new TextIngest(" ", null, null, null, null)))
                 .isInstanceOf(InvalidInputException.class).hasMessageContaining("text is empty");
@@ -290,6 +291,36 @@ class PolyragTest {
                 .hasMessageContaining("POLYRAG_RERANK_PROVIDER=llm needs a language model");
         assertThatThrownBy(() -> Polyrag.open(config(tmp.resolve("llm"), Map.of("rerank.provider", "colbert"))))
                 .hasMessageContaining("available are http, onnx");
+    }
+
+    @Test
+    void a_read_naming_a_knowledge_base_that_does_not_exist_is_a_404_naming_it() {
+        polyrag.ingest().text(new TextIngest("The kakapo is a flightless parrot.", "Kakapo", null, null,
+                KnowledgeBase.of("birds")));
+        assertThat(polyrag.search().run(new SearchRequest("kakapo", 3, List.of("birds"), Set.of(), null)).hits())
+                .isNotEmpty();
+        assertThatThrownBy(() -> polyrag.search().run(new SearchRequest("kakapo", 3, List.of("brids"), Set.of(),
+                null))).isInstanceOf(NotFoundException.class).hasMessageContaining("no knowledge base 'brids'")
+                .hasMessageContaining("GET /v1/knowledge-bases");
+        assertThatThrownBy(() -> polyrag.documents().list(KnowledgeBase.of("brids"), 0, 10))
+                .isInstanceOf(NotFoundException.class);
+        // The default knowledge base always exists, empty or not.
+        assertThat(polyrag.search().run(new SearchRequest("kakapo", 3, List.of("default"), Set.of(), null)).hits())
+                .isEmpty();
+    }
+
+    @Test
+    void a_search_while_documents_wait_to_be_indexed_says_so() throws IOException {
+        polyrag.close();
+        // No worker: the job stays queued, as it would behind a long one.
+        polyrag = Polyrag.open(config(tmp.resolve("queued"), Map.of("ingest.workers", "0")));
+        assertThat(polyrag.search().run(SearchRequest.of("okapi", 3)).warnings()).isEmpty();
+        Path staging = polyrag.uploads().newStagingDir();
+        Files.writeString(staging.resolve("0"), "# Okapi\n\nThe okapi is a giraffid native to the Congo.");
+        polyrag.uploads().submit(KnowledgeBase.of("zoo"), staging, List.of(new StagedFile("okapi.md",
+                staging.resolve("0"))), false);
+        assertThat(polyrag.search().run(SearchRequest.of("okapi", 3)).warnings()).singleElement().asString()
+                .contains("still being indexed").contains("1 ingest job queued or running");
     }
 
     @Test
