@@ -209,7 +209,7 @@ export interface paths {
         get: operations["getKnowledgeBasesName"];
         put?: never;
         post?: never;
-        /** Delete a knowledge base and every document in it */
+        /** Delete a knowledge base and every document in it; ingest jobs writing into it are canceled first */
         delete: operations["deleteKnowledgeBasesName"];
         options?: never;
         /** A knowledge base with its document and chunk counts (headers only) */
@@ -2055,7 +2055,10 @@ export interface operations {
     };
     deleteKnowledgeBasesName: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description also delete the sync sources feeding it (without it, a knowledge base a source feeds is a 409 naming them) */
+                force?: boolean;
+            };
             header?: never;
             path: {
                 /** @description its name */

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { TabProps } from '../App';
-import { api, downloadOriginal, message, ok, type DocumentDetail, type DocumentRow,
+import { api, ApiError, downloadOriginal, message, ok, type DocumentDetail, type DocumentRow,
   type KnowledgeBase } from '../api/client';
 import { Field } from './Field';
 import { formatBytes, plural } from '../format';
@@ -11,6 +11,8 @@ export function KnowledgeBasesTab({ state, dispatch }: TabProps) {
   const [name, setName] = useState('');
   const [description, setDescription] = useState('');
   const [confirming, setConfirming] = useState('');
+  // A knowledge base whose delete was refused because sync sources feed it: offer to delete them too.
+  const [fed, setFed] = useState('');
   const selected = state.kb.selected;
 
   const load = useCallback(() => {
@@ -29,13 +31,17 @@ export function KnowledgeBasesTab({ state, dispatch }: TabProps) {
       setError(message(e));
     }
   };
-  const remove = async (kb: string) => {
+  const remove = async (kb: string, force = false) => {
     try {
-      await ok(api.DELETE('/v1/knowledge-bases/{name}', { params: { path: { name: kb } } }));
+      await ok(api.DELETE('/v1/knowledge-bases/{name}', { params: { path: { name: kb },
+        query: force ? { force: true } : {} } }));
       setConfirming('');
+      setFed('');
+      setError('');
       if (selected === kb) dispatch({ type: 'kb', selected: '' });
       load();
     } catch (e) {
+      setFed(e instanceof ApiError && e.status === 409 && e.detail.includes('force=true') ? kb : '');
       setError(message(e));
     }
   };
@@ -61,7 +67,10 @@ export function KnowledgeBasesTab({ state, dispatch }: TabProps) {
                 {confirming === kb.name ? (
                   <span className="confirm">Delete {kb.name} and its {kb.documents} documents from every store?
                     <button type="button" className="danger" onClick={() => void remove(kb.name ?? '')}>Delete</button>
-                    <button type="button" onClick={() => setConfirming('')}>Keep</button></span>
+                    <button type="button" onClick={() => { setConfirming(''); setFed(''); }}>Keep</button>
+                    {fed === kb.name ? <button type="button" className="danger"
+                      onClick={() => void remove(kb.name ?? '', true)}>Delete with its sync sources</button> : null}
+                  </span>
                 ) : <button type="button" onClick={() => setConfirming(kb.name ?? '')}>Delete…</button>}
               </li>
             ))}

@@ -54,6 +54,16 @@ beforeEach(() => {
       return new Response(`event: answer\ndata: ${JSON.stringify(answer)}\n\n`,
         { headers: { 'Content-Type': 'text/event-stream' } });
     }
+    if (url.pathname === '/v1/knowledge-bases' && request.method === 'GET') {
+      return json({ knowledge_bases: [{ name: 'coast', description: '', created_at: '2026-01-01T00:00:00Z',
+        documents: 3, chunks: 5 }] });
+    }
+    if (url.pathname === '/v1/knowledge-bases/coast' && request.method === 'DELETE') {
+      requests[requests.length - 1].body = url.search;
+      return url.searchParams.get('force') === 'true' ? new Response(null, { status: 204 })
+        : json({ title: 'Conflict', status: 409, detail: "knowledge base 'coast' is fed by sync source shore: delete "
+          + 'it first (DELETE /v1/sync/sources/{id}), or delete with force=true to delete it too' }, 409);
+    }
     if (url.pathname === '/v1/documents/d1/figures/1') {
       return new Response(new Uint8Array([137, 80, 78, 71]), { headers: { 'Content-Type': 'image/png' } });
     }
@@ -127,6 +137,19 @@ describe('the app', () => {
     await user.keyboard('{End}');
     expect(screen.getByRole('tab', { name: 'Graph' }).getAttribute('aria-selected')).toBe('true');
   });
+
+  it('offers to delete a knowledge base with the sync sources that feed it when a plain delete is refused',
+    async () => {
+      const user = userEvent.setup();
+      render(<App />);
+      await user.click(await screen.findByRole('tab', { name: 'Knowledge bases' }));
+      await user.click(await screen.findByRole('button', { name: 'Delete…' }));
+      await user.click(screen.getByRole('button', { name: 'Delete' }));
+      expect((await screen.findByRole('alert')).textContent).toContain('fed by sync source shore');
+      await user.click(screen.getByRole('button', { name: 'Delete with its sync sources' }));
+      await waitFor(() => expect(requests.filter((r) => r.method === 'DELETE').map((r) => r.body))
+        .toEqual(['', '?force=true']));
+    });
 
   it('shows a fresh install the way to its first source', async () => {
     const user = userEvent.setup();

@@ -171,6 +171,42 @@ final class JobEngine implements AutoCloseable {
                 "no job with id '" + Ids.abbreviate(String.valueOf(id), 64) + "'"));
     }
 
+    /**
+     * Cancels {@code tenant}'s queued and running jobs that write into the knowledge base {@code storedName} and waits
+     * up to {@code wait} for the running ones to stop (they stop at their next item).
+     *
+     * @return the ids of those still running when the wait ended (empty: none writes into it any more)
+     */
+    List<String> stopWritersInto(io.polyrag.core.model.Tenant tenant, String storedName, java.time.Duration wait) {
+        List<String> ids = new java.util.ArrayList<>();
+        for (JobStore.Claimed j : store.unfinished()) {
+            JobHandler h = handlers.get(j.info().kind());
+            if (j.info().tenant().equals(tenant.id()) && h != null
+                    && h.knowledgeBase(j.payload()).filter(storedName::equals).isPresent()) {
+                if (store.cancel(j.info().id())) {
+                    changed(j.info().id(), "progress");
+                }
+                ids.add(j.info().id());
+            }
+        }
+        long deadline = System.nanoTime() + wait.toNanos();
+        List<String> running = ids;
+        while (!running.isEmpty()) {
+            running = running.stream().filter(id -> store.job(id).map(j -> !j.status().finished()).orElse(false))
+                    .toList();
+            if (running.isEmpty() || System.nanoTime() > deadline) {
+                break;
+            }
+            try {
+                Thread.sleep(50);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+        }
+        return running;
+    }
+
     /** The staging folder the unfinished job with this payload still needs, whatever its kind. */
     Optional<Path> stagingDir(String kind, String payload) {
         JobHandler h = handlers.get(kind);

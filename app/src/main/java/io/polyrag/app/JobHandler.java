@@ -68,6 +68,11 @@ interface JobHandler {
     }
 
     /** The local staging folder an unfinished job of this kind still needs, so recovery keeps it. */
+    /** The knowledge base (its stored name) a job with this payload writes into, when it writes into one. */
+    default Optional<String> knowledgeBase(String payload) {
+        return Optional.empty();
+    }
+
     default Optional<Path> stagingDir(String payload) {
         return Optional.empty();
     }

@@ -16,12 +16,19 @@ import java.util.List;
 public final class KnowledgeBases {
     private static final int DELETE_PAGE = 500;
 
+    /** How long a delete waits for the ingest jobs writing into the knowledge base to stop. */
+    private static final java.time.Duration WRITERS_STOP = java.time.Duration.ofSeconds(60);
+
     private final Components components;
     private final Tenant tenant;
+    private final JobEngine engine;
+    private final Sources sources;
 
-    KnowledgeBases(Components components, Tenant tenant) {
+    KnowledgeBases(Components components, Tenant tenant, JobEngine engine, Sources sources) {
         this.components = components;
         this.tenant = tenant;
+        this.engine = engine;
+        this.sources = sources;
     }
 
     /** The tenant's knowledge bases, by name, each with its counts. */
@@ -49,11 +56,40 @@ public final class KnowledgeBases {
         return get(kb.name());
     }
 
-    /** Deletes the knowledge base and every document in it, from the catalog and every store; returns how many. */
+    /** {@link #delete(String, boolean)} without force: a knowledge base a sync source feeds is refused. */
     public long delete(String name) {
+        return delete(name, false);
+    }
+
+    /**
+     * Deletes the knowledge base and every document in it, from the catalog and every store; returns how many. Sync
+     * sources feeding it are a conflict naming them, unless {@code force}, which deletes them first (their sync state;
+     * their documents go with the knowledge base). Ingest jobs writing into it are canceled and waited for, so none
+     * recreates it afterwards; only an explicit create or an ingest started after the delete does.
+     */
+    public long delete(String name, boolean force) {
         KnowledgeBase kb = KnowledgeBase.of(tenant, checked(name));
         if (components.catalog.knowledgeBase(kb.storageName()).isEmpty()) {
             throw notFound(kb);
+        }
+        List<String> feeding = components.catalog.sources(tenant.id()).stream()
+                .filter(s -> kb.storageName().equals(s.knowledgeBase()) || kb.name().equals(s.knowledgeBase()))
+                .map(io.polyrag.core.model.Source::id).toList();
+        if (!feeding.isEmpty() && !force) {
+            throw new io.polyrag.core.ConflictException("knowledge base '" + kb.name() + "' is fed by sync source"
+                    + (feeding.size() == 1 ? " " : "s ") + String.join(", ", feeding) + ": delete "
+                    + (feeding.size() == 1 ? "it" : "them") + " first (DELETE /v1/sync/sources/{id}), or delete "
+                    + "with force=true to delete " + (feeding.size() == 1 ? "it" : "them") + " too");
+        }
+        for (String id : feeding) {
+            sources.delete(id, false);
+        }
+        List<String> still = engine.stopWritersInto(tenant, kb.storageName(), WRITERS_STOP);
+        if (!still.isEmpty()) {
+            throw new io.polyrag.core.ConflictException("ingest job" + (still.size() == 1 ? " " : "s ")
+                    + String.join(", ", still) + " writing into '" + kb.name() + "' did not stop within "
+                    + WRITERS_STOP.toSeconds() + " s of being canceled: try the delete again once "
+                    + (still.size() == 1 ? "it has" : "they have") + " ended (GET /v1/jobs)");
         }
         long deleted = 0;
         while (true) {

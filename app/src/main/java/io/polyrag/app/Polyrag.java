@@ -130,9 +130,10 @@ public final class Polyrag implements AutoCloseable {
     }
 
     private TenantFacets facets(Tenant t) {
+        Sources sources = new Sources(components, t, engine, watcher);
         return new TenantFacets(t, new Ingest(components, t), new Uploads(components, staging, engine, t),
                 new Jobs(engine, t), new Search(components, t), new Documents(components, t), new Graph(components, t),
-                new KnowledgeBases(components, t), new Sources(components, t, engine, watcher));
+                new KnowledgeBases(components, t, engine, sources), sources);
     }
 
     /** The data facets acting for {@code tenant}. */

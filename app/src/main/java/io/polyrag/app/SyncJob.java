@@ -297,6 +297,17 @@ final class SyncJob implements JobHandler {
         }
     }
 
+    /** The knowledge base the job's source feeds. */
+    @Override
+    public java.util.Optional<String> knowledgeBase(String payload) {
+        try {
+            Payload p = Sources.JSON.readValue(payload, Payload.class);
+            return components.catalog.source(p.tenant(), p.source()).map(Source::knowledgeBase);
+        } catch (RuntimeException e) {
+            return java.util.Optional.empty();
+        }
+    }
+
     /** A filesystem sync stops between files and resumes cheaply (unchanged files are not read); a crawl does not. */
     @Override
     public boolean resumable(String payload) {

@@ -178,6 +178,15 @@ final class UploadJob implements JobHandler {
     }
 
     @Override
+    public Optional<String> knowledgeBase(String payload) {
+        try {
+            return Optional.ofNullable(JSON.readValue(payload, Payload.class).knowledgeBase());
+        } catch (RuntimeException e) {
+            return Optional.empty();
+        }
+    }
+
+    @Override
     public List<String> stagedBlobs(String payload) {
         try {
             return JSON.readValue(payload, Payload.class).files().stream().map(JobFile::key)

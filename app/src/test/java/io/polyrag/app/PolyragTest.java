@@ -324,6 +324,68 @@ class PolyragTest {
     }
 
     @Test
+    void deleting_a_knowledge_base_a_source_feeds_is_refused_unless_forced_and_then_the_source_goes_too()
+            throws IOException {
+        Path root = Files.createDirectories(tmp.resolve("fed"));
+        Files.writeString(root.resolve("tides.md"), "# Tides\n\nSpring tides follow the full moon.");
+        polyrag.close();
+        polyrag = Polyrag.open(config(tmp.resolve("fed-data"), Map.of("sync.allowed.roots", root.toString(),
+                "sync.watch", "false")));
+        String job = polyrag.sources().register(new io.polyrag.app.api.SourceRegistration("shore", "filesystem",
+                Map.of("root", root.toString()), "coast", 3600, true)).jobId();
+        await().atMost(Duration.ofSeconds(60)).until(() -> polyrag.jobs().get(job).status().finished());
+        assertThatThrownBy(() -> polyrag.knowledgeBases().delete("coast"))
+                .isInstanceOf(io.polyrag.core.ConflictException.class).hasMessageContaining("sync source shore")
+                .hasMessageContaining("force=true");
+        assertThat(polyrag.knowledgeBases().get("coast").documents()).isEqualTo(1);
+        assertThat(polyrag.knowledgeBases().delete("coast", true)).isEqualTo(1);
+        assertThat(polyrag.sources().list()).isEmpty();
+        assertThat(polyrag.knowledgeBases().list()).extracting(io.polyrag.core.model.KnowledgeBaseInfo::name)
+                .doesNotContain("coast");
+    }
+
+    @Test
+    void deleting_a_knowledge_base_cancels_the_ingest_that_would_write_into_it() throws IOException {
+        polyrag.close();
+        // No worker: the upload waits in the queue, as behind a long job; a worker started after the delete must not
+        // bring the knowledge base back.
+        polyrag = Polyrag.open(config(tmp.resolve("kb-delete"), Map.of("ingest.workers", "0")));
+        polyrag.knowledgeBases().create("zoo", null);
+        Path staging = polyrag.uploads().newStagingDir();
+        Files.writeString(staging.resolve("0"), "# Okapi\n\nThe okapi is a giraffid native to the Congo.");
+        String id = polyrag.uploads().submit(KnowledgeBase.of("zoo"), staging, List.of(new StagedFile("okapi.md",
+                staging.resolve("0"))), false);
+        polyrag.knowledgeBases().delete("zoo");
+        assertThat(polyrag.jobs().get(id).status()).isEqualTo(JobStatus.CANCELED);
+        polyrag.close();
+        polyrag = Polyrag.open(config(tmp.resolve("kb-delete"), Map.of()));
+        assertThat(polyrag.knowledgeBases().list()).extracting(io.polyrag.core.model.KnowledgeBaseInfo::name)
+                .doesNotContain("zoo");
+        assertThat(polyrag.jobs().get(id).status()).isEqualTo(JobStatus.CANCELED);
+    }
+
+    @Test
+    void deleting_a_knowledge_base_while_an_ingest_writes_into_it_stops_the_ingest_and_stays_deleted()
+            throws Exception {
+        Path staging = polyrag.uploads().newStagingDir();
+        List<StagedFile> files = new java.util.ArrayList<>();
+        for (int i = 0; i < 300; i++) {
+            Path f = staging.resolve(Integer.toString(i));
+            Files.writeString(f, "# Note " + i + "\n\nThe harbour log entry number " + i + " records a calm sea.");
+            files.add(new StagedFile("note-" + i + ".md", f));
+        }
+        String id = polyrag.uploads().submit(KnowledgeBase.of("bulk"), staging, files, false);
+        await().atMost(Duration.ofSeconds(60)).until(() -> polyrag.jobs().get(id).progress().processed() > 0);
+        assertThat(polyrag.jobs().get(id).status()).isEqualTo(JobStatus.RUNNING);
+        polyrag.knowledgeBases().delete("bulk");
+        assertThat(polyrag.jobs().get(id).status()).isEqualTo(JobStatus.CANCELED);
+        Thread.sleep(1000);
+        assertThat(polyrag.knowledgeBases().list()).extracting(io.polyrag.core.model.KnowledgeBaseInfo::name)
+                .as("nothing written after the delete brings it back").doesNotContain("bulk");
+        assertThat(polyrag.documents().list(KnowledgeBase.of("default"), 0, 10)).isEmpty();
+    }
+
+    @Test
     void with_the_graph_arms_off_the_graph_api_says_how_to_turn_them_on() {
         assertThat(polyrag.admin().status().modalities()).as("off by default").containsExactly(Modality.VECTOR,
                 Modality.FULLTEXT);

@@ -37,9 +37,11 @@ final class KnowledgeBaseRoutes {
                 "A knowledge base with its document and chunk counts").path("name", "its name")
                 .response(200, "the knowledge base", IngestWire.KnowledgeBase.class);
         api.delete("/v1/knowledge-bases/{name}", ctx -> {
-            tenant(ctx).knowledgeBases().delete(ctx.pathParam("name"));
+            tenant(ctx).knowledgeBases().delete(ctx.pathParam("name"), Http.booleanParam(ctx, "force"));
             ctx.status(HttpStatus.NO_CONTENT);
-        }).summary("knowledge bases", "Delete a knowledge base and every document in it").path("name", "its name")
+        }).summary("knowledge bases", "Delete a knowledge base and every document in it; ingest jobs writing into it "
+                + "are canceled first").path("name", "its name").query("force", "boolean", "also delete the sync "
+                        + "sources feeding it (without it, a knowledge base a source feeds is a 409 naming them)")
                 .response(204, "deleted", null);
     }
 
