@@ -9,8 +9,9 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Whether a tenant has documents still on their way into the stores, for searches to say so: a search during the
- * first ingest answers with few or no hits, and without a word that looks like "nothing matched". When nothing is
- * being indexed the job store is read at most once a second per tenant, so a search pays a map lookup.
+ * first ingest answers with few or no hits, and without a word that looks like "nothing matched". The job store is
+ * read at most once a second per tenant when nothing is being indexed (four times while something is), and again
+ * after a submit, so a search pays a map lookup.
  */
 final class Indexing {
     private static final long FRESH_NANOS = 1_000_000_000L;
@@ -31,8 +32,9 @@ final class Indexing {
     Optional<String> warning(Tenant tenant) {
         long now = System.nanoTime();
         Seen s = seen.get(tenant.id());
-        // Quiet is remembered for a second; while jobs run every search looks again, so the warning ends with them.
-        if (s == null || s.warning() != null || now - s.atNanos() > FRESH_NANOS) {
+        // Quiet is remembered for a second, a warning a quarter of one (so it ends soon after the jobs): under load
+        // during an ingest, searches do not each read the job store.
+        if (s == null || now - s.atNanos() > (s.warning() == null ? FRESH_NANOS : FRESH_NANOS / 4)) {
             s = new Seen(now, read(tenant));
             seen.put(tenant.id(), s);
         }

@@ -6,6 +6,7 @@ import io.polyrag.core.model.Tenant;
 import io.polyrag.core.port.Catalog;
 import java.util.Collection;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Set;
 
 /**
@@ -27,13 +28,15 @@ final class Scope {
                     + io.polyrag.app.api.Limits.MAX_KNOWLEDGE_BASES + " per search (name none to search all of yours)");
         }
         Set<String> stored = new LinkedHashSet<>();
+        List<String> existing = null;
         for (String n : names == null ? Set.<String>of() : names) {
             if (n != null && !n.isBlank()) {
-                stored.add(known(catalog, KnowledgeBase.of(t, n)).storageName());
+                existing = existing == null ? catalog.knowledgeBases(t.id()) : existing;
+                stored.add(known(existing, KnowledgeBase.of(t, n)).storageName());
             }
         }
         if (stored.isEmpty()) {
-            stored.addAll(catalog.knowledgeBases(t.id()));
+            stored.addAll(existing == null ? catalog.knowledgeBases(t.id()) : existing);
             // Always at least the default one, so the set is never empty (which would mean every knowledge base).
             stored.add(KnowledgeBase.of(t, null).storageName());
         }
@@ -42,16 +45,19 @@ final class Scope {
 
     /** One knowledge base of the tenant, or all of them when {@code kb} is null. */
     static SearchScope of(Catalog catalog, Tenant t, KnowledgeBase kb) {
-        return kb == null ? of(catalog, t, Set.of()) : known(catalog, bind(t, kb)).asScope();
+        return kb == null ? of(catalog, t, Set.of()) : known(catalog.knowledgeBases(t.id()), bind(t, kb)).asScope();
     }
 
     /**
      * {@code kb}, when the tenant has it (the default one always counts): a read naming a knowledge base that does
      * not exist — a misspelling, one deleted — is a 404 naming it, not an empty result that looks like "nothing
-     * matched". Ingest into a new name still creates it; that path does not read through here.
+     * matched". Ingest into a new name still creates it; that path does not read through here. Checked against the
+     * tenant's list of names (an indexed read), not a knowledge base's counts, which a search must not pay for.
+     *
+     * @param existing the stored names of the tenant's knowledge bases
      */
-    static KnowledgeBase known(Catalog catalog, KnowledgeBase kb) {
-        if (!kb.name().equals(KnowledgeBase.DEFAULT_NAME) && catalog.knowledgeBase(kb.storageName()).isEmpty()) {
+    static KnowledgeBase known(List<String> existing, KnowledgeBase kb) {
+        if (!kb.name().equals(KnowledgeBase.DEFAULT_NAME) && !existing.contains(kb.storageName())) {
             throw new io.polyrag.core.NotFoundException("no knowledge base '" + kb.name() + "': GET "
                     + "/v1/knowledge-bases lists yours (an ingest into a new name creates it)");
         }

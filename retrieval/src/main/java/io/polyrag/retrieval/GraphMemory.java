@@ -312,18 +312,11 @@ public final class GraphMemory implements EntityGraphRetriever.Reads {
                     if (!scope.admits(e.chunk.kb) || !seen.add(e)) {
                         continue;
                     }
-                    GraphEdge g = new GraphEdge(e.subject.id, e.predicate, e.object.id, e.chunk.id, e.doc, e.version);
-                    if (first.size() < limit) {
-                        first.add(g);
-                    } else if (EDGE_ORDER.compare(g, first.peek()) < 0) {
-                        first.poll();
-                        first.add(g);
-                    }
+                    offer(first, new GraphEdge(e.subject.id, e.predicate, e.object.id, e.chunk.id, e.doc, e.version),
+                            limit, EDGE_ORDER);
                 }
             }
-            List<GraphEdge> out = new ArrayList<>(first);
-            out.sort(EDGE_ORDER);
-            return out;
+            return sorted(first, EDGE_ORDER);
         } finally {
             lock.readLock().unlock();
         }
@@ -346,21 +339,29 @@ public final class GraphMemory implements EntityGraphRetriever.Reads {
                     if (!scope.admits(c.kb)) {
                         continue;
                     }
-                    Mention m = new Mention(n.id, c.id, c.doc, c.version);
-                    if (first.size() < limit) {
-                        first.add(m);
-                    } else if (MENTION_ORDER.compare(m, first.peek()) < 0) {
-                        first.poll();
-                        first.add(m);
-                    }
+                    offer(first, new Mention(n.id, c.id, c.doc, c.version), limit, MENTION_ORDER);
                 }
             }
-            List<Mention> out = new ArrayList<>(first);
-            out.sort(MENTION_ORDER);
-            return out;
+            return sorted(first, MENTION_ORDER);
         } finally {
             lock.readLock().unlock();
         }
+    }
+
+    /** Keeps {@code x} in {@code first}, a heap of the {@code limit} first by {@code order} (its worst on top). */
+    private static <T> void offer(PriorityQueue<T> first, T x, int limit, Comparator<T> order) {
+        if (first.size() < limit) {
+            first.add(x);
+        } else if (order.compare(x, first.peek()) < 0) {
+            first.poll();
+            first.add(x);
+        }
+    }
+
+    private static <T> List<T> sorted(PriorityQueue<T> first, Comparator<T> order) {
+        List<T> out = new ArrayList<>(first);
+        out.sort(order);
+        return out;
     }
 
     /** Entities, relations and mentions held, for tests and logs. */

@@ -532,15 +532,7 @@ final class KuzuGraphStore implements GraphStore {
         try (QueryResult r = check(c.query(cypher), cypher)) {
             long columns = r.getNumColumns();
             while (r.hasNext()) {
-                try (FlatTuple t = r.getNext()) {
-                    List<Object> row = new ArrayList<>((int) columns);
-                    for (int i = 0; i < columns; i++) {
-                        try (Value v = t.getValue(i)) {
-                            row.add(v.isNull() ? null : v.getValue());
-                        }
-                    }
-                    each.accept(row);
-                }
+                each.accept(row(r, columns));
             }
         }
     }
@@ -600,20 +592,25 @@ final class KuzuGraphStore implements GraphStore {
         return ps;
     }
 
+    /** The result's next row as plain Java values, every native value released. */
+    private static List<Object> row(QueryResult r, long columns) {
+        try (FlatTuple t = r.getNext()) {
+            List<Object> row = new ArrayList<>((int) columns);
+            for (int i = 0; i < columns; i++) {
+                try (Value v = t.getValue(i)) {
+                    row.add(v.isNull() ? null : v.getValue());
+                }
+            }
+            return row;
+        }
+    }
+
     /** Up to {@code limit} rows of a result as plain Java values, every native value released. */
     private static List<List<Object>> rows(QueryResult r, int limit) {
         List<List<Object>> rows = new ArrayList<>();
         long columns = r.getNumColumns();
         while (r.hasNext() && rows.size() < limit) {
-            try (FlatTuple t = r.getNext()) {
-                List<Object> row = new ArrayList<>((int) columns);
-                for (int i = 0; i < columns; i++) {
-                    try (Value v = t.getValue(i)) {
-                        row.add(v.isNull() ? null : v.getValue());
-                    }
-                }
-                rows.add(row);
-            }
+            rows.add(row(r, columns));
         }
         return rows;
     }
