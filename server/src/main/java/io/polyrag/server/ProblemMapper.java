@@ -117,6 +117,15 @@ final class ProblemMapper {
         return false;
     }
 
+    /**
+     * The parser stopped part way through the request's body, so Jetty closes the connection after this answer: say
+     * so in it, or a client that keeps connections alive sends its next request on one about to close and reads
+     * nothing back.
+     */
+    private static void unread(Context ctx) {
+        ctx.header("Connection", "close");
+    }
+
     /** Jetty's limits on a multipart request's shape, in the words of the limit and its fix; null for others. */
     static String multipartShape(Throwable e) {
         for (Throwable t = e; t != null; t = t.getCause()) {
@@ -137,10 +146,12 @@ final class ProblemMapper {
     static void internal(Exception e, Context ctx, String tooLarge) {
         String shape = multipartShape(e);
         if (shape != null) {
+            unread(ctx);
             problem(ctx, 400, shape);
             return;
         }
         if (multipartTooLarge(e)) {
+            unread(ctx);
             problem(ctx, 413, tooLarge);
             return;
         }

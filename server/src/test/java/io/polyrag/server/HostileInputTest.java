@@ -122,5 +122,10 @@ class HostileInputTest {
         assertThat(r.statusCode()).as(what + ": " + r.body()).isEqualTo(400);
         assertThat(r.headers().firstValue("Content-Type").orElseThrow()).startsWith("application/problem+json");
         assertThat(Json.MAPPER.readTree(r.body()).get("detail").asString()).as(what).contains(says);
+        if (nameLength > 0 || files > io.polyrag.app.api.Limits.MAX_FORM_PARTS) {
+            // Jetty's parser stopped part way and the connection closes after the answer: the answer says so, or this
+            // client would send the next case on a connection about to close and read nothing back.
+            assertThat(r.headers().firstValue("Connection")).as(what).hasValue("close");
+        }
     }
 }
