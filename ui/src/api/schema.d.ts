@@ -750,6 +750,7 @@ export interface components {
         };
         AdminWireKeyList: {
             keys: components["schemas"]["AdminWireKey"][] | null;
+            local_owner: string | null;
         };
         AdminWireNeighbour: {
             predicate: string | null;
@@ -769,6 +770,8 @@ export interface components {
             name: string | null;
             /** Format: date-time */
             created_at: string | null;
+            local_owner: boolean;
+            warnings: string[] | null;
         };
         AdminWireReady: {
             status: string | null;
@@ -1075,6 +1078,7 @@ export interface components {
         KeyRoutesNewKey: {
             tenant: string | null;
             name?: string | null;
+            adopt_local?: boolean | null;
         };
         KnowledgeBaseRoutesNewKnowledgeBase: {
             name: string | null;

@@ -1,5 +1,6 @@
 package io.polyrag.app;
 
+import io.polyrag.core.ConflictException;
 import io.polyrag.core.InvalidInputException;
 import io.polyrag.core.NotFoundException;
 import io.polyrag.core.model.ApiKey;
@@ -26,9 +27,18 @@ public final class Keys {
     private static final SecureRandom RANDOM = new SecureRandom();
 
     private final KeyStore store;
+    private final java.util.function.Supplier<LocalData> localData;
+    private final java.util.function.Predicate<String> hasOwnData;
 
-    Keys(KeyStore store) {
+    /**
+     * @param localData what local mode holds now
+     * @param hasOwnData whether a tenant has knowledge bases or sources of its own (in its namespace)
+     */
+    Keys(KeyStore store, java.util.function.Supplier<LocalData> localData,
+            java.util.function.Predicate<String> hasOwnData) {
         this.store = store;
+        this.localData = localData;
+        this.hasOwnData = hasOwnData;
     }
 
     /**
@@ -36,22 +46,80 @@ public final class Keys {
      *
      * @param key the key itself: show it once, it cannot be read back
      * @param info what is stored about it
+     * @param localOwner whether its tenant holds local mode's data (adopted now or before)
+     * @param warnings what the key's owner should know: local mode's data that no key reads
      */
-    public record Created(String key, ApiKey info) {
+    public record Created(String key, ApiKey info, boolean localOwner, List<String> warnings) {
+    }
+
+    /** What local mode (the data indexed with no key, by the command line, by {@code serve --watch}) holds. */
+    public record LocalData(int knowledgeBases, long documents, int sources) {
+        public boolean empty() {
+            return documents == 0 && sources == 0;
+        }
+
+        @Override
+        public String toString() {
+            return documents + (documents == 1 ? " document" : " documents") + " in " + knowledgeBases
+                    + (knowledgeBases == 1 ? " knowledge base" : " knowledge bases") + (sources == 0 ? "" : ", "
+                    + sources + (sources == 1 ? " sync source" : " sync sources"));
+        }
     }
 
     public Created create(String tenant, String name) {
+        return create(tenant, name, false);
+    }
+
+    /**
+     * A new key for {@code tenant}; with {@code adoptLocal}, the tenant takes over local mode's data: its keys act as
+     * the local tenant (its knowledge bases, documents, jobs, sources and graph), and what the command line and
+     * {@code serve --watch} index later is the tenant's too. One tenant at most, and only one with no data of its own
+     * (that would be hidden): either is a conflict.
+     */
+    public Created create(String tenant, String name, boolean adoptLocal) {
         Tenant t = Tenant.of(tenant);
         if (name != null && (name.length() > 200 || name.chars().anyMatch(Character::isISOControl))) {
             throw new InvalidInputException("key name must be at most 200 characters with no control characters");
         }
+        Optional<String> owner = store.localOwner();
+        if (adoptLocal) {
+            if (owner.isPresent() && !owner.get().equals(t.id())) {
+                throw new ConflictException("local mode's data belongs to tenant '" + owner.get() + "' already: "
+                        + "create this key without adopting it, or a key for '" + owner.get() + "'");
+            }
+            if (owner.isEmpty() && hasOwnData.test(t.id())) {
+                throw new ConflictException("tenant '" + t.id() + "' has knowledge bases or sources of its own, which "
+                        + "adopting local mode's data would hide: adopt it with a new tenant");
+            }
+            if (!store.adoptLocal(t.id())) {
+                throw new ConflictException("another tenant adopted local mode's data meanwhile: 'polyrag keys list' "
+                        + "names it");
+            }
+        }
+        boolean owns = adoptLocal || owner.filter(t.id()::equals).isPresent();
+        LocalData local = localData.get();
+        List<String> warnings = owns || owner.isPresent() || local.empty() ? List.of() : List.of("local mode's data ("
+                + local + ") is read by no key: this key's tenant does not see it. To make it a tenant's, create "
+                + "that tenant's key with --adopt-local (POST /v1/admin/keys: \"adopt_local\": true); see "
+                + "docs/tenancy.md");
         byte[] id = new byte[8];
         byte[] secret = new byte[32];
         RANDOM.nextBytes(id);
         RANDOM.nextBytes(secret);
         String keyId = java.util.HexFormat.of().formatHex(id);
         String key = PREFIX + keyId + Base64.getUrlEncoder().withoutPadding().encodeToString(secret);
-        return new Created(key, store.createKey(keyId, t.id(), name == null ? "" : name.strip(), hash(key)));
+        return new Created(key, store.createKey(keyId, t.id(), name == null ? "" : name.strip(), hash(key)), owns,
+                warnings);
+    }
+
+    /** The tenant that took over local mode's data, if one has. */
+    public Optional<String> localOwner() {
+        return store.localOwner();
+    }
+
+    /** What local mode holds now. */
+    public LocalData localData() {
+        return localData.get();
     }
 
     public List<ApiKey> list() {
@@ -80,7 +148,8 @@ public final class Keys {
         }
         byte[] presented = hash(key).getBytes(StandardCharsets.US_ASCII);
         return store.activeKey(id).filter(k -> MessageDigest.isEqual(presented,
-                k.keyHash().getBytes(StandardCharsets.US_ASCII))).map(k -> Tenant.of(k.key().tenant()));
+                k.keyHash().getBytes(StandardCharsets.US_ASCII))).map(k -> k.adoptsLocal()
+                        ? Tenant.adopting(k.key().tenant()) : Tenant.of(k.key().tenant()));
     }
 
     static String hash(String key) {

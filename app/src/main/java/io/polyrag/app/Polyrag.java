@@ -76,7 +76,8 @@ public final class Polyrag implements AutoCloseable {
         sweepUploads(components, engine);
         backfill.evaluate();
         this.admin = new Admin(components, problems, engine, backfill);
-        this.keys = new Keys(components.catalog);
+        this.keys = new Keys(components.catalog, this::localData, t -> !components.catalog.knowledgeBases(t).isEmpty()
+                || !components.catalog.sources(t).isEmpty());
         engine.start(components.config);
         boolean workers = components.config.get(Settings.WORKER_ENABLED);
         if (workers) {
@@ -134,6 +135,13 @@ public final class Polyrag implements AutoCloseable {
         return new TenantFacets(t, new Ingest(components, t), new Uploads(components, staging, engine, t),
                 new Jobs(engine, t), new Search(components, t), new Documents(components, t), new Graph(components, t),
                 new KnowledgeBases(components, t, engine, sources), sources);
+    }
+
+    private Keys.LocalData localData() {
+        List<io.polyrag.core.model.KnowledgeBaseInfo> kbs = local.knowledgeBases().list().stream()
+                .filter(k -> k.documents() > 0).toList();
+        return new Keys.LocalData(kbs.size(), kbs.stream().mapToLong(io.polyrag.core.model.KnowledgeBaseInfo::documents)
+                .sum(), local.sources().list().size());
     }
 
     /** The data facets acting for {@code tenant}. */

@@ -53,19 +53,32 @@ final class KeysCommand implements Callable<Integer> {
         @Option(names = "--name", paramLabel = "NAME", description = "What the key is for (shown by 'keys list').")
         String name;
 
-        @Option(names = "--json", description = "Print one JSON object: key, id, tenant, name, created_at.")
+        @Option(names = "--adopt-local", description = {"Make local mode's data TENANT's: what was indexed with no "
+            + "key (knowledge bases, documents, jobs, sources, graph), and what the command line and 'serve --watch' "
+            + "index later. One tenant at most, with no data of its own."})
+        boolean adoptLocal;
+
+        @Option(names = "--json", description = "Print one JSON object: key, id, tenant, name, created_at, "
+            + "local_owner, warnings.")
         boolean json;
 
         @Override
         public Integer call() {
             PrintWriter out = spec.commandLine().getOut();
+            PrintWriter err = spec.commandLine().getErr();
             try (Polyrag polyrag = keys.parent.open(Map.of())) {
-                Keys.Created k = polyrag.keys().create(tenant, name);
+                Keys.Created k = polyrag.keys().create(tenant, name, adoptLocal);
                 if (json) {
                     out.println(Json.MAPPER.writeValueAsString(AdminWire.created(k)));
                 } else {
-                    spec.commandLine().getErr().println("created key " + k.info().id() + " for tenant "
-                            + k.info().tenant() + "; it is shown once, here:");
+                    if (k.localOwner()) {
+                        err.println("tenant " + k.info().tenant() + " holds local mode's data ("
+                                + polyrag.keys().localData() + "): its keys read and write it, and so do the command "
+                                + "line and 'serve --watch'");
+                    }
+                    k.warnings().forEach(w -> err.println("warning: " + w));
+                    err.println("created key " + k.info().id() + " for tenant " + k.info().tenant()
+                            + "; it is shown once, here:");
                     out.println(k.key());
                 }
                 return Main.OK;
@@ -90,8 +103,9 @@ final class KeysCommand implements Callable<Integer> {
             PrintWriter out = spec.commandLine().getOut();
             try (Polyrag polyrag = keys.parent.open(Map.of())) {
                 java.util.List<ApiKey> all = polyrag.keys().list();
+                java.util.Optional<String> owner = polyrag.keys().localOwner();
                 if (json) {
-                    out.println(Json.MAPPER.writeValueAsString(AdminWire.keys(all)));
+                    out.println(Json.MAPPER.writeValueAsString(AdminWire.keys(all, owner)));
                 } else if (all.isEmpty()) {
                     out.println("no keys: the server runs in local mode (loopback only)");
                 } else {
@@ -99,6 +113,9 @@ final class KeysCommand implements Callable<Integer> {
                         out.printf("%s  %-20s %-8s %s%s%n", k.id(), k.tenant(), k.active() ? "active" : "revoked",
                                 k.createdAt(), k.name().isEmpty() ? "" : "  " + k.name());
                     }
+                    out.println(owner.map(o -> "local mode's data belongs to tenant " + o).orElse("local mode's data "
+                            + "(" + polyrag.keys().localData() + ") belongs to no tenant: 'keys create TENANT "
+                            + "--adopt-local' gives it to one"));
                 }
                 return Main.OK;
             }

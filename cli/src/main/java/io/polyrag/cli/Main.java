@@ -36,6 +36,7 @@ public final class Main {
                 case ConfigException c -> USAGE;
                 case InvalidInputException i -> USAGE;
                 case io.polyrag.core.NotFoundException n -> USAGE;
+                case io.polyrag.core.ConflictException c -> USAGE;
                 case UnavailableException u -> UNAVAILABLE;
                 case PolyragException p -> INTERNAL;
                 default -> {

@@ -122,8 +122,25 @@ final class ServeCommand implements Callable<Integer> {
         for (Path dir : watch) {
             watch(polyrag, dir.toAbsolutePath().normalize(), out);
         }
+        if (!watch.isEmpty() || !paths.isEmpty()) {
+            out.println("  indexed as " + whose(polyrag));
+            out.flush();
+        }
         stopped.await();
         return Main.OK;
+    }
+
+    /**
+     * Whose data the command line's paths and watched folders become: local mode's, which with API keys is the tenant
+     * that adopted it, or no key's.
+     */
+    static String whose(Polyrag polyrag) {
+        if (!polyrag.keys().required()) {
+            return "local mode's data (no API keys)";
+        }
+        return polyrag.keys().localOwner().map(o -> "tenant " + o + "'s data (it adopted local mode's)")
+                .orElse("local mode's data, which no API key reads: 'polyrag keys create TENANT --adopt-local' "
+                        + "gives it to a tenant");
     }
 
     /** Registers DIR as a source unless one reads it already (then syncs it now), and says so. */

@@ -152,17 +152,29 @@ class CliTest {
         assertThat(created.code()).as(created.err()).isZero();
         String key = created.out().strip().lines().reduce((x, y) -> y).orElseThrow();
         assertThat(key).startsWith("prk_").hasSize(63);
+        assertThat(created.err()).as("the first key names what it leaves behind")
+                .contains("warning: local mode's data (3 documents in").contains("--adopt-local");
+        assertThat(run("keys", "list").out()).contains("belongs to no tenant");
+        Run adopted = run("keys", "create", "acme", "--adopt-local");
+        assertThat(adopted.code()).as(adopted.err()).isZero();
+        assertThat(adopted.err()).contains("tenant acme holds local mode's data (3 documents in")
+                .doesNotContain("warning");
+        Run refused = run("keys", "create", "globex", "--adopt-local");
+        assertThat(refused.code()).isEqualTo(2);
+        assertThat(refused.err()).contains("belongs to tenant 'acme'");
         Run json = run("keys", "create", "acme", "--json");
         assertThat(json.out()).contains("\"tenant\":\"acme\"").contains("\"key\":\"prk_");
         String id = json.out().replaceAll("(?s).*\"id\":\"([0-9a-f]{16})\".*", "$1").strip();
+        assertThat(json.out()).contains("\"local_owner\":true").contains("\"warnings\":[]");
         Run list = run("keys", "list");
-        assertThat(list.out()).contains("acme").contains("active").contains(id).doesNotContain(key);
+        assertThat(list.out()).contains("acme").contains("active").contains(id).doesNotContain(key)
+                .contains("local mode's data belongs to tenant acme");
         assertThat(run("keys", "create", "../x").code()).isEqualTo(2);
         assertThat(run("keys").code()).as("no subcommand is a usage error").isEqualTo(2);
         assertThat(run("keys", "revoke", "nope").code()).isEqualTo(2);
         assertThat(run("keys", "revoke", id).code()).isZero();
-        String first = list.out().lines().filter(l -> l.contains("ci")).findFirst().orElseThrow().split(" ")[0];
-        assertThat(run("keys", "revoke", first).code()).isZero();
+        list.out().lines().filter(l -> l.contains("active") && !l.contains(id)).map(l -> l.split(" ")[0])
+                .forEach(k -> assertThat(run("keys", "revoke", k).code()).isZero());
         assertThat(run("keys", "list").out()).doesNotContain("active");
     }
 

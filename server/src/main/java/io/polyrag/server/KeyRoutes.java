@@ -19,8 +19,13 @@ final class KeyRoutes {
     private final Polyrag polyrag;
     private final Auth auth;
 
-    /** {@code POST /v1/admin/keys}: the tenant the key acts for, and a name for it. */
-    record NewKey(String tenant, String name) {
+    /**
+     * {@code POST /v1/admin/keys}: the tenant the key acts for, and a name for it.
+     *
+     * @param adoptLocal make local mode's data (indexed with no key) the tenant's: one tenant, with no data of its own
+     */
+    record NewKey(String tenant, String name,
+            @com.fasterxml.jackson.annotation.JsonProperty("adopt_local") Boolean adoptLocal) {
     }
 
     KeyRoutes(Polyrag polyrag, Auth auth) {
@@ -29,7 +34,8 @@ final class KeyRoutes {
     }
 
     void register(Api api) {
-        api.get("/v1/admin/keys", ctx -> ctx.json(AdminWire.keys(polyrag.keys().list()))).summary("admin",
+        api.get("/v1/admin/keys", ctx -> ctx.json(AdminWire.keys(polyrag.keys().list(),
+                polyrag.keys().localOwner()))).summary("admin",
                 "List API keys, never the keys themselves (operator)").response(200, "the keys", AdminWire.KeyList.class);
         api.post("/v1/admin/keys", this::create).summary("admin", "Create an API key for a tenant; it is shown once "
                 + "(operator)").body(api.schemas(), NewKey.class, "tenant")
@@ -47,7 +53,7 @@ final class KeyRoutes {
         if (b.tenant() == null || b.tenant().isBlank()) {
             throw new InvalidInputException("field 'tenant' is missing: send {\"tenant\": \"acme\", \"name\": \"ci\"}");
         }
-        Keys.Created k = polyrag.keys().create(b.tenant(), b.name());
+        Keys.Created k = polyrag.keys().create(b.tenant(), b.name(), Boolean.TRUE.equals(b.adoptLocal()));
         auth.refresh();
         ctx.status(HttpStatus.CREATED).json(AdminWire.created(k));
     }

@@ -168,8 +168,8 @@ final class ProblemMapper {
         String id = UUID.randomUUID().toString();
         io.polyrag.core.model.Tenant tenant = ctx.attribute(Auth.TENANT);
         LOG.log(System.Logger.Level.ERROR, "internal error " + id + " on " + ctx.method() + " " + ctx.path()
-                + " (request " + ctx.attribute(RestServer.REQUEST_ID) + ", tenant " + (tenant == null || tenant.isLocal()
-                        ? "-" : tenant.id()) + ")", e);
+                + " (request " + ctx.attribute(RestServer.REQUEST_ID) + ", tenant " + (tenant == null || tenant.name().isEmpty()
+                        ? "-" : tenant.name()) + ")", e);
         problem(ctx, 500, "internal error; the server log has the details under error id " + id);
     }
 }

@@ -131,10 +131,10 @@ public final class RestServer implements io.polyrag.app.HttpFrontDoor {
         org.slf4j.MDC.put("tenant", tenantOf(ctx));
     }
 
-    /** The tenant a request acted for, for the access log: its id, {@code -} in local mode or before auth. */
+    /** The tenant a request acted for, for the access log: its name, {@code -} in local mode or before auth. */
     private static String tenantOf(Context ctx) {
         io.polyrag.core.model.Tenant t = ctx.attribute(Auth.TENANT);
-        return t == null || t.isLocal() ? "-" : t.id();
+        return t == null || t.name().isEmpty() ? "-" : t.name();
     }
 
     /** The route pattern that answered ({@code /v1/jobs/{id}}), or the path when none did (a 404). */

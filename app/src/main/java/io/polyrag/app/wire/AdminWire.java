@@ -97,8 +97,13 @@ public final class AdminWire {
                 counts ? "local" : "keys");
     }
 
-    /** {@code GET /v1/admin/keys}. */
-    public record KeyList(List<Key> keys) {
+    /**
+     * {@code GET /v1/admin/keys}.
+     *
+     * @param localOwner the tenant that took over local mode's data ({@code keys create --adopt-local}), or null
+     */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    public record KeyList(List<Key> keys, String localOwner) {
     }
 
     /** An API key as stored: never the key itself. */
@@ -107,18 +112,25 @@ public final class AdminWire {
             java.time.Instant revokedAt) {
     }
 
-    /** A new key: {@code key} is shown this once. */
+    /**
+     * A new key: {@code key} is shown this once.
+     *
+     * @param localOwner whether the key's tenant holds local mode's data (adopted now or before)
+     * @param warnings local mode's data that no key reads, and how to give it to a tenant
+     */
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-    public record NewKey(String key, String id, String tenant, String name, java.time.Instant createdAt) {
+    public record NewKey(String key, String id, String tenant, String name, java.time.Instant createdAt,
+            boolean localOwner, List<String> warnings) {
     }
 
-    public static KeyList keys(List<io.polyrag.core.model.ApiKey> keys) {
+    public static KeyList keys(List<io.polyrag.core.model.ApiKey> keys, java.util.Optional<String> localOwner) {
         return new KeyList(keys.stream().map(k -> new Key(k.id(), k.tenant(), k.name(), k.active(), k.createdAt(),
-                k.revokedAt())).toList());
+                k.revokedAt())).toList(), localOwner.orElse(null));
     }
 
     public static NewKey created(io.polyrag.app.Keys.Created k) {
-        return new NewKey(k.key(), k.info().id(), k.info().tenant(), k.info().name(), k.info().createdAt());
+        return new NewKey(k.key(), k.info().id(), k.info().tenant(), k.info().name(), k.info().createdAt(),
+                k.localOwner(), k.warnings());
     }
 
     /** {@code POST /v1/admin/reindex}: the back-fill job, queued; poll {@code location}. */

@@ -8,17 +8,23 @@ import java.util.regex.Pattern;
  * server runs in local mode, as {@link #LOCAL}. A tenant's knowledge bases, documents, entities and jobs are stored
  * under its namespace ({@code <id>/}), which no name a client gives can reach: knowledge-base names cannot contain
  * {@code /}.
+ *
+ * <p>One tenant may take over local mode's data ({@code polyrag keys create TENANT --adopt-local}): its keys then act
+ * as the local tenant under that tenant's name ({@link #adopting}), so what was indexed before the first key, and
+ * what the command line and {@code serve --watch} index after it, is that tenant's, with no store rewritten.
  */
 public final class Tenant {
     private static final Pattern ID = Pattern.compile("[a-z0-9][a-z0-9_-]{0,39}");
 
     /** The one user of a server with no API keys (local mode, loopback only). */
-    public static final Tenant LOCAL = new Tenant("", true);
+    public static final Tenant LOCAL = new Tenant("", "");
 
     private final String id;
+    private final String name;
 
-    private Tenant(String id, boolean trusted) {
+    private Tenant(String id, String name) {
         this.id = id;
+        this.name = name;
     }
 
     /** The tenant {@code id}: 1–40 characters of a-z, 0-9, '_' or '-', starting with a letter or digit. */
@@ -27,10 +33,23 @@ public final class Tenant {
             throw new InvalidInputException("tenant '" + Ids.abbreviate(String.valueOf(id), 60) + "' is invalid: use "
                     + "1-40 characters of a-z, 0-9, '_' or '-', starting with a letter or digit");
         }
-        return new Tenant(id, false);
+        return new Tenant(id, id);
     }
 
-    /** The tenant's id; empty for {@link #LOCAL}. */
+    /**
+     * The tenant {@code id} that took over local mode's data: it is the local tenant (empty namespace, the local
+     * tenant's rows), named {@code id} in logs.
+     */
+    public static Tenant adopting(String id) {
+        return new Tenant("", of(id).id());
+    }
+
+    /** Who this is, for logs and messages: the tenant's id ({@code acme} also when it adopted local mode's data). */
+    public String name() {
+        return name;
+    }
+
+    /** The tenant's id as its rows and names are stored; empty for {@link #LOCAL} and a tenant {@link #adopting} it. */
     public String id() {
         return id;
     }
@@ -80,6 +99,6 @@ public final class Tenant {
 
     @Override
     public String toString() {
-        return isLocal() ? "(local)" : id;
+        return name.isEmpty() ? "(local)" : name;
     }
 }

@@ -21,9 +21,23 @@ public interface KeyStore {
     /** The active key with this id, and the hash to compare a presented key's hash with. */
     Optional<Active> activeKey(String id);
 
-    /** An active key and its stored hash. */
-    record Active(ApiKey key, String keyHash) {
+    /**
+     * An active key and its stored hash.
+     *
+     * @param adoptsLocal whether its tenant took over local mode's data (its keys act as the local tenant)
+     */
+    record Active(ApiKey key, String keyHash, boolean adoptsLocal) {
     }
+
+    /** The tenant that took over local mode's data, if one has. */
+    Optional<String> localOwner();
+
+    /**
+     * Records that {@code tenant} takes over local mode's data; idempotent for the same tenant.
+     *
+     * @return false when another tenant already has
+     */
+    boolean adoptLocal(String tenant);
 
     /** Whether any key is active (if none is, the server runs in local mode). */
     boolean anyActiveKey();

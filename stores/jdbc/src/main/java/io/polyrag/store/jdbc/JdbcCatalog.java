@@ -393,6 +393,16 @@ public class JdbcCatalog implements CatalogAndJobs {
         return keys.anyActive();
     }
 
+    @Override
+    public Optional<String> localOwner() {
+        return keys.localOwner();
+    }
+
+    @Override
+    public boolean adoptLocal(String tenant) {
+        return keys.adoptLocal(tenant);
+    }
+
     private static boolean exists(Connection c, String documentId) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("SELECT 1 FROM documents WHERE id = ?")) {
             ps.setString(1, documentId);

@@ -42,11 +42,13 @@ final class JdbcKeys {
 
     Optional<io.polyrag.core.port.KeyStore.Active> active(String id) {
         return jdbc.tx("read an API key", c -> {
-            try (PreparedStatement ps = c.prepareStatement("SELECT * FROM api_keys WHERE id = ? AND revoked_at IS NULL")) {
+            try (PreparedStatement ps = c.prepareStatement("SELECT k.*, o.tenant AS owner FROM api_keys k "
+                    + "LEFT JOIN local_owner o ON o.tenant = k.tenant WHERE k.id = ? AND k.revoked_at IS NULL")) {
                 ps.setString(1, id);
                 try (ResultSet rs = ps.executeQuery()) {
                     return rs.next() ? Optional.of(new io.polyrag.core.port.KeyStore.Active(key(rs),
-                            rs.getString("key_hash"))) : Optional.<io.polyrag.core.port.KeyStore.Active>empty();
+                            rs.getString("key_hash"), rs.getString("owner") != null))
+                            : Optional.<io.polyrag.core.port.KeyStore.Active>empty();
                 }
             }
         });
@@ -59,6 +61,30 @@ final class JdbcKeys {
                 return rs.next();
             }
         });
+    }
+
+    Optional<String> localOwner() {
+        return jdbc.tx("read local mode's owner", c -> {
+            try (PreparedStatement ps = c.prepareStatement("SELECT tenant FROM local_owner");
+                    ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? Optional.of(rs.getString(1)) : Optional.<String>empty();
+            }
+        });
+    }
+
+    boolean adoptLocal(String tenant) {
+        Optional<String> owner = localOwner();
+        if (owner.isPresent()) {
+            return owner.get().equals(tenant);
+        }
+        try {
+            jdbc.tx("record local mode's owner", c -> JdbcCatalog.update(c, "INSERT INTO local_owner (only_row, "
+                    + "tenant, adopted_at) VALUES (1, ?, ?)", tenant, jdbc.now()));
+            return true;
+        } catch (RuntimeException e) {
+            // Another process adopted it between the read and the insert (the primary key holds one row).
+            return localOwner().map(tenant::equals).orElseThrow(() -> e);
+        }
     }
 
     private Optional<ApiKey> byId(String id) {

@@ -1,0 +1,109 @@
+package io.polyrag.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import io.polyrag.app.api.SourceRegistration;
+import io.polyrag.app.api.TextIngest;
+import io.polyrag.core.ConflictException;
+import io.polyrag.core.model.KnowledgeBase;
+import io.polyrag.core.model.SearchRequest;
+import io.polyrag.core.model.Tenant;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The first key keeps what was indexed before it: {@code keys create TENANT --adopt-local} makes local mode's data the
+ * tenant's (knowledge bases, documents, jobs, sources), and what the command line indexes later too; a key made
+ * without it warns, naming what it leaves behind.
+ */
+class AdoptLocalTest {
+    @TempDir
+    Path tmp;
+
+    private Polyrag polyrag;
+
+    @AfterEach
+    void close() {
+        if (polyrag != null) {
+            polyrag.close();
+        }
+    }
+
+    private Polyrag open() throws Exception {
+        Path notes = Files.createDirectories(tmp.resolve("notes"));
+        Files.writeString(notes.resolve("kiln.md"), "The kiln is fired on Thursdays at 1,200 degrees.");
+        return Polyrag.open(PolyragTest.config(tmp.resolve("data"), Map.of("sync.allowed.roots", notes.toString())));
+    }
+
+    private Polyrag.TenantFacets tenantOf(Keys.Created k) {
+        return polyrag.as(polyrag.keys().authenticate(k.key()).orElseThrow());
+    }
+
+    private static String firstTitle(Polyrag.TenantFacets t, String q) {
+        var hits = t.search().run(SearchRequest.of(q, 3)).hits();
+        return hits.isEmpty() ? null : hits.getFirst().title();
+    }
+
+    @Test
+    void a_tenant_that_adopts_local_mode_sees_everything_indexed_before_its_first_key_and_after() throws Exception {
+        polyrag = open();
+        polyrag.ingest().text(new TextIngest("Quokkas live on Rottnest Island.", "Quokka", null, null,
+                KnowledgeBase.of("wildlife")));
+        var source = polyrag.sources().register(new SourceRegistration("notes", "filesystem", Map.of("root",
+                tmp.resolve("notes").toString()), "studio", null, true));
+        await().atMost(Duration.ofSeconds(60)).until(() -> polyrag.jobs().get(source.jobId()).status().finished());
+
+        Keys.Created acme = polyrag.keys().create("acme", "laptop", true);
+        assertThat(acme.localOwner()).isTrue();
+        assertThat(acme.warnings()).isEmpty();
+        assertThat(polyrag.keys().localOwner()).contains("acme");
+        Polyrag.TenantFacets t = tenantOf(acme);
+        assertThat(polyrag.keys().authenticate(acme.key()).orElseThrow().name()).as("logs name it").isEqualTo("acme");
+        assertThat(firstTitle(t, "where do quokkas live")).isEqualTo("Quokka");
+        assertThat(t.knowledgeBases().list()).extracting(k -> k.name()).contains("wildlife", "studio");
+        assertThat(t.sources().list()).extracting(s -> s.id()).containsExactly("notes");
+        assertThat(t.jobs().list(0, 10)).extracting(j -> j.id()).contains(source.jobId());
+        assertThat(t.search().run(SearchRequest.of("kiln fired", 3)).hits()).isNotEmpty();
+
+        // What the command line (and serve --watch) indexes after the key is the tenant's too.
+        polyrag.ingest().text(new TextIngest("Wombats dig long burrows with their claws.", "Wombat", null, null,
+                KnowledgeBase.of("wildlife")));
+        assertThat(firstTitle(t, "wombat burrows")).isEqualTo("Wombat");
+        // Every key of the tenant acts so, not just the first.
+        assertThat(firstTitle(tenantOf(polyrag.keys().create("acme", "ci")), "wombat burrows")).isEqualTo("Wombat");
+
+        // Another tenant stays apart, and cannot take local mode's data now that acme has it.
+        Keys.Created globex = polyrag.keys().create("globex", null);
+        assertThat(globex.localOwner()).isFalse();
+        assertThat(globex.warnings()).as("local data has an owner: nothing is left behind").isEmpty();
+        assertThat(tenantOf(globex).search().run(SearchRequest.of("quokkas wombats kiln", 5)).hits()).isEmpty();
+        assertThatThrownBy(() -> polyrag.keys().create("globex", null, true)).isInstanceOf(ConflictException.class)
+                .hasMessageContaining("belongs to tenant 'acme'");
+        assertThat(polyrag.keys().create("acme", null, true).localOwner()).as("adopting again is harmless").isTrue();
+    }
+
+    @Test
+    void a_key_made_without_adopting_warns_and_a_tenant_with_data_of_its_own_cannot_adopt() throws Exception {
+        polyrag = open();
+        polyrag.ingest().text(new TextIngest("Quokkas live on Rottnest Island.", "Quokka", null, null,
+                KnowledgeBase.of("wildlife")));
+        Keys.Created beta = polyrag.keys().create("beta", null);
+        assertThat(beta.localOwner()).isFalse();
+        assertThat(beta.warnings()).singleElement().asString().contains("1 document in 1 knowledge base")
+                .contains("--adopt-local");
+        assertThat(firstTitle(tenantOf(beta), "where do quokkas live")).isNull();
+        tenantOf(beta).ingest().text(new TextIngest("Beta's own note.", "Note", null, null, null));
+        assertThatThrownBy(() -> polyrag.keys().create("beta", null, true)).isInstanceOf(ConflictException.class)
+                .hasMessageContaining("of its own");
+        assertThat(polyrag.keys().localOwner()).isEmpty();
+        assertThat(Tenant.of("beta").namespace()).isEqualTo("beta/");
+        assertThat(Tenant.adopting("beta").namespace()).isEmpty();
+    }
+}
