@@ -931,6 +931,7 @@ export interface components {
             categories: string[] | null;
             subcategory: string | null;
             external_ref: string | null;
+            original: boolean;
         };
         IngestWireDocumentAccepted: {
             job_id: string | null;

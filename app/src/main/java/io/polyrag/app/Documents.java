@@ -85,7 +85,9 @@ public final class Documents {
     public io.polyrag.core.port.BlobStore.Blob content(String id) {
         own(id).orElseThrow(() -> notFound(id));
         return components.blobs.get(id).orElseThrow(() -> new io.polyrag.core.NotFoundException("document '" + id
-                + "' has no stored original: only uploaded files are kept (POST /v1/documents, /v1/ingest/files)"));
+                + "' has no stored original: only uploaded files and synced web pages keep one (POST /v1/documents, "
+                + "/v1/ingest/files); a document indexed from text, a path or a folder is read from where it came "
+                + "from (its uri), and its field 'original' is false"));
     }
 
     /**

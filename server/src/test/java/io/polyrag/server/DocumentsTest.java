@@ -61,6 +61,14 @@ class DocumentsTest {
                 assertThat(doc.get("subcategory").asString()).isEqualTo("quarterly");
                 assertThat(doc.get("external_ref").asString()).isEqualTo("crm:7");
                 assertThat(doc.get("knowledge_base").asString()).isEqualTo("office");
+                assertThat(doc.get("original").asBoolean()).as("an upload keeps its original").isTrue();
+                String typed = polyrag.ingest().text(new io.polyrag.app.api.TextIngest("Typed notes about lanterns.",
+                        "Typed", null, null, null)).indexed().getFirst().documentId();
+                assertThat(json(get("/v1/documents/" + typed)).get("document").get("original").asBoolean())
+                        .as("text keeps none: the UI offers no download for it").isFalse();
+                HttpResponse<String> none = get("/v1/documents/" + typed + "/content");
+                assertThat(none.statusCode()).isEqualTo(404);
+                assertThat(none.body()).contains("no stored original").contains("'original' is false");
                 HttpResponse<String> content = get("/v1/documents/" + id + "/content");
                 assertThat(content.body()).isEqualTo(report);
                 assertThat(content.headers().firstValue("Content-Type").orElseThrow()).startsWith("text/markdown");

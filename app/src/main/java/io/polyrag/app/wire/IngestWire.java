@@ -93,11 +93,14 @@ public final class IngestWire {
     /**
      * A document: its status ({@code indexing}, {@code indexed}, {@code updating}), visible version (0 while
      * indexing), size, chunk count and description.
+     *
+     * @param original whether its original is kept for {@code GET /v1/documents/{id}/content}: uploaded files and
+     *     synced web pages keep theirs; text, paths and folders do not (their original is the caller's file)
      */
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     public record Document(String id, String knowledgeBase, String uri, String title, String mediaType,
             String contentHash, long sizeBytes, String status, long version, int chunks, Instant updatedAt,
-            List<String> categories, String subcategory, String externalRef) {
+            List<String> categories, String subcategory, String externalRef, boolean original) {
     }
 
     /**
@@ -240,7 +243,12 @@ public final class IngestWire {
     public static Document of(DocumentInfo d) {
         return new Document(d.id(), d.knowledgeBase(), d.uri(), d.title(), d.mediaType(), d.contentHash(),
                 d.sizeBytes(), d.status().wireName(), d.visibleVersion(), d.chunkCount(), d.updatedAt(), d.meta().categories(),
-                d.meta().subcategory(), d.meta().externalRef());
+                d.meta().subcategory(), d.meta().externalRef(), keepsOriginal(d.uri()));
+    }
+
+    /** Uploads ({@code upload:NAME}) and web pages keep their original; see {@code UploadJob}, {@code WebCrawl}. */
+    static boolean keepsOriginal(String uri) {
+        return uri != null && (uri.startsWith("upload:") || uri.startsWith("http://") || uri.startsWith("https://"));
     }
 
     static List<Problem> problems(List<ItemError> errors) {
