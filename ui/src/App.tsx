@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useReducer, useRef, useState, type KeyboardEvent } from 'react';
 import { api, message, ok, setApiKey, setUnauthorizedHandler, type Configuration } from './api/client';
 import { useJobUpdates } from './jobs';
-import { initialState, reducer, TAB_LABELS, TABS, type Action, type State, type Tab } from './state';
+import { initialState, loadKbs, reducer, saveKbs, TAB_LABELS, TABS, type Action, type State, type Tab } from './state';
 import { SourcesTab } from './tabs/Sources';
 import { ProcessingTab } from './tabs/Processing';
 import { SearchTab } from './tabs/Search';
@@ -19,7 +19,7 @@ export interface TabProps {
 
 export function App() {
   const [state, dispatch] = useReducer(reducer, undefined, () => initialState(sessionStorage.getItem(KEY_STORAGE)
-    ?? ''));
+    ?? '', loadKbs()));
   const [config, setConfig] = useState<Configuration | null>(null);
   const [configError, setConfigError] = useState('');
   // Whether this server needs a key, from /health (which needs none): without a key nothing is asked of /v1, so a
@@ -47,6 +47,10 @@ export function App() {
       if (e.status !== 401) setConfigError(e.message ?? String(e));
     });
   }, [state.apiKey, locked]);
+
+  // The knowledge bases Search and Chat are limited to outlive a reload (one selection for both tabs).
+  const kbs = state.search.controls.kbs;
+  useEffect(() => saveKbs(kbs), [kbs]);
 
   useJobUpdates(state.runs, dispatch, state.apiKey, !locked);
 

@@ -20,6 +20,8 @@ export interface Controls {
   rerank: boolean | null;
   neighbours: string;
   explain: boolean;
+  /** The knowledge bases Search and Chat are limited to; empty: all of yours. Remembered per browser. */
+  kbs: string[];
 }
 
 export interface SearchState {
@@ -83,9 +85,32 @@ export interface State {
 
 export const initialControls = (): Controls => ({
   modalities: [], fusion: '', rrfK: '', weights: {}, topK: '10', rerank: null, neighbours: '1', explain: true,
+  kbs: [],
 });
 
-export const initialState = (apiKey = ''): State => ({
+/** Where the knowledge-base selection of Search and Chat (one, shared) is kept in this browser. */
+export const KBS_STORAGE = 'polyrag.knowledgeBases';
+
+/** The remembered selection; empty when none is, or when storage is unreadable. */
+export function loadKbs(): string[] {
+  try {
+    const v: unknown = JSON.parse(localStorage.getItem(KBS_STORAGE) ?? '[]');
+    return Array.isArray(v) ? v.filter((n): n is string => typeof n === 'string' && n !== '') : [];
+  } catch {
+    return [];
+  }
+}
+
+export function saveKbs(kbs: string[]) {
+  try {
+    if (kbs.length) localStorage.setItem(KBS_STORAGE, JSON.stringify(kbs));
+    else localStorage.removeItem(KBS_STORAGE);
+  } catch {
+    // Storage refused (private mode, quota): the selection lasts this page only.
+  }
+}
+
+export const initialState = (apiKey = '', kbs: string[] = []): State => ({
   tab: 'sources',
   apiKey,
   unauthorized: false,
@@ -94,7 +119,7 @@ export const initialState = (apiKey = ''): State => ({
   configured: null,
   processing: { skipGraph: false, sync: true, figures: 'auto' },
   runs: [],
-  search: { query: '', mode: 'search', controls: initialControls(), results: null, answer: null, error: '',
+  search: { query: '', mode: 'search', controls: { ...initialControls(), kbs }, results: null, answer: null, error: '',
     busy: false },
   chat: { draft: '', turns: [], opened: null },
   kb: { selected: '' },

@@ -3,6 +3,7 @@ import type { TabProps } from '../App';
 import { figureImage, message, streamEvents, type Answer, type AnswerSource, type Figure } from '../api/client';
 import { highlight } from '../highlight';
 import type { Turn } from '../state';
+import { KbPicker } from './KbPicker';
 import { queryBody } from './Search';
 
 let nextTurn = 1;
@@ -48,6 +49,10 @@ export function ChatTab({ state, dispatch }: TabProps) {
   return (
     <section aria-labelledby="chat-title" className="chat">
       <h2 id="chat-title" className="sr-only">Chat</h2>
+      <div className="chat-scope">
+        <KbPicker id="chat-kbs" legend="Knowledge bases to ask" selected={state.search.controls.kbs}
+          onChange={(kbs) => dispatch({ type: 'controls', patch: { kbs } })} />
+      </div>
       <div className="chat-layout">
         <div className="transcript" aria-live="polite">
           {turns.length === 0 ? <p className="empty">Ask a question: the answer cites its sources by number;

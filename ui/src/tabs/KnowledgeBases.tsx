@@ -159,8 +159,10 @@ function DocRow({ d, open, detail, toggle, remove, onError }: { d: DocumentRow; 
         <td>{d.chunks}</td>
         <td>{formatBytes(d.size_bytes)}</td>
         <td className="row-actions">
-          <button type="button" onClick={() => downloadOriginal(d.id ?? '', name).catch((e) => onError(message(e)))}>
-            Download</button>
+          {/* Only uploads and synced web pages keep an original; for any other the route answers 404. */}
+          {d.original ? <button type="button" aria-label={`Download ${name}`}
+            onClick={() => downloadOriginal(d.id ?? '', name).catch((e) => onError(message(e)))}>Download</button>
+            : null}
           <button type="button" className="danger" onClick={remove} aria-label={`Delete ${name}`}>Delete</button>
         </td>
       </tr>
@@ -175,6 +177,8 @@ function DocRow({ d, open, detail, toggle, remove, onError }: { d: DocumentRow; 
               <div><dt>media type</dt><dd>{d.media_type}</dd></div>
               <div><dt>version</dt><dd>{d.version}</dd></div>
               <div><dt>uri</dt><dd className="mono">{d.uri}</dd></div>
+              {d.original ? null : <div><dt>original</dt><dd>not kept: indexed from text, a path or a folder — only
+                uploads and web pages keep theirs</dd></div>}
             </dl>
           ) : <p role="status">Loading…</p>}
         </td></tr>

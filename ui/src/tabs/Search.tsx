@@ -3,6 +3,7 @@ import { api, message, ok, type Hit, type QueryBody, type SearchBody } from '../
 import { highlight } from '../highlight';
 import type { Controls } from '../state';
 import { Field } from './Field';
+import { KbPicker } from './KbPicker';
 import { Figures, SourceCard } from './Chat';
 
 /** The controls as the API's own request fields (the generated types check each name). */
@@ -18,6 +19,8 @@ export function searchBody(query: string, c: Controls): SearchBody {
     weights: Object.keys(weights).length ? weights : null,
     rerank: c.rerank,
     explain: c.explain,
+    // None chosen: nothing sent, and the server searches all of yours.
+    ...(c.kbs.length ? { kb: c.kbs } : {}),
   };
 }
 
@@ -70,6 +73,8 @@ export function SearchTab({ state, dispatch, config }: TabProps) {
       </form>
       <div className="layout">
         <aside className="controls card" aria-label="Retrieval controls">
+          <KbPicker id="search-kbs" legend="Knowledge bases to search" selected={c.kbs}
+            onChange={(kbs) => setControls({ kbs })} />
           <fieldset>
             <legend>Modalities</legend>
             {enabled.map((m) => (

@@ -1,4 +1,4 @@
-import { render, screen, waitFor } from '@testing-library/react';
+import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { App } from '../App';
@@ -20,10 +20,19 @@ const figure = { id: 'd1/1', number: 1, caption: 'Figure 1: Radium output by yea
 
 let requests: { url: string; method: string; auth: string | null; body: string }[] = [];
 let keysRequired = false;
+let kbNames = ['coast'];
+
+const kbRow = (name: string) => ({ name, description: '', created_at: '2026-01-01T00:00:00Z', documents: 3,
+  chunks: 5 });
+const doc = (id: string, title: string, original: boolean) => ({ id, knowledge_base: 'coast', uri: `file:/${title}`,
+  title, media_type: 'text/plain', content_hash: 'h', size_bytes: 10, status: 'indexed', version: 1, chunks: 2,
+  updated_at: '2026-01-01T00:00:00Z', categories: [], subcategory: null, external_ref: null, original });
+const docs = [doc('up1', 'Tides.pdf', true), doc('tx1', 'Pasted notes', false)];
 
 beforeEach(() => {
   requests = [];
   keysRequired = false;
+  kbNames = ['coast'];
   vi.stubGlobal('fetch', vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
     const request = input instanceof Request ? input : new Request(new URL(String(input), location.origin), init);
     const url = new URL(request.url);
@@ -55,8 +64,14 @@ beforeEach(() => {
         { headers: { 'Content-Type': 'text/event-stream' } });
     }
     if (url.pathname === '/v1/knowledge-bases' && request.method === 'GET') {
-      return json({ knowledge_bases: [{ name: 'coast', description: '', created_at: '2026-01-01T00:00:00Z',
-        documents: 3, chunks: 5 }] });
+      return json({ knowledge_bases: kbNames.map(kbRow) });
+    }
+    if (url.pathname === '/v1/documents' && request.method === 'GET') {
+      return json({ documents: docs, offset: 0, limit: 200, total: docs.length });
+    }
+    const one = docs.find((d) => url.pathname === `/v1/documents/${d.id}`);
+    if (one && request.method === 'GET') {
+      return json({ document: one, stores: { vector: { expected: 2, held: 2, state: 'complete' } } });
     }
     if (url.pathname === '/v1/knowledge-bases/coast' && request.method === 'DELETE') {
       requests[requests.length - 1].body = url.search;
@@ -124,6 +139,85 @@ describe('the app', () => {
     await user.click(screen.getByRole('button', { name: 'Send' }));
     expect(await screen.findByText(/shares a word with the question/)).toBeTruthy();
     expect(screen.getByRole('button', { name: '[1] Borrowing' })).toBeTruthy();
+  });
+
+  it('limits search and chat to the chosen knowledge bases, and remembers them across a reload', async () => {
+    kbNames = ['coast', 'harbour', 'delta'];
+    const user = userEvent.setup();
+    const first = render(<App />);
+    await user.click(await screen.findByRole('tab', { name: 'Search' }));
+    await user.click(screen.getByText('All knowledge bases'));
+    const searchKbs = screen.getByRole('group', { name: 'Knowledge bases to search' });
+    await user.click(await within(searchKbs).findByRole('checkbox', { name: 'coast' }));
+    await user.click(within(searchKbs).getByRole('checkbox', { name: 'harbour' }));
+    expect(screen.getByText('2 knowledge bases')).toBeTruthy();
+    await user.type(screen.getByLabelText('Query'), 'radium');
+    await user.click(screen.getByRole('button', { name: 'Search' }));
+    await screen.findByText('page 2');
+    expect(JSON.parse(requests.find((r) => r.url === '/v1/search')!.body).kb).toEqual(['coast', 'harbour']);
+    expect(JSON.parse(localStorage.getItem('polyrag.knowledgeBases')!)).toEqual(['coast', 'harbour']);
+
+    // Chat shares the selection: narrowing it there narrows the question and what is remembered.
+    await user.click(screen.getByRole('tab', { name: 'Chat' }));
+    await user.click(screen.getByText('2 knowledge bases'));
+    const chatKbs = screen.getByRole('group', { name: 'Knowledge bases to ask' });
+    await user.click(await within(chatKbs).findByRole('checkbox', { name: 'harbour' }));
+    expect(screen.getByText('Knowledge base: coast')).toBeTruthy();
+    await user.type(screen.getByLabelText('Your question'), 'When is high tide?');
+    await user.click(screen.getByRole('button', { name: 'Send' }));
+    await waitFor(() => expect(requests.some((r) => r.url === '/v1/query')).toBe(true));
+    expect(JSON.parse(requests.find((r) => r.url === '/v1/query')!.body)).toMatchObject({ kb: ['coast'],
+      stream: true });
+
+    first.unmount();
+    render(<App />);
+    await user.click(await screen.findByRole('tab', { name: 'Search' }));
+    await user.click(screen.getByText('Knowledge base: coast'));
+    const again = screen.getByRole('group', { name: 'Knowledge bases to search' });
+    expect((await within(again).findByRole('checkbox', { name: 'coast' }) as HTMLInputElement).checked).toBe(true);
+    expect((within(again).getByRole('checkbox', { name: 'harbour' }) as HTMLInputElement).checked).toBe(false);
+  });
+
+  it('drops remembered knowledge bases that no longer exist, and sends no kb when none is chosen', async () => {
+    localStorage.setItem('polyrag.knowledgeBases', JSON.stringify(['gone', 'coast']));
+    const user = userEvent.setup();
+    render(<App />);
+    await user.click(await screen.findByRole('tab', { name: 'Search' }));
+    expect(await screen.findByText('Knowledge base: coast')).toBeTruthy();
+    await waitFor(() => expect(localStorage.getItem('polyrag.knowledgeBases')).toBe('["coast"]'));
+    await user.type(screen.getByLabelText('Query'), 'radium');
+    await user.click(screen.getByRole('button', { name: 'Search' }));
+    await screen.findByText('page 2');
+    expect(JSON.parse(requests.find((r) => r.url === '/v1/search')!.body).kb).toEqual(['coast']);
+
+    await user.click(screen.getByText('Knowledge base: coast'));
+    await user.click(screen.getByRole('button', { name: 'Use all knowledge bases' }));
+    expect(screen.getByText('All knowledge bases')).toBeTruthy();
+    expect(localStorage.getItem('polyrag.knowledgeBases')).toBeNull();
+    await user.click(screen.getByRole('button', { name: 'Search' }));
+    await waitFor(() => expect(requests.filter((r) => r.url === '/v1/search')).toHaveLength(2));
+    expect(JSON.parse(requests.filter((r) => r.url === '/v1/search')[1].body)).not.toHaveProperty('kb');
+  });
+
+  it('offers Download only for documents that keep their original, and says why the others do not', async () => {
+    const user = userEvent.setup();
+    render(<App />);
+    await user.click(await screen.findByRole('tab', { name: 'Knowledge bases' }));
+    await user.click(await screen.findByRole('button', { name: 'coast' }));
+    const uploaded = (await screen.findByRole('button', { name: 'Tides.pdf' })).closest('tr')!;
+    const pasted = screen.getByRole('button', { name: 'Pasted notes' }).closest('tr')!;
+    expect(within(uploaded).getByRole('button', { name: 'Download Tides.pdf' })).toBeTruthy();
+    expect(within(pasted).queryByRole('button', { name: /Download/ })).toBeNull();
+    expect(within(pasted).getByRole('button', { name: 'Delete Pasted notes' })).toBeTruthy();
+
+    await user.click(screen.getByRole('button', { name: 'Pasted notes' }));
+    expect(await screen.findByText(/not kept: indexed from text, a path or a folder/)).toBeTruthy();
+    expect(screen.getByText('original')).toBeTruthy();
+
+    await user.click(screen.getByRole('button', { name: 'Tides.pdf' }));
+    expect(await screen.findByText('media type')).toBeTruthy();
+    expect(screen.queryByText('original')).toBeNull();
+    expect(screen.queryByText(/not kept/)).toBeNull();
   });
 
   it('moves between tabs with the arrow keys', async () => {

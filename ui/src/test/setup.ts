@@ -4,4 +4,5 @@ import { cleanup } from '@testing-library/react';
 afterEach(() => {
   cleanup();
   sessionStorage.clear();
+  localStorage.clear();
 });

@@ -63,6 +63,15 @@ describe('the search controls', () => {
     expect(searchBody('q', initialControls())).toMatchObject({ modalities: null, fusion: null, rrf_k: null,
       weights: null, rerank: null });
   });
+
+  it('send the chosen knowledge bases as kb, and none at all when every one is meant', () => {
+    const c = { ...initialControls(), kbs: ['coast', 'harbour'] };
+    expect(searchBody('q', c).kb).toEqual(['coast', 'harbour']);
+    expect(queryBody('q', c).kb).toEqual(['coast', 'harbour']);
+    expect(searchBody('q', initialControls())).not.toHaveProperty('kb');
+    expect(queryBody('q', initialControls())).not.toHaveProperty('kb');
+    expect(initialState('', ['coast']).search.controls.kbs).toEqual(['coast']);
+  });
 });
 
 describe('the graph state', () => {
