@@ -93,4 +93,17 @@ class SamplesGraphTest {
                     .isLessThanOrEqualTo(predicates.size() / 2);
         }
     }
+
+    /** The README's own question, answered offline over the samples as a new user asks it. */
+    @Test
+    void the_readme_question_is_answered_offline_by_the_sentence_that_answers_it() {
+        Path samples = Path.of("..", "samples").toAbsolutePath().normalize();
+        try (Polyrag polyrag = Polyrag.open(PolyragTest.config(tmp.resolve("answers"), Map.of()))) {
+            polyrag.ingest().paths(PathIngest.of(List.of(samples), null), io.polyrag.core.port.ProgressListener.NONE);
+            String answer = polyrag.search().answer(io.polyrag.core.model.SearchRequest.of(
+                    "how long does the levain ferment?", 5), null).answer();
+            assertThat(answer).contains("After about twelve hours it should be bubbly")
+                    .as("the starter's weeks answer another question").doesNotContain("one to two weeks");
+        }
+    }
 }

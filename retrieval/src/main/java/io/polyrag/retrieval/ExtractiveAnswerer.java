@@ -58,6 +58,21 @@ public final class ExtractiveAnswerer {
 
     private static final String NUMBER = "(\\d[\\d,.]*|a few|several|half|one|two|three|four|five|six|seven|eight|"
             + "nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|thousand)";
+    private static final java.util.regex.Pattern NUMBER_WORD = java.util.regex.Pattern.compile(NUMBER);
+    /** Quantities said with a measure word instead of a number ("a spoonful of starter", "a pinch of salt"). */
+    private static final String MEASURE = "a (spoonful|teaspoonful|tablespoonful|pinch|handful|cupful|cup|glass|"
+            + "dozen|couple|little|dash|splash|drop|slice|piece)|spoonfuls?|teaspoons?|tablespoons?|cups?|dozens?";
+    /**
+     * A sentence naming who: a person's name (two capitalised words not opening the sentence), an agent ("…drawn up
+     * by the team lead"), or a role.
+     */
+    private static final String WHO = "(?<=\\S )\\p{Lu}\\p{Ll}+ \\p{Lu}\\p{Ll}+|\\b[Bb]y (the |a |an |our |your )?\\p{L}|"
+            + "\\b(guides?|volunteers?|staff|curators?|keepers?|lead|leads|manager|director|officer|owner|"
+            + "committee|council|inventor|founder|physicist|engineer)\\b";
+    /** A sentence naming where: a place preposition before a place, or a floor, room or direction. */
+    private static final String WHERE = "\\b(in|at|inside|outside|behind|beside|next to|near|opposite|under|above|"
+            + "from|beyond) (the|a|an|our|each|every|its|their)\\b|\\b(upstairs|downstairs|basement|floor|room|"
+            + "entrance|desk|office|cloakroom|lockers?)\\b";
     /**
      * What kind of answer a question asks for, and how a sentence that gives one reads: the duration a "how long"
      * question wants, the frequency of "how often", the number of "how many", the measure of "how tall", the degrees
@@ -70,7 +85,7 @@ public final class ExtractiveAnswerer {
             kind("\\bhow long\\b", "\\b" + NUMBER + "\\b[^.;]{0,24}\\b(seconds?|minutes?|hours?|days?|nights?|weeks?|"
                     + "months?|years?|centuries)\\b", true),
             kind("\\bhow often\\b", "\\b(every|each|daily|weekly|monthly|yearly|twice|once|times a)\\b", true),
-            kind("\\bhow (many|much)\\b", "\\b" + NUMBER + "\\b", true),
+            kind("\\bhow (many|much)\\b", "\\b(" + NUMBER + "|" + MEASURE + ")\\b", true),
             kind("\\bhow (far|tall|high|big|large|deep|wide|heavy|long is|long was)\\b", "\\b" + NUMBER
                     + "\\b[^.;]{0,24}\\b(metres?|meters?|kilometres?|kilometers?|km|miles?|feet|kilos?|kg|tonnes?|"
                     + "grams?|bar|millimetres?)\\b", true),
@@ -78,17 +93,42 @@ public final class ExtractiveAnswerer {
             kind("^when\\b|\\bwhat (time|year|day)\\b|\\bwhich day\\b", "\\b(\\d{4}|\\d+(st|nd|rd|th)|january|"
                     + "february|march|april|may|june|july|august|september|october|november|december|monday|tuesday|"
                     + "wednesday|thursday|friday|saturday|sunday|morning|evening|night|before|after|until)\\b", false),
-            kind("^why\\b", "\\b(because|since|so that|due to|in order to|which gives?|causes?|produces?)\\b", false));
+            kind("^why\\b", "\\b(because|since|so that|due to|in order to|which gives?|causes?|produces?)\\b", false),
+            cased("^who\\b|\\bwho (is|was|are|were)\\b", WHO, true),
+            kind("^where\\b", WHERE, false));
+    /**
+     * The subject of a question asking how long, how often, how much… with an auxiliary ("how long does <b>the
+     * levain</b> ferment"): the thing the measure is about; its first word that is not a determiner or pronoun.
+     */
+    private static final java.util.regex.Pattern SUBJECT = java.util.regex.Pattern.compile("^how (long|often|much|many|"
+            + "far|fast|big|old)\\s+(does|do|did|can|will|should|could|would|must)\\s+(?:(?:the|a|an|my|"
+            + "your|our|its|their|this|that)\\s+)?([\\p{L}-]+)");
+    /** What a sentence keeps of its score when the question's subject is not its own or its antecedent's. */
+    private static final double OFF_SUBJECT = 0.7;
+    /** The share of its passage's best word evidence a sentence without a word of the question gets. */
+    private static final double PASSAGE = 0.3;
     /** What a sentence keeps of its score when the question asks for a kind it does not give and another gives. */
     private static final double WRONG_KIND = 0.7;
 
-    /** @param reliable whether a sentence not matching {@code sentence} can be taken not to give this kind */
-    private record AnswerKind(java.util.regex.Pattern question, java.util.regex.Pattern sentence, boolean reliable) {
+    /**
+     * @param reliable whether a sentence not matching {@code sentence} can be taken not to give this kind
+     * @param cased whether {@code sentence} reads the sentence as written (names), not lower-cased
+     */
+    private record AnswerKind(java.util.regex.Pattern question, java.util.regex.Pattern sentence, boolean reliable,
+            boolean cased) {
+        boolean given(String text, String lower) {
+            return sentence.matcher(cased ? text : lower).find();
+        }
     }
 
     private static AnswerKind kind(String question, String sentence, boolean reliable) {
         return new AnswerKind(java.util.regex.Pattern.compile(question), java.util.regex.Pattern.compile(sentence),
-                reliable);
+                reliable, false);
+    }
+
+    private static AnswerKind cased(String question, String sentence, boolean reliable) {
+        return new AnswerKind(java.util.regex.Pattern.compile(question), java.util.regex.Pattern.compile(sentence),
+                reliable, true);
     }
 
     private record Sentence(int source, int position, int passage, String text, Set<String> terms) {
@@ -115,60 +155,9 @@ public final class ExtractiveAnswerer {
 
     public String answer(String question, List<AnswerSource> sources) {
         List<Sentence> pool = sentences(sources);
-        if (pool.isEmpty()) {
+        Map<Sentence, Double> score = pool.isEmpty() ? Map.of() : scores(question, pool);
+        if (score.isEmpty()) {
             return "";
-        }
-        Set<String> query = terms(question);
-        Map<String, Integer> df = new HashMap<>();
-        pool.forEach(s -> s.terms().forEach(t -> df.merge(t, 1, Integer::sum)));
-        double[] words = new double[pool.size()];
-        for (int i = 0; i < pool.size(); i++) {
-            for (String t : query) {
-                if (pool.get(i).terms().contains(t)) {
-                    words[i] += Math.log(1 + (double) pool.size() / df.get(t));
-                }
-            }
-        }
-        double maxWords = java.util.Arrays.stream(words).max().orElse(0);
-        if (maxWords == 0) {
-            return "";
-        }
-        double[] meaning = meaning(question, pool);
-        boolean conditional = CONDITION_ASKED.matcher(question.toLowerCase(Locale.ROOT).strip()).find();
-        Map<Sentence, Double> score = new HashMap<>();
-        String asked = question.toLowerCase(Locale.ROOT).strip();
-        List<AnswerKind> wanted = ANSWER_KINDS.stream().filter(k -> k.question().matcher(asked).find()).toList();
-        boolean[] gives = new boolean[pool.size()];
-        boolean someGives = false;
-        for (int i = 0; i < pool.size(); i++) {
-            String lower = pool.get(i).text().toLowerCase(Locale.ROOT);
-            gives[i] = wanted.stream().anyMatch(k -> k.sentence().matcher(lower).find());
-            someGives |= gives[i];
-        }
-        // Whether a sentence giving none of the kinds asked for can be ruled out (and some candidate gives one).
-        boolean ruleOut = someGives && wanted.stream().anyMatch(AnswerKind::reliable);
-        double[] anchored = new double[pool.size()];
-        for (int i = 0; i < pool.size(); i++) {
-            Sentence s = pool.get(i);
-            double w = maxWords == 0 ? 0 : words[i] / maxWords;
-            if (i > 0 && pool.get(i - 1).passage() == s.passage() && refersBack(s, pool.get(i - 1))) {
-                // Its subject is named in the sentence before (which may itself refer back): part of that evidence.
-                w = Math.max(w, 0.6 * anchored[i - 1]);
-            }
-            anchored[i] = w;
-            double v = meaning == null ? w : 0.5 * w + 0.5 * meaning[i];
-            String lower = s.text().toLowerCase(Locale.ROOT);
-            if (conditional && w > 0 && CONDITION_STATED.matcher(lower).find()) {
-                v += 0.25;
-            }
-            if (w > 0 && gives[i]) {
-                v += 0.2;
-            } else if (ruleOut && !gives[i]) {
-                // "How long should the levain rest?" is not answered by the recipe's table row naming the levain.
-                v *= WRONG_KIND;
-            }
-            // Retrieval already ranked the sources: the same evidence counts for less in a lower-ranked source.
-            score.put(s, w == 0 ? 0 : v / (1 + 0.5 * (s.source() - 1)));
         }
         List<Sentence> chosen = choose(pool, score);
         if (chosen.isEmpty()) {
@@ -182,6 +171,109 @@ public final class ExtractiveAnswerer {
             sb.append(s.text()).append(" [").append(s.source()).append(']');
         }
         return sb.toString();
+    }
+
+    /** The sentence that scores best, for tests: what the answer quotes first in importance. */
+    String best(String question, List<AnswerSource> sources) {
+        List<Sentence> pool = sentences(sources);
+        return scores(question, pool).entrySet().stream().max(Map.Entry.comparingByValue()).map(e -> e.getKey().text())
+                .orElse("");
+    }
+
+    /** Each candidate sentence's score; empty when no sentence shares a word with the question. */
+    private Map<Sentence, Double> scores(String question, List<Sentence> pool) {
+        Set<String> query = terms(question);
+        Map<String, Integer> df = new HashMap<>();
+        pool.forEach(s -> s.terms().forEach(t -> df.merge(t, 1, Integer::sum)));
+        double[] words = new double[pool.size()];
+        for (int i = 0; i < pool.size(); i++) {
+            for (String t : query) {
+                if (pool.get(i).terms().contains(t)) {
+                    words[i] += Math.log(1 + (double) pool.size() / df.get(t));
+                }
+            }
+        }
+        double maxWords = java.util.Arrays.stream(words).max().orElse(0);
+        if (maxWords == 0) {
+            return Map.of();
+        }
+        double[] meaning = meaning(question, pool);
+        boolean conditional = CONDITION_ASKED.matcher(question.toLowerCase(Locale.ROOT).strip()).find();
+        Map<Sentence, Double> score = new HashMap<>();
+        String asked = question.toLowerCase(Locale.ROOT).strip();
+        List<AnswerKind> wanted = ANSWER_KINDS.stream().filter(k -> k.question().matcher(asked).find()).toList();
+        boolean[] gives = new boolean[pool.size()];
+        boolean someGives = false;
+        for (int i = 0; i < pool.size(); i++) {
+            String lower = pool.get(i).text().toLowerCase(Locale.ROOT);
+            String text = pool.get(i).text();
+            gives[i] = wanted.stream().anyMatch(k -> k.given(text, lower));
+            someGives |= gives[i];
+        }
+        // Whether a sentence giving none of the kinds asked for can be ruled out (and some candidate gives one).
+        boolean ruleOut = someGives && wanted.stream().anyMatch(AnswerKind::reliable);
+        String subject = subject(asked);
+        Map<Integer, Double> passageBest = new HashMap<>();
+        for (int i = 0; i < pool.size(); i++) {
+            passageBest.merge(pool.get(i).passage(), words[i] / maxWords, Math::max);
+        }
+        double[] anchored = new double[pool.size()];
+        boolean[] onSubject = new boolean[pool.size()];
+        for (int i = 0; i < pool.size(); i++) {
+            Sentence s = pool.get(i);
+            double w = maxWords == 0 ? 0 : words[i] / maxWords;
+            onSubject[i] = subject != null && s.terms().contains(subject);
+            if (i > 0 && pool.get(i - 1).passage() == s.passage() && refersBack(s, pool.get(i - 1))) {
+                // Its subject is named in the sentence before (which may itself refer back): part of that evidence.
+                w = Math.max(w, 0.6 * anchored[i - 1]);
+                onSubject[i] |= onSubject[i - 1];
+                if (meaning != null) {
+                    // And part of its meaning: "After about twelve hours it should be bubbly" is about the levain
+                    // the sentence before mixes, though alone it reads close to nothing asked.
+                    meaning[i] = Math.max(meaning[i], 0.6 * meaning[i - 1]);
+                }
+            }
+            // A passage that speaks of the question lends its sentences a little: "Bags must be left in the lockers"
+            // answers where to leave a rucksack at the museum in a passage about the museum.
+            w = Math.max(w, PASSAGE * passageBest.get(s.passage()));
+            anchored[i] = w;
+        }
+        boolean subjectNamed = false;
+        for (boolean b : onSubject) {
+            subjectNamed |= b;
+        }
+        for (int i = 0; i < pool.size(); i++) {
+            Sentence s = pool.get(i);
+            double w = anchored[i];
+            double v = meaning == null ? w : 0.5 * w + 0.5 * meaning[i];
+            String lower = s.text().toLowerCase(Locale.ROOT);
+            if (conditional && w > 0 && CONDITION_STATED.matcher(lower).find()) {
+                v += 0.25;
+            }
+            if (w > 0 && gives[i]) {
+                v += 0.2;
+            } else if (ruleOut && !gives[i]) {
+                // "How long should the levain rest?" is not answered by the recipe's table row naming the levain.
+                v *= WRONG_KIND;
+            }
+            if (subjectNamed && !onSubject[i]) {
+                // "How long does the levain ferment?" is about the levain, not the starter that also ferments.
+                v *= OFF_SUBJECT;
+            }
+            // Retrieval already ranked the sources: the same evidence counts for less in a lower-ranked source.
+            score.put(s, w == 0 ? 0 : v / (1 + 0.5 * (s.source() - 1)));
+        }
+        return score;
+    }
+
+    /** The folded subject word of a question asked with an auxiliary, or null. */
+    static String subject(String asked) {
+        java.util.regex.Matcher m = SUBJECT.matcher(asked);
+        if (!m.find()) {
+            return null;
+        }
+        String w = m.group(3);
+        return STOPWORDS.contains(w) || NUMBER_WORD.matcher(w).matches() ? null : fold(w);
     }
 
     /**

@@ -77,4 +77,45 @@ class ExtractiveAnswererTest {
         assertThat(new ExtractiveAnswerer().answer(question, s)).as("words alone: the first two, in reading order")
                 .isEqualTo("Coffee beans are roasted in small batches. [1] Coffee beans come from Ethiopia and Brazil. [1]");
     }
+
+    @Test
+    void a_how_long_question_is_answered_about_its_subject_not_about_what_shares_its_verb() {
+        // The starter ferments too and gives a duration; the question asks about the levain.
+        var sources = source("Sourdough", "A starter is flour and water left to ferment. Feed it daily, and it "
+                + "becomes reliably active within one to two weeks.", "The evening before baking, mix a levain from "
+                + "a spoonful of starter, flour and water. After about twelve hours it should be bubbly and smell "
+                + "sweet and sour.");
+        assertThat(ExtractiveAnswerer.subject("how long does the levain ferment?")).isEqualTo("levain");
+        assertThat(ExtractiveAnswerer.subject("how long will it take?")).isNull();
+        assertThat(new ExtractiveAnswerer().best("How long does the levain ferment?", sources))
+                .startsWith("After about twelve hours");
+        assertThat(new ExtractiveAnswerer().answer("How long does the levain ferment?", sources))
+                .doesNotContain("one to two weeks");
+    }
+
+    @Test
+    void a_quantity_said_with_a_measure_word_answers_how_much() {
+        var sources = source("Sourdough", "The evening before baking, mix a levain from a spoonful of starter, "
+                + "flour and water. The levain should rise by 50 percent.");
+        assertThat(new ExtractiveAnswerer().best("How much starter goes into the levain?", sources))
+                .contains("a spoonful of starter");
+    }
+
+    @Test
+    void a_who_question_is_answered_by_the_sentence_naming_someone() {
+        var sources = source("On call", "This page explains how the rota works and how the rota is paid. The rota "
+                + "is drawn up every quarter by the platform team lead, currently Priya Natarajan. Everyone on the "
+                + "rota gets a phone.");
+        assertThat(new ExtractiveAnswerer().best("Who puts together the rota?", sources))
+                .contains("Priya Natarajan");
+    }
+
+    @Test
+    void a_sentence_without_a_word_of_the_question_can_answer_in_a_passage_that_speaks_of_it() {
+        // "rucksack" and "leave" are not in the answer; the passage is about the museum the question names.
+        var sources = source("Museum", "The museum is open from ten to five, Tuesday to Sunday. Bags larger than a "
+                + "cabin suitcase must be left in the lockers in the basement cloakroom.");
+        assertThat(new ExtractiveAnswerer().answer("Where can I leave my big rucksack at the museum?", sources))
+                .contains("lockers in the basement cloakroom");
+    }
 }
