@@ -970,6 +970,10 @@ export interface components {
             percentage: number;
             eta_seconds: number | null;
             progress: components["schemas"]["IngestWireProgress"] | null;
+            knowledge_base: string | null;
+            source_id: string | null;
+            /** Format: date-time */
+            started_at: string | null;
         };
         IngestWireJobPage: {
             jobs: components["schemas"]["IngestWireJob"][] | null;

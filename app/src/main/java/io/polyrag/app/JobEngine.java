@@ -120,8 +120,9 @@ final class JobEngine implements AutoCloseable {
 
     /** Queues a job of {@code tenant} and returns its id at once. */
     String submit(io.polyrag.core.model.Tenant tenant, String kind, String payload) {
-        handler(kind);
-        String id = store.submit(tenant.id(), kind, payload);
+        JobHandler h = handler(kind);
+        String id = store.submit(tenant.id(), kind, payload, h.knowledgeBase(payload).orElse(null),
+                h.source(payload).orElse(null));
         onSubmit.accept(tenant);
         changed(id, "created");
         if (runner != null) {

@@ -73,6 +73,11 @@ interface JobHandler {
         return Optional.empty();
     }
 
+    /** The sync source a job with this payload runs, when it runs one. */
+    default Optional<String> source(String payload) {
+        return Optional.empty();
+    }
+
     default Optional<Path> stagingDir(String payload) {
         return Optional.empty();
     }

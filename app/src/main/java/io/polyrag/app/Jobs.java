@@ -15,7 +15,12 @@ public final class Jobs {
 
     /** The job with this id. */
     public JobInfo get(String id) {
-        return engine.get(tenant, id);
+        return shown(engine.get(tenant, id));
+    }
+
+    /** Its knowledge base as the tenant names it (no namespace). */
+    private JobInfo shown(JobInfo j) {
+        return j.knowledgeBase() == null ? j : j.withKnowledgeBase(tenant.show(j.knowledgeBase()));
     }
 
     /** The tenant's jobs, newest first. */
@@ -24,7 +29,7 @@ public final class Jobs {
             throw new io.polyrag.core.InvalidInputException("offset must be >= 0 and limit in [1, "
                     + io.polyrag.app.api.Limits.MAX_PAGE + "], got " + offset + " and " + limit);
         }
-        return engine.list(tenant, offset, limit);
+        return engine.list(tenant, offset, limit).stream().map(this::shown).toList();
     }
 
     /**
@@ -32,7 +37,7 @@ public final class Jobs {
      * stays indexed). A finished job is a conflict.
      */
     public JobInfo cancel(String id) {
-        return engine.cancel(tenant, id);
+        return shown(engine.cancel(tenant, id));
     }
 
     /**
@@ -40,7 +45,8 @@ public final class Jobs {
      * (send a heartbeat) or the server is closing ({@link #closing()}).
      */
     public java.util.List<JobEvents.Event> events(long afterId, java.time.Duration wait) throws InterruptedException {
-        return engine.events().after(tenant, afterId, wait);
+        return engine.events().after(tenant, afterId, wait).stream().map(e -> new JobEvents.Event(e.id(), e.tenant(),
+                e.type(), e.job() == null ? null : shown(e.job()))).toList();
     }
 
     /** The newest event id now: where a subscriber without a Last-Event-ID starts. */

@@ -297,6 +297,16 @@ final class SyncJob implements JobHandler {
         }
     }
 
+    /** The source the job syncs. */
+    @Override
+    public java.util.Optional<String> source(String payload) {
+        try {
+            return java.util.Optional.ofNullable(Sources.JSON.readValue(payload, Payload.class).source());
+        } catch (RuntimeException e) {
+            return java.util.Optional.empty();
+        }
+    }
+
     /** The knowledge base the job's source feeds. */
     @Override
     public java.util.Optional<String> knowledgeBase(String payload) {

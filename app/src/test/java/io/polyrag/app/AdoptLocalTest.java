@@ -70,6 +70,10 @@ class AdoptLocalTest {
         assertThat(t.knowledgeBases().list()).extracting(k -> k.name()).contains("wildlife", "studio");
         assertThat(t.sources().list()).extracting(s -> s.id()).containsExactly("notes");
         assertThat(t.jobs().list(0, 10)).extracting(j -> j.id()).contains(source.jobId());
+        var sync = t.jobs().get(source.jobId());
+        assertThat(sync.source()).as("a sync job names its source").isEqualTo("notes");
+        assertThat(sync.knowledgeBase()).isEqualTo("studio");
+        assertThat(sync.startedAt()).isNotNull();
         assertThat(t.search().run(SearchRequest.of("kiln fired", 3)).hits()).isNotEmpty();
 
         // What the command line (and serve --watch) indexes after the key is the tenant's too.

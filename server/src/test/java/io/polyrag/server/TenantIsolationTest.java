@@ -73,6 +73,9 @@ class TenantIsolationTest {
                 + "zanzibarquartz ledger.").get("job_id").asString();
         await().atMost(Duration.ofSeconds(60)).until(() -> json(get(a, "/v1/jobs/" + aJob)).get("status").asString(),
                 s -> s.equals("succeeded"));
+        JsonNode job = json(get(a, "/v1/jobs/" + aJob));
+        assertThat(job.get("knowledge_base").asString()).as("named as the tenant names it").isEqualTo("lab");
+        assertThat(job.get("started_at").isNull()).as("a job a worker took up says when").isFalse();
         aStaged = upload(a, "/v1/ingest/upload", "ledger.md", "# Ledger\n\nzanzibarquartz entries by Quillon.")
                 .get("accepted").get(0).get("id").asString();
         TestHttp.Multipart report = TestHttp.binary("file", "report.pdf", "application/pdf",

@@ -45,10 +45,15 @@ public final class IngestWire {
     /**
      * {@code GET /v1/jobs/{id}}: {@code percentage} of items done, and {@code eta_seconds} (null until one item is
      * done, and once finished) from the pace so far.
+     *
+     * @param knowledgeBase the knowledge base it writes into, or null (a reindex)
+     * @param sourceId the sync source it runs, or null
+     * @param startedAt when a worker last took it up (a long job yields and resumes), or null while queued
      */
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     public record Job(String id, String kind, String status, String error, int attempts, Instant createdAt,
-            Instant updatedAt, int percentage, Long etaSeconds, Progress progress) {
+            Instant updatedAt, int percentage, Long etaSeconds, Progress progress, String knowledgeBase,
+            String sourceId, Instant startedAt) {
     }
 
     /** {@code GET /v1/jobs}: the tenant's jobs, newest first. */
@@ -216,12 +221,13 @@ public final class IngestWire {
         int pct = finished && j.status() != io.polyrag.core.model.JobStatus.CANCELED ? 100
                 : p.total() <= 0 ? 0 : (int) Math.min(100, p.processed() * 100L / p.total());
         Long eta = null;
+        // From submission, not the last claim: a long job that yielded and resumed counts its earlier items too.
         if (!finished && p.processed() > 0 && p.total() > p.processed() && j.createdAt() != null) {
             long elapsed = Math.max(0, java.time.Duration.between(j.createdAt(), Instant.now()).toSeconds());
             eta = elapsed * (p.total() - p.processed()) / p.processed();
         }
         return new Job(j.id(), j.kind(), j.status().wireName(), j.error(), j.attempts(), j.createdAt(), j.updatedAt(),
-                pct, eta, of(p));
+                pct, eta, of(p), j.knowledgeBase(), j.source(), j.startedAt());
     }
 
     public static Progress of(JobProgress p) {

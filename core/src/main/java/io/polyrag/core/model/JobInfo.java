@@ -14,11 +14,20 @@ import java.time.Instant;
  * @param createdAt when it was submitted
  * @param updatedAt when it last changed
  * @param tenant whose job it is (empty: the local tenant)
+ * @param knowledgeBase the knowledge base it writes into (stored name), or null
+ * @param source the sync source it runs, or null
+ * @param startedAt when a worker last took it up, or null while it has not been
  */
 public record JobInfo(String id, String kind, JobStatus status, JobProgress progress, String error, int attempts,
-        Instant createdAt, Instant updatedAt, String tenant) {
+        Instant createdAt, Instant updatedAt, String tenant, String knowledgeBase, String source, Instant startedAt) {
     public JobInfo(String id, String kind, JobStatus status, JobProgress progress, String error, int attempts,
             Instant createdAt, Instant updatedAt) {
-        this(id, kind, status, progress, error, attempts, createdAt, updatedAt, "");
+        this(id, kind, status, progress, error, attempts, createdAt, updatedAt, "", null, null, null);
+    }
+
+    /** The same job with its knowledge base named as a tenant sees it. */
+    public JobInfo withKnowledgeBase(String shown) {
+        return new JobInfo(id, kind, status, progress, error, attempts, createdAt, updatedAt, tenant, shown, source,
+                startedAt);
     }
 }

@@ -28,7 +28,17 @@ public interface JobStore {
     }
 
     /** Creates a queued job of {@code tenant} (empty: the local one) and returns its id. */
-    String submit(String tenant, String kind, String payload);
+    default String submit(String tenant, String kind, String payload) {
+        return submit(tenant, kind, payload, null, null);
+    }
+
+    /**
+     * Creates a queued job of {@code tenant} and returns its id.
+     *
+     * @param knowledgeBase the knowledge base it writes into (stored name), or null: shown in job lists
+     * @param source the sync source it runs, or null
+     */
+    String submit(String tenant, String kind, String payload, String knowledgeBase, String source);
 
     /** Creates a queued job of the local tenant and returns its id. */
     default String submit(String kind, String payload) {

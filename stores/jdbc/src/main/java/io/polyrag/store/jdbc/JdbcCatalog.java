@@ -992,8 +992,8 @@ public class JdbcCatalog implements CatalogAndJobs {
     }
 
     @Override
-    public String submit(String tenant, String kind, String payload) {
-        return jobs.submit(tenant, kind, payload);
+    public String submit(String tenant, String kind, String payload, String knowledgeBase, String source) {
+        return jobs.submit(tenant, kind, payload, knowledgeBase, source);
     }
 
     @Override

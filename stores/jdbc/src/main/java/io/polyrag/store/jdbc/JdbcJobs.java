@@ -28,11 +28,11 @@ final class JdbcJobs {
         this.jdbc = jdbc;
     }
 
-    String submit(String tenant, String kind, String payload) {
+    String submit(String tenant, String kind, String payload, String knowledgeBase, String source) {
         String id = UUID.randomUUID().toString();
         jdbc.tx("submit a job", c -> JdbcCatalog.update(c, "INSERT INTO jobs (id, tenant, kind, status, payload, stage, "
-                + "created_at, updated_at) VALUES (?, ?, ?, 'queued', ?, 'queued', ?, ?)", id, tenant, kind, payload,
-                jdbc.now(), jdbc.now()));
+                + "created_at, updated_at, kb, source) VALUES (?, ?, ?, 'queued', ?, 'queued', ?, ?, ?, ?)", id, tenant,
+                kind, payload, jdbc.now(), jdbc.now(), knowledgeBase, source));
         return id;
     }
 
@@ -303,7 +303,8 @@ final class JdbcJobs {
                 return Optional.of(new JobInfo(id, rs.getString("kind"),
                         JobStatus.valueOf(rs.getString("status").toUpperCase(Locale.ROOT)), p, rs.getString("error"),
                         rs.getInt("attempts"), JdbcCatalog.instant(rs, "created_at"),
-                        JdbcCatalog.instant(rs, "updated_at"), rs.getString("tenant")));
+                        JdbcCatalog.instant(rs, "updated_at"), rs.getString("tenant"), rs.getString("kb"),
+                        rs.getString("source"), JdbcCatalog.instant(rs, "claimed_at")));
             }
         }
     }
