@@ -57,6 +57,7 @@ public final class CrossEncoderReranker implements Reranker, AutoCloseable {
             }
         }
         try {
+            Offline.ensure();
             this.tokenizer = HuggingFaceTokenizer.newInstance(vocab, Map.of("truncation", "true", "maxLength",
                     String.valueOf(maxTokens), "padding", "false"));
             this.env = OrtEnvironment.getEnvironment();

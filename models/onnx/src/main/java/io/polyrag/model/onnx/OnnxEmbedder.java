@@ -42,6 +42,7 @@ public final class OnnxEmbedder implements Embedder {
     private final String modelId;
 
     OnnxEmbedder(ModelSpec spec, int maxTokens, int threads) {
+        Offline.ensure();
         this.spec = spec;
         this.maxTokens = maxTokens;
         try {
