@@ -1,7 +1,13 @@
 # Sourced by ./mvnw and ./polyrag: sets JAVA_HOME to a JDK >= 21, or explains what is missing and exits.
 # Order: $JAVA_HOME, the `java` on PATH, then the usual install folders.
 polyrag_java_major() {
-  "$1/bin/java" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java\.specification\.version = \([0-9]*\).*/\1/p' | head -n 1
+  # The JDK's release file says it without starting a JVM (50 ms of every command); the JVM is asked otherwise.
+  local v=""
+  [ -f "$1/release" ] && v=$(sed -n 's/^JAVA_VERSION="\([0-9]*\).*/\1/p' "$1/release" | head -n 1)
+  if [ -z "$v" ]; then
+    v=$("$1/bin/java" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java\.specification\.version = \([0-9]*\).*/\1/p' | head -n 1)
+  fi
+  echo "$v"
 }
 polyrag_find_jdk() {
   local candidates=() c major

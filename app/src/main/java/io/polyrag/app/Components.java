@@ -78,14 +78,17 @@ final class Components implements AutoCloseable {
     private final Deque<AutoCloseable> opened = new ArrayDeque<>();
     /** The vector store's provider (to open another model's index), and what it was opened with; null without vectors. */
     VectorStoreProvider vectorProvider;
+    /** The embedding model when it loads on first use, else null. */
+    private LazyEmbedder lazyModel;
     final ProviderContext context;
 
     Components(Config config, ProviderContext context) {
         this.config = config;
         this.context = context;
         try {
-            Parser p = Providers.find(ParserProvider.class, config.get(Settings.INGEST_PARSER), Settings.INGEST_PARSER)
-                    .open(context);
+            ParserProvider parsers = Providers.find(ParserProvider.class, config.get(Settings.INGEST_PARSER),
+                    Settings.INGEST_PARSER);
+            Parser p = new LazyParser(() -> parsers.open(context));
             this.parser = p;
             this.catalog = track(Providers.find(CatalogProvider.class, config.get(Settings.CATALOG_BACKEND),
                     Settings.CATALOG_BACKEND).open(context));
@@ -99,8 +102,17 @@ final class Components implements AutoCloseable {
             Embedder raw = null;
             Embedder answering = null;
             if (config.get(Settings.VECTOR_ENABLED)) {
-                e = track(Providers.find(EmbedderProvider.class, config.get(Settings.EMBEDDING_PROVIDER),
-                        Settings.EMBEDDING_PROVIDER).open(context));
+                EmbedderProvider models = Providers.find(EmbedderProvider.class,
+                        config.get(Settings.EMBEDDING_PROVIDER), Settings.EMBEDDING_PROVIDER);
+                var known = EmbedderRecipes.known(context.dataDir(), config);
+                if (known.isPresent()) {
+                    e = track(lazyModel = new LazyEmbedder(() -> models.open(context), m -> EmbedderRecipes.know(
+                            context.dataDir(), config, m), known.get().modelId(), known.get().dimension(),
+                            known.get().maxTokens()));
+                } else {
+                    e = track(models.open(context));
+                    EmbedderRecipes.know(context.dataDir(), config, e);
+                }
                 raw = e;
                 if (config.get(Settings.EMBEDDING_CACHE)) {
                     e = new CachingEmbedder(e, catalog);
@@ -279,6 +291,33 @@ final class Components implements AutoCloseable {
     }
 
     /** What, besides the bytes, decides a document's index entries: a change re-indexes unchanged files. */
+    /**
+     * Loads what opens on first use — the embedding model, the parsers — so a server's first search and upload do
+     * not wait for them. A failure is logged: the request that needs the part reports it again.
+     */
+    void warmUp() {
+        try {
+            if (lazyModel != null) {
+                lazyModel.load();
+            }
+            if (parser instanceof LazyParser lazy) {
+                lazy.mediaTypes();
+            }
+        } catch (RuntimeException ex) {
+            System.getLogger(Components.class.getName()).log(System.Logger.Level.ERROR, "cannot load the embedding "
+                    + "model or the parsers: " + ex.getMessage(), ex);
+        }
+    }
+
+    /** Whether the embedding model and the parsers are loaded (for tests: what a command should not load). */
+    boolean modelLoaded() {
+        return lazyModel == null ? embedder != null : lazyModel.isLoaded();
+    }
+
+    boolean parsersLoaded() {
+        return !(parser instanceof LazyParser lazy) || lazy.opened();
+    }
+
     private static String signature(Config c, Embedder e) {
         return "vector=" + (e == null ? "off" : e.modelId()) + ";fulltext=" + c.get(Settings.FULLTEXT_ENABLED)
                 + ";graph=" + c.get(Settings.GRAPH_ENABLED) + ";rdf=" + c.get(Settings.RDF_ENABLED)

@@ -86,6 +86,74 @@ final class EmbedderRecipes {
         return out;
     }
 
+    /**
+     * What opening the stores needs of the model this configuration loads — its id, dimension and token window —
+     * as recorded the last time it was loaded here ({@link #know}), so the model itself can wait until a text is
+     * embedded. Keyed by everything that decides what gets loaded: the model settings, the class path (a bundled
+     * model ships in a versioned jar) and the size and time of each file of a model directory.
+     */
+    record Known(String modelId, int dimension, int maxTokens) {
+    }
+
+    static java.util.Optional<Known> known(Path dataDir, Config config) {
+        Path file = knownFile(dataDir, config);
+        if (file == null || !Files.isRegularFile(file)) {
+            return java.util.Optional.empty();
+        }
+        Properties p = new Properties();
+        try (Reader r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+            p.load(r);
+            return java.util.Optional.of(new Known(p.getProperty("model.id"), Integer.parseInt(p.getProperty(
+                    "dimension")), Integer.parseInt(p.getProperty("max.tokens"))));
+        } catch (IOException | RuntimeException e) {
+            return java.util.Optional.empty();
+        }
+    }
+
+    /** Records what {@link #known} returns for this configuration; a failure costs only a lazy start. */
+    static void know(Path dataDir, Config config, Embedder loaded) {
+        Path file = knownFile(dataDir, config);
+        if (file == null) {
+            return;
+        }
+        Properties p = new Properties();
+        p.setProperty("model.id", loaded.modelId());
+        p.setProperty("dimension", Integer.toString(loaded.dimension()));
+        p.setProperty("max.tokens", Integer.toString(loaded.maxTokens()));
+        try {
+            Files.createDirectories(file.getParent());
+            Path tmp = Files.createTempFile(file.getParent(), "known", ".tmp");
+            try (Writer w = Files.newBufferedWriter(tmp, StandardCharsets.UTF_8)) {
+                p.store(w, "what the stores need of this embedding model, so it loads when first used");
+            }
+            Files.move(tmp, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING,
+                    java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+        } catch (IOException e) {
+            LOG.log(System.Logger.Level.DEBUG, "cannot record the embedding model for a lazy start: " + e.getMessage());
+        }
+    }
+
+    /** The file keyed by the configuration's fingerprint, or null when a model directory cannot be read. */
+    private static Path knownFile(Path dataDir, Config config) {
+        StringBuilder key = new StringBuilder(System.getProperty("java.class.path", ""));
+        for (Setting<?> s : SETTINGS) {
+            key.append('\n').append(s.key()).append('=').append(config.get(s));
+        }
+        Path modelDir = config.get(Settings.EMBEDDING_MODEL_DIR);
+        if (modelDir != null) {
+            try (Stream<Path> files = Files.list(modelDir)) {
+                for (Path f : files.sorted().toList()) {
+                    key.append('\n').append(f.getFileName()).append(' ').append(Files.size(f)).append(' ')
+                            .append(Files.getLastModifiedTime(f).toMillis());
+                }
+            } catch (IOException | RuntimeException e) {
+                return null;
+            }
+        }
+        String hash = io.polyrag.core.model.Ids.sha256Hex(key.toString().getBytes(StandardCharsets.UTF_8));
+        return dir(dataDir).resolve("loaded-" + hash.substring(0, 16) + ".start");
+    }
+
     private static long modified(Path f) {
         try {
             return Files.getLastModifiedTime(f).toMillis();

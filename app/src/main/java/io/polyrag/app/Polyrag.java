@@ -144,6 +144,24 @@ public final class Polyrag implements AutoCloseable {
                 .sum(), local.sources().list().size());
     }
 
+    /**
+     * Loads the parts that otherwise load on first use (the embedding model, the parsers) in the background: a
+     * server calls it once it serves, so its first search does not wait for the model.
+     */
+    public void warmUp() {
+        Thread.ofVirtual().name("polyrag-warm-up").start(components::warmUp);
+    }
+
+    /** Whether the embedding model has been loaded (a full-text search, keys or check load none). */
+    public boolean modelLoaded() {
+        return components.modelLoaded();
+    }
+
+    /** Whether the parsers have been loaded (only reading a file needs them). */
+    public boolean parsersLoaded() {
+        return components.parsersLoaded();
+    }
+
     /** The data facets acting for {@code tenant}. */
     public TenantFacets as(Tenant tenant) {
         return tenant.isLocal() ? local : tenants.computeIfAbsent(tenant, this::facets);

@@ -115,6 +115,7 @@ final class ServeCommand implements Callable<Integer> {
         }
         out.println("  try: " + tryLine(base, polyrag.keys().required()));
         ServedUrl.write(polyrag.dataDir(), base);
+        polyrag.warmUp();
         out.flush();
         if (!paths.isEmpty()) {
             Thread.ofVirtual().name("polyrag-initial-ingest").start(() -> ingest(polyrag, out, err));

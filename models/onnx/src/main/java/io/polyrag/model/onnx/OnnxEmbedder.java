@@ -46,19 +46,57 @@ public final class OnnxEmbedder implements Embedder {
         this.spec = spec;
         this.maxTokens = maxTokens;
         try {
-            this.tokenizer = tokenizer(spec, Map.of("truncation", "true", "maxLength", String.valueOf(maxTokens),
-                    "padding", "false"));
-            this.counter = tokenizer(spec, Map.of("truncation", "false", "padding", "false"));
-            this.env = OrtEnvironment.getEnvironment();
-            OrtSession.SessionOptions options = new OrtSession.SessionOptions();
-            options.setIntraOpNumThreads(1);
-            options.setInterOpNumThreads(1);
-            options.setOptimizationLevel(OrtSession.SessionOptions.OptLevel.ALL_OPT);
-            byte[] model;
-            try (InputStream in = spec.model().open()) {
-                model = in.readAllBytes();
+            // The model (ONNX Runtime's native library, 34 MB read from its jar, the session) loads on another
+            // thread while the tokenizers (their native library) load here: each is about half of a load.
+            java.util.concurrent.CompletableFuture<Object[]> loading = java.util.concurrent.CompletableFuture
+                    .supplyAsync(() -> {
+                        try {
+                            OrtEnvironment environment = OrtEnvironment.getEnvironment();
+                            OrtSession.SessionOptions options = new OrtSession.SessionOptions();
+                            options.setIntraOpNumThreads(1);
+                            options.setInterOpNumThreads(1);
+                            options.setOptimizationLevel(OrtSession.SessionOptions.OptLevel.ALL_OPT);
+                            byte[] bytes;
+                            try (InputStream in = spec.model().open()) {
+                                bytes = in.readAllBytes();
+                            }
+                            return new Object[] {environment, environment.createSession(bytes, options), bytes};
+                        } catch (IOException | OrtException e) {
+                            throw new java.util.concurrent.CompletionException(e);
+                        }
+                    }, r -> Thread.ofPlatform().name("polyrag-model-load").daemon().start(r));
+            try {
+                this.tokenizer = tokenizer(spec, Map.of("truncation", "true", "maxLength",
+                        String.valueOf(maxTokens), "padding", "false"));
+                this.counter = tokenizer(spec, Map.of("truncation", "false", "padding", "false"));
+            } catch (IOException | RuntimeException e) {
+                loading.thenAccept(loaded -> {
+                    try {
+                        ((OrtSession) loaded[1]).close();
+                    } catch (OrtException ignored) {
+                        // Failing already.
+                    }
+                });
+                throw e;
             }
-            this.session = env.createSession(model, options);
+            Object[] loaded;
+            try {
+                loaded = loading.join();
+            } catch (java.util.concurrent.CompletionException e) {
+                tokenizer.close();
+                counter.close();
+                Throwable cause = e.getCause();
+                if (cause instanceof IOException io) {
+                    throw io;
+                }
+                if (cause instanceof OrtException ort) {
+                    throw ort;
+                }
+                throw e;
+            }
+            this.env = (OrtEnvironment) loaded[0];
+            this.session = (OrtSession) loaded[1];
+            byte[] model = (byte[]) loaded[2];
             this.inputs = EncoderInputs.of(session, "embedding model " + spec.name());
             this.modelId = identity(spec, model);
             if (!spec.asShipped()) {

@@ -1,0 +1,104 @@
+package io.polyrag.app;
+
+import io.polyrag.core.PolyragException;
+import io.polyrag.core.port.Embedder;
+import io.polyrag.core.port.TokenCounter;
+import java.util.List;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+
+/**
+ * The embedding model, loaded when a text is first embedded or counted: loading it is most of a second (the ONNX
+ * session, two tokenizers, a probe run), which a full-text search, {@code keys} or {@code check} never needs. What
+ * opening the stores needs — the model's id and dimension — comes from what this data directory recorded the last
+ * time the same model was loaded ({@link EmbedderRecipes#known}); the model, once loaded, must agree with it.
+ */
+final class LazyEmbedder implements Embedder {
+    private final Supplier<Embedder> open;
+    private final Consumer<Embedder> loaded;
+    private final String modelId;
+    private final int dimension;
+    private final int maxTokens;
+    private volatile Embedder embedder;
+    private volatile boolean closed;
+
+    /** @param loaded called once with the model when it is loaded (to record it again) */
+    LazyEmbedder(Supplier<Embedder> open, Consumer<Embedder> loaded, String modelId, int dimension, int maxTokens) {
+        this.open = open;
+        this.loaded = loaded;
+        this.modelId = modelId;
+        this.dimension = dimension;
+        this.maxTokens = maxTokens;
+    }
+
+    /** Whether the model has been loaded (for tests: a full-text search loads none). */
+    boolean isLoaded() {
+        return embedder != null;
+    }
+
+    /** Loads the model now (a server does so in the background once it is serving). */
+    Embedder load() {
+        Embedder e = embedder;
+        if (e == null) {
+            synchronized (this) {
+                e = embedder;
+                if (e == null) {
+                    if (closed) {
+                        throw new PolyragException("the embedding model is closed: polyrag is shutting down");
+                    }
+                    e = open.get();
+                    if (!e.modelId().equals(modelId) || e.dimension() != dimension) {
+                        String found = e.modelId() + " (" + e.dimension() + " dimensions)";
+                        e.close();
+                        throw new PolyragException("the embedding model loaded now, " + found + ", is not the one "
+                                + "this data directory recorded, " + modelId + " (" + dimension + " dimensions): its "
+                                + "files changed while polyrag ran; restart polyrag");
+                    }
+                    embedder = e;
+                    loaded.accept(e);
+                }
+            }
+        }
+        return e;
+    }
+
+    @Override
+    public String modelId() {
+        return modelId;
+    }
+
+    @Override
+    public int dimension() {
+        return dimension;
+    }
+
+    @Override
+    public int maxTokens() {
+        return maxTokens;
+    }
+
+    @Override
+    public TokenCounter tokenCounter() {
+        return text -> load().tokenCounter().count(text);
+    }
+
+    @Override
+    public float[] embedQuery(String query) {
+        return load().embedQuery(query);
+    }
+
+    @Override
+    public List<float[]> embedPassages(List<String> passages) {
+        return load().embedPassages(passages);
+    }
+
+    @Override
+    public void close() {
+        synchronized (this) {
+            closed = true;
+            if (embedder != null) {
+                embedder.close();
+            }
+        }
+    }
+}
