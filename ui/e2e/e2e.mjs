@@ -3,7 +3,9 @@
 //                                                search, ask, open a citation, switch tabs and come back, draw and
 //                                                expand the graph; with KEY, first see the 401 state and enter it
 //   node e2e/e2e.mjs local URL OUT               a server in local (no-key) mode: load, search, a figure
-// Saves a screenshot of every tab under OUT and fails on any console error or warning, or page error.
+// Saves a screenshot of every tab under OUT and fails on any console error or warning, or page error. In full mode
+// it then saves every tab again at 1280 and 390 px wide, in the light and the dark theme (TAB-WIDTH-THEME.png, e.g.
+// search-390-dark.png), each checked by axe-core too, and notes any that is wider than the window.
 // Prints one JSON line of what it saw last.
 import { chromium } from 'playwright-core';
 import path from 'node:path';
@@ -31,17 +33,51 @@ const tab = async (name) => {
   await page.getByRole('tab', { name, exact: true }).click();
   await page.getByRole('tabpanel').waitFor();
 };
-// Each screenshot also runs axe-core (WCAG 2.1 A and AA rules) on the page as shown: a serious or critical
-// violation is a failure like a console error.
-const shot = async (name) => {
-  await page.screenshot({ path: path.join(out, `${name}.png`), fullPage: true });
+// axe-core (WCAG 2.1 A and AA rules) on the page as shown: a serious or critical violation is a failure like a
+// console error.
+const axeCheck = async (name) => {
   if (!(await page.evaluate(() => typeof window.axe !== 'undefined'))) await page.evaluate(axeSource);
   const result = await page.evaluate(() => window.axe.run(document, { runOnly: ['wcag2a', 'wcag2aa', 'wcag21a',
     'wcag21aa'] }));
   for (const v of result.violations.filter((x) => x.impact === 'serious' || x.impact === 'critical')) {
     problems.push(`axe (${name}): ${v.id}: ${v.help} — ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`);
   }
+};
+// Each screenshot of the flow also runs axe (counted in axeChecked).
+const shot = async (name) => {
+  await page.screenshot({ path: path.join(out, `${name}.png`), fullPage: true });
+  await axeCheck(name);
   seen.axeChecked = (seen.axeChecked ?? 0) + 1;
+};
+// Every tab at each width and theme, chosen with the header's Theme picker: a screenshot, axe (counted in
+// themedShots, not axeChecked), and whether the page is wider than the window (listed in overflowX).
+const TABS = [['Sources', 'sources'], ['Processing', 'processing'], ['Search', 'search'], ['Chat', 'chat'],
+  ['Knowledge bases', 'knowledge-bases'], ['Graph', 'graph']];
+const themedShots = async () => {
+  seen.themedShots = 0;
+  seen.overflowX = [];
+  for (const width of [1280, 390]) {
+    await page.setViewportSize({ width, height: width === 390 ? 844 : 860 });
+    for (const theme of ['light', 'dark']) {
+      await page.getByLabel('Theme', { exact: true }).selectOption(theme);
+      await page.waitForFunction((t) => document.documentElement.dataset.theme === t, theme);
+      for (const [label, file] of TABS) {
+        // Not exact: the Processing tab's name carries its badge ("Processing 1 running") while a job runs.
+        await page.getByRole('tab', { name: new RegExp(`^${label}`) }).click();
+        await page.getByRole('tabpanel').waitFor();
+        await page.waitForTimeout(300);
+        const name = `${file}-${width}-${theme}`;
+        await page.screenshot({ path: path.join(out, `${name}.png`), fullPage: true });
+        await axeCheck(name);
+        const wider = await page.evaluate(() => document.documentElement.scrollWidth
+          - document.documentElement.clientWidth);
+        if (wider > 0) seen.overflowX.push(`${name}: ${wider}px`);
+        seen.themedShots += 1;
+      }
+    }
+  }
+  await page.getByLabel('Theme', { exact: true }).selectOption('system');
+  await page.setViewportSize({ width: 1280, height: 860 });
 };
 const T = { timeout: 60_000 };
 
@@ -125,6 +161,17 @@ try {
         .locator('td .pill', { hasText: 'succeeded' }).waitFor(T);
       seen.webRuns = await page.locator('table.runs tbody tr[data-status="succeeded"]').count();
       await shot('processing');
+
+      step('sync sources: the site listed, paused and resumed');
+      await tab('Sources');
+      await page.locator('table.source-list tr[data-source="site"]').waitFor(T);
+      seen.sourcesListed = await page.locator('table.source-list tbody tr[data-source]').count();
+      await page.getByRole('button', { name: 'Pause site', exact: true }).click();
+      await page.locator('table.source-list tr[data-source="site"][data-enabled="false"]').waitFor(T);
+      seen.sourcePaused = true;
+      await page.getByRole('button', { name: 'Resume site', exact: true }).click();
+      await page.locator('table.source-list tr[data-source="site"][data-enabled="true"]').waitFor(T);
+      seen.sourceResumed = true;
     }
 
     step('search');
@@ -187,6 +234,9 @@ try {
     seen.graphExpanded = Number(await page.locator('.cy').getAttribute('data-expanded'));
     seen.graphEdges = Number(await page.locator('.cy').getAttribute('data-edges'));
     await shot('graph');
+
+    step('every tab at 1280 and 390 px wide, light and dark');
+    await themedShots();
   }
 } catch (e) {
   await shot('failure').catch(() => {});

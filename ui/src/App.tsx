@@ -8,6 +8,7 @@ import { SearchTab } from './tabs/Search';
 import { ChatTab } from './tabs/Chat';
 import { KnowledgeBasesTab } from './tabs/KnowledgeBases';
 import { GraphTab } from './tabs/Graph';
+import { THEME_CHOICES, useTheme, type ThemeChoice } from './theme';
 
 const KEY_STORAGE = 'polyrag.apiKey';
 
@@ -25,12 +26,18 @@ export function App() {
   // Whether this server needs a key, from /health (which needs none): without a key nothing is asked of /v1, so a
   // fresh visit to a server with keys shows the key prompt, not a row of refused requests.
   const [auth, setAuth] = useState<'unknown' | 'local' | 'keys'>('unknown');
+  // What /health said, for the key box: a server that could not be asked is not claimed to be in local mode.
+  const [reported, setReported] = useState<'unknown' | 'local' | 'keys'>('unknown');
+  const [theme, setTheme] = useTheme();
   setApiKey(state.apiKey);
   const locked = auth === 'unknown' || (auth === 'keys' && !state.apiKey) || state.unauthorized;
 
   useEffect(() => {
-    ok(api.GET('/health')).then((h) => setAuth(h.auth === 'keys' ? 'keys' : 'local'))
-      .catch((e) => { setAuth('local'); setConfigError(message(e)); });
+    ok(api.GET('/health')).then((h) => {
+      const mode = h.auth === 'keys' ? 'keys' : 'local';
+      setAuth(mode);
+      setReported(mode);
+    }).catch((e) => { setAuth('local'); setConfigError(message(e)); });
   }, []);
 
   useEffect(() => {
@@ -84,11 +91,14 @@ export function App() {
             </button>
           ))}
         </nav>
-        <KeyBox apiKey={state.unauthorized ? '' : state.apiKey} onKey={(key) => {
-          if (key) sessionStorage.setItem(KEY_STORAGE, key);
-          else sessionStorage.removeItem(KEY_STORAGE);
-          dispatch({ type: 'apiKey', key });
-        }} />
+        <div className="top-tools">
+          <KeyBox apiKey={state.unauthorized ? '' : state.apiKey} auth={reported} onKey={(key) => {
+            if (key) sessionStorage.setItem(KEY_STORAGE, key);
+            else sessionStorage.removeItem(KEY_STORAGE);
+            dispatch({ type: 'apiKey', key });
+          }} />
+          <ThemePicker choice={theme} onChange={setTheme} />
+        </div>
       </header>
       {locked && auth !== 'unknown' ? (
         <div role="alert" className="banner error">
@@ -122,7 +132,12 @@ function activeRuns(state: State) {
   return state.runs.filter((r) => r.job && (r.job.status === 'queued' || r.job.status === 'running')).length;
 }
 
-function KeyBox({ apiKey, onKey }: { apiKey: string; onKey: (key: string) => void }) {
+/**
+ * The API key: set (with a way to forget it), asked for where the server requires one, and no input at all where
+ * /health says the server runs in local mode. Until /health answers, an input that claims neither.
+ */
+function KeyBox({ apiKey, auth, onKey }: { apiKey: string; auth: 'unknown' | 'local' | 'keys';
+  onKey: (key: string) => void }) {
   const [draft, setDraft] = useState('');
   if (apiKey) {
     return (
@@ -132,12 +147,34 @@ function KeyBox({ apiKey, onKey }: { apiKey: string; onKey: (key: string) => voi
       </div>
     );
   }
+  if (auth === 'local') {
+    return (
+      <div className="keybox">
+        <span title="This server runs without API keys: everything is one local tenant">No API key needed
+          (local mode)</span>
+      </div>
+    );
+  }
   return (
     <form className="keybox" onSubmit={(e) => { e.preventDefault(); onKey(draft.trim()); setDraft(''); }}>
       <label htmlFor="api-key">API key</label>
-      <input id="api-key" type="password" autoComplete="off" value={draft} placeholder="none (local mode)"
+      {auth === 'keys' ? <span id="api-key-required" className="pill warn">required</span> : null}
+      <input id="api-key" type="password" autoComplete="off" value={draft}
+        placeholder={auth === 'keys' ? 'API key required' : 'if the server needs one'}
+        aria-describedby={auth === 'keys' ? 'api-key-required' : undefined}
         onChange={(e) => setDraft(e.target.value)} />
       <button type="submit" disabled={!draft.trim()}>Use key</button>
     </form>
+  );
+}
+
+function ThemePicker({ choice, onChange }: { choice: ThemeChoice; onChange: (c: ThemeChoice) => void }) {
+  return (
+    <div className="theme-picker">
+      <label htmlFor="theme">Theme</label>
+      <select id="theme" value={choice} onChange={(e) => onChange(e.target.value as ThemeChoice)}>
+        {THEME_CHOICES.map((t) => <option key={t.value} value={t.value}>{t.label}</option>)}
+      </select>
+    </div>
   );
 }

@@ -1,6 +1,6 @@
 // The source types the Sources tab offers. Each form owns its validity rules behind one interface; "Configure
 // processing" freezes a snapshot of a valid form, so later edits to the live form do not change a configured run.
-import type { Staged } from './api/client';
+import type { SourceBody, Staged, SyncSource } from './api/client';
 
 export type SourceKind = 'upload' | 'folder' | 'web';
 
@@ -167,4 +167,111 @@ export function freeze<T>(value: T): T {
     Object.freeze(value);
   }
   return value;
+}
+
+// Registered sync sources (GET /v1/sync/sources): what each reads, and the small form that changes one
+// (PUT /v1/sync/sources/{id}, the body of POST: the whole of its settings, not a patch).
+
+function strings(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
+}
+
+/** One URL a line (a URL may hold a comma). */
+function urlLines(text: string): string[] {
+  return text.split('\n').map((s) => s.trim()).filter(Boolean);
+}
+
+/** What a source reads, in a line: a folder's root; a site's start URL(s), with the path prefix it keeps to. */
+export function sourceReads(s: SyncSource): string {
+  const c = s.config ?? {};
+  if (s.type === 'filesystem') return typeof c.root === 'string' ? c.root : '';
+  if (s.type === 'web') {
+    const urls = strings(c.start_urls);
+    const prefix = typeof c.path_prefix === 'string' && c.path_prefix !== '/' ? ` (below ${c.path_prefix})` : '';
+    return urls.join(', ') + prefix;
+  }
+  return '';
+}
+
+/** The kind of a source in words. */
+export function sourceTypeLabel(type: string | null): string {
+  return type === 'filesystem' ? 'folder on the server' : type === 'web' ? 'web site' : type ?? '';
+}
+
+export interface EditDraft {
+  interval: string;
+  enabled: boolean;
+  root: string;
+  include: string;
+  exclude: string;
+  startUrls: string;
+  pathPrefix: string;
+  maxPages: string;
+  maxDepth: string;
+}
+
+/** The edit form of a source, filled with its settings. */
+export function editDraft(s: SyncSource): EditDraft {
+  const c = s.config ?? {};
+  const text = (v: unknown, fallback = '') => (typeof v === 'number' || typeof v === 'string' ? String(v) : fallback);
+  return {
+    interval: String(s.interval_seconds),
+    enabled: s.enabled,
+    root: text(c.root),
+    include: strings(c.include).join('\n'),
+    exclude: strings(c.exclude).join('\n'),
+    startUrls: strings(c.start_urls).join('\n'),
+    pathPrefix: c.path_prefix === '/' ? '' : text(c.path_prefix),
+    maxPages: text(c.max_pages, '100'),
+    maxDepth: text(c.max_depth, '3'),
+  };
+}
+
+/** What is wrong with an edit, by field; empty when it can be saved. */
+export function validateEdit(type: string | null, d: EditDraft): Partial<Record<string, string>> {
+  const interval = intIn(d.interval, 30, 604800, 'seconds between scans');
+  if (type === 'web') {
+    const urls = urlLines(d.startUrls);
+    const bad = urls.find((u) => {
+      try {
+        const url = new URL(u);
+        return url.protocol !== 'http:' && url.protocol !== 'https:';
+      } catch {
+        return true;
+      }
+    });
+    return clean({
+      startUrls: urls.length === 0 ? 'at least one start URL: http:// or https://'
+        : bad ? `not an http:// or https:// URL: ${bad}` : undefined,
+      pathPrefix: d.pathPrefix.trim() === '' || d.pathPrefix.trim().startsWith('/') ? undefined
+        : 'a path prefix starts with /',
+      maxPages: intIn(d.maxPages, 1, 100000, 'pages'),
+      maxDepth: intIn(d.maxDepth, 0, 20, 'link depth'),
+      interval,
+    });
+  }
+  return clean({
+    root: /^(\/|[A-Za-z]:[\\/])/.test(d.root.trim()) ? undefined : 'the absolute path of a folder on the server',
+    interval,
+  });
+}
+
+/**
+ * The PUT body for an edit: the source's whole settings. Its id, type and knowledge base stay (the server refuses
+ * to change them); config keys the form does not show (follow_symlinks, skip_graph) are kept as they were.
+ */
+export function editBody(s: SyncSource, d: EditDraft): SourceBody {
+  const config: Record<string, unknown> = { ...(s.config ?? {}) };
+  if (s.type === 'web') {
+    config.start_urls = urlLines(d.startUrls);
+    config.path_prefix = d.pathPrefix.trim() || '/';
+    config.max_pages = Number(d.maxPages);
+    config.max_depth = Number(d.maxDepth);
+  } else {
+    config.root = d.root.trim();
+    config.include = lines(d.include);
+    config.exclude = lines(d.exclude);
+  }
+  return { source_id: s.source_id, type: s.type, config, kb: s.knowledge_base, interval_seconds: Number(d.interval),
+    enabled: d.enabled };
 }

@@ -136,6 +136,7 @@ export type Action =
   | { type: 'unconfigure' }
   | { type: 'processing'; patch: Partial<State['processing']> }
   | { type: 'runStarted'; run: Run }
+  | { type: 'track'; run: Run }
   | { type: 'jobs'; jobs: Job[] }
   | { type: 'search'; patch: Partial<SearchState> }
   | { type: 'controls'; patch: Partial<Controls> }
@@ -148,6 +149,20 @@ export type Action =
   | { type: 'graphQuery'; query: string }
   | { type: 'graphMerge'; nodes: GraphNode[]; edges: GraphEdge[]; expanded?: string; reset?: boolean }
   | { type: 'graphSelect'; id: string };
+
+/** What a job does, in words: "upload", "sync of handbook", "reindex". */
+export function jobWords(job: Pick<Job, 'kind' | 'source_id'>): string {
+  switch (job.kind) {
+    case 'ingest-upload':
+      return 'upload';
+    case 'sync':
+      return job.source_id ? `sync of ${job.source_id}` : 'sync';
+    case 'reindex':
+      return 'reindex';
+    default:
+      return job.kind ?? 'job';
+  }
+}
 
 const TERMINAL = new Set(['succeeded', 'partial', 'failed', 'canceled']);
 export const isTerminal = (status: string | null | undefined) => !!status && TERMINAL.has(status);
@@ -185,6 +200,9 @@ export function reducer(state: State, a: Action): State {
     case 'runStarted':
       return { ...state, configured: null, runs: [a.run, ...state.runs.filter((r) => r.jobId !== a.run.jobId)]
         .slice(0, MAX_RUNS) };
+    case 'track':
+      // A job started elsewhere than Processing's Start (a source's Sync now, Resume, Edit): shown, nothing else.
+      return { ...state, runs: [a.run, ...state.runs.filter((r) => r.jobId !== a.run.jobId)].slice(0, MAX_RUNS) };
     case 'jobs': {
       const byId = new Map(a.jobs.map((j) => [j.id ?? '', j]));
       // Snapshots arrive from the stream, the list and single reads in any order: an older one, or one that would
@@ -193,7 +211,7 @@ export function reducer(state: State, a: Action): State {
         ? { ...r, job: byId.get(r.jobId)! } : r));
       const known = new Set(runs.map((r) => r.jobId));
       const added = a.jobs.filter((j) => j.id && !known.has(j.id))
-        .map((j): Run => ({ jobId: j.id!, label: `${j.kind ?? 'job'} ${j.id!.slice(0, 8)}`, kind: 'job', job: j }));
+        .map((j): Run => ({ jobId: j.id!, label: jobWords(j), kind: 'job', job: j }));
       return { ...state, runs: [...runs, ...added].slice(0, MAX_RUNS) };
     }
     case 'search':

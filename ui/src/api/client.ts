@@ -13,6 +13,7 @@ export type Job = Schemas['IngestWireJob'];
 export type SearchBody = Schemas['DtosSearchBody'];
 export type QueryBody = Schemas['DtosQueryBody'];
 export type SourceBody = Schemas['DtosSourceBody'];
+export type SyncSource = Schemas['IngestWireSource'];
 export type Staged = Schemas['IngestWireStaged'];
 export type Configuration = Schemas['AdminWireConfiguration'];
 export type KnowledgeBase = Schemas['IngestWireKnowledgeBase'];

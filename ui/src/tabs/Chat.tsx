@@ -84,7 +84,7 @@ export function ChatTab({ state, dispatch }: TabProps) {
               <button type="button" onClick={() => dispatch({ type: 'closeCitation' })}
                 aria-label="Close the source">×</button>
             </div>
-            <SourceCard source={openedSource} query={openedTurn.question} />
+            <SourceCard source={openedSource} query={openedTurn.question} focus />
           </aside>
         ) : null}
       </div>
@@ -117,17 +117,34 @@ function cite(t: Turn, open: (n: number) => void) {
   });
 }
 
-/** A cited document: its passages in reading order, the retrieved ones marked, neighbours around them. */
-export function SourceCard({ source, query }: { source: AnswerSource; query: string }) {
+/**
+ * A cited document: its passages in reading order, the cited (retrieved) ones marked, neighbours around them. With
+ * `focus`, the first cited passage is scrolled into view when the source opens (in its scrolling panel, and the
+ * panel in the page), so the passage shows, not the top of the document.
+ */
+export function SourceCard({ source, query, focus = false }: { source: AnswerSource; query: string;
+  focus?: boolean }) {
+  const cited = useRef<HTMLQuoteElement>(null);
+  const passages = source.passages ?? [];
+  const first = passages.findIndex((p) => p.hit);
+  useEffect(() => {
+    const el = cited.current;
+    if (!focus || !el) return;
+    const panel = el.closest<HTMLElement>('.citation');
+    if (panel) panel.scrollTop += el.getBoundingClientRect().top - panel.getBoundingClientRect().top - 8;
+    el.scrollIntoView?.({ block: 'nearest' });
+  }, [focus, source]);
   return (
     <div className="source">
       <p className="muted">{source.title || source.uri} · {source.knowledge_base} ·
         <span className="mono"> {source.document_id}</span></p>
       {source.uri ? <p className="muted mono">{source.uri}</p> : null}
-      {(source.passages ?? []).map((p) => (
-        <blockquote key={p.chunk_id} className={p.hit ? 'passage hit' : 'passage neighbour'}>
-          <span className="muted">{p.hit ? 'retrieved' : 'neighbour'} · chunk {p.ordinal}
-            {p.location ? ` · ${p.location}` : ''}{p.heading_path?.length ? ` · ${p.heading_path.join(' › ')}` : ''}
+      {passages.map((p, i) => (
+        <blockquote key={p.chunk_id} ref={i === first ? cited : undefined}
+          className={p.hit ? 'passage hit' : 'passage neighbour'} aria-current={i === first ? 'true' : undefined}>
+          <span className="muted passage-meta">{p.hit ? <strong className="cited-tag">cited passage</strong>
+            : 'neighbour'} · chunk {p.ordinal}{p.location ? ` · ${p.location}` : ''}
+            {p.heading_path?.length ? ` · ${p.heading_path.join(' › ')}` : ''}
           </span>
           <p>{p.hit ? highlight(p.text ?? '', query) : p.text}</p>
         </blockquote>

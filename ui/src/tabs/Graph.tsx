@@ -138,22 +138,15 @@ function GraphCanvas({ nodes, edges, selected, onPick }: { nodes: GraphNode[]; e
     if (!box.current) return;
     const c = cytoscape({
       container: box.current,
-      style: [
-        { selector: 'node', style: { label: 'data(label)', 'font-size': 11, 'text-valign': 'bottom',
-          'text-margin-y': 4, color: '#1f2933', 'background-color': '#3b6fd8', width: 22, height: 22 } },
-        { selector: 'node[kind = "document"]', style: { shape: 'round-rectangle', 'background-color': '#9aa5b1',
-          width: 16, height: 16 } },
-        { selector: 'node[?expanded]', style: { 'border-width': 2, 'border-color': '#1d3f8a' } },
-        { selector: 'node:selected', style: { 'background-color': '#d9480f' } },
-        { selector: 'edge', style: { label: 'data(label)', 'font-size': 9, color: '#52606d', width: 1.5,
-          'line-color': '#b6c2cf', 'target-arrow-color': '#b6c2cf', 'target-arrow-shape': 'triangle',
-          'curve-style': 'bezier', 'text-rotation': 'autorotate' } },
-        { selector: 'edge[label = "stated in"]', style: { 'line-style': 'dashed', 'target-arrow-shape': 'none' } },
-      ],
+      style: graphStyle(box.current),
     });
+    // The colours follow the theme: restyled when <html data-theme> changes.
+    const restyle = new MutationObserver(() => { if (box.current) c.style(graphStyle(box.current)); });
+    restyle.observe(document.documentElement, { attributes: true, attributeFilter: ['data-theme'] });
     c.on('tap', 'node[kind = "entity"]', (e) => pick.current(e.target.id()));
     cy.current = c;
     return () => {
+      restyle.disconnect();
       c.destroy();
       cy.current = null;
     };
@@ -192,4 +185,24 @@ function GraphCanvas({ nodes, edges, selected, onPick }: { nodes: GraphNode[]; e
         data-expanded={nodes.filter((n) => n.kind === 'entity' && n.expanded).length} />
     </div>
   );
+}
+
+/** The graph's look, its colours read from the theme's custom properties (styles.css). */
+function graphStyle(el: Element): cytoscape.StylesheetJson {
+  const css = getComputedStyle(el);
+  const v = (name: string, fallback: string) => css.getPropertyValue(name).trim() || fallback;
+  const edge = v('--graph-edge', '#b6c2cf');
+  return [
+    { selector: 'node', style: { label: 'data(label)', 'font-size': 11, 'text-valign': 'bottom',
+      'text-margin-y': 4, color: v('--fg', '#1f2933'), 'background-color': v('--graph-node', '#3b6fd8'), width: 22,
+      height: 22 } },
+    { selector: 'node[kind = "document"]', style: { shape: 'round-rectangle',
+      'background-color': v('--graph-document', '#9aa5b1'), width: 16, height: 16 } },
+    { selector: 'node[?expanded]', style: { 'border-width': 2, 'border-color': v('--graph-expanded', '#1d3f8a') } },
+    { selector: 'node:selected', style: { 'background-color': v('--graph-selected', '#d9480f') } },
+    { selector: 'edge', style: { label: 'data(label)', 'font-size': 9, color: v('--muted', '#52606d'), width: 1.5,
+      'line-color': edge, 'target-arrow-color': edge, 'target-arrow-shape': 'triangle', 'curve-style': 'bezier',
+      'text-rotation': 'autorotate' } },
+    { selector: 'edge[label = "stated in"]', style: { 'line-style': 'dashed', 'target-arrow-shape': 'none' } },
+  ];
 }

@@ -3,6 +3,7 @@ import type { TabProps } from '../App';
 import { api, ApiError, downloadOriginal, message, ok, type DocumentDetail, type DocumentRow,
   type KnowledgeBase } from '../api/client';
 import { Field } from './Field';
+import { TableWrap } from './TableWrap';
 import { formatBytes, plural } from '../format';
 
 export function KnowledgeBasesTab({ state, dispatch }: TabProps) {
@@ -132,6 +133,7 @@ function Documents({ kb, onChanged }: { kb: string; onChanged: () => void }) {
       {error ? <p role="alert" className="error">{error}</p> : null}
       {docs && docs.length === 0 ? <p className="empty">No documents in {kb} yet.</p> : null}
       {docs && docs.length > 0 ? (
+        <TableWrap label="Documents">
         <table>
           <thead><tr><th scope="col">Title</th><th scope="col">Status</th><th scope="col">Chunks</th>
             <th scope="col">Size</th><th scope="col"><span className="sr-only">Actions</span></th></tr></thead>
@@ -143,6 +145,7 @@ function Documents({ kb, onChanged }: { kb: string; onChanged: () => void }) {
             ))}
           </tbody>
         </table>
+        </TableWrap>
       ) : null}
     </div>
   );

@@ -3,13 +3,18 @@ import type { TabProps } from '../App';
 import { api, message, ok, type Job } from '../api/client';
 import { cancelJob } from '../jobs';
 import { FORMS, type Snapshot } from '../sources';
-import { isTerminal, type Run } from '../state';
+import { isTerminal, jobWords, type Run } from '../state';
+import { ago, duration, exactTime } from '../format';
+import { useNow } from '../clock';
+import { TableWrap } from './TableWrap';
 
 export function ProcessingTab({ state, dispatch }: TabProps) {
   const [error, setError] = useState('');
   const [busy, setBusy] = useState(false);
   const snap = state.configured;
   const canSync = snap ? FORMS[snap.kind].canSync : false;
+  // "started 2 min ago" and "running 12 s" stay true while a job is unfinished.
+  const now = useNow(state.runs.some((r) => !isTerminal(r.job?.status)));
 
   const start = async () => {
     if (!snap) return;
@@ -69,20 +74,23 @@ export function ProcessingTab({ state, dispatch }: TabProps) {
         </div>
       ) : null}
       {state.runs.length > 0 ? (
-        <table className="runs">
-          <caption className="sr-only">Jobs, newest first</caption>
-          <thead><tr><th scope="col">Item</th><th scope="col">Status</th><th scope="col">Stage</th>
-            <th scope="col">Progress</th><th scope="col">ETA</th><th scope="col"><span className="sr-only">Actions</span></th>
-          </tr></thead>
-          <tbody>{state.runs.map((r) => <RunRow key={r.jobId} run={r}
-            onJob={(job) => dispatch({ type: 'jobs', jobs: [job] })} />)}</tbody>
-        </table>
+        <TableWrap label="Jobs">
+          <table className="runs">
+            <caption className="sr-only">Jobs, newest first</caption>
+            <thead><tr><th scope="col">Item</th><th scope="col">Status</th><th scope="col">Stage</th>
+              <th scope="col">Progress</th><th scope="col">Time</th>
+              <th scope="col"><span className="sr-only">Actions</span></th>
+            </tr></thead>
+            <tbody>{state.runs.map((r) => <RunRow key={r.jobId} run={r} now={now}
+              onJob={(job) => dispatch({ type: 'jobs', jobs: [job] })} />)}</tbody>
+          </table>
+        </TableWrap>
       ) : null}
     </section>
   );
 }
 
-function RunRow({ run, onJob }: { run: Run; onJob: (j: Job) => void }) {
+function RunRow({ run, now, onJob }: { run: Run; now: number; onJob: (j: Job) => void }) {
   const [error, setError] = useState('');
   const job = run.job;
   const p = job?.progress;
@@ -91,6 +99,7 @@ function RunRow({ run, onJob }: { run: Run; onJob: (j: Job) => void }) {
   return (
     <tr data-status={status}>
       <td><span className="item">{run.label}</span>
+        {job ? <Subject job={job} label={run.label} now={now} /> : null}
         {p && (p.errors?.length ?? 0) > 0 ? <details><summary>{p.errors!.length} failed</summary>
           <ul>{p.errors!.map((e, i) => <li key={i}>{e.source}: {e.reason}</li>)}</ul></details> : null}
         {job?.error ? <span className="error"> {job.error}</span> : null}
@@ -100,12 +109,55 @@ function RunRow({ run, onJob }: { run: Run; onJob: (j: Job) => void }) {
       <td>{p?.stage ?? '—'}{p && p.total > 0 ? <span className="muted"> · {p.processed}/{p.total}</span> : null}
         {p && isTerminal(status) ? <div className="muted">{counts(p)}</div> : null}</td>
       <td><progress max={100} value={pct} aria-label={`${run.label}: ${pct}%`} /> <span>{pct}%</span></td>
-      <td>{job?.eta_seconds != null && !isTerminal(status) ? formatEta(job.eta_seconds) : '—'}</td>
+      <td className="time">{job ? <Timing job={job} now={now} /> : '—'}</td>
       <td>{!isTerminal(status) ? (
         <button type="button" onClick={() => cancelJob(run.jobId).then(onJob).catch((e) => setError(message(e)))}>
           Cancel</button>) : null}</td>
     </tr>
   );
+}
+
+/** What a job is, under its label: "sync of handbook into docs · started 2 min ago" (the exact time on hover). */
+function Subject({ job, label, now }: { job: Job; label: string; now: number }) {
+  const words = jobWords(job);
+  const what = [words !== label ? words : '', job.knowledge_base ? `into ${job.knowledge_base}` : '']
+    .filter(Boolean).join(' ');
+  const at = job.started_at ?? job.created_at;
+  const when = ago(at, now);
+  return (
+    <div className="muted subject">
+      {what}{what && when ? ' · ' : ''}
+      {when ? <time dateTime={at ?? undefined} title={exactTime(at)}>{job.started_at ? 'started' : 'queued'}{' '}
+        {when}</time> : null}
+    </div>
+  );
+}
+
+/**
+ * How long: for a running job the time left once the server can estimate it (after the first item), else how long
+ * it has run; for a queued one how long it has waited; for a finished one how long it took.
+ */
+function Timing({ job, now }: { job: Job; now: number }) {
+  const since = (iso: string | null, until = now) => {
+    const t = iso ? Date.parse(iso) : NaN;
+    return Number.isNaN(t) ? null : Math.max(0, (until - t) / 1000);
+  };
+  const status = job.status ?? 'queued';
+  if (isTerminal(status)) {
+    const end = job.updated_at ? Date.parse(job.updated_at) : NaN;
+    const took = Number.isNaN(end) ? null : since(job.started_at ?? job.created_at, end);
+    return <>{took != null ? `took ${duration(took)}` : '—'}</>;
+  }
+  const running = since(job.started_at ?? (status === 'running' ? job.created_at : null));
+  if (status === 'running' || job.started_at) {
+    if (job.eta_seconds != null) {
+      return <><span title="estimated from the pace so far">about {formatEta(job.eta_seconds)} left</span>
+        {running != null ? <div className="muted">running {duration(running)}</div> : null}</>;
+    }
+    return <>{running != null ? `running ${duration(running)}` : 'running'}</>;
+  }
+  const waited = since(job.created_at);
+  return <>{waited != null ? `waiting ${duration(waited)}` : 'waiting'}</>;
 }
 
 /** What a finished job did, in words: "2 added · 1 deleted". */

@@ -1,9 +1,13 @@
-import { useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import type { TabProps } from '../App';
-import { api, message, ok, type Staged } from '../api/client';
-import { FORMS, type Drafts, type SourceKind } from '../sources';
-import { formatBytes } from '../format';
+import { api, message, ok, type Staged, type SyncSource } from '../api/client';
+import { editBody, editDraft, FORMS, sourceReads, sourceTypeLabel, validateEdit, type Drafts, type EditDraft,
+  type SourceKind } from '../sources';
+import { ago, duration, exactTime, formatBytes, plural } from '../format';
+import { isTerminal, type Action, type State } from '../state';
+import { useNow } from '../clock';
 import { Field } from './Field';
+import { TableWrap } from './TableWrap';
 
 const GROUPS: { group: string; kinds: SourceKind[] }[] = [
   { group: 'Files', kinds: ['upload'] },
@@ -23,41 +27,255 @@ export function SourcesTab({ state, dispatch }: TabProps) {
   const set = (patch: Partial<Drafts[SourceKind]>) => dispatch({ type: 'draft', kind, patch });
 
   return (
-    <section aria-labelledby="sources-title" className="sources">
-      <h2 id="sources-title">Add a source</h2>
-      <p className="hint">Pick what to index. Each source is checked before anything is ingested; "Configure
-        processing" takes a snapshot of the form, so what you change afterwards does not alter that run.</p>
-      <div className="picker" role="radiogroup" aria-label="Source type">
-        {GROUPS.map((g) => (
-          <fieldset key={g.group} className="group">
-            <legend>{g.group}</legend>
-            {g.kinds.map((k) => (
-              <label key={k} className={k === kind ? 'choice chosen' : 'choice'}>
-                <input type="radio" name="source-kind" value={k} checked={k === kind}
-                  onChange={() => dispatch({ type: 'sourceKind', kind: k })} />
-                {FORMS[k].label}
-                {FORMS[k].canSync ? <span className="tag">can stay in sync</span> : null}
-              </label>
-            ))}
-          </fieldset>
-        ))}
-      </div>
-      <form className="card form" onSubmit={(e) => {
-        e.preventDefault();
-        if (valid) dispatch({ type: 'configure', snapshot: (form.snapshot as (d: Drafts[SourceKind]) =>
-          ReturnType<typeof form.snapshot>)(draft) });
-      }}>
-        <h3>{form.label}</h3>
-        {kind === 'upload' && <UploadForm draft={state.drafts.upload} errors={shown}
-          set={(p) => dispatch({ type: 'draft', kind: 'upload', patch: p })} />}
-        {kind === 'folder' && <FolderForm draft={state.drafts.folder} errors={shown} set={set} />}
-        {kind === 'web' && <WebForm draft={state.drafts.web} errors={shown} set={set} />}
-        <div className="actions">
-          <button type="submit" className="primary" disabled={!valid}>Configure processing</button>
-          {!valid ? <span className="hint">Complete the form to go on.</span> : null}
+    <>
+      <SyncSources runs={state.runs} dispatch={dispatch} />
+      <section aria-labelledby="sources-title" className="sources">
+        <h2 id="sources-title">Add a source</h2>
+        <p className="hint">Pick what to index. Each source is checked before anything is ingested; "Configure
+          processing" takes a snapshot of the form, so what you change afterwards does not alter that run.</p>
+        <div className="picker" role="radiogroup" aria-label="Source type">
+          {GROUPS.map((g) => (
+            <fieldset key={g.group} className="group">
+              <legend>{g.group}</legend>
+              {g.kinds.map((k) => (
+                <label key={k} className={k === kind ? 'choice chosen' : 'choice'}>
+                  <input type="radio" name="source-kind" value={k} checked={k === kind}
+                    onChange={() => dispatch({ type: 'sourceKind', kind: k })} />
+                  {FORMS[k].label}
+                  {FORMS[k].canSync ? <span className="tag">can stay in sync</span> : null}
+                </label>
+              ))}
+            </fieldset>
+          ))}
         </div>
-      </form>
+        <form className="card form" onSubmit={(e) => {
+          e.preventDefault();
+          if (valid) dispatch({ type: 'configure', snapshot: (form.snapshot as (d: Drafts[SourceKind]) =>
+            ReturnType<typeof form.snapshot>)(draft) });
+        }}>
+          <h3>{form.label}</h3>
+          {kind === 'upload' && <UploadForm draft={state.drafts.upload} errors={shown}
+            set={(p) => dispatch({ type: 'draft', kind: 'upload', patch: p })} />}
+          {kind === 'folder' && <FolderForm draft={state.drafts.folder} errors={shown} set={set} />}
+          {kind === 'web' && <WebForm draft={state.drafts.web} errors={shown} set={set} />}
+          <div className="actions">
+            <button type="submit" className="primary" disabled={!valid}>Configure processing</button>
+            {!valid ? <span className="hint">Complete the form to go on.</span> : null}
+          </div>
+        </form>
+      </section>
+    </>
+  );
+}
+
+/**
+ * The tenant's sync sources (folders and web sites kept in sync): what each reads, where to, how often, its last
+ * scan and error; paused or resumed, synced now, edited, deleted (with its documents, or leaving them). The list is
+ * read again after each action, and whenever a job finishes (a sync changes the scan time and the item count).
+ */
+function SyncSources({ runs, dispatch }: { runs: State['runs']; dispatch: (a: Action) => void }) {
+  const [sources, setSources] = useState<SyncSource[] | null>(null);
+  const [error, setError] = useState('');
+  const [notice, setNotice] = useState('');
+  const [busy, setBusy] = useState('');
+  const [editing, setEditing] = useState('');
+  const [confirming, setConfirming] = useState('');
+  const [withDocuments, setWithDocuments] = useState(false);
+  const now = useNow(true, 30_000);
+  const settled = runs.filter((r) => isTerminal(r.job?.status)).length;
+
+  const load = useCallback(() => ok(api.GET('/v1/sync/sources')).then((r) => setSources(r.sources ?? []))
+    .catch((e) => setError(message(e))), []);
+  useEffect(() => { void load(); }, [load, settled]);
+
+  /** Runs one action on a source: its job (if it started one) is shown on Processing; the list is read again. */
+  const act = async <R extends object>(id: string, call: () => Promise<R>, done: (job: boolean, r: R) => string) => {
+    setBusy(id);
+    setError('');
+    setNotice('');
+    try {
+      const r = await call();
+      const job = (r as { job_id?: string | null }).job_id ?? '';
+      if (job) {
+        dispatch({ type: 'track', run: { jobId: job, label: `sync of ${id}`, kind: 'job', job: null } });
+        ok(api.GET('/v1/jobs/{id}', { params: { path: { id: job } } }))
+          .then((j) => dispatch({ type: 'jobs', jobs: [j] })).catch(() => {});
+      }
+      setNotice(done(!!job, r));
+      return true;
+    } catch (e) {
+      setError(message(e));
+      return false;
+    } finally {
+      setBusy('');
+      await load();
+    }
+  };
+  const path = (id: string) => ({ params: { path: { id } } });
+  const started = (job: boolean) => (job ? ': a sync started, see Processing' : '');
+
+  return (
+    <section aria-labelledby="sync-title" className="sync-sources">
+      <div className="section-head">
+        <h2 id="sync-title">Sync sources</h2>
+        <button type="button" onClick={() => { setError(''); void load(); }}>Refresh</button>
+      </div>
+      {error ? <p role="alert" className="error">{error}</p> : null}
+      <p role="status" className="notice">{notice}</p>
+      {sources === null && !error ? <p className="hint">Loading…</p> : null}
+      {sources && sources.length === 0 ? <p className="empty">No folders or web sites are kept in sync yet: add one
+        below. (Uploaded files are indexed once and are not listed here.)</p> : null}
+      {sources && sources.length > 0 ? (
+        <TableWrap label="Sync sources">
+          <table className="source-list">
+            <caption className="sr-only">Sync sources</caption>
+            <thead><tr><th scope="col">Source</th><th scope="col">Reads</th><th scope="col">Knowledge base</th>
+              <th scope="col">Every</th><th scope="col">State</th><th scope="col">Last scan</th>
+              <th scope="col">Items</th><th scope="col"><span className="sr-only">Actions</span></th></tr></thead>
+            <tbody>
+              {sources.map((s) => {
+                const id = s.source_id ?? '';
+                return (
+                  <SourceRows key={id} source={s} now={now} busy={busy === id}
+                    editing={editing === id} confirming={confirming === id} withDocuments={withDocuments}
+                    onPause={() => void act(id, () => ok(api.POST(s.enabled ? '/v1/sync/sources/{id}/disable'
+                      : '/v1/sync/sources/{id}/enable', path(id))), (job) => s.enabled ? `Paused ${id}.`
+                      : `Resumed ${id}${started(job)}.`)}
+                    onSync={() => void act(id, () => ok(api.POST('/v1/sync/sources/{id}/sync-now', path(id))),
+                      (job) => `Syncing ${id} now${started(job)}.`)}
+                    onEdit={() => { setEditing(editing === id ? '' : id); setConfirming(''); }}
+                    onSave={async (draft) => {
+                      if (await act(id, () => ok(api.PUT('/v1/sync/sources/{id}', { ...path(id),
+                        body: editBody(s, draft) })), (job) => `Saved ${id}${started(job)}.`)) setEditing('');
+                    }}
+                    onConfirm={() => { setConfirming(confirming === id ? '' : id); setEditing('');
+                      setWithDocuments(false); }}
+                    onWithDocuments={setWithDocuments}
+                    onDelete={() => void act(id, () => ok(api.DELETE('/v1/sync/sources/{id}', { params: {
+                      path: { id }, query: withDocuments ? { documents: true } : {} } })).then((r) => {
+                      setConfirming('');
+                      return r;
+                    }), (_, r) => withDocuments ? `Deleted ${id} and its ${plural(r.documents_deleted, 'document')}.`
+                      : `Deleted ${id}; the documents it indexed stay searchable.`)} />
+                );
+              })}
+            </tbody>
+          </table>
+        </TableWrap>
+      ) : null}
     </section>
+  );
+}
+
+function SourceRows({ source: s, now, busy, editing, confirming, withDocuments, onPause, onSync, onEdit, onSave,
+  onConfirm, onWithDocuments, onDelete }: { source: SyncSource; now: number; busy: boolean; editing: boolean;
+  confirming: boolean; withDocuments: boolean; onPause: () => void; onSync: () => void; onEdit: () => void;
+  onSave: (d: EditDraft) => Promise<void>; onConfirm: () => void; onWithDocuments: (on: boolean) => void;
+  onDelete: () => void }) {
+  const id = s.source_id ?? '';
+  return (
+    <>
+      <tr data-source={id} data-enabled={s.enabled}>
+        <th scope="row"><span className="source-id">{id}</span>
+          <div className="muted">{sourceTypeLabel(s.type)}</div></th>
+        <td className="mono reads">{sourceReads(s)}</td>
+        <td>{s.knowledge_base}</td>
+        <td className="every">{duration(s.interval_seconds)}</td>
+        <td><span className={`pill ${s.enabled ? 'ok' : 'warn'}`}>{s.enabled ? 'active' : 'paused'}</span></td>
+        <td className="scan">{s.last_scan_at ? <time dateTime={s.last_scan_at} title={exactTime(s.last_scan_at)}>
+          {ago(s.last_scan_at, now)}</time> : <span className="muted">never</span>}
+          {s.last_error ? <div className="error">{s.last_error}</div> : null}</td>
+        <td>{s.items}</td>
+        <td><div className="row-actions">
+          <button type="button" disabled={busy} onClick={onPause}
+            aria-label={`${s.enabled ? 'Pause' : 'Resume'} ${id}`}>{s.enabled ? 'Pause' : 'Resume'}</button>
+          <button type="button" disabled={busy} onClick={onSync} aria-label={`Sync ${id} now`}>Sync now</button>
+          <button type="button" disabled={busy} onClick={onEdit} aria-expanded={editing} aria-label={`Edit ${id}`}>
+            Edit</button>
+          <button type="button" className="danger" disabled={busy} onClick={onConfirm} aria-expanded={confirming}
+            aria-label={`Delete ${id}…`}>Delete…</button>
+        </div></td>
+      </tr>
+      {editing ? <tr className="detail"><td colSpan={8}><SourceEdit source={s} busy={busy} onSave={onSave}
+        onCancel={onEdit} /></td></tr> : null}
+      {confirming ? (
+        <tr className="detail"><td colSpan={8}>
+          <div className="confirm" role="group" aria-label={`Delete ${id}`}>
+            <span>Stop syncing {id}?</span>
+            <label><input type="checkbox" checked={withDocuments}
+              onChange={(e) => onWithDocuments(e.target.checked)} />
+              Also delete the {plural(s.items, 'document')} it indexed, from every store</label>
+            <button type="button" className="danger" disabled={busy} onClick={onDelete}>
+              {withDocuments ? 'Delete with its documents' : 'Delete, keep its documents'}</button>
+            <button type="button" onClick={onConfirm}>Keep</button>
+          </div>
+        </td></tr>
+      ) : null}
+    </>
+  );
+}
+
+/** A source's settings, changed in place: its id, type and knowledge base stay. */
+function SourceEdit({ source: s, busy, onSave, onCancel }: { source: SyncSource; busy: boolean;
+  onSave: (d: EditDraft) => Promise<void>; onCancel: () => void }) {
+  const [draft, setDraft] = useState(() => editDraft(s));
+  const errors = validateEdit(s.type, draft);
+  const set = (patch: Partial<EditDraft>) => setDraft({ ...draft, ...patch });
+  const f = `edit-${s.source_id}`;
+  return (
+    <form className="edit-source" aria-label={`Edit ${s.source_id}`}
+      onSubmit={(e) => { e.preventDefault(); if (Object.keys(errors).length === 0) void onSave(draft); }}>
+      {s.type === 'web' ? (
+        <>
+          <Field id={`${f}-urls`} label="Start URLs" hint="one a line, all on one site" error={errors.startUrls}>
+            <textarea id={`${f}-urls`} rows={2} value={draft.startUrls}
+              onChange={(e) => set({ startUrls: e.target.value })} />
+          </Field>
+          <Field id={`${f}-prefix`} label="Path prefix" hint="empty: the whole host" error={errors.pathPrefix}>
+            <input id={`${f}-prefix`} value={draft.pathPrefix} onChange={(e) => set({ pathPrefix: e.target.value })} />
+          </Field>
+          <div className="row">
+            <Field id={`${f}-pages`} label="Page limit" error={errors.maxPages}>
+              <input id={`${f}-pages`} inputMode="numeric" value={draft.maxPages}
+                onChange={(e) => set({ maxPages: e.target.value })} />
+            </Field>
+            <Field id={`${f}-depth`} label="Link depth" error={errors.maxDepth}>
+              <input id={`${f}-depth`} inputMode="numeric" value={draft.maxDepth}
+                onChange={(e) => set({ maxDepth: e.target.value })} />
+            </Field>
+          </div>
+        </>
+      ) : (
+        <>
+          <Field id={`${f}-root`} label="Folder on the server" error={errors.root}>
+            <input id={`${f}-root`} value={draft.root} onChange={(e) => set({ root: e.target.value })} />
+          </Field>
+          <div className="row">
+            <Field id={`${f}-include`} label="Include globs" hint="one a line">
+              <textarea id={`${f}-include`} rows={2} value={draft.include}
+                onChange={(e) => set({ include: e.target.value })} />
+            </Field>
+            <Field id={`${f}-exclude`} label="Exclude globs" hint="one a line">
+              <textarea id={`${f}-exclude`} rows={2} value={draft.exclude}
+                onChange={(e) => set({ exclude: e.target.value })} />
+            </Field>
+          </div>
+        </>
+      )}
+      <Field id={`${f}-interval`} label="Seconds between scans" hint={`at least 30 (now ${duration(
+        s.interval_seconds)})`} error={errors.interval}>
+        <input id={`${f}-interval`} inputMode="numeric" value={draft.interval}
+          onChange={(e) => set({ interval: e.target.value })} />
+      </Field>
+      <label className="check"><input type="checkbox" checked={draft.enabled}
+        onChange={(e) => set({ enabled: e.target.checked })} /> Keep in sync (unticked: paused)</label>
+      <p className="hint">Knowledge base: <strong>{s.knowledge_base}</strong>. A source cannot move to another one:
+        delete it and add it again.</p>
+      <div className="actions">
+        <button type="submit" className="primary" disabled={busy || Object.keys(errors).length > 0}>Save</button>
+        <button type="button" onClick={onCancel}>Cancel</button>
+      </div>
+    </form>
   );
 }
 

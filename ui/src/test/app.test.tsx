@@ -21,6 +21,14 @@ const figure = { id: 'd1/1', number: 1, caption: 'Figure 1: Radium output by yea
 let requests: { url: string; method: string; auth: string | null; body: string }[] = [];
 let keysRequired = false;
 let kbNames = ['coast'];
+let jobList: unknown[] = [];
+let answerSources: unknown[] | null = null;
+
+const minutesAgo = (m: number) => new Date(Date.now() - m * 60_000).toISOString();
+const syncSource = (id: string, type: 'filesystem' | 'web', config: Record<string, unknown>, more = {}) => ({
+  source_id: id, type, config, knowledge_base: 'coast', interval_seconds: 300, enabled: true,
+  created_at: minutesAgo(60), last_scan_at: minutesAgo(3), last_error: null, items: 4, ...more });
+let sources: ReturnType<typeof syncSource>[] = [];
 
 const kbRow = (name: string) => ({ name, description: '', created_at: '2026-01-01T00:00:00Z', documents: 3,
   chunks: 5 });
@@ -33,19 +41,65 @@ beforeEach(() => {
   requests = [];
   keysRequired = false;
   kbNames = ['coast'];
+  jobList = [];
+  answerSources = null;
+  sources = [
+    syncSource('handbook', 'filesystem', { root: '/srv/handbook', include: ['**/*.md'], exclude: [],
+      follow_symlinks: true, skip_graph: false }),
+    syncSource('docs-site', 'web', { start_urls: ['https://docs.example.com/guide/'], path_prefix: '/guide/',
+      max_pages: 100, max_depth: 3, skip_graph: false }, { enabled: false, interval_seconds: 3600,
+      last_error: 'https://docs.example.com/guide/: connection refused', items: 0 }),
+  ];
   vi.stubGlobal('fetch', vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
     const request = input instanceof Request ? input : new Request(new URL(String(input), location.origin), init);
     const url = new URL(request.url);
     const auth = request.headers.get('Authorization');
     requests.push({ url: url.pathname, method: request.method, auth, body: request.method === 'POST'
-      ? await request.clone().text() : '' });
+      || request.method === 'PUT' ? await request.clone().text() : request.method === 'DELETE' ? url.search : '' });
     if (url.pathname === '/health') return json({ status: 'ok', auth: keysRequired ? 'keys' : 'local' });
     if (keysRequired && auth !== 'Bearer good-key') {
       return json({ type: 'about:blank', title: 'Unauthorized', status: 401, detail: 'a valid API key is required' },
         401);
     }
     if (url.pathname === '/v1/configuration') return json(config);
-    if (url.pathname === '/v1/jobs') return json({ jobs: [], offset: 0, limit: 20 });
+    if (url.pathname === '/v1/jobs') return json({ jobs: jobList, offset: 0, limit: 20 });
+    const job = /^\/v1\/jobs\/([^/]+)$/.exec(url.pathname);
+    if (job) {
+      return json({ id: job[1], kind: 'sync', status: 'queued', error: null, attempts: 0, created_at: minutesAgo(0),
+        updated_at: minutesAgo(0), percentage: 0, eta_seconds: null, progress: null, knowledge_base: 'coast',
+        source_id: 'handbook', started_at: null });
+    }
+    if (url.pathname === '/v1/sync/sources' && request.method === 'GET') return json({ sources });
+    if (url.pathname === '/v1/sync/sources' && request.method === 'POST') {
+      const b = JSON.parse(await request.clone().text());
+      const added = syncSource(b.source_id, b.type, b.config, { knowledge_base: b.kb ?? 'default',
+        interval_seconds: b.interval_seconds, enabled: b.enabled, last_scan_at: null, items: 0 });
+      sources = [...sources, added];
+      return json({ source: added, job_id: 'job-new-1' }, 201);
+    }
+    const source = /^\/v1\/sync\/sources\/([^/]+)(?:\/(enable|disable|sync-now))?$/.exec(url.pathname);
+    if (source) {
+      const s = sources.find((x) => x.source_id === source[1]);
+      if (!s) return json({ title: 'Not Found', status: 404, detail: `no sync source '${source[1]}'` }, 404);
+      if (source[2] === 'sync-now') {
+        return s.enabled ? json({ job_id: 'job-sync-1', location: '/v1/jobs/job-sync-1' }, 202)
+          : json({ title: 'Conflict', status: 409, detail: `source '${s.source_id}' is disabled: enable it first` },
+            409);
+      }
+      if (source[2]) {
+        s.enabled = source[2] === 'enable';
+        return json({ source: s, job_id: s.enabled ? 'job-sync-2' : null });
+      }
+      if (request.method === 'PUT') {
+        const b = JSON.parse(await request.clone().text());
+        Object.assign(s, { config: b.config, interval_seconds: b.interval_seconds, enabled: b.enabled });
+        return json({ source: s, job_id: b.enabled ? 'job-sync-3' : null });
+      }
+      if (request.method === 'DELETE') {
+        sources = sources.filter((x) => x !== s);
+        return json({ id: s.source_id, documents_deleted: url.searchParams.get('documents') === 'true' ? 4 : 0 });
+      }
+    }
     if (url.pathname === '/v1/events') {
       return new Response(new ReadableStream({ start() { /* never ends, like the server's */ } }),
         { headers: { 'Content-Type': 'text/event-stream' } });
@@ -60,6 +114,8 @@ beforeEach(() => {
         note: 'No sentence of the sources found shares a word with the question, so none is quoted: they do not '
           + 'seem to cover it.', sources: [{ number: 1, document_id: 'd1', title: 'Borrowing', uri: 'file:///b.md',
           knowledge_base: 'default', passages: [], figures: [] }] };
+      if (answerSources) Object.assign(answer, { answer: 'Marie Curie worked at the Radium Institute [1].', note: null,
+        sources: answerSources });
       return new Response(`event: answer\ndata: ${JSON.stringify(answer)}\n\n`,
         { headers: { 'Content-Type': 'text/event-stream' } });
     }
@@ -273,5 +329,226 @@ describe('the app', () => {
     render(<App />);
     await waitFor(() => expect(screen.getByRole('alert').textContent).toContain('The key was refused'));
     expect(screen.getByLabelText('API key')).toBeTruthy();
+  });
+});
+
+describe('sync sources', () => {
+  it('lists each source: what it reads, where to, how often, its state, last scan, error and items', async () => {
+    render(<App />);
+    const table = await screen.findByRole('table', { name: 'Sync sources' });
+    const handbook = (await within(table).findByRole('rowheader', { name: /handbook/ })).closest('tr')!;
+    expect(handbook.textContent).toContain('folder on the server');
+    expect(handbook.textContent).toContain('/srv/handbook');
+    expect(handbook.textContent).toContain('coast');
+    expect(handbook.textContent).toContain('5 min');
+    expect(handbook.textContent).toContain('active');
+    expect(within(handbook).getByText('3 min ago').getAttribute('title')).toBeTruthy();
+    expect(within(handbook).getByRole('button', { name: 'Pause handbook' })).toBeTruthy();
+    const site = within(table).getByRole('rowheader', { name: /docs-site/ }).closest('tr')!;
+    expect(site.textContent).toContain('web site');
+    expect(site.textContent).toContain('https://docs.example.com/guide/ (below /guide/)');
+    expect(site.textContent).toContain('1 h');
+    expect(site.textContent).toContain('paused');
+    expect(site.textContent).toContain('connection refused');
+    expect(within(site).getByRole('button', { name: 'Resume docs-site' })).toBeTruthy();
+  });
+
+  it('pauses, resumes and syncs a source now, reading the list again after each, and shows the sync on Processing',
+    async () => {
+      const user = userEvent.setup();
+      render(<App />);
+      await user.click(await screen.findByRole('button', { name: 'Pause handbook' }));
+      expect(await screen.findByRole('button', { name: 'Resume handbook' })).toBeTruthy();
+      expect(screen.getByRole('status').textContent).toBe('Paused handbook.');
+      expect(requests.filter((r) => r.method === 'POST').map((r) => r.url))
+        .toEqual(['/v1/sync/sources/handbook/disable']);
+
+      await user.click(screen.getByRole('button', { name: 'Resume handbook' }));
+      expect(await screen.findByRole('button', { name: 'Pause handbook' })).toBeTruthy();
+      expect(screen.getByRole('status').textContent).toContain('a sync started');
+
+      await user.click(screen.getByRole('button', { name: 'Sync handbook now' }));
+      await waitFor(() => expect(screen.getByRole('status').textContent).toBe(
+        'Syncing handbook now: a sync started, see Processing.'));
+      expect(requests.filter((r) => r.method === 'POST').map((r) => r.url)).toEqual([
+        '/v1/sync/sources/handbook/disable', '/v1/sync/sources/handbook/enable', '/v1/sync/sources/handbook/sync-now']);
+      // The list was read on opening and once after each action.
+      expect(requests.filter((r) => r.url === '/v1/sync/sources').length).toBeGreaterThanOrEqual(4);
+
+      await user.click(screen.getByRole('tab', { name: /Processing/ }));
+      expect(screen.getAllByText('sync of handbook')).toHaveLength(2);
+    });
+
+  it('lists a source once it is added', async () => {
+    const user = userEvent.setup();
+    render(<App />);
+    await screen.findByRole('rowheader', { name: /handbook/ });
+    await user.click(screen.getByLabelText(/A folder on the server/));
+    await user.type(screen.getByLabelText('Source id'), 'wiki');
+    await user.type(screen.getByLabelText('Folder on the server'), '/srv/wiki');
+    await user.click(screen.getByRole('button', { name: 'Configure processing' }));
+    await user.click(await screen.findByRole('button', { name: 'Start' }));
+    await waitFor(() => expect(requests.some((r) => r.url === '/v1/sync/sources' && r.method === 'POST')).toBe(true));
+    await user.click(screen.getByRole('tab', { name: /Sources/ }));
+    const wiki = (await screen.findByRole('rowheader', { name: /wiki/ })).closest('tr')!;
+    expect(wiki.textContent).toContain('/srv/wiki');
+    expect(wiki.textContent).toContain('never');
+  });
+
+  it('shows the server\'s problem detail when an action is refused', async () => {
+    const user = userEvent.setup();
+    render(<App />);
+    await user.click(await screen.findByRole('button', { name: 'Sync docs-site now' }));
+    expect((await screen.findByRole('alert')).textContent).toBe("source 'docs-site' is disabled: enable it first");
+  });
+
+  it('edits a source with its whole settings, keeping what the form does not show', async () => {
+    const user = userEvent.setup();
+    render(<App />);
+    await user.click(await screen.findByRole('button', { name: 'Edit handbook' }));
+    const form = screen.getByRole('form', { name: 'Edit handbook' });
+    expect((within(form).getByLabelText('Folder on the server') as HTMLInputElement).value).toBe('/srv/handbook');
+    expect(within(form).getByText(/cannot move to another one/)).toBeTruthy();
+    const interval = within(form).getByLabelText('Seconds between scans');
+    await user.clear(interval);
+    await user.type(interval, '10');
+    expect((within(form).getByRole('button', { name: 'Save' }) as HTMLButtonElement).disabled).toBe(true);
+    expect(within(form).getByText(/a whole number from 30/)).toBeTruthy();
+    await user.type(interval, '0');
+    await user.type(within(form).getByLabelText('Exclude globs'), '**/drafts/**');
+    await user.click(within(form).getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(screen.queryByRole('form', { name: 'Edit handbook' })).toBeNull());
+    const put = requests.find((r) => r.method === 'PUT')!;
+    expect(put.url).toBe('/v1/sync/sources/handbook');
+    expect(JSON.parse(put.body)).toEqual({ source_id: 'handbook', type: 'filesystem', kb: 'coast',
+      interval_seconds: 100, enabled: true, config: { root: '/srv/handbook', include: ['**/*.md'],
+        exclude: ['**/drafts/**'], follow_symlinks: true, skip_graph: false } });
+    expect(await screen.findByText('2 min')).toBeTruthy();
+    expect(screen.getByRole('status').textContent).toContain('Saved handbook');
+  });
+
+  it('deletes a source after a confirmation, with its documents only when asked', async () => {
+    const user = userEvent.setup();
+    render(<App />);
+    await user.click(await screen.findByRole('button', { name: 'Delete docs-site…' }));
+    await user.click(screen.getByRole('button', { name: 'Keep' }));
+    expect(requests.filter((r) => r.method === 'DELETE')).toEqual([]);
+    await user.click(screen.getByRole('button', { name: 'Delete handbook…' }));
+    await user.click(screen.getByLabelText(/Also delete the 4 documents it indexed/));
+    await user.click(screen.getByRole('button', { name: 'Delete with its documents' }));
+    await waitFor(() => expect(screen.queryByRole('rowheader', { name: /handbook/ })).toBeNull());
+    expect(requests.filter((r) => r.method === 'DELETE').map((r) => [r.url, r.body]))
+      .toEqual([['/v1/sync/sources/handbook', '?documents=true']]);
+    expect(screen.getByRole('status').textContent).toBe('Deleted handbook and its 4 documents.');
+
+    await user.click(screen.getByRole('button', { name: 'Delete docs-site…' }));
+    await user.click(screen.getByRole('button', { name: 'Delete, keep its documents' }));
+    expect(await screen.findByText(/No folders or web sites are kept in sync yet/)).toBeTruthy();
+    expect(requests.filter((r) => r.method === 'DELETE').map((r) => r.body)).toEqual(['?documents=true', '']);
+  });
+});
+
+describe('processing rows', () => {
+  const wireJob = (more: Record<string, unknown>) => ({ id: 'fd0f9c47-1', kind: 'sync', status: 'running',
+    error: null, attempts: 1, created_at: minutesAgo(3), updated_at: minutesAgo(0), percentage: 0,
+    eta_seconds: null, progress: { stage: 'scanning', total: 0, processed: 0, added: 0, updated: 0, unchanged: 0,
+      deleted: 0, failed: 0, errors: [] }, knowledge_base: 'coast', source_id: 'handbook', started_at: minutesAgo(2),
+    ...more });
+
+  it('say what a job is, where it writes, when it started, and how long it has run before an ETA is known',
+    async () => {
+      jobList = [wireJob({}), wireJob({ id: 'up-2', kind: 'ingest-upload', source_id: null, status: 'succeeded',
+        percentage: 100, started_at: minutesAgo(10), updated_at: new Date(Date.parse(minutesAgo(10)) + 42_000)
+          .toISOString() }), wireJob({ id: 're-3', kind: 'reindex', knowledge_base: null, source_id: null,
+        eta_seconds: 90, percentage: 40 })];
+      const user = userEvent.setup();
+      render(<App />);
+      await user.click(await screen.findByRole('tab', { name: /Processing/ }));
+      const rows = (await screen.findAllByRole('row')).slice(1);
+      expect(rows).toHaveLength(3);
+      expect(rows[0].textContent).toContain('sync of handbook');
+      expect(rows[0].textContent).toContain('into coast');
+      const started = within(rows[0]).getByText(/started 2 min ago/);
+      expect(started.getAttribute('title')).toBe(new Date(jobList[0] ? (jobList[0] as { started_at: string })
+        .started_at : '').toLocaleString());
+      expect(within(rows[0]).getByText(/^running 2 min$/)).toBeTruthy();
+      expect(rows[0].textContent).not.toContain('—');
+
+      expect(rows[1].textContent).toContain('upload');
+      expect(rows[1].textContent).toContain('took 42 s');
+      expect(rows[2].textContent).toContain('reindex');
+      expect(rows[2].textContent).not.toContain('into');
+      expect(rows[2].textContent).toContain('about 2 min left');
+    });
+});
+
+describe('the key box', () => {
+  it('says local mode only when the server reports no keys', async () => {
+    render(<App />);
+    expect(await screen.findByText(/No API key needed/)).toBeTruthy();
+    expect(screen.queryByLabelText('API key')).toBeNull();
+  });
+
+  it('says a key is required where the server requires one', async () => {
+    keysRequired = true;
+    render(<App />);
+    const input = await screen.findByLabelText('API key');
+    expect(input.getAttribute('placeholder')).toBe('API key required');
+    expect(screen.getByText('required')).toBeTruthy();
+    expect(screen.queryByText(/local mode/)).toBeNull();
+  });
+});
+
+describe('the theme', () => {
+  const stubSystem = (dark: boolean) => vi.stubGlobal('matchMedia', vi.fn((q: string) => ({ matches: dark && q
+    .includes('dark'), media: q, addEventListener: vi.fn(), removeEventListener: vi.fn() })));
+  afterEach(() => { delete document.documentElement.dataset.theme; });
+
+  it('follows the system by default, and a choice in the header is applied and remembered', async () => {
+    stubSystem(true);
+    const user = userEvent.setup();
+    const first = render(<App />);
+    const picker = await screen.findByLabelText('Theme') as HTMLSelectElement;
+    expect(picker.value).toBe('system');
+    expect(document.documentElement.dataset.theme).toBe('dark');
+    await user.selectOptions(picker, 'Light');
+    expect(document.documentElement.dataset.theme).toBe('light');
+    expect(localStorage.getItem('polyrag.theme')).toBe('light');
+    first.unmount();
+
+    render(<App />);
+    expect((screen.getByLabelText('Theme') as HTMLSelectElement).value).toBe('light');
+    expect(document.documentElement.dataset.theme).toBe('light');
+    await user.selectOptions(screen.getByLabelText('Theme'), 'System');
+    expect(document.documentElement.dataset.theme).toBe('dark');
+    expect(localStorage.getItem('polyrag.theme')).toBeNull();
+  });
+});
+
+describe('a citation', () => {
+  it('opens at the cited passage: scrolled into view and marked as the current one', async () => {
+    const scrolled: Element[] = [];
+    Element.prototype.scrollIntoView = vi.fn(function (this: Element) { scrolled.push(this); });
+    const passage = (ordinal: number, text: string, hit: boolean) => ({ chunk_id: `c${ordinal}`, ordinal,
+      kind: 'prose', heading_path: [], text, hit, location: null });
+    answerSources = [{ number: 1, document_id: 'd1', title: 'Curie', uri: 'file:///curie.md',
+      knowledge_base: 'default', figures: [], passages: [passage(0, 'Marie Curie was born in Warsaw.', false),
+        passage(1, 'Marie Curie worked at the Radium Institute in Paris.', true),
+        passage(2, 'She studied radioactivity.', false)] }];
+    const user = userEvent.setup();
+    render(<App />);
+    await user.click(await screen.findByRole('tab', { name: 'Chat' }));
+    await user.type(screen.getByLabelText('Your question'), 'Where does Marie Curie work?');
+    await user.click(screen.getByRole('button', { name: 'Send' }));
+    await user.click(await screen.findByRole('button', { name: 'Open source 1' }));
+    const aside = screen.getByRole('complementary', { name: 'Source 1' });
+    const current = aside.querySelector('[aria-current="true"]')!;
+    expect(current.textContent).toContain('Radium Institute');
+    expect(current.textContent).toContain('cited passage');
+    expect(current.classList.contains('hit')).toBe(true);
+    expect(scrolled).toContain(current);
+    // The question's words are marked in the passage, its stop words ("where", "does") not.
+    expect([...current.querySelectorAll('mark')].map((m) => m.textContent)).toEqual(['Marie', 'Curie', 'worked']);
+    delete (Element.prototype as { scrollIntoView?: unknown }).scrollIntoView;
   });
 });

@@ -5,7 +5,8 @@ import { pollJob, useJobPolling } from '../jobs';
 import type { Run } from '../state';
 
 const job = (status: string): Job => ({ id: 'j1', kind: 'ingest', status, error: null, attempts: 1,
-  created_at: null, updated_at: null, percentage: status === 'succeeded' ? 100 : 40, eta_seconds: 3, progress: null });
+  created_at: null, updated_at: null, percentage: status === 'succeeded' ? 100 : 40, eta_seconds: 3, progress: null,
+  knowledge_base: null, source_id: null, started_at: null });
 
 function deferred<T>() {
   let resolve!: (v: T) => void;

@@ -91,7 +91,8 @@ describe('the graph state', () => {
 
 describe('job snapshots', () => {
   const job = (status: string, updated: string) => ({ id: 'j1', kind: 'ingest', status, error: null, attempts: 1,
-    created_at: null, updated_at: updated, percentage: 0, eta_seconds: null, progress: null });
+    created_at: null, updated_at: updated, percentage: 0, eta_seconds: null, progress: null, knowledge_base: null,
+    source_id: null, started_at: null });
   it('never go back in time or turn a finished job into a running one', () => {
     let s = reducer(initialState(), { type: 'runStarted', run: { jobId: 'j1', label: 'a', kind: 'upload', job: null } });
     s = reducer(s, { type: 'jobs', jobs: [job('running', '2026-01-01T00:00:02Z')] });

@@ -60,6 +60,7 @@ public final class StartupBench {
         if (work == null) {
             work = Files.createTempDirectory("polyrag-startup");
         }
+        Files.createDirectories(work);
         new StartupBench(root, work, runs).run();
     }
 

@@ -89,6 +89,13 @@ class WebUiTest {
                         + site.getAddress().getPort() + "/"), good.toString(), empty.toString());
                 assertThat(r.get("unauthorizedShown").asBoolean()).isTrue();
                 assertThat(r.get("axeChecked").asInt()).as("axe-core ran on every screenshot").isEqualTo(10);
+                assertThat(r.get("themedShots").asInt()).as("every tab at 1280 and 390 px in both themes, axe clean")
+                        .isEqualTo(24);
+                assertThat(r.get("overflowX").size()).as("nothing wider than the window: " + r.get("overflowX"))
+                        .isZero();
+                assertThat(r.get("sourcesListed").asInt()).as("the web source in the sources list").isEqualTo(1);
+                assertThat(r.get("sourcePaused").asBoolean()).isTrue();
+                assertThat(r.get("sourceResumed").asBoolean()).isTrue();
                 assertThat(r.get("emptyState").asBoolean()).isTrue();
                 assertThat(r.get("accepted").asInt()).isEqualTo(1);
                 assertThat(r.get("skipped").asInt()).isEqualTo(1);
@@ -124,6 +131,11 @@ class WebUiTest {
         }
         for (String tab : List.of("sources", "processing", "search", "chat", "knowledge-bases", "graph")) {
             assertThat(SHOTS.resolve(tab + ".png")).isNotEmptyFile();
+            for (String width : List.of("1280", "390")) {
+                for (String theme : List.of("light", "dark")) {
+                    assertThat(SHOTS.resolve(tab + "-" + width + "-" + theme + ".png")).isNotEmptyFile();
+                }
+            }
         }
     }
 
@@ -161,7 +173,7 @@ class WebUiTest {
         pb.redirectError(ProcessBuilder.Redirect.INHERIT);
         Process p = pb.start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(p.waitFor(180, TimeUnit.SECONDS)).as("the browser test finished").isTrue();
+        assertThat(p.waitFor(300, TimeUnit.SECONDS)).as("the browser test finished").isTrue();
         String last = out.strip().lines().reduce((a, b) -> b).orElse("{}");
         JsonNode r = Json.MAPPER.readTree(last);
         assertThat(r.path("problems").toString()).as(out).isEqualTo("[]");
