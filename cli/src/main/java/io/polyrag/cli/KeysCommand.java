@@ -66,7 +66,7 @@ final class KeysCommand implements Callable<Integer> {
         public Integer call() {
             PrintWriter out = spec.commandLine().getOut();
             PrintWriter err = spec.commandLine().getErr();
-            try (Polyrag polyrag = keys.parent.open(Map.of())) {
+            try (Polyrag.KeyAdmin polyrag = Polyrag.openKeys(keys.parent.config(Map.of()))) {
                 Keys.Created k = polyrag.keys().create(tenant, name, adoptLocal);
                 if (json) {
                     out.println(Json.MAPPER.writeValueAsString(AdminWire.created(k)));
@@ -101,7 +101,7 @@ final class KeysCommand implements Callable<Integer> {
         @Override
         public Integer call() {
             PrintWriter out = spec.commandLine().getOut();
-            try (Polyrag polyrag = keys.parent.open(Map.of())) {
+            try (Polyrag.KeyAdmin polyrag = Polyrag.openKeys(keys.parent.config(Map.of()))) {
                 java.util.List<ApiKey> all = polyrag.keys().list();
                 java.util.Optional<String> owner = polyrag.keys().localOwner();
                 if (json) {
@@ -137,7 +137,7 @@ final class KeysCommand implements Callable<Integer> {
 
         @Override
         public Integer call() {
-            try (Polyrag polyrag = keys.parent.open(Map.of())) {
+            try (Polyrag.KeyAdmin polyrag = Polyrag.openKeys(keys.parent.config(Map.of()))) {
                 polyrag.keys().revoke(id);
                 spec.commandLine().getOut().println("revoked key " + id);
                 return Main.OK;

@@ -28,6 +28,10 @@ public final class Settings {
             + "request_id, tenant and job they belong to) for log shippers.");
 
     // ---- modalities and backends
+    public static final Setting<String> CDS = Setting.choice("cds", "on", List.of("on", "off"),
+            "Read by the ./polyrag launcher (environment only): on, the commands start from a class-data archive of "
+            + "the classes they load, made by a warm-up run once per build and JDK (a command starts in about half "
+            + "the time); off runs without it.");
     public static final Setting<Boolean> VECTOR_ENABLED = Setting.bool("vector.enabled", true,
             "Run the vector (semantic) modality. When off, no embedding model is loaded.");
     public static final Setting<String> VECTOR_BACKEND = Setting.string("vector.backend", "lucene",
