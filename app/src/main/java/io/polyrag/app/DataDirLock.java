@@ -41,7 +41,8 @@ final class DataDirLock implements AutoCloseable {
             if (lock == null) {
                 String holder = new String(Files.readAllBytes(file), StandardCharsets.UTF_8).strip();
                 ch.close();
-                throw new UnavailableException("data directory " + dataDir.toAbsolutePath() + " is already in use"
+                throw new DataDirInUseException(dataDir.toAbsolutePath(), "data directory " + dataDir.toAbsolutePath()
+                        + " is already in use"
                         + (holder.isEmpty() ? "" : " by process " + holder) + ": stop that polyrag (or talk to its "
                         + "REST API), or set POLYRAG_DATA_DIR to another directory");
             }

@@ -69,6 +69,26 @@ final class AskCommand implements Callable<Integer> {
                         : "UNSUPPORTED", g.sentence()));
             }
             return Main.OK;
+        } catch (io.polyrag.app.DataDirInUseException inUse) {
+            if (query.noServer) {
+                throw inUse;
+            }
+            ThroughServer server = ThroughServer.of(inUse, query.apiKey);
+            server.say(spec.commandLine().getErr());
+            Map<String, Object> body = new java.util.LinkedHashMap<>(query.body());
+            if (neighbours != null) {
+                body.put("neighbours", neighbours);
+            }
+            if (grounding) {
+                body.put("grounding", true);
+            }
+            tools.jackson.databind.JsonNode r = server.post("/v1/query", body);
+            if (query.json) {
+                out.println(Json.MAPPER.writeValueAsString(r));
+            } else {
+                ThroughServer.printAnswer(r, out);
+            }
+            return Main.OK;
         }
     }
 }

@@ -30,6 +30,33 @@ final class RetrievalOptions {
     @Option(names = "--json", description = "Print one JSON object.")
     boolean json;
 
+    @Option(names = "--api-key", paramLabel = "KEY", description = "When a running server holds the data directory "
+            + "and has API keys: the key to ask it with.")
+    String apiKey;
+
+    @Option(names = "--no-server", description = "When a running server holds the data directory, fail as before "
+            + "instead of asking it.")
+    boolean noServer;
+
+    /** The request as the REST API's body ({@code /v1/search}, {@code /v1/query}). */
+    java.util.Map<String, Object> body() {
+        java.util.Map<String, Object> b = new java.util.LinkedHashMap<>();
+        b.put("query", String.join(" ", words));
+        if (topK != null) {
+            b.put("top_k", topK);
+        }
+        if (!PolyragCommand.split(kbs).isEmpty()) {
+            b.put("kb", PolyragCommand.split(kbs));
+        }
+        if (!PolyragCommand.split(modalities).isEmpty()) {
+            b.put("modalities", PolyragCommand.split(modalities));
+        }
+        if (fusion != null) {
+            b.put("fusion", fusion);
+        }
+        return b;
+    }
+
     SearchRequest request(int defaultTopK) {
         Set<Modality> mods = PolyragCommand.split(modalities).stream().map(Modality::parse).collect(Collectors.toSet());
         return new SearchRequest(String.join(" ", words), topK == null ? defaultTopK : topK,

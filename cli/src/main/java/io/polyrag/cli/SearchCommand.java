@@ -44,6 +44,24 @@ final class SearchCommand implements Callable<Integer> {
                 }
             }
             return Main.OK;
+        } catch (io.polyrag.app.DataDirInUseException inUse) {
+            if (query.noServer) {
+                throw inUse;
+            }
+            ThroughServer server = ThroughServer.of(inUse, query.apiKey);
+            server.say(spec.commandLine().getErr());
+            java.util.Map<String, Object> body = query.body();
+            body.put("explain", explain);
+            tools.jackson.databind.JsonNode r = server.post("/v1/search", body);
+            if (query.json) {
+                out.println(Json.MAPPER.writeValueAsString(r));
+            } else {
+                ThroughServer.printSearch(r, out);
+                if (explain) {
+                    out.println("fusion: " + r.path("fusion").asString());
+                }
+            }
+            return Main.OK;
         }
     }
 

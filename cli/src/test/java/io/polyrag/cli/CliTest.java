@@ -120,6 +120,35 @@ class CliTest {
     }
 
     @Test
+    void search_and_ask_meeting_a_running_server_ask_it_instead_of_failing() {
+        try (Polyrag held = Polyrag.open(Config.load(Map.of(), Map.of("data.dir", data.toString())));
+                io.polyrag.app.HttpFrontDoor server = io.polyrag.app.HttpFrontDoor.start(held, "127.0.0.1", 0,
+                        1 << 20)) {
+            ServedUrl.write(data, "http://127.0.0.1:" + server.port());
+            try {
+                Run search = run("search", "-k", "2", "tea");
+                assertThat(search.code()).as(search.err()).isZero();
+                assertThat(search.err()).contains("in use by the server at http://127.0.0.1:" + server.port())
+                        .contains("asking it");
+                assertThat(search.out()).contains(" 1. ").containsPattern("hits in \\d+ ms");
+                Run json = run("search", "--json", "tea");
+                assertThat(json.out()).contains("\"hits\"").contains("\"retrievers\"");
+                Run ask = run("ask", "tea");
+                assertThat(ask.code()).as(ask.err()).isZero();
+                assertThat(ask.out()).contains("[1]");
+                Run unknown = run("search", "--kb", "nope", "tea");
+                assertThat(unknown.code()).isEqualTo(2);
+                assertThat(unknown.err()).contains("answered 404").contains("nope");
+                Run refused = run("search", "--no-server", "tea");
+                assertThat(refused.code()).isEqualTo(Main.UNAVAILABLE);
+                assertThat(refused.err()).contains("is already in use");
+            } finally {
+                ServedUrl.delete(data);
+            }
+        }
+    }
+
+    @Test
     void config_prints_settings_with_their_origin_and_the_providers() {
         Run r = run("--set", "fusion.rrf.k=42", "config");
         assertThat(r.code()).isZero();
