@@ -129,6 +129,16 @@ class ArchitectureTest {
                 .haveFullyQualifiedName("io.polyrag.app.Polyrag").check(classes);
     }
 
+    /** The Java client is what other programs put on their class path: the REST API's wire, none of the engine. */
+    @Test
+    void the_client_sees_no_other_polyrag_package() {
+        org.assertj.core.api.Assertions.assertThat(classes.stream().anyMatch(c -> c.getPackageName()
+                .startsWith("io.polyrag.client"))).as("the client's classes are checked").isTrue();
+        noClasses().that().resideInAPackage("io.polyrag.client..").should().dependOnClassesThat()
+                .resideInAnyPackage(all(CORE, adapters, PIPELINES, APP, SURFACES, BENCH))
+                .check(classes);
+    }
+
     @Test
     void there_are_no_package_cycles() {
         slices().matching("io.polyrag.(*)..").should().beFreeOfCycles().check(classes);

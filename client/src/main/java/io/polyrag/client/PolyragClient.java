@@ -1,0 +1,808 @@
+package io.polyrag.client;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.function.Consumer;
+import tools.jackson.databind.DeserializationFeature;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.PropertyNamingStrategies;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * A typed client for polyrag's REST API on the JDK's {@link HttpClient}: search, cited answers (plain and streamed),
+ * ingest of text and files, documents, jobs (read, poll, cancel), knowledge bases and sync sources.
+ *
+ * <pre>{@code
+ * PolyragClient polyrag = PolyragClient.builder().baseUrl("http://127.0.0.1:8080").apiKey(key).build();
+ * SearchResults r = polyrag.search(Search.of("how long does the levain ferment").topK(5).knowledgeBases("recipes"));
+ * }</pre>
+ *
+ * <p>Every call has a timeout; a transient failure (no connection, 429, 502, 503, 504) is tried again up to
+ * {@code retries} times with a growing pause (and a server's {@code Retry-After}), the rule the server's own outbound
+ * client follows; anything else fails at once with a {@link PolyragApiException} carrying the problem+json fields.
+ * Unknown fields in answers are ignored, so a newer server does not break an older client. Safe for concurrent use.
+ */
+public final class PolyragClient {
+    /** Routes this client calls (method and path as docs/openapi.json names them); a test holds it to the document. */
+    public static final Set<String> ROUTES = Set.of("GET /health", "GET /ready", "POST /v1/search", "GET /v1/search",
+            "POST /v1/query", "POST /v1/ingest/text", "POST /v1/ingest/files", "POST /v1/documents", "GET /v1/documents",
+            "GET /v1/documents/{id}", "DELETE /v1/documents/{id}", "GET /v1/documents/{id}/content",
+            "GET /v1/documents/{id}/figures/{figure}", "GET /v1/jobs", "GET /v1/jobs/{id}",
+            "POST /v1/jobs/{id}/cancel", "GET /v1/events", "GET /v1/knowledge-bases", "POST /v1/knowledge-bases",
+            "GET /v1/knowledge-bases/{name}", "DELETE /v1/knowledge-bases/{name}", "GET /v1/sync/sources",
+            "POST /v1/sync/sources", "GET /v1/sync/sources/{id}", "PUT /v1/sync/sources/{id}",
+            "DELETE /v1/sync/sources/{id}", "POST /v1/sync/sources/{id}/enable", "POST /v1/sync/sources/{id}/disable",
+            "POST /v1/sync/sources/{id}/sync-now", "POST /v1/sync/sync-now", "GET /v1/formats",
+            "GET /v1/graph/entities", "GET /v1/graph/entities/{id}/neighbours", "GET /v1/configuration");
+
+    static final JsonMapper JSON = JsonMapper.builder().propertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
+            .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES).build();
+
+    private final String base;
+    private final String apiKey;
+    private final Duration timeout;
+    private final int retries;
+    private final HttpClient http;
+
+    private PolyragClient(Builder b) {
+        String url = b.baseUrl == null ? "" : b.baseUrl.strip();
+        if (!url.matches("https?://.+")) {
+            throw new IllegalArgumentException("baseUrl must be an http(s) URL such as http://127.0.0.1:8080, got '"
+                    + url + "'");
+        }
+        this.base = url.endsWith("/") ? url.substring(0, url.length() - 1) : url;
+        this.apiKey = b.apiKey;
+        this.timeout = b.timeout;
+        this.retries = b.retries;
+        this.http = HttpClient.newBuilder().connectTimeout(b.connectTimeout).build();
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** How the client reaches the server. */
+    public static final class Builder {
+        private String baseUrl;
+        private String apiKey;
+        private Duration timeout = Duration.ofSeconds(60);
+        private Duration connectTimeout = Duration.ofSeconds(5);
+        private int retries = 2;
+
+        /** The server, e.g. {@code http://127.0.0.1:8080}. */
+        public Builder baseUrl(String baseUrl) {
+            this.baseUrl = baseUrl;
+            return this;
+        }
+
+        /** The API key (none in local mode). */
+        public Builder apiKey(String apiKey) {
+            this.apiKey = apiKey;
+            return this;
+        }
+
+        /** How long one request may take (default 60 s; answers with a language model take longest). */
+        public Builder timeout(Duration timeout) {
+            this.timeout = timeout;
+            return this;
+        }
+
+        public Builder connectTimeout(Duration connectTimeout) {
+            this.connectTimeout = connectTimeout;
+            return this;
+        }
+
+        /** Tries after the first for a transient failure (default 2; 0 for none). */
+        public Builder retries(int retries) {
+            if (retries < 0 || retries > 10) {
+                throw new IllegalArgumentException("retries must be 0-10, got " + retries);
+            }
+            this.retries = retries;
+            return this;
+        }
+
+        public PolyragClient build() {
+            return new PolyragClient(this);
+        }
+    }
+
+    // ---------------------------------------------------------------------------------------------- requests
+
+    /** A search or a question: the query and every retrieval option of {@code POST /v1/search} and {@code /v1/query}. */
+    public static final class Search {
+        private final Map<String, Object> body = new LinkedHashMap<>();
+
+        private Search(String query) {
+            if (query == null || query.isBlank()) {
+                throw new IllegalArgumentException("query must not be blank");
+            }
+            body.put("query", query);
+        }
+
+        public static Search of(String query) {
+            return new Search(query);
+        }
+
+        public Search topK(int topK) {
+            body.put("top_k", topK);
+            return this;
+        }
+
+        /** Only these knowledge bases (none: all of the caller's). */
+        public Search knowledgeBases(String... names) {
+            body.put("kb", List.of(names));
+            return this;
+        }
+
+        /** Only these retrievers: vector, fulltext, graph, rdf. */
+        public Search modalities(String... modalities) {
+            body.put("modalities", List.of(modalities));
+            return this;
+        }
+
+        /** weighted or rrf. */
+        public Search fusion(String method) {
+            body.put("fusion", method);
+            return this;
+        }
+
+        public Search rrfK(int k) {
+            body.put("rrf_k", k);
+            return this;
+        }
+
+        public Search weights(Map<String, Double> weights) {
+            body.put("weights", weights);
+            return this;
+        }
+
+        public Search rerank(boolean rerank) {
+            body.put("rerank", rerank);
+            return this;
+        }
+
+        public Search category(String category) {
+            body.put("category", category);
+            return this;
+        }
+
+        public Search documentIds(String... ids) {
+            body.put("document_ids", List.of(ids));
+            return this;
+        }
+
+        /** Search only: what each retriever added to each hit's score. */
+        public Search explain(boolean explain) {
+            body.put("explain", explain);
+            return this;
+        }
+
+        /** Answers only: chunks added around each hit (default the server's). */
+        public Search neighbours(int n) {
+            body.put("neighbours", n);
+            return this;
+        }
+
+        /** Answers only: per answer sentence, the sources that support it. */
+        public Search grounding(boolean grounding) {
+            body.put("grounding", grounding);
+            return this;
+        }
+
+        Map<String, Object> body(boolean answer) {
+            Map<String, Object> b = new LinkedHashMap<>(body);
+            if (answer) {
+                b.remove("explain");
+            } else {
+                b.remove("neighbours");
+                b.remove("grounding");
+            }
+            return b;
+        }
+    }
+
+    // ---------------------------------------------------------------------------------------------- answers
+
+    /** A retriever's rank and score for a hit. */
+    public record RetrieverScore(int rank, double score) {
+    }
+
+    /** A retriever that could not answer; the others still did. */
+    public record Degraded(String modality, String reason) {
+    }
+
+    /** One fused hit: the chunk, where it is, and each retriever's rank and score ({@code retrievers}). */
+    public record Hit(int rank, double score, String documentId, String chunkId, String uri, String title, String text,
+            String kind, List<String> headingPath, String location, String knowledgeBase, long version, int ordinal,
+            Map<String, RetrieverScore> retrievers, List<String> merged) {
+    }
+
+    public record SearchResults(String query, long tookMs, List<String> modalities, List<Degraded> degraded,
+            List<String> warnings, String fusion, List<Hit> hits) {
+    }
+
+    /** A chunk of a cited source; {@code hit} false for a neighbour added for context. */
+    public record Passage(String chunkId, int ordinal, String kind, List<String> headingPath, String text, boolean hit,
+            String location) {
+    }
+
+    /** A numbered source an answer cites as [n]. */
+    public record Source(int number, String documentId, String title, String uri, String knowledgeBase,
+            List<Passage> passages) {
+    }
+
+    public record Grounded(String sentence, List<Integer> supportedBy, List<Integer> cited, boolean supported) {
+    }
+
+    /** An answer citing numbered sources; {@code mode} says who wrote it (extractive, or the model's name). */
+    public record Answer(String query, String answer, String mode, String note, long tookMs, List<Source> sources,
+            List<Degraded> degraded, List<Grounded> grounding) {
+    }
+
+    public record Indexed(String uri, String documentId, long version, String outcome) {
+    }
+
+    public record Problem(String source, String reason) {
+    }
+
+    /** What a synchronous ingest did. */
+    public record IngestReport(int documents, int added, int updated, int unchanged, int failed, int chunks,
+            long tookMs, List<String> warnings, List<Problem> errors, List<Indexed> indexed, String documentId,
+            long version) {
+    }
+
+    /** A job queued for files sent: follow it with {@link #job} or {@link #awaitJob}. */
+    public record Accepted(String jobId, String status, int files, String location) {
+    }
+
+    public record DocumentAccepted(String jobId, String documentId, String status, String location) {
+    }
+
+    public record Progress(String stage, int total, int processed, int added, int updated, int unchanged, int deleted,
+            int failed, int chunks, List<String> warnings, List<Problem> errors) {
+    }
+
+    /** A background job: its status (queued, running, succeeded, partial, failed, canceled) and progress. */
+    public record Job(String id, String kind, String status, String error, int attempts, Instant createdAt,
+            Instant updatedAt, int percentage, Long etaSeconds, Progress progress, String knowledgeBase,
+            String sourceId, Instant startedAt) {
+        public boolean finished() {
+            return !status.equals("queued") && !status.equals("running");
+        }
+    }
+
+    public record Document(String id, String knowledgeBase, String uri, String title, String mediaType,
+            String contentHash, long sizeBytes, String status, long version, int chunks, Instant updatedAt,
+            List<String> categories, String subcategory, String externalRef, boolean original) {
+    }
+
+    public record DocumentPage(List<Document> documents, int offset, int limit, long total) {
+    }
+
+    public record StoreState(long expected, long held, String state) {
+    }
+
+    public record DocumentDetail(Document document, Map<String, StoreState> stores) {
+    }
+
+    public record KnowledgeBase(String name, String description, long documents, long chunks, Instant createdAt) {
+    }
+
+    /** A sync source: what it reads ({@code config}), where it writes, how often, and its last scan. */
+    public record SyncSource(String sourceId, String type, Map<String, Object> config, String knowledgeBase,
+            int intervalSeconds, boolean enabled, Instant createdAt, Instant lastScanAt, String lastError,
+            long items) {
+    }
+
+    public record SourceRegistered(SyncSource source, String jobId) {
+    }
+
+    /** A job event of {@code GET /v1/events}: its id (to resume from), type and the job as it then was. */
+    public record JobEvent(long id, String type, Job job) {
+    }
+
+    /** Bytes the server keeps: a document's original or a figure. */
+    public record Content(String mediaType, String fileName, byte[] bytes) {
+    }
+
+    // ---------------------------------------------------------------------------------------------- calls
+
+    /** {@code GET /health}: {@code status} and whether keys are required, as a tree. */
+    public JsonNode health() {
+        return send("GET", "/health", null, null, JsonNode.class);
+    }
+
+    /** {@code GET /ready}: true when every store and model answers. */
+    public boolean ready() {
+        try {
+            send("GET", "/ready", null, null, JsonNode.class);
+            return true;
+        } catch (PolyragApiException e) {
+            if (e.status() == 503) {
+                return false;
+            }
+            throw e;
+        }
+    }
+
+    /** {@code GET /v1/configuration}: modalities, backends, models, as a tree. */
+    public JsonNode configuration() {
+        return send("GET", "/v1/configuration", null, null, JsonNode.class);
+    }
+
+    /** {@code GET /v1/formats}: the media types and extensions the server reads, as a tree. */
+    public JsonNode formats() {
+        return send("GET", "/v1/formats", null, null, JsonNode.class);
+    }
+
+    /** {@code POST /v1/search}: the fused hits. */
+    public SearchResults search(Search search) {
+        return send("POST", "/v1/search", search.body(false), null, SearchResults.class);
+    }
+
+    /** {@code GET /v1/search?q=…&top_k=…}: the simple form. */
+    public SearchResults search(String query, int topK) {
+        return send("GET", "/v1/search?q=" + enc(query) + "&top_k=" + topK, null, null, SearchResults.class);
+    }
+
+    /** {@code POST /v1/query}: a cited answer. */
+    public Answer query(Search question) {
+        return send("POST", "/v1/query", question.body(true), null, Answer.class);
+    }
+
+    /**
+     * {@code POST /v1/query} with {@code stream: true}: each piece of the answer to {@code tokens} as it is written,
+     * then the whole answer with its sources.
+     */
+    public Answer query(Search question, Consumer<String> tokens) {
+        Map<String, Object> body = question.body(true);
+        body.put("stream", true);
+        Answer[] answer = new Answer[1];
+        PolyragApiException[] error = new PolyragApiException[1];
+        stream("POST", "/v1/query", body, (event, data) -> {
+            switch (event) {
+                case "token" -> tokens.accept(data.path("text").asString(""));
+                case "answer" -> answer[0] = JSON.convertValue(data, Answer.class);
+                case "error" -> error[0] = PolyragApiException.of(data.path("status").asInt(502), data);
+                default -> {
+                    // An event this client does not know: skipped.
+                }
+            }
+            return answer[0] == null && error[0] == null;
+        });
+        if (error[0] != null) {
+            throw error[0];
+        }
+        if (answer[0] == null) {
+            throw new PolyragApiException(502, "about:blank", "Bad Gateway", "the answer stream ended without an "
+                    + "answer", null);
+        }
+        return answer[0];
+    }
+
+    /** {@code POST /v1/ingest/text}: indexes text at once (into {@code knowledgeBase}, or the default one if null). */
+    public IngestReport ingestText(String text, String title, String uri, String knowledgeBase) {
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("text", text);
+        putIf(body, "title", title);
+        putIf(body, "uri", uri);
+        putIf(body, "kb", knowledgeBase);
+        return send("POST", "/v1/ingest/text", body, null, IngestReport.class);
+    }
+
+    /** {@code POST /v1/ingest/files}: queues the files (multipart); follow the job. */
+    public Accepted ingestFiles(List<Path> files, String knowledgeBase) {
+        Multipart m = new Multipart();
+        for (Path f : files) {
+            m.file("files", f);
+        }
+        if (knowledgeBase != null) {
+            m.field("kb", knowledgeBase);
+        }
+        return send("POST", "/v1/ingest/files", m, null, Accepted.class);
+    }
+
+    /** {@code POST /v1/documents}: one file with its description (title, categories…); its original is kept. */
+    public DocumentAccepted upload(Path file, String knowledgeBase, Map<String, String> description) {
+        Multipart m = new Multipart().file("file", file);
+        if (knowledgeBase != null) {
+            m.field("kb", knowledgeBase);
+        }
+        if (description != null) {
+            description.forEach(m::field);
+        }
+        return send("POST", "/v1/documents", m, null, DocumentAccepted.class);
+    }
+
+    /** {@code GET /v1/documents}: a page of the caller's documents ({@code knowledgeBase} null: all). */
+    public DocumentPage documents(String knowledgeBase, int offset, int limit) {
+        return send("GET", "/v1/documents?offset=" + offset + "&limit=" + limit + (knowledgeBase == null ? ""
+                : "&kb=" + enc(knowledgeBase)), null, null, DocumentPage.class);
+    }
+
+    /** {@code GET /v1/documents/{id}}: the document and what each store holds of it. */
+    public DocumentDetail document(String id) {
+        return send("GET", "/v1/documents/" + enc(id), null, null, DocumentDetail.class);
+    }
+
+    /** {@code DELETE /v1/documents/{id}}: from every store. */
+    public void deleteDocument(String id) {
+        send("DELETE", "/v1/documents/" + enc(id), null, null, Void.class);
+    }
+
+    /** {@code GET /v1/documents/{id}/content}: the original an upload or a web page kept. */
+    public Content content(String id) {
+        return bytes("/v1/documents/" + enc(id) + "/content");
+    }
+
+    /** {@code GET /v1/documents/{id}/figures/{n}}: figure {@code n}'s image. */
+    public Content figure(String id, int number) {
+        return bytes("/v1/documents/" + enc(id) + "/figures/" + number);
+    }
+
+    /** {@code GET /v1/jobs}: the caller's jobs, newest first. */
+    public List<Job> jobs(int offset, int limit) {
+        return send("GET", "/v1/jobs?offset=" + offset + "&limit=" + limit, null, null, JobPage.class).jobs();
+    }
+
+    private record JobPage(List<Job> jobs, int offset, int limit) {
+    }
+
+    /** {@code GET /v1/jobs/{id}}. */
+    public Job job(String id) {
+        return send("GET", "/v1/jobs/" + enc(id), null, null, Job.class);
+    }
+
+    /** {@code POST /v1/jobs/{id}/cancel}. */
+    public Job cancelJob(String id) {
+        return send("POST", "/v1/jobs/" + enc(id) + "/cancel", Map.of(), null, Job.class);
+    }
+
+    /** Polls a job until it finishes or {@code within} passes (then the job as it is). */
+    public Job awaitJob(String id, Duration within) {
+        long deadline = System.nanoTime() + within.toNanos();
+        Job j = job(id);
+        while (!j.finished() && System.nanoTime() < deadline) {
+            try {
+                Thread.sleep(200);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return j;
+            }
+            j = job(id);
+        }
+        return j;
+    }
+
+    /**
+     * {@code GET /v1/events}: the caller's job events as they happen (after {@code afterId}; 0 for from now), to
+     * {@code listener} until it returns false or the server ends the stream.
+     */
+    public void events(long afterId, java.util.function.Predicate<JobEvent> listener) {
+        Map<String, String> headers = afterId > 0 ? Map.of("Last-Event-ID", Long.toString(afterId)) : Map.of();
+        long[] id = {afterId};
+        streamGet("/v1/events", headers, (event, idLine, data) -> {
+            if (idLine != null) {
+                id[0] = Long.parseLong(idLine);
+            }
+            return listener.test(new JobEvent(data.path("id").asLong(id[0]), data.path("type").asString(event),
+                    JSON.convertValue(data.path("job"), Job.class)));
+        });
+    }
+
+    /** {@code GET /v1/knowledge-bases}. */
+    public List<KnowledgeBase> knowledgeBases() {
+        return send("GET", "/v1/knowledge-bases", null, null, KnowledgeBaseList.class).knowledgeBases();
+    }
+
+    private record KnowledgeBaseList(List<KnowledgeBase> knowledgeBases) {
+    }
+
+    /** {@code GET /v1/knowledge-bases/{name}}. */
+    public KnowledgeBase knowledgeBase(String name) {
+        return send("GET", "/v1/knowledge-bases/" + enc(name), null, null, KnowledgeBase.class);
+    }
+
+    /** {@code POST /v1/knowledge-bases}. */
+    public KnowledgeBase createKnowledgeBase(String name, String description) {
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("name", name);
+        putIf(body, "description", description);
+        return send("POST", "/v1/knowledge-bases", body, null, KnowledgeBase.class);
+    }
+
+    /** {@code DELETE /v1/knowledge-bases/{name}} (with {@code force}, also one a sync source feeds). */
+    public void deleteKnowledgeBase(String name, boolean force) {
+        send("DELETE", "/v1/knowledge-bases/" + enc(name) + (force ? "?force=true" : ""), null, null, Void.class);
+    }
+
+    /** {@code GET /v1/sync/sources}. */
+    public List<SyncSource> sources() {
+        return send("GET", "/v1/sync/sources", null, null, SourceList.class).sources();
+    }
+
+    private record SourceList(List<SyncSource> sources) {
+    }
+
+    /** {@code GET /v1/sync/sources/{id}}. */
+    public SyncSource source(String id) {
+        return send("GET", "/v1/sync/sources/" + enc(id), null, null, SyncSource.class);
+    }
+
+    /**
+     * {@code POST /v1/sync/sources}: registers a source ({@code type} filesystem with {@code config.root}, or web with
+     * {@code config.url}) and starts its first sync.
+     */
+    public SourceRegistered addSource(String id, String type, Map<String, Object> config, String knowledgeBase,
+            Integer intervalSeconds) {
+        return send("POST", "/v1/sync/sources", sourceBody(id, type, config, knowledgeBase, intervalSeconds, null),
+                null, SourceRegistered.class);
+    }
+
+    /** {@code PUT /v1/sync/sources/{id}}: a source's new settings. */
+    public SourceRegistered updateSource(String id, String type, Map<String, Object> config, String knowledgeBase,
+            Integer intervalSeconds, Boolean enabled) {
+        return send("PUT", "/v1/sync/sources/" + enc(id), sourceBody(id, type, config, knowledgeBase, intervalSeconds,
+                enabled), null, SourceRegistered.class);
+    }
+
+    private static Map<String, Object> sourceBody(String id, String type, Map<String, Object> config, String kb,
+            Integer interval, Boolean enabled) {
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("source_id", id);
+        body.put("type", type);
+        body.put("config", config);
+        putIf(body, "kb", kb);
+        putIf(body, "interval_seconds", interval);
+        putIf(body, "enabled", enabled);
+        return body;
+    }
+
+    /** {@code DELETE /v1/sync/sources/{id}} ({@code documents}: also the documents it brought). */
+    public void deleteSource(String id, boolean documents) {
+        send("DELETE", "/v1/sync/sources/" + enc(id) + (documents ? "?documents=true" : ""), null, null, JsonNode.class);
+    }
+
+    /** {@code POST /v1/sync/sources/{id}/enable} or {@code /disable}. */
+    public SourceRegistered enableSource(String id, boolean enabled) {
+        return send("POST", "/v1/sync/sources/" + enc(id) + (enabled ? "/enable" : "/disable"), Map.of(), null,
+                SourceRegistered.class);
+    }
+
+    /** {@code POST /v1/sync/sources/{id}/sync-now}: the sync job's id. */
+    public String syncNow(String id) {
+        return send("POST", "/v1/sync/sources/" + enc(id) + "/sync-now", Map.of(), null, JsonNode.class)
+                .path("job_id").asString();
+    }
+
+    /** {@code POST /v1/sync/sync-now}: every source at once; source id to job id. */
+    public Map<String, String> syncAll() {
+        JsonNode jobs = send("POST", "/v1/sync/sync-now", Map.of(), null, JsonNode.class).path("jobs");
+        Map<String, String> out = new LinkedHashMap<>();
+        jobs.properties().forEach(e -> out.put(e.getKey(), e.getValue().isObject() ? e.getValue().path("job_id")
+                .asString() : e.getValue().asString()));
+        return out;
+    }
+
+    /** {@code GET /v1/graph/entities?q=…}: entities whose name matches, as a tree. */
+    public JsonNode entities(String query, int limit) {
+        return send("GET", "/v1/graph/entities?q=" + enc(query) + "&limit=" + limit, null, null, JsonNode.class);
+    }
+
+    /** {@code GET /v1/graph/entities/{id}/neighbours}: an entity's relations, as a tree. */
+    public JsonNode neighbours(String entityId) {
+        return send("GET", "/v1/graph/entities/" + enc(entityId) + "/neighbours", null, null, JsonNode.class);
+    }
+
+    // ---------------------------------------------------------------------------------------------- transport
+
+    private static void putIf(Map<String, Object> body, String key, Object value) {
+        if (value != null) {
+            body.put(key, value);
+        }
+    }
+
+    private static String enc(String s) {
+        return URLEncoder.encode(s, StandardCharsets.UTF_8).replace("+", "%20");
+    }
+
+    private HttpRequest.Builder request(String path) {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + path)).timeout(timeout)
+                .header("Accept", "application/json");
+        if (apiKey != null && !apiKey.isBlank()) {
+            b.header("Authorization", "Bearer " + apiKey.strip());
+        }
+        return b;
+    }
+
+    private <T> T send(String method, String path, Object body, Map<String, String> headers, Class<T> type) {
+        HttpResponse<byte[]> r = exchange(() -> {
+            HttpRequest.Builder b = request(path);
+            if (headers != null) {
+                headers.forEach(b::header);
+            }
+            if (body instanceof Multipart m) {
+                b.header("Content-Type", m.contentType()).method(method, m.publisher());
+            } else if (body != null) {
+                b.header("Content-Type", "application/json").method(method,
+                        HttpRequest.BodyPublishers.ofByteArray(JSON.writeValueAsBytes(body)));
+            } else {
+                b.method(method, HttpRequest.BodyPublishers.noBody());
+            }
+            return b.build();
+        }, HttpResponse.BodyHandlers.ofByteArray());
+        if (type == Void.class || r.body().length == 0) {
+            return null;
+        }
+        return JSON.readValue(r.body(), type);
+    }
+
+    private Content bytes(String path) {
+        HttpResponse<byte[]> r = exchange(() -> request(path).header("Accept", "*/*").GET().build(),
+                HttpResponse.BodyHandlers.ofByteArray());
+        String disposition = r.headers().firstValue("Content-Disposition").orElse("");
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("filename=\"?([^\";]+)").matcher(disposition);
+        return new Content(r.headers().firstValue("Content-Type").orElse("application/octet-stream"),
+                m.find() ? m.group(1) : null, r.body());
+    }
+
+    /** Sends, trying a transient failure again; a non-2xx answer is a {@link PolyragApiException}. */
+    private <T> HttpResponse<T> exchange(java.util.function.Supplier<HttpRequest> make,
+            HttpResponse.BodyHandler<T> handler) {
+        for (int attempt = 0; ; attempt++) {
+            HttpResponse<T> r;
+            try {
+                r = http.send(make.get(), handler);
+            } catch (IOException e) {
+                if (attempt < retries && !(e instanceof java.net.http.HttpTimeoutException)) {
+                    pause(attempt, null);
+                    continue;
+                }
+                throw new PolyragApiException(0, "about:blank", "Unavailable", "polyrag at " + base
+                        + " did not answer: " + e.getMessage(), null, e);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new PolyragApiException(0, "about:blank", "Interrupted", "interrupted", null, e);
+            }
+            int s = r.statusCode();
+            if (s / 100 == 2) {
+                return r;
+            }
+            if ((s == 429 || s == 502 || s == 503 || s == 504) && attempt < retries) {
+                pause(attempt, r.headers().firstValue("Retry-After").orElse(null));
+                continue;
+            }
+            throw PolyragApiException.of(s, problem(r.body()));
+        }
+    }
+
+    private static JsonNode problem(Object body) {
+        try {
+            byte[] bytes = body instanceof byte[] b ? b : body instanceof String t ? t.getBytes(StandardCharsets.UTF_8)
+                    : null;
+            return bytes == null || bytes.length == 0 ? null : JSON.readTree(bytes);
+        } catch (RuntimeException e) {
+            return null;
+        }
+    }
+
+    private static void pause(int attempt, String retryAfter) {
+        long ms = 250L << Math.min(attempt, 4);
+        if (retryAfter != null && retryAfter.strip().matches("\\d{1,3}")) {
+            ms = Math.max(ms, Math.min(30_000L, Long.parseLong(retryAfter.strip()) * 1000L));
+        }
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private interface EventHandler {
+        /** @return whether to go on reading */
+        boolean on(String event, String id, JsonNode data);
+    }
+
+    private void stream(String method, String path, Object body, java.util.function.BiPredicate<String, JsonNode> on) {
+        HttpResponse<InputStream> r = exchange(() -> request(path).header("Accept", "text/event-stream")
+                .header("Content-Type", "application/json").timeout(Duration.ofHours(1))
+                .method(method, HttpRequest.BodyPublishers.ofByteArray(JSON.writeValueAsBytes(body))).build(),
+                HttpResponse.BodyHandlers.ofInputStream());
+        read(r, (event, id, data) -> on.test(event, data));
+    }
+
+    private void streamGet(String path, Map<String, String> headers, EventHandler on) {
+        HttpResponse<InputStream> r = exchange(() -> {
+            HttpRequest.Builder b = request(path).header("Accept", "text/event-stream").timeout(Duration.ofDays(1));
+            headers.forEach(b::header);
+            return b.GET().build();
+        }, HttpResponse.BodyHandlers.ofInputStream());
+        read(r, on);
+    }
+
+    /** Reads server-sent events (event, id, data lines; a blank line ends one) until told to stop or the end. */
+    private static void read(HttpResponse<InputStream> r, EventHandler on) {
+        try (InputStream in = r.body(); BufferedReader lines = new BufferedReader(new InputStreamReader(in,
+                StandardCharsets.UTF_8))) {
+            String event = "message";
+            String id = null;
+            StringBuilder data = new StringBuilder();
+            for (String line = lines.readLine(); line != null; line = lines.readLine()) {
+                if (line.isEmpty()) {
+                    if (!data.isEmpty()) {
+                        if (!on.on(event, id, JSON.readTree(data.toString()))) {
+                            return;
+                        }
+                    }
+                    event = "message";
+                    id = null;
+                    data.setLength(0);
+                } else if (line.startsWith("event:")) {
+                    event = line.substring(6).strip();
+                } else if (line.startsWith("id:")) {
+                    id = line.substring(3).strip();
+                } else if (line.startsWith("data:")) {
+                    data.append(data.isEmpty() ? "" : "\n").append(line.substring(5).strip());
+                }
+            }
+        } catch (IOException e) {
+            throw new PolyragApiException(0, "about:blank", "Unavailable", "the event stream broke: "
+                    + e.getMessage(), null, e);
+        }
+    }
+
+    /** A multipart/form-data body. */
+    private static final class Multipart {
+        private final String boundary = "polyrag-" + UUID.randomUUID();
+        private final List<byte[]> parts = new ArrayList<>();
+
+        Multipart field(String name, String value) {
+            parts.add(("--" + boundary + "\r\nContent-Disposition: form-data; name=\"" + name + "\"\r\n\r\n" + value
+                    + "\r\n").getBytes(StandardCharsets.UTF_8));
+            return this;
+        }
+
+        Multipart file(String name, Path file) {
+            try {
+                byte[] bytes = Files.readAllBytes(file);
+                String header = "--" + boundary + "\r\nContent-Disposition: form-data; name=\"" + name
+                        + "\"; filename=\"" + file.getFileName().toString().replace("\"", "") + "\"\r\nContent-Type: "
+                        + "application/octet-stream\r\n\r\n";
+                parts.add(header.getBytes(StandardCharsets.UTF_8));
+                parts.add(bytes);
+                parts.add("\r\n".getBytes(StandardCharsets.UTF_8));
+                return this;
+            } catch (IOException e) {
+                throw new IllegalArgumentException("cannot read " + file + ": " + e.getMessage(), e);
+            }
+        }
+
+        String contentType() {
+            return "multipart/form-data; boundary=" + boundary;
+        }
+
+        HttpRequest.BodyPublisher publisher() {
+            List<byte[]> all = new ArrayList<>(parts);
+            all.add(("--" + boundary + "--\r\n").getBytes(StandardCharsets.UTF_8));
+            return HttpRequest.BodyPublishers.ofByteArrays(all);
+        }
+    }
+}

@@ -1,0 +1,211 @@
+package io.polyrag.client;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.polyrag.app.HttpFrontDoor;
+import io.polyrag.app.Polyrag;
+import io.polyrag.core.config.Config;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
+
+/** The client against a real polyrag server with API keys, started here: every call, typed, and its errors. */
+class PolyragClientTest {
+    @TempDir
+    static Path tmp;
+
+    private static Polyrag polyrag;
+    private static HttpFrontDoor server;
+    private static PolyragClient client;
+    private static String base;
+    private static String key;
+
+    @BeforeAll
+    static void start() throws Exception {
+        Files.createDirectories(tmp.resolve("notes"));
+        polyrag = Polyrag.open(Config.load(Map.of(), Map.of("data.dir", tmp.resolve("data").toString(),
+                "sync.tenant.roots", "acme=" + tmp.resolve("notes"))));
+        key = polyrag.keys().create("acme", "client test").key();
+        server = HttpFrontDoor.start(polyrag, "127.0.0.1", 0, 16 * 1024 * 1024);
+        base = "http://127.0.0.1:" + server.port();
+        client = PolyragClient.builder().baseUrl(base).apiKey(key).timeout(Duration.ofSeconds(60)).build();
+    }
+
+    @AfterAll
+    static void stop() {
+        if (server != null) {
+            server.close();
+        }
+        if (polyrag != null) {
+            polyrag.close();
+        }
+    }
+
+    @Test
+    void every_route_a_tenant_calls_is_a_method_of_the_client() throws Exception {
+        // Routes left out, each for its reason: the operator's, the OpenAI-compatible ones (use an OpenAI client),
+        // the UI's two-step staging, and what serves machines rather than programs.
+        Set<String> outOfScope = Set.of("GET /metrics", "GET /v1/openapi.json", "GET /v1/models",
+                "POST /v1/chat/completions", "POST /v1/ingest/upload", "POST /v1/ingest/staged",
+                "POST /v1/sample-check");
+        JsonNode doc = PolyragClient.JSON.readTree(Files.readString(Path.of("..", "docs", "openapi.json")));
+        Set<String> routes = new TreeSet<>();
+        doc.path("paths").properties().forEach(p -> p.getValue().properties().forEach(m -> {
+            String route = m.getKey().toUpperCase(java.util.Locale.ROOT) + " " + p.getKey();
+            if (!m.getKey().equals("head") && !p.getKey().startsWith("/v1/admin") && !outOfScope.contains(route)) {
+                routes.add(route);
+            }
+        }));
+        assertThat(routes).hasSizeGreaterThan(30);
+        assertThat(new TreeSet<>(PolyragClient.ROUTES)).as("a route added to the server needs its client method")
+                .containsAll(routes);
+        assertThat(routes).as("the client calls only routes the document has").containsAll(PolyragClient.ROUTES);
+    }
+
+    @Test
+    void search_answers_and_streamed_answers_are_typed() {
+        var report = client.ingestText("After about twelve hours the levain should be bubbly and smell sweet.",
+                "Levain", "note:levain", "recipes");
+        assertThat(report.added()).isEqualTo(1);
+        var results = client.search(PolyragClient.Search.of("how long does the levain rest").topK(3)
+                .knowledgeBases("recipes").explain(true));
+        assertThat(results.hits()).isNotEmpty();
+        PolyragClient.Hit top = results.hits().getFirst();
+        assertThat(top.title()).isEqualTo("Levain");
+        assertThat(top.knowledgeBase()).isEqualTo("recipes");
+        assertThat(top.retrievers()).containsKeys("vector", "fulltext");
+        assertThat(top.retrievers().get("fulltext").rank()).isEqualTo(1);
+        assertThat(client.search("levain bubbly", 2).hits()).isNotEmpty();
+
+        var answer = client.query(PolyragClient.Search.of("How long should the levain rest?").knowledgeBases(
+                "recipes"));
+        assertThat(answer.answer()).contains("twelve hours").contains("[1]");
+        assertThat(answer.sources().getFirst().passages()).isNotEmpty();
+        List<String> tokens = new ArrayList<>();
+        var streamed = client.query(PolyragClient.Search.of("How long should the levain rest?").knowledgeBases(
+                "recipes"), tokens::add);
+        assertThat(String.join("", tokens)).isEqualTo(streamed.answer());
+        assertThat(streamed.sources()).hasSize(answer.sources().size());
+    }
+
+    @Test
+    void files_jobs_documents_and_knowledge_bases() throws Exception {
+        Path a = Files.writeString(tmp.resolve("kiln.md"), "# Kiln\n\nThe kiln is fired on Thursdays.");
+        List<PolyragClient.JobEvent> events = new CopyOnWriteArrayList<>();
+        Thread listener = Thread.ofVirtual().start(() -> client.events(0, e -> {
+            events.add(e);
+            return !(e.type().equals("finished"));
+        }));
+        Thread.sleep(300);
+        var accepted = client.ingestFiles(List.of(a), "studio");
+        var job = client.awaitJob(accepted.jobId(), Duration.ofSeconds(60));
+        assertThat(job.status()).isEqualTo("succeeded");
+        assertThat(job.knowledgeBase()).isEqualTo("studio");
+        assertThat(job.progress().added()).isEqualTo(1);
+        listener.join(Duration.ofSeconds(30));
+        assertThat(events).extracting(PolyragClient.JobEvent::type).contains("finished");
+        assertThat(events.getLast().job().id()).isEqualTo(accepted.jobId());
+        assertThat(client.jobs(0, 10)).extracting(PolyragClient.Job::id).contains(accepted.jobId());
+        var refused = org.assertj.core.api.Assertions.catchThrowableOfType(PolyragApiException.class,
+                () -> client.cancelJob(accepted.jobId()));
+        assertThat(refused.status()).isEqualTo(409);
+
+        var uploaded = client.upload(Files.writeString(tmp.resolve("glaze.md"), "# Glaze\n\nGlazes are mixed on "
+                + "Mondays."), "studio", Map.of("title", "Glazing", "categories", "studio"));
+        client.awaitJob(uploaded.jobId(), Duration.ofSeconds(60));
+        var page = client.documents("studio", 0, 10);
+        assertThat(page.total()).isEqualTo(2);
+        var detail = client.document(uploaded.documentId());
+        assertThat(detail.document().title()).isEqualTo("Glazing");
+        assertThat(detail.document().original()).isTrue();
+        assertThat(detail.stores()).containsKeys("vector", "fulltext");
+        var content = client.content(uploaded.documentId());
+        assertThat(new String(content.bytes(), StandardCharsets.UTF_8)).contains("Glazes are mixed on Mondays");
+        assertThat(content.fileName()).isEqualTo("glaze.md");
+
+        assertThat(client.knowledgeBases()).extracting(PolyragClient.KnowledgeBase::name).contains("studio");
+        assertThat(client.createKnowledgeBase("archive", "old things").description()).isEqualTo("old things");
+        assertThat(client.knowledgeBase("archive").documents()).isZero();
+        client.deleteKnowledgeBase("archive", false);
+        var missing = org.assertj.core.api.Assertions.catchThrowableOfType(PolyragApiException.class,
+                () -> client.search(PolyragClient.Search.of("kiln").knowledgeBases("archive")));
+        assertThat(missing.status()).isEqualTo(404);
+        assertThat(missing.detail()).contains("archive");
+        client.deleteDocument(uploaded.documentId());
+        assertThat(client.documents("studio", 0, 10).total()).isEqualTo(1);
+        assertThat(client.formats().path("extensions").toString()).contains("md");
+        assertThat(client.ready()).isTrue();
+    }
+
+    @Test
+    void sync_sources_are_added_paused_edited_run_and_removed() throws Exception {
+        Files.writeString(tmp.resolve("notes").resolve("wheel.md"), "# Wheel\n\nThe wheel is serviced in May.");
+        var added = client.addSource("notes", "filesystem", Map.of("root", tmp.resolve("notes").toString()),
+                "workshop", 3600);
+        assertThat(client.awaitJob(added.jobId(), Duration.ofSeconds(60)).status()).isEqualTo("succeeded");
+        assertThat(client.sources()).extracting(PolyragClient.SyncSource::sourceId).containsExactly("notes");
+        assertThat(client.enableSource("notes", false).source().enabled()).isFalse();
+        assertThat(client.enableSource("notes", true).source().enabled()).isTrue();
+        var updated = client.updateSource("notes", "filesystem", Map.of("root", tmp.resolve("notes").toString()),
+                "workshop", 7200, true);
+        assertThat(updated.source().intervalSeconds()).isEqualTo(7200);
+        assertThat(client.awaitJob(client.syncNow("notes"), Duration.ofSeconds(60)).progress().unchanged())
+                .isEqualTo(1);
+        assertThat(client.source("notes").items()).isEqualTo(1);
+        client.deleteSource("notes", true);
+        assertThat(client.sources()).isEmpty();
+    }
+
+    @Test
+    void a_missing_key_is_a_401_and_transient_failures_are_tried_again() throws Exception {
+        var anonymous = PolyragClient.builder().baseUrl(base).build();
+        var refused = org.assertj.core.api.Assertions.catchThrowableOfType(PolyragApiException.class,
+                () -> anonymous.search("kiln", 3));
+        assertThat(refused.status()).isEqualTo(401);
+        assertThat(refused.transientFailure()).isFalse();
+        // A server that is briefly unavailable: two 503s, then an answer.
+        AtomicInteger calls = new AtomicInteger();
+        com.sun.net.httpserver.HttpServer flaky = com.sun.net.httpserver.HttpServer.create(
+                new java.net.InetSocketAddress("127.0.0.1", 0), 0);
+        flaky.createContext("/", x -> {
+            String text = calls.incrementAndGet() <= 2 ? "{\"type\":\"about:blank\",\"title\":\"Service "
+                    + "Unavailable\",\"status\":503,\"detail\":\"warming up\"}" : "{\"status\":\"ok\"}";
+            byte[] body = text.getBytes(StandardCharsets.UTF_8);
+            x.getResponseHeaders().add("Content-Type", "application/json");
+            x.sendResponseHeaders(calls.get() <= 2 ? 503 : 200, body.length);
+            x.getResponseBody().write(body);
+            x.close();
+        });
+        flaky.start();
+        try {
+            String url = "http://127.0.0.1:" + flaky.getAddress().getPort();
+            assertThat(PolyragClient.builder().baseUrl(url).retries(2).build().health().path("status").asString())
+                    .isEqualTo("ok");
+            assertThat(calls.get()).isEqualTo(3);
+            calls.set(0);
+            var once = org.assertj.core.api.Assertions.catchThrowableOfType(PolyragApiException.class,
+                    () -> PolyragClient.builder().baseUrl(url).retries(0).build().health());
+            assertThat(once.status()).isEqualTo(503);
+            assertThat(once.detail()).isEqualTo("warming up");
+            assertThat(once.transientFailure()).isTrue();
+        } finally {
+            flaky.stop(0);
+        }
+        assertThatThrownBy(() -> PolyragClient.builder().baseUrl("localhost:8080").build())
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("http");
+    }
+}
