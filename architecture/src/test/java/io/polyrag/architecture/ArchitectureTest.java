@@ -139,6 +139,16 @@ class ArchitectureTest {
                 .check(classes);
     }
 
+    /** The framework integrations reach polyrag through the client only: never the engine. */
+    @Test
+    void the_integrations_see_the_client_only() {
+        org.assertj.core.api.Assertions.assertThat(classes.stream().anyMatch(c -> c.getPackageName()
+                .startsWith("io.polyrag.langchain4j"))).as("the LangChain4j integration is checked").isTrue();
+        noClasses().that().resideInAPackage("io.polyrag.langchain4j..").should().dependOnClassesThat()
+                .resideInAnyPackage(all(CORE, adapters, PIPELINES, APP, SURFACES, BENCH))
+                .check(classes);
+    }
+
     @Test
     void there_are_no_package_cycles() {
         slices().matching("io.polyrag.(*)..").should().beFreeOfCycles().check(classes);

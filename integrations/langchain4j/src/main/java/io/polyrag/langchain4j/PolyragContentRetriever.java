@@ -1,0 +1,129 @@
+package io.polyrag.langchain4j;
+
+import dev.langchain4j.data.document.Metadata;
+import dev.langchain4j.data.segment.TextSegment;
+import dev.langchain4j.rag.content.Content;
+import dev.langchain4j.rag.content.ContentMetadata;
+import dev.langchain4j.rag.content.retriever.ContentRetriever;
+import dev.langchain4j.rag.query.Query;
+import io.polyrag.client.PolyragClient;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * polyrag as a LangChain4j {@link ContentRetriever}: each query is one polyrag search — vector and full text (and the
+ * graph arms where the server runs them) fused, deduplicated, over the caller's knowledge bases — and each fused hit
+ * is a {@link Content} whose segment carries where it came from: {@code document_id}, {@code chunk_id},
+ * {@code title}, {@code uri}, {@code location}, {@code knowledge_base}, {@code score} and {@code rank_<retriever>}
+ * for each retriever that found it ({@code rank_vector}, {@code rank_fulltext}, …); the fused score is also
+ * {@link ContentMetadata#SCORE}.
+ *
+ * <pre>{@code
+ * ContentRetriever retriever = PolyragContentRetriever.builder().baseUrl("http://127.0.0.1:8080").apiKey(key)
+ *         .knowledgeBases("handbook").topK(5).build();
+ * Assistant assistant = AiServices.builder(Assistant.class).chatModel(model).contentRetriever(retriever).build();
+ * }</pre>
+ */
+public final class PolyragContentRetriever implements ContentRetriever {
+    private final PolyragClient client;
+    private final List<String> knowledgeBases;
+    private final int topK;
+    private final List<String> modalities;
+
+    private PolyragContentRetriever(Builder b) {
+        this.client = b.client != null ? b.client : PolyragClient.builder().baseUrl(b.baseUrl).apiKey(b.apiKey)
+                .timeout(b.timeout).build();
+        this.knowledgeBases = b.knowledgeBases;
+        this.topK = b.topK;
+        this.modalities = b.modalities;
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    @Override
+    public List<Content> retrieve(Query query) {
+        PolyragClient.Search search = PolyragClient.Search.of(query.text()).topK(topK);
+        if (!knowledgeBases.isEmpty()) {
+            search.knowledgeBases(knowledgeBases.toArray(String[]::new));
+        }
+        if (!modalities.isEmpty()) {
+            search.modalities(modalities.toArray(String[]::new));
+        }
+        return client.search(search).hits().stream().map(PolyragContentRetriever::content).toList();
+    }
+
+    private static Content content(PolyragClient.Hit h) {
+        Metadata m = new Metadata();
+        m.put("document_id", h.documentId());
+        m.put("chunk_id", h.chunkId());
+        m.put("title", h.title() == null ? "" : h.title());
+        m.put("uri", h.uri() == null ? "" : h.uri());
+        m.put("location", h.location() == null ? "" : h.location());
+        m.put("knowledge_base", h.knowledgeBase() == null ? "" : h.knowledgeBase());
+        m.put("score", h.score());
+        if (h.retrievers() != null) {
+            h.retrievers().forEach((retriever, s) -> m.put("rank_" + retriever, s.rank()));
+        }
+        return Content.from(TextSegment.from(h.text(), m), Map.of(ContentMetadata.SCORE, h.score()));
+    }
+
+    /** Where polyrag is and what to search. */
+    public static final class Builder {
+        private String baseUrl;
+        private String apiKey;
+        private Duration timeout = Duration.ofSeconds(30);
+        private PolyragClient client;
+        private List<String> knowledgeBases = List.of();
+        private int topK = 5;
+        private List<String> modalities = List.of();
+
+        public Builder baseUrl(String baseUrl) {
+            this.baseUrl = baseUrl;
+            return this;
+        }
+
+        public Builder apiKey(String apiKey) {
+            this.apiKey = apiKey;
+            return this;
+        }
+
+        public Builder timeout(Duration timeout) {
+            this.timeout = timeout;
+            return this;
+        }
+
+        /** A client already made (its base URL, key and timeouts); instead of baseUrl and apiKey. */
+        public Builder client(PolyragClient client) {
+            this.client = client;
+            return this;
+        }
+
+        /** Only these knowledge bases (none: all of the key's). */
+        public Builder knowledgeBases(String... names) {
+            this.knowledgeBases = List.of(names);
+            return this;
+        }
+
+        /** How many hits become contents (default 5). */
+        public Builder topK(int topK) {
+            if (topK < 1) {
+                throw new IllegalArgumentException("topK must be at least 1, got " + topK);
+            }
+            this.topK = topK;
+            return this;
+        }
+
+        /** Only these retrievers: vector, fulltext, graph, rdf (none: every one the server runs). */
+        public Builder modalities(String... modalities) {
+            this.modalities = List.of(modalities);
+            return this;
+        }
+
+        public PolyragContentRetriever build() {
+            return new PolyragContentRetriever(this);
+        }
+    }
+}
