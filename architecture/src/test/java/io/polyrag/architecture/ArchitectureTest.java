@@ -144,8 +144,10 @@ class ArchitectureTest {
     void the_integrations_see_the_client_only() {
         org.assertj.core.api.Assertions.assertThat(classes.stream().anyMatch(c -> c.getPackageName()
                 .startsWith("io.polyrag.langchain4j"))).as("the LangChain4j integration is checked").isTrue();
-        noClasses().that().resideInAPackage("io.polyrag.langchain4j..").should().dependOnClassesThat()
-                .resideInAnyPackage(all(CORE, adapters, PIPELINES, APP, SURFACES, BENCH))
+        org.assertj.core.api.Assertions.assertThat(classes.stream().anyMatch(c -> c.getPackageName()
+                .startsWith("io.polyrag.springai"))).as("the Spring AI integration is checked").isTrue();
+        noClasses().that().resideInAnyPackage("io.polyrag.langchain4j..", "io.polyrag.springai..").should()
+                .dependOnClassesThat().resideInAnyPackage(all(CORE, adapters, PIPELINES, APP, SURFACES, BENCH))
                 .check(classes);
     }
 

@@ -1,0 +1,20 @@
+package io.polyrag.springai;
+
+import java.util.List;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+
+/**
+ * {@code polyrag.*}: where the server is and what to search.
+ *
+ * @param baseUrl the server, e.g. {@code http://127.0.0.1:8080} (required)
+ * @param apiKey its API key (none in local mode)
+ * @param knowledgeBases the knowledge bases to search (none: all of the key's)
+ * @param topK hits per query (default 5)
+ */
+@ConfigurationProperties("polyrag")
+public record PolyragProperties(String baseUrl, String apiKey, List<String> knowledgeBases, Integer topK) {
+    public PolyragProperties {
+        knowledgeBases = knowledgeBases == null ? List.of() : List.copyOf(knowledgeBases);
+        topK = topK == null ? 5 : topK;
+    }
+}

@@ -1,0 +1,105 @@
+package io.polyrag.springai;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.polyrag.app.HttpFrontDoor;
+import io.polyrag.app.Polyrag;
+import io.polyrag.client.PolyragClient;
+import io.polyrag.core.config.Config;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.springframework.ai.chat.client.ChatClient;
+import org.springframework.ai.chat.messages.AssistantMessage;
+import org.springframework.ai.chat.model.ChatModel;
+import org.springframework.ai.chat.model.ChatResponse;
+import org.springframework.ai.chat.model.Generation;
+import org.springframework.ai.chat.prompt.Prompt;
+import org.springframework.ai.document.Document;
+import org.springframework.ai.rag.Query;
+import org.springframework.ai.rag.advisor.RetrievalAugmentationAdvisor;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+
+/** polyrag's fused hits as Spring AI documents, in a RetrievalAugmentationAdvisor, and from the auto-configuration. */
+class PolyragSpringAiTest {
+    @TempDir
+    static Path tmp;
+
+    private static Polyrag polyrag;
+    private static HttpFrontDoor server;
+    private static String base;
+    private static String key;
+
+    @BeforeAll
+    static void start() {
+        polyrag = Polyrag.open(Config.load(Map.of(), Map.of("data.dir", tmp.resolve("data").toString())));
+        key = polyrag.keys().create("acme", "spring ai").key();
+        server = HttpFrontDoor.start(polyrag, "127.0.0.1", 0, 1 << 20);
+        base = "http://127.0.0.1:" + server.port();
+        PolyragClient client = PolyragClient.builder().baseUrl(base).apiKey(key).build();
+        client.ingestText("After about twelve hours the levain should be bubbly and smell sweet and sour.", "Levain",
+                "note:levain", "recipes");
+        client.ingestText("Quokkas live on Rottnest Island.", "Quokka", "note:quokka", "wildlife");
+    }
+
+    @AfterAll
+    static void stop() {
+        server.close();
+        polyrag.close();
+    }
+
+    /** A chat model that replies with a fixed sentence and keeps the prompts it was sent. */
+    static final class FixedReply implements ChatModel {
+        final List<Prompt> received = new CopyOnWriteArrayList<>();
+
+        @Override
+        public ChatResponse call(Prompt prompt) {
+            received.add(prompt);
+            return new ChatResponse(List.of(new Generation(new AssistantMessage("Twelve hours."))));
+        }
+    }
+
+    @Test
+    void documents_carry_the_hit_and_an_advisor_augments_the_question_with_them() {
+        var retriever = PolyragDocumentRetriever.builder().baseUrl(base).apiKey(key).knowledgeBases("recipes")
+                .topK(3).build();
+        List<Document> docs = retriever.retrieve(new Query("how long does the levain rest"));
+        assertThat(docs).isNotEmpty();
+        Document top = docs.getFirst();
+        assertThat(top.getText()).contains("twelve hours");
+        assertThat(top.getScore()).isPositive();
+        assertThat(top.getMetadata()).containsEntry("title", "Levain").containsEntry("uri", "note:levain")
+                .containsEntry("knowledge_base", "recipes").containsEntry("rank_fulltext", 1).containsKey("document_id");
+
+        FixedReply model = new FixedReply();
+        String answer = ChatClient.builder(model).defaultAdvisors(RetrievalAugmentationAdvisor.builder()
+                .documentRetriever(retriever).build()).build().prompt().user("How long does the levain rest?").call()
+                .content();
+        assertThat(answer).isEqualTo("Twelve hours.");
+        String sent = model.received.getFirst().getContents();
+        assertThat(sent).contains("How long does the levain rest?").contains("After about twelve hours the levain")
+                .doesNotContain("Quokkas");
+    }
+
+    @Test
+    void the_auto_configuration_makes_the_client_and_the_retriever_from_polyrag_properties() {
+        new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(PolyragAutoConfiguration.class))
+                .withPropertyValues("polyrag.base-url=" + base, "polyrag.api-key=" + key,
+                        "polyrag.knowledge-bases=wildlife", "polyrag.top-k=2")
+                .run(context -> {
+                    assertThat(context).hasSingleBean(PolyragClient.class).hasSingleBean(PolyragDocumentRetriever.class);
+                    List<Document> docs = context.getBean(PolyragDocumentRetriever.class).retrieve(new Query(
+                            "where do quokkas live"));
+                    assertThat(docs).isNotEmpty().allSatisfy(d -> assertThat(d.getMetadata()).containsEntry(
+                            "knowledge_base", "wildlife"));
+                });
+        new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(PolyragAutoConfiguration.class))
+                .run(context -> assertThat(context).doesNotHaveBean(PolyragClient.class));
+    }
+}
