@@ -92,6 +92,18 @@ final class IngestCommand implements Callable<Integer> {
                         .items() + " files recorded); 'polyrag serve' follows its changes");
             }
             return r.report().failed() > 0 ? Main.PARTIAL : Main.OK;
+        } catch (io.polyrag.app.DataDirInUseException inUse) {
+            // Indexing paths through the server would record them as uploads (upload:NAME, not file:///…): a
+            // different document for the same file. Name the ways that keep them what they are.
+            String url = ServedUrl.written(inUse.dataDir());
+            if (url == null) {
+                throw inUse;
+            }
+            throw new io.polyrag.core.UnavailableException("the data directory is in use by the server at " + url
+                    + ": ingest needs it to itself. Send the files to that server instead (curl -F files=@FILE "
+                    + url + "/v1/ingest/files, or its web UI), keep a folder in sync through it (POST " + url
+                    + "/v1/sync/sources, or restart it as 'polyrag serve --watch DIR'), or stop it and run this "
+                    + "again");
         }
     }
 

@@ -31,6 +31,16 @@ final class ServedUrl {
         }
     }
 
+    /** The address a running server wrote in {@code dataDir}, or null when none did. */
+    static String written(Path dataDir) {
+        try {
+            String url = Files.readString(dataDir.resolve(FILE), StandardCharsets.UTF_8).strip();
+            return url.matches("https?://[^\\s]{1,200}") ? url : null;
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
     /**
      * The address the server holding {@code dataDir} wrote, or else the configured host and port (a host of
      * 0.0.0.0 or :: answers on loopback too).

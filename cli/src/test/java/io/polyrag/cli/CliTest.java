@@ -139,6 +139,10 @@ class CliTest {
                 Run unknown = run("search", "--kb", "nope", "tea");
                 assertThat(unknown.code()).isEqualTo(2);
                 assertThat(unknown.err()).contains("answered 404").contains("nope");
+                Run ingest = run("ingest", data.getParent().toString());
+                assertThat(ingest.code()).isEqualTo(Main.UNAVAILABLE);
+                assertThat(ingest.err()).contains("in use by the server at http://127.0.0.1:" + server.port())
+                        .contains("/v1/ingest/files").contains("serve --watch");
                 Run refused = run("search", "--no-server", "tea");
                 assertThat(refused.code()).isEqualTo(Main.UNAVAILABLE);
                 assertThat(refused.err()).contains("is already in use");
