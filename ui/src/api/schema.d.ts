@@ -869,6 +869,7 @@ export interface components {
                 [key: string]: number;
             } | null;
             rerank?: boolean | null;
+            messages?: components["schemas"]["ChatRoutesMessage"][] | null;
         };
         DtosSearchBody: {
             query: string | null;
@@ -1104,6 +1105,7 @@ export interface components {
             sources: components["schemas"]["SearchWireSource"][] | null;
             degraded: components["schemas"]["SearchWireDegraded"][] | null;
             grounding: components["schemas"]["SearchWireGrounded"][] | null;
+            rewritten_query: string | null;
         };
         SearchWireDegraded: {
             modality: string | null;

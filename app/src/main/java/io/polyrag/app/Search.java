@@ -56,6 +56,21 @@ public final class Search {
         }
     }
 
+    /**
+     * Like {@link #answer(SearchRequest, Integer, boolean, Consumer)}, as the next turn of a conversation: a
+     * follow-up that leans on what the user asked before ({@code history}, the earlier user turns, oldest first) is
+     * retrieved and answered with what those turns named ({@link io.polyrag.retrieval.FollowUp}); the answer's
+     * {@code query} is the query used.
+     */
+    public Answer answer(SearchRequest request, Integer neighbours, boolean grounding, Consumer<String> onToken,
+            java.util.List<String> history) {
+        String rewritten = io.polyrag.retrieval.FollowUp.rewrite(history, request.query());
+        SearchRequest r = rewritten.equals(request.query()) ? request : new SearchRequest(rewritten, request.topK(),
+                request.knowledgeBases(), request.modalities(), request.fusion(), request.documentIds(),
+                request.category(), request.tuning());
+        return answer(r, neighbours, grounding, onToken);
+    }
+
     /** Hits an answer draws from when a request does not say. */
     public int defaultAnswerTopK() {
         return components.config.get(Settings.ANSWER_TOP_K);

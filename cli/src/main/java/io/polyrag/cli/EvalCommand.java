@@ -40,6 +40,12 @@ final class EvalCommand implements Callable<Integer> {
             + "--corpus folders are indexed into a fresh data directory first.")
     Path answers;
 
+    @Option(names = "--conversations", paramLabel = "FILE", description = "Instead of a dataset: measure follow-up "
+            + "questions. FILE has one conversation per line (eval/conversations/conversations.jsonl); each follow-up "
+            + "is searched alone and rewritten from the earlier turns, and counts when its first hit holds the "
+            + "expected sentence. The --corpus folders are indexed into a fresh data directory first.")
+    Path conversations;
+
     @Option(names = "--corpus", paramLabel = "DIR", description = "With --answers: a folder of documents to index "
             + "(repeatable).")
     List<Path> corpus;
@@ -85,9 +91,12 @@ final class EvalCommand implements Callable<Integer> {
         if (answers != null) {
             return answers(stdout);
         }
+        if (conversations != null) {
+            return conversations(stdout);
+        }
         if (dataset == null) {
-            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "give --dataset DIR (retrieval) or "
-                    + "--answers FILE --corpus DIR (answers)");
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "give --dataset DIR (retrieval), "
+                    + "--answers FILE --corpus DIR (answers) or --conversations FILE --corpus DIR (follow-ups)");
         }
         if (versus != null && baseline != null) {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(), "give --baseline or --versus, not "
@@ -133,6 +142,42 @@ final class EvalCommand implements Callable<Integer> {
                 print(report, stdout);
             }
             return Main.OK;
+        }
+    }
+
+    /** {@code --conversations}: how often a follow-up's first hit holds its passage, alone and with the history. */
+    private int conversations(PrintWriter out) throws IOException {
+        if (corpus == null || corpus.isEmpty()) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--conversations needs --corpus DIR: "
+                    + "the documents the conversations are about");
+        }
+        Path dir = Files.createTempDirectory("polyrag-conversations");
+        try (Polyrag polyrag = parent.open(Map.of(Settings.DATA_DIR.key(), dir.toString(),
+                Settings.INGEST_WORKERS.key(), "0"))) {
+            io.polyrag.eval.ConversationQuality.Report r = io.polyrag.eval.ConversationQuality.run(polyrag,
+                    conversations, corpus);
+            if (json) {
+                out.println(Json.MAPPER.writeValueAsString(r));
+                return Main.OK;
+            }
+            for (io.polyrag.eval.ConversationQuality.Case c : r.cases()) {
+                if (!c.withHistory()) {
+                    out.printf("missed: %s: %s%n  searched: %s%n  expected in: %s%s%n", c.conversation(), c.question(),
+                            c.rewritten(), c.document(), c.alone() ? " (found alone)" : "");
+                }
+            }
+            int n = r.cases().size();
+            out.printf(Locale.ROOT, "%nfollow-ups whose first hit holds the answer: alone %d of %d (%.1f%%), with the "
+                    + "conversation %d of %d (%.1f%%); first turns %d of %d; over %d documents%n", r.alone(), n,
+                    n == 0 ? 0 : 100.0 * r.alone() / n, r.withHistory(), n, n == 0 ? 0 : 100.0 * r.withHistory() / n,
+                    r.firstTurnsFound(), r.firstTurns(), r.documents());
+            return Main.OK;
+        } finally {
+            try (var files = Files.walk(dir)) {
+                for (Path f : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                    Files.deleteIfExists(f);
+                }
+            }
         }
     }
 

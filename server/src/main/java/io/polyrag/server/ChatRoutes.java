@@ -108,7 +108,9 @@ final class ChatRoutes {
         }
         String model = text(body.get("model"), "model");
         List<String> kbs = knowledgeBases(ctx, model);
-        String question = lastUserMessage(body.get("messages"));
+        List<String> turns = userMessages(body.get("messages"));
+        String question = turns.getLast();
+        List<String> history = turns.subList(0, turns.size() - 1);
         JsonNode stream = body.get("stream");
         if (stream != null && !stream.isBoolean() && !stream.isNull()) {
             throw new InvalidInputException("field 'stream' must be true or false");
@@ -129,7 +131,7 @@ final class ChatRoutes {
                     streamed[0] = true;
                     send(out, new Chunk(id, "chat.completion.chunk", created, model, List.of(new ChunkChoice(0,
                             new Delta(null, token), null)), null));
-                });
+                }, history);
             } catch (RuntimeException e) {
                 // Headers are sent: the error travels as OpenAI streams it, then the stream ends.
                 int status = e instanceof io.polyrag.core.AnswerUnavailableException ? 502 : ProblemMapper.status(e);
@@ -154,7 +156,7 @@ final class ChatRoutes {
             out.flush();
             return;
         }
-        Answer a = search.answer(request, null, false, t -> { });
+        Answer a = search.answer(request, null, false, t -> { }, history);
         ctx.json(new Completion(id, "chat.completion", created, model, List.of(new Choice(0,
                 new Message("assistant", a.answer()), "stop")), new Usage(0, 0, 0), SearchWire.sources(a.sources())));
     }
@@ -173,34 +175,45 @@ final class ChatRoutes {
         return List.of(kb);
     }
 
-    /** The last message with role user; its content a string or a list of text parts. */
-    private static String lastUserMessage(JsonNode messages) {
+    /**
+     * The user messages' texts, oldest first (the last is the question; the others the conversation it follows); each
+     * content a string or a list of text parts.
+     */
+    static List<String> userMessages(JsonNode messages) {
         if (messages == null || !messages.isArray() || messages.isEmpty()) {
             throw new InvalidInputException("field 'messages' must be a non-empty list of {\"role\", \"content\"}");
         }
-        for (int i = messages.size() - 1; i >= 0; i--) {
+        List<String> out = new java.util.ArrayList<>();
+        for (int i = 0; i < messages.size(); i++) {
             JsonNode m = messages.get(i);
             if (m.isObject() && "user".equals(m.path("role").asString(""))) {
-                JsonNode c = m.get("content");
-                if (c != null && c.isString()) {
-                    return c.asString();
-                }
-                if (c != null && c.isArray()) {
-                    StringBuilder sb = new StringBuilder();
-                    for (JsonNode part : c) {
-                        if ("text".equals(part.path("type").asString("")) && part.path("text").isString()) {
-                            sb.append(sb.isEmpty() ? "" : "\n").append(part.get("text").asString());
-                        }
-                    }
-                    if (!sb.isEmpty()) {
-                        return sb.toString();
-                    }
-                }
-                throw new InvalidInputException("messages[" + i + "].content must be text (a string, or a list of "
-                        + "{\"type\": \"text\", \"text\": …} parts)");
+                out.add(userText(m, i));
             }
         }
-        throw new InvalidInputException("no message with role 'user' in 'messages': the last one is the question");
+        if (out.isEmpty()) {
+            throw new InvalidInputException("no message with role 'user' in 'messages': the last one is the question");
+        }
+        return out;
+    }
+
+    private static String userText(JsonNode m, int i) {
+        JsonNode c = m.get("content");
+        if (c != null && c.isString()) {
+            return c.asString();
+        }
+        if (c != null && c.isArray()) {
+            StringBuilder sb = new StringBuilder();
+            for (JsonNode part : c) {
+                if ("text".equals(part.path("type").asString("")) && part.path("text").isString()) {
+                    sb.append(sb.isEmpty() ? "" : "\n").append(part.get("text").asString());
+                }
+            }
+            if (!sb.isEmpty()) {
+                return sb.toString();
+            }
+        }
+        throw new InvalidInputException("messages[" + i + "].content must be text (a string, or a list of "
+                + "{\"type\": \"text\", \"text\": …} parts)");
     }
 
     private static String text(JsonNode n, String field) {

@@ -88,17 +88,35 @@ final class SearchRoutes {
     private void query(Context ctx) throws IOException {
         requireJson(ctx);
         Dtos.QueryBody b = Json.read(ctx.body(), Dtos.QueryBody.class);
-        if (b.query() == null) {
-            throw new InvalidInputException("field 'query' is missing: send {\"query\": \"your question\"}");
+        // A conversation: the user turns of 'messages' (the OpenAI shape); the last is the question unless 'query'
+        // gives it, the others what a follow-up may lean on.
+        List<String> turns = new java.util.ArrayList<>();
+        if (b.messages() != null) {
+            for (int i = 0; i < b.messages().size(); i++) {
+                ChatRoutes.Message m = b.messages().get(i);
+                if (m == null || m.role() == null || m.content() == null) {
+                    throw new InvalidInputException("messages[" + i + "] needs 'role' and 'content': send "
+                            + "{\"role\": \"user\", \"content\": \"…\"}");
+                }
+                if (m.role().equals("user")) {
+                    turns.add(m.content());
+                }
+            }
         }
-        SearchRequest request = filtered(request(b.query(), b.topK() == null ? polyrag.search().defaultAnswerTopK()
+        String question = b.query() != null ? b.query() : turns.isEmpty() ? null : turns.removeLast();
+        if (question == null) {
+            throw new InvalidInputException("field 'query' is missing: send {\"query\": \"your question\"} (or "
+                    + "'messages' whose last user message is the question)");
+        }
+        SearchRequest request = filtered(request(question, b.topK() == null ? polyrag.search().defaultAnswerTopK()
                 : b.topK(), b.knowledgeBases(), b.modalities(), b.fusion()), b.documentIds(), b.category(),
                 tuning(b.rrfK(), b.weights(), b.rerank()));
         boolean grounding = Boolean.TRUE.equals(b.grounding());
         if (Boolean.TRUE.equals(b.stream())) {
-            streamAnswer(ctx, request, b.neighbours(), grounding);
+            streamAnswer(ctx, request, b.neighbours(), grounding, turns);
         } else {
-            ctx.json(SearchWire.of(tenant(ctx).search().answer(request, b.neighbours(), grounding, t -> { })));
+            ctx.json(SearchWire.of(tenant(ctx).search().answer(request, b.neighbours(), grounding, t -> { }, turns),
+                    question));
         }
     }
 
@@ -106,14 +124,14 @@ final class SearchRoutes {
      * Server-sent events: {@code token} ({@code {"text": …}}) as the answer is written, then {@code answer} (the
      * whole answer with its sources), or {@code error} (a problem, with the sources when retrieval worked).
      */
-    private void streamAnswer(Context ctx, SearchRequest request, Integer neighbours, boolean grounding)
-            throws IOException {
+    private void streamAnswer(Context ctx, SearchRequest request, Integer neighbours, boolean grounding,
+            List<String> history) throws IOException {
         ctx.status(200).contentType("text/event-stream; charset=utf-8").header("Cache-Control", "no-cache");
         java.io.OutputStream out = ctx.res().getOutputStream();
         try {
             io.polyrag.core.model.Answer a = tenant(ctx).search().answer(request, neighbours, grounding,
-                    token -> event(out, "token", Map.of("text", token)));
-            event(out, "answer", SearchWire.of(a));
+                    token -> event(out, "token", Map.of("text", token)), history);
+            event(out, "answer", SearchWire.of(a, request.query()));
         } catch (io.polyrag.core.AnswerUnavailableException e) {
             event(out, "error", new Dtos.AnswerProblem("about:blank", "Bad Gateway", 502, e.getMessage(),
                     SearchWire.sources(e.sources())));

@@ -91,6 +91,38 @@ class RestServerTest {
         return Json.MAPPER.readTree(r.body());
     }
 
+    @Test
+    void a_follow_up_in_a_conversation_is_retrieved_with_what_the_earlier_turns_named() {
+        assertThat(post("/v1/ingest/text", "{\"text\": \"Mix the levain the evening before. After about twelve hours "
+                + "the levain is bubbly. Bake the loaf at 250 degrees for forty minutes.\", \"title\": \"Levain\", "
+                + "\"kb\": \"kitchen\"}").statusCode()).isEqualTo(200);
+        assertThat(post("/v1/ingest/text", "{\"text\": \"The greenhouse heater keeps the temperature at eighteen "
+                + "degrees at night, and the vents open on warm days.\", \"title\": "
+                + "\"Greenhouse\", \"kb\": \"kitchen\"}").statusCode()).isEqualTo(200);
+        // Alone, the follow-up is about temperature in general.
+        JsonNode alone = json(post("/v1/query", """
+                {"query": "And at what temperature?", "kb": "kitchen", "top_k": 1}"""));
+        assertThat(alone.get("sources").get(0).get("title").asString()).isEqualTo("Greenhouse");
+        assertThat(alone.get("rewritten_query").isNull()).isTrue();
+        // After the levain question, it is about the levain: the OpenAI shape of a conversation.
+        HttpResponse<String> r = post("/v1/query", """
+                {"messages": [{"role": "user", "content": "How long does the levain ferment?"},
+                              {"role": "assistant", "content": "After about twelve hours. [1]"},
+                              {"role": "user", "content": "And at what temperature?"}], "kb": "kitchen", "top_k": 1}""");
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+        JsonNode followUp = json(r);
+        assertThat(followUp.get("query").asString()).isEqualTo("And at what temperature?");
+        assertThat(followUp.get("rewritten_query").asString()).contains("levain");
+        assertThat(followUp.get("sources").get(0).get("title").asString()).isEqualTo("Levain");
+        // The OpenAI-compatible route uses the history it is given the same way.
+        JsonNode chat = json(post("/v1/chat/completions", """
+                {"model": "polyrag/kitchen", "messages": [{"role": "user", "content": "How long does the levain \
+                ferment?"}, {"role": "user", "content": "And at what temperature?"}]}"""));
+        assertThat(chat.get("sources").get(0).get("title").asString()).isEqualTo("Levain");
+        assertProblem(post("/v1/query", "{\"messages\": [{\"role\": \"assistant\", \"content\": \"hi\"}]}"), 400,
+                "field 'query' is missing");
+    }
+
     private static void assertProblem(HttpResponse<String> r, int status, String detail) {
         assertThat(r.statusCode()).as(r.body()).isEqualTo(status);
         assertThat(r.headers().firstValue("Content-Type")).hasValueSatisfying(t -> assertThat(t)

@@ -72,7 +72,7 @@ public final class SearchWire {
     /** {@code POST /v1/query}: an answer citing numbered sources. */
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     public record AnswerBody(String query, String answer, String mode, String note, long tookMs,
-            List<Source> sources, List<Degraded> degraded, List<Grounded> grounding) {
+            List<Source> sources, List<Degraded> degraded, List<Grounded> grounding, String rewrittenQuery) {
     }
 
     /** A numbered source: one document, with its hit chunks and their neighbours in reading order. */
@@ -117,9 +117,18 @@ public final class SearchWire {
     }
 
     public static AnswerBody of(Answer a) {
-        return new AnswerBody(a.query(), a.answer(), a.mode(), a.note(), a.tookMs(), sources(a.sources()),
+        return of(a, a.query());
+    }
+
+    /**
+     * An answer to {@code asked}; {@code rewritten_query} is the query it was retrieved with when a follow-up was
+     * rewritten from the conversation, else null.
+     */
+    public static AnswerBody of(Answer a, String asked) {
+        return new AnswerBody(asked, a.answer(), a.mode(), a.note(), a.tookMs(), sources(a.sources()),
                 degraded(a.degraded()), a.grounding() == null ? null
-                        : a.grounding().stream().map(SearchWire::grounded).toList());
+                        : a.grounding().stream().map(SearchWire::grounded).toList(),
+                java.util.Objects.equals(asked, a.query()) ? null : a.query());
     }
 
     public static List<Source> sources(List<AnswerSource> sources) {

@@ -1,0 +1,132 @@
+package io.polyrag.retrieval;
+
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The retrieval query of a follow-up question, rewritten from the conversation without a language model: "And at
+ * what temperature?" after "How long does the levain ferment?" searches for "And at what temperature? levain
+ * ferment". A question that names its own subject is searched as it is.
+ *
+ * <p>A follow-up is one that points back — a pronoun or "there" ("When was it built?"), an opening "and", "what
+ * about", "how about", "also" — or one too short to name anything (one content word or none: "How long?",
+ * "Which is cheaper?"; two already name something: "When do I mix the levain?"). Its query keeps
+ * its own words and adds, from the user's earlier turns (the latest first, and the ones before it while each leaned
+ * back too), the names (capitalised words not opening a sentence) and then the content words, at most eight words. Its own words come first, so what it asks keeps its weight; the pronoun stays (it costs nothing in BM25 and
+ * the embedding model reads the whole).
+ */
+public final class FollowUp {
+    private static final int MAX_CARRIED = 8;
+    private static final Pattern WORD = Pattern.compile("[\\p{L}\\p{N}][\\p{L}\\p{N}'’-]*");
+    private static final Set<String> POINTERS = Set.of("it", "its", "it's", "they", "them", "their", "theirs", "this",
+            "that", "these", "those", "there", "he", "him", "his", "she", "her", "hers", "one", "ones");
+    private static final Pattern OPENERS = Pattern.compile("^(and|also|plus|so|then|what about|how about|and what|"
+            + "and how|what else|anything else|same for|and for|but)\\b");
+    private static final Set<String> STOP = Set.of("a", "an", "and", "are", "as", "at", "be", "but", "by", "can",
+            "could", "do", "does", "did", "for", "from", "had", "has", "have", "how", "i", "if", "in", "into", "is",
+            "it", "its", "me", "my", "no", "not", "of", "on", "or", "our", "should", "so", "than", "that", "the",
+            "their", "them", "then", "there", "these", "they", "this", "those", "to", "too", "us", "was", "we", "were",
+            "what", "when", "where", "which", "who", "whom", "whose", "why", "will", "with", "would", "you", "your",
+            "about", "also", "any", "much", "many", "long", "often", "get", "go", "make", "take", "tell", "know",
+            "please", "thanks", "ok", "okay", "yes", "still", "just", "else", "more", "most", "some", "all", "one",
+            "ones", "he", "him", "his", "she", "her", "hers", "it's", "am", "been", "being", "need", "may", "might",
+            "must", "shall", "very", "really");
+
+    private FollowUp() {
+    }
+
+    /**
+     * The query to retrieve with: {@code question} as it is, or with what the earlier user turns named.
+     *
+     * @param history the user's earlier turns, oldest first
+     */
+    public static String rewrite(List<String> history, String question) {
+        if (question == null || history == null || history.isEmpty() || !pointsBack(question)) {
+            return question;
+        }
+        Set<String> own = new LinkedHashSet<>();
+        for (String w : words(question)) {
+            own.add(w.toLowerCase(Locale.ROOT));
+        }
+        List<String> carried = new ArrayList<>();
+        Set<String> seen = new LinkedHashSet<>(own);
+        for (int i = history.size() - 1; i >= 0 && carried.size() < MAX_CARRIED; i--) {
+            String turn = history.get(i);
+            for (String name : names(turn)) {
+                for (String w : name.split(" ")) {
+                    if (carried.size() < MAX_CARRIED && !STOP.contains(w.toLowerCase(Locale.ROOT))
+                            && seen.add(w.toLowerCase(Locale.ROOT))) {
+                        carried.add(w);
+                    }
+                }
+            }
+            for (String w : words(turn)) {
+                String lower = w.toLowerCase(Locale.ROOT);
+                if (carried.size() < MAX_CARRIED && !STOP.contains(lower) && lower.length() > 1 && seen.add(lower)) {
+                    carried.add(lower);
+                }
+            }
+            if (!pointsBack(turn)) {
+                break; // a turn that named its own subject is the antecedent; one that leaned back leans on the one before
+            }
+        }
+        return carried.isEmpty() ? question : question.strip() + " " + String.join(" ", carried);
+    }
+
+    /** Whether the question leans on what was said before. */
+    static boolean pointsBack(String question) {
+        String lower = question.toLowerCase(Locale.ROOT).strip();
+        if (OPENERS.matcher(lower).find()) {
+            return true;
+        }
+        List<String> words = words(lower);
+        int content = 0;
+        for (String w : words) {
+            if (POINTERS.contains(w)) {
+                return true;
+            }
+            if (!STOP.contains(w)) {
+                content++;
+            }
+        }
+        return content <= 1 && names(question).isEmpty();
+    }
+
+    /** Capitalised runs not opening the text ("the Pharos of Alexandria" gives "Pharos of Alexandria"). */
+    static List<String> names(String text) {
+        List<String> out = new ArrayList<>();
+        List<String> ws = words(text);
+        StringBuilder run = new StringBuilder();
+        for (int i = 0; i < ws.size(); i++) {
+            String w = ws.get(i);
+            boolean capital = i > 0 && Character.isUpperCase(w.codePointAt(0)) && !STOP.contains(w.toLowerCase(
+                    Locale.ROOT));
+            boolean joiner = !run.isEmpty() && (w.equals("of") || w.equals("the")) && i + 1 < ws.size()
+                    && Character.isUpperCase(ws.get(i + 1).codePointAt(0));
+            if (capital || joiner) {
+                run.append(run.isEmpty() ? "" : " ").append(w);
+            } else if (!run.isEmpty()) {
+                out.add(run.toString());
+                run.setLength(0);
+            }
+        }
+        if (!run.isEmpty()) {
+            out.add(run.toString());
+        }
+        return out;
+    }
+
+    private static List<String> words(String text) {
+        List<String> out = new ArrayList<>();
+        Matcher m = WORD.matcher(text);
+        while (m.find()) {
+            out.add(m.group());
+        }
+        return out;
+    }
+}

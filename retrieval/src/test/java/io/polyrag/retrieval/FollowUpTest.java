@@ -1,0 +1,35 @@
+package io.polyrag.retrieval;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** A follow-up's retrieval query carries what the earlier turns named; a question naming its subject stays as it is. */
+class FollowUpTest {
+    @Test
+    void an_elliptical_follow_up_carries_the_earlier_subject() {
+        assertThat(FollowUp.rewrite(List.of("How long does the levain ferment?"), "And at what temperature?"))
+                .isEqualTo("And at what temperature? levain ferment");
+    }
+
+    @Test
+    void a_pronoun_carries_the_name_it_stands_for() {
+        assertThat(FollowUp.rewrite(List.of("Tell me about the Pharos of Alexandria."), "When was it built?"))
+                .startsWith("When was it built? Pharos Alexandria");
+    }
+
+    @Test
+    void a_chain_of_follow_ups_reaches_back_to_the_turn_that_named_the_subject() {
+        String third = FollowUp.rewrite(List.of("How long does the levain ferment?", "And at what temperature?"),
+                "How often should I feed it?");
+        assertThat(third).contains("levain").contains("temperature");
+    }
+
+    @Test
+    void a_question_that_names_its_own_subject_is_searched_as_it_is() {
+        String q = "Who built the lighthouse at Quillon Point?";
+        assertThat(FollowUp.rewrite(List.of("How long does the levain ferment?"), q)).isEqualTo(q);
+        assertThat(FollowUp.rewrite(List.of(), "And at what temperature?")).isEqualTo("And at what temperature?");
+    }
+}
