@@ -23,7 +23,10 @@ export function ChatTab({ state, dispatch }: TabProps) {
       await streamEvents('/v1/query', {
         method: 'POST',
         headers: { 'Content-Type': 'application/json', Accept: 'text/event-stream' },
-        body: JSON.stringify({ ...queryBody(question, state.search.controls), stream: true }),
+        // The conversation so far: a follow-up ("And at what temperature?") is retrieved with what it leans on.
+        body: JSON.stringify({ ...queryBody(question, state.search.controls), stream: true,
+          messages: turns.flatMap((t) => [{ role: 'user', content: t.question },
+            ...(t.answer ? [{ role: 'assistant', content: t.answer }] : [])]) }),
       }, (e) => {
         const data = JSON.parse(e.data);
         if (e.event === 'token') {

@@ -223,7 +223,15 @@ describe('the app', () => {
     await user.click(screen.getByRole('button', { name: 'Send' }));
     await waitFor(() => expect(requests.some((r) => r.url === '/v1/query')).toBe(true));
     expect(JSON.parse(requests.find((r) => r.url === '/v1/query')!.body)).toMatchObject({ kb: ['coast'],
-      stream: true });
+      stream: true, messages: [] });
+    // The next question carries the conversation so far: a follow-up leans on it.
+    await waitFor(() => expect((screen.getByLabelText('Your question') as HTMLTextAreaElement).disabled).toBe(false));
+    await user.type(screen.getByLabelText('Your question'), 'And tomorrow?');
+    await user.click(screen.getByRole('button', { name: 'Send' }));
+    await waitFor(() => expect(requests.filter((r) => r.url === '/v1/query')).toHaveLength(2));
+    const followUp = JSON.parse(requests.filter((r) => r.url === '/v1/query')[1].body);
+    expect(followUp.query).toBe('And tomorrow?');
+    expect(followUp.messages[0]).toEqual({ role: 'user', content: 'When is high tide?' });
 
     first.unmount();
     render(<App />);
