@@ -661,6 +661,43 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/conversations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Your conversations, most recent first (their messages left out) */
+        get: operations["getConversations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        /** Your conversations, most recent first (their messages left out) (headers only) */
+        head: operations["headConversations"];
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/conversations/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A conversation with its messages */
+        get: operations["getConversationsId"];
+        put?: never;
+        post?: never;
+        /** Delete a conversation */
+        delete: operations["deleteConversationsId"];
+        options?: never;
+        /** A conversation with its messages (headers only) */
+        head: operations["headConversationsId"];
+        patch?: never;
+        trace?: never;
+    };
     "/v1/openapi.json": {
         parameters: {
             query?: never;
@@ -846,6 +883,25 @@ export interface components {
             completion_tokens: number;
             total_tokens: number;
         };
+        ConversationRoutesConversationList: {
+            conversations: components["schemas"]["ConversationsConversation"][] | null;
+            offset: number;
+            limit: number;
+        };
+        ConversationsConversation: {
+            id: string | null;
+            title: string | null;
+            turns: number;
+            /** Format: date-time */
+            createdAt: string | null;
+            /** Format: date-time */
+            updatedAt: string | null;
+            messages: components["schemas"]["ConversationsMessage"][] | null;
+        };
+        ConversationsMessage: {
+            role: string | null;
+            content: string | null;
+        };
         DtosAnswerProblem: {
             type: string | null;
             title: string | null;
@@ -870,6 +926,7 @@ export interface components {
             } | null;
             rerank?: boolean | null;
             messages?: components["schemas"]["ChatRoutesMessage"][] | null;
+            conversation_id?: string | null;
         };
         DtosSearchBody: {
             query: string | null;
@@ -1106,6 +1163,7 @@ export interface components {
             degraded: components["schemas"]["SearchWireDegraded"][] | null;
             grounding: components["schemas"]["SearchWireGrounded"][] | null;
             rewritten_query: string | null;
+            conversation_id: string | null;
         };
         SearchWireDegraded: {
             modality: string | null;
@@ -3957,6 +4015,201 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
+            };
+        };
+    };
+    getConversations: {
+        parameters: {
+            query?: {
+                /** @description conversations to skip */
+                offset?: number;
+                /** @description page size, 1-1000 */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description a page of conversations */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConversationRoutesConversationList"];
+                };
+            };
+            /** @description a problem with the request; the detail names the field and the fix */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description a problem of the server or a store; the detail says which, and what to do */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    headConversations: {
+        parameters: {
+            query?: {
+                /** @description conversations to skip */
+                offset?: number;
+                /** @description page size, 1-1000 */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description a page of conversations */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description a problem with the request (headers only) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description a problem of the server (headers only) */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    getConversationsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description its id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the conversation */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConversationsConversation"];
+                };
+            };
+            /** @description a problem with the request; the detail names the field and the fix */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description a problem of the server or a store; the detail says which, and what to do */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deleteConversationsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description its id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description a problem with the request; the detail names the field and the fix */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description a problem of the server or a store; the detail says which, and what to do */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    headConversationsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description its id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the conversation */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description a problem with the request (headers only) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description a problem of the server (headers only) */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

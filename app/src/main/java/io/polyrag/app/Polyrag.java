@@ -49,7 +49,8 @@ public final class Polyrag implements AutoCloseable {
      * @param tenant whose data they read and write
      */
     public record TenantFacets(Tenant tenant, Ingest ingest, Uploads uploads, Jobs jobs, Search search,
-            Documents documents, Graph graph, KnowledgeBases knowledgeBases, Sources sources) {
+            Documents documents, Graph graph, KnowledgeBases knowledgeBases, Sources sources,
+            Conversations conversations) {
 
         /**
          * The end-to-end self-test: index a small text into a throw-away knowledge base, find it, delete it, check
@@ -86,6 +87,11 @@ public final class Polyrag implements AutoCloseable {
         this.sweeper = new Recovery.Sweeper(components, workers, () -> sweepUploads(components, engine), () -> {
             if (!components.searcher.incomplete().isEmpty()) {
                 backfill.evaluate();
+            }
+            int days = components.config.get(Settings.CONVERSATIONS_RETENTION_DAYS);
+            if (days > 0) {
+                components.catalog.deleteConversationsBefore(java.time.Instant.now().minus(java.time.Duration
+                        .ofDays(days)));
             }
         });
     }
@@ -187,7 +193,7 @@ public final class Polyrag implements AutoCloseable {
         Sources sources = new Sources(components, t, engine, watcher);
         return new TenantFacets(t, new Ingest(components, t), new Uploads(components, staging, engine, t),
                 new Jobs(engine, t), new Search(components, t), new Documents(components, t), new Graph(components, t),
-                new KnowledgeBases(components, t, engine, sources), sources);
+                new KnowledgeBases(components, t, engine, sources), sources, new Conversations(components.catalog, t));
     }
 
 

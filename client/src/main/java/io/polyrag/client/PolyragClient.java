@@ -51,7 +51,8 @@ public final class PolyragClient {
             "POST /v1/sync/sources", "GET /v1/sync/sources/{id}", "PUT /v1/sync/sources/{id}",
             "DELETE /v1/sync/sources/{id}", "POST /v1/sync/sources/{id}/enable", "POST /v1/sync/sources/{id}/disable",
             "POST /v1/sync/sources/{id}/sync-now", "POST /v1/sync/sync-now", "GET /v1/formats",
-            "GET /v1/graph/entities", "GET /v1/graph/entities/{id}/neighbours", "GET /v1/configuration");
+            "GET /v1/graph/entities", "GET /v1/graph/entities/{id}/neighbours", "GET /v1/configuration",
+            "GET /v1/conversations", "GET /v1/conversations/{id}", "DELETE /v1/conversations/{id}");
 
     static final JsonMapper JSON = JsonMapper.builder().propertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
             .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES).build();
@@ -201,6 +202,15 @@ public final class PolyragClient {
             return this;
         }
 
+        /**
+         * Answers only: the next turn of the conversation the server keeps under this id (created by its first
+         * question); a follow-up leans on the earlier turns.
+         */
+        public Search conversationId(String id) {
+            body.put("conversation_id", id);
+            return this;
+        }
+
         /** Answers only: per answer sentence, the sources that support it. */
         public Search grounding(boolean grounding) {
             body.put("grounding", grounding);
@@ -214,6 +224,7 @@ public final class PolyragClient {
             } else {
                 b.remove("neighbours");
                 b.remove("grounding");
+                b.remove("conversation_id");
             }
             return b;
         }
@@ -253,8 +264,21 @@ public final class PolyragClient {
     }
 
     /** An answer citing numbered sources; {@code mode} says who wrote it (extractive, or the model's name). */
+    /**
+     * An answer citing numbered sources; {@code mode} says who wrote it (extractive, or the model's name);
+     * {@code rewrittenQuery} the query a follow-up was retrieved with (null when it was searched as asked).
+     */
     public record Answer(String query, String answer, String mode, String note, long tookMs, List<Source> sources,
-            List<Degraded> degraded, List<Grounded> grounding) {
+            List<Degraded> degraded, List<Grounded> grounding, String rewrittenQuery, String conversationId) {
+    }
+
+    /** A message of a conversation: {@code role} user or assistant. */
+    public record Message(String role, String content) {
+    }
+
+    /** A conversation the server keeps ({@code messages} empty in a list of them). */
+    public record Conversation(String id, String title, int turns, Instant createdAt, Instant updatedAt,
+            List<Message> messages) {
     }
 
     public record Indexed(String uri, String documentId, long version, String outcome) {
@@ -600,6 +624,25 @@ public final class PolyragClient {
         jobs.properties().forEach(e -> out.put(e.getKey(), e.getValue().isObject() ? e.getValue().path("job_id")
                 .asString() : e.getValue().asString()));
         return out;
+    }
+
+    /** {@code GET /v1/conversations}: the caller's conversations, most recent first. */
+    public List<Conversation> conversations(int offset, int limit) {
+        return send("GET", "/v1/conversations?offset=" + offset + "&limit=" + limit, null, null,
+                ConversationList.class).conversations();
+    }
+
+    private record ConversationList(List<Conversation> conversations, int offset, int limit) {
+    }
+
+    /** {@code GET /v1/conversations/{id}}: with its messages. */
+    public Conversation conversation(String id) {
+        return send("GET", "/v1/conversations/" + enc(id), null, null, Conversation.class);
+    }
+
+    /** {@code DELETE /v1/conversations/{id}}. */
+    public void deleteConversation(String id) {
+        send("DELETE", "/v1/conversations/" + enc(id), null, null, Void.class);
     }
 
     /** {@code GET /v1/graph/entities?q=…}: entities whose name matches, as a tree. */

@@ -100,6 +100,17 @@ class PolyragClientTest {
                 "recipes"), tokens::add);
         assertThat(String.join("", tokens)).isEqualTo(streamed.answer());
         assertThat(streamed.sources()).hasSize(answer.sources().size());
+
+        var opening = client.query(PolyragClient.Search.of("How long should the levain rest?").knowledgeBases(
+                "recipes").conversationId("chat-7"));
+        assertThat(opening.conversationId()).isEqualTo("chat-7");
+        var followUp = client.query(PolyragClient.Search.of("And how does it smell?").knowledgeBases("recipes")
+                .conversationId("chat-7"));
+        assertThat(followUp.rewrittenQuery()).contains("levain");
+        assertThat(client.conversations(0, 10)).extracting(PolyragClient.Conversation::id).contains("chat-7");
+        assertThat(client.conversation("chat-7").messages()).hasSize(4);
+        client.deleteConversation("chat-7");
+        assertThat(client.conversations(0, 10)).extracting(PolyragClient.Conversation::id).doesNotContain("chat-7");
     }
 
     @Test

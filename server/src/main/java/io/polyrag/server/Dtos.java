@@ -55,7 +55,8 @@ final class Dtos {
             @JsonProperty("kb") @JsonFormat(with = JsonFormat.Feature.ACCEPT_SINGLE_VALUE_AS_ARRAY) List<String> knowledgeBases, List<String> modalities,
             String fusion, Integer neighbours, Boolean stream, Boolean grounding, String category,
             @JsonProperty("document_ids") List<String> documentIds, @JsonProperty("rrf_k") Integer rrfK,
-            java.util.Map<String, Double> weights, Boolean rerank, List<ChatRoutes.Message> messages) {
+            java.util.Map<String, Double> weights, Boolean rerank, List<ChatRoutes.Message> messages,
+            @JsonProperty("conversation_id") String conversationId) {
     }
 
     /** A 502: the model failed, the sources are still returned. */

@@ -21,6 +21,9 @@ import java.util.Set;
 
 /** {@code /v1/search} (GET and POST) and {@code /v1/query} (an answer, or server-sent events). */
 final class SearchRoutes {
+    /** Messages one request may send; the latest turns are what a follow-up leans on. */
+    static final int MAX_MESSAGES = 200;
+
     private final Polyrag polyrag;
 
     SearchRoutes(Polyrag polyrag) {
@@ -90,6 +93,10 @@ final class SearchRoutes {
         Dtos.QueryBody b = Json.read(ctx.body(), Dtos.QueryBody.class);
         // A conversation: the user turns of 'messages' (the OpenAI shape); the last is the question unless 'query'
         // gives it, the others what a follow-up may lean on.
+        if (b.messages() != null && b.messages().size() > MAX_MESSAGES) {
+            throw new InvalidInputException("'messages' holds " + b.messages().size() + " messages: send at most "
+                    + MAX_MESSAGES + " (the latest; earlier turns do not help a follow-up)");
+        }
         List<String> turns = new java.util.ArrayList<>();
         if (b.messages() != null) {
             for (int i = 0; i < b.messages().size(); i++) {
@@ -108,15 +115,41 @@ final class SearchRoutes {
             throw new InvalidInputException("field 'query' is missing: send {\"query\": \"your question\"} (or "
                     + "'messages' whose last user message is the question)");
         }
+        // A conversation kept on the server: its earlier user turns come first, then those the request sends.
+        io.polyrag.app.Conversations kept = b.conversationId() == null ? null : tenant(ctx).conversations();
+        if (kept != null) {
+            List<String> stored = new java.util.ArrayList<>();
+            kept.messages(b.conversationId()).stream().filter(m -> "user".equals(m.role()))
+                    .forEach(m -> stored.add(m.content()));
+            stored.addAll(turns);
+            turns = stored;
+        }
         SearchRequest request = filtered(request(question, b.topK() == null ? polyrag.search().defaultAnswerTopK()
                 : b.topK(), b.knowledgeBases(), b.modalities(), b.fusion()), b.documentIds(), b.category(),
                 tuning(b.rrfK(), b.weights(), b.rerank()));
         boolean grounding = Boolean.TRUE.equals(b.grounding());
+        java.util.function.Consumer<io.polyrag.core.model.Answer> keep = a -> {
+            if (kept != null) {
+                List<io.polyrag.app.Conversations.Message> added = new java.util.ArrayList<>();
+                if (b.messages() != null) {
+                    b.messages().forEach(m -> added.add(new io.polyrag.app.Conversations.Message(m.role(),
+                            m.content())));
+                    if (b.query() == null && !added.isEmpty()) {
+                        added.removeLast(); // the question itself, added below
+                    }
+                }
+                added.add(new io.polyrag.app.Conversations.Message("user", question));
+                added.add(new io.polyrag.app.Conversations.Message("assistant", a.answer()));
+                kept.append(b.conversationId(), added);
+            }
+        };
         if (Boolean.TRUE.equals(b.stream())) {
-            streamAnswer(ctx, request, b.neighbours(), grounding, turns);
+            streamAnswer(ctx, request, b.neighbours(), grounding, turns, question, b.conversationId(), keep);
         } else {
-            ctx.json(SearchWire.of(tenant(ctx).search().answer(request, b.neighbours(), grounding, t -> { }, turns),
-                    question));
+            io.polyrag.core.model.Answer a = tenant(ctx).search().answer(request, b.neighbours(), grounding, t -> { },
+                    turns);
+            keep.accept(a);
+            ctx.json(SearchWire.of(a, question, b.conversationId()));
         }
     }
 
@@ -125,13 +158,15 @@ final class SearchRoutes {
      * whole answer with its sources), or {@code error} (a problem, with the sources when retrieval worked).
      */
     private void streamAnswer(Context ctx, SearchRequest request, Integer neighbours, boolean grounding,
-            List<String> history) throws IOException {
+            List<String> history, String asked, String conversationId,
+            java.util.function.Consumer<io.polyrag.core.model.Answer> keep) throws IOException {
         ctx.status(200).contentType("text/event-stream; charset=utf-8").header("Cache-Control", "no-cache");
         java.io.OutputStream out = ctx.res().getOutputStream();
         try {
             io.polyrag.core.model.Answer a = tenant(ctx).search().answer(request, neighbours, grounding,
                     token -> event(out, "token", Map.of("text", token)), history);
-            event(out, "answer", SearchWire.of(a, request.query()));
+            keep.accept(a);
+            event(out, "answer", SearchWire.of(a, asked, conversationId));
         } catch (io.polyrag.core.AnswerUnavailableException e) {
             event(out, "error", new Dtos.AnswerProblem("about:blank", "Bad Gateway", 502, e.getMessage(),
                     SearchWire.sources(e.sources())));

@@ -97,6 +97,14 @@ class OpenApiContractTest {
         call("POST", "/v1/search", "{\"query\": \"Curie\", \"top_k\": \"3\"}", 400);
         call("POST", "/v1/query", "{\"query\": \"Where did Marie Curie work?\", \"grounding\": true}", 200);
         call("POST", "/v1/query", "{}", 400);
+        call("POST", "/v1/query", "{\"query\": \"Where did Marie Curie work?\", \"conversation_id\": \"c1\"}", 200);
+        call("POST", "/v1/query", "{\"messages\": [{\"role\": \"user\", \"content\": \"Where did Marie Curie "
+                + "work?\"}, {\"role\": \"user\", \"content\": \"And when?\"}], \"conversation_id\": \"c1\"}", 200);
+        call("GET", "/v1/conversations", null, 200);
+        call("GET", "/v1/conversations/c1", null, 200);
+        call("GET", "/v1/conversations/nope", null, 404);
+        call("DELETE", "/v1/conversations/c1", null, 204);
+        call("DELETE", "/v1/conversations/c1", null, 404);
         String job = json(call("POST", "/v1/ingest/files", multipart("notes.md", "# Notes\n\nOtters hold hands."),
                 202)).get("job_id").asString();
         call("POST", "/v1/ingest/files", "{}", 415);

@@ -121,6 +121,31 @@ class RestServerTest {
         assertThat(chat.get("sources").get(0).get("title").asString()).isEqualTo("Levain");
         assertProblem(post("/v1/query", "{\"messages\": [{\"role\": \"assistant\", \"content\": \"hi\"}]}"), 400,
                 "field 'query' is missing");
+
+        // Kept on the server: the second question of conversation "bake-1" leans on the first.
+        JsonNode first = json(post("/v1/query", """
+                {"query": "How long does the levain ferment?", "conversation_id": "bake-1", "kb": "kitchen"}"""));
+        assertThat(first.get("conversation_id").asString()).isEqualTo("bake-1");
+        JsonNode second = json(post("/v1/query", """
+                {"query": "And at what temperature?", "conversation_id": "bake-1", "kb": "kitchen", "top_k": 1}"""));
+        assertThat(second.get("rewritten_query").asString()).contains("levain");
+        assertThat(second.get("sources").get(0).get("title").asString()).isEqualTo("Levain");
+        JsonNode listed = json(get("/v1/conversations"));
+        assertThat(listed.get("conversations").findValuesAsString("id")).contains("bake-1");
+        JsonNode kept = json(get("/v1/conversations/bake-1"));
+        assertThat(kept.get("turns").asInt()).isEqualTo(2);
+        assertThat(kept.get("title").asString()).isEqualTo("How long does the levain ferment?");
+        assertThat(kept.get("messages").findValuesAsString("role")).containsExactly("user", "assistant", "user",
+                "assistant");
+        assertThat(send(HttpRequest.newBuilder(uri("/v1/conversations/bake-1")).DELETE()).statusCode()).isEqualTo(204);
+        assertProblem(get("/v1/conversations/bake-1"), 404, "no conversation 'bake-1'");
+        assertProblem(post("/v1/query", "{\"query\": \"x\", \"conversation_id\": \"../etc\"}"), 400,
+                "conversation_id");
+        StringBuilder many = new StringBuilder("{\"messages\": [");
+        for (int i = 0; i < 201; i++) {
+            many.append(i == 0 ? "" : ",").append("{\"role\": \"user\", \"content\": \"q\"}");
+        }
+        assertProblem(post("/v1/query", many.append("]}").toString()), 400, "at most 200");
     }
 
     private static void assertProblem(HttpResponse<String> r, int status, String detail) {

@@ -72,7 +72,8 @@ public final class SearchWire {
     /** {@code POST /v1/query}: an answer citing numbered sources. */
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     public record AnswerBody(String query, String answer, String mode, String note, long tookMs,
-            List<Source> sources, List<Degraded> degraded, List<Grounded> grounding, String rewrittenQuery) {
+            List<Source> sources, List<Degraded> degraded, List<Grounded> grounding, String rewrittenQuery,
+            String conversationId) {
     }
 
     /** A numbered source: one document, with its hit chunks and their neighbours in reading order. */
@@ -125,10 +126,15 @@ public final class SearchWire {
      * rewritten from the conversation, else null.
      */
     public static AnswerBody of(Answer a, String asked) {
+        return of(a, asked, null);
+    }
+
+    /** The same, as a turn of the conversation kept as {@code conversationId}. */
+    public static AnswerBody of(Answer a, String asked, String conversationId) {
         return new AnswerBody(asked, a.answer(), a.mode(), a.note(), a.tookMs(), sources(a.sources()),
                 degraded(a.degraded()), a.grounding() == null ? null
                         : a.grounding().stream().map(SearchWire::grounded).toList(),
-                java.util.Objects.equals(asked, a.query()) ? null : a.query());
+                java.util.Objects.equals(asked, a.query()) ? null : a.query(), conversationId);
     }
 
     public static List<Source> sources(List<AnswerSource> sources) {

@@ -238,6 +238,10 @@ public final class Settings {
             "Hits returned when a search does not say.");
     public static final Setting<Integer> SEARCH_MAX_TOP_K = Setting.integer("search.max.top.k", 200, 1, 10000,
             "Largest top_k a search may ask for; more is rejected with 400.");
+    public static final Setting<Integer> CONVERSATIONS_RETENTION_DAYS = Setting.integer(
+            "conversations.retention.days", 30, 0, 3650, "Conversations kept on the server (POST /v1/query with "
+                    + "conversation_id) are deleted this many days after their last message; 0 keeps them until "
+                    + "deleted (DELETE /v1/conversations/{id}).");
     public static final Setting<Integer> SEARCH_CANDIDATES = Setting.integer("search.candidates", 100, 1, 10000,
             "Candidates each retriever returns (at least top_k), and how deep fusion scores each list: the top of "
                     + "the fused ranking does not change with top_k.");

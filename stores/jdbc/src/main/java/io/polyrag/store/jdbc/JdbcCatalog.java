@@ -55,6 +55,7 @@ public class JdbcCatalog implements CatalogAndJobs {
     private final JdbcJobs jobs;
     private final JdbcKeys keys;
     private final JdbcSources sources;
+    private final JdbcConversations conversations;
     private final JdbcEmbeddingCache cache;
 
     public JdbcCatalog(DataSource dataSource, String name, AutoCloseable onClose) {
@@ -94,6 +95,7 @@ public class JdbcCatalog implements CatalogAndJobs {
         this.jobs = new JdbcJobs(jobsJdbc);
         this.keys = new JdbcKeys(jdbc);
         this.sources = new JdbcSources(jdbc);
+        this.conversations = new JdbcConversations(jdbc);
         this.cache = new JdbcEmbeddingCache(jdbc);
         migrate(ingest);
     }
@@ -135,7 +137,7 @@ public class JdbcCatalog implements CatalogAndJobs {
     }
 
     /** The newest migration bundled ({@code V<n>__…sql}; a test holds it to the files). */
-    static final int LATEST_MIGRATION = 12;
+    static final int LATEST_MIGRATION = 13;
 
     /**
      * Whether the schema history already records every bundled migration, all successful: then Flyway is not
@@ -428,6 +430,32 @@ public class JdbcCatalog implements CatalogAndJobs {
     @Override
     public boolean anyActiveKey() {
         return keys.anyActive();
+    }
+
+    @Override
+    public Optional<io.polyrag.core.port.ConversationStore.Conversation> conversation(String tenant, String id) {
+        return conversations.get(tenant, id);
+    }
+
+    @Override
+    public List<io.polyrag.core.port.ConversationStore.Conversation> conversations(String tenant, int offset,
+            int limit) {
+        return conversations.list(tenant, offset, limit);
+    }
+
+    @Override
+    public void putConversation(String tenant, String id, String title, String messages, int turns) {
+        conversations.put(tenant, id, title, messages, turns);
+    }
+
+    @Override
+    public boolean deleteConversation(String tenant, String id) {
+        return conversations.delete(tenant, id);
+    }
+
+    @Override
+    public int deleteConversationsBefore(java.time.Instant cutoff) {
+        return conversations.deleteBefore(cutoff);
     }
 
     @Override

@@ -1,0 +1,103 @@
+package io.polyrag.app;
+
+import io.polyrag.core.InvalidInputException;
+import io.polyrag.core.NotFoundException;
+import io.polyrag.core.model.Ids;
+import io.polyrag.core.model.Tenant;
+import io.polyrag.core.port.ConversationStore;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Pattern;
+import tools.jackson.core.type.TypeReference;
+
+/**
+ * A tenant's conversations kept on the server: the messages of each (the OpenAI shape), so the next question of a
+ * conversation is retrieved with what the earlier ones named. Another tenant's id is not found, like one that never
+ * existed. Kept {@code POLYRAG_CONVERSATIONS_RETENTION_DAYS} after their last message.
+ */
+public final class Conversations {
+    /** A client-chosen id: what a URL path and a log line can carry. */
+    private static final Pattern ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_.-]{0,63}");
+    /** Messages kept per conversation: the oldest go first beyond it. */
+    static final int MAX_MESSAGES = 200;
+    private static final int MAX_CONTENT = 20_000;
+
+    private final ConversationStore store;
+    private final Tenant tenant;
+
+    Conversations(ConversationStore store, Tenant tenant) {
+        this.store = store;
+        this.tenant = tenant;
+    }
+
+    /** One message: {@code role} user or assistant. */
+    public record Message(String role, String content) {
+    }
+
+    /** A conversation: its messages, oldest first (empty in a list of conversations). */
+    public record Conversation(String id, String title, int turns, java.time.Instant createdAt,
+            java.time.Instant updatedAt, List<Message> messages) {
+    }
+
+    static String checked(String id) {
+        if (id == null || !ID.matcher(id).matches()) {
+            throw new InvalidInputException("conversation_id '" + Ids.abbreviate(String.valueOf(id), 70) + "' is "
+                    + "invalid: use 1-64 characters of letters, digits, '_', '.' or '-', starting with a letter or "
+                    + "digit");
+        }
+        return id;
+    }
+
+    /** The conversation's messages; empty when there is none with this id yet. */
+    public List<Message> messages(String id) {
+        return store.conversation(tenant.id(), checked(id)).map(c -> parse(c.messages())).orElse(List.of());
+    }
+
+    public Conversation get(String id) {
+        ConversationStore.Conversation c = store.conversation(tenant.id(), checked(id)).orElseThrow(() ->
+                notFound(id));
+        return new Conversation(c.id(), c.title(), c.turns(), c.createdAt(), c.updatedAt(), parse(c.messages()));
+    }
+
+    public List<Conversation> list(int offset, int limit) {
+        if (offset < 0 || limit < 1 || limit > io.polyrag.app.api.Limits.MAX_PAGE) {
+            throw new InvalidInputException("offset must be >= 0 and limit in [1, " + io.polyrag.app.api.Limits.MAX_PAGE
+                    + "], got " + offset + " and " + limit);
+        }
+        return store.conversations(tenant.id(), offset, limit).stream().map(c -> new Conversation(c.id(), c.title(),
+                c.turns(), c.createdAt(), c.updatedAt(), List.of())).toList();
+    }
+
+    public void delete(String id) {
+        if (!store.deleteConversation(tenant.id(), checked(id))) {
+            throw notFound(id);
+        }
+    }
+
+    /** Appends messages to the conversation (creating it), keeping the newest {@value #MAX_MESSAGES}. */
+    public void append(String id, List<Message> added) {
+        List<Message> all = new ArrayList<>(messages(id));
+        for (Message m : added) {
+            String content = m.content() == null ? "" : m.content();
+            all.add(new Message(m.role(), content.length() > MAX_CONTENT ? content.substring(0, MAX_CONTENT)
+                    : content));
+        }
+        while (all.size() > MAX_MESSAGES) {
+            all.removeFirst();
+        }
+        String first = all.stream().filter(m -> "user".equals(m.role())).map(Message::content).findFirst().orElse("");
+        String title = first.length() > 120 ? first.substring(0, 117) + "..." : first;
+        int turns = (int) all.stream().filter(m -> "user".equals(m.role())).count();
+        store.putConversation(tenant.id(), id, title, Json.MAPPER.writeValueAsString(all), turns);
+    }
+
+    private static List<Message> parse(String json) {
+        return json == null || json.isBlank() ? List.of() : Json.MAPPER.readValue(json,
+                new TypeReference<List<Message>>() { });
+    }
+
+    private static NotFoundException notFound(String id) {
+        return new NotFoundException("no conversation '" + Ids.abbreviate(id, 70) + "': GET /v1/conversations "
+                + "lists yours");
+    }
+}

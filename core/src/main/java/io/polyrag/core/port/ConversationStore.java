@@ -1,0 +1,31 @@
+package io.polyrag.core.port;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+
+/** Conversations kept per tenant: their messages (JSON, the OpenAI shape), so a follow-up can lean on them. */
+public interface ConversationStore {
+    /**
+     * A stored conversation.
+     *
+     * @param messages its messages as a JSON array of {@code {"role", "content"}}
+     * @param turns how many user messages it holds
+     */
+    record Conversation(String id, String title, String messages, int turns, Instant createdAt, Instant updatedAt) {
+    }
+
+    Optional<Conversation> conversation(String tenant, String id);
+
+    /** The tenant's conversations, most recently updated first (their messages left out: empty). */
+    List<Conversation> conversations(String tenant, int offset, int limit);
+
+    /** Creates or replaces a conversation. */
+    void putConversation(String tenant, String id, String title, String messages, int turns);
+
+    /** False when the tenant has no conversation with that id. */
+    boolean deleteConversation(String tenant, String id);
+
+    /** Deletes every tenant's conversations last updated before {@code cutoff}; how many went. */
+    int deleteConversationsBefore(Instant cutoff);
+}
