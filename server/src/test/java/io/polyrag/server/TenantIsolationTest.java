@@ -173,6 +173,21 @@ class TenantIsolationTest {
     }
 
     @Test
+    void another_tenants_conversation_is_not_found_and_lends_no_history() {
+        assertThat(post(a, "/v1/query", "{\"query\": \"Who keeps the zanzibarquartz ledger?\", "
+                + "\"conversation_id\": \"shared-name\", \"kb\": \"lab\"}").statusCode()).isEqualTo(200);
+        assertThat(get(a, "/v1/conversations/shared-name").body()).contains("zanzibarquartz");
+        assertThat(get(b, "/v1/conversations/shared-name").statusCode()).isEqualTo(404);
+        assertThat(get(b, "/v1/conversations").body()).doesNotContain("shared-name").doesNotContain("zanzibarquartz");
+        assertThat(delete(b, "/v1/conversations/shared-name").statusCode()).isEqualTo(404);
+        // The same id in B is B's own conversation: A's question is not its history.
+        var followUp = post(b, "/v1/query", "{\"query\": \"And who else?\", \"conversation_id\": \"shared-name\"}");
+        assertThat(followUp.statusCode()).isEqualTo(200);
+        assertThat(followUp.body()).doesNotContain("zanzibarquartz");
+        assertThat(get(a, "/v1/conversations/shared-name").body()).doesNotContain("And who else?");
+    }
+
+    @Test
     void another_tenants_ids_are_not_found() {
         assertThat(get(b, "/v1/jobs/" + aJob).statusCode()).isEqualTo(404);
         assertThat(delete(b, "/v1/documents/" + aDocument).statusCode()).isEqualTo(404);
