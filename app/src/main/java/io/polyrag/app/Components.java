@@ -107,8 +107,8 @@ final class Components implements AutoCloseable {
                 var known = EmbedderRecipes.known(context.dataDir(), config);
                 if (known.isPresent()) {
                     e = track(lazyModel = new LazyEmbedder(() -> models.open(context), m -> EmbedderRecipes.know(
-                            context.dataDir(), config, m), known.get().modelId(), known.get().dimension(),
-                            known.get().maxTokens()));
+                            context.dataDir(), config, m), () -> EmbedderRecipes.forget(context.dataDir(), config),
+                            known.get().modelId(), known.get().dimension(), known.get().maxTokens()));
                 } else {
                     e = track(models.open(context));
                     EmbedderRecipes.know(context.dataDir(), config, e);

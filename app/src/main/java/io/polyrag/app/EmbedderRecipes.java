@@ -126,10 +126,26 @@ final class EmbedderRecipes {
             try (Writer w = Files.newBufferedWriter(tmp, StandardCharsets.UTF_8)) {
                 p.store(w, "what the stores need of this embedding model, so it loads when first used");
             }
-            Files.move(tmp, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING,
-                    java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+            try {
+                Files.move(tmp, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING,
+                        java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+            } finally {
+                Files.deleteIfExists(tmp);
+            }
         } catch (IOException e) {
             LOG.log(System.Logger.Level.DEBUG, "cannot record the embedding model for a lazy start: " + e.getMessage());
+        }
+    }
+
+    /** Drops what {@link #known} would return, so the next start loads the model before opening the stores. */
+    static void forget(Path dataDir, Config config) {
+        Path file = knownFile(dataDir, config);
+        try {
+            if (file != null) {
+                Files.deleteIfExists(file);
+            }
+        } catch (IOException e) {
+            LOG.log(System.Logger.Level.WARNING, "cannot drop " + file + ": " + e.getMessage());
         }
     }
 
@@ -141,9 +157,9 @@ final class EmbedderRecipes {
         }
         Path modelDir = config.get(Settings.EMBEDDING_MODEL_DIR);
         if (modelDir != null) {
-            try (Stream<Path> files = Files.list(modelDir)) {
-                for (Path f : files.sorted().toList()) {
-                    key.append('\n').append(f.getFileName()).append(' ').append(Files.size(f)).append(' ')
+            try (Stream<Path> files = Files.walk(modelDir)) { // every file the model is read from, subfolders too
+                for (Path f : files.filter(Files::isRegularFile).sorted().toList()) {
+                    key.append('\n').append(modelDir.relativize(f)).append(' ').append(Files.size(f)).append(' ')
                             .append(Files.getLastModifiedTime(f).toMillis());
                 }
             } catch (IOException | RuntimeException e) {

@@ -15,7 +15,23 @@ public final class Jobs {
 
     /** The job with this id. */
     public JobInfo get(String id) {
-        return shown(engine.get(tenant, id));
+        return shown(visible(engine.get(tenant, id)));
+    }
+
+    /**
+     * The operator's back-fills run as local mode: a key's tenant that adopted local mode's data neither sees nor
+     * cancels them (their counts are the whole server's), as for any other tenant.
+     */
+    private boolean operatorOnly(JobInfo j) {
+        return !tenant.name().isEmpty() && Backfill.KIND.equals(j.kind());
+    }
+
+    private JobInfo visible(JobInfo j) {
+        if (operatorOnly(j)) {
+            throw new io.polyrag.core.NotFoundException("no job '" + io.polyrag.core.model.Ids.abbreviate(j.id(), 64)
+                    + "'");
+        }
+        return j;
     }
 
     /** Its knowledge base as the tenant names it (no namespace). */
@@ -29,7 +45,7 @@ public final class Jobs {
             throw new io.polyrag.core.InvalidInputException("offset must be >= 0 and limit in [1, "
                     + io.polyrag.app.api.Limits.MAX_PAGE + "], got " + offset + " and " + limit);
         }
-        return engine.list(tenant, offset, limit).stream().map(this::shown).toList();
+        return engine.list(tenant, offset, limit).stream().filter(j -> !operatorOnly(j)).map(this::shown).toList();
     }
 
     /**
@@ -37,6 +53,7 @@ public final class Jobs {
      * stays indexed). A finished job is a conflict.
      */
     public JobInfo cancel(String id) {
+        visible(engine.get(tenant, id));
         return shown(engine.cancel(tenant, id));
     }
 
@@ -45,8 +62,9 @@ public final class Jobs {
      * (send a heartbeat) or the server is closing ({@link #closing()}).
      */
     public java.util.List<JobEvents.Event> events(long afterId, java.time.Duration wait) throws InterruptedException {
-        return engine.events().after(tenant, afterId, wait).stream().map(e -> new JobEvents.Event(e.id(), e.tenant(),
-                e.type(), e.job() == null ? null : shown(e.job()))).toList();
+        return engine.events().after(tenant, afterId, wait).stream().filter(e -> e.job() == null
+                || !operatorOnly(e.job())).map(e -> new JobEvents.Event(e.id(), e.tenant(), e.type(), e.job() == null
+                        ? null : shown(e.job()))).toList();
     }
 
     /** The newest event id now: where a subscriber without a Last-Event-ID starts. */

@@ -19,13 +19,22 @@ final class LazyEmbedder implements Embedder {
     private final String modelId;
     private final int dimension;
     private final int maxTokens;
+    private final Runnable forget;
+    /** Not synchronized: a virtual thread waiting on a monitor pins its carrier on JDK 21. */
+    private final java.util.concurrent.locks.ReentrantLock lock = new java.util.concurrent.locks.ReentrantLock();
     private volatile Embedder embedder;
+    private volatile RuntimeException failed;
     private volatile boolean closed;
 
-    /** @param loaded called once with the model when it is loaded (to record it again) */
-    LazyEmbedder(Supplier<Embedder> open, Consumer<Embedder> loaded, String modelId, int dimension, int maxTokens) {
+    /**
+     * @param loaded called once with the model when it is loaded (to record it again)
+     * @param forget drops what was recorded, so the next start loads the model before opening the stores
+     */
+    LazyEmbedder(Supplier<Embedder> open, Consumer<Embedder> loaded, Runnable forget, String modelId, int dimension,
+            int maxTokens) {
         this.open = open;
         this.loaded = loaded;
+        this.forget = forget;
         this.modelId = modelId;
         this.dimension = dimension;
         this.maxTokens = maxTokens;
@@ -39,27 +48,37 @@ final class LazyEmbedder implements Embedder {
     /** Loads the model now (a server does so in the background once it is serving). */
     Embedder load() {
         Embedder e = embedder;
-        if (e == null) {
-            synchronized (this) {
-                e = embedder;
-                if (e == null) {
-                    if (closed) {
-                        throw new PolyragException("the embedding model is closed: polyrag is shutting down");
-                    }
-                    e = open.get();
-                    if (!e.modelId().equals(modelId) || e.dimension() != dimension) {
-                        String found = e.modelId() + " (" + e.dimension() + " dimensions)";
-                        e.close();
-                        throw new PolyragException("the embedding model loaded now, " + found + ", is not the one "
-                                + "this data directory recorded, " + modelId + " (" + dimension + " dimensions): its "
-                                + "files changed while polyrag ran; restart polyrag");
-                    }
-                    embedder = e;
-                    loaded.accept(e);
-                }
-            }
+        if (e != null) {
+            return e;
         }
-        return e;
+        lock.lock();
+        try {
+            e = embedder;
+            if (e != null) {
+                return e;
+            }
+            if (failed != null) {
+                throw failed; // once: every request would otherwise load the whole model again to fail again
+            }
+            if (closed) {
+                throw new PolyragException("the embedding model is closed: polyrag is shutting down");
+            }
+            e = open.get();
+            if (!e.modelId().equals(modelId) || e.dimension() != dimension) {
+                String found = e.modelId() + " (" + e.dimension() + " dimensions)";
+                e.close();
+                forget.run();
+                failed = new PolyragException("the embedding model loaded now, " + found + ", is not the one this "
+                        + "data directory recorded, " + modelId + " (" + dimension + " dimensions): its files "
+                        + "changed; restart polyrag (it will load the model before opening the stores)");
+                throw failed;
+            }
+            embedder = e;
+            loaded.accept(e);
+            return e;
+        } finally {
+            lock.unlock();
+        }
     }
 
     @Override
@@ -94,11 +113,14 @@ final class LazyEmbedder implements Embedder {
 
     @Override
     public void close() {
-        synchronized (this) {
+        lock.lock();
+        try {
             closed = true;
             if (embedder != null) {
                 embedder.close();
             }
+        } finally {
+            lock.unlock();
         }
     }
 }

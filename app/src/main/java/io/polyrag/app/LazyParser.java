@@ -13,6 +13,7 @@ import java.util.function.Supplier;
  */
 final class LazyParser implements Parser {
     private final Supplier<Parser> open;
+    private final java.util.concurrent.locks.ReentrantLock lock = new java.util.concurrent.locks.ReentrantLock();
     private volatile Parser parser;
 
     LazyParser(Supplier<Parser> open) {
@@ -27,12 +28,15 @@ final class LazyParser implements Parser {
     private Parser parser() {
         Parser p = parser;
         if (p == null) {
-            synchronized (this) {
+            lock.lock(); // not synchronized: a waiting virtual thread would pin its carrier on JDK 21
+            try {
                 p = parser;
                 if (p == null) {
                     p = open.get();
                     parser = p;
                 }
+            } finally {
+                lock.unlock();
             }
         }
         return p;

@@ -217,7 +217,10 @@ public final class Polyrag implements AutoCloseable {
 
     /** The data facets acting for {@code tenant}. */
     public TenantFacets as(Tenant tenant) {
-        return tenant.isLocal() ? local : tenants.computeIfAbsent(tenant, this::facets);
+        // Local mode's own facets; a key's tenant that adopted local mode's data gets facets of its own (the same
+        // rows, but the tenant's folders and not the operator's jobs). Tenants are equal by stored id, so the
+        // adopter (id "") is the one such key the map can hold.
+        return tenant.isLocal() && tenant.name().isEmpty() ? local : tenants.computeIfAbsent(tenant, this::facets);
     }
 
     public Ingest ingest() {

@@ -239,10 +239,11 @@ public final class Sources {
         root = root.normalize();
         Confinement confinement = confinement(components, tenant);
         if (confinement.roots().isEmpty()) {
-            throw new InvalidInputException("'config.root': no folder on this server is open to " + (tenant.isLocal()
+            throw new InvalidInputException("'config.root': no folder on this server is open to " + (tenant.name()
+                    .isEmpty()
                     ? "sources: add one to " + Settings.SYNC_ALLOWED_ROOTS.env() + ", or give it on the command line "
                     + "(polyrag serve --watch DIR)" : "this tenant's sources: the operator names them in "
-                    + Settings.SYNC_TENANT_ROOTS.env() + " (e.g. " + tenant.id() + "=/srv/" + tenant.id() + ")"));
+                    + Settings.SYNC_TENANT_ROOTS.env() + " (e.g. " + tenant.name() + "=/srv/" + tenant.name() + ")"));
         }
         java.util.Optional<String> refused = confinement.refusal(root);
         Path lexical = root;
@@ -253,8 +254,8 @@ public final class Sources {
         }
         if (refused.isPresent()) {
             throw new InvalidInputException("'config.root' " + root + " is not inside a folder this server lets "
-                    + (tenant.isLocal() ? "sources" : "this tenant's sources") + " read (" + confinement.roots()
-                    + "), or lies in polyrag's data directory: " + (tenant.isLocal() ? "add it to "
+                    + (tenant.name().isEmpty() ? "sources" : "this tenant's sources") + " read (" + confinement.roots()
+                    + "), or lies in polyrag's data directory: " + (tenant.name().isEmpty() ? "add it to "
                     + Settings.SYNC_ALLOWED_ROOTS.env() + ", or give it on the command line (polyrag serve --watch "
                     + "DIR)" : "the operator names each tenant's folders in " + Settings.SYNC_TENANT_ROOTS.env()));
         }
@@ -271,8 +272,12 @@ public final class Sources {
      * who narrows a tenant's folders narrows what its registered sources read from then on.
      */
     static Confinement confinement(Components components, Tenant tenant) {
-        List<Path> roots = (tenant.isLocal() ? paths(components.config.get(Settings.SYNC_ALLOWED_ROOTS))
-                : tenantRoots(components.config.get(Settings.SYNC_TENANT_ROOTS)).getOrDefault(tenant.id(), List.of()));
+        // A key's tenant that adopted local mode's data holds its rows, not the operator's folders: its key reaches
+        // the folders the operator named for it, like any tenant's (local mode's own syncs run as local mode).
+        boolean operator = tenant.isLocal() && tenant.name().isEmpty();
+        List<Path> roots = (operator ? paths(components.config.get(Settings.SYNC_ALLOWED_ROOTS))
+                : tenantRoots(components.config.get(Settings.SYNC_TENANT_ROOTS)).getOrDefault(tenant.name(),
+                        List.of()));
         List<Path> forbidden = new ArrayList<>();
         forbidden.add(components.context.dataDir());
         String blobs = components.config.get(Settings.BLOB_DIR);

@@ -83,6 +83,18 @@ class AdoptLocalTest {
         // Every key of the tenant acts so, not just the first.
         assertThat(firstTitle(tenantOf(polyrag.keys().create("acme", "ci")), "wombat burrows")).isEqualTo("Wombat");
 
+        // The adopter holds local mode's rows, not the operator's folders or jobs: local mode's folder (open to the
+        // command line) is not open to acme's key, and the operator's back-fill is neither listed nor cancellable.
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> t.sources().register(new SourceRegistration("more",
+                "filesystem", Map.of("root", tmp.resolve("notes").toString()), "studio", null, true)))
+                .isInstanceOf(io.polyrag.core.InvalidInputException.class).hasMessageContaining("SYNC_TENANT_ROOTS");
+        String backfill = polyrag.admin().reindex("fulltext", false);
+        assertThat(t.jobs().list(0, 50)).extracting(j -> j.id()).doesNotContain(backfill);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> t.jobs().cancel(backfill))
+                .isInstanceOf(io.polyrag.core.NotFoundException.class);
+        assertThat(polyrag.jobs().list(0, 50)).as("local mode itself sees it").extracting(j -> j.id())
+                .contains(backfill);
+
         // Another tenant stays apart, and cannot take local mode's data now that acme has it.
         Keys.Created globex = polyrag.keys().create("globex", null);
         assertThat(globex.localOwner()).isFalse();

@@ -102,7 +102,11 @@ final class ServeCommand implements Callable<Integer> {
             polyrag.close();
             stopped.countDown();
         }, "polyrag-shutdown"));
-        String base = "http://" + config.get(Settings.HTTP_HOST) + ":" + server.port();
+        String host = config.get(Settings.HTTP_HOST);
+        // An address a browser and a client can use: a wildcard answers on loopback, an IPv6 address in brackets.
+        String shown = host.equals("0.0.0.0") || host.equals("::") ? "127.0.0.1" : host;
+        String base = "http://" + (shown.contains(":") && !shown.startsWith("[") ? "[" + shown + "]" : shown) + ":"
+                + server.port();
         Status s = polyrag.admin().status();
         out.println("polyrag serving " + base + "  (data " + polyrag.dataDir() + "; modalities "
                 + s.modalities().stream().map(Object::toString).collect(Collectors.joining(", ")) + "; "

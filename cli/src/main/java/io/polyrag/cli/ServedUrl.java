@@ -15,9 +15,11 @@ final class ServedUrl {
     private ServedUrl() {
     }
 
+    /** Records the address with this process's id: a file left by a server that died is known for what it is. */
     static void write(Path dataDir, String url) {
         try {
-            Files.writeString(dataDir.resolve(FILE), url + "\n", StandardCharsets.UTF_8);
+            Files.writeString(dataDir.resolve(FILE), url + "\n" + ProcessHandle.current().pid() + "\n",
+                    StandardCharsets.UTF_8);
         } catch (IOException e) {
             // Only a hint for other commands: serving goes on without it.
         }
@@ -31,12 +33,21 @@ final class ServedUrl {
         }
     }
 
-    /** The address a running server wrote in {@code dataDir}, or null when none did. */
+    /**
+     * The address a server wrote in {@code dataDir}, or null when none did or the process that wrote it has ended
+     * (a server killed before it could delete the file: another program may answer on that port now).
+     */
     static String written(Path dataDir) {
         try {
-            String url = Files.readString(dataDir.resolve(FILE), StandardCharsets.UTF_8).strip();
-            return url.matches("https?://[^\\s]{1,200}") ? url : null;
-        } catch (IOException e) {
+            String[] lines = Files.readString(dataDir.resolve(FILE), StandardCharsets.UTF_8).strip().split("\n");
+            if (lines.length < 2 || !lines[0].strip().matches("https?://[^\\s]{1,200}")
+                    || !lines[1].strip().matches("\\d{1,12}")) {
+                return null;
+            }
+            boolean alive = ProcessHandle.of(Long.parseLong(lines[1].strip())).map(ProcessHandle::isAlive)
+                    .orElse(false);
+            return alive ? lines[0].strip() : null;
+        } catch (IOException | RuntimeException e) {
             return null;
         }
     }
@@ -47,7 +58,8 @@ final class ServedUrl {
      */
     static String read(Path dataDir, String host, int port) {
         try {
-            String url = Files.readString(dataDir.resolve(FILE), StandardCharsets.UTF_8).strip();
+            String url = Files.readString(dataDir.resolve(FILE), StandardCharsets.UTF_8).strip().split("\n")[0]
+                    .strip();
             if (url.matches("https?://[^\\s]{1,200}")) {
                 return url;
             }

@@ -35,15 +35,16 @@ final class ThroughServer {
 
     /** The server holding the directory, or the "in use" error when none wrote its address (an ingest holds it). */
     static ThroughServer of(DataDirInUseException inUse, String apiKey) {
-        try {
-            String url = Files.readString(inUse.dataDir().resolve(ServedUrl.FILE), StandardCharsets.UTF_8).strip();
-            if (url.matches("https?://[^\\s]{1,200}")) {
-                return new ThroughServer(url, apiKey);
-            }
-        } catch (IOException e) {
-            // No server: the holder is another command.
+        String url = ServedUrl.written(inUse.dataDir());
+        if (url == null) {
+            throw inUse; // no server (the holder is another command), or one that died: nothing to ask
         }
-        throw inUse;
+        try {
+            URI.create(url);
+        } catch (IllegalArgumentException e) {
+            throw inUse;
+        }
+        return new ThroughServer(url, apiKey);
     }
 
     String base() {

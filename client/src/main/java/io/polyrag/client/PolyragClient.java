@@ -663,7 +663,11 @@ public final class PolyragClient {
         }
     }
 
+    /** A path segment, percent-encoded; "." and ".." are refused (a server resolves them into another path). */
     private static String enc(String s) {
+        if (s == null || s.isEmpty() || s.equals(".") || s.equals("..")) {
+            throw new IllegalArgumentException("an id must not be empty, '.' or '..', got '" + s + "'");
+        }
         return URLEncoder.encode(s, StandardCharsets.UTF_8).replace("+", "%20");
     }
 
@@ -712,10 +716,16 @@ public final class PolyragClient {
             HttpResponse.BodyHandler<T> handler) {
         for (int attempt = 0; ; attempt++) {
             HttpResponse<T> r;
+            HttpRequest request = make.get();
+            // A request that changes something is tried again only when the server surely did not run it: no
+            // connection made, or an answer saying so (429, 503). GET, PUT and DELETE are idempotent.
+            boolean idempotent = !request.method().equals("POST");
             try {
-                r = http.send(make.get(), handler);
+                r = http.send(request, handler);
             } catch (IOException e) {
-                if (attempt < retries && !(e instanceof java.net.http.HttpTimeoutException)) {
+                boolean unsent = e instanceof java.net.ConnectException
+                        || e.getCause() instanceof java.net.ConnectException;
+                if (attempt < retries && !(e instanceof java.net.http.HttpTimeoutException) && (idempotent || unsent)) {
                     pause(attempt, null);
                     continue;
                 }
@@ -729,20 +739,28 @@ public final class PolyragClient {
             if (s / 100 == 2) {
                 return r;
             }
-            if ((s == 429 || s == 502 || s == 503 || s == 504) && attempt < retries) {
+            JsonNode problem = problem(r.body()); // reads, and so closes, a streamed body too
+            if ((s == 429 || s == 503 || (idempotent && (s == 502 || s == 504))) && attempt < retries) {
                 pause(attempt, r.headers().firstValue("Retry-After").orElse(null));
                 continue;
             }
-            throw PolyragApiException.of(s, problem(r.body()));
+            throw PolyragApiException.of(s, problem);
         }
     }
 
     private static JsonNode problem(Object body) {
         try {
-            byte[] bytes = body instanceof byte[] b ? b : body instanceof String t ? t.getBytes(StandardCharsets.UTF_8)
-                    : null;
+            byte[] bytes;
+            if (body instanceof InputStream in) {
+                try (in) {
+                    bytes = in.readNBytes(1 << 20);
+                }
+            } else {
+                bytes = body instanceof byte[] b ? b : body instanceof String t ? t.getBytes(StandardCharsets.UTF_8)
+                        : null;
+            }
             return bytes == null || bytes.length == 0 ? null : JSON.readTree(bytes);
-        } catch (RuntimeException e) {
+        } catch (IOException | RuntimeException e) {
             return null;
         }
     }
@@ -818,17 +836,26 @@ public final class PolyragClient {
         private final List<byte[]> parts = new ArrayList<>();
 
         Multipart field(String name, String value) {
-            parts.add(("--" + boundary + "\r\nContent-Disposition: form-data; name=\"" + name + "\"\r\n\r\n" + value
-                    + "\r\n").getBytes(StandardCharsets.UTF_8));
+            parts.add(("--" + boundary + "\r\nContent-Disposition: form-data; name=\"" + headerSafe(name)
+                    + "\"\r\n\r\n" + value + "\r\n").getBytes(StandardCharsets.UTF_8));
             return this;
+        }
+
+        /** A name in a part header: no quote, backslash or line break can end it or start another header. */
+        private static String headerSafe(String s) {
+            if (s.chars().anyMatch(ch -> ch == '\r' || ch == '\n' || ch == '"' || ch == '\\')) {
+                throw new IllegalArgumentException("a multipart name must not hold quotes, backslashes or line "
+                        + "breaks: '" + s.replaceAll("[\\r\\n]", " ") + "'");
+            }
+            return s;
         }
 
         Multipart file(String name, Path file) {
             try {
                 byte[] bytes = Files.readAllBytes(file);
-                String header = "--" + boundary + "\r\nContent-Disposition: form-data; name=\"" + name
-                        + "\"; filename=\"" + file.getFileName().toString().replace("\"", "") + "\"\r\nContent-Type: "
-                        + "application/octet-stream\r\n\r\n";
+                String fileName = file.getFileName().toString().replaceAll("[\"\\\\\\r\\n]", "_");
+                String header = "--" + boundary + "\r\nContent-Disposition: form-data; name=\"" + headerSafe(name)
+                        + "\"; filename=\"" + fileName + "\"\r\nContent-Type: application/octet-stream\r\n\r\n";
                 parts.add(header.getBytes(StandardCharsets.UTF_8));
                 parts.add(bytes);
                 parts.add("\r\n".getBytes(StandardCharsets.UTF_8));

@@ -22,6 +22,10 @@ import java.util.regex.Pattern;
  */
 public final class FollowUp {
     private static final int MAX_CARRIED = 8;
+    /** A carried word longer than this is no word (a URL, a pasted blob): left behind. */
+    private static final int MAX_WORD = 40;
+    /** Earlier turns looked at: the latest few are what a follow-up leans on. */
+    private static final int MAX_TURNS = 10;
     private static final Pattern WORD = Pattern.compile("[\\p{L}\\p{N}][\\p{L}\\p{N}'’-]*");
     private static final Set<String> POINTERS = Set.of("it", "its", "it's", "they", "them", "their", "theirs", "this",
             "that", "these", "those", "there", "he", "him", "his", "she", "her", "hers", "one", "ones");
@@ -55,11 +59,12 @@ public final class FollowUp {
         }
         List<String> carried = new ArrayList<>();
         Set<String> seen = new LinkedHashSet<>(own);
-        for (int i = history.size() - 1; i >= 0 && carried.size() < MAX_CARRIED; i--) {
+        for (int i = history.size() - 1; i >= Math.max(0, history.size() - MAX_TURNS) && carried.size() < MAX_CARRIED;
+                i--) {
             String turn = history.get(i);
             for (String name : names(turn)) {
                 for (String w : name.split(" ")) {
-                    if (carried.size() < MAX_CARRIED && !STOP.contains(w.toLowerCase(Locale.ROOT))
+                    if (carried.size() < MAX_CARRIED && w.length() <= MAX_WORD && !STOP.contains(w.toLowerCase(Locale.ROOT))
                             && seen.add(w.toLowerCase(Locale.ROOT))) {
                         carried.add(w);
                     }
@@ -67,7 +72,8 @@ public final class FollowUp {
             }
             for (String w : words(turn)) {
                 String lower = w.toLowerCase(Locale.ROOT);
-                if (carried.size() < MAX_CARRIED && !STOP.contains(lower) && lower.length() > 1 && seen.add(lower)) {
+                if (carried.size() < MAX_CARRIED && !STOP.contains(lower) && lower.length() > 1
+                        && lower.length() <= MAX_WORD && seen.add(lower)) {
                     carried.add(lower);
                 }
             }

@@ -183,11 +183,26 @@ final class ChatRoutes {
         if (messages == null || !messages.isArray() || messages.isEmpty()) {
             throw new InvalidInputException("field 'messages' must be a non-empty list of {\"role\", \"content\"}");
         }
+        int last = -1;
+        for (int i = 0; i < messages.size(); i++) {
+            JsonNode m = messages.get(i);
+            if (m.isObject() && "user".equals(m.path("role").asString(""))) {
+                last = i;
+            }
+        }
         List<String> out = new java.util.ArrayList<>();
         for (int i = 0; i < messages.size(); i++) {
             JsonNode m = messages.get(i);
             if (m.isObject() && "user".equals(m.path("role").asString(""))) {
-                out.add(userText(m, i));
+                if (i == last) {
+                    out.add(userText(m, i)); // the question must be text
+                } else {
+                    try {
+                        out.add(userText(m, i));
+                    } catch (InvalidInputException notText) {
+                        // An earlier turn with only an image: nothing a follow-up could lean on.
+                    }
+                }
             }
         }
         if (out.isEmpty()) {

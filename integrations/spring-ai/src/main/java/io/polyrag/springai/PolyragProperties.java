@@ -17,4 +17,11 @@ public record PolyragProperties(String baseUrl, String apiKey, List<String> know
         knowledgeBases = knowledgeBases == null ? List.of() : List.copyOf(knowledgeBases);
         topK = topK == null ? 5 : topK;
     }
+
+    /** Without the key: properties end up in logs and actuator output. */
+    @Override
+    public String toString() {
+        return "PolyragProperties[baseUrl=" + baseUrl + ", apiKey=" + (apiKey == null ? "none" : "(set)")
+                + ", knowledgeBases=" + knowledgeBases + ", topK=" + topK + "]";
+    }
 }

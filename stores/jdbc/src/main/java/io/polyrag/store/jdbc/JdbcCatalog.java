@@ -145,9 +145,22 @@ public class JdbcCatalog implements CatalogAndJobs {
      * else — no history yet, a failed or missing version, a read error — leaves the decision to Flyway.
      */
     private static boolean current(DataSource dataSource) {
-        try (Connection c = dataSource.getConnection();
-                PreparedStatement ps = c.prepareStatement("SELECT \"version\", \"success\" FROM "
-                        + "\"polyrag_schema_history\" WHERE \"version\" IS NOT NULL");
+        try (Connection c = dataSource.getConnection()) {
+            // The history of the schema this connection works in (the one Flyway would use), never a table of the
+            // same name further along PostgreSQL's search_path, which another deployment may own.
+            String schema = c.getSchema();
+            if (schema == null || schema.isBlank()) {
+                return false;
+            }
+            return current(c, "\"" + schema.replace("\"", "\"\"") + "\".\"polyrag_schema_history\"");
+        } catch (SQLException e) {
+            return false;
+        }
+    }
+
+    private static boolean current(Connection c, String table) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT \"version\", \"success\" FROM " + table
+                + " WHERE \"version\" IS NOT NULL");
                 ResultSet rs = ps.executeQuery()) {
             java.util.BitSet seen = new java.util.BitSet();
             while (rs.next()) {

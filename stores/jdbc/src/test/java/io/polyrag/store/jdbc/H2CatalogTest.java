@@ -40,12 +40,13 @@ class H2CatalogTest extends CatalogContract {
         String url = "jdbc:h2:file:" + dir.toAbsolutePath().resolve("polyrag") + ";MODE=PostgreSQL;DATABASE_TO_LOWER=TRUE";
         try (var conn = java.sql.DriverManager.getConnection(url, "polyrag", "");
                 var st = conn.createStatement()) {
+            // Undo the newest migration (V13 makes the conversations table) as an older release never ran it.
             st.execute("DELETE FROM \"polyrag_schema_history\" WHERE \"version\" = '" + newest + "'");
-            st.execute("ALTER TABLE jobs DROP COLUMN source");
+            st.execute("DROP TABLE conversations");
         }
         try (JdbcCatalog c = H2CatalogProvider.open(dir, Clock.systemUTC())) {
-            String id = c.submit("", "upload", "{}", "kb", "src");
-            assertThat(c.job(id).orElseThrow().source()).as("the dropped column is back").isEqualTo("src");
+            c.putConversation("acme", "c1", "t", "[]", 0);
+            assertThat(c.conversation("acme", "c1")).as("the dropped table is back").isPresent();
         }
     }
 
