@@ -71,6 +71,11 @@ public final class Search {
         return answer(r, neighbours, grounding, onToken);
     }
 
+    /** The query a follow-up is retrieved with after {@code history} (the earlier user turns, oldest first). */
+    public String followUp(java.util.List<String> history, String question) {
+        return io.polyrag.retrieval.FollowUp.rewrite(history, question);
+    }
+
     /** Hits an answer draws from when a request does not say. */
     public int defaultAnswerTopK() {
         return components.config.get(Settings.ANSWER_TOP_K);

@@ -19,7 +19,7 @@ import tools.jackson.databind.JsonNode;
  * Whether a follow-up finds its passage: conversations of two or three user turns, each turn with the document and
  * the sentence that answers it ({@code eval/conversations/conversations.jsonl}). Every follow-up is searched twice —
  * alone, as a system without history would, and rewritten from the earlier turns
- * ({@link io.polyrag.retrieval.FollowUp}) — and counts when the first hit is from its document and holds its sentence.
+ * (the facade's {@code followUp}, as {@code /v1/query} with {@code messages} does) — and counts when the first hit is from its document and holds its sentence.
  */
 public final class ConversationQuality {
     private ConversationQuality() {
@@ -88,7 +88,7 @@ public final class ConversationQuality {
                 if (i == 0) {
                     first += found(polyrag, t.user(), t) ? 1 : 0;
                 } else {
-                    String rewritten = io.polyrag.retrieval.FollowUp.rewrite(history, t.user());
+                    String rewritten = polyrag.search().followUp(history, t.user());
                     cases.add(new Case(c.id(), t.user(), rewritten, t.document(), found(polyrag, t.user(), t),
                             found(polyrag, rewritten, t)));
                 }
