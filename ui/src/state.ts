@@ -78,7 +78,8 @@ export interface State {
   processing: { skipGraph: boolean; sync: boolean; figures: 'auto' | 'force' | 'skip' };
   runs: Run[];
   search: SearchState;
-  chat: { draft: string; turns: Turn[]; opened: { turn: number; source: number } | null };
+  /** {@code conversation}: the id the server keeps this transcript under ('' until the first question). */
+  chat: { draft: string; turns: Turn[]; opened: { turn: number; source: number } | null; conversation: string };
   kb: { selected: string };
   graph: { query: string; nodes: GraphNode[]; edges: GraphEdge[]; selected: string };
 }
@@ -121,7 +122,7 @@ export const initialState = (apiKey = '', kbs: string[] = []): State => ({
   runs: [],
   search: { query: '', mode: 'search', controls: { ...initialControls(), kbs }, results: null, answer: null, error: '',
     busy: false },
-  chat: { draft: '', turns: [], opened: null },
+  chat: { draft: '', turns: [], opened: null, conversation: '' },
   kb: { selected: '' },
   graph: { query: '', nodes: [], edges: [], selected: '' },
 });
@@ -141,6 +142,7 @@ export type Action =
   | { type: 'search'; patch: Partial<SearchState> }
   | { type: 'controls'; patch: Partial<Controls> }
   | { type: 'chatDraft'; draft: string }
+  | { type: 'conversation'; id: string; turns?: Turn[] }
   | { type: 'ask'; turn: Turn }
   | { type: 'turn'; id: number; patch: Partial<Turn> | ((t: Turn) => Partial<Turn>) }
   | { type: 'openCitation'; turn: number; source: number }
@@ -220,6 +222,11 @@ export function reducer(state: State, a: Action): State {
       return { ...state, search: { ...state.search, controls: { ...state.search.controls, ...a.patch } } };
     case 'chatDraft':
       return { ...state, chat: { ...state.chat, draft: a.draft } };
+    case 'conversation':
+      // A new (id '') or another kept conversation replaces the transcript; the first question names one.
+      return { ...state, chat: { ...state.chat, conversation: a.id, turns: a.turns ?? (a.id && a.id ===
+        state.chat.conversation ? state.chat.turns : []), opened: a.turns || a.id !== state.chat.conversation
+        ? null : state.chat.opened } };
     case 'ask':
       return { ...state, chat: { ...state.chat, draft: '', turns: [...state.chat.turns, a.turn] } };
     case 'turn':

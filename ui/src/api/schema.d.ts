@@ -893,9 +893,9 @@ export interface components {
             title: string | null;
             turns: number;
             /** Format: date-time */
-            createdAt: string | null;
+            created_at: string | null;
             /** Format: date-time */
-            updatedAt: string | null;
+            updated_at: string | null;
             messages: components["schemas"]["ConversationsMessage"][] | null;
         };
         ConversationsMessage: {

@@ -1,6 +1,6 @@
-import { useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import type { TabProps } from '../App';
-import { figureImage, message, streamEvents, type Answer, type AnswerSource, type Figure } from '../api/client';
+import { api, figureImage, message, ok, streamEvents, type Answer, type AnswerSource, type Figure } from '../api/client';
 import { highlight } from '../highlight';
 import type { Turn } from '../state';
 import { KbPicker } from './KbPicker';
@@ -8,8 +8,54 @@ import { queryBody } from './Search';
 
 let nextTurn = 1;
 
+/** An id for a new conversation, kept by the server under the caller's key. */
+function newConversationId(): string {
+  return `chat-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
+}
+
+interface Kept { id: string | null; title: string | null; turns: number }
+
 export function ChatTab({ state, dispatch }: TabProps) {
-  const { draft, turns, opened } = state.chat;
+  const { draft, turns, opened, conversation } = state.chat;
+  const [kept, setKept] = useState<Kept[]>([]);
+  const [keptError, setKeptError] = useState('');
+  const refresh = useCallback(() => {
+    ok(api.GET('/v1/conversations', { params: { query: { limit: 50 } } }))
+      .then((r) => { setKept(r.conversations ?? []); setKeptError(''); })
+      .catch((e) => setKeptError(message(e)));
+  }, []);
+  useEffect(() => { refresh(); }, [refresh]);
+  const open = async (id: string) => {
+    if (!id) {
+      dispatch({ type: 'conversation', id: '' });
+      return;
+    }
+    try {
+      const c = await ok(api.GET('/v1/conversations/{id}', { params: { path: { id } } }));
+      const restored: Turn[] = [];
+      for (const m of c.messages ?? []) {
+        if (m.role === 'user') {
+          restored.push({ id: nextTurn++, question: m.content ?? '', answer: '', sources: [], status: 'done',
+            error: '', mode: '', note: '' });
+        } else if (m.role === 'assistant' && restored.length) {
+          restored[restored.length - 1].answer = m.content ?? '';
+        }
+      }
+      dispatch({ type: 'conversation', id, turns: restored });
+    } catch (e) {
+      setKeptError(message(e));
+    }
+  };
+  const remove = async () => {
+    if (!conversation) return;
+    try {
+      await ok(api.DELETE('/v1/conversations/{id}', { params: { path: { id: conversation } } }));
+    } catch (e) {
+      setKeptError(message(e));
+    }
+    dispatch({ type: 'conversation', id: '' });
+    refresh();
+  };
   const end = useRef<HTMLDivElement>(null);
   useEffect(() => { end.current?.scrollIntoView?.({ block: 'nearest' }); }, [turns.length]);
 
@@ -17,16 +63,17 @@ export function ChatTab({ state, dispatch }: TabProps) {
     const question = draft.trim();
     if (!question) return;
     const id = nextTurn++;
+    const conversationId = conversation || newConversationId();
+    if (!conversation) dispatch({ type: 'conversation', id: conversationId });
     dispatch({ type: 'ask', turn: { id, question, answer: '', sources: [], status: 'streaming', error: '', mode: '',
       note: '' } });
     try {
       await streamEvents('/v1/query', {
         method: 'POST',
         headers: { 'Content-Type': 'application/json', Accept: 'text/event-stream' },
-        // The conversation so far: a follow-up ("And at what temperature?") is retrieved with what it leans on.
+        // The server keeps the conversation: a follow-up ("And at what temperature?") leans on its earlier turns.
         body: JSON.stringify({ ...queryBody(question, state.search.controls), stream: true,
-          messages: turns.flatMap((t) => [{ role: 'user', content: t.question },
-            ...(t.answer ? [{ role: 'assistant', content: t.answer }] : [])]) }),
+          conversation_id: conversationId }),
       }, (e) => {
         const data = JSON.parse(e.data);
         if (e.event === 'token') {
@@ -41,6 +88,7 @@ export function ChatTab({ state, dispatch }: TabProps) {
         }
       });
       dispatch({ type: 'turn', id, patch: (t: Turn) => (t.status === 'streaming' ? { status: 'done' } : {}) });
+      refresh();
     } catch (e) {
       dispatch({ type: 'turn', id, patch: { status: 'error', error: message(e) } });
     }
@@ -53,6 +101,19 @@ export function ChatTab({ state, dispatch }: TabProps) {
     <section aria-labelledby="chat-title" className="chat">
       <h2 id="chat-title" className="sr-only">Chat</h2>
       <div className="chat-scope">
+        <div className="conversations">
+          <label htmlFor="chat-conversation">Conversation</label>
+          <select id="chat-conversation" value={conversation} onChange={(e) => void open(e.target.value)}>
+            <option value="">New conversation</option>
+            {conversation && !kept.some((k) => k.id === conversation)
+              ? <option value={conversation}>{turns[0]?.question ?? 'This conversation'}</option> : null}
+            {kept.map((k) => <option key={k.id ?? ''} value={k.id ?? ''}>{k.title || k.id} ({k.turns})</option>)}
+          </select>
+          <button type="button" onClick={() => dispatch({ type: 'conversation', id: '' })}>New</button>
+          {conversation ? <button type="button" className="danger" onClick={() => void remove()}>
+            Delete conversation</button> : null}
+          {keptError ? <span role="alert" className="error">{keptError}</span> : null}
+        </div>
         <KbPicker id="chat-kbs" legend="Knowledge bases to ask" selected={state.search.controls.kbs}
           onChange={(kbs) => dispatch({ type: 'controls', patch: { kbs } })} />
       </div>

@@ -62,6 +62,16 @@ beforeEach(() => {
         401);
     }
     if (url.pathname === '/v1/configuration') return json(config);
+    if (url.pathname === '/v1/conversations') {
+      return json({ conversations: [{ id: 'tides', title: 'When is high tide?', turns: 2, created_at: minutesAgo(5),
+        updated_at: minutesAgo(4), messages: [] }], offset: 0, limit: 50 });
+    }
+    if (url.pathname === '/v1/conversations/tides') {
+      return json({ id: 'tides', title: 'When is high tide?', turns: 2, created_at: minutesAgo(5),
+        updated_at: minutesAgo(4), messages: [{ role: 'user', content: 'When is high tide?' },
+          { role: 'assistant', content: 'At 06:40. [1]' }, { role: 'user', content: 'And low tide?' },
+          { role: 'assistant', content: 'At 12:55. [1]' }] });
+    }
     if (url.pathname === '/v1/jobs') return json({ jobs: jobList, offset: 0, limit: 20 });
     const job = /^\/v1\/jobs\/([^/]+)$/.exec(url.pathname);
     if (job) {
@@ -197,6 +207,25 @@ describe('the app', () => {
     expect(screen.getByRole('button', { name: '[1] Borrowing' })).toBeTruthy();
   });
 
+  it('reopens a conversation the server keeps, and deletes it', async () => {
+    const user = userEvent.setup();
+    render(<App />);
+    await user.click(await screen.findByRole('tab', { name: 'Chat' }));
+    const picker = screen.getByLabelText('Conversation') as HTMLSelectElement;
+    await within(picker).findByRole('option', { name: 'When is high tide? (2)' });
+    await user.selectOptions(picker, 'tides');
+    expect(await screen.findByText('And low tide?')).toBeTruthy();
+    expect(screen.getByText(/At 12:55\./)).toBeTruthy();
+    await user.type(screen.getByLabelText('Your question'), 'And tomorrow?');
+    await user.click(screen.getByRole('button', { name: 'Send' }));
+    await waitFor(() => expect(requests.some((r) => r.url === '/v1/query')).toBe(true));
+    expect(JSON.parse(requests.find((r) => r.url === '/v1/query')!.body).conversation_id).toBe('tides');
+    await user.click(screen.getByRole('button', { name: 'Delete conversation' }));
+    await waitFor(() => expect(requests.some((r) => r.url === '/v1/conversations/tides' && r.method === 'DELETE'))
+      .toBe(true));
+    expect(screen.queryByText('And low tide?')).toBeNull();
+  });
+
   it('limits search and chat to the chosen knowledge bases, and remembers them across a reload', async () => {
     kbNames = ['coast', 'harbour', 'delta'];
     const user = userEvent.setup();
@@ -222,16 +251,19 @@ describe('the app', () => {
     await user.type(screen.getByLabelText('Your question'), 'When is high tide?');
     await user.click(screen.getByRole('button', { name: 'Send' }));
     await waitFor(() => expect(requests.some((r) => r.url === '/v1/query')).toBe(true));
-    expect(JSON.parse(requests.find((r) => r.url === '/v1/query')!.body)).toMatchObject({ kb: ['coast'],
-      stream: true, messages: [] });
-    // The next question carries the conversation so far: a follow-up leans on it.
-    await waitFor(() => expect((screen.getByLabelText('Your question') as HTMLTextAreaElement).disabled).toBe(false));
+    const opening = JSON.parse(requests.find((r) => r.url === '/v1/query')!.body);
+    expect(opening).toMatchObject({ kb: ['coast'], stream: true });
+    expect(opening.conversation_id).toMatch(/^chat-/);
+    // The next question is the next turn of the same kept conversation: a follow-up leans on it.
     await user.type(screen.getByLabelText('Your question'), 'And tomorrow?');
     await user.click(screen.getByRole('button', { name: 'Send' }));
     await waitFor(() => expect(requests.filter((r) => r.url === '/v1/query')).toHaveLength(2));
     const followUp = JSON.parse(requests.filter((r) => r.url === '/v1/query')[1].body);
     expect(followUp.query).toBe('And tomorrow?');
-    expect(followUp.messages[0]).toEqual({ role: 'user', content: 'When is high tide?' });
+    expect(followUp.conversation_id).toBe(opening.conversation_id);
+    // A new conversation starts an empty transcript and another id.
+    await user.click(screen.getByRole('button', { name: 'New' }));
+    expect(screen.queryByText('And tomorrow?')).toBeNull();
 
     first.unmount();
     render(<App />);

@@ -35,6 +35,7 @@ public final class Conversations {
     }
 
     /** A conversation: its messages, oldest first (empty in a list of conversations). */
+    @tools.jackson.databind.annotation.JsonNaming(tools.jackson.databind.PropertyNamingStrategies.SnakeCaseStrategy.class)
     public record Conversation(String id, String title, int turns, java.time.Instant createdAt,
             java.time.Instant updatedAt, List<Message> messages) {
     }

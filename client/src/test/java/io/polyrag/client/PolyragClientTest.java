@@ -109,6 +109,7 @@ class PolyragClientTest {
         assertThat(followUp.rewrittenQuery()).contains("levain");
         assertThat(client.conversations(0, 10)).extracting(PolyragClient.Conversation::id).contains("chat-7");
         assertThat(client.conversation("chat-7").messages()).hasSize(4);
+        assertThat(client.conversation("chat-7").updatedAt()).as("snake_case on the wire").isNotNull();
         client.deleteConversation("chat-7");
         assertThat(client.conversations(0, 10)).extracting(PolyragClient.Conversation::id).doesNotContain("chat-7");
     }
