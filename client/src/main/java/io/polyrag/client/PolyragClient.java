@@ -149,13 +149,31 @@ public final class PolyragClient {
 
         /** Only these knowledge bases (none: all of the caller's). */
         public Search knowledgeBases(String... names) {
-            body.put("kb", List.of(names));
+            return knowledgeBases(List.of(names));
+        }
+
+        /** Only these knowledge bases; an empty list: all of the caller's. */
+        public Search knowledgeBases(List<String> names) {
+            if (names.isEmpty()) {
+                body.remove("kb");
+            } else {
+                body.put("kb", List.copyOf(names));
+            }
             return this;
         }
 
         /** Only these retrievers: vector, fulltext, graph, rdf. */
         public Search modalities(String... modalities) {
-            body.put("modalities", List.of(modalities));
+            return modalities(List.of(modalities));
+        }
+
+        /** Only these retrievers; an empty list: every one the server runs. */
+        public Search modalities(List<String> modalities) {
+            if (modalities.isEmpty()) {
+                body.remove("modalities");
+            } else {
+                body.put("modalities", List.copyOf(modalities));
+            }
             return this;
         }
 
@@ -244,6 +262,25 @@ public final class PolyragClient {
     public record Hit(int rank, double score, String documentId, String chunkId, String uri, String title, String text,
             String kind, List<String> headingPath, String location, String knowledgeBase, long version, int ordinal,
             Map<String, RetrieverScore> retrievers, List<String> merged) {
+        /**
+         * Where the hit came from, as flat metadata for a framework's document: {@code document_id},
+         * {@code chunk_id}, {@code title}, {@code uri}, {@code location}, {@code knowledge_base}, {@code score} and
+         * {@code rank_<retriever>} for each retriever that found it.
+         */
+        public Map<String, Object> metadata() {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("document_id", documentId);
+            m.put("chunk_id", chunkId);
+            m.put("title", title == null ? "" : title);
+            m.put("uri", uri == null ? "" : uri);
+            m.put("location", location == null ? "" : location);
+            m.put("knowledge_base", knowledgeBase == null ? "" : knowledgeBase);
+            m.put("score", score);
+            if (retrievers != null) {
+                retrievers.forEach((retriever, s) -> m.put("rank_" + retriever, s.rank()));
+            }
+            return m;
+        }
     }
 
     public record SearchResults(String query, long tookMs, List<String> modalities, List<Degraded> degraded,

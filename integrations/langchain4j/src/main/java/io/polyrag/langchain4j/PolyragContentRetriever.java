@@ -45,29 +45,13 @@ public final class PolyragContentRetriever implements ContentRetriever {
 
     @Override
     public List<Content> retrieve(Query query) {
-        PolyragClient.Search search = PolyragClient.Search.of(query.text()).topK(topK);
-        if (!knowledgeBases.isEmpty()) {
-            search.knowledgeBases(knowledgeBases.toArray(String[]::new));
-        }
-        if (!modalities.isEmpty()) {
-            search.modalities(modalities.toArray(String[]::new));
-        }
-        return client.search(search).hits().stream().map(PolyragContentRetriever::content).toList();
+        return client.search(PolyragClient.Search.of(query.text()).topK(topK).knowledgeBases(knowledgeBases)
+                .modalities(modalities)).hits().stream().map(PolyragContentRetriever::content).toList();
     }
 
     private static Content content(PolyragClient.Hit h) {
-        Metadata m = new Metadata();
-        m.put("document_id", h.documentId());
-        m.put("chunk_id", h.chunkId());
-        m.put("title", h.title() == null ? "" : h.title());
-        m.put("uri", h.uri() == null ? "" : h.uri());
-        m.put("location", h.location() == null ? "" : h.location());
-        m.put("knowledge_base", h.knowledgeBase() == null ? "" : h.knowledgeBase());
-        m.put("score", h.score());
-        if (h.retrievers() != null) {
-            h.retrievers().forEach((retriever, s) -> m.put("rank_" + retriever, s.rank()));
-        }
-        return Content.from(TextSegment.from(h.text(), m), Map.of(ContentMetadata.SCORE, h.score()));
+        return Content.from(TextSegment.from(h.text(), Metadata.from(h.metadata())), Map.of(ContentMetadata.SCORE,
+                h.score()));
     }
 
     /** Where polyrag is and what to search. */

@@ -1,7 +1,6 @@
 package io.polyrag.springai;
 
 import io.polyrag.client.PolyragClient;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.springframework.ai.document.Document;
@@ -11,8 +10,9 @@ import org.springframework.ai.rag.retrieval.search.DocumentRetriever;
 /**
  * polyrag as a Spring AI {@link DocumentRetriever}: each query is one polyrag search (vector and full text fused, and
  * the graph arms where the server runs them) over the caller's knowledge bases; each fused hit is a
- * {@link Document} (id: the chunk's) with the fused score and metadata {@code document_id}, {@code title},
- * {@code uri}, {@code location}, {@code knowledge_base} and {@code rank_<retriever>} per retriever that found it.
+ * {@link Document} (id: the chunk's) with the fused score and the hit's metadata ({@code document_id}, {@code title},
+ * {@code chunk_id}, {@code uri}, {@code location}, {@code knowledge_base}, {@code rank_<retriever>}: {@link
+ * PolyragClient.Hit#metadata()}, less the score).
  *
  * <pre>{@code
  * var advisor = RetrievalAugmentationAdvisor.builder().documentRetriever(PolyragDocumentRetriever.builder()
@@ -41,26 +41,13 @@ public final class PolyragDocumentRetriever implements DocumentRetriever {
 
     @Override
     public List<Document> retrieve(Query query) {
-        PolyragClient.Search search = PolyragClient.Search.of(query.text()).topK(topK);
-        if (!knowledgeBases.isEmpty()) {
-            search.knowledgeBases(knowledgeBases.toArray(String[]::new));
-        }
-        if (!modalities.isEmpty()) {
-            search.modalities(modalities.toArray(String[]::new));
-        }
-        return client.search(search).hits().stream().map(PolyragDocumentRetriever::document).toList();
+        return client.search(PolyragClient.Search.of(query.text()).topK(topK).knowledgeBases(knowledgeBases)
+                .modalities(modalities)).hits().stream().map(PolyragDocumentRetriever::document).toList();
     }
 
     private static Document document(PolyragClient.Hit h) {
-        Map<String, Object> meta = new LinkedHashMap<>();
-        meta.put("document_id", h.documentId());
-        meta.put("title", h.title() == null ? "" : h.title());
-        meta.put("uri", h.uri() == null ? "" : h.uri());
-        meta.put("location", h.location() == null ? "" : h.location());
-        meta.put("knowledge_base", h.knowledgeBase() == null ? "" : h.knowledgeBase());
-        if (h.retrievers() != null) {
-            h.retrievers().forEach((retriever, s) -> meta.put("rank_" + retriever, s.rank()));
-        }
+        Map<String, Object> meta = h.metadata();
+        meta.remove("score"); // a Document carries its score itself
         return Document.builder().id(h.chunkId()).text(h.text()).metadata(meta).score(h.score()).build();
     }
 
