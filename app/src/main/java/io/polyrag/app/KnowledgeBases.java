@@ -23,12 +23,69 @@ public final class KnowledgeBases {
     private final Tenant tenant;
     private final JobEngine engine;
     private final Sources sources;
+    private final KbFusion fusion;
 
-    KnowledgeBases(Components components, Tenant tenant, JobEngine engine, Sources sources) {
+    KnowledgeBases(Components components, Tenant tenant, JobEngine engine, Sources sources, KbFusion fusion) {
         this.components = components;
         this.tenant = tenant;
         this.engine = engine;
         this.sources = sources;
+        this.fusion = fusion;
+    }
+
+    /** The knowledge base {@code name} of the tenant, which must exist (the default one always does). */
+    private KnowledgeBase existing(String name) {
+        return Scope.known(components.catalog.knowledgeBases(tenant.id()), KnowledgeBase.of(tenant, checked(name)));
+    }
+
+    /** The knowledge base's judged queries (documents by id). */
+    public List<io.polyrag.app.api.JudgedQuery> judgments(String name) {
+        return fusion.judgments(existing(name));
+    }
+
+    /**
+     * Adds judged queries to the knowledge base (a query id judged before is replaced whole); every document must
+     * be in it, named by id or URI. Returns how many were kept.
+     */
+    public int addJudgments(String name, List<io.polyrag.app.api.JudgedQuery> judgments) {
+        return fusion.add(existing(name), judgments);
+    }
+
+    /** Deletes one judged query ({@code queryId}), or all of them (null); how many went. */
+    public int deleteJudgments(String name, String queryId) {
+        return fusion.delete(existing(name), queryId == null || queryId.isBlank() ? null : queryId);
+    }
+
+    /**
+     * Starts a job that fits the knowledge base's fusion to its judged queries (at least {@value KbFusion#MIN_JUDGED})
+     * and applies it to its searches when it beats the configured fusion on held-out folds; returns the job's id.
+     */
+    public String tune(String name) {
+        KnowledgeBase kb = existing(name);
+        return engine.submit(tenant, KbFusion.KIND, fusion.payload(kb));
+    }
+
+    /** What the last tuning found; empty when the knowledge base was never tuned or its tuning was dropped. */
+    public java.util.Optional<io.polyrag.app.api.FusionTuning> tuning(String name) {
+        return fusion.tuning(existing(name).storageName());
+    }
+
+    /** Drops the knowledge base's tuning: its searches use the configured fusion again. */
+    public void dropTuning(String name) {
+        fusion.drop(existing(name).storageName());
+    }
+
+    /**
+     * Measures the knowledge base's search on its judged queries (the configured fusion, the tuned one, each leg
+     * alone) and keeps the result as its last evaluation.
+     */
+    public io.polyrag.app.api.KbEvaluation evaluate(String name) {
+        return fusion.evaluate(existing(name));
+    }
+
+    /** The last evaluation kept for the knowledge base. */
+    public java.util.Optional<io.polyrag.app.api.KbEvaluation> lastEvaluation(String name) {
+        return fusion.lastEvaluation(existing(name).storageName());
     }
 
     /** The tenant's knowledge bases, by name, each with its counts. */
@@ -105,6 +162,7 @@ public final class KnowledgeBases {
             deleted += n;
         }
         components.catalog.dropKnowledgeBase(kb.storageName());
+        fusion.forget(kb.storageName());
         return deleted;
     }
 

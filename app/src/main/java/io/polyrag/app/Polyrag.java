@@ -40,6 +40,7 @@ public final class Polyrag implements AutoCloseable {
     private final Keys keys;
     private final Recovery.Sweeper sweeper;
     private final Backfill backfill;
+    private final KbFusion fusion;
     private final java.util.concurrent.ConcurrentMap<Tenant, TenantFacets> tenants =
             new java.util.concurrent.ConcurrentHashMap<>();
 
@@ -68,8 +69,10 @@ public final class Polyrag implements AutoCloseable {
         this.staging = dataDir.resolve("staging");
         Backfill backfill = new Backfill(components);
         this.backfill = backfill;
+        this.fusion = new KbFusion(components);
         this.engine = new JobEngine(components.catalog, List.of(new UploadJob(components, staging),
-                new SyncJob(components, this::as, key -> this.watcherEnded(key)), backfill), components.metrics);
+                new SyncJob(components, this::as, key -> this.watcherEnded(key)), backfill, fusion),
+                components.metrics);
         engine.onSubmit(components.indexing::changed);
         this.watcher = new SourceWatcher(components, engine, components.config.get(Settings.SYNC_WATCH));
         List<String> problems = Recovery.run(components, staging, engine);
@@ -192,8 +195,9 @@ public final class Polyrag implements AutoCloseable {
     private TenantFacets facets(Tenant t) {
         Sources sources = new Sources(components, t, engine, watcher);
         return new TenantFacets(t, new Ingest(components, t), new Uploads(components, staging, engine, t),
-                new Jobs(engine, t), new Search(components, t), new Documents(components, t), new Graph(components, t),
-                new KnowledgeBases(components, t, engine, sources), sources, new Conversations(components.catalog, t));
+                new Jobs(engine, t), new Search(components, t, fusion), new Documents(components, t),
+                new Graph(components, t), new KnowledgeBases(components, t, engine, sources, fusion), sources,
+                new Conversations(components.catalog, t));
     }
 
 

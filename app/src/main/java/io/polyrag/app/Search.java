@@ -12,24 +12,32 @@ import java.util.function.Consumer;
 public final class Search {
     private final Components components;
     private final Tenant tenant;
+    private final KbFusion fusion;
 
-    Search(Components components, Tenant tenant) {
+    Search(Components components, Tenant tenant, KbFusion fusion) {
         this.components = components;
         this.tenant = tenant;
+        this.fusion = fusion;
     }
 
     /** Searches the knowledge bases the request names (checked), or all of the tenant's when it names none. */
     public SearchResponse run(SearchRequest request) {
-        SearchResponse r = Shown.of(tenant, components.searcher.search(scoped(request)));
+        KbFusion.Applied tuned = fusion.apply(scoped(request));
+        SearchResponse r = Shown.of(tenant, components.searcher.search(tuned.request()));
         var indexing = components.indexing.warning(tenant);
-        if (indexing.isEmpty()) {
+        if (indexing.isEmpty() && tuned.note().isEmpty()) {
             return r;
         }
         java.util.List<String> warnings = new java.util.ArrayList<>(r.warnings());
-        warnings.add(indexing.get());
-        return new SearchResponse(r.query(), r.tookMs(), r.modalities(), r.degraded(), r.hits(), warnings, r.fusion());
+        indexing.ifPresent(warnings::add);
+        return new SearchResponse(r.query(), r.tookMs(), r.modalities(), r.degraded(), r.hits(), warnings,
+                r.fusion() + tuned.note());
     }
 
+    /**
+     * The request over the knowledge bases it names, checked and in the tenant's namespace (all of the tenant's when
+     * it names none).
+     */
     private SearchRequest scoped(SearchRequest request) {
         return request.over(Scope.of(components.catalog, tenant, request.knowledgeBases()).knowledgeBases());
     }
@@ -49,7 +57,7 @@ public final class Search {
      */
     public Answer answer(SearchRequest request, Integer neighbours, boolean grounding, Consumer<String> onToken) {
         try {
-            return Shown.of(tenant, components.answers.answer(scoped(request), neighbours == null
+            return Shown.of(tenant, components.answers.answer(fusion.apply(scoped(request)).request(), neighbours == null
                     ? components.config.get(Settings.ANSWER_NEIGHBOURS) : neighbours, grounding, onToken));
         } catch (AnswerUnavailableException e) {
             throw Shown.of(tenant, e);

@@ -8,7 +8,7 @@ import io.polyrag.eval.EvalReport;
 import io.polyrag.eval.Evaluation;
 import io.polyrag.eval.HtmlReport;
 import io.polyrag.eval.RunSpec;
-import io.polyrag.eval.Significance;
+import io.polyrag.app.quality.Significance;
 import io.polyrag.app.Json;
 import java.io.IOException;
 import java.io.PrintWriter;

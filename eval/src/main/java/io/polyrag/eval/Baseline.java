@@ -1,5 +1,6 @@
 package io.polyrag.eval;
 
+import io.polyrag.app.quality.Significance;
 import io.polyrag.core.InvalidInputException;
 import java.io.IOException;
 import java.nio.file.Files;

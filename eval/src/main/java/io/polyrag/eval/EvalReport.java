@@ -1,5 +1,6 @@
 package io.polyrag.eval;
 
+import io.polyrag.app.quality.Significance;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import java.util.List;

@@ -1,5 +1,7 @@
 package io.polyrag.eval;
 
+import io.polyrag.app.quality.Metrics;
+import io.polyrag.app.quality.Significance;
 import io.polyrag.app.Polyrag;
 import io.polyrag.core.model.IngestReport;
 import io.polyrag.core.model.Modality;

@@ -1,5 +1,6 @@
 package io.polyrag.eval;
 
+import io.polyrag.app.quality.Significance;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;

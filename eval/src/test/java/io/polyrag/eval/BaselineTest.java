@@ -1,5 +1,6 @@
 package io.polyrag.eval;
 
+import io.polyrag.app.quality.Significance;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

@@ -6,15 +6,46 @@ import io.javalin.http.Context;
 import io.javalin.http.HttpStatus;
 import io.polyrag.app.Json;
 import io.polyrag.app.Polyrag;
+import io.polyrag.app.api.FusionTuning;
+import io.polyrag.app.api.JudgedQuery;
+import io.polyrag.app.api.KbEvaluation;
 import io.polyrag.app.wire.IngestWire;
+import io.polyrag.core.NotFoundException;
+import tools.jackson.databind.PropertyNamingStrategies;
+import tools.jackson.databind.annotation.JsonNaming;
 
-/** {@code /v1/knowledge-bases}: list, create, read (with counts) and delete (with every document in it). */
+/**
+ * {@code /v1/knowledge-bases}: list, create, read (with counts) and delete (with every document in it); a knowledge
+ * base's judged queries, the fusion tuned on them, and its evaluation on them.
+ */
 final class KnowledgeBaseRoutes {
     private final Polyrag polyrag;
 
     /** {@code POST /v1/knowledge-bases}. */
     record NewKnowledgeBase(String name, String description) {
     }
+
+    /** {@code POST /v1/knowledge-bases/{name}/judgments} as JSON. */
+    record NewJudgments(java.util.List<JudgedQuery> judgments) {
+    }
+
+    /** {@code GET /v1/knowledge-bases/{name}/judgments}. */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    record JudgmentList(String knowledgeBase, int queries, java.util.List<JudgedQuery> judgments) {
+    }
+
+    /** What adding or deleting judged queries did. */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    record JudgmentsChanged(String knowledgeBase, int added, int deleted, int queries) {
+    }
+
+    /** {@code POST /v1/knowledge-bases/{name}/tune}: the job, queued. */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    record TuneAccepted(String jobId, String status, String knowledgeBase, String location) {
+    }
+
+    /** The multipart form of a BEIR judgment upload. */
+    private static final java.util.List<String> BEIR_FIELDS = java.util.List.of("qrels", "queries");
 
     KnowledgeBaseRoutes(Polyrag polyrag) {
         this.polyrag = polyrag;
@@ -43,6 +74,98 @@ final class KnowledgeBaseRoutes {
                 + "are canceled first").path("name", "its name").query("force", "boolean", "also delete the sync "
                         + "sources feeding it (without it, a knowledge base a source feeds is a 409 naming them)")
                 .response(204, "deleted", null);
+        registerJudgments(api);
+    }
+
+    private void registerJudgments(Api api) {
+        String kbs = "knowledge bases";
+        api.post("/v1/knowledge-bases/{name}/judgments", this::addJudgments).summary(kbs, "Add judged queries (a "
+                + "query and its relevant documents, graded): JSON, or multipart/form-data with BEIR files 'qrels' "
+                + "(query-id, corpus-id, score) and 'queries' (JSON lines); a query id judged before is replaced")
+                .path("name", "the knowledge base").body(api.schemas(), NewJudgments.class, "judgments")
+                .response(200, "what was added", JudgmentsChanged.class);
+        api.get("/v1/knowledge-bases/{name}/judgments", ctx -> {
+            String name = ctx.pathParam("name");
+            var list = tenant(ctx).knowledgeBases().judgments(name);
+            ctx.json(new JudgmentList(name, list.size(), list));
+        }).summary(kbs, "The knowledge base's judged queries").path("name", "the knowledge base")
+                .response(200, "its judged queries", JudgmentList.class);
+        api.delete("/v1/knowledge-bases/{name}/judgments", ctx -> {
+            String name = ctx.pathParam("name");
+            int deleted = tenant(ctx).knowledgeBases().deleteJudgments(name, ctx.queryParam("query_id"));
+            ctx.json(new JudgmentsChanged(name, 0, deleted, tenant(ctx).knowledgeBases().judgments(name).size()));
+        }).summary(kbs, "Delete the knowledge base's judged queries, or one (query_id)").path("name",
+                "the knowledge base").query("query_id", "string", "only this judged query")
+                .response(200, "what was deleted", JudgmentsChanged.class);
+        api.post("/v1/knowledge-bases/{name}/tune", ctx -> {
+            String name = ctx.pathParam("name");
+            String id = tenant(ctx).knowledgeBases().tune(name);
+            String location = "/v1/jobs/" + id;
+            ctx.status(HttpStatus.ACCEPTED).header("Location", location).json(new TuneAccepted(id, "queued", name,
+                    location));
+        }).summary(kbs, "Fit the knowledge base's fusion to its judged queries (at least 20), as a job: it is applied "
+                + "to the knowledge base's searches only when it beats the configured fusion on held-out folds")
+                .path("name", "the knowledge base").response(202, "the job, queued", TuneAccepted.class);
+        api.get("/v1/knowledge-bases/{name}/tuning", ctx -> ctx.json(tenant(ctx).knowledgeBases().tuning(
+                ctx.pathParam("name")).orElseThrow(() -> new NotFoundException("knowledge base '" + ctx.pathParam(
+                        "name") + "' was not tuned: POST /v1/knowledge-bases/" + ctx.pathParam("name") + "/tune"))))
+                .summary(kbs, "What the last tuning found, and whether its searches use it").path("name",
+                        "the knowledge base").response(200, "the tuning", FusionTuning.class);
+        api.delete("/v1/knowledge-bases/{name}/tuning", ctx -> {
+            tenant(ctx).knowledgeBases().dropTuning(ctx.pathParam("name"));
+            ctx.status(HttpStatus.NO_CONTENT);
+        }).summary(kbs, "Drop the tuning: the knowledge base's searches use the configured fusion again")
+                .path("name", "the knowledge base").response(204, "dropped", null);
+        api.get("/v1/knowledge-bases/{name}/evaluation", ctx -> {
+            String name = ctx.pathParam("name");
+            var facet = tenant(ctx).knowledgeBases();
+            ctx.json(Http.booleanParam(ctx, "last") ? facet.lastEvaluation(name).orElseThrow(() ->
+                    new NotFoundException("knowledge base '" + name + "' was never evaluated: GET "
+                            + "/v1/knowledge-bases/" + name + "/evaluation")) : facet.evaluate(name));
+        }).summary(kbs, "Measure the knowledge base's search on its judged queries: the configured fusion, the tuned "
+                + "one and each leg alone (nDCG@10, Recall@100, MRR@10, 95% intervals, paired tests); kept as its "
+                + "last evaluation").path("name", "the knowledge base").query("last", "boolean",
+                        "return the last evaluation kept instead of running one")
+                .response(200, "the evaluation", KbEvaluation.class);
+    }
+
+    private void addJudgments(Context ctx) {
+        String name = ctx.pathParam("name");
+        java.util.List<JudgedQuery> judged;
+        if (ctx.isMultipartFormData()) {
+            for (String field : BEIR_FIELDS) {
+                if (ctx.uploadedFile(field) == null && ctx.formParam(field) == null) {
+                    throw new io.polyrag.core.InvalidInputException("form field '" + field + "' is required: send "
+                            + "BEIR qrels (query-id, corpus-id, score) and queries (JSON lines) together");
+                }
+            }
+            java.util.Set<String> given = new java.util.TreeSet<>(ctx.formParamMap().keySet());
+            given.addAll(ctx.uploadedFileMap().keySet());
+            given.removeAll(BEIR_FIELDS);
+            if (!given.isEmpty()) {
+                throw new io.polyrag.core.InvalidInputException("form field '" + io.polyrag.core.model.Ids.abbreviate(
+                        given.iterator().next(), 40) + "' is not one this route takes: it takes qrels and queries");
+            }
+            judged = JudgedQuery.fromBeir(part(ctx, "qrels"), part(ctx, "queries"));
+        } else {
+            requireJson(ctx);
+            judged = Json.read(ctx.body(), NewJudgments.class).judgments();
+        }
+        var facet = tenant(ctx).knowledgeBases();
+        int added = facet.addJudgments(name, judged);
+        ctx.json(new JudgmentsChanged(name, added, 0, facet.judgments(name).size()));
+    }
+
+    private static String part(Context ctx, String field) {
+        io.javalin.http.UploadedFile f = ctx.uploadedFile(field);
+        if (f == null) {
+            return ctx.formParam(field);
+        }
+        try (java.io.InputStream in = f.content()) {
+            return new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException("cannot read the uploaded " + field, e);
+        }
     }
 
     private void create(Context ctx) {

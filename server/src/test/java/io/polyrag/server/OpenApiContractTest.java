@@ -105,6 +105,7 @@ class OpenApiContractTest {
         call("GET", "/v1/conversations/nope", null, 404);
         call("DELETE", "/v1/conversations/c1", null, 204);
         call("DELETE", "/v1/conversations/c1", null, 404);
+        judgmentsTuningAndEvaluation(docId);
         String job = json(call("POST", "/v1/ingest/files", multipart("notes.md", "# Notes\n\nOtters hold hands."),
                 202)).get("job_id").asString();
         call("POST", "/v1/ingest/files", "{}", 415);
@@ -243,6 +244,38 @@ class OpenApiContractTest {
     }
 
     /** Sends, checks the status, validates the body against the document's schema for that status. */
+    /** A knowledge base's judged queries, the tuning job, its result and the evaluation. */
+    private void judgmentsTuningAndEvaluation(String docId) {
+        StringBuilder judged = new StringBuilder("{\"judgments\": [");
+        for (int i = 0; i < 20; i++) {
+            judged.append(i == 0 ? "" : ", ").append("{\"query_id\": \"q").append(i).append("\", \"query\": \"Where "
+                    + "did Curie work, ").append(i).append("?\", \"relevant\": {\"").append(docId).append("\": 1}}");
+        }
+        judged.append("]}");
+        call("POST", "/v1/knowledge-bases/lab/tune", null, 400);
+        call("GET", "/v1/knowledge-bases/lab/evaluation", null, 400);
+        call("POST", "/v1/knowledge-bases/lab/judgments", "{\"judgments\": [{\"query\": \"x\", \"relevant\": "
+                + "{\"no-such-document\": 1}}]}", 400);
+        call("POST", "/v1/knowledge-bases/lab/judgments", "{\"judgments\": []}", 400);
+        call("POST", "/v1/knowledge-bases/nope/judgments", judged.toString(), 404);
+        call("POST", "/v1/knowledge-bases/lab/judgments", judged.toString(), 200);
+        TestHttp.Multipart beir = TestHttp.multipart("qrels", "qrels.tsv", "query-id\tcorpus-id\tscore\nb1\t"
+                + docId + "\t2\n", Map.of("queries", "{\"_id\": \"b1\", \"text\": \"Radium Institute\"}\n"));
+        assertThat(json(call("POST", "/v1/knowledge-bases/lab/judgments", new Multipart(beir.boundary(), beir.body()),
+                200)).get("queries").asInt()).isEqualTo(21);
+        call("GET", "/v1/knowledge-bases/lab/judgments", null, 200);
+        call("GET", "/v1/knowledge-bases/lab/tuning", null, 404);
+        String tune = json(call("POST", "/v1/knowledge-bases/lab/tune", null, 202)).get("job_id").asString();
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(120)).until(() -> json(send("GET", "/v1/jobs/" + tune, null, null))
+                .get("status").asString(), st -> st.equals("succeeded"));
+        call("GET", "/v1/knowledge-bases/lab/tuning", null, 200);
+        call("GET", "/v1/knowledge-bases/lab/evaluation?last=true", null, 404);
+        call("GET", "/v1/knowledge-bases/lab/evaluation", null, 200);
+        call("GET", "/v1/knowledge-bases/lab/evaluation?last=true", null, 200);
+        call("DELETE", "/v1/knowledge-bases/lab/tuning", null, 204);
+        call("DELETE", "/v1/knowledge-bases/lab/judgments?query_id=b1", null, 200);
+    }
+
     private HttpResponse<String> call(String method, String pathAndQuery, Object body, int status) {
         return check(method, pathAndQuery, send(method, pathAndQuery, body, null), status, null);
     }

@@ -188,6 +188,26 @@ class TenantIsolationTest {
     }
 
     @Test
+    void judged_queries_tunings_and_evaluations_are_each_tenants_own() {
+        String judged = "{\"judgments\": [{\"query_id\": \"secret-q\", \"query\": \"zanzibarquartz ledger\", "
+                + "\"relevant\": {\"" + aDocument + "\": 1}}]}";
+        assertThat(post(a, "/v1/knowledge-bases/lab/judgments", judged).statusCode()).isEqualTo(200);
+        var bPost = post(b, "/v1/knowledge-bases/lab/judgments", judged);
+        assertThat(bPost.statusCode()).as("A's document is no document of B's lab").isEqualTo(400);
+        assertThat(bPost.body()).contains("judgments[0].relevant").doesNotContain("zanzibarquartz");
+        assertThat(get(b, "/v1/knowledge-bases/lab/judgments").body()).doesNotContain("secret-q")
+                .doesNotContain("zanzibarquartz").doesNotContain(aDocument);
+        assertThat(get(a, "/v1/knowledge-bases/lab/judgments").body()).contains("secret-q");
+        assertThat(get(a, "/v1/knowledge-bases/lab/evaluation").statusCode()).isEqualTo(200);
+        assertThat(get(b, "/v1/knowledge-bases/lab/evaluation?last=true").statusCode()).isEqualTo(404);
+        assertThat(get(b, "/v1/knowledge-bases/lab/evaluation").statusCode()).as("B's lab has no judged queries")
+                .isEqualTo(400);
+        assertThat(get(b, "/v1/knowledge-bases/lab/tuning").statusCode()).isEqualTo(404);
+        assertThat(delete(b, "/v1/knowledge-bases/lab/judgments").body()).contains("\"deleted\":0");
+        assertThat(get(a, "/v1/knowledge-bases/lab/judgments").body()).contains("secret-q");
+    }
+
+    @Test
     void another_tenants_ids_are_not_found() {
         assertThat(get(b, "/v1/jobs/" + aJob).statusCode()).isEqualTo(404);
         assertThat(delete(b, "/v1/documents/" + aDocument).statusCode()).isEqualTo(404);

@@ -163,6 +163,35 @@ public abstract class CatalogContract {
     }
 
     @Test
+    void judged_queries_tuning_and_evaluation_are_kept_per_knowledge_base_and_go_with_it() {
+        CatalogAndJobs c = open();
+        var q1 = new io.polyrag.core.port.JudgmentStore.Judgment("q1", "first question", Map.of("d1", 2, "d2", 0));
+        var q2 = new io.polyrag.core.port.JudgmentStore.Judgment("q2", "second", Map.of("d3", 1));
+        c.createKnowledgeBase("acme/lab", "");
+        c.putJudgments("acme/lab", List.of(q1, q2));
+        c.putJudgments("globex/lab", List.of(q2));
+        assertThat(c.judgments("acme/lab")).containsExactly(q1, q2);
+        var q1again = new io.polyrag.core.port.JudgmentStore.Judgment("q1", "first, reworded", Map.of("d4", 1));
+        c.putJudgments("acme/lab", List.of(q1again));
+        assertThat(c.judgments("acme/lab")).as("a query judged again is replaced whole").containsExactly(q1again, q2);
+        c.putTuning("acme/lab", "{\"applied\": true}");
+        c.putEvaluation("acme/lab", "{\"runs\": []}");
+        assertThat(c.tuning("acme/lab")).contains("{\"applied\": true}");
+        assertThat(c.evaluation("acme/lab")).contains("{\"runs\": []}");
+        assertThat(c.tuning("globex/lab")).isEmpty();
+        c.putTuning("acme/lab", null);
+        assertThat(c.tuning("acme/lab")).isEmpty();
+        assertThat(c.evaluation("acme/lab")).as("dropping the tuning keeps the evaluation").isPresent();
+        assertThat(c.deleteJudgments("acme/lab", "q2")).isEqualTo(1);
+        assertThat(c.judgments("acme/lab")).containsExactly(q1again);
+        c.dropKnowledgeBase("acme/lab");
+        assertThat(c.judgments("acme/lab")).isEmpty();
+        assertThat(c.evaluation("acme/lab")).isEmpty();
+        assertThat(c.judgments("globex/lab")).containsExactly(q2);
+        assertThat(c.deleteJudgments("globex/lab", null)).isEqualTo(1);
+    }
+
+    @Test
     void documents_are_described_and_filtered_by_category_and_id() {
         CatalogAndJobs c = open();
         for (String id : List.of("d1", "d2", "d3")) {

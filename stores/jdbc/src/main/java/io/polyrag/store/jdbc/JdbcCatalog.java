@@ -56,6 +56,7 @@ public class JdbcCatalog implements CatalogAndJobs {
     private final JdbcKeys keys;
     private final JdbcSources sources;
     private final JdbcConversations conversations;
+    private final JdbcJudgments judgments;
     private final JdbcEmbeddingCache cache;
 
     public JdbcCatalog(DataSource dataSource, String name, AutoCloseable onClose) {
@@ -96,6 +97,7 @@ public class JdbcCatalog implements CatalogAndJobs {
         this.keys = new JdbcKeys(jdbc);
         this.sources = new JdbcSources(jdbc);
         this.conversations = new JdbcConversations(jdbc);
+        this.judgments = new JdbcJudgments(jdbc);
         this.cache = new JdbcEmbeddingCache(jdbc);
         migrate(ingest);
     }
@@ -137,7 +139,7 @@ public class JdbcCatalog implements CatalogAndJobs {
     }
 
     /** The newest migration bundled ({@code V<n>__…sql}; a test holds it to the files). */
-    static final int LATEST_MIGRATION = 13;
+    static final int LATEST_MIGRATION = 14;
 
     /**
      * Whether the schema history already records every bundled migration, all successful: then Flyway is not
@@ -416,8 +418,10 @@ public class JdbcCatalog implements CatalogAndJobs {
 
     @Override
     public boolean dropKnowledgeBase(String name) {
-        return jdbc.tx("delete a knowledge base", c -> update(c, "DELETE FROM knowledge_bases WHERE name = ?", name)
-                > 0);
+        return jdbc.tx("delete a knowledge base", c -> {
+            JdbcJudgments.drop(c, name);
+            return update(c, "DELETE FROM knowledge_bases WHERE name = ?", name) > 0;
+        });
     }
 
     @Override
@@ -469,6 +473,41 @@ public class JdbcCatalog implements CatalogAndJobs {
     @Override
     public int deleteConversationsBefore(java.time.Instant cutoff) {
         return conversations.deleteBefore(cutoff);
+    }
+
+    @Override
+    public void putJudgments(String knowledgeBase, List<io.polyrag.core.port.JudgmentStore.Judgment> list) {
+        judgments.put(knowledgeBase, list);
+    }
+
+    @Override
+    public List<io.polyrag.core.port.JudgmentStore.Judgment> judgments(String knowledgeBase) {
+        return judgments.list(knowledgeBase);
+    }
+
+    @Override
+    public int deleteJudgments(String knowledgeBase, String queryId) {
+        return judgments.delete(knowledgeBase, queryId);
+    }
+
+    @Override
+    public Optional<String> tuning(String knowledgeBase) {
+        return judgments.column(knowledgeBase, "tuning");
+    }
+
+    @Override
+    public void putTuning(String knowledgeBase, String json) {
+        judgments.putColumn(knowledgeBase, "tuning", json);
+    }
+
+    @Override
+    public Optional<String> evaluation(String knowledgeBase) {
+        return judgments.column(knowledgeBase, "evaluation");
+    }
+
+    @Override
+    public void putEvaluation(String knowledgeBase, String json) {
+        judgments.putColumn(knowledgeBase, "evaluation", json);
     }
 
     @Override

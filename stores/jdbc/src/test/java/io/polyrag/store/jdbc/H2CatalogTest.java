@@ -40,13 +40,17 @@ class H2CatalogTest extends CatalogContract {
         String url = "jdbc:h2:file:" + dir.toAbsolutePath().resolve("polyrag") + ";MODE=PostgreSQL;DATABASE_TO_LOWER=TRUE";
         try (var conn = java.sql.DriverManager.getConnection(url, "polyrag", "");
                 var st = conn.createStatement()) {
-            // Undo the newest migration (V13 makes the conversations table) as an older release never ran it.
+            // Undo the newest migration (V14 makes the judgments tables) as an older release never ran it.
             st.execute("DELETE FROM \"polyrag_schema_history\" WHERE \"version\" = '" + newest + "'");
-            st.execute("DROP TABLE conversations");
+            st.execute("DROP TABLE judgments");
+            st.execute("DROP TABLE kb_fusion");
         }
         try (JdbcCatalog c = H2CatalogProvider.open(dir, Clock.systemUTC())) {
-            c.putConversation("acme", "c1", "t", "[]", 0);
-            assertThat(c.conversation("acme", "c1")).as("the dropped table is back").isPresent();
+            c.putJudgments("acme/lab", java.util.List.of(new io.polyrag.core.port.JudgmentStore.Judgment("q1",
+                    "a question", java.util.Map.of("doc-1", 2))));
+            assertThat(c.judgments("acme/lab")).as("the dropped table is back").hasSize(1);
+            c.putTuning("acme/lab", "{}");
+            assertThat(c.tuning("acme/lab")).contains("{}");
         }
     }
 

@@ -1,4 +1,4 @@
-package io.polyrag.eval;
+package io.polyrag.app.quality;
 
 import java.util.List;
 import java.util.Map;

@@ -1,4 +1,4 @@
-package io.polyrag.eval;
+package io.polyrag.app.quality;
 
 import java.util.ArrayList;
 import java.util.Collection;
@@ -14,7 +14,7 @@ import java.util.SplittableRandom;
  */
 public final class Significance {
     /** Sign-flip permutations of the randomisation test. */
-    static final int TRIALS = 10_000;
+    public static final int TRIALS = 10_000;
     private static final double Z95 = 1.959964;
 
     private Significance() {

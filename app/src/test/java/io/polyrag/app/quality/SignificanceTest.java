@@ -1,4 +1,4 @@
-package io.polyrag.eval;
+package io.polyrag.app.quality;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;

@@ -1,0 +1,547 @@
+package io.polyrag.app;
+
+import io.polyrag.app.api.FusionTuning;
+import io.polyrag.app.api.JudgedQuery;
+import io.polyrag.app.api.KbEvaluation;
+import io.polyrag.app.quality.Metrics;
+import io.polyrag.app.quality.Significance;
+import io.polyrag.core.InvalidInputException;
+import io.polyrag.core.model.DocumentInfo;
+import io.polyrag.core.model.FusionMethod;
+import io.polyrag.core.model.Ids;
+import io.polyrag.core.model.JobProgress;
+import io.polyrag.core.model.KnowledgeBase;
+import io.polyrag.core.model.Modality;
+import io.polyrag.core.model.SearchHit;
+import io.polyrag.core.model.SearchRequest;
+import io.polyrag.core.port.JobStore;
+import io.polyrag.core.port.JudgmentStore.Judgment;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.regex.Pattern;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Fusion learned per knowledge base from its judged queries. A knowledge base keeps judged queries (a query, the
+ * documents relevant to it, graded); the {@value #KIND} job tries the configured fusion and a grid of others on them
+ * (weighted fusion with the vector leg's share of the two text legs' weight from 0.1 to 0.9, reciprocal rank fusion
+ * with k 10 to 100; Bruch et al., "An Analysis of Fusion Functions for Hybrid Retrieval", TOIS 2023, find a tuned
+ * convex combination the better of the two), and estimates by k-fold cross-validation what choosing among them is
+ * worth: each query scored by the choice made on the other folds. The choice made on every query is applied to the
+ * knowledge base's searches only when that held-out estimate beats the configured fusion; otherwise the defaults stay
+ * and the result says why. So a tuning never ships a fusion its own folds measured worse than the defaults.
+ *
+ * <p>A search of exactly the tuned knowledge base (or of several that share one tuning) uses it, unless the request
+ * sets its own fusion, weights or rrf_k; a search over knowledge bases tuned differently uses the configured fusion
+ * and says so in its explanation. The evaluation runs the configured search, the tuned one and each leg alone on the
+ * judged queries.
+ */
+final class KbFusion implements JobHandler {
+    static final String KIND = "tune";
+    /** Judged queries a tuning needs at least: fewer cannot tell a choice from noise. */
+    static final int MIN_JUDGED = 20;
+    /** Judged queries a knowledge base keeps at most. */
+    static final int MAX_JUDGED = 5000;
+    static final int MAX_RELEVANT = 1000;
+    static final int MAX_QUERY = 1000;
+    static final int MAX_GRADE = 10;
+    /** Chunks a tuning search asks for: enough for ten distinct documents in practice. */
+    private static final int TUNE_DEPTH = 40;
+    /** Chunks an evaluation search asks for (Recall@100 counts the documents among them). */
+    private static final int EVALUATION_DEPTH = 100;
+    private static final int FOLDS = 5;
+    /** How long a replica trusts its copy of a knowledge base's tuning before reading the catalog again. */
+    private static final long CACHE_NANOS = 30_000_000_000L;
+    private static final Pattern QUERY_ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_.:-]{0,63}");
+    private static final JsonMapper JSON = Json.MAPPER;
+
+    record Payload(String knowledgeBase) {
+    }
+
+    /** One fusion tried: the request's fusion and constants for it ({@code null}/configured for the defaults). */
+    record Candidate(String name, FusionMethod method, SearchRequest.Tuning tuning) {
+        boolean configured() {
+            return method == null;
+        }
+    }
+
+    private record Cached(Optional<FusionTuning> tuning, long at) {
+    }
+
+    private final Components components;
+    private final Map<String, Cached> cache = new ConcurrentHashMap<>();
+
+    KbFusion(Components components) {
+        this.components = components;
+    }
+
+    @Override
+    public String kind() {
+        return KIND;
+    }
+
+    @Override
+    public Optional<String> knowledgeBase(String payload) {
+        return Optional.of(JSON.readValue(payload, Payload.class).knowledgeBase());
+    }
+
+    // ---- judged queries
+
+    /** The knowledge base's judged queries. */
+    List<JudgedQuery> judgments(KnowledgeBase kb) {
+        return components.catalog.judgments(kb.storageName()).stream().map(j -> new JudgedQuery(j.queryId(), j.query(),
+                new java.util.TreeMap<>(j.relevant()))).toList();
+    }
+
+    /**
+     * Checks and keeps judged queries; a query id judged before is replaced whole. Documents are named by id or by
+     * URI in the knowledge base (a BEIR corpus id indexed by {@code polyrag eval}, whose URIs are {@code beir:ID}, by
+     * that id); every one must be in the knowledge base.
+     *
+     * @return how many queries were kept
+     */
+    int add(KnowledgeBase kb, List<JudgedQuery> in) {
+        if (in == null || in.isEmpty()) {
+            throw new InvalidInputException("judgments: give at least one judged query ({\"judgments\": [{\"query\": "
+                    + "\"...\", \"relevant\": {\"DOCUMENT\": 1}}]})");
+        }
+        if (in.size() > MAX_JUDGED) {
+            throw new InvalidInputException("judgments: " + in.size() + " judged queries in one request, at most "
+                    + MAX_JUDGED);
+        }
+        String stored = kb.storageName();
+        Set<String> refs = new LinkedHashSet<>();
+        Set<String> ids = new HashSet<>();
+        for (int i = 0; i < in.size(); i++) {
+            JudgedQuery j = in.get(i);
+            String at = "judgments[" + i + "]";
+            if (j == null) {
+                throw new InvalidInputException(at + " is null: give {\"query\": ..., \"relevant\": {...}}");
+            }
+            if (j.query() == null || j.query().isBlank()) {
+                throw new InvalidInputException(at + ".query is required: the text a user would search");
+            }
+            if (j.query().length() > MAX_QUERY) {
+                throw new InvalidInputException(at + ".query is " + j.query().length() + " characters, at most "
+                        + MAX_QUERY);
+            }
+            String id = queryId(j);
+            if (!QUERY_ID.matcher(id).matches()) {
+                throw new InvalidInputException(at + ".query_id '" + Ids.abbreviate(id, 70) + "' is invalid: use 1-64 "
+                        + "letters, digits, '_', '.', ':' or '-', starting with a letter or digit");
+            }
+            if (!ids.add(id)) {
+                throw new InvalidInputException(at + ".query_id '" + id + "' appears twice in this request: judge "
+                        + "each query once (its relevant documents together)");
+            }
+            if (j.relevant() == null || j.relevant().isEmpty()) {
+                throw new InvalidInputException(at + ".relevant is required: the documents relevant to the query, "
+                        + "{\"DOCUMENT\": GRADE}");
+            }
+            if (j.relevant().size() > MAX_RELEVANT) {
+                throw new InvalidInputException(at + ".relevant names " + j.relevant().size() + " documents, at most "
+                        + MAX_RELEVANT);
+            }
+            boolean any = false;
+            for (Map.Entry<String, Integer> e : j.relevant().entrySet()) {
+                Integer g = e.getValue();
+                if (e.getKey() == null || e.getKey().isBlank() || g == null || g < 0 || g > MAX_GRADE) {
+                    throw new InvalidInputException(at + ".relevant['" + Ids.abbreviate(String.valueOf(e.getKey()), 80)
+                            + "'] must be a grade from 0 (not relevant) to " + MAX_GRADE + ", was " + g);
+                }
+                any |= g > 0;
+                refs.add(e.getKey());
+            }
+            if (!any) {
+                throw new InvalidInputException(at + ".relevant grades every document 0: a judged query needs at "
+                        + "least one relevant document (grade 1 or more)");
+            }
+        }
+        Map<String, String> resolved = resolve(stored, refs);
+        List<Judgment> out = new ArrayList<>();
+        for (int i = 0; i < in.size(); i++) {
+            JudgedQuery j = in.get(i);
+            Map<String, Integer> grades = new LinkedHashMap<>();
+            for (Map.Entry<String, Integer> e : j.relevant().entrySet()) {
+                String doc = resolved.get(e.getKey());
+                if (doc == null) {
+                    throw new InvalidInputException("judgments[" + i + "].relevant names '" + Ids.abbreviate(
+                            e.getKey(), 80) + "', which is no document of knowledge base '" + kb.name() + "': name a "
+                            + "document by its id or its URI (GET /v1/documents?kb=" + kb.name() + " lists them)");
+                }
+                grades.merge(doc, e.getValue(), Math::max);
+            }
+            out.add(new Judgment(queryId(j), j.query().strip(), grades));
+        }
+        Set<String> existing = new HashSet<>();
+        components.catalog.judgments(stored).forEach(j -> existing.add(j.queryId()));
+        existing.addAll(ids);
+        if (existing.size() > MAX_JUDGED) {
+            throw new InvalidInputException("judgments: the knowledge base would hold " + existing.size() + " judged "
+                    + "queries, at most " + MAX_JUDGED + " (DELETE some first)");
+        }
+        components.catalog.putJudgments(stored, out);
+        return out.size();
+    }
+
+    private static String queryId(JudgedQuery j) {
+        if (j.queryId() != null && !j.queryId().isBlank()) {
+            return j.queryId();
+        }
+        return "q-" + Ids.sha256Hex(j.query().strip().getBytes(StandardCharsets.UTF_8)).substring(0, 12);
+    }
+
+    /** Document ids by the references naming them: an id, a URI, or a BEIR id ({@code beir:ID}) in the knowledge base. */
+    private Map<String, String> resolve(String kb, Set<String> refs) {
+        Map<String, List<String>> tries = new LinkedHashMap<>();
+        Set<String> all = new LinkedHashSet<>();
+        for (String r : refs) {
+            List<String> t = List.of(r, Ids.documentId(kb, r), Ids.documentId(kb, "beir:" + r));
+            tries.put(r, t);
+            all.addAll(t);
+        }
+        Map<String, DocumentInfo> found = components.catalog.documentsById(all);
+        Map<String, String> out = new HashMap<>();
+        tries.forEach((r, t) -> t.stream().map(found::get).filter(d -> d != null && kb.equals(d.knowledgeBase()))
+                .findFirst().ifPresent(d -> out.put(r, d.id())));
+        return out;
+    }
+
+    int delete(KnowledgeBase kb, String queryId) {
+        return components.catalog.deleteJudgments(kb.storageName(), queryId);
+    }
+
+    // ---- the tuning a search uses
+
+    /** The knowledge base's tuning, applied or not; empty when never tuned (or dropped). */
+    Optional<FusionTuning> tuning(String storedKb) {
+        Cached c = cache.get(storedKb);
+        if (c == null || System.nanoTime() - c.at() > CACHE_NANOS) {
+            Optional<FusionTuning> t = components.catalog.tuning(storedKb).map(j -> JSON.readValue(j,
+                    FusionTuning.class));
+            c = new Cached(t, System.nanoTime());
+            cache.put(storedKb, c);
+        }
+        return c.tuning();
+    }
+
+    void drop(String storedKb) {
+        components.catalog.putTuning(storedKb, null);
+        forget(storedKb);
+    }
+
+    /** Forgets this process's copy of the knowledge base's tuning (dropped, or the knowledge base deleted). */
+    void forget(String storedKb) {
+        cache.remove(storedKb);
+    }
+
+    /** A search request with the fusion its knowledge bases were tuned to, and what {@code explain} says of it. */
+    record Applied(SearchRequest request, String note) {
+    }
+
+    /** {@code request} (its knowledge bases resolved to stored names) with its knowledge bases' tuned fusion. */
+    Applied apply(SearchRequest request) {
+        if (request.fusion() != null || request.tuning().rrfK() != null || !request.tuning().weights().isEmpty()) {
+            return new Applied(request, "");
+        }
+        Map<String, Optional<FusionTuning>> tunings = new LinkedHashMap<>();
+        for (String kb : request.knowledgeBases()) {
+            tunings.put(kb, tuning(kb).filter(FusionTuning::applied));
+        }
+        Set<String> distinct = new HashSet<>();
+        tunings.values().forEach(t -> distinct.add(t.map(KbFusion::describe).orElse("")));
+        if (distinct.size() > 1) {
+            return new Applied(request, "; the knowledge bases searched are tuned differently ("
+                    + String.join(", ", tunings.entrySet().stream().map(e -> KnowledgeBase.ofStored(e.getKey()).name()
+                            + ": " + e.getValue().map(KbFusion::describe).orElse("configured")).toList())
+                    + "): the configured fusion");
+        }
+        Optional<FusionTuning> t = tunings.values().stream().findFirst().flatMap(x -> x);
+        if (t.isEmpty()) {
+            return new Applied(request, "");
+        }
+        FusionTuning f = t.get();
+        Map<Modality, Double> weights = new EnumMap<>(Modality.class);
+        f.weights().forEach((m, w) -> weights.put(Modality.parse(m), w));
+        SearchRequest tuned = new SearchRequest(request.query(), request.topK(), request.knowledgeBases(),
+                request.modalities(), FusionMethod.parse(f.fusion()), request.documentIds(), request.category(),
+                new SearchRequest.Tuning(f.rrfK(), weights, request.tuning().rerank()));
+        return new Applied(tuned, "; the fusion its knowledge base was tuned to (" + describe(f) + ", from "
+                + f.queries() + " judged queries: nDCG@10 " + f.ndcg10Configured() + " configured, " + f.ndcg10Tuned()
+                + " tuned on held-out folds)");
+    }
+
+    private static String describe(FusionTuning f) {
+        return f.fusion().equals("rrf") ? "rrf k=" + f.rrfK() : "weighted " + f.weights().entrySet().stream()
+                .sorted(Map.Entry.comparingByKey()).map(e -> e.getKey() + "=" + e.getValue())
+                .reduce((a, b) -> a + " " + b).orElse("");
+    }
+
+    // ---- the job
+
+    String payload(KnowledgeBase kb) {
+        int judged = components.catalog.judgments(kb.storageName()).size();
+        if (judged < MIN_JUDGED) {
+            throw new InvalidInputException("knowledge base '" + kb.name() + "' has " + judged + " judged quer"
+                    + (judged == 1 ? "y" : "ies") + ": tuning needs at least " + MIN_JUDGED + " (POST "
+                    + "/v1/knowledge-bases/" + kb.name() + "/judgments)");
+        }
+        return JSON.writeValueAsString(new Payload(kb.storageName()));
+    }
+
+    /** The fusions a tuning tries: the configured one first (ties keep it), then the grid. */
+    List<Candidate> candidates() {
+        List<Candidate> out = new ArrayList<>();
+        out.add(new Candidate("configured", null, SearchRequest.Tuning.CONFIGURED));
+        double text = components.config.get(io.polyrag.core.config.Settings.FUSION_WEIGHT_VECTOR)
+                + components.config.get(io.polyrag.core.config.Settings.FUSION_WEIGHT_FULLTEXT);
+        double sum = text > 0 ? text : 1.0;
+        for (int i = 1; i <= 9; i++) {
+            double v = Math.round(sum * i) / 10.0;
+            double f = Math.round(sum * (10 - i)) / 10.0;
+            Map<Modality, Double> w = new EnumMap<>(Modality.class);
+            w.put(Modality.VECTOR, v);
+            w.put(Modality.FULLTEXT, f);
+            out.add(new Candidate(String.format(Locale.ROOT, "weighted fulltext=%s vector=%s", f, v),
+                    FusionMethod.WEIGHTED, new SearchRequest.Tuning(null, w, null)));
+        }
+        for (int k : new int[] {10, 30, 60, 100}) {
+            out.add(new Candidate("rrf k=" + k, FusionMethod.RRF, new SearchRequest.Tuning(k, Map.of(), null)));
+        }
+        return out;
+    }
+
+    @Override
+    public JobProgress run(JobStore.Claimed job, Context context) {
+        String kb = JSON.readValue(job.payload(), Payload.class).knowledgeBase();
+        List<Judgment> judged = components.catalog.judgments(kb);
+        if (judged.size() < MIN_JUDGED) {
+            return new JobProgress("failed", 1, 1, 0, 0, 0, 1, 0, List.of(), List.of(new io.polyrag.core.model
+                    .ItemError(KnowledgeBase.ofStored(kb).name(), "the knowledge base has " + judged.size()
+                            + " judged queries; tuning needs at least " + MIN_JUDGED)));
+        }
+        Set<String> documents = visibleDocuments(kb);
+        List<Candidate> candidates = candidates();
+        int total = candidates.size() * judged.size();
+        double[][] ndcg = new double[candidates.size()][judged.size()];
+        int done = 0;
+        for (int c = 0; c < candidates.size(); c++) {
+            for (int q = 0; q < judged.size(); q++) {
+                if (context.canceled()) {
+                    return progress("canceled", total, done, List.of());
+                }
+                ndcg[c][q] = ndcg(search(kb, judged.get(q).query(), candidates.get(c), documents, TUNE_DEPTH),
+                        judged.get(q).relevant(), 10);
+                done++;
+                context.progress(progress("searching: " + candidates.get(c).name(), total, done, List.of()));
+            }
+        }
+        FusionTuning result = choose(candidates, ndcg, judged, documents.size());
+        components.catalog.putTuning(kb, JSON.writeValueAsString(result));
+        cache.remove(kb);
+        return progress("done", total, total, List.of(result.reason()));
+    }
+
+    private static JobProgress progress(String stage, int total, int done, List<String> warnings) {
+        return new JobProgress(stage, total, done, 0, 0, 0, 0, 0, List.of(), List.of(), 0, 0, 0, 0, warnings);
+    }
+
+    /**
+     * Cross-validates the choice among {@code candidates} ({@code ndcg[candidate][query]}): each fold's queries are
+     * scored by the candidate best on the other folds (the configured one on ties). Applies the candidate best on
+     * every query only when that held-out mean beats the configured fusion's.
+     */
+    static FusionTuning choose(List<Candidate> candidates, double[][] ndcg, List<Judgment> judged, int documents) {
+        int n = judged.size();
+        int folds = Math.min(FOLDS, n);
+        int[] fold = new int[n];
+        // Folds by a hash of the query id: the same judgments always make the same folds.
+        Integer[] order = new Integer[n];
+        for (int i = 0; i < n; i++) {
+            order[i] = i;
+        }
+        java.util.Arrays.sort(order, Comparator.comparing(i -> Ids.sha256Hex(judged.get(i).queryId().getBytes(
+                StandardCharsets.UTF_8))));
+        for (int r = 0; r < n; r++) {
+            fold[order[r]] = r % folds;
+        }
+        Map<String, Double> configured = new LinkedHashMap<>();
+        Map<String, Double> heldOut = new LinkedHashMap<>();
+        for (int f = 0; f < folds; f++) {
+            final int ff = f;
+            int best = best(ndcg, i -> fold[i] != ff);
+            for (int q = 0; q < n; q++) {
+                if (fold[q] == f) {
+                    heldOut.put(judged.get(q).queryId(), ndcg[best][q]);
+                }
+            }
+        }
+        for (int q = 0; q < n; q++) {
+            configured.put(judged.get(q).queryId(), ndcg[0][q]);
+        }
+        double base = mean(configured.values());
+        double tuned = mean(heldOut.values());
+        Significance.Comparison cmp = Significance.compare(heldOut, "configured", configured);
+        int chosen = best(ndcg, i -> true);
+        boolean applied = tuned > base + 1e-9 && chosen != 0;
+        Candidate c = applied ? candidates.get(chosen) : candidates.get(0);
+        String reason = applied
+                ? String.format(Locale.ROOT, "applied %s: nDCG@10 %.4f on held-out folds against %.4f configured "
+                        + "(%+.4f, p=%.4f, %d judged queries)", c.name(), tuned, base, tuned - base, cmp.p(), n)
+                : chosen == 0
+                        ? String.format(Locale.ROOT, "kept the configured fusion: it is the best of the %d tried on "
+                                + "the %d judged queries (nDCG@10 %.4f)", candidates.size(), n, base)
+                        : String.format(Locale.ROOT, "kept the configured fusion: choosing among the %d tried scored "
+                                + "%.4f on held-out folds against %.4f configured, no gain (%d judged queries)",
+                                candidates.size(), tuned, base, n);
+        Map<String, Double> weights = new java.util.TreeMap<>();
+        c.tuning().weights().forEach((m, w) -> weights.put(m.wireName(), w));
+        List<FusionTuning.Candidate> tried = new ArrayList<>();
+        for (int i = 0; i < candidates.size(); i++) {
+            tried.add(new FusionTuning.Candidate(candidates.get(i).name(), round(mean(ndcg[i]))));
+        }
+        return new FusionTuning(applied, applied ? c.method().wireName() : "configured", weights,
+                applied ? c.tuning().rrfK() : null, n, folds, round(base), round(tuned), round(tuned - base), cmp.p(),
+                reason, documents, Instant.now(), tried);
+    }
+
+    private static int best(double[][] ndcg, java.util.function.IntPredicate use) {
+        int best = 0;
+        double bestMean = -1;
+        for (int c = 0; c < ndcg.length; c++) {
+            double s = 0;
+            int k = 0;
+            for (int q = 0; q < ndcg[c].length; q++) {
+                if (use.test(q)) {
+                    s += ndcg[c][q];
+                    k++;
+                }
+            }
+            double m = k == 0 ? 0 : s / k;
+            if (m > bestMean + 1e-12) {
+                best = c;
+                bestMean = m;
+            }
+        }
+        return best;
+    }
+
+    // ---- evaluation
+
+    /** Runs the configured search, the tuned one (when applied) and each leg alone on the judged queries. */
+    KbEvaluation evaluate(KnowledgeBase kb) {
+        String stored = kb.storageName();
+        List<Judgment> judged = components.catalog.judgments(stored);
+        if (judged.isEmpty()) {
+            throw new InvalidInputException("knowledge base '" + kb.name() + "' has no judged queries: POST "
+                    + "/v1/knowledge-bases/" + kb.name() + "/judgments first");
+        }
+        Set<String> documents = visibleDocuments(stored);
+        List<Candidate> runs = new ArrayList<>();
+        runs.add(candidates().getFirst());
+        tuning(stored).filter(FusionTuning::applied).ifPresent(t -> {
+            Map<Modality, Double> w = new EnumMap<>(Modality.class);
+            t.weights().forEach((m, x) -> w.put(Modality.parse(m), x));
+            runs.add(new Candidate("tuned", FusionMethod.parse(t.fusion()), new SearchRequest.Tuning(t.rrfK(), w,
+                    null)));
+        });
+        List<KbEvaluation.Run> out = new ArrayList<>();
+        Map<String, Double> configured = null;
+        List<Modality> legs = components.searcher.modalities();
+        List<Object[]> specs = new ArrayList<>();
+        runs.forEach(r -> specs.add(new Object[] {r, null}));
+        if (legs.size() > 1) {
+            legs.forEach(m -> specs.add(new Object[] {null, m}));
+        }
+        for (Object[] spec : specs) {
+            Candidate c = (Candidate) spec[0];
+            Modality leg = (Modality) spec[1];
+            String name = c != null ? (c.configured() ? "configured" : c.name()) : leg.wireName();
+            Map<String, Double> perQuery = new LinkedHashMap<>();
+            double recall = 0;
+            double mrr = 0;
+            for (Judgment j : judged) {
+                List<String> ranked = leg == null ? search(stored, j.query(), c, documents, EVALUATION_DEPTH)
+                        : ranking(components.searcher.search(new SearchRequest(j.query(), EVALUATION_DEPTH,
+                                List.of(stored), Set.of(leg), null, documents, null)).hits());
+                perQuery.put(j.queryId(), ndcg(ranked, j.relevant(), 10));
+                recall += Metrics.recall(ranked, j.relevant(), 100);
+                mrr += Metrics.mrr(ranked, j.relevant(), 10);
+            }
+            String description = c != null ? (c.configured() ? "the configured fusion of every enabled leg"
+                    : "this knowledge base's tuned fusion: " + tuning(stored).map(KbFusion::describe).orElse(""))
+                    : leg.wireName() + " alone";
+            Significance.Comparison vs = configured == null ? null : Significance.compare(perQuery, "configured",
+                    configured);
+            if (configured == null) {
+                configured = perQuery;
+            }
+            out.add(new KbEvaluation.Run(name, description, round(mean(perQuery.values())), round(recall
+                    / judged.size()), round(mrr / judged.size()), Significance.ci95(perQuery.values()), vs, perQuery));
+        }
+        KbEvaluation e = new KbEvaluation(kb.name(), judged.size(), documents.size(), Instant.now(), out);
+        components.catalog.putEvaluation(stored, JSON.writeValueAsString(e));
+        return e;
+    }
+
+    /** The last evaluation kept for the knowledge base. */
+    Optional<KbEvaluation> lastEvaluation(String storedKb) {
+        return components.catalog.evaluation(storedKb).map(j -> JSON.readValue(j, KbEvaluation.class));
+    }
+
+    // ---- shared
+
+    /** The knowledge base's visible documents now: the fixed set a tuning or evaluation searches. */
+    private Set<String> visibleDocuments(String kb) {
+        Set<String> out = new HashSet<>();
+        io.polyrag.core.model.SearchScope scope = new io.polyrag.core.model.SearchScope(Set.of(kb));
+        for (int offset = 0; ; offset += 1000) {
+            List<DocumentInfo> page = components.catalog.documents(scope, offset, 1000);
+            page.forEach(d -> out.add(d.id()));
+            if (page.size() < 1000) {
+                return out;
+            }
+        }
+    }
+
+    private List<String> search(String kb, String query, Candidate c, Set<String> documents, int depth) {
+        return ranking(components.searcher.search(new SearchRequest(query, depth, List.of(kb), Set.of(), c.method(),
+                documents, null, c.tuning())).hits());
+    }
+
+    /** Documents in order of their first hit. */
+    private static List<String> ranking(List<SearchHit> hits) {
+        Set<String> out = new LinkedHashSet<>();
+        hits.forEach(h -> out.add(h.documentId()));
+        return List.copyOf(out);
+    }
+
+    private static double ndcg(List<String> ranked, Map<String, Integer> relevant, int k) {
+        return Metrics.ndcg(ranked, relevant, k);
+    }
+
+    private static double mean(java.util.Collection<Double> v) {
+        return v.stream().mapToDouble(Double::doubleValue).average().orElse(0);
+    }
+
+    private static double mean(double[] v) {
+        return java.util.Arrays.stream(v).average().orElse(0);
+    }
+
+    private static double round(double v) {
+        return Math.round(v * 10000) / 10000.0;
+    }
+}
