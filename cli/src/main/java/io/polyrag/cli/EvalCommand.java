@@ -50,6 +50,12 @@ final class EvalCommand implements Callable<Integer> {
             + "(repeatable).")
     List<Path> corpus;
 
+    @Option(names = "--kb", paramLabel = "NAME", description = "Instead of a dataset: measure the knowledge base NAME "
+            + "of the data directory on its own judged queries ('polyrag judgments add'): the configured fusion, its "
+            + "tuned one and each leg alone. With --baseline (a report saved with --kb NAME --json) it is a "
+            + "regression gate: exit code 1 when a run is significantly worse than its namesake there (p < 0.05).")
+    String kb;
+
     @Option(names = "--dataset", paramLabel = "DIR",
             description = "Folder with corpus.jsonl, queries.jsonl and qrels-test.tsv.")
     Path dataset;
@@ -94,8 +100,11 @@ final class EvalCommand implements Callable<Integer> {
         if (conversations != null) {
             return conversations(stdout);
         }
+        if (kb != null) {
+            return knowledgeBase(stdout, err);
+        }
         if (dataset == null) {
-            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "give --dataset DIR (retrieval), "
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "give --dataset DIR (retrieval), --kb NAME (a knowledge base on its judged queries), "
                     + "--answers FILE --corpus DIR (answers) or --conversations FILE --corpus DIR (follow-ups)");
         }
         if (versus != null && baseline != null) {
@@ -142,6 +151,59 @@ final class EvalCommand implements Callable<Integer> {
                 print(report, stdout);
             }
             return Main.OK;
+        }
+    }
+
+    /**
+     * {@code --kb}: the knowledge base's search on its judged queries; with {@code --baseline}, each run against its
+     * namesake in a saved report, failing when one is significantly worse.
+     */
+    private int knowledgeBase(PrintWriter out, PrintWriter err) {
+        io.polyrag.app.api.KbEvaluation base = null;
+        if (baseline != null) {
+            try {
+                base = Json.MAPPER.readValue(Files.readString(baseline, StandardCharsets.UTF_8),
+                        io.polyrag.app.api.KbEvaluation.class);
+            } catch (IOException | RuntimeException e) {
+                throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--baseline " + baseline
+                        + ": not a report saved with 'polyrag eval --kb NAME --json' (" + e.getMessage() + ")");
+            }
+        }
+        try (Polyrag polyrag = parent.open(Map.of(Settings.INGEST_WORKERS.key(), "0"))) {
+            io.polyrag.app.api.KbEvaluation e = polyrag.knowledgeBases().evaluate(kb);
+            if (json) {
+                out.println(Json.MAPPER.writeValueAsString(e));
+            } else {
+                out.printf("%s: %d judged queries over %d documents%n%n", e.knowledgeBase(), e.queries(),
+                        e.documents());
+                out.printf("%-12s %8s %17s %10s %8s   %s%n", "run", "nDCG@10", "95% CI", "Recall@100", "MRR@10",
+                        "against configured");
+                for (io.polyrag.app.api.KbEvaluation.Run r : e.runs()) {
+                    Significance.Comparison c = r.vsConfigured();
+                    out.printf(Locale.ROOT, "%-12s %8.4f %17s %10.4f %8.4f   %s%n", r.name(), r.ndcg10(),
+                            String.format(Locale.ROOT, "%.4f-%.4f", r.ndcg10Ci95().get(0), r.ndcg10Ci95().get(1)),
+                            r.recall100(), r.mrr10(), c == null ? "" : String.format(Locale.ROOT, "%+.4f (p %.4f)",
+                                    c.delta(), c.p()));
+                }
+            }
+            if (base == null) {
+                return Main.OK;
+            }
+            int worse = 0;
+            for (io.polyrag.app.api.KbEvaluation.Run r : e.runs()) {
+                var then = base.runs().stream().filter(b -> b.name().equals(r.name())).findFirst();
+                if (then.isEmpty()) {
+                    err.println("eval: baseline: no run '" + r.name() + "' in " + baseline + ": not compared");
+                    continue;
+                }
+                Significance.Comparison c = Significance.compare(r.perQueryNdcg(), "baseline",
+                        then.get().perQueryNdcg());
+                boolean regressed = c.delta() < 0 && c.p() < 0.05;
+                worse += regressed ? 1 : 0;
+                err.printf(Locale.ROOT, "eval: baseline: %-12s %+.4f nDCG@10 against %s (p %.4f)%s%n", r.name(),
+                        c.delta(), baseline.getFileName(), c.p(), regressed ? ": significantly worse" : "");
+            }
+            return worse == 0 ? Main.OK : Main.PARTIAL;
         }
     }
 

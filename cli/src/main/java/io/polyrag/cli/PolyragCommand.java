@@ -16,7 +16,7 @@ import picocli.CommandLine.ScopeType;
         description = "Index documents into vector and full-text stores at once; search them with fused retrieval.",
         subcommands = {ServeCommand.class, IngestCommand.class, SearchCommand.class, AskCommand.class, EvalCommand.class,
             CheckCommand.class, ReindexCommand.class, ConfigCommand.class, KeysCommand.class, McpCommand.class,
-            WarmUpCommand.class},
+            WarmUpCommand.class, JudgmentsCommand.class, TuneCommand.class},
         footer = {"", "Settings: environment variables POLYRAG_*, a properties file (--config), or --set key=value.",
             "Exit codes: 0 ok, 1 some inputs failed (check: stores differ), 2 bad usage or configuration (a port in"
                     + " use included), 3 unavailable (the data directory in use, a language model not answering),"

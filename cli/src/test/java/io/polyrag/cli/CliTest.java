@@ -90,6 +90,42 @@ class CliTest {
     }
 
     @Test
+    void judged_queries_are_added_listed_and_measured_and_a_saved_report_gates_a_later_one() throws IOException {
+        String tea = Json.MAPPER.readTree(run("search", "--json", "matcha").out()).get("hits").get(0)
+                .get("document_id").asString();
+        String stars = Json.MAPPER.readTree(run("search", "--json", "pulsar").out()).get("hits").get(0)
+                .get("document_id").asString();
+        Path file = tmp.resolve("judged.json");
+        Files.writeString(file, "{\"judgments\": [{\"query_id\": \"tea\", \"query\": \"whisked green tea\", "
+                + "\"relevant\": {\"" + tea + "\": 2}}, {\"query_id\": \"star\", \"query\": \"neutron star\", "
+                + "\"relevant\": {\"" + stars + "\": 1}}]}");
+        Run add = run("judgments", "add", "default", "--file", file.toString());
+        assertThat(add.code()).as(add.err()).isZero();
+        assertThat(add.out()).contains("added 2 judged queries to default; it has 2");
+        assertThat(run("judgments", "list", "default").out()).contains("tea\twhisked green tea").contains("2 judged");
+        Run tune = run("tune", "default");
+        assertThat(tune.code()).isEqualTo(Main.USAGE);
+        assertThat(tune.err()).contains("has 2 judged queries: tuning needs at least 20");
+        Run eval = run("eval", "--kb", "default", "--json");
+        assertThat(eval.code()).as(eval.err()).isZero();
+        JsonNode report = Json.MAPPER.readTree(eval.out());
+        assertThat(report.get("runs").get(0).get("name").asString()).isEqualTo("configured");
+        assertThat(report.get("runs").get(0).get("ndcg10").asDouble()).isEqualTo(1.0);
+        Path saved = tmp.resolve("kb-report.json");
+        Files.writeString(saved, eval.out());
+        Run gate = run("eval", "--kb", "default", "--baseline", saved.toString());
+        assertThat(gate.code()).as(gate.err()).isZero();
+        assertThat(gate.out()).contains("configured").contains("nDCG@10");
+        assertThat(gate.err()).contains("eval: baseline: configured").contains("+0.0000 nDCG@10");
+        Files.writeString(tmp.resolve("not-a-report.json"), "[1, 2]");
+        assertThat(run("eval", "--kb", "default", "--baseline", tmp.resolve("not-a-report.json").toString()).code())
+                .isEqualTo(Main.USAGE);
+        assertThat(run("judgments", "add", "default", "--file", file.toString().replace("judged", "nope")).code())
+                .isNotZero();
+        assertThat(run("judgments", "clear", "default").out()).contains("deleted 2 judged queries from default");
+    }
+
+    @Test
     void re_ingesting_reports_everything_unchanged() {
         Run r = run("ingest", "--json", tmp.resolve("docs").toString());
         assertThat(r.code()).isZero();
