@@ -161,6 +161,8 @@ export function jobWords(job: Pick<Job, 'kind' | 'source_id'>): string {
       return job.source_id ? `sync of ${job.source_id}` : 'sync';
     case 'reindex':
       return 'reindex';
+    case 'tune':
+      return 'fusion tuning';
     default:
       return job.kind ?? 'job';
   }

@@ -22,6 +22,9 @@ export type DocumentDetail = Schemas['IngestWireDocumentDetail'];
 export type FoundEntity = Schemas['AdminWireFoundEntity'];
 export type Neighbourhood = Schemas['AdminWireNeighbourhood'];
 export type Problem = Schemas['Problem'];
+export type KbEvaluation = Schemas['KbEvaluation'];
+export type KbEvaluationRun = Schemas['KbEvaluationRun'];
+export type FusionTuning = Schemas['FusionTuning'];
 
 /** A failed call, with the server's problem detail (which names the field and the fix). */
 export class ApiError extends Error {
@@ -70,6 +73,22 @@ export async function ok<T>(call: Promise<{ data?: T; error?: unknown; response:
     throw toError(response.status, error);
   }
   return data;
+}
+
+/** Resolves when the call succeeded, whatever it answered (a 204 has no data); else an ApiError as `ok` throws. */
+export async function done(call: Promise<{ error?: unknown; response: Response }>): Promise<void> {
+  const { error, response } = await call;
+  if (!response.ok) throw toError(response.status, error);
+}
+
+/** The data of a call, or null where the server answered 404 (nothing there yet); other failures reject. */
+export async function unlessMissing<T>(call: Promise<T>): Promise<T | null> {
+  try {
+    return await call;
+  } catch (e) {
+    if (e instanceof ApiError && e.status === 404) return null;
+    throw e;
+  }
 }
 
 function toError(status: number, body: unknown): ApiError {

@@ -217,6 +217,80 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/knowledge-bases/{name}/judgments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The knowledge base's judged queries */
+        get: operations["getKnowledgeBasesNameJudgments"];
+        put?: never;
+        /** Add judged queries (a query and its relevant documents, graded): JSON, or multipart/form-data with BEIR files 'qrels' (query-id, corpus-id, score) and 'queries' (JSON lines); a query id judged before is replaced */
+        post: operations["postKnowledgeBasesNameJudgments"];
+        /** Delete the knowledge base's judged queries, or one (query_id) */
+        delete: operations["deleteKnowledgeBasesNameJudgments"];
+        options?: never;
+        /** The knowledge base's judged queries (headers only) */
+        head: operations["headKnowledgeBasesNameJudgments"];
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/knowledge-bases/{name}/tune": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Fit the knowledge base's fusion to its judged queries (at least 20), as a job: it is applied to the knowledge base's searches only when it beats the configured fusion on held-out folds */
+        post: operations["postKnowledgeBasesNameTune"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/knowledge-bases/{name}/tuning": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What the last tuning found, and whether its searches use it */
+        get: operations["getKnowledgeBasesNameTuning"];
+        put?: never;
+        post?: never;
+        /** Drop the tuning: the knowledge base's searches use the configured fusion again */
+        delete: operations["deleteKnowledgeBasesNameTuning"];
+        options?: never;
+        /** What the last tuning found, and whether its searches use it (headers only) */
+        head: operations["headKnowledgeBasesNameTuning"];
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/knowledge-bases/{name}/evaluation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Measure the knowledge base's search on its judged queries: the configured fusion, the tuned one and each leg alone (nDCG@10, Recall@100, MRR@10, 95% intervals, paired tests); kept as its last evaluation */
+        get: operations["getKnowledgeBasesNameEvaluation"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        /** Measure the knowledge base's search on its judged queries: the configured fusion, the tuned one and each leg alone (nDCG@10, Recall@100, MRR@10, 95% intervals, paired tests); kept as its last evaluation (headers only) */
+        head: operations["headKnowledgeBasesNameEvaluation"];
+        patch?: never;
+        trace?: never;
+    };
     "/v1/jobs": {
         parameters: {
             query?: never;
@@ -967,6 +1041,29 @@ export interface components {
             kb?: string | null;
             skip_graph?: boolean | null;
         };
+        FusionTuning: {
+            applied: boolean;
+            fusion: string | null;
+            weights: {
+                [key: string]: number;
+            } | null;
+            rrf_k: number | null;
+            queries: number;
+            folds: number;
+            ndcg10_configured: number;
+            ndcg10_tuned: number;
+            delta: number;
+            p: number;
+            reason: string | null;
+            documents: number;
+            /** Format: date-time */
+            tuned_at: string | null;
+            candidates: components["schemas"]["FusionTuningCandidate"][] | null;
+        };
+        FusionTuningCandidate: {
+            name: string | null;
+            ndcg10: number;
+        };
         IngestWireAccepted: {
             job_id: string | null;
             status: string | null;
@@ -1138,14 +1235,61 @@ export interface components {
                 [key: string]: string;
             } | null;
         };
+        JudgedQuery: {
+            query_id: string | null;
+            query: string | null;
+            relevant: {
+                [key: string]: number;
+            } | null;
+        };
+        KbEvaluation: {
+            knowledge_base: string | null;
+            queries: number;
+            documents: number;
+            /** Format: date-time */
+            evaluated_at: string | null;
+            runs: components["schemas"]["KbEvaluationRun"][] | null;
+        };
+        KbEvaluationRun: {
+            name: string | null;
+            description: string | null;
+            ndcg10: number;
+            recall100: number;
+            mrr10: number;
+            ndcg10_ci95: number[] | null;
+            vs_configured: components["schemas"]["SignificanceComparison"] | null;
+            per_query_ndcg: {
+                [key: string]: number;
+            } | null;
+        };
         KeyRoutesNewKey: {
             tenant: string | null;
             name?: string | null;
             adopt_local?: boolean | null;
         };
+        KnowledgeBaseRoutesJudgmentList: {
+            knowledge_base: string | null;
+            queries: number;
+            judgments: components["schemas"]["JudgedQuery"][] | null;
+        };
+        KnowledgeBaseRoutesJudgmentsChanged: {
+            knowledge_base: string | null;
+            added: number;
+            deleted: number;
+            queries: number;
+        };
+        KnowledgeBaseRoutesNewJudgments: {
+            judgments: components["schemas"]["JudgedQuery"][] | null;
+        };
         KnowledgeBaseRoutesNewKnowledgeBase: {
             name: string | null;
             description?: string | null;
+        };
+        KnowledgeBaseRoutesTuneAccepted: {
+            job_id: string | null;
+            status: string | null;
+            knowledge_base: string | null;
+            location: string | null;
         };
         Problem: {
             type: string | null;
@@ -1244,6 +1388,12 @@ export interface components {
             knowledge_base: string | null;
             passages: components["schemas"]["SearchWirePassage"][] | null;
             figures: components["schemas"]["SearchWireFigureBody"][] | null;
+        };
+        SignificanceComparison: {
+            run: string | null;
+            delta: number;
+            ci95: number[] | null;
+            p: number;
         };
     };
     responses: never;
@@ -2177,6 +2327,409 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description the knowledge base */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description a problem with the request (headers only) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description a problem of the server (headers only) */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    getKnowledgeBasesNameJudgments: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the knowledge base */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description its judged queries */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KnowledgeBaseRoutesJudgmentList"];
+                };
+            };
+            /** @description a problem with the request; the detail names the field and the fix */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description a problem of the server or a store; the detail says which, and what to do */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postKnowledgeBasesNameJudgments: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the knowledge base */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["KnowledgeBaseRoutesNewJudgments"];
+            };
+        };
+        responses: {
+            /** @description what was added */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KnowledgeBaseRoutesJudgmentsChanged"];
+                };
+            };
+            /** @description a problem with the request; the detail names the field and the fix */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description a problem of the server or a store; the detail says which, and what to do */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deleteKnowledgeBasesNameJudgments: {
+        parameters: {
+            query?: {
+                /** @description only this judged query */
+                query_id?: string;
+            };
+            header?: never;
+            path: {
+                /** @description the knowledge base */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description what was deleted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KnowledgeBaseRoutesJudgmentsChanged"];
+                };
+            };
+            /** @description a problem with the request; the detail names the field and the fix */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description a problem of the server or a store; the detail says which, and what to do */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    headKnowledgeBasesNameJudgments: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the knowledge base */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description its judged queries */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description a problem with the request (headers only) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description a problem of the server (headers only) */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    postKnowledgeBasesNameTune: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the knowledge base */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the job, queued */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KnowledgeBaseRoutesTuneAccepted"];
+                };
+            };
+            /** @description a problem with the request; the detail names the field and the fix */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description a problem of the server or a store; the detail says which, and what to do */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getKnowledgeBasesNameTuning: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the knowledge base */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the tuning */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FusionTuning"];
+                };
+            };
+            /** @description a problem with the request; the detail names the field and the fix */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description a problem of the server or a store; the detail says which, and what to do */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deleteKnowledgeBasesNameTuning: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the knowledge base */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description dropped */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description a problem with the request; the detail names the field and the fix */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description a problem of the server or a store; the detail says which, and what to do */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    headKnowledgeBasesNameTuning: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the knowledge base */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the tuning */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description a problem with the request (headers only) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description a problem of the server (headers only) */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    getKnowledgeBasesNameEvaluation: {
+        parameters: {
+            query?: {
+                /** @description return the last evaluation kept instead of running one */
+                last?: boolean;
+            };
+            header?: never;
+            path: {
+                /** @description the knowledge base */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the evaluation */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KbEvaluation"];
+                };
+            };
+            /** @description a problem with the request; the detail names the field and the fix */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description a problem of the server or a store; the detail says which, and what to do */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    headKnowledgeBasesNameEvaluation: {
+        parameters: {
+            query?: {
+                /** @description return the last evaluation kept instead of running one */
+                last?: boolean;
+            };
+            header?: never;
+            path: {
+                /** @description the knowledge base */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the evaluation */
             200: {
                 headers: {
                     [name: string]: unknown;

@@ -1,9 +1,10 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { TabProps } from '../App';
-import { api, ApiError, downloadOriginal, message, ok, type DocumentDetail, type DocumentRow,
+import { api, ApiError, done, downloadOriginal, message, ok, type DocumentDetail, type DocumentRow,
   type KnowledgeBase } from '../api/client';
 import { Field } from './Field';
 import { TableWrap } from './TableWrap';
+import { Quality } from './Quality';
 import { formatBytes, plural } from '../format';
 
 export function KnowledgeBasesTab({ state, dispatch }: TabProps) {
@@ -34,7 +35,8 @@ export function KnowledgeBasesTab({ state, dispatch }: TabProps) {
   };
   const remove = async (kb: string, force = false) => {
     try {
-      await ok(api.DELETE('/v1/knowledge-bases/{name}', { params: { path: { name: kb },
+      // 204, no body: done, not ok (which wants data).
+      await done(api.DELETE('/v1/knowledge-bases/{name}', { params: { path: { name: kb },
         query: force ? { force: true } : {} } }));
       setConfirming('');
       setFed('');
@@ -87,8 +89,12 @@ export function KnowledgeBasesTab({ state, dispatch }: TabProps) {
             <button type="submit" disabled={!name.trim()}>Create</button>
           </form>
         </div>
-        {selected ? <Documents kb={selected} onChanged={load} /> : <p className="empty">Pick a knowledge base to see
-          its documents.</p>}
+        {selected ? (
+          <div className="kb-detail">
+            <Quality key={selected} kb={selected} runs={state.runs} dispatch={dispatch} />
+            <Documents kb={selected} onChanged={load} />
+          </div>
+        ) : <p className="empty">Pick a knowledge base to see its documents.</p>}
       </div>
     </section>
   );

@@ -117,10 +117,14 @@ function RunRow({ run, now, onJob }: { run: Run; now: number; onJob: (j: Job) =>
   );
 }
 
-/** What a job is, under its label: "sync of handbook into docs · started 2 min ago" (the exact time on hover). */
+/**
+ * What a job is, under its label: "sync of handbook into docs · started 2 min ago" (the exact time on hover); a
+ * tuning is "of" its knowledge base.
+ */
 function Subject({ job, label, now }: { job: Job; label: string; now: number }) {
   const words = jobWords(job);
-  const what = [words !== label ? words : '', job.knowledge_base ? `into ${job.knowledge_base}` : '']
+  const what = [words !== label ? words : '', job.knowledge_base
+    ? `${job.kind === 'tune' ? 'of' : 'into'} ${job.knowledge_base}` : '']
     .filter(Boolean).join(' ');
   const at = job.started_at ?? job.created_at;
   const when = ago(at, now);

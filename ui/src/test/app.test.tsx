@@ -139,6 +139,9 @@ beforeEach(() => {
     if (one && request.method === 'GET') {
       return json({ document: one, stores: { vector: { expected: 2, held: 2, state: 'complete' } } });
     }
+    if (url.pathname === '/v1/knowledge-bases/coast/judgments' && request.method === 'GET') {
+      return json({ knowledge_base: 'coast', queries: 0, judgments: [] });
+    }
     if (url.pathname === '/v1/knowledge-bases/coast' && request.method === 'DELETE') {
       requests[requests.length - 1].body = url.search;
       return url.searchParams.get('force') === 'true' ? new Response(null, { status: 204 })
@@ -339,7 +342,24 @@ describe('the app', () => {
       await user.click(screen.getByRole('button', { name: 'Delete with its sync sources' }));
       await waitFor(() => expect(requests.filter((r) => r.method === 'DELETE').map((r) => r.body))
         .toEqual(['', '?force=true']));
+      // The 204 is a success: no error left on screen.
+      await waitFor(() => expect(screen.queryByRole('alert')).toBeNull());
     });
+
+  it('shows a knowledge base\'s quality above its documents: judged queries, evaluation, Tune', async () => {
+    const user = userEvent.setup();
+    render(<App />);
+    await user.click(await screen.findByRole('tab', { name: 'Knowledge bases' }));
+    await user.click(await screen.findByRole('button', { name: 'coast' }));
+    const quality = await screen.findByRole('region', { name: 'Quality of coast' });
+    expect(await within(quality).findByText('0 judged queries')).toBeTruthy();
+    expect(within(quality).getByText('Not evaluated yet: add judged queries first.')).toBeTruthy();
+    expect((within(quality).getByRole('button', { name: 'Tune' }) as HTMLButtonElement).disabled).toBe(true);
+    expect(await screen.findByRole('button', { name: 'Tides.pdf' })).toBeTruthy();
+    // Nothing to evaluate or tune: neither is asked (a 404 would show in the browser's console).
+    expect(requests.some((r) => /evaluation|tuning/.test(r.url))).toBe(false);
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
 
   it('shows a fresh install the way to its first source', async () => {
     const user = userEvent.setup();

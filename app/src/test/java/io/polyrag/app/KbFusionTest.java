@@ -43,7 +43,7 @@ class KbFusionTest {
 
     private Polyrag polyrag;
     private static final String KB = "units";
-    private static final int UNITS = 30;
+    private static final int UNITS = 40;
     private static final String[] CROPS = {"apple", "pear", "plum", "cherry", "barley", "oat", "rye", "hops",
         "quince", "grape"};
     private static final String[] PLACES = {"Lund", "Bergen", "Tartu", "Oulu", "Aarhus", "Turku"};
@@ -101,6 +101,7 @@ class KbFusionTest {
         FusionTuning t = kbs.tuning(KB).orElseThrow();
         assertThat(t.applied()).as(t.reason()).isTrue();
         assertThat(t.ndcg10Tuned()).isGreaterThan(t.ndcg10Configured());
+        assertThat(t.p()).isLessThan(KbFusion.APPLY_P);
         assertThat(t.queries()).isEqualTo(UNITS);
         assertThat(t.candidates()).hasSize(14);
         FusionTuning.Candidate best = t.candidates().stream().max(java.util.Comparator.comparingDouble(
