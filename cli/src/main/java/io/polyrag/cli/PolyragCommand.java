@@ -12,16 +12,24 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ScopeType;
 
 /** The top-level command and the options every sub-command shares. */
-@Command(name = "polyrag", mixinStandardHelpOptions = true, version = "polyrag 0.1.0",
+@Command(name = "polyrag", mixinStandardHelpOptions = true, versionProvider = PolyragCommand.BuildVersion.class,
         description = "Index documents into vector and full-text stores at once; search them with fused retrieval.",
         subcommands = {ServeCommand.class, IngestCommand.class, SearchCommand.class, AskCommand.class, EvalCommand.class,
             CheckCommand.class, ReindexCommand.class, ConfigCommand.class, KeysCommand.class, McpCommand.class,
-            WarmUpCommand.class, JudgmentsCommand.class, TuneCommand.class},
+            WarmUpCommand.class, JudgmentsCommand.class, TuneCommand.class, SmokeCommand.class},
         footer = {"", "Settings: environment variables POLYRAG_*, a properties file (--config), or --set key=value.",
             "Exit codes: 0 ok, 1 some inputs failed (check: stores differ), 2 bad usage or configuration (a port in"
                     + " use included), 3 unavailable (the data directory in use, a language model not answering),"
                     + " 4 internal error."})
 public final class PolyragCommand implements Runnable {
+    /** {@code --version}: the release and the commit it was built from. */
+    static final class BuildVersion implements picocli.CommandLine.IVersionProvider {
+        @Override
+        public String[] getVersion() {
+            return new String[] {io.polyrag.app.api.Version.describe()};
+        }
+    }
+
     @Option(names = "--data-dir", scope = ScopeType.INHERIT, paramLabel = "DIR",
             description = "Data directory (POLYRAG_DATA_DIR; default ./data).")
     Path dataDir;

@@ -198,7 +198,7 @@ class CliTest {
 
     @org.junit.jupiter.params.ParameterizedTest
     @org.junit.jupiter.params.provider.ValueSource(strings = {"serve", "ingest", "search", "ask", "eval", "check",
-        "config", "mcp"})
+        "config", "mcp", "smoke", "tune", "judgments"})
     void every_command_answers_help_with_its_usage(String command) {
         Run r = run(command, "--help");
         assertThat(r.code()).as(r.err()).isZero();

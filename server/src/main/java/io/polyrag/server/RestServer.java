@@ -23,9 +23,8 @@ public final class RestServer implements io.polyrag.app.HttpFrontDoor {
     static final String REQUEST_ID = "polyrag.request.id";
     private static final String REQUEST_ID_HEADER = "X-Request-Id";
 
-    /** The build's version, from the jar's manifest ({@code dev} when run from classes). */
-    static final String VERSION = java.util.Objects.requireNonNullElse(RestServer.class.getPackage()
-            .getImplementationVersion(), "dev");
+    /** The build's version ({@link io.polyrag.app.api.Version}). */
+    static final String VERSION = io.polyrag.app.api.Version.VERSION;
 
     private final Javalin app;
     private final tools.jackson.databind.node.ObjectNode[] openApi = new tools.jackson.databind.node.ObjectNode[1];
