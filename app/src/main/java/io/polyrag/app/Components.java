@@ -69,6 +69,8 @@ final class Components implements AutoCloseable {
     final IngestPipeline pipeline;
     final HybridSearcher searcher;
     final AnswerService answers;
+    /** A conversation's next question as its retrieval query: the model's condensed one, or the offline rewrite. */
+    final io.polyrag.retrieval.Condenser condenser;
     final Parser parser;
     final GraphStore graph;
     final RdfStore rdf;
@@ -208,6 +210,8 @@ final class Components implements AutoCloseable {
             searcher.graphLag(config.get(Settings.SEARCH_GRAPH_LAG_MS));
             this.answers = new AnswerService(searcher, catalog, llm, config.get(Settings.LLM_MAX_ANSWER_TOKENS),
                     answering);
+            this.condenser = new io.polyrag.retrieval.Condenser("offline".equals(config.get(
+                    Settings.CONVERSATIONS_CONDENSE)) ? null : llm);
         } catch (RuntimeException ex) {
             close();
             throw ex;

@@ -67,12 +67,13 @@ public final class Search {
     /**
      * Like {@link #answer(SearchRequest, Integer, boolean, Consumer)}, as the next turn of a conversation: a
      * follow-up that leans on what the user asked before ({@code history}, the earlier user turns, oldest first) is
-     * retrieved and answered with what those turns named ({@link io.polyrag.retrieval.FollowUp}); the answer's
-     * {@code query} is the query used.
+     * retrieved and answered with what those turns named: condensed into one standalone query by the configured
+     * language model, or rewritten offline ({@link io.polyrag.retrieval.Condenser}); the answer's {@code query} is
+     * the query used.
      */
     public Answer answer(SearchRequest request, Integer neighbours, boolean grounding, Consumer<String> onToken,
             java.util.List<String> history) {
-        String rewritten = io.polyrag.retrieval.FollowUp.rewrite(history, request.query());
+        String rewritten = components.condenser.rewrite(history, request.query()).query();
         SearchRequest r = rewritten.equals(request.query()) ? request : new SearchRequest(rewritten, request.topK(),
                 request.knowledgeBases(), request.modalities(), request.fusion(), request.documentIds(),
                 request.category(), request.tuning());

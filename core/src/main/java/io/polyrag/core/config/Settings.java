@@ -242,6 +242,12 @@ public final class Settings {
             "conversations.retention.days", 30, 0, 3650, "Conversations kept on the server (POST /v1/query with "
                     + "conversation_id) are deleted this many days after their last message; 0 keeps them until "
                     + "deleted (DELETE /v1/conversations/{id}).");
+    public static final Setting<String> CONVERSATIONS_CONDENSE = Setting.choice("conversations.condense", "auto",
+            List.of("auto", "offline"), "How a conversation's next question becomes its retrieval query: auto asks "
+                    + "the configured language model (POLYRAG_LLM_PROVIDER) to condense the earlier questions and the "
+                    + "new one into one standalone query, one short call per follow-up, and falls back to the offline "
+                    + "rewrite when there is none or it fails; offline never asks it (the earlier turns' names and "
+                    + "content words carried into an elliptical follow-up).");
     public static final Setting<Integer> SEARCH_CANDIDATES = Setting.integer("search.candidates", 100, 1, 10000,
             "Candidates each retriever returns (at least top_k), and how deep fusion scores each list: the top of "
                     + "the fused ranking does not change with top_k.");
