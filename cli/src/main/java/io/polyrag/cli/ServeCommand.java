@@ -75,25 +75,34 @@ final class ServeCommand implements Callable<Integer> {
             flags.put(Settings.SYNC_ALLOWED_ROOTS.key(), String.join(",", roots));
             config = parent.config(flags);
         }
-        Polyrag polyrag = Polyrag.open(config);
+        // The port is bound first and answers while the stores open (/health 200 "starting", everything else a 503
+        // with Retry-After); the REST server takes it over once they are open.
+        StartingServer starting;
+        try {
+            starting = StartingServer.bind(config.get(Settings.HTTP_HOST), config.get(Settings.HTTP_PORT),
+                    io.polyrag.app.api.Version.VERSION);
+        } catch (java.io.IOException | RuntimeException e) {
+            throw cannotListen(config, e);
+        }
+        Polyrag polyrag;
+        try {
+            polyrag = Polyrag.open(config);
+        } catch (RuntimeException e) {
+            starting.close();
+            throw e;
+        }
+        int port = starting.port();
+        starting.close();
         io.polyrag.app.HttpFrontDoor server;
         try {
-            server = io.polyrag.app.HttpFrontDoor.start(polyrag, config.get(Settings.HTTP_HOST),
-                    config.get(Settings.HTTP_PORT),
+            server = io.polyrag.app.HttpFrontDoor.start(polyrag, config.get(Settings.HTTP_HOST), port,
                     config.get(Settings.HTTP_MAX_REQUEST_MB) * 1024L * 1024L);
         } catch (RuntimeException e) {
             polyrag.close();
             if (e instanceof io.polyrag.core.ConfigException) {
                 throw e;
             }
-            if (hasCause(e, java.net.BindException.class)) {
-                // Exit 2 (configuration), not 3, which says the data directory is in use.
-                throw new io.polyrag.core.ConfigException("cannot listen on " + config.get(Settings.HTTP_HOST) + ":"
-                        + config.get(Settings.HTTP_PORT) + " (" + rootMessage(e) + "): another program has that "
-                        + "port; stop it, or choose another with --port or POLYRAG_HTTP_PORT");
-            }
-            throw new io.polyrag.core.PolyragException("cannot start the HTTP server on "
-                    + config.get(Settings.HTTP_HOST) + ":" + config.get(Settings.HTTP_PORT) + ": " + rootMessage(e), e);
+            throw cannotListen(config, e);
         }
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
@@ -133,6 +142,17 @@ final class ServeCommand implements Callable<Integer> {
         }
         stopped.await();
         return Main.OK;
+    }
+
+    /** A port that cannot be listened on: exit 2 (configuration) when another program has it, not 3 (in use). */
+    private static RuntimeException cannotListen(Config config, Throwable e) {
+        if (hasCause(e, java.net.BindException.class)) {
+            return new io.polyrag.core.ConfigException("cannot listen on " + config.get(Settings.HTTP_HOST) + ":"
+                    + config.get(Settings.HTTP_PORT) + " (" + rootMessage(e) + "): another program has that port; "
+                    + "stop it, or choose another with --port or POLYRAG_HTTP_PORT");
+        }
+        return new io.polyrag.core.PolyragException("cannot start the HTTP server on " + config.get(Settings.HTTP_HOST)
+                + ":" + config.get(Settings.HTTP_PORT) + ": " + rootMessage(e), e);
     }
 
     /**

@@ -49,7 +49,11 @@ final class SmokeCommand implements Callable<Integer> {
     record Step(String name, boolean ok, long tookMs, String detail) {
     }
 
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    /**
+     * Made when the command runs, not when picocli builds the command line: an HttpClient starts the JDK's platform
+     * logging, which would set up logging before the configured format is known (every command's logs in text).
+     */
+    private HttpClient http;
 
     @Override
     public Integer call() throws InterruptedException {
@@ -62,6 +66,7 @@ final class SmokeCommand implements Callable<Integer> {
                     + "URL: give e.g. http://127.0.0.1:8080");
         }
         String key = apiKey;
+        http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
         long deadline = System.nanoTime() + Duration.ofSeconds(Math.max(0, waitSeconds)).toNanos();
         List<Step> steps = new ArrayList<>();
 

@@ -52,7 +52,11 @@ public final class PolyragClient {
             "DELETE /v1/sync/sources/{id}", "POST /v1/sync/sources/{id}/enable", "POST /v1/sync/sources/{id}/disable",
             "POST /v1/sync/sources/{id}/sync-now", "POST /v1/sync/sync-now", "GET /v1/formats",
             "GET /v1/graph/entities", "GET /v1/graph/entities/{id}/neighbours", "GET /v1/configuration",
-            "GET /v1/conversations", "GET /v1/conversations/{id}", "DELETE /v1/conversations/{id}");
+            "GET /v1/conversations", "GET /v1/conversations/{id}", "DELETE /v1/conversations/{id}",
+            "GET /v1/knowledge-bases/{name}/judgments", "POST /v1/knowledge-bases/{name}/judgments",
+            "DELETE /v1/knowledge-bases/{name}/judgments", "POST /v1/knowledge-bases/{name}/tune",
+            "GET /v1/knowledge-bases/{name}/tuning", "DELETE /v1/knowledge-bases/{name}/tuning",
+            "GET /v1/knowledge-bases/{name}/evaluation");
 
     static final JsonMapper JSON = JsonMapper.builder().propertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
             .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES).build();
@@ -680,6 +684,69 @@ public final class PolyragClient {
     /** {@code DELETE /v1/conversations/{id}}. */
     public void deleteConversation(String id) {
         send("DELETE", "/v1/conversations/" + enc(id), null, null, Void.class);
+    }
+
+    /**
+     * A judged query of a knowledge base: its text and the documents relevant to it, the grade (1-10; 0 judged not
+     * relevant) by document id or URI.
+     */
+    public record Judgment(String queryId, String query, Map<String, Integer> relevant) {
+    }
+
+    private record JudgmentList(String knowledgeBase, int queries, List<Judgment> judgments) {
+    }
+
+    private record JudgmentsBody(List<Judgment> judgments) {
+    }
+
+    /** {@code GET /v1/knowledge-bases/{name}/judgments}. */
+    public List<Judgment> judgments(String knowledgeBase) {
+        return send("GET", "/v1/knowledge-bases/" + enc(knowledgeBase) + "/judgments", null, null,
+                JudgmentList.class).judgments();
+    }
+
+    /**
+     * {@code POST /v1/knowledge-bases/{name}/judgments}: adds judged queries (a query id judged before is replaced);
+     * how many the knowledge base holds now.
+     */
+    public int addJudgments(String knowledgeBase, List<Judgment> judgments) {
+        return send("POST", "/v1/knowledge-bases/" + enc(knowledgeBase) + "/judgments", new JudgmentsBody(judgments),
+                null, JsonNode.class).path("queries").asInt();
+    }
+
+    /** {@code DELETE /v1/knowledge-bases/{name}/judgments}: one judged query, or all ({@code queryId} null). */
+    public int deleteJudgments(String knowledgeBase, String queryId) {
+        return send("DELETE", "/v1/knowledge-bases/" + enc(knowledgeBase) + "/judgments"
+                + (queryId == null ? "" : "?query_id=" + enc(queryId)), null, null, JsonNode.class).path("deleted")
+                .asInt();
+    }
+
+    /**
+     * {@code POST /v1/knowledge-bases/{name}/tune}: starts fitting the knowledge base's fusion to its judged queries
+     * (at least 20); the job's id ({@link #job}).
+     */
+    public String tune(String knowledgeBase) {
+        return send("POST", "/v1/knowledge-bases/" + enc(knowledgeBase) + "/tune", Map.of(), null, JsonNode.class)
+                .path("job_id").asString();
+    }
+
+    /** {@code GET /v1/knowledge-bases/{name}/tuning}: what the last tuning found (applied, reason, candidates), as a tree. */
+    public JsonNode tuning(String knowledgeBase) {
+        return send("GET", "/v1/knowledge-bases/" + enc(knowledgeBase) + "/tuning", null, null, JsonNode.class);
+    }
+
+    /** {@code DELETE /v1/knowledge-bases/{name}/tuning}: back to the configured fusion. */
+    public void dropTuning(String knowledgeBase) {
+        send("DELETE", "/v1/knowledge-bases/" + enc(knowledgeBase) + "/tuning", null, null, Void.class);
+    }
+
+    /**
+     * {@code GET /v1/knowledge-bases/{name}/evaluation}: the knowledge base's search measured on its judged queries
+     * (runs with nDCG@10, Recall@100, MRR@10 and paired tests), as a tree; {@code last}: the last one kept instead.
+     */
+    public JsonNode evaluation(String knowledgeBase, boolean last) {
+        return send("GET", "/v1/knowledge-bases/" + enc(knowledgeBase) + "/evaluation" + (last ? "?last=true" : ""),
+                null, null, JsonNode.class);
     }
 
     /** {@code GET /v1/graph/entities?q=…}: entities whose name matches, as a tree. */

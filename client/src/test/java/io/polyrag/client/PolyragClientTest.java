@@ -112,6 +112,20 @@ class PolyragClientTest {
         assertThat(client.conversation("chat-7").updatedAt()).as("snake_case on the wire").isNotNull();
         client.deleteConversation("chat-7");
         assertThat(client.conversations(0, 10)).extracting(PolyragClient.Conversation::id).doesNotContain("chat-7");
+
+        // Judged queries, named by the document's URI; an evaluation on them; tuning needs 20.
+        assertThat(client.addJudgments("recipes", List.of(new PolyragClient.Judgment("levain", "when is the levain "
+                + "ready", Map.of("note:levain", 1))))).isEqualTo(1);
+        assertThat(client.judgments("recipes")).singleElement().satisfies(j -> {
+            assertThat(j.queryId()).isEqualTo("levain");
+            assertThat(j.relevant()).containsValue(1).hasSize(1);
+        });
+        assertThat(client.evaluation("recipes", false).path("runs").get(0).path("name").asString())
+                .isEqualTo("configured");
+        assertThat(client.evaluation("recipes", true).path("queries").asInt()).isEqualTo(1);
+        assertThatThrownBy(() -> client.tune("recipes")).isInstanceOf(PolyragApiException.class)
+                .hasMessageContaining("at least 20");
+        assertThat(client.deleteJudgments("recipes", null)).isEqualTo(1);
     }
 
     @Test
