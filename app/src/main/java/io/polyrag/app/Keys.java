@@ -34,11 +34,15 @@ public final class Keys {
      * @param localData what local mode holds now
      * @param hasOwnData whether a tenant has knowledge bases or sources of its own (in its namespace)
      */
+    /** Keys are required even before the first exists ({@code http.require.keys}): no local mode. */
+    private final boolean alwaysRequired;
+
     Keys(KeyStore store, java.util.function.Supplier<LocalData> localData,
-            java.util.function.Predicate<String> hasOwnData) {
+            java.util.function.Predicate<String> hasOwnData, boolean alwaysRequired) {
         this.store = store;
         this.localData = localData;
         this.hasOwnData = hasOwnData;
+        this.alwaysRequired = alwaysRequired;
     }
 
     /**
@@ -132,9 +136,13 @@ public final class Keys {
         }
     }
 
-    /** Whether any key is active: if none is, the server runs in local mode (loopback only, no keys asked). */
+    /**
+     * Whether requests need a key: when any key is active, or always with {@code POLYRAG_HTTP_REQUIRE_KEYS=true} (a
+     * server reachable from other machines from its first start: a container, a cluster). Otherwise the server runs
+     * in local mode (loopback only, no keys asked).
+     */
     public boolean required() {
-        return store.anyActiveKey();
+        return alwaysRequired || store.anyActiveKey();
     }
 
     /** The tenant an active key acts for; empty for a missing, malformed, wrong or revoked key. */

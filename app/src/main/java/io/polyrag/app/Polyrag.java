@@ -81,7 +81,8 @@ public final class Polyrag implements AutoCloseable {
         backfill.evaluate();
         this.admin = new Admin(components, problems, engine, backfill);
         this.keys = new Keys(components.catalog, () -> localData(components.catalog), t -> !components.catalog
-                .knowledgeBases(t).isEmpty() || !components.catalog.sources(t).isEmpty());
+                .knowledgeBases(t).isEmpty() || !components.catalog.sources(t).isEmpty(),
+                components.config.get(Settings.HTTP_REQUIRE_KEYS));
         engine.start(components.config);
         boolean workers = components.config.get(Settings.WORKER_ENABLED);
         if (workers) {
@@ -143,7 +144,8 @@ public final class Polyrag implements AutoCloseable {
                     io.polyrag.core.spi.CatalogProvider.class, config.get(Settings.CATALOG_BACKEND),
                     Settings.CATALOG_BACKEND).open(new ProviderContext(config, dataDir));
             return new KeyAdmin(lock, catalog, new Keys(catalog, () -> localData(catalog),
-                    t -> !catalog.knowledgeBases(t).isEmpty() || !catalog.sources(t).isEmpty()));
+                    t -> !catalog.knowledgeBases(t).isEmpty() || !catalog.sources(t).isEmpty(),
+                    config.get(Settings.HTTP_REQUIRE_KEYS)));
         } catch (RuntimeException e) {
             lock.close();
             throw e;

@@ -122,6 +122,12 @@ final class ServeCommand implements Callable<Integer> {
                 + PolyragCommand.plural((int) s.documents(), "document") + ")");
         if (polyrag.keys().required()) {
             out.println("  API keys required: send 'Authorization: Bearer KEY' (keys: 'polyrag keys list')");
+            if (config.get(Settings.HTTP_REQUIRE_KEYS) && polyrag.keys().list().stream().noneMatch(io.polyrag.core.model.ApiKey::active)) {
+                out.println("  no key exists yet: " + (config.get(Settings.HTTP_ADMIN_KEY).isBlank()
+                        ? "set POLYRAG_HTTP_ADMIN_KEY to create keys over POST /v1/admin/keys, or stop the server and "
+                                + "run 'polyrag keys create TENANT'"
+                        : "create one with the operator key: POST /v1/admin/keys {\"tenant\": \"NAME\"}"));
+            }
         } else {
             out.println("  local mode: no API keys, so no authentication; only this machine can connect "
                     + "('polyrag keys create TENANT' turns keys on)");

@@ -414,6 +414,11 @@ public final class Settings {
                     + "off (same origin only); * for any origin.");
     public static final Setting<Integer> HTTP_SSE_HEARTBEAT_SECONDS = Setting.integer("http.sse.heartbeat.seconds",
             15, 1, 300, "Seconds between heartbeat comments on an idle event stream (/v1/events), so proxies keep it.");
+    public static final Setting<Boolean> HTTP_REQUIRE_KEYS = Setting.bool("http.require.keys", false,
+            "Require an API key on every data route from the first start, before any key exists: no local mode, so "
+                    + "the server may bind a non-loopback address (a container, a cluster). The operator key "
+                    + "(POLYRAG_HTTP_ADMIN_KEY) then creates tenants' keys over POST /v1/admin/keys. Off: local mode "
+                    + "until the first key is created.");
     public static final Setting<String> HTTP_ADMIN_KEY = Setting.string("http.admin.key", "",
             "Operator key for /v1/admin routes (key management, the store check) once API keys exist; empty: those "
                     + "routes answer only in local mode (no keys, loopback).").secret();

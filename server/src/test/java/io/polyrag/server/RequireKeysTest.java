@@ -1,0 +1,64 @@
+package io.polyrag.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.polyrag.app.Json;
+import io.polyrag.app.Polyrag;
+import io.polyrag.core.config.Config;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A server keyed from its first start ({@code http.require.keys}, what a container runs with): it may bind a
+ * non-loopback address with no key yet, refuses every data route without one, and the operator key creates the
+ * first key over the API.
+ */
+class RequireKeysTest {
+    @TempDir
+    Path tmp;
+
+    private final HttpClient http = HttpClient.newHttpClient();
+
+    private HttpResponse<String> send(int port, String method, String path, String key, String body) throws Exception {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path));
+        if (key != null) {
+            b.header("Authorization", "Bearer " + key);
+        }
+        b.method(method, body == null ? HttpRequest.BodyPublishers.noBody()
+                : HttpRequest.BodyPublishers.ofString(body)).header("Content-Type", "application/json");
+        return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    @Test
+    void no_local_mode_the_operator_creates_the_first_key_and_a_wildcard_address_is_allowed() throws Exception {
+        try (Polyrag polyrag = Polyrag.open(Config.load(Map.of(), Map.of("data.dir", tmp.resolve("data").toString(),
+                "vector.enabled", "false", "http.require.keys", "true", "http.admin.key", "op-key-123")));
+                RestServer server = new RestServer(polyrag, "0.0.0.0", 0, 1024 * 1024)) {
+            int port = server.port();
+            assertThat(polyrag.keys().list()).isEmpty();
+            assertThat(send(port, "GET", "/health", null, null).statusCode()).isEqualTo(200);
+            assertThat(send(port, "GET", "/v1/search?q=x", null, null).statusCode()).as("no local mode").isEqualTo(401);
+            assertThat(send(port, "POST", "/v1/admin/keys", null, "{\"tenant\": \"acme\"}").statusCode())
+                    .isEqualTo(401);
+            var created = send(port, "POST", "/v1/admin/keys", "op-key-123", "{\"tenant\": \"acme\"}");
+            assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
+            String key = Json.MAPPER.readTree(created.body()).get("key").asString();
+            assertThat(send(port, "GET", "/v1/knowledge-bases", key, null).statusCode()).isEqualTo(200);
+        }
+    }
+
+    @Test
+    void without_it_a_wildcard_address_is_still_refused_before_the_first_key() {
+        try (Polyrag polyrag = Polyrag.open(Config.load(Map.of(), Map.of("data.dir", tmp.resolve("d2").toString(),
+                "vector.enabled", "false")))) {
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> new RestServer(polyrag, "0.0.0.0", 0, 1024))
+                    .hasMessageContaining("refusing to serve on 0.0.0.0 without API keys");
+        }
+    }
+}
