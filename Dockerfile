@@ -6,8 +6,12 @@
 
 # ---- build: the release archive, from the sources (Maven through the wrapper; Node for the web UI)
 FROM eclipse-temurin:21-jdk AS build
-RUN apt-get update && apt-get install -y --no-install-recommends nodejs npm git \
-    && rm -rf /var/lib/apt/lists/*
+# Node 22 for the web UI's build (Vite needs 20.19+; the JDK image's Ubuntu ships 18): taken from the official image.
+COPY --from=node:22-bookworm-slim /usr/local/bin/node /usr/local/bin/node
+COPY --from=node:22-bookworm-slim /usr/local/lib/node_modules /usr/local/lib/node_modules
+RUN ln -s /usr/local/lib/node_modules/npm/bin/npm-cli.js /usr/local/bin/npm \
+    && ln -s /usr/local/lib/node_modules/npm/bin/npx-cli.js /usr/local/bin/npx \
+    && apt-get update && apt-get install -y --no-install-recommends git && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 COPY . .
 RUN ./mvnw -q -B -pl dist -am package -DskipTests \

@@ -111,8 +111,10 @@ public final class Notice {
             return null;
         }
         DocumentBuilderFactory f = DocumentBuilderFactory.newInstance();
-        f.setFeature("http://apache.org/xml/features/disallow-doctype-decl", false);
         f.setFeature("http://apache.org/xml/features/nonvalidating/load-external-dtd", false);
+        f.setFeature("http://xml.org/sax/features/external-general-entities", false);
+        f.setFeature("http://xml.org/sax/features/external-parameter-entities", false);
+        f.setExpandEntityReferences(false);
         Document d = f.newDocumentBuilder().parse(pom.toFile());
         Element project = d.getDocumentElement();
         Element licenses = child(project, "licenses");

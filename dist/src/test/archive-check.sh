@@ -46,7 +46,8 @@ run search --top-k 1 rotating neutron star > "$work/search.log" 2>&1 || fail "se
 grep -q "pulsar" "$work/search.log" || fail "search did not find the pulsar: $(cat "$work/search.log")"
 step "search: $(grep -m1 -i pulsar "$work/search.log")"
 
-run serve --port 0 > "$work/serve.log" 2>&1 &
+( exec env -i PATH=/usr/bin:/bin HOME="$work/home" JAVA_HOME="$jdk" POLYRAG_DATA_DIR="$work/data" \
+    "$home/bin/polyrag" serve --port 0 > "$work/serve.log" 2>&1 ) &
 server=$!
 for _ in $(seq 1 240); do
   [ -s "$work/data/served-url" ] && break

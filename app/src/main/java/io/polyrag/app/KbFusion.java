@@ -58,6 +58,10 @@ final class KbFusion implements JobHandler {
     /** Judged queries a knowledge base keeps at most. */
     static final int MAX_JUDGED = 5000;
     static final int MAX_RELEVANT = 1000;
+    /** Document references one request may carry, over all its judged queries. */
+    static final int MAX_REFERENCES = 100_000;
+    /** Judged queries one evaluation measures, in the request that asks for it (each several searches). */
+    static final int MAX_EVALUATED = 2000;
     static final int MAX_QUERY = 1000;
     static final int MAX_GRADE = 10;
     /** Chunks a tuning search asks for: enough for ten distinct documents in practice. */
@@ -138,6 +142,9 @@ final class KbFusion implements JobHandler {
             if (j.query() == null || j.query().isBlank()) {
                 throw new InvalidInputException(at + ".query is required: the text a user would search");
             }
+            if (j.query().chars().anyMatch(ch -> Character.isISOControl(ch) && ch != '\n' && ch != '\t')) {
+                throw new InvalidInputException(at + ".query holds a control character: send plain text");
+            }
             if (j.query().length() > MAX_QUERY) {
                 throw new InvalidInputException(at + ".query is " + j.query().length() + " characters, at most "
                         + MAX_QUERY);
@@ -162,12 +169,21 @@ final class KbFusion implements JobHandler {
             boolean any = false;
             for (Map.Entry<String, Integer> e : j.relevant().entrySet()) {
                 Integer g = e.getValue();
+                if (e.getKey() != null && (e.getKey().length() > io.polyrag.app.api.Limits.MAX_URI
+                        || e.getKey().chars().anyMatch(Character::isISOControl))) {
+                    throw new InvalidInputException(at + ".relevant names a document by a key longer than "
+                            + io.polyrag.app.api.Limits.MAX_URI + " characters or holding a control character");
+                }
                 if (e.getKey() == null || e.getKey().isBlank() || g == null || g < 0 || g > MAX_GRADE) {
                     throw new InvalidInputException(at + ".relevant['" + Ids.abbreviate(String.valueOf(e.getKey()), 80)
                             + "'] must be a grade from 0 (not relevant) to " + MAX_GRADE + ", was " + g);
                 }
                 any |= g > 0;
                 refs.add(e.getKey());
+            }
+            if (refs.size() > MAX_REFERENCES) {
+                throw new InvalidInputException("judgments: more than " + MAX_REFERENCES + " document references in "
+                        + "one request: send the judged queries in several");
             }
             if (!any) {
                 throw new InvalidInputException(at + ".relevant grades every document 0: a judged query needs at "
@@ -314,8 +330,8 @@ final class KbFusion implements JobHandler {
                 + components.config.get(io.polyrag.core.config.Settings.FUSION_WEIGHT_FULLTEXT);
         double sum = text > 0 ? text : 1.0;
         for (int i = 1; i <= 9; i++) {
-            double v = Math.round(sum * i) / 10.0;
-            double f = Math.round(sum * (10 - i)) / 10.0;
+            double v = Math.round(sum * i * 10) / 100.0;
+            double f = Math.round(sum * (10 - i) * 10) / 100.0;
             Map<Modality, Double> w = new EnumMap<>(Modality.class);
             w.put(Modality.VECTOR, v);
             w.put(Modality.FULLTEXT, f);
@@ -457,10 +473,31 @@ final class KbFusion implements JobHandler {
     /** Runs the configured search, the tuned one (when applied) and each leg alone on the judged queries. */
     KbEvaluation evaluate(KnowledgeBase kb) {
         String stored = kb.storageName();
+        if (!evaluating.add(stored)) {
+            throw new io.polyrag.core.ConflictException("an evaluation of knowledge base '" + kb.name() + "' is "
+                    + "running: wait for it, or read the last one (GET /v1/knowledge-bases/" + kb.name()
+                    + "/evaluation?last=true)");
+        }
+        try {
+            return evaluateNow(kb, stored);
+        } finally {
+            evaluating.remove(stored);
+        }
+    }
+
+    /** Knowledge bases (stored names) being evaluated now: one evaluation each at a time. */
+    private final Set<String> evaluating = ConcurrentHashMap.newKeySet();
+
+    private KbEvaluation evaluateNow(KnowledgeBase kb, String stored) {
         List<Judgment> judged = components.catalog.judgments(stored);
         if (judged.isEmpty()) {
             throw new InvalidInputException("knowledge base '" + kb.name() + "' has no judged queries: POST "
                     + "/v1/knowledge-bases/" + kb.name() + "/judgments first");
+        }
+        if (judged.size() > MAX_EVALUATED) {
+            throw new InvalidInputException("knowledge base '" + kb.name() + "' has " + judged.size() + " judged "
+                    + "queries; an evaluation measures at most " + MAX_EVALUATED + " (DELETE some, or evaluate "
+                    + "with polyrag eval --kb on a copy)");
         }
         Set<String> documents = visibleDocuments(stored);
         List<Candidate> runs = new ArrayList<>();

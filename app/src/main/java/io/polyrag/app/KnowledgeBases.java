@@ -53,7 +53,11 @@ public final class KnowledgeBases {
 
     /** Deletes one judged query ({@code queryId}), or all of them (null); how many went. */
     public int deleteJudgments(String name, String queryId) {
-        return fusion.delete(existing(name), queryId == null || queryId.isBlank() ? null : queryId);
+        if (queryId != null && queryId.isBlank()) {
+            throw new InvalidInputException("query_id is empty: name the judged query to delete, or leave query_id "
+                    + "out to delete them all");
+        }
+        return fusion.delete(existing(name), queryId);
     }
 
     /**

@@ -156,6 +156,12 @@ class KbFusionTest {
                 .hasMessageContaining("at least one relevant document");
         assertThatThrownBy(() -> kbs.addJudgments(KB, List.of(new JudgedQuery("a", "q", Map.of("other:1", 1)))))
                 .as("a document of another knowledge base").hasMessageContaining("no document of knowledge base");
+        assertThatThrownBy(() -> kbs.addJudgments(KB, List.of(new JudgedQuery("a", "q\u0000x", Map.of("unit:1", 1)))))
+                .hasMessageContaining("judgments[0].query holds a control character");
+        assertThatThrownBy(() -> kbs.addJudgments(KB, List.of(new JudgedQuery("a", "q", Map.of("unit:\u0000", 1)))))
+                .hasMessageContaining("control character");
+        assertThatThrownBy(() -> kbs.deleteJudgments(KB, " ")).isInstanceOf(InvalidInputException.class)
+                .hasMessageContaining("query_id is empty");
         assertThatThrownBy(() -> kbs.judgments("missing")).isInstanceOf(NotFoundException.class);
         assertThatThrownBy(() -> polyrag.as(io.polyrag.core.model.Tenant.of("globex")).knowledgeBases()
                 .judgments(KB)).as("another tenant's knowledge base").isInstanceOf(NotFoundException.class);

@@ -87,8 +87,8 @@ final class ServeCommand implements Callable<Integer> {
         Polyrag polyrag;
         try {
             polyrag = Polyrag.open(config);
-        } catch (RuntimeException e) {
-            starting.close();
+        } catch (RuntimeException | Error e) {
+            starting.close(); // its dispatcher thread would keep the process alive, answering /health
             throw e;
         }
         int port = starting.port();

@@ -60,8 +60,12 @@ final class SmokeCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         String base = url.strip().replaceAll("/+$", "");
         try {
-            URI.create(base + "/health").toURL();
-        } catch (IllegalArgumentException | java.net.MalformedURLException e) {
+            URI u = URI.create(base + "/health");
+            if (!"http".equalsIgnoreCase(u.getScheme()) && !"https".equalsIgnoreCase(u.getScheme())
+                    || u.getHost() == null) {
+                throw new IllegalArgumentException("not http(s)");
+            }
+        } catch (IllegalArgumentException e) {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--url " + url + " is not an http(s) "
                     + "URL: give e.g. http://127.0.0.1:8080");
         }

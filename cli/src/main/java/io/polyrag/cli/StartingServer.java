@@ -40,7 +40,7 @@ final class StartingServer implements AutoCloseable {
 
     private static void answer(HttpExchange ex, String version) throws IOException {
         try (ex) {
-            ex.getRequestBody().readAllBytes();
+            // The body is never read (an upload sent while starting is not held in memory): the connection closes.
             String path = ex.getRequestURI().getPath();
             int status;
             String type;
@@ -70,6 +70,7 @@ final class StartingServer implements AutoCloseable {
             byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
             ex.getResponseHeaders().set("Content-Type", type);
             ex.getResponseHeaders().set("Cache-Control", "no-store");
+            ex.getResponseHeaders().set("Connection", "close");
             if (status == 503) {
                 ex.getResponseHeaders().set("Retry-After", Integer.toString(RETRY_AFTER));
             }

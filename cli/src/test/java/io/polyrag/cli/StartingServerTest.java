@@ -33,6 +33,10 @@ class StartingServerTest {
             assertThat(search.headers().firstValue("Content-Type")).contains("application/problem+json");
             assertThat(search.headers().firstValue("Retry-After")).contains("1");
             assertThat(search.body()).contains("polyrag is starting").contains("\"status\":503");
+            var upload = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/v1/ingest/text"))
+                    .POST(HttpRequest.BodyPublishers.ofString("{\"text\": \"" + "x".repeat(100_000) + "\"}")).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertThat(upload.statusCode()).as("a body sent while starting: refused, not read").isEqualTo(503);
             var page = get(port, "/");
             assertThat(page.headers().firstValue("Content-Type").orElseThrow()).startsWith("text/html");
             assertThat(page.body()).contains("http-equiv=\"refresh\"");
