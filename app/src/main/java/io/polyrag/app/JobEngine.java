@@ -172,6 +172,14 @@ final class JobEngine implements AutoCloseable {
                 "no job with id '" + Ids.abbreviate(String.valueOf(id), 64) + "'"));
     }
 
+    /** The id of {@code tenant}'s queued or running job of {@code kind} for the knowledge base {@code storedName}. */
+    java.util.Optional<String> unfinished(io.polyrag.core.model.Tenant tenant, String kind, String storedName) {
+        JobHandler h = handlers.get(kind);
+        return store.unfinished().stream().filter(j -> j.info().tenant().equals(tenant.id())
+                && j.info().kind().equals(kind) && h != null && h.knowledgeBase(j.payload()).filter(storedName::equals)
+                .isPresent()).map(j -> j.info().id()).findFirst();
+    }
+
     /**
      * Cancels {@code tenant}'s queued and running jobs that write into the knowledge base {@code storedName} and waits
      * up to {@code wait} for the running ones to stop (they stop at their next item).

@@ -66,7 +66,13 @@ public final class KnowledgeBases {
      */
     public String tune(String name) {
         KnowledgeBase kb = existing(name);
-        return engine.submit(tenant, KbFusion.KIND, fusion.payload(kb));
+        String payload = fusion.payload(kb);
+        var running = engine.unfinished(tenant, KbFusion.KIND, kb.storageName());
+        if (running.isPresent()) {
+            throw new ConflictException("a tuning of knowledge base '" + kb.name() + "' is queued or running (job "
+                    + running.get() + "): wait for it (GET /v1/jobs/" + running.get() + ")");
+        }
+        return engine.submit(tenant, KbFusion.KIND, payload);
     }
 
     /** What the last tuning found; empty when the knowledge base was never tuned or its tuning was dropped. */

@@ -72,4 +72,15 @@ class KbFusionChoiceTest {
         assertThat(t.candidates()).extracting(FusionTuning.Candidate::name).containsExactly("configured",
                 "weighted fulltext=0.3 vector=0.7", "rrf k=30");
     }
+
+    @Test
+    void beyond_the_bound_a_fixed_sample_is_measured_the_same_every_time() {
+        List<Judgment> many = judged(1500);
+        List<Judgment> once = KbFusion.sample(many);
+        assertThat(once).hasSize(KbFusion.MAX_MEASURED).isSubsetOf(many).doesNotHaveDuplicates();
+        List<Judgment> reversed = new ArrayList<>(many);
+        java.util.Collections.reverse(reversed);
+        assertThat(KbFusion.sample(reversed)).as("by id, not by order").containsExactlyElementsOf(once);
+        assertThat(KbFusion.sample(judged(30))).hasSize(30);
+    }
 }

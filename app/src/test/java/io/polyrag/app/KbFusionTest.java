@@ -175,6 +175,24 @@ class KbFusionTest {
     }
 
     @Test
+    void one_tuning_per_knowledge_base_is_queued_or_running_at_a_time() {
+        // No workers: the first tuning stays queued, so the second meets it.
+        try (Polyrag p = Polyrag.open(PolyragTest.config(tmp.resolve("queued"), Map.of("worker.enabled", "false")))) {
+            p.ingest().text(new TextIngest("A page.", "Page", "page:1", null, KnowledgeBase.of("q"), false));
+            List<JudgedQuery> twenty = new ArrayList<>();
+            for (int i = 0; i < 20; i++) {
+                twenty.add(new JudgedQuery("p" + i, "page " + i, Map.of("page:1", 1)));
+            }
+            p.knowledgeBases().addJudgments("q", twenty);
+            String first = p.knowledgeBases().tune("q");
+            assertThatThrownBy(() -> p.knowledgeBases().tune("q")).isInstanceOf(io.polyrag.core.ConflictException.class)
+                    .hasMessageContaining(first);
+            assertThat(p.as(io.polyrag.core.model.Tenant.of("globex")).knowledgeBases().judgments("default"))
+                    .as("another tenant's default knowledge base: its own, empty").isEmpty();
+        }
+    }
+
+    @Test
     void a_deleted_knowledge_base_takes_its_judgments_and_tuning_with_it() {
         var kbs = polyrag.knowledgeBases();
         KnowledgeBase gone = KnowledgeBase.of("gone");
