@@ -95,6 +95,12 @@ public final class Settings {
             "IRI of the named graph polyrag writes its statements into (so it can share an endpoint).");
     public static final Setting<String> CATALOG_BACKEND = Setting.string("catalog.backend", "h2",
             "Catalog provider (documents, chunk text, jobs): h2 (embedded) or postgres.");
+    public static final Setting<String> DURABILITY = Setting.choice("durability", "process", List.of("process", "fsync"),
+            "What an acknowledged write survives. process: a crash of polyrag (kill -9, out of memory); the embedded "
+                    + "catalog's last commits may still be in the operating system's cache when the machine loses "
+                    + "power. fsync: the machine losing power too; every acknowledged write (catalog, full-text and "
+                    + "vector commits, RDF and graph stores, originals and staged uploads) has reached the disk before "
+                    + "the answer, at a cost on ingest (docs/durability.md, docs/benchmarks.md).");
     public static final Setting<Integer> CATALOG_CACHE_MB = Setting.integer("catalog.cache.mb", 0, 0, 65536,
             "Page cache of the embedded H2 catalog, in MB; 0: an eighth of the JVM's heap, between 64 and 1024. Every "
                     + "search reads its hits' chunk text from the catalog: a cache that holds the chunks table keeps "

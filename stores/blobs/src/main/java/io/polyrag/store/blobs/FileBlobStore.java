@@ -26,9 +26,19 @@ import java.util.regex.Pattern;
 public final class FileBlobStore implements BlobStore {
     private static final Pattern KEY = Pattern.compile("[A-Za-z0-9_-]{1,128}");
     private final Path dir;
+    private final boolean syncDirectories;
 
     public FileBlobStore(Path dir) {
+        this(dir, false);
+    }
+
+    /**
+     * @param syncDirectories {@code POLYRAG_DURABILITY=fsync}: a put or delete also forces the directories whose
+     *     entries it changed, so the renamed file (and its folder) are found after a power cut, not only its bytes
+     */
+    public FileBlobStore(Path dir, boolean syncDirectories) {
         this.dir = dir;
+        this.syncDirectories = syncDirectories;
         try {
             Files.createDirectories(dir);
         } catch (IOException e) {
@@ -55,7 +65,8 @@ public final class FileBlobStore implements BlobStore {
         public BlobStore open(ProviderContext context) {
             String shared = context.config().get(io.polyrag.core.config.Settings.BLOB_DIR);
             return new FileBlobStore(shared.isBlank() ? context.dataDir().resolve("blobs")
-                    : Path.of(shared).toAbsolutePath().normalize());
+                    : Path.of(shared).toAbsolutePath().normalize(),
+                    "fsync".equals(context.config().get(io.polyrag.core.config.Settings.DURABILITY)));
         }
     }
 
@@ -63,6 +74,7 @@ public final class FileBlobStore implements BlobStore {
     public void put(String key, byte[] bytes, String mediaType, String name) {
         Path target = folder(key).orElseThrow(() -> new IllegalArgumentException("invalid blob key '" + key + "'"));
         try {
+            boolean created = !Files.isDirectory(target);
             Files.createDirectories(target);
             Properties meta = new Properties();
             meta.setProperty("mediaType", mediaType == null ? "application/octet-stream" : mediaType);
@@ -72,6 +84,12 @@ public final class FileBlobStore implements BlobStore {
             meta.store(w, null);
             write(target.resolve("content"), bytes);
             write(target.resolve("meta.properties"), w.toString().getBytes(StandardCharsets.UTF_8));
+            if (syncDirectories) {
+                force(target);
+                if (created) {
+                    force(dir);
+                }
+            }
         } catch (IOException e) {
             throw new StoreException("cannot store the original of " + key + " in " + dir + ": " + e.getMessage(), e);
         }
@@ -89,6 +107,17 @@ public final class FileBlobStore implements BlobStore {
             Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
         } catch (AtomicMoveNotSupportedException e) {
             Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING);
+        }
+    }
+
+    /** Forces a directory's entries to the disk (Linux and macOS; Windows cannot open a directory, nor needs to). */
+    private static void force(Path directory) throws IOException {
+        try (FileChannel ch = FileChannel.open(directory, StandardOpenOption.READ)) {
+            ch.force(true);
+        } catch (java.nio.file.AccessDeniedException e) {
+            if (!System.getProperty("os.name", "").startsWith("Windows")) {
+                throw e;
+            }
         }
     }
 
@@ -122,6 +151,9 @@ public final class FileBlobStore implements BlobStore {
                 Files.deleteIfExists(f);
             }
             Files.deleteIfExists(folder.get());
+            if (syncDirectories) {
+                force(dir);
+            }
             return true;
         } catch (IOException e) {
             throw new StoreException("cannot delete the original of " + key + ": " + e.getMessage(), e);

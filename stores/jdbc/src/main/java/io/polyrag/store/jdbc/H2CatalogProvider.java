@@ -25,9 +25,11 @@ public final class H2CatalogProvider implements CatalogProvider {
 
     @Override
     public CatalogAndJobs open(ProviderContext context) {
-        return open(context.dataDir().resolve("catalog"), java.time.Clock.systemUTC(), COMPACT_MIN_BYTES, "",
-                cacheKb(context.config().get(io.polyrag.core.config.Settings.CATALOG_CACHE_MB),
+        JdbcCatalog catalog = open(context.dataDir().resolve("catalog"), java.time.Clock.systemUTC(),
+                COMPACT_MIN_BYTES, "", cacheKb(context.config().get(io.polyrag.core.config.Settings.CATALOG_CACHE_MB),
                         Runtime.getRuntime().maxMemory()));
+        return "fsync".equals(context.config().get(io.polyrag.core.config.Settings.DURABILITY))
+                ? catalog.syncCommits() : catalog;
     }
 
     /**

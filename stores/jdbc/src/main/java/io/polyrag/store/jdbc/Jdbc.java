@@ -16,6 +16,7 @@ final class Jdbc {
     private final String name;
     private final java.util.function.Supplier<DataSource> reopen;
     private final java.time.Clock clock;
+    private volatile DiskSync diskSync;
 
     /**
      * @param name where the database is, for messages
@@ -27,6 +28,11 @@ final class Jdbc {
         this.name = name;
         this.reopen = reopen;
         this.clock = clock;
+    }
+
+    /** From now on, every transaction that wrote is forced to the disk before its commit returns. */
+    void syncCommits(DiskSync sync) {
+        this.diskSync = sync;
     }
 
     /** Now, by the catalog's clock, in UTC: every timestamp the catalog writes or compares comes from here. */
@@ -69,7 +75,7 @@ final class Jdbc {
      * writer: two first versions of one document inserted at once (a unique key), a serialisation failure or a
      * deadlock. Rolled back each time, so a retry starts from what the winner committed.
      */
-    private static <T> T attempt(DataSource ds, Work<T> work) throws SQLException {
+    private <T> T attempt(DataSource ds, Work<T> work) throws SQLException {
         for (int i = 1; ; i++) {
             try {
                 return attemptOnce(ds, work);
@@ -88,12 +94,17 @@ final class Jdbc {
         return "23505".equals(state) || "40001".equals(state) || "40P01".equals(state);
     }
 
-    private static <T> T attemptOnce(DataSource ds, Work<T> work) throws SQLException {
+    private <T> T attemptOnce(DataSource ds, Work<T> work) throws SQLException {
         try (Connection c = ds.getConnection()) {
             c.setAutoCommit(false);
+            DiskSync sync = diskSync;
             try {
                 T result = work.run(c);
+                boolean wrote = sync != null && DiskSync.wrote(c);
                 c.commit();
+                if (wrote) {
+                    sync.committed(c);
+                }
                 return result;
             } catch (SQLException | RuntimeException e) {
                 try {

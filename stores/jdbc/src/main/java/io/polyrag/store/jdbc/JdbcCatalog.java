@@ -51,6 +51,8 @@ public class JdbcCatalog implements CatalogAndJobs {
     /** The search path's reads (hits to chunks, neighbours, cached answers): their own pool where there are pools. */
     private final boolean shared;
     private final Jdbc search;
+    private final Jdbc jobsJdbc;
+    private DiskSync diskSync;
     private final AutoCloseable onClose;
     private final JdbcJobs jobs;
     private final JdbcKeys keys;
@@ -92,6 +94,7 @@ public class JdbcCatalog implements CatalogAndJobs {
         this.jdbc = new Jdbc(ingest, name, reopen, clock);
         this.search = search == ingest ? jdbc : new Jdbc(search, name, null, clock);
         Jdbc jobsJdbc = jobs == ingest ? jdbc : new Jdbc(jobs, name, null, clock);
+        this.jobsJdbc = jobsJdbc;
         this.onClose = onClose;
         this.jobs = new JdbcJobs(jobsJdbc);
         this.keys = new JdbcKeys(jdbc);
@@ -100,6 +103,23 @@ public class JdbcCatalog implements CatalogAndJobs {
         this.judgments = new JdbcJudgments(jdbc);
         this.cache = new JdbcEmbeddingCache(jdbc);
         migrate(ingest);
+    }
+
+    /**
+     * {@code POLYRAG_DURABILITY=fsync} on the embedded catalog: from now on each transaction that wrote is forced to
+     * the disk before its commit returns ({@link DiskSync}). A server catalog makes its commits durable itself.
+     */
+    JdbcCatalog syncCommits() {
+        diskSync = new DiskSync();
+        for (Jdbc j : java.util.List.of(jdbc, search, jobsJdbc)) {
+            j.syncCommits(diskSync);
+        }
+        return this;
+    }
+
+    /** How many times the catalog's file was forced to the disk since it opened (0 unless in fsync mode). */
+    long diskSyncs() {
+        return diskSync == null ? 0 : diskSync.syncs();
     }
 
     /**

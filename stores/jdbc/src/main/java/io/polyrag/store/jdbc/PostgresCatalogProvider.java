@@ -24,7 +24,35 @@ public final class PostgresCatalogProvider implements CatalogProvider {
 
     @Override
     public CatalogAndJobs open(ProviderContext context) {
-        return open(context.config(), java.time.Clock.systemUTC());
+        JdbcCatalog catalog = open(context.config(), java.time.Clock.systemUTC());
+        if ("fsync".equals(context.config().get(Settings.DURABILITY))) {
+            unsafeCommits(catalog.jdbc).ifPresent(w -> System.getLogger(PostgresCatalogProvider.class.getName())
+                    .log(System.Logger.Level.WARNING, w));
+        }
+        return catalog;
+    }
+
+    /**
+     * What keeps the server from making a commit durable before it answers, when anything does: PostgreSQL's own
+     * {@code fsync} or {@code synchronous_commit} switched off. polyrag cannot force a server's disk; in fsync mode
+     * it says so at start instead of promising what the server does not keep.
+     */
+    static java.util.Optional<String> unsafeCommits(Jdbc jdbc) {
+        return jdbc.tx("read the durability settings", c -> {
+            java.util.List<String> off = new java.util.ArrayList<>();
+            try (var s = c.createStatement(); var rs = s.executeQuery("SELECT name, setting FROM pg_settings "
+                    + "WHERE name IN ('fsync', 'synchronous_commit') ORDER BY name")) {
+                while (rs.next()) {
+                    if ("off".equals(rs.getString(2))) {
+                        off.add(rs.getString(1) + "=off");
+                    }
+                }
+            }
+            return off.isEmpty() ? java.util.Optional.<String>empty() : java.util.Optional.of(Settings.DURABILITY.env()
+                    + "=fsync, but the PostgreSQL catalog runs with " + String.join(" and ", off) + ": a commit it "
+                    + "acknowledges can be lost when its machine loses power. Set them on in postgresql.conf for "
+                    + "that promise to hold.");
+        });
     }
 
     /** Opens the catalog on the configured database, creating or upgrading its schema. */

@@ -5,6 +5,7 @@ import io.polyrag.core.spi.CatalogProvider.CatalogAndJobs;
 import io.polyrag.testing.CatalogContract;
 import io.polyrag.testing.TestPostgres;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.as;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -28,6 +29,32 @@ class PostgresCatalogTest extends CatalogContract {
                 d.toString().hashCode())));
         return PostgresCatalogProvider.open(Config.load(Map.of(), Map.of("postgres.url", url, "postgres.pool.search",
                 "2", "postgres.pool.ingest", "2", "postgres.pool.jobs", "1")), clock);
+    }
+
+    @Test
+    void fsync_mode_warns_when_the_server_does_not_make_commits_durable() throws Exception {
+        String url = TestPostgres.freshSchema("catalog_durability");
+        try (JdbcCatalog c = PostgresCatalogProvider.open(Config.load(Map.of(), Map.of("postgres.url", url)),
+                java.time.Clock.systemUTC())) {
+            List<String> off = new ArrayList<>();
+            try (var conn = java.sql.DriverManager.getConnection(url); var s = conn.createStatement()) {
+                for (String name : List.of("fsync", "synchronous_commit")) {
+                    try (var rs = s.executeQuery("SHOW " + name)) {
+                        rs.next();
+                        if ("off".equals(rs.getString(1))) {
+                            off.add(name + "=off");
+                        }
+                    }
+                }
+            }
+            var warning = PostgresCatalogProvider.unsafeCommits(c.jdbc);
+            if (off.isEmpty()) {
+                assertThat(warning).isEmpty();
+            } else {
+                assertThat(warning).get(as(org.assertj.core.api.InstanceOfAssertFactories.STRING))
+                        .contains(off).contains("POLYRAG_DURABILITY=fsync");
+            }
+        }
     }
 
     @Test
