@@ -129,6 +129,13 @@ final class JobRunner implements AutoCloseable {
         }
     }
 
+    private static final Duration STORE_WAIT_FIRST = Duration.ofSeconds(2);
+    private static final Duration STORE_WAIT_MAX = Duration.ofSeconds(60);
+    /** The pause after the last job that stopped because a store could not be reached; zero after a job ends. */
+    private final java.util.concurrent.atomic.AtomicReference<Duration> storeWait =
+            new java.util.concurrent.atomic.AtomicReference<>(Duration.ZERO);
+    private volatile long storeWaitUntil = System.nanoTime();
+
     /** Wakes a worker: a job was just submitted. */
     void poke() {
         wakeUp.release();
@@ -137,6 +144,12 @@ final class JobRunner implements AutoCloseable {
     private void loop() {
         while (running) {
             try {
+                long wait = storeWaitUntil - System.nanoTime();
+                if (wait > 0) {
+                    // A store could not be reached: give it time before the next claim retries the job.
+                    Thread.sleep(Math.min(TimeUnit.NANOSECONDS.toMillis(wait) + 1, 1000));
+                    continue;
+                }
                 Optional<JobStore.Claimed> job = jobs.claim(staleAfter, maxAttempts);
                 if (job.isPresent() && job.get().gaveUp()) {
                     gaveUp(job.get());
@@ -190,6 +203,7 @@ final class JobRunner implements AutoCloseable {
                 release(context, done == null ? "yielded to another tenant's job" : "stopped for shutdown");
                 return;
             }
+            storeWait.set(Duration.ZERO);
             JobStatus status = context.canceledByRequest ? JobStatus.CANCELED : status(done);
             recorded = jobs.finish(id, context.attempt, status, done, context.canceledByRequest ? "canceled by "
                     + "request after "
@@ -203,6 +217,16 @@ final class JobRunner implements AutoCloseable {
             if (context.shutdown && !context.canceledByRequest) {
                 // A store or model closing under it: the job is not at fault.
                 release(context, "stopped for shutdown (" + e.getMessage() + ")");
+                return;
+            }
+            if (context.resumable && !context.canceledByRequest && io.polyrag.core.StorageProblems.unreachable(e)) {
+                // A server down or restarting is not the job's fault either: it goes back in the queue, uncharged,
+                // and resumes (its finished items found unchanged) once the store answers, after a growing pause.
+                Duration pause = storeWait.updateAndGet(d -> d.isZero() ? STORE_WAIT_FIRST
+                        : d.multipliedBy(2).compareTo(STORE_WAIT_MAX) > 0 ? STORE_WAIT_MAX : d.multipliedBy(2));
+                storeWaitUntil = System.nanoTime() + pause.toNanos();
+                release(context, "waits " + pause.toSeconds() + " s for a store that cannot be reached ("
+                        + e.getMessage() + ")");
                 return;
             }
             if (e instanceof io.polyrag.core.StoreException) {

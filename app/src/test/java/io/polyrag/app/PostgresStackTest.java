@@ -86,10 +86,11 @@ class PostgresStackTest {
                         .containsExactly(io.polyrag.core.model.Modality.VECTOR);
                 assertThat(p.admin().readiness()).as("/ready names the store").anySatisfy(line ->
                         assertThat(line).contains("vector"));
-                var lost = p.ingest().text(new io.polyrag.app.api.TextIngest("The quokka hops across Rottnest "
-                        + "Island at dawn.", null, "note:quokka", "text", null));
-                assertThat(lost.failed()).as("a write that cannot reach every store is not acknowledged")
-                        .isEqualTo(1);
+                org.assertj.core.api.Assertions.assertThatThrownBy(() -> p.ingest().text(new io.polyrag.app.api.TextIngest(
+                        "The quokka hops across Rottnest Island at dawn.", null, "note:quokka", "text", null)))
+                        .as("a write that cannot reach every store is not acknowledged: a 503 over HTTP")
+                        .isInstanceOf(io.polyrag.core.StoreException.class)
+                        .matches(io.polyrag.core.StorageProblems::unreachable);
                 assertThat(p.search().run(SearchRequest.of("quokka Rottnest", 3)).hits()).as("nor half visible")
                         .isEmpty();
 

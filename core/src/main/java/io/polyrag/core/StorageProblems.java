@@ -81,6 +81,36 @@ public final class StorageProblems {
         return m == null ? "" : " (" + (m.length() > 200 ? m.substring(0, 200) + "…" : m) + ")";
     }
 
+    /**
+     * Whether {@code e} says a store could not be reached, rather than that it refused the work: a server that is
+     * down, restarting or dropping connections (a refused or reset connection, a connect timeout, SQL state class 08
+     * or PostgreSQL's shutdown states 57P01-57P03, a driver's "service unavailable"), or polyrag's own
+     * {@link UnavailableException}. Work that failed so succeeds unchanged once the store is back: a job waits and
+     * resumes instead of failing its files.
+     */
+    public static boolean unreachable(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            String name = t.getClass().getName();
+            if (t instanceof UnavailableException || t instanceof java.net.ConnectException
+                    || t instanceof java.net.http.HttpConnectTimeoutException
+                    || t instanceof java.net.NoRouteToHostException || t instanceof java.sql.SQLTransientConnectionException
+                    || t instanceof java.sql.SQLNonTransientConnectionException
+                    || name.endsWith("ServiceUnavailableException") || name.endsWith("SessionExpiredException")
+                    || name.endsWith("ConnectionClosedException")) {
+                return true;
+            }
+            if (t instanceof java.sql.SQLException sql && sql.getSQLState() != null
+                    && (sql.getSQLState().startsWith("08") || sql.getSQLState().startsWith("57P0"))) {
+                return true;
+            }
+            if (t instanceof java.net.SocketException && String.valueOf(t.getMessage()).toLowerCase(Locale.ROOT)
+                    .matches(".*(connection reset|broken pipe|connection refused|socket closed).*")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** A {@link StoreException} carrying {@link #describe}'s line and the cause. */
     public static StoreException exception(String store, Object path, String action, Throwable e) {
         return new StoreException(describe(store, path, action, e), e);

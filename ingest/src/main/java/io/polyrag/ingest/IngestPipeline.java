@@ -948,8 +948,9 @@ public final class IngestPipeline {
             prepared.forEach(p -> tally.failed(p.input().name(), p.input().name()
                     + ": could not be written to the stores, nothing of it was kept (" + e.getMessage() + ")"));
             // A full disk, a read-only folder or a damaged index fails every later batch the same way: stop at the
-            // first, with one line. Anything else may be this batch's own problem, so the next batch goes on.
-            if (storage) {
+            // first, with one line; so does a store that cannot be reached (a server down or restarting), and a job
+            // then waits for it and resumes. Anything else may be this batch's own problem, so the next batch goes on.
+            if (storage || io.polyrag.core.StorageProblems.unreachable(e)) {
                 LOG.log(Level.WARNING, "writing a batch of " + prepared.size() + " documents failed: " + e.getMessage());
                 throw new IngestStopped(tally, e);
             }

@@ -49,7 +49,8 @@ final class ProblemMapper {
             case io.polyrag.core.StoreException s -> switch (io.polyrag.core.StorageProblems.kind(s)) {
                 case DISK_FULL -> 507;
                 case NOT_WRITABLE, DAMAGED -> 503;
-                case OTHER -> 0;
+                // A networked store down or restarting: the same request succeeds once it is back.
+                case OTHER -> io.polyrag.core.StorageProblems.unreachable(s) ? 503 : 0;
             };
             default -> 0;
         };
@@ -85,6 +86,9 @@ final class ProblemMapper {
         // internal errors like any other.
         r.exception(io.polyrag.core.StoreException.class, (e, ctx) -> {
             if (status(e) != 0) {
+                if (io.polyrag.core.StorageProblems.unreachable(e)) {
+                    ctx.header("Retry-After", "5");
+                }
                 problem(ctx, status(e), e.getMessage());
             } else {
                 internal(e, ctx, tooLarge);
