@@ -605,7 +605,7 @@ final class WebCrawl {
 
     /** A site's robots.txt rules for one agent (RFC 9309). */
     record Robots(List<Rule> rules, List<String> sitemaps, Duration crawlDelay) {
-        record Rule(boolean allow, java.util.regex.Pattern pattern, int length) {
+        record Rule(boolean allow, String pattern, int length) {
         }
 
         /** The group naming the agent, else the {@code *} group; Sitemap lines whatever the group. */
@@ -649,28 +649,48 @@ final class WebCrawl {
             for (String[] r : mine) {
                 if (r[0].equals("crawl-delay")) {
                     try {
-                        delay = Duration.ofMillis(Math.min(10_000, (long) (Double.parseDouble(r[1]) * 1000)));
+                        delay = Duration.ofMillis(Math.clamp((long) (Double.parseDouble(r[1]) * 1000), 0, 10_000));
                     } catch (NumberFormatException e) {
                         // ignored, as crawlers do
                     }
                 } else if (!r[1].isEmpty()) {
-                    rules.add(new Rule(r[0].equals("allow"), pattern(r[1]), r[1].length()));
+                    rules.add(new Rule(r[0].equals("allow"), r[1], r[1].length()));
                 }
             }
             return new Robots(rules, sitemaps, delay);
         }
 
-        private static java.util.regex.Pattern pattern(String path) {
-            StringBuilder re = new StringBuilder();
-            boolean end = path.endsWith("$");
-            String p = end ? path.substring(0, path.length() - 1) : path;
-            for (String part : p.split("\\*", -1)) {
-                if (!re.isEmpty()) {
-                    re.append(".*");
+        /**
+         * RFC 9309 matching: {@code *} stands for any characters, a final {@code $} for the end of the path, the rest
+         * is literal, and a rule without {@code $} matches a prefix. Greedy, going back only to the last {@code *}:
+         * at worst path length times rule length. (It was a regular expression of {@code .*} per star, which a rule
+         * of many stars made backtrack for hours on a long path — found by fuzzing: one robots.txt could stall a
+         * sync job for good.)
+         */
+        static boolean matches(String rule, String path) {
+            String p = rule.endsWith("$") ? rule.substring(0, rule.length() - 1) : rule + "*";
+            int i = 0;
+            int j = 0;
+            int star = -1;
+            int mark = 0;
+            while (i < path.length()) {
+                if (j < p.length() && p.charAt(j) == '*') {
+                    star = j++;
+                    mark = i;
+                } else if (j < p.length() && p.charAt(j) == path.charAt(i)) {
+                    i++;
+                    j++;
+                } else if (star >= 0) {
+                    j = star + 1;
+                    i = ++mark;
+                } else {
+                    return false;
                 }
-                re.append(java.util.regex.Pattern.quote(part));
             }
-            return java.util.regex.Pattern.compile(re + (end ? "$" : ".*"), java.util.regex.Pattern.DOTALL);
+            while (j < p.length() && p.charAt(j) == '*') {
+                j++;
+            }
+            return j == p.length();
         }
 
         /** Whether the agent may fetch this URL: the longest matching rule decides, an allow wins a tie. */
@@ -679,7 +699,7 @@ final class WebCrawl {
                     + (u.getRawQuery() == null ? "" : "?" + u.getRawQuery());
             Rule best = null;
             for (Rule r : rules) {
-                if (r.pattern().matcher(path).matches() && (best == null || r.length() > best.length()
+                if (matches(r.pattern(), path) && (best == null || r.length() > best.length()
                         || r.length() == best.length() && r.allow())) {
                     best = r;
                 }
@@ -710,7 +730,9 @@ final class WebCrawl {
                         }
                     }
                 }
-            } catch (javax.xml.stream.XMLStreamException e) {
+            } catch (javax.xml.stream.XMLStreamException | RuntimeException e) {
+                // The JDK's parser also throws unchecked ones on some malformed DTDs (found by fuzzing: a
+                // MissingResourceException for "InvalidCharInDTD"); a broken sitemap never fails the crawl.
                 return new Sitemap(urls, maps, true);
             }
             return new Sitemap(urls, maps, false);

@@ -1,6 +1,7 @@
 package io.polyrag.app;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
@@ -372,6 +373,25 @@ class WebSyncTest {
         assertThat(star.allowed(java.net.URI.create("http://h/a/b.pdf.html"))).isTrue();
         assertThat(star.crawlDelay()).isEqualTo(Duration.ofMillis(500));
         assertThat(WebCrawl.Robots.parse("", "polyrag").allowed(java.net.URI.create("http://h/x"))).isTrue();
+    }
+
+    @Test
+    void robots_wildcards_match_in_linear_time_and_as_the_rfc_says() {
+        assertThat(WebCrawl.Robots.matches("/a*b", "/axxb/c")).isTrue();
+        assertThat(WebCrawl.Robots.matches("/a*b$", "/axxb/c")).isFalse();
+        assertThat(WebCrawl.Robots.matches("/a*b$", "/axxbxb")).isTrue();
+        assertThat(WebCrawl.Robots.matches("*", "/")).isTrue();
+        assertThat(WebCrawl.Robots.matches("/$", "/")).isTrue();
+        assertThat(WebCrawl.Robots.matches("/$", "/x")).isFalse();
+        assertThat(WebCrawl.Robots.matches("/x$y", "/x$yz")).as("a $ inside is literal").isTrue();
+        assertThat(WebCrawl.Robots.matches("/fish", "/Fish")).as("case-sensitive").isFalse();
+        // Thirty stars against a long path that never matches: a regular expression backtracked for hours.
+        String hostile = "/" + "*a".repeat(30) + "b$";
+        String path = "/" + "a".repeat(5_000);
+        assertTimeoutPreemptively(Duration.ofSeconds(2), () -> assertThat(WebCrawl.Robots.matches(hostile, path))
+                .isFalse());
+        assertThat(WebCrawl.Robots.parse("User-agent: *\nCrawl-delay: -5\n", "polyrag").crawlDelay())
+                .isEqualTo(Duration.ZERO);
     }
 
     private static JobInfo awaitJob(Polyrag p, String id) {

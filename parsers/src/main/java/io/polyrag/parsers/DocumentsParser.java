@@ -275,6 +275,11 @@ public final class DocumentsParser implements Parser {
             return t.getBaseType().toString().toLowerCase(Locale.ROOT);
         } catch (IOException e) {
             throw new InvalidInputException(item.name() + ": cannot read it (" + e.getMessage() + ")");
+        } catch (RuntimeException | LinkageError e) {
+            // Found by fuzzing: a ZIP entry compressed with zstd (method 93) sent Tika's container detection to a
+            // codec that is not on the class path, and a NoClassDefFoundError escaped the parser.
+            throw new InvalidInputException(item.name() + ": cannot tell what it is (" + (e instanceof LinkageError
+                    ? "it uses an encoding polyrag does not read: " + e.getMessage() : e.toString()) + ")");
         }
     }
 

@@ -165,6 +165,10 @@ final class ProblemMapper {
                 return;
             }
             if (t instanceof HttpException b) {
+                // Jetty gave up on the body (a bad multipart): the rest of it is still on the connection, which it
+                // closes after the answer; say so, or a client reuses it and its next request finds it dead (found
+                // by fuzzing: Java's HTTP client then fails with "header parser received no bytes").
+                unread(ctx);
                 problem(ctx, b.getCode(), b.getCode() == 413 ? tooLarge : "malformed request: " + b.getReason());
                 return;
             }

@@ -128,4 +128,17 @@ class HostileInputTest {
             assertThat(r.headers().firstValue("Connection")).as(what).hasValue("close");
         }
     }
+
+    @org.junit.jupiter.api.Test
+    void a_multipart_body_jetty_cannot_read_is_a_400_that_closes_its_connection() throws Exception {
+        // The rest of the body stays unread on the connection: the answer says it is closed, so no client reuses it.
+        String body = "--XyZ\r\nContent-Disposition: form-data; n!me=\"qrels\"; filename=\"q\u0000\"\r\n\r\nx\r\n--Xy";
+        HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port()
+                + "/v1/knowledge-bases/kb/judgments")).header("Content-Type", "multipart/form-data; boundary=XyZ")
+                .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(r.statusCode()).isEqualTo(400);
+        assertThat(r.headers().firstValue("Content-Type").orElse("")).contains("problem+json");
+        assertThat(r.body()).contains("malformed request");
+        assertThat(r.headers().firstValue("Connection").orElse("")).isEqualToIgnoringCase("close");
+    }
 }
