@@ -108,6 +108,37 @@ class PostgresStackTest {
         }
     }
 
+    @Test
+    void a_networked_store_that_answers_slowly_is_left_out_at_its_deadline_not_waited_for() throws Exception {
+        String url = TestPostgres.freshSchema("slow");
+        java.net.URI pg = java.net.URI.create(url.substring("jdbc:".length()));
+        try (io.polyrag.testing.TcpProxy proxy = new io.polyrag.testing.TcpProxy(pg.getHost(), pg.getPort())) {
+            String through = url.replace(pg.getHost() + ":" + pg.getPort(), "127.0.0.1:" + proxy.port());
+            Map<String, String> config = Map.of("vector.backend", "pgvector", "postgres.url", through,
+                    "search.timeout.ms", "1500");
+            try (Polyrag p = Polyrag.open(PolyragTest.config(tmp.resolve("slow"), config))) {
+                p.ingest().paths(new PathIngest(List.of(PolyragTest.corpus(tmp.resolve("corpus"))), null, List.of(),
+                        List.of()), ProgressListener.NONE);
+                String query = "Pharos of Alexandria wonders";
+                assertThat(p.search().run(SearchRequest.of(query, 3)).degraded()).isEmpty();
+
+                proxy.slow(java.time.Duration.ofSeconds(5));
+                long t0 = System.nanoTime();
+                var slow = p.search().run(SearchRequest.of(query + " keepers", 3));
+                long tookMs = (System.nanoTime() - t0) / 1_000_000;
+                assertThat(tookMs).as("the search waits for the slow leg only up to its deadline").isLessThan(4_000);
+                assertThat(slow.hits()).as("the full-text leg answers").isNotEmpty();
+                assertThat(slow.hits().getFirst().uri()).endsWith("lighthouses.md");
+                assertThat(slow.degraded()).extracting(io.polyrag.core.model.DegradedLeg::modality)
+                        .containsExactly(io.polyrag.core.model.Modality.VECTOR);
+
+                proxy.restore();
+                org.awaitility.Awaitility.await("the leg is back at full speed").atMost(java.time.Duration
+                        .ofSeconds(30)).until(() -> p.search().run(SearchRequest.of(query, 3)).degraded().isEmpty());
+            }
+        }
+    }
+
     private static List<List<String>> ranked(Polyrag p, List<String> queries) {
         return queries.stream().map(q -> p.search().run(SearchRequest.of(q, 3)).hits().stream()
                 .map(h -> h.uri().substring(h.uri().lastIndexOf('/') + 1) + "#" + h.ordinal()).toList()).toList();

@@ -121,4 +121,68 @@ class StoreOutageTest {
             }
         }
     }
+
+    @Test
+    void a_sparql_endpoint_stopped_mid_search_and_mid_ingest_then_back_needs_no_restart() throws Exception {
+        org.apache.jena.sparql.core.DatasetGraph dataset = org.apache.jena.sparql.core.DatasetGraphFactory
+                .createTxnMem();
+        int port;
+        try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
+            port = s.getLocalPort();
+        }
+        org.apache.jena.fuseki.main.FusekiServer[] fuseki = {fuseki(dataset, port)};
+        try {
+            String base = "http://127.0.0.1:" + port + "/ds/";
+            Map<String, String> config = Map.of("vector.enabled", "false", "graph.enabled", "true", "rdf.enabled",
+                    "true", "rdf.backend", "sparql", "rdf.sparql.query.url", base + "query", "rdf.sparql.update.url",
+                    base + "update", "rdf.sparql.timeout.seconds", "2", "ingest.workers", "1", "search.graph.lag.ms",
+                    "5000");
+            try (Polyrag p = Polyrag.open(PolyragTest.config(tmp.resolve("data"), config))) {
+                p.ingest().paths(new PathIngest(List.of(PolyragTest.corpus(tmp.resolve("corpus"))), null, List.of(),
+                        List.of()), ProgressListener.NONE);
+                String query = "Pharos of Alexandria";
+                assertThat(p.search().run(SearchRequest.of(query, 3)).degraded()).isEmpty();
+
+                Path staging = p.uploads().newStagingDir();
+                List<StagedFile> files = new ArrayList<>();
+                for (int i = 0; i < 300; i++) {
+                    Path f = staging.resolve("f" + i);
+                    // A founding stated in each file: a relation, so every file writes statements to the endpoint.
+                    String firm = "Norvik " + (char) ('A' + i % 26) + (char) ('a' + i / 26 % 26) + "rsen Shipping";
+                    Files.writeString(f, "Ingrid Halvorsen founded " + firm + " in Tromso. " + firm
+                            + " operates ferries to Svalbard, log entry word" + Integer.toString(i * 7919, 36) + ".");
+                    files.add(new StagedFile("log-" + i + ".txt", f));
+                }
+                String job = p.uploads().submit(KnowledgeBase.of("logs"), staging, files, false);
+                Awaitility.await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(20)).until(() ->
+                        p.jobs().get(job).progress().processed() >= 5 || p.jobs().get(job).status().finished());
+                fuseki[0].stop();
+
+                var down = p.search().run(SearchRequest.of(query, 3));
+                assertThat(down.hits()).as("full text answers").isNotEmpty();
+                assertThat(down.degraded()).extracting(DegradedLeg::modality).contains(Modality.RDF);
+                // (This job's files give the offline extractor no relation to state, so it may finish without the
+                // endpoint; the PostgreSQL test above shows a job waiting for its store.)
+
+                fuseki[0] = fuseki(dataset, port);
+                Awaitility.await("the job resumes and finishes").atMost(Duration.ofSeconds(120))
+                        .pollInterval(Duration.ofMillis(250)).until(() -> p.jobs().get(job).status().finished());
+                JobInfo done = p.jobs().get(job);
+                assertThat(done.status()).as(String.valueOf(done.error())).isEqualTo(JobStatus.SUCCEEDED);
+                Awaitility.await("the RDF leg answers again, with no restart").atMost(Duration.ofSeconds(30))
+                        .until(() -> p.search().run(SearchRequest.of(query, 3)).degraded().isEmpty());
+                assertThat(p.admin().status().documents()).as("every file of the job, and the corpus").isEqualTo(303);
+                var check = p.admin().check(false);
+                assertThat(check.consistent()).as(check.toString()).isTrue();
+            }
+        } finally {
+            fuseki[0].stop();
+        }
+    }
+
+    private static org.apache.jena.fuseki.main.FusekiServer fuseki(org.apache.jena.sparql.core.DatasetGraph dataset,
+            int port) {
+        return org.apache.jena.fuseki.main.FusekiServer.create().loopback(true).port(port).add("/ds", dataset).build()
+                .start();
+    }
 }

@@ -46,6 +46,8 @@ final class ProblemMapper {
             case NotFoundException n -> 404;
             case io.polyrag.core.ConflictException c -> 409;
             case UnavailableException u -> 503;
+            // A request still running while the process stops: its stores and pools are closing.
+            case java.util.concurrent.RejectedExecutionException r -> 503;
             case io.polyrag.core.StoreException s -> switch (io.polyrag.core.StorageProblems.kind(s)) {
                 case DISK_FULL -> 507;
                 case NOT_WRITABLE, DAMAGED -> 503;
@@ -93,6 +95,11 @@ final class ProblemMapper {
             } else {
                 internal(e, ctx, tooLarge);
             }
+        });
+        r.exception(java.util.concurrent.RejectedExecutionException.class, (e, ctx) -> {
+            ctx.header("Retry-After", "5");
+            problem(ctx, 503, "the server is stopping: retry in a moment (another replica, or this one once it is "
+                    + "back)");
         });
         r.exception(Exception.class, (e, ctx) -> internal(e, ctx, tooLarge));
     }

@@ -20,6 +20,7 @@ public final class TcpProxy implements AutoCloseable {
     private final int port;
     private final Set<Socket> open = ConcurrentHashMap.newKeySet();
     private volatile boolean cut;
+    private volatile long delayMillis;
 
     public TcpProxy(String host, int port) throws IOException {
         this.host = host;
@@ -42,6 +43,15 @@ public final class TcpProxy implements AutoCloseable {
 
     public void restore() {
         cut = false;
+        delayMillis = 0;
+    }
+
+    /**
+     * Holds every chunk relayed from the server for {@code delay} before passing it on: a server that answers slowly
+     * (a long query, a saturated disk) while it stays up. {@link #restore()} ends it.
+     */
+    public void slow(java.time.Duration delay) {
+        delayMillis = delay.toMillis();
     }
 
     private void accept() {
@@ -67,24 +77,30 @@ public final class TcpProxy implements AutoCloseable {
                     closeQuietly(upstream);
                     continue;
                 }
-                Thread.ofVirtual().start(() -> pump(client, upstream));
-                Thread.ofVirtual().start(() -> pump(upstream, client));
+                Thread.ofVirtual().start(() -> pump(client, upstream, false));
+                Thread.ofVirtual().start(() -> pump(upstream, client, true));
             } catch (IOException e) {
                 // closed, or the upstream refused: the client's connection ends
             }
         }
     }
 
-    private void pump(Socket from, Socket to) {
+    private void pump(Socket from, Socket to, boolean fromServer) {
         byte[] buffer = new byte[16 * 1024];
         try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
             int n;
             while ((n = in.read(buffer)) >= 0) {
+                long delay = delayMillis;
+                if (fromServer && delay > 0) {
+                    Thread.sleep(delay);
+                }
                 out.write(buffer, 0, n);
                 out.flush();
             }
         } catch (IOException e) {
             // one side went away
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         } finally {
             closeQuietly(from);
             closeQuietly(to);

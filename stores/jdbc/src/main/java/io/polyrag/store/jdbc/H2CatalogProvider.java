@@ -72,7 +72,11 @@ public final class H2CatalogProvider implements CatalogProvider {
                 + ";MODE=PostgreSQL;DATABASE_TO_LOWER=TRUE;DEFAULT_NULL_ORDERING=HIGH;LOCK_TIMEOUT=10000"
                 // Each commit reaches the file before it returns (H2's default waits up to 500 ms), so what polyrag
                 // acknowledges survives the process being killed; the Lucene stores commit durably too.
-                + ";WRITE_DELAY=0;CACHE_SIZE=" + cacheKb + urlSettings;
+                + ";WRITE_DELAY=0;CACHE_SIZE=" + cacheKb
+                // Closed by polyrag's own shutdown, after the server stopped taking requests and the jobs went back in
+                // the queue; H2's shutdown hook closed it under them at SIGTERM (a soak saw searches fail with 503
+                // and a running sync job fail instead of being put back).
+                + ";DB_CLOSE_ON_EXIT=FALSE" + urlSettings;
         java.util.concurrent.atomic.AtomicReference<HikariDataSource> pool =
                 new java.util.concurrent.atomic.AtomicReference<>(connect(url, dir));
         return new JdbcCatalog(pool.get(), dir.toString(), () -> {

@@ -1,0 +1,393 @@
+package io.polyrag.bench;
+
+import io.polyrag.app.Json;
+import java.io.IOException;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * A soak of the server as users run it: {@code polyrag serve} (the launcher, a process of its own) on a fresh data
+ * directory with a watched folder whose files change, two tenants with a key each, and {@code --concurrency} clients
+ * mixing searches, answers, text and file ingests, deletes and listings for {@code --minutes}. A third of the way in
+ * the server is killed with SIGKILL and started again; two thirds in it gets SIGTERM and is started again. Counted:
+ * requests that failed (a 5xx, a refused connection, a timeout) outside the two restart windows (from the signal
+ * to {@code /ready} 200); documents acknowledged (200 for a text, 202 for a file job) and never deleted that a
+ * search by their unique word does not find at the end, once every job has finished; {@code polyrag check} after the
+ * server stops; the server's heap after a full GC and its RSS just before each signal and at the end.
+ *
+ * <p>Usage: {@code bench/soak [--minutes 30] [--concurrency 32] [--work DIR] [--port 18480]}.
+ */
+public final class SoakBench {
+    private static final String LETTERS = "abcdefghijklmnopqrstuvwxyz";
+    private static final String[] WORDS = ("levain dough starter flour water salt crumb crust oven proof knead "
+            + "comet tail nucleus orbit perihelion lighthouse lens keeper beacon granite harbour borrow checker "
+            + "lifetime reference owner scope").split(" ");
+
+    private final Path root;
+    private final Path work;
+    private final int port;
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final Map<String, String> keys = new HashMap<>();
+    /** Acknowledged and not deleted: marker word to (tenant, document id or job id). */
+    private final Map<String, String[]> acknowledged = new ConcurrentHashMap<>();
+    private final ConcurrentLinkedQueue<String> jobs = new ConcurrentLinkedQueue<>();
+    private final AtomicLong requests = new AtomicLong();
+    private final AtomicLong errorsOutside = new AtomicLong();
+    private final AtomicLong errorsInside = new AtomicLong();
+    private final ConcurrentLinkedQueue<String> errorSamples = new ConcurrentLinkedQueue<>();
+    private volatile boolean restarting;
+    private volatile Process server;
+
+    private SoakBench(Path root, Path work, int port) {
+        this.root = root;
+        this.work = work;
+        this.port = port;
+    }
+
+    public static void main(String[] args) throws Exception {
+        Map<String, String> o = new HashMap<>();
+        for (int i = 0; i + 1 < args.length; i += 2) {
+            o.put(args[i].replaceFirst("^--", ""), args[i + 1]);
+        }
+        Path root = Path.of(o.getOrDefault("root", ".")).toAbsolutePath();
+        Path work = o.containsKey("work") ? Path.of(o.get("work")) : Files.createTempDirectory("polyrag-soak");
+        double minutes = Double.parseDouble(o.getOrDefault("minutes", "30"));
+        int concurrency = Integer.parseInt(o.getOrDefault("concurrency", "32"));
+        new SoakBench(root, work, Integer.parseInt(o.getOrDefault("port", "18480"))).run(minutes, concurrency);
+    }
+
+    private void run(double minutes, int concurrency) throws Exception {
+        Path watched = work.resolve("watched");
+        Files.createDirectories(watched);
+        for (int i = 0; i < 20; i++) {
+            Files.writeString(watched.resolve("note-" + i + ".md"), "# Note " + i + "\n\n" + sentence(new Random(i)));
+        }
+        for (String tenant : List.of("acme", "globex")) {
+            Process p = cli("keys", "create", tenant, "--json").redirectOutput(ProcessBuilder.Redirect.PIPE).start();
+            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            if (p.waitFor() != 0) {
+                throw new IllegalStateException("keys create " + tenant + " failed: " + out);
+            }
+            keys.put(tenant, Json.MAPPER.readTree(out).get("key").asString());
+        }
+        System.out.printf(Locale.ROOT, "polyrag soak: %.0f minutes, concurrency %d, %d cores, work dir %s%n", minutes,
+                concurrency, Runtime.getRuntime().availableProcessors(), work);
+        start();
+        long t0 = System.nanoTime();
+        long end = t0 + (long) (minutes * 60e9);
+        List<Thread> clients = new ArrayList<>();
+        for (int c = 0; c < concurrency; c++) {
+            int seed = c;
+            clients.add(Thread.ofVirtual().start(() -> client(new Random(seed), end)));
+        }
+        Thread changer = Thread.ofVirtual().start(() -> change(watched, end));
+        List<String> memory = new ArrayList<>();
+        List<String> windows = new ArrayList<>();
+        sleepUntil(t0 + (long) (minutes * 60e9 / 3));
+        memory.add(memory("before the kill -9"));
+        windows.add(restart(true));
+        sleepUntil(t0 + (long) (minutes * 60e9 * 2 / 3));
+        memory.add(memory("before the SIGTERM"));
+        windows.add(restart(false));
+        for (Thread t : clients) {
+            t.join();
+        }
+        changer.join();
+        memory.add(memory("at the end"));
+        // Every acknowledged job finishes (resumed after the restarts), then every acknowledged document is found.
+        long drain = System.nanoTime();
+        for (String job : jobs) {
+            waitJob(job);
+        }
+        double drained = (System.nanoTime() - drain) / 1e9;
+        int missing = 0;
+        List<String> missingSamples = new ArrayList<>();
+        for (var e : acknowledged.entrySet()) {
+            if (!found(e.getValue()[0], e.getKey())) {
+                missing++;
+                if (missingSamples.size() < 5) {
+                    missingSamples.add(e.getKey() + " (" + e.getValue()[0] + ", " + e.getValue()[1] + ")");
+                }
+            }
+        }
+        server.destroy();
+        server.waitFor(60, TimeUnit.SECONDS);
+        Process check = cli("check").redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.PIPE).start();
+        String checkOut = new String(check.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        int checkRc = check.waitFor();
+
+        System.out.printf(Locale.ROOT, "%nrequests: %,d; errors outside the restart windows: %d (target 0); inside "
+                + "them: %d%n", requests.get(), errorsOutside.get(), errorsInside.get());
+        errorSamples.stream().limit(5).forEach(s -> System.out.println("  " + s));
+        windows.forEach(w -> System.out.println("restart window: " + w));
+        System.out.printf(Locale.ROOT, "upload jobs: %,d, the last of them finished %.0f s after the load stopped%n",
+                jobs.size(), drained);
+        System.out.printf(Locale.ROOT, "acknowledged documents: %,d; not searchable at the end: %d (target 0)%n",
+                acknowledged.size(), missing);
+        missingSamples.forEach(s -> System.out.println("  missing " + s));
+        System.out.println("polyrag check: exit " + checkRc + (checkRc == 0 ? " (consistent)" : "") + "\n"
+                + checkOut.strip().lines().map(l -> "  " + l).reduce("", (a, b) -> a + b + "\n").stripTrailing());
+        memory.forEach(m -> System.out.println("memory " + m));
+    }
+
+    /** One client: operations by weight, each with one of the two tenants' keys, until {@code end}. */
+    private void client(Random rnd, long end) {
+        while (System.nanoTime() < end) {
+            String tenant = rnd.nextBoolean() ? "acme" : "globex";
+            int op = rnd.nextInt(100);
+            try {
+                if (op < 40) {
+                    call(tenant, "GET", "/v1/search?q=" + enc(WORDS[rnd.nextInt(WORDS.length)] + " "
+                            + WORDS[rnd.nextInt(WORDS.length)]) + "&top_k=10", null, null);
+                } else if (op < 50) {
+                    call(tenant, "POST", "/v1/query", "application/json", ("{\"query\": \"What about the "
+                            + WORDS[rnd.nextInt(WORDS.length)] + "?\"}").getBytes(StandardCharsets.UTF_8));
+                } else if (op < 70) {
+                    String marker = marker(rnd);
+                    var r = call(tenant, "POST", "/v1/ingest/text", "application/json", Json.MAPPER
+                            .writeValueAsBytes(Map.of("text", sentence(rnd) + " The code word is " + marker + ".",
+                                    "uri", "soak://" + marker)));
+                    if (r != null && r.statusCode() == 200) {
+                        acknowledged.put(marker, new String[] {tenant, Json.MAPPER.readTree(r.body())
+                                .get("document_id").asString()});
+                    }
+                } else if (op < 78) {
+                    String marker = marker(rnd);
+                    String boundary = "soak" + marker;
+                    String body = "--" + boundary + "\r\nContent-Disposition: form-data; name=\"files\"; filename=\""
+                            + marker + ".md\"\r\nContent-Type: text/markdown\r\n\r\n# " + marker + "\n\n" + sentence(rnd)
+                            + " Filed under " + marker + ".\r\n--" + boundary + "--\r\n";
+                    var r = call(tenant, "POST", "/v1/ingest/files", "multipart/form-data; boundary=" + boundary,
+                            body.getBytes(StandardCharsets.UTF_8));
+                    if (r != null && r.statusCode() == 202) {
+                        String job = Json.MAPPER.readTree(r.body()).get("job_id").asString();
+                        jobs.add(tenant + " " + job);
+                        acknowledged.put(marker, new String[] {tenant, "job " + job});
+                    }
+                } else if (op < 88) {
+                    var mine = acknowledged.entrySet().stream().filter(e -> e.getValue()[0].equals(tenant)
+                            && !e.getValue()[1].startsWith("job ")).findAny();
+                    if (mine.isPresent() && acknowledged.remove(mine.get().getKey()) != null) {
+                        var r = call(tenant, "DELETE", "/v1/documents/" + mine.get().getValue()[1], null, null);
+                        if (r == null || r.statusCode() / 100 != 2) {
+                            // Not acknowledged: it may or may not be gone; no longer counted either way.
+                            continue;
+                        }
+                    }
+                } else {
+                    call(tenant, "GET", "/v1/documents?limit=20", null, null);
+                }
+            } catch (RuntimeException e) {
+                error(tenant + " op " + op + ": " + e.getMessage());
+            }
+        }
+    }
+
+    /** A request; a 5xx, a timeout or a refused connection counts as an error (in or outside a restart window). */
+    private HttpResponse<String> call(String tenant, String method, String path, String type, byte[] body) {
+        requests.incrementAndGet();
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+                .timeout(Duration.ofSeconds(60)).header("Authorization", "Bearer " + keys.get(tenant));
+        if (type != null) {
+            b.header("Content-Type", type);
+        }
+        b.method(method, body == null ? HttpRequest.BodyPublishers.noBody()
+                : HttpRequest.BodyPublishers.ofByteArray(body));
+        try {
+            HttpResponse<String> r = http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+            if (r.statusCode() >= 500) {
+                error(method + " " + path.replaceFirst("\\?.*", "") + " answered " + r.statusCode() + ": "
+                        + r.body().substring(0, Math.min(200, r.body().length())));
+                return null;
+            }
+            return r;
+        } catch (IOException e) {
+            error(method + " " + path.replaceFirst("\\?.*", "") + ": " + e);
+            return null;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return null;
+        }
+    }
+
+    private void error(String what) {
+        if (restarting) {
+            errorsInside.incrementAndGet();
+            try {
+                Thread.sleep(100); // the server is away: no tight loop of refused connections
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        } else {
+            errorsOutside.incrementAndGet();
+            errorSamples.add(what);
+        }
+    }
+
+    /** The watched folder's files change every few seconds: edited, added, removed. */
+    private void change(Path dir, long end) {
+        Random rnd = new Random(7);
+        for (int n = 0; System.nanoTime() < end; n++) {
+            try {
+                Path f = dir.resolve("note-" + rnd.nextInt(30) + ".md");
+                if (rnd.nextInt(5) == 0) {
+                    Files.deleteIfExists(f);
+                } else {
+                    Files.writeString(f, "# Note, edit " + n + "\n\n" + sentence(rnd));
+                }
+                Thread.sleep(3_000);
+            } catch (IOException e) {
+                System.err.println("changing the watched folder: " + e);
+            } catch (InterruptedException e) {
+                return;
+            }
+        }
+    }
+
+    /** SIGKILL or SIGTERM, then a new server; the window from the signal to /ready 200. */
+    private String restart(boolean kill) throws Exception {
+        restarting = true;
+        long t = System.nanoTime();
+        if (kill) {
+            server.destroyForcibly();
+        } else {
+            server.destroy();
+        }
+        boolean exited = server.waitFor(120, TimeUnit.SECONDS);
+        int rc = exited ? server.exitValue() : -1;
+        start();
+        restarting = false;
+        return String.format(Locale.ROOT, "%s: exit %d, ready again after %.1f s", kill ? "kill -9" : "SIGTERM", rc,
+                (System.nanoTime() - t) / 1e9);
+    }
+
+    private void start() throws Exception {
+        ProcessBuilder pb = cli("serve", "--port", Integer.toString(port), "--watch", work.resolve("watched")
+                .toString());
+        pb.redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(work.resolve("server.log")
+                .toFile()));
+        server = pb.start();
+        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(5);
+        while (System.nanoTime() < deadline) {
+            try {
+                var r = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/ready"))
+                        .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString());
+                if (r.statusCode() == 200) {
+                    return;
+                }
+            } catch (IOException e) {
+                // not listening yet
+            }
+            if (!server.isAlive()) {
+                throw new IllegalStateException("the server exited with " + server.exitValue() + ": see "
+                        + work.resolve("server.log"));
+            }
+            Thread.sleep(200);
+        }
+        throw new IllegalStateException("the server was not ready within 5 minutes: see " + work.resolve("server.log"));
+    }
+
+    private ProcessBuilder cli(String... args) {
+        List<String> cmd = new ArrayList<>(List.of(root.resolve("polyrag").toString()));
+        cmd.addAll(List.of(args));
+        ProcessBuilder pb = new ProcessBuilder(cmd).directory(root.toFile());
+        pb.environment().put("POLYRAG_DATA_DIR", work.resolve("data").toString());
+        return pb;
+    }
+
+    /** Heap after a full GC (jcmd) and RSS of the server process. */
+    private String memory(String when) {
+        long pid = server.pid();
+        try {
+            run(List.of(Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(), Long.toString(pid),
+                    "GC.run"));
+            String heap = run(List.of(Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(),
+                    Long.toString(pid), "GC.heap_info"));
+            java.util.regex.Matcher m = java.util.regex.Pattern.compile("used (\\d+)K").matcher(heap);
+            long usedKb = m.find() ? Long.parseLong(m.group(1)) : -1;
+            long rssKb = Files.readAllLines(Path.of("/proc/" + pid + "/status")).stream()
+                    .filter(l -> l.startsWith("VmRSS:")).mapToLong(l -> Long.parseLong(l.replaceAll("\\D", "")))
+                    .findFirst().orElse(-1);
+            return String.format(Locale.ROOT, "%-20s heap after full GC %,d MB, RSS %,d MB", when, usedKb >> 10,
+                    rssKb >> 10);
+        } catch (IOException | InterruptedException e) {
+            return when + ": " + e;
+        }
+    }
+
+    private static String run(List<String> cmd) throws IOException, InterruptedException {
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        p.waitFor();
+        return out;
+    }
+
+    private void waitJob(String tenantAndJob) throws Exception {
+        String[] tj = tenantAndJob.split(" ");
+        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(10);
+        while (System.nanoTime() < deadline) {
+            var r = call(tj[0], "GET", "/v1/jobs/" + tj[1], null, null);
+            if (r != null && r.statusCode() == 200) {
+                JsonNode j = Json.MAPPER.readTree(r.body());
+                String status = j.get("status").asString();
+                if (!status.equals("queued") && !status.equals("running")) {
+                    return;
+                }
+            } else if (r != null && r.statusCode() == 404) {
+                System.out.println("  job " + tj[1] + " of " + tj[0] + " is gone (acknowledged with 202)");
+                return;
+            }
+            Thread.sleep(500);
+        }
+    }
+
+    private boolean found(String tenant, String marker) {
+        var r = call(tenant, "GET", "/v1/search?q=" + marker + "&top_k=5&modalities=fulltext", null, null);
+        return r != null && r.statusCode() == 200 && r.body().contains(marker);
+    }
+
+    private static String marker(Random rnd) {
+        StringBuilder s = new StringBuilder("sk");
+        for (int i = 0; i < 10; i++) {
+            s.append(LETTERS.charAt(rnd.nextInt(26)));
+        }
+        return s.toString();
+    }
+
+    private static String sentence(Random rnd) {
+        StringBuilder s = new StringBuilder("The");
+        for (int i = 0; i < 12 + rnd.nextInt(20); i++) {
+            s.append(' ').append(WORDS[rnd.nextInt(WORDS.length)]);
+        }
+        return s.append('.').toString();
+    }
+
+    private static String enc(String s) {
+        return URLEncoder.encode(s, StandardCharsets.UTF_8);
+    }
+
+    private static void sleepUntil(long nanoTime) throws InterruptedException {
+        long left = nanoTime - System.nanoTime();
+        if (left > 0) {
+            TimeUnit.NANOSECONDS.sleep(left);
+        }
+    }
+}
