@@ -103,6 +103,11 @@ public final class StorageProblems {
                     && (sql.getSQLState().startsWith("08") || sql.getSQLState().startsWith("57P0"))) {
                 return true;
             }
+            // HikariCP's words, with no SQL state, for a pooled connection it closed under its user after the server
+            // dropped it (seen when a relay cut every connection mid-write).
+            if (t instanceof java.sql.SQLException && "Connection is closed".equals(t.getMessage())) {
+                return true;
+            }
             if (t instanceof java.net.SocketException && String.valueOf(t.getMessage()).toLowerCase(Locale.ROOT)
                     .matches(".*(connection reset|broken pipe|connection refused|socket closed).*")) {
                 return true;

@@ -34,4 +34,22 @@ class StorageProblemsTest {
         assertThat(StorageProblems.describe("vector index", "/d/vector", "write", denied))
                 .startsWith("cannot write to /d/vector").contains("(/d/vector/_p.fdm)").contains("fix its permissions");
     }
+
+    @org.junit.jupiter.api.Test
+    void an_outage_is_told_from_a_refusal() {
+        assertThat(StorageProblems.unreachable(new StoreException("x", new java.net.ConnectException("refused"))))
+                .isTrue();
+        assertThat(StorageProblems.unreachable(new java.sql.SQLException("io", "08006"))).isTrue();
+        assertThat(StorageProblems.unreachable(new java.sql.SQLException("terminating connection", "57P01"))).isTrue();
+        assertThat(StorageProblems.unreachable(new StoreException("w", new java.sql.SQLException("Connection is closed"))))
+                .as("HikariCP's closed proxy").isTrue();
+        assertThat(StorageProblems.unreachable(new java.sql.SQLTransientConnectionException("pool timed out")))
+                .isTrue();
+        assertThat(StorageProblems.unreachable(new UnavailableException("endpoint down"))).isTrue();
+        assertThat(StorageProblems.unreachable(new java.net.SocketException("Connection reset"))).isTrue();
+        assertThat(StorageProblems.unreachable(new java.sql.SQLException("syntax error at or near", "42601")))
+                .isFalse();
+        assertThat(StorageProblems.unreachable(new StoreException("no space left on device"))).isFalse();
+        assertThat(StorageProblems.unreachable(new IllegalStateException("bad"))).isFalse();
+    }
 }
