@@ -103,6 +103,8 @@ final class Jdbc {
                 boolean wrote = sync != null && DiskSync.wrote(c);
                 c.commit();
                 if (wrote) {
+                    // A failed sync throws after the commit: the write is not acknowledged (it may still be there;
+                    // every write polyrag retries is idempotent by content).
                     sync.committed(c);
                 }
                 return result;
