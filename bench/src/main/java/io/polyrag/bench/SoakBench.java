@@ -326,8 +326,10 @@ public final class SoakBench {
             long rssKb = Files.readAllLines(Path.of("/proc/" + pid + "/status")).stream()
                     .filter(l -> l.startsWith("VmRSS:")).mapToLong(l -> Long.parseLong(l.replaceAll("\\D", "")))
                     .findFirst().orElse(-1);
-            return String.format(Locale.ROOT, "%-20s heap after full GC %,d MB, RSS %,d MB", when, usedKb >> 10,
-                    rssKb >> 10);
+            Path catalog = work.resolve("data").resolve("catalog").resolve("polyrag.mv.db");
+            long catalogMb = Files.exists(catalog) ? Files.size(catalog) >> 20 : -1;
+            return String.format(Locale.ROOT, "%-20s heap after full GC %,d MB, RSS %,d MB, catalog file %,d MB", when,
+                    usedKb >> 10, rssKb >> 10, catalogMb);
         } catch (IOException | InterruptedException e) {
             return when + ": " + e;
         }

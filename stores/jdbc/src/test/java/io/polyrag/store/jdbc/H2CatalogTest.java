@@ -89,6 +89,52 @@ class H2CatalogTest extends CatalogContract {
     }
 
     @Test
+    void an_open_catalog_under_sustained_writes_stays_near_its_live_size() throws Exception {
+        // The same writes into two catalogs, one compacted every 50 ms while open, the other only at close (and that
+        // switched off too: MAX_COMPACT_TIME=0 and a threshold no test file reaches). No retention time, so that a
+        // chunk left empty may take new commits at once (the default keeps them 45 s).
+        String settings = ";MAX_COMPACT_TIME=0;RETENTION_TIME=0";
+        String text = "Every commit leaves the pages it replaced behind in the file. ".repeat(30);
+        long[] sizes = new long[2];
+        for (int run = 0; run < 2; run++) {
+            Path dir = own.resolve("sustained-" + run);
+            boolean online = run == 0;
+            try (JdbcCatalog c = H2CatalogProvider.open(dir, Clock.systemUTC(), online ? 1 << 20 : Long.MAX_VALUE,
+                    settings, 16 << 10, online ? 50 : 0)) {
+                for (int round = 1; round <= 150; round++) {
+                    // Two documents written once, beside the twenty replaced every round: their pages stay live in
+                    // chunks otherwise dead, which H2 then never reuses.
+                    for (int n = 0; n < 2; n++) {
+                        String id = "kept-" + round + "-" + n;
+                        long v = c.nextVersion(id);
+                        c.stage(draft(id, "kb", v, text + id), v);
+                        c.publish(new DocumentVersion(id, v));
+                    }
+                    for (int d = 0; d < 20; d++) {
+                        String id = "doc-" + d;
+                        long v = c.nextVersion(id);
+                        c.stage(draft(id, "kb", v, text + round, text + d), v);
+                        c.publish(new DocumentVersion(id, v));
+                    }
+                }
+                sizes[run] = Files.size(dir.resolve("polyrag.mv.db"));
+                assertThat(c.countDocuments(SearchScope.ALL)).isEqualTo(320);
+                assertThat(c.resolve(List.of(Chunk.idOf("doc-7", 150, 0)), SearchScope.ALL).values())
+                        .singleElement().satisfies(v -> assertThat(v.chunk().text()).isEqualTo(text + 150));
+            }
+            // What the passes rewrote reads back after a reopen.
+            try (JdbcCatalog c = H2CatalogProvider.open(dir, Clock.systemUTC(), Long.MAX_VALUE, settings)) {
+                assertThat(c.document("doc-3").orElseThrow().visibleVersion()).isEqualTo(150);
+                assertThat(c.resolve(List.of(Chunk.idOf("doc-3", 150, 0)), SearchScope.ALL).values())
+                        .singleElement().satisfies(v -> assertThat(v.chunk().text()).isEqualTo(text + 150));
+            }
+        }
+        assertThat(sizes[1]).as("uncompacted").isGreaterThan(16L << 20);
+        assertThat(sizes[0]).as("compacted while open, against %,d bytes without", sizes[1])
+                .isLessThan(sizes[1] / 4);
+    }
+
+    @Test
     void the_page_cache_is_the_setting_or_an_eighth_of_the_heap_within_bounds() throws Exception {
         assertThat(H2CatalogProvider.cacheKb(200, 4L << 30)).isEqualTo(200L << 10);
         assertThat(H2CatalogProvider.cacheKb(0, 4L << 30)).isEqualTo(512L << 10);
