@@ -225,8 +225,16 @@ final class JobRunner implements AutoCloseable {
                 Duration pause = storeWait.updateAndGet(d -> d.isZero() ? STORE_WAIT_FIRST
                         : d.multipliedBy(2).compareTo(STORE_WAIT_MAX) > 0 ? STORE_WAIT_MAX : d.multipliedBy(2));
                 storeWaitUntil = System.nanoTime() + pause.toNanos();
+                String why = e.getMessage() + "; it resumes once the store answers (next try in " + pause.toSeconds()
+                        + " s), or cancel it";
+                try {
+                    jobs.progress(id, context.attempt, (context.latest == null ? JobProgress.queued()
+                            : context.latest).waiting(why));
+                } catch (RuntimeException x) {
+                    // The catalog itself cannot be reached: the log says why.
+                }
                 release(context, "waits " + pause.toSeconds() + " s for a store that cannot be reached ("
-                        + e.getMessage() + ")");
+                        + e.getMessage() + ")", JobProgress.WAITING);
                 return;
             }
             if (e instanceof io.polyrag.core.StoreException) {
@@ -256,9 +264,14 @@ final class JobRunner implements AutoCloseable {
 
     /** Puts a job stopped on purpose (a yield, shutdown) back in the queue: not ended, not charged. */
     private void release(RunContext context, String why) {
+        release(context, why, "queued");
+    }
+
+    /** Like {@link #release(RunContext, String)}; the queued job shows {@code stage} until it runs again. */
+    private void release(RunContext context, String why, String stage) {
         boolean released;
         try {
-            released = jobs.release(context.id, context.attempt);
+            released = jobs.release(context.id, context.attempt, stage);
         } catch (RuntimeException e) {
             released = false;
             LOG.log(Level.WARNING, "cannot put job " + context.id + " back in the queue (" + e.getMessage() + "); it "

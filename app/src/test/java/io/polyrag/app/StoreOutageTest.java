@@ -95,6 +95,20 @@ class StoreOutageTest {
                 Thread.sleep(3_000);
                 assertThat(p.jobs().get(job).status()).as("the job waits for the store instead of failing")
                         .isIn(JobStatus.QUEUED, JobStatus.RUNNING, JobStatus.SUCCEEDED);
+                // And says so to whoever looks at it, with the store's error, until it runs again.
+                Awaitility.await("the job shows what it waits for").atMost(Duration.ofSeconds(30))
+                        .pollInterval(Duration.ofMillis(100)).until(() -> {
+                            JobInfo j = p.jobs().get(job);
+                            return j.status().finished() || j.status() == JobStatus.QUEUED
+                                    && io.polyrag.core.model.JobProgress.WAITING.equals(j.progress().stage());
+                        });
+                JobInfo waiting = p.jobs().get(job);
+                if (!waiting.status().finished()) {
+                    assertThat(waiting.progress().warnings())
+                            .filteredOn(w -> w.startsWith(io.polyrag.core.model.JobProgress.WAITING)).singleElement()
+                            .asString().startsWith(io.polyrag.core.model.JobProgress.WAITING + ": ")
+                            .contains("resumes once the store answers");
+                }
 
                 pg.startAgain();
                 Awaitility.await("the job resumes and finishes").atMost(Duration.ofSeconds(120))

@@ -5,7 +5,7 @@ import java.util.List;
 /**
  * How far a job has come.
  *
- * @param stage what it is doing now (queued, parsing, embedding, writing, done, …)
+ * @param stage what it is doing now (queued, parsing, embedding, writing, done, waiting for a store, …)
  * @param total items to process, 0 while unknown
  * @param processed items finished, successfully or not
  * @param added new documents made visible
@@ -50,6 +50,21 @@ public record JobProgress(String stage, int total, int processed, int added, int
     public JobProgress withEstimate(long calls, long tokens) {
         return new JobProgress(stage, total, processed, added, updated, unchanged, failed, chunks, storesWritten, errors,
                 relations, extractionTokens, calls, tokens, warnings, deleted);
+    }
+
+    /** The stage of a job put back in the queue until a store it writes to answers again. */
+    public static final String WAITING = "waiting for a store";
+
+    /**
+     * This progress while the job waits for a store that cannot be reached: the stage says so and one warning says
+     * why (replacing the one of an earlier wait).
+     */
+    public JobProgress waiting(String why) {
+        List<String> w = new java.util.ArrayList<>(warnings);
+        w.removeIf(s -> s.startsWith(WAITING));
+        w.add(WAITING + ": " + why);
+        return new JobProgress(WAITING, total, processed, added, updated, unchanged, failed, chunks, storesWritten, errors,
+                relations, extractionTokens, estimatedCalls, estimatedTokens, w, deleted);
     }
 
     public static JobProgress queued() {

@@ -64,7 +64,15 @@ public interface JobStore {
      *
      * @return false when the claim is lost or the job has ended
      */
-    boolean release(String jobId, int attempt);
+    default boolean release(String jobId, int attempt) {
+        return release(jobId, attempt, "queued");
+    }
+
+    /**
+     * Like {@link #release(String, int)}, with the stage the queued job shows until it runs again ("waiting for a
+     * store" while one cannot be reached).
+     */
+    boolean release(String jobId, int attempt, String stage);
 
     /** Whether a queued job of a tenant other than {@code tenant} (empty: the local one) waits for a worker. */
     boolean othersWaiting(String tenant);

@@ -1144,8 +1144,8 @@ public class JdbcCatalog implements CatalogAndJobs {
     }
 
     @Override
-    public boolean release(String jobId, int attempt) {
-        return jobs.release(jobId, attempt);
+    public boolean release(String jobId, int attempt, String stage) {
+        return jobs.release(jobId, attempt, stage);
     }
 
     @Override

@@ -145,10 +145,10 @@ final class JdbcJobs {
      * Puts a running job back in the queue under its claim, with no strike: its worker stopped it on purpose (to
      * let another tenant's job run, or to shut down) and it resumes where the items it finished let it.
      */
-    boolean release(String jobId, int attempt) {
-        return jdbc.tx("release a job", c -> JdbcCatalog.update(c, "UPDATE jobs SET status = 'queued', stage = "
-                + "'queued', claim_water = -1, updated_at = ? WHERE id = ? AND status = 'running' AND attempts = ?",
-                jdbc.now(), jobId, attempt) > 0);
+    boolean release(String jobId, int attempt, String stage) {
+        return jdbc.tx("release a job", c -> JdbcCatalog.update(c, "UPDATE jobs SET status = 'queued', stage = ?, "
+                + "claim_water = -1, updated_at = ? WHERE id = ? AND status = 'running' AND attempts = ?",
+                JdbcCatalog.clip(stage, 64), jdbc.now(), jobId, attempt) > 0);
     }
 
     /** Whether a job of a tenant other than {@code tenant} waits in the queue. */
