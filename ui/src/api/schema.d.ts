@@ -1296,6 +1296,7 @@ export interface components {
             title: string | null;
             status: number;
             detail: string | null;
+            trace_id?: string | null;
         };
         SearchWireAnswerBody: {
             query: string | null;

@@ -76,6 +76,7 @@ final class Components implements AutoCloseable {
     final RdfStore rdf;
     final EntityExtractor extractor;
     final Metrics metrics;
+    final Tracing tracing;
     final io.polyrag.core.port.BlobStore blobs;
     private final Deque<AutoCloseable> opened = new ArrayDeque<>();
     /** The vector store's provider (to open another model's index), and what it was opened with; null without vectors. */
@@ -88,13 +89,15 @@ final class Components implements AutoCloseable {
         this.config = config;
         this.context = context;
         try {
+            // First, so that it closes last: the spans of everything closing before it are still exported.
+            this.tracing = track(Tracing.fromEnvironment());
             ParserProvider parsers = Providers.find(ParserProvider.class, config.get(Settings.INGEST_PARSER),
                     Settings.INGEST_PARSER);
             Parser p = new LazyParser(() -> parsers.open(context));
             this.parser = p;
             this.catalog = track(Providers.find(CatalogProvider.class, config.get(Settings.CATALOG_BACKEND),
                     Settings.CATALOG_BACKEND).open(context));
-            this.metrics = track(new Metrics(catalog));
+            this.metrics = track(new Metrics(catalog, tracing));
             this.indexing = new Indexing(catalog);
             this.blobs = track(Providers.find(io.polyrag.core.spi.BlobStoreProvider.class,
                     config.get(Settings.BLOB_BACKEND), Settings.BLOB_BACKEND).open(context));
@@ -138,18 +141,20 @@ final class Components implements AutoCloseable {
                 VectorStore vs = track(vectorProvider.open(context, e.dimension(), e.modelId()));
                 EmbedderRecipes.remember(context.dataDir(), raw, config);
                 indexes.put(Modality.VECTOR, vs);
-                retrievers.add(metrics.timed(Retriever.vector(e, vs)));
+                retrievers.add(tracing.traced(metrics.timed(Retriever.vector(tracing.traced(e), vs)),
+                        config.get(Settings.VECTOR_BACKEND)));
             }
             this.embedder = e;
             if (config.get(Settings.FULLTEXT_ENABLED)) {
                 FullTextStore fs = track(Providers.find(FullTextStoreProvider.class,
                         config.get(Settings.FULLTEXT_BACKEND), Settings.FULLTEXT_BACKEND).open(context));
                 indexes.put(Modality.FULLTEXT, fs);
-                retrievers.add(metrics.timed(Retriever.fullText(fs)));
+                retrievers.add(tracing.traced(metrics.timed(Retriever.fullText(fs)), config.get(
+                        Settings.FULLTEXT_BACKEND)));
             }
             LlmClient llm = "none".equalsIgnoreCase(config.get(Settings.LLM_PROVIDER).strip()) ? null
-                    : track(Providers.find(LlmProvider.class, config.get(Settings.LLM_PROVIDER), Settings.LLM_PROVIDER)
-                            .open(context));
+                    : tracing.traced(track(Providers.find(LlmProvider.class, config.get(Settings.LLM_PROVIDER),
+                            Settings.LLM_PROVIDER).open(context)));
             int hops = config.get(Settings.GRAPH_MAX_HOPS);
             if (config.get(Settings.GRAPH_ENABLED)) {
                 GraphStore gs = track(Providers.find(GraphStoreProvider.class, config.get(Settings.GRAPH_BACKEND),
@@ -165,9 +170,10 @@ final class Components implements AutoCloseable {
                         throw new io.polyrag.core.ConfigException("POLYRAG_GRAPH_TEXT2CYPHER=true needs a language "
                                 + "model: set POLYRAG_LLM_PROVIDER (and its URL and model), or turn it off");
                     }
-                    retrievers.add(metrics.timed(new Text2CypherRetriever(walk, gs, llm)));
+                    retrievers.add(tracing.traced(metrics.timed(new Text2CypherRetriever(walk, gs, llm)),
+                            config.get(Settings.GRAPH_BACKEND)));
                 } else {
-                    retrievers.add(metrics.timed(walk));
+                    retrievers.add(tracing.traced(metrics.timed(walk), config.get(Settings.GRAPH_BACKEND)));
                 }
             } else {
                 this.graph = null;
@@ -178,7 +184,8 @@ final class Components implements AutoCloseable {
                 io.polyrag.retrieval.GraphMemory memory = io.polyrag.retrieval.GraphMemory.of("rdf", rs,
                         MEMORY_WAIT_MS);
                 indexes.put(Modality.RDF, memory.tracking(rs));
-                retrievers.add(metrics.timed(EntityGraphRetriever.rdf(rs, memory, hops)));
+                retrievers.add(tracing.traced(metrics.timed(EntityGraphRetriever.rdf(rs, memory, hops)),
+                        config.get(Settings.RDF_BACKEND)));
                 this.rdf = rs;
             } else {
                 this.rdf = null;
@@ -206,6 +213,7 @@ final class Components implements AutoCloseable {
             this.searcher = track(new HybridSearcher(retrievers, catalog, searchOptions(config), reranker,
                     expander(config, llm)));
             searcher.figures(config.get(Settings.FIGURES_MAX));
+            searcher.legsThrough(tracing::carrying);
             searcher.sureWeight(config.get(Settings.FUSION_GRAPH_SURE_WEIGHT));
             searcher.graphLag(config.get(Settings.SEARCH_GRAPH_LAG_MS));
             this.answers = new AnswerService(searcher, catalog, llm, config.get(Settings.LLM_MAX_ANSWER_TOKENS),

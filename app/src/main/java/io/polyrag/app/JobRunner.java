@@ -187,6 +187,12 @@ final class JobRunner implements AutoCloseable {
         org.slf4j.MDC.put("job", id);
         org.slf4j.MDC.put("tenant", tenantOf(job));
         active.put(id, context);
+        context.trace = (metrics == null ? Tracing.off() : metrics.tracing()).job(id, job.info().kind(),
+                tenantOf(job));
+        if (context.trace.traceId() != null) {
+            org.slf4j.MDC.put("trace_id", context.trace.traceId());
+        }
+        String outcome = "released";
         try {
             handler = handlers.apply(job.info().kind());
             context.resumable = handler.resumable(job.payload());
@@ -194,7 +200,7 @@ final class JobRunner implements AutoCloseable {
                 context.shutdown = true;
             }
             JobProgress done;
-            try {
+            try (Tracing.Entered traced = context.trace.enter()) {
                 done = handler.run(job, context);
             } catch (JobHandler.Yielded y) {
                 done = null;
@@ -205,6 +211,7 @@ final class JobRunner implements AutoCloseable {
             }
             storeWait.set(Duration.ZERO);
             JobStatus status = context.canceledByRequest ? JobStatus.CANCELED : status(done);
+            outcome = status.wireName();
             recorded = jobs.finish(id, context.attempt, status, done, context.canceledByRequest ? "canceled by "
                     + "request after "
                     + done.processed() + " of " + done.total() + " items; what was indexed before stays indexed"
@@ -242,6 +249,7 @@ final class JobRunner implements AutoCloseable {
             } else {
                 LOG.log(Level.ERROR, "job " + id + " of tenant " + tenantOf(job) + " failed", e);
             }
+            outcome = "failed";
             recorded = jobs.finish(id, context.attempt, JobStatus.FAILED, context.latest, e.getMessage() == null
                     ? e.getClass().getSimpleName() : e.getMessage());
             if (recorded) {
@@ -249,6 +257,7 @@ final class JobRunner implements AutoCloseable {
             }
         } finally {
             active.remove(id, context);
+            context.trace.end(outcome);
         }
         if (!recorded) {
             LOG.log(Level.WARNING, "job " + id + " was taken over by another worker while this one ran it (attempt "
@@ -303,6 +312,8 @@ final class JobRunner implements AutoCloseable {
         private volatile boolean shutdown;
         private volatile boolean yieldAsked;
         private volatile boolean resumable;
+        /** The run's trace: a span per stage. */
+        private Tracing.Job trace = Tracing.Job.NONE;
 
         RunContext(String id, int attempt, JobProgress start, String tenant) {
             this.id = id;
@@ -323,6 +334,7 @@ final class JobRunner implements AutoCloseable {
             if (!p.stage().equals(lastStage) || now - last >= PROGRESS_INTERVAL_NANOS) {
                 if (!p.stage().equals(lastStage)) {
                     stageEnded();
+                    trace.stage(p.stage());
                 }
                 last = now;
                 lastStage = p.stage();

@@ -29,7 +29,15 @@ public final class Metrics implements AutoCloseable {
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     private final JvmGcMetrics gc = new JvmGcMetrics();
 
+    private final Tracing tracing;
+
     Metrics(JobStore jobs) {
+        this(jobs, Tracing.off());
+    }
+
+    /** @param tracing the process's traces, which the job runner's spans go to */
+    Metrics(JobStore jobs, Tracing tracing) {
+        this.tracing = tracing;
         new JvmMemoryMetrics().bindTo(registry);
         gc.bindTo(registry);
         new JvmThreadMetrics().bindTo(registry);
@@ -51,6 +59,11 @@ public final class Metrics implements AutoCloseable {
     public void close() {
         gc.close();
         registry.close();
+    }
+
+    /** The traces beside these metrics. */
+    Tracing tracing() {
+        return tracing;
     }
 
     /** The registry, for front doors that measure their own (HTTP requests, authentication). */

@@ -274,6 +274,11 @@ public final class Polyrag implements AutoCloseable {
         return keys;
     }
 
+    /** The process's traces (off unless the OTEL_* variables ask for them), for the front doors' request spans. */
+    public Tracing tracing() {
+        return components.tracing;
+    }
+
     /** What the server measures (Prometheus text at {@code /metrics}). */
     public Metrics metrics() {
         return components.metrics;

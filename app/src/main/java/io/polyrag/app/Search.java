@@ -22,6 +22,24 @@ public final class Search {
 
     /** Searches the knowledge bases the request names (checked), or all of the tenant's when it names none. */
     public SearchResponse run(SearchRequest request) {
+        return components.tracing.span("search", s -> {
+            s.setAttribute("polyrag.top_k", (long) request.topK());
+            s.setAttribute("polyrag.tenant", tenant.name().isEmpty() ? "-" : tenant.name());
+        }, r -> s -> {
+            s.setAttribute("polyrag.hits", (long) r.hits().size());
+            s.setAttribute("polyrag.modalities", String.join(",", r.modalities().stream()
+                    .map(io.polyrag.core.model.Modality::wireName).toList()));
+            if (!r.degraded().isEmpty()) {
+                s.setAttribute("polyrag.degraded", String.join("; ", r.degraded().stream()
+                        .map(d -> d.modality().wireName() + ": " + d.reason()).toList()));
+            }
+            if (r.fusion() != null) {
+                s.setAttribute("polyrag.fusion", r.fusion());
+            }
+        }, () -> searchNow(request));
+    }
+
+    private SearchResponse searchNow(SearchRequest request) {
         KbFusion.Applied tuned = fusion.apply(scoped(request));
         SearchResponse r = Shown.of(tenant, components.searcher.search(tuned.request()));
         var indexing = components.indexing.warning(tenant);
@@ -56,6 +74,10 @@ public final class Search {
      * sentence), passing the answer's text to {@code onToken} as it is written.
      */
     public Answer answer(SearchRequest request, Integer neighbours, boolean grounding, Consumer<String> onToken) {
+        return components.tracing.span("answer", () -> answerNow(request, neighbours, grounding, onToken));
+    }
+
+    private Answer answerNow(SearchRequest request, Integer neighbours, boolean grounding, Consumer<String> onToken) {
         try {
             return Shown.of(tenant, components.answers.answer(fusion.apply(scoped(request)).request(), neighbours == null
                     ? components.config.get(Settings.ANSWER_NEIGHBOURS) : neighbours, grounding, onToken));

@@ -17,6 +17,11 @@ final class Logging {
     static void configure(String level, String format) {
         System.setProperty("polyrag.log.level", level);
         System.setProperty("polyrag.log.format", format);
+        // java.util.logging's lines go through the same output and format as the rest.
+        if (!org.slf4j.bridge.SLF4JBridgeHandler.isInstalled()) {
+            org.slf4j.bridge.SLF4JBridgeHandler.removeHandlersForRootLogger();
+            org.slf4j.bridge.SLF4JBridgeHandler.install();
+        }
         if ("debug".equals(level)) {
             System.setProperty("polyrag.log.libraries", "debug");
             System.setProperty("polyrag.log.javalin", "debug");

@@ -49,6 +49,14 @@ class LogFormatTest {
         ProcessBuilder pb = new ProcessBuilder(command).redirectOutput(ProcessBuilder.Redirect.DISCARD);
         pb.environment().put("POLYRAG_LOG_FORMAT", "json");
         pb.environment().put("POLYRAG_VECTOR_ENABLED", "false");
+        // Traces on, to a collector that is not there: the lines carry the trace id, and the SDK's own complaint
+        // (java.util.logging) comes out as JSON too.
+        int nobody;
+        try (ServerSocket s = new ServerSocket(0)) {
+            nobody = s.getLocalPort();
+        }
+        pb.environment().put("OTEL_EXPORTER_OTLP_ENDPOINT", "http://127.0.0.1:" + nobody);
+        pb.environment().put("OTEL_BSP_SCHEDULE_DELAY", "100");
         Process p = pb.start();
         List<String> err = new CopyOnWriteArrayList<>();
         Thread reader = Thread.ofPlatform().daemon().start(() -> {
@@ -92,6 +100,14 @@ class LogFormatTest {
             assertThat(access.get("mdc").get("request_id").asString()).isEqualTo("trace-7");
             assertThat(access.get("mdc").get("tenant").asString()).isEqualTo("acme");
             assertThat(access.get("formattedMessage").asString()).contains("GET /v1/knowledge-bases 200");
+            assertThat(access.get("mdc").get("trace_id").asString()).matches("[0-9a-f]{32}");
+            long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(40);
+            while (err.stream().noneMatch(l -> l.contains("\"loggerName\":\"io.opentelemetry"))
+                    && System.nanoTime() < until) {
+                Thread.sleep(200);
+            }
+            assertThat(err).as("the exporter's failure, logged through java.util.logging")
+                    .anyMatch(l -> l.contains("\"loggerName\":\"io.opentelemetry"));
             assertThat(err).as("every line on standard error but the JVM's own notice is one JSON object")
                     .filteredOn(l -> !l.startsWith("WARNING: Using incubator modules"))
                     .isNotEmpty().allSatisfy(l -> assertThat(json.readTree(l).isObject()).isTrue());

@@ -66,7 +66,7 @@ public final class HybridSearcher implements AutoCloseable {
     private final Dedup dedup;
     private final io.polyrag.core.port.Reranker reranker;
     private final QueryExpander expander;
-    private final ExecutorService legs = Executors.newThreadPerTaskExecutor(
+    private volatile ExecutorService legs = Executors.newThreadPerTaskExecutor(
             Thread.ofVirtual().name("polyrag-search-", 0).factory());
 
     public HybridSearcher(List<Retriever> retrievers, Catalog catalog, Options options) {
@@ -124,6 +124,14 @@ public final class HybridSearcher implements AutoCloseable {
     /** Most figures attached to one response (figures.max); 0 attaches none. */
     public void figures(int max) {
         this.figuresMax = max;
+    }
+
+    /**
+     * Runs the legs through {@code wrap} of the executor they run on (tracing carries the searching thread's context
+     * into each leg this way). Called once, before the first search.
+     */
+    public void legsThrough(java.util.function.UnaryOperator<ExecutorService> wrap) {
+        legs = wrap.apply(legs);
     }
 
     /**

@@ -134,8 +134,16 @@ final class Api {
         }
     }
 
+    private final java.util.function.UnaryOperator<Handler> around;
+
     Api(RoutesConfig routes) {
+        this(routes, h -> h);
+    }
+
+    /** @param around wraps every handler (the request's trace made current around it) */
+    Api(RoutesConfig routes, java.util.function.UnaryOperator<Handler> around) {
         this.routes = routes;
+        this.around = around;
     }
 
     Schemas schemas() {
@@ -144,8 +152,8 @@ final class Api {
 
     /** A GET route, which answers HEAD too. */
     Op get(String path, Handler h) {
-        routes.get(path, h);
-        routes.head(path, h);
+        routes.get(path, around.apply(h));
+        routes.head(path, around.apply(h));
         Op op = add(new Op("get", path));
         op.head = true;
         return op;
@@ -153,22 +161,22 @@ final class Api {
 
     /** A GET route without HEAD (a stream). */
     Op stream(String path, Handler h) {
-        routes.get(path, h);
+        routes.get(path, around.apply(h));
         return add(new Op("get", path));
     }
 
     Op post(String path, Handler h) {
-        routes.post(path, h);
+        routes.post(path, around.apply(h));
         return add(new Op("post", path));
     }
 
     Op put(String path, Handler h) {
-        routes.put(path, h);
+        routes.put(path, around.apply(h));
         return add(new Op("put", path));
     }
 
     Op delete(String path, Handler h) {
-        routes.delete(path, h);
+        routes.delete(path, around.apply(h));
         return add(new Op("delete", path));
     }
 

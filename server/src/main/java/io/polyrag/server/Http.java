@@ -65,7 +65,9 @@ final class Http {
         HttpStatus s = HttpStatus.forStatus(status);
         // Bytes, not a String: Javalin would encode a String in ISO-8859-1 for a type without a charset, and a detail
         // that quotes the client's non-ASCII input must reach it as UTF-8 (RFC 8259).
+        io.polyrag.app.Tracing.Request traced = ctx.attribute(RestServer.TRACE);
         ctx.status(status).contentType(PROBLEM).result(Json.MAPPER.writeValueAsBytes(
-                Problem.of(status, s == HttpStatus.UNKNOWN ? "Error" : s.getMessage(), detail)));
+                Problem.of(status, s == HttpStatus.UNKNOWN ? "Error" : s.getMessage(), detail)
+                        .traced(traced == null ? null : traced.traceId())));
     }
 }

@@ -21,6 +21,8 @@ import java.util.UUID;
 public final class RestServer implements io.polyrag.app.HttpFrontDoor {
     private static final System.Logger ACCESS = System.getLogger("io.polyrag.server.access");
     static final String REQUEST_ID = "polyrag.request.id";
+    /** The request's span ({@link io.polyrag.app.Tracing.Request}), when traces are on. */
+    static final String TRACE = "polyrag.trace";
     private static final String REQUEST_ID_HEADER = "X-Request-Id";
 
     /** The build's version ({@link io.polyrag.app.api.Version}). */
@@ -62,9 +64,15 @@ public final class RestServer implements io.polyrag.app.HttpFrontDoor {
             // One access-log line per request; the MDC adds the id echoed in X-Request-Id and the tenant.
             io.micrometer.core.instrument.MeterRegistry meters = polyrag.metrics().registry();
             config.requestLogger.http((ctx, ms) -> {
+                io.polyrag.app.Tracing.Request traced = ctx.attribute(TRACE);
+                // The trace id is on the line through the MDC (trace_id), with the request id and tenant.
                 ACCESS.log(ctx.statusCode() >= 500 ? System.Logger.Level.WARNING : System.Logger.Level.INFO,
                         () -> String.format(Locale.ROOT, "%s %s %d %.1f ms", ctx.method(), route(ctx),
                                 ctx.statusCode(), ms));
+                if (traced != null) {
+                    traced.attributes(route(ctx), tenantOf(ctx));
+                    traced.end(ctx.method().name(), ctx.statusCode());
+                }
                 // By route pattern, never the raw path: ids in paths must not make a metric per request.
                 String route = ctx.endpoints().lastHttpEndpoint() == null ? "unmatched" : route(ctx);
                 io.micrometer.core.instrument.Timer.builder("polyrag_http_requests_seconds")
@@ -75,9 +83,26 @@ public final class RestServer implements io.polyrag.app.HttpFrontDoor {
                 org.slf4j.MDC.clear();
             });
             config.routes.before(RestServer::requestId);
+            config.routes.before(ctx -> {
+                io.polyrag.app.Tracing.Request traced = polyrag.tracing().request(ctx.method().name(), ctx::header);
+                ctx.attribute(TRACE, traced);
+                if (traced.traceId() != null) {
+                    org.slf4j.MDC.put("trace_id", traced.traceId());
+                }
+            });
             config.routes.before(auth::authenticate);
             config.routes.before(RestServer::tenantInLogs);
-            Api api = new Api(config.routes);
+            // Each handler runs with its request's span current, so the spans it causes are that request's.
+            Api api = new Api(config.routes, h -> ctx -> {
+                io.polyrag.app.Tracing.Request traced = ctx.attribute(TRACE);
+                if (traced == null) {
+                    h.handle(ctx);
+                    return;
+                }
+                try (var entered = traced.enter()) {
+                    h.handle(ctx);
+                }
+            });
             new HealthRoutes(polyrag, auth).register(api);
             new KeyRoutes(polyrag, auth).register(api);
             new KnowledgeBaseRoutes(polyrag).register(api);

@@ -17,8 +17,8 @@ import tools.jackson.databind.node.ObjectNode;
 /**
  * JSON Schemas (2020-12, as OpenAPI 3.1 uses them) of the records the API reads and writes, derived from the records
  * themselves with the names Jackson gives them, so the document cannot drift from the code. Every property is
- * required (the JSON always carries it, null or not); reference types may be null, primitives may not; no other
- * property is allowed.
+ * required (the JSON always carries it, null or not) unless it is left out when null ({@code
+ * @JsonInclude(NON_NULL)}); reference types may be null, primitives may not; no other property is allowed.
  */
 final class Schemas {
     private static final JsonNodeFactory F = JsonNodeFactory.instance;
@@ -85,7 +85,12 @@ final class Schemas {
                 prop = one;
             }
             props.set(json, prop);
-            if (only == null || only.contains(json)) {
+            // A component left out when null (@JsonInclude(NON_NULL)) is not always carried: not required.
+            com.fasterxml.jackson.annotation.JsonInclude include = c.getAccessor().getAnnotation(
+                    com.fasterxml.jackson.annotation.JsonInclude.class);
+            boolean omittedWhenNull = include != null
+                    && include.value() == com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL;
+            if ((only == null || only.contains(json)) && !omittedWhenNull) {
                 required.add(json);
             }
         }

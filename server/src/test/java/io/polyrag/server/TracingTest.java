@@ -1,0 +1,172 @@
+package io.polyrag.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.sun.net.httpserver.HttpServer;
+import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
+import io.opentelemetry.proto.common.v1.KeyValue;
+import io.opentelemetry.proto.trace.v1.Span;
+import io.polyrag.app.Polyrag;
+import io.polyrag.core.config.Config;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Traces as an operator's collector receives them: the SDK exports OTLP over HTTP to a receiver on 127.0.0.1 that
+ * decodes each request with the protocol's own message classes. Configured by the standard variables (here their
+ * system-property form, which the SDK reads the same way).
+ */
+class TracingTest {
+    @TempDir
+    Path tmp;
+
+    private final HttpClient http = HttpClient.newHttpClient();
+    private final List<Span> received = new CopyOnWriteArrayList<>();
+    private final List<String> paths = new CopyOnWriteArrayList<>();
+    private HttpServer collector;
+
+    @BeforeEach
+    void collector() throws Exception {
+        collector = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        collector.createContext("/", exchange -> {
+            paths.add(exchange.getRequestURI().getPath() + " " + exchange.getRequestHeaders()
+                    .getFirst("Content-Type"));
+            ExportTraceServiceRequest request = ExportTraceServiceRequest.parseFrom(exchange.getRequestBody()
+                    .readAllBytes());
+            request.getResourceSpansList().forEach(r -> r.getScopeSpansList().forEach(s -> received.addAll(
+                    s.getSpansList())));
+            exchange.getResponseHeaders().add("Content-Type", "application/x-protobuf");
+            exchange.sendResponseHeaders(200, 0);
+            exchange.close();
+        });
+        collector.start();
+        System.setProperty("otel.exporter.otlp.endpoint", "http://127.0.0.1:" + collector.getAddress().getPort());
+        System.setProperty("otel.bsp.schedule.delay", "100");
+        System.setProperty("otel.service.name", "polyrag-test");
+    }
+
+    @AfterEach
+    void stop() {
+        System.clearProperty("otel.exporter.otlp.endpoint");
+        System.clearProperty("otel.bsp.schedule.delay");
+        System.clearProperty("otel.service.name");
+        collector.stop(0);
+    }
+
+    @Test
+    void a_search_is_one_trace_from_the_callers_traceparent_through_every_leg_and_a_job_has_a_span_per_stage()
+            throws Exception {
+        String traceId = "4bf92f3577b34da6a3ce929d0e0e4736";
+        String callerSpan = "00f067aa0ba902b7";
+        try (Polyrag polyrag = Polyrag.open(Config.load(Map.of(), Map.of("data.dir", tmp.resolve("data")
+                .toString())))) {
+            assertThat(polyrag.tracing().on()).isTrue();
+            RestServer server = new RestServer(polyrag, "127.0.0.1", 0, 1024 * 1024);
+            try {
+                String base = "http://127.0.0.1:" + server.port();
+                String boundary = "----t" + System.nanoTime();
+                String body = "--" + boundary + "\r\nContent-Disposition: form-data; name=\"files\"; filename=\"a.md\""
+                        + "\r\nContent-Type: text/markdown\r\n\r\n# Owls\n\nOwls hunt at night.\r\n--" + boundary
+                        + "--\r\n";
+                HttpResponse<String> job = send(HttpRequest.newBuilder(URI.create(base + "/v1/ingest/files"))
+                        .header("Content-Type", "multipart/form-data; boundary=" + boundary)
+                        .POST(HttpRequest.BodyPublishers.ofString(body)));
+                assertThat(job.statusCode()).isEqualTo(202);
+                await().atMost(Duration.ofSeconds(60)).until(() -> received.stream()
+                        .anyMatch(s -> s.getName().equals("job ingest-upload")));
+
+                HttpResponse<String> search = send(HttpRequest.newBuilder(URI.create(base + "/v1/search?q=owls"))
+                        .header("traceparent", "00-" + traceId + "-" + callerSpan + "-01"));
+                assertThat(search.statusCode()).isEqualTo(200);
+                HttpResponse<String> bad = send(HttpRequest.newBuilder(URI.create(base + "/v1/search?q=owls&top_k=-3"))
+                        .header("traceparent", "00-" + traceId + "-" + callerSpan + "-01"));
+                assertThat(bad.statusCode()).isEqualTo(400);
+                assertThat(bad.body()).as("the error names its trace").contains("\"trace_id\":\"" + traceId + "\"");
+
+                await().atMost(Duration.ofSeconds(20)).until(() -> inTrace(traceId).stream()
+                        .anyMatch(s -> s.getName().equals("retrieve fulltext")) && inTrace(traceId).stream()
+                        .filter(s -> s.getKind() == Span.SpanKind.SPAN_KIND_SERVER).count() == 2);
+            } finally {
+                server.close();
+            }
+        }
+        assertThat(paths).allMatch(p -> p.equals("/v1/traces application/x-protobuf"));
+        List<Span> trace = inTrace(traceId);
+        Span request = trace.stream().filter(s -> s.getKind() == Span.SpanKind.SPAN_KIND_SERVER
+                && attribute(s, "http.response.status_code").equals("200")).findFirst().orElseThrow();
+        assertThat(request.getName()).isEqualTo("GET /v1/search");
+        assertThat(hex(request.getParentSpanId())).as("the caller's span is the parent").isEqualTo(callerSpan);
+        assertThat(attribute(request, "http.route")).isEqualTo("/v1/search");
+        Span searchSpan = only(trace, "search", request);
+        assertThat(attribute(searchSpan, "polyrag.hits")).isEqualTo("1");
+        Span vector = only(trace, "retrieve vector", searchSpan);
+        Span fullText = only(trace, "retrieve fulltext", searchSpan);
+        assertThat(attribute(vector, "polyrag.backend")).isEqualTo("lucene");
+        assertThat(attribute(fullText, "polyrag.hits")).isEqualTo("1");
+        assertThat(attribute(fullText, "polyrag.outcome")).isEqualTo("ok");
+        only(trace, "embed query", vector);
+        Span failed = trace.stream().filter(s -> s.getKind() == Span.SpanKind.SPAN_KIND_SERVER && s != request)
+                .findFirst().orElseThrow();
+        assertThat(attribute(failed, "http.response.status_code")).isEqualTo("400");
+
+        // The upload's job: a trace of its own (it runs after its request answered), one span per stage.
+        Span jobSpan = received.stream().filter(s -> s.getName().equals("job ingest-upload")).findFirst()
+                .orElseThrow();
+        assertThat(attribute(jobSpan, "polyrag.outcome")).isEqualTo("succeeded");
+        List<String> stages = received.stream().filter(s -> s.getParentSpanId().equals(jobSpan.getSpanId()))
+                .map(Span::getName).toList();
+        assertThat(stages).contains("parsing", "embedding");
+        assertThat(received).as("the ingest's own embeddings make no spans outside a trace")
+                .noneMatch(s -> s.getName().equals("embed query") && !hex(s.getTraceId()).equals(traceId));
+    }
+
+    @Test
+    void off_unless_the_variables_name_an_exporter() {
+        assertThat(io.polyrag.app.Tracing.off().on()).isFalse();
+        System.clearProperty("otel.exporter.otlp.endpoint");
+        try (Polyrag polyrag = Polyrag.open(Config.load(Map.of(), Map.of("data.dir", tmp.resolve("off")
+                .toString())))) {
+            assertThat(polyrag.tracing().on()).isFalse();
+        }
+    }
+
+    private List<Span> inTrace(String traceId) {
+        return received.stream().filter(s -> hex(s.getTraceId()).equals(traceId)).toList();
+    }
+
+    private static Span only(List<Span> trace, String name, Span parent) {
+        return trace.stream().filter(s -> s.getName().equals(name)).filter(s -> s.getParentSpanId().equals(parent
+                .getSpanId())).reduce((a, b) -> {
+                    throw new AssertionError("two spans named " + name);
+                }).orElseThrow(() -> new AssertionError("no span " + name + " under " + parent.getName() + " in "
+                        + trace.stream().map(Span::getName).toList()));
+    }
+
+    private static String attribute(Span s, String key) {
+        return s.getAttributesList().stream().filter(a -> a.getKey().equals(key)).map(KeyValue::getValue)
+                .map(v -> v.hasStringValue() ? v.getStringValue() : v.hasIntValue() ? Long.toString(v.getIntValue())
+                        : v.toString()).findFirst().orElse("");
+    }
+
+    private static String hex(com.google.protobuf.ByteString bytes) {
+        return HexFormat.of().formatHex(bytes.toByteArray());
+    }
+
+    private HttpResponse<String> send(HttpRequest.Builder b) throws Exception {
+        return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+    }
+}
