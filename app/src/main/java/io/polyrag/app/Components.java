@@ -90,7 +90,7 @@ final class Components implements AutoCloseable {
         this.context = context;
         try {
             // First, so that it closes last: the spans of everything closing before it are still exported.
-            this.tracing = track(Tracing.fromEnvironment());
+            this.tracing = track(Tracing.of(config));
             ParserProvider parsers = Providers.find(ParserProvider.class, config.get(Settings.INGEST_PARSER),
                     Settings.INGEST_PARSER);
             Parser p = new LazyParser(() -> parsers.open(context));
@@ -214,6 +214,7 @@ final class Components implements AutoCloseable {
                     expander(config, llm)));
             searcher.figures(config.get(Settings.FIGURES_MAX));
             searcher.legsThrough(tracing::carrying);
+            searcher.observe(new SearchLog(config.get(Settings.SLOW_SEARCH_MS), tracing));
             searcher.sureWeight(config.get(Settings.FUSION_GRAPH_SURE_WEIGHT));
             searcher.graphLag(config.get(Settings.SEARCH_GRAPH_LAG_MS));
             this.answers = new AnswerService(searcher, catalog, llm, config.get(Settings.LLM_MAX_ANSWER_TOKENS),

@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -66,9 +67,12 @@ public final class Tracing implements AutoCloseable {
         this.tracer = otel.getTracer("io.polyrag", io.polyrag.app.api.Version.VERSION);
     }
 
-    /** Tracing as the process's environment and system properties ask: off unless they name an exporter. */
-    static Tracing fromEnvironment() {
-        return of(System.getenv(), System.getProperties());
+    /**
+     * Tracing as the configuration's environment ({@link io.polyrag.core.config.Config#otel()}) and the system
+     * properties ask: off unless they name an exporter.
+     */
+    static Tracing of(io.polyrag.core.config.Config config) {
+        return of(config.otel(), System.getProperties());
     }
 
     static Tracing of(Map<String, String> env, java.util.Properties properties) {
@@ -207,6 +211,21 @@ public final class Tracing implements AutoCloseable {
     /** A span for the work of {@code body}, named {@code name}, with no attributes of its own. */
     <T> T span(String name, Supplier<T> body) {
         return span(name, s -> { }, r -> s -> { }, body);
+    }
+
+    /**
+     * A search's phases after its legs (fusion, the catalog join and dedup, reranking), as spans under the current
+     * one with the times they really took: they are timed by the searcher, not wrapped, so nothing runs in between.
+     */
+    void phases(java.time.Instant startedAt, List<io.polyrag.retrieval.HybridSearcher.Phase> phases) {
+        if (sdk == null || !Span.current().getSpanContext().isValid()) {
+            return;
+        }
+        long base = startedAt.getEpochSecond() * 1_000_000_000L + startedAt.getNano();
+        for (var p : phases) {
+            tracer.spanBuilder(p.name()).setStartTimestamp(base + p.startNanos(), TimeUnit.NANOSECONDS).startSpan()
+                    .end(base + p.endNanos(), TimeUnit.NANOSECONDS);
+        }
     }
 
     /** The legs' executor, carrying the searching thread's trace into each leg. */

@@ -126,6 +126,25 @@ public final class HybridSearcher implements AutoCloseable {
         this.figuresMax = max;
     }
 
+    /** One part of a search's time: from {@code startNanos} to {@code endNanos} after the search began. */
+    public record Phase(String name, long startNanos, long endNanos) {
+        public long nanos() {
+            return endNanos - startNanos;
+        }
+    }
+
+    /** Told of every search once it is answered: where its time went (each leg of the query, fusion, join, rerank). */
+    public interface Observer {
+        void searched(SearchRequest request, SearchResponse response, java.time.Instant startedAt, List<Phase> phases);
+    }
+
+    private volatile Observer observer;
+
+    /** Tells {@code o} of every search from now on (the slow-search log, traces). */
+    public void observe(Observer o) {
+        this.observer = o;
+    }
+
     /**
      * Runs the legs through {@code wrap} of the executor they run on (tracing carries the searching thread's context
      * into each leg this way). Called once, before the first search.
@@ -159,6 +178,9 @@ public final class HybridSearcher implements AutoCloseable {
 
     public SearchResponse search(SearchRequest request) {
         long start = System.nanoTime();
+        java.time.Instant startedAt = observer == null ? null : java.time.Instant.now();
+        Map<Modality, long[]> legTimes = new java.util.concurrent.ConcurrentHashMap<>();
+        long fusing = 0;
         validate(request);
         List<Modality> modalities = request.modalities().isEmpty() ? modalities()
                 : request.modalities().stream().sorted().toList();
@@ -178,7 +200,9 @@ public final class HybridSearcher implements AutoCloseable {
         for (int i = 0; i < variants.size(); i++) {
             // Only the query's own legs count as degraded; a variant's failing leg just adds nothing.
             List<DegradedLeg> legs = i == 0 ? degraded : new ArrayList<>();
-            Map<Modality, Retriever.Leg> ran = runLegs(variants.get(i), modalities, scope, limit, legs);
+            Map<Modality, Retriever.Leg> ran = runLegs(variants.get(i), modalities, scope, limit, legs,
+                    i == 0 ? legTimes : null);
+            long fuseStart = System.nanoTime();
             Map<Modality, List<StoreHit>> rankings = new EnumMap<>(Modality.class);
             java.util.Set<Modality> sure = java.util.EnumSet.noneOf(Modality.class);
             ran.forEach((m, leg) -> {
@@ -193,13 +217,17 @@ public final class HybridSearcher implements AutoCloseable {
             confident.addAll(sure);
             List<FusedHit> one = fusion(request, sure).fuse(rankings);
             fused = i == 0 ? one : combine(fused, one);
+            fusing += System.nanoTime() - fuseStart;
         }
+        long joinStart = System.nanoTime();
         io.polyrag.core.port.Reranker reranking = reranker(request.tuning(), warnings);
         // A few more than top-k: a figure hit folded into a text hit already listed leaves a place to fill.
         int wanted = request.topK() + FIGURE_SPARE;
         int depth = reranking == null ? wanted : Math.max(wanted, options.rerankCandidates());
-        List<Dedup.Candidate> unique = rerank(reranking, request.query(), joinAndDedup(fused, scope, depth),
-                warnings);
+        List<Dedup.Candidate> joined = joinAndDedup(fused, scope, depth);
+        long rerankStart = System.nanoTime();
+        List<Dedup.Candidate> unique = rerank(reranking, request.query(), joined, warnings);
+        long rerankEnd = System.nanoTime();
         List<SearchHit> ranked = new ArrayList<>();
         java.util.Set<io.polyrag.core.model.DocumentVersion> withFigures = new java.util.HashSet<>();
         for (int i = 0; i < Math.min(wanted, unique.size()); i++) {
@@ -210,8 +238,26 @@ public final class HybridSearcher implements AutoCloseable {
             }
         }
         List<SearchHit> hits = figures.attach(ranked, request.topK(), figuresMax, withFigures);
-        return new SearchResponse(request.query(), (System.nanoTime() - start) / 1_000_000, modalities, degraded,
-                hits, warnings, describe(request, modalities, variants.size(), reranking != null, confident, notes));
+        SearchResponse response = new SearchResponse(request.query(), (System.nanoTime() - start) / 1_000_000,
+                modalities, degraded, hits, warnings, describe(request, modalities, variants.size(), reranking != null,
+                        confident, notes));
+        Observer o = observer;
+        if (o != null && startedAt != null) {
+            List<Phase> phases = new ArrayList<>();
+            legTimes.forEach((m, t) -> phases.add(new Phase(m.wireName(), t[0] - start, t[1] - start)));
+            phases.sort(java.util.Comparator.comparingLong(Phase::startNanos));
+            phases.add(new Phase("fuse", joinStart - fusing - start, joinStart - start));
+            phases.add(new Phase("join and dedup", joinStart - start, rerankStart - start));
+            if (reranking != null) {
+                phases.add(new Phase("rerank", rerankStart - start, rerankEnd - start));
+            }
+            try {
+                o.searched(request, response, startedAt, phases);
+            } catch (RuntimeException e) {
+                LOG.log(Level.WARNING, "a search observer failed", e);
+            }
+        }
+        return response;
     }
 
     /** The reranker this search uses: the configured one unless the request turns it off; null for none. */
@@ -410,14 +456,14 @@ public final class HybridSearcher implements AutoCloseable {
     }
 
     private Map<Modality, Retriever.Leg> runLegs(String query, List<Modality> modalities, SearchScope scope,
-            int limit, List<DegradedLeg> degraded) {
+            int limit, List<DegradedLeg> degraded, Map<Modality, long[]> times) {
         Map<Modality, Future<Retriever.Leg>> futures = new LinkedHashMap<>();
         Map<Modality, String> skipped = incomplete;
         Map<Modality, Interim> standIns = interim;
         for (Modality m : modalities) {
             Interim standIn = standIns.get(m);
             if (standIn != null) {
-                futures.put(m, legs.submit(() -> standIn.retriever().run(query, scope, limit)));
+                futures.put(m, legs.submit(() -> timed(m, times, () -> standIn.retriever().run(query, scope, limit))));
                 continue;
             }
             String why = skipped.get(m);
@@ -426,7 +472,7 @@ public final class HybridSearcher implements AutoCloseable {
                 degraded.add(new DegradedLeg(m, why));
                 continue;
             }
-            futures.put(m, legs.submit(() -> retrievers.get(m).run(query, scope, limit)));
+            futures.put(m, legs.submit(() -> timed(m, times, () -> retrievers.get(m).run(query, scope, limit))));
         }
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(options.legTimeoutMs());
         Map<Modality, Retriever.Leg> rankings = new EnumMap<>(Modality.class);
@@ -464,6 +510,19 @@ public final class HybridSearcher implements AutoCloseable {
             }
         }
         return rankings;
+    }
+
+    /** Runs one leg, noting in {@code times} (when given) when it started and ended. */
+    private static Retriever.Leg timed(Modality m, Map<Modality, long[]> times,
+            java.util.function.Supplier<Retriever.Leg> leg) {
+        long t0 = System.nanoTime();
+        try {
+            return leg.get();
+        } finally {
+            if (times != null) {
+                times.put(m, new long[] {t0, System.nanoTime()});
+            }
+        }
     }
 
     private Fusion fusion(SearchRequest request, java.util.Set<Modality> confident) {

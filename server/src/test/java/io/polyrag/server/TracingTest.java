@@ -119,6 +119,12 @@ class TracingTest {
         assertThat(attribute(fullText, "polyrag.hits")).isEqualTo("1");
         assertThat(attribute(fullText, "polyrag.outcome")).isEqualTo("ok");
         only(trace, "embed query", vector);
+        // The phases after the legs, as the searcher timed them: inside the search's span, after the legs began.
+        Span fuse = only(trace, "fuse", searchSpan);
+        Span join = only(trace, "join and dedup", searchSpan);
+        assertThat(fuse.getStartTimeUnixNano()).isGreaterThanOrEqualTo(vector.getStartTimeUnixNano());
+        assertThat(join.getStartTimeUnixNano()).isGreaterThanOrEqualTo(fuse.getEndTimeUnixNano());
+        assertThat(join.getEndTimeUnixNano()).isLessThanOrEqualTo(searchSpan.getEndTimeUnixNano());
         Span failed = trace.stream().filter(s -> s.getKind() == Span.SpanKind.SPAN_KIND_SERVER && s != request)
                 .findFirst().orElseThrow();
         assertThat(attribute(failed, "http.response.status_code")).isEqualTo("400");

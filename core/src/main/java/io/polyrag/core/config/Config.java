@@ -30,6 +30,8 @@ public final class Config {
     private final Map<Setting<?>, Object> values;
     private final Map<Setting<?>, Origin> origins;
     private final List<String> warnings;
+    /** The environment's OpenTelemetry variables ({@code OTEL_*}): the standard's, read by its SDK, not settings. */
+    private Map<String, String> otel = Map.of();
 
     private Config(Map<Setting<?>, Object> values, Map<Setting<?>, Origin> origins, List<String> warnings) {
         this.values = values;
@@ -77,8 +79,23 @@ public final class Config {
             values.put(Settings.RDF_ENABLED, values.get(Settings.GRAPH_ENABLED));
         }
         Config config = new Config(values, origins, warnings);
+        Map<String, String> otel = new java.util.TreeMap<>();
+        environment.forEach((k, v) -> {
+            if (k.startsWith("OTEL_")) {
+                otel.put(k, v);
+            }
+        });
+        config.otel = Map.copyOf(otel);
         Settings.validate(config);
         return config;
+    }
+
+    /**
+     * The OpenTelemetry variables ({@code OTEL_*}) of the environment this configuration was loaded from: whether
+     * traces are on is decided by them (docs/deploy.md, "Traces").
+     */
+    public Map<String, String> otel() {
+        return otel;
     }
 
     private static void resolve(Setting<?> s, Map<Setting<?>, String> overrides, Map<Setting<?>, String> env,

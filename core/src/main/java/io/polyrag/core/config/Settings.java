@@ -319,6 +319,9 @@ public final class Settings {
                     + "count; a leg later than that is left out of that search and listed under degraded with the "
                     + "reason. Bounds what the graph legs add to a search's latency (reading their copy in memory "
                     + "they take about a millisecond; a networked graph store may take longer).");
+    public static final Setting<Integer> SLOW_SEARCH_MS = Setting.integer("slow.search.ms", 1000, 0, 3_600_000,
+            "A search (or an answer's search) that takes at least this long is logged once, as a warning, with where "
+                    + "its time went: each retriever leg, fusion, the catalog join and dedup, reranking; 0 logs none.");
     public static final Setting<Double> FUSION_GRAPH_SURE_WEIGHT = Setting.decimal("fusion.graph.sure.weight", 1.5,
             0.0, 10.0, "Weight of a graph or RDF leg that is sure of a search: the query asks about two relations (a "
                     + "two-hop question) and the walk found strong evidence one relation beyond the entity it "
