@@ -772,6 +772,62 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What this tenant holds, what it used (searches, answers, documents indexed, chunks embedded, model tokens by model) and its quotas */
+        get: operations["getUsage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        /** What this tenant holds, what it used (searches, answers, documents indexed, chunks embedded, model tokens by model) and its quotas (headers only) */
+        head: operations["headUsage"];
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every tenant's usage and quotas (operator) */
+        get: operations["getAdminUsage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        /** Every tenant's usage and quotas (operator) (headers only) */
+        head: operations["headAdminUsage"];
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/tenants/{tenant}/quotas": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A tenant's quotas; null: no limit (operator) */
+        get: operations["getAdminTenantsTenantQuotas"];
+        /** Set a tenant's quotas: documents, stored_mb, extraction_tokens_per_day, searches_per_minute; a null or missing one is no limit (operator) */
+        put: operations["putAdminTenantsTenantQuotas"];
+        post?: never;
+        /** Remove a tenant's quotas (operator) */
+        delete: operations["deleteAdminTenantsTenantQuotas"];
+        options?: never;
+        /** A tenant's quotas; null: no limit (operator) (headers only) */
+        head: operations["headAdminTenantsTenantQuotas"];
+        patch?: never;
+        trace?: never;
+    };
     "/v1/openapi.json": {
         parameters: {
             query?: never;
@@ -884,6 +940,12 @@ export interface components {
             local_owner: boolean;
             warnings: string[] | null;
         };
+        AdminWireQuotas: {
+            documents?: number | null;
+            stored_mb?: number | null;
+            extraction_tokens_per_day?: number | null;
+            searches_per_minute?: number | null;
+        };
         AdminWireReady: {
             status: string | null;
             problems: string[] | null;
@@ -918,6 +980,24 @@ export interface components {
             removed_versions: number;
             reindexed_versions: number;
             examples: string[] | null;
+        };
+        AdminWireUsageCount: {
+            metric: string | null;
+            model: string | null;
+            amount: number;
+        };
+        AdminWireUsageReport: {
+            tenant: string | null;
+            from: string | null;
+            to: string | null;
+            documents: number;
+            chunks: number;
+            stored_bytes: number;
+            usage: components["schemas"]["AdminWireUsageCount"][] | null;
+            quotas: components["schemas"]["AdminWireQuotas"] | null;
+        };
+        AdminWireUsageReports: {
+            tenants: components["schemas"]["AdminWireUsageReport"][] | null;
         };
         ChatRoutesChatBody: {
             model: string | null;
@@ -4745,6 +4825,326 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description the conversation */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description a problem with the request (headers only) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description a problem of the server (headers only) */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    getUsage: {
+        parameters: {
+            query?: {
+                /** @description first day counted, YYYY-MM-DD (UTC); default: the first of this month */
+                from?: string;
+                /** @description last day counted, YYYY-MM-DD (UTC); default: today */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the tenant's report */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminWireUsageReport"];
+                };
+            };
+            /** @description a problem with the request; the detail names the field and the fix */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description a problem of the server or a store; the detail says which, and what to do */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    headUsage: {
+        parameters: {
+            query?: {
+                /** @description first day counted, YYYY-MM-DD (UTC); default: the first of this month */
+                from?: string;
+                /** @description last day counted, YYYY-MM-DD (UTC); default: today */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the tenant's report */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description a problem with the request (headers only) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description a problem of the server (headers only) */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    getAdminUsage: {
+        parameters: {
+            query?: {
+                /** @description first day counted, YYYY-MM-DD (UTC); default: the first of this month */
+                from?: string;
+                /** @description last day counted, YYYY-MM-DD (UTC); default: today */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description one report per tenant that holds, used or has quotas */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminWireUsageReports"];
+                };
+            };
+            /** @description a problem with the request; the detail names the field and the fix */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description a problem of the server or a store; the detail says which, and what to do */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    headAdminUsage: {
+        parameters: {
+            query?: {
+                /** @description first day counted, YYYY-MM-DD (UTC); default: the first of this month */
+                from?: string;
+                /** @description last day counted, YYYY-MM-DD (UTC); default: today */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description one report per tenant that holds, used or has quotas */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description a problem with the request (headers only) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description a problem of the server (headers only) */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    getAdminTenantsTenantQuotas: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the tenant */
+                tenant: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the quotas */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminWireQuotas"];
+                };
+            };
+            /** @description a problem with the request; the detail names the field and the fix */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description a problem of the server or a store; the detail says which, and what to do */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    putAdminTenantsTenantQuotas: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the tenant */
+                tenant: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AdminWireQuotas"];
+            };
+        };
+        responses: {
+            /** @description the quotas now */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminWireQuotas"];
+                };
+            };
+            /** @description a problem with the request; the detail names the field and the fix */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description a problem of the server or a store; the detail says which, and what to do */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deleteAdminTenantsTenantQuotas: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the tenant */
+                tenant: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description removed */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description a problem with the request; the detail names the field and the fix */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description a problem of the server or a store; the detail says which, and what to do */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    headAdminTenantsTenantQuotas: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the tenant */
+                tenant: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the quotas */
             200: {
                 headers: {
                     [name: string]: unknown;

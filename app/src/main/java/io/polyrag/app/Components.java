@@ -77,6 +77,7 @@ final class Components implements AutoCloseable {
     final EntityExtractor extractor;
     final Metrics metrics;
     final Tracing tracing;
+    final Usage usage;
     final io.polyrag.core.port.BlobStore blobs;
     private final Deque<AutoCloseable> opened = new ArrayDeque<>();
     /** The vector store's provider (to open another model's index), and what it was opened with; null without vectors. */
@@ -98,6 +99,9 @@ final class Components implements AutoCloseable {
             this.catalog = track(Providers.find(CatalogProvider.class, config.get(Settings.CATALOG_BACKEND),
                     Settings.CATALOG_BACKEND).open(context));
             this.metrics = track(new Metrics(catalog, tracing));
+            UsageMeter meter = track(new UsageMeter(catalog, java.time.Clock.systemUTC(),
+                    config.get(Settings.METRICS_TENANT_LABEL) ? metrics.registry() : null));
+            this.usage = new Usage(catalog, meter, java.time.Clock.systemUTC());
             this.indexing = new Indexing(catalog);
             this.blobs = track(Providers.find(io.polyrag.core.spi.BlobStoreProvider.class,
                     config.get(Settings.BLOB_BACKEND), Settings.BLOB_BACKEND).open(context));
@@ -153,8 +157,8 @@ final class Components implements AutoCloseable {
                         Settings.FULLTEXT_BACKEND)));
             }
             LlmClient llm = "none".equalsIgnoreCase(config.get(Settings.LLM_PROVIDER).strip()) ? null
-                    : tracing.traced(track(Providers.find(LlmProvider.class, config.get(Settings.LLM_PROVIDER),
-                            Settings.LLM_PROVIDER).open(context)));
+                    : usage.meter().metered(tracing.traced(track(Providers.find(LlmProvider.class,
+                            config.get(Settings.LLM_PROVIDER), Settings.LLM_PROVIDER).open(context))));
             int hops = config.get(Settings.GRAPH_MAX_HOPS);
             if (config.get(Settings.GRAPH_ENABLED)) {
                 GraphStore gs = track(Providers.find(GraphStoreProvider.class, config.get(Settings.GRAPH_BACKEND),

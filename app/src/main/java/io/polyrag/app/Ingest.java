@@ -51,9 +51,11 @@ public final class Ingest {
             java.util.function.BooleanSupplier canceled) {
         FileSources.Listing listing = FileSources.list(request.paths(), request.includes(), request.excludes(),
                 components.parser::acceptsName, confinement);
-        IngestPipeline.Run plain = run(components, request.skipGraph());
-        IngestReport r = components.pipeline.ingest(listing.inputs(), Scope.bind(tenant, request.knowledgeBase())
-                .storageName(), new IngestPipeline.Run(plain.skipGraph(), plain.tokenBudget(), canceled), listener);
+        components.usage.mayIngest(tenant.id());
+        IngestPipeline.Run plain = run(components, tenant.id(), request.skipGraph());
+        IngestReport r = counted(components, tenant.id(), components.pipeline.ingest(listing.inputs(),
+                Scope.bind(tenant, request.knowledgeBase()).storageName(), new IngestPipeline.Run(plain.skipGraph(),
+                        plain.tokenBudget(), canceled), listener));
         if (listing.errors().isEmpty()) {
             return new PathIngestReport(r, listing.skipped());
         }
@@ -95,8 +97,9 @@ public final class Ingest {
             ProgressListener listener) {
         List<IngestInput> inputs = items.stream().map(i -> new IngestInput(i.uri(), i.name(), i.content().length,
                 i.mediaType(), i::content)).toList();
-        return components.pipeline.ingest(inputs, Scope.bind(tenant, knowledgeBase).storageName(),
-                run(components, skipGraph), listener);
+        components.usage.mayIngest(tenant.id());
+        return counted(components, tenant.id(), components.pipeline.ingest(inputs, Scope.bind(tenant, knowledgeBase)
+                .storageName(), run(components, tenant.id(), skipGraph), listener));
     }
 
     /** Ingests one inline text. The same text (or the same uri) is the same document. */
@@ -135,10 +138,11 @@ public final class Ingest {
         // An HTML page's own <title> wins when it has one; plain text and Markdown are named by their first line.
         String title = request.title() != null && !request.title().isBlank() ? request.title().strip()
                 : ext.equals(".html") ? "text" : titleOf(request.text());
-        IngestPipeline.Run plain = run(components, request.skipGraph());
-        return components.pipeline.ingest(List.of(IngestInput.ofText(uri, title + ext, request.text())),
-                Scope.bind(tenant, request.knowledgeBase()).storageName(), new IngestPipeline.Run(plain.skipGraph(),
-                        plain.tokenBudget(), canceled), ProgressListener.NONE);
+        components.usage.mayIngest(tenant.id());
+        IngestPipeline.Run plain = run(components, tenant.id(), request.skipGraph());
+        return counted(components, tenant.id(), components.pipeline.ingest(List.of(IngestInput.ofText(uri,
+                title + ext, request.text())), Scope.bind(tenant, request.knowledgeBase()).storageName(),
+                new IngestPipeline.Run(plain.skipGraph(), plain.tokenBudget(), canceled), ProgressListener.NONE));
     }
 
     /** What this server accepts: media types, file extensions, the size limit, and whether OCR is available. */
@@ -163,7 +167,16 @@ public final class Ingest {
     }
 
     /** An ingest's choices: with or without the graph, under the configured extraction budget. */
-    static IngestPipeline.Run run(Components components, boolean skipGraph) {
-        return new IngestPipeline.Run(skipGraph, components.config.get(Settings.GRAPH_TOKEN_BUDGET));
+    /** An ingest's run for the tenant {@code tenantId}: extraction spends what its quota leaves of today. */
+    static IngestPipeline.Run run(Components components, String tenantId, boolean skipGraph) {
+        return new IngestPipeline.Run(skipGraph, skipGraph ? components.config.get(Settings.GRAPH_TOKEN_BUDGET)
+                : components.usage.extractionBudget(tenantId, components.config.get(Settings.GRAPH_TOKEN_BUDGET)));
+    }
+
+    /** Counts what an ingest of the tenant indexed and spent, and returns its report. */
+    static IngestReport counted(Components components, String tenantId, IngestReport r) {
+        components.usage.ingested(tenantId, r, components.embedder == null ? null : components.embedder.modelId(),
+                components.extractor == null ? "" : components.extractor.id());
+        return r;
     }
 }

@@ -168,6 +168,11 @@ public final class Polyrag implements AutoCloseable {
             return keys;
         }
 
+        /** Quotas and usage from the catalog alone (the command line, while no server holds the directory). */
+        public Usage usage() {
+            return new Usage(catalog, null, java.time.Clock.systemUTC());
+        }
+
         @Override
         public void close() {
             try {
@@ -272,6 +277,11 @@ public final class Polyrag implements AutoCloseable {
 
     public Keys keys() {
         return keys;
+    }
+
+    /** Every tenant's usage and the quotas on it (the operator's), and each tenant's own report. */
+    public Usage usage() {
+        return components.usage;
     }
 
     /** The process's traces (off unless the OTEL_* variables ask for them), for the front doors' request spans. */

@@ -22,6 +22,7 @@ public final class Search {
 
     /** Searches the knowledge bases the request names (checked), or all of the tenant's when it names none. */
     public SearchResponse run(SearchRequest request) {
+        components.usage.searched(tenant.id(), UsageMeter.SEARCHES);
         return components.tracing.span("search", s -> {
             s.setAttribute("polyrag.top_k", (long) request.topK());
             s.setAttribute("polyrag.tenant", tenant.name().isEmpty() ? "-" : tenant.name());
@@ -74,7 +75,14 @@ public final class Search {
      * sentence), passing the answer's text to {@code onToken} as it is written.
      */
     public Answer answer(SearchRequest request, Integer neighbours, boolean grounding, Consumer<String> onToken) {
-        return components.tracing.span("answer", () -> answerNow(request, neighbours, grounding, onToken));
+        components.usage.searched(tenant.id(), UsageMeter.ANSWERS);
+        String before = UsageMeter.TENANT.get();
+        UsageMeter.TENANT.set(tenant.id());
+        try {
+            return components.tracing.span("answer", () -> answerNow(request, neighbours, grounding, onToken));
+        } finally {
+            UsageMeter.TENANT.set(before);
+        }
     }
 
     private Answer answerNow(SearchRequest request, Integer neighbours, boolean grounding, Consumer<String> onToken) {

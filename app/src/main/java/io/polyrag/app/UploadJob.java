@@ -81,7 +81,8 @@ final class UploadJob implements JobHandler {
         long estimatedCalls = calls;
         long estimatedTokens = tokens;
         JobProgress[] last = {JobProgress.queued()};
-        IngestPipeline.Run run = Ingest.run(components, p.skipGraph());
+        String tenantId = job.info().tenant() == null ? "" : job.info().tenant();
+        IngestPipeline.Run run = Ingest.run(components, tenantId, p.skipGraph());
         Stop stop = new Stop(context);
         io.polyrag.core.model.IngestReport report = components.pipeline.ingest(inputs, p.knowledgeBase(),
                 new IngestPipeline.Run(run.skipGraph(), run.tokenBudget(), stop, p.figures() == null ? null
@@ -89,6 +90,7 @@ final class UploadJob implements JobHandler {
                     last[0] = pr.withEstimate(estimatedCalls, estimatedTokens);
                     context.progress(last[0]);
                 });
+        Ingest.counted(components, tenantId, report);
         if (stop.yielded) {
             throw new Yielded();
         }

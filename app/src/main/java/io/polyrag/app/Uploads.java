@@ -114,6 +114,7 @@ public final class Uploads {
         if (!inside(stagingDir)) {
             throw new IllegalArgumentException("uploads must be staged in newStagingDir()");
         }
+        components.usage.mayIngest(tenant.id());
         KnowledgeBase kb = Scope.bind(tenant, knowledgeBase);
         String token = UUID.randomUUID().toString();
         List<UploadJob.JobFile> staged = new ArrayList<>();

@@ -15,7 +15,7 @@ import picocli.CommandLine.ScopeType;
 @Command(name = "polyrag", mixinStandardHelpOptions = true, versionProvider = PolyragCommand.BuildVersion.class,
         description = "Index documents into vector and full-text stores at once; search them with fused retrieval.",
         subcommands = {ServeCommand.class, IngestCommand.class, SearchCommand.class, AskCommand.class, EvalCommand.class,
-            CheckCommand.class, ReindexCommand.class, ConfigCommand.class, KeysCommand.class, McpCommand.class,
+            CheckCommand.class, ReindexCommand.class, ConfigCommand.class, KeysCommand.class, TenantsCommand.class, McpCommand.class,
             WarmUpCommand.class, JudgmentsCommand.class, TuneCommand.class, SmokeCommand.class},
         footer = {"", "Settings: environment variables POLYRAG_*, a properties file (--config), or --set key=value.",
             "Exit codes: 0 ok, 1 some inputs failed (check: stores differ), 2 bad usage or configuration (a port in"

@@ -46,6 +46,7 @@ final class ProblemMapper {
             case NotFoundException n -> 404;
             case io.polyrag.core.ConflictException c -> 409;
             case UnavailableException u -> 503;
+            case io.polyrag.core.QuotaExceededException q -> q.retryAfterSeconds() > 0 ? 429 : 413;
             // A request still running while the process stops: its stores and pools are closing.
             case java.util.concurrent.RejectedExecutionException r -> 503;
             case io.polyrag.core.StoreException s -> switch (io.polyrag.core.StorageProblems.kind(s)) {
@@ -95,6 +96,12 @@ final class ProblemMapper {
             } else {
                 internal(e, ctx, tooLarge);
             }
+        });
+        r.exception(io.polyrag.core.QuotaExceededException.class, (e, ctx) -> {
+            if (e.retryAfterSeconds() > 0) {
+                ctx.header("Retry-After", Long.toString(e.retryAfterSeconds()));
+            }
+            problem(ctx, status(e), e.getMessage());
         });
         r.exception(java.util.concurrent.RejectedExecutionException.class, (e, ctx) -> {
             ctx.header("Retry-After", "5");

@@ -114,6 +114,7 @@ public final class RestServer implements io.polyrag.app.HttpFrontDoor {
             new GraphRoutes(polyrag).register(api);
             new ChatRoutes(polyrag).register(api);
             new ConversationRoutes(polyrag).register(api);
+            new UsageRoutes(polyrag).register(api);
             api.get("/v1/openapi.json", ctx -> ctx.json(openApi[0])).summary("admin",
                     "This document: the API in OpenAPI 3.1").noAuth().response(200, "the document", Object.class);
             openApi[0] = api.document(VERSION);

@@ -171,6 +171,15 @@ class OpenApiContractTest {
         call("POST", "/v1/admin/reindex?modality=vector&modality=fulltext", null, 400);
         call("GET", "/v1/admin/jobs/" + reindex, null, 200);
         call("GET", "/v1/admin/jobs/nope", null, 404);
+        call("GET", "/v1/usage", null, 200);
+        call("GET", "/v1/usage?from=2026-12-01&to=2026-12-31", null, 200);
+        call("GET", "/v1/usage?from=yesterday", null, 400);
+        call("GET", "/v1/admin/usage", null, 200);
+        call("PUT", "/v1/admin/tenants/acme/quotas", "{\"documents\": 1000, \"searches_per_minute\": 600}", 200);
+        call("PUT", "/v1/admin/tenants/acme/quotas", "{\"documents\": 0}", 400);
+        call("GET", "/v1/admin/tenants/acme/quotas", null, 200);
+        call("GET", "/v1/admin/tenants/Bad!/quotas", null, 400);
+        call("DELETE", "/v1/admin/tenants/acme/quotas", null, 204);
         JsonNode key = json(call("POST", "/v1/admin/keys", "{\"tenant\": \"acme\", \"name\": \"contract\"}", 201));
         // A key exists now: every /v1 route needs one, admin routes the operator key (a tenant's gets 403).
         sendAs(null, "GET", "/v1/documents", 401);

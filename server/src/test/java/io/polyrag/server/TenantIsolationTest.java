@@ -208,6 +208,77 @@ class TenantIsolationTest {
     }
 
     @Test
+    void usage_is_each_tenants_own_and_the_operator_sees_every_tenants() {
+        long before = searches(json(get(b, "/v1/usage")));
+        assertThat(get(b, "/v1/search?q=radium").statusCode()).isEqualTo(200);
+        assertThat(post(b, "/v1/query", "{\"query\": \"radium\"}").statusCode()).isEqualTo(200);
+        JsonNode mine = json(get(b, "/v1/usage"));
+        assertThat(mine.get("tenant").asString()).isEqualTo("beta");
+        assertThat(searches(mine)).as("B's search, counted for B").isEqualTo(before + 1);
+        assertThat(mine.get("documents").asLong()).isEqualTo(json(get(b, "/v1/knowledge-bases")).get(
+                "knowledge_bases").valueStream().mapToLong(k -> k.get("documents").asLong()).sum());
+        assertThat(mine.get("usage").toString()).contains("\"answers\"").contains("chunks_embedded");
+        assertThat(get(b, "/v1/usage").body()).doesNotContain("alpha");
+        JsonNode theirs = json(get(a, "/v1/usage"));
+        assertThat(theirs.get("tenant").asString()).isEqualTo("alpha");
+        assertThat(theirs.get("stored_bytes").asLong()).isPositive();
+        assertThat(get(b, "/v1/admin/usage").statusCode()).as("the operator's view").isEqualTo(403);
+        JsonNode all = json(get(ADMIN, "/v1/admin/usage"));
+        assertThat(all.get("tenants").valueStream().map(t -> t.get("tenant").asString()).toList())
+                .contains("alpha", "beta");
+        assertThat(get(b, "/v1/usage?from=2026-13-01").statusCode()).isEqualTo(400);
+        assertThat(get(b, "/v1/usage?from=2026-12-31&to=2026-12-01").body()).contains("from");
+        assertThat(get(b, "/v1/usage?from=1900-01-01&to=2026-12-01").statusCode()).isEqualTo(400);
+    }
+
+    private static long searches(JsonNode report) {
+        return report.get("usage").valueStream().filter(u -> u.get("metric").asString().equals("searches"))
+                .mapToLong(u -> u.get("amount").asLong()).sum();
+    }
+
+    @Test
+    void quotas_are_set_by_the_operator_and_hold_each_tenant_alone() {
+        try {
+            assertThat(put(b, "/v1/admin/tenants/beta/quotas", "{\"searches_per_minute\": 1}").statusCode())
+                    .as("a tenant cannot set its own").isEqualTo(403);
+            HttpResponse<String> set = put(ADMIN, "/v1/admin/tenants/beta/quotas", "{\"searches_per_minute\": 1}");
+            assertThat(set.statusCode()).isEqualTo(200);
+            assertThat(json(set).get("searches_per_minute").asInt()).isEqualTo(1);
+            assertThat(json(set).get("documents").isNull()).isTrue();
+            get(b, "/v1/search?q=radium");
+            HttpResponse<String> refused = get(b, "/v1/search?q=radium");
+            assertThat(refused.statusCode()).isEqualTo(429);
+            assertThat(refused.headers().firstValue("Content-Type")).contains("application/problem+json");
+            assertThat(refused.body()).contains("searches_per_minute");
+            assertThat(Long.parseLong(refused.headers().firstValue("Retry-After").orElseThrow())).isBetween(1L, 60L);
+            assertThat(get(a, "/v1/search?q=radium").statusCode()).as("A has no quota").isEqualTo(200);
+            assertThat(json(get(b, "/v1/usage")).get("quotas").get("searches_per_minute").asInt()).isEqualTo(1);
+
+            assertThat(put(ADMIN, "/v1/admin/tenants/beta/quotas", "{\"documents\": 1}").statusCode())
+                    .isEqualTo(200);
+            HttpResponse<String> full = post(b, "/v1/ingest/text", "{\"text\": \"One more note on tides.\"}");
+            assertThat(full.statusCode()).isEqualTo(413);
+            assertThat(full.body()).contains("quota documents");
+            assertThat(get(b, "/v1/search?q=radium").statusCode()).as("searches no longer limited").isEqualTo(200);
+            assertThat(post(a, "/v1/ingest/text", "{\"text\": \"Alpha may still add notes.\", \"kb\": \"lab2\"}")
+                    .statusCode()).isEqualTo(200);
+
+            HttpResponse<String> negative = put(ADMIN, "/v1/admin/tenants/beta/quotas", "{\"documents\": -5}");
+            assertThat(negative.statusCode()).isEqualTo(400);
+            assertThat(negative.body()).contains("documents");
+            assertThat(put(ADMIN, "/v1/admin/tenants/beta/quotas", "{\"nope\": 1}").statusCode()).isEqualTo(400);
+            assertThat(put(ADMIN, "/v1/admin/tenants/beta/quotas", "[1]").statusCode()).isEqualTo(400);
+            assertThat(put(ADMIN, "/v1/admin/tenants/Bad%21/quotas", "{}").statusCode()).isEqualTo(400);
+            assertThat(json(get(ADMIN, "/v1/admin/tenants/beta/quotas")).get("documents").asLong()).isEqualTo(1);
+        } finally {
+            assertThat(delete(ADMIN, "/v1/admin/tenants/beta/quotas").statusCode()).isEqualTo(204);
+        }
+        assertThat(json(get(ADMIN, "/v1/admin/tenants/beta/quotas")).get("documents").isNull()).isTrue();
+        assertThat(post(b, "/v1/ingest/text", "{\"text\": \"Beta may add notes again.\", \"kb\": \"lab\"}")
+                .statusCode()).isEqualTo(200);
+    }
+
+    @Test
     void another_tenants_ids_are_not_found() {
         assertThat(get(b, "/v1/jobs/" + aJob).statusCode()).isEqualTo(404);
         assertThat(delete(b, "/v1/documents/" + aDocument).statusCode()).isEqualTo(404);
@@ -375,6 +446,11 @@ class TenantIsolationTest {
 
     private HttpResponse<String> delete(String key, String path) {
         return send(auth(HttpRequest.newBuilder(uri(path)), key).DELETE());
+    }
+
+    private HttpResponse<String> put(String key, String path, String json) {
+        return send(auth(HttpRequest.newBuilder(uri(path)), key).header("Content-Type", "application/json")
+                .PUT(HttpRequest.BodyPublishers.ofString(json)));
     }
 
     private HttpResponse<String> post(String key, String path, String json) {

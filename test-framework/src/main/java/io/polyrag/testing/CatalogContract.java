@@ -792,4 +792,44 @@ public abstract class CatalogContract {
                 JobStatus.SUCCEEDED);
         assertThat(c.changedSince(clock.instant().plusSeconds(1), 10)).isEmpty();
     }
+
+    @Test
+    void usage_adds_up_per_tenant_day_metric_and_model_and_stock_and_quotas_are_each_tenants_own() {
+        CatalogAndJobs c = open();
+        var day = java.time.LocalDate.of(2026, 12, 4);
+        c.addUsage("acme", day, List.of(new io.polyrag.core.port.UsageStore.Count("searches", "", 2),
+                new io.polyrag.core.port.UsageStore.Count("answer_tokens_out", "gpt-x", 100)));
+        c.addUsage("acme", day, List.of(new io.polyrag.core.port.UsageStore.Count("searches", "", 3)));
+        c.addUsage("acme", day.minusDays(40), List.of(new io.polyrag.core.port.UsageStore.Count("searches", "", 50)));
+        c.addUsage("globex", day, List.of(new io.polyrag.core.port.UsageStore.Count("searches", "", 7)));
+        assertThat(c.usage("acme", day.minusDays(30), day)).containsExactly(
+                new io.polyrag.core.port.UsageStore.Count("answer_tokens_out", "gpt-x", 100),
+                new io.polyrag.core.port.UsageStore.Count("searches", "", 5));
+        assertThat(c.usage("acme", day.minusDays(60), day)).contains(
+                new io.polyrag.core.port.UsageStore.Count("searches", "", 55));
+        assertThat(c.usageOfAll(day, day)).containsOnlyKeys("acme", "globex");
+        assertThat(c.usage("nobody", day, day)).isEmpty();
+
+        for (String[] d : new String[][] {{"a1", "acme/lab"}, {"a2", "acme/other"}, {"g1", "globex/lab"},
+                {"l1", "notes"}}) {
+            long v = c.nextVersion(d[0]);
+            c.stage(draft(d[0], d[1], v, "one", "two"), v);
+            c.publish(new DocumentVersion(d[0], v));
+        }
+        long v = c.nextVersion("a3");
+        c.stage(draft("a3", "acme/lab", v, "staged, never published"), v);
+        assertThat(c.stock("acme")).isEqualTo(new io.polyrag.core.port.UsageStore.Stock(2, 4, 84));
+        assertThat(c.stock("")).as("the local tenant").isEqualTo(new io.polyrag.core.port.UsageStore.Stock(1, 2, 42));
+        assertThat(c.stockOfAll()).containsOnlyKeys("", "acme", "globex");
+        assertThat(c.stock("initech")).isEqualTo(io.polyrag.core.port.UsageStore.Stock.NONE);
+
+        assertThat(c.quotas("acme").none()).isTrue();
+        c.putQuotas("acme", new io.polyrag.core.port.UsageStore.Quotas(100L, null, 5_000L, 60));
+        c.putQuotas("globex", new io.polyrag.core.port.UsageStore.Quotas(null, 10L, null, null));
+        assertThat(c.quotas("acme")).isEqualTo(new io.polyrag.core.port.UsageStore.Quotas(100L, null, 5_000L, 60));
+        assertThat(c.allQuotas()).containsOnlyKeys("acme", "globex");
+        c.putQuotas("acme", io.polyrag.core.port.UsageStore.Quotas.NONE);
+        assertThat(c.quotas("acme").none()).isTrue();
+        assertThat(c.allQuotas()).containsOnlyKeys("globex");
+    }
 }

@@ -166,4 +166,40 @@ public final class AdminWire {
         return new FoundEntity(h.entity().id(), h.entity().name(), h.entity().type(), h.entity().aliases(),
                 h.mentions());
     }
+
+    /** One metric of a tenant's usage over the period, on one model ({@code ""}: none). */
+    public record UsageCount(String metric, String model, long amount) {
+    }
+
+    /** A tenant's limits ({@code null}: none). */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    public record Quotas(Long documents, Long storedMb, Long extractionTokensPerDay, Integer searchesPerMinute) {
+        public io.polyrag.core.port.UsageStore.Quotas toPort() {
+            return new io.polyrag.core.port.UsageStore.Quotas(documents, storedMb, extractionTokensPerDay,
+                    searchesPerMinute);
+        }
+    }
+
+    public static Quotas quotas(io.polyrag.core.port.UsageStore.Quotas q) {
+        return new Quotas(q.documents(), q.storedMb(), q.extractionTokensPerDay(), q.searchesPerMinute());
+    }
+
+    /**
+     * {@code GET /v1/usage}: what a tenant holds now, what it used from {@code from} to {@code to} (UTC days, both
+     * included), and its quotas.
+     */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    public record UsageReport(String tenant, String from, String to, long documents, long chunks, long storedBytes,
+            List<UsageCount> usage, Quotas quotas) {
+    }
+
+    public static UsageReport usage(io.polyrag.app.Usage.Report r) {
+        return new UsageReport(r.tenant(), r.from().toString(), r.to().toString(), r.stock().documents(),
+                r.stock().chunks(), r.stock().storedBytes(), r.counts().stream().map(c -> new UsageCount(c.metric(),
+                        c.model(), c.amount())).toList(), quotas(r.quotas()));
+    }
+
+    /** {@code GET /v1/admin/usage}: every tenant's report. */
+    public record UsageReports(List<UsageReport> tenants) {
+    }
 }

@@ -319,6 +319,10 @@ public final class Settings {
                     + "count; a leg later than that is left out of that search and listed under degraded with the "
                     + "reason. Bounds what the graph legs add to a search's latency (reading their copy in memory "
                     + "they take about a millisecond; a networked graph store may take longer).");
+    public static final Setting<Boolean> METRICS_TENANT_LABEL = Setting.bool("metrics.tenant.label", false,
+            "Count each tenant's usage at /metrics too (polyrag_tenant_usage_total with tenant and metric labels): one "
+                    + "series per tenant and metric, so only where the tenants are few. GET /v1/admin/usage has the "
+                    + "same figures without it.");
     public static final Setting<Integer> SLOW_SEARCH_MS = Setting.integer("slow.search.ms", 1000, 0, 3_600_000,
             "A search (or an answer's search) that takes at least this long is logged once, as a warning, with where "
                     + "its time went: each retriever leg, fusion, the catalog join and dedup, reranking; 0 logs none.");

@@ -59,6 +59,7 @@ public class JdbcCatalog implements CatalogAndJobs {
     private final JdbcSources sources;
     private final JdbcConversations conversations;
     private final JdbcJudgments judgments;
+    private final JdbcUsage usage;
     private final JdbcEmbeddingCache cache;
 
     public JdbcCatalog(DataSource dataSource, String name, AutoCloseable onClose) {
@@ -101,6 +102,7 @@ public class JdbcCatalog implements CatalogAndJobs {
         this.sources = new JdbcSources(jdbc);
         this.conversations = new JdbcConversations(jdbc);
         this.judgments = new JdbcJudgments(jdbc);
+        this.usage = new JdbcUsage(jdbc);
         this.cache = new JdbcEmbeddingCache(jdbc);
         migrate(ingest);
     }
@@ -159,7 +161,7 @@ public class JdbcCatalog implements CatalogAndJobs {
     }
 
     /** The newest migration bundled ({@code V<n>__…sql}; a test holds it to the files). */
-    static final int LATEST_MIGRATION = 14;
+    static final int LATEST_MIGRATION = 15;
 
     /**
      * Whether the schema history already records every bundled migration, all successful: then Flyway is not
@@ -493,6 +495,48 @@ public class JdbcCatalog implements CatalogAndJobs {
     @Override
     public int deleteConversationsBefore(java.time.Instant cutoff) {
         return conversations.deleteBefore(cutoff);
+    }
+
+    // ---- usage and quotas: delegated
+
+    @Override
+    public void addUsage(String tenant, java.time.LocalDate day, List<Count> counts) {
+        usage.add(tenant, day, counts);
+    }
+
+    @Override
+    public List<Count> usage(String tenant, java.time.LocalDate from, java.time.LocalDate to) {
+        return usage.usage(tenant, from, to);
+    }
+
+    @Override
+    public Map<String, List<Count>> usageOfAll(java.time.LocalDate from, java.time.LocalDate to) {
+        return usage.usageOfAll(null, from, to);
+    }
+
+    @Override
+    public Stock stock(String tenant) {
+        return usage.stock(tenant);
+    }
+
+    @Override
+    public Map<String, Stock> stockOfAll() {
+        return usage.stockOfAll(null);
+    }
+
+    @Override
+    public Quotas quotas(String tenant) {
+        return usage.quotas(tenant);
+    }
+
+    @Override
+    public Map<String, Quotas> allQuotas() {
+        return usage.quotasOf(null);
+    }
+
+    @Override
+    public void putQuotas(String tenant, Quotas quotas) {
+        usage.putQuotas(tenant, quotas);
     }
 
     @Override

@@ -40,17 +40,18 @@ class H2CatalogTest extends CatalogContract {
         String url = "jdbc:h2:file:" + dir.toAbsolutePath().resolve("polyrag") + ";MODE=PostgreSQL;DATABASE_TO_LOWER=TRUE";
         try (var conn = java.sql.DriverManager.getConnection(url, "polyrag", "");
                 var st = conn.createStatement()) {
-            // Undo the newest migration (V14 makes the judgments tables) as an older release never ran it.
+            // Undo the newest migration (V15 makes the usage and quota tables) as an older release never ran it.
             st.execute("DELETE FROM \"polyrag_schema_history\" WHERE \"version\" = '" + newest + "'");
-            st.execute("DROP TABLE judgments");
-            st.execute("DROP TABLE kb_fusion");
+            st.execute("DROP TABLE usage_counts");
+            st.execute("DROP TABLE tenant_quotas");
         }
         try (JdbcCatalog c = H2CatalogProvider.open(dir, Clock.systemUTC())) {
-            c.putJudgments("acme/lab", java.util.List.of(new io.polyrag.core.port.JudgmentStore.Judgment("q1",
-                    "a question", java.util.Map.of("doc-1", 2))));
-            assertThat(c.judgments("acme/lab")).as("the dropped table is back").hasSize(1);
-            c.putTuning("acme/lab", "{}");
-            assertThat(c.tuning("acme/lab")).contains("{}");
+            c.addUsage("acme", java.time.LocalDate.of(2026, 12, 4), List.of(new io.polyrag.core.port.UsageStore.Count(
+                    "searches", "", 3)));
+            assertThat(c.usage("acme", java.time.LocalDate.of(2026, 12, 1), java.time.LocalDate.of(2026, 12, 31)))
+                    .as("the dropped table is back").hasSize(1);
+            c.putQuotas("acme", new io.polyrag.core.port.UsageStore.Quotas(10L, null, null, null));
+            assertThat(c.quotas("acme").documents()).isEqualTo(10L);
         }
     }
 

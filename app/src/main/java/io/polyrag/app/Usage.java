@@ -1,0 +1,222 @@
+package io.polyrag.app;
+
+import io.polyrag.core.InvalidInputException;
+import io.polyrag.core.QuotaExceededException;
+import io.polyrag.core.model.Tenant;
+import io.polyrag.core.port.UsageStore;
+import io.polyrag.core.port.UsageStore.Count;
+import io.polyrag.core.port.UsageStore.Quotas;
+import io.polyrag.core.port.UsageStore.Stock;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Each tenant's usage (what it holds, what it did, what it spent on models) and the quotas an operator sets on it,
+ * enforced where the work enters: a search or answer past its tenant's searches per minute is refused with 429 until
+ * the minute turns; an ingest while the tenant holds its documents or megabytes is refused with 413; extraction
+ * spends at most what is left of the day's tokens.
+ */
+public final class Usage {
+    /** One tenant's report. */
+    public record Report(String tenant, LocalDate from, LocalDate to, Stock stock, List<Count> counts,
+            Quotas quotas) {
+    }
+
+    private final UsageStore store;
+    private final UsageMeter meter;
+    private final Clock clock;
+    /** Quotas by tenant id, read again at most every few seconds (an operator's change reaches every replica). */
+    private final Map<String, Cached> quotas = new ConcurrentHashMap<>();
+    /** Searches this replica answered in the current minute, by tenant id. */
+    private final Map<String, Window> searches = new ConcurrentHashMap<>();
+
+    private record Cached(Quotas quotas, long readAt) {
+    }
+
+    private static final class Window {
+        long minute;
+        final AtomicLong count = new AtomicLong();
+    }
+
+    private static final long QUOTAS_FRESH_NANOS = Duration.ofSeconds(5).toNanos();
+
+    Usage(UsageStore store, UsageMeter meter, Clock clock) {
+        this.store = store;
+        this.meter = meter;
+        this.clock = clock;
+    }
+
+    /** @param meter counts usage in memory; null where nothing is counted (the command line's quota admin) */
+    UsageMeter meter() {
+        return meter;
+    }
+
+    private void flush() {
+        if (meter != null) {
+            meter.flush();
+        }
+    }
+
+    /**
+     * The stored id of the tenant named {@code name} ({@code ""} for the one that adopted local mode's data, whose
+     * rows are the local tenant's).
+     */
+    public static String idOf(String name, java.util.Optional<String> localOwner) {
+        String id = Tenant.of(name).id();
+        return localOwner.isPresent() && localOwner.get().equals(id) ? "" : id;
+    }
+
+    /** The tenant's report over the days {@code from} to {@code to} (UTC, both included). */
+    public Report report(Tenant tenant, LocalDate from, LocalDate to) {
+        check(from, to);
+        flush();
+        return new Report(tenant.name(), from, to, store.stock(tenant.id()), store.usage(tenant.id(), from, to),
+                store.quotas(tenant.id()));
+    }
+
+    /**
+     * Every tenant's report (the operator's view): each tenant that holds, used or has quotas, by name ({@code ""}:
+     * the local tenant, or the name of the tenant that adopted its data).
+     */
+    public List<Report> reports(LocalDate from, LocalDate to, java.util.Optional<String> localOwner) {
+        check(from, to);
+        flush();
+        Map<String, Stock> stock = store.stockOfAll();
+        Map<String, List<Count>> used = store.usageOfAll(from, to);
+        Map<String, Quotas> limits = store.allQuotas();
+        Map<String, Report> out = new TreeMap<>();
+        for (var tenants : List.of(stock.keySet(), used.keySet(), limits.keySet())) {
+            for (String t : tenants) {
+                out.computeIfAbsent(t, k -> new Report(k.isEmpty() ? localOwner.orElse("") : k, from, to, stock.getOrDefault(k, Stock.NONE),
+                        used.getOrDefault(k, List.of()), limits.getOrDefault(k, Quotas.NONE)));
+            }
+        }
+        return List.copyOf(out.values());
+    }
+
+    private static void check(LocalDate from, LocalDate to) {
+        if (from.isAfter(to)) {
+            throw new InvalidInputException("'from' (" + from + ") is after 'to' (" + to + "): give from <= to");
+        }
+        if (Duration.between(from.atStartOfDay(), to.atStartOfDay()).toDays() > 3660) {
+            throw new InvalidInputException("the period from " + from + " to " + to + " is longer than ten years: "
+                    + "give a shorter one");
+        }
+    }
+
+    /** The tenant's quotas (id: the tenant's stored id, "" the local tenant). */
+    public Quotas quotas(String tenantId) {
+        return store.quotas(tenantId);
+    }
+
+    /** Sets the tenant's quotas; every limit must be positive (null: none). */
+    public Quotas setQuotas(String tenantId, Quotas q) {
+        positive("documents", q.documents());
+        positive("stored_mb", q.storedMb());
+        positive("extraction_tokens_per_day", q.extractionTokensPerDay());
+        positive("searches_per_minute", q.searchesPerMinute() == null ? null : (long) q.searchesPerMinute());
+        store.putQuotas(tenantId, q);
+        quotas.remove(tenantId);
+        return store.quotas(tenantId);
+    }
+
+    private static void positive(String field, Long v) {
+        if (v != null && v <= 0) {
+            throw new InvalidInputException("field '" + field + "' must be a positive number (or null for no limit), "
+                    + "not " + v);
+        }
+    }
+
+    private Quotas current(String tenantId) {
+        long now = System.nanoTime();
+        Cached c = quotas.get(tenantId);
+        if (c == null || now - c.readAt() > QUOTAS_FRESH_NANOS) {
+            c = new Cached(store.quotas(tenantId), now);
+            quotas.put(tenantId, c);
+        }
+        return c.quotas();
+    }
+
+    /** Counts a search (or an answer's) of the tenant, refused past its searches per minute. */
+    void searched(String tenant, String metric) {
+        Integer limit = current(tenant).searchesPerMinute();
+        if (limit != null) {
+            Instant now = clock.instant();
+            long minute = now.getEpochSecond() / 60;
+            Window w = searches.computeIfAbsent(tenant, t -> new Window());
+            long n;
+            synchronized (w) {
+                if (w.minute != minute) {
+                    w.minute = minute;
+                    w.count.set(0);
+                }
+                n = w.count.incrementAndGet();
+            }
+            if (n > limit) {
+                long reset = 60 - now.getEpochSecond() % 60;
+                throw new QuotaExceededException("searches_per_minute", reset, String.format(Locale.ROOT,
+                        "quota searches_per_minute: this tenant's %,d searches a minute are used up: retry in %d s (it resets each "
+                                + "minute), or ask the operator to raise it", limit, reset));
+            }
+        }
+        if (meter != null) {
+            meter.add(tenant, metric, "", 1);
+        }
+    }
+
+    /** Refuses an ingest while the tenant holds its quota of documents or stored megabytes. */
+    void mayIngest(String tenant) {
+        Quotas q = current(tenant);
+        if (q.documents() == null && q.storedMb() == null) {
+            return;
+        }
+        Stock s = store.stock(tenant);
+        if (q.documents() != null && s.documents() >= q.documents()) {
+            throw new QuotaExceededException("documents", 0, String.format(Locale.ROOT, "quota documents: this "
+                    + "tenant holds %,d documents, its limit: delete some, or ask the operator to raise it", s.documents()));
+        }
+        if (q.storedMb() != null && s.storedBytes() >= q.storedMb() * 1024 * 1024) {
+            throw new QuotaExceededException("stored_mb", 0, String.format(Locale.ROOT, "quota stored_mb: this tenant "
+                    + "stores %,d MB of originals, its limit is %,d MB: delete some, or ask the operator to raise it",
+                    s.storedBytes() >> 20, q.storedMb()));
+        }
+    }
+
+    /**
+     * The extraction tokens the tenant may still spend today ({@code configured} when it has no such quota or
+     * less is left; 0 in the configuration means no limit).
+     */
+    long extractionBudget(String tenant, long configured) {
+        Long perDay = current(tenant).extractionTokensPerDay();
+        if (perDay == null) {
+            return configured;
+        }
+        flush();
+        LocalDate today = LocalDate.now(clock.withZone(ZoneOffset.UTC));
+        long spent = store.usage(tenant, today, today).stream()
+                .filter(c -> c.metric().equals(UsageMeter.EXTRACTION_TOKENS)).mapToLong(Count::amount).sum();
+        long left = Math.max(1, perDay - spent);
+        return configured > 0 ? Math.min(configured, left) : left;
+    }
+
+    /** Counts what an ingest of the tenant indexed and spent. */
+    void ingested(String tenant, io.polyrag.core.model.IngestReport r, String embeddingModel, String extractor) {
+        if (meter == null) {
+            return;
+        }
+        meter.add(tenant, UsageMeter.DOCUMENTS_INDEXED, "", r.added() + r.updated());
+        if (embeddingModel != null) {
+            meter.add(tenant, UsageMeter.CHUNKS_EMBEDDED, embeddingModel, r.chunks());
+        }
+        meter.add(tenant, UsageMeter.EXTRACTION_TOKENS, extractor, r.extractionTokens());
+    }
+}

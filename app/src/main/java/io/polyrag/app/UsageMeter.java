@@ -1,0 +1,171 @@
+package io.polyrag.app;
+
+import io.polyrag.core.port.UsageStore;
+import io.polyrag.core.port.UsageStore.Count;
+import java.time.Clock;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * Counts what each tenant uses (searches, answers, chunks embedded, model tokens) in memory and adds it to the
+ * catalog's figures every few seconds and at close, so a search costs no catalog write. A kill -9 loses at most the
+ * last {@link #FLUSH_SECONDS} seconds of counts; a flush that fails keeps its counts for the next one.
+ */
+final class UsageMeter implements AutoCloseable {
+    private static final System.Logger LOG = System.getLogger(UsageMeter.class.getName());
+    static final int FLUSH_SECONDS = 10;
+
+    /** The metrics counted. */
+    static final String SEARCHES = "searches";
+    static final String ANSWERS = "answers";
+    static final String DOCUMENTS_INDEXED = "documents_indexed";
+    static final String CHUNKS_EMBEDDED = "chunks_embedded";
+    static final String EXTRACTION_TOKENS = "extraction_tokens";
+    static final String LLM_TOKENS_IN = "llm_tokens_in";
+    static final String LLM_TOKENS_OUT = "llm_tokens_out";
+
+    private record Key(String tenant, LocalDate day, String metric, String model) {
+    }
+
+    /** The tenant (its id) a language model's tokens are counted for, on the thread that calls the model. */
+    static final ThreadLocal<String> TENANT = new ThreadLocal<>();
+
+    private final UsageStore store;
+    private final Clock clock;
+    private final Map<Key, LongAdder> pending = new ConcurrentHashMap<>();
+    private final ScheduledExecutorService timer;
+    private final io.micrometer.core.instrument.MeterRegistry perTenant;
+
+    /**
+     * @param perTenant where to count each tenant's usage as Prometheus counters with a tenant label (the operator's
+     *     choice: one series per tenant); null for none
+     */
+    UsageMeter(UsageStore store, Clock clock, io.micrometer.core.instrument.MeterRegistry perTenant) {
+        this.store = store;
+        this.clock = clock;
+        this.perTenant = perTenant;
+        this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "polyrag-usage");
+            t.setDaemon(true);
+            return t;
+        });
+        timer.scheduleWithFixedDelay(this::flushQuietly, FLUSH_SECONDS, FLUSH_SECONDS, TimeUnit.SECONDS);
+    }
+
+    /** Counts {@code amount} of {@code metric} (on {@code model}, or "") for the tenant {@code tenant} (its id). */
+    void add(String tenant, String metric, String model, long amount) {
+        if (amount <= 0) {
+            return;
+        }
+        String t = tenant == null ? "" : tenant;
+        String m = model == null ? "" : model;
+        pending.computeIfAbsent(new Key(t, LocalDate.now(clock.withZone(ZoneOffset.UTC)), metric, m),
+                k -> new LongAdder()).add(amount);
+        if (perTenant != null) {
+            io.micrometer.core.instrument.Counter.builder("polyrag_tenant_usage_total")
+                    .description("what each tenant used, by metric (POLYRAG_METRICS_TENANT_LABEL)")
+                    .tag("tenant", t.isEmpty() ? "local" : t).tag("metric", metric).register(perTenant)
+                    .increment(amount);
+        }
+    }
+
+    /** A language model whose tokens are counted for the tenant of the calling thread ({@link #TENANT}). */
+    io.polyrag.core.port.LlmClient metered(io.polyrag.core.port.LlmClient llm) {
+        if (llm == null) {
+            return null;
+        }
+        return new io.polyrag.core.port.LlmClient() {
+            @Override
+            public String id() {
+                return llm.id();
+            }
+
+            @Override
+            public boolean strictJson() {
+                return llm.strictJson();
+            }
+
+            @Override
+            public Response complete(Request request) {
+                return counted(llm.complete(request));
+            }
+
+            @Override
+            public Response stream(Request request, java.util.function.Consumer<String> onToken) {
+                return counted(llm.stream(request, onToken));
+            }
+
+            private Response counted(Response r) {
+                String tenant = TENANT.get();
+                if (tenant != null && r != null) {
+                    String model = r.model() == null ? llm.id() : r.model();
+                    add(tenant, LLM_TOKENS_IN, model, r.inputTokens());
+                    add(tenant, LLM_TOKENS_OUT, model, r.outputTokens());
+                }
+                return r;
+            }
+
+            @Override
+            public void close() {
+                llm.close();
+            }
+        };
+    }
+
+    private void flushQuietly() {
+        try {
+            flush();
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, "usage counts could not be written (kept for the next try): "
+                    + e.getMessage());
+        }
+    }
+
+    /** Adds what was counted since the last flush to the catalog. */
+    synchronized void flush() {
+        Map<Key, Long> taken = new HashMap<>();
+        pending.forEach((k, adder) -> {
+            long n = adder.sumThenReset();
+            if (n > 0) {
+                taken.put(k, n);
+            }
+        });
+        if (taken.isEmpty()) {
+            return;
+        }
+        Map<String, Map<LocalDate, List<Count>>> byTenantDay = new HashMap<>();
+        taken.forEach((k, n) -> byTenantDay.computeIfAbsent(k.tenant(), t -> new HashMap<>())
+                .computeIfAbsent(k.day(), d -> new ArrayList<>()).add(new Count(k.metric(), k.model(), n)));
+        List<Map.Entry<Key, Long>> left = new ArrayList<>(taken.entrySet());
+        try {
+            byTenantDay.forEach((tenant, days) -> days.forEach((day, counts) -> {
+                store.addUsage(tenant, day, counts);
+                left.removeIf(e -> e.getKey().tenant().equals(tenant) && e.getKey().day().equals(day));
+            }));
+        } catch (RuntimeException e) {
+            // What was not written goes back, to be added by the next flush.
+            left.forEach(x -> pending.computeIfAbsent(x.getKey(), k -> new LongAdder()).add(x.getValue()));
+            throw e;
+        }
+    }
+
+    @Override
+    public void close() {
+        timer.shutdown();
+        try {
+            timer.awaitTermination(5, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        flushQuietly();
+    }
+}
