@@ -317,6 +317,11 @@ public final class HttpBench {
 
     /** {@code polyrag serve} from the build in {@code root} (cli/target), over {@code data}. */
     private static Process serve(Path root, Path data, int port) throws IOException {
+        return serve(root, data, port, Map.of());
+    }
+
+    /** Like {@link #serve(Path, Path, int)}, with {@code env} added to the server's environment. */
+    static Process serve(Path root, Path data, int port, Map<String, String> env) throws IOException {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         ProcessBuilder pb = new ProcessBuilder(java, "--add-modules", "jdk.incubator.vector",
                 "--enable-native-access=ALL-UNNAMED", "-cp", root.resolve("cli/target/polyrag.jar") + ":"
@@ -330,12 +335,13 @@ public final class HttpBench {
         String arms = Boolean.toString(hasArms(data));
         pb.environment().put("POLYRAG_GRAPH_ENABLED", arms);
         pb.environment().put("POLYRAG_RDF_ENABLED", arms);
+        pb.environment().putAll(env);
         pb.redirectErrorStream(true).redirectOutput(Path.of(System.getProperty("java.io.tmpdir"),
                 "polyrag-http-bench-server.log").toFile());
         return pb.start();
     }
 
-    private static void awaitHealth(int port) throws InterruptedException {
+    static void awaitHealth(int port) throws InterruptedException {
         HttpClient http = HttpClient.newHttpClient();
         for (int i = 0; i < 240; i++) {
             try {
@@ -352,7 +358,7 @@ public final class HttpBench {
     }
 
     /** One wrk run; its done() prints a JSON line with the percentiles (in ms) and the rate. */
-    private static Map<String, Double> wrk(Path lua, int port, String modalities, int connections, int seconds)
+    static Map<String, Double> wrk(Path lua, int port, String modalities, int connections, int seconds)
             throws IOException, InterruptedException {
         ProcessBuilder pb = new ProcessBuilder("wrk", "-t", String.valueOf(Math.min(connections, 2)), "-c",
                 String.valueOf(connections), "-d", seconds + "s", "--timeout", "10s", "-s", lua.toString(),
@@ -392,7 +398,7 @@ public final class HttpBench {
         return v;
     }
 
-    private static Map<String, String> options(String[] args) {
+    static Map<String, String> options(String[] args) {
         Map<String, String> m = new HashMap<>();
         for (int i = 0; i + 1 < args.length; i += 2) {
             m.put(args[i].replaceFirst("^--", ""), args[i + 1]);
@@ -401,7 +407,7 @@ public final class HttpBench {
     }
 
     /** wrk's script: a different query each request, each thread from its own offset; a JSON summary at the end. */
-    private static final String LUA = """
+    static final String LUA = """
             local queries = {}
             for line in io.lines("QUERIES") do queries[#queries + 1] = line end
             local mode = os.getenv("MODALITIES") or "fulltext"

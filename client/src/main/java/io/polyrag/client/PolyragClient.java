@@ -56,7 +56,7 @@ public final class PolyragClient {
             "GET /v1/knowledge-bases/{name}/judgments", "POST /v1/knowledge-bases/{name}/judgments",
             "DELETE /v1/knowledge-bases/{name}/judgments", "POST /v1/knowledge-bases/{name}/tune",
             "GET /v1/knowledge-bases/{name}/tuning", "DELETE /v1/knowledge-bases/{name}/tuning",
-            "GET /v1/knowledge-bases/{name}/evaluation");
+            "GET /v1/knowledge-bases/{name}/evaluation", "GET /v1/usage");
 
     static final JsonMapper JSON = JsonMapper.builder().propertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
             .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES).build();
@@ -411,6 +411,32 @@ public final class PolyragClient {
     /** {@code GET /v1/configuration}: modalities, backends, models, as a tree. */
     public JsonNode configuration() {
         return send("GET", "/v1/configuration", null, null, JsonNode.class);
+    }
+
+    /** One metric of a tenant's usage over the period, on one model ({@code ""}: none). */
+    public record UsageCount(String metric, String model, long amount) {
+    }
+
+    /** A tenant's limits ({@code null}: none). */
+    public record Quotas(Long documents, Long storedMb, Long extractionTokensPerDay, Integer searchesPerMinute) {
+    }
+
+    /**
+     * {@code GET /v1/usage}: what the tenant holds now, what it used from {@code from} to {@code to} (UTC days), and
+     * its quotas.
+     */
+    public record Usage(String tenant, String from, String to, long documents, long chunks, long storedBytes,
+            List<UsageCount> usage, Quotas quotas) {
+    }
+
+    /** {@code GET /v1/usage} over this month so far. */
+    public Usage usage() {
+        return send("GET", "/v1/usage", null, null, Usage.class);
+    }
+
+    /** {@code GET /v1/usage} over the UTC days {@code from} to {@code to}, both included. */
+    public Usage usage(java.time.LocalDate from, java.time.LocalDate to) {
+        return send("GET", "/v1/usage?from=" + from + "&to=" + to, null, null, Usage.class);
     }
 
     /** {@code GET /v1/formats}: the media types and extensions the server reads, as a tree. */

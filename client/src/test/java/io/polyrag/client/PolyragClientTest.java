@@ -90,6 +90,16 @@ class PolyragClientTest {
         assertThat(top.retrievers()).containsKeys("vector", "fulltext");
         assertThat(top.retrievers().get("fulltext").rank()).isEqualTo(1);
         assertThat(client.search("levain bubbly", 2).hits()).isNotEmpty();
+        PolyragClient.Usage usage = client.usage();
+        assertThat(usage.documents()).isPositive();
+        assertThat(usage.storedBytes()).isPositive();
+        assertThat(usage.usage()).anySatisfy(u -> {
+            assertThat(u.metric()).isEqualTo("searches");
+            assertThat(u.amount()).isGreaterThanOrEqualTo(2);
+        });
+        assertThat(usage.quotas().searchesPerMinute()).isNull();
+        assertThat(client.usage(java.time.LocalDate.of(2000, 1, 1), java.time.LocalDate.of(2000, 1, 31)).usage())
+                .as("nothing counted then").isEmpty();
 
         var answer = client.query(PolyragClient.Search.of("How long should the levain rest?").knowledgeBases(
                 "recipes"));
