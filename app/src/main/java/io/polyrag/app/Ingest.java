@@ -55,7 +55,7 @@ public final class Ingest {
         IngestPipeline.Run plain = run(components, tenant.id(), request.skipGraph());
         IngestReport r = counted(components, tenant.id(), components.pipeline.ingest(listing.inputs(),
                 Scope.bind(tenant, request.knowledgeBase()).storageName(), new IngestPipeline.Run(plain.skipGraph(),
-                        plain.tokenBudget(), canceled), listener));
+                        plain.tokenBudget(), canceled, null, plain.limit()), listener));
         if (listing.errors().isEmpty()) {
             return new PathIngestReport(r, listing.skipped());
         }
@@ -142,7 +142,8 @@ public final class Ingest {
         IngestPipeline.Run plain = run(components, tenant.id(), request.skipGraph());
         return counted(components, tenant.id(), components.pipeline.ingest(List.of(IngestInput.ofText(uri,
                 title + ext, request.text())), Scope.bind(tenant, request.knowledgeBase()).storageName(),
-                new IngestPipeline.Run(plain.skipGraph(), plain.tokenBudget(), canceled), ProgressListener.NONE));
+                new IngestPipeline.Run(plain.skipGraph(), plain.tokenBudget(), canceled, null, plain.limit()),
+                ProgressListener.NONE));
     }
 
     /** What this server accepts: media types, file extensions, the size limit, and whether OCR is available. */
@@ -170,7 +171,8 @@ public final class Ingest {
     /** An ingest's run for the tenant {@code tenantId}: extraction spends what its quota leaves of today. */
     static IngestPipeline.Run run(Components components, String tenantId, boolean skipGraph) {
         return new IngestPipeline.Run(skipGraph, skipGraph ? components.config.get(Settings.GRAPH_TOKEN_BUDGET)
-                : components.usage.extractionBudget(tenantId, components.config.get(Settings.GRAPH_TOKEN_BUDGET)));
+                : components.usage.extractionBudget(tenantId, components.config.get(Settings.GRAPH_TOKEN_BUDGET)))
+                .limitedBy(components.usage.limit(tenantId));
     }
 
     /** Counts what an ingest of the tenant indexed and spent, and returns its report. */

@@ -86,7 +86,7 @@ final class UploadJob implements JobHandler {
         Stop stop = new Stop(context);
         io.polyrag.core.model.IngestReport report = components.pipeline.ingest(inputs, p.knowledgeBase(),
                 new IngestPipeline.Run(run.skipGraph(), run.tokenBudget(), stop, p.figures() == null ? null
-                        : io.polyrag.core.model.FigureMode.parse(p.figures())), pr -> {
+                        : io.polyrag.core.model.FigureMode.parse(p.figures()), run.limit()), pr -> {
                     last[0] = pr.withEstimate(estimatedCalls, estimatedTokens);
                     context.progress(last[0]);
                 });

@@ -192,6 +192,32 @@ public final class Usage {
     }
 
     /**
+     * What stops an ingest of the tenant before its next input: the reason once it holds its quota of documents or
+     * stored megabytes, else null. The catalog is asked at most once a second, so an ingest may pass the limit by
+     * what it wrote in that second and by the batches still being written.
+     */
+    java.util.function.Supplier<String> limit(String tenant) {
+        Quotas q = current(tenant);
+        if (q.documents() == null && q.storedMb() == null) {
+            return () -> null;
+        }
+        long[] askedAt = {System.nanoTime()};
+        String[] why = {null};
+        return () -> {
+            long now = System.nanoTime();
+            if (why[0] == null && now - askedAt[0] >= 1_000_000_000L) {
+                askedAt[0] = now;
+                try {
+                    mayIngest(tenant);
+                } catch (QuotaExceededException e) {
+                    why[0] = e.getMessage();
+                }
+            }
+            return why[0];
+        };
+    }
+
+    /**
      * The extraction tokens the tenant may still spend today ({@code configured} when it has no such quota or
      * less is left; 0 in the configuration means no limit).
      */

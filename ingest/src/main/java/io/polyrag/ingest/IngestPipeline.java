@@ -115,10 +115,22 @@ public final class IngestPipeline {
      * @param tokenBudget most language-model tokens extraction may spend in this ingest; 0 means no limit
      * @param canceled asked before each input: true stops the ingest there (what was written stays written)
      * @param figures which figures to take from PDFs and Office files; null for the configured default
+     * @param limit asked before each input: a reason (a tenant's quota reached) stops the ingest there, the inputs
+     *     left failing with it; null goes on
      */
     public record Run(boolean skipGraph, long tokenBudget, java.util.function.BooleanSupplier canceled,
-            FigureMode figures) {
+            FigureMode figures, java.util.function.Supplier<String> limit) {
         public static final Run DEFAULT = new Run(false, 0);
+
+        public Run(boolean skipGraph, long tokenBudget, java.util.function.BooleanSupplier canceled,
+                FigureMode figures) {
+            this(skipGraph, tokenBudget, canceled, figures, () -> null);
+        }
+
+        /** This run, stopped before an input once {@code limit} gives a reason. */
+        public Run limitedBy(java.util.function.Supplier<String> limit) {
+            return new Run(skipGraph, tokenBudget, canceled, figures, limit);
+        }
 
         public Run(boolean skipGraph, long tokenBudget) {
             this(skipGraph, tokenBudget, () -> false);
@@ -282,6 +294,15 @@ public final class IngestPipeline {
             for (IngestInput input : inputs) {
                 if (run.canceled().getAsBoolean()) {
                     tally.warn("canceled by request after " + seen + " of " + inputs.size() + " inputs; what was "
+                            + "written before stays indexed");
+                    break;
+                }
+                String limit = run.limit().get();
+                if (limit != null) {
+                    for (IngestInput rest : inputs.subList(seen, inputs.size())) {
+                        tally.failed(rest.name(), rest.name() + ": not indexed: " + limit);
+                    }
+                    tally.warn("stopped after " + seen + " of " + inputs.size() + " inputs: " + limit + "; what was "
                             + "written before stays indexed");
                     break;
                 }

@@ -1,0 +1,70 @@
+package io.polyrag.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.polyrag.app.api.StagedFile;
+import io.polyrag.app.api.TextIngest;
+import io.polyrag.core.QuotaExceededException;
+import io.polyrag.core.config.Config;
+import io.polyrag.core.model.JobInfo;
+import io.polyrag.core.model.JobStatus;
+import io.polyrag.core.model.KnowledgeBase;
+import io.polyrag.core.model.Tenant;
+import io.polyrag.core.port.UsageStore.Quotas;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A tenant's quota of documents stops its ingest job cleanly once reached: what was indexed stays, the files left
+ * fail with the quota named, the job is partial; the next ingest is refused at once; another tenant goes on.
+ */
+class QuotaTest {
+    @TempDir
+    Path tmp;
+
+    @Test
+    void an_upload_job_stops_at_the_documents_quota_and_is_partial() throws Exception {
+        // One document a batch, so the job takes seconds and meets the limit half way.
+        try (Polyrag p = Polyrag.open(Config.load(Map.of(), Map.of("data.dir", tmp.resolve("data").toString(),
+                "ingest.batch.documents", "1")))) {
+            Tenant acme = Tenant.of("acme");
+            p.usage().setQuotas("acme", new Quotas(5L, null, null, null));
+            var facets = p.as(acme);
+            Path staging = facets.uploads().newStagingDir();
+            List<StagedFile> files = new ArrayList<>();
+            int n = 150;
+            for (int i = 0; i < n; i++) {
+                Path f = staging.resolve("f" + i);
+                Files.writeString(f, "Field note " + i + ": the tern colony number " + i + " nested on skerry word"
+                        + Integer.toString(i * 7919, 36) + " this spring. ".repeat(20));
+                files.add(new StagedFile("note-" + i + ".txt", f));
+            }
+            String id = facets.uploads().submit(KnowledgeBase.of("notes"), staging, files, true);
+            Awaitility.await().atMost(Duration.ofSeconds(120)).until(() -> facets.jobs().get(id).status().finished());
+            JobInfo job = facets.jobs().get(id);
+            int added = job.progress().added();
+            assertThat(job.status()).as(String.valueOf(job.error())).isEqualTo(JobStatus.PARTIAL);
+            assertThat(added).as("stopped before the end").isBetween(5, n - 1);
+            assertThat(job.progress().failed()).isEqualTo(n - added);
+            assertThat(job.progress().errors()).first().satisfies(e -> assertThat(e.reason())
+                    .contains("not indexed: quota documents"));
+            assertThat(job.progress().warnings()).anySatisfy(w -> assertThat(w).startsWith("stopped after"));
+            assertThat(facets.documents().list(null, 0, 500)).as("what was indexed stays").hasSize(added);
+
+            assertThatThrownBy(() -> facets.ingest().text(new TextIngest("One more note.", null, null, "text", null)))
+                    .isInstanceOf(QuotaExceededException.class).hasMessageContaining("quota documents");
+            assertThat(p.as(Tenant.of("globex")).ingest().text(new TextIngest("Globex has no quota.", null, null,
+                    "text", null)).added()).isEqualTo(1);
+            assertThat(p.usage().report(acme, java.time.LocalDate.now(java.time.ZoneOffset.UTC),
+                    java.time.LocalDate.now(java.time.ZoneOffset.UTC)).stock().documents()).isEqualTo(added);
+        }
+    }
+}
