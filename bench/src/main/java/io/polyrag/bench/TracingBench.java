@@ -21,7 +21,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * those ratios, and a bootstrap 95% interval of their mean, are the figures.
  *
  * <p>Usage: {@code bench/tracing --data DIR --dataset DIR [--rounds 6] [--seconds 10] [--concurrency 1]
- * [--port 18099]}.
+ * [--port 18099] [--sampler always_on] [--sampler-arg 1.0]} (the sampler: {@code OTEL_TRACES_SAMPLER} and its
+ * argument).
  */
 final class TracingBench {
     private TracingBench() {
@@ -31,7 +32,7 @@ final class TracingBench {
         Map<String, String> o = HttpBench.options(args);
         if (!o.containsKey("data") || !o.containsKey("dataset")) {
             throw new IllegalArgumentException("bench/tracing --data DIR --dataset DIR [--rounds 6] [--seconds 10] "
-                    + "[--concurrency 1] [--port 18099]");
+                    + "[--concurrency 1] [--port 18099] [--sampler always_on] [--sampler-arg 1.0]");
         }
         Path root = Path.of(o.getOrDefault("root", "."));
         Path data = Path.of(o.get("data"));
@@ -40,6 +41,8 @@ final class TracingBench {
         int seconds = Integer.parseInt(o.getOrDefault("seconds", "10"));
         int connections = Integer.parseInt(o.getOrDefault("concurrency", "1"));
         int port = Integer.parseInt(o.getOrDefault("port", "18099"));
+        String sampler = o.getOrDefault("sampler", "always_on");
+        String samplerArg = o.getOrDefault("sampler-arg", "1.0");
         List<String> queries = HttpBench.distinct(new ArrayList<>(ds.queries().values()), 12_000);
         Path work = Files.createTempDirectory("polyrag-tracing-bench");
         Path queryFile = work.resolve("queries.txt");
@@ -59,8 +62,9 @@ final class TracingBench {
         });
         sink.start();
         System.out.printf(Locale.ROOT, "polyrag bench/tracing: %s over %s, %d rounds, wrk %d s at concurrency %d, "
-                + "%d cores (%s); GET /v1/search, vector + full text, top 10%n%n", ds.name(), data, rounds, seconds,
-                connections, Runtime.getRuntime().availableProcessors(), HttpBench.cpu());
+                + "%d cores (%s); GET /v1/search, vector + full text, top 10; traces on: sampler %s %s%n%n", ds.name(),
+                data, rounds, seconds, connections, Runtime.getRuntime().availableProcessors(), HttpBench.cpu(), sampler,
+                samplerArg);
         System.out.println("  round  tracing   p50 ms   p99 ms      qps");
         double[][] p50 = new double[rounds][2];
         double[][] qps = new double[rounds][2];
@@ -69,7 +73,8 @@ final class TracingBench {
                 for (int k = 0; k < 2; k++) {
                     boolean on = (r + k) % 2 == 1;
                     Map<String, String> env = on ? Map.of("OTEL_EXPORTER_OTLP_ENDPOINT", "http://127.0.0.1:"
-                            + sink.getAddress().getPort(), "OTEL_TRACES_SAMPLER", "always_on") : Map.of();
+                            + sink.getAddress().getPort(), "OTEL_TRACES_SAMPLER", sampler, "OTEL_TRACES_SAMPLER_ARG",
+                            samplerArg) : Map.of();
                     Process server = HttpBench.serve(root, data, port, env);
                     try {
                         HttpBench.awaitHealth(port);

@@ -644,7 +644,8 @@ public final class IngestPipeline {
         tally.extracted(0, spent);
         if (found.stream().anyMatch(Extraction::budgetStopped)) {
             tally.warn("the extraction token budget ran out: later chunks were indexed without graph relations; "
-                    + "raise POLYRAG_GRAPH_TOKEN_BUDGET and ingest again to extract them");
+                    + "raise POLYRAG_GRAPH_TOKEN_BUDGET (or the tenant's extraction_tokens_per_day quota, when it set "
+                    + "the budget) and ingest again to extract them");
         }
         List<List<Extraction>> out = new ArrayList<>();
         int from = 0;
