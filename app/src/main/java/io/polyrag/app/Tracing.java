@@ -287,28 +287,9 @@ public final class Tracing implements AutoCloseable {
         if (sdk == null || llm == null) {
             return llm;
         }
-        return new LlmClient() {
+        return new io.polyrag.core.port.ForwardingLlmClient(llm) {
             @Override
-            public String id() {
-                return llm.id();
-            }
-
-            @Override
-            public boolean strictJson() {
-                return llm.strictJson();
-            }
-
-            @Override
-            public Response complete(Request request) {
-                return call("complete", () -> llm.complete(request));
-            }
-
-            @Override
-            public Response stream(Request request, Consumer<String> onToken) {
-                return call("stream", () -> llm.stream(request, onToken));
-            }
-
-            private Response call(String how, Supplier<Response> body) {
+            protected Response call(String how, Supplier<Response> body) {
                 return span("llm " + how, s -> s.setAttribute("gen_ai.system", llm.id()), r -> s -> {
                     if (r != null) {
                         s.setAttribute("gen_ai.response.model", String.valueOf(r.model()));
@@ -316,11 +297,6 @@ public final class Tracing implements AutoCloseable {
                         s.setAttribute("gen_ai.usage.output_tokens", (long) r.outputTokens());
                     }
                 }, body);
-            }
-
-            @Override
-            public void close() {
-                llm.close();
             }
         };
     }

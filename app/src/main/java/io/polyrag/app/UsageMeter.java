@@ -83,25 +83,10 @@ final class UsageMeter implements AutoCloseable {
         if (llm == null) {
             return null;
         }
-        return new io.polyrag.core.port.LlmClient() {
+        return new io.polyrag.core.port.ForwardingLlmClient(llm) {
             @Override
-            public String id() {
-                return llm.id();
-            }
-
-            @Override
-            public boolean strictJson() {
-                return llm.strictJson();
-            }
-
-            @Override
-            public Response complete(Request request) {
-                return counted(llm.complete(request));
-            }
-
-            @Override
-            public Response stream(Request request, java.util.function.Consumer<String> onToken) {
-                return counted(llm.stream(request, onToken));
+            protected Response call(String how, java.util.function.Supplier<Response> body) {
+                return counted(body.get());
             }
 
             private Response counted(Response r) {
@@ -112,11 +97,6 @@ final class UsageMeter implements AutoCloseable {
                     add(tenant, LLM_TOKENS_OUT, model, r.outputTokens());
                 }
                 return r;
-            }
-
-            @Override
-            public void close() {
-                llm.close();
             }
         };
     }

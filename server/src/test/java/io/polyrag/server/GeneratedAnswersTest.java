@@ -71,6 +71,9 @@ class GeneratedAnswersTest {
                     sse.append("data: {\"model\":\"fake-1\",\"choices\":[{\"delta\":{\"content\":\"").append(piece)
                             .append("\"}}]}\n\n");
                 }
+                // As OpenAI sends it with stream_options.include_usage: a last chunk with no choices.
+                sse.append("data: {\"model\":\"fake-1\",\"choices\":[],\"usage\":{\"prompt_tokens\":12,"
+                        + "\"completion_tokens\":7}}\n\n");
                 sse.append("data: [DONE]\n\n");
                 reply = sse.toString().getBytes(StandardCharsets.UTF_8);
                 ex.getResponseHeaders().add("Content-Type", "text/event-stream");
@@ -117,6 +120,11 @@ class GeneratedAnswersTest {
                 .endsWith("Question: How long is a narwhal tusk?");
         assertThat(user.split("</source>", -1)).as("the document cannot close its own source element").hasSize(2);
         assertThat(user).doesNotContain("<source n=\"9\"");
+        // The model's tokens are counted for the tenant that asked, by model.
+        JsonNode usage = Json.MAPPER.readTree(http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
+                + server.port() + "/v1/usage")).build(), HttpResponse.BodyHandlers.ofString()).body());
+        assertThat(usage.get("usage").toString()).contains("{\"metric\":\"llm_tokens_out\",\"model\":\"fake-1\"")
+                .contains("{\"metric\":\"llm_tokens_in\",\"model\":\"fake-1\"");
     }
 
     @Test
