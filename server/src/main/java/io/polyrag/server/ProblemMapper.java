@@ -111,6 +111,29 @@ final class ProblemMapper {
         r.exception(Exception.class, (e, ctx) -> internal(e, ctx, tooLarge));
     }
 
+    /**
+     * The handler with an {@link Error} thrown inside it (a stack overflow, a class missing at run time, memory
+     * exhausted for one request's buffer) turned into an exception, so that it becomes an internal-error problem
+     * with its id like any other failure: Javalin maps exceptions only, and an error left to Jetty answers an empty
+     * 500.
+     */
+    static io.javalin.http.Handler guarded(io.javalin.http.Handler h) {
+        return ctx -> {
+            try {
+                h.handle(ctx);
+            } catch (Error e) {
+                throw new HandlerError(e);
+            }
+        };
+    }
+
+    /** An {@link Error} out of a route handler, carried to the exception mappers. */
+    static final class HandlerError extends RuntimeException {
+        HandlerError(Error cause) {
+            super(cause.toString(), cause);
+        }
+    }
+
     /** The methods a path answers, from Javalin's 405 details, in a fixed order, HEAD wherever GET is. */
     static String allowed(Map<String, String> details) {
         String all = String.join(",", details.values()).toUpperCase(Locale.ROOT);

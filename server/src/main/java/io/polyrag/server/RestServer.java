@@ -93,7 +93,7 @@ public final class RestServer implements io.polyrag.app.HttpFrontDoor {
             config.routes.before(auth::authenticate);
             config.routes.before(RestServer::tenantInLogs);
             // Each handler runs with its request's span current, so the spans it causes are that request's.
-            Api api = new Api(config.routes, h -> ctx -> {
+            Api api = new Api(config.routes, h -> ProblemMapper.guarded(ctx -> {
                 io.polyrag.app.Tracing.Request traced = ctx.attribute(TRACE);
                 if (traced == null) {
                     h.handle(ctx);
@@ -102,7 +102,7 @@ public final class RestServer implements io.polyrag.app.HttpFrontDoor {
                 try (var entered = traced.enter()) {
                     h.handle(ctx);
                 }
-            });
+            }));
             new HealthRoutes(polyrag, auth).register(api);
             new KeyRoutes(polyrag, auth).register(api);
             new KnowledgeBaseRoutes(polyrag).register(api);
