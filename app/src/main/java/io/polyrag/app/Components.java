@@ -203,6 +203,7 @@ final class Components implements AutoCloseable {
                     stores, new IngestPipeline.Options(config.get(Settings.INGEST_BATCH_DOCUMENTS),
                             config.get(Settings.INGEST_MAX_FILE_MB) * 1024L * 1024L, signature(config, e),
                             config.get(Settings.INGEST_DUPLICATES).equals("skip")));
+            pipeline.traced(tracing.ingest(backends(config)));
             pipeline.extractionTime(java.time.Duration.ofMillis(config.get(Settings.GRAPH_EXTRACT_CHUNK_MS)),
                     java.time.Duration.ofSeconds(config.get(Settings.GRAPH_EXTRACT_BATCH_SECONDS)));
             pipeline.figures(new IngestPipeline.FigureOptions(blobs, io.polyrag.core.model.FigureMode.parse(
@@ -250,6 +251,13 @@ final class Components implements AutoCloseable {
     }
 
     /** The configured query expander, which needs the language model. */
+    /** Each modality's backend as configured ({@code vector} → {@code lucene}, …): what a write's span names. */
+    private static Map<String, String> backends(Config config) {
+        return Map.of(Modality.VECTOR.wireName(), config.get(Settings.VECTOR_BACKEND), Modality.FULLTEXT.wireName(),
+                config.get(Settings.FULLTEXT_BACKEND), Modality.GRAPH.wireName(), config.get(Settings.GRAPH_BACKEND),
+                Modality.RDF.wireName(), config.get(Settings.RDF_BACKEND));
+    }
+
     private static QueryExpander expander(Config config, LlmClient llm) {
         String mode = config.get(Settings.EXPANSION_MODE);
         if (mode.equals("none")) {

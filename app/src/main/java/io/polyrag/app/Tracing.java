@@ -71,7 +71,7 @@ public final class Tracing implements AutoCloseable {
      * Tracing as the configuration's environment ({@link io.polyrag.core.config.Config#otel()}) and the system
      * properties ask: off unless they name an exporter.
      */
-    static Tracing of(io.polyrag.core.config.Config config) {
+    public static Tracing of(io.polyrag.core.config.Config config) {
         return of(config.otel(), System.getProperties());
     }
 
@@ -139,6 +139,77 @@ public final class Tracing implements AutoCloseable {
         return new Request(span, name);
     }
 
+    /**
+     * An MCP tool call as the adapter receives it: a server span {@code tools/call <tool>} in the OpenTelemetry
+     * conventions for MCP, child of the caller's context when the request's {@code _meta} carries a W3C {@code
+     * traceparent} (and {@code tracestate}), as those conventions propagate it. End it with {@link Request#end(boolean)}.
+     */
+    public Request tool(String tool, Map<String, Object> meta) {
+        if (sdk == null) {
+            return Request.NONE;
+        }
+        Function<String, String> carrier = key -> meta != null && meta.get(key) instanceof String v ? v : null;
+        Context parent = otel.getPropagators().getTextMapPropagator().extract(Context.root(), carrier, HEADERS);
+        Span span = tracer.spanBuilder("tools/call " + tool).setSpanKind(SpanKind.SERVER).setParent(parent)
+                .setAttribute("mcp.method.name", "tools/call").setAttribute("gen_ai.tool.name", tool)
+                .setAttribute("gen_ai.operation.name", "execute_tool").startSpan();
+        return new Request(span, "tools/call");
+    }
+
+    /**
+     * An outbound HTTP request made on this thread: a client span under the current one (none outside a trace), whose
+     * context {@link Call#headers} writes into the request as {@code traceparent}, so the server it reaches continues
+     * the same trace.
+     */
+    public Call call(String method, java.net.URI uri) {
+        if (sdk == null || !Span.current().getSpanContext().isValid()) {
+            return Call.NONE;
+        }
+        Span span = tracer.spanBuilder(method).setSpanKind(SpanKind.CLIENT).setAttribute("http.request.method", method)
+                .setAttribute("url.full", uri.toString()).startSpan();
+        return new Call(this, span);
+    }
+
+    /** One outbound request's client span. */
+    public static final class Call {
+        static final Call NONE = new Call(null, Span.getInvalid());
+        private final Tracing tracing;
+        private final Span span;
+
+        private Call(Tracing tracing, Span span) {
+            this.tracing = tracing;
+            this.span = span;
+        }
+
+        /** Writes the span's context into the request's headers ({@code traceparent}, {@code tracestate}). */
+        public void headers(java.util.function.BiConsumer<String, String> header) {
+            if (tracing != null) {
+                tracing.otel.getPropagators().getTextMapPropagator().inject(Context.current().with(span), header,
+                        (h, k, v) -> h.accept(k, v));
+            }
+        }
+
+        /** The response came: its status (5xx is an error). */
+        public void end(int status) {
+            if (tracing != null) {
+                span.setAttribute("http.response.status_code", status);
+                if (status >= 500) {
+                    span.setStatus(StatusCode.ERROR);
+                }
+                span.end();
+            }
+        }
+
+        /** No response: the request failed with {@code e}. */
+        public void fail(Throwable e) {
+            if (tracing != null) {
+                span.recordException(e);
+                span.setStatus(StatusCode.ERROR, String.valueOf(e.getMessage()));
+                span.end();
+            }
+        }
+    }
+
     /** A span made current on a thread, until closed. */
     public interface Entered extends AutoCloseable {
         @Override
@@ -172,6 +243,16 @@ public final class Tracing implements AutoCloseable {
                 span.updateName(method + " " + route);
                 span.setAttribute("http.route", route);
                 span.setAttribute("polyrag.tenant", tenant);
+            }
+        }
+
+        /** Ends the span, an error when {@code failed} (a tool call answered with an error). */
+        public void end(boolean failed) {
+            if (span != Span.getInvalid()) {
+                if (failed) {
+                    span.setStatus(StatusCode.ERROR);
+                }
+                span.end();
             }
         }
 
@@ -297,6 +378,38 @@ public final class Tracing implements AutoCloseable {
                         s.setAttribute("gen_ai.usage.output_tokens", (long) r.outputTokens());
                     }
                 }, body);
+            }
+        };
+    }
+
+    /**
+     * The ingest pipeline's steps as spans of the trace current on the ingesting thread (a job's), each store's
+     * write with its backend ({@code backends}: modality → backend name).
+     */
+    io.polyrag.ingest.IngestPipeline.Spans ingest(Map<String, String> backends) {
+        if (sdk == null) {
+            return io.polyrag.ingest.IngestPipeline.Spans.NONE;
+        }
+        return new io.polyrag.ingest.IngestPipeline.Spans() {
+            @Override
+            public <T> T span(String name, Map<String, Object> attributes, Supplier<T> body) {
+                return Tracing.this.span(name, s -> {
+                    attributes.forEach((k, v) -> {
+                        if (v instanceof Number n) {
+                            s.setAttribute(k, n.longValue());
+                        } else {
+                            s.setAttribute(k, String.valueOf(v));
+                        }
+                    });
+                    if (attributes.get("polyrag.modality") instanceof String m && backends.containsKey(m)) {
+                        s.setAttribute(BACKEND, backends.get(m));
+                    }
+                }, r -> s -> { }, body);
+            }
+
+            @Override
+            public ExecutorService carrying(ExecutorService stage) {
+                return Context.taskWrapping(stage);
             }
         };
     }

@@ -186,6 +186,7 @@ public final class IngestPipeline {
     private volatile FigureOptions figureOptions;
     private volatile java.time.Duration extractPerText = java.time.Duration.ofSeconds(2);
     private volatile java.time.Duration extractPerBatch = java.time.Duration.ofMinutes(5);
+    private Spans spans = Spans.NONE;
 
     public IngestPipeline(Catalog catalog, Parser parser, Chunker chunker, Embedder embedder, StoreSet stores,
             Options options) {
@@ -222,6 +223,31 @@ public final class IngestPipeline {
 
     public StoreSet stores() {
         return stores;
+    }
+
+    /**
+     * Where an ingest's steps are seen in a trace: each file's parse and chunking, each batch's embedding, extraction,
+     * staging, each store's write and the publish, as spans of the trace current on the ingesting thread (a job's),
+     * which the embedding and writing threads carry on. Nothing is traced outside a trace.
+     */
+    public interface Spans {
+        Spans NONE = new Spans() {
+        };
+
+        /** Runs {@code body} as a span named {@code name} with {@code attributes}; by default just runs it. */
+        default <T> T span(String name, Map<String, Object> attributes, java.util.function.Supplier<T> body) {
+            return body.get();
+        }
+
+        /** The executor a stage runs on, carrying the submitting thread's trace into its tasks. */
+        default ExecutorService carrying(ExecutorService stage) {
+            return stage;
+        }
+    }
+
+    /** Traces this pipeline's steps through {@code spans}. Called once, before the first ingest. */
+    public void traced(Spans spans) {
+        this.spans = spans;
     }
 
     /**
@@ -361,8 +387,8 @@ public final class IngestPipeline {
         private final Pace pace;
         /** Asked between embedding slices and before each write: a batch canceled then is not written at all. */
         private final java.util.function.BooleanSupplier canceled;
-        private final ExecutorService embedding = stage("embed");
-        private final ExecutorService writing = stage("write");
+        private final ExecutorService embedding = spans.carrying(stage("embed"));
+        private final ExecutorService writing = spans.carrying(stage("write"));
         private final ArrayDeque<CompletableFuture<Void>> written =
                 new ArrayDeque<>();
         private CompletableFuture<?> embedded =
@@ -632,7 +658,8 @@ public final class IngestPipeline {
         EntityExtractor.TimeLimits limits = new EntityExtractor.TimeLimits(extractPerText, System.nanoTime()
                 + extractPerBatch.toNanos());
         try {
-            found = extractor.extract(texts, budget.remaining, limits);
+            found = spans.span("extract", Map.of("polyrag.chunks", texts.size(), "polyrag.extractor", extractor.id()),
+                    () -> extractor.extract(texts, budget.remaining, limits));
         } catch (RuntimeException e) {
             LOG.log(Level.WARNING, "entity extraction failed for a batch of " + prepared.size() + " documents", e);
             tally.warn("entity extraction failed (" + e.getMessage() + "); " + prepared.size()
@@ -695,8 +722,10 @@ public final class IngestPipeline {
                 return Optional.empty();
             }
             SourceItem item = new SourceItem(input.uri(), input.name(), bytes, input.mediaType());
-            ParsedDocument parsed = parser.parse(item);
-            List<ChunkDraft> drafts = chunker.chunk(parsed);
+            ParsedDocument parsed = spans.span("parse", Map.of("polyrag.file", input.name(), "polyrag.bytes",
+                    bytes.length), () -> parser.parse(item));
+            List<ChunkDraft> drafts = spans.span("chunk", Map.of("polyrag.file", input.name()),
+                    () -> chunker.chunk(parsed));
             if (drafts.isEmpty()) {
                 throw new InvalidInputException(input.name() + ": no text to index");
             }
@@ -889,18 +918,22 @@ public final class IngestPipeline {
                 texts.add(indexText(p, d));
             }
         }
-        long start = System.nanoTime();
-        List<float[]> vectors = new ArrayList<>(texts.size());
-        for (int i = 0; i < texts.size(); i += EMBED_SLICE) {
-            if (canceled.getAsBoolean()) {
-                return CANCELED;
-            }
-            vectors.addAll(embedder.embedPassages(texts.subList(i, Math.min(texts.size(), i + EMBED_SLICE))));
-        }
-        if (pace != null) {
-            pace.record(texts.size(), System.nanoTime() - start);
-        }
-        return vectors;
+        return spans.span("embed", Map.of("polyrag.chunks", texts.size(), "polyrag.model", embedder.modelId()),
+                () -> {
+                    long start = System.nanoTime();
+                    List<float[]> vectors = new ArrayList<>(texts.size());
+                    for (int i = 0; i < texts.size(); i += EMBED_SLICE) {
+                        if (canceled.getAsBoolean()) {
+                            return CANCELED;
+                        }
+                        vectors.addAll(embedder.embedPassages(texts.subList(i, Math.min(texts.size(),
+                                i + EMBED_SLICE))));
+                    }
+                    if (pace != null) {
+                        pace.record(texts.size(), System.nanoTime() - start);
+                    }
+                    return vectors;
+                });
     }
 
     private static String indexText(Prepared p, ChunkDraft d) {
@@ -938,7 +971,10 @@ public final class IngestPipeline {
                 allChunks.add(chunks);
                 allGraphs.add(graphs);
             }
-            catalog.stageAll(drafts, versions);
+            spans.span("stage", Map.of("polyrag.documents", drafts.size()), () -> {
+                catalog.stageAll(drafts, versions);
+                return null;
+            });
             for (int d = 0; d < prepared.size(); d++) {
                 staged.add(new DocumentVersion(prepared.get(d).documentId(), versions.get(d)));
             }
@@ -957,7 +993,7 @@ public final class IngestPipeline {
                     relationCount += g.relations().size();
                 }
             }
-            stores.upsert(records, staged);
+            stores.upsert(records, staged, spans);
             tally.extracted(relationCount, 0);
         } catch (RuntimeException e) {
             staged.forEach(this::discardQuietly);
@@ -986,7 +1022,8 @@ public final class IngestPipeline {
         List<DocumentVersion> replaced = new ArrayList<>();
         // Durable when it returns: from here on these versions are what every reader sees, and they are
         // acknowledged.
-        List<Catalog.Published> results = catalog.publishAll(staged);
+        List<Catalog.Published> results = spans.span("publish", Map.of("polyrag.documents", staged.size()),
+                () -> catalog.publishAll(staged));
         for (int i = 0; i < prepared.size(); i++) {
             Prepared p = prepared.get(i);
             DocumentVersion v = staged.get(i);

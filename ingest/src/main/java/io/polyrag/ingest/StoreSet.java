@@ -32,11 +32,22 @@ public final class StoreSet {
 
     /** Upserts into every store; on failure undoes what it wrote and rethrows. */
     void upsert(List<StoreRecord> records, Collection<DocumentVersion> versions) {
+        upsert(records, versions, IngestPipeline.Spans.NONE);
+    }
+
+    /** Like {@link #upsert(List, Collection)}, each store's write a span ({@code write vector}, …). */
+    void upsert(List<StoreRecord> records, Collection<DocumentVersion> versions, IngestPipeline.Spans spans) {
         List<ChunkIndex> written = new ArrayList<>();
         try {
-            for (ChunkIndex index : ordered()) {
+            for (Map.Entry<Modality, ChunkIndex> entry : orderedEntries()) {
+                ChunkIndex index = entry.getValue();
+                String modality = entry.getKey().wireName();
                 written.add(index);
-                index.upsert(records);
+                spans.span("write " + modality, Map.of("polyrag.modality", modality,
+                        "polyrag.records", records.size()), () -> {
+                            index.upsert(records);
+                            return null;
+                        });
             }
         } catch (RuntimeException e) {
             for (ChunkIndex index : written) {
@@ -118,6 +129,10 @@ public final class StoreSet {
     }
 
     private List<ChunkIndex> ordered() {
-        return indexes.entrySet().stream().sorted(Map.Entry.comparingByKey()).map(Map.Entry::getValue).toList();
+        return orderedEntries().stream().map(Map.Entry::getValue).toList();
+    }
+
+    private List<Map.Entry<Modality, ChunkIndex>> orderedEntries() {
+        return indexes.entrySet().stream().sorted(Map.Entry.comparingByKey()).toList();
     }
 }

@@ -25,17 +25,24 @@ final class Backend {
     private final URI base;
     private final String apiKey;
     private final Duration timeout;
+    private final io.polyrag.app.Tracing tracing;
+
+    Backend(URI base, String apiKey, Duration timeout) {
+        this(base, apiKey, timeout, io.polyrag.app.Tracing.off());
+    }
 
     /**
      * @param base the REST API's base URL ({@code http://host:port})
      * @param apiKey sent as a bearer token, or null
      * @param timeout how long one request may take
+     * @param tracing each request a client span of the tool call's, its context sent as {@code traceparent}
      */
-    Backend(URI base, String apiKey, Duration timeout) {
+    Backend(URI base, String apiKey, Duration timeout, io.polyrag.app.Tracing tracing) {
         String s = base.toString();
         this.base = URI.create(s.endsWith("/") ? s.substring(0, s.length() - 1) : s);
         this.apiKey = apiKey == null || apiKey.isBlank() ? null : apiKey.strip();
         this.timeout = timeout;
+        this.tracing = tracing;
     }
 
     /** What the REST API answered. */
@@ -117,7 +124,20 @@ final class Backend {
     }
 
     private Reply send(HttpRequest.Builder b) throws Unreachable {
-        HttpRequest request = b.build();
+        HttpRequest plain = b.build();
+        io.polyrag.app.Tracing.Call call = tracing.call(plain.method(), plain.uri());
+        call.headers(b::header);
+        try {
+            Reply reply = exchange(b.build());
+            call.end(reply.status());
+            return reply;
+        } catch (Unreachable | RuntimeException e) {
+            call.fail(e);
+            throw e;
+        }
+    }
+
+    private Reply exchange(HttpRequest request) throws Unreachable {
         try (HttpClient client = HttpClient.newBuilder().connectTimeout(CONNECT)
                 .followRedirects(HttpClient.Redirect.NEVER).build()) {
             HttpResponse<String> r = client.send(request, HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));

@@ -11,6 +11,7 @@ import io.modelcontextprotocol.server.transport.HttpServletStreamableServerTrans
 import io.modelcontextprotocol.server.transport.StdioServerTransportProvider;
 import io.modelcontextprotocol.spec.McpSchema;
 import io.polyrag.app.McpFrontDoor;
+import io.polyrag.app.Tracing;
 import io.polyrag.core.ConfigException;
 import io.polyrag.core.config.Config;
 import io.polyrag.core.config.Settings;
@@ -50,10 +51,11 @@ public final class McpServers implements McpFrontDoor.Factory {
         }
         // The same limit as the REST API's: a thin adapter in front of a server configured otherwise still gets that
         // server's own 400, which it passes on.
-        Tools tools = new Tools(new Backend(o.backend(), o.apiKey(), timeout), hostFiles(o),
+        Tracing tracing = Tracing.of(config);
+        Tools tools = new Tools(new Backend(o.backend(), o.apiKey(), timeout, tracing), hostFiles(o),
                 config.get(Settings.SEARCH_MAX_TOP_K));
         McpJsonMapper mapper = new JacksonMcpJsonMapper(JsonMapper.builder().build());
-        List<McpServerFeatures.SyncToolSpecification> specs = specs(tools, mapper);
+        List<McpServerFeatures.SyncToolSpecification> specs = specs(tools, mapper, tracing);
         McpSchema.ServerCapabilities capabilities = McpSchema.ServerCapabilities.builder().tools(false).build();
         String version = io.polyrag.mcp.McpServers.class.getPackage().getImplementationVersion();
         version = version == null ? "dev" : version;
@@ -64,7 +66,7 @@ public final class McpServers implements McpFrontDoor.Factory {
                         gate.output(o.out()))).serverInfo("polyrag", version).instructions(INSTRUCTIONS)
                         .capabilities(capabilities).jsonMapper(mapper).validateToolInputs(false).tools(specs)
                         .build();
-                yield new Running(null, server, gate);
+                yield new Running(null, server, gate, tracing);
             }
             case "streamable-http" -> {
                 HttpServletStreamableServerTransportProvider provider = HttpServletStreamableServerTransportProvider
@@ -73,7 +75,7 @@ public final class McpServers implements McpFrontDoor.Factory {
                 McpSyncServer server = McpServer.sync(provider).serverInfo("polyrag", version)
                         .instructions(INSTRUCTIONS).capabilities(capabilities).jsonMapper(mapper)
                         .validateToolInputs(false).tools(specs).build();
-                yield new Running(jetty(o, provider, "/mcp/*"), server, null);
+                yield new Running(jetty(o, provider, "/mcp/*"), server, null, tracing);
             }
             case "sse" -> {
                 HttpServletSseServerTransportProvider provider = HttpServletSseServerTransportProvider.builder()
@@ -82,7 +84,7 @@ public final class McpServers implements McpFrontDoor.Factory {
                 McpSyncServer server = McpServer.sync(provider).serverInfo("polyrag", version)
                         .instructions(INSTRUCTIONS).capabilities(capabilities).jsonMapper(mapper)
                         .validateToolInputs(false).tools(specs).build();
-                yield new Running(jetty(o, provider, "/*"), server, null);
+                yield new Running(jetty(o, provider, "/*"), server, null, tracing);
             }
             default -> throw new ConfigException("--transport must be stdio, sse or streamable-http, was '"
                     + o.transport() + "'");
@@ -139,14 +141,27 @@ public final class McpServers implements McpFrontDoor.Factory {
                 + "or ingest_raw_text for text");
     }
 
-    /** Each tool as the SDK wants it: the envelope both as structured content and as its JSON text. */
     static List<McpServerFeatures.SyncToolSpecification> specs(Tools tools, McpJsonMapper mapper) {
+        return specs(tools, mapper, Tracing.off());
+    }
+
+    /**
+     * Each tool as the SDK wants it: the envelope both as structured content and as its JSON text. Each call is a
+     * span continuing the context the client sent in its request's {@code _meta}, and the REST request it makes
+     * carries it on.
+     */
+    static List<McpServerFeatures.SyncToolSpecification> specs(Tools tools, McpJsonMapper mapper, Tracing tracing) {
         List<McpServerFeatures.SyncToolSpecification> out = new ArrayList<>();
         for (Tools.Tool t : tools.all()) {
             McpSchema.Tool tool = McpSchema.Tool.builder().name(t.name()).description(t.description())
                     .inputSchema(mapper, t.inputSchema()).build();
             out.add(McpServerFeatures.SyncToolSpecification.builder().tool(tool).callHandler((exchange, request) -> {
-                Map<String, Object> envelope = call(t, request.arguments());
+                Tracing.Request traced = tracing.tool(t.name(), request.meta());
+                Map<String, Object> envelope;
+                try (var entered = traced.enter()) {
+                    envelope = call(t, request.arguments());
+                }
+                traced.end(!Boolean.TRUE.equals(envelope.get("ok")));
                 String text;
                 try {
                     text = mapper.writeValueAsString(envelope);
@@ -229,12 +244,14 @@ public final class McpServers implements McpFrontDoor.Factory {
         private final Server jetty;
         private final McpSyncServer server;
         private final StdioGate gate;
+        private final Tracing tracing;
         private final java.util.concurrent.CountDownLatch closed = new java.util.concurrent.CountDownLatch(1);
 
-        Running(Server jetty, McpSyncServer server, StdioGate gate) {
+        Running(Server jetty, McpSyncServer server, StdioGate gate, Tracing tracing) {
             this.jetty = jetty;
             this.server = server;
             this.gate = gate;
+            this.tracing = tracing;
         }
 
         @Override
@@ -268,6 +285,8 @@ public final class McpServers implements McpFrontDoor.Factory {
                     LOG.debug("stopping Jetty", e);
                 }
             }
+            // The spans not yet exported go out now.
+            tracing.close();
             closed.countDown();
         }
     }

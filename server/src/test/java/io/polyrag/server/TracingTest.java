@@ -1,25 +1,23 @@
 package io.polyrag.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static io.polyrag.testing.OtlpCollector.attribute;
+import static io.polyrag.testing.OtlpCollector.hex;
+import static io.polyrag.testing.OtlpCollector.only;
 import static org.awaitility.Awaitility.await;
 
-import com.sun.net.httpserver.HttpServer;
-import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
-import io.opentelemetry.proto.common.v1.KeyValue;
 import io.opentelemetry.proto.trace.v1.Span;
 import io.polyrag.app.Polyrag;
 import io.polyrag.core.config.Config;
-import java.net.InetSocketAddress;
+import io.polyrag.testing.OtlpCollector;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -35,36 +33,18 @@ class TracingTest {
     Path tmp;
 
     private final HttpClient http = HttpClient.newHttpClient();
-    private final List<Span> received = new CopyOnWriteArrayList<>();
-    private final List<String> paths = new CopyOnWriteArrayList<>();
-    private HttpServer collector;
+    private OtlpCollector collector;
+    private List<Span> received;
 
     @BeforeEach
     void collector() throws Exception {
-        collector = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-        collector.createContext("/", exchange -> {
-            paths.add(exchange.getRequestURI().getPath() + " " + exchange.getRequestHeaders()
-                    .getFirst("Content-Type"));
-            ExportTraceServiceRequest request = ExportTraceServiceRequest.parseFrom(exchange.getRequestBody()
-                    .readAllBytes());
-            request.getResourceSpansList().forEach(r -> r.getScopeSpansList().forEach(s -> received.addAll(
-                    s.getSpansList())));
-            exchange.getResponseHeaders().add("Content-Type", "application/x-protobuf");
-            exchange.sendResponseHeaders(200, 0);
-            exchange.close();
-        });
-        collector.start();
-        System.setProperty("otel.exporter.otlp.endpoint", "http://127.0.0.1:" + collector.getAddress().getPort());
-        System.setProperty("otel.bsp.schedule.delay", "100");
-        System.setProperty("otel.service.name", "polyrag-test");
+        collector = new OtlpCollector().configure("polyrag-test");
+        received = collector.spans();
     }
 
     @AfterEach
     void stop() {
-        System.clearProperty("otel.exporter.otlp.endpoint");
-        System.clearProperty("otel.bsp.schedule.delay");
-        System.clearProperty("otel.service.name");
-        collector.stop(0);
+        collector.close();
     }
 
     @Test
@@ -104,7 +84,7 @@ class TracingTest {
                 server.close();
             }
         }
-        assertThat(paths).allMatch(p -> p.equals("/v1/traces application/x-protobuf"));
+        assertThat(collector.requests()).allMatch(p -> p.equals("/v1/traces application/x-protobuf"));
         List<Span> trace = inTrace(traceId);
         Span request = trace.stream().filter(s -> s.getKind() == Span.SpanKind.SPAN_KIND_SERVER
                 && attribute(s, "http.response.status_code").equals("200")).findFirst().orElseThrow();
@@ -136,6 +116,19 @@ class TracingTest {
         List<String> stages = received.stream().filter(s -> s.getParentSpanId().equals(jobSpan.getSpanId()))
                 .map(Span::getName).toList();
         assertThat(stages).contains("parsing", "embedding");
+        // Each step of the batch, in the job's trace (the embedding and writing threads carry it), each store's write
+        // naming its backend.
+        List<Span> job = received.stream().filter(s -> s.getTraceId().equals(jobSpan.getTraceId())).toList();
+        Span parse = only(job, "parse", jobSpan);
+        assertThat(attribute(parse, "polyrag.file")).isEqualTo("a.md");
+        only(job, "chunk", jobSpan);
+        assertThat(attribute(only(job, "embed", jobSpan), "polyrag.chunks")).isEqualTo("1");
+        only(job, "stage", jobSpan);
+        Span writeFullText = only(job, "write fulltext", jobSpan);
+        assertThat(attribute(writeFullText, "polyrag.backend")).isEqualTo("lucene");
+        assertThat(attribute(writeFullText, "polyrag.records")).isEqualTo("1");
+        only(job, "write vector", jobSpan);
+        only(job, "publish", jobSpan);
         assertThat(received).as("the ingest's own embeddings make no spans outside a trace")
                 .noneMatch(s -> s.getName().equals("embed query") && !hex(s.getTraceId()).equals(traceId));
     }
@@ -151,25 +144,7 @@ class TracingTest {
     }
 
     private List<Span> inTrace(String traceId) {
-        return received.stream().filter(s -> hex(s.getTraceId()).equals(traceId)).toList();
-    }
-
-    private static Span only(List<Span> trace, String name, Span parent) {
-        return trace.stream().filter(s -> s.getName().equals(name)).filter(s -> s.getParentSpanId().equals(parent
-                .getSpanId())).reduce((a, b) -> {
-                    throw new AssertionError("two spans named " + name);
-                }).orElseThrow(() -> new AssertionError("no span " + name + " under " + parent.getName() + " in "
-                        + trace.stream().map(Span::getName).toList()));
-    }
-
-    private static String attribute(Span s, String key) {
-        return s.getAttributesList().stream().filter(a -> a.getKey().equals(key)).map(KeyValue::getValue)
-                .map(v -> v.hasStringValue() ? v.getStringValue() : v.hasIntValue() ? Long.toString(v.getIntValue())
-                        : v.toString()).findFirst().orElse("");
-    }
-
-    private static String hex(com.google.protobuf.ByteString bytes) {
-        return HexFormat.of().formatHex(bytes.toByteArray());
+        return collector.trace(traceId);
     }
 
     private HttpResponse<String> send(HttpRequest.Builder b) throws Exception {
