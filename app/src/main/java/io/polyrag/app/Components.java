@@ -92,6 +92,7 @@ final class Components implements AutoCloseable {
         try {
             // First, so that it closes last: the spans of everything closing before it are still exported.
             this.tracing = track(Tracing.of(config));
+            tracing.watchOutbound();
             ParserProvider parsers = Providers.find(ParserProvider.class, config.get(Settings.INGEST_PARSER),
                     Settings.INGEST_PARSER);
             Parser p = new LazyParser(() -> parsers.open(context));

@@ -60,11 +60,20 @@ public final class Tracing implements AutoCloseable {
     private final OpenTelemetrySdk sdk;
     private final OpenTelemetry otel;
     private final Tracer tracer;
+    private final io.polyrag.core.http.Outbound.Observer outbound;
 
     private Tracing(OpenTelemetrySdk sdk) {
         this.sdk = sdk;
         this.otel = sdk == null ? OpenTelemetry.noop() : sdk;
         this.tracer = otel.getTracer("io.polyrag", io.polyrag.app.api.Version.VERSION);
+        this.outbound = sdk == null ? null : outbound();
+    }
+
+    /** Traces the process's outbound calls from now on (until {@link #close}), when tracing is on. */
+    void watchOutbound() {
+        if (outbound != null) {
+            io.polyrag.core.http.Outbound.observe(outbound);
+        }
     }
 
     /**
@@ -166,12 +175,35 @@ public final class Tracing implements AutoCloseable {
             return Call.NONE;
         }
         Span span = tracer.spanBuilder(method).setSpanKind(SpanKind.CLIENT).setAttribute("http.request.method", method)
-                .setAttribute("url.full", uri.toString()).startSpan();
+                .setAttribute("url.full", withoutQuery(uri).toString()).startSpan();
         return new Call(this, span);
     }
 
+    /**
+     * What watches the process's outbound calls ({@link io.polyrag.core.http.Outbound}: language models, rerankers,
+     * web sources): each attempt a client span, when inside a trace, named by its method, with the target
+     * ({@code openai-compatible}, {@code web}) and the URL without its query (which may hold a key).
+     */
+    private io.polyrag.core.http.Outbound.Observer outbound() {
+        return (method, uri, target) -> {
+            Call call = call(method, uri);
+            if (call != Call.NONE) {
+                call.span.setAttribute("polyrag.target", target);
+            }
+            return call == Call.NONE ? io.polyrag.core.http.Outbound.Observer.Call.NONE : call;
+        };
+    }
+
+    private static java.net.URI withoutQuery(java.net.URI uri) {
+        try {
+            return new java.net.URI(uri.getScheme(), null, uri.getHost(), uri.getPort(), uri.getPath(), null, null);
+        } catch (java.net.URISyntaxException e) {
+            return uri;
+        }
+    }
+
     /** One outbound request's client span. */
-    public static final class Call {
+    public static final class Call implements io.polyrag.core.http.Outbound.Observer.Call {
         static final Call NONE = new Call(null, Span.getInvalid());
         private final Tracing tracing;
         private final Span span;
@@ -182,6 +214,7 @@ public final class Tracing implements AutoCloseable {
         }
 
         /** Writes the span's context into the request's headers ({@code traceparent}, {@code tracestate}). */
+        @Override
         public void headers(java.util.function.BiConsumer<String, String> header) {
             if (tracing != null) {
                 tracing.otel.getPropagators().getTextMapPropagator().inject(Context.current().with(span), header,
@@ -190,6 +223,7 @@ public final class Tracing implements AutoCloseable {
         }
 
         /** The response came: its status (5xx is an error). */
+        @Override
         public void end(int status) {
             if (tracing != null) {
                 span.setAttribute("http.response.status_code", status);
@@ -201,6 +235,7 @@ public final class Tracing implements AutoCloseable {
         }
 
         /** No response: the request failed with {@code e}. */
+        @Override
         public void fail(Throwable e) {
             if (tracing != null) {
                 span.recordException(e);
@@ -475,6 +510,7 @@ public final class Tracing implements AutoCloseable {
 
     @Override
     public void close() {
+        io.polyrag.core.http.Outbound.unobserve(outbound);
         if (sdk != null) {
             sdk.close();
         }

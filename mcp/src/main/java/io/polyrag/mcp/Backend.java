@@ -127,31 +127,26 @@ final class Backend {
         HttpRequest plain = b.build();
         io.polyrag.app.Tracing.Call call = tracing.call(plain.method(), plain.uri());
         call.headers(b::header);
-        try {
-            Reply reply = exchange(b.build());
-            call.end(reply.status());
-            return reply;
-        } catch (Unreachable | RuntimeException e) {
-            call.fail(e);
-            throw e;
-        }
-    }
-
-    private Reply exchange(HttpRequest request) throws Unreachable {
+        HttpRequest request = b.build();
         try (HttpClient client = HttpClient.newBuilder().connectTimeout(CONNECT)
                 .followRedirects(HttpClient.Redirect.NEVER).build()) {
             HttpResponse<String> r = client.send(request, HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+            call.end(r.statusCode());
             return new Reply(r.statusCode(), r.headers().firstValue("Content-Type").orElse(""), r.body());
         } catch (HttpTimeoutException e) {
+            call.fail(e);
             throw new Unreachable("the polyrag REST API at " + base + " did not answer " + request.method() + " "
                     + request.uri().getPath() + " within " + timeout.toSeconds()
                     + " s (POLYRAG_MCP_REQUEST_TIMEOUT_SECONDS); the request was not repeated", e);
         } catch (ConnectException e) {
+            call.fail(e);
             throw new Unreachable("cannot reach the polyrag REST API at " + base + " (connection refused): start it "
                     + "with 'polyrag serve', or point --backend-url / POLYRAG_MCP_BACKEND_URL at a running one", e);
         } catch (IOException e) {
+            call.fail(e);
             throw new Unreachable("the request to the polyrag REST API at " + base + " failed: " + e, e);
         } catch (InterruptedException e) {
+            call.fail(e);
             Thread.currentThread().interrupt();
             throw new Unreachable("interrupted while waiting for the polyrag REST API", e);
         }

@@ -134,6 +134,58 @@ class TracingTest {
     }
 
     @Test
+    void a_call_to_the_language_model_is_a_client_span_whose_context_the_model_receives() throws Exception {
+        String traceId = "5b8efff798038103d269b633813fc60c";
+        List<String> sent = new java.util.concurrent.CopyOnWriteArrayList<>();
+        com.sun.net.httpserver.HttpServer model = com.sun.net.httpserver.HttpServer.create(
+                new java.net.InetSocketAddress("127.0.0.1", 0), 0);
+        model.createContext("/v1/chat/completions", ex -> {
+            sent.add(String.valueOf(ex.getRequestHeaders().getFirst("traceparent")));
+            boolean stream = new String(ex.getRequestBody().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8)
+                    .contains("\"stream\":true");
+            String reply = stream ? "data: {\"model\":\"fake-1\",\"choices\":[{\"delta\":{\"content\":"
+                    + "\"Owls hunt at night [1].\"}}]}\n\ndata: [DONE]\n\n"
+                    : "{\"model\":\"fake-1\",\"choices\":[{\"message\":{\"role\":\"assistant\",\"content\":"
+                    + "\"Owls hunt at night [1].\"}}],\"usage\":{\"prompt_tokens\":5,\"completion_tokens\":5}}";
+            byte[] bytes = reply.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            ex.getResponseHeaders().add("Content-Type", stream ? "text/event-stream" : "application/json");
+            ex.sendResponseHeaders(200, bytes.length);
+            try (var out = ex.getResponseBody()) {
+                out.write(bytes);
+            }
+        });
+        model.start();
+        try (Polyrag polyrag = Polyrag.open(Config.load(Map.of(), Map.of("data.dir", tmp.resolve("llm").toString(),
+                "llm.provider", "openai", "llm.base.url", "http://127.0.0.1:" + model.getAddress().getPort() + "/v1",
+                "llm.model", "fake-1", "llm.max.retries", "0")))) {
+            polyrag.ingest().text(new io.polyrag.app.api.TextIngest("Owls hunt at night.", "Owls", null, null, null));
+            RestServer server = new RestServer(polyrag, "127.0.0.1", 0, 1024 * 1024);
+            try {
+                HttpResponse<String> answer = send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
+                        + server.port() + "/v1/query")).header("Content-Type", "application/json")
+                        .header("traceparent", "00-" + traceId + "-00f067aa0ba902b7-01")
+                        .POST(HttpRequest.BodyPublishers.ofString("{\"query\": \"When do owls hunt?\"}")));
+                assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
+            } finally {
+                server.close();
+            }
+        } finally {
+            model.stop(0);
+        }
+        await().atMost(Duration.ofSeconds(20)).until(() -> inTrace(traceId).stream()
+                .anyMatch(s -> s.getKind() == Span.SpanKind.SPAN_KIND_CLIENT));
+        List<Span> trace = inTrace(traceId);
+        Span llm = trace.stream().filter(s -> s.getName().startsWith("llm ")).findFirst().orElseThrow();
+        Span call = only(trace, "POST", llm);
+        assertThat(call.getKind()).isEqualTo(Span.SpanKind.SPAN_KIND_CLIENT);
+        assertThat(attribute(call, "polyrag.target")).isEqualTo("openai-compatible");
+        assertThat(attribute(call, "url.full")).endsWith("/v1/chat/completions");
+        assertThat(attribute(call, "http.response.status_code")).isEqualTo("200");
+        assertThat(sent).as("the model's server receives the client span's context")
+                .contains("00-" + traceId + "-" + hex(call.getSpanId()) + "-01");
+    }
+
+    @Test
     void off_unless_the_variables_name_an_exporter() {
         assertThat(io.polyrag.app.Tracing.off().on()).isFalse();
         System.clearProperty("otel.exporter.otlp.endpoint");

@@ -38,6 +38,48 @@ public final class Outbound {
         }
     }
 
+    /**
+     * Sees every request this process sends out, one attempt at a time: tracing makes each a client span of the
+     * trace current on the calling thread and sends its context along as headers ({@code traceparent}).
+     */
+    public interface Observer {
+        /** An attempt about to be sent; never null ({@link Call#NONE} when not watched). */
+        Call start(String method, URI uri, String target);
+
+        /** One attempt. */
+        interface Call {
+            Call NONE = new Call() {
+            };
+
+            /** Headers to send with the attempt. */
+            default void headers(java.util.function.BiConsumer<String, String> header) {
+            }
+
+            /** The response's status arrived. */
+            default void end(int status) {
+            }
+
+            /** No response: the attempt failed with {@code e}. */
+            default void fail(Throwable e) {
+            }
+        }
+    }
+
+    private static final Observer UNOBSERVED = (method, uri, target) -> Observer.Call.NONE;
+    private static volatile Observer observer = UNOBSERVED;
+
+    /** Watches every outbound request of the process from now on; null stops watching. */
+    public static void observe(Observer o) {
+        observer = o == null ? UNOBSERVED : o;
+    }
+
+    /** Stops watching, if {@code o} is what watches. */
+    public static void unobserve(Observer o) {
+        if (observer == o) {
+            observer = UNOBSERVED;
+        }
+    }
+
     private static final Duration BASE_DELAY = Duration.ofMillis(500);
     private static final Duration MAX_DELAY = Duration.ofSeconds(30);
 
@@ -142,19 +184,33 @@ public final class Outbound {
     private <T> HttpResponse<T> send(HttpRequest.Builder request, HttpResponse.BodyHandler<T> handler) {
         HttpRequest built = request.build();
         URI uri = built.uri();
+        Observer.Call call = observer.start(built.method(), uri, target);
+        if (call != Observer.Call.NONE) {
+            call.headers(request::header);
+            built = request.build();
+        }
         try {
-            return client.send(built, handler);
+            HttpResponse<T> r = client.send(built, handler);
+            call.end(r.statusCode());
+            return r;
         } catch (HttpTimeoutException e) {
+            call.fail(e);
             throw new OutboundException.Transient(target, 0, "timed out after " + requestTimeout.toSeconds() + " s", e);
         } catch (ConnectException e) {
+            call.fail(e);
             throw new OutboundException.Transient(target, 0, "connection refused at " + uri.getHost() + ":"
                     + uri.getPort(), e);
         } catch (IOException e) {
+            call.fail(e);
             throw new OutboundException.Transient(target, 0, "connection failed (" + e.getClass().getSimpleName()
                     + ": " + e.getMessage() + ")", e);
         } catch (InterruptedException e) {
+            call.fail(e);
             Thread.currentThread().interrupt();
             throw new OutboundException(target, 0, "interrupted", e);
+        } catch (RuntimeException e) {
+            call.fail(e);
+            throw e;
         }
     }
 
