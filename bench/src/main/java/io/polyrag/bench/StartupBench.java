@@ -24,9 +24,9 @@ import java.util.concurrent.TimeUnit;
  * user starts it (the {@code polyrag} launcher), median of several runs, beside two baselines measured in the same
  * run — {@code java -version} and a hello-world picocli program on the same JDK — so the ratios travel between
  * machines. Commands run against an index of the samples made first; {@code serve} is timed to its first
- * {@code /health} 200 and {@code /ready} 200, the MCP adapter to its answers to {@code initialize} and
- * {@code tools/list}. The same commands without the class-data archive ({@code POLYRAG_CDS=off}) are measured
- * beside them.
+ * {@code /health} 200 and {@code /ready} 200, the MCP adapter ({@code --backend-url}) and the self-contained MCP
+ * server to their answers to {@code initialize}, {@code tools/list} and a {@code tools/call hybrid_search}. The same
+ * commands without the class-data archive ({@code POLYRAG_CDS=off}) are measured beside them.
  */
 public final class StartupBench {
     private final Path root;
@@ -129,12 +129,16 @@ public final class StartupBench {
         results.put(name, median(seconds));
     }
 
-    /** A server on the index: to /health 200, to /ready 200; then the MCP adapter against it. */
+    /**
+     * A server on the index: to /health 200, to /ready 200; then the MCP adapter against it; then, with the server
+     * stopped, the self-contained MCP server (no backend URL: it opens the data directory and serves the REST API to
+     * itself).
+     */
     private void serve(String data, Map<String, String> env, String tag) throws Exception {
         List<Double> health = new ArrayList<>();
         List<Double> ready = new ArrayList<>();
-        List<Double> initialize = new ArrayList<>();
-        List<Double> tools = new ArrayList<>();
+        List<double[]> adapter = new ArrayList<>();
+        List<double[]> contained = new ArrayList<>();
         HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofMillis(200)).build();
         for (int i = 0; i < runs; i++) {
             int port = freePort();
@@ -145,36 +149,59 @@ public final class StartupBench {
             try {
                 health.add(until(http, base + "/health", start));
                 ready.add(until(http, base + "/ready", start));
-                long mcpStart = System.nanoTime();
-                Process mcp = start(List.of(polyrag(), "mcp", "--backend-url", base), env, false);
-                try (OutputStream in = mcp.getOutputStream(); BufferedReader out = new BufferedReader(
-                        new InputStreamReader(mcp.getInputStream(), StandardCharsets.UTF_8))) {
-                    in.write(("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":"
-                            + "\"2025-06-18\",\"capabilities\":{},\"clientInfo\":{\"name\":\"bench\",\"version\":\"1\"}}}\n")
-                            .getBytes(StandardCharsets.UTF_8));
-                    in.flush();
-                    awaitId(out, 1);
-                    initialize.add((System.nanoTime() - mcpStart) / 1e9);
-                    in.write(("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}\n{\"jsonrpc\":\"2.0\","
-                            + "\"id\":2,\"method\":\"tools/list\"}\n").getBytes(StandardCharsets.UTF_8));
-                    in.flush();
-                    awaitId(out, 2);
-                    tools.add((System.nanoTime() - mcpStart) / 1e9);
-                } finally {
-                    mcp.destroy();
-                    mcp.waitFor(30, TimeUnit.SECONDS);
-                }
+                adapter.add(mcp(List.of(polyrag(), "mcp", "--backend-url", base), env));
             } finally {
                 server.destroy();
                 if (!server.waitFor(60, TimeUnit.SECONDS)) {
                     server.destroyForcibly();
                 }
             }
+            contained.add(mcp(List.of(polyrag(), "--data-dir", data, "mcp"), env));
         }
         results.put("polyrag serve: /health 200" + tag, median(health));
         results.put("polyrag serve: /ready 200" + tag, median(ready));
-        results.put("polyrag mcp --backend-url: initialize" + tag, median(initialize));
-        results.put("polyrag mcp --backend-url: tools/list" + tag, median(tools));
+        String[] steps = {"initialize", "tools/list", "tools/call hybrid_search"};
+        for (int k = 0; k < steps.length; k++) {
+            int step = k;
+            results.put("polyrag mcp --backend-url: " + steps[k] + tag, median(adapter.stream().map(t -> t[step])
+                    .toList()));
+        }
+        for (int k = 0; k < steps.length; k++) {
+            int step = k;
+            results.put("polyrag mcp (self-contained): " + steps[k] + tag, median(contained.stream()
+                    .map(t -> t[step]).toList()));
+        }
+    }
+
+    /** An MCP server over stdio, from its start: seconds to its answers to initialize, tools/list and a search. */
+    private double[] mcp(List<String> command, Map<String, String> env) throws Exception {
+        long start = System.nanoTime();
+        double[] at = new double[3];
+        Process mcp = start(command, env, false);
+        try (OutputStream in = mcp.getOutputStream(); BufferedReader out = new BufferedReader(
+                new InputStreamReader(mcp.getInputStream(), StandardCharsets.UTF_8))) {
+            in.write(("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":"
+                    + "\"2025-06-18\",\"capabilities\":{},\"clientInfo\":{\"name\":\"bench\",\"version\":\"1\"}}}\n")
+                    .getBytes(StandardCharsets.UTF_8));
+            in.flush();
+            awaitId(out, 1);
+            at[0] = (System.nanoTime() - start) / 1e9;
+            in.write(("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}\n{\"jsonrpc\":\"2.0\","
+                    + "\"id\":2,\"method\":\"tools/list\"}\n").getBytes(StandardCharsets.UTF_8));
+            in.flush();
+            awaitId(out, 2);
+            at[1] = (System.nanoTime() - start) / 1e9;
+            in.write(("{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/call\",\"params\":{\"name\":"
+                    + "\"hybrid_search\",\"arguments\":{\"query\":\"how long does the levain ferment\"}}}\n")
+                    .getBytes(StandardCharsets.UTF_8));
+            in.flush();
+            awaitId(out, 3);
+            at[2] = (System.nanoTime() - start) / 1e9;
+        } finally {
+            mcp.destroy();
+            mcp.waitFor(30, TimeUnit.SECONDS);
+        }
+        return at;
     }
 
     private static void awaitId(BufferedReader out, int id) throws IOException {
