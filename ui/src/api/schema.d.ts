@@ -1081,6 +1081,7 @@ export interface components {
             rerank?: boolean | null;
             messages?: components["schemas"]["ChatRoutesMessage"][] | null;
             conversation_id?: string | null;
+            route?: boolean | null;
         };
         DtosSearchBody: {
             query: string | null;
@@ -1389,6 +1390,7 @@ export interface components {
             grounding: components["schemas"]["SearchWireGrounded"][] | null;
             rewritten_query: string | null;
             conversation_id: string | null;
+            route: components["schemas"]["SearchWireRoute"] | null;
         };
         SearchWireDegraded: {
             modality: string | null;
@@ -1456,6 +1458,15 @@ export interface components {
             warnings: string[] | null;
             fusion: string | null;
             hits: components["schemas"]["SearchWireHit"][] | null;
+        };
+        SearchWireRoute: {
+            intent: string | null;
+            scope: string | null;
+            reason: string | null;
+            by: string | null;
+            top_k: number;
+            neighbours: number;
+            style: string | null;
         };
         SearchWireScore: {
             rank: number;

@@ -75,20 +75,32 @@ public final class Search {
      * sentence), passing the answer's text to {@code onToken} as it is written.
      */
     public Answer answer(SearchRequest request, Integer neighbours, boolean grounding, Consumer<String> onToken) {
+        return answer(request, neighbours, grounding, onToken, (Boolean) null);
+    }
+
+    /**
+     * Like {@link #answer(SearchRequest, Integer, boolean, Consumer)}, with the intent router on or off for this
+     * question ({@code route}; null for {@code answer.router}): it decides first what the question asks for, and
+     * the answer says what it decided ({@link Answer#route()}).
+     */
+    public Answer answer(SearchRequest request, Integer neighbours, boolean grounding, Consumer<String> onToken,
+            Boolean route) {
         components.usage.searched(tenant.id(), UsageMeter.ANSWERS);
         String before = UsageMeter.TENANT.get();
         UsageMeter.TENANT.set(tenant.id());
         try {
-            return components.tracing.span("answer", () -> answerNow(request, neighbours, grounding, onToken));
+            return components.tracing.span("answer", () -> answerNow(request, neighbours, grounding, onToken,
+                    route == null ? components.config.get(Settings.ANSWER_ROUTER) : route));
         } finally {
             UsageMeter.TENANT.set(before);
         }
     }
 
-    private Answer answerNow(SearchRequest request, Integer neighbours, boolean grounding, Consumer<String> onToken) {
+    private Answer answerNow(SearchRequest request, Integer neighbours, boolean grounding, Consumer<String> onToken,
+            boolean route) {
         try {
             return Shown.of(tenant, components.answers.answer(fusion.apply(scoped(request)).request(), neighbours == null
-                    ? components.config.get(Settings.ANSWER_NEIGHBOURS) : neighbours, grounding, onToken));
+                    ? components.config.get(Settings.ANSWER_NEIGHBOURS) : neighbours, grounding, onToken, route));
         } catch (AnswerUnavailableException e) {
             throw Shown.of(tenant, e);
         }
@@ -103,11 +115,17 @@ public final class Search {
      */
     public Answer answer(SearchRequest request, Integer neighbours, boolean grounding, Consumer<String> onToken,
             java.util.List<String> history) {
+        return answer(request, neighbours, grounding, onToken, history, null);
+    }
+
+    /** Like {@link #answer(SearchRequest, Integer, boolean, Consumer, java.util.List)}, with the router's switch. */
+    public Answer answer(SearchRequest request, Integer neighbours, boolean grounding, Consumer<String> onToken,
+            java.util.List<String> history, Boolean route) {
         String rewritten = components.condenser.rewrite(history, request.query()).query();
         SearchRequest r = rewritten.equals(request.query()) ? request : new SearchRequest(rewritten, request.topK(),
                 request.knowledgeBases(), request.modalities(), request.fusion(), request.documentIds(),
                 request.category(), request.tuning());
-        return answer(r, neighbours, grounding, onToken);
+        return answer(r, neighbours, grounding, onToken, route);
     }
 
     /** The query a follow-up is retrieved with after {@code history} (the earlier user turns, oldest first). */

@@ -34,7 +34,7 @@ final class Shown {
             return a;
         }
         return new Answer(a.query(), a.answer(), a.mode(), a.note(), sources(t, a.sources()), a.tookMs(),
-                a.degraded(), a.grounding());
+                a.degraded(), a.grounding(), a.route());
     }
 
     static AnswerUnavailableException of(Tenant t, AnswerUnavailableException e) {

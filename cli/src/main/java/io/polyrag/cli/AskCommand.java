@@ -31,13 +31,19 @@ final class AskCommand implements Callable<Integer> {
     @Option(names = "--grounding", description = "Report, per answer sentence, the sources that support it.")
     boolean grounding;
 
+    @Option(names = "--route", negatable = true, description = "Decide first what the question asks for (lookup, "
+            + "summary, comparison, list, small talk, out of scope) and answer accordingly; --no-route answers every "
+            + "question as a lookup. Default: POLYRAG_ANSWER_ROUTER (off).")
+    Boolean route;
+
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
         try (Polyrag polyrag = parent.open(Map.of("ingest.workers", "0"))) {
             Answer a;
             try {
-                a = polyrag.search().answer(query.request(polyrag.search().defaultAnswerTopK()), neighbours, grounding, t -> { });
+                a = polyrag.search().answer(query.request(polyrag.search().defaultAnswerTopK()), neighbours, grounding,
+                        t -> { }, route);
             } catch (io.polyrag.core.AnswerUnavailableException e) {
                 // The model did not answer; the sources were found all the same: show them, then say why.
                 if (query.json) {
@@ -60,6 +66,10 @@ final class AskCommand implements Callable<Integer> {
                     : "(no answer in the sources found)");
             out.println();
             out.println("(" + a.mode() + ") " + a.note());
+            if (a.route() != null) {
+                out.println("(routed as " + a.route().intent() + (a.route().scope() == null ? "" : ", "
+                        + a.route().scope()) + ": " + a.route().reason() + "; decided " + a.route().by() + ")");
+            }
             for (AnswerSource s : a.sources()) {
                 out.printf("[%d] %s  %s%n", s.number(), s.title(), s.uri());
             }
@@ -81,6 +91,9 @@ final class AskCommand implements Callable<Integer> {
             }
             if (grounding) {
                 body.put("grounding", true);
+            }
+            if (route != null) {
+                body.put("route", route);
             }
             tools.jackson.databind.JsonNode r = server.post("/v1/query", body);
             if (query.json) {

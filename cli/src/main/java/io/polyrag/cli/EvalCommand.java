@@ -46,6 +46,12 @@ final class EvalCommand implements Callable<Integer> {
             + "expected sentence. The --corpus folders are indexed into a fresh data directory first.")
     Path conversations;
 
+    @Option(names = "--intents", paramLabel = "FILE", description = "Instead of a dataset: measure the intent router "
+            + "offline. FILE has one labelled question per line (eval/intents/questions.jsonl); each is answered with "
+            + "the router off and on: the intent decided against its label (per intent), and whether the answer "
+            + "quotes the expected sentence. The --corpus folders are indexed into a fresh data directory first.")
+    Path intents;
+
     @Option(names = "--corpus", paramLabel = "DIR", description = "With --answers: a folder of documents to index "
             + "(repeatable).")
     List<Path> corpus;
@@ -100,12 +106,16 @@ final class EvalCommand implements Callable<Integer> {
         if (conversations != null) {
             return conversations(stdout);
         }
+        if (intents != null) {
+            return intents(stdout);
+        }
         if (kb != null) {
             return knowledgeBase(stdout, err);
         }
         if (dataset == null) {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(), "give --dataset DIR (retrieval), --kb NAME (a knowledge base on its judged queries), "
-                    + "--answers FILE --corpus DIR (answers) or --conversations FILE --corpus DIR (follow-ups)");
+                    + "--answers FILE --corpus DIR (answers), --conversations FILE --corpus DIR (follow-ups) or "
+                    + "--intents FILE --corpus DIR (the intent router)");
         }
         if (versus != null && baseline != null) {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(), "give --baseline or --versus, not "
@@ -207,15 +217,32 @@ final class EvalCommand implements Callable<Integer> {
         }
     }
 
+    /**
+     * Runs {@code body} on a fresh data directory (indexed by the body, deleted after), ingesting on the caller's
+     * thread.
+     */
+    private int inFreshDirectory(String prefix, java.util.function.Function<Polyrag, Integer> body)
+            throws IOException {
+        Path dir = Files.createTempDirectory(prefix);
+        try (Polyrag polyrag = parent.open(Map.of(Settings.DATA_DIR.key(), dir.toString(),
+                Settings.INGEST_WORKERS.key(), "0"))) {
+            return body.apply(polyrag);
+        } finally {
+            try (var files = Files.walk(dir)) {
+                for (Path f : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                    Files.deleteIfExists(f);
+                }
+            }
+        }
+    }
+
     /** {@code --conversations}: how often a follow-up's first hit holds its passage, alone and with the history. */
     private int conversations(PrintWriter out) throws IOException {
         if (corpus == null || corpus.isEmpty()) {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--conversations needs --corpus DIR: "
                     + "the documents the conversations are about");
         }
-        Path dir = Files.createTempDirectory("polyrag-conversations");
-        try (Polyrag polyrag = parent.open(Map.of(Settings.DATA_DIR.key(), dir.toString(),
-                Settings.INGEST_WORKERS.key(), "0"))) {
+        return inFreshDirectory("polyrag-conversations", polyrag -> {
             io.polyrag.eval.ConversationQuality.Report r = io.polyrag.eval.ConversationQuality.run(polyrag,
                     conversations, corpus);
             if (json) {
@@ -234,13 +261,39 @@ final class EvalCommand implements Callable<Integer> {
                     n == 0 ? 0 : 100.0 * r.alone() / n, r.withHistory(), n, n == 0 ? 0 : 100.0 * r.withHistory() / n,
                     r.firstTurnsFound(), r.firstTurns(), r.documents());
             return Main.OK;
-        } finally {
-            try (var files = Files.walk(dir)) {
-                for (Path f : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
-                    Files.deleteIfExists(f);
+        });
+    }
+
+    /** {@code --intents}: the router's decisions against their labels, and the answers with it off and on. */
+    private int intents(PrintWriter out) throws IOException {
+        if (corpus == null || corpus.isEmpty()) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--intents needs --corpus DIR: the "
+                    + "documents the questions are about");
+        }
+        return inFreshDirectory("polyrag-intents", polyrag -> {
+            io.polyrag.eval.IntentQuality.Report r = io.polyrag.eval.IntentQuality.run(polyrag, intents, corpus);
+            if (json) {
+                out.println(Json.MAPPER.writeValueAsString(r));
+                return Main.OK;
+            }
+            for (io.polyrag.eval.IntentQuality.Case c : r.cases()) {
+                if (!c.correct()) {
+                    out.printf("%s: %s%n  labelled %s%s, decided %s%s (%s)%n", c.id(), c.question(), c.intent(),
+                            c.scope() == null ? "" : "/" + c.scope(), c.decided(), c.decidedScope() == null ? ""
+                                    : "/" + c.decidedScope(), c.reason());
                 }
             }
-        }
+            out.printf("%n%-14s %9s %8s%n", "intent", "questions", "correct");
+            for (io.polyrag.eval.IntentQuality.PerIntent p : r.perIntent()) {
+                out.printf(Locale.ROOT, "%-14s %9d %8d%n", p.intent(), p.questions(), p.correct());
+            }
+            int n = r.cases().size();
+            out.printf(Locale.ROOT, "%nintents decided right: %d of %d (%.1f%%); answers that quote their sentence "
+                    + "(or, for a summary, draw on its document): router off %d of %d, on %d of %d%n", r.correct(), n,
+                    n == 0 ? 0 : 100.0 * r.correct() / n, r.quotedBefore(), r.quotable(), r.quotedAfter(),
+                    r.quotable());
+            return Main.OK;
+        });
     }
 
     /** {@code --answers}: how often the answer quotes the sentence that answers. */
@@ -249,9 +302,7 @@ final class EvalCommand implements Callable<Integer> {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--answers needs --corpus DIR: the "
                     + "documents the questions are about");
         }
-        Path dir = Files.createTempDirectory("polyrag-answers");
-        try (Polyrag polyrag = parent.open(Map.of(Settings.DATA_DIR.key(), dir.toString(),
-                Settings.INGEST_WORKERS.key(), "0"))) {
+        return inFreshDirectory("polyrag-answers", polyrag -> {
             io.polyrag.eval.AnswerQuality.Report r = io.polyrag.eval.AnswerQuality.run(polyrag, answers, corpus);
             if (json) {
                 out.println(Json.MAPPER.writeValueAsString(r));
@@ -265,13 +316,7 @@ final class EvalCommand implements Callable<Integer> {
             out.printf(Locale.ROOT, "%nanswers quoting the expected sentence: %d of %d (%.1f%%), over %d documents%n",
                     r.quoted(), r.cases().size(), 100 * r.rate(), r.documents());
             return Main.OK;
-        } finally {
-            try (var files = Files.walk(dir)) {
-                for (Path f : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
-                    Files.deleteIfExists(f);
-                }
-            }
-        }
+        });
     }
 
     private static void write(Path file, String html) {

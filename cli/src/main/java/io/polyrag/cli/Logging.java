@@ -10,11 +10,13 @@ import java.util.logging.Logger;
 final class Logging {
     /** Held so java.util.logging cannot collect the configured loggers and forget their levels. */
     private static final Logger LUCENE = Logger.getLogger("org.apache.lucene");
+    private static final Logger VECTORIZATION = Logger.getLogger("org.apache.lucene.internal.vectorization");
 
     private Logging() {
     }
 
-    static void configure(String level, String format) {
+    /** @param jit how the launcher set the JIT ({@code quick}: its first tier only) */
+    static void configure(String level, String format, String jit) {
         System.setProperty("polyrag.log.level", level);
         System.setProperty("polyrag.log.format", format);
         // java.util.logging's lines go through the same output and format as the rest.
@@ -28,6 +30,11 @@ final class Logging {
             System.setProperty("polyrag.log.djl", "debug");
         } else {
             LUCENE.setLevel(Level.WARNING);
+            if ("quick".equals(jit)) {
+                // A short command runs with the JIT's first tier only (the launcher's choice): Lucene then warns that
+                // its vector code needs the second; for one search the plain code is as fast.
+                VECTORIZATION.setLevel(Level.SEVERE);
+            }
         }
     }
 }

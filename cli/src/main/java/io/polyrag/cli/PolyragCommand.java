@@ -59,7 +59,7 @@ public final class PolyragCommand implements Runnable {
         }
         overrides.putAll(more);
         Config config = Config.fromEnvironment(overrides);
-        Logging.configure(config.get(Settings.LOG_LEVEL), config.get(Settings.LOG_FORMAT));
+        Logging.configure(config.get(Settings.LOG_LEVEL), config.get(Settings.LOG_FORMAT), config.get(Settings.JIT));
         config.warnings().forEach(w -> System.err.println("polyrag: warning: " + w));
         return config;
     }

@@ -142,6 +142,12 @@ final class ThroughServer {
                 : "(no answer in the sources found)");
         out.println();
         out.println("(" + a.path("mode").asString() + ") " + a.path("note").asString());
+        if (a.hasNonNull("route")) {
+            JsonNode r = a.path("route");
+            out.println("(routed as " + r.path("intent").asString() + (r.hasNonNull("scope") ? ", "
+                    + r.path("scope").asString() : "") + ": " + r.path("reason").asString() + "; decided "
+                    + r.path("by").asString() + ")");
+        }
         for (JsonNode s : a.path("sources")) {
             out.printf("[%d] %s  %s%n", s.path("number").asInt(), s.path("title").asString(), s.path("uri")
                     .asString());

@@ -7,9 +7,6 @@ import io.polyrag.core.model.SearchHit;
 import io.polyrag.core.model.SearchRequest;
 import io.polyrag.core.port.ProgressListener;
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -48,31 +45,19 @@ public final class ConversationQuality {
     }
 
     static List<Conversation> read(Path file) {
-        List<Conversation> out = new ArrayList<>();
-        try {
-            int n = 0;
-            for (String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
-                n++;
-                if (line.isBlank()) {
-                    continue;
-                }
-                JsonNode c = io.polyrag.app.Json.MAPPER.readTree(line);
-                List<Turn> turns = new ArrayList<>();
-                for (JsonNode t : c.path("turns")) {
-                    turns.add(new Turn(t.path("user").asString(""), t.path("document").asString(""),
-                            t.path("sentence").asString("")));
-                }
-                if (turns.size() < 2 || turns.stream().anyMatch(t -> t.user().isBlank() || t.document().isBlank()
-                        || t.sentence().isBlank())) {
-                    throw new InvalidInputException(file + " line " + n + ": a conversation needs two or more turns, "
-                            + "each with user, document and sentence");
-                }
-                out.add(new Conversation(c.path("id").asString("line " + n), turns));
+        return JsonLines.read(file, (c, n) -> {
+            List<Turn> turns = new ArrayList<>();
+            for (JsonNode t : c.path("turns")) {
+                turns.add(new Turn(t.path("user").asString(""), t.path("document").asString(""),
+                        t.path("sentence").asString("")));
             }
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot read " + file, e);
-        }
-        return out;
+            if (turns.size() < 2 || turns.stream().anyMatch(t -> t.user().isBlank() || t.document().isBlank()
+                    || t.sentence().isBlank())) {
+                throw new InvalidInputException(file + " line " + n + ": a conversation needs two or more turns, "
+                        + "each with user, document and sentence");
+            }
+            return new Conversation(c.path("id").asString("line " + n), turns);
+        });
     }
 
     /** Indexes {@code corpus} into {@code polyrag} (an empty data directory), then searches every turn. */

@@ -23,6 +23,26 @@ final class AnswerPrompt {
     }
 
     static LlmClient.Request build(String question, List<AnswerSource> sources, int maxTokens) {
+        return build(question, sources, maxTokens, ExtractiveAnswerer.Style.ANSWER);
+    }
+
+    /** The layout the intent router chose, as one more rule. */
+    private static String rule(ExtractiveAnswerer.Style style) {
+        return switch (style) {
+            case LIST -> "5. The question asks for a list: answer with one item per line, each starting with \"- \" "
+                    + "and citing its source.";
+            case COMPARISON -> "5. The question compares: set out what the sources say of each thing compared, "
+                    + "point by point, then the difference, citing each side.";
+            case SUMMARY -> "5. The question asks for a summary of the document given: its main points in the "
+                    + "order it makes them, each cited.";
+            case OVERVIEW -> "5. The question asks what the collection holds: one line per source, its title and "
+                    + "what it is about, each cited.";
+            default -> null;
+        };
+    }
+
+    static LlmClient.Request build(String question, List<AnswerSource> sources, int maxTokens,
+            ExtractiveAnswerer.Style style) {
         StringBuilder sb = new StringBuilder("Sources:\n");
         for (AnswerSource s : sources) {
             sb.append("<source n=\"").append(s.number()).append("\" title=\"").append(attr(s.title())).append("\">\n");
@@ -32,8 +52,9 @@ final class AnswerPrompt {
             sb.append("</source>\n");
         }
         sb.append("\nQuestion: ").append(question.strip());
-        return new LlmClient.Request(SYSTEM, List.of(new LlmClient.Message("user", sb.toString())), maxTokens, 0.1,
-                false);
+        String rule = rule(style);
+        return new LlmClient.Request(rule == null ? SYSTEM : SYSTEM + "\n" + rule, List.of(new LlmClient.Message(
+                "user", sb.toString())), maxTokens, 0.1, false);
     }
 
     /** Source text cannot close its own element or open a fake one. */

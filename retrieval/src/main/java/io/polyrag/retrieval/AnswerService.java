@@ -32,6 +32,12 @@ public final class AnswerService {
     private final ExtractiveAnswerer extractive;
     private final LlmClient llm;
     private final int maxTokens;
+    private final Catalog catalog;
+    private final IntentRouter router;
+    /** Chunks of a document a summary reads, from its start. */
+    static final int SUMMARY_CHUNKS = 12;
+    /** Documents an overview of the collection names. */
+    static final int OVERVIEW_DOCUMENTS = 10;
 
     /**
      * @param llm the model that writes answers, or null for extractive answers
@@ -47,8 +53,10 @@ public final class AnswerService {
         this.extractive = new ExtractiveAnswerer(embedder);
         this.searcher = searcher;
         this.assembler = new SourceAssembler(catalog);
+        this.catalog = catalog;
         this.llm = llm;
         this.maxTokens = maxTokens;
+        this.router = new IntentRouter(llm);
     }
 
     /**
@@ -57,21 +65,64 @@ public final class AnswerService {
      * @param onToken receives the answer's text as it is written (once, whole, for an extractive answer)
      */
     public Answer answer(SearchRequest request, int neighbours, boolean grounding, Consumer<String> onToken) {
+        return answer(request, neighbours, grounding, onToken, false);
+    }
+
+    /**
+     * Like {@link #answer(SearchRequest, int, boolean, Consumer)}; with {@code route}, the intent router decides
+     * first what the question asks for ({@link IntentRouter}): small talk and out-of-scope questions are answered
+     * directly without searching; a summary reads the best-matching document from its start (or names each
+     * document of the collection); a comparison or a list searches wider and lays the answer out for it.
+     */
+    public Answer answer(SearchRequest request, int neighbours, boolean grounding, Consumer<String> onToken,
+            boolean route) {
         if (neighbours < 0 || neighbours > 5) {
             throw new InvalidInputException("neighbours must be between 0 and 5, was " + neighbours);
         }
         long start = System.nanoTime();
-        SearchResponse found = searcher.search(request);
-        if (!found.degraded().isEmpty() && found.degraded().size() == found.modalities().size()) {
-            throw new UnavailableException("no retriever answered: " + found.degraded().stream()
-                    .map(d -> d.modality() + " (" + d.reason() + ")").collect(Collectors.joining(", ")));
+        IntentRouter.Route routed = route ? router.route(request.query()) : null;
+        if (routed != null && routed.intent().direct()) {
+            onToken.accept(routed.reply());
+            return new Answer(request.query(), routed.reply(), "direct", "Answered without searching the documents: "
+                    + routed.reason() + ".", List.of(), (System.nanoTime() - start) / 1_000_000, List.of(),
+                    grounding ? List.of() : null, route(routed, 0, 0, "direct"));
         }
-        List<AnswerSource> sources = assembler.assemble(found.hits(), neighbours);
+        IntentRouter.Intent intent = routed == null ? IntentRouter.Intent.LOOKUP : routed.intent();
+        ExtractiveAnswerer.Style style = switch (intent) {
+            case SUMMARY -> routed.collection() ? ExtractiveAnswerer.Style.OVERVIEW : ExtractiveAnswerer.Style.SUMMARY;
+            case COMPARISON -> ExtractiveAnswerer.Style.COMPARISON;
+            case LIST -> ExtractiveAnswerer.Style.LIST;
+            default -> ExtractiveAnswerer.Style.ANSWER;
+        };
+        SearchRequest r = switch (intent) {
+            // Enough hits to find the document meant; the summary then reads it from its start.
+            case SUMMARY -> request.withTopK(Math.min(request.topK(), 5));
+            // Both sides, or every item, rarely sit in the few best hits.
+            case COMPARISON -> request.withTopK(Math.max(request.topK(), 10));
+            case LIST -> request.withTopK(Math.max(request.topK(), 20));
+            default -> request;
+        };
+        int around = intent == IntentRouter.Intent.COMPARISON ? Math.max(neighbours, 1) : neighbours;
+        List<AnswerSource> sources;
+        List<io.polyrag.core.model.DegradedLeg> degraded;
+        if (style == ExtractiveAnswerer.Style.OVERVIEW) {
+            sources = overview(request);
+            degraded = List.of();
+        } else {
+            SearchResponse found = searcher.search(r);
+            if (!found.degraded().isEmpty() && found.degraded().size() == found.modalities().size()) {
+                throw new UnavailableException("no retriever answered: " + found.degraded().stream()
+                        .map(d -> d.modality() + " (" + d.reason() + ")").collect(Collectors.joining(", ")));
+            }
+            sources = style == ExtractiveAnswerer.Style.SUMMARY ? document(found.hits())
+                    : assembler.assemble(found.hits(), around);
+            degraded = found.degraded();
+        }
         String text;
         String mode;
         String note;
         if (llm == null || sources.isEmpty()) {
-            text = extractive.answer(request.query(), sources);
+            text = extractive.answer(request.query(), sources, style);
             onToken.accept(text);
             mode = "extractive";
             note = llm == null ? EXTRACTIVE_NOTE : "Nothing was found to answer from.";
@@ -79,21 +130,60 @@ public final class AnswerService {
                 note = NOT_COVERED;
             }
         } else {
-            text = generate(request.query(), sources, onToken);
+            text = generate(request.query(), sources, onToken, style);
             mode = "generated";
             note = "Written by " + llm.id() + " from the numbered sources.";
         }
         return new Answer(request.query(), text, mode, note, sources, (System.nanoTime() - start) / 1_000_000,
-                found.degraded(), grounding ? Grounding.report(text, sources) : null);
+                degraded, grounding ? Grounding.report(text, sources) : null, routed == null ? null
+                        : route(routed, style == ExtractiveAnswerer.Style.OVERVIEW ? 0 : r.topK(), style
+                                == ExtractiveAnswerer.Style.SUMMARY ? 0 : around, style.name().toLowerCase(
+                                        java.util.Locale.ROOT)));
+    }
+
+    private static io.polyrag.core.model.AnswerRoute route(IntentRouter.Route r, int topK, int neighbours,
+            String style) {
+        return new io.polyrag.core.model.AnswerRoute(r.intent().wireName(), r.intent() != IntentRouter.Intent.SUMMARY
+                ? null : r.collection() ? "collection" : "document", r.reason(), r.by(), topK, neighbours, style);
+    }
+
+    /** The best hit's document read from its start: its first {@value #SUMMARY_CHUNKS} chunks, in order. */
+    private List<AnswerSource> document(List<io.polyrag.core.model.SearchHit> hits) {
+        if (hits.isEmpty()) {
+            return List.of();
+        }
+        io.polyrag.core.model.SearchHit best = hits.getFirst();
+        List<AnswerSource.Passage> passages = catalog.chunks(best.documentId(), best.version(), 0,
+                SUMMARY_CHUNKS - 1).stream().filter(c -> c.kind() != io.polyrag.core.model.ChunkKind.FIGURE)
+                .map(c -> new AnswerSource.Passage(c.id(), c.ordinal(), c.kind(), c.headingPath(), c.text(), true,
+                        c.location())).toList();
+        return passages.isEmpty() ? List.of() : List.of(new AnswerSource(1, best.documentId(), best.title(),
+                best.uri(), best.knowledgeBase(), passages, List.of()));
+    }
+
+    /** The documents searched, the latest first: each one's first chunk, up to {@value #OVERVIEW_DOCUMENTS}. */
+    private List<AnswerSource> overview(SearchRequest request) {
+        List<AnswerSource> out = new java.util.ArrayList<>();
+        for (io.polyrag.core.model.DocumentInfo d : catalog.documents(request.scope(), 0, OVERVIEW_DOCUMENTS)) {
+            List<AnswerSource.Passage> first = catalog.chunks(d.id(), d.visibleVersion(), 0, 0).stream()
+                    .map(c -> new AnswerSource.Passage(c.id(), c.ordinal(), c.kind(), c.headingPath(), c.text(),
+                            true, c.location())).toList();
+            if (!first.isEmpty()) {
+                out.add(new AnswerSource(out.size() + 1, d.id(), d.title(), d.uri(), d.knowledgeBase(), first,
+                        List.of()));
+            }
+        }
+        return out;
     }
 
     public Answer answer(SearchRequest request, int neighbours) {
         return answer(request, neighbours, false, t -> { });
     }
 
-    private String generate(String question, List<AnswerSource> sources, Consumer<String> onToken) {
+    private String generate(String question, List<AnswerSource> sources, Consumer<String> onToken,
+            ExtractiveAnswerer.Style style) {
         try {
-            return llm.stream(AnswerPrompt.build(question, sources, maxTokens), onToken).text();
+            return llm.stream(AnswerPrompt.build(question, sources, maxTokens, style), onToken).text();
         } catch (PolyragException e) {
             throw new AnswerUnavailableException("the answer could not be written: " + e.getMessage(), sources, e);
         }

@@ -82,20 +82,23 @@ public final class ExtractiveAnswerer {
      * pattern to rule a sentence out.
      */
     private static final List<AnswerKind> ANSWER_KINDS = List.of(
-            kind("\\bhow long\\b", "\\b" + NUMBER + "\\b[^.;]{0,24}\\b(seconds?|minutes?|hours?|days?|nights?|weeks?|"
-                    + "months?|years?|centuries)\\b", true),
-            kind("\\bhow often\\b", "\\b(every|each|daily|weekly|monthly|yearly|twice|once|times a)\\b", true),
-            kind("\\bhow (many|much)\\b", "\\b(" + NUMBER + "|" + MEASURE + ")\\b", true),
-            kind("\\bhow (far|tall|high|big|large|deep|wide|heavy|long is|long was)\\b", "\\b" + NUMBER
+            kind("a duration", "\\bhow long\\b", "\\b" + NUMBER + "\\b[^.;]{0,24}\\b(seconds?|minutes?|hours?|"
+                    + "days?|nights?|weeks?|months?|years?|centuries)\\b", true),
+            kind("a frequency", "\\bhow often\\b", "\\b(every|each|daily|weekly|monthly|yearly|twice|once|"
+                    + "times a)\\b", true),
+            kind("a quantity", "\\bhow (many|much)\\b", "\\b(" + NUMBER + "|" + MEASURE + ")\\b", true),
+            kind("a measure", "\\bhow (far|tall|high|big|large|deep|wide|heavy|long is|long was)\\b", "\\b" + NUMBER
                     + "\\b[^.;]{0,24}\\b(metres?|meters?|kilometres?|kilometers?|km|miles?|feet|kilos?|kg|tonnes?|"
                     + "grams?|bar|millimetres?)\\b", true),
-            kind("\\bwhat temperature\\b|\\bhow (hot|cold|warm)\\b", "(\\bdegrees?\\b|°)", true),
-            kind("^when\\b|\\bwhat (time|year|day)\\b|\\bwhich day\\b", "\\b(\\d{4}|\\d+(st|nd|rd|th)|january|"
-                    + "february|march|april|may|june|july|august|september|october|november|december|monday|tuesday|"
-                    + "wednesday|thursday|friday|saturday|sunday|morning|evening|night|before|after|until)\\b", false),
-            kind("^why\\b", "\\b(because|since|so that|due to|in order to|which gives?|causes?|produces?)\\b", false),
-            cased("^who\\b|\\bwho (is|was|are|were)\\b", WHO, true),
-            kind("^where\\b", WHERE, false));
+            kind("a temperature", "\\bwhat temperature\\b|\\bhow (hot|cold|warm)\\b", "(\\bdegrees?\\b|°)", true),
+            kind("a time", "^when\\b|\\bwhat (time|year|day)\\b|\\bwhich day\\b", "\\b(\\d{4}|\\d+(st|nd|rd|th)|"
+                    + "january|february|march|april|may|june|july|august|september|october|november|december|monday|"
+                    + "tuesday|wednesday|thursday|friday|saturday|sunday|morning|evening|night|before|after|until)\\b",
+                    false),
+            kind("a reason", "^why\\b", "\\b(because|since|so that|due to|in order to|which gives?|causes?|"
+                    + "produces?)\\b", false),
+            cased("a person", "^who\\b|\\bwho (is|was|are|were)\\b", WHO, true),
+            kind("a place", "^where\\b", WHERE, false));
     /**
      * The subject of a question asking how long, how often, how much… with an auxiliary ("how long does <b>the
      * levain</b> ferment"): the thing the measure is about; its first word that is not a determiner or pronoun.
@@ -114,21 +117,21 @@ public final class ExtractiveAnswerer {
      * @param reliable whether a sentence not matching {@code sentence} can be taken not to give this kind
      * @param cased whether {@code sentence} reads the sentence as written (names), not lower-cased
      */
-    private record AnswerKind(java.util.regex.Pattern question, java.util.regex.Pattern sentence, boolean reliable,
-            boolean cased) {
+    private record AnswerKind(String name, java.util.regex.Pattern question, java.util.regex.Pattern sentence,
+            boolean reliable, boolean cased) {
         boolean given(String text, String lower) {
             return sentence.matcher(cased ? text : lower).find();
         }
     }
 
-    private static AnswerKind kind(String question, String sentence, boolean reliable) {
-        return new AnswerKind(java.util.regex.Pattern.compile(question), java.util.regex.Pattern.compile(sentence),
-                reliable, false);
+    private static AnswerKind kind(String name, String question, String sentence, boolean reliable) {
+        return new AnswerKind(name, java.util.regex.Pattern.compile(question), java.util.regex.Pattern.compile(
+                sentence), reliable, false);
     }
 
-    private static AnswerKind cased(String question, String sentence, boolean reliable) {
-        return new AnswerKind(java.util.regex.Pattern.compile(question), java.util.regex.Pattern.compile(sentence),
-                reliable, true);
+    private static AnswerKind cased(String name, String question, String sentence, boolean reliable) {
+        return new AnswerKind(name, java.util.regex.Pattern.compile(question), java.util.regex.Pattern.compile(
+                sentence), reliable, true);
     }
 
     private record Sentence(int source, int position, int passage, String text, Set<String> terms) {
@@ -154,23 +157,91 @@ public final class ExtractiveAnswerer {
     }
 
     public String answer(String question, List<AnswerSource> sources) {
+        return answer(question, sources, Style.ANSWER);
+    }
+
+    /**
+     * How an answer is laid out, as the intent router chose for the question: the best sentences (a lookup); every
+     * sentence that names an item, one per line (a list); the best of each side (a comparison); the first sentence
+     * of each passage in reading order (a summary of one document); one line per document (an overview).
+     */
+    public enum Style {
+        ANSWER(MAX_SENTENCES, PER_SOURCE, 2), LIST(8, 4, 3), COMPARISON(6, 2, 3), SUMMARY(8, 8, 0), OVERVIEW(10, 1, 0);
+
+        final int max;
+        final int perSource;
+        /** A chosen sentence carries at least 1/{@code share} of the best one's evidence. */
+        final int share;
+
+        Style(int max, int perSource, int share) {
+            this.max = max;
+            this.perSource = perSource;
+            this.share = share;
+        }
+    }
+
+    /** An answer laid out in {@code style}; empty when no sentence shares a word with a question that needs one. */
+    public String answer(String question, List<AnswerSource> sources, Style style) {
         List<Sentence> pool = sentences(sources);
+        if (style == Style.SUMMARY || style == Style.OVERVIEW) {
+            return lead(pool, sources, style);
+        }
         Map<Sentence, Double> score = pool.isEmpty() ? Map.of() : scores(question, pool);
         if (score.isEmpty()) {
             return "";
         }
-        List<Sentence> chosen = choose(pool, score);
+        List<Sentence> chosen = choose(pool, score, style);
         if (chosen.isEmpty()) {
             chosen = List.of(pool.getFirst());
         }
         StringBuilder sb = new StringBuilder();
         for (Sentence s : chosen) {
             if (!sb.isEmpty()) {
-                sb.append(' ');
+                sb.append(style == Style.LIST ? "\n" : " ");
             }
-            sb.append(s.text()).append(" [").append(s.source()).append(']');
+            sb.append(style == Style.LIST ? "- " : "").append(s.text()).append(" [").append(s.source()).append(']');
         }
         return sb.toString();
+    }
+
+    /**
+     * A summary without a model: the first sentence of each passage in reading order (where writers put what a
+     * section is about), at most {@link Style#max}; an overview gives each document its title and first sentence.
+     */
+    private static String lead(List<Sentence> pool, List<AnswerSource> sources, Style style) {
+        StringBuilder sb = new StringBuilder();
+        java.util.Set<Integer> seen = new java.util.HashSet<>();
+        int n = 0;
+        for (Sentence s : pool) {
+            if (s.passage() < 0) {
+                continue; // a table's rows: no summary opens with one
+            }
+            boolean first = style == Style.OVERVIEW ? seen.add(s.source()) : seen.add(s.passage());
+            if (!first || n == style.max) {
+                continue;
+            }
+            n++;
+            if (style == Style.OVERVIEW) {
+                String title = sources.stream().filter(x -> x.number() == s.source()).map(AnswerSource::title)
+                        .findFirst().orElse("");
+                sb.append(sb.isEmpty() ? "" : "\n").append("- ").append(title.isBlank() ? "" : title + ": ")
+                        .append(s.text()).append(" [").append(s.source()).append(']');
+            } else {
+                sb.append(sb.isEmpty() ? "" : " ").append(s.text()).append(" [").append(s.source()).append(']');
+            }
+        }
+        return sb.toString();
+    }
+
+    /**
+     * The kind of answer a question asks for when it asks for one this answerer recognises — a duration ("how
+     * long"), a frequency, a quantity, a measure, a temperature, a time, a reason, a person, a place — or null. The
+     * intent router reads a question that asks for one as a lookup.
+     */
+    public static String askedKind(String question) {
+        String asked = question.toLowerCase(Locale.ROOT).strip();
+        return ANSWER_KINDS.stream().filter(k -> k.question().matcher(asked).find()).map(AnswerKind::name)
+                .findFirst().orElse(null);
     }
 
     /** The sentence that scores best, for tests: what the answer quotes first in importance. */
@@ -342,19 +413,20 @@ public final class ExtractiveAnswerer {
                 && before.terms().contains(fold(w[1]));
     }
 
-    private static List<Sentence> choose(List<Sentence> pool, Map<Sentence, Double> score) {
+    private static List<Sentence> choose(List<Sentence> pool, Map<Sentence, Double> score, Style style) {
         double best = score.values().stream().mapToDouble(Double::doubleValue).max().orElse(0);
-        // A sentence must carry at least half the evidence of the best one: a lone common word is not an answer.
-        List<Sentence> ranked = pool.stream().filter(s -> score.get(s) > 0 && score.get(s) >= best / 2)
+        // A sentence must carry at least half the evidence of the best one (a third, for a list or a comparison,
+        // whose items each match less of the question): a lone common word is not an answer.
+        List<Sentence> ranked = pool.stream().filter(s -> score.get(s) > 0 && score.get(s) >= best / style.share)
                 .sorted(Comparator.comparingDouble((Sentence s) -> -score.get(s)).thenComparingInt(Sentence::source)
                         .thenComparingInt(Sentence::position)).toList();
         List<Sentence> chosen = new ArrayList<>();
         Map<Integer, Integer> perSource = new HashMap<>();
         for (Sentence s : ranked) {
-            if (chosen.size() == MAX_SENTENCES) {
+            if (chosen.size() == style.max) {
                 break;
             }
-            if (perSource.merge(s.source(), 1, Integer::sum) <= PER_SOURCE) {
+            if (perSource.merge(s.source(), 1, Integer::sum) <= style.perSource) {
                 chosen.add(s);
             }
         }

@@ -50,13 +50,15 @@ final class Dtos {
      * @param rrfK RRF k ({@code rrf_k}), as for search
      * @param weights weighted-fusion weights by modality, as for search
      * @param rerank false skips the configured reranker, as for search
+     * @param route decide first what the question asks for and answer accordingly (the intent router); null for
+     *     {@code answer.router}
      */
     record QueryBody(String query, @JsonProperty("top_k") Integer topK,
             @JsonProperty("kb") @JsonFormat(with = JsonFormat.Feature.ACCEPT_SINGLE_VALUE_AS_ARRAY) List<String> knowledgeBases, List<String> modalities,
             String fusion, Integer neighbours, Boolean stream, Boolean grounding, String category,
             @JsonProperty("document_ids") List<String> documentIds, @JsonProperty("rrf_k") Integer rrfK,
             java.util.Map<String, Double> weights, Boolean rerank, List<ChatRoutes.Message> messages,
-            @JsonProperty("conversation_id") String conversationId) {
+            @JsonProperty("conversation_id") String conversationId, Boolean route) {
     }
 
     /** A 502: the model failed, the sources are still returned. */

@@ -144,10 +144,10 @@ final class SearchRoutes {
             }
         };
         if (Boolean.TRUE.equals(b.stream())) {
-            streamAnswer(ctx, request, b.neighbours(), grounding, turns, question, b.conversationId(), keep);
+            streamAnswer(ctx, request, b.neighbours(), grounding, turns, question, b.conversationId(), b.route(), keep);
         } else {
             io.polyrag.core.model.Answer a = tenant(ctx).search().answer(request, b.neighbours(), grounding, t -> { },
-                    turns);
+                    turns, b.route());
             keep.accept(a);
             ctx.json(SearchWire.of(a, question, b.conversationId()));
         }
@@ -158,13 +158,13 @@ final class SearchRoutes {
      * whole answer with its sources), or {@code error} (a problem, with the sources when retrieval worked).
      */
     private void streamAnswer(Context ctx, SearchRequest request, Integer neighbours, boolean grounding,
-            List<String> history, String asked, String conversationId,
+            List<String> history, String asked, String conversationId, Boolean route,
             java.util.function.Consumer<io.polyrag.core.model.Answer> keep) throws IOException {
         ctx.status(200).contentType("text/event-stream; charset=utf-8").header("Cache-Control", "no-cache");
         java.io.OutputStream out = ctx.res().getOutputStream();
         try {
             io.polyrag.core.model.Answer a = tenant(ctx).search().answer(request, neighbours, grounding,
-                    token -> event(out, "token", Map.of("text", token)), history);
+                    token -> event(out, "token", Map.of("text", token)), history, route);
             keep.accept(a);
             event(out, "answer", SearchWire.of(a, asked, conversationId));
         } catch (io.polyrag.core.AnswerUnavailableException e) {

@@ -73,7 +73,16 @@ public final class SearchWire {
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     public record AnswerBody(String query, String answer, String mode, String note, long tookMs,
             List<Source> sources, List<Degraded> degraded, List<Grounded> grounding, String rewrittenQuery,
-            String conversationId) {
+            String conversationId, Route route) {
+    }
+
+    /**
+     * What the intent router decided for the question (present when it was asked: {@code answer.router} or the
+     * request's {@code route}).
+     */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    public record Route(String intent, String scope, String reason, String by, int topK, int neighbours,
+            String style) {
     }
 
     /** A numbered source: one document, with its hit chunks and their neighbours in reading order. */
@@ -134,7 +143,9 @@ public final class SearchWire {
         return new AnswerBody(asked, a.answer(), a.mode(), a.note(), a.tookMs(), sources(a.sources()),
                 degraded(a.degraded()), a.grounding() == null ? null
                         : a.grounding().stream().map(SearchWire::grounded).toList(),
-                java.util.Objects.equals(asked, a.query()) ? null : a.query(), conversationId);
+                java.util.Objects.equals(asked, a.query()) ? null : a.query(), conversationId, a.route() == null
+                        ? null : new Route(a.route().intent(), a.route().scope(), a.route().reason(), a.route().by(),
+                                a.route().topK(), a.route().neighbours(), a.route().style()));
     }
 
     public static List<Source> sources(List<AnswerSource> sources) {

@@ -32,6 +32,11 @@ public final class Settings {
             "Read by the ./polyrag launcher (environment only): on, the commands start from a class-data archive of "
             + "the classes they load, made by a warm-up run once per build and JDK (a command starts in about half "
             + "the time); off runs without it.");
+    public static final Setting<String> JIT = Setting.choice("jit", "auto", List.of("auto", "quick", "full"),
+            "Read by the ./polyrag launcher (environment only): auto runs short commands (search, ask, config, keys, "
+            + "--help, the MCP adapter) with the JIT's first tier only, which starts them faster on a small machine, "
+            + "and servers, ingests and evaluations with both tiers; quick gives every command the first tier only, "
+            + "full every command both.");
     public static final Setting<Boolean> VECTOR_ENABLED = Setting.bool("vector.enabled", true,
             "Run the vector (semantic) modality. When off, no embedding model is loaded.");
     public static final Setting<String> VECTOR_BACKEND = Setting.string("vector.backend", "lucene",
@@ -280,6 +285,11 @@ public final class Settings {
             "Hits an answer draws its sources from when the request does not say (after reranking, when on).");
     public static final Setting<Integer> ANSWER_NEIGHBOURS = Setting.integer("answer.neighbours", 1, 0, 5,
             "Chunks added before and after each retrieved chunk when an answer's sources are assembled.");
+    public static final Setting<Boolean> ANSWER_ROUTER = Setting.bool("answer.router", false,
+            "Decide what a question asks for before answering it (lookup, summary, comparison, list, small talk, out "
+                    + "of scope) — by the language model when one is configured, else by rules over its words — and "
+                    + "answer accordingly: small talk directly without searching, a summary from the document read "
+                    + "in order, a list or comparison from a wider search. A request's 'route' overrides it.");
 
     // ---- knowledge graph
     public static final Setting<String> GRAPH_EXTRACTOR = Setting.choice("graph.extractor", "auto",

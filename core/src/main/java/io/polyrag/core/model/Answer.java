@@ -13,12 +13,19 @@ import java.util.List;
  * @param tookMs wall time
  * @param degraded retrievers that failed or timed out
  * @param grounding per answer sentence, the sources that support it; null unless asked for
+ * @param route how the intent router handled the question; null when it was not asked
  */
 public record Answer(String query, String answer, String mode, String note, List<AnswerSource> sources,
-        long tookMs, List<DegradedLeg> degraded, List<GroundedSentence> grounding) {
+        long tookMs, List<DegradedLeg> degraded, List<GroundedSentence> grounding, AnswerRoute route) {
     public Answer {
         sources = List.copyOf(sources);
         degraded = List.copyOf(degraded);
         grounding = grounding == null ? null : List.copyOf(grounding);
+    }
+
+    /** An answer the router did not touch. */
+    public Answer(String query, String answer, String mode, String note, List<AnswerSource> sources, long tookMs,
+            List<DegradedLeg> degraded, List<GroundedSentence> grounding) {
+        this(query, answer, mode, note, sources, tookMs, degraded, grounding, null);
     }
 }

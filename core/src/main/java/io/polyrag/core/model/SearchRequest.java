@@ -67,6 +67,12 @@ public record SearchRequest(String query, int topK, List<String> knowledgeBases,
         return new SearchRequest(query, topK, List.of(), Set.of(), null);
     }
 
+    /** This request asking for {@code topK} hits. */
+    public SearchRequest withTopK(int topK) {
+        return topK == this.topK ? this : new SearchRequest(query, topK, knowledgeBases, modalities, fusion,
+                documentIds, category, tuning);
+    }
+
     /** This request over other knowledge bases (their stored names). */
     public SearchRequest over(java.util.Collection<String> storedKnowledgeBases) {
         return new SearchRequest(query, topK, List.copyOf(storedKnowledgeBases), modalities, fusion, documentIds,

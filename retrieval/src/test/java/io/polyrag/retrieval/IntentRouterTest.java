@@ -1,0 +1,174 @@
+package io.polyrag.retrieval;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.polyrag.core.model.Answer;
+import io.polyrag.core.model.Chunk;
+import io.polyrag.core.model.ChunkKind;
+import io.polyrag.core.model.DocumentDraft;
+import io.polyrag.core.model.DocumentVersion;
+import io.polyrag.core.model.Modality;
+import io.polyrag.core.model.SearchRequest;
+import io.polyrag.core.model.StoreHit;
+import io.polyrag.core.port.LlmClient;
+import io.polyrag.store.jdbc.H2CatalogProvider;
+import io.polyrag.store.jdbc.JdbcCatalog;
+import io.polyrag.testing.FixedReplyLlm;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The intent router's rules, its use of a model's decision (and of the rules when that is unusable), and the routes. */
+class IntentRouterTest {
+    @TempDir
+    Path dir;
+
+    private JdbcCatalog catalog;
+    private HybridSearcher searcher;
+    private final AtomicInteger searches = new AtomicInteger();
+
+    @BeforeEach
+    void open() {
+        catalog = H2CatalogProvider.open(dir);
+        publish("levain", List.of("Mix the levain the night before. It needs twelve hours at room temperature.",
+                "Then mix the flour and water. Rest the dough for an hour.",
+                "Fold the dough four times. Shape it and proof it overnight in the fridge.",
+                "Bake at 250 degrees for twenty minutes, then lower the heat."));
+        publish("comets", List.of("Comets are icy bodies that orbit the Sun. Their tails point away from the Sun."));
+    }
+
+    @AfterEach
+    void close() {
+        if (searcher != null) {
+            searcher.close();
+        }
+        catalog.close();
+    }
+
+    private void publish(String doc, List<String> texts) {
+        List<Chunk> chunks = IntStream.range(0, texts.size()).mapToObj(i -> new Chunk(Chunk.idOf(doc, 1, i), doc, 1,
+                i, ChunkKind.PROSE, texts.get(i), List.of("H"), 0, 1, 3, "")).toList();
+        catalog.stage(new DocumentDraft(doc, "kb", "file:///" + doc, "Title " + doc, "text/plain", "h", 1, chunks), 1);
+        catalog.publish(new DocumentVersion(doc, 1));
+    }
+
+    private AnswerService service(LlmClient llm, String... chunkIds) {
+        List<StoreHit> hits = java.util.Arrays.stream(chunkIds)
+                .map(id -> new StoreHit(id, id.substring(0, id.indexOf("-v")), 1, 1.0)).toList();
+        Retriever fixed = TestRetrievers.of(Modality.FULLTEXT, (query, scope, limit) -> {
+            searches.incrementAndGet();
+            return hits.subList(0, Math.min(limit, hits.size()));
+        });
+        searcher = new HybridSearcher(List.of(fixed), catalog, TestRetrievers.options(10));
+        return new AnswerService(searcher, catalog, llm, 512);
+    }
+
+    private static SearchRequest ask(String q) {
+        return new SearchRequest(q, 8, List.of("kb"), java.util.Set.of(), null);
+    }
+
+    @Test
+    void the_rules_tell_the_kinds_apart() {
+        record Case(String question, IntentRouter.Intent intent) {
+        }
+        List<Case> cases = List.of(
+                new Case("hi!", IntentRouter.Intent.CHITCHAT),
+                new Case("Thanks a lot", IntentRouter.Intent.CHITCHAT),
+                new Case("good morning polyrag", IntentRouter.Intent.CHITCHAT),
+                new Case("What can you do about a flat tyre on a long ride?", IntentRouter.Intent.LOOKUP),
+                new Case("OK, what temperature?", IntentRouter.Intent.LOOKUP),
+                new Case("Thanks, and how long does it rest?", IntentRouter.Intent.LOOKUP),
+                new Case("ok cool, that's all for now. have a nice day", IntentRouter.Intent.CHITCHAT),
+                new Case("who are you?", IntentRouter.Intent.CHITCHAT),
+                new Case("tell me a joke", IntentRouter.Intent.OUT_OF_SCOPE),
+                new Case("What is 17 * 23?", IntentRouter.Intent.OUT_OF_SCOPE),
+                new Case("Write me a haiku about autumn", IntentRouter.Intent.OUT_OF_SCOPE),
+                new Case("Summarize the sourdough recipe", IntentRouter.Intent.SUMMARY),
+                new Case("what is this document about", IntentRouter.Intent.SUMMARY),
+                new Case("Compare comets and asteroids", IntentRouter.Intent.COMPARISON),
+                new Case("What's the difference between a levain and a starter?", IntentRouter.Intent.COMPARISON),
+                new Case("How long does the levain ferment?", IntentRouter.Intent.LOOKUP),
+                new Case("List the steps to shape the dough", IntentRouter.Intent.LIST),
+                new Case("What are the main ingredients?", IntentRouter.Intent.LIST),
+                new Case("Why do comet tails point away from the Sun?", IntentRouter.Intent.LOOKUP));
+        for (Case c : cases) {
+            IntentRouter.Route r = IntentRouter.offline(c.question());
+            assertThat(r.intent()).as(c.question() + " (" + r.reason() + ")").isEqualTo(c.intent());
+            assertThat(r.by()).isEqualTo("offline");
+        }
+        assertThat(IntentRouter.offline("How long does the levain ferment?").reason()).isEqualTo(
+                "asks for a duration");
+        assertThat(IntentRouter.offline("Give me an overview of all the documents").collection()).isTrue();
+        assertThat(IntentRouter.offline("Give me an overview of the sourdough recipe").collection()).isFalse();
+    }
+
+    @Test
+    void small_talk_is_answered_directly_without_searching() {
+        AnswerService s = service(null, "levain-v1-0");
+        List<String> streamed = new ArrayList<>();
+        Answer a = s.answer(ask("hello there"), 1, false, streamed::add, true);
+        assertThat(a.mode()).isEqualTo("direct");
+        assertThat(a.answer()).isEqualTo(IntentRouter.HELLO).isEqualTo(String.join("", streamed));
+        assertThat(a.sources()).isEmpty();
+        assertThat(a.route().intent()).isEqualTo("chitchat");
+        assertThat(a.route().topK()).isZero();
+        assertThat(searches).as("nothing searched").hasValue(0);
+        Answer off = s.answer(ask("hello there"), 1, false, t -> { }, false);
+        assertThat(off.route()).isNull();
+        assertThat(searches).as("without the router it searches as before").hasValue(1);
+    }
+
+    @Test
+    void a_summary_reads_the_best_document_from_its_start_and_an_overview_names_every_document() {
+        AnswerService s = service(null, "levain-v1-2", "comets-v1-0");
+        Answer summary = s.answer(ask("Summarize the levain recipe"), 1, false, t -> { }, true);
+        assertThat(summary.route().intent()).isEqualTo("summary");
+        assertThat(summary.route().scope()).isEqualTo("document");
+        assertThat(summary.sources()).hasSize(1);
+        assertThat(summary.sources().getFirst().passages()).extracting(p -> p.ordinal()).containsExactly(0, 1, 2, 3);
+        // The first sentence of each passage, in reading order.
+        assertThat(summary.answer()).isEqualTo("Mix the levain the night before. [1] Then mix the flour and water. [1] "
+                + "Fold the dough four times. [1] Bake at 250 degrees for twenty minutes, then lower the heat. [1]");
+
+        Answer overview = s.answer(ask("What's in this knowledge base?"), 1, false, t -> { }, true);
+        assertThat(overview.route().scope()).isEqualTo("collection");
+        assertThat(overview.sources()).extracting(x -> x.documentId()).containsExactlyInAnyOrder("levain", "comets");
+        assertThat(overview.answer().lines()).hasSize(2).allMatch(l -> l.startsWith("- Title "));
+    }
+
+    @Test
+    void a_list_searches_wider_and_answers_one_item_per_line() {
+        AnswerService s = service(null, "levain-v1-0", "levain-v1-1", "levain-v1-2");
+        Answer a = s.answer(ask("List the steps to make the dough"), 0, false, t -> { }, true);
+        assertThat(a.route().intent()).isEqualTo("list");
+        assertThat(a.route().topK()).isEqualTo(20);
+        assertThat(a.answer().lines().count()).isGreaterThan(1);
+        assertThat(a.answer().lines()).allMatch(l -> l.startsWith("- ") && l.matches(".*\\[\\d+]$"));
+    }
+
+    @Test
+    void the_models_decision_is_used_and_an_unusable_one_falls_back_to_the_rules() {
+        FixedReplyLlm model = new FixedReplyLlm("{\"intent\": \"out_of_scope\", \"reason\": \"asks about sports\", "
+                + "\"reply\": \"I only know your documents.\"}");
+        IntentRouter.Route r = new IntentRouter(model).route("Who won the match last night?");
+        assertThat(r.intent()).isEqualTo(IntentRouter.Intent.OUT_OF_SCOPE);
+        assertThat(r.by()).isEqualTo("model");
+        assertThat(r.reply()).isEqualTo("I only know your documents.");
+        assertThat(model.requests().getFirst().json()).isTrue();
+        assertThat(model.requests().getFirst().messages().getFirst().content()).contains("Who won the match");
+
+        for (String garbage : List.of("I'm sorry, I can't help with that.", "{\"intent\": \"poetry\"}", "",
+                "{not json")) {
+            IntentRouter.Route fallback = new IntentRouter(new FixedReplyLlm(garbage)).route("Summarize the recipe");
+            assertThat(fallback.intent()).as(garbage).isEqualTo(IntentRouter.Intent.SUMMARY);
+            assertThat(fallback.by()).isEqualTo("offline");
+            assertThat(fallback.reason()).contains("decided offline: the language model was asked first");
+        }
+    }
+}
