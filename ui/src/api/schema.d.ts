@@ -1946,7 +1946,7 @@ export interface operations {
             query?: {
                 /** @description vector, fulltext, graph or rdf; absent: every store that lacks records */
                 modality?: string;
-                /** @description with modality=graph: extract the graph again from every document (after an extractor upgrade), not only where none was */
+                /** @description with a modality: rebuild that store from every document, not only where records are missing (graph: extracted again after an extractor upgrade; vector, fulltext: indexed again, with chunk contexts once contextual retrieval is on) */
                 all?: boolean;
             };
             header?: never;

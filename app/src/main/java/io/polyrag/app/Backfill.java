@@ -47,14 +47,15 @@ final class Backfill implements JobHandler {
     }
 
     /**
-     * Checks a requested modality (null: every fillable one) and returns the job payload; {@code all} (graph or rdf
-     * only) re-extracts every version's entities.
+     * Checks a requested modality (null: every fillable one) and returns the job payload; {@code all} rebuilds every
+     * version's records, not only those missing (the graph: its entities extracted again; vector and full text: their
+     * texts indexed again, with their chunk contexts when contextual retrieval is on).
      */
     String payload(String modality, boolean all) {
         if (modality == null || modality.isBlank()) {
             if (all) {
-                throw new InvalidInputException("all: re-extracting every document applies to the graph: give "
-                        + "modality=graph (which writes the RDF store too)");
+                throw new InvalidInputException("all: name the store to rebuild from every document (modality="
+                        + "vector, fulltext or graph, which writes the RDF store too)");
             }
             return JSON.writeValueAsString(new Payload(null, false));
         }
@@ -68,10 +69,6 @@ final class Backfill implements JobHandler {
             throw new InvalidInputException("modality: '" + io.polyrag.core.model.Ids.abbreviate(modality, 40)
                     + "' cannot be back-filled here; this server can back-fill " + fillable().stream()
                     .map(Modality::wireName).toList() + " (a store that is switched off is not)");
-        }
-        if (all && m != Modality.GRAPH && m != Modality.RDF) {
-            throw new InvalidInputException("all: only the graph (modality=graph or rdf) is re-extracted from every "
-                    + "document; the " + m.wireName() + " store is back-filled where it lacks records");
         }
         return JSON.writeValueAsString(new Payload(m.wireName(), all));
     }
@@ -112,7 +109,7 @@ final class Backfill implements JobHandler {
                 graphsDone = true;
                 continue;
             }
-            written[0] += check.backfill(m, progress);
+            written[0] += check.backfill(m, progress, p.all());
         }
         evaluate();
         return new JobProgress("done", last[0].total(), last[0].total(), 0, written[0], 0, 0, 0,

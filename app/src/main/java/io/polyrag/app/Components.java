@@ -202,9 +202,19 @@ final class Components implements AutoCloseable {
             this.pipeline = new IngestPipeline(catalog, parser, new StructuredChunker(counter,
                     config.get(Settings.CHUNK_MAX_TOKENS), config.get(Settings.CHUNK_OVERLAP_TOKENS)), e, extractor,
                     stores, new IngestPipeline.Options(config.get(Settings.INGEST_BATCH_DOCUMENTS),
-                            config.get(Settings.INGEST_MAX_FILE_MB) * 1024L * 1024L, signature(config, e),
+                            config.get(Settings.INGEST_MAX_FILE_MB) * 1024L * 1024L, signature(config, e,
+                                    config.get(Settings.CONTEXTUAL_ENABLED) && llm != null ? llm.id() : "off"),
                             config.get(Settings.INGEST_DUPLICATES).equals("skip")));
             pipeline.traced(tracing.ingest(backends(config)));
+            if (config.get(Settings.CONTEXTUAL_ENABLED)) {
+                if (llm == null) {
+                    throw new io.polyrag.core.ConfigException("POLYRAG_CONTEXTUAL_ENABLED=true needs a language "
+                            + "model to write the contexts: set POLYRAG_LLM_PROVIDER (and its URL and model), or turn "
+                            + "it off");
+                }
+                pipeline.contextual(new io.polyrag.ingest.Contextualizer(llm, catalog, config.get(
+                        Settings.CONTEXTUAL_DOCUMENT_WORDS)), config.get(Settings.CONTEXTUAL_TOKEN_BUDGET));
+            }
             pipeline.extractionTime(java.time.Duration.ofMillis(config.get(Settings.GRAPH_EXTRACT_CHUNK_MS)),
                     java.time.Duration.ofSeconds(config.get(Settings.GRAPH_EXTRACT_BATCH_SECONDS)));
             pipeline.figures(new IngestPipeline.FigureOptions(blobs, io.polyrag.core.model.FigureMode.parse(
@@ -344,11 +354,15 @@ final class Components implements AutoCloseable {
         return !(parser instanceof LazyParser lazy) || lazy.opened();
     }
 
-    private static String signature(Config c, Embedder e) {
+    /**
+     * What, besides a file's bytes, decides what it is indexed as: a file ingested again under another signature is
+     * indexed again, not reported unchanged. {@code contexts} is the model writing chunk contexts, or {@code off}.
+     */
+    private static String signature(Config c, Embedder e, String contexts) {
         return "vector=" + (e == null ? "off" : e.modelId()) + ";fulltext=" + c.get(Settings.FULLTEXT_ENABLED)
                 + ";graph=" + c.get(Settings.GRAPH_ENABLED) + ";rdf=" + c.get(Settings.RDF_ENABLED)
                 + ";chunk=" + c.get(Settings.CHUNK_MAX_TOKENS) + "/" + c.get(Settings.CHUNK_OVERLAP_TOKENS)
-                + ";parser=" + c.get(Settings.INGEST_PARSER);
+                + ";parser=" + c.get(Settings.INGEST_PARSER) + (contexts.equals("off") ? "" : ";context=" + contexts);
     }
 
     private static HybridSearcher.Options searchOptions(Config c) {

@@ -74,12 +74,12 @@ public final class Ingest {
         FileSources.Listing listing = list(request);
         IngestEstimate e = components.pipeline.estimate(listing.inputs());
         if (request.skipGraph()) {
-            e = new IngestEstimate(e.documents(), e.chunks(), e.chunkTokens(), "none", 0, 0, 0, e.errors());
+            e = new IngestEstimate(e.documents(), e.chunks(), e.chunkTokens(), "none", 0, 0, 0, e.errors(),
+                    e.contextCalls(), e.contextInputTokens(), e.contextOutputTokens());
         }
         List<ItemError> errors = new ArrayList<>(listing.errors());
         errors.addAll(e.errors());
-        return new IngestEstimate(e.documents(), e.chunks(), e.chunkTokens(), e.extractor(),
-                e.extractionCalls(), e.extractionInputTokens(), e.extractionOutputTokens(), errors);
+        return e.withErrors(errors);
     }
 
     private FileSources.Listing list(PathIngest request) {

@@ -155,7 +155,7 @@ class BackfillTest {
             assertThat(again.progress().updated()).as("every document version extracted again").isEqualTo(3);
             assertThat(p.graph().counts()).as("the same extractor writes the same graph").isEqualTo(before);
             assertThat(p.admin().check(false).consistent()).as(p.admin().check(false).toString()).isTrue();
-            assertThatThrownBy(() -> p.admin().reindex("vector", true)).isInstanceOf(InvalidInputException.class)
+            assertThatThrownBy(() -> p.admin().reindex(null, true)).isInstanceOf(InvalidInputException.class)
                     .hasMessageStartingWith("all: ");
         }
     }

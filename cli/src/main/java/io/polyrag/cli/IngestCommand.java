@@ -119,6 +119,10 @@ final class IngestCommand implements Callable<Integer> {
                 out.printf("entity extraction: %s, %,d calls, about %,d input and %,d output tokens%n",
                         e.extractor(), e.extractionCalls(), e.extractionInputTokens(), e.extractionOutputTokens());
             }
+            if (e.contextCalls() > 0) {
+                out.printf("contextual retrieval: %,d calls, about %,d input and %,d output tokens%n",
+                        e.contextCalls(), e.contextInputTokens(), e.contextOutputTokens());
+            }
             for (ItemError x : e.errors()) {
                 err.println("cannot read: " + x.source() + ": " + x.reason());
             }

@@ -31,9 +31,10 @@ final class ReindexCommand implements Callable<Integer> {
             + "every enabled store that lacks records).")
     String modality;
 
-    @Option(names = "--all", description = "With --modality graph: extract the graph again from every document's "
-            + "chunk text, replacing the graph and RDF stores' entities and relations (after upgrading polyrag or "
-            + "switching graph.extractor), not only where none was extracted.")
+    @Option(names = "--all", description = "With --modality: rebuild that store from every document, not only where "
+            + "records are missing: graph extracts the graph again from every chunk (after upgrading polyrag or "
+            + "switching graph.extractor); vector and fulltext index every chunk's text again (after switching on "
+            + "contextual retrieval, which writes the contexts).")
     boolean all;
 
     @Override

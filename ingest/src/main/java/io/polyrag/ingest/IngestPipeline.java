@@ -187,6 +187,8 @@ public final class IngestPipeline {
     private volatile java.time.Duration extractPerText = java.time.Duration.ofSeconds(2);
     private volatile java.time.Duration extractPerBatch = java.time.Duration.ofMinutes(5);
     private Spans spans = Spans.NONE;
+    private volatile Contextualizer contextualizer;
+    private volatile long contextBudget;
 
     public IngestPipeline(Catalog catalog, Parser parser, Chunker chunker, Embedder embedder, StoreSet stores,
             Options options) {
@@ -243,6 +245,21 @@ public final class IngestPipeline {
         default ExecutorService carrying(ExecutorService stage) {
             return stage;
         }
+    }
+
+    /**
+     * Turns contextual retrieval on: each chunk is indexed (embedded and full-text) with the sentences {@code c}
+     * writes to situate it in its document, at most {@code tokenBudget} model tokens an ingest (0: no limit). Called
+     * once, before the first ingest.
+     */
+    public void contextual(Contextualizer c, long tokenBudget) {
+        this.contextualizer = c;
+        this.contextBudget = tokenBudget;
+    }
+
+    /** The contextualizer, when contextual retrieval is on; else null. */
+    public Contextualizer contextualizer() {
+        return contextualizer;
     }
 
     /** Traces this pipeline's steps through {@code spans}. Called once, before the first ingest. */
@@ -388,6 +405,8 @@ public final class IngestPipeline {
         /** Asked between embedding slices and before each write: a batch canceled then is not written at all. */
         private final java.util.function.BooleanSupplier canceled;
         private final ExecutorService embedding = spans.carrying(stage("embed"));
+        /** Model tokens contextual retrieval may still spend in this ingest (embedding thread only). */
+        private long contextRemaining = contextBudget > 0 ? contextBudget : Long.MAX_VALUE;
         private final ExecutorService writing = spans.carrying(stage("write"));
         private final ArrayDeque<CompletableFuture<Void>> written =
                 new ArrayDeque<>();
@@ -441,7 +460,7 @@ public final class IngestPipeline {
                 } else if (e.ok() && stopped == null) {
                     try {
                         List<List<Extraction>> extractions = graph ? extract(batch, budget, tally) : null;
-                        write(batch, e.vectors(), extractions, kb, tally);
+                        write(batch, e.vectors(), e.contexts(), extractions, kb, tally);
                     } catch (IngestStopped x) {
                         stopped = x;
                         throw x;
@@ -452,18 +471,61 @@ public final class IngestPipeline {
 
         private Embedded embedOrFail(List<Prepared> batch) {
             try {
-                List<float[]> vectors = embed(batch, tally, pace, canceled);
+                List<List<String>> contexts = contextualize(batch);
+                List<float[]> vectors = embed(batch, contexts, tally, pace, canceled);
                 if (vectors == CANCELED) {
                     batch.forEach(p -> tally.failed(p.input().name(), p.input().name() + ": canceled while it was "
                             + "embedded: nothing of it was indexed"));
                     return Embedded.NONE;
                 }
-                return new Embedded(vectors, true);
+                return new Embedded(vectors, contexts, true);
             } catch (RuntimeException e) {
                 LOG.log(Level.ERROR, "embedding failed", e);
                 batch.forEach(p -> tally.failed(p.input().name(), "embedding failed: " + e.getMessage()));
                 return Embedded.NONE;
             }
+        }
+
+        /**
+         * Each chunk's context (contextual retrieval), per document; null when it is off. A failed call or a spent
+         * budget leaves chunks without one, with a warning; nothing fails the ingest.
+         */
+        private List<List<String>> contextualize(List<Prepared> batch) {
+            Contextualizer c = contextualizer;
+            if (c == null) {
+                return null;
+            }
+            tally.stage("situating");
+            return spans.span("situate", Map.of("polyrag.documents", batch.size(), "polyrag.model", c.modelId()),
+                    () -> {
+                        List<List<String>> out = new ArrayList<>();
+                        int failed = 0;
+                        String failure = null;
+                        boolean spent = false;
+                        for (Prepared p : batch) {
+                            if (canceled.getAsBoolean()) {
+                                out.add(null);
+                                continue;
+                            }
+                            Contextualizer.Result r = c.contexts(p.parsed().title(), p.drafts().stream()
+                                    .map(d -> graphText(d.kind(), d.text())).toList(), contextRemaining);
+                            contextRemaining = Math.max(0, contextRemaining - r.tokens());
+                            failed += r.failed();
+                            failure = failure == null ? r.failure() : failure;
+                            spent |= r.budgetStopped();
+                            out.add(r.contexts());
+                        }
+                        if (failed > 0) {
+                            tally.warn("contextual retrieval: " + failed + " chunks got no context (" + failure
+                                    + "); they are indexed without one: 'polyrag reindex --all' writes them later");
+                        }
+                        if (spent) {
+                            tally.warn("contextual retrieval: the token budget (POLYRAG_CONTEXTUAL_TOKEN_BUDGET) ran "
+                                    + "out; later chunks are indexed without a context: raise it and run 'polyrag "
+                                    + "reindex --all' to write them");
+                        }
+                        return out;
+                    });
         }
 
         /** Waits until the batch handed on last is embedded (so the pace knows it). */
@@ -570,8 +632,9 @@ public final class IngestPipeline {
     }
 
     /** A batch's vectors (null with no vector store), or {@link #NONE}: its embedding failed or was skipped. */
-    private record Embedded(List<float[]> vectors, boolean ok) {
-        static final Embedded NONE = new Embedded(null, false);
+    /** A batch's vectors and contexts (either null when off), or {@link #NONE}: embedding failed or was skipped. */
+    private record Embedded(List<float[]> vectors, List<List<String>> contexts, boolean ok) {
+        static final Embedded NONE = new Embedded(null, null, false);
     }
 
     /**
@@ -618,6 +681,7 @@ public final class IngestPipeline {
         long chunks = 0;
         long tokens = 0;
         EntityExtractor.Estimate cost = EntityExtractor.Estimate.FREE;
+        long[] context = new long[3];
         List<ItemError> errors = new ArrayList<>();
         for (IngestInput input : inputs) {
             try {
@@ -635,12 +699,19 @@ public final class IngestPipeline {
                     cost = new EntityExtractor.Estimate(cost.calls() + e.calls(), cost.inputTokens() + e.inputTokens(),
                             cost.outputTokens() + e.outputTokens());
                 }
+                if (contextualizer != null) {
+                    long[] c = contextualizer.estimate(drafts.stream().map(d -> graphText(d.kind(), d.text()))
+                            .toList());
+                    for (int i = 0; i < 3; i++) {
+                        context[i] += c[i];
+                    }
+                }
             } catch (IOException | RuntimeException e) {
                 errors.add(new ItemError(input.name(), e.getMessage()));
             }
         }
         return new IngestEstimate(documents, chunks, tokens, stores.needsGraph() ? extractor.id() : "none", cost.calls(),
-                cost.inputTokens(), cost.outputTokens(), errors);
+                cost.inputTokens(), cost.outputTokens(), errors, context[0], context[1], context[2]);
     }
 
     /**
@@ -906,16 +977,17 @@ public final class IngestPipeline {
     /** Texts embedded between two looks at whether the ingest was canceled (a few seconds of the model's time). */
     private static final int EMBED_SLICE = 64;
 
-    private List<float[]> embed(List<Prepared> prepared, Tally tally, Pace pace,
+    private List<float[]> embed(List<Prepared> prepared, List<List<String>> contexts, Tally tally, Pace pace,
             java.util.function.BooleanSupplier canceled) {
         if (!stores.needsVectors()) {
             return null;
         }
         tally.stage("embedding");
         List<String> texts = new ArrayList<>();
-        for (Prepared p : prepared) {
-            for (ChunkDraft d : p.drafts()) {
-                texts.add(indexText(p, d));
+        for (int i = 0; i < prepared.size(); i++) {
+            Prepared p = prepared.get(i);
+            for (int j = 0; j < p.drafts().size(); j++) {
+                texts.add(Contextualizer.withContext(context(contexts, i, j), indexText(p, p.drafts().get(j))));
             }
         }
         return spans.span("embed", Map.of("polyrag.chunks", texts.size(), "polyrag.model", embedder.modelId()),
@@ -940,8 +1012,16 @@ public final class IngestPipeline {
         return Chunk.indexText(p.parsed().title(), d.headingPath(), d.text());
     }
 
-    private void write(List<Prepared> prepared, List<float[]> vectors, List<List<Extraction>> extractions, String kb,
-            Tally tally) {
+    /** Document {@code d}'s chunk {@code c}'s context, or null. */
+    private static String context(List<List<String>> contexts, int d, int c) {
+        if (contexts == null || contexts.get(d) == null || c >= contexts.get(d).size()) {
+            return null;
+        }
+        return contexts.get(d).get(c);
+    }
+
+    private void write(List<Prepared> prepared, List<float[]> vectors, List<List<String>> contexts,
+            List<List<Extraction>> extractions, String kb, Tally tally) {
         tally.stage("writing");
         List<DocumentVersion> staged = new ArrayList<>();
         List<StoreRecord> records = new ArrayList<>();
@@ -988,8 +1068,8 @@ public final class IngestPipeline {
                     Chunk c = chunks.get(i);
                     float[] v = vectors == null ? null : vectors.get(vectorIndex++);
                     ChunkGraph g = graphs == null ? ChunkGraph.EMPTY : graphs.get(i).inNamespace(namespace);
-                    records.add(new StoreRecord(c.id(), c.documentId(), version, kb, c.indexText(p.parsed().title()), v,
-                            g));
+                    records.add(new StoreRecord(c.id(), c.documentId(), version, kb, Contextualizer.withContext(
+                            context(contexts, d, i), c.indexText(p.parsed().title())), v, g));
                     relationCount += g.relations().size();
                 }
             }

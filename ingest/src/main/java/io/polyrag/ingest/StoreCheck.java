@@ -182,6 +182,14 @@ public final class StoreCheck {
      * @return how many versions were written
      */
     public int backfill(Modality m, Progress progress) {
+        return backfill(m, progress, false);
+    }
+
+    /**
+     * Like {@link #backfill(Modality, Progress)}; with {@code all}, every visible version is indexed again first (its
+     * texts rebuilt: with their chunk contexts when contextual retrieval is on), then what still lacks records.
+     */
+    public int backfill(Modality m, Progress progress, boolean all) {
         ChunkIndex index = pipeline.stores().byModality().get(m);
         if (index == null || isGraph(m)) {
             throw new IllegalArgumentException("only an enabled vector or full-text store can be back-filled, not "
@@ -190,7 +198,8 @@ public final class StoreCheck {
         int done = 0;
         for (int pass = 0; pass < 5 && !progress.canceled(); pass++) {
             Map<DocumentVersion, Long> held = index.versions();
-            List<VersionRecords> lacking = catalog.visibleVersions().stream().filter(v -> held.getOrDefault(
+            boolean every = all && pass == 0;
+            List<VersionRecords> lacking = catalog.visibleVersions().stream().filter(v -> every || held.getOrDefault(
                     v.version(), 0L) != v.chunks()).toList();
             if (lacking.isEmpty()) {
                 break;
@@ -316,6 +325,18 @@ public final class StoreCheck {
         }
         String title = doc.get().title();
         List<String> texts = chunks.stream().map(c -> c.indexText(title)).toList();
+        Contextualizer contextualizer = pipeline.contextualizer();
+        if (contextualizer != null && (m == Modality.VECTOR || m == Modality.FULLTEXT)) {
+            // Contextual retrieval is on: the texts are indexed with their contexts, as an ingest writes them (from
+            // the cache, or written now for chunks ingested before it was switched on).
+            List<String> contexts = contextualizer.contexts(title, chunks.stream().map(c -> IngestPipeline.graphText(
+                    c.kind(), c.text())).toList(), Long.MAX_VALUE).contexts();
+            List<String> with = new ArrayList<>(texts.size());
+            for (int i = 0; i < texts.size(); i++) {
+                with.add(Contextualizer.withContext(contexts.get(i), texts.get(i)));
+            }
+            texts = with;
+        }
         List<float[]> vectors = m == Modality.VECTOR ? pipeline.embedder().embedPassages(texts) : null;
         // A tenant's entities live in its namespace, as the ingest writes them.
         String namespace = io.polyrag.core.model.Tenant.ofStored(v.knowledgeBase()).namespace();

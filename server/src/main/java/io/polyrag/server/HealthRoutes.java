@@ -60,8 +60,9 @@ final class HealthRoutes {
         }).summary("admin", "Back-fill, as a background job, what a store lacks (switched on, or a new embedding "
                 + "model, after documents were indexed); its leg is searched again once whole (operator)")
                 .query("modality", "string", "vector, fulltext, graph or rdf; absent: every store that lacks "
-                        + "records").query("all", "boolean", "with modality=graph: extract the graph again from "
-                        + "every document (after an extractor upgrade), not only where none was")
+                        + "records").query("all", "boolean", "with a modality: rebuild that store from every "
+                        + "document, not only where records are missing (graph: extracted again after an extractor "
+                        + "upgrade; vector, fulltext: indexed again, with chunk contexts once contextual retrieval is on)")
                 .response(202, "the job, queued", AdminWire.Reindex.class);
         api.get("/v1/admin/jobs/{id}", ctx -> ctx.json(io.polyrag.app.wire.IngestWire.of(polyrag.admin().job(
                 ctx.pathParam("id"))))).summary("admin", "Any job, whoever's (operator)").path("id", "the job id")

@@ -606,6 +606,22 @@ public abstract class CatalogContract {
     }
 
     @Test
+    void the_context_cache_returns_what_was_remembered_and_keeps_the_first() {
+        CatalogAndJobs c = open();
+        String a = "a".repeat(64);
+        String b = "b".repeat(64);
+        assertThat(c.contexts(List.of(a, b))).isEmpty();
+        c.rememberContexts(Map.of(a, "From the 2023 annual report of Borealis Instruments, on revenue.", b,
+                "é ".repeat(2500)));
+        c.rememberContexts(Map.of(a, "another"));
+        var got = c.contexts(List.of(a, b, "c".repeat(64)));
+        assertThat(got).containsOnlyKeys(a, b);
+        assertThat(got.get(a)).isEqualTo("From the 2023 annual report of Borealis Instruments, on revenue.");
+        assertThat(got.get(b)).as("cut to the column's size").hasSize(4000);
+        assertThat(c.contexts(List.of())).isEmpty();
+    }
+
+    @Test
     void the_embedding_cache_returns_what_was_remembered_per_model() {
         CatalogAndJobs c = open();
         float[] v = {0.25f, -1.5f, 3.0f};

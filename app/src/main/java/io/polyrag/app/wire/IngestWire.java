@@ -190,12 +190,14 @@ public final class IngestWire {
     /** What an ingest would cost ({@code polyrag ingest --estimate}). */
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     public record Estimate(long documents, long chunks, long chunkTokens, String extractor, long extractionCalls,
-            long extractionInputTokens, long extractionOutputTokens, List<Problem> errors) {
+            long extractionInputTokens, long extractionOutputTokens, List<Problem> errors, long contextCalls,
+            long contextInputTokens, long contextOutputTokens) {
     }
 
     public static Estimate of(IngestEstimate e) {
         return new Estimate(e.documents(), e.chunks(), e.chunkTokens(), e.extractor(), e.extractionCalls(),
-                e.extractionInputTokens(), e.extractionOutputTokens(), problems(e.errors()));
+                e.extractionInputTokens(), e.extractionOutputTokens(), problems(e.errors()), e.contextCalls(),
+                e.contextInputTokens(), e.contextOutputTokens());
     }
 
     public static Report of(IngestReport r) {

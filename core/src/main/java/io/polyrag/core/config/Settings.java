@@ -285,6 +285,17 @@ public final class Settings {
             "Hits an answer draws its sources from when the request does not say (after reranking, when on).");
     public static final Setting<Integer> ANSWER_NEIGHBOURS = Setting.integer("answer.neighbours", 1, 0, 5,
             "Chunks added before and after each retrieved chunk when an answer's sources are assembled.");
+    public static final Setting<Boolean> CONTEXTUAL_ENABLED = Setting.bool("contextual.enabled", false,
+            "Contextual retrieval: at ingest the language model (llm.provider) writes one or two sentences situating "
+                    + "each chunk in its document, indexed with the chunk (embedded and full text; never shown in "
+                    + "citations) and cached by model, prompt and chunk text. Chunks ingested before it was on get "
+                    + "theirs from 'polyrag reindex --all'.");
+    public static final Setting<Integer> CONTEXTUAL_TOKEN_BUDGET = Setting.integer("contextual.token.budget", 0, 0,
+            Integer.MAX_VALUE, "Most language-model tokens one ingest may spend on chunk contexts; when reached, the "
+                    + "rest is indexed without one (a warning says so). 0 means no limit.");
+    public static final Setting<Integer> CONTEXTUAL_DOCUMENT_WORDS = Setting.integer("contextual.document.words",
+            2000, 100, 100_000, "How much of its document a chunk's context call shows the model, in words (the "
+                    + "document's opening; the chunk itself is always sent whole).");
     public static final Setting<Boolean> ANSWER_ROUTER = Setting.bool("answer.router", false,
             "Decide what a question asks for before answering it (lookup, summary, comparison, list, small talk, out "
                     + "of scope) — by the language model when one is configured, else by rules over its words — and "

@@ -8,7 +8,8 @@ import io.polyrag.core.port.JobStore;
 public interface CatalogProvider extends NamedProvider {
 
     /** A catalog, job store and embedding cache over one database connection pool. */
-    interface CatalogAndJobs extends Catalog, JobStore, EmbeddingCache, io.polyrag.core.port.ResponseCache,
+    interface CatalogAndJobs extends Catalog, JobStore, EmbeddingCache, io.polyrag.core.port.ContextCache,
+            io.polyrag.core.port.ResponseCache,
             io.polyrag.core.port.KeyStore, io.polyrag.core.port.SourceStore, io.polyrag.core.port.ConversationStore,
             io.polyrag.core.port.JudgmentStore, io.polyrag.core.port.UsageStore {
     }

@@ -61,6 +61,7 @@ public class JdbcCatalog implements CatalogAndJobs {
     private final JdbcJudgments judgments;
     private final JdbcUsage usage;
     private final JdbcEmbeddingCache cache;
+    private final JdbcContextCache contexts;
 
     public JdbcCatalog(DataSource dataSource, String name, AutoCloseable onClose) {
         this(dataSource, name, onClose, null, java.time.Clock.systemUTC());
@@ -104,6 +105,7 @@ public class JdbcCatalog implements CatalogAndJobs {
         this.judgments = new JdbcJudgments(jdbc);
         this.usage = new JdbcUsage(jdbc);
         this.cache = new JdbcEmbeddingCache(jdbc);
+        this.contexts = new JdbcContextCache(jdbc);
         migrate(ingest);
     }
 
@@ -161,7 +163,7 @@ public class JdbcCatalog implements CatalogAndJobs {
     }
 
     /** The newest migration bundled ({@code V<n>__…sql}; a test holds it to the files). */
-    static final int LATEST_MIGRATION = 15;
+    static final int LATEST_MIGRATION = 16;
 
     /**
      * Whether the schema history already records every bundled migration, all successful: then Flyway is not
@@ -1130,6 +1132,18 @@ public class JdbcCatalog implements CatalogAndJobs {
     @Override
     public void remember(String model, Map<String, float[]> vectorsByTextHash) {
         cache.remember(model, vectorsByTextHash);
+    }
+
+    // ---- chunk contexts (contextual retrieval): delegated
+
+    @Override
+    public Map<String, String> contexts(Collection<String> keys) {
+        return contexts.contexts(keys);
+    }
+
+    @Override
+    public void rememberContexts(Map<String, String> byKey) {
+        contexts.remember(byKey);
     }
 
     // ---- language-model response cache

@@ -40,18 +40,13 @@ class H2CatalogTest extends CatalogContract {
         String url = "jdbc:h2:file:" + dir.toAbsolutePath().resolve("polyrag") + ";MODE=PostgreSQL;DATABASE_TO_LOWER=TRUE";
         try (var conn = java.sql.DriverManager.getConnection(url, "polyrag", "");
                 var st = conn.createStatement()) {
-            // Undo the newest migration (V15 makes the usage and quota tables) as an older release never ran it.
+            // Undo the newest migration (V16 makes the chunk-context table) as an older release never ran it.
             st.execute("DELETE FROM \"polyrag_schema_history\" WHERE \"version\" = '" + newest + "'");
-            st.execute("DROP TABLE usage_counts");
-            st.execute("DROP TABLE tenant_quotas");
+            st.execute("DROP TABLE chunk_contexts");
         }
         try (JdbcCatalog c = H2CatalogProvider.open(dir, Clock.systemUTC())) {
-            c.addUsage("acme", java.time.LocalDate.of(2026, 12, 4), List.of(new io.polyrag.core.port.UsageStore.Count(
-                    "searches", "", 3)));
-            assertThat(c.usage("acme", java.time.LocalDate.of(2026, 12, 1), java.time.LocalDate.of(2026, 12, 31)))
-                    .as("the dropped table is back").hasSize(1);
-            c.putQuotas("acme", new io.polyrag.core.port.UsageStore.Quotas(10L, null, null, null));
-            assertThat(c.quotas("acme").documents()).isEqualTo(10L);
+            c.rememberContexts(java.util.Map.of("k".repeat(64), "From the field manual."));
+            assertThat(c.contexts(List.of("k".repeat(64)))).as("the dropped table is back").hasSize(1);
         }
     }
 
