@@ -41,6 +41,9 @@ class ContextualRetrievalTest {
     private HttpServer model;
     private final AtomicInteger calls = new AtomicInteger();
     private final AtomicInteger status = new AtomicInteger(200);
+    private final java.util.concurrent.atomic.AtomicReference<String> reply = new java.util.concurrent.atomic
+            .AtomicReference<>(CONTEXT);
+    private final AtomicInteger delayMs = new AtomicInteger();
 
     @BeforeEach
     void start() throws IOException {
@@ -49,17 +52,25 @@ class ContextualRetrievalTest {
             String body = new String(ex.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
             if (body.contains("situate a chunk")) {
                 calls.incrementAndGet();
+                try {
+                    Thread.sleep(delayMs.get());
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
             }
-            byte[] reply = (status.get() != 200 ? "{\"error\": {\"message\": \"model overloaded\"}}"
+            byte[] bytes = (status.get() != 200 ? "{\"error\": {\"message\": \"model overloaded\"}}"
                     : "{\"model\":\"fake-1\",\"choices\":[{\"message\":{\"role\":\"assistant\",\"content\":\""
-                            + CONTEXT + "\"}}],\"usage\":{\"prompt_tokens\":300,\"completion_tokens\":20}}")
+                            + reply.get() + "\"}}],\"usage\":{\"prompt_tokens\":300,\"completion_tokens\":20}}")
                     .getBytes(StandardCharsets.UTF_8);
             ex.getResponseHeaders().add("Content-Type", "application/json");
-            ex.sendResponseHeaders(status.get(), reply.length);
+            ex.sendResponseHeaders(status.get(), bytes.length);
             try (OutputStream out = ex.getResponseBody()) {
-                out.write(reply);
+                out.write(bytes);
+            } catch (IOException e) {
+                // The client gave up waiting (the timeout case).
             }
         });
+        model.setExecutor(java.util.concurrent.Executors.newCachedThreadPool());
         model.start();
     }
 
@@ -103,7 +114,17 @@ class ContextualRetrievalTest {
 
     @Test
     void a_failing_model_or_a_spent_budget_leaves_chunks_without_a_context_and_says_so() {
-        try (Polyrag p = open(Map.of("contextual.token.budget", "100"))) {
+        try (Polyrag p = open(Map.of("contextual.token.budget", "100", "llm.timeout.seconds", "1"))) {
+            reply.set("I'm sorry, but I can't help with that.");
+            IngestReport refused = ingest(p, "The mast folds in two places.", "Mast");
+            assertThat(refused.warnings()).anyMatch(w -> w.contains("the model declined"));
+            assertThat(fullText(p, "sorry")).as("an apology is not indexed").isEmpty();
+            reply.set(CONTEXT);
+            delayMs.set(2_500);
+            IngestReport slow = ingest(p, "The anchor bolts take a 13 mm spanner.", "Anchors");
+            assertThat(slow.added()).isEqualTo(1);
+            assertThat(slow.warnings()).anyMatch(w -> w.startsWith("contextual retrieval: 1 chunks got no context"));
+            delayMs.set(0);
             status.set(500);
             IngestReport failed = ingest(p, "The tripod legs lock with a quarter turn.", "Tripod");
             assertThat(failed.added()).isEqualTo(1);

@@ -28,6 +28,9 @@ public final class Contextualizer {
     /** The longest context kept, in characters: a model that rambles does not drown the chunk's own words. */
     static final int MAX_CONTEXT = 600;
     private static final int MAX_TOKENS = 120;
+    /** A reply that declines instead of situating the chunk. */
+    private static final java.util.regex.Pattern REFUSAL = java.util.regex.Pattern.compile("(?i)^(i'?m sorry|sorry,|"
+            + "i (can(no|')t|am unable|won'?t)|as an ai\\b|i do not have)");
 
     private final LlmClient llm;
     private final ContextCache cache;
@@ -111,6 +114,14 @@ public final class Contextualizer {
                                 + "<chunk>\n" + quote(chunk) + "\n</chunk>")), MAX_TOKENS, 0, false));
                 tokens += (long) r.inputTokens() + r.outputTokens();
                 context = clean(r.text());
+                if (REFUSAL.matcher(context).find()) {
+                    // Not a context: indexing it would put the same apology before every chunk.
+                    failed++;
+                    failure = failure == null ? "the model declined: \"" + (context.length() > 60
+                            ? context.substring(0, 60) + "…" : context) + "\"" : failure;
+                    out.add("");
+                    continue;
+                }
                 written.put(key, context);
                 out.add(context);
             } catch (PolyragException e) {
