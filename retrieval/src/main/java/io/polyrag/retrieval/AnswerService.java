@@ -95,8 +95,9 @@ public final class AnswerService {
             default -> ExtractiveAnswerer.Style.ANSWER;
         };
         SearchRequest r = switch (intent) {
-            // Enough hits to find the document meant; the summary then reads it from its start.
-            case SUMMARY -> request.withTopK(Math.min(request.topK(), 5));
+            // Enough hits to find the document meant; the summary then reads it from its start, so reranking the
+            // hits (a model's time) changes nothing unless the request asked for it.
+            case SUMMARY -> unranked(request.withTopK(Math.min(request.topK(), 5)));
             // Both sides, or every item, rarely sit in the few best hits.
             case COMPARISON -> request.withTopK(Math.max(request.topK(), 10));
             case LIST -> request.withTopK(Math.max(request.topK(), 20));
@@ -141,6 +142,12 @@ public final class AnswerService {
                                         java.util.Locale.ROOT)));
     }
 
+    private static SearchRequest unranked(SearchRequest r) {
+        SearchRequest.Tuning t = r.tuning();
+        return t.rerank() != null ? r : new SearchRequest(r.query(), r.topK(), r.knowledgeBases(), r.modalities(),
+                r.fusion(), r.documentIds(), r.category(), new SearchRequest.Tuning(t.rrfK(), t.weights(), false));
+    }
+
     private static io.polyrag.core.model.AnswerRoute route(IntentRouter.Route r, int topK, int neighbours,
             String style) {
         return new io.polyrag.core.model.AnswerRoute(r.intent().wireName(), r.intent() != IntentRouter.Intent.SUMMARY
@@ -161,7 +168,7 @@ public final class AnswerService {
                 best.uri(), best.knowledgeBase(), passages, List.of()));
     }
 
-    /** The documents searched, the latest first: each one's first chunk, up to {@value #OVERVIEW_DOCUMENTS}. */
+    /** The documents searched, by uri: each one's first chunk, up to {@value #OVERVIEW_DOCUMENTS}. */
     private List<AnswerSource> overview(SearchRequest request) {
         List<AnswerSource> out = new java.util.ArrayList<>();
         for (io.polyrag.core.model.DocumentInfo d : catalog.documents(request.scope(), 0, OVERVIEW_DOCUMENTS)) {

@@ -143,6 +143,31 @@ class IntentRouterTest {
     }
 
     @Test
+    void a_summary_skips_the_reranker_a_lookup_uses() {
+        AtomicInteger reranked = new AtomicInteger();
+        io.polyrag.core.port.Reranker counting = new io.polyrag.core.port.Reranker() {
+            @Override
+            public String id() {
+                return "counting";
+            }
+
+            @Override
+            public List<Double> score(String query, List<String> passages) {
+                reranked.incrementAndGet();
+                return passages.stream().map(p -> 1.0).toList();
+            }
+        };
+        List<StoreHit> hits = List.of(new StoreHit("levain-v1-2", "levain", 1, 1.0));
+        searcher = new HybridSearcher(List.of(TestRetrievers.of(Modality.FULLTEXT, (q, scope, limit) -> hits)),
+                catalog, TestRetrievers.options(10), counting, null);
+        AnswerService s = new AnswerService(searcher, catalog, null, 512);
+        s.answer(ask("Summarize the levain recipe"), 1, false, t -> { }, true);
+        assertThat(reranked).as("the summary reads its document in order: nothing to rerank").hasValue(0);
+        s.answer(ask("How long does the levain rest?"), 1, false, t -> { }, true);
+        assertThat(reranked).hasValue(1);
+    }
+
+    @Test
     void a_list_searches_wider_and_answers_one_item_per_line() {
         AnswerService s = service(null, "levain-v1-0", "levain-v1-1", "levain-v1-2");
         Answer a = s.answer(ask("List the steps to make the dough"), 0, false, t -> { }, true);
