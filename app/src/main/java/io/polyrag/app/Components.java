@@ -213,7 +213,8 @@ final class Components implements AutoCloseable {
                             + "it off");
                 }
                 pipeline.contextual(new io.polyrag.ingest.Contextualizer(llm, catalog, config.get(
-                        Settings.CONTEXTUAL_DOCUMENT_WORDS)), config.get(Settings.CONTEXTUAL_TOKEN_BUDGET));
+                        Settings.CONTEXTUAL_DOCUMENT_WORDS), config.get(Settings.CONTEXTUAL_CONCURRENCY)),
+                        config.get(Settings.CONTEXTUAL_TOKEN_BUDGET));
             }
             pipeline.extractionTime(java.time.Duration.ofMillis(config.get(Settings.GRAPH_EXTRACT_CHUNK_MS)),
                     java.time.Duration.ofSeconds(config.get(Settings.GRAPH_EXTRACT_BATCH_SECONDS)));

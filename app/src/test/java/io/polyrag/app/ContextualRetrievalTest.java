@@ -44,6 +44,8 @@ class ContextualRetrievalTest {
     private final java.util.concurrent.atomic.AtomicReference<String> reply = new java.util.concurrent.atomic
             .AtomicReference<>(CONTEXT);
     private final AtomicInteger delayMs = new AtomicInteger();
+    private final AtomicInteger inFlight = new AtomicInteger();
+    private final AtomicInteger mostInFlight = new AtomicInteger();
 
     @BeforeEach
     void start() throws IOException {
@@ -52,10 +54,13 @@ class ContextualRetrievalTest {
             String body = new String(ex.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
             if (body.contains("situate a chunk")) {
                 calls.incrementAndGet();
+                mostInFlight.accumulateAndGet(inFlight.incrementAndGet(), Math::max);
                 try {
                     Thread.sleep(delayMs.get());
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
+                } finally {
+                    inFlight.decrementAndGet();
                 }
             }
             byte[] bytes = (status.get() != 200 ? "{\"error\": {\"message\": \"model overloaded\"}}"
@@ -109,6 +114,26 @@ class ContextualRetrievalTest {
             // The same chunk in a document indexed again (its title changed): the context comes from the cache.
             ingest(p, "Unscrew the base plate and replace the damping fluid every two years.", "Maintenance");
             assertThat(calls).as("nothing changed: not indexed again").hasValue(1);
+        }
+    }
+
+    @Test
+    void a_documents_chunks_are_situated_a_few_calls_at_a_time() {
+        try (Polyrag p = open(Map.of("contextual.concurrency", "3", "chunk.max.tokens", "40", "chunk.overlap.tokens",
+                "0"))) {
+            delayMs.set(300);
+            StringBuilder text = new StringBuilder();
+            for (int i = 1; i <= 8; i++) {
+                text.append("Step ").append(i).append(": turn the dial ").append(i).append(" notches clockwise, ")
+                        .append("wait for the green lamp to light, note the reading on the gauge in the logbook, and ")
+                        .append("check that the needle settles within the marked band before going on.\n\n");
+            }
+            IngestReport r = ingest(p, text.toString(), "Calibration steps");
+            assertThat(r.added()).isEqualTo(1);
+            assertThat(r.warnings()).isEmpty();
+            assertThat(calls.get()).as("one call per chunk").isGreaterThan(3);
+            assertThat(mostInFlight.get()).as("several at once, never more than configured").isBetween(2, 3);
+            assertThat(fullText(p, "Kestrel")).isNotEmpty();
         }
     }
 

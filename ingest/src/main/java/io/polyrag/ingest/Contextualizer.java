@@ -35,15 +35,19 @@ public final class Contextualizer {
     private final LlmClient llm;
     private final ContextCache cache;
     private final int documentWords;
+    private final int concurrency;
 
     /**
      * @param documentWords how much of the document each call shows the model, in words (its opening; the chunk is
      *     always shown whole)
+     * @param concurrency calls made at once (a hosted model answers in a second or two: one after another, a large
+     *     collection would take hours)
      */
-    public Contextualizer(LlmClient llm, ContextCache cache, int documentWords) {
+    public Contextualizer(LlmClient llm, ContextCache cache, int documentWords, int concurrency) {
         this.llm = llm;
         this.cache = cache;
         this.documentWords = documentWords;
+        this.concurrency = Math.max(1, concurrency);
     }
 
     public String modelId() {
@@ -82,58 +86,84 @@ public final class Contextualizer {
         }
         Map<String, String> known = cache.contexts(keys.values());
         String document = opening(String.join("\n\n", chunkTexts));
-        List<String> out = new ArrayList<>(chunkTexts.size());
-        Map<String, String> written = new LinkedHashMap<>();
-        long tokens = 0;
-        int calls = 0;
+        // One call per distinct chunk text not cached, at most `concurrency` at a time; each starts only while the
+        // budget is not spent by the calls that finished (so it may be passed by the calls then running).
+        Map<String, java.util.concurrent.Future<Call>> asked = new LinkedHashMap<>();
+        java.util.concurrent.atomic.AtomicLong tokens = new java.util.concurrent.atomic.AtomicLong();
+        java.util.concurrent.Semaphore running = new java.util.concurrent.Semaphore(concurrency);
+        boolean stopped = false;
         int cached = 0;
+        try (var pool = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor()) {
+            for (String chunk : chunkTexts) {
+                String key = keys.get(chunk);
+                if (known.containsKey(key)) {
+                    cached++;
+                    continue;
+                }
+                if (chunk.isBlank() || asked.containsKey(key)) {
+                    continue;
+                }
+                running.acquireUninterruptibly();
+                if (tokens.get() >= tokenBudget) {
+                    running.release();
+                    stopped = true;
+                    continue;
+                }
+                asked.put(key, pool.submit(() -> {
+                    try {
+                        Call c = call(title, document, chunk);
+                        tokens.addAndGet(c.tokens());
+                        return c;
+                    } finally {
+                        running.release();
+                    }
+                }));
+            }
+        }
+        Map<String, String> written = new LinkedHashMap<>();
         int failed = 0;
         String failure = null;
-        boolean stopped = false;
+        for (Map.Entry<String, java.util.concurrent.Future<Call>> e : asked.entrySet()) {
+            Call c = e.getValue().resultNow();
+            if (c.context() != null) {
+                written.put(e.getKey(), c.context());
+            } else {
+                failed++;
+                failure = failure == null ? c.failure() : failure;
+            }
+        }
+        List<String> out = new ArrayList<>(chunkTexts.size());
         for (String chunk : chunkTexts) {
             String key = keys.get(chunk);
             String context = known.containsKey(key) ? known.get(key) : written.get(key);
-            if (context != null) {
-                cached += known.containsKey(key) ? 1 : 0;
-                out.add(context);
-                continue;
-            }
-            if (chunk.isBlank()) {
-                out.add("");
-                continue;
-            }
-            if (tokens >= tokenBudget) {
-                stopped = true;
-                out.add("");
-                continue;
-            }
-            try {
-                calls++;
-                LlmClient.Response r = llm.complete(new LlmClient.Request(SYSTEM, List.of(new LlmClient.Message(
-                        "user", "<document title=\"" + attr(title) + "\">\n" + quote(document) + "\n</document>\n"
-                                + "<chunk>\n" + quote(chunk) + "\n</chunk>")), MAX_TOKENS, 0, false));
-                tokens += (long) r.inputTokens() + r.outputTokens();
-                context = clean(r.text());
-                if (REFUSAL.matcher(context).find()) {
-                    // Not a context: indexing it would put the same apology before every chunk.
-                    failed++;
-                    failure = failure == null ? "the model declined: \"" + (context.length() > 60
-                            ? context.substring(0, 60) + "…" : context) + "\"" : failure;
-                    out.add("");
-                    continue;
-                }
-                written.put(key, context);
-                out.add(context);
-            } catch (PolyragException e) {
-                failed++;
-                failure = failure == null ? e.getMessage() : failure;
-                out.add("");
-            }
+            out.add(context == null ? "" : context);
         }
         if (!written.isEmpty()) {
             cache.rememberContexts(written);
         }
-        return new Result(out, tokens, calls, cached, failed, failure, stopped);
+        return new Result(out, tokens.get(), asked.size(), cached, failed, failure, stopped);
+    }
+
+    /** One call's outcome: its context, or null and why not. */
+    private record Call(String context, long tokens, String failure) {
+    }
+
+    private Call call(String title, String document, String chunk) {
+        try {
+            LlmClient.Response r = llm.complete(new LlmClient.Request(SYSTEM, List.of(new LlmClient.Message("user",
+                    "<document title=\"" + attr(title) + "\">\n" + quote(document) + "\n</document>\n<chunk>\n"
+                            + quote(chunk) + "\n</chunk>")), MAX_TOKENS, 0, false));
+            long tokens = (long) r.inputTokens() + r.outputTokens();
+            String context = clean(r.text());
+            if (REFUSAL.matcher(context).find()) {
+                // Not a context: indexing it would put the same apology before every chunk.
+                return new Call(null, tokens, "the model declined: \"" + (context.length() > 60
+                        ? context.substring(0, 60) + "…" : context) + "\"");
+            }
+            return new Call(context, tokens, null);
+        } catch (RuntimeException e) {
+            return new Call(null, 0, e instanceof PolyragException ? e.getMessage() : e.toString());
+        }
     }
 
     /**

@@ -293,6 +293,8 @@ public final class Settings {
     public static final Setting<Integer> CONTEXTUAL_TOKEN_BUDGET = Setting.integer("contextual.token.budget", 0, 0,
             Integer.MAX_VALUE, "Most language-model tokens one ingest may spend on chunk contexts; when reached, the "
                     + "rest is indexed without one (a warning says so). 0 means no limit.");
+    public static final Setting<Integer> CONTEXTUAL_CONCURRENCY = Setting.integer("contextual.concurrency", 4, 1, 64,
+            "Chunk-context calls made to the language model at once during an ingest.");
     public static final Setting<Integer> CONTEXTUAL_DOCUMENT_WORDS = Setting.integer("contextual.document.words",
             2000, 100, 100_000, "How much of its document a chunk's context call shows the model, in words (the "
                     + "document's opening; the chunk itself is always sent whole).");
