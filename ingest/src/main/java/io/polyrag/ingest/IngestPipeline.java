@@ -517,12 +517,13 @@ public final class IngestPipeline {
                         }
                         if (failed > 0) {
                             tally.warn("contextual retrieval: " + failed + " chunks got no context (" + failure
-                                    + "); they are indexed without one: 'polyrag reindex --all' writes them later");
+                                    + "); they are indexed without one: 'polyrag reindex --modality vector --all' "
+                                    + "(then fulltext) writes them once the model answers");
                         }
                         if (spent) {
                             tally.warn("contextual retrieval: the token budget (POLYRAG_CONTEXTUAL_TOKEN_BUDGET) ran "
                                     + "out; later chunks are indexed without a context: raise it and run 'polyrag "
-                                    + "reindex --all' to write them");
+                                    + "reindex --modality vector --all' (then fulltext) to write them");
                         }
                         return out;
                     });
