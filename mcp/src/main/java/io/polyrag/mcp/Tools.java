@@ -133,7 +133,7 @@ final class Tools {
                          "knowledge_base": {"type": ["array", "string"], "items": {"type": "string"}},
                          "top_k": {"type": ["integer", "string"], "description": "sources to consider, 1-MAX_TOP_K"},
                          "config": {"type": ["object", "string"],
-                           "description": "more fields as an object or JSON string: modalities, fusion, neighbours, grounding, category, document_ids"}}
+                           "description": "more fields as an object or JSON string: modalities, fusion, neighbours, grounding, category, document_ids, route (true: decide first whether the question asks for a summary, a list, a comparison…)"}}
                         """, List.of("question")), a -> search(a, true)),
                 new Tool("run_sample_check", "End-to-end self-test of the server: indexes a small text into a "
                         + "throw-away knowledge base, finds it, deletes it and checks it is gone, timing each step.",
