@@ -1264,6 +1264,7 @@ export interface components {
             indexed: components["schemas"]["IngestWireIndexed"][] | null;
             document_id: string | null;
             version: number;
+            context_tokens: number;
         };
         IngestWireSource: {
             source_id: string | null;

@@ -71,8 +71,12 @@ final class DataDirLock implements AutoCloseable {
         }
     }
 
+    /** Releases the lock; closing again does nothing. */
     @Override
     public void close() {
+        if (!channel.isOpen()) {
+            return;
+        }
         try {
             lock.release();
             channel.close();

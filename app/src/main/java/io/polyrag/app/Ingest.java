@@ -63,7 +63,7 @@ public final class Ingest {
         errors.addAll(r.errors());
         return new PathIngestReport(new IngestReport(r.documents() + listing.errors().size(), r.added(), r.updated(),
                 r.unchanged(), r.failed() + listing.errors().size(), r.chunks(), r.tookMs(), errors, r.relations(),
-                r.extractionTokens(), r.warnings(), r.indexed()), listing.skipped());
+                r.extractionTokens(), r.warnings(), r.indexed(), r.contextTokens()), listing.skipped());
     }
 
     /**
@@ -178,7 +178,8 @@ public final class Ingest {
     /** Counts what an ingest of the tenant indexed and spent, and returns its report. */
     static IngestReport counted(Components components, String tenantId, IngestReport r) {
         components.usage.ingested(tenantId, r, components.embedder == null ? null : components.embedder.modelId(),
-                components.extractor == null ? "" : components.extractor.id());
+                components.extractor == null ? "" : components.extractor.id(),
+                components.pipeline.contextualizer() == null ? "" : components.pipeline.contextualizer().modelId());
         return r;
     }
 }

@@ -30,6 +30,7 @@ import java.util.List;
  */
 public final class Polyrag implements AutoCloseable {
     private final DataDirLock lock;
+    private final java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
     private final Path dataDir;
     private final Components components;
     private final Path staging;
@@ -294,8 +295,12 @@ public final class Polyrag implements AutoCloseable {
         return components.metrics;
     }
 
+    /** Stops the jobs, closes every store and releases the data directory; closing again does nothing. */
     @Override
     public void close() {
+        if (closed.getAndSet(true)) {
+            return;
+        }
         try {
             if (sweeper != null) {
                 sweeper.close();

@@ -235,7 +235,8 @@ public final class Usage {
     }
 
     /** Counts what an ingest of the tenant indexed and spent. */
-    void ingested(String tenant, io.polyrag.core.model.IngestReport r, String embeddingModel, String extractor) {
+    void ingested(String tenant, io.polyrag.core.model.IngestReport r, String embeddingModel, String extractor,
+            String contextModel) {
         if (meter == null) {
             return;
         }
@@ -244,5 +245,8 @@ public final class Usage {
             meter.add(tenant, UsageMeter.CHUNKS_EMBEDDED, embeddingModel, r.chunks());
         }
         meter.add(tenant, UsageMeter.EXTRACTION_TOKENS, extractor, r.extractionTokens());
+        if (r.contextTokens() > 0) {
+            meter.add(tenant, UsageMeter.CONTEXT_TOKENS, contextModel, r.contextTokens());
+        }
     }
 }

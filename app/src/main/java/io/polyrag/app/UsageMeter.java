@@ -30,6 +30,8 @@ final class UsageMeter implements AutoCloseable {
     static final String DOCUMENTS_INDEXED = "documents_indexed";
     static final String CHUNKS_EMBEDDED = "chunks_embedded";
     static final String EXTRACTION_TOKENS = "extraction_tokens";
+    /** Model tokens (in and out) contextual retrieval spent writing chunk contexts. */
+    static final String CONTEXT_TOKENS = "context_tokens";
     static final String LLM_TOKENS_IN = "llm_tokens_in";
     static final String LLM_TOKENS_OUT = "llm_tokens_out";
 

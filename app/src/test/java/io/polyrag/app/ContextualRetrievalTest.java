@@ -103,8 +103,10 @@ class ContextualRetrievalTest {
     @Test
     void a_chunk_is_found_by_its_context_which_no_citation_shows() {
         try (Polyrag p = open(Map.of())) {
-            ingest(p, "Unscrew the base plate and replace the damping fluid every two years.", "Maintenance");
+            IngestReport first = ingest(p, "Unscrew the base plate and replace the damping fluid every two years.",
+                    "Maintenance");
             assertThat(calls).hasValue(1);
+            assertThat(first.contextTokens()).isEqualTo(320);
             List<SearchHit> hits = fullText(p, "Kestrel seismometer");
             assertThat(hits).as("found by words only its context has").hasSize(1);
             assertThat(hits.getFirst().text()).isEqualTo("Unscrew the base plate and replace the damping fluid every "
@@ -114,6 +116,16 @@ class ContextualRetrievalTest {
             // The same chunk in a document indexed again (its title changed): the context comes from the cache.
             ingest(p, "Unscrew the base plate and replace the damping fluid every two years.", "Maintenance");
             assertThat(calls).as("nothing changed: not indexed again").hasValue(1);
+            p.close(); // the usage counts reach the catalog at close at the latest
+        }
+        try (Polyrag p = open(Map.of())) {
+            java.time.LocalDate today = java.time.LocalDate.now(java.time.ZoneOffset.UTC);
+            assertThat(p.usage().report(io.polyrag.core.model.Tenant.LOCAL, today, today).counts())
+                    .as("the tenant's usage counts the context tokens by model")
+                    .anySatisfy(c -> {
+                        assertThat(c.metric()).isEqualTo("context_tokens");
+                        assertThat(c.amount()).isEqualTo(320);
+                    });
         }
     }
 

@@ -510,6 +510,7 @@ public final class IngestPipeline {
                             Contextualizer.Result r = c.contexts(p.parsed().title(), p.drafts().stream()
                                     .map(d -> graphText(d.kind(), d.text())).toList(), contextRemaining);
                             contextRemaining = Math.max(0, contextRemaining - r.tokens());
+                            tally.situated(r.tokens());
                             failed += r.failed();
                             failure = failure == null ? r.failure() : failure;
                             spent |= r.budgetStopped();

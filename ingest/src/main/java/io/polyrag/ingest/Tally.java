@@ -32,6 +32,7 @@ final class Tally {
     private int duplicates;
     private int relations;
     private long extractionTokens;
+    private long contextTokens;
     private final List<String> warnings = new ArrayList<>();
 
     Tally(int total, List<String> stores, ProgressListener listener) {
@@ -98,6 +99,11 @@ final class Tally {
         publish();
     }
 
+    /** Model tokens contextual retrieval spent. */
+    synchronized void situated(long tokens) {
+        contextTokens += tokens;
+    }
+
     synchronized void extracted(int relationCount, long tokens) {
         relations += relationCount;
         extractionTokens += tokens;
@@ -116,7 +122,8 @@ final class Tally {
 
     synchronized IngestReport report() {
         return new IngestReport(total, added, updated, unchanged, failed, chunks,
-                (System.nanoTime() - startNanos) / 1_000_000, errors, relations, extractionTokens, allWarnings(), indexed);
+                (System.nanoTime() - startNanos) / 1_000_000, errors, relations, extractionTokens, allWarnings(), indexed,
+                contextTokens);
     }
 
     private List<String> allWarnings() {

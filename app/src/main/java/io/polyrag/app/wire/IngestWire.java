@@ -25,7 +25,7 @@ public final class IngestWire {
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     public record Report(int documents, int added, int updated, int unchanged, int failed, int chunks, long tookMs,
             int relations, long extractionTokens, List<String> warnings, List<Problem> errors,
-            List<Indexed> indexed, String documentId, long version) {
+            List<Indexed> indexed, String documentId, long version, long contextTokens) {
     }
 
     /** An input that was not indexed, and why. */
@@ -214,7 +214,7 @@ public final class IngestWire {
         return new Report(r.documents(), r.added(), r.updated(), r.unchanged(), r.failed(), r.chunks(), r.tookMs(),
                 r.relations(), r.extractionTokens(), r.warnings(), problems(r.errors()), r.indexed().stream()
                         .map(d -> new Indexed(d.uri(), d.documentId(), d.version(), d.outcome())).toList(),
-                documentId, version);
+                documentId, version, r.contextTokens());
     }
 
     public static Job of(JobInfo j) {

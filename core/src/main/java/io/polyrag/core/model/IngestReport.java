@@ -21,11 +21,19 @@ import java.util.List;
  */
 public record IngestReport(int documents, int added, int updated, int unchanged, int failed, int chunks, long tookMs,
         List<ItemError> errors, int relations, long extractionTokens, List<String> warnings,
-        List<IndexedDocument> indexed) {
+        List<IndexedDocument> indexed, long contextTokens) {
     public IngestReport {
         errors = List.copyOf(errors);
         warnings = List.copyOf(warnings);
         indexed = List.copyOf(indexed);
+    }
+
+    /** A report of an ingest that wrote no chunk contexts. */
+    public IngestReport(int documents, int added, int updated, int unchanged, int failed, int chunks, long tookMs,
+            List<ItemError> errors, int relations, long extractionTokens, List<String> warnings,
+            List<IndexedDocument> indexed) {
+        this(documents, added, updated, unchanged, failed, chunks, tookMs, errors, relations, extractionTokens,
+                warnings, indexed, 0);
     }
 
     /** A report that lists no indexed documents. */
