@@ -63,7 +63,7 @@ public final class IntentRouter {
 
     private static final Pattern THANKS = Pattern.compile("^(thanks?|thank you|thx|cheers|much appreciated)\\b");
     /**
-     * Phrases of small talk: a message made of these (and at most two other words) is small talk, whatever their
+     * Phrases of small talk: a message made of these (and at most one other word) is small talk, whatever their
      * order ("ok cool, that's all for now. have a nice day").
      */
     private static final Pattern SMALL_TALK = Pattern.compile("\\b(hi|hello|hey|hiya|howdy|greetings|"
@@ -71,7 +71,7 @@ public final class IntentRouter {
             + "nice to meet you|pleased to meet you|thanks?( you)?( so much| very much| a lot)?|thx|ty|cheers|much appreciated|"
             + "(that's|that is) (all|it)( for now)?|have a (nice|good|great|lovely) (day|one|evening|weekend|night)|"
             + "see you( later| soon)?|bye|goodbye|you're (great|awesome|amazing|welcome|helpful|the best)|"
-            + "who are you|what are you|what can you do|what do you do|yo|"
+            + "who are you|what are you|what can you do|what do you do|yo|what'?s up|"
             + "ok(ay)?|cool|great|awesome|perfect|nice|wonderful|for (the|your) help|today|there|again)\\b");
     private static final Pattern BYE_WORDS = Pattern.compile("^(bye|goodbye|good bye|see you|later)\\b");
     private static final java.util.Set<String> QUESTION_WORDS = java.util.Set.of("what", "how", "why", "when",
@@ -200,10 +200,12 @@ public final class IntentRouter {
         if (words == 0) {
             return new Route(Intent.CHITCHAT, false, "an empty message", "offline", HELLO);
         }
-        // Small talk: the message is made of small-talk phrases, with at most two other words and no question.
+        // Small talk: the message is made of small-talk phrases, with at most one other word and no question
+        // ("good morning polyrag"; not "hello world program", which asks about something).
         String left = SMALL_TALK.matcher(bare).replaceAll(" ").replaceAll("[^\\p{L}\\p{N}' ]", " ").strip();
         List<String> rest = left.isEmpty() ? List.of() : List.of(left.split("\\s+"));
-        if (rest.size() < words && rest.size() <= 2 && rest.stream().noneMatch(QUESTION_WORDS::contains)) {
+        if (rest.size() < words && rest.size() <= 1 && rest.stream().noneMatch(w -> QUESTION_WORDS.contains(
+                w.replaceAll("'.*", "")))) {
             String reply = THANKS.matcher(bare).find() || bare.contains("thank") ? WELCOME
                     : BYE_WORDS.matcher(bare).find() || bare.contains("bye") ? BYE : HELLO;
             var said = SMALL_TALK.matcher(bare);
