@@ -1,0 +1,98 @@
+package io.polyrag.ingest;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.polyrag.core.port.ContextCache;
+import io.polyrag.core.port.LlmClient;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Contexts come back in their chunks' order whatever order the calls finish in, one call per distinct text, none for
+ * a blank one or a cached one, and what the model writes is kept short and on one line.
+ */
+class ContextualizerTest {
+    /** A model that names the chunk it was shown, answering the first chunks last. */
+    private static final class Echo implements LlmClient {
+        final List<String> shown = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+        @Override
+        public String id() {
+            return "echo";
+        }
+
+        @Override
+        public Response complete(Request request) {
+            String user = request.messages().getFirst().content();
+            String chunk = user.substring(user.indexOf("<chunk>\n") + 8, user.indexOf("\n</chunk>"));
+            shown.add(chunk);
+            try {
+                Thread.sleep(chunk.startsWith("a") ? 200 : 10);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return new Response("Context:  about\n " + chunk + "  ", "echo", 10, 5);
+        }
+
+        @Override
+        public Response stream(Request request, Consumer<String> onToken) {
+            return complete(request);
+        }
+
+        @Override
+        public void close() {
+        }
+    }
+
+    private static final class MapCache implements ContextCache {
+        final Map<String, String> map = new ConcurrentHashMap<>();
+
+        @Override
+        public Map<String, String> contexts(Collection<String> keys) {
+            Map<String, String> out = new java.util.HashMap<>();
+            keys.forEach(k -> {
+                if (map.containsKey(k)) {
+                    out.put(k, map.get(k));
+                }
+            });
+            return out;
+        }
+
+        @Override
+        public void rememberContexts(Map<String, String> byKey) {
+            byKey.forEach(map::putIfAbsent);
+        }
+    }
+
+    @Test
+    void contexts_keep_their_chunks_order_and_each_distinct_text_is_asked_once() {
+        Echo model = new Echo();
+        MapCache cache = new MapCache();
+        Contextualizer c = new Contextualizer(model, cache, 2000, 4);
+        Contextualizer.Result r = c.contexts("Manual", List.of("alpha", "beta", "", "gamma", "beta"), Long.MAX_VALUE);
+        assertThat(r.contexts()).containsExactly("about alpha", "about beta", "", "about gamma", "about beta");
+        assertThat(model.shown).containsExactlyInAnyOrder("alpha", "beta", "gamma");
+        assertThat(r.calls()).isEqualTo(3);
+        assertThat(r.tokens()).isEqualTo(45);
+
+        Contextualizer.Result again = c.contexts("Manual", List.of("gamma", "delta"), Long.MAX_VALUE);
+        assertThat(again.contexts()).containsExactly("about gamma", "about delta");
+        assertThat(again.cached()).isEqualTo(1);
+        assertThat(model.shown).hasSize(4);
+    }
+
+    @Test
+    void a_long_reply_is_cut_and_a_spent_budget_starts_no_call() {
+        assertThat(Contextualizer.clean("x".repeat(5000))).hasSize(Contextualizer.MAX_CONTEXT);
+        Echo model = new Echo();
+        Contextualizer one = new Contextualizer(model, new MapCache(), 2000, 1);
+        Contextualizer.Result r = one.contexts("Manual", List.of("b1", "b2", "b3"), 15);
+        assertThat(r.calls()).as("the first call spends the budget").isEqualTo(1);
+        assertThat(r.budgetStopped()).isTrue();
+        assertThat(r.contexts()).containsExactly("about b1", "", "");
+    }
+}
