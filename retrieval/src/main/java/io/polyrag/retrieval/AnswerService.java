@@ -80,6 +80,8 @@ public final class AnswerService {
             throw new InvalidInputException("neighbours must be between 0 and 5, was " + neighbours);
         }
         long start = System.nanoTime();
+        // A question the search would refuse (empty, oversized) is refused before the router shows it to a model.
+        searcher.validate(request);
         IntentRouter.Route routed = route ? router.route(request.query()) : null;
         if (routed != null && routed.intent().direct()) {
             onToken.accept(routed.reply());

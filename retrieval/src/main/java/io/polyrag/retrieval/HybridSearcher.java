@@ -430,7 +430,8 @@ public final class HybridSearcher implements AutoCloseable {
         return out;
     }
 
-    private void validate(SearchRequest r) {
+    /** Rejects a request this searcher would refuse (empty or oversized query, bad top-k, …), before any work. */
+    public void validate(SearchRequest r) {
         if (r.query() == null || r.query().isBlank()) {
             throw new InvalidInputException("query is empty: give the text to search for");
         }

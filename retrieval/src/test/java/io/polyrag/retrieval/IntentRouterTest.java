@@ -181,6 +181,15 @@ class IntentRouterTest {
     }
 
     @Test
+    void a_question_the_search_would_refuse_never_reaches_the_routing_model() {
+        FixedReplyLlm model = new FixedReplyLlm("{\"intent\": \"lookup\"}");
+        AnswerService s = service(model, "levain-v1-0");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> s.answer(ask("list ".repeat(5000)), 1, false,
+                t -> { }, true)).isInstanceOf(io.polyrag.core.InvalidInputException.class);
+        assertThat(model.requests()).isEmpty();
+    }
+
+    @Test
     void the_models_decision_is_used_and_an_unusable_one_falls_back_to_the_rules() {
         FixedReplyLlm model = new FixedReplyLlm("{\"intent\": \"out_of_scope\", \"reason\": \"asks about sports\", "
                 + "\"reply\": \"I only know your documents.\"}");
