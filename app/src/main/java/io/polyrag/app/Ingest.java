@@ -72,7 +72,8 @@ public final class Ingest {
      */
     public IngestEstimate estimate(PathIngest request) {
         FileSources.Listing listing = list(request);
-        IngestEstimate e = components.pipeline.estimate(listing.inputs());
+        IngestEstimate e = components.pipeline.estimate(listing.inputs(), Scope.bind(tenant, request.knowledgeBase())
+                .storageName());
         if (request.skipGraph()) {
             e = new IngestEstimate(e.documents(), e.chunks(), e.chunkTokens(), "none", 0, 0, 0, e.errors(),
                     e.contextCalls(), e.contextInputTokens(), e.contextOutputTokens());

@@ -206,10 +206,19 @@ class ContextualRetrievalTest {
                     + "damping fluid every two years.");
             io.polyrag.core.model.IngestEstimate e = p.ingest().estimate(new io.polyrag.app.api.PathIngest(List.of(
                     tmp.resolve("in")), null, List.of(), List.of()));
-            assertThat(e.contextCalls()).as("the known chunk's context is cached").isEqualTo(1);
+            assertThat(e.contextCalls()).as("a paragraph already situated in another document is situated again in "
+                    + "this one").isEqualTo(2);
             assertThat(e.contextInputTokens()).isPositive();
-            assertThat(e.contextOutputTokens()).isEqualTo(60);
-            assertThat(calls).as("an estimate calls no model").hasValue(1);
+            assertThat(e.contextOutputTokens()).isEqualTo(120);
+            p.ingest().paths(new io.polyrag.app.api.PathIngest(List.of(tmp.resolve("in")), null, List.of(),
+                    List.of()), io.polyrag.core.port.ProgressListener.NONE);
+            assertThat(calls).hasValue(3);
+            java.nio.file.Files.writeString(tmp.resolve("in/new.txt"), "Check the battery seals each spring.\n\n"
+                    + "Replace them every third year.");
+            assertThat(p.ingest().estimate(new io.polyrag.app.api.PathIngest(List.of(tmp.resolve("in")), null,
+                    List.of(), List.of())).contextCalls()).as("only the changed document's new text is not cached")
+                    .isEqualTo(1);
+            assertThat(calls).as("an estimate calls no model").hasValue(3);
         }
         assertThatThrownBy(() -> open(Map.of("llm.provider", "none"))).hasMessageContaining(
                 "POLYRAG_CONTEXTUAL_ENABLED=true needs a language model");

@@ -14,7 +14,7 @@ import java.util.Map;
  * Contextual retrieval: a language model writes one or two sentences situating each chunk in its document (what the
  * document is, what the chunk is about, the names and dates the chunk leaves implicit), which are indexed with the
  * chunk — embedded and full-text — and never shown (citations quote the chunk). Contexts are cached by (model,
- * prompt, chunk text), so a chunk ingested or re-indexed again costs a lookup. A call that fails leaves its chunk
+ * prompt, document, chunk text), so a chunk ingested or re-indexed again costs a lookup. A call that fails leaves its chunk
  * without a context; a token budget stops the calls cleanly.
  */
 public final class Contextualizer {
@@ -68,21 +68,26 @@ public final class Contextualizer {
             boolean budgetStopped) {
     }
 
-    /** The cache key of a chunk's context: its model, the prompt and the chunk's text. */
-    String key(String chunkText) {
-        return Ids.sha256Hex((llm.id() + "\u0000" + PROMPT_VERSION + "\u0000" + chunkText)
+    /**
+     * The cache key of a chunk's context: its model, the prompt, its document and its text. The document is in it
+     * because the context is written from the document: the same paragraph in another document, or another tenant's
+     * (document ids are per knowledge base), must not take a context that speaks of this one.
+     */
+    String key(String documentId, String chunkText) {
+        return Ids.sha256Hex((llm.id() + "\u0000" + PROMPT_VERSION + "\u0000" + documentId + "\u0000" + chunkText)
                 .getBytes(StandardCharsets.UTF_8));
     }
 
     /**
      * Contexts for the chunks of one document.
      *
+     * @param documentId the document's id (which names its knowledge base)
      * @param tokenBudget model tokens these calls may spend; no call starts once it is spent
      */
-    public Result contexts(String title, List<String> chunkTexts, long tokenBudget) {
+    public Result contexts(String documentId, String title, List<String> chunkTexts, long tokenBudget) {
         Map<String, String> keys = new LinkedHashMap<>();
         for (String t : chunkTexts) {
-            keys.put(t, key(t));
+            keys.put(t, key(documentId, t));
         }
         Map<String, String> known = cache.contexts(keys.values());
         String document = opening(String.join("\n\n", chunkTexts));
@@ -167,13 +172,13 @@ public final class Contextualizer {
     }
 
     /**
-     * What {@link #contexts} would spend on one document's chunks, without calling the model: {calls, input tokens,
+     * What {@link #contexts} would spend on one document's chunks (a document id not known yet, "": all uncached), without calling the model: {calls, input tokens,
      * output tokens}, counting only chunks whose context is not cached (about four tokens for three words, and 60
      * tokens a reply).
      */
-    long[] estimate(List<String> chunkTexts) {
+    long[] estimate(String documentId, List<String> chunkTexts) {
         Map<String, String> keys = new LinkedHashMap<>();
-        chunkTexts.stream().filter(t -> !t.isBlank()).forEach(t -> keys.put(t, key(t)));
+        chunkTexts.stream().filter(t -> !t.isBlank()).forEach(t -> keys.put(t, key(documentId, t)));
         Map<String, String> known = cache.contexts(keys.values());
         long document = Math.min(documentWords, words(String.join(" ", chunkTexts)));
         long calls = 0;

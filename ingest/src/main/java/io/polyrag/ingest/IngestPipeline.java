@@ -507,7 +507,7 @@ public final class IngestPipeline {
                                 out.add(null);
                                 continue;
                             }
-                            Contextualizer.Result r = c.contexts(p.parsed().title(), p.drafts().stream()
+                            Contextualizer.Result r = c.contexts(p.documentId(), p.parsed().title(), p.drafts().stream()
                                     .map(d -> graphText(d.kind(), d.text())).toList(), contextRemaining);
                             contextRemaining = Math.max(0, contextRemaining - r.tokens());
                             tally.situated(r.tokens());
@@ -679,6 +679,14 @@ public final class IngestPipeline {
      * model: the inputs are read, parsed and chunked, and the extractor estimates.
      */
     public IngestEstimate estimate(List<IngestInput> inputs) {
+        return estimate(inputs, null);
+    }
+
+    /**
+     * Like {@link #estimate(List)}, for an ingest into {@code kb} (its stored name; null when not known: every chunk
+     * context then counts as not cached).
+     */
+    public IngestEstimate estimate(List<IngestInput> inputs, String kb) {
         long documents = 0;
         long chunks = 0;
         long tokens = 0;
@@ -702,7 +710,8 @@ public final class IngestPipeline {
                             cost.outputTokens() + e.outputTokens());
                 }
                 if (contextualizer != null) {
-                    long[] c = contextualizer.estimate(drafts.stream().map(d -> graphText(d.kind(), d.text()))
+                    long[] c = contextualizer.estimate(kb == null ? "" : Ids.documentId(kb, input.uri()), drafts
+                            .stream().map(d -> graphText(d.kind(), d.text()))
                             .toList());
                     for (int i = 0; i < 3; i++) {
                         context[i] += c[i];

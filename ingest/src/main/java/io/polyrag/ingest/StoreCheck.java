@@ -329,7 +329,7 @@ public final class StoreCheck {
         if (contextualizer != null && (m == Modality.VECTOR || m == Modality.FULLTEXT)) {
             // Contextual retrieval is on: the texts are indexed with their contexts, as an ingest writes them (from
             // the cache, or written now for chunks ingested before it was switched on).
-            List<String> contexts = contextualizer.contexts(title, chunks.stream().map(c -> IngestPipeline.graphText(
+            List<String> contexts = contextualizer.contexts(dv.documentId(), title, chunks.stream().map(c -> IngestPipeline.graphText(
                     c.kind(), c.text())).toList(), Long.MAX_VALUE).contexts();
             List<String> with = new ArrayList<>(texts.size());
             for (int i = 0; i < texts.size(); i++) {

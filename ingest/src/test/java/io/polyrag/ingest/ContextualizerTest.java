@@ -73,16 +73,23 @@ class ContextualizerTest {
         Echo model = new Echo();
         MapCache cache = new MapCache();
         Contextualizer c = new Contextualizer(model, cache, 2000, 4);
-        Contextualizer.Result r = c.contexts("Manual", List.of("alpha", "beta", "", "gamma", "beta"), Long.MAX_VALUE);
+        Contextualizer.Result r = c.contexts("doc-1", "Manual", List.of("alpha", "beta", "", "gamma", "beta"),
+                Long.MAX_VALUE);
         assertThat(r.contexts()).containsExactly("about alpha", "about beta", "", "about gamma", "about beta");
         assertThat(model.shown).containsExactlyInAnyOrder("alpha", "beta", "gamma");
         assertThat(r.calls()).isEqualTo(3);
         assertThat(r.tokens()).isEqualTo(45);
 
-        Contextualizer.Result again = c.contexts("Manual", List.of("gamma", "delta"), Long.MAX_VALUE);
+        Contextualizer.Result again = c.contexts("doc-1", "Manual", List.of("gamma", "delta"), Long.MAX_VALUE);
         assertThat(again.contexts()).containsExactly("about gamma", "about delta");
         assertThat(again.cached()).isEqualTo(1);
         assertThat(model.shown).hasSize(4);
+
+        // The same paragraph in another document (another tenant's, say) is situated in that document: its context
+        // was written from this one's text and must not travel.
+        Contextualizer.Result other = c.contexts("acme/kb:doc-9", "Other", List.of("gamma"), Long.MAX_VALUE);
+        assertThat(other.cached()).isZero();
+        assertThat(model.shown).hasSize(5);
     }
 
     @Test
@@ -90,7 +97,7 @@ class ContextualizerTest {
         assertThat(Contextualizer.clean("x".repeat(5000))).hasSize(Contextualizer.MAX_CONTEXT);
         Echo model = new Echo();
         Contextualizer one = new Contextualizer(model, new MapCache(), 2000, 1);
-        Contextualizer.Result r = one.contexts("Manual", List.of("b1", "b2", "b3"), 15);
+        Contextualizer.Result r = one.contexts("doc-1", "Manual", List.of("b1", "b2", "b3"), 15);
         assertThat(r.calls()).as("the first call spends the budget").isEqualTo(1);
         assertThat(r.budgetStopped()).isTrue();
         assertThat(r.contexts()).containsExactly("about b1", "", "");

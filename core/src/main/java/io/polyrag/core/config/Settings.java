@@ -288,7 +288,7 @@ public final class Settings {
     public static final Setting<Boolean> CONTEXTUAL_ENABLED = Setting.bool("contextual.enabled", false,
             "Contextual retrieval: at ingest the language model (llm.provider) writes one or two sentences situating "
                     + "each chunk in its document, indexed with the chunk (embedded and full text; never shown in "
-                    + "citations) and cached by model, prompt and chunk text. Chunks ingested before it was on get "
+                    + "citations) and cached by model, prompt, document and chunk text. Chunks ingested before it was on get "
                     + "theirs from 'polyrag reindex --modality vector --all' (then fulltext).");
     public static final Setting<Integer> CONTEXTUAL_TOKEN_BUDGET = Setting.integer("contextual.token.budget", 0, 0,
             Integer.MAX_VALUE, "Most language-model tokens one ingest may spend on chunk contexts; when reached, the "

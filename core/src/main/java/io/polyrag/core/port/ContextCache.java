@@ -5,7 +5,7 @@ import java.util.Map;
 
 /**
  * The situating sentences a language model wrote for chunks (contextual retrieval), keyed by a hash of (model,
- * prompt, chunk text): ingesting or re-indexing a chunk whose text did not change costs a lookup instead of a model
+ * prompt, document, chunk text): ingesting or re-indexing a chunk whose text did not change costs a lookup instead of a model
  * call. A cache may forget entries at any time; callers ask the model for what it lacks. Safe for concurrent use.
  */
 public interface ContextCache {
