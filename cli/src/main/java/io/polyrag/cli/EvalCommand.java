@@ -52,7 +52,8 @@ final class EvalCommand implements Callable<Integer> {
             + "quotes the expected sentence. The --corpus folders are indexed into a fresh data directory first.")
     Path intents;
 
-    @Option(names = "--corpus", paramLabel = "DIR", description = "With --answers: a folder of documents to index "
+    @Option(names = "--corpus", paramLabel = "DIR", description = "With --answers, --conversations or --intents: a "
+            + "folder of documents to index "
             + "(repeatable).")
     List<Path> corpus;
 
