@@ -63,6 +63,7 @@ final class OfflineExtractor implements EntityExtractor {
     private final TokenizerModel tokens;
     private final POSModel pos;
     private final LemmatizerModel lemmas;
+    private final Memo memo = new Memo();
     private final ExecutorService pool = Executors.newFixedThreadPool(Runtime.getRuntime().availableProcessors(),
             Thread.ofPlatform().daemon().name("polyrag-extract-", 0).factory());
 
@@ -154,12 +155,12 @@ final class OfflineExtractor implements EntityExtractor {
     }
 
     private record Tools(SentenceDetectorME sentences, TokenizerME tokens, POSTaggerME tagger,
-            LemmatizerME lemmatizer) {
+            LemmatizerME lemmatizer, Memo memo) {
     }
 
     private Tools newTools() {
         return new Tools(new SentenceDetectorME(sentences), new TokenizerME(tokens), new POSTaggerME(pos),
-                new LemmatizerME(lemmas));
+                new LemmatizerME(lemmas), memo);
     }
 
     /** One tagged sentence. */
@@ -186,7 +187,7 @@ final class OfflineExtractor implements EntityExtractor {
                 tagged.add(tag(sentence, tools));
             }
         }
-        Reading reading = new Reading(new Lemmatizer(tools.lemmatizer()));
+        Reading reading = new Reading(new Lemmatizer(tools.lemmatizer(), tools.memo()));
         reading.noteNamesInside(tagged);
         for (Tagged t : tagged) {
             if (System.nanoTime() - deadline > 0) {
@@ -198,7 +199,7 @@ final class OfflineExtractor implements EntityExtractor {
     }
 
     private static Tagged tag(String sentence, Tools tools) {
-        Span[] at = splitPossessives(tools.tokens().tokenizePos(sentence), sentence);
+        Span[] at = splitPossessives(tools.memo().tokenize(tools.tokens(), sentence), sentence);
         String[] words = Span.spansToStrings(at, sentence);
         String[] tags = words.length == 0 ? new String[0] : tools.tagger().tag(words);
         boolean[] glued = new boolean[words.length];
@@ -231,7 +232,7 @@ final class OfflineExtractor implements EntityExtractor {
     }
 
     /** The lemmatizer of one task, for {@link Lemmas}. */
-    private record Lemmatizer(LemmatizerME me) {
+    private record Lemmatizer(LemmatizerME me, Memo memo) {
     }
 
     /**
@@ -307,7 +308,7 @@ final class OfflineExtractor implements EntityExtractor {
         void read(Tagged t) {
             String[] words = t.words();
             String[] tags = t.tags();
-            Lemmas lemmas = new Lemmas(lemmatizer.me(), words, tags);
+            Lemmas lemmas = new Lemmas(lemmatizer.me(), lemmatizer.memo(), words, tags);
             List<Mention> mentions = new ArrayList<>();
             List<Names.Span> names = Names.find(words, tags, t.glued(), t.opens()).stream().filter(sp -> !t.opens()[sp.start()]
                     || sp.end() - sp.start() > 1 || namedInside.contains(Entity.key(sp.name()))
