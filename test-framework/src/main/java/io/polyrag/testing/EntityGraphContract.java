@@ -173,6 +173,24 @@ public abstract class EntityGraphContract<S extends EntityGraph> {
     }
 
     @Test
+    void an_entity_keeps_its_first_name_and_type_and_a_later_mention_only_fills_a_missing_type() {
+        S store = open();
+        store.upsert(List.of(record("c1", "d1", 1, "kb", List.of(new Entity("ada lovelace", "Ada Lovelace", "",
+                List.of())), List.of())));
+        assertThat(store.entities(List.of("ada lovelace")).getFirst().entity().type()).isEmpty();
+        store.upsert(List.of(record("c2", "d2", 1, "kb", List.of(new Entity("ada lovelace", "ADA LOVELACE",
+                "Person", List.of())), List.of())));
+        Entity typed = store.entities(List.of("ada lovelace")).getFirst().entity();
+        assertThat(typed.name()).isEqualTo("Ada Lovelace");
+        assertThat(typed.type()).isEqualTo("Person");
+        store.upsert(List.of(record("c3", "d3", 1, "kb", List.of(new Entity("ada lovelace", "Lovelace",
+                "Organization", List.of())), List.of())));
+        assertThat(store.entities(List.of("ada lovelace")).getFirst().entity()).extracting(Entity::name,
+                Entity::type).containsExactly("Ada Lovelace", "Person");
+        assertThat(store.counts()).containsEntry("entities", 1L).containsEntry("mentions", 3L);
+    }
+
+    @Test
     void names_with_query_syntax_are_data() {
         S store = open();
         String nasty = "O'Brien \"}\" UNION { ?s ?p ?o } \\ \n DETACH DELETE (n) // ` $x";

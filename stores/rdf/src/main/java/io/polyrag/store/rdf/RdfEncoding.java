@@ -26,6 +26,7 @@ import java.util.TreeMap;
  */
 final class RdfEncoding {
     static final String NS = "urn:polyrag:vocab:";
+    static final String ENTITY = "urn:polyrag:entity:";
     static final String PROPERTY = "urn:polyrag:property:";
     static final String PREFIXES = "PREFIX rdf: <http://www.w3.org/1999/02/22-rdf-syntax-ns#>\n"
             + "PREFIX rdfs: <http://www.w3.org/2000/01/rdf-schema#>\n"
@@ -35,29 +36,37 @@ final class RdfEncoding {
     }
 
     static String entity(String key) {
-        return iri("urn:polyrag:entity:" + encode(key));
+        return iri(entityIri(key));
+    }
+
+    static String entityIri(String key) {
+        return ENTITY + encode(key);
     }
 
     static String chunk(String chunkId) {
-        return iri("urn:polyrag:chunk:" + encode(chunkId));
+        return iri(chunkIri(chunkId));
     }
 
-    static String relation(String predicate) {
-        return iri("urn:polyrag:relation:" + encode(predicate));
+    static String chunkIri(String chunkId) {
+        return "urn:polyrag:chunk:" + encode(chunkId);
     }
 
-    static String property(String key) {
-        return iri(PROPERTY + encode(key));
+    static String relationIri(String predicate) {
+        return "urn:polyrag:relation:" + encode(predicate);
+    }
+
+    static String propertyIri(String key) {
+        return PROPERTY + encode(key);
     }
 
     /** A statement's IRI: a hash of what makes it one statement, so writing it twice is a no-op. */
-    static String statement(Relation r) {
+    static String statementIri(Relation r) {
         String identity = r.chunkId() + "\u0000" + Entity.storedKey(r.subject()) + "\u0000" + r.predicate() + "\u0000"
                 + Entity.storedKey(r.object());
         try {
             byte[] hash = java.security.MessageDigest.getInstance("SHA-256")
                     .digest(identity.getBytes(StandardCharsets.UTF_8));
-            return iri("urn:polyrag:statement:" + HexFormat.of().formatHex(hash, 0, 16));
+            return "urn:polyrag:statement:" + HexFormat.of().formatHex(hash, 0, 16);
         } catch (java.security.NoSuchAlgorithmException e) {
             throw new IllegalStateException("SHA-256 is part of every JDK", e);
         }

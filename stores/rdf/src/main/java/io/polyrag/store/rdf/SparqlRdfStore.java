@@ -15,6 +15,7 @@ import io.polyrag.core.model.Relation;
 import io.polyrag.core.model.SearchScope;
 import io.polyrag.core.model.StoreRecord;
 import io.polyrag.core.port.RdfStore;
+import org.apache.jena.graph.Node;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
@@ -30,6 +31,20 @@ import java.util.stream.Collectors;
  * a batch is one update request, which SPARQL servers and TDB2 apply atomically.
  */
 final class SparqlRdfStore implements RdfStore {
+    private static final Node CHUNK_ID = Triples.vocab("chunkId");
+    private static final Node DOCUMENT = Triples.vocab("document");
+    private static final Node VERSION = Triples.vocab("version");
+    private static final Node KB = Triples.vocab("kb");
+    private static final Node MENTIONS = Triples.vocab("mentions");
+    private static final Node ALIAS = Triples.vocab("alias");
+    private static final Node WORD = Triples.vocab("word");
+    private static final Node CHUNK = Triples.vocab("chunk");
+    private static final Node PREDICATE_NAME = Triples.vocab("predicateName");
+    private static final Node SUBJECT_NAME = Triples.vocab("subjectName");
+    private static final Node SUBJECT_TYPE = Triples.vocab("subjectType");
+    private static final Node OBJECT_NAME = Triples.vocab("objectName");
+    private static final Node OBJECT_TYPE = Triples.vocab("objectType");
+
     private final SparqlTransport transport;
     private final String graphIri;
     private final String graph;
@@ -99,20 +114,21 @@ final class SparqlRdfStore implements RdfStore {
             return;
         }
         indexWords();
-        StringBuilder data = new StringBuilder();
+        Triples data = new Triples();
         Map<String, Entity> entities = new LinkedHashMap<>();
         for (StoreRecord r : withGraph) {
-            String c = chunk(r.chunkId());
-            data.append(c).append(" pr:chunkId ").append(literal(r.chunkId()))
-                    .append(" ; pr:document ").append(literal(r.documentId()))
-                    .append(" ; pr:version ").append(integer(r.version()))
-                    .append(" ; pr:kb ").append(literal(r.knowledgeBase())).append(" .\n");
+            Node c = Triples.iri(RdfEncoding.chunkIri(r.chunkId()));
+            data.add(c, CHUNK_ID, Triples.text(r.chunkId()));
+            data.add(c, DOCUMENT, Triples.text(r.documentId()));
+            data.add(c, VERSION, Triples.integer(r.version()));
+            data.add(c, KB, Triples.text(r.knowledgeBase()));
             for (Entity e : r.graph().entities()) {
                 entities.putIfAbsent(e.id(), e);
-                data.append(c).append(" pr:mentions ").append(entity(e.id())).append(" .\n");
+                Node entity = Triples.iri(RdfEncoding.entityIri(e.id()));
+                data.add(c, MENTIONS, entity);
                 for (String alias : e.aliases()) {
-                    data.append(entity(e.id())).append(" pr:alias ").append(literal(alias)).append(" .\n");
-                    words(entity(e.id()), alias, data);
+                    data.add(entity, ALIAS, Triples.text(alias));
+                    words(entity, alias, data);
                 }
             }
             for (Relation rel : r.graph().relations()) {
@@ -120,46 +136,38 @@ final class SparqlRdfStore implements RdfStore {
                 String o = Entity.storedKey(rel.object());
                 entities.putIfAbsent(s, new Entity(s, rel.subject(), rel.subjectType(), List.of()));
                 entities.putIfAbsent(o, new Entity(o, rel.object(), rel.objectType(), List.of()));
-                String st = RdfEncoding.statement(rel);
-                data.append(st).append(" a rdf:Statement ; rdf:subject ").append(entity(s))
-                        .append(" ; rdf:predicate ").append(RdfEncoding.relation(rel.predicate()))
-                        .append(" ; rdf:object ").append(entity(o))
-                        .append(" ; pr:predicateName ").append(literal(rel.predicate()))
-                        .append(" ; pr:subjectName ").append(literal(rel.subject()))
-                        .append(" ; pr:subjectType ").append(literal(rel.subjectType()))
-                        .append(" ; pr:objectName ").append(literal(rel.object()))
-                        .append(" ; pr:objectType ").append(literal(rel.objectType()))
-                        .append(" ; pr:chunk ").append(c)
-                        .append(" ; pr:chunkId ").append(literal(rel.chunkId()))
-                        .append(" ; pr:document ").append(literal(rel.documentId()))
-                        .append(" ; pr:version ").append(integer(rel.version()));
-                rel.properties().forEach((k, v) -> data.append(" ; ").append(RdfEncoding.property(k)).append(' ')
-                        .append(literal(v)));
-                data.append(" .\n");
+                Node st = Triples.iri(RdfEncoding.statementIri(rel));
+                data.add(st, Triples.TYPE, Triples.STATEMENT);
+                data.add(st, Triples.SUBJECT, Triples.iri(RdfEncoding.entityIri(s)));
+                data.add(st, Triples.PREDICATE, Triples.iri(RdfEncoding.relationIri(rel.predicate())));
+                data.add(st, Triples.OBJECT, Triples.iri(RdfEncoding.entityIri(o)));
+                data.add(st, PREDICATE_NAME, Triples.text(rel.predicate()));
+                data.add(st, SUBJECT_NAME, Triples.text(rel.subject()));
+                data.add(st, SUBJECT_TYPE, Triples.text(rel.subjectType()));
+                data.add(st, OBJECT_NAME, Triples.text(rel.object()));
+                data.add(st, OBJECT_TYPE, Triples.text(rel.objectType()));
+                data.add(st, CHUNK, c);
+                data.add(st, CHUNK_ID, Triples.text(rel.chunkId()));
+                data.add(st, DOCUMENT, Triples.text(rel.documentId()));
+                data.add(st, VERSION, Triples.integer(rel.version()));
+                rel.properties().forEach((k, v) -> data.add(st, Triples.iri(RdfEncoding.propertyIri(k)),
+                        Triples.text(v)));
             }
         }
-        entities.keySet().forEach(key -> words(entity(key), key, data));
-        StringBuilder then = new StringBuilder();
-        for (Entity e : entities.values()) {
-            // The first name and type an entity was given stay; a later document only fills in a missing type.
-            String iri = entity(e.id());
-            then.append(then.isEmpty() ? "" : " ;\n").append("INSERT { GRAPH ").append(graph).append(" { ")
-                    .append(iri).append(" rdfs:label ").append(literal(e.name())).append(" ; pr:key ")
-                    .append(literal(e.id())).append(" ; pr:type ").append(literal(e.type()))
-                    .append(" } } WHERE { FILTER NOT EXISTS { GRAPH ").append(graph).append(" { ").append(iri)
-                    .append(" pr:key ?k } } }");
-            if (!e.type().isEmpty()) {
-                then.append(" ;\nDELETE { GRAPH ").append(graph).append(" { ").append(iri)
-                        .append(" pr:type \"\" } } INSERT { GRAPH ").append(graph).append(" { ").append(iri)
-                        .append(" pr:type ").append(literal(e.type())).append(" } } WHERE { GRAPH ").append(graph)
-                        .append(" { ").append(iri).append(" pr:type \"\" } }");
-            }
-        }
+        entities.keySet().forEach(key -> words(Triples.iri(RdfEncoding.entityIri(key)), key, data));
+        List<SparqlTransport.NewEntity> added = entities.values().stream()
+                .map(e -> new SparqlTransport.NewEntity(e.id(), e.name(), e.type())).toList();
         writeLock.lock();
         try {
-            transport.insert(graphIri, data.toString(), then.toString());
+            transport.insert(graphIri, data, added);
         } finally {
             writeLock.unlock();
+        }
+    }
+
+    private static void words(Node entity, String label, Triples data) {
+        for (String w : words(label)) {
+            data.add(entity, WORD, Triples.text(w));
         }
     }
 

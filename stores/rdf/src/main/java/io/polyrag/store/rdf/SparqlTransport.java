@@ -16,13 +16,40 @@ interface SparqlTransport extends AutoCloseable {
     void update(String request);
 
     /**
-     * Adds {@code triples} (Turtle statements over {@link RdfEncoding#PREFIXES}) to the named graph {@code graphIri},
-     * then runs {@code then} (update operations without the prefixes, possibly empty), as one atomic unit. The plain
-     * form is one {@code INSERT DATA} request; an embedded store may add the triples without the SPARQL parser.
+     * An entity {@link #insert} adds to the graph unless one with its key is there: the first name and type an entity
+     * was given stay, and a later document only fills in a missing (empty) type.
      */
-    default void insert(String graphIri, String triples, String then) {
-        update(RdfEncoding.PREFIXES + "INSERT DATA { GRAPH <" + graphIri + "> {\n" + triples + "} }"
-                + (then.isEmpty() ? "" : " ;\n" + then));
+    record NewEntity(String key, String name, String type) {
+    }
+
+    /**
+     * Adds {@code triples} to the named graph {@code graphIri}, then each of {@code entities} as {@link NewEntity}
+     * says, as one atomic unit. The plain form is one update request: {@code INSERT DATA} with the triples as
+     * N-Triples, then two conditional operations per entity; an embedded store may do the same without the SPARQL
+     * parser.
+     */
+    default void insert(String graphIri, Triples triples, List<NewEntity> entities) {
+        update(RdfEncoding.PREFIXES + "INSERT DATA { GRAPH <" + graphIri + "> {\n" + triples.nTriples() + "} }"
+                + entityUpdates(RdfEncoding.graph(graphIri), entities));
+    }
+
+    /** {@link NewEntity}'s rule as update operations, each after a {@code " ;\n"}. */
+    static String entityUpdates(String graph, List<NewEntity> entities) {
+        StringBuilder then = new StringBuilder();
+        for (NewEntity e : entities) {
+            String iri = RdfEncoding.entity(e.key());
+            then.append(" ;\nINSERT { GRAPH ").append(graph).append(" { ").append(iri).append(" rdfs:label ")
+                    .append(RdfEncoding.literal(e.name())).append(" ; pr:key ").append(RdfEncoding.literal(e.key()))
+                    .append(" ; pr:type ").append(RdfEncoding.literal(e.type())).append(" } } WHERE { FILTER NOT "
+                    + "EXISTS { GRAPH ").append(graph).append(" { ").append(iri).append(" pr:key ?k } } }");
+            if (!e.type().isEmpty()) {
+                then.append(" ;\nDELETE { GRAPH ").append(graph).append(" { ").append(iri).append(" pr:type \"\" } } "
+                        + "INSERT { GRAPH ").append(graph).append(" { ").append(iri).append(" pr:type ")
+                        .append(RdfEncoding.literal(e.type())).append(" } } WHERE { GRAPH ").append(graph)
+                        .append(" { ").append(iri).append(" pr:type \"\" } }");
+            }
+        }
+        return then.toString();
     }
 
     /** Where it runs, for messages. */

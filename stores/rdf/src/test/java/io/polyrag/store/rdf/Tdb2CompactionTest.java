@@ -76,7 +76,8 @@ class Tdb2CompactionTest {
             throws IOException {
         List<Object> expected = replaceSixTimes(new Tdb2Transport(dir, Long.MAX_VALUE, 8));
         assertThat(generations(dir)).containsExactly("Data-0001");
-        assertThat(dir.resolve(Tdb2Transport.COMPACTED_FILE)).doesNotExist();
+        // as a dataset written before compaction existed: no size recorded
+        Files.delete(dir.resolve(Tdb2Transport.COMPACTED_FILE));
 
         try (SparqlRdfStore store = new SparqlRdfStore(new Tdb2Transport(dir, 1, 8), GRAPH)) {
             assertThat(generations(dir)).containsExactly("Data-0002");
@@ -90,6 +91,16 @@ class Tdb2CompactionTest {
             assertThat(generations(dir)).containsExactly("Data-0002");
             assertThat(store.relations("d1")).isEqualTo(expected.getFirst());
         }
+    }
+
+    @Test
+    void a_new_dataset_measures_growth_from_its_own_size_not_from_nothing(@TempDir Path dir) throws IOException {
+        Tdb2Transport transport = new Tdb2Transport(dir, 1, 8);
+        long empty = Long.parseLong(Files.readString(dir.resolve(Tdb2Transport.COMPACTED_FILE)));
+        assertThat(empty).as("an empty dataset's sparse index files").isPositive()
+                .isCloseTo(transport.bytes(), org.assertj.core.data.Offset.offset(1024L));
+        replaceSixTimes(transport);
+        assertThat(generations(dir)).as("grown less than eightfold: not compacted").containsExactly("Data-0001");
     }
 
     @Test
