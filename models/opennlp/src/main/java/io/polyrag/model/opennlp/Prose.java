@@ -27,14 +27,26 @@ final class Prose {
 
     /** The prose of {@code text}, with every non-prose part blanked (line breaks kept, so lines still open). */
     static String of(String text) {
-        String s = FENCE.matcher(text).replaceAll("\n");
+        // Each pattern runs only over a text holding what it must start with: most chunks hold no code, link, URL,
+        // address or emphasis, and the six passes over them were a tenth of extraction's time.
+        String s = text.contains("```") || text.contains("~~~") ? FENCE.matcher(text).replaceAll("\n") : text;
         s = lines(s);
-        s = LINK.matcher(s).replaceAll("$1");
-        s = INLINE_CODE.matcher(s).replaceAll(" ");
-        s = URL.matcher(s).replaceAll(" ");
-        s = EMAIL.matcher(s).replaceAll(" ");
-        s = EMPHASIS.matcher(s).replaceAll("");
+        s = s.contains("](") ? LINK.matcher(s).replaceAll("$1") : s;
+        s = s.indexOf('`') >= 0 ? INLINE_CODE.matcher(s).replaceAll(" ") : s;
+        s = s.contains("://") || holdsWww(s) ? URL.matcher(s).replaceAll(" ") : s;
+        s = s.indexOf('@') >= 0 ? EMAIL.matcher(s).replaceAll(" ") : s;
+        s = s.indexOf('*') >= 0 || s.indexOf('_') >= 0 ? EMPHASIS.matcher(s).replaceAll("") : s;
         return dropLongRuns(s);
+    }
+
+    /** Whether {@code s} holds "www." in any case. */
+    private static boolean holdsWww(String s) {
+        for (int i = s.indexOf('.'); i >= 0; i = s.indexOf('.', i + 1)) {
+            if (i >= 3 && s.regionMatches(true, i - 3, "www", 0, 3)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Heading lines and table rows blanked, one pass over the lines. */
