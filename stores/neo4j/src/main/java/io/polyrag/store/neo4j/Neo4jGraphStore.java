@@ -46,11 +46,20 @@ final class Neo4jGraphStore implements GraphStore {
     private final String database;
     private final String uri;
 
-    Neo4jGraphStore(String uri, String user, String password, String database) {
+    /**
+     * {@code timeoutSeconds} bounds connecting, taking a pooled connection and retrying a transaction the server could
+     * not run: the driver's own defaults (30 s each, retried with back-off) held every call of an ingest half a
+     * minute against a server that was down before it said so.
+     */
+    Neo4jGraphStore(String uri, String user, String password, String database, int timeoutSeconds) {
         this.uri = uri;
         this.database = database;
-        this.driver = password == null || password.isEmpty() ? GraphDatabase.driver(uri, AuthTokens.none())
-                : GraphDatabase.driver(uri, AuthTokens.basic(user, password));
+        org.neo4j.driver.Config config = org.neo4j.driver.Config.builder()
+                .withConnectionTimeout(timeoutSeconds, java.util.concurrent.TimeUnit.SECONDS)
+                .withConnectionAcquisitionTimeout(timeoutSeconds, java.util.concurrent.TimeUnit.SECONDS)
+                .withMaxTransactionRetryTime(timeoutSeconds, java.util.concurrent.TimeUnit.SECONDS).build();
+        this.driver = password == null || password.isEmpty() ? GraphDatabase.driver(uri, AuthTokens.none(), config)
+                : GraphDatabase.driver(uri, AuthTokens.basic(user, password), config);
         try {
             driver.verifyConnectivity();
             for (String ddl : SCHEMA) {

@@ -22,6 +22,7 @@ public final class Neo4jGraphStoreProvider implements GraphStoreProvider {
     public GraphStore open(ProviderContext context) {
         Config c = context.config();
         return new Neo4jGraphStore(c.get(Settings.GRAPH_NEO4J_URI), c.get(Settings.GRAPH_NEO4J_USER),
-                c.get(Settings.GRAPH_NEO4J_PASSWORD), c.get(Settings.GRAPH_NEO4J_DATABASE));
+                c.get(Settings.GRAPH_NEO4J_PASSWORD), c.get(Settings.GRAPH_NEO4J_DATABASE),
+                c.get(Settings.GRAPH_NEO4J_TIMEOUT_SECONDS));
     }
 }

@@ -46,7 +46,7 @@ class Neo4jGraphStoreTest extends GraphStoreContract {
                 session.run("MATCH (n) DETACH DELETE n").consume();
             }
         }
-        return new Neo4jGraphStore(neo4j.boltURI().toString(), "neo4j", null, "neo4j");
+        return new Neo4jGraphStore(neo4j.boltURI().toString(), "neo4j", null, "neo4j", 10);
     }
 
     @Test
@@ -58,9 +58,38 @@ class Neo4jGraphStoreTest extends GraphStoreContract {
         assertThat(store.counts()).containsEntry("entities", 3L);
     }
 
+    /**
+     * Behind a relay that drops every connection, then passes traffic again: meanwhile reads and writes fail as
+     * unavailable within the timeout (a job waits for the store, a search lists the leg as degraded), and after it
+     * the same store answers with its data, without being reopened.
+     */
+    @Test
+    void dropped_connections_fail_within_the_timeout_and_the_store_recovers_without_a_reopen() throws Exception {
+        openStore(dir).close();
+        try (io.polyrag.testing.TcpProxy proxy = new io.polyrag.testing.TcpProxy("127.0.0.1", neo4j.boltURI()
+                .getPort())) {
+            GraphStore store = new Neo4jGraphStore("bolt://127.0.0.1:" + proxy.port(), "neo4j", null, "neo4j", 2);
+            store.upsert(java.util.List.of(record("c1", "d1", 1, "kb", java.util.List.of(CURIE, INSTITUTE),
+                    java.util.List.of(rel("Marie Curie", "works_at", "Radium Institute", "c1", "d1", 1)))));
+            proxy.cut();
+            long t0 = System.nanoTime();
+            assertThatThrownBy(() -> store.entities(java.util.List.of("marie curie")))
+                    .isInstanceOf(UnavailableException.class).hasMessageContaining("bolt://127.0.0.1:" + proxy.port());
+            assertThatThrownBy(() -> store.upsert(java.util.List.of(record("c2", "d2", 1, "kb",
+                    java.util.List.of(INSTITUTE), java.util.List.of())))).isInstanceOf(UnavailableException.class);
+            assertThat((System.nanoTime() - t0) / 1e9).as("seconds to fail both calls").isLessThan(8);
+            proxy.restore();
+            assertThat(store.entities(java.util.List.of("marie curie"))).extracting(h -> h.entity().name())
+                    .containsExactly("Marie Curie");
+            assertThat(store.edges(java.util.List.of("radium institute"), io.polyrag.core.model.SearchScope.ALL,
+                    10)).hasSize(1);
+            store.close();
+        }
+    }
+
     @Test
     void an_unreachable_server_is_a_clear_error() {
-        assertThatThrownBy(() -> new Neo4jGraphStore("bolt://127.0.0.1:1", "neo4j", "x", "neo4j"))
+        assertThatThrownBy(() -> new Neo4jGraphStore("bolt://127.0.0.1:1", "neo4j", "x", "neo4j", 2))
                 .isInstanceOf(UnavailableException.class).hasMessageContaining("bolt://127.0.0.1:1");
     }
 }

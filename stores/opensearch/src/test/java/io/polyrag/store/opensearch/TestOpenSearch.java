@@ -11,6 +11,7 @@ import org.codelibs.opensearch.runner.OpenSearchRunner;
  */
 public final class TestOpenSearch {
     private static String url;
+    private static OpenSearchRunner runner;
 
     private TestOpenSearch() {
     }
@@ -19,7 +20,7 @@ public final class TestOpenSearch {
         if (url == null) {
             try {
                 Path home = Files.createTempDirectory("polyrag-opensearch");
-                OpenSearchRunner runner = new OpenSearchRunner() {
+                runner = new OpenSearchRunner() {
                     {
                         maxHttpPort = 9800;
                     }
@@ -47,5 +48,20 @@ public final class TestOpenSearch {
             }
         }
         return url;
+    }
+
+    /**
+     * Stops the node for real (its HTTP port closed, the process's node shut down as on a service stop), runs
+     * {@code whileDown}, then starts it again on the same port and data and waits until it serves.
+     */
+    public static synchronized void stopped(Runnable whileDown) throws IOException {
+        url();
+        runner.getNode(0).close();
+        try {
+            whileDown.run();
+        } finally {
+            runner.startNode(0);
+            runner.ensureYellow();
+        }
     }
 }
