@@ -1,7 +1,6 @@
 package io.polyrag.store.rdf;
 
 import static io.polyrag.store.rdf.RdfEncoding.PREFIXES;
-import static io.polyrag.store.rdf.RdfEncoding.chunk;
 import static io.polyrag.store.rdf.RdfEncoding.entity;
 import static io.polyrag.store.rdf.RdfEncoding.integer;
 import static io.polyrag.store.rdf.RdfEncoding.literal;
@@ -15,7 +14,6 @@ import io.polyrag.core.model.Relation;
 import io.polyrag.core.model.SearchScope;
 import io.polyrag.core.model.StoreRecord;
 import io.polyrag.core.port.RdfStore;
-import org.apache.jena.graph.Node;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
@@ -24,6 +22,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.stream.Collectors;
+import org.apache.jena.graph.Node;
 
 /**
  * The RDF store over any {@link SparqlTransport}: every read and write is SPARQL in the {@link RdfEncoding}, so the
