@@ -20,10 +20,7 @@ import opennlp.tools.util.Span;
  */
 final class Memo {
     static final int MAX_ENTRIES = 50_000;
-    /** A token the tokenizer leaves whole. */
-    private static final int[] WHOLE = new int[0];
-
-    /** Token → the offsets inside it where the tokenizer splits it ({@link #WHOLE}: nowhere). */
+    /** Token → the spans the tokenizer gives it, relative to its start, as start, end pairs. */
     private final ConcurrentHashMap<String, int[]> splits = new ConcurrentHashMap<>();
     /** Word before, its tag, word, its tag → the word's lemma. */
     private final ConcurrentHashMap<String, String> lemmas = new ConcurrentHashMap<>();
@@ -37,30 +34,23 @@ final class Memo {
                 continue;
             }
             String token = sentence.substring(s.getStart(), s.getEnd());
-            int[] at = splits.get(token);
-            if (at == null) {
-                at = splitsOf(tokenizer.tokenizePos(token));
-                remember(splits, token, at);
+            int[] spans = splits.get(token);
+            if (spans == null) {
+                // The spans as the tokenizer gives them (not only where it splits), so whatever it returns for a
+                // token — an abbreviation kept whole beside its parts, say — comes back the same.
+                Span[] parts = tokenizer.tokenizePos(token);
+                spans = new int[2 * parts.length];
+                for (int i = 0; i < parts.length; i++) {
+                    spans[2 * i] = parts[i].getStart();
+                    spans[2 * i + 1] = parts[i].getEnd();
+                }
+                remember(splits, token, spans);
             }
-            int from = s.getStart();
-            for (int split : at) {
-                out.add(new Span(from, s.getStart() + split));
-                from = s.getStart() + split;
+            for (int i = 0; i < spans.length; i += 2) {
+                out.add(new Span(s.getStart() + spans[i], s.getStart() + spans[i + 1]));
             }
-            out.add(new Span(from, s.getEnd()));
         }
         return out.toArray(Span[]::new);
-    }
-
-    private static int[] splitsOf(Span[] parts) {
-        if (parts.length <= 1) {
-            return WHOLE;
-        }
-        int[] at = new int[parts.length - 1];
-        for (int i = 1; i < parts.length; i++) {
-            at[i - 1] = parts[i].getStart();
-        }
-        return at;
     }
 
     /** The lemma of {@code word} tagged {@code tag}, after {@code before} tagged {@code beforeTag} (null: none). */

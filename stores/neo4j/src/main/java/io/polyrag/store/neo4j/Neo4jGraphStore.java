@@ -47,16 +47,18 @@ final class Neo4jGraphStore implements GraphStore {
     private final String uri;
 
     /**
-     * {@code timeoutSeconds} bounds connecting, taking a pooled connection and retrying a transaction the server could
-     * not run: the driver's own defaults (30 s each, retried with back-off) held every call of an ingest half a
-     * minute against a server that was down before it said so.
+     * {@code timeoutSeconds} bounds connecting and retrying a transaction the server could not run: the driver's own
+     * defaults (30 s each, retried with back-off) held every call of an ingest half a minute against a server that
+     * was down before it said so. Taking a pooled connection may wait twice as long: the driver lets that limit win
+     * over the connect timeout, and its failure ("unable to acquire connection") is not the "unavailable" that makes
+     * an ingest wait for the store.
      */
     Neo4jGraphStore(String uri, String user, String password, String database, int timeoutSeconds) {
         this.uri = uri;
         this.database = database;
         org.neo4j.driver.Config config = org.neo4j.driver.Config.builder()
                 .withConnectionTimeout(timeoutSeconds, java.util.concurrent.TimeUnit.SECONDS)
-                .withConnectionAcquisitionTimeout(timeoutSeconds, java.util.concurrent.TimeUnit.SECONDS)
+                .withConnectionAcquisitionTimeout(2L * timeoutSeconds, java.util.concurrent.TimeUnit.SECONDS)
                 .withMaxTransactionRetryTime(timeoutSeconds, java.util.concurrent.TimeUnit.SECONDS).build();
         this.driver = password == null || password.isEmpty() ? GraphDatabase.driver(uri, AuthTokens.none(), config)
                 : GraphDatabase.driver(uri, AuthTokens.basic(user, password), config);

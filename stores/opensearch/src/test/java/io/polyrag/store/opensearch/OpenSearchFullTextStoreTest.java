@@ -111,24 +111,24 @@ class OpenSearchFullTextStoreTest extends FullTextStoreContract {
      */
     @Test
     void a_node_stopped_and_started_again_fails_fast_meanwhile_and_needs_no_reopen() throws Exception {
-        FullTextStore store = open(dir, Map.of("opensearch.timeout.seconds", "3"));
-        store.upsert(List.of(rec("c1", "d1", 1, "kb", "the lighthouse keeper logged the tides")));
-        assertThat(store.search("tides", SearchScope.ALL, 5)).extracting(h -> h.chunkId()).containsExactly("c1");
-        TestOpenSearch.stopped(() -> {
-            long t0 = System.nanoTime();
-            assertThatThrownBy(() -> store.search("tides", SearchScope.ALL, 5))
-                    .satisfies(e -> assertThat(io.polyrag.core.StorageProblems.unreachable(e)).as(e.toString())
-                            .isTrue());
-            assertThatThrownBy(() -> store.upsert(List.of(rec("c2", "d2", 1, "kb", "written while down"))))
-                    .satisfies(e -> assertThat(io.polyrag.core.StorageProblems.unreachable(e)).as(e.toString())
-                            .isTrue());
-            assertThat((System.nanoTime() - t0) / 1e9).as("seconds to fail both calls").isLessThan(8);
-        });
-        assertThat(store.search("tides", SearchScope.ALL, 5)).extracting(h -> h.chunkId()).containsExactly("c1");
-        store.upsert(List.of(rec("c2", "d2", 1, "kb", "written after the restart about tides")));
-        assertThat(store.search("tides", SearchScope.ALL, 5)).extracting(h -> h.chunkId())
-                .containsExactlyInAnyOrder("c1", "c2");
-        store.close();
+        try (FullTextStore store = open(dir, Map.of("opensearch.timeout.seconds", "3"))) {
+            store.upsert(List.of(rec("c1", "d1", 1, "kb", "the lighthouse keeper logged the tides")));
+            assertThat(store.search("tides", SearchScope.ALL, 5)).extracting(h -> h.chunkId()).containsExactly("c1");
+            TestOpenSearch.stopped(() -> {
+                long t0 = System.nanoTime();
+                assertThatThrownBy(() -> store.search("tides", SearchScope.ALL, 5))
+                        .satisfies(e -> assertThat(io.polyrag.core.StorageProblems.unreachable(e)).as(e.toString())
+                                .isTrue());
+                assertThatThrownBy(() -> store.upsert(List.of(rec("c2", "d2", 1, "kb", "written while down"))))
+                        .satisfies(e -> assertThat(io.polyrag.core.StorageProblems.unreachable(e)).as(e.toString())
+                                .isTrue());
+                assertThat((System.nanoTime() - t0) / 1e9).as("seconds to fail both calls").isLessThan(8);
+            });
+            assertThat(store.search("tides", SearchScope.ALL, 5)).extracting(h -> h.chunkId()).containsExactly("c1");
+            store.upsert(List.of(rec("c2", "d2", 1, "kb", "written after the restart about tides")));
+            assertThat(store.search("tides", SearchScope.ALL, 5)).extracting(h -> h.chunkId())
+                    .containsExactlyInAnyOrder("c1", "c2");
+        }
     }
 
     /**
@@ -143,22 +143,24 @@ class OpenSearchFullTextStoreTest extends FullTextStoreContract {
             Map<String, String> settings = new java.util.HashMap<>(Map.of("opensearch.url", "http://127.0.0.1:"
                     + proxy.port(), "opensearch.index", "t-relay-" + Integer.toHexString(dir.toString().hashCode()),
                     "opensearch.timeout.seconds", "1"));
-            FullTextStore store = new OpenSearchProvider().open(new ProviderContext(Config.load(Map.of(), settings),
-                    dir));
-            store.upsert(List.of(rec("c1", "d1", 1, "kb", "the ferry timetable for the islands")));
-            proxy.slow(java.time.Duration.ofSeconds(4));
-            long t0 = System.nanoTime();
-            assertThatThrownBy(() -> store.search("ferry", SearchScope.ALL, 5))
-                    .isInstanceOf(io.polyrag.core.StoreException.class).hasMessageContaining("OpenSearch");
-            assertThat((System.nanoTime() - t0) / 1e9).as("seconds until the slow answer was given up").isLessThan(3);
-            proxy.restore();
-            proxy.cut();
-            assertThatThrownBy(() -> store.search("ferry", SearchScope.ALL, 5))
-                    .satisfies(e -> assertThat(io.polyrag.core.StorageProblems.unreachable(e)).as(e.toString())
-                            .isTrue());
-            proxy.restore();
-            assertThat(store.search("ferry", SearchScope.ALL, 5)).extracting(h -> h.chunkId()).containsExactly("c1");
-            store.close();
+            try (FullTextStore store = new OpenSearchProvider().open(new ProviderContext(Config.load(Map.of(),
+                    settings), dir))) {
+                store.upsert(List.of(rec("c1", "d1", 1, "kb", "the ferry timetable for the islands")));
+                proxy.slow(java.time.Duration.ofSeconds(4));
+                long t0 = System.nanoTime();
+                assertThatThrownBy(() -> store.search("ferry", SearchScope.ALL, 5))
+                        .isInstanceOf(io.polyrag.core.StoreException.class).hasMessageContaining("OpenSearch");
+                assertThat((System.nanoTime() - t0) / 1e9).as("seconds until the slow answer was given up")
+                        .isLessThan(3);
+                proxy.restore();
+                proxy.cut();
+                assertThatThrownBy(() -> store.search("ferry", SearchScope.ALL, 5))
+                        .satisfies(e -> assertThat(io.polyrag.core.StorageProblems.unreachable(e)).as(e.toString())
+                                .isTrue());
+                proxy.restore();
+                assertThat(store.search("ferry", SearchScope.ALL, 5)).extracting(h -> h.chunkId())
+                        .containsExactly("c1");
+            }
         }
     }
 

@@ -54,14 +54,37 @@ public final class TestOpenSearch {
      * Stops the node for real (its HTTP port closed, the process's node shut down as on a service stop), runs
      * {@code whileDown}, then starts it again on the same port and data and waits until it serves.
      */
-    public static synchronized void stopped(Runnable whileDown) throws IOException {
+    public static synchronized void stopped(Runnable whileDown) throws IOException, InterruptedException {
         url();
-        runner.getNode(0).close();
+        org.opensearch.node.Node node = runner.getNode(0);
+        node.close();
+        if (!node.awaitClose(30, java.util.concurrent.TimeUnit.SECONDS)) {
+            throw new IllegalStateException("the test OpenSearch node did not stop within 30 s");
+        }
+        Throwable failed = null;
         try {
             whileDown.run();
-        } finally {
-            runner.startNode(0);
+        } catch (RuntimeException | Error e) {
+            failed = e;
+        }
+        // Started again whatever happened meanwhile (the node is shared by the JVM's other tests); a failure to
+        // start does not hide the test's own.
+        try {
+            if (!runner.startNode(0)) {
+                throw new IllegalStateException("the test OpenSearch node did not start again");
+            }
             runner.ensureYellow();
+        } catch (RuntimeException e) {
+            if (failed == null) {
+                throw e;
+            }
+            failed.addSuppressed(e);
+        }
+        if (failed instanceof RuntimeException r) {
+            throw r;
+        }
+        if (failed != null) {
+            throw (Error) failed;
         }
     }
 }

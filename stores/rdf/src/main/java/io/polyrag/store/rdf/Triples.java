@@ -6,11 +6,10 @@ import org.apache.jena.datatypes.xsd.XSDDatatype;
 import org.apache.jena.graph.Node;
 import org.apache.jena.graph.NodeFactory;
 import org.apache.jena.graph.Triple;
-import org.apache.jena.riot.out.NodeFmtLib;
 
 /**
  * A batch's statements in the {@link RdfEncoding}, as nodes: an embedded dataset adds them as they are, an endpoint
- * gets them as N-Triples. Writing them as Turtle text for TDB2 to parse back was a fifth of writing a batch there.
+ * gets them as N-Triples. Only IRIs, plain strings and integers are made here. Writing them as Turtle text for TDB2 to parse back was a fifth of writing a batch there.
  */
 final class Triples {
     static final Node TYPE = NodeFactory.createURI("http://www.w3.org/1999/02/22-rdf-syntax-ns#type");
@@ -50,13 +49,28 @@ final class Triples {
         return triples.isEmpty();
     }
 
-    /** The statements as N-Triples lines, for an {@code INSERT DATA}. */
+    /**
+     * The statements as N-Triples lines, for an {@code INSERT DATA}: IRIs as they are (every one is built from
+     * percent-encoded text), strings escaped by {@link RdfEncoding#literal} (every control character as
+     * {@code \\uXXXX}, which any endpoint reads), integers by their lexical form.
+     */
     String nTriples() {
         StringBuilder b = new StringBuilder(triples.size() * 96);
         for (Triple t : triples) {
-            b.append(NodeFmtLib.strNT(t.getSubject())).append(' ').append(NodeFmtLib.strNT(t.getPredicate()))
-                    .append(' ').append(NodeFmtLib.strNT(t.getObject())).append(" .\n");
+            term(t.getSubject(), b).append(' ');
+            term(t.getPredicate(), b).append(' ');
+            term(t.getObject(), b).append(" .\n");
         }
         return b.toString();
+    }
+
+    private static StringBuilder term(Node node, StringBuilder b) {
+        if (node.isURI()) {
+            return b.append('<').append(node.getURI()).append('>');
+        }
+        if (XSDDatatype.XSDinteger.getURI().equals(node.getLiteralDatatypeURI())) {
+            return b.append(node.getLiteralLexicalForm());
+        }
+        return b.append(RdfEncoding.literal(node.getLiteralLexicalForm()));
     }
 }
