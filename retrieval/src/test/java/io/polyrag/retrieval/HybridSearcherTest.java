@@ -225,18 +225,8 @@ class HybridSearcherTest {
     @Test
     void a_reranker_reorders_the_candidates_and_its_rank_is_kept_as_provenance() {
         Retriever legs = fixed(Modality.FULLTEXT, List.of(hit("d1", 3), hit("d2", 2), hit("d3", 1)));
-        io.polyrag.core.port.Reranker prefersOceans = new io.polyrag.core.port.Reranker() {
-            @Override
-            public String id() {
-                return "test";
-            }
-
-            @Override
-            public List<Double> score(String query, List<String> passages) {
-                return passages.stream().map(p -> p.contains("oceans") ? 1.0 : p.contains("rivers") ? 0.5 : 0.0)
-                        .toList();
-            }
-        };
+        io.polyrag.core.port.Reranker prefersOceans = TestRetrievers.reranker("test", (query, passages) ->
+                passages.stream().map(p -> p.contains("oceans") ? 1.0 : p.contains("rivers") ? 0.5 : 0.0).toList());
         searcher = new HybridSearcher(List.of(legs), catalog, TestRetrievers.options(10), prefersOceans, null);
         SearchResponse r = searcher.search(SearchRequest.of("water", 2));
         assertThat(r.hits()).extracting(h -> h.documentId()).containsExactly("d3", "d1");
@@ -275,17 +265,8 @@ class HybridSearcherTest {
     @Test
     void rerank_false_skips_the_configured_reranker() {
         Retriever legs = fixed(Modality.FULLTEXT, List.of(hit("d1", 3), hit("d2", 2), hit("d3", 1)));
-        io.polyrag.core.port.Reranker reverses = new io.polyrag.core.port.Reranker() {
-            @Override
-            public String id() {
-                return "test";
-            }
-
-            @Override
-            public List<Double> score(String query, List<String> passages) {
-                return java.util.stream.IntStream.range(0, passages.size()).mapToObj(i -> (double) i).toList();
-            }
-        };
+        io.polyrag.core.port.Reranker reverses = TestRetrievers.reranker("test", (query, passages) ->
+                java.util.stream.IntStream.range(0, passages.size()).mapToObj(i -> (double) i).toList());
         searcher = new HybridSearcher(List.of(legs), catalog, TestRetrievers.options(10), reverses, null);
         SearchRequest base = SearchRequest.of("water", 3);
         assertThat(searcher.search(base).hits()).extracting(h -> h.documentId()).containsExactly("d3", "d2", "d1");
@@ -299,17 +280,9 @@ class HybridSearcherTest {
     @Test
     void a_failing_reranker_leaves_the_fused_order_and_a_warning() {
         Retriever legs = fixed(Modality.FULLTEXT, List.of(hit("d1", 3), hit("d2", 2)));
-        io.polyrag.core.port.Reranker broken = new io.polyrag.core.port.Reranker() {
-            @Override
-            public String id() {
-                return "broken";
-            }
-
-            @Override
-            public List<Double> score(String query, List<String> passages) {
-                throw new IllegalStateException("rerank service down");
-            }
-        };
+        io.polyrag.core.port.Reranker broken = TestRetrievers.reranker("broken", (query, passages) -> {
+            throw new IllegalStateException("rerank service down");
+        });
         searcher = new HybridSearcher(List.of(legs), catalog, TestRetrievers.options(10), broken, null);
         SearchResponse r = searcher.search(SearchRequest.of("water", 2));
         assertThat(r.hits()).extracting(h -> h.documentId()).containsExactly("d1", "d2");

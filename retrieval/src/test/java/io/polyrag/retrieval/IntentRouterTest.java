@@ -148,18 +148,10 @@ class IntentRouterTest {
     @Test
     void a_summary_skips_the_reranker_a_lookup_uses() {
         AtomicInteger reranked = new AtomicInteger();
-        io.polyrag.core.port.Reranker counting = new io.polyrag.core.port.Reranker() {
-            @Override
-            public String id() {
-                return "counting";
-            }
-
-            @Override
-            public List<Double> score(String query, List<String> passages) {
-                reranked.incrementAndGet();
-                return passages.stream().map(p -> 1.0).toList();
-            }
-        };
+        io.polyrag.core.port.Reranker counting = TestRetrievers.reranker("counting", (query, passages) -> {
+            reranked.incrementAndGet();
+            return passages.stream().map(p -> 1.0).toList();
+        });
         List<StoreHit> hits = List.of(new StoreHit("levain-v1-2", "levain", 1, 1.0));
         searcher = new HybridSearcher(List.of(TestRetrievers.of(Modality.FULLTEXT, (q, scope, limit) -> hits)),
                 catalog, TestRetrievers.options(10), counting, null);

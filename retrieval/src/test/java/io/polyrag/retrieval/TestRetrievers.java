@@ -32,6 +32,22 @@ final class TestRetrievers {
         };
     }
 
+    /** A reranker named {@code id} that scores each call's passages with {@code score}. */
+    static io.polyrag.core.port.Reranker reranker(String id,
+            java.util.function.BiFunction<String, List<String>, List<Double>> score) {
+        return new io.polyrag.core.port.Reranker() {
+            @Override
+            public String id() {
+                return id;
+            }
+
+            @Override
+            public List<Double> score(String query, List<String> passages) {
+                return score.apply(query, passages);
+            }
+        };
+    }
+
     /** RRF over {@code candidates}-deep lists, a 5 s leg timeout, queries up to 1,000 characters, top-k up to 50. */
     static HybridSearcher.Options options(int candidates) {
         return new HybridSearcher.Options(candidates, 5000, FusionMethod.RRF, 60, Map.of(),
