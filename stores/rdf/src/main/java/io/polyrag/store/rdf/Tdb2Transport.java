@@ -44,9 +44,9 @@ final class Tdb2Transport implements SparqlTransport {
     static final String COMPACTED_FILE = "polyrag-compacted-bytes";
 
     private static final Node LABEL = NodeFactory.createURI("http://www.w3.org/2000/01/rdf-schema#label");
-    private static final Node KEY = NodeFactory.createURI(RdfEncoding.NS + "key");
-    private static final Node TYPE = NodeFactory.createURI(RdfEncoding.NS + "type");
-    private static final Node NO_TYPE = NodeFactory.createLiteralString("");
+    private static final Node KEY = Triples.vocab("key");
+    private static final Node ENTITY_TYPE = Triples.vocab("type");
+    private static final Node NO_TYPE = Triples.text("");
 
     private final Path dir;
     private final Dataset dataset;
@@ -176,12 +176,12 @@ final class Tdb2Transport implements SparqlTransport {
                 for (NewEntity e : entities) {
                     Node entity = NodeFactory.createURI(RdfEncoding.entityIri(e.key()));
                     if (!dsg.contains(graph, entity, KEY, Node.ANY)) {
-                        dsg.add(graph, entity, LABEL, NodeFactory.createLiteralString(e.name()));
-                        dsg.add(graph, entity, KEY, NodeFactory.createLiteralString(e.key()));
-                        dsg.add(graph, entity, TYPE, NodeFactory.createLiteralString(e.type()));
-                    } else if (!e.type().isEmpty() && dsg.contains(graph, entity, TYPE, NO_TYPE)) {
-                        dsg.delete(graph, entity, TYPE, NO_TYPE);
-                        dsg.add(graph, entity, TYPE, NodeFactory.createLiteralString(e.type()));
+                        dsg.add(graph, entity, LABEL, Triples.text(e.name()));
+                        dsg.add(graph, entity, KEY, Triples.text(e.key()));
+                        dsg.add(graph, entity, ENTITY_TYPE, Triples.text(e.type()));
+                    } else if (!e.type().isEmpty() && dsg.contains(graph, entity, ENTITY_TYPE, NO_TYPE)) {
+                        dsg.delete(graph, entity, ENTITY_TYPE, NO_TYPE);
+                        dsg.add(graph, entity, ENTITY_TYPE, Triples.text(e.type()));
                     }
                 }
             });
