@@ -33,7 +33,13 @@ import tools.jackson.databind.JsonNode;
  * search by their unique word does not find at the end, once every job has finished; {@code polyrag check} after the
  * server stops; the server's heap after a full GC and its RSS just before each signal and at the end.
  *
- * <p>Usage: {@code bench/soak [--minutes 30] [--concurrency 32] [--work DIR] [--port 18480]}.
+ * <p>With {@code --corpus N} the corpus keeps a fixed size, so memory can be compared over time: each tenant has
+ * {@code N} text slots (written once before the load starts) and {@code N / 20} file slots, each client owns a share
+ * of them; an ingest fills an empty slot of its own or replaces one (same uri, a new version), a delete empties one,
+ * a file slot is uploaded again only once its last job has finished. At the end every slot's last marker must be
+ * found and a sample of replaced markers must not be.
+ *
+ * <p>Usage: {@code bench/soak [--minutes 30] [--concurrency 32] [--corpus 0] [--work DIR] [--port 18480]}.
  */
 public final class SoakBench {
     private static final String LETTERS = "abcdefghijklmnopqrstuvwxyz";
@@ -55,11 +61,21 @@ public final class SoakBench {
     private final ConcurrentLinkedQueue<String> errorSamples = new ConcurrentLinkedQueue<>();
     private volatile boolean restarting;
     private volatile Process server;
+    /** Text slots per tenant in the fixed-size mode; 0: every ingest adds a document. */
+    private final int corpus;
+    private volatile int clientsCount;
+    /** Fixed-size mode: slot ("tenant/text-k" or "tenant/file-k") to its current marker, absent while empty. */
+    private final Map<String, String> slots = new ConcurrentHashMap<>();
+    /** Fixed-size mode: file slot to the job that last wrote it. */
+    private final Map<String, String> slotJobs = new ConcurrentHashMap<>();
+    /** Markers replaced by a later version of their document: (tenant, marker). */
+    private final ConcurrentLinkedQueue<String[]> replaced = new ConcurrentLinkedQueue<>();
 
-    private SoakBench(Path root, Path work, int port) {
+    private SoakBench(Path root, Path work, int port, int corpus) {
         this.root = root;
         this.work = work;
         this.port = port;
+        this.corpus = corpus;
     }
 
     public static void main(String[] args) throws Exception {
@@ -71,7 +87,8 @@ public final class SoakBench {
         Path work = o.containsKey("work") ? Path.of(o.get("work")) : Files.createTempDirectory("polyrag-soak");
         double minutes = Double.parseDouble(o.getOrDefault("minutes", "30"));
         int concurrency = Integer.parseInt(o.getOrDefault("concurrency", "32"));
-        new SoakBench(root, work, Integer.parseInt(o.getOrDefault("port", "18480"))).run(minutes, concurrency);
+        new SoakBench(root, work, Integer.parseInt(o.getOrDefault("port", "18480")),
+                Integer.parseInt(o.getOrDefault("corpus", "0"))).run(minutes, concurrency);
     }
 
     private void run(double minutes, int concurrency) throws Exception {
@@ -88,15 +105,37 @@ public final class SoakBench {
             }
             keys.put(tenant, Json.MAPPER.readTree(out).get("key").asString());
         }
-        System.out.printf(Locale.ROOT, "polyrag soak: %.0f minutes, concurrency %d, %d cores, work dir %s%n", minutes,
-                concurrency, Runtime.getRuntime().availableProcessors(), work);
+        System.out.printf(Locale.ROOT, "polyrag soak: %.0f minutes, concurrency %d, %d cores, %s, work dir %s%n",
+                minutes, concurrency, Runtime.getRuntime().availableProcessors(), corpus == 0 ? "a growing corpus"
+                        : "a fixed corpus of " + corpus + " texts and " + corpus / 20 + " files per tenant", work);
+        clientsCount = concurrency;
         start();
+        if (corpus > 0) {
+            long fill = System.nanoTime();
+            List<Thread> fillers = new ArrayList<>();
+            for (int c = 0; c < concurrency; c++) {
+                int client = c;
+                Random rnd = new Random(-1 - c);
+                fillers.add(Thread.ofVirtual().start(() -> {
+                    for (String tenant : List.of("acme", "globex")) {
+                        for (int k = client; k < corpus; k += concurrency) {
+                            writeText(tenant, "text-" + k, rnd);
+                        }
+                    }
+                }));
+            }
+            for (Thread t : fillers) {
+                t.join();
+            }
+            System.out.printf(Locale.ROOT, "filled %,d text slots in %.0f s%n", slots.size(),
+                    (System.nanoTime() - fill) / 1e9);
+        }
         long t0 = System.nanoTime();
         long end = t0 + (long) (minutes * 60e9);
         List<Thread> clients = new ArrayList<>();
         for (int c = 0; c < concurrency; c++) {
             int seed = c;
-            clients.add(Thread.ofVirtual().start(() -> client(new Random(seed), end)));
+            clients.add(Thread.ofVirtual().start(() -> client(seed, new Random(seed), end)));
         }
         Thread changer = Thread.ofVirtual().start(() -> change(watched, end));
         List<String> memory = new ArrayList<>();
@@ -124,7 +163,20 @@ public final class SoakBench {
             if (!found(e.getValue()[0], e.getKey())) {
                 missing++;
                 if (missingSamples.size() < 5) {
-                    missingSamples.add(e.getKey() + " (" + e.getValue()[0] + ", " + e.getValue()[1] + ")");
+                    missingSamples.add("missing " + e.getKey() + " (" + e.getValue()[0] + ", " + e.getValue()[1] + ")");
+                }
+            }
+        }
+        int stale = 0;
+        int staleChecked = 0;
+        for (String[] r : replaced) {
+            if (staleChecked++ == 500) {
+                break;
+            }
+            if (found(r[0], r[1])) {
+                stale++;
+                if (missingSamples.size() < 10) {
+                    missingSamples.add("still found after its replacement or delete: " + r[1] + " (" + r[0] + ")");
                 }
             }
         }
@@ -142,19 +194,25 @@ public final class SoakBench {
                 jobs.size(), drained);
         System.out.printf(Locale.ROOT, "acknowledged documents: %,d; not searchable at the end: %d (target 0)%n",
                 acknowledged.size(), missing);
-        missingSamples.forEach(s -> System.out.println("  missing " + s));
+        if (corpus > 0) {
+            System.out.printf(Locale.ROOT, "replaced or deleted markers: %,d; of the first %d, still found: %d "
+                    + "(target 0)%n", replaced.size(), Math.min(500, replaced.size()), stale);
+        }
+        missingSamples.forEach(s -> System.out.println("  " + s));
         System.out.println("polyrag check: exit " + checkRc + (checkRc == 0 ? " (consistent)" : "") + "\n"
                 + checkOut.strip().lines().map(l -> "  " + l).reduce("", (a, b) -> a + b + "\n").stripTrailing());
         memory.forEach(m -> System.out.println("memory " + m));
     }
 
     /** One client: operations by weight, each with one of the two tenants' keys, until {@code end}. */
-    private void client(Random rnd, long end) {
+    private void client(int client, Random rnd, long end) {
         while (System.nanoTime() < end) {
             String tenant = rnd.nextBoolean() ? "acme" : "globex";
             int op = rnd.nextInt(100);
             try {
-                if (op < 40) {
+                if (corpus > 0 && op >= 50 && op < 88) {
+                    fixedCorpusOp(tenant, op, rnd, client);
+                } else if (op < 40) {
                     call(tenant, "GET", "/v1/search?q=" + enc(WORDS[rnd.nextInt(WORDS.length)] + " "
                             + WORDS[rnd.nextInt(WORDS.length)]) + "&top_k=10", null, null);
                 } else if (op < 50) {
@@ -199,6 +257,111 @@ public final class SoakBench {
                 error(tenant + " op " + op + ": " + e.getMessage());
             }
         }
+    }
+
+    /**
+     * The fixed-size mode's writes: a text into an empty slot of this client's or over one of them (a new version),
+     * a file into one of its file slots whose last job has finished, or a delete that empties a text slot.
+     */
+    private void fixedCorpusOp(String tenant, int op, Random rnd, int client) {
+        int concurrency = Math.max(1, clientsCount);
+        if (op < 70) {
+            List<Integer> mine = new ArrayList<>();
+            for (int k = client; k < corpus; k += concurrency) {
+                mine.add(k);
+            }
+            int k = mine.stream().filter(i -> !slots.containsKey(tenant + "/text-" + i)).findFirst()
+                    .orElse(mine.get(rnd.nextInt(mine.size())));
+            writeText(tenant, "text-" + k, rnd);
+        } else if (op < 78) {
+            int files = Math.max(1, corpus / 20);
+            if (client >= files) {
+                writeText(tenant, "text-" + client, rnd);
+                return;
+            }
+            List<Integer> mine = new ArrayList<>();
+            for (int k = client; k < files; k += concurrency) {
+                mine.add(k);
+            }
+            String slot = tenant + "/file-" + mine.get(rnd.nextInt(mine.size()));
+            String last = slotJobs.get(slot);
+            if (last != null) {
+                var r = call(tenant, "GET", "/v1/jobs/" + last, null, null);
+                if (r == null || r.statusCode() != 200 || List.of("queued", "running").contains(
+                        Json.MAPPER.readTree(r.body()).get("status").asString())) {
+                    return; // its last version is still on its way: replacing it now could land out of order
+                }
+            }
+            String marker = marker(rnd);
+            String boundary = "soak" + marker;
+            String name = slot.substring(slot.indexOf('/') + 1);
+            String body = "--" + boundary + "\r\nContent-Disposition: form-data; name=\"files\"; filename=\""
+                    + name + ".md\"\r\nContent-Type: text/markdown\r\n\r\n# " + name + "\n\n" + sentence(rnd)
+                    + " Filed under " + marker + ".\r\n--" + boundary + "--\r\n";
+            var r = call(tenant, "POST", "/v1/ingest/files", "multipart/form-data; boundary=" + boundary,
+                    body.getBytes(StandardCharsets.UTF_8));
+            if (r != null && r.statusCode() == 202) {
+                String job = Json.MAPPER.readTree(r.body()).get("job_id").asString();
+                jobs.add(tenant + " " + job);
+                slotJobs.put(slot, job);
+                acknowledge(tenant, slot, marker, "job " + job);
+            } else {
+                forget(slot);
+            }
+        } else {
+            List<Integer> filled = new ArrayList<>();
+            for (int k = client; k < corpus; k += concurrency) {
+                if (slots.containsKey(tenant + "/text-" + k)) {
+                    filled.add(k);
+                }
+            }
+            if (filled.isEmpty()) {
+                return;
+            }
+            String slot = tenant + "/text-" + filled.get(rnd.nextInt(filled.size()));
+            String marker = slots.remove(slot);
+            String[] doc = acknowledged.remove(marker);
+            var r = call(tenant, "DELETE", "/v1/documents/" + doc[1], null, null);
+            if (r != null && r.statusCode() / 100 == 2) {
+                replaced.add(new String[] {tenant, marker});
+            } // else: not acknowledged, it may or may not be gone; the slot is empty for us and written again later
+        }
+    }
+
+    /** One text into a slot (uri {@code soak://slot}): a new document, or a new version of the slot's document. */
+    private void writeText(String tenant, String slotName, Random rnd) {
+        String slot = tenant + "/" + slotName;
+        String marker = marker(rnd);
+        try {
+            var r = call(tenant, "POST", "/v1/ingest/text", "application/json", Json.MAPPER.writeValueAsBytes(
+                    Map.of("text", sentence(rnd) + " The code word is " + marker + ".", "uri", "soak://" + slot)));
+            if (r != null && r.statusCode() == 200) {
+                acknowledge(tenant, slot, marker, Json.MAPPER.readTree(r.body()).get("document_id").asString());
+            } else {
+                forget(slot);
+            }
+        } catch (RuntimeException e) {
+            error(tenant + " text into " + slot + ": " + e.getMessage());
+        }
+    }
+
+    /**
+     * A write to the slot that was not acknowledged may still have happened (a restart cut its answer): the slot's
+     * last marker is counted neither way until the slot is written again.
+     */
+    private void forget(String slot) {
+        String before = slots.remove(slot);
+        if (before != null) {
+            acknowledged.remove(before);
+        }
+    }
+
+    private void acknowledge(String tenant, String slot, String marker, String documentOrJob) {
+        String before = slots.put(slot, marker);
+        if (before != null && acknowledged.remove(before) != null) {
+            replaced.add(new String[] {tenant, before});
+        }
+        acknowledged.put(marker, new String[] {tenant, documentOrJob});
     }
 
     /** A request; a 5xx, a timeout or a refused connection counts as an error (in or outside a restart window). */
@@ -363,7 +526,16 @@ public final class SoakBench {
 
     private boolean found(String tenant, String marker) {
         var r = call(tenant, "GET", "/v1/search?q=" + marker + "&top_k=5&modalities=fulltext", null, null);
-        return r != null && r.statusCode() == 200 && r.body().contains(marker);
+        if (r == null || r.statusCode() != 200) {
+            return false;
+        }
+        // In a hit's text, not anywhere in the body: the response repeats the query.
+        for (JsonNode hit : Json.MAPPER.readTree(r.body()).get("hits")) {
+            if (hit.get("text").asString().contains(marker)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static String marker(Random rnd) {
