@@ -31,7 +31,8 @@ import tools.jackson.databind.JsonNode;
  * requests that failed (a 5xx, a refused connection, a timeout) outside the two restart windows (from the signal
  * to {@code /ready} 200); documents acknowledged (200 for a text, 202 for a file job) and never deleted that a
  * search by their unique word does not find at the end, once every job has finished; {@code polyrag check} after the
- * server stops; the server's heap after a full GC and its RSS just before each signal and at the end.
+ * server stops; the server's heap after a full GC and its RSS just before each signal and at the end, each taken with
+ * the load paused until nothing is in flight (what the server keeps, not what it is working on).
  *
  * <p>With {@code --corpus N} the corpus keeps a fixed size, so memory can be compared over time: each tenant has
  * {@code N} text slots (written once before the load starts) and {@code N / 20} file slots, each client owns a share
@@ -60,6 +61,10 @@ public final class SoakBench {
     private final AtomicLong errorsInside = new AtomicLong();
     private final ConcurrentLinkedQueue<String> errorSamples = new ConcurrentLinkedQueue<>();
     private volatile boolean restarting;
+    /** Memory is being sampled: clients and the folder changer wait. */
+    private volatile boolean paused;
+    /** Clients inside an operation. */
+    private final java.util.concurrent.atomic.AtomicInteger busy = new java.util.concurrent.atomic.AtomicInteger();
     private volatile Process server;
     /** Text slots per tenant in the fixed-size mode; 0: every ingest adds a document. */
     private final int corpus;
@@ -141,16 +146,16 @@ public final class SoakBench {
         List<String> memory = new ArrayList<>();
         List<String> windows = new ArrayList<>();
         sleepUntil(t0 + (long) (minutes * 60e9 / 3));
-        memory.add(memory("before the kill -9"));
+        memory.add(quiet("before the kill -9"));
         windows.add(restart(true));
         sleepUntil(t0 + (long) (minutes * 60e9 * 2 / 3));
-        memory.add(memory("before the SIGTERM"));
+        memory.add(quiet("before the SIGTERM"));
         windows.add(restart(false));
         for (Thread t : clients) {
             t.join();
         }
         changer.join();
-        memory.add(memory("at the end"));
+        memory.add(quiet("at the end"));
         // Every acknowledged job finishes (resumed after the restarts), then every acknowledged document is found.
         long drain = System.nanoTime();
         for (String job : jobs) {
@@ -207,6 +212,9 @@ public final class SoakBench {
     /** One client: operations by weight, each with one of the two tenants' keys, until {@code end}. */
     private void client(int client, Random rnd, long end) {
         while (System.nanoTime() < end) {
+            if (!enter()) {
+                continue;
+            }
             String tenant = rnd.nextBoolean() ? "acme" : "globex";
             int op = rnd.nextInt(100);
             try {
@@ -255,8 +263,50 @@ public final class SoakBench {
                 }
             } catch (RuntimeException e) {
                 error(tenant + " op " + op + ": " + e.getMessage());
+            } finally {
+                busy.decrementAndGet();
             }
         }
+    }
+
+    /**
+     * Whether a client may start an operation now (counted busy until it ends); false (after a short wait) while the
+     * load is paused for a memory sample.
+     */
+    private boolean enter() {
+        busy.incrementAndGet();
+        if (!paused) {
+            return true;
+        }
+        busy.decrementAndGet();
+        try {
+            Thread.sleep(50);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return false;
+    }
+
+    /**
+     * A memory sample of retained state, not of work in flight: the load pauses (every client's request answered,
+     * the watched folder left alone, in the fixed-size mode every file slot's last job finished), then the heap
+     * after a full GC and RSS are taken, and the load resumes.
+     */
+    private String quiet(String when) throws Exception {
+        long t = System.nanoTime();
+        paused = true;
+        while (busy.get() > 0) {
+            Thread.sleep(20);
+        }
+        if (corpus > 0) {
+            for (var e : slotJobs.entrySet()) {
+                waitJob(e.getKey().substring(0, e.getKey().indexOf('/')) + " " + e.getValue());
+            }
+        }
+        double quiet = (System.nanoTime() - t) / 1e9;
+        String sample = memory(when);
+        paused = false;
+        return String.format(Locale.ROOT, "%s (load paused %.0f s before it)", sample, quiet);
     }
 
     /**
@@ -410,6 +460,9 @@ public final class SoakBench {
         Random rnd = new Random(7);
         for (int n = 0; System.nanoTime() < end; n++) {
             try {
+                while (paused) {
+                    Thread.sleep(50);
+                }
                 Path f = dir.resolve("note-" + rnd.nextInt(30) + ".md");
                 if (rnd.nextInt(5) == 0) {
                     Files.deleteIfExists(f);
@@ -484,15 +537,26 @@ public final class SoakBench {
                     "GC.run"));
             String heap = run(List.of(Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(),
                     Long.toString(pid), "GC.heap_info"));
-            java.util.regex.Matcher m = java.util.regex.Pattern.compile("used (\\d+)K").matcher(heap);
-            long usedKb = m.find() ? Long.parseLong(m.group(1)) : -1;
+            java.util.regex.Matcher m = java.util.regex.Pattern.compile("(?:committed|total) (\\d+)K, used (\\d+)K")
+                    .matcher(heap);
+            boolean found = m.find();
+            long committedKb = found ? Long.parseLong(m.group(1)) : -1;
+            long usedKb = found ? Long.parseLong(m.group(2)) : -1;
+            // With -XX:NativeMemoryTracking=summary in JAVA_OPTS: what the JVM itself has committed (heap, code,
+            // threads, metadata, its own mallocs); RSS above that is native libraries' memory (the model runtime).
+            String nmt = run(List.of(Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(),
+                    Long.toString(pid), "VM.native_memory", "summary", "scale=MB"));
+            java.util.regex.Matcher t = java.util.regex.Pattern.compile("Total: reserved=\\d+MB, committed=(\\d+)MB")
+                    .matcher(nmt);
+            String jvm = t.find() ? String.format(Locale.ROOT, ", JVM committed (NMT) %,d MB", Long.parseLong(
+                    t.group(1))) : "";
             long rssKb = Files.readAllLines(Path.of("/proc/" + pid + "/status")).stream()
                     .filter(l -> l.startsWith("VmRSS:")).mapToLong(l -> Long.parseLong(l.replaceAll("\\D", "")))
                     .findFirst().orElse(-1);
             Path catalog = work.resolve("data").resolve("catalog").resolve("polyrag.mv.db");
             long catalogMb = Files.exists(catalog) ? Files.size(catalog) >> 20 : -1;
-            return String.format(Locale.ROOT, "%-20s heap after full GC %,d MB, RSS %,d MB, catalog file %,d MB", when,
-                    usedKb >> 10, rssKb >> 10, catalogMb);
+            return String.format(Locale.ROOT, "%-20s heap after full GC %,d MB (committed %,d MB), RSS %,d MB%s, "
+                    + "catalog file %,d MB", when, usedKb >> 10, committedKb >> 10, rssKb >> 10, jvm, catalogMb);
         } catch (IOException | InterruptedException e) {
             return when + ": " + e;
         }
