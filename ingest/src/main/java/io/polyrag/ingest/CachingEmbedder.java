@@ -56,6 +56,20 @@ public final class CachingEmbedder extends ForwardingEmbedder {
         return out;
     }
 
+    /** Drops the cached vectors of passages no longer indexed; a failing cache is logged (it only costs space). */
+    @Override
+    public void forgetPassages(List<String> passages) {
+        if (passages.isEmpty()) {
+            return;
+        }
+        try {
+            cache.forget(cacheKey, passages.stream().map(p -> Ids.sha256Hex(p.getBytes(StandardCharsets.UTF_8)))
+                    .toList());
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "could not drop " + passages.size() + " vectors from the embedding cache", e);
+        }
+    }
+
     private Map<String, float[]> lookup(List<String> hashes) {
         try {
             Map<String, float[]> found = new HashMap<>(cache.vectors(cacheKey, hashes));

@@ -987,6 +987,8 @@ public final class IngestPipeline {
     private static final List<float[]> CANCELED = List.of();
     /** Texts embedded between two looks at whether the ingest was canceled (a few seconds of the model's time). */
     private static final int EMBED_SLICE = 64;
+    /** Deletes of up to this many documents drop their cached vectors ({@link #delete}). */
+    private static final int FORGET_ON_DELETE_MAX = 1_000;
 
     private List<float[]> embed(List<Prepared> prepared, List<List<String>> contexts, Tally tally, Pace pace,
             java.util.function.BooleanSupplier canceled) {
@@ -1111,6 +1113,15 @@ public final class IngestPipeline {
 
     private void publish(List<Prepared> prepared, List<DocumentVersion> staged, Tally tally) {
         List<DocumentVersion> replaced = new ArrayList<>();
+        // The texts the versions about to be replaced were embedded from: their chunks leave the catalog as the new
+        // versions are published.
+        Map<String, IndexedTexts> earlier = new java.util.HashMap<>();
+        List<String> gone = new ArrayList<>();
+        for (Prepared p : prepared) {
+            if (p.replacing()) {
+                indexedTexts(p.documentId()).ifPresent(t -> earlier.put(p.documentId(), t));
+            }
+        }
         // Durable when it returns: from here on these versions are what every reader sees, and they are
         // acknowledged.
         List<Catalog.Published> results = spans.span("publish", Map.of("polyrag.documents", staged.size()),
@@ -1135,6 +1146,12 @@ public final class IngestPipeline {
                 continue;
             }
             if (p.replacing()) {
+                IndexedTexts old = earlier.get(p.documentId());
+                if (old != null && before.isPresent() && before.get().version() == old.version()) {
+                    java.util.Set<String> kept = new java.util.HashSet<>();
+                    p.drafts().forEach(d -> kept.add(indexText(p, d)));
+                    old.texts().stream().filter(t -> !kept.contains(t)).forEach(gone::add);
+                }
                 tally.updated(new IndexedDocument(p.input().uri(), v.documentId(), v.version(), "updated"),
                         p.drafts().size());
             } else {
@@ -1143,6 +1160,7 @@ public final class IngestPipeline {
             }
         }
         purge(replaced);
+        forgetVectors(gone);
     }
 
     /**
@@ -1280,8 +1298,47 @@ public final class IngestPipeline {
 
     /** Deletes documents: invisible at once through the catalog, then removed from every store. */
     public List<DocumentVersion> delete(Collection<String> documentIds) {
+        // A few documents' texts are read first, to drop their cached vectors after; a bulk delete (a knowledge
+        // base's) leaves them to the cache.
+        List<IndexedTexts> texts = documentIds.size() > FORGET_ON_DELETE_MAX ? List.of()
+                : documentIds.stream().map(this::indexedTexts).flatMap(Optional::stream).toList();
         List<DocumentVersion> removed = catalog.delete(documentIds);
         purge(removed);
+        forgetVectors(texts.stream().filter(t -> removed.contains(new DocumentVersion(t.documentId(), t.version())))
+                .flatMap(t -> t.texts().stream()).toList());
         return removed;
+    }
+
+    /** The texts a document's visible version was embedded from, as {@link #embed} builds them. */
+    private record IndexedTexts(String documentId, long version, List<String> texts) {
+    }
+
+    /**
+     * A visible version's embedded texts, rebuilt from the catalog; empty when nothing was embedded or the texts
+     * cannot be rebuilt exactly (contextual retrieval puts a model-written context before each).
+     */
+    private Optional<IndexedTexts> indexedTexts(String documentId) {
+        if (!stores.needsVectors() || contextualizer != null) {
+            return Optional.empty();
+        }
+        try {
+            return catalog.document(documentId).filter(d -> d.visibleVersion() > 0).map(d -> new IndexedTexts(
+                    documentId, d.visibleVersion(), catalog.chunks(documentId, d.visibleVersion(), 0, Integer.MAX_VALUE)
+                            .stream().map(c -> c.indexText(d.title())).toList()));
+        } catch (RuntimeException e) {
+            LOG.log(Level.DEBUG, "could not read the texts of " + documentId + " to drop their cached vectors", e);
+            return Optional.empty();
+        }
+    }
+
+    /**
+     * Texts no longer indexed: the embedding cache drops their vectors (it would otherwise keep every version of a
+     * document updated again and again, about 1.6 KB a chunk). A text another document still holds goes too; it is
+     * embedded again should that document be re-indexed.
+     */
+    private void forgetVectors(List<String> texts) {
+        if (!texts.isEmpty()) {
+            embedder.forgetPassages(texts);
+        }
     }
 }

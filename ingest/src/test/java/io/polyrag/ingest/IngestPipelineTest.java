@@ -114,6 +114,43 @@ class IngestPipelineTest {
     }
 
     @Test
+    void the_embedding_cache_drops_the_vectors_of_replaced_and_deleted_text_and_keeps_the_unchanged() {
+        CachingEmbedder cached = new CachingEmbedder(embedder, catalog);
+        IngestPipeline p = pipeline(cached, fulltext, new IngestPipeline.Options(2, 10_000, "test"));
+        String key = embedder.modelId() + "@" + embedder.maxTokens();
+        // Two sections, each its own chunk (64 tokens at most): the first stays, the second changes.
+        String kept = "## Keeper\n\n" + "The lighthouse keeper trims the wick every evening and polishes the lens. "
+                .repeat(3);
+        String first = "## Fuel\n\n" + "The lamp burned whale oil for many years before anything else. ".repeat(3);
+        String second = "## Fuel\n\n" + "The lamp burns paraffin now, brighter and cheaper than oil. ".repeat(3);
+        p.ingest(List.of(IngestInput.ofText("file:///l.md", "l.md", "# Lamps\n\n" + kept + "\n\n" + first)), "kb",
+                x -> { });
+        String id = catalog.documents(SearchScope.ALL, 0, 10).getFirst().id();
+        List<String> v1 = hashes(id);
+        assertThat(v1).hasSize(2);
+        assertThat(catalog.vectors(key, v1)).hasSize(2);
+
+        IngestReport r = p.ingest(List.of(IngestInput.ofText("file:///l.md", "l.md", "# Lamps\n\n" + kept + "\n\n"
+                + second)), "kb", x -> { });
+        assertThat(r.updated()).isEqualTo(1);
+        List<String> v2 = hashes(id);
+        assertThat(v2).hasSize(2).contains(v1.getFirst()).doesNotContain(v1.get(1));
+        assertThat(catalog.vectors(key, v1)).as("the replaced chunk's vector is gone, the unchanged one's stays")
+                .containsOnlyKeys(v1.getFirst());
+        assertThat(catalog.vectors(key, v2)).hasSize(2);
+
+        p.delete(List.of(id));
+        assertThat(catalog.vectors(key, v2)).isEmpty();
+    }
+
+    /** The cache keys of a document's visible chunks: the hashes of the texts they were embedded from. */
+    private List<String> hashes(String documentId) {
+        var doc = catalog.document(documentId).orElseThrow();
+        return catalog.chunks(documentId, doc.visibleVersion(), 0, Integer.MAX_VALUE).stream().map(c -> Ids.sha256Hex(
+                c.indexText(doc.title()).getBytes(java.nio.charset.StandardCharsets.UTF_8))).toList();
+    }
+
+    @Test
     void progress_counts_files_and_chunks_as_each_large_file_completes() {
         // Four files in one batch of sixteen: each holds more chunks than a batch may, so each is written on its own
         // and the count moves file by file instead of jumping from 0/4 to 4/4 at the end.

@@ -639,6 +639,19 @@ public abstract class CatalogContract {
     }
 
     @Test
+    void the_embedding_cache_forgets_what_it_is_told_for_that_model_only() {
+        CatalogAndJobs c = open();
+        c.remember("m1", Map.of("h1", new float[] {1f}, "h2", new float[] {2f}));
+        c.remember("m2", Map.of("h1", new float[] {3f}));
+        c.forget("m1", List.of("h1", "h1", "unknown"));
+        c.forget("m1", List.of());
+        assertThat(c.vectors("m1", List.of("h1", "h2"))).containsOnlyKeys("h2");
+        assertThat(c.vectors("m2", List.of("h1")).get("h1")).containsExactly(3f);
+        c.remember("m1", Map.of("h1", new float[] {4f}));
+        assertThat(c.vectors("m1", List.of("h1")).get("h1")).as("remembered again after").containsExactly(4f);
+    }
+
+    @Test
     void two_long_model_ids_that_share_their_start_never_share_cached_vectors() {
         CatalogAndJobs c = open();
         String a = "/models/" + "x".repeat(300) + "/a@512";

@@ -29,6 +29,13 @@ public interface Embedder extends AutoCloseable {
     /** The vectors of passages, in input order; may work on several at once. */
     List<float[]> embedPassages(List<String> passages);
 
+    /**
+     * Passages no longer indexed (their document version was replaced or deleted): an embedder that keeps vectors of
+     * passages it embedded (a cache) may drop theirs. The default keeps nothing, so does nothing.
+     */
+    default void forgetPassages(List<String> passages) {
+    }
+
     @Override
     void close();
 }

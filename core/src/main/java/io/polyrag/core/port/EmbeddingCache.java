@@ -15,4 +15,10 @@ public interface EmbeddingCache {
 
     /** Remembers vectors for {@code model}; existing entries are kept. */
     void remember(String model, Map<String, float[]> vectorsByTextHash);
+
+    /**
+     * Drops the vectors of {@code textHashes} for {@code model} (texts no longer indexed), so a cache fed by documents
+     * updated again and again does not keep every version's vectors for good. Absent keys are ignored.
+     */
+    void forget(String model, Collection<String> textHashes);
 }

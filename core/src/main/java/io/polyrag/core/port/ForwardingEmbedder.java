@@ -39,6 +39,11 @@ public abstract class ForwardingEmbedder implements Embedder {
     }
 
     @Override
+    public void forgetPassages(List<String> passages) {
+        delegate.forgetPassages(passages);
+    }
+
+    @Override
     public List<float[]> embedPassages(List<String> passages) {
         return delegate.embedPassages(passages);
     }

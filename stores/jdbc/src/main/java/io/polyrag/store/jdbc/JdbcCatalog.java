@@ -1134,6 +1134,11 @@ public class JdbcCatalog implements CatalogAndJobs {
         cache.remember(model, vectorsByTextHash);
     }
 
+    @Override
+    public void forget(String model, Collection<String> textHashes) {
+        cache.forget(model, textHashes);
+    }
+
     // ---- chunk contexts (contextual retrieval): delegated
 
     @Override

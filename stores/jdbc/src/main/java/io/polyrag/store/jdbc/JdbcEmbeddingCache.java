@@ -62,6 +62,21 @@ final class JdbcEmbeddingCache {
         });
     }
 
+    void forget(String model, Collection<String> textHashes) {
+        if (textHashes.isEmpty()) {
+            return;
+        }
+        jdbc.tx("forget cached embeddings", c -> {
+            try (PreparedStatement ps = c.prepareStatement(
+                    "DELETE FROM embedding_cache WHERE model = ? AND text_hash = ANY(?)")) {
+                ps.setString(1, key(model));
+                ps.setArray(2, c.createArrayOf("VARCHAR", textHashes.stream().distinct().toArray()));
+                ps.executeUpdate();
+            }
+            return null;
+        });
+    }
+
     /**
      * The model column's value: the model id itself, or, when it is longer than the column (a model given by a long
      * path), its start and a hash of the whole, so two long ids that share their first characters never share rows.
