@@ -237,15 +237,8 @@ public final class SoakBench {
                     }
                 } else if (op < 78) {
                     String marker = marker(rnd);
-                    String boundary = "soak" + marker;
-                    String body = "--" + boundary + "\r\nContent-Disposition: form-data; name=\"files\"; filename=\""
-                            + marker + ".md\"\r\nContent-Type: text/markdown\r\n\r\n# " + marker + "\n\n" + sentence(rnd)
-                            + " Filed under " + marker + ".\r\n--" + boundary + "--\r\n";
-                    var r = call(tenant, "POST", "/v1/ingest/files", "multipart/form-data; boundary=" + boundary,
-                            body.getBytes(StandardCharsets.UTF_8));
-                    if (r != null && r.statusCode() == 202) {
-                        String job = Json.MAPPER.readTree(r.body()).get("job_id").asString();
-                        jobs.add(tenant + " " + job);
+                    String job = upload(tenant, marker, marker, rnd);
+                    if (job != null) {
                         acknowledged.put(marker, new String[] {tenant, "job " + job});
                     }
                 } else if (op < 88) {
@@ -343,16 +336,8 @@ public final class SoakBench {
                 }
             }
             String marker = marker(rnd);
-            String boundary = "soak" + marker;
-            String name = slot.substring(slot.indexOf('/') + 1);
-            String body = "--" + boundary + "\r\nContent-Disposition: form-data; name=\"files\"; filename=\""
-                    + name + ".md\"\r\nContent-Type: text/markdown\r\n\r\n# " + name + "\n\n" + sentence(rnd)
-                    + " Filed under " + marker + ".\r\n--" + boundary + "--\r\n";
-            var r = call(tenant, "POST", "/v1/ingest/files", "multipart/form-data; boundary=" + boundary,
-                    body.getBytes(StandardCharsets.UTF_8));
-            if (r != null && r.statusCode() == 202) {
-                String job = Json.MAPPER.readTree(r.body()).get("job_id").asString();
-                jobs.add(tenant + " " + job);
+            String job = upload(tenant, slot.substring(slot.indexOf('/') + 1), marker, rnd);
+            if (job != null) {
                 slotJobs.put(slot, job);
                 acknowledge(tenant, slot, marker, "job " + job);
             } else {
@@ -376,6 +361,22 @@ public final class SoakBench {
                 replaced.add(new String[] {tenant, marker});
             } // else: not acknowledged, it may or may not be gone; the slot is empty for us and written again later
         }
+    }
+
+    /** Uploads {@code name}.md holding {@code marker} (a job): its id once acknowledged with 202, else null. */
+    private String upload(String tenant, String name, String marker, Random rnd) {
+        String boundary = "soak" + marker;
+        String body = "--" + boundary + "\r\nContent-Disposition: form-data; name=\"files\"; filename=\"" + name
+                + ".md\"\r\nContent-Type: text/markdown\r\n\r\n# " + name + "\n\n" + sentence(rnd) + " Filed under "
+                + marker + ".\r\n--" + boundary + "--\r\n";
+        var r = call(tenant, "POST", "/v1/ingest/files", "multipart/form-data; boundary=" + boundary,
+                body.getBytes(StandardCharsets.UTF_8));
+        if (r == null || r.statusCode() != 202) {
+            return null;
+        }
+        String job = Json.MAPPER.readTree(r.body()).get("job_id").asString();
+        jobs.add(tenant + " " + job);
+        return job;
     }
 
     /** One text into a slot (uri {@code soak://slot}): a new document, or a new version of the slot's document. */
