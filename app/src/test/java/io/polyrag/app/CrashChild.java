@@ -40,7 +40,8 @@ public final class CrashChild {
                 switch (f[0]) {
                     case "text" -> {
                         IngestReport r = p.ingest().text(new TextIngest(f[2], null, f[1], "text", KnowledgeBase.of("kb")));
-                        ack("ACK text " + f[1] + " added=" + r.added() + " updated=" + r.updated());
+                        ack("ACK text " + f[1] + " added=" + r.added() + " updated=" + r.updated() + " id="
+                                + (r.indexed().isEmpty() ? "" : r.indexed().get(0).documentId()));
                     }
                     case "delete" -> ack("ACK delete " + p.documents().delete(List.of(f[1])));
                     case "upload" -> {

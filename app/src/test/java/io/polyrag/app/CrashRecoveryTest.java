@@ -12,10 +12,7 @@ import io.polyrag.core.model.JobInfo;
 import io.polyrag.core.model.JobStatus;
 import io.polyrag.core.model.SearchRequest;
 import io.polyrag.core.model.SearchHit;
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -23,8 +20,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -329,62 +324,29 @@ class CrashRecoveryTest {
 
     /** A child JVM running {@link CrashChild} over {@link #data()}; closing it kills it with SIGKILL. */
     private final class Child implements AutoCloseable {
-        private final Process process;
-        private final PrintWriter in;
-        private final BlockingQueue<String> lines = new LinkedBlockingQueue<>();
-        private final List<String> seen = new ArrayList<>();
+        private final CrashChildProcess process;
 
         Child(String pause, Map<String, String> settings) throws IOException, InterruptedException {
-            List<String> cmd = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java"),
-                    "--add-modules", "jdk.incubator.vector", "--enable-native-access=ALL-UNNAMED", "-Xmx512m",
-                    "-Dpolyrag.pause=" + (pause == null ? "" : pause), "-cp", System.getProperty("java.class.path"),
-                    CrashChild.class.getName()));
             Map<String, String> s = new HashMap<>(Map.of("data.dir", data().toString(), "vector.enabled", "false",
                     "catalog.backend", "pausing", "fulltext.backend", "pausing", "vector.backend", "pausing"));
             s.putAll(settings);
-            s.forEach((k, v) -> cmd.add(k + "=" + v));
-            process = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-            in = new PrintWriter(process.getOutputStream(), true, StandardCharsets.UTF_8);
-            Thread.ofVirtual().start(() -> {
-                try (BufferedReader r = new BufferedReader(new InputStreamReader(process.getInputStream(),
-                        StandardCharsets.UTF_8))) {
-                    for (String l = r.readLine(); l != null; l = r.readLine()) {
-                        lines.add(l);
-                    }
-                } catch (IOException e) {
-                    lines.add("child output closed: " + e.getMessage());
-                }
-            });
-            await("READY");
+            process = new CrashChildProcess(List.of(), List.of("--add-modules", "jdk.incubator.vector",
+                    "--enable-native-access=ALL-UNNAMED", "-Xmx512m", "-Dpolyrag.pause=" + (pause == null ? ""
+                            : pause)), s);
         }
 
         void send(String... fields) {
-            in.println(String.join("\t", fields));
+            process.send(fields);
         }
 
         /** The next output line starting with {@code prefix}; fails with the child's output if none comes. */
         String await(String prefix) throws InterruptedException {
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
-            while (System.nanoTime() < deadline) {
-                String l = lines.poll(100, TimeUnit.MILLISECONDS);
-                if (l != null) {
-                    seen.add(l);
-                    if (l.startsWith(prefix)) {
-                        return l;
-                    }
-                } else if (!process.isAlive() && lines.isEmpty()) {
-                    break;
-                }
-            }
-            throw new AssertionError("the child never printed '" + prefix + "'; its output:\n"
-                    + String.join("\n", seen));
+            return process.await(prefix);
         }
 
         @Override
         public void close() throws InterruptedException {
-            process.destroyForcibly();
-            assertThat(process.waitFor(30, TimeUnit.SECONDS)).isTrue();
-            assertThat(process.exitValue()).as("killed with SIGKILL").isEqualTo(137);
+            assertThat(process.kill()).as("killed with SIGKILL").isEqualTo(137);
         }
     }
 }

@@ -3,10 +3,7 @@ package io.polyrag.app;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.polyrag.testing.TestServices;
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,9 +13,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -26,12 +20,18 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code POLYRAG_DURABILITY=fsync}, seen from the system calls: a child JVM ({@link CrashChild}) runs under
- * {@code strace} with every embedded store on, ingests, updates, uploads (a job) and deletes, and prints an ACK the
- * moment each is acknowledged. Before each ACK, every log a store recovers from (the catalog's file, the RDF journal,
- * the graph's write-ahead log) must have been forced to the disk after its last write, and every directory in which
- * a file was renamed into place (originals, staged uploads, index commit points) must have been forced after the
- * rename. In the default mode the same trace shows the catalog's commits acknowledged from the page cache — what the
- * mode changes, and proof that the check can fail.
+ * {@code strace} with every embedded store on, ingests, updates, uploads (a job), waits for the job, ingests and
+ * deletes, and prints an ACK the moment each is acknowledged. Before each ACK, every log a store recovers from (the
+ * catalog's file, the RDF journal, the graph's write-ahead log) must have been forced to the disk after its last
+ * write, and every directory in which a file was renamed into place (originals, staged uploads, index commit points)
+ * must have been forced after the rename. In the default mode the same trace shows the catalog's commits
+ * acknowledged from the page cache — what the mode changes, and proof that the check can fail.
+ *
+ * <p>The check reads the trace as a whole, so at each ACK nothing may be writing that the ACK does not depend on:
+ * the upload is acknowledged by a child that runs no jobs ({@code ingest.workers=0}; its job would otherwise start
+ * writing at once, in the background), and a second child, opening the same data, runs the job — the restart a
+ * server may take between the two — while the first waits for it by reading its status. That read must not answer
+ * "succeeded" before the job's last commit is on the disk.
  */
 class FsyncModeTest {
     @TempDir
@@ -42,6 +42,7 @@ class FsyncModeTest {
         requireStrace();
         TraceCheck trace = run("fsync");
         assertThat(trace.violations).as("writes acknowledged before they reached the disk").isEmpty();
+        assertThat(trace.acks).as("every step acknowledged and checked").isEqualTo(6);
         // The check saw each kind of store at work: not an empty trace passing.
         assertThat(trace.forced).contains("catalog/polyrag.mv.db", "fulltext", "rdf/Data-0001/journal.jrnl")
                 .anyMatch(f -> f.startsWith("blobs/job-")).anyMatch(f -> f.endsWith(".kuzu.wal"));
@@ -62,68 +63,58 @@ class FsyncModeTest {
                         + "ptrace must be allowed)");
     }
 
-    /** Runs the child under strace in {@code mode} and returns what the trace shows acknowledged too early. */
+    /**
+     * Runs the steps under strace in {@code mode}: two children one after the other on the same data directory, the
+     * first running no jobs. Returns what their traces show acknowledged too early.
+     */
     private TraceCheck run(String mode) throws Exception {
         Path data = tmp.resolve(mode);
-        Path trace = tmp.resolve(mode + ".trace");
-        List<String> cmd = new ArrayList<>(List.of("strace", "-f", "-qq", "-y", "-s", "16", "-o", trace.toString(),
-                "-e", "trace=write,pwrite64,pwritev,pwritev2,writev,fsync,fdatasync,rename,renameat,renameat2",
-                ProcessHandle.current().info().command().orElse("java"), "--enable-native-access=ALL-UNNAMED",
-                "-Xmx512m", "-cp", System.getProperty("java.class.path"), CrashChild.class.getName()));
-        Map<String, String> settings = new HashMap<>(Map.of("data.dir", data.toString(), "durability", mode,
-                "vector.enabled", "false", "graph.enabled", "true", "rdf.enabled", "true"));
-        settings.forEach((k, v) -> cmd.add(k + "=" + v));
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-        BlockingQueue<String> lines = new LinkedBlockingQueue<>();
-        Thread.ofVirtual().start(() -> {
-            try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(),
-                    StandardCharsets.UTF_8))) {
-                for (String l = r.readLine(); l != null; l = r.readLine()) {
-                    lines.add(l);
-                }
-            } catch (IOException e) {
-                lines.add("closed: " + e);
-            }
-        });
-        List<String> seen = new ArrayList<>();
-        PrintWriter in = new PrintWriter(p.getOutputStream(), true, StandardCharsets.UTF_8);
-        try {
-            await(lines, seen, p, "READY");
-            in.println("text\tdoc-a\tMarta Lindqvist founded Borealis Instruments in Uppsala in 1994.");
-            await(lines, seen, p, "ACK text");
-            in.println("text\tdoc-a\tMarta Lindqvist founded Borealis Instruments in Uppsala, Sweden.");
-            await(lines, seen, p, "ACK text");
-            in.println("upload\tkestrel.txt\tBorealis Instruments manufactures the Kestrel-9 seismometer.");
-            String job = await(lines, seen, p, "ACK upload").substring("ACK upload ".length());
-            in.println("wait\t" + job);
-            assertThat(await(lines, seen, p, "ACK wait")).isEqualTo("ACK wait succeeded");
-            in.println("text\tdoc-b\tThe Kestrel-9 was installed at the observatory in Kiruna.");
-            String added = await(lines, seen, p, "ACK text");
-            assertThat(added).contains("added=1");
+        TraceCheck check = new TraceCheck(data.toString());
+        String job;
+        try (Child first = new Child(mode, data, "first", "0")) {
+            first.send("text\tdoc-a\tMarta Lindqvist founded Borealis Instruments in Uppsala in 1994.", "ACK text");
+            first.send("text\tdoc-a\tMarta Lindqvist founded Borealis Instruments in Uppsala, Sweden.", "ACK text");
+            job = first.send("upload\tkestrel.txt\tBorealis Instruments manufactures the Kestrel-9 seismometer.",
+                    "ACK upload").substring("ACK upload ".length());
         } finally {
-            in.close();
-            if (!p.waitFor(60, TimeUnit.SECONDS)) {
-                p.destroyForcibly();
-            }
+            check.read(tmp.resolve(mode + ".first.trace"));
         }
-        return TraceCheck.of(Files.readAllLines(trace, StandardCharsets.UTF_8), data.toString());
+        try (Child second = new Child(mode, data, "second", "1")) {
+            assertThat(second.send("wait\t" + job, "ACK wait")).isEqualTo("ACK wait succeeded");
+            String added = second.send("text\tdoc-b\tThe Kestrel-9 was installed at the observatory in Kiruna.",
+                    "ACK text");
+            assertThat(added).contains("added=1");
+            String id = added.substring(added.indexOf(" id=") + " id=".length());
+            assertThat(second.send("delete\t" + id, "ACK delete")).isEqualTo("ACK delete 1");
+        } finally {
+            check.read(tmp.resolve(mode + ".second.trace"));
+        }
+        return check;
     }
 
-    private static String await(BlockingQueue<String> lines, List<String> seen, Process p, String prefix)
-            throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
-        while (System.nanoTime() < deadline) {
-            String l = lines.poll(100, TimeUnit.MILLISECONDS);
-            if (l != null) {
-                seen.add(l);
-                if (l.startsWith(prefix)) {
-                    return l;
-                }
-            } else if (!p.isAlive() && lines.isEmpty()) {
-                break;
-            }
+    /** A {@link CrashChild} under strace, its trace written to {@code <mode>.<name>.trace}. */
+    private final class Child implements AutoCloseable {
+        private final CrashChildProcess p;
+
+        Child(String mode, Path data, String name, String workers) throws Exception {
+            Path trace = tmp.resolve(mode + "." + name + ".trace");
+            p = new CrashChildProcess(List.of("strace", "-f", "-qq", "-y", "-s", "16", "-o", trace.toString(), "-e",
+                    "trace=write,pwrite64,pwritev,pwritev2,writev,fsync,fdatasync,rename,renameat,renameat2"),
+                    List.of("--enable-native-access=ALL-UNNAMED", "-Xmx512m"),
+                    Map.of("data.dir", data.toString(), "durability", mode, "vector.enabled", "false",
+                            "graph.enabled", "true", "rdf.enabled", "true", "ingest.workers", workers));
         }
-        throw new AssertionError("the child never printed '" + prefix + "'; its output:\n" + String.join("\n", seen));
+
+        /** Sends one command and returns the line that acknowledged it. */
+        String send(String command, String ack) throws InterruptedException {
+            p.send(command);
+            return p.await(ack);
+        }
+
+        @Override
+        public void close() throws InterruptedException {
+            p.stop();
+        }
     }
 
     /**
@@ -142,19 +133,24 @@ class FsyncModeTest {
         private final Set<String> dirty = new LinkedHashSet<>();
         private final Map<String, String> pendingSync = new HashMap<>();
         final List<String> violations = new ArrayList<>();
+        /** ACKs seen in the traces read. */
+        int acks;
         /** Files and directories forced to the disk, relative to the data directory. */
         final Set<String> forced = new java.util.TreeSet<>();
         /** Directories a file was renamed into, relative to the data directory. */
         final Set<String> renamedInto = new java.util.TreeSet<>();
 
-        private TraceCheck(String data) {
+        TraceCheck(String data) {
             this.data = data;
         }
 
-        static TraceCheck of(List<String> trace, String data) {
-            TraceCheck c = new TraceCheck(data);
-            trace.forEach(c::line);
-            return c;
+        /**
+         * Reads one process's trace; what it left dirty stays dirty for the next (a process that ended does not
+         * force its files on the way out unless the trace shows it).
+         */
+        void read(Path trace) throws IOException {
+            pendingSync.clear();
+            Files.readAllLines(trace, StandardCharsets.UTF_8).forEach(this::line);
         }
 
         private void forced(String path) {
@@ -196,6 +192,7 @@ class FsyncModeTest {
                     forced(path);
                 }
             } else if (call.group(3).equals("1") && call.group(5).contains("\"ACK ")) {
+                acks++;
                 dirty.forEach(d -> violations.add(l.substring(l.indexOf("\"ACK ")) + ": " + d
                         + " not on the disk"));
             } else if (path.startsWith(data) && recoveryLog(path)) {

@@ -100,12 +100,15 @@ final class Jdbc {
             DiskSync sync = diskSync;
             try {
                 T result = work.run(c);
-                boolean wrote = sync != null && DiskSync.wrote(c);
-                c.commit();
-                if (wrote) {
+                if (sync == null) {
+                    c.commit();
+                } else if (DiskSync.wrote(c)) {
                     // A failed sync throws after the commit: the write is not acknowledged (it may still be there;
                     // every write polyrag retries is idempotent by content).
-                    sync.committed(c);
+                    sync.commit(c);
+                } else {
+                    c.commit();
+                    sync.read(c);
                 }
                 return result;
             } catch (SQLException | RuntimeException e) {

@@ -114,7 +114,12 @@ public class JdbcCatalog implements CatalogAndJobs {
      * the disk before its commit returns ({@link DiskSync}). A server catalog makes its commits durable itself.
      */
     JdbcCatalog syncCommits() {
-        diskSync = new DiskSync();
+        return syncCommits(new DiskSync());
+    }
+
+    /** {@link #syncCommits()} with {@code sync} (a test's, whose force it can hold). */
+    JdbcCatalog syncCommits(DiskSync sync) {
+        diskSync = sync;
         for (Jdbc j : java.util.List.of(jdbc, search, jobsJdbc)) {
             j.syncCommits(diskSync);
         }
