@@ -761,6 +761,35 @@ public abstract class CatalogContract {
     }
 
     @Test
+    void purging_keeps_what_stops_an_older_version_coming_back() {
+        CatalogAndJobs c = open();
+        c.stage(draft("d1", "kb", 1, "one"), 1);
+        c.publish(new DocumentVersion("d1", 1));
+        // A slow writer holds version 2 while versions 3 and 4 are published and the document deleted.
+        c.stage(draft("d1", "kb", 2, "two"), 2);
+        c.stage(draft("d1", "kb", 3, "three"), 3);
+        c.publish(new DocumentVersion("d1", 3));
+        c.stage(draft("d1", "kb", 4, "four"), 4);
+        c.publish(new DocumentVersion("d1", 4));
+        c.delete(List.of("d1"));
+        assertThat(c.unpurgedVersions()).containsExactly(new DocumentVersion("d1", 1), new DocumentVersion("d1", 3),
+                new DocumentVersion("d1", 4));
+        c.markPurged(c.unpurgedVersions());
+        assertThat(c.unpurgedVersions()).isEmpty();
+        assertThat(c.publish(new DocumentVersion("d1", 2))).as("older than what was deleted: goes as replaced")
+                .contains(new DocumentVersion("d1", 2));
+        assertThat(c.document("d1")).as("still deleted").isEmpty();
+        assertThat(c.unpurgedVersions()).containsExactly(new DocumentVersion("d1", 2));
+        c.markPurged(c.unpurgedVersions());
+        // And a new version after all that is visible again.
+        long next = c.nextVersion("d1");
+        assertThat(next).isGreaterThan(4);
+        c.stage(draft("d1", "kb", next, "five"), next);
+        c.publish(new DocumentVersion("d1", next));
+        assertThat(c.document("d1").orElseThrow().visibleVersion()).isEqualTo(next);
+    }
+
+    @Test
     void a_discarded_version_cannot_be_published_and_is_purged_like_a_replaced_one() {
         CatalogAndJobs c = open();
         c.stage(draft("d1", "kb", 1, "one"), 1);

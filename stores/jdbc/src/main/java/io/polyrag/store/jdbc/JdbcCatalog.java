@@ -168,7 +168,7 @@ public class JdbcCatalog implements CatalogAndJobs {
     }
 
     /** The newest migration bundled ({@code V<n>__…sql}; a test holds it to the files). */
-    static final int LATEST_MIGRATION = 16;
+    static final int LATEST_MIGRATION = 17;
 
     /**
      * Whether the schema history already records every bundled migration, all successful: then Flyway is not
@@ -818,7 +818,37 @@ public class JdbcCatalog implements CatalogAndJobs {
                 }
                 ps.executeBatch();
             }
+            try (PreparedStatement ps = c.prepareStatement(PRUNE + " AND document_id = ?")) {
+                for (String id : versions.stream().map(DocumentVersion::documentId).distinct().sorted().toList()) {
+                    ps.setString(1, id);
+                    ps.addBatch();
+                }
+                ps.executeBatch();
+            }
             return null;
+        });
+    }
+
+    /**
+     * The rows of purged versions a document no longer needs: each but its newest version that was ever visible. A
+     * purged version is gone from every store, so its row only ever mattered as the document's high-water mark —
+     * publishing reads the newest version any writer made visible, so that a slower writer's older version cannot
+     * come back after a newer one or a delete — and that is the newest such row, which is kept. Without this, every
+     * update of a document left a row for good (48,840 rows for 4,182 documents after a 30-minute soak). The same
+     * statement, over every document, is migration V17.
+     */
+    private static final String PRUNE = "DELETE FROM document_versions WHERE state = 'purged' AND version < (SELECT "
+            + "MAX(n.version) FROM document_versions n WHERE n.document_id = document_versions.document_id AND "
+            + "n.state IN ('published', 'replaced', 'deleted', 'purged'))";
+
+    /** Rows in the versions table (tests: that purged versions' rows go). */
+    long versionRows() {
+        return jdbc.tx("count version rows", c -> {
+            try (PreparedStatement ps = c.prepareStatement("SELECT COUNT(*) FROM document_versions");
+                    ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return rs.getLong(1);
+            }
         });
     }
 

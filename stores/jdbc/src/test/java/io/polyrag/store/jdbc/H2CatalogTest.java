@@ -40,13 +40,35 @@ class H2CatalogTest extends CatalogContract {
         String url = "jdbc:h2:file:" + dir.toAbsolutePath().resolve("polyrag") + ";MODE=PostgreSQL;DATABASE_TO_LOWER=TRUE";
         try (var conn = java.sql.DriverManager.getConnection(url, "polyrag", "");
                 var st = conn.createStatement()) {
-            // Undo the newest migration (V16 makes the chunk-context table) as an older release never ran it.
+            // Undo the newest migration (V17 prunes purged versions' rows) as an older release never ran it, and
+            // leave what it prunes: three purged versions of one document, one of another.
             st.execute("DELETE FROM \"polyrag_schema_history\" WHERE \"version\" = '" + newest + "'");
-            st.execute("DROP TABLE chunk_contexts");
+            for (String row : List.of("'d', 1", "'d', 2", "'d', 3", "'e', 4")) {
+                st.execute("INSERT INTO document_versions (document_id, version, state, title, media_type, "
+                        + "content_hash, size_bytes, created_at) VALUES (" + row + ", 'purged', 't', 'text/plain', "
+                        + "'h', 1, CURRENT_TIMESTAMP)");
+            }
         }
         try (JdbcCatalog c = H2CatalogProvider.open(dir, Clock.systemUTC())) {
-            c.rememberContexts(java.util.Map.of("k".repeat(64), "From the field manual."));
-            assertThat(c.contexts(List.of("k".repeat(64)))).as("the dropped table is back").hasSize(1);
+            assertThat(c.versionRows()).as("each document's newest purged version kept, the others pruned")
+                    .isEqualTo(2);
+        }
+    }
+
+    @Test
+    void purged_versions_leave_one_row_per_document() {
+        try (JdbcCatalog c = H2CatalogProvider.open(own.resolve("pruned"), Clock.systemUTC())) {
+            for (int round = 1; round <= 10; round++) {
+                long v = c.nextVersion("d");
+                c.stage(draft("d", "kb", v, "version " + round), v);
+                c.publish(new DocumentVersion("d", v));
+            }
+            assertThat(c.versionRows()).isEqualTo(10);
+            c.markPurged(c.unpurgedVersions());
+            assertThat(c.versionRows()).as("the published version's row; the nine replaced ones pruned").isEqualTo(1);
+            c.delete(List.of("d"));
+            c.markPurged(c.unpurgedVersions());
+            assertThat(c.versionRows()).as("a deleted document keeps its newest row").isEqualTo(1);
         }
     }
 
