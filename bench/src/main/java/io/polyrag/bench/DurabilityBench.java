@@ -5,6 +5,7 @@ import io.polyrag.app.api.TextIngest;
 import io.polyrag.core.config.Config;
 import io.polyrag.core.model.IngestReport;
 import io.polyrag.core.model.KnowledgeBase;
+import io.polyrag.core.model.SearchRequest;
 import io.polyrag.core.port.ProgressListener;
 import io.polyrag.eval.BeirDataset;
 import io.polyrag.eval.Evaluation;
@@ -23,9 +24,13 @@ import java.util.Map;
  * (the default configuration, and full text only, where the catalog's commits weigh most) and each round, a fresh
  * data directory per mode ingests the first {@code --docs} documents of a BEIR dataset in one call, then makes
  * {@code --writes} acknowledged single writes (one short text each, as {@code POST /v1/ingest/text} does) and times
- * each. The modes alternate which goes first from round to round; the figures are the medians over rounds.
+ * each; then runs {@code --searches} searches (the dataset's queries, top 10) while another thread keeps making
+ * single writes — in fsync mode a read that ends while a commit is not yet forced waits for its sync, and this is
+ * what that costs a search. The modes alternate which goes first from round to round; the figures are the medians
+ * over rounds.
  *
- * <p>Usage: {@code bench/durability --dataset DIR [--docs 500] [--writes 200] [--rounds 3] [--work DIR]}.
+ * <p>Usage: {@code bench/durability --dataset DIR [--docs 500] [--writes 200] [--searches 300] [--rounds 3]
+ * [--work DIR]}.
  */
 public final class DurabilityBench {
     private DurabilityBench() {
@@ -37,14 +42,16 @@ public final class DurabilityBench {
             o.put(args[i].replaceFirst("^--", ""), args[i + 1]);
         }
         if (!o.containsKey("dataset")) {
-            System.err.println("usage: bench/durability --dataset DIR [--docs 500] [--writes 200] [--rounds 3] "
-                    + "[--work DIR]");
+            System.err.println("usage: bench/durability --dataset DIR [--docs 500] [--writes 200] [--searches 300] "
+                    + "[--rounds 3] [--work DIR]");
             System.exit(2);
         }
         BeirDataset ds = BeirDataset.load(Path.of(o.get("dataset")));
         int docs = Integer.parseInt(o.getOrDefault("docs", "500"));
         int writes = Integer.parseInt(o.getOrDefault("writes", "200"));
         int rounds = Integer.parseInt(o.getOrDefault("rounds", "3"));
+        int searches = Integer.parseInt(o.getOrDefault("searches", "300"));
+        List<String> queries = ds.queries().values().stream().limit(searches).toList();
         List<BeirDataset.Doc> corpus = ds.corpus().values().stream().limit(docs).toList();
         Path work = o.containsKey("work") ? Path.of(o.get("work")) : Files.createTempDirectory("polyrag-durability");
         System.out.printf(Locale.ROOT, "polyrag durability bench: %s, %d documents, %d single writes, %d rounds, "
@@ -54,7 +61,8 @@ public final class DurabilityBench {
         Map<String, Map<String, String>> stacks = new LinkedHashMap<>();
         stacks.put("default (vector + full text)", Map.of());
         stacks.put("full text only", Map.of("vector.enabled", "false"));
-        System.out.println("stack                          mode     ingest docs/s (rounds)      | single write p50 / p99 ms");
+        System.out.println("stack                          mode     ingest docs/s (rounds)      | single write p50 / p99 ms "
+                + "| search p50 / p99 ms, writes going on");
         int n = 0;
         for (var stack : stacks.entrySet()) {
             Map<String, List<double[]>> byMode = new LinkedHashMap<>();
@@ -67,21 +75,28 @@ public final class DurabilityBench {
                     settings.put("data.dir", work.resolve("d" + n++).toString());
                     settings.put("durability", mode);
                     settings.put("ingest.duplicates", "allow");
-                    byMode.get(mode).add(round(settings, corpus, writes));
+                    byMode.get(mode).add(round(settings, corpus, writes, queries));
                 }
             }
             for (var m : byMode.entrySet()) {
                 double[] rates = m.getValue().stream().mapToDouble(x -> x[0]).sorted().toArray();
-                System.out.printf(Locale.ROOT, "%-30s %-8s %7.1f (%s) | %6.2f / %6.2f%n", stack.getKey(), m.getKey(),
-                        median(rates), String.join(", ", Arrays.stream(rates).mapToObj(x -> String.format(Locale.ROOT,
-                                "%.1f", x)).toList()), median(m.getValue().stream().mapToDouble(x -> x[1]).toArray()),
-                        median(m.getValue().stream().mapToDouble(x -> x[2]).toArray()));
+                System.out.printf(Locale.ROOT, "%-30s %-8s %7.1f (%s) | %6.2f / %6.2f | %6.2f / %6.2f%n",
+                        stack.getKey(), m.getKey(), median(rates), String.join(", ", Arrays.stream(rates)
+                                .mapToObj(x -> String.format(Locale.ROOT, "%.1f", x)).toList()),
+                        median(m.getValue().stream().mapToDouble(x -> x[1]).toArray()),
+                        median(m.getValue().stream().mapToDouble(x -> x[2]).toArray()),
+                        median(m.getValue().stream().mapToDouble(x -> x[3]).toArray()),
+                        median(m.getValue().stream().mapToDouble(x -> x[4]).toArray()));
             }
         }
     }
 
-    /** One fresh directory: the ingest's rate (docs/s), then the single writes' p50 and p99 in ms. */
-    private static double[] round(Map<String, String> settings, List<BeirDataset.Doc> corpus, int writes) {
+    /**
+     * One fresh directory: the ingest's rate (docs/s), the single writes' p50 and p99 in ms, then the searches' p50
+     * and p99 in ms with single writes going on beside them.
+     */
+    private static double[] round(Map<String, String> settings, List<BeirDataset.Doc> corpus, int writes,
+            List<String> queries) throws InterruptedException {
         try (Polyrag p = Polyrag.open(Config.load(Map.of(), settings))) {
             long t0 = System.nanoTime();
             IngestReport r = p.ingest().items(corpus.stream().map(Evaluation::item).toList(),
@@ -96,7 +111,27 @@ public final class DurabilityBench {
                 took[i] = System.nanoTime() - s;
             }
             Arrays.sort(took);
-            return new double[] {rate, Bench.pct(took, 0.5), Bench.pct(took, 0.99)};
+            java.util.concurrent.atomic.AtomicBoolean searching = new java.util.concurrent.atomic.AtomicBoolean(true);
+            Thread writer = Thread.ofPlatform().name("bench-writer").start(() -> {
+                for (int i = 0; searching.get(); i++) {
+                    p.ingest().text(new TextIngest("A write beside the searches, number " + i + ".", null,
+                            "bench://beside/" + (i % 50), "text", KnowledgeBase.of("bench")));
+                }
+            });
+            long[] searched = new long[queries.size()];
+            try {
+                for (int i = 0; i < queries.size(); i++) {
+                    long s = System.nanoTime();
+                    p.search().run(SearchRequest.of(queries.get(i), 10));
+                    searched[i] = System.nanoTime() - s;
+                }
+            } finally {
+                searching.set(false);
+                writer.join();
+            }
+            Arrays.sort(searched);
+            return new double[] {rate, Bench.pct(took, 0.5), Bench.pct(took, 0.99), Bench.pct(searched, 0.5),
+                Bench.pct(searched, 0.99)};
         }
     }
 
