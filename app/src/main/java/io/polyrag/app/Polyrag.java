@@ -98,6 +98,11 @@ public final class Polyrag implements AutoCloseable {
                 components.catalog.deleteConversationsBefore(java.time.Instant.now().minus(java.time.Duration
                         .ofDays(days)));
             }
+            int jobDays = components.config.get(Settings.INGEST_JOB_RETENTION_DAYS);
+            if (jobDays > 0) {
+                components.catalog.deleteFinishedBefore(java.time.Instant.now().minus(java.time.Duration
+                        .ofDays(jobDays)));
+            }
         });
     }
 

@@ -419,6 +419,36 @@ public abstract class CatalogContract {
     }
 
     @Test
+    void finished_jobs_older_than_the_cutoff_are_deleted_and_unfinished_ones_never() {
+        CatalogAndJobs c = open();
+        String old = c.submit("ingest", "{}");
+        c.claim(Duration.ofMinutes(5), 3);
+        c.finish(old, 1, JobStatus.SUCCEEDED, JobProgress.queued(), null);
+        String canceled = c.submit("ingest", "{}");
+        c.cancel(canceled);
+        String queued = c.submit("ingest", "{}");
+        clock.advance(Duration.ofDays(40));
+        String running = c.submit("ingest", "{}");
+        clock.advance(Duration.ofSeconds(1));
+        String recent = c.submit("ingest", "{}");
+        // The queued one is claimed first (oldest); claim again for the next.
+        assertThat(c.claim(Duration.ofDays(100), 3).orElseThrow().info().id()).isEqualTo(queued);
+        c.finish(queued, 1, JobStatus.FAILED, JobProgress.queued(), "boom");
+        assertThat(c.claim(Duration.ofDays(100), 3).orElseThrow().info().id()).isEqualTo(running);
+        assertThat(c.claim(Duration.ofDays(100), 3).orElseThrow().info().id()).isEqualTo(recent);
+        c.finish(recent, 1, JobStatus.PARTIAL, JobProgress.queued(), "1 of 2 failed");
+        int deleted = c.deleteFinishedBefore(clock.instant().minus(Duration.ofDays(30)));
+        assertThat(deleted).isEqualTo(2);
+        assertThat(c.job(old)).isEmpty();
+        assertThat(c.job(canceled)).isEmpty();
+        assertThat(c.job(queued)).as("submitted long ago, finished now").isPresent();
+        assertThat(c.job(running)).isPresent();
+        assertThat(c.job(recent)).isPresent();
+        assertThat(c.deleteFinishedBefore(clock.instant().plus(Duration.ofDays(1)))).as("running kept").isEqualTo(2);
+        assertThat(c.job(running).orElseThrow().status()).isEqualTo(JobStatus.RUNNING);
+    }
+
+    @Test
     void a_job_with_some_failed_items_finishes_partial_and_unfinished_jobs_are_listed_with_payloads() {
         CatalogAndJobs c = open();
         String done = c.submit("ingest", "{\"a\":1}");

@@ -398,6 +398,10 @@ public final class Settings {
     public static final Setting<Integer> INGEST_JOB_SLICE_SECONDS = Setting.integer("ingest.job.slice.seconds", 10,
             1, 86400, "How long a job of many files may keep a worker while another tenant's job waits for one; "
             + "then it yields at its next file and resumes after (what it finished is found unchanged).");
+    public static final Setting<Integer> INGEST_JOB_RETENTION_DAYS = Setting.integer("ingest.job.retention.days", 30,
+            0, 3650, "Finished jobs (succeeded, partial, failed, canceled) are deleted this many days after they ended "
+                    + "(GET /v1/jobs/{id} is 404 then); what they indexed stays. 0 keeps them until the catalog is "
+                    + "deleted.");
     public static final Setting<Integer> INGEST_JOB_STALE_SECONDS = Setting.integer("ingest.job.stale.seconds", 300,
             5, 86400, "A running job with no progress for this long is considered abandoned and claimed again.");
 

@@ -134,4 +134,12 @@ public interface JobStore {
      * {@code limit}: how a replica hears of the jobs other replicas run.
      */
     java.util.List<JobInfo> changedSince(java.time.Instant since, int limit);
+
+    /**
+     * Deletes the records of jobs that finished (succeeded, partial, failed or canceled) before {@code cutoff}: what
+     * they indexed stays; their progress, errors and payload go. Queued and running jobs are never touched.
+     *
+     * @return how many were deleted
+     */
+    int deleteFinishedBefore(java.time.Instant cutoff);
 }

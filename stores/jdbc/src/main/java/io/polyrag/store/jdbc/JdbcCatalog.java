@@ -1217,6 +1217,11 @@ public class JdbcCatalog implements CatalogAndJobs {
     // ---- jobs: delegated so each class stays about one thing
 
     @Override
+    public int deleteFinishedBefore(java.time.Instant cutoff) {
+        return jobs.deleteFinishedBefore(cutoff);
+    }
+
+    @Override
     public boolean cancel(String jobId) {
         return jobs.cancel(jobId);
     }

@@ -281,6 +281,20 @@ final class JdbcJobs {
                 + "ORDER BY updated_at, id LIMIT ?", since.atOffset(java.time.ZoneOffset.UTC), limit));
     }
 
+    /** Finished jobs whose last write is older than {@code cutoff}, deleted a thousand at a time. */
+    int deleteFinishedBefore(java.time.Instant cutoff) {
+        int deleted = 0;
+        for (int n = DELETE_BATCH; n == DELETE_BATCH; ) {
+            n = jdbc.tx("delete old finished jobs", c -> JdbcCatalog.update(c, "DELETE FROM jobs WHERE id IN (SELECT "
+                    + "id FROM jobs WHERE updated_at < ? AND status IN ('succeeded', 'partial', 'failed', 'canceled') "
+                    + "LIMIT " + DELETE_BATCH + ")", cutoff.atOffset(java.time.ZoneOffset.UTC)));
+            deleted += n;
+        }
+        return deleted;
+    }
+
+    private static final int DELETE_BATCH = 1000;
+
     Optional<JobInfo> job(String jobId) {
         return jdbc.tx("read a job", c -> read(c, jobId));
     }
