@@ -119,7 +119,8 @@ final class ServeCommand implements Callable<Integer> {
         Status s = polyrag.admin().status();
         out.println("polyrag serving " + base + "  (data " + polyrag.dataDir() + "; modalities "
                 + s.modalities().stream().map(Object::toString).collect(Collectors.joining(", ")) + "; "
-                + PolyragCommand.plural((int) s.documents(), "document") + ")");
+                + PolyragCommand.plural((int) s.documents(), "document")
+                + ("fsync".equals(config.get(Settings.DURABILITY)) ? "; durability fsync" : "") + ")");
         if (polyrag.keys().required()) {
             out.println("  API keys required: send 'Authorization: Bearer KEY' (keys: 'polyrag keys list')");
             if (config.get(Settings.HTTP_REQUIRE_KEYS) && polyrag.keys().list().stream().noneMatch(io.polyrag.core.model.ApiKey::active)) {
