@@ -1,15 +1,13 @@
 package io.polyrag.app;
 
-import java.io.BufferedReader;
+import io.polyrag.testing.ProcessOutput;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -19,8 +17,7 @@ import java.util.concurrent.TimeUnit;
 final class CrashChildProcess {
     private final Process process;
     private final PrintWriter in;
-    private final BlockingQueue<String> lines = new LinkedBlockingQueue<>();
-    private final List<String> seen = new ArrayList<>();
+    private final ProcessOutput output;
 
     /**
      * @param prefix what runs the JVM (a tracer), or nothing
@@ -36,16 +33,7 @@ final class CrashChildProcess {
         settings.forEach((k, v) -> cmd.add(k + "=" + v));
         process = new ProcessBuilder(cmd).redirectErrorStream(true).start();
         in = new PrintWriter(process.getOutputStream(), true, StandardCharsets.UTF_8);
-        Thread.ofVirtual().start(() -> {
-            try (BufferedReader r = new BufferedReader(new InputStreamReader(process.getInputStream(),
-                    StandardCharsets.UTF_8))) {
-                for (String l = r.readLine(); l != null; l = r.readLine()) {
-                    lines.add(l);
-                }
-            } catch (IOException e) {
-                lines.add("child output closed: " + e.getMessage());
-            }
-        });
+        output = new ProcessOutput(process);
         await("READY");
     }
 
@@ -56,20 +44,7 @@ final class CrashChildProcess {
 
     /** The next output line starting with {@code prefix}; fails with the child's output if none comes. */
     String await(String prefix) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
-        while (System.nanoTime() < deadline) {
-            String l = lines.poll(100, TimeUnit.MILLISECONDS);
-            if (l != null) {
-                seen.add(l);
-                if (l.startsWith(prefix)) {
-                    return l;
-                }
-            } else if (!process.isAlive() && lines.isEmpty()) {
-                break;
-            }
-        }
-        throw new AssertionError("the child never printed '" + prefix + "'; its output:\n"
-                + String.join("\n", seen));
+        return output.await(l -> l.startsWith(prefix), "'" + prefix + "'", Duration.ofSeconds(90));
     }
 
     /** Kills it with SIGKILL and returns its exit status. */

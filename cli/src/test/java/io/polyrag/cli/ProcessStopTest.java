@@ -2,21 +2,17 @@ package io.polyrag.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.BufferedReader;
+import io.polyrag.testing.ProcessOutput;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -119,8 +115,7 @@ class ProcessStopTest {
         final Process process;
         final Path workDir;
         final String base;
-        private final BlockingQueue<String> lines = new LinkedBlockingQueue<>();
-        private final List<String> seen = new ArrayList<>();
+        private final ProcessOutput output;
 
         Server(Path data, List<String> args) throws IOException, InterruptedException {
             workDir = Files.createTempDirectory(tmp, "work");
@@ -130,16 +125,7 @@ class ProcessStopTest {
                     data.toString(), "serve", "--port", "0"));
             cmd.addAll(args);
             process = new ProcessBuilder(cmd).directory(workDir.toFile()).redirectErrorStream(true).start();
-            Thread.ofVirtual().start(() -> {
-                try (BufferedReader r = new BufferedReader(new InputStreamReader(process.getInputStream(),
-                        StandardCharsets.UTF_8))) {
-                    for (String l = r.readLine(); l != null; l = r.readLine()) {
-                        lines.add(l);
-                    }
-                } catch (IOException e) {
-                    lines.add("output closed: " + e.getMessage());
-                }
-            });
+            output = new ProcessOutput(process);
             Matcher m = SERVING.matcher(awaitLine("polyrag serving"));
             assertThat(m.find()).isTrue();
             base = m.group(1);
@@ -147,24 +133,11 @@ class ProcessStopTest {
 
         /** The next output line containing {@code text}; fails with the output so far when none comes. */
         String awaitLine(String text) throws InterruptedException {
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
-            while (System.nanoTime() < deadline) {
-                String l = lines.poll(100, TimeUnit.MILLISECONDS);
-                if (l != null) {
-                    seen.add(l);
-                    if (l.contains(text)) {
-                        return l;
-                    }
-                } else if (!process.isAlive() && lines.isEmpty()) {
-                    break;
-                }
-            }
-            throw new AssertionError("never printed '" + text + "':\n" + output());
+            return output.await(l -> l.contains(text), "'" + text + "'", Duration.ofSeconds(120));
         }
 
         String output() {
-            lines.drainTo(seen);
-            return String.join("\n", seen);
+            return output.all();
         }
 
         /** SIGTERM, and the exit code once the process has stopped. */
