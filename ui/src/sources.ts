@@ -2,7 +2,7 @@
 // processing" freezes a snapshot of a valid form, so later edits to the live form do not change a configured run.
 import type { SourceBody, Staged, SyncSource } from './api/client';
 
-export type SourceKind = 'upload' | 'folder' | 'web';
+export type SourceKind = 'upload' | 'folder' | 'web' | 's3';
 
 export interface UploadDraft {
   kb: string;
@@ -29,10 +29,25 @@ export interface WebDraft {
   interval: string;
 }
 
+export interface S3Draft {
+  sourceId: string;
+  bucket: string;
+  prefix: string;
+  endpoint: string;
+  region: string;
+  accessKeyId: string;
+  secretAccessKey: string;
+  include: string;
+  exclude: string;
+  kb: string;
+  interval: string;
+}
+
 export interface Drafts {
   upload: UploadDraft;
   folder: FolderDraft;
   web: WebDraft;
+  s3: S3Draft;
 }
 
 /** What a configured run will do: a deep, frozen copy of the form at the moment it was configured. */
@@ -41,11 +56,14 @@ export type Snapshot =
   | { kind: 'folder'; sourceId: string; root: string; include: string[]; exclude: string[]; kb: string;
       interval: number }
   | { kind: 'web'; sourceId: string; startUrl: string; pathPrefix: string; maxPages: number; maxDepth: number;
-      kb: string; interval: number };
+      kb: string; interval: number }
+  | { kind: 's3'; sourceId: string; bucket: string; prefix: string; endpoint: string; region: string;
+      accessKeyId: string; secretAccessKey: string; include: string[]; exclude: string[]; kb: string;
+      interval: number };
 
 export interface SourceForm<K extends SourceKind> {
   kind: K;
-  group: 'Files' | 'Server' | 'Web';
+  group: 'Files' | 'Server' | 'Web' | 'Cloud';
   label: string;
   /** Whether this type can detect later changes, so a sync toggle makes sense. */
   canSync: boolean;
@@ -58,6 +76,8 @@ export const emptyDrafts = (): Drafts => ({
   upload: { kb: '', staged: null },
   folder: { sourceId: '', root: '', include: '', exclude: '', kb: '', interval: '300' },
   web: { sourceId: '', startUrl: '', pathPrefix: '', maxPages: '100', maxDepth: '3', kb: '', interval: '3600' },
+  s3: { sourceId: '', bucket: '', prefix: '', endpoint: '', region: 'us-east-1', accessKeyId: '', secretAccessKey: '',
+    include: '', exclude: '', kb: '', interval: '3600' },
 });
 
 const KB = /^[a-z0-9][a-z0-9._-]{0,63}$/;
@@ -158,7 +178,53 @@ export const webForm: SourceForm<'web'> = {
   }),
 };
 
-export const FORMS = { upload: uploadForm, folder: folderForm, web: webForm } as const;
+const BUCKET = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
+
+function endpointError(endpoint: string): string | undefined {
+  if (endpoint.trim() === '') return undefined;
+  try {
+    const url = new URL(endpoint.trim());
+    return (url.protocol === 'http:' || url.protocol === 'https:') && !url.username && !url.search ? undefined
+      : 'an http:// or https:// URL without user or query';
+  } catch {
+    return 'an http:// or https:// URL, e.g. https://minio.example.com:9000; empty for AWS';
+  }
+}
+
+export const s3Form: SourceForm<'s3'> = {
+  kind: 's3',
+  group: 'Cloud',
+  label: 'An S3 bucket',
+  canSync: true,
+  validate: (d) => clean({
+    sourceId: SOURCE_ID.test(d.sourceId.trim()) ? undefined
+      : 'an id: 1-64 lower-case letters, digits, ., _ or -, starting with a letter or digit',
+    bucket: BUCKET.test(d.bucket.trim()) ? undefined : 'a bucket name: 3-63 lower-case letters, digits, . or -',
+    prefix: d.prefix.trim().startsWith('/') ? 'a key prefix does not start with /' : undefined,
+    endpoint: endpointError(d.endpoint),
+    region: /^[a-z0-9-]{1,32}$/.test(d.region.trim()) ? undefined : 'a region, e.g. us-east-1',
+    secretAccessKey: (d.accessKeyId.trim() === '') === (d.secretAccessKey.trim() === '') ? undefined
+      : 'the access key id and the secret go together: both, or neither for a public bucket',
+    kb: kbError(d.kb),
+    interval: intIn(d.interval, 30, 604800, 'seconds between scans'),
+  }),
+  snapshot: (d) => ({
+    kind: 's3',
+    sourceId: d.sourceId.trim(),
+    bucket: d.bucket.trim(),
+    prefix: d.prefix.trim(),
+    endpoint: d.endpoint.trim(),
+    region: d.region.trim(),
+    accessKeyId: d.accessKeyId.trim(),
+    secretAccessKey: d.secretAccessKey.trim(),
+    include: lines(d.include),
+    exclude: lines(d.exclude),
+    kb: d.kb.trim(),
+    interval: Number(d.interval),
+  }),
+};
+
+export const FORMS = { upload: uploadForm, folder: folderForm, web: webForm, s3: s3Form } as const;
 
 /** Freezes a snapshot deeply, so nothing can change what a configured run will do. */
 export function freeze<T>(value: T): T {
@@ -190,12 +256,17 @@ export function sourceReads(s: SyncSource): string {
     const prefix = typeof c.path_prefix === 'string' && c.path_prefix !== '/' ? ` (below ${c.path_prefix})` : '';
     return urls.join(', ') + prefix;
   }
+  if (s.type === 's3') {
+    const at = typeof c.endpoint === 'string' && c.endpoint !== '' ? ` at ${c.endpoint}` : '';
+    return `s3://${typeof c.bucket === 'string' ? c.bucket : ''}/${typeof c.prefix === 'string' ? c.prefix : ''}${at}`;
+  }
   return '';
 }
 
 /** The kind of a source in words. */
 export function sourceTypeLabel(type: string | null): string {
-  return type === 'filesystem' ? 'folder on the server' : type === 'web' ? 'web site' : type ?? '';
+  return type === 'filesystem' ? 'folder on the server' : type === 'web' ? 'web site'
+    : type === 's3' ? 'S3 bucket' : type ?? '';
 }
 
 export interface EditDraft {
@@ -208,6 +279,9 @@ export interface EditDraft {
   pathPrefix: string;
   maxPages: string;
   maxDepth: string;
+  prefix: string;
+  /** A new secret for an s3 source; empty keeps the stored one. */
+  secretAccessKey: string;
 }
 
 /** The edit form of a source, filled with its settings. */
@@ -224,6 +298,8 @@ export function editDraft(s: SyncSource): EditDraft {
     pathPrefix: c.path_prefix === '/' ? '' : text(c.path_prefix),
     maxPages: text(c.max_pages, '100'),
     maxDepth: text(c.max_depth, '3'),
+    prefix: text(c.prefix),
+    secretAccessKey: '',
   };
 }
 
@@ -250,6 +326,12 @@ export function validateEdit(type: string | null, d: EditDraft): Partial<Record<
       interval,
     });
   }
+  if (type === 's3') {
+    return clean({
+      prefix: d.prefix.trim().startsWith('/') ? 'a key prefix does not start with /' : undefined,
+      interval,
+    });
+  }
   return clean({
     root: /^(\/|[A-Za-z]:[\\/])/.test(d.root.trim()) ? undefined : 'the absolute path of a folder on the server',
     interval,
@@ -258,7 +340,8 @@ export function validateEdit(type: string | null, d: EditDraft): Partial<Record<
 
 /**
  * The PUT body for an edit: the source's whole settings. Its id, type and knowledge base stay (the server refuses
- * to change them); config keys the form does not show (follow_symlinks, skip_graph) are kept as they were.
+ * to change them); config keys the form does not show (follow_symlinks, skip_graph, an s3 source's endpoint) are
+ * kept as they were, and an s3 source's secret, which a read shows hidden, is kept unless a new one is typed.
  */
 export function editBody(s: SyncSource, d: EditDraft): SourceBody {
   const config: Record<string, unknown> = { ...(s.config ?? {}) };
@@ -267,6 +350,11 @@ export function editBody(s: SyncSource, d: EditDraft): SourceBody {
     config.path_prefix = d.pathPrefix.trim() || '/';
     config.max_pages = Number(d.maxPages);
     config.max_depth = Number(d.maxDepth);
+  } else if (s.type === 's3') {
+    config.prefix = d.prefix.trim();
+    config.include = lines(d.include);
+    config.exclude = lines(d.exclude);
+    if (d.secretAccessKey.trim() !== '') config.secret_access_key = d.secretAccessKey.trim();
   } else {
     config.root = d.root.trim();
     config.include = lines(d.include);

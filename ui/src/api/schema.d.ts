@@ -567,7 +567,7 @@ export interface paths {
         /** Your sources, with their last scan */
         get: operations["getSyncSources"];
         put?: never;
-        /** Register a source (a server folder, a web site) to keep in sync with a knowledge base; its first sync starts at once (with enabled=false it is indexed once and not kept in sync) */
+        /** Register a source (a server folder, a web site, an S3 bucket) to keep in sync with a knowledge base; its first sync starts at once (with enabled=false it is indexed once and not kept in sync) */
         post: operations["postSyncSources"];
         delete?: never;
         options?: never;

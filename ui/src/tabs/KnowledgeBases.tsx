@@ -168,7 +168,7 @@ function DocRow({ d, open, detail, toggle, remove, onError }: { d: DocumentRow; 
         <td>{d.chunks}</td>
         <td>{formatBytes(d.size_bytes)}</td>
         <td className="row-actions">
-          {/* Only uploads and synced web pages keep an original; for any other the route answers 404. */}
+          {/* Only uploads, synced web pages and bucket objects keep an original; for any other the route answers 404. */}
           {d.original ? <button type="button" aria-label={`Download ${name}`}
             onClick={() => downloadOriginal(d.id ?? '', name).catch((e) => onError(message(e)))}>Download</button>
             : null}
@@ -187,7 +187,7 @@ function DocRow({ d, open, detail, toggle, remove, onError }: { d: DocumentRow; 
               <div><dt>version</dt><dd>{d.version}</dd></div>
               <div><dt>uri</dt><dd className="mono">{d.uri}</dd></div>
               {d.original ? null : <div><dt>original</dt><dd>not kept: indexed from text, a path or a folder — only
-                uploads and web pages keep theirs</dd></div>}
+                uploads, web pages and bucket objects keep theirs</dd></div>}
             </dl>
           ) : <p role="status">Loading…</p>}
         </td></tr>

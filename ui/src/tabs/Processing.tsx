@@ -189,6 +189,8 @@ function describe(s: Snapshot): string {
       return `folder ${s.root} as "${s.sourceId}" → ${s.kb || 'default'}`;
     case 'web':
       return `web site ${s.startUrl} as "${s.sourceId}" → ${s.kb || 'default'}`;
+    case 's3':
+      return `bucket s3://${s.bucket}/${s.prefix} as "${s.sourceId}" → ${s.kb || 'default'}`;
   }
 }
 
@@ -202,10 +204,14 @@ async function startRun(s: Snapshot, skipGraph: boolean, sync: boolean, figures:
   }
   const config: Record<string, unknown> = s.kind === 'folder'
     ? { root: s.root, include: s.include, exclude: s.exclude, skip_graph: skipGraph }
-    : { start_urls: [s.startUrl], path_prefix: s.pathPrefix || undefined, max_pages: s.maxPages,
-      max_depth: s.maxDepth, skip_graph: skipGraph };
-  const r = await ok(api.POST('/v1/sync/sources', { body: { source_id: s.sourceId,
-    type: s.kind === 'folder' ? 'filesystem' : 'web', config, kb: s.kb || null, interval_seconds: s.interval,
-    enabled: sync } }));
+    : s.kind === 's3'
+      ? { bucket: s.bucket, prefix: s.prefix, endpoint: s.endpoint || undefined, region: s.region,
+        access_key_id: s.accessKeyId || undefined, secret_access_key: s.secretAccessKey || undefined,
+        include: s.include, exclude: s.exclude, skip_graph: skipGraph }
+      : { start_urls: [s.startUrl], path_prefix: s.pathPrefix || undefined, max_pages: s.maxPages,
+        max_depth: s.maxDepth, skip_graph: skipGraph };
+  const type = s.kind === 'folder' ? 'filesystem' : s.kind;
+  const r = await ok(api.POST('/v1/sync/sources', { body: { source_id: s.sourceId, type, config, kb: s.kb || null,
+    interval_seconds: s.interval, enabled: sync } }));
   return { jobId: r.job_id ?? '', label: s.kind === 'folder' ? `${s.sourceId} (${s.root})` : s.sourceId };
 }

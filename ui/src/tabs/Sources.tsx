@@ -13,6 +13,7 @@ const GROUPS: { group: string; kinds: SourceKind[] }[] = [
   { group: 'Files', kinds: ['upload'] },
   { group: 'Server', kinds: ['folder'] },
   { group: 'Web', kinds: ['web'] },
+  { group: 'Cloud', kinds: ['s3'] },
 ];
 
 export function SourcesTab({ state, dispatch }: TabProps) {
@@ -58,6 +59,7 @@ export function SourcesTab({ state, dispatch }: TabProps) {
             set={(p) => dispatch({ type: 'draft', kind: 'upload', patch: p })} />}
           {kind === 'folder' && <FolderForm draft={state.drafts.folder} errors={shown} set={set} />}
           {kind === 'web' && <WebForm draft={state.drafts.web} errors={shown} set={set} />}
+          {kind === 's3' && <S3Form draft={state.drafts.s3} errors={shown} set={set} />}
           <div className="actions">
             <button type="submit" className="primary" disabled={!valid}>Configure processing</button>
             {!valid ? <span className="hint">Complete the form to go on.</span> : null}
@@ -69,7 +71,7 @@ export function SourcesTab({ state, dispatch }: TabProps) {
 }
 
 /**
- * The tenant's sync sources (folders and web sites kept in sync): what each reads, where to, how often, its last
+ * The tenant's sync sources (folders, web sites and buckets kept in sync): what each reads, where to, how often, its last
  * scan and error; paused or resumed, synced now, edited, deleted (with its documents, or leaving them). The list is
  * read again after each action, and whenever a job finishes (a sync changes the scan time and the item count).
  */
@@ -123,7 +125,7 @@ function SyncSources({ runs, dispatch }: { runs: State['runs']; dispatch: (a: Ac
       {error ? <p role="alert" className="error">{error}</p> : null}
       <p role="status" className="notice">{notice}</p>
       {sources === null && !error ? <p className="hint">Loading…</p> : null}
-      {sources && sources.length === 0 ? <p className="empty">No folders or web sites are kept in sync yet: add one
+      {sources && sources.length === 0 ? <p className="empty">No folders, web sites or buckets are kept in sync yet: add one
         below. (Uploaded files are indexed once and are not listed here.)</p> : null}
       {sources && sources.length > 0 ? (
         <TableWrap label="Sync sources">
@@ -244,6 +246,27 @@ function SourceEdit({ source: s, busy, onSave, onCancel }: { source: SyncSource;
                 onChange={(e) => set({ maxDepth: e.target.value })} />
             </Field>
           </div>
+        </>
+      ) : s.type === 's3' ? (
+        <>
+          <Field id={`${f}-prefix`} label="Key prefix" hint="only objects below it; empty: the whole bucket"
+            error={errors.prefix}>
+            <input id={`${f}-prefix`} value={draft.prefix} onChange={(e) => set({ prefix: e.target.value })} />
+          </Field>
+          <div className="row">
+            <Field id={`${f}-include`} label="Include globs" hint="one a line">
+              <textarea id={`${f}-include`} rows={2} value={draft.include}
+                onChange={(e) => set({ include: e.target.value })} />
+            </Field>
+            <Field id={`${f}-exclude`} label="Exclude globs" hint="one a line">
+              <textarea id={`${f}-exclude`} rows={2} value={draft.exclude}
+                onChange={(e) => set({ exclude: e.target.value })} />
+            </Field>
+          </div>
+          <Field id={`${f}-secret`} label="New secret access key" hint="empty: keep the stored one (never shown)">
+            <input id={`${f}-secret`} type="password" autoComplete="off" value={draft.secretAccessKey}
+              onChange={(e) => set({ secretAccessKey: e.target.value })} />
+          </Field>
         </>
       ) : (
         <>
@@ -407,6 +430,61 @@ function WebForm({ draft, errors, set }: FormProps<'web'>) {
   );
 }
 
+function S3Form({ draft, errors, set }: FormProps<'s3'>) {
+  return (
+    <>
+      <Field id="s3-id" label="Source id" hint="your name for it" error={errors.sourceId}>
+        <input id="s3-id" value={draft.sourceId} onChange={(e) => set({ sourceId: e.target.value })} />
+      </Field>
+      <div className="row">
+        <Field id="s3-bucket" label="Bucket" error={errors.bucket}>
+          <input id="s3-bucket" value={draft.bucket} onChange={(e) => set({ bucket: e.target.value })}
+            placeholder="team-docs" />
+        </Field>
+        <Field id="s3-prefix" label="Key prefix" hint="only objects below it; empty: the whole bucket"
+          error={errors.prefix}>
+          <input id="s3-prefix" value={draft.prefix} onChange={(e) => set({ prefix: e.target.value })}
+            placeholder="handbook/" />
+        </Field>
+      </div>
+      <div className="row">
+        <Field id="s3-endpoint" label="Endpoint" hint="empty: AWS itself" error={errors.endpoint}>
+          <input id="s3-endpoint" type="url" value={draft.endpoint} onChange={(e) => set({ endpoint: e.target.value })}
+            placeholder="https://minio.example.com:9000" />
+        </Field>
+        <Field id="s3-region" label="Region" error={errors.region}>
+          <input id="s3-region" value={draft.region} onChange={(e) => set({ region: e.target.value })} />
+        </Field>
+      </div>
+      <div className="row">
+        <Field id="s3-access" label="Access key id" hint="empty with the secret: a public bucket">
+          <input id="s3-access" autoComplete="off" value={draft.accessKeyId}
+            onChange={(e) => set({ accessKeyId: e.target.value })} />
+        </Field>
+        <Field id="s3-secret" label="Secret access key" hint="stored for this source, never shown again"
+          error={errors.secretAccessKey}>
+          <input id="s3-secret" type="password" autoComplete="off" value={draft.secretAccessKey}
+            onChange={(e) => set({ secretAccessKey: e.target.value })} />
+        </Field>
+      </div>
+      <Field id="s3-include" label="Include globs" hint="one per line, below the prefix; empty: every supported file">
+        <textarea id="s3-include" rows={2} value={draft.include}
+          onChange={(e) => set({ include: e.target.value })} placeholder="**/*.md" />
+      </Field>
+      <Field id="s3-exclude" label="Exclude globs" hint="one per line">
+        <textarea id="s3-exclude" rows={2} value={draft.exclude}
+          onChange={(e) => set({ exclude: e.target.value })} placeholder="**/drafts/**" />
+      </Field>
+      <Field id="s3-kb" label="Knowledge base" hint="empty: the default one" error={errors.kb}>
+        <input id="s3-kb" value={draft.kb} onChange={(e) => set({ kb: e.target.value })} placeholder="default" />
+      </Field>
+      <Field id="s3-interval" label="Seconds between scans" hint="at least 30" error={errors.interval}>
+        <input id="s3-interval" inputMode="numeric" value={draft.interval}
+          onChange={(e) => set({ interval: e.target.value })} />
+      </Field>
+    </>
+  );
+}
 
 /** The server's reason without the file name it repeats ("a.txt: empty" → "empty"). */
 function reasonOf(name: string | null, reason: string | null): string {

@@ -25,7 +25,7 @@ let jobList: unknown[] = [];
 let answerSources: unknown[] | null = null;
 
 const minutesAgo = (m: number) => new Date(Date.now() - m * 60_000).toISOString();
-const syncSource = (id: string, type: 'filesystem' | 'web', config: Record<string, unknown>, more = {}) => ({
+const syncSource = (id: string, type: 'filesystem' | 'web' | 's3', config: Record<string, unknown>, more = {}) => ({
   source_id: id, type, config, knowledge_base: 'coast', interval_seconds: 300, enabled: true,
   created_at: minutesAgo(60), last_scan_at: minutesAgo(3), last_error: null, items: 4, ...more });
 let sources: ReturnType<typeof syncSource>[] = [];
@@ -455,6 +455,56 @@ describe('sync sources', () => {
     expect(wiki.textContent).toContain('never');
   });
 
+  it('adds an S3 bucket: its settings and secret go to the server, the secret only there', async () => {
+    const user = userEvent.setup();
+    render(<App />);
+    await screen.findByRole('rowheader', { name: /handbook/ });
+    await user.click(screen.getByLabelText(/An S3 bucket/));
+    await user.type(screen.getByLabelText('Source id'), 'bucket-docs');
+    await user.type(screen.getByLabelText('Bucket'), 'Team_Docs');
+    expect(screen.getByText(/a bucket name: 3-63/)).toBeTruthy();
+    await user.clear(screen.getByLabelText('Bucket'));
+    await user.type(screen.getByLabelText('Bucket'), 'team-docs');
+    await user.type(screen.getByLabelText('Key prefix'), 'handbook/');
+    await user.type(screen.getByLabelText('Endpoint'), 'https://minio.example.com:9000');
+    await user.type(screen.getByLabelText('Access key id'), 'AKIA1');
+    expect((screen.getByRole('button', { name: 'Configure processing' }) as HTMLButtonElement).disabled).toBe(true);
+    await user.type(screen.getByLabelText('Secret access key'), 's3cret');
+    expect((screen.getByLabelText('Secret access key') as HTMLInputElement).type).toBe('password');
+    await user.click(screen.getByRole('button', { name: 'Configure processing' }));
+    expect(screen.getByText(/bucket s3:\/\/team-docs\/handbook\/ as "bucket-docs"/)).toBeTruthy();
+    expect(document.body.textContent).not.toContain('s3cret');
+    await user.click(await screen.findByRole('button', { name: 'Start' }));
+    await waitFor(() => expect(requests.some((r) => r.url === '/v1/sync/sources' && r.method === 'POST')).toBe(true));
+    const post = requests.find((r) => r.url === '/v1/sync/sources' && r.method === 'POST')!;
+    expect(JSON.parse(post.body)).toEqual({ source_id: 'bucket-docs', type: 's3', kb: null, interval_seconds: 3600,
+      enabled: true, config: { bucket: 'team-docs', prefix: 'handbook/', endpoint: 'https://minio.example.com:9000',
+        region: 'us-east-1', access_key_id: 'AKIA1', secret_access_key: 's3cret', include: [], exclude: [],
+        skip_graph: false } });
+  });
+
+  it('edits an S3 source, keeping its hidden secret unless a new one is typed', async () => {
+    sources.push(syncSource('bucket', 's3', { bucket: 'team-docs', prefix: 'guides/', endpoint: '',
+      region: 'us-east-1', path_style: false, access_key_id: 'AKIA1', secret_access_key: '********', include: [],
+      exclude: [], skip_graph: false }));
+    const user = userEvent.setup();
+    render(<App />);
+    const row = (await screen.findByRole('rowheader', { name: /bucket/ })).closest('tr')!;
+    expect(row.textContent).toContain('S3 bucket');
+    expect(row.textContent).toContain('s3://team-docs/guides/');
+    await user.click(screen.getByRole('button', { name: 'Edit bucket' }));
+    const form = screen.getByRole('form', { name: 'Edit bucket' });
+    const prefix = within(form).getByLabelText('Key prefix');
+    await user.clear(prefix);
+    await user.type(prefix, 'manuals/');
+    await user.click(within(form).getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(requests.some((r) => r.method === 'PUT')).toBe(true));
+    const put = JSON.parse(requests.find((r) => r.method === 'PUT')!.body);
+    expect(put.config).toEqual({ bucket: 'team-docs', prefix: 'manuals/', endpoint: '', region: 'us-east-1',
+      path_style: false, access_key_id: 'AKIA1', secret_access_key: '********', include: [], exclude: [],
+      skip_graph: false });
+  });
+
   it('shows the server\'s problem detail when an action is refused', async () => {
     const user = userEvent.setup();
     render(<App />);
@@ -503,7 +553,7 @@ describe('sync sources', () => {
 
     await user.click(screen.getByRole('button', { name: 'Delete docs-site…' }));
     await user.click(screen.getByRole('button', { name: 'Delete, keep its documents' }));
-    expect(await screen.findByText(/No folders or web sites are kept in sync yet/)).toBeTruthy();
+    expect(await screen.findByText(/No folders, web sites or buckets are kept in sync yet/)).toBeTruthy();
     expect(requests.filter((r) => r.method === 'DELETE').map((r) => r.body)).toEqual(['?documents=true', '']);
   });
 });

@@ -36,6 +36,7 @@ public final class Polyrag implements AutoCloseable {
     private final Path staging;
     private final JobEngine engine;
     private final SourceWatcher watcher;
+    private final SourceConnectors connectors;
     private final TenantFacets local;
     private final Admin admin;
     private final Keys keys;
@@ -71,11 +72,12 @@ public final class Polyrag implements AutoCloseable {
         Backfill backfill = new Backfill(components);
         this.backfill = backfill;
         this.fusion = new KbFusion(components);
+        this.connectors = new SourceConnectors(components.context);
         this.engine = new JobEngine(components.catalog, List.of(new UploadJob(components, staging),
-                new SyncJob(components, this::as, key -> this.watcherEnded(key)), backfill, fusion),
+                new SyncJob(components, connectors, this::as, key -> this.watcherEnded(key)), backfill, fusion),
                 components.metrics);
         engine.onSubmit(components.indexing::changed);
-        this.watcher = new SourceWatcher(components, engine, components.config.get(Settings.SYNC_WATCH));
+        this.watcher = new SourceWatcher(components, connectors, engine, components.config.get(Settings.SYNC_WATCH));
         List<String> problems = Recovery.run(components, staging, engine);
         this.local = facets(Tenant.LOCAL);
         sweepUploads(components, engine);
@@ -205,8 +207,13 @@ public final class Polyrag implements AutoCloseable {
         return dataDir;
     }
 
+    /** The composition root, for tests in this package that look at what was stored. */
+    Components components() {
+        return components;
+    }
+
     private TenantFacets facets(Tenant t) {
-        Sources sources = new Sources(components, t, engine, watcher);
+        Sources sources = new Sources(components, connectors, t, engine, watcher);
         return new TenantFacets(t, new Ingest(components, t), new Uploads(components, staging, engine, t),
                 new Jobs(engine, t), new Search(components, t, fusion), new Documents(components, t),
                 new Graph(components, t), new KnowledgeBases(components, t, engine, sources, fusion), sources,
@@ -313,6 +320,7 @@ public final class Polyrag implements AutoCloseable {
             backfill.close();
             watcher.close();
             engine.close();
+            connectors.close();
             components.close();
         } finally {
             lock.close();

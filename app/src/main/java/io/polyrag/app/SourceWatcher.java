@@ -17,7 +17,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Stream;
 
 /**
- * Keeps enabled sources syncing: a scan when its interval has passed since the last, and — for filesystem sources —
+ * Keeps enabled sources syncing: a scan when its interval has passed since the last, and — for sources whose connector names a local folder (filesystem) —
  * a scan within a second or two of a change the JDK WatchService reports (recursive: folders created later are
  * watched too). A live event never ingests anything itself: it only asks for a scan, and the scan classifies every
  * item against the recorded state, so an item is ingested by one mechanism only and never twice. At most one sync
@@ -27,6 +27,7 @@ final class SourceWatcher implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(SourceWatcher.class.getName());
     private static final long DEBOUNCE_MS = 1000;
     private final Components components;
+    private final SourceConnectors connectors;
     private final JobEngine engine;
     private final boolean watch;
     /** The queued or running sync of each source, by source key: its job id. */
@@ -37,8 +38,9 @@ final class SourceWatcher implements AutoCloseable {
     private volatile boolean running;
     private Thread thread;
 
-    SourceWatcher(Components components, JobEngine engine, boolean watch) {
+    SourceWatcher(Components components, SourceConnectors connectors, JobEngine engine, boolean watch) {
         this.components = components;
+        this.connectors = connectors;
         this.engine = engine;
         this.watch = watch;
     }
@@ -61,11 +63,11 @@ final class SourceWatcher implements AutoCloseable {
 
     /** A source was registered or changed: (re)watch it. */
     void changed(Source s) {
-        if (service == null || !s.enabled() || !"filesystem".equals(s.type())) {
+        if (service == null || !s.enabled()) {
             return;
         }
-        Path root = Path.of((String) Sources.config(s.config()).get("root"));
-        register(key(s), root);
+        connectors.get(s.type()).flatMap(c -> c.watched(Sources.config(s.config()))).ifPresent(root -> register(
+                key(s), root));
     }
 
     /** A source was deleted: stop watching it. */

@@ -7,9 +7,12 @@ import io.polyrag.core.InvalidInputException;
 import io.polyrag.core.NotFoundException;
 import io.polyrag.core.config.Settings;
 import io.polyrag.core.fs.Confinement;
+import io.polyrag.core.model.Ids;
 import io.polyrag.core.model.KnowledgeBase;
 import io.polyrag.core.model.Source;
+import io.polyrag.core.model.SyncItem;
 import io.polyrag.core.model.Tenant;
+import io.polyrag.core.port.SourceConnector;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
@@ -31,12 +34,15 @@ public final class Sources {
     private static final int DEFAULT_INTERVAL = 300;
     private static final java.util.regex.Pattern ID = java.util.regex.Pattern.compile("[a-z0-9][a-z0-9._-]{0,63}");
     private final Components components;
+    private final SourceConnectors connectors;
     private final Tenant tenant;
     private final JobEngine engine;
     private final SourceWatcher watcher;
 
-    Sources(Components components, Tenant tenant, JobEngine engine, SourceWatcher watcher) {
+    Sources(Components components, SourceConnectors connectors, Tenant tenant, JobEngine engine,
+            SourceWatcher watcher) {
         this.components = components;
+        this.connectors = connectors;
         this.tenant = tenant;
         this.engine = engine;
         this.watcher = watcher;
@@ -67,32 +73,27 @@ public final class Sources {
         }
         Map<String, Object> config = config(s.config());
         Path root = Path.of((String) config.get("root"));
-        Map<String, Path> files;
-        try {
-            files = SyncJob.list(root, config, confinement(components, tenant));
-        } catch (java.io.IOException | java.io.UncheckedIOException e) {
-            throw new InvalidInputException("cannot list " + root + ": " + e.getMessage());
-        }
-        List<io.polyrag.core.model.SyncItem> batch = new ArrayList<>();
-        for (var e : files.entrySet()) {
-            String id = io.polyrag.core.model.Ids.documentId(s.knowledgeBase(), e.getValue().toUri().toString());
-            var doc = components.catalog.document(id).filter(d -> d.visibleVersion() > 0).orElse(null);
-            if (doc == null || doc.updatedAt() == null) {
-                continue;
-            }
-            try {
-                var a = Files.readAttributes(e.getValue(), java.nio.file.attribute.BasicFileAttributes.class);
-                if (!a.lastModifiedTime().toInstant().isAfter(doc.updatedAt()) && a.size() == doc.sizeBytes()) {
-                    batch.add(new io.polyrag.core.model.SyncItem(e.getKey(), a.lastModifiedTime().toMillis(), a.size(),
-                            doc.contentHash(), id));
+        SourceConnector connector = connector(s.type());
+        List<SyncItem> batch = new ArrayList<>();
+        try (SourceConnector.Listing listing = connector.list(config, SourceConnectors.host(components, tenant, null,
+                () -> false))) {
+            while (listing.hasNext()) {
+                if (!(listing.next() instanceof SourceConnector.Listed file)) {
+                    continue;
                 }
-            } catch (java.io.IOException x) {
-                // gone already: the first scan will see it missing
+                String id = Ids.documentId(s.knowledgeBase(), root.resolve(file.item()).toUri().toString());
+                var doc = components.catalog.document(id).filter(d -> d.visibleVersion() > 0).orElse(null);
+                if (doc != null && doc.updatedAt() != null && file.modifiedMs() <= doc.updatedAt().toEpochMilli()
+                        && file.sizeBytes() == doc.sizeBytes()) {
+                    batch.add(new SyncItem(file.item(), file.modifiedMs(), file.sizeBytes(), doc.contentHash(), id));
+                }
+                if (batch.size() == 1000) {
+                    components.catalog.putSourceItems(tenant.id(), s.id(), batch);
+                    batch = new ArrayList<>();
+                }
             }
-            if (batch.size() == 1000) {
-                components.catalog.putSourceItems(tenant.id(), s.id(), batch);
-                batch = new ArrayList<>();
-            }
+        } catch (SourceConnector.Unavailable | java.io.UncheckedIOException e) {
+            throw new InvalidInputException("cannot list " + root + ": " + e.getMessage());
         }
         components.catalog.putSourceItems(tenant.id(), s.id(), batch);
         watcher.changed(s);
@@ -105,8 +106,8 @@ public final class Sources {
 
     /** Replaces a source's settings; its next sync reconciles the index with what the new settings select. */
     public Registered update(SourceRegistration r) {
-        Source s = checked(r);
-        Source old = own(s.id());
+        Source old = r.id() != null && ID.matcher(r.id()).matches() ? own(r.id()) : null;
+        Source s = checked(r, old);
         Source updated = new Source(tenant.id(), s.id(), s.type(), s.config(), s.knowledgeBase(), s.intervalSeconds(),
                 s.enabled(), old.createdAt(), old.lastScanAt(), old.lastError());
         if (!old.type().equals(updated.type())) {
@@ -146,7 +147,7 @@ public final class Sources {
     public int delete(String id, boolean documents) {
         Source s = own(id);
         List<String> ids = components.catalog.sourceItems(tenant.id(), id).values().stream()
-                .map(io.polyrag.core.model.SyncItem::documentId).toList();
+                .map(SyncItem::documentId).toList();
         components.catalog.deleteSource(tenant.id(), id);
         watcher.removed(s);
         return documents && !ids.isEmpty() ? new Documents(components, tenant).delete(ids) : 0;
@@ -160,12 +161,14 @@ public final class Sources {
 
     private Source own(String id) {
         return (id == null ? java.util.Optional.<Source>empty() : components.catalog.source(tenant.id(), id))
-                .orElseThrow(() -> new NotFoundException("no source with id '" + io.polyrag.core.model.Ids.abbreviate(
+                .orElseThrow(() -> new NotFoundException("no source with id '" + Ids.abbreviate(
                         String.valueOf(id), 64) + "'"));
     }
 
     private SourceInfo info(Source s) {
         Map<String, Object> config = config(s.config());
+        connectors.get(s.type()).ifPresent(c -> c.secrets().forEach(k -> config.computeIfPresent(k,
+                (key, v) -> "".equals(v) ? v : SourceConnector.HIDDEN)));
         return new SourceInfo(s.id(), s.type(), config, tenant.show(s.knowledgeBase()), s.intervalSeconds(),
                 s.enabled(), s.createdAt(), s.lastScanAt(), s.lastError(),
                 components.catalog.countSourceItems(tenant.id(), s.id()));
@@ -177,92 +180,47 @@ public final class Sources {
     }
 
     private Source checked(SourceRegistration r) {
+        return checked(r, null);
+    }
+
+    /**
+     * A registration checked by its connector; {@code old} is the source it replaces, whose secrets a registration
+     * that leaves them out (or sends back what a read shows for them) keeps.
+     */
+    private Source checked(SourceRegistration r, Source old) {
         if (r.id() == null || !ID.matcher(r.id()).matches()) {
             throw new InvalidInputException("'source_id' must be 1-64 of a-z, 0-9, '.', '_', '-', starting with a letter or "
                     + "digit, e.g. \"handbook-folder\"");
         }
-        if (!"filesystem".equals(r.type()) && !WebCrawl.TYPE.equals(r.type())) {
-            throw new InvalidInputException("'type' must be filesystem (a folder on the server, watched live) or web "
-                    + "(a site, crawled), was '" + io.polyrag.core.model.Ids.abbreviate(String.valueOf(r.type()), 20)
-                    + "': a source needs a connector that reports stable ids and modification times");
-        }
+        SourceConnector connector = connectors.get(r.type()).orElseThrow(() -> new InvalidInputException("'type' must "
+                + "be one of " + connectors.described() + ", was '" + Ids.abbreviate(String.valueOf(r.type()), 20)
+                + "'"));
         int interval = r.intervalSeconds() == null ? DEFAULT_INTERVAL : r.intervalSeconds();
         if (interval < MIN_INTERVAL || interval > 7 * 86400) {
             throw new InvalidInputException("'interval_seconds' must be between " + MIN_INTERVAL + " and 604800, was "
                     + interval);
         }
-        if (WebCrawl.TYPE.equals(r.type())) {
-            Map<String, Object> web = WebCrawl.checked(r.config() == null ? Map.of() : r.config(),
-                    components.config.get(Settings.SYNC_WEB_ALLOW_PRIVATE));
-            KnowledgeBase kb = Scope.bind(tenant, r.knowledgeBase() == null ? KnowledgeBase.DEFAULT
-                    : KnowledgeBase.of(r.knowledgeBase()));
-            return new Source(tenant.id(), r.id(), WebCrawl.TYPE, JSON.writeValueAsString(web), kb.storageName(),
-                    interval, r.enabled() == null || r.enabled(), null, null, null);
-        }
-        Map<String, Object> config = new LinkedHashMap<>(r.config() == null ? Map.of() : r.config());
-        for (String k : config.keySet()) {
-            if (!List.of("root", "include", "exclude", "follow_symlinks", "skip_graph").contains(k)) {
-                throw new InvalidInputException("'config." + k + "' is not a filesystem setting: use root, include, "
-                        + "exclude, follow_symlinks, skip_graph");
+        Map<String, Object> given = new LinkedHashMap<>(r.config() == null ? Map.of() : r.config());
+        if (old != null && old.type().equals(r.type())) {
+            Map<String, Object> before = config(old.config());
+            for (String secret : connector.secrets()) {
+                Object v = given.get(secret);
+                if ((v == null || SourceConnector.HIDDEN.equals(v)) && before.containsKey(secret)) {
+                    given.put(secret, before.get(secret));
+                }
             }
         }
-        Path root = root(config.get("root"));
-        config.put("root", root.toString());
-        config.put("include", globs(config.get("include"), "include"));
-        config.put("exclude", globs(config.get("exclude"), "exclude"));
-        Object follow = config.getOrDefault("follow_symlinks", false);
-        if (!(follow instanceof Boolean)) {
-            throw new InvalidInputException("'config.follow_symlinks' must be true or false");
-        }
-        if (!(config.getOrDefault("skip_graph", false) instanceof Boolean)) {
-            throw new InvalidInputException("'config.skip_graph' must be true or false");
-        }
+        Map<String, Object> config = connector.checked(given, SourceConnectors.host(components, tenant, null,
+                () -> false));
         KnowledgeBase kb = Scope.bind(tenant, r.knowledgeBase() == null ? KnowledgeBase.DEFAULT
                 : KnowledgeBase.of(r.knowledgeBase()));
-        return new Source(tenant.id(), r.id(), "filesystem", JSON.writeValueAsString(config), kb.storageName(), interval,
-                r.enabled() == null || r.enabled(), null, null, null);
+        return new Source(tenant.id(), r.id(), connector.type(), JSON.writeValueAsString(config), kb.storageName(),
+                interval, r.enabled() == null || r.enabled(), null, null, null);
     }
 
-    private Path root(Object value) {
-        if (!(value instanceof String s) || s.isBlank()) {
-            throw new InvalidInputException("'config.root' is required: the absolute path of a folder on the server");
-        }
-        Path root;
-        try {
-            root = Path.of(s.strip());
-        } catch (InvalidPathException e) {
-            throw new InvalidInputException("'config.root' is not a path: " + e.getMessage());
-        }
-        if (!root.isAbsolute()) {
-            throw new InvalidInputException("'config.root' must be an absolute path, was '" + s + "'");
-        }
-        root = root.normalize();
-        Confinement confinement = confinement(components, tenant);
-        if (confinement.roots().isEmpty()) {
-            throw new InvalidInputException("'config.root': no folder on this server is open to " + (tenant.name()
-                    .isEmpty()
-                    ? "sources: add one to " + Settings.SYNC_ALLOWED_ROOTS.env() + ", or give it on the command line "
-                    + "(polyrag serve --watch DIR)" : "this tenant's sources: the operator names them in "
-                    + Settings.SYNC_TENANT_ROOTS.env() + " (e.g. " + tenant.name() + "=/srv/" + tenant.name() + ")"));
-        }
-        java.util.Optional<String> refused = confinement.refusal(root);
-        Path lexical = root;
-        if (refused.isPresent() && confinement.roots().stream().anyMatch(lexical::startsWith)) {
-            // Inside the tenant's own folders: the reason may be told (missing, a link leading out, the data dir).
-            throw new InvalidInputException("'config.root' " + refused.get().replace("; skipped", "")
-                    + ": give a folder inside " + confinement.roots());
-        }
-        if (refused.isPresent()) {
-            throw new InvalidInputException("'config.root' " + root + " is not inside a folder this server lets "
-                    + (tenant.name().isEmpty() ? "sources" : "this tenant's sources") + " read (" + confinement.roots()
-                    + "), or lies in polyrag's data directory: " + (tenant.name().isEmpty() ? "add it to "
-                    + Settings.SYNC_ALLOWED_ROOTS.env() + ", or give it on the command line (polyrag serve --watch "
-                    + "DIR)" : "the operator names each tenant's folders in " + Settings.SYNC_TENANT_ROOTS.env()));
-        }
-        if (!Files.isDirectory(root)) {
-            throw new InvalidInputException("'config.root' " + root + " is not a folder this server can read");
-        }
-        return root;
+    private SourceConnector connector(String type) {
+        return connectors.get(type).orElseThrow(() -> new InvalidInputException("this server has no connector for "
+                + "sources of type '" + type + "'"));
     }
 
     /**
@@ -348,31 +306,5 @@ public final class Sources {
         String root = folder.toAbsolutePath().normalize().toString();
         return components.catalog.sources(tenant.id()).stream().filter(s -> root.equals(config(s.config())
                 .get("root"))).findFirst().map(this::info);
-    }
-
-    private static List<String> globs(Object value, String field) {
-        List<String> out = new ArrayList<>();
-        if (value == null) {
-            return out;
-        }
-        if (!(value instanceof List<?> l)) {
-            throw new InvalidInputException("'config." + field + "' must be a list of globs, e.g. [\"**/*.md\"]");
-        }
-        for (Object o : l) {
-            if (!(o instanceof String g) || g.isBlank() || g.length() > 256) {
-                throw new InvalidInputException("'config." + field + "' must hold globs of 1-256 characters");
-            }
-            try {
-                java.nio.file.FileSystems.getDefault().getPathMatcher("glob:" + g);
-            } catch (IllegalArgumentException e) {
-                throw new InvalidInputException("'config." + field + "' holds an invalid glob '" + g + "': "
-                        + e.getMessage());
-            }
-            out.add(g);
-        }
-        if (out.size() > 100) {
-            throw new InvalidInputException("'config." + field + "' holds more than 100 globs");
-        }
-        return out;
     }
 }

@@ -1,6 +1,7 @@
 package io.polyrag.app;
 
 import io.polyrag.core.http.Outbound;
+import io.polyrag.core.http.PublicOnlyResolver;
 import io.polyrag.core.http.OutboundException;
 import java.net.URI;
 import java.time.Duration;
@@ -40,6 +41,6 @@ public final class RebindProbe {
                 System.out.println(host + " refused: " + PublicOnlyResolver.refused(host) + " / " + e.getMessage());
             }
         }
-        System.out.println("refusal: " + WebCrawl.refusal(name, false));
+        System.out.println("refusal: " + PublicOnlyResolver.refusal(name, false, "web sources", "POLYRAG_SYNC_WEB_ALLOW_PRIVATE"));
     }
 }

@@ -188,7 +188,8 @@ class SyncTest {
                     allowed.resolve("../../private").toString()), null, null, null)))
                     .hasMessageContaining("not inside");
             assertThatThrownBy(() -> acme.register(new SourceRegistration("x", "ftp", Map.of(), null, null, null)))
-                    .hasMessageContaining("'type' must be filesystem").hasMessageContaining("or web");
+                    .hasMessageContaining("'type' must be one of filesystem (a folder on the server").hasMessageContaining(
+                            "web (a web site");
             assertThatThrownBy(() -> acme.register(new SourceRegistration("x", "filesystem", Map.of("root",
                     allowed.toString()), null, 5, null))).hasMessageContaining("interval_seconds");
             assertThatThrownBy(() -> acme.register(new SourceRegistration("Bad Id", "filesystem", Map.of("root",
@@ -205,6 +206,48 @@ class SyncTest {
             assertThat(acme.syncAll()).isEmpty();
             assertThat(acme.enable("x", true).jobId()).isNotNull();
             assertThatThrownBy(() -> p.sources().get("x")).isInstanceOf(io.polyrag.core.NotFoundException.class);
+        }
+    }
+
+    @Test
+    void an_s3_sources_secret_is_stored_never_shown_and_kept_by_an_update_that_leaves_it_out() throws Exception {
+        // Port 1 on loopback: nothing listens, so the sync fails to list and changes nothing; the settings are the point.
+        Map<String, Object> config = new java.util.HashMap<>(Map.of("bucket", "team-docs", "prefix", "guides/",
+                "endpoint", "http://127.0.0.1:1", "access_key_id", "AKIA1", "secret_access_key", "first-secret"));
+        try (Polyrag p = Polyrag.open(PolyragTest.config(tmp.resolve("data"), Map.of("vector.enabled", "false",
+                "sync.s3.timeout.seconds", "1")))) {
+            assertThatThrownBy(() -> p.sources().register(new SourceRegistration("bucket", "s3", config, null, 3600,
+                    null))).as("a loopback endpoint without the operator's allowance")
+                    .hasMessageContaining("POLYRAG_SYNC_S3_ALLOW_PRIVATE");
+        }
+        try (Polyrag p = Polyrag.open(PolyragTest.config(tmp.resolve("data"), Map.of("vector.enabled", "false",
+                "sync.s3.allow.private", "true", "sync.s3.timeout.seconds", "1")))) {
+            var registered = p.sources().register(new SourceRegistration("bucket", "s3", config, null, 3600, null));
+            assertThat(registered.source().config()).containsEntry("secret_access_key", "********")
+                    .containsEntry("access_key_id", "AKIA1").containsEntry("path_style", true);
+            assertThat(p.sources().list().getFirst().config().toString()).doesNotContain("first-secret");
+            java.util.function.Supplier<Object> stored = () -> Sources.config(p.components().catalog.source("",
+                    "bucket").orElseThrow().config()).get("secret_access_key");
+            assertThat(stored.get()).isEqualTo("first-secret");
+
+            await().atMost(Duration.ofSeconds(60)).until(() -> p.jobs().get(registered.jobId()).status()
+                    != JobStatus.QUEUED && p.jobs().get(registered.jobId()).status() != JobStatus.RUNNING);
+            assertThat(p.jobs().get(registered.jobId()).progress().errors()).singleElement().satisfies(e -> assertThat(e.reason())
+                    .contains("the bucket 'team-docs' at http://127.0.0.1:1 cannot be listed")
+                    .contains("nothing was changed in the index"));
+
+            config.put("secret_access_key", "********");
+            config.put("prefix", "manuals/");
+            p.sources().update(new SourceRegistration("bucket", "s3", config, null, 3600, false));
+            assertThat(stored.get()).as("sent back hidden: kept").isEqualTo("first-secret");
+            config.remove("secret_access_key");
+            p.sources().update(new SourceRegistration("bucket", "s3", config, null, 3600, false));
+            assertThat(stored.get()).as("left out: kept").isEqualTo("first-secret");
+            assertThat(p.sources().get("bucket").config()).containsEntry("prefix", "manuals/");
+            config.put("secret_access_key", "second-secret");
+            p.sources().update(new SourceRegistration("bucket", "s3", config, null, 3600, false));
+            assertThat(stored.get()).isEqualTo("second-secret");
+            assertThat(p.as(Tenant.of("acme")).sources().list()).as("another tenant sees none of it").isEmpty();
         }
     }
 

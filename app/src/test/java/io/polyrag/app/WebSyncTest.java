@@ -1,7 +1,6 @@
 package io.polyrag.app;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
@@ -9,6 +8,7 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import io.polyrag.app.api.SourceRegistration;
 import io.polyrag.core.InvalidInputException;
+import io.polyrag.core.http.PublicOnlyResolver;
 import io.polyrag.core.model.DocumentInfo;
 import io.polyrag.core.model.JobInfo;
 import io.polyrag.core.model.JobStatus;
@@ -269,28 +269,6 @@ class WebSyncTest {
     }
 
     @Test
-    void the_resolver_keeps_public_addresses_of_guarded_names_and_leaves_the_rest_alone() throws Exception {
-        java.util.function.Supplier<java.util.stream.Stream<java.net.InetAddress>> answer = () -> {
-            try {
-                return java.util.stream.Stream.of(java.net.InetAddress.getByAddress(new byte[] {10, 0, 0, 7}),
-                        java.net.InetAddress.getByAddress(new byte[] {93, (byte) 184, (byte) 215, 14}));
-            } catch (java.net.UnknownHostException e) {
-                throw new IllegalStateException(e);
-            }
-        };
-        assertThat(PublicOnlyResolver.filter("free.example", answer.get()).toList()).hasSize(2);
-        PublicOnlyResolver.guard("Mixed.Example");
-        assertThat(PublicOnlyResolver.filter("mixed.example", answer.get()).map(java.net.InetAddress::getHostAddress)
-                .toList()).containsExactly("93.184.215.14");
-        PublicOnlyResolver.guard("private.example");
-        assertThatThrownBy(() -> PublicOnlyResolver.filter("private.example", answer.get().limit(1)))
-                .hasMessageContaining("resolves only to addresses that are not public ([10.0.0.7])");
-        assertThat(java.util.ServiceLoader.load(java.net.spi.InetAddressResolverProvider.class).stream()
-                .<Class<?>>map(p -> p.type()).toList()).as("installed for the whole JVM")
-                .contains(PublicOnlyResolver.class);
-    }
-
-    @Test
     void a_failing_sitemap_or_a_page_that_could_not_be_indexed_never_gets_pages_deleted() {
         // Links only in its navigation, which is boilerplate: no text to index.
         pages.put("/docs/hub.html", "<html><head></head><body><nav><a href=\"leaf.html\">leaf</a></nav></body></html>");
@@ -327,71 +305,13 @@ class WebSyncTest {
 
     @Test
     void a_refused_host_is_not_guarded_so_the_servers_own_lookups_of_it_are_untouched() {
-        assertThat(WebCrawl.refusal("127.0.0.1", false)).contains("not a public address");
+        assertThat(PublicOnlyResolver.refusal("127.0.0.1", false, "web sources", "POLYRAG_SYNC_WEB_ALLOW_PRIVATE")).contains("not a public address");
         assertThat(PublicOnlyResolver.guarded("127.0.0.1")).isFalse();
         try (Polyrag p = open(true)) {
             assertThatThrownBy(() -> p.sources().register(new SourceRegistration("x", "web", Map.of("start_urls",
                     List.of(base + "/guide"), "path_prefix", "/guide/"), null, null, null)))
                     .hasMessageContaining("outside 'config.path_prefix'");
         }
-    }
-
-    @Test
-    void addresses_that_carry_a_private_ipv4_or_are_reserved_are_not_public() throws Exception {
-        for (String a : List.of("127.0.0.1", "10.1.2.3", "172.16.0.1", "192.168.1.1", "169.254.169.254", "100.64.0.1",
-                "0.1.2.3", "198.18.0.1", "240.0.0.1", "::1", "fc00::1", "fe80::1", "64:ff9b::a00:1", "::a00:1")) {
-            assertThat(PublicOnlyResolver.isPublic(java.net.InetAddress.getByName(a))).as(a).isFalse();
-        }
-        for (String a : List.of("93.184.215.14", "8.8.8.8", "2606:4700:4700::1111", "64:ff9b::808:808")) {
-            assertThat(PublicOnlyResolver.isPublic(java.net.InetAddress.getByName(a))).as(a).isTrue();
-        }
-    }
-
-    @Test
-    void robots_rules_follow_rfc_9309() {
-        var r = WebCrawl.Robots.parse("""
-                User-agent: *
-                Disallow: /private/
-                Allow: /private/open$
-                Disallow: /*.pdf$
-                Crawl-delay: 0.5
-
-                User-agent: polyrag
-                User-agent: somebot
-                Disallow: /tmp/
-                Allow: /tmp/keep
-                """, "polyrag");
-        assertThat(r.allowed(java.net.URI.create("http://h/tmp/x"))).isFalse();
-        assertThat(r.allowed(java.net.URI.create("http://h/tmp/keep/a"))).as("the longer allow wins").isTrue();
-        assertThat(r.allowed(java.net.URI.create("http://h/private/x"))).as("its own group, not *'s").isTrue();
-        var star = WebCrawl.Robots.parse("User-agent: *\nDisallow: /private/\nAllow: /private/open$\n"
-                + "Disallow: /*.pdf$\nCrawl-delay: 0.5\n", "polyrag");
-        assertThat(star.allowed(java.net.URI.create("http://h/private/x"))).isFalse();
-        assertThat(star.allowed(java.net.URI.create("http://h/private/open"))).isTrue();
-        assertThat(star.allowed(java.net.URI.create("http://h/private/open/more"))).isFalse();
-        assertThat(star.allowed(java.net.URI.create("http://h/a/b.pdf"))).isFalse();
-        assertThat(star.allowed(java.net.URI.create("http://h/a/b.pdf.html"))).isTrue();
-        assertThat(star.crawlDelay()).isEqualTo(Duration.ofMillis(500));
-        assertThat(WebCrawl.Robots.parse("", "polyrag").allowed(java.net.URI.create("http://h/x"))).isTrue();
-    }
-
-    @Test
-    void robots_wildcards_match_in_linear_time_and_as_the_rfc_says() {
-        assertThat(WebCrawl.Robots.matches("/a*b", "/axxb/c")).isTrue();
-        assertThat(WebCrawl.Robots.matches("/a*b$", "/axxb/c")).isFalse();
-        assertThat(WebCrawl.Robots.matches("/a*b$", "/axxbxb")).isTrue();
-        assertThat(WebCrawl.Robots.matches("*", "/")).isTrue();
-        assertThat(WebCrawl.Robots.matches("/$", "/")).isTrue();
-        assertThat(WebCrawl.Robots.matches("/$", "/x")).isFalse();
-        assertThat(WebCrawl.Robots.matches("/x$y", "/x$yz")).as("a $ inside is literal").isTrue();
-        assertThat(WebCrawl.Robots.matches("/fish", "/Fish")).as("case-sensitive").isFalse();
-        // Thirty stars against a long path that never matches: a regular expression backtracked for hours.
-        String hostile = "/" + "*a".repeat(30) + "b$";
-        String path = "/" + "a".repeat(5_000);
-        assertTimeoutPreemptively(Duration.ofSeconds(2), () -> assertThat(WebCrawl.Robots.matches(hostile, path))
-                .isFalse());
-        assertThat(WebCrawl.Robots.parse("User-agent: *\nCrawl-delay: -5\n", "polyrag").crawlDelay())
-                .isEqualTo(Duration.ZERO);
     }
 
     private static JobInfo awaitJob(Polyrag p, String id) {

@@ -14,7 +14,8 @@ import org.junit.jupiter.api.Test;
 /**
  * What modules may not see, checked on the compiled classes of every module (this module comes last in the build and
  * its class path holds all of them, bench included). Adapters are found, not listed: every package under
- * {@code io.polyrag.store}, {@code io.polyrag.model} and {@code io.polyrag.parsers} is one, so a new adapter module is
+ * {@code io.polyrag.store}, {@code io.polyrag.model}, {@code io.polyrag.source} and {@code io.polyrag.parsers} is one,
+ * so a new adapter module is
  * checked without anyone remembering to add it. Maven's module graph already forbids most edges; these rules pin the
  * rest and fail with the offending class and dependency.
  */
@@ -36,7 +37,8 @@ class ArchitectureTest {
         adapters = classes.stream().map(c -> c.getPackageName()).map(ArchitectureTest::adapterOf)
                 .filter(java.util.Objects::nonNull).distinct().sorted().toList();
         org.assertj.core.api.Assertions.assertThat(adapters).as("adapters found").contains("io.polyrag.store.lucene..",
-                "io.polyrag.model.onnx..", "io.polyrag.parsers..");
+                "io.polyrag.model.onnx..", "io.polyrag.parsers..", "io.polyrag.source.folder..",
+                "io.polyrag.source.web..", "io.polyrag.source.s3..");
         org.assertj.core.api.Assertions.assertThat(classes.stream().anyMatch(c -> c.getPackageName()
                 .startsWith("io.polyrag.bench"))).as("bench classes are checked too").isTrue();
     }
@@ -45,7 +47,7 @@ class ArchitectureTest {
     private static String adapterOf(String pkg) {
         String[] p = pkg.split("\\.");
         if (p.length >= 4 && p[0].equals("io") && p[1].equals("polyrag") && (p[2].equals("store")
-                || p[2].equals("model"))) {
+                || p[2].equals("model") || p[2].equals("source"))) {
             return "io.polyrag." + p[2] + "." + p[3] + "..";
         }
         return pkg.equals("io.polyrag.parsers") || pkg.startsWith("io.polyrag.parsers.") ? "io.polyrag.parsers.."
@@ -82,7 +84,7 @@ class ArchitectureTest {
         List<java.nio.file.Path> modules;
         try (Stream<java.nio.file.Path> poms = java.nio.file.Files.walk(root, 3)) {
             modules = poms.filter(p -> p.getFileName().toString().equals("pom.xml")).map(java.nio.file.Path::getParent)
-                    .filter(d -> root.relativize(d).toString().matches("(stores|models)/[^/]+|parsers")).toList();
+                    .filter(d -> root.relativize(d).toString().matches("(stores|models|sources)/[^/]+|parsers")).toList();
         }
         org.assertj.core.api.Assertions.assertThat(modules).as("adapter modules under " + root).hasSizeGreaterThan(5)
                 .allSatisfy(m -> org.assertj.core.api.Assertions.assertThat(m.resolve(".adapter")).exists());

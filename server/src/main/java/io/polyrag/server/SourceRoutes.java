@@ -11,7 +11,7 @@ import io.polyrag.app.wire.IngestWire;
 import io.polyrag.core.InvalidInputException;
 
 /**
- * {@code /v1/sync}: sources (server folders, web sites) kept in sync with the index — register, list, read, change, enable,
+ * {@code /v1/sync}: sources (server folders, web sites, S3 buckets) kept in sync with the index — register, list, read, change, enable,
  * disable, sync now (one or all), delete.
  */
 final class SourceRoutes {
@@ -26,7 +26,7 @@ final class SourceRoutes {
     }
 
     void register(Api api) {
-        api.post("/v1/sync/sources", this::create).summary("sources", "Register a source (a server folder, a web site) to "
+        api.post("/v1/sync/sources", this::create).summary("sources", "Register a source (a server folder, a web site, an S3 bucket) to "
                 + "keep in sync with a knowledge base; its first sync starts at once (with enabled=false it is indexed "
                 + "once and not kept in sync)")
                 .body(api.schemas(), Dtos.SourceBody.class, "source_id", "type", "config")

@@ -99,8 +99,9 @@ public final class IngestWire {
      * A document: its status ({@code indexing}, {@code indexed}, {@code updating}), visible version (0 while
      * indexing), size, chunk count and description.
      *
-     * @param original whether its original is kept for {@code GET /v1/documents/{id}/content}: uploaded files and
-     *     synced web pages keep theirs; text, paths and folders do not (their original is the caller's file)
+     * @param original whether its original is kept for {@code GET /v1/documents/{id}/content}: uploaded files,
+     *     synced web pages and bucket objects keep theirs; text, paths and folders do not (their original is the
+     *     caller's file)
      */
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     public record Document(String id, String knowledgeBase, String uri, String title, String mediaType,
@@ -254,9 +255,13 @@ public final class IngestWire {
                 d.meta().subcategory(), d.meta().externalRef(), keepsOriginal(d.uri()));
     }
 
-    /** Uploads ({@code upload:NAME}) and web pages keep their original; see {@code UploadJob}, {@code WebCrawl}. */
+    /**
+     * Uploads ({@code upload:NAME}), web pages and bucket objects ({@code s3://}) keep their original; see
+     * {@code UploadJob}, {@code SyncJob}.
+     */
     static boolean keepsOriginal(String uri) {
-        return uri != null && (uri.startsWith("upload:") || uri.startsWith("http://") || uri.startsWith("https://"));
+        return uri != null && (uri.startsWith("upload:") || uri.startsWith("http://") || uri.startsWith("https://")
+                || uri.startsWith("s3://"));
     }
 
     static List<Problem> problems(List<ItemError> errors) {

@@ -445,6 +445,15 @@ public final class Settings {
             + "transient failure (retried twice, then reported for that page).");
     public static final Setting<Integer> SYNC_WEB_MAX_PAGE_MB = Setting.integer("sync.web.max.page.mb", 10, 1, 1024,
             "The largest web page or file a web source fetches, in MiB; a larger one is skipped with that reason.");
+    public static final Setting<Boolean> SYNC_S3_ALLOW_PRIVATE = Setting.bool("sync.s3.allow.private", false,
+            "Let s3 sources name an endpoint on a loopback, private, link-local or other non-public address (a MinIO "
+            + "on this network). Off, an s3 source reaches public endpoints only, so no tenant can make the server "
+            + "call into its own network.");
+    public static final Setting<Integer> SYNC_S3_MAX_OBJECT_MB = Setting.integer("sync.s3.max.object.mb", 100, 1,
+            4096, "The largest object an s3 source reads, in MiB; a larger one is skipped with that reason.");
+    public static final Setting<Integer> SYNC_S3_TIMEOUT_SECONDS = Setting.integer("sync.s3.timeout.seconds", 30, 1,
+            600, "How long one request of an s3 source may take (connect, then the whole response) before it counts "
+            + "as a transient failure (retried twice by the S3 client, then reported).");
 
     // ---- http
     public static final Setting<String> HTTP_HOST = Setting.string("http.host", "127.0.0.1",

@@ -1,4 +1,4 @@
-package io.polyrag.app;
+package io.polyrag.source.web;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -18,7 +18,7 @@ class SyncParsersFuzzTest {
 
     @FuzzTest(maxDuration = "5m")
     void robots(byte[] input) {
-        WebCrawl.Robots robots = WebCrawl.Robots.parse(new String(input, StandardCharsets.UTF_8), "polyrag");
+        Robots robots = Robots.parse(new String(input, StandardCharsets.UTF_8), "polyrag");
         for (URI u : PROBES) {
             robots.allowed(u);
         }
@@ -28,7 +28,7 @@ class SyncParsersFuzzTest {
 
     @FuzzTest(maxDuration = "5m")
     void sitemap(byte[] input) {
-        WebCrawl.Sitemap map = WebCrawl.Sitemap.parse(input);
+        Sitemap map = Sitemap.parse(input);
         assertThat(map.urls()).doesNotContainNull();
         assertThat(map.sitemaps()).doesNotContainNull();
     }
@@ -40,10 +40,10 @@ class SyncParsersFuzzTest {
         int nl = text.indexOf('\n');
         URI page = URI.create("https://example.org/docs/page.html");
         if (nl > 0) {
-            URI given = WebCrawl.resolve(page, text.substring(0, nl));
+            URI given = Fetch.resolve(page, text.substring(0, nl));
             page = given == null ? page : given;
         }
-        URI u = WebCrawl.resolve(page, nl < 0 ? text : text.substring(nl + 1));
+        URI u = Fetch.resolve(page, nl < 0 ? text : text.substring(nl + 1));
         if (u != null) {
             assertThat(u.getScheme()).isIn("http", "https");
             assertThat(u.getHost()).isNotBlank();

@@ -1,4 +1,4 @@
-package io.polyrag.app;
+package io.polyrag.core.http;
 
 import java.net.InetAddress;
 import java.net.UnknownHostException;
@@ -15,14 +15,16 @@ import java.util.stream.Stream;
  * web sources that may reach public addresses only are resolved to their public addresses, and a host left with none
  * does not resolve. The check happens in the lookup itself — the one the HTTP client makes when it connects — so a
  * name that answers a public address when a source is registered and a private one at fetch time (DNS rebinding)
- * still cannot reach the private network. Every other lookup is the built-in resolver's, untouched.
+ * still cannot reach the private network. Every other lookup is the built-in resolver's, untouched. It lives in core
+ * because it is the JVM's (one resolver, installed once) and every connector that fetches from an address a user
+ * gave — web sites, buckets — goes through it.
  */
 public final class PublicOnlyResolver extends InetAddressResolverProvider {
     private static final Set<String> GUARDED = ConcurrentHashMap.newKeySet();
     private static final java.util.Map<String, String> REFUSED = new ConcurrentHashMap<>();
 
     /** From now on, this host resolves to public addresses only, in every lookup of this JVM. */
-    static void guard(String host) {
+    public static void guard(String host) {
         GUARDED.add(host.toLowerCase(Locale.ROOT));
     }
 
@@ -42,7 +44,7 @@ public final class PublicOnlyResolver extends InetAddressResolverProvider {
         };
     }
 
-    static boolean guarded(String host) {
+    public static boolean guarded(String host) {
         return GUARDED.contains(host.toLowerCase(Locale.ROOT));
     }
 
@@ -50,12 +52,12 @@ public final class PublicOnlyResolver extends InetAddressResolverProvider {
      * Why the last lookup of a guarded host was refused, or null (the JDK passes the resolver's exception on without
      * its message, so callers ask here to say why a host did not resolve).
      */
-    static String refused(String host) {
+    public static String refused(String host) {
         return host == null ? null : REFUSED.get(host.toLowerCase(Locale.ROOT));
     }
 
     /** What a lookup of {@code host} answers: all of them, or for a guarded host its public ones only. */
-    static Stream<InetAddress> filter(String host, Stream<InetAddress> all) throws UnknownHostException {
+    public static Stream<InetAddress> filter(String host, Stream<InetAddress> all) throws UnknownHostException {
         if (!GUARDED.contains(host.toLowerCase(Locale.ROOT))) {
             return all;
         }
@@ -80,7 +82,7 @@ public final class PublicOnlyResolver extends InetAddressResolverProvider {
      * Whether an address is on the public internet: not loopback, private, link-local (cloud metadata endpoints),
      * carrier-grade NAT, unique-local, multicast, unspecified or in 0.0.0.0/8.
      */
-    static boolean isPublic(InetAddress a) {
+    public static boolean isPublic(InetAddress a) {
         byte[] b = a.getAddress();
         if (b.length == 16 && isEmbeddedIpv4(b)) {
             // ::a.b.c.d (IPv4-compatible) and 64:ff9b::a.b.c.d (NAT64): judged by the IPv4 address they carry.
@@ -112,5 +114,36 @@ public final class PublicOnlyResolver extends InetAddressResolverProvider {
             nat64 = b[i] == 0;
         }
         return compatible && !(b[12] == 0 && b[13] == 0 && b[14] == 0 && (b[15] == 0 || b[15] == 1)) || nat64;
+    }
+
+    /**
+     * Why {@code host} may not be reached, or null: it does not resolve, or (unless {@code allowPrivate}) one of its
+     * addresses is not public. A host found public is guarded from then on (every later lookup of it in this JVM keeps
+     * public addresses only); one found private is refused and never guarded, so naming it cannot change how the
+     * server resolves its own services.
+     *
+     * @param what who is refused, for the message ("web sources")
+     * @param allowance the setting that lets them reach private addresses ({@code POLYRAG_SYNC_WEB_ALLOW_PRIVATE})
+     */
+    public static String refusal(String host, boolean allowPrivate, String what, String allowance) {
+        InetAddress[] addresses;
+        try {
+            addresses = InetAddress.getAllByName(host);
+        } catch (UnknownHostException e) {
+            String why = refused(host);
+            return why != null ? "the host " + why + ": " + what + " reach the public internet only (" + allowance
+                    + "=true lets them reach this network)" : "the host " + host + " does not resolve";
+        }
+        if (allowPrivate) {
+            return null;
+        }
+        for (InetAddress a : addresses) {
+            if (!isPublic(a)) {
+                return "the host " + host + " is at " + a.getHostAddress() + ", which is not a public address: " + what
+                        + " reach the public internet only (" + allowance + "=true lets them reach this network)";
+            }
+        }
+        guard(host);
+        return null;
     }
 }

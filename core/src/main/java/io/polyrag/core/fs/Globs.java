@@ -1,0 +1,82 @@
+package io.polyrag.core.fs;
+
+import io.polyrag.core.InvalidInputException;
+import java.nio.file.FileSystems;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
+import java.nio.file.PathMatcher;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A sync source's include and exclude globs, as {@code polyrag ingest} reads them: one with a {@code /} matches the
+ * path below the source's root (a folder's, a bucket prefix's), one without matches the file name.
+ */
+public final class Globs {
+    private final List<PathMatcher> include;
+    private final List<PathMatcher> exclude;
+
+    private Globs(List<PathMatcher> include, List<PathMatcher> exclude) {
+        this.include = include;
+        this.exclude = exclude;
+    }
+
+    /** The globs of a source's stored settings (already {@link #checked}). */
+    public static Globs of(Object include, Object exclude) {
+        return new Globs(matchers(include), matchers(exclude));
+    }
+
+    /** Whether a path below the root is taken: an include glob matches (or there is none) and no exclude glob. */
+    public boolean selects(Path below) {
+        return (include.isEmpty() || include.stream().anyMatch(m -> m.matches(below)))
+                && exclude.stream().noneMatch(m -> m.matches(below));
+    }
+
+    /** The same for a path written with {@code /} (an object key below a prefix); one that is no path is not. */
+    public boolean selects(String below) {
+        try {
+            return selects(Path.of(below));
+        } catch (InvalidPathException e) {
+            return false;
+        }
+    }
+
+    /** A registration's {@code config.FIELD} checked: a list of at most 100 valid globs of 1-256 characters. */
+    public static List<String> checked(Object value, String field) {
+        List<String> out = new ArrayList<>();
+        if (value == null) {
+            return out;
+        }
+        if (!(value instanceof List<?> l)) {
+            throw new InvalidInputException("'config." + field + "' must be a list of globs, e.g. [\"**/*.md\"]");
+        }
+        for (Object o : l) {
+            if (!(o instanceof String g) || g.isBlank() || g.length() > 256) {
+                throw new InvalidInputException("'config." + field + "' must hold globs of 1-256 characters");
+            }
+            try {
+                FileSystems.getDefault().getPathMatcher("glob:" + g);
+            } catch (IllegalArgumentException e) {
+                throw new InvalidInputException("'config." + field + "' holds an invalid glob '" + g + "': "
+                        + e.getMessage());
+            }
+            out.add(g);
+        }
+        if (out.size() > 100) {
+            throw new InvalidInputException("'config." + field + "' holds more than 100 globs");
+        }
+        return out;
+    }
+
+    private static List<PathMatcher> matchers(Object globs) {
+        List<PathMatcher> out = new ArrayList<>();
+        if (globs instanceof List<?> l) {
+            for (Object g : l) {
+                PathMatcher m = FileSystems.getDefault().getPathMatcher("glob:" + g);
+                out.add(g.toString().contains("/") ? m : rel -> rel.getFileName() != null && m.matches(rel
+                        .getFileName()));
+            }
+        }
+        return out;
+    }
+}

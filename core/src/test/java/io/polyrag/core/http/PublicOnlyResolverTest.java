@@ -1,0 +1,43 @@
+package io.polyrag.core.http;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The JVM-wide resolver that keeps guarded hosts (web sites, buckets users name) on public addresses. */
+class PublicOnlyResolverTest {
+    @Test
+    void the_resolver_keeps_public_addresses_of_guarded_names_and_leaves_the_rest_alone() throws Exception {
+        java.util.function.Supplier<java.util.stream.Stream<java.net.InetAddress>> answer = () -> {
+            try {
+                return java.util.stream.Stream.of(java.net.InetAddress.getByAddress(new byte[] {10, 0, 0, 7}),
+                        java.net.InetAddress.getByAddress(new byte[] {93, (byte) 184, (byte) 215, 14}));
+            } catch (java.net.UnknownHostException e) {
+                throw new IllegalStateException(e);
+            }
+        };
+        assertThat(PublicOnlyResolver.filter("free.example", answer.get()).toList()).hasSize(2);
+        PublicOnlyResolver.guard("Mixed.Example");
+        assertThat(PublicOnlyResolver.filter("mixed.example", answer.get()).map(java.net.InetAddress::getHostAddress)
+                .toList()).containsExactly("93.184.215.14");
+        PublicOnlyResolver.guard("private.example");
+        assertThatThrownBy(() -> PublicOnlyResolver.filter("private.example", answer.get().limit(1)))
+                .hasMessageContaining("resolves only to addresses that are not public ([10.0.0.7])");
+        assertThat(java.util.ServiceLoader.load(java.net.spi.InetAddressResolverProvider.class).stream()
+                .<Class<?>>map(p -> p.type()).toList()).as("installed for the whole JVM")
+                .contains(PublicOnlyResolver.class);
+    }
+
+    @Test
+    void addresses_that_carry_a_private_ipv4_or_are_reserved_are_not_public() throws Exception {
+        for (String a : List.of("127.0.0.1", "10.1.2.3", "172.16.0.1", "192.168.1.1", "169.254.169.254", "100.64.0.1",
+                "0.1.2.3", "198.18.0.1", "240.0.0.1", "::1", "fc00::1", "fe80::1", "64:ff9b::a00:1", "::a00:1")) {
+            assertThat(PublicOnlyResolver.isPublic(java.net.InetAddress.getByName(a))).as(a).isFalse();
+        }
+        for (String a : List.of("93.184.215.14", "8.8.8.8", "2606:4700:4700::1111", "64:ff9b::808:808")) {
+            assertThat(PublicOnlyResolver.isPublic(java.net.InetAddress.getByName(a))).as(a).isTrue();
+        }
+    }
+}

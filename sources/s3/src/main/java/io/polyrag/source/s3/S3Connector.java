@@ -1,0 +1,288 @@
+package io.polyrag.source.s3;
+
+import io.polyrag.core.InvalidInputException;
+import io.polyrag.core.config.Config;
+import io.polyrag.core.config.Settings;
+import io.polyrag.core.fs.Globs;
+import io.polyrag.core.http.PublicOnlyResolver;
+import io.polyrag.core.model.Ids;
+import io.polyrag.core.port.SourceConnector;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.time.Duration;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.NoSuchElementException;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.regex.Pattern;
+import software.amazon.awssdk.auth.credentials.AnonymousCredentialsProvider;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.core.ResponseBytes;
+import software.amazon.awssdk.core.exception.SdkException;
+import software.amazon.awssdk.core.retry.RetryMode;
+import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.GetObjectResponse;
+import software.amazon.awssdk.services.s3.model.S3Object;
+
+/**
+ * Sources of type {@code s3}: the objects under a prefix of a bucket in any S3-compatible store (AWS, MinIO, Ceph,
+ * R2…). Items are object keys; the change token is the ETag (with size and modification time), so an unchanged object
+ * is never downloaded. Keys ending in {@code /} (folder markers) and keys with a hidden segment are left out; the
+ * include and exclude globs apply to the key below the prefix as the folder connector's apply to the path below its
+ * root. Credentials belong to the source (the secret is stored, used and never shown back); without them the bucket
+ * is read anonymously — never with the server's own credentials, which a tenant must not borrow. An endpoint on a
+ * non-public address needs {@code sync.s3.allow.private}; its name is guarded like a web source's host.
+ */
+public final class S3Connector implements SourceConnector {
+    public static final String TYPE = "s3";
+    static final List<String> KEYS = List.of("bucket", "prefix", "endpoint", "region", "path_style",
+            "access_key_id", "secret_access_key", "include", "exclude", "skip_graph");
+    private static final Pattern BUCKET = Pattern.compile("[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]");
+    private static final Pattern REGION = Pattern.compile("[a-z0-9-]{1,32}");
+    /** Keys asked per listing request: S3's own maximum. */
+    static int pageSize = 1000;
+
+    private final Config config;
+    /** One client per endpoint and credentials, made at first use and closed with the server. */
+    private final Map<String, S3Client> clients = new ConcurrentHashMap<>();
+
+    S3Connector(Config config) {
+        this.config = config;
+    }
+
+    @Override
+    public String type() {
+        return TYPE;
+    }
+
+    @Override
+    public boolean resumable() {
+        return true;
+    }
+
+    @Override
+    public Set<String> secrets() {
+        return Set.of("secret_access_key");
+    }
+
+    @Override
+    public Map<String, Object> checked(Map<String, Object> given, Host host) {
+        for (String k : given.keySet()) {
+            if (!KEYS.contains(k)) {
+                throw new InvalidInputException("'config." + k + "' is not an s3 setting: use " + String.join(", ",
+                        KEYS));
+            }
+        }
+        Map<String, Object> out = new LinkedHashMap<>();
+        if (!(given.get("bucket") instanceof String bucket) || !BUCKET.matcher(bucket).matches()) {
+            throw new InvalidInputException("'config.bucket' must be a bucket name of 3-63 lower-case letters, digits, "
+                    + "'.' and '-', e.g. \"team-docs\"");
+        }
+        out.put("bucket", bucket);
+        Object prefix = given.getOrDefault("prefix", "");
+        if (!(prefix instanceof String p) || p.startsWith("/") || p.length() > 1024) {
+            throw new InvalidInputException("'config.prefix' must be a key prefix of at most 1024 characters, not "
+                    + "starting with '/', e.g. \"handbook/\"");
+        }
+        out.put("prefix", p);
+        URI endpoint = endpoint(given.get("endpoint"));
+        out.put("endpoint", endpoint == null ? "" : endpoint.toString());
+        Object region = given.getOrDefault("region", "us-east-1");
+        if (!(region instanceof String r) || !REGION.matcher(r).matches()) {
+            throw new InvalidInputException("'config.region' must be a region name such as \"us-east-1\"");
+        }
+        out.put("region", r);
+        Object pathStyle = given.getOrDefault("path_style", endpoint != null);
+        if (!(pathStyle instanceof Boolean)) {
+            throw new InvalidInputException("'config.path_style' must be true or false (true: http://host/bucket/key, "
+                    + "as MinIO wants; false: http://bucket.host/key)");
+        }
+        out.put("path_style", pathStyle);
+        Object access = given.getOrDefault("access_key_id", "");
+        Object secret = given.getOrDefault("secret_access_key", "");
+        if (!(access instanceof String a) || a.length() > 256 || !(secret instanceof String s) || s.length() > 256) {
+            throw new InvalidInputException("'config.access_key_id' and 'config.secret_access_key' must be strings "
+                    + "of at most 256 characters");
+        }
+        if (a.isBlank() != s.isBlank()) {
+            throw new InvalidInputException("'config.access_key_id' and 'config.secret_access_key' go together: give "
+                    + "both, or neither to read a public bucket anonymously");
+        }
+        out.put("access_key_id", a.strip());
+        out.put("secret_access_key", s.strip());
+        out.put("include", Globs.checked(given.get("include"), "include"));
+        out.put("exclude", Globs.checked(given.get("exclude"), "exclude"));
+        Object skip = given.getOrDefault("skip_graph", false);
+        if (!(skip instanceof Boolean)) {
+            throw new InvalidInputException("'config.skip_graph' must be true or false");
+        }
+        out.put("skip_graph", skip);
+        // Last: the one check that asks the network (a name lookup).
+        if (endpoint != null) {
+            String refused = refusal(endpoint.getHost());
+            if (refused != null) {
+                throw new InvalidInputException("'config.endpoint': " + refused);
+            }
+        }
+        return out;
+    }
+
+    private static URI endpoint(Object value) {
+        if (value == null || value instanceof String s && s.isBlank()) {
+            return null;
+        }
+        URI u = null;
+        if (value instanceof String s && s.length() <= 2048) {
+            try {
+                u = new URI(s.strip());
+            } catch (URISyntaxException e) {
+                u = null;
+            }
+        }
+        String scheme = u == null || u.getScheme() == null ? "" : u.getScheme().toLowerCase(Locale.ROOT);
+        if (u == null || !(scheme.equals("http") || scheme.equals("https")) || u.getHost() == null
+                || u.getRawUserInfo() != null || u.getRawQuery() != null || u.getRawFragment() != null) {
+            throw new InvalidInputException("'config.endpoint' must be an http:// or https:// URL without user info or "
+                    + "query, e.g. \"https://minio.example.com:9000\"; leave it out for AWS itself");
+        }
+        return URI.create(scheme + "://" + u.getRawAuthority().toLowerCase(Locale.ROOT) + (u.getRawPath() == null
+                || u.getRawPath().equals("/") ? "" : u.getRawPath()));
+    }
+
+    private String refusal(String host) {
+        return PublicOnlyResolver.refusal(host, config.get(Settings.SYNC_S3_ALLOW_PRIVATE), "s3 sources",
+                Settings.SYNC_S3_ALLOW_PRIVATE.env());
+    }
+
+    @Override
+    public Listing list(Map<String, Object> source, Host host) throws Unavailable {
+        String bucket = (String) source.get("bucket");
+        String prefix = (String) source.get("prefix");
+        String endpoint = (String) source.get("endpoint");
+        String where = "the bucket '" + bucket + "' at " + (endpoint.isEmpty() ? "AWS " + source.get("region")
+                : endpoint);
+        if (!endpoint.isEmpty()) {
+            String refused = refusal(URI.create(endpoint).getHost());
+            if (refused != null) {
+                throw new Unavailable(refused + ": nothing was changed in the index");
+            }
+        }
+        Iterator<S3Object> objects;
+        try {
+            objects = client(source).listObjectsV2Paginator(r -> r.bucket(bucket).prefix(prefix).maxKeys(pageSize))
+                    .contents().iterator();
+            objects.hasNext(); // the first page: a bucket that cannot be listed at all changes nothing
+        } catch (SdkException e) {
+            throw new Unavailable(where + " cannot be listed (" + e.getMessage() + "): nothing was changed in the "
+                    + "index");
+        }
+        Globs globs = Globs.of(source.get("include"), source.get("exclude"));
+        return new Listing() {
+            private Found next;
+
+            @Override
+            public boolean hasNext() {
+                try {
+                    while (next == null && objects.hasNext()) {
+                        S3Object o = objects.next();
+                        String below = o.key().substring(Math.min(prefix.length(), o.key().length()));
+                        if (!o.key().endsWith("/") && wanted(below, globs)) {
+                            next = new Listed(o.key(), o.lastModified() == null ? 0 : o.lastModified().toEpochMilli(),
+                                    o.size() == null ? 0 : o.size(), o.eTag(), null);
+                        }
+                    }
+                } catch (SdkException e) {
+                    throw new UncheckedIOException(new IOException(where + " failed while it was listed: "
+                            + e.getMessage(), e));
+                }
+                return next != null;
+            }
+
+            @Override
+            public Found next() {
+                if (!hasNext()) {
+                    throw new NoSuchElementException();
+                }
+                Found f = next;
+                next = null;
+                return f;
+            }
+
+            @Override
+            public boolean complete() {
+                return true;
+            }
+
+            @Override
+            public List<String> warnings() {
+                return List.of();
+            }
+        };
+    }
+
+    /** No hidden segment, and the globs as a folder source applies them to the path below its root. */
+    static boolean wanted(String below, Globs globs) {
+        return !below.isEmpty() && !below.startsWith(".") && !below.contains("/.") && globs.selects(below);
+    }
+
+    @Override
+    public Content read(Map<String, Object> source, Listed item, Host host) throws IOException {
+        long max = config.get(Settings.SYNC_S3_MAX_OBJECT_MB) * 1024L * 1024L;
+        if (item.sizeBytes() > max) {
+            throw new IOException(item.item() + " is larger than " + max / (1024 * 1024) + " MiB ("
+                    + Settings.SYNC_S3_MAX_OBJECT_MB.env() + "): skipped");
+        }
+        String bucket = (String) source.get("bucket");
+        ResponseBytes<GetObjectResponse> object;
+        try {
+            object = client(source).getObjectAsBytes(r -> r.bucket(bucket).key(item.item()));
+        } catch (SdkException e) {
+            throw new IOException(item.item() + ": cannot be read (" + e.getMessage() + ")", e);
+        }
+        if (object.asByteArrayUnsafe().length > max) {
+            throw new IOException(item.item() + " is larger than " + max / (1024 * 1024) + " MiB ("
+                    + Settings.SYNC_S3_MAX_OBJECT_MB.env() + "): skipped");
+        }
+        String key = item.item();
+        return Content.bytes("s3://" + bucket + "/" + key, key.substring(key.lastIndexOf('/') + 1), null,
+                object.asByteArray());
+    }
+
+    private S3Client client(Map<String, Object> source) {
+        String endpoint = (String) source.get("endpoint");
+        String region = (String) source.get("region");
+        boolean pathStyle = Boolean.TRUE.equals(source.get("path_style"));
+        String access = (String) source.get("access_key_id");
+        String secret = (String) source.get("secret_access_key");
+        String key = String.join("\n", endpoint, region, Boolean.toString(pathStyle), access, Ids.sha256Hex(
+                secret.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+        return clients.computeIfAbsent(key, k -> {
+            Duration timeout = Duration.ofSeconds(config.get(Settings.SYNC_S3_TIMEOUT_SECONDS));
+            var b = S3Client.builder().region(Region.of(region)).forcePathStyle(pathStyle)
+                    .httpClientBuilder(UrlConnectionHttpClient.builder().connectionTimeout(timeout)
+                            .socketTimeout(timeout))
+                    .overrideConfiguration(o -> o.retryStrategy(RetryMode.STANDARD).apiCallAttemptTimeout(timeout))
+                    .credentialsProvider(access.isEmpty() ? AnonymousCredentialsProvider.create()
+                            : StaticCredentialsProvider.create(AwsBasicCredentials.create(access, secret)));
+            if (!endpoint.isEmpty()) {
+                b.endpointOverride(URI.create(endpoint));
+            }
+            return b.build();
+        });
+    }
+
+    @Override
+    public void close() {
+        clients.values().forEach(S3Client::close);
+        clients.clear();
+    }
+}

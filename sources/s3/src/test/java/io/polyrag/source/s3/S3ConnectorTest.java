@@ -1,0 +1,235 @@
+package io.polyrag.source.s3;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.adobe.testing.s3mock.S3MockApplication;
+import io.polyrag.core.InvalidInputException;
+import io.polyrag.core.config.Config;
+import io.polyrag.core.fs.Confinement;
+import io.polyrag.core.model.SyncItem;
+import io.polyrag.core.port.SourceConnector;
+import io.polyrag.core.port.SourceConnector.Found;
+import io.polyrag.core.port.SourceConnector.Listed;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.catalina.Service;
+import org.apache.catalina.connector.Connector;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.s3.S3Client;
+
+/**
+ * The s3 connector against S3Mock in this JVM, on loopback, through the real AWS SDK: settings checked and named,
+ * the loopback endpoint refused until the operator allows private addresses, listing by pages with ETags as change
+ * tokens, the prefix, globs, folder markers and hidden keys applied, reads bounded, a missing bucket unavailable.
+ */
+class S3ConnectorTest {
+    private static S3MockApplication s3;
+    private static int port;
+    private static S3Client admin;
+
+    @BeforeAll
+    static void start() throws Exception {
+        Path root = Files.createTempDirectory("polyrag-s3mock");
+        s3 = S3MockApplication.start(new HashMap<>(Map.of(S3MockApplication.PROP_HTTP_PORT,
+                S3MockApplication.RANDOM_PORT, S3MockApplication.PROP_HTTPS_PORT, S3MockApplication.RANDOM_PORT,
+                "server.address", "127.0.0.1", "com.adobe.testing.s3mock.store.initial-buckets", "docs",
+                "com.adobe.testing.s3mock.store.root", root.toString(), S3MockApplication.PROP_SILENT, true)));
+        port = loopbackOnly(s3);
+        admin = S3Client.builder().region(Region.US_EAST_1).forcePathStyle(true).endpointOverride(URI.create(
+                "http://127.0.0.1:" + port)).credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials
+                .create("test", "test"))).build();
+    }
+
+    /** S3Mock's plain-HTTP connector listens on every interface: replace it with one on 127.0.0.1. */
+    private static int loopbackOnly(S3MockApplication app) throws Exception {
+        java.lang.reflect.Field f = S3MockApplication.class.getDeclaredField("httpConnector");
+        f.setAccessible(true);
+        Connector open = (Connector) f.get(app);
+        Service service = open.getService();
+        Connector local = new Connector();
+        local.setPort(0);
+        local.setProperty("address", "127.0.0.1");
+        service.addConnector(local);
+        service.removeConnector(open);
+        open.destroy();
+        return local.getLocalPort();
+    }
+
+    @AfterAll
+    static void stop() {
+        if (admin != null) {
+            admin.close();
+        }
+        if (s3 != null) {
+            s3.stop();
+        }
+    }
+
+    private static S3Connector connector(boolean allowPrivate) {
+        return new S3Connector(Config.load(Map.of(), Map.of("sync.s3.allow.private", Boolean.toString(allowPrivate),
+                "sync.s3.max.object.mb", "1")));
+    }
+
+    private static Map<String, Object> settings(Map<String, Object> more) {
+        Map<String, Object> m = new LinkedHashMap<>(Map.of("bucket", "docs", "prefix", "handbook/", "endpoint",
+                "http://127.0.0.1:" + port, "access_key_id", "test", "secret_access_key", "s3cret"));
+        m.putAll(more);
+        return m;
+    }
+
+    private static void put(String key, String text) {
+        admin.putObject(p -> p.bucket("docs").key(key), RequestBody.fromString(text, StandardCharsets.UTF_8));
+    }
+
+    private static List<Found> list(S3Connector c, Map<String, Object> config) throws Exception {
+        List<Found> out = new ArrayList<>();
+        try (SourceConnector.Listing l = c.list(config, HOST)) {
+            l.forEachRemaining(out::add);
+            assertThat(l.complete()).isTrue();
+        }
+        return out;
+    }
+
+    @Test
+    void settings_are_checked_and_a_loopback_endpoint_needs_the_operators_allowance() {
+        try (S3Connector strict = connector(false); S3Connector open = connector(true)) {
+            assertThatThrownBy(() -> strict.checked(settings(Map.of()), HOST)).isInstanceOf(InvalidInputException.class)
+                    .hasMessageContaining("'config.endpoint'").hasMessageContaining("not a public address")
+                    .hasMessageContaining("POLYRAG_SYNC_S3_ALLOW_PRIVATE");
+            assertThatThrownBy(() -> open.checked(settings(Map.of("bucket", "No_Such")), HOST))
+                    .hasMessageContaining("'config.bucket'");
+            assertThatThrownBy(() -> open.checked(settings(Map.of("endpoint", "file:///etc")), HOST))
+                    .hasMessageContaining("'config.endpoint' must be an http:// or https:// URL");
+            assertThatThrownBy(() -> open.checked(settings(Map.of("endpoint", "http://user:pw@127.0.0.1:1")), HOST))
+                    .hasMessageContaining("without user info");
+            assertThatThrownBy(() -> open.checked(settings(Map.of("secret_access_key", "")), HOST))
+                    .hasMessageContaining("go together");
+            assertThatThrownBy(() -> open.checked(settings(Map.of("depth", 2)), HOST))
+                    .hasMessageContaining("'config.depth' is not an s3 setting");
+            assertThatThrownBy(() -> open.checked(settings(Map.of("prefix", "/abs")), HOST))
+                    .hasMessageContaining("'config.prefix'");
+            assertThatThrownBy(() -> open.checked(settings(Map.of("include", List.of("[x"))), HOST))
+                    .hasMessageContaining("invalid glob");
+            Map<String, Object> ok = open.checked(settings(Map.of("endpoint", "HTTP://127.0.0.1:" + port + "/")), HOST);
+            assertThat(ok).containsEntry("endpoint", "http://127.0.0.1:" + port).containsEntry("path_style", true)
+                    .containsEntry("region", "us-east-1").containsEntry("secret_access_key", "s3cret");
+            assertThat(open.secrets()).containsExactly("secret_access_key");
+        }
+    }
+
+    @Test
+    void a_listing_pages_through_the_prefix_with_etags_as_tokens_and_reads_what_it_lists() throws Exception {
+        put("handbook/intro.md", "# Intro\nThe levain ferments overnight.");
+        put("handbook/guides/proofing.md", "Proofing takes two hours.");
+        put("handbook/guides/notes.log", "debug");
+        put("handbook/.drafts/secret.md", "not yet");
+        put("handbook/empty-folder/", "");
+        put("handbook/a.md", "a");
+        put("handbook/b.md", "b");
+        put("elsewhere/outside.md", "outside the prefix");
+        int pages = S3Connector.pageSize;
+        S3Connector.pageSize = 2;
+        try (S3Connector c = connector(true)) {
+            Map<String, Object> config = c.checked(settings(Map.of("exclude", List.of("*.log"))), HOST);
+            List<Found> found = list(c, config);
+            assertThat(found).as("every page read; the prefix, folder markers, hidden keys and globs applied")
+                    .map(Found::item).containsExactly("handbook/a.md", "handbook/b.md", "handbook/guides/proofing.md",
+                            "handbook/intro.md");
+            Listed intro = (Listed) found.get(3);
+            assertThat(intro.validator()).isNotEmpty();
+            assertThat(intro.content()).as("read only when its token moved").isNull();
+            SourceConnector.Content content = c.read(config, intro, HOST);
+            assertThat(new String(content.bytes(), StandardCharsets.UTF_8)).contains("levain");
+            assertThat(content.uri()).isEqualTo("s3://docs/handbook/intro.md");
+            assertThat(content.name()).isEqualTo("intro.md");
+
+            put("handbook/intro.md", "# Intro\nThe levain ferments for twelve hours.");
+            admin.deleteObject(d -> d.bucket("docs").key("handbook/b.md"));
+            List<Found> again = list(c, config);
+            assertThat(again).map(Found::item).containsExactly("handbook/a.md", "handbook/guides/proofing.md",
+                    "handbook/intro.md");
+            assertThat(((Listed) again.get(2)).validator()).as("a new ETag for new bytes")
+                    .isNotEqualTo(intro.validator());
+            assertThat(((Listed) again.get(0)).validator()).isEqualTo(((Listed) found.get(0)).validator());
+
+            assertThat(list(c, c.checked(settings(Map.of("include", List.of("guides/*.md"))), HOST)))
+                    .map(Found::item).containsExactly("handbook/guides/proofing.md");
+        } finally {
+            S3Connector.pageSize = pages;
+        }
+    }
+
+    @Test
+    void an_object_over_the_limit_is_skipped_with_the_setting_named_and_a_missing_bucket_changes_nothing()
+            throws Exception {
+        put("big/huge.txt", "x".repeat(1024 * 1024 + 1));
+        try (S3Connector c = connector(true)) {
+            Map<String, Object> config = c.checked(settings(Map.of("prefix", "big/")), HOST);
+            Listed huge = (Listed) list(c, config).getFirst();
+            assertThatThrownBy(() -> c.read(config, huge, HOST)).hasMessageContaining("larger than 1 MiB")
+                    .hasMessageContaining("POLYRAG_SYNC_S3_MAX_OBJECT_MB");
+            Map<String, Object> missing = c.checked(settings(Map.of("bucket", "no-such-bucket")), HOST);
+            assertThatThrownBy(() -> c.list(missing, HOST)).isInstanceOf(SourceConnector.Unavailable.class)
+                    .hasMessageContaining("the bucket 'no-such-bucket'").hasMessageContaining("nothing was changed");
+        }
+        try (S3Connector strict = connector(false)) {
+            Map<String, Object> stored = new LinkedHashMap<>(settings(Map.of()));
+            stored.putAll(Map.of("region", "us-east-1", "path_style", true, "include", List.of(), "exclude", List.of()));
+            assertThatThrownBy(() -> strict.list(stored, HOST)).as("the allowance withdrawn after registration")
+                    .isInstanceOf(SourceConnector.Unavailable.class).hasMessageContaining("not a public address");
+        }
+    }
+
+    /** No tenant folders, nothing recorded: an s3 source needs none of them. */
+    private static final SourceConnector.Host HOST = new SourceConnector.Host() {
+        @Override
+        public Config config() {
+            return Config.load(Map.of(), Map.of());
+        }
+
+        @Override
+        public String tenant() {
+            return "";
+        }
+
+        @Override
+        public Confinement confinement() {
+            return Confinement.NONE;
+        }
+
+        @Override
+        public Optional<SyncItem> recorded(String item) {
+            return Optional.empty();
+        }
+
+        @Override
+        public Optional<SourceConnector.Original> original(String documentId, long maxBytes) {
+            return Optional.empty();
+        }
+
+        @Override
+        public List<String> links(String url, byte[] html) {
+            return List.of();
+        }
+
+        @Override
+        public boolean stopped() {
+            return false;
+        }
+    };
+}

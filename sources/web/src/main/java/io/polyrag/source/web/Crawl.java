@@ -1,0 +1,347 @@
+package io.polyrag.source.web;
+
+import io.polyrag.core.config.Settings;
+import io.polyrag.core.http.Outbound;
+import io.polyrag.core.http.OutboundException;
+import io.polyrag.core.http.PublicOnlyResolver;
+import io.polyrag.core.model.ItemError;
+import io.polyrag.core.model.SyncItem;
+import io.polyrag.core.port.SourceConnector.Content;
+import io.polyrag.core.port.SourceConnector.Failed;
+import io.polyrag.core.port.SourceConnector.Found;
+import io.polyrag.core.port.SourceConnector.Gone;
+import io.polyrag.core.port.SourceConnector.Host;
+import io.polyrag.core.port.SourceConnector.Listed;
+import io.polyrag.core.port.SourceConnector.Listing;
+import io.polyrag.core.port.SourceConnector.Original;
+import io.polyrag.core.port.SourceConnector.Unavailable;
+import io.polyrag.core.port.SourceConnector.Unchanged;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.NoSuchElementException;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * One crawl of a web source, as a listing: each step fetches the next page of the frontier (breadth first), follows
+ * its links, and hands the engine what it found — a page with its bytes, a 304, a 404, a failure. robots.txt
+ * (RFC 9309, for the agent {@code polyrag}: the longest matching rule wins, an allow wins a tie; a crawl delay up to
+ * 10 s) is read first; a 304's links come from the page's kept original.
+ */
+final class Crawl implements Listing {
+    private static final int MAX_REDIRECTS = 5;
+    private static final Set<Integer> REDIRECTS = Set.of(301, 302, 303, 307, 308);
+    private static final Set<String> READABLE = Set.of("text/html", "application/xhtml+xml", "text/plain",
+            "text/markdown", "application/pdf", "text/csv");
+
+    /** A URL to fetch, its link depth, and how many redirects led to it. */
+    private record Page(URI uri, int depth, int hops) {
+    }
+
+    private final Host host;
+    private final Outbound http;
+    private final boolean allowPrivate;
+    private final long maxBytes;
+    private final URI first;
+    private final List<String> starts;
+    private final String prefix;
+    private final int maxPages;
+    private final int maxDepth;
+    private final Robots robots;
+    private final ArrayDeque<Page> frontier = new ArrayDeque<>();
+    private final Set<String> queued = new HashSet<>();
+    /** At most ten URLs queued per page allowed (and 100,000): a site of endless links cannot fill the heap. */
+    private final int maxQueued;
+    private final Map<String, String> refusedHosts = new HashMap<>();
+    private final List<String> warnings = new ArrayList<>();
+    private final ArrayDeque<Found> ready = new ArrayDeque<>();
+    private boolean capped;
+    private boolean incomplete;
+    private int fetched;
+
+    private Crawl(Map<String, Object> config, Host host, Outbound http, boolean allowPrivate, long maxBytes,
+            Robots robots) {
+        this.host = host;
+        this.http = http;
+        this.allowPrivate = allowPrivate;
+        this.maxBytes = maxBytes;
+        @SuppressWarnings("unchecked")
+        List<String> urls = (List<String>) config.get("start_urls");
+        this.starts = urls;
+        this.first = URI.create(urls.getFirst());
+        this.prefix = (String) config.get("path_prefix");
+        this.maxPages = (Integer) config.get("max_pages");
+        this.maxDepth = (Integer) config.get("max_depth");
+        this.robots = robots;
+        this.maxQueued = (int) Math.min(100_000L, 10L * maxPages + urls.size());
+    }
+
+    /** Checks the site's address, reads its robots.txt and sitemaps, and queues the start URLs. */
+    static Crawl start(Map<String, Object> config, Host host, Outbound http, boolean allowPrivate, long maxBytes)
+            throws Unavailable {
+        @SuppressWarnings("unchecked")
+        URI first = URI.create(((List<String>) config.get("start_urls")).getFirst());
+        String refusedSite = Fetch.refusal(first.getHost(), allowPrivate);
+        if (refusedSite != null) {
+            throw new Unavailable(refusedSite + ": nothing was crawled or changed");
+        }
+        Robots robots;
+        try {
+            robots = robots(http, first, allowPrivate);
+        } catch (OutboundException e) {
+            throw new Unavailable("robots.txt of " + Fetch.origin(first) + " could not be read (" + e.getMessage()
+                    + "): nothing was crawled or changed");
+        }
+        Crawl crawl = new Crawl(config, host, http, allowPrivate, maxBytes, robots);
+        crawl.starts.forEach(s -> crawl.enqueue(URI.create(s), 0));
+        for (URI u : crawl.sitemapUrls()) {
+            crawl.enqueue(u, 0);
+        }
+        return crawl;
+    }
+
+    private void enqueue(URI u, int depth) {
+        if (u != null && Fetch.sameSite(u, first) && u.getRawPath().startsWith(prefix) && !queued.contains(
+                u.toString())) {
+            if (queued.size() >= maxQueued) {
+                capped = true;
+                return;
+            }
+            queued.add(u.toString());
+            frontier.add(new Page(u, depth, 0));
+        }
+    }
+
+    @Override
+    public boolean hasNext() {
+        while (ready.isEmpty() && !frontier.isEmpty() && fetched < maxPages && !host.stopped()) {
+            step(frontier.poll());
+        }
+        return !ready.isEmpty();
+    }
+
+    @Override
+    public Found next() {
+        if (!hasNext()) {
+            throw new NoSuchElementException();
+        }
+        return ready.poll();
+    }
+
+    @Override
+    public boolean complete() {
+        return frontier.isEmpty() && !incomplete && !capped && !host.stopped();
+    }
+
+    @Override
+    public List<String> warnings() {
+        List<String> out = new ArrayList<>(warnings);
+        if (!frontier.isEmpty()) {
+            out.add("the page limit (" + maxPages + ") was reached with " + frontier.size() + " pages left: pages not "
+                    + "reached were kept");
+        }
+        if (capped) {
+            out.add("more links than " + maxQueued + " were found: the rest were not followed, and no page was taken "
+                    + "as deleted");
+        }
+        return out;
+    }
+
+    /** Fetches one page of the frontier; what it found goes to {@link #ready}, its links to the frontier. */
+    private void step(Page page) {
+        String url = page.uri().toString();
+        if (!robots.allowed(page.uri())) {
+            return;
+        }
+        String refused = refusedHosts.computeIfAbsent(page.uri().getHost(), h -> Objects.requireNonNullElse(
+                Fetch.refusal(h, allowPrivate), ""));
+        if (!refused.isEmpty()) {
+            ready.add(new Failed(url, new ItemError(url, refused)));
+            incomplete = true;
+            return;
+        }
+        Duration delay = robots.crawlDelay();
+        if (fetched > 0 && !delay.isZero()) {
+            pause(delay);
+        }
+        SyncItem before = host.recorded(url).orElse(null);
+        Outbound.Response r;
+        try {
+            r = http.get(page.uri(), Fetch.conditional(before), maxBytes);
+        } catch (OutboundException e) {
+            String why = PublicOnlyResolver.refused(page.uri().getHost());
+            ready.add(new Failed(url, new ItemError(url, why != null ? url + ": " + why + " (refused when connecting)"
+                    : e.getMessage())));
+            incomplete = true;
+            return;
+        }
+        fetched++;
+        int status = r.status();
+        if (REDIRECTS.contains(status)) {
+            redirect(page, r);
+            return;
+        }
+        if (status == 304 && before != null) {
+            ready.add(new Unchanged(url));
+            if (page.depth() < maxDepth) {
+                List<String> stored = storedLinks(before);
+                if (stored == null) {
+                    // Its links are unknown: what lies below it cannot be judged deleted this time.
+                    incomplete = true;
+                } else {
+                    stored.forEach(l -> enqueue(Fetch.resolve(page.uri(), l), page.depth() + 1));
+                }
+            }
+            return;
+        }
+        if (status == 404 || status == 410) {
+            if (before != null) {
+                ready.add(new Gone(url));
+            }
+            return;
+        }
+        if (status / 100 != 2) {
+            ready.add(new Failed(url, new ItemError(url, url + " answered HTTP " + status)));
+            incomplete = true;
+            return;
+        }
+        if (r.truncated()) {
+            ready.add(new Failed(url, new ItemError(url, url + " is larger than " + maxBytes / (1024 * 1024)
+                    + " MiB (" + Settings.SYNC_WEB_MAX_PAGE_MB.env() + "): skipped")));
+            return;
+        }
+        String type = Fetch.mediaType(r.header("content-type"));
+        if (!READABLE.contains(type)) {
+            return;
+        }
+        String etag = r.header("etag");
+        ready.add(new Listed(url, Fetch.lastModified(r.header("last-modified")), r.body().length, etag == null
+                || etag.length() > 1000 ? "" : etag, Content.bytes(url, Fetch.name(page.uri(), type), type, r.body())));
+        if (page.depth() < maxDepth && html(type)) {
+            host.links(url, r.body()).forEach(l -> enqueue(Fetch.resolve(page.uri(), l), page.depth() + 1));
+        }
+    }
+
+    private void redirect(Page page, Outbound.Response r) {
+        String url = page.uri().toString();
+        URI to = Fetch.resolve(page.uri(), r.header("location"));
+        if (to != null && !Fetch.sameSite(to, first)) {
+            warnings.add(url + " redirects off the site, to " + to + ": not followed");
+            if (starts.contains(url)) {
+                // The site moved (http → https, a new host): nothing it held may be taken as deleted.
+                incomplete = true;
+                ready.add(new Failed(url, new ItemError(url, "the start URL " + url + " redirects to another site, "
+                        + to + ": register that site instead")));
+            }
+        } else if (page.hops() >= MAX_REDIRECTS) {
+            ready.add(new Failed(null, new ItemError(url, url + ": more than " + MAX_REDIRECTS + " redirects in a "
+                    + "row")));
+        } else if (to != null && to.getRawPath().startsWith(prefix) && queued.add(to.toString())) {
+            // Ahead of the rest: the redirect is this page's answer, at its depth.
+            frontier.addFirst(new Page(to, page.depth(), page.hops() + 1));
+        }
+    }
+
+    private static boolean html(String type) {
+        return type.equals("text/html") || type.equals("application/xhtml+xml");
+    }
+
+    /** The links of a page that answered 304: from the original kept when it was last fetched; null if it is gone. */
+    private List<String> storedLinks(SyncItem before) {
+        if (before.documentId().isEmpty()) {
+            return null;
+        }
+        Original original = host.original(before.documentId(), maxBytes).orElse(null);
+        if (original == null) {
+            return null;
+        }
+        return html(Fetch.mediaType(original.mediaType())) ? host.links(before.item(), original.bytes()) : List.of();
+    }
+
+    /** robots.txt, following up to five redirects (RFC 9309), each hop checked like any fetch. */
+    private static Robots robots(Outbound http, URI first, boolean allowPrivate) {
+        URI at = URI.create(Fetch.origin(first) + "/robots.txt");
+        for (int hop = 0; hop <= MAX_REDIRECTS; hop++) {
+            String refused = Fetch.refusal(at.getHost(), allowPrivate);
+            if (refused != null) {
+                throw new OutboundException("web", 0, "robots.txt redirects to " + at + ": " + refused, null);
+            }
+            Outbound.Response r = http.get(at, Map.of("User-Agent", Fetch.AGENT), 512 * 1024);
+            if (REDIRECTS.contains(r.status())) {
+                URI to = Fetch.resolve(at, r.header("location"));
+                if (to == null) {
+                    return Robots.parse("", Fetch.AGENT);
+                }
+                at = to;
+                continue;
+            }
+            if (r.status() / 100 == 2) {
+                return Robots.parse(new String(r.body(), StandardCharsets.UTF_8), Fetch.AGENT);
+            }
+            // RFC 9309: a 4xx means no rules (5xx was retried, then thrown by the client).
+            return Robots.parse("", Fetch.AGENT);
+        }
+        return Robots.parse("", Fetch.AGENT);
+    }
+
+    /**
+     * The in-site URLs the site's sitemaps list (robots.txt's Sitemap lines, else /sitemap.xml), one index level.
+     * A sitemap that fails (other than the default one being absent), is cut at 50 MiB or does not parse makes the
+     * crawl incomplete: pages it may have listed cannot be judged deleted.
+     */
+    private List<URI> sitemapUrls() {
+        boolean declared = !robots.sitemaps().isEmpty();
+        List<String> maps = declared ? robots.sitemaps() : List.of(Fetch.origin(first) + "/sitemap.xml");
+        List<URI> out = new ArrayList<>();
+        ArrayDeque<String> todo = new ArrayDeque<>(maps.stream().limit(5).toList());
+        int read = 0;
+        while (!todo.isEmpty() && read < 10 && out.size() < Sitemap.MAX_URLS) {
+            URI map = Fetch.url(todo.poll());
+            if (map == null || !Fetch.sameSite(map, first)) {
+                continue;
+            }
+            read++;
+            try {
+                Outbound.Response r = http.get(map, Map.of("User-Agent", Fetch.AGENT), 50L * 1024 * 1024);
+                if (r.status() == 404 && !declared && read == 1) {
+                    continue;
+                }
+                if (r.status() / 100 != 2) {
+                    incomplete = true;
+                    warnings.add("sitemap " + map + " answered HTTP " + r.status());
+                    continue;
+                }
+                if (r.truncated()) {
+                    incomplete = true;
+                    warnings.add("sitemap " + map + " is larger than 50 MiB: read in part");
+                }
+                Sitemap s = Sitemap.parse(r.body());
+                if (s.broken()) {
+                    incomplete = true;
+                    warnings.add("sitemap " + map + " is not well-formed XML: read up to the error");
+                }
+                s.sitemaps().stream().limit(20).forEach(todo::add);
+                s.urls().stream().map(Fetch::url).filter(Objects::nonNull).forEach(out::add);
+            } catch (OutboundException e) {
+                incomplete = true;
+                warnings.add("sitemap " + map + " could not be read: " + e.getMessage());
+            }
+        }
+        return out;
+    }
+
+    private static void pause(Duration d) {
+        try {
+            Thread.sleep(d);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

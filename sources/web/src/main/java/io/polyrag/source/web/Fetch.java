@@ -1,0 +1,134 @@
+package io.polyrag.source.web;
+
+import io.polyrag.core.config.Config;
+import io.polyrag.core.config.Settings;
+import io.polyrag.core.http.Outbound;
+import io.polyrag.core.http.PublicOnlyResolver;
+import io.polyrag.core.model.SyncItem;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeParseException;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+
+/** What fetching a page takes: the client, the address check, URLs normalised, and the conditional request. */
+final class Fetch {
+    static final String AGENT = "polyrag";
+    private static final int MAX_URL_CHARS = 2048;
+
+    private Fetch() {
+    }
+
+    /** The one outbound client of web sources, with the configured timeout and two retries of transient failures. */
+    static Outbound client(Config config) {
+        Duration t = Duration.ofSeconds(config.get(Settings.SYNC_WEB_TIMEOUT_SECONDS));
+        return new Outbound("web", t, t, 2, Thread::sleep);
+    }
+
+    /**
+     * Why a host may not be fetched, or null: it does not resolve, or (unless allowed) one of its addresses is not
+     * public — loopback, private, link-local (cloud metadata), carrier-grade NAT, unique-local, multicast, unspecified.
+     */
+    static String refusal(String host, boolean allowPrivate) {
+        return PublicOnlyResolver.refusal(host, allowPrivate, "web sources", Settings.SYNC_WEB_ALLOW_PRIVATE.env());
+    }
+
+    /** An absolute http(s) URL without user info or fragment, or null. */
+    static URI url(String s) {
+        if (s == null || s.isBlank() || s.length() > MAX_URL_CHARS) {
+            return null;
+        }
+        try {
+            URI u = new URI(s.strip()).normalize();
+            String scheme = u.getScheme() == null ? "" : u.getScheme().toLowerCase(Locale.ROOT);
+            if (!(scheme.equals("http") || scheme.equals("https")) || u.getHost() == null || u.getRawUserInfo() != null) {
+                return null;
+            }
+            String path = u.getRawPath() == null || u.getRawPath().isEmpty() ? "/" : u.getRawPath();
+            return new URI(scheme + "://" + u.getRawAuthority().toLowerCase(Locale.ROOT) + path
+                    + (u.getRawQuery() == null ? "" : "?" + u.getRawQuery()));
+        } catch (URISyntaxException e) {
+            return null;
+        }
+    }
+
+    static String origin(URI u) {
+        return u.getScheme() + "://" + u.getRawAuthority();
+    }
+
+    static boolean sameSite(URI u, URI first) {
+        return origin(u).equals(origin(first));
+    }
+
+    /** A link resolved against its page, without fragment; null when it is not an http(s) URL. */
+    static URI resolve(URI page, String href) {
+        if (href == null || href.isBlank()) {
+            return null;
+        }
+        try {
+            return url(page.resolve(new URI(href.strip().replace(" ", "%20"))).toString());
+        } catch (URISyntaxException | IllegalArgumentException e) {
+            return null;
+        }
+    }
+
+    /**
+     * The headers of a request conditional on what the last sync saw (ETag, Last-Modified). A page recorded without
+     * a document (it held no text) is asked for whole: its links are not kept anywhere else.
+     */
+    static Map<String, String> conditional(SyncItem before) {
+        Map<String, String> h = new LinkedHashMap<>();
+        h.put("User-Agent", AGENT);
+        if (before == null || before.documentId().isEmpty()) {
+            return h;
+        }
+        if (!before.validator().isEmpty()) {
+            h.put("If-None-Match", before.validator());
+        }
+        if (before.modifiedMs() > 0) {
+            h.put("If-Modified-Since", DateTimeFormatter.RFC_1123_DATE_TIME.format(ZonedDateTime.ofInstant(
+                    Instant.ofEpochMilli(before.modifiedMs()), ZoneOffset.UTC)));
+        }
+        return h;
+    }
+
+    static long lastModified(String header) {
+        if (header == null) {
+            return 0;
+        }
+        try {
+            return ZonedDateTime.parse(header.strip(), DateTimeFormatter.RFC_1123_DATE_TIME).toInstant().toEpochMilli();
+        } catch (DateTimeParseException e) {
+            return 0;
+        }
+    }
+
+    static String mediaType(String contentType) {
+        if (contentType == null) {
+            return "application/octet-stream";
+        }
+        int semi = contentType.indexOf(';');
+        return (semi < 0 ? contentType : contentType.substring(0, semi)).strip().toLowerCase(Locale.ROOT);
+    }
+
+    /** A file name for a page, with an extension its type implies, so the parser and the UI name it well. */
+    static String name(URI u, String type) {
+        String path = u.getPath() == null ? "" : u.getPath();
+        String last = path.substring(path.lastIndexOf('/') + 1);
+        String base = last.isEmpty() ? u.getHost() : last;
+        String ext = switch (type) {
+            case "text/html", "application/xhtml+xml" -> ".html";
+            case "text/markdown" -> ".md";
+            case "application/pdf" -> ".pdf";
+            case "text/csv" -> ".csv";
+            default -> ".txt";
+        };
+        return base.toLowerCase(Locale.ROOT).endsWith(ext) ? base : base + ext;
+    }
+}

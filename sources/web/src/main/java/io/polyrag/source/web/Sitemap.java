@@ -1,0 +1,42 @@
+package io.polyrag.source.web;
+
+import java.io.ByteArrayInputStream;
+import java.util.ArrayList;
+import java.util.List;
+import javax.xml.stream.XMLInputFactory;
+import javax.xml.stream.XMLStreamConstants;
+import javax.xml.stream.XMLStreamException;
+
+/** A sitemap (urlset) or sitemap index, read with a parser that resolves no entity and loads no DTD. */
+public record Sitemap(List<String> urls, List<String> sitemaps, boolean broken) {
+    /** The most URLs one sitemap yields. */
+    static final int MAX_URLS = 50_000;
+
+    /** What parses of it, up to the first error ({@code broken} then). */
+    static Sitemap parse(byte[] xml) {
+        List<String> urls = new ArrayList<>();
+        List<String> maps = new ArrayList<>();
+        try {
+            XMLInputFactory f = XMLInputFactory.newFactory();
+            f.setProperty(XMLInputFactory.SUPPORT_DTD, false);
+            f.setProperty(XMLInputFactory.IS_SUPPORTING_EXTERNAL_ENTITIES, false);
+            var r = f.createXMLStreamReader(new ByteArrayInputStream(xml));
+            boolean index = false;
+            while (r.hasNext() && urls.size() + maps.size() < MAX_URLS) {
+                if (r.next() == XMLStreamConstants.START_ELEMENT) {
+                    String name = r.getLocalName();
+                    if (name.equals("sitemapindex")) {
+                        index = true;
+                    } else if (name.equals("loc")) {
+                        (index ? maps : urls).add(r.getElementText().strip());
+                    }
+                }
+            }
+        } catch (XMLStreamException | RuntimeException e) {
+            // The JDK's parser also throws unchecked ones on some malformed DTDs (found by fuzzing: a
+            // MissingResourceException for "InvalidCharInDTD"); a broken sitemap never fails the crawl.
+            return new Sitemap(urls, maps, true);
+        }
+        return new Sitemap(urls, maps, false);
+    }
+}

@@ -1,0 +1,57 @@
+package io.polyrag.source.web;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+/** robots.txt as RFC 9309 reads it, for the agent polyrag. */
+class RobotsTest {
+    @Test
+    void robots_rules_follow_rfc_9309() {
+        var r = Robots.parse("""
+                User-agent: *
+                Disallow: /private/
+                Allow: /private/open$
+                Disallow: /*.pdf$
+                Crawl-delay: 0.5
+
+                User-agent: polyrag
+                User-agent: somebot
+                Disallow: /tmp/
+                Allow: /tmp/keep
+                """, "polyrag");
+        assertThat(r.allowed(java.net.URI.create("http://h/tmp/x"))).isFalse();
+        assertThat(r.allowed(java.net.URI.create("http://h/tmp/keep/a"))).as("the longer allow wins").isTrue();
+        assertThat(r.allowed(java.net.URI.create("http://h/private/x"))).as("its own group, not *'s").isTrue();
+        var star = Robots.parse("User-agent: *\nDisallow: /private/\nAllow: /private/open$\n"
+                + "Disallow: /*.pdf$\nCrawl-delay: 0.5\n", "polyrag");
+        assertThat(star.allowed(java.net.URI.create("http://h/private/x"))).isFalse();
+        assertThat(star.allowed(java.net.URI.create("http://h/private/open"))).isTrue();
+        assertThat(star.allowed(java.net.URI.create("http://h/private/open/more"))).isFalse();
+        assertThat(star.allowed(java.net.URI.create("http://h/a/b.pdf"))).isFalse();
+        assertThat(star.allowed(java.net.URI.create("http://h/a/b.pdf.html"))).isTrue();
+        assertThat(star.crawlDelay()).isEqualTo(Duration.ofMillis(500));
+        assertThat(Robots.parse("", "polyrag").allowed(java.net.URI.create("http://h/x"))).isTrue();
+    }
+
+    @Test
+    void robots_wildcards_match_in_linear_time_and_as_the_rfc_says() {
+        assertThat(Robots.matches("/a*b", "/axxb/c")).isTrue();
+        assertThat(Robots.matches("/a*b$", "/axxb/c")).isFalse();
+        assertThat(Robots.matches("/a*b$", "/axxbxb")).isTrue();
+        assertThat(Robots.matches("*", "/")).isTrue();
+        assertThat(Robots.matches("/$", "/")).isTrue();
+        assertThat(Robots.matches("/$", "/x")).isFalse();
+        assertThat(Robots.matches("/x$y", "/x$yz")).as("a $ inside is literal").isTrue();
+        assertThat(Robots.matches("/fish", "/Fish")).as("case-sensitive").isFalse();
+        // Thirty stars against a long path that never matches: a regular expression backtracked for hours.
+        String hostile = "/" + "*a".repeat(30) + "b$";
+        String path = "/" + "a".repeat(5_000);
+        assertTimeoutPreemptively(Duration.ofSeconds(2), () -> assertThat(Robots.matches(hostile, path))
+                .isFalse());
+        assertThat(Robots.parse("User-agent: *\nCrawl-delay: -5\n", "polyrag").crawlDelay())
+                .isEqualTo(Duration.ZERO);
+    }
+}
