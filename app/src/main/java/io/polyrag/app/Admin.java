@@ -1,12 +1,21 @@
 package io.polyrag.app;
 
+import io.polyrag.app.api.Configuration;
 import io.polyrag.app.api.Status;
+import io.polyrag.core.NotFoundException;
+import io.polyrag.core.config.Config;
 import io.polyrag.core.config.Settings;
 import io.polyrag.core.model.CheckReport;
+import io.polyrag.core.model.Ids;
+import io.polyrag.core.model.JobInfo;
+import io.polyrag.core.model.Modality;
 import io.polyrag.core.model.SearchScope;
+import io.polyrag.core.model.Tenant;
 import io.polyrag.ingest.StoreCheck;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 
 /** The server's own state: status, readiness, and the consistency check of the catalog against every store. */
 public final class Admin {
@@ -39,18 +48,18 @@ public final class Admin {
      * extractor, or a switch between the offline one and a language model.
      */
     public String reindex(String modality, boolean all) {
-        return jobs.submit(io.polyrag.core.model.Tenant.LOCAL, Backfill.KIND, backfill.payload(modality, all));
+        return jobs.submit(Tenant.LOCAL, Backfill.KIND, backfill.payload(modality, all));
     }
 
     /** Any job by id, whoever's (the operator's view). */
-    public io.polyrag.core.model.JobInfo job(String id) {
-        return components.catalog.job(id).orElseThrow(() -> new io.polyrag.core.NotFoundException("no job with id '"
-                + io.polyrag.core.model.Ids.abbreviate(String.valueOf(id), 64) + "'"));
+    public JobInfo job(String id) {
+        return components.catalog.job(id).orElseThrow(() -> new NotFoundException("no job with id '"
+                + Ids.abbreviate(String.valueOf(id), 64) + "'"));
     }
 
     /** The legs not searched because their store holds only part of the collection, with why and the fix. */
-    public java.util.Map<String, String> incomplete() {
-        java.util.Map<String, String> out = new java.util.TreeMap<>();
+    public Map<String, String> incomplete() {
+        Map<String, String> out = new TreeMap<>();
         components.searcher.incomplete().forEach((m, why) -> out.put(m.wireName(), why));
         return out;
     }
@@ -74,9 +83,9 @@ public final class Admin {
     private List<String> storeProblems(boolean incompleteLegs) {
         var incomplete = components.searcher.incomplete();
         List<String> out = new ArrayList<>(problems.stream().filter(p -> !(p.startsWith("the vector store lacks")
-                && (!incompleteLegs || !incomplete.containsKey(io.polyrag.core.model.Modality.VECTOR))
+                && (!incompleteLegs || !incomplete.containsKey(Modality.VECTOR))
                 || p.startsWith("the fulltext store lacks") && (!incompleteLegs
-                        || !incomplete.containsKey(io.polyrag.core.model.Modality.FULLTEXT)))).toList());
+                        || !incomplete.containsKey(Modality.FULLTEXT)))).toList());
         if (incompleteLegs) {
             incomplete.forEach((m, why) -> {
                 if (out.stream().noneMatch(p -> p.startsWith("the " + m.wireName() + " store lacks"))) {
@@ -88,11 +97,11 @@ public final class Admin {
     }
 
     /** What this server runs: retrievers, backends, models, fusion; no secret and no address. */
-    public io.polyrag.app.api.Configuration configuration(String version) {
-        io.polyrag.core.config.Config c = components.config;
+    public Configuration configuration(String version) {
+        Config c = components.config;
         List<String> modalities = components.searcher.modalities().stream().map(m -> m.wireName()).sorted().toList();
-        java.util.Map<String, String> backends = new java.util.TreeMap<>();
-        java.util.Map<String, Double> weights = new java.util.TreeMap<>();
+        Map<String, String> backends = new TreeMap<>();
+        Map<String, Double> weights = new TreeMap<>();
         if (modalities.contains("vector")) {
             backends.put("vector", c.get(Settings.VECTOR_BACKEND));
             weights.put("vector", c.get(Settings.FUSION_WEIGHT_VECTOR));
@@ -114,7 +123,7 @@ public final class Admin {
         String llm = c.get(Settings.LLM_PROVIDER);
         boolean extractive = llm == null || llm.equals("none");
         boolean graph = modalities.contains("graph") || modalities.contains("rdf");
-        return new io.polyrag.app.api.Configuration(version, modalities, backends, components.embedder == null ? null
+        return new Configuration(version, modalities, backends, components.embedder == null ? null
                 : components.embedder.modelId(), components.embedder == null ? 0 : components.embedder.dimension(),
                 c.get(Settings.FUSION_METHOD), weights, c.get(Settings.FUSION_RRF_K), c.get(Settings.RERANK_PROVIDER),
                 extractive ? "extractive" : llm, extractive ? null : c.get(Settings.LLM_MODEL), graph

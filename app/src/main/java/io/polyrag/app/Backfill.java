@@ -1,14 +1,25 @@
 package io.polyrag.app;
 
 import io.polyrag.core.InvalidInputException;
+import io.polyrag.core.config.Config;
+import io.polyrag.core.config.Settings;
+import io.polyrag.core.model.Ids;
 import io.polyrag.core.model.JobProgress;
 import io.polyrag.core.model.Modality;
+import io.polyrag.core.port.Embedder;
 import io.polyrag.core.port.JobStore;
+import io.polyrag.core.port.VectorStore;
+import io.polyrag.core.spi.EmbedderProvider;
+import io.polyrag.core.spi.Providers;
 import io.polyrag.ingest.StoreCheck;
+import io.polyrag.retrieval.HybridSearcher;
+import io.polyrag.retrieval.Retriever;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -66,7 +77,7 @@ final class Backfill implements JobHandler {
             m = null;
         }
         if (m == null || !fillable().contains(m)) {
-            throw new InvalidInputException("modality: '" + io.polyrag.core.model.Ids.abbreviate(modality, 40)
+            throw new InvalidInputException("modality: '" + Ids.abbreviate(modality, 40)
                     + "' cannot be back-filled here; this server can back-fill " + fillable().stream()
                     .map(Modality::wireName).toList() + " (a store that is switched off is not)");
         }
@@ -151,7 +162,7 @@ final class Backfill implements JobHandler {
     }
 
     /** The previous embedding model and its index, serving the vector leg while the new model's is back-filled. */
-    private record StandIn(io.polyrag.core.port.Embedder embedder, io.polyrag.core.port.VectorStore store) {
+    private record StandIn(Embedder embedder, VectorStore store) {
         void close() {
             try {
                 store.close();
@@ -163,7 +174,7 @@ final class Backfill implements JobHandler {
 
     private StandIn standIn;
     /** Stand-ins switched off but not closed yet (searches in flight may still read them). */
-    private final java.util.Set<StandIn> retiring = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    private final Set<StandIn> retiring = ConcurrentHashMap.newKeySet();
 
     /**
      * While the vector leg is incomplete, serves it from the most recent previous model whose index holds more than
@@ -171,6 +182,7 @@ final class Backfill implements JobHandler {
      * index is whole, switches back (atomically: one field) and closes the old model a few seconds later, after
      * searches in flight.
      */
+    // style: one decision with its rollback: which earlier model stands in, opened, checked, swapped in
     private synchronized void standIn(boolean wanted) {
         if (!wanted) {
             if (standIn != null) {
@@ -199,13 +211,13 @@ final class Backfill implements JobHandler {
         long current = components.pipeline.stores().sizes().getOrDefault("vector", 0L);
         for (EmbedderRecipes.Recipe r : EmbedderRecipes.others(components.context.dataDir(),
                 components.embedder.modelId())) {
-            io.polyrag.core.port.Embedder e = null;
-            io.polyrag.core.port.VectorStore v = null;
+            Embedder e = null;
+            VectorStore v = null;
             try {
-                io.polyrag.core.config.Config cfg = io.polyrag.core.config.Config.load(Map.of(), r.settings());
-                e = io.polyrag.core.spi.Providers.find(io.polyrag.core.spi.EmbedderProvider.class, cfg.get(
-                        io.polyrag.core.config.Settings.EMBEDDING_PROVIDER),
-                        io.polyrag.core.config.Settings.EMBEDDING_PROVIDER).open(new io.polyrag.core.spi
+                Config cfg = Config.load(Map.of(), r.settings());
+                e = Providers.find(EmbedderProvider.class, cfg.get(
+                        Settings.EMBEDDING_PROVIDER),
+                        Settings.EMBEDDING_PROVIDER).open(new io.polyrag.core.spi
                         .ProviderContext(cfg, components.context.dataDir()));
                 if (!e.modelId().equals(r.modelId())) {
                     throw new IllegalStateException("it opens as " + e.modelId() + " now");
@@ -213,8 +225,8 @@ final class Backfill implements JobHandler {
                 v = components.vectorProvider.open(components.context, e.dimension(), e.modelId());
                 if (v.size() > current) {
                     standIn = new StandIn(e, v);
-                    components.searcher.interim(Modality.VECTOR, new io.polyrag.retrieval.HybridSearcher.Interim(
-                            components.metrics.timed(io.polyrag.retrieval.Retriever.vector(e, v)), "vector results "
+                    components.searcher.interim(Modality.VECTOR, new HybridSearcher.Interim(
+                            components.metrics.timed(Retriever.vector(e, v)), "vector results "
                             + "come from the previous embedding model's index (" + e.modelId() + ") while "
                             + components.embedder.modelId() + "'s is back-filled ('polyrag reindex --modality "
                             + "vector'); documents added since the change are not in it"));

@@ -1,53 +1,65 @@
 package io.polyrag.app;
 
+import io.polyrag.core.ConfigException;
 import io.polyrag.core.config.Config;
 import io.polyrag.core.config.Settings;
+import io.polyrag.core.model.FigureMode;
 import io.polyrag.core.model.FusionMethod;
 import io.polyrag.core.model.Modality;
+import io.polyrag.core.port.BlobStore;
 import io.polyrag.core.port.ChunkIndex;
 import io.polyrag.core.port.Embedder;
 import io.polyrag.core.port.EntityExtractor;
+import io.polyrag.core.port.ForwardingEmbedder;
 import io.polyrag.core.port.FullTextStore;
 import io.polyrag.core.port.GraphStore;
-import io.polyrag.core.port.RdfStore;
-import io.polyrag.core.spi.ExtractorProvider;
-import io.polyrag.core.spi.GraphStoreProvider;
-import io.polyrag.core.spi.RdfStoreProvider;
-import io.polyrag.ingest.LlmEntityExtractor;
-import io.polyrag.retrieval.EntityGraphRetriever;
-import io.polyrag.retrieval.Text2CypherRetriever;
 import io.polyrag.core.port.LlmClient;
-import io.polyrag.core.port.Reranker;
 import io.polyrag.core.port.Parser;
+import io.polyrag.core.port.RdfStore;
+import io.polyrag.core.port.Reranker;
+import io.polyrag.core.port.ResponseCache;
 import io.polyrag.core.port.TokenCounter;
 import io.polyrag.core.port.VectorStore;
-import io.polyrag.core.spi.CatalogProvider;
+import io.polyrag.core.spi.BlobStoreProvider;
 import io.polyrag.core.spi.CatalogProvider.CatalogAndJobs;
+import io.polyrag.core.spi.CatalogProvider;
 import io.polyrag.core.spi.EmbedderProvider;
+import io.polyrag.core.spi.ExtractorProvider;
 import io.polyrag.core.spi.FullTextStoreProvider;
+import io.polyrag.core.spi.GraphStoreProvider;
 import io.polyrag.core.spi.LlmProvider;
-import io.polyrag.core.spi.RerankerProvider;
 import io.polyrag.core.spi.ParserProvider;
 import io.polyrag.core.spi.ProviderContext;
 import io.polyrag.core.spi.Providers;
+import io.polyrag.core.spi.RdfStoreProvider;
+import io.polyrag.core.spi.RerankerProvider;
 import io.polyrag.core.spi.VectorStoreProvider;
 import io.polyrag.ingest.CachingEmbedder;
+import io.polyrag.ingest.Contextualizer;
 import io.polyrag.ingest.IngestPipeline;
+import io.polyrag.ingest.LlmEntityExtractor;
 import io.polyrag.ingest.StoreSet;
 import io.polyrag.ingest.StructuredChunker;
 import io.polyrag.ingest.WordTokenCounter;
 import io.polyrag.retrieval.AnswerService;
+import io.polyrag.retrieval.Condenser;
+import io.polyrag.retrieval.EntityGraphRetriever;
 import io.polyrag.retrieval.Fusion;
+import io.polyrag.retrieval.GraphMemory;
 import io.polyrag.retrieval.HybridSearcher;
 import io.polyrag.retrieval.LlmReranker;
 import io.polyrag.retrieval.QueryExpander;
 import io.polyrag.retrieval.QueryVectorCache;
 import io.polyrag.retrieval.Retriever;
+import io.polyrag.retrieval.Text2CypherRetriever;
+import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.EnumMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -70,7 +82,7 @@ final class Components implements AutoCloseable {
     final HybridSearcher searcher;
     final AnswerService answers;
     /** A conversation's next question as its retrieval query: the model's condensed one, or the offline rewrite. */
-    final io.polyrag.retrieval.Condenser condenser;
+    final Condenser condenser;
     final Parser parser;
     final GraphStore graph;
     final RdfStore rdf;
@@ -78,7 +90,7 @@ final class Components implements AutoCloseable {
     final Metrics metrics;
     final Tracing tracing;
     final Usage usage;
-    final io.polyrag.core.port.BlobStore blobs;
+    final BlobStore blobs;
     private final Deque<AutoCloseable> opened = new ArrayDeque<>();
     /** The vector store's provider (to open another model's index), and what it was opened with; null without vectors. */
     VectorStoreProvider vectorProvider;
@@ -86,6 +98,7 @@ final class Components implements AutoCloseable {
     private LazyEmbedder lazyModel;
     final ProviderContext context;
 
+    // style: the composition root: each provider opened in dependency order, each closed if a later one fails
     Components(Config config, ProviderContext context) {
         this.config = config;
         this.context = context;
@@ -100,11 +113,11 @@ final class Components implements AutoCloseable {
             this.catalog = track(Providers.find(CatalogProvider.class, config.get(Settings.CATALOG_BACKEND),
                     Settings.CATALOG_BACKEND).open(context));
             this.metrics = track(new Metrics(catalog, tracing));
-            UsageMeter meter = track(new UsageMeter(catalog, java.time.Clock.systemUTC(),
+            UsageMeter meter = track(new UsageMeter(catalog, Clock.systemUTC(),
                     config.get(Settings.METRICS_TENANT_LABEL) ? metrics.registry() : null));
-            this.usage = new Usage(catalog, meter, java.time.Clock.systemUTC());
+            this.usage = new Usage(catalog, meter, Clock.systemUTC());
             this.indexing = new Indexing(catalog);
-            this.blobs = track(Providers.find(io.polyrag.core.spi.BlobStoreProvider.class,
+            this.blobs = track(Providers.find(BlobStoreProvider.class,
                     config.get(Settings.BLOB_BACKEND), Settings.BLOB_BACKEND).open(context));
             Map<Modality, ChunkIndex> indexes = new EnumMap<>(Modality.class);
             List<Retriever> retrievers = new ArrayList<>();
@@ -134,7 +147,7 @@ final class Components implements AutoCloseable {
                     QueryVectorCache queries = new QueryVectorCache(e, config.get(Settings.EMBEDDING_QUERY_CACHE));
                     metrics.queryVectors(queries);
                     e = queries;
-                    answering = new io.polyrag.core.port.ForwardingEmbedder(raw) {
+                    answering = new ForwardingEmbedder(raw) {
                         @Override
                         public float[] embedQuery(String query) {
                             return queries.embedQuery(query);
@@ -166,13 +179,13 @@ final class Components implements AutoCloseable {
                         Settings.GRAPH_BACKEND).open(context));
                 this.graph = gs;
                 // The walk reads a copy in memory (kept current by the writes through `indexes`), once loaded.
-                io.polyrag.retrieval.GraphMemory memory = io.polyrag.retrieval.GraphMemory.of("graph", gs,
+                GraphMemory memory = GraphMemory.of("graph", gs,
                         MEMORY_WAIT_MS);
                 indexes.put(Modality.GRAPH, memory.tracking(gs));
                 EntityGraphRetriever walk = EntityGraphRetriever.graph(gs, memory, hops);
                 if (config.get(Settings.GRAPH_TEXT2CYPHER)) {
                     if (llm == null) {
-                        throw new io.polyrag.core.ConfigException("POLYRAG_GRAPH_TEXT2CYPHER=true needs a language "
+                        throw new ConfigException("POLYRAG_GRAPH_TEXT2CYPHER=true needs a language "
                                 + "model: set POLYRAG_LLM_PROVIDER (and its URL and model), or turn it off");
                     }
                     retrievers.add(tracing.traced(metrics.timed(new Text2CypherRetriever(walk, gs, llm)),
@@ -186,7 +199,7 @@ final class Components implements AutoCloseable {
             if (config.get(Settings.RDF_ENABLED)) {
                 RdfStore rs = track(Providers.find(RdfStoreProvider.class, config.get(Settings.RDF_BACKEND),
                         Settings.RDF_BACKEND).open(context));
-                io.polyrag.retrieval.GraphMemory memory = io.polyrag.retrieval.GraphMemory.of("rdf", rs,
+                GraphMemory memory = GraphMemory.of("rdf", rs,
                         MEMORY_WAIT_MS);
                 indexes.put(Modality.RDF, memory.tracking(rs));
                 retrievers.add(tracing.traced(metrics.timed(EntityGraphRetriever.rdf(rs, memory, hops)),
@@ -208,17 +221,17 @@ final class Components implements AutoCloseable {
             pipeline.traced(tracing.ingest(backends(config)));
             if (config.get(Settings.CONTEXTUAL_ENABLED)) {
                 if (llm == null) {
-                    throw new io.polyrag.core.ConfigException("POLYRAG_CONTEXTUAL_ENABLED=true needs a language "
+                    throw new ConfigException("POLYRAG_CONTEXTUAL_ENABLED=true needs a language "
                             + "model to write the contexts: set POLYRAG_LLM_PROVIDER (and its URL and model), or turn "
                             + "it off");
                 }
-                pipeline.contextual(new io.polyrag.ingest.Contextualizer(llm, catalog, config.get(
+                pipeline.contextual(new Contextualizer(llm, catalog, config.get(
                         Settings.CONTEXTUAL_DOCUMENT_WORDS), config.get(Settings.CONTEXTUAL_CONCURRENCY)),
                         config.get(Settings.CONTEXTUAL_TOKEN_BUDGET));
             }
-            pipeline.extractionTime(java.time.Duration.ofMillis(config.get(Settings.GRAPH_EXTRACT_CHUNK_MS)),
-                    java.time.Duration.ofSeconds(config.get(Settings.GRAPH_EXTRACT_BATCH_SECONDS)));
-            pipeline.figures(new IngestPipeline.FigureOptions(blobs, io.polyrag.core.model.FigureMode.parse(
+            pipeline.extractionTime(Duration.ofMillis(config.get(Settings.GRAPH_EXTRACT_CHUNK_MS)),
+                    Duration.ofSeconds(config.get(Settings.GRAPH_EXTRACT_BATCH_SECONDS)));
+            pipeline.figures(new IngestPipeline.FigureOptions(blobs, FigureMode.parse(
                     config.get(Settings.FIGURES_EXTRACT)), config.get(Settings.FIGURES_FILE_MAX),
                     config.get(Settings.FIGURES_FILE_MAX_MB) * 1024L * 1024L, config.get(Settings.FIGURES_INGEST_MAX),
                     config.get(Settings.FIGURES_INGEST_MAX_MB) * 1024L * 1024L,
@@ -236,7 +249,7 @@ final class Components implements AutoCloseable {
             searcher.graphLag(config.get(Settings.SEARCH_GRAPH_LAG_MS));
             this.answers = new AnswerService(searcher, catalog, llm, config.get(Settings.LLM_MAX_ANSWER_TOKENS),
                     answering);
-            this.condenser = new io.polyrag.retrieval.Condenser("offline".equals(config.get(
+            this.condenser = new Condenser("offline".equals(config.get(
                     Settings.CONVERSATIONS_CONDENSE)) ? null : llm);
         } catch (RuntimeException ex) {
             close();
@@ -249,10 +262,10 @@ final class Components implements AutoCloseable {
      * model configured; otherwise the offline one.
      */
     private static EntityExtractor extractor(Config config, ProviderContext context, LlmClient llm,
-            io.polyrag.core.port.ResponseCache cache) {
+            ResponseCache cache) {
         String choice = config.get(Settings.GRAPH_EXTRACTOR);
         if (choice.equals("llm") && llm == null) {
-            throw new io.polyrag.core.ConfigException("POLYRAG_GRAPH_EXTRACTOR=llm needs a language model: set "
+            throw new ConfigException("POLYRAG_GRAPH_EXTRACTOR=llm needs a language model: set "
                     + "POLYRAG_LLM_PROVIDER (and its URL and model), or use offline or auto");
         }
         if (choice.equals("offline") || llm == null) {
@@ -276,22 +289,22 @@ final class Components implements AutoCloseable {
             return null;
         }
         if (llm == null) {
-            throw new io.polyrag.core.ConfigException("POLYRAG_EXPANSION_MODE=" + mode + " needs a language model: set "
+            throw new ConfigException("POLYRAG_EXPANSION_MODE=" + mode + " needs a language model: set "
                     + "POLYRAG_LLM_PROVIDER (and its URL and model), or set POLYRAG_EXPANSION_MODE=none");
         }
-        return new QueryExpander(llm, QueryExpander.Mode.valueOf(mode.toUpperCase(java.util.Locale.ROOT)),
+        return new QueryExpander(llm, QueryExpander.Mode.valueOf(mode.toUpperCase(Locale.ROOT)),
                 config.get(Settings.EXPANSION_QUERIES));
     }
 
     /** The configured reranker: none, the language model, or a named provider. */
     private static Reranker reranker(Config config, ProviderContext context, LlmClient llm) {
-        String name = config.get(Settings.RERANK_PROVIDER).strip().toLowerCase(java.util.Locale.ROOT);
+        String name = config.get(Settings.RERANK_PROVIDER).strip().toLowerCase(Locale.ROOT);
         if (name.equals("none")) {
             return null;
         }
         if (name.equals("llm")) {
             if (llm == null) {
-                throw new io.polyrag.core.ConfigException("POLYRAG_RERANK_PROVIDER=llm needs a language model: set "
+                throw new ConfigException("POLYRAG_RERANK_PROVIDER=llm needs a language model: set "
                         + "POLYRAG_LLM_PROVIDER (and its URL and model), or choose another reranker");
             }
             return new LlmReranker(llm);
@@ -372,7 +385,7 @@ final class Components implements AutoCloseable {
                 Map.of(Modality.VECTOR, c.get(Settings.FUSION_WEIGHT_VECTOR), Modality.FULLTEXT,
                         c.get(Settings.FUSION_WEIGHT_FULLTEXT), Modality.GRAPH, c.get(Settings.FUSION_WEIGHT_GRAPH),
                         Modality.RDF, c.get(Settings.FUSION_WEIGHT_RDF)),
-                Fusion.Normalization.valueOf(c.get(Settings.FUSION_NORMALIZATION).toUpperCase(java.util.Locale.ROOT)),
+                Fusion.Normalization.valueOf(c.get(Settings.FUSION_NORMALIZATION).toUpperCase(Locale.ROOT)),
                 c.get(Settings.DEDUP_OVERLAP),
                 c.get(Settings.SEARCH_MAX_QUERY_CHARS), c.get(Settings.SEARCH_MAX_TOP_K),
                 c.get(Settings.RERANK_CANDIDATES));

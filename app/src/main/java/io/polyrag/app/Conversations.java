@@ -1,14 +1,18 @@
 package io.polyrag.app;
 
+import io.polyrag.app.api.Limits;
 import io.polyrag.core.InvalidInputException;
 import io.polyrag.core.NotFoundException;
 import io.polyrag.core.model.Ids;
 import io.polyrag.core.model.Tenant;
 import io.polyrag.core.port.ConversationStore;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Pattern;
 import tools.jackson.core.type.TypeReference;
+import tools.jackson.databind.PropertyNamingStrategies;
+import tools.jackson.databind.annotation.JsonNaming;
 
 /**
  * A tenant's conversations kept on the server: the messages of each (the OpenAI shape), so the next question of a
@@ -35,9 +39,9 @@ public final class Conversations {
     }
 
     /** A conversation: its messages, oldest first (empty in a list of conversations). */
-    @tools.jackson.databind.annotation.JsonNaming(tools.jackson.databind.PropertyNamingStrategies.SnakeCaseStrategy.class)
-    public record Conversation(String id, String title, int turns, java.time.Instant createdAt,
-            java.time.Instant updatedAt, List<Message> messages) {
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    public record Conversation(String id, String title, int turns, Instant createdAt,
+            Instant updatedAt, List<Message> messages) {
     }
 
     static String checked(String id) {
@@ -61,8 +65,8 @@ public final class Conversations {
     }
 
     public List<Conversation> list(int offset, int limit) {
-        if (offset < 0 || limit < 1 || limit > io.polyrag.app.api.Limits.MAX_PAGE) {
-            throw new InvalidInputException("offset must be >= 0 and limit in [1, " + io.polyrag.app.api.Limits.MAX_PAGE
+        if (offset < 0 || limit < 1 || limit > Limits.MAX_PAGE) {
+            throw new InvalidInputException("offset must be >= 0 and limit in [1, " + Limits.MAX_PAGE
                     + "], got " + offset + " and " + limit);
         }
         return store.conversations(tenant.id(), offset, limit).stream().map(c -> new Conversation(c.id(), c.title(),

@@ -1,7 +1,7 @@
 package io.polyrag.app;
 
+import io.polyrag.core.StorageProblems;
 import io.polyrag.core.StoreException;
-import io.polyrag.core.UnavailableException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -52,8 +52,8 @@ final class DataDirLock implements AutoCloseable {
             return new DataDirLock(ch, lock);
         } catch (IOException e) {
             closeQuietly(ch);
-            if (io.polyrag.core.StorageProblems.kind(e) != io.polyrag.core.StorageProblems.Kind.OTHER) {
-                throw io.polyrag.core.StorageProblems.exception("data directory", dataDir.toAbsolutePath(), "be locked",
+            if (StorageProblems.kind(e) != StorageProblems.Kind.OTHER) {
+                throw StorageProblems.exception("data directory", dataDir.toAbsolutePath(), "be locked",
                         e);
             }
             throw new StoreException("cannot lock data directory " + dataDir.toAbsolutePath() + ": " + e.getMessage(),

@@ -1,11 +1,23 @@
 package io.polyrag.app;
 
 import io.polyrag.app.api.Limits;
+import io.polyrag.app.api.StoreState;
 import io.polyrag.core.InvalidInputException;
+import io.polyrag.core.NotFoundException;
 import io.polyrag.core.model.DocumentInfo;
+import io.polyrag.core.model.DocumentMeta;
+import io.polyrag.core.model.DocumentStatus;
+import io.polyrag.core.model.Figure;
+import io.polyrag.core.model.Ids;
 import io.polyrag.core.model.KnowledgeBase;
+import io.polyrag.core.model.SearchScope;
 import io.polyrag.core.model.Tenant;
+import io.polyrag.core.port.BlobStore;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
 
 /** The indexed documents: list them, delete them (from the catalog and every store). */
 public final class Documents {
@@ -33,7 +45,7 @@ public final class Documents {
 
     /** A page of visible documents of one knowledge base (null: all of the tenant's) and one category (null: any). */
     public Page list(KnowledgeBase knowledgeBase, String category, int offset, int limit) {
-        return list(knowledgeBase, category, io.polyrag.core.model.DocumentStatus.VISIBLE, offset, limit);
+        return list(knowledgeBase, category, DocumentStatus.VISIBLE, offset, limit);
     }
 
     /**
@@ -41,13 +53,13 @@ public final class Documents {
      * these statuses, by uri, with the total the filters admit.
      */
     public Page list(KnowledgeBase knowledgeBase, String category,
-            java.util.Set<io.polyrag.core.model.DocumentStatus> statuses, int offset, int limit) {
+            Set<DocumentStatus> statuses, int offset, int limit) {
         if (offset < 0 || limit < 1 || limit > Limits.MAX_PAGE) {
             throw new InvalidInputException("offset must be >= 0 and limit in [1, " + Limits.MAX_PAGE + "], got "
                     + offset + " and " + limit);
         }
-        io.polyrag.core.model.SearchScope scope = Scope.of(components.catalog, tenant, knowledgeBase).narrowed(
-                java.util.Set.of(), io.polyrag.core.model.DocumentMeta.category(category));
+        SearchScope scope = Scope.of(components.catalog, tenant, knowledgeBase).narrowed(
+                Set.of(), DocumentMeta.category(category));
         return new Page(components.catalog.documents(scope, statuses, offset, limit).stream()
                 .map(d -> Shown.of(tenant, d)).toList(), components.catalog.countDocuments(scope, statuses));
     }
@@ -66,25 +78,25 @@ public final class Documents {
      * and RDF stores). Empty while no version is visible. {@code polyrag check} runs the same comparison for every
      * document.
      */
-    public java.util.Map<String, io.polyrag.app.api.StoreState> stores(String id) {
+    public Map<String, StoreState> stores(String id) {
         known(id).orElseThrow(() -> notFound(id));
         var v = components.catalog.visibleRecords(id);
         if (v.isEmpty()) {
-            return java.util.Map.of();
+            return Map.of();
         }
-        java.util.Map<String, Long> held = components.pipeline.stores().records(v.get().version());
-        java.util.Map<String, io.polyrag.app.api.StoreState> out = new java.util.TreeMap<>();
+        Map<String, Long> held = components.pipeline.stores().records(v.get().version());
+        Map<String, StoreState> out = new TreeMap<>();
         held.forEach((store, n) -> {
             boolean graph = store.equals("graph") || store.equals("rdf");
-            out.put(store, io.polyrag.app.api.StoreState.of(graph ? v.get().graphChunks() : v.get().chunks(), n));
+            out.put(store, StoreState.of(graph ? v.get().graphChunks() : v.get().chunks(), n));
         });
         return out;
     }
 
     /** The original the document was uploaded as; not found for documents ingested from paths or text. */
-    public io.polyrag.core.port.BlobStore.Blob content(String id) {
+    public BlobStore.Blob content(String id) {
         own(id).orElseThrow(() -> notFound(id));
-        return components.blobs.get(id).orElseThrow(() -> new io.polyrag.core.NotFoundException("document '" + id
+        return components.blobs.get(id).orElseThrow(() -> new NotFoundException("document '" + id
                 + "' has no stored original: only uploaded files and synced web pages keep one (POST /v1/documents, "
                 + "/v1/ingest/files); a document indexed from text, a path or a folder is read from where it came "
                 + "from (its uri), and its field 'original' is false"));
@@ -94,29 +106,29 @@ public final class Documents {
      * Figure {@code number} of the document's visible version: its image. Not found for another tenant's document,
      * one not visible yet, or a number it does not have.
      */
-    public io.polyrag.core.port.BlobStore.Blob figure(String id, int number) {
+    public BlobStore.Blob figure(String id, int number) {
         DocumentInfo d = own(id).orElseThrow(() -> notFound(id));
         if (number < 1) {
             throw new InvalidInputException("figure numbers start at 1, got " + number);
         }
-        return components.blobs.get(io.polyrag.core.model.Figure.blobKey(d.id(), d.visibleVersion(), number))
-                .orElseThrow(() -> new io.polyrag.core.NotFoundException("document '" + id + "' has no figure "
+        return components.blobs.get(Figure.blobKey(d.id(), d.visibleVersion(), number))
+                .orElseThrow(() -> new NotFoundException("document '" + id + "' has no figure "
                         + number + (d.visibleVersion() > 0 ? " (its figures are listed with the search hits and "
                         + "answer sources they belong to)" : "")));
     }
 
-    private java.util.Optional<DocumentInfo> own(String id) {
+    private Optional<DocumentInfo> own(String id) {
         return known(id).filter(d -> d.visibleVersion() > 0);
     }
 
     /** The tenant's document with this id, visible or being indexed. */
-    private java.util.Optional<DocumentInfo> known(String id) {
-        return id == null ? java.util.Optional.empty() : components.catalog.document(id)
+    private Optional<DocumentInfo> known(String id) {
+        return id == null ? Optional.empty() : components.catalog.document(id)
                 .filter(d -> tenant.owns(d.knowledgeBase()));
     }
 
-    private static io.polyrag.core.NotFoundException notFound(String id) {
-        return new io.polyrag.core.NotFoundException("no document with id '" + io.polyrag.core.model.Ids.abbreviate(
+    private static NotFoundException notFound(String id) {
+        return new NotFoundException("no document with id '" + Ids.abbreviate(
                 id, 64) + "'");
     }
 

@@ -3,6 +3,7 @@ package io.polyrag.app;
 import io.polyrag.core.config.Config;
 import io.polyrag.core.config.Setting;
 import io.polyrag.core.config.Settings;
+import io.polyrag.core.model.Ids;
 import io.polyrag.core.port.Embedder;
 import java.io.IOException;
 import java.io.Reader;
@@ -10,11 +11,13 @@ import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.stream.Stream;
 
@@ -95,18 +98,18 @@ final class EmbedderRecipes {
     record Known(String modelId, int dimension, int maxTokens) {
     }
 
-    static java.util.Optional<Known> known(Path dataDir, Config config) {
+    static Optional<Known> known(Path dataDir, Config config) {
         Path file = knownFile(dataDir, config);
         if (file == null || !Files.isRegularFile(file)) {
-            return java.util.Optional.empty();
+            return Optional.empty();
         }
         Properties p = new Properties();
         try (Reader r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
             p.load(r);
-            return java.util.Optional.of(new Known(p.getProperty("model.id"), Integer.parseInt(p.getProperty(
+            return Optional.of(new Known(p.getProperty("model.id"), Integer.parseInt(p.getProperty(
                     "dimension")), Integer.parseInt(p.getProperty("max.tokens"))));
         } catch (IOException | RuntimeException e) {
-            return java.util.Optional.empty();
+            return Optional.empty();
         }
     }
 
@@ -127,8 +130,8 @@ final class EmbedderRecipes {
                 p.store(w, "what the stores need of this embedding model, so it loads when first used");
             }
             try {
-                Files.move(tmp, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING,
-                        java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+                Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING,
+                        StandardCopyOption.ATOMIC_MOVE);
             } finally {
                 Files.deleteIfExists(tmp);
             }
@@ -166,7 +169,7 @@ final class EmbedderRecipes {
                 return null;
             }
         }
-        String hash = io.polyrag.core.model.Ids.sha256Hex(key.toString().getBytes(StandardCharsets.UTF_8));
+        String hash = Ids.sha256Hex(key.toString().getBytes(StandardCharsets.UTF_8));
         return dir(dataDir).resolve("loaded-" + hash.substring(0, 16) + ".start");
     }
 

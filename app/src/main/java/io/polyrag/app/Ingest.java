@@ -24,6 +24,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.TreeSet;
+import java.util.function.BooleanSupplier;
 
 /**
  * Ingest now, on the calling thread: local paths, in-memory items, one inline text; what an ingest would cost; and
@@ -48,7 +49,7 @@ public final class Ingest {
      * once {@code canceled} says so.
      */
     PathIngestReport paths(PathIngest request, ProgressListener listener, Confinement confinement,
-            java.util.function.BooleanSupplier canceled) {
+            BooleanSupplier canceled) {
         FileSources.Listing listing = FileSources.list(request.paths(), request.includes(), request.excludes(),
                 components.parser::acceptsName, confinement);
         components.usage.mayIngest(tenant.id());
@@ -112,7 +113,7 @@ public final class Ingest {
      * Like {@link #text(TextIngest)}, stopping without writing anything once {@code canceled} says so (the client
      * that asked has gone): checked while the text is embedded and before it is written.
      */
-    public IngestReport text(TextIngest request, java.util.function.BooleanSupplier canceled) {
+    public IngestReport text(TextIngest request, BooleanSupplier canceled) {
         if (request.text() == null || request.text().isBlank()) {
             throw new InvalidInputException("text is empty: give the content to ingest");
         }

@@ -1,18 +1,29 @@
 package io.polyrag.app;
 
+import io.polyrag.core.ConflictException;
 import io.polyrag.core.NotFoundException;
 import io.polyrag.core.PolyragException;
 import io.polyrag.core.config.Config;
 import io.polyrag.core.config.Settings;
 import io.polyrag.core.model.Ids;
 import io.polyrag.core.model.JobInfo;
+import io.polyrag.core.model.JobStatus;
+import io.polyrag.core.model.Tenant;
+import io.polyrag.core.port.Catalog;
 import io.polyrag.core.port.JobStore;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 
 /**
  * Background jobs: the registry of handlers by kind, the workers, submitting. Each kind is a {@link JobHandler}; the
@@ -31,7 +42,7 @@ final class JobEngine implements AutoCloseable {
             return size() > JobEvents.CAPACITY;
         }
     };
-    private final java.util.concurrent.CountDownLatch closing = new java.util.concurrent.CountDownLatch(1);
+    private final CountDownLatch closing = new CountDownLatch(1);
     private Thread feed;
     private static final int FEED_BATCH = 1000;
     private static final Duration FEED_OVERLAP = Duration.ofSeconds(5);
@@ -59,7 +70,7 @@ final class JobEngine implements AutoCloseable {
         runner = new JobRunner(store, this::handler, this::changed, metrics, workers,
                 Duration.ofSeconds(config.get(Settings.INGEST_JOB_STALE_SECONDS)),
                 config.get(Settings.INGEST_JOB_ATTEMPTS), Duration.ofSeconds(config.get(Settings.INGEST_JOB_SLICE_SECONDS)));
-        if (store instanceof io.polyrag.core.port.Catalog c && c.shared()) {
+        if (store instanceof Catalog c && c.shared()) {
             feed = Thread.ofVirtual().name("polyrag-job-feed").start(this::follow);
         }
     }
@@ -70,15 +81,15 @@ final class JobEngine implements AutoCloseable {
      * replicas differ a little); what was published already is not published again.
      */
     private void follow() {
-        java.time.Instant cursor = java.time.Instant.now();
+        Instant cursor = Instant.now();
         try {
-            while (!closing.await(1, java.util.concurrent.TimeUnit.SECONDS)) {
+            while (!closing.await(1, TimeUnit.SECONDS)) {
                 if (!events.read(Duration.ofSeconds(30))) {
-                    cursor = java.time.Instant.now();
+                    cursor = Instant.now();
                     continue;
                 }
                 try {
-                    java.time.Instant started = java.time.Instant.now();
+                    Instant started = Instant.now();
                     List<JobInfo> changed = store.changedSince(cursor.minus(FEED_OVERLAP), FEED_BATCH);
                     for (JobInfo j : changed) {
                         publishIfNew(j);
@@ -107,19 +118,19 @@ final class JobEngine implements AutoCloseable {
             }
             published.put(j.id(), j);
         }
-        events.publish(j.status().finished() ? "finished" : j.status() == io.polyrag.core.model.JobStatus.QUEUED
+        events.publish(j.status().finished() ? "finished" : j.status() == JobStatus.QUEUED
                 && j.attempts() == 0 ? "created" : "progress", j);
     }
 
     /** Told of each job submitted here, with its tenant (searches' "still being indexed" warning). */
-    private volatile java.util.function.Consumer<io.polyrag.core.model.Tenant> onSubmit = t -> { };
+    private volatile Consumer<Tenant> onSubmit = t -> { };
 
-    void onSubmit(java.util.function.Consumer<io.polyrag.core.model.Tenant> listener) {
+    void onSubmit(Consumer<Tenant> listener) {
         this.onSubmit = listener;
     }
 
     /** Queues a job of {@code tenant} and returns its id at once. */
-    String submit(io.polyrag.core.model.Tenant tenant, String kind, String payload) {
+    String submit(Tenant tenant, String kind, String payload) {
         JobHandler h = handler(kind);
         String id = store.submit(tenant.id(), kind, payload, h.knowledgeBase(payload).orElse(null),
                 h.source(payload).orElse(null));
@@ -151,15 +162,15 @@ final class JobEngine implements AutoCloseable {
     }
 
     /** {@code tenant}'s jobs, newest first. */
-    List<JobInfo> list(io.polyrag.core.model.Tenant tenant, int offset, int limit) {
+    List<JobInfo> list(Tenant tenant, int offset, int limit) {
         return store.jobs(tenant.id(), offset, limit);
     }
 
     /** Cancels {@code tenant}'s job; another tenant's, or an unknown one, is not found. */
-    JobInfo cancel(io.polyrag.core.model.Tenant tenant, String id) {
+    JobInfo cancel(Tenant tenant, String id) {
         JobInfo j = get(tenant, id);
         if (!store.cancel(id)) {
-            throw new io.polyrag.core.ConflictException("job " + id + " has finished (" + j.status() + "): "
+            throw new ConflictException("job " + id + " has finished (" + j.status() + "): "
                     + "nothing to cancel");
         }
         changed(id, "progress");
@@ -167,13 +178,13 @@ final class JobEngine implements AutoCloseable {
     }
 
     /** The job with this id, if {@code tenant}'s: another tenant's job is not found, like one that never was. */
-    JobInfo get(io.polyrag.core.model.Tenant tenant, String id) {
+    JobInfo get(Tenant tenant, String id) {
         return store.job(id).filter(j -> j.tenant().equals(tenant.id())).orElseThrow(() -> new NotFoundException(
                 "no job with id '" + Ids.abbreviate(String.valueOf(id), 64) + "'"));
     }
 
     /** The id of {@code tenant}'s queued or running job of {@code kind} for the knowledge base {@code storedName}. */
-    java.util.Optional<String> unfinished(io.polyrag.core.model.Tenant tenant, String kind, String storedName) {
+    Optional<String> unfinished(Tenant tenant, String kind, String storedName) {
         JobHandler h = handlers.get(kind);
         return store.unfinished().stream().filter(j -> j.info().tenant().equals(tenant.id())
                 && j.info().kind().equals(kind) && h != null && h.knowledgeBase(j.payload()).filter(storedName::equals)
@@ -186,8 +197,8 @@ final class JobEngine implements AutoCloseable {
      *
      * @return the ids of those still running when the wait ended (empty: none writes into it any more)
      */
-    List<String> stopWritersInto(io.polyrag.core.model.Tenant tenant, String storedName, java.time.Duration wait) {
-        List<String> ids = new java.util.ArrayList<>();
+    List<String> stopWritersInto(Tenant tenant, String storedName, Duration wait) {
+        List<String> ids = new ArrayList<>();
         for (JobStore.Claimed j : store.unfinished()) {
             JobHandler h = handlers.get(j.info().kind());
             if (j.info().tenant().equals(tenant.id()) && h != null
@@ -223,8 +234,8 @@ final class JobEngine implements AutoCloseable {
     }
 
     /** The staged blobs that queued and running jobs still need. */
-    java.util.Set<String> ownedBlobs() {
-        java.util.Set<String> owned = new java.util.HashSet<>();
+    Set<String> ownedBlobs() {
+        Set<String> owned = new HashSet<>();
         for (JobStore.Claimed j : store.unfinished()) {
             JobHandler h = handlers.get(j.info().kind());
             if (h != null) {

@@ -5,8 +5,12 @@ import io.polyrag.core.model.Tenant;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -34,10 +38,10 @@ public final class JobEvents {
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition added = lock.newCondition();
     /** Each tenant's newest event id. */
-    private final java.util.Map<String, Long> lastIds = new java.util.HashMap<>();
+    private final Map<String, Long> lastIds = new HashMap<>();
     private boolean closed;
-    private volatile long lastReadNanos = System.nanoTime() - java.util.concurrent.TimeUnit.HOURS.toNanos(1);
-    private final java.util.concurrent.atomic.AtomicInteger waiting = new java.util.concurrent.atomic.AtomicInteger();
+    private volatile long lastReadNanos = System.nanoTime() - TimeUnit.HOURS.toNanos(1);
+    private final AtomicInteger waiting = new AtomicInteger();
 
     void publish(String type, JobInfo job) {
         lock.lock();
@@ -85,7 +89,7 @@ public final class JobEvents {
                             out.add(e);
                         }
                     }
-                    java.util.Collections.reverse(out);
+                    Collections.reverse(out);
                     if (!out.isEmpty()) {
                         return out;
                     }

@@ -3,6 +3,7 @@ package io.polyrag.app;
 import io.polyrag.core.model.JobProgress;
 import io.polyrag.core.port.JobStore;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -63,8 +64,8 @@ interface JobHandler {
     }
 
     /** The staged blobs an unfinished job of this kind still needs, so sweeps keep them. */
-    default java.util.List<String> stagedBlobs(String payload) {
-        return java.util.List.of();
+    default List<String> stagedBlobs(String payload) {
+        return List.of();
     }
 
     /** The local staging folder an unfinished job of this kind still needs, so recovery keeps it. */

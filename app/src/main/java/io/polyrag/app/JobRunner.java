@@ -1,5 +1,7 @@
 package io.polyrag.app;
 
+import io.polyrag.core.StorageProblems;
+import io.polyrag.core.StoreException;
 import io.polyrag.core.model.JobProgress;
 import io.polyrag.core.model.JobStatus;
 import io.polyrag.core.port.JobStore;
@@ -8,9 +10,14 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BiConsumer;
 import java.util.function.Function;
+import org.slf4j.MDC;
 
 /**
  * Background workers that claim jobs from the {@link JobStore} and run them. Workers are virtual threads; each
@@ -32,14 +39,14 @@ final class JobRunner implements AutoCloseable {
 
     private final JobStore jobs;
     private final Function<String, JobHandler> handlers;
-    private final java.util.function.BiConsumer<String, String> changed;
+    private final BiConsumer<String, String> changed;
     private final Metrics metrics;
     private final Duration staleAfter;
     private final int maxAttempts;
     private final Semaphore wakeUp = new Semaphore(0);
     private final List<Thread> workers = new ArrayList<>();
-    private final java.util.concurrent.ConcurrentMap<String, RunContext> active =
-            new java.util.concurrent.ConcurrentHashMap<>();
+    private final ConcurrentMap<String, RunContext> active =
+            new ConcurrentHashMap<>();
     private final Thread heartbeat;
     private final Thread fairness;
     private final Duration slice;
@@ -49,7 +56,7 @@ final class JobRunner implements AutoCloseable {
      * @param handlers the handler of each job kind (throws for a kind nobody runs: the job fails, saying so)
      * @param changed told a job's id and {@code progress} or {@code finished} after each write
      */
-    JobRunner(JobStore jobs, Function<String, JobHandler> handlers, java.util.function.BiConsumer<String, String>
+    JobRunner(JobStore jobs, Function<String, JobHandler> handlers, BiConsumer<String, String>
             changed, Metrics metrics, int workers, Duration staleAfter, int maxAttempts) {
         this(jobs, handlers, changed, metrics, workers, staleAfter, maxAttempts, Duration.ofSeconds(10));
     }
@@ -57,7 +64,7 @@ final class JobRunner implements AutoCloseable {
     /**
      * @param slice how long a resumable job may keep a worker while another tenant's job waits for one
      */
-    JobRunner(JobStore jobs, Function<String, JobHandler> handlers, java.util.function.BiConsumer<String, String>
+    JobRunner(JobStore jobs, Function<String, JobHandler> handlers, BiConsumer<String, String>
             changed, Metrics metrics, int workers, Duration staleAfter, int maxAttempts, Duration slice) {
         this.jobs = jobs;
         this.slice = slice;
@@ -132,8 +139,8 @@ final class JobRunner implements AutoCloseable {
     private static final Duration STORE_WAIT_FIRST = Duration.ofSeconds(2);
     private static final Duration STORE_WAIT_MAX = Duration.ofSeconds(60);
     /** The pause after the last job that stopped because a store could not be reached; zero after a job ends. */
-    private final java.util.concurrent.atomic.AtomicReference<Duration> storeWait =
-            new java.util.concurrent.atomic.AtomicReference<>(Duration.ZERO);
+    private final AtomicReference<Duration> storeWait =
+            new AtomicReference<>(Duration.ZERO);
     private volatile long storeWaitUntil = System.nanoTime();
 
     /** Wakes a worker: a job was just submitted. */
@@ -179,18 +186,19 @@ final class JobRunner implements AutoCloseable {
         }
     }
 
+    // style: one job's life in order: claim, run, the outcomes (done, yielded, canceled, shut down, failed) and release
     private void run(JobStore.Claimed job) {
         String id = job.info().id();
         RunContext context = new RunContext(id, job.info().attempts(), job.info().progress(), job.info().tenant());
         JobHandler handler = null;
         boolean recorded;
-        org.slf4j.MDC.put("job", id);
-        org.slf4j.MDC.put("tenant", tenantOf(job));
+        MDC.put("job", id);
+        MDC.put("tenant", tenantOf(job));
         active.put(id, context);
         context.trace = (metrics == null ? Tracing.off() : metrics.tracing()).job(id, job.info().kind(),
                 tenantOf(job));
         if (context.trace.traceId() != null) {
-            org.slf4j.MDC.put("trace_id", context.trace.traceId());
+            MDC.put("trace_id", context.trace.traceId());
         }
         String outcome = "released";
         try {
@@ -226,7 +234,7 @@ final class JobRunner implements AutoCloseable {
                 release(context, "stopped for shutdown (" + e.getMessage() + ")");
                 return;
             }
-            if (context.resumable && !context.canceledByRequest && io.polyrag.core.StorageProblems.unreachable(e)) {
+            if (context.resumable && !context.canceledByRequest && StorageProblems.unreachable(e)) {
                 // A server down or restarting is not the job's fault either: it goes back in the queue, uncharged,
                 // and resumes (its finished items found unchanged) once the store answers, after a growing pause.
                 Duration pause = storeWait.updateAndGet(d -> d.isZero() ? STORE_WAIT_FIRST
@@ -244,7 +252,7 @@ final class JobRunner implements AutoCloseable {
                         + e.getMessage() + ")", JobProgress.WAITING);
                 return;
             }
-            if (e instanceof io.polyrag.core.StoreException) {
+            if (e instanceof StoreException) {
                 LOG.log(Level.ERROR, "job " + id + " of tenant " + tenantOf(job) + " failed: " + e.getMessage());
             } else {
                 LOG.log(Level.ERROR, "job " + id + " of tenant " + tenantOf(job) + " failed", e);
@@ -268,7 +276,7 @@ final class JobRunner implements AutoCloseable {
         if (handler != null && recorded) {
             handler.ended(job);
         }
-        org.slf4j.MDC.clear();
+        MDC.clear();
     }
 
     /** Puts a job stopped on purpose (a yield, shutdown) back in the queue: not ended, not charged. */
@@ -289,7 +297,7 @@ final class JobRunner implements AutoCloseable {
         LOG.log(Level.INFO, "job " + context.id + " " + why + (released ? "; it resumes later, its finished items "
                 + "found unchanged" : ""));
         changed.accept(context.id, "progress");
-        org.slf4j.MDC.clear();
+        MDC.clear();
         if (released && running) {
             poke();
         }

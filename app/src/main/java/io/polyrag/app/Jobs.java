@@ -1,7 +1,13 @@
 package io.polyrag.app;
 
+import io.polyrag.app.api.Limits;
+import io.polyrag.core.InvalidInputException;
+import io.polyrag.core.NotFoundException;
+import io.polyrag.core.model.Ids;
 import io.polyrag.core.model.JobInfo;
 import io.polyrag.core.model.Tenant;
+import java.time.Duration;
+import java.util.List;
 
 /** A tenant's background jobs: list, read one back by id (another tenant's id is not found), cancel, follow. */
 public final class Jobs {
@@ -28,7 +34,7 @@ public final class Jobs {
 
     private JobInfo visible(JobInfo j) {
         if (operatorOnly(j)) {
-            throw new io.polyrag.core.NotFoundException("no job '" + io.polyrag.core.model.Ids.abbreviate(j.id(), 64)
+            throw new NotFoundException("no job '" + Ids.abbreviate(j.id(), 64)
                     + "'");
         }
         return j;
@@ -40,10 +46,10 @@ public final class Jobs {
     }
 
     /** The tenant's jobs, newest first. */
-    public java.util.List<JobInfo> list(int offset, int limit) {
-        if (offset < 0 || limit < 1 || limit > io.polyrag.app.api.Limits.MAX_PAGE) {
-            throw new io.polyrag.core.InvalidInputException("offset must be >= 0 and limit in [1, "
-                    + io.polyrag.app.api.Limits.MAX_PAGE + "], got " + offset + " and " + limit);
+    public List<JobInfo> list(int offset, int limit) {
+        if (offset < 0 || limit < 1 || limit > Limits.MAX_PAGE) {
+            throw new InvalidInputException("offset must be >= 0 and limit in [1, "
+                    + Limits.MAX_PAGE + "], got " + offset + " and " + limit);
         }
         return engine.list(tenant, offset, limit).stream().filter(j -> !operatorOnly(j)).map(this::shown).toList();
     }
@@ -61,7 +67,7 @@ public final class Jobs {
      * The tenant's job events after {@code afterId}, waiting up to {@code wait} for one; empty when the wait ran out
      * (send a heartbeat) or the server is closing ({@link #closing()}).
      */
-    public java.util.List<JobEvents.Event> events(long afterId, java.time.Duration wait) throws InterruptedException {
+    public List<JobEvents.Event> events(long afterId, Duration wait) throws InterruptedException {
         return engine.events().after(tenant, afterId, wait).stream().filter(e -> e.job() == null
                 || !operatorOnly(e.job())).map(e -> new JobEvents.Event(e.id(), e.tenant(), e.type(), e.job() == null
                         ? null : shown(e.job()))).toList();

@@ -2,6 +2,9 @@ package io.polyrag.app;
 
 import io.polyrag.core.InvalidInputException;
 import java.util.Collection;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.StreamReadFeature;
@@ -36,7 +39,7 @@ public final class Json {
             .enable(EnumFeature.WRITE_ENUMS_USING_TO_STRING)
             .build();
 
-    private static final java.util.regex.Pattern DUPLICATE = java.util.regex.Pattern.compile(
+    private static final Pattern DUPLICATE = Pattern.compile(
             "Duplicate (?:Object property|field) \"([^\"]*)\"");
 
     private Json() {
@@ -65,7 +68,7 @@ public final class Json {
                             + (e instanceof InvalidFormatException f ? ", got " + f.getValue() : ""));
         } catch (StreamReadException e) {
             String m = String.valueOf(e.getOriginalMessage());
-            java.util.regex.Matcher dup = DUPLICATE.matcher(m);
+            Matcher dup = DUPLICATE.matcher(m);
             if (dup.find()) {
                 throw new InvalidInputException("field '" + dup.group(1) + "' appears twice: send each field once");
             }
@@ -97,7 +100,7 @@ public final class Json {
         if (t == Boolean.class || t == boolean.class) {
             return "true or false";
         }
-        if (java.util.Map.class.isAssignableFrom(t) || t.isRecord()) {
+        if (Map.class.isAssignableFrom(t) || t.isRecord()) {
             return "an object";
         }
         if (Number.class.isAssignableFrom(t) || t.isPrimitive()) {

@@ -3,9 +3,12 @@ package io.polyrag.app;
 import io.polyrag.app.api.FusionTuning;
 import io.polyrag.app.api.JudgedQuery;
 import io.polyrag.app.api.KbEvaluation;
+import io.polyrag.app.api.Limits;
 import io.polyrag.app.quality.Metrics;
 import io.polyrag.app.quality.Significance;
+import io.polyrag.core.ConflictException;
 import io.polyrag.core.InvalidInputException;
+import io.polyrag.core.config.Settings;
 import io.polyrag.core.model.DocumentInfo;
 import io.polyrag.core.model.FusionMethod;
 import io.polyrag.core.model.Ids;
@@ -14,11 +17,14 @@ import io.polyrag.core.model.KnowledgeBase;
 import io.polyrag.core.model.Modality;
 import io.polyrag.core.model.SearchHit;
 import io.polyrag.core.model.SearchRequest;
+import io.polyrag.core.model.SearchScope;
 import io.polyrag.core.port.JobStore;
 import io.polyrag.core.port.JudgmentStore.Judgment;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.HashMap;
@@ -30,7 +36,9 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.IntPredicate;
 import java.util.regex.Pattern;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -115,7 +123,7 @@ final class KbFusion implements JobHandler {
     /** The knowledge base's judged queries. */
     List<JudgedQuery> judgments(KnowledgeBase kb) {
         return components.catalog.judgments(kb.storageName()).stream().map(j -> new JudgedQuery(j.queryId(), j.query(),
-                new java.util.TreeMap<>(j.relevant()))).toList();
+                new TreeMap<>(j.relevant()))).toList();
     }
 
     /**
@@ -125,6 +133,7 @@ final class KbFusion implements JobHandler {
      *
      * @return how many queries were kept
      */
+    // style: the checks of a judged-query upload, one after another, each naming its field
     int add(KnowledgeBase kb, List<JudgedQuery> in) {
         if (in == null || in.isEmpty()) {
             throw new InvalidInputException("judgments: give at least one judged query ({\"judgments\": [{\"query\": "
@@ -173,10 +182,10 @@ final class KbFusion implements JobHandler {
             boolean any = false;
             for (Map.Entry<String, Integer> e : j.relevant().entrySet()) {
                 Integer g = e.getValue();
-                if (e.getKey() != null && (e.getKey().length() > io.polyrag.app.api.Limits.MAX_URI
+                if (e.getKey() != null && (e.getKey().length() > Limits.MAX_URI
                         || e.getKey().chars().anyMatch(Character::isISOControl))) {
                     throw new InvalidInputException(at + ".relevant names a document by a key longer than "
-                            + io.polyrag.app.api.Limits.MAX_URI + " characters or holding a control character");
+                            + Limits.MAX_URI + " characters or holding a control character");
                 }
                 if (e.getKey() == null || e.getKey().isBlank() || g == null || g < 0 || g > MAX_GRADE) {
                     throw new InvalidInputException(at + ".relevant['" + Ids.abbreviate(String.valueOf(e.getKey()), 80)
@@ -330,8 +339,8 @@ final class KbFusion implements JobHandler {
     List<Candidate> candidates() {
         List<Candidate> out = new ArrayList<>();
         out.add(new Candidate("configured", null, SearchRequest.Tuning.CONFIGURED));
-        double text = components.config.get(io.polyrag.core.config.Settings.FUSION_WEIGHT_VECTOR)
-                + components.config.get(io.polyrag.core.config.Settings.FUSION_WEIGHT_FULLTEXT);
+        double text = components.config.get(Settings.FUSION_WEIGHT_VECTOR)
+                + components.config.get(Settings.FUSION_WEIGHT_FULLTEXT);
         double sum = text > 0 ? text : 1.0;
         for (int i = 1; i <= 9; i++) {
             double v = Math.round(sum * i * 10) / 100.0;
@@ -397,7 +406,7 @@ final class KbFusion implements JobHandler {
         for (int i = 0; i < n; i++) {
             order[i] = i;
         }
-        java.util.Arrays.sort(order, Comparator.comparing(i -> Ids.sha256Hex(judged.get(i).queryId().getBytes(
+        Arrays.sort(order, Comparator.comparing(i -> Ids.sha256Hex(judged.get(i).queryId().getBytes(
                 StandardCharsets.UTF_8))));
         for (int r = 0; r < n; r++) {
             fold[order[r]] = r % folds;
@@ -440,7 +449,7 @@ final class KbFusion implements JobHandler {
                                         + "gain chance explains as well (p must be under %.2f; %d judged queries: more "
                                         + "judgments tell a smaller gain from chance)", candidates.size(), tuned, base,
                                         tuned - base, cmp.p(), APPLY_P, n);
-        Map<String, Double> weights = new java.util.TreeMap<>();
+        Map<String, Double> weights = new TreeMap<>();
         c.tuning().weights().forEach((m, w) -> weights.put(m.wireName(), w));
         List<FusionTuning.Candidate> tried = new ArrayList<>();
         for (int i = 0; i < candidates.size(); i++) {
@@ -451,7 +460,7 @@ final class KbFusion implements JobHandler {
                 reason, documents, Instant.now(), tried);
     }
 
-    private static int best(double[][] ndcg, java.util.function.IntPredicate use) {
+    private static int best(double[][] ndcg, IntPredicate use) {
         int best = 0;
         double bestMean = -1;
         for (int c = 0; c < ndcg.length; c++) {
@@ -478,7 +487,7 @@ final class KbFusion implements JobHandler {
     KbEvaluation evaluate(KnowledgeBase kb) {
         String stored = kb.storageName();
         if (!evaluating.add(stored)) {
-            throw new io.polyrag.core.ConflictException("an evaluation of knowledge base '" + kb.name() + "' is "
+            throw new ConflictException("an evaluation of knowledge base '" + kb.name() + "' is "
                     + "running: wait for it, or read the last one (GET /v1/knowledge-bases/" + kb.name()
                     + "/evaluation?last=true)");
         }
@@ -566,7 +575,7 @@ final class KbFusion implements JobHandler {
     /** The knowledge base's visible documents now: the fixed set a tuning or evaluation searches. */
     private Set<String> visibleDocuments(String kb) {
         Set<String> out = new HashSet<>();
-        io.polyrag.core.model.SearchScope scope = new io.polyrag.core.model.SearchScope(Set.of(kb));
+        SearchScope scope = new SearchScope(Set.of(kb));
         for (int offset = 0; ; offset += 1000) {
             List<DocumentInfo> page = components.catalog.documents(scope, offset, 1000);
             page.forEach(d -> out.add(d.id()));
@@ -595,12 +604,12 @@ final class KbFusion implements JobHandler {
         return Metrics.ndcg(ranked, relevant, k);
     }
 
-    private static double mean(java.util.Collection<Double> v) {
+    private static double mean(Collection<Double> v) {
         return v.stream().mapToDouble(Double::doubleValue).average().orElse(0);
     }
 
     private static double mean(double[] v) {
-        return java.util.Arrays.stream(v).average().orElse(0);
+        return Arrays.stream(v).average().orElse(0);
     }
 
     private static double round(double v) {

@@ -11,8 +11,11 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.SecureRandom;
 import java.util.Base64;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Predicate;
+import java.util.function.Supplier;
 
 /**
  * API keys: each acts for exactly one tenant. A key is {@code prk_}, a 16-hex-digit id, and 32 random bytes
@@ -27,8 +30,8 @@ public final class Keys {
     private static final SecureRandom RANDOM = new SecureRandom();
 
     private final KeyStore store;
-    private final java.util.function.Supplier<LocalData> localData;
-    private final java.util.function.Predicate<String> hasOwnData;
+    private final Supplier<LocalData> localData;
+    private final Predicate<String> hasOwnData;
 
     /**
      * @param localData what local mode holds now
@@ -37,8 +40,8 @@ public final class Keys {
     /** Keys are required even before the first exists ({@code http.require.keys}): no local mode. */
     private final boolean alwaysRequired;
 
-    Keys(KeyStore store, java.util.function.Supplier<LocalData> localData,
-            java.util.function.Predicate<String> hasOwnData, boolean alwaysRequired) {
+    Keys(KeyStore store, Supplier<LocalData> localData,
+            Predicate<String> hasOwnData, boolean alwaysRequired) {
         this.store = store;
         this.localData = localData;
         this.hasOwnData = hasOwnData;
@@ -110,7 +113,7 @@ public final class Keys {
         byte[] secret = new byte[32];
         RANDOM.nextBytes(id);
         RANDOM.nextBytes(secret);
-        String keyId = java.util.HexFormat.of().formatHex(id);
+        String keyId = HexFormat.of().formatHex(id);
         String key = PREFIX + keyId + Base64.getUrlEncoder().withoutPadding().encodeToString(secret);
         return new Created(key, store.createKey(keyId, t.id(), name == null ? "" : name.strip(), hash(key)), owns,
                 warnings);

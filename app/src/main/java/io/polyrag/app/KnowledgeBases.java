@@ -1,13 +1,19 @@
 package io.polyrag.app;
 
+import io.polyrag.app.api.FusionTuning;
+import io.polyrag.app.api.JudgedQuery;
+import io.polyrag.app.api.KbEvaluation;
 import io.polyrag.core.ConflictException;
 import io.polyrag.core.InvalidInputException;
 import io.polyrag.core.NotFoundException;
 import io.polyrag.core.model.DocumentInfo;
 import io.polyrag.core.model.KnowledgeBase;
 import io.polyrag.core.model.KnowledgeBaseInfo;
+import io.polyrag.core.model.Source;
 import io.polyrag.core.model.Tenant;
+import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * A tenant's knowledge bases: list, create (with a description), read (with document and chunk counts), delete
@@ -17,7 +23,7 @@ public final class KnowledgeBases {
     private static final int DELETE_PAGE = 500;
 
     /** How long a delete waits for the ingest jobs writing into the knowledge base to stop. */
-    private static final java.time.Duration WRITERS_STOP = java.time.Duration.ofSeconds(60);
+    private static final Duration WRITERS_STOP = Duration.ofSeconds(60);
 
     private final Components components;
     private final Tenant tenant;
@@ -39,7 +45,7 @@ public final class KnowledgeBases {
     }
 
     /** The knowledge base's judged queries (documents by id). */
-    public List<io.polyrag.app.api.JudgedQuery> judgments(String name) {
+    public List<JudgedQuery> judgments(String name) {
         return fusion.judgments(existing(name));
     }
 
@@ -47,7 +53,7 @@ public final class KnowledgeBases {
      * Adds judged queries to the knowledge base (a query id judged before is replaced whole); every document must
      * be in it, named by id or URI. Returns how many were kept.
      */
-    public int addJudgments(String name, List<io.polyrag.app.api.JudgedQuery> judgments) {
+    public int addJudgments(String name, List<JudgedQuery> judgments) {
         return fusion.add(existing(name), judgments);
     }
 
@@ -76,7 +82,7 @@ public final class KnowledgeBases {
     }
 
     /** What the last tuning found; empty when the knowledge base was never tuned or its tuning was dropped. */
-    public java.util.Optional<io.polyrag.app.api.FusionTuning> tuning(String name) {
+    public Optional<FusionTuning> tuning(String name) {
         return fusion.tuning(existing(name).storageName());
     }
 
@@ -89,12 +95,12 @@ public final class KnowledgeBases {
      * Measures the knowledge base's search on its judged queries (the configured fusion, the tuned one, each leg
      * alone) and keeps the result as its last evaluation.
      */
-    public io.polyrag.app.api.KbEvaluation evaluate(String name) {
+    public KbEvaluation evaluate(String name) {
         return fusion.evaluate(existing(name));
     }
 
     /** The last evaluation kept for the knowledge base. */
-    public java.util.Optional<io.polyrag.app.api.KbEvaluation> lastEvaluation(String name) {
+    public Optional<KbEvaluation> lastEvaluation(String name) {
         return fusion.lastEvaluation(existing(name).storageName());
     }
 
@@ -141,9 +147,9 @@ public final class KnowledgeBases {
         }
         List<String> feeding = components.catalog.sources(tenant.id()).stream()
                 .filter(s -> kb.storageName().equals(s.knowledgeBase()) || kb.name().equals(s.knowledgeBase()))
-                .map(io.polyrag.core.model.Source::id).toList();
+                .map(Source::id).toList();
         if (!feeding.isEmpty() && !force) {
-            throw new io.polyrag.core.ConflictException("knowledge base '" + kb.name() + "' is fed by sync source"
+            throw new ConflictException("knowledge base '" + kb.name() + "' is fed by sync source"
                     + (feeding.size() == 1 ? " " : "s ") + String.join(", ", feeding) + ": delete "
                     + (feeding.size() == 1 ? "it" : "them") + " first (DELETE /v1/sync/sources/{id}), or delete "
                     + "with force=true to delete " + (feeding.size() == 1 ? "it" : "them") + " too");
@@ -153,7 +159,7 @@ public final class KnowledgeBases {
         }
         List<String> still = engine.stopWritersInto(tenant, kb.storageName(), WRITERS_STOP);
         if (!still.isEmpty()) {
-            throw new io.polyrag.core.ConflictException("ingest job" + (still.size() == 1 ? " " : "s ")
+            throw new ConflictException("ingest job" + (still.size() == 1 ? " " : "s ")
                     + String.join(", ", still) + " writing into '" + kb.name() + "' did not stop within "
                     + WRITERS_STOP.toSeconds() + " s of being canceled: try the delete again once "
                     + (still.size() == 1 ? "it has" : "they have") + " ended (GET /v1/jobs)");

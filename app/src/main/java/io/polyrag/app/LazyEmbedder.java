@@ -4,6 +4,7 @@ import io.polyrag.core.PolyragException;
 import io.polyrag.core.port.Embedder;
 import io.polyrag.core.port.TokenCounter;
 import java.util.List;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 
@@ -21,7 +22,7 @@ final class LazyEmbedder implements Embedder {
     private final int maxTokens;
     private final Runnable forget;
     /** Not synchronized: a virtual thread waiting on a monitor pins its carrier on JDK 21. */
-    private final java.util.concurrent.locks.ReentrantLock lock = new java.util.concurrent.locks.ReentrantLock();
+    private final ReentrantLock lock = new ReentrantLock();
     private volatile Embedder embedder;
     private volatile RuntimeException failed;
     private volatile boolean closed;

@@ -5,6 +5,7 @@ import io.polyrag.core.model.SourceItem;
 import io.polyrag.core.port.Parser;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
 
 /**
@@ -13,7 +14,7 @@ import java.util.function.Supplier;
  */
 final class LazyParser implements Parser {
     private final Supplier<Parser> open;
-    private final java.util.concurrent.locks.ReentrantLock lock = new java.util.concurrent.locks.ReentrantLock();
+    private final ReentrantLock lock = new ReentrantLock();
     private volatile Parser parser;
 
     LazyParser(Supplier<Parser> open) {

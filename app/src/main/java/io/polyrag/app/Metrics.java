@@ -1,6 +1,7 @@
 package io.polyrag.app;
 
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
@@ -11,9 +12,11 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.polyrag.core.model.JobInfo;
 import io.polyrag.core.model.JobStatus;
+import io.polyrag.core.model.Modality;
 import io.polyrag.core.model.SearchScope;
 import io.polyrag.core.model.StoreHit;
 import io.polyrag.core.port.JobStore;
+import io.polyrag.retrieval.QueryVectorCache;
 import io.polyrag.retrieval.Retriever;
 import java.time.Duration;
 import java.time.Instant;
@@ -77,12 +80,12 @@ public final class Metrics implements AutoCloseable {
     }
 
     /** How often a query's vector came from memory rather than the model. */
-    void queryVectors(io.polyrag.retrieval.QueryVectorCache cache) {
-        io.micrometer.core.instrument.FunctionCounter.builder("polyrag_query_vector_cache_hits", cache,
-                io.polyrag.retrieval.QueryVectorCache::hits).description("queries whose vector was remembered")
+    void queryVectors(QueryVectorCache cache) {
+        FunctionCounter.builder("polyrag_query_vector_cache_hits", cache,
+                QueryVectorCache::hits).description("queries whose vector was remembered")
                 .register(registry);
-        io.micrometer.core.instrument.FunctionCounter.builder("polyrag_query_vector_cache_misses", cache,
-                io.polyrag.retrieval.QueryVectorCache::misses).description("queries the model embedded")
+        FunctionCounter.builder("polyrag_query_vector_cache_misses", cache,
+                QueryVectorCache::misses).description("queries the model embedded")
                 .register(registry);
     }
 
@@ -95,7 +98,7 @@ public final class Metrics implements AutoCloseable {
                 + "failed").tag("modality", modality).register(registry);
         return new Retriever() {
             @Override
-            public io.polyrag.core.model.Modality modality() {
+            public Modality modality() {
                 return r.modality();
             }
 

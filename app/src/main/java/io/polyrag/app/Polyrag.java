@@ -2,10 +2,19 @@ package io.polyrag.app;
 
 import io.polyrag.core.config.Config;
 import io.polyrag.core.config.Settings;
+import io.polyrag.core.model.KnowledgeBaseInfo;
 import io.polyrag.core.model.Tenant;
+import io.polyrag.core.spi.CatalogProvider;
 import io.polyrag.core.spi.ProviderContext;
+import io.polyrag.core.spi.Providers;
 import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * The one facade: every front door (REST, CLI, MCP, UI, sync) calls it and holds no behaviour of its own. It opens a
@@ -30,7 +39,7 @@ import java.util.List;
  */
 public final class Polyrag implements AutoCloseable {
     private final DataDirLock lock;
-    private final java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
+    private final AtomicBoolean closed = new AtomicBoolean();
     private final Path dataDir;
     private final Components components;
     private final Path staging;
@@ -43,8 +52,8 @@ public final class Polyrag implements AutoCloseable {
     private final Recovery.Sweeper sweeper;
     private final Backfill backfill;
     private final KbFusion fusion;
-    private final java.util.concurrent.ConcurrentMap<Tenant, TenantFacets> tenants =
-            new java.util.concurrent.ConcurrentHashMap<>();
+    private final ConcurrentMap<Tenant, TenantFacets> tenants =
+            new ConcurrentHashMap<>();
 
     /**
      * The data facets acting for one tenant.
@@ -97,12 +106,12 @@ public final class Polyrag implements AutoCloseable {
             }
             int days = components.config.get(Settings.CONVERSATIONS_RETENTION_DAYS);
             if (days > 0) {
-                components.catalog.deleteConversationsBefore(java.time.Instant.now().minus(java.time.Duration
+                components.catalog.deleteConversationsBefore(Instant.now().minus(Duration
                         .ofDays(days)));
             }
             int jobDays = components.config.get(Settings.INGEST_JOB_RETENTION_DAYS);
             if (jobDays > 0) {
-                components.catalog.deleteFinishedBefore(java.time.Instant.now().minus(java.time.Duration
+                components.catalog.deleteFinishedBefore(Instant.now().minus(Duration
                         .ofDays(jobDays)));
             }
         });
@@ -148,8 +157,8 @@ public final class Polyrag implements AutoCloseable {
         Path dataDir = config.get(Settings.DATA_DIR).toAbsolutePath().normalize();
         DataDirLock lock = DataDirLock.acquire(dataDir);
         try {
-            io.polyrag.core.spi.CatalogProvider.CatalogAndJobs catalog = io.polyrag.core.spi.Providers.find(
-                    io.polyrag.core.spi.CatalogProvider.class, config.get(Settings.CATALOG_BACKEND),
+            CatalogProvider.CatalogAndJobs catalog = Providers.find(
+                    CatalogProvider.class, config.get(Settings.CATALOG_BACKEND),
                     Settings.CATALOG_BACKEND).open(new ProviderContext(config, dataDir));
             return new KeyAdmin(lock, catalog, new Keys(catalog, () -> localData(catalog),
                     t -> !catalog.knowledgeBases(t).isEmpty() || !catalog.sources(t).isEmpty(),
@@ -163,10 +172,10 @@ public final class Polyrag implements AutoCloseable {
     /** A data directory's keys, its catalog open and the directory locked until closed. */
     public static final class KeyAdmin implements AutoCloseable {
         private final DataDirLock lock;
-        private final io.polyrag.core.spi.CatalogProvider.CatalogAndJobs catalog;
+        private final CatalogProvider.CatalogAndJobs catalog;
         private final Keys keys;
 
-        private KeyAdmin(DataDirLock lock, io.polyrag.core.spi.CatalogProvider.CatalogAndJobs catalog, Keys keys) {
+        private KeyAdmin(DataDirLock lock, CatalogProvider.CatalogAndJobs catalog, Keys keys) {
             this.lock = lock;
             this.catalog = catalog;
             this.keys = keys;
@@ -178,7 +187,7 @@ public final class Polyrag implements AutoCloseable {
 
         /** Quotas and usage from the catalog alone (the command line, while no server holds the directory). */
         public Usage usage() {
-            return new Usage(catalog, null, java.time.Clock.systemUTC());
+            return new Usage(catalog, null, Clock.systemUTC());
         }
 
         @Override
@@ -192,10 +201,10 @@ public final class Polyrag implements AutoCloseable {
     }
 
     /** What local mode holds, read from the catalog alone. */
-    private static Keys.LocalData localData(io.polyrag.core.spi.CatalogProvider.CatalogAndJobs catalog) {
-        List<io.polyrag.core.model.KnowledgeBaseInfo> kbs = catalog.knowledgeBases("").stream()
+    private static Keys.LocalData localData(CatalogProvider.CatalogAndJobs catalog) {
+        List<KnowledgeBaseInfo> kbs = catalog.knowledgeBases("").stream()
                 .flatMap(n -> catalog.knowledgeBase(n).stream()).filter(k -> k.documents() > 0).toList();
-        return new Keys.LocalData(kbs.size(), kbs.stream().mapToLong(io.polyrag.core.model.KnowledgeBaseInfo::documents)
+        return new Keys.LocalData(kbs.size(), kbs.stream().mapToLong(KnowledgeBaseInfo::documents)
                 .sum(), catalog.sources("").size());
     }
 

@@ -1,5 +1,6 @@
 package io.polyrag.app;
 
+import io.polyrag.core.config.Settings;
 import io.polyrag.core.model.CheckReport;
 import io.polyrag.core.port.JobStore;
 import io.polyrag.ingest.StoreCheck;
@@ -7,10 +8,13 @@ import java.io.IOException;
 import java.lang.System.Logger.Level;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /**
@@ -49,8 +53,8 @@ final class Recovery {
         return problems;
     }
 
-    private static java.time.Duration stale(Components c) {
-        return java.time.Duration.ofSeconds(c.config.get(io.polyrag.core.config.Settings.INGEST_JOB_STALE_SECONDS));
+    private static Duration stale(Components c) {
+        return Duration.ofSeconds(c.config.get(Settings.INGEST_JOB_STALE_SECONDS));
     }
 
     /**
@@ -61,15 +65,15 @@ final class Recovery {
      * replica may have back-filled). Never interrupted mid-write: closing waits for a sweep in progress.
      */
     static final class Sweeper implements AutoCloseable {
-        private final java.util.concurrent.CountDownLatch stop = new java.util.concurrent.CountDownLatch(1);
+        private final CountDownLatch stop = new CountDownLatch(1);
         private final Thread thread;
 
         Sweeper(Components c, boolean workers, Runnable withWorkers, Runnable always) {
-            java.time.Duration stale = stale(c);
+            Duration stale = stale(c);
             long interval = Math.max(1000, Math.min(60_000, stale.toMillis() / 2));
             thread = Thread.ofVirtual().name("polyrag-recovery").start(() -> {
                 try {
-                    while (!stop.await(interval, java.util.concurrent.TimeUnit.MILLISECONDS)) {
+                    while (!stop.await(interval, TimeUnit.MILLISECONDS)) {
                         try {
                             if (workers) {
                                 // One process alone on its catalog has nothing pending but its own writes in

@@ -7,6 +7,7 @@ import io.polyrag.core.model.SearchHit;
 import io.polyrag.core.model.SearchRequest;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.UUID;
 
 /**
@@ -85,7 +86,7 @@ public final class SampleCheck {
     }
 
     private static List<SearchHit> search(Polyrag.TenantFacets facets, String token, String kb) {
-        return facets.search().run(new SearchRequest(token, 3, List.of(kb), java.util.Set.of(), null)).hits();
+        return facets.search().run(new SearchRequest(token, 3, List.of(kb), Set.of(), null)).hits();
     }
 
     private static long ms(long since) {

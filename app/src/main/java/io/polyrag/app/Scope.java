@@ -1,5 +1,8 @@
 package io.polyrag.app;
 
+import io.polyrag.app.api.Limits;
+import io.polyrag.core.InvalidInputException;
+import io.polyrag.core.NotFoundException;
 import io.polyrag.core.model.KnowledgeBase;
 import io.polyrag.core.model.SearchScope;
 import io.polyrag.core.model.Tenant;
@@ -23,9 +26,9 @@ final class Scope {
     }
 
     static SearchScope of(Catalog catalog, Tenant t, Collection<String> names) {
-        if (names != null && names.size() > io.polyrag.app.api.Limits.MAX_KNOWLEDGE_BASES) {
-            throw new io.polyrag.core.InvalidInputException("kb names " + names.size() + " knowledge bases: at most "
-                    + io.polyrag.app.api.Limits.MAX_KNOWLEDGE_BASES + " per search (name none to search all of yours)");
+        if (names != null && names.size() > Limits.MAX_KNOWLEDGE_BASES) {
+            throw new InvalidInputException("kb names " + names.size() + " knowledge bases: at most "
+                    + Limits.MAX_KNOWLEDGE_BASES + " per search (name none to search all of yours)");
         }
         Set<String> stored = new LinkedHashSet<>();
         List<String> existing = null;
@@ -58,7 +61,7 @@ final class Scope {
      */
     static KnowledgeBase known(List<String> existing, KnowledgeBase kb) {
         if (!kb.name().equals(KnowledgeBase.DEFAULT_NAME) && !existing.contains(kb.storageName())) {
-            throw new io.polyrag.core.NotFoundException("no knowledge base '" + kb.name() + "': GET "
+            throw new NotFoundException("no knowledge base '" + kb.name() + "': GET "
                     + "/v1/knowledge-bases lists yours (an ingest into a new name creates it)");
         }
         return kb;

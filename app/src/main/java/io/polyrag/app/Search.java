@@ -2,10 +2,14 @@ package io.polyrag.app;
 
 import io.polyrag.core.AnswerUnavailableException;
 import io.polyrag.core.config.Settings;
-import io.polyrag.core.model.Tenant;
 import io.polyrag.core.model.Answer;
+import io.polyrag.core.model.Modality;
 import io.polyrag.core.model.SearchRequest;
 import io.polyrag.core.model.SearchResponse;
+import io.polyrag.core.model.Tenant;
+import io.polyrag.retrieval.FollowUp;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.function.Consumer;
 
 /** Search (every enabled retriever in parallel, fused) and answers with numbered, cited sources. */
@@ -29,7 +33,7 @@ public final class Search {
         }, r -> s -> {
             s.setAttribute("polyrag.hits", (long) r.hits().size());
             s.setAttribute("polyrag.modalities", String.join(",", r.modalities().stream()
-                    .map(io.polyrag.core.model.Modality::wireName).toList()));
+                    .map(Modality::wireName).toList()));
             if (!r.degraded().isEmpty()) {
                 s.setAttribute("polyrag.degraded", String.join("; ", r.degraded().stream()
                         .map(d -> d.modality().wireName() + ": " + d.reason()).toList()));
@@ -47,7 +51,7 @@ public final class Search {
         if (indexing.isEmpty() && tuned.note().isEmpty()) {
             return r;
         }
-        java.util.List<String> warnings = new java.util.ArrayList<>(r.warnings());
+        List<String> warnings = new ArrayList<>(r.warnings());
         indexing.ifPresent(warnings::add);
         return new SearchResponse(r.query(), r.tookMs(), r.modalities(), r.degraded(), r.hits(), warnings,
                 r.fusion() + tuned.note());
@@ -114,13 +118,13 @@ public final class Search {
      * the query used.
      */
     public Answer answer(SearchRequest request, Integer neighbours, boolean grounding, Consumer<String> onToken,
-            java.util.List<String> history) {
+            List<String> history) {
         return answer(request, neighbours, grounding, onToken, history, null);
     }
 
     /** Like {@link #answer(SearchRequest, Integer, boolean, Consumer, java.util.List)}, with the router's switch. */
     public Answer answer(SearchRequest request, Integer neighbours, boolean grounding, Consumer<String> onToken,
-            java.util.List<String> history, Boolean route) {
+            List<String> history, Boolean route) {
         String rewritten = components.condenser.rewrite(history, request.query()).query();
         SearchRequest r = rewritten.equals(request.query()) ? request : new SearchRequest(rewritten, request.topK(),
                 request.knowledgeBases(), request.modalities(), request.fusion(), request.documentIds(),
@@ -129,8 +133,8 @@ public final class Search {
     }
 
     /** The query a follow-up is retrieved with after {@code history} (the earlier user turns, oldest first). */
-    public String followUp(java.util.List<String> history, String question) {
-        return io.polyrag.retrieval.FollowUp.rewrite(history, question);
+    public String followUp(List<String> history, String question) {
+        return FollowUp.rewrite(history, question);
     }
 
     /** Hits an answer draws from when a request does not say. */

@@ -1,9 +1,11 @@
 package io.polyrag.app;
 
+import io.polyrag.core.model.Modality;
 import io.polyrag.core.model.SearchRequest;
 import io.polyrag.core.model.SearchResponse;
 import io.polyrag.retrieval.HybridSearcher;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.stream.Collectors;
@@ -35,7 +37,7 @@ final class SearchLog implements HybridSearcher.Observer {
     }
 
     private static boolean isLeg(HybridSearcher.Phase p) {
-        return java.util.Arrays.stream(io.polyrag.core.model.Modality.values()).anyMatch(m -> m.wireName().equals(
+        return Arrays.stream(Modality.values()).anyMatch(m -> m.wireName().equals(
                 p.name()));
     }
 

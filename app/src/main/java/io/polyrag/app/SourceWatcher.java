@@ -1,8 +1,11 @@
 package io.polyrag.app;
 
+import io.polyrag.core.NotFoundException;
+import io.polyrag.core.model.JobStatus;
 import io.polyrag.core.model.Source;
 import io.polyrag.core.model.Tenant;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.ClosedWatchServiceException;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
@@ -14,6 +17,7 @@ import java.nio.file.WatchService;
 import java.time.Instant;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /**
@@ -104,7 +108,7 @@ final class SourceWatcher implements AutoCloseable {
                             LOG.log(System.Logger.Level.DEBUG, "cannot watch " + d + ": " + e.getMessage());
                         }
                     });
-        } catch (IOException | java.io.UncheckedIOException e) {
+        } catch (IOException | UncheckedIOException e) {
             LOG.log(System.Logger.Level.WARNING, "cannot watch " + root + ": " + e.getMessage());
         }
     }
@@ -114,7 +118,7 @@ final class SourceWatcher implements AutoCloseable {
         while (running) {
             try {
                 if (service != null) {
-                    WatchKey k = service.poll(250, java.util.concurrent.TimeUnit.MILLISECONDS);
+                    WatchKey k = service.poll(250, TimeUnit.MILLISECONDS);
                     if (k != null) {
                         handle(k);
                     }
@@ -191,8 +195,8 @@ final class SourceWatcher implements AutoCloseable {
     private boolean running(Tenant t, String jobId) {
         try {
             var status = engine.get(t, jobId).status();
-            return status == io.polyrag.core.model.JobStatus.QUEUED || status == io.polyrag.core.model.JobStatus.RUNNING;
-        } catch (io.polyrag.core.NotFoundException e) {
+            return status == JobStatus.QUEUED || status == JobStatus.RUNNING;
+        } catch (NotFoundException e) {
             return false;
         }
     }

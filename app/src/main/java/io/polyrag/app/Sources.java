@@ -2,6 +2,7 @@ package io.polyrag.app;
 
 import io.polyrag.app.api.SourceInfo;
 import io.polyrag.app.api.SourceRegistration;
+import io.polyrag.core.ConfigException;
 import io.polyrag.core.ConflictException;
 import io.polyrag.core.InvalidInputException;
 import io.polyrag.core.NotFoundException;
@@ -13,7 +14,7 @@ import io.polyrag.core.model.Source;
 import io.polyrag.core.model.SyncItem;
 import io.polyrag.core.model.Tenant;
 import io.polyrag.core.port.SourceConnector;
-import java.nio.file.Files;
+import java.io.UncheckedIOException;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -21,6 +22,9 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -32,7 +36,7 @@ public final class Sources {
     static final JsonMapper JSON = JsonMapper.builder().build();
     static final int MIN_INTERVAL = 30;
     private static final int DEFAULT_INTERVAL = 300;
-    private static final java.util.regex.Pattern ID = java.util.regex.Pattern.compile("[a-z0-9][a-z0-9._-]{0,63}");
+    private static final Pattern ID = Pattern.compile("[a-z0-9][a-z0-9._-]{0,63}");
     private final Components components;
     private final SourceConnectors connectors;
     private final Tenant tenant;
@@ -92,7 +96,7 @@ public final class Sources {
                     batch = new ArrayList<>();
                 }
             }
-        } catch (SourceConnector.Unavailable | java.io.UncheckedIOException e) {
+        } catch (SourceConnector.Unavailable | UncheckedIOException e) {
             throw new InvalidInputException("cannot list " + root + ": " + e.getMessage());
         }
         components.catalog.putSourceItems(tenant.id(), s.id(), batch);
@@ -160,7 +164,7 @@ public final class Sources {
     }
 
     private Source own(String id) {
-        return (id == null ? java.util.Optional.<Source>empty() : components.catalog.source(tenant.id(), id))
+        return (id == null ? Optional.<Source>empty() : components.catalog.source(tenant.id(), id))
                 .orElseThrow(() -> new NotFoundException("no source with id '" + Ids.abbreviate(
                         String.valueOf(id), 64) + "'"));
     }
@@ -266,11 +270,11 @@ public final class Sources {
                 paths = List.of();
             }
             if (id.isEmpty() || paths.isEmpty() || paths.stream().anyMatch(p -> !p.isAbsolute())) {
-                throw new io.polyrag.core.ConfigException(Settings.SYNC_TENANT_ROOTS.env() + ": '" + entry.strip()
+                throw new ConfigException(Settings.SYNC_TENANT_ROOTS.env() + ": '" + entry.strip()
                         + "' is not 'tenant=/absolute/path[,/another]': separate tenants with ';', e.g. "
                         + "acme=/srv/acme;globex=/srv/globex,/srv/shared");
             }
-            out.merge(Tenant.of(id).id(), paths, (a, b) -> java.util.stream.Stream.concat(a.stream(), b.stream())
+            out.merge(Tenant.of(id).id(), paths, (a, b) -> Stream.concat(a.stream(), b.stream())
                     .toList());
         }
         return out;
@@ -302,7 +306,7 @@ public final class Sources {
     }
 
     /** The tenant's source reading this folder, if one does. */
-    public java.util.Optional<SourceInfo> byRoot(Path folder) {
+    public Optional<SourceInfo> byRoot(Path folder) {
         String root = folder.toAbsolutePath().normalize().toString();
         return components.catalog.sources(tenant.id()).stream().filter(s -> root.equals(config(s.config())
                 .get("root"))).findFirst().map(this::info);

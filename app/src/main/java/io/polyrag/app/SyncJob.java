@@ -114,25 +114,7 @@ final class SyncJob implements JobHandler {
                 System.currentTimeMillis(), (a, b) -> Math.max(a + 1, b)));
         List<String> gone = new ArrayList<>();
         try (listing) {
-            while (!scan.stopped() && listing.hasNext()) {
-                Map<String, Found> batch = new LinkedHashMap<>();
-                int held = 0;
-                while (batch.size() < SCAN_BATCH && held < HELD_BATCH && !scan.stopped() && listing.hasNext()) {
-                    Found f = listing.next();
-                    if (f.item() == null) {
-                        scan.errors.add(((Failed) f).error());
-                        continue;
-                    }
-                    batch.put(f.item(), f);
-                    held += f instanceof Listed l && l.content() != null ? 1 : 0;
-                }
-                scan.listed += batch.size();
-                scanBatch(scan, host, batch, gone);
-                if (!scan.stopped()) {
-                    components.catalog.markSourceItemsSeen(p.tenant(), p.source(), batch.keySet(), number);
-                }
-                context.progress(scan.progress("scanning"));
-            }
+            scanAll(scan, host, listing, number, gone);
         } catch (UncheckedIOException e) {
             String error = "cannot list the source: " + e.getCause().getMessage() + "; nothing was deleted from the "
                     + "index";
@@ -158,6 +140,33 @@ final class SyncJob implements JobHandler {
                 : scan.errors.size() + " items failed or were skipped, e.g. " + scan.errors.getFirst().reason());
         scan.warnings.addAll(listing.warnings());
         return scan.progress("done");
+    }
+
+    /**
+     * Reads the listing a batch at a time: each batch compared with its items' recorded state, and every item seen
+     * marked with this scan's {@code number}, so the items left unmarked afterwards are the ones not found.
+     */
+    private void scanAll(Scan scan, SourceConnector.Host host, Listing listing, long number, List<String> gone) {
+        while (!scan.stopped() && listing.hasNext()) {
+            Map<String, Found> batch = new LinkedHashMap<>();
+            int held = 0;
+            while (batch.size() < SCAN_BATCH && held < HELD_BATCH && !scan.stopped() && listing.hasNext()) {
+                Found f = listing.next();
+                if (f.item() == null) {
+                    scan.errors.add(((Failed) f).error());
+                    continue;
+                }
+                batch.put(f.item(), f);
+                held += f instanceof Listed l && l.content() != null ? 1 : 0;
+            }
+            scan.listed += batch.size();
+            scanBatch(scan, host, batch, gone);
+            if (!scan.stopped()) {
+                components.catalog.markSourceItemsSeen(scan.payload.tenant(), scan.payload.source(), batch.keySet(),
+                        number);
+            }
+            scan.context.progress(scan.progress("scanning"));
+        }
     }
 
     /** A sync that changed nothing: the reason is the source's last error and the job's one error. */

@@ -11,16 +11,30 @@ import io.opentelemetry.context.Scope;
 import io.opentelemetry.context.propagation.TextMapGetter;
 import io.opentelemetry.sdk.OpenTelemetrySdk;
 import io.opentelemetry.sdk.autoconfigure.AutoConfiguredOpenTelemetrySdk;
+import io.polyrag.app.api.Version;
+import io.polyrag.core.ConfigException;
+import io.polyrag.core.config.Config;
+import io.polyrag.core.http.Outbound;
 import io.polyrag.core.model.Modality;
 import io.polyrag.core.model.SearchScope;
 import io.polyrag.core.model.StoreHit;
+import io.polyrag.core.port.Embedder;
+import io.polyrag.core.port.ForwardingEmbedder;
+import io.polyrag.core.port.ForwardingLlmClient;
 import io.polyrag.core.port.LlmClient;
+import io.polyrag.ingest.IngestPipeline;
+import io.polyrag.retrieval.HybridSearcher;
 import io.polyrag.retrieval.Retriever;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Properties;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -60,19 +74,19 @@ public final class Tracing implements AutoCloseable {
     private final OpenTelemetrySdk sdk;
     private final OpenTelemetry otel;
     private final Tracer tracer;
-    private final io.polyrag.core.http.Outbound.Observer outbound;
+    private final Outbound.Observer outbound;
 
     private Tracing(OpenTelemetrySdk sdk) {
         this.sdk = sdk;
         this.otel = sdk == null ? OpenTelemetry.noop() : sdk;
-        this.tracer = otel.getTracer("io.polyrag", io.polyrag.app.api.Version.VERSION);
+        this.tracer = otel.getTracer("io.polyrag", Version.VERSION);
         this.outbound = sdk == null ? null : outbound();
     }
 
     /** Traces the process's outbound calls from now on (until {@link #close}), when tracing is on. */
     void watchOutbound() {
         if (outbound != null) {
-            io.polyrag.core.http.Outbound.observe(outbound);
+            Outbound.observe(outbound);
         }
     }
 
@@ -80,11 +94,11 @@ public final class Tracing implements AutoCloseable {
      * Tracing as the configuration's environment ({@link io.polyrag.core.config.Config#otel()}) and the system
      * properties ask: off unless they name an exporter.
      */
-    public static Tracing of(io.polyrag.core.config.Config config) {
+    public static Tracing of(Config config) {
         return of(config.otel(), System.getProperties());
     }
 
-    static Tracing of(Map<String, String> env, java.util.Properties properties) {
+    static Tracing of(Map<String, String> env, Properties properties) {
         Function<String, String> get = name -> {
             String p = properties.getProperty(name.toLowerCase(Locale.ROOT).replace('_', '.'));
             return p != null ? p : env.get(name);
@@ -110,7 +124,7 @@ public final class Tracing implements AutoCloseable {
                     "the " + exporter + " exporter"));
             return new Tracing(sdk);
         } catch (RuntimeException e) {
-            throw new io.polyrag.core.ConfigException("the OTEL_* variables do not configure a tracer: "
+            throw new ConfigException("the OTEL_* variables do not configure a tracer: "
                     + e.getMessage() + "; fix them, or unset OTEL_EXPORTER_OTLP_ENDPOINT and OTEL_TRACES_EXPORTER to "
                     + "trace nothing");
         }
@@ -170,7 +184,7 @@ public final class Tracing implements AutoCloseable {
      * context {@link Call#headers} writes into the request as {@code traceparent}, so the server it reaches continues
      * the same trace.
      */
-    public Call call(String method, java.net.URI uri) {
+    public Call call(String method, URI uri) {
         if (sdk == null || !Span.current().getSpanContext().isValid()) {
             return Call.NONE;
         }
@@ -184,26 +198,26 @@ public final class Tracing implements AutoCloseable {
      * web sources): each attempt a client span, when inside a trace, named by its method, with the target
      * ({@code openai-compatible}, {@code web}) and the URL without its query (which may hold a key).
      */
-    private io.polyrag.core.http.Outbound.Observer outbound() {
+    private Outbound.Observer outbound() {
         return (method, uri, target) -> {
             Call call = call(method, uri);
             if (call != Call.NONE) {
                 call.span.setAttribute("polyrag.target", target);
             }
-            return call == Call.NONE ? io.polyrag.core.http.Outbound.Observer.Call.NONE : call;
+            return call == Call.NONE ? Outbound.Observer.Call.NONE : call;
         };
     }
 
-    private static java.net.URI withoutQuery(java.net.URI uri) {
+    private static URI withoutQuery(URI uri) {
         try {
-            return new java.net.URI(uri.getScheme(), null, uri.getHost(), uri.getPort(), uri.getPath(), null, null);
-        } catch (java.net.URISyntaxException e) {
+            return new URI(uri.getScheme(), null, uri.getHost(), uri.getPort(), uri.getPath(), null, null);
+        } catch (URISyntaxException e) {
             return uri;
         }
     }
 
     /** One outbound request's client span. */
-    public static final class Call implements io.polyrag.core.http.Outbound.Observer.Call {
+    public static final class Call implements Outbound.Observer.Call {
         static final Call NONE = new Call(null, Span.getInvalid());
         private final Tracing tracing;
         private final Span span;
@@ -215,7 +229,7 @@ public final class Tracing implements AutoCloseable {
 
         /** Writes the span's context into the request's headers ({@code traceparent}, {@code tracestate}). */
         @Override
-        public void headers(java.util.function.BiConsumer<String, String> header) {
+        public void headers(BiConsumer<String, String> header) {
             if (tracing != null) {
                 tracing.otel.getPropagators().getTextMapPropagator().inject(Context.current().with(span), header,
                         (h, k, v) -> h.accept(k, v));
@@ -333,7 +347,7 @@ public final class Tracing implements AutoCloseable {
      * A search's phases after its legs (fusion, the catalog join and dedup, reranking), as spans under the current
      * one with the times they really took: they are timed by the searcher, not wrapped, so nothing runs in between.
      */
-    void phases(java.time.Instant startedAt, List<io.polyrag.retrieval.HybridSearcher.Phase> phases) {
+    void phases(Instant startedAt, List<HybridSearcher.Phase> phases) {
         if (sdk == null || !Span.current().getSpanContext().isValid()) {
             return;
         }
@@ -386,11 +400,11 @@ public final class Tracing implements AutoCloseable {
     }
 
     /** An embedder whose query embeddings are spans ({@code embed query}); its batches are left alone. */
-    io.polyrag.core.port.Embedder traced(io.polyrag.core.port.Embedder e) {
+    Embedder traced(Embedder e) {
         if (sdk == null) {
             return e;
         }
-        return new io.polyrag.core.port.ForwardingEmbedder(e) {
+        return new ForwardingEmbedder(e) {
             @Override
             public float[] embedQuery(String query) {
                 return span("embed query", () -> e.embedQuery(query));
@@ -403,7 +417,7 @@ public final class Tracing implements AutoCloseable {
         if (sdk == null || llm == null) {
             return llm;
         }
-        return new io.polyrag.core.port.ForwardingLlmClient(llm) {
+        return new ForwardingLlmClient(llm) {
             @Override
             protected Response call(String how, Supplier<Response> body) {
                 return span("llm " + how, s -> s.setAttribute("gen_ai.system", llm.id()), r -> s -> {
@@ -421,11 +435,11 @@ public final class Tracing implements AutoCloseable {
      * The ingest pipeline's steps as spans of the trace current on the ingesting thread (a job's), each store's
      * write with its backend ({@code backends}: modality → backend name).
      */
-    io.polyrag.ingest.IngestPipeline.Spans ingest(Map<String, String> backends) {
+    IngestPipeline.Spans ingest(Map<String, String> backends) {
         if (sdk == null) {
-            return io.polyrag.ingest.IngestPipeline.Spans.NONE;
+            return IngestPipeline.Spans.NONE;
         }
-        return new io.polyrag.ingest.IngestPipeline.Spans() {
+        return new IngestPipeline.Spans() {
             @Override
             public <T> T span(String name, Map<String, Object> attributes, Supplier<T> body) {
                 return Tracing.this.span(name, s -> {
@@ -510,7 +524,7 @@ public final class Tracing implements AutoCloseable {
 
     @Override
     public void close() {
-        io.polyrag.core.http.Outbound.unobserve(outbound);
+        Outbound.unobserve(outbound);
         if (sdk != null) {
             sdk.close();
         }

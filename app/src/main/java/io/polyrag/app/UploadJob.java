@@ -1,15 +1,24 @@
 package io.polyrag.app;
 
+import io.polyrag.core.model.DocumentInfo;
+import io.polyrag.core.model.DocumentMeta;
+import io.polyrag.core.model.FigureMode;
+import io.polyrag.core.model.IndexedDocument;
 import io.polyrag.core.model.IngestEstimate;
+import io.polyrag.core.model.IngestReport;
 import io.polyrag.core.model.JobProgress;
 import io.polyrag.core.port.JobStore;
 import io.polyrag.ingest.IngestInput;
+import io.polyrag.ingest.IngestPipeline;
+import java.io.FileNotFoundException;
 import java.io.IOException;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
-import io.polyrag.ingest.IngestPipeline;
+import java.util.function.BooleanSupplier;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -41,9 +50,9 @@ final class UploadJob implements JobHandler {
      * @param figures auto, force or skip; null for the configured default (and jobs queued before figures existed)
      */
     record Payload(String knowledgeBase, String stagingDir, List<JobFile> files, boolean skipGraph, String title,
-            io.polyrag.core.model.DocumentMeta meta, String figures) {
+            DocumentMeta meta, String figures) {
         Payload(String knowledgeBase, String stagingDir, List<JobFile> files, boolean skipGraph, String title,
-                io.polyrag.core.model.DocumentMeta meta) {
+                DocumentMeta meta) {
             this(knowledgeBase, stagingDir, files, skipGraph, title, meta, null);
         }
     }
@@ -84,9 +93,9 @@ final class UploadJob implements JobHandler {
         String tenantId = job.info().tenant() == null ? "" : job.info().tenant();
         IngestPipeline.Run run = Ingest.run(components, tenantId, p.skipGraph());
         Stop stop = new Stop(context);
-        io.polyrag.core.model.IngestReport report = components.pipeline.ingest(inputs, p.knowledgeBase(),
+        IngestReport report = components.pipeline.ingest(inputs, p.knowledgeBase(),
                 new IngestPipeline.Run(run.skipGraph(), run.tokenBudget(), stop, p.figures() == null ? null
-                        : io.polyrag.core.model.FigureMode.parse(p.figures()), run.limit()), pr -> {
+                        : FigureMode.parse(p.figures()), run.limit()), pr -> {
                     last[0] = pr.withEstimate(estimatedCalls, estimatedTokens);
                     context.progress(last[0]);
                 });
@@ -99,7 +108,7 @@ final class UploadJob implements JobHandler {
     }
 
     /** Asked before each file: stop for a cancel or shutdown, or to yield the worker (remembered, to say so). */
-    static final class Stop implements java.util.function.BooleanSupplier {
+    static final class Stop implements BooleanSupplier {
         private final JobHandler.Context context;
         boolean yielded;
 
@@ -130,7 +139,7 @@ final class UploadJob implements JobHandler {
             }
             return Files.readAllBytes(legacyPath(f.path()));
         }
-        var blob = components.blobs.get(f.key()).orElseThrow(() -> new java.io.FileNotFoundException("the staged "
+        var blob = components.blobs.get(f.key()).orElseThrow(() -> new FileNotFoundException("the staged "
                 + "upload is gone from the blob store (POLYRAG_BLOB_BACKEND): replicas must share one blob store; "
                 + "upload the file again"));
         try (var in = blob.content()) {
@@ -142,21 +151,21 @@ final class UploadJob implements JobHandler {
      * Keeps each indexed file's bytes as its document's original ({@code GET /v1/documents/{id}/content}) and
      * records the description it was uploaded with. A failure here costs the original, never the indexed document.
      */
-    private void keepOriginals(Payload p, io.polyrag.core.model.IngestReport report) {
-        for (io.polyrag.core.model.IndexedDocument d : report.indexed()) {
+    private void keepOriginals(Payload p, IngestReport report) {
+        for (IndexedDocument d : report.indexed()) {
             if (d.outcome().startsWith("duplicate")) {
                 continue;
             }
             p.files().stream().filter(f -> ("upload:" + f.name()).equals(d.uri())).findFirst().ifPresent(f -> {
                 try {
                     String type = components.catalog.document(d.documentId()).map(
-                            io.polyrag.core.model.DocumentInfo::mediaType).orElse("application/octet-stream");
+                            DocumentInfo::mediaType).orElse("application/octet-stream");
                     if (!d.outcome().equals("unchanged") || components.blobs.get(d.documentId()).isEmpty()) {
                         components.blobs.put(d.documentId(), read(f), type, f.name());
                     }
                     if (p.meta() != null || p.title() != null) {
                         components.catalog.describe(d.documentId(), p.title(), p.meta() == null
-                                ? io.polyrag.core.model.DocumentMeta.NONE : p.meta());
+                                ? DocumentMeta.NONE : p.meta());
                     }
                 } catch (IOException | RuntimeException e) {
                     System.getLogger(UploadJob.class.getName()).log(System.Logger.Level.WARNING, "cannot keep the "
@@ -192,7 +201,7 @@ final class UploadJob implements JobHandler {
     public List<String> stagedBlobs(String payload) {
         try {
             return JSON.readValue(payload, Payload.class).files().stream().map(JobFile::key)
-                    .filter(java.util.Objects::nonNull).toList();
+                    .filter(Objects::nonNull).toList();
         } catch (RuntimeException e) {
             return List.of();
         }
@@ -215,7 +224,7 @@ final class UploadJob implements JobHandler {
 
     /** Where an earlier version staged a file: its payload holds the path as Jackson writes a Path, a file: URI. */
     static Path legacyPath(String written) {
-        return written.startsWith("file:") ? Path.of(java.net.URI.create(written)) : Path.of(written);
+        return written.startsWith("file:") ? Path.of(URI.create(written)) : Path.of(written);
     }
 
     private static long sizeOf(Path p) {

@@ -7,21 +7,28 @@ import io.polyrag.app.api.StagingReport;
 import io.polyrag.core.InvalidInputException;
 import io.polyrag.core.NotFoundException;
 import io.polyrag.core.config.Settings;
+import io.polyrag.core.model.DocumentMeta;
+import io.polyrag.core.model.FigureMode;
 import io.polyrag.core.model.Ids;
 import io.polyrag.core.model.ItemError;
 import io.polyrag.core.model.KnowledgeBase;
 import io.polyrag.core.model.SourceItem;
 import io.polyrag.core.model.Tenant;
+import io.polyrag.core.port.BlobStore;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 import java.util.stream.Stream;
 import tools.jackson.databind.json.JsonMapper;
@@ -48,7 +55,7 @@ public final class Uploads {
     static final String KEPT_BLOBS = "upload-";
     private static final String META = "-meta";
     /** How long a staged blob no job owns may wait before a sweep takes it for a crash's leftover. */
-    static final java.time.Duration UNOWNED_GRACE = java.time.Duration.ofHours(1);
+    static final Duration UNOWNED_GRACE = Duration.ofHours(1);
 
     private final Components components;
     private final Path root;
@@ -98,7 +105,7 @@ public final class Uploads {
      * @param meta its categories, subcategory and external reference (null: none)
      */
     public String submit(KnowledgeBase knowledgeBase, Path stagingDir, List<StagedFile> files, boolean skipGraph,
-            String title, io.polyrag.core.model.DocumentMeta meta) {
+            String title, DocumentMeta meta) {
         return submit(knowledgeBase, stagingDir, files, skipGraph, title, meta, null);
     }
 
@@ -107,7 +114,7 @@ public final class Uploads {
      * figures from PDFs and Office files as {@code figures} says (null: the configured default).
      */
     public String submit(KnowledgeBase knowledgeBase, Path stagingDir, List<StagedFile> files, boolean skipGraph,
-            String title, io.polyrag.core.model.DocumentMeta meta, io.polyrag.core.model.FigureMode figures) {
+            String title, DocumentMeta meta, FigureMode figures) {
         if (files.isEmpty()) {
             throw new InvalidInputException("no files to ingest: send at least one file");
         }
@@ -249,8 +256,9 @@ public final class Uploads {
      * Like {@link #ingestStaged(List, KnowledgeBase, boolean)}, taking figures from PDFs and Office files as
      * {@code figures} says (null: the configured default).
      */
+    // style: every check of the staged ids before the job is submitted, each naming what is wrong
     public String ingestStaged(List<String> ids, KnowledgeBase knowledgeBase, boolean skipGraph,
-            io.polyrag.core.model.FigureMode figures) {
+            FigureMode figures) {
         if (ids == null || ids.isEmpty()) {
             throw new InvalidInputException("no staged files: give the ids that POST /v1/ingest/upload accepted");
         }
@@ -263,7 +271,7 @@ public final class Uploads {
         for (String id : ids) {
             String key = id == null || !id.matches("[0-9a-f-]{36}") ? null : KEPT_BLOBS + id + META;
             try {
-                var blob = key == null ? java.util.Optional.<io.polyrag.core.port.BlobStore.Blob>empty()
+                var blob = key == null ? Optional.<BlobStore.Blob>empty()
                         : components.blobs.get(key);
                 if (blob.isPresent()) {
                     StagedMeta m;
@@ -342,16 +350,16 @@ public final class Uploads {
      * @return how many blobs were deleted
      */
     static int sweep(Components components, JobEngine jobs) {
-        java.time.Instant now = java.time.Instant.now();
-        java.time.Instant keptCutoff = now.minus(java.time.Duration.ofHours(components.config.get(
+        Instant now = Instant.now();
+        Instant keptCutoff = now.minus(Duration.ofHours(components.config.get(
                 Settings.INGEST_STAGING_HOURS)));
-        java.time.Instant unownedCutoff = now.minus(UNOWNED_GRACE);
+        Instant unownedCutoff = now.minus(UNOWNED_GRACE);
         var kept = components.blobs.list(KEPT_BLOBS);
         var jobBlobs = components.blobs.list(JOB_BLOBS);
         if (kept.isEmpty() && jobBlobs.isEmpty()) {
             return 0;
         }
-        java.util.Set<String> owned = jobs.ownedBlobs();
+        Set<String> owned = jobs.ownedBlobs();
         int deleted = 0;
         for (var b : kept) {
             String content = b.key().endsWith(META) ? b.key().substring(0, b.key().length() - META.length())

@@ -2,11 +2,12 @@ package io.polyrag.app;
 
 import io.polyrag.core.InvalidInputException;
 import io.polyrag.core.QuotaExceededException;
+import io.polyrag.core.model.IngestReport;
 import io.polyrag.core.model.Tenant;
-import io.polyrag.core.port.UsageStore;
 import io.polyrag.core.port.UsageStore.Count;
 import io.polyrag.core.port.UsageStore.Quotas;
 import io.polyrag.core.port.UsageStore.Stock;
+import io.polyrag.core.port.UsageStore;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -15,9 +16,11 @@ import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
 
 /**
  * Each tenant's usage (what it holds, what it did, what it spent on models) and the quotas an operator sets on it,
@@ -70,7 +73,7 @@ public final class Usage {
      * The stored id of the tenant named {@code name} ({@code ""} for the one that adopted local mode's data, whose
      * rows are the local tenant's).
      */
-    public static String idOf(String name, java.util.Optional<String> localOwner) {
+    public static String idOf(String name, Optional<String> localOwner) {
         String id = Tenant.of(name).id();
         return localOwner.isPresent() && localOwner.get().equals(id) ? "" : id;
     }
@@ -87,7 +90,7 @@ public final class Usage {
      * Every tenant's report (the operator's view): each tenant that holds, used or has quotas, by name ({@code ""}:
      * the local tenant, or the name of the tenant that adopted its data).
      */
-    public List<Report> reports(LocalDate from, LocalDate to, java.util.Optional<String> localOwner) {
+    public List<Report> reports(LocalDate from, LocalDate to, Optional<String> localOwner) {
         check(from, to);
         flush();
         Map<String, Stock> stock = store.stockOfAll();
@@ -196,7 +199,7 @@ public final class Usage {
      * stored megabytes, else null. The catalog is asked at most once a second, so an ingest may pass the limit by
      * what it wrote in that second and by the batches still being written.
      */
-    java.util.function.Supplier<String> limit(String tenant) {
+    Supplier<String> limit(String tenant) {
         Quotas q = current(tenant);
         if (q.documents() == null && q.storedMb() == null) {
             return () -> null;
@@ -235,7 +238,7 @@ public final class Usage {
     }
 
     /** Counts what an ingest of the tenant indexed and spent. */
-    void ingested(String tenant, io.polyrag.core.model.IngestReport r, String embeddingModel, String extractor,
+    void ingested(String tenant, IngestReport r, String embeddingModel, String extractor,
             String contextModel) {
         if (meter == null) {
             return;

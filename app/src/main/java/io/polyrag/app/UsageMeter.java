@@ -1,7 +1,11 @@
 package io.polyrag.app;
 
-import io.polyrag.core.port.UsageStore;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.polyrag.core.port.ForwardingLlmClient;
+import io.polyrag.core.port.LlmClient;
 import io.polyrag.core.port.UsageStore.Count;
+import io.polyrag.core.port.UsageStore;
 import java.time.Clock;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
@@ -14,6 +18,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Supplier;
 
 /**
  * Counts what each tenant uses (searches, answers, chunks embedded, model tokens) in memory and adds it to the
@@ -45,13 +50,13 @@ final class UsageMeter implements AutoCloseable {
     private final Clock clock;
     private final Map<Key, LongAdder> pending = new ConcurrentHashMap<>();
     private final ScheduledExecutorService timer;
-    private final io.micrometer.core.instrument.MeterRegistry perTenant;
+    private final MeterRegistry perTenant;
 
     /**
      * @param perTenant where to count each tenant's usage as Prometheus counters with a tenant label (the operator's
      *     choice: one series per tenant); null for none
      */
-    UsageMeter(UsageStore store, Clock clock, io.micrometer.core.instrument.MeterRegistry perTenant) {
+    UsageMeter(UsageStore store, Clock clock, MeterRegistry perTenant) {
         this.store = store;
         this.clock = clock;
         this.perTenant = perTenant;
@@ -73,7 +78,7 @@ final class UsageMeter implements AutoCloseable {
         pending.computeIfAbsent(new Key(t, LocalDate.now(clock.withZone(ZoneOffset.UTC)), metric, m),
                 k -> new LongAdder()).add(amount);
         if (perTenant != null) {
-            io.micrometer.core.instrument.Counter.builder("polyrag_tenant_usage_total")
+            Counter.builder("polyrag_tenant_usage_total")
                     .description("what each tenant used, by metric (POLYRAG_METRICS_TENANT_LABEL)")
                     .tag("tenant", t.isEmpty() ? "local" : t).tag("metric", metric).register(perTenant)
                     .increment(amount);
@@ -81,13 +86,13 @@ final class UsageMeter implements AutoCloseable {
     }
 
     /** A language model whose tokens are counted for the tenant of the calling thread ({@link #TENANT}). */
-    io.polyrag.core.port.LlmClient metered(io.polyrag.core.port.LlmClient llm) {
+    LlmClient metered(LlmClient llm) {
         if (llm == null) {
             return null;
         }
-        return new io.polyrag.core.port.ForwardingLlmClient(llm) {
+        return new ForwardingLlmClient(llm) {
             @Override
-            protected Response call(String how, java.util.function.Supplier<Response> body) {
+            protected Response call(String how, Supplier<Response> body) {
                 return counted(body.get());
             }
 

@@ -17,11 +17,13 @@ import java.sql.DriverManager;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Consumer;
 
 /**
  * The networked backends beside the embedded stack, through the facade, on the same corpus and the same queries in
@@ -43,8 +45,9 @@ public final class Backends {
     private Backends() {
     }
 
+    // style: a benchmark script: options, then each phase in order, as its usage line reads
     public static void main(String[] args) throws Exception {
-        Map<String, String> o = new java.util.HashMap<>();
+        Map<String, String> o = new HashMap<>();
         for (int i = 0; i + 1 < args.length; i += 2) {
             o.put(args[i].replaceFirst("^--", ""), args[i + 1]);
         }
@@ -85,7 +88,7 @@ public final class Backends {
                 + "fulltext p50/p99");
         int n = 0;
         for (var s : stacks.entrySet()) {
-            Map<String, String> settings = new java.util.HashMap<>(s.getValue());
+            Map<String, String> settings = new HashMap<>(s.getValue());
             settings.put("data.dir", work.resolve("stack-" + n++).toString());
             settings.put("ingest.workers", "0");
             settings.put("ingest.duplicates", "allow");
@@ -170,7 +173,7 @@ public final class Backends {
         return url + (url.contains("?") ? "&" : "?") + "currentSchema=" + name + ",public";
     }
 
-    private static long[] time(List<String> qs, java.util.function.Consumer<String> search) {
+    private static long[] time(List<String> qs, Consumer<String> search) {
         return Bench.time(qs, search);
     }
 

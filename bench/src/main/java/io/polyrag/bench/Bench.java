@@ -3,29 +3,31 @@ package io.polyrag.bench;
 import io.polyrag.app.Polyrag;
 import io.polyrag.core.config.Config;
 import io.polyrag.core.config.Settings;
+import io.polyrag.core.model.Chunk;
 import io.polyrag.core.model.IngestReport;
+import io.polyrag.core.model.KnowledgeBase;
 import io.polyrag.core.model.Modality;
 import io.polyrag.core.model.SearchRequest;
-import io.polyrag.core.model.SearchScope;
 import io.polyrag.core.port.Embedder;
 import io.polyrag.core.port.ProgressListener;
 import io.polyrag.eval.BeirDataset;
 import io.polyrag.eval.Evaluation;
 import io.polyrag.model.onnx.CrossEncoderReranker;
 import io.polyrag.model.onnx.OnnxEmbedderProvider;
-import io.polyrag.store.lucene.LuceneFullTextStore;
-import io.polyrag.store.lucene.LuceneVectorStore;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Consumer;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Ingest and search throughput and latency of the embedded stack, each beside a named baseline measured in the same
@@ -52,13 +54,14 @@ import java.util.function.Consumer;
  * time, and the search with reranking is timed through the facade.
  */
 public final class Bench {
-    private static final tools.jackson.databind.json.JsonMapper JSON =
-            tools.jackson.databind.json.JsonMapper.builder().build();
+    private static final JsonMapper JSON =
+            JsonMapper.builder().build();
     /** Documents of the warm-up ingest that runs before the measured one (see {@link #main}). */
     private static final int WARM_UP_DOCS = 1000;
     private Bench() {
     }
 
+    // style: a benchmark script: options, then each phase in order, as its usage line reads
     public static void main(String[] args) throws IOException {
         Map<String, String> opts = options(args);
         Path dataset = Path.of(opts.getOrDefault("dataset", ""));
@@ -94,7 +97,7 @@ public final class Bench {
         IngestReport ingest;
         // The pipeline's embedder records the passage lists it is given (the same model, nothing else changed), so
         // the second baseline embeds exactly the texts the pipeline embedded, in the same lists.
-        List<List<String>> recorded = java.util.Collections.synchronizedList(new ArrayList<>());
+        List<List<String>> recorded = Collections.synchronizedList(new ArrayList<>());
         ReplayEmbedderProvider.recorded = recorded;
         try {
             ingest = ingest(settings, work, corpus, Map.of(Settings.EMBEDDING_PROVIDER.key(), "bench-replay"));
@@ -174,7 +177,7 @@ public final class Bench {
         }
         // Reported apart from the figures above, never in their place: the same queries asked a second time with the
         // query vector cache on (the default), so the model runs for none of them.
-        Map<String, String> remembering = new java.util.HashMap<>(settings);
+        Map<String, String> remembering = new HashMap<>(settings);
         remembering.remove(Settings.EMBEDDING_QUERY_CACHE.key());
         try (Polyrag p = Polyrag.open(Config.load(Map.of(), remembering))) {
             qs.forEach(q -> p.search().run(SearchRequest.of(q, 10)));
@@ -215,11 +218,11 @@ public final class Bench {
     private static void rerank(Map<String, String> settings, Path model, List<String> qs) {
         Config config = Config.load(Map.of(), settings);
         int depth = config.get(Settings.RERANK_CANDIDATES);
-        Map<String, List<String>> candidates = new java.util.LinkedHashMap<>();
+        Map<String, List<String>> candidates = new LinkedHashMap<>();
         try (Polyrag p = Polyrag.open(config)) {
             for (String q : qs) {
                 candidates.put(q, p.search().run(new SearchRequest(q, depth, List.of(), Set.of(), null)).hits().stream()
-                        .map(h -> io.polyrag.core.model.Chunk.indexText(h.title(), h.headingPath(), h.text()))
+                        .map(h -> Chunk.indexText(h.title(), h.headingPath(), h.text()))
                         .toList());
             }
         }
@@ -231,7 +234,7 @@ public final class Bench {
             print("baseline: one pair at a time", time(qs, q -> one.score(q, candidates.get(q))));
             print("polyrag: " + cores + " pairs at a time", time(qs, q -> spread.score(q, candidates.get(q))));
         }
-        Map<String, String> withRerank = new java.util.HashMap<>(settings);
+        Map<String, String> withRerank = new HashMap<>(settings);
         withRerank.put(Settings.RERANK_PROVIDER.key(), "onnx");
         withRerank.put(Settings.RERANK_MODEL_DIR.key(), model.toString());
         try (Polyrag p = Polyrag.open(Config.load(Map.of(), withRerank))) {
@@ -242,12 +245,12 @@ public final class Bench {
     /** One ingest of {@code docs} through the facade into {@code dir}, with {@code overrides} on the run's settings. */
     private static IngestReport ingest(Map<String, String> settings, Path dir, List<BeirDataset.Doc> docs,
             Map<String, String> overrides) {
-        Map<String, String> s = new java.util.HashMap<>(settings);
+        Map<String, String> s = new HashMap<>(settings);
         s.putAll(overrides);
         s.put(Settings.DATA_DIR.key(), dir.toString());
         try (Polyrag p = Polyrag.open(Config.load(Map.of(), s))) {
             return p.ingest().items(docs.stream().map(Evaluation::item).toList(),
-                    io.polyrag.core.model.KnowledgeBase.of("bench"), ProgressListener.NONE);
+                    KnowledgeBase.of("bench"), ProgressListener.NONE);
         }
     }
 
@@ -311,7 +314,7 @@ public final class Bench {
     private static Map<String, String> options(String[] args) {
         String usage = "usage: bench/run --dataset DIR [--docs N] [--queries N] [--rounds 5] [--work DIR] "
                 + "[--graph true] [--rerank-model DIR] [--json FILE]";
-        Map<String, String> m = new java.util.HashMap<>();
+        Map<String, String> m = new HashMap<>();
         List<String> rest = new ArrayList<>(List.of(args));
         for (int i = 0; i < rest.size(); i += 2) {
             if (!rest.get(i).startsWith("--") || i + 1 >= rest.size()) {

@@ -18,6 +18,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * What {@code POLYRAG_DURABILITY=fsync} costs against the default ({@code process}), in the same run: for each stack
@@ -111,7 +112,7 @@ public final class DurabilityBench {
                 took[i] = System.nanoTime() - s;
             }
             Arrays.sort(took);
-            java.util.concurrent.atomic.AtomicBoolean searching = new java.util.concurrent.atomic.AtomicBoolean(true);
+            AtomicBoolean searching = new AtomicBoolean(true);
             Thread writer = Thread.ofPlatform().name("bench-writer").start(() -> {
                 for (int i = 0; searching.get(); i++) {
                     p.ingest().text(new TextIngest("A write beside the searches, number " + i + ".", null,

@@ -1,9 +1,11 @@
 package io.polyrag.bench;
 
+import io.polyrag.core.InvalidInputException;
 import io.polyrag.core.config.Config;
 import io.polyrag.core.config.Settings;
 import io.polyrag.eval.BeirDataset;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
@@ -12,21 +14,28 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.function.Consumer;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
+import org.apache.lucene.index.ReaderUtil;
 import org.apache.lucene.index.Term;
 import org.apache.lucene.search.BooleanClause;
 import org.apache.lucene.search.BooleanQuery;
 import org.apache.lucene.search.IndexSearcher;
+import org.apache.lucene.search.Query;
 import org.apache.lucene.search.ScoreDoc;
 import org.apache.lucene.search.TermQuery;
 import tools.jackson.databind.json.JsonMapper;
@@ -53,17 +62,18 @@ public final class HttpBench {
     public static void main(String[] args) throws Exception {
         try {
             run(options(args));
-        } catch (IllegalArgumentException | IllegalStateException | io.polyrag.core.InvalidInputException e) {
+        } catch (IllegalArgumentException | IllegalStateException | InvalidInputException e) {
             System.err.println("bench/http: " + e.getMessage());
             System.exit(2);
         }
     }
 
+    // style: a benchmark script: servers, rounds and the report, in the order they run
     private static void run(Map<String, String> opts) throws Exception {
         Path data = Path.of(require(opts, "data"));
         BeirDataset ds = BeirDataset.load(Path.of(require(opts, "dataset")));
         int seconds = Integer.parseInt(opts.getOrDefault("seconds", "10"));
-        List<Integer> concurrency = java.util.Arrays.stream(opts.getOrDefault("concurrency", "1,8,32").split(","))
+        List<Integer> concurrency = Arrays.stream(opts.getOrDefault("concurrency", "1,8,32").split(","))
                 .map(String::strip).map(Integer::valueOf).toList();
         int port = Integer.parseInt(opts.getOrDefault("port", "18099"));
         int repeats = Integer.parseInt(opts.getOrDefault("repeats", "1"));
@@ -91,12 +101,12 @@ public final class HttpBench {
         System.out.println("floor (in process, libraries called directly)   p50 ms   p99 ms      qps");
         floors.forEach((name, t) -> {
             System.out.printf(Locale.ROOT, "  %-44s %8.2f %8.2f %8.1f%n", name, Bench.pct(t, 0.5), Bench.pct(t, 0.99),
-                    t.length / (java.util.Arrays.stream(t).sum() / 1e9));
+                    t.length / (Arrays.stream(t).sum() / 1e9));
             floorOut.put(name, Map.of("p50Ms", Bench.pct(t, 0.5), "p99Ms", Bench.pct(t, 0.99), "qps",
-                    t.length / (java.util.Arrays.stream(t).sum() / 1e9)));
+                    t.length / (Arrays.stream(t).sum() / 1e9)));
         });
         long[] oneThread = floors.get("hybrid");
-        double oneThreadQps = oneThread.length / (java.util.Arrays.stream(oneThread).sum() / 1e9);
+        double oneThreadQps = oneThread.length / (Arrays.stream(oneThread).sum() / 1e9);
         System.out.printf(Locale.ROOT, "  %-44s %8s %8s %8.1f   (%.2fx its one-thread rate)%n", "hybrid, two threads",
                 "", "", twoThreadQps, twoThreadQps / oneThreadQps);
         floorOut.put("hybridTwoThreads", Map.of("qps", twoThreadQps, "overOneThread", twoThreadQps / oneThreadQps));
@@ -142,7 +152,7 @@ public final class HttpBench {
                     row.putAll(Map.of("p50Ms", r.get("p50"), "p95Ms", r.get("p95"), "p99Ms", r.get("p99"), "qps",
                             r.get("qps"), "errors", r.get("errors"), "p50OverFloorP50", r.get("p50") / fp50,
                             "p99OverFloorP99", r.get("p99") / fp99, "p99OverFloorP50", r.get("p99") / fp50,
-                            "qpsOverFloorQps", r.get("qps") / (f.length / (java.util.Arrays.stream(f).sum() / 1e9)),
+                            "qpsOverFloorQps", r.get("qps") / (f.length / (Arrays.stream(f).sum() / 1e9)),
                             "p50MinusFloorP50Ms", r.get("p50") - fp50));
                     if (floor.equals("hybrid")) {
                         row.put("p50OverDepthFloorP50", r.get("p50") / Bench.pct(floors.get("hybrid at polyrag's depth"),
@@ -166,7 +176,7 @@ public final class HttpBench {
         Map<String, Double> out = new HashMap<>();
         for (String k : runs.getFirst().keySet()) {
             double[] v = runs.stream().mapToDouble(r -> r.get(k)).sorted().toArray();
-            out.put(k, k.equals("errors") ? java.util.Arrays.stream(v).sum() : v.length % 2 == 1 ? v[v.length / 2]
+            out.put(k, k.equals("errors") ? Arrays.stream(v).sum() : v.length % 2 == 1 ? v[v.length / 2]
                     : (v[v.length / 2 - 1] + v[v.length / 2]) / 2);
         }
         return out;
@@ -174,11 +184,11 @@ public final class HttpBench {
 
     /** The queries, then each with the first words of the next appended, until {@code max} distinct ones. */
     static List<String> distinct(List<String> base, int max) {
-        java.util.LinkedHashSet<String> out = new java.util.LinkedHashSet<>(base);
+        LinkedHashSet<String> out = new LinkedHashSet<>(base);
         for (int words = 1; out.size() < max && words <= 8; words++) {
             for (int i = 0; i < base.size() && out.size() < max; i++) {
                 String[] next = base.get((i + words) % base.size()).split("\\s+");
-                out.add(base.get(i) + " " + String.join(" ", java.util.Arrays.copyOf(next, Math.min(words,
+                out.add(base.get(i) + " " + String.join(" ", Arrays.copyOf(next, Math.min(words,
                         next.length))));
             }
         }
@@ -206,8 +216,8 @@ public final class HttpBench {
     /** The floor's hybrid rate with both cores busy: two threads, each searching every other query. */
     private static double twoThreads(List<String> queries, Consumer<String> search) {
         long t0 = System.nanoTime();
-        try (var pool = java.util.concurrent.Executors.newFixedThreadPool(2)) {
-            List<java.util.concurrent.Future<?>> halves = new ArrayList<>();
+        try (var pool = Executors.newFixedThreadPool(2)) {
+            List<Future<?>> halves = new ArrayList<>();
             for (int t = 0; t < 2; t++) {
                 int first = t;
                 halves.add(pool.submit(() -> {
@@ -219,7 +229,7 @@ public final class HttpBench {
             for (var half : halves) {
                 half.get();
             }
-        } catch (InterruptedException | java.util.concurrent.ExecutionException e) {
+        } catch (InterruptedException | ExecutionException e) {
             throw new IllegalStateException("the floor's two-thread run failed: " + e, e);
         }
         return queries.size() / ((System.nanoTime() - t0) / 1e9);
@@ -232,7 +242,7 @@ public final class HttpBench {
         Path models = data.resolve("vectors");
         if (Files.isDirectory(models)) {
             try (var dirs = Files.list(models)) {
-                var newest = dirs.filter(Files::isDirectory).max(java.util.Comparator.comparingLong(p -> p.toFile()
+                var newest = dirs.filter(Files::isDirectory).max(Comparator.comparingLong(p -> p.toFile()
                         .lastModified()));
                 if (newest.isPresent()) {
                     return newest.get();
@@ -242,7 +252,7 @@ public final class HttpBench {
         return data.resolve("vector");
     }
 
-    static org.apache.lucene.search.Query bm25(Analyzer analyzer, String q) {
+    static Query bm25(Analyzer analyzer, String q) {
         BooleanQuery.Builder b = new BooleanQuery.Builder();
         try (var ts = analyzer.tokenStream("body", q)) {
             CharTermAttribute term = ts.addAttribute(CharTermAttribute.class);
@@ -252,12 +262,12 @@ public final class HttpBench {
             }
             ts.end();
         } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
+            throw new UncheckedIOException(e);
         }
         return b.build();
     }
 
-    static List<String> ids(IndexSearcher s, org.apache.lucene.search.Query q, int k) {
+    static List<String> ids(IndexSearcher s, Query q, int k) {
         try {
             List<String> out = new ArrayList<>();
             var fields = s.storedFields();
@@ -266,7 +276,7 @@ public final class HttpBench {
             }
             return out;
         } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
+            throw new UncheckedIOException(e);
         }
     }
 
@@ -274,7 +284,7 @@ public final class HttpBench {
      * The top {@code k} hits' chunk ids, read the fastest way the index offers: the binary doc values polyrag writes
      * (documents written before them fall back to the stored field).
      */
-    static List<String> idsFromDocValues(IndexSearcher s, org.apache.lucene.search.Query q, int k) {
+    static List<String> idsFromDocValues(IndexSearcher s, Query q, int k) {
         try {
             ScoreDoc[] docs = s.search(q, k).scoreDocs;
             String[] out = new String[docs.length];
@@ -282,18 +292,18 @@ public final class HttpBench {
             for (int i = 0; i < order.length; i++) {
                 order[i] = i;
             }
-            java.util.Arrays.sort(order, java.util.Comparator.comparingInt(i -> docs[i].doc));
+            Arrays.sort(order, Comparator.comparingInt(i -> docs[i].doc));
             var leaves = s.getIndexReader().leaves();
             for (int i : order) {
-                int leaf = org.apache.lucene.index.ReaderUtil.subIndex(docs[i].doc, leaves);
+                int leaf = ReaderUtil.subIndex(docs[i].doc, leaves);
                 var values = leaves.get(leaf).reader().getBinaryDocValues("chunk_id_bytes");
                 int local = docs[i].doc - leaves.get(leaf).docBase;
                 out[i] = values != null && values.advanceExact(local) ? values.binaryValue().utf8ToString()
                         : s.storedFields().document(docs[i].doc, Set.of("chunk_id")).get("chunk_id");
             }
-            return java.util.Arrays.asList(out);
+            return Arrays.asList(out);
         } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
+            throw new UncheckedIOException(e);
         }
     }
 

@@ -1,6 +1,7 @@
 package io.polyrag.bench;
 
 import io.polyrag.core.port.Embedder;
+import io.polyrag.core.port.ForwardingEmbedder;
 import io.polyrag.core.spi.EmbedderProvider;
 import io.polyrag.core.spi.ProviderContext;
 import io.polyrag.model.onnx.OnnxEmbedderProvider;
@@ -39,7 +40,7 @@ public final class ReplayEmbedderProvider implements EmbedderProvider {
         return new Replay(OnnxEmbedderProvider.open(context.config()), c);
     }
 
-    private static final class Replay extends io.polyrag.core.port.ForwardingEmbedder {
+    private static final class Replay extends ForwardingEmbedder {
         private final ScaleCorpus corpus;
 
         Replay(Embedder model, ScaleCorpus corpus) {

@@ -1,17 +1,25 @@
 package io.polyrag.bench;
 
+import dev.langchain4j.data.embedding.Embedding;
+import dev.langchain4j.data.segment.TextSegment;
+import dev.langchain4j.store.embedding.EmbeddingSearchRequest;
+import dev.langchain4j.store.embedding.inmemory.InMemoryEmbeddingStore;
 import io.polyrag.app.Polyrag;
+import io.polyrag.core.InvalidInputException;
 import io.polyrag.core.config.Config;
 import io.polyrag.core.config.Settings;
 import io.polyrag.core.model.IngestReport;
 import io.polyrag.core.model.KnowledgeBase;
 import io.polyrag.core.model.Modality;
 import io.polyrag.core.model.SearchRequest;
+import io.polyrag.core.model.SearchScope;
 import io.polyrag.core.model.SourceItem;
+import io.polyrag.core.model.StoreRecord;
 import io.polyrag.core.port.Embedder;
 import io.polyrag.core.port.ProgressListener;
 import io.polyrag.eval.BeirDataset;
 import io.polyrag.model.onnx.OnnxEmbedderProvider;
+import io.polyrag.store.lucene.LuceneVectorStore;
 import java.io.IOException;
 import java.io.Reader;
 import java.io.Writer;
@@ -20,12 +28,17 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
+import java.util.Comparator;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.PriorityQueue;
 import java.util.Properties;
+import java.util.Random;
 import java.util.Set;
 import java.util.function.Consumer;
 import org.apache.lucene.analysis.Analyzer;
@@ -78,7 +91,7 @@ public final class ScaleBench {
             System.err.println("bench/scale: --chunks, --queries, --rounds and --seed take whole numbers (--chunks also "
                     + "10k, 1m): " + e.getMessage());
             System.exit(2);
-        } catch (IllegalArgumentException | IllegalStateException | io.polyrag.core.InvalidInputException e) {
+        } catch (IllegalArgumentException | IllegalStateException | InvalidInputException e) {
             System.err.println("bench/scale: " + e.getMessage());
             System.exit(2);
         }
@@ -178,7 +191,7 @@ public final class ScaleBench {
         Path data = work(opts).resolve("scale-" + n);
         if (Files.exists(data)) {
             try (var files = Files.walk(data)) {
-                files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+                files.sorted(Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
             }
         }
         boolean arms = !"false".equals(opts.get("arms"));
@@ -217,6 +230,7 @@ public final class ScaleBench {
         }
     }
 
+    // style: one measured phase: the floor and every mode interleaved in rounds, then the medians
     private static void search(Map<String, String> opts, long n) throws IOException {
         Path data = work(opts).resolve("scale-" + n);
         Properties built = new Properties();
@@ -275,8 +289,8 @@ public final class ScaleBench {
                     // LangChain4j's in-memory store (an exact scan in plain Java) over the same vectors, the query
                     // embedded by the same model: the vector search most JVM RAG applications start from.
                     var peer = floor.langchain4j();
-                    runs.put("langchain4j vector", s -> peer.search(dev.langchain4j.store.embedding.EmbeddingSearchRequest
-                            .builder().queryEmbedding(dev.langchain4j.data.embedding.Embedding.from(
+                    runs.put("langchain4j vector", s -> peer.search(EmbeddingSearchRequest
+                            .builder().queryEmbedding(Embedding.from(
                                     floor.model.embedQuery(s))).maxResults(10).build()));
                 }
                 Map<String, Consumer<String>> namedRuns = new LinkedHashMap<>();
@@ -321,7 +335,7 @@ public final class ScaleBench {
      * from the graph itself, up to {@code n}, in a seeded order.
      */
     static List<String> entityQueries(Polyrag p, int n) {
-        java.util.LinkedHashSet<String> names = new java.util.LinkedHashSet<>();
+        LinkedHashSet<String> names = new LinkedHashSet<>();
         for (char c : "aeioun".toCharArray()) {
             p.graph().find(String.valueOf(c), 1000).forEach(h -> names.add(h.entity().name()));
         }
@@ -331,7 +345,7 @@ public final class ScaleBench {
         for (String name : names) {
             out.add(String.format(Locale.ROOT, forms[i++ % forms.length], name));
         }
-        java.util.Collections.shuffle(out, new java.util.Random(18));
+        Collections.shuffle(out, new Random(18));
         return out.subList(0, Math.min(n, out.size()) / 2 * 2);
     }
 
@@ -422,8 +436,8 @@ public final class ScaleBench {
         }
 
         /** Every live vector of the index with its chunk id. */
-        private List<io.polyrag.core.model.StoreRecord> records() throws IOException {
-            List<io.polyrag.core.model.StoreRecord> records = new ArrayList<>();
+        private List<StoreRecord> records() throws IOException {
+            List<StoreRecord> records = new ArrayList<>();
             for (LeafReaderContext leaf : vectors.leaves()) {
                 FloatVectorValues values = leaf.reader().getFloatVectorValues("vector");
                 if (values == null) {
@@ -435,7 +449,7 @@ public final class ScaleBench {
                 for (int doc = it.nextDoc(); doc != DocIdSetIterator.NO_MORE_DOCS; doc = it.nextDoc()) {
                     if (live == null || live.get(doc)) {
                         String id = fields.document(doc, Set.of("chunk_id")).get("chunk_id");
-                        records.add(new io.polyrag.core.model.StoreRecord(id, id, 1, "kb", "",
+                        records.add(new StoreRecord(id, id, 1, "kb", "",
                                 values.vectorValue(it.index()).clone()));
                     }
                 }
@@ -444,12 +458,12 @@ public final class ScaleBench {
         }
 
         /** LangChain4j's in-memory embedding store holding this index's vectors (under its own ids). */
-        dev.langchain4j.store.embedding.inmemory.InMemoryEmbeddingStore<dev.langchain4j.data.segment.TextSegment>
+        InMemoryEmbeddingStore<TextSegment>
                 langchain4j() throws IOException {
-            var store = new dev.langchain4j.store.embedding.inmemory.InMemoryEmbeddingStore<
-                    dev.langchain4j.data.segment.TextSegment>();
-            List<io.polyrag.core.model.StoreRecord> records = records();
-            store.addAll(records.stream().map(r -> dev.langchain4j.data.embedding.Embedding.from(r.vector())).toList());
+            var store = new InMemoryEmbeddingStore<
+                    TextSegment>();
+            List<StoreRecord> records = records();
+            store.addAll(records.stream().map(r -> Embedding.from(r.vector())).toList());
             return store;
         }
 
@@ -459,7 +473,7 @@ public final class ScaleBench {
          * embedded beforehand, so the figure is the store's alone).
          */
         Map<String, Object> quantized(Path root, String[] kinds, List<String> queries) throws IOException {
-            List<io.polyrag.core.model.StoreRecord> records = records();
+            List<StoreRecord> records = records();
             List<float[]> qv = queries.stream().map(model::embedQuery).toList();
             List<Set<String>> exact = new ArrayList<>();
             var stored = vectors.storedFields();
@@ -472,17 +486,17 @@ public final class ScaleBench {
             }
             Map<String, Object> out = new LinkedHashMap<>();
             for (String kind : kinds) {
-                var q = io.polyrag.store.lucene.LuceneVectorStore.Quantization.of(kind.strip());
+                var q = LuceneVectorStore.Quantization.of(kind.strip());
                 Path dir = root.resolve(kind.strip());
                 // A folder is reused only when its build finished (a crashed run's is built again).
                 boolean fresh = !Files.exists(dir.resolve("complete"));
                 if (fresh && Files.exists(dir)) {
                     try (var files = Files.walk(dir)) {
-                        files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+                        files.sorted(Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
                     }
                 }
                 long t0 = System.nanoTime();
-                try (var store = new io.polyrag.store.lucene.LuceneVectorStore(dir, model.dimension(),
+                try (var store = new LuceneVectorStore(dir, model.dimension(),
                         model.modelId(), 0, q)) {
                     if (fresh) {
                         for (int i = 0; i < records.size(); i += 10_000) {
@@ -492,11 +506,11 @@ public final class ScaleBench {
                     }
                     double build = (System.nanoTime() - t0) / 1e9;
                     double recall = 0;
-                    qv.forEach(v -> store.search(v, io.polyrag.core.model.SearchScope.ALL, 10));
+                    qv.forEach(v -> store.search(v, SearchScope.ALL, 10));
                     long[] t = new long[qv.size()];
                     for (int i = 0; i < qv.size(); i++) {
                         long s0 = System.nanoTime();
-                        var hits = store.search(qv.get(i), io.polyrag.core.model.SearchScope.ALL, 10);
+                        var hits = store.search(qv.get(i), SearchScope.ALL, 10);
                         t[i] = System.nanoTime() - s0;
                         Set<String> e = exact.get(i);
                         recall += hits.stream().filter(h -> e.contains(h.chunkId())).count() / 10.0;
@@ -519,7 +533,7 @@ public final class ScaleBench {
         }
 
         private Set<Integer> exact(float[] query, int k) throws IOException {
-            java.util.PriorityQueue<ScoreDoc> heap = new java.util.PriorityQueue<>((a, b) -> Float.compare(a.score,
+            PriorityQueue<ScoreDoc> heap = new PriorityQueue<>((a, b) -> Float.compare(a.score,
                     b.score));
             for (LeafReaderContext leaf : vectors.leaves()) {
                 FloatVectorValues values = leaf.reader().getFloatVectorValues("vector");

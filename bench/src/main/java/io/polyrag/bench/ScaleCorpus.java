@@ -4,6 +4,8 @@ import io.polyrag.core.model.Chunk;
 import io.polyrag.core.model.SourceItem;
 import io.polyrag.core.port.Embedder;
 import io.polyrag.eval.BeirDataset;
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
@@ -11,9 +13,11 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.SplittableRandom;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -176,7 +180,7 @@ final class ScaleCorpus {
     private static float[][] baseVectors(List<Passage> passages, Embedder model, Path cache) {
         try {
             if (Files.exists(cache)) {
-                try (DataInputStream in = new DataInputStream(new java.io.BufferedInputStream(Files.newInputStream(
+                try (DataInputStream in = new DataInputStream(new BufferedInputStream(Files.newInputStream(
                         cache)))) {
                     int n = in.readInt();
                     int dim = in.readInt();
@@ -191,7 +195,7 @@ final class ScaleCorpus {
                     }
                 }
             }
-            System.out.printf(java.util.Locale.ROOT, "embedding %d base passages once (cached in %s)%n",
+            System.out.printf(Locale.ROOT, "embedding %d base passages once (cached in %s)%n",
                     passages.size(), cache);
             List<String> texts = passages.stream().map(p -> Chunk.indexText(p.title(), List.of(), p.text())).toList();
             float[][] out = new float[texts.size()][];
@@ -203,7 +207,7 @@ final class ScaleCorpus {
             }
             Files.createDirectories(cache.toAbsolutePath().getParent());
             Path partial = cache.resolveSibling(cache.getFileName() + ".partial");
-            try (DataOutputStream o = new DataOutputStream(new java.io.BufferedOutputStream(Files.newOutputStream(
+            try (DataOutputStream o = new DataOutputStream(new BufferedOutputStream(Files.newOutputStream(
                     partial)))) {
                 o.writeInt(out.length);
                 o.writeInt(model.dimension());
@@ -213,8 +217,8 @@ final class ScaleCorpus {
                     }
                 }
             }
-            Files.move(partial, cache, java.nio.file.StandardCopyOption.REPLACE_EXISTING,
-                    java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+            Files.move(partial, cache, StandardCopyOption.REPLACE_EXISTING,
+                    StandardCopyOption.ATOMIC_MOVE);
             return out;
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read or write the base vectors at " + cache, e);

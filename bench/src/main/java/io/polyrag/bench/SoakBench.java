@@ -20,7 +20,10 @@ import java.util.Random;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -64,7 +67,7 @@ public final class SoakBench {
     /** Memory is being sampled: clients and the folder changer wait. */
     private volatile boolean paused;
     /** Clients inside an operation. */
-    private final java.util.concurrent.atomic.AtomicInteger busy = new java.util.concurrent.atomic.AtomicInteger();
+    private final AtomicInteger busy = new AtomicInteger();
     private volatile Process server;
     /** Text slots per tenant in the fixed-size mode; 0: every ingest adds a document. */
     private final int corpus;
@@ -96,6 +99,7 @@ public final class SoakBench {
                 Integer.parseInt(o.getOrDefault("corpus", "0"))).run(minutes, concurrency);
     }
 
+    // style: the soak's loop: writers, searches, the kill windows and the final check, in the order they happen
     private void run(double minutes, int concurrency) throws Exception {
         Path watched = work.resolve("watched");
         Files.createDirectories(watched);
@@ -538,7 +542,7 @@ public final class SoakBench {
                     "GC.run"));
             String heap = run(List.of(Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(),
                     Long.toString(pid), "GC.heap_info"));
-            java.util.regex.Matcher m = java.util.regex.Pattern.compile("(?:committed|total) (\\d+)K, used (\\d+)K")
+            Matcher m = Pattern.compile("(?:committed|total) (\\d+)K, used (\\d+)K")
                     .matcher(heap);
             boolean found = m.find();
             long committedKb = found ? Long.parseLong(m.group(1)) : -1;
@@ -547,7 +551,7 @@ public final class SoakBench {
             // threads, metadata, its own mallocs); RSS above that is native libraries' memory (the model runtime).
             String nmt = run(List.of(Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(),
                     Long.toString(pid), "VM.native_memory", "summary", "scale=MB"));
-            java.util.regex.Matcher t = java.util.regex.Pattern.compile("Total: reserved=\\d+MB, committed=(\\d+)MB")
+            Matcher t = Pattern.compile("Total: reserved=\\d+MB, committed=(\\d+)MB")
                     .matcher(nmt);
             String jvm = t.find() ? String.format(Locale.ROOT, ", JVM committed (NMT) %,d MB", Long.parseLong(
                     t.group(1))) : "";

@@ -104,6 +104,7 @@ public final class StartupBench {
             return dir;
         }
         Files.createDirectories(dir);
+        // style(7): a picocli program's source, written out for the JVM to compile, names its types in full
         Files.writeString(dir.resolve("Hello.java"), """
                 @picocli.CommandLine.Command(name = "hello", mixinStandardHelpOptions = true)
                 public class Hello implements Runnable {

@@ -1,9 +1,11 @@
 package io.polyrag.bench;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -42,6 +44,7 @@ public final class Suite {
         }
     }
 
+    // style: a benchmark script: options, then each phase in order, as its usage line reads
     public static void main(String[] args) throws Exception {
         Map<String, String> opts = new LinkedHashMap<>();
         for (int i = 0; i + 1 < args.length; i += 2) {
@@ -211,12 +214,12 @@ public final class Suite {
         }
     }
 
-    private static void deleteTree(Path dir) throws java.io.IOException {
+    private static void deleteTree(Path dir) throws IOException {
         if (!Files.exists(dir)) {
             return;
         }
         try (var paths = Files.walk(dir)) {
-            for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+            for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
                 Files.delete(p);
             }
         }

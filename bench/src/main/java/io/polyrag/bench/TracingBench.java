@@ -2,12 +2,14 @@ package io.polyrag.bench;
 
 import com.sun.net.httpserver.HttpServer;
 import io.polyrag.eval.BeirDataset;
+import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -35,6 +37,7 @@ final class TracingBench {
     private TracingBench() {
     }
 
+    // style: a benchmark script: options, then each phase in order, as its usage line reads
     public static void main(String[] args) throws Exception {
         Map<String, String> o = HttpBench.options(args);
         if (!o.containsKey("data") || !o.containsKey("dataset")) {
@@ -123,7 +126,7 @@ final class TracingBench {
     private static void summary(String what, double[] ratios, double target) {
         int n = ratios.length;
         double[] sorted = ratios.clone();
-        java.util.Arrays.sort(sorted);
+        Arrays.sort(sorted);
         double median = n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
         Random random = new Random(42);
         double[] means = new double[10_000];
@@ -134,15 +137,16 @@ final class TracingBench {
             }
             means[b] = sum / n;
         }
-        java.util.Arrays.sort(means);
-        System.out.printf(Locale.ROOT, "%n%s, per round: %s%n", what, java.util.Arrays.toString(
-                java.util.Arrays.stream(ratios).map(x -> Math.round(x * 1000) / 1000.0).toArray()));
+        Arrays.sort(means);
+        System.out.printf(Locale.ROOT, "%n%s, per round: %s%n", what, Arrays.toString(
+                Arrays.stream(ratios).map(x -> Math.round(x * 1000) / 1000.0).toArray()));
         System.out.printf(Locale.ROOT, "median %.3f; mean %.3f, bootstrap 95%% interval %.3f to %.3f%s%n", median,
-                java.util.Arrays.stream(ratios).average().orElse(0), means[250], means[9749],
+                Arrays.stream(ratios).average().orElse(0), means[250], means[9749],
                 target > 0 ? String.format(Locale.ROOT, " (target: at most %.2f)", target) : "");
     }
 
     /** The paired design (see the class comment): both servers up, wrk alternating between them. */
+    // style: the paired run's setup (two servers, wrk, rounds) as its command line gives it
     private static void paired(Path root, Path data, Path work, Path lua, int port, int connections, int seconds,
             int rounds, int starts, Map<String, String> onEnv) throws Exception {
         Path off = work.resolve("data-off");
@@ -196,14 +200,14 @@ final class TracingBench {
     }
 
     /** The process's CPU time so far, user and system, from {@code /proc/PID/stat} (clock ticks of 10 ms). */
-    private static long cpuMillis(long pid) throws java.io.IOException {
+    private static long cpuMillis(long pid) throws IOException {
         String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
         String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
         // After the command: state is field 3; utime and stime are fields 14 and 15.
         return (Long.parseLong(f[11]) + Long.parseLong(f[12])) * 10;
     }
 
-    private static void copy(Path from, Path to) throws java.io.IOException {
+    private static void copy(Path from, Path to) throws IOException {
         try (var files = Files.walk(from)) {
             for (Path f : (Iterable<Path>) files::iterator) {
                 Path target = to.resolve(from.relativize(f).toString());

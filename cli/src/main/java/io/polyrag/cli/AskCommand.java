@@ -1,17 +1,23 @@
 package io.polyrag.cli;
 
+import io.polyrag.app.DataDirInUseException;
+import io.polyrag.app.Json;
 import io.polyrag.app.Polyrag;
+import io.polyrag.app.wire.SearchWire;
+import io.polyrag.core.AnswerUnavailableException;
 import io.polyrag.core.model.Answer;
 import io.polyrag.core.model.AnswerSource;
-import io.polyrag.app.Json;
 import java.io.PrintWriter;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine;
+import tools.jackson.databind.JsonNode;
 
 /** {@code polyrag ask QUESTION}: an answer with numbered sources. */
 @Command(name = "ask", mixinStandardHelpOptions = true, description = "Answer a question from the indexed documents, citing numbered sources.")
@@ -20,7 +26,7 @@ final class AskCommand implements Callable<Integer> {
     PolyragCommand parent;
 
     @Spec
-    picocli.CommandLine.Model.CommandSpec spec;
+    CommandLine.Model.CommandSpec spec;
 
     @Mixin
     RetrievalOptions query;
@@ -36,6 +42,7 @@ final class AskCommand implements Callable<Integer> {
             + "question as a lookup. Default: POLYRAG_ANSWER_ROUTER (off).")
     Boolean route;
 
+    // style: a command: its options checked and its output written, top to bottom as the user reads them
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
@@ -44,11 +51,11 @@ final class AskCommand implements Callable<Integer> {
             try {
                 a = polyrag.search().answer(query.request(polyrag.search().defaultAnswerTopK()), neighbours, grounding,
                         t -> { }, route);
-            } catch (io.polyrag.core.AnswerUnavailableException e) {
+            } catch (AnswerUnavailableException e) {
                 // The model did not answer; the sources were found all the same: show them, then say why.
                 if (query.json) {
                     out.println(Json.MAPPER.writeValueAsString(Map.of("error", e.getMessage(), "sources",
-                            io.polyrag.app.wire.SearchWire.sources(e.sources()))));
+                            SearchWire.sources(e.sources()))));
                 } else {
                     e.sources().forEach(s -> out.printf("[%d] %s  %s%n", s.number(), s.title(), s.uri()));
                 }
@@ -59,7 +66,7 @@ final class AskCommand implements Callable<Integer> {
                 return Main.UNAVAILABLE;
             }
             if (query.json) {
-                out.println(Json.MAPPER.writeValueAsString(io.polyrag.app.wire.SearchWire.of(a)));
+                out.println(Json.MAPPER.writeValueAsString(SearchWire.of(a)));
                 return Main.OK;
             }
             out.println(!a.answer().isEmpty() ? a.answer() : a.sources().isEmpty() ? "(nothing found)"
@@ -79,13 +86,13 @@ final class AskCommand implements Callable<Integer> {
                         : "UNSUPPORTED", g.sentence()));
             }
             return Main.OK;
-        } catch (io.polyrag.app.DataDirInUseException inUse) {
+        } catch (DataDirInUseException inUse) {
             if (query.noServer) {
                 throw inUse;
             }
             ThroughServer server = ThroughServer.of(inUse, query.apiKey);
             server.say(spec.commandLine().getErr());
-            Map<String, Object> body = new java.util.LinkedHashMap<>(query.body());
+            Map<String, Object> body = new LinkedHashMap<>(query.body());
             if (neighbours != null) {
                 body.put("neighbours", neighbours);
             }
@@ -95,7 +102,7 @@ final class AskCommand implements Callable<Integer> {
             if (route != null) {
                 body.put("route", route);
             }
-            tools.jackson.databind.JsonNode r = server.post("/v1/query", body);
+            JsonNode r = server.post("/v1/query", body);
             if (query.json) {
                 out.println(Json.MAPPER.writeValueAsString(r));
             } else {

@@ -1,8 +1,9 @@
 package io.polyrag.cli;
 
-import io.polyrag.app.Polyrag;
-import io.polyrag.core.model.CheckReport;
 import io.polyrag.app.Json;
+import io.polyrag.app.Polyrag;
+import io.polyrag.app.wire.AdminWire;
+import io.polyrag.core.model.CheckReport;
 import java.io.PrintWriter;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -10,6 +11,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine;
 
 /** {@code polyrag check [--repair]}: compare every store with the catalog, and mend what differs. */
 @Command(name = "check", mixinStandardHelpOptions = true, description = {"Compare every enabled store with the catalog: records per document version, "
@@ -21,7 +23,7 @@ final class CheckCommand implements Callable<Integer> {
     PolyragCommand parent;
 
     @Spec
-    picocli.CommandLine.Model.CommandSpec spec;
+    CommandLine.Model.CommandSpec spec;
 
     @Option(names = "--repair", description = "Remove orphan records and re-index what a store lacks.")
     boolean repair;
@@ -35,7 +37,7 @@ final class CheckCommand implements Callable<Integer> {
         try (Polyrag polyrag = parent.open(Map.of())) {
             CheckReport r = polyrag.admin().check(repair);
             if (json) {
-                out.println(Json.MAPPER.writeValueAsString(io.polyrag.app.wire.AdminWire.of(r)));
+                out.println(Json.MAPPER.writeValueAsString(AdminWire.of(r)));
             } else {
                 print(r, out);
             }

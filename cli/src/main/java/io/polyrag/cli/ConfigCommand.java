@@ -3,10 +3,15 @@ package io.polyrag.cli;
 import io.polyrag.core.config.Config;
 import io.polyrag.core.spi.CatalogProvider;
 import io.polyrag.core.spi.EmbedderProvider;
+import io.polyrag.core.spi.ExtractorProvider;
 import io.polyrag.core.spi.FullTextStoreProvider;
+import io.polyrag.core.spi.GraphStoreProvider;
+import io.polyrag.core.spi.LlmProvider;
 import io.polyrag.core.spi.NamedProvider;
 import io.polyrag.core.spi.ParserProvider;
 import io.polyrag.core.spi.Providers;
+import io.polyrag.core.spi.RdfStoreProvider;
+import io.polyrag.core.spi.RerankerProvider;
 import io.polyrag.core.spi.VectorStoreProvider;
 import java.io.PrintWriter;
 import java.util.List;
@@ -15,6 +20,7 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine;
 
 /** {@code polyrag config}: the effective configuration (secrets masked) and the providers on the class path. */
 @Command(name = "config", mixinStandardHelpOptions = true, description = "Print the effective configuration and the available providers.")
@@ -23,7 +29,7 @@ final class ConfigCommand implements Callable<Integer> {
     PolyragCommand parent;
 
     @Spec
-    picocli.CommandLine.Model.CommandSpec spec;
+    CommandLine.Model.CommandSpec spec;
 
     @Override
     public Integer call() {
@@ -33,9 +39,9 @@ final class ConfigCommand implements Callable<Integer> {
         out.println();
         out.println("providers:");
         for (Class<? extends NamedProvider> type : List.of(VectorStoreProvider.class, FullTextStoreProvider.class,
-                io.polyrag.core.spi.GraphStoreProvider.class, io.polyrag.core.spi.RdfStoreProvider.class,
-                CatalogProvider.class, EmbedderProvider.class, io.polyrag.core.spi.ExtractorProvider.class,
-                io.polyrag.core.spi.LlmProvider.class, io.polyrag.core.spi.RerankerProvider.class,
+                GraphStoreProvider.class, RdfStoreProvider.class,
+                CatalogProvider.class, EmbedderProvider.class, ExtractorProvider.class,
+                LlmProvider.class, RerankerProvider.class,
                 ParserProvider.class)) {
             Providers.available(type).forEach((name, ps) -> out.printf("  %-14s %-10s %s%n",
                     type.getSimpleName().replace("Provider", ""), name, ps.getFirst().description()));

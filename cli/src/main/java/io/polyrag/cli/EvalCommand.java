@@ -1,29 +1,38 @@
 package io.polyrag.cli;
 
+import io.polyrag.app.Json;
 import io.polyrag.app.Polyrag;
+import io.polyrag.app.api.KbEvaluation;
+import io.polyrag.app.quality.Significance;
 import io.polyrag.core.config.Settings;
+import io.polyrag.eval.AnswerQuality;
 import io.polyrag.eval.Baseline;
 import io.polyrag.eval.BeirDataset;
+import io.polyrag.eval.ConversationQuality;
 import io.polyrag.eval.EvalReport;
 import io.polyrag.eval.Evaluation;
 import io.polyrag.eval.HtmlReport;
+import io.polyrag.eval.IntentQuality;
 import io.polyrag.eval.RunSpec;
-import io.polyrag.app.quality.Significance;
-import io.polyrag.app.Json;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.Callable;
+import java.util.function.Function;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine;
 
 /** {@code polyrag eval --dataset DIR}: index a BEIR dataset and report retrieval quality per configuration. */
 @Command(name = "eval", mixinStandardHelpOptions = true, description = "Evaluate retrieval on a BEIR-format dataset (nDCG@10, Recall@100, MRR@10, "
@@ -33,7 +42,7 @@ final class EvalCommand implements Callable<Integer> {
     PolyragCommand parent;
 
     @Spec
-    picocli.CommandLine.Model.CommandSpec spec;
+    CommandLine.Model.CommandSpec spec;
 
     @Option(names = "--answers", paramLabel = "FILE", description = "Instead of a dataset: measure answers. FILE has a "
             + "question, a tab and the sentence its answer must quote, per line (eval/answers/questions.tsv); the "
@@ -97,6 +106,7 @@ final class EvalCommand implements Callable<Integer> {
             + "arms add.")
     String versus;
 
+    // style: a command: its options checked and its output written, top to bottom as the user reads them
     @Override
     public Integer call() throws IOException {
         PrintWriter stdout = spec.commandLine().getOut();
@@ -114,12 +124,12 @@ final class EvalCommand implements Callable<Integer> {
             return knowledgeBase(stdout, err);
         }
         if (dataset == null) {
-            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "give --dataset DIR (retrieval), --kb NAME (a knowledge base on its judged queries), "
+            throw new CommandLine.ParameterException(spec.commandLine(), "give --dataset DIR (retrieval), --kb NAME (a knowledge base on its judged queries), "
                     + "--answers FILE --corpus DIR (answers), --conversations FILE --corpus DIR (follow-ups) or "
                     + "--intents FILE --corpus DIR (the intent router)");
         }
         if (versus != null && baseline != null) {
-            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "give --baseline or --versus, not "
+            throw new CommandLine.ParameterException(spec.commandLine(), "give --baseline or --versus, not "
                     + "both: each fills the same comparison");
         }
         Baseline base = baseline == null ? null : Baseline.load(baseline);
@@ -137,7 +147,7 @@ final class EvalCommand implements Callable<Integer> {
                     : PolyragCommand.split(runs).stream().map(r -> RunSpec.parse(r, polyrag.admin().status().modalities()))
                             .toList();
             if (versus != null && specs.stream().noneMatch(x -> x.name().equals(versus.strip()))) {
-                throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--versus " + versus
+                throw new CommandLine.ParameterException(spec.commandLine(), "--versus " + versus
                         + ": not one of the runs (" + String.join(", ", specs.stream().map(RunSpec::name).toList())
                         + ")");
             }
@@ -145,10 +155,10 @@ final class EvalCommand implements Callable<Integer> {
             EvalReport report = Evaluation.run(polyrag, ds, specs, progress, err::println);
             progress.finish();
             if (versus != null) {
-                report = io.polyrag.eval.Baseline.versus(report, versus.strip());
+                report = Baseline.versus(report, versus.strip());
             }
             if (base != null) {
-                List<String> notes = new java.util.ArrayList<>();
+                List<String> notes = new ArrayList<>();
                 report = base.compare(report, notes);
                 notes.forEach(n -> err.println("eval: baseline: " + n));
             }
@@ -170,18 +180,18 @@ final class EvalCommand implements Callable<Integer> {
      * namesake in a saved report, failing when one is significantly worse.
      */
     private int knowledgeBase(PrintWriter out, PrintWriter err) {
-        io.polyrag.app.api.KbEvaluation base = null;
+        KbEvaluation base = null;
         if (baseline != null) {
             try {
                 base = Json.MAPPER.readValue(Files.readString(baseline, StandardCharsets.UTF_8),
-                        io.polyrag.app.api.KbEvaluation.class);
+                        KbEvaluation.class);
             } catch (IOException | RuntimeException e) {
-                throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--baseline " + baseline
+                throw new CommandLine.ParameterException(spec.commandLine(), "--baseline " + baseline
                         + ": not a report saved with 'polyrag eval --kb NAME --json' (" + e.getMessage() + ")");
             }
         }
         try (Polyrag polyrag = parent.open(Map.of(Settings.INGEST_WORKERS.key(), "0"))) {
-            io.polyrag.app.api.KbEvaluation e = polyrag.knowledgeBases().evaluate(kb);
+            KbEvaluation e = polyrag.knowledgeBases().evaluate(kb);
             if (json) {
                 out.println(Json.MAPPER.writeValueAsString(e));
             } else {
@@ -189,7 +199,7 @@ final class EvalCommand implements Callable<Integer> {
                         e.documents());
                 out.printf("%-12s %8s %17s %10s %8s   %s%n", "run", "nDCG@10", "95% CI", "Recall@100", "MRR@10",
                         "against configured");
-                for (io.polyrag.app.api.KbEvaluation.Run r : e.runs()) {
+                for (KbEvaluation.Run r : e.runs()) {
                     Significance.Comparison c = r.vsConfigured();
                     out.printf(Locale.ROOT, "%-12s %8.4f %17s %10.4f %8.4f   %s%n", r.name(), r.ndcg10(),
                             String.format(Locale.ROOT, "%.4f-%.4f", r.ndcg10Ci95().get(0), r.ndcg10Ci95().get(1)),
@@ -201,7 +211,7 @@ final class EvalCommand implements Callable<Integer> {
                 return Main.OK;
             }
             int worse = 0;
-            for (io.polyrag.app.api.KbEvaluation.Run r : e.runs()) {
+            for (KbEvaluation.Run r : e.runs()) {
                 var then = base.runs().stream().filter(b -> b.name().equals(r.name())).findFirst();
                 if (then.isEmpty()) {
                     err.println("eval: baseline: no run '" + r.name() + "' in " + baseline + ": not compared");
@@ -222,7 +232,7 @@ final class EvalCommand implements Callable<Integer> {
      * Runs {@code body} on a fresh data directory (indexed by the body, deleted after), ingesting on the caller's
      * thread.
      */
-    private int inFreshDirectory(String prefix, java.util.function.Function<Polyrag, Integer> body)
+    private int inFreshDirectory(String prefix, Function<Polyrag, Integer> body)
             throws IOException {
         Path dir = Files.createTempDirectory(prefix);
         try (Polyrag polyrag = parent.open(Map.of(Settings.DATA_DIR.key(), dir.toString(),
@@ -230,7 +240,7 @@ final class EvalCommand implements Callable<Integer> {
             return body.apply(polyrag);
         } finally {
             try (var files = Files.walk(dir)) {
-                for (Path f : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                for (Path f : files.sorted(Comparator.reverseOrder()).toList()) {
                     Files.deleteIfExists(f);
                 }
             }
@@ -240,17 +250,17 @@ final class EvalCommand implements Callable<Integer> {
     /** {@code --conversations}: how often a follow-up's first hit holds its passage, alone and with the history. */
     private int conversations(PrintWriter out) throws IOException {
         if (corpus == null || corpus.isEmpty()) {
-            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--conversations needs --corpus DIR: "
+            throw new CommandLine.ParameterException(spec.commandLine(), "--conversations needs --corpus DIR: "
                     + "the documents the conversations are about");
         }
         return inFreshDirectory("polyrag-conversations", polyrag -> {
-            io.polyrag.eval.ConversationQuality.Report r = io.polyrag.eval.ConversationQuality.run(polyrag,
+            ConversationQuality.Report r = ConversationQuality.run(polyrag,
                     conversations, corpus);
             if (json) {
                 out.println(Json.MAPPER.writeValueAsString(r));
                 return Main.OK;
             }
-            for (io.polyrag.eval.ConversationQuality.Case c : r.cases()) {
+            for (ConversationQuality.Case c : r.cases()) {
                 if (!c.withHistory()) {
                     out.printf("missed: %s: %s%n  searched: %s%n  expected in: %s%s%n", c.conversation(), c.question(),
                             c.rewritten(), c.document(), c.alone() ? " (found alone)" : "");
@@ -268,16 +278,16 @@ final class EvalCommand implements Callable<Integer> {
     /** {@code --intents}: the router's decisions against their labels, and the answers with it off and on. */
     private int intents(PrintWriter out) throws IOException {
         if (corpus == null || corpus.isEmpty()) {
-            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--intents needs --corpus DIR: the "
+            throw new CommandLine.ParameterException(spec.commandLine(), "--intents needs --corpus DIR: the "
                     + "documents the questions are about");
         }
         return inFreshDirectory("polyrag-intents", polyrag -> {
-            io.polyrag.eval.IntentQuality.Report r = io.polyrag.eval.IntentQuality.run(polyrag, intents, corpus);
+            IntentQuality.Report r = IntentQuality.run(polyrag, intents, corpus);
             if (json) {
                 out.println(Json.MAPPER.writeValueAsString(r));
                 return Main.OK;
             }
-            for (io.polyrag.eval.IntentQuality.Case c : r.cases()) {
+            for (IntentQuality.Case c : r.cases()) {
                 if (!c.correct()) {
                     out.printf("%s: %s%n  labelled %s%s, decided %s%s (%s)%n", c.id(), c.question(), c.intent(),
                             c.scope() == null ? "" : "/" + c.scope(), c.decided(), c.decidedScope() == null ? ""
@@ -285,7 +295,7 @@ final class EvalCommand implements Callable<Integer> {
                 }
             }
             out.printf("%n%-14s %9s %8s%n", "intent", "questions", "correct");
-            for (io.polyrag.eval.IntentQuality.PerIntent p : r.perIntent()) {
+            for (IntentQuality.PerIntent p : r.perIntent()) {
                 out.printf(Locale.ROOT, "%-14s %9d %8d%n", p.intent(), p.questions(), p.correct());
             }
             int n = r.cases().size();
@@ -300,16 +310,16 @@ final class EvalCommand implements Callable<Integer> {
     /** {@code --answers}: how often the answer quotes the sentence that answers. */
     private int answers(PrintWriter out) throws IOException {
         if (corpus == null || corpus.isEmpty()) {
-            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--answers needs --corpus DIR: the "
+            throw new CommandLine.ParameterException(spec.commandLine(), "--answers needs --corpus DIR: the "
                     + "documents the questions are about");
         }
         return inFreshDirectory("polyrag-answers", polyrag -> {
-            io.polyrag.eval.AnswerQuality.Report r = io.polyrag.eval.AnswerQuality.run(polyrag, answers, corpus);
+            AnswerQuality.Report r = AnswerQuality.run(polyrag, answers, corpus);
             if (json) {
                 out.println(Json.MAPPER.writeValueAsString(r));
                 return Main.OK;
             }
-            for (io.polyrag.eval.AnswerQuality.Case c : r.cases()) {
+            for (AnswerQuality.Case c : r.cases()) {
                 if (!c.quoted()) {
                     out.printf("missed: %s%n  expected: %s%n  answered: %s%n", c.question(), c.expected(), c.answer());
                 }
@@ -338,7 +348,7 @@ final class EvalCommand implements Callable<Integer> {
                     x.ndcg10(), String.format(Locale.ROOT, "%.4f-%.4f", x.ndcg10Ci95().get(0), x.ndcg10Ci95().get(1)),
                     x.recall100(), x.mrr10(), x.p50Ms(), x.p99Ms());
         }
-        r.runs().stream().map(EvalReport.Run::vsBestSingle).filter(java.util.Objects::nonNull).findFirst()
+        r.runs().stream().map(EvalReport.Run::vsBestSingle).filter(Objects::nonNull).findFirst()
                 .ifPresent(c -> comparisons(out, "fused runs against the best single modality (" + c.run() + ")",
                         r.runs(), EvalReport.Run::vsBestSingle));
         comparisons(out, "fused runs against the better raw-library fusion (raw-rrf, raw-minmax)", r.runs(), EvalReport.Run::vsRaw);
@@ -347,7 +357,7 @@ final class EvalCommand implements Callable<Integer> {
     }
 
     private static void comparisons(PrintWriter out, String title, List<EvalReport.Run> runs,
-            java.util.function.Function<EvalReport.Run, Significance.Comparison> which) {
+            Function<EvalReport.Run, Significance.Comparison> which) {
         List<EvalReport.Run> compared = runs.stream().filter(x -> which.apply(x) != null).toList();
         if (compared.isEmpty()) {
             return;

@@ -1,15 +1,26 @@
 package io.polyrag.cli;
 
-import io.polyrag.core.model.KnowledgeBase;
+import io.polyrag.app.DataDirInUseException;
+import io.polyrag.app.Json;
+import io.polyrag.app.Polyrag;
 import io.polyrag.app.api.PathIngest;
 import io.polyrag.app.api.PathIngestReport;
-import io.polyrag.app.Polyrag;
+import io.polyrag.app.api.SourceRegistration;
+import io.polyrag.app.wire.IngestWire;
+import io.polyrag.core.InvalidInputException;
+import io.polyrag.core.UnavailableException;
+import io.polyrag.core.config.Settings;
+import io.polyrag.core.model.IngestEstimate;
 import io.polyrag.core.model.IngestReport;
 import io.polyrag.core.model.ItemError;
-import io.polyrag.app.Json;
+import io.polyrag.core.model.KnowledgeBase;
 import java.io.PrintWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -17,6 +28,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine;
 
 /** {@code polyrag ingest PATH...}: index files and folders now. */
 @Command(name = "ingest", mixinStandardHelpOptions = true, description = "Index files and directories into every enabled store.")
@@ -25,7 +37,7 @@ final class IngestCommand implements Callable<Integer> {
     PolyragCommand parent;
 
     @Spec
-    picocli.CommandLine.Model.CommandSpec spec;
+    CommandLine.Model.CommandSpec spec;
 
     @Parameters(arity = "1..*", paramLabel = "PATH", description = "Files and directories (walked recursively).")
     List<Path> paths;
@@ -60,11 +72,11 @@ final class IngestCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         // A folder given with --sync may be synced, beside any POLYRAG_SYNC_ALLOWED_ROOTS.
-        Map<String, String> more = new java.util.HashMap<>();
-        if (syncId != null && paths.size() == 1 && java.nio.file.Files.isDirectory(paths.getFirst())) {
-            String configured = parent.config(Map.of()).get(io.polyrag.core.config.Settings.SYNC_ALLOWED_ROOTS);
+        Map<String, String> more = new HashMap<>();
+        if (syncId != null && paths.size() == 1 && Files.isDirectory(paths.getFirst())) {
+            String configured = parent.config(Map.of()).get(Settings.SYNC_ALLOWED_ROOTS);
             String dir = paths.getFirst().toAbsolutePath().normalize().toString();
-            more.put(io.polyrag.core.config.Settings.SYNC_ALLOWED_ROOTS.key(), configured.isBlank() ? dir
+            more.put(Settings.SYNC_ALLOWED_ROOTS.key(), configured.isBlank() ? dir
                     : configured + "," + dir);
         }
         try (Polyrag polyrag = parent.open(more)) {
@@ -73,8 +85,8 @@ final class IngestCommand implements Callable<Integer> {
             if (estimate) {
                 return printEstimate(polyrag.ingest().estimate(request), out, err);
             }
-            if (syncId != null && (paths.size() != 1 || !java.nio.file.Files.isDirectory(paths.getFirst()))) {
-                throw new io.polyrag.core.InvalidInputException("--sync keeps one directory in sync: give exactly one "
+            if (syncId != null && (paths.size() != 1 || !Files.isDirectory(paths.getFirst()))) {
+                throw new InvalidInputException("--sync keeps one directory in sync: give exactly one "
                         + "directory");
             }
             Progress progress = Progress.forConsole(err);
@@ -82,24 +94,24 @@ final class IngestCommand implements Callable<Integer> {
             progress.finish();
             print(r, out, err);
             if (syncId != null) {
-                java.util.Map<String, Object> config = new java.util.LinkedHashMap<>();
+                Map<String, Object> config = new LinkedHashMap<>();
                 config.put("root", paths.getFirst().toAbsolutePath().normalize().toString());
                 config.put("include", PolyragCommand.split(includes));
                 config.put("exclude", PolyragCommand.split(excludes));
-                var source = polyrag.sources().registerIngested(new io.polyrag.app.api.SourceRegistration(syncId,
+                var source = polyrag.sources().registerIngested(new SourceRegistration(syncId,
                         "filesystem", config, kb, null, true));
                 err.println("keeping " + config.get("root") + " in sync as source '" + source.id() + "' (" + source
                         .items() + " files recorded); 'polyrag serve' follows its changes");
             }
             return r.report().failed() > 0 ? Main.PARTIAL : Main.OK;
-        } catch (io.polyrag.app.DataDirInUseException inUse) {
+        } catch (DataDirInUseException inUse) {
             // Indexing paths through the server would record them as uploads (upload:NAME, not file:///…): a
             // different document for the same file. Name the ways that keep them what they are.
             String url = ServedUrl.written(inUse.dataDir());
             if (url == null) {
                 throw inUse;
             }
-            throw new io.polyrag.core.UnavailableException("the data directory is in use by the server at " + url
+            throw new UnavailableException("the data directory is in use by the server at " + url
                     + ": ingest needs it to itself. Send the files to that server instead (curl -F files=@FILE "
                     + url + "/v1/ingest/files, or its web UI), keep a folder in sync through it (POST " + url
                     + "/v1/sync/sources, or restart it as 'polyrag serve --watch DIR'), or stop it and run this "
@@ -107,9 +119,9 @@ final class IngestCommand implements Callable<Integer> {
         }
     }
 
-    private int printEstimate(io.polyrag.core.model.IngestEstimate e, PrintWriter out, PrintWriter err) {
+    private int printEstimate(IngestEstimate e, PrintWriter out, PrintWriter err) {
         if (json) {
-            out.println(Json.MAPPER.writeValueAsString(io.polyrag.app.wire.IngestWire.of(e)));
+            out.println(Json.MAPPER.writeValueAsString(IngestWire.of(e)));
         } else {
             out.printf("%s, %s (%,d tokens)%n", PolyragCommand.plural((int) e.documents(), "document"),
                     PolyragCommand.plural((int) e.chunks(), "chunk"), e.chunkTokens());
@@ -133,11 +145,11 @@ final class IngestCommand implements Callable<Integer> {
     private void print(PathIngestReport pr, PrintWriter out, PrintWriter err) {
         IngestReport r = pr.report();
         if (json) {
-            out.println(Json.MAPPER.writeValueAsString(Map.of("report", io.polyrag.app.wire.IngestWire.of(r), "skipped",
+            out.println(Json.MAPPER.writeValueAsString(Map.of("report", IngestWire.of(r), "skipped",
                     pr.skipped())));
             return;
         }
-        out.printf(java.util.Locale.ROOT, "%s: %d added, %d updated, %d unchanged, %d failed; %s in %.1fs%n",
+        out.printf(Locale.ROOT, "%s: %d added, %d updated, %d unchanged, %d failed; %s in %.1fs%n",
                 PolyragCommand.plural(r.documents(), "document"), r.added(), r.updated(), r.unchanged(), r.failed(),
                 PolyragCommand.plural(r.chunks(), "chunk"), r.tookMs() / 1000.0);
         if (r.relations() > 0 || r.extractionTokens() > 0) {

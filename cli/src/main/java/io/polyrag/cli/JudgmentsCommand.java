@@ -16,6 +16,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine;
 
 /** {@code polyrag judgments add|list|clear KB}: a knowledge base's judged queries, what tuning learns from. */
 @Command(name = "judgments", mixinStandardHelpOptions = true, description = {"A knowledge base's judged queries: a "
@@ -28,7 +29,7 @@ final class JudgmentsCommand implements Callable<Integer> {
     PolyragCommand parent;
 
     @Spec
-    picocli.CommandLine.Model.CommandSpec spec;
+    CommandLine.Model.CommandSpec spec;
 
     @Override
     public Integer call() {
@@ -48,7 +49,7 @@ final class JudgmentsCommand implements Callable<Integer> {
         JudgmentsCommand judgments;
 
         @Spec
-        picocli.CommandLine.Model.CommandSpec spec;
+        CommandLine.Model.CommandSpec spec;
 
         @Parameters(paramLabel = "KB", description = "The knowledge base.")
         String kb;
@@ -65,7 +66,7 @@ final class JudgmentsCommand implements Callable<Integer> {
         @Override
         public Integer call() throws IOException {
             if ((file == null) == (qrels == null || queries == null)) {
-                throw new picocli.CommandLine.ParameterException(spec.commandLine(), "give --file FILE (JSON), or "
+                throw new CommandLine.ParameterException(spec.commandLine(), "give --file FILE (JSON), or "
                         + "--qrels FILE and --queries FILE (BEIR)");
             }
             List<JudgedQuery> in = file != null
@@ -92,7 +93,7 @@ final class JudgmentsCommand implements Callable<Integer> {
         JudgmentsCommand judgments;
 
         @Spec
-        picocli.CommandLine.Model.CommandSpec spec;
+        CommandLine.Model.CommandSpec spec;
 
         @Parameters(paramLabel = "KB", description = "The knowledge base.")
         String kb;
@@ -126,7 +127,7 @@ final class JudgmentsCommand implements Callable<Integer> {
         JudgmentsCommand judgments;
 
         @Spec
-        picocli.CommandLine.Model.CommandSpec spec;
+        CommandLine.Model.CommandSpec spec;
 
         @Parameters(paramLabel = "KB", description = "The knowledge base.")
         String kb;

@@ -6,13 +6,16 @@ import io.polyrag.app.Polyrag;
 import io.polyrag.app.wire.AdminWire;
 import io.polyrag.core.model.ApiKey;
 import java.io.PrintWriter;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine;
 
 /** {@code polyrag keys create|list|revoke}: API keys, each acting for one tenant. */
 @Command(name = "keys", mixinStandardHelpOptions = true, description = {"API keys, each acting for exactly one tenant.",
@@ -26,7 +29,7 @@ final class KeysCommand implements Callable<Integer> {
     PolyragCommand parent;
 
     @Spec
-    picocli.CommandLine.Model.CommandSpec spec;
+    CommandLine.Model.CommandSpec spec;
 
     /** No subcommand: say which there are, and exit as for any usage error. */
     @Override
@@ -45,7 +48,7 @@ final class KeysCommand implements Callable<Integer> {
         KeysCommand keys;
 
         @Spec
-        picocli.CommandLine.Model.CommandSpec spec;
+        CommandLine.Model.CommandSpec spec;
 
         @Parameters(paramLabel = "TENANT", description = "The tenant the key acts for: 1-40 of a-z, 0-9, '_', '-'.")
         String tenant;
@@ -93,7 +96,7 @@ final class KeysCommand implements Callable<Integer> {
         KeysCommand keys;
 
         @Spec
-        picocli.CommandLine.Model.CommandSpec spec;
+        CommandLine.Model.CommandSpec spec;
 
         @Option(names = "--json", description = "Print one JSON object: {\"keys\": [...]}.")
         boolean json;
@@ -102,8 +105,8 @@ final class KeysCommand implements Callable<Integer> {
         public Integer call() {
             PrintWriter out = spec.commandLine().getOut();
             try (Polyrag.KeyAdmin polyrag = Polyrag.openKeys(keys.parent.config(Map.of()))) {
-                java.util.List<ApiKey> all = polyrag.keys().list();
-                java.util.Optional<String> owner = polyrag.keys().localOwner();
+                List<ApiKey> all = polyrag.keys().list();
+                Optional<String> owner = polyrag.keys().localOwner();
                 if (json) {
                     out.println(Json.MAPPER.writeValueAsString(AdminWire.keys(all, owner)));
                 } else if (all.isEmpty()) {
@@ -130,7 +133,7 @@ final class KeysCommand implements Callable<Integer> {
         KeysCommand keys;
 
         @Spec
-        picocli.CommandLine.Model.CommandSpec spec;
+        CommandLine.Model.CommandSpec spec;
 
         @Parameters(paramLabel = "ID", description = "The key's id, as 'keys list' shows it.")
         String id;

@@ -2,6 +2,7 @@ package io.polyrag.cli;
 
 import java.util.logging.Level;
 import java.util.logging.Logger;
+import org.slf4j.bridge.SLF4JBridgeHandler;
 
 /**
  * Routes logs to stderr at the configured level and format ({@code logback.xml} reads the properties set here);
@@ -20,9 +21,9 @@ final class Logging {
         System.setProperty("polyrag.log.level", level);
         System.setProperty("polyrag.log.format", format);
         // java.util.logging's lines go through the same output and format as the rest.
-        if (!org.slf4j.bridge.SLF4JBridgeHandler.isInstalled()) {
-            org.slf4j.bridge.SLF4JBridgeHandler.removeHandlersForRootLogger();
-            org.slf4j.bridge.SLF4JBridgeHandler.install();
+        if (!SLF4JBridgeHandler.isInstalled()) {
+            SLF4JBridgeHandler.removeHandlersForRootLogger();
+            SLF4JBridgeHandler.install();
         }
         if ("debug".equals(level)) {
             System.setProperty("polyrag.log.libraries", "debug");

@@ -1,7 +1,9 @@
 package io.polyrag.cli;
 
 import io.polyrag.core.ConfigException;
+import io.polyrag.core.ConflictException;
 import io.polyrag.core.InvalidInputException;
+import io.polyrag.core.NotFoundException;
 import io.polyrag.core.PolyragException;
 import io.polyrag.core.UnavailableException;
 import java.io.PrintWriter;
@@ -35,8 +37,8 @@ public final class Main {
             int code = switch (e) {
                 case ConfigException c -> USAGE;
                 case InvalidInputException i -> USAGE;
-                case io.polyrag.core.NotFoundException n -> USAGE;
-                case io.polyrag.core.ConflictException c -> USAGE;
+                case NotFoundException n -> USAGE;
+                case ConflictException c -> USAGE;
                 case UnavailableException u -> UNAVAILABLE;
                 case PolyragException p -> INTERNAL;
                 default -> {

@@ -3,6 +3,8 @@ package io.polyrag.cli;
 import io.polyrag.app.HttpFrontDoor;
 import io.polyrag.app.McpFrontDoor;
 import io.polyrag.app.Polyrag;
+import io.polyrag.core.ConfigException;
+import io.polyrag.core.UnavailableException;
 import io.polyrag.core.config.Config;
 import io.polyrag.core.config.Settings;
 import java.io.FileDescriptor;
@@ -11,6 +13,8 @@ import java.io.OutputStream;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.net.URI;
+import java.net.URISyntaxException;
+import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -18,6 +22,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine;
 
 /**
  * {@code polyrag mcp}: polyrag's tools for agents. Each tool is one request to a polyrag REST API: the one at
@@ -33,7 +38,7 @@ final class McpCommand implements Callable<Integer> {
     PolyragCommand parent;
 
     @Spec
-    picocli.CommandLine.Model.CommandSpec spec;
+    CommandLine.Model.CommandSpec spec;
 
     @Option(names = "--transport", paramLabel = "KIND", description = "stdio, streamable-http or sse "
             + "(POLYRAG_MCP_TRANSPORT; default stdio).")
@@ -54,6 +59,7 @@ final class McpCommand implements Callable<Integer> {
             + "(POLYRAG_MCP_PORT; default 8090; 0 picks a free one).")
     Integer port;
 
+    // style: a command: its options checked and its output written, top to bottom as the user reads them
     @Override
     public Integer call() throws InterruptedException {
         PrintWriter err = spec.commandLine().getErr();
@@ -71,7 +77,7 @@ final class McpCommand implements Callable<Integer> {
         PrintStream realOut = System.out;
         if (stdio) {
             System.setOut(new PrintStream(new FileOutputStream(FileDescriptor.err), true,
-                    java.nio.charset.StandardCharsets.UTF_8));
+                    StandardCharsets.UTF_8));
         }
         String url = config.get(Settings.MCP_BACKEND_URL);
         Polyrag polyrag = null;
@@ -81,8 +87,8 @@ final class McpCommand implements Callable<Integer> {
             if (url == null || url.isBlank()) {
                 try {
                     polyrag = Polyrag.open(config);
-                } catch (io.polyrag.core.UnavailableException e) {
-                    throw new io.polyrag.core.UnavailableException(e.getMessage() + "; if a polyrag server runs on "
+                } catch (UnavailableException e) {
+                    throw new UnavailableException(e.getMessage() + "; if a polyrag server runs on "
                             + "it, point the MCP tools at it: polyrag mcp --backend-url " + ServedUrl.read(
                                     config.get(Settings.DATA_DIR), config.get(Settings.HTTP_HOST),
                                     config.get(Settings.HTTP_PORT)), e);
@@ -129,11 +135,11 @@ final class McpCommand implements Callable<Integer> {
         try {
             URI u = new URI(url);
             if (!("http".equals(u.getScheme()) || "https".equals(u.getScheme())) || u.getHost() == null) {
-                throw new java.net.URISyntaxException(url, "not an http(s) URL with a host");
+                throw new URISyntaxException(url, "not an http(s) URL with a host");
             }
             return u;
-        } catch (java.net.URISyntaxException e) {
-            throw new io.polyrag.core.ConfigException("--backend-url / POLYRAG_MCP_BACKEND_URL must be an http(s) URL "
+        } catch (URISyntaxException e) {
+            throw new ConfigException("--backend-url / POLYRAG_MCP_BACKEND_URL must be an http(s) URL "
                     + "such as http://127.0.0.1:8080, was '" + url + "'");
         }
     }

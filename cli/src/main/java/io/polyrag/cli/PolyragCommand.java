@@ -1,15 +1,18 @@
 package io.polyrag.cli;
 
 import io.polyrag.app.Polyrag;
+import io.polyrag.app.api.Version;
 import io.polyrag.core.config.Config;
 import io.polyrag.core.config.Settings;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ScopeType;
+import picocli.CommandLine;
 
 /** The top-level command and the options every sub-command shares. */
 @Command(name = "polyrag", mixinStandardHelpOptions = true, versionProvider = PolyragCommand.BuildVersion.class,
@@ -23,10 +26,10 @@ import picocli.CommandLine.ScopeType;
                     + " 4 internal error."})
 public final class PolyragCommand implements Runnable {
     /** {@code --version}: the release and the commit it was built from. */
-    static final class BuildVersion implements picocli.CommandLine.IVersionProvider {
+    static final class BuildVersion implements CommandLine.IVersionProvider {
         @Override
         public String[] getVersion() {
-            return new String[] {io.polyrag.app.api.Version.describe()};
+            return new String[] {Version.describe()};
         }
     }
 
@@ -44,7 +47,7 @@ public final class PolyragCommand implements Runnable {
 
     @Override
     public void run() {
-        throw new picocli.CommandLine.ParameterException(new picocli.CommandLine(this),
+        throw new CommandLine.ParameterException(new CommandLine(this),
                 "name a command: serve, ingest, search, ask, eval, check or config");
     }
 
@@ -73,7 +76,7 @@ public final class PolyragCommand implements Runnable {
     }
 
     static List<String> split(List<String> values) {
-        return values == null ? List.of() : values.stream().flatMap(v -> java.util.Arrays.stream(v.split(",")))
+        return values == null ? List.of() : values.stream().flatMap(v -> Arrays.stream(v.split(",")))
                 .map(String::strip).filter(s -> !s.isEmpty()).toList();
     }
 }

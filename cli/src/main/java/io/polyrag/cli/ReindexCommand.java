@@ -10,6 +10,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine;
 
 /** {@code polyrag reindex [--modality NAME]}: back-fill what a store lacks, as a job. */
 @Command(name = "reindex", mixinStandardHelpOptions = true, description = {"Back-fill what a store lacks — after "
@@ -25,7 +26,7 @@ final class ReindexCommand implements Callable<Integer> {
     PolyragCommand parent;
 
     @Spec
-    picocli.CommandLine.Model.CommandSpec spec;
+    CommandLine.Model.CommandSpec spec;
 
     @Option(names = "--modality", paramLabel = "NAME", description = "vector, fulltext, graph or rdf (default: "
             + "every enabled store that lacks records).")

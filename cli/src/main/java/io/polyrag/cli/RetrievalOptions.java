@@ -3,7 +3,9 @@ package io.polyrag.cli;
 import io.polyrag.core.model.FusionMethod;
 import io.polyrag.core.model.Modality;
 import io.polyrag.core.model.SearchRequest;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
 import picocli.CommandLine.Option;
@@ -39,8 +41,8 @@ final class RetrievalOptions {
     boolean noServer;
 
     /** The request as the REST API's body ({@code /v1/search}, {@code /v1/query}). */
-    java.util.Map<String, Object> body() {
-        java.util.Map<String, Object> b = new java.util.LinkedHashMap<>();
+    Map<String, Object> body() {
+        Map<String, Object> b = new LinkedHashMap<>();
         b.put("query", String.join(" ", words));
         if (topK != null) {
             b.put("top_k", topK);

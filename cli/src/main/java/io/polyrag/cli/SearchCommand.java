@@ -1,11 +1,14 @@
 package io.polyrag.cli;
 
+import io.polyrag.app.DataDirInUseException;
+import io.polyrag.app.Json;
 import io.polyrag.app.Polyrag;
+import io.polyrag.app.wire.SearchWire;
 import io.polyrag.core.model.DegradedLeg;
 import io.polyrag.core.model.SearchHit;
 import io.polyrag.core.model.SearchResponse;
-import io.polyrag.app.Json;
 import java.io.PrintWriter;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
@@ -13,6 +16,8 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine;
+import tools.jackson.databind.JsonNode;
 
 /** {@code polyrag search QUERY}: run every enabled retriever and print the fused hits. */
 @Command(name = "search", mixinStandardHelpOptions = true, description = "Search with every enabled retriever and fuse the rankings.")
@@ -21,12 +26,12 @@ final class SearchCommand implements Callable<Integer> {
     PolyragCommand parent;
 
     @Spec
-    picocli.CommandLine.Model.CommandSpec spec;
+    CommandLine.Model.CommandSpec spec;
 
     @Mixin
     RetrievalOptions query;
 
-    @picocli.CommandLine.Option(names = "--explain", description = "Also say how the rankings were fused and what "
+    @CommandLine.Option(names = "--explain", description = "Also say how the rankings were fused and what "
             + "each leg found and why (the graph legs: the entities named, the relations asked about, the paths).")
     boolean explain;
 
@@ -36,7 +41,7 @@ final class SearchCommand implements Callable<Integer> {
         try (Polyrag polyrag = parent.open(Map.of("ingest.workers", "0"))) {
             SearchResponse r = polyrag.search().run(query.request(polyrag.search().defaultTopK()));
             if (query.json) {
-                out.println(Json.MAPPER.writeValueAsString(io.polyrag.app.wire.SearchWire.of(r, explain)));
+                out.println(Json.MAPPER.writeValueAsString(SearchWire.of(r, explain)));
             } else {
                 print(r, out);
                 if (explain) {
@@ -44,15 +49,15 @@ final class SearchCommand implements Callable<Integer> {
                 }
             }
             return Main.OK;
-        } catch (io.polyrag.app.DataDirInUseException inUse) {
+        } catch (DataDirInUseException inUse) {
             if (query.noServer) {
                 throw inUse;
             }
             ThroughServer server = ThroughServer.of(inUse, query.apiKey);
             server.say(spec.commandLine().getErr());
-            java.util.Map<String, Object> body = query.body();
+            Map<String, Object> body = query.body();
             body.put("explain", explain);
-            tools.jackson.databind.JsonNode r = server.post("/v1/search", body);
+            JsonNode r = server.post("/v1/search", body);
             if (query.json) {
                 out.println(Json.MAPPER.writeValueAsString(r));
             } else {
@@ -78,7 +83,7 @@ final class SearchCommand implements Callable<Integer> {
                     + (h.location().isEmpty() ? "" : "  (" + h.location() + ")");
             String sources = h.sources().entrySet().stream().sorted(Map.Entry.comparingByKey())
                     .map(e -> e.getKey() + " #" + e.getValue().rank()).collect(Collectors.joining(", "));
-            out.printf(java.util.Locale.ROOT, "%2d. %s%s%n    %s%n    score %.4f · %s%n    %s%n", h.rank(), h.title(), where, h.uri(),
+            out.printf(Locale.ROOT, "%2d. %s%s%n    %s%n    score %.4f · %s%n    %s%n", h.rank(), h.title(), where, h.uri(),
                     h.score(), sources, snippet(h.text()));
             for (var f : h.figures()) {
                 out.println("    figure " + f.number() + (f.location().isEmpty() ? "" : " (" + f.location() + ")") + ": "

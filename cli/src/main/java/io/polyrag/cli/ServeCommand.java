@@ -1,26 +1,43 @@
 package io.polyrag.cli;
 
-import io.polyrag.core.model.KnowledgeBase;
+import io.polyrag.app.HttpFrontDoor;
+import io.polyrag.app.Polyrag;
 import io.polyrag.app.api.PathIngest;
 import io.polyrag.app.api.PathIngestReport;
+import io.polyrag.app.api.SourceRegistration;
 import io.polyrag.app.api.Status;
-import io.polyrag.app.Polyrag;
+import io.polyrag.app.api.Version;
+import io.polyrag.core.ConfigException;
+import io.polyrag.core.InvalidInputException;
+import io.polyrag.core.PolyragException;
 import io.polyrag.core.config.Config;
 import io.polyrag.core.config.Settings;
+import io.polyrag.core.model.ApiKey;
 import io.polyrag.core.model.IngestReport;
+import io.polyrag.core.model.KnowledgeBase;
+import java.io.IOException;
 import java.io.PrintWriter;
+import java.net.BindException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+import java.util.stream.Stream;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine;
 
 /** {@code polyrag serve [PATH...]}: the REST API; given paths, they are ingested in the background first. */
 @Command(name = "serve", mixinStandardHelpOptions = true, description = "Serve the REST API; ingest PATHs in the background if given.")
@@ -29,7 +46,7 @@ final class ServeCommand implements Callable<Integer> {
     PolyragCommand parent;
 
     @Spec
-    picocli.CommandLine.Model.CommandSpec spec;
+    CommandLine.Model.CommandSpec spec;
 
     @Parameters(arity = "0..*", paramLabel = "PATH", description = "Files or directories to ingest at start.")
     List<Path> paths = List.of();
@@ -47,6 +64,7 @@ final class ServeCommand implements Callable<Integer> {
             + "indexed now, then every change re-indexed and every deletion removed as it happens; repeatable.")
     List<Path> watch = List.of();
 
+    // style: a command: its options checked and its output written, top to bottom as the user reads them
     @Override
     public Integer call() throws InterruptedException {
         PrintWriter out = spec.commandLine().getOut();
@@ -60,16 +78,16 @@ final class ServeCommand implements Callable<Integer> {
         }
         Config config = parent.config(flags);
         // The folders given on the command line may be synced, beside any POLYRAG_SYNC_ALLOWED_ROOTS.
-        List<String> roots = new java.util.ArrayList<>();
+        List<String> roots = new ArrayList<>();
         if (!config.get(Settings.SYNC_ALLOWED_ROOTS).isBlank()) {
             roots.add(config.get(Settings.SYNC_ALLOWED_ROOTS));
         }
         for (Path p : watch) {
-            if (!java.nio.file.Files.isDirectory(p)) {
-                throw new io.polyrag.core.InvalidInputException("--watch " + p + ": not a folder");
+            if (!Files.isDirectory(p)) {
+                throw new InvalidInputException("--watch " + p + ": not a folder");
             }
         }
-        java.util.stream.Stream.concat(paths.stream(), watch.stream()).filter(java.nio.file.Files::isDirectory)
+        Stream.concat(paths.stream(), watch.stream()).filter(Files::isDirectory)
                 .map(p -> p.toAbsolutePath().normalize().toString()).forEach(roots::add);
         if (!roots.isEmpty()) {
             flags.put(Settings.SYNC_ALLOWED_ROOTS.key(), String.join(",", roots));
@@ -80,8 +98,8 @@ final class ServeCommand implements Callable<Integer> {
         StartingServer starting;
         try {
             starting = StartingServer.bind(config.get(Settings.HTTP_HOST), config.get(Settings.HTTP_PORT),
-                    io.polyrag.app.api.Version.VERSION);
-        } catch (java.io.IOException | RuntimeException e) {
+                    Version.VERSION);
+        } catch (IOException | RuntimeException e) {
             throw cannotListen(config, e);
         }
         Polyrag polyrag;
@@ -93,13 +111,13 @@ final class ServeCommand implements Callable<Integer> {
         }
         int port = starting.port();
         starting.close();
-        io.polyrag.app.HttpFrontDoor server;
+        HttpFrontDoor server;
         try {
-            server = io.polyrag.app.HttpFrontDoor.start(polyrag, config.get(Settings.HTTP_HOST), port,
+            server = HttpFrontDoor.start(polyrag, config.get(Settings.HTTP_HOST), port,
                     config.get(Settings.HTTP_MAX_REQUEST_MB) * 1024L * 1024L);
         } catch (RuntimeException e) {
             polyrag.close();
-            if (e instanceof io.polyrag.core.ConfigException) {
+            if (e instanceof ConfigException) {
                 throw e;
             }
             throw cannotListen(config, e);
@@ -123,7 +141,7 @@ final class ServeCommand implements Callable<Integer> {
                 + ("fsync".equals(config.get(Settings.DURABILITY)) ? "; durability fsync" : "") + ")");
         if (polyrag.keys().required()) {
             out.println("  API keys required: send 'Authorization: Bearer KEY' (keys: 'polyrag keys list')");
-            if (config.get(Settings.HTTP_REQUIRE_KEYS) && polyrag.keys().list().stream().noneMatch(io.polyrag.core.model.ApiKey::active)) {
+            if (config.get(Settings.HTTP_REQUIRE_KEYS) && polyrag.keys().list().stream().noneMatch(ApiKey::active)) {
                 out.println("  no key exists yet: " + (config.get(Settings.HTTP_ADMIN_KEY).isBlank()
                         ? "set POLYRAG_HTTP_ADMIN_KEY to create keys over POST /v1/admin/keys, or stop the server and "
                                 + "run 'polyrag keys create TENANT'"
@@ -153,12 +171,12 @@ final class ServeCommand implements Callable<Integer> {
 
     /** A port that cannot be listened on: exit 2 (configuration) when another program has it, not 3 (in use). */
     private static RuntimeException cannotListen(Config config, Throwable e) {
-        if (hasCause(e, java.net.BindException.class)) {
-            return new io.polyrag.core.ConfigException("cannot listen on " + config.get(Settings.HTTP_HOST) + ":"
+        if (hasCause(e, BindException.class)) {
+            return new ConfigException("cannot listen on " + config.get(Settings.HTTP_HOST) + ":"
                     + config.get(Settings.HTTP_PORT) + " (" + rootMessage(e) + "): another program has that port; "
                     + "stop it, or choose another with --port or POLYRAG_HTTP_PORT");
         }
-        return new io.polyrag.core.PolyragException("cannot start the HTTP server on " + config.get(Settings.HTTP_HOST)
+        return new PolyragException("cannot start the HTTP server on " + config.get(Settings.HTTP_HOST)
                 + ":" + config.get(Settings.HTTP_PORT) + ": " + rootMessage(e), e);
     }
 
@@ -189,14 +207,14 @@ final class ServeCommand implements Callable<Integer> {
             out.println("  watching " + dir + " (source '" + id + "'): syncing what changed while polyrag was down");
         } else {
             String base = dir.getFileName() == null ? "folder" : dir.getFileName().toString()
-                    .toLowerCase(java.util.Locale.ROOT).replaceAll("[^a-z0-9._-]+", "-").replaceAll("^[^a-z0-9]+", "");
+                    .toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9._-]+", "-").replaceAll("^[^a-z0-9]+", "");
             base = base.isEmpty() ? "folder" : base.substring(0, Math.min(base.length(), 56));
             String stem = base;
-            java.util.Set<String> taken = new java.util.HashSet<>();
+            Set<String> taken = new HashSet<>();
             sources.list().forEach(x -> taken.add(x.id()));
-            String id = java.util.stream.IntStream.range(1, 1000).mapToObj(i -> i == 1 ? stem : stem + "-" + i)
+            String id = IntStream.range(1, 1000).mapToObj(i -> i == 1 ? stem : stem + "-" + i)
                     .filter(c -> !taken.contains(c)).findFirst().orElseThrow();
-            sources.register(new io.polyrag.app.api.SourceRegistration(id, "filesystem", java.util.Map.of("root",
+            sources.register(new SourceRegistration(id, "filesystem", Map.of("root",
                     dir.toString()), kb, null, true));
             out.println("  watching " + dir + " (source '" + id + "'): indexing it now, then every change as it "
                     + "happens");

@@ -11,10 +11,13 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.function.Predicate;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -29,7 +32,7 @@ import tools.jackson.databind.JsonNode;
     "Exit code 0 when every step passed, 1 naming the step that failed, 3 when the server never answered."})
 final class SmokeCommand implements Callable<Integer> {
     @Spec
-    picocli.CommandLine.Model.CommandSpec spec;
+    CommandLine.Model.CommandSpec spec;
 
     @Option(names = "--url", required = true, paramLabel = "URL", description = "The server's base URL, e.g. "
             + "http://127.0.0.1:8080.")
@@ -55,6 +58,7 @@ final class SmokeCommand implements Callable<Integer> {
      */
     private HttpClient http;
 
+    // style: a command: its options checked and its output written, top to bottom as the user reads them
     @Override
     public Integer call() throws InterruptedException {
         PrintWriter out = spec.commandLine().getOut();
@@ -66,7 +70,7 @@ final class SmokeCommand implements Callable<Integer> {
                 throw new IllegalArgumentException("not http(s)");
             }
         } catch (IllegalArgumentException e) {
-            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--url " + url + " is not an http(s) "
+            throw new CommandLine.ParameterException(spec.commandLine(), "--url " + url + " is not an http(s) "
                     + "URL: give e.g. http://127.0.0.1:8080");
         }
         String key = apiKey;
@@ -112,7 +116,7 @@ final class SmokeCommand implements Callable<Integer> {
         }
         Step failed = steps.stream().filter(s -> !s.ok()).findFirst().orElse(null);
         if (json) {
-            out.println(Json.MAPPER.writeValueAsString(java.util.Map.of("url", base, "ok", failed == null,
+            out.println(Json.MAPPER.writeValueAsString(Map.of("url", base, "ok", failed == null,
                     "steps", steps)));
         } else {
             for (Step s : steps) {
@@ -146,7 +150,7 @@ final class SmokeCommand implements Callable<Integer> {
 
     /** Asks {@code path} until {@code passed} holds or the deadline passes (a server starting, or not yet ready). */
     private Step waitFor(String name, String base, String path, String key, long deadline,
-            java.util.function.Predicate<HttpResponse<String>> passed) throws InterruptedException {
+            Predicate<HttpResponse<String>> passed) throws InterruptedException {
         long t0 = System.nanoTime();
         String last = "no answer";
         while (true) {

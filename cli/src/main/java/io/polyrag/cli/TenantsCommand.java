@@ -8,6 +8,7 @@ import io.polyrag.core.port.UsageStore;
 import java.io.PrintWriter;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -15,6 +16,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine;
 
 /** {@code polyrag tenants quota|usage}: each tenant's limits and what it used. */
 @Command(name = "tenants", mixinStandardHelpOptions = true, description = {"Each tenant's quotas and usage.",
@@ -26,7 +28,7 @@ final class TenantsCommand implements Callable<Integer> {
     PolyragCommand parent;
 
     @Spec
-    picocli.CommandLine.Model.CommandSpec spec;
+    CommandLine.Model.CommandSpec spec;
 
     @Override
     public Integer call() {
@@ -45,7 +47,7 @@ final class TenantsCommand implements Callable<Integer> {
         TenantsCommand tenants;
 
         @Spec
-        picocli.CommandLine.Model.CommandSpec spec;
+        CommandLine.Model.CommandSpec spec;
 
         @Parameters(paramLabel = "TENANT", description = "The tenant: 1-40 of a-z, 0-9, '_', '-'.")
         String tenant;
@@ -104,7 +106,7 @@ final class TenantsCommand implements Callable<Integer> {
         }
 
         private static String show(Long v) {
-            return v == null ? "no limit" : String.format(java.util.Locale.ROOT, "%,d", v);
+            return v == null ? "no limit" : String.format(Locale.ROOT, "%,d", v);
         }
     }
 
@@ -117,7 +119,7 @@ final class TenantsCommand implements Callable<Integer> {
         TenantsCommand tenants;
 
         @Spec
-        picocli.CommandLine.Model.CommandSpec spec;
+        CommandLine.Model.CommandSpec spec;
 
         @Option(names = "--from", paramLabel = "YYYY-MM-DD", description = "First day counted (UTC); default: the "
             + "first of this month.")
@@ -144,10 +146,10 @@ final class TenantsCommand implements Callable<Integer> {
                 }
                 out.printf("usage from %s to %s (UTC)%n", first, last);
                 for (Usage.Report r : reports) {
-                    out.printf(java.util.Locale.ROOT, "%s: %,d documents, %,d chunks, %,d MB stored%n",
+                    out.printf(Locale.ROOT, "%s: %,d documents, %,d chunks, %,d MB stored%n",
                             r.tenant().isEmpty() ? "(local)" : r.tenant(), r.stock().documents(), r.stock().chunks(),
                             r.stock().storedBytes() >> 20);
-                    r.counts().forEach(c -> out.printf(java.util.Locale.ROOT, "  %-18s %,14d%s%n", c.metric(),
+                    r.counts().forEach(c -> out.printf(Locale.ROOT, "  %-18s %,14d%s%n", c.metric(),
                             c.amount(), c.model().isEmpty() ? "" : "  " + c.model()));
                 }
                 return Main.OK;

@@ -10,11 +10,10 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Locale;
 import java.util.Map;
+import java.util.TreeMap;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -118,10 +117,10 @@ final class ThroughServer {
             String where = (heading.isEmpty() ? "" : "  §" + heading) + (location.isEmpty() ? "" : "  (" + location
                     + ")");
             StringBuilder retrievers = new StringBuilder();
-            new java.util.TreeMap<>(Json.MAPPER.convertValue(h.path("retrievers"), Map.class)).forEach((k, v) ->
+            new TreeMap<>(Json.MAPPER.convertValue(h.path("retrievers"), Map.class)).forEach((k, v) ->
                     retrievers.append(retrievers.isEmpty() ? "" : ", ").append(k).append(" #").append(
                             ((Map<?, ?>) v).get("rank")));
-            out.printf(java.util.Locale.ROOT, "%2d. %s%s%n    %s%n    score %.4f · %s%n    %s%n", h.path("rank").asInt(),
+            out.printf(Locale.ROOT, "%2d. %s%s%n    %s%n    score %.4f · %s%n    %s%n", h.path("rank").asInt(),
                     h.path("title").asString(), where, h.path("uri").asString(), h.path("score").asDouble(),
                     retrievers, snippet(h.path("text").asString()));
             for (JsonNode f : h.path("figures")) {

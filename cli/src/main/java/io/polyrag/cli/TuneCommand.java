@@ -14,6 +14,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine;
 
 /** {@code polyrag tune KB}: learn the knowledge base's fusion from its judged queries. */
 @Command(name = "tune", mixinStandardHelpOptions = true, description = {"Fit KB's fusion to its judged queries "
@@ -28,7 +29,7 @@ final class TuneCommand implements Callable<Integer> {
     PolyragCommand parent;
 
     @Spec
-    picocli.CommandLine.Model.CommandSpec spec;
+    CommandLine.Model.CommandSpec spec;
 
     @Parameters(paramLabel = "KB", description = "The knowledge base.")
     String kb;

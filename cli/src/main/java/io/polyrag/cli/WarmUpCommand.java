@@ -1,5 +1,6 @@
 package io.polyrag.cli;
 
+import io.polyrag.app.HttpFrontDoor;
 import io.polyrag.app.Polyrag;
 import io.polyrag.app.api.TextIngest;
 import io.polyrag.core.config.Config;
@@ -37,7 +38,7 @@ final class WarmUpCommand implements Callable<Integer> {
                 polyrag.search().run(SearchRequest.of("when is the kiln fired", 3));
                 polyrag.search().answer(SearchRequest.of("when is the kiln fired?", 3), null);
                 polyrag.admin().status();
-                try (io.polyrag.app.HttpFrontDoor server = io.polyrag.app.HttpFrontDoor.start(polyrag, "127.0.0.1", 0,
+                try (HttpFrontDoor server = HttpFrontDoor.start(polyrag, "127.0.0.1", 0,
                         1 << 20)) {
                     HttpClient http = HttpClient.newHttpClient();
                     for (String path : new String[] {"/health", "/v1/search?q=kiln", "/v1/knowledge-bases"}) {

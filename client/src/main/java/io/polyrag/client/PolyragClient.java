@@ -4,23 +4,31 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
+import java.net.ConnectException;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import java.util.function.BiPredicate;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
+import java.util.function.Supplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.PropertyNamingStrategies;
@@ -435,7 +443,7 @@ public final class PolyragClient {
     }
 
     /** {@code GET /v1/usage} over the UTC days {@code from} to {@code to}, both included. */
-    public Usage usage(java.time.LocalDate from, java.time.LocalDate to) {
+    public Usage usage(LocalDate from, LocalDate to) {
         return send("GET", "/v1/usage?from=" + from + "&to=" + to, null, null, Usage.class);
     }
 
@@ -587,7 +595,7 @@ public final class PolyragClient {
      * {@code GET /v1/events}: the caller's job events as they happen (after {@code afterId}; 0 for from now), to
      * {@code listener} until it returns false or the server ends the stream.
      */
-    public void events(long afterId, java.util.function.Predicate<JobEvent> listener) {
+    public void events(long afterId, Predicate<JobEvent> listener) {
         Map<String, String> headers = afterId > 0 ? Map.of("Last-Event-ID", Long.toString(afterId)) : Map.of();
         long[] id = {afterId};
         streamGet("/v1/events", headers, (event, idLine, data) -> {
@@ -836,13 +844,13 @@ public final class PolyragClient {
         HttpResponse<byte[]> r = exchange(() -> request(path).header("Accept", "*/*").GET().build(),
                 HttpResponse.BodyHandlers.ofByteArray());
         String disposition = r.headers().firstValue("Content-Disposition").orElse("");
-        java.util.regex.Matcher m = java.util.regex.Pattern.compile("filename=\"?([^\";]+)").matcher(disposition);
+        Matcher m = Pattern.compile("filename=\"?([^\";]+)").matcher(disposition);
         return new Content(r.headers().firstValue("Content-Type").orElse("application/octet-stream"),
                 m.find() ? m.group(1) : null, r.body());
     }
 
     /** Sends, trying a transient failure again; a non-2xx answer is a {@link PolyragApiException}. */
-    private <T> HttpResponse<T> exchange(java.util.function.Supplier<HttpRequest> make,
+    private <T> HttpResponse<T> exchange(Supplier<HttpRequest> make,
             HttpResponse.BodyHandler<T> handler) {
         for (int attempt = 0; ; attempt++) {
             HttpResponse<T> r;
@@ -853,9 +861,9 @@ public final class PolyragClient {
             try {
                 r = http.send(request, handler);
             } catch (IOException e) {
-                boolean unsent = e instanceof java.net.ConnectException
-                        || e.getCause() instanceof java.net.ConnectException;
-                if (attempt < retries && !(e instanceof java.net.http.HttpTimeoutException) && (idempotent || unsent)) {
+                boolean unsent = e instanceof ConnectException
+                        || e.getCause() instanceof ConnectException;
+                if (attempt < retries && !(e instanceof HttpTimeoutException) && (idempotent || unsent)) {
                     pause(attempt, null);
                     continue;
                 }
@@ -912,7 +920,7 @@ public final class PolyragClient {
         boolean on(String event, String id, JsonNode data);
     }
 
-    private void stream(String method, String path, Object body, java.util.function.BiPredicate<String, JsonNode> on) {
+    private void stream(String method, String path, Object body, BiPredicate<String, JsonNode> on) {
         HttpResponse<InputStream> r = exchange(() -> request(path).header("Accept", "text/event-stream")
                 .header("Content-Type", "application/json").timeout(Duration.ofHours(1))
                 .method(method, HttpRequest.BodyPublishers.ofByteArray(JSON.writeValueAsBytes(body))).build(),

@@ -1,7 +1,14 @@
 package io.polyrag.core;
 
+import java.net.ConnectException;
+import java.net.NoRouteToHostException;
+import java.net.SocketException;
+import java.net.http.HttpConnectTimeoutException;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.FileSystemException;
+import java.sql.SQLException;
+import java.sql.SQLNonTransientConnectionException;
+import java.sql.SQLTransientConnectionException;
 import java.util.Locale;
 
 /**
@@ -91,24 +98,24 @@ public final class StorageProblems {
     public static boolean unreachable(Throwable e) {
         for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
             String name = t.getClass().getName();
-            if (t instanceof UnavailableException || t instanceof java.net.ConnectException
-                    || t instanceof java.net.http.HttpConnectTimeoutException
-                    || t instanceof java.net.NoRouteToHostException || t instanceof java.sql.SQLTransientConnectionException
-                    || t instanceof java.sql.SQLNonTransientConnectionException
+            if (t instanceof UnavailableException || t instanceof ConnectException
+                    || t instanceof HttpConnectTimeoutException
+                    || t instanceof NoRouteToHostException || t instanceof SQLTransientConnectionException
+                    || t instanceof SQLNonTransientConnectionException
                     || name.endsWith("ServiceUnavailableException") || name.endsWith("SessionExpiredException")
                     || name.endsWith("ConnectionClosedException")) {
                 return true;
             }
-            if (t instanceof java.sql.SQLException sql && sql.getSQLState() != null
+            if (t instanceof SQLException sql && sql.getSQLState() != null
                     && (sql.getSQLState().startsWith("08") || sql.getSQLState().startsWith("57P0"))) {
                 return true;
             }
             // HikariCP's words, with no SQL state, for a pooled connection it closed under its user after the server
             // dropped it (seen when a relay cut every connection mid-write).
-            if (t instanceof java.sql.SQLException && "Connection is closed".equals(t.getMessage())) {
+            if (t instanceof SQLException && "Connection is closed".equals(t.getMessage())) {
                 return true;
             }
-            if (t instanceof java.net.SocketException && String.valueOf(t.getMessage()).toLowerCase(Locale.ROOT)
+            if (t instanceof SocketException && String.valueOf(t.getMessage()).toLowerCase(Locale.ROOT)
                     .matches(".*(connection reset|broken pipe|connection refused|socket closed).*")) {
                 return true;
             }

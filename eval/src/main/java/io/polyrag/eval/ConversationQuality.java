@@ -6,7 +6,6 @@ import io.polyrag.core.InvalidInputException;
 import io.polyrag.core.model.SearchHit;
 import io.polyrag.core.model.SearchRequest;
 import io.polyrag.core.port.ProgressListener;
-import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;

@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -101,6 +102,7 @@ public final class EntityCorpus {
         return new EntityCorpus(seed).generate(dir, people);
     }
 
+    // style: the generator's specification, template by template, kept in one place as it is documented
     private Summary generate(Path dir, int peopleCount) {
         if (peopleCount < 16 || peopleCount > MAX_PEOPLE) {
             throw new IllegalArgumentException("between 16 and " + MAX_PEOPLE + " people, was " + peopleCount);
@@ -147,7 +149,7 @@ public final class EntityCorpus {
         }
         // Founders and chief executives: distinct people, so a company's profile never names its founder.
         List<Person> shuffled = new ArrayList<>(people);
-        java.util.Collections.shuffle(shuffled, random);
+        Collections.shuffle(shuffled, random);
         Map<Org, Person> founder = new LinkedHashMap<>();
         Map<Org, Person> ceo = new LinkedHashMap<>();
         for (int i = 0; i < orgs.size(); i++) {
@@ -202,9 +204,9 @@ public final class EntityCorpus {
         List<Question> questions = new ArrayList<>();
         int target = peopleCount * 3 / 4;
         List<Org> orgOrder = new ArrayList<>(orgs);
-        java.util.Collections.shuffle(orgOrder, random);
+        Collections.shuffle(orgOrder, random);
         List<Product> productOrder = new ArrayList<>(products);
-        java.util.Collections.shuffle(productOrder, random);
+        Collections.shuffle(productOrder, random);
         int o = 0;
         int pr = 0;
         while (questions.size() < target) {
@@ -271,7 +273,7 @@ public final class EntityCorpus {
             }
         }
         List<Question> order = new ArrayList<>(questions);
-        java.util.Collections.shuffle(order, random);
+        Collections.shuffle(order, random);
         Set<String> test = new LinkedHashSet<>();
         for (int i = 0; i < order.size(); i += 2) {
             test.add(order.get(i).id());

@@ -1,9 +1,10 @@
 package io.polyrag.eval;
 
-import io.polyrag.app.quality.Significance;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import io.polyrag.app.quality.Significance;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -40,6 +41,7 @@ public record EvalReport(String dataset, int documents, int queries, List<Run> r
             @JsonProperty(PER_QUERY) Map<String, Double> perQueryNdcg,
             @JsonInclude(JsonInclude.Include.NON_NULL) Significance.Comparison vsRaw) {
 
+        // style: the positional form existing callers use; building these by name is the house step's next cut
         public Run(String name, List<String> modalities, String fusion, double ndcg10, double recall100, double mrr10,
                 double p50Ms, double p99Ms, List<Double> ndcg10Ci95, Significance.Comparison vsBestSingle,
                 Significance.Comparison vsBaseline, Map<String, Double> perQueryNdcg) {
@@ -82,7 +84,7 @@ public record EvalReport(String dataset, int documents, int queries, List<Run> r
 
     /** The ingest in words: speeds when documents were indexed, or that the index was reused. */
     public static String describe(Ingest i) {
-        String speed = String.format(java.util.Locale.ROOT, "ingest %.1f s (%.1f docs/s, %.1f chunks/s)", i.seconds(),
+        String speed = String.format(Locale.ROOT, "ingest %.1f s (%.1f docs/s, %.1f chunks/s)", i.seconds(),
                 i.docsPerSecond(), i.chunksPerSecond());
         if (i.chunks() == 0 && i.reused() > 0) {
             return "index reused: all " + i.reused() + " documents were already indexed with these settings";

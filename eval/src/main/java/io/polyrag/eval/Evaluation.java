@@ -1,9 +1,12 @@
 package io.polyrag.eval;
 
+import io.polyrag.app.Polyrag;
 import io.polyrag.app.quality.Metrics;
 import io.polyrag.app.quality.Significance;
-import io.polyrag.app.Polyrag;
+import io.polyrag.core.config.Settings;
+import io.polyrag.core.model.Ids;
 import io.polyrag.core.model.IngestReport;
+import io.polyrag.core.model.KnowledgeBase;
 import io.polyrag.core.model.Modality;
 import io.polyrag.core.model.SearchHit;
 import io.polyrag.core.model.SearchRequest;
@@ -13,6 +16,8 @@ import io.polyrag.core.port.ProgressListener;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -44,8 +49,8 @@ public final class Evaluation {
             if (run.raw() != null && raw == null) {
                 boolean vectors = runs.stream().anyMatch(r -> r.raw() != null && r.raw() != RawReference.Kind.BM25);
                 raw = RawReference.build(ds, vectors ? polyrag.embeddings() : null, polyrag.config().get(
-                        io.polyrag.core.config.Settings.BM25_K1), polyrag.config().get(
-                        io.polyrag.core.config.Settings.BM25_B), log);
+                        Settings.BM25_K1), polyrag.config().get(
+                        Settings.BM25_B), log);
             }
             log.accept("eval: running " + run.name() + " over " + ds.qrels().size() + " queries");
             results.add(evaluate(polyrag, ds, run, raw));
@@ -60,10 +65,10 @@ public final class Evaluation {
      */
     static List<EvalReport.Run> compared(List<EvalReport.Run> runs) {
         EvalReport.Run best = runs.stream().filter(r -> r.modalities().size() == 1 && !r.raw())
-                .max(java.util.Comparator.comparingDouble(EvalReport.Run::ndcg10)).orElse(null);
+                .max(Comparator.comparingDouble(EvalReport.Run::ndcg10)).orElse(null);
         // The raw reference to beat: the better of the raw fusions run (raw-rrf, raw-minmax).
         EvalReport.Run raw = runs.stream().filter(r -> r.name().equals("raw-rrf") || r.name().equals("raw-minmax"))
-                .max(java.util.Comparator.comparingDouble(EvalReport.Run::ndcg10)).orElse(null);
+                .max(Comparator.comparingDouble(EvalReport.Run::ndcg10)).orElse(null);
         return runs.stream().map(r -> {
             EvalReport.Run out = r;
             if (best != null && r.modalities().size() > 1 && !r.raw()) {
@@ -80,7 +85,7 @@ public final class Evaluation {
             Consumer<String> log) {
         List<SourceItem> items = ds.corpus().values().stream().map(Evaluation::item).toList();
         log.accept("eval: indexing " + items.size() + " documents (unchanged ones are reused)");
-        IngestReport r = polyrag.ingest().items(items, io.polyrag.core.model.KnowledgeBase.of(KB), progress);
+        IngestReport r = polyrag.ingest().items(items, KnowledgeBase.of(KB), progress);
         if (r.failed() > 0) {
             log.accept("eval: " + r.failed() + " documents failed to index, e.g. " + r.errors().getFirst().reason());
         }
@@ -103,9 +108,9 @@ public final class Evaluation {
     }
 
     private static EvalReport.Run evaluate(Polyrag polyrag, BeirDataset ds, RunSpec run, RawReference raw) {
-        String kb = io.polyrag.core.model.KnowledgeBase.of(KB).storageName();
-        Map<String, String> byDocumentId = new java.util.HashMap<>();
-        ds.corpus().keySet().forEach(id -> byDocumentId.put(io.polyrag.core.model.Ids.documentId(kb, "beir:" + id), id));
+        String kb = KnowledgeBase.of(KB).storageName();
+        Map<String, String> byDocumentId = new HashMap<>();
+        ds.corpus().keySet().forEach(id -> byDocumentId.put(Ids.documentId(kb, "beir:" + id), id));
         Map<String, Double> perQuery = new LinkedHashMap<>();
         double ndcg = 0;
         double recall = 0;

@@ -4,6 +4,7 @@ import io.polyrag.app.quality.Significance;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
+import java.util.Objects;
 
 
 /**
@@ -63,7 +64,7 @@ public final class HtmlReport {
                     .append(fmt(x.p50Ms())).append("</td><td>").append(fmt(x.p99Ms())).append("</td></tr>");
         }
         sb.append("</table>");
-        runs.stream().map(EvalReport.Run::vsBestSingle).filter(java.util.Objects::nonNull).findFirst()
+        runs.stream().map(EvalReport.Run::vsBestSingle).filter(Objects::nonNull).findFirst()
                 .ifPresent(c -> sb.append("<p class=\"muted\">95% CI: the mean's normal-approximation interval over ")
                         .append("the queries. vs best single: the mean per-query difference from ").append(esc(c.run()))
                         .append(", with the p-value of a paired randomisation test (").append(Significance.TRIALS)

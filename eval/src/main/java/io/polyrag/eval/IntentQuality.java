@@ -6,14 +6,13 @@ import io.polyrag.core.InvalidInputException;
 import io.polyrag.core.model.Answer;
 import io.polyrag.core.model.SearchRequest;
 import io.polyrag.core.port.ProgressListener;
-import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import tools.jackson.databind.JsonNode;
 
 /**
  * The intent router measured offline on labelled questions ({@code eval/intents/questions.jsonl}: question, intent,
@@ -105,6 +104,6 @@ public final class IntentQuality {
     }
 
     private static String normalise(String s) {
-        return s.replaceAll("\\s+", " ").replaceAll("\\s*\\[\\d+]", "").strip().toLowerCase(java.util.Locale.ROOT);
+        return s.replaceAll("\\s+", " ").replaceAll("\\s*\\[\\d+]", "").strip().toLowerCase(Locale.ROOT);
     }
 }

@@ -1,5 +1,6 @@
 package io.polyrag.eval;
 
+import io.polyrag.app.Json;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -22,7 +23,7 @@ final class JsonLines {
             for (String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
                 n++;
                 if (!line.isBlank()) {
-                    out.add(each.apply(io.polyrag.app.Json.MAPPER.readTree(line), n));
+                    out.add(each.apply(Json.MAPPER.readTree(line), n));
                 }
             }
         } catch (IOException e) {

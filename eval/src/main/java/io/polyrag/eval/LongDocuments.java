@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -28,6 +29,7 @@ public final class LongDocuments {
     private LongDocuments() {
     }
 
+    // style: a tool script: options, then each step in order
     public static void main(String[] args) throws IOException {
         if (args.length < 2) {
             System.err.println("usage: eval/long-documents SRC DEST [--join 4] [--seed 7]");
@@ -74,7 +76,7 @@ public final class LongDocuments {
         }
         Files.writeString(dest.resolve("corpus.jsonl"), corpus, StandardCharsets.UTF_8);
         Files.copy(src.resolve("queries.jsonl"), dest.resolve("queries.jsonl"),
-                java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+                StandardCopyOption.REPLACE_EXISTING);
         try (var files = Files.list(src)) {
             for (Path q : files.filter(p -> p.getFileName().toString().matches("qrels-.*\\.tsv")).toList()) {
                 Map<String, Map<String, Integer>> grades = new LinkedHashMap<>();

@@ -5,6 +5,7 @@ import io.polyrag.core.model.FusionMethod;
 import io.polyrag.core.model.Modality;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -35,7 +36,7 @@ public record RunSpec(String name, Set<Modality> modalities, FusionMethod fusion
                 if (!enabled.contains(Modality.VECTOR) && !s.equals("raw-bm25")) {
                     throw new InvalidInputException("run '" + s + "' needs the embedding model, and vectors are off");
                 }
-                RawReference.Kind kind = RawReference.Kind.valueOf(s.substring(4).toUpperCase(java.util.Locale.ROOT));
+                RawReference.Kind kind = RawReference.Kind.valueOf(s.substring(4).toUpperCase(Locale.ROOT));
                 Set<Modality> mods = switch (kind) {
                     case BM25 -> Set.of(Modality.FULLTEXT);
                     case VECTOR -> Set.of(Modality.VECTOR);

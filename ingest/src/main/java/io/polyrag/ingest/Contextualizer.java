@@ -6,9 +6,15 @@ import io.polyrag.core.port.ContextCache;
 import io.polyrag.core.port.LlmClient;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.regex.Pattern;
 
 /**
  * Contextual retrieval: a language model writes one or two sentences situating each chunk in its document (what the
@@ -29,7 +35,7 @@ public final class Contextualizer {
     static final int MAX_CONTEXT = 600;
     private static final int MAX_TOKENS = 120;
     /** A reply that declines instead of situating the chunk. */
-    private static final java.util.regex.Pattern REFUSAL = java.util.regex.Pattern.compile("(?i)^(i'?m sorry|sorry,|"
+    private static final Pattern REFUSAL = Pattern.compile("(?i)^(i'?m sorry|sorry,|"
             + "i (can(no|')t|am unable|won'?t)|as an ai\\b|i do not have)");
 
     private final LlmClient llm;
@@ -84,6 +90,7 @@ public final class Contextualizer {
      * @param documentId the document's id (which names its knowledge base)
      * @param tokenBudget model tokens these calls may spend; no call starts once it is spent
      */
+    // style: the budgeted loop over one document's chunks, with its cache and the model calls in order
     public Result contexts(String documentId, String title, List<String> chunkTexts, long tokenBudget) {
         Map<String, String> keys = new LinkedHashMap<>();
         for (String t : chunkTexts) {
@@ -93,12 +100,12 @@ public final class Contextualizer {
         String document = opening(String.join("\n\n", chunkTexts));
         // One call per distinct chunk text not cached, at most `concurrency` at a time; each starts only while the
         // budget is not spent by the calls that finished (so it may be passed by the calls then running).
-        Map<String, java.util.concurrent.Future<Call>> asked = new LinkedHashMap<>();
-        java.util.concurrent.atomic.AtomicLong tokens = new java.util.concurrent.atomic.AtomicLong();
-        java.util.concurrent.Semaphore running = new java.util.concurrent.Semaphore(concurrency);
+        Map<String, Future<Call>> asked = new LinkedHashMap<>();
+        AtomicLong tokens = new AtomicLong();
+        Semaphore running = new Semaphore(concurrency);
         boolean stopped = false;
         int cached = 0;
-        try (var pool = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor()) {
+        try (var pool = Executors.newVirtualThreadPerTaskExecutor()) {
             for (String chunk : chunkTexts) {
                 String key = keys.get(chunk);
                 if (known.containsKey(key)) {
@@ -128,7 +135,7 @@ public final class Contextualizer {
         Map<String, String> written = new LinkedHashMap<>();
         int failed = 0;
         String failure = null;
-        for (Map.Entry<String, java.util.concurrent.Future<Call>> e : asked.entrySet()) {
+        for (Map.Entry<String, Future<Call>> e : asked.entrySet()) {
             Call c = e.getValue().resultNow();
             if (c.context() != null) {
                 written.put(e.getKey(), c.context());
@@ -202,7 +209,7 @@ public final class Contextualizer {
         if (words.length <= documentWords) {
             return text;
         }
-        return String.join(" ", java.util.Arrays.copyOf(words, documentWords)) + " …";
+        return String.join(" ", Arrays.copyOf(words, documentWords)) + " …";
     }
 
     /** One line of at most {@value #MAX_CONTEXT} characters: whitespace collapsed, a label the model adds dropped. */

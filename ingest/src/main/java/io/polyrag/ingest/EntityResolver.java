@@ -9,10 +9,12 @@ import io.polyrag.core.model.Vocabulary;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -45,6 +47,7 @@ final class EntityResolver {
         return resolve(perChunk, chunkIds, documentId, version, "");
     }
 
+    // style: one pass merging mentions into entities; its steps share the per-document maps
     static List<ChunkGraph> resolve(List<Extraction> perChunk, List<String> chunkIds, String documentId,
             long version, String title) {
         Map<String, Map<String, Integer>> forms = new LinkedHashMap<>();
@@ -105,10 +108,10 @@ final class EntityResolver {
             List<Relation> relations = new ArrayList<>();
             for (Fact f : facts.get(i)) {
                 var s = f.subject().equals(Fact.DOCUMENT_SUBJECT)
-                        ? java.util.Optional.ofNullable(subject == null ? null : entities.get(subject))
+                        ? Optional.ofNullable(subject == null ? null : entities.get(subject))
                         : resolved(f.subject(), canonical, entities);
                 var o = f.object().equals(Fact.DOCUMENT_SUBJECT)
-                        ? java.util.Optional.ofNullable(subject == null ? null : entities.get(subject))
+                        ? Optional.ofNullable(subject == null ? null : entities.get(subject))
                         : resolved(f.object(), canonical, entities);
                 if (s.isEmpty() || o.isEmpty() || s.get().id().equals(o.get().id())
                         || !seen.add(s.get().id() + "\u0000" + f.predicate() + "\u0000" + o.get().id())) {
@@ -124,11 +127,11 @@ final class EntityResolver {
         return out;
     }
 
-    private static java.util.Optional<Entity> resolved(String name, Map<String, String> canonical,
+    private static Optional<Entity> resolved(String name, Map<String, String> canonical,
             Map<String, Entity> entities) {
         String key = Entity.key(name);
-        return key.isEmpty() ? java.util.Optional.empty()
-                : java.util.Optional.ofNullable(entities.get(canonical.get(key)));
+        return key.isEmpty() ? Optional.empty()
+                : Optional.ofNullable(entities.get(canonical.get(key)));
     }
 
     private static void note(Map<String, Map<String, Integer>> forms, Map<String, Map<String, Integer>> types,
@@ -177,7 +180,7 @@ final class EntityResolver {
     static Map<String, String> canonicalKeys(Map<String, Map<String, Integer>> forms) {
         Map<String, String> canonical = canonicalKeys(forms.keySet());
         Map<String, String> initials = new HashMap<>();
-        Set<String> ambiguous = new java.util.HashSet<>();
+        Set<String> ambiguous = new HashSet<>();
         for (String k : forms.keySet()) {
             String[] w = words(k);
             if (w.length >= 2 && canonical.get(k).equals(k)) {

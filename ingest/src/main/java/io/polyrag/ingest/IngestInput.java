@@ -1,6 +1,7 @@
 package io.polyrag.ingest;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 
 /**
  * One thing to ingest, read lazily so a large directory is never held in memory at once.
@@ -20,7 +21,7 @@ public record IngestInput(String uri, String name, long size, String mediaType, 
     }
 
     public static IngestInput ofText(String uri, String name, String text) {
-        byte[] bytes = text.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
         return new IngestInput(uri, name, bytes.length, null, () -> bytes);
     }
 }

@@ -1,44 +1,60 @@
 package io.polyrag.ingest;
 
-import io.polyrag.core.port.ProgressListener;
 import io.polyrag.core.InvalidInputException;
+import io.polyrag.core.StorageProblems;
+import io.polyrag.core.StoreException;
 import io.polyrag.core.model.Chunk;
-import io.polyrag.core.model.ChunkGraph;
-import io.polyrag.core.model.Extraction;
-import io.polyrag.core.model.ItemError;
 import io.polyrag.core.model.ChunkDraft;
+import io.polyrag.core.model.ChunkGraph;
+import io.polyrag.core.model.ChunkKind;
 import io.polyrag.core.model.DocumentDraft;
 import io.polyrag.core.model.DocumentInfo;
 import io.polyrag.core.model.DocumentVersion;
+import io.polyrag.core.model.ExtractedFigure;
+import io.polyrag.core.model.Extraction;
+import io.polyrag.core.model.Figure;
 import io.polyrag.core.model.FigureMode;
 import io.polyrag.core.model.Ids;
-import io.polyrag.core.model.KnowledgeBase;
 import io.polyrag.core.model.IndexedDocument;
 import io.polyrag.core.model.IngestEstimate;
 import io.polyrag.core.model.IngestReport;
+import io.polyrag.core.model.ItemError;
+import io.polyrag.core.model.KnowledgeBase;
 import io.polyrag.core.model.ParsedDocument;
+import io.polyrag.core.model.SearchScope;
 import io.polyrag.core.model.SourceItem;
 import io.polyrag.core.model.StoreRecord;
+import io.polyrag.core.model.Tenant;
 import io.polyrag.core.model.VersionRecords;
+import io.polyrag.core.port.BlobStore;
 import io.polyrag.core.port.Catalog;
 import io.polyrag.core.port.Chunker;
 import io.polyrag.core.port.Embedder;
 import io.polyrag.core.port.EntityExtractor;
 import io.polyrag.core.port.Parser;
+import io.polyrag.core.port.ProgressListener;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 import java.util.stream.IntStream;
 
 /**
@@ -118,17 +134,17 @@ public final class IngestPipeline {
      * @param limit asked before each input: a reason (a tenant's quota reached) stops the ingest there, the inputs
      *     left failing with it; null goes on
      */
-    public record Run(boolean skipGraph, long tokenBudget, java.util.function.BooleanSupplier canceled,
-            FigureMode figures, java.util.function.Supplier<String> limit) {
+    public record Run(boolean skipGraph, long tokenBudget, BooleanSupplier canceled,
+            FigureMode figures, Supplier<String> limit) {
         public static final Run DEFAULT = new Run(false, 0);
 
-        public Run(boolean skipGraph, long tokenBudget, java.util.function.BooleanSupplier canceled,
+        public Run(boolean skipGraph, long tokenBudget, BooleanSupplier canceled,
                 FigureMode figures) {
             this(skipGraph, tokenBudget, canceled, figures, () -> null);
         }
 
         /** This run, stopped before an input once {@code limit} gives a reason. */
-        public Run limitedBy(java.util.function.Supplier<String> limit) {
+        public Run limitedBy(Supplier<String> limit) {
             return new Run(skipGraph, tokenBudget, canceled, figures, limit);
         }
 
@@ -136,7 +152,7 @@ public final class IngestPipeline {
             this(skipGraph, tokenBudget, () -> false);
         }
 
-        public Run(boolean skipGraph, long tokenBudget, java.util.function.BooleanSupplier canceled) {
+        public Run(boolean skipGraph, long tokenBudget, BooleanSupplier canceled) {
             this(skipGraph, tokenBudget, canceled, null);
         }
     }
@@ -152,12 +168,12 @@ public final class IngestPipeline {
      * @param perIngestBytes most image bytes kept by one ingest
      * @param timeoutMs longest one file's extraction may take
      */
-    public record FigureOptions(io.polyrag.core.port.BlobStore blobs, FigureMode defaultMode, int perFile,
+    public record FigureOptions(BlobStore blobs, FigureMode defaultMode, int perFile,
             long perFileBytes, int perIngest, long perIngestBytes, long timeoutMs) {
     }
 
     /** A figure about to be indexed: its chunk's place among the document's drafts, what the catalog keeps, its bytes. */
-    private record PreparedFigure(int draft, io.polyrag.core.model.Figure figure, byte[] bytes) {
+    private record PreparedFigure(int draft, Figure figure, byte[] bytes) {
     }
 
     private record Prepared(IngestInput input, String documentId, String fingerprint, long size,
@@ -184,8 +200,8 @@ public final class IngestPipeline {
     private final Options options;
     private final EntityExtractor extractor;
     private volatile FigureOptions figureOptions;
-    private volatile java.time.Duration extractPerText = java.time.Duration.ofSeconds(2);
-    private volatile java.time.Duration extractPerBatch = java.time.Duration.ofMinutes(5);
+    private volatile Duration extractPerText = Duration.ofSeconds(2);
+    private volatile Duration extractPerBatch = Duration.ofMinutes(5);
     private Spans spans = Spans.NONE;
     private volatile Contextualizer contextualizer;
     private volatile long contextBudget;
@@ -218,7 +234,7 @@ public final class IngestPipeline {
      * runs over is indexed without graph relations, with a warning naming it: one pathological file never holds a
      * worker (and every tenant queued behind it) for minutes.
      */
-    public void extractionTime(java.time.Duration perChunk, java.time.Duration perBatch) {
+    public void extractionTime(Duration perChunk, Duration perBatch) {
         this.extractPerText = perChunk;
         this.extractPerBatch = perBatch;
     }
@@ -237,7 +253,7 @@ public final class IngestPipeline {
         };
 
         /** Runs {@code body} as a span named {@code name} with {@code attributes}; by default just runs it. */
-        default <T> T span(String name, Map<String, Object> attributes, java.util.function.Supplier<T> body) {
+        default <T> T span(String name, Map<String, Object> attributes, Supplier<T> body) {
             return body.get();
         }
 
@@ -310,6 +326,7 @@ public final class IngestPipeline {
     }
 
     /** Ingests {@code inputs} with the choices of {@code run}; never throws for a bad input. */
+    // style: the pipeline's stages in order for one batch, read top to bottom
     public IngestReport ingest(List<IngestInput> inputs, String knowledgeBase, Run run, ProgressListener listener) {
         String kb = checkedStorageName(knowledgeBase);
         Tally tally = new Tally(inputs.size(), stores.names(), listener);
@@ -403,7 +420,7 @@ public final class IngestPipeline {
         private final Tally tally;
         private final Pace pace;
         /** Asked between embedding slices and before each write: a batch canceled then is not written at all. */
-        private final java.util.function.BooleanSupplier canceled;
+        private final BooleanSupplier canceled;
         private final ExecutorService embedding = spans.carrying(stage("embed"));
         /** Model tokens contextual retrieval may still spend in this ingest (embedding thread only). */
         private long contextRemaining = contextBudget > 0 ? contextBudget : Long.MAX_VALUE;
@@ -413,17 +430,17 @@ public final class IngestPipeline {
         private CompletableFuture<?> embedded =
                 CompletableFuture.completedFuture(null);
         /** Documents of batches not yet written: parsing one of them again waits for them. */
-        private final java.util.Set<String> pending = java.util.concurrent.ConcurrentHashMap.newKeySet();
+        private final Set<String> pending = ConcurrentHashMap.newKeySet();
         /** The catalog's entries for the inputs up to {@link #knownUntil}, looked up together (caller's thread). */
         private Map<String, DocumentInfo> known = Map.of();
         /** Ids whose entry in {@link #known} a write may have changed since: looked up again, one by one. */
-        private final java.util.Set<String> stale = new java.util.HashSet<>();
+        private final Set<String> stale = new HashSet<>();
         private int knownUntil;
         private volatile RuntimeException stopped;
         private boolean finished;
 
         Flow(String kb, boolean graph, Budget budget, Tally tally, Pace pace,
-                java.util.function.BooleanSupplier canceled) {
+                BooleanSupplier canceled) {
             this.canceled = canceled;
             this.kb = kb;
             this.graph = graph;
@@ -612,7 +629,7 @@ public final class IngestPipeline {
         public void close() {
             if (!finished && stopped == null) {
                 // The caller's thread is leaving early: what was handed on is not written after the ingest returns.
-                stopped = new io.polyrag.core.StoreException("the ingest ended before this batch was written");
+                stopped = new StoreException("the ingest ended before this batch was written");
             }
             embedding.shutdown();
             writing.shutdown();
@@ -644,7 +661,7 @@ public final class IngestPipeline {
      * earlier batches stay indexed, later ones were not attempted. The message is one line naming the cause and the
      * fix; {@link #report()} has what was done before.
      */
-    public static final class IngestStopped extends io.polyrag.core.StoreException {
+    public static final class IngestStopped extends StoreException {
         private static final long serialVersionUID = 1L;
         private final transient IngestReport report;
 
@@ -777,8 +794,8 @@ public final class IngestPipeline {
      * What of a chunk the entity extractor reads: nothing of code, which names no entity a question asks about
      * ({@code String::from} is no relation of a Rust tutorial's author); all of anything else.
      */
-    static String graphText(io.polyrag.core.model.ChunkKind kind, String text) {
-        return kind == io.polyrag.core.model.ChunkKind.CODE ? "" : text;
+    static String graphText(ChunkKind kind, String text) {
+        return kind == ChunkKind.CODE ? "" : text;
     }
 
     /** Reads, checks, hashes and parses one input; empty when it is unchanged or failed (recorded in the tally). */
@@ -876,15 +893,15 @@ public final class IngestPipeline {
         partial[0] = found.cutShort() || ingestBound && !found.warnings().isEmpty();
         int textChunks = drafts.size();
         List<PreparedFigure> out = new ArrayList<>();
-        for (io.polyrag.core.model.ExtractedFigure x : found.figures()) {
+        for (ExtractedFigure x : found.figures()) {
             budget.count--;
             budget.bytes -= x.bytes().length;
             List<Integer> anchors = FigureAnchors.anchors(x, drafts.subList(0, textChunks));
             ChunkDraft anchor = drafts.get(anchors.getFirst());
             String text = FigureAnchors.text(x);
-            drafts.add(new ChunkDraft(io.polyrag.core.model.ChunkKind.FIGURE, text, anchor.headingPath(),
+            drafts.add(new ChunkDraft(ChunkKind.FIGURE, text, anchor.headingPath(),
                     anchor.endOffset(), anchor.endOffset(), TOKENS.count(text), x.location()));
-            out.add(new PreparedFigure(drafts.size() - 1, new io.polyrag.core.model.Figure(out.size() + 1,
+            out.add(new PreparedFigure(drafts.size() - 1, new Figure(out.size() + 1,
                     x.caption(), x.mediaType(), x.width(), x.height(), anchors, x.box()), x.bytes()));
         }
         return out;
@@ -897,7 +914,7 @@ public final class IngestPipeline {
     private boolean duplicate(IngestInput input, String kb, String fingerprint, Tally tally) {
         Optional<IndexedDocument> same = tally.seen(fingerprint, input.uri());
         if (same.isEmpty()) {
-            same = catalog.documentsWithContent(fingerprint, new io.polyrag.core.model.SearchScope(java.util.Set.of(kb)))
+            same = catalog.documentsWithContent(fingerprint, new SearchScope(Set.of(kb)))
                     .stream().filter(d -> !d.uri().equals(input.uri())).findFirst()
                     .map(d -> new IndexedDocument(d.uri(), d.id(), d.visibleVersion(), "indexed"));
         }
@@ -956,7 +973,7 @@ public final class IngestPipeline {
     }
 
     private InvalidInputException tooLarge(IngestInput input, long size) {
-        return new InvalidInputException(String.format(java.util.Locale.ROOT,
+        return new InvalidInputException(String.format(Locale.ROOT,
                 "%s: too large (%.1f MiB; the limit is %.1f MiB): raise POLYRAG_INGEST_MAX_FILE_MB to ingest it",
                 input.name(), size / 1048576.0, options.maxFileBytes() / 1048576.0));
     }
@@ -991,7 +1008,7 @@ public final class IngestPipeline {
     private static final int FORGET_ON_DELETE_MAX = 1_000;
 
     private List<float[]> embed(List<Prepared> prepared, List<List<String>> contexts, Tally tally, Pace pace,
-            java.util.function.BooleanSupplier canceled) {
+            BooleanSupplier canceled) {
         if (!stores.needsVectors()) {
             return null;
         }
@@ -1033,6 +1050,7 @@ public final class IngestPipeline {
         return contexts.get(d).get(c);
     }
 
+    // style: the per-store writes of one batch in their order (catalog first, then each leg), with their failures
     private void write(List<Prepared> prepared, List<float[]> vectors, List<List<String>> contexts,
             List<List<Extraction>> extractions, String kb, Tally tally) {
         tally.stage("writing");
@@ -1041,7 +1059,7 @@ public final class IngestPipeline {
         int vectorIndex = 0;
         int relationCount = 0;
         // A tenant's entities live in its namespace, so tenants never share an entity node (nor its names).
-        String namespace = io.polyrag.core.model.Tenant.ofStored(kb).namespace();
+        String namespace = Tenant.ofStored(kb).namespace();
         try {
             // One transaction allocates the batch's versions, one stages them, one publishes them: a durable commit
             // each, not three per document (that was most of a full-text-only ingest's time).
@@ -1090,7 +1108,7 @@ public final class IngestPipeline {
             tally.extracted(relationCount, 0);
         } catch (RuntimeException e) {
             staged.forEach(this::discardQuietly);
-            boolean storage = io.polyrag.core.StorageProblems.kind(e) != io.polyrag.core.StorageProblems.Kind.OTHER;
+            boolean storage = StorageProblems.kind(e) != StorageProblems.Kind.OTHER;
             if (!storage) {
                 // What reached some stores before the failure goes too. Not on a full disk or a read-only folder:
                 // writing more there fails too; the next recovery sweep purges it once the disk allows.
@@ -1101,7 +1119,7 @@ public final class IngestPipeline {
             // A full disk, a read-only folder or a damaged index fails every later batch the same way: stop at the
             // first, with one line; so does a store that cannot be reached (a server down or restarting), and a job
             // then waits for it and resumes. Anything else may be this batch's own problem, so the next batch goes on.
-            if (storage || io.polyrag.core.StorageProblems.unreachable(e)) {
+            if (storage || StorageProblems.unreachable(e)) {
                 LOG.log(Level.WARNING, "writing a batch of " + prepared.size() + " documents failed: " + e.getMessage());
                 throw new IngestStopped(tally, e);
             }
@@ -1115,7 +1133,7 @@ public final class IngestPipeline {
         List<DocumentVersion> replaced = new ArrayList<>();
         // The texts the versions about to be replaced were embedded from: their chunks leave the catalog as the new
         // versions are published.
-        Map<String, IndexedTexts> earlier = new java.util.HashMap<>();
+        Map<String, IndexedTexts> earlier = new HashMap<>();
         List<String> gone = new ArrayList<>();
         for (Prepared p : prepared) {
             if (p.replacing()) {
@@ -1148,7 +1166,7 @@ public final class IngestPipeline {
             if (p.replacing()) {
                 IndexedTexts old = earlier.get(p.documentId());
                 if (old != null && before.isPresent() && before.get().version() == old.version()) {
-                    java.util.Set<String> kept = new java.util.HashSet<>();
+                    Set<String> kept = new HashSet<>();
                     p.drafts().forEach(d -> kept.add(indexText(p, d)));
                     old.texts().stream().filter(t -> !kept.contains(t)).forEach(gone::add);
                 }
@@ -1185,7 +1203,7 @@ public final class IngestPipeline {
 
     private List<Chunk> chunks(Prepared p, long version) {
         String model = stores.needsVectors() ? embedder.modelId() : "";
-        java.util.Map<Integer, io.polyrag.core.model.Figure> figures = new java.util.HashMap<>();
+        Map<Integer, Figure> figures = new HashMap<>();
         p.figures().forEach(f -> figures.put(f.draft(), f.figure()));
         return IntStream.range(0, p.drafts().size()).mapToObj(i -> {
             ChunkDraft d = p.drafts().get(i);
@@ -1204,10 +1222,10 @@ public final class IngestPipeline {
             return;
         }
         var blobs = figureOptions.blobs();
-        blobs.put(io.polyrag.core.model.Figure.blobKey(p.documentId(), version, 0), String.valueOf(p.figures().size())
+        blobs.put(Figure.blobKey(p.documentId(), version, 0), String.valueOf(p.figures().size())
                 .getBytes(StandardCharsets.US_ASCII), "text/plain", "figures");
         for (PreparedFigure f : p.figures()) {
-            blobs.put(io.polyrag.core.model.Figure.blobKey(p.documentId(), version, f.figure().number()), f.bytes(),
+            blobs.put(Figure.blobKey(p.documentId(), version, f.figure().number()), f.bytes(),
                     f.figure().mediaType(), "figure-" + f.figure().number() + extension(f.figure().mediaType()));
         }
     }
@@ -1227,7 +1245,7 @@ public final class IngestPipeline {
             return;
         }
         for (DocumentVersion v : versions) {
-            String marker = io.polyrag.core.model.Figure.blobKey(v.documentId(), v.version(), 0);
+            String marker = Figure.blobKey(v.documentId(), v.version(), 0);
             var count = f.blobs().get(marker);
             if (count.isEmpty()) {
                 continue;
@@ -1239,7 +1257,7 @@ public final class IngestPipeline {
                 n = 1000;
             }
             for (int i = n; i >= 1; i--) {
-                f.blobs().delete(io.polyrag.core.model.Figure.blobKey(v.documentId(), v.version(), i));
+                f.blobs().delete(Figure.blobKey(v.documentId(), v.version(), i));
             }
             f.blobs().delete(marker);
         }
@@ -1269,7 +1287,7 @@ public final class IngestPipeline {
      *
      * @param olderThan the age past which a pending version is abandoned; null: every pending version is
      */
-    public int recover(java.time.Duration olderThan) {
+    public int recover(Duration olderThan) {
         List<DocumentVersion> pending = olderThan == null ? catalog.pendingVersions()
                 : catalog.pendingVersions(olderThan);
         int discarded = 0;

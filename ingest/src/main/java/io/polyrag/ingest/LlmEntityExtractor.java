@@ -5,6 +5,7 @@ import io.polyrag.core.model.Entity;
 import io.polyrag.core.model.Extraction;
 import io.polyrag.core.model.Fact;
 import io.polyrag.core.model.Ids;
+import io.polyrag.core.model.Vocabulary;
 import io.polyrag.core.port.EntityExtractor;
 import io.polyrag.core.port.LlmClient;
 import io.polyrag.core.port.ResponseCache;
@@ -14,11 +15,11 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import io.polyrag.core.model.Vocabulary;
 import java.util.Set;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
@@ -250,7 +251,7 @@ public final class LlmEntityExtractor implements EntityExtractor {
             return new Extraction(List.of(), List.of(), tokens);
         }
         List<Entity> entities = new ArrayList<>();
-        Map<String, String> types = new java.util.HashMap<>();
+        Map<String, String> types = new HashMap<>();
         for (JsonNode e : root.path("entities")) {
             String name = e.isString() ? e.asString() : e.path("name").asString("");
             String type = strategy == Strategy.SIMPLE ? "" : e.path("type").asString("").strip();

@@ -8,6 +8,7 @@ import io.polyrag.core.model.DocumentVersion;
 import io.polyrag.core.model.Extraction;
 import io.polyrag.core.model.Modality;
 import io.polyrag.core.model.StoreRecord;
+import io.polyrag.core.model.Tenant;
 import io.polyrag.core.model.VersionRecords;
 import io.polyrag.core.port.Catalog;
 import io.polyrag.core.port.ChunkIndex;
@@ -15,10 +16,14 @@ import java.lang.System.Logger.Level;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
+import java.util.function.BiConsumer;
+import java.util.function.BooleanSupplier;
 
 /**
  * Compares every enabled store with the catalog, the source of truth, and repairs what differs: records of versions
@@ -126,7 +131,7 @@ public final class StoreCheck {
         int total = done;
         // Every visible version once, in the catalog's order, when all are re-extracted; else the never extracted
         // ones until none is left (versions published meanwhile are extracted at ingest).
-        java.util.Iterator<VersionRecords> every = all ? catalog.visibleVersions().iterator() : null;
+        Iterator<VersionRecords> every = all ? catalog.visibleVersions().iterator() : null;
         if (all) {
             total = catalog.visibleVersions().size();
         }
@@ -223,7 +228,7 @@ public final class StoreCheck {
     /** Compares every store with the catalog, and mends what {@code repair} says. */
     public CheckReport run(Repair repair) {
         Map<DocumentVersion, VersionRecords> before = byVersion(catalog.visibleVersions());
-        Map<Modality, Map<DocumentVersion, Long>> held = new java.util.TreeMap<>();
+        Map<Modality, Map<DocumentVersion, Long>> held = new TreeMap<>();
         pipeline.stores().byModality().forEach((m, index) -> held.put(m, index.versions()));
         Set<DocumentVersion> pending = new HashSet<>(catalog.pendingVersions());
         Map<DocumentVersion, VersionRecords> after = byVersion(catalog.visibleVersions());
@@ -287,7 +292,7 @@ public final class StoreCheck {
     }
 
     private int reindex(Modality m, ChunkIndex index, List<VersionRecords> versions,
-            java.util.function.BiConsumer<Integer, Integer> progress, java.util.function.BooleanSupplier canceled) {
+            BiConsumer<Integer, Integer> progress, BooleanSupplier canceled) {
         int done = 0;
         for (int from = 0; from < versions.size() && !canceled.getAsBoolean(); from += REINDEX_BATCH) {
             progress.accept(done, versions.size());
@@ -339,7 +344,7 @@ public final class StoreCheck {
         }
         List<float[]> vectors = m == Modality.VECTOR ? pipeline.embedder().embedPassages(texts) : null;
         // A tenant's entities live in its namespace, as the ingest writes them.
-        String namespace = io.polyrag.core.model.Tenant.ofStored(v.knowledgeBase()).namespace();
+        String namespace = Tenant.ofStored(v.knowledgeBase()).namespace();
         List<ChunkGraph> graphs = isGraph(m) ? graphs(chunks, dv, title).stream().map(g -> g.inNamespace(namespace))
                 .toList() : null;
         List<StoreRecord> out = new ArrayList<>();

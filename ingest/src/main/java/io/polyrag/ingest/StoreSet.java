@@ -8,6 +8,9 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
 
 /** The enabled chunk indexes, written together: the only place the pipeline writes to stores. */
 public final class StoreSet {
@@ -82,7 +85,7 @@ public final class StoreSet {
 
     /** Records per store, for status and tests. */
     public Map<String, Long> sizes() {
-        java.util.TreeMap<String, Long> out = new java.util.TreeMap<>();
+        TreeMap<String, Long> out = new TreeMap<>();
         indexes.forEach((m, i) -> out.put(m.wireName(), i.size()));
         return out;
     }
@@ -92,7 +95,7 @@ public final class StoreSet {
      * maps to -1.
      */
     public Map<String, Long> records(DocumentVersion version) {
-        java.util.TreeMap<String, Long> out = new java.util.TreeMap<>();
+        TreeMap<String, Long> out = new TreeMap<>();
         indexes.forEach((m, i) -> {
             long n;
             try {
@@ -107,7 +110,7 @@ public final class StoreSet {
 
     /** Stores that cannot be read now, by name, with the error; empty when all answer. */
     public Map<String, String> probe() {
-        java.util.TreeMap<String, String> out = new java.util.TreeMap<>();
+        TreeMap<String, String> out = new TreeMap<>();
         indexes.forEach((m, i) -> {
             try {
                 i.size();
@@ -119,13 +122,13 @@ public final class StoreSet {
     }
 
     /** The enabled modalities, in modality order. */
-    public java.util.Set<Modality> modalities() {
-        return new java.util.TreeSet<>(indexes.keySet());
+    public Set<Modality> modalities() {
+        return new TreeSet<>(indexes.keySet());
     }
 
     /** The enabled indexes by modality, in modality order. */
     Map<Modality, ChunkIndex> byModality() {
-        return new java.util.TreeMap<>(indexes);
+        return new TreeMap<>(indexes);
     }
 
     private List<ChunkIndex> ordered() {

@@ -8,6 +8,7 @@ import io.polyrag.core.port.Chunker;
 import io.polyrag.core.port.TokenCounter;
 import java.text.BreakIterator;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 
@@ -190,7 +191,7 @@ public final class StructuredChunker implements Chunker {
      * ({@code page 3}, {@code pages 3–4}); empty when the blocks have none.
      */
     static String location(List<Block> blocks, int start, int end) {
-        java.util.LinkedHashSet<String> found = new java.util.LinkedHashSet<>();
+        LinkedHashSet<String> found = new LinkedHashSet<>();
         for (Block b : blocks) {
             if (b.end() > start && b.start() < end && !b.location().isEmpty()) {
                 found.add(b.location());

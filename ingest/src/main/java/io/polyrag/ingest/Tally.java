@@ -1,12 +1,15 @@
 package io.polyrag.ingest;
 
-import io.polyrag.core.port.ProgressListener;
 import io.polyrag.core.model.IndexedDocument;
 import io.polyrag.core.model.IngestReport;
 import io.polyrag.core.model.ItemError;
 import io.polyrag.core.model.JobProgress;
+import io.polyrag.core.port.ProgressListener;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 
 /**
  * An ingest's running counts. Its stages run on three threads (parsing, embedding, writing), so every method holds the
@@ -28,7 +31,7 @@ final class Tally {
     private int chunks;
     private final List<ItemError> errors = new ArrayList<>();
     private final List<IndexedDocument> indexed = new ArrayList<>();
-    private final java.util.Map<String, IndexedDocument> seenContent = new java.util.HashMap<>();
+    private final Map<String, IndexedDocument> seenContent = new HashMap<>();
     private int duplicates;
     private int relations;
     private long extractionTokens;
@@ -77,9 +80,9 @@ final class Tally {
     }
 
     /** An earlier input of this ingest with this content under another uri. */
-    synchronized java.util.Optional<IndexedDocument> seen(String fingerprint, String uri) {
+    synchronized Optional<IndexedDocument> seen(String fingerprint, String uri) {
         IndexedDocument d = seenContent.get(fingerprint);
-        return d == null || d.uri().equals(uri) ? java.util.Optional.empty() : java.util.Optional.of(d);
+        return d == null || d.uri().equals(uri) ? Optional.empty() : Optional.of(d);
     }
 
     private void indexed(IndexedDocument d) {

@@ -3,7 +3,10 @@ package io.polyrag.mcp;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectMapper;
@@ -88,7 +91,7 @@ final class Args {
         if (v instanceof Boolean b) {
             return b;
         }
-        return switch (v.toString().strip().toLowerCase(java.util.Locale.ROOT)) {
+        return switch (v.toString().strip().toLowerCase(Locale.ROOT)) {
             case "true", "yes", "1" -> true;
             case "false", "no", "0" -> false;
             default -> throw new Bad(name, "'" + name + "' must be true or false, got '" + clip(v.toString()) + "'");
@@ -169,11 +172,11 @@ final class Args {
     }
 
     /** Names the caller sent that the tool does not know, so a typo is an error rather than silently ignored. */
-    void onlyKnown(java.util.Set<String> known) throws Bad {
+    void onlyKnown(Set<String> known) throws Bad {
         for (String k : values.keySet()) {
             if (!known.contains(k)) {
                 throw new Bad(k, "unknown argument '" + clip(k) + "'; this tool takes " + String.join(", ",
-                        new java.util.TreeSet<>(known)));
+                        new TreeSet<>(known)));
             }
         }
     }

@@ -1,6 +1,9 @@
 package io.polyrag.mcp;
 
+import io.polyrag.app.Tracing;
+import io.polyrag.core.fs.Confinement;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.ConnectException;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -25,10 +28,10 @@ final class Backend {
     private final URI base;
     private final String apiKey;
     private final Duration timeout;
-    private final io.polyrag.app.Tracing tracing;
+    private final Tracing tracing;
 
     Backend(URI base, String apiKey, Duration timeout) {
-        this(base, apiKey, timeout, io.polyrag.app.Tracing.off());
+        this(base, apiKey, timeout, Tracing.off());
     }
 
     /**
@@ -37,7 +40,7 @@ final class Backend {
      * @param timeout how long one request may take
      * @param tracing each request a client span of the tool call's, its context sent as {@code traceparent}
      */
-    Backend(URI base, String apiKey, Duration timeout, io.polyrag.app.Tracing tracing) {
+    Backend(URI base, String apiKey, Duration timeout, Tracing tracing) {
         String s = base.toString();
         this.base = URI.create(s.endsWith("/") ? s.substring(0, s.length() - 1) : s);
         this.apiKey = apiKey == null || apiKey.isBlank() ? null : apiKey.strip();
@@ -80,12 +83,12 @@ final class Backend {
 
     /** A multipart form: the files as parts named {@code fileField}, streamed from disk, and the text fields. */
     Reply postFiles(String path, String fileField, List<Path> files, Map<String, String> fields) throws Unreachable {
-        return postFiles(path, fileField, files, fields, io.polyrag.core.fs.Confinement.NONE);
+        return postFiles(path, fileField, files, fields, Confinement.NONE);
     }
 
     /** Like {@link #postFiles(String, String, List, Map)}, each file opened through {@code confinement} as it is sent. */
     Reply postFiles(String path, String fileField, List<Path> files, Map<String, String> fields,
-            io.polyrag.core.fs.Confinement confinement) throws Unreachable {
+            Confinement confinement) throws Unreachable {
         String boundary = "polyrag-" + UUID.randomUUID();
         List<HttpRequest.BodyPublisher> parts = new ArrayList<>();
         fields.forEach((k, v) -> parts.add(HttpRequest.BodyPublishers.ofString("--" + boundary + "\r\n"
@@ -100,7 +103,7 @@ final class Backend {
                 try {
                     return confinement.open(f);
                 } catch (IOException e) {
-                    throw new java.io.UncheckedIOException("cannot read " + f + ": " + e.getMessage(), e);
+                    throw new UncheckedIOException("cannot read " + f + ": " + e.getMessage(), e);
                 }
             }));
             parts.add(HttpRequest.BodyPublishers.ofString("\r\n", StandardCharsets.UTF_8));
@@ -125,7 +128,7 @@ final class Backend {
 
     private Reply send(HttpRequest.Builder b) throws Unreachable {
         HttpRequest plain = b.build();
-        io.polyrag.app.Tracing.Call call = tracing.call(plain.method(), plain.uri());
+        Tracing.Call call = tracing.call(plain.method(), plain.uri());
         call.headers(b::header);
         HttpRequest request = b.build();
         try (HttpClient client = HttpClient.newBuilder().connectTimeout(CONNECT)

@@ -1,8 +1,10 @@
 package io.polyrag.mcp;
 
+import com.nimbusds.jose.JOSEException;
 import com.nimbusds.jose.JWSAlgorithm;
 import com.nimbusds.jose.jwk.source.JWKSource;
 import com.nimbusds.jose.jwk.source.JWKSourceBuilder;
+import com.nimbusds.jose.proc.BadJOSEException;
 import com.nimbusds.jose.proc.JWSVerificationKeySelector;
 import com.nimbusds.jose.proc.SecurityContext;
 import com.nimbusds.jose.util.DefaultResourceRetriever;
@@ -10,6 +12,7 @@ import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.proc.ConfigurableJWTProcessor;
 import com.nimbusds.jwt.proc.DefaultJWTClaimsVerifier;
 import com.nimbusds.jwt.proc.DefaultJWTProcessor;
+import io.polyrag.core.ConfigException;
 import jakarta.servlet.Filter;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
@@ -18,10 +21,14 @@ import jakarta.servlet.ServletResponse;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
+import java.net.MalformedURLException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.text.ParseException;
 import java.util.HashSet;
 import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Bearer JWTs on the networked transports, verified against an identity provider's published keys (JWKS, fetched
@@ -30,7 +37,7 @@ import java.util.Set;
  * refused. Every rejection gets the same 401; the reason goes to the operator's log only.
  */
 final class BearerJwt implements Filter {
-    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(BearerJwt.class);
+    private static final Logger LOG = LoggerFactory.getLogger(BearerJwt.class);
     private static final byte[] REJECTED = "{\"error\": \"unauthorized\", \"message\": \"a valid bearer token is required\"}"
             .getBytes(StandardCharsets.UTF_8);
     private final ConfigurableJWTProcessor<SecurityContext> processor = new DefaultJWTProcessor<>();
@@ -40,8 +47,8 @@ final class BearerJwt implements Filter {
         try {
             keys = JWKSourceBuilder.<SecurityContext>create(URI.create(jwksUrl).toURL(),
                     new DefaultResourceRetriever(5000, 5000, 512 * 1024)).retrying(false).build();
-        } catch (java.net.MalformedURLException | IllegalArgumentException e) {
-            throw new io.polyrag.core.ConfigException("POLYRAG_MCP_JWT_JWKS_URL is not a URL: '" + jwksUrl + "'");
+        } catch (MalformedURLException | IllegalArgumentException e) {
+            throw new ConfigException("POLYRAG_MCP_JWT_JWKS_URL is not a URL: '" + jwksUrl + "'");
         }
         Set<JWSAlgorithm> algorithms = new HashSet<>();
         algorithms.addAll(JWSAlgorithm.Family.RSA);
@@ -70,8 +77,8 @@ final class BearerJwt implements Filter {
                 request.setAttribute("polyrag.mcp.subject", claims.getSubject());
                 chain.doFilter(req, res);
                 return;
-            } catch (java.text.ParseException | com.nimbusds.jose.proc.BadJOSEException
-                    | com.nimbusds.jose.JOSEException e) {
+            } catch (ParseException | BadJOSEException
+                    | JOSEException e) {
                 reason = e.getMessage();
             } catch (RuntimeException e) {
                 reason = e.toString();

@@ -15,18 +15,28 @@ import io.polyrag.app.Tracing;
 import io.polyrag.core.ConfigException;
 import io.polyrag.core.config.Config;
 import io.polyrag.core.config.Settings;
+import io.polyrag.core.fs.Confinement;
 import jakarta.servlet.DispatcherType;
+import jakarta.servlet.http.HttpServlet;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.nio.file.FileSystems;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
 import org.eclipse.jetty.ee10.servlet.FilterHolder;
 import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
 import org.eclipse.jetty.ee10.servlet.ServletHolder;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -40,7 +50,7 @@ public final class McpServers implements McpFrontDoor.Factory {
             + "list_knowledge_bases to see what can be searched, ingest_raw_text or start_document_ingest to add "
             + "documents (then check_ingest_status), delete_document to remove one. Every tool answers one JSON "
             + "object: ok, tool, status, data, error.";
-    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(McpServers.class);
+    private static final Logger LOG = LoggerFactory.getLogger(McpServers.class);
 
     @Override
     public McpFrontDoor start(McpFrontDoor.Options o) {
@@ -57,7 +67,7 @@ public final class McpServers implements McpFrontDoor.Factory {
         McpJsonMapper mapper = new JacksonMcpJsonMapper(JsonMapper.builder().build());
         List<McpServerFeatures.SyncToolSpecification> specs = specs(tools, mapper, tracing);
         McpSchema.ServerCapabilities capabilities = McpSchema.ServerCapabilities.builder().tools(false).build();
-        String version = io.polyrag.mcp.McpServers.class.getPackage().getImplementationVersion();
+        String version = McpServers.class.getPackage().getImplementationVersion();
         version = version == null ? "dev" : version;
         return switch (o.transport()) {
             case "stdio" -> {
@@ -107,13 +117,13 @@ public final class McpServers implements McpFrontDoor.Factory {
 
     private static boolean loopback(String host) {
         try {
-            for (java.net.InetAddress a : java.net.InetAddress.getAllByName(host)) {
+            for (InetAddress a : InetAddress.getAllByName(host)) {
                 if (!a.isLoopbackAddress()) {
                     return false;
                 }
             }
             return true;
-        } catch (java.net.UnknownHostException e) {
+        } catch (UnknownHostException e) {
             return false;
         }
     }
@@ -124,18 +134,18 @@ public final class McpServers implements McpFrontDoor.Factory {
      * with none, nothing. Never the data directory.
      */
     static Tools.HostFiles hostFiles(McpFrontDoor.Options o) {
-        List<java.nio.file.Path> roots = split(o.config().get(Settings.MCP_ALLOWED_ROOTS)).stream()
-                .map(java.nio.file.Path::of).toList();
-        List<java.nio.file.Path> forbidden = List.of(o.config().get(Settings.DATA_DIR).toAbsolutePath().normalize());
+        List<Path> roots = split(o.config().get(Settings.MCP_ALLOWED_ROOTS)).stream()
+                .map(Path::of).toList();
+        List<Path> forbidden = List.of(o.config().get(Settings.DATA_DIR).toAbsolutePath().normalize());
         if (!roots.isEmpty()) {
-            return new Tools.HostFiles(io.polyrag.core.fs.Confinement.of(roots, forbidden), null);
+            return new Tools.HostFiles(Confinement.of(roots, forbidden), null);
         }
         if (o.transport().equals("stdio")) {
-            List<java.nio.file.Path> everything = new ArrayList<>();
-            java.nio.file.FileSystems.getDefault().getRootDirectories().forEach(everything::add);
-            return new Tools.HostFiles(io.polyrag.core.fs.Confinement.of(everything, forbidden), null);
+            List<Path> everything = new ArrayList<>();
+            FileSystems.getDefault().getRootDirectories().forEach(everything::add);
+            return new Tools.HostFiles(Confinement.of(everything, forbidden), null);
         }
-        return new Tools.HostFiles(io.polyrag.core.fs.Confinement.NONE, "this MCP server is reached over the "
+        return new Tools.HostFiles(Confinement.NONE, "this MCP server is reached over the "
                 + "network, so it reads no files on its own host unless its operator names folders in "
                 + Settings.MCP_ALLOWED_ROOTS.env() + ": send the files to the REST API instead (POST /v1/ingest/files), "
                 + "or ingest_raw_text for text");
@@ -165,7 +175,7 @@ public final class McpServers implements McpFrontDoor.Factory {
                 String text;
                 try {
                     text = mapper.writeValueAsString(envelope);
-                } catch (java.io.IOException e) {
+                } catch (IOException e) {
                     text = String.valueOf(envelope);
                 }
                 return McpSchema.CallToolResult.builder().structuredContent(envelope).addTextContent(text)
@@ -206,7 +216,7 @@ public final class McpServers implements McpFrontDoor.Factory {
                 .toList();
     }
 
-    private static Server jetty(McpFrontDoor.Options o, jakarta.servlet.http.HttpServlet servlet, String mapping) {
+    private static Server jetty(McpFrontDoor.Options o, HttpServlet servlet, String mapping) {
         Server jetty = new Server();
         ServerConnector connector = new ServerConnector(jetty);
         connector.setHost(o.host());
@@ -245,7 +255,7 @@ public final class McpServers implements McpFrontDoor.Factory {
         private final McpSyncServer server;
         private final StdioGate gate;
         private final Tracing tracing;
-        private final java.util.concurrent.CountDownLatch closed = new java.util.concurrent.CountDownLatch(1);
+        private final CountDownLatch closed = new CountDownLatch(1);
 
         Running(Server jetty, McpSyncServer server, StdioGate gate, Tracing tracing) {
             this.jetty = jetty;

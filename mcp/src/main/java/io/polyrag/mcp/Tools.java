@@ -1,7 +1,10 @@
 package io.polyrag.mcp;
 
+import io.polyrag.app.api.Limits;
+import io.polyrag.core.config.Settings;
 import io.polyrag.core.fs.Confinement;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
@@ -10,6 +13,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 import java.util.stream.Stream;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
@@ -23,14 +27,14 @@ import tools.jackson.databind.node.ObjectNode;
  * ({@code {message, field}}, null on success). No business logic lives here: the REST API decides everything.
  */
 final class Tools {
-    static final int MAX_FILES = io.polyrag.app.api.Limits.MAX_FILES_PER_REQUEST;
+    static final int MAX_FILES = Limits.MAX_FILES_PER_REQUEST;
     private static final int MAX_TEXT = 10 * 1024 * 1024;
     private final Backend backend;
     private final HostFiles files;
     private final int maxTopK;
 
     Tools(Backend backend) {
-        this(backend, new HostFiles(Confinement.NONE, null), io.polyrag.core.config.Settings.SEARCH_MAX_TOP_K
+        this(backend, new HostFiles(Confinement.NONE, null), Settings.SEARCH_MAX_TOP_K
                 .defaultValue());
     }
 
@@ -60,6 +64,7 @@ final class Tools {
         Map<String, Object> call(Args args) throws Args.Bad, Backend.Unreachable;
     }
 
+    // style: the list of MCP tools, one declaration each
     List<Tool> all() {
         return List.of(
                 new Tool("check_backend_health", "Check that the polyrag server answers: its status, version, enabled "
@@ -190,7 +195,7 @@ final class Tools {
                             || Files.isRegularFile(f) && confinement.refusal(f).isEmpty())
                             .filter(f -> !path.relativize(f).toString().startsWith(".")
                             && !f.getFileName().toString().startsWith(".")).sorted().forEach(found::add);
-                } catch (IOException | java.io.UncheckedIOException e) {
+                } catch (IOException | UncheckedIOException e) {
                     throw new Args.Bad("paths", "cannot read the directory " + path + ": " + e.getMessage());
                 }
             } else if (Files.isRegularFile(path)) {
@@ -293,7 +298,7 @@ final class Tools {
     }
 
     /** The envelope of a request that was made: data on 2xx, the problem's detail otherwise. */
-    private static Map<String, Object> reply(String tool, Backend.Reply r, java.util.function.Function<JsonNode,
+    private static Map<String, Object> reply(String tool, Backend.Reply r, Function<JsonNode,
             JsonNode> shape) {
         JsonNode body = null;
         if (r.body() != null && !r.body().isBlank()) {

@@ -4,6 +4,7 @@ import io.polyrag.core.model.Block;
 import io.polyrag.core.model.ChunkKind;
 import io.polyrag.core.model.ParsedDocument;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -24,7 +25,7 @@ final class DocumentBuilder {
 
     /** Forgets every heading (a new slide or sheet starts afresh). */
     void resetHeadings() {
-        java.util.Arrays.fill(headings, null);
+        Arrays.fill(headings, null);
     }
 
     /** A heading of level 1–6: replaces that level and clears the deeper ones. */
@@ -99,6 +100,6 @@ final class DocumentBuilder {
         while (to > from && lines[to - 1].isBlank()) {
             to--;
         }
-        return String.join("\n", java.util.Arrays.asList(lines).subList(from, to)).stripTrailing();
+        return String.join("\n", Arrays.asList(lines).subList(from, to)).stripTrailing();
     }
 }

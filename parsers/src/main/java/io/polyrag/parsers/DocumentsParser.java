@@ -2,12 +2,17 @@ package io.polyrag.parsers;
 
 import io.polyrag.core.InvalidInputException;
 import io.polyrag.core.model.ChunkKind;
+import io.polyrag.core.model.FigureMode;
 import io.polyrag.core.model.ParsedDocument;
 import io.polyrag.core.model.SourceItem;
 import io.polyrag.core.port.Parser;
 import java.io.ByteArrayInputStream;
+import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -17,18 +22,30 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.zip.ZipInputStream;
+import javax.xml.stream.XMLInputFactory;
+import javax.xml.stream.XMLStreamConstants;
+import javax.xml.stream.XMLStreamException;
+import org.apache.commons.csv.CSVFormat;
+import org.apache.commons.csv.CSVParser;
 import org.apache.tika.config.TikaConfig;
 import org.apache.tika.detect.Detector;
 import org.apache.tika.exception.EncryptedDocumentException;
-import org.apache.tika.exception.TikaException;
 import org.apache.tika.exception.ZeroByteFileException;
+import org.apache.tika.extractor.EmbeddedDocumentExtractor;
+import org.apache.tika.io.TikaInputStream;
 import org.apache.tika.metadata.Metadata;
 import org.apache.tika.metadata.TikaCoreProperties;
 import org.apache.tika.mime.MediaType;
 import org.apache.tika.parser.AutoDetectParser;
 import org.apache.tika.parser.ParseContext;
+import org.apache.tika.parser.ocr.TesseractOCRConfig;
+import org.apache.tika.parser.ocr.TesseractOCRParser;
+import org.apache.tika.parser.pdf.PDFParserConfig;
+import org.xml.sax.ContentHandler;
 import org.xml.sax.SAXException;
 
 /**
@@ -69,7 +86,7 @@ public final class DocumentsParser implements Parser {
     private final TextFormatsParser text = new TextFormatsParser();
 
     @Override
-    public java.util.List<String> links(SourceItem item) {
+    public List<String> links(SourceItem item) {
         return text.links(item);
     }
     private final AutoDetectParser tika;
@@ -82,7 +99,7 @@ public final class DocumentsParser implements Parser {
      * Tika parses running at once, one per core: each may hold a document's expanded form in memory, so uploads
      * arriving together are parsed in turn instead of all at once (three zip bombs at once filled the heap).
      */
-    private final java.util.concurrent.Semaphore parses = new java.util.concurrent.Semaphore(Math.max(1,
+    private final Semaphore parses = new Semaphore(Math.max(1,
             Runtime.getRuntime().availableProcessors()));
     private final ExecutorService workers = Executors.newCachedThreadPool(
             Thread.ofPlatform().daemon().name("polyrag-parse-", 0).factory());
@@ -113,7 +130,7 @@ public final class DocumentsParser implements Parser {
     /** Whether Tesseract (Debian's {@code tesseract-ocr}) is on the PATH, so images and scans can be read. */
     static boolean tesseractInstalled() {
         try {
-            return new org.apache.tika.parser.ocr.TesseractOCRParser().hasTesseract();
+            return new TesseractOCRParser().hasTesseract();
         } catch (Exception | LinkageError e) {
             return false;
         }
@@ -174,7 +191,7 @@ public final class DocumentsParser implements Parser {
 
     @Override
     public Figures figures(SourceItem item, String mediaType, FigureLimits limits) {
-        if (limits.mode() == io.polyrag.core.model.FigureMode.SKIP || !FigureExtractor.handles(mediaType)) {
+        if (limits.mode() == FigureMode.SKIP || !FigureExtractor.handles(mediaType)) {
             return Figures.NONE;
         }
         try {
@@ -243,7 +260,7 @@ public final class DocumentsParser implements Parser {
                 return false;
             }
         }
-        String head = new String(b, 0, Math.min(n, 16), java.nio.charset.StandardCharsets.ISO_8859_1);
+        String head = new String(b, 0, Math.min(n, 16), StandardCharsets.ISO_8859_1);
         return !head.startsWith("%PDF") && !head.startsWith("{\\rtf") && !head.startsWith("PK");
     }
 
@@ -270,7 +287,7 @@ public final class DocumentsParser implements Parser {
         m.set(TikaCoreProperties.RESOURCE_NAME_KEY, item.name());
         // Closed, so the temporary file an OLE2 container's detection spools to is deleted (it leaked before: one
         // file per encrypted Office document).
-        try (org.apache.tika.io.TikaInputStream in = org.apache.tika.io.TikaInputStream.get(item.content())) {
+        try (TikaInputStream in = TikaInputStream.get(item.content())) {
             MediaType t = detector.detect(in, m);
             return t.getBaseType().toString().toLowerCase(Locale.ROOT);
         } catch (IOException e) {
@@ -297,10 +314,10 @@ public final class DocumentsParser implements Parser {
     /** CSV or TSV as one table, header row first (commons-csv: quotes, embedded separators and newlines). */
     private ParsedDocument delimited(SourceItem item, boolean tabs) {
         String source = TextDecoder.decode(item.content(), item.name());
-        org.apache.commons.csv.CSVFormat format = (tabs ? org.apache.commons.csv.CSVFormat.TDF
-                : org.apache.commons.csv.CSVFormat.DEFAULT).builder().setIgnoreEmptyLines(true).get();
+        CSVFormat format = (tabs ? CSVFormat.TDF
+                : CSVFormat.DEFAULT).builder().setIgnoreEmptyLines(true).get();
         StringBuilder table = new StringBuilder();
-        try (var records = org.apache.commons.csv.CSVParser.parse(source, format)) {
+        try (var records = CSVParser.parse(source, format)) {
             for (var r : records) {
                 if (table.length() > maxChars) {
                     throw new InvalidInputException(item.name() + ": holds more than " + maxChars
@@ -312,7 +329,7 @@ public final class DocumentsParser implements Parser {
                 table.append(String.join(" | ", r.stream().map(c -> c.replaceAll("\\s+", " ").strip()
                         .replace("|", "\\|")).toList()));
             }
-        } catch (IOException | java.io.UncheckedIOException | IllegalStateException e) {
+        } catch (IOException | UncheckedIOException | IllegalStateException e) {
             throw new InvalidInputException(item.name() + ": corrupt or truncated, cannot be parsed ("
                     + e.getMessage() + ")");
         }
@@ -381,15 +398,15 @@ public final class DocumentsParser implements Parser {
     private static final String ODS = "application/vnd.oasis.opendocument.spreadsheet";
 
     /** Parses no embedded resource: attachments, OLE objects and pictures inside a document are skipped. */
-    private static final org.apache.tika.extractor.EmbeddedDocumentExtractor NO_EMBEDDED =
-            new org.apache.tika.extractor.EmbeddedDocumentExtractor() {
+    private static final EmbeddedDocumentExtractor NO_EMBEDDED =
+            new EmbeddedDocumentExtractor() {
                 @Override
                 public boolean shouldParseEmbedded(Metadata metadata) {
                     return false;
                 }
 
                 @Override
-                public void parseEmbedded(InputStream stream, org.xml.sax.ContentHandler handler, Metadata metadata,
+                public void parseEmbedded(InputStream stream, ContentHandler handler, Metadata metadata,
                         boolean outputHtml) {
                     // never called: shouldParseEmbedded says no
                 }
@@ -408,21 +425,21 @@ public final class DocumentsParser implements Parser {
             // at the end, which could become the document's title. (PDF and image OCR go through this
             // extractor too, so those keep Tika's.)
             if (skipEmbedded) {
-                context.set(org.apache.tika.extractor.EmbeddedDocumentExtractor.class, NO_EMBEDDED);
+                context.set(EmbeddedDocumentExtractor.class, NO_EMBEDDED);
             }
             if (ocr) {
                 // Pages with (almost) no text layer are scanned: OCR them; pages with text are read as text.
-                org.apache.tika.parser.pdf.PDFParserConfig pdf = new org.apache.tika.parser.pdf.PDFParserConfig();
-                pdf.setOcrStrategy(org.apache.tika.parser.pdf.PDFParserConfig.OCR_STRATEGY.AUTO);
-                context.set(org.apache.tika.parser.pdf.PDFParserConfig.class, pdf);
-                org.apache.tika.parser.ocr.TesseractOCRConfig tesseract =
-                        new org.apache.tika.parser.ocr.TesseractOCRConfig();
+                PDFParserConfig pdf = new PDFParserConfig();
+                pdf.setOcrStrategy(PDFParserConfig.OCR_STRATEGY.AUTO);
+                context.set(PDFParserConfig.class, pdf);
+                TesseractOCRConfig tesseract =
+                        new TesseractOCRConfig();
                 tesseract.setTimeoutSeconds((int) Math.max(1, timeoutMs / 1000));
-                context.set(org.apache.tika.parser.ocr.TesseractOCRConfig.class, tesseract);
+                context.set(TesseractOCRConfig.class, tesseract);
             } else {
-                org.apache.tika.parser.pdf.PDFParserConfig pdf = new org.apache.tika.parser.pdf.PDFParserConfig();
-                pdf.setOcrStrategy(org.apache.tika.parser.pdf.PDFParserConfig.OCR_STRATEGY.NO_OCR);
-                context.set(org.apache.tika.parser.pdf.PDFParserConfig.class, pdf);
+                PDFParserConfig pdf = new PDFParserConfig();
+                pdf.setOcrStrategy(PDFParserConfig.OCR_STRATEGY.NO_OCR);
+                context.set(PDFParserConfig.class, pdf);
             }
             tika.parse(in, new TikaXhtmlHandler(doc, layout, maxChars, type.equals(ODS) ? odsSheetNames(item)
                     : List.of()), metadata, context);
@@ -452,38 +469,38 @@ public final class DocumentsParser implements Parser {
      * them). Read with a StAX parser that refuses DTDs and external entities; anything unreadable gives none.
      */
     static List<String> odsSheetNames(SourceItem item) {
-        try (var zip = new java.util.zip.ZipInputStream(new ByteArrayInputStream(item.content()))) {
+        try (var zip = new ZipInputStream(new ByteArrayInputStream(item.content()))) {
             for (var e = zip.getNextEntry(); e != null; e = zip.getNextEntry()) {
                 if (!e.getName().equals("content.xml")) {
                     continue;
                 }
-                javax.xml.stream.XMLInputFactory f = javax.xml.stream.XMLInputFactory.newFactory();
-                f.setProperty(javax.xml.stream.XMLInputFactory.SUPPORT_DTD, false);
-                f.setProperty(javax.xml.stream.XMLInputFactory.IS_SUPPORTING_EXTERNAL_ENTITIES, false);
-                var r = f.createXMLStreamReader(new java.io.FilterInputStream(zip) {
+                XMLInputFactory f = XMLInputFactory.newFactory();
+                f.setProperty(XMLInputFactory.SUPPORT_DTD, false);
+                f.setProperty(XMLInputFactory.IS_SUPPORTING_EXTERNAL_ENTITIES, false);
+                var r = f.createXMLStreamReader(new FilterInputStream(zip) {
                     @Override
                     public void close() {
                         // the zip stream is closed by its owner
                     }
                 });
-                List<String> names = new java.util.ArrayList<>();
+                List<String> names = new ArrayList<>();
                 int depth = 0;
                 while (r.hasNext() && names.size() < 10_000) {
                     int ev = r.next();
-                    if (ev == javax.xml.stream.XMLStreamConstants.START_ELEMENT && r.getLocalName().equals("table")) {
+                    if (ev == XMLStreamConstants.START_ELEMENT && r.getLocalName().equals("table")) {
                         if (depth++ == 0) {
                             String name = r.getAttributeValue("urn:oasis:names:tc:opendocument:xmlns:table:1.0",
                                     "name");
                             names.add(name == null ? "" : name);
                         }
-                    } else if (ev == javax.xml.stream.XMLStreamConstants.END_ELEMENT
+                    } else if (ev == XMLStreamConstants.END_ELEMENT
                             && r.getLocalName().equals("table")) {
                         depth--;
                     }
                 }
                 return names;
             }
-        } catch (IOException | javax.xml.stream.XMLStreamException | RuntimeException e) {
+        } catch (IOException | XMLStreamException | RuntimeException e) {
             return List.of();
         }
         return List.of();
@@ -540,7 +557,7 @@ public final class DocumentsParser implements Parser {
 
     /** What users call a file of this media type. */
     static String kindName(String type) {
-        String t = type == null ? "" : type.toLowerCase(java.util.Locale.ROOT);
+        String t = type == null ? "" : type.toLowerCase(Locale.ROOT);
         if (t.contains("pdf")) {
             return "PDF";
         }
@@ -586,7 +603,7 @@ public final class DocumentsParser implements Parser {
     public Set<String> extensions() {
         Set<String> all = new TreeSet<>(DOCUMENTS);
         all.addAll(CODE.keySet());
-        all.addAll(java.util.List.of("txt", "text", "log", "rst", "adoc", "md", "markdown", "mdown", "mkd", "html",
+        all.addAll(List.of("txt", "text", "log", "rst", "adoc", "md", "markdown", "mdown", "mkd", "html",
                 "htm", "xhtml"));
         if (ocr) {
             all.addAll(IMAGE_EXTENSIONS);

@@ -1,8 +1,11 @@
 package io.polyrag.parsers;
 
 import io.polyrag.core.model.ExtractedFigure;
+import io.polyrag.core.model.Figure;
 import io.polyrag.core.model.FigureMode;
+import io.polyrag.core.model.Ids;
 import io.polyrag.core.port.Parser;
+import java.awt.Color;
 import java.awt.geom.Point2D;
 import java.awt.geom.Rectangle2D;
 import java.awt.image.BufferedImage;
@@ -11,11 +14,15 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -36,6 +43,14 @@ import org.apache.pdfbox.rendering.PDFRenderer;
 import org.apache.pdfbox.text.PDFTextStripper;
 import org.apache.pdfbox.text.TextPosition;
 import org.apache.pdfbox.util.Matrix;
+import org.apache.poi.xslf.usermodel.XMLSlideShow;
+import org.apache.poi.xslf.usermodel.XSLFGroupShape;
+import org.apache.poi.xslf.usermodel.XSLFPictureData;
+import org.apache.poi.xslf.usermodel.XSLFPictureShape;
+import org.apache.poi.xslf.usermodel.XSLFShape;
+import org.apache.poi.xslf.usermodel.XSLFTextShape;
+import org.apache.poi.xwpf.usermodel.XWPFDocument;
+import org.apache.poi.xwpf.usermodel.XWPFParagraph;
 
 /**
  * Takes the figures out of PDFs (embedded images; drawn charts, rendered to PNG) and Office files (pictures in
@@ -193,6 +208,7 @@ final class FigureExtractor {
     private record Candidate(int page, Rectangle2D box, PDImageXObject image, boolean drawing) {
     }
 
+    // style: one PDF's pages walked once: images, drawings and captions share the page's state
     private void pdf(byte[] bytes, Run run) throws IOException {
         try (PDDocument doc = Loader.loadPDF(bytes)) {
             int pages = doc.getNumberOfPages();
@@ -204,7 +220,7 @@ final class FigureExtractor {
                 Scan scan = new Scan(page, p);
                 scan.processPage(page);
                 for (Candidate c : scan.images) {
-                    imagePages.computeIfAbsent(c.image().getCOSObject(), k -> new java.util.HashSet<>()).add(p);
+                    imagePages.computeIfAbsent(c.image().getCOSObject(), k -> new HashSet<>()).add(p);
                 }
                 List<Rectangle2D> regions = scan.regions();
                 // A page with neither an image nor a drawing (most pages of a text PDF) costs one pass over its
@@ -232,8 +248,8 @@ final class FigureExtractor {
             }
             PDFRenderer renderer = new PDFRenderer(doc);
             renderer.setSubsamplingAllowed(true);
-            Map<Integer, BufferedImage> rendered = new java.util.HashMap<>();
-            candidates.sort(java.util.Comparator.comparingInt(Candidate::page)
+            Map<Integer, BufferedImage> rendered = new HashMap<>();
+            candidates.sort(Comparator.comparingInt(Candidate::page)
                     .thenComparingDouble(c -> c.box().getY()).thenComparingDouble(c -> c.box().getX()));
             for (Candidate c : candidates) {
                 if (run.late()) {
@@ -485,7 +501,7 @@ final class FigureExtractor {
                 && image.getType() != BufferedImage.TYPE_3BYTE_BGR && image.getType() != BufferedImage.TYPE_BYTE_GRAY) {
             rgb = new BufferedImage(image.getWidth(), image.getHeight(), BufferedImage.TYPE_INT_RGB);
             var g = rgb.createGraphics();
-            g.setColor(java.awt.Color.WHITE);
+            g.setColor(Color.WHITE);
             g.fillRect(0, 0, rgb.getWidth(), rgb.getHeight());
             g.drawImage(image, 0, 0, null);
             g.dispose();
@@ -754,19 +770,19 @@ final class FigureExtractor {
     }
 
     private void pptx(byte[] bytes, Run run) throws IOException {
-        try (var show = new org.apache.poi.xslf.usermodel.XMLSlideShow(new ByteArrayInputStream(bytes))) {
-            record Shape(Rectangle2D box, org.apache.poi.xslf.usermodel.XSLFShape shape) {
+        try (var show = new XMLSlideShow(new ByteArrayInputStream(bytes))) {
+            record Shape(Rectangle2D box, XSLFShape shape) {
             }
             List<List<Shape>> slides = new ArrayList<>();
-            Map<String, Set<Integer>> seen = new java.util.HashMap<>();
+            Map<String, Set<Integer>> seen = new HashMap<>();
             int n = 0;
             for (var slide : show.getSlides()) {
                 List<Shape> shapes = new ArrayList<>();
                 flatten(slide.getShapes(), shapes, Shape::new);
                 for (Shape s : shapes) {
-                    if (s.shape() instanceof org.apache.poi.xslf.usermodel.XSLFPictureShape p
+                    if (s.shape() instanceof XSLFPictureShape p
                             && p.getPictureData() != null) {
-                        seen.computeIfAbsent(checksum(p.getPictureData()), k -> new java.util.HashSet<>()).add(n);
+                        seen.computeIfAbsent(checksum(p.getPictureData()), k -> new HashSet<>()).add(n);
                     }
                 }
                 slides.add(shapes);
@@ -776,7 +792,7 @@ final class FigureExtractor {
                 List<Line> texts = new ArrayList<>();
                 String title = "";
                 for (Shape s : slides.get(i)) {
-                    if (s.shape() instanceof org.apache.poi.xslf.usermodel.XSLFTextShape t && t.getText() != null
+                    if (s.shape() instanceof XSLFTextShape t && t.getText() != null
                             && !t.getText().isBlank()) {
                         texts.add(new Line(t.getText().replaceAll("\\s+", " ").strip(), s.box()));
                         var type = t.getTextType();
@@ -786,7 +802,7 @@ final class FigureExtractor {
                     }
                 }
                 for (Shape s : slides.get(i)) {
-                    if (!(s.shape() instanceof org.apache.poi.xslf.usermodel.XSLFPictureShape p)
+                    if (!(s.shape() instanceof XSLFPictureShape p)
                             || p.getPictureData() == null
                             || seen.get(checksum(p.getPictureData())).size() >= 3) {
                         continue;
@@ -814,14 +830,14 @@ final class FigureExtractor {
         }
     }
 
-    private static String checksum(org.apache.poi.xslf.usermodel.XSLFPictureData data) {
-        return io.polyrag.core.model.Ids.sha256Hex(data.getData());
+    private static String checksum(XSLFPictureData data) {
+        return Ids.sha256Hex(data.getData());
     }
 
-    private static <T> void flatten(List<org.apache.poi.xslf.usermodel.XSLFShape> shapes, List<T> out,
-            java.util.function.BiFunction<Rectangle2D, org.apache.poi.xslf.usermodel.XSLFShape, T> make) {
+    private static <T> void flatten(List<XSLFShape> shapes, List<T> out,
+            BiFunction<Rectangle2D, XSLFShape, T> make) {
         for (var s : shapes) {
-            if (s instanceof org.apache.poi.xslf.usermodel.XSLFGroupShape g) {
+            if (s instanceof XSLFGroupShape g) {
                 flatten(g.getShapes(), out, make);
             } else if (s.getAnchor() != null) {
                 out.add(make.apply(s.getAnchor(), s));
@@ -830,9 +846,9 @@ final class FigureExtractor {
     }
 
     private void docx(byte[] bytes, Run run) throws IOException {
-        try (var doc = new org.apache.poi.xwpf.usermodel.XWPFDocument(new ByteArrayInputStream(bytes))) {
-            List<org.apache.poi.xwpf.usermodel.XWPFParagraph> paragraphs = doc.getParagraphs();
-            Map<String, Integer> seen = new java.util.HashMap<>();
+        try (var doc = new XWPFDocument(new ByteArrayInputStream(bytes))) {
+            List<XWPFParagraph> paragraphs = doc.getParagraphs();
+            Map<String, Integer> seen = new HashMap<>();
             for (var p : paragraphs) {
                 for (var r : p.getRuns()) {
                     for (var pic : r.getEmbeddedPictures()) {
@@ -871,7 +887,7 @@ final class FigureExtractor {
     }
 
     /** The paragraph after a picture (or before it) when it is styled or labelled as a caption, else its alt text. */
-    private static String docxCaption(List<org.apache.poi.xwpf.usermodel.XWPFParagraph> paragraphs, int at,
+    private static String docxCaption(List<XWPFParagraph> paragraphs, int at,
             String description) {
         String own = paragraphs.get(at).getText().strip();
         if (LABEL.matcher(own).find()) {
@@ -892,7 +908,7 @@ final class FigureExtractor {
     }
 
     /** The closest non-empty paragraph before a picture (or after it), to anchor the figure to its chunk. */
-    private static String near(List<org.apache.poi.xwpf.usermodel.XWPFParagraph> paragraphs, int at) {
+    private static String near(List<XWPFParagraph> paragraphs, int at) {
         for (int i : new int[] {at - 1, at + 1, at - 2, at + 2}) {
             if (i >= 0 && i < paragraphs.size() && !paragraphs.get(i).getText().isBlank()) {
                 return clip(paragraphs.get(i).getText().strip(), 200);
@@ -901,8 +917,8 @@ final class FigureExtractor {
         return "";
     }
 
-    private static io.polyrag.core.model.Figure.Box box(Rectangle2D r) {
-        return new io.polyrag.core.model.Figure.Box(r.getX(), r.getY(), r.getWidth(), r.getHeight());
+    private static Figure.Box box(Rectangle2D r) {
+        return new Figure.Box(r.getX(), r.getY(), r.getWidth(), r.getHeight());
     }
 
     /** The label a caption starts with ("Figure 3"), normalised, or empty. */

@@ -2,6 +2,8 @@ package io.polyrag.parsers;
 
 import io.polyrag.core.model.ChunkKind;
 import io.polyrag.core.model.ParsedDocument;
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -58,22 +60,22 @@ final class HtmlParser {
 
     private static List<String> links(Document dom) {
         for (Element meta : dom.select("meta[name=robots]")) {
-            if (meta.attr("content").toLowerCase(java.util.Locale.ROOT).matches(".*\\b(nofollow|none)\\b.*")) {
+            if (meta.attr("content").toLowerCase(Locale.ROOT).matches(".*\\b(nofollow|none)\\b.*")) {
                 return List.of();
             }
         }
         String base = dom.select("base[href]").attr("href");
-        java.net.URI baseUri = null;
+        URI baseUri = null;
         try {
-            baseUri = base.isBlank() ? null : new java.net.URI(base.strip());
+            baseUri = base.isBlank() ? null : new URI(base.strip());
             baseUri = baseUri != null && baseUri.isAbsolute() ? baseUri : null;
-        } catch (java.net.URISyntaxException e) {
+        } catch (URISyntaxException e) {
             baseUri = null;
         }
-        List<String> out = new java.util.ArrayList<>();
+        List<String> out = new ArrayList<>();
         for (Element a : dom.select("a[href]")) {
             String href = a.attr("href").strip();
-            if (href.isEmpty() || href.startsWith("#") || a.attr("rel").toLowerCase(java.util.Locale.ROOT)
+            if (href.isEmpty() || href.startsWith("#") || a.attr("rel").toLowerCase(Locale.ROOT)
                     .contains("nofollow")) {
                 continue;
             }

@@ -1,11 +1,15 @@
 package io.polyrag.parsers;
 
 import io.polyrag.core.InvalidInputException;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.Charset;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
+import org.apache.tika.metadata.Metadata;
+import org.apache.tika.parser.txt.Icu4jEncodingDetector;
 
 /**
  * Bytes to text: a byte-order mark decides the charset; otherwise strict UTF-8; otherwise the charset Tika's ICU
@@ -38,11 +42,11 @@ final class TextDecoder {
     }
 
     private static Charset detect(byte[] bytes) {
-        try (var in = new java.io.ByteArrayInputStream(bytes)) {
-            Charset c = new org.apache.tika.parser.txt.Icu4jEncodingDetector().detect(in,
-                    new org.apache.tika.metadata.Metadata());
+        try (var in = new ByteArrayInputStream(bytes)) {
+            Charset c = new Icu4jEncodingDetector().detect(in,
+                    new Metadata());
             return c == null ? WINDOWS_1252 : c;
-        } catch (java.io.IOException | RuntimeException | LinkageError e) {
+        } catch (IOException | RuntimeException | LinkageError e) {
             return WINDOWS_1252;
         }
     }

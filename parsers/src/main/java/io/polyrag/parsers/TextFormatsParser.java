@@ -4,9 +4,12 @@ import io.polyrag.core.InvalidInputException;
 import io.polyrag.core.model.ParsedDocument;
 import io.polyrag.core.model.SourceItem;
 import io.polyrag.core.port.Parser;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * Plain text, Markdown and HTML. The type is the declared media type when there is one, else the file extension,
@@ -42,12 +45,12 @@ public final class TextFormatsParser implements Parser {
     }
 
     @Override
-    public java.util.List<String> links(SourceItem item) {
+    public List<String> links(SourceItem item) {
         try {
             return detect(item).equals(HTML) ? HtmlParser.links(TextDecoder.decode(item.content(), item.name()))
-                    : java.util.List.of();
+                    : List.of();
         } catch (RuntimeException e) {
-            return java.util.List.of();
+            return List.of();
         }
     }
 
@@ -73,7 +76,7 @@ public final class TextFormatsParser implements Parser {
     }
 
     private static boolean looksLikeHtml(byte[] content) {
-        String head = new String(content, 0, Math.min(content.length, 512), java.nio.charset.StandardCharsets.ISO_8859_1)
+        String head = new String(content, 0, Math.min(content.length, 512), StandardCharsets.ISO_8859_1)
                 .stripLeading().toLowerCase(Locale.ROOT);
         return head.startsWith("<!doctype html") || head.startsWith("<html");
     }
@@ -85,7 +88,7 @@ public final class TextFormatsParser implements Parser {
 
     @Override
     public Set<String> extensions() {
-        return new java.util.TreeSet<>(BY_EXTENSION.keySet());
+        return new TreeSet<>(BY_EXTENSION.keySet());
     }
 
     @Override

@@ -66,6 +66,7 @@ final class TikaXhtmlHandler extends DefaultHandler {
         }
     }
 
+    // style: one SAX switch over the XHTML elements Tika emits
     @Override
     public void startElement(String uri, String localName, String qName, Attributes atts) {
         String el = name(localName, qName);

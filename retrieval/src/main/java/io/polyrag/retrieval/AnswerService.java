@@ -5,12 +5,20 @@ import io.polyrag.core.InvalidInputException;
 import io.polyrag.core.PolyragException;
 import io.polyrag.core.UnavailableException;
 import io.polyrag.core.model.Answer;
+import io.polyrag.core.model.AnswerRoute;
 import io.polyrag.core.model.AnswerSource;
+import io.polyrag.core.model.ChunkKind;
+import io.polyrag.core.model.DegradedLeg;
+import io.polyrag.core.model.DocumentInfo;
+import io.polyrag.core.model.SearchHit;
 import io.polyrag.core.model.SearchRequest;
 import io.polyrag.core.model.SearchResponse;
 import io.polyrag.core.port.Catalog;
+import io.polyrag.core.port.Embedder;
 import io.polyrag.core.port.LlmClient;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.function.Consumer;
 import java.util.stream.Collectors;
 
@@ -49,7 +57,7 @@ public final class AnswerService {
 
     /** @param embedder scores the sentences of an extractive answer by meaning too; null for words only */
     public AnswerService(HybridSearcher searcher, Catalog catalog, LlmClient llm, int maxTokens,
-            io.polyrag.core.port.Embedder embedder) {
+            Embedder embedder) {
         this.extractive = new ExtractiveAnswerer(embedder);
         this.searcher = searcher;
         this.assembler = new SourceAssembler(catalog);
@@ -74,6 +82,7 @@ public final class AnswerService {
      * directly without searching; a summary reads the best-matching document from its start (or names each
      * document of the collection); a comparison or a list searches wider and lays the answer out for it.
      */
+    // style: the answer's route in order: intent, search, prompt, model or extractive fallback
     public Answer answer(SearchRequest request, int neighbours, boolean grounding, Consumer<String> onToken,
             boolean route) {
         if (neighbours < 0 || neighbours > 5) {
@@ -107,7 +116,7 @@ public final class AnswerService {
         };
         int around = intent == IntentRouter.Intent.COMPARISON ? Math.max(neighbours, 1) : neighbours;
         List<AnswerSource> sources;
-        List<io.polyrag.core.model.DegradedLeg> degraded;
+        List<DegradedLeg> degraded;
         if (style == ExtractiveAnswerer.Style.OVERVIEW) {
             sources = overview(request);
             degraded = List.of();
@@ -141,7 +150,7 @@ public final class AnswerService {
                 degraded, grounding ? Grounding.report(text, sources) : null, routed == null ? null
                         : route(routed, style == ExtractiveAnswerer.Style.OVERVIEW ? 0 : r.topK(), style
                                 == ExtractiveAnswerer.Style.SUMMARY ? 0 : around, style.name().toLowerCase(
-                                        java.util.Locale.ROOT)));
+                                        Locale.ROOT)));
     }
 
     private static SearchRequest unranked(SearchRequest r) {
@@ -150,20 +159,20 @@ public final class AnswerService {
                 r.fusion(), r.documentIds(), r.category(), new SearchRequest.Tuning(t.rrfK(), t.weights(), false));
     }
 
-    private static io.polyrag.core.model.AnswerRoute route(IntentRouter.Route r, int topK, int neighbours,
+    private static AnswerRoute route(IntentRouter.Route r, int topK, int neighbours,
             String style) {
-        return new io.polyrag.core.model.AnswerRoute(r.intent().wireName(), r.intent() != IntentRouter.Intent.SUMMARY
+        return new AnswerRoute(r.intent().wireName(), r.intent() != IntentRouter.Intent.SUMMARY
                 ? null : r.collection() ? "collection" : "document", r.reason(), r.by(), topK, neighbours, style);
     }
 
     /** The best hit's document read from its start: its first {@value #SUMMARY_CHUNKS} chunks, in order. */
-    private List<AnswerSource> document(List<io.polyrag.core.model.SearchHit> hits) {
+    private List<AnswerSource> document(List<SearchHit> hits) {
         if (hits.isEmpty()) {
             return List.of();
         }
-        io.polyrag.core.model.SearchHit best = hits.getFirst();
+        SearchHit best = hits.getFirst();
         List<AnswerSource.Passage> passages = catalog.chunks(best.documentId(), best.version(), 0,
-                SUMMARY_CHUNKS - 1).stream().filter(c -> c.kind() != io.polyrag.core.model.ChunkKind.FIGURE)
+                SUMMARY_CHUNKS - 1).stream().filter(c -> c.kind() != ChunkKind.FIGURE)
                 .map(c -> new AnswerSource.Passage(c.id(), c.ordinal(), c.kind(), c.headingPath(), c.text(), true,
                         c.location())).toList();
         return passages.isEmpty() ? List.of() : List.of(new AnswerSource(1, best.documentId(), best.title(),
@@ -172,8 +181,8 @@ public final class AnswerService {
 
     /** The documents searched, by uri: each one's first chunk, up to {@value #OVERVIEW_DOCUMENTS}. */
     private List<AnswerSource> overview(SearchRequest request) {
-        List<AnswerSource> out = new java.util.ArrayList<>();
-        for (io.polyrag.core.model.DocumentInfo d : catalog.documents(request.scope(), 0, OVERVIEW_DOCUMENTS)) {
+        List<AnswerSource> out = new ArrayList<>();
+        for (DocumentInfo d : catalog.documents(request.scope(), 0, OVERVIEW_DOCUMENTS)) {
             List<AnswerSource.Passage> first = catalog.chunks(d.id(), d.visibleVersion(), 0, 0).stream()
                     .map(c -> new AnswerSource.Passage(c.id(), c.ordinal(), c.kind(), c.headingPath(), c.text(),
                             true, c.location())).toList();

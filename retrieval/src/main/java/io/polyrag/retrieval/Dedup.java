@@ -5,6 +5,7 @@ import io.polyrag.core.model.SourceScore;
 import java.text.Normalizer;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.BitSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -91,7 +92,7 @@ public final class Dedup {
     }
 
     private Integer similar(int[] set, List<int[]> keptSets, Map<Integer, List<Integer>> byPrefixToken) {
-        java.util.BitSet tried = new java.util.BitSet(keptSets.size());
+        BitSet tried = new BitSet(keptSets.size());
         for (int i = 0; i < Math.min(set.length, prefixLength(set.length)); i++) {
             for (int k : byPrefixToken.getOrDefault(set[i], List.of())) {
                 if (tried.get(k)) {

@@ -1,18 +1,25 @@
 package io.polyrag.retrieval;
 
 import io.polyrag.core.model.Entity;
+import io.polyrag.core.model.EntityHit;
 import io.polyrag.core.model.GraphEdge;
 import io.polyrag.core.model.Mention;
 import io.polyrag.core.model.Modality;
 import io.polyrag.core.model.SearchScope;
 import io.polyrag.core.model.StoreHit;
+import io.polyrag.core.model.Vocabulary;
 import io.polyrag.core.port.EntityGraph;
+import io.polyrag.core.port.GraphStore;
+import io.polyrag.core.port.RdfStore;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
@@ -103,42 +110,42 @@ public final class EntityGraphRetriever implements Retriever {
      */
     public interface Reads {
         /** Ids of entities whose key or an alias equals one of {@code keys} (the graph's seeds). */
-        List<String> ids(java.util.Collection<String> keys);
+        List<String> ids(Collection<String> keys);
 
         /** Ids of entities whose label holds one of {@code terms} as a word, most terms first (RDF's seeds). */
-        List<String> byLabel(java.util.Collection<String> terms, int limit);
+        List<String> byLabel(Collection<String> terms, int limit);
 
-        List<io.polyrag.core.model.EntityHit> entities(java.util.Collection<String> ids);
+        List<EntityHit> entities(Collection<String> ids);
 
-        List<GraphEdge> edges(java.util.Collection<String> ids, SearchScope scope, int limit);
+        List<GraphEdge> edges(Collection<String> ids, SearchScope scope, int limit);
 
-        List<Mention> mentions(java.util.Collection<String> ids, SearchScope scope, int limit);
+        List<Mention> mentions(Collection<String> ids, SearchScope scope, int limit);
 
         /** A store's queries. */
         static Reads of(EntityGraph graph) {
             return new Reads() {
                 @Override
-                public List<String> ids(java.util.Collection<String> keys) {
-                    return ((io.polyrag.core.port.GraphStore) graph).entityIds(keys);
+                public List<String> ids(Collection<String> keys) {
+                    return ((GraphStore) graph).entityIds(keys);
                 }
 
                 @Override
-                public List<String> byLabel(java.util.Collection<String> terms, int limit) {
-                    return ((io.polyrag.core.port.RdfStore) graph).entityIdsByLabel(terms, limit);
+                public List<String> byLabel(Collection<String> terms, int limit) {
+                    return ((RdfStore) graph).entityIdsByLabel(terms, limit);
                 }
 
                 @Override
-                public List<io.polyrag.core.model.EntityHit> entities(java.util.Collection<String> ids) {
+                public List<EntityHit> entities(Collection<String> ids) {
                     return graph.entities(ids);
                 }
 
                 @Override
-                public List<GraphEdge> edges(java.util.Collection<String> ids, SearchScope scope, int limit) {
+                public List<GraphEdge> edges(Collection<String> ids, SearchScope scope, int limit) {
                     return graph.edges(ids, scope, limit);
                 }
 
                 @Override
-                public List<Mention> mentions(java.util.Collection<String> ids, SearchScope scope, int limit) {
+                public List<Mention> mentions(Collection<String> ids, SearchScope scope, int limit) {
                     return graph.mentions(ids, scope, limit);
                 }
             };
@@ -146,22 +153,22 @@ public final class EntityGraphRetriever implements Retriever {
     }
 
     /** Graph retrieval: the query's word n-grams (1–4 words) looked up as entity keys and aliases. */
-    public static EntityGraphRetriever graph(io.polyrag.core.port.GraphStore store, int maxHops) {
+    public static EntityGraphRetriever graph(GraphStore store, int maxHops) {
         return graph(store, null, maxHops);
     }
 
     /** Graph retrieval reading {@code memory} (null: none) once it is loaded, the store until then. */
-    public static EntityGraphRetriever graph(io.polyrag.core.port.GraphStore store, GraphMemory memory, int maxHops) {
+    public static EntityGraphRetriever graph(GraphStore store, GraphMemory memory, int maxHops) {
         return new EntityGraphRetriever(Modality.GRAPH, Reads.of(store), memory, false, maxHops);
     }
 
     /** RDF retrieval: entities whose {@code rdfs:label} holds one of the query's content words as a word. */
-    public static EntityGraphRetriever rdf(io.polyrag.core.port.RdfStore store, int maxHops) {
+    public static EntityGraphRetriever rdf(RdfStore store, int maxHops) {
         return rdf(store, null, maxHops);
     }
 
     /** RDF retrieval reading {@code memory} (null: none) once it is loaded, the store until then. */
-    public static EntityGraphRetriever rdf(io.polyrag.core.port.RdfStore store, GraphMemory memory, int maxHops) {
+    public static EntityGraphRetriever rdf(RdfStore store, GraphMemory memory, int maxHops) {
         return new EntityGraphRetriever(Modality.RDF, Reads.of(store), memory, true, maxHops);
     }
 
@@ -205,6 +212,7 @@ public final class EntityGraphRetriever implements Retriever {
         return walk(memory != null && memory.ready() ? memory : store, query, scope, limit);
     }
 
+    // style: the walk's hops share their frontier, scores and caps; cut, they would pass six values around
     private Leg walk(Reads graph, String query, SearchScope scope, int limit) {
         // Seeds are looked up in the scope's tenant namespace and kept to it: a tenant's search never starts from
         // another tenant's entity (whose names came from that tenant's text).
@@ -218,7 +226,7 @@ public final class EntityGraphRetriever implements Retriever {
         }
         Map<String, Why> why = new HashMap<>();
         Set<String> words = queryWords(query);
-        io.polyrag.core.model.Vocabulary.Asking asking = io.polyrag.core.model.Vocabulary.asking(query);
+        Vocabulary.Asking asking = Vocabulary.asking(query);
         Set<String> askedPredicates = asking.predicates();
         Map<String, double[]> scores = new HashMap<>();
         Map<String, StoreHit> where = new HashMap<>();
@@ -303,12 +311,12 @@ public final class EntityGraphRetriever implements Retriever {
                     return new StoreHit(h.chunkId(), h.documentId(), h.version(), e.getValue()[0]);
                 }).toList();
         StringBuilder note = new StringBuilder("named ");
-        seedWeights.forEach((id, c) -> note.append(Why.key(id)).append(String.format(java.util.Locale.ROOT,
+        seedWeights.forEach((id, c) -> note.append(Why.key(id)).append(String.format(Locale.ROOT,
                 " (%.2f) ", c)));
         note.append("; asks ").append(askedPredicates.isEmpty() ? "nothing it knows" : askedPredicates)
                 .append("; reached ").append(weight.size() - seedWeights.size()).append(" entities");
         for (StoreHit h : hits.subList(0, Math.min(3, hits.size()))) {
-            note.append(String.format(java.util.Locale.ROOT, "; %.2f for ", h.score())).append(why.containsKey(
+            note.append(String.format(Locale.ROOT, "; %.2f for ", h.score())).append(why.containsKey(
                     h.chunkId()) ? why.get(h.chunkId()) : "a mention");
         }
         // Sure: the query asks about two relations (a question of two hops: "Who founded the company that makes the
@@ -338,7 +346,7 @@ public final class EntityGraphRetriever implements Retriever {
         if (asked.contains(predicate)) {
             return 1.0;
         }
-        if (!predicate.equals(CO_OCCURRENCE) && !io.polyrag.core.model.Vocabulary.closed(predicate)) {
+        if (!predicate.equals(CO_OCCURRENCE) && !Vocabulary.closed(predicate)) {
             for (String w : ExtractiveAnswerer.terms(predicate.replace('_', ' '))) {
                 if (queryWords.contains(w) && !LIGHT_VERBS.contains(w)) {
                     return 1.0;
@@ -357,7 +365,7 @@ public final class EntityGraphRetriever implements Retriever {
     /** The query's words as {@link #relevance} compares them: folded, irregular past forms as their verb. */
     static Set<String> queryWords(String query) {
         Set<String> out = new HashSet<>(ExtractiveAnswerer.terms(query));
-        for (String w : query.toLowerCase(java.util.Locale.ROOT).split("[^\\p{L}]+")) {
+        for (String w : query.toLowerCase(Locale.ROOT).split("[^\\p{L}]+")) {
             String verb = IRREGULAR.get(w);
             if (verb != null) {
                 out.addAll(ExtractiveAnswerer.terms(verb));
@@ -386,16 +394,17 @@ public final class EntityGraphRetriever implements Retriever {
      * Each seed's confidence: how it is named in the query times how specific it is (and, for RDF's word matches,
      * the share of its label's words the query holds, at least half). Seeds with none are left out.
      */
+    // style: each seed's evidence gathered in one pass over the query's matches
     Map<String, Double> confidence(Reads graph, String query, List<String> seedIds, String namespace) {
         Set<String> capitalised = new HashSet<>();
         Set<String> all = new HashSet<>();
         String first = null;
         for (String w : query.split("[^\\p{L}\\p{N}]+")) {
             if (!w.isEmpty()) {
-                String k = w.toLowerCase(java.util.Locale.ROOT);
+                String k = w.toLowerCase(Locale.ROOT);
                 all.add(k);
                 boolean code = w.chars().anyMatch(Character::isDigit) || w.length() > 1 && w.equals(w.toUpperCase(
-                        java.util.Locale.ROOT));
+                        Locale.ROOT));
                 // The query's first word is capitalised as any sentence's: it names only as part of a longer name,
                 // or written as a code ("ALDH1", "QD").
                 if (first == null && !code) {
@@ -487,7 +496,7 @@ public final class EntityGraphRetriever implements Retriever {
 
     private static Map<String, Long> mentionCounts(Reads graph, List<String> ids) {
         Map<String, Long> out = new HashMap<>();
-        for (io.polyrag.core.model.EntityHit h : graph.entities(ids)) {
+        for (EntityHit h : graph.entities(ids)) {
             out.put(h.entity().id(), h.mentions());
         }
         return out;
@@ -505,7 +514,7 @@ public final class EntityGraphRetriever implements Retriever {
         if (key.isEmpty()) {
             return List.of();
         }
-        return java.util.Arrays.stream(key.split(" ")).filter(w -> w.length() >= 2 && !STOPWORDS.contains(w))
+        return Arrays.stream(key.split(" ")).filter(w -> w.length() >= 2 && !STOPWORDS.contains(w))
                 .distinct().toList();
     }
 
@@ -523,7 +532,7 @@ public final class EntityGraphRetriever implements Retriever {
             }
             for (int len = 1; len <= n && i + len <= w.length; len++) {
                 if (!STOPWORDS.contains(w[i + len - 1])) {
-                    out.add(String.join(" ", java.util.Arrays.copyOfRange(w, i, i + len)));
+                    out.add(String.join(" ", Arrays.copyOfRange(w, i, i + len)));
                 }
             }
         }

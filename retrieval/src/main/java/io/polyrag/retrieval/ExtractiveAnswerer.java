@@ -2,15 +2,21 @@ package io.polyrag.retrieval;
 
 import io.polyrag.core.model.AnswerSource;
 import io.polyrag.core.model.ChunkKind;
+import io.polyrag.core.port.Embedder;
 import java.text.BreakIterator;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * The answer when no language model is configured: the sentences of the retrieved passages that best answer the
@@ -51,14 +57,14 @@ public final class ExtractiveAnswerer {
     /** Words that, among a sentence's first few, point back to what the sentence before named. */
     private static final Set<String> BACK = Set.of("it", "its", "they", "their", "them", "this", "these", "those",
             "he", "she", "his", "her", "there", "after", "then", "afterwards", "later", "once");
-    private static final java.util.regex.Pattern CONDITION_ASKED = java.util.regex.Pattern.compile(
+    private static final Pattern CONDITION_ASKED = Pattern.compile(
             "\\b(if|unless|in case|what happens|what if|should i do)\\b|^.+\\bwhen\\b");
-    private static final java.util.regex.Pattern CONDITION_STATED = java.util.regex.Pattern.compile(
+    private static final Pattern CONDITION_STATED = Pattern.compile(
             "^(if|when|unless|in a|in an|during|once|on|whenever)\\b");
 
     private static final String NUMBER = "(\\d[\\d,.]*|a few|several|half|one|two|three|four|five|six|seven|eight|"
             + "nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|thousand)";
-    private static final java.util.regex.Pattern NUMBER_WORD = java.util.regex.Pattern.compile(NUMBER);
+    private static final Pattern NUMBER_WORD = Pattern.compile(NUMBER);
     /** Quantities said with a measure word instead of a number ("a spoonful of starter", "a pinch of salt"). */
     private static final String MEASURE = "a (spoonful|teaspoonful|tablespoonful|pinch|handful|cupful|cup|glass|"
             + "dozen|couple|little|dash|splash|drop|slice|piece)|spoonfuls?|teaspoons?|tablespoons?|cups?|dozens?";
@@ -103,7 +109,7 @@ public final class ExtractiveAnswerer {
      * The subject of a question asking how long, how often, how much… with an auxiliary ("how long does <b>the
      * levain</b> ferment"): the thing the measure is about; its first word that is not a determiner or pronoun.
      */
-    private static final java.util.regex.Pattern SUBJECT = java.util.regex.Pattern.compile("^how (long|often|much|many|"
+    private static final Pattern SUBJECT = Pattern.compile("^how (long|often|much|many|"
             + "far|fast|big|old)\\s+(does|do|did|can|will|should|could|would|must)\\s+(?:(?:the|a|an|my|"
             + "your|our|its|their|this|that)\\s+)?([\\p{L}-]+)");
     /** What a sentence keeps of its score when the question's subject is not its own or its antecedent's. */
@@ -117,7 +123,7 @@ public final class ExtractiveAnswerer {
      * @param reliable whether a sentence not matching {@code sentence} can be taken not to give this kind
      * @param cased whether {@code sentence} reads the sentence as written (names), not lower-cased
      */
-    private record AnswerKind(String name, java.util.regex.Pattern question, java.util.regex.Pattern sentence,
+    private record AnswerKind(String name, Pattern question, Pattern sentence,
             boolean reliable, boolean cased) {
         boolean given(String text, String lower) {
             return sentence.matcher(cased ? text : lower).find();
@@ -125,21 +131,21 @@ public final class ExtractiveAnswerer {
     }
 
     private static AnswerKind kind(String name, String question, String sentence, boolean reliable) {
-        return new AnswerKind(name, java.util.regex.Pattern.compile(question), java.util.regex.Pattern.compile(
+        return new AnswerKind(name, Pattern.compile(question), Pattern.compile(
                 sentence), reliable, false);
     }
 
     private static AnswerKind cased(String name, String question, String sentence, boolean reliable) {
-        return new AnswerKind(name, java.util.regex.Pattern.compile(question), java.util.regex.Pattern.compile(
+        return new AnswerKind(name, Pattern.compile(question), Pattern.compile(
                 sentence), reliable, true);
     }
 
     private record Sentence(int source, int position, int passage, String text, Set<String> terms) {
     }
 
-    private final io.polyrag.core.port.Embedder embedder;
-    private final Map<String, float[]> vectors = java.util.Collections.synchronizedMap(
-            new java.util.LinkedHashMap<>(1024, 0.75f, true) {
+    private final Embedder embedder;
+    private final Map<String, float[]> vectors = Collections.synchronizedMap(
+            new LinkedHashMap<>(1024, 0.75f, true) {
                 @Override
                 protected boolean removeEldestEntry(Map.Entry<String, float[]> eldest) {
                     return size() > CACHE;
@@ -152,7 +158,7 @@ public final class ExtractiveAnswerer {
     }
 
     /** @param embedder scores sentences by meaning too; null for words only */
-    public ExtractiveAnswerer(io.polyrag.core.port.Embedder embedder) {
+    public ExtractiveAnswerer(Embedder embedder) {
         this.embedder = embedder;
     }
 
@@ -210,7 +216,7 @@ public final class ExtractiveAnswerer {
      */
     private static String lead(List<Sentence> pool, List<AnswerSource> sources, Style style) {
         StringBuilder sb = new StringBuilder();
-        java.util.Set<Integer> seen = new java.util.HashSet<>();
+        Set<Integer> seen = new HashSet<>();
         int n = 0;
         for (Sentence s : pool) {
             if (s.passage() < 0) {
@@ -252,6 +258,7 @@ public final class ExtractiveAnswerer {
     }
 
     /** Each candidate sentence's score; empty when no sentence shares a word with the question. */
+    // style: one pass scoring every candidate sentence; the features share its token sets
     private Map<Sentence, Double> scores(String question, List<Sentence> pool) {
         Set<String> query = terms(question);
         Map<String, Integer> df = new HashMap<>();
@@ -264,7 +271,7 @@ public final class ExtractiveAnswerer {
                 }
             }
         }
-        double maxWords = java.util.Arrays.stream(words).max().orElse(0);
+        double maxWords = Arrays.stream(words).max().orElse(0);
         if (maxWords == 0) {
             return Map.of();
         }
@@ -339,7 +346,7 @@ public final class ExtractiveAnswerer {
 
     /** The folded subject word of a question asked with an auxiliary, or null. */
     static String subject(String asked) {
-        java.util.regex.Matcher m = SUBJECT.matcher(asked);
+        Matcher m = SUBJECT.matcher(asked);
         if (!m.find()) {
             return null;
         }

@@ -40,6 +40,7 @@ final class FigureAttacher {
      * @param withFigures the hits' document versions that have figures (the catalog says so with each hit): the
      *     figures of these only are read, and none at all when it is empty (most searches)
      */
+    // style: folding figure hits into their anchors and attaching figures, in one pass over the ranking
     List<SearchHit> attach(List<SearchHit> ranked, int topK, int max, Set<DocumentVersion> withFigures) {
         if (withFigures.isEmpty()) {
             // No hit's document has figures, so no hit is a figure either: the first top-k, as ranked.

@@ -4,6 +4,7 @@ import io.polyrag.core.model.Modality;
 import io.polyrag.core.model.SourceScore;
 import io.polyrag.core.model.StoreHit;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -105,13 +106,13 @@ public interface Fusion {
     /** The list's lowest scored value and its spread under the normalisation. */
     private static double[] scale(List<StoreHit> list, int depth, Normalization normalization) {
         double[] s = list.stream().limit(depth).mapToDouble(StoreHit::score).toArray();
-        double min = java.util.Arrays.stream(s).min().orElse(0);
-        double max = java.util.Arrays.stream(s).max().orElse(0);
+        double min = Arrays.stream(s).min().orElse(0);
+        double max = Arrays.stream(s).max().orElse(0);
         if (normalization == Normalization.MINMAX) {
             return new double[] {min, max - min};
         }
-        double mean = java.util.Arrays.stream(s).average().orElse(0);
-        double variance = java.util.Arrays.stream(s).map(x -> (x - mean) * (x - mean)).average().orElse(0);
+        double mean = Arrays.stream(s).average().orElse(0);
+        double variance = Arrays.stream(s).map(x -> (x - mean) * (x - mean)).average().orElse(0);
         return new double[] {min, Math.sqrt(variance)};
     }
 

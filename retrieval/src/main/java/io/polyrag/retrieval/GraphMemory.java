@@ -10,18 +10,22 @@ import io.polyrag.core.model.SearchScope;
 import io.polyrag.core.model.StoreRecord;
 import io.polyrag.core.port.ChunkIndex;
 import io.polyrag.core.port.EntityGraph;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.PriorityQueue;
 import java.util.Set;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.function.Consumer;
 
 /**
  * What the graph leg reads of an embedded entity graph — entities by key, alias and label word, their mention
@@ -70,7 +74,7 @@ public final class GraphMemory implements EntityGraphRetriever.Reads {
         GraphMemory m = new GraphMemory(name);
         Thread loader = Thread.ofVirtual().name("graph-memory-" + name).start(() -> m.load(store));
         try {
-            loader.join(java.time.Duration.ofMillis(waitMillis));
+            loader.join(Duration.ofMillis(waitMillis));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
@@ -135,7 +139,7 @@ public final class GraphMemory implements EntityGraphRetriever.Reads {
         } finally {
             lock.writeLock().unlock();
         }
-        LOG.log(System.Logger.Level.INFO, String.format(java.util.Locale.ROOT, "%s leg: %,d entities, %,d relations "
+        LOG.log(System.Logger.Level.INFO, String.format(Locale.ROOT, "%s leg: %,d entities, %,d relations "
                 + "and %,d mentions in memory in %d ms", name, fresh.nodes.size(), fresh.relations, fresh.mentions,
                 (System.nanoTime() - start) / 1_000_000));
     }
@@ -186,7 +190,7 @@ public final class GraphMemory implements EntityGraphRetriever.Reads {
         };
     }
 
-    private void write(java.util.function.Consumer<State> change) {
+    private void write(Consumer<State> change) {
         if (!following) {
             return;
         }
@@ -271,7 +275,7 @@ public final class GraphMemory implements EntityGraphRetriever.Reads {
 
     /** The words of a normalised key or alias, a tenant's namespace among them, as the RDF store indexes them. */
     private static List<String> words(String label) {
-        return java.util.Arrays.stream(label.split("[ /]+")).filter(w -> !w.isEmpty()).distinct().toList();
+        return Arrays.stream(label.split("[ /]+")).filter(w -> !w.isEmpty()).distinct().toList();
     }
 
     @Override
@@ -302,7 +306,7 @@ public final class GraphMemory implements EntityGraphRetriever.Reads {
             // The first `limit` in the stores' order, kept in a heap of that size: a hub's thousands of relations are
             // not sorted whole.
             PriorityQueue<GraphEdge> first = new PriorityQueue<>(EDGE_ORDER.reversed());
-            Set<Edge> seen = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
+            Set<Edge> seen = Collections.newSetFromMap(new IdentityHashMap<>());
             for (String id : new LinkedHashSet<>(entityIds)) {
                 Node n = state.nodes.get(id);
                 if (n == null) {
@@ -551,10 +555,10 @@ public final class GraphMemory implements EntityGraphRetriever.Reads {
             if (gone.isEmpty()) {
                 return;
             }
-            Set<Chunk> set = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
+            Set<Chunk> set = Collections.newSetFromMap(new IdentityHashMap<>());
             set.addAll(gone);
-            Set<Node> touched = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
-            Set<Edge> edges = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
+            Set<Node> touched = Collections.newSetFromMap(new IdentityHashMap<>());
+            Set<Edge> edges = Collections.newSetFromMap(new IdentityHashMap<>());
             for (Chunk c : gone) {
                 if (chunks.get(c.id) == c) {
                     chunks.remove(c.id);

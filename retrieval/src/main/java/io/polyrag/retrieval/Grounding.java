@@ -4,6 +4,7 @@ import io.polyrag.core.model.AnswerSource;
 import io.polyrag.core.model.GroundedSentence;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -26,7 +27,7 @@ final class Grounding {
     }
 
     static List<GroundedSentence> report(String answer, List<AnswerSource> sources) {
-        Map<Integer, Set<String>> sourceTerms = new java.util.HashMap<>();
+        Map<Integer, Set<String>> sourceTerms = new HashMap<>();
         for (AnswerSource s : sources) {
             Set<String> terms = new HashSet<>();
             s.passages().forEach(p -> terms.addAll(ExtractiveAnswerer.terms(p.text())));

@@ -3,27 +3,42 @@ package io.polyrag.retrieval;
 import io.polyrag.core.InvalidInputException;
 import io.polyrag.core.model.ChunkView;
 import io.polyrag.core.model.DegradedLeg;
+import io.polyrag.core.model.DocumentVersion;
 import io.polyrag.core.model.FusionMethod;
+import io.polyrag.core.model.KnowledgeBase;
 import io.polyrag.core.model.Modality;
 import io.polyrag.core.model.SearchHit;
 import io.polyrag.core.model.SearchRequest;
 import io.polyrag.core.model.SearchResponse;
 import io.polyrag.core.model.SearchScope;
+import io.polyrag.core.model.SourceScore;
 import io.polyrag.core.model.StoreHit;
 import io.polyrag.core.port.Catalog;
+import io.polyrag.core.port.Reranker;
 import java.lang.System.Logger.Level;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.EnumMap;
+import java.util.EnumSet;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
 import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 
 /**
  * Runs every requested retriever in parallel, each on its own virtual thread and within the leg timeout, then joins
@@ -60,11 +75,11 @@ public final class HybridSearcher implements AutoCloseable {
     private static final int FIGURE_SPARE = 3;
     private final Map<Modality, Retriever> retrievers = new EnumMap<>(Modality.class);
     /** Modalities whose retrievers' scores fusion takes as they are. */
-    private final java.util.Set<Modality> calibrated = java.util.EnumSet.noneOf(Modality.class);
+    private final Set<Modality> calibrated = EnumSet.noneOf(Modality.class);
     private final Catalog catalog;
     private final Options options;
     private final Dedup dedup;
-    private final io.polyrag.core.port.Reranker reranker;
+    private final Reranker reranker;
     private final QueryExpander expander;
     private volatile ExecutorService legs = Executors.newThreadPerTaskExecutor(
             Thread.ofVirtual().name("polyrag-search-", 0).factory());
@@ -78,7 +93,7 @@ public final class HybridSearcher implements AutoCloseable {
      * @param expander writes variants of each query, searched and fused with it; null for none
      */
     public HybridSearcher(List<Retriever> retrievers, Catalog catalog, Options options,
-            io.polyrag.core.port.Reranker reranker, QueryExpander expander) {
+            Reranker reranker, QueryExpander expander) {
         if (retrievers.isEmpty()) {
             throw new IllegalArgumentException("at least one retriever is needed");
         }
@@ -135,7 +150,7 @@ public final class HybridSearcher implements AutoCloseable {
 
     /** Told of every search once it is answered: where its time went (each leg of the query, fusion, join, rerank). */
     public interface Observer {
-        void searched(SearchRequest request, SearchResponse response, java.time.Instant startedAt, List<Phase> phases);
+        void searched(SearchRequest request, SearchResponse response, Instant startedAt, List<Phase> phases);
     }
 
     private volatile Observer observer;
@@ -149,7 +164,7 @@ public final class HybridSearcher implements AutoCloseable {
      * Runs the legs through {@code wrap} of the executor they run on (tracing carries the searching thread's context
      * into each leg this way). Called once, before the first search.
      */
-    public void legsThrough(java.util.function.UnaryOperator<ExecutorService> wrap) {
+    public void legsThrough(UnaryOperator<ExecutorService> wrap) {
         legs = wrap.apply(legs);
     }
 
@@ -176,10 +191,11 @@ public final class HybridSearcher implements AutoCloseable {
         return List.copyOf(retrievers.keySet());
     }
 
+    // style: a search's stages in order (legs, deadline, fusion, dedup, join, explain), read top to bottom
     public SearchResponse search(SearchRequest request) {
         long start = System.nanoTime();
-        java.time.Instant startedAt = observer == null ? null : java.time.Instant.now();
-        Map<Modality, long[]> legTimes = new java.util.concurrent.ConcurrentHashMap<>();
+        Instant startedAt = observer == null ? null : Instant.now();
+        Map<Modality, long[]> legTimes = new ConcurrentHashMap<>();
         long fusing = 0;
         validate(request);
         List<Modality> modalities = request.modalities().isEmpty() ? modalities()
@@ -195,7 +211,7 @@ public final class HybridSearcher implements AutoCloseable {
         });
         List<String> variants = variants(request.query(), warnings);
         List<FusedHit> fused = List.of();
-        java.util.Set<Modality> confident = java.util.EnumSet.noneOf(Modality.class);
+        Set<Modality> confident = EnumSet.noneOf(Modality.class);
         Map<Modality, String> notes = new EnumMap<>(Modality.class);
         for (int i = 0; i < variants.size(); i++) {
             // Only the query's own legs count as degraded; a variant's failing leg just adds nothing.
@@ -204,7 +220,7 @@ public final class HybridSearcher implements AutoCloseable {
                     i == 0 ? legTimes : null);
             long fuseStart = System.nanoTime();
             Map<Modality, List<StoreHit>> rankings = new EnumMap<>(Modality.class);
-            java.util.Set<Modality> sure = java.util.EnumSet.noneOf(Modality.class);
+            Set<Modality> sure = EnumSet.noneOf(Modality.class);
             ran.forEach((m, leg) -> {
                 rankings.put(m, leg.hits());
                 if (leg.sure() && calibrated.contains(m)) {
@@ -220,7 +236,7 @@ public final class HybridSearcher implements AutoCloseable {
             fusing += System.nanoTime() - fuseStart;
         }
         long joinStart = System.nanoTime();
-        io.polyrag.core.port.Reranker reranking = reranker(request.tuning(), warnings);
+        Reranker reranking = reranker(request.tuning(), warnings);
         // A few more than top-k: a figure hit folded into a text hit already listed leaves a place to fill.
         int wanted = request.topK() + FIGURE_SPARE;
         int depth = reranking == null ? wanted : Math.max(wanted, options.rerankCandidates());
@@ -229,12 +245,12 @@ public final class HybridSearcher implements AutoCloseable {
         List<Dedup.Candidate> unique = rerank(reranking, request.query(), joined, warnings);
         long rerankEnd = System.nanoTime();
         List<SearchHit> ranked = new ArrayList<>();
-        java.util.Set<io.polyrag.core.model.DocumentVersion> withFigures = new java.util.HashSet<>();
+        Set<DocumentVersion> withFigures = new HashSet<>();
         for (int i = 0; i < Math.min(wanted, unique.size()); i++) {
             ranked.add(toHit(i + 1, unique.get(i)));
             ChunkView v = unique.get(i).view();
             if (v.documentFigures() > 0) {
-                withFigures.add(new io.polyrag.core.model.DocumentVersion(v.chunk().documentId(), v.chunk().version()));
+                withFigures.add(new DocumentVersion(v.chunk().documentId(), v.chunk().version()));
             }
         }
         List<SearchHit> hits = figures.attach(ranked, request.topK(), figuresMax, withFigures);
@@ -245,7 +261,7 @@ public final class HybridSearcher implements AutoCloseable {
         if (o != null && startedAt != null) {
             List<Phase> phases = new ArrayList<>();
             legTimes.forEach((m, t) -> phases.add(new Phase(m.wireName(), t[0] - start, t[1] - start)));
-            phases.sort(java.util.Comparator.comparingLong(Phase::startNanos));
+            phases.sort(Comparator.comparingLong(Phase::startNanos));
             phases.add(new Phase("fuse", joinStart - fusing - start, joinStart - start));
             phases.add(new Phase("join and dedup", joinStart - start, rerankStart - start));
             if (reranking != null) {
@@ -261,7 +277,7 @@ public final class HybridSearcher implements AutoCloseable {
     }
 
     /** The reranker this search uses: the configured one unless the request turns it off; null for none. */
-    private io.polyrag.core.port.Reranker reranker(SearchRequest.Tuning tuning, List<String> warnings) {
+    private Reranker reranker(SearchRequest.Tuning tuning, List<String> warnings) {
         if (Boolean.FALSE.equals(tuning.rerank())) {
             return null;
         }
@@ -275,7 +291,7 @@ public final class HybridSearcher implements AutoCloseable {
      * The weights of weighted fusion for this request: the configured ones, a sure graph leg's raised to the
      * confident weight, and each overridden where the request names one.
      */
-    private Map<Modality, Double> weights(SearchRequest.Tuning tuning, java.util.Set<Modality> confident) {
+    private Map<Modality, Double> weights(SearchRequest.Tuning tuning, Set<Modality> confident) {
         if (tuning.weights().isEmpty() && confident.isEmpty()) {
             return options.weights();
         }
@@ -312,7 +328,7 @@ public final class HybridSearcher implements AutoCloseable {
 
     /** The fusion arithmetic, in words, for {@code explain}. */
     private String describe(SearchRequest request, List<Modality> used, int variants, boolean reranked,
-            java.util.Set<Modality> confident, Map<Modality, String> notes) {
+            Set<Modality> confident, Map<Modality, String> notes) {
         FusionMethod method = request.fusion() == null ? options.fusion() : request.fusion();
         boolean calibratedUsed = used.stream().anyMatch(calibrated::contains);
         String graph = !calibratedUsed ? "" : !confident.isEmpty() ? "; the graph legs were sure this time ("
@@ -322,7 +338,7 @@ public final class HybridSearcher implements AutoCloseable {
                         + "weight";
         String how = method == FusionMethod.WEIGHTED
                 ? "weighted: each list's scores normalised (" + options.normalization().name().toLowerCase(
-                        java.util.Locale.ROOT) + "), times its modality's weight " + weights(request.tuning(),
+                        Locale.ROOT) + "), times its modality's weight " + weights(request.tuning(),
                         confident)
                         .entrySet()
                         .stream().filter(e -> used.contains(e.getKey())).sorted(Map.Entry.comparingByKey())
@@ -346,7 +362,7 @@ public final class HybridSearcher implements AutoCloseable {
      * everything (dedup never looks past the top-k-th distinct hit), at a fraction of the catalog reads.
      */
     private List<Dedup.Candidate> joinAndDedup(List<FusedHit> fused, SearchScope scope, int topK) {
-        Map<String, ChunkView> views = new java.util.HashMap<>();
+        Map<String, ChunkView> views = new HashMap<>();
         int resolved = 0;
         int upto = Math.min(fused.size(), Math.max(2 * topK, 20));
         while (true) {
@@ -388,9 +404,9 @@ public final class HybridSearcher implements AutoCloseable {
         }
         for (FusedHit h : b) {
             merged.merge(h.chunkId(), h, (x, y) -> {
-                Map<String, io.polyrag.core.model.SourceScore> sources = new java.util.HashMap<>(x.sources());
+                Map<String, SourceScore> sources = new HashMap<>(x.sources());
                 y.sources().forEach((m, sc) -> sources.merge(m, sc, (p, q) -> p.rank() <= q.rank() ? p : q));
-                Map<String, Double> contributions = new java.util.HashMap<>(x.contributions());
+                Map<String, Double> contributions = new HashMap<>(x.contributions());
                 y.contributions().forEach((m, c) -> contributions.merge(m, c, Double::sum));
                 return new FusedHit(x.chunkId(), x.score() + y.score(), sources, contributions, List.of());
             });
@@ -404,7 +420,7 @@ public final class HybridSearcher implements AutoCloseable {
      * Orders candidates by the reranker's scores (ties keep the fused order) and records each one's reranked
      * position under the source {@code rerank}. A failing reranker leaves the fused order and a warning.
      */
-    private static List<Dedup.Candidate> rerank(io.polyrag.core.port.Reranker reranker, String query,
+    private static List<Dedup.Candidate> rerank(Reranker reranker, String query,
             List<Dedup.Candidate> candidates, List<String> warnings) {
         if (reranker == null || candidates.isEmpty()) {
             return candidates;
@@ -418,13 +434,13 @@ public final class HybridSearcher implements AutoCloseable {
             warnings.add("reranker " + reranker.id() + " failed, fused order kept: " + e.getMessage());
             return candidates;
         }
-        List<Integer> order = new ArrayList<>(java.util.stream.IntStream.range(0, candidates.size()).boxed().toList());
+        List<Integer> order = new ArrayList<>(IntStream.range(0, candidates.size()).boxed().toList());
         order.sort((a, b) -> Double.compare(scores.get(b), scores.get(a)));
         List<Dedup.Candidate> out = new ArrayList<>();
         for (int rank = 0; rank < order.size(); rank++) {
             Dedup.Candidate c = candidates.get(order.get(rank));
-            Map<String, io.polyrag.core.model.SourceScore> sources = new java.util.HashMap<>(c.hit().sources());
-            sources.put("rerank", new io.polyrag.core.model.SourceScore(rank + 1, scores.get(order.get(rank))));
+            Map<String, SourceScore> sources = new HashMap<>(c.hit().sources());
+            sources.put("rerank", new SourceScore(rank + 1, scores.get(order.get(rank))));
             out.add(new Dedup.Candidate(c.hit().withSources(sources), c.view()));
         }
         return out;
@@ -452,7 +468,7 @@ public final class HybridSearcher implements AutoCloseable {
 
     /** The request's knowledge bases, each checked (a stored name: {@code name} or {@code tenant/name}). */
     private static SearchScope scope(SearchRequest r) {
-        r.knowledgeBases().forEach(io.polyrag.core.model.KnowledgeBase::ofStored);
+        r.knowledgeBases().forEach(KnowledgeBase::ofStored);
         return r.scope();
     }
 
@@ -483,8 +499,8 @@ public final class HybridSearcher implements AutoCloseable {
         boolean anyText = futures.keySet().stream().anyMatch(m -> !calibrated.contains(m));
         long lag = graphLagMs;
         long[] textDone = {Long.MAX_VALUE};
-        java.util.List<Modality> order = new java.util.ArrayList<>(futures.keySet());
-        order.sort(java.util.Comparator.comparing(calibrated::contains));
+        List<Modality> order = new ArrayList<>(futures.keySet());
+        order.sort(Comparator.comparing(calibrated::contains));
         for (Modality m : order) {
             Future<Retriever.Leg> f = futures.get(m);
             boolean graphLeg = calibrated.contains(m);
@@ -515,7 +531,7 @@ public final class HybridSearcher implements AutoCloseable {
 
     /** Runs one leg, noting in {@code times} (when given) when it started and ended. */
     private static Retriever.Leg timed(Modality m, Map<Modality, long[]> times,
-            java.util.function.Supplier<Retriever.Leg> leg) {
+            Supplier<Retriever.Leg> leg) {
         long t0 = System.nanoTime();
         try {
             return leg.get();
@@ -526,7 +542,7 @@ public final class HybridSearcher implements AutoCloseable {
         }
     }
 
-    private Fusion fusion(SearchRequest request, java.util.Set<Modality> confident) {
+    private Fusion fusion(SearchRequest request, Set<Modality> confident) {
         FusionMethod method = request.fusion() == null ? options.fusion() : request.fusion();
         return method == FusionMethod.WEIGHTED
                 ? Fusion.weighted(weights(request.tuning(), confident), options.candidates(), options.normalization(),

@@ -4,8 +4,11 @@ import io.polyrag.core.PolyragException;
 import io.polyrag.core.port.LlmClient;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 import java.util.regex.Pattern;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * What a question asks for, decided before retrieval: a fact looked up, a summary of a document or of the whole
@@ -58,7 +61,7 @@ public final class IntentRouter {
     static final String OUT_OF_SCOPE_REPLY = "That does not look like a question about your documents, so I did not "
             + "search them. Ask about what they contain (or rephrase, if it is about them).";
     private static final int MAX_REPLY = 500;
-    private static final tools.jackson.databind.ObjectMapper JSON = tools.jackson.databind.json.JsonMapper.builder()
+    private static final ObjectMapper JSON = JsonMapper.builder()
             .build();
 
     private static final Pattern THANKS = Pattern.compile("^(thanks?|thank you|thx|cheers|much appreciated)\\b");
@@ -74,7 +77,7 @@ public final class IntentRouter {
             + "who are you|what are you|what can you do|what do you do|yo|what'?s up|"
             + "ok(ay)?|cool|great|awesome|perfect|nice|wonderful|for (the|your) help|today|there|again)\\b");
     private static final Pattern BYE_WORDS = Pattern.compile("^(bye|goodbye|good bye|see you|later)\\b");
-    private static final java.util.Set<String> QUESTION_WORDS = java.util.Set.of("what", "how", "why", "when",
+    private static final Set<String> QUESTION_WORDS = Set.of("what", "how", "why", "when",
             "where", "who", "which", "can", "could", "does", "do", "did", "is", "are", "was", "should", "will",
             "would", "explain", "list", "compare", "summarize", "summarise");
     private static final Pattern OUT_OF_SCOPE = Pattern.compile("\\b(tell me a joke|a (funny )?joke\\b|"

@@ -1,6 +1,7 @@
 package io.polyrag.retrieval;
 
 import io.polyrag.core.PolyragException;
+import io.polyrag.core.model.Ids;
 import io.polyrag.core.port.LlmClient;
 import io.polyrag.core.port.Reranker;
 import java.util.ArrayList;
@@ -67,12 +68,12 @@ public final class LlmReranker implements Reranker {
             }
             if (out.isEmpty()) {
                 throw new PolyragException("the reranking model returned no usable ranking: "
-                        + io.polyrag.core.model.Ids.abbreviate(answer, 200));
+                        + Ids.abbreviate(answer, 200));
             }
             return out;
         } catch (JacksonException e) {
             throw new PolyragException("the reranking model did not answer with JSON: "
-                    + io.polyrag.core.model.Ids.abbreviate(answer, 200), e);
+                    + Ids.abbreviate(answer, 200), e);
         }
     }
 }

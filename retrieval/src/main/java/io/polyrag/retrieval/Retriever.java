@@ -3,6 +3,9 @@ package io.polyrag.retrieval;
 import io.polyrag.core.model.Modality;
 import io.polyrag.core.model.SearchScope;
 import io.polyrag.core.model.StoreHit;
+import io.polyrag.core.port.Embedder;
+import io.polyrag.core.port.FullTextStore;
+import io.polyrag.core.port.VectorStore;
 import java.util.List;
 
 /** One leg of a search: a modality's ranked candidates for a query. Safe for concurrent use. */
@@ -41,7 +44,7 @@ public interface Retriever {
     }
 
     /** Dense retrieval: embeds the query with the model's query rule, then searches the vector store. */
-    static Retriever vector(io.polyrag.core.port.Embedder embedder, io.polyrag.core.port.VectorStore store) {
+    static Retriever vector(Embedder embedder, VectorStore store) {
         return new Retriever() {
             @Override
             public Modality modality() {
@@ -56,7 +59,7 @@ public interface Retriever {
     }
 
     /** Lexical retrieval over the full-text store. */
-    static Retriever fullText(io.polyrag.core.port.FullTextStore store) {
+    static Retriever fullText(FullTextStore store) {
         return new Retriever() {
             @Override
             public Modality modality() {

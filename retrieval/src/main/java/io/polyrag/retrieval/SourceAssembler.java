@@ -2,9 +2,12 @@ package io.polyrag.retrieval;
 
 import io.polyrag.core.model.AnswerSource;
 import io.polyrag.core.model.Chunk;
+import io.polyrag.core.model.ChunkKind;
+import io.polyrag.core.model.FigureRef;
 import io.polyrag.core.model.SearchHit;
 import io.polyrag.core.port.Catalog;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -32,7 +35,7 @@ public final class SourceAssembler {
         List<AnswerSource> sources = new ArrayList<>();
         for (List<SearchHit> docHits : byDocument.values()) {
             SearchHit first = docHits.getFirst();
-            List<io.polyrag.core.model.FigureRef> figures = new ArrayList<>();
+            List<FigureRef> figures = new ArrayList<>();
             docHits.forEach(h -> h.figures().stream().filter(f -> !figures.contains(f)).forEach(figures::add));
             sources.add(new AnswerSource(sources.size() + 1, first.documentId(), first.title(), first.uri(),
                     first.knowledgeBase(), passages(docHits, neighbours), figures));
@@ -41,7 +44,7 @@ public final class SourceAssembler {
     }
 
     private List<AnswerSource.Passage> passages(List<SearchHit> hits, int neighbours) {
-        Set<String> hitIds = new java.util.HashSet<>();
+        Set<String> hitIds = new HashSet<>();
         TreeMap<Integer, AnswerSource.Passage> byOrdinal = new TreeMap<>();
         for (SearchHit h : hits) {
             hitIds.add(h.chunkId());
@@ -54,7 +57,7 @@ public final class SourceAssembler {
                         h.headingPath(), h.text(), true, h.location()));
             }
             for (Chunk c : window) {
-                if (c.kind() == io.polyrag.core.model.ChunkKind.FIGURE) {
+                if (c.kind() == ChunkKind.FIGURE) {
                     continue;
                 }
                 byOrdinal.putIfAbsent(c.ordinal(), new AnswerSource.Passage(c.id(), c.ordinal(), c.kind(),

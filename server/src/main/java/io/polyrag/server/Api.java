@@ -5,8 +5,12 @@ import io.javalin.http.Handler;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.UnaryOperator;
+import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -134,14 +138,14 @@ final class Api {
         }
     }
 
-    private final java.util.function.UnaryOperator<Handler> around;
+    private final UnaryOperator<Handler> around;
 
     Api(RoutesConfig routes) {
         this(routes, h -> h);
     }
 
     /** @param around wraps every handler (the request's trace made current around it) */
-    Api(RoutesConfig routes, java.util.function.UnaryOperator<Handler> around) {
+    Api(RoutesConfig routes, UnaryOperator<Handler> around) {
         this.routes = routes;
         this.around = around;
     }
@@ -189,7 +193,7 @@ final class Api {
     List<String> operations() {
         List<String> out = new ArrayList<>();
         for (Op o : ops) {
-            out.add(o.method.toUpperCase(java.util.Locale.ROOT) + " " + o.path);
+            out.add(o.method.toUpperCase(Locale.ROOT) + " " + o.path);
             if (o.head) {
                 out.add("HEAD " + o.path);
             }
@@ -198,6 +202,7 @@ final class Api {
     }
 
     /** The OpenAPI 3.1 document. */
+    // style: the OpenAPI document's top-level sections, written in the order they appear in it
     ObjectNode document(String version) {
         ObjectNode doc = F.objectNode().put("openapi", "3.1.0");
         ObjectNode info = doc.putObject("info").put("title", "polyrag").put("version", version).put("description",
@@ -273,9 +278,9 @@ final class Api {
         sec.putObject("apiKey").put("type", "apiKey").put("in", "header").put("name", "X-Api-Key");
         doc.putArray("security").add(F.objectNode().set("bearer", F.arrayNode()))
                 .add(F.objectNode().set("apiKey", F.arrayNode()));
-        java.util.Set<String> tags = new java.util.TreeSet<>();
+        Set<String> tags = new TreeSet<>();
         ops.forEach(o -> tags.add(o.tag));
-        tags.forEach(t -> ((tools.jackson.databind.node.ArrayNode) doc.get("tags")).add(F.objectNode().put("name", t)
+        tags.forEach(t -> ((ArrayNode) doc.get("tags")).add(F.objectNode().put("name", t)
                 .put("description", "polyrag " + t)));
         return doc;
     }

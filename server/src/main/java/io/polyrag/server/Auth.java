@@ -2,13 +2,25 @@ package io.polyrag.server;
 
 import io.javalin.http.Context;
 import io.javalin.http.HttpResponseException;
+import io.micrometer.core.instrument.Counter;
 import io.polyrag.app.Polyrag;
+import io.polyrag.core.ConfigException;
 import io.polyrag.core.config.Settings;
 import io.polyrag.core.model.Tenant;
+import java.net.InetAddress;
+import java.net.URLDecoder;
+import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.Deque;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -31,7 +43,7 @@ final class Auth {
     private final int failuresPerMinute;
     private final List<Cidr> trustedProxies;
     private final Map<String, long[]> failures = new ConcurrentHashMap<>();
-    private final io.micrometer.core.instrument.Counter authFailures;
+    private final Counter authFailures;
     private volatile boolean keysRequired;
     private volatile long keysCheckedAt = Long.MIN_VALUE;
 
@@ -40,9 +52,9 @@ final class Auth {
         String admin = polyrag.config().get(Settings.HTTP_ADMIN_KEY);
         this.adminKey = admin.isEmpty() ? null : admin.getBytes(StandardCharsets.UTF_8);
         this.failuresPerMinute = polyrag.config().get(Settings.HTTP_AUTH_FAILURES_PER_MINUTE);
-        this.trustedProxies = java.util.Arrays.stream(polyrag.config().get(Settings.HTTP_TRUSTED_PROXIES).split(","))
+        this.trustedProxies = Arrays.stream(polyrag.config().get(Settings.HTTP_TRUSTED_PROXIES).split(","))
                 .filter(x -> !x.isBlank()).map(Cidr::parse).toList();
-        this.authFailures = io.micrometer.core.instrument.Counter.builder("polyrag_auth_failures_total")
+        this.authFailures = Counter.builder("polyrag_auth_failures_total")
                 .description("requests with a missing, wrong or revoked key").register(polyrag.metrics().registry());
         refresh();
     }
@@ -89,7 +101,7 @@ final class Auth {
         // A valid key always gets in: only failures are throttled, so bad requests from an address a tenant shares
         // (a proxy, a NAT) lock nobody out. Keys are 256-bit random, so letting a throttled address on to the key
         // check teaches a guesser nothing.
-        var tenant = key == null ? java.util.Optional.<Tenant>empty() : polyrag.keys().authenticate(key);
+        var tenant = key == null ? Optional.<Tenant>empty() : polyrag.keys().authenticate(key);
         if (tenant.isEmpty()) {
             fail(ctx, client);
         }
@@ -105,8 +117,8 @@ final class Auth {
         if (trustedProxies.isEmpty() || !trusted(peer)) {
             return peer;
         }
-        List<String> forwarded = new java.util.ArrayList<>();
-        for (String header : java.util.Collections.list(ctx.req().getHeaders("X-Forwarded-For"))) {
+        List<String> forwarded = new ArrayList<>();
+        for (String header : Collections.list(ctx.req().getHeaders("X-Forwarded-For"))) {
             for (String a : header.split(",")) {
                 if (!a.isBlank()) {
                     forwarded.add(a.strip());
@@ -142,8 +154,8 @@ final class Auth {
             return null;
         }
         try {
-            return java.net.InetAddress.getByName(s).getAddress();
-        } catch (java.net.UnknownHostException e) {
+            return InetAddress.getByName(s).getAddress();
+        } catch (UnknownHostException e) {
             return null;
         }
     }
@@ -161,7 +173,7 @@ final class Auth {
                 prefix = -1;
             }
             if (net == null || prefix < 0 || prefix > net.length * 8) {
-                throw new io.polyrag.core.ConfigException("POLYRAG_HTTP_TRUSTED_PROXIES: '" + t + "' is not an IP "
+                throw new ConfigException("POLYRAG_HTTP_TRUSTED_PROXIES: '" + t + "' is not an IP "
                         + "address or CIDR range (e.g. 10.0.0.5 or 10.0.0.0/8)");
             }
             return new Cidr(net, prefix);
@@ -192,12 +204,12 @@ final class Auth {
         String decoded = raw == null ? "/" : raw;
         if (decoded.indexOf('%') >= 0) {
             try {
-                decoded = java.net.URLDecoder.decode(decoded.replace("+", "%2B"), StandardCharsets.UTF_8);
+                decoded = URLDecoder.decode(decoded.replace("+", "%2B"), StandardCharsets.UTF_8);
             } catch (IllegalArgumentException e) {
                 // a malformed escape: the router will not match it either; judge it as written
             }
         }
-        java.util.Deque<String> segments = new java.util.ArrayDeque<>();
+        Deque<String> segments = new ArrayDeque<>();
         for (String segment : decoded.split("/")) {
             int semi = segment.indexOf(';');
             String s = semi >= 0 ? segment.substring(0, semi) : segment;
@@ -210,7 +222,7 @@ final class Auth {
                 segments.addLast(s);
             }
         }
-        return ("/" + String.join("/", segments)).toLowerCase(java.util.Locale.ROOT);
+        return ("/" + String.join("/", segments)).toLowerCase(Locale.ROOT);
     }
 
     /** The tenant the request acts for (set by {@link #authenticate}). */
@@ -258,20 +270,20 @@ final class Auth {
         if (polyrag.keys().required() || loopback(host)) {
             return;
         }
-        throw new io.polyrag.core.ConfigException("refusing to serve on " + host + " without API keys: anyone who "
+        throw new ConfigException("refusing to serve on " + host + " without API keys: anyone who "
                 + "can reach it could read and change every document. Create a key first ('polyrag keys create "
                 + "TENANT'), or bind a loopback address (POLYRAG_HTTP_HOST=127.0.0.1)");
     }
 
     static boolean loopback(String host) {
         try {
-            for (java.net.InetAddress a : java.net.InetAddress.getAllByName(host)) {
+            for (InetAddress a : InetAddress.getAllByName(host)) {
                 if (!a.isLoopbackAddress()) {
                     return false;
                 }
             }
             return true;
-        } catch (java.net.UnknownHostException e) {
+        } catch (UnknownHostException e) {
             return false;
         }
     }

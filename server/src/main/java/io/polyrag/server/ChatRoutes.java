@@ -7,9 +7,11 @@ import io.javalin.http.Context;
 import io.polyrag.app.Json;
 import io.polyrag.app.Polyrag;
 import io.polyrag.app.wire.SearchWire;
+import io.polyrag.core.AnswerUnavailableException;
 import io.polyrag.core.InvalidInputException;
 import io.polyrag.core.NotFoundException;
 import io.polyrag.core.model.Answer;
+import io.polyrag.core.model.Ids;
 import io.polyrag.core.model.KnowledgeBaseInfo;
 import io.polyrag.core.model.SearchRequest;
 import java.io.IOException;
@@ -18,6 +20,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import tools.jackson.databind.JsonNode;
 
@@ -134,11 +137,11 @@ final class ChatRoutes {
                 }, history);
             } catch (RuntimeException e) {
                 // Headers are sent: the error travels as OpenAI streams it, then the stream ends.
-                int status = e instanceof io.polyrag.core.AnswerUnavailableException ? 502 : ProblemMapper.status(e);
+                int status = e instanceof AnswerUnavailableException ? 502 : ProblemMapper.status(e);
                 if (status == 0) {
                     throw e;
                 }
-                out.write(("data: " + Json.MAPPER.writeValueAsString(java.util.Map.of("error", java.util.Map.of(
+                out.write(("data: " + Json.MAPPER.writeValueAsString(Map.of("error", Map.of(
                         "message", String.valueOf(e.getMessage()), "type", status == 502 ? "model_error"
                                 : "invalid_request_error", "code", status))) + "\n\n").getBytes(
                                         StandardCharsets.UTF_8));
@@ -167,7 +170,7 @@ final class ChatRoutes {
             return List.of();
         }
         if (!model.startsWith(MODEL + "/")) {
-            throw new NotFoundException("no model '" + io.polyrag.core.model.Ids.abbreviate(model, 80) + "': use "
+            throw new NotFoundException("no model '" + Ids.abbreviate(model, 80) + "': use "
                     + "'polyrag' (all your knowledge bases) or 'polyrag/<knowledge base>' (GET /v1/models lists them)");
         }
         String kb = model.substring(MODEL.length() + 1);
@@ -190,7 +193,7 @@ final class ChatRoutes {
                 last = i;
             }
         }
-        List<String> out = new java.util.ArrayList<>();
+        List<String> out = new ArrayList<>();
         for (int i = 0; i < messages.size(); i++) {
             JsonNode m = messages.get(i);
             if (m.isObject() && "user".equals(m.path("role").asString(""))) {

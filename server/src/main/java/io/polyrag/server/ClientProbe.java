@@ -6,6 +6,8 @@ import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
 import java.util.function.BooleanSupplier;
+import org.eclipse.jetty.ee10.servlet.ServletContextRequest;
+import org.eclipse.jetty.server.Request;
 
 /**
  * Whether the client of a request being worked on has hung up, for synchronous work long enough to be worth
@@ -32,7 +34,7 @@ final class ClientProbe implements BooleanSupplier, AutoCloseable {
     /** A probe of the request's connection; one that never says gone where the connection is not a plain socket. */
     static ClientProbe of(Context ctx) {
         try {
-            org.eclipse.jetty.server.Request core = org.eclipse.jetty.ee10.servlet.ServletContextRequest
+            Request core = ServletContextRequest
                     .getServletContextRequest(ctx.req());
             Object transport = core == null ? null : core.getConnectionMetaData().getConnection().getEndPoint()
                     .getTransport();

@@ -4,6 +4,7 @@ import static io.polyrag.server.Http.flag;
 import static io.polyrag.server.Http.intParam;
 
 import io.javalin.http.Context;
+import io.javalin.http.HandlerType;
 import io.javalin.http.HttpStatus;
 import io.javalin.http.UploadedFile;
 import io.polyrag.app.Polyrag;
@@ -15,10 +16,13 @@ import io.polyrag.core.InvalidInputException;
 import io.polyrag.core.NotFoundException;
 import io.polyrag.core.model.DocumentMeta;
 import io.polyrag.core.model.DocumentStatus;
+import io.polyrag.core.model.FigureMode;
 import io.polyrag.core.model.Ids;
 import io.polyrag.core.model.KnowledgeBase;
+import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Path;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
 
@@ -80,7 +84,7 @@ final class DocumentRoutes {
             throw new InvalidInputException("send exactly one part named 'file' (got " + parts.size() + "); several "
                     + "files at once go to POST /v1/ingest/files");
         }
-        io.polyrag.core.model.FigureMode figures = IngestRoutes.figures(ctx.formParam("figures"), "form field");
+        FigureMode figures = IngestRoutes.figures(ctx.formParam("figures"), "form field");
         String title = ctx.formParam("title");
         if (title != null && (title.isBlank() || title.length() > Limits.MAX_TITLE
                 || title.chars().anyMatch(Character::isISOControl))) {
@@ -126,9 +130,9 @@ final class DocumentRoutes {
             return DocumentStatus.VISIBLE;
         }
         if (param.strip().equalsIgnoreCase("all")) {
-            return java.util.EnumSet.allOf(DocumentStatus.class);
+            return EnumSet.allOf(DocumentStatus.class);
         }
-        Set<DocumentStatus> out = java.util.EnumSet.noneOf(DocumentStatus.class);
+        Set<DocumentStatus> out = EnumSet.noneOf(DocumentStatus.class);
         String[] parts = param.split(",", 4);
         if (parts.length > 3) {
             throw new InvalidInputException("query parameter 'status' names at most three statuses");
@@ -139,12 +143,12 @@ final class DocumentRoutes {
         return out;
     }
 
-    private void content(Context ctx) throws java.io.IOException {
+    private void content(Context ctx) throws IOException {
         var blob = tenant(ctx).documents().content(ctx.pathParam("id"));
         ctx.status(200).contentType(blob.mediaType()).header("Content-Length", Long.toString(blob.size()))
                 .header("Content-Disposition", "attachment; filename=\"" + blob.name().replaceAll("[\"\\\\\\r\\n]",
                         "_") + "\"");
-        if (ctx.method() == io.javalin.http.HandlerType.HEAD) {
+        if (ctx.method() == HandlerType.HEAD) {
             blob.content().close();
             return;
         }
@@ -153,7 +157,7 @@ final class DocumentRoutes {
         }
     }
 
-    private void figure(Context ctx) throws java.io.IOException {
+    private void figure(Context ctx) throws IOException {
         String raw = ctx.pathParam("figure");
         int number;
         try {
@@ -171,7 +175,7 @@ final class DocumentRoutes {
                 .header("Cache-Control", "private, max-age=300").header("X-Content-Type-Options", "nosniff")
                 .header("Content-Disposition", "inline; filename=\"" + blob.name().replaceAll("[\"\\\\\\r\\n]", "_")
                         + "\"");
-        if (ctx.method() == io.javalin.http.HandlerType.HEAD) {
+        if (ctx.method() == HandlerType.HEAD) {
             blob.content().close();
             return;
         }

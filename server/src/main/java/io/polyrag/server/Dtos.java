@@ -2,7 +2,9 @@ package io.polyrag.server;
 
 import com.fasterxml.jackson.annotation.JsonFormat;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import io.polyrag.app.wire.SearchWire;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Request bodies of the REST API, with the documented (snake_case) names as their only JSON names: an unknown field,
@@ -30,7 +32,7 @@ final class Dtos {
     record SearchBody(String query, @JsonProperty("top_k") Integer topK,
             @JsonProperty("kb") @JsonFormat(with = JsonFormat.Feature.ACCEPT_SINGLE_VALUE_AS_ARRAY) List<String> knowledgeBases, List<String> modalities,
             String fusion, Boolean explain, String category, @JsonProperty("document_ids") List<String> documentIds,
-            @JsonProperty("rrf_k") Integer rrfK, java.util.Map<String, Double> weights, Boolean rerank) {
+            @JsonProperty("rrf_k") Integer rrfK, Map<String, Double> weights, Boolean rerank) {
     }
 
     /**
@@ -57,13 +59,13 @@ final class Dtos {
             @JsonProperty("kb") @JsonFormat(with = JsonFormat.Feature.ACCEPT_SINGLE_VALUE_AS_ARRAY) List<String> knowledgeBases, List<String> modalities,
             String fusion, Integer neighbours, Boolean stream, Boolean grounding, String category,
             @JsonProperty("document_ids") List<String> documentIds, @JsonProperty("rrf_k") Integer rrfK,
-            java.util.Map<String, Double> weights, Boolean rerank, List<ChatRoutes.Message> messages,
+            Map<String, Double> weights, Boolean rerank, List<ChatRoutes.Message> messages,
             @JsonProperty("conversation_id") String conversationId, Boolean route) {
     }
 
     /** A 502: the model failed, the sources are still returned. */
     record AnswerProblem(String type, String title, int status, String detail,
-            List<io.polyrag.app.wire.SearchWire.Source> sources) {
+            List<SearchWire.Source> sources) {
     }
 
     /**
@@ -103,7 +105,7 @@ final class Dtos {
      * @param intervalSeconds how often it is scanned, at least 30 ({@code interval_seconds})
      * @param enabled whether it is scanned and watched
      */
-    record SourceBody(@JsonProperty("source_id") String id, String type, java.util.Map<String, Object> config, @JsonProperty("kb") String knowledgeBase,
+    record SourceBody(@JsonProperty("source_id") String id, String type, Map<String, Object> config, @JsonProperty("kb") String knowledgeBase,
             @JsonProperty("interval_seconds") Integer intervalSeconds, Boolean enabled) {
     }
 }

@@ -5,8 +5,10 @@ import static io.polyrag.server.Http.booleanParam;
 import io.javalin.http.Context;
 import io.polyrag.app.Polyrag;
 import io.polyrag.app.wire.AdminWire;
+import io.polyrag.app.wire.IngestWire;
 import io.polyrag.core.InvalidInputException;
 import java.util.List;
+import java.util.Locale;
 
 /** {@code /health}, {@code /ready}, the store check {@code /v1/admin/check} and the back-fill {@code /v1/admin/reindex}. */
 final class HealthRoutes {
@@ -55,7 +57,7 @@ final class HealthRoutes {
             String id = polyrag.admin().reindex(modality, booleanParam(ctx, "all"));
             String location = "/v1/admin/jobs/" + id;
             ctx.status(202).header("Location", location).json(new AdminWire.Reindex(id, "queued",
-                    modality == null || modality.isBlank() ? null : modality.strip().toLowerCase(java.util.Locale.ROOT),
+                    modality == null || modality.isBlank() ? null : modality.strip().toLowerCase(Locale.ROOT),
                     location));
         }).summary("admin", "Back-fill, as a background job, what a store lacks (switched on, or a new embedding "
                 + "model, after documents were indexed); its leg is searched again once whole (operator)")
@@ -64,9 +66,9 @@ final class HealthRoutes {
                         + "document, not only where records are missing (graph: extracted again after an extractor "
                         + "upgrade; vector, fulltext: indexed again, with chunk contexts once contextual retrieval is on)")
                 .response(202, "the job, queued", AdminWire.Reindex.class);
-        api.get("/v1/admin/jobs/{id}", ctx -> ctx.json(io.polyrag.app.wire.IngestWire.of(polyrag.admin().job(
+        api.get("/v1/admin/jobs/{id}", ctx -> ctx.json(IngestWire.of(polyrag.admin().job(
                 ctx.pathParam("id"))))).summary("admin", "Any job, whoever's (operator)").path("id", "the job id")
-                .response(200, "the job", io.polyrag.app.wire.IngestWire.Job.class);
+                .response(200, "the job", IngestWire.Job.class);
         api.post("/v1/admin/check", ctx -> ctx.json(AdminWire.of(polyrag.admin().check(
                 booleanParam(ctx, "repair"))))).summary("admin", "Compare, and with repair=true mend (operator)")
                 .query("repair", "boolean", "remove orphans and re-index what a store lacks")

@@ -1,12 +1,12 @@
 package io.polyrag.server;
 
-import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
-import io.javalin.http.Handler;
 import io.javalin.http.HttpResponseException;
 import io.javalin.http.HttpStatus;
 import io.polyrag.app.Json;
+import io.polyrag.app.Tracing;
 import io.polyrag.core.InvalidInputException;
+import io.polyrag.core.model.Ids;
 import java.util.Locale;
 
 /** What every routes class shares: reading parameters and bodies strictly, and registering GET with HEAD. */
@@ -20,11 +20,11 @@ final class Http {
         if (value == null || value.isBlank()) {
             return false;
         }
-        return switch (value.strip().toLowerCase(java.util.Locale.ROOT)) {
+        return switch (value.strip().toLowerCase(Locale.ROOT)) {
             case "true", "1", "yes" -> true;
             case "false", "0", "no" -> false;
             default -> throw new InvalidInputException("form field '" + name + "' must be true or false, was '"
-                    + io.polyrag.core.model.Ids.abbreviate(value, 20) + "'");
+                    + Ids.abbreviate(value, 20) + "'");
         };
     }
 
@@ -37,7 +37,7 @@ final class Http {
             return Integer.parseInt(v.strip());
         } catch (NumberFormatException e) {
             throw new InvalidInputException("query parameter '" + name + "' must be an integer, was '"
-                    + io.polyrag.core.model.Ids.abbreviate(v, 40) + "'");
+                    + Ids.abbreviate(v, 40) + "'");
         }
     }
 
@@ -50,7 +50,7 @@ final class Http {
             return true;
         }
         throw new InvalidInputException("query parameter '" + name + "' must be true or false, was '"
-                + io.polyrag.core.model.Ids.abbreviate(v, 40) + "'");
+                + Ids.abbreviate(v, 40) + "'");
     }
 
     static void requireJson(Context ctx) {
@@ -65,7 +65,7 @@ final class Http {
         HttpStatus s = HttpStatus.forStatus(status);
         // Bytes, not a String: Javalin would encode a String in ISO-8859-1 for a type without a charset, and a detail
         // that quotes the client's non-ASCII input must reach it as UTF-8 (RFC 8259).
-        io.polyrag.app.Tracing.Request traced = ctx.attribute(RestServer.TRACE);
+        Tracing.Request traced = ctx.attribute(RestServer.TRACE);
         ctx.status(status).contentType(PROBLEM).result(Json.MAPPER.writeValueAsBytes(
                 Problem.of(status, s == HttpStatus.UNKNOWN ? "Error" : s.getMessage(), detail)
                         .traced(traced == null ? null : traced.traceId())));

@@ -24,6 +24,9 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import io.polyrag.core.model.FigureMode;
+import io.polyrag.core.model.Ids;
+import java.util.TreeSet;
 
 /** {@code /v1/ingest/*}: a text now, files as a job, upload staging, and staged files as a job. */
 final class IngestRoutes {
@@ -113,15 +116,15 @@ final class IngestRoutes {
     }
 
     /** The {@code figures} choice of an ingest: null when not given (the server's default), else auto, force or skip. */
-    static io.polyrag.core.model.FigureMode figures(String value, String what) {
+    static FigureMode figures(String value, String what) {
         if (value == null) {
             return null;
         }
         try {
-            return io.polyrag.core.model.FigureMode.parse(value);
+            return FigureMode.parse(value);
         } catch (InvalidInputException e) {
             throw new InvalidInputException(what + " 'figures' must be auto, force or skip, was '"
-                    + io.polyrag.core.model.Ids.abbreviate(value.strip(), 20) + "'");
+                    + Ids.abbreviate(value.strip(), 20) + "'");
         }
     }
 
@@ -135,11 +138,11 @@ final class IngestRoutes {
             throw new HttpResponseException(HttpStatus.UNSUPPORTED_MEDIA_TYPE.getCode(),
                     "send the files as multipart/form-data, one part named '" + part + "' per file");
         }
-        Set<String> given = new java.util.TreeSet<>(ctx.formParamMap().keySet());
+        Set<String> given = new TreeSet<>(ctx.formParamMap().keySet());
         given.addAll(ctx.uploadedFileMap().keySet());
         for (String name : given) {
             if (!fields.contains(name)) {
-                throw new InvalidInputException("form field '" + io.polyrag.core.model.Ids.abbreviate(name, 40)
+                throw new InvalidInputException("form field '" + Ids.abbreviate(name, 40)
                         + "' is not one " + ctx.method() + " " + ctx.endpoints().lastHttpEndpoint().path
                         + " takes: it takes " + String.join(", ", fields) + hint);
             }

@@ -10,6 +10,7 @@ import io.polyrag.app.api.Limits;
 import io.polyrag.app.wire.IngestWire;
 import io.polyrag.core.InvalidInputException;
 import io.polyrag.core.config.Settings;
+import io.polyrag.core.model.Ids;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
@@ -91,7 +92,7 @@ final class JobRoutes {
             return Long.parseLong(given.strip());
         } catch (NumberFormatException e) {
             throw new InvalidInputException("header 'Last-Event-ID' must be the id of an event this stream sent, was '"
-                    + io.polyrag.core.model.Ids.abbreviate(given, 40) + "'");
+                    + Ids.abbreviate(given, 40) + "'");
         }
     }
 

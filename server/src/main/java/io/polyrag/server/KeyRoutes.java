@@ -25,7 +25,7 @@ final class KeyRoutes {
      * @param adoptLocal make local mode's data (indexed with no key) the tenant's: one tenant, with no data of its own
      */
     record NewKey(String tenant, String name,
-            @com.fasterxml.jackson.annotation.JsonProperty("adopt_local") Boolean adoptLocal) {
+            @JsonProperty("adopt_local") Boolean adoptLocal) {
     }
 
     KeyRoutes(Polyrag polyrag, Auth auth) {

@@ -4,13 +4,23 @@ import static io.polyrag.server.Http.requireJson;
 
 import io.javalin.http.Context;
 import io.javalin.http.HttpStatus;
+import io.javalin.http.UploadedFile;
 import io.polyrag.app.Json;
 import io.polyrag.app.Polyrag;
 import io.polyrag.app.api.FusionTuning;
 import io.polyrag.app.api.JudgedQuery;
 import io.polyrag.app.api.KbEvaluation;
 import io.polyrag.app.wire.IngestWire;
+import io.polyrag.core.InvalidInputException;
 import io.polyrag.core.NotFoundException;
+import io.polyrag.core.model.Ids;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
 import tools.jackson.databind.PropertyNamingStrategies;
 import tools.jackson.databind.annotation.JsonNaming;
 
@@ -26,12 +36,12 @@ final class KnowledgeBaseRoutes {
     }
 
     /** {@code POST /v1/knowledge-bases/{name}/judgments} as JSON. */
-    record NewJudgments(java.util.List<JudgedQuery> judgments) {
+    record NewJudgments(List<JudgedQuery> judgments) {
     }
 
     /** {@code GET /v1/knowledge-bases/{name}/judgments}. */
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-    record JudgmentList(String knowledgeBase, int queries, java.util.List<JudgedQuery> judgments) {
+    record JudgmentList(String knowledgeBase, int queries, List<JudgedQuery> judgments) {
     }
 
     /** What adding or deleting judged queries did. */
@@ -45,7 +55,7 @@ final class KnowledgeBaseRoutes {
     }
 
     /** The multipart form of a BEIR judgment upload. */
-    private static final java.util.List<String> BEIR_FIELDS = java.util.List.of("qrels", "queries");
+    private static final List<String> BEIR_FIELDS = List.of("qrels", "queries");
 
     KnowledgeBaseRoutes(Polyrag polyrag) {
         this.polyrag = polyrag;
@@ -131,19 +141,19 @@ final class KnowledgeBaseRoutes {
 
     private void addJudgments(Context ctx) {
         String name = ctx.pathParam("name");
-        java.util.List<JudgedQuery> judged;
+        List<JudgedQuery> judged;
         if (ctx.isMultipartFormData()) {
             for (String field : BEIR_FIELDS) {
                 if (ctx.uploadedFile(field) == null && ctx.formParam(field) == null) {
-                    throw new io.polyrag.core.InvalidInputException("form field '" + field + "' is required: send "
+                    throw new InvalidInputException("form field '" + field + "' is required: send "
                             + "BEIR qrels (query-id, corpus-id, score) and queries (JSON lines) together");
                 }
             }
-            java.util.Set<String> given = new java.util.TreeSet<>(ctx.formParamMap().keySet());
+            Set<String> given = new TreeSet<>(ctx.formParamMap().keySet());
             given.addAll(ctx.uploadedFileMap().keySet());
             given.removeAll(BEIR_FIELDS);
             if (!given.isEmpty()) {
-                throw new io.polyrag.core.InvalidInputException("form field '" + io.polyrag.core.model.Ids.abbreviate(
+                throw new InvalidInputException("form field '" + Ids.abbreviate(
                         given.iterator().next(), 40) + "' is not one this route takes: it takes qrels and queries");
             }
             judged = JudgedQuery.fromBeir(part(ctx, "qrels"), part(ctx, "queries"));
@@ -157,14 +167,14 @@ final class KnowledgeBaseRoutes {
     }
 
     private static String part(Context ctx, String field) {
-        io.javalin.http.UploadedFile f = ctx.uploadedFile(field);
+        UploadedFile f = ctx.uploadedFile(field);
         if (f == null) {
             return ctx.formParam(field);
         }
-        try (java.io.InputStream in = f.content()) {
-            return new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException("cannot read the uploaded " + field, e);
+        try (InputStream in = f.content()) {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read the uploaded " + field, e);
         }
     }
 

@@ -1,5 +1,8 @@
 package io.polyrag.server;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
+
 /**
  * An RFC 9457 problem-details body.
  *
@@ -10,8 +13,8 @@ package io.polyrag.server;
  * @param traceId the request's trace, when traces are on (to find it in the tracing backend); absent otherwise
  */
 public record Problem(String type, String title, int status, String detail,
-        @com.fasterxml.jackson.annotation.JsonProperty("trace_id")
-        @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+        @JsonProperty("trace_id")
+        @JsonInclude(JsonInclude.Include.NON_NULL)
         String traceId) {
     public Problem(String type, String title, int status, String detail) {
         this(type, title, status, detail, null);

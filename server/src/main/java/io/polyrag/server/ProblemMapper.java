@@ -4,16 +4,29 @@ import static io.polyrag.server.Http.problem;
 
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
+import io.javalin.http.Handler;
 import io.javalin.http.HttpResponseException;
+import io.javalin.http.HttpStatus;
+import io.javalin.http.MethodNotAllowedResponse;
+import io.javalin.http.NotFoundResponse;
 import io.polyrag.app.Json;
+import io.polyrag.app.api.Limits;
+import io.polyrag.app.wire.SearchWire;
+import io.polyrag.core.AnswerUnavailableException;
+import io.polyrag.core.ConflictException;
 import io.polyrag.core.InvalidInputException;
 import io.polyrag.core.NotFoundException;
+import io.polyrag.core.QuotaExceededException;
+import io.polyrag.core.StorageProblems;
+import io.polyrag.core.StoreException;
 import io.polyrag.core.UnavailableException;
+import io.polyrag.core.model.Tenant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.RejectedExecutionException;
 import org.eclipse.jetty.http.HttpException;
 
 /**
@@ -44,16 +57,16 @@ final class ProblemMapper {
         return switch (e) {
             case InvalidInputException i -> 400;
             case NotFoundException n -> 404;
-            case io.polyrag.core.ConflictException c -> 409;
+            case ConflictException c -> 409;
             case UnavailableException u -> 503;
-            case io.polyrag.core.QuotaExceededException q -> q.retryAfterSeconds() > 0 ? 429 : 413;
+            case QuotaExceededException q -> q.retryAfterSeconds() > 0 ? 429 : 413;
             // A request still running while the process stops: its stores and pools are closing.
-            case java.util.concurrent.RejectedExecutionException r -> 503;
-            case io.polyrag.core.StoreException s -> switch (io.polyrag.core.StorageProblems.kind(s)) {
+            case RejectedExecutionException r -> 503;
+            case StoreException s -> switch (StorageProblems.kind(s)) {
                 case DISK_FULL -> 507;
                 case NOT_WRITABLE, DAMAGED -> 503;
                 // A networked store down or restarting: the same request succeeds once it is back.
-                case OTHER -> io.polyrag.core.StorageProblems.unreachable(s) ? 503 : 0;
+                case OTHER -> StorageProblems.unreachable(s) ? 503 : 0;
             };
             default -> 0;
         };
@@ -62,23 +75,23 @@ final class ProblemMapper {
     /** The problem body for a known failure ({@link #status} not 0). */
     static Problem problemOf(RuntimeException e) {
         int status = status(e);
-        io.javalin.http.HttpStatus s = io.javalin.http.HttpStatus.forStatus(status);
-        return Problem.of(status, s == io.javalin.http.HttpStatus.UNKNOWN ? "Error" : s.getMessage(), e.getMessage());
+        HttpStatus s = HttpStatus.forStatus(status);
+        return Problem.of(status, s == HttpStatus.UNKNOWN ? "Error" : s.getMessage(), e.getMessage());
     }
 
     static void register(RoutesConfig r, String tooLarge) {
         for (Class<? extends RuntimeException> known : List.of(InvalidInputException.class, NotFoundException.class,
-                io.polyrag.core.ConflictException.class,
+                ConflictException.class,
                 UnavailableException.class)) {
             r.exception(known, (e, ctx) -> problem(ctx, status(e), e.getMessage()));
         }
-        r.exception(io.polyrag.core.AnswerUnavailableException.class, (e, ctx) -> ctx.status(502)
+        r.exception(AnswerUnavailableException.class, (e, ctx) -> ctx.status(502)
                 .contentType(Http.PROBLEM)
                 .result(Json.MAPPER.writeValueAsBytes(new Dtos.AnswerProblem("about:blank", "Bad Gateway", 502,
-                        e.getMessage(), io.polyrag.app.wire.SearchWire.sources(e.sources())))));
-        r.exception(io.javalin.http.NotFoundResponse.class, (e, ctx) -> problem(ctx, 404,
+                        e.getMessage(), SearchWire.sources(e.sources())))));
+        r.exception(NotFoundResponse.class, (e, ctx) -> problem(ctx, 404,
                 "no route " + ctx.method() + " " + ctx.path() + "; the API is under /v1"));
-        r.exception(io.javalin.http.MethodNotAllowedResponse.class, (e, ctx) -> {
+        r.exception(MethodNotAllowedResponse.class, (e, ctx) -> {
             ctx.header("Allow", allowed(e.getDetails()));
             problem(ctx, 405, "method " + ctx.method() + " is not allowed on " + ctx.path() + "; use "
                     + allowed(e.getDetails()));
@@ -87,9 +100,9 @@ final class ProblemMapper {
                 ? tooLarge : e.getMessage()));
         // A full disk is 507, a read-only or damaged store 503, each with its one line; other store failures are
         // internal errors like any other.
-        r.exception(io.polyrag.core.StoreException.class, (e, ctx) -> {
+        r.exception(StoreException.class, (e, ctx) -> {
             if (status(e) != 0) {
-                if (io.polyrag.core.StorageProblems.unreachable(e)) {
+                if (StorageProblems.unreachable(e)) {
                     ctx.header("Retry-After", "5");
                 }
                 problem(ctx, status(e), e.getMessage());
@@ -97,13 +110,13 @@ final class ProblemMapper {
                 internal(e, ctx, tooLarge);
             }
         });
-        r.exception(io.polyrag.core.QuotaExceededException.class, (e, ctx) -> {
+        r.exception(QuotaExceededException.class, (e, ctx) -> {
             if (e.retryAfterSeconds() > 0) {
                 ctx.header("Retry-After", Long.toString(e.retryAfterSeconds()));
             }
             problem(ctx, status(e), e.getMessage());
         });
-        r.exception(java.util.concurrent.RejectedExecutionException.class, (e, ctx) -> {
+        r.exception(RejectedExecutionException.class, (e, ctx) -> {
             ctx.header("Retry-After", "5");
             problem(ctx, 503, "the server is stopping: retry in a moment (another replica, or this one once it is "
                     + "back)");
@@ -117,7 +130,7 @@ final class ProblemMapper {
      * with its id like any other failure: Javalin maps exceptions only, and an error left to Jetty answers an empty
      * 500.
      */
-    static io.javalin.http.Handler guarded(io.javalin.http.Handler h) {
+    static Handler guarded(Handler h) {
         return ctx -> {
             try {
                 h.handle(ctx);
@@ -176,8 +189,8 @@ final class ProblemMapper {
                         + "file with at most 255 characters";
             }
             if (m.contains("too many keys")) {
-                return "at most " + io.polyrag.app.api.Limits.MAX_FILES_PER_REQUEST + " files per request (and "
-                        + (io.polyrag.app.api.Limits.MAX_FORM_PARTS - io.polyrag.app.api.Limits.MAX_FILES_PER_REQUEST)
+                return "at most " + Limits.MAX_FILES_PER_REQUEST + " files per request (and "
+                        + (Limits.MAX_FORM_PARTS - Limits.MAX_FILES_PER_REQUEST)
                         + " other fields): send the files in several requests";
             }
         }
@@ -211,7 +224,7 @@ final class ProblemMapper {
             }
         }
         String id = UUID.randomUUID().toString();
-        io.polyrag.core.model.Tenant tenant = ctx.attribute(Auth.TENANT);
+        Tenant tenant = ctx.attribute(Auth.TENANT);
         LOG.log(System.Logger.Level.ERROR, "internal error " + id + " on " + ctx.method() + " " + ctx.path()
                 + " (request " + ctx.attribute(RestServer.REQUEST_ID) + ", tenant " + (tenant == null || tenant.name().isEmpty()
                         ? "-" : tenant.name()) + ")", e);

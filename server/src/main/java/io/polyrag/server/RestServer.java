@@ -1,15 +1,30 @@
 package io.polyrag.server;
 
-import io.polyrag.app.Json;
 import io.javalin.Javalin;
+import io.javalin.config.JavalinConfig;
 import io.javalin.config.SizeUnit;
 import io.javalin.http.Context;
 import io.javalin.json.JavalinJackson3;
+import io.javalin.router.Endpoint;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.polyrag.app.HttpFrontDoor;
+import io.polyrag.app.Json;
 import io.polyrag.app.Polyrag;
+import io.polyrag.app.Tracing;
+import io.polyrag.app.api.Limits;
+import io.polyrag.app.api.Version;
+import io.polyrag.core.ConfigException;
+import io.polyrag.core.config.Settings;
+import io.polyrag.core.model.Tenant;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.UUID;
+import org.slf4j.MDC;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The REST API over the {@link Polyrag} facade, as a bootstrap that only wires: Javalin and Jetty's settings, request
@@ -18,7 +33,7 @@ import java.util.UUID;
  * parse requests and call one facade method each; they hold no behaviour of their own. Requests run on virtual
  * threads.
  */
-public final class RestServer implements io.polyrag.app.HttpFrontDoor {
+public final class RestServer implements HttpFrontDoor {
     private static final System.Logger ACCESS = System.getLogger("io.polyrag.server.access");
     static final String REQUEST_ID = "polyrag.request.id";
     /** The request's span ({@link io.polyrag.app.Tracing.Request}), when traces are on. */
@@ -26,11 +41,11 @@ public final class RestServer implements io.polyrag.app.HttpFrontDoor {
     private static final String REQUEST_ID_HEADER = "X-Request-Id";
 
     /** The build's version ({@link io.polyrag.app.api.Version}). */
-    static final String VERSION = io.polyrag.app.api.Version.VERSION;
+    static final String VERSION = Version.VERSION;
 
     private final Javalin app;
-    private final tools.jackson.databind.node.ObjectNode[] openApi = new tools.jackson.databind.node.ObjectNode[1];
-    private final List<String> operations = new java.util.ArrayList<>();
+    private final ObjectNode[] openApi = new ObjectNode[1];
+    private final List<String> operations = new ArrayList<>();
 
     /**
      * Starts the server.
@@ -39,6 +54,7 @@ public final class RestServer implements io.polyrag.app.HttpFrontDoor {
      * @param port port to bind; 0 picks a free one ({@link #port()} tells which)
      * @param maxRequestBytes largest request body, uploads included
      */
+    // style: Jetty and Javalin configured in one place: every route class registered in order
     public RestServer(Polyrag polyrag, String host, int port, long maxRequestBytes) {
         Auth.checkBind(polyrag, host);
         Auth auth = new Auth(polyrag);
@@ -52,19 +68,19 @@ public final class RestServer implements io.polyrag.app.HttpFrontDoor {
             config.jetty.modifyServletContextHandler(context -> {
                 context.setErrorHandler(new ProblemErrorHandler());
                 // Parts of a multipart request count as form keys: the files a request may carry, and its fields.
-                context.setMaxFormKeys(io.polyrag.app.api.Limits.MAX_FORM_PARTS);
+                context.setMaxFormKeys(Limits.MAX_FORM_PARTS);
             });
             config.jetty.host = host;
             config.jetty.port = port;
             config.jetty.multipartConfig.maxFileSize(maxRequestBytes, SizeUnit.BYTES);
             config.jetty.multipartConfig.maxTotalRequestSize(maxRequestBytes, SizeUnit.BYTES);
             config.jetty.multipartConfig.maxInMemoryFileSize(1, SizeUnit.MB);
-            cors(config, polyrag.config().get(io.polyrag.core.config.Settings.HTTP_CORS_ORIGINS));
+            cors(config, polyrag.config().get(Settings.HTTP_CORS_ORIGINS));
             WebUi.register(config);
             // One access-log line per request; the MDC adds the id echoed in X-Request-Id and the tenant.
-            io.micrometer.core.instrument.MeterRegistry meters = polyrag.metrics().registry();
+            MeterRegistry meters = polyrag.metrics().registry();
             config.requestLogger.http((ctx, ms) -> {
-                io.polyrag.app.Tracing.Request traced = ctx.attribute(TRACE);
+                Tracing.Request traced = ctx.attribute(TRACE);
                 // The trace id is on the line through the MDC (trace_id), with the request id and tenant.
                 ACCESS.log(ctx.statusCode() >= 500 ? System.Logger.Level.WARNING : System.Logger.Level.INFO,
                         () -> String.format(Locale.ROOT, "%s %s %d %.1f ms", ctx.method(), route(ctx),
@@ -75,26 +91,26 @@ public final class RestServer implements io.polyrag.app.HttpFrontDoor {
                 }
                 // By route pattern, never the raw path: ids in paths must not make a metric per request.
                 String route = ctx.endpoints().lastHttpEndpoint() == null ? "unmatched" : route(ctx);
-                io.micrometer.core.instrument.Timer.builder("polyrag_http_requests_seconds")
+                Timer.builder("polyrag_http_requests_seconds")
                         .description("HTTP requests by route, method and status").tag("route", route)
                         .tag("method", ctx.method().name()).tag("status", Integer.toString(ctx.statusCode()))
                         .publishPercentileHistogram().register(meters)
-                        .record(java.time.Duration.ofNanos((long) (ms * 1_000_000)));
-                org.slf4j.MDC.clear();
+                        .record(Duration.ofNanos((long) (ms * 1_000_000)));
+                MDC.clear();
             });
             config.routes.before(RestServer::requestId);
             config.routes.before(ctx -> {
-                io.polyrag.app.Tracing.Request traced = polyrag.tracing().request(ctx.method().name(), ctx::header);
+                Tracing.Request traced = polyrag.tracing().request(ctx.method().name(), ctx::header);
                 ctx.attribute(TRACE, traced);
                 if (traced.traceId() != null) {
-                    org.slf4j.MDC.put("trace_id", traced.traceId());
+                    MDC.put("trace_id", traced.traceId());
                 }
             });
             config.routes.before(auth::authenticate);
             config.routes.before(RestServer::tenantInLogs);
             // Each handler runs with its request's span current, so the spans it causes are that request's.
             Api api = new Api(config.routes, h -> ProblemMapper.guarded(ctx -> {
-                io.polyrag.app.Tracing.Request traced = ctx.attribute(TRACE);
+                Tracing.Request traced = ctx.attribute(TRACE);
                 if (traced == null) {
                     h.handle(ctx);
                     return;
@@ -125,7 +141,7 @@ public final class RestServer implements io.polyrag.app.HttpFrontDoor {
     }
 
     /** The OpenAPI document this server serves at {@code /v1/openapi.json}. */
-    tools.jackson.databind.node.ObjectNode openApi() {
+    ObjectNode openApi() {
         return openApi[0];
     }
 
@@ -148,25 +164,25 @@ public final class RestServer implements io.polyrag.app.HttpFrontDoor {
         String id = given != null && given.matches("[A-Za-z0-9._:-]{1,64}") ? given : UUID.randomUUID().toString();
         ctx.attribute(REQUEST_ID, id);
         ctx.header(REQUEST_ID_HEADER, id);
-        org.slf4j.MDC.clear();
-        org.slf4j.MDC.put("request_id", id);
+        MDC.clear();
+        MDC.put("request_id", id);
     }
 
     /** Puts the authenticated tenant beside the request id, for every log line the request causes. */
     private static void tenantInLogs(Context ctx) {
-        org.slf4j.MDC.put("tenant", tenantOf(ctx));
+        MDC.put("tenant", tenantOf(ctx));
     }
 
     /** The tenant a request acted for, for the access log: its name, {@code -} in local mode or before auth. */
     private static String tenantOf(Context ctx) {
-        io.polyrag.core.model.Tenant t = ctx.attribute(Auth.TENANT);
+        Tenant t = ctx.attribute(Auth.TENANT);
         return t == null || t.name().isEmpty() ? "-" : t.name();
     }
 
     /** The route pattern that answered ({@code /v1/jobs/{id}}), or the path when none did (a 404). */
     private static String route(Context ctx) {
         try {
-            io.javalin.router.Endpoint e = ctx.endpoints().lastHttpEndpoint();
+            Endpoint e = ctx.endpoints().lastHttpEndpoint();
             return e == null ? ctx.path() : e.path;
         } catch (RuntimeException e) {
             return ctx.path();
@@ -174,14 +190,14 @@ public final class RestServer implements io.polyrag.app.HttpFrontDoor {
     }
 
     /** CORS for the configured origins; none configured: off, so browsers allow only the server's own origin. */
-    private static void cors(io.javalin.config.JavalinConfig config, String origins) {
+    private static void cors(JavalinConfig config, String origins) {
         List<String> list = Arrays.stream(origins.split(",")).map(String::strip).filter(o -> !o.isEmpty()).toList();
         if (list.isEmpty()) {
             return;
         }
         for (String o : list) {
             if (!o.equals("*") && !o.matches("https?://[A-Za-z0-9.-]+(:\\d{1,5})?")) {
-                throw new io.polyrag.core.ConfigException("POLYRAG_HTTP_CORS_ORIGINS: '" + o + "' is not an origin: "
+                throw new ConfigException("POLYRAG_HTTP_CORS_ORIGINS: '" + o + "' is not an origin: "
                         + "give scheme://host[:port] (e.g. https://app.example.com), or * for any");
             }
         }
@@ -231,9 +247,9 @@ public final class RestServer implements io.polyrag.app.HttpFrontDoor {
     }
 
     /** How a launcher starts this front door (registered for {@link java.util.ServiceLoader}). */
-    public static final class Factory implements io.polyrag.app.HttpFrontDoor.Factory {
+    public static final class Factory implements HttpFrontDoor.Factory {
         @Override
-        public io.polyrag.app.HttpFrontDoor start(Polyrag polyrag, String host, int port, long maxRequestBytes) {
+        public HttpFrontDoor start(Polyrag polyrag, String host, int port, long maxRequestBytes) {
             return new RestServer(polyrag, host, port, maxRequestBytes);
         }
     }

@@ -1,12 +1,17 @@
 package io.polyrag.server;
 
+import com.fasterxml.jackson.annotation.JsonFormat;
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import java.lang.reflect.ParameterizedType;
 import java.lang.reflect.RecordComponent;
 import java.lang.reflect.Type;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.Collection;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import tools.jackson.databind.PropertyNamingStrategies;
 import tools.jackson.databind.annotation.JsonNaming;
@@ -33,7 +38,7 @@ final class Schemas {
      * A {@code $ref} to the schema of a request body: only {@code required} properties are required (null: every
      * one, as in responses).
      */
-    ObjectNode ref(Class<?> type, java.util.Set<String> required) {
+    ObjectNode ref(Class<?> type, Set<String> required) {
         String name = name(type);
         if (!schemas.containsKey(name)) {
             schemas.put(name, F.objectNode());
@@ -54,7 +59,7 @@ final class Schemas {
         return outer == null ? type.getSimpleName() : outer.getSimpleName() + type.getSimpleName();
     }
 
-    private ObjectNode object(Class<?> type, java.util.Set<String> only) {
+    private ObjectNode object(Class<?> type, Set<String> only) {
         ObjectNode s = F.objectNode().put("type", "object");
         ObjectNode props = s.putObject("properties");
         ArrayNode required = s.putArray("required");
@@ -67,29 +72,29 @@ final class Schemas {
             }
             String json = named != null && !named.value().isEmpty() ? named.value()
                     : snake ? snake(c.getName()) : c.getName();
-            com.fasterxml.jackson.annotation.JsonFormat format = c.getAccessor().getAnnotation(
-                    com.fasterxml.jackson.annotation.JsonFormat.class);
+            JsonFormat format = c.getAccessor().getAnnotation(
+                    JsonFormat.class);
             if (format == null) {
                 try {
                     format = type.getDeclaredField(c.getName()).getAnnotation(
-                            com.fasterxml.jackson.annotation.JsonFormat.class);
+                            JsonFormat.class);
                 } catch (NoSuchFieldException e) {
                     throw new IllegalStateException(e);
                 }
             }
             ObjectNode prop = schemaOf(c.getGenericType(), true);
-            if (format != null && java.util.Arrays.asList(format.with()).contains(
-                    com.fasterxml.jackson.annotation.JsonFormat.Feature.ACCEPT_SINGLE_VALUE_AS_ARRAY)) {
+            if (format != null && Arrays.asList(format.with()).contains(
+                    JsonFormat.Feature.ACCEPT_SINGLE_VALUE_AS_ARRAY)) {
                 ObjectNode one = F.objectNode();
                 one.putArray("anyOf").add(prop).add(F.objectNode().put("type", "string"));
                 prop = one;
             }
             props.set(json, prop);
             // A component left out when null (@JsonInclude(NON_NULL)) is not always carried: not required.
-            com.fasterxml.jackson.annotation.JsonInclude include = c.getAccessor().getAnnotation(
-                    com.fasterxml.jackson.annotation.JsonInclude.class);
+            JsonInclude include = c.getAccessor().getAnnotation(
+                    JsonInclude.class);
             boolean omittedWhenNull = include != null
-                    && include.value() == com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL;
+                    && include.value() == JsonInclude.Include.NON_NULL;
             if ((only == null || only.contains(json)) && !omittedWhenNull) {
                 required.add(json);
             }
@@ -159,6 +164,6 @@ final class Schemas {
     }
 
     static String snake(String camel) {
-        return camel.replaceAll("([a-z0-9])([A-Z])", "$1_$2").toLowerCase(java.util.Locale.ROOT);
+        return camel.replaceAll("([a-z0-9])([A-Z])", "$1_$2").toLowerCase(Locale.ROOT);
     }
 }

@@ -4,20 +4,29 @@ import static io.polyrag.server.Http.intParam;
 import static io.polyrag.server.Http.requireJson;
 
 import io.javalin.http.Context;
+import io.polyrag.app.Conversations;
 import io.polyrag.app.Json;
 import io.polyrag.app.Polyrag;
 import io.polyrag.app.wire.SearchWire;
+import io.polyrag.core.AnswerUnavailableException;
 import io.polyrag.core.InvalidInputException;
+import io.polyrag.core.model.Answer;
+import io.polyrag.core.model.DocumentMeta;
 import io.polyrag.core.model.FusionMethod;
 import io.polyrag.core.model.Modality;
 import io.polyrag.core.model.SearchRequest;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.EnumMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Consumer;
 
 /** {@code /v1/search} (GET and POST) and {@code /v1/query} (an answer, or server-sent events). */
 final class SearchRoutes {
@@ -88,6 +97,7 @@ final class SearchRoutes {
                 Boolean.TRUE.equals(b.explain())));
     }
 
+    // style: the one JSON body of POST /v1/query checked field by field, each naming itself
     private void query(Context ctx) throws IOException {
         requireJson(ctx);
         Dtos.QueryBody b = Json.read(ctx.body(), Dtos.QueryBody.class);
@@ -97,7 +107,7 @@ final class SearchRoutes {
             throw new InvalidInputException("'messages' holds " + b.messages().size() + " messages: send at most "
                     + MAX_MESSAGES + " (the latest; earlier turns do not help a follow-up)");
         }
-        List<String> turns = new java.util.ArrayList<>();
+        List<String> turns = new ArrayList<>();
         if (b.messages() != null) {
             for (int i = 0; i < b.messages().size(); i++) {
                 ChatRoutes.Message m = b.messages().get(i);
@@ -116,9 +126,9 @@ final class SearchRoutes {
                     + "'messages' whose last user message is the question)");
         }
         // A conversation kept on the server: its earlier user turns come first, then those the request sends.
-        io.polyrag.app.Conversations kept = b.conversationId() == null ? null : tenant(ctx).conversations();
+        Conversations kept = b.conversationId() == null ? null : tenant(ctx).conversations();
         if (kept != null) {
-            List<String> stored = new java.util.ArrayList<>();
+            List<String> stored = new ArrayList<>();
             kept.messages(b.conversationId()).stream().filter(m -> "user".equals(m.role()))
                     .forEach(m -> stored.add(m.content()));
             stored.addAll(turns);
@@ -128,25 +138,25 @@ final class SearchRoutes {
                 : b.topK(), b.knowledgeBases(), b.modalities(), b.fusion()), b.documentIds(), b.category(),
                 tuning(b.rrfK(), b.weights(), b.rerank()));
         boolean grounding = Boolean.TRUE.equals(b.grounding());
-        java.util.function.Consumer<io.polyrag.core.model.Answer> keep = a -> {
+        Consumer<Answer> keep = a -> {
             if (kept != null) {
-                List<io.polyrag.app.Conversations.Message> added = new java.util.ArrayList<>();
+                List<Conversations.Message> added = new ArrayList<>();
                 if (b.messages() != null) {
-                    b.messages().forEach(m -> added.add(new io.polyrag.app.Conversations.Message(m.role(),
+                    b.messages().forEach(m -> added.add(new Conversations.Message(m.role(),
                             m.content())));
                     if (b.query() == null && !added.isEmpty()) {
                         added.removeLast(); // the question itself, added below
                     }
                 }
-                added.add(new io.polyrag.app.Conversations.Message("user", question));
-                added.add(new io.polyrag.app.Conversations.Message("assistant", a.answer()));
+                added.add(new Conversations.Message("user", question));
+                added.add(new Conversations.Message("assistant", a.answer()));
                 kept.append(b.conversationId(), added);
             }
         };
         if (Boolean.TRUE.equals(b.stream())) {
             streamAnswer(ctx, request, b.neighbours(), grounding, turns, question, b.conversationId(), b.route(), keep);
         } else {
-            io.polyrag.core.model.Answer a = tenant(ctx).search().answer(request, b.neighbours(), grounding, t -> { },
+            Answer a = tenant(ctx).search().answer(request, b.neighbours(), grounding, t -> { },
                     turns, b.route());
             keep.accept(a);
             ctx.json(SearchWire.of(a, question, b.conversationId()));
@@ -157,17 +167,18 @@ final class SearchRoutes {
      * Server-sent events: {@code token} ({@code {"text": …}}) as the answer is written, then {@code answer} (the
      * whole answer with its sources), or {@code error} (a problem, with the sources when retrieval worked).
      */
+    // style: an answer's options as POST /v1/query parsed them; a record for them is the house step's next cut
     private void streamAnswer(Context ctx, SearchRequest request, Integer neighbours, boolean grounding,
             List<String> history, String asked, String conversationId, Boolean route,
-            java.util.function.Consumer<io.polyrag.core.model.Answer> keep) throws IOException {
+            Consumer<Answer> keep) throws IOException {
         ctx.status(200).contentType("text/event-stream; charset=utf-8").header("Cache-Control", "no-cache");
-        java.io.OutputStream out = ctx.res().getOutputStream();
+        OutputStream out = ctx.res().getOutputStream();
         try {
-            io.polyrag.core.model.Answer a = tenant(ctx).search().answer(request, neighbours, grounding,
+            Answer a = tenant(ctx).search().answer(request, neighbours, grounding,
                     token -> event(out, "token", Map.of("text", token)), history, route);
             keep.accept(a);
             event(out, "answer", SearchWire.of(a, asked, conversationId));
-        } catch (io.polyrag.core.AnswerUnavailableException e) {
+        } catch (AnswerUnavailableException e) {
             event(out, "error", new Dtos.AnswerProblem("about:blank", "Bad Gateway", 502, e.getMessage(),
                     SearchWire.sources(e.sources())));
         } catch (RuntimeException e) {
@@ -178,10 +189,10 @@ final class SearchRoutes {
         }
     }
 
-    private static void event(java.io.OutputStream out, String name, Object data) {
+    private static void event(OutputStream out, String name, Object data) {
         try {
             out.write(("event: " + name + "\ndata: " + Json.MAPPER.writeValueAsString(data) + "\n\n")
-                    .getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                    .getBytes(StandardCharsets.UTF_8));
             out.flush();
         } catch (IOException e) {
             throw new UncheckedIOException("the client went away", e);
@@ -190,7 +201,7 @@ final class SearchRoutes {
 
     /** A request's fusion overrides; weights keyed by modality name. */
     private static SearchRequest.Tuning tuning(Integer rrfK, Map<String, Double> weights, Boolean rerank) {
-        Map<Modality, Double> byModality = new java.util.EnumMap<>(Modality.class);
+        Map<Modality, Double> byModality = new EnumMap<>(Modality.class);
         if (weights != null) {
             weights.forEach((name, w) -> {
                 if (w == null) {
@@ -211,7 +222,7 @@ final class SearchRoutes {
             throw new InvalidInputException("document_ids names " + ids.size() + " documents: at most 1000");
         }
         return new SearchRequest(r.query(), r.topK(), r.knowledgeBases(), r.modalities(), r.fusion(), Set.copyOf(ids),
-                io.polyrag.core.model.DocumentMeta.category(category), tuning);
+                DocumentMeta.category(category), tuning);
     }
 
     private SearchRequest request(String query, Integer topK, List<String> kbs, List<String> modalities,

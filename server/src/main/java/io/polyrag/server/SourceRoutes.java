@@ -6,6 +6,7 @@ import io.javalin.http.Context;
 import io.javalin.http.HttpStatus;
 import io.polyrag.app.Json;
 import io.polyrag.app.Polyrag;
+import io.polyrag.app.Sources;
 import io.polyrag.app.api.SourceRegistration;
 import io.polyrag.app.wire.IngestWire;
 import io.polyrag.core.InvalidInputException;
@@ -77,7 +78,7 @@ final class SourceRoutes {
                 .json(registered(r));
     }
 
-    private static IngestWire.SourceRegistered registered(io.polyrag.app.Sources.Registered r) {
+    private static IngestWire.SourceRegistered registered(Sources.Registered r) {
         return new IngestWire.SourceRegistered(IngestWire.of(r.source()), r.jobId());
     }
 

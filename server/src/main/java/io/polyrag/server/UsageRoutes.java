@@ -9,6 +9,7 @@ import io.polyrag.app.Polyrag;
 import io.polyrag.app.Usage;
 import io.polyrag.app.wire.AdminWire;
 import io.polyrag.core.InvalidInputException;
+import io.polyrag.core.port.UsageStore;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeParseException;
@@ -49,7 +50,7 @@ final class UsageRoutes {
                 + "(operator)").path("tenant", "the tenant").body(api.schemas(), AdminWire.Quotas.class)
                 .response(200, "the quotas now", AdminWire.Quotas.class);
         api.delete("/v1/admin/tenants/{tenant}/quotas", ctx -> {
-            polyrag.usage().setQuotas(id(ctx), io.polyrag.core.port.UsageStore.Quotas.NONE);
+            polyrag.usage().setQuotas(id(ctx), UsageStore.Quotas.NONE);
             ctx.status(HttpStatus.NO_CONTENT);
         }).summary("admin", "Remove a tenant's quotas (operator)").path("tenant", "the tenant")
                 .response(204, "removed", null);

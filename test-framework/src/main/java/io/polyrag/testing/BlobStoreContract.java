@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.polyrag.core.port.BlobStore;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import org.assertj.core.api.Assertions;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -49,7 +51,7 @@ public abstract class BlobStoreContract {
 
     @Test
     void blobs_are_listed_by_key_prefix_with_when_they_were_put() {
-        java.time.Instant before = java.time.Instant.now().minusSeconds(60);
+        Instant before = Instant.now().minusSeconds(60);
         store.put("job-1-0", new byte[] {1}, null, "a.txt");
         store.put("job-1-1", new byte[] {2}, null, "b.txt");
         store.put("upload-7", new byte[] {3}, null, "c.txt");
@@ -67,7 +69,7 @@ public abstract class BlobStoreContract {
     void keys_cannot_escape_the_store() {
         for (String hostile : new String[] {"../etc/passwd", "a/b", "..", "", "x\u0000y"}) {
             assertThat(store.get(hostile)).as(hostile).isEmpty();
-            org.assertj.core.api.Assertions.assertThatThrownBy(() -> store.put(hostile, new byte[] {1}, "x", "x"))
+            Assertions.assertThatThrownBy(() -> store.put(hostile, new byte[] {1}, "x", "x"))
                     .as(hostile).isInstanceOf(IllegalArgumentException.class);
         }
     }

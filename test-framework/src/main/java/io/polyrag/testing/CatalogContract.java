@@ -6,26 +6,40 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.polyrag.core.model.Chunk;
 import io.polyrag.core.model.ChunkKind;
 import io.polyrag.core.model.DocumentDraft;
+import io.polyrag.core.model.DocumentMeta;
+import io.polyrag.core.model.DocumentStatus;
 import io.polyrag.core.model.DocumentVersion;
+import io.polyrag.core.model.Figure;
 import io.polyrag.core.model.ItemError;
 import io.polyrag.core.model.JobInfo;
 import io.polyrag.core.model.JobProgress;
 import io.polyrag.core.model.JobStatus;
 import io.polyrag.core.model.SearchScope;
+import io.polyrag.core.model.Source;
+import io.polyrag.core.model.SyncItem;
 import io.polyrag.core.model.VersionRecords;
+import io.polyrag.core.port.Catalog;
 import io.polyrag.core.port.JobStore;
+import io.polyrag.core.port.JudgmentStore;
+import io.polyrag.core.port.UsageStore;
 import io.polyrag.core.spi.CatalogProvider.CatalogAndJobs;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDate;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -39,10 +53,10 @@ public abstract class CatalogContract {
     private final List<CatalogAndJobs> opened = new ArrayList<>();
 
     /** The catalog's clock: tests move it instead of sleeping. */
-    protected final MutableClock clock = new MutableClock(java.time.Instant.parse("2026-01-01T00:00:00Z"));
+    protected final MutableClock clock = new MutableClock(Instant.parse("2026-01-01T00:00:00Z"));
 
     /** Opens the catalog in {@code dir}, taking its time from {@code clock}. */
-    protected abstract CatalogAndJobs openCatalog(Path dir, java.time.Clock clock);
+    protected abstract CatalogAndJobs openCatalog(Path dir, Clock clock);
 
     protected CatalogAndJobs openCatalog(Path dir) {
         return openCatalog(dir, clock);
@@ -97,8 +111,8 @@ public abstract class CatalogContract {
     void a_figure_chunk_keeps_its_figure_and_figures_lists_those_of_visible_versions_only() {
         CatalogAndJobs c = open();
         DocumentDraft text = draft("d1", "kb", 1, "As Figure 1 shows, sales rose.", "More prose.");
-        var figure = new io.polyrag.core.model.Figure(1, "Figure 1: Sales | by region", "image/png", 640, 400,
-                List.of(0, 1), new io.polyrag.core.model.Figure.Box(72, 100.5, 320, 200));
+        var figure = new Figure(1, "Figure 1: Sales | by region", "image/png", 640, 400,
+                List.of(0, 1), new Figure.Box(72, 100.5, 320, 200));
         List<Chunk> chunks = new ArrayList<>(text.chunks());
         chunks.add(new Chunk(Chunk.idOf("d1", 1, 2), "d1", 1, 2, ChunkKind.FIGURE, "Figure 1: Sales | by region",
                 List.of("Heading"), 30, 30, 8, "model-x", "page 1", figure));
@@ -165,13 +179,13 @@ public abstract class CatalogContract {
     @Test
     void judged_queries_tuning_and_evaluation_are_kept_per_knowledge_base_and_go_with_it() {
         CatalogAndJobs c = open();
-        var q1 = new io.polyrag.core.port.JudgmentStore.Judgment("q1", "first question", Map.of("d1", 2, "d2", 0));
-        var q2 = new io.polyrag.core.port.JudgmentStore.Judgment("q2", "second", Map.of("d3", 1));
+        var q1 = new JudgmentStore.Judgment("q1", "first question", Map.of("d1", 2, "d2", 0));
+        var q2 = new JudgmentStore.Judgment("q2", "second", Map.of("d3", 1));
         c.createKnowledgeBase("acme/lab", "");
         c.putJudgments("acme/lab", List.of(q1, q2));
         c.putJudgments("globex/lab", List.of(q2));
         assertThat(c.judgments("acme/lab")).containsExactly(q1, q2);
-        var q1again = new io.polyrag.core.port.JudgmentStore.Judgment("q1", "first, reworded", Map.of("d4", 1));
+        var q1again = new JudgmentStore.Judgment("q1", "first, reworded", Map.of("d4", 1));
         c.putJudgments("acme/lab", List.of(q1again));
         assertThat(c.judgments("acme/lab")).as("a query judged again is replaced whole").containsExactly(q1again, q2);
         c.putTuning("acme/lab", "{\"applied\": true}");
@@ -198,10 +212,10 @@ public abstract class CatalogContract {
             c.stage(draft(id, "kb", 1, "text of " + id), 1);
             c.publish(new DocumentVersion(id, 1));
         }
-        assertThat(c.describe("d1", "Annual report", io.polyrag.core.model.DocumentMeta.of(List.of("Finance, q_1"),
+        assertThat(c.describe("d1", "Annual report", DocumentMeta.of(List.of("Finance, q_1"),
                 "reports", "crm:42"))).isTrue();
-        assertThat(c.describe("d2", null, io.polyrag.core.model.DocumentMeta.of(List.of("q11"), "", ""))).isTrue();
-        assertThat(c.describe("nope", null, io.polyrag.core.model.DocumentMeta.NONE)).isFalse();
+        assertThat(c.describe("d2", null, DocumentMeta.of(List.of("q11"), "", ""))).isTrue();
+        assertThat(c.describe("nope", null, DocumentMeta.NONE)).isFalse();
         var d1 = c.document("d1").orElseThrow();
         assertThat(d1.title()).isEqualTo("Annual report");
         assertThat(d1.meta().categories()).containsExactly("finance", "q_1");
@@ -226,19 +240,19 @@ public abstract class CatalogContract {
         c.publish(new DocumentVersion("d3", 1));
         c.stage(draft("d3", "kb", 2, "third, changed"), 2);
         SearchScope kb = new SearchScope(Set.of("kb"));
-        var all = java.util.EnumSet.allOf(io.polyrag.core.model.DocumentStatus.class);
+        var all = EnumSet.allOf(DocumentStatus.class);
         assertThat(c.documents(kb, all, 0, 10)).extracting(d -> d.id() + "=" + d.status().wireName())
                 .containsExactly("d1=indexed", "d2=indexing", "d3=updating");
         assertThat(c.documents(kb, 0, 10)).as("search sees what has a visible version").extracting(d -> d.id())
                 .containsExactly("d1", "d3");
-        assertThat(c.documents(kb, Set.of(io.polyrag.core.model.DocumentStatus.INDEXING), 0, 10))
+        assertThat(c.documents(kb, Set.of(DocumentStatus.INDEXING), 0, 10))
                 .extracting(d -> d.id()).containsExactly("d2");
-        assertThat(c.countDocuments(kb, Set.of(io.polyrag.core.model.DocumentStatus.INDEXED,
-                io.polyrag.core.model.DocumentStatus.INDEXING))).isEqualTo(2);
+        assertThat(c.countDocuments(kb, Set.of(DocumentStatus.INDEXED,
+                DocumentStatus.INDEXING))).isEqualTo(2);
         assertThat(c.countDocuments(kb, Set.of())).isZero();
-        assertThat(c.document("d3").orElseThrow().status()).isEqualTo(io.polyrag.core.model.DocumentStatus.UPDATING);
+        assertThat(c.document("d3").orElseThrow().status()).isEqualTo(DocumentStatus.UPDATING);
         c.publish(new DocumentVersion("d3", 2));
-        assertThat(c.document("d3").orElseThrow().status()).isEqualTo(io.polyrag.core.model.DocumentStatus.INDEXED);
+        assertThat(c.document("d3").orElseThrow().status()).isEqualTo(DocumentStatus.INDEXED);
         c.stage(draft("d4", "kb", 1, "fourth"), 1);
         c.publish(new DocumentVersion("d4", 1));
         c.delete(List.of("d4"));
@@ -251,11 +265,11 @@ public abstract class CatalogContract {
     @Test
     void sources_and_their_item_state_are_kept_per_tenant_until_deleted() {
         CatalogAndJobs c = open();
-        io.polyrag.core.model.Source s = new io.polyrag.core.model.Source("acme", "notes", "filesystem",
+        Source s = new Source("acme", "notes", "filesystem",
                 "{\"root\": \"/srv/notes\"}", "acme/notes", 60, true, null, null, null);
         assertThat(c.createSource(s)).isTrue();
         assertThat(c.createSource(s)).as("the id is taken").isFalse();
-        assertThat(c.createSource(new io.polyrag.core.model.Source("", "notes", "filesystem", "{}", "notes", 60,
+        assertThat(c.createSource(new Source("", "notes", "filesystem", "{}", "notes", 60,
                 true, null, null, null))).as("another tenant may use the same id").isTrue();
         assertThat(c.source("acme", "notes")).hasValueSatisfying(x -> {
             assertThat(x.config()).isEqualTo("{\"root\": \"/srv/notes\"}");
@@ -263,17 +277,17 @@ public abstract class CatalogContract {
             assertThat(x.lastScanAt()).isNull();
         });
         assertThat(c.source("other", "notes")).isEmpty();
-        assertThat(c.sources("acme")).extracting(io.polyrag.core.model.Source::id).containsExactly("notes");
+        assertThat(c.sources("acme")).extracting(Source::id).containsExactly("notes");
         assertThat(c.sources(null)).hasSize(2);
-        assertThat(c.updateSource(new io.polyrag.core.model.Source("acme", "notes", "filesystem", "{}", "acme/notes",
+        assertThat(c.updateSource(new Source("acme", "notes", "filesystem", "{}", "acme/notes",
                 120, false, null, null, null))).isTrue();
         assertThat(c.source("acme", "notes").orElseThrow().intervalSeconds()).isEqualTo(120);
-        c.sourceScanned("acme", "notes", java.time.Instant.parse("2026-01-02T00:00:00Z"), "2 items failed");
+        c.sourceScanned("acme", "notes", Instant.parse("2026-01-02T00:00:00Z"), "2 items failed");
         assertThat(c.source("acme", "notes").orElseThrow().lastError()).isEqualTo("2 items failed");
         assertThat(c.source("acme", "notes").orElseThrow().lastScanAt()).isEqualTo("2026-01-02T00:00:00Z");
-        c.putSourceItems("acme", "notes", List.of(new io.polyrag.core.model.SyncItem("a.md", 1, 10, "h1", "d1"),
-                new io.polyrag.core.model.SyncItem("b/c.md", 2, 20, "h2", "d2")));
-        c.putSourceItems("acme", "notes", List.of(new io.polyrag.core.model.SyncItem("a.md", 3, 11, "h3", "d1")));
+        c.putSourceItems("acme", "notes", List.of(new SyncItem("a.md", 1, 10, "h1", "d1"),
+                new SyncItem("b/c.md", 2, 20, "h2", "d2")));
+        c.putSourceItems("acme", "notes", List.of(new SyncItem("a.md", 3, 11, "h3", "d1")));
         assertThat(c.sourceItems("acme", "notes")).containsOnlyKeys("a.md", "b/c.md");
         assertThat(c.countSourceItems("acme", "notes")).isEqualTo(2);
         assertThat(c.countSourceItems("", "notes")).isZero();
@@ -285,7 +299,7 @@ public abstract class CatalogContract {
         c.markSourceItemsSeen("acme", "notes", List.of("a.md", "never-recorded.md"), 7);
         assertThat(c.unseenSourceItems("acme", "notes", 7, 10)).extracting(i -> i.item()).containsExactly("b/c.md");
         assertThat(c.unseenSourceItems("acme", "notes", 8, 1)).extracting(i -> i.item()).containsExactly("a.md");
-        c.putSourceItems("acme", "notes", List.of(new io.polyrag.core.model.SyncItem("a.md", 4, 12, "h4", "d1",
+        c.putSourceItems("acme", "notes", List.of(new SyncItem("a.md", 4, 12, "h4", "d1",
                 "\"etag-1\"")));
         assertThat(c.sourceItems("acme", "notes", List.of("a.md")).get("a.md").validator()).isEqualTo("\"etag-1\"");
         c.deleteSourceItems("acme", "notes", List.of("b/c.md"));
@@ -480,7 +494,7 @@ public abstract class CatalogContract {
         assertThat(c.visibleVersions()).containsExactly(
                 new VersionRecords(new DocumentVersion("d1", 2), "kb", 2, 1),
                 new VersionRecords(new DocumentVersion("d2", 1), "other", 1, 0));
-        assertThat(c.totals()).isEqualTo(new io.polyrag.core.port.Catalog.Totals(3, 1, false));
+        assertThat(c.totals()).isEqualTo(new Catalog.Totals(3, 1, false));
         c.delete(List.of("d2"));
         assertThat(c.unpurgedVersions()).containsExactly(new DocumentVersion("d1", 1), new DocumentVersion("d2", 1));
         c.markPurged(List.of(new DocumentVersion("d1", 1)));
@@ -491,7 +505,7 @@ public abstract class CatalogContract {
         c.stage(new DocumentDraft(old.id(), old.knowledgeBase(), old.uri(), old.title(), old.mediaType(),
                 old.contentHash(), old.sizeBytes(), old.chunks(), -1), 1);
         c.publish(new DocumentVersion("d4", 1));
-        assertThat(c.totals()).isEqualTo(new io.polyrag.core.port.Catalog.Totals(3, 1, true));
+        assertThat(c.totals()).isEqualTo(new Catalog.Totals(3, 1, true));
         c.stage(draft("d3", "kb", 1, "pending"), 1);
         c.markPurged(List.of(new DocumentVersion("d3", 1)));
         assertThat(c.pendingVersions()).as("only replaced or deleted versions are purged")
@@ -709,7 +723,7 @@ public abstract class CatalogContract {
             c.submit("ingest", "{}");
         }
         Set<String> claimed = ConcurrentHashMap.newKeySet();
-        List<String> duplicates = new java.util.concurrent.CopyOnWriteArrayList<>();
+        List<String> duplicates = new CopyOnWriteArrayList<>();
         CountDownLatch start = new CountDownLatch(1);
         try (ExecutorService pool = Executors.newFixedThreadPool(4)) {
             for (int w = 0; w < 4; w++) {
@@ -840,9 +854,9 @@ public abstract class CatalogContract {
     void concurrent_first_versions_of_one_document_are_all_staged() throws Exception {
         CatalogAndJobs c = open();
         CountDownLatch start = new CountDownLatch(1);
-        List<Long> versions = new java.util.concurrent.CopyOnWriteArrayList<>();
+        List<Long> versions = new CopyOnWriteArrayList<>();
         try (ExecutorService pool = Executors.newFixedThreadPool(4)) {
-            List<java.util.concurrent.Future<?>> done = new ArrayList<>();
+            List<Future<?>> done = new ArrayList<>();
             for (int w = 0; w < 4; w++) {
                 done.add(pool.submit(() -> {
                     start.await();
@@ -866,7 +880,7 @@ public abstract class CatalogContract {
         CatalogAndJobs c = open();
         String a = c.submit("t1", "ingest", "{}");
         clock.advance(Duration.ofSeconds(10));
-        java.time.Instant mark = clock.instant();
+        Instant mark = clock.instant();
         String b = c.submit("t2", "ingest", "{}");
         clock.advance(Duration.ofSeconds(1));
         int attempt = c.claim(Duration.ofMinutes(5), 3).orElseThrow().info().attempts();
@@ -884,17 +898,17 @@ public abstract class CatalogContract {
     @Test
     void usage_adds_up_per_tenant_day_metric_and_model_and_stock_and_quotas_are_each_tenants_own() {
         CatalogAndJobs c = open();
-        var day = java.time.LocalDate.of(2026, 12, 4);
-        c.addUsage("acme", day, List.of(new io.polyrag.core.port.UsageStore.Count("searches", "", 2),
-                new io.polyrag.core.port.UsageStore.Count("answer_tokens_out", "gpt-x", 100)));
-        c.addUsage("acme", day, List.of(new io.polyrag.core.port.UsageStore.Count("searches", "", 3)));
-        c.addUsage("acme", day.minusDays(40), List.of(new io.polyrag.core.port.UsageStore.Count("searches", "", 50)));
-        c.addUsage("globex", day, List.of(new io.polyrag.core.port.UsageStore.Count("searches", "", 7)));
+        var day = LocalDate.of(2026, 12, 4);
+        c.addUsage("acme", day, List.of(new UsageStore.Count("searches", "", 2),
+                new UsageStore.Count("answer_tokens_out", "gpt-x", 100)));
+        c.addUsage("acme", day, List.of(new UsageStore.Count("searches", "", 3)));
+        c.addUsage("acme", day.minusDays(40), List.of(new UsageStore.Count("searches", "", 50)));
+        c.addUsage("globex", day, List.of(new UsageStore.Count("searches", "", 7)));
         assertThat(c.usage("acme", day.minusDays(30), day)).containsExactly(
-                new io.polyrag.core.port.UsageStore.Count("answer_tokens_out", "gpt-x", 100),
-                new io.polyrag.core.port.UsageStore.Count("searches", "", 5));
+                new UsageStore.Count("answer_tokens_out", "gpt-x", 100),
+                new UsageStore.Count("searches", "", 5));
         assertThat(c.usage("acme", day.minusDays(60), day)).contains(
-                new io.polyrag.core.port.UsageStore.Count("searches", "", 55));
+                new UsageStore.Count("searches", "", 55));
         assertThat(c.usageOfAll(day, day)).containsOnlyKeys("acme", "globex");
         assertThat(c.usage("nobody", day, day)).isEmpty();
 
@@ -906,17 +920,17 @@ public abstract class CatalogContract {
         }
         long v = c.nextVersion("a3");
         c.stage(draft("a3", "acme/lab", v, "staged, never published"), v);
-        assertThat(c.stock("acme")).isEqualTo(new io.polyrag.core.port.UsageStore.Stock(2, 4, 84));
-        assertThat(c.stock("")).as("the local tenant").isEqualTo(new io.polyrag.core.port.UsageStore.Stock(1, 2, 42));
+        assertThat(c.stock("acme")).isEqualTo(new UsageStore.Stock(2, 4, 84));
+        assertThat(c.stock("")).as("the local tenant").isEqualTo(new UsageStore.Stock(1, 2, 42));
         assertThat(c.stockOfAll()).containsOnlyKeys("", "acme", "globex");
-        assertThat(c.stock("initech")).isEqualTo(io.polyrag.core.port.UsageStore.Stock.NONE);
+        assertThat(c.stock("initech")).isEqualTo(UsageStore.Stock.NONE);
 
         assertThat(c.quotas("acme").none()).isTrue();
-        c.putQuotas("acme", new io.polyrag.core.port.UsageStore.Quotas(100L, null, 5_000L, 60));
-        c.putQuotas("globex", new io.polyrag.core.port.UsageStore.Quotas(null, 10L, null, null));
-        assertThat(c.quotas("acme")).isEqualTo(new io.polyrag.core.port.UsageStore.Quotas(100L, null, 5_000L, 60));
+        c.putQuotas("acme", new UsageStore.Quotas(100L, null, 5_000L, 60));
+        c.putQuotas("globex", new UsageStore.Quotas(null, 10L, null, null));
+        assertThat(c.quotas("acme")).isEqualTo(new UsageStore.Quotas(100L, null, 5_000L, 60));
         assertThat(c.allQuotas()).containsOnlyKeys("acme", "globex");
-        c.putQuotas("acme", io.polyrag.core.port.UsageStore.Quotas.NONE);
+        c.putQuotas("acme", UsageStore.Quotas.NONE);
         assertThat(c.quotas("acme").none()).isTrue();
         assertThat(c.allQuotas()).containsOnlyKeys("globex");
     }

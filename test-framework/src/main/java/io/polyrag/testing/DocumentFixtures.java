@@ -3,35 +3,57 @@ package io.polyrag.testing;
 import java.awt.Color;
 import java.awt.Font;
 import java.awt.Graphics2D;
+import java.awt.Rectangle;
 import java.awt.RenderingHints;
 import java.awt.image.BufferedImage;
+import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
+import java.util.Random;
+import java.util.zip.CRC32;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipOutputStream;
 import javax.imageio.ImageIO;
+import org.apache.pdfbox.cos.COSName;
 import org.apache.pdfbox.pdmodel.PDDocument;
 import org.apache.pdfbox.pdmodel.PDPage;
 import org.apache.pdfbox.pdmodel.PDPageContentStream;
 import org.apache.pdfbox.pdmodel.font.PDType1Font;
 import org.apache.pdfbox.pdmodel.font.Standard14Fonts;
+import org.apache.pdfbox.pdmodel.graphics.color.PDDeviceRGB;
+import org.apache.pdfbox.pdmodel.graphics.image.LosslessFactory;
+import org.apache.pdfbox.pdmodel.graphics.image.PDImageXObject;
+import org.apache.poi.hssf.usermodel.HSSFWorkbook;
+import org.apache.poi.openxml4j.exceptions.InvalidFormatException;
 import org.apache.poi.poifs.crypt.EncryptionInfo;
 import org.apache.poi.poifs.crypt.EncryptionMode;
 import org.apache.poi.poifs.crypt.Encryptor;
 import org.apache.poi.poifs.filesystem.POIFSFileSystem;
+import org.apache.poi.sl.usermodel.PictureData;
+import org.apache.poi.ss.util.CellReference;
+import org.apache.poi.util.Units;
 import org.apache.poi.xslf.usermodel.XMLSlideShow;
 import org.apache.poi.xslf.usermodel.XSLFSlide;
 import org.apache.poi.xslf.usermodel.XSLFTextBox;
 import org.apache.poi.xssf.usermodel.XSSFRow;
 import org.apache.poi.xssf.usermodel.XSSFSheet;
 import org.apache.poi.xssf.usermodel.XSSFWorkbook;
+import org.apache.poi.xwpf.usermodel.Document;
 import org.apache.poi.xwpf.usermodel.XWPFDocument;
 import org.apache.poi.xwpf.usermodel.XWPFParagraph;
+import org.apache.poi.xwpf.usermodel.XWPFStyle;
 import org.apache.poi.xwpf.usermodel.XWPFTable;
+import org.openxmlformats.schemas.wordprocessingml.x2006.main.CTStyle;
+import org.openxmlformats.schemas.wordprocessingml.x2006.main.STStyleType;
 
 /**
  * Documents of every common type, made by the tests themselves (nothing downloaded, no binaries checked in), and
@@ -66,11 +88,11 @@ public final class DocumentFixtures {
     /** A Word document: a heading, a paragraph, and a table whose first row is its header. */
     public static byte[] docx(String heading, String paragraph, List<List<String>> table) {
         try (XWPFDocument doc = new XWPFDocument(); ByteArrayOutputStream out = new ByteArrayOutputStream()) {
-            var style = org.openxmlformats.schemas.wordprocessingml.x2006.main.CTStyle.Factory.newInstance();
+            var style = CTStyle.Factory.newInstance();
             style.setStyleId("Heading1");
             style.addNewName().setVal("heading 1");
-            style.setType(org.openxmlformats.schemas.wordprocessingml.x2006.main.STStyleType.PARAGRAPH);
-            doc.createStyles().addStyle(new org.apache.poi.xwpf.usermodel.XWPFStyle(style));
+            style.setType(STStyleType.PARAGRAPH);
+            doc.createStyles().addStyle(new XWPFStyle(style));
             XWPFParagraph h = doc.createParagraph();
             h.setStyle("Heading1");
             h.createRun().setText(heading);
@@ -94,7 +116,7 @@ public final class DocumentFixtures {
             for (String text : slides) {
                 XSLFSlide slide = show.createSlide();
                 XSLFTextBox box = slide.createTextBox();
-                box.setAnchor(new java.awt.Rectangle(50, 50, 600, 300));
+                box.setAnchor(new Rectangle(50, 50, 600, 300));
                 box.setText(text);
             }
             show.write(out);
@@ -127,8 +149,8 @@ public final class DocumentFixtures {
                     }
                 }
                 int n = values.size();
-                String a = org.apache.poi.ss.util.CellReference.convertNumToColString(n - 2) + (r + 2);
-                String b = org.apache.poi.ss.util.CellReference.convertNumToColString(n - 1) + (r + 2);
+                String a = CellReference.convertNumToColString(n - 2) + (r + 2);
+                String b = CellReference.convertNumToColString(n - 1) + (r + 2);
                 row.createCell(n).setCellFormula(a + "*" + b);
             }
             wb.getCreationHelper().createFormulaEvaluator().evaluateAll();
@@ -141,7 +163,7 @@ public final class DocumentFixtures {
 
     /** A legacy Excel (.xls) workbook with one sheet of a header row and rows. */
     public static byte[] xls(String sheetName, List<List<String>> rows) {
-        try (var wb = new org.apache.poi.hssf.usermodel.HSSFWorkbook(); ByteArrayOutputStream out =
+        try (var wb = new HSSFWorkbook(); ByteArrayOutputStream out =
                 new ByteArrayOutputStream()) {
             var sheet = wb.createSheet(sheetName);
             for (int r = 0; r < rows.size(); r++) {
@@ -222,7 +244,7 @@ public final class DocumentFixtures {
             }
             fs.writeFilesystem(out);
             return out.toByteArray();
-        } catch (IOException | java.security.GeneralSecurityException e) {
+        } catch (IOException | GeneralSecurityException e) {
             throw new IllegalStateException(e);
         }
     }
@@ -241,7 +263,7 @@ public final class DocumentFixtures {
                 doc.addPage(page);
                 try (PDPageContentStream s = new PDPageContentStream(doc, page)) {
                     if (p == scannedPage) {
-                        var image = org.apache.pdfbox.pdmodel.graphics.image.LosslessFactory.createFromImage(doc,
+                        var image = LosslessFactory.createFromImage(doc,
                                 image(scannedText));
                         s.drawImage(image, 20, 500, 570, 82);
                     } else {
@@ -326,7 +348,7 @@ public final class DocumentFixtures {
     public static byte[] overlappingDocx(int copies) {
         byte[] zip = docx("Overlap", "A paragraph whose compressed bytes are shared by other entries.",
                 List.of(List.of("part", "shared")));
-        java.nio.ByteBuffer b = java.nio.ByteBuffer.wrap(zip).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        ByteBuffer b = ByteBuffer.wrap(zip).order(ByteOrder.LITTLE_ENDIAN);
         int eocd = zip.length - 22;
         while (b.getInt(eocd) != 0x06054b50) {
             eocd--;
@@ -350,14 +372,14 @@ public final class DocumentFixtures {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         out.write(zip, 0, cdOffset + cdSize);
         for (int i = 0; i < copies; i++) {
-            byte[] copy = java.util.Arrays.copyOfRange(zip, body, body + headerLength);
-            byte[] name = String.format(java.util.Locale.ROOT, "word/copy%04d.xml", i).getBytes(
+            byte[] copy = Arrays.copyOfRange(zip, body, body + headerLength);
+            byte[] name = String.format(Locale.ROOT, "word/copy%04d.xml", i).getBytes(
                     StandardCharsets.UTF_8);
             System.arraycopy(name, 0, copy, 46, name.length); // same length as word/document.xml
             out.write(copy, 0, copy.length);
         }
-        java.nio.ByteBuffer end = java.nio.ByteBuffer.wrap(java.util.Arrays.copyOfRange(zip, eocd, zip.length))
-                .order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        ByteBuffer end = ByteBuffer.wrap(Arrays.copyOfRange(zip, eocd, zip.length))
+                .order(ByteOrder.LITTLE_ENDIAN);
         end.putShort(8, (short) (entries + copies));
         end.putShort(10, (short) (entries + copies));
         end.putInt(12, cdSize + copies * headerLength);
@@ -401,7 +423,7 @@ public final class DocumentFixtures {
         entry.setMethod(ZipEntry.STORED);
         byte[] m = mediaType.getBytes(StandardCharsets.US_ASCII);
         entry.setSize(m.length);
-        java.util.zip.CRC32 crc = new java.util.zip.CRC32();
+        CRC32 crc = new CRC32();
         crc.update(m);
         entry.setCrc(crc.getValue());
         zip.putNextEntry(entry);
@@ -511,11 +533,11 @@ public final class DocumentFixtures {
     public static byte[] figuresPdf() {
         try (PDDocument doc = new PDDocument(); ByteArrayOutputStream out = new ByteArrayOutputStream()) {
             PDType1Font font = new PDType1Font(Standard14Fonts.FontName.HELVETICA);
-            var logo = org.apache.pdfbox.pdmodel.graphics.image.LosslessFactory.createFromImage(doc,
-                    javax.imageio.ImageIO.read(new java.io.ByteArrayInputStream(chartPng("L", List.of("a"),
+            var logo = LosslessFactory.createFromImage(doc,
+                    ImageIO.read(new ByteArrayInputStream(chartPng("L", List.of("a"),
                             List.of(1)))));
-            var chart = org.apache.pdfbox.pdmodel.graphics.image.LosslessFactory.createFromImage(doc,
-                    javax.imageio.ImageIO.read(new java.io.ByteArrayInputStream(chartPng("Turnover",
+            var chart = LosslessFactory.createFromImage(doc,
+                    ImageIO.read(new ByteArrayInputStream(chartPng("Turnover",
                             List.of("2023", "2024", "2025"), List.of(18, 11, 7)))));
             for (int p = 1; p <= 3; p++) {
                 PDPage page = new PDPage();
@@ -572,21 +594,21 @@ public final class DocumentFixtures {
         try (XMLSlideShow show = new XMLSlideShow(); ByteArrayOutputStream out = new ByteArrayOutputStream()) {
             XSLFSlide slide = show.createSlide();
             XSLFTextBox title = slide.createTextBox();
-            title.setAnchor(new java.awt.Rectangle(40, 20, 640, 40));
+            title.setAnchor(new Rectangle(40, 20, 640, 40));
             title.setText("Customer churn");
             XSLFTextBox prose = slide.createTextBox();
-            prose.setAnchor(new java.awt.Rectangle(40, 70, 640, 50));
+            prose.setAnchor(new Rectangle(40, 70, 640, 50));
             prose.setText("Churn fell steadily once the loyalty programme started, see Figure 1.");
             var data = show.addPicture(chartPng("Churn", List.of("Jan", "Feb", "Mar", "Apr"), List.of(9, 7, 5, 4)),
-                    org.apache.poi.sl.usermodel.PictureData.PictureType.PNG);
+                    PictureData.PictureType.PNG);
             var picture = slide.createPicture(data);
-            picture.setAnchor(new java.awt.Rectangle(120, 130, 400, 250));
+            picture.setAnchor(new Rectangle(120, 130, 400, 250));
             XSLFTextBox caption = slide.createTextBox();
-            caption.setAnchor(new java.awt.Rectangle(120, 385, 480, 30));
+            caption.setAnchor(new Rectangle(120, 385, 480, 30));
             caption.setText("Figure 1: Monthly churn rate after the loyalty programme");
             XSLFSlide second = show.createSlide();
             XSLFTextBox next = second.createTextBox();
-            next.setAnchor(new java.awt.Rectangle(40, 40, 640, 300));
+            next.setAnchor(new Rectangle(40, 40, 640, 300));
             next.setText("Next steps: extend the programme to business customers in the autumn.");
             show.write(out);
             return out.toByteArray();
@@ -601,13 +623,13 @@ public final class DocumentFixtures {
             doc.createParagraph().createRun().setText("The pump assembly has four parts, shown in Figure 1.");
             var run = doc.createParagraph().createRun();
             byte[] png = chartPng("Pump", List.of("A", "B", "C", "D"), List.of(4, 3, 2, 1));
-            run.addPicture(new java.io.ByteArrayInputStream(png), org.apache.poi.xwpf.usermodel.Document.PICTURE_TYPE_PNG,
-                    "pump.png", org.apache.poi.util.Units.toEMU(320), org.apache.poi.util.Units.toEMU(200));
+            run.addPicture(new ByteArrayInputStream(png), Document.PICTURE_TYPE_PNG,
+                    "pump.png", Units.toEMU(320), Units.toEMU(200));
             doc.createParagraph().createRun().setText("Figure 1: Exploded view of the pump assembly");
             doc.createParagraph().createRun().setText("Maintenance intervals are listed in the appendix.");
             doc.write(out);
             return out.toByteArray();
-        } catch (IOException | org.apache.poi.openxml4j.exceptions.InvalidFormatException e) {
+        } catch (IOException | InvalidFormatException e) {
             throw new IllegalStateException(e);
         }
     }
@@ -630,7 +652,7 @@ public final class DocumentFixtures {
                         g.setColor(new Color(i * 2654435 & 0xFFFFFF));
                         g.fillRect(0, 0, 64, 64);
                         g.dispose();
-                        var x = org.apache.pdfbox.pdmodel.graphics.image.LosslessFactory.createFromImage(doc, img);
+                        var x = LosslessFactory.createFromImage(doc, img);
                         int k = i - first;
                         s.drawImage(x, 20 + (k % 10) * 57, 40 + (k / 10) * 70, 40, 40);
                     }
@@ -653,23 +675,23 @@ public final class DocumentFixtures {
             PDType1Font font = new PDType1Font(Standard14Fonts.FontName.HELVETICA);
             PDPage page = new PDPage();
             doc.addPage(page);
-            var huge = new org.apache.pdfbox.pdmodel.graphics.image.PDImageXObject(doc,
-                    new java.io.ByteArrayInputStream(new byte[64]), org.apache.pdfbox.cos.COSName.FLATE_DECODE, 20_000,
-                    20_000, 8, org.apache.pdfbox.pdmodel.graphics.color.PDDeviceRGB.INSTANCE);
+            var huge = new PDImageXObject(doc,
+                    new ByteArrayInputStream(new byte[64]), COSName.FLATE_DECODE, 20_000,
+                    20_000, 8, PDDeviceRGB.INSTANCE);
             byte[] garbage = new byte[4096];
-            new java.util.Random(7).nextBytes(garbage);
+            new Random(7).nextBytes(garbage);
             garbage[0] = (byte) 0xFF;
             garbage[1] = (byte) 0xD8;
-            var corrupt = new org.apache.pdfbox.pdmodel.graphics.image.PDImageXObject(doc,
-                    new java.io.ByteArrayInputStream(garbage), org.apache.pdfbox.cos.COSName.DCT_DECODE, 300, 200, 8,
-                    org.apache.pdfbox.pdmodel.graphics.color.PDDeviceRGB.INSTANCE);
+            var corrupt = new PDImageXObject(doc,
+                    new ByteArrayInputStream(garbage), COSName.DCT_DECODE, 300, 200, 8,
+                    PDDeviceRGB.INSTANCE);
             // A JPEG that the PDF says is 100 x 100 but whose own header says 25,000 x 25,000 (what it would decode to).
             byte[] lying = {(byte) 0xFF, (byte) 0xD8, (byte) 0xFF, (byte) 0xC0, 0x00, 0x11, 0x08, 0x61, (byte) 0xA8,
                 0x61, (byte) 0xA8, 0x03, 0x01, 0x22, 0x00, 0x02, 0x11, 0x01, 0x03, 0x11, 0x01, (byte) 0xFF,
                 (byte) 0xD9};
-            var liar = new org.apache.pdfbox.pdmodel.graphics.image.PDImageXObject(doc,
-                    new java.io.ByteArrayInputStream(lying), org.apache.pdfbox.cos.COSName.DCT_DECODE, 100, 100, 8,
-                    org.apache.pdfbox.pdmodel.graphics.color.PDDeviceRGB.INSTANCE);
+            var liar = new PDImageXObject(doc,
+                    new ByteArrayInputStream(lying), COSName.DCT_DECODE, 100, 100, 8,
+                    PDDeviceRGB.INSTANCE);
             try (PDPageContentStream s = new PDPageContentStream(doc, page)) {
                 text(s, font, 11, 72, 740, "The inspection photographs could not be reproduced in this copy.");
                 s.drawImage(huge, 72, 400, 300, 300);
@@ -686,7 +708,7 @@ public final class DocumentFixtures {
     /** An image-only PDF of {@code pages} pages, each one scanned page (a full-page picture, no text layer). */
     public static byte[] imageOnlyPdf(int pages) {
         try (PDDocument doc = new PDDocument(); ByteArrayOutputStream out = new ByteArrayOutputStream()) {
-            var scan = org.apache.pdfbox.pdmodel.graphics.image.LosslessFactory.createFromImage(doc, image("scan"));
+            var scan = LosslessFactory.createFromImage(doc, image("scan"));
             for (int p = 0; p < pages; p++) {
                 PDPage page = new PDPage();
                 doc.addPage(page);

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.polyrag.core.port.Embedder;
 import java.util.List;
 import java.util.stream.IntStream;
+import org.assertj.core.data.Offset;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -42,8 +43,8 @@ public abstract class EmbedderContract {
         for (float[] v : List.of(q, ps.get(0), ps.get(1))) {
             assertThat(v).hasSize(embedder.dimension());
         }
-        assertThat(norm(q)).isCloseTo(1.0, org.assertj.core.data.Offset.offset(1e-4));
-        assertThat(norm(ps.getFirst())).isCloseTo(1.0, org.assertj.core.data.Offset.offset(1e-4));
+        assertThat(norm(q)).isCloseTo(1.0, Offset.offset(1e-4));
+        assertThat(norm(ps.getFirst())).isCloseTo(1.0, Offset.offset(1e-4));
     }
 
     @Test

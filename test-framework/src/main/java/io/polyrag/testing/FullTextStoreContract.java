@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -135,10 +136,10 @@ public abstract class FullTextStoreContract {
         assertThat(store.search("aurora", SearchScope.ALL, 10)).isEmpty();
         assertThat(store.search("glaciers", SearchScope.ALL, 10)).extracting(StoreHit::chunkId).containsExactly("c1");
         store.upsert(List.of(rec("d1-v2-0", "d1", 2, "kb", "Glaciers, second version.")));
-        assertThat(store.versions()).containsOnly(java.util.Map.entry(new DocumentVersion("d1", 1), 1L),
-                java.util.Map.entry(new DocumentVersion("d1", 2), 1L), java.util.Map.entry(new DocumentVersion("d2", 1),
-                        1L), java.util.Map.entry(new DocumentVersion("d3", 1), 1L),
-                java.util.Map.entry(new DocumentVersion("d4", 1), 1L));
+        assertThat(store.versions()).containsOnly(Map.entry(new DocumentVersion("d1", 1), 1L),
+                Map.entry(new DocumentVersion("d1", 2), 1L), Map.entry(new DocumentVersion("d2", 1),
+                        1L), Map.entry(new DocumentVersion("d3", 1), 1L),
+                Map.entry(new DocumentVersion("d4", 1), 1L));
         store.delete(List.of(new DocumentVersion("d1", 1)));
         assertThat(store.versions()).doesNotContainKey(new DocumentVersion("d1", 1)).hasSize(4);
         assertThat(store.search("glaciers", SearchScope.ALL, 10)).extracting(StoreHit::chunkId)

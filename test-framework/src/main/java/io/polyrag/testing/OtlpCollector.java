@@ -1,5 +1,6 @@
 package io.polyrag.testing;
 
+import com.google.protobuf.ByteString;
 import com.sun.net.httpserver.HttpServer;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 import io.opentelemetry.proto.common.v1.KeyValue;
@@ -76,7 +77,7 @@ public final class OtlpCollector implements AutoCloseable {
     }
 
     /** Trace and span ids as hex. */
-    public static String hex(com.google.protobuf.ByteString bytes) {
+    public static String hex(ByteString bytes) {
         return HexFormat.of().formatHex(bytes.toByteArray());
     }
 

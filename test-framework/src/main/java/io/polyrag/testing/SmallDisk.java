@@ -1,6 +1,7 @@
 package io.polyrag.testing;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -79,7 +80,7 @@ public final class SmallDisk implements AutoCloseable {
             p.destroyForcibly();
             return String.join(" ", cmd) + " did not finish";
         }
-        String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).strip();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
         return p.exitValue() == 0 ? null : String.join(" ", cmd) + ": " + out;
     }
 }

@@ -6,6 +6,7 @@ import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -50,7 +51,7 @@ public final class TcpProxy implements AutoCloseable {
      * Holds every chunk relayed from the server for {@code delay} before passing it on: a server that answers slowly
      * (a long query, a saturated disk) while it stays up. {@link #restore()} ends it.
      */
-    public void slow(java.time.Duration delay) {
+    public void slow(Duration delay) {
         delayMillis = delay.toMillis();
     }
 

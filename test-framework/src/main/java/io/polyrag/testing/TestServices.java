@@ -1,5 +1,6 @@
 package io.polyrag.testing;
 
+import java.io.IOException;
 import org.junit.jupiter.api.Assumptions;
 
 /**
@@ -32,7 +33,7 @@ public final class TestServices {
             Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
             p.getInputStream().readAllBytes();
             return p.waitFor() == 0;
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             return false;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

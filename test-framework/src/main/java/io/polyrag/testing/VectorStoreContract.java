@@ -12,9 +12,11 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.stream.IntStream;
+import org.assertj.core.data.Offset;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -63,7 +65,7 @@ public abstract class VectorStoreContract {
         for (StoreRecord rec : recs.subList(0, 10)) {
             List<StoreHit> hits = store.search(rec.vector(), SearchScope.ALL, 3);
             assertThat(hits.getFirst().chunkId()).isEqualTo(rec.chunkId());
-            assertThat(hits.getFirst().score()).isCloseTo(1.0, org.assertj.core.data.Offset.offset(1e-4));
+            assertThat(hits.getFirst().score()).isCloseTo(1.0, Offset.offset(1e-4));
             assertThat(hits.getFirst().documentId()).isEqualTo(rec.documentId());
             assertThat(hits.getFirst().version()).isEqualTo(1);
         }
@@ -89,7 +91,7 @@ public abstract class VectorStoreContract {
             StoreHit top = hits.getFirst();
             StoreRecord topRec = recs.stream().filter(x -> x.chunkId().equals(top.chunkId())).findFirst().orElseThrow();
             assertThat(top.score()).isCloseTo(Seeded.cosine(topRec.vector(), query),
-                    org.assertj.core.data.Offset.offset(1e-3));
+                    Offset.offset(1e-3));
             found += (int) hits.stream().filter(h -> exact.contains(h.chunkId())).count();
             wanted += 10;
         }
@@ -106,7 +108,7 @@ public abstract class VectorStoreContract {
         store.upsert(List.of(rec("c1", "d1", 1, "kb", b)));
         assertThat(store.size()).isEqualTo(1);
         assertThat(store.search(b, SearchScope.ALL, 1).getFirst().score()).isCloseTo(1.0,
-                org.assertj.core.data.Offset.offset(1e-4));
+                Offset.offset(1e-4));
     }
 
     @Test
@@ -116,8 +118,8 @@ public abstract class VectorStoreContract {
         store.upsert(List.of(rec("d1-v1-0", "d1", 1, "kb", Seeded.unitVector(r, DIM)),
                 rec("d1-v2-0", "d1", 2, "kb", Seeded.unitVector(r, DIM)),
                 rec("d2-v1-0", "d2", 1, "kb", Seeded.unitVector(r, DIM))));
-        assertThat(store.versions()).containsOnly(java.util.Map.entry(new DocumentVersion("d1", 1), 1L),
-                java.util.Map.entry(new DocumentVersion("d1", 2), 1L), java.util.Map.entry(new DocumentVersion("d2", 1),
+        assertThat(store.versions()).containsOnly(Map.entry(new DocumentVersion("d1", 1), 1L),
+                Map.entry(new DocumentVersion("d1", 2), 1L), Map.entry(new DocumentVersion("d2", 1),
                         1L));
         store.delete(List.of(new DocumentVersion("d1", 1)));
         assertThat(store.size()).isEqualTo(2);
@@ -146,7 +148,7 @@ public abstract class VectorStoreContract {
                 .extracting(StoreHit::chunkId).containsExactlyElementsOf(store.search(q, SearchScope.ALL, 10).stream()
                         .map(StoreHit::chunkId).toList());
         // Deleting a knowledge base's documents leaves the other's scope exact (its terms may outlive them).
-        store.deleteDocuments(java.util.stream.IntStream.range(0, 30).mapToObj(i -> "da" + i).toList());
+        store.deleteDocuments(IntStream.range(0, 30).mapToObj(i -> "da" + i).toList());
         assertThat(store.search(q, new SearchScope(Set.of("beta")), 10)).hasSize(10)
                 .allSatisfy(h -> assertThat(h.chunkId()).startsWith("b"));
     }

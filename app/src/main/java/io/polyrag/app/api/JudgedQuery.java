@@ -1,6 +1,16 @@
 package io.polyrag.app.api;
 
+import io.polyrag.app.Json;
+import io.polyrag.core.InvalidInputException;
+import io.polyrag.core.model.Ids;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.PropertyNamingStrategies;
 import tools.jackson.databind.annotation.JsonNaming;
 
@@ -22,36 +32,36 @@ public record JudgedQuery(String queryId, String query, Map<String, Integer> rel
      * {@code query-id corpus-id score} is skipped) and {@code queries} (JSON lines with {@code _id} and {@code text});
      * each query the qrels judge must be in {@code queries}.
      */
-    public static java.util.List<JudgedQuery> fromBeir(String qrels, String queries) {
-        Map<String, String> text = new java.util.HashMap<>();
+    public static List<JudgedQuery> fromBeir(String qrels, String queries) {
+        Map<String, String> text = new HashMap<>();
         String[] qlines = queries.split("\\r?\\n");
         for (int i = 0; i < qlines.length; i++) {
             String line = qlines[i].strip();
             if (line.isEmpty()) {
                 continue;
             }
-            tools.jackson.databind.JsonNode n;
+            JsonNode n;
             try {
-                n = io.polyrag.app.Json.MAPPER.readTree(line);
-            } catch (tools.jackson.core.JacksonException e) {
-                throw new io.polyrag.core.InvalidInputException("queries line " + (i + 1) + " is not JSON: each line "
+                n = Json.MAPPER.readTree(line);
+            } catch (JacksonException e) {
+                throw new InvalidInputException("queries line " + (i + 1) + " is not JSON: each line "
                         + "is {\"_id\": ..., \"text\": ...}");
             }
             if (n == null || !n.isObject() || !n.path("_id").isString() || !n.path("text").isString()) {
-                throw new io.polyrag.core.InvalidInputException("queries line " + (i + 1) + " needs the strings _id "
+                throw new InvalidInputException("queries line " + (i + 1) + " needs the strings _id "
                         + "and text");
             }
             text.put(n.get("_id").asString(), n.get("text").asString());
         }
-        Map<String, Map<String, Integer>> judged = new java.util.LinkedHashMap<>();
+        Map<String, Map<String, Integer>> judged = new LinkedHashMap<>();
         String[] lines = qrels.split("\\r?\\n");
         if (lines.length > MAX_QRELS_LINES) {
-            throw new io.polyrag.core.InvalidInputException("qrels has " + lines.length + " lines, at most "
+            throw new InvalidInputException("qrels has " + lines.length + " lines, at most "
                     + MAX_QRELS_LINES);
         }
         for (int i = 0; i < lines.length; i++) {
             String line = lines[i].strip();
-            if (line.isEmpty() || i == 0 && line.toLowerCase(java.util.Locale.ROOT).startsWith("query-id")) {
+            if (line.isEmpty() || i == 0 && line.toLowerCase(Locale.ROOT).startsWith("query-id")) {
                 continue;
             }
             String[] f = line.split("\t");
@@ -62,17 +72,17 @@ public record JudgedQuery(String queryId, String query, Map<String, Integer> rel
                 grade = -1;
             }
             if (grade < 0) {
-                throw new io.polyrag.core.InvalidInputException("qrels line " + (i + 1) + " must be query-id, "
+                throw new InvalidInputException("qrels line " + (i + 1) + " must be query-id, "
                         + "corpus-id and an integer score (0 or more), tab-separated");
             }
             if (!text.containsKey(f[0].strip())) {
-                throw new io.polyrag.core.InvalidInputException("qrels line " + (i + 1) + " judges query '"
-                        + io.polyrag.core.model.Ids.abbreviate(f[0].strip(), 64) + "', which queries does not hold");
+                throw new InvalidInputException("qrels line " + (i + 1) + " judges query '"
+                        + Ids.abbreviate(f[0].strip(), 64) + "', which queries does not hold");
             }
-            judged.computeIfAbsent(f[0].strip(), k -> new java.util.LinkedHashMap<>()).merge(f[1].strip(), grade,
+            judged.computeIfAbsent(f[0].strip(), k -> new LinkedHashMap<>()).merge(f[1].strip(), grade,
                     Math::max);
         }
-        java.util.List<JudgedQuery> out = new java.util.ArrayList<>();
+        List<JudgedQuery> out = new ArrayList<>();
         // A query whose every judgment is 0 has nothing to find: BEIR's own evaluation skips it too.
         judged.forEach((q, docs) -> {
             if (docs.values().stream().anyMatch(g -> g > 0)) {

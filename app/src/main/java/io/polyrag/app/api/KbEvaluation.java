@@ -3,6 +3,7 @@ package io.polyrag.app.api;
 import io.polyrag.app.quality.Significance;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import tools.jackson.databind.PropertyNamingStrategies;
 import tools.jackson.databind.annotation.JsonNaming;
 
@@ -23,6 +24,6 @@ public record KbEvaluation(String knowledgeBase, int queries, int documents, Ins
      */
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     public record Run(String name, String description, double ndcg10, double recall100, double mrr10,
-            List<Double> ndcg10Ci95, Significance.Comparison vsConfigured, java.util.Map<String, Double> perQueryNdcg) {
+            List<Double> ndcg10Ci95, Significance.Comparison vsConfigured, Map<String, Double> perQueryNdcg) {
     }
 }

@@ -1,12 +1,18 @@
 package io.polyrag.app.wire;
 
+import io.polyrag.app.Keys;
+import io.polyrag.app.Usage;
 import io.polyrag.app.api.EntityNeighbours;
 import io.polyrag.app.api.Formats;
 import io.polyrag.app.api.Status;
+import io.polyrag.core.model.ApiKey;
 import io.polyrag.core.model.CheckReport;
 import io.polyrag.core.model.EntityHit;
+import io.polyrag.core.port.UsageStore;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.SortedSet;
 import tools.jackson.databind.PropertyNamingStrategies;
 import tools.jackson.databind.annotation.JsonNaming;
@@ -30,6 +36,7 @@ public final class AdminWire {
             long maxRequestBytes) {
     }
 
+    // style: the wire record and the facade's record it is made from share the simple name Configuration
     public static Configuration of(io.polyrag.app.api.Configuration c) {
         return new Configuration(c.version(), c.modalities(), c.backends(), c.embeddingModel(), c.dimension(),
                 c.fusion(), c.weights(), c.rrfK(), c.reranker(), c.answers(), c.answerModel(), c.graphExtractor(),
@@ -46,6 +53,7 @@ public final class AdminWire {
     public record SampleStep(String name, boolean ok, long tookMs, String detail) {
     }
 
+    // style: the wire record and the facade's self-test share the simple name SampleCheck
     public static SampleCheck of(io.polyrag.app.SampleCheck.Result r) {
         return new SampleCheck(r.ok(), r.knowledgeBase(), r.documentId(), r.steps().stream().map(s -> new SampleStep(
                 s.name(), s.ok(), s.tookMs(), s.detail())).toList());
@@ -108,8 +116,8 @@ public final class AdminWire {
 
     /** An API key as stored: never the key itself. */
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-    public record Key(String id, String tenant, String name, boolean active, java.time.Instant createdAt,
-            java.time.Instant revokedAt) {
+    public record Key(String id, String tenant, String name, boolean active, Instant createdAt,
+            Instant revokedAt) {
     }
 
     /**
@@ -119,22 +127,22 @@ public final class AdminWire {
      * @param warnings local mode's data that no key reads, and how to give it to a tenant
      */
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-    public record NewKey(String key, String id, String tenant, String name, java.time.Instant createdAt,
+    public record NewKey(String key, String id, String tenant, String name, Instant createdAt,
             boolean localOwner, List<String> warnings) {
     }
 
-    public static KeyList keys(List<io.polyrag.core.model.ApiKey> keys, java.util.Optional<String> localOwner) {
+    public static KeyList keys(List<ApiKey> keys, Optional<String> localOwner) {
         return new KeyList(keys.stream().map(k -> new Key(k.id(), k.tenant(), k.name(), k.active(), k.createdAt(),
                 k.revokedAt())).toList(), localOwner.orElse(null));
     }
 
-    public static NewKey created(io.polyrag.app.Keys.Created k) {
+    public static NewKey created(Keys.Created k) {
         return new NewKey(k.key(), k.info().id(), k.info().tenant(), k.info().name(), k.info().createdAt(),
                 k.localOwner(), k.warnings());
     }
 
     /** {@code POST /v1/admin/reindex}: the back-fill job, queued; poll {@code location}. */
-    @tools.jackson.databind.annotation.JsonNaming(tools.jackson.databind.PropertyNamingStrategies.SnakeCaseStrategy.class)
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     public record Reindex(String jobId, String status, String modality, String location) {
     }
 
@@ -174,13 +182,13 @@ public final class AdminWire {
     /** A tenant's limits ({@code null}: none). */
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     public record Quotas(Long documents, Long storedMb, Long extractionTokensPerDay, Integer searchesPerMinute) {
-        public io.polyrag.core.port.UsageStore.Quotas toPort() {
-            return new io.polyrag.core.port.UsageStore.Quotas(documents, storedMb, extractionTokensPerDay,
+        public UsageStore.Quotas toPort() {
+            return new UsageStore.Quotas(documents, storedMb, extractionTokensPerDay,
                     searchesPerMinute);
         }
     }
 
-    public static Quotas quotas(io.polyrag.core.port.UsageStore.Quotas q) {
+    public static Quotas quotas(UsageStore.Quotas q) {
         return new Quotas(q.documents(), q.storedMb(), q.extractionTokensPerDay(), q.searchesPerMinute());
     }
 
@@ -193,7 +201,7 @@ public final class AdminWire {
             List<UsageCount> usage, Quotas quotas) {
     }
 
-    public static UsageReport usage(io.polyrag.app.Usage.Report r) {
+    public static UsageReport usage(Usage.Report r) {
         return new UsageReport(r.tenant(), r.from().toString(), r.to().toString(), r.stock().documents(),
                 r.stock().chunks(), r.stock().storedBytes(), r.counts().stream().map(c -> new UsageCount(c.metric(),
                         c.model(), c.amount())).toList(), quotas(r.quotas()));

@@ -1,5 +1,8 @@
 package io.polyrag.app.wire;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
+import io.polyrag.app.JobEvents;
+import io.polyrag.app.api.SourceInfo;
 import io.polyrag.app.api.StagingReport;
 import io.polyrag.core.model.DocumentInfo;
 import io.polyrag.core.model.IndexedDocument;
@@ -8,8 +11,13 @@ import io.polyrag.core.model.IngestReport;
 import io.polyrag.core.model.ItemError;
 import io.polyrag.core.model.JobInfo;
 import io.polyrag.core.model.JobProgress;
+import io.polyrag.core.model.JobStatus;
+import io.polyrag.core.model.KnowledgeBaseInfo;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import tools.jackson.databind.PropertyNamingStrategies;
 import tools.jackson.databind.annotation.JsonNaming;
 
@@ -68,7 +76,7 @@ public final class IngestWire {
         return new JobPage(jobs.stream().map(IngestWire::of).toList(), offset, limit);
     }
 
-    public static JobEvent of(io.polyrag.app.JobEvents.Event e) {
+    public static JobEvent of(JobEvents.Event e) {
         return new JobEvent(e.id(), e.type(), of(e.job()));
     }
 
@@ -121,11 +129,12 @@ public final class IngestWire {
      * (empty while the document is still being indexed).
      */
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-    public record DocumentDetail(Document document, java.util.Map<String, StoreState> stores) {
+    public record DocumentDetail(Document document, Map<String, StoreState> stores) {
     }
 
-    public static DocumentDetail detail(DocumentInfo d, java.util.Map<String, io.polyrag.app.api.StoreState> stores) {
-        java.util.Map<String, StoreState> out = new java.util.TreeMap<>();
+    // style: the wire record and the facade's record it is made from share the simple name StoreState
+    public static DocumentDetail detail(DocumentInfo d, Map<String, io.polyrag.app.api.StoreState> stores) {
+        Map<String, StoreState> out = new TreeMap<>();
         stores.forEach((k, v) -> out.put(k, new StoreState(v.expected(), v.held(), v.state())));
         return new DocumentDetail(of(d), out);
     }
@@ -137,7 +146,7 @@ public final class IngestWire {
 
     /** A source kept in sync: its settings, when it was last scanned and what that could not do, its item count. */
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-    public record Source(@com.fasterxml.jackson.annotation.JsonProperty("source_id") String id, String type, java.util.Map<String, Object> config, String knowledgeBase,
+    public record Source(@JsonProperty("source_id") String id, String type, Map<String, Object> config, String knowledgeBase,
             int intervalSeconds, boolean enabled, Instant createdAt, Instant lastScanAt, String lastError, int items) {
     }
 
@@ -157,7 +166,7 @@ public final class IngestWire {
 
     /** {@code POST /v1/sync/sync-now}: the job of each enabled source's sync, by source id. */
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-    public record SyncsStarted(java.util.Map<String, String> jobs) {
+    public record SyncsStarted(Map<String, String> jobs) {
     }
 
     /** {@code DELETE /v1/sync/sources/{id}}: documents deleted with it (0 unless {@code documents=true}). */
@@ -165,7 +174,7 @@ public final class IngestWire {
     public record SourceDeleted(String id, int documentsDeleted) {
     }
 
-    public static Source of(io.polyrag.app.api.SourceInfo s) {
+    public static Source of(SourceInfo s) {
         return new Source(s.id(), s.type(), s.config(), s.knowledgeBase(), s.intervalSeconds(), s.enabled(),
                 s.createdAt(), s.lastScanAt(), s.lastError(), s.items());
     }
@@ -180,11 +189,11 @@ public final class IngestWire {
     public record KnowledgeBaseList(List<KnowledgeBase> knowledgeBases) {
     }
 
-    public static KnowledgeBase knowledgeBase(io.polyrag.core.model.KnowledgeBaseInfo k) {
+    public static KnowledgeBase knowledgeBase(KnowledgeBaseInfo k) {
         return new KnowledgeBase(k.name(), k.description(), k.documents(), k.chunks(), k.createdAt());
     }
 
-    public static KnowledgeBaseList knowledgeBases(List<io.polyrag.core.model.KnowledgeBaseInfo> all) {
+    public static KnowledgeBaseList knowledgeBases(List<KnowledgeBaseInfo> all) {
         return new KnowledgeBaseList(all.stream().map(IngestWire::knowledgeBase).toList());
     }
 
@@ -221,12 +230,12 @@ public final class IngestWire {
     public static Job of(JobInfo j) {
         JobProgress p = j.progress();
         boolean finished = j.status().finished();
-        int pct = finished && j.status() != io.polyrag.core.model.JobStatus.CANCELED ? 100
+        int pct = finished && j.status() != JobStatus.CANCELED ? 100
                 : p.total() <= 0 ? 0 : (int) Math.min(100, p.processed() * 100L / p.total());
         Long eta = null;
         // From submission, not the last claim: a long job that yielded and resumed counts its earlier items too.
         if (!finished && p.processed() > 0 && p.total() > p.processed() && j.createdAt() != null) {
-            long elapsed = Math.max(0, java.time.Duration.between(j.createdAt(), Instant.now()).toSeconds());
+            long elapsed = Math.max(0, Duration.between(j.createdAt(), Instant.now()).toSeconds());
             eta = elapsed * (p.total() - p.processed()) / p.processed();
         }
         return new Job(j.id(), j.kind(), j.status().wireName(), j.error(), j.attempts(), j.createdAt(), j.updatedAt(),

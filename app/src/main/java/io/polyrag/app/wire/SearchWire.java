@@ -3,14 +3,16 @@ package io.polyrag.app.wire;
 import io.polyrag.core.model.Answer;
 import io.polyrag.core.model.AnswerSource;
 import io.polyrag.core.model.DegradedLeg;
+import io.polyrag.core.model.FigureRef;
 import io.polyrag.core.model.GroundedSentence;
 import io.polyrag.core.model.Modality;
 import io.polyrag.core.model.SearchHit;
 import io.polyrag.core.model.SearchResponse;
 import io.polyrag.core.model.SourceScore;
-import java.util.TreeMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
 import tools.jackson.databind.PropertyNamingStrategies;
 import tools.jackson.databind.annotation.JsonNaming;
 
@@ -58,7 +60,7 @@ public final class SearchWire {
             int height, boolean anchored, String url, List<Double> box) {
     }
 
-    public static FigureBody figure(io.polyrag.core.model.FigureRef f) {
+    public static FigureBody figure(FigureRef f) {
         return new FigureBody(f.documentId() + "/" + f.number(), f.number(), f.caption(), f.location(),
                 f.mediaType(), f.width(), f.height(), f.anchored(), "/v1/documents/" + f.documentId() + "/figures/"
                         + f.number(), f.box() == null ? null : List.of(f.box().x(), f.box().y(), f.box().width(),
@@ -143,7 +145,7 @@ public final class SearchWire {
         return new AnswerBody(asked, a.answer(), a.mode(), a.note(), a.tookMs(), sources(a.sources()),
                 degraded(a.degraded()), a.grounding() == null ? null
                         : a.grounding().stream().map(SearchWire::grounded).toList(),
-                java.util.Objects.equals(asked, a.query()) ? null : a.query(), conversationId, a.route() == null
+                Objects.equals(asked, a.query()) ? null : a.query(), conversationId, a.route() == null
                         ? null : new Route(a.route().intent(), a.route().scope(), a.route().reason(), a.route().by(),
                                 a.route().topK(), a.route().neighbours(), a.route().style()));
     }

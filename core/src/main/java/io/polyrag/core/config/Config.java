@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
+import java.util.TreeMap;
 
 /**
  * The effective configuration: every declared {@link Setting} resolved from, in rising precedence, its default, the
@@ -79,7 +80,7 @@ public final class Config {
             values.put(Settings.RDF_ENABLED, values.get(Settings.GRAPH_ENABLED));
         }
         Config config = new Config(values, origins, warnings);
-        Map<String, String> otel = new java.util.TreeMap<>();
+        Map<String, String> otel = new TreeMap<>();
         environment.forEach((k, v) -> {
             if (k.startsWith("OTEL_")) {
                 otel.put(k, v);

@@ -1,5 +1,6 @@
 package io.polyrag.core.config;
 
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -25,7 +26,7 @@ public final class ConfigDocs {
                 .append("configuration with secrets masked.\n");
         Map<String, List<Setting<?>>> groups = new LinkedHashMap<>();
         for (Setting<?> s : Settings.all()) {
-            groups.computeIfAbsent(GROUPS.getOrDefault(s.group(), s.group()), g -> new java.util.ArrayList<>()).add(s);
+            groups.computeIfAbsent(GROUPS.getOrDefault(s.group(), s.group()), g -> new ArrayList<>()).add(s);
         }
         groups.forEach((group, settings) -> {
             sb.append("\n## ").append(group).append("\n\n")

@@ -5,6 +5,7 @@ import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.channels.Channels;
 import java.nio.channels.SeekableByteChannel;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
@@ -210,7 +211,7 @@ public final class Confinement {
         if (e instanceof NoSuchFileException) {
             return "no such file";
         }
-        if (e instanceof java.nio.file.AccessDeniedException) {
+        if (e instanceof AccessDeniedException) {
             return "permission denied";
         }
         return e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();

@@ -15,6 +15,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import java.util.function.Function;
 
@@ -52,7 +53,7 @@ public final class Outbound {
             };
 
             /** Headers to send with the attempt. */
-            default void headers(java.util.function.BiConsumer<String, String> header) {
+            default void headers(BiConsumer<String, String> header) {
             }
 
             /** The response's status arrived. */

@@ -2,6 +2,7 @@ package io.polyrag.core.http;
 
 import io.polyrag.core.PolyragException;
 import io.polyrag.core.Retryable;
+import java.time.Duration;
 
 /**
  * An outbound HTTP call (a language model, a reranker, a web page) failed. The message names the target, the HTTP
@@ -32,19 +33,19 @@ public class OutboundException extends PolyragException {
     /** A 408, a 429, a 5xx, a timeout or a dropped connection: the same call may succeed later. */
     public static class Transient extends OutboundException implements Retryable {
         private static final long serialVersionUID = 1L;
-        private final transient java.time.Duration retryAfter;
+        private final transient Duration retryAfter;
 
         public Transient(String target, int status, String message, Throwable cause) {
             this(target, status, message, cause, null);
         }
 
-        public Transient(String target, int status, String message, Throwable cause, java.time.Duration retryAfter) {
+        public Transient(String target, int status, String message, Throwable cause, Duration retryAfter) {
             super(target, status, message, cause);
             this.retryAfter = retryAfter;
         }
 
         /** How long the other side asked us to wait ({@code Retry-After}), or null. */
-        public java.time.Duration retryAfter() {
+        public Duration retryAfter() {
             return retryAfter;
         }
     }

@@ -4,8 +4,10 @@ import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.net.spi.InetAddressResolver;
 import java.net.spi.InetAddressResolverProvider;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Stream;
@@ -21,7 +23,7 @@ import java.util.stream.Stream;
  */
 public final class PublicOnlyResolver extends InetAddressResolverProvider {
     private static final Set<String> GUARDED = ConcurrentHashMap.newKeySet();
-    private static final java.util.Map<String, String> REFUSED = new ConcurrentHashMap<>();
+    private static final Map<String, String> REFUSED = new ConcurrentHashMap<>();
 
     /** From now on, this host resolves to public addresses only, in every lookup of this JVM. */
     public static void guard(String host) {
@@ -87,7 +89,7 @@ public final class PublicOnlyResolver extends InetAddressResolverProvider {
         if (b.length == 16 && isEmbeddedIpv4(b)) {
             // ::a.b.c.d (IPv4-compatible) and 64:ff9b::a.b.c.d (NAT64): judged by the IPv4 address they carry.
             try {
-                return isPublic(InetAddress.getByAddress(java.util.Arrays.copyOfRange(b, 12, 16)));
+                return isPublic(InetAddress.getByAddress(Arrays.copyOfRange(b, 12, 16)));
             } catch (UnknownHostException e) {
                 return false;
             }

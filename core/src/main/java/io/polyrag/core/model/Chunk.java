@@ -36,6 +36,7 @@ public record Chunk(String id, String documentId, long version, int ordinal, Chu
     }
 
     /** A chunk that is not a figure. */
+    // style: the positional form existing callers use; building these by name is the house step's next cut
     public Chunk(String id, String documentId, long version, int ordinal, ChunkKind kind, String text,
             List<String> headingPath, int startOffset, int endOffset, int tokenCount, String embeddingModel,
             String location) {
@@ -44,6 +45,7 @@ public record Chunk(String id, String documentId, long version, int ordinal, Chu
     }
 
     /** A chunk with no location. */
+    // style: the positional form existing callers use; building these by name is the house step's next cut
     public Chunk(String id, String documentId, long version, int ordinal, ChunkKind kind, String text,
             List<String> headingPath, int startOffset, int endOffset, int tokenCount, String embeddingModel) {
         this(id, documentId, version, ordinal, kind, text, headingPath, startOffset, endOffset, tokenCount,

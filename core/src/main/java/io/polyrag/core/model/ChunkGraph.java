@@ -1,6 +1,8 @@
 package io.polyrag.core.model;
 
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The part of the knowledge graph one chunk contributes: the entities it mentions (resolved to their canonical
@@ -11,7 +13,7 @@ public record ChunkGraph(List<Entity> entities, List<Relation> relations) {
 
     /** Keeps the first of entities with equal ids, and adds any relation end that {@code entities} lacks. */
     public ChunkGraph {
-        java.util.Map<String, Entity> byId = new java.util.LinkedHashMap<>();
+        Map<String, Entity> byId = new LinkedHashMap<>();
         entities.forEach(e -> byId.putIfAbsent(e.id(), e));
         for (Relation r : relations) {
             byId.putIfAbsent(Entity.storedKey(r.subject()), Entity.of(r.subject(), r.subjectType()));

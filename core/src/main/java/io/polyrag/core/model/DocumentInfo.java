@@ -25,6 +25,7 @@ public record DocumentInfo(String id, String knowledgeBase, String uri, String t
         meta = meta == null ? DocumentMeta.NONE : meta;
     }
 
+    // style: the positional form existing callers use; building these by name is the house step's next cut
     public DocumentInfo(String id, String knowledgeBase, String uri, String title, String mediaType,
             String contentHash, long sizeBytes, long visibleVersion, int chunkCount, Instant updatedAt,
             DocumentMeta meta) {
@@ -44,6 +45,7 @@ public record DocumentInfo(String id, String knowledgeBase, String uri, String t
                 updatedAt, meta, pending);
     }
 
+    // style: the positional form existing callers use; building these by name is the house step's next cut
     public DocumentInfo(String id, String knowledgeBase, String uri, String title, String mediaType,
             String contentHash, long sizeBytes, long visibleVersion, int chunkCount, Instant updatedAt) {
         this(id, knowledgeBase, uri, title, mediaType, contentHash, sizeBytes, visibleVersion, chunkCount, updatedAt,

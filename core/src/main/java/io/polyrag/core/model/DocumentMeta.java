@@ -2,6 +2,7 @@ package io.polyrag.core.model;
 
 import io.polyrag.core.InvalidInputException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
@@ -28,7 +29,7 @@ public record DocumentMeta(List<String> categories, String subcategory, String e
     /** Checks what a client sent: categories normalised to lower case and de-duplicated; limits enforced. */
     public static DocumentMeta of(List<String> categories, String subcategory, String externalRef) {
         List<String> cats = new ArrayList<>(new LinkedHashSet<>(categories == null ? List.<String>of()
-                : categories.stream().flatMap(c -> java.util.Arrays.stream(c.split(","))).map(String::strip)
+                : categories.stream().flatMap(c -> Arrays.stream(c.split(","))).map(String::strip)
                         .filter(c -> !c.isEmpty()).map(c -> c.toLowerCase(Locale.ROOT)).toList()));
         if (cats.size() > 32) {
             throw new InvalidInputException("categories: at most 32, got " + cats.size());

@@ -1,5 +1,6 @@
 package io.polyrag.core.model;
 
+import io.polyrag.core.InvalidInputException;
 import java.util.Locale;
 import java.util.Set;
 
@@ -26,7 +27,7 @@ public enum DocumentStatus {
                 return d;
             }
         }
-        throw new io.polyrag.core.InvalidInputException("status must be indexing, indexed or updating, was '"
+        throw new InvalidInputException("status must be indexing, indexed or updating, was '"
                 + Ids.abbreviate(String.valueOf(s), 20) + "'");
     }
 }

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Set;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
@@ -48,7 +49,7 @@ public record Entity(String id, String name, String type, List<String> aliases) 
      * {@code /} of their own ({@link ChunkGraph#inNamespace}), so the first one marks the namespace.
      */
     public static String storedKey(String name) {
-        java.util.regex.Matcher m = NAMESPACED.matcher(name == null ? "" : name);
+        Matcher m = NAMESPACED.matcher(name == null ? "" : name);
         if (!m.matches()) {
             return key(name);
         }

@@ -1,5 +1,7 @@
 package io.polyrag.core.model;
 
+import java.util.Objects;
+
 /**
  * A figure as a parser took it from a file, before it is indexed.
  *
@@ -23,7 +25,7 @@ public record ExtractedFigure(String label, String caption, String text, String 
         text = text == null ? "" : text;
         location = location == null ? "" : location;
         near = near == null ? "" : near;
-        java.util.Objects.requireNonNull(mediaType, "mediaType");
-        java.util.Objects.requireNonNull(bytes, "bytes");
+        Objects.requireNonNull(mediaType, "mediaType");
+        Objects.requireNonNull(bytes, "bytes");
     }
 }

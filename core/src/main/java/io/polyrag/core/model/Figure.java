@@ -1,6 +1,8 @@
 package io.polyrag.core.model;
 
+import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * What the catalog keeps about a figure beside its chunk (whose text is the caption, then the text read from the
@@ -20,7 +22,7 @@ public record Figure(int number, String caption, String mediaType, int width, in
     /** A rectangle in points (1/72 inch) from the top left of the page or slide. */
     public record Box(double x, double y, double width, double height) {
         String encode() {
-            return String.format(java.util.Locale.ROOT, "%.1f,%.1f,%.1f,%.1f", x, y, width, height);
+            return String.format(Locale.ROOT, "%.1f,%.1f,%.1f,%.1f", x, y, width, height);
         }
 
         static Box decode(String s) {
@@ -70,7 +72,7 @@ public record Figure(int number, String caption, String mediaType, int width, in
             throw new IllegalArgumentException("not a stored figure: " + Ids.abbreviate(s, 40));
         }
         List<Integer> anchors = p[4].isEmpty() ? List.of()
-                : java.util.Arrays.stream(p[4].split(",")).map(Integer::valueOf).toList();
+                : Arrays.stream(p[4].split(",")).map(Integer::valueOf).toList();
         return new Figure(Integer.parseInt(p[0]), p[6], p[1], Integer.parseInt(p[2]), Integer.parseInt(p[3]), anchors,
                 Box.decode(p[5]));
     }

@@ -1,5 +1,6 @@
 package io.polyrag.core.model;
 
+import io.polyrag.core.InvalidInputException;
 import java.util.Locale;
 
 /**
@@ -22,7 +23,7 @@ public enum FigureMode {
             case "auto" -> AUTO;
             case "force" -> FORCE;
             case "skip" -> SKIP;
-            default -> throw new io.polyrag.core.InvalidInputException("figures must be auto, force or skip, was '"
+            default -> throw new InvalidInputException("figures must be auto, force or skip, was '"
                     + Ids.abbreviate(s, 20) + "'");
         };
     }

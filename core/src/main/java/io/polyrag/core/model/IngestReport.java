@@ -29,6 +29,7 @@ public record IngestReport(int documents, int added, int updated, int unchanged,
     }
 
     /** A report of an ingest that wrote no chunk contexts. */
+    // style: the positional form existing callers use; building these by name is the house step's next cut
     public IngestReport(int documents, int added, int updated, int unchanged, int failed, int chunks, long tookMs,
             List<ItemError> errors, int relations, long extractionTokens, List<String> warnings,
             List<IndexedDocument> indexed) {
@@ -37,6 +38,7 @@ public record IngestReport(int documents, int added, int updated, int unchanged,
     }
 
     /** A report that lists no indexed documents. */
+    // style: the positional form existing callers use; building these by name is the house step's next cut
     public IngestReport(int documents, int added, int updated, int unchanged, int failed, int chunks, long tookMs,
             List<ItemError> errors, int relations, long extractionTokens, List<String> warnings) {
         this(documents, added, updated, unchanged, failed, chunks, tookMs, errors, relations, extractionTokens,

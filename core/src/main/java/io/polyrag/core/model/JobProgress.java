@@ -1,5 +1,6 @@
 package io.polyrag.core.model;
 
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -32,6 +33,7 @@ public record JobProgress(String stage, int total, int processed, int added, int
     }
 
     /** Progress that deleted nothing. */
+    // style: the positional form existing callers use; building these by name is the house step's next cut
     public JobProgress(String stage, int total, int processed, int added, int updated, int unchanged, int failed,
             int chunks, List<String> storesWritten, List<ItemError> errors, int relations, long extractionTokens,
             long estimatedCalls, long estimatedTokens, List<String> warnings) {
@@ -40,6 +42,7 @@ public record JobProgress(String stage, int total, int processed, int added, int
     }
 
     /** Progress with no extraction figures. */
+    // style: the positional form existing callers use; building these by name is the house step's next cut
     public JobProgress(String stage, int total, int processed, int added, int updated, int unchanged, int failed,
             int chunks, List<String> storesWritten, List<ItemError> errors) {
         this(stage, total, processed, added, updated, unchanged, failed, chunks, storesWritten, errors, 0, 0, 0, 0,
@@ -60,7 +63,7 @@ public record JobProgress(String stage, int total, int processed, int added, int
      * why (replacing the one of an earlier wait).
      */
     public JobProgress waiting(String why) {
-        List<String> w = new java.util.ArrayList<>(warnings);
+        List<String> w = new ArrayList<>(warnings);
         w.removeIf(s -> s.startsWith(WAITING));
         w.add(WAITING + ": " + why);
         return new JobProgress(WAITING, total, processed, added, updated, unchanged, failed, chunks, storesWritten, errors,

@@ -43,6 +43,7 @@ public record SearchHit(int rank, double score, String documentId, String chunkI
     }
 
     /** A hit with no figures. */
+    // style: the positional form existing callers use; building these by name is the house step's next cut
     public SearchHit(int rank, double score, String documentId, String chunkId, String uri, String title,
             String text, ChunkKind kind, List<String> headingPath, String knowledgeBase,
             Map<String, SourceScore> sources, long version, int ordinal, String location, List<String> merged,

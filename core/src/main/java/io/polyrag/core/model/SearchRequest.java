@@ -1,6 +1,9 @@
 package io.polyrag.core.model;
 
+import io.polyrag.core.InvalidInputException;
+import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -38,17 +41,17 @@ public record SearchRequest(String query, int topK, List<String> knowledgeBases,
      * @param rerank false skips the configured reranker; true asks for it (a warning when none is configured); null
      *     for the configured behaviour
      */
-    public record Tuning(Integer rrfK, java.util.Map<Modality, Double> weights, Boolean rerank) {
-        public static final Tuning CONFIGURED = new Tuning(null, java.util.Map.of(), null);
+    public record Tuning(Integer rrfK, Map<Modality, Double> weights, Boolean rerank) {
+        public static final Tuning CONFIGURED = new Tuning(null, Map.of(), null);
 
         public Tuning {
-            weights = weights == null ? java.util.Map.of() : java.util.Map.copyOf(weights);
+            weights = weights == null ? Map.of() : Map.copyOf(weights);
             if (rrfK != null && (rrfK < 1 || rrfK > 10_000)) {
-                throw new io.polyrag.core.InvalidInputException("rrf_k must be between 1 and 10000, was " + rrfK);
+                throw new InvalidInputException("rrf_k must be between 1 and 10000, was " + rrfK);
             }
             weights.forEach((m, w) -> {
                 if (w == null || !Double.isFinite(w) || w < 0 || w > 1000) {
-                    throw new io.polyrag.core.InvalidInputException("weights." + m.wireName() + " must be a number "
+                    throw new InvalidInputException("weights." + m.wireName() + " must be a number "
                             + "between 0 and 1000, was " + w);
                 }
             });
@@ -74,7 +77,7 @@ public record SearchRequest(String query, int topK, List<String> knowledgeBases,
     }
 
     /** This request over other knowledge bases (their stored names). */
-    public SearchRequest over(java.util.Collection<String> storedKnowledgeBases) {
+    public SearchRequest over(Collection<String> storedKnowledgeBases) {
         return new SearchRequest(query, topK, List.copyOf(storedKnowledgeBases), modalities, fusion, documentIds,
                 category, tuning);
     }

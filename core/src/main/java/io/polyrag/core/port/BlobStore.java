@@ -1,6 +1,8 @@
 package io.polyrag.core.port;
 
 import java.io.InputStream;
+import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -22,10 +24,10 @@ public interface BlobStore extends AutoCloseable {
      * The blobs whose key starts with {@code prefix}, with when each was last put, in no particular order (for
      * sweeping staged files nobody owns any more).
      */
-    java.util.List<Listed> list(String prefix);
+    List<Listed> list(String prefix);
 
     /** A blob's key and when it was last put. */
-    record Listed(String key, java.time.Instant modified) {
+    record Listed(String key, Instant modified) {
     }
 
     @Override

@@ -1,14 +1,23 @@
 package io.polyrag.core.port;
 
+import io.polyrag.core.model.Chunk;
 import io.polyrag.core.model.ChunkView;
 import io.polyrag.core.model.DocumentDraft;
 import io.polyrag.core.model.DocumentInfo;
+import io.polyrag.core.model.DocumentMeta;
+import io.polyrag.core.model.DocumentStatus;
 import io.polyrag.core.model.DocumentVersion;
+import io.polyrag.core.model.KnowledgeBaseInfo;
 import io.polyrag.core.model.SearchScope;
+import io.polyrag.core.model.VersionRecords;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * The source of truth for documents, their chunks and which version of each is visible.
@@ -32,20 +41,20 @@ public interface Catalog extends AutoCloseable {
     List<String> knowledgeBases(String tenant);
 
     /** The knowledge base with this stored name, with its document and chunk counts. */
-    Optional<io.polyrag.core.model.KnowledgeBaseInfo> knowledgeBase(String name);
+    Optional<KnowledgeBaseInfo> knowledgeBase(String name);
 
     /**
      * Records what a client says about a document (categories, subcategory, external reference) and, when
      * {@code title} is not null, the title it gave; false when the document is unknown.
      */
-    boolean describe(String documentId, String title, io.polyrag.core.model.DocumentMeta meta);
+    boolean describe(String documentId, String title, DocumentMeta meta);
 
     /**
      * The document's visible version and how many records it calls for in each kind of store: one per chunk in the
      * vector and full-text stores, one per chunk with entities or relations in the graph and RDF stores (-1 when the
      * version predates that count). Empty when the document is unknown, deleted or not visible yet.
      */
-    Optional<io.polyrag.core.model.VersionRecords> visibleRecords(String documentId);
+    Optional<VersionRecords> visibleRecords(String documentId);
 
     /** Creates an empty knowledge base; false when one of that name exists. */
     boolean createKnowledgeBase(String name, String description);
@@ -61,7 +70,7 @@ public interface Catalog extends AutoCloseable {
      * hundred inputs ahead this way, one query instead of one per document.
      */
     default Map<String, DocumentInfo> documentsById(Collection<String> documentIds) {
-        Map<String, DocumentInfo> out = new java.util.HashMap<>();
+        Map<String, DocumentInfo> out = new HashMap<>();
         for (String id : documentIds) {
             document(id).ifPresent(d -> out.put(id, d));
         }
@@ -69,7 +78,7 @@ public interface Catalog extends AutoCloseable {
     }
 
     /** Visible documents in {@code scope} whose content hash is {@code contentHash} (for duplicate detection). */
-    java.util.List<DocumentInfo> documentsWithContent(String contentHash, io.polyrag.core.model.SearchScope scope);
+    List<DocumentInfo> documentsWithContent(String contentHash, SearchScope scope);
 
     /**
      * The next version number for a document: one more than any version it ever had (staged, published or
@@ -106,7 +115,7 @@ public interface Catalog extends AutoCloseable {
      * cannot be published is refused alone, with its reason, and the others are published.
      */
     default List<Published> publishAll(List<DocumentVersion> versions) {
-        List<Published> out = new java.util.ArrayList<>();
+        List<Published> out = new ArrayList<>();
         for (DocumentVersion v : versions) {
             try {
                 out.add(new Published(publish(v), null));
@@ -143,7 +152,7 @@ public interface Catalog extends AutoCloseable {
      * Pending versions staged longer ago than {@code olderThan}: on a catalog shared by several processes, those
      * whose writer is taken for dead (a version is staged and published within one batch's write).
      */
-    List<DocumentVersion> pendingVersions(java.time.Duration olderThan);
+    List<DocumentVersion> pendingVersions(Duration olderThan);
 
     /**
      * Whether other processes may use this catalog at the same time (a database server): then nothing a process
@@ -164,7 +173,7 @@ public interface Catalog extends AutoCloseable {
     void markPurged(Collection<DocumentVersion> versions);
 
     /** Every visible version, with the records the stores should hold of it, in document id order. */
-    List<io.polyrag.core.model.VersionRecords> visibleVersions();
+    List<VersionRecords> visibleVersions();
 
     /**
      * What {@link #visibleVersions()} adds up to, in one aggregate query (the check at every start-up).
@@ -180,7 +189,7 @@ public interface Catalog extends AutoCloseable {
      * Visible versions indexed while no graph or RDF store was enabled (their graph count is
      * {@link io.polyrag.core.model.VersionRecords#NOT_EXTRACTED}), in document id order, at most {@code limit}.
      */
-    List<io.polyrag.core.model.VersionRecords> unextracted(int limit);
+    List<VersionRecords> unextracted(int limit);
 
     /** Records how many of a visible version's chunks carry entities or relations, once they were extracted. */
     void recordGraph(DocumentVersion version, int graphChunks);
@@ -205,30 +214,30 @@ public interface Catalog extends AutoCloseable {
      * Chunks {@code fromOrdinal} to {@code toOrdinal} (inclusive) of a document's version, in reading order, if that
      * version is the visible one; empty otherwise. For weaving a hit's neighbours around it.
      */
-    List<io.polyrag.core.model.Chunk> chunks(String documentId, long version, int fromOrdinal, int toOrdinal);
+    List<Chunk> chunks(String documentId, long version, int fromOrdinal, int toOrdinal);
 
     /**
      * The figure chunks of these document versions that are visible, by document and ordinal (for attaching
      * figures to the hits they belong with); none for a version that is not the visible one.
      */
-    List<io.polyrag.core.model.Chunk> figures(Collection<io.polyrag.core.model.DocumentVersion> versions);
+    List<Chunk> figures(Collection<DocumentVersion> versions);
 
     /** Visible documents in scope, ordered by uri, paged. */
     default List<DocumentInfo> documents(SearchScope scope, int offset, int limit) {
-        return documents(scope, io.polyrag.core.model.DocumentStatus.VISIBLE, offset, limit);
+        return documents(scope, DocumentStatus.VISIBLE, offset, limit);
     }
 
     /** Documents in scope with one of these statuses, ordered by uri, paged. */
-    List<DocumentInfo> documents(SearchScope scope, java.util.Set<io.polyrag.core.model.DocumentStatus> statuses,
+    List<DocumentInfo> documents(SearchScope scope, Set<DocumentStatus> statuses,
             int offset, int limit);
 
     /** Visible documents in scope. */
     default long countDocuments(SearchScope scope) {
-        return countDocuments(scope, io.polyrag.core.model.DocumentStatus.VISIBLE);
+        return countDocuments(scope, DocumentStatus.VISIBLE);
     }
 
     /** Documents in scope with one of these statuses. */
-    long countDocuments(SearchScope scope, java.util.Set<io.polyrag.core.model.DocumentStatus> statuses);
+    long countDocuments(SearchScope scope, Set<DocumentStatus> statuses);
 
     @Override
     void close();

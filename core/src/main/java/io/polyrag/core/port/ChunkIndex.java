@@ -4,6 +4,7 @@ import io.polyrag.core.model.DocumentVersion;
 import io.polyrag.core.model.StoreRecord;
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 
 /**
  * What every chunk index (vector, full-text) shares: writes keyed by chunk id, deletes by document version.
@@ -31,7 +32,7 @@ public interface ChunkIndex extends AutoCloseable {
      * with the catalog (orphans of versions no longer visible, versions missing records). The map iterates in no
      * particular order.
      */
-    java.util.Map<DocumentVersion, Long> versions();
+    Map<DocumentVersion, Long> versions();
 
     /**
      * How many records this index holds for one document version, read live from the index (0 when none). The

@@ -1,6 +1,8 @@
 package io.polyrag.core.port;
 
 import io.polyrag.core.model.Extraction;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 
 /** Finds entities and the relations between them in text. Safe for concurrent use. */
@@ -20,9 +22,9 @@ public interface EntityExtractor extends AutoCloseable {
      * ({@link System#nanoTime()}). A text that runs over, or is not reached in time, gets
      * {@link Extraction#TIME_STOPPED}: nothing of it, so a graph never holds half a text.
      */
-    record TimeLimits(java.time.Duration perText, long deadlineNanos) {
+    record TimeLimits(Duration perText, long deadlineNanos) {
         public static TimeLimits none() {
-            return new TimeLimits(java.time.Duration.ofDays(1), Long.MAX_VALUE);
+            return new TimeLimits(Duration.ofDays(1), Long.MAX_VALUE);
         }
 
         /** Whether the call's deadline has passed. */
@@ -39,7 +41,7 @@ public interface EntityExtractor extends AutoCloseable {
         if (limits.deadlineNanos() == Long.MAX_VALUE) {
             return extract(texts, tokenBudget);
         }
-        java.util.List<Extraction> out = new java.util.ArrayList<>(texts.size());
+        List<Extraction> out = new ArrayList<>(texts.size());
         long spent = 0;
         for (String t : texts) {
             if (limits.expired()) {

@@ -2,6 +2,7 @@ package io.polyrag.core.port;
 
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The property graph: entity nodes, chunk nodes that mention them, and relation edges carrying the chunk, document
@@ -16,7 +17,7 @@ public interface GraphStore extends EntityGraph {
      * Runs a read-only Cypher query and returns its rows as column → value strings, at most {@code limit}. The caller
      * has rejected writing clauses; the store runs it in a read transaction where the backend has one.
      */
-    List<java.util.Map<String, String>> readCypher(String cypher, int limit);
+    List<Map<String, String>> readCypher(String cypher, int limit);
 
     /** The graph's schema as a Cypher-writing model needs it: node labels, properties and relationship types. */
     String schema();

@@ -2,7 +2,10 @@ package io.polyrag.core.port;
 
 import io.polyrag.core.model.JobInfo;
 import io.polyrag.core.model.JobProgress;
+import io.polyrag.core.model.JobStatus;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -111,7 +114,7 @@ public interface JobStore {
     boolean cancel(String jobId);
 
     /** {@code tenant}'s jobs (empty: the local tenant's), newest first. */
-    java.util.List<JobInfo> jobs(String tenant, int offset, int limit);
+    List<JobInfo> jobs(String tenant, int offset, int limit);
 
     /**
      * Marks a job finished with {@code status} (succeeded, partial or failed) and its final progress; {@code error}
@@ -120,11 +123,11 @@ public interface JobStore {
      * @return false when nothing was recorded: the claim was lost (the job was reclaimed, and its new worker will
      *     finish it)
      */
-    boolean finish(String jobId, int attempt, io.polyrag.core.model.JobStatus status, JobProgress progress,
+    boolean finish(String jobId, int attempt, JobStatus status, JobProgress progress,
             String error);
 
     /** Queued and running jobs with their payloads, oldest first (to tell which staged files are still needed). */
-    java.util.List<Claimed> unfinished();
+    List<Claimed> unfinished();
 
     /** The job, if it exists. */
     Optional<JobInfo> job(String jobId);
@@ -133,7 +136,7 @@ public interface JobStore {
      * Jobs of every tenant written at or after {@code since} (by any process), oldest write first, at most
      * {@code limit}: how a replica hears of the jobs other replicas run.
      */
-    java.util.List<JobInfo> changedSince(java.time.Instant since, int limit);
+    List<JobInfo> changedSince(Instant since, int limit);
 
     /**
      * Deletes the records of jobs that finished (succeeded, partial, failed or canceled) before {@code cutoff}: what
@@ -141,5 +144,5 @@ public interface JobStore {
      *
      * @return how many were deleted
      */
-    int deleteFinishedBefore(java.time.Instant cutoff);
+    int deleteFinishedBefore(Instant cutoff);
 }

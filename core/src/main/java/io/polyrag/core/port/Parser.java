@@ -1,7 +1,10 @@
 package io.polyrag.core.port;
 
+import io.polyrag.core.model.ExtractedFigure;
+import io.polyrag.core.model.FigureMode;
 import io.polyrag.core.model.ParsedDocument;
 import io.polyrag.core.model.SourceItem;
+import java.util.List;
 import java.util.Set;
 
 /**
@@ -21,11 +24,11 @@ public interface Parser {
      * The links of an HTML page as written (for a crawler to follow), whether or not it holds text to index; empty
      * for other types and for content that cannot be read.
      */
-    default java.util.List<String> links(SourceItem item) {
+    default List<String> links(SourceItem item) {
         try {
             return parse(item).links();
         } catch (RuntimeException e) {
-            return java.util.List.of();
+            return List.of();
         }
     }
 
@@ -71,7 +74,7 @@ public interface Parser {
      * @param maxBytes most image bytes, over all its figures
      * @param timeoutMs longest the extraction may take; what was found by then is kept, with a warning
      */
-    record FigureLimits(io.polyrag.core.model.FigureMode mode, int maxCount, long maxBytes, long timeoutMs) {
+    record FigureLimits(FigureMode mode, int maxCount, long maxBytes, long timeoutMs) {
     }
 
     /**
@@ -80,17 +83,17 @@ public interface Parser {
      * @param cutShort extraction stopped before the end of the file (out of time, or failed): another try may find
      *     more, unlike a file that simply has more figures than the limits keep
      */
-    record Figures(java.util.List<io.polyrag.core.model.ExtractedFigure> figures, java.util.List<String> warnings,
+    record Figures(List<ExtractedFigure> figures, List<String> warnings,
             boolean cutShort) {
-        public static final Figures NONE = new Figures(java.util.List.of(), java.util.List.of());
+        public static final Figures NONE = new Figures(List.of(), List.of());
 
         public Figures {
-            figures = java.util.List.copyOf(figures);
-            warnings = java.util.List.copyOf(warnings);
+            figures = List.copyOf(figures);
+            warnings = List.copyOf(warnings);
         }
 
-        public Figures(java.util.List<io.polyrag.core.model.ExtractedFigure> figures,
-                java.util.List<String> warnings) {
+        public Figures(List<ExtractedFigure> figures,
+                List<String> warnings) {
             this(figures, warnings, false);
         }
     }

@@ -3,6 +3,7 @@ package io.polyrag.core.port;
 import io.polyrag.core.model.Source;
 import io.polyrag.core.model.SyncItem;
 import java.time.Instant;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -39,10 +40,10 @@ public interface SourceStore {
     void deleteSourceItems(String tenant, String sourceId, List<String> items);
 
     /** The states of these items of a source (those it has), by item id: a scan's lookups, one batch at a time. */
-    Map<String, SyncItem> sourceItems(String tenant, String sourceId, java.util.Collection<String> items);
+    Map<String, SyncItem> sourceItems(String tenant, String sourceId, Collection<String> items);
 
     /** Marks items as seen by a scan (an increasing number), so the items it did not see can be found after it. */
-    void markSourceItemsSeen(String tenant, String sourceId, java.util.Collection<String> items, long scan);
+    void markSourceItemsSeen(String tenant, String sourceId, Collection<String> items, long scan);
 
     /** Up to {@code limit} items of a source that the given scan did not mark seen, in item order. */
     List<SyncItem> unseenSourceItems(String tenant, String sourceId, long scan, int limit);

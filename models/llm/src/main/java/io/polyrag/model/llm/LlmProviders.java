@@ -1,12 +1,15 @@
 package io.polyrag.model.llm;
 
-import io.polyrag.core.http.Outbound;
 import io.polyrag.core.ConfigException;
 import io.polyrag.core.config.Config;
+import io.polyrag.core.config.Setting;
 import io.polyrag.core.config.Settings;
+import io.polyrag.core.http.Outbound;
 import io.polyrag.core.port.LlmClient;
+import io.polyrag.core.port.Reranker;
 import io.polyrag.core.spi.LlmProvider;
 import io.polyrag.core.spi.ProviderContext;
+import io.polyrag.core.spi.RerankerProvider;
 import java.time.Duration;
 
 /** The chat-model providers: {@code openai} (any OpenAI-compatible server) and {@code anthropic}. */
@@ -19,7 +22,7 @@ public final class LlmProviders {
                 c.get(Settings.LLM_MAX_RETRIES), Thread::sleep);
     }
 
-    static String required(Config c, io.polyrag.core.config.Setting<String> s, String provider) {
+    static String required(Config c, Setting<String> s, String provider) {
         String v = c.get(s);
         if (v == null || v.isBlank()) {
             String chooser = s.key().startsWith("rerank") ? "POLYRAG_RERANK_PROVIDER" : "POLYRAG_LLM_PROVIDER";
@@ -71,7 +74,7 @@ public final class LlmProviders {
     }
 
     /** {@code POLYRAG_RERANK_PROVIDER=http}: a rerank API in the tei or cohere wire format. */
-    public static final class HttpRerank implements io.polyrag.core.spi.RerankerProvider {
+    public static final class HttpRerank implements RerankerProvider {
         @Override
         public String name() {
             return "http";
@@ -83,7 +86,7 @@ public final class LlmProviders {
         }
 
         @Override
-        public io.polyrag.core.port.Reranker open(ProviderContext context) {
+        public Reranker open(ProviderContext context) {
             Config c = context.config();
             return new HttpReranker(c.get(Settings.RERANK_FORMAT), required(c, Settings.RERANK_URL, "http"),
                     c.get(Settings.RERANK_MODEL), c.get(Settings.RERANK_API_KEY), transport("rerank", c));

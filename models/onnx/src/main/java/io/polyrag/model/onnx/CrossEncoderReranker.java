@@ -7,11 +7,13 @@ import ai.onnxruntime.OrtEnvironment;
 import ai.onnxruntime.OrtException;
 import ai.onnxruntime.OrtSession;
 import io.polyrag.core.ConfigException;
+import io.polyrag.core.InFlight;
 import io.polyrag.core.PolyragException;
 import io.polyrag.core.port.Reranker;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -33,7 +35,7 @@ public final class CrossEncoderReranker implements Reranker, AutoCloseable {
     private final Path dir;
     private final OrtEnvironment env;
     private final OrtSession session;
-    private final io.polyrag.core.InFlight inFlight = new io.polyrag.core.InFlight("the cross-encoder");
+    private final InFlight inFlight = new InFlight("the cross-encoder");
     private final HuggingFaceTokenizer tokenizer;
     private final EncoderInputs inputs;
     private final ExecutorService pool;
@@ -134,7 +136,7 @@ public final class CrossEncoderReranker implements Reranker, AutoCloseable {
         if (pool != null) {
             pool.shutdown();
         }
-        if (!inFlight.close(java.time.Duration.ofSeconds(10))) {
+        if (!inFlight.close(Duration.ofSeconds(10))) {
             return;
         }
         try {

@@ -5,9 +5,11 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.stream.StreamSupport;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -139,10 +141,10 @@ record ModelSpec(String name, Source model, Source tokenizer, Pooling pooling, S
 
     /** The pooling a sentence-transformers pooling config declares; one polyrag cannot do is refused. */
     private static Pooling pooling(Path file, JsonNode config) {
-        List<String> asked = java.util.stream.StreamSupport.stream(config.properties().spliterator(), false)
+        List<String> asked = StreamSupport.stream(config.properties().spliterator(), false)
                 .filter(e -> e.getKey().startsWith("pooling_mode_") && e.getValue().asBoolean(false))
                 .map(e -> e.getKey().substring("pooling_mode_".length())).sorted().toList();
-        List<Pooling> known = java.util.Arrays.stream(Pooling.values()).filter(p -> asked.contains(p.configKey))
+        List<Pooling> known = Arrays.stream(Pooling.values()).filter(p -> asked.contains(p.configKey))
                 .toList();
         if (asked.size() == 1 && known.size() == 1) {
             return known.getFirst();

@@ -13,8 +13,16 @@ import io.polyrag.core.port.Embedder;
 import io.polyrag.core.port.TokenCounter;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
 
 /**
@@ -41,6 +49,7 @@ public final class OnnxEmbedder implements Embedder {
     private final EncoderInputs inputs;
     private final String modelId;
 
+    // style: the model's session options and its checks, in the order ONNX Runtime needs them
     OnnxEmbedder(ModelSpec spec, int maxTokens, int threads) {
         Offline.ensure();
         this.spec = spec;
@@ -48,7 +57,7 @@ public final class OnnxEmbedder implements Embedder {
         try {
             // The model (ONNX Runtime's native library, 34 MB read from its jar, the session) loads on another
             // thread while the tokenizers (their native library) load here: each is about half of a load.
-            java.util.concurrent.CompletableFuture<Object[]> loading = java.util.concurrent.CompletableFuture
+            CompletableFuture<Object[]> loading = CompletableFuture
                     .supplyAsync(() -> {
                         try {
                             OrtEnvironment environment = OrtEnvironment.getEnvironment();
@@ -62,7 +71,7 @@ public final class OnnxEmbedder implements Embedder {
                             }
                             return new Object[] {environment, environment.createSession(bytes, options), bytes};
                         } catch (IOException | OrtException e) {
-                            throw new java.util.concurrent.CompletionException(e);
+                            throw new CompletionException(e);
                         }
                     }, r -> Thread.ofPlatform().name("polyrag-model-load").daemon().start(r));
             try {
@@ -82,7 +91,7 @@ public final class OnnxEmbedder implements Embedder {
             Object[] loaded;
             try {
                 loaded = loading.join();
-            } catch (java.util.concurrent.CompletionException e) {
+            } catch (CompletionException e) {
                 tokenizer.close();
                 counter.close();
                 Throwable cause = e.getCause();
@@ -121,10 +130,10 @@ public final class OnnxEmbedder implements Embedder {
         if (spec.asShipped()) {
             return spec.name();
         }
-        java.security.MessageDigest sha;
+        MessageDigest sha;
         try {
-            sha = java.security.MessageDigest.getInstance("SHA-256");
-        } catch (java.security.NoSuchAlgorithmException e) {
+            sha = MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }
         sha.update(model);
@@ -132,8 +141,8 @@ public final class OnnxEmbedder implements Embedder {
             sha.update(in.readAllBytes());
         }
         sha.update((spec.pooling() + "\u0000" + spec.queryPrefix() + "\u0000" + spec.passagePrefix())
-                .getBytes(java.nio.charset.StandardCharsets.UTF_8));
-        return spec.name() + "@" + java.util.HexFormat.of().formatHex(sha.digest(), 0, 6);
+                .getBytes(StandardCharsets.UTF_8));
+        return spec.name() + "@" + HexFormat.of().formatHex(sha.digest(), 0, 6);
     }
 
     private static HuggingFaceTokenizer tokenizer(ModelSpec spec, Map<String, String> options) throws IOException {
@@ -234,7 +243,7 @@ public final class OnnxEmbedder implements Embedder {
             }
             case MAX -> {
                 float[] max = new float[dim];
-                java.util.Arrays.fill(max, Float.NEGATIVE_INFINITY);
+                Arrays.fill(max, Float.NEGATIVE_INFINITY);
                 for (int t = 0; t < tokens.length; t++) {
                     for (int i = 0; i < dim && mask[t] != 0; i++) {
                         max[i] = Math.max(max[i], tokens[t][i]);
@@ -282,7 +291,7 @@ public final class OnnxEmbedder implements Embedder {
     @Override
     public void close() {
         pool.shutdown();
-        if (!inFlight.close(java.time.Duration.ofSeconds(10))) {
+        if (!inFlight.close(Duration.ofSeconds(10))) {
             return;
         }
         try {

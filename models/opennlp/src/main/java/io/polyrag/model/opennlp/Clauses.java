@@ -1,6 +1,7 @@
 package io.polyrag.model.opennlp;
 
 import io.polyrag.core.model.Vocabulary;
+import java.util.Arrays;
 import java.util.Locale;
 import java.util.Set;
 
@@ -175,7 +176,7 @@ final class Clauses {
         if (i == nounStart || bStart - aEnd > 7) {
             return null;
         }
-        String noun = String.join("_", java.util.Arrays.copyOfRange(words, nounStart, i)).toLowerCase(Locale.ROOT);
+        String noun = String.join("_", Arrays.copyOfRange(words, nounStart, i)).toLowerCase(Locale.ROOT);
         String role = Vocabulary.role(noun.replace('_', ' '));
         if (possessive && i + 1 == bStart && BE.contains(words[i].toLowerCase(Locale.ROOT))) {
             return role != null ? new Link(role, true) : new Link(noun, false);

@@ -21,6 +21,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import opennlp.tools.lemmatizer.LemmatizerME;
 import opennlp.tools.lemmatizer.LemmatizerModel;
+import opennlp.tools.ml.model.MaxentModel;
 import opennlp.tools.postag.POSModel;
 import opennlp.tools.postag.POSTaggerME;
 import opennlp.tools.sentdetect.SentenceDetectorME;
@@ -80,11 +81,11 @@ final class OfflineExtractor implements EntityExtractor {
      * the capitalised words' tags and the verbs between them are read, which the best tag of each word already gives.
      */
     static POSModel greedy(POSModel model) {
-        opennlp.tools.ml.model.MaxentModel maxent = model.getArtifact("pos.model");
+        MaxentModel maxent = model.getArtifact("pos.model");
         if (maxent == null) {
             return model;
         }
-        return new POSModel(model.getLanguage(), maxent, 1, java.util.Map.of(), model.getFactory());
+        return new POSModel(model.getLanguage(), maxent, 1, Map.of(), model.getFactory());
     }
 
     private interface ModelReader<T> {
@@ -305,6 +306,7 @@ final class OfflineExtractor implements EntityExtractor {
         private record Mention(int start, int end, String name, boolean reference, String needs) {
         }
 
+        // style: one left-to-right pass over a sentence's tags: the mention rules share its state
         void read(Tagged t) {
             String[] words = t.words();
             String[] tags = t.tags();

@@ -11,6 +11,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.URISyntaxException;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -264,7 +265,7 @@ public final class S3Connector implements SourceConnector {
         String access = (String) source.get("access_key_id");
         String secret = (String) source.get("secret_access_key");
         String key = String.join("\n", endpoint, region, Boolean.toString(pathStyle), access, Ids.sha256Hex(
-                secret.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+                secret.getBytes(StandardCharsets.UTF_8)));
         return clients.computeIfAbsent(key, k -> {
             Duration timeout = Duration.ofSeconds(config.get(Settings.SYNC_S3_TIMEOUT_SECONDS));
             var b = S3Client.builder().region(Region.of(region)).forcePathStyle(pathStyle)

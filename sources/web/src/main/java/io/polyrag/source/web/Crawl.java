@@ -189,29 +189,36 @@ final class Crawl implements Listing {
             return;
         }
         if (status == 304 && before != null) {
-            ready.add(new Unchanged(url));
-            if (page.depth() < maxDepth) {
-                List<String> stored = storedLinks(before);
-                if (stored == null) {
-                    // Its links are unknown: what lies below it cannot be judged deleted this time.
-                    incomplete = true;
-                } else {
-                    stored.forEach(l -> enqueue(Fetch.resolve(page.uri(), l), page.depth() + 1));
-                }
-            }
-            return;
-        }
-        if (status == 404 || status == 410) {
+            notModified(page, before);
+        } else if (status == 404 || status == 410) {
             if (before != null) {
                 ready.add(new Gone(url));
             }
-            return;
-        }
-        if (status / 100 != 2) {
+        } else if (status / 100 != 2) {
             ready.add(new Failed(url, new ItemError(url, url + " answered HTTP " + status)));
             incomplete = true;
-            return;
+        } else {
+            fetched(page, r);
         }
+    }
+
+    /** A 304: the page is as recorded; its links come from the original kept when it was last fetched. */
+    private void notModified(Page page, SyncItem before) {
+        ready.add(new Unchanged(page.uri().toString()));
+        if (page.depth() < maxDepth) {
+            List<String> stored = storedLinks(before);
+            if (stored == null) {
+                // Its links are unknown: what lies below it cannot be judged deleted this time.
+                incomplete = true;
+            } else {
+                stored.forEach(l -> enqueue(Fetch.resolve(page.uri(), l), page.depth() + 1));
+            }
+        }
+    }
+
+    /** A 2xx: the page with its bytes (when it is of a type polyrag reads and not cut off), and its links queued. */
+    private void fetched(Page page, Outbound.Response r) {
+        String url = page.uri().toString();
         if (r.truncated()) {
             ready.add(new Failed(url, new ItemError(url, url + " is larger than " + maxBytes / (1024 * 1024)
                     + " MiB (" + Settings.SYNC_WEB_MAX_PAGE_MB.env() + "): skipped")));

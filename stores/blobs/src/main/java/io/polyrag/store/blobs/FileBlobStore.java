@@ -1,20 +1,27 @@
 package io.polyrag.store.blobs;
 
 import io.polyrag.core.StoreException;
+import io.polyrag.core.config.Settings;
 import io.polyrag.core.port.BlobStore;
 import io.polyrag.core.spi.BlobStoreProvider;
 import io.polyrag.core.spi.ProviderContext;
 import java.io.IOException;
+import java.io.StringWriter;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.UUID;
 import java.util.regex.Pattern;
 
 /**
@@ -63,10 +70,10 @@ public final class FileBlobStore implements BlobStore {
 
         @Override
         public BlobStore open(ProviderContext context) {
-            String shared = context.config().get(io.polyrag.core.config.Settings.BLOB_DIR);
+            String shared = context.config().get(Settings.BLOB_DIR);
             return new FileBlobStore(shared.isBlank() ? context.dataDir().resolve("blobs")
                     : Path.of(shared).toAbsolutePath().normalize(),
-                    "fsync".equals(context.config().get(io.polyrag.core.config.Settings.DURABILITY)));
+                    "fsync".equals(context.config().get(Settings.DURABILITY)));
         }
     }
 
@@ -80,7 +87,7 @@ public final class FileBlobStore implements BlobStore {
             meta.setProperty("mediaType", mediaType == null ? "application/octet-stream" : mediaType);
             meta.setProperty("name", name == null ? key : name);
             meta.setProperty("size", Long.toString(bytes.length));
-            java.io.StringWriter w = new java.io.StringWriter();
+            StringWriter w = new StringWriter();
             meta.store(w, null);
             write(target.resolve("content"), bytes);
             write(target.resolve("meta.properties"), w.toString().getBytes(StandardCharsets.UTF_8));
@@ -97,10 +104,10 @@ public final class FileBlobStore implements BlobStore {
 
     private static void write(Path file, byte[] bytes) throws IOException {
         // A name of its own per write: replicas sharing the directory may put one key at once.
-        Path tmp = file.resolveSibling(file.getFileName() + "." + java.util.UUID.randomUUID() + ".tmp");
+        Path tmp = file.resolveSibling(file.getFileName() + "." + UUID.randomUUID() + ".tmp");
         try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
                 StandardOpenOption.TRUNCATE_EXISTING)) {
-            ch.write(java.nio.ByteBuffer.wrap(bytes));
+            ch.write(ByteBuffer.wrap(bytes));
             ch.force(true);
         }
         try {
@@ -114,7 +121,7 @@ public final class FileBlobStore implements BlobStore {
     private static void force(Path directory) throws IOException {
         try (FileChannel ch = FileChannel.open(directory, StandardOpenOption.READ)) {
             ch.force(true);
-        } catch (java.nio.file.AccessDeniedException e) {
+        } catch (AccessDeniedException e) {
             if (!System.getProperty("os.name", "").startsWith("Windows")) {
                 throw e;
             }
@@ -161,8 +168,8 @@ public final class FileBlobStore implements BlobStore {
     }
 
     @Override
-    public java.util.List<Listed> list(String prefix) {
-        java.util.List<Listed> out = new java.util.ArrayList<>();
+    public List<Listed> list(String prefix) {
+        List<Listed> out = new ArrayList<>();
         try (var entries = Files.newDirectoryStream(dir, e -> e.getFileName().toString().startsWith(prefix))) {
             for (Path f : entries) {
                 Path content = f.resolve("content");

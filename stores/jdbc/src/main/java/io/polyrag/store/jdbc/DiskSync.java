@@ -4,6 +4,8 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.concurrent.atomic.AtomicLong;
+import org.h2.engine.SessionLocal;
+import org.h2.jdbc.JdbcConnection;
 
 /**
  * {@code POLYRAG_DURABILITY=fsync} for the embedded catalog: a transaction that wrote is on the disk, not only in the
@@ -57,9 +59,9 @@ final class DiskSync {
      */
     static boolean wrote(Connection c) {
         try {
-            if (c.isWrapperFor(org.h2.jdbc.JdbcConnection.class)
-                    && c.unwrap(org.h2.jdbc.JdbcConnection.class).getSession()
-                            instanceof org.h2.engine.SessionLocal local) {
+            if (c.isWrapperFor(JdbcConnection.class)
+                    && c.unwrap(JdbcConnection.class).getSession()
+                            instanceof SessionLocal local) {
                 return local.hasPendingTransaction();
             }
         } catch (SQLException | RuntimeException e) {

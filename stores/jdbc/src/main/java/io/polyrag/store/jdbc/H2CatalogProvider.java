@@ -1,14 +1,22 @@
 package io.polyrag.store.jdbc;
 
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import io.polyrag.core.StorageProblems;
 import io.polyrag.core.StoreException;
 import io.polyrag.core.UnavailableException;
+import io.polyrag.core.config.Settings;
 import io.polyrag.core.spi.CatalogProvider;
 import io.polyrag.core.spi.ProviderContext;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.SQLException;
-import com.zaxxer.hikari.HikariConfig;
-import com.zaxxer.hikari.HikariDataSource;
+import java.sql.Statement;
+import java.time.Clock;
+import java.util.Locale;
+import java.util.concurrent.atomic.AtomicReference;
+import org.h2.api.ErrorCode;
 
 /** {@code POLYRAG_CATALOG_BACKEND=h2}: an embedded H2 database in PostgreSQL mode in {@code <data>/catalog}. */
 public final class H2CatalogProvider implements CatalogProvider {
@@ -25,10 +33,10 @@ public final class H2CatalogProvider implements CatalogProvider {
 
     @Override
     public CatalogAndJobs open(ProviderContext context) {
-        JdbcCatalog catalog = open(context.dataDir().resolve("catalog"), java.time.Clock.systemUTC(),
-                COMPACT_MIN_BYTES, "", cacheKb(context.config().get(io.polyrag.core.config.Settings.CATALOG_CACHE_MB),
+        JdbcCatalog catalog = open(context.dataDir().resolve("catalog"), Clock.systemUTC(),
+                COMPACT_MIN_BYTES, "", cacheKb(context.config().get(Settings.CATALOG_CACHE_MB),
                         Runtime.getRuntime().maxMemory()));
-        return "fsync".equals(context.config().get(io.polyrag.core.config.Settings.DURABILITY))
+        return "fsync".equals(context.config().get(Settings.DURABILITY))
                 ? catalog.syncCommits() : catalog;
     }
 
@@ -45,11 +53,11 @@ public final class H2CatalogProvider implements CatalogProvider {
 
     /** Opens (creating if needed) the catalog database in {@code dir}. */
     public static JdbcCatalog open(Path dir) {
-        return open(dir, java.time.Clock.systemUTC());
+        return open(dir, Clock.systemUTC());
     }
 
     /** Like {@link #open(Path)}, with the clock its timestamps come from. */
-    public static JdbcCatalog open(Path dir, java.time.Clock clock) {
+    public static JdbcCatalog open(Path dir, Clock clock) {
         return open(dir, clock, COMPACT_MIN_BYTES, "");
     }
 
@@ -57,12 +65,12 @@ public final class H2CatalogProvider implements CatalogProvider {
      * Like {@link #open(Path, java.time.Clock)}; a file of at least {@code compactMinBytes} may be compacted at
      * close, and {@code urlSettings} ({@code ;NAME=value...}) are added to the database URL.
      */
-    static JdbcCatalog open(Path dir, java.time.Clock clock, long compactMinBytes, String urlSettings) {
+    static JdbcCatalog open(Path dir, Clock clock, long compactMinBytes, String urlSettings) {
         return open(dir, clock, compactMinBytes, urlSettings, cacheKb(0, Runtime.getRuntime().maxMemory()));
     }
 
     /** Like {@link #open(Path, java.time.Clock, long, String)}, with H2's page cache of {@code cacheKb} KB. */
-    static JdbcCatalog open(Path dir, java.time.Clock clock, long compactMinBytes, String urlSettings, long cacheKb) {
+    static JdbcCatalog open(Path dir, Clock clock, long compactMinBytes, String urlSettings, long cacheKb) {
         return open(dir, clock, compactMinBytes, urlSettings, cacheKb, COMPACT_EVERY_MS);
     }
 
@@ -73,11 +81,11 @@ public final class H2CatalogProvider implements CatalogProvider {
      * Like {@link #open(Path, java.time.Clock, long, String, long)}; the file is compacted while open every
      * {@code compactEveryMs} (0: only at close) once it is {@code compactMinBytes} or larger.
      */
-    static JdbcCatalog open(Path dir, java.time.Clock clock, long compactMinBytes, String urlSettings, long cacheKb,
+    static JdbcCatalog open(Path dir, Clock clock, long compactMinBytes, String urlSettings, long cacheKb,
             long compactEveryMs) {
         try {
             Files.createDirectories(dir);
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             throw new StoreException("cannot create the catalog directory " + dir + ": " + e.getMessage(), e);
         }
         String url = "jdbc:h2:file:" + dir.toAbsolutePath().resolve("polyrag")
@@ -89,8 +97,8 @@ public final class H2CatalogProvider implements CatalogProvider {
                 // the queue; H2's shutdown hook closed it under them at SIGTERM (a soak saw searches fail with 503
                 // and a running sync job fail instead of being put back).
                 + ";DB_CLOSE_ON_EXIT=FALSE" + urlSettings;
-        java.util.concurrent.atomic.AtomicReference<HikariDataSource> pool =
-                new java.util.concurrent.atomic.AtomicReference<>(connect(url, dir));
+        AtomicReference<HikariDataSource> pool =
+                new AtomicReference<>(connect(url, dir));
         OnlineCompaction compaction = new OnlineCompaction(pool::get, compactMinBytes, compactEveryMs);
         try {
             return catalog(dir, clock, compactMinBytes, url, pool, compaction);
@@ -100,16 +108,16 @@ public final class H2CatalogProvider implements CatalogProvider {
         }
     }
 
-    private static JdbcCatalog catalog(Path dir, java.time.Clock clock, long compactMinBytes, String url,
-            java.util.concurrent.atomic.AtomicReference<HikariDataSource> pool, OnlineCompaction compaction) {
+    private static JdbcCatalog catalog(Path dir, Clock clock, long compactMinBytes, String url,
+            AtomicReference<HikariDataSource> pool, OnlineCompaction compaction) {
         return new JdbcCatalog(pool.get(), dir.toString(), () -> {
             compaction.close();
             try (var c = pool.get().getConnection(); var s = c.createStatement()) {
                 s.execute(compactAtClose(s, dir, compactMinBytes) ? "SHUTDOWN COMPACT" : "SHUTDOWN");
             } catch (SQLException e) {
                 // H2's own shutdown hook may have closed it first (Ctrl-C): nothing left to shut down.
-                if (e.getErrorCode() != org.h2.api.ErrorCode.DATABASE_IS_CLOSED
-                        && e.getErrorCode() != org.h2.api.ErrorCode.DATABASE_CALLED_AT_SHUTDOWN) {
+                if (e.getErrorCode() != ErrorCode.DATABASE_IS_CLOSED
+                        && e.getErrorCode() != ErrorCode.DATABASE_CALLED_AT_SHUTDOWN) {
                     throw e;
                 }
             } finally {
@@ -140,7 +148,7 @@ public final class H2CatalogProvider implements CatalogProvider {
      * (that 3.2 GB file: 218 MB after 5 s; the 100k bench directory's 2.8 GB: 291 MB after 5.7 s), which writes a
      * new file and swaps it in, so a kill meanwhile leaves the old one whole.
      */
-    private static boolean compactAtClose(java.sql.Statement s, Path dir, long minBytes) throws SQLException {
+    private static boolean compactAtClose(Statement s, Path dir, long minBytes) throws SQLException {
         long size = 0;
         int fill = 100;
         int chunksFill = 100;
@@ -161,7 +169,7 @@ public final class H2CatalogProvider implements CatalogProvider {
         if (size < minBytes || live * 2 >= size) {
             return false;
         }
-        LOG.log(System.Logger.Level.INFO, String.format(java.util.Locale.ROOT, "compacting the catalog at %s: "
+        LOG.log(System.Logger.Level.INFO, String.format(Locale.ROOT, "compacting the catalog at %s: "
                 + "%,d MB, about %,d MB of it live", dir, size >> 20, live >> 20));
         return true;
     }
@@ -190,12 +198,12 @@ public final class H2CatalogProvider implements CatalogProvider {
                 root = root.getCause();
             }
             if (root instanceof SQLException sql) {
-                if (sql.getErrorCode() == org.h2.api.ErrorCode.DATABASE_ALREADY_OPEN_1) {
+                if (sql.getErrorCode() == ErrorCode.DATABASE_ALREADY_OPEN_1) {
                     throw new UnavailableException("the catalog at " + dir + " is already in use by another process: "
                             + "stop it, or give this one its own data directory", sql);
                 }
-                throw io.polyrag.core.StorageProblems.kind(sql) != io.polyrag.core.StorageProblems.Kind.OTHER
-                        ? io.polyrag.core.StorageProblems.exception("catalog", dir, "open", sql)
+                throw StorageProblems.kind(sql) != StorageProblems.Kind.OTHER
+                        ? StorageProblems.exception("catalog", dir, "open", sql)
                         : new StoreException("cannot open the catalog at " + dir + ": " + sql.getMessage(), sql);
             }
             throw new StoreException("cannot open the catalog at " + dir + ": " + e.getMessage(), e);

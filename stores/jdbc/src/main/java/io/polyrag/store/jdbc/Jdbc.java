@@ -4,6 +4,10 @@ import io.polyrag.core.StorageProblems;
 import io.polyrag.core.StoreException;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.time.Clock;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.function.Supplier;
 import javax.sql.DataSource;
 
 /** Runs units of work on a pooled connection, in one transaction each, translating SQL errors at the boundary. */
@@ -14,8 +18,8 @@ final class Jdbc {
 
     private volatile DataSource dataSource;
     private final String name;
-    private final java.util.function.Supplier<DataSource> reopen;
-    private final java.time.Clock clock;
+    private final Supplier<DataSource> reopen;
+    private final Clock clock;
     private volatile DiskSync diskSync;
 
     /**
@@ -23,7 +27,7 @@ final class Jdbc {
      * @param reopen makes a fresh data source when the database closed itself (H2 does after a failed write, e.g.
      *     on a full disk); null when the database never does
      */
-    Jdbc(DataSource dataSource, String name, java.util.function.Supplier<DataSource> reopen, java.time.Clock clock) {
+    Jdbc(DataSource dataSource, String name, Supplier<DataSource> reopen, Clock clock) {
         this.dataSource = dataSource;
         this.name = name;
         this.reopen = reopen;
@@ -36,8 +40,8 @@ final class Jdbc {
     }
 
     /** Now, by the catalog's clock, in UTC: every timestamp the catalog writes or compares comes from here. */
-    java.time.OffsetDateTime now() {
-        return java.time.OffsetDateTime.now(clock).withOffsetSameInstant(java.time.ZoneOffset.UTC);
+    OffsetDateTime now() {
+        return OffsetDateTime.now(clock).withOffsetSameInstant(ZoneOffset.UTC);
     }
 
     /**

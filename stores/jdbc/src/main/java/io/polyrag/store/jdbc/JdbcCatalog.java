@@ -1,35 +1,54 @@
 package io.polyrag.store.jdbc;
 
+import io.polyrag.core.StoreException;
+import io.polyrag.core.model.ApiKey;
 import io.polyrag.core.model.Chunk;
 import io.polyrag.core.model.ChunkKind;
 import io.polyrag.core.model.ChunkView;
 import io.polyrag.core.model.DocumentDraft;
 import io.polyrag.core.model.DocumentInfo;
+import io.polyrag.core.model.DocumentMeta;
 import io.polyrag.core.model.DocumentStatus;
 import io.polyrag.core.model.DocumentVersion;
+import io.polyrag.core.model.Figure;
+import io.polyrag.core.model.JobInfo;
+import io.polyrag.core.model.JobProgress;
+import io.polyrag.core.model.JobStatus;
+import io.polyrag.core.model.KnowledgeBaseInfo;
 import io.polyrag.core.model.SearchScope;
+import io.polyrag.core.model.Source;
+import io.polyrag.core.model.SyncItem;
+import io.polyrag.core.model.VersionRecords;
+import io.polyrag.core.port.ConversationStore;
+import io.polyrag.core.port.JudgmentStore;
+import io.polyrag.core.port.KeyStore;
 import io.polyrag.core.spi.CatalogProvider.CatalogAndJobs;
-import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.sql.Array;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
+import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
+import java.time.LocalDate;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.BitSet;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.EnumSet;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Supplier;
 import javax.sql.DataSource;
+import org.flywaydb.core.Flyway;
+import org.flywaydb.core.api.FlywayException;
 
 /**
  * The catalog and job store in plain SQL that H2 (PostgreSQL mode) and PostgreSQL both run.
@@ -64,7 +83,7 @@ public class JdbcCatalog implements CatalogAndJobs {
     private final JdbcContextCache contexts;
 
     public JdbcCatalog(DataSource dataSource, String name, AutoCloseable onClose) {
-        this(dataSource, name, onClose, null, java.time.Clock.systemUTC());
+        this(dataSource, name, onClose, null, Clock.systemUTC());
     }
 
     /**
@@ -72,7 +91,7 @@ public class JdbcCatalog implements CatalogAndJobs {
      * @param clock the time every timestamp comes from (tests move it instead of sleeping)
      */
     public JdbcCatalog(DataSource dataSource, String name, AutoCloseable onClose,
-            java.util.function.Supplier<DataSource> reopen, java.time.Clock clock) {
+            Supplier<DataSource> reopen, Clock clock) {
         this(dataSource, dataSource, dataSource, name, onClose, reopen, clock);
     }
 
@@ -85,13 +104,13 @@ public class JdbcCatalog implements CatalogAndJobs {
      * @param jobs the job queue (claims, heartbeats, progress)
      */
     public JdbcCatalog(DataSource ingest, DataSource search, DataSource jobs, String name, AutoCloseable onClose,
-            java.util.function.Supplier<DataSource> reopen, java.time.Clock clock) {
+            Supplier<DataSource> reopen, Clock clock) {
         this(ingest, search, jobs, name, onClose, reopen, clock, false);
     }
 
     /** @param shared whether other processes use the same database (a server, not an embedded file) */
     public JdbcCatalog(DataSource ingest, DataSource search, DataSource jobs, String name, AutoCloseable onClose,
-            java.util.function.Supplier<DataSource> reopen, java.time.Clock clock, boolean shared) {
+            Supplier<DataSource> reopen, Clock clock, boolean shared) {
         this.shared = shared;
         this.jdbc = new Jdbc(ingest, name, reopen, clock);
         this.search = search == ingest ? jdbc : new Jdbc(search, name, null, clock);
@@ -120,7 +139,7 @@ public class JdbcCatalog implements CatalogAndJobs {
     /** {@link #syncCommits()} with {@code sync} (a test's, whose force it can hold). */
     JdbcCatalog syncCommits(DiskSync sync) {
         diskSync = sync;
-        for (Jdbc j : java.util.List.of(jdbc, search, jobsJdbc)) {
+        for (Jdbc j : List.of(jdbc, search, jobsJdbc)) {
             j.syncCommits(diskSync);
         }
         return this;
@@ -142,11 +161,11 @@ public class JdbcCatalog implements CatalogAndJobs {
         }
         for (int attempt = 1; ; attempt++) {
             try {
-                org.flywaydb.core.Flyway.configure(JdbcCatalog.class.getClassLoader()).dataSource(dataSource)
+                Flyway.configure(JdbcCatalog.class.getClassLoader()).dataSource(dataSource)
                         .locations("classpath:io/polyrag/store/jdbc/migration").table("polyrag_schema_history")
                         .baselineOnMigrate(true).baselineVersion("0").loggers("slf4j").load().migrate();
                 return;
-            } catch (org.flywaydb.core.api.FlywayException e) {
+            } catch (FlywayException e) {
                 // Replicas starting together on one empty PostgreSQL schema race before Flyway takes its lock: one
                 // creates the history table, another finds it existing but still empty and refuses to baseline.
                 // The first one's migration fills it within moments; the second then finds nothing to do.
@@ -156,12 +175,12 @@ public class JdbcCatalog implements CatalogAndJobs {
                         Thread.sleep(500);
                     } catch (InterruptedException interrupted) {
                         Thread.currentThread().interrupt();
-                        throw new io.polyrag.core.StoreException("interrupted while the catalog schema was brought "
+                        throw new StoreException("interrupted while the catalog schema was brought "
                                 + "up to date", interrupted);
                     }
                     continue;
                 }
-                throw new io.polyrag.core.StoreException("cannot bring the catalog schema up to date: "
+                throw new StoreException("cannot bring the catalog schema up to date: "
                         + e.getMessage(), e);
             }
         }
@@ -193,7 +212,7 @@ public class JdbcCatalog implements CatalogAndJobs {
         try (PreparedStatement ps = c.prepareStatement("SELECT \"version\", \"success\" FROM " + table
                 + " WHERE \"version\" IS NOT NULL");
                 ResultSet rs = ps.executeQuery()) {
-            java.util.BitSet seen = new java.util.BitSet();
+            BitSet seen = new BitSet();
             while (rs.next()) {
                 if (!rs.getBoolean(2)) {
                     return false;
@@ -315,7 +334,7 @@ public class JdbcCatalog implements CatalogAndJobs {
     @Override
     public void stage(DocumentDraft d, long version) {
         jdbc.tx("stage a document version", c -> {
-            stage(c, d, version, new java.util.HashSet<>());
+            stage(c, d, version, new HashSet<>());
             return null;
         });
     }
@@ -323,7 +342,7 @@ public class JdbcCatalog implements CatalogAndJobs {
     @Override
     public void stageAll(List<DocumentDraft> drafts, List<Long> versions) {
         jdbc.tx("stage document versions", c -> {
-            Set<String> knowledgeBases = new java.util.HashSet<>();
+            Set<String> knowledgeBases = new HashSet<>();
             for (int i = 0; i < drafts.size(); i++) {
                 stage(c, drafts.get(i), versions.get(i), knowledgeBases);
             }
@@ -409,7 +428,7 @@ public class JdbcCatalog implements CatalogAndJobs {
     }
 
     @Override
-    public Optional<io.polyrag.core.model.KnowledgeBaseInfo> knowledgeBase(String name) {
+    public Optional<KnowledgeBaseInfo> knowledgeBase(String name) {
         return jdbc.tx("read a knowledge base", c -> {
             try (PreparedStatement ps = c.prepareStatement("SELECT k.name, k.description, k.created_at, "
                     + "(SELECT COUNT(*) FROM documents d WHERE d.kb = k.name AND d.deleted = FALSE "
@@ -418,9 +437,9 @@ public class JdbcCatalog implements CatalogAndJobs {
                     + "FROM knowledge_bases k WHERE k.name = ?")) {
                 ps.setString(1, name);
                 try (ResultSet rs = ps.executeQuery()) {
-                    return rs.next() ? Optional.of(new io.polyrag.core.model.KnowledgeBaseInfo(rs.getString(1),
+                    return rs.next() ? Optional.of(new KnowledgeBaseInfo(rs.getString(1),
                             rs.getString(2), instant(rs, "created_at"), rs.getLong("docs"), rs.getLong("chunks")))
-                            : Optional.<io.polyrag.core.model.KnowledgeBaseInfo>empty();
+                            : Optional.<KnowledgeBaseInfo>empty();
                 }
             }
         });
@@ -454,12 +473,12 @@ public class JdbcCatalog implements CatalogAndJobs {
     }
 
     @Override
-    public io.polyrag.core.model.ApiKey createKey(String id, String tenant, String name, String keyHash) {
+    public ApiKey createKey(String id, String tenant, String name, String keyHash) {
         return keys.create(id, tenant, name, keyHash);
     }
 
     @Override
-    public List<io.polyrag.core.model.ApiKey> keys() {
+    public List<ApiKey> keys() {
         return keys.list();
     }
 
@@ -469,7 +488,7 @@ public class JdbcCatalog implements CatalogAndJobs {
     }
 
     @Override
-    public Optional<io.polyrag.core.port.KeyStore.Active> activeKey(String id) {
+    public Optional<KeyStore.Active> activeKey(String id) {
         return keys.active(id);
     }
 
@@ -479,12 +498,12 @@ public class JdbcCatalog implements CatalogAndJobs {
     }
 
     @Override
-    public Optional<io.polyrag.core.port.ConversationStore.Conversation> conversation(String tenant, String id) {
+    public Optional<ConversationStore.Conversation> conversation(String tenant, String id) {
         return conversations.get(tenant, id);
     }
 
     @Override
-    public List<io.polyrag.core.port.ConversationStore.Conversation> conversations(String tenant, int offset,
+    public List<ConversationStore.Conversation> conversations(String tenant, int offset,
             int limit) {
         return conversations.list(tenant, offset, limit);
     }
@@ -500,24 +519,24 @@ public class JdbcCatalog implements CatalogAndJobs {
     }
 
     @Override
-    public int deleteConversationsBefore(java.time.Instant cutoff) {
+    public int deleteConversationsBefore(Instant cutoff) {
         return conversations.deleteBefore(cutoff);
     }
 
     // ---- usage and quotas: delegated
 
     @Override
-    public void addUsage(String tenant, java.time.LocalDate day, List<Count> counts) {
+    public void addUsage(String tenant, LocalDate day, List<Count> counts) {
         usage.add(tenant, day, counts);
     }
 
     @Override
-    public List<Count> usage(String tenant, java.time.LocalDate from, java.time.LocalDate to) {
+    public List<Count> usage(String tenant, LocalDate from, LocalDate to) {
         return usage.usage(tenant, from, to);
     }
 
     @Override
-    public Map<String, List<Count>> usageOfAll(java.time.LocalDate from, java.time.LocalDate to) {
+    public Map<String, List<Count>> usageOfAll(LocalDate from, LocalDate to) {
         return usage.usageOfAll(null, from, to);
     }
 
@@ -547,12 +566,12 @@ public class JdbcCatalog implements CatalogAndJobs {
     }
 
     @Override
-    public void putJudgments(String knowledgeBase, List<io.polyrag.core.port.JudgmentStore.Judgment> list) {
+    public void putJudgments(String knowledgeBase, List<JudgmentStore.Judgment> list) {
         judgments.put(knowledgeBase, list);
     }
 
     @Override
-    public List<io.polyrag.core.port.JudgmentStore.Judgment> judgments(String knowledgeBase) {
+    public List<JudgmentStore.Judgment> judgments(String knowledgeBase) {
         return judgments.list(knowledgeBase);
     }
 
@@ -637,7 +656,7 @@ public class JdbcCatalog implements CatalogAndJobs {
             for (int i = 0; i < versions.size(); i++) {
                 order.add(i);
             }
-            order.sort(java.util.Comparator.comparing(i -> versions.get(i).documentId()));
+            order.sort(Comparator.comparing(i -> versions.get(i).documentId()));
             Published[] out = new Published[versions.size()];
             for (int i : order) {
                 try {
@@ -651,6 +670,7 @@ public class JdbcCatalog implements CatalogAndJobs {
         });
     }
 
+    // style: one transaction's statements in order; cut, the lock and the checks would span methods
     private Optional<DocumentVersion> publish(Connection c, DocumentVersion v) throws SQLException {
         {
             // The document's row is the lock every change of its visible version takes (publish, abandon), so two
@@ -775,7 +795,7 @@ public class JdbcCatalog implements CatalogAndJobs {
     }
 
     @Override
-    public List<DocumentVersion> pendingVersions(java.time.Duration olderThan) {
+    public List<DocumentVersion> pendingVersions(Duration olderThan) {
         return versionsIn("list abandoned pending versions", "'pending'", jdbc.now().minus(olderThan));
     }
 
@@ -784,7 +804,7 @@ public class JdbcCatalog implements CatalogAndJobs {
         return versionsIn("list replaced and deleted versions", "'replaced', 'deleted', 'abandoned'", null);
     }
 
-    private List<DocumentVersion> versionsIn(String what, String states, java.time.OffsetDateTime stagedBefore) {
+    private List<DocumentVersion> versionsIn(String what, String states, OffsetDateTime stagedBefore) {
         return jdbc.tx(what, c -> {
             List<DocumentVersion> out = new ArrayList<>();
             try (PreparedStatement ps = c.prepareStatement("SELECT document_id, version FROM document_versions "
@@ -853,14 +873,14 @@ public class JdbcCatalog implements CatalogAndJobs {
     }
 
     @Override
-    public List<io.polyrag.core.model.VersionRecords> visibleVersions() {
+    public List<VersionRecords> visibleVersions() {
         return jdbc.tx("list visible versions", c -> {
-            List<io.polyrag.core.model.VersionRecords> out = new ArrayList<>();
+            List<VersionRecords> out = new ArrayList<>();
             try (PreparedStatement ps = c.prepareStatement("SELECT id, visible_version, kb, chunk_count, graph_chunks "
                     + "FROM documents WHERE deleted = FALSE AND visible_version > 0 ORDER BY id");
                     ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    out.add(new io.polyrag.core.model.VersionRecords(new DocumentVersion(rs.getString(1),
+                    out.add(new VersionRecords(new DocumentVersion(rs.getString(1),
                             rs.getLong(2)), rs.getString(3), rs.getInt(4), rs.getInt(5)));
                 }
             }
@@ -869,17 +889,17 @@ public class JdbcCatalog implements CatalogAndJobs {
     }
 
     @Override
-    public List<io.polyrag.core.model.VersionRecords> unextracted(int limit) {
+    public List<VersionRecords> unextracted(int limit) {
         return jdbc.tx("list versions indexed without extraction", c -> {
-            List<io.polyrag.core.model.VersionRecords> out = new ArrayList<>();
+            List<VersionRecords> out = new ArrayList<>();
             try (PreparedStatement ps = c.prepareStatement("SELECT id, visible_version, kb, chunk_count, graph_chunks "
                     + "FROM documents WHERE deleted = FALSE AND visible_version > 0 AND graph_chunks = ? ORDER BY id "
                     + "LIMIT ?")) {
-                ps.setInt(1, io.polyrag.core.model.VersionRecords.NOT_EXTRACTED);
+                ps.setInt(1, VersionRecords.NOT_EXTRACTED);
                 ps.setInt(2, limit);
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
-                        out.add(new io.polyrag.core.model.VersionRecords(new DocumentVersion(rs.getString(1),
+                        out.add(new VersionRecords(new DocumentVersion(rs.getString(1),
                                 rs.getLong(2)), rs.getString(3), rs.getInt(4), rs.getInt(5)));
                     }
                 }
@@ -979,7 +999,7 @@ public class JdbcCatalog implements CatalogAndJobs {
                     + "ANY(?) AND c.kind = 'figure' ORDER BY c.document_id, c.ordinal")) {
                 ps.setArray(1, c.createArrayOf("VARCHAR", versions.stream().map(DocumentVersion::documentId)
                         .distinct().toArray()));
-                Set<DocumentVersion> wanted = new java.util.HashSet<>(versions);
+                Set<DocumentVersion> wanted = new HashSet<>(versions);
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
                         Chunk ch = chunk(rs);
@@ -1102,7 +1122,7 @@ public class JdbcCatalog implements CatalogAndJobs {
         return new Chunk(rs.getString("id"), rs.getString("document_id"), rs.getLong("version"), rs.getInt("ordinal"),
                 ChunkKind.parse(rs.getString("kind")), rs.getString("text"), headings, rs.getInt("start_offset"),
                 rs.getInt("end_offset"), rs.getInt("token_count"), rs.getString("embedding_model"),
-                rs.getString("location"), io.polyrag.core.model.Figure.decode(rs.getString("figure")));
+                rs.getString("location"), Figure.decode(rs.getString("figure")));
     }
 
     private static DocumentInfo documentInfo(ResultSet rs) throws SQLException {
@@ -1110,28 +1130,28 @@ public class JdbcCatalog implements CatalogAndJobs {
         return new DocumentInfo(rs.getString("id"), rs.getString("kb"), rs.getString("uri"), rs.getString("title"),
                 rs.getString("media_type"), rs.getString("content_hash"), rs.getLong("size_bytes"),
                 rs.getLong("visible_version"), rs.getInt("chunk_count"), instant(rs, "updated_at"),
-                new io.polyrag.core.model.DocumentMeta(cats == null || cats.length() < 2 ? List.of()
+                new DocumentMeta(cats == null || cats.length() < 2 ? List.of()
                         : Arrays.asList(cats.substring(1, cats.length() - 1).split(",")),
                         rs.getString("subcategory"), rs.getString("external_ref")), rs.getBoolean("pending"));
     }
 
     @Override
-    public Optional<io.polyrag.core.model.VersionRecords> visibleRecords(String documentId) {
+    public Optional<VersionRecords> visibleRecords(String documentId) {
         return jdbc.tx("read a document's records", c -> {
             try (PreparedStatement ps = c.prepareStatement("SELECT visible_version, kb, chunk_count, graph_chunks "
                     + "FROM documents WHERE id = ? AND deleted = FALSE AND visible_version > 0")) {
                 ps.setString(1, documentId);
                 try (ResultSet rs = ps.executeQuery()) {
-                    return rs.next() ? Optional.of(new io.polyrag.core.model.VersionRecords(new DocumentVersion(
+                    return rs.next() ? Optional.of(new VersionRecords(new DocumentVersion(
                             documentId, rs.getLong(1)), rs.getString(2), rs.getInt(3), rs.getInt(4)))
-                            : Optional.<io.polyrag.core.model.VersionRecords>empty();
+                            : Optional.<VersionRecords>empty();
                 }
             }
         });
     }
 
     @Override
-    public boolean describe(String documentId, String title, io.polyrag.core.model.DocumentMeta meta) {
+    public boolean describe(String documentId, String title, DocumentMeta meta) {
         String cats = meta.categories().isEmpty() ? "" : "," + String.join(",", meta.categories()) + ",";
         return jdbc.tx("describe a document", c -> update(c, "UPDATE documents SET categories = ?, subcategory = ?, "
                 + "external_ref = ?, title = COALESCE(?, title) WHERE id = ? AND deleted = FALSE", clip(cats, 4096),
@@ -1189,12 +1209,12 @@ public class JdbcCatalog implements CatalogAndJobs {
     // ---- language-model response cache
 
     @Override
-    public java.util.Optional<String> response(String key) {
+    public Optional<String> response(String key) {
         return search.tx("read a cached response", c -> {
             try (PreparedStatement ps = c.prepareStatement("SELECT response FROM response_cache WHERE cache_key = ?")) {
                 ps.setString(1, key);
                 try (ResultSet rs = ps.executeQuery()) {
-                    return rs.next() ? java.util.Optional.of(rs.getString(1)) : java.util.Optional.<String>empty();
+                    return rs.next() ? Optional.of(rs.getString(1)) : Optional.<String>empty();
                 }
             }
         });
@@ -1217,7 +1237,7 @@ public class JdbcCatalog implements CatalogAndJobs {
     // ---- jobs: delegated so each class stays about one thing
 
     @Override
-    public int deleteFinishedBefore(java.time.Instant cutoff) {
+    public int deleteFinishedBefore(Instant cutoff) {
         return jobs.deleteFinishedBefore(cutoff);
     }
 
@@ -1227,7 +1247,7 @@ public class JdbcCatalog implements CatalogAndJobs {
     }
 
     @Override
-    public List<io.polyrag.core.model.JobInfo> jobs(String tenant, int offset, int limit) {
+    public List<JobInfo> jobs(String tenant, int offset, int limit) {
         return jobs.list(tenant, offset, limit);
     }
 
@@ -1237,7 +1257,7 @@ public class JdbcCatalog implements CatalogAndJobs {
     }
 
     @Override
-    public Optional<Claimed> claim(java.time.Duration staleAfter, int maxAttempts) {
+    public Optional<Claimed> claim(Duration staleAfter, int maxAttempts) {
         return jobs.claim(staleAfter, maxAttempts);
     }
 
@@ -1257,7 +1277,7 @@ public class JdbcCatalog implements CatalogAndJobs {
     }
 
     @Override
-    public boolean progress(String jobId, int attempt, io.polyrag.core.model.JobProgress progress) {
+    public boolean progress(String jobId, int attempt, JobProgress progress) {
         return jobs.progress(jobId, attempt, progress);
     }
 
@@ -1267,8 +1287,8 @@ public class JdbcCatalog implements CatalogAndJobs {
     }
 
     @Override
-    public boolean finish(String jobId, int attempt, io.polyrag.core.model.JobStatus status,
-            io.polyrag.core.model.JobProgress progress, String error) {
+    public boolean finish(String jobId, int attempt, JobStatus status,
+            JobProgress progress, String error) {
         return jobs.finish(jobId, attempt, status, progress, error);
     }
 
@@ -1278,12 +1298,12 @@ public class JdbcCatalog implements CatalogAndJobs {
     }
 
     @Override
-    public Optional<io.polyrag.core.model.JobInfo> job(String jobId) {
+    public Optional<JobInfo> job(String jobId) {
         return jobs.job(jobId);
     }
 
     @Override
-    public List<io.polyrag.core.model.JobInfo> changedSince(java.time.Instant since, int limit) {
+    public List<JobInfo> changedSince(Instant since, int limit) {
         return jobs.changedSince(since, limit);
     }
 
@@ -1292,27 +1312,27 @@ public class JdbcCatalog implements CatalogAndJobs {
         try {
             onClose.close();
         } catch (Exception e) {
-            throw new io.polyrag.core.StoreException("cannot close the catalog: " + e.getMessage(), e);
+            throw new StoreException("cannot close the catalog: " + e.getMessage(), e);
         }
     }
 
     @Override
-    public boolean createSource(io.polyrag.core.model.Source source) {
+    public boolean createSource(Source source) {
         return sources.create(source);
     }
 
     @Override
-    public boolean updateSource(io.polyrag.core.model.Source source) {
+    public boolean updateSource(Source source) {
         return sources.update(source);
     }
 
     @Override
-    public Optional<io.polyrag.core.model.Source> source(String tenant, String id) {
+    public Optional<Source> source(String tenant, String id) {
         return sources.get(tenant, id);
     }
 
     @Override
-    public List<io.polyrag.core.model.Source> sources(String tenant) {
+    public List<Source> sources(String tenant) {
         return sources.list(tenant);
     }
 
@@ -1327,7 +1347,7 @@ public class JdbcCatalog implements CatalogAndJobs {
     }
 
     @Override
-    public Map<String, io.polyrag.core.model.SyncItem> sourceItems(String tenant, String sourceId) {
+    public Map<String, SyncItem> sourceItems(String tenant, String sourceId) {
         return sources.items(tenant, sourceId);
     }
 
@@ -1337,7 +1357,7 @@ public class JdbcCatalog implements CatalogAndJobs {
     }
 
     @Override
-    public void putSourceItems(String tenant, String sourceId, List<io.polyrag.core.model.SyncItem> items) {
+    public void putSourceItems(String tenant, String sourceId, List<SyncItem> items) {
         sources.put(tenant, sourceId, items);
     }
 
@@ -1347,18 +1367,18 @@ public class JdbcCatalog implements CatalogAndJobs {
     }
 
     @Override
-    public Map<String, io.polyrag.core.model.SyncItem> sourceItems(String tenant, String sourceId,
-            java.util.Collection<String> items) {
+    public Map<String, SyncItem> sourceItems(String tenant, String sourceId,
+            Collection<String> items) {
         return sources.items(tenant, sourceId, items);
     }
 
     @Override
-    public void markSourceItemsSeen(String tenant, String sourceId, java.util.Collection<String> items, long scan) {
+    public void markSourceItemsSeen(String tenant, String sourceId, Collection<String> items, long scan) {
         sources.seen(tenant, sourceId, items, scan);
     }
 
     @Override
-    public List<io.polyrag.core.model.SyncItem> unseenSourceItems(String tenant, String sourceId, long scan,
+    public List<SyncItem> unseenSourceItems(String tenant, String sourceId, long scan,
             int limit) {
         return sources.unseen(tenant, sourceId, scan, limit);
     }

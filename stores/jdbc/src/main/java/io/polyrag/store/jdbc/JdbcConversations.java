@@ -5,6 +5,8 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -68,7 +70,7 @@ final class JdbcConversations {
 
     int deleteBefore(Instant cutoff) {
         return jdbc.tx("delete old conversations", c -> JdbcCatalog.update(c, "DELETE FROM conversations WHERE "
-                + "updated_at < ?", java.time.OffsetDateTime.ofInstant(cutoff, java.time.ZoneOffset.UTC)));
+                + "updated_at < ?", OffsetDateTime.ofInstant(cutoff, ZoneOffset.UTC)));
     }
 
     private static Conversation row(ResultSet rs, boolean messages) throws SQLException {

@@ -1,7 +1,9 @@
 package io.polyrag.store.jdbc;
 
+import io.polyrag.core.model.Ids;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.util.Collection;
@@ -85,8 +87,8 @@ final class JdbcEmbeddingCache {
         if (model.length() <= 255) {
             return model;
         }
-        return model.substring(0, 190) + "#" + io.polyrag.core.model.Ids.sha256Hex(model.getBytes(
-                java.nio.charset.StandardCharsets.UTF_8));
+        return model.substring(0, 190) + "#" + Ids.sha256Hex(model.getBytes(
+                StandardCharsets.UTF_8));
     }
 
     private static byte[] bytes(float[] v) {

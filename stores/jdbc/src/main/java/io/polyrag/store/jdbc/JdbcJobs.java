@@ -10,8 +10,12 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -107,7 +111,7 @@ final class JdbcJobs {
      * job; the first tenant whose oldest unlocked job can be locked gives it.
      */
     private static Optional<String> fairestQueued(Connection c) throws SQLException {
-        record Waiting(String tenant, long running, java.time.Instant served, java.time.Instant oldest) {
+        record Waiting(String tenant, long running, Instant served, Instant oldest) {
         }
         List<Waiting> waiting = new ArrayList<>();
         try (PreparedStatement ps = c.prepareStatement("SELECT q.tenant, MIN(q.created_at), "
@@ -117,11 +121,11 @@ final class JdbcJobs {
                 ResultSet rs = ps.executeQuery()) {
             while (rs.next()) {
                 waiting.add(new Waiting(rs.getString(1), rs.getLong(3), instant(rs.getObject(4,
-                        java.time.OffsetDateTime.class)), instant(rs.getObject(2, java.time.OffsetDateTime.class))));
+                        OffsetDateTime.class)), instant(rs.getObject(2, OffsetDateTime.class))));
             }
         }
-        waiting.sort(java.util.Comparator.comparingLong(Waiting::running)
-                .thenComparing(Waiting::served, java.util.Comparator.nullsFirst(java.util.Comparator.naturalOrder()))
+        waiting.sort(Comparator.comparingLong(Waiting::running)
+                .thenComparing(Waiting::served, Comparator.nullsFirst(Comparator.naturalOrder()))
                 .thenComparing(Waiting::oldest));
         for (Waiting w : waiting) {
             try (PreparedStatement ps = c.prepareStatement("SELECT id FROM jobs WHERE tenant = ? AND status = 'queued' "
@@ -137,7 +141,7 @@ final class JdbcJobs {
         return Optional.empty();
     }
 
-    private static java.time.Instant instant(java.time.OffsetDateTime t) {
+    private static Instant instant(OffsetDateTime t) {
         return t == null ? null : t.toInstant();
     }
 
@@ -276,18 +280,18 @@ final class JdbcJobs {
                 String.join("\n", p.warnings()), p.deleted(), p.processed(), jdbc.now(), id, attempt);
     }
 
-    List<JobInfo> changedSince(java.time.Instant since, int limit) {
+    List<JobInfo> changedSince(Instant since, int limit) {
         return jdbc.tx("list changed jobs", c -> jobsOf(c, "SELECT id FROM jobs WHERE updated_at >= ? "
-                + "ORDER BY updated_at, id LIMIT ?", since.atOffset(java.time.ZoneOffset.UTC), limit));
+                + "ORDER BY updated_at, id LIMIT ?", since.atOffset(ZoneOffset.UTC), limit));
     }
 
     /** Finished jobs whose last write is older than {@code cutoff}, deleted a thousand at a time. */
-    int deleteFinishedBefore(java.time.Instant cutoff) {
+    int deleteFinishedBefore(Instant cutoff) {
         int deleted = 0;
         for (int n = DELETE_BATCH; n == DELETE_BATCH; ) {
             n = jdbc.tx("delete old finished jobs", c -> JdbcCatalog.update(c, "DELETE FROM jobs WHERE id IN (SELECT "
                     + "id FROM jobs WHERE updated_at < ? AND status IN ('succeeded', 'partial', 'failed', 'canceled') "
-                    + "LIMIT " + DELETE_BATCH + ")", cutoff.atOffset(java.time.ZoneOffset.UTC)));
+                    + "LIMIT " + DELETE_BATCH + ")", cutoff.atOffset(ZoneOffset.UTC)));
             deleted += n;
         }
         return deleted;

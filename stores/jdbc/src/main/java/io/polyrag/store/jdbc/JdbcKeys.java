@@ -1,6 +1,7 @@
 package io.polyrag.store.jdbc;
 
 import io.polyrag.core.model.ApiKey;
+import io.polyrag.core.port.KeyStore;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -40,15 +41,15 @@ final class JdbcKeys {
                 + "WHERE id = ? AND revoked_at IS NULL", jdbc.now(), id)) > 0;
     }
 
-    Optional<io.polyrag.core.port.KeyStore.Active> active(String id) {
+    Optional<KeyStore.Active> active(String id) {
         return jdbc.tx("read an API key", c -> {
             try (PreparedStatement ps = c.prepareStatement("SELECT k.*, o.tenant AS owner FROM api_keys k "
                     + "LEFT JOIN local_owner o ON o.tenant = k.tenant WHERE k.id = ? AND k.revoked_at IS NULL")) {
                 ps.setString(1, id);
                 try (ResultSet rs = ps.executeQuery()) {
-                    return rs.next() ? Optional.of(new io.polyrag.core.port.KeyStore.Active(key(rs),
+                    return rs.next() ? Optional.of(new KeyStore.Active(key(rs),
                             rs.getString("key_hash"), rs.getString("owner") != null))
-                            : Optional.<io.polyrag.core.port.KeyStore.Active>empty();
+                            : Optional.<KeyStore.Active>empty();
                 }
             }
         });

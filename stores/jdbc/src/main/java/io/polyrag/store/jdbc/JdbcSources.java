@@ -8,7 +8,9 @@ import java.sql.SQLException;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -87,7 +89,7 @@ final class JdbcSources {
                 + "WHERE tenant = ? AND id = ?", at.atOffset(ZoneOffset.UTC), error, tenant, id));
     }
 
-    private static SyncItem item(ResultSet rs) throws java.sql.SQLException {
+    private static SyncItem item(ResultSet rs) throws SQLException {
         return new SyncItem(rs.getString("item"), rs.getLong("modified_ms"), rs.getLong("size_bytes"),
                 rs.getString("hash"), rs.getString("document_id"), rs.getString("validator"));
     }
@@ -96,7 +98,7 @@ final class JdbcSources {
      * These items' states: one point lookup each on the primary key, in one transaction (an {@code IN} list of
      * hundreds is not an index lookup in every database: H2 scanned the source's rows for each).
      */
-    Map<String, SyncItem> items(String tenant, String sourceId, java.util.Collection<String> items) {
+    Map<String, SyncItem> items(String tenant, String sourceId, Collection<String> items) {
         if (items.isEmpty()) {
             return Map.of();
         }
@@ -104,7 +106,7 @@ final class JdbcSources {
             Map<String, SyncItem> out = new HashMap<>();
             try (PreparedStatement ps = c.prepareStatement("SELECT * FROM source_items WHERE tenant = ? AND "
                     + "source_id = ? AND item = ?")) {
-                for (String item : new java.util.LinkedHashSet<>(items)) {
+                for (String item : new LinkedHashSet<>(items)) {
                     ps.setString(1, tenant);
                     ps.setString(2, sourceId);
                     ps.setString(3, item);
@@ -119,7 +121,7 @@ final class JdbcSources {
         });
     }
 
-    void seen(String tenant, String sourceId, java.util.Collection<String> items, long scan) {
+    void seen(String tenant, String sourceId, Collection<String> items, long scan) {
         if (items.isEmpty()) {
             return;
         }

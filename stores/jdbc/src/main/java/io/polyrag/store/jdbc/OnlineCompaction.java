@@ -8,6 +8,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 import javax.sql.DataSource;
+import org.h2.engine.SessionLocal;
+import org.h2.jdbc.JdbcConnection;
 import org.h2.mvstore.FileStore;
 import org.h2.mvstore.MVStore;
 
@@ -93,9 +95,9 @@ final class OnlineCompaction implements AutoCloseable {
     /** The store under the pool's database: H2's own API, the one its housekeeping uses. */
     private MVStore store() throws SQLException {
         try (Connection c = pool.get().getConnection()) {
-            if (c.isWrapperFor(org.h2.jdbc.JdbcConnection.class)
-                    && c.unwrap(org.h2.jdbc.JdbcConnection.class).getSession()
-                            instanceof org.h2.engine.SessionLocal local) {
+            if (c.isWrapperFor(JdbcConnection.class)
+                    && c.unwrap(JdbcConnection.class).getSession()
+                            instanceof SessionLocal local) {
                 var db = local.getDatabase().getStore();
                 return db == null ? null : db.getMvStore();
             }

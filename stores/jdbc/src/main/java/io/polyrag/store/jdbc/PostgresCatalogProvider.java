@@ -5,6 +5,10 @@ import io.polyrag.core.config.Config;
 import io.polyrag.core.config.Settings;
 import io.polyrag.core.spi.CatalogProvider;
 import io.polyrag.core.spi.ProviderContext;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
 
 /**
  * {@code POLYRAG_CATALOG_BACKEND=postgres}: the same JDBC catalog and job queue as H2, on PostgreSQL at
@@ -24,7 +28,7 @@ public final class PostgresCatalogProvider implements CatalogProvider {
 
     @Override
     public CatalogAndJobs open(ProviderContext context) {
-        JdbcCatalog catalog = open(context.config(), java.time.Clock.systemUTC());
+        JdbcCatalog catalog = open(context.config(), Clock.systemUTC());
         if ("fsync".equals(context.config().get(Settings.DURABILITY))) {
             unsafeCommits(catalog.jdbc).ifPresent(w -> System.getLogger(PostgresCatalogProvider.class.getName())
                     .log(System.Logger.Level.WARNING, w));
@@ -37,9 +41,9 @@ public final class PostgresCatalogProvider implements CatalogProvider {
      * {@code fsync} or {@code synchronous_commit} switched off. polyrag cannot force a server's disk; in fsync mode
      * it says so at start instead of promising what the server does not keep.
      */
-    static java.util.Optional<String> unsafeCommits(Jdbc jdbc) {
+    static Optional<String> unsafeCommits(Jdbc jdbc) {
         return jdbc.tx("read the durability settings", c -> {
-            java.util.List<String> off = new java.util.ArrayList<>();
+            List<String> off = new ArrayList<>();
             try (var s = c.createStatement(); var rs = s.executeQuery("SELECT name, setting FROM pg_settings "
                     + "WHERE name IN ('fsync', 'synchronous_commit') ORDER BY name")) {
                 while (rs.next()) {
@@ -48,7 +52,7 @@ public final class PostgresCatalogProvider implements CatalogProvider {
                     }
                 }
             }
-            return off.isEmpty() ? java.util.Optional.<String>empty() : java.util.Optional.of(Settings.DURABILITY.env()
+            return off.isEmpty() ? Optional.<String>empty() : Optional.of(Settings.DURABILITY.env()
                     + "=fsync, but the PostgreSQL catalog runs with " + String.join(" and ", off) + ": a commit it "
                     + "acknowledges can be lost when its machine loses power. Set them on in postgresql.conf for "
                     + "that promise to hold.");
@@ -56,7 +60,7 @@ public final class PostgresCatalogProvider implements CatalogProvider {
     }
 
     /** Opens the catalog on the configured database, creating or upgrading its schema. */
-    public static JdbcCatalog open(Config config, java.time.Clock clock) {
+    public static JdbcCatalog open(Config config, Clock clock) {
         HikariDataSource ingest = Postgres.pool(config, "catalog-ingest", config.get(Settings.POSTGRES_POOL_INGEST));
         HikariDataSource search = null;
         HikariDataSource jobs = null;

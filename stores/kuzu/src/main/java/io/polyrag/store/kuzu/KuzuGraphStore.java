@@ -23,15 +23,22 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
@@ -63,7 +70,7 @@ final class KuzuGraphStore implements GraphStore {
     private final BlockingQueue<Connection> readers = new ArrayBlockingQueue<>(READERS);
     private final ReentrantLock writeLock = new ReentrantLock();
     /** Prepared statements per connection and text: preparing costs more than running the small ones here. */
-    private final Map<Connection, Map<String, PreparedStatement>> prepared = new java.util.concurrent.ConcurrentHashMap<>();
+    private final Map<Connection, Map<String, PreparedStatement>> prepared = new ConcurrentHashMap<>();
     private volatile boolean closed;
 
     KuzuGraphStore(Path dir) {
@@ -320,7 +327,7 @@ final class KuzuGraphStore implements GraphStore {
         // side). Each side's first `limit` edges hold the first `limit` of both; an edge with both ends named comes
         // from both sides and counts once.
         return read(c -> {
-            java.util.TreeSet<GraphEdge> edges = new java.util.TreeSet<>(EDGE_ORDER);
+            TreeSet<GraphEdge> edges = new TreeSet<>(EDGE_ORDER);
             for (String side : List.of(" a.id IN $ids", " b.id IN $ids")) {
                 for (List<Object> row : run(c, "MATCH (a:Entity)-[r:RELATES]->(b:Entity)" + join + side + first,
                         params)) {
@@ -333,7 +340,7 @@ final class KuzuGraphStore implements GraphStore {
     }
 
     /** The order {@link #edges} returns: by document, chunk, then the two ends' ids (then the rest, for identity). */
-    private static final java.util.Comparator<GraphEdge> EDGE_ORDER = java.util.Comparator
+    private static final Comparator<GraphEdge> EDGE_ORDER = Comparator
             .comparing(GraphEdge::documentId).thenComparing(GraphEdge::chunkId).thenComparing(GraphEdge::subjectId)
             .thenComparing(GraphEdge::objectId).thenComparing(GraphEdge::predicate)
             .thenComparingLong(GraphEdge::version);
@@ -404,7 +411,7 @@ final class KuzuGraphStore implements GraphStore {
     @Override
     public Map<DocumentVersion, Long> versions() {
         return read(c -> {
-            Map<DocumentVersion, Long> out = new java.util.HashMap<>();
+            Map<DocumentVersion, Long> out = new HashMap<>();
             for (List<Object> row : run(c, "MATCH (c:Chunk) RETURN c.doc, c.version, count(*)", Map.of())) {
                 out.put(new DocumentVersion((String) row.get(0), ((Number) row.get(1)).longValue()),
                         ((Number) row.get(2)).longValue());
@@ -428,10 +435,10 @@ final class KuzuGraphStore implements GraphStore {
             // Every reader back first: closing the database under a query still running on a borrowed connection
             // crashes the process (native code). A query that outlives the wait leaves Kuzu to the process's end.
             List<Connection> all = new ArrayList<>();
-            long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
             while (all.size() < READERS) {
                 Connection c = readers.poll(Math.max(0, deadline - System.nanoTime()),
-                        java.util.concurrent.TimeUnit.NANOSECONDS);
+                        TimeUnit.NANOSECONDS);
                 if (c == null) {
                     System.getLogger(KuzuGraphStore.class.getName()).log(System.Logger.Level.WARNING, "a graph "
                             + "query was still running 10 s into shutdown: the Kuzu graph in " + dir + " is left for "
@@ -476,12 +483,12 @@ final class KuzuGraphStore implements GraphStore {
         }
     }
 
-    private <T> T read(java.util.function.Function<Connection, T> work) {
+    private <T> T read(Function<Connection, T> work) {
         Connection c = null;
         try {
             while (c == null) {
                 ensureOpen(); // closing takes every connection back: a reader waiting then must not wait forever
-                c = readers.poll(100, java.util.concurrent.TimeUnit.MILLISECONDS);
+                c = readers.poll(100, TimeUnit.MILLISECONDS);
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -528,7 +535,7 @@ final class KuzuGraphStore implements GraphStore {
     }
 
     /** Runs a statement without parameters and hands each row to {@code each}, one at a time. */
-    private static void each(Connection c, String cypher, java.util.function.Consumer<List<Object>> each) {
+    private static void each(Connection c, String cypher, Consumer<List<Object>> each) {
         try (QueryResult r = check(c.query(cypher), cypher)) {
             long columns = r.getNumColumns();
             while (r.hasNext()) {
@@ -576,7 +583,7 @@ final class KuzuGraphStore implements GraphStore {
 
     /** The connection's prepared statement for {@code cypher}; a connection is used by one thread at a time. */
     private PreparedStatement statement(Connection c, String cypher) {
-        Map<String, PreparedStatement> cache = prepared.computeIfAbsent(c, k -> new java.util.HashMap<>());
+        Map<String, PreparedStatement> cache = prepared.computeIfAbsent(c, k -> new HashMap<>());
         PreparedStatement ps = cache.get(cypher);
         if (ps == null) {
             ps = c.prepare(cypher);

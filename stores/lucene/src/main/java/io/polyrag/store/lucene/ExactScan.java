@@ -1,10 +1,14 @@
 package io.polyrag.store.lucene;
 
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
 import java.util.PriorityQueue;
 import org.apache.lucene.index.FloatVectorValues;
 import org.apache.lucene.index.KnnVectorValues;
 import org.apache.lucene.index.LeafReaderContext;
+import org.apache.lucene.index.ReaderUtil;
 import org.apache.lucene.index.VectorSimilarityFunction;
 import org.apache.lucene.search.DocIdSetIterator;
 import org.apache.lucene.search.IndexSearcher;
@@ -75,14 +79,14 @@ final class ExactScan {
     static ScoreDoc[] rescore(IndexSearcher searcher, String field, float[] query, ScoreDoc[] candidates, int k)
             throws IOException {
         ScoreDoc[] byDoc = candidates.clone();
-        java.util.Arrays.sort(byDoc, (a, b) -> Integer.compare(a.doc, b.doc));
-        java.util.List<LeafReaderContext> leaves = searcher.getIndexReader().leaves();
-        java.util.List<ScoreDoc> out = new java.util.ArrayList<>(byDoc.length);
+        Arrays.sort(byDoc, (a, b) -> Integer.compare(a.doc, b.doc));
+        List<LeafReaderContext> leaves = searcher.getIndexReader().leaves();
+        List<ScoreDoc> out = new ArrayList<>(byDoc.length);
         int leafIndex = -1;
         FloatVectorValues values = null;
         KnnVectorValues.DocIndexIterator it = null;
         for (ScoreDoc d : byDoc) {
-            int li = org.apache.lucene.index.ReaderUtil.subIndex(d.doc, leaves);
+            int li = ReaderUtil.subIndex(d.doc, leaves);
             if (li != leafIndex) {
                 leafIndex = li;
                 values = leaves.get(li).reader().getFloatVectorValues(field);

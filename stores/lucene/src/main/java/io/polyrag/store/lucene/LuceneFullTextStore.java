@@ -8,6 +8,7 @@ import io.polyrag.core.model.StoreRecord;
 import io.polyrag.core.port.FullTextStore;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -80,7 +81,7 @@ public final class LuceneFullTextStore implements FullTextStore {
      * make the cut never depends on Lucene's internal document order. The tie-break sort used to run on every search
      * and cost about a fifth of the full-text leg (its string comparisons decode the chunk ids' terms dictionary).
      */
-    static ScoreDoc[] top(IndexSearcher s, Query query, int limit) throws java.io.IOException {
+    static ScoreDoc[] top(IndexSearcher s, Query query, int limit) throws IOException {
         ScoreDoc[] docs = s.search(query, limit + 1).scoreDocs;
         if (docs.length <= limit) {
             return docs;
@@ -89,7 +90,7 @@ public final class LuceneFullTextStore implements FullTextStore {
             Sort sort = new Sort(SortField.FIELD_SCORE, new SortField(LuceneIndex.CHUNK_ID, SortField.Type.STRING));
             return s.search(query, limit, sort, true).scoreDocs;
         }
-        return java.util.Arrays.copyOf(docs, limit);
+        return Arrays.copyOf(docs, limit);
     }
 
     /** The query's analysed terms as a weighted disjunction, or null when it has none. */
@@ -135,7 +136,7 @@ public final class LuceneFullTextStore implements FullTextStore {
     }
 
     @Override
-    public java.util.Map<DocumentVersion, Long> versions() {
+    public Map<DocumentVersion, Long> versions() {
         return index.versions();
     }
 

@@ -7,37 +7,63 @@ import io.polyrag.core.model.DocumentVersion;
 import io.polyrag.core.model.SearchScope;
 import io.polyrag.core.model.StoreHit;
 import io.polyrag.core.model.StoreRecord;
+import java.io.Closeable;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.DoubleUnaryOperator;
 import java.util.function.Function;
 import org.apache.lucene.analysis.Analyzer;
+import org.apache.lucene.codecs.Codec;
+import org.apache.lucene.document.BinaryDocValuesField;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.document.Field;
+import org.apache.lucene.document.NumericDocValuesField;
 import org.apache.lucene.document.SortedDocValuesField;
 import org.apache.lucene.document.StoredField;
 import org.apache.lucene.document.StringField;
+import org.apache.lucene.index.BinaryDocValues;
 import org.apache.lucene.index.ConcurrentMergeScheduler;
+import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.IndexReader;
 import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.IndexWriterConfig;
+import org.apache.lucene.index.LeafReader;
+import org.apache.lucene.index.LeafReaderContext;
+import org.apache.lucene.index.NumericDocValues;
+import org.apache.lucene.index.PostingsEnum;
+import org.apache.lucene.index.ReaderUtil;
+import org.apache.lucene.index.SortedDocValues;
 import org.apache.lucene.index.StoredFields;
 import org.apache.lucene.index.Term;
+import org.apache.lucene.index.Terms;
+import org.apache.lucene.index.TermsEnum;
+import org.apache.lucene.search.DocIdSetIterator;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.Query;
 import org.apache.lucene.search.ScoreDoc;
 import org.apache.lucene.search.SearcherFactory;
 import org.apache.lucene.search.SearcherManager;
 import org.apache.lucene.search.TermInSetQuery;
+import org.apache.lucene.search.TermQuery;
 import org.apache.lucene.search.similarities.Similarity;
+import org.apache.lucene.store.AlreadyClosedException;
 import org.apache.lucene.store.FSDirectory;
 import org.apache.lucene.store.LockObtainFailedException;
+import org.apache.lucene.util.Bits;
 import org.apache.lucene.util.BytesRef;
 
 /**
@@ -73,7 +99,7 @@ final class LuceneIndex implements AutoCloseable {
     private final String name;
     private final Analyzer analyzer;
     private final Similarity similarity;
-    private final org.apache.lucene.codecs.Codec codec;
+    private final Codec codec;
     private final FSDirectory directory;
     private volatile IndexWriter writer;
     private volatile SearcherManager searchers;
@@ -96,7 +122,7 @@ final class LuceneIndex implements AutoCloseable {
 
     /** @param codec how new segments are written; null for Lucene's default */
     LuceneIndex(Path path, String name, Analyzer analyzer, Similarity similarity,
-            org.apache.lucene.codecs.Codec codec) {
+            Codec codec) {
         this.codec = codec;
         this.path = path;
         this.name = name;
@@ -122,14 +148,14 @@ final class LuceneIndex implements AutoCloseable {
 
     private void setAsideIfDamaged() throws IOException {
         // Lucene's own files only: segment files (_0.cfs, _1.fdt, ...) and commit points; not polyrag's metadata.
-        List<String> files = java.util.Arrays.stream(directory.listAll())
+        List<String> files = Arrays.stream(directory.listAll())
                 .filter(f -> f.startsWith("_") || f.startsWith("segments") || f.startsWith("pending_segments"))
                 .toList();
-        if (files.isEmpty() || org.apache.lucene.index.DirectoryReader.indexExists(directory)) {
+        if (files.isEmpty() || DirectoryReader.indexExists(directory)) {
             return;
         }
-        String when = java.time.format.DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'", java.util.Locale.ROOT)
-                .format(java.time.ZonedDateTime.now(java.time.ZoneOffset.UTC));
+        String when = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'", Locale.ROOT)
+                .format(ZonedDateTime.now(ZoneOffset.UTC));
         Path aside = path.resolveSibling(path.getFileName() + ".damaged-" + when);
         Files.createDirectories(aside);
         for (String f : files) {
@@ -182,7 +208,7 @@ final class LuceneIndex implements AutoCloseable {
         }
     }
 
-    private static void closeQuietly(java.io.Closeable c) {
+    private static void closeQuietly(Closeable c) {
         try {
             c.close();
         } catch (IOException | RuntimeException e) {
@@ -205,11 +231,11 @@ final class LuceneIndex implements AutoCloseable {
         d.add(new SortedDocValuesField(CHUNK_ID, new BytesRef(r.chunkId())));
         d.add(new StringField(DOC_ID, r.documentId(), Field.Store.YES));
         d.add(new SortedDocValuesField(DOC_ID_VALUES, new BytesRef(r.documentId())));
-        d.add(new org.apache.lucene.document.BinaryDocValuesField(CHUNK_ID_BYTES, new BytesRef(r.chunkId())));
-        d.add(new org.apache.lucene.document.BinaryDocValuesField(DOC_ID_BYTES, new BytesRef(r.documentId())));
+        d.add(new BinaryDocValuesField(CHUNK_ID_BYTES, new BytesRef(r.chunkId())));
+        d.add(new BinaryDocValuesField(DOC_ID_BYTES, new BytesRef(r.documentId())));
         d.add(new StringField(DOC_VERSION, docVersion(r.documentId(), r.version()), Field.Store.NO));
         d.add(new StoredField(VERSION, r.version()));
-        d.add(new org.apache.lucene.document.NumericDocValuesField(VERSION_VALUES, r.version()));
+        d.add(new NumericDocValuesField(VERSION_VALUES, r.version()));
         d.add(new StringField(KB, r.knowledgeBase(), Field.Store.NO));
         return d;
     }
@@ -306,13 +332,13 @@ final class LuceneIndex implements AutoCloseable {
         if (scope.knowledgeBases().isEmpty()) {
             return null;
         }
-        java.util.Set<String> wanted = scope.knowledgeBases();
-        for (org.apache.lucene.index.LeafReaderContext leaf : searcher.getIndexReader().leaves()) {
-            org.apache.lucene.index.Terms terms = leaf.reader().terms(KB);
+        Set<String> wanted = scope.knowledgeBases();
+        for (LeafReaderContext leaf : searcher.getIndexReader().leaves()) {
+            Terms terms = leaf.reader().terms(KB);
             if (terms == null) {
                 continue;
             }
-            org.apache.lucene.index.TermsEnum te = terms.iterator();
+            TermsEnum te = terms.iterator();
             for (BytesRef t = te.next(); t != null; t = te.next()) {
                 if (!wanted.contains(t.utf8ToString())) {
                     return scopeFilter(scope);
@@ -331,7 +357,7 @@ final class LuceneIndex implements AutoCloseable {
      *
      * @param score maps Lucene's score to the store's
      */
-    List<StoreHit> search(SearchAction action, java.util.function.DoubleUnaryOperator score) {
+    List<StoreHit> search(SearchAction action, DoubleUnaryOperator score) {
         ensureOpen();
         SearcherManager manager = searchers;
         IndexSearcher searcher = acquire(manager);
@@ -354,23 +380,23 @@ final class LuceneIndex implements AutoCloseable {
      * one written before those from its stored fields.
      */
     private static List<StoreHit> hits(IndexSearcher searcher, ScoreDoc[] docs,
-            java.util.function.DoubleUnaryOperator score) throws IOException {
+            DoubleUnaryOperator score) throws IOException {
         ScoreDoc[] byDoc = docs.clone();
-        java.util.Arrays.sort(byDoc, Comparator.comparingInt(d -> d.doc));
-        List<org.apache.lucene.index.LeafReaderContext> leaves = searcher.getIndexReader().leaves();
+        Arrays.sort(byDoc, Comparator.comparingInt(d -> d.doc));
+        List<LeafReaderContext> leaves = searcher.getIndexReader().leaves();
         List<StoreHit> hits = new ArrayList<>(docs.length);
         StoredFields stored = null;
         int leaf = -1;
-        org.apache.lucene.index.BinaryDocValues chunkBytes = null;
-        org.apache.lucene.index.BinaryDocValues documentBytes = null;
-        org.apache.lucene.index.SortedDocValues chunkIds = null;
-        org.apache.lucene.index.SortedDocValues documentIds = null;
-        org.apache.lucene.index.NumericDocValues versions = null;
+        BinaryDocValues chunkBytes = null;
+        BinaryDocValues documentBytes = null;
+        SortedDocValues chunkIds = null;
+        SortedDocValues documentIds = null;
+        NumericDocValues versions = null;
         for (ScoreDoc sd : byDoc) {
-            int li = org.apache.lucene.index.ReaderUtil.subIndex(sd.doc, leaves);
+            int li = ReaderUtil.subIndex(sd.doc, leaves);
             if (li != leaf) {
                 leaf = li;
-                org.apache.lucene.index.LeafReader r = leaves.get(li).reader();
+                LeafReader r = leaves.get(li).reader();
                 chunkBytes = r.getBinaryDocValues(CHUNK_ID_BYTES);
                 documentBytes = r.getBinaryDocValues(DOC_ID_BYTES);
                 chunkIds = r.getSortedDocValues(CHUNK_ID);
@@ -400,7 +426,7 @@ final class LuceneIndex implements AutoCloseable {
     private IndexSearcher acquire(SearcherManager manager) {
         try {
             return manager.acquire();
-        } catch (IOException | org.apache.lucene.store.AlreadyClosedException e) {
+        } catch (IOException | AlreadyClosedException e) {
             throw StorageProblems.exception(name, path, "read", e);
         }
     }
@@ -417,13 +443,13 @@ final class LuceneIndex implements AutoCloseable {
     }
 
     /** Live records per document version, read from the terms of the document-version field. */
-    java.util.Map<DocumentVersion, Long> versions() {
+    Map<DocumentVersion, Long> versions() {
         ensureOpen();
         SearcherManager manager = searchers;
         IndexSearcher s = acquire(manager);
         try {
-            java.util.Map<DocumentVersion, Long> out = new java.util.HashMap<>();
-            for (org.apache.lucene.index.LeafReaderContext leaf : s.getIndexReader().leaves()) {
+            Map<DocumentVersion, Long> out = new HashMap<>();
+            for (LeafReaderContext leaf : s.getIndexReader().leaves()) {
                 countVersions(leaf.reader(), out);
             }
             return out;
@@ -440,7 +466,7 @@ final class LuceneIndex implements AutoCloseable {
         SearcherManager manager = searchers;
         IndexSearcher s = acquire(manager);
         try {
-            return s.count(new org.apache.lucene.search.TermQuery(new org.apache.lucene.index.Term(DOC_VERSION,
+            return s.count(new TermQuery(new Term(DOC_VERSION,
                     docVersion(version.documentId(), version.version()))));
         } catch (IOException e) {
             throw StorageProblems.exception(name, path, "read", e);
@@ -449,19 +475,19 @@ final class LuceneIndex implements AutoCloseable {
         }
     }
 
-    private static void countVersions(org.apache.lucene.index.LeafReader reader,
-            java.util.Map<DocumentVersion, Long> out) throws IOException {
-        org.apache.lucene.index.Terms terms = reader.terms(DOC_VERSION);
+    private static void countVersions(LeafReader reader,
+            Map<DocumentVersion, Long> out) throws IOException {
+        Terms terms = reader.terms(DOC_VERSION);
         if (terms == null) {
             return;
         }
-        org.apache.lucene.util.Bits live = reader.getLiveDocs();
-        org.apache.lucene.index.TermsEnum te = terms.iterator();
-        org.apache.lucene.index.PostingsEnum postings = null;
+        Bits live = reader.getLiveDocs();
+        TermsEnum te = terms.iterator();
+        PostingsEnum postings = null;
         for (BytesRef t = te.next(); t != null; t = te.next()) {
-            postings = te.postings(postings, org.apache.lucene.index.PostingsEnum.NONE);
+            postings = te.postings(postings, PostingsEnum.NONE);
             long n = 0;
-            for (int d = postings.nextDoc(); d != org.apache.lucene.search.DocIdSetIterator.NO_MORE_DOCS;
+            for (int d = postings.nextDoc(); d != DocIdSetIterator.NO_MORE_DOCS;
                     d = postings.nextDoc()) {
                 if (live == null || live.get(d)) {
                     n++;

@@ -6,6 +6,8 @@ import io.polyrag.core.port.VectorStore;
 import io.polyrag.core.spi.FullTextStoreProvider;
 import io.polyrag.core.spi.ProviderContext;
 import io.polyrag.core.spi.VectorStoreProvider;
+import java.nio.file.Files;
+import java.nio.file.Path;
 
 /** The embedded Lucene stores, named {@code lucene}; each keeps its index in its own folder of the data directory. */
 public final class LuceneProviders {
@@ -30,11 +32,11 @@ public final class LuceneProviders {
 
         @Override
         public VectorStore open(ProviderContext context, int dimension, String modelId) {
-            java.nio.file.Path first = context.dataDir().resolve("vector");
-            java.nio.file.Path own = context.dataDir().resolve("vectors").resolve(folderName(modelId) + "-"
+            Path first = context.dataDir().resolve("vector");
+            Path own = context.dataDir().resolve("vectors").resolve(folderName(modelId) + "-"
                     + dimension);
             // A model that has a folder of its own keeps it (even when the first folder was emptied or deleted).
-            java.nio.file.Path path = java.nio.file.Files.isDirectory(own)
+            Path path = Files.isDirectory(own)
                     || LuceneVectorStore.holdsOtherModel(first, dimension, modelId) ? own : first;
             return new LuceneVectorStore(path, dimension, modelId,
                     context.config().get(Settings.VECTOR_EXACT_THRESHOLD),

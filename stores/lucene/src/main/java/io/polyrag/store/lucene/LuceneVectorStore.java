@@ -15,6 +15,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Collection;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.Properties;
 import org.apache.lucene.analysis.core.KeywordAnalyzer;
 import org.apache.lucene.codecs.Codec;
@@ -25,9 +27,9 @@ import org.apache.lucene.codecs.lucene99.Lucene99HnswVectorsFormat;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.document.KnnFloatVectorField;
 import org.apache.lucene.index.VectorSimilarityFunction;
+import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.KnnFloatVectorQuery;
 import org.apache.lucene.search.Query;
-import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.ScoreDoc;
 import org.apache.lucene.search.similarities.BM25Similarity;
 import org.apache.lucene.util.quantization.QuantizedByteVectorValues;
@@ -87,7 +89,7 @@ public final class LuceneVectorStore implements VectorStore {
 
         /** The setting's value ({@code none}, {@code int7}, {@code int4}, {@code int1}). */
         public static Quantization of(String name) {
-            return valueOf(name.toUpperCase(java.util.Locale.ROOT));
+            return valueOf(name.toUpperCase(Locale.ROOT));
         }
 
         /** A codec whose vector field uses this encoding; null (Lucene's default) for none. */
@@ -241,7 +243,7 @@ public final class LuceneVectorStore implements VectorStore {
     }
 
     @Override
-    public java.util.Map<DocumentVersion, Long> versions() {
+    public Map<DocumentVersion, Long> versions() {
         return index.versions();
     }
 

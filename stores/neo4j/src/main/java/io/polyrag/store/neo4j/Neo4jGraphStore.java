@@ -11,14 +11,19 @@ import io.polyrag.core.model.Relation;
 import io.polyrag.core.model.SearchScope;
 import io.polyrag.core.model.StoreRecord;
 import io.polyrag.core.port.GraphStore;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import org.neo4j.driver.AuthTokens;
+import org.neo4j.driver.Config;
 import org.neo4j.driver.Driver;
 import org.neo4j.driver.GraphDatabase;
 import org.neo4j.driver.Record;
@@ -28,6 +33,7 @@ import org.neo4j.driver.TransactionContext;
 import org.neo4j.driver.Value;
 import org.neo4j.driver.exceptions.AuthenticationException;
 import org.neo4j.driver.exceptions.ServiceUnavailableException;
+import org.neo4j.driver.types.TypeSystem;
 
 /**
  * The property graph on Neo4j (or any Bolt server) through the official driver, with the same model as the embedded
@@ -56,10 +62,10 @@ final class Neo4jGraphStore implements GraphStore {
     Neo4jGraphStore(String uri, String user, String password, String database, int timeoutSeconds) {
         this.uri = uri;
         this.database = database;
-        org.neo4j.driver.Config config = org.neo4j.driver.Config.builder()
-                .withConnectionTimeout(timeoutSeconds, java.util.concurrent.TimeUnit.SECONDS)
-                .withConnectionAcquisitionTimeout(2L * timeoutSeconds, java.util.concurrent.TimeUnit.SECONDS)
-                .withMaxTransactionRetryTime(timeoutSeconds, java.util.concurrent.TimeUnit.SECONDS).build();
+        Config config = Config.builder()
+                .withConnectionTimeout(timeoutSeconds, TimeUnit.SECONDS)
+                .withConnectionAcquisitionTimeout(2L * timeoutSeconds, TimeUnit.SECONDS)
+                .withMaxTransactionRetryTime(timeoutSeconds, TimeUnit.SECONDS).build();
         this.driver = password == null || password.isEmpty() ? GraphDatabase.driver(uri, AuthTokens.none(), config)
                 : GraphDatabase.driver(uri, AuthTokens.basic(user, password), config);
         try {
@@ -225,7 +231,7 @@ final class Neo4jGraphStore implements GraphStore {
                 Map<String, String> row = new LinkedHashMap<>();
                 for (String key : r.keys()) {
                     Value v = r.get(key);
-                    row.put(key, v.isNull() ? "" : v.hasType(org.neo4j.driver.types.TypeSystem.getDefault().STRING())
+                    row.put(key, v.isNull() ? "" : v.hasType(TypeSystem.getDefault().STRING())
                             ? v.asString() : v.toString());
                 }
                 rows.add(row);
@@ -263,7 +269,7 @@ final class Neo4jGraphStore implements GraphStore {
     @Override
     public Map<DocumentVersion, Long> versions() {
         return read(tx -> {
-            Map<DocumentVersion, Long> out = new java.util.HashMap<>();
+            Map<DocumentVersion, Long> out = new HashMap<>();
             tx.run("MATCH (c:Chunk) RETURN c.doc AS doc, c.version AS version, count(c) AS n").forEachRemaining(r ->
                     out.put(new DocumentVersion(r.get("doc").asString(), r.get("version").asLong()),
                             r.get("n").asLong()));
@@ -307,8 +313,8 @@ final class Neo4jGraphStore implements GraphStore {
     static String encode(Map<String, String> properties) {
         StringBuilder b = new StringBuilder();
         new TreeMap<>(properties).forEach((k, v) -> b.append(b.isEmpty() ? "" : "&")
-                .append(java.net.URLEncoder.encode(k, java.nio.charset.StandardCharsets.UTF_8)).append('=')
-                .append(java.net.URLEncoder.encode(v, java.nio.charset.StandardCharsets.UTF_8)));
+                .append(URLEncoder.encode(k, StandardCharsets.UTF_8)).append('=')
+                .append(URLEncoder.encode(v, StandardCharsets.UTF_8)));
         return b.toString();
     }
 }

@@ -1,6 +1,8 @@
 package io.polyrag.store.opensearch;
 
+import io.polyrag.core.ConfigException;
 import io.polyrag.core.StoreException;
+import io.polyrag.core.config.Settings;
 import io.polyrag.core.model.DocumentVersion;
 import io.polyrag.core.model.SearchScope;
 import io.polyrag.core.model.StoreHit;
@@ -8,9 +10,11 @@ import io.polyrag.core.model.StoreRecord;
 import io.polyrag.core.port.FullTextStore;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -25,6 +29,9 @@ import org.opensearch.client.opensearch._types.query_dsl.Query;
 import org.opensearch.client.opensearch.core.BulkRequest;
 import org.opensearch.client.opensearch.core.BulkResponse;
 import org.opensearch.client.opensearch.core.SearchResponse;
+import org.opensearch.client.opensearch.generic.Body;
+import org.opensearch.client.opensearch.generic.Requests;
+import org.opensearch.client.transport.httpclient5.ResponseException;
 
 /**
  * Full text on OpenSearch: one index for every knowledge base (a {@code kb} keyword field filters a search to its
@@ -55,8 +62,8 @@ final class OpenSearchFullTextStore implements FullTextStore {
         try {
             ensureIndex(k1, b);
         } catch (IOException e) {
-            throw new io.polyrag.core.ConfigException("cannot reach OpenSearch at " + url + " ("
-                    + io.polyrag.core.config.Settings.OPENSEARCH_URL.env() + "): " + e.getClass().getSimpleName()
+            throw new ConfigException("cannot reach OpenSearch at " + url + " ("
+                    + Settings.OPENSEARCH_URL.env() + "): " + e.getClass().getSimpleName()
                     + (e.getMessage() == null ? "" : ": " + e.getMessage()), e);
         } catch (OpenSearchException e) {
             throw new StoreException("OpenSearch at " + url + " refused to create or open index '" + index + "': "
@@ -133,14 +140,14 @@ final class OpenSearchFullTextStore implements FullTextStore {
 
     /** A request the typed client has no builder for: {status, body}, whatever the status. */
     private String[] raw(String method, String endpoint, String json) throws IOException {
-        var request = org.opensearch.client.opensearch.generic.Requests.builder().method(method).endpoint(endpoint);
+        var request = Requests.builder().method(method).endpoint(endpoint);
         if (json != null) {
             request.json(json);
         }
         try (var response = client.generic().execute(request.build())) {
             return new String[] {Integer.toString(response.getStatus()), response.getBody().map(
-                    org.opensearch.client.opensearch.generic.Body::bodyAsString).orElse("")};
-        } catch (org.opensearch.client.transport.httpclient5.ResponseException e) {
+                    Body::bodyAsString).orElse("")};
+        } catch (ResponseException e) {
             // The transport throws for some error statuses (a 503 among them) rather than return them.
             return new String[] {Integer.toString(e.status()), String.valueOf(e.getMessage())};
         }
@@ -292,7 +299,7 @@ final class OpenSearchFullTextStore implements FullTextStore {
             return "";
         }
         String[] words = query.split("[^\\p{L}\\p{N}]+");
-        if (java.util.Arrays.stream(words).noneMatch(w -> !w.isEmpty())) {
+        if (Arrays.stream(words).noneMatch(w -> !w.isEmpty())) {
             return "";
         }
         // Scripts written without spaces (Chinese, Japanese) make a token of each character: cap characters too.
@@ -314,7 +321,7 @@ final class OpenSearchFullTextStore implements FullTextStore {
         if (words.length <= MAX_QUERY_TERMS) {
             return query.replace('\u0000', ' ');
         }
-        java.util.LinkedHashSet<String> distinct = new java.util.LinkedHashSet<>();
+        LinkedHashSet<String> distinct = new LinkedHashSet<>();
         for (String w : words) {
             if (!w.isEmpty() && distinct.add(w.toLowerCase(Locale.ROOT)) && distinct.size() >= MAX_QUERY_TERMS) {
                 break;

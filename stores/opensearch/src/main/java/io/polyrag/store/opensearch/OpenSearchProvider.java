@@ -6,6 +6,7 @@ import io.polyrag.core.config.Settings;
 import io.polyrag.core.port.FullTextStore;
 import io.polyrag.core.spi.FullTextStoreProvider;
 import io.polyrag.core.spi.ProviderContext;
+import java.io.IOException;
 import java.net.URI;
 import org.apache.hc.client5.http.auth.AuthScope;
 import org.apache.hc.client5.http.auth.UsernamePasswordCredentials;
@@ -72,7 +73,7 @@ public final class OpenSearchProvider implements FullTextStoreProvider {
         } catch (RuntimeException e) {
             try {
                 transport.close();
-            } catch (java.io.IOException x) {
+            } catch (IOException x) {
                 e.addSuppressed(x);
             }
             throw e;

@@ -10,6 +10,7 @@ import io.polyrag.core.config.Settings;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.Map;
+import org.flywaydb.core.Flyway;
 
 /**
  * One PostgreSQL store's connections: a HikariCP pool on {@code POLYRAG_POSTGRES_URL}, its tables brought up to date
@@ -67,7 +68,7 @@ final class PgDatabase implements AutoCloseable {
                     + Settings.POSTGRES_URL.env() + ") for the " + store + " store: " + root(e).getMessage(), e);
         }
         try {
-            org.flywaydb.core.Flyway.configure(PgDatabase.class.getClassLoader()).dataSource(pool)
+            Flyway.configure(PgDatabase.class.getClassLoader()).dataSource(pool)
                     .locations("classpath:io/polyrag/store/postgres/" + store).table("polyrag_" + store
                             + "_schema_history").baselineOnMigrate(true).baselineVersion("0")
                     .placeholders(placeholders).loggers("slf4j").load().migrate();
@@ -84,7 +85,7 @@ final class PgDatabase implements AutoCloseable {
     /** Runs another set of migrations ({@code location} beside the store's) with a history table of its own. */
     void migrate(String location, String historyTable, Map<String, String> placeholders) {
         try {
-            org.flywaydb.core.Flyway.configure(PgDatabase.class.getClassLoader()).dataSource(pool)
+            Flyway.configure(PgDatabase.class.getClassLoader()).dataSource(pool)
                     .locations("classpath:io/polyrag/store/postgres/" + location).table(historyTable)
                     .baselineOnMigrate(true).baselineVersion("0").placeholders(placeholders).loggers("slf4j").load()
                     .migrate();

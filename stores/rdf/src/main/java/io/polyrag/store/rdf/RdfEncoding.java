@@ -2,8 +2,11 @@ package io.polyrag.store.rdf;
 
 import io.polyrag.core.model.Entity;
 import io.polyrag.core.model.Relation;
+import java.net.URLDecoder;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import java.util.Map;
 import java.util.TreeMap;
@@ -64,10 +67,10 @@ final class RdfEncoding {
         String identity = r.chunkId() + "\u0000" + Entity.storedKey(r.subject()) + "\u0000" + r.predicate() + "\u0000"
                 + Entity.storedKey(r.object());
         try {
-            byte[] hash = java.security.MessageDigest.getInstance("SHA-256")
+            byte[] hash = MessageDigest.getInstance("SHA-256")
                     .digest(identity.getBytes(StandardCharsets.UTF_8));
             return "urn:polyrag:statement:" + HexFormat.of().formatHex(hash, 0, 16);
-        } catch (java.security.NoSuchAlgorithmException e) {
+        } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("SHA-256 is part of every JDK", e);
         }
     }
@@ -115,7 +118,7 @@ final class RdfEncoding {
     /** The properties of a statement from its {@code <urn:polyrag:property:…>} values. */
     static Map<String, String> decodeProperty(Map<String, String> into, String predicateIri, String value) {
         if (predicateIri.startsWith(PROPERTY)) {
-            into.put(java.net.URLDecoder.decode(predicateIri.substring(PROPERTY.length()), StandardCharsets.UTF_8),
+            into.put(URLDecoder.decode(predicateIri.substring(PROPERTY.length()), StandardCharsets.UTF_8),
                     value);
         }
         return into;

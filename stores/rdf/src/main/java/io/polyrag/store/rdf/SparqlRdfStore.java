@@ -15,7 +15,9 @@ import io.polyrag.core.model.SearchScope;
 import io.polyrag.core.model.StoreRecord;
 import io.polyrag.core.port.RdfStore;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -97,7 +99,7 @@ final class SparqlRdfStore implements RdfStore {
 
     /** The words of a normalised key or alias ({@code tenant/t/marie curie}: tenant, t, marie, curie). */
     private static List<String> words(String label) {
-        return java.util.Arrays.stream(label.split("[ /]+")).filter(w -> !w.isEmpty()).distinct().toList();
+        return Arrays.stream(label.split("[ /]+")).filter(w -> !w.isEmpty()).distinct().toList();
     }
 
     private static void words(String entityIri, String label, StringBuilder data) {
@@ -385,7 +387,7 @@ final class SparqlRdfStore implements RdfStore {
 
     @Override
     public Map<DocumentVersion, Long> versions() {
-        Map<DocumentVersion, Long> out = new java.util.HashMap<>();
+        Map<DocumentVersion, Long> out = new HashMap<>();
         for (Map<String, String> r : transport.select(PREFIXES + "SELECT ?doc ?version (COUNT(?c) AS ?n) WHERE { GRAPH "
                 + graph + " { ?c pr:chunkId ?id ; pr:kb ?kb ; pr:document ?doc ; pr:version ?version } }"
                 + " GROUP BY ?doc ?version")) {

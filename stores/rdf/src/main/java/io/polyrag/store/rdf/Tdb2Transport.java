@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.stream.Stream;
 import org.apache.jena.graph.Node;
 import org.apache.jena.graph.NodeFactory;
+import org.apache.jena.graph.Triple;
 import org.apache.jena.query.Dataset;
 import org.apache.jena.query.QueryExecution;
 import org.apache.jena.sparql.core.DatasetGraph;
@@ -170,7 +171,7 @@ final class Tdb2Transport implements SparqlTransport {
             Txn.executeWrite(dataset, () -> {
                 DatasetGraph dsg = dataset.asDatasetGraph();
                 Node graph = NodeFactory.createURI(graphIri);
-                for (org.apache.jena.graph.Triple t : triples.list()) {
+                for (Triple t : triples.list()) {
                     dsg.add(graph, t.getSubject(), t.getPredicate(), t.getObject());
                 }
                 for (NewEntity e : entities) {

@@ -1,11 +1,14 @@
 package io.polyrag.store.s3;
 
 import io.polyrag.core.StoreException;
+import io.polyrag.core.UnavailableException;
 import io.polyrag.core.port.BlobStore;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Base64;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Pattern;
@@ -55,7 +58,7 @@ final class S3BlobStore implements BlobStore {
             s3.headBucket(h -> h.bucket(bucket));
         } catch (SdkException e) {
             s3.close();
-            throw new io.polyrag.core.UnavailableException("cannot reach the S3 bucket '" + bucket + "' at "
+            throw new UnavailableException("cannot reach the S3 bucket '" + bucket + "' at "
                     + (endpoint == null ? "AWS " + region : endpoint) + " (POLYRAG_S3_ENDPOINT, POLYRAG_S3_BUCKET): "
                     + e.getMessage(), e);
         }
@@ -117,8 +120,8 @@ final class S3BlobStore implements BlobStore {
     }
 
     @Override
-    public java.util.List<Listed> list(String keyPrefix) {
-        java.util.List<Listed> out = new java.util.ArrayList<>();
+    public List<Listed> list(String keyPrefix) {
+        List<Listed> out = new ArrayList<>();
         try {
             for (var o : s3.listObjectsV2Paginator(l -> l.bucket(bucket).prefix(prefix + keyPrefix)).contents()) {
                 out.add(new Listed(o.key().substring(prefix.length()), o.lastModified()));
