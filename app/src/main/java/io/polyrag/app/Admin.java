@@ -53,7 +53,7 @@ public final class Admin {
 
     /** Any job by id, whoever's (the operator's view). */
     public JobInfo job(String id) {
-        return components.catalog.job(id).orElseThrow(() -> new NotFoundException("no job with id '"
+        return components.catalog.jobStore().job(id).orElseThrow(() -> new NotFoundException("no job with id '"
                 + Ids.abbreviate(String.valueOf(id), 64) + "'"));
     }
 

@@ -10,6 +10,7 @@ import io.polyrag.core.port.Embedder;
 import io.polyrag.core.port.JobStore;
 import io.polyrag.core.port.VectorStore;
 import io.polyrag.core.spi.EmbedderProvider;
+import io.polyrag.core.spi.ProviderContext;
 import io.polyrag.core.spi.Providers;
 import io.polyrag.ingest.StoreCheck;
 import io.polyrag.retrieval.HybridSearcher;
@@ -104,8 +105,9 @@ final class Backfill implements JobHandler {
             StoreCheck.Progress progress = new StoreCheck.Progress() {
                 @Override
                 public void report(int done, int total) {
-                    last[0] = new JobProgress("reindexing " + (graph ? "graph" : m.wireName()), total, done, 0,
-                            before + done, 0, 0, 0, List.of(m.wireName()), List.of());
+                    last[0] = JobProgress.at("reindexing " + (graph ? "graph" : m.wireName())).total(total)
+                            .processed(done).updated(before + done)
+                            .storesWritten(List.of(m.wireName())).build();
                     context.progress(last[0]);
                 }
 
@@ -123,8 +125,8 @@ final class Backfill implements JobHandler {
             written[0] += check.backfill(m, progress, p.all());
         }
         evaluate();
-        return new JobProgress("done", last[0].total(), last[0].total(), 0, written[0], 0, 0, 0,
-                targets.stream().map(Modality::wireName).toList(), List.of());
+        return JobProgress.at("done").total(last[0].total()).processed(last[0].total()).updated(written[0])
+                .storesWritten(targets.stream().map(Modality::wireName).toList()).build();
     }
 
     /**
@@ -217,8 +219,8 @@ final class Backfill implements JobHandler {
                 Config cfg = Config.load(Map.of(), r.settings());
                 e = Providers.find(EmbedderProvider.class, cfg.get(
                         Settings.EMBEDDING_PROVIDER),
-                        Settings.EMBEDDING_PROVIDER).open(new io.polyrag.core.spi
-                        .ProviderContext(cfg, components.context.dataDir()));
+                        Settings.EMBEDDING_PROVIDER).open(new ProviderContext(cfg,
+                        components.context.dataDir()));
                 if (!e.modelId().equals(r.modelId())) {
                     throw new IllegalStateException("it opens as " + e.modelId() + " now");
                 }

@@ -112,11 +112,11 @@ final class Components implements AutoCloseable {
             this.parser = p;
             this.catalog = track(Providers.find(CatalogProvider.class, config.get(Settings.CATALOG_BACKEND),
                     Settings.CATALOG_BACKEND).open(context));
-            this.metrics = track(new Metrics(catalog, tracing));
-            UsageMeter meter = track(new UsageMeter(catalog, Clock.systemUTC(),
+            this.metrics = track(new Metrics(catalog.jobStore(), tracing));
+            UsageMeter meter = track(new UsageMeter(catalog.usageStore(), Clock.systemUTC(),
                     config.get(Settings.METRICS_TENANT_LABEL) ? metrics.registry() : null));
-            this.usage = new Usage(catalog, meter, Clock.systemUTC());
-            this.indexing = new Indexing(catalog);
+            this.usage = new Usage(catalog.usageStore(), meter, Clock.systemUTC());
+            this.indexing = new Indexing(catalog.jobStore());
             this.blobs = track(Providers.find(BlobStoreProvider.class,
                     config.get(Settings.BLOB_BACKEND), Settings.BLOB_BACKEND).open(context));
             Map<Modality, ChunkIndex> indexes = new EnumMap<>(Modality.class);
@@ -138,7 +138,7 @@ final class Components implements AutoCloseable {
                 }
                 raw = e;
                 if (config.get(Settings.EMBEDDING_CACHE)) {
-                    e = new CachingEmbedder(e, catalog);
+                    e = new CachingEmbedder(e, catalog.embeddingCache());
                 }
                 // The extractive answerer's sentences go straight to the model (kept in its own memory, not the
                 // catalog's cache); its question is the query the search before it has just embedded.
@@ -210,7 +210,7 @@ final class Components implements AutoCloseable {
             }
             warnIfReplicasWouldSplit(config);
             StoreSet stores = new StoreSet(indexes);
-            this.extractor = stores.needsGraph() ? track(extractor(config, context, llm, catalog)) : null;
+            this.extractor = stores.needsGraph() ? track(extractor(config, context, llm, catalog.responseCache())) : null;
             TokenCounter counter = e != null ? e.tokenCounter() : new WordTokenCounter();
             this.pipeline = new IngestPipeline(catalog, parser, new StructuredChunker(counter,
                     config.get(Settings.CHUNK_MAX_TOKENS), config.get(Settings.CHUNK_OVERLAP_TOKENS)), e, extractor,
@@ -225,7 +225,7 @@ final class Components implements AutoCloseable {
                             + "model to write the contexts: set POLYRAG_LLM_PROVIDER (and its URL and model), or turn "
                             + "it off");
                 }
-                pipeline.contextual(new Contextualizer(llm, catalog, config.get(
+                pipeline.contextual(new Contextualizer(llm, catalog.contextCache(), config.get(
                         Settings.CONTEXTUAL_DOCUMENT_WORDS), config.get(Settings.CONTEXTUAL_CONCURRENCY)),
                         config.get(Settings.CONTEXTUAL_TOKEN_BUDGET));
             }

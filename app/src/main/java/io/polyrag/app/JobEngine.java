@@ -9,7 +9,6 @@ import io.polyrag.core.model.Ids;
 import io.polyrag.core.model.JobInfo;
 import io.polyrag.core.model.JobStatus;
 import io.polyrag.core.model.Tenant;
-import io.polyrag.core.port.Catalog;
 import io.polyrag.core.port.JobStore;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -44,18 +43,24 @@ final class JobEngine implements AutoCloseable {
     };
     private final CountDownLatch closing = new CountDownLatch(1);
     private Thread feed;
+    private final boolean shared;
     private static final int FEED_BATCH = 1000;
     private static final Duration FEED_OVERLAP = Duration.ofSeconds(5);
 
     private final Metrics metrics;
 
     JobEngine(JobStore store, List<JobHandler> handlers) {
-        this(store, handlers, null);
+        this(store, handlers, null, false);
     }
 
-    /** @param metrics where stage timings and job outcomes are recorded; null records them nowhere visible */
-    JobEngine(JobStore store, List<JobHandler> handlers, Metrics metrics) {
+    /**
+     * @param metrics where stage timings and job outcomes are recorded; null records them nowhere visible
+     * @param shared whether other replicas write the same job store (a shared catalog): then this engine follows
+     *     their jobs' changes too, so its events report every job, whichever replica runs it
+     */
+    JobEngine(JobStore store, List<JobHandler> handlers, Metrics metrics, boolean shared) {
         this.store = store;
+        this.shared = shared;
         this.metrics = metrics != null ? metrics : store == null ? null : new Metrics(store);
         for (JobHandler h : handlers) {
             if (this.handlers.putIfAbsent(h.kind(), h) != null) {
@@ -70,7 +75,7 @@ final class JobEngine implements AutoCloseable {
         runner = new JobRunner(store, this::handler, this::changed, metrics, workers,
                 Duration.ofSeconds(config.get(Settings.INGEST_JOB_STALE_SECONDS)),
                 config.get(Settings.INGEST_JOB_ATTEMPTS), Duration.ofSeconds(config.get(Settings.INGEST_JOB_SLICE_SECONDS)));
-        if (store instanceof Catalog c && c.shared()) {
+        if (shared) {
             feed = Thread.ofVirtual().name("polyrag-job-feed").start(this::follow);
         }
     }

@@ -12,6 +12,7 @@ import io.polyrag.core.config.Settings;
 import io.polyrag.core.model.DocumentInfo;
 import io.polyrag.core.model.FusionMethod;
 import io.polyrag.core.model.Ids;
+import io.polyrag.core.model.ItemError;
 import io.polyrag.core.model.JobProgress;
 import io.polyrag.core.model.KnowledgeBase;
 import io.polyrag.core.model.Modality;
@@ -122,7 +123,8 @@ final class KbFusion implements JobHandler {
 
     /** The knowledge base's judged queries. */
     List<JudgedQuery> judgments(KnowledgeBase kb) {
-        return components.catalog.judgments(kb.storageName()).stream().map(j -> new JudgedQuery(j.queryId(), j.query(),
+        return components.catalog.judgmentStore().judgments(kb.storageName()).stream().map(j -> new JudgedQuery(
+                j.queryId(), j.query(),
                 new TreeMap<>(j.relevant()))).toList();
     }
 
@@ -220,13 +222,13 @@ final class KbFusion implements JobHandler {
             out.add(new Judgment(queryId(j), j.query().strip(), grades));
         }
         Set<String> existing = new HashSet<>();
-        components.catalog.judgments(stored).forEach(j -> existing.add(j.queryId()));
+        components.catalog.judgmentStore().judgments(stored).forEach(j -> existing.add(j.queryId()));
         existing.addAll(ids);
         if (existing.size() > MAX_JUDGED) {
             throw new InvalidInputException("judgments: the knowledge base would hold " + existing.size() + " judged "
                     + "queries, at most " + MAX_JUDGED + " (DELETE some first)");
         }
-        components.catalog.putJudgments(stored, out);
+        components.catalog.judgmentStore().putJudgments(stored, out);
         return out.size();
     }
 
@@ -254,7 +256,7 @@ final class KbFusion implements JobHandler {
     }
 
     int delete(KnowledgeBase kb, String queryId) {
-        return components.catalog.deleteJudgments(kb.storageName(), queryId);
+        return components.catalog.judgmentStore().deleteJudgments(kb.storageName(), queryId);
     }
 
     // ---- the tuning a search uses
@@ -263,7 +265,7 @@ final class KbFusion implements JobHandler {
     Optional<FusionTuning> tuning(String storedKb) {
         Cached c = cache.get(storedKb);
         if (c == null || System.nanoTime() - c.at() > CACHE_NANOS) {
-            Optional<FusionTuning> t = components.catalog.tuning(storedKb).map(j -> JSON.readValue(j,
+            Optional<FusionTuning> t = components.catalog.judgmentStore().tuning(storedKb).map(j -> JSON.readValue(j,
                     FusionTuning.class));
             c = new Cached(t, System.nanoTime());
             cache.put(storedKb, c);
@@ -272,7 +274,7 @@ final class KbFusion implements JobHandler {
     }
 
     void drop(String storedKb) {
-        components.catalog.putTuning(storedKb, null);
+        components.catalog.judgmentStore().putTuning(storedKb, null);
         forget(storedKb);
     }
 
@@ -326,7 +328,7 @@ final class KbFusion implements JobHandler {
     // ---- the job
 
     String payload(KnowledgeBase kb) {
-        int judged = components.catalog.judgments(kb.storageName()).size();
+        int judged = components.catalog.judgmentStore().judgments(kb.storageName()).size();
         if (judged < MIN_JUDGED) {
             throw new InvalidInputException("knowledge base '" + kb.name() + "' has " + judged + " judged quer"
                     + (judged == 1 ? "y" : "ies") + ": tuning needs at least " + MIN_JUDGED + " (POST "
@@ -360,11 +362,11 @@ final class KbFusion implements JobHandler {
     @Override
     public JobProgress run(JobStore.Claimed job, Context context) {
         String kb = JSON.readValue(job.payload(), Payload.class).knowledgeBase();
-        List<Judgment> judged = sample(components.catalog.judgments(kb));
+        List<Judgment> judged = sample(components.catalog.judgmentStore().judgments(kb));
         if (judged.size() < MIN_JUDGED) {
-            return new JobProgress("failed", 1, 1, 0, 0, 0, 1, 0, List.of(), List.of(new io.polyrag.core.model
-                    .ItemError(KnowledgeBase.ofStored(kb).name(), "the knowledge base has " + judged.size()
-                            + " judged queries; tuning needs at least " + MIN_JUDGED)));
+            return JobProgress.at("failed").total(1).processed(1).failed(1).errors(List.of(new ItemError(
+                    KnowledgeBase.ofStored(kb).name(), "the knowledge base has " + judged.size() + " judged queries; "
+                    + "tuning needs at least " + MIN_JUDGED))).build();
         }
         Set<String> documents = visibleDocuments(kb);
         List<Candidate> candidates = candidates();
@@ -383,13 +385,13 @@ final class KbFusion implements JobHandler {
             }
         }
         FusionTuning result = choose(candidates, ndcg, judged, documents.size());
-        components.catalog.putTuning(kb, JSON.writeValueAsString(result));
+        components.catalog.judgmentStore().putTuning(kb, JSON.writeValueAsString(result));
         cache.remove(kb);
         return progress("done", total, total, List.of(result.reason()));
     }
 
     private static JobProgress progress(String stage, int total, int done, List<String> warnings) {
-        return new JobProgress(stage, total, done, 0, 0, 0, 0, 0, List.of(), List.of(), 0, 0, 0, 0, warnings);
+        return JobProgress.at(stage).total(total).processed(done).warnings(warnings).build();
     }
 
     /**
@@ -502,7 +504,7 @@ final class KbFusion implements JobHandler {
     private final Set<String> evaluating = ConcurrentHashMap.newKeySet();
 
     private KbEvaluation evaluateNow(KnowledgeBase kb, String stored) {
-        List<Judgment> judged = components.catalog.judgments(stored);
+        List<Judgment> judged = components.catalog.judgmentStore().judgments(stored);
         if (judged.isEmpty()) {
             throw new InvalidInputException("knowledge base '" + kb.name() + "' has no judged queries: POST "
                     + "/v1/knowledge-bases/" + kb.name() + "/judgments first");
@@ -552,13 +554,13 @@ final class KbFusion implements JobHandler {
                     / judged.size()), round(mrr / judged.size()), Significance.ci95(perQuery.values()), vs, perQuery));
         }
         KbEvaluation e = new KbEvaluation(kb.name(), judged.size(), documents.size(), Instant.now(), out);
-        components.catalog.putEvaluation(stored, JSON.writeValueAsString(e));
+        components.catalog.judgmentStore().putEvaluation(stored, JSON.writeValueAsString(e));
         return e;
     }
 
     /** The last evaluation kept for the knowledge base. */
     Optional<KbEvaluation> lastEvaluation(String storedKb) {
-        return components.catalog.evaluation(storedKb).map(j -> JSON.readValue(j, KbEvaluation.class));
+        return components.catalog.judgmentStore().evaluation(storedKb).map(j -> JSON.readValue(j, KbEvaluation.class));
     }
 
     // ---- shared

@@ -145,7 +145,7 @@ public final class KnowledgeBases {
         if (components.catalog.knowledgeBase(kb.storageName()).isEmpty()) {
             throw notFound(kb);
         }
-        List<String> feeding = components.catalog.sources(tenant.id()).stream()
+        List<String> feeding = components.catalog.sourceStore().sources(tenant.id()).stream()
                 .filter(s -> kb.storageName().equals(s.knowledgeBase()) || kb.name().equals(s.knowledgeBase()))
                 .map(Source::id).toList();
         if (!feeding.isEmpty() && !force) {

@@ -82,9 +82,9 @@ public final class Polyrag implements AutoCloseable {
         this.backfill = backfill;
         this.fusion = new KbFusion(components);
         this.connectors = new SourceConnectors(components.context);
-        this.engine = new JobEngine(components.catalog, List.of(new UploadJob(components, staging),
+        this.engine = new JobEngine(components.catalog.jobStore(), List.of(new UploadJob(components, staging),
                 new SyncJob(components, connectors, this::as, key -> this.watcherEnded(key)), backfill, fusion),
-                components.metrics);
+                components.metrics, components.catalog.shared());
         engine.onSubmit(components.indexing::changed);
         this.watcher = new SourceWatcher(components, connectors, engine, components.config.get(Settings.SYNC_WATCH));
         List<String> problems = Recovery.run(components, staging, engine);
@@ -92,8 +92,8 @@ public final class Polyrag implements AutoCloseable {
         sweepUploads(components, engine);
         backfill.evaluate();
         this.admin = new Admin(components, problems, engine, backfill);
-        this.keys = new Keys(components.catalog, () -> localData(components.catalog), t -> !components.catalog
-                .knowledgeBases(t).isEmpty() || !components.catalog.sources(t).isEmpty(),
+        this.keys = new Keys(components.catalog.keyStore(), () -> localData(components.catalog), t -> !components.catalog
+                .knowledgeBases(t).isEmpty() || !components.catalog.sourceStore().sources(t).isEmpty(),
                 components.config.get(Settings.HTTP_REQUIRE_KEYS));
         engine.start(components.config);
         boolean workers = components.config.get(Settings.WORKER_ENABLED);
@@ -106,12 +106,12 @@ public final class Polyrag implements AutoCloseable {
             }
             int days = components.config.get(Settings.CONVERSATIONS_RETENTION_DAYS);
             if (days > 0) {
-                components.catalog.deleteConversationsBefore(Instant.now().minus(Duration
+                components.catalog.conversationStore().deleteConversationsBefore(Instant.now().minus(Duration
                         .ofDays(days)));
             }
             int jobDays = components.config.get(Settings.INGEST_JOB_RETENTION_DAYS);
             if (jobDays > 0) {
-                components.catalog.deleteFinishedBefore(Instant.now().minus(Duration
+                components.catalog.jobStore().deleteFinishedBefore(Instant.now().minus(Duration
                         .ofDays(jobDays)));
             }
         });
@@ -160,8 +160,8 @@ public final class Polyrag implements AutoCloseable {
             CatalogProvider.CatalogAndJobs catalog = Providers.find(
                     CatalogProvider.class, config.get(Settings.CATALOG_BACKEND),
                     Settings.CATALOG_BACKEND).open(new ProviderContext(config, dataDir));
-            return new KeyAdmin(lock, catalog, new Keys(catalog, () -> localData(catalog),
-                    t -> !catalog.knowledgeBases(t).isEmpty() || !catalog.sources(t).isEmpty(),
+            return new KeyAdmin(lock, catalog, new Keys(catalog.keyStore(), () -> localData(catalog),
+                    t -> !catalog.knowledgeBases(t).isEmpty() || !catalog.sourceStore().sources(t).isEmpty(),
                     config.get(Settings.HTTP_REQUIRE_KEYS)));
         } catch (RuntimeException e) {
             lock.close();
@@ -187,7 +187,7 @@ public final class Polyrag implements AutoCloseable {
 
         /** Quotas and usage from the catalog alone (the command line, while no server holds the directory). */
         public Usage usage() {
-            return new Usage(catalog, null, Clock.systemUTC());
+            return new Usage(catalog.usageStore(), null, Clock.systemUTC());
         }
 
         @Override
@@ -205,7 +205,7 @@ public final class Polyrag implements AutoCloseable {
         List<KnowledgeBaseInfo> kbs = catalog.knowledgeBases("").stream()
                 .flatMap(n -> catalog.knowledgeBase(n).stream()).filter(k -> k.documents() > 0).toList();
         return new Keys.LocalData(kbs.size(), kbs.stream().mapToLong(KnowledgeBaseInfo::documents)
-                .sum(), catalog.sources("").size());
+                .sum(), catalog.sourceStore().sources("").size());
     }
 
     public Config config() {
@@ -226,7 +226,7 @@ public final class Polyrag implements AutoCloseable {
         return new TenantFacets(t, new Ingest(components, t), new Uploads(components, staging, engine, t),
                 new Jobs(engine, t), new Search(components, t, fusion), new Documents(components, t),
                 new Graph(components, t), new KnowledgeBases(components, t, engine, sources, fusion), sources,
-                new Conversations(components.catalog, t));
+                new Conversations(components.catalog.conversationStore(), t));
     }
 
 

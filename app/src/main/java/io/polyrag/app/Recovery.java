@@ -38,12 +38,12 @@ final class Recovery {
     static List<String> run(Components c, Path staging, JobEngine jobs) {
         boolean shared = c.catalog.shared();
         int cleaned = c.pipeline.recover(shared ? stale(c) : null);
-        int requeued = shared ? 0 : c.catalog.requeueRunning();
+        int requeued = shared ? 0 : c.catalog.jobStore().requeueRunning();
         if (cleaned + requeued > 0) {
             LOG.log(Level.INFO, "recovered from an unclean stop: " + cleaned + " unfinished versions removed, "
                     + requeued + " jobs requeued");
         }
-        deleteUnownedStaging(c.catalog, staging, jobs);
+        deleteUnownedStaging(c.catalog.jobStore(), staging, jobs);
         StoreCheck check = new StoreCheck(c.pipeline);
         if (check.countMismatches().isEmpty()) {
             return List.of();

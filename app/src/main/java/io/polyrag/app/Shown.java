@@ -6,7 +6,6 @@ import io.polyrag.core.model.AnswerSource;
 import io.polyrag.core.model.DocumentInfo;
 import io.polyrag.core.model.Entity;
 import io.polyrag.core.model.EntityHit;
-import io.polyrag.core.model.SearchHit;
 import io.polyrag.core.model.SearchResponse;
 import io.polyrag.core.model.Tenant;
 import java.util.List;
@@ -24,9 +23,8 @@ final class Shown {
             return r;
         }
         return new SearchResponse(r.query(), r.tookMs(), r.modalities(), r.degraded(), r.hits().stream()
-                .map(h -> new SearchHit(h.rank(), h.score(), h.documentId(), h.chunkId(), h.uri(), h.title(), h.text(),
-                        h.kind(), h.headingPath(), t.show(h.knowledgeBase()), h.sources(), h.version(), h.ordinal(),
-                        h.location(), h.merged(), h.contributions(), h.figures())).toList(), r.warnings(), r.fusion());
+                .map(h -> h.toBuilder().knowledgeBase(t.show(h.knowledgeBase())).build()).toList(), r.warnings(),
+                r.fusion());
     }
 
     static Answer of(Tenant t, Answer a) {

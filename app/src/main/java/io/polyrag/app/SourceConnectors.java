@@ -79,7 +79,7 @@ final class SourceConnectors implements AutoCloseable {
 
             @Override
             public Optional<SyncItem> recorded(String item) {
-                return sourceId == null ? Optional.empty() : Optional.ofNullable(components.catalog.sourceItems(
+                return sourceId == null ? Optional.empty() : Optional.ofNullable(components.catalog.sourceStore().sourceItems(
                         tenant.id(), sourceId, List.of(item)).get(item));
             }
 

@@ -59,7 +59,7 @@ final class SourceWatcher implements AutoCloseable {
             }
         }
         running = true;
-        for (Source s : components.catalog.sources(null)) {
+        for (Source s : components.catalog.sourceStore().sources(null)) {
             changed(s);
         }
         thread = Thread.ofPlatform().daemon().name("polyrag-sources").start(this::loop);
@@ -164,7 +164,7 @@ final class SourceWatcher implements AutoCloseable {
     }
 
     private void scheduleDue(Instant now) {
-        for (Source s : components.catalog.sources(null)) {
+        for (Source s : components.catalog.sourceStore().sources(null)) {
             if (s.enabled() && (s.lastScanAt() == null ? s.createdAt().plusSeconds(s.intervalSeconds()).isBefore(now)
                     : s.lastScanAt().plusSeconds(s.intervalSeconds()).isBefore(now))) {
                 submit(key(s));
@@ -180,7 +180,7 @@ final class SourceWatcher implements AutoCloseable {
         if (queued != null && running(t, queued)) {
             return;
         }
-        var source = components.catalog.source(tenant, key.substring(slash + 1));
+        var source = components.catalog.sourceStore().source(tenant, key.substring(slash + 1));
         if (source.isEmpty() || !source.get().enabled()) {
             pending.remove(key);
             return;

@@ -14,6 +14,7 @@ import io.polyrag.core.model.Source;
 import io.polyrag.core.model.SyncItem;
 import io.polyrag.core.model.Tenant;
 import io.polyrag.core.port.SourceConnector;
+import io.polyrag.core.port.SourceStore;
 import java.io.UncheckedIOException;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
@@ -38,6 +39,8 @@ public final class Sources {
     private static final int DEFAULT_INTERVAL = 300;
     private static final Pattern ID = Pattern.compile("[a-z0-9][a-z0-9._-]{0,63}");
     private final Components components;
+    /** The sources' rows and item state: the one catalog role a sync reads and writes. */
+    private final SourceStore store;
     private final SourceConnectors connectors;
     private final Tenant tenant;
     private final JobEngine engine;
@@ -46,6 +49,7 @@ public final class Sources {
     Sources(Components components, SourceConnectors connectors, Tenant tenant, JobEngine engine,
             SourceWatcher watcher) {
         this.components = components;
+        this.store = components.catalog.sourceStore();
         this.connectors = connectors;
         this.tenant = tenant;
         this.engine = engine;
@@ -55,7 +59,7 @@ public final class Sources {
     /** Registers a source and starts its first sync; returns it with the id of that sync's job. */
     public Registered register(SourceRegistration r) {
         Source s = checked(r);
-        if (!components.catalog.createSource(s)) {
+        if (!store.createSource(s)) {
             throw new ConflictException("a source with id '" + s.id() + "' exists: choose another id, or change it "
                     + "with PUT /v1/sync/sources/" + s.id());
         }
@@ -72,7 +76,7 @@ public final class Sources {
      */
     public SourceInfo registerIngested(SourceRegistration r) {
         Source s = checked(r);
-        if (!components.catalog.createSource(s)) {
+        if (!store.createSource(s)) {
             throw new ConflictException("a source with id '" + s.id() + "' exists: choose another id");
         }
         Map<String, Object> config = config(s.config());
@@ -92,16 +96,16 @@ public final class Sources {
                     batch.add(new SyncItem(file.item(), file.modifiedMs(), file.sizeBytes(), doc.contentHash(), id));
                 }
                 if (batch.size() == 1000) {
-                    components.catalog.putSourceItems(tenant.id(), s.id(), batch);
+                    store.putSourceItems(tenant.id(), s.id(), batch);
                     batch = new ArrayList<>();
                 }
             }
         } catch (SourceConnector.Unavailable | UncheckedIOException e) {
             throw new InvalidInputException("cannot list " + root + ": " + e.getMessage());
         }
-        components.catalog.putSourceItems(tenant.id(), s.id(), batch);
+        store.putSourceItems(tenant.id(), s.id(), batch);
         watcher.changed(s);
-        return info(components.catalog.source(tenant.id(), s.id()).orElseThrow());
+        return info(store.source(tenant.id(), s.id()).orElseThrow());
     }
 
     /** A registered source and the job of its first sync. */
@@ -122,13 +126,13 @@ public final class Sources {
             throw new InvalidInputException("a source cannot move to another knowledge base ('" + tenant.show(
                     old.knowledgeBase()) + "'): delete it and register it again");
         }
-        components.catalog.updateSource(updated);
+        store.updateSource(updated);
         watcher.changed(updated);
         return new Registered(info(updated), updated.enabled() ? syncNow(updated) : null);
     }
 
     public List<SourceInfo> list() {
-        return components.catalog.sources(tenant.id()).stream().map(this::info).toList();
+        return store.sources(tenant.id()).stream().map(this::info).toList();
     }
 
     public SourceInfo get(String id) {
@@ -150,9 +154,9 @@ public final class Sources {
      */
     public int delete(String id, boolean documents) {
         Source s = own(id);
-        List<String> ids = components.catalog.sourceItems(tenant.id(), id).values().stream()
+        List<String> ids = store.sourceItems(tenant.id(), id).values().stream()
                 .map(SyncItem::documentId).toList();
-        components.catalog.deleteSource(tenant.id(), id);
+        store.deleteSource(tenant.id(), id);
         watcher.removed(s);
         return documents && !ids.isEmpty() ? new Documents(components, tenant).delete(ids) : 0;
     }
@@ -164,7 +168,7 @@ public final class Sources {
     }
 
     private Source own(String id) {
-        return (id == null ? Optional.<Source>empty() : components.catalog.source(tenant.id(), id))
+        return (id == null ? Optional.<Source>empty() : store.source(tenant.id(), id))
                 .orElseThrow(() -> new NotFoundException("no source with id '" + Ids.abbreviate(
                         String.valueOf(id), 64) + "'"));
     }
@@ -175,7 +179,7 @@ public final class Sources {
                 (key, v) -> "".equals(v) ? v : SourceConnector.HIDDEN)));
         return new SourceInfo(s.id(), s.type(), config, tenant.show(s.knowledgeBase()), s.intervalSeconds(),
                 s.enabled(), s.createdAt(), s.lastScanAt(), s.lastError(),
-                components.catalog.countSourceItems(tenant.id(), s.id()));
+                store.countSourceItems(tenant.id(), s.id()));
     }
 
     @SuppressWarnings("unchecked")
@@ -285,7 +289,7 @@ public final class Sources {
         Source s = own(id);
         Source changed = new Source(s.tenant(), s.id(), s.type(), s.config(), s.knowledgeBase(), s.intervalSeconds(),
                 enabled, s.createdAt(), s.lastScanAt(), s.lastError());
-        components.catalog.updateSource(changed);
+        store.updateSource(changed);
         if (enabled) {
             watcher.changed(changed);
             return new Registered(info(changed), syncNow(changed));
@@ -297,7 +301,7 @@ public final class Sources {
     /** Starts a sync of every enabled source of the tenant; returns their job ids by source id. */
     public Map<String, String> syncAll() {
         Map<String, String> out = new LinkedHashMap<>();
-        for (Source s : components.catalog.sources(tenant.id())) {
+        for (Source s : store.sources(tenant.id())) {
             if (s.enabled()) {
                 out.put(s.id(), syncNow(s));
             }
@@ -308,7 +312,7 @@ public final class Sources {
     /** The tenant's source reading this folder, if one does. */
     public Optional<SourceInfo> byRoot(Path folder) {
         String root = folder.toAbsolutePath().normalize().toString();
-        return components.catalog.sources(tenant.id()).stream().filter(s -> root.equals(config(s.config())
+        return store.sources(tenant.id()).stream().filter(s -> root.equals(config(s.config())
                 .get("root"))).findFirst().map(this::info);
     }
 }

@@ -13,6 +13,7 @@ import io.polyrag.core.model.Tenant;
 import io.polyrag.core.port.JobStore;
 import io.polyrag.core.port.ProgressListener;
 import io.polyrag.core.port.SourceConnector;
+import io.polyrag.core.port.SourceStore;
 import io.polyrag.core.port.SourceConnector.Content;
 import io.polyrag.core.port.SourceConnector.Failed;
 import io.polyrag.core.port.SourceConnector.Found;
@@ -56,6 +57,8 @@ final class SyncJob implements JobHandler {
     /** Each source's last scan number, so two scans in one millisecond still differ. */
     private final Map<String, Long> lastScan = new ConcurrentHashMap<>();
     private final Components components;
+    /** The sources' rows and item state: the one catalog role a sync reads and writes. */
+    private final SourceStore sources;
     private final SourceConnectors connectors;
     private final Function<Tenant, Polyrag.TenantFacets> facets;
     private final Consumer<String> ended;
@@ -67,6 +70,7 @@ final class SyncJob implements JobHandler {
     SyncJob(Components components, SourceConnectors connectors, Function<Tenant, Polyrag.TenantFacets> facets,
             Consumer<String> ended) {
         this.components = components;
+        this.sources = components.catalog.sourceStore();
         this.connectors = connectors;
         this.facets = facets;
         this.ended = ended;
@@ -88,10 +92,9 @@ final class SyncJob implements JobHandler {
     public JobProgress run(JobStore.Claimed job, Context context) {
         Payload p = Sources.JSON.readValue(job.payload(), Payload.class);
         Tenant tenant = p.tenant().isEmpty() ? Tenant.LOCAL : Tenant.of(p.tenant());
-        Source source = components.catalog.source(p.tenant(), p.source()).orElse(null);
+        Source source = sources.source(p.tenant(), p.source()).orElse(null);
         if (source == null) {
-            return new JobProgress("done", 0, 0, 0, 0, 0, 0, 0, List.of(), List.of(),
-                    0, 0, 0, 0, List.of("the source was deleted before this sync ran"));
+            return JobProgress.at("done").warnings(List.of("the source was deleted before this sync ran")).build();
         }
         SourceConnector connector = connectors.get(source.type()).orElse(null);
         if (connector == null) {
@@ -118,7 +121,7 @@ final class SyncJob implements JobHandler {
         } catch (UncheckedIOException e) {
             String error = "cannot list the source: " + e.getCause().getMessage() + "; nothing was deleted from the "
                     + "index";
-            components.catalog.sourceScanned(p.tenant(), p.source(), Instant.now(), error);
+            sources.sourceScanned(p.tenant(), p.source(), Instant.now(), error);
             scan.errors.add(new ItemError(source.id(), error));
             return scan.progress("done");
         }
@@ -126,17 +129,19 @@ final class SyncJob implements JobHandler {
             throw new Yielded();
         }
         if (!context.canceled() && !gone.isEmpty()) {
-            delete(scan, components.catalog.sourceItems(p.tenant(), p.source(), gone).values().stream().toList());
+            delete(scan, sources.sourceItems(p.tenant(), p.source(), gone).values().stream()
+                    .toList());
         }
         // Only a whole listing may delete what it did not find: a stopped or partial one has not seen every item.
         while (!scan.stopped() && listing.complete()) {
-            List<SyncItem> unseen = components.catalog.unseenSourceItems(p.tenant(), p.source(), number, SCAN_BATCH);
+            List<SyncItem> unseen = sources.unseenSourceItems(p.tenant(), p.source(), number,
+                    SCAN_BATCH);
             if (unseen.isEmpty()) {
                 break;
             }
             delete(scan, unseen);
         }
-        components.catalog.sourceScanned(p.tenant(), p.source(), Instant.now(), scan.errors.isEmpty() ? null
+        sources.sourceScanned(p.tenant(), p.source(), Instant.now(), scan.errors.isEmpty() ? null
                 : scan.errors.size() + " items failed or were skipped, e.g. " + scan.errors.getFirst().reason());
         scan.warnings.addAll(listing.warnings());
         return scan.progress("done");
@@ -162,7 +167,8 @@ final class SyncJob implements JobHandler {
             scan.listed += batch.size();
             scanBatch(scan, host, batch, gone);
             if (!scan.stopped()) {
-                components.catalog.markSourceItemsSeen(scan.payload.tenant(), scan.payload.source(), batch.keySet(),
+                sources.markSourceItemsSeen(scan.payload.tenant(), scan.payload.source(),
+                        batch.keySet(),
                         number);
             }
             scan.context.progress(scan.progress("scanning"));
@@ -171,15 +177,16 @@ final class SyncJob implements JobHandler {
 
     /** A sync that changed nothing: the reason is the source's last error and the job's one error. */
     private JobProgress failed(Payload p, String what, String error) {
-        components.catalog.sourceScanned(p.tenant(), p.source(), Instant.now(), error);
-        return new JobProgress("done", 1, 1, 0, 0, 0, 1, 0, List.of(), List.of(new ItemError(what, error)));
+        sources.sourceScanned(p.tenant(), p.source(), Instant.now(), error);
+        return JobProgress.at("done").total(1).processed(1).failed(1).errors(List.of(new ItemError(what, error)))
+                .build();
     }
 
     private void delete(Scan scan, List<SyncItem> items) {
         List<String> documentIds = items.stream().map(SyncItem::documentId).filter(id -> !id.isEmpty()).distinct()
                 .toList();
         scan.deleted += documentIds.isEmpty() ? 0 : scan.facets.documents().delete(documentIds);
-        components.catalog.deleteSourceItems(scan.payload.tenant(), scan.payload.source(), items.stream()
+        sources.deleteSourceItems(scan.payload.tenant(), scan.payload.source(), items.stream()
                 .map(SyncItem::item).toList());
     }
 
@@ -237,10 +244,13 @@ final class SyncJob implements JobHandler {
         JobProgress progress(String stage, int batchDone, JobProgress batch) {
             List<ItemError> all = batch == null ? errors : Stream.concat(errors.stream(), batch.errors().stream())
                     .toList();
-            return new JobProgress(stage, listed, done + batchDone, added + (batch == null ? 0 : batch.added()),
-                    updated + (batch == null ? 0 : batch.updated()), unchanged + (batch == null ? 0
-                    : batch.unchanged()), all.size(), chunks + (batch == null ? 0 : batch.chunks()), List.of(),
-                    all.size() > 100 ? all.subList(0, 100) : all, 0, 0, 0, 0, List.copyOf(warnings), deleted);
+            return JobProgress.at(stage).total(listed).processed(done + batchDone)
+                    .added(added + (batch == null ? 0 : batch.added()))
+                    .updated(updated + (batch == null ? 0 : batch.updated()))
+                    .unchanged(unchanged + (batch == null ? 0 : batch.unchanged())).failed(all.size())
+                    .chunks(chunks + (batch == null ? 0 : batch.chunks()))
+                    .errors(all.size() > 100 ? all.subList(0, 100) : all).warnings(List.copyOf(warnings))
+                    .deleted(deleted).build();
         }
     }
 
@@ -255,7 +265,7 @@ final class SyncJob implements JobHandler {
      */
     private void scanBatch(Scan scan, SourceConnector.Host host, Map<String, Found> batch, List<String> gone) {
         Payload p = scan.payload;
-        Map<String, SyncItem> state = components.catalog.sourceItems(p.tenant(), p.source(), batch.keySet());
+        Map<String, SyncItem> state = sources.sourceItems(p.tenant(), p.source(), batch.keySet());
         List<SyncItem> touched = new ArrayList<>();
         List<Pending> toIngest = new ArrayList<>();
         for (Found found : batch.values()) {
@@ -293,7 +303,7 @@ final class SyncJob implements JobHandler {
                 }
             }
         }
-        components.catalog.putSourceItems(p.tenant(), p.source(), touched);
+        sources.putSourceItems(p.tenant(), p.source(), touched);
         for (int i = 0; i < toIngest.size() && !scan.stopped(); i += BATCH) {
             ingest(scan, toIngest.subList(i, Math.min(toIngest.size(), i + BATCH)), state);
         }
@@ -346,7 +356,7 @@ final class SyncJob implements JobHandler {
                     documentId, "") : new SyncItem(item.item(), item.modifiedMs(), item.sizeBytes(), item.hash(),
                     documentId, item.validator()));
         }
-        components.catalog.putSourceItems(scan.payload.tenant(), scan.payload.source(), recorded);
+        sources.putSourceItems(scan.payload.tenant(), scan.payload.source(), recorded);
     }
 
     /** The source the job syncs. */
@@ -364,7 +374,7 @@ final class SyncJob implements JobHandler {
     public Optional<String> knowledgeBase(String payload) {
         try {
             Payload p = Sources.JSON.readValue(payload, Payload.class);
-            return components.catalog.source(p.tenant(), p.source()).map(Source::knowledgeBase);
+            return sources.source(p.tenant(), p.source()).map(Source::knowledgeBase);
         } catch (RuntimeException e) {
             return Optional.empty();
         }
@@ -375,7 +385,7 @@ final class SyncJob implements JobHandler {
     public boolean resumable(String payload) {
         try {
             Payload p = Sources.JSON.readValue(payload, Payload.class);
-            return components.catalog.source(p.tenant(), p.source()).flatMap(s -> connectors.get(s.type()))
+            return sources.source(p.tenant(), p.source()).flatMap(s -> connectors.get(s.type()))
                     .map(SourceConnector::resumable).orElse(false);
         } catch (RuntimeException e) {
             return false;

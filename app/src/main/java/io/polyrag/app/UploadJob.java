@@ -78,11 +78,12 @@ final class UploadJob implements JobHandler {
     public JobProgress run(JobStore.Claimed job, JobHandler.Context context) {
         Payload p = JSON.readValue(job.payload(), Payload.class);
         List<IngestInput> inputs = p.files().stream().map(f -> new IngestInput("upload:" + f.name(), f.name(),
-                f.key() == null && f.path() != null ? sizeOf(legacyPath(f.path())) : f.size(), null, () -> read(f))).toList();
+                f.key() == null && f.path() != null ? sizeOf(legacyPath(f.path())) : f.size(), null, () -> read(f)))
+                        .toList();
         long calls = 0;
         long tokens = 0;
         if (!p.skipGraph() && components.extractor != null && components.extractor.spendsTokens()) {
-            context.progress(new JobProgress("estimating", inputs.size(), 0, 0, 0, 0, 0, 0, List.of(), List.of()));
+            context.progress(JobProgress.at("estimating").total(inputs.size()).build());
             IngestEstimate e = components.pipeline.estimate(inputs);
             calls = e.extractionCalls();
             tokens = e.extractionInputTokens() + e.extractionOutputTokens();

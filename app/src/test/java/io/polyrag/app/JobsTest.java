@@ -43,9 +43,9 @@ class JobsTest {
             String[] words = job.payload().split(" ");
             List<ItemError> bad = java.util.Arrays.stream(words).filter(w -> w.equals("bad"))
                     .map(w -> new ItemError(w, "a bad word")).toList();
-            progress.progress(new JobProgress("counting", words.length, 0, 0, 0, 0, 0, 0, List.of(), List.of()));
-            return new JobProgress("done", words.length, words.length, words.length - bad.size(), 0, 0, bad.size(),
-                    0, List.of(), bad);
+            progress.progress(JobProgress.at("counting").total(words.length).build());
+            return JobProgress.at("done").total(words.length).processed(words.length).added(words.length - bad.size())
+                    .failed(bad.size()).errors(bad).build();
         }
 
         @Override
@@ -60,7 +60,7 @@ class JobsTest {
         try (CatalogProvider.CatalogAndJobs store = Providers.find(CatalogProvider.class, "h2",
                 Settings.CATALOG_BACKEND).open(new ProviderContext(config, dir))) {
             WordJob handler = new WordJob();
-            try (JobEngine jobs = new JobEngine(store, List.of(handler))) {
+            try (JobEngine jobs = new JobEngine(store.jobStore(), List.of(handler))) {
                 jobs.start(config);
                 String ok = jobs.submit(Tenant.LOCAL, "count-words", "three good words");
                 String partial = jobs.submit(Tenant.LOCAL, "count-words", "one bad word");
@@ -73,7 +73,8 @@ class JobsTest {
                 assertThat(half.status()).isEqualTo(JobStatus.PARTIAL);
                 assertThat(half.error()).contains("1 of 3");
                 await().atMost(Duration.ofSeconds(5)).until(() -> handler.ended.containsAll(List.of(ok, partial)));
-                assertThatThrownBy(() -> jobs.submit(Tenant.LOCAL, "re-embed", "x")).isInstanceOf(PolyragException.class)
+                assertThatThrownBy(() -> jobs.submit(Tenant.LOCAL, "re-embed", "x"))
+                        .isInstanceOf(PolyragException.class)
                         .hasMessageContaining("unknown job kind 're-embed'").hasMessageContaining("count-words");
                 assertThatThrownBy(() -> jobs.get(Tenant.of("other"), ok)).as("another tenant's job is not found")
                         .isInstanceOf(io.polyrag.core.NotFoundException.class);
@@ -92,7 +93,7 @@ class JobsTest {
         public JobProgress run(JobStore.Claimed job, JobHandler.Context context) {
             int done = 0;
             while (!context.canceled() && done < 10_000) {
-                context.progress(new JobProgress("waiting", 10_000, ++done, done, 0, 0, 0, 0, List.of(), List.of()));
+                context.progress(JobProgress.at("waiting").total(10_000).processed(++done).added(done).build());
                 try {
                     Thread.sleep(5);
                 } catch (InterruptedException e) {
@@ -100,7 +101,7 @@ class JobsTest {
                     break;
                 }
             }
-            return new JobProgress("done", 10_000, done, done, 0, 0, 0, 0, List.of(), List.of());
+            return JobProgress.at("done").total(10_000).processed(done).added(done).build();
         }
     }
 
@@ -109,7 +110,7 @@ class JobsTest {
         Config config = Config.defaults(Map.of("POLYRAG_DATA_DIR", dir.toString()));
         try (CatalogProvider.CatalogAndJobs store = Providers.find(CatalogProvider.class, "h2",
                 Settings.CATALOG_BACKEND).open(new ProviderContext(config, dir))) {
-            try (JobEngine queuedOnly = new JobEngine(store, List.of(new Patient()))) {
+            try (JobEngine queuedOnly = new JobEngine(store.jobStore(), List.of(new Patient()))) {
                 String id = queuedOnly.submit(Tenant.LOCAL, "patient", "");
                 assertThat(queuedOnly.cancel(Tenant.LOCAL, id).status()).isEqualTo(JobStatus.CANCELED);
                 assertThatThrownBy(() -> queuedOnly.cancel(Tenant.LOCAL, id))
@@ -117,7 +118,7 @@ class JobsTest {
                 assertThatThrownBy(() -> queuedOnly.cancel(Tenant.of("other"), id))
                         .isInstanceOf(io.polyrag.core.NotFoundException.class);
             }
-            try (JobEngine jobs = new JobEngine(store, List.of(new Patient()))) {
+            try (JobEngine jobs = new JobEngine(store.jobStore(), List.of(new Patient()))) {
                 jobs.start(config);
                 String id = jobs.submit(Tenant.LOCAL, "patient", "");
                 await().atMost(Duration.ofSeconds(20)).until(() -> jobs.get(Tenant.LOCAL, id).progress()
@@ -165,10 +166,10 @@ class JobsTest {
                 }
                 sleep(20);
                 int n = done.merge(id, 1, Integer::sum);
-                context.progress(new JobProgress("working", items, n, n, 0, 0, 0, 0, List.of(), List.of()));
+                context.progress(JobProgress.at("working").total(items).processed(n).added(n).build());
             }
             int n = done.getOrDefault(id, 0);
-            return new JobProgress("done", items, n, n, 0, 0, 0, 0, List.of(), List.of());
+            return JobProgress.at("done").total(items).processed(n).added(n).build();
         }
     }
 
@@ -187,7 +188,7 @@ class JobsTest {
         try (CatalogProvider.CatalogAndJobs store = Providers.find(CatalogProvider.class, "h2",
                 Settings.CATALOG_BACKEND).open(new ProviderContext(config, dir))) {
             Batch batch = new Batch();
-            try (JobEngine jobs = new JobEngine(store, List.of(batch, new WordJob()))) {
+            try (JobEngine jobs = new JobEngine(store.jobStore(), List.of(batch, new WordJob()))) {
                 jobs.start(config);
                 Tenant alpha = Tenant.of("alpha");
                 Tenant beta = Tenant.of("beta");
@@ -217,7 +218,7 @@ class JobsTest {
             Batch batch = new Batch();
             String id;
             for (int restart = 0; restart < 3; restart++) {
-                try (JobEngine jobs = new JobEngine(store, List.of(batch))) {
+                try (JobEngine jobs = new JobEngine(store.jobStore(), List.of(batch))) {
                     jobs.start(config);
                     if (restart == 0) {
                         id = jobs.submit(Tenant.LOCAL, "batch", "200");
@@ -227,9 +228,10 @@ class JobsTest {
                 }
             }
             id = batch.done.keySet().iterator().next();
-            assertThat(store.job(id).orElseThrow().status()).as("stopped for shutdown: queued, not canceled or "
+            assertThat(store.jobStore().job(id).orElseThrow().status())
+                    .as("stopped for shutdown: queued, not canceled or "
                     + "failed").isIn(JobStatus.QUEUED, JobStatus.SUCCEEDED);
-            try (JobEngine jobs = new JobEngine(store, List.of(batch))) {
+            try (JobEngine jobs = new JobEngine(store.jobStore(), List.of(batch))) {
                 jobs.start(config);
                 String job = id;
                 JobInfo done = await().atMost(Duration.ofSeconds(60)).until(() -> jobs.get(Tenant.LOCAL, job),
@@ -246,13 +248,13 @@ class JobsTest {
                 "2"));
         try (CatalogProvider.CatalogAndJobs store = Providers.find(CatalogProvider.class, "h2",
                 Settings.CATALOG_BACKEND).open(new ProviderContext(config, dir))) {
-            String id = store.submit("count-words", "poison");
+            String id = store.jobStore().submit("count-words", "poison");
             for (int crash = 0; crash < 2; crash++) {
-                assertThat(store.claim(Duration.ofMinutes(5), 2)).isPresent(); // the process dies in it
-                store.requeueRunning(); // and the next start finds it running
+                assertThat(store.jobStore().claim(Duration.ofMinutes(5), 2)).isPresent(); // the process dies in it
+                store.jobStore().requeueRunning(); // and the next start finds it running
             }
             WordJob handler = new WordJob();
-            try (JobEngine jobs = new JobEngine(store, List.of(handler))) {
+            try (JobEngine jobs = new JobEngine(store.jobStore(), List.of(handler))) {
                 jobs.start(config);
                 JobInfo failed = await().atMost(Duration.ofSeconds(20)).until(() -> jobs.get(Tenant.LOCAL, id),
                         j -> j.status().finished());
@@ -270,13 +272,13 @@ class JobsTest {
         try (CatalogProvider.CatalogAndJobs store = Providers.find(CatalogProvider.class, "h2",
                 Settings.CATALOG_BACKEND).open(new ProviderContext(apiOnly, dir))) {
             String id;
-            try (JobEngine api = new JobEngine(store, List.of(new WordJob()))) {
+            try (JobEngine api = new JobEngine(store.jobStore(), List.of(new WordJob()))) {
                 api.start(apiOnly);
                 id = api.submit(Tenant.LOCAL, "count-words", "three good words");
                 await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(3)).until(() -> api.get(Tenant.LOCAL,
                         id).status() == JobStatus.QUEUED);
             }
-            try (JobEngine worker = new JobEngine(store, List.of(new WordJob()))) {
+            try (JobEngine worker = new JobEngine(store.jobStore(), List.of(new WordJob()))) {
                 worker.start(Config.defaults(Map.of("POLYRAG_DATA_DIR", dir.toString())));
                 await().atMost(Duration.ofSeconds(20)).until(() -> worker.get(Tenant.LOCAL, id).status()
                         == JobStatus.SUCCEEDED);

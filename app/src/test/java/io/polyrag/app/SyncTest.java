@@ -226,7 +226,7 @@ class SyncTest {
             assertThat(registered.source().config()).containsEntry("secret_access_key", "********")
                     .containsEntry("access_key_id", "AKIA1").containsEntry("path_style", true);
             assertThat(p.sources().list().getFirst().config().toString()).doesNotContain("first-secret");
-            java.util.function.Supplier<Object> stored = () -> Sources.config(p.components().catalog.source("",
+            java.util.function.Supplier<Object> stored = () -> Sources.config(p.components().catalog.sourceStore().source("",
                     "bucket").orElseThrow().config()).get("secret_access_key");
             assertThat(stored.get()).isEqualTo("first-secret");
 

@@ -124,15 +124,15 @@ class EvaluationTest {
     }
 
     private static io.polyrag.core.model.SearchHit hit(String uri) {
-        return new io.polyrag.core.model.SearchHit(1, 1, "x", "c", uri, "t", "text",
-                io.polyrag.core.model.ChunkKind.PROSE, List.of(), "eval", Map.of(), 1, 0, "", List.of(), Map.of());
+        return io.polyrag.core.model.SearchHit.builder().rank(1).score(1).documentId("x").chunkId("c").uri(uri)
+                .title("t").text("text").knowledgeBase("eval").version(1).build();
     }
 
     @Test
     void a_hits_merged_duplicates_count_right_after_it() {
-        var h = new io.polyrag.core.model.SearchHit(1, 1, "x", "c", "beir:d2", "t", "text",
-                io.polyrag.core.model.ChunkKind.PROSE, List.of(), "eval", Map.of(), 1, 0, "", List.of("abc-v1-0",
-                        "q7id-v2-3", "unknown-v1-0"), Map.of());
+        var h = io.polyrag.core.model.SearchHit.builder().rank(1).score(1).documentId("x").chunkId("c")
+                .uri("beir:d2").title("t").text("text").knowledgeBase("eval").version(1)
+                .merged(List.of("abc-v1-0", "q7id-v2-3", "unknown-v1-0")).build();
         assertThat(Evaluation.documents(List.of(h, hit("beir:d1"), hit("beir:d3")), "q7", Map.of("abc", "d3",
                 "q7id", "q7"))).containsExactly("d2", "d3", "d1");
     }

@@ -119,13 +119,16 @@ final class Tally {
     }
 
     synchronized JobProgress progress() {
-        return new JobProgress(stage, total, processed, added, updated, unchanged, failed, chunks, stores,
-                errors.size() > 100 ? errors.subList(0, 100) : errors, relations, extractionTokens, 0, 0, warnings);
+        return JobProgress.at(stage).total(total).processed(processed).added(added).updated(updated)
+                .unchanged(unchanged).failed(failed).chunks(chunks).storesWritten(stores)
+                .errors(errors.size() > 100 ? errors.subList(0, 100) : errors).relations(relations)
+                .extractionTokens(extractionTokens).warnings(warnings).build();
     }
 
     synchronized IngestReport report() {
         return new IngestReport(total, added, updated, unchanged, failed, chunks,
-                (System.nanoTime() - startNanos) / 1_000_000, errors, relations, extractionTokens, allWarnings(), indexed,
+                (System.nanoTime() - startNanos) / 1_000_000, errors, relations, extractionTokens, allWarnings(),
+                        indexed,
                 contextTokens);
     }
 

@@ -41,14 +41,14 @@ class CachingEmbedderTest {
         try (Embedder real = OnnxEmbedderProvider.open(Config.defaults(Map.of()))) {
             List<float[]> first;
             try (JdbcCatalog catalog = H2CatalogProvider.open(dir)) {
-                CachingEmbedder cached = new CachingEmbedder(new Recording(real, seen), catalog);
+                CachingEmbedder cached = new CachingEmbedder(new Recording(real, seen), catalog.embeddingCache());
                 first = cached.embedPassages(List.of("alpha passage", "beta passage", "alpha passage"));
                 assertThat(seen).containsExactly("alpha passage", "beta passage");
                 assertThat(first.get(0)).containsExactly(first.get(2));
             }
             seen.clear();
             try (JdbcCatalog catalog = H2CatalogProvider.open(dir)) {
-                CachingEmbedder cached = new CachingEmbedder(new Recording(real, seen), catalog);
+                CachingEmbedder cached = new CachingEmbedder(new Recording(real, seen), catalog.embeddingCache());
                 List<float[]> again = cached.embedPassages(List.of("beta passage", "gamma passage", "alpha passage"));
                 assertThat(seen).containsExactly("gamma passage");
                 assertThat(again.get(0)).containsExactly(first.get(1));

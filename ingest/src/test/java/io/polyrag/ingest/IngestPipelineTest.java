@@ -115,7 +115,7 @@ class IngestPipelineTest {
 
     @Test
     void the_embedding_cache_drops_the_vectors_of_replaced_and_deleted_text_and_keeps_the_unchanged() {
-        CachingEmbedder cached = new CachingEmbedder(embedder, catalog);
+        CachingEmbedder cached = new CachingEmbedder(embedder, catalog.embeddingCache());
         IngestPipeline p = pipeline(cached, fulltext, new IngestPipeline.Options(2, 10_000, "test"));
         String key = embedder.modelId() + "@" + embedder.maxTokens();
         // Two sections, each its own chunk (64 tokens at most): the first stays, the second changes.
@@ -128,19 +128,19 @@ class IngestPipelineTest {
         String id = catalog.documents(SearchScope.ALL, 0, 10).getFirst().id();
         List<String> v1 = hashes(id);
         assertThat(v1).hasSize(2);
-        assertThat(catalog.vectors(key, v1)).hasSize(2);
+        assertThat(catalog.embeddingCache().vectors(key, v1)).hasSize(2);
 
         IngestReport r = p.ingest(List.of(IngestInput.ofText("file:///l.md", "l.md", "# Lamps\n\n" + kept + "\n\n"
                 + second)), "kb", x -> { });
         assertThat(r.updated()).isEqualTo(1);
         List<String> v2 = hashes(id);
         assertThat(v2).hasSize(2).contains(v1.getFirst()).doesNotContain(v1.get(1));
-        assertThat(catalog.vectors(key, v1)).as("the replaced chunk's vector is gone, the unchanged one's stays")
+        assertThat(catalog.embeddingCache().vectors(key, v1)).as("the replaced chunk's vector is gone, the unchanged one's stays")
                 .containsOnlyKeys(v1.getFirst());
-        assertThat(catalog.vectors(key, v2)).hasSize(2);
+        assertThat(catalog.embeddingCache().vectors(key, v2)).hasSize(2);
 
         p.delete(List.of(id));
-        assertThat(catalog.vectors(key, v2)).isEmpty();
+        assertThat(catalog.embeddingCache().vectors(key, v2)).isEmpty();
     }
 
     /** The cache keys of a document's visible chunks: the hashes of the texts they were embedded from. */

@@ -90,9 +90,11 @@ final class FigureAttacher {
                     continue;
                 }
                 Chunk c = anchor.getFirst();
-                home = new SearchHit(h.rank(), h.score(), h.documentId(), c.id(), h.uri(), h.title(), c.text(),
-                        c.kind(), c.headingPath(), h.knowledgeBase(), h.sources(), c.version(), c.ordinal(),
-                        c.location(), h.merged(), h.contributions());
+                home = SearchHit.builder().rank(h.rank()).score(h.score()).documentId(h.documentId()).chunkId(c.id())
+                        .uri(h.uri()).title(h.title()).text(c.text()).kind(c.kind())
+                        .headingPath(c.headingPath()).knowledgeBase(h.knowledgeBase()).sources(h.sources())
+                        .version(c.version()).ordinal(c.ordinal()).location(c.location()).merged(h.merged())
+                        .contributions(h.contributions()).build();
                 if (inOut.add(home.chunkId())) {
                     out.add(home);
                 }
@@ -106,7 +108,8 @@ final class FigureAttacher {
         for (SearchHit h : out) {
             for (Chunk f : byVersion.getOrDefault(new DocumentVersion(h.documentId(), h.version()), List.of())) {
                 if (budget > 0 && f.figure().anchors().contains(h.ordinal()) && used.add(f.id())) {
-                    attached.computeIfAbsent(h.chunkId(), k -> new ArrayList<>()).add(ref(f, !matched.contains(f.id())));
+                    attached.computeIfAbsent(h.chunkId(), k -> new ArrayList<>()).add(ref(f,
+                            !matched.contains(f.id())));
                     budget--;
                 }
             }

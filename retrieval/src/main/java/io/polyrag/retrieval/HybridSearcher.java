@@ -461,7 +461,8 @@ public final class HybridSearcher implements AutoCloseable {
         for (Modality m : r.modalities()) {
             if (!retrievers.containsKey(m)) {
                 throw new InvalidInputException("modality '" + m.wireName() + "' is not enabled on this server; "
-                        + "enabled: " + modalities().stream().map(Modality::wireName).collect(Collectors.joining(", ")));
+                        + "enabled: " + modalities().stream().map(Modality::wireName).collect(Collectors
+                                .joining(", ")));
             }
         }
     }
@@ -552,10 +553,12 @@ public final class HybridSearcher implements AutoCloseable {
 
     private static SearchHit toHit(int rank, Dedup.Candidate c) {
         ChunkView v = c.view();
-        return new SearchHit(rank, c.hit().score(), v.chunk().documentId(), v.chunk().id(), v.uri(), v.title(),
-                v.chunk().text(), v.chunk().kind(), v.chunk().headingPath(), v.knowledgeBase(), c.hit().sources(),
-                v.chunk().version(), v.chunk().ordinal(), v.chunk().location(), c.hit().merged(),
-                c.hit().contributions());
+        return SearchHit.builder().rank(rank).score(c.hit().score()).documentId(v.chunk().documentId())
+                .chunkId(v.chunk().id()).uri(v.uri()).title(v.title()).text(v.chunk().text())
+                .kind(v.chunk().kind()).headingPath(v.chunk().headingPath()).knowledgeBase(v.knowledgeBase())
+                .sources(c.hit().sources()).version(v.chunk().version()).ordinal(v.chunk().ordinal())
+                .location(v.chunk().location()).merged(c.hit().merged()).contributions(c.hit().contributions())
+                .build();
     }
 
     @Override

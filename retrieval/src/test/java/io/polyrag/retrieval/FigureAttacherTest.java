@@ -55,8 +55,9 @@ class FigureAttacherTest {
     }
 
     private static SearchHit hit(int rank, int ordinal, ChunkKind kind) {
-        return new SearchHit(rank, 1.0 / rank, "d1", Chunk.idOf("d1", 1, ordinal), "file:///d1", "D1", "t", kind,
-                List.of(), "kb", Map.of(), 1, ordinal, "", List.of(), Map.of());
+        return SearchHit.builder().rank(rank).score(1.0 / rank).documentId("d1").chunkId(Chunk.idOf("d1", 1, ordinal))
+                .uri("file:///d1").title("D1").text("t").kind(kind).knowledgeBase("kb").version(1)
+                .ordinal(ordinal).location("").build();
     }
 
     @Test

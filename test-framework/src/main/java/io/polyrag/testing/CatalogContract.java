@@ -132,7 +132,8 @@ public abstract class CatalogContract {
                 .figure()).isEqualTo(figure);
         assertThat(c.chunks("d1", 1, 0, 0).getFirst().figure()).isNull();
         var views = c.resolve(List.of(Chunk.idOf("d1", 1, 0), Chunk.idOf("d2", 1, 0)), SearchScope.ALL);
-        assertThat(views.get(Chunk.idOf("d1", 1, 0)).documentFigures()).as("so a search reads d1's figures").isEqualTo(1);
+        assertThat(views.get(Chunk.idOf("d1", 1, 0)).documentFigures()).as("so a search reads d1's figures")
+                .isEqualTo(1);
         assertThat(views.get(Chunk.idOf("d2", 1, 0)).documentFigures()).as("and never d2's").isZero();
         c.delete(List.of("d1"));
         assertThat(c.figures(List.of(d1))).isEmpty();
@@ -182,27 +183,28 @@ public abstract class CatalogContract {
         var q1 = new JudgmentStore.Judgment("q1", "first question", Map.of("d1", 2, "d2", 0));
         var q2 = new JudgmentStore.Judgment("q2", "second", Map.of("d3", 1));
         c.createKnowledgeBase("acme/lab", "");
-        c.putJudgments("acme/lab", List.of(q1, q2));
-        c.putJudgments("globex/lab", List.of(q2));
-        assertThat(c.judgments("acme/lab")).containsExactly(q1, q2);
+        c.judgmentStore().putJudgments("acme/lab", List.of(q1, q2));
+        c.judgmentStore().putJudgments("globex/lab", List.of(q2));
+        assertThat(c.judgmentStore().judgments("acme/lab")).containsExactly(q1, q2);
         var q1again = new JudgmentStore.Judgment("q1", "first, reworded", Map.of("d4", 1));
-        c.putJudgments("acme/lab", List.of(q1again));
-        assertThat(c.judgments("acme/lab")).as("a query judged again is replaced whole").containsExactly(q1again, q2);
-        c.putTuning("acme/lab", "{\"applied\": true}");
-        c.putEvaluation("acme/lab", "{\"runs\": []}");
-        assertThat(c.tuning("acme/lab")).contains("{\"applied\": true}");
-        assertThat(c.evaluation("acme/lab")).contains("{\"runs\": []}");
-        assertThat(c.tuning("globex/lab")).isEmpty();
-        c.putTuning("acme/lab", null);
-        assertThat(c.tuning("acme/lab")).isEmpty();
-        assertThat(c.evaluation("acme/lab")).as("dropping the tuning keeps the evaluation").isPresent();
-        assertThat(c.deleteJudgments("acme/lab", "q2")).isEqualTo(1);
-        assertThat(c.judgments("acme/lab")).containsExactly(q1again);
+        c.judgmentStore().putJudgments("acme/lab", List.of(q1again));
+        assertThat(c.judgmentStore().judgments("acme/lab")).as("a query judged again is replaced whole")
+                .containsExactly(q1again, q2);
+        c.judgmentStore().putTuning("acme/lab", "{\"applied\": true}");
+        c.judgmentStore().putEvaluation("acme/lab", "{\"runs\": []}");
+        assertThat(c.judgmentStore().tuning("acme/lab")).contains("{\"applied\": true}");
+        assertThat(c.judgmentStore().evaluation("acme/lab")).contains("{\"runs\": []}");
+        assertThat(c.judgmentStore().tuning("globex/lab")).isEmpty();
+        c.judgmentStore().putTuning("acme/lab", null);
+        assertThat(c.judgmentStore().tuning("acme/lab")).isEmpty();
+        assertThat(c.judgmentStore().evaluation("acme/lab")).as("dropping the tuning keeps the evaluation").isPresent();
+        assertThat(c.judgmentStore().deleteJudgments("acme/lab", "q2")).isEqualTo(1);
+        assertThat(c.judgmentStore().judgments("acme/lab")).containsExactly(q1again);
         c.dropKnowledgeBase("acme/lab");
-        assertThat(c.judgments("acme/lab")).isEmpty();
-        assertThat(c.evaluation("acme/lab")).isEmpty();
-        assertThat(c.judgments("globex/lab")).containsExactly(q2);
-        assertThat(c.deleteJudgments("globex/lab", null)).isEqualTo(1);
+        assertThat(c.judgmentStore().judgments("acme/lab")).isEmpty();
+        assertThat(c.judgmentStore().evaluation("acme/lab")).isEmpty();
+        assertThat(c.judgmentStore().judgments("globex/lab")).containsExactly(q2);
+        assertThat(c.judgmentStore().deleteJudgments("globex/lab", null)).isEqualTo(1);
     }
 
     @Test
@@ -267,75 +269,80 @@ public abstract class CatalogContract {
         CatalogAndJobs c = open();
         Source s = new Source("acme", "notes", "filesystem",
                 "{\"root\": \"/srv/notes\"}", "acme/notes", 60, true, null, null, null);
-        assertThat(c.createSource(s)).isTrue();
-        assertThat(c.createSource(s)).as("the id is taken").isFalse();
-        assertThat(c.createSource(new Source("", "notes", "filesystem", "{}", "notes", 60,
+        assertThat(c.sourceStore().createSource(s)).isTrue();
+        assertThat(c.sourceStore().createSource(s)).as("the id is taken").isFalse();
+        assertThat(c.sourceStore().createSource(new Source("", "notes", "filesystem", "{}", "notes", 60,
                 true, null, null, null))).as("another tenant may use the same id").isTrue();
-        assertThat(c.source("acme", "notes")).hasValueSatisfying(x -> {
+        assertThat(c.sourceStore().source("acme", "notes")).hasValueSatisfying(x -> {
             assertThat(x.config()).isEqualTo("{\"root\": \"/srv/notes\"}");
             assertThat(x.createdAt()).isNotNull();
             assertThat(x.lastScanAt()).isNull();
         });
-        assertThat(c.source("other", "notes")).isEmpty();
-        assertThat(c.sources("acme")).extracting(Source::id).containsExactly("notes");
-        assertThat(c.sources(null)).hasSize(2);
-        assertThat(c.updateSource(new Source("acme", "notes", "filesystem", "{}", "acme/notes",
+        assertThat(c.sourceStore().source("other", "notes")).isEmpty();
+        assertThat(c.sourceStore().sources("acme")).extracting(Source::id).containsExactly("notes");
+        assertThat(c.sourceStore().sources(null)).hasSize(2);
+        assertThat(c.sourceStore().updateSource(new Source("acme", "notes", "filesystem", "{}", "acme/notes",
                 120, false, null, null, null))).isTrue();
-        assertThat(c.source("acme", "notes").orElseThrow().intervalSeconds()).isEqualTo(120);
-        c.sourceScanned("acme", "notes", Instant.parse("2026-01-02T00:00:00Z"), "2 items failed");
-        assertThat(c.source("acme", "notes").orElseThrow().lastError()).isEqualTo("2 items failed");
-        assertThat(c.source("acme", "notes").orElseThrow().lastScanAt()).isEqualTo("2026-01-02T00:00:00Z");
-        c.putSourceItems("acme", "notes", List.of(new SyncItem("a.md", 1, 10, "h1", "d1"),
+        assertThat(c.sourceStore().source("acme", "notes").orElseThrow().intervalSeconds()).isEqualTo(120);
+        c.sourceStore().sourceScanned("acme", "notes", Instant.parse("2026-01-02T00:00:00Z"), "2 items failed");
+        assertThat(c.sourceStore().source("acme", "notes").orElseThrow().lastError()).isEqualTo("2 items failed");
+        assertThat(c.sourceStore().source("acme", "notes").orElseThrow().lastScanAt())
+                .isEqualTo("2026-01-02T00:00:00Z");
+        c.sourceStore().putSourceItems("acme", "notes", List.of(new SyncItem("a.md", 1, 10, "h1", "d1"),
                 new SyncItem("b/c.md", 2, 20, "h2", "d2")));
-        c.putSourceItems("acme", "notes", List.of(new SyncItem("a.md", 3, 11, "h3", "d1")));
-        assertThat(c.sourceItems("acme", "notes")).containsOnlyKeys("a.md", "b/c.md");
-        assertThat(c.countSourceItems("acme", "notes")).isEqualTo(2);
-        assertThat(c.countSourceItems("", "notes")).isZero();
-        assertThat(c.sourceItems("acme", "notes").get("a.md").hash()).isEqualTo("h3");
-        assertThat(c.sourceItems("", "notes")).isEmpty();
+        c.sourceStore().putSourceItems("acme", "notes", List.of(new SyncItem("a.md", 3, 11, "h3", "d1")));
+        assertThat(c.sourceStore().sourceItems("acme", "notes")).containsOnlyKeys("a.md", "b/c.md");
+        assertThat(c.sourceStore().countSourceItems("acme", "notes")).isEqualTo(2);
+        assertThat(c.sourceStore().countSourceItems("", "notes")).isZero();
+        assertThat(c.sourceStore().sourceItems("acme", "notes").get("a.md").hash()).isEqualTo("h3");
+        assertThat(c.sourceStore().sourceItems("", "notes")).isEmpty();
         // A scan's batch lookups, its marks, and what it did not see.
-        assertThat(c.sourceItems("acme", "notes", List.of("a.md", "missing.md", "a.md"))).containsOnlyKeys("a.md");
-        assertThat(c.sourceItems("", "notes", List.of("a.md"))).as("another tenant's").isEmpty();
-        c.markSourceItemsSeen("acme", "notes", List.of("a.md", "never-recorded.md"), 7);
-        assertThat(c.unseenSourceItems("acme", "notes", 7, 10)).extracting(i -> i.item()).containsExactly("b/c.md");
-        assertThat(c.unseenSourceItems("acme", "notes", 8, 1)).extracting(i -> i.item()).containsExactly("a.md");
-        c.putSourceItems("acme", "notes", List.of(new SyncItem("a.md", 4, 12, "h4", "d1",
+        assertThat(c.sourceStore().sourceItems("acme", "notes", List.of("a.md", "missing.md", "a.md")))
+                .containsOnlyKeys("a.md");
+        assertThat(c.sourceStore().sourceItems("", "notes", List.of("a.md"))).as("another tenant's").isEmpty();
+        c.sourceStore().markSourceItemsSeen("acme", "notes", List.of("a.md", "never-recorded.md"), 7);
+        assertThat(c.sourceStore().unseenSourceItems("acme", "notes", 7, 10)).extracting(i -> i.item())
+                .containsExactly("b/c.md");
+        assertThat(c.sourceStore().unseenSourceItems("acme", "notes", 8, 1)).extracting(i -> i.item())
+                .containsExactly("a.md");
+        c.sourceStore().putSourceItems("acme", "notes", List.of(new SyncItem("a.md", 4, 12, "h4", "d1",
                 "\"etag-1\"")));
-        assertThat(c.sourceItems("acme", "notes", List.of("a.md")).get("a.md").validator()).isEqualTo("\"etag-1\"");
-        c.deleteSourceItems("acme", "notes", List.of("b/c.md"));
-        assertThat(c.sourceItems("acme", "notes")).containsOnlyKeys("a.md");
-        assertThat(c.deleteSource("acme", "notes")).isTrue();
-        assertThat(c.sourceItems("acme", "notes")).as("its state goes with it").isEmpty();
-        assertThat(c.deleteSource("acme", "notes")).isFalse();
-        assertThat(c.sources(null)).hasSize(1);
+        assertThat(c.sourceStore().sourceItems("acme", "notes", List.of("a.md")).get("a.md").validator())
+                .isEqualTo("\"etag-1\"");
+        c.sourceStore().deleteSourceItems("acme", "notes", List.of("b/c.md"));
+        assertThat(c.sourceStore().sourceItems("acme", "notes")).containsOnlyKeys("a.md");
+        assertThat(c.sourceStore().deleteSource("acme", "notes")).isTrue();
+        assertThat(c.sourceStore().sourceItems("acme", "notes")).as("its state goes with it").isEmpty();
+        assertThat(c.sourceStore().deleteSource("acme", "notes")).isFalse();
+        assertThat(c.sourceStore().sources(null)).hasSize(1);
     }
 
     @Test
     void api_keys_are_found_by_id_with_their_hash_until_revoked() {
         CatalogAndJobs c = open();
-        assertThat(c.anyActiveKey()).isFalse();
-        var k = c.createKey("0123456789abcdef", "acme", "ci", "h".repeat(64));
+        assertThat(c.keyStore().anyActiveKey()).isFalse();
+        var k = c.keyStore().createKey("0123456789abcdef", "acme", "ci", "h".repeat(64));
         assertThat(k.tenant()).isEqualTo("acme");
         assertThat(k.active()).isTrue();
-        assertThat(c.anyActiveKey()).isTrue();
-        var found = c.activeKey("0123456789abcdef").orElseThrow();
+        assertThat(c.keyStore().anyActiveKey()).isTrue();
+        var found = c.keyStore().activeKey("0123456789abcdef").orElseThrow();
         assertThat(found.keyHash()).isEqualTo("h".repeat(64));
         assertThat(found.key().name()).isEqualTo("ci");
-        assertThat(c.activeKey("ffffffffffffffff")).isEmpty();
-        assertThat(c.revokeKey("0123456789abcdef")).isTrue();
-        assertThat(c.revokeKey("0123456789abcdef")).as("already revoked").isFalse();
-        assertThat(c.activeKey("0123456789abcdef")).isEmpty();
-        assertThat(c.anyActiveKey()).isFalse();
-        assertThat(c.keys()).singleElement().satisfies(x -> assertThat(x.revokedAt()).isNotNull());
+        assertThat(c.keyStore().activeKey("ffffffffffffffff")).isEmpty();
+        assertThat(c.keyStore().revokeKey("0123456789abcdef")).isTrue();
+        assertThat(c.keyStore().revokeKey("0123456789abcdef")).as("already revoked").isFalse();
+        assertThat(c.keyStore().activeKey("0123456789abcdef")).isEmpty();
+        assertThat(c.keyStore().anyActiveKey()).isFalse();
+        assertThat(c.keyStore().keys()).singleElement().satisfies(x -> assertThat(x.revokedAt()).isNotNull());
     }
 
     @Test
     void a_job_keeps_its_tenant() {
         CatalogAndJobs c = open();
-        String mine = c.submit("acme", "ingest", "{}");
-        String local = c.submit("ingest", "{}");
-        assertThat(c.job(mine).orElseThrow().tenant()).isEqualTo("acme");
-        assertThat(c.job(local).orElseThrow().tenant()).isEmpty();
+        String mine = c.jobStore().submit("acme", "ingest", "{}");
+        String local = c.jobStore().submit("ingest", "{}");
+        assertThat(c.jobStore().job(mine).orElseThrow().tenant()).isEqualTo("acme");
+        assertThat(c.jobStore().job(local).orElseThrow().tenant()).isEmpty();
     }
 
     @Test
@@ -398,85 +405,88 @@ public abstract class CatalogContract {
         CatalogAndJobs first = openCatalog(dir);
         first.stage(draft("d1", "kb", 1, "durable"), 1);
         first.publish(new DocumentVersion("d1", 1));
-        String job = first.submit("ingest", "{}");
+        String job = first.jobStore().submit("ingest", "{}");
         first.close();
         CatalogAndJobs second = open();
         assertThat(second.resolve(List.of(Chunk.idOf("d1", 1, 0)), SearchScope.ALL)).hasSize(1);
-        assertThat(second.job(job)).isPresent();
+        assertThat(second.jobStore().job(job)).isPresent();
     }
 
     @Test
     void jobs_are_claimed_once_then_progress_and_finish() {
         CatalogAndJobs c = open();
-        String id = c.submit("ingest", "{\"x\":1}");
-        JobInfo queued = c.job(id).orElseThrow();
+        String id = c.jobStore().submit("ingest", "{\"x\":1}");
+        JobInfo queued = c.jobStore().job(id).orElseThrow();
         assertThat(queued.status()).isEqualTo(JobStatus.QUEUED);
-        Optional<JobStore.Claimed> claimed = c.claim(Duration.ofMinutes(5), 3);
+        Optional<JobStore.Claimed> claimed = c.jobStore().claim(Duration.ofMinutes(5), 3);
         assertThat(claimed).isPresent();
         assertThat(claimed.get().payload()).isEqualTo("{\"x\":1}");
         assertThat(claimed.get().info().attempts()).isEqualTo(1);
-        assertThat(c.claim(Duration.ofMinutes(5), 3)).isEmpty();
-        JobProgress p = new JobProgress("writing", 10, 4, 3, 1, 0, 0, 12, List.of("vector"),
-                List.of(new ItemError("a.bin", "binary")), 7, 1234, 10, 5000,
-                List.of("the extraction token budget ran out", "second warning"));
-        assertThat(c.progress(id, 1, p)).isTrue();
-        assertThat(c.job(id).orElseThrow().progress()).isEqualTo(p);
-        assertThat(c.job(id).orElseThrow().status()).isEqualTo(JobStatus.RUNNING);
-        assertThat(c.finish(id, 1, JobStatus.SUCCEEDED, p, null)).isTrue();
-        assertThat(c.job(id).orElseThrow().status()).isEqualTo(JobStatus.SUCCEEDED);
-        String failing = c.submit("ingest", "{}");
-        c.claim(Duration.ofMinutes(5), 3);
-        c.finish(failing, 1, JobStatus.FAILED, JobProgress.queued(), "boom");
-        assertThat(c.job(failing).orElseThrow().status()).isEqualTo(JobStatus.FAILED);
-        assertThat(c.job(failing).orElseThrow().error()).isEqualTo("boom");
-        assertThat(c.job("nope")).isEmpty();
+        assertThat(c.jobStore().claim(Duration.ofMinutes(5), 3)).isEmpty();
+        JobProgress p = JobProgress.at("writing").total(10).processed(4).added(3).updated(1).chunks(12)
+                .storesWritten(List.of("vector")).errors(List.of(new ItemError("a.bin", "binary"))).relations(7)
+                .extractionTokens(1234).estimatedCalls(10).estimatedTokens(5000)
+                .warnings(List.of("the extraction token budget ran out", "second warning")).build();
+        assertThat(c.jobStore().progress(id, 1, p)).isTrue();
+        assertThat(c.jobStore().job(id).orElseThrow().progress()).isEqualTo(p);
+        assertThat(c.jobStore().job(id).orElseThrow().status()).isEqualTo(JobStatus.RUNNING);
+        assertThat(c.jobStore().finish(id, 1, JobStatus.SUCCEEDED, p, null)).isTrue();
+        assertThat(c.jobStore().job(id).orElseThrow().status()).isEqualTo(JobStatus.SUCCEEDED);
+        String failing = c.jobStore().submit("ingest", "{}");
+        c.jobStore().claim(Duration.ofMinutes(5), 3);
+        c.jobStore().finish(failing, 1, JobStatus.FAILED, JobProgress.queued(), "boom");
+        assertThat(c.jobStore().job(failing).orElseThrow().status()).isEqualTo(JobStatus.FAILED);
+        assertThat(c.jobStore().job(failing).orElseThrow().error()).isEqualTo("boom");
+        assertThat(c.jobStore().job("nope")).isEmpty();
     }
 
     @Test
     void finished_jobs_older_than_the_cutoff_are_deleted_and_unfinished_ones_never() {
         CatalogAndJobs c = open();
-        String old = c.submit("ingest", "{}");
-        c.claim(Duration.ofMinutes(5), 3);
-        c.finish(old, 1, JobStatus.SUCCEEDED, JobProgress.queued(), null);
-        String canceled = c.submit("ingest", "{}");
-        c.cancel(canceled);
-        String queued = c.submit("ingest", "{}");
+        String old = c.jobStore().submit("ingest", "{}");
+        c.jobStore().claim(Duration.ofMinutes(5), 3);
+        c.jobStore().finish(old, 1, JobStatus.SUCCEEDED, JobProgress.queued(), null);
+        String canceled = c.jobStore().submit("ingest", "{}");
+        c.jobStore().cancel(canceled);
+        String queued = c.jobStore().submit("ingest", "{}");
         clock.advance(Duration.ofDays(40));
-        String running = c.submit("ingest", "{}");
+        String running = c.jobStore().submit("ingest", "{}");
         clock.advance(Duration.ofSeconds(1));
-        String recent = c.submit("ingest", "{}");
+        String recent = c.jobStore().submit("ingest", "{}");
         // The queued one is claimed first (oldest); claim again for the next.
-        assertThat(c.claim(Duration.ofDays(100), 3).orElseThrow().info().id()).isEqualTo(queued);
-        c.finish(queued, 1, JobStatus.FAILED, JobProgress.queued(), "boom");
-        assertThat(c.claim(Duration.ofDays(100), 3).orElseThrow().info().id()).isEqualTo(running);
-        assertThat(c.claim(Duration.ofDays(100), 3).orElseThrow().info().id()).isEqualTo(recent);
-        c.finish(recent, 1, JobStatus.PARTIAL, JobProgress.queued(), "1 of 2 failed");
-        int deleted = c.deleteFinishedBefore(clock.instant().minus(Duration.ofDays(30)));
+        assertThat(c.jobStore().claim(Duration.ofDays(100), 3).orElseThrow().info().id()).isEqualTo(queued);
+        c.jobStore().finish(queued, 1, JobStatus.FAILED, JobProgress.queued(), "boom");
+        assertThat(c.jobStore().claim(Duration.ofDays(100), 3).orElseThrow().info().id()).isEqualTo(running);
+        assertThat(c.jobStore().claim(Duration.ofDays(100), 3).orElseThrow().info().id()).isEqualTo(recent);
+        c.jobStore().finish(recent, 1, JobStatus.PARTIAL, JobProgress.queued(), "1 of 2 failed");
+        int deleted = c.jobStore().deleteFinishedBefore(clock.instant().minus(Duration.ofDays(30)));
         assertThat(deleted).isEqualTo(2);
-        assertThat(c.job(old)).isEmpty();
-        assertThat(c.job(canceled)).isEmpty();
-        assertThat(c.job(queued)).as("submitted long ago, finished now").isPresent();
-        assertThat(c.job(running)).isPresent();
-        assertThat(c.job(recent)).isPresent();
-        assertThat(c.deleteFinishedBefore(clock.instant().plus(Duration.ofDays(1)))).as("running kept").isEqualTo(2);
-        assertThat(c.job(running).orElseThrow().status()).isEqualTo(JobStatus.RUNNING);
+        assertThat(c.jobStore().job(old)).isEmpty();
+        assertThat(c.jobStore().job(canceled)).isEmpty();
+        assertThat(c.jobStore().job(queued)).as("submitted long ago, finished now").isPresent();
+        assertThat(c.jobStore().job(running)).isPresent();
+        assertThat(c.jobStore().job(recent)).isPresent();
+        assertThat(c.jobStore().deleteFinishedBefore(clock.instant().plus(Duration.ofDays(1)))).as("running kept")
+                .isEqualTo(2);
+        assertThat(c.jobStore().job(running).orElseThrow().status()).isEqualTo(JobStatus.RUNNING);
     }
 
     @Test
     void a_job_with_some_failed_items_finishes_partial_and_unfinished_jobs_are_listed_with_payloads() {
         CatalogAndJobs c = open();
-        String done = c.submit("ingest", "{\"a\":1}");
+        String done = c.jobStore().submit("ingest", "{\"a\":1}");
         clock.advance(Duration.ofSeconds(1));
-        String waiting = c.submit("ingest", "{\"b\":2}");
-        c.claim(Duration.ofMinutes(5), 3);
-        assertThat(c.unfinished()).extracting(JobStore.Claimed::payload).containsExactly("{\"a\":1}", "{\"b\":2}");
-        c.finish(done, 1, JobStatus.PARTIAL, JobProgress.queued(), "1 of 2 files failed");
-        JobInfo partial = c.job(done).orElseThrow();
+        String waiting = c.jobStore().submit("ingest", "{\"b\":2}");
+        c.jobStore().claim(Duration.ofMinutes(5), 3);
+        assertThat(c.jobStore().unfinished()).extracting(JobStore.Claimed::payload).containsExactly("{\"a\":1}",
+                "{\"b\":2}");
+        c.jobStore().finish(done, 1, JobStatus.PARTIAL, JobProgress.queued(), "1 of 2 files failed");
+        JobInfo partial = c.jobStore().job(done).orElseThrow();
         assertThat(partial.status()).isEqualTo(JobStatus.PARTIAL);
         assertThat(partial.status().finished()).isTrue();
         assertThat(partial.error()).isEqualTo("1 of 2 files failed");
-        assertThat(c.unfinished()).extracting(j -> j.info().id()).containsExactly(waiting);
-        assertThatThrownBy(() -> c.finish(waiting, 1, JobStatus.RUNNING, JobProgress.queued(), null))
+        assertThat(c.jobStore().unfinished()).extracting(j -> j.info().id()).containsExactly(waiting);
+        assertThatThrownBy(() -> c.jobStore().finish(waiting, 1, JobStatus.RUNNING, JobProgress.queued(), null))
                 .isInstanceOf(IllegalArgumentException.class);
     }
 
@@ -515,23 +525,23 @@ public abstract class CatalogContract {
     @Test
     void a_stale_job_that_makes_no_progress_is_claimed_again_until_its_attempts_run_out() {
         CatalogAndJobs c = open();
-        String id = c.submit("ingest", "{}");
+        String id = c.jobStore().submit("ingest", "{}");
         Duration stale = Duration.ofMinutes(5);
-        assertThat(c.claim(stale, 2)).isPresent();
+        assertThat(c.jobStore().claim(stale, 2)).isPresent();
         clock.advance(Duration.ofMinutes(4));
-        assertThat(c.claim(stale, 2)).as("not stale yet").isEmpty();
+        assertThat(c.jobStore().claim(stale, 2)).as("not stale yet").isEmpty();
         clock.advance(Duration.ofMinutes(2));
-        Optional<JobStore.Claimed> again = c.claim(stale, 2);
+        Optional<JobStore.Claimed> again = c.jobStore().claim(stale, 2);
         assertThat(again).isPresent();
         assertThat(again.get().gaveUp()).isFalse();
         assertThat(again.get().info().attempts()).isEqualTo(2);
         clock.advance(Duration.ofMinutes(6));
-        Optional<JobStore.Claimed> last = c.claim(stale, 2);
+        Optional<JobStore.Claimed> last = c.jobStore().claim(stale, 2);
         assertThat(last).as("given up, and handed back for its holder to release what it held").isPresent();
         assertThat(last.get().gaveUp()).isTrue();
         assertThat(last.get().info().status()).isEqualTo(JobStatus.FAILED);
-        assertThat(c.claim(stale, 2)).isEmpty();
-        JobInfo failed = c.job(id).orElseThrow();
+        assertThat(c.jobStore().claim(stale, 2)).isEmpty();
+        JobInfo failed = c.jobStore().job(id).orElseThrow();
         assertThat(failed.status()).isEqualTo(JobStatus.FAILED);
         assertThat(failed.error()).contains("gave up after 2 runs");
     }
@@ -539,77 +549,77 @@ public abstract class CatalogContract {
     @Test
     void a_run_that_got_further_than_the_one_before_is_not_held_against_its_job() {
         CatalogAndJobs c = open();
-        String id = c.submit("ingest", "{}");
+        String id = c.jobStore().submit("ingest", "{}");
         Duration stale = Duration.ofMinutes(5);
         for (int processed = 10; processed <= 50; processed += 10) {
-            JobStore.Claimed run = c.claim(stale, 2).orElseThrow();
+            JobStore.Claimed run = c.jobStore().claim(stale, 2).orElseThrow();
             assertThat(run.gaveUp()).as("run reaching " + processed).isFalse();
-            assertThat(c.progress(id, run.info().attempts(), progress(processed))).isTrue();
+            assertThat(c.jobStore().progress(id, run.info().attempts(), progress(processed))).isTrue();
             clock.advance(Duration.ofMinutes(6)); // the process dies: the job goes stale
         }
         // Two runs that get no further than 50: the second is one too many.
-        JobStore.Claimed stuck = c.claim(stale, 2).orElseThrow();
-        c.progress(id, stuck.info().attempts(), progress(50));
+        JobStore.Claimed stuck = c.jobStore().claim(stale, 2).orElseThrow();
+        c.jobStore().progress(id, stuck.info().attempts(), progress(50));
         clock.advance(Duration.ofMinutes(6));
-        JobStore.Claimed again = c.claim(stale, 2).orElseThrow();
+        JobStore.Claimed again = c.jobStore().claim(stale, 2).orElseThrow();
         assertThat(again.gaveUp()).isFalse();
-        c.progress(id, again.info().attempts(), progress(40));
+        c.jobStore().progress(id, again.info().attempts(), progress(40));
         clock.advance(Duration.ofMinutes(6));
-        assertThat(c.claim(stale, 2).orElseThrow().gaveUp()).isTrue();
+        assertThat(c.jobStore().claim(stale, 2).orElseThrow().gaveUp()).isTrue();
     }
 
     @Test
     void a_released_job_is_queued_again_without_counting_the_run() {
         CatalogAndJobs c = open();
-        String id = c.submit("ingest", "{}");
+        String id = c.jobStore().submit("ingest", "{}");
         for (int i = 0; i < 5; i++) {
-            JobStore.Claimed run = c.claim(Duration.ofMinutes(5), 1).orElseThrow();
+            JobStore.Claimed run = c.jobStore().claim(Duration.ofMinutes(5), 1).orElseThrow();
             assertThat(run.gaveUp()).isFalse();
-            assertThat(c.job(id).orElseThrow().status()).isEqualTo(JobStatus.RUNNING);
-            assertThat(c.release(id, run.info().attempts())).isTrue();
-            assertThat(c.release(id, run.info().attempts())).as("released once").isFalse();
-            assertThat(c.job(id).orElseThrow().status()).isEqualTo(JobStatus.QUEUED);
+            assertThat(c.jobStore().job(id).orElseThrow().status()).isEqualTo(JobStatus.RUNNING);
+            assertThat(c.jobStore().release(id, run.info().attempts())).isTrue();
+            assertThat(c.jobStore().release(id, run.info().attempts())).as("released once").isFalse();
+            assertThat(c.jobStore().job(id).orElseThrow().status()).isEqualTo(JobStatus.QUEUED);
         }
-        JobStore.Claimed last = c.claim(Duration.ofMinutes(5), 1).orElseThrow();
-        assertThat(c.finish(id, last.info().attempts(), JobStatus.SUCCEEDED, progress(1), null)).isTrue();
+        JobStore.Claimed last = c.jobStore().claim(Duration.ofMinutes(5), 1).orElseThrow();
+        assertThat(c.jobStore().finish(id, last.info().attempts(), JobStatus.SUCCEEDED, progress(1), null)).isTrue();
     }
 
     @Test
     void workers_are_shared_between_tenants_before_age() {
         CatalogAndJobs c = open();
-        String a1 = c.submit("alpha", "ingest", "{}");
+        String a1 = c.jobStore().submit("alpha", "ingest", "{}");
         clock.advance(Duration.ofSeconds(1));
-        String a2 = c.submit("alpha", "ingest", "{}");
+        String a2 = c.jobStore().submit("alpha", "ingest", "{}");
         clock.advance(Duration.ofSeconds(1));
-        String a3 = c.submit("alpha", "ingest", "{}");
+        String a3 = c.jobStore().submit("alpha", "ingest", "{}");
         clock.advance(Duration.ofSeconds(1));
-        String b1 = c.submit("beta", "ingest", "{}");
-        assertThat(c.othersWaiting("alpha")).isTrue();
-        assertThat(c.othersWaiting("gamma")).isTrue();
+        String b1 = c.jobStore().submit("beta", "ingest", "{}");
+        assertThat(c.jobStore().othersWaiting("alpha")).isTrue();
+        assertThat(c.jobStore().othersWaiting("gamma")).isTrue();
         Duration stale = Duration.ofMinutes(5);
         assertThat(claim(c).info().id()).as("the oldest job first").isEqualTo(a1);
         assertThat(claim(c).info().id()).as("then the tenant with nothing running").isEqualTo(b1);
-        assertThat(c.othersWaiting("alpha")).isFalse();
-        assertThat(c.othersWaiting("beta")).isTrue();
+        assertThat(c.jobStore().othersWaiting("alpha")).isFalse();
+        assertThat(c.jobStore().othersWaiting("beta")).isTrue();
         JobStore.Claimed a2run = claim(c);
         assertThat(a2run.info().id()).isEqualTo(a2);
         // beta queues another job; alpha's second running job yields its worker for it.
-        String b2 = c.submit("beta", "ingest", "{}");
-        assertThat(c.release(a2, a2run.info().attempts())).isTrue();
+        String b2 = c.jobStore().submit("beta", "ingest", "{}");
+        assertThat(c.jobStore().release(a2, a2run.info().attempts())).isTrue();
         assertThat(claim(c).info().id()).as("one running each: beta was served longest ago").isEqualTo(b2);
         assertThat(claim(c).info().id()).isEqualTo(a2);
         assertThat(claim(c).info().id()).isEqualTo(a3);
-        assertThat(c.claim(stale, 3)).isEmpty();
+        assertThat(c.jobStore().claim(stale, 3)).isEmpty();
     }
 
     private JobStore.Claimed claim(CatalogAndJobs c) {
-        JobStore.Claimed claimed = c.claim(Duration.ofMinutes(5), 3).orElseThrow();
+        JobStore.Claimed claimed = c.jobStore().claim(Duration.ofMinutes(5), 3).orElseThrow();
         clock.advance(Duration.ofSeconds(1));
         return claimed;
     }
 
     private static JobProgress progress(int processed) {
-        return new JobProgress("parsing", 100, processed, 0, 0, 0, 0, 0, List.of(), List.of());
+        return JobProgress.at("parsing").total(100).processed(processed).build();
     }
 
     @Test
@@ -642,11 +652,11 @@ public abstract class CatalogContract {
     void the_response_cache_keeps_the_first_response_per_key() {
         CatalogAndJobs c = open();
         String key = "a".repeat(64);
-        assertThat(c.response(key)).isEmpty();
-        c.rememberResponse(key, "{\"entities\": [\"é\"]}");
-        c.rememberResponse(key, "other");
-        assertThat(c.response(key)).contains("{\"entities\": [\"é\"]}");
-        assertThat(c.response("b".repeat(64))).isEmpty();
+        assertThat(c.responseCache().response(key)).isEmpty();
+        c.responseCache().rememberResponse(key, "{\"entities\": [\"é\"]}");
+        c.responseCache().rememberResponse(key, "other");
+        assertThat(c.responseCache().response(key)).contains("{\"entities\": [\"é\"]}");
+        assertThat(c.responseCache().response("b".repeat(64))).isEmpty();
     }
 
     @Test
@@ -654,45 +664,47 @@ public abstract class CatalogContract {
         CatalogAndJobs c = open();
         String a = "a".repeat(64);
         String b = "b".repeat(64);
-        assertThat(c.contexts(List.of(a, b))).isEmpty();
-        c.rememberContexts(Map.of(a, "From the 2023 annual report of Borealis Instruments, on revenue.", b,
+        assertThat(c.contextCache().contexts(List.of(a, b))).isEmpty();
+        c.contextCache().rememberContexts(Map.of(a, "From the 2023 annual report of Borealis Instruments, on revenue.",
+                b,
                 "é ".repeat(2500)));
-        c.rememberContexts(Map.of(a, "another"));
-        var got = c.contexts(List.of(a, b, "c".repeat(64)));
+        c.contextCache().rememberContexts(Map.of(a, "another"));
+        var got = c.contextCache().contexts(List.of(a, b, "c".repeat(64)));
         assertThat(got).containsOnlyKeys(a, b);
         assertThat(got.get(a)).isEqualTo("From the 2023 annual report of Borealis Instruments, on revenue.");
         assertThat(got.get(b)).as("cut to the column's size").hasSize(4000);
-        assertThat(c.contexts(List.of())).isEmpty();
+        assertThat(c.contextCache().contexts(List.of())).isEmpty();
     }
 
     @Test
     void the_embedding_cache_returns_what_was_remembered_per_model() {
         CatalogAndJobs c = open();
         float[] v = {0.25f, -1.5f, 3.0f};
-        c.remember("m1", Map.of("h1", v, "h2", new float[] {1f}));
-        c.remember("m1", Map.of("h1", new float[] {9f}));
-        var got = c.vectors("m1", List.of("h1", "h3"));
+        c.embeddingCache().remember("m1", Map.of("h1", v, "h2", new float[] {1f}));
+        c.embeddingCache().remember("m1", Map.of("h1", new float[] {9f}));
+        var got = c.embeddingCache().vectors("m1", List.of("h1", "h3"));
         assertThat(got).containsOnlyKeys("h1");
         assertThat(got.get("h1")).containsExactly(0.25f, -1.5f, 3.0f);
-        assertThat(c.vectors("m2", List.of("h1"))).isEmpty();
-        assertThat(c.vectors("m1", List.of())).isEmpty();
-        c.remember("m2", Map.of("h1", new float[] {7f}));
-        assertThat(c.vectors("m2", List.of("h1", "h2")).get("h1")).containsExactly(7f);
-        assertThat(c.vectors("m2", List.of("h1", "h2"))).containsOnlyKeys("h1");
-        assertThat(c.vectors("m1", List.of("h1")).get("h1")).containsExactly(0.25f, -1.5f, 3.0f);
+        assertThat(c.embeddingCache().vectors("m2", List.of("h1"))).isEmpty();
+        assertThat(c.embeddingCache().vectors("m1", List.of())).isEmpty();
+        c.embeddingCache().remember("m2", Map.of("h1", new float[] {7f}));
+        assertThat(c.embeddingCache().vectors("m2", List.of("h1", "h2")).get("h1")).containsExactly(7f);
+        assertThat(c.embeddingCache().vectors("m2", List.of("h1", "h2"))).containsOnlyKeys("h1");
+        assertThat(c.embeddingCache().vectors("m1", List.of("h1")).get("h1")).containsExactly(0.25f, -1.5f, 3.0f);
     }
 
     @Test
     void the_embedding_cache_forgets_what_it_is_told_for_that_model_only() {
         CatalogAndJobs c = open();
-        c.remember("m1", Map.of("h1", new float[] {1f}, "h2", new float[] {2f}));
-        c.remember("m2", Map.of("h1", new float[] {3f}));
-        c.forget("m1", List.of("h1", "h1", "unknown"));
-        c.forget("m1", List.of());
-        assertThat(c.vectors("m1", List.of("h1", "h2"))).containsOnlyKeys("h2");
-        assertThat(c.vectors("m2", List.of("h1")).get("h1")).containsExactly(3f);
-        c.remember("m1", Map.of("h1", new float[] {4f}));
-        assertThat(c.vectors("m1", List.of("h1")).get("h1")).as("remembered again after").containsExactly(4f);
+        c.embeddingCache().remember("m1", Map.of("h1", new float[] {1f}, "h2", new float[] {2f}));
+        c.embeddingCache().remember("m2", Map.of("h1", new float[] {3f}));
+        c.embeddingCache().forget("m1", List.of("h1", "h1", "unknown"));
+        c.embeddingCache().forget("m1", List.of());
+        assertThat(c.embeddingCache().vectors("m1", List.of("h1", "h2"))).containsOnlyKeys("h2");
+        assertThat(c.embeddingCache().vectors("m2", List.of("h1")).get("h1")).containsExactly(3f);
+        c.embeddingCache().remember("m1", Map.of("h1", new float[] {4f}));
+        assertThat(c.embeddingCache().vectors("m1", List.of("h1")).get("h1")).as("remembered again after")
+                .containsExactly(4f);
     }
 
     @Test
@@ -700,27 +712,27 @@ public abstract class CatalogContract {
         CatalogAndJobs c = open();
         String a = "/models/" + "x".repeat(300) + "/a@512";
         String b = "/models/" + "x".repeat(300) + "/a@256";
-        c.remember(a, Map.of("h1", new float[] {1f}));
-        c.remember(b, Map.of("h1", new float[] {2f}));
-        assertThat(c.vectors(a, List.of("h1")).get("h1")).containsExactly(1f);
-        assertThat(c.vectors(b, List.of("h1")).get("h1")).containsExactly(2f);
+        c.embeddingCache().remember(a, Map.of("h1", new float[] {1f}));
+        c.embeddingCache().remember(b, Map.of("h1", new float[] {2f}));
+        assertThat(c.embeddingCache().vectors(a, List.of("h1")).get("h1")).containsExactly(1f);
+        assertThat(c.embeddingCache().vectors(b, List.of("h1")).get("h1")).containsExactly(2f);
     }
 
     @Test
     void requeueing_puts_running_jobs_back_in_the_queue() {
         CatalogAndJobs c = open();
-        String id = c.submit("ingest", "{}");
-        c.claim(Duration.ofMinutes(5), 3);
-        assertThat(c.requeueRunning()).isEqualTo(1);
-        assertThat(c.job(id).orElseThrow().status()).isEqualTo(JobStatus.QUEUED);
-        assertThat(c.claim(Duration.ofMinutes(5), 3).orElseThrow().info().attempts()).isEqualTo(2);
+        String id = c.jobStore().submit("ingest", "{}");
+        c.jobStore().claim(Duration.ofMinutes(5), 3);
+        assertThat(c.jobStore().requeueRunning()).isEqualTo(1);
+        assertThat(c.jobStore().job(id).orElseThrow().status()).isEqualTo(JobStatus.QUEUED);
+        assertThat(c.jobStore().claim(Duration.ofMinutes(5), 3).orElseThrow().info().attempts()).isEqualTo(2);
     }
 
     @Test
     void concurrent_workers_never_claim_the_same_job() throws Exception {
         CatalogAndJobs c = open();
         for (int i = 0; i < 20; i++) {
-            c.submit("ingest", "{}");
+            c.jobStore().submit("ingest", "{}");
         }
         Set<String> claimed = ConcurrentHashMap.newKeySet();
         List<String> duplicates = new CopyOnWriteArrayList<>();
@@ -730,7 +742,7 @@ public abstract class CatalogContract {
                 pool.submit(() -> {
                     start.await();
                     Optional<JobStore.Claimed> job;
-                    while ((job = c.claim(Duration.ofMinutes(5), 3)).isPresent()) {
+                    while ((job = c.jobStore().claim(Duration.ofMinutes(5), 3)).isPresent()) {
                         if (!claimed.add(job.get().info().id())) {
                             duplicates.add(job.get().info().id());
                         }
@@ -747,27 +759,28 @@ public abstract class CatalogContract {
     @Test
     void a_reclaimed_job_takes_no_progress_or_end_from_its_old_worker_and_heartbeats_keep_a_job_claimed() {
         CatalogAndJobs c = open();
-        String id = c.submit("ingest", "{}");
+        String id = c.jobStore().submit("ingest", "{}");
         Duration stale = Duration.ofMinutes(5);
-        int first = c.claim(stale, 3).orElseThrow().info().attempts();
+        int first = c.jobStore().claim(stale, 3).orElseThrow().info().attempts();
         clock.advance(Duration.ofMinutes(4));
-        assertThat(c.heartbeat(id, first)).isTrue();
+        assertThat(c.jobStore().heartbeat(id, first)).isTrue();
         clock.advance(Duration.ofMinutes(4));
-        assertThat(c.claim(stale, 3)).as("heartbeated four minutes ago: not stale").isEmpty();
+        assertThat(c.jobStore().claim(stale, 3)).as("heartbeated four minutes ago: not stale").isEmpty();
         clock.advance(Duration.ofMinutes(2));
-        int second = c.claim(stale, 3).orElseThrow().info().attempts();
+        int second = c.jobStore().claim(stale, 3).orElseThrow().info().attempts();
         assertThat(second).isEqualTo(first + 1);
-        JobProgress late = new JobProgress("writing", 5, 5, 5, 0, 0, 0, 5, List.of(), List.of());
-        assertThat(c.progress(id, first, late)).as("the old worker is told to stop").isFalse();
-        assertThat(c.heartbeat(id, first)).isFalse();
-        assertThat(c.finish(id, first, JobStatus.SUCCEEDED, late, null)).as("nor may it finish the job").isFalse();
-        assertThat(c.job(id).orElseThrow().status()).isEqualTo(JobStatus.RUNNING);
-        assertThat(c.job(id).orElseThrow().progress().processed()).isZero();
-        assertThat(c.progress(id, second, late)).isTrue();
-        assertThat(c.finish(id, second, JobStatus.SUCCEEDED, late, null)).isTrue();
-        assertThat(c.job(id).orElseThrow().status()).isEqualTo(JobStatus.SUCCEEDED);
-        assertThat(c.heartbeat(id, second)).as("a finished job has no claim").isFalse();
-        assertThat(c.progress(id, second, late)).isFalse();
+        JobProgress late = JobProgress.at("writing").total(5).processed(5).added(5).chunks(5).build();
+        assertThat(c.jobStore().progress(id, first, late)).as("the old worker is told to stop").isFalse();
+        assertThat(c.jobStore().heartbeat(id, first)).isFalse();
+        assertThat(c.jobStore().finish(id, first, JobStatus.SUCCEEDED, late, null)).as("nor may it finish the job")
+                .isFalse();
+        assertThat(c.jobStore().job(id).orElseThrow().status()).isEqualTo(JobStatus.RUNNING);
+        assertThat(c.jobStore().job(id).orElseThrow().progress().processed()).isZero();
+        assertThat(c.jobStore().progress(id, second, late)).isTrue();
+        assertThat(c.jobStore().finish(id, second, JobStatus.SUCCEEDED, late, null)).isTrue();
+        assertThat(c.jobStore().job(id).orElseThrow().status()).isEqualTo(JobStatus.SUCCEEDED);
+        assertThat(c.jobStore().heartbeat(id, second)).as("a finished job has no claim").isFalse();
+        assertThat(c.jobStore().progress(id, second, late)).isFalse();
     }
 
     @Test
@@ -878,39 +891,40 @@ public abstract class CatalogContract {
     @Test
     void jobs_written_since_a_time_are_listed_oldest_write_first() {
         CatalogAndJobs c = open();
-        String a = c.submit("t1", "ingest", "{}");
+        String a = c.jobStore().submit("t1", "ingest", "{}");
         clock.advance(Duration.ofSeconds(10));
         Instant mark = clock.instant();
-        String b = c.submit("t2", "ingest", "{}");
+        String b = c.jobStore().submit("t2", "ingest", "{}");
         clock.advance(Duration.ofSeconds(1));
-        int attempt = c.claim(Duration.ofMinutes(5), 3).orElseThrow().info().attempts();
-        assertThat(c.job(a).orElseThrow().status()).as("the oldest is claimed first").isEqualTo(JobStatus.RUNNING);
-        assertThat(c.changedSince(mark, 10)).extracting(JobInfo::id).containsExactly(b, a);
+        int attempt = c.jobStore().claim(Duration.ofMinutes(5), 3).orElseThrow().info().attempts();
+        assertThat(c.jobStore().job(a).orElseThrow().status()).as("the oldest is claimed first")
+                .isEqualTo(JobStatus.RUNNING);
+        assertThat(c.jobStore().changedSince(mark, 10)).extracting(JobInfo::id).containsExactly(b, a);
         clock.advance(Duration.ofSeconds(1));
-        c.finish(a, attempt, JobStatus.SUCCEEDED, JobProgress.queued(), null);
-        assertThat(c.changedSince(mark, 10)).extracting(JobInfo::id).containsExactly(b, a);
-        assertThat(c.changedSince(mark, 1)).extracting(JobInfo::id).containsExactly(b);
-        assertThat(c.changedSince(clock.instant(), 10)).extracting(JobInfo::status).containsExactly(
+        c.jobStore().finish(a, attempt, JobStatus.SUCCEEDED, JobProgress.queued(), null);
+        assertThat(c.jobStore().changedSince(mark, 10)).extracting(JobInfo::id).containsExactly(b, a);
+        assertThat(c.jobStore().changedSince(mark, 1)).extracting(JobInfo::id).containsExactly(b);
+        assertThat(c.jobStore().changedSince(clock.instant(), 10)).extracting(JobInfo::status).containsExactly(
                 JobStatus.SUCCEEDED);
-        assertThat(c.changedSince(clock.instant().plusSeconds(1), 10)).isEmpty();
+        assertThat(c.jobStore().changedSince(clock.instant().plusSeconds(1), 10)).isEmpty();
     }
 
     @Test
     void usage_adds_up_per_tenant_day_metric_and_model_and_stock_and_quotas_are_each_tenants_own() {
         CatalogAndJobs c = open();
         var day = LocalDate.of(2026, 12, 4);
-        c.addUsage("acme", day, List.of(new UsageStore.Count("searches", "", 2),
+        c.usageStore().addUsage("acme", day, List.of(new UsageStore.Count("searches", "", 2),
                 new UsageStore.Count("answer_tokens_out", "gpt-x", 100)));
-        c.addUsage("acme", day, List.of(new UsageStore.Count("searches", "", 3)));
-        c.addUsage("acme", day.minusDays(40), List.of(new UsageStore.Count("searches", "", 50)));
-        c.addUsage("globex", day, List.of(new UsageStore.Count("searches", "", 7)));
-        assertThat(c.usage("acme", day.minusDays(30), day)).containsExactly(
+        c.usageStore().addUsage("acme", day, List.of(new UsageStore.Count("searches", "", 3)));
+        c.usageStore().addUsage("acme", day.minusDays(40), List.of(new UsageStore.Count("searches", "", 50)));
+        c.usageStore().addUsage("globex", day, List.of(new UsageStore.Count("searches", "", 7)));
+        assertThat(c.usageStore().usage("acme", day.minusDays(30), day)).containsExactly(
                 new UsageStore.Count("answer_tokens_out", "gpt-x", 100),
                 new UsageStore.Count("searches", "", 5));
-        assertThat(c.usage("acme", day.minusDays(60), day)).contains(
+        assertThat(c.usageStore().usage("acme", day.minusDays(60), day)).contains(
                 new UsageStore.Count("searches", "", 55));
-        assertThat(c.usageOfAll(day, day)).containsOnlyKeys("acme", "globex");
-        assertThat(c.usage("nobody", day, day)).isEmpty();
+        assertThat(c.usageStore().usageOfAll(day, day)).containsOnlyKeys("acme", "globex");
+        assertThat(c.usageStore().usage("nobody", day, day)).isEmpty();
 
         for (String[] d : new String[][] {{"a1", "acme/lab"}, {"a2", "acme/other"}, {"g1", "globex/lab"},
                 {"l1", "notes"}}) {
@@ -920,18 +934,18 @@ public abstract class CatalogContract {
         }
         long v = c.nextVersion("a3");
         c.stage(draft("a3", "acme/lab", v, "staged, never published"), v);
-        assertThat(c.stock("acme")).isEqualTo(new UsageStore.Stock(2, 4, 84));
-        assertThat(c.stock("")).as("the local tenant").isEqualTo(new UsageStore.Stock(1, 2, 42));
-        assertThat(c.stockOfAll()).containsOnlyKeys("", "acme", "globex");
-        assertThat(c.stock("initech")).isEqualTo(UsageStore.Stock.NONE);
+        assertThat(c.usageStore().stock("acme")).isEqualTo(new UsageStore.Stock(2, 4, 84));
+        assertThat(c.usageStore().stock("")).as("the local tenant").isEqualTo(new UsageStore.Stock(1, 2, 42));
+        assertThat(c.usageStore().stockOfAll()).containsOnlyKeys("", "acme", "globex");
+        assertThat(c.usageStore().stock("initech")).isEqualTo(UsageStore.Stock.NONE);
 
-        assertThat(c.quotas("acme").none()).isTrue();
-        c.putQuotas("acme", new UsageStore.Quotas(100L, null, 5_000L, 60));
-        c.putQuotas("globex", new UsageStore.Quotas(null, 10L, null, null));
-        assertThat(c.quotas("acme")).isEqualTo(new UsageStore.Quotas(100L, null, 5_000L, 60));
-        assertThat(c.allQuotas()).containsOnlyKeys("acme", "globex");
-        c.putQuotas("acme", UsageStore.Quotas.NONE);
-        assertThat(c.quotas("acme").none()).isTrue();
-        assertThat(c.allQuotas()).containsOnlyKeys("globex");
+        assertThat(c.usageStore().quotas("acme").none()).isTrue();
+        c.usageStore().putQuotas("acme", new UsageStore.Quotas(100L, null, 5_000L, 60));
+        c.usageStore().putQuotas("globex", new UsageStore.Quotas(null, 10L, null, null));
+        assertThat(c.usageStore().quotas("acme")).isEqualTo(new UsageStore.Quotas(100L, null, 5_000L, 60));
+        assertThat(c.usageStore().allQuotas()).containsOnlyKeys("acme", "globex");
+        c.usageStore().putQuotas("acme", UsageStore.Quotas.NONE);
+        assertThat(c.usageStore().quotas("acme").none()).isTrue();
+        assertThat(c.usageStore().allQuotas()).containsOnlyKeys("globex");
     }
 }

@@ -67,9 +67,11 @@ class WireContractTest {
 
     @Test
     void a_search_result_and_an_ingest_report_print_only_snake_case_names() {
-        SearchResponse r = new SearchResponse("q", 3, List.of(Modality.VECTOR), List.of(), List.of(new SearchHit(1,
-                0.5, "d", "c", "u", "t", "text", ChunkKind.PROSE, List.of("H"), "default",
-                Map.of("vector", new SourceScore(1, 0.5)), 1, 0, "page 2", List.of(), Map.of("vector", 0.5))), List.of());
+        SearchResponse r = new SearchResponse("q", 3, List.of(Modality.VECTOR), List.of(), List.of(SearchHit.builder()
+                .rank(1).score(0.5).documentId("d").chunkId("c").uri("u").title("t").text("text")
+                .kind(ChunkKind.PROSE).headingPath(List.of("H")).knowledgeBase("default")
+                .sources(Map.of("vector", new SourceScore(1, 0.5))).version(1).ordinal(0).location("page 2")
+                .contributions(Map.of("vector", 0.5)).build()), List.of());
         IngestReport i = new IngestReport(1, 1, 0, 0, 0, 2, 5, List.of(new ItemError("a", "b")), 0, 0, List.of(),
                 List.of(new IndexedDocument("u", "d", 1, "added")));
         for (Object wire : List.of(SearchWire.of(r), IngestWire.ofText(i))) {

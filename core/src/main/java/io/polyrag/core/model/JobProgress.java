@@ -32,27 +32,9 @@ public record JobProgress(String stage, int total, int processed, int added, int
         warnings = List.copyOf(warnings);
     }
 
-    /** Progress that deleted nothing. */
-    // style: the positional form existing callers use; building these by name is the house step's next cut
-    public JobProgress(String stage, int total, int processed, int added, int updated, int unchanged, int failed,
-            int chunks, List<String> storesWritten, List<ItemError> errors, int relations, long extractionTokens,
-            long estimatedCalls, long estimatedTokens, List<String> warnings) {
-        this(stage, total, processed, added, updated, unchanged, failed, chunks, storesWritten, errors, relations,
-                extractionTokens, estimatedCalls, estimatedTokens, warnings, 0);
-    }
-
-    /** Progress with no extraction figures. */
-    // style: the positional form existing callers use; building these by name is the house step's next cut
-    public JobProgress(String stage, int total, int processed, int added, int updated, int unchanged, int failed,
-            int chunks, List<String> storesWritten, List<ItemError> errors) {
-        this(stage, total, processed, added, updated, unchanged, failed, chunks, storesWritten, errors, 0, 0, 0, 0,
-                List.of());
-    }
-
     /** This progress with the pre-run estimate of extraction calls and tokens. */
     public JobProgress withEstimate(long calls, long tokens) {
-        return new JobProgress(stage, total, processed, added, updated, unchanged, failed, chunks, storesWritten, errors,
-                relations, extractionTokens, calls, tokens, warnings, deleted);
+        return toBuilder().estimatedCalls(calls).estimatedTokens(tokens).build();
     }
 
     /** The stage of a job put back in the queue until a store it writes to answers again. */
@@ -66,11 +48,133 @@ public record JobProgress(String stage, int total, int processed, int added, int
         List<String> w = new ArrayList<>(warnings);
         w.removeIf(s -> s.startsWith(WAITING));
         w.add(WAITING + ": " + why);
-        return new JobProgress(WAITING, total, processed, added, updated, unchanged, failed, chunks, storesWritten, errors,
-                relations, extractionTokens, estimatedCalls, estimatedTokens, w, deleted);
+        return toBuilder().stage(WAITING).warnings(w).build();
     }
 
     public static JobProgress queued() {
-        return new JobProgress("queued", 0, 0, 0, 0, 0, 0, 0, List.of(), List.of());
+        return at("queued").build();
+    }
+
+    /** Progress built by name, at {@code stage}; every count not set is 0 and every list empty. */
+    public static Builder at(String stage) {
+        return new Builder().stage(stage);
+    }
+
+    /** A builder holding this progress, to change some of it. */
+    public Builder toBuilder() {
+        return new Builder().stage(stage).total(total).processed(processed).added(added).updated(updated)
+                .unchanged(unchanged)
+                .failed(failed).chunks(chunks).storesWritten(storesWritten).errors(errors).relations(relations)
+                .extractionTokens(extractionTokens).estimatedCalls(estimatedCalls).estimatedTokens(estimatedTokens)
+                        .warnings(warnings).deleted(deleted);
+    }
+
+    /** Builds a {@link JobProgress} by name. */
+    public static final class Builder {
+        private String stage;
+        private int total;
+        private int processed;
+        private int added;
+        private int updated;
+        private int unchanged;
+        private int failed;
+        private int chunks;
+        private List<String> storesWritten = List.of();
+        private List<ItemError> errors = List.of();
+        private int relations;
+        private long extractionTokens;
+        private long estimatedCalls;
+        private long estimatedTokens;
+        private List<String> warnings = List.of();
+        private int deleted;
+
+        private Builder() {
+        }
+
+        public Builder stage(String stage) {
+            this.stage = stage;
+            return this;
+        }
+
+        public Builder total(int total) {
+            this.total = total;
+            return this;
+        }
+
+        public Builder processed(int processed) {
+            this.processed = processed;
+            return this;
+        }
+
+        public Builder added(int added) {
+            this.added = added;
+            return this;
+        }
+
+        public Builder updated(int updated) {
+            this.updated = updated;
+            return this;
+        }
+
+        public Builder unchanged(int unchanged) {
+            this.unchanged = unchanged;
+            return this;
+        }
+
+        public Builder failed(int failed) {
+            this.failed = failed;
+            return this;
+        }
+
+        public Builder chunks(int chunks) {
+            this.chunks = chunks;
+            return this;
+        }
+
+        public Builder storesWritten(List<String> storesWritten) {
+            this.storesWritten = storesWritten;
+            return this;
+        }
+
+        public Builder errors(List<ItemError> errors) {
+            this.errors = errors;
+            return this;
+        }
+
+        public Builder relations(int relations) {
+            this.relations = relations;
+            return this;
+        }
+
+        public Builder extractionTokens(long extractionTokens) {
+            this.extractionTokens = extractionTokens;
+            return this;
+        }
+
+        public Builder estimatedCalls(long estimatedCalls) {
+            this.estimatedCalls = estimatedCalls;
+            return this;
+        }
+
+        public Builder estimatedTokens(long estimatedTokens) {
+            this.estimatedTokens = estimatedTokens;
+            return this;
+        }
+
+        public Builder warnings(List<String> warnings) {
+            this.warnings = warnings;
+            return this;
+        }
+
+        public Builder deleted(int deleted) {
+            this.deleted = deleted;
+            return this;
+        }
+
+        public JobProgress build() {
+            return new JobProgress(stage, total, processed, added, updated, unchanged, failed, chunks,
+                    storesWritten, errors, relations, extractionTokens, estimatedCalls, estimatedTokens, warnings,
+                            deleted);
+        }
     }
 }

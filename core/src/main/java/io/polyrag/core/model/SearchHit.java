@@ -42,25 +42,140 @@ public record SearchHit(int rank, double score, String documentId, String chunkI
         contributions = contributions == null ? Map.of() : Map.copyOf(contributions);
     }
 
-    /** A hit with no figures. */
-    // style: the positional form existing callers use; building these by name is the house step's next cut
-    public SearchHit(int rank, double score, String documentId, String chunkId, String uri, String title,
-            String text, ChunkKind kind, List<String> headingPath, String knowledgeBase,
-            Map<String, SourceScore> sources, long version, int ordinal, String location, List<String> merged,
-            Map<String, Double> contributions) {
-        this(rank, score, documentId, chunkId, uri, title, text, kind, headingPath, knowledgeBase, sources, version,
-                ordinal, location, merged, contributions, List.of());
-    }
-
     /** This hit with other figures. */
     public SearchHit withFigures(List<FigureRef> figures) {
-        return new SearchHit(rank, score, documentId, chunkId, uri, title, text, kind, headingPath, knowledgeBase,
-                sources, version, ordinal, location, merged, contributions, figures);
+        return toBuilder().figures(figures).build();
     }
 
     /** This hit at another rank. */
     public SearchHit atRank(int rank) {
-        return new SearchHit(rank, score, documentId, chunkId, uri, title, text, kind, headingPath, knowledgeBase,
-                sources, version, ordinal, location, merged, contributions, figures);
+        return toBuilder().rank(rank).build();
+    }
+
+    /** A hit built by name; what is not set is empty (prose, no headings, sources, figures or merges). */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** A builder holding this hit, to change some of it. */
+    public Builder toBuilder() {
+        return new Builder().rank(rank).score(score).documentId(documentId).chunkId(chunkId).uri(uri).title(title)
+                .text(text).kind(kind).headingPath(headingPath).knowledgeBase(knowledgeBase).sources(sources)
+                .version(version).ordinal(ordinal).location(location).merged(merged).contributions(contributions)
+                        .figures(figures);
+    }
+
+    /** Builds a {@link SearchHit} by name. */
+    public static final class Builder {
+        private int rank;
+        private double score;
+        private String documentId;
+        private String chunkId;
+        private String uri = "";
+        private String title = "";
+        private String text = "";
+        private ChunkKind kind = ChunkKind.PROSE;
+        private List<String> headingPath = List.of();
+        private String knowledgeBase = "";
+        private Map<String, SourceScore> sources = Map.of();
+        private long version;
+        private int ordinal;
+        private String location = "";
+        private List<String> merged = List.of();
+        private Map<String, Double> contributions = Map.of();
+        private List<FigureRef> figures = List.of();
+
+        private Builder() {
+        }
+
+        public Builder rank(int rank) {
+            this.rank = rank;
+            return this;
+        }
+
+        public Builder score(double score) {
+            this.score = score;
+            return this;
+        }
+
+        public Builder documentId(String documentId) {
+            this.documentId = documentId;
+            return this;
+        }
+
+        public Builder chunkId(String chunkId) {
+            this.chunkId = chunkId;
+            return this;
+        }
+
+        public Builder uri(String uri) {
+            this.uri = uri;
+            return this;
+        }
+
+        public Builder title(String title) {
+            this.title = title;
+            return this;
+        }
+
+        public Builder text(String text) {
+            this.text = text;
+            return this;
+        }
+
+        public Builder kind(ChunkKind kind) {
+            this.kind = kind;
+            return this;
+        }
+
+        public Builder headingPath(List<String> headingPath) {
+            this.headingPath = headingPath;
+            return this;
+        }
+
+        public Builder knowledgeBase(String knowledgeBase) {
+            this.knowledgeBase = knowledgeBase;
+            return this;
+        }
+
+        public Builder sources(Map<String, SourceScore> sources) {
+            this.sources = sources;
+            return this;
+        }
+
+        public Builder version(long version) {
+            this.version = version;
+            return this;
+        }
+
+        public Builder ordinal(int ordinal) {
+            this.ordinal = ordinal;
+            return this;
+        }
+
+        public Builder location(String location) {
+            this.location = location;
+            return this;
+        }
+
+        public Builder merged(List<String> merged) {
+            this.merged = merged;
+            return this;
+        }
+
+        public Builder contributions(Map<String, Double> contributions) {
+            this.contributions = contributions;
+            return this;
+        }
+
+        public Builder figures(List<FigureRef> figures) {
+            this.figures = figures;
+            return this;
+        }
+
+        public SearchHit build() {
+            return new SearchHit(rank, score, documentId, chunkId, uri, title, text, kind, headingPath,
+                    knowledgeBase, sources, version, ordinal, location, merged, contributions, figures);
+        }
     }
 }

@@ -11,14 +11,32 @@ import io.polyrag.core.port.ResponseCache;
 import io.polyrag.core.port.SourceStore;
 import io.polyrag.core.port.UsageStore;
 
-/** Makes the catalog, the job store and the embedding cache, which share one database. */
+/** Makes the catalog and the stores that share its database: jobs, keys, sources, caches, conversations, usage. */
 public interface CatalogProvider extends NamedProvider {
 
-    /** A catalog, job store and embedding cache over one database connection pool. */
-    interface CatalogAndJobs extends Catalog, JobStore, EmbeddingCache, ContextCache,
-            ResponseCache,
-            KeyStore, SourceStore, ConversationStore,
-            JudgmentStore, UsageStore {
+    /**
+     * The catalog, and each role that lives in the same database, as its own object: a facet takes the role it uses,
+     * and an implementation keeps each role in its own class instead of one class forwarding for all of them.
+     * Closing the catalog closes the database for every role.
+     */
+    interface CatalogAndJobs extends Catalog {
+        JobStore jobStore();
+
+        KeyStore keyStore();
+
+        SourceStore sourceStore();
+
+        ConversationStore conversationStore();
+
+        JudgmentStore judgmentStore();
+
+        UsageStore usageStore();
+
+        EmbeddingCache embeddingCache();
+
+        ContextCache contextCache();
+
+        ResponseCache responseCache();
     }
 
     CatalogAndJobs open(ProviderContext context);

@@ -1,7 +1,6 @@
 package io.polyrag.store.jdbc;
 
 import io.polyrag.core.StoreException;
-import io.polyrag.core.model.ApiKey;
 import io.polyrag.core.model.Chunk;
 import io.polyrag.core.model.ChunkKind;
 import io.polyrag.core.model.ChunkView;
@@ -11,17 +10,18 @@ import io.polyrag.core.model.DocumentMeta;
 import io.polyrag.core.model.DocumentStatus;
 import io.polyrag.core.model.DocumentVersion;
 import io.polyrag.core.model.Figure;
-import io.polyrag.core.model.JobInfo;
-import io.polyrag.core.model.JobProgress;
-import io.polyrag.core.model.JobStatus;
 import io.polyrag.core.model.KnowledgeBaseInfo;
 import io.polyrag.core.model.SearchScope;
-import io.polyrag.core.model.Source;
-import io.polyrag.core.model.SyncItem;
 import io.polyrag.core.model.VersionRecords;
 import io.polyrag.core.port.ConversationStore;
 import io.polyrag.core.port.JudgmentStore;
 import io.polyrag.core.port.KeyStore;
+import io.polyrag.core.port.JobStore;
+import io.polyrag.core.port.SourceStore;
+import io.polyrag.core.port.UsageStore;
+import io.polyrag.core.port.EmbeddingCache;
+import io.polyrag.core.port.ContextCache;
+import io.polyrag.core.port.ResponseCache;
 import io.polyrag.core.spi.CatalogProvider.CatalogAndJobs;
 import java.sql.Array;
 import java.sql.Connection;
@@ -31,7 +31,6 @@ import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.LocalDate;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -81,6 +80,7 @@ public class JdbcCatalog implements CatalogAndJobs {
     private final JdbcUsage usage;
     private final JdbcEmbeddingCache cache;
     private final JdbcContextCache contexts;
+    private final JdbcResponseCache responses;
 
     public JdbcCatalog(DataSource dataSource, String name, AutoCloseable onClose) {
         this(dataSource, name, onClose, null, Clock.systemUTC());
@@ -125,6 +125,7 @@ public class JdbcCatalog implements CatalogAndJobs {
         this.usage = new JdbcUsage(jdbc);
         this.cache = new JdbcEmbeddingCache(jdbc);
         this.contexts = new JdbcContextCache(jdbc);
+        this.responses = new JdbcResponseCache(jdbc, this.search);
         migrate(ingest);
     }
 
@@ -470,144 +471,6 @@ public class JdbcCatalog implements CatalogAndJobs {
             JdbcJudgments.drop(c, name);
             return update(c, "DELETE FROM knowledge_bases WHERE name = ?", name) > 0;
         });
-    }
-
-    @Override
-    public ApiKey createKey(String id, String tenant, String name, String keyHash) {
-        return keys.create(id, tenant, name, keyHash);
-    }
-
-    @Override
-    public List<ApiKey> keys() {
-        return keys.list();
-    }
-
-    @Override
-    public boolean revokeKey(String id) {
-        return keys.revoke(id);
-    }
-
-    @Override
-    public Optional<KeyStore.Active> activeKey(String id) {
-        return keys.active(id);
-    }
-
-    @Override
-    public boolean anyActiveKey() {
-        return keys.anyActive();
-    }
-
-    @Override
-    public Optional<ConversationStore.Conversation> conversation(String tenant, String id) {
-        return conversations.get(tenant, id);
-    }
-
-    @Override
-    public List<ConversationStore.Conversation> conversations(String tenant, int offset,
-            int limit) {
-        return conversations.list(tenant, offset, limit);
-    }
-
-    @Override
-    public void putConversation(String tenant, String id, String title, String messages, int turns) {
-        conversations.put(tenant, id, title, messages, turns);
-    }
-
-    @Override
-    public boolean deleteConversation(String tenant, String id) {
-        return conversations.delete(tenant, id);
-    }
-
-    @Override
-    public int deleteConversationsBefore(Instant cutoff) {
-        return conversations.deleteBefore(cutoff);
-    }
-
-    // ---- usage and quotas: delegated
-
-    @Override
-    public void addUsage(String tenant, LocalDate day, List<Count> counts) {
-        usage.add(tenant, day, counts);
-    }
-
-    @Override
-    public List<Count> usage(String tenant, LocalDate from, LocalDate to) {
-        return usage.usage(tenant, from, to);
-    }
-
-    @Override
-    public Map<String, List<Count>> usageOfAll(LocalDate from, LocalDate to) {
-        return usage.usageOfAll(null, from, to);
-    }
-
-    @Override
-    public Stock stock(String tenant) {
-        return usage.stock(tenant);
-    }
-
-    @Override
-    public Map<String, Stock> stockOfAll() {
-        return usage.stockOfAll(null);
-    }
-
-    @Override
-    public Quotas quotas(String tenant) {
-        return usage.quotas(tenant);
-    }
-
-    @Override
-    public Map<String, Quotas> allQuotas() {
-        return usage.quotasOf(null);
-    }
-
-    @Override
-    public void putQuotas(String tenant, Quotas quotas) {
-        usage.putQuotas(tenant, quotas);
-    }
-
-    @Override
-    public void putJudgments(String knowledgeBase, List<JudgmentStore.Judgment> list) {
-        judgments.put(knowledgeBase, list);
-    }
-
-    @Override
-    public List<JudgmentStore.Judgment> judgments(String knowledgeBase) {
-        return judgments.list(knowledgeBase);
-    }
-
-    @Override
-    public int deleteJudgments(String knowledgeBase, String queryId) {
-        return judgments.delete(knowledgeBase, queryId);
-    }
-
-    @Override
-    public Optional<String> tuning(String knowledgeBase) {
-        return judgments.column(knowledgeBase, "tuning");
-    }
-
-    @Override
-    public void putTuning(String knowledgeBase, String json) {
-        judgments.putColumn(knowledgeBase, "tuning", json);
-    }
-
-    @Override
-    public Optional<String> evaluation(String knowledgeBase) {
-        return judgments.column(knowledgeBase, "evaluation");
-    }
-
-    @Override
-    public void putEvaluation(String knowledgeBase, String json) {
-        judgments.putColumn(knowledgeBase, "evaluation", json);
-    }
-
-    @Override
-    public Optional<String> localOwner() {
-        return keys.localOwner();
-    }
-
-    @Override
-    public boolean adoptLocal(String tenant) {
-        return keys.adoptLocal(tenant);
     }
 
     private static boolean exists(Connection c, String documentId) throws SQLException {
@@ -1177,134 +1040,51 @@ public class JdbcCatalog implements CatalogAndJobs {
         return s == null ? "" : s.length() <= max ? s : s.substring(0, max);
     }
 
-    // ---- embedding cache: delegated
+    // ---- the roles that share this database, each its own class
 
     @Override
-    public Map<String, float[]> vectors(String model, Collection<String> textHashes) {
-        return cache.vectors(model, textHashes);
+    public JobStore jobStore() {
+        return jobs;
     }
 
     @Override
-    public void remember(String model, Map<String, float[]> vectorsByTextHash) {
-        cache.remember(model, vectorsByTextHash);
+    public KeyStore keyStore() {
+        return keys;
     }
 
     @Override
-    public void forget(String model, Collection<String> textHashes) {
-        cache.forget(model, textHashes);
-    }
-
-    // ---- chunk contexts (contextual retrieval): delegated
-
-    @Override
-    public Map<String, String> contexts(Collection<String> keys) {
-        return contexts.contexts(keys);
+    public SourceStore sourceStore() {
+        return sources;
     }
 
     @Override
-    public void rememberContexts(Map<String, String> byKey) {
-        contexts.remember(byKey);
-    }
-
-    // ---- language-model response cache
-
-    @Override
-    public Optional<String> response(String key) {
-        return search.tx("read a cached response", c -> {
-            try (PreparedStatement ps = c.prepareStatement("SELECT response FROM response_cache WHERE cache_key = ?")) {
-                ps.setString(1, key);
-                try (ResultSet rs = ps.executeQuery()) {
-                    return rs.next() ? Optional.of(rs.getString(1)) : Optional.<String>empty();
-                }
-            }
-        });
+    public ConversationStore conversationStore() {
+        return conversations;
     }
 
     @Override
-    public void rememberResponse(String key, String response) {
-        jdbc.tx("cache a response", c -> {
-            try (PreparedStatement ps = c.prepareStatement("INSERT INTO response_cache (cache_key, response, "
-                    + "created_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING")) {
-                ps.setString(1, clip(key, 64));
-                ps.setString(2, response);
-                ps.setObject(3, jdbc.now());
-                ps.executeUpdate();
-            }
-            return null;
-        });
-    }
-
-    // ---- jobs: delegated so each class stays about one thing
-
-    @Override
-    public int deleteFinishedBefore(Instant cutoff) {
-        return jobs.deleteFinishedBefore(cutoff);
+    public JudgmentStore judgmentStore() {
+        return judgments;
     }
 
     @Override
-    public boolean cancel(String jobId) {
-        return jobs.cancel(jobId);
+    public UsageStore usageStore() {
+        return usage;
     }
 
     @Override
-    public List<JobInfo> jobs(String tenant, int offset, int limit) {
-        return jobs.list(tenant, offset, limit);
+    public EmbeddingCache embeddingCache() {
+        return cache;
     }
 
     @Override
-    public String submit(String tenant, String kind, String payload, String knowledgeBase, String source) {
-        return jobs.submit(tenant, kind, payload, knowledgeBase, source);
+    public ContextCache contextCache() {
+        return contexts;
     }
 
     @Override
-    public Optional<Claimed> claim(Duration staleAfter, int maxAttempts) {
-        return jobs.claim(staleAfter, maxAttempts);
-    }
-
-    @Override
-    public int requeueRunning() {
-        return jobs.requeueRunning();
-    }
-
-    @Override
-    public boolean release(String jobId, int attempt, String stage) {
-        return jobs.release(jobId, attempt, stage);
-    }
-
-    @Override
-    public boolean othersWaiting(String tenant) {
-        return jobs.othersWaiting(tenant);
-    }
-
-    @Override
-    public boolean progress(String jobId, int attempt, JobProgress progress) {
-        return jobs.progress(jobId, attempt, progress);
-    }
-
-    @Override
-    public boolean heartbeat(String jobId, int attempt) {
-        return jobs.heartbeat(jobId, attempt);
-    }
-
-    @Override
-    public boolean finish(String jobId, int attempt, JobStatus status,
-            JobProgress progress, String error) {
-        return jobs.finish(jobId, attempt, status, progress, error);
-    }
-
-    @Override
-    public List<Claimed> unfinished() {
-        return jobs.unfinished();
-    }
-
-    @Override
-    public Optional<JobInfo> job(String jobId) {
-        return jobs.job(jobId);
-    }
-
-    @Override
-    public List<JobInfo> changedSince(Instant since, int limit) {
-        return jobs.changedSince(since, limit);
+    public ResponseCache responseCache() {
+        return responses;
     }
 
     @Override
@@ -1316,70 +1096,4 @@ public class JdbcCatalog implements CatalogAndJobs {
         }
     }
 
-    @Override
-    public boolean createSource(Source source) {
-        return sources.create(source);
-    }
-
-    @Override
-    public boolean updateSource(Source source) {
-        return sources.update(source);
-    }
-
-    @Override
-    public Optional<Source> source(String tenant, String id) {
-        return sources.get(tenant, id);
-    }
-
-    @Override
-    public List<Source> sources(String tenant) {
-        return sources.list(tenant);
-    }
-
-    @Override
-    public boolean deleteSource(String tenant, String id) {
-        return sources.delete(tenant, id);
-    }
-
-    @Override
-    public void sourceScanned(String tenant, String id, Instant at, String error) {
-        sources.scanned(tenant, id, at, error);
-    }
-
-    @Override
-    public Map<String, SyncItem> sourceItems(String tenant, String sourceId) {
-        return sources.items(tenant, sourceId);
-    }
-
-    @Override
-    public int countSourceItems(String tenant, String sourceId) {
-        return sources.count(tenant, sourceId);
-    }
-
-    @Override
-    public void putSourceItems(String tenant, String sourceId, List<SyncItem> items) {
-        sources.put(tenant, sourceId, items);
-    }
-
-    @Override
-    public void deleteSourceItems(String tenant, String sourceId, List<String> items) {
-        sources.delete(tenant, sourceId, items);
-    }
-
-    @Override
-    public Map<String, SyncItem> sourceItems(String tenant, String sourceId,
-            Collection<String> items) {
-        return sources.items(tenant, sourceId, items);
-    }
-
-    @Override
-    public void markSourceItemsSeen(String tenant, String sourceId, Collection<String> items, long scan) {
-        sources.seen(tenant, sourceId, items, scan);
-    }
-
-    @Override
-    public List<SyncItem> unseenSourceItems(String tenant, String sourceId, long scan,
-            int limit) {
-        return sources.unseen(tenant, sourceId, scan, limit);
-    }
 }

@@ -1,5 +1,6 @@
 package io.polyrag.store.jdbc;
 
+import io.polyrag.core.port.ContextCache;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.util.Collection;
@@ -7,7 +8,7 @@ import java.util.HashMap;
 import java.util.Map;
 
 /** Cached chunk contexts (contextual retrieval): one row per key. */
-final class JdbcContextCache {
+final class JdbcContextCache implements ContextCache {
     /** The longest context kept (the column's size); a longer one is cut. */
     static final int MAX = 4000;
     private final Jdbc jdbc;
@@ -16,7 +17,8 @@ final class JdbcContextCache {
         this.jdbc = jdbc;
     }
 
-    Map<String, String> contexts(Collection<String> keys) {
+    @Override
+    public Map<String, String> contexts(Collection<String> keys) {
         if (keys.isEmpty()) {
             return Map.of();
         }
@@ -51,5 +53,10 @@ final class JdbcContextCache {
             }
             return null;
         });
+    }
+
+    @Override
+    public void rememberContexts(Map<String, String> byKey) {
+        remember(byKey);
     }
 }

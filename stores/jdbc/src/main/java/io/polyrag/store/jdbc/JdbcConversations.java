@@ -1,5 +1,6 @@
 package io.polyrag.store.jdbc;
 
+import io.polyrag.core.port.ConversationStore;
 import io.polyrag.core.port.ConversationStore.Conversation;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -12,7 +13,7 @@ import java.util.List;
 import java.util.Optional;
 
 /** Conversation rows: one per tenant and id, the messages as JSON. */
-final class JdbcConversations {
+final class JdbcConversations implements ConversationStore {
     private final Jdbc jdbc;
 
     JdbcConversations(Jdbc jdbc) {
@@ -76,5 +77,31 @@ final class JdbcConversations {
     private static Conversation row(ResultSet rs, boolean messages) throws SQLException {
         return new Conversation(rs.getString("id"), rs.getString("title"), messages ? rs.getString("messages") : "",
                 rs.getInt("turns"), JdbcCatalog.instant(rs, "created_at"), JdbcCatalog.instant(rs, "updated_at"));
+    }
+
+    @Override
+    public Optional<ConversationStore.Conversation> conversation(String tenant, String id) {
+        return get(tenant, id);
+    }
+
+    @Override
+    public List<ConversationStore.Conversation> conversations(String tenant, int offset,
+            int limit) {
+        return list(tenant, offset, limit);
+    }
+
+    @Override
+    public void putConversation(String tenant, String id, String title, String messages, int turns) {
+        put(tenant, id, title, messages, turns);
+    }
+
+    @Override
+    public boolean deleteConversation(String tenant, String id) {
+        return delete(tenant, id);
+    }
+
+    @Override
+    public int deleteConversationsBefore(Instant cutoff) {
+        return deleteBefore(cutoff);
     }
 }

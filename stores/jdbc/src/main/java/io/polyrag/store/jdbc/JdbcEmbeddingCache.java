@@ -1,5 +1,6 @@
 package io.polyrag.store.jdbc;
 
+import io.polyrag.core.port.EmbeddingCache;
 import io.polyrag.core.model.Ids;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -11,14 +12,15 @@ import java.util.HashMap;
 import java.util.Map;
 
 /** Cached passage vectors: one row per (model, text hash), the vector as little-endian float32 bytes. */
-final class JdbcEmbeddingCache {
+final class JdbcEmbeddingCache implements EmbeddingCache {
     private final Jdbc jdbc;
 
     JdbcEmbeddingCache(Jdbc jdbc) {
         this.jdbc = jdbc;
     }
 
-    Map<String, float[]> vectors(String model, Collection<String> textHashes) {
+    @Override
+    public Map<String, float[]> vectors(String model, Collection<String> textHashes) {
         if (textHashes.isEmpty()) {
             return Map.of();
         }
@@ -42,7 +44,8 @@ final class JdbcEmbeddingCache {
         });
     }
 
-    void remember(String model, Map<String, float[]> vectorsByTextHash) {
+    @Override
+    public void remember(String model, Map<String, float[]> vectorsByTextHash) {
         if (vectorsByTextHash.isEmpty()) {
             return;
         }
@@ -64,7 +67,8 @@ final class JdbcEmbeddingCache {
         });
     }
 
-    void forget(String model, Collection<String> textHashes) {
+    @Override
+    public void forget(String model, Collection<String> textHashes) {
         if (textHashes.isEmpty()) {
             return;
         }

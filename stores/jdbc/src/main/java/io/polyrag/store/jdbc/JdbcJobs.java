@@ -1,5 +1,6 @@
 package io.polyrag.store.jdbc;
 
+import io.polyrag.core.port.JobStore;
 import io.polyrag.core.model.ItemError;
 import io.polyrag.core.model.JobInfo;
 import io.polyrag.core.model.JobProgress;
@@ -22,7 +23,7 @@ import java.util.Optional;
 import java.util.UUID;
 
 /** Job rows: submit, claim with {@code FOR UPDATE SKIP LOCKED}, progress (the heartbeat), finish. */
-final class JdbcJobs {
+final class JdbcJobs implements JobStore {
     private static final char FIELD = '\u001f';
     private static final char RECORD = '\u001e';
 
@@ -32,9 +33,11 @@ final class JdbcJobs {
         this.jdbc = jdbc;
     }
 
-    String submit(String tenant, String kind, String payload, String knowledgeBase, String source) {
+    @Override
+    public String submit(String tenant, String kind, String payload, String knowledgeBase, String source) {
         String id = UUID.randomUUID().toString();
-        jdbc.tx("submit a job", c -> JdbcCatalog.update(c, "INSERT INTO jobs (id, tenant, kind, status, payload, stage, "
+        jdbc.tx("submit a job", c -> JdbcCatalog.update(c,
+                "INSERT INTO jobs (id, tenant, kind, status, payload, stage, "
                 + "created_at, updated_at, kb, source) VALUES (?, ?, ?, 'queued', ?, 'queued', ?, ?, ?, ?)", id, tenant,
                 kind, payload, jdbc.now(), jdbc.now(), knowledgeBase, source));
         return id;
@@ -47,7 +50,8 @@ final class JdbcJobs {
      * kill) is charged a strike only when it made no progress past the furthest an earlier run reached; a job with
      * {@code maxAttempts} strikes is given up (failed) and returned so, for its holder to release what it held.
      */
-    Optional<Claimed> claim(Duration staleAfter, int maxAttempts) {
+    @Override
+    public Optional<Claimed> claim(Duration staleAfter, int maxAttempts) {
         return jdbc.tx("claim a job", c -> {
             while (true) {
                 Optional<String> next = staleRunning(c, staleAfter);
@@ -96,8 +100,8 @@ final class JdbcJobs {
 
     /** The oldest running job no one has updated within the stale timeout, locked for this transaction. */
     private Optional<String> staleRunning(Connection c, Duration staleAfter) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("SELECT id FROM jobs WHERE status = 'running' AND updated_at < ? "
-                + "ORDER BY created_at, id LIMIT 1 FOR UPDATE SKIP LOCKED")) {
+        try (PreparedStatement ps = c.prepareStatement("SELECT id FROM jobs WHERE status = 'running' AND "
+                + "updated_at < ? ORDER BY created_at, id LIMIT 1 FOR UPDATE SKIP LOCKED")) {
             ps.setObject(1, jdbc.now().minus(staleAfter));
             try (ResultSet rs = ps.executeQuery()) {
                 return rs.next() ? Optional.of(rs.getString(1)) : Optional.empty();
@@ -149,14 +153,16 @@ final class JdbcJobs {
      * Puts a running job back in the queue under its claim, with no strike: its worker stopped it on purpose (to
      * let another tenant's job run, or to shut down) and it resumes where the items it finished let it.
      */
-    boolean release(String jobId, int attempt, String stage) {
+    @Override
+    public boolean release(String jobId, int attempt, String stage) {
         return jdbc.tx("release a job", c -> JdbcCatalog.update(c, "UPDATE jobs SET status = 'queued', stage = ?, "
                 + "claim_water = -1, updated_at = ? WHERE id = ? AND status = 'running' AND attempts = ?",
                 JdbcCatalog.clip(stage, 64), jdbc.now(), jobId, attempt) > 0);
     }
 
     /** Whether a job of a tenant other than {@code tenant} waits in the queue. */
-    boolean othersWaiting(String tenant) {
+    @Override
+    public boolean othersWaiting(String tenant) {
         return jdbc.tx("look for waiting jobs", c -> {
             try (PreparedStatement ps = c.prepareStatement("SELECT 1 FROM jobs WHERE status = 'queued' AND tenant <> ? "
                     + "LIMIT 1")) {
@@ -178,7 +184,8 @@ final class JdbcJobs {
         }
     }
 
-    int requeueRunning() {
+    @Override
+    public int requeueRunning() {
         return jdbc.tx("requeue running jobs", c -> JdbcCatalog.update(c,
                 "UPDATE jobs SET status = 'queued', stage = 'queued', updated_at = ? WHERE status = 'running'",
                 jdbc.now()));
@@ -189,7 +196,8 @@ final class JdbcJobs {
      * reclaimed by another worker meanwhile, or has ended. False when the worker should stop: a cancel was asked
      * for, or the claim is lost.
      */
-    boolean progress(String jobId, int attempt, JobProgress p) {
+    @Override
+    public boolean progress(String jobId, int attempt, JobProgress p) {
         return jdbc.tx("record job progress", c -> {
             if (write(c, jobId, attempt, p, "running", null) == 0) {
                 return false;
@@ -204,15 +212,19 @@ final class JdbcJobs {
     }
 
     /** Marks a running job alive under its claim; false when the claim is lost. */
-    boolean heartbeat(String jobId, int attempt) {
-        return jdbc.tx("record a job heartbeat", c -> JdbcCatalog.update(c, "UPDATE jobs SET updated_at = ? WHERE id = ? "
+    @Override
+    public boolean heartbeat(String jobId, int attempt) {
+        return jdbc.tx("record a job heartbeat", c -> JdbcCatalog.update(c,
+                "UPDATE jobs SET updated_at = ? WHERE id = ? "
                 + "AND status = 'running' AND attempts = ?", jdbc.now(), jobId, attempt) > 0);
     }
 
-    boolean cancel(String jobId) {
+    @Override
+    public boolean cancel(String jobId) {
         return jdbc.tx("cancel a job", c -> JdbcCatalog.update(c, "UPDATE jobs SET status = 'canceled', stage = "
                 + "'canceled', error = 'canceled before it started', updated_at = ? WHERE id = ? AND status = 'queued'",
-                jdbc.now(), jobId) > 0 || JdbcCatalog.update(c, "UPDATE jobs SET cancel_requested = TRUE, updated_at = ? "
+                jdbc.now(), jobId) > 0 || JdbcCatalog.update(c,
+                        "UPDATE jobs SET cancel_requested = TRUE, updated_at = ? "
                 + "WHERE id = ? AND status = 'running'", jdbc.now(), jobId) > 0);
     }
 
@@ -241,7 +253,8 @@ final class JdbcJobs {
         return out;
     }
 
-    boolean finish(String jobId, int attempt, JobStatus status, JobProgress p, String error) {
+    @Override
+    public boolean finish(String jobId, int attempt, JobStatus status, JobProgress p, String error) {
         if (!status.finished()) {
             throw new IllegalArgumentException("a job finishes as succeeded, partial, failed or canceled, not "
                     + status);
@@ -249,7 +262,8 @@ final class JdbcJobs {
         return jdbc.tx("finish a job", c -> write(c, jobId, attempt, p, status.wireName(), error)) > 0;
     }
 
-    List<Claimed> unfinished() {
+    @Override
+    public List<Claimed> unfinished() {
         return jdbc.tx("list unfinished jobs", c -> {
             List<String> ids = new ArrayList<>();
             try (PreparedStatement ps = c.prepareStatement("SELECT id FROM jobs WHERE status IN ('queued', 'running') "
@@ -280,13 +294,15 @@ final class JdbcJobs {
                 String.join("\n", p.warnings()), p.deleted(), p.processed(), jdbc.now(), id, attempt);
     }
 
-    List<JobInfo> changedSince(Instant since, int limit) {
+    @Override
+    public List<JobInfo> changedSince(Instant since, int limit) {
         return jdbc.tx("list changed jobs", c -> jobsOf(c, "SELECT id FROM jobs WHERE updated_at >= ? "
                 + "ORDER BY updated_at, id LIMIT ?", since.atOffset(ZoneOffset.UTC), limit));
     }
 
     /** Finished jobs whose last write is older than {@code cutoff}, deleted a thousand at a time. */
-    int deleteFinishedBefore(Instant cutoff) {
+    @Override
+    public int deleteFinishedBefore(Instant cutoff) {
         int deleted = 0;
         for (int n = DELETE_BATCH; n == DELETE_BATCH; ) {
             n = jdbc.tx("delete old finished jobs", c -> JdbcCatalog.update(c, "DELETE FROM jobs WHERE id IN (SELECT "
@@ -299,7 +315,8 @@ final class JdbcJobs {
 
     private static final int DELETE_BATCH = 1000;
 
-    Optional<JobInfo> job(String jobId) {
+    @Override
+    public Optional<JobInfo> job(String jobId) {
         return jdbc.tx("read a job", c -> read(c, jobId));
     }
 
@@ -311,13 +328,18 @@ final class JdbcJobs {
                     return Optional.empty();
                 }
                 String stores = rs.getString("stores");
-                JobProgress p = new JobProgress(rs.getString("stage"), rs.getInt("total"), rs.getInt("processed"),
-                        rs.getInt("added"), rs.getInt("updated"), rs.getInt("unchanged"), rs.getInt("failed"),
-                        rs.getInt("chunks"), stores.isEmpty() ? List.of() : Arrays.asList(stores.split(",")),
-                        decode(rs.getString("errors")), rs.getInt("relations"), rs.getLong("extraction_tokens"),
-                        rs.getLong("estimated_calls"), rs.getLong("estimated_tokens"),
-                        rs.getString("warnings").isEmpty() ? List.of() : List.of(rs.getString("warnings").split("\n")),
-                        rs.getInt("deleted"));
+                JobProgress p = JobProgress.at(rs.getString("stage")).total(rs.getInt("total"))
+                        .processed(rs.getInt("processed")).added(rs.getInt("added")).updated(rs.getInt("updated"))
+                        .unchanged(rs.getInt("unchanged")).failed(rs.getInt("failed"))
+                        .chunks(rs.getInt("chunks"))
+                        .storesWritten(stores.isEmpty() ? List.of() : Arrays.asList(stores.split(",")))
+                        .errors(decode(rs.getString("errors"))).relations(rs.getInt("relations"))
+                        .extractionTokens(rs.getLong("extraction_tokens"))
+                        .estimatedCalls(rs.getLong("estimated_calls"))
+                        .estimatedTokens(rs.getLong("estimated_tokens"))
+                        .warnings(rs.getString("warnings").isEmpty() ? List.of() : List.of(rs.getString("warnings")
+                                .split("\n")))
+                        .deleted(rs.getInt("deleted")).build();
                 return Optional.of(new JobInfo(id, rs.getString("kind"),
                         JobStatus.valueOf(rs.getString("status").toUpperCase(Locale.ROOT)), p, rs.getString("error"),
                         rs.getInt("attempts"), JdbcCatalog.instant(rs, "created_at"),
@@ -352,5 +374,10 @@ final class JdbcJobs {
 
     private static String clean(String s) {
         return s.replace(FIELD, ' ').replace(RECORD, ' ');
+    }
+
+    @Override
+    public List<JobInfo> jobs(String tenant, int offset, int limit) {
+        return list(tenant, offset, limit);
     }
 }

@@ -1,5 +1,6 @@
 package io.polyrag.store.jdbc;
 
+import io.polyrag.core.port.JudgmentStore;
 import io.polyrag.core.port.JudgmentStore.Judgment;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -12,7 +13,7 @@ import java.util.Map;
 import java.util.Optional;
 
 /** Judged queries (one row per query and judged document) and each knowledge base's tuning and evaluation. */
-final class JdbcJudgments {
+final class JdbcJudgments implements JudgmentStore {
     private final Jdbc jdbc;
 
     JdbcJudgments(Jdbc jdbc) {
@@ -118,5 +119,40 @@ final class JdbcJudgments {
     static void drop(Connection c, String kb) throws SQLException {
         JdbcCatalog.update(c, "DELETE FROM judgments WHERE kb = ?", kb);
         JdbcCatalog.update(c, "DELETE FROM kb_fusion WHERE kb = ?", kb);
+    }
+
+    @Override
+    public void putJudgments(String knowledgeBase, List<JudgmentStore.Judgment> list) {
+        put(knowledgeBase, list);
+    }
+
+    @Override
+    public List<JudgmentStore.Judgment> judgments(String knowledgeBase) {
+        return list(knowledgeBase);
+    }
+
+    @Override
+    public int deleteJudgments(String knowledgeBase, String queryId) {
+        return delete(knowledgeBase, queryId);
+    }
+
+    @Override
+    public Optional<String> tuning(String knowledgeBase) {
+        return column(knowledgeBase, "tuning");
+    }
+
+    @Override
+    public void putTuning(String knowledgeBase, String json) {
+        putColumn(knowledgeBase, "tuning", json);
+    }
+
+    @Override
+    public Optional<String> evaluation(String knowledgeBase) {
+        return column(knowledgeBase, "evaluation");
+    }
+
+    @Override
+    public void putEvaluation(String knowledgeBase, String json) {
+        putColumn(knowledgeBase, "evaluation", json);
     }
 }

@@ -10,7 +10,7 @@ import java.util.List;
 import java.util.Optional;
 
 /** API key rows: by the SHA-256 of the key, never the key. */
-final class JdbcKeys {
+final class JdbcKeys implements KeyStore {
     private final Jdbc jdbc;
 
     JdbcKeys(Jdbc jdbc) {
@@ -64,7 +64,8 @@ final class JdbcKeys {
         });
     }
 
-    Optional<String> localOwner() {
+    @Override
+    public Optional<String> localOwner() {
         return jdbc.tx("read local mode's owner", c -> {
             try (PreparedStatement ps = c.prepareStatement("SELECT tenant FROM local_owner");
                     ResultSet rs = ps.executeQuery()) {
@@ -73,7 +74,8 @@ final class JdbcKeys {
         });
     }
 
-    boolean adoptLocal(String tenant) {
+    @Override
+    public boolean adoptLocal(String tenant) {
         Optional<String> owner = localOwner();
         if (owner.isPresent()) {
             return owner.get().equals(tenant);
@@ -107,5 +109,30 @@ final class JdbcKeys {
         return new ApiKey(rs.getString("id"), rs.getString("tenant"), rs.getString("name"),
                 JdbcCatalog.instant(rs, "created_at"), rs.getObject("revoked_at") == null ? null
                         : JdbcCatalog.instant(rs, "revoked_at"));
+    }
+
+    @Override
+    public ApiKey createKey(String id, String tenant, String name, String keyHash) {
+        return create(id, tenant, name, keyHash);
+    }
+
+    @Override
+    public List<ApiKey> keys() {
+        return list();
+    }
+
+    @Override
+    public boolean revokeKey(String id) {
+        return revoke(id);
+    }
+
+    @Override
+    public Optional<KeyStore.Active> activeKey(String id) {
+        return active(id);
+    }
+
+    @Override
+    public boolean anyActiveKey() {
+        return anyActive();
     }
 }

@@ -1,5 +1,6 @@
 package io.polyrag.store.jdbc;
 
+import io.polyrag.core.port.SourceStore;
 import io.polyrag.core.model.Source;
 import io.polyrag.core.model.SyncItem;
 import java.sql.PreparedStatement;
@@ -16,7 +17,7 @@ import java.util.Map;
 import java.util.Optional;
 
 /** Source rows and their item state. */
-final class JdbcSources {
+final class JdbcSources implements SourceStore {
     private final Jdbc jdbc;
 
     JdbcSources(Jdbc jdbc) {
@@ -248,5 +249,72 @@ final class JdbcSources {
                 rs.getString("kb"), rs.getInt("interval_seconds"), rs.getBoolean("enabled"),
                 JdbcCatalog.instant(rs, "created_at"), JdbcCatalog.instant(rs, "last_scan_at"),
                 rs.getString("last_error"));
+    }
+
+    @Override
+    public boolean createSource(Source source) {
+        return create(source);
+    }
+
+    @Override
+    public boolean updateSource(Source source) {
+        return update(source);
+    }
+
+    @Override
+    public Optional<Source> source(String tenant, String id) {
+        return get(tenant, id);
+    }
+
+    @Override
+    public List<Source> sources(String tenant) {
+        return list(tenant);
+    }
+
+    @Override
+    public boolean deleteSource(String tenant, String id) {
+        return delete(tenant, id);
+    }
+
+    @Override
+    public void sourceScanned(String tenant, String id, Instant at, String error) {
+        scanned(tenant, id, at, error);
+    }
+
+    @Override
+    public Map<String, SyncItem> sourceItems(String tenant, String sourceId) {
+        return items(tenant, sourceId);
+    }
+
+    @Override
+    public int countSourceItems(String tenant, String sourceId) {
+        return count(tenant, sourceId);
+    }
+
+    @Override
+    public void putSourceItems(String tenant, String sourceId, List<SyncItem> items) {
+        put(tenant, sourceId, items);
+    }
+
+    @Override
+    public void deleteSourceItems(String tenant, String sourceId, List<String> items) {
+        delete(tenant, sourceId, items);
+    }
+
+    @Override
+    public Map<String, SyncItem> sourceItems(String tenant, String sourceId,
+            Collection<String> items) {
+        return items(tenant, sourceId, items);
+    }
+
+    @Override
+    public void markSourceItemsSeen(String tenant, String sourceId, Collection<String> items, long scan) {
+        seen(tenant, sourceId, items, scan);
+    }
+
+    @Override
+    public List<SyncItem> unseenSourceItems(String tenant, String sourceId, long scan,
+            int limit) {
+        return unseen(tenant, sourceId, scan, limit);
     }
 }

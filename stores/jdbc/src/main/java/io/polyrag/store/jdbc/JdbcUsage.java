@@ -1,5 +1,6 @@
 package io.polyrag.store.jdbc;
 
+import io.polyrag.core.port.UsageStore;
 import io.polyrag.core.port.UsageStore.Count;
 import io.polyrag.core.port.UsageStore.Quotas;
 import io.polyrag.core.port.UsageStore.Stock;
@@ -14,7 +15,7 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /** Each tenant's usage by day, metric and model, what it holds, and its quotas. */
-final class JdbcUsage {
+final class JdbcUsage implements UsageStore {
     private final Jdbc jdbc;
 
     JdbcUsage(Jdbc jdbc) {
@@ -52,8 +53,14 @@ final class JdbcUsage {
         });
     }
 
-    List<Count> usage(String tenant, LocalDate from, LocalDate to) {
+    @Override
+    public List<Count> usage(String tenant, LocalDate from, LocalDate to) {
         return usageOfAll(tenant, from, to).getOrDefault(tenant, List.of());
+    }
+
+    @Override
+    public Map<String, List<Count>> usageOfAll(LocalDate from, LocalDate to) {
+        return usageOfAll(null, from, to);
     }
 
     /** By tenant; one tenant's only when {@code tenant} is not null. */
@@ -79,8 +86,14 @@ final class JdbcUsage {
         });
     }
 
-    Stock stock(String tenant) {
+    @Override
+    public Stock stock(String tenant) {
         return stockOfAll(tenant).getOrDefault(tenant, Stock.NONE);
+    }
+
+    @Override
+    public Map<String, Stock> stockOfAll() {
+        return stockOfAll(null);
     }
 
     /** By tenant; one tenant's only when {@code tenant} is not null. */
@@ -104,7 +117,8 @@ final class JdbcUsage {
         });
     }
 
-    Quotas quotas(String tenant) {
+    @Override
+    public Quotas quotas(String tenant) {
         return quotasOf(tenant).getOrDefault(tenant, Quotas.NONE);
     }
 
@@ -134,7 +148,8 @@ final class JdbcUsage {
         return rs.wasNull() ? null : v;
     }
 
-    void putQuotas(String tenant, Quotas q) {
+    @Override
+    public void putQuotas(String tenant, Quotas q) {
         jdbc.tx("set quotas", c -> {
             JdbcCatalog.update(c, "DELETE FROM tenant_quotas WHERE tenant = ?", tenant);
             if (!q.none()) {
@@ -164,5 +179,15 @@ final class JdbcUsage {
         } else {
             ps.setLong(i, v);
         }
+    }
+
+    @Override
+    public void addUsage(String tenant, LocalDate day, List<Count> counts) {
+        add(tenant, day, counts);
+    }
+
+    @Override
+    public Map<String, Quotas> allQuotas() {
+        return quotasOf(null);
     }
 }

@@ -43,7 +43,7 @@ public final class H2KillChild {
             }
             System.out.println("CHURNED");
         } else {
-            System.out.println("ACK " + c.submit("ingest", "{}"));
+            System.out.println("ACK " + c.jobStore().submit("ingest", "{}"));
         }
         System.out.flush();
         Runtime.getRuntime().halt(9);

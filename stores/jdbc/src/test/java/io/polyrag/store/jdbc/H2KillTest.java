@@ -35,7 +35,7 @@ class H2KillTest {
         }
         try (JdbcCatalog c = H2CatalogProvider.open(dir, Clock.systemUTC())) {
             for (String id : acknowledged) {
-                assertThat(c.job(id)).as("job " + id + ", acknowledged before a kill").isPresent();
+                assertThat(c.jobStore().job(id)).as("job " + id + ", acknowledged before a kill").isPresent();
             }
         }
     }
