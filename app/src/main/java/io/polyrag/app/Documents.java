@@ -13,6 +13,8 @@ import io.polyrag.core.model.KnowledgeBase;
 import io.polyrag.core.model.SearchScope;
 import io.polyrag.core.model.Tenant;
 import io.polyrag.core.port.BlobStore;
+import io.polyrag.core.port.Catalog;
+import io.polyrag.ingest.IngestPipeline;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -21,11 +23,15 @@ import java.util.TreeMap;
 
 /** The indexed documents: list them, delete them (from the catalog and every store). */
 public final class Documents {
-    private final Components components;
+    private final Catalog catalog;
+    private final IngestPipeline pipeline;
+    private final BlobStore blobs;
     private final Tenant tenant;
 
-    Documents(Components components, Tenant tenant) {
-        this.components = components;
+    Documents(Catalog catalog, IngestPipeline pipeline, BlobStore blobs, Tenant tenant) {
+        this.catalog = catalog;
+        this.pipeline = pipeline;
+        this.blobs = blobs;
         this.tenant = tenant;
     }
 
@@ -58,10 +64,10 @@ public final class Documents {
             throw new InvalidInputException("offset must be >= 0 and limit in [1, " + Limits.MAX_PAGE + "], got "
                     + offset + " and " + limit);
         }
-        SearchScope scope = Scope.of(components.catalog, tenant, knowledgeBase).narrowed(
+        SearchScope scope = Scope.of(catalog, tenant, knowledgeBase).narrowed(
                 Set.of(), DocumentMeta.category(category));
-        return new Page(components.catalog.documents(scope, statuses, offset, limit).stream()
-                .map(d -> Shown.of(tenant, d)).toList(), components.catalog.countDocuments(scope, statuses));
+        return new Page(catalog.documents(scope, statuses, offset, limit).stream()
+                .map(d -> Shown.of(tenant, d)).toList(), catalog.countDocuments(scope, statuses));
     }
 
     /**
@@ -80,11 +86,11 @@ public final class Documents {
      */
     public Map<String, StoreState> stores(String id) {
         known(id).orElseThrow(() -> notFound(id));
-        var v = components.catalog.visibleRecords(id);
+        var v = catalog.visibleRecords(id);
         if (v.isEmpty()) {
             return Map.of();
         }
-        Map<String, Long> held = components.pipeline.stores().records(v.get().version());
+        Map<String, Long> held = pipeline.stores().records(v.get().version());
         Map<String, StoreState> out = new TreeMap<>();
         held.forEach((store, n) -> {
             boolean graph = store.equals("graph") || store.equals("rdf");
@@ -96,7 +102,7 @@ public final class Documents {
     /** The original the document was uploaded as; not found for documents ingested from paths or text. */
     public BlobStore.Blob content(String id) {
         own(id).orElseThrow(() -> notFound(id));
-        return components.blobs.get(id).orElseThrow(() -> new NotFoundException("document '" + id
+        return blobs.get(id).orElseThrow(() -> new NotFoundException("document '" + id
                 + "' has no stored original: only uploaded files and synced web pages keep one (POST /v1/documents, "
                 + "/v1/ingest/files); a document indexed from text, a path or a folder is read from where it came "
                 + "from (its uri), and its field 'original' is false"));
@@ -111,7 +117,7 @@ public final class Documents {
         if (number < 1) {
             throw new InvalidInputException("figure numbers start at 1, got " + number);
         }
-        return components.blobs.get(Figure.blobKey(d.id(), d.visibleVersion(), number))
+        return blobs.get(Figure.blobKey(d.id(), d.visibleVersion(), number))
                 .orElseThrow(() -> new NotFoundException("document '" + id + "' has no figure "
                         + number + (d.visibleVersion() > 0 ? " (its figures are listed with the search hits and "
                         + "answer sources they belong to)" : "")));
@@ -123,7 +129,7 @@ public final class Documents {
 
     /** The tenant's document with this id, visible or being indexed. */
     private Optional<DocumentInfo> known(String id) {
-        return id == null ? Optional.empty() : components.catalog.document(id)
+        return id == null ? Optional.empty() : catalog.document(id)
                 .filter(d -> tenant.owns(d.knowledgeBase()));
     }
 
@@ -137,13 +143,13 @@ public final class Documents {
      * documents are not found, like ids that never existed.
      */
     public int delete(List<String> documentIds) {
-        List<String> own = documentIds.stream().filter(id -> id != null && components.catalog.document(id)
+        List<String> own = documentIds.stream().filter(id -> id != null && catalog.document(id)
                 .filter(d -> tenant.owns(d.knowledgeBase())).isPresent()).toList();
         if (own.isEmpty()) {
             return 0;
         }
-        int deleted = components.pipeline.delete(own).size();
-        own.forEach(components.blobs::delete);
+        int deleted = pipeline.delete(own).size();
+        own.forEach(blobs::delete);
         return deleted;
     }
 }

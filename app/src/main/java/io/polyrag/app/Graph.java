@@ -10,7 +10,10 @@ import io.polyrag.core.model.GraphEdge;
 import io.polyrag.core.model.Ids;
 import io.polyrag.core.model.KnowledgeBase;
 import io.polyrag.core.model.Tenant;
+import io.polyrag.core.port.Catalog;
 import io.polyrag.core.port.EntityGraph;
+import io.polyrag.core.port.GraphStore;
+import io.polyrag.core.port.RdfStore;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -22,11 +25,17 @@ import java.util.TreeMap;
  * RDF store when the graph modality is off.
  */
 public final class Graph {
-    private final Components components;
+    private final Catalog catalog;
+    /** The property graph; null when the graph arm is off. */
+    private final GraphStore graph;
+    /** The RDF store; null when the RDF arm is off. */
+    private final RdfStore rdf;
     private final Tenant tenant;
 
-    Graph(Components components, Tenant tenant) {
-        this.components = components;
+    Graph(Catalog catalog, GraphStore graph, RdfStore rdf, Tenant tenant) {
+        this.catalog = catalog;
+        this.graph = graph;
+        this.rdf = rdf;
         this.tenant = tenant;
     }
 
@@ -49,7 +58,7 @@ public final class Graph {
                     + "of an entity's name");
         }
         // Only entities the tenant's own documents mention are found: the count is over its knowledge bases.
-        return entityGraph().findEntities(text, Scope.of(components.catalog, tenant, knowledgeBase), limit).stream()
+        return entityGraph().findEntities(text, Scope.of(catalog, tenant, knowledgeBase), limit).stream()
                 .map(h -> Shown.of(tenant, h)).toList();
     }
 
@@ -65,7 +74,7 @@ public final class Graph {
                 .findFirst().orElseThrow(() -> new NotFoundException("no entity with id '" + Ids.abbreviate(
                         String.valueOf(entityId), 64) + "'"));
         String id = entity.entity().id();
-        List<GraphEdge> edges = g.edges(List.of(id), Scope.of(components.catalog, tenant, (KnowledgeBase) null),
+        List<GraphEdge> edges = g.edges(List.of(id), Scope.of(catalog, tenant, (KnowledgeBase) null),
                 limit);
         Map<String, EntityHit> others = new HashMap<>();
         g.entities(edges.stream().map(e -> e.other(id)).distinct().toList())
@@ -84,21 +93,21 @@ public final class Graph {
     /** Entity, relation and mention counts of the graph and RDF stores, by modality name. */
     public Map<String, Map<String, Long>> counts() {
         Map<String, Map<String, Long>> out = new TreeMap<>();
-        if (components.graph != null) {
-            out.put("graph", components.graph.counts());
+        if (graph != null) {
+            out.put("graph", graph.counts());
         }
-        if (components.rdf != null) {
-            out.put("rdf", components.rdf.counts());
+        if (rdf != null) {
+            out.put("rdf", rdf.counts());
         }
         return out;
     }
 
     private EntityGraph entityGraph() {
-        if (components.graph != null) {
-            return components.graph;
+        if (graph != null) {
+            return graph;
         }
-        if (components.rdf != null) {
-            return components.rdf;
+        if (rdf != null) {
+            return rdf;
         }
         throw new InvalidInputException("the graph and RDF modalities are both off: set POLYRAG_GRAPH_ENABLED=true "
                 + "or POLYRAG_RDF_ENABLED=true and ingest again");

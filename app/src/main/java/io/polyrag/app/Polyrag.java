@@ -224,8 +224,10 @@ public final class Polyrag implements AutoCloseable {
     private TenantFacets facets(Tenant t) {
         Sources sources = new Sources(components, connectors, t, engine, watcher);
         return new TenantFacets(t, new Ingest(components, t), new Uploads(components, staging, engine, t),
-                new Jobs(engine, t), new Search(components, t, fusion), new Documents(components, t),
-                new Graph(components, t), new KnowledgeBases(components, t, engine, sources, fusion), sources,
+                new Jobs(engine, t), new Search(components, t, fusion),
+                new Documents(components.catalog, components.pipeline, components.blobs, t),
+                new Graph(components.catalog, components.graph, components.rdf, t),
+                new KnowledgeBases(components, t, engine, sources, fusion), sources,
                 new Conversations(components.catalog.conversationStore(), t));
     }
 

@@ -158,7 +158,8 @@ public final class Sources {
                 .map(SyncItem::documentId).toList();
         store.deleteSource(tenant.id(), id);
         watcher.removed(s);
-        return documents && !ids.isEmpty() ? new Documents(components, tenant).delete(ids) : 0;
+        return documents && !ids.isEmpty() ? new Documents(components.catalog, components.pipeline, components.blobs,
+                tenant).delete(ids) : 0;
     }
 
     private String syncNow(Source s) {
