@@ -11,6 +11,9 @@ import io.polyrag.core.model.KnowledgeBase;
 import io.polyrag.core.model.KnowledgeBaseInfo;
 import io.polyrag.core.model.Source;
 import io.polyrag.core.model.Tenant;
+import io.polyrag.core.port.Catalog;
+import io.polyrag.core.port.SourceStore;
+import io.polyrag.ingest.IngestPipeline;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -25,14 +28,19 @@ public final class KnowledgeBases {
     /** How long a delete waits for the ingest jobs writing into the knowledge base to stop. */
     private static final Duration WRITERS_STOP = Duration.ofSeconds(60);
 
-    private final Components components;
+    private final Catalog catalog;
+    private final SourceStore sourceStore;
+    private final IngestPipeline pipeline;
     private final Tenant tenant;
     private final JobEngine engine;
     private final Sources sources;
     private final KbFusion fusion;
 
-    KnowledgeBases(Components components, Tenant tenant, JobEngine engine, Sources sources, KbFusion fusion) {
-        this.components = components;
+    KnowledgeBases(Catalog catalog, SourceStore sourceStore, IngestPipeline pipeline, Tenant tenant, JobEngine engine,
+            Sources sources, KbFusion fusion) {
+        this.catalog = catalog;
+        this.sourceStore = sourceStore;
+        this.pipeline = pipeline;
         this.tenant = tenant;
         this.engine = engine;
         this.sources = sources;
@@ -41,7 +49,7 @@ public final class KnowledgeBases {
 
     /** The knowledge base {@code name} of the tenant, which must exist (the default one always does). */
     private KnowledgeBase existing(String name) {
-        return Scope.known(components.catalog.knowledgeBases(tenant.id()), KnowledgeBase.of(tenant, checked(name)));
+        return Scope.known(catalog.knowledgeBases(tenant.id()), KnowledgeBase.of(tenant, checked(name)));
     }
 
     /** The knowledge base's judged queries (documents by id). */
@@ -106,13 +114,13 @@ public final class KnowledgeBases {
 
     /** The tenant's knowledge bases, by name, each with its counts. */
     public List<KnowledgeBaseInfo> list() {
-        return components.catalog.knowledgeBases(tenant.id()).stream()
-                .flatMap(n -> components.catalog.knowledgeBase(n).stream()).map(this::shown).toList();
+        return catalog.knowledgeBases(tenant.id()).stream()
+                .flatMap(n -> catalog.knowledgeBase(n).stream()).map(this::shown).toList();
     }
 
     public KnowledgeBaseInfo get(String name) {
         KnowledgeBase kb = KnowledgeBase.of(tenant, checked(name));
-        return components.catalog.knowledgeBase(kb.storageName()).map(this::shown)
+        return catalog.knowledgeBase(kb.storageName()).map(this::shown)
                 .orElseThrow(() -> notFound(kb));
     }
 
@@ -123,7 +131,7 @@ public final class KnowledgeBases {
                 ch -> Character.isISOControl(ch) && ch != '\n'))) {
             throw new InvalidInputException("description must be at most 1024 characters with no control characters");
         }
-        if (!components.catalog.createKnowledgeBase(kb.storageName(), description == null ? "" : description.strip())) {
+        if (!catalog.createKnowledgeBase(kb.storageName(), description == null ? "" : description.strip())) {
             throw new ConflictException("knowledge base '" + kb.name() + "' exists already");
         }
         return get(kb.name());
@@ -142,10 +150,10 @@ public final class KnowledgeBases {
      */
     public long delete(String name, boolean force) {
         KnowledgeBase kb = KnowledgeBase.of(tenant, checked(name));
-        if (components.catalog.knowledgeBase(kb.storageName()).isEmpty()) {
+        if (catalog.knowledgeBase(kb.storageName()).isEmpty()) {
             throw notFound(kb);
         }
-        List<String> feeding = components.catalog.sourceStore().sources(tenant.id()).stream()
+        List<String> feeding = sourceStore.sources(tenant.id()).stream()
                 .filter(s -> kb.storageName().equals(s.knowledgeBase()) || kb.name().equals(s.knowledgeBase()))
                 .map(Source::id).toList();
         if (!feeding.isEmpty() && !force) {
@@ -166,18 +174,18 @@ public final class KnowledgeBases {
         }
         long deleted = 0;
         while (true) {
-            List<String> ids = components.catalog.documents(kb.asScope(), 0, DELETE_PAGE).stream()
+            List<String> ids = catalog.documents(kb.asScope(), 0, DELETE_PAGE).stream()
                     .map(DocumentInfo::id).toList();
             if (ids.isEmpty()) {
                 break;
             }
-            int n = components.pipeline.delete(ids).size();
+            int n = pipeline.delete(ids).size();
             if (n == 0) {
                 break;
             }
             deleted += n;
         }
-        components.catalog.dropKnowledgeBase(kb.storageName());
+        catalog.dropKnowledgeBase(kb.storageName());
         fusion.forget(kb.storageName());
         return deleted;
     }

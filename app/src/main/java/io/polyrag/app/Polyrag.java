@@ -227,7 +227,8 @@ public final class Polyrag implements AutoCloseable {
                 new Jobs(engine, t), new Search(components, t, fusion),
                 new Documents(components.catalog, components.pipeline, components.blobs, t),
                 new Graph(components.catalog, components.graph, components.rdf, t),
-                new KnowledgeBases(components, t, engine, sources, fusion), sources,
+                new KnowledgeBases(components.catalog, components.catalog.sourceStore(), components.pipeline, t, engine,
+                        sources, fusion), sources,
                 new Conversations(components.catalog.conversationStore(), t));
     }
 
