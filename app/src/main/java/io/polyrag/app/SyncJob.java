@@ -54,6 +54,8 @@ final class SyncJob implements JobHandler {
     private static final int SCAN_BATCH = 1000;
     /** Items that came with their bytes (fetched pages) held before they are ingested. */
     private static final int HELD_BATCH = 16;
+    /** Bytes of read items held in memory before they are ingested. */
+    private static final long HELD_BYTES = 64L * 1024 * 1024;
     /** Each source's last scan number, so two scans in one millisecond still differ. */
     private final Map<String, Long> lastScan = new ConcurrentHashMap<>();
     private final Components components;
@@ -268,6 +270,7 @@ final class SyncJob implements JobHandler {
         Map<String, SyncItem> state = sources.sourceItems(p.tenant(), p.source(), batch.keySet());
         List<SyncItem> touched = new ArrayList<>();
         List<Pending> toIngest = new ArrayList<>();
+        long held = 0;
         for (Found found : batch.values()) {
             if (scan.stopped()) {
                 return;
@@ -299,13 +302,20 @@ final class SyncJob implements JobHandler {
                     } else {
                         scan.done--; // counted when its ingest reports it
                         toIngest.add(new Pending(content, now, l.content() != null));
+                        held += content.bytes() == null ? 0 : content.bytes().length;
+                        // Read items wait in memory: ingest them before they add up (a bucket of large objects).
+                        if (toIngest.size() >= BATCH || held >= HELD_BYTES) {
+                            ingest(scan, toIngest, state);
+                            toIngest.clear();
+                            held = 0;
+                        }
                     }
                 }
             }
         }
         sources.putSourceItems(p.tenant(), p.source(), touched);
-        for (int i = 0; i < toIngest.size() && !scan.stopped(); i += BATCH) {
-            ingest(scan, toIngest.subList(i, Math.min(toIngest.size(), i + BATCH)), state);
+        if (!toIngest.isEmpty() && !scan.stopped()) {
+            ingest(scan, toIngest, state);
         }
     }
 

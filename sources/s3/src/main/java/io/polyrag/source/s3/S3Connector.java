@@ -245,7 +245,8 @@ public final class S3Connector implements SourceConnector {
         String bucket = (String) source.get("bucket");
         ResponseBytes<GetObjectResponse> object;
         try {
-            object = client(source).getObjectAsBytes(r -> r.bucket(bucket).key(item.item()));
+            // At most one byte past the limit, even if the object grew since it was listed: never more in memory.
+            object = client(source).getObjectAsBytes(r -> r.bucket(bucket).key(item.item()).range("bytes=0-" + max));
         } catch (SdkException e) {
             throw new IOException(item.item() + ": cannot be read (" + e.getMessage() + ")", e);
         }

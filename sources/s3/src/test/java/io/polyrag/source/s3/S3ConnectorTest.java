@@ -183,6 +183,11 @@ class S3ConnectorTest {
             Listed huge = (Listed) list(c, config).getFirst();
             assertThatThrownBy(() -> c.read(config, huge, HOST)).hasMessageContaining("larger than 1 MiB")
                     .hasMessageContaining("POLYRAG_SYNC_S3_MAX_OBJECT_MB");
+            put("big/grows.txt", "small");
+            Listed small = (Listed) list(c, config).stream().filter(f -> f.item().equals("big/grows.txt"))
+                    .findFirst().orElseThrow();
+            put("big/grows.txt", "y".repeat(2 * 1024 * 1024));
+            assertThatThrownBy(() -> c.read(config, small, HOST)).as("grown past the limit after it was listed").hasMessageContaining("larger than 1 MiB");
             Map<String, Object> missing = c.checked(settings(Map.of("bucket", "no-such-bucket")), HOST);
             assertThatThrownBy(() -> c.list(missing, HOST)).isInstanceOf(SourceConnector.Unavailable.class)
                     .hasMessageContaining("the bucket 'no-such-bucket'").hasMessageContaining("nothing was changed");
