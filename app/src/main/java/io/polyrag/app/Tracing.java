@@ -22,7 +22,7 @@ import io.polyrag.core.port.Embedder;
 import io.polyrag.core.port.ForwardingEmbedder;
 import io.polyrag.core.port.ForwardingLlmClient;
 import io.polyrag.core.port.LlmClient;
-import io.polyrag.ingest.IngestPipeline;
+import io.polyrag.ingest.IngestSpans;
 import io.polyrag.retrieval.HybridSearcher;
 import io.polyrag.retrieval.Retriever;
 import java.net.URI;
@@ -435,11 +435,11 @@ public final class Tracing implements AutoCloseable {
      * The ingest pipeline's steps as spans of the trace current on the ingesting thread (a job's), each store's
      * write with its backend ({@code backends}: modality → backend name).
      */
-    IngestPipeline.Spans ingest(Map<String, String> backends) {
+    IngestSpans ingest(Map<String, String> backends) {
         if (sdk == null) {
-            return IngestPipeline.Spans.NONE;
+            return IngestSpans.NONE;
         }
-        return new IngestPipeline.Spans() {
+        return new IngestSpans() {
             @Override
             public <T> T span(String name, Map<String, Object> attributes, Supplier<T> body) {
                 return Tracing.this.span(name, s -> {

@@ -35,11 +35,11 @@ public final class StoreSet {
 
     /** Upserts into every store; on failure undoes what it wrote and rethrows. */
     void upsert(List<StoreRecord> records, Collection<DocumentVersion> versions) {
-        upsert(records, versions, IngestPipeline.Spans.NONE);
+        upsert(records, versions, IngestSpans.NONE);
     }
 
     /** Like {@link #upsert(List, Collection)}, each store's write a span ({@code write vector}, …). */
-    void upsert(List<StoreRecord> records, Collection<DocumentVersion> versions, IngestPipeline.Spans spans) {
+    void upsert(List<StoreRecord> records, Collection<DocumentVersion> versions, IngestSpans spans) {
         List<ChunkIndex> written = new ArrayList<>();
         try {
             for (Map.Entry<Modality, ChunkIndex> entry : orderedEntries()) {

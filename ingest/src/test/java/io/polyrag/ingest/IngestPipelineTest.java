@@ -251,8 +251,8 @@ class IngestPipelineTest {
         List<IngestInput> inputs = List.of(
                 IngestInput.ofText("file:///a.md", "a.md", "# A\n\nReplacement bandicoot."),
                 IngestInput.ofText("file:///new.md", "new.md", "# N\n\nBrand new capybara."));
-        IngestPipeline.IngestStopped stopped = org.assertj.core.api.Assertions.catchThrowableOfType(
-                IngestPipeline.IngestStopped.class, () -> p.ingest(inputs, "kb", x -> { }));
+        IngestStopped stopped = org.assertj.core.api.Assertions.catchThrowableOfType(
+                IngestStopped.class, () -> p.ingest(inputs, "kb", x -> { }));
         assertThat(stopped).hasMessageStartingWith("ingest stopped: disk full").hasMessageContaining("0 of 2 inputs");
         IngestReport r = stopped.report();
         assertThat(r.failed()).isEqualTo(2);
@@ -296,8 +296,8 @@ class IngestPipelineTest {
         List<IngestInput> inputs = java.util.stream.IntStream.range(0, 8).mapToObj(i -> IngestInput.ofText(
                 "file:///n" + i + ".md", "n" + i + ".md", "# Note " + i + "\n\nNote number " + i + "."))
                 .toList();
-        IngestPipeline.IngestStopped stopped = org.assertj.core.api.Assertions.catchThrowableOfType(
-                IngestPipeline.IngestStopped.class, () -> p.ingest(inputs, "kb", x -> { }));
+        IngestStopped stopped = org.assertj.core.api.Assertions.catchThrowableOfType(
+                IngestStopped.class, () -> p.ingest(inputs, "kb", x -> { }));
         assertThat(stopped).hasMessageStartingWith("ingest stopped: disk full").hasMessageContaining("2 of 8 inputs");
         assertThat(calls).hasSize(3);
         assertThat(catalog.countDocuments(SearchScope.ALL)).isEqualTo(2);

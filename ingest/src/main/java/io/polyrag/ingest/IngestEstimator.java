@@ -1,0 +1,79 @@
+package io.polyrag.ingest;
+
+import io.polyrag.core.model.ChunkDraft;
+import io.polyrag.core.model.Ids;
+import io.polyrag.core.model.IngestEstimate;
+import io.polyrag.core.model.ItemError;
+import io.polyrag.core.model.SourceItem;
+import io.polyrag.core.port.Chunker;
+import io.polyrag.core.port.EntityExtractor;
+import io.polyrag.core.port.Parser;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * What an ingest would cost, without writing anything or calling a model: the inputs are read, parsed and chunked,
+ * the extractor and the contextualizer estimate their calls and tokens.
+ */
+final class IngestEstimator {
+    private final Parser parser;
+    private final Chunker chunker;
+    /** Null when no graph or RDF store is on. */
+    private final EntityExtractor extractor;
+    /** Null when contextual retrieval is off. */
+    private final Contextualizer contextualizer;
+    private final long maxFileBytes;
+
+    IngestEstimator(Parser parser, Chunker chunker, EntityExtractor extractor, Contextualizer contextualizer,
+            long maxFileBytes) {
+        this.parser = parser;
+        this.chunker = chunker;
+        this.extractor = extractor;
+        this.contextualizer = contextualizer;
+        this.maxFileBytes = maxFileBytes;
+    }
+
+    /**
+     * What ingesting {@code inputs} into {@code kb} would cost (its stored name; null when not known: every chunk
+     * context then counts as not cached).
+     */
+    IngestEstimate estimate(List<IngestInput> inputs, String kb) {
+        long documents = 0;
+        long chunks = 0;
+        long tokens = 0;
+        EntityExtractor.Estimate cost = EntityExtractor.Estimate.FREE;
+        long[] context = new long[3];
+        List<ItemError> errors = new ArrayList<>();
+        for (IngestInput input : inputs) {
+            try {
+                byte[] bytes = input.content().read();
+                if (bytes.length > maxFileBytes) {
+                    throw IngestPipeline.tooLarge(input, bytes.length, maxFileBytes);
+                }
+                List<ChunkDraft> drafts = chunker.chunk(parser.parse(new SourceItem(input.uri(), input.name(), bytes,
+                        input.mediaType())));
+                documents++;
+                chunks += drafts.size();
+                tokens += drafts.stream().mapToLong(ChunkDraft::tokenCount).sum();
+                if (extractor != null) {
+                    EntityExtractor.Estimate e = extractor.estimate(drafts.stream().map(ChunkDraft::text).toList());
+                    cost = new EntityExtractor.Estimate(cost.calls() + e.calls(), cost.inputTokens() + e.inputTokens(),
+                            cost.outputTokens() + e.outputTokens());
+                }
+                if (contextualizer != null) {
+                    long[] c = contextualizer.estimate(kb == null ? "" : Ids.documentId(kb, input.uri()), drafts
+                            .stream().map(d -> IngestPipeline.graphText(d.kind(), d.text()))
+                            .toList());
+                    for (int i = 0; i < 3; i++) {
+                        context[i] += c[i];
+                    }
+                }
+            } catch (IOException | RuntimeException e) {
+                errors.add(new ItemError(input.name(), e.getMessage()));
+            }
+        }
+        return new IngestEstimate(documents, chunks, tokens, extractor != null ? extractor.id() : "none", cost.calls(),
+                cost.inputTokens(), cost.outputTokens(), errors, context[0], context[1], context[2]);
+    }
+}
