@@ -11,7 +11,11 @@ import io.polyrag.core.model.JobInfo;
 import io.polyrag.core.model.Modality;
 import io.polyrag.core.model.SearchScope;
 import io.polyrag.core.model.Tenant;
+import io.polyrag.core.port.Embedder;
+import io.polyrag.core.spi.CatalogProvider.CatalogAndJobs;
+import io.polyrag.ingest.IngestPipeline;
 import io.polyrag.ingest.StoreCheck;
+import io.polyrag.retrieval.HybridSearcher;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -19,13 +23,24 @@ import java.util.TreeMap;
 
 /** The server's own state: status, readiness, and the consistency check of the catalog against every store. */
 public final class Admin {
-    private final Components components;
+    private final CatalogAndJobs catalog;
+    private final HybridSearcher searcher;
+    private final IngestPipeline pipeline;
+    /** Null when vectors are off. */
+    private final Embedder embedder;
+    private final Config config;
     private final JobEngine jobs;
     private final Backfill backfill;
     private volatile List<String> problems;
 
-    Admin(Components components, List<String> problems, JobEngine jobs, Backfill backfill) {
-        this.components = components;
+    /** @param problems what start-up found wrong (recovery, stores), shown until it is fixed */
+    Admin(CatalogAndJobs catalog, HybridSearcher searcher, IngestPipeline pipeline, Embedder embedder, Config config,
+            List<String> problems, JobEngine jobs, Backfill backfill) {
+        this.catalog = catalog;
+        this.searcher = searcher;
+        this.pipeline = pipeline;
+        this.embedder = embedder;
+        this.config = config;
         this.problems = List.copyOf(problems);
         this.jobs = jobs;
         this.backfill = backfill;
@@ -53,22 +68,22 @@ public final class Admin {
 
     /** Any job by id, whoever's (the operator's view). */
     public JobInfo job(String id) {
-        return components.catalog.jobStore().job(id).orElseThrow(() -> new NotFoundException("no job with id '"
+        return catalog.jobStore().job(id).orElseThrow(() -> new NotFoundException("no job with id '"
                 + Ids.abbreviate(String.valueOf(id), 64) + "'"));
     }
 
     /** The legs not searched because their store holds only part of the collection, with why and the fix. */
     public Map<String, String> incomplete() {
         Map<String, String> out = new TreeMap<>();
-        components.searcher.incomplete().forEach((m, why) -> out.put(m.wireName(), why));
+        searcher.incomplete().forEach((m, why) -> out.put(m.wireName(), why));
         return out;
     }
 
     public Status status() {
-        return new Status(components.searcher.modalities(), components.catalog.countDocuments(SearchScope.ALL),
-                components.pipeline.stores().sizes(), components.embedder == null ? null
-                        : components.embedder.modelId(), components.embedder == null ? 0
-                        : components.embedder.dimension(), storeProblems(true));
+        return new Status(searcher.modalities(), catalog.countDocuments(SearchScope.ALL),
+                pipeline.stores().sizes(), embedder == null ? null
+                        : embedder.modelId(), embedder == null ? 0
+                        : embedder.dimension(), storeProblems(true));
     }
 
     /**
@@ -81,7 +96,7 @@ public final class Admin {
      *     answers from its other legs
      */
     private List<String> storeProblems(boolean incompleteLegs) {
-        var incomplete = components.searcher.incomplete();
+        var incomplete = searcher.incomplete();
         List<String> out = new ArrayList<>(problems.stream().filter(p -> !(p.startsWith("the vector store lacks")
                 && (!incompleteLegs || !incomplete.containsKey(Modality.VECTOR))
                 || p.startsWith("the fulltext store lacks") && (!incompleteLegs
@@ -98,8 +113,8 @@ public final class Admin {
 
     /** What this server runs: retrievers, backends, models, fusion; no secret and no address. */
     public Configuration configuration(String version) {
-        Config c = components.config;
-        List<String> modalities = components.searcher.modalities().stream().map(m -> m.wireName()).sorted().toList();
+        Config c = config;
+        List<String> modalities = searcher.modalities().stream().map(m -> m.wireName()).sorted().toList();
         Map<String, String> backends = new TreeMap<>();
         Map<String, Double> weights = new TreeMap<>();
         if (modalities.contains("vector")) {
@@ -123,8 +138,8 @@ public final class Admin {
         String llm = c.get(Settings.LLM_PROVIDER);
         boolean extractive = llm == null || llm.equals("none");
         boolean graph = modalities.contains("graph") || modalities.contains("rdf");
-        return new Configuration(version, modalities, backends, components.embedder == null ? null
-                : components.embedder.modelId(), components.embedder == null ? 0 : components.embedder.dimension(),
+        return new Configuration(version, modalities, backends, embedder == null ? null
+                : embedder.modelId(), embedder == null ? 0 : embedder.dimension(),
                 c.get(Settings.FUSION_METHOD), weights, c.get(Settings.FUSION_RRF_K), c.get(Settings.RERANK_PROVIDER),
                 extractive ? "extractive" : llm, extractive ? null : c.get(Settings.LLM_MODEL), graph
                         ? c.get(Settings.GRAPH_EXTRACTOR) : null, c.get(Settings.CHUNK_MAX_TOKENS),
@@ -137,20 +152,20 @@ public final class Admin {
      * embedding model embeds a word (a language model is not called: it is optional and billed).
      */
     public List<String> readiness() {
-        List<String> out = new ArrayList<>(storeProblems(!components.catalog.shared()
-                || components.searcher.incomplete().keySet().containsAll(components.searcher.modalities())));
+        List<String> out = new ArrayList<>(storeProblems(!catalog.shared()
+                || searcher.incomplete().keySet().containsAll(searcher.modalities())));
         try {
-            components.catalog.countDocuments(SearchScope.ALL);
+            catalog.countDocuments(SearchScope.ALL);
         } catch (RuntimeException e) {
             out.add("the catalog cannot be read: " + e.getMessage());
         }
-        components.pipeline.stores().probe().forEach((store, error) -> out.add("the " + store + " store cannot be "
+        pipeline.stores().probe().forEach((store, error) -> out.add("the " + store + " store cannot be "
                 + "read: " + error));
-        if (components.embedder != null) {
+        if (embedder != null) {
             try {
-                components.embedder.embedQuery("ready");
+                embedder.embedQuery("ready");
             } catch (RuntimeException e) {
-                out.add("the embedding model " + components.embedder.modelId() + " cannot embed: " + e.getMessage());
+                out.add("the embedding model " + embedder.modelId() + " cannot embed: " + e.getMessage());
             }
         }
         return out;
@@ -163,7 +178,7 @@ public final class Admin {
      * from the result.
      */
     public CheckReport check(boolean repair) {
-        CheckReport r = new StoreCheck(components.pipeline).run(repair ? StoreCheck.Repair.ALL : StoreCheck.Repair.NONE);
+        CheckReport r = new StoreCheck(pipeline).run(repair ? StoreCheck.Repair.ALL : StoreCheck.Repair.NONE);
         problems = List.copyOf(Recovery.problems(r));
         backfill.evaluate();
         return r;

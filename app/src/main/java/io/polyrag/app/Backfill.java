@@ -12,6 +12,8 @@ import io.polyrag.core.port.VectorStore;
 import io.polyrag.core.spi.EmbedderProvider;
 import io.polyrag.core.spi.ProviderContext;
 import io.polyrag.core.spi.Providers;
+import io.polyrag.core.spi.VectorStoreProvider;
+import io.polyrag.ingest.IngestPipeline;
 import io.polyrag.ingest.StoreCheck;
 import io.polyrag.retrieval.HybridSearcher;
 import io.polyrag.retrieval.Retriever;
@@ -42,10 +44,23 @@ final class Backfill implements JobHandler {
     record Payload(String modality, boolean all) {
     }
 
-    private final Components components;
+    private final IngestPipeline pipeline;
+    private final HybridSearcher searcher;
+    /** Null when vectors are off. */
+    private final Embedder embedder;
+    /** The vector backend, to open another model's index as a stand-in; null when vectors are off. */
+    private final VectorStoreProvider vectorProvider;
+    private final ProviderContext context;
+    private final Metrics metrics;
 
-    Backfill(Components components) {
-        this.components = components;
+    Backfill(IngestPipeline pipeline, HybridSearcher searcher, Embedder embedder, VectorStoreProvider vectorProvider,
+            ProviderContext context, Metrics metrics) {
+        this.pipeline = pipeline;
+        this.searcher = searcher;
+        this.embedder = embedder;
+        this.vectorProvider = vectorProvider;
+        this.context = context;
+        this.metrics = metrics;
     }
 
     @Override
@@ -55,7 +70,7 @@ final class Backfill implements JobHandler {
 
     /** The modalities a back-fill may name: the enabled stores. */
     List<Modality> fillable() {
-        return List.copyOf(components.pipeline.stores().modalities());
+        return List.copyOf(pipeline.stores().modalities());
     }
 
     /**
@@ -89,7 +104,7 @@ final class Backfill implements JobHandler {
     public JobProgress run(JobStore.Claimed job, Context context) {
         Payload p = JSON.readValue(job.payload(), Payload.class);
         List<Modality> targets = p.modality() == null ? fillable() : List.of(Modality.parse(p.modality()));
-        StoreCheck check = new StoreCheck(components.pipeline);
+        StoreCheck check = new StoreCheck(pipeline);
         int[] written = {0};
         JobProgress[] last = {JobProgress.queued()};
         boolean graphsDone = false;
@@ -137,7 +152,7 @@ final class Backfill implements JobHandler {
     Map<Modality, String> evaluate() {
         Map<Modality, String> out = new EnumMap<>(Modality.class);
         try {
-            StoreCheck check = new StoreCheck(components.pipeline);
+            StoreCheck check = new StoreCheck(pipeline);
             List<StoreCheck.Lacking> short_ = check.lackingByCount();
             if (!short_.isEmpty()) {
                 Thread.sleep(500);
@@ -147,18 +162,18 @@ final class Backfill implements JobHandler {
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return components.searcher.incomplete();
+            return searcher.incomplete();
         } catch (RuntimeException e) {
             LOG.log(System.Logger.Level.WARNING, "cannot judge whether every store is whole: " + e.getMessage());
-            return components.searcher.incomplete();
+            return searcher.incomplete();
         }
-        if (!out.equals(components.searcher.incomplete())) {
+        if (!out.equals(searcher.incomplete())) {
             out.values().forEach(r -> LOG.log(System.Logger.Level.WARNING, r));
             if (out.isEmpty()) {
                 LOG.log(System.Logger.Level.INFO, "every store holds the whole collection: all legs are searched");
             }
         }
-        components.searcher.incomplete(out);
+        searcher.incomplete(out);
         standIn(out.containsKey(Modality.VECTOR));
         return out;
     }
@@ -188,11 +203,11 @@ final class Backfill implements JobHandler {
     private synchronized void standIn(boolean wanted) {
         if (!wanted) {
             if (standIn != null) {
-                components.searcher.interim(Modality.VECTOR, null);
+                searcher.interim(Modality.VECTOR, null);
                 StandIn old = standIn;
                 standIn = null;
                 retiring.add(old);
-                LOG.log(System.Logger.Level.INFO, "the vector leg is served by " + components.embedder.modelId()
+                LOG.log(System.Logger.Level.INFO, "the vector leg is served by " + embedder.modelId()
                         + "'s own index again");
                 Thread.ofVirtual().start(() -> {
                     try {
@@ -207,12 +222,12 @@ final class Backfill implements JobHandler {
             }
             return;
         }
-        if (standIn != null || components.vectorProvider == null || components.embedder == null) {
+        if (standIn != null || vectorProvider == null || embedder == null) {
             return;
         }
-        long current = components.pipeline.stores().sizes().getOrDefault("vector", 0L);
-        for (EmbedderRecipes.Recipe r : EmbedderRecipes.others(components.context.dataDir(),
-                components.embedder.modelId())) {
+        long current = pipeline.stores().sizes().getOrDefault("vector", 0L);
+        for (EmbedderRecipes.Recipe r : EmbedderRecipes.others(context.dataDir(),
+                embedder.modelId())) {
             Embedder e = null;
             VectorStore v = null;
             try {
@@ -220,20 +235,20 @@ final class Backfill implements JobHandler {
                 e = Providers.find(EmbedderProvider.class, cfg.get(
                         Settings.EMBEDDING_PROVIDER),
                         Settings.EMBEDDING_PROVIDER).open(new ProviderContext(cfg,
-                        components.context.dataDir()));
+                        context.dataDir()));
                 if (!e.modelId().equals(r.modelId())) {
                     throw new IllegalStateException("it opens as " + e.modelId() + " now");
                 }
-                v = components.vectorProvider.open(components.context, e.dimension(), e.modelId());
+                v = vectorProvider.open(context, e.dimension(), e.modelId());
                 if (v.size() > current) {
                     standIn = new StandIn(e, v);
-                    components.searcher.interim(Modality.VECTOR, new HybridSearcher.Interim(
-                            components.metrics.timed(Retriever.vector(e, v)), "vector results "
+                    searcher.interim(Modality.VECTOR, new HybridSearcher.Interim(
+                            metrics.timed(Retriever.vector(e, v)), "vector results "
                             + "come from the previous embedding model's index (" + e.modelId() + ") while "
-                            + components.embedder.modelId() + "'s is back-filled ('polyrag reindex --modality "
+                            + embedder.modelId() + "'s is back-filled ('polyrag reindex --modality "
                             + "vector'); documents added since the change are not in it"));
                     LOG.log(System.Logger.Level.WARNING, "serving the vector leg from the previous model " + e.modelId()
-                            + " (" + v.size() + " records) until " + components.embedder.modelId() + "'s index is "
+                            + " (" + v.size() + " records) until " + embedder.modelId() + "'s index is "
                             + "back-filled");
                     return;
                 }
@@ -260,7 +275,7 @@ final class Backfill implements JobHandler {
             }
         }
         if (standIn != null) {
-            components.searcher.interim(Modality.VECTOR, null);
+            searcher.interim(Modality.VECTOR, null);
             standIn.close();
             standIn = null;
         }

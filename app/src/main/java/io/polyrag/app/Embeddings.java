@@ -9,17 +9,18 @@ import java.util.List;
  * build their raw-library references from (the same model polyrag searches with, none of its pipeline).
  */
 public final class Embeddings {
-    private final Components components;
+    /** Null when vectors are off. */
+    private final Embedder embedder;
 
-    Embeddings(Components components) {
-        this.components = components;
+    Embeddings(Embedder embedder) {
+        this.embedder = embedder;
     }
 
     private Embedder embedder() {
-        if (components.embedder == null) {
+        if (embedder == null) {
             throw new InvalidInputException("no embedding model is loaded: vectors are off (POLYRAG_VECTOR_ENABLED)");
         }
-        return components.embedder;
+        return embedder;
     }
 
     /** The model and its settings, as recorded with every vector. */

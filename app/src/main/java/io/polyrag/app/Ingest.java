@@ -6,6 +6,7 @@ import io.polyrag.app.api.PathIngest;
 import io.polyrag.app.api.PathIngestReport;
 import io.polyrag.app.api.TextIngest;
 import io.polyrag.core.InvalidInputException;
+import io.polyrag.core.config.Config;
 import io.polyrag.core.config.Settings;
 import io.polyrag.core.fs.Confinement;
 import io.polyrag.core.model.Ids;
@@ -15,6 +16,7 @@ import io.polyrag.core.model.ItemError;
 import io.polyrag.core.model.KnowledgeBase;
 import io.polyrag.core.model.SourceItem;
 import io.polyrag.core.model.Tenant;
+import io.polyrag.core.port.Parser;
 import io.polyrag.core.port.ProgressListener;
 import io.polyrag.ingest.FileSources;
 import io.polyrag.ingest.IngestInput;
@@ -31,11 +33,15 @@ import java.util.function.BooleanSupplier;
  * which formats are accepted. (Uploads, which become jobs, are {@link Uploads}.)
  */
 public final class Ingest {
-    private final Components components;
+    private final MeteredIngest ingest;
+    private final Parser parser;
+    private final Config config;
     private final Tenant tenant;
 
-    Ingest(Components components, Tenant tenant) {
-        this.components = components;
+    Ingest(MeteredIngest ingest, Parser parser, Config config, Tenant tenant) {
+        this.ingest = ingest;
+        this.parser = parser;
+        this.config = config;
         this.tenant = tenant;
     }
 
@@ -51,12 +57,10 @@ public final class Ingest {
     PathIngestReport paths(PathIngest request, ProgressListener listener, Confinement confinement,
             BooleanSupplier canceled) {
         FileSources.Listing listing = FileSources.list(request.paths(), request.includes(), request.excludes(),
-                components.parser::acceptsName, confinement);
-        components.usage.mayIngest(tenant.id());
-        IngestPipeline.Run plain = run(components, tenant.id(), request.skipGraph());
-        IngestReport r = counted(components, tenant.id(), components.pipeline.ingest(listing.inputs(),
-                Scope.bind(tenant, request.knowledgeBase()).storageName(), new IngestPipeline.Run(plain.skipGraph(),
-                        plain.tokenBudget(), canceled, null, plain.limit()), listener));
+                parser::acceptsName, confinement);
+        ingest.mayIngest(tenant.id());
+        IngestReport r = ingest.ingest(tenant.id(), listing.inputs(), Scope.bind(tenant, request.knowledgeBase())
+                .storageName(), new IngestPipeline.Run(request.skipGraph(), 0, canceled), listener);
         if (listing.errors().isEmpty()) {
             return new PathIngestReport(r, listing.skipped());
         }
@@ -73,7 +77,7 @@ public final class Ingest {
      */
     public IngestEstimate estimate(PathIngest request) {
         FileSources.Listing listing = list(request);
-        IngestEstimate e = components.pipeline.estimate(listing.inputs(), Scope.bind(tenant, request.knowledgeBase())
+        IngestEstimate e = ingest.pipeline().estimate(listing.inputs(), Scope.bind(tenant, request.knowledgeBase())
                 .storageName());
         if (request.skipGraph()) {
             e = new IngestEstimate(e.documents(), e.chunks(), e.chunkTokens(), "none", 0, 0, 0, e.errors(),
@@ -86,7 +90,7 @@ public final class Ingest {
 
     private FileSources.Listing list(PathIngest request) {
         return FileSources.list(request.paths(), request.includes(), request.excludes(),
-                components.parser::acceptsName);
+                parser::acceptsName);
     }
 
     /** Ingests in-memory items (for programs that make their own documents). */
@@ -99,9 +103,9 @@ public final class Ingest {
             ProgressListener listener) {
         List<IngestInput> inputs = items.stream().map(i -> new IngestInput(i.uri(), i.name(), i.content().length,
                 i.mediaType(), i::content)).toList();
-        components.usage.mayIngest(tenant.id());
-        return counted(components, tenant.id(), components.pipeline.ingest(inputs, Scope.bind(tenant, knowledgeBase)
-                .storageName(), run(components, tenant.id(), skipGraph), listener));
+        ingest.mayIngest(tenant.id());
+        return ingest.ingest(tenant.id(), inputs, Scope.bind(tenant, knowledgeBase).storageName(),
+                new IngestPipeline.Run(skipGraph, 0), listener);
     }
 
     /** Ingests one inline text. The same text (or the same uri) is the same document. */
@@ -140,18 +144,16 @@ public final class Ingest {
         // An HTML page's own <title> wins when it has one; plain text and Markdown are named by their first line.
         String title = request.title() != null && !request.title().isBlank() ? request.title().strip()
                 : ext.equals(".html") ? "text" : titleOf(request.text());
-        components.usage.mayIngest(tenant.id());
-        IngestPipeline.Run plain = run(components, tenant.id(), request.skipGraph());
-        return counted(components, tenant.id(), components.pipeline.ingest(List.of(IngestInput.ofText(uri,
-                title + ext, request.text())), Scope.bind(tenant, request.knowledgeBase()).storageName(),
-                new IngestPipeline.Run(plain.skipGraph(), plain.tokenBudget(), canceled, null, plain.limit()),
-                ProgressListener.NONE));
+        ingest.mayIngest(tenant.id());
+        return ingest.ingest(tenant.id(), List.of(IngestInput.ofText(uri, title + ext, request.text())),
+                Scope.bind(tenant, request.knowledgeBase()).storageName(), new IngestPipeline.Run(request.skipGraph(),
+                        0, canceled), ProgressListener.NONE);
     }
 
     /** What this server accepts: media types, file extensions, the size limit, and whether OCR is available. */
     public Formats formats() {
-        return new Formats(new TreeSet<>(components.parser.mediaTypes()), new TreeSet<>(components.parser.extensions()),
-                components.config.get(Settings.INGEST_MAX_FILE_MB), components.parser.ocr());
+        return new Formats(new TreeSet<>(parser.mediaTypes()), new TreeSet<>(parser.extensions()),
+                config.get(Settings.INGEST_MAX_FILE_MB), parser.ocr());
     }
 
     /** A title for an untitled text: its first line with words, without Markdown heading marks, at most 80 chars. */
@@ -169,19 +171,4 @@ public final class Ingest {
         return uri;
     }
 
-    /** An ingest's choices: with or without the graph, under the configured extraction budget. */
-    /** An ingest's run for the tenant {@code tenantId}: extraction spends what its quota leaves of today. */
-    static IngestPipeline.Run run(Components components, String tenantId, boolean skipGraph) {
-        return new IngestPipeline.Run(skipGraph, skipGraph ? components.config.get(Settings.GRAPH_TOKEN_BUDGET)
-                : components.usage.extractionBudget(tenantId, components.config.get(Settings.GRAPH_TOKEN_BUDGET)))
-                .limitedBy(components.usage.limit(tenantId));
-    }
-
-    /** Counts what an ingest of the tenant indexed and spent, and returns its report. */
-    static IngestReport counted(Components components, String tenantId, IngestReport r) {
-        components.usage.ingested(tenantId, r, components.embedder == null ? null : components.embedder.modelId(),
-                components.extractor == null ? "" : components.extractor.id(),
-                components.pipeline.contextualizer() == null ? "" : components.pipeline.contextualizer().modelId());
-        return r;
-    }
 }

@@ -8,6 +8,7 @@ import io.polyrag.app.quality.Metrics;
 import io.polyrag.app.quality.Significance;
 import io.polyrag.core.ConflictException;
 import io.polyrag.core.InvalidInputException;
+import io.polyrag.core.config.Config;
 import io.polyrag.core.config.Settings;
 import io.polyrag.core.model.DocumentInfo;
 import io.polyrag.core.model.FusionMethod;
@@ -19,8 +20,11 @@ import io.polyrag.core.model.Modality;
 import io.polyrag.core.model.SearchHit;
 import io.polyrag.core.model.SearchRequest;
 import io.polyrag.core.model.SearchScope;
+import io.polyrag.core.port.Catalog;
 import io.polyrag.core.port.JobStore;
+import io.polyrag.core.port.JudgmentStore;
 import io.polyrag.core.port.JudgmentStore.Judgment;
+import io.polyrag.retrieval.HybridSearcher;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -102,11 +106,18 @@ final class KbFusion implements JobHandler {
     private record Cached(Optional<FusionTuning> tuning, long at) {
     }
 
-    private final Components components;
+    private final Catalog catalog;
+    private final JudgmentStore judgments;
+    private final HybridSearcher searcher;
+    private final Config config;
     private final Map<String, Cached> cache = new ConcurrentHashMap<>();
 
-    KbFusion(Components components) {
-        this.components = components;
+    /** @param judgments the knowledge bases' judged queries, tunings and evaluations */
+    KbFusion(Catalog catalog, JudgmentStore judgments, HybridSearcher searcher, Config config) {
+        this.catalog = catalog;
+        this.judgments = judgments;
+        this.searcher = searcher;
+        this.config = config;
     }
 
     @Override
@@ -123,7 +134,7 @@ final class KbFusion implements JobHandler {
 
     /** The knowledge base's judged queries. */
     List<JudgedQuery> judgments(KnowledgeBase kb) {
-        return components.catalog.judgmentStore().judgments(kb.storageName()).stream().map(j -> new JudgedQuery(
+        return judgments.judgments(kb.storageName()).stream().map(j -> new JudgedQuery(
                 j.queryId(), j.query(),
                 new TreeMap<>(j.relevant()))).toList();
     }
@@ -222,13 +233,13 @@ final class KbFusion implements JobHandler {
             out.add(new Judgment(queryId(j), j.query().strip(), grades));
         }
         Set<String> existing = new HashSet<>();
-        components.catalog.judgmentStore().judgments(stored).forEach(j -> existing.add(j.queryId()));
+        judgments.judgments(stored).forEach(j -> existing.add(j.queryId()));
         existing.addAll(ids);
         if (existing.size() > MAX_JUDGED) {
             throw new InvalidInputException("judgments: the knowledge base would hold " + existing.size() + " judged "
                     + "queries, at most " + MAX_JUDGED + " (DELETE some first)");
         }
-        components.catalog.judgmentStore().putJudgments(stored, out);
+        judgments.putJudgments(stored, out);
         return out.size();
     }
 
@@ -248,7 +259,7 @@ final class KbFusion implements JobHandler {
             tries.put(r, t);
             all.addAll(t);
         }
-        Map<String, DocumentInfo> found = components.catalog.documentsById(all);
+        Map<String, DocumentInfo> found = catalog.documentsById(all);
         Map<String, String> out = new HashMap<>();
         tries.forEach((r, t) -> t.stream().map(found::get).filter(d -> d != null && kb.equals(d.knowledgeBase()))
                 .findFirst().ifPresent(d -> out.put(r, d.id())));
@@ -256,7 +267,7 @@ final class KbFusion implements JobHandler {
     }
 
     int delete(KnowledgeBase kb, String queryId) {
-        return components.catalog.judgmentStore().deleteJudgments(kb.storageName(), queryId);
+        return judgments.deleteJudgments(kb.storageName(), queryId);
     }
 
     // ---- the tuning a search uses
@@ -265,7 +276,7 @@ final class KbFusion implements JobHandler {
     Optional<FusionTuning> tuning(String storedKb) {
         Cached c = cache.get(storedKb);
         if (c == null || System.nanoTime() - c.at() > CACHE_NANOS) {
-            Optional<FusionTuning> t = components.catalog.judgmentStore().tuning(storedKb).map(j -> JSON.readValue(j,
+            Optional<FusionTuning> t = judgments.tuning(storedKb).map(j -> JSON.readValue(j,
                     FusionTuning.class));
             c = new Cached(t, System.nanoTime());
             cache.put(storedKb, c);
@@ -274,7 +285,7 @@ final class KbFusion implements JobHandler {
     }
 
     void drop(String storedKb) {
-        components.catalog.judgmentStore().putTuning(storedKb, null);
+        judgments.putTuning(storedKb, null);
         forget(storedKb);
     }
 
@@ -328,7 +339,7 @@ final class KbFusion implements JobHandler {
     // ---- the job
 
     String payload(KnowledgeBase kb) {
-        int judged = components.catalog.judgmentStore().judgments(kb.storageName()).size();
+        int judged = judgments.judgments(kb.storageName()).size();
         if (judged < MIN_JUDGED) {
             throw new InvalidInputException("knowledge base '" + kb.name() + "' has " + judged + " judged quer"
                     + (judged == 1 ? "y" : "ies") + ": tuning needs at least " + MIN_JUDGED + " (POST "
@@ -341,8 +352,8 @@ final class KbFusion implements JobHandler {
     List<Candidate> candidates() {
         List<Candidate> out = new ArrayList<>();
         out.add(new Candidate("configured", null, SearchRequest.Tuning.CONFIGURED));
-        double text = components.config.get(Settings.FUSION_WEIGHT_VECTOR)
-                + components.config.get(Settings.FUSION_WEIGHT_FULLTEXT);
+        double text = config.get(Settings.FUSION_WEIGHT_VECTOR)
+                + config.get(Settings.FUSION_WEIGHT_FULLTEXT);
         double sum = text > 0 ? text : 1.0;
         for (int i = 1; i <= 9; i++) {
             double v = Math.round(sum * i * 10) / 100.0;
@@ -362,7 +373,7 @@ final class KbFusion implements JobHandler {
     @Override
     public JobProgress run(JobStore.Claimed job, Context context) {
         String kb = JSON.readValue(job.payload(), Payload.class).knowledgeBase();
-        List<Judgment> judged = sample(components.catalog.judgmentStore().judgments(kb));
+        List<Judgment> judged = sample(judgments.judgments(kb));
         if (judged.size() < MIN_JUDGED) {
             return JobProgress.at("failed").total(1).processed(1).failed(1).errors(List.of(new ItemError(
                     KnowledgeBase.ofStored(kb).name(), "the knowledge base has " + judged.size() + " judged queries; "
@@ -385,7 +396,7 @@ final class KbFusion implements JobHandler {
             }
         }
         FusionTuning result = choose(candidates, ndcg, judged, documents.size());
-        components.catalog.judgmentStore().putTuning(kb, JSON.writeValueAsString(result));
+        judgments.putTuning(kb, JSON.writeValueAsString(result));
         cache.remove(kb);
         return progress("done", total, total, List.of(result.reason()));
     }
@@ -504,7 +515,7 @@ final class KbFusion implements JobHandler {
     private final Set<String> evaluating = ConcurrentHashMap.newKeySet();
 
     private KbEvaluation evaluateNow(KnowledgeBase kb, String stored) {
-        List<Judgment> judged = components.catalog.judgmentStore().judgments(stored);
+        List<Judgment> judged = judgments.judgments(stored);
         if (judged.isEmpty()) {
             throw new InvalidInputException("knowledge base '" + kb.name() + "' has no judged queries: POST "
                     + "/v1/knowledge-bases/" + kb.name() + "/judgments first");
@@ -521,7 +532,7 @@ final class KbFusion implements JobHandler {
         });
         List<KbEvaluation.Run> out = new ArrayList<>();
         Map<String, Double> configured = null;
-        List<Modality> legs = components.searcher.modalities();
+        List<Modality> legs = searcher.modalities();
         List<Object[]> specs = new ArrayList<>();
         runs.forEach(r -> specs.add(new Object[] {r, null}));
         if (legs.size() > 1) {
@@ -536,7 +547,7 @@ final class KbFusion implements JobHandler {
             double mrr = 0;
             for (Judgment j : judged) {
                 List<String> ranked = leg == null ? search(stored, j.query(), c, documents, EVALUATION_DEPTH)
-                        : ranking(components.searcher.search(new SearchRequest(j.query(), EVALUATION_DEPTH,
+                        : ranking(searcher.search(new SearchRequest(j.query(), EVALUATION_DEPTH,
                                 List.of(stored), Set.of(leg), null)).hits(), documents);
                 perQuery.put(j.queryId(), ndcg(ranked, j.relevant(), 10));
                 recall += Metrics.recall(ranked, j.relevant(), 100);
@@ -554,13 +565,13 @@ final class KbFusion implements JobHandler {
                     / judged.size()), round(mrr / judged.size()), Significance.ci95(perQuery.values()), vs, perQuery));
         }
         KbEvaluation e = new KbEvaluation(kb.name(), judged.size(), documents.size(), Instant.now(), out);
-        components.catalog.judgmentStore().putEvaluation(stored, JSON.writeValueAsString(e));
+        judgments.putEvaluation(stored, JSON.writeValueAsString(e));
         return e;
     }
 
     /** The last evaluation kept for the knowledge base. */
     Optional<KbEvaluation> lastEvaluation(String storedKb) {
-        return components.catalog.judgmentStore().evaluation(storedKb).map(j -> JSON.readValue(j, KbEvaluation.class));
+        return judgments.evaluation(storedKb).map(j -> JSON.readValue(j, KbEvaluation.class));
     }
 
     // ---- shared
@@ -579,7 +590,7 @@ final class KbFusion implements JobHandler {
         Set<String> out = new HashSet<>();
         SearchScope scope = new SearchScope(Set.of(kb));
         for (int offset = 0; ; offset += 1000) {
-            List<DocumentInfo> page = components.catalog.documents(scope, offset, 1000);
+            List<DocumentInfo> page = catalog.documents(scope, offset, 1000);
             page.forEach(d -> out.add(d.id()));
             if (page.size() < 1000) {
                 return out;
@@ -588,7 +599,7 @@ final class KbFusion implements JobHandler {
     }
 
     private List<String> search(String kb, String query, Candidate c, Set<String> documents, int depth) {
-        return ranking(components.searcher.search(new SearchRequest(query, depth, List.of(kb), Set.of(), c.method(),
+        return ranking(searcher.search(new SearchRequest(query, depth, List.of(kb), Set.of(), c.method(),
                 Set.of(), null, c.tuning())).hits(), documents);
     }
 

@@ -5,6 +5,7 @@ import io.polyrag.core.config.Settings;
 import io.polyrag.core.model.KnowledgeBaseInfo;
 import io.polyrag.core.model.Tenant;
 import io.polyrag.core.spi.CatalogProvider;
+import io.polyrag.core.spi.CatalogProvider.CatalogAndJobs;
 import io.polyrag.core.spi.ProviderContext;
 import io.polyrag.core.spi.Providers;
 import java.nio.file.Path;
@@ -52,6 +53,9 @@ public final class Polyrag implements AutoCloseable {
     private final Recovery.Sweeper sweeper;
     private final Backfill backfill;
     private final KbFusion fusion;
+    /** The pipeline as tenants use it: within their budgets and quotas, counted to their usage. */
+    private final MeteredIngest metered;
+    private final Retrieval retrieval;
     private final ConcurrentMap<Tenant, TenantFacets> tenants =
             new ConcurrentHashMap<>();
 
@@ -78,20 +82,29 @@ public final class Polyrag implements AutoCloseable {
         this.dataDir = dataDir;
         this.components = components;
         this.staging = dataDir.resolve("staging");
-        Backfill backfill = new Backfill(components);
+        CatalogAndJobs catalog = components.catalog;
+        this.metered = new MeteredIngest(components.pipeline, components.usage, components.config, components.embedder,
+                components.extractor);
+        this.retrieval = new Retrieval(components.searcher, components.answers, components.condenser);
+        Backfill backfill = new Backfill(components.pipeline, components.searcher, components.embedder,
+                components.vectorProvider, components.context, components.metrics);
         this.backfill = backfill;
-        this.fusion = new KbFusion(components);
-        this.connectors = new SourceConnectors(components.context);
-        this.engine = new JobEngine(components.catalog.jobStore(), List.of(new UploadJob(components, staging),
-                new SyncJob(components, connectors, this::as, key -> this.watcherEnded(key)), backfill, fusion),
-                components.metrics, components.catalog.shared());
+        this.fusion = new KbFusion(catalog, catalog.judgmentStore(), components.searcher, components.config);
+        this.connectors = new SourceConnectors(components.context, catalog.sourceStore(), components.blobs,
+                components.parser);
+        this.engine = new JobEngine(catalog.jobStore(), List.of(new UploadJob(metered, catalog, components.blobs,
+                staging), new SyncJob(catalog.sourceStore(), components.blobs, connectors, this::as,
+                        key -> this.watcherEnded(key)), backfill, fusion),
+                components.metrics, catalog.shared());
         engine.onSubmit(components.indexing::changed);
-        this.watcher = new SourceWatcher(components, connectors, engine, components.config.get(Settings.SYNC_WATCH));
-        List<String> problems = Recovery.run(components, staging, engine);
+        this.watcher = new SourceWatcher(catalog.sourceStore(), connectors, engine, components.config.get(
+                Settings.SYNC_WATCH));
+        List<String> problems = Recovery.run(catalog, components.pipeline, components.config, staging, engine);
         this.local = facets(Tenant.LOCAL);
         sweepUploads(components, engine);
         backfill.evaluate();
-        this.admin = new Admin(components, problems, engine, backfill);
+        this.admin = new Admin(catalog, components.searcher, components.pipeline, components.embedder,
+                components.config, problems, engine, backfill);
         this.keys = new Keys(components.catalog.keyStore(), () -> localData(components.catalog), t -> !components.catalog
                 .knowledgeBases(t).isEmpty() || !components.catalog.sourceStore().sources(t).isEmpty(),
                 components.config.get(Settings.HTTP_REQUIRE_KEYS));
@@ -100,7 +113,8 @@ public final class Polyrag implements AutoCloseable {
         if (workers) {
             watcher.start();
         }
-        this.sweeper = new Recovery.Sweeper(components, workers, () -> sweepUploads(components, engine), () -> {
+        this.sweeper = new Recovery.Sweeper(components.pipeline, catalog.shared(), Recovery.stale(components.config),
+                workers, () -> sweepUploads(components, engine), () -> {
             if (!components.searcher.incomplete().isEmpty()) {
                 backfill.evaluate();
             }
@@ -119,7 +133,7 @@ public final class Polyrag implements AutoCloseable {
 
     private static void sweepUploads(Components components, JobEngine engine) {
         try {
-            Uploads.sweep(components, engine);
+            Uploads.sweep(components.blobs, components.config, engine);
         } catch (RuntimeException e) {
             System.getLogger(Polyrag.class.getName()).log(System.Logger.Level.WARNING, "cannot sweep staged uploads "
                     + "(tried again in a minute): " + e.getMessage());
@@ -222,10 +236,14 @@ public final class Polyrag implements AutoCloseable {
     }
 
     private TenantFacets facets(Tenant t) {
-        Sources sources = new Sources(components, connectors, t, engine, watcher);
-        return new TenantFacets(t, new Ingest(components, t), new Uploads(components, staging, engine, t),
-                new Jobs(engine, t), new Search(components, t, fusion),
-                new Documents(components.catalog, components.pipeline, components.blobs, t),
+        CatalogAndJobs catalog = components.catalog;
+        Documents documents = new Documents(catalog, components.pipeline, components.blobs, t);
+        Sources sources = new Sources(catalog, catalog.sourceStore(), connectors, documents, t, engine, watcher);
+        return new TenantFacets(t, new Ingest(metered, components.parser, components.config, t),
+                new Uploads(metered, catalog, components.blobs, components.config, staging, engine, t),
+                new Jobs(engine, t), new Search(retrieval, catalog, components.indexing, components.usage,
+                        components.tracing, components.config, t, fusion),
+                documents,
                 new Graph(components.catalog, components.graph, components.rdf, t),
                 new KnowledgeBases(components.catalog, components.catalog.sourceStore(), components.pipeline, t, engine,
                         sources, fusion), sources,
@@ -277,7 +295,7 @@ public final class Polyrag implements AutoCloseable {
 
     /** The embedding model called directly, for evaluation and benchmarks (not tenant-scoped: it holds no data). */
     public Embeddings embeddings() {
-        return new Embeddings(components);
+        return new Embeddings(components.embedder);
     }
 
     public Documents documents() {

@@ -1,8 +1,11 @@
 package io.polyrag.app;
 
+import io.polyrag.core.config.Config;
 import io.polyrag.core.config.Settings;
 import io.polyrag.core.model.CheckReport;
 import io.polyrag.core.port.JobStore;
+import io.polyrag.core.spi.CatalogProvider.CatalogAndJobs;
+import io.polyrag.ingest.IngestPipeline;
 import io.polyrag.ingest.StoreCheck;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
@@ -35,16 +38,17 @@ final class Recovery {
      * shared with other replicas, what is running or pending may be theirs: only versions pending for longer than
      * the stale timeout are discarded, and jobs are left to the stale-job reclaim of {@link JobStore#claim}.
      */
-    static List<String> run(Components c, Path staging, JobEngine jobs) {
-        boolean shared = c.catalog.shared();
-        int cleaned = c.pipeline.recover(shared ? stale(c) : null);
-        int requeued = shared ? 0 : c.catalog.jobStore().requeueRunning();
+    static List<String> run(CatalogAndJobs catalog, IngestPipeline pipeline, Config config, Path staging,
+            JobEngine jobs) {
+        boolean shared = catalog.shared();
+        int cleaned = pipeline.recover(shared ? stale(config) : null);
+        int requeued = shared ? 0 : catalog.jobStore().requeueRunning();
         if (cleaned + requeued > 0) {
             LOG.log(Level.INFO, "recovered from an unclean stop: " + cleaned + " unfinished versions removed, "
                     + requeued + " jobs requeued");
         }
-        deleteUnownedStaging(c.catalog.jobStore(), staging, jobs);
-        StoreCheck check = new StoreCheck(c.pipeline);
+        deleteUnownedStaging(catalog.jobStore(), staging, jobs);
+        StoreCheck check = new StoreCheck(pipeline);
         if (check.countMismatches().isEmpty()) {
             return List.of();
         }
@@ -53,8 +57,8 @@ final class Recovery {
         return problems;
     }
 
-    private static Duration stale(Components c) {
-        return Duration.ofSeconds(c.config.get(Settings.INGEST_JOB_STALE_SECONDS));
+    static Duration stale(Config config) {
+        return Duration.ofSeconds(config.get(Settings.INGEST_JOB_STALE_SECONDS));
     }
 
     /**
@@ -68,8 +72,12 @@ final class Recovery {
         private final CountDownLatch stop = new CountDownLatch(1);
         private final Thread thread;
 
-        Sweeper(Components c, boolean workers, Runnable withWorkers, Runnable always) {
-            Duration stale = stale(c);
+        /**
+         * @param shared the catalog is shared with other replicas
+         * @param stale the age past which a pending version is a dead writer's
+         */
+        Sweeper(IngestPipeline pipeline, boolean shared, Duration stale, boolean workers, Runnable withWorkers,
+                Runnable always) {
             long interval = Math.max(1000, Math.min(60_000, stale.toMillis() / 2));
             thread = Thread.ofVirtual().name("polyrag-recovery").start(() -> {
                 try {
@@ -78,10 +86,10 @@ final class Recovery {
                             if (workers) {
                                 // One process alone on its catalog has nothing pending but its own writes in
                                 // progress: only a shared catalog's old pending versions are a dead writer's.
-                                if (c.catalog.shared()) {
-                                    c.pipeline.recover(stale);
+                                if (shared) {
+                                    pipeline.recover(stale);
                                 } else {
-                                    c.pipeline.purgeUnpurged();
+                                    pipeline.purgeUnpurged();
                                 }
                                 withWorkers.run();
                             }

@@ -1,12 +1,14 @@
 package io.polyrag.app;
 
 import io.polyrag.core.AnswerUnavailableException;
+import io.polyrag.core.config.Config;
 import io.polyrag.core.config.Settings;
 import io.polyrag.core.model.Answer;
 import io.polyrag.core.model.Modality;
 import io.polyrag.core.model.SearchRequest;
 import io.polyrag.core.model.SearchResponse;
 import io.polyrag.core.model.Tenant;
+import io.polyrag.core.port.Catalog;
 import io.polyrag.retrieval.FollowUp;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,20 +16,35 @@ import java.util.function.Consumer;
 
 /** Search (every enabled retriever in parallel, fused) and answers with numbered, cited sources. */
 public final class Search {
-    private final Components components;
+    private final Retrieval retrieval;
+    private final Catalog catalog;
+    private final Indexing indexing;
+    private final Usage usage;
+    private final Tracing tracing;
+    private final Config config;
     private final Tenant tenant;
     private final KbFusion fusion;
 
-    Search(Components components, Tenant tenant, KbFusion fusion) {
-        this.components = components;
+    /**
+     * @param indexing what is being indexed now, for the warning that results may still change
+     * @param fusion the knowledge bases' own fusion tunings
+     */
+    Search(Retrieval retrieval, Catalog catalog, Indexing indexing, Usage usage, Tracing tracing, Config config,
+            Tenant tenant, KbFusion fusion) {
+        this.retrieval = retrieval;
+        this.catalog = catalog;
+        this.indexing = indexing;
+        this.usage = usage;
+        this.tracing = tracing;
+        this.config = config;
         this.tenant = tenant;
         this.fusion = fusion;
     }
 
     /** Searches the knowledge bases the request names (checked), or all of the tenant's when it names none. */
     public SearchResponse run(SearchRequest request) {
-        components.usage.searched(tenant.id(), UsageMeter.SEARCHES);
-        return components.tracing.span("search", s -> {
+        usage.searched(tenant.id(), UsageMeter.SEARCHES);
+        return tracing.span("search", s -> {
             s.setAttribute("polyrag.top_k", (long) request.topK());
             s.setAttribute("polyrag.tenant", tenant.name().isEmpty() ? "-" : tenant.name());
         }, r -> s -> {
@@ -46,13 +63,13 @@ public final class Search {
 
     private SearchResponse searchNow(SearchRequest request) {
         KbFusion.Applied tuned = fusion.apply(scoped(request));
-        SearchResponse r = Shown.of(tenant, components.searcher.search(tuned.request()));
-        var indexing = components.indexing.warning(tenant);
-        if (indexing.isEmpty() && tuned.note().isEmpty()) {
+        SearchResponse r = Shown.of(tenant, retrieval.searcher().search(tuned.request()));
+        var indexingNow = indexing.warning(tenant);
+        if (indexingNow.isEmpty() && tuned.note().isEmpty()) {
             return r;
         }
         List<String> warnings = new ArrayList<>(r.warnings());
-        indexing.ifPresent(warnings::add);
+        indexingNow.ifPresent(warnings::add);
         return new SearchResponse(r.query(), r.tookMs(), r.modalities(), r.degraded(), r.hits(), warnings,
                 r.fusion() + tuned.note());
     }
@@ -62,7 +79,7 @@ public final class Search {
      * it names none).
      */
     private SearchRequest scoped(SearchRequest request) {
-        return request.over(Scope.of(components.catalog, tenant, request.knowledgeBases()).knowledgeBases());
+        return request.over(Scope.of(catalog, tenant, request.knowledgeBases()).knowledgeBases());
     }
 
     /**
@@ -89,12 +106,12 @@ public final class Search {
      */
     public Answer answer(SearchRequest request, Integer neighbours, boolean grounding, Consumer<String> onToken,
             Boolean route) {
-        components.usage.searched(tenant.id(), UsageMeter.ANSWERS);
+        usage.searched(tenant.id(), UsageMeter.ANSWERS);
         String before = UsageMeter.TENANT.get();
         UsageMeter.TENANT.set(tenant.id());
         try {
-            return components.tracing.span("answer", () -> answerNow(request, neighbours, grounding, onToken,
-                    route == null ? components.config.get(Settings.ANSWER_ROUTER) : route));
+            return tracing.span("answer", () -> answerNow(request, neighbours, grounding, onToken,
+                    route == null ? config.get(Settings.ANSWER_ROUTER) : route));
         } finally {
             UsageMeter.TENANT.set(before);
         }
@@ -103,8 +120,8 @@ public final class Search {
     private Answer answerNow(SearchRequest request, Integer neighbours, boolean grounding, Consumer<String> onToken,
             boolean route) {
         try {
-            return Shown.of(tenant, components.answers.answer(fusion.apply(scoped(request)).request(), neighbours == null
-                    ? components.config.get(Settings.ANSWER_NEIGHBOURS) : neighbours, grounding, onToken, route));
+            return Shown.of(tenant, retrieval.answers().answer(fusion.apply(scoped(request)).request(), neighbours == null
+                    ? config.get(Settings.ANSWER_NEIGHBOURS) : neighbours, grounding, onToken, route));
         } catch (AnswerUnavailableException e) {
             throw Shown.of(tenant, e);
         }
@@ -125,7 +142,7 @@ public final class Search {
     /** Like {@link #answer(SearchRequest, Integer, boolean, Consumer, java.util.List)}, with the router's switch. */
     public Answer answer(SearchRequest request, Integer neighbours, boolean grounding, Consumer<String> onToken,
             List<String> history, Boolean route) {
-        String rewritten = components.condenser.rewrite(history, request.query()).query();
+        String rewritten = retrieval.condenser().rewrite(history, request.query()).query();
         SearchRequest r = rewritten.equals(request.query()) ? request : new SearchRequest(rewritten, request.topK(),
                 request.knowledgeBases(), request.modalities(), request.fusion(), request.documentIds(),
                 request.category(), request.tuning());
@@ -139,11 +156,11 @@ public final class Search {
 
     /** Hits an answer draws from when a request does not say. */
     public int defaultAnswerTopK() {
-        return components.config.get(Settings.ANSWER_TOP_K);
+        return config.get(Settings.ANSWER_TOP_K);
     }
 
     /** Top-k used when a request does not say. */
     public int defaultTopK() {
-        return components.config.get(Settings.SEARCH_TOP_K);
+        return config.get(Settings.SEARCH_TOP_K);
     }
 }

@@ -2,24 +2,33 @@ package io.polyrag.app;
 
 import io.polyrag.core.ConfigException;
 import io.polyrag.core.config.Config;
+import io.polyrag.core.config.Settings;
 import io.polyrag.core.fs.Confinement;
 import io.polyrag.core.model.SourceItem;
 import io.polyrag.core.model.SyncItem;
 import io.polyrag.core.model.Tenant;
 import io.polyrag.core.port.BlobStore;
+import io.polyrag.core.port.Parser;
 import io.polyrag.core.port.SourceConnector;
 import io.polyrag.core.port.SourceConnector.Original;
+import io.polyrag.core.port.SourceStore;
 import io.polyrag.core.spi.ProviderContext;
 import io.polyrag.core.spi.Providers;
 import io.polyrag.core.spi.SourceConnectorProvider;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.BooleanSupplier;
+import java.util.stream.Stream;
 
 /**
  * The source connectors on the class path, one per type ({@code filesystem}, {@code web}, {@code s3}, …), opened
@@ -28,8 +37,23 @@ import java.util.function.BooleanSupplier;
 final class SourceConnectors implements AutoCloseable {
     private final Map<String, SourceConnector> byType = new TreeMap<>();
     private final Map<String, String> descriptions = new TreeMap<>();
+    private final Config config;
+    private final Path dataDir;
+    private final SourceStore sources;
+    private final BlobStore blobs;
+    private final Parser parser;
 
-    SourceConnectors(ProviderContext context) {
+    /**
+     * @param sources the item state sources recorded
+     * @param blobs the originals a sync kept
+     * @param parser the links of a fetched page
+     */
+    SourceConnectors(ProviderContext context, SourceStore sources, BlobStore blobs, Parser parser) {
+        this.config = context.config();
+        this.dataDir = context.dataDir();
+        this.sources = sources;
+        this.blobs = blobs;
+        this.parser = parser;
         for (var e : Providers.available(SourceConnectorProvider.class).entrySet()) {
             if (e.getValue().size() > 1) {
                 throw new ConfigException(e.getValue().size() + " source connectors claim the type '" + e.getKey()
@@ -60,11 +84,11 @@ final class SourceConnectors implements AutoCloseable {
      * at every call, so an operator who narrows them narrows what registered sources read from then on), the item
      * state its source recorded, the originals it kept and the parser's links.
      */
-    static SourceConnector.Host host(Components components, Tenant tenant, String sourceId, BooleanSupplier stopped) {
+    SourceConnector.Host host(Tenant tenant, String sourceId, BooleanSupplier stopped) {
         return new SourceConnector.Host() {
             @Override
             public Config config() {
-                return components.config;
+                return config;
             }
 
             @Override
@@ -74,18 +98,18 @@ final class SourceConnectors implements AutoCloseable {
 
             @Override
             public Confinement confinement() {
-                return Sources.confinement(components, tenant);
+                return SourceConnectors.this.confinement(tenant);
             }
 
             @Override
             public Optional<SyncItem> recorded(String item) {
-                return sourceId == null ? Optional.empty() : Optional.ofNullable(components.catalog.sourceStore().sourceItems(
+                return sourceId == null ? Optional.empty() : Optional.ofNullable(sources.sourceItems(
                         tenant.id(), sourceId, List.of(item)).get(item));
             }
 
             @Override
             public Optional<Original> original(String documentId, long maxBytes) {
-                Optional<BlobStore.Blob> blob = components.blobs.get(documentId);
+                Optional<BlobStore.Blob> blob = blobs.get(documentId);
                 if (blob.isEmpty()) {
                     return Optional.empty();
                 }
@@ -100,7 +124,7 @@ final class SourceConnectors implements AutoCloseable {
             @Override
             public List<String> links(String url, byte[] html) {
                 try {
-                    return components.parser.links(new SourceItem(url, "page.html", html, "text/html"));
+                    return parser.links(new SourceItem(url, "page.html", html, "text/html"));
                 } catch (RuntimeException e) {
                     return List.of();
                 }
@@ -111,6 +135,59 @@ final class SourceConnectors implements AutoCloseable {
                 return stopped.getAsBoolean();
             }
         };
+    }
+
+    /**
+     * The folders {@code tenant}'s filesystem sources may read ({@code sync.allowed.roots} for the local tenant,
+     * its entry of {@code sync.tenant.roots} for a tenant with keys), and the folders none may: the data directory
+     * and the blob directory (other tenants' originals, the catalog, the indexes). Read at every scan, so an operator
+     * who narrows a tenant's folders narrows what its registered sources read from then on.
+     */
+    Confinement confinement(Tenant tenant) {
+        // A key's tenant that adopted local mode's data holds its rows, not the operator's folders: its key reaches
+        // the folders the operator named for it, like any tenant's (local mode's own syncs run as local mode).
+        boolean operator = tenant.isLocal() && tenant.name().isEmpty();
+        List<Path> roots = (operator ? paths(config.get(Settings.SYNC_ALLOWED_ROOTS))
+                : tenantRoots(config.get(Settings.SYNC_TENANT_ROOTS)).getOrDefault(tenant.name(),
+                        List.of()));
+        List<Path> forbidden = new ArrayList<>();
+        forbidden.add(dataDir);
+        String blobs = config.get(Settings.BLOB_DIR);
+        if (!blobs.isBlank()) {
+            forbidden.add(Path.of(blobs.strip()));
+        }
+        return Confinement.of(roots, forbidden);
+    }
+
+    private static List<Path> paths(String commaSeparated) {
+        return Arrays.stream(commaSeparated.split(",")).map(String::strip).filter(x -> !x.isEmpty()).map(Path::of)
+                .toList();
+    }
+
+    /** {@code tenant=/a,/b;other=/c} as a map; a malformed entry fails naming the setting and the form it wants. */
+    static Map<String, List<Path>> tenantRoots(String setting) {
+        Map<String, List<Path>> out = new LinkedHashMap<>();
+        for (String entry : setting.split(";")) {
+            if (entry.isBlank()) {
+                continue;
+            }
+            int eq = entry.indexOf('=');
+            String id = eq < 0 ? "" : entry.substring(0, eq).strip();
+            List<Path> paths;
+            try {
+                paths = eq < 0 ? List.of() : paths(entry.substring(eq + 1));
+            } catch (InvalidPathException e) {
+                paths = List.of();
+            }
+            if (id.isEmpty() || paths.isEmpty() || paths.stream().anyMatch(p -> !p.isAbsolute())) {
+                throw new ConfigException(Settings.SYNC_TENANT_ROOTS.env() + ": '" + entry.strip()
+                        + "' is not 'tenant=/absolute/path[,/another]': separate tenants with ';', e.g. "
+                        + "acme=/srv/acme;globex=/srv/globex,/srv/shared");
+            }
+            out.merge(Tenant.of(id).id(), paths, (a, b) -> Stream.concat(a.stream(), b.stream())
+                    .toList());
+        }
+        return out;
     }
 
     @Override

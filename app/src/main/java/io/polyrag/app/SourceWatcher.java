@@ -4,6 +4,7 @@ import io.polyrag.core.NotFoundException;
 import io.polyrag.core.model.JobStatus;
 import io.polyrag.core.model.Source;
 import io.polyrag.core.model.Tenant;
+import io.polyrag.core.port.SourceStore;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.ClosedWatchServiceException;
@@ -30,7 +31,7 @@ import java.util.stream.Stream;
 final class SourceWatcher implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(SourceWatcher.class.getName());
     private static final long DEBOUNCE_MS = 1000;
-    private final Components components;
+    private final SourceStore sources;
     private final SourceConnectors connectors;
     private final JobEngine engine;
     private final boolean watch;
@@ -42,8 +43,8 @@ final class SourceWatcher implements AutoCloseable {
     private volatile boolean running;
     private Thread thread;
 
-    SourceWatcher(Components components, SourceConnectors connectors, JobEngine engine, boolean watch) {
-        this.components = components;
+    SourceWatcher(SourceStore sources, SourceConnectors connectors, JobEngine engine, boolean watch) {
+        this.sources = sources;
         this.connectors = connectors;
         this.engine = engine;
         this.watch = watch;
@@ -59,7 +60,7 @@ final class SourceWatcher implements AutoCloseable {
             }
         }
         running = true;
-        for (Source s : components.catalog.sourceStore().sources(null)) {
+        for (Source s : sources.sources(null)) {
             changed(s);
         }
         thread = Thread.ofPlatform().daemon().name("polyrag-sources").start(this::loop);
@@ -164,7 +165,7 @@ final class SourceWatcher implements AutoCloseable {
     }
 
     private void scheduleDue(Instant now) {
-        for (Source s : components.catalog.sourceStore().sources(null)) {
+        for (Source s : sources.sources(null)) {
             if (s.enabled() && (s.lastScanAt() == null ? s.createdAt().plusSeconds(s.intervalSeconds()).isBefore(now)
                     : s.lastScanAt().plusSeconds(s.intervalSeconds()).isBefore(now))) {
                 submit(key(s));
@@ -180,7 +181,7 @@ final class SourceWatcher implements AutoCloseable {
         if (queued != null && running(t, queued)) {
             return;
         }
-        var source = components.catalog.sourceStore().source(tenant, key.substring(slash + 1));
+        var source = sources.source(tenant, key.substring(slash + 1));
         if (source.isEmpty() || !source.get().enabled()) {
             pending.remove(key);
             return;

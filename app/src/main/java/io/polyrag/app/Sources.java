@@ -2,30 +2,25 @@ package io.polyrag.app;
 
 import io.polyrag.app.api.SourceInfo;
 import io.polyrag.app.api.SourceRegistration;
-import io.polyrag.core.ConfigException;
 import io.polyrag.core.ConflictException;
 import io.polyrag.core.InvalidInputException;
 import io.polyrag.core.NotFoundException;
-import io.polyrag.core.config.Settings;
-import io.polyrag.core.fs.Confinement;
 import io.polyrag.core.model.Ids;
 import io.polyrag.core.model.KnowledgeBase;
 import io.polyrag.core.model.Source;
 import io.polyrag.core.model.SyncItem;
 import io.polyrag.core.model.Tenant;
+import io.polyrag.core.port.Catalog;
 import io.polyrag.core.port.SourceConnector;
 import io.polyrag.core.port.SourceStore;
 import java.io.UncheckedIOException;
-import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -38,18 +33,21 @@ public final class Sources {
     static final int MIN_INTERVAL = 30;
     private static final int DEFAULT_INTERVAL = 300;
     private static final Pattern ID = Pattern.compile("[a-z0-9][a-z0-9._-]{0,63}");
-    private final Components components;
+    private final Catalog catalog;
     /** The sources' rows and item state: the one catalog role a sync reads and writes. */
     private final SourceStore store;
+    private final Documents documents;
     private final SourceConnectors connectors;
     private final Tenant tenant;
     private final JobEngine engine;
     private final SourceWatcher watcher;
 
-    Sources(Components components, SourceConnectors connectors, Tenant tenant, JobEngine engine,
-            SourceWatcher watcher) {
-        this.components = components;
-        this.store = components.catalog.sourceStore();
+    /** @param documents the tenant's documents, to delete those a deleted source indexed */
+    Sources(Catalog catalog, SourceStore store, SourceConnectors connectors, Documents documents, Tenant tenant,
+            JobEngine engine, SourceWatcher watcher) {
+        this.catalog = catalog;
+        this.store = store;
+        this.documents = documents;
         this.connectors = connectors;
         this.tenant = tenant;
         this.engine = engine;
@@ -83,14 +81,13 @@ public final class Sources {
         Path root = Path.of((String) config.get("root"));
         SourceConnector connector = connector(s.type());
         List<SyncItem> batch = new ArrayList<>();
-        try (SourceConnector.Listing listing = connector.list(config, SourceConnectors.host(components, tenant, null,
-                () -> false))) {
+        try (SourceConnector.Listing listing = connector.list(config, connectors.host(tenant, null, () -> false))) {
             while (listing.hasNext()) {
                 if (!(listing.next() instanceof SourceConnector.Listed file)) {
                     continue;
                 }
                 String id = Ids.documentId(s.knowledgeBase(), root.resolve(file.item()).toUri().toString());
-                var doc = components.catalog.document(id).filter(d -> d.visibleVersion() > 0).orElse(null);
+                var doc = catalog.document(id).filter(d -> d.visibleVersion() > 0).orElse(null);
                 if (doc != null && doc.updatedAt() != null && file.modifiedMs() <= doc.updatedAt().toEpochMilli()
                         && file.sizeBytes() == doc.sizeBytes()) {
                     batch.add(new SyncItem(file.item(), file.modifiedMs(), file.sizeBytes(), doc.contentHash(), id));
@@ -152,14 +149,13 @@ public final class Sources {
      * Deletes the source and its sync state; with {@code documents}, also every document it indexed, from every
      * store. Returns how many documents were deleted.
      */
-    public int delete(String id, boolean documents) {
+    public int delete(String id, boolean withDocuments) {
         Source s = own(id);
         List<String> ids = store.sourceItems(tenant.id(), id).values().stream()
                 .map(SyncItem::documentId).toList();
         store.deleteSource(tenant.id(), id);
         watcher.removed(s);
-        return documents && !ids.isEmpty() ? new Documents(components.catalog, components.pipeline, components.blobs,
-                tenant).delete(ids) : 0;
+        return withDocuments && !ids.isEmpty() ? documents.delete(ids) : 0;
     }
 
     private String syncNow(Source s) {
@@ -219,8 +215,7 @@ public final class Sources {
                 }
             }
         }
-        Map<String, Object> config = connector.checked(given, SourceConnectors.host(components, tenant, null,
-                () -> false));
+        Map<String, Object> config = connector.checked(given, connectors.host(tenant, null, () -> false));
         KnowledgeBase kb = Scope.bind(tenant, r.knowledgeBase() == null ? KnowledgeBase.DEFAULT
                 : KnowledgeBase.of(r.knowledgeBase()));
         return new Source(tenant.id(), r.id(), connector.type(), JSON.writeValueAsString(config), kb.storageName(),
@@ -230,59 +225,6 @@ public final class Sources {
     private SourceConnector connector(String type) {
         return connectors.get(type).orElseThrow(() -> new InvalidInputException("this server has no connector for "
                 + "sources of type '" + type + "'"));
-    }
-
-    /**
-     * The folders {@code tenant}'s filesystem sources may read ({@code sync.allowed.roots} for the local tenant,
-     * its entry of {@code sync.tenant.roots} for a tenant with keys), and the folders none may: the data directory
-     * and the blob directory (other tenants' originals, the catalog, the indexes). Read at every scan, so an operator
-     * who narrows a tenant's folders narrows what its registered sources read from then on.
-     */
-    static Confinement confinement(Components components, Tenant tenant) {
-        // A key's tenant that adopted local mode's data holds its rows, not the operator's folders: its key reaches
-        // the folders the operator named for it, like any tenant's (local mode's own syncs run as local mode).
-        boolean operator = tenant.isLocal() && tenant.name().isEmpty();
-        List<Path> roots = (operator ? paths(components.config.get(Settings.SYNC_ALLOWED_ROOTS))
-                : tenantRoots(components.config.get(Settings.SYNC_TENANT_ROOTS)).getOrDefault(tenant.name(),
-                        List.of()));
-        List<Path> forbidden = new ArrayList<>();
-        forbidden.add(components.context.dataDir());
-        String blobs = components.config.get(Settings.BLOB_DIR);
-        if (!blobs.isBlank()) {
-            forbidden.add(Path.of(blobs.strip()));
-        }
-        return Confinement.of(roots, forbidden);
-    }
-
-    private static List<Path> paths(String commaSeparated) {
-        return Arrays.stream(commaSeparated.split(",")).map(String::strip).filter(x -> !x.isEmpty()).map(Path::of)
-                .toList();
-    }
-
-    /** {@code tenant=/a,/b;other=/c} as a map; a malformed entry fails naming the setting and the form it wants. */
-    static Map<String, List<Path>> tenantRoots(String setting) {
-        Map<String, List<Path>> out = new LinkedHashMap<>();
-        for (String entry : setting.split(";")) {
-            if (entry.isBlank()) {
-                continue;
-            }
-            int eq = entry.indexOf('=');
-            String id = eq < 0 ? "" : entry.substring(0, eq).strip();
-            List<Path> paths;
-            try {
-                paths = eq < 0 ? List.of() : paths(entry.substring(eq + 1));
-            } catch (InvalidPathException e) {
-                paths = List.of();
-            }
-            if (id.isEmpty() || paths.isEmpty() || paths.stream().anyMatch(p -> !p.isAbsolute())) {
-                throw new ConfigException(Settings.SYNC_TENANT_ROOTS.env() + ": '" + entry.strip()
-                        + "' is not 'tenant=/absolute/path[,/another]': separate tenants with ';', e.g. "
-                        + "acme=/srv/acme;globex=/srv/globex,/srv/shared");
-            }
-            out.merge(Tenant.of(id).id(), paths, (a, b) -> Stream.concat(a.stream(), b.stream())
-                    .toList());
-        }
-        return out;
     }
 
     /** Enables or disables a source; its settings and item state are kept either way. Enabling starts a sync. */

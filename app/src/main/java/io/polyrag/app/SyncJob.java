@@ -10,10 +10,10 @@ import io.polyrag.core.model.Source;
 import io.polyrag.core.model.SourceItem;
 import io.polyrag.core.model.SyncItem;
 import io.polyrag.core.model.Tenant;
+import io.polyrag.core.port.BlobStore;
 import io.polyrag.core.port.JobStore;
 import io.polyrag.core.port.ProgressListener;
 import io.polyrag.core.port.SourceConnector;
-import io.polyrag.core.port.SourceStore;
 import io.polyrag.core.port.SourceConnector.Content;
 import io.polyrag.core.port.SourceConnector.Failed;
 import io.polyrag.core.port.SourceConnector.Found;
@@ -21,6 +21,7 @@ import io.polyrag.core.port.SourceConnector.Gone;
 import io.polyrag.core.port.SourceConnector.Listed;
 import io.polyrag.core.port.SourceConnector.Listing;
 import io.polyrag.core.port.SourceConnector.Unchanged;
+import io.polyrag.core.port.SourceStore;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
@@ -58,9 +59,10 @@ final class SyncJob implements JobHandler {
     private static final long HELD_BYTES = 64L * 1024 * 1024;
     /** Each source's last scan number, so two scans in one millisecond still differ. */
     private final Map<String, Long> lastScan = new ConcurrentHashMap<>();
-    private final Components components;
     /** The sources' rows and item state: the one catalog role a sync reads and writes. */
     private final SourceStore sources;
+    /** Where the originals of what a connector read from memory are kept. */
+    private final BlobStore blobs;
     private final SourceConnectors connectors;
     private final Function<Tenant, Polyrag.TenantFacets> facets;
     private final Consumer<String> ended;
@@ -69,10 +71,10 @@ final class SyncJob implements JobHandler {
      * @param facets the facets acting for a tenant (for ingest and delete)
      * @param ended told the source key ({@code tenant/id}) of every sync that ends, so another can be scheduled
      */
-    SyncJob(Components components, SourceConnectors connectors, Function<Tenant, Polyrag.TenantFacets> facets,
-            Consumer<String> ended) {
-        this.components = components;
-        this.sources = components.catalog.sourceStore();
+    SyncJob(SourceStore sources, BlobStore blobs, SourceConnectors connectors,
+            Function<Tenant, Polyrag.TenantFacets> facets, Consumer<String> ended) {
+        this.sources = sources;
+        this.blobs = blobs;
         this.connectors = connectors;
         this.facets = facets;
         this.ended = ended;
@@ -105,9 +107,9 @@ final class SyncJob implements JobHandler {
         }
         Map<String, Object> config = Sources.config(source.config());
         Scan scan = new Scan(p, connector, config, facets.apply(tenant), KnowledgeBase.of(tenant.show(
-                source.knowledgeBase())), Boolean.TRUE.equals(config.get("skip_graph")), Sources.confinement(
-                components, tenant), context);
-        SourceConnector.Host host = SourceConnectors.host(components, tenant, p.source(), scan::stopped);
+                source.knowledgeBase())), Boolean.TRUE.equals(config.get("skip_graph")), connectors.confinement(tenant),
+                context);
+        SourceConnector.Host host = connectors.host(tenant, p.source(), scan::stopped);
         context.progress(scan.progress("listing"));
         Listing listing;
         try {
@@ -355,7 +357,7 @@ final class SyncJob implements JobHandler {
                 continue; // not reached before the stop: the next sync reads it
             }
             if (id != null && x.content().bytes() != null) {
-                components.blobs.put(id, x.content().bytes(), x.content().mediaType(), x.content().name());
+                blobs.put(id, x.content().bytes(), x.content().mediaType(), x.content().name());
             }
             // Indexed: its document. Not indexed (a type polyrag does not read, bytes it cannot parse): still
             // remembered, with the document it had, so the same bytes are not read and failed again at every sync;

@@ -7,6 +7,8 @@ import io.polyrag.core.model.IndexedDocument;
 import io.polyrag.core.model.IngestEstimate;
 import io.polyrag.core.model.IngestReport;
 import io.polyrag.core.model.JobProgress;
+import io.polyrag.core.port.BlobStore;
+import io.polyrag.core.port.Catalog;
 import io.polyrag.core.port.JobStore;
 import io.polyrag.ingest.IngestInput;
 import io.polyrag.ingest.IngestPipeline;
@@ -57,11 +59,16 @@ final class UploadJob implements JobHandler {
         }
     }
 
-    private final Components components;
+    private final MeteredIngest ingest;
+    private final Catalog catalog;
+    private final BlobStore blobs;
     private final Path stagingRoot;
 
-    UploadJob(Components components, Path stagingRoot) {
-        this.components = components;
+    /** @param stagingRoot where jobs submitted before staged uploads became blobs left their files */
+    UploadJob(MeteredIngest ingest, Catalog catalog, BlobStore blobs, Path stagingRoot) {
+        this.ingest = ingest;
+        this.catalog = catalog;
+        this.blobs = blobs;
         this.stagingRoot = stagingRoot;
     }
 
@@ -82,9 +89,9 @@ final class UploadJob implements JobHandler {
                         .toList();
         long calls = 0;
         long tokens = 0;
-        if (!p.skipGraph() && components.extractor != null && components.extractor.spendsTokens()) {
+        if (!p.skipGraph() && ingest.spendsTokens()) {
             context.progress(JobProgress.at("estimating").total(inputs.size()).build());
-            IngestEstimate e = components.pipeline.estimate(inputs);
+            IngestEstimate e = ingest.pipeline().estimate(inputs);
             calls = e.extractionCalls();
             tokens = e.extractionInputTokens() + e.extractionOutputTokens();
         }
@@ -92,15 +99,12 @@ final class UploadJob implements JobHandler {
         long estimatedTokens = tokens;
         JobProgress[] last = {JobProgress.queued()};
         String tenantId = job.info().tenant() == null ? "" : job.info().tenant();
-        IngestPipeline.Run run = Ingest.run(components, tenantId, p.skipGraph());
         Stop stop = new Stop(context);
-        IngestReport report = components.pipeline.ingest(inputs, p.knowledgeBase(),
-                new IngestPipeline.Run(run.skipGraph(), run.tokenBudget(), stop, p.figures() == null ? null
-                        : FigureMode.parse(p.figures()), run.limit()), pr -> {
+        IngestReport report = ingest.ingest(tenantId, inputs, p.knowledgeBase(), new IngestPipeline.Run(p.skipGraph(),
+                0, stop, p.figures() == null ? null : FigureMode.parse(p.figures())), pr -> {
                     last[0] = pr.withEstimate(estimatedCalls, estimatedTokens);
                     context.progress(last[0]);
                 });
-        Ingest.counted(components, tenantId, report);
         if (stop.yielded) {
             throw new Yielded();
         }
@@ -140,7 +144,7 @@ final class UploadJob implements JobHandler {
             }
             return Files.readAllBytes(legacyPath(f.path()));
         }
-        var blob = components.blobs.get(f.key()).orElseThrow(() -> new FileNotFoundException("the staged "
+        var blob = blobs.get(f.key()).orElseThrow(() -> new FileNotFoundException("the staged "
                 + "upload is gone from the blob store (POLYRAG_BLOB_BACKEND): replicas must share one blob store; "
                 + "upload the file again"));
         try (var in = blob.content()) {
@@ -159,13 +163,13 @@ final class UploadJob implements JobHandler {
             }
             p.files().stream().filter(f -> ("upload:" + f.name()).equals(d.uri())).findFirst().ifPresent(f -> {
                 try {
-                    String type = components.catalog.document(d.documentId()).map(
+                    String type = catalog.document(d.documentId()).map(
                             DocumentInfo::mediaType).orElse("application/octet-stream");
-                    if (!d.outcome().equals("unchanged") || components.blobs.get(d.documentId()).isEmpty()) {
-                        components.blobs.put(d.documentId(), read(f), type, f.name());
+                    if (!d.outcome().equals("unchanged") || blobs.get(d.documentId()).isEmpty()) {
+                        blobs.put(d.documentId(), read(f), type, f.name());
                     }
                     if (p.meta() != null || p.title() != null) {
-                        components.catalog.describe(d.documentId(), p.title(), p.meta() == null
+                        catalog.describe(d.documentId(), p.title(), p.meta() == null
                                 ? DocumentMeta.NONE : p.meta());
                     }
                 } catch (IOException | RuntimeException e) {
@@ -181,7 +185,7 @@ final class UploadJob implements JobHandler {
         stagingDir(job.payload()).ifPresent(Uploads::deleteTree);
         for (String key : stagedBlobs(job.payload())) {
             try {
-                components.blobs.delete(key);
+                blobs.delete(key);
             } catch (RuntimeException e) {
                 System.getLogger(UploadJob.class.getName()).log(System.Logger.Level.WARNING, "cannot delete staged "
                         + "upload " + key + " (the next sweep does): " + e.getMessage());

@@ -6,6 +6,7 @@ import io.polyrag.app.api.StagedUpload;
 import io.polyrag.app.api.StagingReport;
 import io.polyrag.core.InvalidInputException;
 import io.polyrag.core.NotFoundException;
+import io.polyrag.core.config.Config;
 import io.polyrag.core.config.Settings;
 import io.polyrag.core.model.DocumentMeta;
 import io.polyrag.core.model.FigureMode;
@@ -15,6 +16,7 @@ import io.polyrag.core.model.KnowledgeBase;
 import io.polyrag.core.model.SourceItem;
 import io.polyrag.core.model.Tenant;
 import io.polyrag.core.port.BlobStore;
+import io.polyrag.core.port.Catalog;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -57,13 +59,21 @@ public final class Uploads {
     /** How long a staged blob no job owns may wait before a sweep takes it for a crash's leftover. */
     static final Duration UNOWNED_GRACE = Duration.ofHours(1);
 
-    private final Components components;
+    private final MeteredIngest ingest;
+    private final Catalog catalog;
+    private final BlobStore blobs;
+    private final Config config;
     private final Path root;
     private final JobEngine jobs;
     private final Tenant tenant;
 
-    Uploads(Components components, Path root, JobEngine jobs, Tenant tenant) {
-        this.components = components;
+    /** @param root where front doors write uploaded files before they are staged */
+    Uploads(MeteredIngest ingest, Catalog catalog, BlobStore blobs, Config config, Path root, JobEngine jobs,
+            Tenant tenant) {
+        this.ingest = ingest;
+        this.catalog = catalog;
+        this.blobs = blobs;
+        this.config = config;
         this.root = root;
         this.jobs = jobs;
         this.tenant = tenant;
@@ -121,12 +131,12 @@ public final class Uploads {
         if (!inside(stagingDir)) {
             throw new IllegalArgumentException("uploads must be staged in newStagingDir()");
         }
-        components.usage.mayIngest(tenant.id());
+        ingest.mayIngest(tenant.id());
         KnowledgeBase kb = Scope.bind(tenant, knowledgeBase);
         String token = UUID.randomUUID().toString();
         List<UploadJob.JobFile> staged = new ArrayList<>();
         try {
-            long max = components.config.get(Settings.INGEST_MAX_FILE_MB) * 1024L * 1024L;
+            long max = config.get(Settings.INGEST_MAX_FILE_MB) * 1024L * 1024L;
             for (int i = 0; i < files.size(); i++) {
                 StagedFile f = files.get(i);
                 long size = Files.size(f.path());
@@ -137,7 +147,7 @@ public final class Uploads {
                 }
                 byte[] bytes = Files.readAllBytes(f.path());
                 String key = JOB_BLOBS + token + "-" + i;
-                components.blobs.put(key, bytes, null, f.name());
+                blobs.put(key, bytes, null, f.name());
                 staged.add(new UploadJob.JobFile(f.name(), key, bytes.length, null));
             }
             return jobs.submit(tenant, UploadJob.KIND, UploadJob.payload(new UploadJob.Payload(kb.storageName(),
@@ -155,7 +165,7 @@ public final class Uploads {
 
     private void deleteBlobQuietly(String key) {
         try {
-            components.blobs.delete(key);
+            blobs.delete(key);
         } catch (RuntimeException e) {
             LOG.log(System.Logger.Level.WARNING, "cannot delete staged upload " + key + " (a sweep will): "
                     + e.getMessage());
@@ -199,7 +209,7 @@ public final class Uploads {
     /** Checks and keeps one file; returns why it was refused, or null when it was accepted. */
     private String stageOne(KnowledgeBase kb, StagedFile f, Map<String, String> seen, List<StagedUpload> accepted)
             throws IOException {
-        long max = components.config.get(Settings.INGEST_MAX_FILE_MB) * 1024L * 1024L;
+        long max = config.get(Settings.INGEST_MAX_FILE_MB) * 1024L * 1024L;
         long size = Files.size(f.path());
         if (size == 0) {
             return f.name() + ": empty";
@@ -210,32 +220,32 @@ public final class Uploads {
         }
         byte[] bytes = Files.readAllBytes(f.path());
         String uri = "upload:" + f.name();
-        String fingerprint = components.pipeline.fingerprint(bytes, true);
-        var existing = components.catalog.document(Ids.documentId(kb.storageName(), uri));
+        String fingerprint = ingest.pipeline().fingerprint(bytes, true);
+        var existing = catalog.document(Ids.documentId(kb.storageName(), uri));
         if (existing.isPresent() && existing.get().visibleVersion() > 0
                 && existing.get().contentHash().equals(fingerprint)) {
             return f.name() + ": unchanged: identical to the document already indexed as " + uri
                     + "; nothing to do";
         }
-        if (!components.config.get(Settings.INGEST_DUPLICATES).equals("allow")) {
+        if (!config.get(Settings.INGEST_DUPLICATES).equals("allow")) {
             String earlier = seen.putIfAbsent(fingerprint, f.name());
             if (earlier != null) {
                 return f.name() + ": duplicate of " + earlier + " in the same upload";
             }
-            var same = components.catalog.documentsWithContent(fingerprint, kb.asScope()).stream()
+            var same = catalog.documentsWithContent(fingerprint, kb.asScope()).stream()
                     .filter(d -> !d.uri().equals(uri)).findFirst();
             if (same.isPresent()) {
                 return f.name() + ": duplicate of " + same.get().uri() + " (same content under another name; set "
                         + "POLYRAG_INGEST_DUPLICATES=allow to index it anyway)";
             }
         }
-        var verdict = components.pipeline.check(new SourceItem(uri, f.name(), bytes, null));
+        var verdict = ingest.pipeline().check(new SourceItem(uri, f.name(), bytes, null));
         if (verdict.problem() != null) {
             return verdict.problem();
         }
         String id = UUID.randomUUID().toString();
-        components.blobs.put(KEPT_BLOBS + id, bytes, verdict.mediaType(), f.name());
-        components.blobs.put(KEPT_BLOBS + id + META, JSON.writeValueAsBytes(new StagedMeta(f.name(),
+        blobs.put(KEPT_BLOBS + id, bytes, verdict.mediaType(), f.name());
+        blobs.put(KEPT_BLOBS + id + META, JSON.writeValueAsBytes(new StagedMeta(f.name(),
                 kb.storageName(), size, verdict.mediaType(), System.currentTimeMillis())), "application/json",
                 "meta.json");
         accepted.add(new StagedUpload(id, f.name(), size, verdict.mediaType()));
@@ -272,7 +282,7 @@ public final class Uploads {
             String key = id == null || !id.matches("[0-9a-f-]{36}") ? null : KEPT_BLOBS + id + META;
             try {
                 var blob = key == null ? Optional.<BlobStore.Blob>empty()
-                        : components.blobs.get(key);
+                        : blobs.get(key);
                 if (blob.isPresent()) {
                     StagedMeta m;
                     try (var in = blob.get().content()) {
@@ -291,12 +301,12 @@ public final class Uploads {
         }
         if (!unknown.isEmpty()) {
             throw new NotFoundException("no staged file with id " + String.join(", ", unknown)
-                    + " (staged files expire after " + components.config.get(Settings.INGEST_STAGING_HOURS) + " h)");
+                    + " (staged files expire after " + config.get(Settings.INGEST_STAGING_HOURS) + " h)");
         }
         // Claim each id by deleting its description: of two requests for one id (a retry), one goes on.
         List<String> claimed = new ArrayList<>();
         for (String id : ids) {
-            if (components.blobs.delete(KEPT_BLOBS + id + META)) {
+            if (blobs.delete(KEPT_BLOBS + id + META)) {
                 claimed.add(id);
             } else {
                 unknown.add(id);
@@ -331,7 +341,7 @@ public final class Uploads {
     /** Puts a kept upload's description back (its ingest did not start), so its id can be used again. */
     private void restoreMeta(String id, StagedMeta meta) {
         try {
-            components.blobs.put(KEPT_BLOBS + id + META, JSON.writeValueAsBytes(meta), "application/json",
+            blobs.put(KEPT_BLOBS + id + META, JSON.writeValueAsBytes(meta), "application/json",
                     "meta.json");
         } catch (RuntimeException e) {
             LOG.log(System.Logger.Level.WARNING, "cannot restore staged upload " + id + ": " + e.getMessage());
@@ -349,13 +359,13 @@ public final class Uploads {
      *
      * @return how many blobs were deleted
      */
-    static int sweep(Components components, JobEngine jobs) {
+    static int sweep(BlobStore blobs, Config config, JobEngine jobs) {
         Instant now = Instant.now();
-        Instant keptCutoff = now.minus(Duration.ofHours(components.config.get(
+        Instant keptCutoff = now.minus(Duration.ofHours(config.get(
                 Settings.INGEST_STAGING_HOURS)));
         Instant unownedCutoff = now.minus(UNOWNED_GRACE);
-        var kept = components.blobs.list(KEPT_BLOBS);
-        var jobBlobs = components.blobs.list(JOB_BLOBS);
+        var kept = blobs.list(KEPT_BLOBS);
+        var jobBlobs = blobs.list(JOB_BLOBS);
         if (kept.isEmpty() && jobBlobs.isEmpty()) {
             return 0;
         }
@@ -364,12 +374,12 @@ public final class Uploads {
         for (var b : kept) {
             String content = b.key().endsWith(META) ? b.key().substring(0, b.key().length() - META.length())
                     : b.key();
-            if (b.modified().isBefore(keptCutoff) && !owned.contains(content) && components.blobs.delete(b.key())) {
+            if (b.modified().isBefore(keptCutoff) && !owned.contains(content) && blobs.delete(b.key())) {
                 deleted++;
             }
         }
         for (var b : jobBlobs) {
-            if (b.modified().isBefore(unownedCutoff) && !owned.contains(b.key()) && components.blobs.delete(b.key())) {
+            if (b.modified().isBefore(unownedCutoff) && !owned.contains(b.key()) && blobs.delete(b.key())) {
                 deleted++;
             }
         }

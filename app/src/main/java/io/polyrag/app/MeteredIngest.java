@@ -1,0 +1,63 @@
+package io.polyrag.app;
+
+import io.polyrag.core.config.Config;
+import io.polyrag.core.config.Settings;
+import io.polyrag.core.model.IngestReport;
+import io.polyrag.core.port.Embedder;
+import io.polyrag.core.port.EntityExtractor;
+import io.polyrag.core.port.ProgressListener;
+import io.polyrag.ingest.IngestInput;
+import io.polyrag.ingest.IngestPipeline;
+import java.util.List;
+
+/**
+ * The pipeline as a tenant uses it: each ingest runs within the tenant's extraction budget and stops at its quota,
+ * and what it indexed and spent is counted to the tenant's usage. Every ingest of a facet or a job goes through here.
+ */
+final class MeteredIngest {
+    private final IngestPipeline pipeline;
+    private final Usage usage;
+    private final Config config;
+    /** Null when vectors are off. */
+    private final Embedder embedder;
+    /** Null when no graph or RDF store is on. */
+    private final EntityExtractor extractor;
+
+    MeteredIngest(IngestPipeline pipeline, Usage usage, Config config, Embedder embedder, EntityExtractor extractor) {
+        this.pipeline = pipeline;
+        this.usage = usage;
+        this.config = config;
+        this.embedder = embedder;
+        this.extractor = extractor;
+    }
+
+    IngestPipeline pipeline() {
+        return pipeline;
+    }
+
+    /** Whether extraction may spend model tokens (an LLM extractor): an ingest then estimates them first. */
+    boolean spendsTokens() {
+        return extractor != null && extractor.spendsTokens();
+    }
+
+    /** Refuses, naming the quota, when the tenant may not ingest now. */
+    void mayIngest(String tenantId) {
+        usage.mayIngest(tenantId);
+    }
+
+    /**
+     * Ingests {@code inputs} into the knowledge base stored as {@code kb} with the caller's {@code choices} (skip
+     * the graph, cancel, figures), within the tenant's extraction budget and stopped at its quota; counts the report.
+     */
+    IngestReport ingest(String tenantId, List<IngestInput> inputs, String kb, IngestPipeline.Run choices,
+            ProgressListener listener) {
+        long configured = config.get(Settings.GRAPH_TOKEN_BUDGET);
+        long budget = choices.skipGraph() ? configured : usage.extractionBudget(tenantId, configured);
+        IngestPipeline.Run run = new IngestPipeline.Run(choices.skipGraph(), budget, choices.canceled(),
+                choices.figures(), usage.limit(tenantId));
+        IngestReport r = pipeline.ingest(inputs, kb, run, listener);
+        usage.ingested(tenantId, r, embedder == null ? null : embedder.modelId(), extractor == null ? ""
+                : extractor.id(), pipeline.contextualizer() == null ? "" : pipeline.contextualizer().modelId());
+        return r;
+    }
+}
