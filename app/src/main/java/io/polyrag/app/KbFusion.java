@@ -322,9 +322,8 @@ final class KbFusion implements JobHandler {
         FusionTuning f = t.get();
         Map<Modality, Double> weights = new EnumMap<>(Modality.class);
         f.weights().forEach((m, w) -> weights.put(Modality.parse(m), w));
-        SearchRequest tuned = new SearchRequest(request.query(), request.topK(), request.knowledgeBases(),
-                request.modalities(), FusionMethod.parse(f.fusion()), request.documentIds(), request.category(),
-                new SearchRequest.Tuning(f.rrfK(), weights, request.tuning().rerank()));
+        SearchRequest tuned = request.toBuilder().fusion(FusionMethod.parse(f.fusion())).tuning(
+                new SearchRequest.Tuning(f.rrfK(), weights, request.tuning().rerank())).build();
         return new Applied(tuned, "; the fusion its knowledge base was tuned to (" + describe(f) + ", from "
                 + f.queries() + " judged queries: nDCG@10 " + f.ndcg10Configured() + " configured, " + f.ndcg10Tuned()
                 + " tuned on held-out folds)");

@@ -143,15 +143,26 @@ public final class Search {
     public Answer answer(SearchRequest request, Integer neighbours, boolean grounding, Consumer<String> onToken,
             List<String> history, Boolean route) {
         String rewritten = retrieval.condenser().rewrite(history, request.query()).query();
-        SearchRequest r = rewritten.equals(request.query()) ? request : new SearchRequest(rewritten, request.topK(),
-                request.knowledgeBases(), request.modalities(), request.fusion(), request.documentIds(),
-                request.category(), request.tuning());
+        SearchRequest r = rewritten.equals(request.query()) ? request : request.toBuilder().query(rewritten).build();
         return answer(r, neighbours, grounding, onToken, route);
     }
 
     /** The query a follow-up is retrieved with after {@code history} (the earlier user turns, oldest first). */
     public String followUp(List<String> history, String question) {
         return FollowUp.rewrite(history, question);
+    }
+
+    /**
+     * A search request for {@code query} with this server's default top-k, for a front door to fill in from what
+     * its caller sent ({@link SearchRequest#builder(String)}: every field checked as it is set).
+     */
+    public SearchRequest.Builder request(String query) {
+        return SearchRequest.builder(query).topK(defaultTopK());
+    }
+
+    /** Like {@link #request(String)}, with the default top-k of an answer's sources. */
+    public SearchRequest.Builder answerRequest(String query) {
+        return SearchRequest.builder(query).topK(defaultAnswerTopK());
     }
 
     /** Hits an answer draws from when a request does not say. */

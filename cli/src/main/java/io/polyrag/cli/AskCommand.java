@@ -49,7 +49,7 @@ final class AskCommand implements Callable<Integer> {
         try (Polyrag polyrag = parent.open(Map.of("ingest.workers", "0"))) {
             Answer a;
             try {
-                a = polyrag.search().answer(query.request(polyrag.search().defaultAnswerTopK()), neighbours, grounding,
+                a = polyrag.search().answer(query.request(polyrag.search()::answerRequest), neighbours, grounding,
                         t -> { }, route);
             } catch (AnswerUnavailableException e) {
                 // The model did not answer; the sources were found all the same: show them, then say why.

@@ -1,13 +1,10 @@
 package io.polyrag.cli;
 
-import io.polyrag.core.model.FusionMethod;
-import io.polyrag.core.model.Modality;
 import io.polyrag.core.model.SearchRequest;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.stream.Collectors;
+import java.util.function.Function;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -59,9 +56,10 @@ final class RetrievalOptions {
         return b;
     }
 
-    SearchRequest request(int defaultTopK) {
-        Set<Modality> mods = PolyragCommand.split(modalities).stream().map(Modality::parse).collect(Collectors.toSet());
-        return new SearchRequest(String.join(" ", words), topK == null ? defaultTopK : topK,
-                PolyragCommand.split(kbs), mods, fusion == null ? null : FusionMethod.parse(fusion));
+    /** The request, started by the facet ({@code search()::request} or {@code ::answerRequest}: its default top-k). */
+    SearchRequest request(Function<String, SearchRequest.Builder> start) {
+        return start.apply(String.join(" ", words)).topK(topK)
+                .knowledgeBases(PolyragCommand.split(kbs)).modalityNames(PolyragCommand.split(modalities))
+                .fusion(fusion).build();
     }
 }

@@ -39,7 +39,7 @@ final class SearchCommand implements Callable<Integer> {
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
         try (Polyrag polyrag = parent.open(Map.of("ingest.workers", "0"))) {
-            SearchResponse r = polyrag.search().run(query.request(polyrag.search().defaultTopK()));
+            SearchResponse r = polyrag.search().run(query.request(polyrag.search()::request));
             if (query.json) {
                 out.println(Json.MAPPER.writeValueAsString(SearchWire.of(r, explain)));
             } else {

@@ -119,7 +119,7 @@ final class ChatRoutes {
             throw new InvalidInputException("field 'stream' must be true or false");
         }
         var search = polyrag.as(Auth.tenant(ctx)).search();
-        SearchRequest request = new SearchRequest(question, search.defaultAnswerTopK(), kbs, null, null);
+        SearchRequest request = search.answerRequest(question).knowledgeBases(kbs).build();
         String id = "chatcmpl-" + UUID.randomUUID().toString().replace("-", "");
         long created = System.currentTimeMillis() / 1000;
         if (stream != null && stream.asBoolean()) {

@@ -11,9 +11,6 @@ import io.polyrag.app.wire.SearchWire;
 import io.polyrag.core.AnswerUnavailableException;
 import io.polyrag.core.InvalidInputException;
 import io.polyrag.core.model.Answer;
-import io.polyrag.core.model.DocumentMeta;
-import io.polyrag.core.model.FusionMethod;
-import io.polyrag.core.model.Modality;
 import io.polyrag.core.model.SearchRequest;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -21,11 +18,8 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.EnumMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.function.Consumer;
 
 /** {@code /v1/search} (GET and POST) and {@code /v1/query} (an answer, or server-sent events). */
@@ -80,10 +74,11 @@ final class SearchRoutes {
         List<String> modalities = ctx.queryParam("modalities") == null ? List.of()
                 : List.of(ctx.queryParam("modalities").split(","));
         List<String> ids = ctx.queryParams("document_id").stream().flatMap(k -> Arrays.stream(k.split(","))).toList();
-        ctx.json(SearchWire.of(tenant(ctx).search().run(filtered(request(query, topK, kbs, modalities,
-                ctx.queryParam("fusion")), ids, ctx.queryParam("category"), tuning(intParam(ctx, "rrf_k"), null,
-                ctx.queryParam("rerank") == null ? null : Http.booleanParam(ctx, "rerank")))),
-                Http.booleanParam(ctx, "explain")));
+        SearchRequest request = polyrag.search().request(query).topK(topK).knowledgeBases(kbs)
+                .modalityNames(modalities).fusion(ctx.queryParam("fusion")).documentIds(ids)
+                .category(ctx.queryParam("category")).rrfK(intParam(ctx, "rrf_k"))
+                .rerank(ctx.queryParam("rerank") == null ? null : Http.booleanParam(ctx, "rerank")).build();
+        ctx.json(SearchWire.of(tenant(ctx).search().run(request), Http.booleanParam(ctx, "explain")));
     }
 
     private void searchPost(Context ctx) {
@@ -92,9 +87,10 @@ final class SearchRoutes {
         if (b.query() == null) {
             throw new InvalidInputException("field 'query' is missing: send {\"query\": \"your question\"}");
         }
-        ctx.json(SearchWire.of(tenant(ctx).search().run(filtered(request(b.query(), b.topK(), b.knowledgeBases(),
-                b.modalities(), b.fusion()), b.documentIds(), b.category(), tuning(b.rrfK(), b.weights(), b.rerank()))),
-                Boolean.TRUE.equals(b.explain())));
+        SearchRequest request = polyrag.search().request(b.query()).topK(b.topK()).knowledgeBases(b.knowledgeBases())
+                .modalityNames(b.modalities()).fusion(b.fusion()).documentIds(b.documentIds()).category(b.category())
+                .rrfK(b.rrfK()).weights(b.weights()).rerank(b.rerank()).build();
+        ctx.json(SearchWire.of(tenant(ctx).search().run(request), Boolean.TRUE.equals(b.explain())));
     }
 
     // style: the one JSON body of POST /v1/query checked field by field, each naming itself
@@ -134,9 +130,10 @@ final class SearchRoutes {
             stored.addAll(turns);
             turns = stored;
         }
-        SearchRequest request = filtered(request(question, b.topK() == null ? polyrag.search().defaultAnswerTopK()
-                : b.topK(), b.knowledgeBases(), b.modalities(), b.fusion()), b.documentIds(), b.category(),
-                tuning(b.rrfK(), b.weights(), b.rerank()));
+        SearchRequest request = polyrag.search().answerRequest(question).topK(b.topK())
+                .knowledgeBases(b.knowledgeBases()).modalityNames(b.modalities()).fusion(b.fusion())
+                .documentIds(b.documentIds()).category(b.category()).rrfK(b.rrfK()).weights(b.weights())
+                .rerank(b.rerank()).build();
         boolean grounding = Boolean.TRUE.equals(b.grounding());
         Consumer<Answer> keep = a -> {
             if (kept != null) {
@@ -197,44 +194,5 @@ final class SearchRoutes {
         } catch (IOException e) {
             throw new UncheckedIOException("the client went away", e);
         }
-    }
-
-    /** A request's fusion overrides; weights keyed by modality name. */
-    private static SearchRequest.Tuning tuning(Integer rrfK, Map<String, Double> weights, Boolean rerank) {
-        Map<Modality, Double> byModality = new EnumMap<>(Modality.class);
-        if (weights != null) {
-            weights.forEach((name, w) -> {
-                if (w == null) {
-                    throw new InvalidInputException("weights." + name + " must be a number between 0 and 1000");
-                }
-                byModality.put(Modality.parse(name), w);
-            });
-        }
-        return new SearchRequest.Tuning(rrfK, byModality, rerank);
-    }
-
-    /** The request narrowed to documents and a category (checked; at most 1,000 ids). */
-    private static SearchRequest filtered(SearchRequest r, List<String> documentIds, String category,
-            SearchRequest.Tuning tuning) {
-        List<String> ids = documentIds == null ? List.of() : documentIds.stream().filter(i -> i != null
-                && !i.isBlank()).toList();
-        if (ids.size() > 1000) {
-            throw new InvalidInputException("document_ids names " + ids.size() + " documents: at most 1000");
-        }
-        return new SearchRequest(r.query(), r.topK(), r.knowledgeBases(), r.modalities(), r.fusion(), Set.copyOf(ids),
-                DocumentMeta.category(category), tuning);
-    }
-
-    private SearchRequest request(String query, Integer topK, List<String> kbs, List<String> modalities,
-            String fusion) {
-        Set<Modality> mods = new HashSet<>();
-        for (String m : modalities == null ? List.<String>of() : modalities) {
-            if (!m.isBlank()) {
-                mods.add(Modality.parse(m));
-            }
-        }
-        return new SearchRequest(query, topK == null ? polyrag.search().defaultTopK() : topK,
-                kbs == null ? List.of() : kbs.stream().filter(k -> !k.isBlank()).toList(), mods,
-                fusion == null || fusion.isBlank() ? null : FusionMethod.parse(fusion));
     }
 }

@@ -2,6 +2,8 @@ package io.polyrag.core.model;
 
 import io.polyrag.core.InvalidInputException;
 import java.util.Collection;
+import java.util.EnumMap;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -68,6 +70,164 @@ public record SearchRequest(String query, int topK, List<String> knowledgeBases,
 
     public static SearchRequest of(String query, int topK) {
         return new SearchRequest(query, topK, List.of(), Set.of(), null);
+    }
+
+    /** Most documents one search may be narrowed to. */
+    public static final int MAX_DOCUMENT_IDS = 1000;
+
+    /**
+     * A request built field by field as a front door receives it (REST, the OpenAI-compatible route, the CLI), each
+     * field checked where it is set and an error naming it and the fix. A null argument leaves the field as it was,
+     * so a door passes what the caller sent without deciding defaults itself. What depends on the server's settings
+     * (the query's length, top-k's ceiling, which legs are enabled) is checked by the searcher; the tenant's scope by
+     * the facet.
+     */
+    public static Builder builder(String query) {
+        return new Builder(query);
+    }
+
+    /** A builder holding this request, to change some of its fields. */
+    public Builder toBuilder() {
+        Builder b = new Builder(query);
+        b.topK = topK;
+        b.knowledgeBases = knowledgeBases;
+        b.modalities = modalities;
+        b.fusion = fusion;
+        b.documentIds = documentIds;
+        b.category = category;
+        b.rrfK = tuning.rrfK();
+        b.weights = tuning.weights();
+        b.rerank = tuning.rerank();
+        return b;
+    }
+
+    /** Builds a {@link SearchRequest}; see {@link SearchRequest#builder(String)}. */
+    public static final class Builder {
+        private String query;
+        private int topK = 10;
+        private List<String> knowledgeBases = List.of();
+        private Set<Modality> modalities = Set.of();
+        private FusionMethod fusion;
+        private Set<String> documentIds = Set.of();
+        private String category;
+        private Integer rrfK;
+        private Map<Modality, Double> weights = Map.of();
+        private Boolean rerank;
+
+        private Builder(String query) {
+            this.query = query;
+        }
+
+        public Builder query(String query) {
+            this.query = query;
+            return this;
+        }
+
+        /** How many hits; null keeps the default this builder was given. */
+        public Builder topK(Integer topK) {
+            if (topK != null) {
+                this.topK = topK;
+            }
+            return this;
+        }
+
+        /** Knowledge bases by the caller's names; blanks and repeats are dropped, none means all of the caller's. */
+        public Builder knowledgeBases(Collection<String> names) {
+            if (names != null) {
+                this.knowledgeBases = names.stream().filter(k -> k != null && !k.isBlank())
+                        .distinct().toList();
+            }
+            return this;
+        }
+
+        /** The legs to run, by wire name ({@code vector}, {@code fulltext}, …); none means every enabled one. */
+        public Builder modalityNames(Collection<String> names) {
+            if (names != null) {
+                Set<Modality> out = EnumSet.noneOf(Modality.class);
+                names.stream().filter(n -> n != null && !n.isBlank()).forEach(n -> out.add(Modality.parse(n)));
+                this.modalities = out;
+            }
+            return this;
+        }
+
+        public Builder modalities(Set<Modality> modalities) {
+            if (modalities != null) {
+                this.modalities = modalities;
+            }
+            return this;
+        }
+
+        /** {@code rrf} or {@code weighted}; null or blank keeps the configured method. */
+        public Builder fusion(String name) {
+            this.fusion = name == null || name.isBlank() ? fusion : FusionMethod.parse(name);
+            return this;
+        }
+
+        public Builder fusion(FusionMethod method) {
+            this.fusion = method == null ? fusion : method;
+            return this;
+        }
+
+        /** Only hits of these documents (at most {@value #MAX_DOCUMENT_IDS}); blanks are dropped. */
+        public Builder documentIds(Collection<String> ids) {
+            if (ids != null) {
+                List<String> kept = ids.stream().filter(i -> i != null && !i.isBlank()).toList();
+                if (kept.size() > MAX_DOCUMENT_IDS) {
+                    throw new InvalidInputException("document_ids names " + kept.size() + " documents: at most "
+                            + MAX_DOCUMENT_IDS);
+                }
+                this.documentIds = Set.copyOf(kept);
+            }
+            return this;
+        }
+
+        /** Only hits of documents with this category (checked as a document's category is). */
+        public Builder category(String category) {
+            this.category = category == null ? this.category : DocumentMeta.category(category);
+            return this;
+        }
+
+        /** The k of reciprocal rank fusion for this search, 1-10000. */
+        public Builder rrfK(Integer rrfK) {
+            this.rrfK = rrfK == null ? this.rrfK : rrfK;
+            return this;
+        }
+
+        /** Weighted fusion's weights by leg name, each 0-1000; a leg not named keeps its configured weight. */
+        public Builder weights(Map<String, Double> byName) {
+            if (byName != null) {
+                Map<Modality, Double> out = new EnumMap<>(Modality.class);
+                byName.forEach((name, w) -> {
+                    if (w == null) {
+                        throw new InvalidInputException("weights." + name + " must be a number between 0 and 1000");
+                    }
+                    out.put(Modality.parse(name), w);
+                });
+                this.weights = out;
+            }
+            return this;
+        }
+
+        /** False skips the configured reranker, true asks for it; null keeps the configured behaviour. */
+        public Builder rerank(Boolean rerank) {
+            this.rerank = rerank == null ? this.rerank : rerank;
+            return this;
+        }
+
+        /** This search's fusion constants and reranking at once. */
+        public Builder tuning(Tuning tuning) {
+            if (tuning != null) {
+                this.rrfK = tuning.rrfK();
+                this.weights = tuning.weights();
+                this.rerank = tuning.rerank();
+            }
+            return this;
+        }
+
+        public SearchRequest build() {
+            return new SearchRequest(query, topK, knowledgeBases, modalities, fusion, documentIds, category,
+                    new Tuning(rrfK, weights, rerank));
+        }
     }
 
     /** This request asking for {@code topK} hits. */
