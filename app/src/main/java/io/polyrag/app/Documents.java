@@ -1,7 +1,7 @@
 package io.polyrag.app;
 
 import io.polyrag.app.api.Limits;
-import io.polyrag.app.api.StoreState;
+import io.polyrag.app.api.StoreCoverage;
 import io.polyrag.core.InvalidInputException;
 import io.polyrag.core.NotFoundException;
 import io.polyrag.core.model.DocumentInfo;
@@ -84,17 +84,17 @@ public final class Documents {
      * and RDF stores). Empty while no version is visible. {@code polyrag check} runs the same comparison for every
      * document.
      */
-    public Map<String, StoreState> stores(String id) {
+    public Map<String, StoreCoverage> stores(String id) {
         known(id).orElseThrow(() -> notFound(id));
         var v = catalog.visibleRecords(id);
         if (v.isEmpty()) {
             return Map.of();
         }
         Map<String, Long> held = pipeline.stores().records(v.get().version());
-        Map<String, StoreState> out = new TreeMap<>();
+        Map<String, StoreCoverage> out = new TreeMap<>();
         held.forEach((store, n) -> {
             boolean graph = store.equals("graph") || store.equals("rdf");
-            out.put(store, StoreState.of(graph ? v.get().graphChunks() : v.get().chunks(), n));
+            out.put(store, StoreCoverage.of(graph ? v.get().graphChunks() : v.get().chunks(), n));
         });
         return out;
     }

@@ -1,7 +1,7 @@
 package io.polyrag.app;
 
 import io.polyrag.app.api.Limits;
-import io.polyrag.app.api.StagedFile;
+import io.polyrag.app.api.ReceivedFile;
 import io.polyrag.app.api.StagedUpload;
 import io.polyrag.app.api.StagingReport;
 import io.polyrag.core.InvalidInputException;
@@ -103,7 +103,7 @@ public final class Uploads {
      * @param stagingDir a folder from {@link #newStagingDir()} holding the files
      * @param skipGraph index without entity extraction
      */
-    public String submit(KnowledgeBase knowledgeBase, Path stagingDir, List<StagedFile> files, boolean skipGraph) {
+    public String submit(KnowledgeBase knowledgeBase, Path stagingDir, List<ReceivedFile> files, boolean skipGraph) {
         return submit(knowledgeBase, stagingDir, files, skipGraph, null, null);
     }
 
@@ -114,7 +114,7 @@ public final class Uploads {
      * @param title the title to give it (null: its own)
      * @param meta its categories, subcategory and external reference (null: none)
      */
-    public String submit(KnowledgeBase knowledgeBase, Path stagingDir, List<StagedFile> files, boolean skipGraph,
+    public String submit(KnowledgeBase knowledgeBase, Path stagingDir, List<ReceivedFile> files, boolean skipGraph,
             String title, DocumentMeta meta) {
         return submit(knowledgeBase, stagingDir, files, skipGraph, title, meta, null);
     }
@@ -123,7 +123,7 @@ public final class Uploads {
      * Like {@link #submit(KnowledgeBase, Path, List, boolean, String, io.polyrag.core.model.DocumentMeta)}, taking
      * figures from PDFs and Office files as {@code figures} says (null: the configured default).
      */
-    public String submit(KnowledgeBase knowledgeBase, Path stagingDir, List<StagedFile> files, boolean skipGraph,
+    public String submit(KnowledgeBase knowledgeBase, Path stagingDir, List<ReceivedFile> files, boolean skipGraph,
             String title, DocumentMeta meta, FigureMode figures) {
         if (files.isEmpty()) {
             throw new InvalidInputException("no files to ingest: send at least one file");
@@ -138,7 +138,7 @@ public final class Uploads {
         try {
             long max = config.get(Settings.INGEST_MAX_FILE_MB) * 1024L * 1024L;
             for (int i = 0; i < files.size(); i++) {
-                StagedFile f = files.get(i);
+                ReceivedFile f = files.get(i);
                 long size = Files.size(f.path());
                 if (size > max) {
                     // Not read, not stored: the job reports it too large, by its size, as an ingest would.
@@ -182,12 +182,12 @@ public final class Uploads {
      * @param knowledgeBase the knowledge base the files are meant for (duplicates are judged within it)
      * @param files the front door's temporary files, with their client names already sanitised
      */
-    public StagingReport stage(KnowledgeBase knowledgeBase, List<StagedFile> files) {
+    public StagingReport stage(KnowledgeBase knowledgeBase, List<ReceivedFile> files) {
         KnowledgeBase kb = Scope.bind(tenant, knowledgeBase);
         List<StagedUpload> accepted = new ArrayList<>();
         List<ItemError> skipped = new ArrayList<>();
         Map<String, String> seen = new HashMap<>();
-        for (StagedFile f : files) {
+        for (ReceivedFile f : files) {
             try {
                 String reason = stageOne(kb, f, seen, accepted);
                 if (reason != null) {
@@ -207,7 +207,7 @@ public final class Uploads {
     }
 
     /** Checks and keeps one file; returns why it was refused, or null when it was accepted. */
-    private String stageOne(KnowledgeBase kb, StagedFile f, Map<String, String> seen, List<StagedUpload> accepted)
+    private String stageOne(KnowledgeBase kb, ReceivedFile f, Map<String, String> seen, List<StagedUpload> accepted)
             throws IOException {
         long max = config.get(Settings.INGEST_MAX_FILE_MB) * 1024L * 1024L;
         long size = Files.size(f.path());

@@ -2,7 +2,7 @@ package io.polyrag.app;
 
 import io.polyrag.core.model.KnowledgeBase;
 import io.polyrag.app.api.TextIngest;
-import io.polyrag.app.api.StagedFile;
+import io.polyrag.app.api.ReceivedFile;
 import io.polyrag.core.config.Config;
 import io.polyrag.core.model.IngestReport;
 import io.polyrag.core.model.JobInfo;
@@ -46,11 +46,11 @@ public final class CrashChild {
                     case "delete" -> ack("ACK delete " + p.documents().delete(List.of(f[1])));
                     case "upload" -> {
                         Path dir = p.uploads().newStagingDir();
-                        List<StagedFile> files = new ArrayList<>();
+                        List<ReceivedFile> files = new ArrayList<>();
                         for (int i = 1; i + 1 < f.length; i += 2) {
                             Path file = dir.resolve(Integer.toString(i));
                             Files.writeString(file, f[i + 1]);
-                            files.add(new StagedFile(f[i], file));
+                            files.add(new ReceivedFile(f[i], file));
                         }
                         ack("ACK upload " + p.uploads().submit(KnowledgeBase.of("kb"), dir, files, false));
                     }

@@ -2,7 +2,7 @@ package io.polyrag.app;
 
 import io.polyrag.core.model.KnowledgeBase;
 import io.polyrag.app.api.TextIngest;
-import io.polyrag.app.api.StagedFile;
+import io.polyrag.app.api.ReceivedFile;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -99,10 +99,10 @@ class DurabilityTest {
 
     private static JobInfo run(Polyrag p, Map<String, String> files) throws Exception {
         Path dir = p.uploads().newStagingDir();
-        List<StagedFile> staged = new java.util.ArrayList<>();
+        List<ReceivedFile> staged = new java.util.ArrayList<>();
         for (Map.Entry<String, String> f : new java.util.TreeMap<>(files).entrySet()) {
             Path file = Files.writeString(dir.resolve(f.getKey()), f.getValue());
-            staged.add(new StagedFile(f.getKey(), file));
+            staged.add(new ReceivedFile(f.getKey(), file));
         }
         String id = p.uploads().submit(KnowledgeBase.of("kb"), dir, staged, false);
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);

@@ -2,7 +2,7 @@ package io.polyrag.app;
 
 import io.polyrag.app.api.TextIngest;
 import io.polyrag.app.api.PathIngest;
-import io.polyrag.app.api.StagedFile;
+import io.polyrag.app.api.ReceivedFile;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -127,7 +127,7 @@ class LlmGraphTest {
 
             Path staging = p.uploads().newStagingDir();
             Files.copy(files.resolve("a.md"), staging.resolve("0"));
-            String id = p.uploads().submit(null, staging, List.of(new StagedFile("a.md", staging.resolve("0"))), false);
+            String id = p.uploads().submit(null, staging, List.of(new ReceivedFile("a.md", staging.resolve("0"))), false);
             JobInfo done = await().atMost(Duration.ofSeconds(60)).until(() -> p.jobs().get(id),
                     j -> j.status() == JobStatus.SUCCEEDED || j.status() == JobStatus.FAILED);
             assertThat(done.status()).isEqualTo(JobStatus.SUCCEEDED);

@@ -3,7 +3,7 @@ package io.polyrag.app;
 import io.polyrag.core.model.KnowledgeBase;
 import io.polyrag.app.api.TextIngest;
 import io.polyrag.app.api.PathIngest;
-import io.polyrag.app.api.StagedFile;
+import io.polyrag.app.api.ReceivedFile;
 import io.polyrag.app.api.PathIngestReport;
 import io.polyrag.app.api.Limits;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -202,8 +202,8 @@ class PolyragTest {
         Path staging = polyrag.uploads().newStagingDir();
         Files.writeString(staging.resolve("0"), "# Okapi\n\nThe okapi is a giraffid native to the Congo.");
         Files.write(staging.resolve("1"), new byte[] {0, 1, 2, 3, 0, 0});
-        String id = polyrag.uploads().submit(KnowledgeBase.of("zoo"), staging, List.of(new StagedFile("okapi.md",
-                staging.resolve("0")), new StagedFile("broken.txt", staging.resolve("1"))), false);
+        String id = polyrag.uploads().submit(KnowledgeBase.of("zoo"), staging, List.of(new ReceivedFile("okapi.md",
+                staging.resolve("0")), new ReceivedFile("broken.txt", staging.resolve("1"))), false);
         JobInfo done = await().atMost(Duration.ofSeconds(60)).until(() -> polyrag.jobs().get(id), j -> j.status().finished());
         assertThat(done.status()).as("one of its two files failed").isEqualTo(JobStatus.PARTIAL);
         assertThat(done.error()).isEqualTo("1 of 2 files failed; the others were indexed (see errors)");
@@ -317,7 +317,7 @@ class PolyragTest {
         assertThat(polyrag.search().run(SearchRequest.of("okapi", 3)).warnings()).isEmpty();
         Path staging = polyrag.uploads().newStagingDir();
         Files.writeString(staging.resolve("0"), "# Okapi\n\nThe okapi is a giraffid native to the Congo.");
-        polyrag.uploads().submit(KnowledgeBase.of("zoo"), staging, List.of(new StagedFile("okapi.md",
+        polyrag.uploads().submit(KnowledgeBase.of("zoo"), staging, List.of(new ReceivedFile("okapi.md",
                 staging.resolve("0"))), false);
         assertThat(polyrag.search().run(SearchRequest.of("okapi", 3)).warnings()).singleElement().asString()
                 .contains("still being indexed").contains("1 ingest job queued or running");
@@ -353,7 +353,7 @@ class PolyragTest {
         polyrag.knowledgeBases().create("zoo", null);
         Path staging = polyrag.uploads().newStagingDir();
         Files.writeString(staging.resolve("0"), "# Okapi\n\nThe okapi is a giraffid native to the Congo.");
-        String id = polyrag.uploads().submit(KnowledgeBase.of("zoo"), staging, List.of(new StagedFile("okapi.md",
+        String id = polyrag.uploads().submit(KnowledgeBase.of("zoo"), staging, List.of(new ReceivedFile("okapi.md",
                 staging.resolve("0"))), false);
         polyrag.knowledgeBases().delete("zoo");
         assertThat(polyrag.jobs().get(id).status()).isEqualTo(JobStatus.CANCELED);
@@ -368,11 +368,11 @@ class PolyragTest {
     void deleting_a_knowledge_base_while_an_ingest_writes_into_it_stops_the_ingest_and_stays_deleted()
             throws Exception {
         Path staging = polyrag.uploads().newStagingDir();
-        List<StagedFile> files = new java.util.ArrayList<>();
+        List<ReceivedFile> files = new java.util.ArrayList<>();
         for (int i = 0; i < 300; i++) {
             Path f = staging.resolve(Integer.toString(i));
             Files.writeString(f, "# Note " + i + "\n\nThe harbour log entry number " + i + " records a calm sea.");
-            files.add(new StagedFile("note-" + i + ".md", f));
+            files.add(new ReceivedFile("note-" + i + ".md", f));
         }
         String id = polyrag.uploads().submit(KnowledgeBase.of("bulk"), staging, files, false);
         await().atMost(Duration.ofSeconds(60)).until(() -> polyrag.jobs().get(id).progress().processed() > 0);

@@ -3,7 +3,7 @@ package io.polyrag.app;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.polyrag.app.api.StagedFile;
+import io.polyrag.app.api.ReceivedFile;
 import io.polyrag.app.api.TextIngest;
 import io.polyrag.core.QuotaExceededException;
 import io.polyrag.core.config.Config;
@@ -39,13 +39,13 @@ class QuotaTest {
             p.usage().setQuotas("acme", new Quotas(5L, null, null, null));
             var facets = p.as(acme);
             Path staging = facets.uploads().newStagingDir();
-            List<StagedFile> files = new ArrayList<>();
+            List<ReceivedFile> files = new ArrayList<>();
             int n = 150;
             for (int i = 0; i < n; i++) {
                 Path f = staging.resolve("f" + i);
                 Files.writeString(f, "Field note " + i + ": the tern colony number " + i + " nested on skerry word"
                         + Integer.toString(i * 7919, 36) + " this spring. ".repeat(20));
-                files.add(new StagedFile("note-" + i + ".txt", f));
+                files.add(new ReceivedFile("note-" + i + ".txt", f));
             }
             String id = facets.uploads().submit(KnowledgeBase.of("notes"), staging, files, true);
             Awaitility.await().atMost(Duration.ofSeconds(120)).until(() -> facets.jobs().get(id).status().finished());

@@ -3,7 +3,7 @@ package io.polyrag.app;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.polyrag.app.api.PathIngest;
-import io.polyrag.app.api.StagedFile;
+import io.polyrag.app.api.ReceivedFile;
 import io.polyrag.core.model.DegradedLeg;
 import io.polyrag.core.model.JobInfo;
 import io.polyrag.core.model.JobStatus;
@@ -72,12 +72,12 @@ class StoreOutageTest {
 
                 // A job of 120 files; the server dies once it is under way.
                 Path staging = p.uploads().newStagingDir();
-                List<StagedFile> files = new ArrayList<>();
+                List<ReceivedFile> files = new ArrayList<>();
                 for (int i = 0; i < 120; i++) {
                     Path f = staging.resolve("f" + i);
                     Files.writeString(f, "Field note " + i + ": the tern colony number " + i + " nested on skerry "
                             + "word" + Integer.toString(i * 7919, 36) + " this spring.");
-                    files.add(new StagedFile("note-" + i + ".txt", f));
+                    files.add(new ReceivedFile("note-" + i + ".txt", f));
                 }
                 String job = p.uploads().submit(KnowledgeBase.of("notes"), staging, files, true);
                 Awaitility.await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(20)).until(() ->
@@ -158,14 +158,14 @@ class StoreOutageTest {
                 assertThat(p.search().run(SearchRequest.of(query, 3)).degraded()).isEmpty();
 
                 Path staging = p.uploads().newStagingDir();
-                List<StagedFile> files = new ArrayList<>();
+                List<ReceivedFile> files = new ArrayList<>();
                 for (int i = 0; i < 300; i++) {
                     Path f = staging.resolve("f" + i);
                     // A founding stated in each file: a relation, so every file writes statements to the endpoint.
                     String firm = "Norvik " + (char) ('A' + i % 26) + (char) ('a' + i / 26 % 26) + "rsen Shipping";
                     Files.writeString(f, "Ingrid Halvorsen founded " + firm + " in Tromso. " + firm
                             + " operates ferries to Svalbard, log entry word" + Integer.toString(i * 7919, 36) + ".");
-                    files.add(new StagedFile("log-" + i + ".txt", f));
+                    files.add(new ReceivedFile("log-" + i + ".txt", f));
                 }
                 String job = p.uploads().submit(KnowledgeBase.of("logs"), staging, files, false);
                 Awaitility.await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(20)).until(() ->

@@ -277,7 +277,7 @@ class SyncTest {
             Uploads initech = p.as(Tenant.of("initech")).uploads();
             Path staging = initech.newStagingDir();
             Files.copy(upload.resolve("plans.md"), staging.resolve("plans.md"));
-            String uploadJob = initech.submit(null, staging, List.of(new io.polyrag.app.api.StagedFile("plans.md",
+            String uploadJob = initech.submit(null, staging, List.of(new io.polyrag.app.api.ReceivedFile("plans.md",
                     staging.resolve("plans.md"))), true);
             await().atMost(Duration.ofSeconds(60)).until(() -> p.as(Tenant.of("initech")).jobs().get(uploadJob)
                     .status().finished());

@@ -2,7 +2,7 @@ package io.polyrag.app;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.polyrag.app.api.StagedFile;
+import io.polyrag.app.api.ReceivedFile;
 import io.polyrag.core.model.JobStatus;
 import io.polyrag.core.model.KnowledgeBase;
 import java.io.IOException;
@@ -41,12 +41,12 @@ class UploadStagingTest {
         try (Polyrag p = open(false)) {
             Path dir = p.uploads().newStagingDir();
             Files.writeString(dir.resolve("0"), "# Okapi\n\nThe okapi is a giraffid native to the Congo.");
-            job = p.uploads().submit(KnowledgeBase.of("zoo"), dir, List.of(new StagedFile("okapi.md",
+            job = p.uploads().submit(KnowledgeBase.of("zoo"), dir, List.of(new ReceivedFile("okapi.md",
                     dir.resolve("0"))), false);
             assertThat(dir).as("the local scratch folder is not needed once the blob is stored").doesNotExist();
             Path upload = Files.createTempFile(tmp, "up", ".md");
             Files.writeString(upload, "# Tapir\n\nThe tapir browses at dusk in the lowland forest.");
-            kept = p.uploads().stage(KnowledgeBase.of("zoo"), List.of(new StagedFile("tapir.md", upload)))
+            kept = p.uploads().stage(KnowledgeBase.of("zoo"), List.of(new ReceivedFile("tapir.md", upload)))
                     .accepted().getFirst().id();
         }
         assertThat(blobs("job-")).hasSize(1);
@@ -82,8 +82,8 @@ class UploadStagingTest {
             Path dir = p.uploads().newStagingDir();
             Files.write(dir.resolve("0"), new byte[2 * 1024 * 1024]);
             Files.writeString(dir.resolve("1"), "# Tapir\n\nThe tapir browses at dusk.");
-            String job = p.uploads().submit(KnowledgeBase.of("zoo"), dir, List.of(new StagedFile("big.bin",
-                    dir.resolve("0")), new StagedFile("tapir.md", dir.resolve("1"))), false);
+            String job = p.uploads().submit(KnowledgeBase.of("zoo"), dir, List.of(new ReceivedFile("big.bin",
+                    dir.resolve("0")), new ReceivedFile("tapir.md", dir.resolve("1"))), false);
             assertThat(blobs("job-")).as("only the small file is staged").hasSize(1);
             org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> p.jobs().get(job).status()
                     .finished());
@@ -101,7 +101,7 @@ class UploadStagingTest {
         Path file = Files.writeString(tmp.resolve("0"), "# Okapi\n\nThe okapi is a giraffid.");
         var mapper = tools.jackson.databind.json.JsonMapper.builder().build();
         String old = mapper.writeValueAsString(Map.of("knowledgeBase", "zoo", "stagingDir", tmp.toString(), "files",
-                List.of(new StagedFile("okapi.md", file)), "skipGraph", false));
+                List.of(new ReceivedFile("okapi.md", file)), "skipGraph", false));
         UploadJob.Payload p = mapper.readValue(old, UploadJob.Payload.class);
         assertThat(p.files()).singleElement().satisfies(f -> {
             assertThat(f.key()).isNull();

@@ -1,7 +1,7 @@
 package io.polyrag.bench;
 
 import io.polyrag.app.Polyrag;
-import io.polyrag.app.api.StagedFile;
+import io.polyrag.app.api.ReceivedFile;
 import io.polyrag.core.config.Config;
 import io.polyrag.core.model.IngestReport;
 import io.polyrag.core.model.KnowledgeBase;
@@ -131,12 +131,12 @@ public final class Backends {
                 List<String> ids = new ArrayList<>();
                 for (int i = 0; i < jobCorpus.size(); i += 20) {
                     Path dir = p.uploads().newStagingDir();
-                    List<StagedFile> files = new ArrayList<>();
+                    List<ReceivedFile> files = new ArrayList<>();
                     for (BeirDataset.Doc d : jobCorpus.subList(i, Math.min(jobCorpus.size(), i + 20))) {
                         var item = Evaluation.item(d);
                         Path f = dir.resolve(item.name());
                         Files.write(f, item.content());
-                        files.add(new StagedFile(item.name(), f));
+                        files.add(new ReceivedFile(item.name(), f));
                     }
                     ids.add(p.uploads().submit(KnowledgeBase.of("bench"), dir, files, true));
                 }

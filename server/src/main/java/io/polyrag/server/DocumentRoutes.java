@@ -9,7 +9,7 @@ import io.javalin.http.HttpStatus;
 import io.javalin.http.UploadedFile;
 import io.polyrag.app.Polyrag;
 import io.polyrag.app.api.Limits;
-import io.polyrag.app.api.StagedFile;
+import io.polyrag.app.api.ReceivedFile;
 import io.polyrag.app.wire.AdminWire;
 import io.polyrag.app.wire.IngestWire;
 import io.polyrag.core.InvalidInputException;
@@ -97,7 +97,7 @@ final class DocumentRoutes {
         var facets = tenant(ctx);
         Path staging = facets.uploads().newStagingDir();
         String job;
-        List<StagedFile> staged;
+        List<ReceivedFile> staged;
         try {
             staged = IngestRoutes.stage(parts, staging);
             job = facets.uploads().submit(kb, staging, staged, flag(ctx.formParam("skip_graph"), "skip_graph"),

@@ -2,7 +2,7 @@ package io.polyrag.server;
 
 import io.polyrag.app.api.Limits;
 import io.polyrag.app.api.TextIngest;
-import io.polyrag.app.api.StagedFile;
+import io.polyrag.app.api.ReceivedFile;
 import static io.polyrag.server.Http.flag;
 import static io.polyrag.server.Http.requireJson;
 
@@ -158,8 +158,8 @@ final class IngestRoutes {
         return files;
     }
 
-    static List<StagedFile> stage(List<UploadedFile> files, Path staging) {
-        List<StagedFile> staged = new ArrayList<>();
+    static List<ReceivedFile> stage(List<UploadedFile> files, Path staging) {
+        List<ReceivedFile> staged = new ArrayList<>();
         Set<String> names = new HashSet<>();
         for (int i = 0; i < files.size(); i++) {
             UploadedFile f = files.get(i);
@@ -169,7 +169,7 @@ final class IngestRoutes {
             } catch (IOException e) {
                 throw new UncheckedIOException("cannot stage upload " + f.filename(), e);
             }
-            staged.add(new StagedFile(unique(UploadNames.sanitise(f.filename()), names), target));
+            staged.add(new ReceivedFile(unique(UploadNames.sanitise(f.filename()), names), target));
         }
         return staged;
     }

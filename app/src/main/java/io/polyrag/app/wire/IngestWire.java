@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import io.polyrag.app.JobEvents;
 import io.polyrag.app.api.SourceInfo;
 import io.polyrag.app.api.StagingReport;
+import io.polyrag.app.api.StoreCoverage;
 import io.polyrag.core.model.DocumentInfo;
 import io.polyrag.core.model.IndexedDocument;
 import io.polyrag.core.model.IngestEstimate;
@@ -132,8 +133,7 @@ public final class IngestWire {
     public record DocumentDetail(Document document, Map<String, StoreState> stores) {
     }
 
-    // style: the wire record and the facade's record it is made from share the simple name StoreState
-    public static DocumentDetail detail(DocumentInfo d, Map<String, io.polyrag.app.api.StoreState> stores) {
+    public static DocumentDetail detail(DocumentInfo d, Map<String, StoreCoverage> stores) {
         Map<String, StoreState> out = new TreeMap<>();
         stores.forEach((k, v) -> out.put(k, new StoreState(v.expected(), v.held(), v.state())));
         return new DocumentDetail(of(d), out);

@@ -11,11 +11,11 @@ package io.polyrag.app.api;
  * @param state {@code complete} (held = expected), {@code incomplete}, {@code unreadable} (held unknown) or
  *     {@code unchecked} (nothing to compare with)
  */
-public record StoreState(long expected, long held, String state) {
+public record StoreCoverage(long expected, long held, String state) {
 
-    public static StoreState of(long expected, long held) {
+    public static StoreCoverage of(long expected, long held) {
         String state = held < 0 ? "unreadable" : expected < 0 ? "unchecked"
                 : held == expected ? "complete" : "incomplete";
-        return new StoreState(expected, held, state);
+        return new StoreCoverage(expected, held, state);
     }
 }

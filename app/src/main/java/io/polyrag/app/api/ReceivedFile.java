@@ -8,5 +8,5 @@ import java.nio.file.Path;
  * @param name the client's file name, already sanitised
  * @param path where its bytes are
  */
-public record StagedFile(String name, Path path) {
+public record ReceivedFile(String name, Path path) {
 }
