@@ -2,10 +2,9 @@ package io.polyrag.store.postgres;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
-import io.polyrag.core.ConfigException;
 import io.polyrag.core.StoreException;
-import io.polyrag.core.UnavailableException;
 import io.polyrag.core.config.Config;
+import io.polyrag.core.config.PostgresConnection;
 import io.polyrag.core.config.Settings;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -38,34 +37,28 @@ final class PgDatabase implements AutoCloseable {
      * @param placeholders values for {@code ${…}} in the migrations
      */
     static PgDatabase open(Config config, String store, Map<String, String> placeholders) {
-        String url = config.get(Settings.POSTGRES_URL);
-        if (url == null || url.isBlank() || !url.startsWith("jdbc:postgresql:")) {
-            throw new ConfigException(Settings.POSTGRES_URL.env() + " must name the PostgreSQL database of the "
-                    + store + " store, e.g. jdbc:postgresql://127.0.0.1:5432/polyrag; was '"
-                    + (url == null ? "" : redact(url)) + "'");
-        }
+        PostgresConnection db = PostgresConnection.of(config, "the " + store + " store");
+        String url = db.url();
         HikariConfig hc = new HikariConfig();
-        hc.setJdbcUrl(url.strip());
-        if (!config.get(Settings.POSTGRES_USER).isBlank()) {
-            hc.setUsername(config.get(Settings.POSTGRES_USER));
+        hc.setJdbcUrl(url);
+        if (!db.user().isBlank()) {
+            hc.setUsername(db.user());
         }
-        if (!config.get(Settings.POSTGRES_PASSWORD).isBlank()) {
-            hc.setPassword(config.get(Settings.POSTGRES_PASSWORD));
+        if (!db.password().isBlank()) {
+            hc.setPassword(db.password());
         }
         hc.setPoolName("polyrag-" + store);
         hc.setMaximumPoolSize(config.get(Settings.POSTGRES_POOL_SEARCH) + config.get(Settings.POSTGRES_POOL_INGEST));
         hc.setMinimumIdle(1);
-        long timeout = config.get(Settings.POSTGRES_CONNECT_TIMEOUT_SECONDS) * 1000L;
-        hc.setConnectionTimeout(timeout);
-        hc.setInitializationFailTimeout(timeout);
+        hc.setConnectionTimeout(db.connectTimeoutMs());
+        hc.setInitializationFailTimeout(db.connectTimeoutMs());
         hc.addDataSourceProperty("ApplicationName", "polyrag-" + store);
         hc.addDataSourceProperty("reWriteBatchedInserts", "true");
         HikariDataSource pool;
         try {
             pool = new HikariDataSource(hc);
         } catch (RuntimeException e) {
-            throw new UnavailableException("cannot connect to PostgreSQL at " + redact(url) + " ("
-                    + Settings.POSTGRES_URL.env() + ") for the " + store + " store: " + root(e).getMessage(), e);
+            throw db.unreachable("the " + store + " store", e);
         }
         try {
             Flyway.configure(PgDatabase.class.getClassLoader()).dataSource(pool)
@@ -117,7 +110,7 @@ final class PgDatabase implements AutoCloseable {
     }
 
     static String redact(String url) {
-        return url.replaceAll("(?i)(password=)[^&]*", "$1***");
+        return PostgresConnection.redact(url);
     }
 
     private static Throwable root(Throwable e) {
