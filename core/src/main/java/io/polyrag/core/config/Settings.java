@@ -1,3 +1,4 @@
+// style(file): every setting declared in one registry, which Config, the generated reference and the drift test read
 package io.polyrag.core.config;
 
 import io.polyrag.core.ConfigException;

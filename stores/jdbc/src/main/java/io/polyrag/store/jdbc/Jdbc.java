@@ -27,6 +27,11 @@ final class Jdbc {
      * @param reopen makes a fresh data source when the database closed itself (H2 does after a failed write, e.g.
      *     on a full disk); null when the database never does
      */
+    /** The catalog's name in messages (its address, without a password). */
+    String name() {
+        return name;
+    }
+
     Jdbc(DataSource dataSource, String name, Supplier<DataSource> reopen, Clock clock) {
         this.dataSource = dataSource;
         this.name = name;
