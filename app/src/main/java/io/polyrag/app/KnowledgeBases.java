@@ -35,9 +35,10 @@ public final class KnowledgeBases {
     private final JobEngine engine;
     private final Sources sources;
     private final KbFusion fusion;
+    private final KbJudgments judged;
 
     KnowledgeBases(Catalog catalog, SourceStore sourceStore, IngestPipeline pipeline, Tenant tenant, JobEngine engine,
-            Sources sources, KbFusion fusion) {
+            Sources sources, KbFusion fusion, KbJudgments judged) {
         this.catalog = catalog;
         this.sourceStore = sourceStore;
         this.pipeline = pipeline;
@@ -45,6 +46,7 @@ public final class KnowledgeBases {
         this.engine = engine;
         this.sources = sources;
         this.fusion = fusion;
+        this.judged = judged;
     }
 
     /** The knowledge base {@code name} of the tenant, which must exist (the default one always does). */
@@ -54,7 +56,7 @@ public final class KnowledgeBases {
 
     /** The knowledge base's judged queries (documents by id). */
     public List<JudgedQuery> judgments(String name) {
-        return fusion.judgments(existing(name));
+        return judged.judgments(existing(name));
     }
 
     /**
@@ -62,7 +64,7 @@ public final class KnowledgeBases {
      * be in it, named by id or URI. Returns how many were kept.
      */
     public int addJudgments(String name, List<JudgedQuery> judgments) {
-        return fusion.add(existing(name), judgments);
+        return judged.add(existing(name), judgments);
     }
 
     /** Deletes one judged query ({@code queryId}), or all of them (null); how many went. */
@@ -71,7 +73,7 @@ public final class KnowledgeBases {
             throw new InvalidInputException("query_id is empty: name the judged query to delete, or leave query_id "
                     + "out to delete them all");
         }
-        return fusion.delete(existing(name), queryId);
+        return judged.delete(existing(name), queryId);
     }
 
     /**

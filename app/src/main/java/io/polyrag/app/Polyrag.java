@@ -53,6 +53,7 @@ public final class Polyrag implements AutoCloseable {
     private final Recovery.Sweeper sweeper;
     private final Backfill backfill;
     private final KbFusion fusion;
+    private final KbJudgments judged;
     /** The pipeline as tenants use it: within their budgets and quotas, counted to their usage. */
     private final MeteredIngest metered;
     private final Retrieval retrieval;
@@ -90,6 +91,7 @@ public final class Polyrag implements AutoCloseable {
                 components.vectorProvider, components.context, components.metrics);
         this.backfill = backfill;
         this.fusion = new KbFusion(catalog, catalog.judgmentStore(), components.searcher, components.config);
+        this.judged = new KbJudgments(catalog, catalog.judgmentStore());
         this.connectors = new SourceConnectors(components.context, catalog.sourceStore(), components.blobs,
                 components.parser);
         this.engine = new JobEngine(catalog.jobStore(), List.of(new UploadJob(metered, catalog, components.blobs,
@@ -246,7 +248,7 @@ public final class Polyrag implements AutoCloseable {
                 documents,
                 new Graph(components.catalog, components.graph, components.rdf, t),
                 new KnowledgeBases(components.catalog, components.catalog.sourceStore(), components.pipeline, t, engine,
-                        sources, fusion), sources,
+                        sources, fusion, judged), sources,
                 new Conversations(components.catalog.conversationStore(), t));
     }
 

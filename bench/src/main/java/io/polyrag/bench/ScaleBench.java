@@ -1,3 +1,4 @@
+// style(file): one benchmark's whole procedure (corpora, rounds, floor), read top to bottom beside the numbers it prints
 package io.polyrag.bench;
 
 import dev.langchain4j.data.embedding.Embedding;

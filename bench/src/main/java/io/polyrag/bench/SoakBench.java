@@ -1,3 +1,4 @@
+// style(file): one benchmark's whole procedure (load, signals, counts), read top to bottom beside the numbers it prints
 package io.polyrag.bench;
 
 import io.polyrag.app.Json;

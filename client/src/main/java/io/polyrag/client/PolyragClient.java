@@ -1,3 +1,4 @@
+// style(file): the Java client users import: one entry point and the API's response records beside the calls that return them
 package io.polyrag.client;
 
 import java.io.BufferedReader;

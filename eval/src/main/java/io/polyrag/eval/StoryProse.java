@@ -1,3 +1,4 @@
+// style(file): an evaluation set's sentence templates, at least four phrasings per fact: data, not logic
 package io.polyrag.eval;
 
 import io.polyrag.eval.StoryWorld.Authorship;

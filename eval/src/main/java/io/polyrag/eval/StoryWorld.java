@@ -1,3 +1,4 @@
+// style(file): an evaluation set's invented world as data (its entities and the relation lists), not logic
 package io.polyrag.eval;
 
 import java.util.ArrayList;

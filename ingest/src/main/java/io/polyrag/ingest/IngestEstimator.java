@@ -1,5 +1,6 @@
 package io.polyrag.ingest;
 
+import io.polyrag.core.InvalidInputException;
 import io.polyrag.core.model.ChunkDraft;
 import io.polyrag.core.model.Ids;
 import io.polyrag.core.model.IngestEstimate;
@@ -11,6 +12,7 @@ import io.polyrag.core.port.Parser;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * What an ingest would cost, without writing anything or calling a model: the inputs are read, parsed and chunked,
@@ -49,7 +51,7 @@ final class IngestEstimator {
             try {
                 byte[] bytes = input.content().read();
                 if (bytes.length > maxFileBytes) {
-                    throw IngestPipeline.tooLarge(input, bytes.length, maxFileBytes);
+                    throw tooLarge(input, bytes.length, maxFileBytes);
                 }
                 List<ChunkDraft> drafts = chunker.chunk(parser.parse(new SourceItem(input.uri(), input.name(), bytes,
                         input.mediaType())));
@@ -75,5 +77,12 @@ final class IngestEstimator {
         }
         return new IngestEstimate(documents, chunks, tokens, extractor != null ? extractor.id() : "none", cost.calls(),
                 cost.inputTokens(), cost.outputTokens(), errors, context[0], context[1], context[2]);
+    }
+
+    /** The error for an input over the size limit, naming the setting that raises it. */
+    static InvalidInputException tooLarge(IngestInput input, long size, long maxFileBytes) {
+        return new InvalidInputException(String.format(Locale.ROOT,
+                "%s: too large (%.1f MiB; the limit is %.1f MiB): raise POLYRAG_INGEST_MAX_FILE_MB to ingest it",
+                input.name(), size / 1048576.0, maxFileBytes / 1048576.0));
     }
 }

@@ -28,7 +28,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -511,13 +510,7 @@ public final class IngestPipeline {
     }
 
     private InvalidInputException tooLarge(IngestInput input, long size) {
-        return tooLarge(input, size, options.maxFileBytes());
-    }
-
-    static InvalidInputException tooLarge(IngestInput input, long size, long maxFileBytes) {
-        return new InvalidInputException(String.format(Locale.ROOT,
-                "%s: too large (%.1f MiB; the limit is %.1f MiB): raise POLYRAG_INGEST_MAX_FILE_MB to ingest it",
-                input.name(), size / 1048576.0, maxFileBytes / 1048576.0));
+        return IngestEstimator.tooLarge(input, size, options.maxFileBytes());
     }
 
     /**

@@ -7,12 +7,10 @@ import io.polyrag.core.model.ParsedDocument;
 import io.polyrag.core.model.SourceItem;
 import io.polyrag.core.port.Parser;
 import java.io.ByteArrayInputStream;
-import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -25,16 +23,10 @@ import java.util.concurrent.Future;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.zip.ZipInputStream;
-import javax.xml.stream.XMLInputFactory;
-import javax.xml.stream.XMLStreamConstants;
-import javax.xml.stream.XMLStreamException;
 import org.apache.commons.csv.CSVFormat;
 import org.apache.commons.csv.CSVParser;
 import org.apache.tika.config.TikaConfig;
 import org.apache.tika.detect.Detector;
-import org.apache.tika.exception.EncryptedDocumentException;
-import org.apache.tika.exception.ZeroByteFileException;
 import org.apache.tika.extractor.EmbeddedDocumentExtractor;
 import org.apache.tika.io.TikaInputStream;
 import org.apache.tika.metadata.Metadata;
@@ -46,7 +38,6 @@ import org.apache.tika.parser.ocr.TesseractOCRConfig;
 import org.apache.tika.parser.ocr.TesseractOCRParser;
 import org.apache.tika.parser.pdf.PDFParserConfig;
 import org.xml.sax.ContentHandler;
-import org.xml.sax.SAXException;
 
 /**
  * Every common document format: PDF (page by page), Word, PowerPoint (slide by slide), Excel and OpenDocument
@@ -441,7 +432,7 @@ public final class DocumentsParser implements Parser {
                 pdf.setOcrStrategy(PDFParserConfig.OCR_STRATEGY.NO_OCR);
                 context.set(PDFParserConfig.class, pdf);
             }
-            tika.parse(in, new TikaXhtmlHandler(doc, layout, maxChars, type.equals(ODS) ? odsSheetNames(item)
+            tika.parse(in, new TikaXhtmlHandler(doc, layout, maxChars, type.equals(ODS) ? OdsSheets.names(item)
                     : List.of()), metadata, context);
         }
         return null;
@@ -460,50 +451,8 @@ public final class DocumentsParser implements Parser {
             Thread.currentThread().interrupt();
             throw new InvalidInputException(item.name() + ": parsing was interrupted");
         } catch (ExecutionException e) {
-            throw failure(item, type, e.getCause());
+            throw ParseFailures.failure(item, type, e.getCause());
         }
-    }
-
-    /**
-     * The sheet names of an OpenDocument spreadsheet, in order, from its content.xml (Tika's XHTML does not carry
-     * them). Read with a StAX parser that refuses DTDs and external entities; anything unreadable gives none.
-     */
-    static List<String> odsSheetNames(SourceItem item) {
-        try (var zip = new ZipInputStream(new ByteArrayInputStream(item.content()))) {
-            for (var e = zip.getNextEntry(); e != null; e = zip.getNextEntry()) {
-                if (!e.getName().equals("content.xml")) {
-                    continue;
-                }
-                XMLInputFactory f = XMLInputFactory.newFactory();
-                f.setProperty(XMLInputFactory.SUPPORT_DTD, false);
-                f.setProperty(XMLInputFactory.IS_SUPPORTING_EXTERNAL_ENTITIES, false);
-                var r = f.createXMLStreamReader(new FilterInputStream(zip) {
-                    @Override
-                    public void close() {
-                        // the zip stream is closed by its owner
-                    }
-                });
-                List<String> names = new ArrayList<>();
-                int depth = 0;
-                while (r.hasNext() && names.size() < 10_000) {
-                    int ev = r.next();
-                    if (ev == XMLStreamConstants.START_ELEMENT && r.getLocalName().equals("table")) {
-                        if (depth++ == 0) {
-                            String name = r.getAttributeValue("urn:oasis:names:tc:opendocument:xmlns:table:1.0",
-                                    "name");
-                            names.add(name == null ? "" : name);
-                        }
-                    } else if (ev == XMLStreamConstants.END_ELEMENT
-                            && r.getLocalName().equals("table")) {
-                        depth--;
-                    }
-                }
-                return names;
-            }
-        } catch (IOException | XMLStreamException | RuntimeException e) {
-            return List.of();
-        }
-        return List.of();
     }
 
     private static TikaXhtmlHandler.Layout layout(String type) {
@@ -520,66 +469,6 @@ public final class DocumentsParser implements Parser {
             return TikaXhtmlHandler.Layout.SHEETS;
         }
         return TikaXhtmlHandler.Layout.FLOW;
-    }
-
-    /**
-     * A clear reason, in users' words, for whatever the parse threw; the library's own message (class names, object
-     * ids, issue numbers) goes to the log only.
-     */
-    private static InvalidInputException failure(SourceItem item, String type, Throwable t) {
-        for (Throwable c = t; c != null; c = c.getCause()) {
-            if (c instanceof EncryptedDocumentException
-                    || c.getClass().getName().endsWith("EncryptedDocumentException")
-                    || c.getClass().getName().endsWith("InvalidPasswordException")) {
-                return new InvalidInputException(item.name() + ": encrypted (password protected); it was skipped");
-            }
-            if (c instanceof TikaXhtmlHandler.TooMuchText) {
-                return new InvalidInputException(item.name() + ": holds " + c.getMessage() + " (raise "
-                        + "POLYRAG_INGEST_MAX_TEXT_MB to ingest it)");
-            }
-            if (c.getClass().getSimpleName().equals("ZipBombException")
-                    || c instanceof SAXException && String.valueOf(c.getMessage()).contains("Suspected zip bomb")) {
-                return new InvalidInputException(item.name() + ": expands far beyond its size when decompressed "
-                        + "(a zip bomb); it was skipped");
-            }
-            if (c instanceof ZeroByteFileException) {
-                return new InvalidInputException(item.name() + ": empty");
-            }
-            if (c instanceof OutOfMemoryError) {
-                return new InvalidInputException(item.name() + ": needs more memory to parse than is available");
-            }
-        }
-        System.getLogger(DocumentsParser.class.getName()).log(System.Logger.Level.INFO, item.name() + " (" + type
-                + ") could not be parsed: " + t);
-        return new InvalidInputException(item.name() + ": not a valid " + kindName(type) + " (corrupt or truncated); "
-                + "it was skipped");
-    }
-
-    /** What users call a file of this media type. */
-    static String kindName(String type) {
-        String t = type == null ? "" : type.toLowerCase(Locale.ROOT);
-        if (t.contains("pdf")) {
-            return "PDF";
-        }
-        if (t.contains("wordprocessing") || t.contains("msword") || t.contains("opendocument.text")) {
-            return "word-processing document";
-        }
-        if (t.contains("spreadsheet") || t.contains("excel")) {
-            return "spreadsheet";
-        }
-        if (t.contains("presentation") || t.contains("powerpoint")) {
-            return "presentation";
-        }
-        if (t.contains("epub")) {
-            return "EPUB book";
-        }
-        if (t.contains("rtf")) {
-            return "RTF document";
-        }
-        if (t.startsWith("image/")) {
-            return "image";
-        }
-        return "file of type " + (t.isEmpty() ? "unknown" : t);
     }
 
     @Override

@@ -1,7 +1,10 @@
 package io.polyrag.retrieval;
 
 import io.polyrag.core.model.SourceScore;
+import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -38,5 +41,25 @@ public record FusedHit(String chunkId, double score, Map<String, SourceScore> so
 
     public int bestRank() {
         return sources.values().stream().mapToInt(SourceScore::rank).min().orElse(Integer.MAX_VALUE);
+    }
+
+    /** Fuses the rankings of two query variants: fused scores add up, each source keeps its better rank. */
+    static List<FusedHit> combine(List<FusedHit> a, List<FusedHit> b) {
+        Map<String, FusedHit> merged = new LinkedHashMap<>();
+        for (FusedHit h : a) {
+            merged.put(h.chunkId(), h);
+        }
+        for (FusedHit h : b) {
+            merged.merge(h.chunkId(), h, (x, y) -> {
+                Map<String, SourceScore> sources = new HashMap<>(x.sources());
+                y.sources().forEach((m, sc) -> sources.merge(m, sc, (p, q) -> p.rank() <= q.rank() ? p : q));
+                Map<String, Double> contributions = new HashMap<>(x.contributions());
+                y.contributions().forEach((m, c) -> contributions.merge(m, c, Double::sum));
+                return new FusedHit(x.chunkId(), x.score() + y.score(), sources, contributions, List.of());
+            });
+        }
+        List<FusedHit> out = new ArrayList<>(merged.values());
+        out.sort(FusedHit.ORDER);
+        return out;
     }
 }

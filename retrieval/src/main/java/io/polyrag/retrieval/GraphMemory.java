@@ -1,11 +1,13 @@
 package io.polyrag.retrieval;
 
+import io.polyrag.retrieval.GraphState.Chunk;
+import io.polyrag.retrieval.GraphState.Edge;
+import io.polyrag.retrieval.GraphState.Node;
 import io.polyrag.core.model.DocumentVersion;
 import io.polyrag.core.model.Entity;
 import io.polyrag.core.model.EntityHit;
 import io.polyrag.core.model.GraphEdge;
 import io.polyrag.core.model.Mention;
-import io.polyrag.core.model.Relation;
 import io.polyrag.core.model.SearchScope;
 import io.polyrag.core.model.StoreRecord;
 import io.polyrag.core.port.ChunkIndex;
@@ -16,7 +18,6 @@ import java.util.Arrays;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -55,7 +56,7 @@ public final class GraphMemory implements EntityGraphRetriever.Reads {
     private final String name;
     private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
     /** Guarded by {@link #lock}. */
-    private State state = new State();
+    private GraphState state = new GraphState();
     /** Writes made while the copy loads, replayed after it; guarded by {@link #lock}. */
     private List<Runnable> pending = new ArrayList<>();
     private volatile boolean ready;
@@ -88,7 +89,7 @@ public final class GraphMemory implements EntityGraphRetriever.Reads {
 
     private void load(EntityGraph store) {
         long start = System.nanoTime();
-        State fresh = new State();
+        GraphState fresh = new GraphState();
         boolean copied;
         try {
             copied = store.export(new EntityGraph.Export() {
@@ -190,7 +191,7 @@ public final class GraphMemory implements EntityGraphRetriever.Reads {
         };
     }
 
-    private void write(Consumer<State> change) {
+    private void write(Consumer<GraphState> change) {
         if (!following) {
             return;
         }
@@ -274,7 +275,7 @@ public final class GraphMemory implements EntityGraphRetriever.Reads {
     }
 
     /** The words of a normalised key or alias, a tenant's namespace among them, as the RDF store indexes them. */
-    private static List<String> words(String label) {
+    static List<String> words(String label) {
         return Arrays.stream(label.split("[ /]+")).filter(w -> !w.isEmpty()).distinct().toList();
     }
 
@@ -379,250 +380,4 @@ public final class GraphMemory implements EntityGraphRetriever.Reads {
         }
     }
 
-    /** An entity: its own fields, the chunks that mention it, the relations it takes part in. */
-    private static final class Node {
-        final String id;
-        String name;
-        String type;
-        final List<String> aliases = new ArrayList<>(1);
-        final List<Chunk> mentions = new ArrayList<>(2);
-        final List<Edge> edges = new ArrayList<>(2);
-
-        Node(String id, String name, String type) {
-            this.id = id;
-            this.name = name;
-            this.type = type == null ? "" : type;
-        }
-    }
-
-    /** A chunk that mentions entities or states relations, with what it does so. */
-    private static final class Chunk {
-        final String id;
-        final String doc;
-        final long version;
-        final String kb;
-        final List<Node> mentions = new ArrayList<>(4);
-        final List<Edge> edges = new ArrayList<>(2);
-
-        Chunk(String id, String doc, long version, String kb) {
-            this.id = id;
-            this.doc = doc;
-            this.version = version;
-            this.kb = kb == null ? "" : kb;
-        }
-    }
-
-    /** A relation, stated by {@code chunk} (its document and version as the relation carries them). */
-    private record Edge(Node subject, String predicate, Node object, Chunk chunk, String doc, long version) {
-        @Override
-        public boolean equals(Object o) {
-            return this == o;
-        }
-
-        @Override
-        public int hashCode() {
-            return System.identityHashCode(this);
-        }
-    }
-
-    /** The copy's maps; changed under the write lock only. */
-    private static final class State {
-        final Map<String, Node> nodes = new HashMap<>();
-        final Map<String, List<Node>> aliases = new HashMap<>();
-        final Map<String, List<Node>> words = new HashMap<>();
-        final Map<String, Chunk> chunks = new HashMap<>();
-        final Map<String, List<Chunk>> byDocument = new HashMap<>();
-        long relations;
-        long mentions;
-
-        Chunk chunk(String id, String doc, long version, String kb) {
-            Chunk c = new Chunk(id, doc, version, kb);
-            Chunk before = chunks.put(id, c);
-            if (before != null) {
-                remove(List.of(before));
-            }
-            byDocument.computeIfAbsent(doc, d -> new ArrayList<>()).add(c);
-            return c;
-        }
-
-        /** The chunk a relation names, made (in no knowledge base) when no chunk of that id was written. */
-        Chunk chunkOf(String id, String doc, long version, String kb) {
-            Chunk c = chunks.get(id);
-            return c != null ? c : chunk(id, doc, version, kb);
-        }
-
-        Node node(String id, String name, String type) {
-            Node n = nodes.get(id);
-            if (n == null) {
-                n = new Node(id, name, type);
-                nodes.put(id, n);
-                index(words, words(id), n);
-            } else {
-                if (n.name == null && name != null) {
-                    n.name = name;
-                }
-                if (n.type.isEmpty() && type != null && !type.isEmpty()) {
-                    // The first type an entity was given stays; a later document only fills in a missing one.
-                    n.type = type;
-                }
-            }
-            return n;
-        }
-
-        void entity(Entity e) {
-            Node n = node(e.id(), e.name(), e.type());
-            for (String a : e.aliases()) {
-                if (!n.aliases.contains(a)) {
-                    n.aliases.add(a);
-                    aliases.computeIfAbsent(a, k -> new ArrayList<>(1)).add(n);
-                    index(words, words(a), n);
-                }
-            }
-        }
-
-        private static void index(Map<String, List<Node>> index, List<String> keys, Node n) {
-            for (String k : keys) {
-                List<Node> at = index.computeIfAbsent(k, x -> new ArrayList<>(1));
-                if (!at.contains(n)) {
-                    at.add(n);
-                }
-            }
-        }
-
-        void mention(Chunk c, Node n) {
-            if (!c.mentions.contains(n)) {
-                c.mentions.add(n);
-                n.mentions.add(c);
-                mentions++;
-            }
-        }
-
-        void relation(Node s, String predicate, Node o, Chunk c, String doc, long version) {
-            for (Edge e : c.edges) {
-                if (e.subject == s && e.object == o && e.predicate.equals(predicate)) {
-                    return;
-                }
-            }
-            Edge e = new Edge(s, predicate, o, c, doc, version);
-            c.edges.add(e);
-            s.edges.add(e);
-            if (o != s) {
-                o.edges.add(e);
-            }
-            relations++;
-        }
-
-        /** As the stores write a batch: chunks replaced by id, entities merged by id, aliases added. */
-        void upsert(List<StoreRecord> records) {
-            for (StoreRecord r : records) {
-                if (r.graph().isEmpty()) {
-                    continue;
-                }
-                Chunk c = chunk(r.chunkId(), r.documentId(), r.version(), r.knowledgeBase());
-                for (Entity e : r.graph().entities()) {
-                    entity(e);
-                    mention(c, nodes.get(e.id()));
-                }
-                for (Relation rel : r.graph().relations()) {
-                    String s = Entity.storedKey(rel.subject());
-                    String o = Entity.storedKey(rel.object());
-                    Chunk at = rel.chunkId().equals(c.id) ? c : chunkOf(rel.chunkId(), rel.documentId(),
-                            rel.version(), r.knowledgeBase());
-                    relation(node(s, rel.subject(), rel.subjectType()), rel.predicate(), node(o, rel.object(),
-                            rel.objectType()), at, rel.documentId(), rel.version());
-                }
-            }
-        }
-
-        void delete(Collection<DocumentVersion> versions) {
-            for (DocumentVersion v : versions) {
-                remove(byDocument.getOrDefault(v.documentId(), List.of()).stream()
-                        .filter(c -> c.version == v.version()).toList());
-            }
-        }
-
-        void deleteDocuments(Collection<String> documentIds) {
-            for (String d : documentIds) {
-                remove(List.copyOf(byDocument.getOrDefault(d, List.of())));
-            }
-        }
-
-        /**
-         * Removes chunks with their mentions and relations, then the entities no chunk mentions any more (with their
-         * aliases and remaining relations), as the stores do.
-         */
-        void remove(List<Chunk> gone) {
-            if (gone.isEmpty()) {
-                return;
-            }
-            Set<Chunk> set = Collections.newSetFromMap(new IdentityHashMap<>());
-            set.addAll(gone);
-            Set<Node> touched = Collections.newSetFromMap(new IdentityHashMap<>());
-            Set<Edge> edges = Collections.newSetFromMap(new IdentityHashMap<>());
-            for (Chunk c : gone) {
-                if (chunks.get(c.id) == c) {
-                    chunks.remove(c.id);
-                }
-                List<Chunk> ofDoc = byDocument.get(c.doc);
-                if (ofDoc != null) {
-                    ofDoc.remove(c);
-                    if (ofDoc.isEmpty()) {
-                        byDocument.remove(c.doc);
-                    }
-                }
-                touched.addAll(c.mentions);
-                mentions -= c.mentions.size();
-                edges.addAll(c.edges);
-            }
-            // Relations carry their document and version: the store deletes them by those, whichever chunk states
-            // them.
-            for (Edge e : edges) {
-                touched.add(e.subject);
-                touched.add(e.object);
-            }
-            for (Node n : touched) {
-                n.mentions.removeIf(set::contains);
-                n.edges.removeIf(edges::contains);
-            }
-            relations -= edges.size();
-            for (Node n : touched) {
-                if (n.mentions.isEmpty()) {
-                    drop(n);
-                }
-            }
-        }
-
-        private void drop(Node n) {
-            if (nodes.get(n.id) != n) {
-                return;
-            }
-            nodes.remove(n.id);
-            for (Edge e : List.copyOf(n.edges)) {
-                Node other = e.subject == n ? e.object : e.subject;
-                other.edges.remove(e);
-                e.chunk.edges.remove(e);
-                relations--;
-            }
-            n.edges.clear();
-            for (String a : n.aliases) {
-                unindex(aliases, a, n);
-                for (String w : words(a)) {
-                    unindex(words, w, n);
-                }
-            }
-            for (String w : words(n.id)) {
-                unindex(words, w, n);
-            }
-        }
-
-        private static void unindex(Map<String, List<Node>> index, String key, Node n) {
-            List<Node> at = index.get(key);
-            if (at != null) {
-                at.remove(n);
-                if (at.isEmpty()) {
-                    index.remove(key);
-                }
-            }
-        }
-    }
 }

@@ -11,7 +11,6 @@ import io.polyrag.core.model.SearchHit;
 import io.polyrag.core.model.SearchRequest;
 import io.polyrag.core.model.SearchResponse;
 import io.polyrag.core.model.SearchScope;
-import io.polyrag.core.model.SourceScore;
 import io.polyrag.core.model.StoreHit;
 import io.polyrag.core.port.Catalog;
 import io.polyrag.core.port.Reranker;
@@ -38,7 +37,6 @@ import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 import java.util.stream.Collectors;
-import java.util.stream.IntStream;
 
 /**
  * Runs every requested retriever in parallel, each on its own virtual thread and within the leg timeout, then joins
@@ -232,7 +230,7 @@ public final class HybridSearcher implements AutoCloseable {
             }
             confident.addAll(sure);
             List<FusedHit> one = fusion(request, sure).fuse(rankings);
-            fused = i == 0 ? one : combine(fused, one);
+            fused = i == 0 ? one : FusedHit.combine(fused, one);
             fusing += System.nanoTime() - fuseStart;
         }
         long joinStart = System.nanoTime();
@@ -242,7 +240,7 @@ public final class HybridSearcher implements AutoCloseable {
         int depth = reranking == null ? wanted : Math.max(wanted, options.rerankCandidates());
         List<Dedup.Candidate> joined = joinAndDedup(fused, scope, depth);
         long rerankStart = System.nanoTime();
-        List<Dedup.Candidate> unique = rerank(reranking, request.query(), joined, warnings);
+        List<Dedup.Candidate> unique = Reranking.apply(reranking, request.query(), joined, warnings);
         long rerankEnd = System.nanoTime();
         List<SearchHit> ranked = new ArrayList<>();
         Set<DocumentVersion> withFigures = new HashSet<>();
@@ -392,56 +390,6 @@ public final class HybridSearcher implements AutoCloseable {
             LOG.log(Level.WARNING, "query expansion " + expander.id() + " failed; searching the query alone", e);
             warnings.add("query expansion " + expander.id() + " failed, the query was searched alone: "
                     + e.getMessage());
-        }
-        return out;
-    }
-
-    /** Fuses the rankings of two query variants: fused scores add up, each source keeps its better rank. */
-    static List<FusedHit> combine(List<FusedHit> a, List<FusedHit> b) {
-        Map<String, FusedHit> merged = new LinkedHashMap<>();
-        for (FusedHit h : a) {
-            merged.put(h.chunkId(), h);
-        }
-        for (FusedHit h : b) {
-            merged.merge(h.chunkId(), h, (x, y) -> {
-                Map<String, SourceScore> sources = new HashMap<>(x.sources());
-                y.sources().forEach((m, sc) -> sources.merge(m, sc, (p, q) -> p.rank() <= q.rank() ? p : q));
-                Map<String, Double> contributions = new HashMap<>(x.contributions());
-                y.contributions().forEach((m, c) -> contributions.merge(m, c, Double::sum));
-                return new FusedHit(x.chunkId(), x.score() + y.score(), sources, contributions, List.of());
-            });
-        }
-        List<FusedHit> out = new ArrayList<>(merged.values());
-        out.sort(FusedHit.ORDER);
-        return out;
-    }
-
-    /**
-     * Orders candidates by the reranker's scores (ties keep the fused order) and records each one's reranked
-     * position under the source {@code rerank}. A failing reranker leaves the fused order and a warning.
-     */
-    private static List<Dedup.Candidate> rerank(Reranker reranker, String query,
-            List<Dedup.Candidate> candidates, List<String> warnings) {
-        if (reranker == null || candidates.isEmpty()) {
-            return candidates;
-        }
-        List<Double> scores;
-        try {
-            scores = reranker.score(query, candidates.stream().map(c -> c.view().chunk().indexText(c.view().title()))
-                    .toList());
-        } catch (RuntimeException e) {
-            LOG.log(Level.WARNING, "reranker " + reranker.id() + " failed; keeping the fused order", e);
-            warnings.add("reranker " + reranker.id() + " failed, fused order kept: " + e.getMessage());
-            return candidates;
-        }
-        List<Integer> order = new ArrayList<>(IntStream.range(0, candidates.size()).boxed().toList());
-        order.sort((a, b) -> Double.compare(scores.get(b), scores.get(a)));
-        List<Dedup.Candidate> out = new ArrayList<>();
-        for (int rank = 0; rank < order.size(); rank++) {
-            Dedup.Candidate c = candidates.get(order.get(rank));
-            Map<String, SourceScore> sources = new HashMap<>(c.hit().sources());
-            sources.put("rerank", new SourceScore(rank + 1, scores.get(order.get(rank))));
-            out.add(new Dedup.Candidate(c.hit().withSources(sources), c.view()));
         }
         return out;
     }

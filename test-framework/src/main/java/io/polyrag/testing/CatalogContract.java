@@ -1,3 +1,4 @@
+// style(file): the one contract every catalog backend runs whole, in one suite so no backend can inherit part of it
 package io.polyrag.testing;
 
 import static org.assertj.core.api.Assertions.assertThat;

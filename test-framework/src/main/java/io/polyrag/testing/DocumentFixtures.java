@@ -1,3 +1,4 @@
+// style(file): test data: one small maker per format and per hostile file, found in one place by every parser test
 package io.polyrag.testing;
 
 import java.awt.Color;

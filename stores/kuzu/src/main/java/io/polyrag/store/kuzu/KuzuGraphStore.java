@@ -2,8 +2,6 @@ package io.polyrag.store.kuzu;
 
 import com.kuzudb.Connection;
 import com.kuzudb.Database;
-import com.kuzudb.FlatTuple;
-import com.kuzudb.KuzuList;
 import com.kuzudb.PreparedStatement;
 import com.kuzudb.QueryResult;
 import com.kuzudb.Value;
@@ -17,8 +15,6 @@ import io.polyrag.core.model.Relation;
 import io.polyrag.core.model.SearchScope;
 import io.polyrag.core.model.StoreRecord;
 import io.polyrag.core.port.GraphStore;
-import java.net.URLEncoder;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -37,7 +33,6 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
-import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
@@ -163,7 +158,7 @@ final class KuzuGraphStore implements GraphStore {
         mentions.forEach(m -> mentionRows.add(m.get(0), m.get(1)));
         Columns relationRows = new Columns("s", "o", "p", "c", "doc", "version", "props");
         relations.forEach((k, rel) -> relationRows.add(k.get(0), k.get(2), rel.predicate(), rel.chunkId(),
-                rel.documentId(), rel.version(), encode(rel.properties())));
+                rel.documentId(), rel.version(), KuzuRows.encode(rel.properties())));
         write(() -> {
             unwind(chunks, "MERGE (c:Chunk {id: v_id}) SET c.doc = v_doc, c.version = v_version, c.kb = v_kb");
             unwind(entityRows, "MERGE (e:Entity {id: v_id}) ON CREATE SET e.name = v_name, e.type = v_type, "
@@ -176,32 +171,6 @@ final class KuzuGraphStore implements GraphStore {
                     + "MERGE (a)-[r:RELATES {predicate: v_p, chunk: v_c}]->(b) "
                     + "SET r.doc = v_doc, r.version = v_version, r.props = v_props");
         });
-    }
-
-    /** Named parallel lists, one value per row in each, bound as list parameters. */
-    private static final class Columns {
-        private final Map<String, List<Object>> lists = new LinkedHashMap<>();
-
-        Columns(String... names) {
-            for (String n : names) {
-                lists.put(n, new ArrayList<>());
-            }
-        }
-
-        void add(Object... row) {
-            int i = 0;
-            for (List<Object> list : lists.values()) {
-                list.add(row[i++]);
-            }
-        }
-
-        boolean isEmpty() {
-            return lists.values().iterator().next().isEmpty();
-        }
-
-        Map<String, Object> params() {
-            return new LinkedHashMap<>(lists);
-        }
     }
 
     /** Runs {@code body} once per row, each column's value bound as {@code v_<column>}. */
@@ -282,7 +251,7 @@ final class KuzuGraphStore implements GraphStore {
         if (ids.isEmpty()) {
             return List.of();
         }
-        return read(c -> hits(run(c, "MATCH (e:Entity) WHERE e.id IN $ids RETURN e.id, e.name, e.type, e.aliases, "
+        return read(c -> KuzuRows.hits(run(c, "MATCH (e:Entity) WHERE e.id IN $ids RETURN e.id, e.name, e.type, e.aliases, "
                 + "COUNT { MATCH (:Chunk)-[:MENTIONS]->(e) } AS n", Map.of("ids", List.copyOf(ids)))));
     }
 
@@ -292,24 +261,13 @@ final class KuzuGraphStore implements GraphStore {
         if (needle.isEmpty() || limit <= 0) {
             return List.of();
         }
-        Map<String, Object> params = scoped("needle", needle, scope);
+        Map<String, Object> params = KuzuRows.scoped("needle", needle, scope);
         boolean scoped = params.containsKey("kbs");
         String mentions = scoped ? "COUNT { MATCH (c:Chunk)-[:MENTIONS]->(e) WHERE c.kb IN $kbs }"
                 : "COUNT { MATCH (:Chunk)-[:MENTIONS]->(e) }";
-        return read(c -> hits(run(c, "MATCH (e:Entity) WHERE e.id CONTAINS $needle OR e.aliases CONTAINS $needle "
+        return read(c -> KuzuRows.hits(run(c, "MATCH (e:Entity) WHERE e.id CONTAINS $needle OR e.aliases CONTAINS $needle "
                 + "WITH e, " + mentions + " AS n WHERE n > 0 "
                 + "RETURN e.id, e.name, e.type, e.aliases, n ORDER BY n DESC, e.id LIMIT " + limit, params)));
-    }
-
-    private static List<EntityHit> hits(List<List<Object>> rows) {
-        List<EntityHit> out = new ArrayList<>();
-        for (List<Object> row : rows) {
-            List<String> aliases = List.of(((String) row.get(3)).strip().split("\n")).stream()
-                    .filter(a -> !a.isBlank()).toList();
-            out.add(new EntityHit(new Entity((String) row.get(0), (String) row.get(1), (String) row.get(2), aliases),
-                    ((Number) row.get(4)).longValue()));
-        }
-        return out;
     }
 
     @Override
@@ -317,7 +275,7 @@ final class KuzuGraphStore implements GraphStore {
         if (entityIds.isEmpty() || limit <= 0) {
             return List.of();
         }
-        Map<String, Object> params = scoped("ids", List.copyOf(entityIds), scope);
+        Map<String, Object> params = KuzuRows.scoped("ids", List.copyOf(entityIds), scope);
         boolean scoped = params.containsKey("kbs");
         String join = scoped ? ", (c:Chunk) WHERE c.id = r.chunk AND c.kb IN $kbs AND" : " WHERE";
         String first = " RETURN a.id, r.predicate, b.id, r.chunk, r.doc, r.version ORDER BY r.doc, r.chunk, a.id, b.id "
@@ -350,7 +308,7 @@ final class KuzuGraphStore implements GraphStore {
         if (entityIds.isEmpty() || limit <= 0) {
             return List.of();
         }
-        Map<String, Object> params = scoped("ids", List.copyOf(entityIds), scope);
+        Map<String, Object> params = KuzuRows.scoped("ids", List.copyOf(entityIds), scope);
         boolean scoped = params.containsKey("kbs");
         String kbFilter = scoped ? " AND c.kb IN $kbs" : "";
         return read(c -> run(c, "MATCH (c:Chunk)-[:MENTIONS]->(e:Entity) WHERE e.id IN $ids" + kbFilter
@@ -365,13 +323,13 @@ final class KuzuGraphStore implements GraphStore {
         // Kuzu has no read-only transaction mode on a shared database; the caller's write-clause check is the guard,
         // and a connection from the read pool never holds the write lock.
         return read(c -> {
-            try (QueryResult result = check(c.query(cypher), cypher)) {
+            try (QueryResult result = KuzuRows.check(c.query(cypher), cypher)) {
                 List<String> names = new ArrayList<>();
                 for (int i = 0; i < result.getNumColumns(); i++) {
                     names.add(result.getColumnName(i));
                 }
                 List<Map<String, String>> rows = new ArrayList<>();
-                for (List<Object> values : rows(result, limit)) {
+                for (List<Object> values : KuzuRows.rows(result, limit)) {
                     Map<String, String> row = new LinkedHashMap<>();
                     for (int i = 0; i < names.size(); i++) {
                         row.put(names.get(i), values.get(i) == null ? "" : String.valueOf(values.get(i)));
@@ -519,29 +477,19 @@ final class KuzuGraphStore implements GraphStore {
     @Override
     public boolean export(Export sink) {
         read(c -> {
-            each(c, "MATCH (c:Chunk) RETURN c.id, c.doc, c.version, c.kb", row -> sink.chunk((String) row.get(0),
+            KuzuRows.each(c, "MATCH (c:Chunk) RETURN c.id, c.doc, c.version, c.kb", row -> sink.chunk((String) row.get(0),
                     (String) row.get(1), ((Number) row.get(2)).longValue(), (String) row.get(3)));
-            each(c, "MATCH (e:Entity) RETURN e.id, e.name, e.type, e.aliases", row -> sink.entity(new Entity(
+            KuzuRows.each(c, "MATCH (e:Entity) RETURN e.id, e.name, e.type, e.aliases", row -> sink.entity(new Entity(
                     (String) row.get(0), (String) row.get(1), (String) row.get(2), List.of(((String) row.get(3))
                     .strip().split("\n")).stream().filter(a -> !a.isBlank()).toList())));
-            each(c, "MATCH (c:Chunk)-[:MENTIONS]->(e:Entity) RETURN c.id, e.id", row -> sink.mention(
+            KuzuRows.each(c, "MATCH (c:Chunk)-[:MENTIONS]->(e:Entity) RETURN c.id, e.id", row -> sink.mention(
                     (String) row.get(0), (String) row.get(1)));
-            each(c, "MATCH (a:Entity)-[r:RELATES]->(b:Entity) RETURN a.id, r.predicate, b.id, r.chunk, r.doc, "
+            KuzuRows.each(c, "MATCH (a:Entity)-[r:RELATES]->(b:Entity) RETURN a.id, r.predicate, b.id, r.chunk, r.doc, "
                     + "r.version", row -> sink.relation((String) row.get(0), (String) row.get(1), (String) row.get(2),
                     (String) row.get(3), (String) row.get(4), ((Number) row.get(5)).longValue()));
             return null;
         });
         return true;
-    }
-
-    /** Runs a statement without parameters and hands each row to {@code each}, one at a time. */
-    private static void each(Connection c, String cypher, Consumer<List<Object>> each) {
-        try (QueryResult r = check(c.query(cypher), cypher)) {
-            long columns = r.getNumColumns();
-            while (r.hasNext()) {
-                each.accept(row(r, columns));
-            }
-        }
     }
 
     /** Runs one parameterised statement and returns every row as plain Java values. */
@@ -553,7 +501,7 @@ final class KuzuGraphStore implements GraphStore {
                 result = c.query(cypher);
             } else {
                 Map<String, Value> bound = new LinkedHashMap<>();
-                params.forEach((k, v) -> bound.put(k, value(v, values)));
+                params.forEach((k, v) -> bound.put(k, KuzuRows.value(v, values)));
                 PreparedStatement ps = statement(c, cypher);
                 try {
                     result = c.execute(ps, bound);
@@ -563,22 +511,12 @@ final class KuzuGraphStore implements GraphStore {
                     }
                 }
             }
-            try (QueryResult r = check(result, cypher)) {
-                return rows(r, Integer.MAX_VALUE);
+            try (QueryResult r = KuzuRows.check(result, cypher)) {
+                return KuzuRows.rows(r, Integer.MAX_VALUE);
             }
         } finally {
             values.forEach(Value::close);
         }
-    }
-
-    /** Parameters {@code key → value}, plus {@code kbs} (the scope's knowledge bases) when the scope is limited. */
-    private static Map<String, Object> scoped(String key, Object value, SearchScope scope) {
-        Map<String, Object> params = new LinkedHashMap<>();
-        params.put(key, value);
-        if (!scope.knowledgeBases().isEmpty()) {
-            params.put("kbs", List.copyOf(scope.knowledgeBases()));
-        }
-        return params;
     }
 
     /** The connection's prepared statement for {@code cypher}; a connection is used by one thread at a time. */
@@ -599,62 +537,4 @@ final class KuzuGraphStore implements GraphStore {
         return ps;
     }
 
-    /** The result's next row as plain Java values, every native value released. */
-    private static List<Object> row(QueryResult r, long columns) {
-        try (FlatTuple t = r.getNext()) {
-            List<Object> row = new ArrayList<>((int) columns);
-            for (int i = 0; i < columns; i++) {
-                try (Value v = t.getValue(i)) {
-                    row.add(v.isNull() ? null : v.getValue());
-                }
-            }
-            return row;
-        }
-    }
-
-    /** Up to {@code limit} rows of a result as plain Java values, every native value released. */
-    private static List<List<Object>> rows(QueryResult r, int limit) {
-        List<List<Object>> rows = new ArrayList<>();
-        long columns = r.getNumColumns();
-        while (r.hasNext() && rows.size() < limit) {
-            rows.add(row(r, columns));
-        }
-        return rows;
-    }
-
-    private static QueryResult check(QueryResult r, String cypher) {
-        if (!r.isSuccess()) {
-            String message = r.getErrorMessage();
-            r.close();
-            throw new StoreException("Kuzu query failed: " + message + " in: " + cypher);
-        }
-        return r;
-    }
-
-    private static Value value(Object v, List<Value> owned) {
-        Value out;
-        if (v instanceof List<?> list) {
-            Value[] items = new Value[list.size()];
-            for (int i = 0; i < items.length; i++) {
-                items[i] = value(list.get(i), owned);
-            }
-            try (KuzuList kl = new KuzuList(items)) {
-                out = kl.getValue().clone();
-            }
-        } else if (v instanceof Integer i) {
-            out = new Value((long) i);
-        } else {
-            out = new Value(v);
-        }
-        owned.add(out);
-        return out;
-    }
-
-    /** Properties as {@code k=v&k2=v2}, URL-encoded: small, readable in Cypher results, no JSON library needed. */
-    static String encode(Map<String, String> properties) {
-        return properties.entrySet().stream().sorted(Map.Entry.comparingByKey())
-                .map(e -> URLEncoder.encode(e.getKey(), StandardCharsets.UTF_8) + "="
-                        + URLEncoder.encode(e.getValue(), StandardCharsets.UTF_8))
-                .collect(Collectors.joining("&"));
-    }
 }

@@ -1,0 +1,48 @@
+package io.polyrag.retrieval;
+
+import io.polyrag.core.model.SourceScore;
+import io.polyrag.core.port.Reranker;
+import java.lang.System.Logger.Level;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.IntStream;
+
+/** A search's candidates put in the reranker's order, each keeping its reranked position among its sources. */
+final class Reranking {
+    private static final System.Logger LOG = System.getLogger(Reranking.class.getName());
+
+    private Reranking() {
+    }
+
+    /**
+     * Orders candidates by the reranker's scores (ties keep the fused order) and records each one's reranked
+     * position under the source {@code rerank}. A failing reranker leaves the fused order and a warning.
+     */
+    static List<Dedup.Candidate> apply(Reranker reranker, String query,
+            List<Dedup.Candidate> candidates, List<String> warnings) {
+        if (reranker == null || candidates.isEmpty()) {
+            return candidates;
+        }
+        List<Double> scores;
+        try {
+            scores = reranker.score(query, candidates.stream().map(c -> c.view().chunk().indexText(c.view().title()))
+                    .toList());
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "reranker " + reranker.id() + " failed; keeping the fused order", e);
+            warnings.add("reranker " + reranker.id() + " failed, fused order kept: " + e.getMessage());
+            return candidates;
+        }
+        List<Integer> order = new ArrayList<>(IntStream.range(0, candidates.size()).boxed().toList());
+        order.sort((a, b) -> Double.compare(scores.get(b), scores.get(a)));
+        List<Dedup.Candidate> out = new ArrayList<>();
+        for (int rank = 0; rank < order.size(); rank++) {
+            Dedup.Candidate c = candidates.get(order.get(rank));
+            Map<String, SourceScore> sources = new HashMap<>(c.hit().sources());
+            sources.put("rerank", new SourceScore(rank + 1, scores.get(order.get(rank))));
+            out.add(new Dedup.Candidate(c.hit().withSources(sources), c.view()));
+        }
+        return out;
+    }
+}
