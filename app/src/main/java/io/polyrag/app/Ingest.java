@@ -66,9 +66,9 @@ public final class Ingest {
         }
         List<ItemError> errors = new ArrayList<>(listing.errors());
         errors.addAll(r.errors());
-        return new PathIngestReport(new IngestReport(r.documents() + listing.errors().size(), r.added(), r.updated(),
-                r.unchanged(), r.failed() + listing.errors().size(), r.chunks(), r.tookMs(), errors, r.relations(),
-                r.extractionTokens(), r.warnings(), r.indexed(), r.contextTokens()), listing.skipped());
+        return new PathIngestReport(r.toBuilder().counts(r.documents() + listing.errors().size(), r.added(),
+                r.updated(), r.unchanged(), r.failed() + listing.errors().size()).errors(errors).build(),
+                listing.skipped());
     }
 
     /**

@@ -41,12 +41,19 @@ public record EvalReport(String dataset, int documents, int queries, List<Run> r
             @JsonProperty(PER_QUERY) Map<String, Double> perQueryNdcg,
             @JsonInclude(JsonInclude.Include.NON_NULL) Significance.Comparison vsRaw) {
 
-        // style: the positional form existing callers use; building these by name is the house step's next cut
-        public Run(String name, List<String> modalities, String fusion, double ndcg10, double recall100, double mrr10,
-                double p50Ms, double p99Ms, List<Double> ndcg10Ci95, Significance.Comparison vsBestSingle,
-                Significance.Comparison vsBaseline, Map<String, Double> perQueryNdcg) {
-            this(name, modalities, fusion, ndcg10, recall100, mrr10, p50Ms, p99Ms, ndcg10Ci95, vsBestSingle,
-                    vsBaseline, perQueryNdcg, null);
+        /**
+         * A run as measured, before it is compared with anything.
+         *
+         * @param name the run's name
+         * @param modalities its legs
+         * @param fusion how they were fused
+         * @param measured its figures
+         * @param perQueryNdcg each query's nDCG@10
+         */
+        public static Run measured(String name, List<String> modalities, String fusion, Measured measured,
+                Map<String, Double> perQueryNdcg) {
+            return new Run(name, modalities, fusion, measured.ndcg10(), measured.recall100(), measured.mrr10(),
+                    measured.p50Ms(), measured.p99Ms(), measured.ndcg10Ci95(), null, null, perQueryNdcg, null);
         }
 
         Run withComparison(Significance.Comparison comparison) {
@@ -68,6 +75,11 @@ public record EvalReport(String dataset, int documents, int queries, List<Run> r
         public boolean raw() {
             return name.startsWith("raw-");
         }
+    }
+
+    /** A run's figures: means over the queries, latency percentiles, nDCG@10's 95% interval. */
+    public record Measured(double ndcg10, double recall100, double mrr10, double p50Ms, double p99Ms,
+            List<Double> ndcg10Ci95) {
     }
 
     /**

@@ -138,11 +138,12 @@ public final class Evaluation {
         }
         int count = ds.qrels().size();
         Arrays.sort(latencies);
-        return new EvalReport.Run(run.name(), run.modalities().stream().map(Modality::wireName).sorted().toList(),
+        return EvalReport.Run.measured(run.name(), run.modalities().stream().map(Modality::wireName).sorted().toList(),
                 run.modalities().size() > 1 ? (run.fusion() == null ? "configured" : run.fusion().wireName()
                         + (run.raw() != null ? " (raw)" : "")) : run.raw() != null ? "none (raw)" : "none",
-                round(ndcg / count), round(recall / count), round(mrr / count), percentile(latencies, 0.50),
-                percentile(latencies, 0.99), Significance.ci95(perQuery.values()), null, null, perQuery);
+                new EvalReport.Measured(round(ndcg / count), round(recall / count), round(mrr / count),
+                        percentile(latencies, 0.50), percentile(latencies, 0.99),
+                        Significance.ci95(perQuery.values())), perQuery);
     }
 
     /** Corpus ids in order of first appearance, the query's own id left out. */

@@ -26,8 +26,8 @@ class BaselineTest {
             perQuery.put("q" + i, Math.min(1.0, (i % 4) / 4.0 + shift));
         }
         double mean = perQuery.values().stream().mapToDouble(Double::doubleValue).average().orElse(0);
-        return new EvalReport.Run(name, List.of("vector"), "none", mean, 1, mean, 1, 2,
-                Significance.ci95(perQuery.values()), null, null, perQuery);
+        return EvalReport.Run.measured(name, List.of("vector"), "none", new EvalReport.Measured(mean, 1, mean, 1, 2,
+                Significance.ci95(perQuery.values())), perQuery);
     }
 
     private static EvalReport report(String dataset, EvalReport.Run... runs) {

@@ -126,10 +126,10 @@ final class Tally {
     }
 
     synchronized IngestReport report() {
-        return new IngestReport(total, added, updated, unchanged, failed, chunks,
-                (System.nanoTime() - startNanos) / 1_000_000, errors, relations, extractionTokens, allWarnings(),
-                        indexed,
-                contextTokens);
+        return IngestReport.builder().counts(total, added, updated, unchanged, failed).chunks(chunks)
+                .tookMs((System.nanoTime() - startNanos) / 1_000_000).errors(errors).relations(relations)
+                .extractionTokens(extractionTokens).warnings(allWarnings()).indexed(indexed)
+                .contextTokens(contextTokens).build();
     }
 
     private List<String> allWarnings() {

@@ -212,9 +212,9 @@ final class VersionWriter {
         p.figures().forEach(f -> figures.put(f.draft(), f.figure()));
         return IntStream.range(0, p.drafts().size()).mapToObj(i -> {
             ChunkDraft d = p.drafts().get(i);
-            return new Chunk(Chunk.idOf(p.documentId(), version, i), p.documentId(), version, i, d.kind(), d.text(),
-                    d.headingPath(), d.startOffset(), d.endOffset(), d.tokenCount(), model, d.location(),
-                    figures.get(i));
+            return Chunk.builder(p.documentId(), version, i).kind(d.kind()).text(d.text()).headingPath(d.headingPath())
+                    .offsets(d.startOffset(), d.endOffset()).tokenCount(d.tokenCount()).embeddingModel(model)
+                    .location(d.location()).figure(figures.get(i)).build();
         }).toList();
     }
 

@@ -309,7 +309,7 @@ class IngestPipelineTest {
     @Test
     void recovery_removes_versions_a_crash_left_pending() {
         String id = Ids.documentId("kb", "file:///crash.md");
-        Chunk c = new Chunk(Chunk.idOf(id, 1, 0), id, 1, 0, ChunkKind.PROSE, "half written", List.of(), 0, 12, 2, "");
+        Chunk c = Chunk.builder(id, 1, 0).text("half written").offsets(0, 12).tokenCount(2).build();
         catalog.stage(new DocumentDraft(id, "kb", "file:///crash.md", "Crash", "text/markdown", "h", 12, List.of(c)), 1);
         fulltext.upsert(List.of(new StoreRecord(c.id(), id, 1, "kb", "half written", null)));
         assertThat(pipeline(fulltext).recover()).isEqualTo(1);

@@ -47,9 +47,9 @@ class AnswerServiceTest {
     }
 
     private void publish(String doc, List<String> texts) {
-        List<Chunk> chunks = IntStream.range(0, texts.size()).mapToObj(i -> new Chunk(Chunk.idOf(doc, 1, i), doc, 1, i,
-                texts.get(i).contains(" | ") ? ChunkKind.TABLE : ChunkKind.PROSE, texts.get(i), List.of("H"), 0, 1, 3,
-                "")).toList();
+        List<Chunk> chunks = IntStream.range(0, texts.size()).mapToObj(i -> Chunk.builder(doc, 1, i)
+                .kind(texts.get(i).contains(" | ") ? ChunkKind.TABLE : ChunkKind.PROSE).text(texts.get(i))
+                .headingPath(List.of("H")).offsets(0, 1).tokenCount(3).build()).toList();
         catalog.stage(new DocumentDraft(doc, "kb", "file:///" + doc, "Title " + doc, "text/plain", "h", 1, chunks), 1);
         catalog.publish(new DocumentVersion(doc, 1));
     }

@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 
 class DedupTest {
     private static Dedup.Candidate c(String id, double score, String text, String modality, int rank) {
-        Chunk chunk = new Chunk(id, "doc-" + id, 1, 0, ChunkKind.PROSE, text, List.of(), 0, text.length(), 1, "");
+        Chunk chunk = Chunk.builder("doc-" + id, 1, 0).id(id).text(text).offsets(0, text.length()).tokenCount(1).build();
         return new Dedup.Candidate(new FusedHit(id, score, Map.of(modality, new SourceScore(rank, score)),
                 Map.of(modality, score), List.of()), new ChunkView(chunk, "kb", "file:///" + id, "T"));
     }

@@ -35,8 +35,8 @@ class FigureAttacherTest {
         // d1: three prose chunks; figure 1 anchored to chunk 0, figure 2 to chunk 2.
         List<Chunk> chunks = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
-            chunks.add(new Chunk(Chunk.idOf("d1", 1, i), "d1", 1, i, ChunkKind.PROSE, "prose " + i, List.of(), i, i + 1,
-                    2, "", "page " + (i + 1)));
+            chunks.add(Chunk.builder("d1", 1, i).text("prose " + i).offsets(i, i + 1).tokenCount(2)
+                    .location("page " + (i + 1)).build());
         }
         chunks.add(figure("d1", 3, new Figure(1, "Figure 1: Sales", "image/png", 10, 10, List.of(0)), "page 1"));
         chunks.add(figure("d1", 4, new Figure(2, "Figure 2: Staff", "image/png", 10, 10, List.of(2)), "page 3"));
@@ -50,8 +50,8 @@ class FigureAttacherTest {
     }
 
     private static Chunk figure(String doc, int ordinal, Figure f, String location) {
-        return new Chunk(Chunk.idOf(doc, 1, ordinal), doc, 1, ordinal, ChunkKind.FIGURE, f.caption(), List.of(), 3, 3,
-                3, "", location, f);
+        return Chunk.builder(doc, 1, ordinal).text(f.caption()).offsets(3, 3).tokenCount(3).location(location)
+                .figure(f).build();
     }
 
     private static SearchHit hit(int rank, int ordinal, ChunkKind kind) {

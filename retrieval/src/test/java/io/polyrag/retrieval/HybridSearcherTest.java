@@ -52,7 +52,7 @@ class HybridSearcherTest {
     }
 
     private void publish(String doc, String kb, String text) {
-        Chunk c = new Chunk(Chunk.idOf(doc, 1, 0), doc, 1, 0, ChunkKind.PROSE, text, List.of(), 0, text.length(), 4, "");
+        Chunk c = Chunk.builder(doc, 1, 0).text(text).offsets(0, text.length()).tokenCount(4).build();
         catalog.stage(new DocumentDraft(doc, kb, "file:///" + doc, "Title " + doc, "text/plain", "h", 1, List.of(c)), 1);
         catalog.publish(new DocumentVersion(doc, 1));
     }

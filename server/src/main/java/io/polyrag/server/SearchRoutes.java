@@ -151,7 +151,8 @@ final class SearchRoutes {
             }
         };
         if (Boolean.TRUE.equals(b.stream())) {
-            streamAnswer(ctx, request, b.neighbours(), grounding, turns, question, b.conversationId(), b.route(), keep);
+            streamAnswer(ctx, request, b.neighbours(), grounding, turns, b.route(), new Asked(question,
+                    b.conversationId(), keep));
         } else {
             Answer a = tenant(ctx).search().answer(request, b.neighbours(), grounding, t -> { },
                     turns, b.route());
@@ -160,21 +161,23 @@ final class SearchRoutes {
         }
     }
 
+    /** The question as asked, the conversation it belongs to (or null), and what keeps the answer in it. */
+    private record Asked(String question, String conversationId, Consumer<Answer> keep) {
+    }
+
     /**
      * Server-sent events: {@code token} ({@code {"text": …}}) as the answer is written, then {@code answer} (the
      * whole answer with its sources), or {@code error} (a problem, with the sources when retrieval worked).
      */
-    // style: an answer's options as POST /v1/query parsed them; a record for them is the house step's next cut
     private void streamAnswer(Context ctx, SearchRequest request, Integer neighbours, boolean grounding,
-            List<String> history, String asked, String conversationId, Boolean route,
-            Consumer<Answer> keep) throws IOException {
+            List<String> history, Boolean route, Asked asked) throws IOException {
         ctx.status(200).contentType("text/event-stream; charset=utf-8").header("Cache-Control", "no-cache");
         OutputStream out = ctx.res().getOutputStream();
         try {
             Answer a = tenant(ctx).search().answer(request, neighbours, grounding,
                     token -> event(out, "token", Map.of("text", token)), history, route);
-            keep.accept(a);
-            event(out, "answer", SearchWire.of(a, asked, conversationId));
+            asked.keep().accept(a);
+            event(out, "answer", SearchWire.of(a, asked.question(), asked.conversationId()));
         } catch (AnswerUnavailableException e) {
             event(out, "error", new Dtos.AnswerProblem("about:blank", "Bad Gateway", 502, e.getMessage(),
                     SearchWire.sources(e.sources())));

@@ -76,8 +76,9 @@ public abstract class CatalogContract {
 
     protected static DocumentDraft draft(String id, String kb, long version, String... texts) {
         List<Chunk> chunks = IntStream.range(0, texts.length)
-                .mapToObj(i -> new Chunk(Chunk.idOf(id, version, i), id, version, i, ChunkKind.PROSE, texts[i],
-                        List.of("Heading"), i * 10, i * 10 + texts[i].length(), 3, "model-x", "page " + (i + 1)))
+                .mapToObj(i -> Chunk.builder(id, version, i).text(texts[i]).headingPath(List.of("Heading"))
+                        .offsets(i * 10, i * 10 + texts[i].length()).tokenCount(3).embeddingModel("model-x")
+                        .location("page " + (i + 1)).build())
                 .toList();
         return new DocumentDraft(id, kb, "file:///" + id + ".md", "Title " + id, "text/markdown", "hash-" + version,
                 42, chunks);
@@ -115,8 +116,8 @@ public abstract class CatalogContract {
         var figure = new Figure(1, "Figure 1: Sales | by region", "image/png", 640, 400,
                 List.of(0, 1), new Figure.Box(72, 100.5, 320, 200));
         List<Chunk> chunks = new ArrayList<>(text.chunks());
-        chunks.add(new Chunk(Chunk.idOf("d1", 1, 2), "d1", 1, 2, ChunkKind.FIGURE, "Figure 1: Sales | by region",
-                List.of("Heading"), 30, 30, 8, "model-x", "page 1", figure));
+        chunks.add(Chunk.builder("d1", 1, 2).text("Figure 1: Sales | by region").headingPath(List.of("Heading"))
+                .offsets(30, 30).tokenCount(8).embeddingModel("model-x").location("page 1").figure(figure).build());
         c.stage(new DocumentDraft("d1", "kb", text.uri(), text.title(), text.mediaType(), text.contentHash(), 42,
                 chunks), 1);
         var d1 = new DocumentVersion("d1", 1);

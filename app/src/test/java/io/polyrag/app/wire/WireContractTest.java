@@ -72,8 +72,9 @@ class WireContractTest {
                 .kind(ChunkKind.PROSE).headingPath(List.of("H")).knowledgeBase("default")
                 .sources(Map.of("vector", new SourceScore(1, 0.5))).version(1).ordinal(0).location("page 2")
                 .contributions(Map.of("vector", 0.5)).build()), List.of());
-        IngestReport i = new IngestReport(1, 1, 0, 0, 0, 2, 5, List.of(new ItemError("a", "b")), 0, 0, List.of(),
-                List.of(new IndexedDocument("u", "d", 1, "added")));
+        IngestReport i = IngestReport.builder().counts(1, 1, 0, 0, 0).chunks(2).tookMs(5)
+                .errors(List.of(new ItemError("a", "b"))).indexed(List.of(new IndexedDocument("u", "d", 1, "added")))
+                .build();
         for (Object wire : List.of(SearchWire.of(r), IngestWire.ofText(i))) {
             List<String> names = new ArrayList<>();
             collect(Json.MAPPER.valueToTree(wire), names);

@@ -35,21 +35,93 @@ public record Chunk(String id, String documentId, long version, int ordinal, Chu
         }
     }
 
-    /** A chunk that is not a figure. */
-    // style: the positional form existing callers use; building these by name is the house step's next cut
-    public Chunk(String id, String documentId, long version, int ordinal, ChunkKind kind, String text,
-            List<String> headingPath, int startOffset, int endOffset, int tokenCount, String embeddingModel,
-            String location) {
-        this(id, documentId, version, ordinal, kind, text, headingPath, startOffset, endOffset, tokenCount,
-                embeddingModel, location, null);
+    /**
+     * A chunk of document {@code documentId}'s version {@code version} at {@code ordinal}, built by name: its id is
+     * {@link #idOf}'s, its kind prose, no headings, offsets, tokens, model, location or figure until set.
+     */
+    public static Builder builder(String documentId, long version, int ordinal) {
+        return new Builder(documentId, version, ordinal);
     }
 
-    /** A chunk with no location. */
-    // style: the positional form existing callers use; building these by name is the house step's next cut
-    public Chunk(String id, String documentId, long version, int ordinal, ChunkKind kind, String text,
-            List<String> headingPath, int startOffset, int endOffset, int tokenCount, String embeddingModel) {
-        this(id, documentId, version, ordinal, kind, text, headingPath, startOffset, endOffset, tokenCount,
-                embeddingModel, "");
+    /** Builds a {@link Chunk}; see {@link Chunk#builder}. */
+    public static final class Builder {
+        private final String documentId;
+        private final long version;
+        private final int ordinal;
+        private String id;
+        private ChunkKind kind = ChunkKind.PROSE;
+        private String text = "";
+        private List<String> headingPath = List.of();
+        private int startOffset;
+        private int endOffset;
+        private int tokenCount;
+        private String embeddingModel = "";
+        private String location = "";
+        private Figure figure;
+
+        private Builder(String documentId, long version, int ordinal) {
+            this.documentId = documentId;
+            this.version = version;
+            this.ordinal = ordinal;
+            this.id = idOf(documentId, version, ordinal);
+        }
+
+        /** An id other than {@link #idOf}'s (as a store recorded it). */
+        public Builder id(String id) {
+            this.id = id;
+            return this;
+        }
+
+        public Builder kind(ChunkKind kind) {
+            this.kind = kind;
+            return this;
+        }
+
+        public Builder text(String text) {
+            this.text = text;
+            return this;
+        }
+
+        public Builder headingPath(List<String> headingPath) {
+            this.headingPath = headingPath;
+            return this;
+        }
+
+        /** The characters of the parsed text it covers, {@code start} inclusive, {@code end} exclusive. */
+        public Builder offsets(int start, int end) {
+            this.startOffset = start;
+            this.endOffset = end;
+            return this;
+        }
+
+        public Builder tokenCount(int tokenCount) {
+            this.tokenCount = tokenCount;
+            return this;
+        }
+
+        public Builder embeddingModel(String embeddingModel) {
+            this.embeddingModel = embeddingModel;
+            return this;
+        }
+
+        public Builder location(String location) {
+            this.location = location;
+            return this;
+        }
+
+        /** The figure of a chunk of kind figure (sets the kind too). */
+        public Builder figure(Figure figure) {
+            this.figure = figure;
+            if (figure != null) {
+                this.kind = ChunkKind.FIGURE;
+            }
+            return this;
+        }
+
+        public Chunk build() {
+            return new Chunk(id, documentId, version, ordinal, kind, text, headingPath, startOffset, endOffset,
+                    tokenCount, embeddingModel, location, figure);
+        }
     }
 
     public static String idOf(String documentId, long version, int ordinal) {

@@ -25,14 +25,6 @@ public record DocumentInfo(String id, String knowledgeBase, String uri, String t
         meta = meta == null ? DocumentMeta.NONE : meta;
     }
 
-    // style: the positional form existing callers use; building these by name is the house step's next cut
-    public DocumentInfo(String id, String knowledgeBase, String uri, String title, String mediaType,
-            String contentHash, long sizeBytes, long visibleVersion, int chunkCount, Instant updatedAt,
-            DocumentMeta meta) {
-        this(id, knowledgeBase, uri, title, mediaType, contentHash, sizeBytes, visibleVersion, chunkCount, updatedAt,
-                meta, false);
-    }
-
     /** Where it stands: being indexed, indexed, or being updated. */
     public DocumentStatus status() {
         return visibleVersion == 0 ? DocumentStatus.INDEXING
@@ -43,12 +35,5 @@ public record DocumentInfo(String id, String knowledgeBase, String uri, String t
     public DocumentInfo inKnowledgeBase(String name) {
         return new DocumentInfo(id, name, uri, title, mediaType, contentHash, sizeBytes, visibleVersion, chunkCount,
                 updatedAt, meta, pending);
-    }
-
-    // style: the positional form existing callers use; building these by name is the house step's next cut
-    public DocumentInfo(String id, String knowledgeBase, String uri, String title, String mediaType,
-            String contentHash, long sizeBytes, long visibleVersion, int chunkCount, Instant updatedAt) {
-        this(id, knowledgeBase, uri, title, mediaType, contentHash, sizeBytes, visibleVersion, chunkCount, updatedAt,
-                DocumentMeta.NONE);
     }
 }

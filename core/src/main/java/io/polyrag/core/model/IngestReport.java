@@ -28,26 +28,102 @@ public record IngestReport(int documents, int added, int updated, int unchanged,
         indexed = List.copyOf(indexed);
     }
 
-    /** A report of an ingest that wrote no chunk contexts. */
-    // style: the positional form existing callers use; building these by name is the house step's next cut
-    public IngestReport(int documents, int added, int updated, int unchanged, int failed, int chunks, long tookMs,
-            List<ItemError> errors, int relations, long extractionTokens, List<String> warnings,
-            List<IndexedDocument> indexed) {
-        this(documents, added, updated, unchanged, failed, chunks, tookMs, errors, relations, extractionTokens,
-                warnings, indexed, 0);
+    /** A report built by name: every count 0, every list empty until set. */
+    public static Builder builder() {
+        return new Builder();
     }
 
-    /** A report that lists no indexed documents. */
-    // style: the positional form existing callers use; building these by name is the house step's next cut
-    public IngestReport(int documents, int added, int updated, int unchanged, int failed, int chunks, long tookMs,
-            List<ItemError> errors, int relations, long extractionTokens, List<String> warnings) {
-        this(documents, added, updated, unchanged, failed, chunks, tookMs, errors, relations, extractionTokens,
-                warnings, List.of());
+    /** A builder holding this report, to change some of its fields. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.documents = documents;
+        b.added = added;
+        b.updated = updated;
+        b.unchanged = unchanged;
+        b.failed = failed;
+        b.chunks = chunks;
+        b.tookMs = tookMs;
+        b.errors = errors;
+        b.relations = relations;
+        b.extractionTokens = extractionTokens;
+        b.warnings = warnings;
+        b.indexed = indexed;
+        b.contextTokens = contextTokens;
+        return b;
     }
 
-    /** A report of an ingest that extracted nothing. */
-    public IngestReport(int documents, int added, int updated, int unchanged, int failed, int chunks, long tookMs,
-            List<ItemError> errors) {
-        this(documents, added, updated, unchanged, failed, chunks, tookMs, errors, 0, 0, List.of());
+    /** Builds an {@link IngestReport}; see {@link IngestReport#builder()}. */
+    public static final class Builder {
+        private int documents;
+        private int added;
+        private int updated;
+        private int unchanged;
+        private int failed;
+        private int chunks;
+        private long tookMs;
+        private List<ItemError> errors = List.of();
+        private int relations;
+        private long extractionTokens;
+        private List<String> warnings = List.of();
+        private List<IndexedDocument> indexed = List.of();
+        private long contextTokens;
+
+        private Builder() {
+        }
+
+        /** Inputs considered, and of them: added, updated, unchanged, failed. */
+        public Builder counts(int documents, int added, int updated, int unchanged, int failed) {
+            this.documents = documents;
+            this.added = added;
+            this.updated = updated;
+            this.unchanged = unchanged;
+            this.failed = failed;
+            return this;
+        }
+
+        public Builder chunks(int chunks) {
+            this.chunks = chunks;
+            return this;
+        }
+
+        public Builder tookMs(long tookMs) {
+            this.tookMs = tookMs;
+            return this;
+        }
+
+        public Builder errors(List<ItemError> errors) {
+            this.errors = errors;
+            return this;
+        }
+
+        public Builder relations(int relations) {
+            this.relations = relations;
+            return this;
+        }
+
+        public Builder extractionTokens(long extractionTokens) {
+            this.extractionTokens = extractionTokens;
+            return this;
+        }
+
+        public Builder warnings(List<String> warnings) {
+            this.warnings = warnings;
+            return this;
+        }
+
+        public Builder indexed(List<IndexedDocument> indexed) {
+            this.indexed = indexed;
+            return this;
+        }
+
+        public Builder contextTokens(long contextTokens) {
+            this.contextTokens = contextTokens;
+            return this;
+        }
+
+        public IngestReport build() {
+            return new IngestReport(documents, added, updated, unchanged, failed, chunks, tookMs, errors, relations,
+                    extractionTokens, warnings, indexed, contextTokens);
+        }
     }
 }

@@ -397,10 +397,11 @@ abstract class CatalogReads implements Catalog {
         String path = rs.getString("heading_path");
         List<String> headings = path.isEmpty() ? List.of()
                 : Arrays.asList(path.split(String.valueOf(PATH_SEPARATOR), -1));
-        return new Chunk(rs.getString("id"), rs.getString("document_id"), rs.getLong("version"), rs.getInt("ordinal"),
-                ChunkKind.parse(rs.getString("kind")), rs.getString("text"), headings, rs.getInt("start_offset"),
-                rs.getInt("end_offset"), rs.getInt("token_count"), rs.getString("embedding_model"),
-                rs.getString("location"), Figure.decode(rs.getString("figure")));
+        return Chunk.builder(rs.getString("document_id"), rs.getLong("version"), rs.getInt("ordinal"))
+                .id(rs.getString("id")).kind(ChunkKind.parse(rs.getString("kind"))).text(rs.getString("text"))
+                .headingPath(headings).offsets(rs.getInt("start_offset"), rs.getInt("end_offset"))
+                .tokenCount(rs.getInt("token_count")).embeddingModel(rs.getString("embedding_model"))
+                .location(rs.getString("location")).figure(Figure.decode(rs.getString("figure"))).build();
     }
 
     private static DocumentInfo documentInfo(ResultSet rs) throws SQLException {

@@ -31,8 +31,8 @@ public final class H2KillChild {
                     List<Chunk> chunks = new ArrayList<>();
                     for (int i = 0; i < 10; i++) {
                         String text = "churn ".repeat(60) + i;
-                        chunks.add(new Chunk(Chunk.idOf(id, v, i), id, v, i, ChunkKind.PROSE, text, List.of(), 0,
-                                text.length(), 60, "model-x", ""));
+                        chunks.add(Chunk.builder(id, v, i).text(text).offsets(0, text.length()).tokenCount(60)
+                                .embeddingModel("model-x").build());
                     }
                     c.stage(new DocumentDraft(id, "kb", "file:///" + id, id, "text/plain", "hash-" + id, 1, chunks),
                             v);
