@@ -68,6 +68,11 @@ final class Backfill implements JobHandler {
         return KIND;
     }
 
+    @Override
+    public String item() {
+        return "document";
+    }
+
     /** The modalities a back-fill may name: the enabled stores. */
     List<Modality> fillable() {
         return List.copyOf(pipeline.stores().modalities());

@@ -15,6 +15,14 @@ interface JobHandler {
     String kind();
 
     /**
+     * What one of the job's items is called in its summary ("1 of 3 files failed"): {@code file} for an upload,
+     * {@code item} (a file, a page, an object) by default; the plural adds an s.
+     */
+    default String item() {
+        return "item";
+    }
+
+    /**
      * Runs one job to its end.
      *
      * @param job the claimed job, with its payload

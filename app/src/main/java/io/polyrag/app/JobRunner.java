@@ -223,7 +223,7 @@ final class JobRunner implements AutoCloseable {
             recorded = jobs.finish(id, context.attempt, status, done, context.canceledByRequest ? "canceled by "
                     + "request after "
                     + done.processed() + " of " + done.total() + " items; what was indexed before stays indexed"
-                    : error(status, done));
+                    : error(status, done, handler.item()));
             context.stageEnded();
             if (recorded) {
                 metrics.jobEnded(job.info().kind(), status, done.added() + done.updated(), done.chunks());
@@ -385,11 +385,13 @@ final class JobRunner implements AutoCloseable {
         return p.failed() >= p.total() ? JobStatus.FAILED : JobStatus.PARTIAL;
     }
 
-    static String error(JobStatus status, JobProgress p) {
+    /** The summary of a job that did not fully succeed, naming its items as its handler calls them. */
+    static String error(JobStatus status, JobProgress p, String item) {
         return switch (status) {
-            case FAILED -> (p.failed() == 1 ? "the file failed" : "all " + p.failed() + " files failed")
+            case FAILED -> (p.failed() == 1 ? "the " + item + " failed" : "all " + p.failed() + " " + item + "s failed")
                     + (p.errors().isEmpty() ? "" : "; the first: " + p.errors().getFirst().reason());
-            case PARTIAL -> p.failed() + " of " + p.total() + " files failed; the others were indexed (see errors)";
+            case PARTIAL -> p.failed() + " of " + p.total() + " " + item + "s failed; the others were indexed (see "
+                    + "errors)";
             default -> null;
         };
     }

@@ -82,6 +82,11 @@ final class UploadJob implements JobHandler {
     }
 
     @Override
+    public String item() {
+        return "file";
+    }
+
+    @Override
     public JobProgress run(JobStore.Claimed job, JobHandler.Context context) {
         Payload p = JSON.readValue(job.payload(), Payload.class);
         List<IngestInput> inputs = p.files().stream().map(f -> new IngestInput("upload:" + f.name(), f.name(),
