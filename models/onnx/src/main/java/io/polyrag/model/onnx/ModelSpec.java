@@ -27,7 +27,7 @@ import tools.jackson.databind.json.JsonMapper;
  * @param custom whether the files come from a directory the user gave (their identity is then their content)
  * @param origin where pooling and prefixes came from, for the log
  */
-record ModelSpec(String name, Source model, Source tokenizer, Pooling pooling, String queryPrefix,
+record ModelSpec(String name, Origin model, Origin tokenizer, Pooling pooling, String queryPrefix,
         String passagePrefix, boolean custom, String origin) {
 
     /** How token vectors become one: the first token's, their mean, their element-wise max, the last token's. */
@@ -43,7 +43,7 @@ record ModelSpec(String name, Source model, Source tokenizer, Pooling pooling, S
     }
 
     /** Opens a model or tokenizer file. */
-    interface Source {
+    interface Origin {
         InputStream open() throws IOException;
     }
 
@@ -172,7 +172,7 @@ record ModelSpec(String name, Source model, Source tokenizer, Pooling pooling, S
                 passagePrefix, false, "bundled");
     }
 
-    private static Source resource(String file) {
+    private static Origin resource(String file) {
         return () -> {
             InputStream in = ModelSpec.class.getClassLoader().getResourceAsStream(file);
             if (in == null) {

@@ -1,0 +1,107 @@
+package io.polyrag.store.catalog;
+
+import io.polyrag.core.port.ConversationStore;
+import io.polyrag.core.port.ConversationStore.Conversation;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/** Conversation rows: one per tenant and id, the messages as JSON. */
+final class JdbcConversations implements ConversationStore {
+    private final Jdbc jdbc;
+
+    JdbcConversations(Jdbc jdbc) {
+        this.jdbc = jdbc;
+    }
+
+    Optional<Conversation> get(String tenant, String id) {
+        return jdbc.tx("read a conversation", c -> {
+            try (PreparedStatement ps = c.prepareStatement("SELECT * FROM conversations WHERE tenant = ? AND id = ?")) {
+                ps.setString(1, tenant);
+                ps.setString(2, id);
+                try (ResultSet rs = ps.executeQuery()) {
+                    return rs.next() ? Optional.of(row(rs, true)) : Optional.<Conversation>empty();
+                }
+            }
+        });
+    }
+
+    List<Conversation> list(String tenant, int offset, int limit) {
+        return jdbc.tx("list conversations", c -> {
+            try (PreparedStatement ps = c.prepareStatement("SELECT tenant, id, title, '' AS messages, turns, "
+                    + "created_at, updated_at FROM conversations WHERE tenant = ? ORDER BY updated_at DESC, id "
+                    + "LIMIT ? OFFSET ?")) {
+                ps.setString(1, tenant);
+                ps.setInt(2, limit);
+                ps.setInt(3, offset);
+                try (ResultSet rs = ps.executeQuery()) {
+                    List<Conversation> out = new ArrayList<>();
+                    while (rs.next()) {
+                        out.add(row(rs, false));
+                    }
+                    return out;
+                }
+            }
+        });
+    }
+
+    void put(String tenant, String id, String title, String messages, int turns) {
+        jdbc.tx("keep a conversation", c -> {
+            int updated = JdbcCatalog.update(c, "UPDATE conversations SET title = ?, messages = ?, turns = ?, "
+                    + "updated_at = ? WHERE tenant = ? AND id = ?", title, messages, turns, jdbc.now(), tenant, id);
+            if (updated == 0) {
+                JdbcCatalog.update(c, "INSERT INTO conversations (tenant, id, title, messages, turns, created_at, "
+                        + "updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)", tenant, id, title, messages, turns, jdbc.now(),
+                        jdbc.now());
+            }
+            return null;
+        });
+    }
+
+    boolean delete(String tenant, String id) {
+        return jdbc.tx("delete a conversation", c -> JdbcCatalog.update(c, "DELETE FROM conversations WHERE tenant = ? "
+                + "AND id = ?", tenant, id)) > 0;
+    }
+
+    int deleteBefore(Instant cutoff) {
+        return jdbc.tx("delete old conversations", c -> JdbcCatalog.update(c, "DELETE FROM conversations WHERE "
+                + "updated_at < ?", OffsetDateTime.ofInstant(cutoff, ZoneOffset.UTC)));
+    }
+
+    private static Conversation row(ResultSet rs, boolean messages) throws SQLException {
+        return new Conversation(rs.getString("id"), rs.getString("title"), messages ? rs.getString("messages") : "",
+                rs.getInt("turns"), JdbcCatalog.instant(rs, "created_at"), JdbcCatalog.instant(rs, "updated_at"));
+    }
+
+    @Override
+    public Optional<ConversationStore.Conversation> conversation(String tenant, String id) {
+        return get(tenant, id);
+    }
+
+    @Override
+    public List<ConversationStore.Conversation> conversations(String tenant, int offset,
+            int limit) {
+        return list(tenant, offset, limit);
+    }
+
+    @Override
+    public void putConversation(String tenant, String id, String title, String messages, int turns) {
+        put(tenant, id, title, messages, turns);
+    }
+
+    @Override
+    public boolean deleteConversation(String tenant, String id) {
+        return delete(tenant, id);
+    }
+
+    @Override
+    public int deleteConversationsBefore(Instant cutoff) {
+        return deleteBefore(cutoff);
+    }
+}

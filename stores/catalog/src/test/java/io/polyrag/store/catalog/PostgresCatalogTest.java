@@ -1,0 +1,89 @@
+package io.polyrag.store.catalog;
+
+import io.polyrag.core.config.Config;
+import io.polyrag.core.spi.CatalogProvider.CatalogAndJobs;
+import io.polyrag.testing.CatalogContract;
+import io.polyrag.testing.TestPostgres;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.as;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.Test;
+
+/** The catalog contract on a real PostgreSQL: each test in an empty schema of its own, reopened by name. */
+class PostgresCatalogTest extends CatalogContract {
+    private final Map<Path, String> schemas = new HashMap<>();
+
+    @Override
+    protected CatalogAndJobs openCatalog(Path dir, java.time.Clock clock) {
+        String url = schemas.computeIfAbsent(dir, d -> TestPostgres.freshSchema("catalog_" + Integer.toHexString(
+                d.toString().hashCode())));
+        return PostgresCatalogProvider.open(Config.load(Map.of(), Map.of("postgres.url", url, "postgres.pool.search",
+                "2", "postgres.pool.ingest", "2", "postgres.pool.jobs", "1")), clock);
+    }
+
+    @Test
+    void fsync_mode_warns_when_the_server_does_not_make_commits_durable() throws Exception {
+        String url = TestPostgres.freshSchema("catalog_durability");
+        try (JdbcCatalog c = PostgresCatalogProvider.open(Config.load(Map.of(), Map.of("postgres.url", url)),
+                java.time.Clock.systemUTC())) {
+            List<String> off = new ArrayList<>();
+            try (var conn = java.sql.DriverManager.getConnection(url); var s = conn.createStatement()) {
+                for (String name : List.of("fsync", "synchronous_commit")) {
+                    try (var rs = s.executeQuery("SHOW " + name)) {
+                        rs.next();
+                        if ("off".equals(rs.getString(1))) {
+                            off.add(name + "=off");
+                        }
+                    }
+                }
+            }
+            var warning = PostgresCatalogProvider.unsafeCommits(c.jdbc);
+            if (off.isEmpty()) {
+                assertThat(warning).isEmpty();
+            } else {
+                assertThat(warning).get(as(org.assertj.core.api.InstanceOfAssertFactories.STRING))
+                        .contains(off).contains("POLYRAG_DURABILITY=fsync");
+            }
+        }
+    }
+
+    @Test
+    void replicas_opening_one_empty_schema_at_once_all_start() throws Exception {
+        // Several processes' first start on one empty schema: all bring it up to date, none fails half way.
+        for (int round = 0; round < 3; round++) {
+            String url = TestPostgres.freshSchema("catalog_together_" + round);
+            int replicas = 4;
+            CyclicBarrier start = new CyclicBarrier(replicas);
+            ExecutorService pool = Executors.newFixedThreadPool(replicas);
+            List<Future<CatalogAndJobs>> opened = new ArrayList<>();
+            try {
+                for (int i = 0; i < replicas; i++) {
+                    Callable<CatalogAndJobs> open = () -> {
+                        start.await();
+                        return PostgresCatalogProvider.open(Config.load(Map.of(), Map.of("postgres.url", url,
+                                "postgres.pool.search", "1", "postgres.pool.ingest", "2", "postgres.pool.jobs", "1")),
+                                java.time.Clock.systemUTC());
+                    };
+                    opened.add(pool.submit(open));
+                }
+                for (Future<CatalogAndJobs> f : opened) {
+                    try (CatalogAndJobs c = f.get()) {
+                        assertThat(c.countDocuments(io.polyrag.core.model.SearchScope.ALL)).isZero();
+                    }
+                }
+            } finally {
+                pool.shutdownNow();
+            }
+        }
+    }
+}
