@@ -11,8 +11,8 @@ import io.polyrag.core.model.JobInfo;
 import io.polyrag.core.model.Modality;
 import io.polyrag.core.model.SearchScope;
 import io.polyrag.core.model.Tenant;
+import io.polyrag.core.port.Catalog;
 import io.polyrag.core.port.Embedder;
-import io.polyrag.core.spi.CatalogProvider.CatalogAndJobs;
 import io.polyrag.ingest.IngestPipeline;
 import io.polyrag.ingest.StoreCheck;
 import io.polyrag.retrieval.HybridSearcher;
@@ -23,7 +23,7 @@ import java.util.TreeMap;
 
 /** The server's own state: status, readiness, and the consistency check of the catalog against every store. */
 public final class Admin {
-    private final CatalogAndJobs catalog;
+    private final Catalog catalog;
     private final HybridSearcher searcher;
     private final IngestPipeline pipeline;
     /** Null when vectors are off. */
@@ -34,7 +34,7 @@ public final class Admin {
     private volatile List<String> problems;
 
     /** @param problems what start-up found wrong (recovery, stores), shown until it is fixed */
-    Admin(CatalogAndJobs catalog, HybridSearcher searcher, IngestPipeline pipeline, Embedder embedder, Config config,
+    Admin(Catalog catalog, HybridSearcher searcher, IngestPipeline pipeline, Embedder embedder, Config config,
             List<String> problems, JobEngine jobs, Backfill backfill) {
         this.catalog = catalog;
         this.searcher = searcher;
@@ -68,7 +68,7 @@ public final class Admin {
 
     /** Any job by id, whoever's (the operator's view). */
     public JobInfo job(String id) {
-        return catalog.jobStore().job(id).orElseThrow(() -> new NotFoundException("no job with id '"
+        return jobs.anyJob(id).orElseThrow(() -> new NotFoundException("no job with id '"
                 + Ids.abbreviate(String.valueOf(id), 64) + "'"));
     }
 

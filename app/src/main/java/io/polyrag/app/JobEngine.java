@@ -182,6 +182,11 @@ final class JobEngine implements AutoCloseable {
         return get(tenant, id);
     }
 
+    /** Any tenant's job by id (the operator's view). */
+    Optional<JobInfo> anyJob(String id) {
+        return store.job(id);
+    }
+
     /** The job with this id, if {@code tenant}'s: another tenant's job is not found, like one that never was. */
     JobInfo get(Tenant tenant, String id) {
         return store.job(id).filter(j -> j.tenant().equals(tenant.id())).orElseThrow(() -> new NotFoundException(

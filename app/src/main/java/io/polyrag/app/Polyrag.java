@@ -101,7 +101,8 @@ public final class Polyrag implements AutoCloseable {
         engine.onSubmit(components.indexing::changed);
         this.watcher = new SourceWatcher(catalog.sourceStore(), connectors, engine, components.config.get(
                 Settings.SYNC_WATCH));
-        List<String> problems = Recovery.run(catalog, components.pipeline, components.config, staging, engine);
+        List<String> problems = Recovery.run(catalog, catalog.jobStore(), components.pipeline, components.config, staging,
+                engine);
         this.local = facets(Tenant.LOCAL);
         sweepUploads(components, engine);
         backfill.evaluate();

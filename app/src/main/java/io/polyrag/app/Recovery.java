@@ -3,8 +3,8 @@ package io.polyrag.app;
 import io.polyrag.core.config.Config;
 import io.polyrag.core.config.Settings;
 import io.polyrag.core.model.CheckReport;
+import io.polyrag.core.port.Catalog;
 import io.polyrag.core.port.JobStore;
-import io.polyrag.core.spi.CatalogProvider.CatalogAndJobs;
 import io.polyrag.ingest.IngestPipeline;
 import io.polyrag.ingest.StoreCheck;
 import java.io.IOException;
@@ -38,16 +38,16 @@ final class Recovery {
      * shared with other replicas, what is running or pending may be theirs: only versions pending for longer than
      * the stale timeout are discarded, and jobs are left to the stale-job reclaim of {@link JobStore#claim}.
      */
-    static List<String> run(CatalogAndJobs catalog, IngestPipeline pipeline, Config config, Path staging,
-            JobEngine jobs) {
+    static List<String> run(Catalog catalog, JobStore jobStore, IngestPipeline pipeline, Config config,
+            Path staging, JobEngine jobs) {
         boolean shared = catalog.shared();
         int cleaned = pipeline.recover(shared ? stale(config) : null);
-        int requeued = shared ? 0 : catalog.jobStore().requeueRunning();
+        int requeued = shared ? 0 : jobStore.requeueRunning();
         if (cleaned + requeued > 0) {
             LOG.log(Level.INFO, "recovered from an unclean stop: " + cleaned + " unfinished versions removed, "
                     + requeued + " jobs requeued");
         }
-        deleteUnownedStaging(catalog.jobStore(), staging, jobs);
+        deleteUnownedStaging(jobStore, staging, jobs);
         StoreCheck check = new StoreCheck(pipeline);
         if (check.countMismatches().isEmpty()) {
             return List.of();
