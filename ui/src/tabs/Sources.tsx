@@ -254,14 +254,7 @@ function SourceEdit({ source: s, busy, onSave, onCancel }: { source: SyncSource;
             <input id={`${f}-prefix`} value={draft.prefix} onChange={(e) => set({ prefix: e.target.value })} />
           </Field>
           <div className="row">
-            <Field id={`${f}-include`} label="Include globs" hint="one a line">
-              <textarea id={`${f}-include`} rows={2} value={draft.include}
-                onChange={(e) => set({ include: e.target.value })} />
-            </Field>
-            <Field id={`${f}-exclude`} label="Exclude globs" hint="one a line">
-              <textarea id={`${f}-exclude`} rows={2} value={draft.exclude}
-                onChange={(e) => set({ exclude: e.target.value })} />
-            </Field>
+            <GlobFields id={f} include={draft.include} exclude={draft.exclude} set={set} />
           </div>
           <Field id={`${f}-secret`} label="New secret access key" hint="empty: keep the stored one (never shown)">
             <input id={`${f}-secret`} type="password" autoComplete="off" value={draft.secretAccessKey}
@@ -274,14 +267,7 @@ function SourceEdit({ source: s, busy, onSave, onCancel }: { source: SyncSource;
             <input id={`${f}-root`} value={draft.root} onChange={(e) => set({ root: e.target.value })} />
           </Field>
           <div className="row">
-            <Field id={`${f}-include`} label="Include globs" hint="one a line">
-              <textarea id={`${f}-include`} rows={2} value={draft.include}
-                onChange={(e) => set({ include: e.target.value })} />
-            </Field>
-            <Field id={`${f}-exclude`} label="Exclude globs" hint="one a line">
-              <textarea id={`${f}-exclude`} rows={2} value={draft.exclude}
-                onChange={(e) => set({ exclude: e.target.value })} />
-            </Field>
+            <GlobFields id={f} include={draft.include} exclude={draft.exclude} set={set} />
           </div>
         </>
       )}
@@ -374,14 +360,8 @@ function FolderForm({ draft, errors, set }: FormProps<'folder'>) {
         <input id="folder-root" value={draft.root} onChange={(e) => set({ root: e.target.value })}
           placeholder="/srv/docs" />
       </Field>
-      <Field id="folder-include" label="Include globs" hint="one per line; empty: every supported file">
-        <textarea id="folder-include" rows={2} value={draft.include}
-          onChange={(e) => set({ include: e.target.value })} placeholder="**/*.md" />
-      </Field>
-      <Field id="folder-exclude" label="Exclude globs" hint="one per line">
-        <textarea id="folder-exclude" rows={2} value={draft.exclude}
-          onChange={(e) => set({ exclude: e.target.value })} placeholder="**/drafts/**" />
-      </Field>
+      <GlobFields id="folder" include={draft.include} exclude={draft.exclude} set={set} examples
+        includeHint="one per line; empty: every supported file" excludeHint="one per line" />
       <Field id="folder-kb" label="Knowledge base" hint="empty: the default one" error={errors.kb}>
         <input id="folder-kb" value={draft.kb} onChange={(e) => set({ kb: e.target.value })} placeholder="default" />
       </Field>
@@ -467,14 +447,8 @@ function S3Form({ draft, errors, set }: FormProps<'s3'>) {
             onChange={(e) => set({ secretAccessKey: e.target.value })} />
         </Field>
       </div>
-      <Field id="s3-include" label="Include globs" hint="one per line, below the prefix; empty: every supported file">
-        <textarea id="s3-include" rows={2} value={draft.include}
-          onChange={(e) => set({ include: e.target.value })} placeholder="**/*.md" />
-      </Field>
-      <Field id="s3-exclude" label="Exclude globs" hint="one per line">
-        <textarea id="s3-exclude" rows={2} value={draft.exclude}
-          onChange={(e) => set({ exclude: e.target.value })} placeholder="**/drafts/**" />
-      </Field>
+      <GlobFields id="s3" include={draft.include} exclude={draft.exclude} set={set} examples
+        includeHint="one per line, below the prefix; empty: every supported file" excludeHint="one per line" />
       <Field id="s3-kb" label="Knowledge base" hint="empty: the default one" error={errors.kb}>
         <input id="s3-kb" value={draft.kb} onChange={(e) => set({ kb: e.target.value })} placeholder="default" />
       </Field>
@@ -487,6 +461,26 @@ function S3Form({ draft, errors, set }: FormProps<'s3'>) {
 }
 
 /** The server's reason without the file name it repeats ("a.txt: empty" → "empty"). */
+/** The include and exclude globs of a folder or bucket source, one a line, as its forms ask for them. */
+function GlobFields({ id, include, exclude, set, includeHint = 'one a line', excludeHint = 'one a line',
+  examples = false }: {
+  id: string; include: string; exclude: string; set: (p: { include?: string; exclude?: string }) => void;
+  includeHint?: string; excludeHint?: string; examples?: boolean;
+}) {
+  return (
+    <>
+      <Field id={`${id}-include`} label="Include globs" hint={includeHint}>
+        <textarea id={`${id}-include`} rows={2} value={include} onChange={(e) => set({ include: e.target.value })}
+          placeholder={examples ? '**/*.md' : undefined} />
+      </Field>
+      <Field id={`${id}-exclude`} label="Exclude globs" hint={excludeHint}>
+        <textarea id={`${id}-exclude`} rows={2} value={exclude} onChange={(e) => set({ exclude: e.target.value })}
+          placeholder={examples ? '**/drafts/**' : undefined} />
+      </Field>
+    </>
+  );
+}
+
 function reasonOf(name: string | null, reason: string | null): string {
   const r = reason ?? '';
   return name && r.startsWith(`${name}: `) ? r.slice(name.length + 2) : r;

@@ -1,5 +1,6 @@
 package io.polyrag.core.port;
 
+import io.polyrag.core.InvalidInputException;
 import io.polyrag.core.config.Config;
 import io.polyrag.core.fs.Confinement;
 import io.polyrag.core.model.Ids;
@@ -62,6 +63,29 @@ public interface SourceConnector extends AutoCloseable {
 
     @Override
     default void close() {
+    }
+
+    /**
+     * Refuses a setting that {@code keys} does not name, naming the ones that are: the first check of every
+     * connector's {@link #checked}.
+     *
+     * @param what how the message calls one of them ("a filesystem setting")
+     */
+    static void onlyKeys(Map<String, Object> given, String what, List<String> keys) {
+        for (String k : given.keySet()) {
+            if (!keys.contains(k)) {
+                throw new InvalidInputException("'config." + k + "' is not " + what + ": use " + String.join(", ",
+                        keys));
+            }
+        }
+    }
+
+    /** A true-or-false setting, {@code fallback} when it is absent; anything else is refused naming it. */
+    static boolean flag(Map<String, Object> given, String key, boolean fallback) {
+        if (!(given.getOrDefault(key, fallback) instanceof Boolean b)) {
+            throw new InvalidInputException("'config." + key + "' must be true or false");
+        }
+        return b;
     }
 
     /** What the server lends a connector for one source: its settings, the tenant's bounds, and what it recorded. */

@@ -59,23 +59,13 @@ public final class FolderConnector implements SourceConnector {
     @Override
     public Map<String, Object> checked(Map<String, Object> given, Host host) {
         Map<String, Object> config = new LinkedHashMap<>(given);
-        for (String k : config.keySet()) {
-            if (!KEYS.contains(k)) {
-                throw new InvalidInputException("'config." + k + "' is not a filesystem setting: use "
-                        + String.join(", ", KEYS));
-            }
-        }
+        SourceConnector.onlyKeys(config, "a filesystem setting", KEYS);
         Path root = root(config.get("root"), host);
         config.put("root", root.toString());
         config.put("include", Globs.checked(config.get("include"), "include"));
         config.put("exclude", Globs.checked(config.get("exclude"), "exclude"));
-        Object follow = config.getOrDefault("follow_symlinks", false);
-        if (!(follow instanceof Boolean)) {
-            throw new InvalidInputException("'config.follow_symlinks' must be true or false");
-        }
-        if (!(config.getOrDefault("skip_graph", false) instanceof Boolean)) {
-            throw new InvalidInputException("'config.skip_graph' must be true or false");
-        }
+        SourceConnector.flag(config, "follow_symlinks", false);
+        SourceConnector.flag(config, "skip_graph", false);
         return config;
     }
 

@@ -77,12 +77,7 @@ public final class S3Connector implements SourceConnector {
 
     @Override
     public Map<String, Object> checked(Map<String, Object> given, Host host) {
-        for (String k : given.keySet()) {
-            if (!KEYS.contains(k)) {
-                throw new InvalidInputException("'config." + k + "' is not an s3 setting: use " + String.join(", ",
-                        KEYS));
-            }
-        }
+        SourceConnector.onlyKeys(given, "an s3 setting", KEYS);
         Map<String, Object> out = new LinkedHashMap<>();
         if (!(given.get("bucket") instanceof String bucket) || !BUCKET.matcher(bucket).matches()) {
             throw new InvalidInputException("'config.bucket' must be a bucket name of 3-63 lower-case letters, digits, "
@@ -122,11 +117,7 @@ public final class S3Connector implements SourceConnector {
         out.put("secret_access_key", s.strip());
         out.put("include", Globs.checked(given.get("include"), "include"));
         out.put("exclude", Globs.checked(given.get("exclude"), "exclude"));
-        Object skip = given.getOrDefault("skip_graph", false);
-        if (!(skip instanceof Boolean)) {
-            throw new InvalidInputException("'config.skip_graph' must be true or false");
-        }
-        out.put("skip_graph", skip);
+        out.put("skip_graph", SourceConnector.flag(given, "skip_graph", false));
         // Last: the one check that asks the network (a name lookup).
         if (endpoint != null) {
             String refused = refusal(endpoint.getHost());

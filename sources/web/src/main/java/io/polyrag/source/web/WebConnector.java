@@ -48,12 +48,7 @@ public final class WebConnector implements SourceConnector {
 
     @Override
     public Map<String, Object> checked(Map<String, Object> given, Host host) {
-        for (String k : given.keySet()) {
-            if (!KEYS.contains(k)) {
-                throw new InvalidInputException("'config." + k + "' is not a web setting: use " + String.join(", ",
-                        KEYS));
-            }
-        }
+        SourceConnector.onlyKeys(given, "a web setting", KEYS);
         if (!(given.get("start_urls") instanceof List<?> starts) || starts.isEmpty()
                 || starts.size() > MAX_START_URLS) {
             throw new InvalidInputException("'config.start_urls' must be a list of 1-" + MAX_START_URLS + " URLs, e.g. "
@@ -89,11 +84,7 @@ public final class WebConnector implements SourceConnector {
         out.put("path_prefix", p);
         out.put("max_pages", bounded(given.get("max_pages"), "max_pages", 100, 1, 100_000));
         out.put("max_depth", bounded(given.get("max_depth"), "max_depth", 3, 0, 20));
-        Object skip = given.getOrDefault("skip_graph", false);
-        if (!(skip instanceof Boolean)) {
-            throw new InvalidInputException("'config.skip_graph' must be true or false");
-        }
-        out.put("skip_graph", skip);
+        out.put("skip_graph", SourceConnector.flag(given, "skip_graph", false));
         // Last: the one check that asks the network (a name lookup).
         String refused = Fetch.refusal(first.getHost(), host.config().get(Settings.SYNC_WEB_ALLOW_PRIVATE));
         if (refused != null) {
