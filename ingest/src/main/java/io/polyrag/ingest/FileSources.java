@@ -1,14 +1,13 @@
 package io.polyrag.ingest;
 
 import io.polyrag.core.fs.Confinement;
+import io.polyrag.core.fs.Globs;
 import io.polyrag.core.model.ItemError;
 import java.io.IOException;
-import java.nio.file.FileSystems;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.nio.file.PathMatcher;
 import java.nio.file.SimpleFileVisitor;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
@@ -49,8 +48,7 @@ public final class FileSources {
         List<IngestInput> inputs = new ArrayList<>();
         List<ItemError> errors = new ArrayList<>();
         int[] skipped = {0};
-        List<Glob> in = includes.stream().map(Glob::new).toList();
-        List<Glob> out = excludes.stream().map(Glob::new).toList();
+        Globs globs = Globs.of(includes, excludes);
         for (Path p : paths) {
             Path abs = p.toAbsolutePath().normalize();
             if (!Files.exists(abs, LinkOption.NOFOLLOW_LINKS) && !Files.exists(abs)) {
@@ -58,7 +56,7 @@ public final class FileSources {
             } else if (confinement.refusal(abs).isPresent()) {
                 errors.add(new ItemError(p.toString(), confinement.refusal(abs).get()));
             } else if (Files.isDirectory(abs)) {
-                walk(abs, in, out, acceptsName, inputs, errors, skipped, confinement);
+                walk(abs, globs, acceptsName, inputs, errors, skipped, confinement);
             } else if (Files.isRegularFile(abs)) {
                 inputs.add(input(abs, abs.getFileName().toString(), confinement));
             } else {
@@ -68,7 +66,7 @@ public final class FileSources {
         return new Listing(inputs, skipped[0], errors);
     }
 
-    private static void walk(Path root, List<Glob> in, List<Glob> out, Predicate<String> acceptsName,
+    private static void walk(Path root, Globs globs, Predicate<String> acceptsName,
             List<IngestInput> inputs, List<ItemError> errors, int[] skipped, Confinement confinement) {
         List<Path> found = new ArrayList<>();
         try {
@@ -86,8 +84,7 @@ public final class FileSources {
                         return FileVisitResult.CONTINUE;
                     }
                     Path rel = root.relativize(file);
-                    boolean included = in.isEmpty() ? acceptsName.test(name) : in.stream().anyMatch(g -> g.matches(rel));
-                    if (included && out.stream().noneMatch(g -> g.matches(rel))) {
+                    if ((globs.includes() || acceptsName.test(name)) && globs.selects(rel)) {
                         found.add(file);
                     } else {
                         skipped[0]++;
@@ -119,27 +116,5 @@ public final class FileSources {
         }
         return new IngestInput(file.toUri().toString(), name, size, null, confinement.confined()
                 ? () -> confinement.read(file, Integer.MAX_VALUE - 8) : () -> Files.readAllBytes(file));
-    }
-
-    /** A glob matched against the file name (no {@code /} in it) or the relative path. */
-    private static final class Glob {
-        private final PathMatcher matcher;
-        private final PathMatcher topLevel;
-        private final boolean byName;
-
-        Glob(String pattern) {
-            this.byName = !pattern.contains("/");
-            this.matcher = FileSystems.getDefault().getPathMatcher("glob:" + pattern);
-            // "**/x" should also match x at the top level, as users expect.
-            this.topLevel = pattern.startsWith("**/")
-                    ? FileSystems.getDefault().getPathMatcher("glob:" + pattern.substring(3)) : null;
-        }
-
-        boolean matches(Path rel) {
-            if (byName) {
-                return matcher.matches(rel.getFileName());
-            }
-            return matcher.matches(rel) || (topLevel != null && topLevel.matches(rel));
-        }
     }
 }

@@ -9,8 +9,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A sync source's include and exclude globs, as {@code polyrag ingest} reads them: one with a {@code /} matches the
- * path below the source's root (a folder's, a bucket prefix's), one without matches the file name.
+ * Include and exclude globs, as {@code polyrag ingest} and every sync source read them: one with a {@code /} matches
+ * the path below the root (a folder's, a bucket prefix's), one without matches the file name, and one starting with
+ * {@code **}{@code /} matches at the top level too ({@code **}{@code /*.md} takes {@code notes.md}, as users expect;
+ * the JDK's glob alone would want a folder in between).
  */
 public final class Globs {
     private final List<PathMatcher> include;
@@ -24,6 +26,11 @@ public final class Globs {
     /** The globs of a source's stored settings (already {@link #checked}). */
     public static Globs of(Object include, Object exclude) {
         return new Globs(matchers(include), matchers(exclude));
+    }
+
+    /** Whether there is an include glob (none: every file the caller would take anyway). */
+    public boolean includes() {
+        return !include.isEmpty();
     }
 
     /** Whether a path below the root is taken: an include glob matches (or there is none) and no exclude glob. */
@@ -72,9 +79,16 @@ public final class Globs {
         List<PathMatcher> out = new ArrayList<>();
         if (globs instanceof List<?> l) {
             for (Object g : l) {
-                PathMatcher m = FileSystems.getDefault().getPathMatcher("glob:" + g);
-                out.add(g.toString().contains("/") ? m : rel -> rel.getFileName() != null && m.matches(rel
-                        .getFileName()));
+                String glob = g.toString();
+                PathMatcher m = FileSystems.getDefault().getPathMatcher("glob:" + glob);
+                if (!glob.contains("/")) {
+                    out.add(rel -> rel.getFileName() != null && m.matches(rel.getFileName()));
+                } else if (glob.startsWith("**/")) {
+                    PathMatcher top = FileSystems.getDefault().getPathMatcher("glob:" + glob.substring(3));
+                    out.add(rel -> m.matches(rel) || top.matches(rel));
+                } else {
+                    out.add(m);
+                }
             }
         }
         return out;
