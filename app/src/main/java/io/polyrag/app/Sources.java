@@ -172,8 +172,11 @@ public final class Sources {
 
     private SourceInfo info(Source s) {
         Map<String, Object> config = config(s.config());
-        connectors.get(s.type()).ifPresent(c -> c.secrets().forEach(k -> config.computeIfPresent(k,
-                (key, v) -> "".equals(v) ? v : SourceConnector.HIDDEN)));
+        Optional<SourceConnector> connector = connectors.get(s.type());
+        // A type this server has no connector for (a replica built without it) cannot say which settings are
+        // secret: every value is hidden rather than one shown by mistake.
+        config.replaceAll((k, v) -> "".equals(v) || connector.isPresent() && !connector.get().secrets().contains(k)
+                ? v : SourceConnector.HIDDEN);
         return new SourceInfo(s.id(), s.type(), config, tenant.show(s.knowledgeBase()), s.intervalSeconds(),
                 s.enabled(), s.createdAt(), s.lastScanAt(), s.lastError(),
                 store.countSourceItems(tenant.id(), s.id()));

@@ -10,11 +10,13 @@ import io.polyrag.core.model.DocumentInfo;
 import io.polyrag.core.model.JobStatus;
 import io.polyrag.core.model.SearchHit;
 import io.polyrag.core.model.SearchRequest;
+import io.polyrag.core.model.Source;
 import io.polyrag.core.model.Tenant;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -118,6 +120,21 @@ class SyncTest {
             List<io.polyrag.core.model.JobInfo> syncs = p.jobs().list(0, 100);
             assertThat(syncs.size() - before).as("40 writes in a second, debounced: " + syncs).isBetween(1, 2);
             assertThat(version(p, "log.md")).as("re-indexed once or twice, not 40 times").isLessThanOrEqualTo(3);
+        }
+    }
+
+    @Test
+    void a_source_of_a_type_this_server_has_no_connector_for_shows_none_of_its_settings() throws Exception {
+        // Written by a replica that has a connector this one lacks: which settings are secret is unknown here.
+        try (Polyrag p = Polyrag.open(PolyragTest.config(tmp.resolve("data"), Map.of("vector.enabled", "false")))) {
+            p.components().catalog.sourceStore().createSource(new Source(Tenant.LOCAL.id(), "vault", "ftp", "{\"host\":"
+                    + "\"ftp.example.com\",\"password\":\"hunter2\",\"passive\":\"\"}", "default", 3600, false,
+                    Instant.now(), null, null));
+
+            assertThat(p.sources().get("vault").config()).containsEntry("host", "********")
+                    .containsEntry("password", "********").containsEntry("passive", "");
+            assertThat(p.sources().list()).singleElement().satisfies(i -> assertThat(i.config().values())
+                    .doesNotContain("hunter2"));
         }
     }
 

@@ -119,11 +119,9 @@ public final class S3Connector implements SourceConnector {
         out.put("exclude", Globs.checked(given.get("exclude"), "exclude"));
         out.put("skip_graph", SourceConnector.flag(given, "skip_graph", false));
         // Last: the one check that asks the network (a name lookup).
-        if (endpoint != null) {
-            String refused = refusal(endpoint.getHost());
-            if (refused != null) {
-                throw new InvalidInputException("'config.endpoint': " + refused);
-            }
+        String refused = endpoint == null ? null : refusal(bucket, endpoint, (Boolean) pathStyle);
+        if (refused != null) {
+            throw new InvalidInputException("'config.endpoint': " + refused);
         }
         return out;
     }
@@ -150,7 +148,18 @@ public final class S3Connector implements SourceConnector {
                 || u.getRawPath().equals("/") ? "" : u.getRawPath()));
     }
 
-    private String refusal(String host) {
+    /** An ETag as the change token keeps it: one a hostile endpoint made too long for the catalog is left out. */
+    static String validator(String etag) {
+        return etag == null || etag.length() > 1000 ? "" : etag;
+    }
+
+    /**
+     * Why the host a client of this endpoint contacts may not be reached, or null (it is then guarded in every lookup
+     * after). Without path style the SDK asks {@code BUCKET.HOST}, a name of its own that a wildcard DNS entry could
+     * point anywhere: that is the one checked, not the endpoint's host.
+     */
+    private String refusal(String bucket, URI endpoint, boolean pathStyle) {
+        String host = pathStyle ? endpoint.getHost() : bucket + "." + endpoint.getHost();
         return PublicOnlyResolver.refusal(host, config.get(Settings.SYNC_S3_ALLOW_PRIVATE), "s3 sources",
                 Settings.SYNC_S3_ALLOW_PRIVATE.env());
     }
@@ -162,11 +171,10 @@ public final class S3Connector implements SourceConnector {
         String endpoint = (String) source.get("endpoint");
         String where = "the bucket '" + bucket + "' at " + (endpoint.isEmpty() ? "AWS " + source.get("region")
                 : endpoint);
-        if (!endpoint.isEmpty()) {
-            String refused = refusal(URI.create(endpoint).getHost());
-            if (refused != null) {
-                throw new Unavailable(refused + ": nothing was changed in the index");
-            }
+        String refused = endpoint.isEmpty() ? null : refusal(bucket, URI.create(endpoint),
+                Boolean.TRUE.equals(source.get("path_style")));
+        if (refused != null) {
+            throw new Unavailable(refused + ": nothing was changed in the index");
         }
         Iterator<S3Object> objects;
         try {
@@ -189,7 +197,7 @@ public final class S3Connector implements SourceConnector {
                         String below = o.key().substring(Math.min(prefix.length(), o.key().length()));
                         if (!o.key().endsWith("/") && wanted(below, globs)) {
                             next = new Listed(o.key(), o.lastModified() == null ? 0 : o.lastModified().toEpochMilli(),
-                                    o.size() == null ? 0 : o.size(), o.eTag(), null);
+                                    o.size() == null ? 0 : o.size(), validator(o.eTag()), null);
                         }
                     }
                 } catch (SdkException e) {

@@ -133,6 +133,18 @@ class S3ConnectorTest {
     }
 
     @Test
+    void without_path_style_the_host_checked_is_the_one_the_sdk_contacts_the_bucket_s_own_name() {
+        // A wildcard DNS entry under a public endpoint could send BUCKET.HOST anywhere: that name is the one checked.
+        try (S3Connector strict = connector(false)) {
+            assertThatThrownBy(() -> strict.checked(settings(Map.of("path_style", false)), HOST))
+                    .isInstanceOf(InvalidInputException.class).hasMessageContaining("'config.endpoint'")
+                    .hasMessageContaining("docs.127.0.0.1");
+        }
+        assertThat(S3Connector.validator("\"abc\"")).isEqualTo("\"abc\"");
+        assertThat(S3Connector.validator("x".repeat(1001))).as("too long for the catalog: no token").isEmpty();
+    }
+
+    @Test
     void a_listing_pages_through_the_prefix_with_etags_as_tokens_and_reads_what_it_lists() throws Exception {
         put("handbook/intro.md", "# Intro\nThe levain ferments overnight.");
         put("handbook/guides/proofing.md", "Proofing takes two hours.");
