@@ -80,12 +80,16 @@ final class SourceConnectors implements AutoCloseable {
     }
 
     /**
-     * What a connector may use for one source of {@code tenant}: the configuration, the tenant's folders (read again
-     * at every call, so an operator who narrows them narrows what registered sources read from then on), the item
-     * state its source recorded, the originals it kept and the parser's links.
+     * What a connector may use for one source of {@code tenant}, for one scan or one check: the configuration, the
+     * tenant's folders (read afresh for every host, so an operator who narrows them narrows what registered sources
+     * read from the next scan on), the item state its source recorded (read once, at the first question), the
+     * originals it kept and the parser's links.
      */
     SourceConnector.Host host(Tenant tenant, String sourceId, BooleanSupplier stopped) {
         return new SourceConnector.Host() {
+            private Confinement confinement;
+            private Map<String, SyncItem> recorded;
+
             @Override
             public Config config() {
                 return config;
@@ -97,14 +101,22 @@ final class SourceConnectors implements AutoCloseable {
             }
 
             @Override
-            public Confinement confinement() {
-                return SourceConnectors.this.confinement(tenant);
+            public synchronized Confinement confinement() {
+                if (confinement == null) {
+                    confinement = SourceConnectors.this.confinement(tenant);
+                }
+                return confinement;
             }
 
             @Override
-            public Optional<SyncItem> recorded(String item) {
-                return sourceId == null ? Optional.empty() : Optional.ofNullable(sources.sourceItems(
-                        tenant.id(), sourceId, List.of(item)).get(item));
+            public synchronized Optional<SyncItem> recorded(String item) {
+                if (sourceId == null) {
+                    return Optional.empty();
+                }
+                if (recorded == null) {
+                    recorded = sources.sourceItems(tenant.id(), sourceId);
+                }
+                return Optional.ofNullable(recorded.get(item));
             }
 
             @Override

@@ -88,7 +88,9 @@ public final class Sources {
                 }
                 String id = Ids.documentId(s.knowledgeBase(), root.resolve(file.item()).toUri().toString());
                 var doc = catalog.document(id).filter(d -> d.visibleVersion() > 0).orElse(null);
-                if (doc != null && doc.updatedAt() != null && file.modifiedMs() <= doc.updatedAt().toEpochMilli()
+                // Strictly before: a file changed in the millisecond it was indexed (the listing's times are in
+                // milliseconds) is read again rather than taken for unchanged.
+                if (doc != null && doc.updatedAt() != null && file.modifiedMs() < doc.updatedAt().toEpochMilli()
                         && file.sizeBytes() == doc.sizeBytes()) {
                     batch.add(new SyncItem(file.item(), file.modifiedMs(), file.sizeBytes(), doc.contentHash(), id));
                 }

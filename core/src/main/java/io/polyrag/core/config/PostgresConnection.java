@@ -45,12 +45,17 @@ public record PostgresConnection(String url, String user, String password, long 
 
     /** The error for a database that could not be reached by {@code user}: the address, the setting, the cause. */
     public UnavailableException unreachable(String user, Throwable e) {
+        return new UnavailableException("cannot connect to PostgreSQL at " + redactedUrl() + " ("
+                + Settings.POSTGRES_URL.env() + ") for " + user + ": " + rootCause(e).getMessage(), e);
+    }
+
+    /** The innermost cause: the driver's own words, under the pool's and the migration tool's wrappers. */
+    public static Throwable rootCause(Throwable e) {
         Throwable root = e;
         while (root.getCause() != null && root.getCause() != root) {
             root = root.getCause();
         }
-        return new UnavailableException("cannot connect to PostgreSQL at " + redactedUrl() + " ("
-                + Settings.POSTGRES_URL.env() + ") for " + user + ": " + root.getMessage(), e);
+        return root;
     }
 
     @Override

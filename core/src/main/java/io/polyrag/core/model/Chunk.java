@@ -63,7 +63,6 @@ public record Chunk(String id, String documentId, long version, int ordinal, Chu
             this.documentId = documentId;
             this.version = version;
             this.ordinal = ordinal;
-            this.id = idOf(documentId, version, ordinal);
         }
 
         /** An id other than {@link #idOf}'s (as a store recorded it). */
@@ -119,8 +118,8 @@ public record Chunk(String id, String documentId, long version, int ordinal, Chu
         }
 
         public Chunk build() {
-            return new Chunk(id, documentId, version, ordinal, kind, text, headingPath, startOffset, endOffset,
-                    tokenCount, embeddingModel, location, figure);
+            return new Chunk(id != null ? id : idOf(documentId, version, ordinal), documentId, version, ordinal, kind,
+                    text, headingPath, startOffset, endOffset, tokenCount, embeddingModel, location, figure);
         }
     }
 

@@ -34,9 +34,4 @@ final class Postgres {
             throw db.unreachable("the catalog", e);
         }
     }
-
-    /** The URL without a password parameter, for messages. */
-    static String redact(String url) {
-        return PostgresConnection.redact(url);
-    }
 }

@@ -2,6 +2,7 @@ package io.polyrag.store.catalog;
 
 import com.zaxxer.hikari.HikariDataSource;
 import io.polyrag.core.config.Config;
+import io.polyrag.core.config.PostgresConnection;
 import io.polyrag.core.config.Settings;
 import io.polyrag.core.spi.CatalogProvider;
 import io.polyrag.core.spi.ProviderContext;
@@ -69,7 +70,7 @@ public final class PostgresCatalogProvider implements CatalogProvider {
             jobs = Postgres.pool(config, "catalog-jobs", config.get(Settings.POSTGRES_POOL_JOBS));
             HikariDataSource s = search;
             HikariDataSource j = jobs;
-            return new JdbcCatalog(ingest, search, jobs, "catalog " + Postgres.redact(config.get(
+            return new JdbcCatalog(ingest, search, jobs, "catalog " + PostgresConnection.redact(config.get(
                     Settings.POSTGRES_URL)), () -> {
                         j.close();
                         s.close();

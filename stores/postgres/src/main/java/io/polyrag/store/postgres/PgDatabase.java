@@ -67,12 +67,12 @@ final class PgDatabase implements AutoCloseable {
                     .placeholders(placeholders).loggers("slf4j").load().migrate();
         } catch (RuntimeException e) {
             pool.close();
-            String why = root(e).getMessage();
-            throw new StoreException("cannot create the " + store + " store's tables in " + redact(url) + ": " + why
+            String why = PostgresConnection.rootCause(e).getMessage();
+            throw new StoreException("cannot create the " + store + " store's tables in " + db.redactedUrl() + ": " + why
                     + (why != null && why.contains("vector") ? " (is the pgvector extension installed? "
                             + "CREATE EXTENSION vector needs it on the server)" : ""), e);
         }
-        return new PgDatabase(pool, store + " store at " + redact(url));
+        return new PgDatabase(pool, store + " store at " + db.redactedUrl());
     }
 
     /** Runs another set of migrations ({@code location} beside the store's) with a history table of its own. */
@@ -84,7 +84,7 @@ final class PgDatabase implements AutoCloseable {
                     .migrate();
         } catch (RuntimeException e) {
             throw new StoreException("cannot create the tables of " + location + " in the " + name + ": "
-                    + root(e).getMessage(), e);
+                    + PostgresConnection.rootCause(e).getMessage(), e);
         }
     }
 
@@ -107,17 +107,5 @@ final class PgDatabase implements AutoCloseable {
     @Override
     public void close() {
         pool.close();
-    }
-
-    static String redact(String url) {
-        return PostgresConnection.redact(url);
-    }
-
-    private static Throwable root(Throwable e) {
-        Throwable r = e;
-        while (r.getCause() != null && r.getCause() != r) {
-            r = r.getCause();
-        }
-        return r;
     }
 }
