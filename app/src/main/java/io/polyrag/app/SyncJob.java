@@ -203,6 +203,8 @@ final class SyncJob implements JobHandler {
         final KnowledgeBase kb;
         final boolean skipGraph;
         final Confinement confinement;
+        /** The stores an ingest of this scan wrote to (as its batches report them); none until one did. */
+        List<String> stores = List.of();
         final Context context;
         final List<ItemError> errors = new ArrayList<>();
         final List<String> warnings = new ArrayList<>();
@@ -246,6 +248,9 @@ final class SyncJob implements JobHandler {
 
         /** The scan's progress, with a batch being indexed ({@code batch}'s counts added) when there is one. */
         JobProgress progress(String stage, int batchDone, JobProgress batch) {
+            if (batch != null && !batch.storesWritten().isEmpty()) {
+                stores = batch.storesWritten();
+            }
             List<ItemError> all = batch == null ? errors : Stream.concat(errors.stream(), batch.errors().stream())
                     .toList();
             return JobProgress.at(stage).total(listed).processed(done + batchDone)
@@ -254,7 +259,7 @@ final class SyncJob implements JobHandler {
                     .unchanged(unchanged + (batch == null ? 0 : batch.unchanged())).failed(all.size())
                     .chunks(chunks + (batch == null ? 0 : batch.chunks()))
                     .errors(all.size() > 100 ? all.subList(0, 100) : all).warnings(List.copyOf(warnings))
-                    .deleted(deleted).build();
+                    .deleted(deleted).storesWritten(stores).build();
         }
     }
 

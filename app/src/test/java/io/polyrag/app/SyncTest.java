@@ -106,8 +106,11 @@ class SyncTest {
         Files.writeString(root.resolve("log.md"), "# Log\n\nEntry 0.");
         try (Polyrag p = Polyrag.open(PolyragTest.config(tmp.resolve("data"), Map.of("vector.enabled", "false",
                 "sync.allowed.roots", root.toString())))) {
-            awaitJob(p, p.sources().register(new SourceRegistration("busy", "filesystem", Map.of("root",
-                    root.toString()), null, 3600, true)).jobId());
+            String first = p.sources().register(new SourceRegistration("busy", "filesystem", Map.of("root",
+                    root.toString()), null, 3600, true)).jobId();
+            awaitJob(p, first);
+            assertThat(p.jobs().get(first).progress().storesWritten()).as("what the sync's ingest wrote to")
+                    .containsExactly("fulltext");
             int before = p.jobs().list(0, 100).size();
             Thread.sleep(300);
             for (int i = 1; i <= 40; i++) {
