@@ -88,7 +88,9 @@ public final class Dedup {
      * the kept hits sharing one of those are compared with a candidate.
      */
     private int prefixLength(int size) {
-        return size - (int) Math.ceil(threshold * size - 1e-9) + 1;
+        // A text without a word (a chunk of dots or dashes, as a table of contents' leaders make) has no prefix: it
+        // is merged only with a text that normalises to the same (nothing), never by overlap.
+        return size == 0 ? 0 : size - (int) Math.ceil(threshold * size - 1e-9) + 1;
     }
 
     private Integer similar(int[] set, List<int[]> keptSets, Map<Integer, List<Integer>> byPrefixToken) {

@@ -44,6 +44,17 @@ class DedupTest {
     }
 
     @Test
+    void a_text_without_words_is_kept_beside_others_and_merges_only_with_another_without_words() {
+        // A real abstract split into small chunks left chunks of nothing but ". . . ." (every search reaching one
+        // failed with an index out of bounds).
+        List<Dedup.Candidate> out = dedup.apply(List.of(c("dots", 0.9, ". . . . . . .", "vector", 1),
+                c("words", 0.5, "Seismometers measure ground motion.", "vector", 2),
+                c("dashes", 0.4, "— — —", "vector", 3), c("empty", 0.3, "", "vector", 4)), 10);
+        assertThat(out).extracting(d -> d.hit().chunkId()).containsExactly("dots", "words");
+        assertThat(out.getFirst().hit().merged()).containsExactly("dashes", "empty");
+    }
+
+    @Test
     void text_equal_after_normalising_case_accents_and_punctuation_merges() {
         assertThat(dedup.apply(List.of(c("a", 0.5, "Café, déjà vu!", "vector", 1),
                 c("b", 0.4, "cafe deja   VU", "vector", 2)), 10)).hasSize(1);
