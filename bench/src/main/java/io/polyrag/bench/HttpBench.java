@@ -126,8 +126,10 @@ public final class HttpBench {
             }
             for (String mode : modes) {
                 String floor = mode.equals("fulltext") ? "bm25" : mode.equals("vector") ? "vector" : "hybrid";
-                // Warm-up, not reported: longer for the first run, which meets a cold JIT.
-                wrk(lua, port, mode, 1, Math.max(5, seconds) * (first ? 3 : 1));
+                // Warm-up, not reported, in slices of 5 s until the server's compilers are quiet: at least 30 s for
+                // the first run, which meets a cold JIT, and 10 s for each after it.
+                Warmth.untilQuiet(mode, () -> warmSlice(lua, port, mode), () -> Warmth.process(server.pid()),
+                        first ? 6 : 2, 180);
                 first = false;
                 // Repeats alternate the concurrencies, so a drift of the machine's speed reaches each of them.
                 Map<Integer, List<Map<String, Double>>> runs = new LinkedHashMap<>();
@@ -205,8 +207,9 @@ public final class HttpBench {
             runs.put("vector", floor::vector);
             runs.put("hybrid", floor::hybrid);
             runs.put("hybrid at polyrag's depth", q -> floor.hybridAtDepth(q, depth));
-            // Warmed as long as the server is (a full pass each), so the JIT flatters neither side.
-            runs.values().forEach(queries::forEach);
+            // Warmed, as the server is, until the JIT has settled (a full pass each at least), so that it flatters
+            // neither side.
+            Warmth.untilQuiet("the floor", () -> runs.values().forEach(queries::forEach), Warmth::thisJvm, 1, 180);
             runs.forEach((name, run) -> out.put(name, Bench.time(queries, run)));
             twoThreadQps = twoThreads(queries, runs.get("hybrid"));
         }
@@ -368,6 +371,18 @@ public final class HttpBench {
     }
 
     /** One wrk run; its done() prints a JSON line with the percentiles (in ms) and the rate. */
+    /** Five seconds of {@code modalities} searches, one at a time, not reported. */
+    private static void warmSlice(Path lua, int port, String modalities) {
+        try {
+            wrk(lua, port, modalities, 1, 5);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while warming up", e);
+        }
+    }
+
     static Map<String, Double> wrk(Path lua, int port, String modalities, int connections, int seconds)
             throws IOException, InterruptedException {
         ProcessBuilder pb = new ProcessBuilder("wrk", "-t", String.valueOf(Math.min(connections, 2)), "-c",

@@ -304,8 +304,11 @@ public final class ScaleBench {
                     namedRuns.put("polyrag rdf leg, entity queries", s -> p.search().run(request(s, Set.of(
                             Modality.RDF))));
                 }
-                runs.values().forEach(warm::forEach);
-                namedRuns.values().forEach(namedWarm::forEach);
+                // Until the JIT has settled (polyrag's search runs far more code than the floor's library calls).
+                Warmth.untilQuiet("every run", () -> {
+                    runs.values().forEach(warm::forEach);
+                    namedRuns.values().forEach(namedWarm::forEach);
+                }, Warmth::thisJvm, 1, 180);
                 Map<String, List<long[]>> times = new LinkedHashMap<>();
                 for (int r = 0; r < rounds; r++) {
                     runs.forEach((name, run) -> times.computeIfAbsent(name, k -> new ArrayList<>())
