@@ -152,9 +152,9 @@ public final class Bench {
                         Set.of(m), null)));
             }
             runs.put("floor: BM25 alone", floor::bm25);
-            for (Consumer<String> run : runs.values()) {
-                warmQueries.forEach(run);
-            }
+            List<String> warming = warmQueries;
+            // Until the JIT has settled, the floor with the rest (Warmth says why a fixed warm-up misleads).
+            Warmth.untilQuiet("every run", () -> runs.values().forEach(warming::forEach), Warmth::thisJvm, 1, 180);
             // Rounds alternate every run, so a machine whose speed drifts during the benchmark drifts for all.
             Map<String, List<long[]>> times = new LinkedHashMap<>();
             for (int r = 0; r < rounds; r++) {
