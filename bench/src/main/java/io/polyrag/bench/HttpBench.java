@@ -370,7 +370,6 @@ public final class HttpBench {
         throw new IllegalStateException("the server did not become ready on port " + port);
     }
 
-    /** One wrk run; its done() prints a JSON line with the percentiles (in ms) and the rate. */
     /** Five seconds of {@code modalities} searches, one at a time, not reported. */
     private static void warmSlice(Path lua, int port, String modalities) {
         try {
@@ -383,6 +382,7 @@ public final class HttpBench {
         }
     }
 
+    /** One wrk run; its done() prints a JSON line with the percentiles (in ms) and the rate. */
     static Map<String, Double> wrk(Path lua, int port, String modalities, int connections, int seconds)
             throws IOException, InterruptedException {
         ProcessBuilder pb = new ProcessBuilder("wrk", "-t", String.valueOf(Math.min(connections, 2)), "-c",

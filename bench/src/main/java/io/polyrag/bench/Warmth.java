@@ -26,6 +26,8 @@ final class Warmth {
     /**
      * Repeats {@code pass} (at least {@code minPasses} times) until the compilers of the JVM {@code compilerMs}
      * reads took under {@link #QUIET} of a core during one, or {@code capSeconds} have gone by; prints one line.
+     * Where the compilers' time cannot be read (-1: not Linux, or a JVM that does not count it), the minimum passes
+     * are the whole warm-up, as a fixed warm-up was.
      */
     static void untilQuiet(String what, Runnable pass, LongSupplier compilerMs, int minPasses, int capSeconds) {
         long start = System.nanoTime();
@@ -39,7 +41,7 @@ final class Warmth {
             double wallMs = (System.nanoTime() - t0) / 1e6;
             long c1 = compilerMs.getAsLong();
             share = c0 < 0 || c1 < 0 ? Double.NaN : (c1 - c0) / wallMs;
-            boolean quiet = share < QUIET;
+            boolean quiet = Double.isNaN(share) || share < QUIET;
             if (passes >= minPasses && (quiet || (System.nanoTime() - start) / 1e9 > capSeconds)) {
                 break;
             }
