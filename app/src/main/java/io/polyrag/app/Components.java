@@ -167,7 +167,8 @@ final class Components implements AutoCloseable {
                 FullTextStore fs = track(Providers.find(FullTextStoreProvider.class,
                         config.get(Settings.FULLTEXT_BACKEND), Settings.FULLTEXT_BACKEND).open(context));
                 indexes.put(Modality.FULLTEXT, fs);
-                retrievers.add(tracing.traced(metrics.timed(Retriever.fullText(fs)), config.get(
+                retrievers.add(tracing.traced(metrics.timed(Retriever.fullText(fs, config.get(
+                        Settings.FULLTEXT_DOCUMENT_WEIGHT))), config.get(
                         Settings.FULLTEXT_BACKEND)));
             }
             LlmClient llm = "none".equalsIgnoreCase(config.get(Settings.LLM_PROVIDER).strip()) ? null

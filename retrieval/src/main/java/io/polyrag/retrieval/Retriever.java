@@ -58,18 +58,16 @@ public interface Retriever {
         };
     }
 
-    /** Lexical retrieval over the full-text store. */
+    /** Lexical retrieval over the full-text store, passages scored alone. */
     static Retriever fullText(FullTextStore store) {
-        return new Retriever() {
-            @Override
-            public Modality modality() {
-                return Modality.FULLTEXT;
-            }
+        return new FullTextLeg(store, 0);
+    }
 
-            @Override
-            public List<StoreHit> retrieve(String query, SearchScope scope, int limit) {
-                return store.search(query, scope, limit);
-            }
-        };
+    /**
+     * Lexical retrieval over the full-text store, each passage's score blended with its document's whole-text BM25
+     * by {@code documentWeight} (0 to 1) where the store keeps whole texts: {@link FullTextLeg}.
+     */
+    static Retriever fullText(FullTextStore store, double documentWeight) {
+        return new FullTextLeg(store, documentWeight);
     }
 }

@@ -43,6 +43,81 @@ public abstract class FullTextStoreContract {
         return new StoreRecord(chunk, doc, version, kb, text, null);
     }
 
+    /**
+     * A report in three passages, each holding one of the query's three words, beside a note whose one passage holds
+     * two of them, and unrelated filler so the words are rare.
+     */
+    protected static List<StoreRecord> wholeTextCorpus() {
+        List<StoreRecord> out = new ArrayList<>(List.of(
+                rec("report#1", "report", 1, "kb", "Mountain report\nThe mountain erupted in spring."),
+                rec("report#2", "report", 1, "kb", "Mountain report\nAsh fell on the valley for weeks."),
+                rec("report#3", "report", 1, "kb", "Mountain report\nForecasting needs sensors on the slopes."),
+                rec("note#1", "note", 1, "kb", "Field note\nAsh and more ash after the eruption.")));
+        for (int i = 0; i < 20; i++) {
+            out.add(rec("filler#" + i, "filler" + i, 1, "kb", "Garden diary\nTomatoes and beans, day " + i + "."));
+        }
+        return out;
+    }
+
+    private static DocumentVersion v(String documentId) {
+        return new DocumentVersion(documentId, 1);
+    }
+
+    /** Whether the store under test keeps whole texts ({@link FullTextStore#searchDocuments}); false by default. */
+    protected boolean keepsWholeTexts() {
+        return false;
+    }
+
+    @Test
+    void documents_rank_by_their_whole_text_where_passages_rank_by_their_own() {
+        FullTextStore store = open();
+        store.upsert(wholeTextCorpus());
+        if (!keepsWholeTexts()) {
+            assertThat(store.searchDocuments("ash eruption forecasting", SearchScope.ALL, 10)).isEmpty();
+            return;
+        }
+        String query = "ash eruption forecasting";
+        assertThat(store.search(query, SearchScope.ALL, 10).getFirst().documentId())
+                .as("passage by passage, the note's one passage holds the most words").isEqualTo("note");
+        assertThat(store.search(query, SearchScope.ALL, 10)).extracting(StoreHit::chunkId)
+                .as("whole entries are never passages").allMatch(id -> !id.contains("#whole"));
+        var documents = store.searchDocuments(query, SearchScope.ALL, 10);
+        assertThat(documents.keySet()).as("the report holds all three words").containsExactly(v("report"), v("note"));
+        assertThat(store.searchDocuments(query, SearchScope.ALL, 1).keySet()).containsExactly(v("report"));
+        assertThat(store.searchDocuments(query, new SearchScope(Set.of("other")), 10))
+                .as("the scope holds for whole entries too").isEmpty();
+        assertThat(store.searchDocuments("...", SearchScope.ALL, 10)).isEmpty();
+    }
+
+    @Test
+    void the_best_passage_of_each_document_asked_for() {
+        FullTextStore store = open();
+        store.upsert(wholeTextCorpus());
+        if (!keepsWholeTexts()) {
+            return;
+        }
+        assertThat(store.bestPassages("ash eruption forecasting", SearchScope.ALL, List.of(v("report"), v("note"),
+                v("filler3"), v("absent")))).extracting(StoreHit::chunkId)
+                .as("forecasting is the rarest word; the filler holds none").containsExactlyInAnyOrder("report#3",
+                        "note#1");
+        assertThat(store.bestPassages("ash eruption forecasting", SearchScope.ALL, List.of())).isEmpty();
+    }
+
+    @Test
+    void whole_entries_are_not_records_and_go_with_their_version() {
+        FullTextStore store = open();
+        store.upsert(wholeTextCorpus());
+        assertThat(store.size()).isEqualTo(24);
+        assertThat(store.versions()).containsEntry(new DocumentVersion("report", 1), 3L)
+                .hasSize(22);
+        assertThat(store.records(new DocumentVersion("report", 1))).isEqualTo(3);
+        store.delete(List.of(new DocumentVersion("report", 1)));
+        assertThat(store.size()).as("the whole entry left with the version's records").isEqualTo(21);
+        store.deleteDocuments(List.of("note"));
+        assertThat(store.size()).isEqualTo(20);
+        assertThat(store.search("ash mountain", SearchScope.ALL, 10)).isEmpty();
+    }
+
     private FullTextStore corpus() {
         FullTextStore store = open();
         store.upsert(List.of(

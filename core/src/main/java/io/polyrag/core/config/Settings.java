@@ -67,6 +67,12 @@ public final class Settings {
             "BM25 term-frequency saturation. Applies when the index is opened; no re-index needed.");
     public static final Setting<Double> BM25_B = Setting.decimal("fulltext.bm25.b", 0.4, 0.0, 1.0,
             "BM25 length normalisation. Applies when the index is opened; no re-index needed.");
+    public static final Setting<Double> FULLTEXT_DOCUMENT_WEIGHT = Setting.decimal("fulltext.document.weight", 0.5,
+            0.0, 1.0, "Share of a passage's full-text score that is its whole document's BM25 (the rest is the "
+                    + "passage's own), so a document holding the query's words across several passages ranks as a "
+                    + "whole; 0 scores passages alone. The lucene and opensearch backends keep whole texts, postgres "
+                    + "does not yet (passages alone). A full-text index written before whole texts were kept scores "
+                    + "passages alone until 'polyrag reindex --modality fulltext --all'.");
     public static final Setting<Boolean> GRAPH_ENABLED = Setting.bool("graph.enabled", false,
             "Run the graph arms: entities and relations are extracted at ingest and walked at query time (the property "
                     + "graph, and the RDF statements unless rdf.enabled says otherwise). Off by default until its ingest "

@@ -5,21 +5,28 @@ import io.polyrag.core.model.DocumentVersion;
 import io.polyrag.core.model.SearchScope;
 import io.polyrag.core.model.StoreHit;
 import io.polyrag.core.model.StoreRecord;
+import io.polyrag.core.model.WholeText;
 import io.polyrag.core.port.FullTextStore;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
+import java.util.Comparator;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.analysis.TokenStream;
 import org.apache.lucene.analysis.en.EnglishAnalyzer;
 import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.document.Field;
+import org.apache.lucene.document.StringField;
 import org.apache.lucene.document.TextField;
+import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.Term;
 import org.apache.lucene.search.BooleanClause;
 import org.apache.lucene.search.BooleanQuery;
@@ -29,23 +36,37 @@ import org.apache.lucene.search.Query;
 import org.apache.lucene.search.ScoreDoc;
 import org.apache.lucene.search.Sort;
 import org.apache.lucene.search.SortField;
+import org.apache.lucene.search.TermInSetQuery;
 import org.apache.lucene.search.TermQuery;
+import org.apache.lucene.util.BytesRef;
 import org.apache.lucene.search.similarities.BM25Similarity;
 
 /**
- * BM25 over chunk text with Lucene's English analysis (standard tokenizer, lower-casing, English stopwords, Porter
+ * BM25 over chunk text, and over each document as a whole, with Lucene's English analysis (standard tokenizer, lower-casing, English stopwords, Porter
  * stemming): the settings Anserini uses for its BEIR baselines.
  *
  * <p>The query is analysed with the same analyser and becomes a disjunction of its terms, a term repeated in the query
  * weighing more; no query syntax is parsed, so no input can fail to parse. At most
  * {@link IndexSearcher#getMaxClauseCount()} distinct terms are used, the first ones. Equal scores are ordered by chunk
  * id inside Lucene's own top-k, so the cut is deterministic too.
+ *
+ * <p>Each document version is also indexed once as a whole ({@link WholeText}): an entry beside the chunks, with BM25 statistics of its own field (document frequencies and lengths
+ * counted over documents, not chunks), found by {@link #searchDocuments} and never by {@link #search}. An index
+ * written before the whole entries existed (fewer of them than document versions) answers no document search until
+ * {@code polyrag reindex --modality fulltext --all} has written it again.
  */
 public final class LuceneFullTextStore implements FullTextStore {
     static final String BODY = "body";
+    /** The text of a whole document version, on the entry beside its chunks. */
+    static final String WHOLE = "whole";
+    /** The most passages read to find the best one of each document that has none among the best passages. */
+    private static final int MAX_BEST_PASSAGES = 4096;
 
     private final LuceneIndex index;
     private final Analyzer analyzer = new EnglishAnalyzer();
+    /** Whether every document version has its whole entry, and for which reader version that was counted. */
+    private volatile long wholeCheckedAt = -1;
+    private volatile boolean wholeComplete;
 
     public LuceneFullTextStore(Path path, double k1, double b) {
         this.index = new LuceneIndex(path, "full-text index", analyzer, new BM25Similarity((float) k1, (float) b));
@@ -57,21 +78,104 @@ public final class LuceneFullTextStore implements FullTextStore {
             Document d = LuceneIndex.baseDocument(r);
             d.add(new TextField(BODY, r.text(), Field.Store.NO));
             return d;
-        });
+        }, wholes(records));
+    }
+
+    /** One whole entry per document version of {@code records}: {@link WholeText}. */
+    static List<Document> wholes(List<StoreRecord> records) {
+        List<Document> out = new ArrayList<>();
+        for (WholeText w : WholeText.of(records)) {
+            DocumentVersion v = w.version();
+            Document d = LuceneIndex.baseDocument(new StoreRecord(w.key(), v.documentId(), v.version(),
+                    w.knowledgeBase(), "", null));
+            d.removeField(LuceneIndex.DOC_VERSION);
+            d.add(new StringField(LuceneIndex.BESIDE, LuceneIndex.docVersion(v.documentId(), v.version()),
+                    Field.Store.NO));
+            d.add(new StringField(LuceneIndex.ENTRY, LuceneIndex.ENTRY_BESIDE, Field.Store.NO));
+            d.add(new TextField(WHOLE, w.text(), Field.Store.NO));
+            out.add(d);
+        }
+        return out;
     }
 
     @Override
     public List<StoreHit> search(String query, SearchScope scope, int limit) {
-        Query q = toQuery(query);
-        if (q == null || limit <= 0) {
+        Map<String, Integer> terms = terms(query);
+        if (terms.isEmpty() || limit <= 0) {
             return List.of();
         }
-        return index.search(s -> {
-            Query filter = LuceneIndex.scopeFilter(s, scope);
-            Query full = filter == null ? q : new BooleanQuery.Builder().add(q, BooleanClause.Occur.MUST)
-                    .add(filter, BooleanClause.Occur.FILTER).build();
-            return top(s, full, limit);
-        }, score -> score);
+        return index.read(s -> sorted(LuceneReads.hits(s, top(s, filtered(query(terms, BODY),
+                LuceneIndex.scopeFilter(s, scope)), limit), x -> x)));
+    }
+
+    @Override
+    public Map<DocumentVersion, Double> searchDocuments(String query, SearchScope scope, int limit) {
+        Map<String, Integer> terms = terms(query);
+        if (terms.isEmpty() || limit <= 0) {
+            return Map.of();
+        }
+        return index.read(s -> {
+            if (!wholeComplete(s)) {
+                return Map.of();
+            }
+            Map<DocumentVersion, Double> out = new LinkedHashMap<>();
+            for (StoreHit h : sorted(LuceneReads.hits(s, top(s, filtered(query(terms, WHOLE),
+                    LuceneIndex.scopeFilter(s, scope)), limit), x -> x))) {
+                out.put(new DocumentVersion(h.documentId(), h.version()), h.score());
+            }
+            return out;
+        });
+    }
+
+    @Override
+    public List<StoreHit> bestPassages(String query, SearchScope scope, Collection<DocumentVersion> versions) {
+        Map<String, Integer> terms = terms(query);
+        if (terms.isEmpty() || versions.isEmpty()) {
+            return List.of();
+        }
+        List<BytesRef> keys = versions.stream().distinct()
+                .map(v -> new BytesRef(LuceneIndex.docVersion(v.documentId(), v.version()))).toList();
+        return index.read(s -> {
+            Query theirs = new BooleanQuery.Builder().add(filtered(query(terms, BODY), LuceneIndex.scopeFilter(s,
+                    scope)), BooleanClause.Occur.MUST).add(new TermInSetQuery(LuceneIndex.DOC_VERSION, keys),
+                            BooleanClause.Occur.FILTER).build();
+            // Most versions' best passage is among their first few dozen matches; a cap bounds the rest.
+            int n = Math.min(MAX_BEST_PASSAGES, keys.size() * 32);
+            Set<DocumentVersion> seen = new HashSet<>();
+            List<StoreHit> out = new ArrayList<>();
+            for (StoreHit h : sorted(LuceneReads.hits(s, s.search(theirs, n).scoreDocs, x -> x))) {
+                if (seen.add(new DocumentVersion(h.documentId(), h.version()))) {
+                    out.add(h);
+                }
+            }
+            return out;
+        });
+    }
+
+    /**
+     * Whether every document version has its whole entry: counted again only when the index changed since, and only
+     * while it is not (an index written before whole entries existed, until it is reindexed).
+     */
+    private boolean wholeComplete(IndexSearcher s) throws IOException {
+        long at = s.getIndexReader() instanceof DirectoryReader r ? r.getVersion() : -2;
+        if (wholeComplete || at == wholeCheckedAt) {
+            return wholeComplete;
+        }
+        boolean complete = LuceneIndex.besides(s) >= LuceneReads.versions(s).size();
+        wholeCheckedAt = at;
+        wholeComplete = complete;
+        return complete;
+    }
+
+    private static List<StoreHit> sorted(List<StoreHit> hits) {
+        List<StoreHit> out = new ArrayList<>(hits);
+        out.sort(Comparator.comparingDouble(StoreHit::score).reversed().thenComparing(StoreHit::chunkId));
+        return out;
+    }
+
+    private static Query filtered(Query q, Query filter) {
+        return filter == null ? q : new BooleanQuery.Builder().add(q, BooleanClause.Occur.MUST)
+                .add(filter, BooleanClause.Occur.FILTER).build();
     }
 
     /**
@@ -93,8 +197,14 @@ public final class LuceneFullTextStore implements FullTextStore {
         return Arrays.copyOf(docs, limit);
     }
 
-    /** The query's analysed terms as a weighted disjunction, or null when it has none. */
+    /** The query's analysed terms as a weighted disjunction over the passages, or null when it has none. */
     Query toQuery(String text) {
+        Map<String, Integer> terms = terms(text);
+        return terms.isEmpty() ? null : query(terms, BODY);
+    }
+
+    /** The query's analysed terms, each with how often it occurs; at most the clause limit of them, the first. */
+    private Map<String, Integer> terms(String text) {
         Map<String, Integer> counts = new LinkedHashMap<>();
         try (TokenStream ts = analyzer.tokenStream(BODY, text)) {
             CharTermAttribute term = ts.addAttribute(CharTermAttribute.class);
@@ -109,12 +219,14 @@ public final class LuceneFullTextStore implements FullTextStore {
         } catch (IOException e) {
             throw new StoreException("cannot analyse the query: " + e.getMessage(), e);
         }
-        if (counts.isEmpty()) {
-            return null;
-        }
+        return counts;
+    }
+
+    /** The terms as a disjunction over {@code field}, a term repeated in the query weighing more. */
+    private static Query query(Map<String, Integer> terms, String field) {
         BooleanQuery.Builder b = new BooleanQuery.Builder();
-        counts.forEach((t, n) -> {
-            Query tq = new TermQuery(new Term(BODY, t));
+        terms.forEach((t, n) -> {
+            Query tq = new TermQuery(new Term(field, t));
             b.add(n == 1 ? tq : new BoostQuery(tq, n), BooleanClause.Occur.SHOULD);
         });
         return b.build();

@@ -35,23 +35,15 @@ import org.apache.lucene.document.NumericDocValuesField;
 import org.apache.lucene.document.SortedDocValuesField;
 import org.apache.lucene.document.StoredField;
 import org.apache.lucene.document.StringField;
-import org.apache.lucene.index.BinaryDocValues;
 import org.apache.lucene.index.ConcurrentMergeScheduler;
 import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.IndexReader;
 import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.IndexWriterConfig;
-import org.apache.lucene.index.LeafReader;
 import org.apache.lucene.index.LeafReaderContext;
-import org.apache.lucene.index.NumericDocValues;
-import org.apache.lucene.index.PostingsEnum;
-import org.apache.lucene.index.ReaderUtil;
-import org.apache.lucene.index.SortedDocValues;
-import org.apache.lucene.index.StoredFields;
 import org.apache.lucene.index.Term;
 import org.apache.lucene.index.Terms;
 import org.apache.lucene.index.TermsEnum;
-import org.apache.lucene.search.DocIdSetIterator;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.Query;
 import org.apache.lucene.search.ScoreDoc;
@@ -63,7 +55,6 @@ import org.apache.lucene.search.similarities.Similarity;
 import org.apache.lucene.store.AlreadyClosedException;
 import org.apache.lucene.store.FSDirectory;
 import org.apache.lucene.store.LockObtainFailedException;
-import org.apache.lucene.util.Bits;
 import org.apache.lucene.util.BytesRef;
 
 /**
@@ -91,7 +82,17 @@ final class LuceneIndex implements AutoCloseable {
     static final String CHUNK_ID_BYTES = "chunk_id_bytes";
     static final String DOC_ID_BYTES = "doc_id_bytes";
 
-    private static final Set<String> HIT_FIELDS = Set.of(CHUNK_ID, DOC_ID, VERSION);
+    /**
+     * Marks an entry that is not a record but stands beside them (the full-text index's whole documents): the value
+     * is its document version, as in {@link #DOC_VERSION}. Such entries are deleted with their version and document,
+     * and are neither counted nor listed as records.
+     */
+    static final String BESIDE = "beside_of";
+    /** Every entry standing beside the records has this term ({@value #ENTRY_BESIDE}), so they can be counted. */
+    static final String ENTRY = "entry";
+    static final String ENTRY_BESIDE = "beside";
+
+    static final Set<String> HIT_FIELDS = Set.of(CHUNK_ID, DOC_ID, VERSION);
 
     private static final System.Logger LOG = System.getLogger(LuceneIndex.class.getName());
 
@@ -245,11 +246,20 @@ final class LuceneIndex implements AutoCloseable {
     }
 
     void upsert(List<StoreRecord> records, Function<StoreRecord, Document> toDocument) {
+        upsert(records, toDocument, List.of());
+    }
+
+    /**
+     * Writes the records and, in the same commit, entries standing beside them ({@link #BESIDE}), each keyed like a
+     * record by its {@link #CHUNK_ID} term, which replaces an entry of the same key.
+     */
+    void upsert(List<StoreRecord> records, Function<StoreRecord, Document> toDocument, List<Document> beside) {
         if (records.isEmpty()) {
             return;
         }
-        List<Document> docs = records.stream().map(toDocument).toList();
-        BytesRef[] ids = records.stream().map(r -> new BytesRef(r.chunkId())).toArray(BytesRef[]::new);
+        List<Document> docs = new ArrayList<>(records.stream().map(toDocument).toList());
+        docs.addAll(beside);
+        BytesRef[] ids = docs.stream().map(d -> new BytesRef(d.get(CHUNK_ID))).toArray(BytesRef[]::new);
         write("write", () -> {
             IndexWriter w = writer;
             w.deleteDocuments(new TermInSetQuery(CHUNK_ID, List.of(ids)));
@@ -263,7 +273,8 @@ final class LuceneIndex implements AutoCloseable {
         }
         List<BytesRef> terms = versions.stream()
                 .map(v -> new BytesRef(docVersion(v.documentId(), v.version()))).toList();
-        write("delete", () -> writer.deleteDocuments(new TermInSetQuery(DOC_VERSION, terms)));
+        write("delete", () -> writer.deleteDocuments(new TermInSetQuery(DOC_VERSION, terms),
+                new TermInSetQuery(BESIDE, terms)));
     }
 
     void deleteDocuments(Collection<String> documentIds) {
@@ -363,7 +374,7 @@ final class LuceneIndex implements AutoCloseable {
         IndexSearcher searcher = acquire(manager);
         try {
             ScoreDoc[] docs = action.run(searcher);
-            List<StoreHit> hits = hits(searcher, docs, score);
+            List<StoreHit> hits = LuceneReads.hits(searcher, docs, score);
             hits.sort(Comparator.comparingDouble(StoreHit::score).reversed().thenComparing(StoreHit::chunkId));
             return hits;
         } catch (IOException e) {
@@ -373,55 +384,24 @@ final class LuceneIndex implements AutoCloseable {
         }
     }
 
-    /**
-     * Each document's identity (chunk id, document id, version), from doc values: a hundred candidates' stored fields
-     * cost 0.45 ms at 100,000 chunks (a compressed block decoded for each). Documents are visited in doc id order, one
-     * forward pass per segment; a document written before the binary ids existed is read from the sorted ones, and
-     * one written before those from its stored fields.
-     */
-    private static List<StoreHit> hits(IndexSearcher searcher, ScoreDoc[] docs,
-            DoubleUnaryOperator score) throws IOException {
-        ScoreDoc[] byDoc = docs.clone();
-        Arrays.sort(byDoc, Comparator.comparingInt(d -> d.doc));
-        List<LeafReaderContext> leaves = searcher.getIndexReader().leaves();
-        List<StoreHit> hits = new ArrayList<>(docs.length);
-        StoredFields stored = null;
-        int leaf = -1;
-        BinaryDocValues chunkBytes = null;
-        BinaryDocValues documentBytes = null;
-        SortedDocValues chunkIds = null;
-        SortedDocValues documentIds = null;
-        NumericDocValues versions = null;
-        for (ScoreDoc sd : byDoc) {
-            int li = ReaderUtil.subIndex(sd.doc, leaves);
-            if (li != leaf) {
-                leaf = li;
-                LeafReader r = leaves.get(li).reader();
-                chunkBytes = r.getBinaryDocValues(CHUNK_ID_BYTES);
-                documentBytes = r.getBinaryDocValues(DOC_ID_BYTES);
-                chunkIds = r.getSortedDocValues(CHUNK_ID);
-                documentIds = r.getSortedDocValues(DOC_ID_VALUES);
-                versions = r.getNumericDocValues(VERSION_VALUES);
-            }
-            int local = sd.doc - leaves.get(li).docBase;
-            double s = score.applyAsDouble(sd.score);
-            if (chunkBytes != null && documentBytes != null && versions != null && chunkBytes.advanceExact(local)
-                    && documentBytes.advanceExact(local) && versions.advanceExact(local)) {
-                hits.add(new StoreHit(chunkBytes.binaryValue().utf8ToString(), documentBytes.binaryValue()
-                        .utf8ToString(), versions.longValue(), s));
-            } else if (chunkIds != null && documentIds != null && versions != null && chunkIds.advanceExact(local)
-                    && documentIds.advanceExact(local) && versions.advanceExact(local)) {
-                hits.add(new StoreHit(chunkIds.lookupOrd(chunkIds.ordValue()).utf8ToString(),
-                        documentIds.lookupOrd(documentIds.ordValue()).utf8ToString(), versions.longValue(), s));
-            } else {
-                stored = stored == null ? searcher.storedFields() : stored;
-                Document d = stored.document(sd.doc, HIT_FIELDS);
-                hits.add(new StoreHit(d.get(CHUNK_ID), d.get(DOC_ID), d.getField(VERSION).numericValue().longValue(),
-                        s));
-            }
-        }
-        return hits;
+    interface Reading<T> {
+        T read(IndexSearcher searcher) throws IOException;
     }
+
+    /** Runs {@code reading} on one searcher (one point-in-time view of the index). */
+    <T> T read(Reading<T> reading) {
+        ensureOpen();
+        SearcherManager manager = searchers;
+        IndexSearcher searcher = acquire(manager);
+        try {
+            return reading.read(searcher);
+        } catch (IOException e) {
+            throw StorageProblems.exception(name, path, "search", e);
+        } finally {
+            release(manager, searcher);
+        }
+    }
+
 
     private IndexSearcher acquire(SearcherManager manager) {
         try {
@@ -436,10 +416,17 @@ final class LuceneIndex implements AutoCloseable {
         SearcherManager manager = searchers;
         IndexSearcher s = acquire(manager);
         try {
-            return s.getIndexReader().numDocs();
+            return s.getIndexReader().numDocs() - besides(s);
+        } catch (IOException e) {
+            throw StorageProblems.exception(name, path, "read", e);
         } finally {
             release(manager, s);
         }
+    }
+
+    /** Live entries that stand beside the records ({@link #BESIDE}). */
+    static int besides(IndexSearcher s) throws IOException {
+        return s.count(new TermQuery(new Term(ENTRY, ENTRY_BESIDE)));
     }
 
     /** Live records per document version, read from the terms of the document-version field. */
@@ -450,7 +437,7 @@ final class LuceneIndex implements AutoCloseable {
         try {
             Map<DocumentVersion, Long> out = new HashMap<>();
             for (LeafReaderContext leaf : s.getIndexReader().leaves()) {
-                countVersions(leaf.reader(), out);
+                LuceneReads.countVersions(leaf.reader(), out);
             }
             return out;
         } catch (IOException e) {
@@ -459,6 +446,7 @@ final class LuceneIndex implements AutoCloseable {
             release(manager, s);
         }
     }
+
 
     /** Live records of one document version: one term lookup, not a walk over every version. */
     long records(DocumentVersion version) {
@@ -475,32 +463,6 @@ final class LuceneIndex implements AutoCloseable {
         }
     }
 
-    private static void countVersions(LeafReader reader,
-            Map<DocumentVersion, Long> out) throws IOException {
-        Terms terms = reader.terms(DOC_VERSION);
-        if (terms == null) {
-            return;
-        }
-        Bits live = reader.getLiveDocs();
-        TermsEnum te = terms.iterator();
-        PostingsEnum postings = null;
-        for (BytesRef t = te.next(); t != null; t = te.next()) {
-            postings = te.postings(postings, PostingsEnum.NONE);
-            long n = 0;
-            for (int d = postings.nextDoc(); d != DocIdSetIterator.NO_MORE_DOCS;
-                    d = postings.nextDoc()) {
-                if (live == null || live.get(d)) {
-                    n++;
-                }
-            }
-            if (n > 0) {
-                String key = t.utf8ToString();
-                int at = key.lastIndexOf('@');
-                out.merge(new DocumentVersion(key.substring(0, at), Long.parseLong(key.substring(at + 1))), n,
-                        Long::sum);
-            }
-        }
-    }
 
     private static void release(SearcherManager manager, IndexSearcher s) {
         try {

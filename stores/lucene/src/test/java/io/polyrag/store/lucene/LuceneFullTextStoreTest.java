@@ -19,6 +19,35 @@ class LuceneFullTextStoreTest extends FullTextStoreContract {
         return new LuceneFullTextStore(dir.resolve("fulltext"), 0.9, 0.4);
     }
 
+    @Override
+    protected boolean keepsWholeTexts() {
+        return true;
+    }
+
+    @Test
+    void an_index_written_before_whole_entries_answers_no_document_search_until_it_is_written_again()
+            throws Exception {
+        Path old = dir.resolve("before");
+        try (var w = new org.apache.lucene.index.IndexWriter(org.apache.lucene.store.FSDirectory.open(old),
+                new org.apache.lucene.index.IndexWriterConfig(new org.apache.lucene.analysis.en.EnglishAnalyzer()))) {
+            for (var r : wholeTextCorpus()) {
+                w.addDocument(earlier(r.chunkId(), r.documentId(), r.version(), r.text(), true));
+            }
+            w.commit();
+        }
+        String query = "ash eruption forecasting";
+        try (FullTextStore store = new LuceneFullTextStore(old, 0.9, 0.4)) {
+            store.upsert(List.of(rec("late#1", "late", 1, "kb", "Ash and eruption, forecasting them.")));
+            assertThat(store.searchDocuments(query, SearchScope.ALL, 10))
+                    .as("documents are not ranked by the few the index has whole texts of").isEmpty();
+            List<io.polyrag.core.model.StoreRecord> all = wholeTextCorpus();
+            store.delete(all.stream().map(io.polyrag.core.model.StoreRecord::documentVersion).distinct().toList());
+            store.upsert(all);
+            assertThat(store.searchDocuments(query, SearchScope.ALL, 10).keySet()).first()
+                    .isEqualTo(new io.polyrag.core.model.DocumentVersion("late", 1));
+        }
+    }
+
     /**
      * A record as an earlier release wrote it: identity in stored fields; with {@code docValues}, the document id and
      * version in sorted and numeric doc values too (the release before the binary ids), else none for them (before).

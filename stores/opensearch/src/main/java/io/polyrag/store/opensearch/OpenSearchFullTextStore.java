@@ -7,17 +7,20 @@ import io.polyrag.core.model.DocumentVersion;
 import io.polyrag.core.model.SearchScope;
 import io.polyrag.core.model.StoreHit;
 import io.polyrag.core.model.StoreRecord;
+import io.polyrag.core.model.WholeText;
 import io.polyrag.core.port.FullTextStore;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import org.opensearch.client.opensearch.OpenSearchClient;
 import org.opensearch.client.opensearch._types.FieldValue;
 import org.opensearch.client.opensearch._types.OpenSearchException;
@@ -49,6 +52,19 @@ import org.opensearch.client.transport.httpclient5.ResponseException;
 final class OpenSearchFullTextStore implements FullTextStore {
     /** The most distinct words a query sends: a match query holds one clause per term, and clauses are limited. */
     private static final int MAX_QUERY_TERMS = 512;
+    /**
+     * Each document version's whole text ({@link WholeText}) is an entry beside its chunks: its text in a field of
+     * its own (BM25 statistics counted over documents), marked by {@code entry}, never matched by a chunk search.
+     */
+    private static final String WHOLE_FIELDS = "\"whole\": {\"type\": \"text\", \"analyzer\": \"english\"}, "
+            + "\"entry\": {\"type\": \"keyword\"}";
+    private static final Query NOT_WHOLE = Query.of(q -> q.bool(b -> b.mustNot(m -> m.term(t -> t.field("entry")
+            .value(FieldValue.of("whole"))))));
+    /** How long an answer that not every version has its whole text yet is kept before it is counted again. */
+    private static final long RECHECK_NANOS = 60_000_000_000L;
+    private volatile boolean wholeComplete;
+    private volatile long wholeCheckedAt;
+    private volatile boolean wholeChecked;
 
     private final OpenSearchClient client;
     private final String index;
@@ -79,8 +95,8 @@ final class OpenSearchFullTextStore implements FullTextStore {
                      "mappings": {"dynamic": "strict", "properties": {
                        "chunk_id": {"type": "keyword"}, "document_id": {"type": "keyword"},
                        "version": {"type": "long"}, "kb": {"type": "keyword"},
-                       "text": {"type": "text", "analyzer": "english"}}}}
-                    """.formatted(similarity);
+                       "text": {"type": "text", "analyzer": "english"}, %s}}}
+                    """.formatted(similarity, WHOLE_FIELDS);
             String[] r = raw("PUT", "/" + index, body);
             if (!r[0].startsWith("2") && !r[1].contains("resource_already_exists")) {
                 throw new StoreException("OpenSearch refused to create index '" + index + "': HTTP " + r[0] + " "
@@ -92,6 +108,12 @@ final class OpenSearchFullTextStore implements FullTextStore {
         // Another replica may have created it a moment ago: its shard may not be allocated yet (a count or a
         // search would answer 503 "all shards failed" until it is).
         awaitShards();
+        // An index created before whole texts were kept gets their fields (adding fields is allowed on an open index).
+        String[] mapped = raw("PUT", "/" + index + "/_mapping", "{\"properties\": {" + WHOLE_FIELDS + "}}");
+        if (!mapped[0].startsWith("2")) {
+            throw new StoreException("OpenSearch refused the whole-text fields of index '" + index + "': HTTP "
+                    + mapped[0] + " " + mapped[1]);
+        }
         String[] settings = raw("GET", "/" + index + "/_settings?flat_settings=true", null);
         if (!settings[1].contains("\"index.similarity.default.k1\":\"" + k1 + "\"")
                 || !settings[1].contains("\"index.similarity.default.b\":\"" + b + "\"")) {
@@ -170,6 +192,16 @@ final class OpenSearchFullTextStore implements FullTextStore {
             doc.put("text", r.text());
             bulk.operations(op -> op.index(i -> i.index(index).id(r.chunkId()).document(doc)));
         }
+        for (WholeText w : WholeText.of(records)) {
+            Map<String, Object> doc = new LinkedHashMap<>();
+            doc.put("chunk_id", w.key());
+            doc.put("document_id", w.version().documentId());
+            doc.put("version", w.version().version());
+            doc.put("kb", w.knowledgeBase());
+            doc.put("whole", w.text());
+            doc.put("entry", "whole");
+            bulk.operations(op -> op.index(i -> i.index(index).id(w.key()).document(doc)));
+        }
         BulkResponse response = call("write " + records.size() + " records", () -> client.bulk(bulk.build()));
         if (response.errors()) {
             var failed = response.items().stream().filter(i -> i.error() != null).toList();
@@ -217,7 +249,7 @@ final class OpenSearchFullTextStore implements FullTextStore {
 
     @Override
     public long size() {
-        return call("count records", () -> client.count(c -> c.index(index))).count();
+        return call("count records", () -> client.count(c -> c.index(index).query(NOT_WHOLE))).count();
     }
 
     @Override
@@ -227,6 +259,7 @@ final class OpenSearchFullTextStore implements FullTextStore {
         while (true) {
             Map<String, FieldValue> from = after;
             SearchResponse<Void> r = call("list versions", () -> client.search(s -> s.index(index).size(0)
+                    .query(NOT_WHOLE)
                     .aggregations("v", a -> a.composite(c -> {
                         c.size(1000).sources(List.of(
                                 Map.of("d", CompositeAggregationSource.of(cs -> cs.terms(t -> t.field("document_id")))),
@@ -252,6 +285,7 @@ final class OpenSearchFullTextStore implements FullTextStore {
     @Override
     public long records(DocumentVersion version) {
         return call("count a version's records", () -> client.count(c -> c.index(index).query(q -> q.bool(b -> b
+                .mustNot(m -> m.term(t -> t.field("entry").value(FieldValue.of("whole"))))
                 .filter(f -> f.term(t -> t.field("document_id").value(FieldValue.of(version.documentId()))))
                 .filter(f -> f.term(t -> t.field("version").value(FieldValue.of(version.version())))))))).count();
     }
@@ -259,9 +293,63 @@ final class OpenSearchFullTextStore implements FullTextStore {
     @Override
     public List<StoreHit> search(String query, SearchScope scope, int limit) {
         String text = plain(query);
-        if (text.isBlank()) {
+        if (text.isBlank() || limit <= 0) {
             return List.of();
         }
+        return hits(ranked("search", "text", text, filters(scope), limit));
+    }
+
+    @Override
+    public Map<DocumentVersion, Double> searchDocuments(String query, SearchScope scope, int limit) {
+        String text = plain(query);
+        if (text.isBlank() || limit <= 0 || !wholeComplete()) {
+            return Map.of();
+        }
+        Map<DocumentVersion, Double> out = new LinkedHashMap<>();
+        for (StoreHit h : hits(ranked("search documents", "whole", text, filters(scope), limit))) {
+            out.put(new DocumentVersion(h.documentId(), h.version()), h.score());
+        }
+        return out;
+    }
+
+    @Override
+    public List<StoreHit> bestPassages(String query, SearchScope scope, Collection<DocumentVersion> versions) {
+        String text = plain(query);
+        if (text.isBlank() || versions.isEmpty()) {
+            return List.of();
+        }
+        Set<DocumentVersion> wanted = new HashSet<>(versions);
+        List<Query> filters = filters(scope);
+        filters.add(terms("document_id", wanted.stream().map(DocumentVersion::documentId).distinct().toList()));
+        // One hit per document: its best passage (a document asked for in two versions is rare: a version swap).
+        @SuppressWarnings({"rawtypes", "unchecked"})
+        SearchResponse<Map> r = call("search best passages", () -> client.search(s -> s.index(index)
+                .size(wanted.size()).trackScores(true).trackTotalHits(t -> t.enabled(false))
+                .source(src -> src.filter(f -> f.includes("document_id", "version")))
+                .query(q -> q.bool(b -> b.must(m -> m.match(mt -> mt.field("text").query(FieldValue.of(text))))
+                        .filter(filters)))
+                .collapse(c -> c.field("document_id")), Map.class));
+        return hits(r).stream().filter(h -> wanted.contains(new DocumentVersion(h.documentId(), h.version())))
+                .toList();
+    }
+
+    /**
+     * Whether every document version has its whole entry: counted when first asked, and again at most once a minute
+     * while it is not (an index written before whole texts were kept, until it is indexed again).
+     */
+    private boolean wholeComplete() {
+        if (wholeComplete || wholeChecked && System.nanoTime() - wholeCheckedAt < RECHECK_NANOS) {
+            return wholeComplete;
+        }
+        long wholes = call("count whole texts", () -> client.count(c -> c.index(index).query(q -> q.term(t -> t
+                .field("entry").value(FieldValue.of("whole")))))).count();
+        wholeComplete = wholes >= versions().size();
+        wholeCheckedAt = System.nanoTime();
+        wholeChecked = true;
+        return wholeComplete;
+    }
+
+    private static List<Query> filters(SearchScope scope) {
         List<Query> filters = new ArrayList<>();
         if (!scope.knowledgeBases().isEmpty()) {
             filters.add(terms("kb", List.copyOf(scope.knowledgeBases())));
@@ -269,14 +357,23 @@ final class OpenSearchFullTextStore implements FullTextStore {
         if (!scope.documentIds().isEmpty()) {
             filters.add(terms("document_id", List.copyOf(scope.documentIds())));
         }
-        @SuppressWarnings({"rawtypes", "unchecked"})
-        SearchResponse<Map> r = call("search", () -> client.search(s -> s.index(index).size(limit).trackScores(true)
+        return filters;
+    }
+
+    /** The {@code limit} best entries by BM25 of {@code text} over {@code field}, ties by id. */
+    @SuppressWarnings({"rawtypes", "unchecked"})
+    private SearchResponse<Map> ranked(String what, String field, String text, List<Query> filters, int limit) {
+        return call(what, () -> client.search(s -> s.index(index).size(limit).trackScores(true)
                 .trackTotalHits(t -> t.enabled(false))
                 .source(src -> src.filter(f -> f.includes("document_id", "version")))
-                .query(q -> q.bool(b -> b.must(m -> m.match(mt -> mt.field("text").query(FieldValue.of(text))))
+                .query(q -> q.bool(b -> b.must(m -> m.match(mt -> mt.field(field).query(FieldValue.of(text))))
                         .filter(filters)))
                 .sort(so -> so.score(sc -> sc.order(SortOrder.Desc)))
                 .sort(so -> so.field(f -> f.field("chunk_id").order(SortOrder.Asc))), Map.class));
+    }
+
+    @SuppressWarnings("rawtypes")
+    private static List<StoreHit> hits(SearchResponse<Map> r) {
         List<StoreHit> hits = new ArrayList<>();
         for (var h : r.hits().hits()) {
             Map<?, ?> src = h.source();

@@ -21,6 +21,11 @@ class OpenSearchFullTextStoreTest extends FullTextStoreContract {
         return open(dir, Map.of());
     }
 
+    @Override
+    protected boolean keepsWholeTexts() {
+        return true;
+    }
+
     private FullTextStore open(Path dir, Map<String, String> more) {
         Map<String, String> settings = new java.util.HashMap<>(Map.of("opensearch.url", TestOpenSearch.url(),
                 "opensearch.index", "t-" + Integer.toHexString(dir.toString().hashCode())));
