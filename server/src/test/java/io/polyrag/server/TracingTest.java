@@ -97,7 +97,9 @@ class TracingTest {
         Span fullText = only(trace, "retrieve fulltext", searchSpan);
         assertThat(attribute(vector, "polyrag.backend")).isEqualTo("lucene");
         assertThat(attribute(fullText, "polyrag.hits")).isEqualTo("1");
-        assertThat(attribute(fullText, "polyrag.outcome")).isEqualTo("ok");
+        assertThat(attribute(vector, "polyrag.outcome")).isEqualTo("ok");
+        assertThat(attribute(fullText, "polyrag.outcome")).as("the leg's note, as explain has it")
+                .startsWith("each passage's BM25 blended with its document's");
         only(trace, "embed query", vector);
         // The phases after the legs, as the searcher timed them: inside the search's span, after the legs began.
         Span fuse = only(trace, "fuse", searchSpan);

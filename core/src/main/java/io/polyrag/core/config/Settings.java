@@ -70,9 +70,8 @@ public final class Settings {
     public static final Setting<Double> FULLTEXT_DOCUMENT_WEIGHT = Setting.decimal("fulltext.document.weight", 0.5,
             0.0, 1.0, "Share of a passage's full-text score that is its whole document's BM25 (the rest is the "
                     + "passage's own), so a document holding the query's words across several passages ranks as a "
-                    + "whole; 0 scores passages alone. The lucene and opensearch backends keep whole texts, postgres "
-                    + "does not yet (passages alone). A full-text index written before whole texts were kept scores "
-                    + "passages alone until 'polyrag reindex --modality fulltext --all'.");
+                    + "whole; 0 scores passages alone. Every full-text backend keeps whole texts; an index written before "
+                    + "they were kept scores passages alone until 'polyrag reindex --modality fulltext --all'.");
     public static final Setting<Boolean> GRAPH_ENABLED = Setting.bool("graph.enabled", false,
             "Run the graph arms: entities and relations are extracted at ingest and walked at query time (the property "
                     + "graph, and the RDF statements unless rdf.enabled says otherwise). Off by default until its ingest "

@@ -4,6 +4,7 @@ import io.polyrag.core.model.DocumentVersion;
 import io.polyrag.core.model.SearchScope;
 import io.polyrag.core.model.StoreHit;
 import io.polyrag.core.model.StoreRecord;
+import io.polyrag.core.model.WholeText;
 import io.polyrag.core.port.FullTextStore;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -11,6 +12,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -28,6 +30,23 @@ final class PgFullTextStore implements FullTextStore {
     /** The advisory lock writers take: statistics are read-modify-write. */
     private static final long WRITE_LOCK = 0x706f6c7972616701L;
     private static final String TABLE = "polyrag_fulltext";
+    /** Where a kind of entry lives: its rows, its lexemes' document frequencies, its counters in the stats row. */
+    private record Tables(String rows, String terms, String count, String tokens) {
+    }
+
+    private static final Tables CHUNKS = new Tables(TABLE, "polyrag_fulltext_terms", "chunks", "tokens");
+    private static final Tables WHOLES = new Tables("polyrag_fulltext_docs", "polyrag_fulltext_doc_terms", "docs",
+            "doc_tokens");
+    /**
+     * The most characters of a whole text indexed: a tsvector holds at most 1 MB and positions up to 16,383, beyond
+     * which term frequencies are no longer counted; the first 100,000 characters are about 16,000 words.
+     */
+    private static final int MAX_WHOLE_CHARS = 100_000;
+    /** How long an answer that not every version has its whole text yet is kept before it is counted again. */
+    private static final long RECHECK_NANOS = 60_000_000_000L;
+    private volatile boolean wholeComplete;
+    private volatile boolean wholeChecked;
+    private volatile long wholeCheckedAt;
     private final PgDatabase db;
     private final double k1;
     private final double b;
@@ -46,7 +65,7 @@ final class PgFullTextStore implements FullTextStore {
         String[] ids = records.stream().map(StoreRecord::chunkId).distinct().toArray(String[]::new);
         db.tx("index chunks", c -> {
             lock(c);
-            removeWhere(c, "chunk_id = ANY(?)", ps -> ps.setArray(1, c.createArrayOf("varchar", ids)));
+            removeWhere(c, CHUNKS, "chunk_id = ANY(?)", ps -> ps.setArray(1, c.createArrayOf("varchar", ids)));
             try (PreparedStatement ps = c.prepareStatement("INSERT INTO " + TABLE + " (chunk_id, document_id, version, "
                     + "kb, tsv, len) SELECT ?, ?, ?, ?, v.tsv, (SELECT COALESCE(SUM(array_length(u.positions, 1)), 0) "
                     + "FROM unnest(v.tsv) u) FROM (SELECT to_tsvector('english', ?) AS tsv) v "
@@ -61,9 +80,64 @@ final class PgFullTextStore implements FullTextStore {
                 }
                 ps.executeBatch();
             }
-            addStatistics(c, ids);
+            addStatistics(c, CHUNKS, "f.chunk_id = ANY(?)", ps -> ps.setArray(1, c.createArrayOf("varchar", ids)));
+            for (WholeText w : WholeText.of(records)) {
+                writeWhole(c, w);
+            }
             return null;
         });
+    }
+
+    /** Replaces a version's whole text, its lexemes and tokens moved in the statistics with it. */
+    private static void writeWhole(Connection c, WholeText w) throws SQLException {
+        Binder version = ps -> {
+            ps.setString(1, w.version().documentId());
+            ps.setLong(2, w.version().version());
+        };
+        removeWhere(c, WHOLES, "document_id = ? AND version = ?", version);
+        String text = w.text().replace('\u0000', ' ');
+        try (PreparedStatement ps = c.prepareStatement("INSERT INTO " + WHOLES.rows() + " (document_id, version, kb, "
+                + "tsv, len) SELECT ?, ?, ?, v.tsv, (SELECT COALESCE(SUM(array_length(u.positions, 1)), 0) FROM "
+                + "unnest(v.tsv) u) FROM (SELECT to_tsvector('english', ?) AS tsv) v")) {
+            version.bind(ps);
+            ps.setString(3, w.knowledgeBase());
+            ps.setString(4, text.length() > MAX_WHOLE_CHARS ? text.substring(0, MAX_WHOLE_CHARS) : text);
+            ps.executeUpdate();
+        }
+        addStatistics(c, WHOLES, "f.document_id = ? AND f.version = ?", version);
+    }
+
+    /**
+     * BM25 of the query over {@code t}'s rows as a query whose rows are {@code columns} (of alias f) and the score,
+     * grouped by them, within the scope and {@code where}. Its parameters: the query text, k1, b, b, the scope's,
+     * then {@code where}'s.
+     */
+    private static String scored(Tables t, String columns, SearchScope scope, String where) {
+        return """
+                WITH q AS (SELECT DISTINCT l AS lexeme FROM unnest(tsvector_to_array(to_tsvector('english', ?))) l),
+                tq AS (SELECT to_tsquery('simple', string_agg(quote_literal(lexeme), ' | ')) AS query FROM q),
+                n AS (SELECT GREATEST(%2$s, 1) AS entries,
+                             CASE WHEN %2$s > 0 THEN %3$s::float8 / %2$s ELSE 1 END AS avg_len
+                      FROM polyrag_fulltext_stats WHERE id = 1),
+                idf AS (SELECT q.lexeme, ln(1 + (n.entries - COALESCE(t.df, 0) + 0.5) / (COALESCE(t.df, 0) + 0.5)) AS w
+                        FROM q CROSS JOIN n LEFT JOIN %4$s t ON t.lexeme = q.lexeme)
+                SELECT %5$s,
+                       SUM(idf.w * array_length(u.positions, 1)
+                           / (array_length(u.positions, 1) + ? * (1 - ? + ? * f.len / n.avg_len))) AS score
+                FROM %1$s f CROSS JOIN tq CROSS JOIN n
+                     CROSS JOIN LATERAL unnest(f.tsv) u JOIN idf ON idf.lexeme = u.lexeme
+                WHERE f.tsv @@ tq.query""".formatted(t.rows(), t.count(), t.tokens(), t.terms(), columns)
+                + PgRows.scopeClause(scope, "f.") + where + " GROUP BY " + columns;
+    }
+
+    /** Binds {@link #scored}'s parameters up to the scope's; returns the next index. */
+    private int bindScored(Connection c, PreparedStatement ps, String query, SearchScope scope) throws SQLException {
+        int i = 1;
+        ps.setString(i++, query.replace('\u0000', ' '));
+        ps.setDouble(i++, k1);
+        ps.setDouble(i++, b);
+        ps.setDouble(i++, b);
+        return PgRows.bindScope(c, ps, i, scope);
     }
 
     @Override
@@ -71,38 +145,88 @@ final class PgFullTextStore implements FullTextStore {
         if (limit <= 0 || query == null || query.isBlank()) {
             return List.of();
         }
-        StringBuilder sql = new StringBuilder("""
-                WITH q AS (SELECT DISTINCT l AS lexeme FROM unnest(tsvector_to_array(to_tsvector('english', ?))) l),
-                tq AS (SELECT to_tsquery('simple', string_agg(quote_literal(lexeme), ' | ')) AS query FROM q),
-                n AS (SELECT GREATEST(chunks, 1) AS chunks,
-                             CASE WHEN chunks > 0 THEN tokens::float8 / chunks ELSE 1 END AS avg_len
-                      FROM polyrag_fulltext_stats WHERE id = 1),
-                idf AS (SELECT q.lexeme, ln(1 + (n.chunks - COALESCE(t.df, 0) + 0.5) / (COALESCE(t.df, 0) + 0.5)) AS w
-                        FROM q CROSS JOIN n LEFT JOIN polyrag_fulltext_terms t ON t.lexeme = q.lexeme)
-                SELECT f.chunk_id, f.document_id, f.version,
-                       SUM(idf.w * array_length(u.positions, 1)
-                           / (array_length(u.positions, 1) + ? * (1 - ? + ? * f.len / n.avg_len))) AS score
-                FROM polyrag_fulltext f CROSS JOIN tq CROSS JOIN n
-                     CROSS JOIN LATERAL unnest(f.tsv) u JOIN idf ON idf.lexeme = u.lexeme
-                WHERE f.tsv @@ tq.query""").append(PgRows.scopeClause(scope, "f."));
-        sql.append(" GROUP BY f.chunk_id, f.document_id, f.version ORDER BY score DESC, f.chunk_id LIMIT ?");
+        String sql = scored(CHUNKS, "f.chunk_id, f.document_id, f.version", scope, "")
+                + " ORDER BY score DESC, f.chunk_id LIMIT ?";
         return db.tx("search chunks", c -> {
-            List<StoreHit> hits = new ArrayList<>();
-            try (PreparedStatement ps = c.prepareStatement(sql.toString())) {
-                int i = 1;
-                ps.setString(i++, query.replace('\u0000', ' '));
-                ps.setDouble(i++, k1);
-                ps.setDouble(i++, b);
-                ps.setDouble(i++, b);
-                ps.setInt(PgRows.bindScope(c, ps, i, scope), limit);
+            try (PreparedStatement ps = c.prepareStatement(sql)) {
+                ps.setInt(bindScored(c, ps, query, scope), limit);
+                return hits(ps);
+            }
+        });
+    }
+
+    @Override
+    public Map<DocumentVersion, Double> searchDocuments(String query, SearchScope scope, int limit) {
+        if (limit <= 0 || query == null || query.isBlank() || !wholeComplete()) {
+            return Map.of();
+        }
+        String sql = scored(WHOLES, "f.document_id, f.version", scope, "")
+                + " ORDER BY score DESC, f.document_id, f.version LIMIT ?";
+        return db.tx("search documents", c -> {
+            Map<DocumentVersion, Double> out = new LinkedHashMap<>();
+            try (PreparedStatement ps = c.prepareStatement(sql)) {
+                ps.setInt(bindScored(c, ps, query, scope), limit);
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
-                        hits.add(new StoreHit(rs.getString(1), rs.getString(2), rs.getLong(3), rs.getDouble(4)));
+                        out.put(new DocumentVersion(rs.getString(1), rs.getLong(2)), rs.getDouble(3));
                     }
                 }
             }
-            return hits;
+            return out;
         });
+    }
+
+    @Override
+    public List<StoreHit> bestPassages(String query, SearchScope scope, Collection<DocumentVersion> versions) {
+        if (query == null || query.isBlank() || versions.isEmpty()) {
+            return List.of();
+        }
+        List<DocumentVersion> wanted = versions.stream().distinct().toList();
+        String sql = "SELECT DISTINCT ON (document_id, version) chunk_id, document_id, version, score FROM ("
+                + scored(CHUNKS, "f.chunk_id, f.document_id, f.version", scope, " AND (f.document_id, f.version) IN "
+                        + "(SELECT * FROM unnest(?::varchar[], ?::bigint[]))")
+                + ") s ORDER BY document_id, version, score DESC, chunk_id";
+        return db.tx("search best passages", c -> {
+            try (PreparedStatement ps = c.prepareStatement(sql)) {
+                int i = bindScored(c, ps, query, scope);
+                ps.setArray(i++, c.createArrayOf("varchar", wanted.stream().map(DocumentVersion::documentId)
+                        .toArray()));
+                ps.setArray(i, c.createArrayOf("bigint", wanted.stream().map(DocumentVersion::version).toArray()));
+                return hits(ps);
+            }
+        });
+    }
+
+    private static List<StoreHit> hits(PreparedStatement ps) throws SQLException {
+        List<StoreHit> hits = new ArrayList<>();
+        try (ResultSet rs = ps.executeQuery()) {
+            while (rs.next()) {
+                hits.add(new StoreHit(rs.getString(1), rs.getString(2), rs.getLong(3), rs.getDouble(4)));
+            }
+        }
+        return hits;
+    }
+
+    /**
+     * Whether every document version has its whole text: counted when first asked, and again at most once a minute
+     * while it is not (a table written before whole texts were kept, until it is indexed again).
+     */
+    private boolean wholeComplete() {
+        if (wholeComplete || wholeChecked && System.nanoTime() - wholeCheckedAt < RECHECK_NANOS) {
+            return wholeComplete;
+        }
+        boolean complete = db.tx("count whole texts", c -> {
+            try (PreparedStatement ps = c.prepareStatement("SELECT (SELECT COUNT(*) FROM " + WHOLES.rows()
+                    + ") >= (SELECT COUNT(*) FROM (SELECT DISTINCT document_id, version FROM " + TABLE + ") v)");
+                    ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return rs.getBoolean(1);
+            }
+        });
+        wholeComplete = complete;
+        wholeCheckedAt = System.nanoTime();
+        wholeChecked = true;
+        return complete;
     }
 
     @Override
@@ -113,10 +237,12 @@ final class PgFullTextStore implements FullTextStore {
         db.tx("delete document versions", c -> {
             lock(c);
             for (DocumentVersion v : versions) {
-                removeWhere(c, "document_id = ? AND version = ?", ps -> {
-                    ps.setString(1, v.documentId());
-                    ps.setLong(2, v.version());
-                });
+                for (Tables t : List.of(CHUNKS, WHOLES)) {
+                    removeWhere(c, t, "document_id = ? AND version = ?", ps -> {
+                        ps.setString(1, v.documentId());
+                        ps.setLong(2, v.version());
+                    });
+                }
             }
             return null;
         });
@@ -129,8 +255,10 @@ final class PgFullTextStore implements FullTextStore {
         }
         db.tx("delete documents", c -> {
             lock(c);
-            removeWhere(c, "document_id = ANY(?)", ps -> ps.setArray(1, c.createArrayOf("varchar",
-                    documentIds.toArray())));
+            for (Tables t : List.of(CHUNKS, WHOLES)) {
+                removeWhere(c, t, "document_id = ANY(?)", ps -> ps.setArray(1, c.createArrayOf("varchar",
+                        documentIds.toArray())));
+            }
             return null;
         });
     }
@@ -168,40 +296,40 @@ final class PgFullTextStore implements FullTextStore {
     }
 
     /** Deletes the rows the condition selects, taking their lexemes and tokens out of the statistics first. */
-    private static void removeWhere(Connection c, String condition, Binder binder) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("UPDATE polyrag_fulltext_terms t SET df = t.df - d.n FROM "
-                + "(SELECT l AS lexeme, COUNT(*) AS n FROM " + TABLE + " f, unnest(tsvector_to_array(f.tsv)) l WHERE "
-                + condition + " GROUP BY l) d WHERE t.lexeme = d.lexeme")) {
+    private static void removeWhere(Connection c, Tables t, String condition, Binder binder) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("UPDATE " + t.terms() + " t SET df = t.df - d.n FROM "
+                + "(SELECT l AS lexeme, COUNT(*) AS n FROM " + t.rows() + " f, unnest(tsvector_to_array(f.tsv)) l "
+                + "WHERE " + condition + " GROUP BY l) d WHERE t.lexeme = d.lexeme")) {
             binder.bind(ps);
             ps.executeUpdate();
         }
-        try (PreparedStatement ps = c.prepareStatement("UPDATE polyrag_fulltext_stats s SET chunks = s.chunks - x.n, "
-                + "tokens = s.tokens - x.t FROM (SELECT COUNT(*) AS n, COALESCE(SUM(len), 0) AS t FROM " + TABLE
-                + " WHERE " + condition + ") x WHERE s.id = 1")) {
+        try (PreparedStatement ps = c.prepareStatement("UPDATE polyrag_fulltext_stats s SET " + t.count() + " = s."
+                + t.count() + " - x.n, " + t.tokens() + " = s." + t.tokens() + " - x.t FROM (SELECT COUNT(*) AS n, "
+                + "COALESCE(SUM(len), 0) AS t FROM " + t.rows() + " WHERE " + condition + ") x WHERE s.id = 1")) {
             binder.bind(ps);
             ps.executeUpdate();
         }
-        try (PreparedStatement ps = c.prepareStatement("DELETE FROM " + TABLE + " WHERE " + condition)) {
+        try (PreparedStatement ps = c.prepareStatement("DELETE FROM " + t.rows() + " WHERE " + condition)) {
             binder.bind(ps);
             ps.executeUpdate();
         }
-        try (PreparedStatement ps = c.prepareStatement("DELETE FROM polyrag_fulltext_terms WHERE df <= 0")) {
+        try (PreparedStatement ps = c.prepareStatement("DELETE FROM " + t.terms() + " WHERE df <= 0")) {
             ps.executeUpdate();
         }
     }
 
-    private static void addStatistics(Connection c, String[] chunkIds) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("INSERT INTO polyrag_fulltext_terms (lexeme, df) SELECT l, "
-                + "COUNT(*) FROM " + TABLE + " f, unnest(tsvector_to_array(f.tsv)) l WHERE f.chunk_id = ANY(?) "
-                + "GROUP BY l ORDER BY l ON CONFLICT (lexeme) DO UPDATE SET df = polyrag_fulltext_terms.df + "
+    private static void addStatistics(Connection c, Tables t, String condition, Binder binder) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("INSERT INTO " + t.terms() + " (lexeme, df) SELECT l, "
+                + "COUNT(*) FROM " + t.rows() + " f, unnest(tsvector_to_array(f.tsv)) l WHERE " + condition
+                + " GROUP BY l ORDER BY l ON CONFLICT (lexeme) DO UPDATE SET df = " + t.terms() + ".df + "
                 + "EXCLUDED.df")) {
-            ps.setArray(1, c.createArrayOf("varchar", chunkIds));
+            binder.bind(ps);
             ps.executeUpdate();
         }
-        try (PreparedStatement ps = c.prepareStatement("UPDATE polyrag_fulltext_stats s SET chunks = s.chunks + x.n, "
-                + "tokens = s.tokens + x.t FROM (SELECT COUNT(*) AS n, COALESCE(SUM(len), 0) AS t FROM " + TABLE
-                + " WHERE chunk_id = ANY(?)) x WHERE s.id = 1")) {
-            ps.setArray(1, c.createArrayOf("varchar", chunkIds));
+        try (PreparedStatement ps = c.prepareStatement("UPDATE polyrag_fulltext_stats s SET " + t.count() + " = s."
+                + t.count() + " + x.n, " + t.tokens() + " = s." + t.tokens() + " + x.t FROM (SELECT COUNT(*) AS n, "
+                + "COALESCE(SUM(len), 0) AS t FROM " + t.rows() + " f WHERE " + condition + ") x WHERE s.id = 1")) {
+            binder.bind(ps);
             ps.executeUpdate();
         }
     }

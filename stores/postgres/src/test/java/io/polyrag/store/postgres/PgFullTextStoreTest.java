@@ -20,4 +20,9 @@ class PgFullTextStoreTest extends FullTextStoreContract {
         return new PostgresProviders.FullText().open(new ProviderContext(Config.load(Map.of(), Map.of("postgres.url",
                 url, "postgres.pool.search", "2", "postgres.pool.ingest", "1")), dir));
     }
+
+    @Override
+    protected boolean keepsWholeTexts() {
+        return true;
+    }
 }
