@@ -80,9 +80,21 @@ public final class ScaleBench {
     private ScaleBench() {
     }
 
+    /** Settings given with {@code --set key=value[,key=value…]}, over the defaults polyrag is measured with. */
+    private static final Map<String, String> SET = new LinkedHashMap<>();
+
     public static void main(String[] args) throws Exception {
         Map<String, String> opts = options(args);
         try {
+            for (String kv : opts.getOrDefault("set", "").split(",")) {
+                if (!kv.isBlank()) {
+                    int eq = kv.indexOf('=');
+                    if (eq < 1) {
+                        throw new IllegalArgumentException("--set takes key=value[,key=value…], was " + kv);
+                    }
+                    SET.put(kv.substring(0, eq).strip(), kv.substring(eq + 1).strip());
+                }
+            }
             switch (opts.getOrDefault("phase", "all")) {
                 case "build" -> build(opts, Long.parseLong(opts.get("chunks")));
                 case "search" -> search(opts, Long.parseLong(opts.get("chunks")));
@@ -175,6 +187,7 @@ public final class ScaleBench {
         if (replay) {
             s.put(Settings.EMBEDDING_PROVIDER.key(), "bench-replay");
         }
+        s.putAll(SET);
         return Config.load(Map.of(), s);
     }
 
@@ -664,7 +677,7 @@ public final class ScaleBench {
         String v = opts.get(key);
         if (v == null) {
             throw new IllegalArgumentException("--" + key + " is required: bench/scale --dataset DIR --chunks "
-                    + "10000,100000[,1000000] [--work DIR] [--queries 500] [--rounds 3] [--heap 4g] [--quantization none,int7,int4,int1] [--seed 18] [--json FILE]");
+                    + "10000,100000[,1000000] [--work DIR] [--queries 500] [--rounds 3] [--heap 4g] [--quantization none,int7,int4,int1] [--seed 18] [--set key=value,…] [--json FILE]");
         }
         return v;
     }
@@ -676,7 +689,8 @@ public final class ScaleBench {
         }
         if (args.length % 2 != 0 || m.isEmpty() || args[0].equals("--help")) {
             System.err.println("usage: bench/scale --dataset DIR --chunks 10000,100000[,1000000] [--work DIR] "
-                    + "[--queries 500] [--rounds 3] [--heap 4g] [--quantization none,int7,int4,int1] [--seed 18] [--json FILE]");
+                    + "[--queries 500] [--rounds 3] [--heap 4g] [--quantization none,int7,int4,int1] [--seed 18] "
+                    + "[--set key=value,…] [--json FILE]");
             System.exit(2);
         }
         return m;

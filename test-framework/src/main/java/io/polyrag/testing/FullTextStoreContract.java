@@ -101,6 +101,14 @@ public abstract class FullTextStoreContract {
                 .as("forecasting is the rarest word; the filler holds none").containsExactlyInAnyOrder("report#3",
                         "note#1");
         assertThat(store.bestPassages("ash eruption forecasting", SearchScope.ALL, List.of())).isEmpty();
+        // A long document with many better-matching passages does not crowd out another's best one.
+        List<StoreRecord> book = new ArrayList<>();
+        for (int i = 0; i < 80; i++) {
+            book.add(rec("book#" + i, "book", 1, "kb", "Ash, ash and eruption ash, chapter " + i + "."));
+        }
+        store.upsert(book);
+        assertThat(store.bestPassages("ash eruption", SearchScope.ALL, List.of(v("book"), v("report"))))
+                .extracting(StoreHit::documentId).containsExactlyInAnyOrder("book", "report");
     }
 
     @Test

@@ -13,11 +13,9 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.Comparator;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.analysis.TokenStream;
 import org.apache.lucene.analysis.en.EnglishAnalyzer;
@@ -59,8 +57,6 @@ public final class LuceneFullTextStore implements FullTextStore {
     static final String BODY = "body";
     /** The text of a whole document version, on the entry beside its chunks. */
     static final String WHOLE = "whole";
-    /** The most passages read to find the best one of each document that has none among the best passages. */
-    private static final int MAX_BEST_PASSAGES = 4096;
 
     private final LuceneIndex index;
     private final Analyzer analyzer = new EnglishAnalyzer();
@@ -139,16 +135,8 @@ public final class LuceneFullTextStore implements FullTextStore {
             Query theirs = new BooleanQuery.Builder().add(filtered(query(terms, BODY), LuceneIndex.scopeFilter(s,
                     scope)), BooleanClause.Occur.MUST).add(new TermInSetQuery(LuceneIndex.DOC_VERSION, keys),
                             BooleanClause.Occur.FILTER).build();
-            // Most versions' best passage is among their first few dozen matches; a cap bounds the rest.
-            int n = Math.min(MAX_BEST_PASSAGES, keys.size() * 32);
-            Set<DocumentVersion> seen = new HashSet<>();
-            List<StoreHit> out = new ArrayList<>();
-            for (StoreHit h : sorted(LuceneReads.hits(s, s.search(theirs, n).scoreDocs, x -> x))) {
-                if (seen.add(new DocumentVersion(h.documentId(), h.version()))) {
-                    out.add(h);
-                }
-            }
-            return out;
+            return sorted(LuceneReads.hits(s, s.search(theirs, BestPerVersion.manager())
+                    .toArray(ScoreDoc[]::new), x -> x));
         });
     }
 
