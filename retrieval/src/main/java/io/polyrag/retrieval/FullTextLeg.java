@@ -22,10 +22,16 @@ import java.util.Set;
  * their own words within that. BM25 over a short passage sees only the words that passage holds; on SciFact cut into
  * 64-token passages that cost the leg 0.031 nDCG@10 against BM25 over each whole abstract, and the default fused
  * search half of it (docs/evaluation.md). A document among the best by its whole text with no passage among the best
- * passages is represented by its best passage, so no well-matching document drops out of the list. With {@code w} 0,
+ * passages is represented by its best passage (among the first {@link #REPRESENTED_DEPTH} documents). With {@code w} 0,
  * or a store that keeps no whole texts, the passages' own scores are returned unchanged.
  */
 final class FullTextLeg implements Retriever {
+    /**
+     * How many of the best documents are sure to be represented by a passage. Deeper ones rarely have no passage
+     * among the best, and would not reach the fused top with one: on SciFact in 64-token passages, 20 and every one
+     * give the same nDCG@10 on both splits, and 20 takes 0.2 of the leg's 1.1 ms off at 35k passages.
+     */
+    private static final int REPRESENTED_DEPTH = 20;
     private final FullTextStore store;
     private final double documentWeight;
 
@@ -68,7 +74,8 @@ final class FullTextLeg implements Retriever {
         double bestDocument = documents.values().stream().mapToDouble(Double::doubleValue).max().orElse(1);
         Set<DocumentVersion> represented = new HashSet<>();
         passages.forEach(p -> represented.add(version(p)));
-        List<DocumentVersion> missing = documents.keySet().stream().filter(v -> !represented.contains(v)).toList();
+        List<DocumentVersion> missing = documents.keySet().stream().limit(REPRESENTED_DEPTH)
+                .filter(v -> !represented.contains(v)).toList();
         List<StoreHit> all = new ArrayList<>(passages);
         if (!missing.isEmpty()) {
             for (StoreHit h : store.bestPassages(query, scope, missing)) {
