@@ -54,6 +54,9 @@ import org.apache.lucene.search.similarities.BM25Similarity;
  * {@code polyrag reindex --modality fulltext --all} has written it again.
  */
 public final class LuceneFullTextStore implements FullTextStore {
+    private static final System.Logger LOG = System.getLogger(LuceneFullTextStore.class.getName());
+    /** Whether the log has said once that this index scores passages alone until it is indexed again. */
+    private volatile boolean toldIncomplete;
     static final String BODY = "body";
     /** The text of a whole document version, on the entry beside its chunks. */
     static final String WHOLE = "whole";
@@ -150,6 +153,13 @@ public final class LuceneFullTextStore implements FullTextStore {
             return wholeComplete;
         }
         boolean complete = LuceneIndex.besides(s) >= LuceneReads.versions(s).size();
+        if (!complete && !toldIncomplete) {
+            toldIncomplete = true;
+            LOG.log(System.Logger.Level.WARNING, "the full-text index at " + index.path() + " holds documents "
+                    + "written before whole texts were kept: the full-text leg scores passages alone (not by their "
+                    + "documents' whole text, fulltext.document.weight) until 'polyrag reindex --modality fulltext "
+                    + "--all' has run");
+        }
         wholeCheckedAt = at;
         wholeComplete = complete;
         return complete;

@@ -50,6 +50,9 @@ import org.opensearch.client.transport.httpclient5.ResponseException;
  * records is a {@link StoreException} naming the first failure; the pipeline then removes the version.
  */
 final class OpenSearchFullTextStore implements FullTextStore {
+    private static final System.Logger LOG = System.getLogger(OpenSearchFullTextStore.class.getName());
+    /** Whether the log has said once that this index scores passages alone until it is indexed again. */
+    private volatile boolean toldIncomplete;
     /** The most distinct words a query sends: a match query holds one clause per term, and clauses are limited. */
     private static final int MAX_QUERY_TERMS = 512;
     /**
@@ -344,6 +347,13 @@ final class OpenSearchFullTextStore implements FullTextStore {
         long wholes = call("count whole texts", () -> client.count(c -> c.index(index).query(q -> q.term(t -> t
                 .field("entry").value(FieldValue.of("whole")))))).count();
         wholeComplete = wholes >= versions().size();
+        if (!wholeComplete && !toldIncomplete) {
+            toldIncomplete = true;
+            LOG.log(System.Logger.Level.WARNING, "the OpenSearch index '" + index + "' holds documents "
+                    + "written before whole texts were kept: the full-text leg scores passages alone (not by their "
+                    + "documents' whole text, fulltext.document.weight) until 'polyrag reindex --modality fulltext "
+                    + "--all' has run");
+        }
         wholeCheckedAt = System.nanoTime();
         wholeChecked = true;
         return wholeComplete;

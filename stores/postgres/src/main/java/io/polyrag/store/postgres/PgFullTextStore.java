@@ -27,6 +27,9 @@ import java.util.Map;
  * {@code websearch_to_tsquery} would ask: natural-language questions rarely share every word with their answer.
  */
 final class PgFullTextStore implements FullTextStore {
+    private static final System.Logger LOG = System.getLogger(PgFullTextStore.class.getName());
+    /** Whether the log has said once that this index scores passages alone until it is indexed again. */
+    private volatile boolean toldIncomplete;
     /** The advisory lock writers take: statistics are read-modify-write. */
     private static final long WRITE_LOCK = 0x706f6c7972616701L;
     private static final String TABLE = "polyrag_fulltext";
@@ -224,6 +227,13 @@ final class PgFullTextStore implements FullTextStore {
             }
         });
         wholeComplete = complete;
+        if (!wholeComplete && !toldIncomplete) {
+            toldIncomplete = true;
+            LOG.log(System.Logger.Level.WARNING, "the full-text tables in PostgreSQL (" + TABLE + ") hold documents "
+                    + "written before whole texts were kept: the full-text leg scores passages alone (not by their "
+                    + "documents' whole text, fulltext.document.weight) until 'polyrag reindex --modality fulltext "
+                    + "--all' has run");
+        }
         wholeCheckedAt = System.nanoTime();
         wholeChecked = true;
         return complete;
