@@ -142,10 +142,12 @@ public class JdbcCatalog extends CatalogWrites implements CatalogAndJobs {
                 return;
             } catch (FlywayException e) {
                 // Replicas starting together on one empty PostgreSQL schema race before Flyway takes its lock: one
-                // creates the history table, another finds it existing but still empty and refuses to baseline.
-                // The first one's migration fills it within moments; the second then finds nothing to do.
+                // creates the history table, another finds it existing but still empty and refuses to baseline — or,
+                // a moment later, finds the first's tables and tries to baseline a history that already holds its
+                // migrations. The first one's migration completes within moments; the second then finds nothing to do.
                 String message = String.valueOf(e.getMessage());
-                if (attempt < MIGRATION_TRIES && message.contains("already exists, and is empty")) {
+                if (attempt < MIGRATION_TRIES && (message.contains("already exists, and is empty")
+                        || message.contains("already contains migrations"))) {
                     try {
                         Thread.sleep(500);
                     } catch (InterruptedException interrupted) {

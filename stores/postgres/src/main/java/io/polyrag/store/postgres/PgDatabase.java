@@ -10,6 +10,7 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.Map;
 import org.flywaydb.core.Flyway;
+import org.flywaydb.core.api.FlywayException;
 
 /**
  * One PostgreSQL store's connections: a HikariCP pool on {@code POLYRAG_POSTGRES_URL}, its tables brought up to date
@@ -61,10 +62,28 @@ final class PgDatabase implements AutoCloseable {
             throw db.unreachable("the " + store + " store", e);
         }
         try {
-            Flyway.configure(PgDatabase.class.getClassLoader()).dataSource(pool)
-                    .locations("classpath:io/polyrag/store/postgres/" + store).table("polyrag_" + store
-                            + "_schema_history").baselineOnMigrate(true).baselineVersion("0")
-                    .placeholders(placeholders).loggers("slf4j").load().migrate();
+            for (int attempt = 1; ; attempt++) {
+                try {
+                    Flyway.configure(PgDatabase.class.getClassLoader()).dataSource(pool)
+                            .locations("classpath:io/polyrag/store/postgres/" + store).table("polyrag_" + store
+                                    + "_schema_history").baselineOnMigrate(true).baselineVersion("0")
+                            .placeholders(placeholders).loggers("slf4j").load().migrate();
+                    break;
+                } catch (FlywayException e) {
+                    // Replicas starting together on one empty schema race before Flyway takes its lock (as the
+                    // catalog's do): the first one's migration completes within moments, then there is nothing to do.
+                    String message = String.valueOf(e.getMessage());
+                    if (attempt >= 20 || !message.contains("already exists, and is empty")
+                            && !message.contains("already contains migrations")) {
+                        throw e;
+                    }
+                    Thread.sleep(500);
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            pool.close();
+            throw new StoreException("interrupted while the " + store + " store's tables were created", e);
         } catch (RuntimeException e) {
             pool.close();
             String why = PostgresConnection.rootCause(e).getMessage();
