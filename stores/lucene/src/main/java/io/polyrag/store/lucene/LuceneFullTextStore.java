@@ -6,8 +6,10 @@ import io.polyrag.core.model.SearchScope;
 import io.polyrag.core.model.StoreHit;
 import io.polyrag.core.model.StoreRecord;
 import io.polyrag.core.model.WholeText;
+import io.polyrag.core.model.WholeTextCoverage;
 import io.polyrag.core.port.FullTextStore;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -54,21 +56,18 @@ import org.apache.lucene.search.similarities.BM25Similarity;
  * {@code polyrag reindex --modality fulltext --all} has written it again.
  */
 public final class LuceneFullTextStore implements FullTextStore {
-    private static final System.Logger LOG = System.getLogger(LuceneFullTextStore.class.getName());
-    /** Whether the log has said once that this index scores passages alone until it is indexed again. */
-    private volatile boolean toldIncomplete;
     static final String BODY = "body";
     /** The text of a whole document version, on the entry beside its chunks. */
     static final String WHOLE = "whole";
 
     private final LuceneIndex index;
     private final Analyzer analyzer = new EnglishAnalyzer();
-    /** Whether every document version has its whole entry, and for which reader version that was counted. */
-    private volatile long wholeCheckedAt = -1;
-    private volatile boolean wholeComplete;
+    /** Whether every document version has its whole entry, counted again only when the index changed. */
+    private final WholeTextCoverage coverage;
 
     public LuceneFullTextStore(Path path, double k1, double b) {
         this.index = new LuceneIndex(path, "full-text index", analyzer, new BM25Similarity((float) k1, (float) b));
+        this.coverage = new WholeTextCoverage("the full-text index at " + path);
     }
 
     @Override
@@ -143,26 +142,15 @@ public final class LuceneFullTextStore implements FullTextStore {
         });
     }
 
-    /**
-     * Whether every document version has its whole entry: counted again only when the index changed since, and only
-     * while it is not (an index written before whole entries existed, until it is reindexed).
-     */
     private boolean wholeComplete(IndexSearcher s) throws IOException {
         long at = s.getIndexReader() instanceof DirectoryReader r ? r.getVersion() : -2;
-        if (wholeComplete || at == wholeCheckedAt) {
-            return wholeComplete;
-        }
-        boolean complete = LuceneIndex.besides(s) >= LuceneReads.versions(s).size();
-        if (!complete && !toldIncomplete) {
-            toldIncomplete = true;
-            LOG.log(System.Logger.Level.WARNING, "the full-text index at " + index.path() + " holds documents "
-                    + "written before whole texts were kept: the full-text leg scores passages alone (not by their "
-                    + "documents' whole text, fulltext.document.weight) until 'polyrag reindex --modality fulltext "
-                    + "--all' has run");
-        }
-        wholeCheckedAt = at;
-        wholeComplete = complete;
-        return complete;
+        return coverage.complete(at, () -> {
+            try {
+                return LuceneIndex.besides(s) >= LuceneReads.versions(s).size();
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        });
     }
 
     private static List<StoreHit> sorted(List<StoreHit> hits) {

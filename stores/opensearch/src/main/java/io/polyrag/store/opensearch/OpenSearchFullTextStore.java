@@ -8,6 +8,7 @@ import io.polyrag.core.model.SearchScope;
 import io.polyrag.core.model.StoreHit;
 import io.polyrag.core.model.StoreRecord;
 import io.polyrag.core.model.WholeText;
+import io.polyrag.core.model.WholeTextCoverage;
 import io.polyrag.core.port.FullTextStore;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -50,9 +51,6 @@ import org.opensearch.client.transport.httpclient5.ResponseException;
  * records is a {@link StoreException} naming the first failure; the pipeline then removes the version.
  */
 final class OpenSearchFullTextStore implements FullTextStore {
-    private static final System.Logger LOG = System.getLogger(OpenSearchFullTextStore.class.getName());
-    /** Whether the log has said once that this index scores passages alone until it is indexed again. */
-    private volatile boolean toldIncomplete;
     /** The most distinct words a query sends: a match query holds one clause per term, and clauses are limited. */
     private static final int MAX_QUERY_TERMS = 512;
     /**
@@ -63,21 +61,18 @@ final class OpenSearchFullTextStore implements FullTextStore {
             + "\"entry\": {\"type\": \"keyword\"}";
     private static final Query NOT_WHOLE = Query.of(q -> q.bool(b -> b.mustNot(m -> m.term(t -> t.field("entry")
             .value(FieldValue.of("whole"))))));
-    /** How long an answer that not every version has its whole text yet is kept before it is counted again. */
-    private static final long RECHECK_NANOS = 60_000_000_000L;
-    private volatile boolean wholeComplete;
-    private volatile long wholeCheckedAt;
-    private volatile boolean wholeChecked;
 
     private final OpenSearchClient client;
     private final String index;
     private final AutoCloseable transport;
+    private final WholeTextCoverage coverage;
 
     OpenSearchFullTextStore(OpenSearchClient client, AutoCloseable transport, String url, String index, double k1,
             double b) {
         this.client = client;
         this.transport = transport;
         this.index = index;
+        this.coverage = new WholeTextCoverage("the OpenSearch index '" + index + "'");
         try {
             ensureIndex(k1, b);
         } catch (IOException e) {
@@ -336,27 +331,11 @@ final class OpenSearchFullTextStore implements FullTextStore {
                 .toList();
     }
 
-    /**
-     * Whether every document version has its whole entry: counted when first asked, and again at most once a minute
-     * while it is not (an index written before whole texts were kept, until it is indexed again).
-     */
+    /** Whether every document version has its whole entry, counted again at most once a minute while not. */
     private boolean wholeComplete() {
-        if (wholeComplete || wholeChecked && System.nanoTime() - wholeCheckedAt < RECHECK_NANOS) {
-            return wholeComplete;
-        }
-        long wholes = call("count whole texts", () -> client.count(c -> c.index(index).query(q -> q.term(t -> t
-                .field("entry").value(FieldValue.of("whole")))))).count();
-        wholeComplete = wholes >= versions().size();
-        if (!wholeComplete && !toldIncomplete) {
-            toldIncomplete = true;
-            LOG.log(System.Logger.Level.WARNING, "the OpenSearch index '" + index + "' holds documents "
-                    + "written before whole texts were kept: the full-text leg scores passages alone (not by their "
-                    + "documents' whole text, fulltext.document.weight) until 'polyrag reindex --modality fulltext "
-                    + "--all' has run");
-        }
-        wholeCheckedAt = System.nanoTime();
-        wholeChecked = true;
-        return wholeComplete;
+        return coverage.complete(WholeTextCoverage.minute(), () -> call("count whole texts", () -> client.count(c -> c
+                .index(index).query(q -> q.term(t -> t.field("entry").value(FieldValue.of("whole")))))).count()
+                >= versions().size());
     }
 
     private static List<Query> filters(SearchScope scope) {

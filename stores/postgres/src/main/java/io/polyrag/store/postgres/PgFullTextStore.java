@@ -5,6 +5,7 @@ import io.polyrag.core.model.SearchScope;
 import io.polyrag.core.model.StoreHit;
 import io.polyrag.core.model.StoreRecord;
 import io.polyrag.core.model.WholeText;
+import io.polyrag.core.model.WholeTextCoverage;
 import io.polyrag.core.port.FullTextStore;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -27,9 +28,6 @@ import java.util.Map;
  * {@code websearch_to_tsquery} would ask: natural-language questions rarely share every word with their answer.
  */
 final class PgFullTextStore implements FullTextStore {
-    private static final System.Logger LOG = System.getLogger(PgFullTextStore.class.getName());
-    /** Whether the log has said once that this index scores passages alone until it is indexed again. */
-    private volatile boolean toldIncomplete;
     /** The advisory lock writers take: statistics are read-modify-write. */
     private static final long WRITE_LOCK = 0x706f6c7972616701L;
     private static final String TABLE = "polyrag_fulltext";
@@ -45,14 +43,11 @@ final class PgFullTextStore implements FullTextStore {
      * which term frequencies are no longer counted; the first 100,000 characters are about 16,000 words.
      */
     private static final int MAX_WHOLE_CHARS = 100_000;
-    /** How long an answer that not every version has its whole text yet is kept before it is counted again. */
-    private static final long RECHECK_NANOS = 60_000_000_000L;
-    private volatile boolean wholeComplete;
-    private volatile boolean wholeChecked;
-    private volatile long wholeCheckedAt;
     private final PgDatabase db;
     private final double k1;
     private final double b;
+    private final WholeTextCoverage coverage = new WholeTextCoverage("the full-text tables in PostgreSQL ("
+            + TABLE + ")");
 
     PgFullTextStore(PgDatabase db, double k1, double b) {
         this.db = db;
@@ -210,33 +205,16 @@ final class PgFullTextStore implements FullTextStore {
         return hits;
     }
 
-    /**
-     * Whether every document version has its whole text: counted when first asked, and again at most once a minute
-     * while it is not (a table written before whole texts were kept, until it is indexed again).
-     */
+    /** Whether every document version has its whole text, counted again at most once a minute while not. */
     private boolean wholeComplete() {
-        if (wholeComplete || wholeChecked && System.nanoTime() - wholeCheckedAt < RECHECK_NANOS) {
-            return wholeComplete;
-        }
-        boolean complete = db.tx("count whole texts", c -> {
+        return coverage.complete(WholeTextCoverage.minute(), () -> db.tx("count whole texts", c -> {
             try (PreparedStatement ps = c.prepareStatement("SELECT (SELECT COUNT(*) FROM " + WHOLES.rows()
                     + ") >= (SELECT COUNT(*) FROM (SELECT DISTINCT document_id, version FROM " + TABLE + ") v)");
                     ResultSet rs = ps.executeQuery()) {
                 rs.next();
                 return rs.getBoolean(1);
             }
-        });
-        wholeComplete = complete;
-        if (!wholeComplete && !toldIncomplete) {
-            toldIncomplete = true;
-            LOG.log(System.Logger.Level.WARNING, "the full-text tables in PostgreSQL (" + TABLE + ") hold documents "
-                    + "written before whole texts were kept: the full-text leg scores passages alone (not by their "
-                    + "documents' whole text, fulltext.document.weight) until 'polyrag reindex --modality fulltext "
-                    + "--all' has run");
-        }
-        wholeCheckedAt = System.nanoTime();
-        wholeChecked = true;
-        return complete;
+        }));
     }
 
     @Override

@@ -1,0 +1,47 @@
+package io.polyrag.core.model;
+
+import java.util.function.BooleanSupplier;
+
+/**
+ * Whether a full-text store holds the whole text ({@link WholeText}) of every document version it holds records of —
+ * not so for an index written before whole texts were kept, until it is indexed again. Counted when first asked, then
+ * again only while it is not so and only when the caller's {@code key} changed (the index's version, or the minute);
+ * once every version has one, a store keeps them so. The first count that finds some missing says so in the log,
+ * once, with the command that fills them. Safe for concurrent use (two threads may count at once; either answer holds).
+ */
+public final class WholeTextCoverage {
+    private static final System.Logger LOG = System.getLogger(WholeTextCoverage.class.getName());
+    private final String store;
+    private volatile boolean complete;
+    private volatile boolean counted;
+    private volatile long countedAt;
+    private volatile boolean told;
+
+    /** @param store the store as a user names it in the log ("the full-text index at /data/fulltext") */
+    public WholeTextCoverage(String store) {
+        this.store = store;
+    }
+
+    /** Whether every version has its whole text; {@code count} counts it again when {@code key} is new. */
+    public boolean complete(long key, BooleanSupplier count) {
+        if (complete || counted && key == countedAt) {
+            return complete;
+        }
+        boolean now = count.getAsBoolean();
+        if (!now && !told) {
+            told = true;
+            LOG.log(System.Logger.Level.WARNING, store + " holds documents written before whole texts were kept: "
+                    + "the full-text leg scores passages alone (not by their documents' whole text, "
+                    + "fulltext.document.weight) until 'polyrag reindex --modality fulltext --all' has run");
+        }
+        countedAt = key;
+        counted = true;
+        complete = now;
+        return now;
+    }
+
+    /** A key that changes once a minute: for stores that cannot tell cheaply whether they changed. */
+    public static long minute() {
+        return System.nanoTime() / 60_000_000_000L;
+    }
+}
