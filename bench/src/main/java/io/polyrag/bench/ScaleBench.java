@@ -6,6 +6,7 @@ import dev.langchain4j.data.segment.TextSegment;
 import dev.langchain4j.store.embedding.EmbeddingSearchRequest;
 import dev.langchain4j.store.embedding.inmemory.InMemoryEmbeddingStore;
 import io.polyrag.app.Polyrag;
+import io.polyrag.core.ConfigException;
 import io.polyrag.core.InvalidInputException;
 import io.polyrag.core.config.Config;
 import io.polyrag.core.config.Settings;
@@ -95,6 +96,8 @@ public final class ScaleBench {
                     SET.put(kv.substring(0, eq).strip(), kv.substring(eq + 1).strip());
                 }
             }
+            // Checked here, before any phase starts: a setting that does not exist fails in one line.
+            Config.load(Map.of(), SET);
             switch (opts.getOrDefault("phase", "all")) {
                 case "build" -> build(opts, Long.parseLong(opts.get("chunks")));
                 case "search" -> search(opts, Long.parseLong(opts.get("chunks")));
@@ -104,7 +107,8 @@ public final class ScaleBench {
             System.err.println("bench/scale: --chunks, --queries, --rounds and --seed take whole numbers (--chunks also "
                     + "10k, 1m): " + e.getMessage());
             System.exit(2);
-        } catch (IllegalArgumentException | IllegalStateException | InvalidInputException e) {
+        } catch (IllegalArgumentException | IllegalStateException | InvalidInputException
+                | ConfigException e) {
             System.err.println("bench/scale: " + e.getMessage());
             System.exit(2);
         }
