@@ -1140,6 +1140,8 @@ export interface components {
             /** Format: date-time */
             tuned_at: string | null;
             candidates: components["schemas"]["FusionTuningCandidate"][] | null;
+            candidate_depth: number | null;
+            fulltext_document_weight: number | null;
         };
         FusionTuningCandidate: {
             name: string | null;

@@ -119,6 +119,10 @@ describe('the quality formatting', () => {
   it('says a tuned fusion in words', () => {
     expect(fusionWords(tuning)).toBe('weighted: fulltext 0.7 · vector 0.3');
     expect(fusionWords({ fusion: 'rrf', weights: null, rrf_k: 30 })).toBe('rrf, k = 30');
+    expect(fusionWords({ fusion: 'configured', weights: {}, rrf_k: null, fulltext_document_weight: 1,
+      candidate_depth: null })).toBe('configured · whole-document weight 1');
+    expect(fusionWords({ fusion: 'configured', weights: {}, rrf_k: null, candidate_depth: 200 }))
+      .toBe('configured · 200 candidates per leg');
   });
 });
 

@@ -48,7 +48,8 @@ import tools.jackson.databind.json.JsonMapper;
  * documents relevant to it, graded); the {@value #KIND} job tries the configured fusion and a grid of others on them
  * (weighted fusion with the vector leg's share of the two text legs' weight from 0.1 to 0.9, reciprocal rank fusion
  * with k 10 to 100; Bruch et al., "An Analysis of Fusion Functions for Hybrid Retrieval", TOIS 2023, find a tuned
- * convex combination the better of the two), and estimates by k-fold cross-validation what choosing among them is
+ * convex combination the better of the two; then the configured fusion with each leg's list 50 or 200 deep, and with
+ * the full-text leg's blend of passage and whole document at 0, 0.25, 0.75 and 1), and estimates by k-fold cross-validation what choosing among them is
  * worth: each query scored by the choice made on the other folds. The choice made on every query is applied to the
  * knowledge base's searches only when that held-out estimate beats the configured fusion by more than chance
  * explains (paired randomisation test, p under {@value #APPLY_P}); otherwise the defaults stay and the result says
@@ -75,6 +76,10 @@ final class KbFusion implements JobHandler {
     /** Chunks an evaluation search asks for (Recall@100 counts the documents among them). */
     private static final int EVALUATION_DEPTH = 100;
     private static final int FOLDS = 5;
+    /** Depths of each leg's list tried beside the configured one ({@code search.candidates}). */
+    private static final int[] DEPTHS = {50, 200};
+    /** Full-text blends of passage and whole document tried beside the configured one. */
+    private static final double[] DOCUMENT_WEIGHTS = {0, 0.25, 0.75, 1};
     /** The held-out gain's largest p-value (paired randomisation test, two-sided) that applies a tuning. */
     static final double APPLY_P = 0.10;
     /** How long a replica trusts its copy of a knowledge base's tuning before reading the catalog again. */
@@ -84,10 +89,13 @@ final class KbFusion implements JobHandler {
     record Payload(String knowledgeBase) {
     }
 
-    /** One fusion tried: the request's fusion and constants for it ({@code null}/configured for the defaults). */
+    /**
+     * One fusion tried: the request's fusion ({@code null}: the configured method) and its constants, depth and
+     * full-text blend ({@link SearchRequest.Tuning#CONFIGURED} for the defaults).
+     */
     record Candidate(String name, FusionMethod method, SearchRequest.Tuning tuning) {
         boolean configured() {
-            return method == null;
+            return method == null && tuning.equals(SearchRequest.Tuning.CONFIGURED);
         }
     }
 
@@ -148,7 +156,9 @@ final class KbFusion implements JobHandler {
 
     /** {@code request} (its knowledge bases resolved to stored names) with its knowledge bases' tuned fusion. */
     Applied apply(SearchRequest request) {
-        if (request.fusion() != null || request.tuning().rrfK() != null || !request.tuning().weights().isEmpty()) {
+        SearchRequest.Tuning own = request.tuning();
+        if (request.fusion() != null || own.rrfK() != null || !own.weights().isEmpty() || own.candidates() != null
+                || own.documentWeight() != null) {
             return new Applied(request, "");
         }
         Map<String, Optional<FusionTuning>> tunings = new LinkedHashMap<>();
@@ -170,17 +180,25 @@ final class KbFusion implements JobHandler {
         FusionTuning f = t.get();
         Map<Modality, Double> weights = new EnumMap<>(Modality.class);
         f.weights().forEach((m, w) -> weights.put(Modality.parse(m), w));
-        SearchRequest tuned = request.toBuilder().fusion(FusionMethod.parse(f.fusion())).tuning(
-                new SearchRequest.Tuning(f.rrfK(), weights, request.tuning().rerank())).build();
+        SearchRequest tuned = request.toBuilder().fusion(method(f)).tuning(new SearchRequest.Tuning(f.rrfK(), weights,
+                own.rerank(), f.candidateDepth(), f.fulltextDocumentWeight())).build();
         return new Applied(tuned, "; the fusion its knowledge base was tuned to (" + describe(f) + ", from "
                 + f.queries() + " judged queries: nDCG@10 " + f.ndcg10Configured() + " configured, " + f.ndcg10Tuned()
                 + " tuned on held-out folds)");
     }
 
+    /** The tuning's fusion method; null for the configured one (a tuning of depth or blend alone). */
+    private static FusionMethod method(FusionTuning f) {
+        return f.fusion() == null || f.fusion().equals("configured") ? null : FusionMethod.parse(f.fusion());
+    }
+
     private static String describe(FusionTuning f) {
-        return f.fusion().equals("rrf") ? "rrf k=" + f.rrfK() : "weighted " + f.weights().entrySet().stream()
-                .sorted(Map.Entry.comparingByKey()).map(e -> e.getKey() + "=" + e.getValue())
-                .reduce((a, b) -> a + " " + b).orElse("");
+        String fusion = method(f) == null ? "configured fusion" : f.fusion().equals("rrf") ? "rrf k=" + f.rrfK()
+                : "weighted " + f.weights().entrySet().stream().sorted(Map.Entry.comparingByKey())
+                        .map(e -> e.getKey() + "=" + e.getValue()).reduce((a, b) -> a + " " + b).orElse("");
+        return fusion + (f.candidateDepth() == null ? "" : " " + Settings.SEARCH_CANDIDATES.key() + "="
+                + f.candidateDepth()) + (f.fulltextDocumentWeight() == null ? "" : " "
+                        + Settings.FULLTEXT_DOCUMENT_WEIGHT.key() + "=" + f.fulltextDocumentWeight());
     }
 
     // ---- the job
@@ -213,6 +231,21 @@ final class KbFusion implements JobHandler {
         }
         for (int k : new int[] {10, 30, 60, 100}) {
             out.add(new Candidate("rrf k=" + k, FusionMethod.RRF, new SearchRequest.Tuning(k, Map.of(), null)));
+        }
+        // The configured fusion at other depths, and with the full-text leg's other blends of passage and document.
+        for (int depth : DEPTHS) {
+            if (depth != config.get(Settings.SEARCH_CANDIDATES)) {
+                out.add(new Candidate(Settings.SEARCH_CANDIDATES.key() + "=" + depth, null, new SearchRequest.Tuning(
+                        null, Map.of(), null, depth, null)));
+            }
+        }
+        if (searcher.modalities().contains(Modality.FULLTEXT)) {
+            for (double w : DOCUMENT_WEIGHTS) {
+                if (Math.abs(w - config.get(Settings.FULLTEXT_DOCUMENT_WEIGHT)) > 1e-9) {
+                    out.add(new Candidate(Settings.FULLTEXT_DOCUMENT_WEIGHT.key() + "=" + w, null,
+                            new SearchRequest.Tuning(null, Map.of(), null, null, w)));
+                }
+            }
         }
         return out;
     }
@@ -311,13 +344,15 @@ final class KbFusion implements JobHandler {
                                         tuned - base, cmp.p(), APPLY_P, n);
         Map<String, Double> weights = new TreeMap<>();
         c.tuning().weights().forEach((m, w) -> weights.put(m.wireName(), w));
+        boolean own = applied && c.method() != null;
         List<FusionTuning.Candidate> tried = new ArrayList<>();
         for (int i = 0; i < candidates.size(); i++) {
             tried.add(new FusionTuning.Candidate(candidates.get(i).name(), round(mean(ndcg[i]))));
         }
-        return new FusionTuning(applied, applied ? c.method().wireName() : "configured", weights,
+        return new FusionTuning(applied, own ? c.method().wireName() : "configured", weights,
                 applied ? c.tuning().rrfK() : null, n, folds, round(base), round(tuned), round(tuned - base), cmp.p(),
-                reason, documents, Instant.now(), tried);
+                reason, documents, Instant.now(), tried, applied ? c.tuning().candidates() : null,
+                applied ? c.tuning().documentWeight() : null);
     }
 
     private static int best(double[][] ndcg, IntPredicate use) {
@@ -374,8 +409,8 @@ final class KbFusion implements JobHandler {
         tuning(stored).filter(FusionTuning::applied).ifPresent(t -> {
             Map<Modality, Double> w = new EnumMap<>(Modality.class);
             t.weights().forEach((m, x) -> w.put(Modality.parse(m), x));
-            runs.add(new Candidate("tuned", FusionMethod.parse(t.fusion()), new SearchRequest.Tuning(t.rrfK(), w,
-                    null)));
+            runs.add(new Candidate("tuned", method(t), new SearchRequest.Tuning(t.rrfK(), w, null,
+                    t.candidateDepth(), t.fulltextDocumentWeight())));
         });
         List<KbEvaluation.Run> out = new ArrayList<>();
         Map<String, Double> configured = null;

@@ -13,6 +13,7 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.polyrag.core.model.JobInfo;
 import io.polyrag.core.model.JobStatus;
 import io.polyrag.core.model.Modality;
+import io.polyrag.core.model.SearchRequest;
 import io.polyrag.core.model.SearchScope;
 import io.polyrag.core.model.StoreHit;
 import io.polyrag.core.port.JobStore;
@@ -114,9 +115,14 @@ public final class Metrics implements AutoCloseable {
 
             @Override
             public Leg run(String query, SearchScope scope, int limit) {
+                return run(query, scope, limit, SearchRequest.Tuning.CONFIGURED);
+            }
+
+            @Override
+            public Leg run(String query, SearchScope scope, int limit, SearchRequest.Tuning tuning) {
                 long start = System.nanoTime();
                 try {
-                    return r.run(query, scope, limit);
+                    return r.run(query, scope, limit, tuning);
                 } catch (RuntimeException e) {
                     errors.increment();
                     throw e;

@@ -16,6 +16,7 @@ import io.polyrag.core.ConfigException;
 import io.polyrag.core.config.Config;
 import io.polyrag.core.http.Outbound;
 import io.polyrag.core.model.Modality;
+import io.polyrag.core.model.SearchRequest;
 import io.polyrag.core.model.SearchScope;
 import io.polyrag.core.model.StoreHit;
 import io.polyrag.core.port.Embedder;
@@ -387,6 +388,11 @@ public final class Tracing implements AutoCloseable {
 
             @Override
             public Leg run(String query, SearchScope scope, int limit) {
+                return run(query, scope, limit, SearchRequest.Tuning.CONFIGURED);
+            }
+
+            @Override
+            public Leg run(String query, SearchScope scope, int limit, SearchRequest.Tuning tuning) {
                 return span("retrieve " + modality.wireName(), s -> {
                     s.setAttribute(MODALITY, modality.wireName());
                     s.setAttribute(BACKEND, backend);
@@ -394,7 +400,7 @@ public final class Tracing implements AutoCloseable {
                 }, leg -> s -> {
                     s.setAttribute(HITS, (long) leg.hits().size());
                     s.setAttribute(OUTCOME, leg.note() == null || leg.note().isEmpty() ? "ok" : leg.note());
-                }, () -> r.run(query, scope, limit));
+                }, () -> r.run(query, scope, limit, tuning));
             }
         };
     }

@@ -74,6 +74,22 @@ class KbFusionChoiceTest {
     }
 
     @Test
+    void a_depth_or_blend_alone_is_applied_under_the_configured_fusion() {
+        List<KbFusion.Candidate> line = List.of(CANDIDATES.get(0), new KbFusion.Candidate("fulltext.document.weight=1.0",
+                null, new SearchRequest.Tuning(null, Map.of(), null, null, 1.0)), new KbFusion.Candidate(
+                        "search.candidates=200", null, new SearchRequest.Tuning(null, Map.of(), null, 200, null)));
+        FusionTuning t = KbFusion.choose(line, scores(60, 0.05, 0.1, 1), judged(60), 100);
+        assertThat(t.applied()).as(t.reason()).isTrue();
+        assertThat(t.fusion()).isEqualTo("configured");
+        assertThat(t.fulltextDocumentWeight()).isEqualTo(1.0);
+        assertThat(t.candidateDepth()).isNull();
+        assertThat(t.weights()).isEmpty();
+        assertThat(t.reason()).startsWith("applied fulltext.document.weight=1.0");
+        assertThat(line.get(0).configured()).isTrue();
+        assertThat(line.get(1).configured()).as("the configured method, but its own blend").isFalse();
+    }
+
+    @Test
     void beyond_the_bound_a_fixed_sample_is_measured_the_same_every_time() {
         List<Judgment> many = judged(1500);
         List<Judgment> once = KbFusion.sample(many);

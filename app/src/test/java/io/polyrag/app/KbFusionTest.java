@@ -103,7 +103,8 @@ class KbFusionTest {
         assertThat(t.ndcg10Tuned()).isGreaterThan(t.ndcg10Configured());
         assertThat(t.p()).isLessThan(KbFusion.APPLY_P);
         assertThat(t.queries()).isEqualTo(UNITS);
-        assertThat(t.candidates()).hasSize(14);
+        assertThat(t.candidates()).as("the fusion grid, two depths, four blends of passage and document")
+                .hasSize(20);
         FusionTuning.Candidate best = t.candidates().stream().max(java.util.Comparator.comparingDouble(
                 FusionTuning.Candidate::ndcg10)).orElseThrow();
         assertThat(t.reason()).startsWith("applied " + best.name());

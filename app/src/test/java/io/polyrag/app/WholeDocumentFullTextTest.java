@@ -2,14 +2,21 @@ package io.polyrag.app;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import static org.awaitility.Awaitility.await;
+
+import io.polyrag.app.api.FusionTuning;
+import io.polyrag.app.api.JudgedQuery;
 import io.polyrag.app.api.TextIngest;
 import io.polyrag.core.config.Config;
+import io.polyrag.core.model.JobStatus;
 import io.polyrag.core.model.KnowledgeBase;
 import io.polyrag.core.model.Modality;
 import io.polyrag.core.model.SearchHit;
 import io.polyrag.core.model.SearchRequest;
 import io.polyrag.core.model.SearchResponse;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -66,5 +73,90 @@ class WholeDocumentFullTextTest {
 
         assertThat(search(null).fusion()).as("the default blends, and explain says how")
                 .contains("blended with its document's", "weight 0.50 (fulltext.document.weight)");
+    }
+
+    /** A made-up word, the same for the same numbers: {@code group}'s {@code which}-th (0-2). */
+    private static String word(int group, int which) {
+        String[] syllables = {"ka", "lo", "mi", "nu", "pe", "ro", "si", "tu", "va", "zo"};
+        String[] endings = {"rin", "dal", "mox"};
+        return syllables[group / 10 % 10] + syllables[group % 10] + syllables[(group + which * 3) % 10]
+                + endings[which];
+    }
+
+    @Test
+    void a_knowledge_base_tuned_on_its_judgments_learns_its_blend_of_passage_and_document() {
+        int groups = 24;
+        Map<String, String> settings = Map.of("data.dir", tmp.resolve("tuned").toString(), "chunk.max.tokens", "32",
+                "chunk.overlap.tokens", "0", "fulltext.document.weight", "0");
+        try (Polyrag polyrag = Polyrag.open(Config.load(Map.of(), settings))) {
+            KnowledgeBase kb = KnowledgeBase.of("surveys");
+            List<JudgedQuery> judged = new ArrayList<>();
+            for (int g = 0; g < groups; g++) {
+                // The report holds the three words a paragraph each; the note two of them in one short passage.
+                polyrag.ingest().text(new TextIngest("The survey team reached the northern ridge before the thaw and "
+                        + "logged the " + word(g, 0) + " deposits along the creek bed.\n\nBack at camp the "
+                        + "cook kept a pot of lentils warm while the crew sorted the " + word(g, 1) + " samples by "
+                        + "size.\n\nThe last week went to mapping the " + word(g, 2) + " outcrops on the southern "
+                        + "slope, in rain most days.", "Survey report " + g, "report:" + g, null, kb, false));
+                polyrag.ingest().text(new TextIngest(word(g, 0) + " and more " + word(g, 0) + " beside the "
+                        + word(g, 1) + ".", "Field note " + g, "note:" + g, null, kb, false));
+                judged.add(new JudgedQuery("q" + g, word(g, 0) + " " + word(g, 1) + " " + word(g, 2),
+                        Map.of("report:" + g, 1)));
+            }
+            var kbs = polyrag.knowledgeBases();
+            kbs.addJudgments("surveys", judged);
+            String job = kbs.tune("surveys");
+            assertThat(await().atMost(Duration.ofMinutes(3)).until(() -> polyrag.jobs().get(job),
+                    j -> j.status().finished()).status()).isEqualTo(JobStatus.SUCCEEDED);
+            FusionTuning t = kbs.tuning("surveys").orElseThrow();
+            assertThat(t.candidates()).extracting(FusionTuning.Candidate::name).contains("search.candidates=50",
+                    "search.candidates=200", "fulltext.document.weight=0.25", "fulltext.document.weight=1.0")
+                    .doesNotContain("fulltext.document.weight=0.0");
+            assertThat(t.applied()).as(t.reason()).isTrue();
+            assertThat(t.fulltextDocumentWeight()).as(t.reason() + " " + t.candidates()).isNotNull().isPositive();
+            assertThat(t.fusion()).isEqualTo("configured");
+
+            int first = 0;
+            int firstOwn = 0;
+            for (JudgedQuery q : judged) {
+                SearchResponse tuned = polyrag.search().run(new SearchRequest(q.query(), 5, List.of("surveys"),
+                        Set.of(), null));
+                assertThat(tuned.fusion()).contains("the fusion its knowledge base was tuned to (configured fusion "
+                        + "fulltext.document.weight=" + t.fulltextDocumentWeight(), "(this search's)");
+                first += tuned.hits().getFirst().uri().startsWith("report:") ? 1 : 0;
+                SearchResponse own = polyrag.search().run(SearchRequest.builder(q.query()).topK(5).knowledgeBases(
+                        List.of("surveys")).weights(Map.of("vector", 0.5)).build());
+                assertThat(own.fusion()).as("a request's own weights win").doesNotContain("tuned to",
+                        "this search's");
+                firstOwn += own.hits().getFirst().uri().startsWith("report:") ? 1 : 0;
+            }
+            assertThat(first).as("reports ranked first, tuned (with equal weights given: %d)", firstOwn)
+                    .isGreaterThanOrEqualTo(groups / 2).isGreaterThan(firstOwn + groups / 3);
+        }
+    }
+
+    @Test
+    void a_search_may_set_its_own_blend_and_depth() {
+        Map<String, String> settings = Map.of("data.dir", tmp.resolve("own").toString(), "chunk.max.tokens", "32",
+                "chunk.overlap.tokens", "0", "fulltext.document.weight", "0");
+        try (Polyrag polyrag = Polyrag.open(Config.load(Map.of(), settings))) {
+            KnowledgeBase kb = KnowledgeBase.of("kb");
+            polyrag.ingest().text(new TextIngest("The mountain erupted in spring, and the village below watched "
+                    + "the smoke rise for three days.\n\nAsh fell on the valley for weeks, and farmers moved their "
+                    + "goats to higher pastures.\n\nForecasting needs sensors on the slopes, each powered by a "
+                    + "small panel on a mast.", "Mountain report", "doc:report", "text", kb));
+            polyrag.ingest().text(new TextIngest("Ash and more ash after the eruption.", "Field note", "doc:note",
+                    "text", kb));
+            for (int i = 0; i < 10; i++) {
+                polyrag.ingest().text(new TextIngest("Tomatoes and beans in the garden, day " + i + ", watered at "
+                        + "dawn.", "Garden diary " + i, "doc:diary" + i, "text", kb));
+            }
+            SearchRequest configured = new SearchRequest(QUERY, 10, List.of(), Set.of(Modality.FULLTEXT), null);
+            assertThat(polyrag.search().run(configured).hits().getFirst().uri()).isEqualTo("doc:note");
+            SearchResponse own = polyrag.search().run(configured.toBuilder().tuning(new SearchRequest.Tuning(null,
+                    Map.of(), null, 3, 1.0)).build());
+            assertThat(own.hits().getFirst().uri()).isEqualTo("doc:report");
+            assertThat(own.fusion()).contains("weight 1.00 (this search's)", "each leg's list 3 deep");
+        }
     }
 }

@@ -156,7 +156,7 @@ public final class AnswerService {
     private static SearchRequest unranked(SearchRequest r) {
         SearchRequest.Tuning t = r.tuning();
         return t.rerank() != null ? r : new SearchRequest(r.query(), r.topK(), r.knowledgeBases(), r.modalities(),
-                r.fusion(), r.documentIds(), r.category(), new SearchRequest.Tuning(t.rrfK(), t.weights(), false));
+                r.fusion(), r.documentIds(), r.category(), t.withRerank(false));
     }
 
     private static AnswerRoute route(IntentRouter.Route r, int topK, int neighbours,

@@ -2,6 +2,7 @@ package io.polyrag.retrieval;
 
 import io.polyrag.core.model.DocumentVersion;
 import io.polyrag.core.model.Modality;
+import io.polyrag.core.model.SearchRequest;
 import io.polyrag.core.model.SearchScope;
 import io.polyrag.core.model.StoreHit;
 import io.polyrag.core.port.FullTextStore;
@@ -55,21 +56,31 @@ final class FullTextLeg implements Retriever {
 
     @Override
     public Leg run(String query, SearchScope scope, int limit) {
+        return run(query, scope, limit, documentWeight, "fulltext.document.weight");
+    }
+
+    /** The search's own weight when it has one (a knowledge base's tuning), else the configured one. */
+    @Override
+    public Leg run(String query, SearchScope scope, int limit, SearchRequest.Tuning tuning) {
+        Double own = tuning == null ? null : tuning.documentWeight();
+        return own == null ? run(query, scope, limit) : run(query, scope, limit, own, "this search's");
+    }
+
+    private Leg run(String query, SearchScope scope, int limit, double w, String whose) {
         List<StoreHit> passages = store.search(query, scope, limit);
-        if (documentWeight <= 0 || passages.isEmpty()) {
+        if (w <= 0 || passages.isEmpty()) {
             return new Leg(passages, "");
         }
         Map<DocumentVersion, Double> documents = store.searchDocuments(query, scope, limit);
         if (documents.isEmpty()) {
             return new Leg(passages, "");
         }
-        return new Leg(blend(query, scope, passages, documents, limit), String.format(Locale.ROOT, "each passage's "
-                + "BM25 blended with its document's over the whole text, weight %.2f (fulltext.document.weight)",
-                documentWeight));
+        return new Leg(blend(query, scope, passages, documents, limit, w), String.format(Locale.ROOT, "each "
+                + "passage's BM25 blended with its document's over the whole text, weight %.2f (%s)", w, whose));
     }
 
     private List<StoreHit> blend(String query, SearchScope scope, List<StoreHit> passages,
-            Map<DocumentVersion, Double> documents, int limit) {
+            Map<DocumentVersion, Double> documents, int limit, double w) {
         double bestPassage = passages.stream().mapToDouble(StoreHit::score).max().orElse(1);
         double bestDocument = documents.values().stream().mapToDouble(Double::doubleValue).max().orElse(1);
         Set<DocumentVersion> represented = new HashSet<>();
@@ -84,7 +95,6 @@ final class FullTextLeg implements Retriever {
                 }
             }
         }
-        double w = documentWeight;
         List<StoreHit> out = new ArrayList<>(all.size());
         for (StoreHit h : all) {
             double document = documents.getOrDefault(version(h), 0.0) / bestDocument;

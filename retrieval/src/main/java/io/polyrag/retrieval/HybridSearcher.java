@@ -199,7 +199,7 @@ public final class HybridSearcher implements AutoCloseable {
         List<Modality> modalities = request.modalities().isEmpty() ? modalities()
                 : request.modalities().stream().sorted().toList();
         SearchScope scope = scope(request);
-        int limit = Math.max(request.topK(), options.candidates());
+        int limit = Math.max(request.topK(), candidates(request));
         List<DegradedLeg> degraded = new ArrayList<>();
         List<String> warnings = new ArrayList<>();
         interim.forEach((m, standIn) -> {
@@ -214,8 +214,8 @@ public final class HybridSearcher implements AutoCloseable {
         for (int i = 0; i < variants.size(); i++) {
             // Only the query's own legs count as degraded; a variant's failing leg just adds nothing.
             List<DegradedLeg> legs = i == 0 ? degraded : new ArrayList<>();
-            Map<Modality, Retriever.Leg> ran = runLegs(variants.get(i), modalities, scope, limit, legs,
-                    i == 0 ? legTimes : null);
+            Map<Modality, Retriever.Leg> ran = runLegs(variants.get(i), request.tuning(), modalities, scope, limit,
+                    legs, i == 0 ? legTimes : null);
             long fuseStart = System.nanoTime();
             Map<Modality, List<StoreHit>> rankings = new EnumMap<>(Modality.class);
             Set<Modality> sure = EnumSet.noneOf(Modality.class);
@@ -300,6 +300,12 @@ public final class HybridSearcher implements AutoCloseable {
         return w;
     }
 
+    /** How deep each leg's list is: the request's own depth (a knowledge base's tuning), else the configured one. */
+    private int candidates(SearchRequest request) {
+        Integer own = request.tuning().candidates();
+        return own == null ? options.candidates() : own;
+    }
+
     private int rrfK(SearchRequest.Tuning tuning) {
         return tuning.rrfK() == null ? options.rrfK() : tuning.rrfK();
     }
@@ -349,7 +355,9 @@ public final class HybridSearcher implements AutoCloseable {
                 legs.append(". ").append(m.wireName()).append(": ").append(note);
             }
         });
-        return how + graph + "; per modality a hit keeps its merged duplicates' best contribution"
+        String depth = request.tuning().candidates() == null ? "" : "; each leg's list " + request.tuning()
+                .candidates() + " deep (this search's, not search.candidates)";
+        return how + graph + depth + "; per modality a hit keeps its merged duplicates' best contribution"
                 + (variants > 1 ? "; " + variants + " query variants combined" : "")
                 + (reranked ? "; then reranked" : "") + legs;
     }
@@ -421,15 +429,15 @@ public final class HybridSearcher implements AutoCloseable {
         return r.scope();
     }
 
-    private Map<Modality, Retriever.Leg> runLegs(String query, List<Modality> modalities, SearchScope scope,
-            int limit, List<DegradedLeg> degraded, Map<Modality, long[]> times) {
+    private Map<Modality, Retriever.Leg> runLegs(String query, SearchRequest.Tuning tuning, List<Modality> modalities,
+            SearchScope scope, int limit, List<DegradedLeg> degraded, Map<Modality, long[]> times) {
         Map<Modality, Future<Retriever.Leg>> futures = new LinkedHashMap<>();
         Map<Modality, String> skipped = incomplete;
         Map<Modality, Interim> standIns = interim;
         for (Modality m : modalities) {
             Interim standIn = standIns.get(m);
             if (standIn != null) {
-                futures.put(m, legs.submit(() -> timed(m, times, () -> standIn.retriever().run(query, scope, limit))));
+                futures.put(m, legs.submit(() -> timed(m, times, () -> standIn.retriever().run(query, scope, limit, tuning))));
                 continue;
             }
             String why = skipped.get(m);
@@ -438,7 +446,7 @@ public final class HybridSearcher implements AutoCloseable {
                 degraded.add(new DegradedLeg(m, why));
                 continue;
             }
-            futures.put(m, legs.submit(() -> timed(m, times, () -> retrievers.get(m).run(query, scope, limit))));
+            futures.put(m, legs.submit(() -> timed(m, times, () -> retrievers.get(m).run(query, scope, limit, tuning))));
         }
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(options.legTimeoutMs());
         Map<Modality, Retriever.Leg> rankings = new EnumMap<>(Modality.class);
@@ -494,9 +502,9 @@ public final class HybridSearcher implements AutoCloseable {
     private Fusion fusion(SearchRequest request, Set<Modality> confident) {
         FusionMethod method = request.fusion() == null ? options.fusion() : request.fusion();
         return method == FusionMethod.WEIGHTED
-                ? Fusion.weighted(weights(request.tuning(), confident), options.candidates(), options.normalization(),
+                ? Fusion.weighted(weights(request.tuning(), confident), candidates(request), options.normalization(),
                         calibrated, confident)
-                : Fusion.rrf(rrfK(request.tuning()), options.candidates(), calibrated);
+                : Fusion.rrf(rrfK(request.tuning()), candidates(request), calibrated);
     }
 
     private static SearchHit toHit(int rank, Dedup.Candidate c) {

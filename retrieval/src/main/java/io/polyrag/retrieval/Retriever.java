@@ -1,6 +1,7 @@
 package io.polyrag.retrieval;
 
 import io.polyrag.core.model.Modality;
+import io.polyrag.core.model.SearchRequest;
 import io.polyrag.core.model.SearchScope;
 import io.polyrag.core.model.StoreHit;
 import io.polyrag.core.port.Embedder;
@@ -33,6 +34,14 @@ public interface Retriever {
     /** {@link #retrieve} with the leg's reasons; by default none. */
     default Leg run(String query, SearchScope scope, int limit) {
         return new Leg(retrieve(query, scope, limit), "");
+    }
+
+    /**
+     * {@link #run(String, SearchScope, int)} under one search's overrides ({@link SearchRequest.Tuning}: a knowledge
+     * base's tuning, an experiment); a leg that has none of its own ignores them.
+     */
+    default Leg run(String query, SearchScope scope, int limit, SearchRequest.Tuning tuning) {
+        return run(query, scope, limit);
     }
 
     /**

@@ -11,7 +11,8 @@ import tools.jackson.databind.annotation.JsonNaming;
  * measured on held-out folds of the knowledge base's judged queries against the configured fusion.
  *
  * @param applied whether its searches use this fusion (false: the configured one was as good or better, kept)
- * @param fusion {@code weighted} or {@code rrf}
+ * @param fusion {@code weighted}, {@code rrf}, or {@code configured} (the configured method: a tuning of depth or
+ *     blend alone, or none applied)
  * @param weights per-leg weights of weighted fusion (the legs it changes; others keep their configured weight)
  * @param rrfK the k of reciprocal rank fusion, for {@code rrf}
  * @param queries judged queries it learned from
@@ -23,11 +24,15 @@ import tools.jackson.databind.annotation.JsonNaming;
  * @param reason why it was or was not applied, in words
  * @param documents documents visible in the knowledge base when tuning started (the fixed set it searched)
  * @param candidates each fusion tried, with its mean nDCG@10 over every judged query (not held out)
+ * @param candidateDepth how many hits each leg returns and fusion scores ({@code search.candidates}); null: the
+ *     configured depth
+ * @param fulltextDocumentWeight the full-text leg's blend of passage and whole-document BM25
+ *     ({@code fulltext.document.weight}); null: the configured blend
  */
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 public record FusionTuning(boolean applied, String fusion, Map<String, Double> weights, Integer rrfK, int queries,
         int folds, double ndcg10Configured, double ndcg10Tuned, double delta, double p, String reason, int documents,
-        Instant tunedAt, List<Candidate> candidates) {
+        Instant tunedAt, List<Candidate> candidates, Integer candidateDepth, Double fulltextDocumentWeight) {
 
     /** A fusion tuning tried: its name ({@code configured}, {@code weighted vector=0.3 fulltext=0.7}, {@code rrf k=30}). */
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)

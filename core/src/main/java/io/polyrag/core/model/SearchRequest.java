@@ -42,11 +42,33 @@ public record SearchRequest(String query, int topK, List<String> knowledgeBases,
      *     weight
      * @param rerank false skips the configured reranker; true asks for it (a warning when none is configured); null
      *     for the configured behaviour
+     * @param candidates how many hits each leg returns and fusion scores ({@code search.candidates}), 1-10000; null
+     *     for the configured depth
+     * @param documentWeight the full-text leg's blend of each passage's BM25 with its document's whole-text BM25
+     *     ({@code fulltext.document.weight}), 0-1; null for the configured weight
      */
-    public record Tuning(Integer rrfK, Map<Modality, Double> weights, Boolean rerank) {
+    public record Tuning(Integer rrfK, Map<Modality, Double> weights, Boolean rerank, Integer candidates,
+            Double documentWeight) {
         public static final Tuning CONFIGURED = new Tuning(null, Map.of(), null);
 
+        /** Fusion constants and reranking, with the configured depth and full-text blend. */
+        public Tuning(Integer rrfK, Map<Modality, Double> weights, Boolean rerank) {
+            this(rrfK, weights, rerank, null, null);
+        }
+
+        /** This tuning with reranking set as given. */
+        public Tuning withRerank(Boolean rerank) {
+            return new Tuning(rrfK, weights, rerank, candidates, documentWeight);
+        }
+
         public Tuning {
+            if (candidates != null && (candidates < 1 || candidates > 10_000)) {
+                throw new InvalidInputException("candidates must be between 1 and 10000, was " + candidates);
+            }
+            if (documentWeight != null && !(documentWeight >= 0 && documentWeight <= 1)) {
+                throw new InvalidInputException("fulltext document weight must be between 0 and 1, was "
+                        + documentWeight);
+            }
             weights = weights == null ? Map.of() : Map.copyOf(weights);
             if (rrfK != null && (rrfK < 1 || rrfK > 10_000)) {
                 throw new InvalidInputException("rrf_k must be between 1 and 10000, was " + rrfK);
@@ -98,6 +120,8 @@ public record SearchRequest(String query, int topK, List<String> knowledgeBases,
         b.rrfK = tuning.rrfK();
         b.weights = tuning.weights();
         b.rerank = tuning.rerank();
+        b.candidates = tuning.candidates();
+        b.documentWeight = tuning.documentWeight();
         return b;
     }
 
@@ -113,6 +137,8 @@ public record SearchRequest(String query, int topK, List<String> knowledgeBases,
         private Integer rrfK;
         private Map<Modality, Double> weights = Map.of();
         private Boolean rerank;
+        private Integer candidates;
+        private Double documentWeight;
 
         private Builder(String query) {
             this.query = query;
@@ -220,13 +246,15 @@ public record SearchRequest(String query, int topK, List<String> knowledgeBases,
                 this.rrfK = tuning.rrfK();
                 this.weights = tuning.weights();
                 this.rerank = tuning.rerank();
+                this.candidates = tuning.candidates();
+                this.documentWeight = tuning.documentWeight();
             }
             return this;
         }
 
         public SearchRequest build() {
             return new SearchRequest(query, topK, knowledgeBases, modalities, fusion, documentIds, category,
-                    new Tuning(rrfK, weights, rerank));
+                    new Tuning(rrfK, weights, rerank, candidates, documentWeight));
         }
     }
 
