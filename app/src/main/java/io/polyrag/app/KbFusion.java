@@ -8,6 +8,7 @@ import io.polyrag.core.ConflictException;
 import io.polyrag.core.InvalidInputException;
 import io.polyrag.core.config.Config;
 import io.polyrag.core.config.Settings;
+import io.polyrag.core.model.Chunk;
 import io.polyrag.core.model.DocumentInfo;
 import io.polyrag.core.model.FusionMethod;
 import io.polyrag.core.model.Ids;
@@ -487,11 +488,23 @@ final class KbFusion implements JobHandler {
 
     /**
      * Documents in order of their first hit, those not in {@code documents} (indexed since the job started) left out:
-     * the same ranking as a search filtered to them, without handing every search thousands of ids.
+     * the same ranking as a search filtered to them, without handing every search thousands of ids. A hit's merged
+     * near-duplicates (chunks of other documents saying the same, which the hit stands for and lists) count right
+     * after it, as {@code polyrag eval} counts them: the response returns those documents too.
      */
-    private static List<String> ranking(List<SearchHit> hits, Set<String> documents) {
+    static List<String> ranking(List<SearchHit> hits, Set<String> documents) {
         Set<String> out = new LinkedHashSet<>();
-        hits.stream().map(SearchHit::documentId).filter(documents::contains).forEach(out::add);
+        for (SearchHit h : hits) {
+            if (documents.contains(h.documentId())) {
+                out.add(h.documentId());
+            }
+            for (String chunk : h.merged()) {
+                String merged = Chunk.documentIdOf(chunk);
+                if (merged != null && documents.contains(merged)) {
+                    out.add(merged);
+                }
+            }
+        }
         return List.copyOf(out);
     }
 

@@ -3,8 +3,11 @@ package io.polyrag.app;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.polyrag.app.api.FusionTuning;
+import io.polyrag.core.model.Chunk;
 import io.polyrag.core.model.FusionMethod;
+import io.polyrag.core.model.Ids;
 import io.polyrag.core.model.Modality;
+import io.polyrag.core.model.SearchHit;
 import io.polyrag.core.model.SearchRequest;
 import io.polyrag.core.port.JudgmentStore.Judgment;
 import java.util.ArrayList;
@@ -87,6 +90,20 @@ class KbFusionChoiceTest {
         assertThat(t.reason()).startsWith("applied fulltext.document.weight=1.0");
         assertThat(line.get(0).configured()).isTrue();
         assertThat(line.get(1).configured()).as("the configured method, but its own blend").isFalse();
+    }
+
+    @Test
+    void a_hits_merged_near_duplicates_count_right_after_it_as_eval_counts_them() {
+        String a = Ids.documentId("kb", "a");
+        String b = Ids.documentId("kb", "b");
+        String c = Ids.documentId("kb", "c");
+        String late = Ids.documentId("kb", "indexed since");
+        List<SearchHit> hits = List.of(
+                SearchHit.builder().rank(1).documentId(a).chunkId(Chunk.idOf(a, 1, 0)).merged(List.of(
+                        Chunk.idOf(c, 1, 4), Chunk.idOf(late, 1, 0))).build(),
+                SearchHit.builder().rank(2).documentId(b).chunkId(Chunk.idOf(b, 1, 0)).build(),
+                SearchHit.builder().rank(3).documentId(c).chunkId(Chunk.idOf(c, 1, 0)).build());
+        assertThat(KbFusion.ranking(hits, java.util.Set.of(a, b, c))).containsExactly(a, c, b);
     }
 
     @Test

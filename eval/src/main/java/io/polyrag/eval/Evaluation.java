@@ -4,6 +4,7 @@ import io.polyrag.app.Polyrag;
 import io.polyrag.app.quality.Metrics;
 import io.polyrag.app.quality.Significance;
 import io.polyrag.core.config.Settings;
+import io.polyrag.core.model.Chunk;
 import io.polyrag.core.model.Ids;
 import io.polyrag.core.model.IngestReport;
 import io.polyrag.core.model.KnowledgeBase;
@@ -34,8 +35,13 @@ import java.util.function.Consumer;
 public final class Evaluation {
     /** Knowledge base the corpus is indexed into. */
     public static final String KB = "eval";
-    /** Chunks asked for per query: enough for 100 distinct documents in practice. */
-    public static final int DEPTH = 300;
+    /**
+     * Chunks asked for per query at least: enough for ten distinct documents, and for Recall@100 over one-chunk
+     * documents. A search asks for {@code max(this, search.candidates)}: each leg's list is then as deep as a user's
+     * search of any top-k up to it gets (a deeper request makes deeper legs, and the full-text leg's blend and the
+     * vector index's approximate walk rank a deeper list's top a little differently).
+     */
+    public static final int DEPTH = 100;
 
     private Evaluation() {
     }
@@ -116,6 +122,7 @@ public final class Evaluation {
         double recall = 0;
         double mrr = 0;
         long[] latencies = new long[ds.qrels().size()];
+        int depth = Math.max(DEPTH, polyrag.config().get(Settings.SEARCH_CANDIDATES));
         int i = 0;
         for (Map.Entry<String, Map<String, Integer>> q : ds.qrels().entrySet()) {
             String text = ds.queries().get(q.getKey());
@@ -125,7 +132,7 @@ public final class Evaluation {
                 ranked = raw.run(run.raw(), text).stream().filter(id -> !id.equals(q.getKey())).toList();
                 latencies[i++] = System.nanoTime() - t0;
             } else {
-                SearchResponse resp = polyrag.search().run(new SearchRequest(text, DEPTH, List.of(KB),
+                SearchResponse resp = polyrag.search().run(new SearchRequest(text, depth, List.of(KB),
                         run.modalities(), run.fusion()));
                 latencies[i++] = System.nanoTime() - t0;
                 ranked = documents(resp.hits(), q.getKey(), byDocumentId);
@@ -166,8 +173,8 @@ public final class Evaluation {
                 ids.add(id);
             }
             for (String chunk : h.merged()) {
-                int v = chunk.lastIndexOf("-v");
-                String merged = v < 0 ? null : byDocumentId.get(chunk.substring(0, v));
+                String document = Chunk.documentIdOf(chunk);
+                String merged = document == null ? null : byDocumentId.get(document);
                 if (merged != null && !merged.equals(queryId)) {
                     ids.add(merged);
                 }

@@ -128,6 +128,19 @@ public record Chunk(String id, String documentId, long version, int ordinal, Chu
     }
 
     /**
+     * The document a chunk id ({@link #idOf}, or a figure's, {@link Figure}) belongs to, read from the id; null when
+     * the id is not one of those forms. A search hit's merged near-duplicates are listed by chunk id only.
+     */
+    public static String documentIdOf(String chunkId) {
+        int v = chunkId == null ? -1 : chunkId.lastIndexOf("-v");
+        if (v <= 0) {
+            return null;
+        }
+        String id = chunkId.substring(0, v);
+        return id.startsWith("figure-") ? id.substring("figure-".length()) : id;
+    }
+
+    /**
      * The text that indexes represent this chunk by: title and heading path give a chunk the context its own words
      * lack (a paragraph under "Installation" rarely says "installation").
      */
