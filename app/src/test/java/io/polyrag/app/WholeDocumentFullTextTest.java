@@ -159,4 +159,31 @@ class WholeDocumentFullTextTest {
             assertThat(own.fusion()).contains("weight 1.00 (this search's)", "each leg's list 3 deep");
         }
     }
+
+    @Test
+    void the_blend_reads_deeper_than_the_leg_returns_so_a_documents_lower_passages_rise_with_it() {
+        Map<String, String> settings = Map.of("data.dir", tmp.resolve("deep").toString(), "chunk.max.tokens", "32",
+                "chunk.overlap.tokens", "0");
+        try (Polyrag polyrag = Polyrag.open(Config.load(Map.of(), settings))) {
+            KnowledgeBase kb = KnowledgeBase.of("kb");
+            polyrag.ingest().text(new TextIngest("The mountain erupted in spring, and the village below watched "
+                    + "the smoke rise for three days.\n\nAsh fell on the valley for weeks, and farmers moved their "
+                    + "goats to higher pastures.\n\nForecasting needs sensors on the slopes, each powered by a "
+                    + "small panel on a mast.", "Mountain report", "doc:report", "text", kb));
+            for (int i = 0; i < 3; i++) {
+                polyrag.ingest().text(new TextIngest("Ash and more ash after the eruption, note " + i + ".",
+                        "Field note " + i, "doc:note" + i, "text", kb));
+            }
+            for (int i = 0; i < 10; i++) {
+                polyrag.ingest().text(new TextIngest("Tomatoes and beans in the garden, day " + i + ", watered at "
+                        + "dawn.", "Garden diary " + i, "doc:diary" + i, "text", kb));
+            }
+            // The leg returns three: passage by passage those are the notes', and the report's three rank below them.
+            SearchResponse r = polyrag.search().run(SearchRequest.builder(QUERY).topK(3).modalityNames(List.of(
+                    "fulltext")).tuning(new SearchRequest.Tuning(null, Map.of(), null, 3, 1.0)).build());
+            assertThat(r.hits()).extracting(SearchHit::uri).as("with the whole text alone deciding, each of the "
+                    + "report's passages outranks the notes'; read three deep, the blend would hold only the one "
+                    + "that represents it").containsExactly("doc:report", "doc:report", "doc:report");
+        }
+    }
 }

@@ -33,6 +33,14 @@ final class FullTextLeg implements Retriever {
      * give the same nDCG@10 on both splits, and 20 takes 0.2 of the leg's 1.1 ms off at 35k passages.
      */
     private static final int REPRESENTED_DEPTH = 20;
+    /**
+     * How many times the leg's depth the blend reads, of passages and of documents, before it cuts to that depth: a
+     * passage below the first hundred by its own BM25 whose document ranks high by its whole text belongs among the
+     * first hundred after the blend, and the fused ranking's normalisation sees the leg's list as it should be. On
+     * SciFact's train claims (a search's legs 100 deep, as users get): 1 → 2 → 3 times, the default fused search
+     * 0.7664 → 0.7700 → 0.7699, in 64-token passages 0.7604 → 0.7634 → 0.7637; the leg's own top ten is the same.
+     */
+    private static final int OVERFETCH = 2;
     private final FullTextStore store;
     private final double documentWeight;
 
@@ -67,13 +75,18 @@ final class FullTextLeg implements Retriever {
     }
 
     private Leg run(String query, SearchScope scope, int limit, double w, String whose) {
-        List<StoreHit> passages = store.search(query, scope, limit);
-        if (w <= 0 || passages.isEmpty()) {
+        if (w <= 0) {
+            return new Leg(store.search(query, scope, limit), "");
+        }
+        // Not past 10,000: a search engine's result window (OpenSearch's index.max_result_window) ends there.
+        int deep = Math.max(limit, (int) Math.min(10_000L, (long) limit * OVERFETCH));
+        List<StoreHit> passages = store.search(query, scope, deep);
+        if (passages.isEmpty()) {
             return new Leg(passages, "");
         }
-        Map<DocumentVersion, Double> documents = store.searchDocuments(query, scope, limit);
+        Map<DocumentVersion, Double> documents = store.searchDocuments(query, scope, deep);
         if (documents.isEmpty()) {
-            return new Leg(passages, "");
+            return new Leg(passages.size() > limit ? List.copyOf(passages.subList(0, limit)) : passages, "");
         }
         return new Leg(blend(query, scope, passages, documents, limit, w), String.format(Locale.ROOT, "each "
                 + "passage's BM25 blended with its document's over the whole text, weight %.2f (%s)", w, whose));
