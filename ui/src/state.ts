@@ -15,6 +15,10 @@ export interface Controls {
   fusion: 'rrf' | 'weighted' | '';
   rrfK: string;
   weights: Record<string, string>;
+  /** Each leg's depth for this search; '' for the server's (search.candidates). */
+  candidates: string;
+  /** The full-text leg's blend of passage and whole document, 0-1; '' for the server's. */
+  documentWeight: string;
   topK: string;
   /** null: the server's configured behaviour (rerank when a reranker is configured). */
   rerank: boolean | null;
@@ -85,8 +89,8 @@ export interface State {
 }
 
 export const initialControls = (): Controls => ({
-  modalities: [], fusion: '', rrfK: '', weights: {}, topK: '10', rerank: null, neighbours: '1', explain: true,
-  kbs: [],
+  modalities: [], fusion: '', rrfK: '', weights: {}, candidates: '', documentWeight: '', topK: '10', rerank: null,
+  neighbours: '1', explain: true, kbs: [],
 });
 
 /** Where the knowledge-base selection of Search and Chat (one, shared) is kept in this browser. */

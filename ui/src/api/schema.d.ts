@@ -1082,6 +1082,8 @@ export interface components {
             messages?: components["schemas"]["ChatRoutesMessage"][] | null;
             conversation_id?: string | null;
             route?: boolean | null;
+            candidates?: number | null;
+            fulltext_document_weight?: number | null;
         };
         DtosSearchBody: {
             query: string | null;
@@ -1097,6 +1099,8 @@ export interface components {
                 [key: string]: number;
             } | null;
             rerank?: boolean | null;
+            candidates?: number | null;
+            fulltext_document_weight?: number | null;
         };
         DtosSourceBody: {
             source_id: string | null;
@@ -3106,6 +3110,10 @@ export interface operations {
                 document_id?: string;
                 /** @description this search's RRF k, 1-10000 */
                 rrf_k?: number;
+                /** @description each leg's depth for this search, 1-1000 (search.candidates) */
+                candidates?: number;
+                /** @description the full-text leg's blend of each passage with its whole document for this search, 0-1 (fulltext.document.weight) */
+                fulltext_document_weight?: number;
                 /** @description false skips the configured reranker */
                 rerank?: boolean;
             };
@@ -3207,6 +3215,10 @@ export interface operations {
                 document_id?: string;
                 /** @description this search's RRF k, 1-10000 */
                 rrf_k?: number;
+                /** @description each leg's depth for this search, 1-1000 (search.candidates) */
+                candidates?: number;
+                /** @description the full-text leg's blend of each passage with its whole document for this search, 0-1 (fulltext.document.weight) */
+                fulltext_document_weight?: number;
                 /** @description false skips the configured reranker */
                 rerank?: boolean;
             };

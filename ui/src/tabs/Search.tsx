@@ -17,6 +17,8 @@ export function searchBody(query: string, c: Controls): SearchBody {
     fusion: c.fusion || null,
     rrf_k: c.rrfK.trim() ? Number(c.rrfK) : null,
     weights: Object.keys(weights).length ? weights : null,
+    candidates: c.candidates.trim() ? Number(c.candidates) : null,
+    fulltext_document_weight: c.documentWeight.trim() ? Number(c.documentWeight) : null,
     rerank: c.rerank,
     explain: c.explain,
     // None chosen: nothing sent, and the server searches all of yours.
@@ -112,6 +114,16 @@ export function SearchTab({ state, dispatch, config }: TabProps) {
               </div>
             ))}
           </fieldset>
+          <Field id="ctl-candidates" label="Candidates per leg" hint="how deep each leg's list is (1-1000)">
+            <input id="ctl-candidates" inputMode="numeric" value={c.candidates} placeholder="server default"
+              onChange={(e) => setControls({ candidates: e.target.value })} />
+          </Field>
+          <Field id="ctl-docweight" label="Whole-document weight" hint={enabled.includes('fulltext')
+            ? 'full text: 0 ranks passages alone, 1 whole documents alone' : 'full text is not enabled'}>
+            <input id="ctl-docweight" inputMode="decimal" value={c.documentWeight} placeholder="server default"
+              disabled={!enabled.includes('fulltext')}
+              onChange={(e) => setControls({ documentWeight: e.target.value })} />
+          </Field>
           <Field id="ctl-topk" label="Top-k">
             <input id="ctl-topk" inputMode="numeric" value={c.topK} onChange={(e) => setControls({ topK: e.target.value })} />
           </Field>

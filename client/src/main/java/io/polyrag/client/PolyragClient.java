@@ -206,6 +206,18 @@ public final class PolyragClient {
             return this;
         }
 
+        /** Each leg's depth for this search, 1-1000 (default: the server's search.candidates). */
+        public Search candidates(int depth) {
+            body.put("candidates", depth);
+            return this;
+        }
+
+        /** The full-text leg's blend of each passage with its whole document, 0-1 (0: passages alone). */
+        public Search fulltextDocumentWeight(double weight) {
+            body.put("fulltext_document_weight", weight);
+            return this;
+        }
+
         public Search rerank(boolean rerank) {
             body.put("rerank", rerank);
             return this;

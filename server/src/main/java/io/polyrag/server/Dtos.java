@@ -28,11 +28,15 @@ final class Dtos {
      * @param rrfK this search's RRF k ({@code rrf_k}, 1-10000); default from configuration
      * @param weights this search's weighted-fusion weights by modality, each 0-1000; unnamed ones keep theirs
      * @param rerank false skips the configured reranker; default: rerank when one is configured
+     * @param candidates each leg's depth for this search (1-1000); default {@code search.candidates}
+     * @param fulltextDocumentWeight the full-text leg's blend of each passage with its whole document for this
+     *     search ({@code fulltext_document_weight}, 0-1); default {@code fulltext.document.weight}
      */
     record SearchBody(String query, @JsonProperty("top_k") Integer topK,
             @JsonProperty("kb") @JsonFormat(with = JsonFormat.Feature.ACCEPT_SINGLE_VALUE_AS_ARRAY) List<String> knowledgeBases, List<String> modalities,
             String fusion, Boolean explain, String category, @JsonProperty("document_ids") List<String> documentIds,
-            @JsonProperty("rrf_k") Integer rrfK, Map<String, Double> weights, Boolean rerank) {
+            @JsonProperty("rrf_k") Integer rrfK, Map<String, Double> weights, Boolean rerank, Integer candidates,
+            @JsonProperty("fulltext_document_weight") Double fulltextDocumentWeight) {
     }
 
     /**
@@ -54,13 +58,16 @@ final class Dtos {
      * @param rerank false skips the configured reranker, as for search
      * @param route decide first what the question asks for and answer accordingly (the intent router); null for
      *     {@code answer.router}
+     * @param candidates each leg's depth, as for search
+     * @param fulltextDocumentWeight the full-text leg's blend ({@code fulltext_document_weight}), as for search
      */
     record QueryBody(String query, @JsonProperty("top_k") Integer topK,
             @JsonProperty("kb") @JsonFormat(with = JsonFormat.Feature.ACCEPT_SINGLE_VALUE_AS_ARRAY) List<String> knowledgeBases, List<String> modalities,
             String fusion, Integer neighbours, Boolean stream, Boolean grounding, String category,
             @JsonProperty("document_ids") List<String> documentIds, @JsonProperty("rrf_k") Integer rrfK,
             Map<String, Double> weights, Boolean rerank, List<ChatRoutes.Message> messages,
-            @JsonProperty("conversation_id") String conversationId, Boolean route) {
+            @JsonProperty("conversation_id") String conversationId, Boolean route, Integer candidates,
+            @JsonProperty("fulltext_document_weight") Double fulltextDocumentWeight) {
     }
 
     /** A 502: the model failed, the sources are still returned. */

@@ -41,6 +41,23 @@ final class Http {
         }
     }
 
+    static Double doubleParam(Context ctx, String name) {
+        String v = ctx.queryParam(name);
+        if (v == null || v.isBlank()) {
+            return null;
+        }
+        try {
+            double d = Double.parseDouble(v.strip());
+            if (Double.isFinite(d)) {
+                return d;
+            }
+        } catch (NumberFormatException e) {
+            // answered below
+        }
+        throw new InvalidInputException("query parameter '" + name + "' must be a number, was '"
+                + Ids.abbreviate(v, 40) + "'");
+    }
+
     static boolean booleanParam(Context ctx, String name) {
         String v = ctx.queryParam(name);
         if (v == null || v.equalsIgnoreCase("false")) {

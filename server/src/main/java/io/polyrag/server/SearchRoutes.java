@@ -48,6 +48,9 @@ final class SearchRoutes {
                 .query("category", "string", "only hits of documents with this category")
                 .query("document_id", "string", "only hits of these documents, comma-separated")
                 .query("rrf_k", "integer", "this search's RRF k, 1-10000")
+                .query("candidates", "integer", "each leg's depth for this search, 1-1000 (search.candidates)")
+                .query("fulltext_document_weight", "number", "the full-text leg's blend of each passage with its "
+                        + "whole document for this search, 0-1 (fulltext.document.weight)")
                 .query("rerank", "boolean", "false skips the configured reranker")
                 .response(200, "the fused hits", SearchWire.Results.class);
         api.post("/v1/search", this::searchPost).summary("search", "Search every enabled retriever, fused")
@@ -77,6 +80,8 @@ final class SearchRoutes {
         SearchRequest request = polyrag.search().request(query).topK(topK).knowledgeBases(kbs)
                 .modalityNames(modalities).fusion(ctx.queryParam("fusion")).documentIds(ids)
                 .category(ctx.queryParam("category")).rrfK(intParam(ctx, "rrf_k"))
+                .candidates(intParam(ctx, "candidates"))
+                .fulltextDocumentWeight(Http.doubleParam(ctx, "fulltext_document_weight"))
                 .rerank(ctx.queryParam("rerank") == null ? null : Http.booleanParam(ctx, "rerank")).build();
         ctx.json(SearchWire.of(tenant(ctx).search().run(request), Http.booleanParam(ctx, "explain")));
     }
@@ -89,7 +94,8 @@ final class SearchRoutes {
         }
         SearchRequest request = polyrag.search().request(b.query()).topK(b.topK()).knowledgeBases(b.knowledgeBases())
                 .modalityNames(b.modalities()).fusion(b.fusion()).documentIds(b.documentIds()).category(b.category())
-                .rrfK(b.rrfK()).weights(b.weights()).rerank(b.rerank()).build();
+                .rrfK(b.rrfK()).weights(b.weights()).candidates(b.candidates())
+                .fulltextDocumentWeight(b.fulltextDocumentWeight()).rerank(b.rerank()).build();
         ctx.json(SearchWire.of(tenant(ctx).search().run(request), Boolean.TRUE.equals(b.explain())));
     }
 
@@ -133,7 +139,8 @@ final class SearchRoutes {
         SearchRequest request = polyrag.search().answerRequest(question).topK(b.topK())
                 .knowledgeBases(b.knowledgeBases()).modalityNames(b.modalities()).fusion(b.fusion())
                 .documentIds(b.documentIds()).category(b.category()).rrfK(b.rrfK()).weights(b.weights())
-                .rerank(b.rerank()).build();
+                .candidates(b.candidates()).fulltextDocumentWeight(b.fulltextDocumentWeight()).rerank(b.rerank())
+                .build();
         boolean grounding = Boolean.TRUE.equals(b.grounding());
         Consumer<Answer> keep = a -> {
             if (kept != null) {

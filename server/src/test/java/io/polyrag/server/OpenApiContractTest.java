@@ -94,6 +94,13 @@ class OpenApiContractTest {
                 org.assertj.core.data.Offset.offset(1e-9));
         assertThat(json(call("GET", "/v1/search?q=Curie", null, 200)).get("hits").get(0).get("explain").isNull())
                 .isTrue();
+        assertThat(json(call("POST", "/v1/search", "{\"query\": \"Curie\", \"kb\": \"lab\", \"candidates\": 7, "
+                + "\"fulltext_document_weight\": 1, \"explain\": true}", 200)).get("fusion").asString())
+                .contains("each leg's list 7 deep", "weight 1.00 (this search's)");
+        assertThat(json(call("GET", "/v1/search?q=Curie&candidates=7&fulltext_document_weight=0.25&explain=true", null, 200))
+                .get("fusion").asString()).contains("each leg's list 7 deep", "weight 0.25 (this search's)");
+        call("POST", "/v1/query", "{\"query\": \"Where did Marie Curie work?\", \"candidates\": 7, "
+                + "\"fulltext_document_weight\": 0}", 200);
         call("POST", "/v1/search", "{\"query\": \"Curie\", \"top_k\": \"3\"}", 400);
         call("POST", "/v1/query", "{\"query\": \"Where did Marie Curie work?\", \"grounding\": true}", 200);
         call("POST", "/v1/query", "{}", 400);

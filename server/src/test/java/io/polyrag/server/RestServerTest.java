@@ -374,7 +374,11 @@ class RestServerTest {
         "null weight | {\"query\": \"x\", \"weights\": {\"vector\": null}} | weights.vector must be a number",
         "weights as a list | {\"query\": \"x\", \"weights\": [1]} | field 'weights' has the wrong type",
         "rerank as a string | {\"query\": \"x\", \"rerank\": \"yes\"} | field 'rerank' has the wrong type",
-        "camelCase name | {\"query\": \"x\", \"topK\": 3} | unknown field 'topK'; known fields: category, document_ids, explain, fusion, kb, modalities, query, rerank, rrf_k, top_k, weights"})
+        "candidates zero | {\"query\": \"x\", \"candidates\": 0} | candidates must be between 1 and 1000 (each leg's depth for this search), was 0",
+        "candidates huge | {\"query\": \"x\", \"candidates\": 100000} | candidates must be between 1 and 1000",
+        "blend above one | {\"query\": \"x\", \"fulltext_document_weight\": 1.5} | fulltext_document_weight must be a number between 0 (passages alone) and 1 (whole documents alone), was 1.5",
+        "blend as a string | {\"query\": \"x\", \"fulltext_document_weight\": \"half\"} | field 'fulltext_document_weight' has the wrong type",
+        "camelCase name | {\"query\": \"x\", \"topK\": 3} | unknown field 'topK'; known fields: candidates, category, document_ids, explain, fulltext_document_weight, fusion, kb, modalities, query, rerank, rrf_k, top_k, weights"})
     void bad_search_bodies_get_400_with_a_message(String name, String body, String detail) {
         assertProblem(post("/v1/search", body), 400, detail);
     }
@@ -383,6 +387,10 @@ class RestServerTest {
     void a_huge_query_is_refused_not_run() {
         assertProblem(post("/v1/search", "{\"query\": \"" + "word ".repeat(1000) + "\"}"), 400, "characters long");
         assertProblem(get("/v1/search?q=x&top_k=abc"), 400, "'top_k' must be an integer");
+        assertProblem(get("/v1/search?q=x&fulltext_document_weight=NaN"), 400,
+                "query parameter 'fulltext_document_weight' must be a number, was 'NaN'");
+        assertProblem(get("/v1/search?q=x&fulltext_document_weight=-0.5"), 400, "fulltext_document_weight must be");
+        assertProblem(get("/v1/search?q=x&candidates=5000"), 400, "candidates must be between 1 and 1000");
         assertProblem(get("/v1/search"), 400, "query parameter 'q' is missing");
     }
 

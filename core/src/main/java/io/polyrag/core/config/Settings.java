@@ -71,7 +71,8 @@ public final class Settings {
             0.0, 1.0, "Share of a passage's full-text score that is its whole document's BM25 (the rest is the "
                     + "passage's own), so a document holding the query's words across several passages ranks as a "
                     + "whole; 0 scores passages alone. Every full-text backend keeps whole texts; an index written before "
-                    + "they were kept scores passages alone until 'polyrag reindex --modality fulltext --all'.");
+                    + "they were kept scores passages alone until 'polyrag reindex --modality fulltext --all'. A "
+                    + "search's own 'fulltext_document_weight' or its knowledge base's tuning overrides it.");
     public static final Setting<Boolean> GRAPH_ENABLED = Setting.bool("graph.enabled", false,
             "Run the graph arms: entities and relations are extracted at ingest and walked at query time (the property "
                     + "graph, and the RDF statements unless rdf.enabled says otherwise). Off by default until its ingest "
@@ -270,8 +271,9 @@ public final class Settings {
                     + "rewrite when there is none or it fails; offline never asks it (the earlier turns' names and "
                     + "content words carried into an elliptical follow-up).");
     public static final Setting<Integer> SEARCH_CANDIDATES = Setting.integer("search.candidates", 100, 1, 10000,
-            "Candidates each retriever returns (at least top_k), and how deep fusion scores each list: the top of "
-                    + "the fused ranking does not change with top_k.");
+            "Candidates each retriever returns, and how deep fusion scores each list. A search of top_k above it "
+                    + "makes the legs top_k deep, whose tops can differ a little; a search's own 'candidates' (1-1000) "
+                    + "or its knowledge base's tuning overrides it.");
     public static final Setting<Integer> SEARCH_TIMEOUT_MS = Setting.integer("search.timeout.ms", 10000, 1, 600000,
             "Time each retriever gets; one that runs over returns nothing and is reported as degraded.");
     public static final Setting<Integer> SEARCH_MAX_QUERY_CHARS = Setting.integer("search.max.query.chars", 2000, 1,

@@ -42,14 +42,16 @@ public record SearchRequest(String query, int topK, List<String> knowledgeBases,
      *     weight
      * @param rerank false skips the configured reranker; true asks for it (a warning when none is configured); null
      *     for the configured behaviour
-     * @param candidates how many hits each leg returns and fusion scores ({@code search.candidates}), 1-10000; null
-     *     for the configured depth
+     * @param candidates how many hits each leg returns and fusion scores ({@code search.candidates}), 1-{@value
+     *     #MAX_CANDIDATES}; null for the configured depth
      * @param documentWeight the full-text leg's blend of each passage's BM25 with its document's whole-text BM25
      *     ({@code fulltext.document.weight}), 0-1; null for the configured weight
      */
     public record Tuning(Integer rrfK, Map<Modality, Double> weights, Boolean rerank, Integer candidates,
             Double documentWeight) {
         public static final Tuning CONFIGURED = new Tuning(null, Map.of(), null);
+        /** The deepest legs one search may ask for: past it, a request would cost what top-k's ceiling prevents. */
+        public static final int MAX_CANDIDATES = 1000;
 
         /** Fusion constants and reranking, with the configured depth and full-text blend. */
         public Tuning(Integer rrfK, Map<Modality, Double> weights, Boolean rerank) {
@@ -62,12 +64,13 @@ public record SearchRequest(String query, int topK, List<String> knowledgeBases,
         }
 
         public Tuning {
-            if (candidates != null && (candidates < 1 || candidates > 10_000)) {
-                throw new InvalidInputException("candidates must be between 1 and 10000, was " + candidates);
+            if (candidates != null && (candidates < 1 || candidates > MAX_CANDIDATES)) {
+                throw new InvalidInputException("candidates must be between 1 and " + MAX_CANDIDATES + " (each leg's "
+                        + "depth for this search), was " + candidates);
             }
             if (documentWeight != null && !(documentWeight >= 0 && documentWeight <= 1)) {
-                throw new InvalidInputException("fulltext document weight must be between 0 and 1, was "
-                        + documentWeight);
+                throw new InvalidInputException("fulltext_document_weight must be a number between 0 (passages "
+                        + "alone) and 1 (whole documents alone), was " + documentWeight);
             }
             weights = weights == null ? Map.of() : Map.copyOf(weights);
             if (rrfK != null && (rrfK < 1 || rrfK > 10_000)) {
@@ -231,6 +234,18 @@ public record SearchRequest(String query, int topK, List<String> knowledgeBases,
                 });
                 this.weights = out;
             }
+            return this;
+        }
+
+        /** Each leg's depth for this search, 1-{@value Tuning#MAX_CANDIDATES}; null keeps the configured one. */
+        public Builder candidates(Integer candidates) {
+            this.candidates = candidates == null ? this.candidates : candidates;
+            return this;
+        }
+
+        /** The full-text leg's blend of passage and whole document for this search, 0-1; null keeps the configured. */
+        public Builder fulltextDocumentWeight(Double weight) {
+            this.documentWeight = weight == null ? this.documentWeight : weight;
             return this;
         }
 
