@@ -49,16 +49,16 @@ import tools.jackson.databind.json.JsonMapper;
  * documents relevant to it, graded); the {@value #KIND} job tries the configured fusion and a grid of others on them
  * (weighted fusion with the vector leg's share of the two text legs' weight from 0.1 to 0.9, reciprocal rank fusion
  * with k 10 to 100; Bruch et al., "An Analysis of Fusion Functions for Hybrid Retrieval", TOIS 2023, find a tuned
- * convex combination the better of the two; then the configured fusion with each leg's list 50 or 200 deep, and with
- * the full-text leg's blend of passage and whole document at 0, 0.25, 0.75 and 1), and estimates by k-fold cross-validation what choosing among them is
- * worth: each query scored by the choice made on the other folds. The choice made on every query is applied to the
- * knowledge base's searches only when that held-out estimate beats the configured fusion by more than chance
- * explains (paired randomisation test, p under {@value #APPLY_P}); otherwise the defaults stay and the result says
- * why. So a tuning never ships a fusion its own folds measured worse than the defaults, nor one they cannot tell
- * from them.
+ * convex combination the better of the two; then the configured fusion with each leg's list 50 or 200 deep, and
+ * with the full-text leg's blend of passage and whole document at 0, 0.25, 0.75 and 1), and estimates by k-fold
+ * cross-validation what choosing among them is worth: each query scored by the choice made on the other folds. The
+ * choice made on every query is applied to the knowledge base's searches only when that held-out estimate beats the
+ * configured fusion by more than chance explains (paired randomisation test, p under {@value #APPLY_P}); otherwise
+ * the defaults stay and the result says why. So a tuning never ships a fusion its own folds measured worse than the
+ * defaults, nor one they cannot tell from them.
  *
  * <p>A search of exactly the tuned knowledge base (or of several that share one tuning) uses it, unless the request
- * sets its own fusion, weights or rrf_k; a search over knowledge bases tuned differently uses the configured fusion
+ * sets its own fusion, weights, rrf_k, candidates or fulltext_document_weight; a search over knowledge bases tuned differently uses the configured fusion
  * and says so in its explanation. The evaluation runs the configured search, the tuned one and each leg alone on the
  * judged queries.
  */
