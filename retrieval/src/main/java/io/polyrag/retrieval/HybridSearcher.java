@@ -50,7 +50,9 @@ public final class HybridSearcher implements AutoCloseable {
 
     /**
      * @param candidates how many hits each leg returns (at least top-k), and the depth of each list that fusion
-     *     scores: the top of the fused ranking does not depend on top-k
+     *     scores; a top-k above it makes the legs top-k deep, and their tops can differ a little (a wider walk of
+     *     the vector index, the full-text blend over more passages), so evaluations search at this depth, as users'
+     *     searches of top-k up to it do (dedup merges near-duplicates only among the hits it walks to reach top-k)
      * @param legTimeoutMs how long each leg may take
      * @param fusion the default fusion method
      * @param rrfK the k of reciprocal rank fusion
