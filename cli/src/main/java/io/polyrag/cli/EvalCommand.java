@@ -339,8 +339,8 @@ final class EvalCommand implements Callable<Integer> {
     }
 
     private static void print(EvalReport r, PrintWriter out) {
-        out.printf("%s: %d documents, %d queries; %s%n%n", r.dataset(), r.documents(), r.queries(),
-                EvalReport.describe(r.ingest()));
+        out.printf("%s: %d documents, %d queries; %s; each search asks for %d chunks%n%n", r.dataset(),
+                r.documents(), r.queries(), EvalReport.describe(r.ingest()), r.searchDepth());
         out.printf("%-28s %-10s %8s %17s %10s %8s %8s %8s%n", "run", "fusion", "nDCG@10", "95% CI", "Recall@100",
                 "MRR@10", "p50 ms", "p99 ms");
         for (EvalReport.Run x : r.runs()) {

@@ -21,8 +21,10 @@ import tools.jackson.databind.json.JsonMapper;
  * @param file where it was read from
  * @param dataset the dataset it was measured on
  * @param runs per-query nDCG@10 by run name
+ * @param searchDepth chunks its searches asked for; null when the report does not say (written before it was kept,
+ *     when {@code eval} searched 300 deep)
  */
-public record Baseline(Path file, String dataset, Map<String, Map<String, Double>> runs) {
+public record Baseline(Path file, String dataset, Map<String, Map<String, Double>> runs, Integer searchDepth) {
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
     public static Baseline load(Path file) {
@@ -61,7 +63,9 @@ public record Baseline(Path file, String dataset, Map<String, Map<String, Double
             out.put(name.asString(), scores);
         }
         JsonNode dataset = root.get("dataset");
-        return new Baseline(file, dataset == null ? "" : dataset.asString(), out);
+        JsonNode depth = root.get("searchDepth");
+        return new Baseline(file, dataset == null ? "" : dataset.asString(), out,
+                depth != null && depth.isInt() ? depth.asInt() : null);
     }
 
     /**
@@ -71,6 +75,12 @@ public record Baseline(Path file, String dataset, Map<String, Map<String, Double
     public EvalReport compare(EvalReport report, List<String> notes) {
         if (!dataset.isEmpty() && !dataset.equals(report.dataset())) {
             notes.add("the baseline was measured on " + dataset + ", this report on " + report.dataset());
+        }
+        if (searchDepth == null || searchDepth != report.searchDepth()) {
+            // A search's legs are as deep as it asks: a deeper one ranks its top a little differently.
+            notes.add("the baseline's searches asked for " + (searchDepth == null ? "300 chunks (it does not say; "
+                    + "reports before the depth was kept did)" : searchDepth + " chunks") + ", this report's for "
+                    + report.searchDepth() + ": part of any difference is that depth");
         }
         List<EvalReport.Run> out = new ArrayList<>();
         for (EvalReport.Run run : report.runs()) {
@@ -89,7 +99,7 @@ public record Baseline(Path file, String dataset, Map<String, Map<String, Double
                     "baseline " + run.name(), base)));
         }
         return new EvalReport(report.dataset(), report.documents(), report.queries(), out, report.ingest(),
-                report.warnings());
+                report.warnings(), report.searchDepth());
     }
 
     /**
@@ -108,6 +118,6 @@ public record Baseline(Path file, String dataset, Map<String, Map<String, Double
                     against.perQueryNdcg())));
         }
         return new EvalReport(report.dataset(), report.documents(), report.queries(), out, report.ingest(),
-                report.warnings());
+                report.warnings(), report.searchDepth());
     }
 }

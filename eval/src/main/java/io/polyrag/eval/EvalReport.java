@@ -16,9 +16,11 @@ import java.util.Map;
  * @param runs one entry per configuration
  * @param ingest how the corpus was indexed
  * @param warnings what the loader skipped or doubted
+ * @param searchDepth chunks each search asked for, which sets each leg's depth (reports written before it was kept
+ *     searched 300 deep)
  */
 public record EvalReport(String dataset, int documents, int queries, List<Run> runs, Ingest ingest,
-        List<String> warnings) {
+        List<String> warnings, int searchDepth) {
     /** JSON name of a run's per-query nDCG@10 (query id → score). */
     public static final String PER_QUERY = "perQueryNdcg@10";
 

@@ -50,6 +50,7 @@ public final class Evaluation {
             Consumer<String> log) {
         EvalReport.Ingest ingest = ingest(polyrag, ds, progress, log);
         List<EvalReport.Run> results = new ArrayList<>();
+        int depth = Math.max(DEPTH, polyrag.config().get(Settings.SEARCH_CANDIDATES));
         RawReference raw = null;
         for (RunSpec run : runs) {
             if (run.raw() != null && raw == null) {
@@ -59,10 +60,10 @@ public final class Evaluation {
                         Settings.BM25_B), log);
             }
             log.accept("eval: running " + run.name() + " over " + ds.qrels().size() + " queries");
-            results.add(evaluate(polyrag, ds, run, raw));
+            results.add(evaluate(polyrag, ds, run, raw, depth));
         }
         return new EvalReport(ds.name(), ds.corpus().size(), ds.qrels().size(), compared(results), ingest,
-                ds.warnings());
+                ds.warnings(), depth);
     }
 
     /**
@@ -113,7 +114,8 @@ public final class Evaluation {
         return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;");
     }
 
-    private static EvalReport.Run evaluate(Polyrag polyrag, BeirDataset ds, RunSpec run, RawReference raw) {
+    private static EvalReport.Run evaluate(Polyrag polyrag, BeirDataset ds, RunSpec run, RawReference raw,
+            int depth) {
         String kb = KnowledgeBase.of(KB).storageName();
         Map<String, String> byDocumentId = new HashMap<>();
         ds.corpus().keySet().forEach(id -> byDocumentId.put(Ids.documentId(kb, "beir:" + id), id));
@@ -122,7 +124,6 @@ public final class Evaluation {
         double recall = 0;
         double mrr = 0;
         long[] latencies = new long[ds.qrels().size()];
-        int depth = Math.max(DEPTH, polyrag.config().get(Settings.SEARCH_CANDIDATES));
         int i = 0;
         for (Map.Entry<String, Map<String, Integer>> q : ds.qrels().entrySet()) {
             String text = ds.queries().get(q.getKey());

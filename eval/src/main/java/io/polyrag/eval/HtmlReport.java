@@ -25,7 +25,8 @@ public final class HtmlReport {
                 .append("h2{margin-top:2rem}.muted{color:#666}svg{background:#fafafa;border:1px solid #eee}")
                 .append("</style></head><body>");
         sb.append("<h1>polyrag eval: ").append(esc(r.dataset())).append("</h1><p class=\"muted\">")
-                .append(r.documents()).append(" documents, ").append(r.queries()).append(" judged queries. ")
+                .append(r.documents()).append(" documents, ").append(r.queries()).append(" judged queries, each search ")
+                .append("asking for ").append(r.searchDepth()).append(" chunks. ")
                 .append(esc(EvalReport.describe(r.ingest()))).append(".</p>");
         table(sb, r.runs());
         List<EvalReport.Run> fused = r.runs().stream().filter(x -> x.modalities().size() > 1).toList();

@@ -32,7 +32,7 @@ class BaselineTest {
 
     private static EvalReport report(String dataset, EvalReport.Run... runs) {
         return new EvalReport(dataset, 10, runs[0].perQueryNdcg().size(), List.of(runs),
-                new EvalReport.Ingest(1, 1, 1, 1, 0), List.of());
+                new EvalReport.Ingest(1, 1, 1, 1, 0), List.of(), 100);
     }
 
     private Path save(EvalReport r) throws IOException {
@@ -55,6 +55,29 @@ class BaselineTest {
         assertThat(c.p()).isLessThan(0.01);
         assertThat(now.runs().get(1).vsBaseline()).isNull();
         assertThat(notes).containsExactly("run weighted is not in the baseline");
+    }
+
+    @Test
+    void says_when_the_searches_were_not_equally_deep() throws IOException {
+        EvalReport deep = report("scifact", run("vector", 0, 40));
+        deep = new EvalReport(deep.dataset(), deep.documents(), deep.queries(), deep.runs(), deep.ingest(),
+                deep.warnings(), 300);
+        List<String> notes = new ArrayList<>();
+        Baseline.load(save(deep)).compare(report("scifact", run("vector", 0, 40)), notes);
+        assertThat(notes).containsExactly("the baseline's searches asked for 300 chunks, this report's for 100: part "
+                + "of any difference is that depth");
+
+        Path old = tmp.resolve("old.json");
+        Files.writeString(old, Files.readString(save(report("scifact", run("vector", 0, 40)))).replace(
+                "\"searchDepth\":100", "\"was\":0"));
+        notes.clear();
+        Baseline.load(old).compare(report("scifact", run("vector", 0, 40)), notes);
+        assertThat(notes).singleElement().asString().contains("300 chunks (it does not say");
+
+        notes.clear();
+        Baseline.load(save(report("scifact", run("vector", 0, 40)))).compare(report("scifact", run("vector", 0, 40)),
+                notes);
+        assertThat(notes).isEmpty();
     }
 
     @Test
