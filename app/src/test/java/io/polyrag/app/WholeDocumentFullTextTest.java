@@ -35,24 +35,40 @@ class WholeDocumentFullTextTest {
     @TempDir
     Path tmp;
 
-    private SearchResponse search(String weight) {
-        Map<String, String> settings = new HashMap<>(Map.of("data.dir", tmp.resolve("data-" + weight).toString(),
+    /** Polyrag over {@code dir}, a chunk per paragraph, with the full-text blend {@code weight} (null: the default). */
+    private Polyrag open(String dir, String weight) {
+        Map<String, String> settings = new HashMap<>(Map.of("data.dir", tmp.resolve(dir).toString(),
                 "chunk.max.tokens", "32", "chunk.overlap.tokens", "0"));
         if (weight != null) {
             settings.put("fulltext.document.weight", weight);
         }
-        try (Polyrag polyrag = Polyrag.open(Config.load(Map.of(), settings))) {
-            KnowledgeBase kb = KnowledgeBase.of("kb");
-            polyrag.ingest().text(new TextIngest("The mountain erupted in spring, and the village below watched "
-                    + "the smoke rise for three days.\n\nAsh fell on the valley for weeks, and farmers moved their "
-                    + "goats to higher pastures.\n\nForecasting needs sensors on the slopes, each powered by a "
-                    + "small panel on a mast.", "Mountain report", "doc:report", "text", kb));
-            polyrag.ingest().text(new TextIngest("Ash and more ash after the eruption.", "Field note", "doc:note",
-                    "text", kb));
-            for (int i = 0; i < 10; i++) {
-                polyrag.ingest().text(new TextIngest("Tomatoes and beans in the garden, day " + i + ", watered at "
-                        + "dawn.", "Garden diary " + i, "doc:diary" + i, "text", kb));
-            }
+        return Polyrag.open(Config.load(Map.of(), settings));
+    }
+
+    /**
+     * The report (three paragraphs, each holding one of the query's three words), {@code notes} field notes (one
+     * short passage holding two of them) and ten garden diaries that hold none, in knowledge base "kb".
+     */
+    private static void collection(Polyrag polyrag, int notes) {
+        KnowledgeBase kb = KnowledgeBase.of("kb");
+        polyrag.ingest().text(new TextIngest("The mountain erupted in spring, and the village below watched the smoke "
+                + "rise for three days.\n\nAsh fell on the valley for weeks, and farmers moved their goats to higher "
+                + "pastures.\n\nForecasting needs sensors on the slopes, each powered by a small panel on a mast.",
+                "Mountain report", "doc:report", "text", kb));
+        for (int i = 0; i < notes; i++) {
+            String which = notes == 1 ? "" : String.valueOf(i);
+            polyrag.ingest().text(new TextIngest("Ash and more ash after the eruption" + (notes == 1 ? "" : ", note "
+                    + i) + ".", "Field note" + (notes == 1 ? "" : " " + i), "doc:note" + which, "text", kb));
+        }
+        for (int i = 0; i < 10; i++) {
+            polyrag.ingest().text(new TextIngest("Tomatoes and beans in the garden, day " + i + ", watered at dawn.",
+                    "Garden diary " + i, "doc:diary" + i, "text", kb));
+        }
+    }
+
+    private SearchResponse search(String weight) {
+        try (Polyrag polyrag = open("data-" + weight, weight)) {
+            collection(polyrag, 1);
             return polyrag.search().run(new SearchRequest(QUERY, 10, List.of(), Set.of(Modality.FULLTEXT), null));
         }
     }
@@ -86,9 +102,7 @@ class WholeDocumentFullTextTest {
     @Test
     void a_knowledge_base_tuned_on_its_judgments_learns_its_blend_of_passage_and_document() {
         int groups = 24;
-        Map<String, String> settings = Map.of("data.dir", tmp.resolve("tuned").toString(), "chunk.max.tokens", "32",
-                "chunk.overlap.tokens", "0", "fulltext.document.weight", "0");
-        try (Polyrag polyrag = Polyrag.open(Config.load(Map.of(), settings))) {
+        try (Polyrag polyrag = open("tuned", "0")) {
             KnowledgeBase kb = KnowledgeBase.of("surveys");
             List<JudgedQuery> judged = new ArrayList<>();
             for (int g = 0; g < groups; g++) {
@@ -137,20 +151,8 @@ class WholeDocumentFullTextTest {
 
     @Test
     void a_search_may_set_its_own_blend_and_depth() {
-        Map<String, String> settings = Map.of("data.dir", tmp.resolve("own").toString(), "chunk.max.tokens", "32",
-                "chunk.overlap.tokens", "0", "fulltext.document.weight", "0");
-        try (Polyrag polyrag = Polyrag.open(Config.load(Map.of(), settings))) {
-            KnowledgeBase kb = KnowledgeBase.of("kb");
-            polyrag.ingest().text(new TextIngest("The mountain erupted in spring, and the village below watched "
-                    + "the smoke rise for three days.\n\nAsh fell on the valley for weeks, and farmers moved their "
-                    + "goats to higher pastures.\n\nForecasting needs sensors on the slopes, each powered by a "
-                    + "small panel on a mast.", "Mountain report", "doc:report", "text", kb));
-            polyrag.ingest().text(new TextIngest("Ash and more ash after the eruption.", "Field note", "doc:note",
-                    "text", kb));
-            for (int i = 0; i < 10; i++) {
-                polyrag.ingest().text(new TextIngest("Tomatoes and beans in the garden, day " + i + ", watered at "
-                        + "dawn.", "Garden diary " + i, "doc:diary" + i, "text", kb));
-            }
+        try (Polyrag polyrag = open("own", "0")) {
+            collection(polyrag, 1);
             SearchRequest configured = new SearchRequest(QUERY, 10, List.of(), Set.of(Modality.FULLTEXT), null);
             assertThat(polyrag.search().run(configured).hits().getFirst().uri()).isEqualTo("doc:note");
             SearchResponse own = polyrag.search().run(configured.toBuilder().tuning(new SearchRequest.Tuning(null,
@@ -162,22 +164,8 @@ class WholeDocumentFullTextTest {
 
     @Test
     void the_blend_reads_deeper_than_the_leg_returns_so_a_documents_lower_passages_rise_with_it() {
-        Map<String, String> settings = Map.of("data.dir", tmp.resolve("deep").toString(), "chunk.max.tokens", "32",
-                "chunk.overlap.tokens", "0");
-        try (Polyrag polyrag = Polyrag.open(Config.load(Map.of(), settings))) {
-            KnowledgeBase kb = KnowledgeBase.of("kb");
-            polyrag.ingest().text(new TextIngest("The mountain erupted in spring, and the village below watched "
-                    + "the smoke rise for three days.\n\nAsh fell on the valley for weeks, and farmers moved their "
-                    + "goats to higher pastures.\n\nForecasting needs sensors on the slopes, each powered by a "
-                    + "small panel on a mast.", "Mountain report", "doc:report", "text", kb));
-            for (int i = 0; i < 3; i++) {
-                polyrag.ingest().text(new TextIngest("Ash and more ash after the eruption, note " + i + ".",
-                        "Field note " + i, "doc:note" + i, "text", kb));
-            }
-            for (int i = 0; i < 10; i++) {
-                polyrag.ingest().text(new TextIngest("Tomatoes and beans in the garden, day " + i + ", watered at "
-                        + "dawn.", "Garden diary " + i, "doc:diary" + i, "text", kb));
-            }
+        try (Polyrag polyrag = open("deep", null)) {
+            collection(polyrag, 3);
             // The leg returns three: passage by passage those are the notes', and the report's three rank below them.
             SearchResponse r = polyrag.search().run(SearchRequest.builder(QUERY).topK(3).modalityNames(List.of(
                     "fulltext")).tuning(new SearchRequest.Tuning(null, Map.of(), null, 3, 1.0)).build());
