@@ -80,13 +80,15 @@ final class FullTextLeg implements Retriever {
         }
         // Not past 10,000: a search engine's result window (OpenSearch's index.max_result_window) ends there.
         int deep = Math.max(limit, (int) Math.min(10_000L, (long) limit * OVERFETCH));
+        // Documents first: a store without every whole text answers none, and its passages are read only as deep as
+        // the leg returns.
+        Map<DocumentVersion, Double> documents = store.searchDocuments(query, scope, deep);
+        if (documents.isEmpty()) {
+            return new Leg(store.search(query, scope, limit), "");
+        }
         List<StoreHit> passages = store.search(query, scope, deep);
         if (passages.isEmpty()) {
             return new Leg(passages, "");
-        }
-        Map<DocumentVersion, Double> documents = store.searchDocuments(query, scope, deep);
-        if (documents.isEmpty()) {
-            return new Leg(passages.size() > limit ? List.copyOf(passages.subList(0, limit)) : passages, "");
         }
         return new Leg(blend(query, scope, passages, documents, limit, w), String.format(Locale.ROOT, "each "
                 + "passage's BM25 blended with its document's over the whole text, weight %.2f (%s)", w, whose));
