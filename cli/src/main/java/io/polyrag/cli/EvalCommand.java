@@ -97,6 +97,11 @@ final class EvalCommand implements Callable<Integer> {
     @Option(names = "--out", paramLabel = "FILE", description = "Also write an HTML report with per-query charts.")
     Path out;
 
+    @Option(names = "--run-files", paramLabel = "DIR", description = "Also write each run's ranking of each query to "
+            + "DIR as a TREC run file (query Q0 document rank score run; RUN.trec, the run's name with ':' as '_'), "
+            + "for trec_eval, ranx or a fusion of your own. With --dataset.")
+    Path runFiles;
+
     @Option(names = "--baseline", paramLabel = "FILE", description = "A report saved with --json from another "
             + "configuration: each run is compared query by query with its namesake there (paired test).")
     Path baseline;
@@ -111,6 +116,10 @@ final class EvalCommand implements Callable<Integer> {
     public Integer call() throws IOException {
         PrintWriter stdout = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
+        if (runFiles != null && dataset == null) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--run-files goes with --dataset DIR: the "
+                    + "run files are a dataset's rankings");
+        }
         if (answers != null) {
             return answers(stdout);
         }
@@ -152,7 +161,7 @@ final class EvalCommand implements Callable<Integer> {
                         + ")");
             }
             Progress progress = Progress.forConsole(err);
-            EvalReport report = Evaluation.run(polyrag, ds, specs, progress, err::println);
+            EvalReport report = Evaluation.run(polyrag, ds, specs, progress, err::println, runFiles);
             progress.finish();
             if (versus != null) {
                 report = Baseline.versus(report, versus.strip());

@@ -14,16 +14,18 @@ import io.polyrag.core.model.SearchRequest;
 import io.polyrag.core.model.SearchResponse;
 import io.polyrag.core.model.SourceItem;
 import io.polyrag.core.port.ProgressListener;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.function.Consumer;
 
 /**
@@ -48,6 +50,17 @@ public final class Evaluation {
 
     public static EvalReport run(Polyrag polyrag, BeirDataset ds, List<RunSpec> runs, ProgressListener progress,
             Consumer<String> log) {
+        return run(polyrag, ds, runs, progress, log, null);
+    }
+
+    /**
+     * The evaluation, each run's ranking also written to {@code runFiles} (when not null) as a TREC run file named
+     * after the run ({@link #runFileName}): {@code query Q0 document rank score run}, the documents in the order the
+     * run ranked them (up to the evaluation's depth; a raw run's {@value RawReference#DEPTH}), for trec_eval, ranx or
+     * a fusion of one's own.
+     */
+    public static EvalReport run(Polyrag polyrag, BeirDataset ds, List<RunSpec> runs, ProgressListener progress,
+            Consumer<String> log, Path runFiles) {
         EvalReport.Ingest ingest = ingest(polyrag, ds, progress, log);
         List<EvalReport.Run> results = new ArrayList<>();
         int depth = Math.max(DEPTH, polyrag.config().get(Settings.SEARCH_CANDIDATES));
@@ -60,7 +73,7 @@ public final class Evaluation {
                         Settings.BM25_B), log);
             }
             log.accept("eval: running " + run.name() + " over " + ds.qrels().size() + " queries");
-            results.add(evaluate(polyrag, ds, run, raw, depth));
+            results.add(evaluate(polyrag, ds, run, raw, depth, runFiles));
         }
         return new EvalReport(ds.name(), ds.corpus().size(), ds.qrels().size(), compared(results), ingest,
                 ds.warnings(), depth);
@@ -114,8 +127,14 @@ public final class Evaluation {
         return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;");
     }
 
+    /** The file a run's ranking is written to: its name with anything but letters, digits, '.', '+' and '-' as '_'. */
+    public static String runFileName(String run) {
+        return run.replaceAll("[^A-Za-z0-9.+-]", "_") + ".trec";
+    }
+
     private static EvalReport.Run evaluate(Polyrag polyrag, BeirDataset ds, RunSpec run, RawReference raw,
-            int depth) {
+            int depth, Path runFiles) {
+        StringBuilder trec = runFiles == null ? null : new StringBuilder();
         String kb = KnowledgeBase.of(KB).storageName();
         Map<String, String> byDocumentId = new HashMap<>();
         ds.corpus().keySet().forEach(id -> byDocumentId.put(Ids.documentId(kb, "beir:" + id), id));
@@ -128,21 +147,37 @@ public final class Evaluation {
         for (Map.Entry<String, Map<String, Integer>> q : ds.qrels().entrySet()) {
             String text = ds.queries().get(q.getKey());
             long t0 = System.nanoTime();
-            List<String> ranked;
+            List<RawReference.Scored> scored;
             if (run.raw() != null) {
-                ranked = raw.run(run.raw(), text).stream().filter(id -> !id.equals(q.getKey())).toList();
+                scored = raw.scored(run.raw(), text).stream().filter(d -> !d.id().equals(q.getKey())).toList();
                 latencies[i++] = System.nanoTime() - t0;
             } else {
                 SearchResponse resp = polyrag.search().run(new SearchRequest(text, depth, List.of(KB),
                         run.modalities(), run.fusion()));
                 latencies[i++] = System.nanoTime() - t0;
-                ranked = documents(resp.hits(), q.getKey(), byDocumentId);
+                scored = scoredDocuments(resp.hits(), q.getKey(), byDocumentId);
+            }
+            List<String> ranked = scored.stream().map(RawReference.Scored::id).toList();
+            if (trec != null) {
+                for (int r = 0; r < scored.size(); r++) {
+                    trec.append(q.getKey()).append(" Q0 ").append(scored.get(r).id()).append(' ').append(r + 1)
+                            .append(' ').append(scored.get(r).score()).append(' ').append(run.name()).append('\n');
+                }
             }
             double n = Metrics.ndcg(ranked, q.getValue(), 10);
             perQuery.put(q.getKey(), n);
             ndcg += n;
             recall += Metrics.recall(ranked, q.getValue(), 100);
             mrr += Metrics.mrr(ranked, q.getValue(), 10);
+        }
+        if (trec != null) {
+            try {
+                Files.createDirectories(runFiles);
+                Files.writeString(runFiles.resolve(runFileName(run.name())), trec, StandardCharsets.UTF_8);
+            } catch (IOException e) {
+                throw new UncheckedIOException("could not write the run file of " + run.name() + " under " + runFiles,
+                        e);
+            }
         }
         int count = ds.qrels().size();
         Arrays.sort(latencies);
@@ -167,21 +202,29 @@ public final class Evaluation {
      * @param byDocumentId corpus id by polyrag document id, to name merged chunks' documents
      */
     static List<String> documents(List<SearchHit> hits, String queryId, Map<String, String> byDocumentId) {
-        Set<String> ids = new LinkedHashSet<>();
+        return scoredDocuments(hits, queryId, byDocumentId).stream().map(RawReference.Scored::id).toList();
+    }
+
+    /** {@link #documents(List, String, Map)} with each document's score: that of the hit it first appears in. */
+    static List<RawReference.Scored> scoredDocuments(List<SearchHit> hits, String queryId,
+            Map<String, String> byDocumentId) {
+        Map<String, Double> ids = new LinkedHashMap<>();
         for (SearchHit h : hits) {
             String id = h.uri().startsWith("beir:") ? h.uri().substring(5) : h.uri();
             if (!id.equals(queryId)) {
-                ids.add(id);
+                ids.putIfAbsent(id, h.score());
             }
             for (String chunk : h.merged()) {
                 String document = Chunk.documentIdOf(chunk);
                 String merged = document == null ? null : byDocumentId.get(document);
                 if (merged != null && !merged.equals(queryId)) {
-                    ids.add(merged);
+                    ids.putIfAbsent(merged, h.score());
                 }
             }
         }
-        return List.copyOf(ids);
+        List<RawReference.Scored> out = new ArrayList<>(ids.size());
+        ids.forEach((id, score) -> out.add(new RawReference.Scored(id, score)));
+        return out;
     }
 
     private static double percentile(long[] sortedNanos, double p) {

@@ -117,11 +117,16 @@ final class RawReference {
 
     /** The documents of one run for one query, best first, at most {@value #DEPTH}. */
     List<String> run(Kind kind, String query) {
+        return scored(kind, query).stream().map(Scored::id).toList();
+    }
+
+    /** The documents of one run for one query with the run's scores, best first, at most {@value #DEPTH}. */
+    List<Scored> scored(Kind kind, String query) {
         return switch (kind) {
-            case BM25 -> bm25(query);
-            case VECTOR -> dense(query);
-            case RRF -> rrf(bm25(query), dense(query));
-            case MINMAX -> minmax(bm25Scored(query), denseScored(query));
+            case BM25 -> bm25Scored(query);
+            case VECTOR -> denseScored(query);
+            case RRF -> rrfScored(bm25(query), dense(query));
+            case MINMAX -> minmaxScored(bm25Scored(query), denseScored(query));
         };
     }
 
@@ -138,6 +143,10 @@ final class RawReference {
      * document absent from a list gets 0 from it; a list whose scores are all equal gives each 1), then added.
      */
     static List<String> minmax(List<Scored> a, List<Scored> b) {
+        return minmaxScored(a, b).stream().map(Scored::id).toList();
+    }
+
+    private static List<Scored> minmaxScored(List<Scored> a, List<Scored> b) {
         Map<String, Double> score = new HashMap<>();
         for (List<Scored> list : List.of(a, b)) {
             double min = list.stream().mapToDouble(Scored::score).min().orElse(0);
@@ -146,12 +155,7 @@ final class RawReference {
                 score.merge(s.id(), max > min ? 0.5 * (s.score() - min) / (max - min) : 0.5, Double::sum);
             }
         }
-        List<String> out = new ArrayList<>(score.keySet());
-        out.sort((x, y) -> {
-            int c = Double.compare(score.get(y), score.get(x));
-            return c != 0 ? c : x.compareTo(y);
-        });
-        return out;
+        return ranked(score);
     }
 
     List<Scored> bm25Scored(String query) {
@@ -207,16 +211,26 @@ final class RawReference {
 
     /** Reciprocal rank fusion of two document lists: the sum over lists of 1 / (k + rank). */
     static List<String> rrf(List<String> a, List<String> b) {
+        return rrfScored(a, b).stream().map(Scored::id).toList();
+    }
+
+    private static List<Scored> rrfScored(List<String> a, List<String> b) {
         Map<String, Double> score = new HashMap<>();
         for (List<String> list : List.of(a, b)) {
             for (int r = 0; r < list.size(); r++) {
                 score.merge(list.get(r), 1.0 / (RRF_K + r + 1), Double::sum);
             }
         }
-        List<String> out = new ArrayList<>(score.keySet());
+        return ranked(score);
+    }
+
+    /** Scores as a list, best first; equal scores by id. */
+    private static List<Scored> ranked(Map<String, Double> score) {
+        List<Scored> out = new ArrayList<>(score.size());
+        score.forEach((id, v) -> out.add(new Scored(id, v)));
         out.sort((x, y) -> {
-            int c = Double.compare(score.get(y), score.get(x));
-            return c != 0 ? c : x.compareTo(y);
+            int c = Double.compare(y.score(), x.score());
+            return c != 0 ? c : x.id().compareTo(y.id());
         });
         return out;
     }

@@ -152,9 +152,23 @@ class EvaluationTest {
             List<RunSpec> runs = java.util.stream.Stream.of("vector", "weighted", "raw-bm25", "raw-vector", "raw-rrf",
                     "raw-minmax").map(n -> RunSpec.parse(n, enabled)).toList();
             List<String> log = new ArrayList<>();
-            EvalReport r = Evaluation.run(p, ds, runs, ProgressListener.NONE, log::add);
+            Path runFiles = tmp.resolve("runs");
+            EvalReport r = Evaluation.run(p, ds, runs, ProgressListener.NONE, log::add, runFiles);
             assertThat(r.runs()).extracting(EvalReport.Run::name).containsExactly("vector", "weighted", "raw-bm25",
                     "raw-vector", "raw-rrf", "raw-minmax");
+            // Each run's ranking as a TREC run file, from which its nDCG@10 is what the report says.
+            for (EvalReport.Run run : r.runs()) {
+                List<String> lines = Files.readAllLines(runFiles.resolve(Evaluation.runFileName(
+                        run.name())));
+                assertThat(lines).as(run.name()).isNotEmpty().allMatch(l -> l.matches("\\S+ Q0 \\S+ \\d+ \\S+ "
+                        + java.util.regex.Pattern.quote(run.name())));
+                Map<String, List<String>> ranked = new java.util.LinkedHashMap<>();
+                lines.forEach(l -> ranked.computeIfAbsent(l.split(" ")[0], q -> new ArrayList<>()).add(l.split(" ")[2]));
+                double mean = ds.qrels().entrySet().stream().mapToDouble(q -> io.polyrag.app.quality.Metrics.ndcg(
+                        ranked.getOrDefault(q.getKey(), List.of()), q.getValue(), 10)).average().orElseThrow();
+                assertThat(mean).as(run.name()).isCloseTo(run.ndcg10(), org.assertj.core.api.Assertions.within(1e-4));
+            }
+            assertThat(Evaluation.runFileName("vector+fulltext:weighted")).isEqualTo("vector+fulltext_weighted.trec");
             EvalReport.Run rawVector = r.runs().get(3);
             assertThat(rawVector.ndcg10()).as("one vector per document finds the paraphrases too").isEqualTo(1.0);
             assertThat(rawVector.fusion()).isEqualTo("none (raw)");
