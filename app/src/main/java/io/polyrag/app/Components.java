@@ -159,7 +159,8 @@ final class Components implements AutoCloseable {
                 VectorStore vs = track(vectorProvider.open(context, e.dimension(), e.modelId()));
                 EmbedderRecipes.remember(context.dataDir(), raw, config);
                 indexes.put(Modality.VECTOR, vs);
-                retrievers.add(tracing.traced(metrics.timed(Retriever.vector(tracing.traced(e), vs)),
+                retrievers.add(tracing.traced(metrics.timed(Retriever.vector(tracing.traced(e), vs, config.get(
+                        Settings.VECTOR_DOCUMENT_WEIGHT))),
                         config.get(Settings.VECTOR_BACKEND)));
             }
             this.embedder = e;
@@ -220,6 +221,7 @@ final class Components implements AutoCloseable {
                                     config.get(Settings.CONTEXTUAL_ENABLED) && llm != null ? llm.id() : "off"),
                             config.get(Settings.INGEST_DUPLICATES).equals("skip")));
             pipeline.traced(tracing.ingest(backends(config)));
+            pipeline.wholeVectors(config.get(Settings.VECTOR_DOCUMENT_WEIGHT) > 0);
             if (config.get(Settings.CONTEXTUAL_ENABLED)) {
                 if (llm == null) {
                     throw new ConfigException("POLYRAG_CONTEXTUAL_ENABLED=true needs a language "

@@ -35,7 +35,9 @@ final class ReindexCommand implements Callable<Integer> {
     @Option(names = "--all", description = "With --modality: rebuild that store from every document, not only where "
             + "records are missing: graph extracts the graph again from every chunk (after upgrading polyrag or "
             + "switching graph.extractor); vector and fulltext index every chunk's text again (after switching on "
-            + "contextual retrieval, which writes the contexts).")
+            + "contextual retrieval, which writes the contexts; or to write what an index from an earlier release "
+            + "lacks: fulltext the documents' whole texts, vector the whole vectors of documents cut into small "
+            + "passages).")
     boolean all;
 
     @Override

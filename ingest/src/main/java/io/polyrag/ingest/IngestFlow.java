@@ -109,7 +109,7 @@ final class IngestFlow implements AutoCloseable {
             } else if (e.ok() && stopped == null) {
                 try {
                     List<List<Extraction>> extractions = graph ? extract(batch) : null;
-                    writer.write(batch, e.vectors(), e.contexts(), extractions, kb, tally);
+                    writer.write(batch, e.vectors(), e.wholes(), e.contexts(), extractions, kb, tally);
                 } catch (IngestStopped x) {
                     stopped = x;
                     throw x;
@@ -121,13 +121,27 @@ final class IngestFlow implements AutoCloseable {
     private Embedded embedOrFail(List<Prepared> batch) {
         try {
             List<List<String>> contexts = contextualize(batch);
-            List<float[]> vectors = embed(batch, contexts);
+            List<String> wholeTexts = !pipeline.stores().needsVectors() || !pipeline.wholeVectors ? null
+                    : batch.stream().map(p -> WholeVectors.text(p.drafts().stream().map(p::indexText).toList(),
+                            pipeline.embedder())).toList();
+            List<float[]> vectors = embed(batch, contexts, wholeTexts);
             if (vectors == CANCELED) {
                 batch.forEach(p -> tally.failed(p.input().name(), p.input().name() + ": canceled while it was "
                         + "embedded: nothing of it was indexed"));
                 return Embedded.NONE;
             }
-            return new Embedded(vectors, contexts, true);
+            if (vectors == null) {
+                return new Embedded(null, null, contexts, true);
+            }
+            // The chunks' vectors come first, then one per document embedded whole, in the batch's order.
+            int chunks = batch.stream().mapToInt(p -> p.drafts().size()).sum();
+            List<float[]> wholes = new ArrayList<>(batch.size());
+            int next = chunks;
+            for (int i = 0; i < batch.size(); i++) {
+                String w = wholeTexts == null ? null : wholeTexts.get(i);
+                wholes.add(w == null ? null : vectors.get(next++));
+            }
+            return new Embedded(vectors.subList(0, chunks), wholes, contexts, true);
         } catch (RuntimeException e) {
             LOG.log(Level.ERROR, "embedding failed", e);
             batch.forEach(p -> tally.failed(p.input().name(), "embedding failed: " + e.getMessage()));
@@ -281,9 +295,12 @@ final class IngestFlow implements AutoCloseable {
         }
     }
 
-    /** A batch's vectors and contexts (either null when off), or {@link #NONE}: embedding failed or was skipped. */
-    private record Embedded(List<float[]> vectors, List<List<String>> contexts, boolean ok) {
-        static final Embedded NONE = new Embedded(null, null, false);
+    /**
+     * A batch's vectors, its documents' whole vectors (one per document, null where it has none) and contexts (each
+     * null when off), or {@link #NONE}: embedding failed or was skipped.
+     */
+    private record Embedded(List<float[]> vectors, List<float[]> wholes, List<List<String>> contexts, boolean ok) {
+        static final Embedded NONE = new Embedded(null, null, null, false);
     }
 
     /** What is left of one ingest's extraction budget. */
@@ -349,7 +366,8 @@ final class IngestFlow implements AutoCloseable {
         return out;
     }
 
-    private List<float[]> embed(List<Prepared> prepared, List<List<String>> contexts) {
+    /** The chunks' vectors, then those of the documents {@code wholeTexts} names a text for ({@link WholeVectors}). */
+    private List<float[]> embed(List<Prepared> prepared, List<List<String>> contexts, List<String> wholeTexts) {
         if (!pipeline.stores().needsVectors()) {
             return null;
         }
@@ -360,6 +378,9 @@ final class IngestFlow implements AutoCloseable {
             for (int j = 0; j < p.drafts().size(); j++) {
                 texts.add(Contextualizer.withContext(Prepared.context(contexts, i, j), p.indexText(p.drafts().get(j))));
             }
+        }
+        if (wholeTexts != null) {
+            wholeTexts.stream().filter(w -> w != null).forEach(texts::add);
         }
         return spans.span("embed", Map.of("polyrag.chunks", texts.size(), "polyrag.model", pipeline.embedder().modelId()),
                 () -> {

@@ -71,8 +71,7 @@ public final class IngestPipeline {
      *     under another uri in its knowledge base; it counts as unchanged and is listed with outcome
      *     {@code duplicate} ({@code ingest.duplicates=skip})
      */
-    public record Options(int batchSize, int batchChunks, long maxFileBytes, String signature,
-            boolean skipDuplicates) {
+    public record Options(int batchSize, int batchChunks, long maxFileBytes, String signature, boolean skipDuplicates) {
         /** Chunks that close a batch when a caller does not say. */
         public static final int DEFAULT_BATCH_CHUNKS = 256;
         /**
@@ -115,8 +114,7 @@ public final class IngestPipeline {
             FigureMode figures, Supplier<String> limit) {
         public static final Run DEFAULT = new Run(false, 0);
 
-        public Run(boolean skipGraph, long tokenBudget, BooleanSupplier canceled,
-                FigureMode figures) {
+        public Run(boolean skipGraph, long tokenBudget, BooleanSupplier canceled, FigureMode figures) {
             this(skipGraph, tokenBudget, canceled, figures, () -> null);
         }
 
@@ -162,6 +160,7 @@ public final class IngestPipeline {
     private volatile Duration extractPerBatch = Duration.ofMinutes(5);
     private IngestSpans spans = IngestSpans.NONE;
     private volatile Contextualizer contextualizer;
+    volatile boolean wholeVectors = true;
     private volatile long contextBudget;
 
     public IngestPipeline(Catalog catalog, Parser parser, Chunker chunker, Embedder embedder, StoreSet stores,
@@ -209,6 +208,11 @@ public final class IngestPipeline {
     public void contextual(Contextualizer c, long tokenBudget) {
         this.contextualizer = c;
         this.contextBudget = tokenBudget;
+    }
+
+    /** Whether documents of small passages are embedded whole too ({@link WholeVectors}); before the first ingest. */
+    public void wholeVectors(boolean on) {
+        this.wholeVectors = on;
     }
 
     /** The contextualizer, when contextual retrieval is on; else null. */

@@ -12,6 +12,7 @@ import io.polyrag.core.model.Tenant;
 import io.polyrag.core.model.VersionRecords;
 import io.polyrag.core.port.Catalog;
 import io.polyrag.core.port.ChunkIndex;
+import io.polyrag.core.port.VectorStore;
 import java.lang.System.Logger.Level;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -298,15 +299,20 @@ public final class StoreCheck {
             progress.accept(done, versions.size());
             List<DocumentVersion> batch = new ArrayList<>();
             List<StoreRecord> records = new ArrayList<>();
+            Map<DocumentVersion, float[]> wholes = new HashMap<>();
             for (VersionRecords v : versions.subList(from, Math.min(versions.size(), from + REINDEX_BATCH))) {
-                Optional<List<StoreRecord>> r = records(m, v);
+                Optional<List<StoreRecord>> r = records(m, v, wholes);
                 if (r.isPresent()) {
                     batch.add(v.version());
                     records.addAll(r.get());
                 }
             }
             index.delete(batch);
-            index.upsert(records);
+            if (index instanceof VectorStore vectors) {
+                vectors.upsert(records, wholes);
+            } else {
+                index.upsert(records);
+            }
             // A version replaced or deleted while this ran must not stay behind as an orphan.
             List<DocumentVersion> gone = batch.stream().filter(v -> catalog.document(v.documentId())
                     .map(d -> d.visibleVersion() != v.version()).orElse(true)).toList();
@@ -322,6 +328,11 @@ public final class StoreCheck {
 
     /** The records {@code m}'s store should hold of a visible version, rebuilt from the catalog; empty if it changed. */
     private Optional<List<StoreRecord>> records(Modality m, VersionRecords v) {
+        return records(m, v, new HashMap<>());
+    }
+
+    /** {@link #records(Modality, VersionRecords)}, the version's whole vector put in {@code wholes} if it has one. */
+    private Optional<List<StoreRecord>> records(Modality m, VersionRecords v, Map<DocumentVersion, float[]> wholes) {
         DocumentVersion dv = v.version();
         Optional<DocumentInfo> doc = catalog.document(dv.documentId());
         List<Chunk> chunks = catalog.chunks(dv.documentId(), dv.version(), 0, Integer.MAX_VALUE);
@@ -342,7 +353,19 @@ public final class StoreCheck {
             }
             texts = with;
         }
-        List<float[]> vectors = m == Modality.VECTOR ? pipeline.embedder().embedPassages(texts) : null;
+        String whole = m == Modality.VECTOR && pipeline.wholeVectors ? WholeVectors.text(chunks.stream()
+                .map(c -> c.indexText(title)).toList(), pipeline.embedder()) : null;
+        List<float[]> vectors = null;
+        if (m == Modality.VECTOR) {
+            List<String> all = new ArrayList<>(texts);
+            if (whole != null) {
+                all.add(whole);
+            }
+            vectors = pipeline.embedder().embedPassages(all);
+            if (whole != null) {
+                wholes.put(dv, vectors.getLast());
+            }
+        }
         // A tenant's entities live in its namespace, as the ingest writes them.
         String namespace = Tenant.ofStored(v.knowledgeBase()).namespace();
         List<ChunkGraph> graphs = isGraph(m) ? graphs(chunks, dv, title).stream().map(g -> g.inNamespace(namespace))

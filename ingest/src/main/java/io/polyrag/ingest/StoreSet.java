@@ -4,6 +4,7 @@ import io.polyrag.core.model.DocumentVersion;
 import io.polyrag.core.model.Modality;
 import io.polyrag.core.model.StoreRecord;
 import io.polyrag.core.port.ChunkIndex;
+import io.polyrag.core.port.VectorStore;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -35,11 +36,15 @@ public final class StoreSet {
 
     /** Upserts into every store; on failure undoes what it wrote and rethrows. */
     void upsert(List<StoreRecord> records, Collection<DocumentVersion> versions) {
-        upsert(records, versions, IngestSpans.NONE);
+        upsert(records, Map.of(), versions, IngestSpans.NONE);
     }
 
-    /** Like {@link #upsert(List, Collection)}, each store's write a span ({@code write vector}, …). */
-    void upsert(List<StoreRecord> records, Collection<DocumentVersion> versions, IngestSpans spans) {
+    /**
+     * Like {@link #upsert(List, Collection)}, the vector store given the whole vectors of the versions that have one
+     * ({@link VectorStore#upsert(List, Map)}), each store's write a span ({@code write vector}, …).
+     */
+    void upsert(List<StoreRecord> records, Map<DocumentVersion, float[]> wholes, Collection<DocumentVersion> versions,
+            IngestSpans spans) {
         List<ChunkIndex> written = new ArrayList<>();
         try {
             for (Map.Entry<Modality, ChunkIndex> entry : orderedEntries()) {
@@ -48,7 +53,11 @@ public final class StoreSet {
                 written.add(index);
                 spans.span("write " + modality, Map.of("polyrag.modality", modality,
                         "polyrag.records", records.size()), () -> {
-                            index.upsert(records);
+                            if (index instanceof VectorStore vectors) {
+                                vectors.upsert(records, wholes);
+                            } else {
+                                index.upsert(records);
+                            }
                             return null;
                         });
             }

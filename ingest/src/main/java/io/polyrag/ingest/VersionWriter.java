@@ -54,7 +54,7 @@ final class VersionWriter {
     }
 
     // style: the per-store writes of one batch in their order (catalog first, then each leg), with their failures
-    void write(List<Prepared> prepared, List<float[]> vectors, List<List<String>> contexts,
+    void write(List<Prepared> prepared, List<float[]> vectors, List<float[]> wholes, List<List<String>> contexts,
             List<List<Extraction>> extractions, String kb, Tally tally) {
         tally.stage("writing");
         List<DocumentVersion> staged = new ArrayList<>();
@@ -109,7 +109,13 @@ final class VersionWriter {
                     relationCount += g.relations().size();
                 }
             }
-            stores.upsert(records, staged, spans);
+            Map<DocumentVersion, float[]> wholeVectors = new HashMap<>();
+            for (int d = 0; wholes != null && d < prepared.size(); d++) {
+                if (wholes.get(d) != null) {
+                    wholeVectors.put(staged.get(d), wholes.get(d));
+                }
+            }
+            stores.upsert(records, wholeVectors, staged, spans);
             tally.extracted(relationCount, 0);
         } catch (RuntimeException e) {
             staged.forEach(this::discardQuietly);
@@ -171,8 +177,8 @@ final class VersionWriter {
             if (p.replacing()) {
                 IndexedTexts old = earlier.get(p.documentId());
                 if (old != null && before.isPresent() && before.get().version() == old.version()) {
-                    Set<String> kept = new HashSet<>();
-                    p.drafts().forEach(d -> kept.add(p.indexText(d)));
+                    Set<String> kept = new HashSet<>(WholeVectors.withWhole(p.drafts().stream().map(p::indexText)
+                            .toList()));
                     old.texts().stream().filter(t -> !kept.contains(t)).forEach(gone::add);
                 }
                 tally.updated(new IndexedDocument(p.input().uri(), v.documentId(), v.version(), "updated"),
@@ -277,8 +283,9 @@ final class VersionWriter {
     }
 
     /**
-     * A visible version's embedded texts, rebuilt from the catalog; empty when nothing was embedded or the texts
-     * cannot be rebuilt exactly (contextual retrieval puts a model-written context before each).
+     * A visible version's embedded texts (its whole text among them when it may have been embedded whole), rebuilt
+     * from the catalog; empty when nothing was embedded or the texts cannot be rebuilt exactly (contextual retrieval
+     * puts a model-written context before each).
      */
     private Optional<IndexedTexts> indexedTexts(String documentId) {
         if (!stores.needsVectors() || contextual) {
@@ -286,8 +293,9 @@ final class VersionWriter {
         }
         try {
             return catalog.document(documentId).filter(d -> d.visibleVersion() > 0).map(d -> new IndexedTexts(
-                    documentId, d.visibleVersion(), catalog.chunks(documentId, d.visibleVersion(), 0, Integer.MAX_VALUE)
-                            .stream().map(c -> c.indexText(d.title())).toList()));
+                    documentId, d.visibleVersion(), WholeVectors.withWhole(catalog.chunks(documentId,
+                            d.visibleVersion(), 0, Integer.MAX_VALUE).stream().map(c -> c.indexText(d.title()))
+                            .toList())));
         } catch (RuntimeException e) {
             LOG.log(Level.DEBUG, "could not read the texts of " + documentId + " to drop their cached vectors", e);
             return Optional.empty();

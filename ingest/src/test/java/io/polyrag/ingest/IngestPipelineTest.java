@@ -95,6 +95,56 @@ class IngestPipelineTest {
         return fulltext.search(query, SearchScope.ALL, 50).stream().map(StoreHit::chunkId).toList();
     }
 
+    /**
+     * A document cut into three passages or more that fits the model's window is embedded whole too, from its
+     * passages' texts joined (the heading they repeat once); one of a single passage, or longer than the window, is
+     * not. A back-fill of the vector store writes the same whole vectors again.
+     */
+    @Test
+    void a_document_of_small_passages_that_fits_the_window_is_embedded_whole_too() {
+        IngestPipeline p = pipeline(fulltext);
+        IngestReport r = p.ingest(List.of(
+                IngestInput.ofText("file:///a.md", "a.md", longDoc("volcanoes", 6)),
+                IngestInput.ofText("file:///b.md", "b.md", "# Tides\n\nThe moon pulls the oceans."),
+                IngestInput.ofText("file:///c.md", "c.md", longDoc("glaciers", 40))), "kb", x -> { });
+        assertThat(r.added()).isEqualTo(3);
+        Map<String, DocumentVersion> byUri = new java.util.HashMap<>();
+        catalog.documents(SearchScope.ALL, 0, 10).forEach(d -> byUri.put(d.uri(), new DocumentVersion(d.id(),
+                d.visibleVersion())));
+        DocumentVersion a = byUri.get("file:///a.md");
+        List<Chunk> chunks = catalog.chunks(a.documentId(), a.version(), 0, Integer.MAX_VALUE);
+        assertThat(chunks).as("volcanoes is cut into small passages").hasSizeGreaterThanOrEqualTo(3);
+        assertThat(catalog.chunks(byUri.get("file:///c.md").documentId(), byUri.get("file:///c.md").version(), 0,
+                Integer.MAX_VALUE)).as("glaciers into many").hasSizeGreaterThan(10);
+
+        String title = catalog.document(a.documentId()).orElseThrow().title();
+        String text = io.polyrag.core.model.WholeText.join(chunks.stream().map(c -> c.indexText(title)).toList());
+        assertThat(text).as("all of it").contains("Paragraph 0 ", "Paragraph 5 ");
+        float[] expected = embedder.embedPassages(List.of(text)).getFirst();
+        Map<DocumentVersion, Double> wholes = vectors.wholeCosines(expected, byUri.values());
+        assertThat(wholes).as("only the document that fits the window and has three passages or more")
+                .containsOnlyKeys(a);
+        assertThat(wholes.get(a)).as("embedded from its passages joined").isCloseTo(1.0,
+                org.assertj.core.data.Offset.offset(1e-4));
+
+        vectors.delete(List.of(a));
+        assertThat(vectors.wholeCosines(expected, List.of(a))).isEmpty();
+        new StoreCheck(p).backfill(Modality.VECTOR, new StoreCheck.Progress() {
+            @Override
+            public void report(int done, int total) {
+            }
+
+            @Override
+            public boolean canceled() {
+                return false;
+            }
+        });
+        assertThat(vectors.wholeCosines(expected, byUri.values())).as("a back-fill writes it again")
+                .containsOnlyKeys(a);
+        assertThat(vectors.wholeCosines(expected, List.of(a)).get(a)).isCloseTo(1.0,
+                org.assertj.core.data.Offset.offset(1e-4));
+    }
+
     @Test
     void ingest_makes_each_document_visible_with_the_same_chunks_in_every_store() {
         IngestReport r = pipeline(fulltext).ingest(List.of(

@@ -67,6 +67,14 @@ public interface Retriever {
         };
     }
 
+    /**
+     * Dense retrieval with each passage's cosine blended with its document's whole vector by {@code documentWeight}
+     * (0 to 1) where the store keeps one: {@link VectorLeg}.
+     */
+    static Retriever vector(Embedder embedder, VectorStore store, double documentWeight) {
+        return new VectorLeg(embedder, store, documentWeight);
+    }
+
     /** Lexical retrieval over the full-text store, passages scored alone. */
     static Retriever fullText(FullTextStore store) {
         return new FullTextLeg(store, 0);

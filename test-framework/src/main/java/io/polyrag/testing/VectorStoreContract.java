@@ -72,6 +72,50 @@ public abstract class VectorStoreContract {
     }
 
     @Test
+    void keeps_whole_vectors_beside_the_records_and_drops_them_with_their_version() {
+        VectorStore store = open();
+        Random r = seeded.random("whole");
+        float[] whole = Seeded.unitVector(r, DIM);
+        DocumentVersion v1 = new DocumentVersion("dw", 1);
+        List<StoreRecord> recs = IntStream.range(0, 3).mapToObj(i -> rec("dw-" + i, "dw", 1, "kb",
+                Seeded.unitVector(r, DIM))).toList();
+        store.upsert(recs, Map.of(v1, whole));
+        store.upsert(List.of(rec("other-0", "other", 1, "kb", Seeded.unitVector(r, DIM))), Map.of());
+
+        float[] query = Seeded.unitVector(r, DIM);
+        double cosine = 0;
+        for (int i = 0; i < DIM; i++) {
+            cosine += query[i] * whole[i];
+        }
+        Map<DocumentVersion, Double> got = store.wholeCosines(query, List.of(v1, new DocumentVersion("other", 1),
+                new DocumentVersion("dw", 2)));
+        assertThat(got).as("only the version written with one has one").containsOnlyKeys(v1);
+        assertThat(got.get(v1)).isCloseTo(cosine, Offset.offset(1e-4));
+        assertThat(store.wholeCosines(whole, List.of(v1)).get(v1)).isCloseTo(1.0, Offset.offset(1e-4));
+        assertThat(store.size()).as("a whole vector is not a record").isEqualTo(4);
+        assertThat(store.versions()).containsEntry(v1, 3L).hasSize(2);
+        assertThat(store.search(whole, SearchScope.ALL, 10)).as("nor is it ever a hit").extracting(StoreHit::chunkId)
+                .containsExactlyInAnyOrder("dw-0", "dw-1", "dw-2", "other-0");
+
+        float[] wrong = new float[DIM + 1];
+        wrong[0] = 1;
+        DocumentVersion v2 = new DocumentVersion("dw", 2);
+        assertThatThrownBy(() -> store.upsert(List.of(rec("dw-v2-0", "dw", 2, "kb", Seeded.unitVector(r, DIM))),
+                Map.of(v2, wrong))).isInstanceOf(IllegalArgumentException.class);
+        assertThat(store.versions()).as("nothing of a rejected write").doesNotContainKey(v2);
+
+        store.delete(List.of(v1));
+        assertThat(store.wholeCosines(whole, List.of(v1))).as("deleted with its version").isEmpty();
+        store.upsert(List.of(rec("dw-v3-0", "dw", 3, "kb", Seeded.unitVector(r, DIM))),
+                Map.of(new DocumentVersion("dw", 3), whole));
+        assertThat(store.wholeCosines(whole, List.of(new DocumentVersion("dw", 3)))).hasSize(1);
+        store.deleteDocuments(List.of("dw"));
+        assertThat(store.wholeCosines(whole, List.of(new DocumentVersion("dw", 3)))).as("and with its document")
+                .isEmpty();
+        assertThat(store.size()).isEqualTo(1);
+    }
+
+    @Test
     void ranks_like_an_exact_cosine_scan() {
         VectorStore store = open();
         Random r = seeded.random("oracle");

@@ -73,6 +73,13 @@ public final class Settings {
                     + "whole; 0 scores passages alone. Every full-text backend keeps whole texts; an index written before "
                     + "they were kept scores passages alone until 'polyrag reindex --modality fulltext --all'. A "
                     + "search's own 'fulltext_document_weight' or its knowledge base's tuning overrides it.");
+    public static final Setting<Double> VECTOR_DOCUMENT_WEIGHT = Setting.decimal("vector.document.weight", 0.5,
+            0.0, 1.0, "Share of a passage's vector score that is its whole document's cosine (the rest is the "
+                    + "passage's own), for documents embedded whole too at ingest: those cut into three passages or "
+                    + "more that fit the model's window as a whole (small chunks, short sections; one more embedding "
+                    + "each); 0 scores passages alone and embeds no document whole. The embedded (Lucene) and "
+                    + "PostgreSQL vector stores keep whole vectors; an index written before scores passages alone "
+                    + "until 'polyrag reindex --modality vector --all'.");
     public static final Setting<Boolean> GRAPH_ENABLED = Setting.bool("graph.enabled", false,
             "Run the graph arms: entities and relations are extracted at ingest and walked at query time (the property "
                     + "graph, and the RDF statements unless rdf.enabled says otherwise). Off by default until its ingest "

@@ -26,27 +26,34 @@ public record WholeText(DocumentVersion version, String knowledgeBase, String te
         Map<DocumentVersion, List<StoreRecord>> byVersion = new LinkedHashMap<>();
         records.forEach(r -> byVersion.computeIfAbsent(r.documentVersion(), v -> new ArrayList<>()).add(r));
         List<WholeText> out = new ArrayList<>(byVersion.size());
-        byVersion.forEach((v, rs) -> {
-            StringBuilder text = new StringBuilder();
-            Set<String> leading = new HashSet<>();
-            for (StoreRecord r : rs) {
-                String[] lines = r.text().split("\n", -1);
-                int from = 0;
-                while (from < lines.length - 1 && leading.contains(lines[from])) {
-                    from++;
+        byVersion.forEach((v, rs) -> out.add(new WholeText(v, rs.getFirst().knowledgeBase(),
+                join(rs.stream().map(StoreRecord::text).toList()))));
+        return out;
+    }
+
+    /**
+     * Records' texts joined in the order given, each one's leading lines dropped while they repeat a leading line of an
+     * earlier one (the title and headings every record's index text begins with).
+     */
+    public static String join(List<String> texts) {
+        StringBuilder text = new StringBuilder();
+        Set<String> leading = new HashSet<>();
+        for (String t : texts) {
+            String[] lines = t.split("\n", -1);
+            int from = 0;
+            while (from < lines.length - 1 && leading.contains(lines[from])) {
+                from++;
+            }
+            for (int i = 0; i < lines.length; i++) {
+                if (i < LEADING) {
+                    leading.add(lines[i]);
                 }
-                for (int i = 0; i < lines.length; i++) {
-                    if (i < LEADING) {
-                        leading.add(lines[i]);
-                    }
-                    if (i >= from) {
-                        text.append(lines[i]).append('\n');
-                    }
+                if (i >= from) {
+                    text.append(lines[i]).append('\n');
                 }
             }
-            out.add(new WholeText(v, rs.getFirst().knowledgeBase(), text.toString()));
-        });
-        return out;
+        }
+        return text.toString();
     }
 
     /** The key a store gives this text's entry: the version's, with a suffix no chunk id has. */

@@ -1,8 +1,12 @@
 package io.polyrag.core.port;
 
+import io.polyrag.core.model.DocumentVersion;
 import io.polyrag.core.model.SearchScope;
 import io.polyrag.core.model.StoreHit;
+import io.polyrag.core.model.StoreRecord;
+import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Nearest-neighbour search over chunk embeddings.
@@ -21,4 +25,22 @@ public interface VectorStore extends ChunkIndex {
      * implementation says in its documentation how recall is controlled.
      */
     List<StoreHit> search(float[] vector, SearchScope scope, int limit);
+
+    /**
+     * Like {@link #upsert(List)}, and in the same step the vectors of whole document versions among the records'
+     * ({@code wholes}, each of {@link #dimension()} floats; a version absent has none). They stand beside the records:
+     * {@link #search} never returns them, {@link #size()} and {@link #versions()} do not count them, and deleting a
+     * version deletes its whole vector. The default keeps none.
+     */
+    default void upsert(List<StoreRecord> records, Map<DocumentVersion, float[]> wholes) {
+        upsert(records);
+    }
+
+    /**
+     * The cosine of {@code vector} with the whole vector of each of {@code versions} that has one
+     * ({@link #upsert(List, Map)}); a version with none is absent. The default keeps none.
+     */
+    default Map<DocumentVersion, Double> wholeCosines(float[] vector, Collection<DocumentVersion> versions) {
+        return Map.of();
+    }
 }

@@ -10,28 +10,44 @@ import io.polyrag.core.port.VectorStore;
 import java.io.IOException;
 import java.io.Reader;
 import java.io.Writer;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
+import java.util.TreeMap;
 import org.apache.lucene.analysis.core.KeywordAnalyzer;
 import org.apache.lucene.codecs.Codec;
 import org.apache.lucene.codecs.KnnVectorsFormat;
 import org.apache.lucene.codecs.lucene104.Lucene104Codec;
 import org.apache.lucene.codecs.lucene104.Lucene104HnswScalarQuantizedVectorsFormat;
 import org.apache.lucene.codecs.lucene99.Lucene99HnswVectorsFormat;
+import org.apache.lucene.document.BinaryDocValuesField;
 import org.apache.lucene.document.Document;
+import org.apache.lucene.document.Field;
 import org.apache.lucene.document.KnnFloatVectorField;
+import org.apache.lucene.document.StringField;
+import org.apache.lucene.index.BinaryDocValues;
+import org.apache.lucene.index.LeafReaderContext;
+import org.apache.lucene.index.PostingsEnum;
+import org.apache.lucene.index.Terms;
+import org.apache.lucene.index.TermsEnum;
 import org.apache.lucene.index.VectorSimilarityFunction;
+import org.apache.lucene.search.DocIdSetIterator;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.KnnFloatVectorQuery;
 import org.apache.lucene.search.Query;
 import org.apache.lucene.search.ScoreDoc;
 import org.apache.lucene.search.similarities.BM25Similarity;
+import org.apache.lucene.util.Bits;
+import org.apache.lucene.util.BytesRef;
 import org.apache.lucene.util.quantization.QuantizedByteVectorValues;
 
 /**
@@ -50,6 +66,8 @@ import org.apache.lucene.util.quantization.QuantizedByteVectorValues;
  */
 public final class LuceneVectorStore implements VectorStore {
     static final String VECTOR = "vector";
+    /** A whole document version's vector, on the entry beside its records (doc values, not in the graph). */
+    static final String WHOLE = "whole_vector";
     static final int MIN_CANDIDATES = 100;
 
     private final LuceneIndex index;
@@ -181,13 +199,98 @@ public final class LuceneVectorStore implements VectorStore {
 
     @Override
     public void upsert(List<StoreRecord> records) {
+        upsert(records, Map.of());
+    }
+
+    @Override
+    public void upsert(List<StoreRecord> records, Map<DocumentVersion, float[]> wholes) {
         for (StoreRecord r : records) {
             if (r.vector() == null || r.vector().length != dimension) {
                 throw new IllegalArgumentException("chunk " + r.chunkId() + " has a vector of "
                         + (r.vector() == null ? "no" : r.vector().length) + " floats; this store holds " + dimension);
             }
         }
-        index.upsert(records, this::toDocument);
+        for (Map.Entry<DocumentVersion, float[]> w : wholes.entrySet()) {
+            if (w.getValue() == null || w.getValue().length != dimension) {
+                throw new IllegalArgumentException("the whole vector of " + w.getKey() + " has "
+                        + (w.getValue() == null ? "no" : w.getValue().length) + " floats; this store holds "
+                        + dimension);
+            }
+        }
+        Map<DocumentVersion, String> kbs = new HashMap<>();
+        records.forEach(r -> kbs.putIfAbsent(r.documentVersion(), r.knowledgeBase()));
+        List<Document> beside = new ArrayList<>();
+        wholes.forEach((v, vector) -> {
+            String kb = kbs.get(v);
+            if (kb != null) {
+                beside.add(whole(v, kb, vector));
+            }
+        });
+        index.upsert(records, this::toDocument, beside);
+    }
+
+    /** A whole vector's entry: beside its version's records, out of the graph (doc values, not a vector field). */
+    private static Document whole(DocumentVersion v, String kb, float[] vector) {
+        Document d = LuceneIndex.baseDocument(new StoreRecord(v.documentId() + "@" + v.version() + "#whole",
+                v.documentId(), v.version(), kb, "", null));
+        d.removeField(LuceneIndex.DOC_VERSION);
+        d.add(new StringField(LuceneIndex.BESIDE, LuceneIndex.docVersion(v.documentId(), v.version()),
+                Field.Store.NO));
+        d.add(new StringField(LuceneIndex.ENTRY, LuceneIndex.ENTRY_BESIDE, Field.Store.NO));
+        ByteBuffer bytes = ByteBuffer.allocate(vector.length * Float.BYTES).order(ByteOrder.LITTLE_ENDIAN);
+        bytes.asFloatBuffer().put(vector);
+        d.add(new BinaryDocValuesField(WHOLE, new BytesRef(bytes.array())));
+        return d;
+    }
+
+    @Override
+    public Map<DocumentVersion, Double> wholeCosines(float[] vector, Collection<DocumentVersion> versions) {
+        if (versions.isEmpty() || vector.length != dimension) {
+            return Map.of();
+        }
+        List<DocumentVersion> wanted = versions.stream().distinct().toList();
+        return index.read(s -> {
+            Map<DocumentVersion, Double> out = new HashMap<>();
+            // Each version's entry found by its key, then its vector read from doc values (column-wise, forward
+            // only, so in doc order), not from stored fields (a compressed block each).
+            for (LeafReaderContext leaf : s.getIndexReader().leaves()) {
+                Terms terms = leaf.reader().terms(LuceneIndex.BESIDE);
+                if (terms == null) {
+                    continue;
+                }
+                TermsEnum keys = terms.iterator();
+                Bits live = leaf.reader().getLiveDocs();
+                PostingsEnum postings = null;
+                TreeMap<Integer, DocumentVersion> found = new TreeMap<>();
+                for (DocumentVersion v : wanted) {
+                    if (keys.seekExact(new BytesRef(LuceneIndex.docVersion(v.documentId(), v.version())))) {
+                        postings = keys.postings(postings, PostingsEnum.NONE);
+                        for (int d = postings.nextDoc(); d != DocIdSetIterator.NO_MORE_DOCS; d = postings.nextDoc()) {
+                            if (live == null || live.get(d)) {
+                                found.put(d, v);
+                            }
+                        }
+                    }
+                }
+                BinaryDocValues vectors = found.isEmpty() ? null : leaf.reader().getBinaryDocValues(WHOLE);
+                for (Map.Entry<Integer, DocumentVersion> e : found.entrySet()) {
+                    if (vectors == null || !vectors.advanceExact(e.getKey())) {
+                        continue;
+                    }
+                    BytesRef b = vectors.binaryValue();
+                    if (b.length == dimension * Float.BYTES) {
+                        var floats = ByteBuffer.wrap(b.bytes, b.offset, b.length).order(ByteOrder.LITTLE_ENDIAN)
+                                .asFloatBuffer();
+                        double dot = 0;
+                        for (int i = 0; i < dimension; i++) {
+                            dot += vector[i] * floats.get(i);
+                        }
+                        out.put(e.getValue(), dot);
+                    }
+                }
+            }
+            return out;
+        });
     }
 
     private Document toDocument(StoreRecord r) {

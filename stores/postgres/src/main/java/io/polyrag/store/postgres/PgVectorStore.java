@@ -14,8 +14,11 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * {@code POLYRAG_VECTOR_BACKEND=pgvector}: chunk embeddings in a pgvector column with an HNSW index (cosine
@@ -30,6 +33,8 @@ final class PgVectorStore implements VectorStore {
     private final int exactThreshold;
     private final String table;
     private final String modelTable;
+    /** Whole document versions' vectors ({@link #upsert(List, Map)}), beside the chunks'. */
+    private final String wholeTable;
 
     /**
      * @param table the vectors' table: {@code polyrag_vectors} for the first model the database saw,
@@ -39,6 +44,7 @@ final class PgVectorStore implements VectorStore {
         this.db = db;
         this.table = table;
         this.modelTable = table.replace("polyrag_vectors", "polyrag_vector_model");
+        this.wholeTable = table + "_whole";
         this.dimension = dimension;
         this.exactThreshold = exactThreshold;
         db.tx("check the embedding model", c -> {
@@ -71,6 +77,11 @@ final class PgVectorStore implements VectorStore {
 
     @Override
     public void upsert(List<StoreRecord> records) {
+        upsert(records, Map.of());
+    }
+
+    @Override
+    public void upsert(List<StoreRecord> records, Map<DocumentVersion, float[]> wholes) {
         if (records.isEmpty()) {
             return;
         }
@@ -78,6 +89,14 @@ final class PgVectorStore implements VectorStore {
             if (r.vector() == null || r.vector().length != dimension) {
                 throw new IllegalArgumentException("record " + r.chunkId() + " has " + (r.vector() == null ? "no vector"
                         : r.vector().length + " floats") + "; this store holds " + dimension);
+            }
+        }
+        Map<DocumentVersion, String> kbs = new HashMap<>();
+        records.forEach(r -> kbs.putIfAbsent(r.documentVersion(), r.knowledgeBase()));
+        for (Map.Entry<DocumentVersion, float[]> w : wholes.entrySet()) {
+            if (w.getValue() == null || w.getValue().length != dimension) {
+                throw new IllegalArgumentException("the whole vector of " + w.getKey() + " has " + (w.getValue() == null
+                        ? "none" : w.getValue().length + " floats") + "; this store holds " + dimension);
             }
         }
         db.tx("write vectors", c -> {
@@ -95,7 +114,51 @@ final class PgVectorStore implements VectorStore {
                 }
                 ps.executeBatch();
             }
+            if (!wholes.isEmpty()) {
+                try (PreparedStatement ps = c.prepareStatement("INSERT INTO " + wholeTable + " (document_id, version, "
+                        + "kb, embedding) VALUES (?, ?, ?, ?::vector) ON CONFLICT (document_id, version) DO UPDATE SET "
+                        + "kb = EXCLUDED.kb, embedding = EXCLUDED.embedding")) {
+                    for (Map.Entry<DocumentVersion, float[]> w : wholes.entrySet()) {
+                        String kb = kbs.get(w.getKey());
+                        if (kb == null) {
+                            continue;
+                        }
+                        ps.setString(1, w.getKey().documentId());
+                        ps.setLong(2, w.getKey().version());
+                        ps.setString(3, kb);
+                        ps.setString(4, literal(w.getValue()));
+                        ps.addBatch();
+                    }
+                    ps.executeBatch();
+                }
+            }
             return null;
+        });
+    }
+
+    @Override
+    public Map<DocumentVersion, Double> wholeCosines(float[] vector, Collection<DocumentVersion> versions) {
+        if (versions.isEmpty() || vector.length != dimension) {
+            return Map.of();
+        }
+        Set<DocumentVersion> wanted = new HashSet<>(versions);
+        return db.tx("read whole vectors", c -> {
+            Map<DocumentVersion, Double> out = new HashMap<>();
+            try (PreparedStatement ps = c.prepareStatement("SELECT document_id, version, 1 - (embedding <=> ?::vector) "
+                    + "FROM " + wholeTable + " WHERE document_id = ANY(?)")) {
+                ps.setString(1, literal(vector));
+                ps.setArray(2, c.createArrayOf("varchar", wanted.stream().map(DocumentVersion::documentId).distinct()
+                        .toArray()));
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        DocumentVersion v = new DocumentVersion(rs.getString(1), rs.getLong(2));
+                        if (wanted.contains(v)) {
+                            out.put(v, rs.getDouble(3));
+                        }
+                    }
+                }
+            }
+            return out;
         });
     }
 
@@ -148,12 +211,30 @@ final class PgVectorStore implements VectorStore {
 
     @Override
     public void delete(Collection<DocumentVersion> versions) {
-        PgRows.deleteVersions(db, table, versions);
+        if (versions.isEmpty()) {
+            return;
+        }
+        db.tx("delete document versions", c -> {
+            PgRows.deleteVersions(c, table, versions);
+            PgRows.deleteVersions(c, wholeTable, versions);
+            return null;
+        });
     }
 
     @Override
     public void deleteDocuments(Collection<String> documentIds) {
-        PgRows.deleteDocuments(db, table, documentIds);
+        if (documentIds.isEmpty()) {
+            return;
+        }
+        db.tx("delete documents", c -> {
+            for (String t : List.of(table, wholeTable)) {
+                try (PreparedStatement ps = c.prepareStatement("DELETE FROM " + t + " WHERE document_id = ANY(?)")) {
+                    ps.setArray(1, c.createArrayOf("varchar", documentIds.toArray()));
+                    ps.executeUpdate();
+                }
+            }
+            return null;
+        });
     }
 
     @Override

@@ -50,7 +50,12 @@ class PgVectorStoreTest extends VectorStoreContract {
         try (VectorStore second = model(url, dir, "model-b", 2)) {
             org.assertj.core.api.Assertions.assertThat(second.size()).as("a new model's index starts empty").isZero();
             second.upsert(List.of(new StoreRecord("b1", "d1", 1, "kb", "t", new float[] {0, 1}),
-                    new StoreRecord("b2", "d2", 1, "kb", "t", new float[] {1, 0})));
+                    new StoreRecord("b2", "d2", 1, "kb", "t", new float[] {1, 0})),
+                    Map.of(new io.polyrag.core.model.DocumentVersion("d1", 1), new float[] {0.6f, 0.8f}));
+            org.assertj.core.api.Assertions.assertThat(second.wholeCosines(new float[] {0, 1}, List.of(
+                    new io.polyrag.core.model.DocumentVersion("d1", 1)))).as("its whole vectors in a table of its own")
+                    .hasEntrySatisfying(new io.polyrag.core.model.DocumentVersion("d1", 1), c -> org.assertj.core.api
+                            .Assertions.assertThat(c).isCloseTo(0.8, org.assertj.core.api.Assertions.within(1e-4)));
             org.assertj.core.api.Assertions.assertThat(second.search(new float[] {0, 1}, SearchScope.ALL, 1))
                     .extracting(io.polyrag.core.model.StoreHit::chunkId).containsExactly("b1");
         }

@@ -1,0 +1,95 @@
+package io.polyrag.retrieval;
+
+import io.polyrag.core.model.DocumentVersion;
+import io.polyrag.core.model.Modality;
+import io.polyrag.core.model.SearchScope;
+import io.polyrag.core.model.StoreHit;
+import io.polyrag.core.port.Embedder;
+import io.polyrag.core.port.VectorStore;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Dense retrieval: the query's nearest passages, each passage's cosine blended with its document's where the store
+ * keeps a vector of the whole document ({@link VectorStore#wholeCosines}): {@code (1 − w) · passage + w · document}.
+ *
+ * <p>A passage of a few sentences is embedded without the rest of its document; a document cut into many small
+ * passages that fits the model's window as a whole is embedded whole too at ingest, and its whole vector says how
+ * well the document as a whole answers. A document with no whole vector (one or two passages, or longer than the
+ * window) counts its best passage among the hits as its document score, so its best passage keeps its own cosine.
+ * Only the documents the passages found are re-scored: the leg reads no deeper than it returns.
+ */
+final class VectorLeg implements Retriever {
+    private final Embedder embedder;
+    private final VectorStore store;
+    private final double documentWeight;
+
+    VectorLeg(Embedder embedder, VectorStore store, double documentWeight) {
+        if (documentWeight < 0 || documentWeight > 1) {
+            throw new IllegalArgumentException("document weight must be between 0 and 1, was " + documentWeight);
+        }
+        this.embedder = embedder;
+        this.store = store;
+        this.documentWeight = documentWeight;
+    }
+
+    @Override
+    public Modality modality() {
+        return Modality.VECTOR;
+    }
+
+    @Override
+    public List<StoreHit> retrieve(String query, SearchScope scope, int limit) {
+        return run(query, scope, limit).hits();
+    }
+
+    @Override
+    public Leg run(String query, SearchScope scope, int limit) {
+        float[] q = embedder.embedQuery(query);
+        List<StoreHit> passages = store.search(q, scope, limit);
+        if (documentWeight <= 0 || passages.isEmpty()) {
+            return new Leg(passages, "");
+        }
+        Set<DocumentVersion> versions = new LinkedHashSet<>();
+        passages.forEach(p -> versions.add(version(p)));
+        Map<DocumentVersion, Double> wholes = store.wholeCosines(q, versions);
+        if (wholes.isEmpty()) {
+            return new Leg(passages, "");
+        }
+        return new Leg(blend(passages, wholes, documentWeight), String.format(Locale.ROOT, "each passage's cosine "
+                + "blended with its document's whole vector where it has one (%d of %d documents), weight %.2f "
+                + "(vector.document.weight)",
+                wholes.size(), versions.size(), documentWeight));
+    }
+
+    /**
+     * Each passage's score blended with its document's: the cosine of its whole vector ({@code wholes}), or, for a
+     * document without one, its best passage's among {@code passages}; best first, ties by chunk id.
+     */
+    static List<StoreHit> blend(List<StoreHit> passages, Map<DocumentVersion, Double> wholes, double w) {
+        Map<DocumentVersion, Double> document = new HashMap<>(wholes);
+        for (StoreHit p : passages) {
+            DocumentVersion v = version(p);
+            if (!wholes.containsKey(v)) {
+                document.merge(v, p.score(), Math::max);
+            }
+        }
+        List<StoreHit> out = new ArrayList<>(passages.size());
+        for (StoreHit p : passages) {
+            out.add(new StoreHit(p.chunkId(), p.documentId(), p.version(), (1 - w) * p.score()
+                    + w * document.get(version(p))));
+        }
+        out.sort(Comparator.comparingDouble(StoreHit::score).reversed().thenComparing(StoreHit::chunkId));
+        return out;
+    }
+
+    private static DocumentVersion version(StoreHit h) {
+        return new DocumentVersion(h.documentId(), h.version());
+    }
+}
