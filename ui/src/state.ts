@@ -19,6 +19,8 @@ export interface Controls {
   candidates: string;
   /** The full-text leg's blend of passage and whole document, 0-1; '' for the server's. */
   documentWeight: string;
+  /** The vector leg's blend of passage and whole document, 0-1; '' for the server's. */
+  vectorDocumentWeight: string;
   topK: string;
   /** null: the server's configured behaviour (rerank when a reranker is configured). */
   rerank: boolean | null;
@@ -89,7 +91,7 @@ export interface State {
 }
 
 export const initialControls = (): Controls => ({
-  modalities: [], fusion: '', rrfK: '', weights: {}, candidates: '', documentWeight: '', topK: '10', rerank: null,
+  modalities: [], fusion: '', rrfK: '', weights: {}, candidates: '', documentWeight: '', vectorDocumentWeight: '', topK: '10', rerank: null,
   neighbours: '1', explain: true, kbs: [],
 });
 

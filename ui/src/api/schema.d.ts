@@ -1084,6 +1084,7 @@ export interface components {
             route?: boolean | null;
             candidates?: number | null;
             fulltext_document_weight?: number | null;
+            vector_document_weight?: number | null;
         };
         DtosSearchBody: {
             query: string | null;
@@ -1101,6 +1102,7 @@ export interface components {
             rerank?: boolean | null;
             candidates?: number | null;
             fulltext_document_weight?: number | null;
+            vector_document_weight?: number | null;
         };
         DtosSourceBody: {
             source_id: string | null;
@@ -1146,6 +1148,7 @@ export interface components {
             candidates: components["schemas"]["FusionTuningCandidate"][] | null;
             candidate_depth: number | null;
             fulltext_document_weight: number | null;
+            vector_document_weight: number | null;
         };
         FusionTuningCandidate: {
             name: string | null;
@@ -3114,6 +3117,8 @@ export interface operations {
                 candidates?: number;
                 /** @description the full-text leg's blend of each passage with its whole document for this search, 0-1 (fulltext.document.weight) */
                 fulltext_document_weight?: number;
+                /** @description the vector leg's blend of each passage with its document's whole vector, where it has one, for this search, 0-1 (vector.document.weight) */
+                vector_document_weight?: number;
                 /** @description false skips the configured reranker */
                 rerank?: boolean;
             };
@@ -3219,6 +3224,8 @@ export interface operations {
                 candidates?: number;
                 /** @description the full-text leg's blend of each passage with its whole document for this search, 0-1 (fulltext.document.weight) */
                 fulltext_document_weight?: number;
+                /** @description the vector leg's blend of each passage with its document's whole vector, where it has one, for this search, 0-1 (vector.document.weight) */
+                vector_document_weight?: number;
                 /** @description false skips the configured reranker */
                 rerank?: boolean;
             };

@@ -51,10 +51,11 @@ export const tuneLabel = (kb: string) => `fusion tuning of ${kb}`;
 
 /**
  * A tuned fusion in words: "weighted: fulltext 0.7 · vector 0.3", "rrf, k = 30", "configured · whole-document
- * weight 1" (the full-text leg's blend of passage and document), "configured · 200 candidates per leg".
+ * weight 1" (the full-text leg's blend of passage and document; "vector whole-document weight" the vector leg's),
+ * "configured · 200 candidates per leg".
  */
 export function fusionWords(t: Pick<FusionTuning, 'fusion' | 'weights' | 'rrf_k'>
-  & Partial<Pick<FusionTuning, 'candidate_depth' | 'fulltext_document_weight'>>): string {
+  & Partial<Pick<FusionTuning, 'candidate_depth' | 'fulltext_document_weight' | 'vector_document_weight'>>): string {
   let words = t.fusion ?? 'configured';
   if (t.fusion === 'weighted') {
     const w = Object.entries(t.weights ?? {}).map(([leg, v]) => `${leg} ${Number(v.toFixed(3))}`).join(' · ');
@@ -63,6 +64,7 @@ export function fusionWords(t: Pick<FusionTuning, 'fusion' | 'weights' | 'rrf_k'
     words = t.rrf_k != null ? `rrf, k = ${t.rrf_k}` : 'rrf';
   }
   if (t.fulltext_document_weight != null) words += ` · whole-document weight ${t.fulltext_document_weight}`;
+  if (t.vector_document_weight != null) words += ` · vector whole-document weight ${t.vector_document_weight}`;
   if (t.candidate_depth != null) words += ` · ${t.candidate_depth} candidates per leg`;
   return words;
 }

@@ -19,6 +19,7 @@ export function searchBody(query: string, c: Controls): SearchBody {
     weights: Object.keys(weights).length ? weights : null,
     candidates: c.candidates.trim() ? Number(c.candidates) : null,
     fulltext_document_weight: c.documentWeight.trim() ? Number(c.documentWeight) : null,
+    vector_document_weight: c.vectorDocumentWeight.trim() ? Number(c.vectorDocumentWeight) : null,
     rerank: c.rerank,
     explain: c.explain,
     // None chosen: nothing sent, and the server searches all of yours.
@@ -118,11 +119,18 @@ export function SearchTab({ state, dispatch, config }: TabProps) {
             <input id="ctl-candidates" inputMode="numeric" value={c.candidates} placeholder="server default"
               onChange={(e) => setControls({ candidates: e.target.value })} />
           </Field>
-          <Field id="ctl-docweight" label="Whole-document weight" hint={enabled.includes('fulltext')
-            ? 'full text: 0 ranks passages alone, 1 whole documents alone' : 'full text is not enabled'}>
+          <Field id="ctl-docweight" label="Whole-document weight, full text" hint={enabled.includes('fulltext')
+            ? '0 ranks passages alone, 1 whole documents alone' : 'full text is not enabled'}>
             <input id="ctl-docweight" inputMode="decimal" value={c.documentWeight} placeholder="server default"
               disabled={!enabled.includes('fulltext')}
               onChange={(e) => setControls({ documentWeight: e.target.value })} />
+          </Field>
+          <Field id="ctl-vecdocweight" label="Whole-document weight, vector" hint={enabled.includes('vector')
+            ? 'for documents embedded whole too: 0 passages alone, 1 whole documents alone'
+            : 'vector is not enabled'}>
+            <input id="ctl-vecdocweight" inputMode="decimal" value={c.vectorDocumentWeight}
+              placeholder="server default" disabled={!enabled.includes('vector')}
+              onChange={(e) => setControls({ vectorDocumentWeight: e.target.value })} />
           </Field>
           <Field id="ctl-topk" label="Top-k">
             <input id="ctl-topk" inputMode="numeric" value={c.topK} onChange={(e) => setControls({ topK: e.target.value })} />

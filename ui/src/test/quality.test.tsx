@@ -121,6 +121,8 @@ describe('the quality formatting', () => {
     expect(fusionWords({ fusion: 'rrf', weights: null, rrf_k: 30 })).toBe('rrf, k = 30');
     expect(fusionWords({ fusion: 'configured', weights: {}, rrf_k: null, fulltext_document_weight: 1,
       candidate_depth: null })).toBe('configured · whole-document weight 1');
+    expect(fusionWords({ fusion: 'configured', weights: {}, rrf_k: null, vector_document_weight: 0.75 }))
+      .toBe('configured · vector whole-document weight 0.75');
     expect(fusionWords({ fusion: 'configured', weights: {}, rrf_k: null, candidate_depth: 200 }))
       .toBe('configured · 200 candidates per leg');
   });

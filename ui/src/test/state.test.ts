@@ -55,15 +55,17 @@ describe('each form owns its validity', () => {
 describe('the search controls', () => {
   it('map one to one onto the API request fields', () => {
     const c = { ...initialControls(), modalities: ['vector'], fusion: 'weighted' as const, rrfK: '30',
-      weights: { vector: '0.7', fulltext: '' }, candidates: '200', documentWeight: '0.25', topK: '5', rerank: false,
+      weights: { vector: '0.7', fulltext: '' }, candidates: '200', documentWeight: '0.25', vectorDocumentWeight: '1', topK: '5',
+      rerank: false,
       neighbours: '2' };
     expect(searchBody('q', c)).toEqual({ query: 'q', top_k: 5, modalities: ['vector'], fusion: 'weighted',
-      rrf_k: 30, weights: { vector: 0.7 }, candidates: 200, fulltext_document_weight: 0.25, rerank: false,
+      rrf_k: 30, weights: { vector: 0.7 }, candidates: 200, fulltext_document_weight: 0.25, vector_document_weight: 1,
+      rerank: false,
       explain: true });
     expect(queryBody('q', c)).toMatchObject({ neighbours: 2, rrf_k: 30 });
     expect(queryBody('q', c)).not.toHaveProperty('explain');
     expect(searchBody('q', initialControls())).toMatchObject({ modalities: null, fusion: null, rrf_k: null,
-      weights: null, candidates: null, fulltext_document_weight: null, rerank: null });
+      weights: null, candidates: null, fulltext_document_weight: null, vector_document_weight: null, rerank: null });
   });
 
   it('send the chosen knowledge bases as kb, and none at all when every one is meant', () => {

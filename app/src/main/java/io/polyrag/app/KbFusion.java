@@ -58,9 +58,9 @@ import tools.jackson.databind.json.JsonMapper;
  * defaults, nor one they cannot tell from them.
  *
  * <p>A search of exactly the tuned knowledge base (or of several that share one tuning) uses it, unless the request
- * sets its own fusion, weights, rrf_k, candidates or fulltext_document_weight; a search over knowledge bases tuned differently uses the configured fusion
- * and says so in its explanation. The evaluation runs the configured search, the tuned one and each leg alone on the
- * judged queries.
+ * sets its own fusion, weights, rrf_k, candidates, fulltext_document_weight or vector_document_weight; a search over
+ * knowledge bases tuned differently uses the configured fusion and says so in its explanation. The evaluation runs
+ * the configured search, the tuned one and each leg alone on the judged queries.
  */
 final class KbFusion implements JobHandler {
     static final String KIND = "tune";
@@ -159,7 +159,7 @@ final class KbFusion implements JobHandler {
     Applied apply(SearchRequest request) {
         SearchRequest.Tuning own = request.tuning();
         if (request.fusion() != null || own.rrfK() != null || !own.weights().isEmpty() || own.candidates() != null
-                || own.documentWeight() != null) {
+                || own.documentWeight() != null || own.vectorDocumentWeight() != null) {
             return new Applied(request, "");
         }
         Map<String, Optional<FusionTuning>> tunings = new LinkedHashMap<>();
@@ -182,7 +182,7 @@ final class KbFusion implements JobHandler {
         Map<Modality, Double> weights = new EnumMap<>(Modality.class);
         f.weights().forEach((m, w) -> weights.put(Modality.parse(m), w));
         SearchRequest tuned = request.toBuilder().fusion(method(f)).tuning(new SearchRequest.Tuning(f.rrfK(), weights,
-                own.rerank(), f.candidateDepth(), f.fulltextDocumentWeight())).build();
+                own.rerank(), f.candidateDepth(), f.fulltextDocumentWeight(), f.vectorDocumentWeight())).build();
         return new Applied(tuned, "; the fusion its knowledge base was tuned to (" + describe(f) + ", from "
                 + f.queries() + " judged queries: nDCG@10 " + f.ndcg10Configured() + " configured, " + f.ndcg10Tuned()
                 + " tuned on held-out folds)");
@@ -199,7 +199,9 @@ final class KbFusion implements JobHandler {
                         .map(e -> e.getKey() + "=" + e.getValue()).reduce((a, b) -> a + " " + b).orElse("");
         return fusion + (f.candidateDepth() == null ? "" : " " + Settings.SEARCH_CANDIDATES.key() + "="
                 + f.candidateDepth()) + (f.fulltextDocumentWeight() == null ? "" : " "
-                        + Settings.FULLTEXT_DOCUMENT_WEIGHT.key() + "=" + f.fulltextDocumentWeight());
+                        + Settings.FULLTEXT_DOCUMENT_WEIGHT.key() + "=" + f.fulltextDocumentWeight())
+                + (f.vectorDocumentWeight() == null ? "" : " " + Settings.VECTOR_DOCUMENT_WEIGHT.key() + "="
+                        + f.vectorDocumentWeight());
     }
 
     // ---- the job
@@ -245,6 +247,15 @@ final class KbFusion implements JobHandler {
                 if (Math.abs(w - config.get(Settings.FULLTEXT_DOCUMENT_WEIGHT)) > 1e-9) {
                     out.add(new Candidate(Settings.FULLTEXT_DOCUMENT_WEIGHT.key() + "=" + w, null,
                             new SearchRequest.Tuning(null, Map.of(), null, null, w)));
+                }
+            }
+        }
+        // The vector leg's other blends, where documents were embedded whole at ingest (the configured weight > 0).
+        if (searcher.modalities().contains(Modality.VECTOR) && config.get(Settings.VECTOR_DOCUMENT_WEIGHT) > 0) {
+            for (double w : DOCUMENT_WEIGHTS) {
+                if (Math.abs(w - config.get(Settings.VECTOR_DOCUMENT_WEIGHT)) > 1e-9) {
+                    out.add(new Candidate(Settings.VECTOR_DOCUMENT_WEIGHT.key() + "=" + w, null,
+                            new SearchRequest.Tuning(null, Map.of(), null, null, null, w)));
                 }
             }
         }
@@ -353,7 +364,7 @@ final class KbFusion implements JobHandler {
         return new FusionTuning(applied, own ? c.method().wireName() : "configured", weights,
                 applied ? c.tuning().rrfK() : null, n, folds, round(base), round(tuned), round(tuned - base), cmp.p(),
                 reason, documents, Instant.now(), tried, applied ? c.tuning().candidates() : null,
-                applied ? c.tuning().documentWeight() : null);
+                applied ? c.tuning().documentWeight() : null, applied ? c.tuning().vectorDocumentWeight() : null);
     }
 
     private static int best(double[][] ndcg, IntPredicate use) {
@@ -411,7 +422,7 @@ final class KbFusion implements JobHandler {
             Map<Modality, Double> w = new EnumMap<>(Modality.class);
             t.weights().forEach((m, x) -> w.put(Modality.parse(m), x));
             runs.add(new Candidate("tuned", method(t), new SearchRequest.Tuning(t.rrfK(), w, null,
-                    t.candidateDepth(), t.fulltextDocumentWeight())));
+                    t.candidateDepth(), t.fulltextDocumentWeight(), t.vectorDocumentWeight())));
         });
         List<KbEvaluation.Run> out = new ArrayList<>();
         Map<String, Double> configured = null;

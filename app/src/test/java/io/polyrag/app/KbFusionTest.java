@@ -103,8 +103,9 @@ class KbFusionTest {
         assertThat(t.ndcg10Tuned()).isGreaterThan(t.ndcg10Configured());
         assertThat(t.p()).isLessThan(KbFusion.APPLY_P);
         assertThat(t.queries()).isEqualTo(UNITS);
-        assertThat(t.candidates()).as("the fusion grid, two depths, four blends of passage and document")
-                .hasSize(20);
+        assertThat(t.candidates()).as("the fusion grid, two depths, four blends of passage and document in each text "
+                + "leg").hasSize(24).extracting(FusionTuning.Candidate::name).contains("vector.document.weight=1.0",
+                        "fulltext.document.weight=0.0");
         FusionTuning.Candidate best = t.candidates().stream().max(java.util.Comparator.comparingDouble(
                 FusionTuning.Candidate::ndcg10)).orElseThrow();
         assertThat(t.reason()).startsWith("applied " + best.name());

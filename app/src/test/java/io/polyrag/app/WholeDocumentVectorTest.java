@@ -28,9 +28,14 @@ class WholeDocumentVectorTest {
     Path tmp;
 
     private SearchResponse search(String weight) {
-        try (Polyrag polyrag = Polyrag.open(Config.load(Map.of(), Map.of("data.dir", tmp.resolve("data-" + weight)
-                .toString(), "chunk.max.tokens", "32", "chunk.overlap.tokens", "0", "vector.document.weight",
-                weight)))) {
+        return search(weight, null);
+    }
+
+    /** The collection searched with {@code weight} configured and, when not null, the search's own {@code own}. */
+    private SearchResponse search(String weight, Double own) {
+        try (Polyrag polyrag = Polyrag.open(Config.load(Map.of(), Map.of("data.dir", tmp.resolve("data-" + weight
+                + "-" + own).toString(), "chunk.max.tokens", "32", "chunk.overlap.tokens", "0",
+                "vector.document.weight", weight)))) {
             KnowledgeBase kb = KnowledgeBase.of("kb");
             polyrag.ingest().text(new TextIngest("The mountain erupted in spring, and the village below watched the "
                     + "smoke rise for three days.\n\nAsh fell on the valley for weeks, and farmers moved their goats to "
@@ -38,7 +43,8 @@ class WholeDocumentVectorTest {
                     + "mast.", "Mountain report", "doc:report", "text", kb));
             polyrag.ingest().text(new TextIngest("Ash and more ash after the eruption.", "Field note", "doc:note",
                     "text", kb));
-            return polyrag.search().run(new SearchRequest(QUERY, 10, List.of(), Set.of(Modality.VECTOR), null));
+            return polyrag.search().run(new SearchRequest(QUERY, 10, List.of(), Set.of(Modality.VECTOR), null)
+                    .toBuilder().vectorDocumentWeight(own).build());
         }
     }
 
@@ -65,5 +71,10 @@ class WholeDocumentVectorTest {
         double noteBefore = passages.hits().stream().filter(h -> h.uri().equals("doc:note")).findFirst()
                 .orElseThrow().sources().get(Modality.VECTOR.wireName()).score();
         assertThat(note).as("a one-passage document keeps its passage's cosine").isEqualTo(noteBefore);
+
+        SearchResponse own = search("0.5", 1.0);
+        assertThat(reportScores(own)).as("a search's own weight wins over the configured one").hasSize(3)
+                .containsOnly(reportScores(own).getFirst());
+        assertThat(own.fusion()).contains("weight 1.00 (this search's)");
     }
 }

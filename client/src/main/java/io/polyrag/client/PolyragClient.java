@@ -218,6 +218,15 @@ public final class PolyragClient {
             return this;
         }
 
+        /**
+         * The vector leg's blend of each passage with its document's whole vector where it has one, 0-1 (0: passages
+         * alone).
+         */
+        public Search vectorDocumentWeight(double weight) {
+            body.put("vector_document_weight", weight);
+            return this;
+        }
+
         public Search rerank(boolean rerank) {
             body.put("rerank", rerank);
             return this;

@@ -91,7 +91,8 @@ class PolyragClientTest {
         assertThat(top.retrievers().get("fulltext").rank()).isEqualTo(1);
         assertThat(client.search("levain bubbly", 2).hits()).isNotEmpty();
         assertThat(client.search(PolyragClient.Search.of("levain bubbly").knowledgeBases("recipes").candidates(5)
-                .fulltextDocumentWeight(1).explain(true)).fusion()).contains("each leg's list 5 deep",
+                .fulltextDocumentWeight(1).vectorDocumentWeight(0.25).explain(true)).fusion()).contains(
+                        "each leg's list 5 deep",
                         "weight 1.00 (this search's)");
         PolyragClient.Usage usage = client.usage();
         assertThat(usage.documents()).isPositive();

@@ -2,6 +2,7 @@ package io.polyrag.retrieval;
 
 import io.polyrag.core.model.DocumentVersion;
 import io.polyrag.core.model.Modality;
+import io.polyrag.core.model.SearchRequest;
 import io.polyrag.core.model.SearchScope;
 import io.polyrag.core.model.StoreHit;
 import io.polyrag.core.port.Embedder;
@@ -51,9 +52,20 @@ final class VectorLeg implements Retriever {
 
     @Override
     public Leg run(String query, SearchScope scope, int limit) {
+        return run(query, scope, limit, documentWeight, "vector.document.weight");
+    }
+
+    /** The search's own weight when it has one (a knowledge base's tuning, a request's), else the configured one. */
+    @Override
+    public Leg run(String query, SearchScope scope, int limit, SearchRequest.Tuning tuning) {
+        Double own = tuning == null ? null : tuning.vectorDocumentWeight();
+        return own == null ? run(query, scope, limit) : run(query, scope, limit, own, "this search's");
+    }
+
+    private Leg run(String query, SearchScope scope, int limit, double w, String whose) {
         float[] q = embedder.embedQuery(query);
         List<StoreHit> passages = store.search(q, scope, limit);
-        if (documentWeight <= 0 || passages.isEmpty()) {
+        if (w <= 0 || passages.isEmpty()) {
             return new Leg(passages, "");
         }
         Set<DocumentVersion> versions = new LinkedHashSet<>();
@@ -62,10 +74,9 @@ final class VectorLeg implements Retriever {
         if (wholes.isEmpty()) {
             return new Leg(passages, "");
         }
-        return new Leg(blend(passages, wholes, documentWeight), String.format(Locale.ROOT, "each passage's cosine "
-                + "blended with its document's whole vector where it has one (%d of %d documents), weight %.2f "
-                + "(vector.document.weight)",
-                wholes.size(), versions.size(), documentWeight));
+        return new Leg(blend(passages, wholes, w), String.format(Locale.ROOT, "each passage's cosine blended with its "
+                + "document's whole vector where it has one (%d of %d documents), weight %.2f (%s)", wholes.size(),
+                versions.size(), w, whose));
     }
 
     /**

@@ -31,12 +31,15 @@ final class Dtos {
      * @param candidates each leg's depth for this search (1-1000); default {@code search.candidates}
      * @param fulltextDocumentWeight the full-text leg's blend of each passage with its whole document for this
      *     search ({@code fulltext_document_weight}, 0-1); default {@code fulltext.document.weight}
+     * @param vectorDocumentWeight the vector leg's blend of each passage with its document's whole vector, where it
+     *     has one, for this search ({@code vector_document_weight}, 0-1); default {@code vector.document.weight}
      */
     record SearchBody(String query, @JsonProperty("top_k") Integer topK,
             @JsonProperty("kb") @JsonFormat(with = JsonFormat.Feature.ACCEPT_SINGLE_VALUE_AS_ARRAY) List<String> knowledgeBases, List<String> modalities,
             String fusion, Boolean explain, String category, @JsonProperty("document_ids") List<String> documentIds,
             @JsonProperty("rrf_k") Integer rrfK, Map<String, Double> weights, Boolean rerank, Integer candidates,
-            @JsonProperty("fulltext_document_weight") Double fulltextDocumentWeight) {
+            @JsonProperty("fulltext_document_weight") Double fulltextDocumentWeight,
+            @JsonProperty("vector_document_weight") Double vectorDocumentWeight) {
     }
 
     /**
@@ -60,6 +63,7 @@ final class Dtos {
      *     {@code answer.router}
      * @param candidates each leg's depth, as for search
      * @param fulltextDocumentWeight the full-text leg's blend ({@code fulltext_document_weight}), as for search
+     * @param vectorDocumentWeight the vector leg's blend ({@code vector_document_weight}), as for search
      */
     record QueryBody(String query, @JsonProperty("top_k") Integer topK,
             @JsonProperty("kb") @JsonFormat(with = JsonFormat.Feature.ACCEPT_SINGLE_VALUE_AS_ARRAY) List<String> knowledgeBases, List<String> modalities,
@@ -67,7 +71,8 @@ final class Dtos {
             @JsonProperty("document_ids") List<String> documentIds, @JsonProperty("rrf_k") Integer rrfK,
             Map<String, Double> weights, Boolean rerank, List<ChatRoutes.Message> messages,
             @JsonProperty("conversation_id") String conversationId, Boolean route, Integer candidates,
-            @JsonProperty("fulltext_document_weight") Double fulltextDocumentWeight) {
+            @JsonProperty("fulltext_document_weight") Double fulltextDocumentWeight,
+            @JsonProperty("vector_document_weight") Double vectorDocumentWeight) {
     }
 
     /** A 502: the model failed, the sources are still returned. */

@@ -51,6 +51,8 @@ final class SearchRoutes {
                 .query("candidates", "integer", "each leg's depth for this search, 1-1000 (search.candidates)")
                 .query("fulltext_document_weight", "number", "the full-text leg's blend of each passage with its "
                         + "whole document for this search, 0-1 (fulltext.document.weight)")
+                .query("vector_document_weight", "number", "the vector leg's blend of each passage with its "
+                        + "document's whole vector, where it has one, for this search, 0-1 (vector.document.weight)")
                 .query("rerank", "boolean", "false skips the configured reranker")
                 .response(200, "the fused hits", SearchWire.Results.class);
         api.post("/v1/search", this::searchPost).summary("search", "Search every enabled retriever, fused")
@@ -82,6 +84,7 @@ final class SearchRoutes {
                 .category(ctx.queryParam("category")).rrfK(intParam(ctx, "rrf_k"))
                 .candidates(intParam(ctx, "candidates"))
                 .fulltextDocumentWeight(Http.doubleParam(ctx, "fulltext_document_weight"))
+                .vectorDocumentWeight(Http.doubleParam(ctx, "vector_document_weight"))
                 .rerank(ctx.queryParam("rerank") == null ? null : Http.booleanParam(ctx, "rerank")).build();
         ctx.json(SearchWire.of(tenant(ctx).search().run(request), Http.booleanParam(ctx, "explain")));
     }
@@ -95,7 +98,8 @@ final class SearchRoutes {
         SearchRequest request = polyrag.search().request(b.query()).topK(b.topK()).knowledgeBases(b.knowledgeBases())
                 .modalityNames(b.modalities()).fusion(b.fusion()).documentIds(b.documentIds()).category(b.category())
                 .rrfK(b.rrfK()).weights(b.weights()).candidates(b.candidates())
-                .fulltextDocumentWeight(b.fulltextDocumentWeight()).rerank(b.rerank()).build();
+                .fulltextDocumentWeight(b.fulltextDocumentWeight()).vectorDocumentWeight(b.vectorDocumentWeight())
+                .rerank(b.rerank()).build();
         ctx.json(SearchWire.of(tenant(ctx).search().run(request), Boolean.TRUE.equals(b.explain())));
     }
 
@@ -139,8 +143,8 @@ final class SearchRoutes {
         SearchRequest request = polyrag.search().answerRequest(question).topK(b.topK())
                 .knowledgeBases(b.knowledgeBases()).modalityNames(b.modalities()).fusion(b.fusion())
                 .documentIds(b.documentIds()).category(b.category()).rrfK(b.rrfK()).weights(b.weights())
-                .candidates(b.candidates()).fulltextDocumentWeight(b.fulltextDocumentWeight()).rerank(b.rerank())
-                .build();
+                .candidates(b.candidates()).fulltextDocumentWeight(b.fulltextDocumentWeight())
+                .vectorDocumentWeight(b.vectorDocumentWeight()).rerank(b.rerank()).build();
         boolean grounding = Boolean.TRUE.equals(b.grounding());
         Consumer<Answer> keep = a -> {
             if (kept != null) {

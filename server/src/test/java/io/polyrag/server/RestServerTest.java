@@ -378,7 +378,8 @@ class RestServerTest {
         "candidates huge | {\"query\": \"x\", \"candidates\": 100000} | candidates must be between 1 and 1000",
         "blend above one | {\"query\": \"x\", \"fulltext_document_weight\": 1.5} | fulltext_document_weight must be a number between 0 (passages alone) and 1 (whole documents alone), was 1.5",
         "blend as a string | {\"query\": \"x\", \"fulltext_document_weight\": \"half\"} | field 'fulltext_document_weight' has the wrong type",
-        "camelCase name | {\"query\": \"x\", \"topK\": 3} | unknown field 'topK'; known fields: candidates, category, document_ids, explain, fulltext_document_weight, fusion, kb, modalities, query, rerank, rrf_k, top_k, weights"})
+        "vector blend below zero | {\"query\": \"x\", \"vector_document_weight\": -1} | vector_document_weight must be a number between 0 (passages alone) and 1 (whole documents alone), was -1.0",
+        "camelCase name | {\"query\": \"x\", \"topK\": 3} | unknown field 'topK'; known fields: candidates, category, document_ids, explain, fulltext_document_weight, fusion, kb, modalities, query, rerank, rrf_k, top_k, vector_document_weight, weights"})
     void bad_search_bodies_get_400_with_a_message(String name, String body, String detail) {
         assertProblem(post("/v1/search", body), 400, detail);
     }
@@ -390,6 +391,7 @@ class RestServerTest {
         assertProblem(get("/v1/search?q=x&fulltext_document_weight=NaN"), 400,
                 "query parameter 'fulltext_document_weight' must be a number, was 'NaN'");
         assertProblem(get("/v1/search?q=x&fulltext_document_weight=-0.5"), 400, "fulltext_document_weight must be");
+        assertProblem(get("/v1/search?q=x&vector_document_weight=2"), 400, "vector_document_weight must be");
         assertProblem(get("/v1/search?q=x&candidates=5000"), 400, "candidates must be between 1 and 1000");
         assertProblem(get("/v1/search"), 400, "query parameter 'q' is missing");
     }

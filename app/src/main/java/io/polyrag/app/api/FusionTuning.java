@@ -28,11 +28,14 @@ import tools.jackson.databind.annotation.JsonNaming;
  *     configured depth
  * @param fulltextDocumentWeight the full-text leg's blend of passage and whole-document BM25
  *     ({@code fulltext.document.weight}); null: the configured blend
+ * @param vectorDocumentWeight the vector leg's blend of passage and whole-document cosine
+ *     ({@code vector.document.weight}); null: the configured blend
  */
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 public record FusionTuning(boolean applied, String fusion, Map<String, Double> weights, Integer rrfK, int queries,
         int folds, double ndcg10Configured, double ndcg10Tuned, double delta, double p, String reason, int documents,
-        Instant tunedAt, List<Candidate> candidates, Integer candidateDepth, Double fulltextDocumentWeight) {
+        Instant tunedAt, List<Candidate> candidates, Integer candidateDepth, Double fulltextDocumentWeight,
+        Double vectorDocumentWeight) {
 
     /** A fusion tuning tried: its name ({@code configured}, {@code weighted vector=0.3 fulltext=0.7}, {@code rrf k=30}). */
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)

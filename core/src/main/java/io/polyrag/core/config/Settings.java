@@ -79,7 +79,8 @@ public final class Settings {
                     + "more that fit the model's window as a whole (small chunks, short sections; one more embedding "
                     + "each); 0 scores passages alone and embeds no document whole. The embedded (Lucene) and "
                     + "PostgreSQL vector stores keep whole vectors; an index written before scores passages alone "
-                    + "until 'polyrag reindex --modality vector --all'.");
+                    + "until 'polyrag reindex --modality vector --all'. A search's own 'vector_document_weight' or "
+                    + "its knowledge base's tuning overrides it.");
     public static final Setting<Boolean> GRAPH_ENABLED = Setting.bool("graph.enabled", false,
             "Run the graph arms: entities and relations are extracted at ingest and walked at query time (the property "
                     + "graph, and the RDF statements unless rdf.enabled says otherwise). Off by default until its ingest "

@@ -46,21 +46,29 @@ public record SearchRequest(String query, int topK, List<String> knowledgeBases,
      *     #MAX_CANDIDATES}; null for the configured depth
      * @param documentWeight the full-text leg's blend of each passage's BM25 with its document's whole-text BM25
      *     ({@code fulltext.document.weight}), 0-1; null for the configured weight
+     * @param vectorDocumentWeight the vector leg's blend of each passage's cosine with its document's whole vector's
+     *     ({@code vector.document.weight}), 0-1; null for the configured weight
      */
     public record Tuning(Integer rrfK, Map<Modality, Double> weights, Boolean rerank, Integer candidates,
-            Double documentWeight) {
+            Double documentWeight, Double vectorDocumentWeight) {
         public static final Tuning CONFIGURED = new Tuning(null, Map.of(), null);
         /** The deepest legs one search may ask for: past it, a request would cost what top-k's ceiling prevents. */
         public static final int MAX_CANDIDATES = 1000;
 
         /** Fusion constants and reranking, with the configured depth and full-text blend. */
         public Tuning(Integer rrfK, Map<Modality, Double> weights, Boolean rerank) {
-            this(rrfK, weights, rerank, null, null);
+            this(rrfK, weights, rerank, null, null, null);
+        }
+
+        /** Fusion constants, reranking, depth and the full-text blend, with the configured vector blend. */
+        public Tuning(Integer rrfK, Map<Modality, Double> weights, Boolean rerank, Integer candidates,
+                Double documentWeight) {
+            this(rrfK, weights, rerank, candidates, documentWeight, null);
         }
 
         /** This tuning with reranking set as given. */
         public Tuning withRerank(Boolean rerank) {
-            return new Tuning(rrfK, weights, rerank, candidates, documentWeight);
+            return new Tuning(rrfK, weights, rerank, candidates, documentWeight, vectorDocumentWeight);
         }
 
         public Tuning {
@@ -71,6 +79,10 @@ public record SearchRequest(String query, int topK, List<String> knowledgeBases,
             if (documentWeight != null && !(documentWeight >= 0 && documentWeight <= 1)) {
                 throw new InvalidInputException("fulltext_document_weight must be a number between 0 (passages "
                         + "alone) and 1 (whole documents alone), was " + documentWeight);
+            }
+            if (vectorDocumentWeight != null && !(vectorDocumentWeight >= 0 && vectorDocumentWeight <= 1)) {
+                throw new InvalidInputException("vector_document_weight must be a number between 0 (passages alone) "
+                        + "and 1 (whole documents alone), was " + vectorDocumentWeight);
             }
             weights = weights == null ? Map.of() : Map.copyOf(weights);
             if (rrfK != null && (rrfK < 1 || rrfK > 10_000)) {
@@ -125,6 +137,7 @@ public record SearchRequest(String query, int topK, List<String> knowledgeBases,
         b.rerank = tuning.rerank();
         b.candidates = tuning.candidates();
         b.documentWeight = tuning.documentWeight();
+        b.vectorDocumentWeight = tuning.vectorDocumentWeight();
         return b;
     }
 
@@ -142,6 +155,7 @@ public record SearchRequest(String query, int topK, List<String> knowledgeBases,
         private Boolean rerank;
         private Integer candidates;
         private Double documentWeight;
+        private Double vectorDocumentWeight;
 
         private Builder(String query) {
             this.query = query;
@@ -249,6 +263,12 @@ public record SearchRequest(String query, int topK, List<String> knowledgeBases,
             return this;
         }
 
+        /** The vector leg's blend of passage and whole document for this search, 0-1; null keeps the configured. */
+        public Builder vectorDocumentWeight(Double weight) {
+            this.vectorDocumentWeight = weight == null ? this.vectorDocumentWeight : weight;
+            return this;
+        }
+
         /** False skips the configured reranker, true asks for it; null keeps the configured behaviour. */
         public Builder rerank(Boolean rerank) {
             this.rerank = rerank == null ? this.rerank : rerank;
@@ -263,13 +283,14 @@ public record SearchRequest(String query, int topK, List<String> knowledgeBases,
                 this.rerank = tuning.rerank();
                 this.candidates = tuning.candidates();
                 this.documentWeight = tuning.documentWeight();
+                this.vectorDocumentWeight = tuning.vectorDocumentWeight();
             }
             return this;
         }
 
         public SearchRequest build() {
             return new SearchRequest(query, topK, knowledgeBases, modalities, fusion, documentIds, category,
-                    new Tuning(rrfK, weights, rerank, candidates, documentWeight));
+                    new Tuning(rrfK, weights, rerank, candidates, documentWeight, vectorDocumentWeight));
         }
     }
 
