@@ -35,6 +35,14 @@ final class PgVectorStore implements VectorStore {
     private final String modelTable;
     /** Whole document versions' vectors ({@link #upsert(List, Map)}), beside the chunks'. */
     private final String wholeTable;
+    /**
+     * Whether the whole-vector table held none when last looked at ({@link #wholesCheckedAt}, {@link System#nanoTime};
+     * 0 never): while it is empty a search skips the lookup (most collections have none), looking again after
+     * {@link #WHOLES_RECHECK_NANOS}, when another replica may have written some; a write of this store's clears it.
+     */
+    private volatile boolean wholesEmpty;
+    private volatile long wholesCheckedAt;
+    private static final long WHOLES_RECHECK_NANOS = 30_000_000_000L;
 
     /**
      * @param table the vectors' table: {@code polyrag_vectors} for the first model the database saw,
@@ -115,6 +123,7 @@ final class PgVectorStore implements VectorStore {
                 ps.executeBatch();
             }
             if (!wholes.isEmpty()) {
+                wholesEmpty = false;
                 try (PreparedStatement ps = c.prepareStatement("INSERT INTO " + wholeTable + " (document_id, version, "
                         + "kb, embedding) VALUES (?, ?, ?, ?::vector) ON CONFLICT (document_id, version) DO UPDATE SET "
                         + "kb = EXCLUDED.kb, embedding = EXCLUDED.embedding")) {
@@ -141,8 +150,23 @@ final class PgVectorStore implements VectorStore {
         if (versions.isEmpty() || vector.length != dimension) {
             return Map.of();
         }
+        long now = System.nanoTime();
+        boolean recheck = wholesCheckedAt == 0 || now - wholesCheckedAt >= WHOLES_RECHECK_NANOS;
+        if (wholesEmpty && !recheck) {
+            return Map.of();
+        }
         Set<DocumentVersion> wanted = new HashSet<>(versions);
         return db.tx("read whole vectors", c -> {
+            if (recheck) {
+                try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SELECT EXISTS (SELECT 1 FROM "
+                        + wholeTable + ")")) {
+                    wholesEmpty = rs.next() && !rs.getBoolean(1);
+                    wholesCheckedAt = now == 0 ? 1 : now;
+                }
+                if (wholesEmpty) {
+                    return Map.of();
+                }
+            }
             Map<DocumentVersion, Double> out = new HashMap<>();
             try (PreparedStatement ps = c.prepareStatement("SELECT document_id, version, 1 - (embedding <=> ?::vector) "
                     + "FROM " + wholeTable + " WHERE document_id = ANY(?)")) {
