@@ -248,7 +248,8 @@ final class Backfill implements JobHandler {
                 if (v.size() > current) {
                     standIn = new StandIn(e, v);
                     searcher.interim(Modality.VECTOR, new HybridSearcher.Interim(
-                            metrics.timed(Retriever.vector(e, v)), "vector results "
+                            metrics.timed(Retriever.vector(e, v, context.config().get(
+                                    Settings.VECTOR_DOCUMENT_WEIGHT))), "vector results "
                             + "come from the previous embedding model's index (" + e.modelId() + ") while "
                             + embedder.modelId() + "'s is back-filled ('polyrag reindex --modality "
                             + "vector'); documents added since the change are not in it"));

@@ -72,7 +72,11 @@ final class KbFusion implements JobHandler {
      * 40 s on two cores) holds a worker; the estimates barely move past a few hundred queries.
      */
     static final int MAX_MEASURED = 1000;
-    /** Chunks a tuning search asks for: enough for ten distinct documents in practice. */
+    /**
+     * Chunks a tuning search asks for: below the shallowest depth tried ({@link #DEPTHS}), since a search's legs are as
+     * deep as it asks, and enough for ten distinct documents unless documents are cut into many small passages (then
+     * a tuning's nDCG@10 runs a little below the evaluation's: 0.7685 against 0.7698 on SciFact in 64-token passages).
+     */
     private static final int TUNE_DEPTH = 40;
     /** Chunks an evaluation search asks for (Recall@100 counts the documents among them). */
     private static final int EVALUATION_DEPTH = 100;

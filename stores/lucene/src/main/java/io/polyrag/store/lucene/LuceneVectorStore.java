@@ -35,8 +35,10 @@ import org.apache.lucene.document.Field;
 import org.apache.lucene.document.KnnFloatVectorField;
 import org.apache.lucene.document.StringField;
 import org.apache.lucene.index.BinaryDocValues;
+import org.apache.lucene.index.IndexReader;
 import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.index.PostingsEnum;
+import org.apache.lucene.index.Term;
 import org.apache.lucene.index.Terms;
 import org.apache.lucene.index.TermsEnum;
 import org.apache.lucene.index.VectorSimilarityFunction;
@@ -313,7 +315,10 @@ public final class LuceneVectorStore implements VectorStore {
         // Lucene's cosine score is (1 + cos) / 2; report the cosine itself.
         List<StoreHit> hits = index.search(s -> {
             Query filter = LuceneIndex.scopeFilter(s, scope);
-            return s.getIndexReader().numDocs() < exactThreshold
+            // Entries beside the records (whole vectors) are not in the graph: they do not count.
+            IndexReader reader = s.getIndexReader();
+            return reader.numDocs() - reader.docFreq(new Term(LuceneIndex.ENTRY, LuceneIndex.ENTRY_BESIDE))
+                    < exactThreshold
                     ? ExactScan.search(s, VECTOR, vector, filter, limit)
                     : graph(s, vector, candidates, filter);
         }, score -> 2 * score - 1);

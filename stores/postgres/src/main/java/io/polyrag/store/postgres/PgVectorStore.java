@@ -19,6 +19,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * {@code POLYRAG_VECTOR_BACKEND=pgvector}: chunk embeddings in a pgvector column with an HNSW index (cosine
@@ -42,6 +43,8 @@ final class PgVectorStore implements VectorStore {
      */
     private volatile boolean wholesEmpty;
     private volatile long wholesCheckedAt;
+    /** Writes of whole vectors through this store, counted once committed: a look begun before one is stale. */
+    private final AtomicLong wholeWrites = new AtomicLong();
     private static final long WHOLES_RECHECK_NANOS = 30_000_000_000L;
 
     /**
@@ -123,7 +126,6 @@ final class PgVectorStore implements VectorStore {
                 ps.executeBatch();
             }
             if (!wholes.isEmpty()) {
-                wholesEmpty = false;
                 try (PreparedStatement ps = c.prepareStatement("INSERT INTO " + wholeTable + " (document_id, version, "
                         + "kb, embedding) VALUES (?, ?, ?, ?::vector) ON CONFLICT (document_id, version) DO UPDATE SET "
                         + "kb = EXCLUDED.kb, embedding = EXCLUDED.embedding")) {
@@ -143,6 +145,10 @@ final class PgVectorStore implements VectorStore {
             }
             return null;
         });
+        if (!wholes.isEmpty()) {
+            wholeWrites.incrementAndGet();
+            wholesEmpty = false;
+        }
     }
 
     @Override
@@ -151,6 +157,7 @@ final class PgVectorStore implements VectorStore {
             return Map.of();
         }
         long now = System.nanoTime();
+        long writes = wholeWrites.get();
         boolean recheck = wholesCheckedAt == 0 || now - wholesCheckedAt >= WHOLES_RECHECK_NANOS;
         if (wholesEmpty && !recheck) {
             return Map.of();
@@ -160,11 +167,13 @@ final class PgVectorStore implements VectorStore {
             if (recheck) {
                 try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SELECT EXISTS (SELECT 1 FROM "
                         + wholeTable + ")")) {
-                    wholesEmpty = rs.next() && !rs.getBoolean(1);
+                    boolean empty = rs.next() && !rs.getBoolean(1);
+                    // A write committed since this look began makes it stale: only then-unwritten emptiness counts.
+                    wholesEmpty = empty && wholeWrites.get() == writes;
                     wholesCheckedAt = now == 0 ? 1 : now;
-                }
-                if (wholesEmpty) {
-                    return Map.of();
+                    if (empty) {
+                        return Map.of();
+                    }
                 }
             }
             Map<DocumentVersion, Double> out = new HashMap<>();

@@ -3,6 +3,6 @@ CREATE TABLE IF NOT EXISTS polyrag_vectors${suffix}_whole (
     document_id VARCHAR(64)  NOT NULL,
     version     BIGINT       NOT NULL,
     kb          VARCHAR(160) NOT NULL,
-    embedding   vector(${dimension}) NOT NULL,
+    embedding   vector       NOT NULL,
     PRIMARY KEY (document_id, version)
 );
