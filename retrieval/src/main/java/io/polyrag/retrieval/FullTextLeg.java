@@ -26,7 +26,7 @@ import java.util.Set;
  * passages is represented by its best passage (among the first {@link #REPRESENTED_DEPTH} documents). With {@code w} 0,
  * or a store that keeps no whole texts, the passages' own scores are returned unchanged.
  */
-final class FullTextLeg implements Retriever {
+final class FullTextLeg extends BlendedLeg {
     /**
      * How many of the best documents are sure to be represented by a passage. Deeper ones rarely have no passage
      * among the best, and would not reach the fused top with one: on SciFact in 64-token passages, 20 and every one
@@ -42,14 +42,10 @@ final class FullTextLeg implements Retriever {
      */
     private static final int OVERFETCH = 2;
     private final FullTextStore store;
-    private final double documentWeight;
 
     FullTextLeg(FullTextStore store, double documentWeight) {
-        if (documentWeight < 0 || documentWeight > 1) {
-            throw new IllegalArgumentException("document weight must be between 0 and 1, was " + documentWeight);
-        }
+        super(documentWeight, "fulltext.document.weight", SearchRequest.Tuning::documentWeight);
         this.store = store;
-        this.documentWeight = documentWeight;
     }
 
     @Override
@@ -58,23 +54,7 @@ final class FullTextLeg implements Retriever {
     }
 
     @Override
-    public List<StoreHit> retrieve(String query, SearchScope scope, int limit) {
-        return run(query, scope, limit).hits();
-    }
-
-    @Override
-    public Leg run(String query, SearchScope scope, int limit) {
-        return run(query, scope, limit, documentWeight, "fulltext.document.weight");
-    }
-
-    /** The search's own weight when it has one (a knowledge base's tuning), else the configured one. */
-    @Override
-    public Leg run(String query, SearchScope scope, int limit, SearchRequest.Tuning tuning) {
-        Double own = tuning == null ? null : tuning.documentWeight();
-        return own == null ? run(query, scope, limit) : run(query, scope, limit, own, "this search's");
-    }
-
-    private Leg run(String query, SearchScope scope, int limit, double w, String whose) {
+    Leg run(String query, SearchScope scope, int limit, double w, String whose) {
         if (w <= 0) {
             return new Leg(store.search(query, scope, limit), "");
         }

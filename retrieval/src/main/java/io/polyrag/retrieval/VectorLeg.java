@@ -26,18 +26,14 @@ import java.util.Set;
  * window) counts its best passage among the hits as its document score, so its best passage keeps its own cosine.
  * Only the documents the passages found are re-scored: the leg reads no deeper than it returns.
  */
-final class VectorLeg implements Retriever {
+final class VectorLeg extends BlendedLeg {
     private final Embedder embedder;
     private final VectorStore store;
-    private final double documentWeight;
 
     VectorLeg(Embedder embedder, VectorStore store, double documentWeight) {
-        if (documentWeight < 0 || documentWeight > 1) {
-            throw new IllegalArgumentException("document weight must be between 0 and 1, was " + documentWeight);
-        }
+        super(documentWeight, "vector.document.weight", SearchRequest.Tuning::vectorDocumentWeight);
         this.embedder = embedder;
         this.store = store;
-        this.documentWeight = documentWeight;
     }
 
     @Override
@@ -46,23 +42,7 @@ final class VectorLeg implements Retriever {
     }
 
     @Override
-    public List<StoreHit> retrieve(String query, SearchScope scope, int limit) {
-        return run(query, scope, limit).hits();
-    }
-
-    @Override
-    public Leg run(String query, SearchScope scope, int limit) {
-        return run(query, scope, limit, documentWeight, "vector.document.weight");
-    }
-
-    /** The search's own weight when it has one (a knowledge base's tuning, a request's), else the configured one. */
-    @Override
-    public Leg run(String query, SearchScope scope, int limit, SearchRequest.Tuning tuning) {
-        Double own = tuning == null ? null : tuning.vectorDocumentWeight();
-        return own == null ? run(query, scope, limit) : run(query, scope, limit, own, "this search's");
-    }
-
-    private Leg run(String query, SearchScope scope, int limit, double w, String whose) {
+    Leg run(String query, SearchScope scope, int limit, double w, String whose) {
         float[] q = embedder.embedQuery(query);
         List<StoreHit> passages = store.search(q, scope, limit);
         if (w <= 0 || passages.isEmpty()) {
