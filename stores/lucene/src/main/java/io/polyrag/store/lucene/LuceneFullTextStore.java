@@ -167,9 +167,9 @@ public final class LuceneFullTextStore implements FullTextStore {
     /**
      * The best {@code limit} documents by score. Collected by score alone, so Lucene can skip documents that cannot
      * compete (block-max WAND); the hits are then ordered by score and chunk id. Only when equal scores straddle the
-     * cut (duplicated texts score the same) is the search run again sorted by score then chunk id, so which of them
-     * make the cut never depends on Lucene's internal document order. The tie-break sort used to run on every search
-     * and cost about a fifth of the full-text leg (its string comparisons decode the chunk ids' terms dictionary).
+     * cut (duplicated texts, or a short query's many hits of equal term frequency and length) are the tied hits
+     * ordered by chunk id ({@link TiedCut}), so which of them make the cut never depends on Lucene's internal document
+     * order; an index from before the chunk-id doc values is searched again sorted by score then chunk id.
      */
     static ScoreDoc[] top(IndexSearcher s, Query query, int limit) throws IOException {
         ScoreDoc[] docs = s.search(query, limit + 1).scoreDocs;
@@ -177,6 +177,10 @@ public final class LuceneFullTextStore implements FullTextStore {
             return docs;
         }
         if (docs[limit].score == docs[limit - 1].score) {
+            ScoreDoc[] cut = TiedCut.top(s, query, docs, limit);
+            if (cut != null) {
+                return cut;
+            }
             Sort sort = new Sort(SortField.FIELD_SCORE, new SortField(LuceneIndex.CHUNK_ID, SortField.Type.STRING));
             return s.search(query, limit, sort, true).scoreDocs;
         }
