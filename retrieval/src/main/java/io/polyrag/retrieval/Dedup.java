@@ -48,14 +48,18 @@ public final class Dedup {
         List<Candidate> kept = new ArrayList<>();
         List<int[]> keptSets = new ArrayList<>();
         Map<String, Integer> byId = new HashMap<>();
-        Map<String, Integer> byText = new HashMap<>();
+        Map<Long, Integer> byText = new HashMap<>();
         Map<Integer, List<Integer>> byPrefixToken = new HashMap<>();
         for (int n = 0; n < ranked.size(); n++) {
             Candidate c = ranked.get(n);
             Integer into = byId.get(c.hit().chunkId());
             if (into == null) {
                 texts[n] = normalised(c.view().chunk().text());
-                into = byText.get(texts[n].text());
+                into = byText.get(texts[n].key());
+                if (into != null && !normalise(kept.get(into).view().chunk().text()).equals(normalise(c.view()
+                        .chunk().text()))) {
+                    into = null; // two texts whose 64-bit keys collide: not the same text after all
+                }
             }
             if (into == null) {
                 into = similar(texts[n].words(), keptSets, byPrefixToken);
@@ -69,7 +73,7 @@ public final class Dedup {
             }
             int index = kept.size();
             byId.put(c.hit().chunkId(), index);
-            byText.put(texts[n].text(), index);
+            byText.put(texts[n].key(), index);
             int[] set = texts[n].words();
             for (int i = 0; i < prefixLength(set.length); i++) {
                 byPrefixToken.computeIfAbsent(set[i], k -> new ArrayList<>()).add(index);
@@ -161,13 +165,21 @@ public final class Dedup {
         return h.contributions().isEmpty() ? Map.of("", h.score()) : h.contributions();
     }
 
-    /** A text normalised: the normalised form (exact duplicates) and its distinct words as sorted hashes. */
-    record Normalised(String text, int[] words) {
+    /**
+     * A text normalised: a 64-bit key of its normalised form (FNV-1a over its characters; equal texts, equal keys,
+     * and a key shared by different texts is caught by comparing them) and its distinct words as sorted hashes.
+     */
+    record Normalised(long key, int[] words) {
     }
+
+    private static final long FNV_OFFSET = 0xcbf29ce484222325L;
+    private static final long FNV_PRIME = 0x100000001b3L;
 
     /** Lower case, accents and punctuation removed, whitespace collapsed. */
     static String normalise(String text) {
-        return normalised(text).text();
+        StringBuilder out = new StringBuilder(text.length());
+        scan(text, out);
+        return out.toString();
     }
 
     /** The distinct words of normalised text, as sorted hashes. */
@@ -175,34 +187,47 @@ public final class Dedup {
         return normalised(normalised).words();
     }
 
-    /**
-     * Lower case, accents removed (NFKD, then combining marks dropped; skipped for ASCII), then one pass: runs of
-     * letters and numbers are the words, everything else separates them. The words joined by single spaces are the
-     * normalised text; their {@link String#hashCode}s, sorted and distinct, the word set.
-     */
+    /** The key and words of a text's normalised form, without making that form (a search normalises 20 texts). */
     static Normalised normalised(String raw) {
+        return scan(raw, null);
+    }
+
+    /**
+     * Lower case, accents removed (NFKD, then combining marks dropped; skipped for ASCII, lower-cased as it is
+     * read), then one pass: runs of letters and numbers are the words, everything else separates them. The words
+     * joined by single spaces are the normalised text (appended to {@code out} when given, keyed either way); their
+     * {@link String#hashCode}s, sorted and distinct, the word set.
+     */
+    private static Normalised scan(String raw, StringBuilder out) {
         boolean ascii = true;
         for (int i = 0; i < raw.length() && ascii; i++) {
             ascii = raw.charAt(i) < 0x80;
         }
-        String s = (ascii ? raw : MARKS.matcher(Normalizer.normalize(raw, Normalizer.Form.NFKD)).replaceAll(""))
+        String s = ascii ? raw : MARKS.matcher(Normalizer.normalize(raw, Normalizer.Form.NFKD)).replaceAll("")
                 .toLowerCase(Locale.ROOT);
-        StringBuilder out = new StringBuilder(s.length());
         int[] hashes = new int[16];
         int count = 0;
         int hash = 0;
+        long key = FNV_OFFSET;
         boolean inWord = false;
         for (int i = 0; i < s.length(); ) {
-            int cp = s.codePointAt(i);
-            int width = Character.charCount(cp);
+            int cp = ascii ? lower(s.charAt(i)) : s.codePointAt(i);
+            int width = ascii ? 1 : Character.charCount(cp);
             if (wordChar(cp, ascii)) {
-                if (!inWord && !out.isEmpty()) {
-                    out.append(' ');
+                if (!inWord && count > 0) {
+                    key = (key ^ ' ') * FNV_PRIME;
+                    if (out != null) {
+                        out.append(' ');
+                    }
                 }
                 inWord = true;
-                out.appendCodePoint(cp);
+                if (out != null) {
+                    out.appendCodePoint(cp);
+                }
                 for (int k = 0; k < width; k++) {
-                    hash = 31 * hash + s.charAt(i + k);
+                    char ch = ascii ? (char) cp : s.charAt(i + k);
+                    hash = 31 * hash + ch;
+                    key = (key ^ ch) * FNV_PRIME;
                 }
             } else if (inWord) {
                 if (count == hashes.length) {
@@ -228,13 +253,17 @@ public final class Dedup {
                 words[distinct++] = words[i];
             }
         }
-        return new Normalised(out.toString(), Arrays.copyOf(words, distinct));
+        return new Normalised(key, Arrays.copyOf(words, distinct));
+    }
+
+    private static int lower(char c) {
+        return c >= 'A' && c <= 'Z' ? c + ('a' - 'A') : c;
     }
 
     /** {@code \p{L}} or {@code \p{N}}, as the pattern that defined words before. */
     private static boolean wordChar(int cp, boolean ascii) {
         if (ascii) {
-            return cp >= 'a' && cp <= 'z' || cp >= '0' && cp <= '9' || cp >= 'A' && cp <= 'Z';
+            return cp >= 'a' && cp <= 'z' || cp >= '0' && cp <= '9';
         }
         if (Character.isLetter(cp)) {
             return true;
