@@ -47,7 +47,7 @@ final class TiedCut {
      */
     static ScoreDoc[] top(IndexSearcher s, Query query, ScoreDoc[] first, int limit) throws IOException {
         float tie = first[limit - 1].score;
-        float below = tie - ULPS * Math.ulp(tie);
+        float below = Math.max(0f, tie - ULPS * Math.ulp(tie)); // scores are never negative
         float above = tie + ULPS * Math.ulp(tie);
         int kept = 0;
         while (kept < limit && first[kept].score > above) {
