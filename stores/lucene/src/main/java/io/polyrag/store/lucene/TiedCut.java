@@ -22,8 +22,9 @@ import org.apache.lucene.util.BytesRef;
 
 /**
  * The best {@code limit} hits of a query when equal scores straddle the cut: every hit scoring above the cut's score,
- * then of the hits scoring exactly it, those with the smallest chunk ids. So which tied hits make the cut never depends
- * on Lucene's internal document order (which merges change).
+ * then of the hits scoring it, those with the smallest chunk ids. So which tied hits make the cut never depends on
+ * Lucene's internal document order (which merges change). Scores within {@value #ULPS} ulps of the cut's count as
+ * equal to it: a sum of clause scores can differ in its last bits with the order a segment's scorer adds them in.
  *
  * <p>Done before by sorting the whole search by score then chunk id: that sort's comparator copies the chunk id of
  * every competitive hit out of the compressed terms dictionary, and on short queries — one or two words, whose BM25
