@@ -26,6 +26,9 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.function.Consumer;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -299,6 +302,33 @@ public final class Bench {
         }
         Arrays.sort(t);
         return t;
+    }
+
+    /**
+     * Searches per second with {@code threads} threads searching at once, {@code passes} times over the queries
+     * (thread t takes every threads-th query from the t-th): the throughput of a saturated process.
+     */
+    static double concurrent(List<String> queries, Consumer<String> search, int threads, int passes) {
+        long t0 = System.nanoTime();
+        try (var pool = Executors.newFixedThreadPool(threads)) {
+            List<Future<?>> parts = new ArrayList<>();
+            for (int t = 0; t < threads; t++) {
+                int first = t;
+                parts.add(pool.submit(() -> {
+                    for (int pass = 0; pass < passes; pass++) {
+                        for (int i = first; i < queries.size(); i += threads) {
+                            search.accept(queries.get(i));
+                        }
+                    }
+                }));
+            }
+            for (var part : parts) {
+                part.get();
+            }
+        } catch (InterruptedException | ExecutionException e) {
+            throw new IllegalStateException("a run on " + threads + " threads failed: " + e, e);
+        }
+        return (double) queries.size() * passes / ((System.nanoTime() - t0) / 1e9);
     }
 
     private static void print(String name, long[] sorted) {

@@ -24,9 +24,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.function.Consumer;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
@@ -211,31 +208,9 @@ public final class HttpBench {
             // neither side.
             Warmth.untilQuiet("the floor", () -> runs.values().forEach(queries::forEach), Warmth::thisJvm, 1, 180);
             runs.forEach((name, run) -> out.put(name, Bench.time(queries, run)));
-            twoThreadQps = twoThreads(queries, runs.get("hybrid"));
+            twoThreadQps = Bench.concurrent(queries, runs.get("hybrid"), 2, 1);
         }
         return out;
-    }
-
-    /** The floor's hybrid rate with both cores busy: two threads, each searching every other query. */
-    private static double twoThreads(List<String> queries, Consumer<String> search) {
-        long t0 = System.nanoTime();
-        try (var pool = Executors.newFixedThreadPool(2)) {
-            List<Future<?>> halves = new ArrayList<>();
-            for (int t = 0; t < 2; t++) {
-                int first = t;
-                halves.add(pool.submit(() -> {
-                    for (int i = first; i < queries.size(); i += 2) {
-                        search.accept(queries.get(i));
-                    }
-                }));
-            }
-            for (var half : halves) {
-                half.get();
-            }
-        } catch (InterruptedException | ExecutionException e) {
-            throw new IllegalStateException("the floor's two-thread run failed: " + e, e);
-        }
-        return queries.size() / ((System.nanoTime() - t0) / 1e9);
     }
 
     /** Set by {@link #floors}: the floor's hybrid queries per second on two threads. */

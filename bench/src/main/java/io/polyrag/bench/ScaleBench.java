@@ -61,7 +61,8 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Search through the facade against the raw-library floor at 10k, 100k and 1M chunks, in one run:
- * {@code bench/scale --dataset DIR --chunks 10000,100000 [--work DIR] [--queries 500] [--rounds 3] [--json FILE]}.
+ * {@code bench/scale --dataset DIR --chunks 10000,100000 [--work DIR] [--queries 500] [--rounds 3] [--threads 4]
+ * [--json FILE]}.
  *
  * <p>Each size's corpus is generated deterministically from the dataset ({@link ScaleCorpus}: real passages spliced,
  * their real vectors mixed) and ingested through the facade once into {@code <work>/scale-<N>}, then reused by later
@@ -69,7 +70,8 @@ import tools.jackson.databind.json.JsonMapper;
  * alternate floor and polyrag, BM25 / vector / hybrid top 10 — the floor being the query embedded by the same model,
  * Lucene BM25 and Lucene HNSW searched directly on the same index files and a ten-line RRF; polyrag being
  * {@code Polyrag.search()} with the default settings — each over the same distinct queries, after a warm-up pass over
- * other queries; each figure is the median over the rounds. Then HNSW recall@10 against an exact scan, and the
+ * other queries; each figure is the median over the rounds. Then the throughput of a saturated process ({@code
+ * --threads} searching at once, the floor and polyrag alternating), HNSW recall@10 against an exact scan, and the
  * process's resident memory.
  */
 public final class ScaleBench {
@@ -337,6 +339,26 @@ public final class ScaleBench {
                 times.forEach((name, ts) -> figures.put(name, Map.of("p50Ms", median(ts, 0.5), "p99Ms",
                         median(ts, 0.99), "qps", medianQps(ts))));
                 out.put("search", figures);
+                int threads = Integer.parseInt(opts.getOrDefault("threads", "4"));
+                if (threads > 0) {
+                    // A saturated process: the floor and polyrag each searched by `threads` threads at once, in
+                    // rounds that alternate them; the medians of the rounds.
+                    Map<String, Consumer<String>> busy = new LinkedHashMap<>();
+                    busy.put("floor hybrid", floor::hybrid);
+                    busy.put("polyrag hybrid", runs.get("polyrag hybrid"));
+                    if (arms) {
+                        busy.put("polyrag four legs", runs.get("polyrag four legs"));
+                    }
+                    Map<String, List<Double>> rates = new LinkedHashMap<>();
+                    for (int r = 0; r < rounds; r++) {
+                        busy.forEach((name, run) -> rates.computeIfAbsent(name, k -> new ArrayList<>())
+                                .add(Bench.concurrent(measured, run, threads, 5)));
+                    }
+                    Map<String, Object> saturated = new LinkedHashMap<>(Map.of("threads", threads));
+                    rates.forEach((name, qps) -> saturated.put(name, qps.stream().sorted().toList()
+                            .get(qps.size() / 2)));
+                    out.put("saturated", saturated);
+                }
                 out.put("recall", floor.recall(all.subList(q, q + 200)));
                 if (opts.containsKey("quantization")) {
                     out.put("quantization", floor.quantized(work(opts).resolve("quantized-" + n), opts.get(
@@ -589,6 +611,29 @@ public final class ScaleBench {
         }
     }
 
+    /** The throughput of a saturated process per size, against the floor's one-thread rate. */
+    private static void saturated(List<Map<String, Object>> results) {
+        for (Map<String, Object> r : results) {
+            @SuppressWarnings("unchecked")
+            Map<String, Object> busy = (Map<String, Object>) r.get("saturated");
+            @SuppressWarnings("unchecked")
+            Map<String, Map<String, Double>> s = (Map<String, Map<String, Double>>) r.get("search");
+            if (busy == null || s == null) {
+                continue;
+            }
+            double one = s.get("floor hybrid").get("qps");
+            System.out.printf(Locale.ROOT, "%n  %,d chunks, %s threads searching at once (searches/s, median of the "
+                    + "rounds; x the floor's one-thread rate %.1f)%n", ((Number) r.get("chunks")).longValue(),
+                    busy.get("threads"), one);
+            busy.forEach((name, qps) -> {
+                if (!name.equals("threads")) {
+                    System.out.printf(Locale.ROOT, "  %-31s %8.1f %8.2fx%n", name, ((Number) qps).doubleValue(),
+                            ((Number) qps).doubleValue() / one);
+                }
+            });
+        }
+    }
+
     private static void summary(List<Map<String, Object>> results) {
         System.out.printf("%nsearch, top 10, in process (median of the rounds)%n");
         System.out.println("  chunks      run                 p50 ms   p99 ms      qps   p50/floor   p99/floor");
@@ -636,6 +681,7 @@ public final class ScaleBench {
                         peer.get("p99Ms") / f.get("p99Ms"));
             }
         }
+        saturated(results);
         System.out.printf("%n  chunks      build s  chunks/s   disk MB   open s   first search ms   RSS MB   "
                 + "recall@10 (20 / 100 candidates)%n");
         for (Map<String, Object> r : results) {
