@@ -77,6 +77,9 @@ import tools.jackson.databind.json.JsonMapper;
 public final class ScaleBench {
     private static final JsonMapper JSON = JsonMapper.builder().build();
     private static final String KB = "bench";
+    private static final String USAGE = "bench/scale --dataset DIR --chunks 10000,100000[,1000000] [--work DIR] "
+            + "[--queries 500] [--rounds 3] [--threads 4] [--heap 4g] [--quantization none,int7,int4,int1] [--seed 18] "
+            + "[--set key=value,…] [--json FILE]";
     /** The LangChain4j peer scans every vector in plain Java for each query: measured up to this size. */
     private static final long PEER_MAX_CHUNKS = 200_000;
 
@@ -106,7 +109,7 @@ public final class ScaleBench {
                 default -> all(opts);
             }
         } catch (NumberFormatException e) {
-            System.err.println("bench/scale: --chunks, --queries, --rounds and --seed take whole numbers (--chunks also "
+            System.err.println("bench/scale: --chunks, --queries, --rounds, --threads and --seed take whole numbers (--chunks also "
                     + "10k, 1m): " + e.getMessage());
             System.exit(2);
         } catch (IllegalArgumentException | IllegalStateException | InvalidInputException
@@ -127,6 +130,9 @@ public final class ScaleBench {
             if (opts.containsKey(k) && Integer.parseInt(opts.get(k)) < 1) {
                 throw new IllegalArgumentException("--" + k + " must be at least 1, was " + opts.get(k));
             }
+        }
+        if (opts.containsKey("threads") && Integer.parseInt(opts.get("threads")) < 0) {
+            throw new IllegalArgumentException("--threads must be 0 (skip) or more, was " + opts.get("threads"));
         }
         List<Map<String, Object>> results = new ArrayList<>();
         for (long n : sizes) {
@@ -726,8 +732,7 @@ public final class ScaleBench {
     private static String require(Map<String, String> opts, String key) {
         String v = opts.get(key);
         if (v == null) {
-            throw new IllegalArgumentException("--" + key + " is required: bench/scale --dataset DIR --chunks "
-                    + "10000,100000[,1000000] [--work DIR] [--queries 500] [--rounds 3] [--heap 4g] [--quantization none,int7,int4,int1] [--seed 18] [--set key=value,…] [--json FILE]");
+            throw new IllegalArgumentException("--" + key + " is required: " + USAGE);
         }
         return v;
     }
@@ -738,9 +743,7 @@ public final class ScaleBench {
             m.put(args[i].replaceFirst("^--", ""), args[i + 1]);
         }
         if (args.length % 2 != 0 || m.isEmpty() || args[0].equals("--help")) {
-            System.err.println("usage: bench/scale --dataset DIR --chunks 10000,100000[,1000000] [--work DIR] "
-                    + "[--queries 500] [--rounds 3] [--heap 4g] [--quantization none,int7,int4,int1] [--seed 18] "
-                    + "[--set key=value,…] [--json FILE]");
+            System.err.println("usage: " + USAGE);
             System.exit(2);
         }
         return m;
