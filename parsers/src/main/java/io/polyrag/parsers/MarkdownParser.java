@@ -14,12 +14,15 @@ import java.util.regex.Pattern;
  * their text only.
  */
 final class MarkdownParser {
-    private static final Pattern ATX = Pattern.compile("^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$");
-    private static final Pattern FENCE = Pattern.compile("^ {0,3}(`{3,}|~{3,})\\s*([\\w+#.-]*).*$");
-    private static final Pattern SETEXT = Pattern.compile("^ {0,3}(=+|-+)[ \t]*$");
-    private static final Pattern TABLE_RULE = Pattern.compile("^\\s*\\|?\\s*:?-{2,}:?\\s*(\\|\\s*:?-{2,}:?\\s*)*\\|?\\s*$");
-    private static final Pattern IMAGE = Pattern.compile("!\\[([^\\]]*)]\\([^)]*\\)");
-    private static final Pattern LINK = Pattern.compile("\\[([^\\]]+)]\\([^)]*\\)");
+    // Every pattern here runs in time linear in its line, whatever the line: possessive quantifiers, no group
+    // repeated under another, and the text of a link or an image stops at a bracket or parenthesis that would open
+    // another (a heading of a long run of spaces backtracked cubically, a long run of '[' or "[a](" quadratically, a
+    // long table rule overflowed the stack).
+    private static final Pattern FENCE = Pattern.compile("^ {0,3}(`{3,}+|~{3,}+)\\s*+([\\w+#.-]*+).*$", Pattern.DOTALL);
+    private static final Pattern SETEXT = Pattern.compile("^ {0,3}(=++|-++)[ \t]*+$");
+    private static final Pattern RULE_CELL = Pattern.compile(":?-{2,}+:?");
+    private static final Pattern IMAGE = Pattern.compile("!\\[([^\\]\\[]*+)]\\([^()]*+\\)");
+    private static final Pattern LINK = Pattern.compile("\\[([^\\]\\[]++)]\\([^()]*+\\)");
 
     private MarkdownParser() {
     }
@@ -43,14 +46,15 @@ final class MarkdownParser {
         List<String> paragraph = new ArrayList<>();
         while (i < lines.length) {
             String line = lines[i];
-            Matcher atx = ATX.matcher(line);
             Matcher fence = FENCE.matcher(line);
-            if (fence.matches()) {
+            boolean fenced = fence.matches();
+            Heading atx = fenced ? null : atx(line);
+            if (fenced) {
                 flush(doc, paragraph);
                 i = fencedCode(lines, i, fence.group(1), fence.group(2), doc);
-            } else if (atx.matches()) {
+            } else if (atx != null) {
                 flush(doc, paragraph);
-                doc.heading(atx.group(1).length(), inline(atx.group(2) == null ? "" : atx.group(2)));
+                doc.heading(atx.level(), inline(atx.text()));
                 i++;
             } else if (line.isBlank()) {
                 flush(doc, paragraph);
@@ -107,8 +111,70 @@ final class MarkdownParser {
     }
 
     private static boolean isTableStart(String[] lines, int i) {
-        return lines[i].contains("|") && i + 1 < lines.length && TABLE_RULE.matcher(lines[i + 1]).matches()
-                && lines[i + 1].contains("-");
+        return lines[i].contains("|") && i + 1 < lines.length && isTableRule(lines[i + 1]);
+    }
+
+    /** {@code |---|:--:|}: cells of two or more dashes, each maybe between colons, the outer pipes optional. */
+    static boolean isTableRule(String line) {
+        String t = line.strip();
+        if (t.startsWith("|")) {
+            t = t.substring(1);
+        }
+        if (t.endsWith("|")) {
+            t = t.substring(0, t.length() - 1);
+        }
+        for (String cell : t.split("\\|", -1)) {
+            if (!RULE_CELL.matcher(cell.strip()).matches()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** An ATX heading: its level and its text. */
+    record Heading(int level, String text) {
+    }
+
+    /**
+     * The line as an ATX heading ({@code ## Text ##}: up to three spaces, one to six '#', a space or the end, an
+     * optional closing run of '#' after a space), or null when it is none. Read by hand, in one pass.
+     */
+    static Heading atx(String line) {
+        int i = 0;
+        while (i < 3 && i < line.length() && line.charAt(i) == ' ') {
+            i++;
+        }
+        int hashes = 0;
+        while (i + hashes < line.length() && line.charAt(i + hashes) == '#') {
+            hashes++;
+        }
+        int rest = i + hashes;
+        if (hashes < 1 || hashes > 6 || rest < line.length() && !blank(line.charAt(rest))) {
+            return null;
+        }
+        int end = line.length();
+        while (end > rest && blank(line.charAt(end - 1))) {
+            end--;
+        }
+        int close = end;
+        while (close > rest && line.charAt(close - 1) == '#') {
+            close--;
+        }
+        if (close < end && (close == rest || blank(line.charAt(close - 1)))) {
+            end = close;
+        }
+        int start = rest;
+        while (start < end && blank(line.charAt(start))) {
+            start++;
+        }
+        while (end > start && blank(line.charAt(end - 1))) {
+            end--;
+        }
+        return new Heading(hashes, line.substring(start, end));
+    }
+
+    private static boolean blank(char c) {
+        return c == ' ' || c == '\t';
     }
 
     private static int table(String[] lines, int start, DocumentBuilder doc) {

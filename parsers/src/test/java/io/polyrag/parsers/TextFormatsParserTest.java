@@ -81,6 +81,42 @@ class TextFormatsParserTest {
     }
 
     @Test
+    void markdown_headings_read_by_hand_keep_commonmark_rules() {
+        assertThat(MarkdownParser.atx("# foo #")).isEqualTo(new MarkdownParser.Heading(1, "foo"));
+        assertThat(MarkdownParser.atx("   ## a b ##  ")).isEqualTo(new MarkdownParser.Heading(2, "a b"));
+        assertThat(MarkdownParser.atx("### ###")).isEqualTo(new MarkdownParser.Heading(3, ""));
+        assertThat(MarkdownParser.atx("###")).isEqualTo(new MarkdownParser.Heading(3, ""));
+        assertThat(MarkdownParser.atx("#\tTabbed")).isEqualTo(new MarkdownParser.Heading(1, "Tabbed"));
+        assertThat(MarkdownParser.atx("# C#")).isEqualTo(new MarkdownParser.Heading(1, "C#"));
+        assertThat(MarkdownParser.atx("#hashtag")).isNull();
+        assertThat(MarkdownParser.atx("####### seven")).isNull();
+        assertThat(MarkdownParser.atx("    # indented code")).isNull();
+        assertThat(MarkdownParser.isTableRule("|---|:--:| --: |")).isTrue();
+        assertThat(MarkdownParser.isTableRule("--- | ---")).isTrue();
+        assertThat(MarkdownParser.isTableRule("|---||---|")).isFalse();
+        assertThat(MarkdownParser.isTableRule("| - |")).isFalse();
+    }
+
+    /**
+     * Lines built to make a backtracking pattern explode: each parses in about a second at most (before, the heading
+     * took hours, the brackets minutes, and the table rule overflowed the stack).
+     */
+    @Test
+    void markdown_hostile_lines_parse_in_linear_time() {
+        String[] hostile = {"#" + " ".repeat(200_000) + "\u2028x", "[".repeat(400_000), "![".repeat(200_000),
+            "[a](".repeat(100_000), "```" + " ".repeat(200_000) + "\u2028", "| a | b |\n|--" + " |--".repeat(100_000),
+            "Title\n" + "=".repeat(300_000) + "x"};
+        for (String text : hostile) {
+            ParsedDocument d = org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(
+                    java.time.Duration.ofSeconds(20), () -> parse("hostile.md", text + "\n\nEnd."));
+            assertThat(d.text()).endsWith("End.");
+        }
+        ParsedDocument links = parse("links.md", "See [the guide](https://x.test/g) and ![a chart](c.png), "
+                + "[ref][1] and [a [nested] one](u).");
+        assertThat(links.text()).contains("See the guide and a chart, [ref][1] and [a [nested] one](u).");
+    }
+
+    @Test
     void markdown_front_matter_is_skipped_but_its_title_kept() {
         ParsedDocument d = parse("fm.md", "---\ntitle: \"Release notes\"\ntags: [a]\n---\nBody text.\n");
         assertThat(d.title()).isEqualTo("Release notes");

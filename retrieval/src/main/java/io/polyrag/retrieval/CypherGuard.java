@@ -20,7 +20,9 @@ final class CypherGuard {
     private static final Pattern CALL = Pattern.compile("\\bCALL\\s+([A-Za-z_][\\w.]*)?", Pattern.CASE_INSENSITIVE);
     private static final Set<String> READ_PROCEDURES = Set.of("db.labels", "db.relationshiptypes",
             "db.propertykeys", "show_tables", "table_info");
-    private static final Pattern LITERALS = Pattern.compile("'(?:[^'\\\\]|\\\\.)*'|\"(?:[^\"\\\\]|\\\\.)*\"|`[^`]*`"
+    // Runs of plain characters are taken whole (possessively), so a long literal is not one regex step per
+    // character deep (a 10,000-character string overflowed the stack).
+    private static final Pattern LITERALS = Pattern.compile("'(?:[^'\\\\]++|\\\\.)*+'|\"(?:[^\"\\\\]++|\\\\.)*+\"|`[^`]*+`"
             + "|//[^\\n]*|/\\*.*?\\*/", Pattern.DOTALL);
 
     private CypherGuard() {
