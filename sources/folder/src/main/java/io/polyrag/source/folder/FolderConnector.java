@@ -12,6 +12,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
@@ -27,6 +28,7 @@ import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
 
@@ -81,9 +83,10 @@ public final class FolderConnector implements SourceConnector {
                     + "changed in the index");
         }
         ArrayDeque<Found> ready = new ArrayDeque<>();
+        AtomicBoolean partial = new AtomicBoolean();
         Stream<Map.Entry<String, Path>> walk;
         try {
-            walk = walk(root, config, confinement, e -> ready.add(new Failed(null, e)));
+            walk = walk(root, config, confinement, e -> ready.add(new Failed(null, e)), partial);
         } catch (IOException e) {
             throw new Unavailable("cannot list " + root + ": " + e.getMessage() + "; nothing was changed in the index");
         }
@@ -106,14 +109,17 @@ public final class FolderConnector implements SourceConnector {
                 return ready.poll();
             }
 
+            // A folder or file that could not be read (no permission, a stale mount, too many open files) hides
+            // what is below it, not that it is gone: the sync then deletes nothing it did not find.
             @Override
             public boolean complete() {
-                return true;
+                return !partial.get();
             }
 
             @Override
             public List<String> warnings() {
-                return List.of();
+                return partial.get() ? List.of("part of the folder could not be read (see the errors): nothing was "
+                        + "removed from the index this time") : List.of();
             }
 
             @Override
@@ -193,13 +199,24 @@ public final class FolderConnector implements SourceConnector {
      * data directory. Links that lead outside the allowed folders, and link cycles, are told to {@code skipped}.
      */
     static Stream<Map.Entry<String, Path>> walk(Path root, Map<String, Object> config, Confinement confinement,
-            Consumer<ItemError> skipped) throws IOException {
+            Consumer<ItemError> skipped, AtomicBoolean partial) throws IOException {
+        return walk(root, config, confinement, skipped, partial, Files::list);
+    }
+
+    /** How a folder's entries are read: {@link Files#list}, or a test's stand-in that fails where it is told to. */
+    interface Lister {
+        Stream<Path> list(Path dir) throws IOException;
+    }
+
+    /** {@link #walk(Path, Map, Confinement, Consumer, AtomicBoolean)} reading folders with {@code lister}. */
+    static Stream<Map.Entry<String, Path>> walk(Path root, Map<String, Object> config, Confinement confinement,
+            Consumer<ItemError> skipped, AtomicBoolean partial, Lister lister) throws IOException {
         boolean follow = Boolean.TRUE.equals(config.get("follow_symlinks"));
         Globs globs = Globs.of(config.get("include"), config.get("exclude"));
         if (!Files.isDirectory(root)) {
             throw new NotDirectoryException(root.toString());
         }
-        Walker walker = new Walker(root, follow, confinement, skipped);
+        Walker walker = new Walker(root, follow, confinement, skipped, partial, lister);
         return walker.below(root, Set.of(root.toRealPath()), 0)
                 .map(f -> Map.entry(root.relativize(f), f))
                 .filter(e -> globs.selects(e.getKey()))
@@ -210,15 +227,16 @@ public final class FolderConnector implements SourceConnector {
      * A lazy walk that decides at every link: not followed unless the source says so; followed only when it resolves
      * inside the allowed folders (and outside the data directory), never round a cycle, at most 64 folders deep.
      */
-    private record Walker(Path root, boolean follow, Confinement confinement, Consumer<ItemError> skipped) {
+    private record Walker(Path root, boolean follow, Confinement confinement, Consumer<ItemError> skipped,
+            AtomicBoolean partial, Lister lister) {
         private static final int MAX_DEPTH = 64;
 
         Stream<Path> below(Path dir, Set<Path> onPath, int depth) {
             Stream<Path> list;
             try {
-                list = Files.list(dir);
+                list = lister.list(dir);
             } catch (IOException e) {
-                skipped.accept(new ItemError(rel(dir), rel(dir) + ": cannot be listed (" + e.getMessage() + ")"));
+                unreadable(dir, "cannot be listed", e);
                 return Stream.empty();
             }
             return list.sorted().flatMap(p -> entry(p, onPath, depth));
@@ -231,8 +249,11 @@ public final class FolderConnector implements SourceConnector {
             BasicFileAttributes a;
             try {
                 a = Files.readAttributes(p, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
-            } catch (IOException e) {
+            } catch (NoSuchFileException e) {
                 return Stream.empty(); // gone since it was listed
+            } catch (IOException e) {
+                unreadable(p, "cannot be read", e);
+                return Stream.empty();
             }
             if (a.isRegularFile()) {
                 return Stream.of(p);
@@ -258,7 +279,10 @@ public final class FolderConnector implements SourceConnector {
             Path real;
             try {
                 real = dir.toRealPath();
+            } catch (NoSuchFileException e) {
+                return Stream.empty(); // gone since it was listed
             } catch (IOException e) {
+                unreadable(dir, "cannot be resolved", e);
                 return Stream.empty();
             }
             if (confinement.refusal(dir).isPresent()) {
@@ -272,6 +296,13 @@ public final class FolderConnector implements SourceConnector {
             Set<Path> path = new HashSet<>(onPath);
             path.add(real);
             return below(dir, path, depth + 1);
+        }
+
+        /** Told as skipped, and the listing partial: what is below it may still be there. */
+        private void unreadable(Path p, String what, IOException e) {
+            partial.set(true);
+            skipped.accept(new ItemError(rel(p), rel(p) + ": " + what + " (" + e.getMessage() + "); nothing below it "
+                    + "was removed from the index"));
         }
 
         private String rel(Path p) {
