@@ -274,7 +274,7 @@ class WebSyncTest {
         pages.put("/docs/hub.html", "<html><head></head><body><nav><a href=\"leaf.html\">leaf</a></nav></body></html>");
         pages.put("/docs/leaf.html", page("Leaf", "The leaf page about the fog bell.", ""));
         pages.put("/docs/", page("Start", "Start page.", "<a href=\"hub.html\">hub</a>"));
-        try (Polyrag p = open(true)) {
+        try (Polyrag p = open(true, Map.of("sync.web.max.page.mb", "1"))) {
             JobInfo first = awaitJob(p, p.sources().register(new SourceRegistration("handbook", "web", Map.of(
                     "start_urls", List.of(base + "/docs/"), "path_prefix", "/docs/"), null, 3600, true)).jobId(),
                     JobStatus.PARTIAL);
@@ -300,6 +300,15 @@ class WebSyncTest {
             JobInfo third = awaitJob(p, p.sources().sync("handbook"), JobStatus.SUCCEEDED);
             assertThat(third.progress().deleted()).as(third.toString()).isEqualTo(1);
             assertThat(paths(p)).doesNotContain("/docs/orphan.html").contains("/docs/leaf.html");
+
+            // The hub outgrows the page limit: skipped, so its links are not followed, and the leaf only it links
+            // to is kept (before, it was deleted).
+            pages.put("/docs/hub.html", pages.get("/docs/hub.html").replace("</body>", "<!-- " + "x".repeat(1_200_000)
+                    + " --></body>"));
+            JobInfo fourth = awaitJob(p, p.sources().sync("handbook"), JobStatus.PARTIAL);
+            assertThat(fourth.progress().errors()).anySatisfy(e -> assertThat(e.reason()).contains("larger than"));
+            assertThat(fourth.progress().deleted()).as(fourth.toString()).isZero();
+            assertThat(paths(p)).contains("/docs/leaf.html");
         }
     }
 

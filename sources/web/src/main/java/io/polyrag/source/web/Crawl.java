@@ -222,6 +222,8 @@ final class Crawl implements Listing {
         if (r.truncated()) {
             ready.add(new Failed(url, new ItemError(url, url + " is larger than " + maxBytes / (1024 * 1024)
                     + " MiB (" + Settings.SYNC_WEB_MAX_PAGE_MB.env() + "): skipped")));
+            // Its links were not read: what lies below it cannot be judged deleted this time.
+            incomplete |= page.depth() < maxDepth;
             return;
         }
         String type = Fetch.mediaType(r.header("content-type"));
@@ -248,6 +250,8 @@ final class Crawl implements Listing {
                         + to + ": register that site instead")));
             }
         } else if (page.hops() >= MAX_REDIRECTS) {
+            // The page it leads to was not reached: it, and what lies below it, cannot be judged deleted.
+            incomplete = true;
             ready.add(new Failed(null, new ItemError(url, url + ": more than " + MAX_REDIRECTS + " redirects in a "
                     + "row")));
         } else if (to != null && to.getRawPath().startsWith(prefix) && queued.add(to.toString())) {
