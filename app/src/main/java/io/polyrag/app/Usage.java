@@ -187,7 +187,8 @@ public final class Usage {
             throw new QuotaExceededException("documents", 0, String.format(Locale.ROOT, "quota documents: this "
                     + "tenant holds %,d documents, its limit: delete some, or ask the operator to raise it", s.documents()));
         }
-        if (q.storedMb() != null && s.storedBytes() >= q.storedMb() * 1024 * 1024) {
+        // In whole MiB: the quota times 2^20 overflowed for quotas above 8.8 million TiB, refusing every ingest.
+        if (q.storedMb() != null && s.storedBytes() >> 20 >= q.storedMb()) {
             throw new QuotaExceededException("stored_mb", 0, String.format(Locale.ROOT, "quota stored_mb: this tenant "
                     + "stores %,d MB of originals, its limit is %,d MB: delete some, or ask the operator to raise it",
                     s.storedBytes() >> 20, q.storedMb()));

@@ -67,4 +67,21 @@ class QuotaTest {
                     java.time.LocalDate.now(java.time.ZoneOffset.UTC)).stock().documents()).isEqualTo(added);
         }
     }
+
+    /** A stored-megabytes quota counts whole MiB, however large it is (times 2^20 it overflowed to negative). */
+    @Test
+    void a_stored_megabytes_quota_holds_at_any_size() {
+        try (Polyrag p = Polyrag.open(Config.load(Map.of(), Map.of("data.dir", tmp.resolve("data").toString(),
+                "vector.enabled", "false")))) {
+            var acme = p.as(Tenant.of("acme"));
+            p.usage().setQuotas("acme", new Quotas(null, Long.MAX_VALUE, null, null));
+            assertThat(acme.ingest().text(new TextIngest("A note under a vast quota.", null, null, "text", null))
+                    .added()).isEqualTo(1);
+            p.usage().setQuotas("acme", new Quotas(null, 1L, null, null));
+            String big = "Tide table entry for the skerry. ".repeat(40_000);
+            assertThat(acme.ingest().text(new TextIngest(big, null, null, "text", null)).added()).isEqualTo(1);
+            assertThatThrownBy(() -> acme.ingest().text(new TextIngest("One more.", null, null, "text", null)))
+                    .isInstanceOf(QuotaExceededException.class).hasMessageContaining("quota stored_mb");
+        }
+    }
 }
