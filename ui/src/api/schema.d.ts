@@ -588,7 +588,7 @@ export interface paths {
         /** Change a source's settings; a sync reconciles the index with them */
         put: operations["putSyncSourcesId"];
         post?: never;
-        /** Stop syncing a source; with documents=true also delete what it indexed */
+        /** Stop syncing a source (its running sync is canceled first; 409 when it has not stopped within 30 s); with documents=true also delete what it indexed */
         delete: operations["deleteSyncSourcesId"];
         options?: never;
         /** A source: settings, last scan, its error, items indexed (headers only) */

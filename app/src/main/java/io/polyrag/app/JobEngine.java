@@ -23,6 +23,7 @@ import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 
 /**
  * Background jobs: the registry of handlers by kind, the workers, submitting. Each kind is a {@link JobHandler}; the
@@ -197,8 +198,18 @@ final class JobEngine implements AutoCloseable {
     Optional<String> unfinished(Tenant tenant, String kind, String storedName) {
         JobHandler h = handlers.get(kind);
         return store.unfinished().stream().filter(j -> j.info().tenant().equals(tenant.id())
-                && j.info().kind().equals(kind) && h != null && h.knowledgeBase(j.payload()).filter(storedName::equals)
-                .isPresent()).map(j -> j.info().id()).findFirst();
+                && j.info().kind().equals(kind) && h != null && writesInto(j, h, storedName))
+                .map(j -> j.info().id()).findFirst();
+    }
+
+    /**
+     * Whether the job writes into the knowledge base: by its payload as read now, or by the knowledge base recorded
+     * when it was submitted (a sync's payload names its source, which a forced delete of the knowledge base has
+     * already removed: read by the payload alone, the running sync went on and recreated the knowledge base).
+     */
+    private static boolean writesInto(JobStore.Claimed j, JobHandler h, String storedName) {
+        return storedName.equals(j.info().knowledgeBase())
+                || h.knowledgeBase(j.payload()).filter(storedName::equals).isPresent();
     }
 
     /**
@@ -208,11 +219,26 @@ final class JobEngine implements AutoCloseable {
      * @return the ids of those still running when the wait ended (empty: none writes into it any more)
      */
     List<String> stopWritersInto(Tenant tenant, String storedName, Duration wait) {
+        return stop(j -> {
+            JobHandler h = handlers.get(j.info().kind());
+            return j.info().tenant().equals(tenant.id()) && h != null && writesInto(j, h, storedName);
+        }, wait);
+    }
+
+    /**
+     * Cancels {@code tenant}'s queued and running syncs of the source {@code sourceId} and waits up to {@code wait}
+     * for the running ones to stop.
+     *
+     * @return the ids of those still running when the wait ended
+     */
+    List<String> stopSyncsOf(Tenant tenant, String sourceId, Duration wait) {
+        return stop(j -> j.info().tenant().equals(tenant.id()) && sourceId.equals(j.info().source()), wait);
+    }
+
+    private List<String> stop(Predicate<JobStore.Claimed> which, Duration wait) {
         List<String> ids = new ArrayList<>();
         for (JobStore.Claimed j : store.unfinished()) {
-            JobHandler h = handlers.get(j.info().kind());
-            if (j.info().tenant().equals(tenant.id()) && h != null
-                    && h.knowledgeBase(j.payload()).filter(storedName::equals).isPresent()) {
+            if (which.test(j)) {
                 if (store.cancel(j.info().id())) {
                     changed(j.info().id(), "progress");
                 }

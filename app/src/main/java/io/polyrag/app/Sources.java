@@ -15,6 +15,7 @@ import io.polyrag.core.port.SourceConnector;
 import io.polyrag.core.port.SourceStore;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -153,12 +154,22 @@ public final class Sources {
      */
     public int delete(String id, boolean withDocuments) {
         Source s = own(id);
+        // A sync of it still running would go on indexing what the delete then leaves behind.
+        List<String> still = engine.stopSyncsOf(tenant, id, SYNC_STOP);
+        if (!still.isEmpty()) {
+            throw new ConflictException("the sync of source '" + id + "' (job " + String.join(", ", still) + ") did "
+                    + "not stop within " + SYNC_STOP.toSeconds() + " s of being canceled: try the delete again once it "
+                    + "has ended (GET /v1/jobs)");
+        }
         List<String> ids = store.sourceItems(tenant.id(), id).values().stream()
                 .map(SyncItem::documentId).toList();
         store.deleteSource(tenant.id(), id);
         watcher.removed(s);
         return withDocuments && !ids.isEmpty() ? documents.delete(ids) : 0;
     }
+
+    /** How long a delete waits for the source's running sync to stop at its next item. */
+    private static final Duration SYNC_STOP = Duration.ofSeconds(30);
 
     private String syncNow(Source s) {
         String job = engine.submit(tenant, SyncJob.KIND, SyncJob.payload(s));

@@ -344,6 +344,34 @@ class PolyragTest {
                 .doesNotContain("coast");
     }
 
+    /**
+     * A forced delete removes the sources first, each stopping its sync; a sync is also found by the knowledge base
+     * recorded with the job (read through the removed source, a running sync went on and brought the knowledge base
+     * back).
+     */
+    @Test
+    void a_forced_delete_cancels_the_sync_that_would_write_into_the_knowledge_base() throws IOException {
+        Path root = Files.createDirectories(tmp.resolve("queued-fed"));
+        Files.writeString(root.resolve("tides.md"), "# Tides\n\nSpring tides follow the full moon.");
+        polyrag.close();
+        polyrag = Polyrag.open(config(tmp.resolve("queued-fed-data"), Map.of("sync.allowed.roots", root.toString(),
+                "sync.watch", "false", "ingest.workers", "0")));
+        polyrag.knowledgeBases().create("coast", null);
+        String job = polyrag.sources().register(new io.polyrag.app.api.SourceRegistration("shore", "filesystem",
+                Map.of("root", root.toString()), "coast", 3600, true)).jobId();
+        assertThat(polyrag.jobs().get(job).status()).isEqualTo(JobStatus.QUEUED);
+        polyrag.knowledgeBases().delete("coast", true);
+        assertThat(polyrag.jobs().get(job).status()).isEqualTo(JobStatus.CANCELED);
+        assertThat(polyrag.sources().list()).isEmpty();
+
+        // Deleting a source alone stops its sync too, which would otherwise index what the delete leaves behind.
+        String again = polyrag.sources().register(new io.polyrag.app.api.SourceRegistration("shore", "filesystem",
+                Map.of("root", root.toString()), "reef", 3600, true)).jobId();
+        assertThat(polyrag.jobs().get(again).status()).isEqualTo(JobStatus.QUEUED);
+        polyrag.sources().delete("shore", true);
+        assertThat(polyrag.jobs().get(again).status()).isEqualTo(JobStatus.CANCELED);
+    }
+
     @Test
     void deleting_a_knowledge_base_cancels_the_ingest_that_would_write_into_it() throws IOException {
         polyrag.close();

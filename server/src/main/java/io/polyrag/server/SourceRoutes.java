@@ -64,7 +64,8 @@ final class SourceRoutes {
             boolean documents = Http.booleanParam(ctx, "documents");
             int n = tenant(ctx).sources().delete(ctx.pathParam("id"), documents);
             ctx.json(new IngestWire.SourceDeleted(ctx.pathParam("id"), n));
-        }).summary("sources", "Stop syncing a source; with documents=true also delete what it indexed")
+        }).summary("sources", "Stop syncing a source (its running sync is canceled first; 409 when it has not stopped "
+                + "within 30 s); with documents=true also delete what it indexed")
                 .path("id", "its id").query("documents", "boolean", "also delete its documents from every store")
                 .response(200, "deleted", IngestWire.SourceDeleted.class);
     }
