@@ -17,7 +17,9 @@ import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.BooleanSupplier;
@@ -162,11 +164,13 @@ final class UploadJob implements JobHandler {
      * records the description it was uploaded with. A failure here costs the original, never the indexed document.
      */
     private void keepOriginals(Payload p, IngestReport report) {
+        Map<String, JobFile> byUri = new HashMap<>();
+        p.files().forEach(f -> byUri.putIfAbsent("upload:" + f.name(), f));
         for (IndexedDocument d : report.indexed()) {
             if (d.outcome().startsWith("duplicate")) {
                 continue;
             }
-            p.files().stream().filter(f -> ("upload:" + f.name()).equals(d.uri())).findFirst().ifPresent(f -> {
+            Optional.ofNullable(byUri.get(d.uri())).ifPresent(f -> {
                 try {
                     String type = catalog.document(d.documentId()).map(
                             DocumentInfo::mediaType).orElse("application/octet-stream");

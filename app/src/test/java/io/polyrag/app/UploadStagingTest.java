@@ -76,6 +76,29 @@ class UploadStagingTest {
         }
     }
 
+    /** Every file's original is kept, however many the job holds (the report the job read named only 1,000). */
+    @Test
+    void an_upload_of_more_than_a_thousand_files_keeps_every_original() throws IOException {
+        try (Polyrag p = Polyrag.open(PolyragTest.config(data(), Map.of("vector.enabled", "false")))) {
+            Path dir = p.uploads().newStagingDir();
+            List<ReceivedFile> files = new java.util.ArrayList<>();
+            int n = 1_005;
+            for (int i = 0; i < n; i++) {
+                Files.writeString(dir.resolve(Integer.toString(i)), "Tern count " + i + ": word"
+                        + Integer.toString(i * 7919, 36) + " nested on the skerry.");
+                files.add(new ReceivedFile("note-" + i + ".txt", dir.resolve(Integer.toString(i))));
+            }
+            String job = p.uploads().submit(KnowledgeBase.of("terns"), dir, files, false);
+            org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(120)).until(() -> p.jobs().get(job).status()
+                    .finished());
+            assertThat(p.jobs().get(job).progress().added()).isEqualTo(n);
+            var docs = new java.util.ArrayList<>(p.documents().list(null, 0, 1_000));
+            docs.addAll(p.documents().list(null, 1_000, 1_000));
+            assertThat(docs).hasSize(n).allSatisfy(d -> assertThat(p.documents().content(d.id()).name())
+                    .isEqualTo(d.uri().substring("upload:".length())));
+        }
+    }
+
     @Test
     void a_file_over_the_size_limit_is_neither_read_nor_stored_and_its_job_says_why() throws IOException {
         try (Polyrag p = Polyrag.open(PolyragTest.config(data(), Map.of("ingest.max.file.mb", "1")))) {

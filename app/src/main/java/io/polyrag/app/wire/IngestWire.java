@@ -29,7 +29,8 @@ public final class IngestWire {
 
     /**
      * What an ingest did. For one inline text, {@code document_id} and {@code version} name the document it made
-     * (or found unchanged); otherwise they are null and 0.
+     * (or found unchanged); otherwise they are null and 0. {@code indexed} lists the first 1,000 documents; the
+     * counts cover them all.
      */
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     public record Report(int documents, int added, int updated, int unchanged, int failed, int chunks, long tookMs,
@@ -210,6 +211,9 @@ public final class IngestWire {
                 e.contextInputTokens(), e.contextOutputTokens());
     }
 
+    /** How many documents a report lists; the counts cover them all. */
+    static final int LISTED = 1_000;
+
     public static Report of(IngestReport r) {
         return of(r, null, 0);
     }
@@ -223,7 +227,7 @@ public final class IngestWire {
     private static Report of(IngestReport r, String documentId, long version) {
         return new Report(r.documents(), r.added(), r.updated(), r.unchanged(), r.failed(), r.chunks(), r.tookMs(),
                 r.relations(), r.extractionTokens(), r.warnings(), problems(r.errors()), r.indexed().stream()
-                        .map(d -> new Indexed(d.uri(), d.documentId(), d.version(), d.outcome())).toList(),
+                        .limit(LISTED).map(d -> new Indexed(d.uri(), d.documentId(), d.version(), d.outcome())).toList(),
                 documentId, version, r.contextTokens());
     }
 

@@ -16,8 +16,8 @@ import java.util.List;
  * @param relations relations extracted into the graph and RDF stores
  * @param extractionTokens language-model tokens spent on extraction
  * @param warnings things the ingest did not do fully (an extraction budget that ran out, …)
- * @param indexed the documents added, updated or found unchanged, with their ids and visible versions (the first
- *     1,000 of a larger ingest)
+ * @param indexed the documents added, updated or found unchanged, with their ids and visible versions (every one;
+ *     a response lists the first 1,000)
  */
 public record IngestReport(int documents, int added, int updated, int unchanged, int failed, int chunks, long tookMs,
         List<ItemError> errors, int relations, long extractionTokens, List<String> warnings,
