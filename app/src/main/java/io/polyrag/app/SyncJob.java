@@ -43,9 +43,10 @@ import java.util.stream.Stream;
  * and against what the last sync saw of each they are classified — unchanged (the change token as recorded: never
  * read), touched (read, same bytes: only the recorded token moves), changed or new (ingested through the normal
  * pipeline, so they land in every store as any ingest does), gone (removed from every store and from the state). The
- * hash is of the raw bytes, so a parser upgrade re-classifies nothing. Items that fail stay as recorded and are tried
- * again by the next sync; what a listing did not find is deleted only when it was complete and the sync was not
- * stopped.
+ * hash is of the raw bytes, so a parser upgrade re-classifies nothing. Items that fail for a reason of the moment (a
+ * quota, a model or store that failed, a cancel) stay as recorded and are tried again by the next sync; items whose
+ * bytes are refused are remembered as read, and tried again once they change; what a listing did not find is deleted
+ * only when it was complete and the sync was not stopped.
  */
 final class SyncJob implements JobHandler {
     static final String KIND = "sync";
@@ -361,10 +362,13 @@ final class SyncJob implements JobHandler {
             if (id == null && scan.stopped() && errors.stream().noneMatch(e -> e.source().endsWith(item.item()))) {
                 continue; // not reached before the stop: the next sync reads it
             }
+            if (id == null && errors.stream().anyMatch(e -> e.retry() && e.source().endsWith(item.item()))) {
+                continue; // failed for a reason of the moment (a quota, a model, a store): the next sync tries again
+            }
             if (id != null && x.content().bytes() != null) {
                 blobs.put(id, x.content().bytes(), x.content().mediaType(), x.content().name());
             }
-            // Indexed: its document. Not indexed (a type polyrag does not read, bytes it cannot parse): still
+            // Indexed: its document. Refused (a type polyrag does not read, bytes it cannot parse): still
             // remembered, with the document it had, so the same bytes are not read and failed again at every sync;
             // once the item changes it is tried again. An item that came with its bytes (a fetched page) is recorded
             // without its token then, so the next sync fetches it whole and still follows its links.

@@ -162,6 +162,39 @@ class SyncTest {
         }
     }
 
+    /**
+     * A file refused for a reason of the moment (here the documents quota, reached part way through a scan) is not
+     * remembered as read: once the quota is raised the next scan indexes it (before, it stayed out for good).
+     */
+    @Test
+    void a_file_that_failed_for_a_reason_of_the_moment_is_tried_again_at_the_next_scan() throws Exception {
+        Path root = Files.createDirectories(tmp.resolve("notes"));
+        int n = 120;
+        for (int i = 0; i < n; i++) {
+            Files.writeString(root.resolve("note-" + i + ".md"), "# Note " + i + "\n\nThe tern colony number " + i
+                    + " nested on skerry word" + Integer.toString(i * 7919, 36) + " this spring. ".repeat(20));
+        }
+        // One document a batch, so the scan takes seconds and meets the limit part way.
+        try (Polyrag p = Polyrag.open(PolyragTest.config(tmp.resolve("data"), Map.of("sync.watch", "false",
+                "sync.allowed.roots", root.toString(), "ingest.batch.documents", "1")))) {
+            p.usage().setQuotas("", new io.polyrag.core.port.UsageStore.Quotas(5L, null, null, null));
+            String first = p.sources().register(new SourceRegistration("notes", "filesystem", Map.of("root",
+                    root.toString()), null, null, null)).jobId();
+            await().atMost(Duration.ofSeconds(120)).until(() -> p.jobs().get(first).status().finished());
+            int indexed = p.documents().list(null, 0, 200).size();
+            assertThat(indexed).as(String.valueOf(p.jobs().get(first))).isBetween(5, n - 1);
+            assertThat(p.jobs().get(first).progress().errors()).first().satisfies(e -> assertThat(e.reason())
+                    .contains("quota documents"));
+
+            p.usage().setQuotas("", new io.polyrag.core.port.UsageStore.Quotas(null, null, null, null));
+            String second = p.sources().sync("notes");
+            await().atMost(Duration.ofSeconds(120)).until(() -> p.jobs().get(second).status().finished());
+            assertThat(p.jobs().get(second).progress().added()).as(String.valueOf(p.jobs().get(second)))
+                    .isEqualTo(n - indexed);
+            assertThat(p.documents().list(null, 0, 200)).hasSize(n);
+        }
+    }
+
     @Test
     void a_folder_ingested_with_sync_is_seeded_so_its_first_scan_reads_nothing() throws Exception {
         Path root = Files.createDirectories(tmp.resolve("docs"));

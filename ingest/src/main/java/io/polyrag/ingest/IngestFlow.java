@@ -105,7 +105,7 @@ final class IngestFlow implements AutoCloseable {
         written.addLast(vectors.thenAcceptAsync(e -> {
             if (e.ok() && stopped == null && canceled.getAsBoolean()) {
                 batch.forEach(p -> tally.failed(p.input().name(), p.input().name() + ": canceled before it was "
-                        + "written: nothing of it was indexed"));
+                        + "written: nothing of it was indexed", true));
             } else if (e.ok() && stopped == null) {
                 try {
                     List<List<Extraction>> extractions = graph ? extract(batch) : null;
@@ -127,7 +127,7 @@ final class IngestFlow implements AutoCloseable {
             List<float[]> vectors = embed(batch, contexts, wholeTexts);
             if (vectors == CANCELED) {
                 batch.forEach(p -> tally.failed(p.input().name(), p.input().name() + ": canceled while it was "
-                        + "embedded: nothing of it was indexed"));
+                        + "embedded: nothing of it was indexed", true));
                 return Embedded.NONE;
             }
             if (vectors == null) {
@@ -144,7 +144,7 @@ final class IngestFlow implements AutoCloseable {
             return new Embedded(vectors.subList(0, chunks), wholes, contexts, true);
         } catch (RuntimeException e) {
             LOG.log(Level.ERROR, "embedding failed", e);
-            batch.forEach(p -> tally.failed(p.input().name(), "embedding failed: " + e.getMessage()));
+            batch.forEach(p -> tally.failed(p.input().name(), "embedding failed: " + e.getMessage(), true));
             return Embedded.NONE;
         }
     }

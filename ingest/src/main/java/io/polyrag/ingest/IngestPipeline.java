@@ -321,7 +321,7 @@ public final class IngestPipeline {
                 String limit = run.limit().get();
                 if (limit != null) {
                     for (IngestInput rest : inputs.subList(seen, inputs.size())) {
-                        tally.failed(rest.name(), rest.name() + ": not indexed: " + limit);
+                        tally.failed(rest.name(), rest.name() + ": not indexed: " + limit, true);
                     }
                     tally.warn("stopped after " + seen + " of " + inputs.size() + " inputs: " + limit + "; what was "
                             + "written before stays indexed");
@@ -440,10 +440,10 @@ public final class IngestPipeline {
             tally.failed(input.name(), e.getMessage());
         } catch (IOException e) {
             tally.failed(input.name(), input.name() + ": cannot read it (" + e.getClass().getSimpleName() + ": "
-                    + e.getMessage() + ")");
+                    + e.getMessage() + ")", true);
         } catch (RuntimeException e) {
             LOG.log(Level.WARNING, "failed to prepare " + input.uri(), e);
-            tally.failed(input.name(), input.name() + ": " + e.getClass().getSimpleName() + ": " + e.getMessage());
+            tally.failed(input.name(), input.name() + ": " + e.getClass().getSimpleName() + ": " + e.getMessage(), true);
         }
         return Optional.empty();
     }

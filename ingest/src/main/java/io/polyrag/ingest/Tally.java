@@ -92,11 +92,17 @@ final class Tally {
         publish();
     }
 
+    /** The input itself was refused (unreadable type, bytes that do not parse, no text). */
     synchronized void failed(String source, String reason) {
+        failed(source, reason, false);
+    }
+
+    /** An input that failed, {@code retry} when it may succeed later (see {@link ItemError#retry()}). */
+    synchronized void failed(String source, String reason, boolean retry) {
         failed++;
         processed++;
         if (errors.size() < MAX_ERRORS) {
-            errors.add(new ItemError(source, reason));
+            errors.add(new ItemError(source, reason, retry));
         }
         publish();
     }

@@ -126,7 +126,7 @@ final class VersionWriter {
                 purge(staged);
             }
             prepared.forEach(p -> tally.failed(p.input().name(), p.input().name()
-                    + ": could not be written to the stores, nothing of it was kept (" + e.getMessage() + ")"));
+                    + ": could not be written to the stores, nothing of it was kept (" + e.getMessage() + ")", true));
             // A full disk, a read-only folder or a damaged index fails every later batch the same way: stop at the
             // first, with one line; so does a store that cannot be reached (a server down or restarting), and a job
             // then waits for it and resumes. Anything else may be this batch's own problem, so the next batch goes on.
@@ -164,7 +164,7 @@ final class VersionWriter {
                 // the stale timeout). Its records are purged; nothing of it is visible.
                 replaced.add(v);
                 tally.failed(p.input().name(), p.input().name() + ": not published: " + r.refused()
-                        + " (the write took longer than POLYRAG_INGEST_JOB_STALE_SECONDS); ingest it again");
+                        + " (the write took longer than POLYRAG_INGEST_JOB_STALE_SECONDS); ingest it again", true);
                 continue;
             }
             Optional<DocumentVersion> before = r.before();
