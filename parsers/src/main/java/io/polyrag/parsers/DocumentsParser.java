@@ -353,7 +353,13 @@ public final class DocumentsParser implements Parser {
         Metadata metadata = new Metadata();
         metadata.set(TikaCoreProperties.RESOURCE_NAME_KEY, item.name());
         try {
-            parses.acquire();
+            // Bounded: parses that overran their limit keep their permits until they really end (they cannot be
+            // stopped), and once every permit is held so, waiting without a limit hung every later parse.
+            if (!parses.tryAcquire(timeoutMs, TimeUnit.MILLISECONDS)) {
+                throw new IllegalStateException(item.name() + ": not parsed: every parser was still busy after "
+                        + timeoutMs / 1000 + " s (earlier files that overran their time limit); it is tried again by "
+                        + "the next ingest or sync");
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new InvalidInputException(item.name() + ": parsing was interrupted");

@@ -185,6 +185,30 @@ class DocumentsParserTest {
                 .isInstanceOf(InvalidInputException.class).hasMessageContaining("more than 10000 characters");
     }
 
+    /**
+     * Parses that overran their time limit hold their permits until they really end; a parse that finds every permit
+     * held waits no longer than the time limit and fails, to be tried again (it waited forever before).
+     */
+    @Test
+    void a_parse_that_finds_every_parser_busy_fails_after_the_time_limit() throws Exception {
+        DocumentsParser quick = new DocumentsParser(64L << 20, 300);
+        var field = DocumentsParser.class.getDeclaredField("parses");
+        field.setAccessible(true);
+        java.util.concurrent.Semaphore parses = (java.util.concurrent.Semaphore) field.get(quick);
+        int held = parses.drainPermits();
+        try {
+            org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(java.time.Duration.ofSeconds(30), () ->
+                    assertThatThrownBy(() -> quick.parse(new SourceItem("t:x", "memo.docx", DocumentFixtures.docx(
+                            "Memo", "The lamp is lit.", List.of(List.of("a"))), null)))
+                            .isInstanceOf(IllegalStateException.class)
+                            .hasMessageContaining("every parser was still busy").hasMessageContaining("tried again"));
+        } finally {
+            parses.release(held);
+        }
+        assertThat(quick.parse(new SourceItem("t:x", "memo.docx", DocumentFixtures.docx("Memo", "The lamp is lit.",
+                List.of(List.of("a"))), null)).text()).contains("The lamp is lit.");
+    }
+
     @Test
     void names_decide_what_a_directory_walk_picks_up() {
         assertThat(parser.acceptsName("a/b/report.PDF")).isTrue();
