@@ -14,7 +14,11 @@ import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -110,11 +114,18 @@ public final class Outbound {
     /** POSTs JSON and returns the response body of a 2xx, retrying transient failures. */
     public String postJson(URI uri, Map<String, String> headers, String body, Function<String, String> errorMessage) {
         return withRetries(() -> {
-            HttpResponse<String> r = send(json(uri, headers, body), HttpResponse.BodyHandlers.ofString());
-            if (r.statusCode() / 100 != 2) {
-                throw failure(r.statusCode(), errorMessage.apply(r.body()), retryAfter(r.headers()));
+            HttpResponse<InputStream> r = send(json(uri, headers, body), HttpResponse.BodyHandlers.ofInputStream());
+            String text;
+            try (InputStream in = r.body(); Watchdog dog = new Watchdog(in)) {
+                text = new String(dog.read(in::readAllBytes, uri, r.statusCode()), StandardCharsets.UTF_8);
+            } catch (IOException e) {
+                throw new OutboundException.Transient(target, r.statusCode(), "the body of " + uri + " broke off: "
+                        + e.getMessage(), e);
             }
-            return r.body();
+            if (r.statusCode() / 100 != 2) {
+                throw failure(r.statusCode(), errorMessage.apply(text), retryAfter(r.headers()));
+            }
+            return text;
         });
     }
 
@@ -128,16 +139,20 @@ public final class Outbound {
             HttpResponse<InputStream> r = send(json(uri, headers, body), HttpResponse.BodyHandlers.ofInputStream());
             if (r.statusCode() / 100 != 2) {
                 String err;
-                try (var in = r.body()) {
-                    err = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+                try (InputStream in = r.body(); Watchdog dog = new Watchdog(in)) {
+                    err = new String(dog.read(in::readAllBytes, uri, r.statusCode()), StandardCharsets.UTF_8);
                 } catch (IOException e) {
                     err = "(the error body could not be read: " + e.getMessage() + ")";
                 }
                 throw failure(r.statusCode(), errorMessage.apply(err), retryAfter(r.headers()));
             }
-            try (BufferedReader reader = new BufferedReader(new InputStreamReader(r.body(), StandardCharsets.UTF_8))) {
+            // Each line must come within the request timeout of the one before (a stream may run longer in all).
+            Watchdog dog = new Watchdog(r.body());
+            try (dog; BufferedReader reader = new BufferedReader(new InputStreamReader(r.body(),
+                    StandardCharsets.UTF_8))) {
                 String line;
-                while ((line = reader.readLine()) != null) {
+                while ((line = dog.read(reader::readLine, uri, r.statusCode())) != null) {
+                    dog.rearm();
                     onLine.accept(line);
                 }
             } catch (IOException e) {
@@ -159,9 +174,10 @@ public final class Outbound {
             HttpResponse<InputStream> r = send(b, HttpResponse.BodyHandlers.ofInputStream());
             byte[] body;
             boolean truncated;
-            try (InputStream in = r.body()) {
-                body = in.readNBytes((int) Math.min(Integer.MAX_VALUE - 8, maxBytes));
-                truncated = in.read() >= 0;
+            try (InputStream in = r.body(); Watchdog dog = new Watchdog(in)) {
+                body = dog.read(() -> in.readNBytes((int) Math.min(Integer.MAX_VALUE - 8, maxBytes)), uri,
+                        r.statusCode());
+                truncated = dog.read(in::read, uri, r.statusCode()) >= 0;
             } catch (HttpTimeoutException e) {
                 throw new OutboundException.Transient(target, r.statusCode(), "the body of " + uri + " timed out", e);
             } catch (IOException e) {
@@ -212,6 +228,63 @@ public final class Outbound {
         } catch (RuntimeException e) {
             call.fail(e);
             throw e;
+        }
+    }
+
+    private static final ScheduledExecutorService TIMER = Executors.newSingleThreadScheduledExecutor(
+            Thread.ofPlatform().daemon().name("polyrag-outbound-timer").factory());
+
+    /**
+     * Closes a response body that is not read in time, so the read fails instead of waiting on a server that sent
+     * its headers and stalled: the JDK's request timeout stops counting once the headers are in (a body that never
+     * came held a web sync's worker, or a model call, for ever).
+     */
+    private final class Watchdog implements AutoCloseable {
+        interface Read<T> {
+            T run() throws IOException;
+        }
+
+        private final InputStream in;
+        private volatile boolean fired;
+        private ScheduledFuture<?> alarm;
+
+        Watchdog(InputStream in) {
+            this.in = in;
+            rearm();
+        }
+
+        /** Gives the next read the whole timeout again. */
+        synchronized void rearm() {
+            if (alarm != null) {
+                alarm.cancel(false);
+            }
+            alarm = TIMER.schedule(this::fire, requestTimeout.toNanos(), TimeUnit.NANOSECONDS);
+        }
+
+        private void fire() {
+            fired = true;
+            try {
+                in.close();
+            } catch (IOException ignored) {
+                // Closing is all it does: the read then fails.
+            }
+        }
+
+        <T> T read(Read<T> read, URI uri, int status) throws IOException {
+            try {
+                return read.run();
+            } catch (IOException e) {
+                if (fired) {
+                    throw new HttpTimeoutException("the body of " + uri + " (HTTP " + status + ") did not arrive "
+                            + "within " + requestTimeout.toSeconds() + " s");
+                }
+                throw e;
+            }
+        }
+
+        @Override
+        public synchronized void close() {
+            alarm.cancel(false);
         }
     }
 
