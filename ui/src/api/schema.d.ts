@@ -286,8 +286,7 @@ export interface paths {
         post?: never;
         delete?: never;
         options?: never;
-        /** Measure the knowledge base's search on its judged queries: the configured fusion, the tuned one and each leg alone (nDCG@10, Recall@100, MRR@10, 95% intervals, paired tests); kept as its last evaluation (headers only) */
-        head: operations["headKnowledgeBasesNameEvaluation"];
+        head?: never;
         patch?: never;
         trace?: never;
     };
@@ -2813,44 +2812,6 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
-            };
-        };
-    };
-    headKnowledgeBasesNameEvaluation: {
-        parameters: {
-            query?: {
-                /** @description return the last evaluation kept instead of running one */
-                last?: boolean;
-            };
-            header?: never;
-            path: {
-                /** @description the knowledge base */
-                name: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description the evaluation */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description a problem with the request (headers only) */
-            "4XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description a problem of the server (headers only) */
-            "5XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
             };
         };
     };

@@ -163,7 +163,10 @@ final class Api {
         return op;
     }
 
-    /** A GET route without HEAD (a stream). */
+    /**
+     * A GET route without HEAD: a stream, or a read that runs work each time (an evaluation), which a HEAD would run
+     * only to say nothing.
+     */
     Op stream(String path, Handler h) {
         routes.get(path, around.apply(h));
         return add(new Op("get", path));

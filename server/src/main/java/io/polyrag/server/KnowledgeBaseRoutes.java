@@ -126,7 +126,8 @@ final class KnowledgeBaseRoutes {
             ctx.status(HttpStatus.NO_CONTENT);
         }).summary(kbs, "Drop the tuning: the knowledge base's searches use the configured fusion again")
                 .path("name", "the knowledge base").response(204, "dropped", null);
-        api.get("/v1/knowledge-bases/{name}/evaluation", ctx -> {
+        // No HEAD: it would run a whole evaluation to answer with headers alone.
+        api.stream("/v1/knowledge-bases/{name}/evaluation", ctx -> {
             String name = ctx.pathParam("name");
             var facet = tenant(ctx).knowledgeBases();
             ctx.json(Http.booleanParam(ctx, "last") ? facet.lastEvaluation(name).orElseThrow(() ->

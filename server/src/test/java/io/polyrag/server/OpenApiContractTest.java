@@ -285,6 +285,8 @@ class OpenApiContractTest {
         org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(120)).until(() -> json(send("GET", "/v1/jobs/" + tune, null, null))
                 .get("status").asString(), st -> st.equals("succeeded"));
         call("GET", "/v1/knowledge-bases/lab/tuning", null, 200);
+        // A HEAD runs no evaluation (it has no route: it ran one whole, to answer with headers alone).
+        assertThat(send("HEAD", "/v1/knowledge-bases/lab/evaluation", null, null).statusCode()).isNotEqualTo(500);
         call("GET", "/v1/knowledge-bases/lab/evaluation?last=true", null, 404);
         call("GET", "/v1/knowledge-bases/lab/evaluation", null, 200);
         call("GET", "/v1/knowledge-bases/lab/evaluation?last=true", null, 200);
@@ -302,7 +304,7 @@ class OpenApiContractTest {
         String path = pathAndQuery.replaceAll("\\?.*", "");
         String template = template(path);
         exercised.add(method + " " + template);
-        if (method.equals("GET")) {
+        if (method.equals("GET") && doc.get("paths").get(template).has("head")) {
             HttpResponse<String> head = send("HEAD", pathAndQuery, null, key);
             assertThat(head.statusCode()).as("HEAD " + pathAndQuery).isEqualTo(status);
             exercised.add("HEAD " + template);
