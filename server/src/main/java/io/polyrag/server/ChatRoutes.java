@@ -136,17 +136,7 @@ final class ChatRoutes {
                             new Delta(null, token), null)), null));
                 }, history);
             } catch (RuntimeException e) {
-                // Headers are sent: the error travels as OpenAI streams it, then the stream ends.
-                int status = e instanceof AnswerUnavailableException ? 502 : ProblemMapper.status(e);
-                if (status == 0) {
-                    throw e;
-                }
-                out.write(("data: " + Json.MAPPER.writeValueAsString(Map.of("error", Map.of(
-                        "message", String.valueOf(e.getMessage()), "type", status == 502 ? "model_error"
-                                : "invalid_request_error", "code", status))) + "\n\n").getBytes(
-                                        StandardCharsets.UTF_8));
-                out.write("data: [DONE]\n\n".getBytes(StandardCharsets.UTF_8));
-                out.flush();
+                streamError(ctx, out, e);
                 return;
             }
             if (!streamed[0]) {
@@ -240,6 +230,20 @@ final class ChatRoutes {
                     + "base>'");
         }
         return n.asString();
+    }
+
+    /** Headers are sent: the error travels as OpenAI streams it, then the stream ends. */
+    private static void streamError(Context ctx, OutputStream out, RuntimeException e) throws IOException {
+        Problem p = e instanceof AnswerUnavailableException ? Problem.of(502, "Bad Gateway", e.getMessage())
+                : ProblemMapper.inStream(e, ctx);
+        if (p == null) {
+            return; // the client went away
+        }
+        out.write(("data: " + Json.MAPPER.writeValueAsString(Map.of("error", Map.of("message", String.valueOf(
+                p.detail()), "type", p.status() == 502 ? "model_error" : p.status() >= 500 ? "server_error"
+                        : "invalid_request_error", "code", p.status()))) + "\n\n").getBytes(StandardCharsets.UTF_8));
+        out.write("data: [DONE]\n\n".getBytes(StandardCharsets.UTF_8));
+        out.flush();
     }
 
     private static void send(OutputStream out, Chunk chunk) {

@@ -21,6 +21,7 @@ import io.polyrag.core.StorageProblems;
 import io.polyrag.core.StoreException;
 import io.polyrag.core.UnavailableException;
 import io.polyrag.core.model.Tenant;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -223,11 +224,28 @@ final class ProblemMapper {
                 return;
             }
         }
+        problem(ctx, 500, logged(e, ctx));
+    }
+
+    /** Logs an unexpected failure under a fresh error id; returns what the client is told. */
+    static String logged(Exception e, Context ctx) {
         String id = UUID.randomUUID().toString();
         Tenant tenant = ctx.attribute(Auth.TENANT);
         LOG.log(System.Logger.Level.ERROR, "internal error " + id + " on " + ctx.method() + " " + ctx.path()
                 + " (request " + ctx.attribute(RestServer.REQUEST_ID) + ", tenant " + (tenant == null || tenant.name().isEmpty()
                         ? "-" : tenant.name()) + ")", e);
-        problem(ctx, 500, "internal error; the server log has the details under error id " + id);
+        return "internal error; the server log has the details under error id " + id;
+    }
+
+    /**
+     * What a stream whose headers are sent says of a failure, as its last event: the problem, or for an unexpected
+     * failure a 500 naming the error id it was logged under (rethrown, it only cut the stream off: the status and
+     * problem could no longer be sent). Null when the client went away: nothing can reach it.
+     */
+    static Problem inStream(RuntimeException e, Context ctx) {
+        if (e instanceof UncheckedIOException && "the client went away".equals(e.getMessage())) {
+            return null;
+        }
+        return status(e) == 0 ? Problem.of(500, "Internal Server Error", logged(e, ctx)) : problemOf(e);
     }
 }

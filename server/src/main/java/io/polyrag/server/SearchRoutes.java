@@ -193,10 +193,10 @@ final class SearchRoutes {
             event(out, "error", new Dtos.AnswerProblem("about:blank", "Bad Gateway", 502, e.getMessage(),
                     SearchWire.sources(e.sources())));
         } catch (RuntimeException e) {
-            if (ProblemMapper.status(e) == 0) {
-                throw e;
+            Problem p = ProblemMapper.inStream(e, ctx);
+            if (p != null) {
+                event(out, "error", p);
             }
-            event(out, "error", ProblemMapper.problemOf(e));
         }
     }
 

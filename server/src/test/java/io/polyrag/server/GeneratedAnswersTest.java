@@ -61,6 +61,11 @@ class GeneratedAnswersTest {
                         .getBytes(StandardCharsets.UTF_8);
                 ex.getResponseHeaders().add("Content-Type", "application/json");
                 ex.sendResponseHeaders(200, reply.length);
+            } else if (user.contains("please garble")) {
+                reply = ("data: {\"model\":\"fake-1\",\"choices\":[{\"delta\":{\"content\":\"The tusk \"}}]}\n\n"
+                        + "data: {not json\n\n").getBytes(StandardCharsets.UTF_8);
+                ex.getResponseHeaders().add("Content-Type", "text/event-stream");
+                ex.sendResponseHeaders(200, reply.length);
             } else if (user.contains("please fail")) {
                 reply = "{\"error\":{\"message\":\"This model's maximum context length is 8192 tokens\"}}"
                         .getBytes(StandardCharsets.UTF_8);
@@ -150,6 +155,11 @@ class GeneratedAnswersTest {
         assertThat(p.get("sources").get(0).get("title").asString()).isEqualTo("Narwhals");
         HttpResponse<String> streamed = query("{\"query\": \"narwhal tusk, please fail\", \"stream\": true}");
         assertThat(streamed.body()).contains("event: error").contains("\"status\":502").contains("Narwhals");
+        // A stream that breaks into something that is not JSON, after its first token: the model's failure, told as
+        // the stream's last event (it cut the stream off with no event before).
+        HttpResponse<String> garbled = query("{\"query\": \"narwhal tusk, please garble\", \"stream\": true}");
+        assertThat(garbled.body()).contains("event: token").contains("event: error").contains("\"status\":502")
+                .contains("not JSON");
     }
 
     @Test

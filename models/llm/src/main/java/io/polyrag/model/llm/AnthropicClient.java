@@ -39,7 +39,7 @@ public final class AnthropicClient implements LlmClient {
     @Override
     public Response complete(Request request) {
         String body = http.postJson(endpoint, headers(), body(request, false), OpenAiCompatibleClient::error);
-        JsonNode r = OpenAiCompatibleClient.JSON.readTree(body);
+        JsonNode r = OpenAiCompatibleClient.parse(id(), body);
         StringBuilder text = new StringBuilder();
         for (JsonNode block : r.path("content")) {
             if ("text".equals(block.path("type").asString(""))) {
@@ -58,7 +58,7 @@ public final class AnthropicClient implements LlmClient {
             if (!line.startsWith("data:")) {
                 return;
             }
-            JsonNode event = OpenAiCompatibleClient.JSON.readTree(line.substring(5).strip());
+            JsonNode event = OpenAiCompatibleClient.parse(id(), line.substring(5).strip());
             switch (event.path("type").asString("")) {
                 case "message_start" -> usage[0] = event.path("message").path("usage").path("input_tokens").asInt(0);
                 case "content_block_delta" -> {

@@ -2,6 +2,7 @@ package io.polyrag.model.llm;
 
 import io.polyrag.core.http.Outbound;
 import io.polyrag.core.http.OutboundException;
+import io.polyrag.core.model.Ids;
 import io.polyrag.core.port.LlmClient;
 import java.net.URI;
 import java.util.Map;
@@ -45,7 +46,7 @@ public final class OpenAiCompatibleClient implements LlmClient {
     @Override
     public Response complete(Request request) {
         String body = http.postJson(endpoint, headers(), body(request, false), OpenAiCompatibleClient::error);
-        JsonNode r = JSON.readTree(body);
+        JsonNode r = parse(id(), body);
         JsonNode choice = r.path("choices").path(0);
         if (choice.isMissingNode()) {
             throw new OutboundException(id(), 200, "the response has no choices: " + abbreviate(body), null);
@@ -67,7 +68,7 @@ public final class OpenAiCompatibleClient implements LlmClient {
             if (data.isEmpty() || data.equals("[DONE]")) {
                 return;
             }
-            JsonNode chunk = JSON.readTree(data);
+            JsonNode chunk = parse(id(), data);
             if (chunk.has("error")) {
                 throw new OutboundException(id(), 200, chunk.path("error").path("message").asString("error in stream"),
                         null);
@@ -108,6 +109,19 @@ public final class OpenAiCompatibleClient implements LlmClient {
             b.putObject("stream_options").put("include_usage", true);
         }
         return JSON.writeValueAsString(b);
+    }
+
+    /**
+     * The model's answer or stream chunk as JSON; text that is not JSON is the provider's failure (the answer is a
+     * 502 naming it), not an internal error that cut an answer's stream off.
+     */
+    static JsonNode parse(String provider, String text) {
+        try {
+            return JSON.readTree(text);
+        } catch (RuntimeException e) {
+            throw new OutboundException(provider, 200, "the model answered with something that is not JSON: "
+                    + Ids.abbreviate(text, 80), e);
+        }
     }
 
     /** The provider's own message from an error body ({@code {"error": {"message": …}}}), else the body. */
