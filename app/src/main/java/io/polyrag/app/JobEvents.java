@@ -3,6 +3,8 @@ package io.polyrag.app;
 import io.polyrag.core.model.JobInfo;
 import io.polyrag.core.model.Tenant;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -19,6 +21,11 @@ import java.util.concurrent.locks.ReentrantLock;
  * stage change and at most every quarter second), finished. The last {@value #CAPACITY} events are kept in a ring, so
  * memory is bounded however many subscribers wait and however slowly they read; a subscriber resumes after the last
  * id it saw, and one that falls further behind than the ring misses the oldest (it can read the jobs themselves).
+ *
+ * <p>Ids count on from this process's start in microseconds since the epoch, so an id a subscriber kept from before a
+ * restart is below every id issued since (it resumes with everything kept); an id above any issued here (from a
+ * replica that started later) is taken as from elsewhere too. Before, ids restarted at 1, and a subscriber resuming
+ * with an older process's id heard nothing until the new count passed it.
  */
 public final class JobEvents {
     static final int CAPACITY = 10_000;
@@ -26,7 +33,8 @@ public final class JobEvents {
     /**
      * One event.
      *
-     * @param id increasing from 1 in this process, per tenant: a tenant's ids say nothing of another's events
+     * @param id increasing in this process, per tenant, from its start time in microseconds: a tenant's ids say
+     *     nothing of another's events
      * @param tenant whose job it is (empty: the local tenant)
      * @param type {@code created}, {@code progress} or {@code finished}
      * @param job the job as it was then
@@ -39,6 +47,8 @@ public final class JobEvents {
     private final Condition added = lock.newCondition();
     /** Each tenant's newest event id. */
     private final Map<String, Long> lastIds = new HashMap<>();
+    /** Where this process's ids start: its start time, in microseconds since the epoch. */
+    private final long base = ChronoUnit.MICROS.between(Instant.EPOCH, Instant.now());
     private boolean closed;
     private volatile long lastReadNanos = System.nanoTime() - TimeUnit.HOURS.toNanos(1);
     private final AtomicInteger waiting = new AtomicInteger();
@@ -50,7 +60,7 @@ public final class JobEvents {
                 ring.removeFirst();
             }
             String tenant = job.tenant() == null ? "" : job.tenant();
-            ring.addLast(new Event(lastIds.merge(tenant, 1L, Long::sum), tenant, type, job));
+            ring.addLast(new Event(lastIds.merge(tenant, base + 1, (a, b) -> a + 1), tenant, type, job));
             added.signalAll();
         } finally {
             lock.unlock();
@@ -75,10 +85,13 @@ public final class JobEvents {
         long deadline = System.nanoTime() + wait.toNanos();
         lock.lock();
         try {
+            if (afterId > lastIds.getOrDefault(tenant.id(), base)) {
+                afterId = 0; // never issued here: from another process, so everything kept is news
+            }
             while (!closed) {
                 // Nothing new for this tenant: no need to look at the ring (a thousand subscribers wake on every
                 // event). Else walk back from the newest only as far as the tenant's afterId: the ring is in order.
-                if (lastIds.getOrDefault(tenant.id(), 0L) > afterId) {
+                if (lastIds.getOrDefault(tenant.id(), base) > afterId) {
                     List<Event> out = new ArrayList<>();
                     for (var it = ring.descendingIterator(); it.hasNext(); ) {
                         Event e = it.next();
@@ -99,7 +112,7 @@ public final class JobEvents {
                     return List.of();
                 }
                 // Events the ring no longer holds are not waited for again.
-                afterId = Math.max(afterId, lastIds.getOrDefault(tenant.id(), 0L));
+                afterId = Math.max(afterId, lastIds.getOrDefault(tenant.id(), base));
                 added.await(left, TimeUnit.NANOSECONDS);
             }
             return List.of();
@@ -120,7 +133,7 @@ public final class JobEvents {
     long lastId(Tenant tenant) {
         lock.lock();
         try {
-            return lastIds.getOrDefault(tenant.id(), 0L);
+            return lastIds.getOrDefault(tenant.id(), base);
         } finally {
             lock.unlock();
         }
