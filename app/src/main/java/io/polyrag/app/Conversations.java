@@ -81,19 +81,22 @@ public final class Conversations {
 
     /** Appends messages to the conversation (creating it), keeping the newest {@value #MAX_MESSAGES}. */
     public void append(String id, List<Message> added) {
-        List<Message> all = new ArrayList<>(messages(id));
-        for (Message m : added) {
-            String content = m.content() == null ? "" : m.content();
-            all.add(new Message(m.role(), content.length() > MAX_CONTENT ? content.substring(0, MAX_CONTENT)
-                    : content));
-        }
-        while (all.size() > MAX_MESSAGES) {
-            all.removeFirst();
-        }
-        String first = all.stream().filter(m -> "user".equals(m.role())).map(Message::content).findFirst().orElse("");
-        String title = first.length() > 120 ? first.substring(0, 117) + "..." : first;
-        int turns = (int) all.stream().filter(m -> "user".equals(m.role())).count();
-        store.putConversation(tenant.id(), id, title, Json.MAPPER.writeValueAsString(all), turns);
+        store.changeConversation(tenant.id(), id, current -> {
+            List<Message> all = new ArrayList<>(parse(current));
+            for (Message m : added) {
+                String content = m.content() == null ? "" : m.content();
+                all.add(new Message(m.role(), content.length() > MAX_CONTENT ? content.substring(0, MAX_CONTENT)
+                        : content));
+            }
+            while (all.size() > MAX_MESSAGES) {
+                all.removeFirst();
+            }
+            String first = all.stream().filter(m -> "user".equals(m.role())).map(Message::content).findFirst()
+                    .orElse("");
+            String title = first.length() > 120 ? first.substring(0, 117) + "..." : first;
+            int turns = (int) all.stream().filter(m -> "user".equals(m.role())).count();
+            return new ConversationStore.Written(title, Json.MAPPER.writeValueAsString(all), turns);
+        });
     }
 
     private static List<Message> parse(String json) {

@@ -3,6 +3,7 @@ package io.polyrag.core.port;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Function;
 
 /** Conversations kept per tenant: their messages (JSON, the OpenAI shape), so a follow-up can lean on them. */
 public interface ConversationStore {
@@ -20,8 +21,16 @@ public interface ConversationStore {
     /** The tenant's conversations, most recently updated first (their messages left out: empty). */
     List<Conversation> conversations(String tenant, int offset, int limit);
 
-    /** Creates or replaces a conversation. */
-    void putConversation(String tenant, String id, String title, String messages, int turns);
+    /** What a change writes: the conversation's title, its messages (JSON) and how many user messages they hold. */
+    record Written(String title, String messages, int turns) {
+    }
+
+    /**
+     * Creates or rewrites a conversation from its current messages ({@code null} when it has none yet), in one
+     * transaction that holds its row meanwhile, so two changes at once both land (read and written apart, one of
+     * two concurrent follow-ups was lost).
+     */
+    void changeConversation(String tenant, String id, Function<String, Written> change);
 
     /** False when the tenant has no conversation with that id. */
     boolean deleteConversation(String tenant, String id);

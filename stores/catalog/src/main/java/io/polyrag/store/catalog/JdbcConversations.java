@@ -2,6 +2,7 @@ package io.polyrag.store.catalog;
 
 import io.polyrag.core.port.ConversationStore;
 import io.polyrag.core.port.ConversationStore.Conversation;
+import io.polyrag.core.port.ConversationStore.Written;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -11,6 +12,7 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Function;
 
 /** Conversation rows: one per tenant and id, the messages as JSON. */
 final class JdbcConversations implements ConversationStore {
@@ -51,14 +53,33 @@ final class JdbcConversations implements ConversationStore {
         });
     }
 
-    void put(String tenant, String id, String title, String messages, int turns) {
+    /**
+     * Reads the row locked, then updates or inserts it, in one transaction; two first messages inserted at once
+     * collide on the key, and the loser's transaction is run again (it then finds the winner's row).
+     */
+    void change(String tenant, String id, Function<String, Written> change) {
         jdbc.tx("keep a conversation", c -> {
-            int updated = JdbcCatalog.update(c, "UPDATE conversations SET title = ?, messages = ?, turns = ?, "
-                    + "updated_at = ? WHERE tenant = ? AND id = ?", title, messages, turns, jdbc.now(), tenant, id);
-            if (updated == 0) {
+            String current = null;
+            boolean exists;
+            try (PreparedStatement ps = c.prepareStatement("SELECT messages FROM conversations WHERE tenant = ? "
+                    + "AND id = ? FOR UPDATE")) {
+                ps.setString(1, tenant);
+                ps.setString(2, id);
+                try (ResultSet rs = ps.executeQuery()) {
+                    exists = rs.next();
+                    if (exists) {
+                        current = rs.getString(1);
+                    }
+                }
+            }
+            Written w = change.apply(current);
+            if (exists) {
+                JdbcCatalog.update(c, "UPDATE conversations SET title = ?, messages = ?, turns = ?, updated_at = ? "
+                        + "WHERE tenant = ? AND id = ?", w.title(), w.messages(), w.turns(), jdbc.now(), tenant, id);
+            } else {
                 JdbcCatalog.update(c, "INSERT INTO conversations (tenant, id, title, messages, turns, created_at, "
-                        + "updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)", tenant, id, title, messages, turns, jdbc.now(),
-                        jdbc.now());
+                        + "updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)", tenant, id, w.title(), w.messages(), w.turns(),
+                        jdbc.now(), jdbc.now());
             }
             return null;
         });
@@ -91,8 +112,8 @@ final class JdbcConversations implements ConversationStore {
     }
 
     @Override
-    public void putConversation(String tenant, String id, String title, String messages, int turns) {
-        put(tenant, id, title, messages, turns);
+    public void changeConversation(String tenant, String id, Function<String, Written> change) {
+        change(tenant, id, change);
     }
 
     @Override
