@@ -8,6 +8,7 @@ import io.polyrag.core.port.Chunker;
 import io.polyrag.core.port.TokenCounter;
 import java.text.BreakIterator;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
@@ -63,7 +64,7 @@ public final class StructuredChunker implements Chunker {
             prose(doc, section, out);
             section.clear();
             if (b.kind() == ChunkKind.TABLE) {
-                table(b, out);
+                table(doc, b, out);
             } else {
                 code(b, out);
             }
@@ -137,8 +138,13 @@ public final class StructuredChunker implements Chunker {
     }
 
     private void splitLong(String text, int start, int end, List<Span> out) {
+        splitLong(text, start, end, out, maxTokens);
+    }
+
+    /** text[start, end) in spans of at most {@code limit} tokens: whole when it fits, else cut between words. */
+    private void splitLong(String text, int start, int end, List<Span> out, int limit) {
         int tokens = counter.count(text.substring(start, end));
-        if (tokens <= maxTokens) {
+        if (tokens <= limit) {
             out.add(new Span(start, end, tokens, false));
             return;
         }
@@ -151,7 +157,21 @@ public final class StructuredChunker implements Chunker {
                 wordEnd++;
             }
             int t = Math.max(1, counter.count(text.substring(i, wordEnd)));
-            if (pieceTokens > 0 && pieceTokens + t > maxTokens) {
+            if (t > limit) {
+                // One "word" longer than a chunk (a base64 blob, a run with no space): cut between characters.
+                if (pieceTokens > 0) {
+                    out.add(new Span(pieceStart, trimEnd(text, pieceStart, i), pieceTokens, false));
+                }
+                cutWord(text, i, wordEnd, out, limit);
+                i = wordEnd;
+                while (i < end && Character.isWhitespace(text.charAt(i))) {
+                    i++;
+                }
+                pieceStart = i;
+                pieceTokens = 0;
+                continue;
+            }
+            if (pieceTokens > 0 && pieceTokens + t > limit) {
                 out.add(new Span(pieceStart, trimEnd(text, pieceStart, i), pieceTokens, false));
                 pieceStart = i;
                 pieceTokens = 0;
@@ -162,7 +182,28 @@ public final class StructuredChunker implements Chunker {
                 i++;
             }
         }
-        out.add(new Span(pieceStart, end, pieceTokens, false));
+        if (pieceStart < end) {
+            out.add(new Span(pieceStart, end, pieceTokens, false));
+        }
+    }
+
+    /** text[start, end), one word, in pieces of at most {@code limit} tokens (never between a surrogate pair). */
+    private void cutWord(String text, int start, int end, List<Span> out, int limit) {
+        int from = start;
+        while (from < end) {
+            int to = Math.min(end, from + limit);
+            int n = counter.count(text.substring(from, to));
+            while (n > limit && to - from > 1) {
+                to = from + (to - from) / 2;
+                n = counter.count(text.substring(from, to));
+            }
+            if (to < end && to - from > 1 && Character.isHighSurrogate(text.charAt(to - 1))) {
+                to--;
+                n = counter.count(text.substring(from, to));
+            }
+            out.add(new Span(from, to, Math.max(1, n), false));
+            from = to;
+        }
     }
 
     private static int trimEnd(String text, int start, int end) {
@@ -207,14 +248,22 @@ public final class StructuredChunker implements Chunker {
         return String.join(", ", found);
     }
 
-    private void table(Block b, List<ChunkDraft> out) {
+    private void table(ParsedDocument doc, Block b, List<ChunkDraft> out) {
         String[] rows = b.text().split("\n");
         String header = rows[0];
         int headerTokens = counter.count(header);
         int rowStart = b.start() + header.length() + 1;
-        if (rows.length == 1 || counter.count(b.text()) <= maxTokens) {
-            out.add(new ChunkDraft(ChunkKind.TABLE, b.text(), b.headingPath(), b.start(), b.end(),
-                    counter.count(b.text()), b.location()));
+        int whole = counter.count(b.text());
+        if (whole <= maxTokens) {
+            out.add(new ChunkDraft(ChunkKind.TABLE, b.text(), b.headingPath(), b.start(), b.end(), whole,
+                    b.location()));
+            return;
+        }
+        // A header that would fill half of every part, or a row that fits no part beside it (thousands of columns):
+        // cut as text, so no chunk outgrows what the model reads.
+        if (headerTokens > maxTokens / 2 || Arrays.stream(rows).skip(1)
+                .anyMatch(r -> headerTokens + counter.count(r) > maxTokens)) {
+            prose(doc, List.of(b), out);
             return;
         }
         StringBuilder part = new StringBuilder(header);
@@ -250,7 +299,16 @@ public final class StructuredChunker implements Chunker {
         for (int i = 0; i < split.length; i++) {
             String line = split[i];
             boolean blankAfter = i + 1 < split.length && split[i + 1].isBlank();
-            lines.add(new Span(offset, offset + line.length(), counter.count(line) + 1, blankAfter));
+            int tokens = counter.count(line) + 1;
+            if (tokens > budget) {
+                // A line longer than a chunk (minified code, a data literal): cut between words, then characters.
+                List<Span> pieces = new ArrayList<>();
+                splitLong(b.text(), offset - b.start(), offset - b.start() + line.length(), pieces, budget);
+                pieces.forEach(p -> lines.add(new Span(b.start() + p.start(), b.start() + p.end(), p.tokens(),
+                        false)));
+            } else {
+                lines.add(new Span(offset, offset + line.length(), tokens, blankAfter));
+            }
             offset += line.length() + 1;
         }
         int from = 0;

@@ -117,6 +117,39 @@ class StructuredChunkerTest {
         assertThat(seen).containsExactlyElementsOf(rows);
     }
 
+    /** Like a subword tokenizer on text with no spaces: a word of n characters is n / 4 tokens, rounded up. */
+    private static final TokenCounter PIECES = t -> java.util.Arrays.stream(t.strip().split("\\s+"))
+            .filter(w -> !w.isEmpty()).mapToInt(w -> (w.length() + 3) / 4).sum();
+
+    /**
+     * A word longer than a chunk (a base64 blob), a table of thousands of columns and a line of minified code are cut
+     * so that no chunk outgrows the limit (each was one chunk before, of which the model read only the start), and
+     * nothing of the text is lost.
+     */
+    @Test
+    void nothing_outgrows_the_limit_however_long_its_words_rows_or_lines() {
+        String blob = "QUJD".repeat(5_000);
+        String wide = IntStream.range(0, 3_000).mapToObj(i -> "column" + i).collect(Collectors.joining(" | "))
+                + "\n" + IntStream.range(0, 3_000).mapToObj(i -> "v" + i).collect(Collectors.joining(" | "));
+        String minified = "var a=" + "x".repeat(4_000) + ";" + " if(b){c()}".repeat(500);
+        ParsedDocument d = doc(prose("The payload follows. " + blob + " That was all."),
+                new Block(ChunkKind.TABLE, wide, List.of(), 0, 0, ""),
+                new Block(ChunkKind.CODE, minified, List.of(), 0, 0, "js"));
+        List<ChunkDraft> chunks = new StructuredChunker(PIECES, 64, 8).chunk(d);
+        assertThat(chunks).allSatisfy(c -> assertThat(c.tokenCount()).as(c.text().substring(0, 40))
+                .isLessThanOrEqualTo(64));
+        String all = chunks.stream().map(ChunkDraft::text).collect(Collectors.joining());
+        assertThat(all.replaceAll("\\s", "")).contains("Thepayloadfollows.").contains("Thatwasall.")
+                .contains("column2999").contains("v2999").contains("if(b){c()}");
+        assertThat(chunks.stream().filter(c -> c.text().contains("QUJD")).mapToInt(c -> c.text().length()).sum())
+                .as("the blob whole, in pieces").isGreaterThanOrEqualTo(blob.length());
+        for (ChunkDraft c : chunks) {
+            if (c.kind() != ChunkKind.CODE) {
+                assertThat(d.text().substring(c.startOffset(), c.endOffset())).isEqualTo(c.text());
+            }
+        }
+    }
+
     @Test
     void a_small_table_stays_whole() {
         String table = "a | b\n1 | 2\n3 | 4";
