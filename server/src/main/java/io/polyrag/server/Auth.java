@@ -44,11 +44,14 @@ final class Auth {
     private final List<Cidr> trustedProxies;
     private final Map<String, long[]> failures = new ConcurrentHashMap<>();
     private final Counter authFailures;
+    private final List<String> corsOrigins;
     private volatile boolean keysRequired;
     private volatile long keysCheckedAt = Long.MIN_VALUE;
 
     Auth(Polyrag polyrag) {
         this.polyrag = polyrag;
+        this.corsOrigins = Arrays.stream(polyrag.config().get(Settings.HTTP_CORS_ORIGINS).split(","))
+                .map(String::strip).filter(x -> !x.isEmpty()).toList();
         String admin = polyrag.config().get(Settings.HTTP_ADMIN_KEY);
         this.adminKey = admin.isEmpty() ? null : admin.getBytes(StandardCharsets.UTF_8);
         this.failuresPerMinute = polyrag.config().get(Settings.HTTP_AUTH_FAILURES_PER_MINUTE);
@@ -80,6 +83,7 @@ final class Auth {
             return;
         }
         if (!keysRequired()) {
+            LocalOnly.check(ctx, corsOrigins);
             ctx.attribute(TENANT, Tenant.LOCAL);
             return;
         }

@@ -38,7 +38,7 @@ class ClientGoneTest {
                 byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
                 try (Socket socket = new Socket("127.0.0.1", server.port())) {
                     OutputStream out = socket.getOutputStream();
-                    out.write(("POST /v1/ingest/text HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                    out.write(("POST /v1/ingest/text HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
                             + "Content-Length: " + bytes.length + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
                     out.write(bytes);
                     out.flush();

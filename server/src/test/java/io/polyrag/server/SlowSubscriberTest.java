@@ -34,7 +34,7 @@ class SlowSubscriberTest {
             try (Socket stalled = new Socket()) {
                 stalled.setReceiveBufferSize(1024);
                 stalled.connect(new java.net.InetSocketAddress("127.0.0.1", server.port()));
-                stalled.getOutputStream().write("GET /v1/events HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(
+                stalled.getOutputStream().write("GET /v1/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".getBytes(
                         StandardCharsets.US_ASCII));
                 String last = null;
                 for (int i = 0; i < 400; i++) {
@@ -54,7 +54,7 @@ class SlowSubscriberTest {
                 // A subscriber that reads gets the whole backlog, the newest job included.
                 try (Socket reader = new Socket("127.0.0.1", server.port())) {
                     reader.setSoTimeout(30_000);
-                    reader.getOutputStream().write("GET /v1/events HTTP/1.1\r\nHost: x\r\nLast-Event-ID: 0\r\n\r\n"
+                    reader.getOutputStream().write("GET /v1/events HTTP/1.1\r\nHost: 127.0.0.1\r\nLast-Event-ID: 0\r\n\r\n"
                             .getBytes(StandardCharsets.US_ASCII));
                     var in = new java.io.BufferedReader(new java.io.InputStreamReader(reader.getInputStream(),
                             StandardCharsets.UTF_8));

@@ -1,0 +1,70 @@
+package io.polyrag.server;
+
+import io.javalin.http.Context;
+import io.javalin.http.HttpResponseException;
+import java.net.URI;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * Local mode (no API key) answers only this machine's own pages and tools. Any page a browser shows can send requests
+ * to {@code http://127.0.0.1:8080}: a form posted there (a multipart upload needs no permission from the server)
+ * would add its documents, and a page whose name was rebound to 127.0.0.1 could read every answer. So a request
+ * whose Host is not a loopback name is refused (421), and so is a write whose Origin is another site's (403) unless
+ * {@code POLYRAG_HTTP_CORS_ORIGINS} names it. Tools such as curl send no Origin; the web UI is on the same origin.
+ */
+final class LocalOnly {
+    private static final Set<String> LOOPBACK = Set.of("localhost", "127.0.0.1", "[::1]", "::1");
+    private static final Set<String> READS = Set.of("GET", "HEAD", "OPTIONS");
+
+    private LocalOnly() {
+    }
+
+    static void check(Context ctx, List<String> allowedOrigins) {
+        String host = ctx.header("Host");
+        if (host != null && !loopback(hostName(host)) && !allowedOrigins.contains("*")
+                && allowedOrigins.stream().noneMatch(o -> hostName(authority(o)).equals(hostName(host)))) {
+            throw new HttpResponseException(421, "this server is in local mode (no API key) and answers only requests "
+                    + "addressed to this machine (localhost, 127.0.0.1 or [::1]), not to '" + shorten(host) + "': "
+                    + "create an API key to serve other names, or list the origin in POLYRAG_HTTP_CORS_ORIGINS");
+        }
+        String origin = ctx.header("Origin");
+        if (origin != null && !READS.contains(ctx.method().name()) && !allowedOrigins.contains("*")
+                && !allowedOrigins.contains(origin) && !loopback(hostName(authority(origin)))) {
+            throw new HttpResponseException(403, "this server is in local mode (no API key) and takes no writes from "
+                    + "pages of another site (Origin '" + shorten(origin) + "'): list the origin in "
+                    + "POLYRAG_HTTP_CORS_ORIGINS, or create an API key");
+        }
+    }
+
+    private static boolean loopback(String name) {
+        return LOOPBACK.contains(name) || name.startsWith("127.") && name.chars().allMatch(c -> c == '.'
+                || Character.isDigit(c));
+    }
+
+    /** {@code host:port} or {@code [v6]:port} without its port, lower-cased. */
+    static String hostName(String authority) {
+        String a = authority.strip().toLowerCase(Locale.ROOT);
+        if (a.startsWith("[")) {
+            int close = a.indexOf(']');
+            return close < 0 ? a : a.substring(0, close + 1);
+        }
+        int colon = a.indexOf(':');
+        return colon < 0 ? a : a.substring(0, colon);
+    }
+
+    /** The authority of an origin ({@code https://app.example.com:8443} → {@code app.example.com:8443}). */
+    private static String authority(String origin) {
+        try {
+            String a = URI.create(origin.strip()).getRawAuthority();
+            return a == null ? "" : a;
+        } catch (IllegalArgumentException e) {
+            return "";
+        }
+    }
+
+    private static String shorten(String s) {
+        return s.length() > 80 ? s.substring(0, 80) + "…" : s;
+    }
+}
