@@ -212,6 +212,21 @@ public abstract class FullTextStoreContract {
                         SearchScope.ALL, 10).stream().map(StoreHit::chunkId).toList());
     }
 
+    /** A scope naming documents finds their records whatever outranks them elsewhere (every backend alike). */
+    @Test
+    void search_sees_only_the_documents_in_scope() {
+        FullTextStore store = corpus();
+        List<String> all = store.search("photosynthesis", SearchScope.ALL, 10).stream().map(StoreHit::documentId)
+                .toList();
+        assertThat(all).hasSizeGreaterThan(1);
+        String last = all.getLast();
+        assertThat(store.search("photosynthesis", new SearchScope(Set.of(), Set.of(last), null), 1))
+                .extracting(StoreHit::documentId).containsExactly(last);
+        assertThat(store.search("photosynthesis", new SearchScope(Set.of("kb", "other"), Set.of(last), null), 10))
+                .extracting(StoreHit::documentId).containsOnly(last);
+        assertThat(store.search("photosynthesis", new SearchScope(Set.of(), Set.of("absent"), null), 10)).isEmpty();
+    }
+
     @Test
     void upsert_replaces_and_delete_removes_by_version() {
         FullTextStore store = corpus();

@@ -175,6 +175,21 @@ public abstract class VectorStoreContract {
                 .containsExactly("d2-v1-0");
     }
 
+    /** A scope naming documents finds their records first, however many nearer ones other documents hold. */
+    @Test
+    void search_sees_only_the_documents_in_scope() {
+        VectorStore store = open();
+        Random r = seeded.random("documents");
+        for (int i = 0; i < 300; i++) {
+            store.upsert(List.of(rec("a" + i, "da" + i, 1, "alpha", Seeded.unitVector(r, DIM))));
+        }
+        float[] q = Seeded.unitVector(r, DIM);
+        assertThat(store.search(q, new SearchScope(Set.of(), Set.of("da7", "da250"), null), 10))
+                .extracting(StoreHit::documentId).containsExactlyInAnyOrder("da7", "da250");
+        assertThat(store.search(q, new SearchScope(Set.of("alpha"), Set.of("da7"), null), 10))
+                .extracting(StoreHit::documentId).containsExactly("da7");
+    }
+
     @Test
     void search_sees_only_the_knowledge_bases_in_scope() {
         VectorStore store = open();

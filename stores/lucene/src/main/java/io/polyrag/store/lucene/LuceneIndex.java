@@ -44,6 +44,8 @@ import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.index.Term;
 import org.apache.lucene.index.Terms;
 import org.apache.lucene.index.TermsEnum;
+import org.apache.lucene.search.BooleanClause;
+import org.apache.lucene.search.BooleanQuery;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.Query;
 import org.apache.lucene.search.ScoreDoc;
@@ -325,12 +327,24 @@ final class LuceneIndex implements AutoCloseable {
         }
     }
 
-    /** The scope as a filter, or null when every knowledge base is in scope. */
+    /** The scope as a filter, or null when every knowledge base and document is in scope. */
     static Query scopeFilter(SearchScope scope) {
-        if (scope.knowledgeBases().isEmpty()) {
-            return null;
+        return withDocuments(scope.knowledgeBases().isEmpty() ? null : new TermInSetQuery(KB,
+                scope.knowledgeBases().stream().sorted().map(BytesRef::new).toList()), scope);
+    }
+
+    /**
+     * {@code kb} narrowed to the scope's documents when it names some, as the networked stores do: without it a
+     * search for a few documents of a large knowledge base took the best hits of all of it and kept those few's.
+     */
+    private static Query withDocuments(Query kb, SearchScope scope) {
+        if (scope.documentIds().isEmpty()) {
+            return kb;
         }
-        return new TermInSetQuery(KB, scope.knowledgeBases().stream().sorted().map(BytesRef::new).toList());
+        Query documents = new TermInSetQuery(DOC_ID, scope.documentIds().stream().sorted().map(BytesRef::new)
+                .toList());
+        return kb == null ? documents : new BooleanQuery.Builder().add(kb, BooleanClause.Occur.FILTER)
+                .add(documents, BooleanClause.Occur.FILTER).build();
     }
 
     /**
@@ -341,7 +355,7 @@ final class LuceneIndex implements AutoCloseable {
      */
     static Query scopeFilter(IndexSearcher searcher, SearchScope scope) throws IOException {
         if (scope.knowledgeBases().isEmpty()) {
-            return null;
+            return withDocuments(null, scope);
         }
         Set<String> wanted = scope.knowledgeBases();
         for (LeafReaderContext leaf : searcher.getIndexReader().leaves()) {
@@ -356,7 +370,7 @@ final class LuceneIndex implements AutoCloseable {
                 }
             }
         }
-        return null;
+        return withDocuments(null, scope);
     }
 
     interface SearchAction {
