@@ -13,7 +13,6 @@ import io.polyrag.core.model.Source;
 import io.polyrag.core.model.Tenant;
 import io.polyrag.core.port.Catalog;
 import io.polyrag.core.port.SourceStore;
-import io.polyrag.ingest.IngestPipeline;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -30,18 +29,18 @@ public final class KnowledgeBases {
 
     private final Catalog catalog;
     private final SourceStore sourceStore;
-    private final IngestPipeline pipeline;
+    private final Documents documents;
     private final Tenant tenant;
     private final JobEngine engine;
     private final Sources sources;
     private final KbFusion fusion;
     private final KbJudgments judged;
 
-    KnowledgeBases(Catalog catalog, SourceStore sourceStore, IngestPipeline pipeline, Tenant tenant, JobEngine engine,
+    KnowledgeBases(Catalog catalog, SourceStore sourceStore, Documents documents, Tenant tenant, JobEngine engine,
             Sources sources, KbFusion fusion, KbJudgments judged) {
         this.catalog = catalog;
         this.sourceStore = sourceStore;
-        this.pipeline = pipeline;
+        this.documents = documents;
         this.tenant = tenant;
         this.engine = engine;
         this.sources = sources;
@@ -181,7 +180,9 @@ public final class KnowledgeBases {
             if (ids.isEmpty()) {
                 break;
             }
-            int n = pipeline.delete(ids).size();
+            // Through the documents facet, so their stored originals go too (left behind, a knowledge base made
+            // again under the same name served the old bytes for a document of the same uri).
+            int n = documents.delete(ids);
             if (n == 0) {
                 break;
             }

@@ -248,7 +248,7 @@ public final class Polyrag implements AutoCloseable {
                         components.tracing, components.config, t, fusion),
                 documents,
                 new Graph(components.catalog, components.graph, components.rdf, t),
-                new KnowledgeBases(components.catalog, components.catalog.sourceStore(), components.pipeline, t, engine,
+                new KnowledgeBases(components.catalog, components.catalog.sourceStore(), documents, t, engine,
                         sources, fusion, judged), sources,
                 new Conversations(components.catalog.conversationStore(), t));
     }

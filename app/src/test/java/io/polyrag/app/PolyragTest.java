@@ -372,6 +372,21 @@ class PolyragTest {
         assertThat(polyrag.jobs().get(again).status()).isEqualTo(JobStatus.CANCELED);
     }
 
+    /** A knowledge base's delete takes its documents' stored originals with them (they were left behind). */
+    @Test
+    void deleting_a_knowledge_base_deletes_its_documents_originals() throws IOException {
+        Path staging = polyrag.uploads().newStagingDir();
+        Files.writeString(staging.resolve("0"), "# Okapi\n\nThe okapi is a giraffid native to the Congo.");
+        String job = polyrag.uploads().submit(KnowledgeBase.of("archive"), staging, List.of(new ReceivedFile(
+                "okapi.md", staging.resolve("0"))), false);
+        await().atMost(Duration.ofSeconds(60)).until(() -> polyrag.jobs().get(job).status().finished());
+        String id = polyrag.documents().list(null, 0, 100).stream().filter(d -> d.uri().equals("upload:okapi.md"))
+                .findFirst().orElseThrow().id();
+        assertThat(polyrag.components().blobs.get(id)).isPresent();
+        polyrag.knowledgeBases().delete("archive");
+        assertThat(polyrag.components().blobs.get(id)).isEmpty();
+    }
+
     @Test
     void deleting_a_knowledge_base_cancels_the_ingest_that_would_write_into_it() throws IOException {
         polyrag.close();
