@@ -16,7 +16,7 @@ polyrag_find_jdk() {
     c=$(readlink -f "$(command -v java)" 2>/dev/null || command -v java)
     candidates+=("$(dirname "$(dirname "$c")")")
   fi
-  for c in /usr/lib/jvm/* /usr/java/* /opt/java/* /opt/jdk* "$HOME"/.sdkman/candidates/java/* \
+  for c in /usr/lib/jvm/* /usr/java/* /opt/java/* /opt/jdk* "${HOME:-/nonexistent}"/.sdkman/candidates/java/* \
            /Library/Java/JavaVirtualMachines/*/Contents/Home; do
     [ -d "$c" ] && candidates+=("$c")
   done

@@ -7,6 +7,10 @@ import io.polyrag.core.NotFoundException;
 import io.polyrag.core.PolyragException;
 import io.polyrag.core.UnavailableException;
 import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileSystemException;
+import java.nio.file.NoSuchFileException;
 import java.util.Locale;
 import picocli.CommandLine;
 
@@ -27,6 +31,13 @@ public final class Main {
         System.exit(run(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
     }
 
+    /** The file a file-system failure names (a missing input), for a one-line message. */
+    private static String fileOf(Exception e) {
+        Throwable t = e instanceof UncheckedIOException u ? u.getCause() : e;
+        return t instanceof FileSystemException f ? f.getFile() + (f.getReason() == null ? ""
+                : " (" + f.getReason() + ")") + ": no such file, or not readable" : String.valueOf(t.getMessage());
+    }
+
     /** Runs a command line, printing to the given writers; returns the exit code. */
     static int run(String[] args, PrintWriter out, PrintWriter err) {
         CommandLine cl = new CommandLine(new PolyragCommand());
@@ -41,14 +52,28 @@ public final class Main {
                 case ConflictException c -> USAGE;
                 case UnavailableException u -> UNAVAILABLE;
                 case PolyragException p -> INTERNAL;
+                // A file named on the command line that is missing or unreadable is bad usage, said in one line.
+                case NoSuchFileException f -> USAGE;
+                case AccessDeniedException f -> USAGE;
+                case UncheckedIOException u when u.getCause() instanceof NoSuchFileException
+                        || u.getCause() instanceof AccessDeniedException -> USAGE;
                 default -> {
                     e.printStackTrace(err);
                     yield INTERNAL;
                 }
             };
-            err.println("polyrag: " + e.getMessage());
+            err.println("polyrag: " + (code == USAGE && (e instanceof FileSystemException
+                    || e instanceof UncheckedIOException) ? "cannot read " + fileOf(e) : e.getMessage()));
             return code;
         });
-        return cl.execute(args);
+        try {
+            return cl.execute(args);
+        } catch (Throwable t) {
+            // picocli catches exceptions only: an Error (out of memory, a native library that would not load, a
+            // stack overflow) exits as an internal failure, not with the JVM's 1, which means "some inputs failed".
+            t.printStackTrace(err);
+            err.println("polyrag: internal error: " + t);
+            return INTERNAL;
+        }
     }
 }

@@ -103,6 +103,9 @@ class CliTest {
         assertThat(add.code()).as(add.err()).isZero();
         assertThat(add.out()).contains("added 2 judged queries to default; it has 2");
         assertThat(run("judgments", "list", "default").out()).contains("tea\twhisked green tea").contains("2 judged");
+        Run missing = run("judgments", "add", "default", "--file", tmp.resolve("nosuch.json").toString());
+        assertThat(missing.code()).as("a missing file is bad usage, in one line").isEqualTo(Main.USAGE);
+        assertThat(missing.err()).contains("cannot read").contains("nosuch.json").doesNotContain("\tat ");
         Run tune = run("tune", "default");
         assertThat(tune.code()).isEqualTo(Main.USAGE);
         assertThat(tune.err()).contains("has 2 judged queries: tuning needs at least 20");
