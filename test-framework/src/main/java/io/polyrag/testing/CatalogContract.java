@@ -375,6 +375,37 @@ public abstract class CatalogContract {
         assertThat(c.pendingVersions()).isEmpty();
     }
 
+    /**
+     * A newer attempt that failed and was cleaned up (discarded, then purged) does not make an older attempt that
+     * succeeds look superseded: it becomes the visible version (it was marked replaced, and the document kept its
+     * old content, or none).
+     */
+    @Test
+    void an_attempt_published_after_a_newer_one_failed_and_was_purged_becomes_visible() {
+        CatalogAndJobs c = open();
+        c.stage(draft("d1", "kb", 1, "first"), 1);
+        c.publish(new DocumentVersion("d1", 1));
+        long v2 = c.nextVersion("d1");
+        c.stage(draft("d1", "kb", v2, "second"), v2);
+        long v3 = c.nextVersion("d1");
+        c.stage(draft("d1", "kb", v3, "third, which fails"), v3);
+        c.discard(new DocumentVersion("d1", v3));
+        c.markPurged(List.of(new DocumentVersion("d1", v3)));
+        assertThat(c.publish(new DocumentVersion("d1", v2))).contains(new DocumentVersion("d1", 1));
+        assertThat(c.document("d1").orElseThrow().visibleVersion()).isEqualTo(v2);
+        assertThat(c.resolve(List.of(Chunk.idOf("d1", v2, 0)), SearchScope.ALL)).hasSize(1);
+        assertThat(c.nextVersion("d1")).as("the failed attempt's number is not reused").isGreaterThan(v3);
+        // The same for a document that was never visible: its first attempt to succeed is published.
+        long n1 = c.nextVersion("n1");
+        c.stage(draft("n1", "kb", n1, "first try"), n1);
+        long n2 = c.nextVersion("n1");
+        c.stage(draft("n1", "kb", n2, "second try, which fails"), n2);
+        c.discard(new DocumentVersion("n1", n2));
+        c.markPurged(List.of(new DocumentVersion("n1", n2)));
+        c.publish(new DocumentVersion("n1", n1));
+        assertThat(c.document("n1").orElseThrow().visibleVersion()).isEqualTo(n1);
+    }
+
     @Test
     void deleted_documents_disappear_at_once() {
         CatalogAndJobs c = open();

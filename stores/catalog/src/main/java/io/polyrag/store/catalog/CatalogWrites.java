@@ -353,8 +353,11 @@ abstract class CatalogWrites extends CatalogReads {
             return;
         }
         jdbc.tx("mark versions purged", c -> {
-            try (PreparedStatement ps = c.prepareStatement("UPDATE document_versions SET state = 'purged' "
-                    + "WHERE document_id = ? AND version = ? AND state IN ('replaced', 'deleted', 'abandoned')")) {
+            // An abandoned version was never visible: purged, it is 'discarded', so that it never counts as a newer
+            // version an older attempt would be superseded by (as 'purged' it did: the older one was dropped).
+            try (PreparedStatement ps = c.prepareStatement("UPDATE document_versions SET state = CASE WHEN state = "
+                    + "'abandoned' THEN 'discarded' ELSE 'purged' END WHERE document_id = ? AND version = ? AND state "
+                    + "IN ('replaced', 'deleted', 'abandoned')")) {
                 for (DocumentVersion v : versions) {
                     ps.setString(1, v.documentId());
                     ps.setLong(2, v.version());
@@ -374,14 +377,15 @@ abstract class CatalogWrites extends CatalogReads {
     }
 
     /**
-     * The rows of purged versions a document no longer needs: each but its newest version that was ever visible. A
-     * purged version is gone from every store, so its row only ever mattered as the document's high-water mark —
+     * The rows of purged (and discarded) versions a document no longer needs: each below its newest version that was
+     * ever visible. A purged version is gone from every store, so its row only ever mattered as the document's high-water mark —
      * publishing reads the newest version any writer made visible, so that a slower writer's older version cannot
      * come back after a newer one or a delete — and that is the newest such row, which is kept. Without this, every
      * update of a document left a row for good (48,840 rows for 4,182 documents after a 30-minute soak). The same
      * statement, over every document, is migration V17.
      */
-    private static final String PRUNE = "DELETE FROM document_versions WHERE state = 'purged' AND version < (SELECT "
+    private static final String PRUNE = "DELETE FROM document_versions WHERE state IN ('purged', 'discarded') AND "
+            + "version < (SELECT "
             + "MAX(n.version) FROM document_versions n WHERE n.document_id = document_versions.document_id AND "
             + "n.state IN ('published', 'replaced', 'deleted', 'purged'))";
 
