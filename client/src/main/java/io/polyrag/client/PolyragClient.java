@@ -292,10 +292,25 @@ public final class PolyragClient {
     public record Degraded(String modality, String reason) {
     }
 
-    /** One fused hit: the chunk, where it is, and each retriever's rank and score ({@code retrievers}). */
+    /** With {@link Search#explain}: what each retriever added to the hit's fused score; they sum to it. */
+    public record Explain(double score, Map<String, Double> contributions) {
+    }
+
+    /**
+     * A figure that belongs with a hit (a chart, a diagram); its image is at {@code url} on the server. {@code box}:
+     * where it sits on its page or slide, in points from the top left, when the format says.
+     */
+    public record Figure(String id, int number, String caption, String location, String mediaType, int width,
+            int height, boolean anchored, String url, List<Double> box) {
+    }
+
+    /**
+     * One fused hit: the chunk, where it is, and each retriever's rank and score ({@code retrievers}); {@code explain}
+     * with {@link Search#explain} (else null), {@code figures} those that belong with it (empty when none).
+     */
     public record Hit(int rank, double score, String documentId, String chunkId, String uri, String title, String text,
             String kind, List<String> headingPath, String location, String knowledgeBase, long version, int ordinal,
-            Map<String, RetrieverScore> retrievers, List<String> merged) {
+            Map<String, RetrieverScore> retrievers, List<String> merged, Explain explain, List<Figure> figures) {
         /**
          * Where the hit came from, as flat metadata for a framework's document: {@code document_id},
          * {@code chunk_id}, {@code title}, {@code uri}, {@code location}, {@code knowledge_base}, {@code score} and

@@ -89,7 +89,12 @@ class PolyragClientTest {
         assertThat(top.knowledgeBase()).isEqualTo("recipes");
         assertThat(top.retrievers()).containsKeys("vector", "fulltext");
         assertThat(top.retrievers().get("fulltext").rank()).isEqualTo(1);
-        assertThat(client.search("levain bubbly", 2).hits()).isNotEmpty();
+        assertThat(top.explain()).as("explain's per-retriever contributions reach the client").isNotNull();
+        assertThat(top.explain().contributions()).containsKeys("vector", "fulltext");
+        assertThat(top.explain().contributions().values().stream().mapToDouble(Double::doubleValue).sum())
+                .isCloseTo(top.explain().score(), org.assertj.core.data.Offset.offset(1e-9));
+        assertThat(top.figures()).isEmpty();
+        assertThat(client.search("levain bubbly", 2).hits()).allSatisfy(h -> assertThat(h.explain()).isNull());
         assertThat(client.search(PolyragClient.Search.of("levain bubbly").knowledgeBases("recipes").candidates(5)
                 .fulltextDocumentWeight(1).vectorDocumentWeight(0.25).explain(true)).fusion()).contains(
                         "each leg's list 5 deep",
