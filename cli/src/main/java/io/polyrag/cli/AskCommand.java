@@ -102,7 +102,23 @@ final class AskCommand implements Callable<Integer> {
             if (route != null) {
                 body.put("route", route);
             }
-            JsonNode r = server.post("/v1/query", body);
+            JsonNode r;
+            try {
+                r = server.post("/v1/query", body);
+            } catch (ThroughServer.ModelFailed e) {
+                // As when asked here: the sources found, then why there is no answer.
+                if (query.json) {
+                    out.println(Json.MAPPER.writeValueAsString(Map.of("error", e.getMessage(), "sources",
+                            e.sources())));
+                } else {
+                    e.sources().forEach(src -> out.printf("[%d] %s  %s%n", src.path("number").asInt(),
+                            src.path("title").asString(""), src.path("uri").asString("")));
+                }
+                out.flush();
+                spec.commandLine().getErr().println("polyrag: no answer: " + e.getMessage() + " (the sources above "
+                        + "were found)");
+                return Main.UNAVAILABLE;
+            }
             if (query.json) {
                 out.println(Json.MAPPER.writeValueAsString(r));
             } else {

@@ -72,20 +72,41 @@ final class ThroughServer {
             return Json.MAPPER.readTree(r.body());
         }
         String detail = r.body();
+        JsonNode sources = null;
         try {
             JsonNode problem = Json.MAPPER.readTree(r.body());
             if (problem.hasNonNull("detail")) {
                 detail = problem.get("detail").asString();
             }
+            sources = problem.get("sources");
         } catch (RuntimeException e) {
             // Not problem+json: its text as it is.
         }
         String message = "the server at " + base + " answered " + r.statusCode() + ": " + detail
                 + (r.statusCode() == 401 ? " (it requires an API key: pass --api-key KEY)" : "");
-        if (r.statusCode() / 100 == 4) {
+        if (r.statusCode() == 502 && sources != null && sources.isArray()) {
+            throw new ModelFailed(detail, sources);
+        }
+        // A quota's 429 is the server's state, not the command's fault: try again later (exit 3), like a 5xx.
+        if (r.statusCode() / 100 == 4 && r.statusCode() != 429) {
             throw new InvalidInputException(message);
         }
         throw new UnavailableException(message);
+    }
+
+    /** The server found sources but its language model did not answer (a 502 with them). */
+    static final class ModelFailed extends UnavailableException {
+        private static final long serialVersionUID = 1L;
+        private final transient JsonNode sources;
+
+        ModelFailed(String message, JsonNode sources) {
+            super(message);
+            this.sources = sources;
+        }
+
+        JsonNode sources() {
+            return sources;
+        }
     }
 
     /** The note on standard error that says where the answer came from. */

@@ -191,6 +191,28 @@ class CliTest {
         }
     }
 
+    /** Through a server whose language model is down: the sources it found, then why there is no answer (exit 3). */
+    @Test
+    void ask_through_a_server_whose_model_is_down_prints_the_sources_found() {
+        try (Polyrag held = Polyrag.open(Config.load(Map.of(), Map.of("data.dir", data.toString(), "llm.provider",
+                "openai", "llm.base.url", "http://127.0.0.1:9/v1", "llm.model", "gone", "llm.max.retries", "0")));
+                io.polyrag.app.HttpFrontDoor server = io.polyrag.app.HttpFrontDoor.start(held, "127.0.0.1", 0,
+                        1 << 20)) {
+            ServedUrl.write(data, "http://127.0.0.1:" + server.port());
+            try {
+                Run ask = run("ask", "matcha tea");
+                assertThat(ask.code()).as(ask.err()).isEqualTo(Main.UNAVAILABLE);
+                assertThat(ask.out()).contains("[1] Tea");
+                assertThat(ask.err()).contains("no answer").contains("the sources above were found");
+                Run json = run("ask", "--json", "matcha tea");
+                assertThat(json.code()).isEqualTo(Main.UNAVAILABLE);
+                assertThat(json.out()).contains("\"sources\"").contains("\"error\"");
+            } finally {
+                ServedUrl.delete(data);
+            }
+        }
+    }
+
     @Test
     void config_prints_settings_with_their_origin_and_the_providers() {
         Run r = run("--set", "fusion.rrf.k=42", "config");
