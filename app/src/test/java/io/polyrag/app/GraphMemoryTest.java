@@ -132,8 +132,12 @@ class GraphMemoryTest {
                         store.ids(some));
             } else {
                 List<String> terms = some.stream().map(k -> k.substring(k.indexOf('/') + 1).split(" ")[0]).toList();
-                assertThat(memory.byLabel(terms, 50)).as("labels of " + terms)
-                        .containsExactlyElementsOf(store.byLabel(terms, 50));
+                assertThat(memory.byLabel(terms, null, 50)).as("labels of " + terms)
+                        .containsExactlyElementsOf(store.byLabel(terms, null, 50));
+                for (String namespace : List.of("", "acme/")) {
+                    assertThat(memory.byLabel(terms, namespace, 50)).as("labels of " + terms + " in '" + namespace
+                            + "'").containsExactlyElementsOf(store.byLabel(terms, namespace, 50));
+                }
             }
             assertThat(sorted(memory.entities(some), h -> h.entity().id()).stream().map(GraphMemoryTest::aliasesSorted)
                     .toList()).as("entities " + some).isEqualTo(sorted(store.entities(some), h -> h.entity().id())

@@ -112,8 +112,11 @@ public final class EntityGraphRetriever implements Retriever {
         /** Ids of entities whose key or an alias equals one of {@code keys} (the graph's seeds). */
         List<String> ids(Collection<String> keys);
 
-        /** Ids of entities whose label holds one of {@code terms} as a word, most terms first (RDF's seeds). */
-        List<String> byLabel(Collection<String> terms, int limit);
+        /**
+         * Ids of entities of {@code namespace} ({@link RdfStore#entityIdsByLabel(Collection, String, int)}) whose
+         * label holds one of {@code terms} as a word, most terms first (RDF's seeds).
+         */
+        List<String> byLabel(Collection<String> terms, String namespace, int limit);
 
         List<EntityHit> entities(Collection<String> ids);
 
@@ -130,8 +133,8 @@ public final class EntityGraphRetriever implements Retriever {
                 }
 
                 @Override
-                public List<String> byLabel(Collection<String> terms, int limit) {
-                    return ((RdfStore) graph).entityIdsByLabel(terms, limit);
+                public List<String> byLabel(Collection<String> terms, String namespace, int limit) {
+                    return ((RdfStore) graph).entityIdsByLabel(terms, namespace, limit);
                 }
 
                 @Override
@@ -174,7 +177,7 @@ public final class EntityGraphRetriever implements Retriever {
 
     /** The seeds' ids: the query's n-grams as keys (graph), or its words in labels (RDF). */
     private List<String> seeds(Reads reads, String query, String namespace) {
-        return partialLabels ? reads.byLabel(terms(query), MAX_SEEDS)
+        return partialLabels ? reads.byLabel(terms(query), namespace, MAX_SEEDS)
                 : reads.ids(ngrams(query, 4).stream().map(g -> namespace + g).toList());
     }
 

@@ -230,8 +230,13 @@ public final class GraphMemory implements EntityGraphRetriever.Reads {
         }
     }
 
-    @Override
+    /** {@link #byLabel(Collection, String, int)} among every entity. */
     public List<String> byLabel(Collection<String> terms, int limit) {
+        return byLabel(terms, null, limit);
+    }
+
+    @Override
+    public List<String> byLabel(Collection<String> terms, String namespace, int limit) {
         List<String> needles = terms.stream().map(Entity::key).filter(t -> !t.isEmpty()).distinct().toList();
         if (needles.isEmpty() || limit <= 0) {
             return List.of();
@@ -248,6 +253,9 @@ public final class GraphMemory implements EntityGraphRetriever.Reads {
             // and the entities whose best label holds the most terms come first.
             List<Map.Entry<String, Integer>> found = new ArrayList<>();
             for (Node n : candidates) {
+                if (namespace != null && (namespace.isEmpty() ? n.id.indexOf('/') >= 0 : !n.id.startsWith(namespace))) {
+                    continue;
+                }
                 int best = held(n.id, needles);
                 for (String a : n.aliases) {
                     best = Math.max(best, held(a, needles));

@@ -4,8 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 
 import io.polyrag.core.model.DocumentVersion;
+import io.polyrag.core.model.Entity;
 import io.polyrag.core.model.Relation;
 import io.polyrag.core.port.RdfStore;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -27,6 +29,25 @@ public abstract class RdfStoreContract extends EntityGraphContract<RdfStore> {
         assertThat(store.entityIdsByLabel(List.of("curie marie"), 10)).isEmpty();
         assertThat(store.entityIdsByLabel(List.of("institute paris"), 10)).isEmpty();
         assertThat(store.entityIdsByLabel(List.of("radiu"), 10)).isEmpty();
+    }
+
+    /**
+     * A tenant's many matching labels do not take another's places: the namespace is chosen before the limit (the
+     * local tenant's one match was pushed out by 60 of a tenant's, which sort first).
+     */
+    @Test
+    void finds_labels_within_a_namespace_before_the_limit() {
+        RdfStore store = corpus();
+        List<Entity> many = new ArrayList<>();
+        for (int i = 0; i < 60; i++) {
+            many.add(new Entity("acme/radium sample " + i, "Radium sample " + i, "Product",
+                    List.of()));
+        }
+        store.upsert(List.of(record("t1", "acme-d1", 1, "acme/kb", many, List.of())));
+        assertThat(store.entityIdsByLabel(List.of("radium"), "", 10)).containsExactly("radium institute");
+        assertThat(store.entityIdsByLabel(List.of("radium"), "acme/", 10)).hasSize(10)
+                .allSatisfy(id -> assertThat(id).startsWith("acme/radium sample"));
+        assertThat(store.entityIdsByLabel(List.of("radium"), "globex/", 10)).isEmpty();
     }
 
     @ParameterizedTest

@@ -209,7 +209,7 @@ final class SparqlRdfStore implements RdfStore {
 
 
     @Override
-    public List<String> entityIdsByLabel(Collection<String> terms, int limit) {
+    public List<String> entityIdsByLabel(Collection<String> terms, String namespace, int limit) {
         List<String> needles = terms.stream().map(Entity::key).filter(t -> !t.isEmpty()).distinct().toList();
         if (needles.isEmpty() || limit <= 0) {
             return List.of();
@@ -230,8 +230,15 @@ final class SparqlRdfStore implements RdfStore {
         return transport.select(PREFIXES + "SELECT ?k (MAX(?n) AS ?m) WHERE { GRAPH " + graph + " { "
                 + "{ SELECT DISTINCT ?e WHERE { VALUES ?w { " + candidates + " } ?e pr:word ?w } } "
                 + "{ ?e pr:key ?l } UNION { ?e pr:alias ?l } BIND(CONCAT(\" \", ?l, \" \") AS ?p) BIND((" + count
-                + ") AS ?n) FILTER(?n > 0) ?e pr:key ?k } } GROUP BY ?k ORDER BY DESC(?m) ?k LIMIT " + limit)
+                + ") AS ?n) FILTER(?n > 0) ?e pr:key ?k " + inNamespace(namespace) + "} } GROUP BY ?k ORDER BY "
+                + "DESC(?m) ?k LIMIT " + limit)
                 .stream().map(r -> r.get("k")).toList();
+    }
+
+    /** A filter keeping the keys of one namespace ({@code ""}: keys without a slash); empty for null. */
+    private static String inNamespace(String namespace) {
+        return namespace == null ? "" : namespace.isEmpty() ? "FILTER(!CONTAINS(?k, \"/\")) "
+                : "FILTER(STRSTARTS(?k, " + literal(namespace) + ")) ";
     }
 
     /**
