@@ -109,6 +109,11 @@ public abstract class FullTextStoreContract {
         store.upsert(book);
         assertThat(store.bestPassages("ash eruption", SearchScope.ALL, List.of(v("book"), v("report"))))
                 .extracting(StoreHit::documentId).containsExactlyInAnyOrder("book", "report");
+        // An older version still in the store (not yet purged) with a better passage does not hide the one asked
+        // for: version 2 of the book has a weaker passage, and it is the one found.
+        store.upsert(List.of(rec("book-v2#0", "book", 2, "kb", "A quiet chapter; one eruption.")));
+        assertThat(store.bestPassages("ash eruption", SearchScope.ALL, List.of(new DocumentVersion("book", 2))))
+                .extracting(StoreHit::chunkId).containsExactly("book-v2#0");
     }
 
     @Test

@@ -318,7 +318,12 @@ final class OpenSearchFullTextStore implements FullTextStore {
         }
         Set<DocumentVersion> wanted = new HashSet<>(versions);
         List<Query> filters = filters(scope);
-        filters.add(terms("document_id", wanted.stream().map(DocumentVersion::documentId).distinct().toList()));
+        // The versions asked for, before the collapse: filtered after it, an older version's better passage (not
+        // yet purged) won the document's one place and was then dropped, leaving the document without a passage.
+        List<Query> asked = wanted.stream().map(v -> Query.of(q -> q.bool(b -> b
+                .filter(f -> f.term(t -> t.field("document_id").value(FieldValue.of(v.documentId()))))
+                .filter(f -> f.term(t -> t.field("version").value(FieldValue.of(v.version()))))))).toList();
+        filters.add(Query.of(q -> q.bool(b -> b.should(asked).minimumShouldMatch("1"))));
         // One hit per document: its best passage (a document asked for in two versions is rare: a version swap).
         @SuppressWarnings({"rawtypes", "unchecked"})
         SearchResponse<Map> r = call("search best passages", () -> client.search(s -> s.index(index)
