@@ -6,7 +6,6 @@ import io.polyrag.core.fs.Confinement;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -189,12 +188,18 @@ final class Tools {
                             + confinement.roots() + ", POLYRAG_MCP_ALLOWED_ROOTS)");
                 }
             }
+            if (Files.exists(path) && insideDataDirectory(path)) {
+                throw new Args.Bad("paths", path + " is inside a polyrag data directory (stored originals, indexes): "
+                        + "never read");
+            }
             if (Files.isDirectory(path)) {
                 try (Stream<Path> walk = Files.walk(path)) {
-                    walk.filter(f -> Files.isRegularFile(f, LinkOption.NOFOLLOW_LINKS)
-                            || Files.isRegularFile(f) && confinement.refusal(f).isEmpty())
-                            .filter(f -> !path.relativize(f).toString().startsWith(".")
-                            && !f.getFileName().toString().startsWith(".")).sorted().forEach(found::add);
+                    // Each file checked as the send will check it: a file refused or unreadable there failed the
+                    // whole upload. Hidden folders are left out at any depth, and any polyrag data directory inside
+                    // (the adapter's own is not the only one: with --backend-url the server's lies elsewhere).
+                    walk.filter(f -> Files.isRegularFile(f) && Files.isReadable(f)
+                            && confinement.refusal(f).isEmpty() && !hidden(path.relativize(f))
+                            && !insideDataDirectory(f)).sorted().forEach(found::add);
                 } catch (IOException | UncheckedIOException e) {
                     throw new Args.Bad("paths", "cannot read the directory " + path + ": " + e.getMessage());
                 }
@@ -349,5 +354,29 @@ final class Tools {
         required.forEach(req::add);
         s.put("additionalProperties", false);
         return s.toString();
+    }
+
+    /** Whether a name along the path starts with a dot (a hidden file or folder, at any depth). */
+    private static boolean hidden(Path relative) {
+        for (Path name : relative) {
+            if (name.toString().startsWith(".")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Whether {@code p} lies in a polyrag data directory: a folder holding the data directory's lock file beside one
+     * of its stores. Its files (other tenants' originals, the indexes) are never sent, wherever it is.
+     */
+    static boolean insideDataDirectory(Path p) {
+        for (Path d = p.toAbsolutePath().normalize(); d != null; d = d.getParent()) {
+            if (Files.isRegularFile(d.resolve(".lock")) && (Files.isDirectory(d.resolve("catalog"))
+                    || Files.isDirectory(d.resolve("blobs")) || Files.isDirectory(d.resolve("fulltext")))) {
+                return true;
+            }
+        }
+        return false;
     }
 }

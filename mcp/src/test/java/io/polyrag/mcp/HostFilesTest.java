@@ -104,6 +104,29 @@ class HostFilesTest {
                 .get("error"))).contains("data directory");
     }
 
+    /**
+     * A folder's walk leaves out hidden folders at any depth and any polyrag data directory inside it (with
+     * --backend-url the server's is not the adapter's own), and asking for a file inside one is refused.
+     */
+    @Test
+    void a_folder_is_sent_without_its_hidden_folders_or_a_data_directory_inside_it() throws Exception {
+        Path project = Files.createDirectories(tmp.resolve("project"));
+        Files.writeString(project.resolve("notes.md"), "# Notes\n\nThe lamp is trimmed at dusk.");
+        Files.createDirectories(project.resolve("src/.git"));
+        Files.writeString(project.resolve("src/.git/config"), "[remote] secret-token");
+        Path served = Files.createDirectories(project.resolve("served-data"));
+        Files.writeString(served.resolve(".lock"), "");
+        Files.createDirectories(served.resolve("blobs/abc"));
+        Files.writeString(served.resolve("blobs/abc/content"), "another tenant's original");
+        Map<String, String> settings = Map.of("data.dir", tmp.resolve("adapter-data").toString());
+        Map<String, Object> folder = ingest("stdio", settings, List.of(project.toString()));
+        assertThat(folder.get("ok")).as(String.valueOf(folder)).isEqualTo(true);
+        assertThat(received.getLast()).contains("trimmed at dusk").doesNotContain("secret-token")
+                .doesNotContain("another tenant's original");
+        assertThat(String.valueOf(ingest("stdio", settings, List.of(served.resolve("blobs/abc/content").toString()))
+                .get("error"))).contains("data directory");
+    }
+
     @Test
     void a_networked_transport_without_authentication_will_not_listen_beyond_loopback() {
         Config config = Config.load(Map.of(), Map.of());
