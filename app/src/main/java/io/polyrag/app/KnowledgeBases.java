@@ -16,6 +16,7 @@ import io.polyrag.core.port.SourceStore;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * A tenant's knowledge bases: list, create (with a description), read (with document and chunk counts), delete
@@ -82,13 +83,20 @@ public final class KnowledgeBases {
     public String tune(String name) {
         KnowledgeBase kb = existing(name);
         String payload = fusion.payload(kb);
-        var running = engine.unfinished(tenant, KbFusion.KIND, kb.storageName());
-        if (running.isPresent()) {
-            throw new ConflictException("a tuning of knowledge base '" + kb.name() + "' is queued or running (job "
-                    + running.get() + "): wait for it (GET /v1/jobs/" + running.get() + ")");
+        // The check and the submit as one step in this process: two requests at once both found none running and
+        // both queued a tuning that overwrote the other's. (Replicas may still race; the later result wins.)
+        synchronized (TUNING.computeIfAbsent(kb.storageName(), k -> new Object())) {
+            var running = engine.unfinished(tenant, KbFusion.KIND, kb.storageName());
+            if (running.isPresent()) {
+                throw new ConflictException("a tuning of knowledge base '" + kb.name() + "' is queued or running (job "
+                        + running.get() + "): wait for it (GET /v1/jobs/" + running.get() + ")");
+            }
+            return engine.submit(tenant, KbFusion.KIND, payload);
         }
-        return engine.submit(tenant, KbFusion.KIND, payload);
     }
+
+    /** One lock per knowledge base (stored name) for starting its tuning. */
+    private static final ConcurrentHashMap<String, Object> TUNING = new ConcurrentHashMap<>();
 
     /** What the last tuning found; empty when the knowledge base was never tuned or its tuning was dropped. */
     public Optional<FusionTuning> tuning(String name) {

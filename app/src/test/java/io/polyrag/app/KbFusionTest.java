@@ -177,7 +177,7 @@ class KbFusionTest {
     }
 
     @Test
-    void one_tuning_per_knowledge_base_is_queued_or_running_at_a_time() {
+    void one_tuning_per_knowledge_base_is_queued_or_running_at_a_time() throws Exception {
         // No workers: the first tuning stays queued, so the second meets it.
         try (Polyrag p = Polyrag.open(PolyragTest.config(tmp.resolve("queued"), Map.of("worker.enabled", "false")))) {
             p.ingest().text(new TextIngest("A page.", "Page", "page:1", null, KnowledgeBase.of("q"), false));
@@ -186,7 +186,31 @@ class KbFusionTest {
                 twenty.add(new JudgedQuery("p" + i, "page " + i, Map.of("page:1", 1)));
             }
             p.knowledgeBases().addJudgments("q", twenty);
-            String first = p.knowledgeBases().tune("q");
+            // Eight requests at once: exactly one queues a tuning, the others are told it is queued.
+            java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(8);
+            java.util.concurrent.CountDownLatch go = new java.util.concurrent.CountDownLatch(1);
+            List<java.util.concurrent.Future<String>> asked = new ArrayList<>();
+            for (int i = 0; i < 8; i++) {
+                asked.add(pool.submit(() -> {
+                    go.await();
+                    try {
+                        return p.knowledgeBases().tune("q");
+                    } catch (io.polyrag.core.ConflictException e) {
+                        return null;
+                    }
+                }));
+            }
+            go.countDown();
+            List<String> started = new ArrayList<>();
+            for (var f : asked) {
+                String id = f.get();
+                if (id != null) {
+                    started.add(id);
+                }
+            }
+            pool.shutdown();
+            assertThat(started).hasSize(1);
+            String first = started.getFirst();
             assertThatThrownBy(() -> p.knowledgeBases().tune("q")).isInstanceOf(io.polyrag.core.ConflictException.class)
                     .hasMessageContaining(first);
             assertThat(p.as(io.polyrag.core.model.Tenant.of("globex")).knowledgeBases().judgments("default"))
