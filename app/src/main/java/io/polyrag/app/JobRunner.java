@@ -167,7 +167,8 @@ final class JobRunner implements AutoCloseable {
                 }
             } catch (InterruptedException e) {
                 return;
-            } catch (RuntimeException e) {
+            } catch (RuntimeException | Error e) {
+                // An Error escaping here would end this worker for good: it is logged and the loop goes on.
                 LOG.log(Level.ERROR, "job worker error; retrying in a second", e);
                 sleepQuietly();
             }
@@ -261,6 +262,23 @@ final class JobRunner implements AutoCloseable {
             recorded = jobs.finish(id, context.attempt, JobStatus.FAILED, context.latest, e.getMessage() == null
                     ? e.getClass().getSimpleName() : e.getMessage());
             if (recorded) {
+                metrics.jobEnded(job.info().kind(), JobStatus.FAILED, 0, 0);
+            }
+        } catch (Error e) {
+            // A stack overflow in a parser, a class that would not link, memory run out: the job fails, saying so,
+            // and this worker goes on. Escaping, it ended the worker's thread with the job left 'running' (with one
+            // worker, nothing ran again until a restart, which ran the same job into the same Error).
+            LOG.log(Level.ERROR, "job " + id + " of tenant " + tenantOf(job) + " failed with " + e, e);
+            outcome = "failed";
+            boolean ended;
+            try {
+                ended = jobs.finish(id, context.attempt, JobStatus.FAILED, context.latest, "it stopped on an internal "
+                        + "error (" + e.getClass().getSimpleName() + "); the server log has the details");
+            } catch (RuntimeException x) {
+                ended = false;
+            }
+            recorded = ended;
+            if (recorded && metrics != null) {
                 metrics.jobEnded(job.info().kind(), JobStatus.FAILED, 0, 0);
             }
         } finally {

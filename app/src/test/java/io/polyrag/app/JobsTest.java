@@ -40,6 +40,9 @@ class JobsTest {
 
         @Override
         public JobProgress run(JobStore.Claimed job, JobHandler.Context progress) {
+            if (job.payload().equals("overflow")) {
+                throw new StackOverflowError("a parser recursed too deep");
+            }
             String[] words = job.payload().split(" ");
             List<ItemError> bad = java.util.Arrays.stream(words).filter(w -> w.equals("bad"))
                     .map(w -> new ItemError(w, "a bad word")).toList();
@@ -73,6 +76,15 @@ class JobsTest {
                 assertThat(half.status()).isEqualTo(JobStatus.PARTIAL);
                 assertThat(half.error()).contains("1 of 3");
                 await().atMost(Duration.ofSeconds(5)).until(() -> handler.ended.containsAll(List.of(ok, partial)));
+                // An Error fails its job and leaves the worker running (it ended the worker, the job left running).
+                String broken = jobs.submit(Tenant.LOCAL, "count-words", "overflow");
+                JobInfo failed = await().atMost(Duration.ofSeconds(20)).until(() -> jobs.get(Tenant.LOCAL, broken),
+                        j -> j.status().finished());
+                assertThat(failed.status()).isEqualTo(JobStatus.FAILED);
+                assertThat(failed.error()).contains("StackOverflowError");
+                String after = jobs.submit(Tenant.LOCAL, "count-words", "still counting");
+                assertThat(await().atMost(Duration.ofSeconds(20)).until(() -> jobs.get(Tenant.LOCAL, after),
+                        j -> j.status().finished()).status()).isEqualTo(JobStatus.SUCCEEDED);
                 assertThatThrownBy(() -> jobs.submit(Tenant.LOCAL, "re-embed", "x"))
                         .isInstanceOf(PolyragException.class)
                         .hasMessageContaining("unknown job kind 're-embed'").hasMessageContaining("count-words");
