@@ -135,6 +135,23 @@ final class JobEngine implements AutoCloseable {
         this.onSubmit = listener;
     }
 
+    /**
+     * Queues a job of {@code tenant} for a sync source unless one of that source is already queued or running, whose
+     * id is returned instead: two syncs of one source at once each deleted what the other had just marked as seen
+     * (with two workers or two replicas, a sync asked for during a scheduled one).
+     */
+    String submitForSource(Tenant tenant, String kind, String payload) {
+        String source = handler(kind).source(payload).orElse(null);
+        if (source == null) {
+            return submit(tenant, kind, payload);
+        }
+        synchronized (this) {
+            return store.unfinished().stream().filter(j -> j.info().tenant().equals(tenant.id())
+                    && source.equals(j.info().source())).map(j -> j.info().id()).findFirst()
+                    .orElseGet(() -> submit(tenant, kind, payload));
+        }
+    }
+
     /** Queues a job of {@code tenant} and returns its id at once. */
     String submit(Tenant tenant, String kind, String payload) {
         JobHandler h = handler(kind);

@@ -186,7 +186,7 @@ final class SourceWatcher implements AutoCloseable {
             pending.remove(key);
             return;
         }
-        pending.put(key, engine.submit(t, SyncJob.KIND, SyncJob.payload(source.get())));
+        pending.put(key, engine.submitForSource(t, SyncJob.KIND, SyncJob.payload(source.get())));
     }
 
     /**

@@ -172,7 +172,8 @@ public final class Sources {
     private static final Duration SYNC_STOP = Duration.ofSeconds(30);
 
     private String syncNow(Source s) {
-        String job = engine.submit(tenant, SyncJob.KIND, SyncJob.payload(s));
+        // A sync of it already queued or running answers for this request too.
+        String job = engine.submitForSource(tenant, SyncJob.KIND, SyncJob.payload(s));
         watcher.submitted(SourceWatcher.key(s), job);
         return job;
     }

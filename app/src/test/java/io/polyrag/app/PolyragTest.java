@@ -360,6 +360,8 @@ class PolyragTest {
         String job = polyrag.sources().register(new io.polyrag.app.api.SourceRegistration("shore", "filesystem",
                 Map.of("root", root.toString()), "coast", 3600, true)).jobId();
         assertThat(polyrag.jobs().get(job).status()).isEqualTo(JobStatus.QUEUED);
+        assertThat(polyrag.sources().sync("shore")).as("a sync already queued answers; no second one runs beside it")
+                .isEqualTo(job);
         polyrag.knowledgeBases().delete("coast", true);
         assertThat(polyrag.jobs().get(job).status()).isEqualTo(JobStatus.CANCELED);
         assertThat(polyrag.sources().list()).isEmpty();
