@@ -192,7 +192,9 @@ export function reducer(state: State, a: Action): State {
     case 'tab':
       return { ...state, tab: a.tab };
     case 'apiKey':
-      return { ...state, apiKey: a.key, unauthorized: false };
+      // Another key is another tenant: nothing the last one saw (results, transcript, jobs, graph, the chosen
+      // knowledge base) may stay on screen or be sent with the new key. The same key again keeps it all.
+      return a.key === state.apiKey ? { ...state, unauthorized: false } : { ...initialState(a.key), tab: state.tab };
     case 'unauthorized':
       return { ...state, unauthorized: a.value };
     case 'sourceKind':
@@ -222,7 +224,9 @@ export function reducer(state: State, a: Action): State {
       const known = new Set(runs.map((r) => r.jobId));
       const added = a.jobs.filter((j) => j.id && !known.has(j.id))
         .map((j): Run => ({ jobId: j.id!, label: jobWords(j), kind: 'job', job: j }));
-      return { ...state, runs: [...runs, ...added].slice(0, MAX_RUNS) };
+      // Jobs not yet listed are newer than the rows (the list and the stream come newest first): on top, so that
+      // a full list drops its oldest rows, not what just started.
+      return { ...state, runs: [...added, ...runs].slice(0, MAX_RUNS) };
     }
     case 'search':
       return { ...state, search: { ...state.search, ...a.patch } };

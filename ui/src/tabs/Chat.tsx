@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { TabProps } from '../App';
-import { api, figureImage, message, ok, streamEvents, type Answer, type AnswerSource, type Figure } from '../api/client';
+import { api, done, figureImage, message, ok, streamEvents, type Answer, type AnswerSource, type Figure } from '../api/client';
 import { highlight } from '../highlight';
 import type { Turn } from '../state';
 import { KbPicker } from './KbPicker';
@@ -49,7 +49,7 @@ export function ChatTab({ state, dispatch }: TabProps) {
   const remove = async () => {
     if (!conversation) return;
     try {
-      await ok(api.DELETE('/v1/conversations/{id}', { params: { path: { id: conversation } } }));
+      await done(api.DELETE('/v1/conversations/{id}', { params: { path: { id: conversation } } }));
     } catch (e) {
       setKeptError(message(e));
     }

@@ -92,7 +92,7 @@ export function KnowledgeBasesTab({ state, dispatch }: TabProps) {
         {selected ? (
           <div className="kb-detail">
             <Quality key={selected} kb={selected} runs={state.runs} dispatch={dispatch} />
-            <Documents kb={selected} onChanged={load} />
+            <Documents key={selected} kb={selected} onChanged={load} />
           </div>
         ) : <p className="empty">Pick a knowledge base to see its documents.</p>}
       </div>
@@ -125,7 +125,8 @@ function Documents({ kb, onChanged }: { kb: string; onChanged: () => void }) {
 
   const remove = async (id: string) => {
     try {
-      await ok(api.DELETE('/v1/documents/{id}', { params: { path: { id } } }));
+      // 204, no body: `done`, not `ok` (which took the empty answer for a failure and kept the row).
+      await done(api.DELETE('/v1/documents/{id}', { params: { path: { id } } }));
       load();
       onChanged();
     } catch (e) {

@@ -66,6 +66,9 @@ beforeEach(() => {
       return json({ conversations: [{ id: 'tides', title: 'When is high tide?', turns: 2, created_at: minutesAgo(5),
         updated_at: minutesAgo(4), messages: [] }], offset: 0, limit: 50 });
     }
+    if (url.pathname === '/v1/conversations/tides' && request.method === 'DELETE') {
+      return new Response(null, { status: 204 });
+    }
     if (url.pathname === '/v1/conversations/tides') {
       return json({ id: 'tides', title: 'When is high tide?', turns: 2, created_at: minutesAgo(5),
         updated_at: minutesAgo(4), messages: [{ role: 'user', content: 'When is high tide?' },
@@ -136,6 +139,7 @@ beforeEach(() => {
       return json({ documents: docs, offset: 0, limit: 200, total: docs.length });
     }
     const one = docs.find((d) => url.pathname === `/v1/documents/${d.id}`);
+    if (one && request.method === 'DELETE') return new Response(null, { status: 204 });
     if (one && request.method === 'GET') {
       return json({ document: one, stores: { vector: { expected: 2, held: 2, state: 'complete' } } });
     }
@@ -227,6 +231,20 @@ describe('the app', () => {
     await waitFor(() => expect(requests.some((r) => r.url === '/v1/conversations/tides' && r.method === 'DELETE'))
       .toBe(true));
     expect(screen.queryByText('And low tide?')).toBeNull();
+    expect(screen.queryByText(/HTTP 204/)).toBeNull();
+  });
+
+  it('deletes a document without taking the server\'s empty 204 for a failure', async () => {
+    const user = userEvent.setup();
+    render(<App />);
+    await user.click(await screen.findByRole('tab', { name: 'Knowledge bases' }));
+    await user.click(await screen.findByRole('button', { name: 'coast' }));
+    await user.click(await screen.findByRole('button', { name: 'Delete Pasted notes' }));
+    await waitFor(() => expect(requests.some((r) => r.method === 'DELETE' && r.url.startsWith('/v1/documents/')))
+      .toBe(true));
+    await waitFor(() => expect(requests.filter((r) => r.url === '/v1/documents' && r.method === 'GET').length)
+      .toBeGreaterThan(1));
+    expect(screen.queryByText(/HTTP 204/)).toBeNull();
   });
 
   it('limits search and chat to the chosen knowledge bases, and remembers them across a reload', async () => {

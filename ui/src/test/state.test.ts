@@ -114,3 +114,31 @@ describe('job snapshots', () => {
     expect(s.runs).toHaveLength(100);
   });
 });
+
+describe('another API key', () => {
+  it('clears what the last tenant saw; the same key again keeps it', () => {
+    let s = reducer(initialState('key-a'), { type: 'runStarted', run: { jobId: 'j1', label: 'a', kind: 'upload',
+      job: null } });
+    s = reducer(s, { type: 'search', patch: { query: 'their secret' } });
+    s = reducer(s, { type: 'tab', tab: 'search' });
+    expect(reducer(s, { type: 'apiKey', key: 'key-a' }).runs).toHaveLength(1);
+    const other = reducer(s, { type: 'apiKey', key: 'key-b' });
+    expect(other.apiKey).toBe('key-b');
+    expect(other.runs).toHaveLength(0);
+    expect(other.search.query).toBe('');
+    expect(other.tab).toBe('search');
+  });
+});
+
+describe('jobs started elsewhere', () => {
+  it('go on top of the list, so a full list drops its oldest rows', () => {
+    const job = (id: string) => ({ id, kind: 'sync', status: 'running', error: null, attempts: 1, created_at: null,
+      updated_at: 'x', percentage: 0, eta_seconds: null, progress: null, knowledge_base: null, source_id: null,
+      started_at: null });
+    let s = reducer(initialState(), { type: 'jobs', jobs: Array.from({ length: 100 }, (_, i) => job(`old${i}`)) });
+    s = reducer(s, { type: 'jobs', jobs: [job('new')] });
+    expect(s.runs[0].jobId).toBe('new');
+    expect(s.runs).toHaveLength(100);
+    expect(s.runs.map((r) => r.jobId)).not.toContain('old99');
+  });
+});
