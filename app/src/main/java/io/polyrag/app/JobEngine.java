@@ -186,7 +186,12 @@ final class JobEngine implements AutoCloseable {
 
     /** {@code tenant}'s jobs, newest first. */
     List<JobInfo> list(Tenant tenant, int offset, int limit) {
-        return store.jobs(tenant.id(), offset, limit);
+        return list(tenant, offset, limit, null);
+    }
+
+    /** {@code tenant}'s jobs, newest first, without those of kind {@code hidden} (null: none hidden). */
+    List<JobInfo> list(Tenant tenant, int offset, int limit, String hidden) {
+        return store.jobs(tenant.id(), offset, limit, hidden);
     }
 
     /** Cancels {@code tenant}'s job; another tenant's, or an unknown one, is not found. */

@@ -445,6 +445,30 @@ public abstract class CatalogContract {
         assertThat(second.jobStore().job(job)).isPresent();
     }
 
+    /** A hidden kind is left out before the page is cut: a page is short only at the end of the list. */
+    @Test
+    void a_page_of_jobs_leaves_a_hidden_kind_out_before_it_is_cut() {
+        CatalogAndJobs c = open();
+        String kept = c.jobStore().submit("t", "ingest", "{}", null, null);
+        for (int i = 0; i < 3; i++) {
+            c.jobStore().submit("t", "reindex", "{}", null, null);
+        }
+        assertThat(c.jobStore().jobs("t", 0, 2)).hasSize(2);
+        assertThat(c.jobStore().jobs("t", 0, 2, "reindex")).extracting(JobInfo::id).containsExactly(kept);
+    }
+
+    /** Asking a running job to stop is not a sign of life: its heartbeat time stays as the worker left it. */
+    @Test
+    void a_cancel_request_leaves_a_running_jobs_heartbeat_alone() throws InterruptedException {
+        CatalogAndJobs c = open();
+        String id = c.jobStore().submit("ingest", "{}");
+        c.jobStore().claim(Duration.ofMinutes(5), 3);
+        Instant beat = c.jobStore().job(id).orElseThrow().updatedAt();
+        Thread.sleep(20);
+        assertThat(c.jobStore().cancel(id)).isTrue();
+        assertThat(c.jobStore().job(id).orElseThrow().updatedAt()).isEqualTo(beat);
+    }
+
     @Test
     void jobs_are_claimed_once_then_progress_and_finish() {
         CatalogAndJobs c = open();

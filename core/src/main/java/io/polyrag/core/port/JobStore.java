@@ -114,7 +114,15 @@ public interface JobStore {
     boolean cancel(String jobId);
 
     /** {@code tenant}'s jobs (empty: the local tenant's), newest first. */
-    List<JobInfo> jobs(String tenant, int offset, int limit);
+    default List<JobInfo> jobs(String tenant, int offset, int limit) {
+        return jobs(tenant, offset, limit, null);
+    }
+
+    /**
+     * {@link #jobs(String, int, int)} without the jobs of kind {@code hidden} (null: none hidden), left out before
+     * the page is cut, so a page is short only at the end.
+     */
+    List<JobInfo> jobs(String tenant, int offset, int limit, String hidden);
 
     /**
      * Marks a job finished with {@code status} (succeeded, partial or failed) and its final progress; {@code error}

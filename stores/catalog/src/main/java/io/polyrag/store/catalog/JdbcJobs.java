@@ -224,13 +224,16 @@ final class JdbcJobs implements JobStore {
         return jdbc.tx("cancel a job", c -> JdbcCatalog.update(c, "UPDATE jobs SET status = 'canceled', stage = "
                 + "'canceled', error = 'canceled before it started', updated_at = ? WHERE id = ? AND status = 'queued'",
                 jdbc.now(), jobId) > 0 || JdbcCatalog.update(c,
-                        "UPDATE jobs SET cancel_requested = TRUE, updated_at = ? "
-                + "WHERE id = ? AND status = 'running'", jdbc.now(), jobId) > 0);
+                        // updated_at is the worker's heartbeat: a cancel does not touch it, or a dead worker's job
+                        // would look alive again at every cancel asked of it.
+                        "UPDATE jobs SET cancel_requested = TRUE WHERE id = ? AND status = 'running'", jobId) > 0);
     }
 
-    List<JobInfo> list(String tenant, int offset, int limit) {
-        return jdbc.tx("list jobs", c -> jobsOf(c, "SELECT id FROM jobs WHERE tenant = ? ORDER BY created_at DESC, id "
-                + "LIMIT ? OFFSET ?", tenant, limit, offset));
+    List<JobInfo> list(String tenant, int offset, int limit, String hidden) {
+        return hidden == null ? jdbc.tx("list jobs", c -> jobsOf(c, "SELECT id FROM jobs WHERE tenant = ? ORDER BY "
+                + "created_at DESC, id LIMIT ? OFFSET ?", tenant, limit, offset))
+                : jdbc.tx("list jobs", c -> jobsOf(c, "SELECT id FROM jobs WHERE tenant = ? AND kind <> ? ORDER BY "
+                        + "created_at DESC, id LIMIT ? OFFSET ?", tenant, hidden, limit, offset));
     }
 
     /** The jobs whose ids {@code sql} selects (its first column), in its order. */
@@ -377,7 +380,7 @@ final class JdbcJobs implements JobStore {
     }
 
     @Override
-    public List<JobInfo> jobs(String tenant, int offset, int limit) {
-        return list(tenant, offset, limit);
+    public List<JobInfo> jobs(String tenant, int offset, int limit, String hidden) {
+        return list(tenant, offset, limit, hidden);
     }
 }
