@@ -17,6 +17,9 @@ interface Kept { id: string | null; title: string | null; turns: number }
 
 export function ChatTab({ state, dispatch }: TabProps) {
   const { draft, turns, opened, conversation } = state.chat;
+  // One turn at a time: a second question sent while the first streams went without its answer as context, and a
+  // delete while it streamed was undone when the server kept the finished turn.
+  const streaming = turns.some((t) => t.status === 'streaming');
   const [kept, setKept] = useState<Kept[]>([]);
   const [keptError, setKeptError] = useState('');
   const refresh = useCallback(() => {
@@ -61,7 +64,7 @@ export function ChatTab({ state, dispatch }: TabProps) {
 
   const ask = async () => {
     const question = draft.trim();
-    if (!question) return;
+    if (!question || streaming) return;
     const id = nextTurn++;
     const conversationId = conversation || newConversationId();
     if (!conversation) dispatch({ type: 'conversation', id: conversationId });
@@ -110,7 +113,8 @@ export function ChatTab({ state, dispatch }: TabProps) {
             {kept.map((k) => <option key={k.id ?? ''} value={k.id ?? ''}>{k.title || k.id} ({k.turns})</option>)}
           </select>
           <button type="button" onClick={() => dispatch({ type: 'conversation', id: '' })}>New</button>
-          {conversation ? <button type="button" className="danger" onClick={() => void remove()}>
+          {conversation ? <button type="button" className="danger" disabled={streaming}
+            onClick={() => void remove()}>
             Delete conversation</button> : null}
           {keptError ? <span role="alert" className="error">{keptError}</span> : null}
         </div>
@@ -162,7 +166,7 @@ export function ChatTab({ state, dispatch }: TabProps) {
               void ask();
             }
           }} />
-        <button type="submit" className="primary" disabled={!draft.trim()}>Send</button>
+        <button type="submit" className="primary" disabled={!draft.trim() || streaming}>Send</button>
       </form>
     </section>
   );

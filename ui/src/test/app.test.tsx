@@ -23,6 +23,7 @@ let keysRequired = false;
 let kbNames = ['coast'];
 let jobList: unknown[] = [];
 let answerSources: unknown[] | null = null;
+let hangQuery = false;
 
 const minutesAgo = (m: number) => new Date(Date.now() - m * 60_000).toISOString();
 const syncSource = (id: string, type: 'filesystem' | 'web' | 's3', config: Record<string, unknown>, more = {}) => ({
@@ -43,6 +44,7 @@ beforeEach(() => {
   kbNames = ['coast'];
   jobList = [];
   answerSources = null;
+  hangQuery = false;
   sources = [
     syncSource('handbook', 'filesystem', { root: '/srv/handbook', include: ['**/*.md'], exclude: [],
       follow_symlinks: true, skip_graph: false }),
@@ -121,6 +123,10 @@ beforeEach(() => {
       return json({ query: 'q', took_ms: 3, modalities: ['vector'], degraded: [], warnings: [], fusion: 'rrf',
         hits: [request.method === 'POST' && (await request.clone().text()).includes('chart') ? { ...hit,
           figures: [figure] } : hit] });
+    }
+    if (url.pathname === '/v1/query' && hangQuery) {
+      return new Response(new ReadableStream({ start() { /* an answer still being written */ } }),
+        { headers: { 'Content-Type': 'text/event-stream' } });
     }
     if (url.pathname === '/v1/query') {
       const answer = { query: 'q', answer: '', mode: 'extractive', took_ms: 4, degraded: [], grounding: null,
@@ -232,6 +238,19 @@ describe('the app', () => {
       .toBe(true));
     expect(screen.queryByText('And low tide?')).toBeNull();
     expect(screen.queryByText(/HTTP 204/)).toBeNull();
+  });
+
+  it('takes one question at a time: while an answer streams, Send and Delete wait', async () => {
+    hangQuery = true;
+    const user = userEvent.setup();
+    render(<App />);
+    await user.click(await screen.findByRole('tab', { name: 'Chat' }));
+    await user.type(screen.getByLabelText('Your question'), 'When is high tide?');
+    await user.click(screen.getByRole('button', { name: 'Send' }));
+    await waitFor(() => expect(requests.some((r) => r.url === '/v1/query')).toBe(true));
+    await user.type(screen.getByLabelText('Your question'), 'And low tide?');
+    expect((screen.getByRole('button', { name: 'Send' }) as HTMLButtonElement).disabled).toBe(true);
+    expect((screen.getByRole('button', { name: 'Delete conversation' }) as HTMLButtonElement).disabled).toBe(true);
   });
 
   it('deletes a document without taking the server\'s empty 204 for a failure', async () => {
