@@ -100,18 +100,37 @@ export function KnowledgeBasesTab({ state, dispatch }: TabProps) {
   );
 }
 
+const DOCUMENTS_PAGE = 200;
+
 function Documents({ kb, onChanged }: { kb: string; onChanged: () => void }) {
   const [docs, setDocs] = useState<DocumentRow[] | null>(null);
+  const [total, setTotal] = useState(0);
   const [open, setOpen] = useState('');
   const [detail, setDetail] = useState<DocumentDetail | null>(null);
   const [error, setError] = useState('');
   const shown = useRef(kb);
   shown.current = kb;
   const load = useCallback(() => {
-    ok(api.GET('/v1/documents', { params: { query: { kb, status: 'all', limit: 200 } } }))
-      .then((r) => { if (shown.current === kb) setDocs(r.documents ?? []); })
+    ok(api.GET('/v1/documents', { params: { query: { kb, status: 'all', limit: DOCUMENTS_PAGE } } }))
+      .then((r) => {
+        if (shown.current === kb) {
+          setDocs(r.documents ?? []);
+          setTotal(r.total ?? 0);
+        }
+      })
       .catch((e) => setError(message(e)));
   }, [kb]);
+  // The next page after the rows shown: a knowledge base of more documents than a page says so and lets them in.
+  const more = () => {
+    ok(api.GET('/v1/documents', { params: { query: { kb, status: 'all', limit: DOCUMENTS_PAGE,
+      offset: docs?.length ?? 0 } } }))
+      .then((r) => {
+        if (shown.current !== kb) return;
+        setDocs((d) => [...(d ?? []), ...(r.documents ?? []).filter((x) => !(d ?? []).some((y) => y.id === x.id))]);
+        setTotal(r.total ?? 0);
+      })
+      .catch((e) => setError(message(e)));
+  };
   useEffect(load, [load]);
   useEffect(() => {
     if (!open) return;
@@ -153,6 +172,10 @@ function Documents({ kb, onChanged }: { kb: string; onChanged: () => void }) {
           </tbody>
         </table>
         </TableWrap>
+      ) : null}
+      {docs && total > docs.length ? (
+        <p className="more">Showing {docs.length} of {total} documents.{' '}
+          <button type="button" onClick={more}>Show more</button></p>
       ) : null}
     </div>
   );

@@ -24,6 +24,7 @@ let kbNames = ['coast'];
 let jobList: unknown[] = [];
 let answerSources: unknown[] | null = null;
 let hangQuery = false;
+let docTotal: number | null = null;
 
 const minutesAgo = (m: number) => new Date(Date.now() - m * 60_000).toISOString();
 const syncSource = (id: string, type: 'filesystem' | 'web' | 's3', config: Record<string, unknown>, more = {}) => ({
@@ -45,6 +46,7 @@ beforeEach(() => {
   jobList = [];
   answerSources = null;
   hangQuery = false;
+  docTotal = null;
   sources = [
     syncSource('handbook', 'filesystem', { root: '/srv/handbook', include: ['**/*.md'], exclude: [],
       follow_symlinks: true, skip_graph: false }),
@@ -142,7 +144,9 @@ beforeEach(() => {
       return json({ knowledge_bases: kbNames.map(kbRow) });
     }
     if (url.pathname === '/v1/documents' && request.method === 'GET') {
-      return json({ documents: docs, offset: 0, limit: 200, total: docs.length });
+      const offset = Number(url.searchParams.get('offset') ?? 0);
+      return json({ documents: offset > 0 ? [{ ...docs[0], id: 'd-later', title: 'Later notes' }] : docs, offset,
+        limit: 200, total: docTotal ?? docs.length });
     }
     const one = docs.find((d) => url.pathname === `/v1/documents/${d.id}`);
     if (one && request.method === 'DELETE') return new Response(null, { status: 204 });
@@ -238,6 +242,18 @@ describe('the app', () => {
       .toBe(true));
     expect(screen.queryByText('And low tide?')).toBeNull();
     expect(screen.queryByText(/HTTP 204/)).toBeNull();
+  });
+
+  it('says when a knowledge base holds more documents than shown, and shows more on request', async () => {
+    docTotal = docs.length + 1;
+    const user = userEvent.setup();
+    render(<App />);
+    await user.click(await screen.findByRole('tab', { name: 'Knowledge bases' }));
+    await user.click(await screen.findByRole('button', { name: 'coast' }));
+    expect(await screen.findByText(`Showing ${docs.length} of ${docs.length + 1} documents.`)).toBeTruthy();
+    await user.click(screen.getByRole('button', { name: 'Show more' }));
+    expect(await screen.findByRole('button', { name: 'Later notes' })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Show more' })).toBeNull();
   });
 
   it('takes one question at a time: while an answer streams, Send and Delete wait', async () => {
