@@ -480,7 +480,9 @@ public final class Settings {
             "Largest request body, in MiB (uploads included); larger requests get 413.");
     public static final Setting<String> HTTP_CORS_ORIGINS = Setting.string("http.cors.origins", "",
             "Origins a browser may call the API from, comma-separated (e.g. https://app.example.com); empty: CORS "
-                    + "off (same origin only); * for any origin.");
+                    + "off (same origin only); * for any origin. In local mode (no API key) they are also the only "
+                    + "other sites whose pages may write (others get 403), and their hosts the only names besides "
+                    + "localhost the server answers to (others get 421).");
     public static final Setting<Integer> HTTP_SSE_HEARTBEAT_SECONDS = Setting.integer("http.sse.heartbeat.seconds",
             15, 1, 300, "Seconds between heartbeat comments on an idle event stream (/v1/events), so proxies keep it.");
     public static final Setting<Boolean> HTTP_REQUIRE_KEYS = Setting.bool("http.require.keys", false,
