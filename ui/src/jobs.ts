@@ -76,7 +76,11 @@ export function useJobUpdates(runs: Run[], dispatch: (a: Action) => void, apiKey
             } catch {
               // not a job event
             }
-          }, abort.signal);
+          }, abort.signal, () => {
+            // Opened: the server is there. Only streams that cannot be opened count towards giving up (an idle one
+            // closed by a proxy's time limit sends heartbeats, no events, and was given up after three closes).
+            failures = 0;
+          });
         } catch {
           if (abort.signal.aborted) return;
         }

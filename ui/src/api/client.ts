@@ -111,7 +111,7 @@ export interface ServerEvent {
  * event until the stream ends or `signal` aborts. Rejects with an ApiError when the server refuses the request.
  */
 export async function streamEvents(url: string, init: RequestInit, onEvent: (e: ServerEvent) => void,
-  signal?: AbortSignal): Promise<void> {
+  signal?: AbortSignal, onOpen?: () => void): Promise<void> {
   const response = await fetch(url, { ...init, signal, headers: { ...authHeaders(), ...(init.headers ?? {}) } });
   if (response.status === 401) onUnauthorized();
   if (!response.ok) {
@@ -124,6 +124,7 @@ export async function streamEvents(url: string, init: RequestInit, onEvent: (e: 
     throw toError(response.status, body);
   }
   if (!response.body) throw new ApiError(0, 'this browser cannot read streamed responses');
+  onOpen?.();
   const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
   let buffer = '';
   for (;;) {

@@ -1,7 +1,7 @@
 import { renderHook } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Job } from '../api/client';
-import { pollJob, useJobPolling } from '../jobs';
+import { pollJob, useJobPolling, useJobUpdates } from '../jobs';
 import type { Run } from '../state';
 
 const job = (status: string): Job => ({ id: 'j1', kind: 'ingest', status, error: null, attempts: 1,
@@ -82,4 +82,25 @@ describe('polling', () => {
     await vi.advanceTimersByTimeAsync(10_000);
     expect(fetchJob).toHaveBeenCalledTimes(before);
   });
+});
+
+describe('the event stream', () => {
+  it('keeps reopening a stream that opens and is closed (a proxy\'s time limit) instead of polling after three',
+    async () => {
+      let opened = 0;
+      vi.stubGlobal('fetch', vi.fn(async (input: RequestInfo | URL) => {
+        const url = input instanceof Request ? input.url : String(input);
+        if (url.includes('/v1/events')) {
+          opened++;
+          return new Response(': heartbeat\n\n', { headers: { 'Content-Type': 'text/event-stream' } });
+        }
+        return new Response(JSON.stringify({ jobs: [] }), { headers: { 'Content-Type': 'application/json' } });
+      }));
+      const dispatch = () => {};
+      const { unmount } = renderHook(() => useJobUpdates([], dispatch, '', true));
+      for (let i = 0; i < 8; i++) await vi.advanceTimersByTimeAsync(1100);
+      expect(opened).toBeGreaterThanOrEqual(5);
+      unmount();
+      vi.unstubAllGlobals();
+    });
 });
