@@ -8,7 +8,6 @@ import io.polyrag.core.port.Chunker;
 import io.polyrag.core.port.TokenCounter;
 import java.text.BreakIterator;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
@@ -261,8 +260,14 @@ public final class StructuredChunker implements Chunker {
         }
         // A header that would fill half of every part, or a row that fits no part beside it (thousands of columns):
         // cut as text, so no chunk outgrows what the model reads.
-        if (headerTokens > maxTokens / 2 || Arrays.stream(rows).skip(1)
-                .anyMatch(r -> headerTokens + counter.count(r) > maxTokens)) {
+        // Each row counted once (counting is the chunker's costly step), for this test and the parts below.
+        int[] rowTokens = new int[rows.length];
+        boolean fits = headerTokens <= maxTokens / 2;
+        for (int i = 1; i < rows.length && fits; i++) {
+            rowTokens[i] = counter.count(rows[i]);
+            fits = headerTokens + rowTokens[i] <= maxTokens;
+        }
+        if (!fits) {
             prose(doc, List.of(b), out);
             return;
         }
@@ -272,7 +277,7 @@ public final class StructuredChunker implements Chunker {
         int offset = rowStart;
         int partRows = 0;
         for (int i = 1; i < rows.length; i++) {
-            int t = counter.count(rows[i]);
+            int t = rowTokens[i];
             if (partRows > 0 && partTokens + t > maxTokens) {
                 out.add(new ChunkDraft(ChunkKind.TABLE, part.toString(), b.headingPath(), partStart, offset - 1,
                         partTokens, b.location()));
