@@ -1,6 +1,7 @@
 package io.polyrag.server;
 
 import io.javalin.http.Context;
+import io.javalin.http.HandlerType;
 import io.javalin.http.HttpResponseException;
 import io.micrometer.core.instrument.Counter;
 import io.polyrag.app.Polyrag;
@@ -45,11 +46,14 @@ final class Auth {
     private final Map<String, long[]> failures = new ConcurrentHashMap<>();
     private final Counter authFailures;
     private final List<String> corsOrigins;
+    /** Bound beyond loopback: keys stay required even once every key is revoked (local mode would answer anyone). */
+    private final boolean wide;
     private volatile boolean keysRequired;
     private volatile long keysCheckedAt = Long.MIN_VALUE;
 
-    Auth(Polyrag polyrag) {
+    Auth(Polyrag polyrag, String host) {
         this.polyrag = polyrag;
+        this.wide = !loopback(host);
         this.corsOrigins = Arrays.stream(polyrag.config().get(Settings.HTTP_CORS_ORIGINS).split(","))
                 .map(String::strip).filter(x -> !x.isEmpty()).toList();
         String admin = polyrag.config().get(Settings.HTTP_ADMIN_KEY);
@@ -71,7 +75,7 @@ final class Auth {
     }
 
     void refresh() {
-        keysRequired = polyrag.keys().required();
+        keysRequired = wide || polyrag.keys().required();
         keysCheckedAt = System.nanoTime();
     }
 
@@ -83,13 +87,23 @@ final class Auth {
             return;
         }
         if (!keysRequired()) {
+            // Local mode binds loopback only; a peer from elsewhere (a proxy in front of it) is not this machine's user.
+            if (!loopbackPeer(ctx.req().getRemoteAddr())) {
+                throw new HttpResponseException(401, UNAUTHORIZED);
+            }
             LocalOnly.check(ctx, corsOrigins);
             ctx.attribute(TENANT, Tenant.LOCAL);
             return;
         }
+        if (ctx.method() == HandlerType.OPTIONS && ctx.header("Access-Control-Request-Method") != null) {
+            return; // a browser's CORS preflight never carries the key; it reads nothing, the request it precedes will
+        }
         String client = client(ctx);
         String key = presented(ctx);
         if (operator) {
+            // The operator key is whatever the operator typed, not 256 random bits: a throttled address does not get
+            // its guesses checked (tenants behind a shared address do not use these routes).
+            throttle(ctx, client);
             if (adminKey != null && key != null && MessageDigest.isEqual(adminKey,
                     key.getBytes(StandardCharsets.UTF_8))) {
                 ctx.attribute(TENANT, Tenant.LOCAL);
@@ -148,6 +162,15 @@ final class Auth {
             }
         }
         return false;
+    }
+
+    private static boolean loopbackPeer(String address) {
+        byte[] a = address == null ? null : literal(address);
+        try {
+            return a != null && InetAddress.getByAddress(a).isLoopbackAddress();
+        } catch (UnknownHostException e) {
+            return false;
+        }
     }
 
     /** The bytes of an IP literal; null for anything else (never a DNS lookup). */

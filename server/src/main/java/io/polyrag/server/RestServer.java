@@ -57,7 +57,7 @@ public final class RestServer implements HttpFrontDoor {
     // style: Jetty and Javalin configured in one place: every route class registered in order
     public RestServer(Polyrag polyrag, String host, int port, long maxRequestBytes) {
         Auth.checkBind(polyrag, host);
-        Auth auth = new Auth(polyrag);
+        Auth auth = new Auth(polyrag, host);
         this.app = Javalin.create(config -> {
             config.startup.showJavalinBanner = false;
             config.concurrency.useVirtualThreads = true;

@@ -38,7 +38,8 @@ class RequireKeysTest {
     @Test
     void no_local_mode_the_operator_creates_the_first_key_and_a_wildcard_address_is_allowed() throws Exception {
         try (Polyrag polyrag = Polyrag.open(Config.load(Map.of(), Map.of("data.dir", tmp.resolve("data").toString(),
-                "vector.enabled", "false", "http.require.keys", "true", "http.admin.key", "op-key-123")));
+                "vector.enabled", "false", "http.require.keys", "true", "http.admin.key", "op-key-123",
+                "http.cors.origins", "https://app.example.com")));
                 RestServer server = new RestServer(polyrag, "0.0.0.0", 0, 1024 * 1024)) {
             int port = server.port();
             assertThat(polyrag.keys().list()).isEmpty();
@@ -50,6 +51,17 @@ class RequireKeysTest {
             assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
             String key = Json.MAPPER.readTree(created.body()).get("key").asString();
             assertThat(send(port, "GET", "/v1/knowledge-bases", key, null).statusCode()).isEqualTo(200);
+            // A browser's preflight carries no key; refusing it would block every cross-origin call with one.
+            var preflight = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/v1/search"))
+                    .method("OPTIONS", HttpRequest.BodyPublishers.noBody()).header("Origin", "https://app.example.com")
+                    .header("Access-Control-Request-Method", "POST")
+                    .header("Access-Control-Request-Headers", "authorization,content-type").build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertThat(preflight.statusCode()).as(preflight.body()).isEqualTo(200);
+            assertThat(preflight.headers().firstValue("Access-Control-Allow-Origin"))
+                    .hasValue("https://app.example.com");
+            assertThat(preflight.headers().firstValue("Access-Control-Allow-Headers").orElse("").toLowerCase())
+                    .contains("authorization");
         }
     }
 
