@@ -223,7 +223,8 @@ public final class Usage {
 
     /**
      * The extraction tokens the tenant may still spend today ({@code configured} when it has no such quota or
-     * less is left; 0 in the configuration means no limit).
+     * less is left; 0 in the configuration means no limit), -1 when its allowance is spent: the language model is
+     * then not called at all (a budget of 1 let every ingest make one more call).
      */
     long extractionBudget(String tenant, long configured) {
         Long perDay = current(tenant).extractionTokensPerDay();
@@ -234,7 +235,10 @@ public final class Usage {
         LocalDate today = LocalDate.now(clock.withZone(ZoneOffset.UTC));
         long spent = store.usage(tenant, today, today).stream()
                 .filter(c -> c.metric().equals(UsageMeter.EXTRACTION_TOKENS)).mapToLong(Count::amount).sum();
-        long left = Math.max(1, perDay - spent);
+        long left = perDay - spent;
+        if (left <= 0) {
+            return -1;
+        }
         return configured > 0 ? Math.min(configured, left) : left;
     }
 

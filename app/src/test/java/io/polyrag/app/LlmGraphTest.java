@@ -114,6 +114,20 @@ class LlmGraphTest {
     }
 
     @Test
+    void a_tenant_whose_daily_extraction_allowance_is_spent_calls_the_model_no_more() {
+        try (Polyrag p = open(Map.of())) {
+            p.usage().setQuotas("", new io.polyrag.core.port.UsageStore.Quotas(null, null, 50L, null));
+            IngestReport first = p.ingest().text(text("doc:a", "Grace Hopper worked at Harvard University."));
+            assertThat(first.extractionTokens()).isEqualTo(60);
+            int before = calls.get();
+            IngestReport later = p.ingest().text(text("doc:b", "Grace Hopper taught at Vassar College."));
+            assertThat(later.added()).isEqualTo(1);
+            assertThat(calls.get()).as("the allowance is spent: no call at all").isEqualTo(before);
+            assertThat(later.extractionTokens()).isZero();
+        }
+    }
+
+    @Test
     void an_estimate_calls_no_model_and_a_job_records_it(@TempDir Path files) throws IOException {
         Files.writeString(files.resolve("a.md"), "# A\n\nGrace Hopper worked at Harvard University.");
         Files.writeString(files.resolve("b.md"), "# B\n\nAda Lovelace wrote notes.");

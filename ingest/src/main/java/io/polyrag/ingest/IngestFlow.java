@@ -61,7 +61,8 @@ final class IngestFlow implements AutoCloseable {
     private boolean finished;
 
     /**
-     * @param tokenBudget most language-model tokens extraction may spend in this ingest; 0 means no limit
+     * @param tokenBudget most language-model tokens extraction may spend in this ingest; 0 means no limit, a
+     *     negative number none
      * @param pace how fast texts embed, for automatic batch sizes; null with a fixed size
      */
     IngestFlow(IngestPipeline pipeline, String kb, boolean graph, long tokenBudget, Tally tally, Pace pace,
@@ -72,7 +73,7 @@ final class IngestFlow implements AutoCloseable {
         this.canceled = canceled;
         this.kb = kb;
         this.graph = graph;
-        this.budget = new Budget(tokenBudget > 0 ? tokenBudget : Long.MAX_VALUE);
+        this.budget = new Budget(tokenBudget > 0 ? tokenBudget : tokenBudget == 0 ? Long.MAX_VALUE : 0);
         this.tally = tally;
         this.pace = pace;
         long contextBudget = pipeline.contextBudget();

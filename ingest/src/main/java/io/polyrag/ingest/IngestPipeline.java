@@ -104,7 +104,8 @@ public final class IngestPipeline {
      * Choices for one ingest.
      *
      * @param skipGraph index without extracting entities and relations (the graph and RDF stores get nothing)
-     * @param tokenBudget most language-model tokens extraction may spend in this ingest; 0 means no limit
+     * @param tokenBudget most language-model tokens extraction may spend in this ingest; 0 means no limit, a
+     *     negative number none at all (a tenant's daily allowance spent)
      * @param canceled asked before each input: true stops the ingest there (what was written stays written)
      * @param figures which figures to take from PDFs and Office files; null for the configured default
      * @param limit asked before each input: a reason (a tenant's quota reached) stops the ingest there, the inputs

@@ -132,7 +132,9 @@ public final class LlmEntityExtractor implements EntityExtractor {
                                     + "', which \"entities\" does not declare");
                         }
                     }
-                    rules.add(new Rule(name, from, to));
+                    // Read as the model's predicates are read (WORKS_AT, worksAt, "works at" -> works_at), or
+                    // every relation the model names as the file does would be refused.
+                    rules.add(new Rule(predicate(name), from, to));
                     i++;
                 }
             }

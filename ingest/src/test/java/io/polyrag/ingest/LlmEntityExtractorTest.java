@@ -143,6 +143,18 @@ class LlmEntityExtractorTest {
     }
 
     @Test
+    void an_ontology_naming_relations_in_another_case_keeps_the_models_facts(@TempDir Path dir) throws IOException {
+        Path schema = dir.resolve("schema.json");
+        Files.writeString(schema, """
+                {"entities": ["Person", "Organization"],
+                 "relations": [{"name": "WORKS_AT", "from": "Person", "to": "Organization"}]}""");
+        LlmEntityExtractor strict = LlmEntityExtractor.create(new Model(REPLY, true), "schema_constrained", schema,
+                new MapCache());
+        Extraction x = strict.extract(List.of("t"), Long.MAX_VALUE).getFirst();
+        assertThat(x.facts()).extracting(Fact::predicate).containsExactly("works_at");
+    }
+
+    @Test
     void a_provider_without_strict_json_falls_back_to_dynamic(@TempDir Path dir) throws IOException {
         Path schema = dir.resolve("schema.json");
         Files.writeString(schema, "{\"entities\": [\"Person\"], \"relations\": []}");
