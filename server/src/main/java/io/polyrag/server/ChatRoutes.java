@@ -15,9 +15,6 @@ import io.polyrag.core.model.Ids;
 import io.polyrag.core.model.KnowledgeBaseInfo;
 import io.polyrag.core.model.SearchRequest;
 import java.io.IOException;
-import java.io.OutputStream;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -123,30 +120,37 @@ final class ChatRoutes {
         String id = "chatcmpl-" + UUID.randomUUID().toString().replace("-", "");
         long created = System.currentTimeMillis() / 1000;
         if (stream != null && stream.asBoolean()) {
-            ctx.status(200).contentType("text/event-stream; charset=utf-8").header("Cache-Control", "no-cache");
-            OutputStream out = ctx.res().getOutputStream();
-            send(out, new Chunk(id, "chat.completion.chunk", created, model, List.of(new ChunkChoice(0,
-                    new Delta("assistant", ""), null)), null));
+            // Opened by the first chunk, so a refusal before it (429 with Retry-After, 400, a model down before its
+            // first token) is an ordinary error response, which the OpenAI clients retry or raise as such.
+            EventStream out = new EventStream(ctx);
+            Chunk role = new Chunk(id, "chat.completion.chunk", created, model, List.of(new ChunkChoice(0,
+                    new Delta("assistant", ""), null)), null);
             boolean[] streamed = {false};
             Answer a;
             try {
                 a = search.answer(request, null, false, token -> {
+                    if (!streamed[0]) {
+                        send(out, role);
+                    }
                     streamed[0] = true;
                     send(out, new Chunk(id, "chat.completion.chunk", created, model, List.of(new ChunkChoice(0,
                             new Delta(null, token), null)), null));
                 }, history);
             } catch (RuntimeException e) {
+                if (!out.opened()) {
+                    throw e;
+                }
                 streamError(ctx, out, e);
                 return;
             }
             if (!streamed[0]) {
+                send(out, role);
                 send(out, new Chunk(id, "chat.completion.chunk", created, model, List.of(new ChunkChoice(0,
                         new Delta(null, a.answer()), null)), null));
             }
             send(out, new Chunk(id, "chat.completion.chunk", created, model, List.of(new ChunkChoice(0,
                     new Delta(null, null), "stop")), SearchWire.sources(a.sources())));
-            out.write("data: [DONE]\n\n".getBytes(StandardCharsets.UTF_8));
-            out.flush();
+            out.write("data: [DONE]\n\n");
             return;
         }
         Answer a = search.answer(request, null, false, t -> { }, history);
@@ -233,25 +237,19 @@ final class ChatRoutes {
     }
 
     /** Headers are sent: the error travels as OpenAI streams it, then the stream ends. */
-    private static void streamError(Context ctx, OutputStream out, RuntimeException e) throws IOException {
+    private static void streamError(Context ctx, EventStream out, RuntimeException e) {
         Problem p = e instanceof AnswerUnavailableException ? Problem.of(502, "Bad Gateway", e.getMessage())
                 : ProblemMapper.inStream(e, ctx);
         if (p == null) {
             return; // the client went away
         }
-        out.write(("data: " + Json.MAPPER.writeValueAsString(Map.of("error", Map.of("message", String.valueOf(
+        out.write("data: " + Json.MAPPER.writeValueAsString(Map.of("error", Map.of("message", String.valueOf(
                 p.detail()), "type", p.status() == 502 ? "model_error" : p.status() >= 500 ? "server_error"
-                        : "invalid_request_error", "code", p.status()))) + "\n\n").getBytes(StandardCharsets.UTF_8));
-        out.write("data: [DONE]\n\n".getBytes(StandardCharsets.UTF_8));
-        out.flush();
+                        : "invalid_request_error", "code", p.status()))) + "\n\n");
+        out.write("data: [DONE]\n\n");
     }
 
-    private static void send(OutputStream out, Chunk chunk) {
-        try {
-            out.write(("data: " + Json.MAPPER.writeValueAsString(chunk) + "\n\n").getBytes(StandardCharsets.UTF_8));
-            out.flush();
-        } catch (IOException e) {
-            throw new UncheckedIOException("the client went away", e);
-        }
+    private static void send(EventStream out, Chunk chunk) {
+        out.write("data: " + Json.MAPPER.writeValueAsString(chunk) + "\n\n");
     }
 }

@@ -13,9 +13,6 @@ import io.polyrag.core.InvalidInputException;
 import io.polyrag.core.model.Answer;
 import io.polyrag.core.model.SearchRequest;
 import java.io.IOException;
-import java.io.OutputStream;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -178,21 +175,27 @@ final class SearchRoutes {
 
     /**
      * Server-sent events: {@code token} ({@code {"text": …}}) as the answer is written, then {@code answer} (the
-     * whole answer with its sources), or {@code error} (a problem, with the sources when retrieval worked).
+     * whole answer with its sources), or {@code error} (a problem, with the sources when retrieval worked). A
+     * failure before the first event is an ordinary problem response ({@link EventStream}).
      */
     private void streamAnswer(Context ctx, SearchRequest request, Integer neighbours, boolean grounding,
-            List<String> history, Boolean route, Asked asked) throws IOException {
-        ctx.status(200).contentType("text/event-stream; charset=utf-8").header("Cache-Control", "no-cache");
-        OutputStream out = ctx.res().getOutputStream();
+            List<String> history, Boolean route, Asked asked) {
+        EventStream out = new EventStream(ctx);
         try {
             Answer a = tenant(ctx).search().answer(request, neighbours, grounding,
                     token -> event(out, "token", Map.of("text", token)), history, route);
             asked.keep().accept(a);
             event(out, "answer", SearchWire.of(a, asked.question(), asked.conversationId()));
         } catch (AnswerUnavailableException e) {
+            if (!out.opened()) {
+                throw e;
+            }
             event(out, "error", new Dtos.AnswerProblem("about:blank", "Bad Gateway", 502, e.getMessage(),
                     SearchWire.sources(e.sources())));
         } catch (RuntimeException e) {
+            if (!out.opened()) {
+                throw e;
+            }
             Problem p = ProblemMapper.inStream(e, ctx);
             if (p != null) {
                 event(out, "error", p);
@@ -200,13 +203,7 @@ final class SearchRoutes {
         }
     }
 
-    private static void event(OutputStream out, String name, Object data) {
-        try {
-            out.write(("event: " + name + "\ndata: " + Json.MAPPER.writeValueAsString(data) + "\n\n")
-                    .getBytes(StandardCharsets.UTF_8));
-            out.flush();
-        } catch (IOException e) {
-            throw new UncheckedIOException("the client went away", e);
-        }
+    private static void event(EventStream out, String name, Object data) {
+        out.write("event: " + name + "\ndata: " + Json.MAPPER.writeValueAsString(data) + "\n\n");
     }
 }

@@ -153,8 +153,20 @@ class GeneratedAnswersTest {
         assertThat(p.get("detail").asString()).contains("openai-compatible answered HTTP 400")
                 .contains("maximum context length");
         assertThat(p.get("sources").get(0).get("title").asString()).isEqualTo("Narwhals");
+        // Failed before its first token: the same 502 problem, not a 200 stream carrying an error event.
         HttpResponse<String> streamed = query("{\"query\": \"narwhal tusk, please fail\", \"stream\": true}");
-        assertThat(streamed.body()).contains("event: error").contains("\"status\":502").contains("Narwhals");
+        assertThat(streamed.statusCode()).isEqualTo(502);
+        assertThat(streamed.headers().firstValue("Content-Type").orElse("")).startsWith("application/problem+json");
+        assertThat(Json.MAPPER.readTree(streamed.body()).get("sources").get(0).get("title").asString())
+                .isEqualTo("Narwhals");
+        HttpResponse<String> bad = query("{\"query\": \"narwhal\", \"stream\": true, \"top_k\": 0}");
+        assertThat(bad.statusCode()).isEqualTo(400);
+        assertThat(bad.body()).contains("top_k");
+        HttpResponse<String> chat = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port()
+                + "/v1/chat/completions")).header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers
+                .ofString("{\"model\": \"polyrag\", \"stream\": true, \"messages\": [{\"role\": \"user\", "
+                        + "\"content\": \"narwhal tusk, please fail\"}]}")).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(chat.statusCode()).as(chat.body()).isEqualTo(502);
         // A stream that breaks into something that is not JSON, after its first token: the model's failure, told as
         // the stream's last event (it cut the stream off with no event before).
         HttpResponse<String> garbled = query("{\"query\": \"narwhal tusk, please garble\", \"stream\": true}");

@@ -253,6 +253,11 @@ class TenantIsolationTest {
             assertThat(refused.headers().firstValue("Content-Type")).contains("application/problem+json");
             assertThat(refused.body()).contains("searches_per_minute");
             assertThat(Long.parseLong(refused.headers().firstValue("Retry-After").orElseThrow())).isBetween(1L, 60L);
+            HttpResponse<String> streamed = post(b, "/v1/query", "{\"query\": \"radium\", \"stream\": true}");
+            assertThat(streamed.statusCode()).as("refused before any event: a 429, not a 200 stream").isEqualTo(429);
+            assertThat(streamed.headers().firstValue("Retry-After")).isPresent();
+            assertThat(post(b, "/v1/chat/completions", "{\"model\": \"polyrag\", \"stream\": true, \"messages\": "
+                    + "[{\"role\": \"user\", \"content\": \"radium\"}]}").statusCode()).isEqualTo(429);
             assertThat(get(a, "/v1/search?q=radium").statusCode()).as("A has no quota").isEqualTo(200);
             assertThat(json(get(b, "/v1/usage")).get("quotas").get("searches_per_minute").asInt()).isEqualTo(1);
 
