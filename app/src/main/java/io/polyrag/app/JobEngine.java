@@ -138,18 +138,21 @@ final class JobEngine implements AutoCloseable {
     /**
      * Queues a job of {@code tenant} for a sync source unless one of that source is already queued or running, whose
      * id is returned instead: two syncs of one source at once each deleted what the other had just marked as seen
-     * (with two workers or two replicas, a sync asked for during a scheduled one).
+     * (with two workers or two replicas, a sync asked for during a scheduled one). The catalog checks and queues in
+     * one transaction holding the source's row, so replicas asked at once queue one.
      */
     String submitForSource(Tenant tenant, String kind, String payload) {
-        String source = handler(kind).source(payload).orElse(null);
+        JobHandler h = handler(kind);
+        String source = h.source(payload).orElse(null);
         if (source == null) {
             return submit(tenant, kind, payload);
         }
-        synchronized (this) {
-            return store.unfinished().stream().filter(j -> j.info().tenant().equals(tenant.id())
-                    && source.equals(j.info().source())).map(j -> j.info().id()).findFirst()
-                    .orElseGet(() -> submit(tenant, kind, payload));
+        JobStore.Queued q = store.submitForSource(tenant.id(), kind, payload, h.knowledgeBase(payload).orElse(null),
+                source);
+        if (q.created()) {
+            queued(tenant, q.id());
         }
+        return q.id();
     }
 
     /** Queues a job of {@code tenant} and returns its id at once. */
@@ -157,12 +160,16 @@ final class JobEngine implements AutoCloseable {
         JobHandler h = handler(kind);
         String id = store.submit(tenant.id(), kind, payload, h.knowledgeBase(payload).orElse(null),
                 h.source(payload).orElse(null));
+        queued(tenant, id);
+        return id;
+    }
+
+    private void queued(Tenant tenant, String id) {
         onSubmit.accept(tenant);
         changed(id, "created");
         if (runner != null) {
             runner.poke();
         }
-        return id;
     }
 
     /** A job was written: publish it as an event. A failure to read it back costs the event, never the job. */

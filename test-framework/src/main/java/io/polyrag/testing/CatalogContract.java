@@ -31,6 +31,7 @@ import java.time.Instant;
 import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.EnumSet;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -38,6 +39,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -443,6 +445,44 @@ public abstract class CatalogContract {
         CatalogAndJobs second = open();
         assertThat(second.resolve(List.of(Chunk.idOf("d1", 1, 0)), SearchScope.ALL)).hasSize(1);
         assertThat(second.jobStore().job(job)).isPresent();
+    }
+
+    /**
+     * Syncs of one source asked for at once (replicas, a double click) queue one job: the check and the insert are
+     * one transaction holding the source's row.
+     */
+    @Test
+    void one_sync_of_a_source_is_queued_however_many_ask_at_once() throws Exception {
+        CatalogAndJobs c = open();
+        assertThat(c.sourceStore().createSource(new Source("acme", "notes", "filesystem", "{}", "acme/notes", 60,
+                true, clock.instant(), null, null))).isTrue();
+        int threads = 8;
+        CyclicBarrier start = new CyclicBarrier(threads);
+        List<Future<JobStore.Queued>> asked = new ArrayList<>();
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        try {
+            for (int i = 0; i < threads; i++) {
+                asked.add(pool.submit(() -> {
+                    start.await();
+                    return c.jobStore().submitForSource("acme", "sync", "{}", "acme/notes", "notes");
+                }));
+            }
+            Set<String> ids = new HashSet<>();
+            int created = 0;
+            for (var f : asked) {
+                JobStore.Queued q = f.get();
+                ids.add(q.id());
+                created += q.created() ? 1 : 0;
+            }
+            assertThat(ids).hasSize(1);
+            assertThat(created).isEqualTo(1);
+        } finally {
+            pool.shutdownNow();
+        }
+        assertThat(c.jobStore().unfinished()).hasSize(1);
+        assertThat(c.jobStore().submitForSource("acme", "sync", "{}", "acme/notes", "other").created()).isTrue();
+        assertThat(c.jobStore().submitForSource("beta", "sync", "{}", "beta/notes", "notes").created())
+                .as("another tenant's source of the same name").isTrue();
     }
 
     /** A hidden kind is left out before the page is cut: a page is short only at the end of the list. */

@@ -30,6 +30,10 @@ public interface JobStore {
         }
     }
 
+    /** A sync job's id, and whether it was queued just now (false: it was already queued or running). */
+    record Queued(String id, boolean created) {
+    }
+
     /** Creates a queued job of {@code tenant} (empty: the local one) and returns its id. */
     default String submit(String tenant, String kind, String payload) {
         return submit(tenant, kind, payload, null, null);
@@ -42,6 +46,13 @@ public interface JobStore {
      * @param source the sync source it runs, or null
      */
     String submit(String tenant, String kind, String payload, String knowledgeBase, String source);
+
+    /**
+     * Creates a queued job for the sync {@code source} of {@code tenant} unless one of that source is queued or
+     * running, whose id is returned instead. The check and the insert are one transaction that holds the source's
+     * row, so two processes over one catalog (replicas) never queue two syncs of a source.
+     */
+    Queued submitForSource(String tenant, String kind, String payload, String knowledgeBase, String source);
 
     /** Creates a queued job of the local tenant and returns its id. */
     default String submit(String kind, String payload) {

@@ -43,6 +43,35 @@ final class JdbcJobs implements JobStore {
         return id;
     }
 
+    @Override
+    public Queued submitForSource(String tenant, String kind, String payload, String knowledgeBase, String source) {
+        return jdbc.tx("submit a sync job", c -> {
+            // The source's row serialises submitters (a missing row, a deleted source, locks nothing: its sync only
+            // says so); the second waits here and then reads the first's job.
+            try (PreparedStatement ps = c.prepareStatement("SELECT id FROM sources WHERE tenant = ? AND id = ? "
+                    + "FOR UPDATE")) {
+                ps.setString(1, tenant);
+                ps.setString(2, source);
+                ps.executeQuery().close();
+            }
+            try (PreparedStatement ps = c.prepareStatement("SELECT id FROM jobs WHERE tenant = ? AND source = ? AND "
+                    + "status IN ('queued', 'running') ORDER BY created_at, id LIMIT 1")) {
+                ps.setString(1, tenant);
+                ps.setString(2, source);
+                try (ResultSet rs = ps.executeQuery()) {
+                    if (rs.next()) {
+                        return new Queued(rs.getString(1), false);
+                    }
+                }
+            }
+            String id = UUID.randomUUID().toString();
+            JdbcCatalog.update(c, "INSERT INTO jobs (id, tenant, kind, status, payload, stage, created_at, updated_at, "
+                    + "kb, source) VALUES (?, ?, ?, 'queued', ?, 'queued', ?, ?, ?, ?)", id, tenant, kind, payload,
+                    jdbc.now(), jdbc.now(), knowledgeBase, source);
+            return new Queued(id, true);
+        });
+    }
+
     /**
      * Claims the next job. A stale running job (its process died) comes first; then a queued job of the tenant with
      * the fewest running jobs, of those the tenant served longest ago, and that tenant's oldest job: one tenant's many
