@@ -79,6 +79,12 @@ final class IngestEstimator {
                 cost.inputTokens(), cost.outputTokens(), errors, context[0], context[1], context[2]);
     }
 
+    /** Why a file whose parse threw an Error (out of memory, out of stack) failed. */
+    static String unparseable(String name, Error e) {
+        return name + (e instanceof StackOverflowError ? ": nested too deeply to be parsed"
+                : ": too large to be parsed in this server's memory") + " (" + e.getClass().getSimpleName() + ")";
+    }
+
     /** The error for an input over the size limit, naming the setting that raises it. */
     static InvalidInputException tooLarge(IngestInput input, long size, long maxFileBytes) {
         return new InvalidInputException(String.format(Locale.ROOT,

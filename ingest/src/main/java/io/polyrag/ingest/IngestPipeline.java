@@ -12,7 +12,6 @@ import io.polyrag.core.model.IngestEstimate;
 import io.polyrag.core.model.IngestReport;
 import io.polyrag.core.model.KnowledgeBase;
 import io.polyrag.core.model.ParsedDocument;
-import io.polyrag.core.model.SearchScope;
 import io.polyrag.core.model.SourceItem;
 import io.polyrag.core.port.BlobStore;
 import io.polyrag.core.port.Catalog;
@@ -30,7 +29,6 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
@@ -410,7 +408,7 @@ public final class IngestPipeline {
                 tally.unchanged(new IndexedDocument(input.uri(), id, existing.get().visibleVersion(), "unchanged"));
                 return Optional.empty();
             }
-            if (options.skipDuplicates() && duplicate(input, kb, fingerprint, tally)) {
+            if (options.skipDuplicates() && tally.duplicate(catalog, input, kb, fingerprint)) {
                 return Optional.empty();
             }
             SourceItem item = new SourceItem(input.uri(), input.name(), bytes, input.mediaType());
@@ -445,27 +443,12 @@ public final class IngestPipeline {
         } catch (RuntimeException e) {
             LOG.log(Level.WARNING, "failed to prepare " + input.uri(), e);
             tally.failed(input.name(), input.name() + ": " + e.getClass().getSimpleName() + ": " + e.getMessage(), true);
+        } catch (OutOfMemoryError | StackOverflowError e) {
+            // One hostile or enormous file fails alone, not the batch nor the upload's other files.
+            LOG.log(Level.WARNING, "failed to prepare " + input.uri(), e);
+            tally.failed(input.name(), IngestEstimator.unparseable(input.name(), e));
         }
         return Optional.empty();
-    }
-
-    /**
-     * Whether the content is already indexed, or was seen earlier in this ingest, under another uri of the knowledge
-     * base; if so it is recorded as a duplicate (unchanged: nothing to write) and a warning says how to index it.
-     */
-    private boolean duplicate(IngestInput input, String kb, String fingerprint, Tally tally) {
-        Optional<IndexedDocument> same = tally.seen(fingerprint, input.uri());
-        if (same.isEmpty()) {
-            same = catalog.documentsWithContent(fingerprint, new SearchScope(Set.of(kb)))
-                    .stream().filter(d -> !d.uri().equals(input.uri())).findFirst()
-                    .map(d -> new IndexedDocument(d.uri(), d.id(), d.visibleVersion(), "indexed"));
-        }
-        if (same.isEmpty()) {
-            return false;
-        }
-        tally.duplicate(new IndexedDocument(input.uri(), same.get().documentId(), same.get().version(),
-                "duplicate of " + same.get().uri()));
-        return true;
     }
 
     /**
@@ -511,8 +494,12 @@ public final class IngestPipeline {
             LOG.log(Level.WARNING, "checking " + item.name() + " failed", e);
             return new Verdict(null, item.name() + ": could not be parsed (an unexpected parser error; the server log "
                     + "has the details)");
+        } catch (OutOfMemoryError | StackOverflowError e) {
+            LOG.log(Level.WARNING, "checking " + item.name() + " failed", e);
+            return new Verdict(null, IngestEstimator.unparseable(item.name(), e));
         }
     }
+
 
     private InvalidInputException tooLarge(IngestInput input, long size) {
         return IngestEstimator.tooLarge(input, size, options.maxFileBytes());

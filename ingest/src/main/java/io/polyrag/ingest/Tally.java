@@ -4,12 +4,15 @@ import io.polyrag.core.model.IndexedDocument;
 import io.polyrag.core.model.IngestReport;
 import io.polyrag.core.model.ItemError;
 import io.polyrag.core.model.JobProgress;
+import io.polyrag.core.model.SearchScope;
+import io.polyrag.core.port.Catalog;
 import io.polyrag.core.port.ProgressListener;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * An ingest's running counts. Its stages run on three threads (parsing, embedding, writing), so every method holds the
@@ -154,5 +157,24 @@ final class Tally {
         } catch (RuntimeException e) {
             System.getLogger(Tally.class.getName()).log(System.Logger.Level.WARNING, "progress listener failed", e);
         }
+    }
+
+    /**
+     * Whether the content is already indexed, or was seen earlier in this ingest, under another uri of the knowledge
+     * base; if so it is recorded as a duplicate (unchanged: nothing to write) and a warning says how to index it.
+     */
+    boolean duplicate(Catalog catalog, IngestInput input, String kb, String fingerprint) {
+        Optional<IndexedDocument> same = seen(fingerprint, input.uri());
+        if (same.isEmpty()) {
+            same = catalog.documentsWithContent(fingerprint, new SearchScope(Set.of(kb)))
+                    .stream().filter(d -> !d.uri().equals(input.uri())).findFirst()
+                    .map(d -> new IndexedDocument(d.uri(), d.id(), d.visibleVersion(), "indexed"));
+        }
+        if (same.isEmpty()) {
+            return false;
+        }
+        duplicate(new IndexedDocument(input.uri(), same.get().documentId(), same.get().version(),
+                "duplicate of " + same.get().uri()));
+        return true;
     }
 }

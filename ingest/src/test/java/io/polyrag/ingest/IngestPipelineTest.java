@@ -412,6 +412,47 @@ class IngestPipelineTest {
         assertThat(catalog.countDocuments(SearchScope.ALL)).isEqualTo(1100);
     }
 
+    /** A file whose parse runs out of memory or stack fails alone; the files around it go in. */
+    @Test
+    void a_file_whose_parse_throws_an_error_fails_alone() {
+        TextFormatsParser real = new TextFormatsParser();
+        io.polyrag.core.port.Parser hostile = new io.polyrag.core.port.Parser() {
+            @Override
+            public io.polyrag.core.model.ParsedDocument parse(io.polyrag.core.model.SourceItem item) {
+                if (item.name().startsWith("oom")) {
+                    throw new OutOfMemoryError("Java heap space");
+                }
+                if (item.name().startsWith("deep")) {
+                    throw new StackOverflowError();
+                }
+                return real.parse(item);
+            }
+
+            @Override
+            public java.util.Set<String> mediaTypes() {
+                return real.mediaTypes();
+            }
+
+            @Override
+            public boolean acceptsName(String fileName) {
+                return real.acceptsName(fileName);
+            }
+        };
+        IngestPipeline p = new IngestPipeline(catalog, hostile, new StructuredChunker(embedder.tokenCounter(), 64, 8),
+                null, new StoreSet(Map.of(Modality.FULLTEXT, fulltext)), new IngestPipeline.Options(0, 10_000, "test"));
+        List<IngestInput> inputs = List.of(IngestInput.ofText("file:///a.md", "a.md", "# A\n\nAlpha note."),
+                IngestInput.ofText("file:///oom.md", "oom.md", "# B\n\nBeta note."),
+                IngestInput.ofText("file:///deep.md", "deep.md", "# C\n\nGamma note."),
+                IngestInput.ofText("file:///d.md", "d.md", "# D\n\nDelta note."));
+        IngestReport r = p.ingest(inputs, "kb", x -> { });
+        assertThat(r.added()).isEqualTo(2);
+        assertThat(r.failed()).isEqualTo(2);
+        assertThat(r.errors()).anySatisfy(e -> assertThat(e.reason()).contains("oom.md").contains("memory"))
+                .anySatisfy(e -> assertThat(e.reason()).contains("deep.md").contains("nested too deeply"));
+        assertThat(p.check(new io.polyrag.core.model.SourceItem("test:oom", "oom.md", new byte[] {'x'}, null))
+                .problem()).contains("memory");
+    }
+
     /** The real model's shape, with vectors that take no time: a pace no CPU model has. */
     private static final class InstantEmbedder extends io.polyrag.core.port.ForwardingEmbedder {
         InstantEmbedder(Embedder model) {

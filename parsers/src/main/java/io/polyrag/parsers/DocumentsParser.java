@@ -23,6 +23,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.regex.Pattern;
 import org.apache.commons.csv.CSVFormat;
 import org.apache.commons.csv.CSVParser;
 import org.apache.tika.config.TikaConfig;
@@ -67,6 +68,7 @@ public final class DocumentsParser implements Parser {
     /** Extensions handed to Tika. */
     static final Set<String> DOCUMENTS = Set.of("pdf", "docx", "doc", "pptx", "ppt", "xlsx", "xls", "ods", "odt",
             "odp", "rtf", "epub", "csv", "tsv");
+    private static final Pattern WHITESPACE = Pattern.compile("\\s+");
     private static final Set<String> IMAGE_EXTENSIONS = Set.of("png", "jpg", "jpeg", "tif", "tiff", "bmp", "gif");
     private static final Set<String> OCR_IMAGES = Set.of("image/png", "image/jpeg", "image/tiff", "image/bmp",
             "image/gif", "image/x-ms-bmp");
@@ -310,15 +312,22 @@ public final class DocumentsParser implements Parser {
         StringBuilder table = new StringBuilder();
         try (var records = CSVParser.parse(source, format)) {
             for (var r : records) {
-                if (table.length() > maxChars) {
-                    throw new InvalidInputException(item.name() + ": holds more than " + maxChars
-                            + " characters of text (raise POLYRAG_INGEST_MAX_TEXT_MB to ingest it)");
-                }
                 if (!table.isEmpty()) {
                     table.append('\n');
                 }
-                table.append(String.join(" | ", r.stream().map(c -> c.replaceAll("\\s+", " ").strip()
-                        .replace("|", "\\|")).toList()));
+                // Checked cell by cell: a line of 60 million commas is one record of empty cells, and as a table
+                // three times the text limit.
+                for (int i = 0; i < r.size(); i++) {
+                    if (i > 0) {
+                        table.append(" | ");
+                    }
+                    String c = r.get(i);
+                    table.append(c.isEmpty() ? c : WHITESPACE.matcher(c).replaceAll(" ").strip().replace("|", "\\|"));
+                    if (table.length() > maxChars) {
+                        throw new InvalidInputException(item.name() + ": holds more than " + maxChars
+                                + " characters of text (raise POLYRAG_INGEST_MAX_TEXT_MB to ingest it)");
+                    }
+                }
             }
         } catch (IOException | UncheckedIOException | IllegalStateException e) {
             throw new InvalidInputException(item.name() + ": corrupt or truncated, cannot be parsed ("

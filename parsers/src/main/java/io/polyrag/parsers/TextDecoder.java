@@ -14,18 +14,35 @@ import org.apache.tika.parser.txt.Icu4jEncodingDetector;
 /**
  * Bytes to text: a byte-order mark decides the charset; otherwise strict UTF-8; otherwise the charset Tika's ICU
  * detector finds (Shift_JIS, KOI8-R, ISO-8859-x, …), falling back to windows-1252 (which maps every byte). Refuses
- * binary data: NUL bytes, or too many control characters.
+ * binary data: NUL bytes, or too many control characters. A NUL the check does not see (past its first 8 KiB, or in
+ * UTF-16 or UTF-32 text) becomes a space.
  */
 final class TextDecoder {
     private static final Charset WINDOWS_1252 = Charset.forName("windows-1252");
+    private static final Charset UTF_32LE = Charset.forName("UTF-32LE");
+    private static final Charset UTF_32BE = Charset.forName("UTF-32BE");
 
     private TextDecoder() {
     }
 
     static String decode(byte[] bytes, String name) {
         refuseBinary(bytes, name);
+        String text = decodeChecked(bytes);
+        // A NUL past the bytes refuseBinary looks at, or one in UTF-16 text: no store wants it (PostgreSQL refuses
+        // the whole batch's text over it), and it means nothing in prose.
+        return text.indexOf('\u0000') >= 0 ? text.replace('\u0000', ' ') : text;
+    }
+
+    private static String decodeChecked(byte[] bytes) {
         if (startsWith(bytes, 0xEF, 0xBB, 0xBF)) {
             return new String(bytes, 3, bytes.length - 3, StandardCharsets.UTF_8);
+        }
+        // UTF-32's marks first: UTF-32LE's begins with UTF-16LE's.
+        if (startsWith(bytes, 0xFF, 0xFE, 0x00, 0x00)) {
+            return new String(bytes, 4, bytes.length - 4, UTF_32LE);
+        }
+        if (startsWith(bytes, 0x00, 0x00, 0xFE, 0xFF)) {
+            return new String(bytes, 4, bytes.length - 4, UTF_32BE);
         }
         if (startsWith(bytes, 0xFF, 0xFE)) {
             return new String(bytes, 2, bytes.length - 2, StandardCharsets.UTF_16LE);
@@ -53,7 +70,8 @@ final class TextDecoder {
 
     /** Binary data posing as text: NUL bytes (outside UTF-16), or over 10% control characters in the first 8 KiB. */
     static void refuseBinary(byte[] bytes, String name) {
-        if (startsWith(bytes, 0xFF, 0xFE) || startsWith(bytes, 0xFE, 0xFF)) {
+        if (startsWith(bytes, 0xFF, 0xFE) || startsWith(bytes, 0xFE, 0xFF) || startsWith(bytes, 0x00, 0x00, 0xFE,
+                0xFF)) {
             return;
         }
         int n = Math.min(bytes.length, 8192);

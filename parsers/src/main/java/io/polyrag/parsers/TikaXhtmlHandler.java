@@ -137,7 +137,7 @@ final class TikaXhtmlHandler extends DefaultHandler {
     }
 
     @Override
-    public void endElement(String uri, String localName, String qName) {
+    public void endElement(String uri, String localName, String qName) throws SAXException {
         String el = name(localName, qName);
         if (skipDepth > 0) {
             skipDepth--;
@@ -170,7 +170,11 @@ final class TikaXhtmlHandler extends DefaultHandler {
             }
             case "td", "th" -> {
                 if (tableDepth == 1 && row != null && cell != null) {
-                    row.add(clean(cell.toString()).replace("|", "\\\\|"));
+                    // A cell costs its separator in the table's text even when empty: a sheet of empty cells up to
+                    // column XFD is text too, not free.
+                    charge(3);
+                    String c = clean(cell.toString());
+                    row.add(c.isEmpty() ? "" : c.replace("|", "\\\\|"));
                     cell = null;
                 }
             }
@@ -197,10 +201,7 @@ final class TikaXhtmlHandler extends DefaultHandler {
         if (skipDepth > 0) {
             return;
         }
-        chars += length;
-        if (chars > maxChars) {
-            throw new TooMuchText(maxChars);
-        }
+        charge(length);
         if (cell != null) {
             cell.append(ch, start, length);
         } else if (table == null) {
@@ -214,10 +215,17 @@ final class TikaXhtmlHandler extends DefaultHandler {
     }
 
     @Override
-    public void endDocument() {
+    public void endDocument() throws SAXException {
         flush();
         if (table != null) {
             emitTable();
+        }
+    }
+
+    private void charge(long n) throws TooMuchText {
+        chars += n;
+        if (chars > maxChars) {
+            throw new TooMuchText(maxChars);
         }
     }
 
@@ -232,23 +240,48 @@ final class TikaXhtmlHandler extends DefaultHandler {
         }
     }
 
-    private void emitTable() {
+    /**
+     * The table as rows of cells joined by {@code |}, every row as wide as the widest. Columns empty in every row are
+     * left out (a spreadsheet with one cell in column XFD pads every row to 16,384 cells otherwise), and the padding
+     * counts against the text limit: a small file cannot make a table of hundreds of millions of characters.
+     */
+    private void emitTable() throws TooMuchText {
         List<List<String>> rows = table;
         table = null;
         if (rows == null || rows.isEmpty()) {
             return;
         }
         int width = rows.stream().mapToInt(List::size).max().orElse(0);
+        boolean[] used = new boolean[width];
+        for (List<String> r : rows) {
+            for (int i = 0; i < r.size(); i++) {
+                used[i] |= !r.get(i).isEmpty();
+            }
+        }
+        int kept = 0;
+        for (boolean u : used) {
+            kept += u ? 1 : 0;
+        }
+        long padding = 0;
+        for (List<String> r : rows) {
+            padding += Math.max(0, kept - r.size());
+        }
+        charge(3 * padding);
         StringBuilder t = new StringBuilder();
         for (List<String> r : rows) {
-            List<String> cells = new ArrayList<>(r);
-            while (cells.size() < width) {
-                cells.add("");
-            }
             if (!t.isEmpty()) {
                 t.append('\n');
             }
-            t.append(String.join(" | ", cells));
+            boolean first = true;
+            for (int i = 0; i < width; i++) {
+                if (used[i]) {
+                    if (!first) {
+                        t.append(" | ");
+                    }
+                    first = false;
+                    t.append(i < r.size() ? r.get(i) : "");
+                }
+            }
         }
         doc.block(ChunkKind.TABLE, t.toString(), "");
     }

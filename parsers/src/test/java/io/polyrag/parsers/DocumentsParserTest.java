@@ -63,6 +63,36 @@ class DocumentsParserTest {
                 .contains("22").doesNotContain("B2*C2").doesNotContain("*");
     }
 
+    /** One cell in the sheet's last column used to pad each of its rows to 16,384 cells: 150 M characters. */
+    @Test
+    void a_sheet_with_one_far_cell_is_not_padded_to_its_width() throws Exception {
+        byte[] xlsx;
+        try (org.apache.poi.xssf.usermodel.XSSFWorkbook wb = new org.apache.poi.xssf.usermodel.XSSFWorkbook();
+                java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream()) {
+            var sheet = wb.createSheet("Wide");
+            sheet.createRow(0).createCell(16_383).setCellValue("far");
+            for (int r = 1; r <= 3_000; r++) {
+                sheet.createRow(r).createCell(0).setCellValue("row " + r);
+            }
+            wb.write(out);
+            xlsx = out.toByteArray();
+        }
+        ParsedDocument doc = parse("wide.xlsx", xlsx);
+        String tables = String.join("\n", doc.blocks().stream().filter(b -> b.kind() == ChunkKind.TABLE)
+                .map(Block::text).toList());
+        assertThat(tables).contains("far").contains("row 3000");
+        assertThat(tables.length()).as("two columns are used, not 16,384").isLessThan(100_000);
+    }
+
+    /** A line of commas is one record of empty cells: as a table, three times its bytes, refused past the limit. */
+    @Test
+    void a_csv_line_of_commas_is_refused_past_the_text_limit_not_built() {
+        DocumentsParser small = new DocumentsParser(1_000_000, 60_000);
+        byte[] commas = ("a,b\n" + ",".repeat(2_000_000) + "\n").getBytes(StandardCharsets.UTF_8);
+        assertThatThrownBy(() -> small.parse(new SourceItem("test:c.csv", "c.csv", commas, null)))
+                .isInstanceOf(InvalidInputException.class).hasMessageContaining("POLYRAG_INGEST_MAX_TEXT_MB");
+    }
+
     @Test
     void csv_becomes_a_table_and_code_a_fenced_block() {
         ParsedDocument csv = parse("ports.csv", "port,depth\nValletta,12\nPiraeus,16\n".getBytes(StandardCharsets.UTF_8));

@@ -161,6 +161,20 @@ class TextFormatsParserTest {
         assertThat(parser.parse(new SourceItem("u", "a.txt", latin, null)).text()).isEqualTo("caf\u00e9 cr\u00e8me");
         byte[] utf16 = "\uFEFFhello world".getBytes(StandardCharsets.UTF_16LE);
         assertThat(parser.parse(new SourceItem("u", "b.txt", utf16, null)).text()).isEqualTo("hello world");
+        byte[] utf32 = "\uFEFFhello world".getBytes(java.nio.charset.Charset.forName("UTF-32LE"));
+        assertThat(parser.parse(new SourceItem("u", "c.txt", utf32, null)).text()).isEqualTo("hello world");
+        byte[] utf32be = "\uFEFFhello world".getBytes(java.nio.charset.Charset.forName("UTF-32BE"));
+        assertThat(parser.parse(new SourceItem("u", "d.txt", utf32be, null)).text()).isEqualTo("hello world");
+    }
+
+    /** A NUL past the first 8 KiB, or in UTF-16 text: a space, never a character no store accepts. */
+    @Test
+    void a_nul_the_binary_check_does_not_see_becomes_a_space() {
+        String late = "word ".repeat(2_000) + "end\u0000of text";
+        assertThat(parser.parse(new SourceItem("u", "late.txt", late.getBytes(StandardCharsets.UTF_8), null)).text())
+                .doesNotContain("\u0000").contains("end of text");
+        byte[] utf16 = "\uFEFFnul\u0000inside".getBytes(StandardCharsets.UTF_16LE);
+        assertThat(parser.parse(new SourceItem("u", "w.txt", utf16, null)).text()).isEqualTo("nul inside");
     }
 
     @Test
