@@ -57,7 +57,9 @@ final class HttpSparqlTransport implements SparqlTransport {
     @Override
     public void update(String request) {
         try {
-            UpdateExecutionHTTP.service(updateUrl).httpClient(client).update(request).build().execute();
+            // Bounded like a query: a write that never got its answer held the store's write lock for good.
+            UpdateExecutionHTTP.service(updateUrl).httpClient(client).update(request)
+                    .timeout(timeoutSeconds, TimeUnit.SECONDS).build().execute();
         } catch (RuntimeException e) {
             throw failure("update", updateUrl, e);
         }

@@ -26,4 +26,18 @@ class FusekiRdfStoreTest extends RdfStoreContract {
         return new SparqlRdfStore(new HttpSparqlTransport(fuseki.queryUrl(), fuseki.updateUrl(), null, null, 10),
                 "urn:test:" + Integer.toHexString(dir.toString().hashCode()));
     }
+
+    /** An endpoint that takes the connection and never answers: the write fails at the timeout, not never. */
+    @org.junit.jupiter.api.Test
+    void an_update_the_endpoint_never_answers_fails_at_the_timeout() throws Exception {
+        try (java.net.ServerSocket silent = new java.net.ServerSocket(0, 50,
+                java.net.InetAddress.getLoopbackAddress())) {
+            String url = "http://127.0.0.1:" + silent.getLocalPort() + "/ds";
+            HttpSparqlTransport t = new HttpSparqlTransport(url + "/query", url + "/update", null, null, 1);
+            long start = System.nanoTime();
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> t.update("INSERT DATA { <urn:a> <urn:b> "
+                    + "<urn:c> }")).isInstanceOf(io.polyrag.core.UnavailableException.class);
+            org.assertj.core.api.Assertions.assertThat(System.nanoTime() - start).isLessThan(10_000_000_000L);
+        }
+    }
 }
