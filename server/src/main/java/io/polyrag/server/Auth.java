@@ -34,6 +34,8 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 final class Auth {
     static final String TENANT = "polyrag.tenant";
+    /** The key a request was let in with (absent in local mode and for the operator key). */
+    private static final String KEY = "polyrag.key";
     static final String UNAUTHORIZED = "a valid API key is required: send it as 'Authorization: Bearer <key>' or "
             + "'X-Api-Key: <key>' (create one with 'polyrag keys create TENANT')";
     private static final long KEYS_CHECK_NANOS = 2_000_000_000L;
@@ -124,6 +126,24 @@ final class Auth {
             fail(ctx, client);
         }
         ctx.attribute(TENANT, tenant.get());
+        ctx.attribute(KEY, key);
+    }
+
+    /**
+     * Whether a long-lived request (an event stream) may go on: its key is still active, or, let in by local mode,
+     * the server is still in it. A revoked key's stream ends, as its next request would get 401.
+     */
+    boolean stillAllowed(Context ctx) {
+        String key = ctx.attribute(KEY);
+        if (key == null) {
+            return operatorPath(ctx) || !keysRequired(); // the operator key is the configuration's, not revocable
+        }
+        return polyrag.keys().authenticate(key).map(t -> t.equals(ctx.attribute(TENANT))).orElse(false);
+    }
+
+    private static boolean operatorPath(Context ctx) {
+        String path = canonical(ctx.path());
+        return path.startsWith("/v1/admin") || path.equals("/metrics") || path.startsWith("/metrics/");
     }
 
     /**

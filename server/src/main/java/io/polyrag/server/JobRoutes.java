@@ -22,10 +22,12 @@ import java.time.Duration;
  */
 final class JobRoutes {
     private final Polyrag polyrag;
+    private final Auth auth;
     private final Duration heartbeat;
 
-    JobRoutes(Polyrag polyrag) {
+    JobRoutes(Polyrag polyrag, Auth auth) {
         this.polyrag = polyrag;
+        this.auth = auth;
         this.heartbeat = Duration.ofSeconds(polyrag.config().get(Settings.HTTP_SSE_HEARTBEAT_SECONDS));
     }
 
@@ -61,7 +63,14 @@ final class JobRoutes {
         OutputStream out = ctx.res().getOutputStream();
         write(out, ": polyrag job events; resume with Last-Event-ID\nretry: 3000\n\n");
         try {
+            long checked = System.nanoTime();
             while (!jobs.closing()) {
+                if (System.nanoTime() - checked > 1_000_000_000L) {
+                    if (!auth.stillAllowed(ctx)) {
+                        return; // the key was revoked (or the first key made): the stream ends here
+                    }
+                    checked = System.nanoTime();
+                }
                 var events = jobs.events(after, heartbeat);
                 if (events.isEmpty()) {
                     write(out, ": heartbeat\n\n");

@@ -122,7 +122,7 @@ public final class RestServer implements HttpFrontDoor {
             new HealthRoutes(polyrag, auth).register(api);
             new KeyRoutes(polyrag, auth).register(api);
             new KnowledgeBaseRoutes(polyrag).register(api);
-            new JobRoutes(polyrag).register(api);
+            new JobRoutes(polyrag, auth).register(api);
             new SearchRoutes(polyrag).register(api);
             new IngestRoutes(polyrag).register(api);
             new DocumentRoutes(polyrag).register(api);

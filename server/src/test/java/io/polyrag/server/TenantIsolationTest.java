@@ -174,6 +174,30 @@ class TenantIsolationTest {
                 .isEqualTo(firstIds.get(1));
     }
 
+    /** A stream opened with a key ends once the key is revoked, as the key's next request would get 401. */
+    @Test
+    void a_revoked_keys_event_stream_ends() throws Exception {
+        var k = polyrag.keys().create("alpha", "stream");
+        try (java.net.Socket socket = new java.net.Socket("127.0.0.1", server.port())) {
+            socket.setSoTimeout(20_000);
+            socket.getOutputStream().write(("GET /v1/events HTTP/1.1\r\nHost: x\r\nConnection: close\r\n"
+                    + "Authorization: Bearer " + k.key() + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+            var in = new java.io.BufferedReader(new java.io.InputStreamReader(socket.getInputStream(),
+                    StandardCharsets.UTF_8));
+            for (String l = in.readLine(); !l.startsWith(": heartbeat"); l = in.readLine()) {
+                assertThat(l).isNotNull();
+            }
+            assertThat(delete(ADMIN, "/v1/admin/keys/" + k.info().id()).statusCode()).isEqualTo(204);
+            long start = System.nanoTime();
+            int heartbeats = 0;
+            for (String l = in.readLine(); l != null; l = in.readLine()) {
+                heartbeats += l.startsWith(": heartbeat") ? 1 : 0;
+            }
+            assertThat(heartbeats).as("the stream ends within a heartbeat or two").isLessThanOrEqualTo(3);
+            assertThat(System.nanoTime() - start).isLessThan(10_000_000_000L);
+        }
+    }
+
     @Test
     void another_tenants_conversation_is_not_found_and_lends_no_history() {
         assertThat(post(a, "/v1/query", "{\"query\": \"Who keeps the zanzibarquartz ledger?\", "
