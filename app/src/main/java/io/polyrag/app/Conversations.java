@@ -93,7 +93,10 @@ public final class Conversations {
             }
             String first = all.stream().filter(m -> "user".equals(m.role())).map(Message::content).findFirst()
                     .orElse("");
-            String title = first.length() > 120 ? first.substring(0, 117) + "..." : first;
+            // A column, not JSON: control characters out (PostgreSQL refuses a NUL, after the answer was paid for).
+            String plain = first.codePoints().map(c -> Character.isISOControl(c) ? ' ' : c).collect(
+                    StringBuilder::new, StringBuilder::appendCodePoint, StringBuilder::append).toString();
+            String title = plain.length() > 120 ? plain.substring(0, 117) + "..." : plain;
             int turns = (int) all.stream().filter(m -> "user".equals(m.role())).count();
             return new ConversationStore.Written(title, Json.MAPPER.writeValueAsString(all), turns);
         });

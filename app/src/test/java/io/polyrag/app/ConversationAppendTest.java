@@ -60,6 +60,11 @@ class ConversationAppendTest {
             var talk = conversations.get("talk");
             assertThat(talk.turns()).isEqualTo(threads * each);
             assertThat(talk.messages()).hasSize(2 * threads * each);
+            // A first question holding a NUL: its title is a column (PostgreSQL refuses NUL there), its text JSON.
+            conversations.append("nul", List.of(new Conversations.Message("user", "a\u0000b"),
+                    new Conversations.Message("assistant", "c")));
+            assertThat(conversations.get("nul").title()).isEqualTo("a b");
+            assertThat(conversations.get("nul").messages().getFirst().content()).isEqualTo("a\u0000b");
         }
     }
 }

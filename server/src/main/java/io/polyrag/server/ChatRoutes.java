@@ -1,6 +1,6 @@
 package io.polyrag.server;
 
-import static io.polyrag.server.Http.requireJson;
+import static io.polyrag.server.Http.jsonBody;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 import io.javalin.http.Context;
@@ -100,8 +100,7 @@ final class ChatRoutes {
     }
 
     private void complete(Context ctx) throws IOException {
-        requireJson(ctx);
-        JsonNode body = Json.read(ctx.body(), JsonNode.class);
+        JsonNode body = Json.read(jsonBody(ctx), JsonNode.class);
         if (body == null || !body.isObject()) {
             throw new InvalidInputException("the body must be a JSON object: {\"model\": \"polyrag\", \"messages\": "
                     + "[{\"role\": \"user\", \"content\": \"your question\"}]}");

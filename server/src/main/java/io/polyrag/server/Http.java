@@ -7,6 +7,11 @@ import io.polyrag.app.Json;
 import io.polyrag.app.Tracing;
 import io.polyrag.core.InvalidInputException;
 import io.polyrag.core.model.Ids;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
 import java.util.Locale;
 
 /** What every routes class shares: reading parameters and bodies strictly, and registering GET with HEAD. */
@@ -70,11 +75,91 @@ final class Http {
                 + Ids.abbreviate(v, 40) + "'");
     }
 
+    /**
+     * Refuses (415) a body not declared as JSON, or declared in a charset other than UTF-8 (RFC 8259): the body is
+     * read as UTF-8 whatever the header says, and a malformed {@code charset} parameter was a 500.
+     */
     static void requireJson(Context ctx) {
-        String type = ctx.contentType();
-        if (type == null || !type.toLowerCase(Locale.ROOT).startsWith("application/json")) {
+        String type = ctx.header("Content-Type"); // not ctx.contentType(): Jetty's throws on an unknown charset
+        String lower = type == null ? "" : type.toLowerCase(Locale.ROOT);
+        String[] parts = lower.split(";");
+        if (!parts[0].strip().equals("application/json")) {
             throw new HttpResponseException(HttpStatus.UNSUPPORTED_MEDIA_TYPE.getCode(),
                     "send the body as JSON with Content-Type: application/json (got " + type + ")");
+        }
+        for (int i = 1; i < parts.length; i++) {
+            String p = parts[i].strip();
+            if (p.startsWith("charset")) {
+                int eq = p.indexOf('=');
+                String cs = eq < 0 ? "" : p.substring(eq + 1).strip().replace("\"", "");
+                if (!cs.equals("utf-8") && !cs.equals("utf8")) {
+                    throw new HttpResponseException(HttpStatus.UNSUPPORTED_MEDIA_TYPE.getCode(), "send JSON as "
+                            + "UTF-8: Content-Type: application/json or application/json; charset=utf-8 (got "
+                            + Ids.abbreviate(type, 80) + ")");
+                }
+            }
+        }
+    }
+
+    /** The request attribute holding the server's largest request body (what a refused body is drained up to). */
+    static final String MAX_REQUEST = "polyrag.maxRequestBytes";
+
+    /** Largest body a JSON route other than a text ingest reads: a search, a question, judgments fit many times. */
+    static final int JSON_MAX_BYTES = 16 << 20;
+
+    /**
+     * The body of a JSON route that takes a small one, as UTF-8: at most {@link #JSON_MAX_BYTES} are read (413 past
+     * them, not the whole upload limit held several times in memory), and bytes that are not UTF-8 are a 400.
+     */
+    static String jsonBody(Context ctx) {
+        requireJson(ctx);
+        byte[] bytes;
+        try {
+            bytes = ctx.req().getInputStream().readNBytes(JSON_MAX_BYTES + 1);
+            if (bytes.length > JSON_MAX_BYTES) {
+                drain(ctx);
+                throw new BodyTooLarge();
+            }
+        } catch (IOException e) {
+            throw new InvalidInputException("the request body could not be read (" + e.getMessage() + ")");
+        }
+        return utf8(bytes);
+    }
+
+    /**
+     * Reads and drops the rest of a refused body, up to the server's request limit, so the client reads the 413
+     * instead of a connection reset in the middle of its sending (nothing of it is kept).
+     */
+    private static void drain(Context ctx) throws IOException {
+        Long max = ctx.attribute(MAX_REQUEST);
+        long left = max == null ? 0 : max;
+        byte[] sink = new byte[1 << 16];
+        var in = ctx.req().getInputStream();
+        for (int n; left > 0 && (n = in.read(sink, 0, (int) Math.min(sink.length, left))) > 0; ) {
+            left -= n;
+        }
+    }
+
+    /** The body of a JSON route that takes a large one (a text ingest), as UTF-8, within the request limit. */
+    static String largeJsonBody(Context ctx) {
+        requireJson(ctx);
+        return utf8(ctx.bodyAsBytes());
+    }
+
+    private static String utf8(byte[] bytes) {
+        try {
+            return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(bytes)).toString();
+        } catch (CharacterCodingException e) {
+            throw new InvalidInputException("the request body is not UTF-8: send JSON encoded as UTF-8 (RFC 8259)");
+        }
+    }
+
+    /** A JSON body over {@link #JSON_MAX_BYTES}: 413. */
+    static final class BodyTooLarge extends RuntimeException {
+        BodyTooLarge() {
+            super("the JSON body is larger than " + (JSON_MAX_BYTES >> 20) + " MiB, the most this route reads: "
+                    + "send less (documents go through /v1/ingest/files or /v1/ingest/text)", null, false, false);
         }
     }
 

@@ -4,7 +4,8 @@ import io.polyrag.app.api.Limits;
 import io.polyrag.app.api.TextIngest;
 import io.polyrag.app.api.ReceivedFile;
 import static io.polyrag.server.Http.flag;
-import static io.polyrag.server.Http.requireJson;
+import static io.polyrag.server.Http.jsonBody;
+import static io.polyrag.server.Http.largeJsonBody;
 
 import io.javalin.http.Context;
 import io.polyrag.app.Json;
@@ -58,8 +59,7 @@ final class IngestRoutes {
     }
 
     private void ingestText(Context ctx) {
-        requireJson(ctx);
-        Dtos.TextBody b = Json.read(ctx.body(), Dtos.TextBody.class);
+        Dtos.TextBody b = Json.read(largeJsonBody(ctx), Dtos.TextBody.class);
         // The one document's id and version at the top, so a client can fetch or delete it without a search.
         try (ClientProbe gone = ClientProbe.of(ctx)) {
             ctx.json(IngestWire.ofText(tenant(ctx).ingest().text(new TextIngest(b.text(), b.title(), b.uri(),
@@ -102,8 +102,7 @@ final class IngestRoutes {
     }
 
     private void ingestStaged(Context ctx) {
-        requireJson(ctx);
-        Dtos.StagedBody b = Json.read(ctx.body(), Dtos.StagedBody.class);
+        Dtos.StagedBody b = Json.read(jsonBody(ctx), Dtos.StagedBody.class);
         if (b.ids() == null || b.ids().isEmpty()) {
             throw new InvalidInputException("'ids' is required: the ids POST /v1/ingest/upload accepted");
         }

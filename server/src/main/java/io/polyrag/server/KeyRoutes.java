@@ -1,6 +1,6 @@
 package io.polyrag.server;
 
-import static io.polyrag.server.Http.requireJson;
+import static io.polyrag.server.Http.jsonBody;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 import io.javalin.http.Context;
@@ -48,8 +48,7 @@ final class KeyRoutes {
     }
 
     private void create(Context ctx) {
-        requireJson(ctx);
-        NewKey b = Json.read(ctx.body(), NewKey.class);
+        NewKey b = Json.read(jsonBody(ctx), NewKey.class);
         if (b.tenant() == null || b.tenant().isBlank()) {
             throw new InvalidInputException("field 'tenant' is missing: send {\"tenant\": \"acme\", \"name\": \"ci\"}");
         }

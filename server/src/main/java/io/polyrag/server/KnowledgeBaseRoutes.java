@@ -1,6 +1,6 @@
 package io.polyrag.server;
 
-import static io.polyrag.server.Http.requireJson;
+import static io.polyrag.server.Http.jsonBody;
 
 import io.javalin.http.Context;
 import io.javalin.http.HttpStatus;
@@ -159,8 +159,7 @@ final class KnowledgeBaseRoutes {
             }
             judged = JudgedQuery.fromBeir(part(ctx, "qrels"), part(ctx, "queries"));
         } else {
-            requireJson(ctx);
-            judged = Json.read(ctx.body(), NewJudgments.class).judgments();
+            judged = Json.read(jsonBody(ctx), NewJudgments.class).judgments();
         }
         var facet = tenant(ctx).knowledgeBases();
         int added = facet.addJudgments(name, judged);
@@ -180,8 +179,7 @@ final class KnowledgeBaseRoutes {
     }
 
     private void create(Context ctx) {
-        requireJson(ctx);
-        NewKnowledgeBase b = Json.read(ctx.body(), NewKnowledgeBase.class);
+        NewKnowledgeBase b = Json.read(jsonBody(ctx), NewKnowledgeBase.class);
         var created = tenant(ctx).knowledgeBases().create(b.name(), b.description());
         String location = "/v1/knowledge-bases/" + created.name();
         ctx.status(HttpStatus.CREATED).header("Location", location).json(IngestWire.knowledgeBase(created));

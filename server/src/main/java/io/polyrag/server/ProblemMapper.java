@@ -90,6 +90,7 @@ final class ProblemMapper {
                 .contentType(Http.PROBLEM)
                 .result(Json.MAPPER.writeValueAsBytes(new Dtos.AnswerProblem("about:blank", "Bad Gateway", 502,
                         e.getMessage(), SearchWire.sources(e.sources())))));
+        r.exception(Http.BodyTooLarge.class, (e, ctx) -> problem(ctx, 413, e.getMessage()));
         r.exception(NotFoundResponse.class, (e, ctx) -> problem(ctx, 404,
                 "no route " + ctx.method() + " " + ctx.path() + "; the API is under /v1"));
         r.exception(MethodNotAllowedResponse.class, (e, ctx) -> {

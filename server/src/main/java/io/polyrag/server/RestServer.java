@@ -99,6 +99,7 @@ public final class RestServer implements HttpFrontDoor {
                 MDC.clear();
             });
             config.routes.before(RestServer::requestId);
+            config.routes.before(ctx -> ctx.attribute(Http.MAX_REQUEST, maxRequestBytes));
             config.routes.before(ctx -> {
                 Tracing.Request traced = polyrag.tracing().request(ctx.method().name(), ctx::header);
                 ctx.attribute(TRACE, traced);

@@ -1,7 +1,7 @@
 package io.polyrag.server;
 
 import static io.polyrag.server.Http.intParam;
-import static io.polyrag.server.Http.requireJson;
+import static io.polyrag.server.Http.jsonBody;
 
 import io.javalin.http.Context;
 import io.polyrag.app.Conversations;
@@ -87,8 +87,7 @@ final class SearchRoutes {
     }
 
     private void searchPost(Context ctx) {
-        requireJson(ctx);
-        Dtos.SearchBody b = Json.read(ctx.body(), Dtos.SearchBody.class);
+        Dtos.SearchBody b = Json.read(jsonBody(ctx), Dtos.SearchBody.class);
         if (b.query() == null) {
             throw new InvalidInputException("field 'query' is missing: send {\"query\": \"your question\"}");
         }
@@ -102,8 +101,7 @@ final class SearchRoutes {
 
     // style: the one JSON body of POST /v1/query checked field by field, each naming itself
     private void query(Context ctx) throws IOException {
-        requireJson(ctx);
-        Dtos.QueryBody b = Json.read(ctx.body(), Dtos.QueryBody.class);
+        Dtos.QueryBody b = Json.read(jsonBody(ctx), Dtos.QueryBody.class);
         // A conversation: the user turns of 'messages' (the OpenAI shape); the last is the question unless 'query'
         // gives it, the others what a follow-up may lean on.
         if (b.messages() != null && b.messages().size() > MAX_MESSAGES) {

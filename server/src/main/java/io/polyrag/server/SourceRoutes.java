@@ -1,6 +1,6 @@
 package io.polyrag.server;
 
-import static io.polyrag.server.Http.requireJson;
+import static io.polyrag.server.Http.jsonBody;
 
 import io.javalin.http.Context;
 import io.javalin.http.HttpStatus;
@@ -71,8 +71,7 @@ final class SourceRoutes {
     }
 
     private void create(Context ctx) {
-        requireJson(ctx);
-        Dtos.SourceBody b = Json.read(ctx.body(), Dtos.SourceBody.class);
+        Dtos.SourceBody b = Json.read(jsonBody(ctx), Dtos.SourceBody.class);
         var r = tenant(ctx).sources().register(new SourceRegistration(b.id(), b.type(), b.config(), b.knowledgeBase(),
                 b.intervalSeconds(), b.enabled()));
         ctx.status(HttpStatus.CREATED).header("Location", "/v1/sync/sources/" + r.source().id())
@@ -84,8 +83,7 @@ final class SourceRoutes {
     }
 
     private void update(Context ctx) {
-        requireJson(ctx);
-        Dtos.SourceBody b = Json.read(ctx.body(), Dtos.SourceBody.class);
+        Dtos.SourceBody b = Json.read(jsonBody(ctx), Dtos.SourceBody.class);
         String id = ctx.pathParam("id");
         if (b.id() != null && !b.id().equals(id)) {
             throw new InvalidInputException("'source_id' in the body (" + b.id() + ") differs from the path (" + id + "): "

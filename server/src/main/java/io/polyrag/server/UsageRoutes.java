@@ -1,6 +1,6 @@
 package io.polyrag.server;
 
-import static io.polyrag.server.Http.requireJson;
+import static io.polyrag.server.Http.jsonBody;
 
 import io.javalin.http.Context;
 import io.javalin.http.HttpStatus;
@@ -57,8 +57,7 @@ final class UsageRoutes {
     }
 
     private void put(Context ctx) {
-        requireJson(ctx);
-        AdminWire.Quotas q = Json.read(ctx.body(), AdminWire.Quotas.class);
+        AdminWire.Quotas q = Json.read(jsonBody(ctx), AdminWire.Quotas.class);
         if (q == null) {
             throw new InvalidInputException("the body is empty: send {\"searches_per_minute\": 600, \"documents\": "
                     + "100000} (a missing field is no limit)");

@@ -17,6 +17,7 @@ import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -86,6 +87,42 @@ class HostileInputTest {
         assertThat(r.statusCode()).as(what + ": " + r.body()).isEqualTo(status);
         assertThat(r.headers().firstValue("Content-Type").orElseThrow()).startsWith("application/problem+json");
         assertThat(Json.MAPPER.readTree(r.body()).get("detail").asString()).as(what).contains(says);
+    }
+
+    /** The charset parameter and the body's bytes: never a 500, never a silently garbled query. */
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', textBlock = """
+            charset without a value   | application/json; charset       | 415 | UTF-8
+            an unknown charset        | application/json; charset=foo   | 415 | UTF-8
+            a declared legacy charset | application/json; charset=latin1 | 415 | UTF-8
+            Latin-1 bytes as UTF-8    | application/json                 | 400 | not UTF-8
+            a JSON look-alike type    | application/jsonx                | 415 | application/json
+            """)
+    void a_json_body_is_utf8_or_refused(String what, String type, int status, String says) throws Exception {
+        byte[] body = "{\"query\": \"caf\u00e9\"}".getBytes(java.nio.charset.StandardCharsets.ISO_8859_1);
+        HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port()
+                + "/v1/search")).header("Content-Type", type).POST(HttpRequest.BodyPublishers.ofByteArray(body))
+                .build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(r.statusCode()).as(what + ": " + r.body()).isEqualTo(status);
+        assertThat(r.headers().firstValue("Content-Type").orElseThrow()).startsWith("application/problem+json");
+        assertThat(r.body()).contains(says);
+        HttpResponse<String> utf8 = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port()
+                + "/v1/search")).header("Content-Type", "application/json; charset=\"UTF-8\"").POST(HttpRequest
+                .BodyPublishers.ofString("{\"query\": \"caf\u00e9\"}")).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(utf8.statusCode()).isEqualTo(200);
+    }
+
+    /** A search body is read at most 16 MiB deep, however large the upload limit: 413 naming the route's limit. */
+    @Test
+    void a_json_body_past_the_json_limit_is_413_without_being_held() throws Exception {
+        try (RestServer big = new RestServer(polyrag, "127.0.0.1", 0, 256L * 1024 * 1024)) {
+            String huge = "{\"query\": \"x\", \"pad\": \"" + "a".repeat(17 << 20) + "\"}";
+            HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + big.port()
+                    + "/v1/search")).header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers
+                    .ofString(huge)).build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(r.statusCode()).isEqualTo(413);
+            assertThat(r.body()).contains("16 MiB");
+        }
     }
 
     @ParameterizedTest(name = "{0}")
