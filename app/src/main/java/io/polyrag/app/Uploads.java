@@ -183,6 +183,7 @@ public final class Uploads {
      * @param files the front door's temporary files, with their client names already sanitised
      */
     public StagingReport stage(KnowledgeBase knowledgeBase, List<ReceivedFile> files) {
+        ingest.mayIngest(tenant.id());
         KnowledgeBase kb = Scope.bind(tenant, knowledgeBase);
         List<StagedUpload> accepted = new ArrayList<>();
         List<ItemError> skipped = new ArrayList<>();
@@ -276,6 +277,7 @@ public final class Uploads {
             throw new InvalidInputException("at most " + Limits.MAX_STAGED_IDS + " staged files per ingest, got "
                     + ids.size() + ": ingest them in several requests");
         }
+        ingest.mayIngest(tenant.id());
         List<String> unknown = new ArrayList<>();
         List<StagedMeta> metas = new ArrayList<>();
         for (String id : ids) {

@@ -197,15 +197,16 @@ public final class Usage {
 
     /**
      * What stops an ingest of the tenant before its next input: the reason once it holds its quota of documents or
-     * stored megabytes, else null. The catalog is asked at most once a second, so an ingest may pass the limit by
-     * what it wrote in that second and by the batches still being written.
+     * stored megabytes, else null. The catalog is asked before the first input (a queued job may start after its
+     * tenant reached the quota) and then at most once a second, so an ingest may pass the limit by what it wrote in
+     * that second and by the batches still being written.
      */
     Supplier<String> limit(String tenant) {
         Quotas q = current(tenant);
         if (q.documents() == null && q.storedMb() == null) {
             return () -> null;
         }
-        long[] askedAt = {System.nanoTime()};
+        long[] askedAt = {System.nanoTime() - 1_000_000_000L};
         String[] why = {null};
         return () -> {
             long now = System.nanoTime();

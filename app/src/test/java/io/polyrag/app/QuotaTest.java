@@ -59,6 +59,15 @@ class QuotaTest {
             assertThat(job.progress().warnings()).anySatisfy(w -> assertThat(w).startsWith("stopped after"));
             assertThat(facets.documents().list(null, 0, 500)).as("what was indexed stays").hasSize(added);
 
+            // At the quota, staging and ingesting staged files are refused at once like any ingest.
+            Path more = facets.uploads().newStagingDir();
+            Path extra = more.resolve("extra");
+            Files.writeString(extra, "An extra field note.");
+            assertThatThrownBy(() -> facets.uploads().stage(KnowledgeBase.of("notes"), List.of(new ReceivedFile(
+                    "extra.txt", extra)))).isInstanceOf(QuotaExceededException.class);
+            assertThatThrownBy(() -> facets.uploads().ingestStaged(List.of(java.util.UUID.randomUUID().toString()),
+                    KnowledgeBase.of("notes"), true)).isInstanceOf(QuotaExceededException.class);
+
             assertThatThrownBy(() -> facets.ingest().text(new TextIngest("One more note.", null, null, "text", null)))
                     .isInstanceOf(QuotaExceededException.class).hasMessageContaining("quota documents");
             assertThat(p.as(Tenant.of("globex")).ingest().text(new TextIngest("Globex has no quota.", null, null,
