@@ -246,7 +246,7 @@ final class Components implements AutoCloseable {
             this.searcher = track(new HybridSearcher(retrievers, catalog, searchOptions(config), reranker,
                     expander(config, llm)));
             searcher.figures(config.get(Settings.FIGURES_MAX));
-            searcher.legsThrough(tracing::carrying);
+            searcher.legsThrough(legs -> tracing.carrying(UsageMeter.carrying(legs)));
             searcher.observe(new SearchLog(config.get(Settings.SLOW_SEARCH_MS), tracing));
             searcher.sureWeight(config.get(Settings.FUSION_GRAPH_SURE_WEIGHT));
             searcher.graphLag(config.get(Settings.SEARCH_GRAPH_LAG_MS));

@@ -44,6 +44,11 @@ public final class Search {
     /** Searches the knowledge bases the request names (checked), or all of the tenant's when it names none. */
     public SearchResponse run(SearchRequest request) {
         usage.searched(tenant.id(), UsageMeter.SEARCHES);
+        // The model tokens a search spends (reranking, expansion, text-to-Cypher) are the tenant's.
+        return UsageMeter.countedFor(tenant.id(), () -> traced(request));
+    }
+
+    private SearchResponse traced(SearchRequest request) {
         return tracing.span("search", s -> {
             s.setAttribute("polyrag.top_k", (long) request.topK());
             s.setAttribute("polyrag.tenant", tenant.name().isEmpty() ? "-" : tenant.name());
@@ -106,15 +111,7 @@ public final class Search {
      */
     public Answer answer(SearchRequest request, Integer neighbours, boolean grounding, Consumer<String> onToken,
             Boolean route) {
-        usage.searched(tenant.id(), UsageMeter.ANSWERS);
-        String before = UsageMeter.TENANT.get();
-        UsageMeter.TENANT.set(tenant.id());
-        try {
-            return tracing.span("answer", () -> answerNow(request, neighbours, grounding, onToken,
-                    route == null ? config.get(Settings.ANSWER_ROUTER) : route));
-        } finally {
-            UsageMeter.TENANT.set(before);
-        }
+        return answer(request, neighbours, grounding, onToken, List.of(), route);
     }
 
     private Answer answerNow(SearchRequest request, Integer neighbours, boolean grounding, Consumer<String> onToken,
@@ -142,9 +139,18 @@ public final class Search {
     /** Like {@link #answer(SearchRequest, Integer, boolean, Consumer, java.util.List)}, with the router's switch. */
     public Answer answer(SearchRequest request, Integer neighbours, boolean grounding, Consumer<String> onToken,
             List<String> history, Boolean route) {
-        String rewritten = retrieval.condenser().rewrite(history, request.query()).query();
-        SearchRequest r = rewritten.equals(request.query()) ? request : request.toBuilder().query(rewritten).build();
-        return answer(r, neighbours, grounding, onToken, route);
+        // The quota first: a refused follow-up must not cost a condensing call; that call's tokens are the tenant's.
+        usage.searched(tenant.id(), UsageMeter.ANSWERS);
+        return UsageMeter.countedFor(tenant.id(), () -> {
+            String rewritten = history == null || history.isEmpty() ? request.query()
+                    : retrieval.condenser().rewrite(history, request.query()).query();
+            // A rewrite that carries earlier turns' words past the query limit is not the user's fault: their own
+            // question is searched instead.
+            SearchRequest r = rewritten.equals(request.query()) || rewritten.length() > config.get(
+                    Settings.SEARCH_MAX_QUERY_CHARS) ? request : request.toBuilder().query(rewritten).build();
+            return tracing.span("answer", () -> answerNow(r, neighbours, grounding, onToken,
+                    route == null ? config.get(Settings.ANSWER_ROUTER) : route));
+        });
     }
 
     /** The query a follow-up is retrieved with after {@code history} (the earlier user turns, oldest first). */

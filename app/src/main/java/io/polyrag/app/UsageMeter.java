@@ -13,7 +13,9 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.AbstractExecutorService;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -45,6 +47,64 @@ final class UsageMeter implements AutoCloseable {
 
     /** The tenant (its id) a language model's tokens are counted for, on the thread that calls the model. */
     static final ThreadLocal<String> TENANT = new ThreadLocal<>();
+
+    /** Runs {@code body} with its model tokens counted for {@code tenantId}, restoring what was set before. */
+    static <T> T countedFor(String tenantId, Supplier<T> body) {
+        String before = TENANT.get();
+        TENANT.set(tenantId);
+        try {
+            return body.get();
+        } finally {
+            TENANT.set(before);
+        }
+    }
+
+    /**
+     * The search legs' executor, carrying the submitting thread's tenant into each leg: a leg that calls a model
+     * (text-to-Cypher) runs on its own thread, where the tenant was not set and the tokens were counted to nobody.
+     */
+    static ExecutorService carrying(ExecutorService legs) {
+        return new AbstractExecutorService() {
+            @Override
+            public void execute(Runnable task) {
+                String tenant = TENANT.get();
+                legs.execute(tenant == null ? task : () -> countedFor(tenant, () -> {
+                    task.run();
+                    return null;
+                }));
+            }
+
+            @Override
+            public void shutdown() {
+                legs.shutdown();
+            }
+
+            @Override
+            public List<Runnable> shutdownNow() {
+                return legs.shutdownNow();
+            }
+
+            @Override
+            public boolean isShutdown() {
+                return legs.isShutdown();
+            }
+
+            @Override
+            public boolean isTerminated() {
+                return legs.isTerminated();
+            }
+
+            @Override
+            public boolean awaitTermination(long timeout, TimeUnit unit) throws InterruptedException {
+                return legs.awaitTermination(timeout, unit);
+            }
+
+            @Override
+            public void close() {
+                legs.close();
+            }
+        };
+    }
 
     private final UsageStore store;
     private final Clock clock;

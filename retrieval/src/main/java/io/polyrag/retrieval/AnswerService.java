@@ -110,8 +110,9 @@ public final class AnswerService {
             // hits (a model's time) changes nothing unless the request asked for it.
             case SUMMARY -> unranked(request.withTopK(Math.min(request.topK(), 5)));
             // Both sides, or every item, rarely sit in the few best hits.
-            case COMPARISON -> request.withTopK(Math.max(request.topK(), 10));
-            case LIST -> request.withTopK(Math.max(request.topK(), 20));
+            // Never past the server's top-k limit: the question did not ask for more than it allows.
+            case COMPARISON -> request.withTopK(Math.min(searcher.maxTopK(), Math.max(request.topK(), 10)));
+            case LIST -> request.withTopK(Math.min(searcher.maxTopK(), Math.max(request.topK(), 20)));
             default -> request;
         };
         int around = intent == IntentRouter.Intent.COMPARISON ? Math.max(neighbours, 1) : neighbours;

@@ -404,6 +404,11 @@ public final class HybridSearcher implements AutoCloseable {
         return out;
     }
 
+    /** The largest top-k a request may ask for ({@code search.max.top.k}). */
+    public int maxTopK() {
+        return options.maxTopK();
+    }
+
     /** Rejects a request this searcher would refuse (empty or oversized query, bad top-k, …), before any work. */
     public void validate(SearchRequest r) {
         if (r.query() == null || r.query().isBlank()) {

@@ -172,6 +172,19 @@ class IntentRouterTest {
         assertThat(a.answer().lines()).allMatch(l -> l.startsWith("- ") && l.matches(".*\\[\\d+]$"));
     }
 
+    /** A list widens its search to 20 hits, but never past the server's top-k limit (it was a 400 there). */
+    @Test
+    void a_list_widens_only_up_to_the_servers_top_k_limit() {
+        List<StoreHit> hits = List.of(new StoreHit("levain-v1-0", "levain", 1, 1.0));
+        searcher = new HybridSearcher(List.of(TestRetrievers.of(Modality.FULLTEXT, (q, scope, limit) -> hits)),
+                catalog, new HybridSearcher.Options(10, 5000, io.polyrag.core.model.FusionMethod.RRF, 60,
+                        java.util.Map.of(), Fusion.Normalization.ZSCORE, 0.8, 1000, 10, 30));
+        Answer a = new AnswerService(searcher, catalog, null, 512).answer(ask("List the steps to make the dough"), 0,
+                false, t -> { }, true);
+        assertThat(a.route().intent()).isEqualTo("list");
+        assertThat(a.route().topK()).isEqualTo(10);
+    }
+
     @Test
     void a_question_the_search_would_refuse_never_reaches_the_routing_model() {
         FixedReplyLlm model = new FixedReplyLlm("{\"intent\": \"lookup\"}");

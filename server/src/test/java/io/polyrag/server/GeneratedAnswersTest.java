@@ -192,6 +192,16 @@ class GeneratedAnswersTest {
             JsonNode rerankPrompt = prompts.stream().filter(p -> p.has("response_format")).reduce((a, b) -> b)
                     .orElseThrow();
             assertThat(rerankPrompt.path("messages").get(0).path("content").asString()).contains("\"ranking\"");
+            // A search's model tokens (here the reranker's) are the searching tenant's, not nobody's.
+            java.time.LocalDate today = java.time.LocalDate.now(java.time.ZoneOffset.UTC);
+            assertThat(reranking.usage().report(io.polyrag.core.model.Tenant.LOCAL, today, today).counts())
+                    .anySatisfy(c -> assertThat(c.metric()).isEqualTo("llm_tokens_in"));
+            // So are a follow-up's condensing call's, and a follow-up is one answer, counted once.
+            reranking.search().answer(reranking.search().answerRequest("and the owls?").build(), null, false,
+                    t -> { }, List.of("Which animals sleep holding hands?"));
+            var counts = reranking.usage().report(io.polyrag.core.model.Tenant.LOCAL, today, today).counts();
+            assertThat(counts).filteredOn(c -> c.metric().equals("answers")).singleElement()
+                    .satisfies(c -> assertThat(c.amount()).isEqualTo(1));
         }
     }
 

@@ -566,6 +566,11 @@ public final class Settings {
             errors.add(SEARCH_TOP_K.env() + "=" + config.get(SEARCH_TOP_K) + " exceeds " + SEARCH_MAX_TOP_K.env()
                     + "=" + config.get(SEARCH_MAX_TOP_K) + ": lower the default or raise the maximum");
         }
+        if (config.get(ANSWER_TOP_K) > config.get(SEARCH_MAX_TOP_K)) {
+            errors.add(ANSWER_TOP_K.env() + "=" + config.get(ANSWER_TOP_K) + " exceeds " + SEARCH_MAX_TOP_K.env()
+                    + "=" + config.get(SEARCH_MAX_TOP_K) + ": every question without top_k would be refused; lower "
+                    + "the one or raise the other");
+        }
         if (!errors.isEmpty()) {
             throw new ConfigException("invalid configuration:\n  - " + String.join("\n  - ", errors));
         }
