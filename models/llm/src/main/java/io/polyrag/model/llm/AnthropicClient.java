@@ -54,6 +54,7 @@ public final class AnthropicClient implements LlmClient {
     public Response stream(Request request, Consumer<String> onToken) {
         StringBuilder text = new StringBuilder();
         int[] usage = {0, 0};
+        boolean[] ended = {false};
         http.postStream(endpoint, headers(), body(request, true), OpenAiCompatibleClient::error, line -> {
             if (!line.startsWith("data:")) {
                 return;
@@ -69,12 +70,18 @@ public final class AnthropicClient implements LlmClient {
                     }
                 }
                 case "message_delta" -> usage[1] = event.path("usage").path("output_tokens").asInt(usage[1]);
+                case "message_stop" -> ended[0] = true;
                 case "error" -> throw new OutboundException(id(), 200, event.path("error").path("message")
                         .asString("error in stream"), null);
                 default -> {
                 }
             }
         });
+        if (!ended[0]) {
+            throw new OutboundException(id(), 200, "the stream ended before the model finished (no message_stop"
+                    + (text.isEmpty() ? "; nothing streamed: is the base URL Anthropic's Messages API?" : "") + ")",
+                    null);
+        }
         return new Response(text.toString(), model, usage[0], usage[1]);
     }
 

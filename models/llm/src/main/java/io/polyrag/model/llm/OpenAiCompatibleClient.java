@@ -60,12 +60,17 @@ public final class OpenAiCompatibleClient implements LlmClient {
         StringBuilder text = new StringBuilder();
         int[] usage = {0, 0};
         String[] answeredBy = {model};
+        boolean[] ended = {false};
         http.postStream(endpoint, headers(), body(request, true), OpenAiCompatibleClient::error, line -> {
             if (!line.startsWith("data:")) {
                 return;
             }
             String data = line.substring(5).strip();
-            if (data.isEmpty() || data.equals("[DONE]")) {
+            if (data.equals("[DONE]")) {
+                ended[0] = true;
+                return;
+            }
+            if (data.isEmpty()) {
                 return;
             }
             JsonNode chunk = parse(id(), data);
@@ -74,6 +79,7 @@ public final class OpenAiCompatibleClient implements LlmClient {
                         null);
             }
             answeredBy[0] = chunk.path("model").asString(answeredBy[0]);
+            ended[0] |= chunk.path("choices").path(0).path("finish_reason").isString();
             String piece = chunk.path("choices").path(0).path("delta").path("content").asString("");
             if (!piece.isEmpty()) {
                 text.append(piece);
@@ -84,6 +90,12 @@ public final class OpenAiCompatibleClient implements LlmClient {
                 usage[1] = chunk.path("usage").path("completion_tokens").asInt(0);
             }
         });
+        if (!ended[0]) {
+            // Cut off (a connection closed early), or not a stream at all (a proxy's page): not a whole answer.
+            throw new OutboundException(id(), 200, "the stream ended before the model finished (no finish_reason and "
+                    + "no [DONE]" + (text.isEmpty() ? "; nothing streamed: is the base URL an OpenAI-compatible API?"
+                    : "") + ")", null);
+        }
         return new Response(text.toString(), answeredBy[0], usage[0], usage[1]);
     }
 

@@ -92,4 +92,14 @@ class AnthropicClientTest {
                     .hasMessageContaining("Overloaded");
         }
     }
+
+    @Test
+    void a_stream_cut_before_message_stop_fails() throws IOException {
+        try (LoopbackServer s = new LoopbackServer(Reply.sse(
+                "event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":"
+                        + "\"text_delta\",\"text\":\"Rayleigh\"}}\n\n"))) {
+            assertThatThrownBy(() -> client(s).stream(request(false), t -> { })).isInstanceOf(OutboundException.class)
+                    .hasMessageContaining("before the model finished");
+        }
+    }
 }

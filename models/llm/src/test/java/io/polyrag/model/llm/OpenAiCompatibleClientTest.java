@@ -147,4 +147,24 @@ class OpenAiCompatibleClientTest {
             assertThat(tokens).containsExactly("ok");
         }
     }
+
+    /** A 200 that is no stream, or a stream cut before its end, is not a whole answer: it fails and says so. */
+    @Test
+    void a_stream_without_its_end_fails_instead_of_passing_for_an_answer() throws IOException {
+        try (LoopbackServer s = new LoopbackServer(Reply.json(200, "{}"))) {
+            assertThatThrownBy(() -> client(s, 0, Duration.ofSeconds(5)).stream(request(false), t -> { }))
+                    .isInstanceOf(OutboundException.class).hasMessageContaining("before the model finished")
+                    .hasMessageContaining("OpenAI-compatible");
+        }
+        try (LoopbackServer s = new LoopbackServer(Reply.sse("data: {\"choices\":[{\"delta\":{\"content\":\"The \"}}]}"
+                + "\n\n"))) {
+            assertThatThrownBy(() -> client(s, 0, Duration.ofSeconds(5)).stream(request(false), t -> { }))
+                    .isInstanceOf(OutboundException.class).hasMessageContaining("before the model finished");
+        }
+        try (LoopbackServer s = new LoopbackServer(Reply.sse("data: {\"choices\":[{\"delta\":{\"content\":\"ok\"},"
+                + "\"finish_reason\":\"stop\"}]}\n\n"))) {
+            assertThat(client(s, 0, Duration.ofSeconds(5)).stream(request(false), t -> { }).text())
+                    .as("a finish_reason ends it too (servers that send no [DONE])").isEqualTo("ok");
+        }
+    }
 }
