@@ -175,6 +175,12 @@ final class Components implements AutoCloseable {
             LlmClient llm = "none".equalsIgnoreCase(config.get(Settings.LLM_PROVIDER).strip()) ? null
                     : usage.meter().metered(tracing.traced(track(Providers.find(LlmProvider.class,
                             config.get(Settings.LLM_PROVIDER), Settings.LLM_PROVIDER).open(context))));
+            // The search's best-effort steps (condensing, expansion, reranking, text-to-Cypher) each have a fallback:
+            // they call the model once, not with the answer's retries (4 attempts and 30 s waits held a search for
+            // minutes while the provider was in trouble).
+            LlmClient quick = llm == null ? null : usage.meter().metered(tracing.traced(track(Providers.find(
+                    LlmProvider.class, config.get(Settings.LLM_PROVIDER), Settings.LLM_PROVIDER).open(
+                            new ProviderContext(config.with(Settings.LLM_MAX_RETRIES, 0), context.dataDir())))));
             int hops = config.get(Settings.GRAPH_MAX_HOPS);
             if (config.get(Settings.GRAPH_ENABLED)) {
                 GraphStore gs = track(Providers.find(GraphStoreProvider.class, config.get(Settings.GRAPH_BACKEND),
@@ -190,7 +196,7 @@ final class Components implements AutoCloseable {
                         throw new ConfigException("POLYRAG_GRAPH_TEXT2CYPHER=true needs a language "
                                 + "model: set POLYRAG_LLM_PROVIDER (and its URL and model), or turn it off");
                     }
-                    retrievers.add(tracing.traced(metrics.timed(new Text2CypherRetriever(walk, gs, llm)),
+                    retrievers.add(tracing.traced(metrics.timed(new Text2CypherRetriever(walk, gs, quick)),
                             config.get(Settings.GRAPH_BACKEND)));
                 } else {
                     retrievers.add(tracing.traced(metrics.timed(walk), config.get(Settings.GRAPH_BACKEND)));
@@ -239,12 +245,12 @@ final class Components implements AutoCloseable {
                     config.get(Settings.FIGURES_FILE_MAX_MB) * 1024L * 1024L, config.get(Settings.FIGURES_INGEST_MAX),
                     config.get(Settings.FIGURES_INGEST_MAX_MB) * 1024L * 1024L,
                     config.get(Settings.INGEST_PARSE_TIMEOUT_SECONDS) * 1000L));
-            Reranker reranker = reranker(config, context, llm);
+            Reranker reranker = reranker(config, context, quick);
             if (reranker instanceof AutoCloseable closeable) {
                 track(closeable);
             }
             this.searcher = track(new HybridSearcher(retrievers, catalog, searchOptions(config), reranker,
-                    expander(config, llm)));
+                    expander(config, quick)));
             searcher.figures(config.get(Settings.FIGURES_MAX));
             searcher.legsThrough(legs -> tracing.carrying(UsageMeter.carrying(legs)));
             searcher.observe(new SearchLog(config.get(Settings.SLOW_SEARCH_MS), tracing));
@@ -253,7 +259,7 @@ final class Components implements AutoCloseable {
             this.answers = new AnswerService(searcher, catalog, llm, config.get(Settings.LLM_MAX_ANSWER_TOKENS),
                     answering);
             this.condenser = new Condenser("offline".equals(config.get(
-                    Settings.CONVERSATIONS_CONDENSE)) ? null : llm);
+                    Settings.CONVERSATIONS_CONDENSE)) ? null : quick);
         } catch (RuntimeException ex) {
             close();
             throw ex;

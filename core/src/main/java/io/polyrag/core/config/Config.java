@@ -139,6 +139,18 @@ public final class Config {
         return (T) values.get(setting);
     }
 
+    /** This configuration with one setting changed (for a component that needs another value than the rest). */
+    public <T> Config with(Setting<T> setting, T value) {
+        get(setting);
+        Map<Setting<?>, Object> v = new HashMap<>(values);
+        v.put(setting, value);
+        Map<Setting<?>, Origin> o = new HashMap<>(origins);
+        o.put(setting, Origin.OVERRIDE);
+        Config c = new Config(v, o, warnings);
+        c.otel = otel;
+        return c;
+    }
+
     public Origin origin(Setting<?> setting) {
         return origins.get(setting);
     }
