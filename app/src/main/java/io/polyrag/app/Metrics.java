@@ -109,6 +109,11 @@ public final class Metrics implements AutoCloseable {
             }
 
             @Override
+            public boolean patient() {
+                return r.patient();
+            }
+
+            @Override
             public List<StoreHit> retrieve(String query, SearchScope scope, int limit) {
                 return run(query, scope, limit).hits();
             }

@@ -382,6 +382,11 @@ public final class Tracing implements AutoCloseable {
             }
 
             @Override
+            public boolean patient() {
+                return r.patient();
+            }
+
+            @Override
             public List<StoreHit> retrieve(String query, SearchScope scope, int limit) {
                 return run(query, scope, limit).hits();
             }

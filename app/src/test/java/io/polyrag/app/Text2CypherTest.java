@@ -91,4 +91,20 @@ class Text2CypherTest {
         assertThat(graph.counts()).containsEntry("entities", 4L).containsEntry("relations", 2L);
         assertThat(graph.entities(List.of("marie curie")).getFirst().entity().name()).isEqualTo("Marie Curie");
     }
+
+    /** The model's rows outside the search's scope are dropped before they take places; in scope they rank first. */
+    @Test
+    void the_models_rows_outside_the_scope_are_dropped() {
+        String reply = "MATCH (c:Chunk)-[:MENTIONS]->(e:Entity {id: 'lyon'}) RETURN DISTINCT c.id AS chunk, "
+                + "c.doc AS doc, c.version AS version, c.kb AS kb LIMIT 20";
+        Text2CypherRetriever t = new Text2CypherRetriever(EntityGraphRetriever.graph(graph, 1), graph,
+                new FixedReplyLlm(reply));
+        assertThat(t.retrieve("Which city is Marie Curie's institute in?", new SearchScope(java.util.Set.of("kb")),
+                10)).extracting(StoreHit::chunkId).startsWith("c3");
+        assertThat(t.retrieve("Which city is Marie Curie's institute in?", new SearchScope(java.util.Set.of(
+                "elsewhere")), 10)).extracting(StoreHit::chunkId).doesNotContain("c3");
+        assertThat(t.retrieve("Which city is Marie Curie's institute in?", new SearchScope(java.util.Set.of("kb"))
+                .narrowed(java.util.Set.of("d1"), null), 10)).extracting(StoreHit::chunkId).doesNotContain("c3");
+        assertThat(t.patient()).isTrue();
+    }
 }

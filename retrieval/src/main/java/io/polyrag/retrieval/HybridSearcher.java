@@ -471,7 +471,8 @@ public final class HybridSearcher implements AutoCloseable {
             if (graphLeg && textDone[0] == Long.MAX_VALUE) {
                 textDone[0] = System.nanoTime();
             }
-            long until = graphLeg && anyText && lag >= 0 ? Math.min(deadline, textDone[0]
+            boolean lagged = graphLeg && anyText && lag >= 0 && !retrievers.get(m).patient();
+            long until = lagged ? Math.min(deadline, textDone[0]
                     + TimeUnit.MILLISECONDS.toNanos(lag)) : deadline;
             try {
                 rankings.put(m, f.get(Math.max(0, until - System.nanoTime()), TimeUnit.NANOSECONDS));

@@ -52,6 +52,15 @@ public interface Retriever {
         return false;
     }
 
+    /**
+     * Whether this leg waits for a language model every search (text-to-Cypher): the graph legs' lag after the text
+     * legs ({@code search.graph.lag.ms}) does not apply to it, only the search's leg timeout; otherwise it would be
+     * cut off from nearly every search, walked hits and all.
+     */
+    default boolean patient() {
+        return false;
+    }
+
     /** Dense retrieval: embeds the query with the model's query rule, then searches the vector store. */
     static Retriever vector(Embedder embedder, VectorStore store) {
         return new Retriever() {

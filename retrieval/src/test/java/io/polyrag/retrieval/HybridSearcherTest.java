@@ -123,6 +123,43 @@ class HybridSearcherTest {
         interrupted.await();
     }
 
+    /** A leg that waits for a model every search (text-to-Cypher) is not cut off by the graph lag. */
+    @Test
+    void a_patient_graph_leg_is_waited_for_past_the_lag() {
+        Retriever modelGraph = new Retriever() {
+            @Override
+            public Modality modality() {
+                return Modality.GRAPH;
+            }
+
+            @Override
+            public boolean calibrated() {
+                return true;
+            }
+
+            @Override
+            public boolean patient() {
+                return true;
+            }
+
+            @Override
+            public List<StoreHit> retrieve(String query, SearchScope scope, int limit) {
+                try {
+                    Thread.sleep(300);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                return List.of(hit("d2", 1.0));
+            }
+        };
+        HybridSearcher s = searcher(5000, TestRetrievers.of(Modality.FULLTEXT, (query, scope, limit) -> List.of(
+                hit("d1", 1.0))), modelGraph);
+        s.graphLag(30);
+        SearchResponse r = s.search(SearchRequest.of("rivers", 5));
+        assertThat(r.degraded()).isEmpty();
+        assertThat(r.hits()).extracting(h -> h.documentId()).contains("d2");
+    }
+
     @Test
     void a_graph_leg_later_than_the_lag_after_the_text_legs_is_left_out_and_says_why() throws InterruptedException {
         CountDownLatch interrupted = new CountDownLatch(1);
