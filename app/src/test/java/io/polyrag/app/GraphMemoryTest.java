@@ -120,7 +120,8 @@ class GraphMemoryTest {
         }
         keys.add("nobody");
         List<SearchScope> scopes = List.of(SearchScope.ALL, new SearchScope(Set.of("kb2")),
-                new SearchScope(Set.of("default", "acme/default")));
+                new SearchScope(Set.of("default", "acme/default")),
+                new SearchScope(Set.of("default", "kb2")).narrowed(Set.of("d3", "d17", "d12"), null));
         for (int round = 0; round < 40; round++) {
             List<String> some = new ArrayList<>();
             for (int i = 0; i < 1 + random.nextInt(6); i++) {

@@ -322,7 +322,7 @@ public final class GraphMemory implements EntityGraphRetriever.Reads {
                     continue;
                 }
                 for (Edge e : n.edges) {
-                    if (!scope.admits(e.chunk.kb) || !seen.add(e)) {
+                    if (!admits(scope, e.chunk.kb, e.doc) || !seen.add(e)) {
                         continue;
                     }
                     offer(first, new GraphEdge(e.subject.id, e.predicate, e.object.id, e.chunk.id, e.doc, e.version),
@@ -349,7 +349,7 @@ public final class GraphMemory implements EntityGraphRetriever.Reads {
                     continue;
                 }
                 for (Chunk c : n.mentions) {
-                    if (!scope.admits(c.kb)) {
+                    if (!admits(scope, c.kb, c.doc)) {
                         continue;
                     }
                     offer(first, new Mention(n.id, c.id, c.doc, c.version), limit, MENTION_ORDER);
@@ -359,6 +359,14 @@ public final class GraphMemory implements EntityGraphRetriever.Reads {
         } finally {
             lock.readLock().unlock();
         }
+    }
+
+    /**
+     * Whether a chunk is in the search's scope: its knowledge base, and its document when the search names documents
+     * (cut to the limit first, a document-scoped search's own chunks were mostly cut before the catalog's check).
+     */
+    private static boolean admits(SearchScope scope, String kb, String doc) {
+        return scope.admits(kb) && (scope.documentIds().isEmpty() || scope.documentIds().contains(doc));
     }
 
     /** Keeps {@code x} in {@code first}, a heap of the {@code limit} first by {@code order} (its worst on top). */

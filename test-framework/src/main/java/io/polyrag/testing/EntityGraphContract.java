@@ -111,6 +111,21 @@ public abstract class EntityGraphContract<S extends EntityGraph> {
                 .extracting(Mention::chunkId).containsExactlyInAnyOrder("c1", "c2");
     }
 
+    /** A search scoped to documents reads their graph only: cut to a limit first, their chunks were lost. */
+    @Test
+    void edges_and_mentions_respect_the_scopes_documents() {
+        S store = corpus();
+        SearchScope d2 = new SearchScope(Set.of("kb")).narrowed(Set.of("d2"), null);
+        assertThat(store.edges(List.of("radium institute"), d2, 10))
+                .containsExactly(new GraphEdge("radium institute", "located_in", "paris", "c2", "d2", 1));
+        assertThat(store.edges(List.of("radium institute"), SearchScope.ALL.narrowed(Set.of("d1"), null), 1))
+                .extracting(GraphEdge::documentId).containsExactly("d1");
+        assertThat(store.mentions(List.of("paris", "marie curie", "radium institute"), d2, 10))
+                .extracting(Mention::chunkId).containsOnly("c2");
+        assertThat(store.mentions(List.of("paris"), SearchScope.ALL.narrowed(Set.of("d3"), null), 1))
+                .containsExactly(new Mention("paris", "c3", "d3", 1));
+    }
+
     @Test
     void finds_entities_by_part_of_a_name_or_alias() {
         S store = corpus();

@@ -277,7 +277,8 @@ final class KuzuGraphStore implements GraphStore {
         }
         Map<String, Object> params = KuzuRows.scoped("ids", List.copyOf(entityIds), scope);
         boolean scoped = params.containsKey("kbs");
-        String join = scoped ? ", (c:Chunk) WHERE c.id = r.chunk AND c.kb IN $kbs AND" : " WHERE";
+        String docs = params.containsKey("docs") ? " r.doc IN $docs AND" : "";
+        String join = (scoped ? ", (c:Chunk) WHERE c.id = r.chunk AND c.kb IN $kbs AND" : " WHERE") + docs;
         String first = " RETURN a.id, r.predicate, b.id, r.chunk, r.doc, r.version ORDER BY r.doc, r.chunk, a.id, b.id "
                 + "LIMIT " + limit;
         // One match per direction, each starting from the entities it names: "a.id IN $ids OR b.id IN $ids" in one
@@ -310,7 +311,8 @@ final class KuzuGraphStore implements GraphStore {
         }
         Map<String, Object> params = KuzuRows.scoped("ids", List.copyOf(entityIds), scope);
         boolean scoped = params.containsKey("kbs");
-        String kbFilter = scoped ? " AND c.kb IN $kbs" : "";
+        String kbFilter = (scoped ? " AND c.kb IN $kbs" : "") + (params.containsKey("docs") ? " AND c.doc IN $docs"
+                : "");
         return read(c -> run(c, "MATCH (c:Chunk)-[:MENTIONS]->(e:Entity) WHERE e.id IN $ids" + kbFilter
                 + " RETURN e.id, c.id, c.doc, c.version ORDER BY c.doc, c.id LIMIT " + limit, params).stream()
                 .map(row -> new Mention((String) row.get(0), (String) row.get(1), (String) row.get(2),

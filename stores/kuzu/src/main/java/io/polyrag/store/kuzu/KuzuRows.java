@@ -110,6 +110,9 @@ final class KuzuRows {
         if (!scope.knowledgeBases().isEmpty()) {
             params.put("kbs", List.copyOf(scope.knowledgeBases()));
         }
+        if (!scope.documentIds().isEmpty()) {
+            params.put("docs", List.copyOf(scope.documentIds()));
+        }
         return params;
     }
 }

@@ -201,9 +201,10 @@ final class Neo4jGraphStore implements GraphStore {
         }
         return read(tx -> tx.run("MATCH (a:Entity)-[r:RELATES]->(b:Entity) WHERE (a.id IN $ids OR b.id IN $ids) "
                 + "AND (size($kbs) = 0 OR EXISTS { MATCH (c:Chunk {id: r.chunk}) WHERE c.kb IN $kbs }) "
+                + "AND (size($docs) = 0 OR r.doc IN $docs) "
                 + "RETURN a.id AS s, r.predicate AS p, b.id AS o, r.chunk AS c, r.doc AS d, r.version AS v "
                 + "ORDER BY d, c, s, o LIMIT $limit", Map.of("ids", List.copyOf(entityIds), "kbs",
-                List.copyOf(scope.knowledgeBases()), "limit", limit))
+                List.copyOf(scope.knowledgeBases()), "docs", List.copyOf(scope.documentIds()), "limit", limit))
                 .list(r -> new GraphEdge(r.get("s").asString(), r.get("p").asString(), r.get("o").asString(),
                         r.get("c").asString(), r.get("d").asString(), r.get("v").asLong())));
     }
@@ -214,9 +215,10 @@ final class Neo4jGraphStore implements GraphStore {
             return List.of();
         }
         return read(tx -> tx.run("MATCH (c:Chunk)-[:MENTIONS]->(e:Entity) WHERE e.id IN $ids "
-                + "AND (size($kbs) = 0 OR c.kb IN $kbs) RETURN e.id AS e, c.id AS c, c.doc AS d, c.version AS v "
-                + "ORDER BY d, c LIMIT $limit", Map.of("ids", List.copyOf(entityIds), "kbs",
-                List.copyOf(scope.knowledgeBases()), "limit", limit))
+                + "AND (size($kbs) = 0 OR c.kb IN $kbs) AND (size($docs) = 0 OR c.doc IN $docs) "
+                + "RETURN e.id AS e, c.id AS c, c.doc AS d, c.version AS v ORDER BY d, c LIMIT $limit", Map.of("ids",
+                List.copyOf(entityIds), "kbs", List.copyOf(scope.knowledgeBases()), "docs",
+                List.copyOf(scope.documentIds()), "limit", limit))
                 .list(r -> new Mention(r.get("e").asString(), r.get("c").asString(), r.get("d").asString(),
                         r.get("v").asLong())));
     }

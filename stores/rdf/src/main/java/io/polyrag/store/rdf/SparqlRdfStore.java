@@ -330,11 +330,17 @@ final class SparqlRdfStore implements RdfStore {
         return transport.select(PREFIXES + "SELECT ?st ?sk ?p ?ok ?chunk ?doc ?ver WHERE { GRAPH " + graph + " { "
                 + "{ SELECT DISTINCT ?st ?doc ?chunk WHERE { VALUES ?x { " + values + " } "
                 + "{ ?st rdf:subject ?x } UNION { ?st rdf:object ?x } ?st pr:document ?doc ; pr:chunkId ?chunk ."
-                + kbFilter + " } ORDER BY ?doc ?chunk ?st LIMIT " + limit + " } "
+                + kbFilter + docFilter(scope) + " } ORDER BY ?doc ?chunk ?st LIMIT " + limit + " } "
                 + "?st rdf:subject ?s ; rdf:object ?o ; pr:predicateName ?p ; pr:version ?ver . ?s pr:key ?sk . "
                 + "?o pr:key ?ok } } ORDER BY ?doc ?chunk ?sk ?ok")
                 .stream().map(r -> new GraphEdge(r.get("sk"), r.get("p"), r.get("ok"), r.get("chunk"), r.get("doc"),
                         Long.parseLong(r.get("ver")))).toList();
+    }
+
+    /** The scope's documents, when it names any: cut to the limit first, a document's own statements were lost. */
+    private static String docFilter(SearchScope scope) {
+        return scope.documentIds().isEmpty() ? "" : " FILTER(?doc IN (" + scope.documentIds().stream()
+                .map(RdfEncoding::literal).collect(Collectors.joining(", ")) + "))";
     }
 
     @Override
@@ -347,7 +353,7 @@ final class SparqlRdfStore implements RdfStore {
         return transport.select(PREFIXES + "SELECT ?k ?chunk ?doc ?ver WHERE { GRAPH " + graph + " { VALUES ?e { "
                 + entityIds.stream().map(RdfEncoding::entity).collect(Collectors.joining(" ")) + " } "
                 + "?c pr:mentions ?e ; pr:chunkId ?chunk ; pr:document ?doc ; pr:version ?ver ; pr:kb ?kb . "
-                + "?e pr:key ?k" + kbFilter + " } } ORDER BY ?doc ?chunk LIMIT " + limit).stream()
+                + "?e pr:key ?k" + kbFilter + docFilter(scope) + " } } ORDER BY ?doc ?chunk LIMIT " + limit).stream()
                 .map(r -> new Mention(r.get("k"), r.get("chunk"), r.get("doc"), Long.parseLong(r.get("ver"))))
                 .toList();
     }
