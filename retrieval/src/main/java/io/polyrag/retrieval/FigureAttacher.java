@@ -2,6 +2,7 @@ package io.polyrag.retrieval;
 
 import io.polyrag.core.model.Chunk;
 import io.polyrag.core.model.ChunkKind;
+import io.polyrag.core.model.ChunkView;
 import io.polyrag.core.model.DocumentVersion;
 import io.polyrag.core.model.FigureRef;
 import io.polyrag.core.model.SearchHit;
@@ -32,6 +33,20 @@ final class FigureAttacher {
         Set<DocumentVersion> versions = new LinkedHashSet<>();
         ranked.forEach(h -> versions.add(new DocumentVersion(h.documentId(), h.version())));
         return attach(ranked, topK, max, versions);
+    }
+
+    /** The first {@code wanted} of {@code unique} as hits, then {@link #attach(List, int, int, Set)}. */
+    List<SearchHit> attach(List<Dedup.Candidate> unique, int wanted, int topK, int max) {
+        List<SearchHit> ranked = new ArrayList<>();
+        Set<DocumentVersion> withFigures = new HashSet<>();
+        for (int i = 0; i < Math.min(wanted, unique.size()); i++) {
+            ranked.add(toHit(i + 1, unique.get(i)));
+            ChunkView v = unique.get(i).view();
+            if (v.documentFigures() > 0) {
+                withFigures.add(new DocumentVersion(v.chunk().documentId(), v.chunk().version()));
+            }
+        }
+        return attach(ranked, topK, max, withFigures);
     }
 
     /**
@@ -138,5 +153,15 @@ final class FigureAttacher {
         var fig = f.figure();
         return new FigureRef(f.documentId(), fig.number(), fig.caption(), f.location(), fig.mediaType(), fig.width(),
                 fig.height(), anchored, fig.box());
+    }
+
+    private static SearchHit toHit(int rank, Dedup.Candidate c) {
+        ChunkView v = c.view();
+        return SearchHit.builder().rank(rank).score(c.hit().score()).documentId(v.chunk().documentId())
+                .chunkId(v.chunk().id()).uri(v.uri()).title(v.title()).text(v.chunk().text())
+                .kind(v.chunk().kind()).headingPath(v.chunk().headingPath()).knowledgeBase(v.knowledgeBase())
+                .sources(c.hit().sources()).version(v.chunk().version()).ordinal(v.chunk().ordinal())
+                .location(v.chunk().location()).merged(c.hit().merged()).contributions(c.hit().contributions())
+                .build();
     }
 }

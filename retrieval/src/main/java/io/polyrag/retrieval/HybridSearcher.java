@@ -3,7 +3,6 @@ package io.polyrag.retrieval;
 import io.polyrag.core.InvalidInputException;
 import io.polyrag.core.model.ChunkView;
 import io.polyrag.core.model.DegradedLeg;
-import io.polyrag.core.model.DocumentVersion;
 import io.polyrag.core.model.FusionMethod;
 import io.polyrag.core.model.KnowledgeBase;
 import io.polyrag.core.model.Modality;
@@ -21,7 +20,6 @@ import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.EnumSet;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -244,16 +242,15 @@ public final class HybridSearcher implements AutoCloseable {
         long rerankStart = System.nanoTime();
         List<Dedup.Candidate> unique = Reranking.apply(reranking, request.query(), joined, warnings);
         long rerankEnd = System.nanoTime();
-        List<SearchHit> ranked = new ArrayList<>();
-        Set<DocumentVersion> withFigures = new HashSet<>();
-        for (int i = 0; i < Math.min(wanted, unique.size()); i++) {
-            ranked.add(toHit(i + 1, unique.get(i)));
-            ChunkView v = unique.get(i).view();
-            if (v.documentFigures() > 0) {
-                withFigures.add(new DocumentVersion(v.chunk().documentId(), v.chunk().version()));
+        List<SearchHit> hits = figures.attach(unique, wanted, request.topK(), figuresMax);
+        // Each figure hit folded into a text hit already listed frees a place: past FIGURE_SPARE of them, read on.
+        for (int more = wanted; hits.size() < request.topK() && unique.size() >= more && more < wanted + 100; ) {
+            more = request.topK() + (more - request.topK()) * 4;
+            if (unique.size() < more && reranking == null) {
+                unique = joinAndDedup(fused, scope, more);
             }
+            hits = figures.attach(unique, more, request.topK(), figuresMax);
         }
-        List<SearchHit> hits = figures.attach(ranked, request.topK(), figuresMax, withFigures);
         SearchResponse response = new SearchResponse(request.query(), (System.nanoTime() - start) / 1_000_000,
                 modalities, degraded, hits, warnings, describe(request, modalities, variants.size(), reranking != null,
                         confident, notes));
@@ -513,16 +510,6 @@ public final class HybridSearcher implements AutoCloseable {
                 ? Fusion.weighted(weights(request.tuning(), confident), candidates(request), options.normalization(),
                         calibrated, confident)
                 : Fusion.rrf(rrfK(request.tuning()), candidates(request), calibrated);
-    }
-
-    private static SearchHit toHit(int rank, Dedup.Candidate c) {
-        ChunkView v = c.view();
-        return SearchHit.builder().rank(rank).score(c.hit().score()).documentId(v.chunk().documentId())
-                .chunkId(v.chunk().id()).uri(v.uri()).title(v.title()).text(v.chunk().text())
-                .kind(v.chunk().kind()).headingPath(v.chunk().headingPath()).knowledgeBase(v.knowledgeBase())
-                .sources(c.hit().sources()).version(v.chunk().version()).ordinal(v.chunk().ordinal())
-                .location(v.chunk().location()).merged(c.hit().merged()).contributions(c.hit().contributions())
-                .build();
     }
 
     @Override

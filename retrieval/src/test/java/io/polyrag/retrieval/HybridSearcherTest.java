@@ -17,6 +17,7 @@ import io.polyrag.core.model.StoreHit;
 import io.polyrag.store.catalog.H2CatalogProvider;
 import io.polyrag.store.catalog.JdbcCatalog;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -76,6 +77,35 @@ class HybridSearcherTest {
                 FusionMethod.RRF, 60, Map.of(Modality.VECTOR, 0.5, Modality.FULLTEXT, 0.5), Fusion.Normalization.ZSCORE, 0.8,
                 100, 50, 30));
         return searcher;
+    }
+
+    /** Six figure hits folding into a text hit already listed leave no gap: the search reads on for the places. */
+    @Test
+    void figure_hits_folded_into_listed_text_leave_the_list_full() {
+        List<Chunk> chunks = new ArrayList<>();
+        for (int i = 0; i < 12; i++) {
+            chunks.add(Chunk.builder("fig", 1, i).text("text " + i).offsets(i, i + 1).tokenCount(2).build());
+        }
+        for (int f = 1; f <= 6; f++) {
+            chunks.add(Chunk.builder("fig", 1, 11 + f).text("Figure " + f).offsets(0, 1).tokenCount(2)
+                    .figure(new io.polyrag.core.model.Figure(f, "Figure " + f, "image/png", 10, 10, List.of(0)))
+                    .build());
+        }
+        catalog.stage(new DocumentDraft("fig", "alpha", "file:///fig", "Fig", "application/pdf", "h", 1, chunks), 1);
+        catalog.publish(new DocumentVersion("fig", 1));
+        // Text 0, then its six figures' captions, then texts 1-11.
+        List<StoreHit> ranked = new ArrayList<>();
+        ranked.add(new StoreHit(Chunk.idOf("fig", 1, 0), "fig", 1, 100));
+        for (int f = 1; f <= 6; f++) {
+            ranked.add(new StoreHit(Chunk.idOf("fig", 1, 11 + f), "fig", 1, 100 - f));
+        }
+        for (int i = 1; i < 12; i++) {
+            ranked.add(new StoreHit(Chunk.idOf("fig", 1, i), "fig", 1, 90 - i));
+        }
+        SearchResponse r = searcher(5000, 100, fixed(Modality.FULLTEXT, ranked)).search(new SearchRequest("text", 10,
+                List.of(), Set.of(Modality.FULLTEXT), null));
+        assertThat(r.hits()).hasSize(10);
+        assertThat(r.hits()).extracting(h -> h.ordinal()).containsExactly(0, 1, 2, 3, 4, 5, 6, 7, 8, 9);
     }
 
     @Test
