@@ -166,11 +166,21 @@ final class SourceWatcher implements AutoCloseable {
 
     private void scheduleDue(Instant now) {
         for (Source s : sources.sources(null)) {
-            if (s.enabled() && (s.lastScanAt() == null ? s.createdAt().plusSeconds(s.intervalSeconds()).isBefore(now)
-                    : s.lastScanAt().plusSeconds(s.intervalSeconds()).isBefore(now))) {
+            if (due(s, now)) {
                 submit(key(s));
             }
         }
+    }
+
+    /**
+     * Whether a source's interval has passed since its last scan (its creation, before one). A last scan more than an
+     * interval in the future means the clock was set back (a snapshot restored, a wrong clock corrected): due now,
+     * not after the clock catches up, which stopped its syncs for as long as the clock had been ahead.
+     */
+    static boolean due(Source s, Instant now) {
+        Instant last = s.lastScanAt() == null ? s.createdAt() : s.lastScanAt();
+        return s.enabled() && (last.plusSeconds(s.intervalSeconds()).isBefore(now)
+                || last.isAfter(now.plusSeconds(s.intervalSeconds())));
     }
 
     private void submit(String key) {

@@ -418,4 +418,25 @@ class SyncTest {
     private static List<String> texts(Polyrag p, String query) {
         return p.search().run(SearchRequest.of(query, 5)).hits().stream().map(SearchHit::text).toList();
     }
+
+    /** A last scan in the future means the clock went back: due now, not once the clock has caught up. */
+    @Test
+    void a_source_scanned_in_the_clocks_future_is_due() {
+        Instant now = Instant.parse("2026-06-01T12:00:00Z");
+        Source base = new Source("", "s", "web", "{}", "default", 3600, true, now.minusSeconds(86_400), null, null);
+        assertThat(SourceWatcher.due(base, now)).as("created a day ago, never scanned").isTrue();
+        assertThat(SourceWatcher.due(withLastScan(base, now.minusSeconds(60)), now)).isFalse();
+        assertThat(SourceWatcher.due(withLastScan(base, now.minusSeconds(3_700)), now)).isTrue();
+        assertThat(SourceWatcher.due(withLastScan(base, now.plusSeconds(86_400)), now))
+                .as("scanned a day ahead of the clock: the clock was set back").isTrue();
+        assertThat(SourceWatcher.due(withLastScan(base, now.plusSeconds(5)), now))
+                .as("a replica's clock a few seconds behind is no reason").isFalse();
+        assertThat(SourceWatcher.due(new Source("", "s", "web", "{}", "default", 3600, false, now.minusSeconds(
+                86_400), null, null), now)).as("disabled").isFalse();
+    }
+
+    private static Source withLastScan(Source s, Instant at) {
+        return new Source(s.tenant(), s.id(), s.type(), s.config(), s.knowledgeBase(), s.intervalSeconds(),
+                s.enabled(), s.createdAt(), at, null);
+    }
 }

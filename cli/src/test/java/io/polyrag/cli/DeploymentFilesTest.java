@@ -212,7 +212,12 @@ class DeploymentFilesTest {
         assertThat(openapi).contains("\"/health\"").contains("\"/ready\"");
         String deployment = Files.readString(ROOT.resolve("deploy/kubernetes/base/deployment.yaml"));
         assertThat(deployment).contains("containerPort: 8080").contains("path: /health").contains("path: /ready")
-                .contains("runAsNonRoot: true");
+                .contains("runAsNonRoot: true").as("a stop's budget: jobs 30 s, models 10 s, compaction")
+                .contains("terminationGracePeriodSeconds: 90");
+        var polyrags = composeServices().entrySet().stream().filter(e -> String.valueOf(e.getValue().get("image"))
+                .startsWith("polyrag")).toList();
+        assertThat(polyrags).isNotEmpty().allSatisfy(e -> assertThat(e.getValue().get("stop_grace_period"))
+                .as(e.getKey()).isEqualTo("90s"));
         assertThat(Files.readString(ROOT.resolve("deploy/kubernetes/base/pdb.yaml"))).contains("PodDisruptionBudget");
     }
 
