@@ -112,10 +112,12 @@ final class UploadJob implements JobHandler {
                     last[0] = pr.withEstimate(estimatedCalls, estimatedTokens);
                     context.progress(last[0]);
                 });
+        // Before yielding too: a document this run published must not keep the last upload's original while its
+        // new version is what is searched.
+        keepOriginals(p, report, job.info().attempts() > 1);
         if (stop.yielded) {
             throw new Yielded();
         }
-        keepOriginals(p, report);
         return last[0];
     }
 
@@ -162,8 +164,11 @@ final class UploadJob implements JobHandler {
     /**
      * Keeps each indexed file's bytes as its document's original ({@code GET /v1/documents/{id}/content}) and
      * records the description it was uploaded with. A failure here costs the original, never the indexed document.
+     * An unchanged file's original is written again when it has none or one of another size, or when this run
+     * resumes an earlier one ({@code resumed}), which may have published the file's new version and stopped before
+     * keeping it.
      */
-    private void keepOriginals(Payload p, IngestReport report) {
+    private void keepOriginals(Payload p, IngestReport report, boolean resumed) {
         Map<String, JobFile> byUri = new HashMap<>();
         p.files().forEach(f -> byUri.putIfAbsent("upload:" + f.name(), f));
         for (IndexedDocument d : report.indexed()) {
@@ -174,7 +179,7 @@ final class UploadJob implements JobHandler {
                 try {
                     String type = catalog.document(d.documentId()).map(
                             DocumentInfo::mediaType).orElse("application/octet-stream");
-                    if (!d.outcome().equals("unchanged") || blobs.get(d.documentId()).isEmpty()) {
+                    if (resumed || !d.outcome().equals("unchanged") || !keptAlready(d.documentId(), f)) {
                         blobs.put(d.documentId(), read(f), type, f.name());
                     }
                     if (p.meta() != null || p.title() != null) {
@@ -186,6 +191,17 @@ final class UploadJob implements JobHandler {
                             + "original of " + d.uri() + ": " + e.getMessage());
                 }
             });
+        }
+    }
+
+    /** Whether the document's stored original looks like this file's bytes (its size; it is closed again). */
+    private boolean keptAlready(String documentId, JobFile f) throws IOException {
+        var blob = blobs.get(documentId);
+        if (blob.isEmpty()) {
+            return false;
+        }
+        try (var in = blob.get().content()) {
+            return blob.get().size() == f.size();
         }
     }
 

@@ -26,6 +26,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -304,6 +305,15 @@ public final class Uploads {
         if (!unknown.isEmpty()) {
             throw new NotFoundException("no staged file with id " + String.join(", ", unknown)
                     + " (staged files expire after " + config.get(Settings.INGEST_STAGING_HOURS) + " h)");
+        }
+        // One ingest, one document per name: two staged files of one name (staged apart) would both be 'upload:NAME',
+        // and which one's bytes became the original was a matter of order.
+        Set<String> names = new HashSet<>();
+        List<String> twice = metas.stream().map(StagedMeta::name).filter(n -> !names.add(n)).distinct().toList();
+        if (!twice.isEmpty()) {
+            throw new InvalidInputException("ids: two staged files are named " + String.join(", ", twice.stream()
+                    .map(n -> "'" + Ids.abbreviate(n, 80) + "'").toList()) + ": ingest them in separate requests, or "
+                    + "stage them under distinct names");
         }
         // Claim each id by deleting its description: of two requests for one id (a retry), one goes on.
         List<String> claimed = new ArrayList<>();

@@ -76,6 +76,53 @@ class UploadStagingTest {
         }
     }
 
+    /** Two staged files of one name in one ingest would be one document: refused, naming the name. */
+    @Test
+    void staged_files_of_one_name_cannot_be_ingested_together() throws IOException {
+        try (Polyrag p = Polyrag.open(PolyragTest.config(data(), Map.of("vector.enabled", "false")))) {
+            List<String> ids = new java.util.ArrayList<>();
+            for (String text : List.of("First guide.", "Second, longer guide.")) {
+                Path f = Files.createTempFile(tmp, "g", ".md");
+                Files.writeString(f, text);
+                ids.add(p.uploads().stage(KnowledgeBase.of("docs"), List.of(new ReceivedFile("guide.md", f)))
+                        .accepted().getFirst().id());
+            }
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> p.uploads().ingestStaged(ids, null, false))
+                    .isInstanceOf(io.polyrag.core.InvalidInputException.class).hasMessageContaining("'guide.md'");
+            assertThat(p.uploads().ingestStaged(List.of(ids.get(1)), null, false)).as("still staged").isNotBlank();
+        }
+    }
+
+    /**
+     * A file found unchanged whose stored original is another file's (an earlier run published its new version and
+     * stopped before keeping it) gets its original written again.
+     */
+    @Test
+    void an_unchanged_file_whose_original_is_stale_gets_it_rewritten() throws IOException {
+        try (Polyrag p = Polyrag.open(PolyragTest.config(data(), Map.of("vector.enabled", "false")))) {
+            String v2 = "# Okapi\n\nThe okapi is a giraffid native to the Congo, and shy.";
+            uploadAndWait(p, "# Okapi\n\nThe okapi is a giraffid.");
+            // Version 2 published without its original, as a run that stopped between the two leaves it.
+            p.ingest().items(List.of(new io.polyrag.core.model.SourceItem("upload:okapi.md", "okapi.md",
+                    v2.getBytes(java.nio.charset.StandardCharsets.UTF_8), null)), KnowledgeBase.of("zoo"),
+                    io.polyrag.core.port.ProgressListener.NONE);
+            uploadAndWait(p, v2);
+            String id = p.documents().list(null, 0, 10).getFirst().id();
+            try (var in = p.documents().content(id).content()) {
+                assertThat(new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8)).isEqualTo(v2);
+            }
+        }
+    }
+
+    private static void uploadAndWait(Polyrag p, String text) throws IOException {
+        Path dir = p.uploads().newStagingDir();
+        Files.writeString(dir.resolve("0"), text);
+        String job = p.uploads().submit(KnowledgeBase.of("zoo"), dir, List.of(new ReceivedFile("okapi.md",
+                dir.resolve("0"))), false);
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> p.jobs().get(job).status()
+                .finished());
+    }
+
     /** Every file's original is kept, however many the job holds (the report the job read named only 1,000). */
     @Test
     void an_upload_of_more_than_a_thousand_files_keeps_every_original() throws IOException {
