@@ -235,13 +235,17 @@ final class JobRunner implements AutoCloseable {
                 release(context, "stopped for shutdown (" + e.getMessage() + ")");
                 return;
             }
-            if (context.resumable && !context.canceledByRequest && StorageProblems.unreachable(e)) {
-                // A server down or restarting is not the job's fault either: it goes back in the queue, uncharged,
-                // and resumes (its finished items found unchanged) once the store answers, after a growing pause.
+            boolean noRoom = StorageProblems.kind(e) == StorageProblems.Kind.DISK_FULL
+                    || StorageProblems.kind(e) == StorageProblems.Kind.NOT_WRITABLE;
+            if (context.resumable && !context.canceledByRequest && (StorageProblems.unreachable(e) || noRoom)) {
+                // A server down or restarting, or a full disk, is not the job's fault either: it goes back in the
+                // queue, uncharged, and resumes (its finished items found unchanged) once the store answers or space
+                // is freed, after a growing pause. Failed, it lost the accepted files it had not reached yet.
                 Duration pause = storeWait.updateAndGet(d -> d.isZero() ? STORE_WAIT_FIRST
                         : d.multipliedBy(2).compareTo(STORE_WAIT_MAX) > 0 ? STORE_WAIT_MAX : d.multipliedBy(2));
                 storeWaitUntil = System.nanoTime() + pause.toNanos();
-                String why = e.getMessage() + "; it resumes once the store answers (next try in " + pause.toSeconds()
+                String why = e.getMessage() + "; it resumes once " + (noRoom ? "the store can write again (free "
+                        + "space, or make it writable)" : "the store answers") + " (next try in " + pause.toSeconds()
                         + " s), or cancel it";
                 try {
                     jobs.progress(id, context.attempt, (context.latest == null ? JobProgress.queued()
@@ -249,8 +253,8 @@ final class JobRunner implements AutoCloseable {
                 } catch (RuntimeException x) {
                     // The catalog itself cannot be reached: the log says why.
                 }
-                release(context, "waits " + pause.toSeconds() + " s for a store that cannot be reached ("
-                        + e.getMessage() + ")", JobProgress.WAITING);
+                release(context, "waits " + pause.toSeconds() + " s for a store that cannot "
+                        + (noRoom ? "write" : "be reached") + " (" + e.getMessage() + ")", JobProgress.WAITING);
                 return;
             }
             if (e instanceof StoreException) {

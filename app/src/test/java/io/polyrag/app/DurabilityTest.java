@@ -5,17 +5,20 @@ import io.polyrag.app.api.TextIngest;
 import io.polyrag.app.api.ReceivedFile;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import io.polyrag.core.StoreException;
 import io.polyrag.core.config.Config;
 import io.polyrag.core.model.CheckReport;
 import io.polyrag.core.model.JobInfo;
+import io.polyrag.core.model.JobProgress;
 import io.polyrag.core.model.JobStatus;
 import io.polyrag.core.model.SearchHit;
 import io.polyrag.core.model.SearchRequest;
 import io.polyrag.testing.SmallDisk;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -133,6 +136,34 @@ class DurabilityTest {
                 assertThat(uris(p, "tidal sluice")).containsExactly("note:b");
                 assertThat(p.admin().check(false).consistent()).isTrue();
                 assertThat(p.admin().readiness()).isEmpty();
+            }
+        }
+    }
+
+    /** An accepted upload on a full disk waits, keeping the files it has not reached, and finishes once space is. */
+    @Test
+    void an_upload_job_on_a_full_disk_waits_and_finishes_once_space_is_freed() throws Exception {
+        try (SmallDisk disk = SmallDisk.mount(tmp, 64)) {
+            try (Polyrag p = open(disk.path().resolve("data"), Map.of("blob.dir", tmp.resolve("blobs").toString(),
+                    "ingest.batch.documents", "1"))) {
+                ingest(p, "note:a", "The lighthouse keeper logged a westerly gale.");
+                Path dir = p.uploads().newStagingDir();
+                List<ReceivedFile> files = new java.util.ArrayList<>();
+                for (int i = 0; i < 4; i++) {
+                    Files.writeString(dir.resolve("f" + i), ("Quince orchard " + i + " and hawthorn hedges. ")
+                            .repeat(8_000));
+                    files.add(new ReceivedFile("orchard-" + i + ".txt", dir.resolve("f" + i)));
+                }
+                disk.fill(32 * 1024);
+                String job = p.uploads().submit(KnowledgeBase.of("farm"), dir, files, true);
+                await().atMost(Duration.ofSeconds(60)).until(() -> JobProgress.WAITING.equals(p.jobs().get(job).progress()
+                        .stage()) || p.jobs().get(job).status().finished());
+                assertThat(p.jobs().get(job).status()).as(String.valueOf(p.jobs().get(job).error()))
+                        .isNotEqualTo(JobStatus.FAILED);
+                disk.free();
+                await().atMost(Duration.ofSeconds(120)).until(() -> p.jobs().get(job).status().finished());
+                assertThat(p.jobs().get(job).status()).isEqualTo(JobStatus.SUCCEEDED);
+                assertThat(p.documents().list(null, 0, 10)).hasSize(5);
             }
         }
     }
