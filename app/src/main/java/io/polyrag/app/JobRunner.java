@@ -98,7 +98,10 @@ final class JobRunner implements AutoCloseable {
             long now = System.nanoTime();
             RunContext longest = null;
             for (RunContext c : active.values()) {
-                if (c.resumable && !c.yieldAsked && now - c.started >= slice.toNanos()
+                // Only once this run did new work: a resumed run re-walks what it finished (each file read and found
+                // unchanged), and asked to yield before it reached anything new, it never got further while another
+                // tenant kept a job queued.
+                if (c.resumable && !c.yieldAsked && c.progressed && now - c.started >= slice.toNanos()
                         && (longest == null || c.started < longest.started)) {
                     longest = c;
                 }
@@ -341,6 +344,8 @@ final class JobRunner implements AutoCloseable {
         private volatile boolean canceledByRequest;
         private volatile boolean shutdown;
         private volatile boolean yieldAsked;
+        /** This run has done new work (added, updated or failed an item), not only found finished ones unchanged. */
+        private volatile boolean progressed;
         private volatile boolean resumable;
         /** The run's trace: a span per stage. */
         private Tracing.Job trace = Tracing.Job.NONE;
@@ -360,6 +365,7 @@ final class JobRunner implements AutoCloseable {
         @Override
         public void progress(JobProgress p) {
             latest = p;
+            progressed |= p.added() + p.updated() + p.failed() > 0;
             long now = System.nanoTime();
             if (!p.stage().equals(lastStage) || now - last >= PROGRESS_INTERVAL_NANOS) {
                 if (!p.stage().equals(lastStage)) {

@@ -221,6 +221,83 @@ class JobsTest {
         }
     }
 
+    /**
+     * A resumed run re-walks what it finished before it reaches anything new (an upload reads and hashes each file
+     * again): it is not asked to yield until it did new work, or it never got further while others kept waiting.
+     */
+    @Test
+    void a_resumed_job_does_new_work_before_it_yields_again() {
+        Config config = Config.defaults(Map.of("POLYRAG_DATA_DIR", dir.toString(), "POLYRAG_INGEST_WORKERS", "1",
+                "POLYRAG_INGEST_JOB_SLICE_SECONDS", "1"));
+        java.util.concurrent.atomic.AtomicInteger wasted = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.concurrent.atomic.AtomicInteger done = new java.util.concurrent.atomic.AtomicInteger();
+        JobHandler rewalk = new JobHandler() {
+            @Override
+            public String kind() {
+                return "rewalk";
+            }
+
+            @Override
+            public boolean resumable(String payload) {
+                return true;
+            }
+
+            @Override
+            public JobProgress run(JobStore.Claimed job, JobHandler.Context context) {
+                // Finding what it finished unchanged, one item after the other as an upload does (asked before
+                // each whether to yield): 2.5 s, longer than the slice.
+                for (int k = 0; done.get() > 0 && k < 25; k++) {
+                    if (context.yieldRequested()) {
+                        wasted.incrementAndGet();
+                        throw new Yielded();
+                    }
+                    sleep(100);
+                    context.progress(JobProgress.at("checking").total(120).processed(k).unchanged(k).build());
+                }
+                int fresh = 0;
+                while (done.get() < 120) {
+                    if (context.yieldRequested()) {
+                        wasted.addAndGet(fresh == 0 ? 1 : 0);
+                        throw new Yielded();
+                    }
+                    sleep(20);
+                    fresh++;
+                    context.progress(JobProgress.at("working").total(120).processed(done.incrementAndGet())
+                            .added(fresh).build());
+                }
+                return JobProgress.at("done").total(120).processed(120).added(fresh).build();
+            }
+        };
+        JobHandler nap = new JobHandler() {
+            @Override
+            public String kind() {
+                return "nap";
+            }
+
+            @Override
+            public JobProgress run(JobStore.Claimed job, JobHandler.Context context) {
+                sleep(1_200);
+                return JobProgress.at("done").total(1).processed(1).added(1).build();
+            }
+        };
+        try (CatalogProvider.CatalogAndJobs store = Providers.find(CatalogProvider.class, "h2",
+                Settings.CATALOG_BACKEND).open(new ProviderContext(config, dir))) {
+            try (JobEngine jobs = new JobEngine(store.jobStore(), List.of(rewalk, nap))) {
+                jobs.start(config);
+                Tenant alpha = Tenant.of("alpha");
+                String long_ = jobs.submit(alpha, "rewalk", "x");
+                await().atMost(Duration.ofSeconds(20)).until(() -> done.get() > 5);
+                for (int i = 0; i < 3; i++) {
+                    jobs.submit(Tenant.of("beta"), "nap", "x");
+                }
+                JobInfo finished = await().atMost(Duration.ofSeconds(60)).until(() -> jobs.get(alpha, long_),
+                        j -> j.status().finished());
+                assertThat(finished.status()).isEqualTo(JobStatus.SUCCEEDED);
+                assertThat(wasted).as("runs that yielded before doing anything new").hasValue(0);
+            }
+        }
+    }
+
     @Test
     void a_job_running_at_shutdown_is_requeued_uncharged_and_runs_on_at_the_next_start() {
         Config config = Config.defaults(Map.of("POLYRAG_DATA_DIR", dir.toString(), "POLYRAG_INGEST_JOB_ATTEMPTS",
