@@ -24,6 +24,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BiPredicate;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
@@ -962,7 +968,7 @@ public final class PolyragClient {
                 .header("Content-Type", "application/json").timeout(Duration.ofHours(1))
                 .method(method, HttpRequest.BodyPublishers.ofByteArray(JSON.writeValueAsBytes(body))).build(),
                 HttpResponse.BodyHandlers.ofInputStream());
-        read(r, (event, id, data) -> on.test(event, data));
+        read(r, (event, id, data) -> on.test(event, data), timeout);
     }
 
     private void streamGet(String path, Map<String, String> headers, EventHandler on) {
@@ -971,17 +977,57 @@ public final class PolyragClient {
             headers.forEach(b::header);
             return b.GET().build();
         }, HttpResponse.BodyHandlers.ofInputStream());
-        read(r, on);
+        // The job stream is quiet between jobs but for the server's heartbeats (every 15 s by default).
+        read(r, on, timeout.compareTo(Duration.ofSeconds(60)) > 0 ? timeout : Duration.ofSeconds(60));
     }
 
-    /** Reads server-sent events (event, id, data lines; a blank line ends one) until told to stop or the end. */
-    private static void read(HttpResponse<InputStream> r, EventHandler on) {
-        try (InputStream in = r.body(); BufferedReader lines = new BufferedReader(new InputStreamReader(in,
+    /** Closes streams that went silent; one daemon thread for every client in the process. */
+    private static final ScheduledExecutorService WATCHDOG = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "polyrag-client-stream-watchdog");
+        t.setDaemon(true);
+        return t;
+    });
+
+    /**
+     * Reads server-sent events (event, id, data lines; a blank line ends one) until told to stop or the end. A
+     * stream with no line for {@code idle} is given up (its body closed): the request timeout stops counting once
+     * the headers are in, so a connection that went half-open (a replica lost behind a balancer) blocked for ever.
+     */
+    private static void read(HttpResponse<InputStream> r, EventHandler on, Duration idle) {
+        AtomicLong lastLine = new AtomicLong(System.nanoTime());
+        AtomicBoolean silent = new AtomicBoolean();
+        InputStream body = r.body();
+        long period = Math.max(50, idle.toMillis() / 4);
+        ScheduledFuture<?> watch = WATCHDOG.scheduleAtFixedRate(() -> {
+            if (System.nanoTime() - lastLine.get() > idle.toNanos() && silent.compareAndSet(false, true)) {
+                try {
+                    body.close();
+                } catch (IOException ignored) {
+                    // closing is all that was wanted
+                }
+            }
+        }, period, period, TimeUnit.MILLISECONDS);
+        try {
+            readLines(body, on, lastLine);
+        } catch (PolyragApiException e) {
+            if (silent.get()) {
+                throw new PolyragApiException(0, "about:blank", "Unavailable", "the event stream sent nothing for "
+                        + idle.toSeconds() + " s and was given up", null, e);
+            }
+            throw e;
+        } finally {
+            watch.cancel(false);
+        }
+    }
+
+    private static void readLines(InputStream body, EventHandler on, AtomicLong lastLine) {
+        try (InputStream in = body; BufferedReader lines = new BufferedReader(new InputStreamReader(in,
                 StandardCharsets.UTF_8))) {
             String event = "message";
             String id = null;
             StringBuilder data = new StringBuilder();
             for (String line = lines.readLine(); line != null; line = lines.readLine()) {
+                lastLine.set(System.nanoTime());
                 if (line.isEmpty()) {
                     if (!data.isEmpty()) {
                         if (!on.on(event, id, JSON.readTree(data.toString()))) {

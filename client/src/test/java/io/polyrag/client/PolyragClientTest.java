@@ -253,4 +253,39 @@ class PolyragClientTest {
         assertThatThrownBy(() -> PolyragClient.builder().baseUrl("localhost:8080").build())
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("http");
     }
+
+    /** A streamed answer whose server goes silent after one token is given up at the timeout, not waited on for ever. */
+    @Test
+    void a_stream_that_goes_silent_is_given_up_at_the_timeout() throws Exception {
+        com.sun.net.httpserver.HttpServer stalling = com.sun.net.httpserver.HttpServer.create(
+                new java.net.InetSocketAddress("127.0.0.1", 0), 0);
+        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        stalling.createContext("/", x -> {
+            x.getResponseHeaders().add("Content-Type", "text/event-stream");
+            x.sendResponseHeaders(200, 0);
+            x.getResponseBody().write("event: token\ndata: {\"text\": \"The \"}\n\n".getBytes(
+                    StandardCharsets.UTF_8));
+            x.getResponseBody().flush();
+            try {
+                release.await(30, java.util.concurrent.TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            x.close();
+        });
+        stalling.start();
+        try {
+            var client = PolyragClient.builder().baseUrl("http://127.0.0.1:" + stalling.getAddress().getPort())
+                    .timeout(java.time.Duration.ofSeconds(1)).build();
+            java.util.List<String> tokens = new java.util.ArrayList<>();
+            long start = System.nanoTime();
+            assertThatThrownBy(() -> client.query(PolyragClient.Search.of("kiln"), tokens::add))
+                    .isInstanceOf(PolyragApiException.class).hasMessageContaining("sent nothing for 1 s");
+            assertThat(tokens).containsExactly("The ");
+            assertThat(System.nanoTime() - start).isLessThan(10_000_000_000L);
+        } finally {
+            release.countDown();
+            stalling.stop(0);
+        }
+    }
 }
