@@ -55,14 +55,37 @@ public final class OpenAiCompatibleClient implements LlmClient {
                 r.path("usage").path("prompt_tokens").asInt(0), r.path("usage").path("completion_tokens").asInt(0));
     }
 
+    /** The most of a non-stream reply to a stream request kept, to read it as one completion. */
+    private static final int MAX_PLAIN_REPLY = 4 << 20;
+
+    /** A whole chat completion's JSON as a response; null when it is not one. */
+    private Response completion(String body) {
+        JsonNode r;
+        try {
+            r = JSON.readTree(body);
+        } catch (RuntimeException e) {
+            return null;
+        }
+        JsonNode message = r == null ? null : r.path("choices").path(0).path("message");
+        if (message == null || !message.path("content").isString()) {
+            return null;
+        }
+        return new Response(message.path("content").asString(), r.path("model").asString(model),
+                r.path("usage").path("prompt_tokens").asInt(0), r.path("usage").path("completion_tokens").asInt(0));
+    }
+
     @Override
     public Response stream(Request request, Consumer<String> onToken) {
         StringBuilder text = new StringBuilder();
         int[] usage = {0, 0};
         String[] answeredBy = {model};
         boolean[] ended = {false};
+        StringBuilder plain = new StringBuilder();
         http.postStream(endpoint, headers(), body(request, true), OpenAiCompatibleClient::error, line -> {
             if (!line.startsWith("data:")) {
+                if (plain.length() < MAX_PLAIN_REPLY) {
+                    plain.append(line).append('\n'); // a server that ignored "stream": one JSON completion
+                }
                 return;
             }
             String data = line.substring(5).strip();
@@ -90,6 +113,16 @@ public final class OpenAiCompatibleClient implements LlmClient {
                 usage[1] = chunk.path("usage").path("completion_tokens").asInt(0);
             }
         });
+        if (!ended[0] && text.isEmpty() && !plain.isEmpty()) {
+            // Some OpenAI-compatible servers ignore "stream" and answer one completion: read it as such.
+            Response whole = completion(plain.toString().strip());
+            if (whole != null) {
+                if (!whole.text().isEmpty()) {
+                    onToken.accept(whole.text());
+                }
+                return whole;
+            }
+        }
         if (!ended[0]) {
             // Cut off (a connection closed early), or not a stream at all (a proxy's page): not a whole answer.
             throw new OutboundException(id(), 200, "the stream ended before the model finished (no finish_reason and "

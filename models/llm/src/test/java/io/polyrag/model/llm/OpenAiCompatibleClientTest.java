@@ -166,5 +166,12 @@ class OpenAiCompatibleClientTest {
             assertThat(client(s, 0, Duration.ofSeconds(5)).stream(request(false), t -> { }).text())
                     .as("a finish_reason ends it too (servers that send no [DONE])").isEqualTo("ok");
         }
+        try (LoopbackServer s = new LoopbackServer(Reply.json(200, "{\"model\":\"m\",\"choices\":[{\"message\":"
+                + "{\"role\":\"assistant\",\"content\":\"whole\"}}]}"))) {
+            List<String> tokens = new ArrayList<>();
+            assertThat(client(s, 0, Duration.ofSeconds(5)).stream(request(false), tokens::add).text())
+                    .as("a server that ignores stream and answers one completion").isEqualTo("whole");
+            assertThat(tokens).containsExactly("whole");
+        }
     }
 }
