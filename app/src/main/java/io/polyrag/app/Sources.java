@@ -117,7 +117,7 @@ public final class Sources {
         Source old = r.id() != null && ID.matcher(r.id()).matches() ? own(r.id()) : null;
         Source s = checked(r, old);
         Source updated = new Source(tenant.id(), s.id(), s.type(), s.config(), s.knowledgeBase(), s.intervalSeconds(),
-                s.enabled(), old.createdAt(), old.lastScanAt(), old.lastError());
+                s.enabled(), old.createdAt(), old.lastScanAt(), old.lastError(), old.registeredBy());
         if (!old.type().equals(updated.type())) {
             throw new InvalidInputException("a source cannot change its type ('" + old.type() + "'): delete it and "
                     + "register a new one");
@@ -236,7 +236,8 @@ public final class Sources {
         KnowledgeBase kb = Scope.bind(tenant, r.knowledgeBase() == null ? KnowledgeBase.DEFAULT
                 : KnowledgeBase.of(r.knowledgeBase()));
         return new Source(tenant.id(), r.id(), connector.type(), JSON.writeValueAsString(config), kb.storageName(),
-                interval, r.enabled() == null || r.enabled(), null, null, null);
+                interval, r.enabled() == null || r.enabled(), null, null, null, old != null ? old.registeredBy()
+                        : tenant.isLocal() ? tenant.name() : "");
     }
 
     private SourceConnector connector(String type) {
@@ -248,7 +249,7 @@ public final class Sources {
     public Registered enable(String id, boolean enabled) {
         Source s = own(id);
         Source changed = new Source(s.tenant(), s.id(), s.type(), s.config(), s.knowledgeBase(), s.intervalSeconds(),
-                enabled, s.createdAt(), s.lastScanAt(), s.lastError());
+                enabled, s.createdAt(), s.lastScanAt(), s.lastError(), s.registeredBy());
         store.updateSource(changed);
         if (enabled) {
             watcher.changed(changed);

@@ -96,11 +96,14 @@ final class SyncJob implements JobHandler {
     @Override
     public JobProgress run(JobStore.Claimed job, Context context) {
         Payload p = Sources.JSON.readValue(job.payload(), Payload.class);
-        Tenant tenant = p.tenant().isEmpty() ? Tenant.LOCAL : Tenant.of(p.tenant());
         Source source = sources.source(p.tenant(), p.source()).orElse(null);
         if (source == null) {
             return JobProgress.at("done").warnings(List.of("the source was deleted before this sync ran")).build();
         }
+        // A source of local mode's rows registered by the tenant that adopted them reads that tenant's folders, not
+        // the operator's (sync.allowed.roots).
+        Tenant tenant = !p.tenant().isEmpty() ? Tenant.of(p.tenant()) : source.registeredBy().isEmpty() ? Tenant.LOCAL
+                : Tenant.adopting(source.registeredBy());
         SourceConnector connector = connectors.get(source.type()).orElse(null);
         if (connector == null) {
             return failed(p, source.type(), "this server has no connector for sources of type '" + source.type()

@@ -105,6 +105,24 @@ class AdoptLocalTest {
         assertThat(polyrag.keys().create("acme", null, true).localOwner()).as("adopting again is harmless").isTrue();
     }
 
+    /** A filesystem source the adopter registers reads the adopter's folders when it syncs, not the operator's. */
+    @Test
+    void a_source_the_adopter_registers_syncs_within_the_adopters_folders() throws Exception {
+        Path notes = Files.createDirectories(tmp.resolve("notes"));
+        Path acmeDir = Files.createDirectories(tmp.resolve("acme-files"));
+        Files.writeString(acmeDir.resolve("glaze.md"), "The celadon glaze needs a reduction firing.");
+        polyrag = Polyrag.open(PolyragTest.config(tmp.resolve("data"), Map.of("sync.allowed.roots",
+                notes.toString(), "sync.tenant.roots", "acme=" + acmeDir)));
+        Polyrag.TenantFacets t = tenantOf(polyrag.keys().create("acme", "laptop", true));
+        var source = t.sources().register(new SourceRegistration("glazes", "filesystem", Map.of("root",
+                acmeDir.toString()), "studio", null, true));
+        var job = await().atMost(Duration.ofSeconds(60)).until(() -> t.jobs().get(source.jobId()),
+                j -> j.status().finished());
+        assertThat(job.status()).as(String.valueOf(job.error())).isEqualTo(io.polyrag.core.model.JobStatus.SUCCEEDED);
+        assertThat(job.progress().added()).isEqualTo(1);
+        assertThat(firstTitle(t, "celadon glaze reduction")).isNotNull();
+    }
+
     @Test
     void a_key_made_without_adopting_warns_and_a_tenant_with_data_of_its_own_cannot_adopt() throws Exception {
         polyrag = open();

@@ -276,7 +276,10 @@ public abstract class CatalogContract {
         assertThat(c.sourceStore().createSource(s)).isTrue();
         assertThat(c.sourceStore().createSource(s)).as("the id is taken").isFalse();
         assertThat(c.sourceStore().createSource(new Source("", "notes", "filesystem", "{}", "notes", 60,
-                true, null, null, null))).as("another tenant may use the same id").isTrue();
+                true, null, null, null, "acme"))).as("another tenant may use the same id").isTrue();
+        assertThat(c.sourceStore().source("", "notes").orElseThrow().registeredBy())
+                .as("who registered a source of local mode's rows").isEqualTo("acme");
+        assertThat(s.registeredBy()).isEmpty();
         assertThat(c.sourceStore().source("acme", "notes")).hasValueSatisfying(x -> {
             assertThat(x.config()).isEqualTo("{\"root\": \"/srv/notes\"}");
             assertThat(x.createdAt()).isNotNull();

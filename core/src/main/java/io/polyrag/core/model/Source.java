@@ -15,7 +15,20 @@ import java.time.Instant;
  * @param createdAt when it was registered
  * @param lastScanAt when the last scan finished, null before the first
  * @param lastError what the last scan could not do, null when it did everything
+ * @param registeredBy for a source of local mode's rows ({@code tenant} empty), the tenant that registered it after it
+ *     adopted local mode's data ({@code acme}); empty when local mode itself (the operator) did. Its scans read the
+ *     folders that tenant may, not the operator's.
  */
 public record Source(String tenant, String id, String type, String config, String knowledgeBase, int intervalSeconds,
-        boolean enabled, Instant createdAt, Instant lastScanAt, String lastError) {
+        boolean enabled, Instant createdAt, Instant lastScanAt, String lastError, String registeredBy) {
+    public Source {
+        registeredBy = registeredBy == null ? "" : registeredBy;
+    }
+
+    /** A source registered by its own tenant (or by local mode itself). */
+    // style: the record's fields but the last, as every caller before registeredBy wrote them
+    public Source(String tenant, String id, String type, String config, String knowledgeBase, int intervalSeconds,
+            boolean enabled, Instant createdAt, Instant lastScanAt, String lastError) {
+        this(tenant, id, type, config, knowledgeBase, intervalSeconds, enabled, createdAt, lastScanAt, lastError, "");
+    }
 }

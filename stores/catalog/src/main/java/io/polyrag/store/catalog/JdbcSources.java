@@ -36,8 +36,8 @@ final class JdbcSources implements SourceStore {
                 }
             }
             JdbcCatalog.update(c, "INSERT INTO sources (tenant, id, type, config, kb, interval_seconds, enabled, "
-                    + "created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", s.tenant(), s.id(), s.type(), s.config(),
-                    s.knowledgeBase(), s.intervalSeconds(), s.enabled(), jdbc.now());
+                    + "created_at, registered_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", s.tenant(), s.id(), s.type(),
+                    s.config(), s.knowledgeBase(), s.intervalSeconds(), s.enabled(), jdbc.now(), s.registeredBy());
             return true;
         });
     }
@@ -248,7 +248,7 @@ final class JdbcSources implements SourceStore {
         return new Source(rs.getString("tenant"), rs.getString("id"), rs.getString("type"), rs.getString("config"),
                 rs.getString("kb"), rs.getInt("interval_seconds"), rs.getBoolean("enabled"),
                 JdbcCatalog.instant(rs, "created_at"), JdbcCatalog.instant(rs, "last_scan_at"),
-                rs.getString("last_error"));
+                rs.getString("last_error"), rs.getString("registered_by"));
     }
 
     @Override
