@@ -28,8 +28,18 @@ export type FusionTuning = Schemas['FusionTuning'];
 
 /** A failed call, with the server's problem detail (which names the field and the fix). */
 export class ApiError extends Error {
-  constructor(readonly status: number, readonly detail: string, readonly title = '') {
+  /** The problem as the server sent it (a model's 502 carries the answer's `sources`). */
+  readonly body?: unknown;
+
+  constructor(readonly status: number, readonly detail: string, readonly title = '', body?: unknown) {
     super(detail || title || `HTTP ${status}`);
+    this.body = body;
+  }
+
+  /** The sources a failed answer still carries (retrieval worked, the model did not); none otherwise. */
+  get sources(): AnswerSource[] {
+    const s = (this.body as { sources?: unknown } | undefined)?.sources;
+    return Array.isArray(s) ? (s as AnswerSource[]) : [];
   }
 }
 
@@ -94,7 +104,7 @@ export async function unlessMissing<T>(call: Promise<T>): Promise<T | null> {
 function toError(status: number, body: unknown): ApiError {
   if (body && typeof body === 'object') {
     const p = body as { detail?: string; title?: string };
-    return new ApiError(status, p.detail ?? '', p.title ?? '');
+    return new ApiError(status, p.detail ?? '', p.title ?? '', body);
   }
   return new ApiError(status, typeof body === 'string' && body ? body.slice(0, 300) : `HTTP ${status}`);
 }

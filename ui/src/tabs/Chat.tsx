@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { TabProps } from '../App';
-import { api, done, figureImage, message, ok, streamEvents, type Answer, type AnswerSource, type Figure } from '../api/client';
+import { ApiError, api, done, figureImage, message, ok, streamEvents, type Answer, type AnswerSource, type Figure }
+  from '../api/client';
 import { highlight } from '../highlight';
 import type { Turn } from '../state';
 import { KbPicker } from './KbPicker';
@@ -93,7 +94,9 @@ export function ChatTab({ state, dispatch }: TabProps) {
       dispatch({ type: 'turn', id, patch: (t: Turn) => (t.status === 'streaming' ? { status: 'done' } : {}) });
       refresh();
     } catch (e) {
-      dispatch({ type: 'turn', id, patch: { status: 'error', error: message(e) } });
+      // A model that failed before its first token is an ordinary 502 problem that still carries the sources.
+      dispatch({ type: 'turn', id, patch: { status: 'error', error: message(e),
+        sources: e instanceof ApiError ? e.sources : [] } });
     }
   };
 

@@ -1,5 +1,5 @@
 import type { TabProps } from '../App';
-import { api, message, ok, type Hit, type QueryBody, type SearchBody } from '../api/client';
+import { ApiError, api, message, ok, type Hit, type QueryBody, type SearchBody } from '../api/client';
 import { highlight } from '../highlight';
 import type { Controls } from '../state';
 import { Field } from './Field';
@@ -53,7 +53,11 @@ export function SearchTab({ state, dispatch, config }: TabProps) {
         dispatch({ type: 'search', patch: { answer, results: null, busy: false } });
       }
     } catch (e) {
-      dispatch({ type: 'search', patch: { error: message(e), busy: false } });
+      // Nothing of the last question stays under this one's error; a model's failure still shows what was found.
+      const sources = e instanceof ApiError ? e.sources : [];
+      dispatch({ type: 'search', patch: { error: message(e), busy: false, results: null, answer: sources.length
+        ? { query: s.query, answer: '', mode: 'none', note: null, took_ms: 0, sources, degraded: null, grounding: null,
+          rewritten_query: null, conversation_id: null, route: null } : null } });
     }
   };
 

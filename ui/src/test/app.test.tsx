@@ -24,6 +24,7 @@ let kbNames = ['coast'];
 let jobList: unknown[] = [];
 let answerSources: unknown[] | null = null;
 let hangQuery = false;
+let modelDown = false;
 let docTotal: number | null = null;
 
 const minutesAgo = (m: number) => new Date(Date.now() - m * 60_000).toISOString();
@@ -46,6 +47,7 @@ beforeEach(() => {
   jobList = [];
   answerSources = null;
   hangQuery = false;
+  modelDown = false;
   docTotal = null;
   sources = [
     syncSource('handbook', 'filesystem', { root: '/srv/handbook', include: ['**/*.md'], exclude: [],
@@ -125,6 +127,12 @@ beforeEach(() => {
       return json({ query: 'q', took_ms: 3, modalities: ['vector'], degraded: [], warnings: [], fusion: 'rrf',
         hits: [request.method === 'POST' && (await request.clone().text()).includes('chart') ? { ...hit,
           figures: [figure] } : hit] });
+    }
+    if (url.pathname === '/v1/query' && modelDown) {
+      // As the server answers a model that failed before its first token: a 502 problem, the sources still in it.
+      return json({ title: 'Bad Gateway', status: 502, detail: 'the language model is down', sources: [{ number: 1,
+        document_id: 'd1', title: 'Tide tables', uri: 'file:///t.md', knowledge_base: 'default', passages: [],
+        figures: [] }] }, 502);
     }
     if (url.pathname === '/v1/query' && hangQuery) {
       return new Response(new ReadableStream({ start() { /* an answer still being written */ } }),
@@ -222,6 +230,23 @@ describe('the app', () => {
     await user.click(screen.getByRole('button', { name: 'Send' }));
     expect(await screen.findByText(/shares a word with the question/)).toBeTruthy();
     expect(screen.getByRole('button', { name: '[1] Borrowing' })).toBeTruthy();
+  });
+
+  it('keeps the sources of an answer whose model failed, in chat and in search', async () => {
+    modelDown = true;
+    const user = userEvent.setup();
+    render(<App />);
+    await user.click(await screen.findByRole('tab', { name: 'Chat' }));
+    await user.type(screen.getByLabelText('Your question'), 'When is high tide?');
+    await user.click(screen.getByRole('button', { name: 'Send' }));
+    expect(await screen.findByText(/the language model is down/)).toBeTruthy();
+    expect(screen.getByRole('button', { name: '[1] Tide tables' })).toBeTruthy();
+    await user.click(screen.getByRole('tab', { name: 'Search' }));
+    await user.type(screen.getByLabelText('Query'), 'high tide');
+    await user.click(screen.getByRole('radio', { name: /Answer/ }));
+    await user.click(screen.getByRole('button', { name: 'Ask' }));
+    expect(await screen.findByText(/the language model is down/)).toBeTruthy();
+    expect(await screen.findByText(/Tide tables ·/)).toBeTruthy();
   });
 
   it('reopens a conversation the server keeps, and deletes it', async () => {
