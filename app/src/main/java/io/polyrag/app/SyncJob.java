@@ -3,6 +3,7 @@ package io.polyrag.app;
 import io.polyrag.app.api.PathIngest;
 import io.polyrag.core.fs.Confinement;
 import io.polyrag.core.model.IngestReport;
+import io.polyrag.core.model.Ids;
 import io.polyrag.core.model.ItemError;
 import io.polyrag.core.model.JobProgress;
 import io.polyrag.core.model.KnowledgeBase;
@@ -28,10 +29,12 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
@@ -136,7 +139,17 @@ final class SyncJob implements JobHandler {
         if (scan.yielded) {
             throw new Yielded();
         }
-        if (!context.canceled() && !gone.isEmpty()) {
+        deleteMissing(scan, listing, number, gone);
+        sources.sourceScanned(p.tenant(), p.source(), Instant.now(), scan.errors.isEmpty() ? null
+                : scan.errors.size() + " items failed or were skipped, e.g. " + scan.errors.getFirst().reason());
+        scan.warnings.addAll(listing.warnings());
+        return scan.progress("done");
+    }
+
+    /** Deletes the documents of items gone or not listed, then ingests again copies of what was deleted. */
+    private void deleteMissing(Scan scan, Listing listing, long number, List<String> gone) {
+        Payload p = scan.payload;
+        if (!scan.context.canceled() && !gone.isEmpty()) {
             delete(scan, sources.sourceItems(p.tenant(), p.source(), gone).values().stream()
                     .toList());
         }
@@ -149,10 +162,13 @@ final class SyncJob implements JobHandler {
             }
             delete(scan, unseen);
         }
-        sources.sourceScanned(p.tenant(), p.source(), Instant.now(), scan.errors.isEmpty() ? null
-                : scan.errors.size() + " items failed or were skipped, e.g. " + scan.errors.getFirst().reason());
-        scan.warnings.addAll(listing.warnings());
-        return scan.progress("done");
+        // A renamed file was a duplicate of its old name's document, just deleted: now it is its own.
+        if (scan.deleted > 0 && !scan.duplicates.isEmpty() && !scan.stopped()) {
+            List<Pending> again = List.copyOf(scan.duplicates);
+            scan.duplicates.clear();
+            scan.done -= again.size();
+            ingest(scan, again, Map.of());
+        }
     }
 
     /**
@@ -211,6 +227,12 @@ final class SyncJob implements JobHandler {
         List<String> stores = List.of();
         final Context context;
         final List<ItemError> errors = new ArrayList<>();
+        /**
+         * Items whose content another document already holds (a file renamed or copied): not recorded, so the next
+         * sync reads them again, and ingested again at this sync's end when it deleted documents (the one a renamed
+         * file duplicated is then gone).
+         */
+        final List<Pending> duplicates = new ArrayList<>();
         final List<String> warnings = new ArrayList<>();
         int listed;
         int done;
@@ -346,6 +368,7 @@ final class SyncJob implements JobHandler {
             reports.add(scan.facets.ingest().items(items, scan.kb, scan.skipGraph, ProgressListener.NONE));
         }
         Map<String, String> byUri = new HashMap<>();
+        Set<String> duplicated = new HashSet<>();
         List<ItemError> errors = new ArrayList<>();
         for (IngestReport report : reports) {
             scan.added += report.added();
@@ -354,7 +377,12 @@ final class SyncJob implements JobHandler {
             scan.chunks += report.chunks();
             scan.done += report.documents();
             errors.addAll(report.errors());
-            report.indexed().forEach(d -> byUri.put(d.uri(), d.documentId()));
+            // Only an item's own document: a duplicate names another's (an upload's, a renamed file's old name),
+            // which removing this item would delete.
+            report.indexed().stream().filter(d -> !d.outcome().startsWith("duplicate"))
+                    .forEach(d -> byUri.put(d.uri(), d.documentId()));
+            report.indexed().stream().filter(d -> d.outcome().startsWith("duplicate")).forEach(d -> duplicated.add(
+                    d.uri()));
         }
         scan.errors.addAll(errors);
         List<SyncItem> recorded = new ArrayList<>();
@@ -362,10 +390,14 @@ final class SyncJob implements JobHandler {
             SyncItem item = x.item();
             String id = byUri.get(x.content().uri());
             SyncItem before = state.get(item.item());
-            if (id == null && scan.stopped() && errors.stream().noneMatch(e -> e.source().endsWith(item.item()))) {
+            if (duplicated.contains(x.content().uri())) {
+                heldAsCopy(scan, x, before);
+                continue; // read again at the end of this sync if it deleted anything, else at the next
+            }
+            if (id == null && scan.stopped() && errors.stream().noneMatch(e -> about(e, x))) {
                 continue; // not reached before the stop: the next sync reads it
             }
-            if (id == null && errors.stream().anyMatch(e -> e.retry() && e.source().endsWith(item.item()))) {
+            if (id == null && errors.stream().anyMatch(e -> e.retry() && about(e, x))) {
                 continue; // failed for a reason of the moment (a quota, a model, a store): the next sync tries again
             }
             if (id != null && x.content().bytes() != null) {
@@ -381,6 +413,33 @@ final class SyncJob implements JobHandler {
                     documentId, item.validator()));
         }
         sources.putSourceItems(scan.payload.tenant(), scan.payload.source(), recorded);
+    }
+
+    /** An item whose content another document holds: kept to ingest again, its own stale document deleted. */
+    private void heldAsCopy(Scan scan, Pending x, SyncItem before) {
+        if (scan.duplicates.size() < MAX_DUPLICATES_HELD) {
+            scan.duplicates.add(x);
+        }
+        // Its own document held what it said before it became a copy of another: that text is gone.
+        String own = Ids.documentId(scan.kb.storageName(), x.content().uri());
+        if (before != null && before.documentId().equals(own)) {
+            scan.deleted += scan.facets.documents().delete(List.of(own));
+            sources.deleteSourceItems(scan.payload.tenant(), scan.payload.source(), List.of(x.item().item()));
+        }
+    }
+
+    /** Most duplicate items one sync keeps to ingest again at its end (the rest wait for the next sync). */
+    private static final int MAX_DUPLICATES_HELD = 256;
+
+    /**
+     * Whether an ingest's error is about this item. Errors name an input by its name (a file's name, a page's), not
+     * its path, so two items of one name in a batch share their errors: then both count as failed (read again).
+     */
+    private static boolean about(ItemError e, Pending x) {
+        String source = e.source();
+        return source.equals(x.content().name()) || source.equals(x.content().uri())
+                || x.content().file() != null && source.equals(x.content().file().toString())
+                || source.endsWith("/" + x.item().item());
     }
 
     /** The source the job syncs. */

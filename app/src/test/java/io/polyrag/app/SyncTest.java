@@ -169,9 +169,12 @@ class SyncTest {
     @Test
     void a_file_that_failed_for_a_reason_of_the_moment_is_tried_again_at_the_next_scan() throws Exception {
         Path root = Files.createDirectories(tmp.resolve("notes"));
+        // In a subfolder: an error names a file by its name, the state by its path (they were matched by the path's
+        // end, which a nested file's name never is, so nested files were remembered as refused).
+        Path sub = Files.createDirectories(root.resolve("colony"));
         int n = 120;
         for (int i = 0; i < n; i++) {
-            Files.writeString(root.resolve("note-" + i + ".md"), "# Note " + i + "\n\nThe tern colony number " + i
+            Files.writeString(sub.resolve("note-" + i + ".md"), "# Note " + i + "\n\nThe tern colony number " + i
                     + " nested on skerry word" + Integer.toString(i * 7919, 36) + " this spring. ".repeat(20));
         }
         // One document a batch, so the scan takes seconds and meets the limit part way.
@@ -192,6 +195,34 @@ class SyncTest {
             assertThat(p.jobs().get(second).progress().added()).as(String.valueOf(p.jobs().get(second)))
                     .isEqualTo(n - indexed);
             assertThat(p.documents().list(null, 0, 200)).hasSize(n);
+        }
+    }
+
+    /**
+     * A renamed file is a copy of its old name's document until that is deleted: it stays searchable (it was
+     * recorded as that document, which the same sync deleted, and never read again), and removing one of two copies
+     * leaves the other.
+     */
+    @Test
+    void a_renamed_file_stays_searchable_and_a_removed_copy_leaves_the_other() throws Exception {
+        Path root = Files.createDirectories(tmp.resolve("notes"));
+        Files.writeString(root.resolve("a.md"), "# Kiln\n\nThe anagama kiln is fired for five days.");
+        try (Polyrag p = Polyrag.open(PolyragTest.config(tmp.resolve("data"), Map.of("sync.watch", "false",
+                "sync.allowed.roots", root.toString())))) {
+            awaitJob(p, p.sources().register(new SourceRegistration("notes", "filesystem", Map.of("root",
+                    root.toString()), null, null, null)).jobId());
+            Files.move(root.resolve("a.md"), root.resolve("b.md"));
+            awaitJob(p, p.sources().sync("notes"));
+            assertThat(uris(p)).containsExactly("b.md");
+            assertThat(p.search().run(SearchRequest.of("anagama kiln", 3)).hits()).isNotEmpty();
+            awaitJob(p, p.sources().sync("notes"));
+            assertThat(uris(p)).as("and it stays").containsExactly("b.md");
+
+            Files.copy(root.resolve("b.md"), root.resolve("c.md"));
+            awaitJob(p, p.sources().sync("notes"));
+            Files.delete(root.resolve("c.md"));
+            awaitJob(p, p.sources().sync("notes"));
+            assertThat(uris(p)).as("removing the copy leaves the original").containsExactly("b.md");
         }
     }
 
