@@ -80,10 +80,30 @@ public final class Admin {
     }
 
     public Status status() {
-        return new Status(searcher.modalities(), catalog.countDocuments(SearchScope.ALL),
-                pipeline.stores().sizes(), embedder == null ? null
-                        : embedder.modelId(), embedder == null ? 0
-                        : embedder.dimension(), storeProblems(true));
+        return status(true);
+    }
+
+    /**
+     * The server's state; with {@code counts} false, no store is counted (documents -1, no records). A store that
+     * cannot be counted now is -1 with a problem line naming it, never a failure: {@code /health} is a liveness
+     * probe, and a networked store away for a minute, or a count slower than the probe, must not restart every
+     * replica (search goes on from the other legs; {@code /ready} names the store).
+     */
+    public Status status(boolean counts) {
+        List<String> problems = new ArrayList<>(storeProblems(true));
+        long documents = -1;
+        Map<String, Long> records = new TreeMap<>();
+        if (counts) {
+            try {
+                documents = catalog.countDocuments(SearchScope.ALL);
+            } catch (RuntimeException e) {
+                problems.add("the catalog cannot be counted now: " + e.getMessage());
+            }
+            records.putAll(pipeline.stores().sizes((store, e) -> problems.add("the " + store + " store cannot be "
+                    + "counted now: " + e.getMessage())));
+        }
+        return new Status(searcher.modalities(), documents, records, embedder == null ? null
+                : embedder.modelId(), embedder == null ? 0 : embedder.dimension(), problems);
     }
 
     /**

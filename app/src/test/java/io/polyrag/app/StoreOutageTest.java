@@ -175,6 +175,13 @@ class StoreOutageTest {
                 var down = p.search().run(SearchRequest.of(query, 3));
                 assertThat(down.hits()).as("full text answers").isNotEmpty();
                 assertThat(down.degraded()).extracting(DegradedLeg::modality).contains(Modality.RDF);
+                // The status /health serves is not a failure while a store is away: -1 and a line naming it.
+                var status = p.admin().status();
+                assertThat(status.storeRecords()).containsEntry("rdf", -1L);
+                assertThat(status.problems()).anySatisfy(l -> assertThat(l).startsWith("the rdf store cannot be "
+                        + "counted now"));
+                assertThat(p.admin().status(false).storeRecords()).as("nothing counted where nothing is shown")
+                        .isEmpty();
                 // (This job's files give the offline extractor no relation to state, so it may finish without the
                 // endpoint; the PostgreSQL test above shows a job waiting for its store.)
 

@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.function.BiConsumer;
 
 /** The enabled chunk indexes, written together: the only place the pipeline writes to stores. */
 public final class StoreSet {
@@ -96,6 +97,20 @@ public final class StoreSet {
     public Map<String, Long> sizes() {
         TreeMap<String, Long> out = new TreeMap<>();
         indexes.forEach((m, i) -> out.put(m.wireName(), i.size()));
+        return out;
+    }
+
+    /** Records per store; a store that cannot be counted now is -1, and told to {@code failed} with why. */
+    public Map<String, Long> sizes(BiConsumer<String, RuntimeException> failed) {
+        TreeMap<String, Long> out = new TreeMap<>();
+        indexes.forEach((m, i) -> {
+            try {
+                out.put(m.wireName(), i.size());
+            } catch (RuntimeException e) {
+                out.put(m.wireName(), -1L);
+                failed.accept(m.wireName(), e);
+            }
+        });
         return out;
     }
 

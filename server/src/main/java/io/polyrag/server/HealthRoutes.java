@@ -22,8 +22,11 @@ final class HealthRoutes {
 
     void register(Api api) {
         // Unauthenticated (for load balancers): with API keys, it says nothing about how much anyone has stored.
-        api.get("/health", ctx -> ctx.json(AdminWire.health(polyrag.admin().status(), !auth.keysRequired(),
-                RestServer.VERSION)))
+        api.get("/health", ctx -> {
+            // Counts only where they are shown (local mode): with keys they are neither shown nor worth a count.
+            boolean counts = !auth.keysRequired();
+            ctx.json(AdminWire.health(polyrag.admin().status(counts), counts, RestServer.VERSION));
+        })
                 .summary("admin", "Status, enabled modalities, problems").noAuth()
                 .response(200, "the server's state", AdminWire.Health.class);
         api.get("/metrics", ctx -> ctx.contentType("text/plain; version=0.0.4; charset=utf-8")
