@@ -158,8 +158,8 @@ final class Http {
     /** A JSON body over {@link #JSON_MAX_BYTES}: 413. */
     static final class BodyTooLarge extends RuntimeException {
         BodyTooLarge() {
-            super("the JSON body is larger than " + (JSON_MAX_BYTES >> 20) + " MiB, the most this route reads: "
-                    + "send less (documents go through /v1/ingest/files or /v1/ingest/text)", null, false, false);
+            super("the body (or a file in it) is larger than " + (JSON_MAX_BYTES >> 20) + " MiB, the most this route "
+                    + "reads: send less (documents go through /v1/ingest/files or /v1/ingest/text)", null, false, false);
         }
     }
 

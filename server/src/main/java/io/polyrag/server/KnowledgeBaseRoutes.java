@@ -166,13 +166,28 @@ final class KnowledgeBaseRoutes {
         ctx.json(new JudgmentsChanged(name, added, 0, facet.judgments(name).size()));
     }
 
+    /**
+     * A BEIR part, at most {@link Http#JSON_MAX_BYTES} (413 past it): a 256 MiB qrels file of one-character lines was
+     * split into a hundred million strings before its line count was checked.
+     */
     private static String part(Context ctx, String field) {
         UploadedFile f = ctx.uploadedFile(field);
         if (f == null) {
-            return ctx.formParam(field);
+            String value = ctx.formParam(field);
+            if (value != null && value.length() > Http.JSON_MAX_BYTES) {
+                throw new Http.BodyTooLarge();
+            }
+            return value;
+        }
+        if (f.size() > Http.JSON_MAX_BYTES) {
+            throw new Http.BodyTooLarge();
         }
         try (InputStream in = f.content()) {
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+            byte[] bytes = in.readNBytes(Http.JSON_MAX_BYTES + 1);
+            if (bytes.length > Http.JSON_MAX_BYTES) {
+                throw new Http.BodyTooLarge();
+            }
+            return new String(bytes, StandardCharsets.UTF_8);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read the uploaded " + field, e);
         }

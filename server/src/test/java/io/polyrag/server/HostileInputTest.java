@@ -178,4 +178,27 @@ class HostileInputTest {
         assertThat(r.body()).contains("malformed request");
         assertThat(r.headers().firstValue("Connection").orElse("")).isEqualToIgnoringCase("close");
     }
+
+    /** A judgments file past 16 MiB is a 413; a million and more empty lines under it a 400, neither held split. */
+    @org.junit.jupiter.api.Test
+    void an_oversized_or_endless_beir_judgments_upload_is_refused() throws Exception {
+        assertThat(http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port()
+                + "/v1/knowledge-bases")).header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers
+                .ofString("{\"name\": \"judged\"}")).build(), HttpResponse.BodyHandlers.ofString()).statusCode())
+                .isIn(201, 409);
+        try (RestServer big = new RestServer(polyrag, "127.0.0.1", 0, 64L * 1024 * 1024)) {
+            for (int lines : new int[] {9_000_000, 1_200_000}) {
+                String qrels = "a\n".repeat(lines);
+                String body = "--XyZ\r\nContent-Disposition: form-data; name=\"qrels\"; filename=\"q.tsv\"\r\n\r\n"
+                        + qrels + "\r\n--XyZ\r\nContent-Disposition: form-data; name=\"queries\"; filename=\"q.jsonl\""
+                        + "\r\n\r\n{}\r\n--XyZ--\r\n";
+                HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + big.port()
+                        + "/v1/knowledge-bases/judged/judgments")).header("Content-Type",
+                        "multipart/form-data; boundary=XyZ").POST(HttpRequest.BodyPublishers.ofString(body)).build(),
+                        HttpResponse.BodyHandlers.ofString());
+                assertThat(r.statusCode()).as(r.body()).isEqualTo(lines > 8_000_000 ? 413 : 400);
+                assertThat(r.headers().firstValue("Content-Type").orElse("")).contains("problem+json");
+            }
+        }
+    }
 }

@@ -32,9 +32,18 @@ public record JudgedQuery(String queryId, String query, Map<String, Integer> rel
      * {@code query-id corpus-id score} is skipped) and {@code queries} (JSON lines with {@code _id} and {@code text});
      * each query the qrels judge must be in {@code queries}.
      */
+    /** A file's lines, counted before it is split: a million empty lines are refused, not made a million strings. */
+    private static String[] split(String file, String field) {
+        long count = file.chars().filter(c -> c == '\n').count();
+        if (count > MAX_QRELS_LINES) {
+            throw new InvalidInputException(field + " has " + count + " lines, at most " + MAX_QRELS_LINES);
+        }
+        return file.split("\\r?\\n");
+    }
+
     public static List<JudgedQuery> fromBeir(String qrels, String queries) {
         Map<String, String> text = new HashMap<>();
-        String[] qlines = queries.split("\\r?\\n");
+        String[] qlines = split(queries, "queries");
         for (int i = 0; i < qlines.length; i++) {
             String line = qlines[i].strip();
             if (line.isEmpty()) {
@@ -54,11 +63,7 @@ public record JudgedQuery(String queryId, String query, Map<String, Integer> rel
             text.put(n.get("_id").asString(), n.get("text").asString());
         }
         Map<String, Map<String, Integer>> judged = new LinkedHashMap<>();
-        String[] lines = qrels.split("\\r?\\n");
-        if (lines.length > MAX_QRELS_LINES) {
-            throw new InvalidInputException("qrels has " + lines.length + " lines, at most "
-                    + MAX_QRELS_LINES);
-        }
+        String[] lines = split(qrels, "qrels");
         for (int i = 0; i < lines.length; i++) {
             String line = lines[i].strip();
             if (line.isEmpty() || i == 0 && line.toLowerCase(Locale.ROOT).startsWith("query-id")) {
