@@ -451,6 +451,43 @@ public abstract class CatalogContract {
     }
 
     /**
+     * A first version's discard racing a second writer's stage of the same new document: the second writer's
+     * version, once published, is visible (the discard deleted the document row the stage had found, unlocked).
+     */
+    @Test
+    void a_discard_racing_another_writers_stage_leaves_that_writers_version_visible() throws Exception {
+        CatalogAndJobs c = open();
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        try {
+            for (int i = 0; i < 60; i++) {
+                String id = "race" + i;
+                c.stage(draft(id, "kb", 1, "first"), 1);
+                String[] texts = new String[40];
+                for (int k = 0; k < texts.length; k++) {
+                    texts[k] = "second writer's text " + k;
+                }
+                CyclicBarrier go = new CyclicBarrier(2);
+                Future<?> discard = pool.submit(() -> {
+                    go.await();
+                    return c.discard(new DocumentVersion(id, 1));
+                });
+                Future<?> second = pool.submit(() -> {
+                    go.await();
+                    c.stage(draft(id, "kb", 2, texts), 2);
+                    c.publish(new DocumentVersion(id, 2));
+                    return null;
+                });
+                discard.get();
+                second.get();
+                assertThat(c.document(id)).as(id).hasValueSatisfying(d -> assertThat(d.visibleVersion())
+                        .isEqualTo(2));
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    /**
      * Syncs of one source asked for at once (replicas, a double click) queue one job: the check and the insert are
      * one transaction holding the source's row.
      */

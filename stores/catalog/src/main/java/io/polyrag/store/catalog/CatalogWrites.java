@@ -70,7 +70,7 @@ abstract class CatalogWrites extends CatalogReads {
     @Override
     public void stage(DocumentDraft d, long version) {
         jdbc.tx("stage a document version", c -> {
-            stage(c, d, version, new HashSet<>());
+            stage(c, d, version, new HashSet<>(), locked(c, List.of(d)));
             return null;
         });
     }
@@ -79,15 +79,37 @@ abstract class CatalogWrites extends CatalogReads {
     public void stageAll(List<DocumentDraft> drafts, List<Long> versions) {
         jdbc.tx("stage document versions", c -> {
             Set<String> knowledgeBases = new HashSet<>();
+            Set<String> existing = locked(c, drafts);
             for (int i = 0; i < drafts.size(); i++) {
-                stage(c, drafts.get(i), versions.get(i), knowledgeBases);
+                stage(c, drafts.get(i), versions.get(i), knowledgeBases, existing);
             }
             return null;
         });
     }
 
+    /**
+     * Locks the drafts' document rows, in id order (as a publish does), and says which exist. Read unlocked, a
+     * first version's discard could delete the row between this read and this stage's commit (it saw no other
+     * version pending, this one not being committed yet), and the version published later had no document to show
+     * it; locked, the discard waits, or this stage waits for it and then makes the row.
+     */
+    private static Set<String> locked(Connection c, List<DocumentDraft> drafts) throws SQLException {
+        Set<String> existing = new HashSet<>();
+        try (PreparedStatement ps = c.prepareStatement("SELECT id FROM documents WHERE id = ANY(?) ORDER BY id "
+                + "FOR UPDATE")) {
+            ps.setArray(1, c.createArrayOf("VARCHAR", drafts.stream().map(DocumentDraft::id).distinct().sorted()
+                    .toArray()));
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    existing.add(rs.getString(1));
+                }
+            }
+        }
+        return existing;
+    }
+
     /** Stages one version; {@code knowledgeBases} holds those this transaction already made sure exist. */
-    private void stage(Connection c, DocumentDraft d, long version, Set<String> knowledgeBases)
+    private void stage(Connection c, DocumentDraft d, long version, Set<String> knowledgeBases, Set<String> existing)
             throws SQLException {
         {
             try (PreparedStatement ps = c.prepareStatement("INSERT INTO document_versions (document_id, version, "
@@ -104,7 +126,7 @@ abstract class CatalogWrites extends CatalogReads {
                 ps.setInt(9, (int) d.chunks().stream().filter(ch -> ch.figure() != null).count());
                 ps.executeUpdate();
             }
-            if (!exists(c, d.id())) {
+            if (existing.add(d.id())) {
                 try (PreparedStatement ps = c.prepareStatement("INSERT INTO documents (id, kb, uri, title, media_type, "
                         + "content_hash, size_bytes, visible_version, chunk_count, deleted, updated_at) "
                         + "VALUES (?,?,?,?,?,?,?,0,0,FALSE,?)")) {
@@ -171,15 +193,6 @@ abstract class CatalogWrites extends CatalogReads {
             JdbcJudgments.drop(c, name);
             return update(c, "DELETE FROM knowledge_bases WHERE name = ?", name) > 0;
         });
-    }
-
-    private static boolean exists(Connection c, String documentId) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("SELECT 1 FROM documents WHERE id = ?")) {
-            ps.setString(1, documentId);
-            try (ResultSet rs = ps.executeQuery()) {
-                return rs.next();
-            }
-        }
     }
 
     private static void insertChunks(Connection c, List<Chunk> chunks) throws SQLException {
@@ -308,7 +321,11 @@ abstract class CatalogWrites extends CatalogReads {
                 ps.setInt(8, Integer.parseInt(meta[4]));
                 ps.setInt(9, Integer.parseInt(meta[5]));
                 ps.setString(10, v.documentId());
-                ps.executeUpdate();
+                if (ps.executeUpdate() == 0) {
+                    // Never with staging's lock; if it were, a version published with no document would be lost.
+                    throw new IllegalStateException("document " + v.documentId() + " has no row to publish version "
+                            + v.version() + " into");
+                }
             }
             return previous;
         }
