@@ -7,6 +7,9 @@ import io.polyrag.core.config.PostgresConnection;
 
 /** Connection pools to the PostgreSQL database the settings name, one per role, each checked when it opens. */
 final class Postgres {
+    /** How long a statement waits for a row lock before it fails (SQLState 55P03). */
+    static final int LOCK_TIMEOUT_MS = 10_000;
+
     private Postgres() {
     }
 
@@ -28,6 +31,13 @@ final class Postgres {
         hc.setInitializationFailTimeout(db.connectTimeoutMs());
         hc.addDataSourceProperty("ApplicationName", "polyrag-" + role);
         hc.addDataSourceProperty("reWriteBatchedInserts", "true");
+        // Bounded waits, as H2's LOCK_TIMEOUT: a replica that died inside a transaction (its socket half-open, the
+        // session 'idle in transaction' for hours) held its row locks, and every other replica's stage, publish and
+        // sweep waited on them for as long, with their jobs heartbeating on. Now a lock wait fails after 10 s and the
+        // job retries; such a session is ended after 5 minutes, and dead peers are found by TCP keepalive.
+        hc.addDataSourceProperty("options", "-c lock_timeout=" + LOCK_TIMEOUT_MS
+                + " -c idle_in_transaction_session_timeout=300000");
+        hc.addDataSourceProperty("tcpKeepAlive", "true");
         try {
             return new HikariDataSource(hc);
         } catch (RuntimeException e) {

@@ -31,6 +31,30 @@ class PostgresCatalogTest extends CatalogContract {
                 "2", "postgres.pool.ingest", "2", "postgres.pool.jobs", "1")), clock);
     }
 
+    /** A row lock held by a session that never ends (a dead replica's) makes a stage fail after the lock timeout. */
+    @Test
+    void a_lock_held_by_a_stuck_session_fails_a_write_after_the_lock_timeout() throws Exception {
+        String url = TestPostgres.freshSchema("catalog_locks");
+        try (JdbcCatalog c = PostgresCatalogProvider.open(Config.load(Map.of(), Map.of("postgres.url", url)),
+                java.time.Clock.systemUTC())) {
+            c.stage(draft("held", "kb", 1, "text"), 1);
+            c.publish(new io.polyrag.core.model.DocumentVersion("held", 1));
+            try (var conn = java.sql.DriverManager.getConnection(url)) {
+                conn.setAutoCommit(false);
+                try (var st = conn.createStatement()) {
+                    st.executeQuery("SELECT id FROM documents WHERE id = 'held' FOR UPDATE").close();
+                }
+                long start = System.nanoTime();
+                org.assertj.core.api.Assertions.assertThatThrownBy(() -> c.stage(draft("held", "kb", 2, "new"), 2))
+                        .isInstanceOf(RuntimeException.class);
+                long ms = (System.nanoTime() - start) / 1_000_000;
+                org.assertj.core.api.Assertions.assertThat(ms).isBetween((long) Postgres.LOCK_TIMEOUT_MS - 1_000,
+                        6L * Postgres.LOCK_TIMEOUT_MS);
+                conn.rollback();
+            }
+        }
+    }
+
     @Test
     void fsync_mode_warns_when_the_server_does_not_make_commits_durable() throws Exception {
         String url = TestPostgres.freshSchema("catalog_durability");
