@@ -89,8 +89,9 @@ public final class FileBlobStore implements BlobStore {
             meta.setProperty("size", Long.toString(bytes.length));
             StringWriter w = new StringWriter();
             meta.store(w, null);
-            write(target.resolve("content"), bytes);
+            // The description first: a reader goes by the content, which is never there without one.
             write(target.resolve("meta.properties"), w.toString().getBytes(StandardCharsets.UTF_8));
+            write(target.resolve("content"), bytes);
             if (syncDirectories) {
                 force(target);
                 if (created) {
@@ -107,7 +108,11 @@ public final class FileBlobStore implements BlobStore {
         Path tmp = file.resolveSibling(file.getFileName() + "." + UUID.randomUUID() + ".tmp");
         try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
                 StandardOpenOption.TRUNCATE_EXISTING)) {
-            ch.write(ByteBuffer.wrap(bytes));
+            // One write(2) may write less than asked (a disk filling mid-file): go on until all of it is written.
+            ByteBuffer buffer = ByteBuffer.wrap(bytes);
+            while (buffer.hasRemaining()) {
+                ch.write(buffer);
+            }
             ch.force(true);
         }
         try {
@@ -136,12 +141,18 @@ public final class FileBlobStore implements BlobStore {
         }
         try {
             Properties meta = new Properties();
-            try (var r = Files.newBufferedReader(folder.get().resolve("meta.properties"), StandardCharsets.UTF_8)) {
-                meta.load(r);
+            Path described = folder.get().resolve("meta.properties");
+            // Content without its description (written by a release that wrote the content first, and stopped
+            // between the two): the bytes, described generically, not a failure at every read.
+            if (Files.isRegularFile(described)) {
+                try (var r = Files.newBufferedReader(described, StandardCharsets.UTF_8)) {
+                    meta.load(r);
+                }
             }
             Path content = folder.get().resolve("content");
-            return Optional.of(new Blob(Files.newInputStream(content), Files.size(content),
-                    meta.getProperty("mediaType"), meta.getProperty("name")));
+            long size = Files.size(content);
+            return Optional.of(new Blob(Files.newInputStream(content), size,
+                    meta.getProperty("mediaType", "application/octet-stream"), meta.getProperty("name", key)));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read the original of " + key, e);
         }
