@@ -95,6 +95,11 @@ public final class KnowledgeBases {
         }
     }
 
+    /** The job of the knowledge base's tuning that is queued or running, if one is (to follow it, not start another). */
+    public Optional<String> runningTuning(String name) {
+        return engine.unfinished(tenant, KbFusion.KIND, existing(name).storageName());
+    }
+
     /** One lock per knowledge base (stored name) for starting its tuning. */
     private static final ConcurrentHashMap<String, Object> TUNING = new ConcurrentHashMap<>();
 

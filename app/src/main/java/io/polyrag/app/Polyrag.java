@@ -113,7 +113,9 @@ public final class Polyrag implements AutoCloseable {
                 components.config.get(Settings.HTTP_REQUIRE_KEYS));
         engine.start(components.config);
         boolean workers = components.config.get(Settings.WORKER_ENABLED);
-        if (workers) {
+        // No watcher without a worker to run what it asks for: a short command (search, ask: no workers) walked
+        // every watched folder tree at start and queued syncs for the next command to run.
+        if (workers && components.config.get(Settings.INGEST_WORKERS) > 0) {
             watcher.start();
         }
         this.sweeper = new Recovery.Sweeper(components.pipeline, catalog.shared(), Recovery.stale(components.config),

@@ -120,6 +120,15 @@ final class EvalCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(), "--run-files goes with --dataset DIR: the "
                     + "run files are a dataset's rankings");
         }
+        // Checked before the evaluation runs, not after it, which lost a finished run to a mistyped folder.
+        if (out != null) {
+            Path parent = out.toAbsolutePath().getParent();
+            if (Files.isDirectory(out) || parent == null || !Files.isDirectory(parent) || !Files.isWritable(parent)) {
+                throw new CommandLine.ParameterException(spec.commandLine(), "--out " + out + ": cannot write a "
+                        + "report there (" + (Files.isDirectory(out) ? "it is a folder" : "its folder does not exist "
+                        + "or is not writable") + "); name a file in an existing folder");
+            }
+        }
         if (answers != null) {
             return answers(stdout);
         }

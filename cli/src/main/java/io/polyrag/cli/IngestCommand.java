@@ -98,6 +98,8 @@ final class IngestCommand implements Callable<Integer> {
                 config.put("root", paths.getFirst().toAbsolutePath().normalize().toString());
                 config.put("include", PolyragCommand.split(includes));
                 config.put("exclude", PolyragCommand.split(excludes));
+                // The source's later syncs index as this ingest did: without the graph when it was asked so.
+                config.put("skip_graph", skipGraph);
                 var source = polyrag.sources().registerIngested(new SourceRegistration(syncId,
                         "filesystem", config, kb, null, true));
                 err.println("keeping " + config.get("root") + " in sync as source '" + source.id() + "' (" + source

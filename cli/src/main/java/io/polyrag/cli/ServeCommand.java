@@ -18,6 +18,7 @@ import io.polyrag.core.model.KnowledgeBase;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.BindException;
+import java.net.SocketException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -171,10 +172,17 @@ final class ServeCommand implements Callable<Integer> {
 
     /** A port that cannot be listened on: exit 2 (configuration) when another program has it, not 3 (in use). */
     private static RuntimeException cannotListen(Config config, Throwable e) {
-        if (hasCause(e, BindException.class)) {
+        String why = rootMessage(e);
+        if (hasCause(e, BindException.class) && why.toLowerCase(Locale.ROOT).contains("in use")) {
             return new ConfigException("cannot listen on " + config.get(Settings.HTTP_HOST) + ":"
-                    + config.get(Settings.HTTP_PORT) + " (" + rootMessage(e) + "): another program has that port; "
+                    + config.get(Settings.HTTP_PORT) + " (" + why + "): another program has that port; "
                     + "stop it, or choose another with --port or POLYRAG_HTTP_PORT");
+        }
+        if (hasCause(e, SocketException.class)) {
+            // An address this machine does not have, or a host name that does not resolve: the setting is wrong.
+            return new ConfigException("cannot listen on " + config.get(Settings.HTTP_HOST) + ":"
+                    + config.get(Settings.HTTP_PORT) + " (" + why + "): use an address of this machine with --host or "
+                    + "POLYRAG_HTTP_HOST (127.0.0.1, or 0.0.0.0 for every address)");
         }
         return new PolyragException("cannot start the HTTP server on " + config.get(Settings.HTTP_HOST)
                 + ":" + config.get(Settings.HTTP_PORT) + ": " + rootMessage(e), e);

@@ -6,6 +6,7 @@ import io.polyrag.app.api.FusionTuning;
 import io.polyrag.core.model.JobInfo;
 import io.polyrag.core.model.JobStatus;
 import java.io.PrintWriter;
+import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -43,6 +44,19 @@ final class TuneCommand implements Callable<Integer> {
     @Option(names = "--json", description = "Print the tuning as one JSON object.")
     boolean json;
 
+    /** A line for a person, or with --json one object a script can read: the knowledge base, a status, an error. */
+    private void say(PrintWriter out, String line, String status, String error) {
+        if (!json) {
+            out.println(line);
+            return;
+        }
+        Map<String, Object> o = new LinkedHashMap<>();
+        o.put("knowledge_base", kb);
+        o.put("status", status);
+        o.put("error", error);
+        out.println(Json.MAPPER.writeValueAsString(o));
+    }
+
     @Override
     public Integer call() throws InterruptedException {
         PrintWriter out = spec.commandLine().getOut();
@@ -50,11 +64,17 @@ final class TuneCommand implements Callable<Integer> {
             var kbs = polyrag.knowledgeBases();
             if (drop) {
                 kbs.dropTuning(kb);
-                out.println(kb + ": tuning dropped; its searches use the configured fusion");
+                say(out, kb + ": tuning dropped; its searches use the configured fusion", "dropped", null);
                 return Main.OK;
             }
             if (!show) {
-                String id = kbs.tune(kb);
+                // A tuning already queued (one this command started before a Ctrl-C, resumed at this start) is
+                // followed to its end: starting another was refused for as long as it waited.
+                String running = kbs.runningTuning(kb).orElse(null);
+                if (running != null) {
+                    spec.commandLine().getErr().println("following the tuning already queued (job " + running + ")");
+                }
+                String id = running != null ? running : kbs.tune(kb);
                 String shown = "";
                 while (true) {
                     JobInfo j = polyrag.jobs().get(id);
@@ -67,7 +87,8 @@ final class TuneCommand implements Callable<Integer> {
                     }
                     if (j.status().finished()) {
                         if (j.status() != JobStatus.SUCCEEDED) {
-                            out.println("tune " + j.status().wireName() + (j.error() == null ? "" : ": " + j.error()));
+                            say(out, "tune " + j.status().wireName() + (j.error() == null ? "" : ": " + j.error()),
+                                    j.status().wireName(), j.error());
                             return Main.PARTIAL;
                         }
                         break;
@@ -77,7 +98,7 @@ final class TuneCommand implements Callable<Integer> {
             }
             FusionTuning t = kbs.tuning(kb).orElse(null);
             if (t == null) {
-                out.println(kb + " was never tuned");
+                say(out, kb + " was never tuned", "untuned", null);
                 return Main.PARTIAL;
             }
             if (json) {

@@ -284,6 +284,45 @@ class CliTest {
     }
 
     @Test
+    void serve_on_an_address_this_machine_lacks_names_host_not_a_busy_port() {
+        Run r = run("--set", "http.require.keys=true", "serve", "--host", "203.0.113.77", "--port", "0");
+        assertThat(r.code()).as(r.err()).isEqualTo(Main.USAGE);
+        assertThat(r.err()).contains("--host").doesNotContain("another program has that port");
+    }
+
+    @Test
+    void eval_refuses_a_report_file_it_could_not_write_before_it_runs() {
+        Run r = run("eval", "--dataset", tmp.resolve("no-dataset").toString(), "--out",
+                tmp.resolve("no-folder").resolve("report.html").toString());
+        assertThat(r.code()).isEqualTo(Main.USAGE);
+        assertThat(r.err()).contains("--out").contains("name a file in an existing folder");
+    }
+
+    @Test
+    void tune_json_prints_json_even_when_there_is_nothing_to_show() throws IOException {
+        Run r = run("tune", "default", "--show", "--json");
+        assertThat(r.code()).isEqualTo(Main.PARTIAL);
+        assertThat(io.polyrag.app.Json.MAPPER.readTree(r.out()).get("status").asString()).isEqualTo("untuned");
+    }
+
+    @Test
+    void a_folder_ingested_with_sync_and_skip_graph_keeps_skipping_the_graph() throws IOException {
+        Path other = tmp.resolve("skip-data");
+        Path docs = Files.createDirectories(tmp.resolve("skip-docs"));
+        Files.writeString(docs.resolve("a.md"), "# A\n\nAda Lovelace wrote notes.");
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int code = Main.run(new String[] {"--data-dir", other.toString(), "ingest", docs.toString(), "--sync", "s",
+            "--skip-graph"}, new PrintWriter(out, true), new PrintWriter(err, true));
+        assertThat(code).as(err.toString()).isEqualTo(Main.OK);
+        try (io.polyrag.app.Polyrag p = io.polyrag.app.Polyrag.open(io.polyrag.core.config.Config.load(Map.of(),
+                Map.of("data.dir", other.toString(), "ingest.workers", "0")))) {
+            assertThat(p.sources().list()).singleElement().satisfies(s -> assertThat(s.config())
+                    .containsEntry("skip_graph", true));
+        }
+    }
+
+    @Test
     void ask_with_a_model_that_does_not_answer_lists_the_sources_and_exits_3() throws IOException {
         int closed;
         try (java.net.ServerSocket s = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {

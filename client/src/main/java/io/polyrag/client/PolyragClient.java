@@ -977,9 +977,13 @@ public final class PolyragClient {
             headers.forEach(b::header);
             return b.GET().build();
         }, HttpResponse.BodyHandlers.ofInputStream());
-        // The job stream is quiet between jobs but for the server's heartbeats (every 15 s by default).
-        read(r, on, timeout.compareTo(Duration.ofSeconds(60)) > 0 ? timeout : Duration.ofSeconds(60));
+        // The job stream is quiet between jobs but for the server's heartbeats (every 15 s by default, at most 300 s
+        // as POLYRAG_HTTP_SSE_HEARTBEAT_SECONDS allows): twice the longest.
+        read(r, on, timeout.compareTo(EVENTS_IDLE) > 0 ? timeout : EVENTS_IDLE);
     }
+
+    /** How long the job event stream may stay silent: twice the longest heartbeat interval a server may have. */
+    private static final Duration EVENTS_IDLE = Duration.ofSeconds(600);
 
     /** Closes streams that went silent; one daemon thread for every client in the process. */
     private static final ScheduledExecutorService WATCHDOG = Executors.newSingleThreadScheduledExecutor(r -> {
