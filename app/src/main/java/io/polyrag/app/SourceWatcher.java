@@ -188,7 +188,7 @@ final class SourceWatcher implements AutoCloseable {
         String tenant = key.substring(0, slash);
         Tenant t = tenant.isEmpty() ? Tenant.LOCAL : Tenant.of(tenant);
         String queued = pending.get(key);
-        if (queued != null && running(t, queued)) {
+        if (queued != null && waitFor(key, status(t, queued))) {
             return;
         }
         var source = sources.source(tenant, key.substring(slash + 1));
@@ -196,19 +196,29 @@ final class SourceWatcher implements AutoCloseable {
             pending.remove(key);
             return;
         }
-        pending.put(key, engine.submitForSource(t, SyncJob.KIND, SyncJob.payload(source.get())));
+        String id = engine.submitForSource(t, SyncJob.KIND, SyncJob.payload(source.get()));
+        pending.put(key, id);
+        waitFor(key, status(t, id)); // an unfinished sync started elsewhere (a schedule, a request) answered for it
     }
 
     /**
-     * Whether that sync is still queued or running. A sync that ended without reaching its handler (canceled while
-     * queued) is not, so it never blocks the source's next one.
+     * Whether a sync of the source already covers a change: one still queued will list it. One running may have
+     * listed the changed file already: the source stays marked changed, asked again until that sync has ended (a
+     * change made during a sync waited for the next interval, up to a week).
      */
-    private boolean running(Tenant t, String jobId) {
+    private boolean waitFor(String key, JobStatus status) {
+        if (status == JobStatus.RUNNING) {
+            dirty.putIfAbsent(key, System.currentTimeMillis());
+        }
+        return status == JobStatus.QUEUED || status == JobStatus.RUNNING;
+    }
+
+    /** A sync's status; null for one gone (a sync that ended without its handler never blocks the next). */
+    private JobStatus status(Tenant t, String jobId) {
         try {
-            var status = engine.get(t, jobId).status();
-            return status == JobStatus.QUEUED || status == JobStatus.RUNNING;
+            return engine.get(t, jobId).status();
         } catch (NotFoundException e) {
-            return false;
+            return null;
         }
     }
 

@@ -198,6 +198,32 @@ class SyncTest {
         }
     }
 
+    /** A file changed while its source's sync runs is synced right after it, not at the next interval. */
+    @Test
+    void a_change_made_during_a_running_sync_is_synced_right_after_it() throws Exception {
+        Path root = Files.createDirectories(tmp.resolve("notes"));
+        for (int i = 0; i < 300; i++) {
+            Files.writeString(root.resolve(String.format("note-%03d.md", i)), "# Note " + i + "\n\nTern colony "
+                    + "word" + Integer.toString(i * 7919, 36) + " nested on the skerry.");
+        }
+        try (Polyrag p = Polyrag.open(PolyragTest.config(tmp.resolve("data"), Map.of("sync.allowed.roots",
+                root.toString(), "ingest.batch.documents", "1")))) {
+            String first = p.sources().register(new SourceRegistration("notes", "filesystem", Map.of("root",
+                    root.toString()), null, null, null)).jobId();
+            await().atMost(Duration.ofSeconds(60)).until(() -> p.documents().list(null, 0, 200).size() > 20);
+            // A file this sync has indexed already (searchable: published, not only staged): it is not read again.
+            String done = uris(p).getFirst();
+            int i = Integer.parseInt(done.substring(5, 8));
+            await().atMost(Duration.ofSeconds(60)).until(() -> p.search().run(SearchRequest.of("word"
+                    + Integer.toString(i * 7919, 36), 3)).hits().stream().anyMatch(h -> h.uri().endsWith(done)));
+            Files.writeString(root.resolve(done), "# Changed\n\nThe puffin burrow zyxquorv was found.");
+            assertThat(p.jobs().get(first).status()).as("changed while the sync runs").isEqualTo(JobStatus.RUNNING);
+            await().atMost(Duration.ofSeconds(120)).until(() -> p.jobs().get(first).status().finished());
+            await().atMost(Duration.ofSeconds(60)).until(() -> !p.search().run(SearchRequest.of("zyxquorv", 3))
+                    .hits().isEmpty());
+        }
+    }
+
     /**
      * A renamed file is a copy of its old name's document until that is deleted: it stays searchable (it was
      * recorded as that document, which the same sync deleted, and never read again), and removing one of two copies
