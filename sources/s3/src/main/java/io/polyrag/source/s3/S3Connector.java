@@ -13,6 +13,7 @@ import java.net.URI;
 import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Collections;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -32,6 +33,7 @@ import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.GetObjectResponse;
+import software.amazon.awssdk.services.s3.model.ListObjectsV2Response;
 import software.amazon.awssdk.services.s3.model.S3Object;
 
 /**
@@ -176,10 +178,10 @@ public final class S3Connector implements SourceConnector {
         if (refused != null) {
             throw new Unavailable(refused + ": nothing was changed in the index");
         }
-        Iterator<S3Object> objects;
+        Objects objects;
         try {
-            objects = client(source).listObjectsV2Paginator(r -> r.bucket(bucket).prefix(prefix).maxKeys(pageSize))
-                    .contents().iterator();
+            objects = new Objects(client(source).listObjectsV2Paginator(r -> r.bucket(bucket).prefix(prefix)
+                    .maxKeys(pageSize)).iterator());
             objects.hasNext(); // the first page: a bucket that cannot be listed at all changes nothing
         } catch (SdkException e) {
             throw new Unavailable(where + " cannot be listed (" + e.getMessage() + "): nothing was changed in the "
@@ -219,14 +221,49 @@ public final class S3Connector implements SourceConnector {
 
             @Override
             public boolean complete() {
-                return true;
+                return !objects.cut;
             }
 
             @Override
             public List<String> warnings() {
-                return List.of();
+                return objects.cut ? List.of(where + " ended its listing with a page marked truncated and no token to go on: "
+                        + "the objects after it were not seen, so nothing was deleted") : List.of();
             }
         };
+    }
+
+    /**
+     * A listing's objects, page by page: a page that says it is truncated but gives no token to go on ends the SDK's
+     * listing there, and a listing taken for whole would delete every object after it ({@link #cut}).
+     */
+    static final class Objects implements Iterator<S3Object> {
+        private final Iterator<ListObjectsV2Response> pages;
+        private Iterator<S3Object> page = Collections.emptyIterator();
+        boolean cut;
+
+        Objects(Iterator<ListObjectsV2Response> pages) {
+            this.pages = pages;
+        }
+
+        @Override
+        public boolean hasNext() {
+            while (!page.hasNext() && pages.hasNext()) {
+                ListObjectsV2Response r = pages.next();
+                if (Boolean.TRUE.equals(r.isTruncated()) && r.nextContinuationToken() == null) {
+                    cut = true;
+                }
+                page = r.contents().iterator();
+            }
+            return page.hasNext();
+        }
+
+        @Override
+        public S3Object next() {
+            if (!hasNext()) {
+                throw new NoSuchElementException();
+            }
+            return page.next();
+        }
     }
 
     /** No hidden segment, and the globs as a folder source applies them to the path below its root. */
@@ -242,6 +279,12 @@ public final class S3Connector implements SourceConnector {
                     + Settings.SYNC_S3_MAX_OBJECT_MB.env() + "): skipped");
         }
         String bucket = (String) source.get("bucket");
+        String key = item.item();
+        if (item.sizeBytes() == 0) {
+            // A range read of an empty object is a 416 on AWS and MinIO: it is empty, read it as such.
+            return Content.bytes("s3://" + bucket + "/" + key, key.substring(key.lastIndexOf('/') + 1), null,
+                    new byte[0]);
+        }
         ResponseBytes<GetObjectResponse> object;
         try {
             // At most one byte past the limit, even if the object grew since it was listed: never more in memory.
@@ -253,7 +296,6 @@ public final class S3Connector implements SourceConnector {
             throw new IOException(item.item() + " is larger than " + max / (1024 * 1024) + " MiB ("
                     + Settings.SYNC_S3_MAX_OBJECT_MB.env() + "): skipped");
         }
-        String key = item.item();
         return Content.bytes("s3://" + bucket + "/" + key, key.substring(key.lastIndexOf('/') + 1), null,
                 object.asByteArray());
     }

@@ -186,6 +186,37 @@ class S3ConnectorTest {
         }
     }
 
+    /** An empty object reads as empty (a range read of it is a 416 on AWS and MinIO, and failed every sync). */
+    @Test
+    void an_empty_object_reads_as_empty() throws Exception {
+        put("handbook/zz-empty.md", "");
+        try (S3Connector c = connector(true)) {
+            Map<String, Object> config = c.checked(settings(Map.of()), HOST);
+            Listed empty = (Listed) list(c, config).stream().filter(f -> f.item().equals("handbook/zz-empty.md"))
+                    .findFirst().orElseThrow();
+            assertThat(c.read(config, empty, HOST).bytes()).isEmpty();
+        } finally {
+            admin.deleteObject(d -> d.bucket("docs").key("handbook/zz-empty.md"));
+        }
+    }
+
+    /** A page marked truncated with no token to go on leaves the listing incomplete: nothing after it is deleted. */
+    @Test
+    void a_truncated_page_without_a_token_makes_the_listing_incomplete() {
+        var truncated = software.amazon.awssdk.services.s3.model.ListObjectsV2Response.builder().isTruncated(true)
+                .contents(software.amazon.awssdk.services.s3.model.S3Object.builder().key("a.md").build()).build();
+        S3Connector.Objects objects = new S3Connector.Objects(List.of(truncated).iterator());
+        assertThat(objects.hasNext()).isTrue();
+        assertThat(objects.next().key()).isEqualTo("a.md");
+        assertThat(objects.hasNext()).isFalse();
+        assertThat(objects.cut).isTrue();
+        var whole = software.amazon.awssdk.services.s3.model.ListObjectsV2Response.builder().isTruncated(false)
+                .contents(List.of()).build();
+        S3Connector.Objects last = new S3Connector.Objects(List.of(whole).iterator());
+        assertThat(last.hasNext()).isFalse();
+        assertThat(last.cut).isFalse();
+    }
+
     @Test
     void an_object_over_the_limit_is_skipped_with_the_setting_named_and_a_missing_bucket_changes_nothing()
             throws Exception {
