@@ -6,20 +6,32 @@ import { Field } from './Field';
 import { KbPicker } from './KbPicker';
 import { Figures, SourceCard } from './Chat';
 
+/**
+ * A control's number: null when blank (the server's default), a decimal comma read as a point, and anything else
+ * refused naming the control — `Number('0,5')` is NaN, which JSON sends as null, so a typo quietly became the default.
+ */
+export function num(value: string, label: string): number | null {
+  const v = value.trim().replace(',', '.');
+  if (!v) return null;
+  const n = Number(v);
+  if (!Number.isFinite(n)) throw new Error(`${label}: '${value.trim()}' is not a number`);
+  return n;
+}
+
 /** The controls as the API's own request fields (the generated types check each name). */
 export function searchBody(query: string, c: Controls): SearchBody {
   const weights = Object.fromEntries(Object.entries(c.weights).filter(([, v]) => v.trim() !== '')
-    .map(([k, v]) => [k, Number(v)]));
+    .map(([k, v]) => [k, num(v, `Weight of ${k}`) as number]));
   return {
     query,
-    top_k: c.topK.trim() ? Number(c.topK) : null,
+    top_k: num(c.topK, 'Top-k'),
     modalities: c.modalities.length ? c.modalities : null,
     fusion: c.fusion || null,
-    rrf_k: c.rrfK.trim() ? Number(c.rrfK) : null,
+    rrf_k: num(c.rrfK, 'RRF k'),
     weights: Object.keys(weights).length ? weights : null,
-    candidates: c.candidates.trim() ? Number(c.candidates) : null,
-    fulltext_document_weight: c.documentWeight.trim() ? Number(c.documentWeight) : null,
-    vector_document_weight: c.vectorDocumentWeight.trim() ? Number(c.vectorDocumentWeight) : null,
+    candidates: num(c.candidates, 'Candidates'),
+    fulltext_document_weight: num(c.documentWeight, 'Whole-document weight'),
+    vector_document_weight: num(c.vectorDocumentWeight, 'Whole-document vector weight'),
     rerank: c.rerank,
     explain: c.explain,
     // None chosen: nothing sent, and the server searches all of yours.
@@ -30,7 +42,7 @@ export function searchBody(query: string, c: Controls): SearchBody {
 export function queryBody(query: string, c: Controls): QueryBody {
   const { explain: _explain, ...rest } = searchBody(query, c);
   void _explain;
-  return { ...rest, neighbours: c.neighbours.trim() ? Number(c.neighbours) : null };
+  return { ...rest, neighbours: num(c.neighbours, 'Neighbours') };
 }
 
 export function SearchTab({ state, dispatch, config }: TabProps) {

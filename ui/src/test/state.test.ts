@@ -68,6 +68,12 @@ describe('the search controls', () => {
       weights: null, candidates: null, fulltext_document_weight: null, vector_document_weight: null, rerank: null });
   });
 
+  it('read a decimal comma, and refuse a number they cannot read instead of sending the default', () => {
+    expect(searchBody('q', { ...initialControls(), documentWeight: '0,5' }).fulltext_document_weight).toBe(0.5);
+    expect(() => searchBody('q', { ...initialControls(), topK: 'ten' })).toThrow("Top-k: 'ten' is not a number");
+    expect(() => queryBody('q', { ...initialControls(), neighbours: 'abc' })).toThrow(/Neighbours/);
+  });
+
   it('send the chosen knowledge bases as kb, and none at all when every one is meant', () => {
     const c = { ...initialControls(), kbs: ['coast', 'harbour'] };
     expect(searchBody('q', c).kb).toEqual(['coast', 'harbour']);
