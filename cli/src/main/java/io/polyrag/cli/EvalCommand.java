@@ -225,25 +225,50 @@ final class EvalCommand implements Callable<Integer> {
                                     c.delta(), c.p()));
                 }
             }
-            if (base == null) {
-                return Main.OK;
-            }
-            int worse = 0;
-            for (KbEvaluation.Run r : e.runs()) {
-                var then = base.runs().stream().filter(b -> b.name().equals(r.name())).findFirst();
-                if (then.isEmpty()) {
-                    err.println("eval: baseline: no run '" + r.name() + "' in " + baseline + ": not compared");
-                    continue;
-                }
-                Significance.Comparison c = Significance.compare(r.perQueryNdcg(), "baseline",
-                        then.get().perQueryNdcg());
-                boolean regressed = c.delta() < 0 && c.p() < 0.05;
-                worse += regressed ? 1 : 0;
-                err.printf(Locale.ROOT, "eval: baseline: %-12s %+.4f nDCG@10 against %s (p %.4f)%s%n", r.name(),
-                        c.delta(), baseline.getFileName(), c.p(), regressed ? ": significantly worse" : "");
-            }
-            return worse == 0 ? Main.OK : Main.PARTIAL;
+            return base == null ? Main.OK : gate(e, base, err);
         }
+    }
+
+    /** Compares an evaluation with a saved one: 0 when nothing got significantly worse, 2 when nothing compared. */
+    private int gate(KbEvaluation e, KbEvaluation base, PrintWriter err) {
+        int worse = 0;
+        int compared = 0;
+        for (KbEvaluation.Run gone : base.runs()) {
+            if (e.runs().stream().noneMatch(r -> r.name().equals(gone.name()))) {
+                err.println("eval: baseline: run '" + gone.name() + "' of " + baseline + " is gone: not compared");
+            }
+        }
+        for (KbEvaluation.Run r : e.runs()) {
+            var then = base.runs().stream().filter(b -> b.name().equals(r.name())).findFirst();
+            if (then.isEmpty()) {
+                err.println("eval: baseline: no run '" + r.name() + "' in " + baseline + ": not compared");
+                continue;
+            }
+            // A gate that compared nothing must not pass: judgments replaced or renamed share no query ids.
+            long shared = r.perQueryNdcg().keySet().stream().filter(then.get().perQueryNdcg()::containsKey)
+                    .count();
+            if (shared == 0) {
+                err.println("eval: baseline: " + r.name() + " shares no judged query with " + baseline
+                        + " (the judgments changed?): not compared");
+                continue;
+            }
+            if (shared < r.perQueryNdcg().size()) {
+                err.printf(Locale.ROOT, "eval: baseline: %s compared on the %d of %d queries both judged%n",
+                        r.name(), shared, r.perQueryNdcg().size());
+            }
+            compared++;
+            Significance.Comparison c = Significance.compare(r.perQueryNdcg(), "baseline",
+                    then.get().perQueryNdcg());
+            boolean regressed = c.delta() < 0 && c.p() < 0.05;
+            worse += regressed ? 1 : 0;
+            err.printf(Locale.ROOT, "eval: baseline: %-12s %+.4f nDCG@10 against %s (p %.4f)%s%n", r.name(),
+                    c.delta(), baseline.getFileName(), c.p(), regressed ? ": significantly worse" : "");
+        }
+        if (compared == 0) {
+            err.println("eval: baseline: nothing could be compared with " + baseline + ": not a pass");
+            return Main.USAGE;
+        }
+        return worse == 0 ? Main.OK : Main.PARTIAL;
     }
 
     /**

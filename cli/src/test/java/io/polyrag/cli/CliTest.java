@@ -120,6 +120,13 @@ class CliTest {
         assertThat(gate.code()).as(gate.err()).isZero();
         assertThat(gate.out()).contains("configured").contains("nDCG@10");
         assertThat(gate.err()).contains("eval: baseline: configured").contains("+0.0000 nDCG@10");
+        // A baseline whose judged queries are all others (judgments replaced): nothing compared is no pass.
+        Path disjoint = tmp.resolve("kb-report-others.json");
+        Files.writeString(disjoint, eval.out().replace("\"tea\"", "\"tea-old\"").replace("\"star\"",
+                "\"star-old\""));
+        Run blind = run("eval", "--kb", "default", "--baseline", disjoint.toString());
+        assertThat(blind.code()).as(blind.err()).isEqualTo(Main.USAGE);
+        assertThat(blind.err()).contains("shares no judged query").contains("not a pass");
         Files.writeString(tmp.resolve("not-a-report.json"), "[1, 2]");
         assertThat(run("eval", "--kb", "default", "--baseline", tmp.resolve("not-a-report.json").toString()).code())
                 .isEqualTo(Main.USAGE);

@@ -143,6 +143,8 @@ public final class Evaluation {
         double recall = 0;
         double mrr = 0;
         long[] latencies = new long[ds.qrels().size()];
+        SearchRequest.Tuning untuned = new SearchRequest.Tuning(null, Map.of(), null, polyrag.config().get(
+                Settings.SEARCH_CANDIDATES), null, null);
         int i = 0;
         for (Map.Entry<String, Map<String, Integer>> q : ds.qrels().entrySet()) {
             String text = ds.queries().get(q.getKey());
@@ -152,8 +154,10 @@ public final class Evaluation {
                 scored = raw.scored(run.raw(), text).stream().filter(d -> !d.id().equals(q.getKey())).toList();
                 latencies[i++] = System.nanoTime() - t0;
             } else {
+                // The configured depth given as the request's own: a tuning of the index's knowledge base is then
+                // not applied, to some runs and not others (runs that name their fusion never took it).
                 SearchResponse resp = polyrag.search().run(new SearchRequest(text, depth, List.of(KB),
-                        run.modalities(), run.fusion()));
+                        run.modalities(), run.fusion()).toBuilder().tuning(untuned).build());
                 latencies[i++] = System.nanoTime() - t0;
                 scored = scoredDocuments(resp.hits(), q.getKey(), byDocumentId);
             }
