@@ -268,6 +268,30 @@ class WebSyncTest {
                 + "public").containsPattern("refusal: the host .* resolves only to addresses that are not public");
     }
 
+    /** A sitemap index with more children than a crawl reads: the orphans only unread ones list are not deleted. */
+    @Test
+    void sitemaps_left_unread_by_the_crawls_limits_keep_their_pages() {
+        try (Polyrag p = open(true, Map.of())) {
+            awaitJob(p, p.sources().register(new SourceRegistration("handbook", "web", Map.of("start_urls",
+                    List.of(base + "/docs/"), "path_prefix", "/docs/"), null, 3600, true)).jobId(), JobStatus.SUCCEEDED);
+            assertThat(paths(p)).contains("/docs/orphan.html");
+            // Now the orphan is listed only by the index's 25th child, past what one crawl reads.
+            StringBuilder index = new StringBuilder("<?xml version=\"1.0\"?><sitemapindex xmlns=\"http://www.sitemaps"
+                    + ".org/schemas/sitemap/0.9\">");
+            for (int i = 1; i <= 25; i++) {
+                index.append("<sitemap><loc>").append(base).append("/maps/").append(i).append(".xml</loc></sitemap>");
+                pages.put("/maps/" + i + ".xml", "<?xml version=\"1.0\"?><urlset xmlns=\"http://www.sitemaps.org/"
+                        + "schemas/sitemap/0.9\">" + (i == 25 ? "<url><loc>" + base + "/docs/orphan.html</loc></url>"
+                        : "") + "</urlset>");
+            }
+            pages.put("/sitemap.xml", index + "</sitemapindex>");
+            JobInfo again = awaitJob(p, p.sources().sync("handbook"), JobStatus.SUCCEEDED);
+            assertThat(again.progress().deleted()).as(String.valueOf(again)).isZero();
+            assertThat(again.progress().warnings()).anySatisfy(w -> assertThat(w).contains("not read"));
+            assertThat(paths(p)).contains("/docs/orphan.html");
+        }
+    }
+
     @Test
     void a_failing_sitemap_or_a_page_that_could_not_be_indexed_never_gets_pages_deleted() {
         // Links only in its navigation, which is boilerplate: no text to index.

@@ -447,7 +447,7 @@ public final class DocumentsParser implements Parser {
                 pdf.setOcrStrategy(PDFParserConfig.OCR_STRATEGY.NO_OCR);
                 context.set(PDFParserConfig.class, pdf);
             }
-            tika.parse(in, new TikaXhtmlHandler(doc, layout, maxChars, type.equals(ODS) ? OdsSheets.names(item)
+            tika.parse(in, new TikaXhtmlHandler(doc, layout, maxChars, type.equals(ODS) ? OdsSheets.names(item, maxExpandedBytes)
                     : List.of()), metadata, context);
         }
         return null;

@@ -18,9 +18,11 @@ final class OdsSheets {
 
     /**
      * The sheet names of an OpenDocument spreadsheet, in order, from its content.xml (Tika's XHTML does not carry
-     * them). Read with a StAX parser that refuses DTDs and external entities; anything unreadable gives none.
+     * them). Read with a StAX parser that refuses DTDs and external entities, at most {@code maxBytes} of it (the zip
+     * stream inflates past the sizes the central directory declares, which is all the zip guard checked); anything
+     * unreadable gives none.
      */
-    static List<String> names(SourceItem item) {
+    static List<String> names(SourceItem item, long maxBytes) {
         try (var zip = new ZipInputStream(new ByteArrayInputStream(item.content()))) {
             for (var e = zip.getNextEntry(); e != null; e = zip.getNextEntry()) {
                 if (!e.getName().equals("content.xml")) {
@@ -29,7 +31,29 @@ final class OdsSheets {
                 XMLInputFactory f = XMLInputFactory.newFactory();
                 f.setProperty(XMLInputFactory.SUPPORT_DTD, false);
                 f.setProperty(XMLInputFactory.IS_SUPPORTING_EXTERNAL_ENTITIES, false);
+                long[] read = {0};
                 var r = f.createXMLStreamReader(new FilterInputStream(zip) {
+                    @Override
+                    public int read() throws IOException {
+                        int b = super.read();
+                        count(b < 0 ? 0 : 1);
+                        return b;
+                    }
+
+                    @Override
+                    public int read(byte[] buf, int off, int len) throws IOException {
+                        int n = super.read(buf, off, len);
+                        count(Math.max(0, n));
+                        return n;
+                    }
+
+                    private void count(int n) throws IOException {
+                        read[0] += n;
+                        if (read[0] > maxBytes) {
+                            throw new IOException("content.xml inflates past " + maxBytes + " bytes");
+                        }
+                    }
+
                     @Override
                     public void close() {
                         // the zip stream is closed by its owner

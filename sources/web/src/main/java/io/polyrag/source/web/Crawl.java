@@ -312,6 +312,9 @@ final class Crawl implements Listing {
         List<String> maps = declared ? robots.sitemaps() : List.of(Fetch.origin(first) + "/sitemap.xml");
         List<URI> out = new ArrayList<>();
         ArrayDeque<String> todo = new ArrayDeque<>(maps.stream().limit(5).toList());
+        if (maps.size() > 5) {
+            sitemapsLeft(maps.size() - 5);
+        }
         int read = 0;
         while (!todo.isEmpty() && read < 10 && out.size() < Sitemap.MAX_URLS) {
             URI map = Fetch.url(todo.poll());
@@ -339,13 +342,29 @@ final class Crawl implements Listing {
                     warnings.add("sitemap " + map + " is not well-formed XML: read up to the error");
                 }
                 s.sitemaps().stream().limit(20).forEach(todo::add);
+                if (s.sitemaps().size() > 20) {
+                    sitemapsLeft(s.sitemaps().size() - 20);
+                }
                 s.urls().stream().map(Fetch::url).filter(Objects::nonNull).forEach(out::add);
             } catch (OutboundException e) {
                 incomplete = true;
                 warnings.add("sitemap " + map + " could not be read: " + e.getMessage());
             }
         }
+        // Sitemaps or URLs left unread by these limits may list pages no link reaches: none of those is deleted.
+        if (!todo.isEmpty()) {
+            sitemapsLeft(todo.size());
+        } else if (out.size() >= Sitemap.MAX_URLS) {
+            incomplete = true;
+            warnings.add("the sitemaps list more than " + Sitemap.MAX_URLS + " URLs: read in part");
+        }
         return out;
+    }
+
+    private void sitemapsLeft(int n) {
+        incomplete = true;
+        warnings.add(n + (n == 1 ? " sitemap was" : " sitemaps were") + " not read (at most 10 a crawl): the pages "
+                + "only they list are not judged deleted");
     }
 
     private static void pause(Duration d) {
