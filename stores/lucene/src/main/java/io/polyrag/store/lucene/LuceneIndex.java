@@ -194,14 +194,26 @@ final class LuceneIndex implements AutoCloseable {
         }
         // The searcher scores: without its own factory it would use Lucene's default BM25 (k1 1.2, b 0.75)
         // whatever the writer was given.
-        SearcherManager m = new SearcherManager(w, new SearcherFactory() {
-            @Override
-            public IndexSearcher newSearcher(IndexReader reader, IndexReader previous) {
-                IndexSearcher searcher = new IndexSearcher(reader);
-                searcher.setSimilarity(similarity);
-                return searcher;
+        SearcherManager m;
+        try {
+            m = new SearcherManager(w, new SearcherFactory() {
+                @Override
+                public IndexSearcher newSearcher(IndexReader reader, IndexReader previous) {
+                    IndexSearcher searcher = new IndexSearcher(reader);
+                    searcher.setSimilarity(similarity);
+                    return searcher;
+                }
+            });
+        } catch (IOException | RuntimeException e) {
+            // The new writer holds write.lock: left open, every later write failed as "in use by another process"
+            // until a restart.
+            try {
+                w.rollback();
+            } catch (IOException | RuntimeException suppressed) {
+                e.addSuppressed(suppressed);
             }
-        });
+            throw e;
+        }
         SearcherManager old = searchers;
         this.writer = w;
         this.searchers = m;
