@@ -388,7 +388,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Search, then answer citing numbered sources; stream=true answers as server-sent events (token, answer, error) */
+        /** Search, then answer citing numbered sources; stream=true answers as server-sent events (token, answer, error); the question is query, or the last user message of messages */
         post: operations["postQuery"];
         delete?: never;
         options?: never;
@@ -1063,7 +1063,7 @@ export interface components {
             sources: components["schemas"]["SearchWireSource"][] | null;
         };
         DtosQueryBody: {
-            query: string | null;
+            query?: string | null;
             top_k?: number | null;
             kb?: (string[] | null) | string;
             modalities?: string[] | null;

@@ -157,6 +157,8 @@ final class EvalCommand implements Callable<Integer> {
                 : parent.config(Map.of()).get(Settings.DATA_DIR).resolve("eval").resolve(ds.name());
         try (Polyrag polyrag = parent.open(Map.of(Settings.DATA_DIR.key(), dir.toString(),
                 Settings.SEARCH_MAX_TOP_K.key(), "1000", Settings.INGEST_WORKERS.key(), "0",
+                // A benchmark's queries may be whole passages (ArguAna's arguments): none refused for its length.
+                Settings.SEARCH_MAX_QUERY_CHARS.key(), "100000",
                 // A benchmark's documents are judged by id: two with the same text are two documents.
                 Settings.INGEST_DUPLICATES.key(), "allow",
                 // Each run embeds its queries itself, so its latency is its own, not the first run's leftovers.

@@ -4,6 +4,7 @@ import static io.polyrag.server.Http.booleanParam;
 
 import io.javalin.http.Context;
 import io.polyrag.app.Polyrag;
+import io.polyrag.app.api.Status;
 import io.polyrag.app.wire.AdminWire;
 import io.polyrag.app.wire.IngestWire;
 import io.polyrag.core.InvalidInputException;
@@ -25,7 +26,9 @@ final class HealthRoutes {
         api.get("/health", ctx -> {
             // Counts only where they are shown (local mode): with keys they are neither shown nor worth a count.
             boolean counts = !auth.keysRequired();
-            ctx.json(AdminWire.health(polyrag.admin().status(counts), counts, RestServer.VERSION));
+            var s = polyrag.admin().status(counts);
+            ctx.json(AdminWire.health(new Status(s.modalities(), s.documents(), s.storeRecords(), s.embeddingModel(),
+                    s.dimension(), shown(s.problems())), counts, RestServer.VERSION));
         })
                 .summary("admin", "Status, enabled modalities, problems").noAuth()
                 .response(200, "the server's state", AdminWire.Health.class);
@@ -81,6 +84,28 @@ final class HealthRoutes {
     /** 200 when every store and model answers and agrees with the catalog; 503 naming what does not, and the fix. */
     private void ready(Context ctx) {
         List<String> problems = polyrag.admin().readiness();
-        ctx.status(problems.isEmpty() ? 200 : 503).json(AdminWire.ready(problems));
+        ctx.status(problems.isEmpty() ? 200 : 503).json(AdminWire.ready(shown(problems)));
     }
+
+    /**
+     * Problem lines as anyone may read them: in local mode as they are; with API keys without what they hold (record
+     * counts, store addresses, a database's error text), which the operator reads in the log and with the admin
+     * routes (the probe needs only the status).
+     */
+    private List<String> shown(List<String> problems) {
+        if (problems.isEmpty() || !auth.keysRequired()) {
+            return problems;
+        }
+        if (!problems.equals(logged)) {
+            logged = problems;
+            System.getLogger(HealthRoutes.class.getName()).log(System.Logger.Level.WARNING, "not ready: "
+                    + String.join("; ", problems));
+        }
+        return List.of(problems.size() + (problems.size() == 1 ? " problem" : " problems") + " (a store or model "
+                + "that does not answer, or a store that is incomplete): the server log and GET /v1/admin/check "
+                + "(operator key) say which");
+    }
+
+    /** The problems last written to the log, so a probe every few seconds logs each change once. */
+    private volatile List<String> logged = List.of();
 }

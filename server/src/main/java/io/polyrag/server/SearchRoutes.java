@@ -56,8 +56,10 @@ final class SearchRoutes {
                 .body(api.schemas(), Dtos.SearchBody.class, "query")
                 .response(200, "the fused hits", SearchWire.Results.class);
         api.post("/v1/query", this::query).summary("search", "Search, then answer citing numbered sources; "
-                + "stream=true answers as server-sent events (token, answer, error)")
-                .body(api.schemas(), Dtos.QueryBody.class, "query")
+                + "stream=true answers as server-sent events (token, answer, error); the question is query, or the "
+                + "last user message of messages")
+                // Neither field alone is required: a request gives query, messages, or both.
+                .body(api.schemas(), Dtos.QueryBody.class)
                 .response(200, "the answer with its sources (or, with stream, text/event-stream)",
                         SearchWire.AnswerBody.class)
                 .problem(502, "the model failed; the sources are still there", Dtos.AnswerProblem.class);
