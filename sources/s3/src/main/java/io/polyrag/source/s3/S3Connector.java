@@ -156,13 +156,19 @@ public final class S3Connector implements SourceConnector {
     }
 
     /**
-     * Why the host a client of this endpoint contacts may not be reached, or null (it is then guarded in every lookup
-     * after). Without path style the SDK asks {@code BUCKET.HOST}, a name of its own that a wildcard DNS entry could
-     * point anywhere: that is the one checked, not the endpoint's host.
+     * Why a host a client of this endpoint contacts may not be reached, or null (each is then guarded in every lookup
+     * after). The endpoint's own host always: the SDK falls back to it (path style) for bucket names that cannot be
+     * host names (an IP-shaped one, dotted ones over https). Without path style also {@code BUCKET.HOST}, a name of
+     * its own that a wildcard DNS entry could point anywhere.
      */
     private String refusal(String bucket, URI endpoint, boolean pathStyle) {
-        String host = pathStyle ? endpoint.getHost() : bucket + "." + endpoint.getHost();
-        return PublicOnlyResolver.refusal(host, config.get(Settings.SYNC_S3_ALLOW_PRIVATE), "s3 sources",
+        boolean allow = config.get(Settings.SYNC_S3_ALLOW_PRIVATE);
+        String own = PublicOnlyResolver.refusal(endpoint.getHost(), allow, "s3 sources",
+                Settings.SYNC_S3_ALLOW_PRIVATE.env());
+        if (own != null || pathStyle) {
+            return own;
+        }
+        return PublicOnlyResolver.refusal(bucket + "." + endpoint.getHost(), allow, "s3 sources",
                 Settings.SYNC_S3_ALLOW_PRIVATE.env());
     }
 

@@ -135,10 +135,13 @@ class S3ConnectorTest {
     @Test
     void without_path_style_the_host_checked_is_the_one_the_sdk_contacts_the_bucket_s_own_name() {
         // A wildcard DNS entry under a public endpoint could send BUCKET.HOST anywhere: that name is the one checked.
+        // The endpoint's own host is checked too: the SDK falls back to it for bucket names no host name can hold.
         try (S3Connector strict = connector(false)) {
             assertThatThrownBy(() -> strict.checked(settings(Map.of("path_style", false)), HOST))
                     .isInstanceOf(InvalidInputException.class).hasMessageContaining("'config.endpoint'")
-                    .hasMessageContaining("docs.127.0.0.1");
+                    .hasMessageContaining("127.0.0.1");
+            assertThatThrownBy(() -> strict.checked(settings(Map.of("path_style", false, "bucket", "1.2.3.4")),
+                    HOST)).isInstanceOf(InvalidInputException.class).hasMessageContaining("the host 127.0.0.1 is at");
         }
         assertThat(S3Connector.validator("\"abc\"")).isEqualTo("\"abc\"");
         assertThat(S3Connector.validator("x".repeat(1001))).as("too long for the catalog: no token").isEmpty();
