@@ -133,7 +133,7 @@ export const initialState = (apiKey = '', kbs: string[] = []): State => ({
   graph: { query: '', nodes: [], edges: [], selected: '' },
 });
 
-export type Action =
+export type Action = (
   | { type: 'tab'; tab: Tab }
   | { type: 'apiKey'; key: string }
   | { type: 'unauthorized'; value: boolean }
@@ -156,7 +156,14 @@ export type Action =
   | { type: 'kb'; selected: string }
   | { type: 'graphQuery'; query: string }
   | { type: 'graphMerge'; nodes: GraphNode[]; edges: GraphEdge[]; expanded?: string; reset?: boolean }
-  | { type: 'graphSelect'; id: string };
+  | { type: 'graphSelect'; id: string }
+) & {
+  /**
+   * The API key the work behind this action started under (an answer, a started job, a graph's neighbours): set,
+   * the action lands only while that key is still the one in use — another key is another tenant.
+   */
+  asKey?: string;
+};
 
 /** What a job does, in words: "upload", "sync of handbook", "reindex". */
 export function jobWords(job: Pick<Job, 'kind' | 'source_id'>): string {
@@ -188,6 +195,9 @@ export function newer(next: Job, current: Job | null): boolean {
 }
 
 export function reducer(state: State, a: Action): State {
+  if (a.asKey !== undefined && a.asKey !== state.apiKey) {
+    return state; // started under the last key: nothing of it shows under this one
+  }
   switch (a.type) {
     case 'tab':
       return { ...state, tab: a.tab };

@@ -47,7 +47,7 @@ function titleOf(documentId: string): Promise<string> {
 /** Bumped by every new pick: an answer that arrives after a newer pick belongs to a graph no longer shown. */
 let generation = 0;
 
-async function expand(id: string, dispatch: (a: Action) => void, reset = false) {
+async function expand(id: string, dispatch: (a: Action) => void, asKey: string, reset = false) {
   const mine = reset ? ++generation : generation;
   const n = await ok(api.GET('/v1/graph/entities/{id}/neighbours', { params: { path: { id },
     query: { limit: 30 } } }));
@@ -56,7 +56,7 @@ async function expand(id: string, dispatch: (a: Action) => void, reset = false) 
   const named = await Promise.all(nodes.map(async (node) => (node.kind === 'document'
     ? { ...node, label: `${await titleOf(node.id.slice(4))} (document)` } : node)));
   if (mine !== generation) return;
-  dispatch({ type: 'graphMerge', nodes: named, edges, expanded: id, reset });
+  dispatch({ type: 'graphMerge', nodes: named, edges, expanded: id, reset, asKey });
 }
 
 export function GraphTab({ state, dispatch, config }: TabProps) {
@@ -74,7 +74,8 @@ export function GraphTab({ state, dispatch, config }: TabProps) {
       setError(message(e));
     }
   };
-  const open = (id: string, reset = false) => expand(id, dispatch, reset).catch((e) => setError(message(e)));
+  const open = (id: string, reset = false) => expand(id, dispatch, state.apiKey, reset)
+    .catch((e) => setError(message(e)));
 
   if (!enabled) {
     return (

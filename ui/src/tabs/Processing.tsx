@@ -18,12 +18,13 @@ export function ProcessingTab({ state, dispatch }: TabProps) {
 
   const start = async () => {
     if (!snap) return;
+    const asKey = state.apiKey;
     setBusy(true);
     setError('');
     try {
       const { jobId, label } = await startRun(snap, state.processing.skipGraph, canSync && state.processing.sync,
         state.processing.figures);
-      dispatch({ type: 'runStarted', run: { jobId, label, kind: snap.kind, job: null } });
+      dispatch({ type: 'runStarted', run: { jobId, label, kind: snap.kind, job: null }, asKey });
       ok(api.GET('/v1/jobs/{id}', { params: { path: { id: jobId } } }))
         .then((job) => dispatch({ type: 'jobs', jobs: [job] })).catch(() => {});
     } catch (e) {

@@ -55,21 +55,22 @@ export function SearchTab({ state, dispatch, config }: TabProps) {
 
   const run = async () => {
     if (!s.query.trim()) return;
+    const asKey = state.apiKey;
     dispatch({ type: 'search', patch: { busy: true, error: '' } });
     try {
       if (s.mode === 'search') {
         const results = await ok(api.POST('/v1/search', { body: searchBody(s.query, c) }));
-        dispatch({ type: 'search', patch: { results, answer: null, busy: false } });
+        dispatch({ type: 'search', patch: { results, answer: null, busy: false }, asKey });
       } else {
         const answer = await ok(api.POST('/v1/query', { body: queryBody(s.query, c) }));
-        dispatch({ type: 'search', patch: { answer, results: null, busy: false } });
+        dispatch({ type: 'search', patch: { answer, results: null, busy: false }, asKey });
       }
     } catch (e) {
       // Nothing of the last question stays under this one's error; a model's failure still shows what was found.
       const sources = e instanceof ApiError ? e.sources : [];
       dispatch({ type: 'search', patch: { error: message(e), busy: false, results: null, answer: sources.length
         ? { query: s.query, answer: '', mode: 'none', note: null, took_ms: 0, sources, degraded: null, grounding: null,
-          rewritten_query: null, conversation_id: null, route: null } : null } });
+          rewritten_query: null, conversation_id: null, route: null } : null }, asKey });
     }
   };
 

@@ -52,6 +52,18 @@ describe('each form owns its validity', () => {
   });
 });
 
+describe('a change of key', () => {
+  it('drops what work started under the last key brings back', () => {
+    const before = reducer(initialState('key-a'), { type: 'search', patch: { query: 'q' } });
+    const switched = reducer(before, { type: 'apiKey', key: 'key-b' });
+    const late = reducer(switched, { type: 'search', patch: { error: 'x', results: null, answer: null,
+      busy: false }, asKey: 'key-a' });
+    expect(late).toBe(switched);
+    const current = reducer(switched, { type: 'search', patch: { query: 'mine' }, asKey: 'key-b' });
+    expect(current.search.query).toBe('mine');
+  });
+});
+
 describe('the search controls', () => {
   it('map one to one onto the API request fields', () => {
     const c = { ...initialControls(), modalities: ['vector'], fusion: 'weighted' as const, rrfK: '30',
