@@ -125,7 +125,8 @@ export function ChatTab({ state, dispatch }: TabProps) {
           onChange={(kbs) => dispatch({ type: 'controls', patch: { kbs } })} />
       </div>
       <div className="chat-layout">
-        <div className="transcript" aria-live="polite">
+        {/* Busy while an answer streams: a screen reader reads the answer once, not each token as it grows. */}
+        <div className="transcript" aria-live="polite" aria-busy={streaming}>
           {turns.length === 0 ? <p className="empty">Ask a question: the answer cites its sources by number;
             click a number to read the passage in its document.</p> : null}
           {turns.map((t) => (

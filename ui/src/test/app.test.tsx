@@ -292,6 +292,8 @@ describe('the app', () => {
     await user.type(screen.getByLabelText('Your question'), 'And low tide?');
     expect((screen.getByRole('button', { name: 'Send' }) as HTMLButtonElement).disabled).toBe(true);
     expect((screen.getByRole('button', { name: 'Delete conversation' }) as HTMLButtonElement).disabled).toBe(true);
+    // A screen reader waits for the whole answer instead of reading each token as the transcript grows.
+    expect(document.querySelector('.transcript')?.getAttribute('aria-busy')).toBe('true');
   });
 
   it('deletes a document without taking the server\'s empty 204 for a failure', async () => {
