@@ -325,6 +325,9 @@ final class KuzuGraphStore implements GraphStore {
         // Kuzu has no read-only transaction mode on a shared database; the caller's write-clause check is the guard,
         // and a connection from the read pool never holds the write lock.
         return read(c -> {
+            // A model's query may be a cartesian product or an unbounded path: native, it cannot be interrupted by
+            // the leg's cancel and kept a reader connection (of four) and a core. Kuzu stops it at its own timeout.
+            c.setQueryTimeout(modelQueryTimeoutMs);
             try (QueryResult result = KuzuRows.check(c.query(cypher), cypher)) {
                 List<String> names = new ArrayList<>();
                 for (int i = 0; i < result.getNumColumns(); i++) {
@@ -339,9 +342,14 @@ final class KuzuGraphStore implements GraphStore {
                     rows.add(row);
                 }
                 return rows;
+            } finally {
+                c.setQueryTimeout(0);
             }
         });
     }
+
+    /** Longest a query the language model wrote may run (text-to-Cypher); the search's leg timeout is 10 s. */
+    static volatile long modelQueryTimeoutMs = 10_000;
 
     @Override
     public String schema() {

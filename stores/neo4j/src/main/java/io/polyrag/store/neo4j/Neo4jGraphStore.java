@@ -13,6 +13,7 @@ import io.polyrag.core.model.StoreRecord;
 import io.polyrag.core.port.GraphStore;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -29,6 +30,7 @@ import org.neo4j.driver.GraphDatabase;
 import org.neo4j.driver.Record;
 import org.neo4j.driver.Session;
 import org.neo4j.driver.SessionConfig;
+import org.neo4j.driver.TransactionConfig;
 import org.neo4j.driver.TransactionContext;
 import org.neo4j.driver.Value;
 import org.neo4j.driver.exceptions.AuthenticationException;
@@ -225,7 +227,9 @@ final class Neo4jGraphStore implements GraphStore {
 
     @Override
     public List<Map<String, String>> readCypher(String cypher, int limit) {
-        return read(tx -> {
+        // A model's query may be a cartesian product or an unbounded path: the server stops it at this timeout
+        // (its own default is none).
+        return read(TransactionConfig.builder().withTimeout(Duration.ofSeconds(10)).build(), tx -> {
             List<Map<String, String>> rows = new ArrayList<>();
             var result = tx.run(cypher);
             while (result.hasNext() && rows.size() < limit) {
@@ -293,8 +297,12 @@ final class Neo4jGraphStore implements GraphStore {
     }
 
     private <T> T read(Function<TransactionContext, T> work) {
+        return read(TransactionConfig.empty(), work);
+    }
+
+    private <T> T read(TransactionConfig config, Function<TransactionContext, T> work) {
         try (Session s = session()) {
-            return s.executeRead(work::apply);
+            return s.executeRead(work::apply, config);
         } catch (RuntimeException e) {
             throw translate("read from", e);
         }
