@@ -167,6 +167,16 @@ public abstract class FullTextStoreContract {
         assertThat(hits).isSortedAccordingTo(Comparator.comparingDouble(StoreHit::score).reversed());
     }
 
+    /** A word inside a run of Chinese or Japanese characters (no spaces between words) is found, on every backend. */
+    @Test
+    void finds_a_word_inside_a_run_of_chinese_or_japanese_text() {
+        FullTextStore store = open();
+        store.upsert(List.of(rec("zh", "zh", 1, "kb", "我住在北京已经十年了。"), rec("ja", "ja", 1, "kb",
+                "東京タワーは赤い。"), rec("en", "en", 1, "kb", "Beijing is the capital.")));
+        assertThat(store.search("北京", SearchScope.ALL, 5)).extracting(StoreHit::chunkId).first().isEqualTo("zh");
+        assertThat(store.search("東京", SearchScope.ALL, 5)).extracting(StoreHit::chunkId).first().isEqualTo("ja");
+    }
+
     @Test
     void ranks_records_matching_more_query_terms_higher() {
         FullTextStore store = corpus();

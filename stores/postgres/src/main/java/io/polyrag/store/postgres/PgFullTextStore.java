@@ -73,7 +73,7 @@ final class PgFullTextStore implements FullTextStore {
                     ps.setString(2, r.documentId());
                     ps.setLong(3, r.version());
                     ps.setString(4, r.knowledgeBase());
-                    ps.setString(5, r.text().replace('\u0000', ' '));
+                    ps.setString(5, searchable(r.text()));
                     ps.addBatch();
                 }
                 ps.executeBatch();
@@ -86,6 +86,41 @@ final class PgFullTextStore implements FullTextStore {
         });
     }
 
+    /**
+     * Text as PostgreSQL's parser should see it: no NUL, and a space around each Han, Hiragana and Katakana
+     * character. Its parser takes a run of them for one word ("我住在北京" one lexeme), so no word inside could be
+     * found; one character a token, as Lucene's and OpenSearch's analyzers cut them, they are. (Text indexed before
+     * this is found again after a re-index.)
+     */
+    static String searchable(String text) {
+        StringBuilder out = null;
+        for (int i = 0; i < text.length(); ) {
+            int cp = text.codePointAt(i);
+            int n = Character.charCount(cp);
+            boolean cjk = cp >= 0x2E80 && cjk(cp);
+            if ((cjk || cp == 0) && out == null) {
+                out = new StringBuilder(text.length() + 16).append(text, 0, i);
+            }
+            if (out != null) {
+                if (cp == 0) {
+                    out.append(' ');
+                } else if (cjk) {
+                    out.append(' ').appendCodePoint(cp).append(' ');
+                } else {
+                    out.appendCodePoint(cp);
+                }
+            }
+            i += n;
+        }
+        return out == null ? text : out.toString();
+    }
+
+    private static boolean cjk(int cp) {
+        Character.UnicodeScript s = Character.UnicodeScript.of(cp);
+        return s == Character.UnicodeScript.HAN || s == Character.UnicodeScript.HIRAGANA
+                || s == Character.UnicodeScript.KATAKANA;
+    }
+
     /** Replaces a version's whole text, its lexemes and tokens moved in the statistics with it. */
     private static void writeWhole(Connection c, WholeText w) throws SQLException {
         Binder version = ps -> {
@@ -93,7 +128,7 @@ final class PgFullTextStore implements FullTextStore {
             ps.setLong(2, w.version().version());
         };
         removeWhere(c, WHOLES, "document_id = ? AND version = ?", version);
-        String text = w.text().replace('\u0000', ' ');
+        String text = searchable(w.text());
         try (PreparedStatement ps = c.prepareStatement("INSERT INTO " + WHOLES.rows() + " (document_id, version, kb, "
                 + "tsv, len) SELECT ?, ?, ?, v.tsv, (SELECT COALESCE(SUM(array_length(u.positions, 1)), 0) FROM "
                 + "unnest(v.tsv) u) FROM (SELECT to_tsvector('english', ?) AS tsv) v")) {
@@ -131,7 +166,7 @@ final class PgFullTextStore implements FullTextStore {
     /** Binds {@link #scored}'s parameters up to the scope's; returns the next index. */
     private int bindScored(Connection c, PreparedStatement ps, String query, SearchScope scope) throws SQLException {
         int i = 1;
-        ps.setString(i++, query.replace('\u0000', ' '));
+        ps.setString(i++, searchable(query));
         ps.setDouble(i++, k1);
         ps.setDouble(i++, b);
         ps.setDouble(i++, b);
