@@ -320,11 +320,18 @@ final class PgFullTextStore implements FullTextStore {
 
     /** Deletes the rows the condition selects, taking their lexemes and tokens out of the statistics first. */
     private static void removeWhere(Connection c, Tables t, String condition, Binder binder) throws SQLException {
+        List<String> touched = new ArrayList<>();
         try (PreparedStatement ps = c.prepareStatement("UPDATE " + t.terms() + " t SET df = t.df - d.n FROM "
                 + "(SELECT l AS lexeme, COUNT(*) AS n FROM " + t.rows() + " f, unnest(tsvector_to_array(f.tsv)) l "
-                + "WHERE " + condition + " GROUP BY l) d WHERE t.lexeme = d.lexeme")) {
+                + "WHERE " + condition + " GROUP BY l) d WHERE t.lexeme = d.lexeme RETURNING t.lexeme, t.df")) {
             binder.bind(ps);
-            ps.executeUpdate();
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    if (rs.getLong(2) <= 0) {
+                        touched.add(rs.getString(1));
+                    }
+                }
+            }
         }
         try (PreparedStatement ps = c.prepareStatement("UPDATE polyrag_fulltext_stats s SET " + t.count() + " = s."
                 + t.count() + " - x.n, " + t.tokens() + " = s." + t.tokens() + " - x.t FROM (SELECT COUNT(*) AS n, "
@@ -336,8 +343,14 @@ final class PgFullTextStore implements FullTextStore {
             binder.bind(ps);
             ps.executeUpdate();
         }
-        try (PreparedStatement ps = c.prepareStatement("DELETE FROM " + t.terms() + " WHERE df <= 0")) {
-            ps.executeUpdate();
+        // Only the lexemes this removal took to zero, by key: "WHERE df <= 0" scanned the whole vocabulary for every
+        // version removed (a knowledge base of 20,000 documents deleted in 40,000 scans, under the global lock).
+        if (!touched.isEmpty()) {
+            try (PreparedStatement ps = c.prepareStatement("DELETE FROM " + t.terms() + " WHERE lexeme = ANY(?) "
+                    + "AND df <= 0")) {
+                ps.setArray(1, c.createArrayOf("varchar", touched.toArray()));
+                ps.executeUpdate();
+            }
         }
     }
 

@@ -25,4 +25,24 @@ class PgFullTextStoreTest extends FullTextStoreContract {
     protected boolean keepsWholeTexts() {
         return true;
     }
+
+    /** Lexemes no row holds any more leave the vocabulary; the others keep their counts. */
+    @org.junit.jupiter.api.Test
+    void removed_rows_take_their_last_lexemes_with_them() throws Exception {
+        FullTextStore store = open();
+        store.upsert(java.util.List.of(rec("a#1", "a", 1, "kb", "Puffins nest on the skerry."),
+                rec("b#1", "b", 1, "kb", "Terns nest on the skerry too.")));
+        store.delete(java.util.List.of(new io.polyrag.core.model.DocumentVersion("a", 1)));
+        String url = schemas.get(dir);
+        try (var c = java.sql.DriverManager.getConnection(url); var st = c.createStatement();
+                var rs = st.executeQuery("SELECT lexeme, df FROM polyrag_fulltext_terms ORDER BY lexeme")) {
+            java.util.Map<String, Long> df = new java.util.TreeMap<>();
+            while (rs.next()) {
+                df.put(rs.getString(1), rs.getLong(2));
+            }
+            org.assertj.core.api.Assertions.assertThat(df).doesNotContainKey("puffin").containsEntry("tern", 1L)
+                    .containsEntry("skerri", 1L).allSatisfy((k, v) -> org.assertj.core.api.Assertions.assertThat(v)
+                    .isPositive());
+        }
+    }
 }
