@@ -8,6 +8,8 @@ import java.nio.charset.CharacterCodingException;
 import java.nio.charset.Charset;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.apache.tika.metadata.Metadata;
 import org.apache.tika.parser.txt.Icu4jEncodingDetector;
 
@@ -54,7 +56,31 @@ final class TextDecoder {
             return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
                     .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(bytes)).toString();
         } catch (CharacterCodingException e) {
-            return new String(bytes, detect(bytes));
+            Charset declared = declared(bytes);
+            return new String(bytes, declared != null ? declared : detect(bytes));
+        }
+    }
+
+    private static final Pattern META_CHARSET = Pattern.compile(
+            "<meta[^>]{0,200}?charset\\s*=\\s*[\"']?([A-Za-z0-9_.:-]{1,40})", Pattern.CASE_INSENSITIVE);
+
+    /**
+     * The charset an HTML page declares in its head ({@code <meta charset="windows-1250">}, or the http-equiv form),
+     * looked for in its first 2 KiB as HTML's own sniffing does; null when none is declared or it is unknown here.
+     * Short pages gave the statistical detector too little to go on (ř read as ø).
+     */
+    static Charset declared(byte[] bytes) {
+        Matcher m = META_CHARSET.matcher(new String(bytes, 0, Math.min(bytes.length, 2048),
+                StandardCharsets.ISO_8859_1));
+        if (!m.find()) {
+            return null;
+        }
+        try {
+            Charset c = Charset.forName(m.group(1));
+            // A page that says UTF-8 but is not: its bytes decide, not its word.
+            return c.equals(StandardCharsets.UTF_8) ? null : c;
+        } catch (IllegalArgumentException e) {
+            return null;
         }
     }
 

@@ -167,6 +167,15 @@ class TextFormatsParserTest {
         assertThat(parser.parse(new SourceItem("u", "d.txt", utf32be, null)).text()).isEqualTo("hello world");
     }
 
+    /** A short page in a legacy charset it declares in its head is read in that charset, not guessed. */
+    @Test
+    void an_html_page_is_read_in_the_charset_its_head_declares() {
+        String html = "<html><head><meta http-equiv=\"Content-Type\" content=\"text/html; charset=windows-1250\">"
+                + "<title>Řeka</title></head><body><p>Přístav u řeky, kde kotví lodě.</p></body></html>";
+        byte[] bytes = html.getBytes(java.nio.charset.Charset.forName("windows-1250"));
+        assertThat(parser.parse(new SourceItem("u", "page.html", bytes, null)).text()).contains("Přístav u řeky");
+    }
+
     /** A NUL past the first 8 KiB, or in UTF-16 text: a space, never a character no store accepts. */
     @Test
     void a_nul_the_binary_check_does_not_see_becomes_a_space() {
