@@ -16,7 +16,7 @@ const GROUPS: { group: string; kinds: SourceKind[] }[] = [
   { group: 'Cloud', kinds: ['s3'] },
 ];
 
-export function SourcesTab({ state, dispatch }: TabProps) {
+export function SourcesTab({ state, dispatch, config }: TabProps) {
   const kind = state.sourceKind;
   const form = FORMS[kind];
   const draft = state.drafts[kind];
@@ -56,7 +56,7 @@ export function SourcesTab({ state, dispatch }: TabProps) {
         }}>
           <h3>{form.label}</h3>
           {kind === 'upload' && <UploadForm draft={state.drafts.upload} errors={shown}
-            set={(p) => dispatch({ type: 'draft', kind: 'upload', patch: p })} />}
+            maxBytes={config?.max_request_bytes} set={(p) => dispatch({ type: 'draft', kind: 'upload', patch: p })} />}
           {kind === 'folder' && <FolderForm draft={state.drafts.folder} errors={shown} set={set} />}
           {kind === 'web' && <WebForm draft={state.drafts.web} errors={shown} set={set} />}
           {kind === 's3' && <S3Form draft={state.drafts.s3} errors={shown} set={set} />}
@@ -294,28 +294,64 @@ interface FormProps<K extends SourceKind> {
   set: (patch: Partial<Drafts[K]>) => void;
 }
 
-function UploadForm({ draft, errors, set }: FormProps<'upload'>) {
+/** Most files the server takes in one upload request. */
+const MAX_FILES_PER_REQUEST = 1000;
+
+/**
+ * The chosen files in requests the server takes: at most 1000 files, and a tenth under its request limit for the
+ * multipart framing (a file larger than that goes alone, and is refused naming the limit).
+ */
+export function uploadBatches(files: File[], maxBytes?: number): File[][] {
+  const budget = maxBytes ? maxBytes * 0.9 : Number.POSITIVE_INFINITY;
+  const out: File[][] = [];
+  let batch: File[] = [];
+  let bytes = 0;
+  for (const f of files) {
+    if (batch.length && (batch.length >= MAX_FILES_PER_REQUEST || bytes + f.size > budget)) {
+      out.push(batch);
+      batch = [];
+      bytes = 0;
+    }
+    batch.push(f);
+    bytes += f.size;
+  }
+  if (batch.length) out.push(batch);
+  return out;
+}
+
+/** Bumped by every choice of files: a check that ends after a newer one started describes files no longer chosen. */
+let uploadChoice = 0;
+
+function UploadForm({ draft, errors, set, maxBytes }: FormProps<'upload'> & { maxBytes?: number }) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState('');
   const input = useRef<HTMLInputElement>(null);
   const stage = async (files: FileList | null) => {
     if (!files || files.length === 0) return;
+    const mine = ++uploadChoice;
     setBusy(true);
     setError('');
-    const body = new FormData();
-    for (const f of Array.from(files)) body.append('files', f, f.name);
-    if (draft.kb.trim()) body.append('kb', draft.kb.trim());
-    try {
-      const staged: Staged = await ok(api.POST('/v1/ingest/upload', {
-        body: body as never, bodySerializer: (b: unknown) => b as FormData }));
-      set({ staged });
-    } catch (e) {
-      setError(message(e));
-      set({ staged: null });
-    } finally {
-      setBusy(false);
-      if (input.current) input.current.value = '';
+    const merged: Staged = { accepted: [], skipped: [] };
+    const failed: string[] = [];
+    // Several requests when the choice is larger than one may be: each staged, their verdicts merged.
+    for (const batch of uploadBatches(Array.from(files), maxBytes)) {
+      const body = new FormData();
+      for (const f of batch) body.append('files', f, f.name);
+      if (draft.kb.trim()) body.append('kb', draft.kb.trim());
+      try {
+        const staged: Staged = await ok(api.POST('/v1/ingest/upload', {
+          body: body as never, bodySerializer: (b: unknown) => b as FormData }));
+        merged.accepted!.push(...(staged.accepted ?? []));
+        merged.skipped!.push(...(staged.skipped ?? []));
+      } catch (e) {
+        failed.push(message(e));
+      }
+      if (mine !== uploadChoice) return;
     }
+    setError(failed.join('; '));
+    set({ staged: merged.accepted!.length || merged.skipped!.length ? merged : null });
+    setBusy(false);
+    if (input.current) input.current.value = '';
   };
   return (
     <>

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { folderForm, uploadForm, webForm } from '../sources';
 import { initialState, reducer } from '../state';
 import { queryBody, searchBody } from '../tabs/Search';
+import { uploadBatches } from '../tabs/Sources';
 import { initialControls } from '../state';
 
 describe('the configured snapshot', () => {
@@ -49,6 +50,18 @@ describe('each form owns its validity', () => {
     const errors = webForm.validate({ sourceId: 'site', startUrl: 'ftp://x', pathPrefix: 'docs', maxPages: '0',
       maxDepth: '3', kb: '', interval: '3600' });
     expect(Object.keys(errors).sort()).toEqual(['maxPages', 'pathPrefix', 'startUrl']);
+  });
+});
+
+describe('an upload of many files', () => {
+  const file = (name: string, size: number) => new File([new Uint8Array(size)], name);
+  it('goes in requests the server takes: under its size limit, at most 1000 files each', () => {
+    const three = [file('a', 600), file('b', 600), file('c', 200)];
+    expect(uploadBatches(three, 1000).map((b) => b.map((f) => f.name))).toEqual([['a'], ['b', 'c']]);
+    expect(uploadBatches(three).map((b) => b.length)).toEqual([3]);
+    const many = Array.from({ length: 2500 }, (_, i) => file(`f${i}`, 1));
+    expect(uploadBatches(many, 1 << 30).map((b) => b.length)).toEqual([1000, 1000, 500]);
+    expect(uploadBatches([file('huge', 5000)], 1000).map((b) => b.length)).toEqual([1]);
   });
 });
 
