@@ -5,6 +5,7 @@ import io.polyrag.core.http.OutboundException;
 import io.polyrag.core.model.Ids;
 import io.polyrag.core.port.LlmClient;
 import java.net.URI;
+import java.util.Locale;
 import java.util.Map;
 import java.util.function.Consumer;
 import tools.jackson.databind.JsonNode;
@@ -43,9 +44,43 @@ public final class OpenAiCompatibleClient implements LlmClient {
         return "openai-compatible:" + model;
     }
 
+    /** Send {@code max_completion_tokens}, not {@code max_tokens}: OpenAI's reasoning models refuse the older one. */
+    private volatile boolean completionTokens;
+    /** Send no temperature: reasoning models accept only their default. */
+    private volatile boolean defaultTemperature;
+
+    /**
+     * Whether a refusal names a parameter this model does not take (OpenAI's reasoning models: {@code max_tokens},
+     * a temperature other than their default), now left out or renamed for this and every later call.
+     */
+    private boolean adapted(OutboundException e) {
+        String m = String.valueOf(e.getMessage()).toLowerCase(Locale.ROOT);
+        if (e.status() != 400) {
+            return false;
+        }
+        if (!completionTokens && m.contains("max_tokens") && m.contains("max_completion_tokens")) {
+            completionTokens = true;
+            return true;
+        }
+        if (!defaultTemperature && m.contains("temperature") && (m.contains("unsupported")
+                || m.contains("not supported") || m.contains("does not support") || m.contains("only the default"))) {
+            defaultTemperature = true;
+            return true;
+        }
+        return false;
+    }
+
     @Override
     public Response complete(Request request) {
-        String body = http.postJson(endpoint, headers(), body(request, false), OpenAiCompatibleClient::error);
+        String body;
+        try {
+            body = http.postJson(endpoint, headers(), body(request, false), OpenAiCompatibleClient::error);
+        } catch (OutboundException e) {
+            if (!adapted(e)) {
+                throw e;
+            }
+            return complete(request);
+        }
         JsonNode r = parse(id(), body);
         JsonNode choice = r.path("choices").path(0);
         if (choice.isMissingNode()) {
@@ -53,6 +88,25 @@ public final class OpenAiCompatibleClient implements LlmClient {
         }
         return new Response(choice.path("message").path("content").asString(""), r.path("model").asString(model),
                 r.path("usage").path("prompt_tokens").asInt(0), r.path("usage").path("completion_tokens").asInt(0));
+    }
+
+    /**
+     * A stream that ended with no end: a server that ignored "stream" and answered one completion, read as such, or
+     * a failure (cut off by a closed connection, or not a stream at all, a proxy's page): not a whole answer.
+     */
+    private Response unended(StringBuilder text, StringBuilder plain, Consumer<String> onToken) {
+        if (text.isEmpty() && !plain.isEmpty()) {
+            Response whole = completion(plain.toString().strip());
+            if (whole != null) {
+                if (!whole.text().isEmpty()) {
+                    onToken.accept(whole.text());
+                }
+                return whole;
+            }
+        }
+        throw new OutboundException(id(), 200, "the stream ended before the model finished (no finish_reason and no "
+                + "[DONE]" + (text.isEmpty() ? "; nothing streamed: is the base URL an OpenAI-compatible API?" : "")
+                + ")", null);
     }
 
     /** The most of a non-stream reply to a stream request kept, to read it as one completion. */
@@ -81,7 +135,7 @@ public final class OpenAiCompatibleClient implements LlmClient {
         String[] answeredBy = {model};
         boolean[] ended = {false};
         StringBuilder plain = new StringBuilder();
-        http.postStream(endpoint, headers(), body(request, true), OpenAiCompatibleClient::error, line -> {
+        Consumer<String> read = line -> {
             if (!line.startsWith("data:")) {
                 if (plain.length() < MAX_PLAIN_REPLY) {
                     plain.append(line).append('\n'); // a server that ignored "stream": one JSON completion
@@ -112,22 +166,17 @@ public final class OpenAiCompatibleClient implements LlmClient {
                 usage[0] = chunk.path("usage").path("prompt_tokens").asInt(0);
                 usage[1] = chunk.path("usage").path("completion_tokens").asInt(0);
             }
-        });
-        if (!ended[0] && text.isEmpty() && !plain.isEmpty()) {
-            // Some OpenAI-compatible servers ignore "stream" and answer one completion: read it as such.
-            Response whole = completion(plain.toString().strip());
-            if (whole != null) {
-                if (!whole.text().isEmpty()) {
-                    onToken.accept(whole.text());
-                }
-                return whole;
+        };
+        try {
+            http.postStream(endpoint, headers(), body(request, true), OpenAiCompatibleClient::error, read);
+        } catch (OutboundException e) {
+            if (!text.isEmpty() || !adapted(e)) {
+                throw e;
             }
+            return stream(request, onToken);
         }
         if (!ended[0]) {
-            // Cut off (a connection closed early), or not a stream at all (a proxy's page): not a whole answer.
-            throw new OutboundException(id(), 200, "the stream ended before the model finished (no finish_reason and "
-                    + "no [DONE]" + (text.isEmpty() ? "; nothing streamed: is the base URL an OpenAI-compatible API?"
-                    : "") + ")", null);
+            return unended(text, plain, onToken);
         }
         return new Response(text.toString(), answeredBy[0], usage[0], usage[1]);
     }
@@ -144,8 +193,10 @@ public final class OpenAiCompatibleClient implements LlmClient {
             messages.addObject().put("role", "system").put("content", request.system());
         }
         request.messages().forEach(m -> messages.addObject().put("role", m.role()).put("content", m.content()));
-        b.put("max_tokens", request.maxTokens());
-        b.put("temperature", request.temperature());
+        b.put(completionTokens ? "max_completion_tokens" : "max_tokens", request.maxTokens());
+        if (!defaultTemperature) {
+            b.put("temperature", request.temperature());
+        }
         if (request.json()) {
             b.putObject("response_format").put("type", "json_object");
         }

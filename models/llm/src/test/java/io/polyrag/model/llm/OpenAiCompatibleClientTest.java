@@ -174,4 +174,25 @@ class OpenAiCompatibleClientTest {
             assertThat(tokens).containsExactly("whole");
         }
     }
+
+    /** A reasoning model refuses max_tokens and a temperature: renamed and left out, and the call goes on. */
+    @Test
+    void a_model_that_refuses_max_tokens_or_a_temperature_is_asked_again_without_them() throws IOException {
+        try (LoopbackServer s = new LoopbackServer(
+                Reply.json(400, "{\"error\":{\"message\":\"Unsupported parameter: 'max_tokens' is not supported with "
+                        + "this model. Use 'max_completion_tokens' instead.\"}}"),
+                Reply.json(400, "{\"error\":{\"message\":\"Unsupported value: 'temperature' does not support 0.2 with "
+                        + "this model. Only the default (1) value is supported.\"}}"),
+                Reply.json(200, "{\"model\":\"o\",\"choices\":[{\"message\":{\"content\":\"fine\"}}]}"),
+                Reply.json(200, "{\"model\":\"o\",\"choices\":[{\"message\":{\"content\":\"again\"}}]}"))) {
+            var client = client(s, 0, Duration.ofSeconds(5));
+            assertThat(client.complete(request(false)).text()).isEqualTo("fine");
+            assertThat(client.complete(request(false)).text()).as("remembered: one call").isEqualTo("again");
+            assertThat(s.received).hasSize(4);
+            JsonNode last = OpenAiCompatibleClient.JSON.readTree(s.received.getLast().body());
+            assertThat(last.has("max_tokens")).isFalse();
+            assertThat(last.has("max_completion_tokens")).isTrue();
+            assertThat(last.has("temperature")).isFalse();
+        }
+    }
 }
