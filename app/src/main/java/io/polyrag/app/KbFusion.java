@@ -8,7 +8,6 @@ import io.polyrag.core.ConflictException;
 import io.polyrag.core.InvalidInputException;
 import io.polyrag.core.config.Config;
 import io.polyrag.core.config.Settings;
-import io.polyrag.core.model.Chunk;
 import io.polyrag.core.model.DocumentInfo;
 import io.polyrag.core.model.FusionMethod;
 import io.polyrag.core.model.Ids;
@@ -16,7 +15,6 @@ import io.polyrag.core.model.ItemError;
 import io.polyrag.core.model.JobProgress;
 import io.polyrag.core.model.KnowledgeBase;
 import io.polyrag.core.model.Modality;
-import io.polyrag.core.model.SearchHit;
 import io.polyrag.core.model.SearchRequest;
 import io.polyrag.core.model.SearchScope;
 import io.polyrag.core.port.Catalog;
@@ -31,15 +29,16 @@ import java.util.Arrays;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.IntPredicate;
 import tools.jackson.databind.json.JsonMapper;
@@ -275,23 +274,37 @@ final class KbFusion implements JobHandler {
                     KnowledgeBase.ofStored(kb).name(), "the knowledge base has " + judged.size() + " judged queries; "
                     + "tuning needs at least " + MIN_JUDGED))).build();
         }
-        Set<String> documents = visibleDocuments(kb);
+        Map<String, Long> versions = visibleVersions(kb);
+        Set<String> documents = versions.keySet();
         List<Candidate> candidates = candidates();
         int total = candidates.size() * judged.size();
         double[][] ndcg = new double[candidates.size()][judged.size()];
         int done = 0;
-        for (int c = 0; c < candidates.size(); c++) {
-            for (int q = 0; q < judged.size(); q++) {
+        // Query by query, every candidate of a query back to back: an ingest running meanwhile reaches all of a
+        // query's candidates alike (candidate by candidate, the first was scored on the old texts, the rest on new).
+        for (int q = 0; q < judged.size(); q++) {
+            for (int c = 0; c < candidates.size(); c++) {
                 if (context.canceled()) {
                     return progress("canceled", total, done, List.of());
                 }
                 ndcg[c][q] = ndcg(search(kb, judged.get(q).query(), candidates.get(c), documents, TUNE_DEPTH),
                         judged.get(q).relevant(), 10);
                 done++;
-                context.progress(progress("searching: " + candidates.get(c).name(), total, done, List.of()));
+                context.progress(progress("searching: query " + (q + 1) + " of " + judged.size(), total, done,
+                        List.of()));
             }
         }
         FusionTuning result = choose(candidates, ndcg, judged, documents.size());
+        List<String> changed = changed(judged, versions, visibleVersions(kb));
+        if (result.applied() && !changed.isEmpty()) {
+            result = new FusionTuning(false, result.fusion(), result.weights(), result.rrfK(), result.queries(),
+                    result.folds(), result.ndcg10Configured(), result.ndcg10Tuned(), result.delta(), result.p(),
+                    changed.size() + " judged document(s) changed while the tuning ran (" + String.join(", ",
+                            changed.stream().limit(3).toList()) + (changed.size() > 3 ? ", …" : "") + "): its figures "
+                            + "mix two versions, so nothing was applied; tune again once the ingest is done",
+                    result.documents(), result.tunedAt(), result.candidates(), result.candidateDepth(),
+                    result.fulltextDocumentWeight(), result.vectorDocumentWeight());
+        }
         judgments.putTuning(kb, JSON.writeValueAsString(result));
         cache.remove(kb);
         return progress("done", total, total, List.of(result.reason()));
@@ -445,7 +458,7 @@ final class KbFusion implements JobHandler {
             double mrr = 0;
             for (Judgment j : judged) {
                 List<String> ranked = leg == null ? search(stored, j.query(), c, documents, EVALUATION_DEPTH)
-                        : ranking(searcher.search(new SearchRequest(j.query(), EVALUATION_DEPTH,
+                        : KbRanking.ranking(searcher.search(new SearchRequest(j.query(), EVALUATION_DEPTH,
                                 List.of(stored), Set.of(leg), null)).hits(), documents);
                 perQuery.put(j.queryId(), ndcg(ranked, j.relevant(), 10));
                 recall += Metrics.recall(ranked, j.relevant(), 100);
@@ -485,11 +498,24 @@ final class KbFusion implements JobHandler {
 
     /** The knowledge base's visible documents now: the fixed set a tuning or evaluation searches. */
     private Set<String> visibleDocuments(String kb) {
-        Set<String> out = new HashSet<>();
+        return visibleVersions(kb).keySet();
+    }
+
+    /** The judged documents whose visible version is not the one the tuning started with (or that are gone). */
+    private static List<String> changed(List<Judgment> judged, Map<String, Long> before, Map<String, Long> after) {
+        Set<String> relevant = new TreeSet<>();
+        judged.forEach(j -> relevant.addAll(j.relevant().keySet()));
+        return relevant.stream().filter(id -> before.containsKey(id) && !before.get(id).equals(after.get(id)))
+                .toList();
+    }
+
+    /** The knowledge base's visible documents and the version of each that is visible. */
+    private Map<String, Long> visibleVersions(String kb) {
+        Map<String, Long> out = new HashMap<>();
         SearchScope scope = new SearchScope(Set.of(kb));
         for (int offset = 0; ; offset += 1000) {
             List<DocumentInfo> page = catalog.documents(scope, offset, 1000);
-            page.forEach(d -> out.add(d.id()));
+            page.forEach(d -> out.put(d.id(), d.visibleVersion()));
             if (page.size() < 1000) {
                 return out;
             }
@@ -497,30 +523,8 @@ final class KbFusion implements JobHandler {
     }
 
     private List<String> search(String kb, String query, Candidate c, Set<String> documents, int depth) {
-        return ranking(searcher.search(new SearchRequest(query, depth, List.of(kb), Set.of(), c.method(),
+        return KbRanking.ranking(searcher.search(new SearchRequest(query, depth, List.of(kb), Set.of(), c.method(),
                 Set.of(), null, c.tuning())).hits(), documents);
-    }
-
-    /**
-     * Documents in order of their first hit, those not in {@code documents} (indexed since the job started) left out:
-     * the same ranking as a search filtered to them, without handing every search thousands of ids. A hit's merged
-     * near-duplicates (chunks of other documents saying the same, which the hit stands for and lists) count right
-     * after it, as {@code polyrag eval} counts them: the response returns those documents too.
-     */
-    static List<String> ranking(List<SearchHit> hits, Set<String> documents) {
-        Set<String> out = new LinkedHashSet<>();
-        for (SearchHit h : hits) {
-            if (documents.contains(h.documentId())) {
-                out.add(h.documentId());
-            }
-            for (String chunk : h.merged()) {
-                String merged = Chunk.documentIdOf(chunk);
-                if (merged != null && documents.contains(merged)) {
-                    out.add(merged);
-                }
-            }
-        }
-        return List.copyOf(out);
     }
 
     private static double ndcg(List<String> ranked, Map<String, Integer> relevant, int k) {

@@ -103,7 +103,7 @@ class KbFusionChoiceTest {
                         Chunk.idOf(c, 1, 4), Chunk.idOf(late, 1, 0))).build(),
                 SearchHit.builder().rank(2).documentId(b).chunkId(Chunk.idOf(b, 1, 0)).build(),
                 SearchHit.builder().rank(3).documentId(c).chunkId(Chunk.idOf(c, 1, 0)).build());
-        assertThat(KbFusion.ranking(hits, java.util.Set.of(a, b, c))).containsExactly(a, c, b);
+        assertThat(KbRanking.ranking(hits, java.util.Set.of(a, b, c))).containsExactly(a, c, b);
     }
 
     @Test

@@ -139,6 +139,35 @@ class KbFusionTest {
                 List.of(KB), Set.of(), null)).fusion()).doesNotContain("tuned");
     }
 
+    /** A judged document re-indexed while the tuning runs: its figures mix two versions, so nothing is applied. */
+    @Test
+    void a_tuning_during_which_a_judged_document_changed_is_not_applied() {
+        var kbs = polyrag.knowledgeBases();
+        kbs.deleteJudgments(KB, null);
+        kbs.addJudgments(KB, judged(UNITS));
+        String job = kbs.tune(KB);
+        await().atMost(Duration.ofMinutes(2)).until(() -> polyrag.jobs().get(job).progress().processed() > 30
+                || polyrag.jobs().get(job).status().finished());
+        String text = "Record " + code(5) + ". The " + CROPS[5 % CROPS.length] + " harvest near "
+                + PLACES[5 % PLACES.length] + " was logged by field crew " + (5 % 7 + 1) + " on a cold morning; the "
+                + "crates went to the " + PLACES[(5 + 2) % PLACES.length] + " depot.";
+        polyrag.ingest().text(new TextIngest(text + " Revised.", "Record " + code(5), "unit:5", null,
+                KnowledgeBase.of(KB), false));
+        JobInfo done = await().atMost(Duration.ofMinutes(3)).until(() -> polyrag.jobs().get(job),
+                j -> j.status().finished());
+        try {
+            assertThat(polyrag.jobs().get(job).progress().processed()).as("it was still running").isPositive();
+            FusionTuning t = kbs.tuning(KB).orElseThrow();
+            assertThat(t.applied()).isFalse();
+            assertThat(t.reason()).contains("changed while the tuning ran").contains("tune again");
+            assertThat(done.status()).isEqualTo(JobStatus.SUCCEEDED);
+        } finally {
+            polyrag.ingest().text(new TextIngest(text, "Record " + code(5), "unit:5", null, KnowledgeBase.of(KB),
+                    false));
+            kbs.dropTuning(KB);
+        }
+    }
+
     @Test
     void judgments_are_checked_naming_the_field_and_the_fix() {
         var kbs = polyrag.knowledgeBases();

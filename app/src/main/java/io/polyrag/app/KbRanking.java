@@ -1,0 +1,35 @@
+package io.polyrag.app;
+
+import io.polyrag.core.model.Chunk;
+import io.polyrag.core.model.SearchHit;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+/** A search's hits as the document ranking a judged query is scored on (tuning, a knowledge base's evaluation). */
+final class KbRanking {
+    private KbRanking() {
+    }
+
+    /**
+     * Documents in order of their first hit, those not in {@code documents} (indexed since the job started) left out:
+     * the same ranking as a search filtered to them, without handing every search thousands of ids. A hit's merged
+     * near-duplicates (chunks of other documents saying the same, which the hit stands for and lists) count right
+     * after it, as {@code polyrag eval} counts them: the response returns those documents too.
+     */
+    static List<String> ranking(List<SearchHit> hits, Set<String> documents) {
+        Set<String> out = new LinkedHashSet<>();
+        for (SearchHit h : hits) {
+            if (documents.contains(h.documentId())) {
+                out.add(h.documentId());
+            }
+            for (String chunk : h.merged()) {
+                String merged = Chunk.documentIdOf(chunk);
+                if (merged != null && documents.contains(merged)) {
+                    out.add(merged);
+                }
+            }
+        }
+        return List.copyOf(out);
+    }
+}
