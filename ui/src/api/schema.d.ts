@@ -1002,6 +1002,8 @@ export interface components {
             model: string | null;
             messages: components["schemas"]["ChatRoutesMessage"][] | null;
             stream?: boolean | null;
+        } & {
+            [key: string]: unknown;
         };
         ChatRoutesChoice: {
             index: number;
@@ -1105,6 +1107,16 @@ export interface components {
         };
         DtosSourceBody: {
             source_id: string | null;
+            type: string | null;
+            config: {
+                [key: string]: unknown;
+            } | null;
+            kb?: string | null;
+            interval_seconds?: number | null;
+            enabled?: boolean | null;
+        };
+        DtosSourceBodyWithoutSourceId: {
+            source_id?: string | null;
             type: string | null;
             config: {
                 [key: string]: unknown;
@@ -4095,7 +4107,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["DtosSourceBody"];
+                "application/json": components["schemas"]["DtosSourceBodyWithoutSourceId"];
             };
         };
         responses: {

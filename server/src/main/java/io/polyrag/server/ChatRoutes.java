@@ -2,6 +2,7 @@ package io.polyrag.server;
 
 import static io.polyrag.server.Http.jsonBody;
 
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import io.javalin.http.Context;
 import io.polyrag.app.Json;
@@ -73,6 +74,7 @@ final class ChatRoutes {
     }
 
     /** The fields polyrag reads from a chat request (others are accepted and ignored). */
+    @JsonIgnoreProperties(ignoreUnknown = true)
     record ChatBody(String model, List<Message> messages, Boolean stream) {
     }
 

@@ -1,6 +1,7 @@
 package io.polyrag.server;
 
 import com.fasterxml.jackson.annotation.JsonFormat;
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import java.lang.reflect.ParameterizedType;
@@ -40,12 +41,27 @@ final class Schemas {
      */
     ObjectNode ref(Class<?> type, Set<String> required) {
         String name = name(type);
+        // One record as two request bodies that require different fields (a source's create and its update): each
+        // its own schema, or the second showed the first's required fields.
+        Set<String> first = requiredBy.putIfAbsent(name, required == null ? Set.of() : required);
+        if (first != null && required != null && !first.equals(required)) {
+            StringBuilder suffix = new StringBuilder("Without");
+            first.stream().filter(f -> !required.contains(f)).sorted().forEach(f -> {
+                for (String part : f.split("_")) {
+                    suffix.append(Character.toUpperCase(part.charAt(0))).append(part.substring(1));
+                }
+            });
+            name = name + (suffix.length() > "Without".length() ? suffix : "Variant");
+        }
         if (!schemas.containsKey(name)) {
             schemas.put(name, F.objectNode());
             schemas.put(name, object(type, required));
         }
         return F.objectNode().put("$ref", "#/components/schemas/" + name);
     }
+
+    /** The required fields each schema name was first made with. */
+    private final Map<String, Set<String>> requiredBy = new TreeMap<>();
 
     ObjectNode components() {
         ObjectNode out = F.objectNode();
@@ -99,7 +115,9 @@ final class Schemas {
                 required.add(json);
             }
         }
-        s.put("additionalProperties", false);
+        // A body that takes more than it reads (an OpenAI chat request's temperature, tools…) says so.
+        JsonIgnoreProperties ignoring = type.getAnnotation(JsonIgnoreProperties.class);
+        s.put("additionalProperties", ignoring != null && ignoring.ignoreUnknown());
         return s;
     }
 

@@ -235,6 +235,17 @@ class OpenApiContractTest {
      * {@code docs/openapi.json} is the served document, kept in the repository for readers and for the linter that
      * CI runs; regenerate it with {@code ./mvnw -pl server test -Dtest=OpenApiContractTest -Dpolyrag.writeDocs=true}.
      */
+    /** Request bodies say what the route takes: no field it does not need, and more where it takes more. */
+    @Test
+    void request_schemas_require_what_each_route_requires() {
+        var schemas = doc.get("components").get("schemas");
+        assertThat(schemas.get("DtosSourceBodyWithoutSourceId").get("required").toString()).doesNotContain("source_id");
+        assertThat(schemas.get("DtosSourceBody").get("required").toString()).contains("source_id");
+        assertThat(schemas.get("DtosQueryBody").get("required")).isEmpty();
+        assertThat(schemas.get("ChatRoutesChatBody").get("additionalProperties").asBoolean()).isTrue();
+        assertThat(schemas.get("DtosSearchBody").get("additionalProperties").asBoolean()).isFalse();
+    }
+
     @Test
     void docs_openapi_json_is_the_served_document() throws IOException {
         Path file = Path.of("").toAbsolutePath().getParent().resolve("docs/openapi.json");
