@@ -4638,6 +4638,15 @@ export interface operations {
                     "application/json": components["schemas"]["ChatRoutesCompletion"];
                 };
             };
+            /** @description the model failed; the sources are still there */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["DtosAnswerProblem"];
+                };
+            };
             /** @description a problem with the request; the detail names the field and the fix */
             "4XX": {
                 headers: {

@@ -88,7 +88,8 @@ final class ChatRoutes {
         api.post("/v1/chat/completions", this::complete).summary("openai", "Answer the last user message with "
                 + "cited sources (OpenAI chat format; stream=true for chat.completion.chunk events)")
                 .body(api.schemas(), ChatBody.class, "model", "messages")
-                .response(200, "the completion (or, with stream, text/event-stream of chunks)", Completion.class);
+                .response(200, "the completion (or, with stream, text/event-stream of chunks)", Completion.class)
+                .problem(502, "the model failed; the sources are still there", Dtos.AnswerProblem.class);
     }
 
     private void models(Context ctx) {
