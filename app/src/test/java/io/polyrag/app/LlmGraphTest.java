@@ -110,6 +110,15 @@ class LlmGraphTest {
             assertThat(calls.get()).isEqualTo(2);
             assertThat(r.extractionTokens()).isEqualTo(120);
             assertThat(r.warnings()).singleElement().satisfies(w -> assertThat(w).contains("budget ran out"));
+            // Ingested again, the document the budget stopped is not "unchanged": it is extracted now.
+            int before = calls.get();
+            IngestReport again = p.ingest().items(List.of(new io.polyrag.core.model.SourceItem("doc:3", "three.txt",
+                    "Grace Hopper 3.".getBytes(), null)), null, io.polyrag.core.port.ProgressListener.NONE);
+            assertThat(again.updated()).as(String.valueOf(again)).isEqualTo(1);
+            assertThat(calls.get()).isEqualTo(before + 1);
+            IngestReport done = p.ingest().items(List.of(new io.polyrag.core.model.SourceItem("doc:3", "three.txt",
+                    "Grace Hopper 3.".getBytes(), null)), null, io.polyrag.core.port.ProgressListener.NONE);
+            assertThat(done.unchanged()).as("extracted whole now: unchanged from then on").isEqualTo(1);
         }
     }
 

@@ -340,7 +340,8 @@ final class IngestFlow implements AutoCloseable {
             LOG.log(Level.WARNING, "entity extraction failed for a batch of " + prepared.size() + " documents", e);
             tally.warn("entity extraction failed (" + e.getMessage() + "); " + prepared.size()
                     + " documents were indexed without graph relations");
-            found = texts.stream().map(t -> Extraction.EMPTY).toList();
+            // Stopped, not extracted: recorded as such, so ingesting the same bytes again extracts them.
+            found = texts.stream().map(t -> Extraction.TIME_STOPPED).toList();
         }
         long spent = found.stream().mapToLong(Extraction::tokens).sum();
         budget.remaining = Math.max(0, budget.remaining - spent);
@@ -359,7 +360,7 @@ final class IngestFlow implements AutoCloseable {
                 tally.warn(p.input().name() + ": entity extraction took longer than it may (" + pipeline.extractPerText()
                         .toMillis() + " ms a chunk, " + pipeline.extractPerBatch().toSeconds() + " s a batch) and was skipped: "
                         + "the document is indexed without graph relations");
-                mine = mine.stream().map(x -> Extraction.EMPTY).toList();
+                mine = mine.stream().map(x -> Extraction.TIME_STOPPED).toList();
             }
             out.add(mine);
             from += p.drafts().size();

@@ -8,6 +8,7 @@ import io.polyrag.core.model.DocumentDraft;
 import io.polyrag.core.model.DocumentVersion;
 import io.polyrag.core.model.Extraction;
 import io.polyrag.core.model.Figure;
+import io.polyrag.core.model.Ids;
 import io.polyrag.core.model.IndexedDocument;
 import io.polyrag.core.model.StoreRecord;
 import io.polyrag.core.model.Tenant;
@@ -15,6 +16,7 @@ import io.polyrag.core.model.VersionRecords;
 import io.polyrag.core.port.Catalog;
 import io.polyrag.core.port.Embedder;
 import java.lang.System.Logger.Level;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -81,7 +83,8 @@ final class VersionWriter {
                 int graphChunks = !stores.needsGraph() ? VersionRecords.NOT_EXTRACTED : graphs == null ? 0
                         : (int) graphs.stream().filter(g -> !g.isEmpty()).count();
                 drafts.add(new DocumentDraft(p.documentId(), kb, p.input().uri(), p.parsed().title(),
-                        p.parsed().mediaType(), p.fingerprint(), p.size(), chunks, graphChunks));
+                        p.parsed().mediaType(), recorded(p, extractions == null ? null : extractions.get(d)), p.size(),
+                        chunks, graphChunks));
                 allChunks.add(chunks);
                 allGraphs.add(graphs);
             }
@@ -210,6 +213,19 @@ final class VersionWriter {
             LOG.log(Level.WARNING, "could not delete " + versions.size() + " replaced or deleted versions from the "
                     + "stores; they are invisible and the next recovery removes them: " + e.getMessage());
         }
+    }
+
+    /**
+     * The fingerprint a version is recorded under: its own, or, when its extraction stopped short (a token budget
+     * spent, a time limit, a model that failed), another, so ingesting the same bytes again is not "unchanged" and
+     * extracts what was missed (the model's answers for the chunks done are in its response cache). As a partial
+     * figure extraction already is.
+     */
+    private static String recorded(Prepared p, List<Extraction> extractions) {
+        boolean partial = extractions != null && extractions.stream().anyMatch(x -> x.budgetStopped()
+                || x.timeStopped());
+        return partial ? Ids.sha256Hex((p.fingerprint() + ";graph=partial").getBytes(StandardCharsets.UTF_8))
+                : p.fingerprint();
     }
 
     private List<Chunk> chunks(Prepared p, long version) {
