@@ -1,10 +1,12 @@
 package io.polyrag.mcp;
 
 import com.nimbusds.jose.JOSEException;
+import com.nimbusds.jose.JOSEObjectType;
 import com.nimbusds.jose.JWSAlgorithm;
 import com.nimbusds.jose.jwk.source.JWKSource;
 import com.nimbusds.jose.jwk.source.JWKSourceBuilder;
 import com.nimbusds.jose.proc.BadJOSEException;
+import com.nimbusds.jose.proc.DefaultJOSEObjectTypeVerifier;
 import com.nimbusds.jose.proc.JWSVerificationKeySelector;
 import com.nimbusds.jose.proc.SecurityContext;
 import com.nimbusds.jose.util.DefaultResourceRetriever;
@@ -43,6 +45,13 @@ final class BearerJwt implements Filter {
     private final ConfigurableJWTProcessor<SecurityContext> processor = new DefaultJWTProcessor<>();
 
     BearerJwt(String jwksUrl, String issuer, String audience) {
+        // An identity provider signs tokens for every application it serves: without the audience, a token made for
+        // any other of them would act with this adapter's API key (the MCP authorization spec requires the check).
+        if (audience == null || audience.isBlank()) {
+            throw new ConfigException("POLYRAG_MCP_JWT_AUDIENCE is not set but POLYRAG_MCP_JWT_JWKS_URL is: without it "
+                    + "a token the identity provider signed for any other application would be let in; set it to the "
+                    + "audience (aud) your provider puts in tokens for this MCP server");
+        }
         JWKSource<SecurityContext> keys;
         try {
             keys = JWKSourceBuilder.<SecurityContext>create(URI.create(jwksUrl).toURL(),
@@ -55,12 +64,15 @@ final class BearerJwt implements Filter {
         algorithms.addAll(JWSAlgorithm.Family.EC);
         algorithms.add(JWSAlgorithm.EdDSA);
         processor.setJWSKeySelector(new JWSVerificationKeySelector<>(algorithms, keys));
+        // RFC 9068 access tokens are typed at+jwt; Nimbus accepts only JWT (or none) unless told.
+        processor.setJWSTypeVerifier(new DefaultJOSEObjectTypeVerifier<>(JOSEObjectType.JWT,
+                new JOSEObjectType("at+jwt"), null));
         JWTClaimsSet.Builder exact = new JWTClaimsSet.Builder();
         if (issuer != null && !issuer.isBlank()) {
             exact.issuer(issuer.strip());
         }
-        processor.setJWTClaimsSetVerifier(new DefaultJWTClaimsVerifier<>(audience == null || audience.isBlank()
-                ? null : audience.strip(), exact.build(), Set.of("exp")));
+        processor.setJWTClaimsSetVerifier(new DefaultJWTClaimsVerifier<>(audience.strip(), exact.build(),
+                Set.of("exp")));
     }
 
     @Override

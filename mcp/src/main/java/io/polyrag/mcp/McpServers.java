@@ -136,7 +136,13 @@ public final class McpServers implements McpFrontDoor.Factory {
     static Tools.HostFiles hostFiles(McpFrontDoor.Options o) {
         List<Path> roots = split(o.config().get(Settings.MCP_ALLOWED_ROOTS)).stream()
                 .map(Path::of).toList();
-        List<Path> forbidden = List.of(o.config().get(Settings.DATA_DIR).toAbsolutePath().normalize());
+        // The data directory and a blob folder of its own (every tenant's stored originals), as for sync sources.
+        List<Path> forbidden = new ArrayList<>(List.of(o.config().get(Settings.DATA_DIR).toAbsolutePath()
+                .normalize()));
+        String blobs = o.config().get(Settings.BLOB_DIR);
+        if (blobs != null && !blobs.isBlank()) {
+            forbidden.add(Path.of(blobs.strip()).toAbsolutePath().normalize());
+        }
         if (!roots.isEmpty()) {
             return new Tools.HostFiles(Confinement.of(roots, forbidden), null);
         }

@@ -127,6 +127,19 @@ class HostFilesTest {
                 .get("error"))).contains("data directory");
     }
 
+    /** A blob folder of its own (every tenant's stored originals) is as closed as the data directory. */
+    @Test
+    void the_blob_folder_is_never_read() throws Exception {
+        Path shared = java.nio.file.Files.createDirectories(tmp.resolve("shared"));
+        Path blobs = java.nio.file.Files.createDirectories(shared.resolve("blobs/xyz"));
+        java.nio.file.Files.writeString(blobs.resolve("content"), "another tenant's stored original");
+        Map<String, String> settings = Map.of("data.dir", tmp.resolve("adapter-data2").toString(), "blob.dir",
+                shared.resolve("blobs").toString(), "mcp.allowed.roots", shared.toString());
+        Map<String, Object> r = ingest("stdio", settings, List.of(blobs.resolve("content").toString()));
+        assertThat(r.get("ok")).as(String.valueOf(r)).isNotEqualTo(true);
+        assertThat(received).noneMatch(x -> x.contains("another tenant's stored original"));
+    }
+
     @Test
     void a_networked_transport_without_authentication_will_not_listen_beyond_loopback() {
         Config config = Config.load(Map.of(), Map.of());

@@ -95,6 +95,20 @@ class HttpSecurityTest {
         assertThat(body).doesNotContain("expired").doesNotContain("issuer").doesNotContain("audience");
     }
 
+    /** An access token typed at+jwt (RFC 9068) is a token like any other; a JWKS URL without an audience is refused. */
+    @Test
+    void an_rfc_9068_access_token_gets_in_and_a_jwks_url_without_an_audience_does_not_start() throws Exception {
+        SignedJWT typed = new SignedJWT(new JWSHeader.Builder(JWSAlgorithm.RS256).keyID(key.getKeyID())
+                .type(new com.nimbusds.jose.JOSEObjectType("at+jwt")).build(), claims(Instant.now()).build());
+        typed.sign(new RSASSASigner(key));
+        assertThat(post(typed.serialize()).statusCode()).isEqualTo(200);
+        Config open = Config.load(Map.of(), Map.of("mcp.jwt.jwks.url", "http://127.0.0.1:" + jwks.getAddress()
+                .getPort() + "/jwks.json", "mcp.jwt.issuer", ISSUER));
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new McpServers().start(new McpFrontDoor.Options(
+                "streamable-http", URI.create("http://127.0.0.1:9"), null, "127.0.0.1", 0, null, null, open)))
+                .isInstanceOf(io.polyrag.core.ConfigException.class).hasMessageContaining("POLYRAG_MCP_JWT_AUDIENCE");
+    }
+
     @Test
     void a_foreign_origin_or_host_is_refused_before_the_protocol_sees_it() throws Exception {
         String token = signed(key, claims(Instant.now()).build());

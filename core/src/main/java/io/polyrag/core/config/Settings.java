@@ -539,7 +539,8 @@ public final class Settings {
     public static final Setting<String> MCP_JWT_ISSUER = Setting.string("mcp.jwt.issuer", "",
             "Required 'iss' of MCP bearer tokens; empty: not checked.");
     public static final Setting<String> MCP_JWT_AUDIENCE = Setting.string("mcp.jwt.audience", "",
-            "Required 'aud' of MCP bearer tokens; empty: not checked.");
+            "Required 'aud' of MCP bearer tokens; must be set with POLYRAG_MCP_JWT_JWKS_URL (an identity "
+                    + "provider signs tokens for other applications too).");
     public static final Setting<Integer> MCP_REQUEST_TIMEOUT_SECONDS = Setting.integer(
             "mcp.request.timeout.seconds", 120, 1, 3600,
             "How long one MCP tool call waits for its REST request (answers with a language model take longest).");
