@@ -166,7 +166,8 @@ public final class Config {
         int width = Settings.all().stream().mapToInt(s -> s.env().length()).max().orElse(0);
         for (Setting<?> s : Settings.all()) {
             Object v = values.get(s);
-            String shown = v == null ? "(unset)" : "".equals(v) ? "(empty)" : s.isSecret() ? "****" : Setting.render(v);
+            String shown = v == null ? "(unset)" : "".equals(v) ? "(empty)" : s.isSecret() ? "****"
+                    : masked(Setting.render(v));
             sb.append(String.format(Locale.ROOT, "%-" + width + "s  %s  [%s]%n", s.env(), shown,
                     origins.get(s).name().toLowerCase(Locale.ROOT)));
         }
@@ -176,6 +177,14 @@ public final class Config {
     @Override
     public String toString() {
         return describe();
+    }
+
+    /**
+     * A value with the secrets a URL may carry masked: a {@code password=} parameter (a JDBC URL's) and the password
+     * of {@code user:password@} (a connection string's) — settings not secret themselves that may hold one.
+     */
+    static String masked(String value) {
+        return PostgresConnection.redact(value).replaceAll("(://[^/@:\\s]*:)[^/@\\s]*@", "$1***@");
     }
 
     private static Map<String, Setting<?>> index() {

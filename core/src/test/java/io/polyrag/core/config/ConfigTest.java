@@ -99,6 +99,11 @@ class ConfigTest {
         String d = Config.load(Map.of("POLYRAG_HTTP_PORT", "9000"), Map.of()).describe();
         assertThat(d).contains("POLYRAG_HTTP_PORT").contains("9000  [environment]").contains("[default]");
         assertThat(d.lines().count()).isEqualTo(Settings.all().size());
+        // A password carried in a URL setting is masked too.
+        String urls = Config.load(Map.of("POLYRAG_POSTGRES_URL", "jdbc:postgresql://db/polyrag?user=p&password=s3cret",
+                "POLYRAG_LLM_BASE_URL", "https://bob:hunter2@llm.example/v1"), Map.of()).describe();
+        assertThat(urls).doesNotContain("s3cret").doesNotContain("hunter2").contains("password=***")
+                .contains("https://bob:***@llm.example/v1");
     }
 
     @Test
