@@ -1,6 +1,7 @@
 package io.polyrag.app;
 
 import io.polyrag.core.ConfigException;
+import io.polyrag.core.InvalidInputException;
 import io.polyrag.core.config.Config;
 import io.polyrag.core.config.Settings;
 import io.polyrag.core.fs.Confinement;
@@ -54,6 +55,9 @@ final class SourceConnectors implements AutoCloseable {
         this.sources = sources;
         this.blobs = blobs;
         this.parser = parser;
+        // Read once at start: malformed, it failed every tenant's sync later, each job's error quoting the entry (an
+        // other tenant's name and folders).
+        tenantRoots(config.get(Settings.SYNC_TENANT_ROOTS));
         for (var e : Providers.available(SourceConnectorProvider.class).entrySet()) {
             if (e.getValue().size() > 1) {
                 throw new ConfigException(e.getValue().size() + " source connectors claim the type '" + e.getKey()
@@ -196,8 +200,13 @@ final class SourceConnectors implements AutoCloseable {
                         + "' is not 'tenant=/absolute/path[,/another]': separate tenants with ';', e.g. "
                         + "acme=/srv/acme;globex=/srv/globex,/srv/shared");
             }
-            out.merge(Tenant.of(id).id(), paths, (a, b) -> Stream.concat(a.stream(), b.stream())
-                    .toList());
+            String tenant;
+            try {
+                tenant = Tenant.of(id).id();
+            } catch (InvalidInputException e) {
+                throw new ConfigException(Settings.SYNC_TENANT_ROOTS.env() + ": " + e.getMessage());
+            }
+            out.merge(tenant, paths, (a, b) -> Stream.concat(a.stream(), b.stream()).toList());
         }
         return out;
     }

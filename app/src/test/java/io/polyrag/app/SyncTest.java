@@ -496,4 +496,14 @@ class SyncTest {
         return new Source(s.tenant(), s.id(), s.type(), s.config(), s.knowledgeBase(), s.intervalSeconds(),
                 s.enabled(), s.createdAt(), at, null);
     }
+
+    /** A malformed tenant-folders setting stops the start, naming it, not every tenant's sync later. */
+    @Test
+    void malformed_tenant_folders_refuse_to_start() {
+        for (String bad : List.of("acme=/srv/acme;globex=srv/globex", "Acme!=/srv/acme", "acme")) {
+            assertThatThrownBy(() -> Polyrag.open(PolyragTest.config(tmp.resolve("bad"), Map.of("sync.tenant.roots",
+                    bad)))).as(bad).isInstanceOf(io.polyrag.core.ConfigException.class)
+                    .hasMessageContaining("POLYRAG_SYNC_TENANT_ROOTS");
+        }
+    }
 }
