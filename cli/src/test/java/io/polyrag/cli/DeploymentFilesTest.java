@@ -219,6 +219,8 @@ class DeploymentFilesTest {
         assertThat(polyrags).isNotEmpty().allSatisfy(e -> assertThat(e.getValue().get("stop_grace_period"))
                 .as(e.getKey()).isEqualTo("90s"));
         assertThat(Files.readString(ROOT.resolve("deploy/kubernetes/base/pdb.yaml"))).contains("PodDisruptionBudget");
+        assertThat(Files.readString(ROOT.resolve("deploy/kubernetes/base/ingress.yaml"))).as("longer than an answer's "
+                + "model calls").contains("proxy-read-timeout: \"600\"");
     }
 
     @Test
