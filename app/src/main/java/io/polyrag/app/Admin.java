@@ -111,9 +111,8 @@ public final class Admin {
      * judged afresh after every back-fill (the incomplete legs, not searched meanwhile).
      *
      * @param incompleteLegs whether to list the incomplete legs: always for {@code /health}; for {@code /ready} only
-     *     where they are this replica's own (an embedded catalog), or where no leg is left to search — over a shared
-     *     catalog every replica sees the same stores, and a 503 from all of them would stop a service that still
-     *     answers from its other legs
+     *     where no leg is left to search — a 503 would stop a service that still answers from its other legs (every
+     *     replica over a shared catalog sees the same stores; a single embedded pod has no other)
      */
     private List<String> storeProblems(boolean incompleteLegs) {
         var incomplete = searcher.incomplete();
@@ -172,8 +171,11 @@ public final class Admin {
      * embedding model embeds a word (a language model is not called: it is optional and billed).
      */
     public List<String> readiness() {
-        List<String> out = new ArrayList<>(storeProblems(!catalog.shared()
-                || searcher.incomplete().keySet().containsAll(searcher.modalities())));
+        // An incomplete leg is not unreadiness while another leg searches: the search serves (the leg listed as
+        // degraded, /health names it). A one-pod deployment that went unready for the hours of a back-fill after a
+        // model change answered nothing at all meanwhile.
+        List<String> out = new ArrayList<>(storeProblems(searcher.incomplete().keySet()
+                .containsAll(searcher.modalities())));
         try {
             catalog.countDocuments(SearchScope.ALL);
         } catch (RuntimeException e) {
