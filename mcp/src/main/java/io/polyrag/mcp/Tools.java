@@ -5,15 +5,17 @@ import io.polyrag.core.config.Settings;
 import io.polyrag.core.fs.Confinement;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
-import java.util.stream.Stream;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
@@ -193,13 +195,8 @@ final class Tools {
                         + "never read");
             }
             if (Files.isDirectory(path)) {
-                try (Stream<Path> walk = Files.walk(path)) {
-                    // Each file checked as the send will check it: a file refused or unreadable there failed the
-                    // whole upload. Hidden folders are left out at any depth, and any polyrag data directory inside
-                    // (the adapter's own is not the only one: with --backend-url the server's lies elsewhere).
-                    walk.filter(f -> Files.isRegularFile(f) && Files.isReadable(f)
-                            && confinement.refusal(f).isEmpty() && !hidden(path.relativize(f))
-                            && !insideDataDirectory(f)).sorted().forEach(found::add);
+                try {
+                    found.addAll(walk(path, MAX_FILES + 1 - found.size(), confinement));
                 } catch (IOException | UncheckedIOException e) {
                     throw new Args.Bad("paths", "cannot read the directory " + path + ": " + e.getMessage());
                 }
@@ -222,6 +219,39 @@ final class Tools {
         fields.put("skip_graph", Boolean.toString(skipGraph));
         return reply("start_document_ingest", backend.postFiles("/v1/ingest/files", "files", found, fields,
                 confinement), Tools::json);
+    }
+
+    /**
+     * A folder's files as the send will check them (a file refused or unreadable there failed the whole upload):
+     * hidden folders and any polyrag data directory inside left out without being walked (the adapter's own is not
+     * the only one: with --backend-url the server's lies elsewhere), a folder that cannot be read left out instead of
+     * failing the call (a lost+found, another user's), and no more than {@code most} files gathered.
+     */
+    private static List<Path> walk(Path root, int most, Confinement confinement) throws IOException {
+        List<Path> out = new ArrayList<>();
+        Files.walkFileTree(root, new SimpleFileVisitor<>() {
+            @Override
+            public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) {
+                return dir.equals(root) || !hidden(root.relativize(dir)) && !insideDataDirectory(dir)
+                        ? FileVisitResult.CONTINUE : FileVisitResult.SKIP_SUBTREE;
+            }
+
+            @Override
+            public FileVisitResult visitFile(Path f, BasicFileAttributes attrs) {
+                if (attrs.isRegularFile() && Files.isReadable(f) && confinement.refusal(f).isEmpty()
+                        && !hidden(root.relativize(f))) {
+                    out.add(f);
+                }
+                return out.size() >= most ? FileVisitResult.TERMINATE : FileVisitResult.CONTINUE;
+            }
+
+            @Override
+            public FileVisitResult visitFileFailed(Path f, IOException e) {
+                return FileVisitResult.CONTINUE;
+            }
+        });
+        out.sort(null);
+        return out;
     }
 
     private Map<String, Object> ingestText(Args a) throws Args.Bad, Backend.Unreachable {
@@ -273,6 +303,9 @@ final class Tools {
         out.set("took_ms", r.get("took_ms"));
         out.set("modalities", r.get("modalities"));
         out.set("degraded", r.get("degraded"));
+        // "N documents are still being indexed", "the reranker failed": without them an agent takes few or no hits
+        // for the content not being there.
+        out.set("warnings", r.get("warnings"));
         ArrayNode hits = out.putArray("hits");
         for (JsonNode h : r.path("hits")) {
             ObjectNode o = hits.addObject();
@@ -323,7 +356,14 @@ final class Tools {
         if (r.status() == 401) {
             message += " (send a valid API key: --api-key or POLYRAG_MCP_API_KEY)";
         }
-        return envelope(tool, false, r.status(), null, message, null);
+        // A model that failed still leaves the sources it would have cited: an agent can answer from them.
+        JsonNode sources = body == null ? null : body.get("sources");
+        ObjectNode data = null;
+        if (sources != null && sources.isArray() && !sources.isEmpty()) {
+            data = Args.JSON.createObjectNode();
+            data.set("sources", sources);
+        }
+        return envelope(tool, false, r.status(), data, message, null);
     }
 
     /** The one shape every tool answers. */

@@ -56,4 +56,44 @@ class ToolsTest {
             assertThat(String.valueOf(e.get("error"))).contains("did not answer").contains("not repeated");
         }
     }
+
+    /** A search's warnings reach the agent, and so do the sources of an answer whose model failed. */
+    @Test
+    void warnings_and_a_failed_answers_sources_reach_the_agent() throws Exception {
+        com.sun.net.httpserver.HttpServer rest = com.sun.net.httpserver.HttpServer.create(
+                new java.net.InetSocketAddress("127.0.0.1", 0), 0);
+        rest.createContext("/v1/search", ex -> {
+            byte[] b = ("{\"query\": \"q\", \"took_ms\": 1, \"modalities\": [\"fulltext\"], \"degraded\": [], "
+                    + "\"warnings\": [\"2 documents are still being indexed\"], \"hits\": []}").getBytes();
+            ex.getResponseHeaders().add("Content-Type", "application/json");
+            ex.sendResponseHeaders(200, b.length);
+            ex.getResponseBody().write(b);
+            ex.close();
+        });
+        rest.createContext("/v1/query", ex -> {
+            byte[] b = ("{\"title\": \"Bad Gateway\", \"status\": 502, \"detail\": \"the model is down\", "
+                    + "\"sources\": [{\"number\": 1, \"title\": \"Tides\"}]}").getBytes();
+            ex.getResponseHeaders().add("Content-Type", "application/problem+json");
+            ex.sendResponseHeaders(502, b.length);
+            ex.getResponseBody().write(b);
+            ex.close();
+        });
+        rest.start();
+        try {
+            Tools tools = new Tools(new Backend(URI.create("http://127.0.0.1:" + rest.getAddress().getPort()), null,
+                    Duration.ofSeconds(5)));
+            Tools.Tool search = tools.all().stream().filter(t -> t.name().equals("hybrid_search")).findFirst()
+                    .orElseThrow();
+            assertThat(String.valueOf(McpServers.call(search, Map.of("query", "tides")).get("data")))
+                    .contains("still being indexed");
+            Tools.Tool answer = tools.all().stream().filter(t -> t.name().equals("answer_question")).findFirst()
+                    .orElseThrow();
+            Map<String, Object> e = McpServers.call(answer, Map.of("question", "when is high tide?"));
+            assertThat(e.get("ok")).isEqualTo(false);
+            assertThat(String.valueOf(e.get("error"))).contains("the model is down");
+            assertThat(String.valueOf(e.get("data"))).contains("Tides");
+        } finally {
+            rest.stop(0);
+        }
+    }
 }
