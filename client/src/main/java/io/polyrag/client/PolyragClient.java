@@ -13,7 +13,6 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -1058,11 +1057,16 @@ public final class PolyragClient {
     /** A multipart/form-data body. */
     private static final class Multipart {
         private final String boundary = "polyrag-" + UUID.randomUUID();
-        private final List<byte[]> parts = new ArrayList<>();
+        /** Each part's publisher: files are read as they are sent, never held whole (300 files of 10 MB each). */
+        private final List<HttpRequest.BodyPublisher> parts = new ArrayList<>();
+
+        private void text(String s) {
+            parts.add(HttpRequest.BodyPublishers.ofString(s, StandardCharsets.UTF_8));
+        }
 
         Multipart field(String name, String value) {
-            parts.add(("--" + boundary + "\r\nContent-Disposition: form-data; name=\"" + headerSafe(name)
-                    + "\"\r\n\r\n" + value + "\r\n").getBytes(StandardCharsets.UTF_8));
+            text("--" + boundary + "\r\nContent-Disposition: form-data; name=\"" + headerSafe(name)
+                    + "\"\r\n\r\n" + value + "\r\n");
             return this;
         }
 
@@ -1077,13 +1081,13 @@ public final class PolyragClient {
 
         Multipart file(String name, Path file) {
             try {
-                byte[] bytes = Files.readAllBytes(file);
+                // Re-readable (a retry after a failed connect sends it again), and read as it is sent.
+                HttpRequest.BodyPublisher bytes = HttpRequest.BodyPublishers.ofFile(file);
                 String fileName = file.getFileName().toString().replaceAll("[\"\\\\\\r\\n]", "_");
-                String header = "--" + boundary + "\r\nContent-Disposition: form-data; name=\"" + headerSafe(name)
-                        + "\"; filename=\"" + fileName + "\"\r\nContent-Type: application/octet-stream\r\n\r\n";
-                parts.add(header.getBytes(StandardCharsets.UTF_8));
+                text("--" + boundary + "\r\nContent-Disposition: form-data; name=\"" + headerSafe(name)
+                        + "\"; filename=\"" + fileName + "\"\r\nContent-Type: application/octet-stream\r\n\r\n");
                 parts.add(bytes);
-                parts.add("\r\n".getBytes(StandardCharsets.UTF_8));
+                text("\r\n");
                 return this;
             } catch (IOException e) {
                 throw new IllegalArgumentException("cannot read " + file + ": " + e.getMessage(), e);
@@ -1095,9 +1099,9 @@ public final class PolyragClient {
         }
 
         HttpRequest.BodyPublisher publisher() {
-            List<byte[]> all = new ArrayList<>(parts);
-            all.add(("--" + boundary + "--\r\n").getBytes(StandardCharsets.UTF_8));
-            return HttpRequest.BodyPublishers.ofByteArrays(all);
+            List<HttpRequest.BodyPublisher> all = new ArrayList<>(parts);
+            all.add(HttpRequest.BodyPublishers.ofString("--" + boundary + "--\r\n", StandardCharsets.UTF_8));
+            return HttpRequest.BodyPublishers.concat(all.toArray(HttpRequest.BodyPublisher[]::new));
         }
     }
 }
