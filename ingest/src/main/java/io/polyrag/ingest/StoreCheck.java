@@ -159,6 +159,15 @@ public final class StoreCheck {
                         index.upsert(r.get());
                     }
                     graphChunks = (int) r.get().stream().filter(x -> !x.graph().isEmpty()).count();
+                    // Replaced or deleted while the model extracted (a sync published the next version, and purged
+                    // this one before this wrote it back): its facts must not stay behind, which no sweep reads.
+                    boolean gone = catalog.document(v.version().documentId()).map(d -> d.visibleVersion()
+                            != v.version().version()).orElse(true);
+                    if (gone) {
+                        for (ChunkIndex index : targets) {
+                            index.delete(List.of(v.version()));
+                        }
+                    }
                 }
                 // A version that changed meanwhile is recorded as extracted too: its successor was written whole.
                 catalog.recordGraph(v.version(), graphChunks);
