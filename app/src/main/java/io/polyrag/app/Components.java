@@ -336,6 +336,15 @@ final class Components implements AutoCloseable {
         if (rdf != null && config.get(Settings.RDF_BACKEND).strip().equalsIgnoreCase("tdb2")) {
             local.add("the RDF store (tdb2): POLYRAG_RDF_BACKEND=sparql or POLYRAG_RDF_ENABLED=false");
         }
+        // The two text legs too: left at their embedded default, each replica's Lucene holds its own ingests only.
+        if (config.get(Settings.VECTOR_ENABLED) && config.get(Settings.VECTOR_BACKEND).strip().equalsIgnoreCase(
+                "lucene")) {
+            local.add("the vector store (lucene): POLYRAG_VECTOR_BACKEND=postgres");
+        }
+        if (config.get(Settings.FULLTEXT_ENABLED) && config.get(Settings.FULLTEXT_BACKEND).strip()
+                .equalsIgnoreCase("lucene")) {
+            local.add("the full-text store (lucene): POLYRAG_FULLTEXT_BACKEND=postgres or opensearch");
+        }
         if (!local.isEmpty()) {
             System.getLogger(Components.class.getName()).log(System.Logger.Level.WARNING, "the catalog is shared, "
                     + "but " + String.join("; and ", local) + ". Embedded in this data directory, it holds only what "
