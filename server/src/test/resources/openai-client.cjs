@@ -17,6 +17,14 @@ async function main() {
     finish = chunk.choices[0]?.finish_reason || finish;
     if (chunk.sources) streamSources = chunk.sources;
   }
+  // A question the sources do not cover: the reply says so, plain and streamed, instead of an empty bubble.
+  const uncovered = [{ role: 'user', content: 'zebra migration patterns' }];
+  const none = await client.chat.completions.create({ model: 'polyrag/lab', messages: uncovered });
+  let noneStreamed = '';
+  for await (const chunk of await client.chat.completions.create({ model: 'polyrag/lab', messages: uncovered,
+    stream: true })) {
+    noneStreamed += chunk.choices[0]?.delta?.content || '';
+  }
   let missingStatus = null;
   try {
     await client.chat.completions.create({ model: 'polyrag/nope', messages: question });
@@ -33,6 +41,8 @@ async function main() {
     streamFinish: finish,
     streamSources: (streamSources || []).map((s) => s.title),
     missingStatus,
+    none: none.choices[0].message.content,
+    noneStreamed,
   }));
 }
 

@@ -32,6 +32,7 @@ import java.util.stream.Collectors;
 public final class AnswerService {
     static final String NOT_COVERED = "No sentence of the sources found shares a word with the question, so none is "
             + "quoted: they do not seem to cover it.";
+    static final String NOTHING_FOUND = "Nothing was found to answer from.";
     static final String EXTRACTIVE_NOTE = "No language model is configured: the answer quotes the sentences of the "
             + "sources that best match the question.";
 
@@ -138,14 +139,22 @@ public final class AnswerService {
             text = extractive.answer(request.query(), sources, style);
             onToken.accept(text);
             mode = "extractive";
-            note = llm == null ? EXTRACTIVE_NOTE : "Nothing was found to answer from.";
-            if (text.isEmpty() && !sources.isEmpty()) {
-                note = NOT_COVERED;
-            }
+            // Nothing found says so with a model or without: the extractive note spoke of quoting sources none of.
+            note = sources.isEmpty() ? NOTHING_FOUND : text.isEmpty() ? NOT_COVERED : EXTRACTIVE_NOTE;
         } else {
             text = generate(request.query(), sources, onToken, style);
             mode = "generated";
             note = "Written by " + llm.id() + " from the numbered sources.";
+            if (text.isBlank()) {
+                // A reasoning model can spend its whole allowance thinking and write nothing: that was a 200 with an
+                // empty answer, passed off as written. The sources' best sentences are quoted instead, saying why.
+                text = extractive.answer(request.query(), sources, style);
+                onToken.accept(text);
+                mode = "extractive";
+                note = llm.id() + " wrote no text (a reasoning model can spend its whole allowance, "
+                        + "POLYRAG_LLM_MAX_ANSWER_TOKENS, before writing): " + (text.isEmpty() ? NOT_COVERED
+                        : "the answer quotes the sentences of the sources that best match the question.");
+            }
         }
         return new Answer(request.query(), text, mode, note, sources, (System.nanoTime() - start) / 1_000_000,
                 degraded, grounding ? Grounding.report(text, sources) : null, routed == null ? null

@@ -13,10 +13,12 @@ import io.polyrag.core.model.DocumentVersion;
 import io.polyrag.core.model.Modality;
 import io.polyrag.core.model.SearchRequest;
 import io.polyrag.core.model.StoreHit;
+import io.polyrag.core.port.LlmClient;
 import io.polyrag.store.catalog.H2CatalogProvider;
 import io.polyrag.store.catalog.JdbcCatalog;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.function.Consumer;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -116,5 +118,42 @@ class AnswerServiceTest {
         assertThatThrownBy(() -> new AnswerService(searcher, catalog, null, 512).answer(SearchRequest.of("x", 5), 1))
                 .isInstanceOf(io.polyrag.core.UnavailableException.class)
                 .hasMessageContaining("no retriever answered").hasMessageContaining("index unreadable");
+    }
+
+    @Test
+    void nothing_found_says_so_and_a_model_that_writes_nothing_is_replaced_by_quotes_saying_why() {
+        Answer none = service().answer(SearchRequest.of("default port", 10), 0);
+        assertThat(none.answer()).isEmpty();
+        assertThat(none.note()).isEqualTo(AnswerService.NOTHING_FOUND);
+        searcher.close();
+
+        service("guide-v1-2");
+        LlmClient silent = new LlmClient() {
+            @Override
+            public String id() {
+                return "test:thinker";
+            }
+
+            @Override
+            public Response complete(Request request) {
+                return new Response("", "thinker", 10, 800);
+            }
+
+            @Override
+            public Response stream(Request request, Consumer<String> onToken) {
+                return complete(request);
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        StringBuilder streamed = new StringBuilder();
+        Answer a = new AnswerService(searcher, catalog, silent, 512).answer(SearchRequest.of("Which port does the "
+                + "server listen on by default?", 10), 0, false, streamed::append);
+        assertThat(a.mode()).isEqualTo("extractive");
+        assertThat(a.answer()).startsWith("The server listens on port 8080 by default. [1]");
+        assertThat(streamed.toString()).isEqualTo(a.answer());
+        assertThat(a.note()).startsWith("test:thinker wrote no text");
     }
 }

@@ -131,6 +131,9 @@ final class ChatRoutes {
             Answer a;
             try {
                 a = search.answer(request, null, false, token -> {
+                    if (token.isEmpty()) {
+                        return;
+                    }
                     if (!streamed[0]) {
                         send(out, role);
                     }
@@ -148,7 +151,7 @@ final class ChatRoutes {
             if (!streamed[0]) {
                 send(out, role);
                 send(out, new Chunk(id, "chat.completion.chunk", created, model, List.of(new ChunkChoice(0,
-                        new Delta(null, a.answer()), null)), null));
+                        new Delta(null, content(a)), null)), null));
             }
             send(out, new Chunk(id, "chat.completion.chunk", created, model, List.of(new ChunkChoice(0,
                     new Delta(null, null), "stop")), SearchWire.sources(a.sources())));
@@ -157,7 +160,16 @@ final class ChatRoutes {
         }
         Answer a = search.answer(request, null, false, t -> { }, history);
         ctx.json(new Completion(id, "chat.completion", created, model, List.of(new Choice(0,
-                new Message("assistant", a.answer()), "stop")), new Usage(0, 0, 0), SearchWire.sources(a.sources())));
+                new Message("assistant", content(a)), "stop")), new Usage(0, 0, 0), SearchWire.sources(a.sources())));
+    }
+
+    /**
+     * The reply's text: the answer, or when it is empty (nothing found, no sentence of the sources shares a word with
+     * the question) the note saying so. An empty content was an empty bubble in every chat client, a broken server to
+     * the user.
+     */
+    private static String content(Answer a) {
+        return a.answer().isBlank() && a.note() != null ? a.note() : a.answer();
     }
 
     /** {@code polyrag}: every knowledge base of yours; {@code polyrag/<kb>}: that one, which must exist. */

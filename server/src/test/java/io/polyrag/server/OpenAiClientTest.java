@@ -63,6 +63,8 @@ class OpenAiClientTest {
                 assertThat(r.get("streamFinish").asString()).isEqualTo("stop");
                 assertThat(r.get("streamSources").toString()).contains("Curie");
                 assertThat(r.get("missingStatus").asInt()).isEqualTo(404);
+                assertThat(r.get("none").asString()).startsWith("No sentence of the sources");
+                assertThat(r.get("noneStreamed").asString()).isEqualTo(r.get("none").asString());
             } finally {
                 server.close();
             }
