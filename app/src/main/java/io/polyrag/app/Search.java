@@ -141,6 +141,9 @@ public final class Search {
             List<String> history, Boolean route) {
         // The quota first: a refused follow-up must not cost a condensing call; that call's tokens are the tenant's.
         usage.searched(tenant.id(), UsageMeter.ANSWERS);
+        // The user's own question is checked before a rewrite: an empty one (an accidental send) became the earlier
+        // turn's words and was answered, and billed, again; an oversized one was shown to the condensing model.
+        retrieval.searcher().validate(request);
         return UsageMeter.countedFor(tenant.id(), () -> {
             String rewritten = history == null || history.isEmpty() ? request.query()
                     : retrieval.condenser().rewrite(history, request.query()).query();

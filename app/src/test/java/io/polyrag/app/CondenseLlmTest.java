@@ -1,9 +1,11 @@
 package io.polyrag.app;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.sun.net.httpserver.HttpServer;
 import io.polyrag.app.api.TextIngest;
+import io.polyrag.core.InvalidInputException;
 import io.polyrag.core.model.Answer;
 import io.polyrag.core.model.SearchRequest;
 import java.io.IOException;
@@ -108,6 +110,20 @@ class CondenseLlmTest {
         condensePrompts.clear();
         try (Polyrag p = open(Map.of("conversations.condense", "offline"))) {
             assertThat(followUp(p).query()).contains("levain");
+            assertThat(condensePrompts).isEmpty();
+        }
+    }
+
+    @Test
+    void an_empty_or_oversized_question_is_refused_before_the_model_condenses_it() {
+        try (Polyrag p = open(Map.of())) {
+            p.ingest().text(new TextIngest("The levain ferments for six hours at 24 degrees.", "Levain",
+                    null, null, null));
+            for (String q : List.of(" ", "x".repeat(5000))) {
+                assertThatThrownBy(() -> p.search().answer(SearchRequest.of(q, 3), null, false, t -> { },
+                        List.of("How long does the levain ferment?"))).as(q.length() + " characters")
+                        .isInstanceOf(InvalidInputException.class);
+            }
             assertThat(condensePrompts).isEmpty();
         }
     }

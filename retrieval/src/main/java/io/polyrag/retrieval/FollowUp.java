@@ -29,6 +29,17 @@ public final class FollowUp {
     private static final Pattern WORD = Pattern.compile("[\\p{L}\\p{N}][\\p{L}\\p{N}'’-]*");
     private static final Set<String> POINTERS = Set.of("it", "its", "it's", "they", "them", "their", "theirs", "this",
             "that", "these", "those", "there", "he", "him", "his", "she", "her", "hers", "one", "ones");
+    /** Words a message of small talk is made of, and nothing else. */
+    private static final Set<String> SMALL_TALK = Set.of("thanks", "thank", "you", "thx", "ty", "hello", "hi", "hey",
+            "bye", "goodbye", "ok", "okay", "great", "cool", "nice", "good", "morning", "evening", "afternoon",
+            "cheers", "perfect", "awesome", "yes", "no", "yep", "nope", "sure", "got", "it", "so", "much", "very",
+            "a", "lot", "see", "later", "that's", "that", "helps", "helped", "fine", "alright", "right", "wow");
+    /** The verbs of "is there", "there are": an existential there points at nothing. */
+    private static final Set<String> EXISTENTIAL = Set.of("is", "are", "was", "were", "isn't", "aren't", "be", "been",
+            "'s");
+    /** Words after which "that" opens a clause rather than pointing back ("that the tenant paid"). */
+    private static final Set<String> CLAUSE = Set.of("a", "an", "the", "i", "we", "you", "they", "he", "she", "my",
+            "our", "your", "their", "his", "her", "its", "there", "no", "some", "all", "every", "each");
     private static final Pattern OPENERS = Pattern.compile("^(and|also|plus|so|then|what about|how about|and what|"
             + "and how|what else|anything else|same for|and for|but)\\b");
     private static final Set<String> STOP = Set.of("a", "an", "and", "are", "as", "at", "be", "but", "by", "can",
@@ -50,7 +61,8 @@ public final class FollowUp {
      * @param history the user's earlier turns, oldest first
      */
     public static String rewrite(List<String> history, String question) {
-        if (question == null || history == null || history.isEmpty() || !pointsBack(question)) {
+        if (question == null || question.isBlank() || history == null || history.isEmpty()
+                || !pointsBack(question)) {
             return question;
         }
         Set<String> own = new LinkedHashSet<>();
@@ -91,9 +103,14 @@ public final class FollowUp {
             return true;
         }
         List<String> words = words(lower);
+        // Small talk ("thanks", "ok, bye") leans on nothing: with the topic added it was searched and answered.
+        if (!words.isEmpty() && SMALL_TALK.containsAll(words)) {
+            return false;
+        }
         int content = 0;
-        for (String w : words) {
-            if (POINTERS.contains(w)) {
+        for (int i = 0; i < words.size(); i++) {
+            String w = words.get(i);
+            if (POINTERS.contains(w) && pointer(words, i)) {
                 return true;
             }
             if (!STOP.contains(w)) {
@@ -101,6 +118,23 @@ public final class FollowUp {
             }
         }
         return content <= 1 && names(question).isEmpty();
+    }
+
+    /**
+     * Whether the pointer word at {@code i} stands for something said before: not the "there" of "is there a …?",
+     * nor a "that" that opens a clause ("prove that the tenant paid").
+     */
+    private static boolean pointer(List<String> words, int i) {
+        String w = words.get(i);
+        String before = i > 0 ? words.get(i - 1) : "";
+        String after = i + 1 < words.size() ? words.get(i + 1) : "";
+        if (w.equals("there")) {
+            return !EXISTENTIAL.contains(before) && !EXISTENTIAL.contains(after);
+        }
+        if (w.equals("that") || w.equals("this")) {
+            return !CLAUSE.contains(after);
+        }
+        return true;
     }
 
     /** Capitalised runs not opening the text ("the Pharos of Alexandria" gives "Pharos of Alexandria"). */

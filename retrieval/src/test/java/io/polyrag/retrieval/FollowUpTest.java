@@ -32,4 +32,16 @@ class FollowUpTest {
         assertThat(FollowUp.rewrite(List.of("How long does the levain ferment?"), q)).isEqualTo(q);
         assertThat(FollowUp.rewrite(List.of(), "And at what temperature?")).isEqualTo("And at what temperature?");
     }
+
+    @Test
+    void small_talk_an_existential_there_and_a_clause_opening_that_carry_nothing() {
+        List<String> before = List.of("How long does the levain ferment?");
+        for (String q : List.of("thanks", "Thank you!", "ok, bye", "Is there a cloakroom at the museum?",
+                "What documents prove that the tenant paid the rent?", "", "   ")) {
+            assertThat(FollowUp.rewrite(before, q)).as(q).isEqualTo(q);
+        }
+        // Still pointers: "there" as a place, "that" standing for the subject.
+        assertThat(FollowUp.rewrite(before, "Can I leave it there overnight?")).endsWith("levain ferment");
+        assertThat(FollowUp.rewrite(before, "Is that done at room temperature?")).endsWith("levain ferment");
+    }
 }
