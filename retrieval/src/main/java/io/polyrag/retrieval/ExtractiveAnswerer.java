@@ -467,13 +467,28 @@ public final class ExtractiveAnswerer {
         return out;
     }
 
+    /**
+     * A full stop that ends a title, a month or weekday, a common Latin abbreviation or an initial ("Dr.", "Sept.",
+     * "e.g.", "J.", "U.S."), where the JDK's sentence breaks cut a sentence in two.
+     */
+    private static final Pattern ABBREVIATION = Pattern.compile("(?:\\b(?:Dr|Mr|Mrs|Ms|Mme|Prof|Sr|Jr|St|Mt|Ft|No|"
+            + "Nos|Vol|Fig|Figs|Eq|approx|ca|cf|vs|viz|resp|Gen|Col|Capt|Lt|Sgt|Rev|Hon|Gov|Sen|Rep|Jan|Feb|Mar|Apr|Jun|"
+            + "Jul|Aug|Sep|Sept|Oct|Nov|Dec|Mon|Tue|Tues|Wed|Thu|Thurs|Fri|Sat|Sun)|\\b\\p{Lu}|\\b(?:\\p{L}\\.)+\\p{L}"
+            + "|\\be\\.g|\\bi\\.e)\\.$");
+
     private static List<String> split(String text) {
         BreakIterator it = BreakIterator.getSentenceInstance(Locale.ROOT);
         String flat = text.replaceAll("\\s+", " ").strip();
         it.setText(flat);
         List<String> out = new ArrayList<>();
-        for (int start = it.first(), end = it.next(); end != BreakIterator.DONE; start = end, end = it.next()) {
-            String s = flat.substring(start, end).strip();
+        int from = it.first();
+        for (int end = it.next(); end != BreakIterator.DONE; end = it.next()) {
+            String s = flat.substring(from, end).strip();
+            // "Tours are led by Dr." is no sentence: the name and the rest of it were lost from the quote.
+            if (ABBREVIATION.matcher(s).find() && end < flat.length()) {
+                continue;
+            }
+            from = end;
             if (s.split(" ").length >= 3) {
                 out.add(s);
             }

@@ -118,4 +118,12 @@ class ExtractiveAnswererTest {
         assertThat(new ExtractiveAnswerer().answer("Where can I leave my big rucksack at the museum?", sources))
                 .contains("lockers in the basement cloakroom");
     }
+
+    @Test
+    void an_abbreviation_does_not_cut_the_sentence_it_stands_in() {
+        String answer = new ExtractiveAnswerer().answer("Who leads the tours?", source("Museum",
+                "Guided tours start at the main entrance. Tours are led by Dr. Smith every Monday at noon. The U.S. "
+                        + "Army built the fort."));
+        assertThat(answer).contains("Tours are led by Dr. Smith every Monday at noon. [1]");
+    }
 }
