@@ -21,7 +21,8 @@ class GroundingTest {
         List<GroundedSentence> report = Grounding.report("The server listens on port 8080 [1]. Logs go to standard "
                 + "error [2]. It was written in 1970 by aliens.", sources);
         assertThat(report).hasSize(3);
-        assertThat(report.get(0).supportedBy()).containsExactly(1, 2);
+        // Source 2 holds the words but not the port: only 1 states it.
+        assertThat(report.get(0).supportedBy()).containsExactly(1);
         assertThat(report.get(0).cited()).containsExactly(1);
         assertThat(report.get(1).supportedBy()).containsExactly(2);
         assertThat(report.get(2).supported()).isFalse();
@@ -35,5 +36,24 @@ class GroundingTest {
         assertThat(report.getFirst().sentence()).isEqualTo("Tides follow the moon. [1]");
         assertThat(report.getFirst().cited()).containsExactly(1);
         assertThat(report.getFirst().supported()).isTrue();
+    }
+
+    @Test
+    void a_changed_number_a_flipped_polarity_a_citation_of_no_source_and_a_made_up_list_item_are_unsupported() {
+        List<AnswerSource> sources = List.of(source(1, "The museum is open on Mondays from 9 to 17. The levain "
+                + "ferments for 12 hours at 24 degrees."), source(2, "Bring rye flour and a Dutch oven."));
+        List<GroundedSentence> report = Grounding.report("""
+                The museum is not open on Mondays [1].
+                The levain ferments for 48 hours at 30 degrees [1].
+                The museum is open on Mondays [7].
+                The levain ferments for 12 hours at 24 degrees [1].
+                - rye flour [2]
+                - a Dutch oven [2]
+                - a pizza stone and a peel [2]""", sources);
+        assertThat(report).extracting(GroundedSentence::supported)
+                .containsExactly(false, false, false, true, true, true, false);
+        // A thousands separator is the same number.
+        assertThat(Grounding.report("It holds 1,200 seats [1].", List.of(source(1, "The hall holds 1200 seats."))))
+                .extracting(GroundedSentence::supported).containsExactly(true);
     }
 }
