@@ -128,15 +128,21 @@ final class SearchRoutes {
             throw new InvalidInputException("field 'query' is missing: send {\"query\": \"your question\"} (or "
                     + "'messages' whose last user message is the question)");
         }
-        // A conversation kept on the server: its earlier user turns come first, then those the request sends.
+        // A conversation kept on the server is its own history: a client that resends the whole transcript (as
+        // OpenAI clients do) with it had every earlier turn stored again each time, and searched with twice. The
+        // request's messages start a conversation the server does not hold yet.
         Conversations kept = b.conversationId() == null ? null : tenant(ctx).conversations();
+        boolean resumed = false;
         if (kept != null) {
             List<String> stored = new ArrayList<>();
             kept.messages(b.conversationId()).stream().filter(m -> "user".equals(m.role()))
                     .forEach(m -> stored.add(m.content()));
-            stored.addAll(turns);
-            turns = stored;
+            if (!stored.isEmpty()) {
+                turns = stored;
+                resumed = true;
+            }
         }
+        boolean keepSent = !resumed;
         SearchRequest request = polyrag.search().answerRequest(question).topK(b.topK())
                 .knowledgeBases(b.knowledgeBases()).modalityNames(b.modalities()).fusion(b.fusion())
                 .documentIds(b.documentIds()).category(b.category()).rrfK(b.rrfK()).weights(b.weights())
@@ -146,11 +152,17 @@ final class SearchRoutes {
         Consumer<Answer> keep = a -> {
             if (kept != null) {
                 List<Conversations.Message> added = new ArrayList<>();
-                if (b.messages() != null) {
+                if (b.messages() != null && keepSent) {
                     b.messages().forEach(m -> added.add(new Conversations.Message(m.role(),
                             m.content())));
-                    if (b.query() == null && !added.isEmpty()) {
-                        added.removeLast(); // the question itself, added below
+                    if (b.query() == null) {
+                        // The question itself (the last user message, whatever follows it), added below.
+                        for (int i = added.size() - 1; i >= 0; i--) {
+                            if ("user".equals(added.get(i).role())) {
+                                added.remove(i);
+                                break;
+                            }
+                        }
                     }
                 }
                 added.add(new Conversations.Message("user", question));

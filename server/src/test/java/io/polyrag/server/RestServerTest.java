@@ -137,6 +137,17 @@ class RestServerTest {
         assertThat(kept.get("title").asString()).isEqualTo("How long does the levain ferment?");
         assertThat(kept.get("messages").findValuesAsString("role")).containsExactly("user", "assistant", "user",
                 "assistant");
+        // A client that resends the whole transcript with the id (as OpenAI clients do) adds only its new turn.
+        json(post("/v1/query", """
+                {"messages": [{"role": "user", "content": "How long does the levain ferment?"},
+                {"role": "assistant", "content": "About twelve hours."},
+                {"role": "user", "content": "And at what temperature?"},
+                {"role": "assistant", "content": "At 24 degrees."},
+                {"role": "user", "content": "Can it rest overnight?"}], "conversation_id": "bake-1", "kb": "kitchen"}                """));
+        kept = json(get("/v1/conversations/bake-1"));
+        assertThat(kept.get("turns").asInt()).isEqualTo(3);
+        assertThat(kept.get("messages").findValuesAsString("content")).filteredOn(c -> c.contains("levain ferment"))
+                .hasSize(1);
         assertThat(send(HttpRequest.newBuilder(uri("/v1/conversations/bake-1")).DELETE()).statusCode()).isEqualTo(204);
         assertProblem(get("/v1/conversations/bake-1"), 404, "no conversation 'bake-1'");
         assertProblem(post("/v1/query", "{\"query\": \"x\", \"conversation_id\": \"../etc\"}"), 400,
