@@ -99,7 +99,18 @@ public final class StructuredChunker implements Chunker {
             if (to >= spans.size()) {
                 break;
             }
-            from = Math.max(from + 1, overlapStart(spans, from, to));
+            int next = Math.max(from + 1, overlapStart(spans, from, to));
+            // The overlap gives way to the next new sentence: beside one longer than max - overlap (a piece of a
+            // sentence cut between words is about max long), a chunk held only the overlap, text the chunk before
+            // already had, once for each of its sentences.
+            int carried = 0;
+            for (int i = next; i < to; i++) {
+                carried += spans.get(i).tokens();
+            }
+            while (next < to && carried + spans.get(to).tokens() > maxTokens) {
+                carried -= spans.get(next++).tokens();
+            }
+            from = next;
         }
     }
 
@@ -232,8 +243,21 @@ public final class StructuredChunker implements Chunker {
      */
     static String location(List<Block> blocks, int start, int end) {
         LinkedHashSet<String> found = new LinkedHashSet<>();
-        for (Block b : blocks) {
-            if (b.end() > start && b.start() < end && !b.location().isEmpty()) {
+        // The blocks are in reading order: the first one reaching past start found by halving, then only those up to
+        // end read (every block for every chunk made a long section's chunking quadratic: minutes for a big file).
+        int lo = 0;
+        int hi = blocks.size();
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            if (blocks.get(mid).end() > start) {
+                hi = mid;
+            } else {
+                lo = mid + 1;
+            }
+        }
+        for (int i = lo; i < blocks.size() && blocks.get(i).start() < end; i++) {
+            Block b = blocks.get(i);
+            if (b.end() > start && !b.location().isEmpty()) {
                 found.add(b.location());
             }
         }

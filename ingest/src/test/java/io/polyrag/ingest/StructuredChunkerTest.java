@@ -74,6 +74,35 @@ class StructuredChunkerTest {
     }
 
     @Test
+    void a_sentence_longer_than_the_room_beside_the_overlap_never_leaves_a_chunk_of_overlap_only() {
+        String unpunctuated = IntStream.range(0, 400).mapToObj(i -> "word" + i).collect(Collectors.joining(" "));
+        for (ParsedDocument d : List.of(doc(prose(IntStream.range(0, 25).mapToObj(i -> "The pump " + i
+                + " was checked.").collect(Collectors.joining(" "))), prose(unpunctuated)),
+                doc(prose("a b c d e f g h i j k l m n o p q r. Cats purr now. Dogs bark now. " + "x ".repeat(26)
+                        + "end.")))) {
+            List<ChunkDraft> chunks = new StructuredChunker(WORDS, 32, 10).chunk(d);
+            for (int i = 1; i < chunks.size(); i++) {
+                assertThat(chunks.get(i).endOffset()).as("chunk %d ends past the one before", i)
+                        .isGreaterThan(chunks.get(i - 1).endOffset());
+            }
+            assertThat(chunks.getLast().endOffset()).isEqualTo(d.text().length());
+        }
+    }
+
+    @Test
+    void many_short_paragraphs_keep_each_chunks_location() {
+        List<Block> blocks = new ArrayList<>();
+        for (int i = 0; i < 2000; i++) {
+            blocks.add(new Block(ChunkKind.PROSE, "Paragraph " + i + " on one line.", List.of(), i * 100,
+                    i * 100 + 27, "", i < 1000 ? "page 1" : "page 2"));
+        }
+        assertThat(StructuredChunker.location(blocks, 0, 500)).isEqualTo("page 1");
+        assertThat(StructuredChunker.location(blocks, 99_910, 100_050)).isEqualTo("pages 1\u20132");
+        assertThat(StructuredChunker.location(blocks, 150_000, 150_020)).isEqualTo("page 2");
+        assertThat(StructuredChunker.location(blocks, 99_930, 99_990)).isEmpty();
+    }
+
+    @Test
     void no_overlap_means_chunks_tile_the_text() {
         ParsedDocument d = doc(prose(sentences(0, 30)));
         List<ChunkDraft> chunks = new StructuredChunker(WORDS, 25, 0).chunk(d);
