@@ -220,5 +220,14 @@ class StructuredChunkerTest {
     void the_word_estimate_counts_words_and_punctuation() {
         assertThat(new WordTokenCounter().count("")).isZero();
         assertThat(new WordTokenCounter().count("Hello, world!")).isEqualTo(5);
+        // Long runs and scripts without spaces count by their characters; a combining mark is part of its word.
+        WordTokenCounter words = new WordTokenCounter();
+        assertThat(words.count("0123456789abcdef".repeat(65_536))).isGreaterThanOrEqualTo(200_000);
+        assertThat(words.count("\u6c34".repeat(100))).isGreaterThanOrEqualTo(100);
+        assertThat(words.count("cafe\u0301 ok")).isEqualTo(words.count("caf\u00e9 ok"));
+        List<ChunkDraft> hex = new StructuredChunker(words, 300, 40).chunk(doc(prose("0123456789abcdef".repeat(
+                4096))));
+        assertThat(hex).hasSizeGreaterThan(10).allSatisfy(c -> assertThat(c.text().length()).isLessThanOrEqualTo(
+                4 * 300));
     }
 }
