@@ -100,7 +100,9 @@ final class Names {
             int start = i;
             // A capitalised adjective or noun just before, inside the sentence, begins the name: "the Restless
             // Lestune", "the Eastern Kerrery" (the tagger reads "Restless" as an adjective).
+            // Not a sentence's first word that begins no name ("Yesterday Borealis Instruments announced…").
             while (start > 0 && !opens[start] && capitalised(words[start - 1], tags[start - 1])
+                    && !(opens[start - 1] && OPENERS.contains(words[start - 1].toLowerCase(Locale.ROOT)))
                     && (out.isEmpty() || out.getLast().end() < start - 1)) {
                 start--;
             }
@@ -141,13 +143,45 @@ final class Names {
             }
             String name = join(words, glued, start, end);
             String key = Entity.key(name);
-            if (key.length() >= 2 && key.chars().anyMatch(Character::isLetter)
+            if (!reference(words, start, end, key) && key.length() >= 2 && key.chars().anyMatch(Character::isLetter)
                     && !(end - start == 1 && GENERIC.contains(key)) && !allNumbers(key)) {
                 out.add(new Span(start, end, name, type(words, start, end)));
             }
         }
         return out;
     }
+
+    /**
+     * A document's own parts and reporting periods: "Figure 2", "Table 3", "Section 4.1", "Appendix B", "Q3",
+     * "FY2023". Equal keys are one entity across documents, so each was a hub joining every report that has one.
+     */
+    private static boolean reference(String[] words, int start, int end, String key) {
+        if (PERIOD.matcher(key).matches()) {
+            return true;
+        }
+        if (end - start < 2 || !STRUCTURE.contains(words[start].toLowerCase(Locale.ROOT).replace(".", ""))) {
+            return false;
+        }
+        for (int i = start + 1; i < end; i++) {
+            if (!MODEL_NUMBER.matcher(words[i]).matches() && !words[i].matches("[\\d.]+|[ivxlcIVXLC]+|[-–]")) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static final Set<String> STRUCTURE = Set.of("figure", "fig", "figs", "table", "tab", "section", "sec",
+            "chapter", "ch", "appendix", "annex", "page", "pp", "step", "part", "volume", "vol", "equation", "eq",
+            "lemma", "theorem", "definition", "corollary", "proposition", "note", "footnote", "version", "item",
+            "exhibit", "schedule", "clause", "article", "paragraph", "para", "slide", "listing", "algorithm",
+            "example", "exercise", "question", "box", "panel", "plate", "map", "chart", "row", "column", "line");
+    /** Quarters, halves and fiscal or calendar years: q3, h1, fy2023, cy24. */
+    private static final Pattern PERIOD = Pattern.compile("(q[1-4]|h[12]|fy\\s?\\d{2,4}|cy\\s?\\d{2,4})( \\d{2,4})?");
+    /** Sentence-opening words that begin no name: a sentence's first word is joined to a name only if it is not one. */
+    private static final Set<String> OPENERS = Set.of("yesterday", "today", "tomorrow", "tonight", "last", "next",
+            "every", "each", "former", "current", "several", "both", "other", "another", "such", "recently",
+            "meanwhile", "however", "later", "earlier", "then", "now", "here", "there", "this", "that", "these",
+            "those", "our", "their", "his", "her", "its", "my", "your", "many", "most", "some", "all", "few", "no");
 
     /** A word that is never part of a name: a numeral or number word, an era mark, a lone letter. */
     static boolean junk(String word) {

@@ -103,6 +103,21 @@ class OfflineExtractorTest {
     }
 
     @Test
+    void a_documents_own_parts_periods_list_markers_and_a_glued_opener_name_nothing() {
+        Extraction e = extractor.extract(List.of("""
+                As shown in Figure 2, the Kestrel-9 outperforms the Osprey-2 in Table 3. Revenue at Borealis                 Instruments rose in Q3 and in FY2023, see Section 4 and Appendix B.
+                * Sediment cores were logged at Wurgate.
+                2. Pressure readings came from the Kestrel-9.
+                (Salinity rose after the storm at Pharos.)
+                Yesterday Borealis Instruments announced the Heron-7 seismometer."""), Long.MAX_VALUE).getFirst();
+        assertThat(e.entities()).extracting(Entity::id).doesNotContain("figure 2", "table 3", "q3", "fy2023",
+                "fy 2023", "section 4", "appendix b", "sediment", "pressure", "salinity",
+                "yesterday borealis instruments");
+        assertThat(e.entities()).extracting(Entity::id).contains("kestrel 9", "osprey 2", "borealis instruments",
+                "wurgate", "pharos");
+    }
+
+    @Test
     void a_table_cell_or_a_line_opens_like_a_sentence() {
         Extraction e = extractor.extract(List.of("""
                 | Order | Focal length (mm) | Typical use |
