@@ -118,6 +118,16 @@ class OfflineExtractorTest {
     }
 
     @Test
+    void a_passive_without_by_never_makes_its_subject_the_one_who_acted() {
+        Extraction e = extractor.extract(List.of("Velkro Works was founded in Ostrava. The Osprey-2 was built at "
+                + "Maimore Shipworks. The Grey Gull was sold to Brandt Holdings. Ada Verrin was born in Pellmar."),
+                Long.MAX_VALUE).getFirst();
+        assertThat(facts(e)).contains("Velkro Works located_in Ostrava", "Maimore Shipworks makes Osprey-2",
+                "Ada Verrin born_in Pellmar").doesNotContain("Velkro Works founded Ostrava", "Osprey-2 makes Maimore "
+                        + "Shipworks", "Grey Gull makes Brandt Holdings");
+    }
+
+    @Test
     void a_table_cell_or_a_line_opens_like_a_sentence() {
         Extraction e = extractor.extract(List.of("""
                 | Order | Focal length (mm) | Typical use |
