@@ -139,17 +139,18 @@ public final class Documents {
     }
 
     /**
-     * Deletes documents from the catalog and every store; returns how many were visible. Ids of another tenant's
-     * documents are not found, like ids that never existed.
+     * Deletes documents from the catalog and every store, those still being indexed too (what their writer then
+     * publishes is refused); returns how many there were. Ids of another tenant's documents are not found, like ids
+     * that never existed.
      */
     public int delete(List<String> documentIds) {
         List<String> own = documentIds.stream().filter(id -> id != null && catalog.document(id)
-                .filter(d -> tenant.owns(d.knowledgeBase())).isPresent()).toList();
+                .filter(d -> tenant.owns(d.knowledgeBase())).isPresent()).distinct().toList();
         if (own.isEmpty()) {
             return 0;
         }
-        int deleted = pipeline.delete(own).size();
+        pipeline.delete(own);
         own.forEach(blobs::delete);
-        return deleted;
+        return own.size();
     }
 }

@@ -177,10 +177,17 @@ final class UploadJob implements JobHandler {
             }
             Optional.ofNullable(byUri.get(d.uri())).ifPresent(f -> {
                 try {
-                    String type = catalog.document(d.documentId()).map(
-                            DocumentInfo::mediaType).orElse("application/octet-stream");
+                    Optional<DocumentInfo> doc = catalog.document(d.documentId());
+                    if (doc.isEmpty()) {
+                        return; // deleted since it was published: its original is not kept behind it
+                    }
+                    String type = doc.get().mediaType() != null ? doc.get().mediaType() : "application/octet-stream";
                     if (resumed || !d.outcome().equals("unchanged") || !keptAlready(d.documentId(), f)) {
                         blobs.put(d.documentId(), read(f), type, f.name());
+                        if (catalog.document(d.documentId()).isEmpty()) {
+                            blobs.delete(d.documentId()); // deleted while it was kept
+                            return;
+                        }
                     }
                     if (p.meta() != null || p.title() != null) {
                         catalog.describe(d.documentId(), p.title(), p.meta() == null

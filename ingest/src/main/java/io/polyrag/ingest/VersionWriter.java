@@ -163,11 +163,13 @@ final class VersionWriter {
             DocumentVersion v = staged.get(i);
             Catalog.Published r = results.get(i);
             if (r.refused() != null) {
-                // Discarded while it was written: taken for abandoned by a recovery (this writer was slower than
-                // the stale timeout). Its records are purged; nothing of it is visible.
+                // Deleted while it was written, or discarded: taken for abandoned by a recovery (this writer was
+                // slower than the stale timeout). Its records are purged; nothing of it is visible.
                 replaced.add(v);
-                tally.failed(p.input().name(), p.input().name() + ": not published: " + r.refused()
-                        + " (the write took longer than POLYRAG_INGEST_JOB_STALE_SECONDS); ingest it again", true);
+                boolean deleted = r.refused().contains("was deleted");
+                tally.failed(p.input().name(), p.input().name() + ": not published: " + r.refused() + (deleted
+                        ? "; nothing of it is kept" : " (the write took longer than POLYRAG_INGEST_JOB_STALE_SECONDS);"
+                        + " ingest it again"), !deleted);
                 continue;
             }
             Optional<DocumentVersion> before = r.before();

@@ -422,6 +422,26 @@ public abstract class CatalogContract {
         assertThat(c.countDocuments(SearchScope.ALL)).isZero();
     }
 
+    /** A delete while a version is being written: that version's publish is refused, the document stays gone. */
+    @Test
+    void a_document_deleted_while_a_version_is_written_does_not_come_back() {
+        CatalogAndJobs c = open();
+        c.stage(draft("first", "kb", 1, "being indexed"), 1);
+        c.stage(draft("upd", "kb", 1, "one"), 1);
+        c.publish(new DocumentVersion("upd", 1));
+        c.stage(draft("upd", "kb", 2, "two"), 2);
+        assertThat(c.delete(List.of("first", "upd"))).containsExactly(new DocumentVersion("upd", 1));
+        for (DocumentVersion v : List.of(new DocumentVersion("first", 1), new DocumentVersion("upd", 2))) {
+            assertThatThrownBy(() -> c.publish(v)).as(v.toString()).isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("was deleted");
+        }
+        assertThat(c.document("first")).isEmpty();
+        assertThat(c.document("upd")).isEmpty();
+        assertThat(c.countDocuments(SearchScope.ALL)).isZero();
+        assertThat(c.unpurgedVersions()).contains(new DocumentVersion("first", 1), new DocumentVersion("upd", 1),
+                new DocumentVersion("upd", 2));
+    }
+
     @Test
     void scope_limits_resolution_and_listing_to_its_knowledge_bases() {
         CatalogAndJobs c = open();
@@ -949,7 +969,7 @@ public abstract class CatalogContract {
         c.stage(draft("d1", "kb", fast, "fast"), fast);
         c.publish(new DocumentVersion("d1", fast));
         c.delete(List.of("d1"));
-        assertThat(c.publish(new DocumentVersion("d1", slow))).contains(new DocumentVersion("d1", slow));
+        assertThatThrownBy(() -> c.publish(new DocumentVersion("d1", slow))).hasMessageContaining("was deleted");
         assertThat(c.document("d1")).as("still deleted").isEmpty();
         assertThat(c.chunks("d1", slow, 0, 0)).isEmpty();
     }
@@ -959,8 +979,8 @@ public abstract class CatalogContract {
         CatalogAndJobs c = open();
         c.stage(draft("d1", "kb", 1, "one"), 1);
         c.publish(new DocumentVersion("d1", 1));
-        // A slow writer holds version 2 while versions 3 and 4 are published and the document deleted.
-        c.stage(draft("d1", "kb", 2, "two"), 2);
+        // A slow writer took version 2, and stages it only after versions 3 and 4 were published and the document
+        // deleted (one staged before the delete is given up by it).
         c.stage(draft("d1", "kb", 3, "three"), 3);
         c.publish(new DocumentVersion("d1", 3));
         c.stage(draft("d1", "kb", 4, "four"), 4);
@@ -970,6 +990,7 @@ public abstract class CatalogContract {
                 new DocumentVersion("d1", 4));
         c.markPurged(c.unpurgedVersions());
         assertThat(c.unpurgedVersions()).isEmpty();
+        c.stage(draft("d1", "kb", 2, "two"), 2);
         assertThat(c.publish(new DocumentVersion("d1", 2))).as("older than what was deleted: goes as replaced")
                 .contains(new DocumentVersion("d1", 2));
         assertThat(c.document("d1")).as("still deleted").isEmpty();

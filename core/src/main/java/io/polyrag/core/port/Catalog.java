@@ -198,7 +198,8 @@ public interface Catalog extends AutoCloseable {
     Totals totals();
 
     /**
-     * Soft-deletes documents: they stop being visible at once; their chunks are forgotten.
+     * Soft-deletes documents: they stop being visible at once; their chunks are forgotten, and a version still being
+     * written is given up (its {@link #publish} is refused, saying the document was deleted).
      *
      * @return the versions that were visible, for the caller to delete from the stores
      */

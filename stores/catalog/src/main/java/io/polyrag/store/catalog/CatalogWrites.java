@@ -285,8 +285,9 @@ abstract class CatalogWrites extends CatalogReads {
                 }
             }
             if (meta == null) {
-                throw new IllegalStateException("version " + v.version() + " of document " + v.documentId()
-                        + " is not pending, so it cannot be published");
+                throw new IllegalStateException(deleted ? "document " + v.documentId() + " was deleted while "
+                        + "version " + v.version() + " was written" : "version " + v.version() + " of document "
+                        + v.documentId() + " is not pending, so it cannot be published");
             }
             if (newest > v.version()) {
                 // A newer version was published while this one was being written: it stays the visible one, and
@@ -438,6 +439,10 @@ abstract class CatalogWrites extends CatalogReads {
                         + "WHERE id = ?", jdbc.now(), id);
                 update(c, "UPDATE document_versions SET state = 'deleted' WHERE document_id = ? AND state = "
                         + "'published'", id);
+                // A version still being written is given up too: published after the delete, it brought the
+                // document back (publishing clears the flag), a delete answered 204 or 404 and then undone.
+                update(c, "UPDATE document_versions SET state = 'abandoned' WHERE document_id = ? AND state = "
+                        + "'pending'", id);
                 update(c, "DELETE FROM chunks WHERE document_id = ? AND version IN (SELECT version FROM "
                         + "document_versions WHERE document_id = ? AND state <> 'pending')", id, id);
             }
