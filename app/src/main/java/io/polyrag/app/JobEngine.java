@@ -318,6 +318,14 @@ final class JobEngine implements AutoCloseable {
         return h;
     }
 
+    /** Ends the event streams and asks running jobs to stop at their next file, without waiting ({@link #close}). */
+    void beginStop() {
+        events.close();
+        if (runner != null) {
+            runner.stopTakingWork();
+        }
+    }
+
     @Override
     public void close() {
         closing.countDown();

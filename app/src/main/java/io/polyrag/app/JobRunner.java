@@ -433,6 +433,16 @@ final class JobRunner implements AutoCloseable {
     }
 
     /**
+     * Asks every running job to stop at its next file and takes no new one, without waiting: a stop overlaps the
+     * jobs' wind-down with the HTTP server's drain. {@link #close()} then waits for them.
+     */
+    void stopTakingWork() {
+        running = false;
+        active.values().forEach(c -> c.shutdown = true);
+        wakeUp.release(workers.size());
+    }
+
+    /**
      * Stops taking jobs, asks running ones to stop at their next item (they go back in the queue, uncharged, and
      * resume at the next start or on another replica), and waits up to half a minute in all for them. Workers are
      * never interrupted mid-job (an interrupt inside a database or index write can close its file); a job still

@@ -342,6 +342,16 @@ public final class Polyrag implements AutoCloseable {
         return components.metrics;
     }
 
+    /**
+     * Begins a stop without waiting, for a front door that then waits for its requests in flight: every job event
+     * stream ends (they wait for events until the server closes, and would hold that wait to its end), and running
+     * jobs are asked to stop at their next file, so their wind-down overlaps the front door's. {@link #close()}
+     * then waits for the jobs and closes the stores.
+     */
+    public void beginStop() {
+        engine.beginStop();
+    }
+
     /** Stops the jobs, closes every store and releases the data directory; closing again does nothing. */
     @Override
     public void close() {

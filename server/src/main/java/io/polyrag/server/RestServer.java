@@ -23,6 +23,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.UUID;
+import org.eclipse.jetty.server.handler.GracefulHandler;
 import org.slf4j.MDC;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -43,7 +44,10 @@ public final class RestServer implements HttpFrontDoor {
     /** The build's version ({@link io.polyrag.app.api.Version}). */
     static final String VERSION = Version.VERSION;
 
+    /** How long a stop waits for the requests in flight (inside the deployments' 90 s grace, with jobs' 30 s). */
+    static final Duration STOP_DRAIN = Duration.ofSeconds(20);
     private final Javalin app;
+    private final Polyrag polyrag;
     private final ObjectNode[] openApi = new ObjectNode[1];
     private final List<String> operations = new ArrayList<>();
 
@@ -58,14 +62,22 @@ public final class RestServer implements HttpFrontDoor {
     public RestServer(Polyrag polyrag, String host, int port, long maxRequestBytes) {
         Auth.checkBind(polyrag, host);
         Auth auth = new Auth(polyrag, host);
+        this.polyrag = polyrag;
         this.app = Javalin.create(config -> {
             config.startup.showJavalinBanner = false;
             config.concurrency.useVirtualThreads = true;
             config.jsonMapper(new JavalinJackson3(Json.MAPPER, false));
             config.http.maxRequestSize = maxRequestBytes;
             config.http.prefer405over404 = true;
-            config.jetty.modifyServer(server -> server.setErrorHandler(new ProblemErrorHandler()));
+            // A stop lets the requests in flight finish (an upload still arriving, a download, an answer), up to
+            // STOP_DRAIN; one arriving meanwhile gets a 503. Without it, every connection was cut at once: an upload
+            // told "400 bad multipart" (which no client retries), a download ended short under a logged 200.
+            config.jetty.modifyServer(server -> {
+                server.setErrorHandler(new ProblemErrorHandler());
+                server.setStopTimeout(STOP_DRAIN.toMillis());
+            });
             config.jetty.modifyServletContextHandler(context -> {
+                context.insertHandler(new GracefulHandler());
                 context.setErrorHandler(new ProblemErrorHandler());
                 // Parts of a multipart request count as form keys: the files a request may carry, and its fields.
                 context.setMaxFormKeys(Limits.MAX_FORM_PARTS);
@@ -244,6 +256,9 @@ public final class RestServer implements HttpFrontDoor {
 
     @Override
     public void close() {
+        // Event streams never end by themselves: they end first, or the drain would wait them out; the jobs begin
+        // their wind-down meanwhile.
+        polyrag.beginStop();
         app.stop();
     }
 
