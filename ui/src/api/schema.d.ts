@@ -1853,7 +1853,10 @@ export interface operations {
     };
     getAdminCheck: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description refused here: a repair is POST /v1/admin/check?repair=true */
+                repair?: boolean;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -1932,7 +1935,10 @@ export interface operations {
     };
     headAdminCheck: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description refused here: a repair is POST /v1/admin/check?repair=true */
+                repair?: boolean;
+            };
             header?: never;
             path?: never;
             cookie?: never;

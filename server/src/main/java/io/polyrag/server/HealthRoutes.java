@@ -53,6 +53,7 @@ final class HealthRoutes {
             }
             ctx.json(AdminWire.of(polyrag.admin().check(false)));
         }).summary("admin", "Compare every store with the catalog (operator)")
+                .query("repair", "boolean", "refused here: a repair is POST /v1/admin/check?repair=true")
                 .response(200, "the report", AdminWire.Check.class);
         api.post("/v1/admin/reindex", ctx -> {
             if (ctx.queryParams("modality").size() > 1) {

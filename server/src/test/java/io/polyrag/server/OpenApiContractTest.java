@@ -192,7 +192,8 @@ class OpenApiContractTest {
         sendAs(null, "GET", "/v1/documents", 401);
         sendAs("operator-key", "GET", "/v1/admin/keys", 200);
         sendAs(key.get("key").asString(), "DELETE", "/v1/admin/keys/" + key.get("id").asString(), 403);
-        sendAs("operator-key", "POST", "/v1/admin/keys?x=1", 415);
+        sendAs("operator-key", "POST", "/v1/admin/keys", 415);
+        sendAs("operator-key", "POST", "/v1/admin/keys?x=1", 400);
         sendAs("operator-key", "DELETE", "/v1/admin/keys/" + key.get("id").asString(), 204);
         call("DELETE", "/v1/admin/keys/" + key.get("id").asString(), null, 404);
         call("POST", "/v1/admin/keys", "{\"name\": \"no tenant\"}", 400);

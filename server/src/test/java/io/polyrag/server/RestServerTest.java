@@ -287,6 +287,11 @@ class RestServerTest {
         assertThat(grounded.get("grounding").get(0).get("supported").asBoolean()).isTrue();
         assertThat(grounded.get("grounding").get(0).get("cited").get(0).asInt()).isEqualTo(1);
         assertProblem(post("/v1/query", "{\"query\": \"x\", \"neighbours\": 9}"), 400, "neighbours must be");
+        // A query parameter the route does not take, or one given twice, is refused, not ignored.
+        assertProblem(get("/v1/documents?limt=5"), 400, "unknown query parameter 'limt': this route takes");
+        assertProblem(get("/v1/documents?limit=1&limit=2"), 400, "'limit' is given 2 times");
+        assertProblem(send(HttpRequest.newBuilder(uri("/v1/knowledge-bases/default/judgments?queryId=q1")).DELETE()),
+                400, "unknown query parameter 'queryId'");
         assertProblem(post("/v1/query", "{\"query\": \"\"}"), 400, "query is empty");
         assertProblem(post("/v1/query", "{\"question\": \"x\"}"), 400, "unknown field 'question'");
     }
