@@ -7,6 +7,7 @@ import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.net.ConnectException;
 import java.net.URI;
+import java.net.URLDecoder;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -886,9 +887,12 @@ public final class PolyragClient {
         HttpResponse<byte[]> r = exchange(() -> request(path).header("Accept", "*/*").GET().build(),
                 HttpResponse.BodyHandlers.ofByteArray());
         String disposition = r.headers().firstValue("Content-Disposition").orElse("");
+        // The UTF-8 name (filename*, RFC 6266) when there is one, else the plain one.
+        Matcher utf8 = Pattern.compile("filename\\*=UTF-8''([^;\\s]+)", Pattern.CASE_INSENSITIVE).matcher(disposition);
         Matcher m = Pattern.compile("filename=\"?([^\";]+)").matcher(disposition);
-        return new Content(r.headers().firstValue("Content-Type").orElse("application/octet-stream"),
-                m.find() ? m.group(1) : null, r.body());
+        String name = utf8.find() ? URLDecoder.decode(utf8.group(1).replace("+", "%2B"), StandardCharsets.UTF_8)
+                : m.find() ? m.group(1) : null;
+        return new Content(r.headers().firstValue("Content-Type").orElse("application/octet-stream"), name, r.body());
     }
 
     /** Sends, trying a transient failure again; a non-2xx answer is a {@link PolyragApiException}. */

@@ -169,7 +169,7 @@ class PolyragClientTest {
                 () -> client.cancelJob(accepted.jobId()));
         assertThat(refused.status()).isEqualTo(409);
 
-        var uploaded = client.upload(Files.writeString(tmp.resolve("glaze.md"), "# Glaze\n\nGlazes are mixed on "
+        var uploaded = client.upload(Files.writeString(tmp.resolve("glaze é+1.md"), "# Glaze\n\nGlazes are mixed on "
                 + "Mondays."), "studio", Map.of("title", "Glazing", "categories", "studio"));
         client.awaitJob(uploaded.jobId(), Duration.ofSeconds(60));
         var page = client.documents("studio", 0, 10);
@@ -180,7 +180,7 @@ class PolyragClientTest {
         assertThat(detail.stores()).containsKeys("vector", "fulltext");
         var content = client.content(uploaded.documentId());
         assertThat(new String(content.bytes(), StandardCharsets.UTF_8)).contains("Glazes are mixed on Mondays");
-        assertThat(content.fileName()).isEqualTo("glaze.md");
+        assertThat(content.fileName()).isEqualTo("glaze é+1.md");
 
         assertThat(client.knowledgeBases()).extracting(PolyragClient.KnowledgeBase::name).contains("studio");
         assertThat(client.createKnowledgeBase("archive", "old things").description()).isEqualTo("old things");

@@ -20,6 +20,7 @@ import io.polyrag.core.model.FigureMode;
 import io.polyrag.core.model.Ids;
 import io.polyrag.core.model.KnowledgeBase;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.io.InputStream;
 import java.nio.file.Path;
 import java.util.EnumSet;
@@ -146,8 +147,8 @@ final class DocumentRoutes {
     private void content(Context ctx) throws IOException {
         var blob = tenant(ctx).documents().content(ctx.pathParam("id"));
         ctx.status(200).contentType(blob.mediaType()).header("Content-Length", Long.toString(blob.size()))
-                .header("Content-Disposition", "attachment; filename=\"" + blob.name().replaceAll("[\"\\\\\\r\\n]",
-                        "_") + "\"");
+                .header("Content-Disposition", disposition("attachment", blob.name()))
+                .header("X-Content-Type-Options", "nosniff");
         if (ctx.method() == HandlerType.HEAD) {
             blob.content().close();
             return;
@@ -173,8 +174,7 @@ final class DocumentRoutes {
         // The number names a figure of the visible version: a new version may put another image under it.
         ctx.status(200).contentType(blob.mediaType()).header("Content-Length", Long.toString(blob.size()))
                 .header("Cache-Control", "private, max-age=300").header("X-Content-Type-Options", "nosniff")
-                .header("Content-Disposition", "inline; filename=\"" + blob.name().replaceAll("[\"\\\\\\r\\n]", "_")
-                        + "\"");
+                .header("Content-Disposition", disposition("inline", blob.name()));
         if (ctx.method() == HandlerType.HEAD) {
             blob.content().close();
             return;
@@ -182,6 +182,26 @@ final class DocumentRoutes {
         try (InputStream in = blob.content()) {
             in.transferTo(ctx.res().getOutputStream());
         }
+    }
+
+    /**
+     * A Content-Disposition with the name as ASCII ({@code filename}, for old clients: anything else, quotes and
+     * backslashes as {@code _}) and as UTF-8 ({@code filename*}, RFC 6266 and 5987). Sent as raw bytes, a name like
+     * "naïve 日本.txt" came out garbled, and a control character made Java's client refuse the whole response.
+     */
+    static String disposition(String kind, String name) {
+        StringBuilder ascii = new StringBuilder();
+        StringBuilder encoded = new StringBuilder();
+        name.codePoints().forEach(c -> ascii.append(c >= 0x20 && c < 0x7f && c != '"' && c != '\\' ? (char) c : '_'));
+        for (byte b : name.getBytes(StandardCharsets.UTF_8)) {
+            int c = b & 0xff;
+            if (c < 0x80 && (Character.isLetterOrDigit(c) || "!#$&-.^_`|~".indexOf(c) >= 0)) {
+                encoded.append((char) c);
+            } else {
+                encoded.append('%').append(String.format("%02X", c));
+            }
+        }
+        return kind + "; filename=\"" + ascii + "\"; filename*=UTF-8''" + encoded;
     }
 
     private void deleteDocument(Context ctx) {

@@ -119,6 +119,9 @@ public final class RestServer implements HttpFrontDoor {
                     MDC.put("trace_id", traced.traceId());
                 }
             });
+            // A tenant's answer is never kept by a shared cache: a key sent as X-Api-Key is invisible to one, so
+            // behind a caching proxy the next caller of the same URL got it. A route that may be kept says so itself.
+            config.routes.before("/v1/*", ctx -> ctx.header("Cache-Control", "no-store"));
             config.routes.before(auth::authenticate);
             config.routes.before(RestServer::tenantInLogs);
             // Each handler runs with its request's span current, so the spans it causes are that request's.

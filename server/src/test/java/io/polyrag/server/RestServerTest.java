@@ -506,4 +506,12 @@ class RestServerTest {
         assertThat(again.get("version").asLong()).isEqualTo(2);
         assertThat(send(HttpRequest.newBuilder(uri("/v1/documents/" + id)).DELETE()).statusCode()).isEqualTo(204);
     }
+
+    @Test
+    void download_names_travel_as_utf8_and_answers_are_kept_by_no_shared_cache() throws Exception {
+        assertThat(DocumentRoutes.disposition("attachment", "naïve résumé 日本\u007f\"x\".txt")).isEqualTo(
+                "attachment; filename=\"na_ve r_sum_ ____x_.txt\"; filename*=UTF-8''na%C3%AFve%20r%C3%A9sum%C3%A9%20"
+                        + "%E6%97%A5%E6%9C%AC%7F%22x%22.txt");
+        assertThat(get("/v1/documents").headers().firstValue("Cache-Control")).contains("no-store");
+    }
 }
