@@ -11,6 +11,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * An exclusive lock on the data directory, held for the life of the process: a second process (or a second
@@ -18,19 +20,35 @@ import java.nio.file.StandardOpenOption;
  * is the operating system's, so it is released even when the process dies.
  */
 final class DataDirLock implements AutoCloseable {
+    /**
+     * The directories this process holds. A second open in this process is refused here, before it opens the lock
+     * file at all: the operating system's lock is the process's, and closing any descriptor of the file (the refused
+     * open's own) released it, letting another process in beside the first holder.
+     */
+    private static final Set<Path> HELD = ConcurrentHashMap.newKeySet();
     private final FileChannel channel;
     private final FileLock lock;
+    private final Path key;
 
-    private DataDirLock(FileChannel channel, FileLock lock) {
+    private DataDirLock(FileChannel channel, FileLock lock, Path key) {
         this.channel = channel;
         this.lock = lock;
+        this.key = key;
     }
 
     static DataDirLock acquire(Path dataDir) {
         Path file = dataDir.resolve(".lock");
         FileChannel ch = null;
+        Path key = null;
         try {
             Files.createDirectories(dataDir);
+            key = dataDir.toRealPath();
+            if (!HELD.add(key)) {
+                key = null;
+                throw new DataDirInUseException(dataDir.toAbsolutePath(), "data directory " + dataDir
+                        .toAbsolutePath() + " is already in use by process " + ProcessHandle.current().pid() + " (this one): "
+                        + "close the polyrag that opened it, or set POLYRAG_DATA_DIR to another directory");
+            }
             ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.READ);
             FileLock lock;
             try {
@@ -41,6 +59,7 @@ final class DataDirLock implements AutoCloseable {
             if (lock == null) {
                 String holder = new String(Files.readAllBytes(file), StandardCharsets.UTF_8).strip();
                 ch.close();
+                HELD.remove(key);
                 throw new DataDirInUseException(dataDir.toAbsolutePath(), "data directory " + dataDir.toAbsolutePath()
                         + " is already in use"
                         + (holder.isEmpty() ? "" : " by process " + holder) + ": stop that polyrag (or talk to its "
@@ -49,9 +68,12 @@ final class DataDirLock implements AutoCloseable {
             ch.truncate(0);
             ch.write(ByteBuffer.wrap(Long.toString(ProcessHandle.current().pid()).getBytes(StandardCharsets.UTF_8)));
             ch.force(false);
-            return new DataDirLock(ch, lock);
+            return new DataDirLock(ch, lock, key);
         } catch (IOException e) {
             closeQuietly(ch);
+            if (key != null) {
+                HELD.remove(key);
+            }
             if (StorageProblems.kind(e) != StorageProblems.Kind.OTHER) {
                 throw StorageProblems.exception("data directory", dataDir.toAbsolutePath(), "be locked",
                         e);
@@ -82,6 +104,8 @@ final class DataDirLock implements AutoCloseable {
             channel.close();
         } catch (IOException e) {
             throw new StoreException("cannot release the data directory lock: " + e.getMessage(), e);
+        } finally {
+            HELD.remove(key);
         }
     }
 }

@@ -219,10 +219,12 @@ class PolyragTest {
     }
 
     @Test
-    void a_second_open_of_the_same_data_directory_is_refused_clearly() {
+    void a_second_open_of_the_same_data_directory_is_refused_clearly() throws Exception {
         assertThatThrownBy(() -> Polyrag.open(config(tmp.resolve("data"), Map.of())))
                 .isInstanceOf(UnavailableException.class).hasMessageContaining("is already in use")
                 .hasMessageContaining("by process " + ProcessHandle.current().pid());
+        // The refused open did not release this process's lock: another process is still kept out.
+        a_second_process_on_the_same_data_directory_is_refused_clearly();
     }
 
     @Test
