@@ -116,7 +116,13 @@ public final class Polyrag implements AutoCloseable {
         // No watcher without a worker to run what it asks for: a short command (search, ask: no workers) walked
         // every watched folder tree at start and queued syncs for the next command to run.
         if (workers && components.config.get(Settings.INGEST_WORKERS) > 0) {
-            watcher.start();
+            try {
+                watcher.start();
+            } catch (RuntimeException e) {
+                // The open fails: its workers must not go on looping over stores about to be closed.
+                engine.close();
+                throw e;
+            }
         }
         this.sweeper = new Recovery.Sweeper(components.pipeline, catalog.shared(), Recovery.stale(components.config),
                 workers, () -> sweepUploads(components, engine), () -> {
@@ -358,17 +364,26 @@ public final class Polyrag implements AutoCloseable {
         if (closed.getAndSet(true)) {
             return;
         }
-        try {
+        // Each part closed whatever the one before did: a stand-in store failing to close skipped the jobs' drain
+        // and the stores' close, and the lock was let go under workers still writing.
+        RuntimeException failed = null;
+        for (Runnable part : new Runnable[] {() -> {
             if (sweeper != null) {
                 sweeper.close();
             }
-            backfill.close();
-            watcher.close();
-            engine.close();
-            connectors.close();
-            components.close();
-        } finally {
-            lock.close();
+        }, backfill::close, watcher::close, engine::close, connectors::close, components::close, lock::close}) {
+            try {
+                part.run();
+            } catch (RuntimeException e) {
+                if (failed == null) {
+                    failed = e;
+                } else {
+                    failed.addSuppressed(e);
+                }
+            }
+        }
+        if (failed != null) {
+            throw failed;
         }
     }
 }
