@@ -14,8 +14,7 @@ import java.util.Set;
  *       the role's predicate, its holder the subject.</li>
  *   <li>Else the verb between them: its lemma with the particle or preposition after it ("set up", "work at") read
  *       through the vocabulary ("established" → {@code founded}); a passive with "by" ("was founded by", "made by")
- *       is read actively, its ends swapped; one without ("was founded in Ostrava", "was built at Maimore Shipworks")
- *       states where a thing founded or built is, or who made it, and otherwise nothing. A verb whose own object is a common noun before the second mention
+ *       is read actively, its ends swapped. A verb whose own object is a common noun before the second mention
  *       ("employs 240 people at its plant in Umeå") does not relate the two: the noun's preposition does
  *       ("plant in Umeå": {@code located_in}).</li>
  *   <li>With no verb between close mentions: "in"/"at" before a place states {@code located_in}; other short links
@@ -30,14 +29,6 @@ final class Clauses {
     /** Prepositions that put a thing in a place: "near", "outside" do not ("was last near the Sun"). */
     private static final Set<String> LOCATIVE = Set.of("in", "at", "inside");
     private static final Set<String> POSSESSIVES = Set.of("his", "her", "its", "their");
-    private static final Set<String> GET = Set.of("get", "gets", "got", "gotten", "getting");
-    /** Predicates whose subject is the one who acts: in a passive without "by" the subject is not it. */
-    private static final Set<String> AGENTS = Set.of(Vocabulary.FOUNDED, Vocabulary.MAKES, Vocabulary.CREATED,
-            Vocabulary.OWNS, Vocabulary.LEADS, Vocabulary.DEPICTS);
-    /** Of those, what puts a thing where it was done: founded or built in a place is located there. */
-    private static final Set<String> SITED = Set.of(Vocabulary.FOUNDED, Vocabulary.MAKES);
-    /** Prepositions naming the maker of a thing made or created without "by": "built at Maimore Shipworks". */
-    private static final Set<String> MADE_AT = Set.of("at", "in");
 
     private Clauses() {
     }
@@ -80,19 +71,6 @@ final class Clauses {
         boolean passive = passive(words, tags, aEnd, verb, bStart);
         if (passive) {
             return new Link(Vocabulary.predicate(lemma, ""), true);
-        }
-        if (agentless(words, tags, aEnd, verb)) {
-            // "was founded in Ostrava", "was built at Maimore Shipworks", "was sold to Brandt Holdings": the subject
-            // is what the verb was done to, so an agent's predicate read actively pointed the wrong way (Velkro Works
-            // founded Ostrava). Where it was founded or built is where it is; what built it, its maker; else nothing.
-            String p = Vocabulary.predicate(lemma, particle);
-            if (AGENTS.contains(p)) {
-                if (bPlace && LOCATIVE.contains(particle) && SITED.contains(p)) {
-                    return new Link(Vocabulary.LOCATED_IN, false);
-                }
-                return !bPlace && MADE_AT.contains(particle) && !p.equals(Vocabulary.FOUNDED) && !p.equals(
-                        Vocabulary.OWNS) && !p.equals(Vocabulary.LEADS) ? new Link(p, true) : null;
-            }
         }
         // The verb's own object is a common noun before the second mention: "employs 240 people at its plant in
         // Umeå" says nothing of the company and Umeå through "employ"; the last preposition does.
@@ -226,20 +204,6 @@ final class Clauses {
      * Whether the verb is a passive with its agent as the second mention: "was founded by X", "a company founded
      * by X" (a participle straight before "by").
      */
-    /** A passive without "by": a form of "be" or "get" straight before the verb, adverbs aside ("was later sold"). */
-    private static boolean agentless(String[] words, String[] tags, int aEnd, int verb) {
-        for (int i = verb - 1; i >= aEnd; i--) {
-            String w = words[i].toLowerCase(Locale.ROOT);
-            if (BE.contains(w) || GET.contains(w)) {
-                return true;
-            }
-            if (!tags[i].equals("ADV")) {
-                return false;
-            }
-        }
-        return false;
-    }
-
     private static boolean passive(String[] words, String[] tags, int aEnd, int verb, int bStart) {
         int by = -1;
         for (int i = verb + 1; i < bStart && i <= verb + 3; i++) {

@@ -196,8 +196,11 @@ final class OfflineExtractor implements EntityExtractor {
         return reading.extraction();
     }
 
-    /** What may stand before a sentence's first word: a list marker, an item's number or letter, a quote, a bracket. */
-    private static final Pattern LEAD_MARK = Pattern.compile("[*+•·‣▪◦–—\"“‘'(\\[.)]|\\d{1,3}[.)]?|[a-zA-Z][.)]"
+    /**
+     * What may stand before a sentence's first word: a list marker, an item's number or letter, a bracket. Not a
+     * quote: a quoted title opening a sentence ("\"Racing Sails off Burmere\" (1829) is…") is a name.
+     */
+    private static final Pattern LEAD_MARK = Pattern.compile("[*+•·‣▪◦–—(\\[.)]|\\d{1,3}[.)]?|[a-zA-Z][.)]"
             + "|[ivxIVX]{1,4}[.)]");
 
     private static Tagged tag(String sentence, Tools tools) {
@@ -209,8 +212,8 @@ final class OfflineExtractor implements EntityExtractor {
         for (int i = 0; i < words.length; i++) {
             glued[i] = i > 0 && at[i].getStart() == at[i - 1].getEnd();
             // A list's lines open like sentences: "Gentle heating…" on a line of its own capitalises "Gentle".
-            // So does a word after a list marker, a number's or letter's item mark or an opening quote or bracket
-            // at the start ("* Sediment cores…", "2. Pressure readings…", "(Sediment…"): they made "Sediment" a name.
+            // So does a word after a list marker, a number's or letter's item mark or an opening bracket at the
+            // start ("* Sediment cores…", "2. Pressure readings…", "(Sediment…"): they made "Sediment" a name.
             opens[i] = i == 0 || words[i - 1].equals("|") || words[i - 1].equals(":") || words[i - 1].equals("-")
                     && !glued[i] || sentence.substring(at[i - 1].getEnd(), at[i].getStart()).indexOf('\n') >= 0
                     || opens[i - 1] && LEAD_MARK.matcher(words[i - 1]).matches();

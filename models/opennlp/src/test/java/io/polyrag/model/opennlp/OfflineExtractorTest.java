@@ -104,6 +104,7 @@ class OfflineExtractorTest {
 
     @Test
     void a_documents_own_parts_periods_list_markers_and_a_glued_opener_name_nothing() {
+        // (A quote does not open a sentence: a quoted title there is a name.)
         Extraction e = extractor.extract(List.of("""
                 As shown in Figure 2, the Kestrel-9 outperforms the Osprey-2 in Table 3. Revenue at Borealis                 Instruments rose in Q3 and in FY2023, see Section 4 and Appendix B.
                 * Sediment cores were logged at Wurgate.
@@ -115,16 +116,6 @@ class OfflineExtractorTest {
                 "yesterday borealis instruments");
         assertThat(e.entities()).extracting(Entity::id).contains("kestrel 9", "osprey 2", "borealis instruments",
                 "wurgate", "pharos");
-    }
-
-    @Test
-    void a_passive_without_by_never_makes_its_subject_the_one_who_acted() {
-        Extraction e = extractor.extract(List.of("Velkro Works was founded in Ostrava. The Osprey-2 was built at "
-                + "Maimore Shipworks. The Grey Gull was sold to Brandt Holdings. Ada Verrin was born in Pellmar."),
-                Long.MAX_VALUE).getFirst();
-        assertThat(facts(e)).contains("Velkro Works located_in Ostrava", "Maimore Shipworks makes Osprey-2",
-                "Ada Verrin born_in Pellmar").doesNotContain("Velkro Works founded Ostrava", "Osprey-2 makes Maimore "
-                        + "Shipworks", "Grey Gull makes Brandt Holdings");
     }
 
     @Test
