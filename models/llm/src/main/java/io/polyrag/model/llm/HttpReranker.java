@@ -66,6 +66,15 @@ public final class HttpReranker implements Reranker {
                 scores[i] = item.path(format.equals("cohere") ? "relevance_score" : "score").asDouble();
             }
         }
+        // Passages the service left out of its reply rank below every scored one, in their order: as -Infinity the
+        // score reached the JSON as the string "-Infinity", where a number belongs.
+        double floor = Arrays.stream(scores).filter(x -> x != Double.NEGATIVE_INFINITY && Double.isFinite(x))
+                .mapToDouble(Double::doubleValue).min().orElse(0) - 1;
+        for (int i = 0; i < scores.length; i++) {
+            if (scores[i] == Double.NEGATIVE_INFINITY || !Double.isFinite(scores[i])) {
+                scores[i] = floor - i * 1e-6;
+            }
+        }
         return new ArrayList<>(Arrays.asList(scores));
     }
 }
