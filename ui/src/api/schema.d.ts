@@ -1056,6 +1056,12 @@ export interface components {
         ConversationsMessage: {
             role: string | null;
             content: string | null;
+            scope?: components["schemas"]["ConversationsScope"] | null;
+        };
+        ConversationsScope: {
+            kb: string[] | null;
+            category: string | null;
+            document_ids: string[] | null;
         };
         DtosAnswerProblem: {
             type: string | null;
@@ -1080,12 +1086,18 @@ export interface components {
                 [key: string]: number;
             } | null;
             rerank?: boolean | null;
-            messages?: components["schemas"]["ChatRoutesMessage"][] | null;
+            messages?: components["schemas"]["DtosQueryMessage"][] | null;
             conversation_id?: string | null;
             route?: boolean | null;
             candidates?: number | null;
             fulltext_document_weight?: number | null;
             vector_document_weight?: number | null;
+        };
+        DtosQueryMessage: {
+            role: string | null;
+            content: unknown;
+        } & {
+            [key: string]: unknown;
         };
         DtosSearchBody: {
             query: string | null;

@@ -1,5 +1,7 @@
 package io.polyrag.app;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
 import io.polyrag.app.api.Limits;
 import io.polyrag.core.InvalidInputException;
 import io.polyrag.core.NotFoundException;
@@ -34,8 +36,38 @@ public final class Conversations {
         this.tenant = tenant;
     }
 
-    /** One message: {@code role} user or assistant. */
-    public record Message(String role, String content) {
+    /**
+     * One message: {@code role} user or assistant; a user message keeps the scope it was asked in (null: none), which
+     * a later question sent without one is asked in too.
+     */
+    public record Message(String role, String content, @JsonInclude(JsonInclude.Include.NON_NULL) Scope scope) {
+        public Message(String role, String content) {
+            this(role, content, null);
+        }
+    }
+
+    /** What a question was narrowed to: knowledge bases, a category, documents (each empty or null: not narrowed). */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    public record Scope(@JsonProperty("kb") List<String> knowledgeBases, String category,
+            List<String> documentIds) {
+        /** The scope a request gave, or null when it gave none. */
+        public static Scope of(List<String> knowledgeBases, String category, List<String> documentIds) {
+            boolean none = (knowledgeBases == null || knowledgeBases.isEmpty()) && (category == null
+                    || category.isBlank()) && (documentIds == null || documentIds.isEmpty());
+            return none ? null : new Scope(knowledgeBases == null ? List.of() : List.copyOf(knowledgeBases), category,
+                    documentIds == null ? List.of() : List.copyOf(documentIds));
+        }
+    }
+
+    /** The scope of the conversation's latest question that had one, or null. */
+    public Scope scope(String id) {
+        List<Message> kept = messages(id);
+        for (int i = kept.size() - 1; i >= 0; i--) {
+            if ("user".equals(kept.get(i).role()) && kept.get(i).scope() != null) {
+                return kept.get(i).scope();
+            }
+        }
+        return null;
     }
 
     /** A conversation: its messages, oldest first (empty in a list of conversations). */
@@ -86,7 +118,7 @@ public final class Conversations {
             for (Message m : added) {
                 String content = m.content() == null ? "" : m.content();
                 all.add(new Message(m.role(), content.length() > MAX_CONTENT ? content.substring(0, MAX_CONTENT)
-                        : content));
+                        : content, m.scope()));
             }
             while (all.size() > MAX_MESSAGES) {
                 all.removeFirst();

@@ -1,10 +1,12 @@
 package io.polyrag.server;
 
 import com.fasterxml.jackson.annotation.JsonFormat;
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import io.polyrag.app.wire.SearchWire;
 import java.util.List;
 import java.util.Map;
+import tools.jackson.databind.JsonNode;
 
 /**
  * Request bodies of the REST API, with the documented (snake_case) names as their only JSON names: an unknown field,
@@ -69,10 +71,34 @@ final class Dtos {
             @JsonProperty("kb") @JsonFormat(with = JsonFormat.Feature.ACCEPT_SINGLE_VALUE_AS_ARRAY) List<String> knowledgeBases, List<String> modalities,
             String fusion, Integer neighbours, Boolean stream, Boolean grounding, String category,
             @JsonProperty("document_ids") List<String> documentIds, @JsonProperty("rrf_k") Integer rrfK,
-            Map<String, Double> weights, Boolean rerank, List<ChatRoutes.Message> messages,
+            Map<String, Double> weights, Boolean rerank, List<QueryMessage> messages,
             @JsonProperty("conversation_id") String conversationId, Boolean route, Integer candidates,
             @JsonProperty("fulltext_document_weight") Double fulltextDocumentWeight,
             @JsonProperty("vector_document_weight") Double vectorDocumentWeight) {
+    }
+
+    /**
+     * A message of {@code messages}, in the OpenAI shape: {@code content} a string or a list of parts (the text ones
+     * read), null for an assistant turn that called tools; other fields ({@code name}, {@code tool_calls}) accepted
+     * and ignored.
+     */
+    @JsonIgnoreProperties(ignoreUnknown = true)
+    record QueryMessage(String role, JsonNode content) {
+        /** The text: the string, or the text parts joined by new lines; empty when there is none. */
+        String text() {
+            if (content != null && content.isString()) {
+                return content.asString();
+            }
+            StringBuilder sb = new StringBuilder();
+            if (content != null && content.isArray()) {
+                for (JsonNode part : content) {
+                    if ("text".equals(part.path("type").asString("")) && part.path("text").isString()) {
+                        sb.append(sb.isEmpty() ? "" : "\n").append(part.get("text").asString());
+                    }
+                }
+            }
+            return sb.toString();
+        }
     }
 
     /** A 502: the model failed, the sources are still returned. */

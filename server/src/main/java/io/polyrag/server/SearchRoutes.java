@@ -17,10 +17,11 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Consumer;
+import java.util.function.Predicate;
 
 /** {@code /v1/search} (GET and POST) and {@code /v1/query} (an answer, or server-sent events). */
 final class SearchRoutes {
+    private static final System.Logger LOG = System.getLogger(SearchRoutes.class.getName());
     /** Messages one request may send; the latest turns are what a follow-up leans on. */
     static final int MAX_MESSAGES = 200;
 
@@ -113,13 +114,17 @@ final class SearchRoutes {
         List<String> turns = new ArrayList<>();
         if (b.messages() != null) {
             for (int i = 0; i < b.messages().size(); i++) {
-                ChatRoutes.Message m = b.messages().get(i);
-                if (m == null || m.role() == null || m.content() == null) {
+                Dtos.QueryMessage m = b.messages().get(i);
+                if (m == null || m.role() == null) {
                     throw new InvalidInputException("messages[" + i + "] needs 'role' and 'content': send "
                             + "{\"role\": \"user\", \"content\": \"…\"}");
                 }
                 if (m.role().equals("user")) {
-                    turns.add(m.content());
+                    if (m.content() == null || !m.content().isString() && !m.content().isArray()) {
+                        throw new InvalidInputException("messages[" + i + "].content must be text (a string, or a "
+                                + "list of {\"type\": \"text\", \"text\": …} parts)");
+                    }
+                    turns.add(m.text());
                 }
             }
         }
@@ -132,6 +137,10 @@ final class SearchRoutes {
         // OpenAI clients do) with it had every earlier turn stored again each time, and searched with twice. The
         // request's messages start a conversation the server does not hold yet.
         Conversations kept = b.conversationId() == null ? null : tenant(ctx).conversations();
+        // A question sent without a scope is asked in the one the conversation's last scoped question had: "And at
+        // what temperature?" stays in the kitchen's knowledge base instead of searching all of them.
+        Conversations.Scope asked = Conversations.Scope.of(b.knowledgeBases(), b.category(), b.documentIds());
+        Conversations.Scope scope = asked != null || kept == null ? asked : kept.scope(b.conversationId());
         boolean resumed = false;
         if (kept != null) {
             List<String> stored = new ArrayList<>();
@@ -144,17 +153,23 @@ final class SearchRoutes {
         }
         boolean keepSent = !resumed;
         SearchRequest request = polyrag.search().answerRequest(question).topK(b.topK())
-                .knowledgeBases(b.knowledgeBases()).modalityNames(b.modalities()).fusion(b.fusion())
-                .documentIds(b.documentIds()).category(b.category()).rrfK(b.rrfK()).weights(b.weights())
+                .knowledgeBases(scope == null ? null : scope.knowledgeBases()).modalityNames(b.modalities())
+                .fusion(b.fusion()).documentIds(scope == null ? null : scope.documentIds())
+                .category(scope == null ? null : scope.category()).rrfK(b.rrfK()).weights(b.weights())
                 .candidates(b.candidates()).fulltextDocumentWeight(b.fulltextDocumentWeight())
                 .vectorDocumentWeight(b.vectorDocumentWeight()).rerank(b.rerank()).build();
         boolean grounding = Boolean.TRUE.equals(b.grounding());
-        Consumer<Answer> keep = a -> {
-            if (kept != null) {
+        // Kept after the answer is delivered, and a failure to keep it (the catalog unreachable, a full disk) is
+        // logged, not the request's: it lost an answer already paid for, or a stream its sources.
+        Predicate<Answer> keep = a -> {
+            if (kept == null) {
+                return true;
+            }
+            try {
                 List<Conversations.Message> added = new ArrayList<>();
                 if (b.messages() != null && keepSent) {
-                    b.messages().forEach(m -> added.add(new Conversations.Message(m.role(),
-                            m.content())));
+                    b.messages().stream().filter(m -> m.role().equals("user") || m.role().equals("assistant"))
+                            .forEach(m -> added.add(new Conversations.Message(m.role(), m.text())));
                     if (b.query() == null) {
                         // The question itself (the last user message, whatever follows it), added below.
                         for (int i = added.size() - 1; i >= 0; i--) {
@@ -165,9 +180,14 @@ final class SearchRoutes {
                         }
                     }
                 }
-                added.add(new Conversations.Message("user", question));
+                added.add(new Conversations.Message("user", question, scope));
                 added.add(new Conversations.Message("assistant", a.answer()));
                 kept.append(b.conversationId(), added);
+                return true;
+            } catch (RuntimeException e) {
+                LOG.log(System.Logger.Level.WARNING, "the answer was sent but not kept in conversation "
+                        + b.conversationId() + ": " + e.getMessage());
+                return false;
             }
         };
         if (Boolean.TRUE.equals(b.stream())) {
@@ -176,13 +196,13 @@ final class SearchRoutes {
         } else {
             Answer a = tenant(ctx).search().answer(request, b.neighbours(), grounding, t -> { },
                     turns, b.route());
-            keep.accept(a);
-            ctx.json(SearchWire.of(a, question, b.conversationId()));
+            // Not kept: the reply names no conversation, so a client does not lean on a turn the server lacks.
+            ctx.json(SearchWire.of(a, question, keep.test(a) ? b.conversationId() : null));
         }
     }
 
     /** The question as asked, the conversation it belongs to (or null), and what keeps the answer in it. */
-    private record Asked(String question, String conversationId, Consumer<Answer> keep) {
+    private record Asked(String question, String conversationId, Predicate<Answer> keep) {
     }
 
     /**
@@ -196,8 +216,8 @@ final class SearchRoutes {
         try {
             Answer a = tenant(ctx).search().answer(request, neighbours, grounding,
                     token -> event(out, "token", Map.of("text", token)), history, route);
-            asked.keep().accept(a);
             event(out, "answer", SearchWire.of(a, asked.question(), asked.conversationId()));
+            asked.keep().test(a);
         } catch (AnswerUnavailableException e) {
             if (!out.opened()) {
                 throw e;

@@ -121,15 +121,32 @@ class RestServerTest {
         assertThat(chat.get("sources").get(0).get("title").asString()).isEqualTo("Levain");
         assertProblem(post("/v1/query", "{\"messages\": [{\"role\": \"assistant\", \"content\": \"hi\"}]}"), 400,
                 "field 'query' is missing");
+        // The whole OpenAI shape: content as parts, a name, an assistant turn that called a tool.
+        HttpResponse<String> parts = post("/v1/query", """
+                {"messages": [{"role": "system", "content": "Be brief."},
+                              {"role": "user", "name": "ana", "content": [{"type": "text", "text": "How long does \
+                the levain ferment?"}]},
+                              {"role": "assistant", "content": null, "tool_calls": [{"id": "t1", "type": "function",
+                               "function": {"name": "x", "arguments": "{}"}}]},
+                              {"role": "tool", "tool_call_id": "t1", "content": "nothing"},
+                              {"role": "user", "content": [{"type": "text", "text": "And at what temperature?"}]}],
+                 "kb": "kitchen", "top_k": 1}""");
+        assertThat(parts.statusCode()).as(parts.body()).isEqualTo(200);
+        assertThat(json(parts).get("rewritten_query").asString()).contains("levain");
 
-        // Kept on the server: the second question of conversation "bake-1" leans on the first.
+        // Kept on the server: the second question of conversation "bake-1" leans on the first, and is asked in the
+        // knowledge base the first was (another one holds a closer match).
+        assertThat(post("/v1/ingest/text", "{\"text\": \"Levain temperature log: the levain ferments at 26 degrees "
+                + "in the other bakery.\", \"title\": \"Other levain\", \"kb\": \"elsewhere\"}").statusCode())
+                .isEqualTo(200);
         JsonNode first = json(post("/v1/query", """
                 {"query": "How long does the levain ferment?", "conversation_id": "bake-1", "kb": "kitchen"}"""));
         assertThat(first.get("conversation_id").asString()).isEqualTo("bake-1");
         JsonNode second = json(post("/v1/query", """
-                {"query": "And at what temperature?", "conversation_id": "bake-1", "kb": "kitchen", "top_k": 1}"""));
+                {"query": "And at what temperature?", "conversation_id": "bake-1", "top_k": 1}"""));
         assertThat(second.get("rewritten_query").asString()).contains("levain");
         assertThat(second.get("sources").get(0).get("title").asString()).isEqualTo("Levain");
+        assertThat(second.get("sources").findValuesAsString("knowledge_base")).containsOnly("kitchen");
         JsonNode listed = json(get("/v1/conversations"));
         assertThat(listed.get("conversations").findValuesAsString("id")).contains("bake-1");
         JsonNode kept = json(get("/v1/conversations/bake-1"));
@@ -137,6 +154,7 @@ class RestServerTest {
         assertThat(kept.get("title").asString()).isEqualTo("How long does the levain ferment?");
         assertThat(kept.get("messages").findValuesAsString("role")).containsExactly("user", "assistant", "user",
                 "assistant");
+        assertThat(kept.get("messages").get(2).get("scope").get("kb").get(0).asString()).isEqualTo("kitchen");
         // A client that resends the whole transcript with the id (as OpenAI clients do) adds only its new turn.
         json(post("/v1/query", """
                 {"messages": [{"role": "user", "content": "How long does the levain ferment?"},
