@@ -146,7 +146,9 @@ final class ChunkReading {
                 link = new Clauses.Link(Vocabulary.OWNS, false);
             }
             add(subject, link.predicate(), object, props);
-            lastSubject = link.reversed() ? b.name() : a.name();
+            // The end the next coordinated mention shares: the first mention, subject or object ("X makes A and B",
+            // "X was founded by A and B"); the second's own end was taken for it ("B founded A").
+            lastSubject = a.name();
             lastPredicate = Vocabulary.closed(link.predicate()) ? link.predicate() : null;
             lastReversed = link.reversed();
         }

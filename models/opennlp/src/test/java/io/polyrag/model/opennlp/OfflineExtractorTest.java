@@ -119,6 +119,15 @@ class OfflineExtractorTest {
     }
 
     @Test
+    void a_coordinated_agent_shares_the_relation_not_the_first_agents_place() {
+        Extraction e = extractor.extract(List.of("Quillon Dynamics was founded by Ada Verrin and Tomas Heale. "
+                + "Borealis Instruments makes the Kestrel-9 and the Heron-7."), Long.MAX_VALUE).getFirst();
+        assertThat(facts(e)).contains("Ada Verrin founded Quillon Dynamics", "Tomas Heale founded Quillon Dynamics",
+                "Borealis Instruments makes Kestrel-9", "Borealis Instruments makes Heron-7")
+                .doesNotContain("Tomas Heale founded Ada Verrin");
+    }
+
+    @Test
     void a_table_cell_or_a_line_opens_like_a_sentence() {
         Extraction e = extractor.extract(List.of("""
                 | Order | Focal length (mm) | Typical use |
