@@ -9,11 +9,13 @@ import java.io.IOException;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
+import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
@@ -139,21 +141,34 @@ public final class FileBlobStore implements BlobStore {
         if (folder.isEmpty() || !Files.isRegularFile(folder.get().resolve("content"))) {
             return Optional.empty();
         }
+        // The content opened first and its size read from the open file: a delete or a new put (a rename) between
+        // a size read by name and the open gave a 500, or a length that did not match the bytes sent.
+        FileChannel ch;
+        try {
+            ch = FileChannel.open(folder.get().resolve("content"), StandardOpenOption.READ);
+        } catch (NoSuchFileException e) {
+            return Optional.empty();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read the original of " + key, e);
+        }
         try {
             Properties meta = new Properties();
             Path described = folder.get().resolve("meta.properties");
             // Content without its description (written by a release that wrote the content first, and stopped
             // between the two): the bytes, described generically, not a failure at every read.
-            if (Files.isRegularFile(described)) {
-                try (var r = Files.newBufferedReader(described, StandardCharsets.UTF_8)) {
-                    meta.load(r);
-                }
+            try (var r = Files.newBufferedReader(described, StandardCharsets.UTF_8)) {
+                meta.load(r);
+            } catch (NoSuchFileException e) {
+                // described generically
             }
-            Path content = folder.get().resolve("content");
-            long size = Files.size(content);
-            return Optional.of(new Blob(Files.newInputStream(content), size,
+            return Optional.of(new Blob(Channels.newInputStream(ch), ch.size(),
                     meta.getProperty("mediaType", "application/octet-stream"), meta.getProperty("name", key)));
         } catch (IOException e) {
+            try {
+                ch.close();
+            } catch (IOException ignored) {
+                // the first error is the one to report
+            }
             throw new UncheckedIOException("cannot read the original of " + key, e);
         }
     }
