@@ -220,6 +220,14 @@ final class Components implements AutoCloseable {
             StoreSet stores = new StoreSet(indexes);
             this.extractor = stores.needsGraph() ? track(extractor(config, context, llm, catalog.responseCache())) : null;
             TokenCounter counter = e != null ? e.tokenCounter() : new WordTokenCounter();
+            if (e != null && config.get(Settings.CHUNK_MAX_TOKENS) > e.maxTokens()) {
+                // The model reads no further: the rest of each chunk would be searchable by its words only.
+                System.getLogger(Components.class.getName()).log(System.Logger.Level.WARNING, "chunks of up to "
+                        + config.get(Settings.CHUNK_MAX_TOKENS) + " tokens (POLYRAG_CHUNK_MAX_TOKENS) are longer than "
+                        + "the embedding model reads (" + e.maxTokens() + "): each chunk's vector stands for its "
+                        + "first " + e.maxTokens() + " tokens only; set POLYRAG_CHUNK_MAX_TOKENS to at most "
+                        + e.maxTokens());
+            }
             this.pipeline = new IngestPipeline(catalog, parser, new StructuredChunker(counter,
                     config.get(Settings.CHUNK_MAX_TOKENS), config.get(Settings.CHUNK_OVERLAP_TOKENS)), e, extractor,
                     stores, new IngestPipeline.Options(config.get(Settings.INGEST_BATCH_DOCUMENTS),
