@@ -3737,7 +3737,10 @@ export interface operations {
     getDocumentsIdContent: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description one byte range: bytes=a-b, a- or -n */
+                Range?: string;
+            };
             path: {
                 /** @description the document id */
                 id: string;
@@ -3753,6 +3756,24 @@ export interface operations {
                 };
                 content: {
                     "*/*": string;
+                };
+            };
+            /** @description the bytes of the range asked for */
+            206: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "*/*": string;
+                };
+            };
+            /** @description the range lies beyond the content (Content-Range: bytes *\/size) */
+            416: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description a problem with the request; the detail names the field and the fix */
@@ -3778,7 +3799,10 @@ export interface operations {
     headDocumentsIdContent: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description one byte range: bytes=a-b, a- or -n */
+                Range?: string;
+            };
             path: {
                 /** @description the document id */
                 id: string;
@@ -3789,6 +3813,20 @@ export interface operations {
         responses: {
             /** @description its bytes, with its media type */
             200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description the bytes of the range asked for */
+            206: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description the range lies beyond the content (Content-Range: bytes *\/size) */
+            416: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -22,6 +22,7 @@ import io.polyrag.core.model.KnowledgeBase;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.nio.file.Path;
 import java.util.EnumSet;
 import java.util.List;
@@ -66,7 +67,9 @@ final class DocumentRoutes {
                 + "holds of it, read live").path("id", "the document id")
                 .response(200, "the document", IngestWire.DocumentDetail.class);
         api.get("/v1/documents/{id}/content", this::content).summary("documents", "The original the document was "
-                + "uploaded as").path("id", "the document id").binary(200, "its bytes, with its media type");
+                + "uploaded as").path("id", "the document id").header("Range", "one byte range: bytes=a-b, a- or -n")
+                .binary(200, "its bytes, with its media type").binary(206, "the bytes of the range asked for")
+                .problem(416, "the range lies beyond the content (Content-Range: bytes */size)", Problem.class);
         api.get("/v1/documents/{id}/figures/{figure}", this::figure).summary("documents", "A figure's image, as "
                 + "search hits and answer sources list it (figures[].url)").path("id", "the document id")
                 .path("figure", "the figure's number in the document, from 1")
@@ -146,17 +149,76 @@ final class DocumentRoutes {
 
     private void content(Context ctx) throws IOException {
         var blob = tenant(ctx).documents().content(ctx.pathParam("id"));
-        ctx.status(200).contentType(blob.mediaType()).header("Content-Length", Long.toString(blob.size()))
+        long size = blob.size();
+        // One byte range, as a download resumes and a PDF viewer reads pages: bytes=a-b, a- or -n. Several ranges,
+        // or a conditional range (If-Range, which has no validator to match here), get the whole.
+        long[] range = ctx.header("If-Range") == null ? range(ctx.header("Range"), size) : null;
+        if (range != null && range.length == 0) {
+            blob.content().close();
+            ctx.header("Content-Range", "bytes */" + size);
+            throw new Http.RangeNotSatisfiable("Range '" + Ids.abbreviate(ctx.header("Range"), 60) + "' lies beyond "
+                    + "the " + size + " bytes of this original");
+        }
+        long from = range == null ? 0 : range[0];
+        long length = range == null ? size : range[1] - range[0] + 1;
+        ctx.status(range == null ? 200 : 206).contentType(blob.mediaType())
+                .header("Content-Length", Long.toString(length)).header("Accept-Ranges", "bytes")
                 .header("Content-Disposition", disposition("attachment", blob.name()))
                 .header("X-Content-Type-Options", "nosniff");
+        if (range != null) {
+            ctx.header("Content-Range", "bytes " + range[0] + "-" + range[1] + "/" + size);
+        }
         if (ctx.method() == HandlerType.HEAD) {
             blob.content().close();
             return;
         }
         try (InputStream in = blob.content()) {
-            in.transferTo(ctx.res().getOutputStream());
+            in.skipNBytes(from);
+            OutputStream out = ctx.res().getOutputStream();
+            byte[] buffer = new byte[64 * 1024];
+            for (long left = length; left > 0; ) {
+                int n = in.read(buffer, 0, (int) Math.min(buffer.length, left));
+                if (n < 0) {
+                    break;
+                }
+                out.write(buffer, 0, n);
+                left -= n;
+            }
         }
     }
+
+    /**
+     * The single byte range a Range header asks for, clipped to the content: {@code [first, last]}; an empty array
+     * when it is unsatisfiable (416); null when there is none to honour (absent, several, or not bytes).
+     */
+    static long[] range(String header, long size) {
+        if (header == null || !header.startsWith("bytes=") || header.indexOf(',') >= 0) {
+            return null;
+        }
+        String spec = header.substring(6).strip();
+        int dash = spec.indexOf('-');
+        try {
+            if (dash < 0) {
+                return null;
+            }
+            String a = spec.substring(0, dash).strip();
+            String b = spec.substring(dash + 1).strip();
+            if (a.isEmpty()) {
+                long suffix = Long.parseLong(b);
+                return suffix <= 0 ? new long[0] : size == 0 ? new long[0]
+                        : new long[] {Math.max(0, size - suffix), size - 1};
+            }
+            long first = Long.parseLong(a);
+            long last = b.isEmpty() ? size - 1 : Math.min(Long.parseLong(b), size - 1);
+            if (first < 0 || !b.isEmpty() && Long.parseLong(b) < first) {
+                return null;
+            }
+            return first >= size ? new long[0] : new long[] {first, last};
+        } catch (NumberFormatException e) {
+            return null;
+        }
+    }
+
 
     private void figure(Context ctx) throws IOException {
         String raw = ctx.pathParam("figure");

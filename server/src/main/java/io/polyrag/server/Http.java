@@ -156,6 +156,13 @@ final class Http {
     }
 
     /** A JSON body over {@link #JSON_MAX_BYTES}: 413. */
+    /** A Range no byte of the content lies in: 416, with the Content-Range the route set. */
+    static final class RangeNotSatisfiable extends RuntimeException {
+        RangeNotSatisfiable(String message) {
+            super(message);
+        }
+    }
+
     static final class BodyTooLarge extends RuntimeException {
         BodyTooLarge() {
             super("the body (or a file in it) is larger than " + (JSON_MAX_BYTES >> 20) + " MiB, the most this route "

@@ -91,6 +91,7 @@ final class ProblemMapper {
                 .result(Json.MAPPER.writeValueAsBytes(new Dtos.AnswerProblem("about:blank", "Bad Gateway", 502,
                         e.getMessage(), SearchWire.sources(e.sources())))));
         r.exception(Http.BodyTooLarge.class, (e, ctx) -> problem(ctx, 413, e.getMessage()));
+        r.exception(Http.RangeNotSatisfiable.class, (e, ctx) -> problem(ctx, 416, e.getMessage()));
         r.exception(NotFoundResponse.class, (e, ctx) -> problem(ctx, 404,
                 "no route " + ctx.method() + " " + ctx.path() + "; the API is under /v1"));
         r.exception(MethodNotAllowedResponse.class, (e, ctx) -> {

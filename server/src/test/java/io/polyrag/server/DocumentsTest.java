@@ -71,6 +71,22 @@ class DocumentsTest {
                 assertThat(none.body()).contains("no stored original").contains("'original' is false");
                 HttpResponse<String> content = get("/v1/documents/" + id + "/content");
                 assertThat(content.body()).isEqualTo(report);
+                assertThat(content.headers().firstValue("Accept-Ranges")).contains("bytes");
+                // One byte range: a resumed download, a viewer reading pages; beyond the end is a 416.
+                String path = "/v1/documents/" + id + "/content";
+                HttpResponse<String> part = send(HttpRequest.newBuilder(URI.create(base() + path))
+                        .header("Range", "bytes=2-9"));
+                assertThat(part.statusCode()).isEqualTo(206);
+                assertThat(part.body()).isEqualTo(report.substring(2, 10));
+                assertThat(part.headers().firstValue("Content-Range")).contains("bytes 2-9/" + report.getBytes(
+                        java.nio.charset.StandardCharsets.UTF_8).length);
+                assertThat(send(HttpRequest.newBuilder(URI.create(base() + path)).header("Range", "bytes=-7")).body())
+                        .isEqualTo(report.substring(report.length() - 7));
+                HttpResponse<String> beyond = send(HttpRequest.newBuilder(URI.create(base() + path))
+                        .header("Range", "bytes=999999-"));
+                assertThat(beyond.statusCode()).isEqualTo(416);
+                assertThat(beyond.headers().firstValue("Content-Range")).contains("bytes */" + report.getBytes(
+                        java.nio.charset.StandardCharsets.UTF_8).length);
                 assertThat(content.headers().firstValue("Content-Type").orElseThrow()).startsWith("text/markdown");
                 assertThat(content.headers().firstValue("Content-Disposition").orElseThrow()).contains("q3.md");
                 JsonNode finance = json(get("/v1/documents?category=finance&limit=1"));
