@@ -124,6 +124,13 @@ final class ProblemMapper {
             problem(ctx, 503, "the server is stopping: retry in a moment (another replica, or this one once it is "
                     + "back)");
         });
+        // A stream whose client went away (a chat closed before the last chunk): nothing to answer and nobody to
+        // answer it to; it was logged as an internal error.
+        r.exception(UncheckedIOException.class, (e, ctx) -> {
+            if (!EventStream.GONE.equals(e.getMessage())) {
+                internal(e, ctx, tooLarge);
+            }
+        });
         r.exception(Exception.class, (e, ctx) -> internal(e, ctx, tooLarge));
     }
 
