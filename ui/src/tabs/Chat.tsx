@@ -8,6 +8,8 @@ import { KbPicker } from './KbPicker';
 import { queryBody } from './Search';
 
 let nextTurn = 1;
+/** Conversations listed per request. */
+const PAGE = 50;
 
 /** An id for a new conversation, kept by the server under the caller's key. */
 function newConversationId(): string {
@@ -23,11 +25,21 @@ export function ChatTab({ state, dispatch }: TabProps) {
   const streaming = turns.some((t) => t.status === 'streaming');
   const [kept, setKept] = useState<Kept[]>([]);
   const [keptError, setKeptError] = useState('');
+  // The newest conversations first; a full page says there may be older ones, fetched on request.
+  const [older, setOlder] = useState(false);
   const refresh = useCallback(() => {
-    ok(api.GET('/v1/conversations', { params: { query: { limit: 50 } } }))
-      .then((r) => { setKept(r.conversations ?? []); setKeptError(''); })
+    ok(api.GET('/v1/conversations', { params: { query: { limit: PAGE } } }))
+      .then((r) => { setKept(r.conversations ?? []); setOlder((r.conversations ?? []).length === PAGE);
+        setKeptError(''); })
       .catch((e) => setKeptError(message(e)));
   }, []);
+  const loadOlder = () => {
+    ok(api.GET('/v1/conversations', { params: { query: { offset: kept.length, limit: PAGE } } }))
+      .then((r) => { const page = r.conversations ?? [];
+        setKept((k) => [...k, ...page.filter((c) => !k.some((x) => x.id === c.id))]);
+        setOlder(page.length === PAGE); })
+      .catch((e) => setKeptError(message(e)));
+  };
   useEffect(() => { refresh(); }, [refresh]);
   const open = async (id: string) => {
     if (!id) {
@@ -115,6 +127,7 @@ export function ChatTab({ state, dispatch }: TabProps) {
               ? <option value={conversation}>{turns[0]?.question ?? 'This conversation'}</option> : null}
             {kept.map((k) => <option key={k.id ?? ''} value={k.id ?? ''}>{k.title || k.id} ({k.turns})</option>)}
           </select>
+          {older ? <button type="button" onClick={loadOlder}>Older conversations</button> : null}
           <button type="button" onClick={() => dispatch({ type: 'conversation', id: '' })}>New</button>
           {conversation ? <button type="button" className="danger" disabled={streaming}
             onClick={() => void remove()}>

@@ -69,8 +69,14 @@ beforeEach(() => {
     }
     if (url.pathname === '/v1/configuration') return json(config);
     if (url.pathname === '/v1/conversations') {
-      return json({ conversations: [{ id: 'tides', title: 'When is high tide?', turns: 2, created_at: minutesAgo(5),
-        updated_at: minutesAgo(4), messages: [] }], offset: 0, limit: 50 });
+      // A full first page of 50 (the newest, 'tides', among them), then one older conversation.
+      const offset = Number(url.searchParams.get('offset') ?? 0);
+      const page = offset === 0 ? [{ id: 'tides', title: 'When is high tide?', turns: 2, created_at: minutesAgo(5),
+        updated_at: minutesAgo(4), messages: [] }, ...Array.from({ length: 49 }, (_, i) => ({ id: `c${i}`,
+        title: `Question ${i}`, turns: 1, created_at: minutesAgo(10 + i), updated_at: minutesAgo(10 + i),
+        messages: [] }))] : [{ id: 'oldest', title: 'The first question', turns: 1, created_at: minutesAgo(900),
+        updated_at: minutesAgo(900), messages: [] }];
+      return json({ conversations: page, offset, limit: 50 });
     }
     if (url.pathname === '/v1/conversations/tides' && request.method === 'DELETE') {
       return new Response(null, { status: 204 });
@@ -255,6 +261,10 @@ describe('the app', () => {
     await user.click(await screen.findByRole('tab', { name: 'Chat' }));
     const picker = screen.getByLabelText('Conversation') as HTMLSelectElement;
     await within(picker).findByRole('option', { name: 'When is high tide? (2)' });
+    // Past the first page: older conversations on request, and then no more.
+    await user.click(screen.getByRole('button', { name: 'Older conversations' }));
+    await within(picker).findByRole('option', { name: 'The first question (1)' });
+    expect(screen.queryByRole('button', { name: 'Older conversations' })).toBeNull();
     await user.selectOptions(picker, 'tides');
     expect(await screen.findByText('And low tide?')).toBeTruthy();
     expect(screen.getByText(/At 12:55\./)).toBeTruthy();
