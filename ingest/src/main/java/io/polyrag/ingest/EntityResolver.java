@@ -7,6 +7,7 @@ import io.polyrag.core.model.Fact;
 import io.polyrag.core.model.Relation;
 import io.polyrag.core.model.Vocabulary;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -73,7 +74,9 @@ final class EntityResolver {
         Map<String, String> canonical = canonicalKeys(forms);
         String subject = subjectKey(title == null ? "" : title, canonical);
         Map<String, List<String>> aliases = new HashMap<>();
+        Map<String, List<String>> members = new HashMap<>();
         canonical.forEach((k, c) -> {
+            members.computeIfAbsent(c, x -> new ArrayList<>()).add(k);
             if (!k.equals(c)) {
                 aliases.computeIfAbsent(c, x -> new ArrayList<>()).add(k);
             }
@@ -86,11 +89,9 @@ final class EntityResolver {
             }
             // The type most of the document's mentions of the entity (under any of its names) were given.
             Map<String, Integer> votes = new HashMap<>();
-            canonical.forEach((k, target) -> {
-                if (target.equals(c)) {
-                    types.getOrDefault(k, Map.of()).forEach((t, n) -> votes.merge(t, n, Integer::sum));
-                }
-            });
+            for (String k : members.getOrDefault(c, List.of())) {
+                types.getOrDefault(k, Map.of()).forEach((t, n) -> votes.merge(t, n, Integer::sum));
+            }
             String type = votes.entrySet().stream().max(Map.Entry.<String, Integer>comparingByValue()
                     .thenComparing(Map.Entry.comparingByKey(Comparator.reverseOrder()))).map(Map.Entry::getKey)
                     .orElse("");
@@ -214,44 +215,27 @@ final class EntityResolver {
         byLength.sort(Comparator.comparingInt((String k) -> words(k).length).reversed()
                 .thenComparing(Comparator.naturalOrder()));
         Map<String, String> canonical = new HashMap<>();
+        // Each longer key's word prefixes and suffixes, with the entities they lead to: looked up, not compared with
+        // every longer key (quadratic in a document's distinct names: a long report's thousands of them took
+        // seconds). A key's own are added once it is resolved; only shorter keys look them up.
+        Map<String, Set<String>> parts = new HashMap<>();
         for (String k : byLength) {
+            Set<String> targets = parts.getOrDefault(k, Set.of());
+            String c = targets.size() == 1 ? targets.iterator().next() : k;
+            canonical.put(k, c);
             String[] w = words(k);
-            Set<String> targets = new LinkedHashSet<>();
-            for (String longer : byLength) {
-                String[] lw = words(longer);
-                if (lw.length <= w.length) {
-                    break;
-                }
-                if (startsWith(lw, w) || endsWith(lw, w)) {
-                    targets.add(canonical.get(longer));
-                }
+            for (int n = 1; n < w.length; n++) {
+                parts.computeIfAbsent(String.join(" ", Arrays.copyOfRange(w, 0, n)), x -> new LinkedHashSet<>())
+                        .add(c);
+                parts.computeIfAbsent(String.join(" ", Arrays.copyOfRange(w, w.length - n, w.length)),
+                        x -> new LinkedHashSet<>()).add(c);
             }
-            canonical.put(k, targets.size() == 1 ? targets.iterator().next() : k);
         }
         return canonical;
     }
 
     private static String[] words(String key) {
         return key.split(" ");
-    }
-
-    private static boolean startsWith(String[] longer, String[] shorter) {
-        for (int i = 0; i < shorter.length; i++) {
-            if (!longer[i].equals(shorter[i])) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    private static boolean endsWith(String[] longer, String[] shorter) {
-        int offset = longer.length - shorter.length;
-        for (int i = 0; i < shorter.length; i++) {
-            if (!longer[offset + i].equals(shorter[i])) {
-                return false;
-            }
-        }
-        return true;
     }
 
     private static String displayName(Map<String, Integer> forms) {
