@@ -139,20 +139,20 @@ final class JobEngine implements AutoCloseable {
      * Queues a job of {@code tenant} for a sync source unless one of that source is already queued or running, whose
      * id is returned instead: two syncs of one source at once each deleted what the other had just marked as seen
      * (with two workers or two replicas, a sync asked for during a scheduled one). The catalog checks and queues in
-     * one transaction holding the source's row, so replicas asked at once queue one.
+     * one transaction holding the source's row, so replicas asked at once queue one. Says whether it queued a new one.
      */
-    String submitForSource(Tenant tenant, String kind, String payload) {
+    JobStore.Queued submitForSource(Tenant tenant, String kind, String payload) {
         JobHandler h = handler(kind);
         String source = h.source(payload).orElse(null);
         if (source == null) {
-            return submit(tenant, kind, payload);
+            return new JobStore.Queued(submit(tenant, kind, payload), true);
         }
         JobStore.Queued q = store.submitForSource(tenant.id(), kind, payload, h.knowledgeBase(payload).orElse(null),
                 source);
         if (q.created()) {
             queued(tenant, q.id());
         }
-        return q.id();
+        return q;
     }
 
     /** Queues a job of {@code tenant} and returns its id at once. */

@@ -4,6 +4,7 @@ import io.polyrag.core.NotFoundException;
 import io.polyrag.core.model.JobStatus;
 import io.polyrag.core.model.Source;
 import io.polyrag.core.model.Tenant;
+import io.polyrag.core.port.JobStore;
 import io.polyrag.core.port.SourceStore;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -196,9 +197,14 @@ final class SourceWatcher implements AutoCloseable {
             pending.remove(key);
             return;
         }
-        String id = engine.submitForSource(t, SyncJob.KIND, SyncJob.payload(source.get()));
-        pending.put(key, id);
-        waitFor(key, status(t, id)); // an unfinished sync started elsewhere (a schedule, a request) answered for it
+        JobStore.Queued q = engine.submitForSource(t, SyncJob.KIND, SyncJob.payload(source.get()));
+        pending.put(key, q.id());
+        if (!q.created()) {
+            // An unfinished sync started elsewhere (a request, another replica) answered for it. One this call queued
+            // lists the change whether it is queued or already running: marking it again here chained a scan a
+            // second after every scan that had started by the time its status was read.
+            waitFor(key, status(t, q.id()));
+        }
     }
 
     /**

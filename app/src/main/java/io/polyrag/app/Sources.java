@@ -173,7 +173,7 @@ public final class Sources {
 
     private String syncNow(Source s) {
         // A sync of it already queued or running answers for this request too.
-        String job = engine.submitForSource(tenant, SyncJob.KIND, SyncJob.payload(s));
+        String job = engine.submitForSource(tenant, SyncJob.KIND, SyncJob.payload(s)).id();
         watcher.submitted(SourceWatcher.key(s), job);
         return job;
     }
