@@ -126,8 +126,10 @@ final class ChunkReading {
             }
             boolean bPlace = isPlace(b.name(), words, b.start());
             Clauses.Link link = Clauses.between(words, tags, lemmas, a.end(), b.start(), bPlace);
-            if (link == null && lastPredicate != null && coordination(words, tags, a.end(), b.start())) {
-                // "X makes A and B": B takes A's relation to X.
+            boolean listed = link == null || link.predicate().equals(Vocabulary.RELATED_TO)
+                    && listGoesOn(words, tags, mentions, i + 1);
+            if (listed && lastPredicate != null && coordination(words, tags, a.end(), b.start())) {
+                // "X makes A and B", "X makes A, B and C": B (and C) take A's relation to X.
                 add(lastReversed ? b.name() : lastSubject, lastPredicate, lastReversed ? lastSubject : b.name(),
                         props);
                 continue;
@@ -348,6 +350,27 @@ final class ChunkReading {
     }
 
     /** Whether only a coordination lies between two mentions: ", and the", "or", ",". */
+    /**
+     * Whether the mentions from {@code j} on close a list: joined by commas to one joined by "and" or "or" ("A, B and
+     * C", "A, B, or C"). A lone comma is not a list: "in Umeå, Sweden", "Borealis, Marta's company".
+     */
+    private static boolean listGoesOn(String[] words, String[] tags, List<Mention> mentions, int j) {
+        for (; j + 1 < mentions.size(); j++) {
+            Mention b = mentions.get(j);
+            Mention c = mentions.get(j + 1);
+            if (b.name() == null || c.name() == null || !coordination(words, tags, b.end(), c.start())) {
+                return false;
+            }
+            for (int k = b.end(); k < c.start(); k++) {
+                String w = words[k].toLowerCase(Locale.ROOT);
+                if (w.equals("and") || w.equals("or")) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
     private static boolean coordination(String[] words, String[] tags, int from, int to) {
         boolean joined = false;
         for (int i = from; i < to; i++) {

@@ -128,6 +128,17 @@ class OfflineExtractorTest {
     }
 
     @Test
+    void every_item_of_a_comma_list_shares_the_relation_but_a_lone_comma_makes_no_list() {
+        Extraction e = extractor.extract(List.of("Borealis Instruments makes the Kestrel-9, the Osprey-2 and the "
+                + "Heron-7. Quillon Dynamics was founded by Ada Verrin, Tomas Heale, and Ines Marlow. "
+                + "Marta Lindqvist works at Borealis Instruments, Ostrava Works."), Long.MAX_VALUE).getFirst();
+        assertThat(facts(e)).contains("Borealis Instruments makes Kestrel-9", "Borealis Instruments makes Osprey-2",
+                "Borealis Instruments makes Heron-7", "Ada Verrin founded Quillon Dynamics",
+                "Tomas Heale founded Quillon Dynamics", "Ines Marlow founded Quillon Dynamics")
+                .doesNotContain("Kestrel-9 related_to Osprey-2", "Marta Lindqvist works_at Ostrava Works");
+    }
+
+    @Test
     void a_table_cell_or_a_line_opens_like_a_sentence() {
         Extraction e = extractor.extract(List.of("""
                 | Order | Focal length (mm) | Typical use |
