@@ -5,6 +5,7 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
 import java.net.ConnectException;
 import java.net.URI;
 import java.net.URLDecoder;
@@ -14,6 +15,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -1084,9 +1086,21 @@ public final class PolyragClient {
         }
 
         Multipart file(String name, Path file) {
-            try {
-                // Re-readable (a retry after a failed connect sends it again), and read as it is sent.
-                HttpRequest.BodyPublisher bytes = HttpRequest.BodyPublishers.ofFile(file);
+            // Checked here, before anything is sent: a file found unreadable while the request is under way failed
+            // it as "did not answer", after the files before it had been uploaded.
+            try (InputStream probe = Files.newInputStream(file)) {
+                if (!Files.isRegularFile(file)) {
+                    throw new IOException("not a regular file");
+                }
+                // Read as it is sent, opened again by a retry; of no declared length (the request is chunked), so
+                // a file still being written is sent as it is then, where a length taken now failed the upload.
+                HttpRequest.BodyPublisher bytes = HttpRequest.BodyPublishers.ofInputStream(() -> {
+                    try {
+                        return Files.newInputStream(file);
+                    } catch (IOException e) {
+                        throw new UncheckedIOException(e);
+                    }
+                });
                 String fileName = file.getFileName().toString().replaceAll("[\"\\\\\\r\\n]", "_");
                 text("--" + boundary + "\r\nContent-Disposition: form-data; name=\"" + headerSafe(name)
                         + "\"; filename=\"" + fileName + "\"\r\nContent-Type: application/octet-stream\r\n\r\n");

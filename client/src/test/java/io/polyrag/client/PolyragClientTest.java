@@ -168,6 +168,11 @@ class PolyragClientTest {
         var refused = org.assertj.core.api.Assertions.catchThrowableOfType(PolyragApiException.class,
                 () -> client.cancelJob(accepted.jobId()));
         assertThat(refused.status()).isEqualTo(409);
+        // A file that cannot be read is said so before anything is sent, not as a server that did not answer.
+        int jobsBefore = client.jobs(0, 100).size();
+        assertThat(org.assertj.core.api.Assertions.catchThrowable(() -> client.ingestFiles(List.of(a, tmp),
+                "studio"))).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("cannot read " + tmp);
+        assertThat(client.jobs(0, 100)).as("nothing was sent").hasSize(jobsBefore);
 
         var uploaded = client.upload(Files.writeString(tmp.resolve("glaze é+1.md"), "# Glaze\n\nGlazes are mixed on "
                 + "Mondays."), "studio", Map.of("title", "Glazing", "categories", "studio"));

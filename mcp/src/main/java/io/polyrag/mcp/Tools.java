@@ -196,7 +196,8 @@ final class Tools {
             }
             if (Files.isDirectory(path)) {
                 try {
-                    found.addAll(walk(path, MAX_FILES + 1 - found.size(), confinement));
+                    // A folder named by a link is walked where it leads (the walk does not follow links).
+                    found.addAll(walk(path.toRealPath(), MAX_FILES + 1 - found.size(), confinement));
                 } catch (IOException | UncheckedIOException e) {
                     throw new Args.Bad("paths", "cannot read the directory " + path + ": " + e.getMessage());
                 }
@@ -238,7 +239,10 @@ final class Tools {
 
             @Override
             public FileVisitResult visitFile(Path f, BasicFileAttributes attrs) {
-                if (attrs.isRegularFile() && Files.isReadable(f) && confinement.refusal(f).isEmpty()
+                // A link to a file counts as the file (the send opens it, and refuses one leading out); a link to a
+                // folder is not walked (a cycle, a tree elsewhere), as before.
+                boolean file = attrs.isRegularFile() || attrs.isSymbolicLink() && Files.isRegularFile(f);
+                if (file && Files.isReadable(f) && confinement.refusal(f).isEmpty()
                         && !hidden(root.relativize(f))) {
                     out.add(f);
                 }
@@ -246,7 +250,10 @@ final class Tools {
             }
 
             @Override
-            public FileVisitResult visitFileFailed(Path f, IOException e) {
+            public FileVisitResult visitFileFailed(Path f, IOException e) throws IOException {
+                if (f.equals(root)) {
+                    throw e; // the folder asked for: the call says it cannot be read, not that it is empty
+                }
                 return FileVisitResult.CONTINUE;
             }
         });

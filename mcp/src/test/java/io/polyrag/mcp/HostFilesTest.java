@@ -91,6 +91,19 @@ class HostFilesTest {
         assertThat(folder.get("ok")).isEqualTo(true);
         assertThat(received.getLast()).as("the folder's link leading out is left out").contains("trimmed at dusk")
                 .doesNotContain("root:$6$");
+
+        // A link to a file inside the allowed folder is the file; a folder named by a link is walked where it leads.
+        Path vault = Files.createDirectories(allowed.resolve("vault"));
+        Files.writeString(vault.resolve("tide.md"), "# Tide\n\nHigh water at the quay comes at noon.");
+        Path linked = Files.createDirectories(allowed.resolve("linked"));
+        Files.createSymbolicLink(linked.resolve("tide.md"), vault.resolve("tide.md"));
+        Map<String, Object> links = ingest("streamable-http", settings, List.of(linked.toString()));
+        assertThat(links.get("ok")).as(String.valueOf(links)).isEqualTo(true);
+        assertThat(received.getLast()).contains("High water at the quay");
+        Path alias = Files.createSymbolicLink(allowed.resolve("alias"), vault);
+        Map<String, Object> aliased = ingest("streamable-http", settings, List.of(alias.toString()));
+        assertThat(aliased.get("ok")).as(String.valueOf(aliased)).isEqualTo(true);
+        assertThat(received.getLast()).contains("High water at the quay");
     }
 
     @Test
