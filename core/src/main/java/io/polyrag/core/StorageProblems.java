@@ -10,6 +10,7 @@ import java.sql.SQLException;
 import java.sql.SQLNonTransientConnectionException;
 import java.sql.SQLTransientConnectionException;
 import java.util.Locale;
+import java.util.Set;
 
 /**
  * Turns a storage failure into one line that says what happened, where, and what to do: a full disk, a folder that
@@ -88,12 +89,16 @@ public final class StorageProblems {
         return m == null ? "" : " (" + (m.length() > 200 ? m.substring(0, 200) + "…" : m) + ")";
     }
 
+    /** SQL states of a lock wait that timed out: PostgreSQL's lock_not_available, H2's lock timeout. */
+    private static final Set<String> LOCK_TIMEOUTS = Set.of("55P03", "HYT00");
+
     /**
      * Whether {@code e} says a store could not be reached, rather than that it refused the work: a server that is
      * down, restarting or dropping connections (a refused or reset connection, a connect timeout, SQL state class 08
      * or PostgreSQL's shutdown states 57P01-57P03, a driver's "service unavailable"), or polyrag's own
-     * {@link UnavailableException}. Work that failed so succeeds unchanged once the store is back: a job waits and
-     * resumes instead of failing its files.
+     * {@link UnavailableException}; or rows it cannot have within the lock timeout (PostgreSQL's 55P03, H2's HYT00:
+     * another writer holds them, perhaps a replica that died mid-transaction until its session is ended). Work that
+     * failed so succeeds unchanged once the store is back: a job waits and resumes instead of failing its files.
      */
     public static boolean unreachable(Throwable e) {
         for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
@@ -107,7 +112,8 @@ public final class StorageProblems {
                 return true;
             }
             if (t instanceof SQLException sql && sql.getSQLState() != null
-                    && (sql.getSQLState().startsWith("08") || sql.getSQLState().startsWith("57P0"))) {
+                    && (sql.getSQLState().startsWith("08") || sql.getSQLState().startsWith("57P0")
+                    || LOCK_TIMEOUTS.contains(sql.getSQLState()))) {
                 return true;
             }
             // HikariCP's words, with no SQL state, for a pooled connection it closed under its user after the server

@@ -47,6 +47,10 @@ class StorageProblemsTest {
                 .isTrue();
         assertThat(StorageProblems.unreachable(new UnavailableException("endpoint down"))).isTrue();
         assertThat(StorageProblems.unreachable(new java.net.SocketException("Connection reset"))).isTrue();
+        assertThat(StorageProblems.unreachable(new StoreException("stage", new java.sql.SQLException(
+                "canceling statement due to lock timeout", "55P03")))).isTrue();
+        assertThat(StorageProblems.unreachable(new java.sql.SQLException("Timeout trying to lock table", "HYT00")))
+                .isTrue();
         assertThat(StorageProblems.unreachable(new java.sql.SQLException("syntax error at or near", "42601")))
                 .isFalse();
         assertThat(StorageProblems.unreachable(new StoreException("no space left on device"))).isFalse();

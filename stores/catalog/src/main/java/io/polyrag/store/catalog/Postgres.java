@@ -34,9 +34,11 @@ final class Postgres {
         // Bounded waits, as H2's LOCK_TIMEOUT: a replica that died inside a transaction (its socket half-open, the
         // session 'idle in transaction' for hours) held its row locks, and every other replica's stage, publish and
         // sweep waited on them for as long, with their jobs heartbeating on. Now a lock wait fails after 10 s and the
-        // job retries; such a session is ended after 5 minutes, and dead peers are found by TCP keepalive.
-        hc.addDataSourceProperty("options", "-c lock_timeout=" + LOCK_TIMEOUT_MS
-                + " -c idle_in_transaction_session_timeout=300000");
+        // job waits and resumes (StorageProblems); such a session is ended after 5 minutes, and dead peers are found
+        // by TCP keepalive. Set by SQL on each new connection, not as the 'options' startup parameter: PgBouncer and
+        // other poolers refuse that one, and an 'options' in the user's URL silently replaced it.
+        hc.setConnectionInitSql("SET lock_timeout = " + LOCK_TIMEOUT_MS
+                + "; SET idle_in_transaction_session_timeout = 300000");
         hc.addDataSourceProperty("tcpKeepAlive", "true");
         try {
             return new HikariDataSource(hc);

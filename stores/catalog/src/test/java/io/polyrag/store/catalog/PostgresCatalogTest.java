@@ -45,8 +45,11 @@ class PostgresCatalogTest extends CatalogContract {
                     st.executeQuery("SELECT id FROM documents WHERE id = 'held' FOR UPDATE").close();
                 }
                 long start = System.nanoTime();
+                // A lock timeout, which a job waits out and resumes after (not a failure of its files), and a
+                // request answers 503 with Retry-After.
                 org.assertj.core.api.Assertions.assertThatThrownBy(() -> c.stage(draft("held", "kb", 2, "new"), 2))
-                        .isInstanceOf(RuntimeException.class);
+                        .isInstanceOf(RuntimeException.class).satisfies(e -> org.assertj.core.api.Assertions
+                                .assertThat(io.polyrag.core.StorageProblems.unreachable(e)).as(e.toString()).isTrue());
                 long ms = (System.nanoTime() - start) / 1_000_000;
                 org.assertj.core.api.Assertions.assertThat(ms).isBetween((long) Postgres.LOCK_TIMEOUT_MS - 1_000,
                         6L * Postgres.LOCK_TIMEOUT_MS);

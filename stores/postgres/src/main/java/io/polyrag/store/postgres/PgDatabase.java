@@ -55,6 +55,12 @@ final class PgDatabase implements AutoCloseable {
         hc.setInitializationFailTimeout(db.connectTimeoutMs());
         hc.addDataSourceProperty("ApplicationName", "polyrag-" + store);
         hc.addDataSourceProperty("reWriteBatchedInserts", "true");
+        // A replica that died inside a write left its session 'idle in transaction' holding the full-text store's
+        // writer lock, and every other replica's writes waited on it for hours: such a session ends after 5
+        // minutes, and dead peers are found by TCP keepalive. No lock timeout here: writers queue on that lock by
+        // design.
+        hc.setConnectionInitSql("SET idle_in_transaction_session_timeout = 300000");
+        hc.addDataSourceProperty("tcpKeepAlive", "true");
         HikariDataSource pool;
         try {
             pool = new HikariDataSource(hc);
