@@ -24,8 +24,9 @@ import tools.jackson.databind.node.ObjectNode;
 /**
  * The tools: each normalises its arguments ({@link Args}), makes exactly one request to the REST API
  * ({@link Backend}) and answers one envelope with the same keys whatever happened: {@code ok}, {@code tool},
- * {@code status} (the REST status, null when no request was made), {@code data} (null on failure) and {@code error}
- * ({@code {message, field}}, null on success). No business logic lives here: the REST API decides everything.
+ * {@code status} (the REST status, null when no request was made), {@code data} (null on failure, but a failed
+ * answer carries the sources it found) and {@code error} ({@code {message, field}}, null on success). No business
+ * logic lives here: the REST API decides everything.
  */
 final class Tools {
     static final int MAX_FILES = Limits.MAX_FILES_PER_REQUEST;
