@@ -113,12 +113,16 @@ final class Http {
      */
     static String jsonBody(Context ctx) {
         requireJson(ctx);
+        Long max = ctx.attribute(MAX_REQUEST);
+        // The server's request limit when it is lower (POLYRAG_HTTP_MAX_REQUEST_MB=1 refuses a 10 MiB question too).
+        int limit = max == null ? JSON_MAX_BYTES : (int) Math.min(JSON_MAX_BYTES, max);
         byte[] bytes;
         try {
-            bytes = ctx.req().getInputStream().readNBytes(JSON_MAX_BYTES + 1);
-            if (bytes.length > JSON_MAX_BYTES) {
+            bytes = ctx.req().getInputStream().readNBytes(limit + 1);
+            if (bytes.length > limit) {
                 drain(ctx);
-                throw new BodyTooLarge();
+                // Past the server's own limit: the 413 that names POLYRAG_HTTP_MAX_REQUEST_MB, as every route's.
+                throw limit < JSON_MAX_BYTES ? new HttpResponseException(413, "body too large") : new BodyTooLarge();
             }
         } catch (IOException e) {
             throw new InvalidInputException("the request body could not be read (" + e.getMessage() + ")");

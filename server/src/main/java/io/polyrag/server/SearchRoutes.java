@@ -67,10 +67,8 @@ final class SearchRoutes {
     }
 
     private void searchGet(Context ctx) {
+        // 'q' only: an undeclared ?query= is refused by the parameter check, naming 'q'.
         String query = ctx.queryParam("q");
-        if (query == null) {
-            query = ctx.queryParam("query");
-        }
         if (query == null) {
             throw new InvalidInputException("query parameter 'q' is missing: /v1/search?q=your+question");
         }

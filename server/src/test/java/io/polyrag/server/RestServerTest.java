@@ -442,6 +442,11 @@ class RestServerTest {
                 + "/v1/ingest/text")).header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString("{\"text\": \"" + "x".repeat(5000) + "\"}")));
         assertProblem(big, 413, "larger than the limit of 1,024 bytes: raise POLYRAG_HTTP_MAX_REQUEST_MB");
+        HttpResponse<String> bigSearch = send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + tiny.port()
+                + "/v1/search")).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString("{\"query\": \"" + "x ".repeat(2500) + "\"}")));
+        assertProblem(bigSearch, 413, "larger than the limit of 1,024 bytes: raise POLYRAG_HTTP_MAX_REQUEST_MB");
+        assertProblem(get("/v1/search?query=x"), 400, "unknown query parameter 'query': this route takes");
         assertProblem(post("/v1/ingest/text", "{\"text\": \"\"}"), 400, "text is empty");
         assertProblem(post("/v1/ingest/text", "{\"text\": \"x\", \"format\": \"pdf\"}"), 400, "format 'pdf'");
     }
