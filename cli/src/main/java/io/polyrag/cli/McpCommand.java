@@ -145,6 +145,9 @@ final class McpCommand implements Callable<Integer> {
     }
 
     private static void close(McpFrontDoor mcp, HttpFrontDoor rest, Polyrag polyrag) {
+        if (polyrag != null) {
+            polyrag.beginStop(); // the jobs wind down while the front doors drain
+        }
         if (mcp != null) {
             mcp.close();
         }

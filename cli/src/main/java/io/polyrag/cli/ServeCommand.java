@@ -126,6 +126,7 @@ final class ServeCommand implements Callable<Integer> {
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             ServedUrl.delete(polyrag.dataDir());
+            polyrag.beginStop(); // the jobs wind down while the server drains its requests
             server.close();
             polyrag.close();
             stopped.countDown();

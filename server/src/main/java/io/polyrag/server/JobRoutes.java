@@ -15,6 +15,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.function.BooleanSupplier;
 
 /**
  * {@code /v1/jobs} (list, read, cancel) and {@code /v1/events}: the tenant's job events as server-sent events,
@@ -23,11 +24,16 @@ import java.time.Duration;
 final class JobRoutes {
     private final Polyrag polyrag;
     private final Auth auth;
+    /** The longest an event stream waits before it looks again whether its key still holds and its server stops. */
+    private static final Duration LOOK = Duration.ofSeconds(1);
     private final Duration heartbeat;
+    private final BooleanSupplier stopping;
 
-    JobRoutes(Polyrag polyrag, Auth auth) {
+    /** @param stopping whether this front door is closing: its event streams end (the Polyrag may stay open) */
+    JobRoutes(Polyrag polyrag, Auth auth, BooleanSupplier stopping) {
         this.polyrag = polyrag;
         this.auth = auth;
+        this.stopping = stopping;
         this.heartbeat = Duration.ofSeconds(polyrag.config().get(Settings.HTTP_SSE_HEARTBEAT_SECONDS));
     }
 
@@ -64,18 +70,25 @@ final class JobRoutes {
         write(out, ": polyrag job events; resume with Last-Event-ID\nretry: 3000\n\n");
         try {
             long checked = System.nanoTime();
-            while (!jobs.closing()) {
-                if (System.nanoTime() - checked > 1_000_000_000L) {
+            long written = System.nanoTime();
+            while (!jobs.closing() && !stopping.getAsBoolean()) {
+                if (System.nanoTime() - checked > LOOK.toNanos()) {
                     if (!auth.stillAllowed(ctx)) {
                         return; // the key was revoked (or the first key made): the stream ends here
                     }
                     checked = System.nanoTime();
                 }
-                var events = jobs.events(after, heartbeat);
+                // Waits of at most a second: a revoked key or a closing server ends the stream within one, not
+                // after a whole heartbeat interval.
+                var events = jobs.events(after, heartbeat.compareTo(LOOK) < 0 ? heartbeat : LOOK);
                 if (events.isEmpty()) {
-                    write(out, ": heartbeat\n\n");
+                    if (System.nanoTime() - written >= heartbeat.toNanos()) {
+                        write(out, ": heartbeat\n\n");
+                        written = System.nanoTime();
+                    }
                     continue;
                 }
+                written = System.nanoTime();
                 StringBuilder sb = new StringBuilder();
                 for (var e : events) {
                     sb.append("id: ").append(e.id()).append("\nevent: ").append(e.type()).append("\ndata: ")

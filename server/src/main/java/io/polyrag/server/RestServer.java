@@ -23,6 +23,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.eclipse.jetty.server.handler.GracefulHandler;
 import org.slf4j.MDC;
 import tools.jackson.databind.node.ObjectNode;
@@ -50,6 +51,7 @@ public final class RestServer implements HttpFrontDoor {
     private final Polyrag polyrag;
     private final ObjectNode[] openApi = new ObjectNode[1];
     private final List<String> operations = new ArrayList<>();
+    private final AtomicBoolean stopping = new AtomicBoolean();
 
     /**
      * Starts the server.
@@ -138,7 +140,7 @@ public final class RestServer implements HttpFrontDoor {
             new HealthRoutes(polyrag, auth).register(api);
             new KeyRoutes(polyrag, auth).register(api);
             new KnowledgeBaseRoutes(polyrag).register(api);
-            new JobRoutes(polyrag, auth).register(api);
+            new JobRoutes(polyrag, auth, stopping::get).register(api);
             new SearchRoutes(polyrag).register(api);
             new IngestRoutes(polyrag).register(api);
             new DocumentRoutes(polyrag).register(api);
@@ -259,9 +261,10 @@ public final class RestServer implements HttpFrontDoor {
 
     @Override
     public void close() {
-        // Event streams never end by themselves: they end first, or the drain would wait them out; the jobs begin
-        // their wind-down meanwhile.
-        polyrag.beginStop();
+        // Event streams never end by themselves: they end first (within a second), or the drain would wait them out.
+        // The Polyrag is not stopped here: it may serve on through another front door (a launcher that is stopping
+        // the process calls Polyrag.beginStop first, so the jobs' wind-down overlaps the drain).
+        stopping.set(true);
         app.stop();
     }
 
