@@ -46,6 +46,11 @@ final class Auth {
     private final int failuresPerMinute;
     private final List<Cidr> trustedProxies;
     private final Map<String, long[]> failures = new ConcurrentHashMap<>();
+    /**
+     * Failures on the operator's routes, counted apart: tenants' failures from a shared address (a load balancer not
+     * listed as a trusted proxy) throttled the operator's scrapes and admin calls with the right key.
+     */
+    private final Map<String, long[]> operatorFailures = new ConcurrentHashMap<>();
     private final Counter authFailures;
     private final List<String> corsOrigins;
     /** Bound beyond loopback: keys stay required even once every key is revoked (local mode would answer anyone). */
@@ -105,7 +110,7 @@ final class Auth {
         if (operator) {
             // The operator key is whatever the operator typed, not 256 random bits: a throttled address does not get
             // its guesses checked (tenants behind a shared address do not use these routes).
-            throttle(ctx, client);
+            throttle(ctx, client, operatorFailures);
             if (adminKey != null && key != null && MessageDigest.isEqual(adminKey,
                     key.getBytes(StandardCharsets.UTF_8))) {
                 ctx.attribute(TENANT, Tenant.LOCAL);
@@ -116,14 +121,14 @@ final class Auth {
                         ? "the admin routes are off on a server with API keys: set POLYRAG_HTTP_ADMIN_KEY and send it"
                         : "this route needs the operator key (POLYRAG_HTTP_ADMIN_KEY), not a tenant's key");
             }
-            fail(ctx, client);
+            fail(ctx, client, operatorFailures);
         }
         // A valid key always gets in: only failures are throttled, so bad requests from an address a tenant shares
         // (a proxy, a NAT) lock nobody out. Keys are 256-bit random, so letting a throttled address on to the key
         // check teaches a guesser nothing.
         var tenant = key == null ? Optional.<Tenant>empty() : polyrag.keys().authenticate(key);
         if (tenant.isEmpty()) {
-            fail(ctx, client);
+            fail(ctx, client, failures);
         }
         ctx.attribute(TENANT, tenant.get());
         ctx.attribute(KEY, key);
@@ -287,8 +292,8 @@ final class Auth {
         return key == null ? null : key.strip();
     }
 
-    private void throttle(Context ctx, String client) {
-        long[] f = failures.get(client);
+    private void throttle(Context ctx, String client, Map<String, long[]> counts) {
+        long[] f = counts.get(client);
         long minute = System.currentTimeMillis() / 60_000;
         if (f != null && f[0] == minute && f[1] >= failuresPerMinute) {
             long wait = 60 - (System.currentTimeMillis() / 1000) % 60;
@@ -299,13 +304,13 @@ final class Auth {
     }
 
     /** A failed authentication: 429 once the address has failed too often this minute, else one uniform 401. */
-    private void fail(Context ctx, String client) {
-        throttle(ctx, client);
+    private void fail(Context ctx, String client, Map<String, long[]> counts) {
+        throttle(ctx, client, counts);
         long minute = System.currentTimeMillis() / 60_000;
-        if (failures.size() > MAX_TRACKED_CLIENTS) {
-            failures.entrySet().removeIf(e -> e.getValue()[0] != minute);
+        if (counts.size() > MAX_TRACKED_CLIENTS) {
+            counts.entrySet().removeIf(e -> e.getValue()[0] != minute);
         }
-        failures.compute(client, (c, f) -> f == null || f[0] != minute ? new long[] {minute, 1}
+        counts.compute(client, (c, f) -> f == null || f[0] != minute ? new long[] {minute, 1}
                 : new long[] {minute, f[1] + 1});
         authFailures.increment();
         ctx.header("WWW-Authenticate", "Bearer realm=\"polyrag\"");

@@ -499,7 +499,8 @@ public final class Settings {
             "http.auth.failures.per.minute", 20, 1, 100000,
             "Failed authentications a client address may make per minute; after that its requests with a missing "
             + "or wrong key get 429 for the rest of the minute. A valid key is never refused for it, so a flood of "
-            + "bad requests from behind a shared proxy locks no tenant out.");
+            + "bad requests from behind a shared proxy locks no tenant out. The operator's routes (/v1/admin, "
+            + "/metrics) count their failures apart and stop checking guesses of the operator key once over it.");
     public static final Setting<String> HTTP_TRUSTED_PROXIES = Setting.string("http.trusted.proxies", "",
             "Addresses of the load balancers or reverse proxies in front of the server (comma-separated IPs or "
             + "CIDR ranges, e.g. 10.0.0.0/8): for a request from one of them, the client's address (for the "
