@@ -88,8 +88,10 @@ export function ChatTab({ state, dispatch }: TabProps) {
         method: 'POST',
         headers: { 'Content-Type': 'application/json', Accept: 'text/event-stream' },
         // The server keeps the conversation: a follow-up ("And at what temperature?") leans on its earlier turns.
-        body: JSON.stringify({ ...queryBody(question, state.search.controls), stream: true,
-          conversation_id: conversationId }),
+        // The knowledge bases chosen, none meaning all, sent every time: a question is asked where the picker says,
+        // not in the scope of the conversation's last narrowed one.
+        body: JSON.stringify({ ...queryBody(question, state.search.controls), kb: state.search.controls.kbs,
+          stream: true, conversation_id: conversationId }),
       }, (e) => {
         const data = JSON.parse(e.data);
         if (e.event === 'token') {

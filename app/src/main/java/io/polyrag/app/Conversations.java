@@ -50,9 +50,12 @@ public final class Conversations {
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     public record Scope(@JsonProperty("kb") List<String> knowledgeBases, String category,
             List<String> documentIds) {
-        /** The scope a request gave, or null when it gave none. */
+        /**
+         * The scope a request gave, or null when it gave none. An empty knowledge-base list given ({@code "kb": []})
+         * is a scope: all of the caller's, which widens a conversation narrowed before; an absent one is none.
+         */
         public static Scope of(List<String> knowledgeBases, String category, List<String> documentIds) {
-            boolean none = (knowledgeBases == null || knowledgeBases.isEmpty()) && (category == null
+            boolean none = knowledgeBases == null && (category == null
                     || category.isBlank()) && (documentIds == null || documentIds.isEmpty());
             return none ? null : new Scope(knowledgeBases == null ? List.of() : List.copyOf(knowledgeBases), category,
                     documentIds == null ? List.of() : List.copyOf(documentIds));

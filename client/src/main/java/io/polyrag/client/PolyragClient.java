@@ -173,13 +173,12 @@ public final class PolyragClient {
             return knowledgeBases(List.of(names));
         }
 
-        /** Only these knowledge bases; an empty list: all of the caller's. */
+        /**
+         * Only these knowledge bases; an empty list: all of the caller's (said explicitly, so a question of a kept
+         * conversation is asked in all of them, not in the scope of its last narrowed one).
+         */
         public Search knowledgeBases(List<String> names) {
-            if (names.isEmpty()) {
-                body.remove("kb");
-            } else {
-                body.put("kb", List.copyOf(names));
-            }
+            body.put("kb", List.copyOf(names));
             return this;
         }
 

@@ -155,6 +155,16 @@ class RestServerTest {
         assertThat(kept.get("messages").findValuesAsString("role")).containsExactly("user", "assistant", "user",
                 "assistant");
         assertThat(kept.get("messages").get(2).get("scope").get("kb").get(0).asString()).isEqualTo("kitchen");
+        // "kb": [] widens it again: all of the caller's knowledge bases, and later questions stay there.
+        String other = "At what temperature does the levain ferment in the other bakery?";
+        JsonNode wide = json(post("/v1/query", "{\"query\": \"" + other + "\", \"conversation_id\": \"bake-2\", "
+                + "\"kb\": \"kitchen\"}"));
+        assertThat(wide.get("sources").findValuesAsString("knowledge_base")).containsOnly("kitchen");
+        wide = json(post("/v1/query", "{\"query\": \"" + other + "\", \"conversation_id\": \"bake-2\", "
+                + "\"kb\": []}"));
+        assertThat(wide.get("sources").findValuesAsString("knowledge_base")).contains("elsewhere");
+        wide = json(post("/v1/query", "{\"query\": \"" + other + "\", \"conversation_id\": \"bake-2\"}"));
+        assertThat(wide.get("sources").findValuesAsString("knowledge_base")).contains("elsewhere");
         // A client that resends the whole transcript with the id (as OpenAI clients do) adds only its new turn.
         json(post("/v1/query", """
                 {"messages": [{"role": "user", "content": "How long does the levain ferment?"},
