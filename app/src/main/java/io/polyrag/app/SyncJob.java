@@ -233,6 +233,8 @@ final class SyncJob implements JobHandler {
          * file duplicated is then gone).
          */
         final List<Pending> duplicates = new ArrayList<>();
+        /** The bytes {@link #duplicates} hold in memory (fetched objects and pages; a local file holds its path). */
+        long duplicateBytes;
         final List<String> warnings = new ArrayList<>();
         int listed;
         int done;
@@ -417,8 +419,11 @@ final class SyncJob implements JobHandler {
 
     /** An item whose content another document holds: kept to ingest again, its own stale document deleted. */
     private void heldAsCopy(Scan scan, Pending x, SyncItem before) {
-        if (scan.duplicates.size() < MAX_DUPLICATES_HELD) {
+        long size = x.content().bytes() == null ? 0 : x.content().bytes().length;
+        // Bounded by count and by bytes as a batch is: a bucket whose backup/ mirrors docs/ held every copy's bytes.
+        if (scan.duplicates.size() < MAX_DUPLICATES_HELD && scan.duplicateBytes + size <= HELD_BYTES) {
             scan.duplicates.add(x);
+            scan.duplicateBytes += size;
         }
         // Its own document held what it said before it became a copy of another: that text is gone.
         String own = Ids.documentId(scan.kb.storageName(), x.content().uri());
