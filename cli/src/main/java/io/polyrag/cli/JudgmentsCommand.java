@@ -69,10 +69,14 @@ final class JudgmentsCommand implements Callable<Integer> {
                 throw new CommandLine.ParameterException(spec.commandLine(), "give --file FILE (JSON), or "
                         + "--qrels FILE and --queries FILE (BEIR)");
             }
-            List<JudgedQuery> in = file != null
-                    ? Json.read(Files.readString(file, StandardCharsets.UTF_8), Body.class).judgments()
-                    : JudgedQuery.fromBeir(Files.readString(qrels, StandardCharsets.UTF_8),
-                            Files.readString(queries, StandardCharsets.UTF_8));
+            List<JudgedQuery> in;
+            if (file != null) {
+                in = Json.read(Files.readString(file, StandardCharsets.UTF_8), Body.class).judgments();
+            } else {
+                try (var reader = Files.newBufferedReader(queries, StandardCharsets.UTF_8)) {
+                    in = JudgedQuery.fromBeir(Files.readString(qrels, StandardCharsets.UTF_8), reader);
+                }
+            }
             try (Polyrag polyrag = judgments.parent.open(Map.of("ingest.workers", "0"))) {
                 int added = polyrag.knowledgeBases().addJudgments(kb, in);
                 spec.commandLine().getOut().printf("added %d judged quer%s to %s; it has %d%n", added,

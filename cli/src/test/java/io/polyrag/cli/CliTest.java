@@ -103,6 +103,12 @@ class CliTest {
         assertThat(add.code()).as(add.err()).isZero();
         assertThat(add.out()).contains("added 2 judged queries to default; it has 2");
         assertThat(run("judgments", "list", "default").out()).contains("tea\twhisked green tea").contains("2 judged");
+        Path qrels = Files.writeString(tmp.resolve("qrels.tsv"), "query-id\tcorpus-id\tscore\ntea\t" + tea + "\t2\n");
+        Path queries = Files.writeString(tmp.resolve("queries.jsonl"), "{\"_id\": \"other\", \"text\": \"x\"}\n"
+                + "{\"_id\": \"tea\", \"text\": \"whisked green tea\"}\n");
+        Run beir = run("judgments", "add", "default", "--qrels", qrels.toString(), "--queries", queries.toString());
+        assertThat(beir.code()).as(beir.err()).isZero();
+        assertThat(beir.out()).contains("it has 2");
         Run missing = run("judgments", "add", "default", "--file", tmp.resolve("nosuch.json").toString());
         assertThat(missing.code()).as("a missing file is bad usage, in one line").isEqualTo(Main.USAGE);
         assertThat(missing.err()).contains("cannot read").contains("nosuch.json").doesNotContain("\tat ");

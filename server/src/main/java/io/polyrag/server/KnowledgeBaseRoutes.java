@@ -16,6 +16,7 @@ import io.polyrag.core.NotFoundException;
 import io.polyrag.core.model.Ids;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -157,7 +158,19 @@ final class KnowledgeBaseRoutes {
                 throw new InvalidInputException("form field '" + Ids.abbreviate(
                         given.iterator().next(), 40) + "' is not one this route takes: it takes qrels and queries");
             }
-            judged = JudgedQuery.fromBeir(part(ctx, "qrels"), part(ctx, "queries"));
+            String qrels = part(ctx, "qrels");
+            UploadedFile queries = ctx.uploadedFile("queries");
+            if (queries == null) {
+                judged = JudgedQuery.fromBeir(qrels, part(ctx, "queries"));
+            } else {
+                // Read as a stream, keeping the judged queries' texts only: a collection's queries file holds every
+                // split's (a 16 MiB cap refused MS MARCO's), up to the server's request limit.
+                try (InputStream in = queries.content()) {
+                    judged = JudgedQuery.fromBeir(qrels, new InputStreamReader(in, StandardCharsets.UTF_8));
+                } catch (IOException e) {
+                    throw new UncheckedIOException("cannot read the uploaded queries", e);
+                }
+            }
         } else {
             judged = Json.read(jsonBody(ctx), NewJudgments.class).judgments();
         }

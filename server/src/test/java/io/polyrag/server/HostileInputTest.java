@@ -179,7 +179,10 @@ class HostileInputTest {
         assertThat(r.headers().firstValue("Connection").orElse("")).isEqualToIgnoringCase("close");
     }
 
-    /** A judgments file past 16 MiB is a 413; a million and more empty lines under it a 400, neither held split. */
+    /**
+     * A qrels file past 16 MiB is a 413; a million and more empty lines under it a 400, neither held split; a queries
+     * file past 16 MiB is read through.
+     */
     @org.junit.jupiter.api.Test
     void an_oversized_or_endless_beir_judgments_upload_is_refused() throws Exception {
         assertThat(http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port()
@@ -199,6 +202,23 @@ class HostileInputTest {
                 assertThat(r.statusCode()).as(r.body()).isEqualTo(lines > 8_000_000 ? 413 : 400);
                 assertThat(r.headers().firstValue("Content-Type").orElse("")).contains("problem+json");
             }
+            // A queries file past 16 MiB (every split's queries) is read through for the ones the qrels judge.
+            StringBuilder queries = new StringBuilder();
+            for (int i = 0; queries.length() < 20 << 20; i++) {
+                queries.append("{\"_id\": \"u").append(i).append("\", \"text\": \"an unjudged query of another split, "
+                        + "number ").append(i).append("\"}\n");
+            }
+            queries.append("{\"_id\": \"q1\", \"text\": \"the judged one\"}\n");
+            String body = "--XyZ\r\nContent-Disposition: form-data; name=\"qrels\"; filename=\"q.tsv\"\r\n\r\n"
+                    + "q1\tno-such-document\t1\n\r\n--XyZ\r\nContent-Disposition: form-data; name=\"queries\"; "
+                    + "filename=\"q.jsonl\"\r\n\r\n" + queries + "\r\n--XyZ--\r\n";
+            HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + big.port()
+                    + "/v1/knowledge-bases/judged/judgments")).header("Content-Type",
+                    "multipart/form-data; boundary=XyZ").POST(HttpRequest.BodyPublishers.ofString(body)).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertThat(r.statusCode()).as(r.body()).isEqualTo(400);
+            assertThat(r.body()).as("read through to the judgment, whose document is unknown")
+                    .contains("no-such-document");
         }
     }
 }

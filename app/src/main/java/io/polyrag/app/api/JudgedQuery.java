@@ -3,6 +3,11 @@ package io.polyrag.app.api;
 import io.polyrag.app.Json;
 import io.polyrag.core.InvalidInputException;
 import io.polyrag.core.model.Ids;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.Reader;
+import java.io.StringReader;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -27,42 +32,30 @@ public record JudgedQuery(String queryId, String query, Map<String, Integer> rel
     /** Most lines a BEIR qrels file may have. */
     private static final int MAX_QRELS_LINES = 1_000_000;
 
+    /** Longest line of a BEIR queries file: a query, not a document. */
+    private static final int MAX_QUERY_LINE = 1 << 20;
+
     /**
      * Judged queries from BEIR files: {@code qrels} (tab-separated query-id, corpus-id, score; a header line
      * {@code query-id corpus-id score} is skipped) and {@code queries} (JSON lines with {@code _id} and {@code text});
      * each query the qrels judge must be in {@code queries}.
      */
-    /** A file's lines, counted before it is split: a million empty lines are refused, not made a million strings. */
-    private static String[] split(String file, String field) {
-        long count = file.chars().filter(c -> c == '\n').count();
-        if (count > MAX_QRELS_LINES) {
-            throw new InvalidInputException(field + " has " + count + " lines, at most " + MAX_QRELS_LINES);
+    public static List<JudgedQuery> fromBeir(String qrels, String queries) {
+        try {
+            return fromBeir(qrels, new StringReader(queries));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
-        return file.split("\\r?\\n");
     }
 
-    public static List<JudgedQuery> fromBeir(String qrels, String queries) {
-        Map<String, String> text = new HashMap<>();
-        String[] qlines = split(queries, "queries");
-        for (int i = 0; i < qlines.length; i++) {
-            String line = qlines[i].strip();
-            if (line.isEmpty()) {
-                continue;
-            }
-            JsonNode n;
-            try {
-                n = Json.MAPPER.readTree(line);
-            } catch (JacksonException e) {
-                throw new InvalidInputException("queries line " + (i + 1) + " is not JSON: each line "
-                        + "is {\"_id\": ..., \"text\": ...}");
-            }
-            if (n == null || !n.isObject() || !n.path("_id").isString() || !n.path("text").isString()) {
-                throw new InvalidInputException("queries line " + (i + 1) + " needs the strings _id "
-                        + "and text");
-            }
-            text.put(n.get("_id").asString(), n.get("text").asString());
-        }
+    /**
+     * Like {@link #fromBeir(String, String)}, reading {@code queries} as a stream and keeping only the texts the
+     * qrels judge: a collection's queries file holds every split's queries (MS MARCO's is hundreds of MiB), the
+     * qrels one split's.
+     */
+    public static List<JudgedQuery> fromBeir(String qrels, Reader queries) throws IOException {
         Map<String, Map<String, Integer>> judged = new LinkedHashMap<>();
+        Map<String, Integer> firstLine = new HashMap<>();
         String[] lines = split(qrels, "qrels");
         for (int i = 0; i < lines.length; i++) {
             String line = lines[i].strip();
@@ -80,12 +73,37 @@ public record JudgedQuery(String queryId, String query, Map<String, Integer> rel
                 throw new InvalidInputException("qrels line " + (i + 1) + " must be query-id, "
                         + "corpus-id and an integer score (0 or more), tab-separated");
             }
-            if (!text.containsKey(f[0].strip())) {
-                throw new InvalidInputException("qrels line " + (i + 1) + " judges query '"
-                        + Ids.abbreviate(f[0].strip(), 64) + "', which queries does not hold");
-            }
+            firstLine.putIfAbsent(f[0].strip(), i + 1);
             judged.computeIfAbsent(f[0].strip(), k -> new LinkedHashMap<>()).merge(f[1].strip(), grade,
                     Math::max);
+        }
+        Map<String, String> text = new HashMap<>();
+        BufferedReader in = new BufferedReader(queries);
+        StringBuilder line = new StringBuilder();
+        for (int n = 1; readLine(in, line, n); n++) {
+            String l = line.toString().strip();
+            if (l.isEmpty()) {
+                continue;
+            }
+            JsonNode q;
+            try {
+                q = Json.MAPPER.readTree(l);
+            } catch (JacksonException e) {
+                throw new InvalidInputException("queries line " + n + " is not JSON: each line "
+                        + "is {\"_id\": ..., \"text\": ...}");
+            }
+            if (q == null || !q.isObject() || !q.path("_id").isString() || !q.path("text").isString()) {
+                throw new InvalidInputException("queries line " + n + " needs the strings _id and text");
+            }
+            if (judged.containsKey(q.get("_id").asString())) {
+                text.put(q.get("_id").asString(), q.get("text").asString());
+            }
+        }
+        for (String q : judged.keySet()) {
+            if (!text.containsKey(q)) {
+                throw new InvalidInputException("qrels line " + firstLine.get(q) + " judges query '"
+                        + Ids.abbreviate(q, 64) + "', which queries does not hold");
+            }
         }
         List<JudgedQuery> out = new ArrayList<>();
         // A query whose every judgment is 0 has nothing to find: BEIR's own evaluation skips it too.
@@ -95,5 +113,31 @@ public record JudgedQuery(String queryId, String query, Map<String, Integer> rel
             }
         });
         return out;
+    }
+
+    /** The next line into {@code line} (without its break); false at the end. A line past 1 MiB is refused. */
+    private static boolean readLine(BufferedReader in, StringBuilder line, int n) throws IOException {
+        line.setLength(0);
+        int c = in.read();
+        if (c < 0) {
+            return false;
+        }
+        for (; c >= 0 && c != '\n'; c = in.read()) {
+            if (line.length() >= MAX_QUERY_LINE) {
+                throw new InvalidInputException("queries line " + n + " is longer than " + (MAX_QUERY_LINE >> 20)
+                        + " MiB: each line is one query, {\"_id\": ..., \"text\": ...}");
+            }
+            line.append((char) c);
+        }
+        return true;
+    }
+
+    /** A file's lines, counted before it is split: a million empty lines are refused, not made a million strings. */
+    private static String[] split(String file, String field) {
+        long count = file.chars().filter(c -> c == '\n').count();
+        if (count > MAX_QRELS_LINES) {
+            throw new InvalidInputException(field + " has " + count + " lines, at most " + MAX_QRELS_LINES);
+        }
+        return file.split("\\r?\\n");
     }
 }
