@@ -14,9 +14,11 @@ import io.polyrag.ingest.IngestInput;
 import io.polyrag.ingest.IngestPipeline;
 import java.io.FileNotFoundException;
 import java.io.IOException;
+import java.io.InputStream;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -147,16 +149,7 @@ final class UploadJob implements JobHandler {
 
     /** A staged file's bytes; one that is gone fails its item only, saying why. */
     private byte[] read(JobFile f) throws IOException {
-        if (f.key() == null) {
-            if (f.path() == null) {
-                throw new IOException("too large to stage (" + f.size() + " bytes)");
-            }
-            return Files.readAllBytes(legacyPath(f.path()));
-        }
-        var blob = blobs.get(f.key()).orElseThrow(() -> new FileNotFoundException("the staged "
-                + "upload is gone from the blob store (POLYRAG_BLOB_BACKEND): replicas must share one blob store; "
-                + "upload the file again"));
-        try (var in = blob.content()) {
+        try (InputStream in = open(f)) {
             return in.readAllBytes();
         }
     }
@@ -164,9 +157,9 @@ final class UploadJob implements JobHandler {
     /**
      * Keeps each indexed file's bytes as its document's original ({@code GET /v1/documents/{id}/content}) and
      * records the description it was uploaded with. A failure here costs the original, never the indexed document.
-     * An unchanged file's original is written again when it has none or one of another size, or when this run
-     * resumes an earlier one ({@code resumed}), which may have published the file's new version and stopped before
-     * keeping it.
+     * An unchanged file's original is written again when it has none or one of another size, or, when this run
+     * resumes an earlier one ({@code resumed}, which may have published the file's new version and stopped before
+     * keeping it), one of other bytes.
      */
     private void keepOriginals(Payload p, IngestReport report, boolean resumed) {
         Map<String, JobFile> byUri = new HashMap<>();
@@ -182,7 +175,11 @@ final class UploadJob implements JobHandler {
                         return; // deleted since it was published: its original is not kept behind it
                     }
                     String type = doc.get().mediaType() != null ? doc.get().mediaType() : "application/octet-stream";
-                    if (resumed || !d.outcome().equals("unchanged") || !keptAlready(d.documentId(), f)) {
+                    // Resumed, an earlier run may have published this file and stopped before keeping it (a crash):
+                    // the stored original is then the previous upload's, perhaps of the same size, so its bytes are
+                    // compared. Rewriting every unchanged file's original at each resume cost a write and an fsync
+                    // per file per yield.
+                    if (!d.outcome().equals("unchanged") || !keptAlready(d.documentId(), f, resumed)) {
                         blobs.put(d.documentId(), read(f), type, f.name());
                         if (catalog.document(d.documentId()).isEmpty()) {
                             blobs.delete(d.documentId()); // deleted while it was kept
@@ -201,15 +198,54 @@ final class UploadJob implements JobHandler {
         }
     }
 
-    /** Whether the document's stored original looks like this file's bytes (its size; it is closed again). */
-    private boolean keptAlready(String documentId, JobFile f) throws IOException {
+    /**
+     * Whether the document's stored original holds this file's bytes: the same size, and with {@code exact} the same
+     * bytes (read side by side).
+     */
+    private boolean keptAlready(String documentId, JobFile f, boolean exact) throws IOException {
         var blob = blobs.get(documentId);
         if (blob.isEmpty()) {
             return false;
         }
         try (var in = blob.get().content()) {
-            return blob.get().size() == f.size();
+            if (blob.get().size() != f.size()) {
+                return false;
+            }
+            if (!exact) {
+                return true;
+            }
+            try (InputStream staged = open(f)) {
+                return same(in, staged);
+            }
         }
+    }
+
+    private static final int COMPARED = 64 * 1024;
+
+    private static boolean same(InputStream a, InputStream b) throws IOException {
+        while (true) {
+            byte[] x = a.readNBytes(COMPARED);
+            byte[] y = b.readNBytes(COMPARED);
+            if (!Arrays.equals(x, y)) {
+                return false;
+            }
+            if (x.length < COMPARED) {
+                return true;
+            }
+        }
+    }
+
+    /** The staged file's bytes as a stream. */
+    private InputStream open(JobFile f) throws IOException {
+        if (f.key() == null) {
+            if (f.path() == null) {
+                throw new IOException("too large to stage (" + f.size() + " bytes)");
+            }
+            return Files.newInputStream(legacyPath(f.path()));
+        }
+        return blobs.get(f.key()).orElseThrow(() -> new FileNotFoundException("the staged "
+                + "upload is gone from the blob store (POLYRAG_BLOB_BACKEND): replicas must share one blob store; "
+                + "upload the file again")).content();
     }
 
     @Override
