@@ -84,7 +84,7 @@ class TwoHopTest {
         assertThat(r.modalities()).contains(Modality.GRAPH, Modality.RDF, Modality.VECTOR, Modality.FULLTEXT);
         assertThat(r.hits().getFirst().title()).isEqualTo("founders");
         assertThat(r.hits().getFirst().sources()).containsKeys("graph", "rdf");
-        assertThat(r.fusion()).contains("graph legs were sure").contains("kestrel 9").contains("founded");
+        assertThat(r.fusion()).contains("graph, rdf sure this time").contains("kestrel 9").contains("founded");
     }
 
     @Test

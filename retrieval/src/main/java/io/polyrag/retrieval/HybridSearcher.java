@@ -334,20 +334,25 @@ public final class HybridSearcher implements AutoCloseable {
             Set<Modality> confident, Map<Modality, String> notes) {
         FusionMethod method = request.fusion() == null ? options.fusion() : request.fusion();
         boolean calibratedUsed = used.stream().anyMatch(calibrated::contains);
-        String graph = !calibratedUsed ? "" : !confident.isEmpty() ? "; the graph legs were sure this time ("
-                + confident.stream().map(Modality::wireName).collect(Collectors.joining(", ")) + " found what the "
-                + "query asks of the entity it names, a relation beyond it): weighted " + sureWeight
-                : "; the graph legs were not sure (nothing named, or no relation the query asks about): their usual "
-                        + "weight";
-        String how = method == FusionMethod.WEIGHTED
-                ? "weighted: each list's scores normalised (" + options.normalization().name().toLowerCase(
-                        Locale.ROOT) + "), times its modality's weight " + weights(request.tuning(),
-                        confident)
-                        .entrySet()
-                        .stream().filter(e -> used.contains(e.getKey())).sorted(Map.Entry.comparingByKey())
-                        .map(e -> e.getKey().wireName() + "="
-                                + e.getValue()).collect(Collectors.joining(", ")) + ", summed over modalities"
-                : "rrf: the sum over modalities of 1 / (" + rrfK(request.tuning()) + " + rank)";
+        String how;
+        if (method == FusionMethod.WEIGHTED) {
+            // As Fusion.weighted computes it: the weights in effect (a sure leg's raised, a request's or tuning's
+            // own), the graph legs' scores as they are, scaled to the text legs' best.
+            String graph = !calibratedUsed ? "" : "; a graph leg's scores as they are (they mean the same from "
+                    + "query to query), times the text lists' best normalised score" + (!confident.isEmpty() ? "; "
+                    + confident.stream().map(Modality::wireName).collect(Collectors.joining(", ")) + " sure this time "
+                    + "(it found what the query asks of the entity it names, a relation beyond it): its scores read "
+                    + "relative to its best hit, and its weight raised" : "; the graph legs not sure "
+                    + "(nothing named, or no relation the query asks about): their usual weight");
+            how = "weighted: each text list's scores normalised (" + options.normalization().name().toLowerCase(
+                    Locale.ROOT) + ")" + graph + "; times its modality's weight " + weights(request.tuning(), confident)
+                    .entrySet().stream().filter(e -> used.contains(e.getKey())).sorted(Map.Entry.comparingByKey())
+                    .map(e -> e.getKey().wireName() + "=" + e.getValue()).collect(Collectors.joining(", "))
+                    + ", summed over modalities";
+        } else {
+            how = "rrf: the sum over modalities of 1 / (" + rrfK(request.tuning()) + " + rank)" + (calibratedUsed
+                    ? ", a graph leg's times its list's best score (how sure it is, 0-1)" : "");
+        }
         StringBuilder legs = new StringBuilder();
         notes.forEach((m, note) -> {
             if (!note.isEmpty()) {
@@ -356,7 +361,7 @@ public final class HybridSearcher implements AutoCloseable {
         });
         String depth = request.tuning().candidates() == null ? "" : "; each leg's list " + request.tuning()
                 .candidates() + " deep (this search's, not search.candidates)";
-        return how + graph + depth + "; per modality a hit keeps its merged duplicates' best contribution"
+        return how + depth + "; per modality a hit keeps its merged duplicates' best contribution"
                 + (variants > 1 ? "; " + variants + " query variants combined" : "")
                 + (reranked ? "; then reranked" : "") + legs;
     }

@@ -34,13 +34,22 @@ final class Reranking {
             warnings.add("reranker " + reranker.id() + " failed, fused order kept: " + e.getMessage());
             return candidates;
         }
+        if (scores == null || scores.size() != candidates.size()) {
+            warnings.add("reranker " + reranker.id() + " scored " + (scores == null ? 0 : scores.size()) + " of "
+                    + candidates.size() + " passages, fused order kept");
+            return candidates;
+        }
+        // A score that is not finite (a model's overflow) ranks below every finite one, not first as Double.compare
+        // puts NaN, and is shown as that (JSON has no NaN); the fused order breaks ties (the sort is stable).
+        double floor = scores.stream().mapToDouble(Double::doubleValue).filter(Double::isFinite).min().orElse(0) - 1;
+        List<Double> ranked = scores.stream().map(x -> Double.isFinite(x) ? x : floor).toList();
         List<Integer> order = new ArrayList<>(IntStream.range(0, candidates.size()).boxed().toList());
-        order.sort((a, b) -> Double.compare(scores.get(b), scores.get(a)));
+        order.sort((a, b) -> Double.compare(ranked.get(b), ranked.get(a)));
         List<Dedup.Candidate> out = new ArrayList<>();
         for (int rank = 0; rank < order.size(); rank++) {
             Dedup.Candidate c = candidates.get(order.get(rank));
             Map<String, SourceScore> sources = new HashMap<>(c.hit().sources());
-            sources.put("rerank", new SourceScore(rank + 1, scores.get(order.get(rank))));
+            sources.put("rerank", new SourceScore(rank + 1, ranked.get(order.get(rank))));
             out.add(new Dedup.Candidate(c.hit().withSources(sources), c.view()));
         }
         return out;

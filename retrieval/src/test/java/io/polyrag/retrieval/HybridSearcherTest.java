@@ -345,6 +345,23 @@ class HybridSearcherTest {
     }
 
     @Test
+    void a_reranker_score_that_is_not_a_number_ranks_last_and_a_short_answer_keeps_the_fused_order() {
+        Retriever legs = fixed(Modality.FULLTEXT, List.of(hit("d1", 3), hit("d2", 2), hit("d3", 1)));
+        io.polyrag.core.port.Reranker overflows = TestRetrievers.reranker("fp16", (query, passages) ->
+                passages.stream().map(p -> p.contains("oceans") ? Double.NaN : p.contains("rivers") ? 0.5 : 0.2)
+                        .toList());
+        searcher = new HybridSearcher(List.of(legs), catalog, TestRetrievers.options(10), overflows, null);
+        SearchResponse r = searcher.search(SearchRequest.of("water", 3));
+        assertThat(r.hits()).extracting(h -> h.documentId()).as("d3 (oceans) scored NaN").endsWith("d3");
+        assertThat(r.hits()).allSatisfy(h -> assertThat(h.sources().get("rerank").score()).isFinite());
+        io.polyrag.core.port.Reranker tooFew = TestRetrievers.reranker("short", (query, passages) -> List.of(1.0));
+        searcher = new HybridSearcher(List.of(legs), catalog, TestRetrievers.options(10), tooFew, null);
+        SearchResponse s = searcher.search(SearchRequest.of("water", 3));
+        assertThat(s.hits()).extracting(h -> h.documentId()).containsExactly("d1", "d2", "d3");
+        assertThat(s.warnings()).singleElement().asString().contains("scored 1 of 3");
+    }
+
+    @Test
     void a_failing_reranker_leaves_the_fused_order_and_a_warning() {
         Retriever legs = fixed(Modality.FULLTEXT, List.of(hit("d1", 3), hit("d2", 2)));
         io.polyrag.core.port.Reranker broken = TestRetrievers.reranker("broken", (query, passages) -> {
