@@ -51,7 +51,8 @@ final class Indexing {
         long pending = 0;
         for (JobInfo j : jobs.jobs(tenant.id(), 0, RECENT_JOBS)) {
             boolean unfinished = j.status() == JobStatus.QUEUED || j.status() == JobStatus.RUNNING;
-            if (unfinished && !j.kind().equals(Backfill.KIND)) {
+            // Not a back-fill (searchable as it goes) nor a tuning (its counts are searches, not documents).
+            if (unfinished && !j.kind().equals(Backfill.KIND) && !j.kind().equals(KbFusion.KIND)) {
                 active++;
                 if (j.progress() != null) {
                     pending += Math.max(0, j.progress().total() - j.progress().processed());

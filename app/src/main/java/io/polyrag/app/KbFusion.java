@@ -16,6 +16,7 @@ import io.polyrag.core.model.JobProgress;
 import io.polyrag.core.model.KnowledgeBase;
 import io.polyrag.core.model.Modality;
 import io.polyrag.core.model.SearchRequest;
+import io.polyrag.core.model.SearchResponse;
 import io.polyrag.core.model.SearchScope;
 import io.polyrag.core.port.Catalog;
 import io.polyrag.core.port.JobStore;
@@ -86,8 +87,6 @@ final class KbFusion implements JobHandler {
     private static final double[] DOCUMENT_WEIGHTS = {0, 0.25, 0.75, 1};
     /** The held-out gain's largest p-value (paired randomisation test, two-sided) that applies a tuning. */
     static final double APPLY_P = 0.10;
-    /** How long a replica trusts its copy of a knowledge base's tuning before reading the catalog again. */
-    private static final long CACHE_NANOS = 30_000_000_000L;
     private static final JsonMapper JSON = Json.MAPPER;
 
     record Payload(String knowledgeBase) {
@@ -103,14 +102,12 @@ final class KbFusion implements JobHandler {
         }
     }
 
-    private record Cached(Optional<FusionTuning> tuning, long at) {
-    }
-
     private final Catalog catalog;
     private final JudgmentStore judgments;
     private final HybridSearcher searcher;
     private final Config config;
-    private final Map<String, Cached> cache = new ConcurrentHashMap<>();
+    /** Each knowledge base's tuning, trusted for 30 s before the catalog is read again (another replica's change). */
+    private final TuningCache<FusionTuning> cache = new TuningCache<>(30_000_000_000L);
 
     /** @param judgments the knowledge bases' judged queries, tunings and evaluations */
     KbFusion(Catalog catalog, JudgmentStore judgments, HybridSearcher searcher, Config config) {
@@ -134,14 +131,7 @@ final class KbFusion implements JobHandler {
 
     /** The knowledge base's tuning, applied or not; empty when never tuned (or dropped). */
     Optional<FusionTuning> tuning(String storedKb) {
-        Cached c = cache.get(storedKb);
-        if (c == null || System.nanoTime() - c.at() > CACHE_NANOS) {
-            Optional<FusionTuning> t = judgments.tuning(storedKb).map(j -> JSON.readValue(j,
-                    FusionTuning.class));
-            c = new Cached(t, System.nanoTime());
-            cache.put(storedKb, c);
-        }
-        return c.tuning();
+        return cache.get(storedKb, kb -> judgments.tuning(kb).map(j -> JSON.readValue(j, FusionTuning.class)));
     }
 
     void drop(String storedKb) {
@@ -151,7 +141,7 @@ final class KbFusion implements JobHandler {
 
     /** Forgets this process's copy of the knowledge base's tuning (dropped, or the knowledge base deleted). */
     void forget(String storedKb) {
-        cache.remove(storedKb);
+        cache.changed(storedKb);
     }
 
     /** A search request with the fusion its knowledge bases were tuned to, and what {@code explain} says of it. */
@@ -287,11 +277,12 @@ final class KbFusion implements JobHandler {
                 if (context.canceled()) {
                     return progress("canceled", total, done, List.of());
                 }
-                ndcg[c][q] = ndcg(search(kb, judged.get(q).query(), candidates.get(c), documents, TUNE_DEPTH),
-                        judged.get(q).relevant(), 10);
+                ndcg[c][q] = Metrics.ndcg(search(kb, judged.get(q).query(), candidates.get(c), documents,
+                        depth(TUNE_DEPTH)), judged.get(q).relevant(), 10);
                 done++;
-                context.progress(progress("searching: query " + (q + 1) + " of " + judged.size(), total, done,
-                        List.of()));
+                // One stage name (its count is in processed and total): a name per query made a metrics series
+                // and a trace span per query, and bypassed the progress writes' throttle.
+                context.progress(progress("searching", total, done, List.of()));
             }
         }
         FusionTuning result = choose(candidates, ndcg, judged, documents.size());
@@ -306,7 +297,7 @@ final class KbFusion implements JobHandler {
                     result.fulltextDocumentWeight(), result.vectorDocumentWeight());
         }
         judgments.putTuning(kb, JSON.writeValueAsString(result));
-        cache.remove(kb);
+        forget(kb);
         return progress("done", total, total, List.of(result.reason()));
     }
 
@@ -457,12 +448,13 @@ final class KbFusion implements JobHandler {
             double recall = 0;
             double mrr = 0;
             for (Judgment j : judged) {
-                List<String> ranked = leg == null ? search(stored, j.query(), c, documents, EVALUATION_DEPTH)
-                        : KbRanking.ranking(searcher.search(new SearchRequest(j.query(), EVALUATION_DEPTH,
-                                List.of(stored), Set.of(leg), null)).hits(), documents);
-                perQuery.put(j.queryId(), ndcg(ranked, j.relevant(), 10));
-                recall += Metrics.recall(ranked, j.relevant(), 100);
-                mrr += Metrics.mrr(ranked, j.relevant(), 10);
+                // The top ten as users get them (a top_k of 100 made every leg 100 deep, whatever depth was tuned);
+                // Recall@100 from a search of its own, 100 deep.
+                List<String> top = ranking(stored, j.query(), c, leg, documents, depth(TUNE_DEPTH));
+                List<String> deep = ranking(stored, j.query(), c, leg, documents, depth(EVALUATION_DEPTH));
+                perQuery.put(j.queryId(), Metrics.ndcg(top, j.relevant(), 10));
+                recall += Metrics.recall(deep, j.relevant(), 100);
+                mrr += Metrics.mrr(top, j.relevant(), 10);
             }
             String description = c != null ? (c.configured() ? "the configured fusion of every enabled leg"
                     : "this knowledge base's tuned fusion: " + tuning(stored).map(KbFusion::describe).orElse(""))
@@ -522,13 +514,26 @@ final class KbFusion implements JobHandler {
         }
     }
 
-    private List<String> search(String kb, String query, Candidate c, Set<String> documents, int depth) {
-        return KbRanking.ranking(searcher.search(new SearchRequest(query, depth, List.of(kb), Set.of(), c.method(),
-                Set.of(), null, c.tuning())).hits(), documents);
+    /** A run's ranking of documents for a query: a fusion candidate's, or one leg's alone. */
+    private List<String> ranking(String kb, String query, Candidate c, Modality leg, Set<String> documents,
+            int depth) {
+        return leg == null ? search(kb, query, c, documents, depth) : KbRanking.ranking(searched(kb,
+                new SearchRequest(query, depth, List.of(kb), Set.of(leg), null)).hits(), documents);
     }
 
-    private static double ndcg(List<String> ranked, Map<String, Integer> relevant, int k) {
-        return Metrics.ndcg(ranked, relevant, k);
+    /** A tuning's or evaluation's search: its model tokens (reranking, expansion) are the knowledge base's tenant's. */
+    private SearchResponse searched(String kb, SearchRequest request) {
+        return UsageMeter.countedFor(KnowledgeBase.ofStored(kb).tenant().id(), () -> searcher.search(request));
+    }
+
+    /** {@code wanted} chunks, or fewer when the server's search.max.top.k is lower (it refused the search). */
+    private int depth(int wanted) {
+        return Math.min(wanted, searcher.maxTopK());
+    }
+
+    private List<String> search(String kb, String query, Candidate c, Set<String> documents, int depth) {
+        return KbRanking.ranking(searched(kb, new SearchRequest(query, depth, List.of(kb), Set.of(), c.method(),
+                Set.of(), null, c.tuning())).hits(), documents);
     }
 
     private static double mean(Collection<Double> v) {

@@ -16,6 +16,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
@@ -143,8 +144,22 @@ final class KbJudgments {
             }
             out.add(new Judgment(queryId(j), j.query().strip(), grades));
         }
+        List<Judgment> before = judgments.judgments(stored);
+        // One text, one id: the same question judged twice (once without an id, once with one) fell into two folds
+        // of a tuning, trained on its own test query, and counted twice in the paired test.
+        Map<String, String> byText = new HashMap<>();
+        before.stream().filter(j -> !ids.contains(j.queryId())).forEach(j -> byText.put(normal(j.query()),
+                j.queryId()));
+        for (int i = 0; i < out.size(); i++) {
+            String other = byText.putIfAbsent(normal(out.get(i).query()), out.get(i).queryId());
+            if (other != null && !other.equals(out.get(i).queryId())) {
+                throw new InvalidInputException("judgments[" + i + "].query is already judged as query_id '" + other
+                        + "': the same question under two ids counts twice in a tuning; give query_id '" + other
+                        + "' to replace it");
+            }
+        }
         Set<String> existing = new HashSet<>();
-        judgments.judgments(stored).forEach(j -> existing.add(j.queryId()));
+        before.forEach(j -> existing.add(j.queryId()));
         existing.addAll(ids);
         if (existing.size() > MAX_JUDGED) {
             throw new InvalidInputException("judgments: the knowledge base would hold " + existing.size() + " judged "
@@ -152,6 +167,11 @@ final class KbJudgments {
         }
         judgments.putJudgments(stored, out);
         return out.size();
+    }
+
+    /** A query's text as two uploads of one question compare: case and runs of white space aside. */
+    private static String normal(String query) {
+        return query.strip().replaceAll("\\s+", " ").toLowerCase(Locale.ROOT);
     }
 
     private static String queryId(JudgedQuery j) {

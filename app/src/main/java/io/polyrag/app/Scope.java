@@ -40,7 +40,11 @@ final class Scope {
         }
         if (stored.isEmpty()) {
             stored.addAll(existing == null ? catalog.knowledgeBases(t.id()) : existing);
-            // Always at least the default one, so the set is never empty (which would mean every knowledge base).
+        }
+        if (stored.isEmpty()) {
+            // The default one when there is none, so the set is never empty (which would mean every knowledge base).
+            // Not beside others: a default knowledge base that does not exist made a search of all of them "tuned
+            // differently" from a tuned one, so no tuning ever applied to a search that named none.
             stored.add(KnowledgeBase.of(t, null).storageName());
         }
         return new SearchScope(stored);

@@ -191,6 +191,9 @@ class KbFusionTest {
                 .hasMessageContaining("judgments[0].query holds a control character");
         assertThatThrownBy(() -> kbs.addJudgments(KB, List.of(new JudgedQuery("a", "q", Map.of("unit:\u0000", 1)))))
                 .hasMessageContaining("control character");
+        assertThatThrownBy(() -> kbs.addJudgments(KB, List.of(new JudgedQuery("dup1", "Where is unit Z?",
+                Map.of("unit:1", 1)), new JudgedQuery("dup2", " where is  UNIT z?", Map.of("unit:2", 1)))))
+                .hasMessageContaining("judgments[1].query is already judged as query_id 'dup1'");
         assertThatThrownBy(() -> kbs.deleteJudgments(KB, " ")).isInstanceOf(InvalidInputException.class)
                 .hasMessageContaining("query_id is empty");
         assertThatThrownBy(() -> kbs.judgments("missing")).isInstanceOf(NotFoundException.class);
@@ -244,6 +247,26 @@ class KbFusionTest {
                     .hasMessageContaining(first);
             assertThat(p.as(io.polyrag.core.model.Tenant.of("globex")).knowledgeBases().judgments("default"))
                     .as("another tenant's default knowledge base: its own, empty").isEmpty();
+        }
+    }
+
+    /**
+     * A tenant whose only knowledge base is not the default one searches just it when it names none (a default one
+     * that does not exist made every such search "tuned differently", so no tuning applied); an evaluation on a
+     * server whose search.max.top.k is below its depths searches as deep as allowed (it was a 400).
+     */
+    @Test
+    void a_search_naming_no_knowledge_base_is_scoped_to_those_that_exist_and_evaluation_respects_max_top_k() {
+        try (Polyrag p = Polyrag.open(PolyragTest.config(tmp.resolve("single"), Map.of("vector.enabled", "false",
+                "search.max.top.k", "30")))) {
+            p.ingest().text(new TextIngest("The handbook says leave is booked a week ahead.", "Leave", "hb:1", null,
+                    KnowledgeBase.of("handbook"), false));
+            assertThat(Scope.of(p.components().catalog, io.polyrag.core.model.Tenant.LOCAL, Set.of())
+                    .knowledgeBases()).containsExactly("handbook");
+            p.knowledgeBases().addJudgments("handbook", List.of(new JudgedQuery("q1", "When is leave booked?",
+                    Map.of("hb:1", 1))));
+            KbEvaluation e = p.knowledgeBases().evaluate("handbook");
+            assertThat(e.runs().getFirst().ndcg10()).isEqualTo(1.0);
         }
     }
 
