@@ -4,6 +4,7 @@ import io.polyrag.core.AnswerUnavailableException;
 import io.polyrag.core.config.Config;
 import io.polyrag.core.config.Settings;
 import io.polyrag.core.model.Answer;
+import io.polyrag.core.model.DocumentInfo;
 import io.polyrag.core.model.Modality;
 import io.polyrag.core.model.SearchRequest;
 import io.polyrag.core.model.SearchResponse;
@@ -84,7 +85,18 @@ public final class Search {
      * it names none).
      */
     private SearchRequest scoped(SearchRequest request) {
-        return request.over(Scope.of(catalog, tenant, request.knowledgeBases()).knowledgeBases());
+        SearchRequest scoped = request.over(Scope.of(catalog, tenant, request.knowledgeBases()).knowledgeBases());
+        if (scoped.category() == null || !scoped.documentIds().isEmpty()) {
+            return scoped;
+        }
+        // No store filters by category: the catalog drops the legs' hits of other categories afterwards, so a small
+        // category's documents, rarely in any leg's best hundred, came back thin or not at all. A category of at
+        // most MAX_DOCUMENT_IDS documents is searched as those documents, which every store filters by.
+        List<DocumentInfo> inCategory = catalog.documents(scoped.scope(), 0, SearchRequest.MAX_DOCUMENT_IDS + 1);
+        if (inCategory.isEmpty() || inCategory.size() > SearchRequest.MAX_DOCUMENT_IDS) {
+            return scoped;
+        }
+        return scoped.toBuilder().documentIds(inCategory.stream().map(DocumentInfo::id).toList()).build();
     }
 
     /**

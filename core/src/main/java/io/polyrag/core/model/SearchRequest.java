@@ -17,9 +17,10 @@ import java.util.Set;
  *     the tenant's namespace before the searcher sees them); empty means all of the caller's
  * @param modalities retrievers to run; empty means every enabled one
  * @param fusion how to fuse their rankings; null means the configured default
- * @param documentIds only hits of these documents; empty means any (applied where hits meet the catalog, to the
- *     retrievers' candidates)
- * @param category only hits of documents with this category; null means any (likewise)
+ * @param documentIds only hits of these documents; empty means any (every store filters by them, and the catalog
+ *     join checks them again)
+ * @param category only hits of documents with this category; null means any (checked where hits meet the catalog;
+ *     the application searches a category of at most {@link #MAX_DOCUMENT_IDS} documents as those documents)
  * @param tuning this search's fusion constants and reranking, each null for the configured value
  */
 public record SearchRequest(String query, int topK, List<String> knowledgeBases, Set<Modality> modalities,
