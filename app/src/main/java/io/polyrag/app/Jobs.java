@@ -67,13 +67,22 @@ public final class Jobs {
     }
 
     /**
-     * The tenant's job events after {@code afterId}, waiting up to {@code wait} for one; empty when the wait ran out
-     * (send a heartbeat) or the server is closing ({@link #closing()}).
+     * The events a subscriber is shown, and the newest id read: the next wait starts after it, so events it may not
+     * see (an operator's back-fill) are passed over, not returned again at once forever (a silent busy loop).
      */
-    public List<JobEvents.Event> events(long afterId, Duration wait) throws InterruptedException {
-        return engine.events().after(tenant, afterId, wait).stream().filter(e -> e.job() == null
-                || !operatorOnly(e.job())).map(e -> new JobEvents.Event(e.id(), e.tenant(), e.type(), e.job() == null
-                        ? null : shown(e.job()))).toList();
+    public record Events(List<JobEvents.Event> shown, long lastId) {
+    }
+
+    /**
+     * The tenant's job events after {@code afterId}, waiting up to {@code wait} for one; none shown when the wait ran
+     * out (send a heartbeat) or the server is closing ({@link #closing()}).
+     */
+    public Events events(long afterId, Duration wait) throws InterruptedException {
+        List<JobEvents.Event> read = engine.events().after(tenant, afterId, wait);
+        long last = read.stream().mapToLong(JobEvents.Event::id).max().orElse(afterId);
+        return new Events(read.stream().filter(e -> e.job() == null || !operatorOnly(e.job())).map(e ->
+                new JobEvents.Event(e.id(), e.tenant(), e.type(), e.job() == null ? null : shown(e.job()))).toList(),
+                Math.max(afterId, last));
     }
 
     /** The newest event id now: where a subscriber without a Last-Event-ID starts. */

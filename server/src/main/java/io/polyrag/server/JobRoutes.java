@@ -24,8 +24,10 @@ import java.util.function.BooleanSupplier;
 final class JobRoutes {
     private final Polyrag polyrag;
     private final Auth auth;
-    /** The longest an event stream waits before it looks again whether its key still holds and its server stops. */
+    /** The longest an event stream waits before it looks again whether its server stops. */
     private static final Duration LOOK = Duration.ofSeconds(1);
+    /** How often at most an event stream checks that its key still holds (a catalog read per stream). */
+    private static final Duration AUTH_EVERY = Duration.ofSeconds(5);
     private final Duration heartbeat;
     private final BooleanSupplier stopping;
 
@@ -72,16 +74,17 @@ final class JobRoutes {
             long checked = System.nanoTime();
             long written = System.nanoTime();
             while (!jobs.closing() && !stopping.getAsBoolean()) {
-                if (System.nanoTime() - checked > LOOK.toNanos()) {
-                    if (!auth.stillAllowed(ctx)) {
+                if (System.nanoTime() - checked > Math.min(AUTH_EVERY.toNanos(), heartbeat.toNanos())) {
+                    if (!stillAllowed(ctx)) {
                         return; // the key was revoked (or the first key made): the stream ends here
                     }
                     checked = System.nanoTime();
                 }
-                // Waits of at most a second: a revoked key or a closing server ends the stream within one, not
-                // after a whole heartbeat interval.
-                var events = jobs.events(after, heartbeat.compareTo(LOOK) < 0 ? heartbeat : LOOK);
-                if (events.isEmpty()) {
+                // Waits of at most a second: a closing server ends the stream within one, not after a whole
+                // heartbeat interval.
+                Jobs.Events events = jobs.events(after, heartbeat.compareTo(LOOK) < 0 ? heartbeat : LOOK);
+                after = events.lastId();
+                if (events.shown().isEmpty()) {
                     if (System.nanoTime() - written >= heartbeat.toNanos()) {
                         write(out, ": heartbeat\n\n");
                         written = System.nanoTime();
@@ -90,10 +93,9 @@ final class JobRoutes {
                 }
                 written = System.nanoTime();
                 StringBuilder sb = new StringBuilder();
-                for (var e : events) {
+                for (var e : events.shown()) {
                     sb.append("id: ").append(e.id()).append("\nevent: ").append(e.type()).append("\ndata: ")
                             .append(Json.MAPPER.writeValueAsString(IngestWire.of(e))).append("\n\n");
-                    after = e.id();
                 }
                 write(out, sb.toString());
             }
@@ -101,6 +103,18 @@ final class JobRoutes {
             // The client went away: the stream is over.
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        }
+    }
+
+    /**
+     * Whether the stream's key still holds; a catalog that cannot be read now (a failover) is asked again at the next
+     * check instead of ending every open stream at once.
+     */
+    private boolean stillAllowed(Context ctx) {
+        try {
+            return auth.stillAllowed(ctx);
+        } catch (RuntimeException e) {
+            return true;
         }
     }
 
