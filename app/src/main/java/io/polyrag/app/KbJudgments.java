@@ -145,28 +145,35 @@ final class KbJudgments {
             out.add(new Judgment(queryId(j), j.query().strip(), grades));
         }
         List<Judgment> before = judgments.judgments(stored);
-        // One text, one id: the same question judged twice (once without an id, once with one) fell into two folds
-        // of a tuning, trained on its own test query, and counted twice in the paired test.
+        // One question, one judgment: the same text under two ids fell into two folds of a tuning (trained on its
+        // own test query) and counted twice in the paired test. In one upload the first judgment of a text counts
+        // (a BEIR split may repeat a question); one judged before under another id is replaced by the new one.
         Map<String, String> byText = new HashMap<>();
         before.stream().filter(j -> !ids.contains(j.queryId())).forEach(j -> byText.put(normal(j.query()),
                 j.queryId()));
-        for (int i = 0; i < out.size(); i++) {
-            String other = byText.putIfAbsent(normal(out.get(i).query()), out.get(i).queryId());
-            if (other != null && !other.equals(out.get(i).queryId())) {
-                throw new InvalidInputException("judgments[" + i + "].query is already judged as query_id '" + other
-                        + "': the same question under two ids counts twice in a tuning; give query_id '" + other
-                        + "' to replace it");
+        Set<String> texts = new HashSet<>();
+        List<Judgment> kept = new ArrayList<>();
+        List<String> replaced = new ArrayList<>();
+        for (Judgment j : out) {
+            if (texts.add(normal(j.query()))) {
+                kept.add(j);
+                String other = byText.get(normal(j.query()));
+                if (other != null && !other.equals(j.queryId())) {
+                    replaced.add(other);
+                }
             }
         }
         Set<String> existing = new HashSet<>();
         before.forEach(j -> existing.add(j.queryId()));
-        existing.addAll(ids);
+        kept.forEach(j -> existing.add(j.queryId()));
+        existing.removeAll(replaced);
         if (existing.size() > MAX_JUDGED) {
             throw new InvalidInputException("judgments: the knowledge base would hold " + existing.size() + " judged "
                     + "queries, at most " + MAX_JUDGED + " (DELETE some first)");
         }
-        judgments.putJudgments(stored, out);
-        return out.size();
+        judgments.putJudgments(stored, kept);
+        replaced.forEach(id -> judgments.deleteJudgments(stored, id));
+        return kept.size();
     }
 
     /** A query's text as two uploads of one question compare: case and runs of white space aside. */

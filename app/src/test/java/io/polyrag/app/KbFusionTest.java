@@ -191,9 +191,14 @@ class KbFusionTest {
                 .hasMessageContaining("judgments[0].query holds a control character");
         assertThatThrownBy(() -> kbs.addJudgments(KB, List.of(new JudgedQuery("a", "q", Map.of("unit:\u0000", 1)))))
                 .hasMessageContaining("control character");
-        assertThatThrownBy(() -> kbs.addJudgments(KB, List.of(new JudgedQuery("dup1", "Where is unit Z?",
-                Map.of("unit:1", 1)), new JudgedQuery("dup2", " where is  UNIT z?", Map.of("unit:2", 1)))))
-                .hasMessageContaining("judgments[1].query is already judged as query_id 'dup1'");
+        // One question, one judgment: the first of an upload counts, a later upload's replaces one of another id.
+        assertThat(kbs.addJudgments(KB, List.of(new JudgedQuery("dup1", "Where is unit Z?", Map.of("unit:1", 1)),
+                new JudgedQuery("dup2", " where is  UNIT z?", Map.of("unit:2", 1))))).isEqualTo(1);
+        assertThat(kbs.addJudgments(KB, List.of(new JudgedQuery("dup3", "WHERE is unit Z?", Map.of("unit:3", 1)))))
+                .isEqualTo(1);
+        assertThat(kbs.judgments(KB)).extracting(JudgedQuery::queryId).contains("dup3").doesNotContain("dup1",
+                "dup2");
+        kbs.deleteJudgments(KB, "dup3");
         assertThatThrownBy(() -> kbs.deleteJudgments(KB, " ")).isInstanceOf(InvalidInputException.class)
                 .hasMessageContaining("query_id is empty");
         assertThatThrownBy(() -> kbs.judgments("missing")).isInstanceOf(NotFoundException.class);
