@@ -77,6 +77,8 @@ final class Components implements AutoCloseable {
     final CatalogAndJobs catalog;
     /** Whether a tenant's documents are still on their way in, for searches to say so. */
     final Indexing indexing;
+    /** The documents of each category searched lately. */
+    final CategoryDocuments categories;
     final Embedder embedder;
     final IngestPipeline pipeline;
     final HybridSearcher searcher;
@@ -117,6 +119,7 @@ final class Components implements AutoCloseable {
                     config.get(Settings.METRICS_TENANT_LABEL) ? metrics.registry() : null));
             this.usage = new Usage(catalog.usageStore(), meter, Clock.systemUTC());
             this.indexing = new Indexing(catalog.jobStore());
+            this.categories = new CategoryDocuments(catalog);
             this.blobs = track(Providers.find(BlobStoreProvider.class,
                     config.get(Settings.BLOB_BACKEND), Settings.BLOB_BACKEND).open(context));
             Map<Modality, ChunkIndex> indexes = new EnumMap<>(Modality.class);

@@ -253,7 +253,7 @@ public final class Polyrag implements AutoCloseable {
         return new TenantFacets(t, new Ingest(metered, components.parser, components.config, t),
                 new Uploads(metered, catalog, components.blobs, components.config, staging, engine, t),
                 new Jobs(engine, t), new Search(retrieval, catalog, components.indexing, components.usage,
-                        components.tracing, components.config, t, fusion),
+                        components.tracing, components.config, t, fusion, components.categories),
                 documents,
                 new Graph(components.catalog, components.graph, components.rdf, t),
                 new KnowledgeBases(components.catalog, components.catalog.sourceStore(), documents, t, engine,

@@ -4,7 +4,6 @@ import io.polyrag.core.AnswerUnavailableException;
 import io.polyrag.core.config.Config;
 import io.polyrag.core.config.Settings;
 import io.polyrag.core.model.Answer;
-import io.polyrag.core.model.DocumentInfo;
 import io.polyrag.core.model.Modality;
 import io.polyrag.core.model.SearchRequest;
 import io.polyrag.core.model.SearchResponse;
@@ -25,13 +24,17 @@ public final class Search {
     private final Config config;
     private final Tenant tenant;
     private final KbFusion fusion;
+    private final CategoryDocuments categories;
 
     /**
      * @param indexing what is being indexed now, for the warning that results may still change
      * @param fusion the knowledge bases' own fusion tunings
+     * @param categories the documents of each category searched lately
      */
+    // style: a tenant's search, made per request from the shared parts it searches with
     Search(Retrieval retrieval, Catalog catalog, Indexing indexing, Usage usage, Tracing tracing, Config config,
-            Tenant tenant, KbFusion fusion) {
+            Tenant tenant, KbFusion fusion, CategoryDocuments categories) {
+        this.categories = categories;
         this.retrieval = retrieval;
         this.catalog = catalog;
         this.indexing = indexing;
@@ -92,11 +95,11 @@ public final class Search {
         // No store filters by category: the catalog drops the legs' hits of other categories afterwards, so a small
         // category's documents, rarely in any leg's best hundred, came back thin or not at all. A category of at
         // most MAX_DOCUMENT_IDS documents is searched as those documents, which every store filters by.
-        List<DocumentInfo> inCategory = catalog.documents(scoped.scope(), 0, SearchRequest.MAX_DOCUMENT_IDS + 1);
-        if (inCategory.isEmpty() || inCategory.size() > SearchRequest.MAX_DOCUMENT_IDS) {
+        List<String> inCategory = categories.ids(scoped.scope(), SearchRequest.MAX_DOCUMENT_IDS);
+        if (inCategory == null || inCategory.isEmpty()) {
             return scoped;
         }
-        return scoped.toBuilder().documentIds(inCategory.stream().map(DocumentInfo::id).toList()).build();
+        return scoped.toBuilder().documentIds(inCategory).build();
     }
 
     /**

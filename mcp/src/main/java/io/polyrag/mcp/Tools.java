@@ -197,8 +197,7 @@ final class Tools {
             }
             if (Files.isDirectory(path)) {
                 try {
-                    // A folder named by a link is walked where it leads (the walk does not follow links).
-                    found.addAll(walk(path.toRealPath(), MAX_FILES + 1 - found.size(), confinement));
+                    found.addAll(walk(realFolder(path), MAX_FILES + 1 - found.size(), confinement));
                 } catch (IOException | UncheckedIOException e) {
                     throw new Args.Bad("paths", "cannot read the directory " + path + ": " + e.getMessage());
                 }
@@ -221,6 +220,19 @@ final class Tools {
         fields.put("skip_graph", Boolean.toString(skipGraph));
         return reply("start_document_ingest", backend.postFiles("/v1/ingest/files", "files", found, fields,
                 confinement), Tools::json);
+    }
+
+    /**
+     * Where a folder named by a link leads (the walk does not follow links), checked there: a link into a data
+     * directory is the data directory.
+     */
+    private static Path realFolder(Path path) throws IOException, Args.Bad {
+        Path real = path.toRealPath();
+        if (insideDataDirectory(real)) {
+            throw new Args.Bad("paths", path + " leads inside a polyrag data directory (stored originals, indexes): "
+                    + "never read");
+        }
+        return real;
     }
 
     /**

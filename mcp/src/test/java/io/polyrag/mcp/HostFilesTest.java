@@ -115,6 +115,9 @@ class HostFilesTest {
         assertThat(ingest("stdio", settings, List.of(mine.toString())).get("ok")).isEqualTo(true);
         assertThat(String.valueOf(ingest("stdio", settings, List.of(data.resolve("catalog.db").toString()))
                 .get("error"))).contains("data directory");
+        Path alias = Files.createSymbolicLink(tmp.resolve("alias"), data);
+        assertThat(String.valueOf(ingest("stdio", settings, List.of(alias.toString())).get("error")))
+                .as("a link to it is it").contains("data directory");
     }
 
     /**
