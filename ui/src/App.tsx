@@ -102,8 +102,8 @@ export function App() {
       </header>
       {locked && auth !== 'unknown' ? (
         <div role="alert" className="banner error">
-          This server needs a valid API key. {state.unauthorized ? 'The key was refused: ' : ''}
-          enter one above (ask your operator, or create one with <code>polyrag keys create TENANT</code>).
+          This server needs a valid API key. {state.unauthorized ? 'The key was refused: enter' : 'Enter'} one
+          above (ask your operator, or create one with <code>polyrag keys create TENANT</code>).
         </div>
       ) : null}
       {configError ? <div role="alert" className="banner error">Cannot reach the server: {configError}</div> : null}

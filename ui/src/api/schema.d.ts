@@ -227,7 +227,7 @@ export interface paths {
         /** The knowledge base's judged queries */
         get: operations["getKnowledgeBasesNameJudgments"];
         put?: never;
-        /** Add judged queries (a query and its relevant documents, graded): JSON, or multipart/form-data with BEIR files 'qrels' (query-id, corpus-id, score) and 'queries' (JSON lines); a query id judged before is replaced */
+        /** Add judged queries (a query and its relevant documents, graded): JSON, or multipart/form-data with BEIR files 'qrels' (query-id, corpus-id, score) and 'queries' (JSON lines); a query id judged before is replaced, as is one question judged under another id */
         post: operations["postKnowledgeBasesNameJudgments"];
         /** Delete the knowledge base's judged queries, or one (query_id) */
         delete: operations["deleteKnowledgeBasesNameJudgments"];

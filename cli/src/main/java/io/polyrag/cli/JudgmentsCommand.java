@@ -43,7 +43,7 @@ final class JudgmentsCommand implements Callable<Integer> {
         + "({\"judgments\": [{\"query_id\": \"q1\", \"query\": \"...\", \"relevant\": {\"DOCUMENT\": 1}}]}), or BEIR "
         + "files (qrels: query-id, corpus-id, score, tab-separated; queries: JSON lines with _id and text).",
         "Documents are named by id or by URI (a BEIR corpus id indexed by 'polyrag eval' by that id). A query id judged "
-        + "before is replaced whole."})
+        + "before is replaced whole, as is one question judged before under another id."})
     static final class Add implements Callable<Integer> {
         @ParentCommand
         JudgmentsCommand judgments;

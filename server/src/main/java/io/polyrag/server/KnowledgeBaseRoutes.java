@@ -92,7 +92,8 @@ final class KnowledgeBaseRoutes {
         String kbs = "knowledge bases";
         api.post("/v1/knowledge-bases/{name}/judgments", this::addJudgments).summary(kbs, "Add judged queries (a "
                 + "query and its relevant documents, graded): JSON, or multipart/form-data with BEIR files 'qrels' "
-                + "(query-id, corpus-id, score) and 'queries' (JSON lines); a query id judged before is replaced")
+                + "(query-id, corpus-id, score) and 'queries' (JSON lines); a query id judged before is replaced, as "
+                + "is one question judged under another id")
                 .path("name", "the knowledge base").body(api.schemas(), NewJudgments.class, "judgments")
                 .response(200, "what was added", JudgmentsChanged.class);
         api.get("/v1/knowledge-bases/{name}/judgments", ctx -> {
