@@ -3090,7 +3090,7 @@ export interface operations {
                 q: string;
                 /** @description hits wanted */
                 top_k?: number;
-                /** @description knowledge bases, comma-separated; default: all of yours */
+                /** @description knowledge bases, comma-separated or repeated; default: all of yours */
                 kb?: string;
                 /** @description vector,fulltext,graph,rdf; default: all enabled */
                 modalities?: string;
@@ -3100,7 +3100,7 @@ export interface operations {
                 explain?: boolean;
                 /** @description only hits of documents with this category */
                 category?: string;
-                /** @description only hits of these documents, comma-separated */
+                /** @description only hits of these documents, comma-separated or repeated */
                 document_id?: string;
                 /** @description this search's RRF k, 1-10000 */
                 rrf_k?: number;
@@ -3197,7 +3197,7 @@ export interface operations {
                 q: string;
                 /** @description hits wanted */
                 top_k?: number;
-                /** @description knowledge bases, comma-separated; default: all of yours */
+                /** @description knowledge bases, comma-separated or repeated; default: all of yours */
                 kb?: string;
                 /** @description vector,fulltext,graph,rdf; default: all enabled */
                 modalities?: string;
@@ -3207,7 +3207,7 @@ export interface operations {
                 explain?: boolean;
                 /** @description only hits of documents with this category */
                 category?: string;
-                /** @description only hits of these documents, comma-separated */
+                /** @description only hits of these documents, comma-separated or repeated */
                 document_id?: string;
                 /** @description this search's RRF k, 1-10000 */
                 rrf_k?: number;

@@ -7,6 +7,7 @@ import io.polyrag.core.model.Ids;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -39,6 +40,8 @@ final class Api {
         private String summary = "";
         private String tag = "";
         private final List<ObjectNode> params = new ArrayList<>();
+        /** Query parameters this route takes more than once. */
+        private final Set<String> repeatable = new HashSet<>();
         private ObjectNode body;
         private String bodyType;
         private final Map<Integer, Object[]> responses = new LinkedHashMap<>();
@@ -58,6 +61,12 @@ final class Api {
 
         Op query(String name, String type, String description) {
             return param(name, "query", type, false, description);
+        }
+
+        /** A query parameter that may be given more than once, each a value (or comma-separated values) of a list. */
+        Op queryList(String name, String description) {
+            repeatable.add(name);
+            return param(name, "query", "string", false, description);
         }
 
         Op required(String name, String type, String description) {
@@ -211,7 +220,7 @@ final class Api {
                             + "': " + (declared.isEmpty() ? op.method.toUpperCase(Locale.ROOT) + " " + op.path
                                     + " takes none" : "this route takes " + String.join(", ", declared)));
                 }
-                if (e.getValue().size() > 1 && !REPEATABLE.contains(e.getKey())) {
+                if (e.getValue().size() > 1 && !op.repeatable.contains(e.getKey())) {
                     throw new InvalidInputException("query parameter '" + e.getKey() + "' is given "
                             + e.getValue().size() + " times: give it once");
                 }
@@ -243,9 +252,6 @@ final class Api {
         }
         return out;
     }
-
-    /** Query parameters that may be given more than once, each a value of a list. */
-    private static final Set<String> REPEATABLE = Set.of("kb", "document_id", "modality");
 
     private Op add(Op op) {
         ops.add(op);

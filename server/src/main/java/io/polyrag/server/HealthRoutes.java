@@ -56,10 +56,6 @@ final class HealthRoutes {
                 .query("repair", "boolean", "refused here: a repair is POST /v1/admin/check?repair=true")
                 .response(200, "the report", AdminWire.Check.class);
         api.post("/v1/admin/reindex", ctx -> {
-            if (ctx.queryParams("modality").size() > 1) {
-                throw new InvalidInputException("modality: give one, or none to back-fill every store that lacks "
-                        + "records (one job each otherwise)");
-            }
             String modality = ctx.queryParam("modality");
             String id = polyrag.admin().reindex(modality, booleanParam(ctx, "all"));
             String location = "/v1/admin/jobs/" + id;

@@ -39,12 +39,12 @@ final class SearchRoutes {
     void register(Api api) {
         api.get("/v1/search", this::searchGet).summary("search", "Search every enabled retriever, fused")
                 .required("q", "string", "the text to search for").query("top_k", "integer", "hits wanted")
-                .query("kb", "string", "knowledge bases, comma-separated; default: all of yours")
+                .queryList("kb", "knowledge bases, comma-separated or repeated; default: all of yours")
                 .query("modalities", "string", "vector,fulltext,graph,rdf; default: all enabled")
                 .query("fusion", "string", "rrf or weighted")
                 .query("explain", "boolean", "add per-modality contributions and the fusion arithmetic")
                 .query("category", "string", "only hits of documents with this category")
-                .query("document_id", "string", "only hits of these documents, comma-separated")
+                .queryList("document_id", "only hits of these documents, comma-separated or repeated")
                 .query("rrf_k", "integer", "this search's RRF k, 1-10000")
                 .query("candidates", "integer", "each leg's depth for this search, 1-1000 (search.candidates)")
                 .query("fulltext_document_weight", "number", "the full-text leg's blend of each passage with its "
@@ -137,13 +137,14 @@ final class SearchRoutes {
         Conversations kept = b.conversationId() == null ? null : tenant(ctx).conversations();
         // A question sent without a scope is asked in the one the conversation's last scoped question had: "And at
         // what temperature?" stays in the kitchen's knowledge base instead of searching all of them.
+        // The conversation is read once for both (its scope and its turns).
+        List<Conversations.Message> history = kept == null ? List.of() : kept.messages(b.conversationId());
         Conversations.Scope asked = Conversations.Scope.of(b.knowledgeBases(), b.category(), b.documentIds());
-        Conversations.Scope scope = asked != null || kept == null ? asked : kept.scope(b.conversationId());
+        Conversations.Scope scope = asked != null || kept == null ? asked : Conversations.scope(history);
         boolean resumed = false;
         if (kept != null) {
             List<String> stored = new ArrayList<>();
-            kept.messages(b.conversationId()).stream().filter(m -> "user".equals(m.role()))
-                    .forEach(m -> stored.add(m.content()));
+            history.stream().filter(m -> "user".equals(m.role())).forEach(m -> stored.add(m.content()));
             if (!stored.isEmpty()) {
                 turns = stored;
                 resumed = true;

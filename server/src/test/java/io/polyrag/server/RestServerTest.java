@@ -318,6 +318,8 @@ class RestServerTest {
         // A query parameter the route does not take, or one given twice, is refused, not ignored.
         assertProblem(get("/v1/documents?limt=5"), 400, "unknown query parameter 'limt': this route takes");
         assertProblem(get("/v1/documents?limit=1&limit=2"), 400, "'limit' is given 2 times");
+        assertProblem(get("/v1/documents?kb=default&kb=other"), 400, "'kb' is given 2 times");
+        assertThat(get("/v1/search?q=honey&kb=default&kb=default").statusCode()).as("a list here").isEqualTo(200);
         assertProblem(send(HttpRequest.newBuilder(uri("/v1/knowledge-bases/default/judgments?queryId=q1")).DELETE()),
                 400, "unknown query parameter 'queryId'");
         assertProblem(post("/v1/query", "{\"query\": \"\"}"), 400, "query is empty");
