@@ -64,7 +64,11 @@ public final class Conversations {
 
     /** The scope of the conversation's latest question that had one, or null. */
     public Scope scope(String id) {
-        List<Message> kept = messages(id);
+        return scope(messages(id));
+    }
+
+    /** The scope of the latest question of {@code kept} that had one, or null. */
+    public static Scope scope(List<Message> kept) {
         for (int i = kept.size() - 1; i >= 0; i--) {
             if ("user".equals(kept.get(i).role()) && kept.get(i).scope() != null) {
                 return kept.get(i).scope();

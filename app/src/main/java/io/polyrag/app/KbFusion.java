@@ -107,7 +107,7 @@ final class KbFusion implements JobHandler {
     private final HybridSearcher searcher;
     private final Config config;
     /** Each knowledge base's tuning, trusted for 30 s before the catalog is read again (another replica's change). */
-    private final TuningCache<FusionTuning> cache = new TuningCache<>(30_000_000_000L);
+    private final TtlCache<FusionTuning> cache = new TtlCache<>(30_000_000_000L, 100_000);
 
     /** @param judgments the knowledge bases' judged queries, tunings and evaluations */
     KbFusion(Catalog catalog, JudgmentStore judgments, HybridSearcher searcher, Config config) {
@@ -448,10 +448,10 @@ final class KbFusion implements JobHandler {
             double recall = 0;
             double mrr = 0;
             for (Judgment j : judged) {
-                // The top ten as users get them (a top_k of 100 made every leg 100 deep, whatever depth was tuned);
-                // Recall@100 from a search of its own, 100 deep.
+                // The top ten as users get them (top_k 100 made every leg 100 deep); Recall@100 from a deeper search.
                 List<String> top = ranking(stored, j.query(), c, leg, documents, depth(TUNE_DEPTH));
-                List<String> deep = ranking(stored, j.query(), c, leg, documents, depth(EVALUATION_DEPTH));
+                List<String> deep = depth(EVALUATION_DEPTH) == depth(TUNE_DEPTH) ? top
+                        : ranking(stored, j.query(), c, leg, documents, depth(EVALUATION_DEPTH));
                 perQuery.put(j.queryId(), Metrics.ndcg(top, j.relevant(), 10));
                 recall += Metrics.recall(deep, j.relevant(), 100);
                 mrr += Metrics.mrr(top, j.relevant(), 10);

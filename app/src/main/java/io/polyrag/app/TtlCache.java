@@ -6,44 +6,50 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 
 /**
- * Each knowledge base's tuning as this process last read it, trusted for a while before it reads the catalog again
- * (another replica may have tuned or dropped it). A read that raced a change here is not kept: it was older than the
- * change, and would have been served for the cache's whole life.
+ * Values read from the catalog, trusted for a while before they are read again (another replica may change them):
+ * a knowledge base's tuning, a category's documents. A read that raced a change made here is not kept: it was older
+ * than the change, and would have been served for the cache's whole life. At most {@code maxKept} keys are kept
+ * (all are dropped when that many are), so keys a client makes up cannot grow it without bound.
  *
- * @param <T> what is cached per knowledge base
+ * @param <T> what is cached per key
  */
-final class TuningCache<T> {
+final class TtlCache<T> {
     private record Cached<T>(Optional<T> value, long at) {
     }
 
     private final long trustNanos;
+    private final int maxKept;
     private final Map<String, Cached<T>> cache = new ConcurrentHashMap<>();
-    /** Bumped by every change of a knowledge base's tuning. */
+    /** Bumped by every change of a key's value. */
     private final Map<String, Long> generations = new ConcurrentHashMap<>();
 
-    TuningCache(long trustNanos) {
+    TtlCache(long trustNanos, int maxKept) {
         this.trustNanos = trustNanos;
+        this.maxKept = maxKept;
     }
 
-    /** The knowledge base's value: cached, or read with {@code read} (and cached unless a change came meanwhile). */
-    Optional<T> get(String kb, Function<String, Optional<T>> read) {
-        Cached<T> c = cache.get(kb);
+    /** The key's value: cached, or read with {@code read} (and cached unless a change came meanwhile). */
+    Optional<T> get(String key, Function<String, Optional<T>> read) {
+        Cached<T> c = cache.get(key);
         if (c == null || System.nanoTime() - c.at() > trustNanos) {
-            long generation = generations.getOrDefault(kb, 0L);
-            c = new Cached<>(read.apply(kb), System.nanoTime());
-            if (generations.getOrDefault(kb, 0L) == generation) {
-                cache.put(kb, c);
-                if (generations.getOrDefault(kb, 0L) != generation) {
-                    cache.remove(kb); // changed between the check and the put
+            long generation = generations.getOrDefault(key, 0L);
+            c = new Cached<>(read.apply(key), System.nanoTime());
+            if (generations.getOrDefault(key, 0L) == generation) {
+                if (cache.size() >= maxKept) {
+                    cache.clear();
+                }
+                cache.put(key, c);
+                if (generations.getOrDefault(key, 0L) != generation) {
+                    cache.remove(key); // changed between the check and the put
                 }
             }
         }
         return c.value();
     }
 
-    /** The knowledge base's value changed here (tuned, dropped, the knowledge base deleted): read it again. */
-    void changed(String kb) {
-        generations.merge(kb, 1L, Long::sum);
-        cache.remove(kb);
+    /** The key's value changed here (tuned, dropped, the knowledge base deleted): read it again. */
+    void changed(String key) {
+        generations.merge(key, 1L, Long::sum);
+        cache.remove(key);
     }
 }
