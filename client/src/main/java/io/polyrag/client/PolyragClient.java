@@ -11,6 +11,7 @@ import java.net.URI;
 import java.net.URLDecoder;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
+import java.net.http.HttpConnectTimeoutException;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
@@ -21,15 +22,19 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BiPredicate;
@@ -341,6 +346,30 @@ public final class PolyragClient {
 
     public record SearchResults(String query, long tookMs, List<String> modalities, List<Degraded> degraded,
             List<String> warnings, String fusion, List<Hit> hits) {
+        /**
+         * Whether no retriever answered: every one the search ran is listed under {@code degraded}, so the empty
+         * {@code hits} say nothing about the knowledge base (a framework's retriever fails then rather than let a
+         * model answer as if nothing were relevant).
+         */
+        public boolean unanswered() {
+            if (modalities == null || modalities.isEmpty() || degraded == null || degraded.isEmpty()
+                    || (hits != null && !hits.isEmpty())) {
+                return false;
+            }
+            Set<String> failed = new HashSet<>();
+            degraded.forEach(d -> failed.add(d.modality()));
+            return failed.containsAll(modalities);
+        }
+
+        /** These results, or a 503 {@link PolyragApiException} naming each retriever's failure when {@link #unanswered()}. */
+        public SearchResults requireAnswered() {
+            if (!unanswered()) {
+                return this;
+            }
+            StringBuilder why = new StringBuilder("no retriever answered:");
+            degraded.forEach(d -> why.append(' ').append(d.modality()).append(" (").append(d.reason()).append(')'));
+            throw new PolyragApiException(503, "about:blank", "Service Unavailable", why.toString(), null);
+        }
     }
 
     /** A chunk of a cited source; {@code hit} false for a neighbour added for context. */
@@ -498,7 +527,8 @@ public final class PolyragClient {
 
     /** {@code POST /v1/search}: the fused hits. */
     public SearchResults search(Search search) {
-        return send("POST", "/v1/search", search.body(false), null, SearchResults.class);
+        // A search changes nothing (but the usage it counts): tried again like a GET.
+        return send("POST", "/v1/search", search.body(false), Map.of(), SearchResults.class, true);
     }
 
     /** {@code GET /v1/search?q=…&top_k=…}: the simple form. */
@@ -863,6 +893,12 @@ public final class PolyragClient {
     }
 
     private <T> T send(String method, String path, Object body, Map<String, String> headers, Class<T> type) {
+        return send(method, path, body, headers, type, !method.equals("POST"));
+    }
+
+    /** {@code safe}: whether the request may be sent again after an answer or a failure that says nothing. */
+    private <T> T send(String method, String path, Object body, Map<String, String> headers, Class<T> type,
+            boolean safe) {
         HttpResponse<byte[]> r = exchange(() -> {
             HttpRequest.Builder b = request(path);
             if (headers != null) {
@@ -877,7 +913,7 @@ public final class PolyragClient {
                 b.method(method, HttpRequest.BodyPublishers.noBody());
             }
             return b.build();
-        }, HttpResponse.BodyHandlers.ofByteArray());
+        }, HttpResponse.BodyHandlers.ofByteArray(), safe);
         if (type == Void.class || r.body().length == 0) {
             return null;
         }
@@ -886,7 +922,7 @@ public final class PolyragClient {
 
     private Content bytes(String path) {
         HttpResponse<byte[]> r = exchange(() -> request(path).header("Accept", "*/*").GET().build(),
-                HttpResponse.BodyHandlers.ofByteArray());
+                HttpResponse.BodyHandlers.ofByteArray(), true);
         String disposition = r.headers().firstValue("Content-Disposition").orElse("");
         // The UTF-8 name (filename*, RFC 6266) when there is one, else the plain one.
         Matcher utf8 = Pattern.compile("filename\\*=UTF-8''([^;\\s]+)", Pattern.CASE_INSENSITIVE).matcher(disposition);
@@ -896,22 +932,24 @@ public final class PolyragClient {
         return new Content(r.headers().firstValue("Content-Type").orElse("application/octet-stream"), name, r.body());
     }
 
-    /** Sends, trying a transient failure again; a non-2xx answer is a {@link PolyragApiException}. */
-    private <T> HttpResponse<T> exchange(Supplier<HttpRequest> make,
-            HttpResponse.BodyHandler<T> handler) {
+    /**
+     * Sends, trying a transient failure again; a non-2xx answer is a {@link PolyragApiException}. {@code safe}: the
+     * request may be sent again though the server may have run it (reads, idempotent writes); any other is sent again
+     * only when it surely did not run (no connection made, or 429 or 503).
+     */
+    private <T> HttpResponse<T> exchange(Supplier<HttpRequest> make, HttpResponse.BodyHandler<T> handler,
+            boolean safe) {
         for (int attempt = 0; ; attempt++) {
             HttpResponse<T> r;
             HttpRequest request = make.get();
-            // A request that changes something is tried again only when the server surely did not run it: no
-            // connection made, or an answer saying so (429, 503). GET, PUT and DELETE are idempotent.
-            boolean idempotent = !request.method().equals("POST");
             try {
-                r = http.send(request, handler);
+                r = within(request, handler);
             } catch (IOException e) {
-                boolean unsent = e instanceof ConnectException
+                boolean unsent = e instanceof ConnectException || e instanceof HttpConnectTimeoutException
                         || e.getCause() instanceof ConnectException;
-                if (attempt < retries && !(e instanceof HttpTimeoutException) && (idempotent || unsent)) {
-                    pause(attempt, null);
+                boolean timedOut = e instanceof HttpTimeoutException && !unsent;
+                if (attempt < retries && !timedOut && (safe || unsent)) {
+                    pause(attempt, 0);
                     continue;
                 }
                 throw new PolyragApiException(0, "about:blank", "Unavailable", "polyrag at " + base
@@ -925,11 +963,42 @@ public final class PolyragClient {
                 return r;
             }
             JsonNode problem = problem(r.body()); // reads, and so closes, a streamed body too
-            if ((s == 429 || s == 503 || (idempotent && (s == 502 || s == 504))) && attempt < retries) {
-                pause(attempt, r.headers().firstValue("Retry-After").orElse(null));
+            long wait = retryAfterMs(r.headers().firstValue("Retry-After").orElse(null));
+            if ((s == 429 || s == 503 || (safe && (s == 502 || s == 504))) && attempt < retries
+                    && wait <= MAX_PAUSE_MS) {
+                pause(attempt, wait);
                 continue;
             }
             throw PolyragApiException.of(s, problem);
+        }
+    }
+
+    /**
+     * One exchange within the request's timeout, the answer's body included: the JDK's own timeout ends when the
+     * headers come, and a body that stalls after them would hold the caller for ever. A streamed body (read as it
+     * comes) is bounded by its reader's idle watchdog instead.
+     */
+    private <T> HttpResponse<T> within(HttpRequest request, HttpResponse.BodyHandler<T> handler)
+            throws IOException, InterruptedException {
+        Duration bound = request.timeout().orElse(timeout);
+        CompletableFuture<HttpResponse<T>> answer = http.sendAsync(request, handler);
+        try {
+            return answer.get(bound.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            answer.cancel(true);
+            throw new HttpTimeoutException("no whole answer within " + bound.toMillis() + " ms");
+        } catch (InterruptedException e) {
+            answer.cancel(true);
+            throw e;
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof IOException io) {
+                throw io;
+            }
+            if (cause instanceof RuntimeException re) {
+                throw re;
+            }
+            throw new IOException(cause);
         }
     }
 
@@ -950,11 +1019,19 @@ public final class PolyragClient {
         }
     }
 
-    private static void pause(int attempt, String retryAfter) {
-        long ms = 250L << Math.min(attempt, 4);
-        if (retryAfter != null && retryAfter.strip().matches("\\d{1,3}")) {
-            ms = Math.max(ms, Math.min(30_000L, Long.parseLong(retryAfter.strip()) * 1000L));
+    /** The longest a call waits before trying again; a server asking for longer gets its 429 or 503 at once. */
+    private static final long MAX_PAUSE_MS = 30_000L;
+
+    /** A {@code Retry-After} in seconds as milliseconds; 0 when there is none or it is not a number of seconds. */
+    private static long retryAfterMs(String retryAfter) {
+        if (retryAfter == null || !retryAfter.strip().matches("\\d{1,9}")) {
+            return 0;
         }
+        return Long.parseLong(retryAfter.strip()) * 1000L;
+    }
+
+    private static void pause(int attempt, long retryAfterMs) {
+        long ms = Math.max(250L << Math.min(attempt, 4), retryAfterMs);
         try {
             Thread.sleep(ms);
         } catch (InterruptedException e) {
@@ -969,9 +1046,9 @@ public final class PolyragClient {
 
     private void stream(String method, String path, Object body, BiPredicate<String, JsonNode> on) {
         HttpResponse<InputStream> r = exchange(() -> request(path).header("Accept", "text/event-stream")
-                .header("Content-Type", "application/json").timeout(Duration.ofHours(1))
+                .header("Content-Type", "application/json")
                 .method(method, HttpRequest.BodyPublishers.ofByteArray(JSON.writeValueAsBytes(body))).build(),
-                HttpResponse.BodyHandlers.ofInputStream());
+                HttpResponse.BodyHandlers.ofInputStream(), false);
         read(r, (event, id, data) -> on.test(event, data), timeout);
     }
 
@@ -980,7 +1057,7 @@ public final class PolyragClient {
             HttpRequest.Builder b = request(path).header("Accept", "text/event-stream").timeout(Duration.ofDays(1));
             headers.forEach(b::header);
             return b.GET().build();
-        }, HttpResponse.BodyHandlers.ofInputStream());
+        }, HttpResponse.BodyHandlers.ofInputStream(), true);
         // The job stream is quiet between jobs but for the server's heartbeats (every 15 s by default, at most 300 s
         // as POLYRAG_HTTP_SSE_HEARTBEAT_SECONDS allows): twice the longest.
         read(r, on, timeout.compareTo(EVENTS_IDLE) > 0 ? timeout : EVENTS_IDLE);

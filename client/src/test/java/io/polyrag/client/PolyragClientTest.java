@@ -293,4 +293,80 @@ class PolyragClientTest {
             stalling.stop(0);
         }
     }
+
+    /**
+     * A body that stalls after its headers, and a streamed answer whose headers never come, end at the timeout; a
+     * search (which changes nothing) is tried again after a gateway's 502; a Retry-After longer than the client waits
+     * is the 429 at once; a search no retriever answered is not an empty result to a framework.
+     */
+    @Test
+    void stalls_end_at_the_timeout_and_a_search_is_retried_like_a_read() throws Exception {
+        AtomicInteger searches = new AtomicInteger();
+        AtomicInteger limited = new AtomicInteger();
+        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        com.sun.net.httpserver.HttpServer stub = com.sun.net.httpserver.HttpServer.create(
+                new java.net.InetSocketAddress("127.0.0.1", 0), 0);
+        stub.createContext("/", x -> {
+            String path = x.getRequestURI().getPath();
+            x.getRequestBody().readAllBytes();
+            x.getResponseHeaders().add("Content-Type", "application/json");
+            if (path.equals("/v1/search")) {
+                boolean first = searches.incrementAndGet() == 1;
+                byte[] body = (first ? "<html>bad gateway</html>" : "{\"query\":\"kiln\",\"modalities\":"
+                        + "[\"vector\",\"fulltext\"],\"degraded\":[{\"modality\":\"vector\",\"reason\":\"down\"},"
+                        + "{\"modality\":\"fulltext\",\"reason\":\"timed out\"}],\"hits\":[]}")
+                        .getBytes(StandardCharsets.UTF_8);
+                x.sendResponseHeaders(first ? 502 : 200, body.length);
+                x.getResponseBody().write(body);
+            } else if (path.equals("/v1/usage")) {
+                limited.incrementAndGet();
+                x.getResponseHeaders().add("Retry-After", "3600");
+                byte[] body = "{\"status\":429,\"title\":\"Too Many Requests\",\"detail\":\"quota\"}"
+                        .getBytes(StandardCharsets.UTF_8);
+                x.sendResponseHeaders(429, body.length);
+                x.getResponseBody().write(body);
+            } else {
+                try {
+                    if (path.startsWith("/v1/documents/")) { // headers and ten bytes of a thousand, then nothing
+                        x.sendResponseHeaders(200, 1000);
+                        x.getResponseBody().write("{\"id\":\"x\",".getBytes(StandardCharsets.UTF_8));
+                        x.getResponseBody().flush();
+                    }
+                    release.await(30, java.util.concurrent.TimeUnit.SECONDS); // /v1/query: no headers at all
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+            x.close();
+        });
+        stub.setExecutor(java.util.concurrent.Executors.newCachedThreadPool());
+        stub.start();
+        try {
+            var client = PolyragClient.builder().baseUrl("http://127.0.0.1:" + stub.getAddress().getPort())
+                    .timeout(Duration.ofSeconds(1)).retries(1).build();
+            long start = System.nanoTime();
+            assertThatThrownBy(() -> client.document("x")).isInstanceOf(PolyragApiException.class)
+                    .hasMessageContaining("within 1000 ms");
+            assertThatThrownBy(() -> client.query(PolyragClient.Search.of("kiln"), t -> { }))
+                    .isInstanceOf(PolyragApiException.class).hasMessageContaining("within 1000 ms");
+            assertThat(System.nanoTime() - start).isLessThan(8_000_000_000L);
+
+            PolyragClient.SearchResults results = client.search(PolyragClient.Search.of("kiln"));
+            assertThat(searches.get()).isEqualTo(2);
+            assertThat(results.unanswered()).isTrue();
+            assertThatThrownBy(results::requireAnswered).isInstanceOf(PolyragApiException.class)
+                    .hasMessageContaining("no retriever answered: vector (down) fulltext (timed out)")
+                    .extracting(e -> ((PolyragApiException) e).status()).isEqualTo(503);
+
+            start = System.nanoTime();
+            var quota = org.assertj.core.api.Assertions.catchThrowableOfType(PolyragApiException.class,
+                    client::usage);
+            assertThat(quota.status()).isEqualTo(429);
+            assertThat(limited.get()).isEqualTo(1);
+            assertThat(System.nanoTime() - start).isLessThan(5_000_000_000L);
+        } finally {
+            release.countDown();
+            stub.stop(0);
+        }
+    }
 }

@@ -46,7 +46,7 @@ public final class PolyragContentRetriever implements ContentRetriever {
     @Override
     public List<Content> retrieve(Query query) {
         return client.search(PolyragClient.Search.of(query.text()).topK(topK).knowledgeBases(knowledgeBases)
-                .modalities(modalities)).hits().stream().map(PolyragContentRetriever::content).toList();
+                .modalities(modalities)).requireAnswered().hits().stream().map(PolyragContentRetriever::content).toList();
     }
 
     private static Content content(PolyragClient.Hit h) {

@@ -93,4 +93,32 @@ class PolyragContentRetrieverTest {
             assertThat(sent).doesNotContain("Quokkas");
         }
     }
+
+    /** Every retriever failed: an error, not "nothing relevant" for the model to answer around. */
+    @Test
+    void a_search_no_retriever_answered_is_an_error() throws Exception {
+        com.sun.net.httpserver.HttpServer stub = com.sun.net.httpserver.HttpServer.create(
+                new java.net.InetSocketAddress("127.0.0.1", 0), 0);
+        stub.createContext("/", x -> {
+            x.getRequestBody().readAllBytes();
+            byte[] body = ("{\"query\":\"levain\",\"modalities\":[\"vector\"],\"degraded\":[{\"modality\":"
+                    + "\"vector\",\"reason\":\"the vector store is down\"}],\"hits\":[]}").getBytes(
+                    java.nio.charset.StandardCharsets.UTF_8);
+            x.getResponseHeaders().add("Content-Type", "application/json");
+            x.sendResponseHeaders(200, body.length);
+            x.getResponseBody().write(body);
+            x.close();
+        });
+        stub.start();
+        try {
+            var retriever = PolyragContentRetriever.builder().baseUrl("http://127.0.0.1:" + stub.getAddress()
+                    .getPort()).build();
+            var failed = org.assertj.core.api.Assertions.catchThrowableOfType(
+                    io.polyrag.client.PolyragApiException.class, () -> retriever.retrieve(Query.from("levain")));
+            assertThat(failed.status()).isEqualTo(503);
+            assertThat(failed.detail()).contains("the vector store is down");
+        } finally {
+            stub.stop(0);
+        }
+    }
 }

@@ -42,7 +42,7 @@ public final class PolyragDocumentRetriever implements DocumentRetriever {
     @Override
     public List<Document> retrieve(Query query) {
         return client.search(PolyragClient.Search.of(query.text()).topK(topK).knowledgeBases(knowledgeBases)
-                .modalities(modalities)).hits().stream().map(PolyragDocumentRetriever::document).toList();
+                .modalities(modalities)).requireAnswered().hits().stream().map(PolyragDocumentRetriever::document).toList();
     }
 
     private static Document document(PolyragClient.Hit h) {
