@@ -7,6 +7,7 @@ import io.polyrag.core.ConflictException;
 import io.polyrag.core.InvalidInputException;
 import io.polyrag.core.NotFoundException;
 import io.polyrag.core.model.DocumentInfo;
+import io.polyrag.core.model.DocumentStatus;
 import io.polyrag.core.model.KnowledgeBase;
 import io.polyrag.core.model.KnowledgeBaseInfo;
 import io.polyrag.core.model.Source;
@@ -14,6 +15,7 @@ import io.polyrag.core.model.Tenant;
 import io.polyrag.core.port.Catalog;
 import io.polyrag.core.port.SourceStore;
 import java.time.Duration;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
@@ -188,8 +190,11 @@ public final class KnowledgeBases {
         }
         long deleted = 0;
         while (true) {
-            List<String> ids = catalog.documents(kb.asScope(), 0, DELETE_PAGE).stream()
-                    .map(DocumentInfo::id).toList();
+            // Every status: a first version still being written by a writer that is not a job (a text ingest, an
+            // agent's tool call) is given up too, so its publish is refused instead of landing in a dropped knowledge
+            // base that a create of the same name would bring back with it.
+            List<String> ids = catalog.documents(kb.asScope(), EnumSet.allOf(DocumentStatus.class), 0, DELETE_PAGE)
+                    .stream().map(DocumentInfo::id).toList();
             if (ids.isEmpty()) {
                 break;
             }

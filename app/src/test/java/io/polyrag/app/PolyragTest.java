@@ -391,6 +391,28 @@ class PolyragTest {
         assertThat(polyrag.components().blobs.get(id)).isEmpty();
     }
 
+    /**
+     * A first version still being written by a writer that is no job (a text ingest, an agent's tool call) is given
+     * up by the knowledge base's delete: published afterwards it landed in the dropped knowledge base, and a create of
+     * the same name brought it back.
+     */
+    @Test
+    void deleting_a_knowledge_base_gives_up_a_first_version_being_written_into_it() {
+        polyrag.knowledgeBases().create("tide", null);
+        String kb = KnowledgeBase.of("tide").storageName();
+        var chunk = io.polyrag.core.model.Chunk.builder("pending-doc", 1, 0).text("Neap tides follow the quarter "
+                + "moons.").offsets(0, 34).tokenCount(6).embeddingModel("m").build();
+        var catalog = polyrag.components().catalog;
+        catalog.stage(new io.polyrag.core.model.DocumentDraft("pending-doc", kb, "text:tides", "Tides", "text/plain",
+                "h1", 34, List.of(chunk)), 1);
+        assertThat(polyrag.knowledgeBases().delete("tide")).isEqualTo(1);
+        assertThatThrownBy(() -> catalog.publish(new io.polyrag.core.model.DocumentVersion("pending-doc", 1)))
+                .hasMessageContaining("was deleted");
+        polyrag.knowledgeBases().create("tide", null);
+        assertThat(polyrag.knowledgeBases().get("tide").documents()).isZero();
+        assertThat(catalog.document("pending-doc")).isEmpty();
+    }
+
     @Test
     void deleting_a_knowledge_base_cancels_the_ingest_that_would_write_into_it() throws IOException {
         polyrag.close();

@@ -187,6 +187,7 @@ public abstract class CatalogContract {
         var q1 = new JudgmentStore.Judgment("q1", "first question", Map.of("d1", 2, "d2", 0));
         var q2 = new JudgmentStore.Judgment("q2", "second", Map.of("d3", 1));
         c.createKnowledgeBase("acme/lab", "");
+        c.createKnowledgeBase("globex/lab", "");
         c.judgmentStore().putJudgments("acme/lab", List.of(q1, q2));
         c.judgmentStore().putJudgments("globex/lab", List.of(q2));
         assertThat(c.judgmentStore().judgments("acme/lab")).containsExactly(q1, q2);
@@ -207,6 +208,16 @@ public abstract class CatalogContract {
         c.dropKnowledgeBase("acme/lab");
         assertThat(c.judgmentStore().judgments("acme/lab")).isEmpty();
         assertThat(c.judgmentStore().evaluation("acme/lab")).isEmpty();
+        // An evaluation or a tuning that ends after the delete keeps nothing a knowledge base made again under the
+        // same name would show; judgments for it are refused.
+        c.judgmentStore().putEvaluation("acme/lab", "{\"runs\": [\"old\"]}");
+        c.judgmentStore().putTuning("acme/lab", "{\"applied\": true}");
+        assertThatThrownBy(() -> c.judgmentStore().putJudgments("acme/lab", List.of(q1)))
+                .hasMessageContaining("was deleted");
+        c.createKnowledgeBase("acme/lab", "");
+        assertThat(c.judgmentStore().evaluation("acme/lab")).isEmpty();
+        assertThat(c.judgmentStore().tuning("acme/lab")).isEmpty();
+        assertThat(c.judgmentStore().judgments("acme/lab")).isEmpty();
         assertThat(c.judgmentStore().judgments("globex/lab")).containsExactly(q2);
         assertThat(c.judgmentStore().deleteJudgments("globex/lab", null)).isEqualTo(1);
     }
@@ -416,10 +427,16 @@ public abstract class CatalogContract {
         CatalogAndJobs c = open();
         c.stage(draft("d1", "kb", 1, "x"), 1);
         c.publish(new DocumentVersion("d1", 1));
+        assertThat(c.describe("d1", null, DocumentMeta.of(List.of("confidential"), "hr", "HR-7"))).isTrue();
         assertThat(c.delete(List.of("d1", "missing"))).containsExactly(new DocumentVersion("d1", 1));
         assertThat(c.resolve(List.of(Chunk.idOf("d1", 1, 0)), SearchScope.ALL)).isEmpty();
         assertThat(c.document("d1")).isEmpty();
         assertThat(c.countDocuments(SearchScope.ALL)).isZero();
+        // The same id ingested again (the same name in the same knowledge base) starts with no description.
+        c.stage(draft("d1", "kb", 2, "another file of that name"), 2);
+        c.publish(new DocumentVersion("d1", 2));
+        assertThat(c.document("d1").orElseThrow().meta()).isEqualTo(DocumentMeta.NONE);
+        assertThat(c.countDocuments(new SearchScope(Set.of("kb")).narrowed(Set.of(), "confidential"))).isZero();
     }
 
     /** A delete while a version is being written: that version's publish is refused, the document stays gone. */

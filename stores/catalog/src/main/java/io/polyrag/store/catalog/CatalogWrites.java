@@ -435,8 +435,9 @@ abstract class CatalogWrites extends CatalogReads {
                         }
                     }
                 }
-                update(c, "UPDATE documents SET deleted = TRUE, visible_version = 0, chunk_count = 0, updated_at = ? "
-                        + "WHERE id = ?", jdbc.now(), id);
+                // Its description goes with it: the same name ingested again has the same id and is a new document.
+                update(c, "UPDATE documents SET deleted = TRUE, visible_version = 0, chunk_count = 0, updated_at = ?, "
+                        + "categories = '', subcategory = '', external_ref = '' WHERE id = ?", jdbc.now(), id);
                 update(c, "UPDATE document_versions SET state = 'deleted' WHERE document_id = ? AND state = "
                         + "'published'", id);
                 // A version still being written is given up too: published after the delete, it brought the

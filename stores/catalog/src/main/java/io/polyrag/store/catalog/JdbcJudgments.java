@@ -1,5 +1,7 @@
 package io.polyrag.store.catalog;
 
+import io.polyrag.core.NotFoundException;
+import io.polyrag.core.model.KnowledgeBase;
 import io.polyrag.core.port.JudgmentStore;
 import io.polyrag.core.port.JudgmentStore.Judgment;
 import java.sql.Connection;
@@ -22,6 +24,9 @@ final class JdbcJudgments implements JudgmentStore {
 
     void put(String kb, List<Judgment> judgments) {
         jdbc.tx("keep judgments", c -> {
+            if (!lockKnowledgeBase(c, kb)) {
+                throw new NotFoundException("knowledge base '" + KnowledgeBase.ofStored(kb).name() + "' was deleted");
+            }
             try (PreparedStatement del = c.prepareStatement("DELETE FROM judgments WHERE kb = ? AND query_id = ?");
                     PreparedStatement ins = c.prepareStatement("INSERT INTO judgments (kb, query_id, query, "
                             + "document_id, grade) VALUES (?, ?, ?, ?, ?)")) {
@@ -106,6 +111,9 @@ final class JdbcJudgments implements JudgmentStore {
     /** Sets one column ({@code tuning} or {@code evaluation}) of the knowledge base's row, creating it. */
     void putColumn(String kb, String column, String json) {
         jdbc.tx("keep a knowledge base's " + column, c -> {
+            if (!lockKnowledgeBase(c, kb)) {
+                return null; // deleted while it was measured: nothing to keep, nor to bring back with its name
+            }
             if (JdbcCatalog.update(c, "UPDATE kb_fusion SET " + column + " = ?, updated_at = ? WHERE kb = ?", json,
                     jdbc.now(), kb) == 0) {
                 JdbcCatalog.update(c, "INSERT INTO kb_fusion (kb, " + column + ", updated_at) VALUES (?, ?, ?)", kb,
@@ -115,8 +123,23 @@ final class JdbcJudgments implements JudgmentStore {
         });
     }
 
+    /**
+     * Locks the knowledge base's row; false when there is none. Writes of judgments, a tuning or an evaluation take it
+     * before writing and the drop before deleting, so a write that finishes after a delete (an evaluation of 15 s, a
+     * tuning job) cannot leave rows that a knowledge base made again under the same name would show as its own.
+     */
+    private static boolean lockKnowledgeBase(Connection c, String kb) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT name FROM knowledge_bases WHERE name = ? FOR UPDATE")) {
+            ps.setString(1, kb);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next();
+            }
+        }
+    }
+
     /** Everything kept for a knowledge base, in the transaction that drops it. */
     static void drop(Connection c, String kb) throws SQLException {
+        lockKnowledgeBase(c, kb);
         JdbcCatalog.update(c, "DELETE FROM judgments WHERE kb = ?", kb);
         JdbcCatalog.update(c, "DELETE FROM kb_fusion WHERE kb = ?", kb);
     }
