@@ -140,6 +140,23 @@ public abstract class EntityGraphContract<S extends EntityGraph> {
         assertThat(store.findEntities("i", SearchScope.ALL, 2)).hasSizeLessThanOrEqualTo(2);
     }
 
+    /** A tenant's entities are found by their own names, not by the namespace their stored ids start with. */
+    @Test
+    void a_stored_ids_namespace_is_no_part_of_its_name() {
+        S store = open();
+        ChunkGraph acme = new ChunkGraph(List.of(CURIE, PARIS, Entity.of("Acme Robotics", "Organization")),
+                List.of()).inNamespace("acme/");
+        store.upsert(List.of(new StoreRecord("c1", "d1", 1, "acme/kb", "text of c1", null, acme)));
+        assertThat(store.findEntities("acm", SearchScope.ALL, 10)).extracting(h -> h.entity().id())
+                .containsExactly("acme/acme robotics");
+        assertThat(store.findEntities("me", SearchScope.ALL, 10)).extracting(h -> h.entity().id())
+                .containsExactly("acme/acme robotics");
+        assertThat(store.findEntities("curie", SearchScope.ALL, 10)).extracting(h -> h.entity().id())
+                .containsExactly("acme/marie curie");
+        assertThat(store.findEntities("ris", new SearchScope(Set.of("acme/kb")), 10))
+                .extracting(h -> h.entity().id()).containsExactly("acme/paris");
+    }
+
     @Test
     void deleting_a_document_removes_its_relations_and_only_orphaned_entities() {
         S store = corpus();

@@ -57,6 +57,21 @@ public record Entity(String id, String name, String type, List<String> aliases) 
         return rest.isEmpty() ? "" : m.group(1) + "/" + rest;
     }
 
+    /**
+     * A regular expression matching the whole of a stored key, or of one alias, whose own part (after its namespace,
+     * when it has one) contains {@code needle}, itself a {@link #key}: a search for "acme" finds the tenant acme's
+     * "Acme Robotics", not every entity of that tenant for its ids' {@code acme/}. A key holds letters, digits and
+     * single spaces only, nothing a regular expression reads as syntax (checked).
+     */
+    public static String ownPartContaining(String needle) {
+        if (!KEY_TEXT.matcher(needle).matches()) {
+            throw new IllegalArgumentException("not an entity key: " + needle);
+        }
+        return "([^/\n]*/)?[^/\n]*" + needle + "[^/\n]*";
+    }
+
+    private static final Pattern KEY_TEXT = Pattern.compile("[\\p{L}\\p{N} ]+");
+
     public static String key(String name) {
         String s = Normalizer.normalize(name == null ? "" : name, Normalizer.Form.NFKC).toLowerCase(Locale.ROOT);
         s = POSSESSIVE.matcher(s).replaceAll("");

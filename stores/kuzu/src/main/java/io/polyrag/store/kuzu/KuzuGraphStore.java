@@ -261,12 +261,12 @@ final class KuzuGraphStore implements GraphStore {
         if (needle.isEmpty() || limit <= 0) {
             return List.of();
         }
-        Map<String, Object> params = KuzuRows.scoped("needle", needle, scope);
-        boolean scoped = params.containsKey("kbs");
-        String mentions = scoped ? "COUNT { MATCH (c:Chunk)-[:MENTIONS]->(e) WHERE c.kb IN $kbs }"
+        Map<String, Object> params = new HashMap<>(KuzuRows.scoped("needle", needle, scope));
+        params.put("own", "\n" + Entity.ownPartContaining(needle) + "\n"); // in a name's own part, not its namespace
+        String mentions = params.containsKey("kbs") ? "COUNT { MATCH (c:Chunk)-[:MENTIONS]->(e) WHERE c.kb IN $kbs }"
                 : "COUNT { MATCH (:Chunk)-[:MENTIONS]->(e) }";
-        return read(c -> KuzuRows.hits(run(c, "MATCH (e:Entity) WHERE e.id CONTAINS $needle OR e.aliases CONTAINS $needle "
-                + "WITH e, " + mentions + " AS n WHERE n > 0 "
+        return read(c -> KuzuRows.hits(run(c, "MATCH (e:Entity) WHERE (e.id CONTAINS $needle OR e.aliases CONTAINS "
+                + "$needle) AND regexp_matches(concat('\n', e.id, e.aliases), $own) WITH e, " + mentions + " AS n WHERE n > 0 "
                 + "RETURN e.id, e.name, e.type, e.aliases, n ORDER BY n DESC, e.id LIMIT " + limit, params)));
     }
 

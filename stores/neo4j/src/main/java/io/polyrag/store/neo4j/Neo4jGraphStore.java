@@ -181,10 +181,14 @@ final class Neo4jGraphStore implements GraphStore {
         if (needle.isEmpty() || limit <= 0) {
             return List.of();
         }
-        return read(tx -> tx.run("MATCH (e:Entity) WHERE e.id CONTAINS $needle OR e.aliases CONTAINS $needle "
+        // CONTAINS first (cheap), then the needle in the name's own part, not in its tenant's namespace.
+        String own = Entity.ownPartContaining(needle);
+        return read(tx -> tx.run("MATCH (e:Entity) WHERE (e.id CONTAINS $needle AND e.id =~ $id_re) "
+                + "OR (e.aliases CONTAINS $needle AND e.aliases =~ $alias_re) "
                 + "WITH e, COUNT { (c:Chunk)-[:MENTIONS]->(e) WHERE size($kbs) = 0 OR c.kb IN $kbs } AS n "
                 + "WHERE n > 0 RETURN e, n ORDER BY n DESC, e.id LIMIT $limit",
-                Map.of("needle", needle, "kbs", List.copyOf(scope.knowledgeBases()), "limit", limit))
+                Map.of("needle", needle, "id_re", own, "alias_re", "(?s).*\n" + own + "\n.*", "kbs",
+                        List.copyOf(scope.knowledgeBases()), "limit", limit))
                 .list(Neo4jGraphStore::hit));
     }
 

@@ -297,12 +297,14 @@ final class SparqlRdfStore implements RdfStore {
         }
         String kbFilter = scope.knowledgeBases().isEmpty() ? "" : " ; pr:kb ?kb FILTER(?kb IN ("
                 + scope.knowledgeBases().stream().map(RdfEncoding::literal).collect(Collectors.joining(", ")) + "))";
+        // The needle in the name's own part, not in its tenant's namespace (CONTAINS first: cheap).
+        String own = literal("^" + Entity.ownPartContaining(needle) + "$");
         return hits(PREFIXES + "SELECT ?k ?name ?type (COUNT(DISTINCT ?c) AS ?n) "
                 + "(GROUP_CONCAT(DISTINCT ?a; separator=\"\\n\") AS ?aliases) WHERE { GRAPH " + graph + " { "
                 + "?e pr:key ?k ; rdfs:label ?name ; pr:type ?type . ?c pr:mentions ?e" + kbFilter + " . "
                 + "OPTIONAL { ?e pr:alias ?a } "
-                + "FILTER(CONTAINS(?k, " + literal(needle) + ") || EXISTS { ?e pr:alias ?m FILTER(CONTAINS(?m, "
-                + literal(needle) + ")) }) } } GROUP BY ?k ?name ?type ORDER BY DESC(?n) ?k LIMIT " + limit);
+                + "FILTER((CONTAINS(?k, " + literal(needle) + ") && REGEX(?k, " + own + ")) || EXISTS { ?e pr:alias ?m "
+                + "FILTER(CONTAINS(?m, " + literal(needle) + ") && REGEX(?m, " + own + ")) }) } } GROUP BY ?k ?name ?type ORDER BY DESC(?n) ?k LIMIT " + limit);
     }
 
     private List<EntityHit> hits(String query) {
