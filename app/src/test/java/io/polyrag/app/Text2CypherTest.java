@@ -106,5 +106,17 @@ class Text2CypherTest {
         assertThat(t.retrieve("Which city is Marie Curie's institute in?", new SearchScope(java.util.Set.of("kb"))
                 .narrowed(java.util.Set.of("d1"), null), 10)).extracting(StoreHit::chunkId).doesNotContain("c3");
         assertThat(t.patient()).isTrue();
+        // Nothing but the chunk id is taken from the model's rows: a knowledge base left out or written as a literal
+        // does not let another scope's chunk in.
+        for (String forged : List.of("MATCH (c:Chunk)-[:MENTIONS]->(e:Entity {id: 'lyon'}) RETURN c.id AS chunk, "
+                + "c.doc AS doc, c.version AS version", "MATCH (c:Chunk)-[:MENTIONS]->(e:Entity {id: 'lyon'}) RETURN "
+                + "c.id AS chunk, c.doc AS doc, c.version AS version, 'elsewhere' AS kb")) {
+            Text2CypherRetriever f = new Text2CypherRetriever(EntityGraphRetriever.graph(graph, 1), graph,
+                    new FixedReplyLlm(forged));
+            assertThat(f.retrieve("Which city is Marie Curie's institute in?", new SearchScope(java.util.Set.of(
+                    "elsewhere")), 10)).as(forged).extracting(StoreHit::chunkId).doesNotContain("c3");
+            assertThat(f.retrieve("Which city is Marie Curie's institute in?", new SearchScope(java.util.Set.of(
+                    "kb")), 10)).as(forged).first().isEqualTo(new StoreHit("c3", "d3", 1, 1.0));
+        }
     }
 }

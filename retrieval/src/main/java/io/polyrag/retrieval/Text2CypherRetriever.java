@@ -8,9 +8,13 @@ import io.polyrag.core.port.GraphStore;
 import io.polyrag.core.port.LlmClient;
 import java.lang.System.Logger.Level;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
 /**
  * Graph retrieval plus a Cypher query the language model writes from the graph's schema. The query is checked by
@@ -98,27 +102,50 @@ public final class Text2CypherRetriever implements Retriever {
             return List.of();
         }
         try {
-            List<StoreHit> hits = new ArrayList<>();
+            List<String> chunks = new ArrayList<>();
             for (Map<String, String> row : store.readCypher(cypher, limit)) {
                 String chunk = row.get("chunk");
-                String doc = row.get("doc");
-                String version = row.get("version");
-                if (chunk == null || doc == null || version == null) {
-                    LOG.log(Level.INFO, "text-to-Cypher: the query does not return chunk, doc and version: " + cypher);
+                if (chunk == null) {
+                    LOG.log(Level.INFO, "text-to-Cypher: the query does not return chunk: " + cypher);
                     return List.of();
                 }
-                String kb = row.get("kb");
-                if (kb != null && !scope.admits(kb) || !scope.documentIds().isEmpty() && !scope.documentIds()
-                        .contains(doc)) {
-                    continue; // out of scope: the catalog would drop it, after it took a place
-                }
-                hits.add(new StoreHit(chunk, doc, Long.parseLong(version.strip()), 1.0));
+                chunks.add(chunk);
             }
-            return hits;
+            return inScope(chunks, scope);
         } catch (RuntimeException e) {
             LOG.log(Level.INFO, "text-to-Cypher: the model's query failed (" + e.getMessage() + "): " + cypher);
             return List.of();
         }
+    }
+
+    /** What a chunk id may hold to be written into a query as a literal: no quote, no backslash. */
+    private static final Pattern PLAIN_ID = Pattern.compile("[\\p{Alnum}._:~-]{1,512}");
+
+    /**
+     * The model's chunks that the store holds within the scope, in the model's order, each with its document,
+     * version and knowledge base as the store has them. Nothing the model's query returned beside the chunk id is
+     * trusted: a query may write {@code 'b/default' AS kb} or leave the column out, and its chunks of another tenant
+     * took places (and were counted in {@code explain}) before the catalog dropped them.
+     */
+    private List<StoreHit> inScope(List<String> chunks, SearchScope scope) {
+        List<String> ids = chunks.stream().filter(id -> PLAIN_ID.matcher(id).matches()).distinct().toList();
+        if (ids.isEmpty()) {
+            return List.of();
+        }
+        Map<String, StoreHit> found = new HashMap<>();
+        for (Map<String, String> row : store.readCypher("MATCH (c:Chunk) WHERE c.id IN [" + ids.stream()
+                .map(id -> "'" + id + "'").collect(Collectors.joining(", ")) + "] RETURN c.id AS chunk, c.doc AS doc, "
+                + "c.version AS version, c.kb AS kb", ids.size())) {
+            String kb = row.get("kb");
+            String doc = row.get("doc");
+            if (kb == null || doc == null || !scope.admits(kb) || !scope.documentIds().isEmpty()
+                    && !scope.documentIds().contains(doc)) {
+                continue; // out of scope: the catalog would drop it, after it took a place
+            }
+            found.put(row.get("chunk"), new StoreHit(row.get("chunk"), doc, Long.parseLong(row.get("version")
+                    .strip()), 1.0));
+        }
+        return ids.stream().map(found::get).filter(Objects::nonNull).toList();
     }
 
     /** The query without a code fence or a trailing semicolon, which models add despite being told not to. */
