@@ -246,7 +246,7 @@ public final class GraphMemory implements EntityGraphRetriever.Reads {
             Set<Node> candidates = new LinkedHashSet<>();
             for (String t : needles) {
                 for (String w : words(t)) {
-                    candidates.addAll(state.words.getOrDefault(w, List.of()));
+                    candidates.addAll(state.words.getOrDefault(w, Set.of()));
                 }
             }
             // As the SPARQL lookup does: a label holds a term as a whole word (after a space or a tenant's slash),
@@ -282,9 +282,12 @@ public final class GraphMemory implements EntityGraphRetriever.Reads {
         return n;
     }
 
-    /** The words of a normalised key or alias, a tenant's namespace among them, as the RDF store indexes them. */
+    /** The words of a normalised key or alias, without its tenant's namespace, as the RDF store indexes them. */
     static List<String> words(String label) {
-        return Arrays.stream(label.split("[ /]+")).filter(w -> !w.isEmpty()).distinct().toList();
+        // Not the tenant's namespace (before a stored key's first '/'): every entity of the tenant held that word, a
+        // term naming the tenant made them all candidates, and indexing each checked the whole list.
+        return Arrays.stream(label.substring(label.indexOf('/') + 1).split(" +")).filter(w -> !w.isEmpty()).distinct()
+                .toList();
     }
 
     @Override

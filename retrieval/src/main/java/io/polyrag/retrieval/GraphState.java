@@ -9,6 +9,7 @@ import java.util.Collection;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -20,7 +21,8 @@ import java.util.Set;
 final class GraphState {
     final Map<String, Node> nodes = new HashMap<>();
     final Map<String, List<Node>> aliases = new HashMap<>();
-    final Map<String, List<Node>> words = new HashMap<>();
+    /** Entities by each word of their keys and aliases (a set: a common word holds thousands, and each add checked). */
+    final Map<String, Set<Node>> words = new HashMap<>();
     final Map<String, Chunk> chunks = new HashMap<>();
     final Map<String, List<Chunk>> byDocument = new HashMap<>();
     long relations;
@@ -71,12 +73,9 @@ final class GraphState {
         }
     }
 
-    private static void index(Map<String, List<Node>> index, List<String> keys, Node n) {
+    private static void index(Map<String, Set<Node>> index, List<String> keys, Node n) {
         for (String k : keys) {
-            List<Node> at = index.computeIfAbsent(k, x -> new ArrayList<>(1));
-            if (!at.contains(n)) {
-                at.add(n);
-            }
+            index.computeIfAbsent(k, x -> new LinkedHashSet<>(2)).add(n);
         }
     }
 
@@ -206,8 +205,8 @@ final class GraphState {
         }
     }
 
-    private static void unindex(Map<String, List<Node>> index, String key, Node n) {
-        List<Node> at = index.get(key);
+    private static void unindex(Map<String, ? extends Collection<Node>> index, String key, Node n) {
+        Collection<Node> at = index.get(key);
         if (at != null) {
             at.remove(n);
             if (at.isEmpty()) {
