@@ -37,6 +37,6 @@ EXPOSE 8080
 # /health answers 200 as soon as the port is bound (status "starting" while the stores open); /ready says when
 # searches can be served.
 HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 \
-    CMD curl -fsS http://127.0.0.1:8080/health > /dev/null || exit 1
+    CMD curl -fsS "http://127.0.0.1:${POLYRAG_HTTP_PORT:-8080}/health" > /dev/null || exit 1
 ENTRYPOINT ["/opt/polyrag/bin/polyrag"]
 CMD ["serve"]

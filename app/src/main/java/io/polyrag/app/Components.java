@@ -350,7 +350,7 @@ final class Components implements AutoCloseable {
         // The two text legs too: left at their embedded default, each replica's Lucene holds its own ingests only.
         if (config.get(Settings.VECTOR_ENABLED) && config.get(Settings.VECTOR_BACKEND).strip().equalsIgnoreCase(
                 "lucene")) {
-            local.add("the vector store (lucene): POLYRAG_VECTOR_BACKEND=postgres");
+            local.add("the vector store (lucene): POLYRAG_VECTOR_BACKEND=pgvector");
         }
         if (config.get(Settings.FULLTEXT_ENABLED) && config.get(Settings.FULLTEXT_BACKEND).strip()
                 .equalsIgnoreCase("lucene")) {

@@ -15,6 +15,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -362,8 +363,25 @@ public final class Polyrag implements AutoCloseable {
     @Override
     public void close() {
         if (closed.getAndSet(true)) {
+            // A second close (the shutdown hook while the main thread closes) returns once the first has ended:
+            // returning at once let the JVM halt under the first, H2 left unclosed and a job cut off mid-file.
+            try {
+                closedDone.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
             return;
         }
+        try {
+            closeParts();
+        } finally {
+            closedDone.countDown();
+        }
+    }
+
+    private final CountDownLatch closedDone = new CountDownLatch(1);
+
+    private void closeParts() {
         // Each part closed whatever the one before did: a stand-in store failing to close skipped the jobs' drain
         // and the stores' close, and the lock was let go under workers still writing.
         RuntimeException failed = null;

@@ -206,14 +206,15 @@ class DeploymentFilesTest {
     @Test
     void ports_and_probes_are_the_servers() throws IOException {
         String dockerfile = Files.readString(ROOT.resolve("Dockerfile"));
-        assertThat(dockerfile).contains("EXPOSE 8080").contains("http://127.0.0.1:8080/health").contains("USER polyrag")
+        assertThat(dockerfile).contains("EXPOSE 8080").contains("http://127.0.0.1:${POLYRAG_HTTP_PORT:-8080}/health").contains("USER polyrag")
                 .contains("VOLUME /data").contains("FROM eclipse-temurin:21-jre");
         String openapi = Files.readString(ROOT.resolve("docs/openapi.json"));
         assertThat(openapi).contains("\"/health\"").contains("\"/ready\"");
         String deployment = Files.readString(ROOT.resolve("deploy/kubernetes/base/deployment.yaml"));
         assertThat(deployment).contains("containerPort: 8080").contains("path: /health").contains("path: /ready")
                 .contains("runAsNonRoot: true").as("a stop's budget: jobs 30 s, models 10 s, compaction")
-                .contains("terminationGracePeriodSeconds: 90");
+                .contains("terminationGracePeriodSeconds: 90").as("no POLYRAG_SERVICE_* variables from the Service")
+                .contains("enableServiceLinks: false");
         var polyrags = composeServices().entrySet().stream().filter(e -> String.valueOf(e.getValue().get("image"))
                 .startsWith("polyrag")).toList();
         assertThat(polyrags).isNotEmpty().allSatisfy(e -> assertThat(e.getValue().get("stop_grace_period"))

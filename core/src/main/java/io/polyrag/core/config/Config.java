@@ -66,6 +66,16 @@ public final class Config {
         String fileRaw = firstNonNull(fromOverrides.get(Settings.CONFIG_FILE), fromEnv.get(Settings.CONFIG_FILE));
         if (fileRaw != null && !fileRaw.isBlank()) {
             fromFile = byKey(readFile(Path.of(fileRaw)), byName, "config file " + fileRaw, errors);
+            // The environment wins over the file, silently until now: an image's own POLYRAG_DATA_DIR made a file's
+            // data.dir a line nobody read (and the data went to the image's volume).
+            for (Map.Entry<Setting<?>, String> e : fromFile.entrySet()) {
+                Setting<?> s = e.getKey();
+                if (!fromOverrides.containsKey(s) && fromEnv.containsKey(s)
+                        && !fromEnv.get(s).strip().equals(e.getValue().strip())) {
+                    warnings.add(s.key() + " in config file " + fileRaw + " is overridden by " + s.env()
+                            + " from the environment (the environment wins; unset it to use the file's value)");
+                }
+            }
         }
         Map<Setting<?>, Object> values = new LinkedHashMap<>();
         Map<Setting<?>, Origin> origins = new LinkedHashMap<>();

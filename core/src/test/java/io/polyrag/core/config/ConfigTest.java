@@ -33,6 +33,9 @@ class ConfigTest {
         assertThat(c.origin(Settings.SEARCH_TOP_K)).isEqualTo(Config.Origin.ENVIRONMENT);
         assertThat(c.get(Settings.SEARCH_CANDIDATES)).isEqualTo(77);
         assertThat(c.origin(Settings.SEARCH_CANDIDATES)).isEqualTo(Config.Origin.OVERRIDE);
+        // The file's line the environment shadows is named (the command line's, asked for there, is not).
+        assertThat(c.warnings()).singleElement().asString().contains("search.top.k in config file")
+                .contains("overridden by POLYRAG_SEARCH_TOP_K from the environment");
     }
 
     @Test
