@@ -317,15 +317,21 @@ public final class GraphMemory implements EntityGraphRetriever.Reads {
         try {
             // The first `limit` in the stores' order, kept in a heap of that size: a hub's thousands of relations are
             // not sorted whole.
+            // A hub's edges that cannot enter a full heap (their document and chunk, which the order reads first, after
+            // its last) are passed over without allocating; the identity set of edges seen is needed only when two
+            // named entities can share an edge.
             PriorityQueue<GraphEdge> first = new PriorityQueue<>(EDGE_ORDER.reversed());
-            Set<Edge> seen = Collections.newSetFromMap(new IdentityHashMap<>());
-            for (String id : new LinkedHashSet<>(entityIds)) {
+            Set<String> ids = new LinkedHashSet<>(entityIds);
+            Set<Edge> seen = ids.size() > 1 ? Collections.newSetFromMap(new IdentityHashMap<>()) : null;
+            for (String id : ids) {
                 Node n = state.nodes.get(id);
                 if (n == null) {
                     continue;
                 }
                 for (Edge e : n.edges) {
-                    if (!admits(scope, e.chunk.kb, e.doc) || !seen.add(e)) {
+                    if (first.size() >= limit && after(e.doc, e.chunk.id, first.peek().documentId(),
+                            first.peek().chunkId()) || !admits(scope, e.chunk.kb, e.doc)
+                            || seen != null && !seen.add(e)) {
                         continue;
                     }
                     offer(first, new GraphEdge(e.subject.id, e.predicate, e.object.id, e.chunk.id, e.doc, e.version),
@@ -352,7 +358,8 @@ public final class GraphMemory implements EntityGraphRetriever.Reads {
                     continue;
                 }
                 for (Chunk c : n.mentions) {
-                    if (!admits(scope, c.kb, c.doc)) {
+                    if (first.size() >= limit && after(c.doc, c.id, first.peek().documentId(),
+                            first.peek().chunkId()) || !admits(scope, c.kb, c.doc)) {
                         continue;
                     }
                     offer(first, new Mention(n.id, c.id, c.doc, c.version), limit, MENTION_ORDER);
@@ -373,6 +380,12 @@ public final class GraphMemory implements EntityGraphRetriever.Reads {
     }
 
     /** Keeps {@code x} in {@code first}, a heap of the {@code limit} first by {@code order} (its worst on top). */
+    /** Whether (doc, chunk) sorts after the heap's last kept one: nothing with it can enter a full heap. */
+    private static boolean after(String doc, String chunk, String lastDoc, String lastChunk) {
+        int d = doc.compareTo(lastDoc);
+        return d > 0 || d == 0 && chunk.compareTo(lastChunk) > 0;
+    }
+
     private static <T> void offer(PriorityQueue<T> first, T x, int limit, Comparator<T> order) {
         if (first.size() < limit) {
             first.add(x);
