@@ -191,6 +191,11 @@ public abstract class EntityGraphContract<S extends EntityGraph> {
         assertThat(versions.values().stream().mapToLong(Long::longValue).sum()).isEqualTo(store.size());
         store.delete(List.of(new DocumentVersion("nope", 7)));
         assertThat(store.versions()).as("deleting an unknown version changes nothing").isEqualTo(versions);
+        // Several versions in one call, of several numbers, an unknown one among them: exactly those go.
+        store.delete(List.of(new DocumentVersion("d1", 2), new DocumentVersion("d2", 1), new DocumentVersion("d3", 2)));
+        assertThat(store.versions()).containsOnlyKeys(new DocumentVersion("d3", 1));
+        assertThat(store.entities(List.of("paris"))).singleElement().satisfies(h -> assertThat(h.mentions())
+                .isEqualTo(1));
     }
 
     @Test

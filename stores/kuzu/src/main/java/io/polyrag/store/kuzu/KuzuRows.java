@@ -115,4 +115,11 @@ final class KuzuRows {
         }
         return params;
     }
+
+    /** {@code each} over the ids a thousand at a time (one statement's list parameter). */
+    static void inThousands(List<String> ids, Consumer<List<String>> each) {
+        for (int i = 0; i < ids.size(); i += 1000) {
+            each.accept(ids.subList(i, Math.min(ids.size(), i + 1000)));
+        }
+    }
 }
