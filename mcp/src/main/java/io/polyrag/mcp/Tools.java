@@ -138,7 +138,7 @@ final class Tools {
                         + "server has a language model configured.", schema("""
                         {"question": {"type": "string"},
                          "knowledge_base": {"type": ["array", "string"], "items": {"type": "string"}},
-                         "top_k": {"type": ["integer", "string"], "description": "sources to consider, 1-MAX_TOP_K"},
+                         "top_k": {"type": ["integer", "string"], "description": "sources to consider, 1-MAX_TOP_K (default: the server's POLYRAG_ANSWER_TOP_K)"},
                          "config": {"type": ["object", "string"],
                            "description": "more fields as an object or JSON string: modalities, fusion, neighbours, grounding, category, document_ids, route (true: decide first whether the question asks for a summary, a list, a comparison…)"}}
                         """, List.of("question")), a -> search(a, true)),
@@ -299,7 +299,11 @@ final class Tools {
             }
         }
         body.put("query", a.string(queryField, true, 4096));
-        body.put("top_k", a.integer("top_k", 8, 1, maxTopK));
+        // An answer without its own top_k takes the server's POLYRAG_ANSWER_TOP_K, as /v1/query callers get it.
+        Integer topK = a.integer("top_k", answer ? null : 8, 1, maxTopK);
+        if (topK != null) {
+            body.put("top_k", topK);
+        }
         List<String> kbs = a.list("knowledge_base", 64);
         if (!kbs.isEmpty()) {
             ArrayNode arr = body.putArray("kb");

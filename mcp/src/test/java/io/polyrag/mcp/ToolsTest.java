@@ -70,7 +70,9 @@ class ToolsTest {
             ex.getResponseBody().write(b);
             ex.close();
         });
+        java.util.List<String> asked = new java.util.concurrent.CopyOnWriteArrayList<>();
         rest.createContext("/v1/query", ex -> {
+            asked.add(new String(ex.getRequestBody().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8));
             byte[] b = ("{\"title\": \"Bad Gateway\", \"status\": 502, \"detail\": \"the model is down\", "
                     + "\"sources\": [{\"number\": 1, \"title\": \"Tides\"}]}").getBytes();
             ex.getResponseHeaders().add("Content-Type", "application/problem+json");
@@ -92,6 +94,8 @@ class ToolsTest {
             assertThat(e.get("ok")).isEqualTo(false);
             assertThat(String.valueOf(e.get("error"))).contains("the model is down");
             assertThat(String.valueOf(e.get("data"))).contains("Tides");
+            // No top_k of its own: the server's configured answer depth applies, not a fixed 8.
+            assertThat(asked).singleElement().asString().doesNotContain("top_k");
         } finally {
             rest.stop(0);
         }

@@ -3,6 +3,7 @@ package io.polyrag.retrieval;
 import io.polyrag.core.model.AnswerSource;
 import io.polyrag.core.port.LlmClient;
 import java.util.List;
+import java.util.regex.Pattern;
 
 /**
  * The prompt for a generated answer. The rules live in the system prompt; the sources travel in the user turn as
@@ -59,7 +60,18 @@ final class AnswerPrompt {
 
     /** Source text cannot close its own element or open a fake one. */
     static String quote(String text) {
-        return text.replaceAll("(?i)</?\\s*source", "‹source");
+        return ownMarkersOnly(text.replaceAll("(?i)</?\\s*source", "‹source"));
+    }
+
+    private static final Pattern MARKER = Pattern.compile("\\[(\\d+)]");
+
+    /**
+     * A document's own reference marks ("overfitting in large networks [3].") written {@code (ref. 3)}: as
+     * {@code [3]} they read as an answer's citation of source 3 — the web UI made them buttons opening it, grounding
+     * counted them, and a model copied them.
+     */
+    static String ownMarkersOnly(String text) {
+        return text.indexOf('[') < 0 ? text : MARKER.matcher(text).replaceAll("(ref. $1)");
     }
 
     private static String attr(String s) {

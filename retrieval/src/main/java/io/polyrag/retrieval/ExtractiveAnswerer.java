@@ -205,7 +205,7 @@ public final class ExtractiveAnswerer {
             if (!sb.isEmpty()) {
                 sb.append(style == Style.LIST ? "\n" : " ");
             }
-            sb.append(style == Style.LIST ? "- " : "").append(s.text()).append(" [").append(s.source()).append(']');
+            sb.append(style == Style.LIST ? "- " : "").append(AnswerPrompt.ownMarkersOnly(s.text())).append(" [").append(s.source()).append(']');
         }
         return sb.toString();
     }
@@ -231,9 +231,9 @@ public final class ExtractiveAnswerer {
                 String title = sources.stream().filter(x -> x.number() == s.source()).map(AnswerSource::title)
                         .findFirst().orElse("");
                 sb.append(sb.isEmpty() ? "" : "\n").append("- ").append(title.isBlank() ? "" : title + ": ")
-                        .append(s.text()).append(" [").append(s.source()).append(']');
+                        .append(AnswerPrompt.ownMarkersOnly(s.text())).append(" [").append(s.source()).append(']');
             } else {
-                sb.append(sb.isEmpty() ? "" : " ").append(s.text()).append(" [").append(s.source()).append(']');
+                sb.append(sb.isEmpty() ? "" : " ").append(AnswerPrompt.ownMarkersOnly(s.text())).append(" [").append(s.source()).append(']');
             }
         }
         return sb.toString();

@@ -28,7 +28,13 @@ import java.util.regex.Pattern;
 final class Grounding {
     static final double MIN_COVERAGE = 0.5;
     private static final Pattern CITATION = Pattern.compile("\\[(\\d{1,3})]");
-    private static final Pattern SENTENCE_END = Pattern.compile("[.!?](\\s*\\[\\d{1,3}])*(\\s+|$)");
+    /**
+     * A sentence's end: . ! ? or … (a closing quote or bracket may follow), with the citations written after it; or
+     * citations followed by a capital, which end a quoted line that has no full stop of its own (a table row) —
+     * without that, the next source's sentence was read as part of it and their citations as one claim's.
+     */
+    private static final Pattern SENTENCE_END = Pattern.compile("[.!?…][\"'”’)\\]]*(\\s*\\[\\d{1,3}])*(\\s+|$)"
+            + "|(\\s*\\[\\d{1,3}])+\\s+(?=\\p{Lu})");
     /** A number as written: digits, with a decimal or thousands separator inside. */
     private static final Pattern NUMBER = Pattern.compile("\\d+(?:[.,]\\d+)*");
     private static final Pattern NEGATION = Pattern.compile("(?i)\\b(?:not|no|never|none|nothing|neither|nor|"

@@ -27,6 +27,16 @@ class ExtractiveAnswererTest {
         assertThat(answer).isEmpty();
     }
 
+    /** A document's own reference mark is not quoted as a citation of another source. */
+    @Test
+    void a_quoted_sentences_own_reference_marks_are_not_citations() {
+        String answer = new ExtractiveAnswerer().answer("What does dropout reduce?", source("Regularisation",
+                "Dropout reduces overfitting in large networks [3]. Weight decay shrinks the weights [12]."));
+        assertThat(answer).contains("Dropout reduces overfitting in large networks (ref. 3). [1]")
+                .doesNotContain("[3]");
+        assertThat(AnswerPrompt.quote("as shown [3] and [ 4 ]")).isEqualTo("as shown (ref. 3) and [ 4 ]");
+    }
+
     @Test
     void a_question_that_sets_a_condition_gets_the_sentence_that_states_it() {
         String answer = new ExtractiveAnswerer().answer("When is salary paid if the 25th is a Saturday?", source(

@@ -38,6 +38,19 @@ class GroundingTest {
         assertThat(report.getFirst().supported()).isTrue();
     }
 
+    /** A quoted table row (no full stop) and a quote ending in a closing quote end where their citations do. */
+    @Test
+    void a_row_without_a_full_stop_and_a_quote_ending_in_a_quote_mark_are_sentences_of_their_own() {
+        List<AnswerSource> sources = List.of(source(1, "Ingredient | Grams | Baker's percentage: Salt | 10 | 2%"),
+                source(2, "Add the salt after the autolyse, 30 minutes in. The sign says \"stop.\""));
+        List<GroundedSentence> report = Grounding.report("Ingredient | Grams | Baker's percentage: Salt | 10 | 2% [1] "
+                + "Add the salt after the autolyse, 30 minutes in. [2] The sign says \"stop.\" [2] Nothing else "
+                + "was said.", sources);
+        assertThat(report).extracting(GroundedSentence::cited).containsExactly(List.of(1), List.of(2), List.of(2),
+                List.of());
+        assertThat(report.subList(0, 3)).allSatisfy(g -> assertThat(g.supported()).as(g.sentence()).isTrue());
+    }
+
     @Test
     void a_changed_number_a_flipped_polarity_a_citation_of_no_source_and_a_made_up_list_item_are_unsupported() {
         List<AnswerSource> sources = List.of(source(1, "The museum is open on Mondays from 9 to 17. The levain "

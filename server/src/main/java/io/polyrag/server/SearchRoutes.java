@@ -158,8 +158,9 @@ final class SearchRoutes {
                 .candidates(b.candidates()).fulltextDocumentWeight(b.fulltextDocumentWeight())
                 .vectorDocumentWeight(b.vectorDocumentWeight()).rerank(b.rerank()).build();
         boolean grounding = Boolean.TRUE.equals(b.grounding());
-        // Kept after the answer is delivered, and a failure to keep it (the catalog unreachable, a full disk) is
-        // logged, not the request's: it lost an answer already paid for, or a stream its sources.
+        // Kept once the answer is written (a stream's tokens sent, its last event not yet), and a failure to keep it
+        // (the catalog unreachable, a full disk) is logged, not the request's: it lost an answer already paid for, or
+        // a stream its sources. The reply then names no conversation.
         Predicate<Answer> keep = a -> {
             if (kept == null) {
                 return true;
@@ -215,8 +216,9 @@ final class SearchRoutes {
         try {
             Answer a = tenant(ctx).search().answer(request, neighbours, grounding,
                     token -> event(out, "token", Map.of("text", token)), history, route);
-            event(out, "answer", SearchWire.of(a, asked.question(), asked.conversationId()));
-            asked.keep().test(a);
+            // Kept first: the answer names the conversation only when its turn is there to lean on, as unstreamed.
+            boolean kept = asked.keep().test(a);
+            event(out, "answer", SearchWire.of(a, asked.question(), kept ? asked.conversationId() : null));
         } catch (AnswerUnavailableException e) {
             if (!out.opened()) {
                 throw e;
