@@ -62,7 +62,8 @@ public final class Globs {
                 throw new InvalidInputException("'config." + field + "' must hold globs of 1-256 characters");
             }
             try {
-                FileSystems.getDefault().getPathMatcher("glob:" + g);
+                FileSystems.getDefault().getPathMatcher("glob:" + g); // the JDK's syntax check
+                GlobMatcher.of(g);
             } catch (IllegalArgumentException e) {
                 throw new InvalidInputException("'config." + field + "' holds an invalid glob '" + g + "': "
                         + e.getMessage());
@@ -80,14 +81,14 @@ public final class Globs {
         if (globs instanceof List<?> l) {
             for (Object g : l) {
                 String glob = g.toString();
-                PathMatcher m = FileSystems.getDefault().getPathMatcher("glob:" + glob);
+                GlobMatcher m = GlobMatcher.of(glob);
                 if (!glob.contains("/")) {
-                    out.add(rel -> rel.getFileName() != null && m.matches(rel.getFileName()));
+                    out.add(rel -> rel.getFileName() != null && m.matches(rel.getFileName().toString()));
                 } else if (glob.startsWith("**/")) {
-                    PathMatcher top = FileSystems.getDefault().getPathMatcher("glob:" + glob.substring(3));
-                    out.add(rel -> m.matches(rel) || top.matches(rel));
+                    GlobMatcher top = GlobMatcher.of(glob.substring(3));
+                    out.add(rel -> m.matches(rel.toString()) || top.matches(rel.toString()));
                 } else {
-                    out.add(m);
+                    out.add(rel -> m.matches(rel.toString()));
                 }
             }
         }

@@ -36,4 +36,36 @@ class GlobsTest {
         assertThat(none.selects(Path.of("a.pdf"))).isTrue();
         assertThat(none.selects(Path.of("x/drafts/a.pdf"))).isFalse();
     }
+
+    /** The same answers as the JDK's glob matcher, on every kind of pattern it reads. */
+    @Test
+    void globs_match_as_the_jdks_do() {
+        List<String> globs = List.of("*.md", "**/*.md", "docs/*.md", "docs/**", "**", "*", "?.txt", "a?c/*",
+                "[a-c]*.pdf", "[!a-c]*.pdf", "*.{md,txt}", "{docs,notes}/**/*.{md,pdf}", "\\*.md", "**/drafts/**",
+                "*a*a*b", "x/**/y/*.md", "[-a]*", "*.[!m]d", "a/*/c", "**.md", "*/**/z");
+        List<String> paths = List.of("notes.md", "a/b/notes.md", "docs/a.md", "docs/x/a.md", "b.txt", "bb.txt",
+                "abc/d", "abc/d/e", "b1.pdf", "z1.pdf", "a.txt", "notes/q/r.pdf", "*.md", "x.md", "x/drafts/y",
+                "aaab", "aab/c", "x/y/a.md", "x/p/q/y/a.md", "-x", "q.xd", "a/b/c", "a/b/b/c", "deep/z", "z", "");
+        for (String glob : globs) {
+            java.nio.file.PathMatcher jdk = java.nio.file.FileSystems.getDefault().getPathMatcher("glob:" + glob);
+            GlobMatcher ours = GlobMatcher.of(glob);
+            for (String path : paths) {
+                assertThat(ours.matches(path)).as(glob + " on '" + path + "'").isEqualTo(jdk.matches(Path.of(path)));
+            }
+        }
+    }
+
+    /** A glob that sends a backtracking matcher into exponential time is matched at once, and a huge group refused. */
+    @Test
+    void a_pathological_glob_is_matched_in_linear_time() {
+        Globs hostile = Globs.of(List.of("*a*a*a*a*a*a*a*a*a*a*a*a*b", "**a**a**a**a**a**a**a**a**a**b"), List.of());
+        String name = "a".repeat(250);
+        long start = System.nanoTime();
+        assertThat(hostile.selects(Path.of(name))).isFalse();
+        assertThat(hostile.selects(Path.of("a".repeat(200) + "/" + name))).isFalse();
+        assertThat(hostile.selects(Path.of(name + "b"))).isTrue();
+        assertThat(System.nanoTime() - start).as("the JDK's matcher does not finish").isLessThan(5_000_000_000L);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> Globs.checked(List.of("{a,b,c,d}{a,b,c,d}"
+                + "{a,b,c,d}{a,b,c,d}{a,b}"), "include")).hasMessageContaining("more than 256");
+    }
 }
