@@ -33,6 +33,12 @@ final class KbJudgments {
     /** Document references one request may carry, over all its judged queries. */
     static final int MAX_REFERENCES = 100_000;
     static final int MAX_QUERY = 1000;
+    /**
+     * Graded documents a knowledge base keeps at most, over all its judged queries: each is a row holding its query's
+     * text, and every listing, tuning and evaluation reads them all (5,000 queries grading 1,000 documents each were
+     * five million rows, gigabytes read per call).
+     */
+    static final int MAX_GRADES = 200_000;
     static final int MAX_GRADE = 10;
     private static final Pattern QUERY_ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_.:-]{0,63}");
 
@@ -170,6 +176,16 @@ final class KbJudgments {
         if (existing.size() > MAX_JUDGED) {
             throw new InvalidInputException("judgments: the knowledge base would hold " + existing.size() + " judged "
                     + "queries, at most " + MAX_JUDGED + " (DELETE some first)");
+        }
+        Set<String> keptIds = new HashSet<>();
+        kept.forEach(j -> keptIds.add(j.queryId()));
+        long grades = kept.stream().mapToLong(j -> j.relevant().size()).sum() + before.stream()
+                .filter(j -> !keptIds.contains(j.queryId()) && !replaced.contains(j.queryId()))
+                .mapToLong(j -> j.relevant().size()).sum();
+        if (grades > MAX_GRADES) {
+            throw new InvalidInputException("judgments: the knowledge base would hold " + grades + " graded documents "
+                    + "over its judged queries, at most " + MAX_GRADES + " (judge fewer documents per query, or DELETE "
+                    + "some queries first)");
         }
         judgments.putJudgments(stored, kept);
         replaced.forEach(id -> judgments.deleteJudgments(stored, id));

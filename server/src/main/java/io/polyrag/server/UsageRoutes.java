@@ -83,7 +83,12 @@ final class UsageRoutes {
             return otherwise;
         }
         try {
-            return LocalDate.parse(raw.strip());
+            LocalDate d = LocalDate.parse(raw.strip());
+            // Years of four digits: "+9999999-01-01" parses, and PostgreSQL refused it (a 500, "date out of range").
+            if (d.getYear() < 1 || d.getYear() > 9999) {
+                throw new DateTimeParseException("year out of range", raw, 0);
+            }
+            return d;
         } catch (DateTimeParseException e) {
             throw new InvalidInputException("query parameter '" + name + "' is not a date: give YYYY-MM-DD, e.g. "
                     + LocalDate.now(ZoneOffset.UTC));

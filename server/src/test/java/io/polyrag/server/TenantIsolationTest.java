@@ -253,6 +253,8 @@ class TenantIsolationTest {
         assertThat(all.get("tenants").valueStream().map(t -> t.get("tenant").asString()).toList())
                 .contains("alpha", "beta");
         assertThat(get(b, "/v1/usage?from=2026-13-01").statusCode()).isEqualTo(400);
+        assertThat(get(b, "/v1/usage?from=%2B9999999-01-01&to=%2B9999999-01-02").body()).as("a 500 on PostgreSQL")
+                .contains("is not a date");
         assertThat(get(b, "/v1/usage?from=2026-12-31&to=2026-12-01").body()).contains("from");
         assertThat(get(b, "/v1/usage?from=1900-01-01&to=2026-12-01").statusCode()).isEqualTo(400);
     }
