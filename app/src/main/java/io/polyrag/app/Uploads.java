@@ -229,7 +229,9 @@ public final class Uploads {
             return f.name() + ": unchanged: identical to the document already indexed as " + uri
                     + "; nothing to do";
         }
-        if (!config.get(Settings.INGEST_DUPLICATES).equals("allow")) {
+        // Only a new document is left out as a copy: one changed into a copy of another is an update.
+        boolean visible = existing.isPresent() && existing.get().visibleVersion() > 0;
+        if (!config.get(Settings.INGEST_DUPLICATES).equals("allow") && !visible) {
             String earlier = seen.putIfAbsent(fingerprint, f.name());
             if (earlier != null) {
                 return f.name() + ": duplicate of " + earlier + " in the same upload";

@@ -492,6 +492,22 @@ class PolyragTest {
                 List.of(), List.of(), false), io.polyrag.core.port.ProgressListener.NONE);
         assertThat(again.report().unchanged()).isEqualTo(2);
         assertThat(polyrag.documents().list(KnowledgeBase.of("ferries"), 0, 10)).hasSize(1);
+        // A document changed into a copy of another is an update, not a duplicate left out: skipped, its old text
+        // stayed searchable under its name.
+        Path schedule = files.resolve("schedule.md");
+        Files.writeString(schedule, "# Schedule\n\nThe night bus leaves the depot at midnight.");
+        ingestFolder(files);
+        Files.writeString(schedule, "# Guide\n\nThe ferry leaves the north pier at dawn.");
+        PathIngestReport changed = ingestFolder(files);
+        assertThat(changed.report().indexed()).filteredOn(d -> d.uri().endsWith("schedule.md"))
+                .extracting(io.polyrag.core.model.IndexedDocument::outcome).containsExactly("updated");
+        assertThat(polyrag.search().run(io.polyrag.core.model.SearchRequest.of("night bus depot midnight", 5)).hits())
+                .noneSatisfy(h -> assertThat(h.text()).contains("night bus"));
+    }
+
+    private PathIngestReport ingestFolder(Path files) {
+        return polyrag.ingest().paths(new PathIngest(List.of(files), KnowledgeBase.of("ferries"), List.of(), List.of(),
+                false), io.polyrag.core.port.ProgressListener.NONE);
     }
 
     @Test

@@ -408,7 +408,10 @@ public final class IngestPipeline {
                 tally.unchanged(new IndexedDocument(input.uri(), id, existing.get().visibleVersion(), "unchanged"));
                 return Optional.empty();
             }
-            if (options.skipDuplicates() && tally.duplicate(catalog, input, kb, fingerprint)) {
+            // Only a new document is left out as a copy: one changed into a copy of another is an update (skipped,
+            // its old text stayed searchable under its name).
+            boolean visible = existing.isPresent() && existing.get().visibleVersion() > 0;
+            if (options.skipDuplicates() && !visible && tally.duplicate(catalog, input, kb, fingerprint)) {
                 return Optional.empty();
             }
             SourceItem item = new SourceItem(input.uri(), input.name(), bytes, input.mediaType());

@@ -400,8 +400,9 @@ public final class Settings {
                     + "at a time; with vectors off a batch closes at 1,024 chunks, since its commits are then most "
                     + "of its cost.");
     public static final Setting<String> INGEST_DUPLICATES = Setting.choice("ingest.duplicates", "skip",
-            List.of("skip", "allow"), "A file with the same content as another document in its knowledge base (under "
-                    + "another name), uploaded or ingested: skip it with a reason, or index it anyway.");
+            List.of("skip", "allow"), "A new file with the same content as another document in its knowledge base "
+                    + "(under another name), uploaded or ingested: skip it with a reason, or index it anyway. A document "
+                    + "already indexed under its own name that changes into such a copy is updated either way.");
     public static final Setting<Integer> INGEST_STAGING_HOURS = Setting.integer("ingest.staging.hours", 24, 1, 8760,
             "Uploaded files checked by POST /v1/ingest/upload are kept this long for an ingest to pick them up.");
     public static final Setting<Integer> INGEST_WORKERS = Setting.integer("ingest.workers", 1, 0, 64,

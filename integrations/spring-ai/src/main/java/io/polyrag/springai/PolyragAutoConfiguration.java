@@ -13,7 +13,7 @@ import org.springframework.core.type.AnnotatedTypeMetadata;
 /**
  * With {@code polyrag.base-url} set, a {@link PolyragClient} and a {@link PolyragDocumentRetriever} (for a
  * {@code RetrievalAugmentationAdvisor}) as beans; an application's own bean of either type wins. An empty
- * {@code polyrag.base-url} (e.g. {@code ${POLYRAG_URL:}} with the variable unset) counts as not set.
+ * {@code polyrag.base-url} (e.g. {@code ${SERVER_URL:}} with the variable unset) counts as not set.
  */
 @AutoConfiguration
 @Conditional(PolyragAutoConfiguration.BaseUrlSet.class)

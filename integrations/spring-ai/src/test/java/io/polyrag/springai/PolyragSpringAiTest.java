@@ -101,7 +101,7 @@ class PolyragSpringAiTest {
                 });
         new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(PolyragAutoConfiguration.class))
                 .run(context -> assertThat(context).doesNotHaveBean(PolyragClient.class));
-        // polyrag.base-url=${POLYRAG_URL:} with the variable unset: no beans, and the application starts.
+        // polyrag.base-url=${SERVER_URL:} with the variable unset: no beans, and the application starts.
         new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(PolyragAutoConfiguration.class))
                 .withPropertyValues("polyrag.base-url=").run(context -> {
                     assertThat(context).hasNotFailed();
