@@ -112,6 +112,19 @@ final class Backfill implements JobHandler {
         StoreCheck check = new StoreCheck(pipeline);
         int[] written = {0};
         JobProgress[] last = {JobProgress.queued()};
+        try {
+            fill(targets, check, p.all(), context, written, last);
+        } finally {
+            // Judged however the job ended: a batch whose records were deleted and not written again (a full disk, a
+            // store refusing the write) leaves its leg short, and the leg must say so, not answer without them.
+            evaluate();
+        }
+        return JobProgress.at("done").total(last[0].total()).processed(last[0].total()).updated(written[0])
+                .storesWritten(targets.stream().map(Modality::wireName).toList()).build();
+    }
+
+    private void fill(List<Modality> targets, StoreCheck check, boolean all, Context context, int[] written,
+            JobProgress[] last) {
         boolean graphsDone = false;
         for (Modality m : targets) {
             if (context.canceled()) {
@@ -138,15 +151,12 @@ final class Backfill implements JobHandler {
             };
             if (graph) {
                 // The graph and RDF stores hold the same extraction: one pass writes both.
-                written[0] += check.backfillGraph(progress, p.all());
+                written[0] += check.backfillGraph(progress, all);
                 graphsDone = true;
                 continue;
             }
-            written[0] += check.backfill(m, progress, p.all());
+            written[0] += check.backfill(m, progress, all);
         }
-        evaluate();
-        return JobProgress.at("done").total(last[0].total()).processed(last[0].total()).updated(written[0])
-                .storesWritten(targets.stream().map(Modality::wireName).toList()).build();
     }
 
     /**
