@@ -174,6 +174,12 @@ class PolyragTest {
         assertThat(hit.title()).isEqualTo("Quokka");
         assertThat(hit.knowledgeBase()).isEqualTo("animals");
         assertThat(hit.uri()).startsWith("text:");
+        // The same text under a new title is a change: "unchanged", it kept the old title.
+        IngestReport retitled = polyrag.ingest().text(new TextIngest("Quokkas live on Rottnest Island.",
+                "Quokka facts", null, "text", KnowledgeBase.of("animals")));
+        assertThat(retitled.updated()).isEqualTo(1);
+        assertThat(polyrag.search().run(new SearchRequest("Rottnest", 3, List.of("animals"), Set.of(), null)).hits()
+                .getFirst().title()).isEqualTo("Quokka facts");
         polyrag.knowledgeBases().create("other", null);
         assertThat(polyrag.search().run(new SearchRequest("Rottnest", 3, List.of("other"), Set.of(), null)).hits()).isEmpty();
         assertThatThrownBy(() -> polyrag.ingest().text(new TextIngest(" ", null, null, null, null)))

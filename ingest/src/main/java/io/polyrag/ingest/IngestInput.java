@@ -1,5 +1,6 @@
 package io.polyrag.ingest;
 
+import io.polyrag.core.model.Ids;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 
@@ -11,8 +12,15 @@ import java.nio.charset.StandardCharsets;
  * @param size its size in bytes if known beforehand, else -1
  * @param mediaType the declared media type, or null
  * @param content reads the bytes
+ * @param declared what the caller declared about it beside its bytes that changes how it is indexed (an inline text's
+ *     title and format, which its {@code name} carries), or null: the same bytes with another declaration are a
+ *     change, not "unchanged"
  */
-public record IngestInput(String uri, String name, long size, String mediaType, Content content) {
+public record IngestInput(String uri, String name, long size, String mediaType, Content content, String declared) {
+
+    public IngestInput(String uri, String name, long size, String mediaType, Content content) {
+        this(uri, name, size, mediaType, content, null);
+    }
 
     /** Reads an input's bytes; may fail with an I/O error, which fails only this input. */
     @FunctionalInterface
@@ -20,8 +28,18 @@ public record IngestInput(String uri, String name, long size, String mediaType, 
         byte[] read() throws IOException;
     }
 
+    /**
+     * A fingerprint of the bytes with what the caller declared beside them: an inline text's title and format are
+     * part of what was indexed (its title heads every chunk's index text), and the same text sent again under a new
+     * title was "unchanged" and kept the old one.
+     */
+    public String withDeclared(String fingerprint) {
+        return declared == null ? fingerprint : Ids.sha256Hex((fingerprint + ";declared=" + declared)
+                .getBytes(StandardCharsets.UTF_8));
+    }
+
     public static IngestInput ofText(String uri, String name, String text) {
         byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
-        return new IngestInput(uri, name, bytes.length, null, () -> bytes);
+        return new IngestInput(uri, name, bytes.length, null, () -> bytes, name);
     }
 }

@@ -401,7 +401,7 @@ public final class IngestPipeline {
                 throw tooLarge(input, bytes.length);
             }
             String id = Ids.documentId(kb, input.uri());
-            String fingerprint = fingerprint(bytes, graph, figureMode);
+            String fingerprint = input.withDeclared(fingerprint(bytes, graph, figureMode));
             Optional<DocumentInfo> existing = flow.existing(id);
             if (existing.isPresent() && existing.get().visibleVersion() > 0
                     && existing.get().contentHash().equals(fingerprint)) {
