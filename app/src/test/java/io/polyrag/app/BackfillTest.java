@@ -143,6 +143,24 @@ class BackfillTest {
         }
     }
 
+    /** RDF switched on after the graph: its store lacks what the graph's holds, and the job fills it. */
+    @Test
+    void a_graph_store_switched_on_after_the_other_is_incomplete_until_the_job_fills_it() throws Exception {
+        Path corpus = PolyragTest.corpus(tmp.resolve("corpus"));
+        try (Polyrag p = open(Map.of("graph.enabled", "true", "rdf.enabled", "false", "graph.extractor", "offline"))) {
+            p.ingest().paths(new PathIngest(List.of(corpus), null, List.of(), List.of()), ProgressListener.NONE);
+            assertThat(p.admin().incomplete()).isEmpty();
+        }
+        try (Polyrag p = open(Map.of("graph.enabled", "true", "rdf.enabled", "true", "graph.extractor", "offline"))) {
+            assertThat(p.admin().incomplete()).containsOnlyKeys("rdf");
+            JobInfo done = awaitJob(p, p.admin().reindex("rdf"));
+            assertThat(done.status()).as(String.valueOf(done.error())).isEqualTo(JobStatus.SUCCEEDED);
+            assertThat(done.progress().updated()).isPositive();
+            assertThat(p.admin().incomplete()).isEmpty();
+            assertThat(p.admin().check(false).consistent()).as(p.admin().check(false).toString()).isTrue();
+        }
+    }
+
     @Test
     void reindex_all_extracts_the_graph_of_every_document_again() throws Exception {
         Path corpus = PolyragTest.corpus(tmp.resolve("corpus"));

@@ -95,6 +95,10 @@ public final class StoreCheck {
                 }
             } else if (unextracted) {
                 out.add(new Lacking(m, index.size(), -1));
+            } else if (!totals.graphUnknown() && index.size() < totals.graphChunks()) {
+                // Extracted, but not into this store: switched on after the other graph store, emptied, or a new
+                // backend. Its leg answered without those documents, never listed as degraded.
+                out.add(new Lacking(m, index.size(), totals.graphChunks()));
             }
         });
         return out;
@@ -119,12 +123,8 @@ public final class StoreCheck {
      * @return how many versions were written
      */
     public int backfillGraph(Progress progress, boolean all) {
-        List<ChunkIndex> targets = new ArrayList<>();
-        pipeline.stores().byModality().forEach((m, index) -> {
-            if (isGraph(m)) {
-                targets.add(index);
-            }
-        });
+        List<ChunkIndex> targets = pipeline.stores().byModality().entrySet().stream().filter(e -> isGraph(e.getKey()))
+                .map(Map.Entry::getValue).toList();
         if (targets.isEmpty()) {
             throw new IllegalArgumentException("no graph or RDF store is enabled");
         }
@@ -138,13 +138,19 @@ public final class StoreCheck {
         }
         while (!progress.canceled()) {
             List<VersionRecords> batch;
-            if (all) {
+            if (every != null) {
                 batch = new ArrayList<>();
                 while (every.hasNext() && batch.size() < REINDEX_BATCH) {
                     batch.add(every.next());
                 }
             } else {
                 batch = catalog.unextracted(REINDEX_BATCH);
+                if (batch.isEmpty()) {
+                    // Then the versions extracted before but held short by a store (one switched on later, emptied,
+                    // or a new backend): "reindex --modality rdf" wrote nothing and said every store was whole.
+                    every = heldShort(targets).iterator();
+                    continue;
+                }
             }
             if (batch.isEmpty()) {
                 break;
@@ -179,6 +185,13 @@ public final class StoreCheck {
             LOG.log(Level.INFO, "extracted entities of " + done + " document versions into the graph stores");
         }
         return done;
+    }
+
+    /** Visible versions with extracted graph records that some of these stores holds fewer of. */
+    private List<VersionRecords> heldShort(List<ChunkIndex> targets) {
+        List<Map<DocumentVersion, Long>> held = targets.stream().map(ChunkIndex::versions).toList();
+        return catalog.visibleVersions().stream().filter(v -> v.graphChunks() > 0 && held.stream()
+                .anyMatch(h -> h.getOrDefault(v.version(), 0L) < v.graphChunks())).toList();
     }
 
     /** Told how far a back-fill has come, and asked whether to stop. */
