@@ -269,6 +269,7 @@ final class Components implements AutoCloseable {
             searcher.graphLag(config.get(Settings.SEARCH_GRAPH_LAG_MS));
             this.answers = new AnswerService(searcher, catalog, llm, config.get(Settings.LLM_MAX_ANSWER_TOKENS),
                     answering);
+            answers.contextTokens(config.get(Settings.LLM_CONTEXT_TOKENS));
             this.condenser = new Condenser("offline".equals(config.get(
                     Settings.CONVERSATIONS_CONDENSE)) ? null : quick);
         } catch (RuntimeException ex) {

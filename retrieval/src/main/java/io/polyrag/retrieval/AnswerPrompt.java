@@ -2,7 +2,11 @@ package io.polyrag.retrieval;
 
 import io.polyrag.core.model.AnswerSource;
 import io.polyrag.core.port.LlmClient;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
@@ -25,6 +29,52 @@ final class AnswerPrompt {
 
     static LlmClient.Request build(String question, List<AnswerSource> sources, int maxTokens) {
         return build(question, sources, maxTokens, ExtractiveAnswerer.Style.ANSWER);
+    }
+
+    /** Characters a token is taken for when a prompt's size is estimated (English prose runs about four). */
+    static final int CHARS_PER_TOKEN = 4;
+
+    /**
+     * The sources that fit in {@code tokens} of the model's context, estimated: the best-ranked sources' hit passages
+     * first, in rank order, then their neighbours while room is left; a source none of whose hit passages fits is
+     * left out, with every one after it, so the numbers the model cites stay those listed. The first source's first
+     * passage is always sent. An answer of 200 sources with five neighbours each was one message of some 660,000
+     * tokens, refused by hosted models and cut from its front (the rules and the best sources) by small local ones.
+     */
+    static List<AnswerSource> fitted(List<AnswerSource> sources, int tokens) {
+        long room = (long) tokens * CHARS_PER_TOKEN - SYSTEM.length();
+        List<Set<AnswerSource.Passage>> kept = new ArrayList<>();
+        for (AnswerSource s : sources) {
+            Set<AnswerSource.Passage> hits = Collections.newSetFromMap(new IdentityHashMap<>());
+            long size = 0;
+            for (AnswerSource.Passage p : s.passages()) {
+                if (p.hit()) {
+                    hits.add(p);
+                    size += p.text().length() + 2;
+                }
+            }
+            if (size > room && !kept.isEmpty()) {
+                break;
+            }
+            room -= size + s.title().length() + 32;
+            kept.add(hits);
+        }
+        for (int i = 0; i < kept.size(); i++) {
+            for (AnswerSource.Passage p : sources.get(i).passages()) {
+                if (!p.hit() && p.text().length() + 2 <= room) {
+                    kept.get(i).add(p);
+                    room -= p.text().length() + 2;
+                }
+            }
+        }
+        List<AnswerSource> out = new ArrayList<>();
+        for (int i = 0; i < kept.size(); i++) {
+            AnswerSource s = sources.get(i);
+            Set<AnswerSource.Passage> in = kept.get(i);
+            out.add(in.size() == s.passages().size() ? s : new AnswerSource(s.number(), s.documentId(), s.title(),
+                    s.uri(), s.knowledgeBase(), s.passages().stream().filter(in::contains).toList(), s.figures()));
+        }
+        return out;
     }
 
     /** The layout the intent router chose, as one more rule. */

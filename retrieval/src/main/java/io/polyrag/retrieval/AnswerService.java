@@ -43,6 +43,8 @@ public final class AnswerService {
     private final int maxTokens;
     private final Catalog catalog;
     private final IntentRouter router;
+    /** The part of the model's context a generated answer's sources may take, in tokens (estimated). */
+    private volatile int contextTokens = 16_000;
     /** Chunks of a document a summary reads, from its start. */
     static final int SUMMARY_CHUNKS = 12;
     /** Documents an overview of the collection names. */
@@ -142,6 +144,7 @@ public final class AnswerService {
             // Nothing found says so with a model or without: the extractive note spoke of quoting sources none of.
             note = sources.isEmpty() ? NOTHING_FOUND : text.isEmpty() ? NOT_COVERED : EXTRACTIVE_NOTE;
         } else {
+            sources = AnswerPrompt.fitted(sources, contextTokens);
             text = generate(request.query(), sources, onToken, style);
             mode = "generated";
             note = "Written by " + llm.id() + " from the numbered sources.";
@@ -202,6 +205,11 @@ public final class AnswerService {
             }
         }
         return out;
+    }
+
+    /** Sets the part of the model's context a generated answer's sources may take ({@code llm.context.tokens}). */
+    public void contextTokens(int tokens) {
+        this.contextTokens = tokens;
     }
 
     public Answer answer(SearchRequest request, int neighbours) {

@@ -1,0 +1,46 @@
+package io.polyrag.retrieval;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.polyrag.core.model.AnswerSource;
+import io.polyrag.core.model.ChunkKind;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** What of the sources a generated answer's prompt carries when they would not fit the model's context. */
+class AnswerPromptTest {
+    private static AnswerSource.Passage passage(String id, boolean hit) {
+        return new AnswerSource.Passage(id, 0, ChunkKind.PROSE, List.of(), (id + " ").repeat(100), hit, "");
+    }
+
+    private static List<AnswerSource> sources(int n) {
+        List<AnswerSource> out = new ArrayList<>();
+        for (int i = 1; i <= n; i++) {
+            out.add(new AnswerSource(i, "d" + i, "T" + i, "u" + i, "kb", List.of(passage("n" + i + "a", false),
+                    passage("h" + i, true), passage("n" + i + "b", false))));
+        }
+        return out;
+    }
+
+    @Test
+    void sources_that_do_not_fit_are_left_out_from_the_last_and_neighbours_go_before_hits() {
+        List<AnswerSource> all = sources(200);
+        assertThat(AnswerPrompt.fitted(all, 2_000_000)).isEqualTo(all);
+        // About 1,700 characters of passages fit in 500 tokens: five hit passages (300 characters each), no
+        // neighbour; the numbers stay 1..k, each source keeps its passages in reading order.
+        List<AnswerSource> few = AnswerPrompt.fitted(all, 500);
+        assertThat(few).extracting(AnswerSource::number).containsExactly(1, 2, 3, 4);
+        assertThat(few).allSatisfy(s -> assertThat(s.passages()).extracting(AnswerSource.Passage::hit)
+                .containsOnly(true));
+        List<AnswerSource> room = AnswerPrompt.fitted(sources(2), 1000);
+        assertThat(room.getFirst().passages()).extracting(AnswerSource.Passage::chunkId)
+                .containsExactly("n1a", "h1", "n1b");
+        String prompt = AnswerPrompt.build("q", AnswerPrompt.fitted(all, 16_000), 800).messages().getFirst()
+                .content();
+        assertThat(prompt.length()).isLessThan(16_000 * AnswerPrompt.CHARS_PER_TOKEN);
+        assertThat(AnswerPrompt.fitted(all, 1)).as("the best source's hit is always sent").singleElement()
+                .satisfies(s -> assertThat(s.passages()).extracting(AnswerSource.Passage::chunkId)
+                        .containsExactly("h1"));
+    }
+}
