@@ -75,12 +75,16 @@ public final class Contextualizer {
     }
 
     /**
-     * The cache key of a chunk's context: its model, the prompt, its document and its text. The document is in it
-     * because the context is written from the document: the same paragraph in another document, or another tenant's
-     * (document ids are per knowledge base), must not take a context that speaks of this one.
+     * The cache key of a chunk's context: its model, the prompt, its document, the title and opening it was written
+     * from, and its text. The document is in it because the context is written from the document: the same paragraph
+     * in another document, or another tenant's (document ids are per knowledge base), must not take a context that
+     * speaks of this one. The title and opening too: a file replaced by another under the same name (next year's
+     * report, a knowledge base deleted and made again) kept, for every unchanged paragraph, a context naming the old
+     * one, and reindexing read the same keys.
      */
-    String key(String documentId, String chunkText) {
-        return Ids.sha256Hex((llm.id() + "\u0000" + PROMPT_VERSION + "\u0000" + documentId + "\u0000" + chunkText)
+    String key(String documentId, String title, String opening, String chunkText) {
+        return Ids.sha256Hex((llm.id() + "\u0000" + PROMPT_VERSION + "\u0000" + documentId + "\u0000" + title
+                + "\u0000" + Ids.sha256Hex(opening.getBytes(StandardCharsets.UTF_8)) + "\u0000" + chunkText)
                 .getBytes(StandardCharsets.UTF_8));
     }
 
@@ -92,12 +96,12 @@ public final class Contextualizer {
      */
     // style: the budgeted loop over one document's chunks, with its cache and the model calls in order
     public Result contexts(String documentId, String title, List<String> chunkTexts, long tokenBudget) {
+        String document = opening(String.join("\n\n", chunkTexts));
         Map<String, String> keys = new LinkedHashMap<>();
         for (String t : chunkTexts) {
-            keys.put(t, key(documentId, t));
+            keys.put(t, key(documentId, String.valueOf(title), document, t));
         }
         Map<String, String> known = cache.contexts(keys.values());
-        String document = opening(String.join("\n\n", chunkTexts));
         // One call per distinct chunk text not cached, at most `concurrency` at a time; each starts only while the
         // budget is not spent by the calls that finished (so it may be passed by the calls then running).
         Map<String, Future<Call>> asked = new LinkedHashMap<>();
@@ -179,13 +183,15 @@ public final class Contextualizer {
     }
 
     /**
-     * What {@link #contexts} would spend on one document's chunks (a document id not known yet, "": all uncached), without calling the model: {calls, input tokens,
-     * output tokens}, counting only chunks whose context is not cached (about four tokens for three words, and 60
+     * What {@link #contexts} would spend on one document's chunks (a document id not known yet, "": all uncached),
+     * without calling the model: {calls, input tokens, output tokens}, counting only chunks whose context is not cached (about four tokens for three words, and 60
      * tokens a reply).
      */
-    long[] estimate(String documentId, List<String> chunkTexts) {
+    long[] estimate(String documentId, String title, List<String> chunkTexts) {
+        String opening = opening(String.join("\n\n", chunkTexts));
         Map<String, String> keys = new LinkedHashMap<>();
-        chunkTexts.stream().filter(t -> !t.isBlank()).forEach(t -> keys.put(t, key(documentId, t)));
+        chunkTexts.stream().filter(t -> !t.isBlank()).forEach(t -> keys.put(t, key(documentId, String.valueOf(title),
+                opening, t)));
         Map<String, String> known = cache.contexts(keys.values());
         long document = Math.min(documentWords, words(String.join(" ", chunkTexts)));
         long calls = 0;

@@ -5,6 +5,7 @@ import io.polyrag.core.model.ChunkDraft;
 import io.polyrag.core.model.Ids;
 import io.polyrag.core.model.IngestEstimate;
 import io.polyrag.core.model.ItemError;
+import io.polyrag.core.model.ParsedDocument;
 import io.polyrag.core.model.SourceItem;
 import io.polyrag.core.port.Chunker;
 import io.polyrag.core.port.EntityExtractor;
@@ -53,8 +54,9 @@ final class IngestEstimator {
                 if (bytes.length > maxFileBytes) {
                     throw tooLarge(input, bytes.length, maxFileBytes);
                 }
-                List<ChunkDraft> drafts = chunker.chunk(parser.parse(new SourceItem(input.uri(), input.name(), bytes,
-                        input.mediaType())));
+                ParsedDocument parsed = parser.parse(new SourceItem(input.uri(), input.name(), bytes,
+                        input.mediaType()));
+                List<ChunkDraft> drafts = chunker.chunk(parsed);
                 documents++;
                 chunks += drafts.size();
                 tokens += drafts.stream().mapToLong(ChunkDraft::tokenCount).sum();
@@ -64,8 +66,8 @@ final class IngestEstimator {
                             cost.outputTokens() + e.outputTokens());
                 }
                 if (contextualizer != null) {
-                    long[] c = contextualizer.estimate(kb == null ? "" : Ids.documentId(kb, input.uri()), drafts
-                            .stream().map(d -> IngestPipeline.graphText(d.kind(), d.text()))
+                    long[] c = contextualizer.estimate(kb == null ? "" : Ids.documentId(kb, input.uri()),
+                            parsed.title(), drafts.stream().map(d -> IngestPipeline.graphText(d.kind(), d.text()))
                             .toList());
                     for (int i = 0; i < 3; i++) {
                         context[i] += c[i];

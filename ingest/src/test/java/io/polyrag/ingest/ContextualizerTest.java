@@ -80,16 +80,23 @@ class ContextualizerTest {
         assertThat(r.calls()).isEqualTo(3);
         assertThat(r.tokens()).isEqualTo(45);
 
-        Contextualizer.Result again = c.contexts("doc-1", "Manual", List.of("gamma", "delta"), Long.MAX_VALUE);
-        assertThat(again.contexts()).containsExactly("about gamma", "about delta");
-        assertThat(again.cached()).isEqualTo(1);
-        assertThat(model.shown).hasSize(4);
+        Contextualizer.Result again = c.contexts("doc-1", "Manual", List.of("alpha", "beta", "", "gamma", "beta"),
+                Long.MAX_VALUE);
+        assertThat(again.contexts()).containsExactly("about alpha", "about beta", "", "about gamma", "about beta");
+        assertThat(again.cached()).isEqualTo(4);
+        assertThat(model.shown).hasSize(3);
+        // Written from the title and the document's opening: another file under the same name (a new title, or
+        // another opening) gets contexts of its own, even for a paragraph it shares with the old one.
+        assertThat(c.contexts("doc-1", "Manual 2024", List.of("alpha", "beta", "", "gamma", "beta"), Long.MAX_VALUE)
+                .cached()).isZero();
+        assertThat(c.contexts("doc-1", "Manual", List.of("gamma", "delta"), Long.MAX_VALUE).cached()).isZero();
+        assertThat(model.shown).hasSize(3 + 3 + 2);
 
         // The same paragraph in another document (another tenant's, say) is situated in that document: its context
         // was written from this one's text and must not travel.
-        Contextualizer.Result other = c.contexts("acme/kb:doc-9", "Other", List.of("gamma"), Long.MAX_VALUE);
+        Contextualizer.Result other = c.contexts("acme/kb:doc-9", "Manual", List.of("gamma"), Long.MAX_VALUE);
         assertThat(other.cached()).isZero();
-        assertThat(model.shown).hasSize(5);
+        assertThat(model.shown).hasSize(9);
     }
 
     @Test
