@@ -17,7 +17,9 @@ import java.nio.file.WatchEvent;
 import java.nio.file.WatchKey;
 import java.nio.file.WatchService;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
@@ -39,7 +41,12 @@ final class SourceWatcher implements AutoCloseable {
     /** The queued or running sync of each source, by source key: its job id. */
     private final Map<String, String> pending = new ConcurrentHashMap<>();
     private final Map<String, Long> dirty = new ConcurrentHashMap<>();
-    private final Map<WatchKey, String> keys = new ConcurrentHashMap<>();
+    /**
+     * The sources each watched folder belongs to: the file system gives one key per folder however many register it,
+     * so two sources over one folder (or one nested in the other) share it. With one source per key, the second took
+     * the first's live watch, and deleting it cancelled the key the first still needed.
+     */
+    private final Map<WatchKey, Set<String>> keys = new ConcurrentHashMap<>();
     private WatchService service;
     private volatile boolean running;
     private Thread thread;
@@ -80,7 +87,7 @@ final class SourceWatcher implements AutoCloseable {
     void removed(Source s) {
         String key = key(s);
         keys.entrySet().removeIf(e -> {
-            if (e.getValue().equals(key)) {
+            if (e.getValue().remove(key) && e.getValue().isEmpty()) {
                 e.getKey().cancel();
                 return true;
             }
@@ -104,8 +111,9 @@ final class SourceWatcher implements AutoCloseable {
             dirs.filter(Files::isDirectory).filter(d -> !root.relativize(d).toString().startsWith("."))
                     .forEach(d -> {
                         try {
-                            keys.put(d.register(service, StandardWatchEventKinds.ENTRY_CREATE,
-                                    StandardWatchEventKinds.ENTRY_MODIFY, StandardWatchEventKinds.ENTRY_DELETE), key);
+                            keys.computeIfAbsent(d.register(service, StandardWatchEventKinds.ENTRY_CREATE,
+                                    StandardWatchEventKinds.ENTRY_MODIFY, StandardWatchEventKinds.ENTRY_DELETE),
+                                    x -> ConcurrentHashMap.newKeySet()).add(key);
                         } catch (IOException | ClosedWatchServiceException e) {
                             LOG.log(System.Logger.Level.DEBUG, "cannot watch " + d + ": " + e.getMessage());
                         }
@@ -146,19 +154,18 @@ final class SourceWatcher implements AutoCloseable {
     }
 
     private void handle(WatchKey k) {
-        String key = keys.get(k);
+        Set<String> owners = keys.getOrDefault(k, Set.of());
         Path dir = (Path) k.watchable();
         for (WatchEvent<?> e : k.pollEvents()) {
-            if (key == null) {
-                continue;
-            }
-            if (e.kind() == StandardWatchEventKinds.ENTRY_CREATE && e.context() instanceof Path name) {
-                Path created = dir.resolve(name);
-                if (Files.isDirectory(created) && !name.toString().startsWith(".")) {
-                    register(key, created);
+            for (String key : List.copyOf(owners)) {
+                if (e.kind() == StandardWatchEventKinds.ENTRY_CREATE && e.context() instanceof Path name) {
+                    Path created = dir.resolve(name);
+                    if (Files.isDirectory(created) && !name.toString().startsWith(".")) {
+                        register(key, created);
+                    }
                 }
+                dirty.put(key, System.currentTimeMillis());
             }
-            dirty.put(key, System.currentTimeMillis());
         }
         if (!k.reset()) {
             keys.remove(k);

@@ -127,6 +127,7 @@ public final class Sources {
                     old.knowledgeBase()) + "'): delete it and register it again");
         }
         store.updateSource(updated);
+        watcher.removed(old); // its old folder's watches go (they synced it on every change there)
         watcher.changed(updated);
         return new Registered(info(updated), updated.enabled() ? syncNow(updated) : null);
     }

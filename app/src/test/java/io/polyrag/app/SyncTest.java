@@ -476,6 +476,42 @@ class SyncTest {
         return p.search().run(SearchRequest.of(query, 5)).hits().stream().map(SearchHit::text).toList();
     }
 
+    /**
+     * Two sources over nested folders share the file system's watch of the inner one: a change there syncs both, and
+     * deleting the inner source leaves the outer one watching (it took the outer one's watch, then cancelled it).
+     */
+    @Test
+    void nested_folder_sources_both_see_a_change_and_one_deleted_leaves_the_other_watching() throws Exception {
+        Path outer = Files.createDirectories(tmp.resolve("docs"));
+        Path inner = Files.createDirectories(outer.resolve("hr"));
+        Files.writeString(outer.resolve("intro.md"), "# Intro\n\nThe handbook of the Quillon light.");
+        Files.writeString(inner.resolve("pay.md"), "# Pay\n\nKeepers are paid on the first of the month.");
+        try (Polyrag p = Polyrag.open(PolyragTest.config(tmp.resolve("data"), Map.of("vector.enabled", "false",
+                "sync.allowed.roots", outer.toString())))) {
+            awaitJob(p, p.sources().register(new SourceRegistration("all", "filesystem", Map.of("root",
+                    outer.toString()), "everything", 3600, true)).jobId());
+            awaitJob(p, p.sources().register(new SourceRegistration("hr", "filesystem", Map.of("root",
+                    inner.toString()), "people", 3600, true)).jobId());
+            Thread.sleep(300);
+            Files.writeString(inner.resolve("leave.md"), "# Leave\n\nKeepers take leave in the winter months.");
+            await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+                assertThat(names(p, "everything")).contains("leave.md");
+                assertThat(names(p, "people")).contains("leave.md");
+            });
+            await().atMost(Duration.ofSeconds(30)).until(() -> p.jobs().list(0, 100).stream().allMatch(j ->
+                    j.status() != JobStatus.QUEUED && j.status() != JobStatus.RUNNING));
+            p.sources().delete("hr", false);
+            Files.writeString(inner.resolve("rota.md"), "# Rota\n\nTwo keepers share each night's watch.");
+            await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(names(p, "everything"))
+                    .contains("rota.md"));
+        }
+    }
+
+    private static List<String> names(Polyrag p, String kb) {
+        return p.documents().list(io.polyrag.core.model.KnowledgeBase.of(kb), 0, 100).stream().map(DocumentInfo::uri)
+                .map(u -> u.substring(u.lastIndexOf('/') + 1)).toList();
+    }
+
     /** A last scan in the future means the clock went back: due now, not once the clock has caught up. */
     @Test
     void a_source_scanned_in_the_clocks_future_is_due() {
