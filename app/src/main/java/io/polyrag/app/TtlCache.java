@@ -3,6 +3,7 @@ package io.polyrag.app;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 
 /**
@@ -20,8 +21,12 @@ final class TtlCache<T> {
     private final long trustNanos;
     private final int maxKept;
     private final Map<String, Cached<T>> cache = new ConcurrentHashMap<>();
-    /** Bumped by every change of a key's value. */
-    private final Map<String, Long> generations = new ConcurrentHashMap<>();
+    /**
+     * Bumped by every change of any key's value: a read is kept only when none came while it ran. One counter, not
+     * one per key: per-key counters were kept for every key ever changed (knowledge bases deleted and made again
+     * under new names), past the bound the cache itself keeps.
+     */
+    private final AtomicLong generation = new AtomicLong();
 
     TtlCache(long trustNanos, int maxKept) {
         this.trustNanos = trustNanos;
@@ -32,14 +37,14 @@ final class TtlCache<T> {
     Optional<T> get(String key, Function<String, Optional<T>> read) {
         Cached<T> c = cache.get(key);
         if (c == null || System.nanoTime() - c.at() > trustNanos) {
-            long generation = generations.getOrDefault(key, 0L);
+            long before = generation.get();
             c = new Cached<>(read.apply(key), System.nanoTime());
-            if (generations.getOrDefault(key, 0L) == generation) {
+            if (generation.get() == before) {
                 if (cache.size() >= maxKept) {
                     cache.clear();
                 }
                 cache.put(key, c);
-                if (generations.getOrDefault(key, 0L) != generation) {
+                if (generation.get() != before) {
                     cache.remove(key); // changed between the check and the put
                 }
             }
@@ -49,7 +54,7 @@ final class TtlCache<T> {
 
     /** The key's value changed here (tuned, dropped, the knowledge base deleted): read it again. */
     void changed(String key) {
-        generations.merge(key, 1L, Long::sum);
+        generation.incrementAndGet();
         cache.remove(key);
     }
 }

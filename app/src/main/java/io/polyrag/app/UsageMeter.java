@@ -186,6 +186,10 @@ final class UsageMeter implements AutoCloseable {
                 taken.put(k, n);
             }
         });
+        // Counters of days no add can reach any more (two days back: an add reads the day when it runs) go, their
+        // counts taken above: one was kept per tenant, day, metric and model for the life of the process.
+        LocalDate before = LocalDate.now(clock.withZone(ZoneOffset.UTC)).minusDays(1);
+        pending.keySet().removeIf(k -> k.day().isBefore(before));
         if (taken.isEmpty()) {
             return;
         }

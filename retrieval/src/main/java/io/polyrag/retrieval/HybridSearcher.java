@@ -479,7 +479,10 @@ public final class HybridSearcher implements AutoCloseable {
             try {
                 rankings.put(m, f.get(Math.max(0, until - System.nanoTime()), TimeUnit.NANOSECONDS));
             } catch (TimeoutException e) {
-                f.cancel(true);
+                // Not interrupted: its result is dropped either way, and an interrupt inside an embedded store's read
+                // closes the file channel it maps its index through (TDB2, Lucene on NIO), failing that store's
+                // reads until a restart. A leg that runs on finishes, bounded by its store's own timeout.
+                f.cancel(false);
                 degraded.add(new DegradedLeg(m, until < deadline ? "not finished " + lag + " ms after the text "
                         + "legs (search.graph.lag.ms): left out of this search" : "timed out after "
                         + options.legTimeoutMs() + " ms"));
@@ -489,7 +492,7 @@ public final class HybridSearcher implements AutoCloseable {
                         + e.getCause().getMessage()));
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                f.cancel(true);
+                f.cancel(false);
                 degraded.add(new DegradedLeg(m, "interrupted"));
             }
         }

@@ -233,9 +233,10 @@ final class DocumentRoutes {
                     + Ids.abbreviate(raw, 20) + "'");
         }
         var blob = tenant(ctx).documents().figure(ctx.pathParam("id"), number);
-        // The number names a figure of the visible version: a new version may put another image under it.
+        // The number names a figure of the visible version: a new version may put another image under the same URL,
+        // so it is not kept fresh for minutes (a hit showed the new caption over the old chart).
         ctx.status(200).contentType(blob.mediaType()).header("Content-Length", Long.toString(blob.size()))
-                .header("Cache-Control", "private, max-age=300").header("X-Content-Type-Options", "nosniff")
+                .header("Cache-Control", "private, no-cache").header("X-Content-Type-Options", "nosniff")
                 .header("Content-Disposition", disposition("inline", blob.name()));
         if (ctx.method() == HandlerType.HEAD) {
             blob.content().close();

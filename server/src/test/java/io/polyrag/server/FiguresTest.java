@@ -67,6 +67,8 @@ class FiguresTest {
                 HttpResponse<byte[]> image = bytes(figure.get("url").asString());
                 assertThat(image.statusCode()).isEqualTo(200);
                 assertThat(image.headers().firstValue("Content-Type").orElseThrow()).isEqualTo("image/png");
+                assertThat(image.headers().firstValue("Cache-Control").orElseThrow()).as("a new version may put "
+                        + "another image under the same URL").contains("no-cache").doesNotContain("max-age");
                 BufferedImage png = ImageIO.read(new ByteArrayInputStream(image.body()));
                 assertThat(png.getWidth()).isEqualTo(figure.get("width").asInt());
                 assertThat(png.getHeight()).isEqualTo(figure.get("height").asInt());

@@ -14,9 +14,9 @@ import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiConsumer;
@@ -231,8 +231,15 @@ public final class Outbound {
         }
     }
 
-    private static final ScheduledExecutorService TIMER = Executors.newSingleThreadScheduledExecutor(
-            Thread.ofPlatform().daemon().name("polyrag-outbound-timer").factory());
+    /** Re-armed on every line of a stream: a cancelled timer leaves the queue at once, not when it would have run. */
+    private static final ScheduledExecutorService TIMER = timer();
+
+    private static ScheduledExecutorService timer() {
+        ScheduledThreadPoolExecutor t = new ScheduledThreadPoolExecutor(1, Thread.ofPlatform().daemon()
+                .name("polyrag-outbound-timer").factory());
+        t.setRemoveOnCancelPolicy(true);
+        return t;
+    }
 
     /**
      * Closes a response body that is not read in time, so the read fails instead of waiting on a server that sent

@@ -22,6 +22,8 @@ import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.regex.Pattern;
 import software.amazon.awssdk.auth.credentials.AnonymousCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
@@ -55,8 +57,19 @@ public final class S3Connector implements SourceConnector {
     static int pageSize = 1000;
 
     private final Config config;
-    /** One client per endpoint and credentials, made at first use and closed with the server. */
+    /**
+     * One client per endpoint and credentials, made at first use and closed with the server; at most
+     * {@link #MAX_CLIENTS}, forgotten all at once past that (a tenant registering sources with new credentials made
+     * clients without end).
+     */
     private final Map<String, S3Client> clients = new ConcurrentHashMap<>();
+    static final int MAX_CLIENTS = 64;
+    /**
+     * The clients' timer (attempt timeouts), shared: each client otherwise starts a pool of platform threads of its
+     * own that lives as long as it does, and a forgotten client is then only garbage, nothing to close.
+     */
+    private final ScheduledExecutorService timer = Executors.newScheduledThreadPool(2, r -> Thread.ofPlatform()
+            .name("polyrag-s3-timer").daemon().unstarted(r));
 
     S3Connector(Config config) {
         this.config = config;
@@ -314,12 +327,16 @@ public final class S3Connector implements SourceConnector {
         String secret = (String) source.get("secret_access_key");
         String key = String.join("\n", endpoint, region, Boolean.toString(pathStyle), access, Ids.sha256Hex(
                 secret.getBytes(StandardCharsets.UTF_8)));
+        if (clients.size() >= MAX_CLIENTS && !clients.containsKey(key)) {
+            clients.clear(); // not closed: a sync may be using one, and they hold no thread or connection pool
+        }
         return clients.computeIfAbsent(key, k -> {
             Duration timeout = Duration.ofSeconds(config.get(Settings.SYNC_S3_TIMEOUT_SECONDS));
             var b = S3Client.builder().region(Region.of(region)).forcePathStyle(pathStyle)
                     .httpClientBuilder(UrlConnectionHttpClient.builder().connectionTimeout(timeout)
                             .socketTimeout(timeout))
-                    .overrideConfiguration(o -> o.retryStrategy(RetryMode.STANDARD).apiCallAttemptTimeout(timeout))
+                    .overrideConfiguration(o -> o.retryStrategy(RetryMode.STANDARD).apiCallAttemptTimeout(timeout)
+                            .scheduledExecutorService(timer))
                     .credentialsProvider(access.isEmpty() ? AnonymousCredentialsProvider.create()
                             : StaticCredentialsProvider.create(AwsBasicCredentials.create(access, secret)));
             if (!endpoint.isEmpty()) {
@@ -333,5 +350,6 @@ public final class S3Connector implements SourceConnector {
     public void close() {
         clients.values().forEach(S3Client::close);
         clients.clear();
+        timer.shutdownNow();
     }
 }

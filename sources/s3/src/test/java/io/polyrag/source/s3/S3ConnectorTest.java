@@ -184,6 +184,13 @@ class S3ConnectorTest {
 
             assertThat(list(c, c.checked(settings(Map.of("include", List.of("guides/*.md"))), HOST)))
                     .map(Found::item).containsExactly("handbook/guides/proofing.md");
+            // Sources with credentials of their own each have a client, none with a thread pool of its own: a tenant
+            // registering sources with new credentials started threads without end.
+            for (int i = 0; i < S3Connector.MAX_CLIENTS + 3; i++) {
+                list(c, c.checked(settings(Map.of("access_key_id", "key" + i, "include", List.of("intro.md"))), HOST));
+            }
+            assertThat(Thread.getAllStackTraces().keySet()).extracting(Thread::getName)
+                    .noneMatch(n -> n.startsWith("sdk-ScheduledExecutor"));
         } finally {
             S3Connector.pageSize = pages;
         }

@@ -108,19 +108,29 @@ public final class FileBlobStore implements BlobStore {
     private static void write(Path file, byte[] bytes) throws IOException {
         // A name of its own per write: replicas sharing the directory may put one key at once.
         Path tmp = file.resolveSibling(file.getFileName() + "." + UUID.randomUUID() + ".tmp");
-        try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                StandardOpenOption.TRUNCATE_EXISTING)) {
-            // One write(2) may write less than asked (a disk filling mid-file): go on until all of it is written.
-            ByteBuffer buffer = ByteBuffer.wrap(bytes);
-            while (buffer.hasRemaining()) {
-                ch.write(buffer);
-            }
-            ch.force(true);
-        }
+        boolean moved = false;
         try {
-            Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-        } catch (AtomicMoveNotSupportedException e) {
-            Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING);
+            try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                    StandardOpenOption.TRUNCATE_EXISTING)) {
+                // One write(2) may write less than asked (a disk filling mid-file): go on until all of it is written.
+                ByteBuffer buffer = ByteBuffer.wrap(bytes);
+                while (buffer.hasRemaining()) {
+                    ch.write(buffer);
+                }
+                ch.force(true);
+            }
+            try {
+                Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            } catch (AtomicMoveNotSupportedException e) {
+                Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING);
+            }
+            moved = true;
+        } finally {
+            if (!moved) {
+                // A failed write (a full disk) left its part: nothing lists a folder without content, so nothing
+                // else would ever delete it, and it held what space had been free.
+                Files.deleteIfExists(tmp);
+            }
         }
     }
 

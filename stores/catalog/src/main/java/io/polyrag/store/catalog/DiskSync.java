@@ -4,6 +4,7 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantLock;
 import org.h2.engine.SessionLocal;
 import org.h2.jdbc.JdbcConnection;
 
@@ -37,7 +38,7 @@ final class DiskSync {
     };
 
     private final Force force;
-    /** Syncs started, and finished (every sync up to {@code done} returned; written under {@code this}). */
+    /** Syncs started, and finished (every sync up to {@code done} returned; written under {@code syncing}). */
     private final AtomicLong started = new AtomicLong();
     private volatile long done;
     /** Commits under way and not yet noted; the newest noted commit's sync number (it needs one past it). */
@@ -100,7 +101,10 @@ final class DiskSync {
 
     /** Returns once a sync started after {@code after} syncs had started has finished, running one if needed. */
     private void syncAfter(Connection c, long after) throws SQLException {
-        synchronized (this) {
+        // A lock, not synchronized: a virtual thread waiting to enter a monitor pins its carrier (JDK 21) for as long
+        // as the fsync takes, stalling unrelated requests on a small host.
+        syncing.lock();
+        try {
             if (done > after) {
                 return;
             }
@@ -108,8 +112,12 @@ final class DiskSync {
             force.run(c);
             syncs.incrementAndGet();
             done = number;
+        } finally {
+            syncing.unlock();
         }
     }
+
+    private final ReentrantLock syncing = new ReentrantLock();
 
     /** How many times the file was forced (tests, the benchmark's report). */
     long syncs() {
