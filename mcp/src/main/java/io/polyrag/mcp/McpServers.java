@@ -113,6 +113,14 @@ public final class McpServers implements McpFrontDoor.Factory {
                     + " (and " + Settings.MCP_JWT_ISSUER.env() + ", " + Settings.MCP_JWT_AUDIENCE.env() + ") so "
                     + "clients must send a signed token, or bind a loopback address (--host 127.0.0.1)");
         }
+        // Bound to every address, the Host check knows no name of this machine but the loopback ones: every remote
+        // call was a 421. Said at start, not at the first client's call.
+        if ((o.host().equals("0.0.0.0") || o.host().equals("::"))
+                && o.config().get(Settings.MCP_ALLOWED_HOSTS).isBlank()) {
+            throw new ConfigException("serving MCP on " + o.host() + " needs the names clients reach it by: set "
+                    + Settings.MCP_ALLOWED_HOSTS.env() + " (e.g. mcp.example.org,mcp.example.org:*), or bind one "
+                    + "address (--host) that clients use; other Host headers get 421 (against DNS rebinding)");
+        }
     }
 
     private static boolean loopback(String host) {

@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
 import tools.jackson.core.JacksonException;
@@ -184,14 +185,18 @@ final class Tools {
         for (String p : given) {
             Path path = Path.of(p.startsWith("~/") ? System.getProperty("user.home") + p.substring(1) : p)
                     .toAbsolutePath().normalize();
-            if (confinement.confined() && Files.exists(path)) {
-                var refused = confinement.refusal(path);
+            if (confinement.confined()) {
+                // A path outside every root is refused before the file system is asked: "no such file" for a
+                // missing one and "outside" for an existing one told a network client what exists elsewhere.
+                var refused = confinement.roots().stream().noneMatch(path::startsWith)
+                        ? Optional.of(path + ": resolves outside the folders this reader may open")
+                        : Files.exists(path) ? confinement.refusal(path) : Optional.<String>empty();
                 if (refused.isPresent()) {
                     throw new Args.Bad("paths", refused.get().replace("; skipped", "") + " (allowed: "
                             + confinement.roots() + ", POLYRAG_MCP_ALLOWED_ROOTS)");
                 }
             }
-            if (Files.exists(path) && insideDataDirectory(path)) {
+            if (Files.exists(path) && leadsInsideDataDirectory(path)) {
                 throw new Args.Bad("paths", path + " is inside a polyrag data directory (stored originals, indexes): "
                         + "never read");
             }
@@ -256,7 +261,7 @@ final class Tools {
                 // folder is not walked (a cycle, a tree elsewhere), as before.
                 boolean file = attrs.isRegularFile() || attrs.isSymbolicLink() && Files.isRegularFile(f);
                 if (file && Files.isReadable(f) && confinement.refusal(f).isEmpty()
-                        && !hidden(root.relativize(f))) {
+                        && !hidden(root.relativize(f)) && !(attrs.isSymbolicLink() && leadsInsideDataDirectory(f))) {
                     out.add(f);
                 }
                 return out.size() >= most ? FileVisitResult.TERMINATE : FileVisitResult.CONTINUE;
@@ -434,6 +439,21 @@ final class Tools {
      * Whether {@code p} lies in a polyrag data directory: a folder holding the data directory's lock file beside one
      * of its stores. Its files (other tenants' originals, the indexes) are never sent, wherever it is.
      */
+    /**
+     * Whether a path, or where it leads (a file link), is inside a polyrag data directory: a link to another data
+     * directory's stored original was sent, only the path itself was checked.
+     */
+    static boolean leadsInsideDataDirectory(Path p) {
+        if (insideDataDirectory(p)) {
+            return true;
+        }
+        try {
+            return insideDataDirectory(p.toRealPath());
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
     static boolean insideDataDirectory(Path p) {
         for (Path d = p.toAbsolutePath().normalize(); d != null; d = d.getParent()) {
             if (Files.isRegularFile(d.resolve(".lock")) && (Files.isDirectory(d.resolve("catalog"))

@@ -87,6 +87,11 @@ class HostFilesTest {
         Map<String, Object> dataDir = ingest("streamable-http", settings, List.of(data.resolve("content")
                 .toString()));
         assertThat(String.valueOf(dataDir.get("error"))).contains("data directory");
+        // Outside the roots, a file that exists and one that does not get the same answer: no probe of the host.
+        for (Path probe : List.of(outside, tmp.resolve("no-such-file"))) {
+            assertThat(String.valueOf(ingest("streamable-http", settings, List.of(probe.toString())).get("error")))
+                    .as(probe.toString()).contains("resolves outside").doesNotContain("no such file");
+        }
         Map<String, Object> folder = ingest("streamable-http", settings, List.of(allowed.toString()));
         assertThat(folder.get("ok")).isEqualTo(true);
         assertThat(received.getLast()).as("the folder's link leading out is left out").contains("trimmed at dusk")
@@ -141,6 +146,14 @@ class HostFilesTest {
                 .doesNotContain("another tenant's original");
         assertThat(String.valueOf(ingest("stdio", settings, List.of(served.resolve("blobs/abc/content").toString()))
                 .get("error"))).contains("data directory");
+        // A link to a file inside a data directory, named or met in a folder, is that file: never sent.
+        Path elsewhere = Files.createDirectories(tmp.resolve("elsewhere"));
+        Files.writeString(elsewhere.resolve("notes.md"), "# More\n\nThe oil is filled at noon.");
+        Files.createSymbolicLink(elsewhere.resolve("x.md"), served.resolve("blobs/abc/content"));
+        assertThat(String.valueOf(ingest("stdio", settings, List.of(elsewhere.resolve("x.md").toString()))
+                .get("error"))).contains("data directory");
+        assertThat(ingest("stdio", settings, List.of(elsewhere.toString())).get("ok")).isEqualTo(true);
+        assertThat(received.getLast()).contains("filled at noon").doesNotContain("another tenant's original");
     }
 
     /** A blob folder of its own (every tenant's stored originals) is as closed as the data directory. */
@@ -163,6 +176,12 @@ class HostFilesTest {
                 URI.create("http://127.0.0.1:9"), null, "0.0.0.0", 0, null, null, config)))
                 .isInstanceOf(ConfigException.class).hasMessageContaining("without authentication")
                 .hasMessageContaining("POLYRAG_MCP_JWT_JWKS_URL").hasMessageContaining("127.0.0.1");
+        // With a token required, every address bound and no name allowed, every remote call would be a 421.
+        Config jwt = Config.load(Map.of(), Map.of("mcp.jwt.jwks.url", "http://127.0.0.1:9/jwks.json",
+                "mcp.jwt.audience", "polyrag"));
+        assertThatThrownBy(() -> new McpServers().start(new McpFrontDoor.Options("streamable-http",
+                URI.create("http://127.0.0.1:9"), null, "0.0.0.0", 0, null, null, jwt)))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("POLYRAG_MCP_ALLOWED_HOSTS");
     }
 
     private Map<String, Object> ingest(String transport, Map<String, String> settings, List<String> paths) {
