@@ -41,7 +41,13 @@ export function App() {
   }, []);
 
   useEffect(() => {
-    setUnauthorizedHandler(() => dispatch({ type: 'unauthorized', value: true }));
+    // A 401 proves the server has keys now: a tab opened in local mode before the first key was created showed
+    // "no API key needed" and no box to enter one.
+    setUnauthorizedHandler(() => {
+      setAuth('keys');
+      setReported('keys');
+      dispatch({ type: 'unauthorized', value: true });
+    });
   }, []);
 
   useEffect(() => {

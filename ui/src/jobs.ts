@@ -123,6 +123,15 @@ export function useJobPolling(runs: Run[], onJob: (job: Job) => void, enabled: b
         all.set(r.jobId, pollJob(r.jobId, (job) => callback.current(job), { fetchJob }));
       }
     }
+    // A run no longer listed (the key forgotten, the list cut at its cap) stops too: its poller went on asking, with
+    // no key a 401 a second and a "key was refused" banner after a deliberate forget.
+    const listed = new Set(runs.map((r) => r.jobId));
+    for (const [id, poller] of all) {
+      if (!enabled || !listed.has(id)) {
+        poller.stop();
+        all.delete(id);
+      }
+    }
   }, [runs, enabled, fetchJob]);
   useEffect(() => {
     const all = pollers.current;

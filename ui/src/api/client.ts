@@ -167,14 +167,32 @@ export function parseEvent(block: string): ServerEvent | null {
   return data.length ? { id, event, data: data.join('\n') } : null;
 }
 
-/** Downloads a document's stored original with the key (a plain link could not send it). */
+/**
+ * The file name a Content-Disposition header gives (its UTF-8 filename* first), or null: the original's own name,
+ * with its extension, where a document's title ("Microsoft Word - Q3.docx", a stem with dots) is not a file name.
+ */
+export function dispositionName(header: string | null): string | null {
+  if (!header) return null;
+  const utf8 = /filename\*=UTF-8''([^;\s]+)/i.exec(header);
+  if (utf8) {
+    try {
+      return decodeURIComponent(utf8[1]);
+    } catch {
+      // a malformed escape: the plain name below
+    }
+  }
+  const plain = /filename="?([^";]+)"?/i.exec(header);
+  return plain ? plain[1] : null;
+}
+
+/** Downloads a document's stored original with the key (a plain link could not send it), under its own name. */
 export async function downloadOriginal(documentId: string, name: string) {
   const response = await fetch(`/v1/documents/${encodeURIComponent(documentId)}/content`, { headers: authHeaders() });
   if (!response.ok) throw toError(response.status, await response.json().catch(() => undefined));
   const url = URL.createObjectURL(await response.blob());
   const a = document.createElement('a');
   a.href = url;
-  a.download = name;
+  a.download = dispositionName(response.headers.get('Content-Disposition')) ?? name;
   a.click();
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }

@@ -473,6 +473,19 @@ describe('the app', () => {
     expect(screen.queryByRole('alert')).toBeNull();
   });
 
+  it('asks for a key when keys were created after the tab opened in local mode', async () => {
+    const user = userEvent.setup();
+    render(<App />);
+    await user.click(await screen.findByRole('tab', { name: 'Search' }));
+    expect(screen.getByText(/No API key needed/)).toBeTruthy();
+    keysRequired = true;
+    await user.type(screen.getByLabelText('Query'), 'radium');
+    await user.click(screen.getByRole('button', { name: 'Search' }));
+    await waitFor(() => expect(screen.getByRole('alert').textContent).toContain('The key was refused'));
+    expect(screen.getByLabelText('API key')).toBeTruthy();
+    expect(screen.queryByText(/No API key needed/)).toBeNull();
+  });
+
   it('shows the 401 state when the key is refused', async () => {
     keysRequired = true;
     sessionStorage.setItem('polyrag.apiKey', 'stale-key');

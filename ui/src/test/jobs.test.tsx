@@ -82,6 +82,20 @@ describe('polling', () => {
     await vi.advanceTimersByTimeAsync(10_000);
     expect(fetchJob).toHaveBeenCalledTimes(before);
   });
+
+  it('stops a run no longer listed, and every run once polling is off (the key forgotten)', async () => {
+    const fetchJob = vi.fn(async () => job('running'));
+    let runs: Run[] = [{ jobId: 'j1', label: 'a.md', kind: 'upload', job: job('running') }];
+    let enabled = true;
+    const { rerender } = renderHook(() => useJobPolling(runs, () => {}, enabled, fetchJob));
+    await vi.advanceTimersByTimeAsync(1500);
+    const before = fetchJob.mock.calls.length;
+    runs = [];
+    enabled = false;
+    rerender();
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(fetchJob).toHaveBeenCalledTimes(before);
+  });
 });
 
 describe('the event stream', () => {

@@ -91,6 +91,11 @@ final class Auth {
         String path = canonical(ctx.path());
         boolean operator = path.startsWith("/v1/admin") || path.equals("/metrics") || path.startsWith("/metrics/");
         if (!path.startsWith("/v1/") && !path.equals("/v1") && !operator || path.equals("/v1/openapi.json")) {
+            if ((path.equals("/health") || path.equals("/ready")) && !keysRequired()) {
+                // In local mode these show counts, store addresses and errors: a page whose name was rebound to
+                // 127.0.0.1 read them, as it cannot read /v1 (the Host check).
+                LocalOnly.check(ctx, corsOrigins);
+            }
             return;
         }
         if (!keysRequired()) {

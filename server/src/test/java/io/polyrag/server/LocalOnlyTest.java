@@ -50,9 +50,13 @@ class LocalOnlyTest {
 
     /** A raw request, since Java's client sets Host itself. */
     private String raw(String host) throws IOException {
+        return raw("/v1/documents", host);
+    }
+
+    private String raw(String path, String host) throws IOException {
         try (Socket s = new Socket("127.0.0.1", server.port())) {
             OutputStream out = s.getOutputStream();
-            out.write(("GET /v1/documents HTTP/1.1\r\nHost: " + host + "\r\nConnection: close\r\n\r\n")
+            out.write(("GET " + path + " HTTP/1.1\r\nHost: " + host + "\r\nConnection: close\r\n\r\n")
                     .getBytes(StandardCharsets.US_ASCII));
             out.flush();
             InputStream in = s.getInputStream();
@@ -82,6 +86,11 @@ class LocalOnlyTest {
         assertThat(raw("localhost:" + server.port())).startsWith("HTTP/1.1 200");
         assertThat(raw("127.0.0.1:" + server.port())).startsWith("HTTP/1.1 200");
         assertThat(raw("[::1]:" + server.port())).startsWith("HTTP/1.1 200");
+        // The health routes show counts and store errors in local mode: as closed to a rebound name as /v1.
+        for (String route : java.util.List.of("/health", "/ready")) {
+            assertThat(raw(route, "evil.example:" + server.port())).as(route).startsWith("HTTP/1.1 421");
+            assertThat(raw(route, "localhost:" + server.port())).as(route).startsWith("HTTP/1.1 200");
+        }
 
         HttpResponse<String> planted = upload("https://evil.example");
         assertThat(planted.statusCode()).isEqualTo(403);

@@ -1,0 +1,13 @@
+import { describe, expect, it } from 'vitest';
+import { dispositionName } from '../api/client';
+
+describe('a download', () => {
+  it('is saved under the name the server gives, not the document title', () => {
+    expect(dispositionName("attachment; filename=\"q3.pdf\"; filename*=UTF-8''Q3%20r%C3%A9sum%C3%A9.pdf"))
+      .toBe('Q3 résumé.pdf');
+    expect(dispositionName('attachment; filename="annual.report.2023.pdf"')).toBe('annual.report.2023.pdf');
+    expect(dispositionName("attachment; filename*=UTF-8''%E0%A4%A.pdf; filename=\"plain.pdf\"")).toBe('plain.pdf');
+    expect(dispositionName(null)).toBeNull();
+    expect(dispositionName('inline')).toBeNull();
+  });
+});
