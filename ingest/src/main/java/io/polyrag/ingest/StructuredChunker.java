@@ -28,6 +28,8 @@ import java.util.Locale;
  * A heading change always ends a chunk, so every chunk has one heading path.
  */
 public final class StructuredChunker implements Chunker {
+    /** Characters a token spans at most, as the chunker counts: real tokens are a few characters, rarely 16. */
+    static final int CHARS_PER_TOKEN_AT_MOST = 16;
     private final TokenCounter counter;
     private final int maxTokens;
     private final int overlapTokens;
@@ -37,7 +39,11 @@ public final class StructuredChunker implements Chunker {
             throw new IllegalArgumentException("need 0 <= overlap < max tokens, got overlap " + overlapTokens
                     + " and max " + maxTokens);
         }
-        this.counter = counter;
+        // Never fewer tokens than one per 16 characters: a WordPiece tokenizer counts any run of letters or digits
+        // longer than 100 characters as one unknown token (the default model's), so a 10 MB hex string fit a chunk
+        // of "one token" and became one passage of any size.
+        this.counter = text -> Math.max(counter.count(text), (text.length() + CHARS_PER_TOKEN_AT_MOST - 1)
+                / CHARS_PER_TOKEN_AT_MOST);
         this.maxTokens = maxTokens;
         this.overlapTokens = overlapTokens;
     }

@@ -179,6 +179,21 @@ class StructuredChunkerTest {
         }
     }
 
+    /**
+     * A WordPiece tokenizer counts any run of letters or digits over 100 characters as one unknown token (the
+     * default model's): such a run, or a document of them, is still cut to chunks of bounded size.
+     */
+    @Test
+    void a_run_a_wordpiece_tokenizer_counts_as_one_token_is_still_cut() {
+        TokenCounter wordPiece = t -> java.util.Arrays.stream(t.strip().split("\\s+")).filter(w -> !w.isEmpty())
+                .mapToInt(w -> w.length() > 100 ? 1 : (w.length() + 3) / 4).sum();
+        String blob = "QUJD".repeat(50_000);
+        List<ChunkDraft> chunks = new StructuredChunker(wordPiece, 64, 8).chunk(doc(prose("Payload: " + blob
+                + " and " + "ab12".repeat(40_000))));
+        assertThat(chunks).hasSizeGreaterThan(100).allSatisfy(c -> assertThat(c.text().length()).as("a chunk's size")
+                .isLessThanOrEqualTo(64 * StructuredChunker.CHARS_PER_TOKEN_AT_MOST + 64));
+    }
+
     @Test
     void a_small_table_stays_whole() {
         String table = "a | b\n1 | 2\n3 | 4";

@@ -342,15 +342,16 @@ public final class DocumentsParser implements Parser {
     }
 
     private ParsedDocument tika(SourceItem item, String type) {
-        // A presentation or Word file's pictures are its figures (FigureExtractor, with their slide and OCR text):
-        // Tika does not OCR them into its text, unless the file has no text of its own (pasted scans).
-        if (FigureExtractor.handles(type) && !type.equals("application/pdf")) {
-            try {
-                return tika(item, type, true);
-            } catch (InvalidInputException e) {
-                if (!ocr || !String.valueOf(e.getMessage()).contains("no text to index")) {
-                    throw e;
-                }
+        // Embedded documents are never parsed: a PDF's attachments, an Office file's OLE objects, an archive inside
+        // either (a gzip bomb attached to a 20 KB PDF held a parse slot for hours, past every guard, as Tika parses
+        // what it is given recursively). A presentation or Word file's pictures are its figures (FigureExtractor,
+        // with their slide and OCR text); only a file with no text of its own (pasted scans) has them OCR'd in.
+        try {
+            return tika(item, type, true);
+        } catch (InvalidInputException e) {
+            if (!ocr || !FigureExtractor.handles(type) || type.equals("application/pdf")
+                    || !String.valueOf(e.getMessage()).contains("no text to index")) {
+                throw e;
             }
         }
         return tika(item, type, false);
@@ -428,12 +429,14 @@ public final class DocumentsParser implements Parser {
             context.set(Locale.class, Locale.ROOT);
             // Tika's AutoDetectParser parses a file's embedded resources itself unless told not to: a pptx's
             // or docx's pictures were OCR'd into a section named after the picture's file (image1.png), placed
-            // at the end, which could become the document's title. (PDF and image OCR go through this
-            // extractor too, so those keep Tika's.)
+            // at the end, which could become the document's title.
             if (skipEmbedded) {
                 context.set(EmbeddedDocumentExtractor.class, NO_EMBEDDED);
             }
             if (ocr) {
+                // A scanned PDF page is rendered and OCR'd by the parser in the context (Tika puts itself there only
+                // when it also parses embedded documents).
+                OcrContext.ocrWith(context, tika);
                 // Pages with (almost) no text layer are scanned: OCR them; pages with text are read as text.
                 PDFParserConfig pdf = new PDFParserConfig();
                 pdf.setOcrStrategy(PDFParserConfig.OCR_STRATEGY.AUTO);

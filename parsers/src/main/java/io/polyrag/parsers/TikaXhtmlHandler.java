@@ -174,7 +174,7 @@ final class TikaXhtmlHandler extends DefaultHandler {
                     // column XFD is text too, not free.
                     charge(3);
                     String c = clean(cell.toString());
-                    row.add(c.isEmpty() ? "" : c.replace("|", "\\\\|"));
+                    row.add(c.isEmpty() ? "" : c.replace("|", "\\|"));
                     cell = null;
                 }
             }

@@ -335,4 +335,30 @@ class DocumentsParserTest {
         assertThat(html.title()).isEqualTo("Foghorns");
         assertThat(html.text()).contains("twice a minute");
     }
+
+    /** A PDF's attachment is not parsed (nor an archive in it): only the document's own text is indexed. */
+    @Test
+    void a_pdfs_attachments_are_not_parsed() throws Exception {
+        byte[] pdf;
+        try (org.apache.pdfbox.pdmodel.PDDocument doc = org.apache.pdfbox.Loader.loadPDF(DocumentFixtures.pdf(
+                List.of("The harbour log for March.")));
+                java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream()) {
+            var file = new org.apache.pdfbox.pdmodel.common.filespecification.PDEmbeddedFile(doc,
+                    new java.io.ByteArrayInputStream("Zanzibarite notes from the attachment.".getBytes(
+                            StandardCharsets.UTF_8)));
+            file.setSubtype("text/plain");
+            var spec = new org.apache.pdfbox.pdmodel.common.filespecification.PDComplexFileSpecification();
+            spec.setFile("notes.txt");
+            spec.setEmbeddedFile(file);
+            var tree = new org.apache.pdfbox.pdmodel.PDEmbeddedFilesNameTreeNode();
+            tree.setNames(java.util.Map.of("notes.txt", spec));
+            var names = new org.apache.pdfbox.pdmodel.PDDocumentNameDictionary(doc.getDocumentCatalog());
+            names.setEmbeddedFiles(tree);
+            doc.getDocumentCatalog().setNames(names);
+            doc.save(out);
+            pdf = out.toByteArray();
+        }
+        ParsedDocument parsed = parse("log.pdf", pdf);
+        assertThat(parsed.text()).contains("harbour log").doesNotContain("Zanzibarite");
+    }
 }
