@@ -141,7 +141,7 @@ public final class DocumentsParser implements Parser {
         if (plainText(item, ext)) {
             // Declared or named as text, and text by its bytes: Tika's magic detection (a third of a full-text-only
             // ingest of web pages) would only say so again.
-            return text.parse(item);
+            return text.parse(withinTextLimit(item));
         }
         String detected = detect(item);
         if (isText(detected) && CODE.containsKey(ext)) {
@@ -153,7 +153,7 @@ public final class DocumentsParser implements Parser {
         }
         if (isText(detected) && !isDocument(detected) && !DOCUMENTS.contains(ext) || detected.equals("text/html")
                 || detected.equals("application/xhtml+xml") || detected.equals("text/markdown")) {
-            return text.parse(item);
+            return text.parse(withinTextLimit(item));
         }
         if (ARCHIVES.contains(detected)) {
             throw new InvalidInputException(item.name() + ": an archive (" + detected + "); archives are not "
@@ -293,8 +293,21 @@ public final class DocumentsParser implements Parser {
         }
     }
 
+    /**
+     * The item, when its text is within the text limit: a text, Markdown, HTML or code file was decoded and parsed
+     * whole (a DOM for HTML) whatever its size. Decoded to count only when its bytes could exceed the limit.
+     */
+    private SourceItem withinTextLimit(SourceItem item) {
+        if (item.content().length > maxChars
+                && TextDecoder.decode(item.content(), item.name()).length() > maxChars) {
+            throw new InvalidInputException(item.name() + ": holds more than " + maxChars + " characters of text "
+                    + "(raise POLYRAG_INGEST_MAX_TEXT_MB to ingest it)");
+        }
+        return item;
+    }
+
     private ParsedDocument code(SourceItem item, String language) {
-        String source = TextDecoder.decode(item.content(), item.name());
+        String source = TextDecoder.decode(withinTextLimit(item).content(), item.name());
         DocumentBuilder doc = new DocumentBuilder();
         doc.block(ChunkKind.CODE, source, language);
         if (doc.isEmpty()) {

@@ -19,8 +19,8 @@ import org.apache.commons.compress.utils.SeekableInMemoryByteChannel;
  * of over 1 MiB that expands more than {@value #MAX_RATIO} times (real Office XML stays well under, and POI refuses the
  * same ratio while inflating); and entries whose compressed data overlap (the "overlapping files" construction, which
  * reaches huge totals with an innocent ratio per entry). A file whose central directory cannot be read is left to the
- * parser, which calls it corrupt. An entry whose declared size lies is still refused while it inflates, by POI's own
- * ratio guard ({@code ZipSecureFile}, for Office files) and the parser's text limit.
+ * parser, which calls it corrupt. An entry whose declared size lies is still refused while it inflates: by POI's own
+ * ratio guard ({@code ZipSecureFile}) for Office files, and by one counted inflation here for OpenDocument ones.
  */
 final class ZipGuard {
     /** Largest expansion of one entry, as POI's {@code ZipSecureFile} allows (its minimum inflate ratio, 0.01). */
@@ -41,7 +41,13 @@ final class ZipGuard {
         List<ZipArchiveEntry> entries;
         try (ZipFile zip = ZipFile.builder().setSeekableByteChannel(new SeekableInMemoryByteChannel(b)).get()) {
             entries = Collections.list(zip.getEntries());
+            if (entries.size() <= maxEntries && entries.stream().anyMatch(e -> e.getName().equals("content.xml"))) {
+                inflated(item, zip, entries, maxExpandedBytes);
+            }
         } catch (IOException | RuntimeException e) {
+            if (e instanceof InvalidInputException refused) {
+                throw refused;
+            }
             return;
         }
         if (entries.size() > maxEntries) {
@@ -71,6 +77,39 @@ final class ZipGuard {
             if (ranges.get(i)[0] < ranges.get(i - 1)[1]) {
                 throw refused(item, "has entries that share their compressed data (a construction only zip bombs "
                         + "use)");
+            }
+        }
+    }
+
+    /**
+     * An OpenDocument file inflated once, counting: its parser reads it through the JDK's zip, which trusts the sizes
+     * the directory declares and cannot be interrupted, and no guard of POI's stands behind it, so an entry declaring
+     * 1,000 bytes that inflates to gigabytes of markup was parsed for tens of minutes past the time limit. Refused: an
+     * entry that inflates past its declared size, or all of them past {@code maxExpandedBytes}.
+     */
+    private static void inflated(SourceItem item, ZipFile zip, List<ZipArchiveEntry> entries, long maxExpandedBytes)
+            throws IOException {
+        byte[] buffer = new byte[64 * 1024];
+        long total = 0;
+        for (ZipArchiveEntry e : entries) {
+            if (e.isDirectory() || !zip.canReadEntryData(e)) {
+                continue;
+            }
+            long declared = e.getSize();
+            long read = 0;
+            try (var in = zip.getInputStream(e)) {
+                for (int n = in.read(buffer); n >= 0; n = in.read(buffer)) {
+                    read += n;
+                    total += n;
+                    if (declared >= 0 && read > declared) {
+                        throw refused(item, "has an entry (" + e.getName() + ") that inflates past the size it "
+                                + "declares");
+                    }
+                    if (total > maxExpandedBytes) {
+                        throw refused(item, "expands to more than " + mb(maxExpandedBytes) + " when decompressed "
+                                + "(raise POLYRAG_INGEST_MAX_EXPANDED_MB for a genuinely huge document)");
+                    }
+                }
             }
         }
     }

@@ -91,6 +91,12 @@ class DocumentsParserTest {
         byte[] commas = ("a,b\n" + ",".repeat(2_000_000) + "\n").getBytes(StandardCharsets.UTF_8);
         assertThatThrownBy(() -> small.parse(new SourceItem("test:c.csv", "c.csv", commas, null)))
                 .isInstanceOf(InvalidInputException.class).hasMessageContaining("POLYRAG_INGEST_MAX_TEXT_MB");
+        // Text, Markdown, HTML and code files are held to the same limit (they were decoded and parsed whole).
+        for (String name : List.of("n.txt", "n.md", "n.html", "n.py")) {
+            byte[] big = ("# Big\n\n" + "words and more words ".repeat(60_000)).getBytes(StandardCharsets.UTF_8);
+            assertThatThrownBy(() -> small.parse(new SourceItem("test:" + name, name, big, null))).as(name)
+                    .isInstanceOf(InvalidInputException.class).hasMessageContaining("more than 1000000 characters");
+        }
     }
 
     @Test
@@ -360,5 +366,44 @@ class DocumentsParserTest {
         }
         ParsedDocument parsed = parse("log.pdf", pdf);
         assertThat(parsed.text()).contains("harbour log").doesNotContain("Zanzibarite");
+    }
+
+    /**
+     * An OpenDocument file whose directory understates an entry's size (the JDK's zip, which its parser reads
+     * through, trusts it and cannot be stopped) is refused once it inflates past what it declares.
+     */
+    @Test
+    void an_opendocument_entry_inflating_past_its_declared_size_is_refused() throws Exception {
+        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+        try (java.util.zip.ZipOutputStream zip = new java.util.zip.ZipOutputStream(bytes)) {
+            byte[] type = "application/vnd.oasis.opendocument.text".getBytes(StandardCharsets.US_ASCII);
+            java.util.zip.ZipEntry mimetype = new java.util.zip.ZipEntry("mimetype");
+            mimetype.setMethod(java.util.zip.ZipEntry.STORED);
+            mimetype.setSize(type.length);
+            java.util.zip.CRC32 crc = new java.util.zip.CRC32();
+            crc.update(type);
+            mimetype.setCrc(crc.getValue());
+            zip.putNextEntry(mimetype);
+            zip.write(type);
+            zip.closeEntry();
+            zip.putNextEntry(new java.util.zip.ZipEntry("content.xml"));
+            zip.write("<office:document-content><office:body><office:text>".getBytes(StandardCharsets.UTF_8));
+            byte[] tags = "<text:s/>".repeat(100_000).getBytes(StandardCharsets.UTF_8);
+            for (int k = 0; k < 20; k++) {
+                zip.write(tags);
+            }
+            zip.write("</office:text></office:body></office:document-content>".getBytes(StandardCharsets.UTF_8));
+            zip.closeEntry();
+        }
+        byte[] odt = bytes.toByteArray();
+        java.nio.ByteBuffer b = java.nio.ByteBuffer.wrap(odt).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        for (int at = 0; at + 46 < odt.length; at++) { // content.xml's central header: declare 1,000 bytes
+            if (b.getInt(at) == 0x02014b50 && new String(odt, at + 46, 11, StandardCharsets.UTF_8).equals(
+                    "content.xml")) {
+                b.putInt(at + 24, 1000);
+            }
+        }
+        assertThatThrownBy(() -> parse("lying.odt", odt)).isInstanceOf(InvalidInputException.class)
+                .hasMessageContaining("lying.odt").hasMessageContaining("inflates past the size it declares");
     }
 }

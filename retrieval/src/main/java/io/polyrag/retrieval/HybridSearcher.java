@@ -479,10 +479,11 @@ public final class HybridSearcher implements AutoCloseable {
             try {
                 rankings.put(m, f.get(Math.max(0, until - System.nanoTime()), TimeUnit.NANOSECONDS));
             } catch (TimeoutException e) {
-                // Not interrupted: its result is dropped either way, and an interrupt inside an embedded store's read
-                // closes the file channel it maps its index through (TDB2, Lucene on NIO), failing that store's
-                // reads until a restart. A leg that runs on finishes, bounded by its store's own timeout.
-                f.cancel(false);
+                // A graph leg left behind by the text legs (search.graph.lag.ms, tens of milliseconds: most searches
+                // that name an entity) is not interrupted: an interrupt inside an embedded store's read closes the
+                // file channel it maps its index through (TDB2), failing that store's reads until a restart; it
+                // finishes and its result is dropped. A leg past the leg timeout (seconds: hung) is interrupted.
+                f.cancel(until >= deadline);
                 degraded.add(new DegradedLeg(m, until < deadline ? "not finished " + lag + " ms after the text "
                         + "legs (search.graph.lag.ms): left out of this search" : "timed out after "
                         + options.legTimeoutMs() + " ms"));
@@ -492,7 +493,7 @@ public final class HybridSearcher implements AutoCloseable {
                         + e.getCause().getMessage()));
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                f.cancel(false);
+                f.cancel(true);
                 degraded.add(new DegradedLeg(m, "interrupted"));
             }
         }

@@ -234,11 +234,16 @@ class HybridSearcherTest {
             assertThat(d.reason()).contains("30 ms after the text legs").contains("search.graph.lag.ms");
         });
         assertThat(r.hits()).extracting(h -> h.documentId()).containsExactly("d1");
-        assertThat(interrupted.await(2, java.util.concurrent.TimeUnit.SECONDS)).as("the late leg is interrupted").isTrue();
-        // Alone, a graph leg is bounded by the leg timeout only.
+        // Left to finish, not interrupted: an interrupt inside an embedded store's read (TDB2) closes the channel
+        // its index is mapped through, failing the store until a restart.
+        assertThat(interrupted.await(500, java.util.concurrent.TimeUnit.MILLISECONDS)).as("the late leg runs on")
+                .isFalse();
+        // Alone, a graph leg is bounded by the leg timeout only, and a leg past it (hung) is interrupted.
         s.graphLag(30);
         assertThat(searcher(100, slowGraph).search(new SearchRequest("rivers", 5, List.of(), Set.of(Modality.GRAPH),
                 null)).degraded()).singleElement().satisfies(d -> assertThat(d.reason()).contains("timed out"));
+        assertThat(interrupted.await(2, java.util.concurrent.TimeUnit.SECONDS)).as("the hung leg is interrupted")
+                .isTrue();
     }
 
     @Test
