@@ -108,7 +108,9 @@ final class SourceWatcher implements AutoCloseable {
 
     private void register(String key, Path root) {
         try (Stream<Path> dirs = Files.walk(root)) {
-            dirs.filter(Files::isDirectory).filter(d -> !root.relativize(d).toString().startsWith("."))
+            // Hidden folders at any depth, as the scan skips them (a project's .git changed with every git command
+            // and set off a full rescan of the tree, about once a second).
+            dirs.filter(Files::isDirectory).filter(d -> !hidden(root.relativize(d)))
                     .forEach(d -> {
                         try {
                             keys.computeIfAbsent(d.register(service, StandardWatchEventKinds.ENTRY_CREATE,
@@ -151,6 +153,15 @@ final class SourceWatcher implements AutoCloseable {
                 LOG.log(System.Logger.Level.WARNING, "source scheduling failed; trying again", e);
             }
         }
+    }
+
+    private static boolean hidden(Path relative) {
+        for (Path part : relative) {
+            if (part.toString().startsWith(".")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private void handle(WatchKey k) {

@@ -21,6 +21,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.regex.Pattern;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -162,8 +163,11 @@ public final class Sources {
                     + "not stop within " + SYNC_STOP.toSeconds() + " s of being canceled: try the delete again once it "
                     + "has ended (GET /v1/jobs)");
         }
-        List<String> ids = store.sourceItems(tenant.id(), id).values().stream()
-                .map(SyncItem::documentId).toList();
+        List<String> all = store.sourceItems(tenant.id(), id).values().stream()
+                .map(SyncItem::documentId).filter(d -> !d.isEmpty()).distinct().toList();
+        // Not the documents another source also records (a folder nested in its folder): those stay its.
+        Set<String> shared = store.documentsOfOtherSources(tenant.id(), id, all);
+        List<String> ids = all.stream().filter(d -> !shared.contains(d)).toList();
         store.deleteSource(tenant.id(), id);
         watcher.removed(s);
         return withDocuments && !ids.isEmpty() ? documents.delete(ids) : 0;

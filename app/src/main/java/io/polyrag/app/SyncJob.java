@@ -209,6 +209,10 @@ final class SyncJob implements JobHandler {
     private void delete(Scan scan, List<SyncItem> items) {
         List<String> documentIds = items.stream().map(SyncItem::documentId).filter(id -> !id.isEmpty()).distinct()
                 .toList();
+        // A document another source also records (nested folders, overlapping prefixes) stays: deleted, that source
+        // found its file unchanged at its next scan and never indexed it again.
+        Set<String> kept = sources.documentsOfOtherSources(scan.payload.tenant(), scan.payload.source(), documentIds);
+        documentIds = documentIds.stream().filter(id -> !kept.contains(id)).toList();
         scan.deleted += documentIds.isEmpty() ? 0 : scan.facets.documents().delete(documentIds);
         sources.deleteSourceItems(scan.payload.tenant(), scan.payload.source(), items.stream()
                 .map(SyncItem::item).toList());

@@ -507,6 +507,26 @@ class SyncTest {
         }
     }
 
+    /** Nested sources feeding one knowledge base share the inner files' documents: deleting one keeps them. */
+    @Test
+    void a_source_deleted_with_its_documents_keeps_those_another_source_also_holds() throws Exception {
+        Path outer = Files.createDirectories(tmp.resolve("shared"));
+        Path inner = Files.createDirectories(outer.resolve("sub"));
+        Files.writeString(outer.resolve("top.md"), "# Top\n\nThe lantern room is at the top of the tower.");
+        Files.writeString(inner.resolve("x.md"), "# X\n\nThe fog bell rings every thirty seconds.");
+        try (Polyrag p = Polyrag.open(PolyragTest.config(tmp.resolve("data"), Map.of("vector.enabled", "false",
+                "sync.allowed.roots", outer.toString(), "sync.watch", "false")))) {
+            awaitJob(p, p.sources().register(new SourceRegistration("outer", "filesystem", Map.of("root",
+                    outer.toString()), "coast", 3600, true)).jobId());
+            awaitJob(p, p.sources().register(new SourceRegistration("inner", "filesystem", Map.of("root",
+                    inner.toString()), "coast", 3600, true)).jobId());
+            assertThat(p.sources().delete("inner", true)).as("x.md is the outer source's too").isZero();
+            awaitJob(p, p.sources().sync("outer"));
+            assertThat(names(p, "coast")).containsExactlyInAnyOrder("top.md", "x.md");
+            assertThat(texts(p, "fog bell thirty seconds")).anyMatch(t -> t.contains("fog bell"));
+        }
+    }
+
     private static List<String> names(Polyrag p, String kb) {
         return p.documents().list(io.polyrag.core.model.KnowledgeBase.of(kb), 0, 100).stream().map(DocumentInfo::uri)
                 .map(u -> u.substring(u.lastIndexOf('/') + 1)).toList();

@@ -214,6 +214,12 @@ public abstract class FullTextStoreContract {
             q.append(" term").append(i);
         }
         assertThat(store.search(q.toString(), SearchScope.ALL, 5)).extracting(StoreHit::chunkId).contains("c3");
+        // With the scope's own filters beside the terms (a knowledge base of several, documents named): the clause
+        // limit counts them too, and 1,024 terms with two filters failed the leg.
+        SearchScope scoped = new SearchScope(Set.of("kb")).narrowed(Set.of("d3", "d1"), null);
+        assertThat(store.search(q.toString(), scoped, 5)).extracting(StoreHit::chunkId).contains("c3");
+        store.searchDocuments(q.toString(), scoped, 5);
+        store.bestPassages(q.toString(), new SearchScope(Set.of("kb")), List.of(new DocumentVersion("d3", 1)));
     }
 
     @Test

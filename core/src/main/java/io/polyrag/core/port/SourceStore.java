@@ -7,6 +7,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /** Registered sources and, per item, what their last sync saw; persisted so sync survives restarts. */
 public interface SourceStore {
@@ -47,4 +48,10 @@ public interface SourceStore {
 
     /** Up to {@code limit} items of a source that the given scan did not mark seen, in item order. */
     List<SyncItem> unseenSourceItems(String tenant, String sourceId, long scan, int limit);
+
+    /**
+     * Which of these documents another source of the tenant also records (sources over nested folders, overlapping
+     * prefixes): one source's deletion must not take a document the other still holds.
+     */
+    Set<String> documentsOfOtherSources(String tenant, String sourceId, Collection<String> documentIds);
 }

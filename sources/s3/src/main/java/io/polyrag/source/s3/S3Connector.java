@@ -28,12 +28,13 @@ import java.util.regex.Pattern;
 import software.amazon.awssdk.auth.credentials.AnonymousCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
-import software.amazon.awssdk.core.ResponseBytes;
+import software.amazon.awssdk.core.ResponseInputStream;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.core.retry.RetryMode;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.EncodingType;
 import software.amazon.awssdk.services.s3.model.GetObjectResponse;
 import software.amazon.awssdk.services.s3.model.ListObjectsV2Response;
 import software.amazon.awssdk.services.s3.model.S3Object;
@@ -199,8 +200,10 @@ public final class S3Connector implements SourceConnector {
         }
         Objects objects;
         try {
+            // Keys URL-encoded on the wire (the SDK decodes them): a key with a character XML cannot carry (a
+            // control character, which S3 accepts) made every page from it unreadable, and the source unsyncable.
             objects = new Objects(client(source).listObjectsV2Paginator(r -> r.bucket(bucket).prefix(prefix)
-                    .maxKeys(pageSize)).iterator());
+                    .maxKeys(pageSize).encodingType(EncodingType.URL)).iterator());
             objects.hasNext(); // the first page: a bucket that cannot be listed at all changes nothing
         } catch (SdkException e) {
             throw new Unavailable(where + " cannot be listed (" + e.getMessage() + "): nothing was changed in the "
@@ -304,19 +307,21 @@ public final class S3Connector implements SourceConnector {
             return Content.bytes("s3://" + bucket + "/" + key, key.substring(key.lastIndexOf('/') + 1), null,
                     new byte[0]);
         }
-        ResponseBytes<GetObjectResponse> object;
-        try {
-            // At most one byte past the limit, even if the object grew since it was listed: never more in memory.
-            object = client(source).getObjectAsBytes(r -> r.bucket(bucket).key(item.item()).range("bytes=0-" + max));
+        byte[] object;
+        // At most one byte past the limit, even if the object grew since it was listed, or the server ignores the
+        // range (a tenant's own endpoint answering gigabytes): read as a stream and cut, never more in memory.
+        try (ResponseInputStream<GetObjectResponse> in = client(source).getObject(r -> r.bucket(bucket)
+                .key(item.item()).range("bytes=0-" + max))) {
+            object = in.readNBytes((int) Math.min(Integer.MAX_VALUE - 8, max + 1));
+            if (object.length > max) {
+                in.abort();
+                throw new IOException(item.item() + " is larger than " + max / (1024 * 1024) + " MiB ("
+                        + Settings.SYNC_S3_MAX_OBJECT_MB.env() + "): skipped");
+            }
         } catch (SdkException e) {
             throw new IOException(item.item() + ": cannot be read (" + e.getMessage() + ")", e);
         }
-        if (object.asByteArrayUnsafe().length > max) {
-            throw new IOException(item.item() + " is larger than " + max / (1024 * 1024) + " MiB ("
-                    + Settings.SYNC_S3_MAX_OBJECT_MB.env() + "): skipped");
-        }
-        return Content.bytes("s3://" + bucket + "/" + key, key.substring(key.lastIndexOf('/') + 1), null,
-                object.asByteArray());
+        return Content.bytes("s3://" + bucket + "/" + key, key.substring(key.lastIndexOf('/') + 1), null, object);
     }
 
     private S3Client client(Map<String, Object> source) {

@@ -85,6 +85,9 @@ final class Fetch {
     static Map<String, String> conditional(SyncItem before) {
         Map<String, String> h = new LinkedHashMap<>();
         h.put("User-Agent", AGENT);
+        // No content coding: a request without Accept-Encoding takes any (RFC 9110), and a site serving its pages
+        // gzipped (pre-compressed on S3) had them indexed as binary and their links lost.
+        h.put("Accept-Encoding", "identity");
         if (before == null || before.documentId().isEmpty()) {
             return h;
         }

@@ -72,12 +72,17 @@ final class JdbcEmbeddingCache implements EmbeddingCache {
         if (textHashes.isEmpty()) {
             return;
         }
+        // Point deletes by the whole primary key, batched: with "= ANY(?)" H2 walked the key on the model alone, every
+        // cached vector of it (as vectors() found), at each update or delete of a document.
         jdbc.tx("forget cached embeddings", c -> {
             try (PreparedStatement ps = c.prepareStatement(
-                    "DELETE FROM embedding_cache WHERE model = ? AND text_hash = ANY(?)")) {
-                ps.setString(1, key(model));
-                ps.setArray(2, c.createArrayOf("VARCHAR", textHashes.stream().distinct().toArray()));
-                ps.executeUpdate();
+                    "DELETE FROM embedding_cache WHERE model = ? AND text_hash = ?")) {
+                for (String hash : textHashes.stream().distinct().toList()) {
+                    ps.setString(1, key(model));
+                    ps.setString(2, hash);
+                    ps.addBatch();
+                }
+                ps.executeBatch();
             }
             return null;
         });

@@ -11,10 +11,12 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /** Source rows and their item state. */
 final class JdbcSources implements SourceStore {
@@ -316,5 +318,27 @@ final class JdbcSources implements SourceStore {
     public List<SyncItem> unseenSourceItems(String tenant, String sourceId, long scan,
             int limit) {
         return unseen(tenant, sourceId, scan, limit);
+    }
+
+    @Override
+    public Set<String> documentsOfOtherSources(String tenant, String sourceId, Collection<String> documentIds) {
+        if (documentIds.isEmpty()) {
+            return Set.of();
+        }
+        return jdbc.tx("find documents other sources hold", c -> {
+            try (PreparedStatement ps = c.prepareStatement("SELECT DISTINCT document_id FROM source_items WHERE "
+                    + "tenant = ? AND document_id = ANY(?) AND source_id <> ?")) {
+                ps.setString(1, tenant);
+                ps.setArray(2, c.createArrayOf("VARCHAR", documentIds.stream().distinct().toArray()));
+                ps.setString(3, sourceId);
+                Set<String> out = new HashSet<>();
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        out.add(rs.getString(1));
+                    }
+                }
+                return out;
+            }
+        });
     }
 }

@@ -40,10 +40,12 @@ class H2CatalogTest extends CatalogContract {
         String url = "jdbc:h2:file:" + dir.toAbsolutePath().resolve("polyrag") + ";MODE=PostgreSQL;DATABASE_TO_LOWER=TRUE";
         try (var conn = java.sql.DriverManager.getConnection(url, "polyrag", "");
                 var st = conn.createStatement()) {
-            // Undo the newest migrations (V17 prunes purged versions' rows; V18, which adds a column if it is
-            // missing, runs again harmlessly) as an older release never ran them, and leave what V17 prunes: three
+            // Undo the newest migrations (V17 prunes purged versions' rows; those after it, which add a column or an
+            // index if missing, run again harmlessly) as an older release never ran them, and leave what V17 prunes: three
             // purged versions of one document, one of another.
-            st.execute("DELETE FROM \"polyrag_schema_history\" WHERE \"version\" IN ('17', '" + newest + "')");
+            st.execute("DELETE FROM \"polyrag_schema_history\" WHERE \"version\" IN (" + java.util.stream.IntStream
+                    .rangeClosed(17, newest).mapToObj(v -> "'" + v + "'").collect(java.util.stream.Collectors.joining(
+                            ", ")) + ")");
             for (String row : List.of("'d', 1", "'d', 2", "'d', 3", "'e', 4")) {
                 st.execute("INSERT INTO document_versions (document_id, version, state, title, media_type, "
                         + "content_hash, size_bytes, created_at) VALUES (" + row + ", 'purged', 't', 'text/plain', "

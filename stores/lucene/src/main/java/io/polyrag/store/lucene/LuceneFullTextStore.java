@@ -193,6 +193,9 @@ public final class LuceneFullTextStore implements FullTextStore {
         return terms.isEmpty() ? null : query(terms, BODY);
     }
 
+    /** Clauses of the clause limit a query leaves to its filters. */
+    private static final int FILTER_CLAUSES = 16;
+
     /** The query's analysed terms, each with how often it occurs; at most the clause limit of them, the first. */
     private Map<String, Integer> terms(String text) {
         Map<String, Integer> counts = new LinkedHashMap<>();
@@ -201,7 +204,9 @@ public final class LuceneFullTextStore implements FullTextStore {
             ts.reset();
             while (ts.incrementToken()) {
                 String t = term.toString();
-                if (counts.containsKey(t) || counts.size() < IndexSearcher.getMaxClauseCount()) {
+                // Room kept for the query's own filters (knowledge bases, documents, versions): the clause limit
+                // counts every leaf of the whole query, and 1,024 terms with two filters failed the leg.
+                if (counts.containsKey(t) || counts.size() < IndexSearcher.getMaxClauseCount() - FILTER_CLAUSES) {
                     counts.merge(t, 1, Integer::sum);
                 }
             }
