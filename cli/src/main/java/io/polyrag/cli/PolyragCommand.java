@@ -63,7 +63,16 @@ public final class PolyragCommand implements Runnable {
         overrides.putAll(more);
         Config config = Config.fromEnvironment(overrides);
         Logging.configure(config.get(Settings.LOG_LEVEL), config.get(Settings.LOG_FORMAT), config.get(Settings.JIT));
-        config.warnings().forEach(w -> System.err.println("polyrag: warning: " + w));
+        // Under JSON logs a warning is a log line like any other (a log shipper reads standard error as JSON);
+        // otherwise the plain sentence a person reads.
+        boolean json = "json".equalsIgnoreCase(config.get(Settings.LOG_FORMAT).strip());
+        config.warnings().forEach(w -> {
+            if (json) {
+                System.getLogger(PolyragCommand.class.getName()).log(System.Logger.Level.WARNING, w);
+            } else {
+                System.err.println("polyrag: warning: " + w);
+            }
+        });
         return config;
     }
 

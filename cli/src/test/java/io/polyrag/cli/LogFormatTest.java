@@ -48,6 +48,8 @@ class LogFormatTest {
                 "--port", Integer.toString(port)));
         ProcessBuilder pb = new ProcessBuilder(command).redirectOutput(ProcessBuilder.Redirect.DISCARD);
         pb.environment().put("POLYRAG_LOG_FORMAT", "json");
+        // A variable polyrag does not know (Kubernetes' service links): its warning is a JSON line too.
+        pb.environment().put("POLYRAG_SERVICE_HOST", "10.0.0.1");
         pb.environment().put("POLYRAG_VECTOR_ENABLED", "false");
         // Traces on, to a collector that is not there: the lines carry the trace id, and the SDK's own complaint
         // (java.util.logging) comes out as JSON too.
