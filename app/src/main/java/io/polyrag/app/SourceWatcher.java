@@ -1,6 +1,7 @@
 package io.polyrag.app;
 
 import io.polyrag.core.NotFoundException;
+import io.polyrag.core.fs.Globs;
 import io.polyrag.core.model.JobStatus;
 import io.polyrag.core.model.Source;
 import io.polyrag.core.model.Tenant;
@@ -110,7 +111,7 @@ final class SourceWatcher implements AutoCloseable {
         try (Stream<Path> dirs = Files.walk(root)) {
             // Hidden folders at any depth, as the scan skips them (a project's .git changed with every git command
             // and set off a full rescan of the tree, about once a second).
-            dirs.filter(Files::isDirectory).filter(d -> !hidden(root.relativize(d)))
+            dirs.filter(Files::isDirectory).filter(d -> !Globs.hidden(root.relativize(d)))
                     .forEach(d -> {
                         try {
                             keys.computeIfAbsent(d.register(service, StandardWatchEventKinds.ENTRY_CREATE,
@@ -153,15 +154,6 @@ final class SourceWatcher implements AutoCloseable {
                 LOG.log(System.Logger.Level.WARNING, "source scheduling failed; trying again", e);
             }
         }
-    }
-
-    private static boolean hidden(Path relative) {
-        for (Path part : relative) {
-            if (part.toString().startsWith(".")) {
-                return true;
-            }
-        }
-        return false;
     }
 
     private void handle(WatchKey k) {

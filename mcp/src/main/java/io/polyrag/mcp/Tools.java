@@ -3,6 +3,7 @@ package io.polyrag.mcp;
 import io.polyrag.app.api.Limits;
 import io.polyrag.core.config.Settings;
 import io.polyrag.core.fs.Confinement;
+import io.polyrag.core.fs.Globs;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.FileVisitResult;
@@ -251,7 +252,7 @@ final class Tools {
         Files.walkFileTree(root, new SimpleFileVisitor<>() {
             @Override
             public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) {
-                return dir.equals(root) || !hidden(root.relativize(dir)) && !insideDataDirectory(dir)
+                return dir.equals(root) || !Globs.hidden(root.relativize(dir)) && !insideDataDirectory(dir)
                         ? FileVisitResult.CONTINUE : FileVisitResult.SKIP_SUBTREE;
             }
 
@@ -261,7 +262,7 @@ final class Tools {
                 // folder is not walked (a cycle, a tree elsewhere), as before.
                 boolean file = attrs.isRegularFile() || attrs.isSymbolicLink() && Files.isRegularFile(f);
                 if (file && Files.isReadable(f) && confinement.refusal(f).isEmpty()
-                        && !hidden(root.relativize(f)) && !(attrs.isSymbolicLink() && leadsInsideDataDirectory(f))) {
+                        && !Globs.hidden(root.relativize(f)) && !(attrs.isSymbolicLink() && leadsInsideDataDirectory(f))) {
                     out.add(f);
                 }
                 return out.size() >= most ? FileVisitResult.TERMINATE : FileVisitResult.CONTINUE;
@@ -423,16 +424,6 @@ final class Tools {
         required.forEach(req::add);
         s.put("additionalProperties", false);
         return s.toString();
-    }
-
-    /** Whether a name along the path starts with a dot (a hidden file or folder, at any depth). */
-    private static boolean hidden(Path relative) {
-        for (Path name : relative) {
-            if (name.toString().startsWith(".")) {
-                return true;
-            }
-        }
-        return false;
     }
 
     /**

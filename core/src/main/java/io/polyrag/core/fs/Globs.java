@@ -48,6 +48,16 @@ public final class Globs {
         }
     }
 
+    /** Whether a name along a relative path starts with a dot: a hidden file or folder, at any depth. */
+    public static boolean hidden(Path relative) {
+        for (Path name : relative) {
+            if (name.toString().startsWith(".")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** A registration's {@code config.FIELD} checked: a list of at most 100 valid globs of 1-256 characters. */
     public static List<String> checked(Object value, String field) {
         List<String> out = new ArrayList<>();
