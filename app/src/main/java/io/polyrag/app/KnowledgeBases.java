@@ -56,6 +56,24 @@ public final class KnowledgeBases {
         return Scope.known(catalog.knowledgeBases(tenant.id()), KnowledgeBase.of(tenant, checked(name)));
     }
 
+    /**
+     * Fails with a 404 naming {@code name} unless the tenant has that knowledge base (the default one always counts):
+     * read from the names alone, not the counts {@link #get} reads.
+     */
+    public void require(String name) {
+        existing(name);
+    }
+
+    /** Whether the tenant has knowledge base {@code name}: {@link #require} without the failure. */
+    public boolean exists(String name) {
+        try {
+            existing(name);
+            return true;
+        } catch (NotFoundException | InvalidInputException e) {
+            return false;
+        }
+    }
+
     /** The knowledge base's judged queries (documents by id). */
     public List<JudgedQuery> judgments(String name) {
         return judged.judgments(existing(name));

@@ -26,6 +26,11 @@ public final class FollowUp {
     private static final int MAX_WORD = 40;
     /** Earlier turns looked at: the latest few are what a follow-up leans on. */
     private static final int MAX_TURNS = 10;
+    /**
+     * The part of an earlier turn read, in characters: a question's subject is in its first lines. Earlier turns come
+     * uncut from a request's body (up to its 16 MiB), and every word of such a turn was a string of its own.
+     */
+    static final int MAX_TURN_CHARS = 4000;
     private static final Pattern WORD = Pattern.compile("[\\p{L}\\p{N}][\\p{L}\\p{N}'’-]*");
     private static final Set<String> POINTERS = Set.of("it", "its", "it's", "they", "them", "their", "theirs", "this",
             "that", "these", "those", "there", "he", "him", "his", "she", "her", "hers", "one", "ones");
@@ -73,7 +78,8 @@ public final class FollowUp {
         Set<String> seen = new LinkedHashSet<>(own);
         for (int i = history.size() - 1; i >= Math.max(0, history.size() - MAX_TURNS) && carried.size() < MAX_CARRIED;
                 i--) {
-            String turn = history.get(i);
+            String whole = history.get(i);
+            String turn = whole.length() <= MAX_TURN_CHARS ? whole : whole.substring(0, MAX_TURN_CHARS);
             for (String name : names(turn)) {
                 for (String w : name.split(" ")) {
                     if (carried.size() < MAX_CARRIED && w.length() <= MAX_WORD && !STOP.contains(w.toLowerCase(Locale.ROOT))

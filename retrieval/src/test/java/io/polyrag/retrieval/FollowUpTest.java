@@ -7,6 +7,21 @@ import org.junit.jupiter.api.Test;
 
 /** A follow-up's retrieval query carries what the earlier turns named; a question naming its subject stays as it is. */
 class FollowUpTest {
+    /**
+     * An earlier turn comes uncut from a request's body (up to 16 MiB): its words were each a string of their own,
+     * about a gigabyte allocated for one request. Its opening is read; the subject is there.
+     */
+    @Test
+    void a_huge_earlier_turn_costs_its_opening_only() {
+        String huge = "How long does the levain ferment? " + "a ".repeat(8_000_000);
+        var threads = (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+        long before = threads.getCurrentThreadAllocatedBytes();
+        String q = FollowUp.rewrite(List.of(huge), "And at what temperature?");
+        long allocated = threads.getCurrentThreadAllocatedBytes() - before;
+        assertThat(q).isEqualTo("And at what temperature? levain ferment");
+        assertThat(allocated).as("bytes allocated").isLessThan(20_000_000L);
+    }
+
     @Test
     void an_elliptical_follow_up_carries_the_earlier_subject() {
         assertThat(FollowUp.rewrite(List.of("How long does the levain ferment?"), "And at what temperature?"))

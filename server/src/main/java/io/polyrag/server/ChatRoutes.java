@@ -7,6 +7,7 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import io.javalin.http.Context;
 import io.polyrag.app.Json;
 import io.polyrag.app.Polyrag;
+import io.polyrag.app.Search;
 import io.polyrag.app.wire.SearchWire;
 import io.polyrag.core.AnswerUnavailableException;
 import io.polyrag.core.InvalidInputException;
@@ -150,6 +151,10 @@ final class ChatRoutes {
             }
             if (!streamed[0]) {
                 send(out, role);
+            }
+            if (!streamed[0] || a.answer().isBlank() && !content(a).isBlank()) {
+                // Nothing streamed, or only blanks (a model that wrote "\n\n"): the reply is what a request without
+                // stream gets, the note saying why there is no answer.
                 send(out, new Chunk(id, "chat.completion.chunk", created, model, List.of(new ChunkChoice(0,
                         new Delta(null, content(a)), null)), null));
             }
@@ -158,9 +163,16 @@ final class ChatRoutes {
             out.write("data: [DONE]\n\n");
             return;
         }
-        Answer a = search.answer(request, null, false, t -> { }, history);
+        Answer a = whole(ctx, search, request, history);
         ctx.json(new Completion(id, "chat.completion", created, model, List.of(new Choice(0,
                 new Message("assistant", content(a)), "stop")), new Usage(0, 0, 0), SearchWire.sources(a.sources())));
+    }
+
+    /** An answer written whole, stopped when its client hangs up before it is. */
+    private static Answer whole(Context ctx, Search search, SearchRequest request, List<String> history) {
+        try (ClientProbe gone = ClientProbe.of(ctx)) {
+            return search.answer(request, null, false, EventStream.stopWhen(gone), history);
+        }
     }
 
     /**
@@ -182,7 +194,8 @@ final class ChatRoutes {
                     + "'polyrag' (all your knowledge bases) or 'polyrag/<knowledge base>' (GET /v1/models lists them)");
         }
         String kb = model.substring(MODEL.length() + 1);
-        polyrag.as(Auth.tenant(ctx)).knowledgeBases().get(kb);
+        // Its names only: a chat request paid a count of the knowledge base's documents to learn it exists.
+        polyrag.as(Auth.tenant(ctx)).knowledgeBases().require(kb);
         return List.of(kb);
     }
 

@@ -10,6 +10,7 @@ import io.polyrag.app.Polyrag;
 import io.polyrag.app.wire.SearchWire;
 import io.polyrag.core.AnswerUnavailableException;
 import io.polyrag.core.InvalidInputException;
+import io.polyrag.core.NotFoundException;
 import io.polyrag.core.model.Answer;
 import io.polyrag.core.model.SearchRequest;
 import java.io.IOException;
@@ -140,7 +141,8 @@ final class SearchRoutes {
         // The conversation is read once for both (its scope and its turns).
         List<Conversations.Message> history = kept == null ? List.of() : kept.messages(b.conversationId());
         Conversations.Scope asked = Conversations.Scope.of(b.knowledgeBases(), b.category(), b.documentIds());
-        Conversations.Scope scope = asked != null || kept == null ? asked : Conversations.scope(history);
+        Conversations.Scope scope = asked != null || kept == null ? asked : inherited(ctx, b.conversationId(),
+                Conversations.scope(history));
         boolean resumed = false;
         if (kept != null) {
             List<String> stored = new ArrayList<>();
@@ -194,8 +196,11 @@ final class SearchRoutes {
             streamAnswer(ctx, request, b.neighbours(), grounding, turns, b.route(), new Asked(question,
                     b.conversationId(), keep));
         } else {
-            Answer a = tenant(ctx).search().answer(request, b.neighbours(), grounding, t -> { },
-                    turns, b.route());
+            Answer a;
+            try (ClientProbe gone = ClientProbe.of(ctx)) {
+                a = tenant(ctx).search().answer(request, b.neighbours(), grounding, EventStream.stopWhen(gone),
+                        turns, b.route());
+            }
             // Not kept: the reply names no conversation, so a client does not lean on a turn the server lacks.
             ctx.json(SearchWire.of(a, question, keep.test(a) ? b.conversationId() : null));
         }
@@ -210,6 +215,26 @@ final class SearchRoutes {
      * whole answer with its sources), or {@code error} (a problem, with the sources when retrieval worked). A
      * failure before the first event is an ordinary problem response ({@link EventStream}).
      */
+    /**
+     * The scope a conversation's question inherits, without the knowledge bases deleted since it was asked: each
+     * later question of the conversation was a 404 naming one the request never named.
+     */
+    private Conversations.Scope inherited(Context ctx, String conversation, Conversations.Scope scope) {
+        if (scope == null || scope.knowledgeBases().isEmpty()) {
+            return scope;
+        }
+        var kbs = tenant(ctx).knowledgeBases();
+        List<String> left = scope.knowledgeBases().stream().filter(kbs::exists).toList();
+        if (left.isEmpty()) {
+            // An empty list would widen it to all of them: the user says where to ask instead.
+            throw new NotFoundException("conversation '" + conversation + "' was asked in knowledge base "
+                    + String.join(", ", scope.knowledgeBases()) + ", deleted since: send \"kb\" with the question "
+                    + "(\"kb\": [] asks all of yours)");
+        }
+        return left.size() == scope.knowledgeBases().size() ? scope : new Conversations.Scope(left, scope.category(),
+                scope.documentIds());
+    }
+
     private void streamAnswer(Context ctx, SearchRequest request, Integer neighbours, boolean grounding,
             List<String> history, Boolean route, Asked asked) {
         EventStream out = new EventStream(ctx);

@@ -136,6 +136,7 @@ class GeneratedAnswersTest {
     void stream_sends_tokens_as_they_come_then_the_answer_with_its_sources() throws Exception {
         HttpResponse<String> r = query("{\"query\": \"How long is a narwhal tusk?\", \"stream\": true}");
         assertThat(r.headers().firstValue("Content-Type").orElse("")).startsWith("text/event-stream");
+        assertThat(r.headers().firstValue("X-Accel-Buffering")).as("no proxy buffers the tokens").hasValue("no");
         String body = r.body();
         assertThat(body).contains("event: token\ndata: {\"text\":\"The tusk \"}")
                 .contains("event: token\ndata: {\"text\":\"[1].\"}");

@@ -180,6 +180,16 @@ class RestServerTest {
         assertProblem(get("/v1/conversations/bake-1"), 404, "no conversation 'bake-1'");
         assertProblem(post("/v1/query", "{\"query\": \"x\", \"conversation_id\": \"../etc\"}"), 400,
                 "conversation_id");
+        // Its knowledge base deleted since, a conversation's next question is answered by a 404 naming the
+        // conversation (it was one naming a knowledge base the request never sent); a "kb" sent goes on.
+        json(post("/v1/query", "{\"query\": \"" + other + "\", \"conversation_id\": \"bake-3\", "
+                + "\"kb\": \"elsewhere\"}"));
+        assertThat(send(HttpRequest.newBuilder(uri("/v1/knowledge-bases/elsewhere")).DELETE()).statusCode())
+                .isIn(200, 202, 204);
+        assertProblem(post("/v1/query", "{\"query\": \"And why?\", \"conversation_id\": \"bake-3\"}"), 404,
+                "conversation 'bake-3' was asked in knowledge base elsewhere, deleted since");
+        assertThat(post("/v1/query", "{\"query\": \"And why?\", \"conversation_id\": \"bake-3\", \"kb\": []}")
+                .statusCode()).isEqualTo(200);
         StringBuilder many = new StringBuilder("{\"messages\": [");
         for (int i = 0; i < 201; i++) {
             many.append(i == 0 ? "" : ",").append("{\"role\": \"user\", \"content\": \"q\"}");
