@@ -27,6 +27,10 @@ public final class Admin {
     private final HybridSearcher searcher;
     private final IngestPipeline pipeline;
     /** Null when vectors are off. */
+    /**
+     * The embedding model under the caches: readiness asked the query-vector cache, which answered from memory after
+     * the first probe (the model never asked again) and counted a hit per probe in the cache's metrics.
+     */
     private final Embedder embedder;
     private final Config config;
     private final JobEngine jobs;

@@ -80,6 +80,8 @@ final class Components implements AutoCloseable {
     /** The documents of each category searched lately. */
     final CategoryDocuments categories;
     final Embedder embedder;
+    /** The embedding model itself, under every cache: what readiness asks to embed. Null with vectors off. */
+    final Embedder model;
     final IngestPipeline pipeline;
     final HybridSearcher searcher;
     final AnswerService answers;
@@ -167,6 +169,7 @@ final class Components implements AutoCloseable {
                         config.get(Settings.VECTOR_BACKEND)));
             }
             this.embedder = e;
+            this.model = raw;
             if (config.get(Settings.FULLTEXT_ENABLED)) {
                 FullTextStore fs = track(Providers.find(FullTextStoreProvider.class,
                         config.get(Settings.FULLTEXT_BACKEND), Settings.FULLTEXT_BACKEND).open(context));

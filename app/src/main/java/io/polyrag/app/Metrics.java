@@ -39,6 +39,8 @@ public final class Metrics implements AutoCloseable {
         this(jobs, Tracing.off());
     }
 
+    private volatile Queued lastQueued;
+
     /** @param tracing the process's traces, which the job runner's spans go to */
     Metrics(JobStore jobs, Tracing tracing) {
         this.tracing = tracing;
@@ -48,15 +50,27 @@ public final class Metrics implements AutoCloseable {
         // Not ProcessorMetrics: its names (process_cpu_time_ns_total, system_cpu_count) fail promtool's lint.
         Gauge.builder("polyrag_jobs_queued", jobs, j -> queued(j).size())
                 .description("jobs waiting for a worker").register(registry);
+        // Since it was queued last: a job that yields its worker between slices, or is put back at a restart, is
+        // queued again then; its creation time made a long job's every pause look like hours of waiting.
         Gauge.builder("polyrag_jobs_oldest_queued_age_seconds", jobs, j -> queued(j).stream()
-                .map(JobInfo::createdAt).min(Instant::compareTo)
+                .map(JobInfo::updatedAt).min(Instant::compareTo)
                 .map(t -> (double) Duration.between(t, Instant.now()).toMillis() / 1000).orElse(0.0))
                 .description("how long the oldest queued job has waited").register(registry);
     }
 
-    private static List<JobInfo> queued(JobStore jobs) {
-        return jobs.unfinished().stream().map(JobStore.Claimed::info).filter(j -> j.status() == JobStatus.QUEUED)
-                .toList();
+    /** The queued jobs, read once for both gauges of a scrape (each read every unfinished job). */
+    private List<JobInfo> queued(JobStore jobs) {
+        Queued q = lastQueued;
+        long now = System.nanoTime();
+        if (q == null || now - q.at() > 1_000_000_000L) {
+            q = new Queued(now, jobs.unfinished().stream().map(JobStore.Claimed::info)
+                    .filter(j -> j.status() == JobStatus.QUEUED).toList());
+            lastQueued = q;
+        }
+        return q.jobs();
+    }
+
+    private record Queued(long at, List<JobInfo> jobs) {
     }
 
     @Override

@@ -107,7 +107,7 @@ public final class Polyrag implements AutoCloseable {
         this.local = facets(Tenant.LOCAL);
         sweepUploads(components, engine);
         backfill.evaluate();
-        this.admin = new Admin(catalog, components.searcher, components.pipeline, components.embedder,
+        this.admin = new Admin(catalog, components.searcher, components.pipeline, components.model,
                 components.config, problems, engine, backfill);
         this.keys = new Keys(components.catalog.keyStore(), () -> localData(components.catalog), t -> !components.catalog
                 .knowledgeBases(t).isEmpty() || !components.catalog.sourceStore().sources(t).isEmpty(),

@@ -114,6 +114,7 @@ public final class Tracing implements AutoCloseable {
         if (!asked || "none".equalsIgnoreCase(exporter == null ? "" : exporter.strip())) {
             return OFF;
         }
+        OtelProblems.requireHttp(get);
         try {
             OpenTelemetrySdk sdk = AutoConfiguredOpenTelemetrySdk.builder()
                     // Defaults the environment and system properties override.
@@ -126,8 +127,8 @@ public final class Tracing implements AutoCloseable {
             return new Tracing(sdk);
         } catch (RuntimeException e) {
             throw new ConfigException("the OTEL_* variables do not configure a tracer: "
-                    + e.getMessage() + "; fix them, or unset OTEL_EXPORTER_OTLP_ENDPOINT and OTEL_TRACES_EXPORTER to "
-                    + "trace nothing");
+                    + OtelProblems.shown(e) + "; fix them, or unset OTEL_EXPORTER_OTLP_ENDPOINT and "
+                    + "OTEL_TRACES_EXPORTER to trace nothing");
         }
     }
 

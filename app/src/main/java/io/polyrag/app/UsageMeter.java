@@ -140,7 +140,9 @@ final class UsageMeter implements AutoCloseable {
         if (perTenant != null) {
             Counter.builder("polyrag_tenant_usage_total")
                     .description("what each tenant used, by metric (POLYRAG_METRICS_TENANT_LABEL)")
-                    .tag("tenant", t.isEmpty() ? "local" : t).tag("metric", metric).register(perTenant)
+                    // Local mode's data (and a tenant's that adopted it) as "-", which no tenant id can be: "local"
+                    // is one, and its counts were summed with local mode's in one series.
+                    .tag("tenant", t.isEmpty() ? "-" : t).tag("metric", metric).register(perTenant)
                     .increment(amount);
         }
     }

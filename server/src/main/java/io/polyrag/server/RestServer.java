@@ -96,18 +96,24 @@ public final class RestServer implements HttpFrontDoor {
             config.requestLogger.http((ctx, ms) -> {
                 Tracing.Request traced = ctx.attribute(TRACE);
                 // The trace id is on the line through the MDC (trace_id), with the request id and tenant.
+                String method = method(ctx);
                 ACCESS.log(ctx.statusCode() >= 500 ? System.Logger.Level.WARNING : System.Logger.Level.INFO,
-                        () -> String.format(Locale.ROOT, "%s %s %d %.1f ms", ctx.method(), route(ctx),
+                        () -> String.format(Locale.ROOT, "%s %s %d %.1f ms", method, route(ctx),
                                 ctx.statusCode(), ms));
+                boolean matched = matched(ctx);
                 if (traced != null) {
-                    traced.attributes(route(ctx), tenantOf(ctx));
-                    traced.end(ctx.method().name(), ctx.statusCode());
+                    // A span is named by its route pattern; with none (a 404, a 401 before routing) by its method
+                    // alone, as OpenTelemetry's conventions say: a raw path made a span name per id.
+                    if (matched) {
+                        traced.attributes(route(ctx), tenantOf(ctx));
+                    }
+                    traced.end(method, ctx.statusCode());
                 }
                 // By route pattern, never the raw path: ids in paths must not make a metric per request.
-                String route = ctx.endpoints().lastHttpEndpoint() == null ? "unmatched" : route(ctx);
+                String route = matched ? route(ctx) : "unmatched";
                 Timer.builder("polyrag_http_requests_seconds")
                         .description("HTTP requests by route, method and status").tag("route", route)
-                        .tag("method", ctx.method().name()).tag("status", Integer.toString(ctx.statusCode()))
+                        .tag("method", method).tag("status", Integer.toString(ctx.statusCode()))
                         .publishPercentileHistogram().register(meters)
                         .record(Duration.ofNanos((long) (ms * 1_000_000)));
                 MDC.clear();
@@ -115,7 +121,7 @@ public final class RestServer implements HttpFrontDoor {
             config.routes.before(RestServer::requestId);
             config.routes.before(ctx -> ctx.attribute(Http.MAX_REQUEST, maxRequestBytes));
             config.routes.before(ctx -> {
-                Tracing.Request traced = polyrag.tracing().request(ctx.method().name(), ctx::header);
+                Tracing.Request traced = polyrag.tracing().request(method(ctx), ctx::header);
                 ctx.attribute(TRACE, traced);
                 if (traced.traceId() != null) {
                     MDC.put("trace_id", traced.traceId());
@@ -195,6 +201,26 @@ public final class RestServer implements HttpFrontDoor {
     private static String tenantOf(Context ctx) {
         Tenant t = ctx.attribute(Auth.TENANT);
         return t == null || t.name().isEmpty() ? "-" : t.name();
+    }
+
+    /**
+     * The request's method as sent on the wire, one of HTTP's own or "other": never the X-HTTP-Method-Override header
+     * Javalin's {@code ctx.method()} reads, whose every value (sent without a key) was a metric series of its own.
+     */
+    static String method(Context ctx) {
+        String m = ctx.req().getMethod();
+        return switch (m) {
+            case "GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS" -> m;
+            default -> "other";
+        };
+    }
+
+    private static boolean matched(Context ctx) {
+        try {
+            return ctx.endpoints().lastHttpEndpoint() != null;
+        } catch (RuntimeException e) {
+            return false;
+        }
     }
 
     /** The route pattern that answered ({@code /v1/jobs/{id}}), or the path when none did (a 404). */

@@ -49,6 +49,11 @@ class MetricsTest {
                         "application/json").POST(HttpRequest.BodyPublishers.ofString("{\"query\": \"owls\"}")))
                         .statusCode()).isEqualTo(200);
                 send(HttpRequest.newBuilder(URI.create(base + "/v1/jobs/nope")));
+                // Readiness asks the model itself: probes are no hits of the query-vector cache.
+                send(HttpRequest.newBuilder(URI.create(base + "/ready")));
+                send(HttpRequest.newBuilder(URI.create(base + "/ready")));
+                // A method override header names no metric series: any value, sent without a key, was one.
+                send(HttpRequest.newBuilder(URI.create(base + "/health")).header("X-HTTP-Method-Override", "PROBE1"));
                 HttpResponse<String> m = send(HttpRequest.newBuilder(URI.create(base + "/metrics")));
                 assertThat(m.statusCode()).isEqualTo(200);
                 assertThat(m.headers().firstValue("Content-Type").orElseThrow()).startsWith("text/plain");
@@ -63,7 +68,7 @@ class MetricsTest {
                         .as("the query asked again was not embedded again, by the searches or the answerer")
                         .contains("polyrag_query_vector_cache_hits_total 3.0")
                         .contains("polyrag_query_vector_cache_misses_total")
-                        .doesNotContain("/v1/jobs/nope");
+                        .doesNotContain("/v1/jobs/nope").doesNotContain("PROBE1");
                 assumeTrue(promtool(), "promtool is not installed (Debian: apt install prometheus; .ci/run does)");
                 Process p = new ProcessBuilder("promtool", "check", "metrics").redirectErrorStream(true).start();
                 p.getOutputStream().write(m.body().getBytes(StandardCharsets.UTF_8));

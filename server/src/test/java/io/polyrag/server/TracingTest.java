@@ -77,6 +77,15 @@ class TracingTest {
                 assertThat(bad.statusCode()).isEqualTo(400);
                 assertThat(bad.body()).as("the error names its trace").contains("\"trace_id\":\"" + traceId + "\"");
 
+                // No route answered (a 404): the span is named by its method alone, never by the raw path.
+                String lostTrace = "5bf92f3577b34da6a3ce929d0e0e4736";
+                assertThat(send(HttpRequest.newBuilder(URI.create(base + "/v1/documents/abc123/nowhere"))
+                        .header("traceparent", "00-" + lostTrace + "-" + callerSpan + "-01")).statusCode())
+                        .isEqualTo(404);
+                await().atMost(Duration.ofSeconds(20)).until(() -> !inTrace(lostTrace).isEmpty());
+                Span lost = inTrace(lostTrace).getFirst();
+                assertThat(lost.getName()).isEqualTo("GET");
+                assertThat(attribute(lost, "http.route")).isEmpty();
                 await().atMost(Duration.ofSeconds(20)).until(() -> inTrace(traceId).stream()
                         .anyMatch(s -> s.getName().equals("retrieve fulltext")) && inTrace(traceId).stream()
                         .filter(s -> s.getKind() == Span.SpanKind.SPAN_KIND_SERVER).count() == 2);
