@@ -79,10 +79,13 @@ public final class Jobs {
      */
     public Events events(long afterId, Duration wait) throws InterruptedException {
         List<JobEvents.Event> read = engine.events().after(tenant, afterId, wait);
+        // The newest id read, even below afterId: an id this process never issued (another replica's) is answered
+        // with the events kept, and the stream goes on from them. Keeping the larger id replayed them at once on
+        // every read after, for as long as the client stayed.
         long last = read.stream().mapToLong(JobEvents.Event::id).max().orElse(afterId);
         return new Events(read.stream().filter(e -> e.job() == null || !operatorOnly(e.job())).map(e ->
                 new JobEvents.Event(e.id(), e.tenant(), e.type(), e.job() == null ? null : shown(e.job()))).toList(),
-                Math.max(afterId, last));
+                last);
     }
 
     /** The newest event id now: where a subscriber without a Last-Event-ID starts. */

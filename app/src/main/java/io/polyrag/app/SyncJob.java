@@ -103,6 +103,24 @@ final class SyncJob implements JobHandler {
         if (source == null) {
             return JobProgress.at("done").warnings(List.of("the source was deleted before this sync ran")).build();
         }
+        try {
+            return sync(p, source, context);
+        } catch (Yielded y) {
+            throw y;
+        } catch (RuntimeException e) {
+            // Said on the source, and counted as its scan: a sync that failed (the tenant's document quota reached,
+            // a store refusing) left the last scan where it was, so the source stayed due and a sync was queued
+            // again every few seconds, each listing the whole source, while the source showed no error.
+            try {
+                sources.sourceScanned(p.tenant(), p.source(), Instant.now(), "the sync failed: " + e.getMessage());
+            } catch (RuntimeException x) {
+                e.addSuppressed(x);
+            }
+            throw e;
+        }
+    }
+
+    private JobProgress sync(Payload p, Source source, Context context) {
         // A source of local mode's rows registered by the tenant that adopted them reads that tenant's folders, not
         // the operator's (sync.allowed.roots).
         Tenant tenant = !p.tenant().isEmpty() ? Tenant.of(p.tenant()) : source.registeredBy().isEmpty() ? Tenant.LOCAL

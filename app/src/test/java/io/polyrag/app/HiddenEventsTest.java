@@ -34,4 +34,24 @@ class HiddenEventsTest {
                     .isGreaterThanOrEqualTo(Duration.ofMillis(250));
         }
     }
+
+    /**
+     * An id this process never issued (another replica's, or any too large) is answered once with the events kept,
+     * and the stream goes on from them: it returned the same id, so every later read replayed them again at once.
+     */
+    @Test
+    void an_id_from_elsewhere_replays_the_kept_events_once() throws Exception {
+        try (Polyrag p = Polyrag.open(PolyragTest.config(tmp.resolve("data"), Map.of("vector.enabled", "false",
+                "worker.enabled", "false")))) {
+            Jobs local = p.as(Tenant.LOCAL).jobs();
+            p.admin().reindex("fulltext");
+            long foreign = Long.MAX_VALUE - 1;
+            Jobs.Events replay = local.events(foreign, Duration.ofMillis(200));
+            assertThat(replay.lastId()).as("the cursor is this replica's").isLessThan(foreign);
+            long before = System.nanoTime();
+            Jobs.Events next = local.events(replay.lastId(), Duration.ofMillis(300));
+            assertThat(next.shown()).as("nothing again").isEmpty();
+            assertThat(Duration.ofNanos(System.nanoTime() - before)).isGreaterThanOrEqualTo(Duration.ofMillis(250));
+        }
+    }
 }

@@ -163,6 +163,30 @@ class SyncTest {
     }
 
     /**
+     * A sync that fails outright (here refused by the documents quota, already reached) is recorded as the source's
+     * scan, with its error: it left the last scan where it was, so the source stayed due and was synced again every
+     * few seconds, forever, while it showed no error.
+     */
+    @Test
+    void a_failed_sync_is_the_sources_scan_and_names_its_error() throws Exception {
+        Path root = Files.createDirectories(tmp.resolve("quota"));
+        Files.writeString(root.resolve("new.md"), "# New\n\nA note the quota turns away.");
+        try (Polyrag p = Polyrag.open(PolyragTest.config(tmp.resolve("data"), Map.of("sync.watch", "false",
+                "sync.allowed.roots", root.toString())))) {
+            p.ingest().text(new io.polyrag.app.api.TextIngest("The first note fills the quota.", "First", null, null,
+                    null, true));
+            p.usage().setQuotas("", new io.polyrag.core.port.UsageStore.Quotas(1L, null, null, null));
+            String job = p.sources().register(new SourceRegistration("quota", "filesystem", Map.of("root",
+                    root.toString()), null, null, null)).jobId();
+            await().atMost(Duration.ofSeconds(60)).until(() -> p.jobs().get(job).status().finished());
+            assertThat(p.jobs().get(job).status()).isEqualTo(JobStatus.FAILED);
+            var source = p.sources().get("quota");
+            assertThat(source.lastScanAt()).as("the failed sync counts as the scan").isNotNull();
+            assertThat(source.lastError()).contains("quota");
+        }
+    }
+
+    /**
      * A file refused for a reason of the moment (here the documents quota, reached part way through a scan) is not
      * remembered as read: once the quota is raised the next scan indexes it (before, it stayed out for good).
      */
