@@ -20,6 +20,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Pattern;
@@ -66,6 +67,37 @@ public final class Sources {
         watcher.changed(s);
         String job = syncNow(s);
         return new Registered(info(own(s.id())), job);
+    }
+
+    /**
+     * Checks a {@code polyrag ingest DIR --sync ID} before its folder is read: the registration is valid, and a source
+     * of that id is either absent (registered after the ingest, {@link #registerIngested}) or this same folder with
+     * the same settings (the command run again: the source stays as it is). The second run of the README's command
+     * ingested the whole folder, then failed on the id it had registered itself; a bad id failed only after the
+     * ingest too.
+     *
+     * @return the source already registered for this folder, if any
+     */
+    public Optional<SourceInfo> beforeIngest(SourceRegistration r) {
+        Source s = checked(r);
+        Source old = store.source(tenant.id(), s.id()).orElse(null);
+        if (old == null) {
+            return Optional.empty();
+        }
+        Map<String, Object> had = config(old.config());
+        Map<String, Object> asked = config(s.config());
+        if (!old.type().equals(s.type()) || !old.knowledgeBase().equals(s.knowledgeBase())
+                || !Objects.equals(had.get("root"), asked.get("root"))) {
+            throw new ConflictException("a source with id '" + s.id() + "' exists (" + old.type() + " "
+                    + Objects.requireNonNullElse(had.get("root"), "") + " into knowledge base '"
+                    + tenant.show(old.knowledgeBase()) + "'): choose another id");
+        }
+        if (!had.equals(asked)) {
+            throw new ConflictException("source '" + s.id() + "' keeps this folder with other settings ("
+                    + had + "): run it with the same --include, --exclude and --skip-graph, or change the source "
+                    + "with PUT /v1/sync/sources/" + s.id() + " on the server");
+        }
+        return Optional.of(info(old));
     }
 
     /**

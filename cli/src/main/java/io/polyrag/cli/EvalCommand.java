@@ -22,6 +22,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -81,7 +82,8 @@ final class EvalCommand implements Callable<Integer> {
     String qrels;
 
     @Option(names = "--runs", paramLabel = "LIST", description = "Runs, e.g. fulltext,vector,rrf,weighted,"
-            + "vector+fulltext:weighted (default: each modality, then rrf and weighted); raw-bm25, raw-vector, "
+            + "vector+fulltext:weighted (default: each modality, then vector+fulltext when the graph legs are on "
+            + "too, then rrf and weighted); raw-bm25, raw-vector, "
             + "raw-rrf and raw-minmax are the raw-library reference (Lucene BM25 and the same model, one entry per "
             + "document, top-1000 lists fused by RRF k 60 or by min-max scores with equal weights, none of polyrag's "
             + "pipeline): fused runs are then compared with the better raw fusion.")
@@ -119,6 +121,21 @@ final class EvalCommand implements Callable<Integer> {
         if (runFiles != null && dataset == null) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--run-files goes with --dataset DIR: the "
                     + "run files are a dataset's rankings");
+        }
+        checkModes();
+        // Made and checked now, not after the first run's searches (a file by that name, or a folder not writable,
+        // lost the evaluation to a stack trace or a "cannot read").
+        if (runFiles != null) {
+            try {
+                Files.createDirectories(runFiles);
+            } catch (IOException e) {
+                throw new CommandLine.ParameterException(spec.commandLine(), "--run-files " + runFiles + ": cannot "
+                        + "make that folder (" + e.getMessage() + "); name a folder you can write");
+            }
+            if (!Files.isWritable(runFiles)) {
+                throw new CommandLine.ParameterException(spec.commandLine(), "--run-files " + runFiles + ": not "
+                        + "writable; name a folder you can write");
+            }
         }
         // Checked before the evaluation runs, not after it, which lost a finished run to a mistyped folder.
         if (out != null) {
@@ -192,6 +209,52 @@ final class EvalCommand implements Callable<Integer> {
                 print(report, stdout);
             }
             return Main.OK;
+        }
+    }
+
+    /**
+     * One evaluation at a time, with the options it reads: the first given won, and the others' options were ignored
+     * without a word (an {@code --out} under {@code --kb} wrote no file, a {@code --baseline} beside {@code --answers}
+     * gated nothing).
+     */
+    private void checkModes() {
+        Map<String, Object> modes = new LinkedHashMap<>();
+        modes.put("--answers", answers);
+        modes.put("--conversations", conversations);
+        modes.put("--intents", intents);
+        modes.put("--kb", kb);
+        modes.put("--dataset", dataset);
+        List<String> given = modes.entrySet().stream().filter(e -> e.getValue() != null).map(Map.Entry::getKey)
+                .toList();
+        if (given.size() > 1) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "give one of " + String.join(", ", given)
+                    + ": each is an evaluation of its own");
+        }
+        if (given.isEmpty()) {
+            return;
+        }
+        String mode = given.getFirst();
+        Map<String, Object> withDataset = new LinkedHashMap<>();
+        withDataset.put("--qrels", qrels);
+        withDataset.put("--runs", runs);
+        withDataset.put("--index", index);
+        withDataset.put("--out", out);
+        withDataset.put("--versus", versus);
+        if (!mode.equals("--dataset")) {
+            withDataset.forEach((option, value) -> {
+                if (value != null) {
+                    throw new CommandLine.ParameterException(spec.commandLine(), option + " goes with --dataset DIR, "
+                            + "not " + mode);
+                }
+            });
+        }
+        if (baseline != null && !mode.equals("--dataset") && !mode.equals("--kb")) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--baseline goes with --dataset DIR or --kb "
+                    + "NAME, not " + mode);
+        }
+        if (corpus != null && !corpus.isEmpty() && (mode.equals("--dataset") || mode.equals("--kb"))) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--corpus goes with --answers, "
+                    + "--conversations or --intents, not " + mode);
         }
     }
 

@@ -5,6 +5,7 @@ import io.polyrag.app.Json;
 import io.polyrag.app.Polyrag;
 import io.polyrag.app.api.PathIngest;
 import io.polyrag.app.api.PathIngestReport;
+import io.polyrag.app.api.SourceInfo;
 import io.polyrag.app.api.SourceRegistration;
 import io.polyrag.app.wire.IngestWire;
 import io.polyrag.core.InvalidInputException;
@@ -22,6 +23,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -89,10 +91,8 @@ final class IngestCommand implements Callable<Integer> {
                 throw new InvalidInputException("--sync keeps one directory in sync: give exactly one "
                         + "directory");
             }
-            Progress progress = Progress.forConsole(err);
-            PathIngestReport r = polyrag.ingest().paths(request, progress);
-            progress.finish();
-            print(r, out, err);
+            SourceRegistration sync = null;
+            Optional<SourceInfo> kept = Optional.empty();
             if (syncId != null) {
                 Map<String, Object> config = new LinkedHashMap<>();
                 config.put("root", paths.getFirst().toAbsolutePath().normalize().toString());
@@ -100,10 +100,21 @@ final class IngestCommand implements Callable<Integer> {
                 config.put("exclude", PolyragCommand.split(excludes));
                 // The source's later syncs index as this ingest did: without the graph when it was asked so.
                 config.put("skip_graph", skipGraph);
-                var source = polyrag.sources().registerIngested(new SourceRegistration(syncId,
-                        "filesystem", config, kb, null, true));
-                err.println("keeping " + config.get("root") + " in sync as source '" + source.id() + "' (" + source
-                        .items() + " files recorded); 'polyrag serve' follows its changes");
+                sync = new SourceRegistration(syncId, "filesystem", config, kb, null, true);
+                // Before the folder is read: an id in use for something else fails now, not after the ingest.
+                kept = polyrag.sources().beforeIngest(sync);
+            }
+            Progress progress = Progress.forConsole(err);
+            PathIngestReport r = polyrag.ingest().paths(request, progress);
+            progress.finish();
+            print(r, out, err);
+            if (kept.isPresent()) {
+                err.println("already keeping " + sync.config().get("root") + " in sync as source '" + syncId
+                        + "'; 'polyrag serve' follows its changes");
+            } else if (sync != null) {
+                var source = polyrag.sources().registerIngested(sync);
+                err.println("keeping " + sync.config().get("root") + " in sync as source '" + source.id() + "' ("
+                        + source.items() + " files recorded); 'polyrag serve' follows its changes");
             }
             return r.report().failed() > 0 ? Main.PARTIAL : Main.OK;
         } catch (DataDirInUseException inUse) {

@@ -47,11 +47,14 @@ public final class PolyragCommand implements Runnable {
 
     @Override
     public void run() {
-        throw new CommandLine.ParameterException(new CommandLine(this),
-                "name a command: serve, ingest, search, ask, eval, check or config");
+        CommandLine cl = new CommandLine(this);
+        throw new CommandLine.ParameterException(cl, "name a command: " + String.join(", ",
+                cl.getSubcommands().keySet()) + " (polyrag COMMAND --help says what one does)");
     }
 
     /** The configuration: environment, file, then these flags. */
+    private boolean warned;
+
     Config config(Map<String, String> more) {
         Map<String, String> overrides = new LinkedHashMap<>(settings);
         if (dataDir != null) {
@@ -66,7 +69,11 @@ public final class PolyragCommand implements Runnable {
         // Under JSON logs a warning is a log line like any other (a log shipper reads standard error as JSON);
         // otherwise the plain sentence a person reads.
         boolean json = "json".equalsIgnoreCase(config.get(Settings.LOG_FORMAT).strip());
-        config.warnings().forEach(w -> {
+        // Once per command: one that reads the configuration twice (serve with a folder, eval, ingest --sync)
+        // printed each warning twice.
+        List<String> warnings = warned ? List.of() : config.warnings();
+        warned = true;
+        warnings.forEach(w -> {
             if (json) {
                 System.getLogger(PolyragCommand.class.getName()).log(System.Logger.Level.WARNING, w);
             } else {
@@ -78,6 +85,20 @@ public final class PolyragCommand implements Runnable {
 
     Polyrag open(Map<String, String> more) {
         return Polyrag.open(config(more));
+    }
+
+    /**
+     * Opens for a command that submits a job and waits for it ({@code reindex}, {@code tune}): with the embedded
+     * catalog nothing but this process can run it, so its workers are on whatever the configuration says for the
+     * server (a setting of "ingest.workers=0" for a serving-only replica made the command wait for ever).
+     */
+    Polyrag openToRunJobs() {
+        Config c = config(Map.of());
+        if (!"h2".equals(c.get(Settings.CATALOG_BACKEND))
+                || c.get(Settings.WORKER_ENABLED) && c.get(Settings.INGEST_WORKERS) > 0) {
+            return Polyrag.open(c);
+        }
+        return Polyrag.open(config(Map.of(Settings.WORKER_ENABLED.key(), "true", Settings.INGEST_WORKERS.key(), "1")));
     }
 
     static String plural(int n, String word) {

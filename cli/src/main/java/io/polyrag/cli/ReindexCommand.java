@@ -4,7 +4,6 @@ import io.polyrag.app.Polyrag;
 import io.polyrag.core.model.JobInfo;
 import io.polyrag.core.model.JobStatus;
 import java.io.PrintWriter;
-import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -43,7 +42,7 @@ final class ReindexCommand implements Callable<Integer> {
     @Override
     public Integer call() throws InterruptedException {
         PrintWriter out = spec.commandLine().getOut();
-        try (Polyrag polyrag = parent.open(Map.of())) {
+        try (Polyrag polyrag = parent.openToRunJobs()) {
             polyrag.admin().incomplete().forEach((m, why) -> out.println(m + ": " + why));
             String id = polyrag.admin().reindex(modality, all);
             String shown = "";

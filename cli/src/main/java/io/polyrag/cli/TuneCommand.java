@@ -60,7 +60,7 @@ final class TuneCommand implements Callable<Integer> {
     @Override
     public Integer call() throws InterruptedException {
         PrintWriter out = spec.commandLine().getOut();
-        try (Polyrag polyrag = parent.open(Map.of())) {
+        try (Polyrag polyrag = parent.openToRunJobs()) {
             var kbs = polyrag.knowledgeBases();
             if (drop) {
                 kbs.dropTuning(kb);

@@ -136,6 +136,17 @@ class CliTest {
         Files.writeString(tmp.resolve("not-a-report.json"), "[1, 2]");
         assertThat(run("eval", "--kb", "default", "--baseline", tmp.resolve("not-a-report.json").toString()).code())
                 .isEqualTo(Main.USAGE);
+        // One evaluation at a time, and no option of another's ignored.
+        Run both = run("eval", "--kb", "default", "--dataset", tmp.toString());
+        assertThat(both.code()).isEqualTo(Main.USAGE);
+        assertThat(both.err()).contains("give one of --kb, --dataset");
+        Run stray = run("eval", "--kb", "default", "--out", tmp.resolve("kb.html").toString());
+        assertThat(stray.code()).isEqualTo(Main.USAGE);
+        assertThat(stray.err()).contains("--out goes with --dataset DIR, not --kb");
+        Path notAFolder = Files.writeString(tmp.resolve("runs-file"), "x");
+        Run runFiles = run("eval", "--dataset", tmp.toString(), "--run-files", notAFolder.toString());
+        assertThat(runFiles.code()).isEqualTo(Main.USAGE);
+        assertThat(runFiles.err()).contains("--run-files").doesNotContain("\tat ");
         assertThat(run("judgments", "add", "default", "--file", file.toString().replace("judged", "nope")).code())
                 .isNotZero();
         assertThat(run("judgments", "clear", "default").out()).contains("deleted 2 judged queries from default");
@@ -318,6 +329,18 @@ class CliTest {
         assertThat(io.polyrag.app.Json.MAPPER.readTree(r.out()).get("status").asString()).isEqualTo("untuned");
     }
 
+    /**
+     * reindex submits a job and waits for it: with the embedded catalog only this process can run it, so a
+     * configuration that runs no workers (a serving-only replica's) no longer makes it wait for ever.
+     */
+    @Test
+    void reindex_runs_its_job_where_the_configuration_runs_no_workers() {
+        Run r = org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(java.time.Duration.ofSeconds(120),
+                () -> run("--set", "ingest.workers=0", "reindex", "--modality", "fulltext", "--all"));
+        assertThat(r.code()).as(r.out() + r.err()).isEqualTo(Main.OK);
+        assertThat(r.out()).contains("reindexed");
+    }
+
     @Test
     void a_folder_ingested_with_sync_and_skip_graph_keeps_skipping_the_graph() throws IOException {
         Path other = tmp.resolve("skip-data");
@@ -328,10 +351,25 @@ class CliTest {
         int code = Main.run(new String[] {"--data-dir", other.toString(), "ingest", docs.toString(), "--sync", "s",
             "--skip-graph"}, new PrintWriter(out, true), new PrintWriter(err, true));
         assertThat(code).as(err.toString()).isEqualTo(Main.OK);
+        // The same command again (a cron job, the README's command run twice): the source stays as it is.
+        StringWriter again = new StringWriter();
+        code = Main.run(new String[] {"--data-dir", other.toString(), "ingest", docs.toString(), "--sync", "s",
+            "--skip-graph"}, new PrintWriter(new StringWriter(), true), new PrintWriter(again, true));
+        assertThat(code).as(again.toString()).isEqualTo(Main.OK);
+        assertThat(again.toString()).contains("already keeping");
+        // The id taken by another folder: refused before that folder is read.
+        Path elsewhere = Files.createDirectories(tmp.resolve("skip-other"));
+        Files.writeString(elsewhere.resolve("b.md"), "# B\n\nCharles Babbage built engines.");
+        StringWriter taken = new StringWriter();
+        code = Main.run(new String[] {"--data-dir", other.toString(), "ingest", elsewhere.toString(), "--sync", "s"},
+                new PrintWriter(new StringWriter(), true), new PrintWriter(taken, true));
+        assertThat(code).as(taken.toString()).isNotEqualTo(Main.OK);
+        assertThat(taken.toString()).contains("a source with id 's' exists");
         try (io.polyrag.app.Polyrag p = io.polyrag.app.Polyrag.open(io.polyrag.core.config.Config.load(Map.of(),
                 Map.of("data.dir", other.toString(), "ingest.workers", "0")))) {
             assertThat(p.sources().list()).singleElement().satisfies(s -> assertThat(s.config())
                     .containsEntry("skip_graph", true));
+            assertThat(p.documents().list(null, 0, 10)).as("the other folder was not read").hasSize(1);
         }
     }
 

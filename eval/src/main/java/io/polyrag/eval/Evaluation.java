@@ -5,6 +5,7 @@ import io.polyrag.app.quality.Metrics;
 import io.polyrag.app.quality.Significance;
 import io.polyrag.core.config.Settings;
 import io.polyrag.core.model.Chunk;
+import io.polyrag.core.model.DocumentInfo;
 import io.polyrag.core.model.Ids;
 import io.polyrag.core.model.IngestReport;
 import io.polyrag.core.model.KnowledgeBase;
@@ -23,9 +24,11 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Consumer;
 
 /**
@@ -109,10 +112,34 @@ public final class Evaluation {
         if (r.failed() > 0) {
             log.accept("eval: " + r.failed() + " documents failed to index, e.g. " + r.errors().getFirst().reason());
         }
+        dropOthers(polyrag, ds, log);
         double seconds = r.tookMs() / 1000.0;
         int indexed = r.added() + r.updated();
         return new EvalReport.Ingest(seconds, seconds == 0 ? 0 : indexed / seconds,
                 seconds == 0 ? 0 : r.chunks() / seconds, r.chunks(), r.unchanged());
+    }
+
+    /**
+     * Deletes the index's documents the corpus no longer has: an index folder reused for another corpus of the same
+     * name (a subset, a generated set made again) searched the union of both, and every document left over ranked
+     * as not relevant, quietly lowering each run's figures.
+     */
+    private static void dropOthers(Polyrag polyrag, BeirDataset ds, Consumer<String> log) {
+        Set<String> wanted = new HashSet<>();
+        ds.corpus().keySet().forEach(id -> wanted.add("beir:" + id));
+        List<String> others = new ArrayList<>();
+        KnowledgeBase kb = KnowledgeBase.of(KB);
+        for (int offset = 0; ; offset += 1000) {
+            List<DocumentInfo> page = polyrag.documents().list(kb, offset, 1000);
+            page.stream().filter(d -> !wanted.contains(d.uri())).forEach(d -> others.add(d.id()));
+            if (page.size() < 1000) {
+                break;
+            }
+        }
+        if (!others.isEmpty()) {
+            log.accept("eval: deleting " + others.size() + " documents of the index the corpus no longer has");
+            polyrag.documents().delete(others);
+        }
     }
 
     /** A corpus entry as the document polyrag indexes: HTML whose title is the entry's title. */

@@ -91,6 +91,29 @@ class EvaluationTest {
         }
     }
 
+    /**
+     * An index reused for a corpus that lost documents (a subset, a generated set made again under the same name):
+     * they leave the index, where they were searched and ranked as not relevant.
+     */
+    @Test
+    void documents_the_corpus_no_longer_has_leave_the_index() throws IOException {
+        String decoy = "{\"_id\": \"d7\", \"title\": \"Lava from a volcano\", \"text\": \"Lava erupting from a "
+                + "volcano: lava erupting, a volcano erupting lava.\"}\n";
+        try (Polyrag p = Polyrag.open(Config.load(Map.of(), Map.of("data.dir", tmp.resolve("reused").toString(),
+                "graph.enabled", "false", "rdf.enabled", "false")))) {
+            List<RunSpec> fulltext = List.of(RunSpec.parse("fulltext", p.admin().status().modalities()));
+            EvalReport before = Evaluation.run(p, BeirDataset.load(dataset(decoy, "")), fulltext,
+                    ProgressListener.NONE, l -> { });
+            assertThat(before.runs().getFirst().perQueryNdcg().get("q1")).as("the decoy outranks d1").isLessThan(1.0);
+            List<String> log = new ArrayList<>();
+            EvalReport after = Evaluation.run(p, BeirDataset.load(dataset("", "")), fulltext, ProgressListener.NONE,
+                    log::add);
+            assertThat(log).anyMatch(l -> l.contains("deleting 1 documents"));
+            assertThat(after.runs().getFirst().perQueryNdcg().get("q1")).isEqualTo(1.0);
+            assertThat(p.documents().list(null, 0, 100)).hasSize(6);
+        }
+    }
+
     @Test
     void malformed_lines_and_unknown_references_are_reported_and_skipped() throws IOException {
         BeirDataset ds = BeirDataset.load(dataset("{\"_id\": \"bad\", \"title\": \n[1]\n",
