@@ -111,6 +111,18 @@ public abstract class CatalogContract {
         assertThat(doc.contentHash()).isEqualTo("hash-1");
     }
 
+    /** A NUL in a title (a PDF's metadata decoded in the wrong encoding) is left out, not a failed batch. */
+    @Test
+    void a_nul_in_a_title_is_left_out() {
+        CatalogAndJobs c = open();
+        long v = c.nextVersion("d1");
+        DocumentDraft d = draft("d1", "kb", v, "alpha");
+        c.stage(new DocumentDraft(d.id(), d.knowledgeBase(), d.uri(), "T\u0000i\u0000tle", d.mediaType(),
+                d.contentHash(), 42, d.chunks()), v);
+        assertThat(c.publish(new DocumentVersion("d1", v))).isEmpty();
+        assertThat(c.document("d1").orElseThrow().title()).isEqualTo("Title");
+    }
+
     @Test
     void a_figure_chunk_keeps_its_figure_and_figures_lists_those_of_visible_versions_only() {
         CatalogAndJobs c = open();

@@ -443,7 +443,13 @@ abstract class CatalogReads implements Catalog {
         }
     }
 
+    /**
+     * {@code s} cut to {@code max} characters, without NUL characters: PostgreSQL refuses them in text (a PDF's title
+     * in a two-byte encoding without its mark decodes with NULs between the letters), and the refusal failed the
+     * whole batch being staged; H2 kept them.
+     */
     static String clip(String s, int max) {
-        return s == null ? "" : s.length() <= max ? s : s.substring(0, max);
+        String t = s == null ? "" : s.indexOf('\u0000') < 0 ? s : s.replace("\u0000", "");
+        return t.length() <= max ? t : t.substring(0, max);
     }
 }

@@ -1,5 +1,6 @@
 package io.polyrag.store.postgres;
 
+import io.polyrag.core.ConfigException;
 import io.polyrag.core.config.Settings;
 import io.polyrag.core.port.FullTextStore;
 import io.polyrag.core.port.VectorStore;
@@ -28,11 +29,37 @@ public final class PostgresProviders {
             return "PostgreSQL + pgvector (HNSW, cosine) at POLYRAG_POSTGRES_URL";
         }
 
+        /**
+         * pgvector 0.8 or later: every search sets {@code hnsw.iterative_scan} (a knowledge base's top k from a table
+         * shared with others), which older versions reject once their library is loaded, failing every search on a
+         * connection after its first (0.6 and 0.7 ship in current distributions) while ingest went on working.
+         */
+        static void requireIterativeScans(String version) {
+            if (version == null) {
+                return; // not installed yet: the migration's CREATE EXTENSION installs the server's version
+            }
+            String[] parts = version.split("[.]");
+            int major = parts.length > 0 && parts[0].matches("\\d+") ? Integer.parseInt(parts[0]) : 0;
+            int minor = parts.length > 1 && parts[1].matches("\\d+") ? Integer.parseInt(parts[1]) : 0;
+            if (major == 0 && minor < 8) {
+                throw new ConfigException("pgvector " + version + " is installed in this database; polyrag needs 0.8 "
+                        + "or later (its iterative index scans): ALTER EXTENSION vector UPDATE after installing a "
+                        + "newer pgvector on the server (e.g. the pgvector/pgvector:pg17 image), or choose "
+                        + "POLYRAG_VECTOR_BACKEND=lucene");
+            }
+        }
+
         @Override
         public VectorStore open(ProviderContext context, int dimension, String modelId) {
             PgDatabase db = PgDatabase.open(context.config(), "vector", Map.of("dimension",
                     Integer.toString(dimension)));
             try {
+                requireIterativeScans(db.tx("read pgvector's version", c -> {
+                    try (var ps = c.prepareStatement("SELECT extversion FROM pg_extension WHERE extname = 'vector'");
+                            var rs = ps.executeQuery()) {
+                        return rs.next() ? rs.getString(1) : null;
+                    }
+                }));
                 // The first model the database saw keeps polyrag_vectors; each other one gets tables of its own, so a
                 // change of model starts an empty index (back-filled by polyrag reindex) and leaves the first whole.
                 String recorded = db.tx("read the embedding model", c -> {
