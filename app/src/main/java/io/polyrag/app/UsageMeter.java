@@ -20,6 +20,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
@@ -156,6 +157,33 @@ final class UsageMeter implements AutoCloseable {
             @Override
             protected Response call(String how, Supplier<Response> body) {
                 return counted(body.get());
+            }
+
+            /**
+             * A stream that broke after its first token (the client hung up, the provider's stream failed) was billed
+             * by the provider, prompt and all, but counted nothing: estimated at four characters a token, as the
+             * answer's context budget is.
+             */
+            @Override
+            public Response stream(Request request, Consumer<String> onToken) {
+                StringBuilder streamed = new StringBuilder();
+                try {
+                    return call("stream", () -> delegate.stream(request, t -> {
+                        streamed.append(t);
+                        onToken.accept(t);
+                    }));
+                } catch (RuntimeException e) {
+                    String tenant = TENANT.get();
+                    if (tenant != null && !streamed.isEmpty()) {
+                        long prompt = request.system() == null ? 0 : request.system().length();
+                        for (Message m : request.messages()) {
+                            prompt += m.content() == null ? 0 : m.content().length();
+                        }
+                        add(tenant, LLM_TOKENS_IN, llm.id(), (prompt + 3) / 4);
+                        add(tenant, LLM_TOKENS_OUT, llm.id(), (streamed.length() + 3) / 4);
+                    }
+                    throw e;
+                }
             }
 
             private Response counted(Response r) {

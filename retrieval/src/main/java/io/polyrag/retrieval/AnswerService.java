@@ -145,9 +145,12 @@ public final class AnswerService {
             note = sources.isEmpty() ? NOTHING_FOUND : text.isEmpty() ? NOT_COVERED : EXTRACTIVE_NOTE;
         } else {
             sources = AnswerPrompt.fitted(sources, contextTokens);
-            text = generate(request.query(), sources, onToken, style);
+            LlmClient.Response written = generate(request.query(), sources, onToken, style);
+            text = written.text();
             mode = "generated";
-            note = "Written by " + llm.id() + " from the numbered sources.";
+            // A sentence cut in half read as a whole answer: the note says where it stopped and why.
+            note = "Written by " + llm.id() + " from the numbered sources." + (written.cut() ? " " + cutNote()
+                    : "");
             if (text.isBlank()) {
                 // A reasoning model can spend its whole allowance thinking and write nothing: that was a 200 with an
                 // empty answer, passed off as written. The sources' best sentences are quoted instead, saying why.
@@ -216,10 +219,15 @@ public final class AnswerService {
         return answer(request, neighbours, false, t -> { });
     }
 
-    private String generate(String question, List<AnswerSource> sources, Consumer<String> onToken,
+    private String cutNote() {
+        return Answer.CUT + " (POLYRAG_LLM_MAX_ANSWER_TOKENS, " + maxTokens + " tokens): raise it for longer "
+                + "answers.";
+    }
+
+    private LlmClient.Response generate(String question, List<AnswerSource> sources, Consumer<String> onToken,
             ExtractiveAnswerer.Style style) {
         try {
-            return llm.stream(AnswerPrompt.build(question, sources, maxTokens, style), onToken).text();
+            return llm.stream(AnswerPrompt.build(question, sources, maxTokens, style), onToken);
         } catch (PolyragException e) {
             throw new AnswerUnavailableException("the answer could not be written: " + e.getMessage(), sources, e);
         }

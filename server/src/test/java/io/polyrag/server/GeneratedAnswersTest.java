@@ -66,6 +66,13 @@ class GeneratedAnswersTest {
                         + "data: {not json\n\n").getBytes(StandardCharsets.UTF_8);
                 ex.getResponseHeaders().add("Content-Type", "text/event-stream");
                 ex.sendResponseHeaders(200, reply.length);
+            } else if (user.contains("please stop short")) {
+                // The model reaches its allowance mid-sentence.
+                reply = ("data: {\"model\":\"fake-1\",\"choices\":[{\"delta\":{\"content\":\"The tusk reaches\"}}]}\n\n"
+                        + "data: {\"model\":\"fake-1\",\"choices\":[{\"delta\":{},\"finish_reason\":\"length\"}]}\n\n"
+                        + "data: [DONE]\n\n").getBytes(StandardCharsets.UTF_8);
+                ex.getResponseHeaders().add("Content-Type", "text/event-stream");
+                ex.sendResponseHeaders(200, reply.length);
             } else if (user.contains("please fail")) {
                 reply = "{\"error\":{\"message\":\"This model's maximum context length is 8192 tokens\"}}"
                         .getBytes(StandardCharsets.UTF_8);
@@ -110,6 +117,18 @@ class GeneratedAnswersTest {
                 .POST(HttpRequest.BodyPublishers.ofString(json)).build(), HttpResponse.BodyHandlers.ofString());
     }
 
+    private long tokensIn() throws Exception {
+        JsonNode usage = Json.MAPPER.readTree(http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
+                + server.port() + "/v1/usage")).build(), HttpResponse.BodyHandlers.ofString()).body());
+        long n = 0;
+        for (JsonNode u : usage.get("usage")) {
+            if (u.path("metric").asString("").equals("llm_tokens_in")) {
+                n += u.path("amount").asLong(0);
+            }
+        }
+        return n;
+    }
+
     @Test
     void the_model_writes_the_answer_from_sources_passed_as_quoted_data() throws Exception {
         JsonNode a = Json.MAPPER.readTree(query("{\"query\": \"How long is a narwhal tusk?\"}").body());
@@ -146,6 +165,28 @@ class GeneratedAnswersTest {
         assertThat(answer.get("sources").get(0).get("title").asString()).isEqualTo("Narwhals");
     }
 
+    /** An answer the model stopped at its allowance says so: finish_reason "length", and a note naming the setting. */
+    @Test
+    void an_answer_cut_at_the_models_allowance_says_so() throws Exception {
+        JsonNode a = Json.MAPPER.readTree(query("{\"query\": \"narwhal tusk, please stop short\"}").body());
+        assertThat(a.get("answer").asString()).isEqualTo("The tusk reaches");
+        assertThat(a.get("note").asString()).contains("POLYRAG_LLM_MAX_ANSWER_TOKENS");
+        HttpResponse<String> chat = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port()
+                + "/v1/chat/completions")).header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers
+                .ofString("{\"model\": \"polyrag\", \"messages\": [{\"role\": \"user\", "
+                        + "\"content\": \"narwhal tusk, please stop short\"}]}")).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(Json.MAPPER.readTree(chat.body()).get("choices").get(0).get("finish_reason").asString())
+                .isEqualTo("length");
+        HttpResponse<String> streamed = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
+                + server.port() + "/v1/chat/completions")).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString("{\"model\": \"polyrag\", \"stream\": true, "
+                        + "\"messages\": [{\"role\": \"user\", \"content\": \"narwhal tusk, please stop "
+                        + "short\"}]}"))
+                .build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(streamed.body()).contains("\"finish_reason\":\"length\"");
+    }
+
     @Test
     void a_model_failure_is_a_502_with_the_reason_and_the_sources() throws Exception {
         HttpResponse<String> r = query("{\"query\": \"narwhal tusk, please fail\"}");
@@ -170,9 +211,12 @@ class GeneratedAnswersTest {
         assertThat(chat.statusCode()).as(chat.body()).isEqualTo(502);
         // A stream that breaks into something that is not JSON, after its first token: the model's failure, told as
         // the stream's last event (it cut the stream off with no event before).
+        long before = tokensIn();
         HttpResponse<String> garbled = query("{\"query\": \"narwhal tusk, please garble\", \"stream\": true}");
         assertThat(garbled.body()).contains("event: token").contains("event: error").contains("\"status\":502")
                 .contains("not JSON");
+        // Broken after its first token, the call was billed by the provider: estimated, not left uncounted.
+        assertThat(tokensIn()).isGreaterThan(before);
     }
 
     @Test

@@ -225,7 +225,8 @@ public final class Settings {
             "API key sent to the chat API (Bearer for openai, x-api-key for anthropic).").secret();
     public static final Setting<String> LLM_MODEL = Setting.string("llm.model", null, "Model name the API expects.");
     public static final Setting<Integer> LLM_MAX_ANSWER_TOKENS = Setting.integer("llm.max.answer.tokens", 800, 16,
-            32000, "Longest answer the model may write.");
+            32000, "Longest answer the model may write; an answer stopped there says so in its note (and "
+                    + "finish_reason \"length\" on /v1/chat/completions).");
     public static final Setting<Integer> LLM_CONTEXT_TOKENS = Setting.integer("llm.context.tokens", 16000, 500,
             2_000_000, "Most of the model's context a generated answer's sources may take, estimated at four "
                     + "characters a token: the best-ranked sources' hit passages first, then their neighbours; a "

@@ -23,6 +23,14 @@ public record Answer(String query, String answer, String mode, String note, List
         grounding = grounding == null ? null : List.copyOf(grounding);
     }
 
+    /** The note's sentence for a generated answer the model stopped at its allowance of tokens. */
+    public static final String CUT = "It stops where the model reached its allowance";
+
+    /** Whether the model stopped this answer at its allowance, its text unfinished (OpenAI's finish "length"). */
+    public boolean cut() {
+        return "generated".equals(mode) && note != null && note.contains(CUT);
+    }
+
     /** An answer the router did not touch. */
     public Answer(String query, String answer, String mode, String note, List<AnswerSource> sources, long tookMs,
             List<DegradedLeg> degraded, List<GroundedSentence> grounding) {

@@ -38,8 +38,14 @@ public interface LlmClient extends AutoCloseable {
      * @param model the model that answered
      * @param inputTokens tokens read, as the provider reports them
      * @param outputTokens tokens written
+     * @param cut whether the model stopped at the request's {@code maxTokens} (OpenAI's finish_reason "length",
+     *     Anthropic's stop_reason "max_tokens"), its text unfinished
      */
-    record Response(String text, String model, int inputTokens, int outputTokens) {
+    record Response(String text, String model, int inputTokens, int outputTokens, boolean cut) {
+        /** A completion that ended on its own. */
+        public Response(String text, String model, int inputTokens, int outputTokens) {
+            this(text, model, inputTokens, outputTokens, false);
+        }
     }
 
     /** The provider and model, e.g. {@code openai-compatible:gpt-4o-mini}. */

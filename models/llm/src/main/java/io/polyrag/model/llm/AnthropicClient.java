@@ -47,7 +47,8 @@ public final class AnthropicClient implements LlmClient {
             }
         }
         return new Response(text.toString(), r.path("model").asString(model),
-                r.path("usage").path("input_tokens").asInt(0), r.path("usage").path("output_tokens").asInt(0));
+                r.path("usage").path("input_tokens").asInt(0), r.path("usage").path("output_tokens").asInt(0),
+                "max_tokens".equals(r.path("stop_reason").asString("")));
     }
 
     @Override
@@ -55,6 +56,7 @@ public final class AnthropicClient implements LlmClient {
         StringBuilder text = new StringBuilder();
         int[] usage = {0, 0};
         boolean[] ended = {false};
+        boolean[] cut = {false};
         http.postStream(endpoint, headers(), body(request, true), OpenAiCompatibleClient::error, line -> {
             if (!line.startsWith("data:")) {
                 return;
@@ -69,7 +71,10 @@ public final class AnthropicClient implements LlmClient {
                         onToken.accept(piece);
                     }
                 }
-                case "message_delta" -> usage[1] = event.path("usage").path("output_tokens").asInt(usage[1]);
+                case "message_delta" -> {
+                    usage[1] = event.path("usage").path("output_tokens").asInt(usage[1]);
+                    cut[0] |= "max_tokens".equals(event.path("delta").path("stop_reason").asString(""));
+                }
                 case "message_stop" -> ended[0] = true;
                 case "error" -> throw new OutboundException(id(), 200, event.path("error").path("message")
                         .asString("error in stream"), null);
@@ -82,7 +87,7 @@ public final class AnthropicClient implements LlmClient {
                     + (text.isEmpty() ? "; nothing streamed: is the base URL Anthropic's Messages API?" : "") + ")",
                     null);
         }
-        return new Response(text.toString(), model, usage[0], usage[1]);
+        return new Response(text.toString(), model, usage[0], usage[1], cut[0]);
     }
 
     private Map<String, String> headers() {

@@ -87,7 +87,8 @@ public final class OpenAiCompatibleClient implements LlmClient {
             throw new OutboundException(id(), 200, "the response has no choices: " + abbreviate(body), null);
         }
         return new Response(choice.path("message").path("content").asString(""), r.path("model").asString(model),
-                r.path("usage").path("prompt_tokens").asInt(0), r.path("usage").path("completion_tokens").asInt(0));
+                r.path("usage").path("prompt_tokens").asInt(0), r.path("usage").path("completion_tokens").asInt(0),
+                "length".equals(choice.path("finish_reason").asString("")));
     }
 
     /**
@@ -125,7 +126,8 @@ public final class OpenAiCompatibleClient implements LlmClient {
             return null;
         }
         return new Response(message.path("content").asString(), r.path("model").asString(model),
-                r.path("usage").path("prompt_tokens").asInt(0), r.path("usage").path("completion_tokens").asInt(0));
+                r.path("usage").path("prompt_tokens").asInt(0), r.path("usage").path("completion_tokens").asInt(0),
+                "length".equals(r.path("choices").path(0).path("finish_reason").asString("")));
     }
 
     @Override
@@ -134,6 +136,7 @@ public final class OpenAiCompatibleClient implements LlmClient {
         int[] usage = {0, 0};
         String[] answeredBy = {model};
         boolean[] ended = {false};
+        boolean[] cut = {false};
         StringBuilder plain = new StringBuilder();
         Consumer<String> read = line -> {
             if (!line.startsWith("data:")) {
@@ -157,6 +160,7 @@ public final class OpenAiCompatibleClient implements LlmClient {
             }
             answeredBy[0] = chunk.path("model").asString(answeredBy[0]);
             ended[0] |= chunk.path("choices").path(0).path("finish_reason").isString();
+            cut[0] |= "length".equals(chunk.path("choices").path(0).path("finish_reason").asString(""));
             String piece = chunk.path("choices").path(0).path("delta").path("content").asString("");
             if (!piece.isEmpty()) {
                 text.append(piece);
@@ -178,7 +182,7 @@ public final class OpenAiCompatibleClient implements LlmClient {
         if (!ended[0]) {
             return unended(text, plain, onToken);
         }
-        return new Response(text.toString(), answeredBy[0], usage[0], usage[1]);
+        return new Response(text.toString(), answeredBy[0], usage[0], usage[1], cut[0]);
     }
 
     private Map<String, String> headers() {
