@@ -181,7 +181,7 @@ public final class Admin {
         List<String> out = new ArrayList<>(storeProblems(searcher.incomplete().keySet()
                 .containsAll(searcher.modalities())));
         try {
-            catalog.countDocuments(SearchScope.ALL);
+            catalog.ping();
         } catch (RuntimeException e) {
             out.add("the catalog cannot be read: " + e.getMessage());
         }

@@ -240,6 +240,11 @@ public interface Catalog extends AutoCloseable {
     /** Documents in scope with one of these statuses. */
     long countDocuments(SearchScope scope, Set<DocumentStatus> statuses);
 
+    /** Fails, saying why, when the catalog cannot be read: one read, for readiness probes (not a count). */
+    default void ping() {
+        countDocuments(SearchScope.ALL);
+    }
+
     @Override
     void close();
 }

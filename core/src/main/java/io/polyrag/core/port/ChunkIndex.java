@@ -28,6 +28,14 @@ public interface ChunkIndex extends AutoCloseable {
     long size();
 
     /**
+     * Fails, saying why, when the store cannot be read; for readiness probes, every few seconds. By default a {@link
+     * #size()}; a networked store overrides it with a read of one record, not a count of every one.
+     */
+    default void ping() {
+        size();
+    }
+
+    /**
      * Every document version this index holds records of, with how many records, so a check can compare the index
      * with the catalog (orphans of versions no longer visible, versions missing records). The map iterates in no
      * particular order.

@@ -336,6 +336,16 @@ abstract class CatalogReads implements Catalog {
     }
 
     @Override
+    public void ping() {
+        jdbc.tx("read the catalog", c -> {
+            try (PreparedStatement ps = c.prepareStatement("SELECT 1 FROM documents LIMIT 1");
+                    ResultSet rs = ps.executeQuery()) {
+                return rs.next();
+            }
+        });
+    }
+
+    @Override
     public long countDocuments(SearchScope scope, Set<DocumentStatus> statuses) {
         if (statuses.isEmpty()) {
             return 0;

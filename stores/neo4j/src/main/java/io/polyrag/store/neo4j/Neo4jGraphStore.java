@@ -277,6 +277,11 @@ final class Neo4jGraphStore implements GraphStore {
     }
 
     @Override
+    public void ping() {
+        read(tx -> tx.run("RETURN 1 AS n").single().get("n").asLong());
+    }
+
+    @Override
     public Map<DocumentVersion, Long> versions() {
         return read(tx -> {
             Map<DocumentVersion, Long> out = new HashMap<>();

@@ -292,6 +292,11 @@ final class PgFullTextStore implements FullTextStore {
     }
 
     @Override
+    public void ping() {
+        PgRows.ping(db, TABLE);
+    }
+
+    @Override
     public Map<DocumentVersion, Long> versions() {
         return PgRows.versions(db, TABLE);
     }

@@ -75,6 +75,16 @@ final class PgRows {
         });
     }
 
+    /** Reads one row: the table answers. */
+    static void ping(PgDatabase db, String table) {
+        db.tx("read the store", c -> {
+            try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT 1 FROM " + table
+                    + " LIMIT 1")) {
+                return rs.next();
+            }
+        });
+    }
+
     static long count(PgDatabase db, String table) {
         return db.tx("count records", c -> {
             try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM " + table)) {

@@ -276,6 +276,11 @@ final class PgVectorStore implements VectorStore {
     }
 
     @Override
+    public void ping() {
+        PgRows.ping(db, table);
+    }
+
+    @Override
     public Map<DocumentVersion, Long> versions() {
         return PgRows.versions(db, table);
     }

@@ -405,6 +405,11 @@ final class SparqlRdfStore implements RdfStore {
     }
 
     @Override
+    public void ping() {
+        transport.select(PREFIXES + "SELECT ?c WHERE { GRAPH " + graph + " { ?c pr:chunkId ?id } } LIMIT 1");
+    }
+
+    @Override
     public Map<DocumentVersion, Long> versions() {
         Map<DocumentVersion, Long> out = new HashMap<>();
         for (Map<String, String> r : transport.select(PREFIXES + "SELECT ?doc ?version (COUNT(?c) AS ?n) WHERE { GRAPH "
