@@ -50,6 +50,15 @@ interface JobHandler {
         default boolean yieldRequested() {
             return false;
         }
+
+        /**
+         * Whether this run still holds the job, asked of the job store now (a heartbeat), before a step that deletes:
+         * a run whose claim lapsed (a process paused past the stale timeout) learned it only at its next progress
+         * write or heartbeat, and meanwhile deleted what the run that took the job over had just found.
+         */
+        default boolean stillClaimed() {
+            return !canceled();
+        }
     }
 
     /** Thrown by a handler that stopped early because {@link Context#yieldRequested()} asked it to. */

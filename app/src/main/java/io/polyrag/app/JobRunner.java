@@ -392,6 +392,14 @@ final class JobRunner implements AutoCloseable {
             return yieldAsked;
         }
 
+        @Override
+        public boolean stillClaimed() {
+            if (!canceled() && !jobs.heartbeat(id, attempt)) {
+                lost();
+            }
+            return !canceled();
+        }
+
         /** The stage that was running has ended: record how long it took. */
         void stageEnded() {
             long now = System.nanoTime();

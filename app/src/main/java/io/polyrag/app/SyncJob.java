@@ -167,12 +167,13 @@ final class SyncJob implements JobHandler {
     /** Deletes the documents of items gone or not listed, then ingests again copies of what was deleted. */
     private void deleteMissing(Scan scan, Listing listing, long number, List<String> gone) {
         Payload p = scan.payload;
-        if (!scan.context.canceled() && !gone.isEmpty()) {
+        if (!gone.isEmpty() && scan.context.stillClaimed()) {
             delete(scan, sources.sourceItems(p.tenant(), p.source(), gone).values().stream()
                     .toList());
         }
         // Only a whole listing may delete what it did not find: a stopped or partial one has not seen every item.
-        while (!scan.stopped() && listing.complete()) {
+        // Nor a run that lost the job: what it did not mark, the run holding it now may have.
+        while (!scan.stopped() && listing.complete() && scan.context.stillClaimed()) {
             List<SyncItem> unseen = sources.unseenSourceItems(p.tenant(), p.source(), number,
                     SCAN_BATCH);
             if (unseen.isEmpty()) {

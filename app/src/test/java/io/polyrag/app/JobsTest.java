@@ -117,6 +117,43 @@ class JobsTest {
         }
     }
 
+    /**
+     * Before a step that deletes, a run asks the store whether it still holds its job: once its claim lapsed (here put
+     * back in the queue, as another process's sweep of a stale job does) it stops there, where it deleted on until
+     * its next progress write or heartbeat.
+     */
+    @Test
+    void a_run_whose_claim_lapsed_knows_it_before_deleting() {
+        Config config = Config.defaults(Map.of("POLYRAG_DATA_DIR", dir.toString()));
+        try (CatalogProvider.CatalogAndJobs store = Providers.find(CatalogProvider.class, "h2",
+                Settings.CATALOG_BACKEND).open(new ProviderContext(config, dir))) {
+            List<Boolean> seen = new java.util.concurrent.CopyOnWriteArrayList<>();
+            JobHandler lapsing = new JobHandler() {
+                @Override
+                public String kind() {
+                    return "lapsing";
+                }
+
+                @Override
+                public JobProgress run(JobStore.Claimed job, JobHandler.Context context) {
+                    if (seen.isEmpty()) {
+                        seen.add(context.stillClaimed());
+                        store.jobStore().requeueRunning();
+                        seen.add(context.stillClaimed());
+                        seen.add(context.canceled());
+                    }
+                    return JobProgress.at("done").build();
+                }
+            };
+            try (JobEngine jobs = new JobEngine(store.jobStore(), List.of(lapsing))) {
+                jobs.start(config);
+                jobs.submit(Tenant.LOCAL, "lapsing", "");
+                await().atMost(Duration.ofSeconds(20)).until(() -> seen.size() == 3);
+                assertThat(seen).as("claimed, then lapsed (and so stopped)").containsExactly(true, false, true);
+            }
+        }
+    }
+
     @Test
     void a_queued_job_cancels_at_once_and_a_running_one_stops_at_its_next_progress() {
         Config config = Config.defaults(Map.of("POLYRAG_DATA_DIR", dir.toString()));
