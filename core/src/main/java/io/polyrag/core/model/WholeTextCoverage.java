@@ -1,5 +1,6 @@
 package io.polyrag.core.model;
 
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -7,7 +8,9 @@ import java.util.function.BooleanSupplier;
  * not so for an index written before whole texts were kept, until it is indexed again. Counted when first asked, then
  * again only while it is not so and only when the caller's {@code key} changed (the index's version, or the minute);
  * once every version has one, a store keeps them so. The first count that finds some missing says so in the log,
- * once, with the command that fills them. Safe for concurrent use (two threads may count at once; either answer holds).
+ * once, with the command that fills them. Safe for concurrent use: one thread counts at a time, and the searches
+ * meanwhile take the last answer (none yet: not complete, so passages alone): on a large networked index a count
+ * is a scan of every version, and each search that started before the first count ended ran its own.
  */
 public final class WholeTextCoverage {
     private static final System.Logger LOG = System.getLogger(WholeTextCoverage.class.getName());
@@ -16,6 +19,7 @@ public final class WholeTextCoverage {
     private volatile boolean counted;
     private volatile long countedAt;
     private volatile boolean told;
+    private final AtomicBoolean counting = new AtomicBoolean();
 
     /** @param store the store as a user names it in the log ("the full-text index at /data/fulltext") */
     public WholeTextCoverage(String store) {
@@ -24,9 +28,17 @@ public final class WholeTextCoverage {
 
     /** Whether every version has its whole text; {@code count} counts it again when {@code key} is new. */
     public boolean complete(long key, BooleanSupplier count) {
-        if (complete || counted && key == countedAt) {
+        if (complete || counted && key == countedAt || !counting.compareAndSet(false, true)) {
             return complete;
         }
+        try {
+            return count(key, count);
+        } finally {
+            counting.set(false);
+        }
+    }
+
+    private boolean count(long key, BooleanSupplier count) {
         boolean now = count.getAsBoolean();
         if (!now && !told) {
             told = true;

@@ -26,6 +26,38 @@ class WholeTextCoverageTest {
         assertThat(counts).as("complete stays complete without counting").hasValue(2);
     }
 
+    /** Searches that start while a count runs take the last answer: each ran a scan of its own. */
+    @Test
+    void one_thread_counts_at_a_time() throws Exception {
+        WholeTextCoverage coverage = new WholeTextCoverage("the test index");
+        AtomicInteger counts = new AtomicInteger();
+        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        java.util.function.BooleanSupplier slow = () -> {
+            counts.incrementAndGet();
+            try {
+                release.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return true;
+        };
+        Thread first = Thread.ofVirtual().start(() -> coverage.complete(1, slow));
+        while (counts.get() == 0) {
+            Thread.onSpinWait();
+        }
+        java.util.List<Thread> others = new java.util.ArrayList<>();
+        for (int i = 0; i < 7; i++) {
+            others.add(Thread.ofVirtual().start(() -> assertThat(coverage.complete(1, slow)).isFalse()));
+        }
+        for (Thread t : others) {
+            t.join(5000);
+        }
+        release.countDown();
+        first.join(5000);
+        assertThat(counts).hasValue(1);
+        assertThat(coverage.complete(1, slow)).isTrue();
+    }
+
     @Test
     void joins_chunks_once_with_their_repeated_title_and_headings_once() {
         var records = java.util.List.of(

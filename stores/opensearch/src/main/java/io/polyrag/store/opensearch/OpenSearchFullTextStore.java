@@ -238,10 +238,13 @@ final class OpenSearchFullTextStore implements FullTextStore {
         var r = call("delete records", () -> client.deleteByQuery(d -> d.index(index).query(query).refresh(Refresh.True)
                 .conflicts(org.opensearch.client.opensearch._types.Conflicts.Proceed)));
         // Proceeding past version conflicts must not hide a delete that did not happen: stale records would stay.
-        if (Boolean.TRUE.equals(r.timedOut()) || !r.failures().isEmpty()) {
+        // A conflicted record (written again while the delete ran) is counted apart from the failures.
+        long conflicts = r.versionConflicts() == null ? 0 : r.versionConflicts();
+        if (Boolean.TRUE.equals(r.timedOut()) || !r.failures().isEmpty() || conflicts > 0) {
             throw new StoreException("OpenSearch did not delete every record in index '" + index + "': "
-                    + (Boolean.TRUE.equals(r.timedOut()) ? "timed out" : r.failures().size() + " failures, e.g. "
-                            + r.failures().getFirst().cause().reason()));
+                    + (Boolean.TRUE.equals(r.timedOut()) ? "timed out" : !r.failures().isEmpty() ? r.failures().size()
+                    + " failures, e.g. " + r.failures().getFirst().cause().reason() : conflicts + " records changed "
+                    + "while they were deleted"));
         }
     }
 

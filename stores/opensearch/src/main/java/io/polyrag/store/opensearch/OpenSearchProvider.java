@@ -40,10 +40,20 @@ public final class OpenSearchProvider implements FullTextStoreProvider {
         } catch (IllegalArgumentException e) {
             uri = null;
         }
+        if (uri != null && uri.getRawUserInfo() != null) {
+            // Never echoed: the password would be in the message and the log. The client sent no credentials
+            // from the URL, so it was a 401 naming the URL, password and all.
+            throw new ConfigException(Settings.OPENSEARCH_URL.env() + " holds a user and password: give them as "
+                    + Settings.OPENSEARCH_USER.env() + " and " + Settings.OPENSEARCH_PASSWORD.env() + ", and the URL "
+                    + "without them (e.g. https://search:9200)");
+        }
         if (uri == null || uri.getHost() == null || !(url.startsWith("http://") || url.startsWith("https://"))) {
             throw new ConfigException(Settings.OPENSEARCH_URL.env() + " must be the cluster's http(s) URL, e.g. "
                     + "https://search:9200, was '" + url + "'");
         }
+        // A cluster behind a gateway at a path (https://gw/opensearch): requests went to the root.
+        String prefix = uri.getRawPath() == null || uri.getRawPath().equals("/") ? "" : uri.getRawPath()
+                .replaceAll("/+$", "");
         String index = c.get(Settings.OPENSEARCH_INDEX).strip();
         if (!index.matches("[a-z0-9][a-z0-9._-]{0,200}")) {
             throw new ConfigException(Settings.OPENSEARCH_INDEX.env() + " must be a lower-case index name, was '"
@@ -54,7 +64,11 @@ public final class OpenSearchProvider implements FullTextStoreProvider {
         String user = c.get(Settings.OPENSEARCH_USER);
         String password = c.get(Settings.OPENSEARCH_PASSWORD);
         int timeout = c.get(Settings.OPENSEARCH_TIMEOUT_SECONDS);
-        ApacheHttpClient5Transport transport = ApacheHttpClient5TransportBuilder.builder(host)
+        ApacheHttpClient5TransportBuilder builder = ApacheHttpClient5TransportBuilder.builder(host);
+        if (!prefix.isEmpty()) {
+            builder.setPathPrefix(prefix);
+        }
+        ApacheHttpClient5Transport transport = builder
                 .setMapper(new JacksonJsonpMapper())
                 .setRequestConfigCallback(r -> r.setResponseTimeout(Timeout.ofSeconds(timeout))
                         .setConnectionRequestTimeout(Timeout.ofSeconds(timeout)))

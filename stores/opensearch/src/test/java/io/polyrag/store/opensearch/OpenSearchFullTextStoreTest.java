@@ -33,6 +33,37 @@ class OpenSearchFullTextStoreTest extends FullTextStoreContract {
         return new OpenSearchProvider().open(new ProviderContext(Config.load(Map.of(), settings), dir));
     }
 
+    /**
+     * A URL with a path (a gateway) is where requests go; one holding a password is refused without echoing it (the
+     * client sent no credentials from it, and its 401 named the URL, password and all).
+     */
+    @Test
+    void a_urls_path_is_kept_and_its_password_never_echoed(@org.junit.jupiter.api.io.TempDir Path dir)
+            throws Exception {
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> open(dir, Map.of("opensearch.url",
+                "http://admin:s3cret@127.0.0.1:9"))).hasMessageContaining("POLYRAG_OPENSEARCH_USER")
+                .hasMessageNotContaining("s3cret");
+        List<String> paths = new java.util.concurrent.CopyOnWriteArrayList<>();
+        var gateway = com.sun.net.httpserver.HttpServer.create(new java.net.InetSocketAddress("127.0.0.1", 0), 0);
+        gateway.createContext("/", ex -> {
+            paths.add(ex.getRequestURI().getPath());
+            ex.sendResponseHeaders(404, -1);
+            ex.close();
+        });
+        gateway.start();
+        try {
+            try {
+                open(dir, Map.of("opensearch.url", "http://127.0.0.1:" + gateway.getAddress().getPort()
+                        + "/search-gw/")).close();
+            } catch (RuntimeException expected) {
+                // the gateway answers nothing a cluster would
+            }
+            assertThat(paths).isNotEmpty().allMatch(path -> path.startsWith("/search-gw/"));
+        } finally {
+            gateway.stop(0);
+        }
+    }
+
     @Test
     void analysis_is_the_embedded_stores_english_analysis_token_for_token() throws Exception {
         String text = "The keepers' lamps were lighting Quillon's rocky shores nightly, and it's 1871 again: "
