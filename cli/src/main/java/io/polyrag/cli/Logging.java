@@ -17,7 +17,15 @@ final class Logging {
     }
 
     /** @param jit how the launcher set the JIT ({@code quick}: its first tier only) */
+    private static volatile boolean json;
+
+    /** Whether the configuration asked for JSON logs (POLYRAG_LOG_FORMAT=json); false before it is read. */
+    static boolean json() {
+        return json;
+    }
+
     static void configure(String level, String format, String jit) {
+        json = "json".equalsIgnoreCase(format.strip());
         System.setProperty("polyrag.log.level", level);
         System.setProperty("polyrag.log.format", format);
         // java.util.logging's lines go through the same output and format as the rest.

@@ -57,13 +57,25 @@ public final class Main {
                 case AccessDeniedException f -> USAGE;
                 case UncheckedIOException u when u.getCause() instanceof NoSuchFileException
                         || u.getCause() instanceof AccessDeniedException -> USAGE;
-                default -> {
-                    e.printStackTrace(err);
-                    yield INTERNAL;
-                }
+                default -> INTERNAL;
             };
-            err.println("polyrag: " + (code == USAGE && (e instanceof FileSystemException
-                    || e instanceof UncheckedIOException) ? "cannot read " + fileOf(e) : e.getMessage()));
+            String message = "polyrag: " + (code == USAGE && (e instanceof FileSystemException
+                    || e instanceof UncheckedIOException) ? "cannot read " + fileOf(e) : e.getMessage());
+            if (Logging.json()) {
+                // Under JSON logs the line that says why a command (a server) stopped is a JSON line too: a log
+                // shipper reading standard error dropped the one line an operator needed.
+                System.Logger log = System.getLogger(Main.class.getName());
+                if (code == INTERNAL) {
+                    log.log(System.Logger.Level.ERROR, message, e);
+                } else {
+                    log.log(System.Logger.Level.ERROR, message);
+                }
+                return code;
+            }
+            if (code == INTERNAL) {
+                e.printStackTrace(err);
+            }
+            err.println(message);
             return code;
         });
         try {

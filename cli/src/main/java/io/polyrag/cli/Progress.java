@@ -2,6 +2,7 @@ package io.polyrag.cli;
 
 import io.polyrag.core.model.JobProgress;
 import io.polyrag.core.port.ProgressListener;
+import java.io.Console;
 import java.io.PrintWriter;
 import java.util.Locale;
 
@@ -22,7 +23,27 @@ final class Progress implements ProgressListener {
     }
 
     static Progress forConsole(PrintWriter err) {
-        return new Progress(err, System.console() != null);
+        return new Progress(err, stderrIsTerminal());
+    }
+
+    /**
+     * Whether the bar may redraw: a terminal at both ends of the console. From JDK 22 {@code System.console()} is
+     * there with the output redirected too, and a log filled with the bar's redraws; {@code isTerminal} (JDK 22)
+     * says whether it is one.
+     */
+    static boolean stderrIsTerminal() {
+        return terminal(System.console());
+    }
+
+    static boolean terminal(Console console) {
+        if (console == null) {
+            return false;
+        }
+        try {
+            return (Boolean) Console.class.getMethod("isTerminal").invoke(console);
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            return true; // JDK 21: a console only when neither input nor output is redirected
+        }
     }
 
     @Override

@@ -120,4 +120,25 @@ class LogFormatTest {
             reader.join(5000);
         }
     }
+
+    /** The line that says why a command stopped is a JSON line too under JSON logs: it was a plain sentence. */
+    @Test
+    void a_command_that_fails_says_why_in_json() throws Exception {
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
+                .toString(), "--add-modules", "jdk.incubator.vector", "--enable-native-access=ALL-UNNAMED", "-cp",
+                System.getProperty("java.class.path"), Main.class.getName(), "--data-dir", tmp.resolve("failing")
+                .toString(), "keys", "revoke", "no-such-key"));
+        ProcessBuilder pb = new ProcessBuilder(command).redirectOutput(ProcessBuilder.Redirect.DISCARD);
+        pb.environment().put("POLYRAG_LOG_FORMAT", "json");
+        pb.environment().put("POLYRAG_VECTOR_ENABLED", "false");
+        Process p = pb.start();
+        List<String> err = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8).lines()
+                .filter(l -> !l.startsWith("WARNING: Using incubator modules")).toList();
+        assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(p.exitValue()).isNotZero();
+        ObjectMapper json = new ObjectMapper();
+        assertThat(err).as("standard error").isNotEmpty().allSatisfy(l -> assertThat(json.readTree(l).isObject())
+                .as(l).isTrue());
+        assertThat(err).anyMatch(l -> l.contains("no active key with id 'no-such-key'"));
+    }
 }
