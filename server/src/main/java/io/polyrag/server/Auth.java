@@ -38,6 +38,9 @@ final class Auth {
     private static final String KEY = "polyrag.key";
     static final String UNAUTHORIZED = "a valid API key is required: send it as 'Authorization: Bearer <key>' or "
             + "'X-Api-Key: <key>' (create one with 'polyrag keys create TENANT')";
+    /** The operator's routes take the operator key, not a tenant's: the 401 says which and how it is set. */
+    private static final String OPERATOR_UNAUTHORIZED = "the operator key is required here: send "
+            + "POLYRAG_HTTP_ADMIN_KEY's value as 'Authorization: Bearer <key>' or 'X-Api-Key: <key>'";
     private static final long KEYS_CHECK_NANOS = 2_000_000_000L;
     private static final int MAX_TRACKED_CLIENTS = 10_000;
 
@@ -56,6 +59,7 @@ final class Auth {
     /** Bound beyond loopback: keys stay required even once every key is revoked (local mode would answer anyone). */
     private final boolean wide;
     private volatile boolean keysRequired;
+    private volatile long sweptMinute = -1;
     private volatile long keysCheckedAt = Long.MIN_VALUE;
 
     Auth(Polyrag polyrag, String host) {
@@ -63,7 +67,9 @@ final class Auth {
         this.wide = !loopback(host);
         this.corsOrigins = Arrays.stream(polyrag.config().get(Settings.HTTP_CORS_ORIGINS).split(","))
                 .map(String::strip).filter(x -> !x.isEmpty()).toList();
-        String admin = polyrag.config().get(Settings.HTTP_ADMIN_KEY);
+        // Stripped, as a presented key is: a key read from a file (a Kubernetes secret made --from-file) ends in a
+        // newline, and no key sent could match it.
+        String admin = polyrag.config().get(Settings.HTTP_ADMIN_KEY).strip();
         this.adminKey = admin.isEmpty() ? null : admin.getBytes(StandardCharsets.UTF_8);
         this.failuresPerMinute = polyrag.config().get(Settings.HTTP_AUTH_FAILURES_PER_MINUTE);
         this.trustedProxies = Arrays.stream(polyrag.config().get(Settings.HTTP_TRUSTED_PROXIES).split(","))
@@ -89,8 +95,11 @@ final class Auth {
     /** The before-handler of every route: resolves the tenant, or answers 401/403/429. */
     void authenticate(Context ctx) {
         String path = canonical(ctx.path());
-        boolean operator = path.startsWith("/v1/admin") || path.equals("/metrics") || path.startsWith("/metrics/");
-        if (!path.startsWith("/v1/") && !path.equals("/v1") && !operator || path.equals("/v1/openapi.json")) {
+        String raw = rawPath(ctx.path());
+        boolean operator = operator(path) || operator(raw);
+        // Open only when the path is an open one both as the router sees it and decoded: "/v1/jobs/x%2F..%2F..%2F..
+        // %2Fhealth" decodes to /health, but the router runs the jobs route with it.
+        if (open(path) && open(raw)) {
             if ((path.equals("/health") || path.equals("/ready")) && !keysRequired()) {
                 // In local mode these show counts, store addresses and errors: a page whose name was rebound to
                 // 127.0.0.1 read them, as it cannot read /v1 (the Host check).
@@ -282,6 +291,20 @@ final class Auth {
         return ("/" + String.join("/", segments)).toLowerCase(Locale.ROOT);
     }
 
+    private static boolean operator(String path) {
+        return path.startsWith("/v1/admin") || path.equals("/metrics") || path.startsWith("/metrics/");
+    }
+
+    private static boolean open(String path) {
+        return !path.startsWith("/v1/") && !path.equals("/v1") && !operator(path) || path.equals("/v1/openapi.json");
+    }
+
+    /** The path as sent, lower case, without one trailing slash: nothing decoded or resolved. */
+    private static String rawPath(String raw) {
+        String p = raw == null || raw.isEmpty() ? "/" : raw.toLowerCase(Locale.ROOT);
+        return p.length() > 1 && p.endsWith("/") ? p.substring(0, p.length() - 1) : p;
+    }
+
     /** The tenant the request acts for (set by {@link #authenticate}). */
     static Tenant tenant(Context ctx) {
         Tenant t = ctx.attribute(TENANT);
@@ -299,6 +322,9 @@ final class Auth {
 
     private void throttle(Context ctx, String client, Map<String, long[]> counts) {
         long[] f = counts.get(client);
+        if (f == null && counts.size() > MAX_TRACKED_CLIENTS) {
+            f = counts.get("(others)");
+        }
         long minute = System.currentTimeMillis() / 60_000;
         if (f != null && f[0] == minute && f[1] >= failuresPerMinute) {
             long wait = 60 - (System.currentTimeMillis() / 1000) % 60;
@@ -312,14 +338,18 @@ final class Auth {
     private void fail(Context ctx, String client, Map<String, long[]> counts) {
         throttle(ctx, client, counts);
         long minute = System.currentTimeMillis() / 60_000;
-        if (counts.size() > MAX_TRACKED_CLIENTS) {
+        if (counts.size() > MAX_TRACKED_CLIENTS && sweptMinute != minute) {
+            // Once a minute at most: with the map full of this minute's clients every failure walked all of them.
+            sweptMinute = minute;
             counts.entrySet().removeIf(e -> e.getValue()[0] != minute);
         }
-        counts.compute(client, (c, f) -> f == null || f[0] != minute ? new long[] {minute, 1}
+        // Past the bound, new addresses share one count (a flood of addresses cannot grow the map without end).
+        String tracked = counts.size() > MAX_TRACKED_CLIENTS && !counts.containsKey(client) ? "(others)" : client;
+        counts.compute(tracked, (c, f) -> f == null || f[0] != minute ? new long[] {minute, 1}
                 : new long[] {minute, f[1] + 1});
         authFailures.increment();
         ctx.header("WWW-Authenticate", "Bearer realm=\"polyrag\"");
-        throw new HttpResponseException(401, UNAUTHORIZED);
+        throw new HttpResponseException(401, counts == operatorFailures ? OPERATOR_UNAUTHORIZED : UNAUTHORIZED);
     }
 
     /** Local mode answers anyone who can connect: refuse to bind beyond this machine without keys. */

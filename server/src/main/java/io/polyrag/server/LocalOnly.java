@@ -17,11 +17,24 @@ import java.util.Set;
 final class LocalOnly {
     private static final Set<String> LOOPBACK = Set.of("localhost", "127.0.0.1", "[::1]", "::1");
     private static final Set<String> READS = Set.of("GET", "HEAD", "OPTIONS");
+    private static final List<String> FORWARDED = List.of("Forwarded", "X-Forwarded-For", "X-Real-IP",
+            "X-Forwarded-Host");
 
     private LocalOnly() {
     }
 
     static void check(Context ctx, List<String> allowedOrigins) {
+        // A proxy on this machine connects from loopback, and with its default Host (nginx's $proxy_host) looks like
+        // this machine's own user: once the last key was revoked, anyone who reached the proxy had local mode,
+        // admin routes included. A request a proxy forwarded says so in these headers.
+        for (String forwarded : FORWARDED) {
+            if (ctx.header(forwarded) != null) {
+                throw new HttpResponseException(401, "this server is in local mode (no API key) and answers only "
+                        + "this machine's own programs, not requests a proxy forwarded (" + forwarded + "): create "
+                        + "an API key ('polyrag keys create TENANT') to serve through a proxy, and set "
+                        + "POLYRAG_HTTP_REQUIRE_KEYS=true so that revoking the last one does not return to local mode");
+            }
+        }
         String host = ctx.header("Host");
         if (host != null && !loopback(hostName(host)) && !allowedOrigins.contains("*")
                 && allowedOrigins.stream().noneMatch(o -> hostName(authority(o)).equals(hostName(host)))) {

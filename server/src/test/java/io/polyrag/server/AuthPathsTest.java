@@ -79,6 +79,10 @@ class AuthPathsTest {
             }
         }
         assertThat(leaks).isEmpty();
+        // A parameter that decodes to a path leading back to an open one is still the route's: a key, not the
+        // route's handler run without one (it answered 404 as the local tenant).
+        assertThat(send("GET", "/v1/jobs/x%2F..%2F..%2F..%2Fhealth", null)).isIn(400, 401);
+        assertThat(send("GET", "/v1/jobs/x%2F..%2F..%2F..%2Fv1%2Fopenapi.json", null)).isIn(400, 401);
         assertThat(send("GET", "/metrics", ADMIN)).as("the operator reads the metrics").isEqualTo(200);
         assertThat(send("GET", "/v1/documents/", tenantKey)).as("a tenant's own route with a slash still works")
                 .isEqualTo(200);

@@ -78,6 +78,21 @@ class LocalOnlyTest {
         return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
     }
 
+    /**
+     * A proxy on this machine connects from loopback with a loopback Host (nginx's default): what it forwards is not
+     * this machine's user, and local mode refuses it.
+     */
+    @Test
+    void a_request_a_proxy_forwarded_is_refused() throws Exception {
+        HttpResponse<String> proxied = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
+                + server.port() + "/v1/knowledge-bases")).header("X-Forwarded-For", "203.0.113.9").build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(proxied.statusCode()).isEqualTo(401);
+        assertThat(proxied.body()).contains("local mode").contains("POLYRAG_HTTP_REQUIRE_KEYS");
+        assertThat(http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port()
+                + "/v1/knowledge-bases")).build(), HttpResponse.BodyHandlers.ofString()).statusCode()).isEqualTo(200);
+    }
+
     @Test
     void another_name_or_another_sites_write_is_refused_this_machines_requests_are_not() throws Exception {
         String rebound = raw("evil.example:" + server.port());
