@@ -105,6 +105,24 @@ class AdoptLocalTest {
         assertThat(polyrag.keys().create("acme", null, true).localOwner()).as("adopting again is harmless").isTrue();
     }
 
+    /**
+     * A tenant that adopts local mode's data after its first key keeps the quotas set on it: they stayed under its
+     * name, which nothing read once its rows became the local tenant's, and its limit stopped applying.
+     */
+    @Test
+    void a_tenants_quotas_go_with_it_when_it_adopts_local_mode() throws Exception {
+        polyrag = open();
+        polyrag.ingest().text(new TextIngest("Quokkas live on Rottnest Island.", "Quokka", null, null,
+                KnowledgeBase.of("wildlife")));
+        Keys.Created first = polyrag.keys().create("acme", "laptop");
+        assertThat(first.localOwner()).isFalse();
+        polyrag.usage().setQuotas(io.polyrag.core.model.Tenant.of("acme").id(),
+                new io.polyrag.core.port.UsageStore.Quotas(null, null, null, 7));
+        Keys.Created adopting = polyrag.keys().create("acme", "ci", true);
+        assertThat(adopting.localOwner()).isTrue();
+        assertThat(polyrag.usage().quotas("").searchesPerMinute()).as("the limit set on acme").isEqualTo(7);
+    }
+
     /** A filesystem source the adopter registers reads the adopter's folders when it syncs, not the operator's. */
     @Test
     void a_source_the_adopter_registers_syncs_within_the_adopters_folders() throws Exception {

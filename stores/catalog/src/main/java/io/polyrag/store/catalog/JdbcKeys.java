@@ -81,8 +81,24 @@ final class JdbcKeys implements KeyStore {
             return owner.get().equals(tenant);
         }
         try {
-            jdbc.tx("record local mode's owner", c -> JdbcCatalog.update(c, "INSERT INTO local_owner (only_row, "
-                    + "tenant, adopted_at) VALUES (1, ?, ?)", tenant, jdbc.now()));
+            jdbc.tx("record local mode's owner", c -> {
+                JdbcCatalog.update(c, "INSERT INTO local_owner (only_row, tenant, adopted_at) VALUES (1, ?, ?)",
+                        tenant, jdbc.now());
+                // From now on the tenant's rows are the local tenant's (""): its quotas and the usage counted
+                // under its name before go with it. They were left under the name, which nothing read any more (a
+                // limit set on the tenant stopped applying, its month's counts were lost from its report).
+                JdbcCatalog.update(c, "UPDATE tenant_quotas SET tenant = '' WHERE tenant = ? AND NOT EXISTS "
+                        + "(SELECT 1 FROM tenant_quotas q WHERE q.tenant = '')", tenant);
+                JdbcCatalog.update(c, "UPDATE usage_counts SET amount = amount + (SELECT o.amount FROM usage_counts o "
+                        + "WHERE o.tenant = ? AND o.usage_day = usage_counts.usage_day AND o.metric = "
+                        + "usage_counts.metric AND o.model = usage_counts.model) WHERE tenant = '' AND EXISTS (SELECT 1 "
+                        + "FROM usage_counts o WHERE o.tenant = ? AND o.usage_day = usage_counts.usage_day AND o.metric "
+                        + "= usage_counts.metric AND o.model = usage_counts.model)", tenant, tenant);
+                JdbcCatalog.update(c, "DELETE FROM usage_counts WHERE tenant = ? AND EXISTS (SELECT 1 FROM "
+                        + "usage_counts u WHERE u.tenant = '' AND u.usage_day = usage_counts.usage_day AND u.metric = "
+                        + "usage_counts.metric AND u.model = usage_counts.model)", tenant);
+                return JdbcCatalog.update(c, "UPDATE usage_counts SET tenant = '' WHERE tenant = ?", tenant);
+            });
             return true;
         } catch (RuntimeException e) {
             // Another process adopted it between the read and the insert (the primary key holds one row).
