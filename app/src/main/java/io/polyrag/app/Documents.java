@@ -150,7 +150,16 @@ public final class Documents {
             return 0;
         }
         pipeline.delete(own);
-        own.forEach(blobs::delete);
+        // Each original on its own: one that could not be deleted (the blob store unreachable a moment) stopped the
+        // loop, and every later document's original stayed stored, with nothing left to delete it.
+        for (String id : own) {
+            try {
+                blobs.delete(id);
+            } catch (RuntimeException e) {
+                System.getLogger(Documents.class.getName()).log(System.Logger.Level.WARNING, "the original of deleted "
+                        + "document " + id + " could not be deleted: " + e.getMessage());
+            }
+        }
         return own.size();
     }
 }

@@ -197,6 +197,11 @@ public final class Uploads {
                 }
             } catch (IOException e) {
                 skipped.add(new ItemError(f.name(), f.name() + ": cannot be read (" + e.getMessage() + ")"));
+            } catch (RuntimeException e) {
+                // The request fails (a full disk, the blob store down): the files it had kept go too, as their ids
+                // never reach the client. They stayed, out of reach, until the staging sweep a day later.
+                discardAccepted(accepted);
+                throw e;
             } finally {
                 try {
                     Files.deleteIfExists(f.path());
@@ -206,6 +211,18 @@ public final class Uploads {
             }
         }
         return new StagingReport(accepted, skipped);
+    }
+
+    private void discardAccepted(List<StagedUpload> accepted) {
+        for (StagedUpload u : accepted) {
+            try {
+                blobs.delete(KEPT_BLOBS + u.id());
+                blobs.delete(KEPT_BLOBS + u.id() + META);
+            } catch (RuntimeException e) {
+                LOG.log(System.Logger.Level.WARNING, "cannot delete staged upload " + u.id() + " (the staging sweep "
+                        + "will): " + e.getMessage());
+            }
+        }
     }
 
     /** Checks and keeps one file; returns why it was refused, or null when it was accepted. */

@@ -233,6 +233,13 @@ final class ProblemMapper {
                 return;
             }
         }
+        if (StorageProblems.kind(e) == StorageProblems.Kind.DISK_FULL) {
+            // Receiving an upload into staging (or Jetty spooling its parts) on a full disk: the 507 the other
+            // writes answer, not an internal error with a stack trace in the log.
+            unread(ctx);
+            problem(ctx, 507, StorageProblems.describe("server", "its data directory", "receive the upload", e));
+            return;
+        }
         problem(ctx, 500, logged(e, ctx));
     }
 

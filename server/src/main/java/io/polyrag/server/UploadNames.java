@@ -1,5 +1,7 @@
 package io.polyrag.server;
 
+import java.text.Normalizer;
+
 /** Client-supplied file names made safe: no directories, no control characters, bounded length. */
 final class UploadNames {
     private static final int MAX = 200;
@@ -8,7 +10,9 @@ final class UploadNames {
     }
 
     static String sanitise(String name) {
-        String n = name == null ? "" : name;
+        // Composed (NFC): a Mac sends "é" as e and a combining accent, Windows as one letter, and the document's id
+        // is made from its name: the same file uploaded from each was two documents.
+        String n = name == null ? "" : Normalizer.normalize(name, Normalizer.Form.NFC);
         n = n.substring(Math.max(n.lastIndexOf('/'), n.lastIndexOf('\\')) + 1);
         n = n.codePoints().filter(c -> !Character.isISOControl(c))
                 .collect(StringBuilder::new, StringBuilder::appendCodePoint, StringBuilder::append).toString().strip();

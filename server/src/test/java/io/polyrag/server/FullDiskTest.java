@@ -48,6 +48,17 @@ class FullDiskTest {
             JsonNode problem = Json.MAPPER.readTree(full.body());
             assertThat(problem.get("detail").asString()).contains("no space left on device at "
                     + disk.path().resolve("data")).doesNotContain("Exception");
+            // An upload copied into staging on the full disk: the same 507, not an internal error.
+            String boundary = "----full" + System.nanoTime();
+            String part = "--" + boundary + "\r\nContent-Disposition: form-data; name=\"files\"; filename=\"big.md\""
+                    + "\r\nContent-Type: text/markdown\r\n\r\n# Big\n\n" + "Hedgerows and orchards. ".repeat(4_000)
+                    + "\r\n--" + boundary + "--\r\n";
+            HttpResponse<String> upload = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
+                    + server.port() + "/v1/ingest/files")).header("Content-Type", "multipart/form-data; boundary="
+                    + boundary).POST(HttpRequest.BodyPublishers.ofString(part)).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertThat(upload.statusCode()).as(upload.body()).isEqualTo(507);
+            assertThat(upload.body()).contains("no space left on device").doesNotContain("Exception");
             HttpResponse<String> search = send(server, "/v1/search?q=lighthouse+gale", null);
             assertThat(search.statusCode()).isEqualTo(200);
             assertThat(Json.MAPPER.readTree(search.body()).get("hits")).hasSize(1);
