@@ -96,7 +96,7 @@ public final class Contextualizer {
      */
     // style: the budgeted loop over one document's chunks, with its cache and the model calls in order
     public Result contexts(String documentId, String title, List<String> chunkTexts, long tokenBudget) {
-        String document = opening(String.join("\n\n", chunkTexts));
+        String document = opening(chunkTexts);
         Map<String, String> keys = new LinkedHashMap<>();
         for (String t : chunkTexts) {
             keys.put(t, key(documentId, String.valueOf(title), document, t));
@@ -188,12 +188,16 @@ public final class Contextualizer {
      * tokens a reply).
      */
     long[] estimate(String documentId, String title, List<String> chunkTexts) {
-        String opening = opening(String.join("\n\n", chunkTexts));
+        String opening = opening(chunkTexts);
         Map<String, String> keys = new LinkedHashMap<>();
         chunkTexts.stream().filter(t -> !t.isBlank()).forEach(t -> keys.put(t, key(documentId, String.valueOf(title),
                 opening, t)));
         Map<String, String> known = cache.contexts(keys.values());
-        long document = Math.min(documentWords, words(String.join(" ", chunkTexts)));
+        long document = 0;
+        for (int i = 0; i < chunkTexts.size() && document < documentWords; i++) {
+            document += words(chunkTexts.get(i));
+        }
+        document = Math.min(documentWords, document);
         long calls = 0;
         long input = 0;
         for (Map.Entry<String, String> e : keys.entrySet()) {
@@ -209,7 +213,25 @@ public final class Contextualizer {
         return s.isBlank() ? 0 : s.strip().split("\\s+").length;
     }
 
-    /** The document as the model sees it: its first {@code documentWords} words. */
+    /**
+     * The document as the model sees it: its first {@code documentWords} words, read from as many chunks as hold
+     * them (the same text as of all of them joined). Every chunk of the whole document was joined and split into
+     * words, for each document, a string per word (60 million characters: hundreds of megabytes).
+     */
+    private String opening(List<String> chunkTexts) {
+        StringBuilder prefix = new StringBuilder();
+        long words = 0;
+        for (int i = 0; i < chunkTexts.size() && words <= documentWords; i++) {
+            if (i > 0) {
+                prefix.append("\n\n");
+            }
+            prefix.append(chunkTexts.get(i));
+            words += words(chunkTexts.get(i));
+        }
+        return opening(prefix.toString());
+    }
+
+    /** The first {@code documentWords} words of {@code text}. */
     private String opening(String text) {
         String[] words = text.split("\\s+");
         if (words.length <= documentWords) {

@@ -42,8 +42,13 @@ public final class StructuredChunker implements Chunker {
         // Never fewer tokens than one per 16 characters: a WordPiece tokenizer counts any run of letters or digits
         // longer than 100 characters as one unknown token (the default model's), so a 10 MB hex string fit a chunk
         // of "one token" and became one passage of any size.
-        this.counter = text -> Math.max(counter.count(text), (text.length() + CHARS_PER_TOKEN_AT_MOST - 1)
-                / CHARS_PER_TOKEN_AT_MOST);
+        // A text whose floor alone is over a chunk is not counted at all: every count is compared with at most
+        // maxTokens, and the model's tokenizer holds a record of every token at once (a 30 MB line or a sheet of
+        // 40 million characters took gigabytes, on and off the heap, to learn it was too long).
+        this.counter = text -> {
+            int floor = (text.length() + CHARS_PER_TOKEN_AT_MOST - 1) / CHARS_PER_TOKEN_AT_MOST;
+            return floor > maxTokens ? floor : Math.max(counter.count(text), floor);
+        };
         this.maxTokens = maxTokens;
         this.overlapTokens = overlapTokens;
     }

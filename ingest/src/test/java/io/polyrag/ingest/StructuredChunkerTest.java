@@ -17,6 +17,29 @@ class StructuredChunkerTest {
     /** One token per whitespace-separated word: makes sizes in these tests easy to reason about. */
     private static final TokenCounter WORDS = t -> t.isBlank() ? 0 : t.strip().split("\\s+").length;
 
+    /**
+     * A text longer than a chunk could ever hold (more than 16 characters a token) is never handed to the model's
+     * tokenizer whole: a 30 MB line or a 40-million-character sheet took gigabytes to be counted, then cut anyway.
+     */
+    @Test
+    void the_tokenizer_never_counts_what_cannot_fit_a_chunk() {
+        int[] longest = {0};
+        TokenCounter recording = t -> {
+            longest[0] = Math.max(longest[0], t.length());
+            return WORDS.count(t);
+        };
+        StructuredChunker chunker = new StructuredChunker(recording, 300, 30);
+        String prose = "word ".repeat(200_000);
+        StringBuilder table = new StringBuilder("a,b\n");
+        for (int i = 0; i < 50_000; i++) {
+            table.append("cell").append(i).append(",value").append(i).append('\n');
+        }
+        List<ChunkDraft> chunks = chunker.chunk(doc(new Block(ChunkKind.PROSE, prose.strip(), List.of(), 0, 0, ""),
+                new Block(ChunkKind.TABLE, table.toString().strip(), List.of(), 0, 0, "")));
+        assertThat(chunks).hasSizeGreaterThan(100);
+        assertThat(longest[0]).as("the longest text counted").isLessThanOrEqualTo(300 * 16);
+    }
+
     /** Builds a parsed document whose block offsets are right, the way parsers do. */
     private static ParsedDocument doc(Block... blocks) {
         StringBuilder text = new StringBuilder();

@@ -75,8 +75,7 @@ public final class OnnxEmbedder implements Embedder {
                         }
                     }, r -> Thread.ofPlatform().name("polyrag-model-load").daemon().start(r));
             try {
-                this.tokenizer = tokenizer(spec, Map.of("truncation", "true", "maxLength",
-                        String.valueOf(maxTokens), "padding", "false"));
+                this.tokenizer = tokenizer(spec, truncating(maxTokens));
                 this.counter = tokenizer(spec, Map.of("truncation", "false", "padding", "false"));
             } catch (IOException | RuntimeException e) {
                 loading.thenAccept(loaded -> {
@@ -143,6 +142,15 @@ public final class OnnxEmbedder implements Embedder {
         sha.update((spec.pooling() + "\u0000" + spec.queryPrefix() + "\u0000" + spec.passagePrefix())
                 .getBytes(StandardCharsets.UTF_8));
         return spec.name() + "@" + HexFormat.of().formatHex(sha.digest(), 0, 6);
+    }
+
+    /**
+     * The options of a tokenizer that cuts at {@code maxTokens}: modelMaxLength too, or DJL caps maxLength at 512
+     * whatever the setting says (a model with a longer window read each chunk's first 510 tokens, without a word).
+     */
+    static Map<String, String> truncating(int maxTokens) {
+        return Map.of("truncation", "true", "maxLength", String.valueOf(maxTokens), "modelMaxLength",
+                String.valueOf(maxTokens), "padding", "false");
     }
 
     private static HuggingFaceTokenizer tokenizer(ModelSpec spec, Map<String, String> options) throws IOException {

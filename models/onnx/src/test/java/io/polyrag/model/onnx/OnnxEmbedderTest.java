@@ -33,6 +33,16 @@ class OnnxEmbedderTest extends EmbedderContract {
                 .isLessThan(0.999);
     }
 
+    /** A model with a window longer than 512 tokens reads as many as POLYRAG_EMBEDDING_MAX_TOKENS says. */
+    @Test
+    void the_tokenizer_cuts_at_the_configured_length_not_at_512() throws Exception {
+        try (var in = ModelSpec.resolve("bge-small-en-v1.5-q", null).tokenizer().open();
+                var tokenizer = ai.djl.huggingface.tokenizers.HuggingFaceTokenizer.newInstance(in,
+                        OnnxEmbedder.truncating(1024))) {
+            assertThat(tokenizer.encode("word ".repeat(3000)).getIds()).hasSize(1024);
+        }
+    }
+
     @Test
     void an_unknown_model_name_lists_the_bundled_ones() {
         assertThatThrownBy(() -> OnnxEmbedderProvider.open(Config.defaults(Map.of("embedding.model", "nope"))))
