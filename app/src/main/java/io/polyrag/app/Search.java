@@ -71,14 +71,23 @@ public final class Search {
     }
 
     private SearchResponse searchNow(SearchRequest request) {
-        KbFusion.Applied tuned = fusion.apply(scoped(request));
+        boolean[] wideCategory = {false};
+        SearchRequest scoped = scoped(request, wideCategory);
+        KbFusion.Applied tuned = fusion.apply(scoped);
         SearchResponse r = Shown.of(tenant, retrieval.searcher().search(tuned.request()));
         var indexingNow = indexing.warning(tenant);
-        if (indexingNow.isEmpty() && tuned.note().isEmpty()) {
+        // A large category is filtered after each leg's best candidates: fewer hits than asked said nothing of why.
+        boolean thinCategory = wideCategory[0] && r.hits().size() < scoped.topK();
+        if (indexingNow.isEmpty() && tuned.note().isEmpty() && !thinCategory) {
             return r;
         }
         List<String> warnings = new ArrayList<>(r.warnings());
         indexingNow.ifPresent(warnings::add);
+        if (thinCategory) {
+            warnings.add("category '" + scoped.category() + "' holds more than " + SearchRequest.MAX_DOCUMENT_IDS
+                    + " documents, so no store filters by it: its hits are those among each leg's best candidates, "
+                    + "and fewer than top_k came back; raise 'candidates', or name its documents in document_ids");
+        }
         return new SearchResponse(r.query(), r.tookMs(), r.modalities(), r.degraded(), r.hits(), warnings,
                 r.fusion() + tuned.note());
     }
@@ -87,7 +96,7 @@ public final class Search {
      * The request over the knowledge bases it names, checked and in the tenant's namespace (all of the tenant's when
      * it names none).
      */
-    private SearchRequest scoped(SearchRequest request) {
+    private SearchRequest scoped(SearchRequest request, boolean[] wideCategory) {
         SearchRequest scoped = request.over(Scope.of(catalog, tenant, request.knowledgeBases()).knowledgeBases());
         if (scoped.category() == null || !scoped.documentIds().isEmpty()) {
             return scoped;
@@ -96,6 +105,7 @@ public final class Search {
         // category's documents, rarely in any leg's best hundred, came back thin or not at all. A category of at
         // most MAX_DOCUMENT_IDS documents is searched as those documents, which every store filters by.
         List<String> inCategory = categories.ids(scoped.scope(), SearchRequest.MAX_DOCUMENT_IDS);
+        wideCategory[0] = inCategory == null;
         if (inCategory == null || inCategory.isEmpty()) {
             return scoped;
         }
@@ -132,7 +142,8 @@ public final class Search {
     private Answer answerNow(SearchRequest request, Integer neighbours, boolean grounding, Consumer<String> onToken,
             boolean route) {
         try {
-            return Shown.of(tenant, retrieval.answers().answer(fusion.apply(scoped(request)).request(), neighbours == null
+            SearchRequest scoped = fusion.apply(scoped(request, new boolean[1])).request();
+            return Shown.of(tenant, retrieval.answers().answer(scoped, neighbours == null
                     ? config.get(Settings.ANSWER_NEIGHBOURS) : neighbours, grounding, onToken, route));
         } catch (AnswerUnavailableException e) {
             throw Shown.of(tenant, e);

@@ -212,9 +212,17 @@ public final class HybridSearcher implements AutoCloseable {
         Set<Modality> confident = EnumSet.noneOf(Modality.class);
         Map<Modality, String> notes = new EnumMap<>(Modality.class);
         for (int i = 0; i < variants.size(); i++) {
-            // Only the query's own legs count as degraded; a variant's failing leg just adds nothing.
+            // Only the query's own legs count as degraded; a variant's failing leg just adds nothing. A leg that
+            // failed for the query is not asked again for its variants: each variant waited out the timeout of a
+            // hung store anew (a search took four timeouts with three paraphrases), and a leg listed as degraded
+            // still ranked hits through them.
             List<DegradedLeg> legs = i == 0 ? degraded : new ArrayList<>();
-            Map<Modality, Retriever.Leg> ran = runLegs(variants.get(i), request.tuning(), modalities, scope, limit,
+            List<Modality> asked = i == 0 ? modalities : modalities.stream().filter(m -> degraded.stream()
+                    .noneMatch(d -> d.modality() == m)).toList();
+            if (asked.isEmpty()) {
+                break;
+            }
+            Map<Modality, Retriever.Leg> ran = runLegs(variants.get(i), request.tuning(), asked, scope, limit,
                     legs, i == 0 ? legTimes : null);
             long fuseStart = System.nanoTime();
             Map<Modality, List<StoreHit>> rankings = new EnumMap<>(Modality.class);

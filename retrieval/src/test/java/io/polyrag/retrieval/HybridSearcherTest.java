@@ -400,4 +400,28 @@ class HybridSearcherTest {
         assertThat(r.hits()).extracting(h -> h.documentId()).containsExactly("d1");
         assertThat(r.warnings()).singleElement().asString().contains("query expansion").contains("did not answer");
     }
+
+    /**
+     * A leg that failed for the query is not asked again for its paraphrases: each waited out the timeout of a hung
+     * store anew, and the leg listed as degraded still ranked their hits.
+     */
+    @Test
+    void a_leg_that_failed_for_the_query_is_not_asked_for_its_paraphrases() {
+        java.util.List<String> vectorAsked = new java.util.concurrent.CopyOnWriteArrayList<>();
+        Retriever broken = TestRetrievers.of(Modality.VECTOR, (query, scope, limit) -> {
+            vectorAsked.add(query);
+            if (query.equals("high places")) {
+                throw new IllegalStateException("the vector store went away");
+            }
+            return List.of(hit("d2", 1));
+        });
+        Retriever words = fixed(Modality.FULLTEXT, List.of(hit("d1", 1)));
+        searcher = new HybridSearcher(List.of(broken, words), catalog, TestRetrievers.options(10), null,
+                new QueryExpander(new io.polyrag.testing.FixedReplyLlm("{\"queries\": [\"peaks and mountains\"]}"),
+                        QueryExpander.Mode.MULTIQUERY, 3));
+        SearchResponse r = searcher.search(SearchRequest.of("high places", 5));
+        assertThat(r.degraded()).extracting(d -> d.modality()).containsExactly(Modality.VECTOR);
+        assertThat(vectorAsked).containsExactly("high places");
+        assertThat(r.hits()).allSatisfy(h -> assertThat(h.sources()).doesNotContainKey("vector"));
+    }
 }
