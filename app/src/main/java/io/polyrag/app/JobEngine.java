@@ -116,16 +116,17 @@ final class JobEngine implements AutoCloseable {
     private void publishIfNew(JobInfo j) {
         synchronized (published) {
             JobInfo last = published.get(j.id());
-            if (last != null && !j.updatedAt().isAfter(last.updatedAt()) && last.status() == j.status()) {
-                return;
+            if (last != null && (!j.updatedAt().isAfter(last.updatedAt()) && last.status() == j.status()
+                    || j.updatedAt().isBefore(last.updatedAt()))) {
+                return; // this write, or a newer one, was published (a row read before a local worker claimed it)
             }
             if (last != null && last.status().finished() && !j.status().finished()) {
                 return;
             }
             published.put(j.id(), j);
+            events.publish(j.status().finished() ? "finished" : j.status() == JobStatus.QUEUED
+                    && j.attempts() == 0 ? "created" : "progress", j);
         }
-        events.publish(j.status().finished() ? "finished" : j.status() == JobStatus.QUEUED
-                && j.attempts() == 0 ? "created" : "progress", j);
     }
 
     /** Told of each job submitted here, with its tenant (searches' "still being indexed" warning). */
@@ -173,13 +174,20 @@ final class JobEngine implements AutoCloseable {
     }
 
     /** A job was written: publish it as an event. A failure to read it back costs the event, never the job. */
-    private void changed(String id, String type) {
+    void changed(String id, String type) {
         try {
             store.job(id).ifPresent(j -> {
                 synchronized (published) {
+                    // Never an older state after a newer one: a cancel that read the job running, published after
+                    // its worker's "finished", left subscribers showing it running until they reloaded.
+                    JobInfo last = published.get(j.id());
+                    if (last != null && (last.status().finished() && !j.status().finished()
+                            || j.updatedAt().isBefore(last.updatedAt()))) {
+                        return;
+                    }
                     published.put(j.id(), j);
+                    events.publish(type, j);
                 }
-                events.publish(type, j);
             });
         } catch (RuntimeException e) {
             System.getLogger(JobEngine.class.getName()).log(System.Logger.Level.WARNING, "cannot publish an event "

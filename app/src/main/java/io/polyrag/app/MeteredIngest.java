@@ -52,12 +52,17 @@ final class MeteredIngest {
     IngestReport ingest(String tenantId, List<IngestInput> inputs, String kb, IngestPipeline.Run choices,
             ProgressListener listener) {
         long configured = config.get(Settings.GRAPH_TOKEN_BUDGET);
-        long budget = choices.skipGraph() ? configured : usage.extractionBudget(tenantId, configured);
-        IngestPipeline.Run run = new IngestPipeline.Run(choices.skipGraph(), budget, choices.canceled(),
-                choices.figures(), usage.limit(tenantId));
-        IngestReport r = pipeline.ingest(inputs, kb, run, listener);
-        usage.ingested(tenantId, r, embedder == null ? null : embedder.modelId(), extractor == null ? ""
-                : extractor.id(), pipeline.contextualizer() == null ? "" : pipeline.contextualizer().modelId());
-        return r;
+        Usage.Grant grant = choices.skipGraph() ? new Usage.Grant(tenantId, configured, 0)
+                : usage.grantExtraction(tenantId, configured);
+        try {
+            IngestPipeline.Run run = new IngestPipeline.Run(choices.skipGraph(), grant.tokens(), choices.canceled(),
+                    choices.figures(), usage.limit(tenantId));
+            IngestReport r = pipeline.ingest(inputs, kb, run, listener);
+            usage.ingested(tenantId, r, embedder == null ? null : embedder.modelId(), extractor == null ? ""
+                    : extractor.id(), pipeline.contextualizer() == null ? "" : pipeline.contextualizer().modelId());
+            return r;
+        } finally {
+            usage.release(grant);
+        }
     }
 }

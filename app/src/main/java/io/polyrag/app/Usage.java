@@ -223,25 +223,49 @@ public final class Usage {
     }
 
     /**
-     * The extraction tokens the tenant may still spend today ({@code configured} when it has no such quota or
-     * less is left; 0 in the configuration means no limit), -1 when its allowance is spent: the language model is
-     * then not called at all (a budget of 1 let every ingest make one more call).
+     * Extraction tokens granted to one ingest; {@code reserved} of them are held from the tenant's daily quota until
+     * {@link #release}d, so ingests running at once share what is left instead of each being granted all of it (ten
+     * at once could spend ten times the quota).
      */
-    long extractionBudget(String tenant, long configured) {
+    record Grant(String tenant, long tokens, long reserved) {
+    }
+
+    /**
+     * The extraction tokens the tenant may still spend today, less what ingests running now were granted
+     * ({@code configured} when it has no such quota or less is left; 0 in the configuration means no limit), -1
+     * when its allowance is spent: the language model is then not called at all (a budget of 1 let every ingest make
+     * one more call).
+     */
+    Grant grantExtraction(String tenant, long configured) {
         Long perDay = current(tenant).extractionTokensPerDay();
         if (perDay == null) {
-            return configured;
+            return new Grant(tenant, configured, 0);
         }
-        flush();
-        LocalDate today = LocalDate.now(clock.withZone(ZoneOffset.UTC));
-        long spent = store.usage(tenant, today, today).stream()
-                .filter(c -> c.metric().equals(UsageMeter.EXTRACTION_TOKENS)).mapToLong(Count::amount).sum();
-        long left = perDay - spent;
-        if (left <= 0) {
-            return -1;
+        AtomicLong held = reservedTokens.computeIfAbsent(tenant, t -> new AtomicLong());
+        synchronized (held) {
+            flush();
+            LocalDate today = LocalDate.now(clock.withZone(ZoneOffset.UTC));
+            long spent = store.usage(tenant, today, today).stream()
+                    .filter(c -> c.metric().equals(UsageMeter.EXTRACTION_TOKENS)).mapToLong(Count::amount).sum();
+            long left = perDay - spent - held.get();
+            if (left <= 0) {
+                return new Grant(tenant, -1, 0);
+            }
+            long granted = configured > 0 ? Math.min(configured, left) : left;
+            held.addAndGet(granted);
+            return new Grant(tenant, granted, granted);
         }
-        return configured > 0 ? Math.min(configured, left) : left;
     }
+
+    /** Gives back what a grant held, once its ingest's spending is counted ({@link #ingested}). */
+    void release(Grant grant) {
+        if (grant.reserved() > 0) {
+            reservedTokens.computeIfAbsent(grant.tenant(), t -> new AtomicLong()).addAndGet(-grant.reserved());
+        }
+    }
+
+    /** Extraction tokens granted to ingests still running, per tenant (this process's). */
+    private final Map<String, AtomicLong> reservedTokens = new ConcurrentHashMap<>();
 
     /** Counts what an ingest of the tenant indexed and spent. */
     void ingested(String tenant, IngestReport r, String embeddingModel, String extractor,

@@ -118,6 +118,45 @@ class JobsTest {
     }
 
     /**
+     * A job read back in an older state than one already published (a cancel that read it running, its worker then
+     * finishing it) is not published after it: subscribers kept showing the job running.
+     */
+    @Test
+    void an_older_state_read_after_a_newer_one_is_not_published() throws Exception {
+        Config config = Config.defaults(Map.of("POLYRAG_DATA_DIR", dir.toString()));
+        try (CatalogProvider.CatalogAndJobs store = Providers.find(CatalogProvider.class, "h2",
+                Settings.CATALOG_BACKEND).open(new ProviderContext(config, dir))) {
+            JobStore real = store.jobStore();
+            java.util.concurrent.atomic.AtomicReference<JobInfo> stale = new java.util.concurrent.atomic.AtomicReference<>();
+            JobStore reading = (JobStore) java.lang.reflect.Proxy.newProxyInstance(JobStore.class.getClassLoader(),
+                    new Class<?>[] {JobStore.class}, (proxy, method, args) -> {
+                        if (method.getName().equals("job") && stale.get() != null) {
+                            return java.util.Optional.of(stale.get());
+                        }
+                        try {
+                            return method.invoke(real, args);
+                        } catch (java.lang.reflect.InvocationTargetException e) {
+                            throw e.getCause();
+                        }
+                    });
+            try (JobEngine jobs = new JobEngine(reading, List.of(new Patient()))) {
+                jobs.start(config);
+                String id = jobs.submit(Tenant.LOCAL, "patient", "");
+                await().atMost(Duration.ofSeconds(20)).until(() -> jobs.get(Tenant.LOCAL, id).progress()
+                        .processed() > 0);
+                JobInfo running = real.job(id).orElseThrow();
+                jobs.cancel(Tenant.LOCAL, id);
+                await().atMost(Duration.ofSeconds(20)).until(() -> jobs.get(Tenant.LOCAL, id).status().finished());
+                stale.set(running);
+                jobs.changed(id, "progress");
+                List<JobEvents.Event> events = jobs.events().after(Tenant.LOCAL, 0, Duration.ofMillis(100));
+                assertThat(events.stream().filter(e -> e.job().id().equals(id)).toList().getLast().type())
+                        .isEqualTo("finished");
+            }
+        }
+    }
+
+    /**
      * Before a step that deletes, a run asks the store whether it still holds its job: once its claim lapsed (here put
      * back in the queue, as another process's sweep of a stale job does) it stops there, where it deleted on until
      * its next progress write or heartbeat.

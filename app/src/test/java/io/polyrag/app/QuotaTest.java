@@ -30,6 +30,24 @@ class QuotaTest {
     @TempDir
     Path tmp;
 
+    /**
+     * Ingests running at once share what is left of a tenant's daily extraction tokens: each was granted all of it
+     * (ten at once could spend ten times the quota).
+     */
+    @Test
+    void concurrent_ingests_share_the_daily_extraction_allowance() {
+        try (Polyrag p = Polyrag.open(Config.load(Map.of(), Map.of("data.dir", tmp.resolve("data").toString(),
+                "vector.enabled", "false")))) {
+            p.usage().setQuotas("acme", new Quotas(null, null, 1000L, null));
+            Usage.Grant first = p.usage().grantExtraction("acme", 0);
+            assertThat(first.tokens()).isEqualTo(1000);
+            assertThat(p.usage().grantExtraction("acme", 0).tokens()).as("all of it held by the first").isEqualTo(-1);
+            p.usage().release(first);
+            assertThat(p.usage().grantExtraction("acme", 600).tokens()).as("given back").isEqualTo(600);
+            assertThat(p.usage().grantExtraction("acme", 0).tokens()).isEqualTo(400);
+        }
+    }
+
     @Test
     void an_upload_job_stops_at_the_documents_quota_and_is_partial() throws Exception {
         // One document a batch, so the job takes seconds and meets the limit half way.
