@@ -73,6 +73,9 @@ final class AskCommand implements Callable<Integer> {
                     : "(no answer in the sources found)");
             out.println();
             out.println("(" + a.mode() + ") " + a.note());
+            // A leg that did not answer leaves the answer to the others: said, as search says it.
+            a.degraded().forEach(d -> out.println("warning: the " + d.modality() + " leg contributed nothing: "
+                    + d.reason()));
             if (a.route() != null) {
                 out.println("(routed as " + a.route().intent() + (a.route().scope() == null ? "" : ", "
                         + a.route().scope()) + ": " + a.route().reason() + "; decided " + a.route().by() + ")");

@@ -74,6 +74,9 @@ final class SearchCommand implements Callable<Integer> {
         for (DegradedLeg d : r.degraded()) {
             out.println("warning: the " + d.modality() + " leg contributed nothing: " + d.reason());
         }
+        // As the same command through a server prints them: an index still served by the previous embedding model
+        // after a model change, documents still being indexed, a large category filtered late.
+        r.warnings().forEach(w -> out.println("warning: " + w));
         if (r.hits().isEmpty()) {
             out.println("no hits (" + r.tookMs() + " ms)");
             return;

@@ -162,6 +162,10 @@ final class ThroughServer {
                 : "(no answer in the sources found)");
         out.println();
         out.println("(" + a.path("mode").asString() + ") " + a.path("note").asString());
+        for (JsonNode d : a.path("degraded")) {
+            out.println("warning: the " + d.path("modality").asString() + " leg contributed nothing: "
+                    + d.path("reason").asString());
+        }
         if (a.hasNonNull("route")) {
             JsonNode r = a.path("route");
             out.println("(routed as " + r.path("intent").asString() + (r.hasNonNull("scope") ? ", "

@@ -75,6 +75,11 @@ final class IngestEstimator {
                 }
             } catch (IOException | RuntimeException e) {
                 errors.add(new ItemError(input.name(), e.getMessage()));
+            } catch (OutOfMemoryError | StackOverflowError e) {
+                // One hostile or huge file fails alone, as it does when it is ingested: it failed the whole job's
+                // estimate (with the LLM extractor on, the upload job itself).
+                errors.add(new ItemError(input.name(), input.name() + ": too large or too deeply nested to be "
+                        + "parsed (" + e.getClass().getSimpleName() + ")"));
             }
         }
         return new IngestEstimate(documents, chunks, tokens, extractor != null ? extractor.id() : "none", cost.calls(),

@@ -88,7 +88,9 @@ public final class RestServer implements HttpFrontDoor {
             config.jetty.port = port;
             config.jetty.multipartConfig.maxFileSize(maxRequestBytes, SizeUnit.BYTES);
             config.jetty.multipartConfig.maxTotalRequestSize(maxRequestBytes, SizeUnit.BYTES);
-            config.jetty.multipartConfig.maxInMemoryFileSize(1, SizeUnit.MB);
+            // Parts up to this size stay in memory, the rest go to disk: at 1 MB a request of a thousand files of
+            // under a megabyte each held its whole 256 MiB in the heap, and a few at once ran the server out of it.
+            config.jetty.multipartConfig.maxInMemoryFileSize(64, SizeUnit.KB);
             cors(config, polyrag.config().get(Settings.HTTP_CORS_ORIGINS));
             WebUi.register(config);
             // One access-log line per request; the MDC adds the id echoed in X-Request-Id and the tenant.

@@ -1,0 +1,46 @@
+package io.polyrag.ingest;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.polyrag.core.model.ChunkKind;
+import io.polyrag.core.model.ParsedDocument;
+import io.polyrag.core.model.SourceItem;
+import io.polyrag.core.port.Parser;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/** One file a parser cannot get through (a stack overflow, memory) fails alone in an estimate, as in an ingest. */
+class IngestEstimatorTest {
+
+    @Test
+    void a_file_that_overflows_the_parser_fails_alone() {
+        Parser parser = new Parser() {
+            @Override
+            public ParsedDocument parse(SourceItem item) {
+                if (item.name().equals("deep.xml")) {
+                    throw new StackOverflowError();
+                }
+                String text = "Lighthouses guide ships along the coast.";
+                return new ParsedDocument(item.name(), text, List.of(new io.polyrag.core.model.Block(ChunkKind.PROSE,
+                        text, List.of(), 0, text.length(), "")), "text/plain");
+            }
+
+            @Override
+            public Set<String> mediaTypes() {
+                return Set.of("text/plain");
+            }
+
+            @Override
+            public boolean acceptsName(String fileName) {
+                return true;
+            }
+        };
+        IngestEstimator estimator = new IngestEstimator(parser, new StructuredChunker(t -> t.split(" ").length, 300,
+                30), null, null, 1 << 20);
+        var e = estimator.estimate(List.of(IngestInput.ofText("a", "a.txt", "x"), IngestInput.ofText("b", "deep.xml",
+                "x"), IngestInput.ofText("c", "c.txt", "x")), null);
+        assertThat(e.documents()).isEqualTo(2);
+        assertThat(e.errors()).singleElement().satisfies(err -> assertThat(err.reason()).contains("StackOverflowError"));
+    }
+}
