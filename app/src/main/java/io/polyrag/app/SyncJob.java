@@ -1,6 +1,7 @@
 package io.polyrag.app;
 
 import io.polyrag.app.api.PathIngest;
+import io.polyrag.core.NotFoundException;
 import io.polyrag.core.fs.Confinement;
 import io.polyrag.core.model.IngestReport;
 import io.polyrag.core.model.Ids;
@@ -378,6 +379,15 @@ final class SyncJob implements JobHandler {
     }
 
     /** Ingests a part of a batch (local files from disk, the rest from memory, originals kept) and records it. */
+    private static boolean documentExists(Scan scan, String id) {
+        try {
+            scan.facets.documents().get(id);
+            return true;
+        } catch (NotFoundException e) {
+            return false;
+        }
+    }
+
     private void ingest(Scan scan, List<Pending> part, Map<String, SyncItem> state) {
         List<Path> files = part.stream().filter(x -> x.content().file() != null).map(x -> x.content().file())
                 .toList();
@@ -427,6 +437,11 @@ final class SyncJob implements JobHandler {
             }
             if (id != null && x.content().bytes() != null) {
                 blobs.put(id, x.content().bytes(), x.content().mediaType(), x.content().name());
+                // Deleted while its batch was written (minutes, with a language model's extraction): its original
+                // goes too, as an upload's does, or nothing would ever delete it.
+                if (!documentExists(scan, id)) {
+                    blobs.delete(id);
+                }
             }
             // Indexed: its document. Refused (a type polyrag does not read, bytes it cannot parse): still
             // remembered, with the document it had, so the same bytes are not read and failed again at every sync;
