@@ -12,6 +12,7 @@ import java.util.Map;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ScopeType;
+import picocli.CommandLine.Spec;
 import picocli.CommandLine;
 
 /** The top-level command and the options every sub-command shares. */
@@ -47,13 +48,18 @@ public final class PolyragCommand implements Runnable {
 
     @Override
     public void run() {
-        CommandLine cl = new CommandLine(this);
-        throw new CommandLine.ParameterException(cl, "name a command: " + String.join(", ",
-                cl.getSubcommands().keySet()) + " (polyrag COMMAND --help says what one does)");
+        // The command line running it (its error stream is the caller's), not a new one writing to System.err.
+        CommandLine cl = spec.commandLine();
+        throw new CommandLine.ParameterException(cl, "name a command: " + String.join(", ", cl.getSubcommands()
+                .entrySet().stream().filter(e -> !e.getValue().getCommandSpec().usageMessage().hidden())
+                .map(Map.Entry::getKey).toList()) + " (polyrag COMMAND --help says what one does)");
     }
 
     /** The configuration: environment, file, then these flags. */
     private boolean warned;
+
+    @Spec
+    CommandLine.Model.CommandSpec spec;
 
     Config config(Map<String, String> more) {
         Map<String, String> overrides = new LinkedHashMap<>(settings);

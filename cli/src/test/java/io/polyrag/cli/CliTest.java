@@ -329,6 +329,14 @@ class CliTest {
         assertThat(io.polyrag.app.Json.MAPPER.readTree(r.out()).get("status").asString()).isEqualTo("untuned");
     }
 
+    /** The bare command names every command a user may run (it named seven of fourteen), not the launcher's own. */
+    @Test
+    void the_bare_command_lists_the_commands() {
+        Run r = run();
+        assertThat(r.code()).isEqualTo(Main.USAGE);
+        assertThat(r.err()).contains("reindex").contains("keys").contains("tune").doesNotContain("warm-up");
+    }
+
     /**
      * reindex submits a job and waits for it: with the embedded catalog only this process can run it, so a
      * configuration that runs no workers (a serving-only replica's) no longer makes it wait for ever.
