@@ -19,8 +19,10 @@ export interface TabProps {
 }
 
 export function App() {
-  const [state, dispatch] = useReducer(reducer, undefined, () => initialState(sessionStorage.getItem(KEY_STORAGE)
-    ?? '', loadKbs()));
+  const [state, dispatch] = useReducer(reducer, undefined, () => {
+    const key = sessionStorage.getItem(KEY_STORAGE) ?? '';
+    return initialState(key, loadKbs(key));
+  });
   const [config, setConfig] = useState<Configuration | null>(null);
   const [configError, setConfigError] = useState('');
   // Whether this server needs a key, from /health (which needs none): without a key nothing is asked of /v1, so a
@@ -63,7 +65,8 @@ export function App() {
 
   // The knowledge bases Search and Chat are limited to outlive a reload (one selection for both tabs).
   const kbs = state.search.controls.kbs;
-  useEffect(() => saveKbs(kbs), [kbs]);
+  const kbsKey = state.apiKey;
+  useEffect(() => saveKbs(kbs, kbsKey), [kbs, kbsKey]);
 
   useJobUpdates(state.runs, dispatch, state.apiKey, !locked);
 

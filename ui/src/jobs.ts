@@ -55,6 +55,14 @@ export function pollJob(id: string, onJob: (job: Job) => void, options: { interv
  * Keeps the runs' jobs current while mounted: one event stream for all of them; if it cannot be opened (or drops
  * and cannot be reopened), one poller per unfinished job.
  */
+/**
+ * The server sends a heartbeat on an idle stream (every 15 s by default, at most every 300 s as
+ * POLYRAG_HTTP_SSE_HEARTBEAT_SECONDS allows): a stream silent for twice the longest is taken as dead and opened again.
+ */
+const STREAM_IDLE_MS = 600_000;
+/** How often the stream is tried again once it was given up for polling. */
+const RETRY_WHILE_POLLING_MS = 30_000;
+
 export function useJobUpdates(runs: Run[], dispatch: (a: Action) => void, apiKey: string, enabled = true) {
   const [streaming, setStreaming] = useState(true);
 
@@ -64,8 +72,21 @@ export function useJobUpdates(runs: Run[], dispatch: (a: Action) => void, apiKey
     setStreaming(true);
     let lastId: string | undefined;
     let failures = 0;
+    let live = true;
+    // This connection's own abort: the effect's end aborts it, and so does the browser coming back online.
+    let conn = new AbortController();
+    let reopen = false;
+    const online = () => {
+      reopen = true;
+      conn.abort();
+    };
+    window.addEventListener('online', online);
+    abort.signal.addEventListener('abort', () => conn.abort());
+    const list = () => ok(api.GET('/v1/jobs', { params: { query: { limit: 20 } } })).then((page) => dispatch({
+      type: 'jobs', jobs: page.jobs ?? [] })).catch(() => {});
     const open = async () => {
       while (!abort.signal.aborted) {
+        conn = new AbortController();
         try {
           await streamEvents('/v1/events', { headers: lastId ? { 'Last-Event-ID': lastId } : {} }, (e) => {
             failures = 0;
@@ -76,27 +97,41 @@ export function useJobUpdates(runs: Run[], dispatch: (a: Action) => void, apiKey
             } catch {
               // not a job event
             }
-          }, abort.signal, () => {
+          }, conn.signal, () => {
             // Opened: the server is there. Only streams that cannot be opened count towards giving up (an idle one
             // closed by a proxy's time limit sends heartbeats, no events, and was given up after three closes).
             failures = 0;
-          });
+            if (!live) {
+              // Back after an outage: streaming again, and the list read anew for the jobs started meanwhile.
+              live = true;
+              setStreaming(true);
+              void list();
+            }
+          }, STREAM_IDLE_MS);
         } catch {
           if (abort.signal.aborted) return;
         }
         if (abort.signal.aborted) return;
-        if (++failures >= 3) {
-          setStreaming(false);
-          return;
+        if (reopen) {
+          // The browser came back online: this connection was likely dead (a sleep, a new network); a new one now.
+          reopen = false;
+          continue;
         }
-        await new Promise((r) => setTimeout(r, 1000 * failures));
+        if (++failures >= 3 && live) {
+          // Polled meanwhile (the runs listed here); the stream is tried again, less often, until it opens.
+          live = false;
+          setStreaming(false);
+        }
+        await new Promise((r) => setTimeout(r, live ? 1000 * failures : RETRY_WHILE_POLLING_MS));
       }
     };
     void open();
     // The list once, so jobs started elsewhere (or before a reload) show too.
-    ok(api.GET('/v1/jobs', { params: { query: { limit: 20 } } })).then((page) => dispatch({ type: 'jobs',
-      jobs: page.jobs ?? [] })).catch(() => {});
-    return () => abort.abort();
+    void list();
+    return () => {
+      window.removeEventListener('online', online);
+      abort.abort();
+    };
   }, [dispatch, apiKey, enabled]);
 
   useJobPolling(runs, (job) => dispatch({ type: 'jobs', jobs: [job] }), enabled && !streaming);

@@ -74,6 +74,9 @@ export interface GraphEdge {
   label: string;
 }
 
+/** Which figures an upload takes from PDFs and Office files; '' leaves it to the server (figures.extract). */
+export type FigureChoice = '' | 'auto' | 'force' | 'skip';
+
 export interface State {
   tab: Tab;
   apiKey: string;
@@ -81,7 +84,7 @@ export interface State {
   sourceKind: SourceKind;
   drafts: Drafts;
   configured: Snapshot | null;
-  processing: { skipGraph: boolean; sync: boolean; figures: 'auto' | 'force' | 'skip' };
+  processing: { skipGraph: boolean; sync: boolean; figures: FigureChoice };
   runs: Run[];
   search: SearchState;
   /** {@code conversation}: the id the server keeps this transcript under ('' until the first question). */
@@ -91,27 +94,37 @@ export interface State {
 }
 
 export const initialControls = (): Controls => ({
-  modalities: [], fusion: '', rrfK: '', weights: {}, candidates: '', documentWeight: '', vectorDocumentWeight: '', topK: '10', rerank: null,
-  neighbours: '1', explain: true, kbs: [],
+  modalities: [], fusion: '', rrfK: '', weights: {}, candidates: '', documentWeight: '', vectorDocumentWeight: '', topK: '', rerank: null,
+  neighbours: '', explain: true, kbs: [],
 });
 
-/** Where the knowledge-base selection of Search and Chat (one, shared) is kept in this browser. */
+/**
+ * Where the knowledge-base selection of Search and Chat (one, shared) is kept in this browser: one entry per API key
+ * (each key is a tenant, whose knowledge bases are its own), named by a hash of the key, not the key.
+ */
 export const KBS_STORAGE = 'polyrag.knowledgeBases';
 
-/** The remembered selection; empty when none is, or when storage is unreadable. */
-export function loadKbs(): string[] {
+export function kbsStorage(apiKey: string): string {
+  if (!apiKey) return KBS_STORAGE;
+  let h = 0x811c9dc5; // FNV-1a, 32 bits: enough to keep tenants' entries apart, too short to stand for the key
+  for (let i = 0; i < apiKey.length; i++) h = Math.imul(h ^ apiKey.charCodeAt(i), 0x01000193);
+  return `${KBS_STORAGE}.${(h >>> 0).toString(16)}`;
+}
+
+/** The selection remembered under this key; empty when none is, or when storage is unreadable. */
+export function loadKbs(apiKey = ''): string[] {
   try {
-    const v: unknown = JSON.parse(localStorage.getItem(KBS_STORAGE) ?? '[]');
+    const v: unknown = JSON.parse(localStorage.getItem(kbsStorage(apiKey)) ?? '[]');
     return Array.isArray(v) ? v.filter((n): n is string => typeof n === 'string' && n !== '') : [];
   } catch {
     return [];
   }
 }
 
-export function saveKbs(kbs: string[]) {
+export function saveKbs(kbs: string[], apiKey = '') {
   try {
-    if (kbs.length) localStorage.setItem(KBS_STORAGE, JSON.stringify(kbs));
-    else localStorage.removeItem(KBS_STORAGE);
+    if (kbs.length) localStorage.setItem(kbsStorage(apiKey), JSON.stringify(kbs));
+    else localStorage.removeItem(kbsStorage(apiKey));
   } catch {
     // Storage refused (private mode, quota): the selection lasts this page only.
   }
@@ -124,7 +137,7 @@ export const initialState = (apiKey = '', kbs: string[] = []): State => ({
   sourceKind: 'upload',
   drafts: emptyDrafts(),
   configured: null,
-  processing: { skipGraph: false, sync: true, figures: 'auto' },
+  processing: { skipGraph: false, sync: true, figures: '' },
   runs: [],
   search: { query: '', mode: 'search', controls: { ...initialControls(), kbs }, results: null, answer: null, error: '',
     busy: false },
@@ -204,7 +217,9 @@ export function reducer(state: State, a: Action): State {
     case 'apiKey':
       // Another key is another tenant: nothing the last one saw (results, transcript, jobs, graph, the chosen
       // knowledge base) may stay on screen or be sent with the new key. The same key again keeps it all.
-      return a.key === state.apiKey ? { ...state, unauthorized: false } : { ...initialState(a.key), tab: state.tab };
+      // What this key chose before comes back: its own remembered selection.
+      return a.key === state.apiKey ? { ...state, unauthorized: false }
+        : { ...initialState(a.key, loadKbs(a.key)), tab: state.tab };
     case 'unauthorized':
       return { ...state, unauthorized: a.value };
     case 'sourceKind':

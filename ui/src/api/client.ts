@@ -121,7 +121,7 @@ export interface ServerEvent {
  * event until the stream ends or `signal` aborts. Rejects with an ApiError when the server refuses the request.
  */
 export async function streamEvents(url: string, init: RequestInit, onEvent: (e: ServerEvent) => void,
-  signal?: AbortSignal, onOpen?: () => void): Promise<void> {
+  signal?: AbortSignal, onOpen?: () => void, idleMs?: number): Promise<void> {
   const response = await fetch(url, { ...init, signal, headers: { ...authHeaders(), ...(init.headers ?? {}) } });
   if (response.status === 401) onUnauthorized();
   if (!response.ok) {
@@ -138,7 +138,7 @@ export async function streamEvents(url: string, init: RequestInit, onEvent: (e: 
   const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
   let buffer = '';
   for (;;) {
-    const { value, done } = await reader.read();
+    const { value, done } = await readWithin(reader, idleMs);
     if (done) break;
     buffer += value;
     let end: number;
@@ -148,6 +148,26 @@ export async function streamEvents(url: string, init: RequestInit, onEvent: (e: 
       const event = parseEvent(block);
       if (event) onEvent(event);
     }
+  }
+}
+
+/**
+ * The stream's next piece, or an error once {@code idleMs} pass without one (the stream is cancelled): a connection
+ * that died without closing (a laptop's sleep, a proxy's dropped mapping) never ends a read by itself.
+ */
+async function readWithin(reader: ReadableStreamDefaultReader<string>, idleMs?: number) {
+  if (!idleMs) return reader.read();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const silent = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new ApiError(0, `the stream sent nothing for ${idleMs / 1000} s`)), idleMs);
+  });
+  try {
+    return await Promise.race([reader.read(), silent]);
+  } catch (e) {
+    void reader.cancel().catch(() => {});
+    throw e;
+  } finally {
+    clearTimeout(timer);
   }
 }
 

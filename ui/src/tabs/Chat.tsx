@@ -10,6 +10,8 @@ import { queryBody } from './Search';
 let nextTurn = 1;
 /** Conversations listed per request. */
 const PAGE = 50;
+/** Bumped by every pick of a conversation: a transcript that arrives after a newer pick is not shown. */
+let opening = 0;
 
 /** An id for a new conversation, kept by the server under the caller's key. */
 function newConversationId(): string {
@@ -42,12 +44,14 @@ export function ChatTab({ state, dispatch }: TabProps) {
   };
   useEffect(() => { refresh(); }, [refresh]);
   const open = async (id: string) => {
+    const mine = ++opening;
     if (!id) {
       dispatch({ type: 'conversation', id: '' });
       return;
     }
     try {
       const c = await ok(api.GET('/v1/conversations/{id}', { params: { path: { id } } }));
+      if (mine !== opening) return;   // another conversation was picked meanwhile: this transcript is not shown
       const restored: Turn[] = [];
       for (const m of c.messages ?? []) {
         if (m.role === 'user') {
@@ -59,7 +63,7 @@ export function ChatTab({ state, dispatch }: TabProps) {
       }
       dispatch({ type: 'conversation', id, turns: restored });
     } catch (e) {
-      setKeptError(message(e));
+      if (mine === opening) setKeptError(message(e));
     }
   };
   const remove = async () => {

@@ -46,6 +46,8 @@ function titleOf(documentId: string): Promise<string> {
 
 /** Bumped by every new pick: an answer that arrives after a newer pick belongs to a graph no longer shown. */
 let generation = 0;
+/** Bumped by every search by name: an answer that arrives after a newer search's is for a name no longer asked. */
+let finding = 0;
 
 async function expand(id: string, dispatch: (a: Action) => void, asKey: string, reset = false) {
   const mine = reset ? ++generation : generation;
@@ -66,12 +68,13 @@ export function GraphTab({ state, dispatch, config }: TabProps) {
   const enabled = !config || (config.modalities ?? []).includes('graph');
 
   const find = async () => {
+    const mine = ++finding;
     setError('');
     try {
       const r = await ok(api.GET('/v1/graph/entities', { params: { query: { q: g.query, limit: 20 } } }));
-      setFound(r.entities ?? []);
+      if (mine === finding) setFound(r.entities ?? []);
     } catch (e) {
-      setError(message(e));
+      if (mine === finding) setError(message(e));
     }
   };
   const open = (id: string, reset = false) => expand(id, dispatch, state.apiKey, reset)

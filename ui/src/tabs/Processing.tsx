@@ -3,7 +3,7 @@ import type { TabProps } from '../App';
 import { api, message, ok, type Job } from '../api/client';
 import { cancelJob } from '../jobs';
 import { FORMS, type Snapshot } from '../sources';
-import { isTerminal, jobWords, type Run } from '../state';
+import { isTerminal, jobWords, type FigureChoice, type Run } from '../state';
 import { ago, duration, exactTime } from '../format';
 import { useNow } from '../clock';
 import { TableWrap } from './TableWrap';
@@ -48,7 +48,8 @@ export function ProcessingTab({ state, dispatch }: TabProps) {
             {snap.kind === 'upload' ? (
               <label>Figures from PDFs and Office files{' '}
                 <select value={state.processing.figures} onChange={(e) => dispatch({ type: 'processing',
-                  patch: { figures: e.target.value as 'auto' | 'force' | 'skip' } })}>
+                  patch: { figures: e.target.value as FigureChoice } })}>
+                  <option value="">the server's default</option>
                   <option value="auto">images and captioned charts</option>
                   <option value="force">also every drawing</option>
                   <option value="skip">none</option>
@@ -196,11 +197,11 @@ function describe(s: Snapshot): string {
 }
 
 /** Starts what a snapshot describes; returns its job. */
-async function startRun(s: Snapshot, skipGraph: boolean, sync: boolean, figures: 'auto' | 'force' | 'skip'):
+async function startRun(s: Snapshot, skipGraph: boolean, sync: boolean, figures: FigureChoice):
   Promise<{ jobId: string; label: string }> {
   if (s.kind === 'upload') {
     const r = await ok(api.POST('/v1/ingest/staged', { body: { ids: s.files.map((f) => f.id),
-      kb: s.kb || null, skip_graph: skipGraph, figures } }));
+      kb: s.kb || null, skip_graph: skipGraph, figures: figures || null } }));
     return { jobId: r.job_id ?? '', label: s.files.length === 1 ? s.files[0].name : `${s.files.length} files` };
   }
   const config: Record<string, unknown> = s.kind === 'folder'

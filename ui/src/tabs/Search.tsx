@@ -150,10 +150,11 @@ export function SearchTab({ state, dispatch, config }: TabProps) {
               onChange={(e) => setControls({ vectorDocumentWeight: e.target.value })} />
           </Field>
           <Field id="ctl-topk" label="Top-k">
-            <input id="ctl-topk" inputMode="numeric" value={c.topK} onChange={(e) => setControls({ topK: e.target.value })} />
+            <input id="ctl-topk" inputMode="numeric" value={c.topK} placeholder="server default"
+              onChange={(e) => setControls({ topK: e.target.value })} />
           </Field>
           <Field id="ctl-neighbours" label="Neighbours" hint="chunks around each source (answers)">
-            <input id="ctl-neighbours" inputMode="numeric" value={c.neighbours}
+            <input id="ctl-neighbours" inputMode="numeric" value={c.neighbours} placeholder="server default"
               onChange={(e) => setControls({ neighbours: e.target.value })} />
           </Field>
           <label><input type="checkbox" checked={c.rerank ?? hasReranker} disabled={!hasReranker}

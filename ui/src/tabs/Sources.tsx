@@ -331,6 +331,8 @@ function UploadForm({ draft, errors, set, maxBytes }: FormProps<'upload'> & { ma
     const mine = ++uploadChoice;
     setBusy(true);
     setError('');
+    // The earlier choice's verdict goes at once: "Configure processing" must not take those files meanwhile.
+    set({ staged: null });
     const merged: Staged = { accepted: [], skipped: [] };
     const failed: string[] = [];
     // Several requests when the choice is larger than one may be: each staged, their verdicts merged.
@@ -356,7 +358,14 @@ function UploadForm({ draft, errors, set, maxBytes }: FormProps<'upload'> & { ma
   return (
     <>
       <Field id="upload-kb" label="Knowledge base" hint="empty: the default one" error={errors.kb}>
-        <input id="upload-kb" value={draft.kb} onChange={(e) => set({ kb: e.target.value })} placeholder="default" />
+        <input id="upload-kb" value={draft.kb} placeholder="default" onChange={(e) => {
+          // Files are checked for one knowledge base (what it already holds decides duplicates) and are ingested
+          // into that one: another name drops the verdict, and the files are chosen again for it.
+          ++uploadChoice;
+          setBusy(false);
+          if (input.current) input.current.value = '';
+          set({ kb: e.target.value, staged: null });
+        }} />
       </Field>
       <Field id="upload-files" label="Files" hint="PDF, Office, HTML, Markdown, text, code, images…"
         error={draft.staged ? undefined : errors.files}>

@@ -26,6 +26,9 @@ let answerSources: unknown[] | null = null;
 let hangQuery = false;
 let modelDown = false;
 let docTotal: number | null = null;
+let uploads = 0;
+let uploadGate: Promise<void> | null = null;
+let tidesGate: Promise<void> | null = null;
 
 const minutesAgo = (m: number) => new Date(Date.now() - m * 60_000).toISOString();
 const syncSource = (id: string, type: 'filesystem' | 'web' | 's3', config: Record<string, unknown>, more = {}) => ({
@@ -49,6 +52,9 @@ beforeEach(() => {
   hangQuery = false;
   modelDown = false;
   docTotal = null;
+  uploads = 0;
+  uploadGate = null;
+  tidesGate = null;
   sources = [
     syncSource('handbook', 'filesystem', { root: '/srv/handbook', include: ['**/*.md'], exclude: [],
       follow_symlinks: true, skip_graph: false }),
@@ -80,6 +86,11 @@ beforeEach(() => {
     }
     if (url.pathname === '/v1/conversations/tides' && request.method === 'DELETE') {
       return new Response(null, { status: 204 });
+    }
+    if (url.pathname === '/v1/conversations/tides' && tidesGate) await tidesGate;
+    if (url.pathname === '/v1/conversations/c0') {
+      return json({ id: 'c0', title: 'Question 0', turns: 1, created_at: minutesAgo(10), updated_at: minutesAgo(10),
+        messages: [{ role: 'user', content: 'Question 0?' }, { role: 'assistant', content: 'Answer 0.' }] });
     }
     if (url.pathname === '/v1/conversations/tides') {
       return json({ id: 'tides', title: 'When is high tide?', turns: 2, created_at: minutesAgo(5),
@@ -179,6 +190,13 @@ beforeEach(() => {
     if (url.pathname === '/v1/documents/d1/figures/1') {
       return new Response(new Uint8Array([137, 80, 78, 71]), { headers: { 'Content-Type': 'image/png' } });
     }
+    if (url.pathname === '/v1/ingest/upload') {
+      const n = ++uploads;
+      if (uploadGate) await uploadGate;
+      return json({ accepted: [{ id: `staged-${n}`, name: `file-${n}.txt`, media_type: 'text/plain', size: 5 }],
+        skipped: [] }, 201);
+    }
+    if (url.pathname === '/v1/ingest/staged') return json({ job_id: 'job-up-1', location: '/v1/jobs/job-up-1' }, 202);
     return json({ title: 'Not Found', status: 404, detail: `no route ${url.pathname}` }, 404);
   }));
 });
@@ -211,7 +229,8 @@ describe('the app', () => {
     await user.click(screen.getByRole('button', { name: 'Search' }));
     expect(await screen.findByText('page 2')).toBeTruthy();
     const body = JSON.parse(requests.find((r) => r.url === '/v1/search')!.body);
-    expect(body).toMatchObject({ query: 'radium', top_k: 10 });
+    // Top-k left to the server (search.top.k) unless typed.
+    expect(body).toMatchObject({ query: 'radium', top_k: null });
 
     await user.click(screen.getByRole('tab', { name: 'Chat' }));
     await user.type(screen.getByLabelText('Your question'), 'half a thought');
@@ -345,7 +364,7 @@ describe('the app', () => {
     await user.click(screen.getByRole('button', { name: 'Send' }));
     await waitFor(() => expect(requests.some((r) => r.url === '/v1/query')).toBe(true));
     const opening = JSON.parse(requests.find((r) => r.url === '/v1/query')!.body);
-    expect(opening).toMatchObject({ kb: ['coast'], stream: true });
+    expect(opening).toMatchObject({ kb: ['coast'], stream: true, top_k: null, neighbours: null });
     expect(opening.conversation_id).toMatch(/^chat-/);
     // The next question is the next turn of the same kept conversation: a follow-up leans on it.
     await user.type(screen.getByLabelText('Your question'), 'And tomorrow?');
@@ -365,6 +384,63 @@ describe('the app', () => {
     const again = screen.getByRole('group', { name: 'Knowledge bases to search' });
     expect((await within(again).findByRole('checkbox', { name: 'coast' }) as HTMLInputElement).checked).toBe(true);
     expect((within(again).getByRole('checkbox', { name: 'harbour' }) as HTMLInputElement).checked).toBe(false);
+  });
+
+  it('checks chosen files for the knowledge base typed, and forgets the verdict when it changes', async () => {
+    const user = userEvent.setup();
+    render(<App />);
+    await user.type(await screen.findByLabelText('Knowledge base'), 'docs');
+    await user.upload(screen.getByLabelText('Files'), new File(['hello'], 'a.txt', { type: 'text/plain' }));
+    expect(await screen.findByText('file-1.txt')).toBeTruthy();
+    const configure = () => screen.getByRole('button', { name: 'Configure processing' }) as HTMLButtonElement;
+    expect(configure().disabled).toBe(false);
+    // Another knowledge base: the files were checked against what docs holds; they are chosen again for the new one.
+    await user.clear(screen.getByLabelText('Knowledge base'));
+    await user.type(screen.getByLabelText('Knowledge base'), 'notes');
+    expect(screen.queryByText('file-1.txt')).toBeNull();
+    expect(configure().disabled).toBe(true);
+    await user.upload(screen.getByLabelText('Files'), new File(['hello'], 'a.txt', { type: 'text/plain' }));
+    expect(await screen.findByText('file-2.txt')).toBeTruthy();
+    expect(requests.filter((r) => r.url === '/v1/ingest/upload')[1].body).toContain('notes');
+    await user.click(configure());
+    await user.click(await screen.findByRole('button', { name: 'Start' }));
+    await waitFor(() => expect(requests.some((r) => r.url === '/v1/ingest/staged')).toBe(true));
+    // The figures left to the server (figures.extract) unless chosen.
+    expect(JSON.parse(requests.find((r) => r.url === '/v1/ingest/staged')!.body)).toEqual({ ids: ['staged-2'],
+      kb: 'notes', skip_graph: false, figures: null });
+  });
+
+  it('drops the last verdict while newly chosen files are checked', async () => {
+    const user = userEvent.setup();
+    render(<App />);
+    await user.upload(await screen.findByLabelText('Files'), new File(['a'], 'a.txt', { type: 'text/plain' }));
+    expect(await screen.findByText('file-1.txt')).toBeTruthy();
+    let release!: () => void;
+    uploadGate = new Promise((r) => { release = r; });
+    await user.upload(screen.getByLabelText('Files'), new File(['b'], 'b.txt', { type: 'text/plain' }));
+    expect(await screen.findByText('Checking files…')).toBeTruthy();
+    expect(screen.queryByText('file-1.txt')).toBeNull();
+    expect((screen.getByRole('button', { name: 'Configure processing' }) as HTMLButtonElement).disabled).toBe(true);
+    release();
+    expect(await screen.findByText('file-2.txt')).toBeTruthy();
+  });
+
+  it('shows the conversation picked last when an earlier pick answers after it', async () => {
+    const user = userEvent.setup();
+    render(<App />);
+    await user.click(await screen.findByRole('tab', { name: 'Chat' }));
+    let release!: () => void;
+    tidesGate = new Promise((r) => { release = r; });
+    const picker = screen.getByLabelText('Conversation') as HTMLSelectElement;
+    await within(picker).findByRole('option', { name: 'When is high tide? (2)' });
+    await user.selectOptions(picker, 'tides');
+    await user.selectOptions(picker, 'c0');
+    expect(await screen.findByText(/Answer 0\./)).toBeTruthy();
+    release();
+    await waitFor(() => expect(requests.filter((r) => r.url === '/v1/conversations/tides')).toHaveLength(1));
+    await new Promise((r) => setTimeout(r, 50));
+    expect(screen.queryByText('And low tide?')).toBeNull();
+    expect(screen.getByText(/Answer 0\./)).toBeTruthy();
   });
 
   it('drops remembered knowledge bases that no longer exist, and sends no kb when none is chosen', async () => {

@@ -117,4 +117,58 @@ describe('the event stream', () => {
       unmount();
       vi.unstubAllGlobals();
     });
+
+  it('after an outage polls, keeps trying the stream, and streams again once it opens, reading the list anew',
+    async () => {
+      let down = true;
+      let opened = 0;
+      let lists = 0;
+      vi.stubGlobal('fetch', vi.fn(async (input: RequestInfo | URL) => {
+        const url = input instanceof Request ? input.url : String(input);
+        if (url.includes('/v1/events')) {
+          opened++;
+          if (down) throw new TypeError('Failed to fetch');
+          return new Response(new ReadableStream({ start() { /* open, as the server's */ } }),
+            { headers: { 'Content-Type': 'text/event-stream' } });
+        }
+        lists++;
+        return new Response(JSON.stringify({ jobs: [] }), { headers: { 'Content-Type': 'application/json' } });
+      }));
+      const dispatch = () => {};
+      const { unmount } = renderHook(() => useJobUpdates([], dispatch, '', true));
+      await vi.advanceTimersByTimeAsync(5_000);
+      expect(opened).toBe(3);     // given up for polling after three
+      await vi.advanceTimersByTimeAsync(31_000);
+      expect(opened).toBe(4);     // but tried again
+      down = false;
+      const listed = lists;
+      await vi.advanceTimersByTimeAsync(31_000);
+      expect(opened).toBe(5);
+      expect(lists).toBe(listed + 1);   // streaming again: jobs started meanwhile are listed
+      await vi.advanceTimersByTimeAsync(120_000);
+      expect(opened).toBe(5);     // and it stays open
+      unmount();
+      vi.unstubAllGlobals();
+    });
+
+  it('opens a new stream when one stays silent past the longest heartbeat interval', async () => {
+    let opened = 0;
+    vi.stubGlobal('fetch', vi.fn(async (input: RequestInfo | URL) => {
+      const url = input instanceof Request ? input.url : String(input);
+      if (url.includes('/v1/events')) {
+        opened++;
+        return new Response(new ReadableStream({ start() { /* a dead connection: no byte, no end */ } }),
+          { headers: { 'Content-Type': 'text/event-stream' } });
+      }
+      return new Response(JSON.stringify({ jobs: [] }), { headers: { 'Content-Type': 'application/json' } });
+    }));
+    const dispatch = () => {};
+    const { unmount } = renderHook(() => useJobUpdates([], dispatch, '', true));
+    await vi.advanceTimersByTimeAsync(590_000);
+    expect(opened).toBe(1);
+    await vi.advanceTimersByTimeAsync(15_000);
+    expect(opened).toBe(2);
+    unmount();
+    vi.unstubAllGlobals();
+  });
 });

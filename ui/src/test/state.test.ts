@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { folderForm, uploadForm, webForm } from '../sources';
-import { initialState, reducer } from '../state';
+import { initialState, kbsStorage, loadKbs, reducer, saveKbs } from '../state';
 import { queryBody, searchBody } from '../tabs/Search';
 import { uploadBatches } from '../tabs/Sources';
 import { initialControls } from '../state';
@@ -171,5 +171,23 @@ describe('jobs started elsewhere', () => {
     expect(s.runs[0].jobId).toBe('new');
     expect(s.runs).toHaveLength(100);
     expect(s.runs.map((r) => r.jobId)).not.toContain('old99');
+  });
+});
+
+describe('the remembered knowledge-base choice', () => {
+  it('is kept per API key, under a name that is not the key', () => {
+    localStorage.clear();
+    expect(kbsStorage('')).toBe('polyrag.knowledgeBases');
+    expect(kbsStorage('tenant-a-key')).not.toBe(kbsStorage('tenant-b-key'));
+    expect(kbsStorage('tenant-a-key')).not.toContain('tenant-a-key');
+    saveKbs(['coast'], 'tenant-a-key');
+    expect(loadKbs('tenant-b-key')).toEqual([]);
+    expect(loadKbs('')).toEqual([]);
+    expect(loadKbs('tenant-a-key')).toEqual(['coast']);
+    // Another key in the same tab starts from its own choice, and coming back restores the first key's.
+    const b = reducer(initialState('tenant-a-key', ['coast']), { type: 'apiKey', key: 'tenant-b-key' });
+    expect(b.search.controls.kbs).toEqual([]);
+    expect(reducer(b, { type: 'apiKey', key: 'tenant-a-key' }).search.controls.kbs).toEqual(['coast']);
+    localStorage.clear();
   });
 });
