@@ -1,8 +1,10 @@
 package io.polyrag.app;
 
 import io.polyrag.core.InvalidInputException;
+import java.lang.System.Logger.Level;
 import java.util.Collection;
 import java.util.Map;
+import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
@@ -38,6 +40,29 @@ public final class Json {
                     .setCoercion(CoercionInputShape.Boolean, CoercionAction.Fail))
             .enable(EnumFeature.WRITE_ENUMS_USING_TO_STRING)
             .build();
+
+    /**
+     * What the catalog keeps as JSON (a knowledge base's tuning, its last evaluation), read leniently: it may have
+     * been written by a later release (a rolling upgrade, a rollback), whose fields this one skips.
+     */
+    public static final JsonMapper STORED = MAPPER.rebuild().disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+            .build();
+
+    private static final System.Logger LOG = System.getLogger(Json.class.getName());
+
+    /**
+     * Reads what the catalog keeps ({@link #STORED}); a value that cannot be read at all is logged and taken as
+     * absent, so that one damaged row does not fail every request that consults it.
+     */
+    public static <T> Optional<T> stored(String json, Class<T> type, String whose) {
+        try {
+            return Optional.ofNullable(STORED.readValue(json, type));
+        } catch (JacksonException e) {
+            LOG.log(Level.WARNING, "a stored " + type.getSimpleName() + " of '" + whose + "' cannot be read and is "
+                    + "ignored: " + e.getOriginalMessage());
+            return Optional.empty();
+        }
+    }
 
     private static final Pattern DUPLICATE = Pattern.compile(
             "Duplicate (?:Object property|field) \"([^\"]*)\"");

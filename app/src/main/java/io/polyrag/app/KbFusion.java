@@ -131,7 +131,7 @@ final class KbFusion implements JobHandler {
 
     /** The knowledge base's tuning, applied or not; empty when never tuned (or dropped). */
     Optional<FusionTuning> tuning(String storedKb) {
-        return cache.get(storedKb, kb -> judgments.tuning(kb).map(j -> JSON.readValue(j, FusionTuning.class)));
+        return cache.get(storedKb, kb -> judgments.tuning(kb).flatMap(j -> Json.stored(j, FusionTuning.class, kb)));
     }
 
     void drop(String storedKb) {
@@ -474,7 +474,7 @@ final class KbFusion implements JobHandler {
 
     /** The last evaluation kept for the knowledge base. */
     Optional<KbEvaluation> lastEvaluation(String storedKb) {
-        return judgments.evaluation(storedKb).map(j -> JSON.readValue(j, KbEvaluation.class));
+        return judgments.evaluation(storedKb).flatMap(j -> Json.stored(j, KbEvaluation.class, storedKb));
     }
 
     // ---- shared

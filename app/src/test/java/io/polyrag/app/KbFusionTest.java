@@ -77,6 +77,33 @@ class KbFusionTest {
         polyrag.close();
     }
 
+    /**
+     * A tuning written by a later release (a rolling upgrade, a rollback) carries fields this one does not know: it is
+     * read (they are skipped), and a row that cannot be read at all is taken as no tuning. Read strictly, either made
+     * every search of the knowledge base, and every search naming none, a 500.
+     */
+    @Test
+    void a_tuning_stored_by_a_later_release_is_read_and_a_damaged_one_ignored() {
+        FusionTuning written = new FusionTuning(true, "weighted", Map.of("vector", 0.8, "fulltext", 0.2), null, 20, 5,
+                0.5, 0.6, 0.1, 0.01, "applied", 40, java.time.Instant.parse("2026-12-01T00:00:00Z"), List.of(), 100,
+                null, null);
+        String later = Json.MAPPER.writeValueAsString(written).replaceFirst("\\{", "{\"from_a_later_release\":1,");
+        Map<String, String> rows = new java.util.HashMap<>(Map.of("acme/kb", later, "acme/broken", "{\"applied\": tr"));
+        io.polyrag.core.port.JudgmentStore store = new io.polyrag.core.port.JudgmentStore() {
+            public void putJudgments(String kb, List<io.polyrag.core.port.JudgmentStore.Judgment> j) { }
+            public List<io.polyrag.core.port.JudgmentStore.Judgment> judgments(String kb) { return List.of(); }
+            public int deleteJudgments(String kb, String queryId) { return 0; }
+            public java.util.Optional<String> tuning(String kb) { return java.util.Optional.ofNullable(rows.get(kb)); }
+            public void putTuning(String kb, String json) { }
+            public java.util.Optional<String> evaluation(String kb) { return java.util.Optional.ofNullable(rows.get(kb)); }
+            public void putEvaluation(String kb, String json) { }
+        };
+        KbFusion fusion = new KbFusion(null, store, null, null);
+        assertThat(fusion.tuning("acme/kb")).contains(written);
+        assertThat(fusion.tuning("acme/broken")).isEmpty();
+        assertThat(fusion.lastEvaluation("acme/broken")).isEmpty();
+    }
+
     private static List<JudgedQuery> judged(int n) {
         List<JudgedQuery> out = new ArrayList<>();
         for (int i = 0; i < n; i++) {

@@ -3,6 +3,7 @@ package io.polyrag.cli;
 import io.polyrag.app.Json;
 import io.polyrag.app.Polyrag;
 import io.polyrag.app.wire.AdminWire;
+import io.polyrag.core.config.Settings;
 import io.polyrag.core.model.CheckReport;
 import java.io.PrintWriter;
 import java.util.Map;
@@ -34,7 +35,10 @@ final class CheckCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
-        try (Polyrag polyrag = parent.open(Map.of())) {
+        // No job workers (nor, with them, the folder watcher): a check reports and mends the stores; it does not
+        // take up queued jobs (after a crash the first command run is often this one) or join a shared catalog's
+        // workers under this machine's configuration.
+        try (Polyrag polyrag = parent.open(Map.of(Settings.INGEST_WORKERS.key(), "0"))) {
             CheckReport r = polyrag.admin().check(repair);
             if (json) {
                 out.println(Json.MAPPER.writeValueAsString(AdminWire.of(r)));

@@ -264,6 +264,26 @@ class CliTest {
         assertThat(json.out()).contains("\"repaired\":false").contains("\"orphan_versions\":0");
     }
 
+    /**
+     * check runs no job workers: a job queued before it (after a crash, the first command run is often check) stays
+     * queued for the server; check's own worker took it up and ran it while the report was taken.
+     */
+    @Test
+    void check_leaves_queued_jobs_to_the_server() {
+        String job;
+        try (Polyrag p = Polyrag.open(Config.load(Map.of(), Map.of("data.dir", data.toString(), "ingest.workers",
+                "0")))) {
+            job = p.admin().reindex("fulltext", false);
+        }
+        Run r = run("check");
+        assertThat(r.code()).as(r.err()).isZero();
+        try (Polyrag p = Polyrag.open(Config.load(Map.of(), Map.of("data.dir", data.toString(), "ingest.workers",
+                "0")))) {
+            assertThat(p.admin().job(job).status()).isEqualTo(io.polyrag.core.model.JobStatus.QUEUED);
+            p.jobs().cancel(job);
+        }
+    }
+
     @Test
     void keys_are_created_shown_once_listed_without_the_key_and_revoked() {
         Run created = run("keys", "create", "acme", "--name", "ci");

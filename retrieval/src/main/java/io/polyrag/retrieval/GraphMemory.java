@@ -82,6 +82,11 @@ public final class GraphMemory implements EntityGraphRetriever.Reads {
         return m;
     }
 
+    /** Whether writes are still followed (the copy loads, or is loaded); false once it could not be made. */
+    boolean following() {
+        return following;
+    }
+
     /** Whether the copy is loaded and current: the leg reads it instead of the store. */
     public boolean ready() {
         return ready;
@@ -119,9 +124,11 @@ public final class GraphMemory implements EntityGraphRetriever.Reads {
                             fresh.chunkOf(chunkId, documentId, version, ""), documentId, version);
                 }
             });
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | Error e) {
+            // An Error too (out of memory on a large graph): the loader ends here either way, and writes queued for
+            // a copy that will never be made would be held, with their texts and vectors, for the process's life.
             LOG.log(System.Logger.Level.WARNING, "the " + name + " leg reads its store on every search: its copy in "
-                    + "memory could not be loaded (" + e.getMessage() + ")");
+                    + "memory could not be loaded (" + e + ")");
             copied = false;
         }
         lock.writeLock().lock();
