@@ -212,6 +212,36 @@ class WebSyncTest {
         }
     }
 
+    /**
+     * A start page not reached — it answers 404, it sends the crawler to a sign-in page outside the path prefix,
+     * robots.txt now disallows it — finds nothing below it: the crawl is incomplete and deletes nothing (it deleted
+     * every page the start page led to), and the job says why.
+     */
+    @Test
+    void a_start_page_not_reached_gets_nothing_deleted() {
+        try (Polyrag p = open(true)) {
+            awaitJob(p, p.sources().register(new SourceRegistration("handbook", "web", Map.of("start_urls",
+                    List.of(base + "/docs/"), "path_prefix", "/docs/"), null, 3600, true)).jobId());
+            assertThat(paths(p)).hasSize(6);
+            redirects.put("/docs/", "/login?next=/docs/");
+            JobInfo login = unreached(p, p.sources().sync("handbook"));
+            assertThat(login.progress().deleted()).as(login.toString()).isZero();
+            assertThat(login.progress().errors()).anySatisfy(e -> assertThat(e.reason()).contains("the start URL")
+                    .contains("outside the path prefix"));
+            redirects.clear();
+            failing.put("/docs/", 404);
+            JobInfo gone = unreached(p, p.sources().sync("handbook"));
+            assertThat(gone.progress().deleted()).as(gone.toString()).isLessThanOrEqualTo(1);
+            assertThat(gone.progress().errors()).anySatisfy(e -> assertThat(e.reason()).contains("HTTP 404"));
+            failing.clear();
+            pages.put("/robots.txt", "User-agent: *\nDisallow: /docs/\n");
+            JobInfo disallowed = unreached(p, p.sources().sync("handbook"));
+            assertThat(disallowed.progress().deleted()).as(disallowed.toString()).isZero();
+            assertThat(disallowed.progress().errors()).anySatisfy(e -> assertThat(e.reason()).contains("robots.txt"));
+            assertThat(paths(p)).as("all but the start page that answered 404").hasSizeGreaterThanOrEqualTo(5);
+        }
+    }
+
     @Test
     void the_page_limit_stops_the_crawl_without_deleting_what_it_did_not_reach() {
         try (Polyrag p = open(true)) {
@@ -349,6 +379,14 @@ class WebSyncTest {
 
     private static JobInfo awaitJob(Polyrag p, String id) {
         return awaitJob(p, id, JobStatus.SUCCEEDED);
+    }
+
+    /** A sync that found nothing of its start page: it fails (nothing was read) or is partial (a sitemap's pages). */
+    private static JobInfo unreached(Polyrag p, String id) {
+        await().atMost(Duration.ofSeconds(60)).until(() -> p.jobs().get(id).status().finished());
+        JobInfo j = p.jobs().get(id);
+        assertThat(j.status()).as(String.valueOf(j)).isIn(JobStatus.PARTIAL, JobStatus.FAILED);
+        return j;
     }
 
     private static JobInfo awaitJob(Polyrag p, String id, JobStatus expected) {

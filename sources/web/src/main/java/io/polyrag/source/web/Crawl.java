@@ -44,8 +44,12 @@ final class Crawl implements Listing {
     private static final Set<String> READABLE = Set.of("text/html", "application/xhtml+xml", "text/plain",
             "text/markdown", "application/pdf", "text/csv");
 
-    /** A URL to fetch, its link depth, and how many redirects led to it. */
-    private record Page(URI uri, int depth, int hops) {
+    /**
+     * A URL to fetch, its link depth, how many redirects led to it, and whether it is a start URL (or a redirect's
+     * target from one): a start page not reached leaves the crawl incomplete, whatever the reason, since nothing
+     * below it was found.
+     */
+    private record Page(URI uri, int depth, int hops, boolean start) {
     }
 
     private final Host host;
@@ -103,14 +107,18 @@ final class Crawl implements Listing {
                     + "): nothing was crawled or changed");
         }
         Crawl crawl = new Crawl(config, host, http, allowPrivate, maxBytes, robots);
-        crawl.starts.forEach(s -> crawl.enqueue(URI.create(s), 0));
+        crawl.starts.forEach(s -> crawl.enqueue(URI.create(s), 0, true));
         for (URI u : crawl.sitemapUrls()) {
-            crawl.enqueue(u, 0);
+            crawl.enqueue(u, 0, false);
         }
         return crawl;
     }
 
     private void enqueue(URI u, int depth) {
+        enqueue(u, depth, false);
+    }
+
+    private void enqueue(URI u, int depth, boolean start) {
         if (u != null && Fetch.sameSite(u, first) && u.getRawPath().startsWith(prefix) && !queued.contains(
                 u.toString())) {
             if (queued.size() >= maxQueued) {
@@ -118,7 +126,7 @@ final class Crawl implements Listing {
                 return;
             }
             queued.add(u.toString());
-            frontier.add(new Page(u, depth, 0));
+            frontier.add(new Page(u, depth, 0, start));
         }
     }
 
@@ -161,6 +169,9 @@ final class Crawl implements Listing {
     private void step(Page page) {
         String url = page.uri().toString();
         if (!robots.allowed(page.uri())) {
+            if (page.start()) {
+                unreached(page, "robots.txt disallows it for the agent " + Fetch.AGENT);
+            }
             return;
         }
         String refused = refusedHosts.computeIfAbsent(page.uri().getHost(), h -> Objects.requireNonNullElse(
@@ -196,6 +207,9 @@ final class Crawl implements Listing {
         } else if (status == 404 || status == 410) {
             if (before != null) {
                 ready.add(new Gone(url));
+            }
+            if (page.start()) {
+                unreached(page, "it answered HTTP " + status);
             }
         } else if (status / 100 != 2) {
             ready.add(new Failed(url, new ItemError(url, url + " answered HTTP " + status)));
@@ -246,7 +260,7 @@ final class Crawl implements Listing {
         URI to = Fetch.resolve(page.uri(), r.header("location"));
         if (to != null && !Fetch.sameSite(to, first)) {
             warnings.add(url + " redirects off the site, to " + to + ": not followed");
-            if (starts.contains(url)) {
+            if (page.start()) {
                 // The site moved (http → https, a new host): nothing it held may be taken as deleted.
                 incomplete = true;
                 ready.add(new Failed(url, new ItemError(url, "the start URL " + url + " redirects to another site, "
@@ -259,8 +273,23 @@ final class Crawl implements Listing {
                     + "row")));
         } else if (to != null && to.getRawPath().startsWith(prefix) && queued.add(to.toString())) {
             // Ahead of the rest: the redirect is this page's answer, at its depth.
-            frontier.addFirst(new Page(to, page.depth(), page.hops() + 1));
+            frontier.addFirst(new Page(to, page.depth(), page.hops() + 1, page.start()));
+        } else if (page.start() && (to == null || !to.getRawPath().startsWith(prefix))) {
+            // A sign-in page (/login?next=…) or a redirect without a Location: the pages below were not reached.
+            unreached(page, to == null ? "it redirects without a Location" : "it redirects to " + to + ", outside the "
+                    + "path prefix " + prefix);
         }
+    }
+
+    /**
+     * A start page not reached: nothing below it was found, so nothing the source holds may be taken as deleted (a
+     * site briefly broken, or newly behind a sign-in, emptied the knowledge base).
+     */
+    private void unreached(Page page, String why) {
+        String url = page.uri().toString();
+        incomplete = true;
+        ready.add(new Failed(null, new ItemError(url, "the start URL " + url + " was not reached (" + why + "): "
+                + "nothing was taken as deleted; if the site moved, change the source's start URL")));
     }
 
     private static boolean html(String type) {
