@@ -173,8 +173,17 @@ final class SyncJob implements JobHandler {
                     .toList());
         }
         // Only a whole listing may delete what it did not find: a stopped or partial one has not seen every item.
-        // Nor a run that lost the job: what it did not mark, the run holding it now may have.
-        while (!scan.stopped() && listing.complete() && scan.context.stillClaimed()) {
+        // Nor a run that lost the job: what it did not mark, the run holding it now may have. Nor one that found
+        // nothing at all where earlier scans found items: an unmounted volume leaves an empty folder behind, a wrong
+        // credential or prefix an empty listing, and deleting everything would be the wrong answer to either.
+        boolean empty = scan.listed == 0 && !scan.stopped() && listing.complete()
+                && !sources.unseenSourceItems(p.tenant(), p.source(), number, 1).isEmpty();
+        if (empty) {
+            scan.errors.add(new ItemError(p.source(), "the source listed nothing, though earlier scans found items: "
+                    + "nothing was deleted (an unmounted volume? a bucket or prefix emptied by mistake?); to remove its "
+                    + "documents, delete the source with them"));
+        }
+        while (!empty && !scan.stopped() && listing.complete() && scan.context.stillClaimed()) {
             List<SyncItem> unseen = sources.unseenSourceItems(p.tenant(), p.source(), number,
                     SCAN_BATCH);
             if (unseen.isEmpty()) {

@@ -7,6 +7,7 @@ import static org.awaitility.Awaitility.await;
 import io.polyrag.app.api.SourceRegistration;
 import io.polyrag.core.InvalidInputException;
 import io.polyrag.core.model.DocumentInfo;
+import io.polyrag.core.model.JobInfo;
 import io.polyrag.core.model.JobStatus;
 import io.polyrag.core.model.SearchHit;
 import io.polyrag.core.model.SearchRequest;
@@ -478,6 +479,36 @@ class SyncTest {
         Files.createSymbolicLink(root.resolve("note.md"), outside.resolve("secret.md"));
         assertThatThrownBy(() -> listing.inputs().getFirst().content().read())
                 .isInstanceOf(io.polyrag.core.fs.Confinement.Refused.class).hasMessageContaining("outside");
+    }
+
+    /**
+     * A folder found empty where earlier scans found files (a volume no longer mounted leaves its empty mount point)
+     * deletes nothing and says why; once it lists anything, what it does not list is deleted as before.
+     */
+    @Test
+    void a_folder_found_empty_deletes_nothing() throws Exception {
+        Path root = Files.createDirectories(tmp.resolve("mounted"));
+        Files.writeString(root.resolve("a.md"), "# A\n\nThe fog bell at Quillon rings twice a minute.");
+        Files.writeString(root.resolve("b.md"), "# B\n\nThe lamp burns colza oil.");
+        try (Polyrag p = Polyrag.open(PolyragTest.config(tmp.resolve("data"), Map.of("vector.enabled", "false",
+                "sync.allowed.roots", tmp.toString())))) {
+            awaitJob(p, p.sources().register(new SourceRegistration("vol", "filesystem", Map.of("root",
+                    root.toString()), null, 3600, true)).jobId());
+            assertThat(uris(p)).containsExactlyInAnyOrder("a.md", "b.md");
+            Files.delete(root.resolve("a.md"));
+            Files.delete(root.resolve("b.md"));
+            String empty = p.sources().sync("vol");
+            await().atMost(Duration.ofSeconds(60)).until(() -> p.jobs().get(empty).status().finished());
+            JobInfo j = p.jobs().get(empty);
+            assertThat(j.progress().deleted()).as(j.toString()).isZero();
+            assertThat(j.progress().errors()).anySatisfy(e -> assertThat(e.reason()).contains("listed nothing"));
+            assertThat(uris(p)).containsExactlyInAnyOrder("a.md", "b.md");
+            assertThat(p.sources().get("vol").lastError()).contains("listed nothing");
+
+            Files.writeString(root.resolve("c.md"), "# C\n\nThe keeper's log of 1871.");
+            awaitJob(p, p.sources().sync("vol"));
+            assertThat(uris(p)).containsExactly("c.md");
+        }
     }
 
     private static void awaitJob(Polyrag p, String id) {
