@@ -17,6 +17,7 @@ import io.polyrag.ingest.IngestPipeline;
 import io.polyrag.ingest.StoreCheck;
 import io.polyrag.retrieval.HybridSearcher;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -111,19 +112,32 @@ public final class Admin {
     }
 
     /**
-     * What the stores lack, one line each: the last check's lines, with those of the vector and full-text stores
-     * judged afresh after every back-fill (the incomplete legs, not searched meanwhile).
+     * What the stores lack, one line each: the last check's lines, with each store's "lacks" line judged afresh
+     * after every back-fill (the incomplete legs, not searched meanwhile, counted against the catalog).
      *
      * @param incompleteLegs whether to list the incomplete legs: always for {@code /health}; for {@code /ready} only
      *     where no leg is left to search — a 503 would stop a service that still answers from its other legs (every
      *     replica over a shared catalog sees the same stores; a single embedded pod has no other)
      */
     private List<String> storeProblems(boolean incompleteLegs) {
-        var incomplete = searcher.incomplete();
-        List<String> out = new ArrayList<>(problems.stream().filter(p -> !(p.startsWith("the vector store lacks")
-                && (!incompleteLegs || !incomplete.containsKey(Modality.VECTOR))
-                || p.startsWith("the fulltext store lacks") && (!incompleteLegs
-                        || !incomplete.containsKey(Modality.FULLTEXT)))).toList());
+        return storeProblems(problems, searcher.incomplete(), incompleteLegs);
+    }
+
+    /**
+     * {@code problems} (the last check's lines) as they stand now: a store's "lacks" line only while its leg is still
+     * judged incomplete (a back-fill, a repair or another replica may have filled it since: the line held
+     * {@code /ready} at 503 until the next check or restart), and each incomplete leg named when asked.
+     */
+    static List<String> storeProblems(List<String> problems, Map<Modality, String> incomplete,
+            boolean incompleteLegs) {
+        List<String> out = new ArrayList<>();
+        for (String p : problems) {
+            Modality lacking = Arrays.stream(Modality.values()).filter(m -> p.startsWith("the " + m.wireName()
+                    + " store lacks")).findFirst().orElse(null);
+            if (lacking == null || incompleteLegs && incomplete.containsKey(lacking)) {
+                out.add(p);
+            }
+        }
         if (incompleteLegs) {
             incomplete.forEach((m, why) -> {
                 if (out.stream().noneMatch(p -> p.startsWith("the " + m.wireName() + " store lacks"))) {
@@ -178,8 +192,10 @@ public final class Admin {
         // An incomplete leg is not unreadiness while another leg searches: the search serves (the leg listed as
         // degraded, /health names it). A one-pod deployment that went unready for the hours of a back-fill after a
         // model change answered nothing at all meanwhile.
+        // Nor are orphan records (versions replaced or deleted whose records a purge has not removed yet): they cost
+        // their bytes, never a result, and the sweep removes them; /health lists them.
         List<String> out = new ArrayList<>(storeProblems(searcher.incomplete().keySet()
-                .containsAll(searcher.modalities())));
+                .containsAll(searcher.modalities())).stream().filter(p -> !p.contains(Recovery.ORPHANS)).toList());
         try {
             catalog.ping();
         } catch (RuntimeException e) {

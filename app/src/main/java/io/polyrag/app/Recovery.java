@@ -116,6 +116,9 @@ final class Recovery {
         }
     }
 
+    /** How a line of {@link #problems} names orphan records. */
+    static final String ORPHANS = "document versions no visible version owns";
+
     /** One line per store that still differs from the catalog, naming the fix. */
     static List<String> problems(CheckReport r) {
         List<String> out = new ArrayList<>();
@@ -130,8 +133,7 @@ final class Recovery {
                         + "catalog");
             } else if (s.orphanVersions() > s.removedVersions()) {
                 out.add("the " + s.store() + " store holds " + s.orphanRecords() + " records of "
-                        + s.orphanVersions() + " document versions no visible version owns: run 'polyrag check "
-                        + "--repair' to remove them");
+                        + s.orphanVersions() + " " + ORPHANS + ": run 'polyrag check --repair' to remove them");
             }
         }
         return out;

@@ -250,10 +250,14 @@ public final class StoreCheck {
 
     /** Compares every store with the catalog, and mends what {@code repair} says. */
     public CheckReport run(Repair repair) {
+        // The catalog is read before and after the stores are listed: a version visible or pending at either read
+        // is not an orphan (one replaced, deleted or given up while the stores were listed is purged by the write
+        // that did it; taken for an orphan, a check run while ingests run said "differs" and exited 1).
+        Set<DocumentVersion> pending = new HashSet<>(catalog.pendingVersions());
         Map<DocumentVersion, VersionRecords> before = byVersion(catalog.visibleVersions());
         Map<Modality, Map<DocumentVersion, Long>> held = new TreeMap<>();
         pipeline.stores().byModality().forEach((m, index) -> held.put(m, index.versions()));
-        Set<DocumentVersion> pending = new HashSet<>(catalog.pendingVersions());
+        pending.addAll(catalog.pendingVersions());
         Map<DocumentVersion, VersionRecords> after = byVersion(catalog.visibleVersions());
         List<CheckReport.StoreCheck> stores = new ArrayList<>();
         pipeline.stores().byModality().forEach((m, index) -> stores.add(compare(m, index, held.get(m), before, after,
@@ -268,7 +272,7 @@ public final class StoreCheck {
         List<DocumentVersion> orphans = new ArrayList<>();
         long orphanRecords = 0;
         for (Map.Entry<DocumentVersion, Long> e : held.entrySet()) {
-            if (!after.containsKey(e.getKey()) && !pending.contains(e.getKey())) {
+            if (!after.containsKey(e.getKey()) && !before.containsKey(e.getKey()) && !pending.contains(e.getKey())) {
                 orphans.add(e.getKey());
                 orphanRecords += e.getValue();
                 example(examples, e.getKey(), e.getValue() + " records, no visible version owns them");

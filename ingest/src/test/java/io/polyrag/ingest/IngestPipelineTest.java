@@ -145,6 +145,38 @@ class IngestPipelineTest {
                 org.assertj.core.data.Offset.offset(1e-4));
     }
 
+    /**
+     * A document replaced while a check lists the stores is not an orphan: its old version was visible when the check
+     * began, and the write that replaced it purges it. Taken for one, a check run beside ingests reported the stores
+     * as differing.
+     */
+    @Test
+    void a_version_replaced_while_the_stores_are_listed_is_not_an_orphan() {
+        boolean[] replaced = {false};
+        IngestPipeline[] p = new IngestPipeline[1];
+        FullTextStore listing = (FullTextStore) java.lang.reflect.Proxy.newProxyInstance(
+                FullTextStore.class.getClassLoader(), new Class<?>[] {FullTextStore.class}, (proxy, method, args) -> {
+                    if (method.getName().equals("versions") && !replaced[0]) {
+                        // The vector store was listed already (it comes first): the document changes now.
+                        replaced[0] = true;
+                        p[0].ingest(List.of(IngestInput.ofText("file:///b.md", "b.md", "# Tides\n\nThe sun pulls "
+                                + "the oceans too.")), "kb", x -> { });
+                    }
+                    try {
+                        return method.invoke(fulltext, args);
+                    } catch (java.lang.reflect.InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                });
+        p[0] = pipeline(listing);
+        p[0].ingest(List.of(IngestInput.ofText("file:///b.md", "b.md", "# Tides\n\nThe moon pulls the oceans.")),
+                "kb", x -> { });
+        io.polyrag.core.model.CheckReport r = new StoreCheck(p[0]).run(StoreCheck.Repair.NONE);
+        assertThat(replaced[0]).isTrue();
+        assertThat(r.stores()).allSatisfy(s -> assertThat(s.orphanVersions()).as(s.toString()).isZero());
+        assertThat(r.consistent()).isTrue();
+    }
+
     @Test
     void ingest_makes_each_document_visible_with_the_same_chunks_in_every_store() {
         IngestReport r = pipeline(fulltext).ingest(List.of(
