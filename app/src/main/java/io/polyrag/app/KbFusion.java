@@ -1,5 +1,8 @@
 package io.polyrag.app;
 
+import static io.polyrag.app.quality.Metrics.mean;
+import static io.polyrag.app.quality.Metrics.round;
+
 import io.polyrag.app.api.FusionTuning;
 import io.polyrag.app.api.KbEvaluation;
 import io.polyrag.app.quality.Metrics;
@@ -27,7 +30,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Collection;
 import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.HashMap;
@@ -42,6 +44,7 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.IntPredicate;
+import java.util.stream.Collectors;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -267,6 +270,10 @@ final class KbFusion implements JobHandler {
         Map<String, Long> versions = visibleVersions(kb);
         Set<String> documents = versions.keySet();
         List<Candidate> candidates = candidates();
+        // Legs a back-fill keeps out of every search meanwhile: what is measured without them is not the search the
+        // tuning would change once they are back.
+        Map<Modality, String> missing = new EnumMap<>(Modality.class);
+        missing.putAll(searcher.incomplete());
         int total = candidates.size() * judged.size();
         double[][] ndcg = new double[candidates.size()][judged.size()];
         int done = 0;
@@ -287,14 +294,15 @@ final class KbFusion implements JobHandler {
         }
         FusionTuning result = choose(candidates, ndcg, judged, documents.size());
         List<String> changed = changed(judged, versions, visibleVersions(kb));
+        missing.putAll(searcher.incomplete());
         if (result.applied() && !changed.isEmpty()) {
-            result = new FusionTuning(false, result.fusion(), result.weights(), result.rrfK(), result.queries(),
-                    result.folds(), result.ndcg10Configured(), result.ndcg10Tuned(), result.delta(), result.p(),
-                    changed.size() + " judged document(s) changed while the tuning ran (" + String.join(", ",
-                            changed.stream().limit(3).toList()) + (changed.size() > 3 ? ", …" : "") + "): its figures "
-                            + "mix two versions, so nothing was applied; tune again once the ingest is done",
-                    result.documents(), result.tunedAt(), result.candidates(), result.candidateDepth(),
-                    result.fulltextDocumentWeight(), result.vectorDocumentWeight());
+            result = result.withheld(changed.size() + " judged document(s) changed while the tuning ran (" + String
+                    .join(", ", changed.stream().limit(3).toList()) + (changed.size() > 3 ? ", …" : "") + "): its "
+                    + "figures mix two versions, so nothing was applied; tune again once the ingest is done");
+        } else if (result.applied() && !missing.isEmpty()) {
+            result = result.withheld("the " + missing.keySet().stream().map(Modality::wireName).sorted().collect(
+                    Collectors.joining(", ")) + " leg was not searched (" + missing.values().iterator().next() + "): "
+                    + "nothing was applied; tune again once every leg is searched");
         }
         judgments.putTuning(kb, JSON.writeValueAsString(result));
         forget(kb);
@@ -534,17 +542,5 @@ final class KbFusion implements JobHandler {
     private List<String> search(String kb, String query, Candidate c, Set<String> documents, int depth) {
         return KbRanking.ranking(searched(kb, new SearchRequest(query, depth, List.of(kb), Set.of(), c.method(),
                 Set.of(), null, c.tuning())).hits(), documents);
-    }
-
-    private static double mean(Collection<Double> v) {
-        return v.stream().mapToDouble(Double::doubleValue).average().orElse(0);
-    }
-
-    private static double mean(double[] v) {
-        return Arrays.stream(v).average().orElse(0);
-    }
-
-    private static double round(double v) {
-        return Math.round(v * 10000) / 10000.0;
     }
 }

@@ -3,6 +3,8 @@ package io.polyrag.app;
 import io.polyrag.app.api.JudgedQuery;
 import io.polyrag.app.api.Limits;
 import io.polyrag.core.InvalidInputException;
+import io.polyrag.core.config.Config;
+import io.polyrag.core.config.Settings;
 import io.polyrag.core.model.DocumentInfo;
 import io.polyrag.core.model.Ids;
 import io.polyrag.core.model.KnowledgeBase;
@@ -44,10 +46,14 @@ final class KbJudgments {
 
     private final Catalog catalog;
     private final JudgmentStore judgments;
+    /** The longest judged query: {@link #MAX_QUERY}, or the server's longest search when that is shorter. */
+    private final int maxQuery;
 
-    KbJudgments(Catalog catalog, JudgmentStore judgments) {
+    /** @param config the server's settings: the longest query a search accepts ({@code search.max.query.chars}) */
+    KbJudgments(Catalog catalog, JudgmentStore judgments, Config config) {
         this.catalog = catalog;
         this.judgments = judgments;
+        this.maxQuery = Math.min(MAX_QUERY, config.get(Settings.SEARCH_MAX_QUERY_CHARS));
     }
 
     /** The knowledge base's judged queries. */
@@ -89,9 +95,12 @@ final class KbJudgments {
             if (j.query().chars().anyMatch(ch -> Character.isISOControl(ch) && ch != '\n' && ch != '\t')) {
                 throw new InvalidInputException(at + ".query holds a control character: send plain text");
             }
-            if (j.query().length() > MAX_QUERY) {
-                throw new InvalidInputException(at + ".query is " + j.query().length() + " characters, at most "
-                        + MAX_QUERY);
+            if (j.query().length() > maxQuery) {
+                // Named by its id too: a BEIR upload's index is neither a line of its qrels nor a query id.
+                throw new InvalidInputException(at + ".query" + (j.queryId() == null ? "" : " (query_id '"
+                        + Ids.abbreviate(j.queryId(), 70) + "')") + " is " + j.query().length() + " characters, at "
+                        + "most " + maxQuery + (maxQuery < MAX_QUERY ? " (this server's search.max.query.chars: a "
+                        + "longer one could never be searched)" : ""));
             }
             String id = queryId(j);
             if (!QUERY_ID.matcher(id).matches()) {

@@ -92,7 +92,7 @@ public final class Polyrag implements AutoCloseable {
                 components.vectorProvider, components.context, components.metrics);
         this.backfill = backfill;
         this.fusion = new KbFusion(catalog, catalog.judgmentStore(), components.searcher, components.config);
-        this.judged = new KbJudgments(catalog, catalog.judgmentStore());
+        this.judged = new KbJudgments(catalog, catalog.judgmentStore(), components.config);
         this.connectors = new SourceConnectors(components.context, catalog.sourceStore(), components.blobs,
                 components.parser);
         this.engine = new JobEngine(catalog.jobStore(), List.of(new UploadJob(metered, catalog, components.blobs,

@@ -218,6 +218,12 @@ class KbFusionTest {
                 .hasMessageContaining("judgments[0].query holds a control character");
         assertThatThrownBy(() -> kbs.addJudgments(KB, List.of(new JudgedQuery("a", "q", Map.of("unit:\u0000", 1)))))
                 .hasMessageContaining("control character");
+        // A query longer than the server searches is refused when judged, naming its id (the tune job failed on it).
+        KbJudgments narrow = new KbJudgments(null, null, io.polyrag.core.config.Config.defaults(Map.of(
+                "search.max.query.chars", "50")));
+        assertThatThrownBy(() -> narrow.add(KnowledgeBase.of(KB), List.of(new JudgedQuery("long1", "x".repeat(60),
+                Map.of("unit:1", 1))))).isInstanceOf(InvalidInputException.class).hasMessageContaining("query_id 'long1'")
+                .hasMessageContaining("at most 50").hasMessageContaining("search.max.query.chars");
         // One question, one judgment: the first of an upload counts, a later upload's replaces one of another id.
         assertThat(kbs.addJudgments(KB, List.of(new JudgedQuery("dup1", "Where is unit Z?", Map.of("unit:1", 1)),
                 new JudgedQuery("dup2", " where is  UNIT z?", Map.of("unit:2", 1))))).isEqualTo(1);

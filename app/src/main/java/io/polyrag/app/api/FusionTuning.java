@@ -37,6 +37,12 @@ public record FusionTuning(boolean applied, String fusion, Map<String, Double> w
         Instant tunedAt, List<Candidate> candidates, Integer candidateDepth, Double fulltextDocumentWeight,
         Double vectorDocumentWeight) {
 
+    /** This result, not applied, for {@code why}: what it measured does not stand for the searches it would change. */
+    public FusionTuning withheld(String why) {
+        return new FusionTuning(false, fusion, weights, rrfK, queries, folds, ndcg10Configured, ndcg10Tuned, delta, p,
+                why, documents, tunedAt, candidates, candidateDepth, fulltextDocumentWeight, vectorDocumentWeight);
+    }
+
     /** A fusion tuning tried: its name ({@code configured}, {@code weighted vector=0.3 fulltext=0.7}, {@code rrf k=30}). */
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     public record Candidate(String name, double ndcg10) {

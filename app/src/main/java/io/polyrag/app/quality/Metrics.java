@@ -1,5 +1,7 @@
 package io.polyrag.app.quality;
 
+import java.util.Arrays;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 
@@ -50,5 +52,20 @@ public final class Metrics {
 
     private static double log2(double x) {
         return Math.log(x) / Math.log(2);
+    }
+
+    /** The mean of {@code v}; 0 when empty. */
+    public static double mean(Collection<Double> v) {
+        return v.stream().mapToDouble(Double::doubleValue).average().orElse(0);
+    }
+
+    /** The mean of {@code v}; 0 when empty. */
+    public static double mean(double[] v) {
+        return Arrays.stream(v).average().orElse(0);
+    }
+
+    /** {@code v} to four decimals, as reports show a metric. */
+    public static double round(double v) {
+        return Math.round(v * 10000) / 10000.0;
     }
 }
