@@ -89,6 +89,9 @@ class WebSyncTest {
                 ? " conditional" : ""));
         Integer status = failing.get(path);
         if (status != null) {
+            if (status == 503) {
+                x.getResponseHeaders().add("Retry-After", "0");   // retried at once: the test waits for no backoff
+            }
             x.sendResponseHeaders(status, -1);
             x.close();
             return;
@@ -239,6 +242,53 @@ class WebSyncTest {
             assertThat(disallowed.progress().deleted()).as(disallowed.toString()).isZero();
             assertThat(disallowed.progress().errors()).anySatisfy(e -> assertThat(e.reason()).contains("robots.txt"));
             assertThat(paths(p)).as("all but the start page that answered 404").hasSizeGreaterThanOrEqualTo(5);
+        }
+    }
+
+    /**
+     * Without a Sitemap line in robots.txt, a default /sitemap.xml that answers 403 or redirects means "no sitemap",
+     * as a 404 does: a page no longer linked is deleted. Read as a failing sitemap, every crawl was incomplete.
+     */
+    @Test
+    void an_undeclared_default_sitemap_refused_or_redirected_is_no_sitemap() {
+        pages.put("/robots.txt", "User-agent: *\nDisallow: /docs/private/\n");
+        try (Polyrag p = open(true)) {
+            awaitJob(p, p.sources().register(new SourceRegistration("handbook", "web", Map.of("start_urls",
+                    List.of(base + "/docs/"), "path_prefix", "/docs/"), null, 3600, true)).jobId());
+            assertThat(paths(p)).contains("/docs/keepers.html");
+            failing.put("/sitemap.xml", 403);
+            pages.put("/docs/", pages.get("/docs/").replace("<a href=\"/docs/keepers.html#top\">keepers</a>", ""));
+            JobInfo refused = awaitJob(p, p.sources().sync("handbook"));
+            assertThat(refused.progress().warnings()).noneSatisfy(w -> assertThat(w).contains("sitemap"));
+            // Nothing links keepers.html now, and no sitemap lists it: it is gone (as is the orphan only the sitemap
+            // listed).
+            assertThat(refused.progress().deleted()).as(refused.toString()).isEqualTo(2);
+            assertThat(paths(p)).doesNotContain("/docs/keepers.html", "/docs/orphan.html");
+        }
+    }
+
+    /**
+     * A site whose pages all fail (its server down behind a CDN that still answers robots.txt and the sitemap): the
+     * crawl stops after twenty failed pages in a row, deleting nothing. It tried every page the sitemap listed, with
+     * each one's retries, about a minute each with real timeouts.
+     */
+    @Test
+    void a_crawl_stops_after_twenty_pages_in_a_row_fail() {
+        StringBuilder map = new StringBuilder("<?xml version=\"1.0\"?><urlset xmlns=\"http://www.sitemaps.org/schemas/"
+                + "sitemap/0.9\">");
+        for (int i = 0; i < 40; i++) {
+            map.append("<url><loc>").append(base).append("/docs/p").append(i).append(".html</loc></url>");
+            failing.put("/docs/p" + i + ".html", 503);
+        }
+        pages.put("/sitemap.xml", map + "</urlset>");
+        try (Polyrag p = open(true)) {
+            String job = p.sources().register(new SourceRegistration("handbook", "web", Map.of("start_urls",
+                    List.of(base + "/docs/"), "path_prefix", "/docs/"), null, 3600, true)).jobId();
+            JobInfo j = unreached(p, job);
+            assertThat(requests.stream().filter(r -> r.startsWith("GET /docs/p")).map(r -> r.split(" ")[1])
+                    .distinct().count()).as("pages tried").isEqualTo(20);
+            assertThat(j.progress().warnings()).anySatisfy(w -> assertThat(w).contains("in a row failed"));
+            assertThat(j.progress().deleted()).isZero();
         }
     }
 

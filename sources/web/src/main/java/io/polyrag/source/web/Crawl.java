@@ -40,6 +40,12 @@ import java.util.zip.GZIPInputStream;
  */
 final class Crawl implements Listing {
     private static final int MAX_REDIRECTS = 5;
+    /**
+     * Page requests in a row that may fail before the crawl stops: a site whose server is down behind a CDN that still
+     * answers robots.txt and the sitemap took each page's retries, about a minute each, through its whole frontier.
+     */
+    private static final int MAX_FAILING = 20;
+    private static final int MAX_WARNINGS = 20;
     private static final Set<Integer> REDIRECTS = Set.of(301, 302, 303, 307, 308);
     private static final Set<String> READABLE = Set.of("text/html", "application/xhtml+xml", "text/plain",
             "text/markdown", "application/pdf", "text/csv");
@@ -71,7 +77,12 @@ final class Crawl implements Listing {
     private final ArrayDeque<Found> ready = new ArrayDeque<>();
     private boolean capped;
     private boolean incomplete;
+    /** Requests made for pages, a failed one included (each cost the site and the crawl as much); not redirects. */
     private int fetched;
+    /** Page requests in a row that failed (a timeout, a 5xx after the client's retries, a refused connection). */
+    private int failing;
+    /** Warnings beyond {@link #MAX_WARNINGS}, counted, not kept (a site whose every link redirects off it). */
+    private int unwarned;
 
     private Crawl(Map<String, Object> config, Host host, Outbound http, boolean allowPrivate, long maxBytes,
             Robots robots) {
@@ -132,7 +143,8 @@ final class Crawl implements Listing {
 
     @Override
     public boolean hasNext() {
-        while (ready.isEmpty() && !frontier.isEmpty() && fetched < maxPages && !host.stopped()) {
+        while (ready.isEmpty() && !frontier.isEmpty() && fetched < maxPages && failing < MAX_FAILING
+                && !host.stopped()) {
             step(frontier.poll());
         }
         return !ready.isEmpty();
@@ -151,10 +163,24 @@ final class Crawl implements Listing {
         return frontier.isEmpty() && !incomplete && !capped && !host.stopped();
     }
 
+    private void warn(String warning) {
+        if (warnings.size() < MAX_WARNINGS) {
+            warnings.add(warning);
+        } else {
+            unwarned++;
+        }
+    }
+
     @Override
     public List<String> warnings() {
         List<String> out = new ArrayList<>(warnings);
-        if (!frontier.isEmpty()) {
+        if (unwarned > 0) {
+            out.add("and " + unwarned + " more warnings like these");
+        }
+        if (failing >= MAX_FAILING) {
+            out.add(MAX_FAILING + " page requests in a row failed: the crawl stopped with " + frontier.size()
+                    + " pages left, and no page was taken as deleted");
+        } else if (!frontier.isEmpty()) {
             out.add("the page limit (" + maxPages + ") was reached with " + frontier.size() + " pages left: pages not "
                     + "reached were kept");
         }
@@ -194,14 +220,19 @@ final class Crawl implements Listing {
             ready.add(new Failed(url, new ItemError(url, why != null ? url + ": " + why + " (refused when connecting)"
                     : e.getMessage())));
             incomplete = true;
+            fetched++;
+            failing++;
             return;
         }
-        fetched++;
         int status = r.status();
         if (REDIRECTS.contains(status)) {
+            // Not a page: the page it leads to is counted when fetched (a site whose links all gain a trailing
+            // slash by a redirect filled the page limit with half as many pages).
             redirect(page, r);
             return;
         }
+        fetched++;
+        failing = status / 100 == 5 ? failing + 1 : 0;
         if (status == 304 && before != null) {
             notModified(page, before);
         } else if (status == 404 || status == 410) {
@@ -259,7 +290,7 @@ final class Crawl implements Listing {
         String url = page.uri().toString();
         URI to = Fetch.resolve(page.uri(), r.header("location"));
         if (to != null && !Fetch.sameSite(to, first)) {
-            warnings.add(url + " redirects off the site, to " + to + ": not followed");
+            warn(url + " redirects off the site, to " + to + ": not followed");
             if (page.start()) {
                 // The site moved (http → https, a new host): nothing it held may be taken as deleted.
                 incomplete = true;
@@ -357,22 +388,28 @@ final class Crawl implements Listing {
             try {
                 Outbound.Response r = http.get(map, Map.of("User-Agent", Fetch.AGENT, "Accept-Encoding", "identity"),
                         50L * 1024 * 1024);
-                if (r.status() == 404 && !declared && read == 1) {
+                // The default /sitemap.xml, which robots.txt did not declare: a site without one answers 404 — or
+                // 403 (a bucket behind a CDN), 410, a redirect (to an index page, to the home page), or a page of
+                // HTML (a catch-all). Each means "no sitemap" here; read as a failure, every crawl was incomplete and
+                // nothing removed from the site was ever deleted.
+                boolean defaultOne = !declared && read == 1;
+                if (defaultOne && (r.status() / 100 == 4 || REDIRECTS.contains(r.status()) || r.status() / 100 == 2
+                        && html(Fetch.mediaType(r.header("content-type"))))) {
                     continue;
                 }
                 if (r.status() / 100 != 2) {
                     incomplete = true;
-                    warnings.add("sitemap " + map + " answered HTTP " + r.status());
+                    warn("sitemap " + map + " answered HTTP " + r.status());
                     continue;
                 }
                 if (r.truncated()) {
                     incomplete = true;
-                    warnings.add("sitemap " + map + " is larger than 50 MiB: read in part");
+                    warn("sitemap " + map + " is larger than 50 MiB: read in part");
                 }
                 Sitemap s = Sitemap.parse(gunzipped(r.body()));
                 if (s.broken()) {
                     incomplete = true;
-                    warnings.add("sitemap " + map + " is not well-formed XML: read up to the error");
+                    warn("sitemap " + map + " is not well-formed XML: read up to the error");
                 }
                 s.sitemaps().stream().limit(20).forEach(todo::add);
                 if (s.sitemaps().size() > 20) {
@@ -381,7 +418,7 @@ final class Crawl implements Listing {
                 s.urls().stream().map(Fetch::url).filter(Objects::nonNull).forEach(out::add);
             } catch (OutboundException e) {
                 incomplete = true;
-                warnings.add("sitemap " + map + " could not be read: " + e.getMessage());
+                warn("sitemap " + map + " could not be read: " + e.getMessage());
             }
         }
         // Sitemaps or URLs left unread by these limits may list pages no link reaches: none of those is deleted.

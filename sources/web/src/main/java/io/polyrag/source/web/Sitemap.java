@@ -1,7 +1,9 @@
 package io.polyrag.source.web;
 
 import java.io.ByteArrayInputStream;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
 import java.util.List;
 import javax.xml.stream.XMLInputFactory;
 import javax.xml.stream.XMLStreamConstants;
@@ -22,14 +24,23 @@ public record Sitemap(List<String> urls, List<String> sitemaps, boolean broken) 
             f.setProperty(XMLInputFactory.IS_SUPPORTING_EXTERNAL_ENTITIES, false);
             var r = f.createXMLStreamReader(new ByteArrayInputStream(xml));
             boolean index = false;
+            // A <loc> counts only as the child of a <url> or <sitemap>: an image sitemap's <image:loc> (which
+            // WordPress plugins write by default) names an image, not a page.
+            Deque<String> open = new ArrayDeque<>();
             while (r.hasNext() && urls.size() + maps.size() < MAX_URLS) {
-                if (r.next() == XMLStreamConstants.START_ELEMENT) {
+                int event = r.next();
+                if (event == XMLStreamConstants.START_ELEMENT) {
                     String name = r.getLocalName();
                     if (name.equals("sitemapindex")) {
                         index = true;
-                    } else if (name.equals("loc")) {
-                        (index ? maps : urls).add(r.getElementText().strip());
                     }
+                    if (name.equals("loc") && ("url".equals(open.peek()) || "sitemap".equals(open.peek()))) {
+                        (index ? maps : urls).add(r.getElementText().strip());
+                    } else {
+                        open.push(name);
+                    }
+                } else if (event == XMLStreamConstants.END_ELEMENT && !open.isEmpty()) {
+                    open.pop();
                 }
             }
         } catch (XMLStreamException | RuntimeException e) {

@@ -23,4 +23,19 @@ class SitemapGzipTest {
         byte[] plain = xml.getBytes(StandardCharsets.UTF_8);
         assertThat(Crawl.gunzipped(plain)).isSameAs(plain);
     }
+
+    /** An image sitemap's locations are images, not pages: only a url's (or an index's sitemap's) own loc counts. */
+    @Test
+    void only_the_loc_of_a_url_or_a_sitemap_counts() {
+        Sitemap pages = Sitemap.parse(("<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\" xmlns:image=\""
+                + "http://www.google.com/schemas/sitemap-image/1.1\"><url><loc>https://site/a</loc><image:image>"
+                + "<image:loc>https://site/a.jpg</image:loc></image:image></url><url><image:image><image:loc>"
+                + "https://site/b.jpg</image:loc></image:image><loc>https://site/b</loc></url></urlset>")
+                .getBytes(StandardCharsets.UTF_8));
+        assertThat(pages.broken()).isFalse();
+        assertThat(pages.urls()).containsExactly("https://site/a", "https://site/b");
+        Sitemap index = Sitemap.parse(("<sitemapindex xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\"><sitemap>"
+                + "<loc>https://site/s1.xml</loc></sitemap></sitemapindex>").getBytes(StandardCharsets.UTF_8));
+        assertThat(index.sitemaps()).containsExactly("https://site/s1.xml");
+    }
 }
