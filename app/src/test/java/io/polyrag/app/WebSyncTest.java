@@ -292,6 +292,29 @@ class WebSyncTest {
         }
     }
 
+    /**
+     * A page that answers 304 has its links read from its kept original; when that is gone (its document deleted),
+     * the page is read again for them, so the crawl stays complete and a page no longer reached is deleted. Every
+     * later crawl was incomplete, silently, and nothing was deleted again.
+     */
+    @Test
+    void a_page_whose_original_is_gone_is_read_again_for_its_links() {
+        try (Polyrag p = open(true)) {
+            awaitJob(p, p.sources().register(new SourceRegistration("handbook", "web", Map.of("start_urls",
+                    List.of(base + "/docs/"), "path_prefix", "/docs/"), null, 3600, true)).jobId());
+            assertThat(paths(p)).contains("/docs/lamp.html", "/docs/orphan.html");
+            p.documents().delete(List.of(docId(p, "/docs/lamp.html")));
+            pages.put("/sitemap.xml", "<?xml version=\"1.0\"?><urlset xmlns=\"http://www.sitemaps.org/schemas/"
+                    + "sitemap/0.9\"></urlset>");
+            requests.clear();
+            JobInfo j = awaitJob(p, p.sources().sync("handbook"));
+            assertThat(requests).contains("GET /docs/lamp.html conditional", "GET /docs/lamp.html",
+                    "GET /docs/deep/one.html conditional");
+            assertThat(j.progress().deleted()).as(j.toString()).isEqualTo(1);
+            assertThat(paths(p)).doesNotContain("/docs/orphan.html");
+        }
+    }
+
     @Test
     void the_page_limit_stops_the_crawl_without_deleting_what_it_did_not_reach() {
         try (Polyrag p = open(true)) {

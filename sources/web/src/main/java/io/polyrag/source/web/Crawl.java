@@ -256,11 +256,30 @@ final class Crawl implements Listing {
         if (page.depth() < maxDepth) {
             List<String> stored = storedLinks(before);
             if (stored == null) {
+                // Its original is gone (its document deleted, or its delete raced the sync): the page is read again,
+                // whole, for its links. Left unread, every later crawl was incomplete, and nothing was ever deleted.
+                stored = linksReadAgain(page);
+            }
+            if (stored == null) {
                 // Its links are unknown: what lies below it cannot be judged deleted this time.
                 incomplete = true;
             } else {
                 stored.forEach(l -> enqueue(Fetch.resolve(page.uri(), l), page.depth() + 1));
             }
+        }
+    }
+
+    /** The links of a page fetched again without validators; null when that fails. */
+    private List<String> linksReadAgain(Page page) {
+        try {
+            Outbound.Response r = http.get(page.uri(), Fetch.conditional(null), maxBytes);
+            if (r.status() / 100 != 2 || r.truncated()) {
+                return null;
+            }
+            String type = Fetch.mediaType(r.header("content-type"));
+            return html(type) ? host.links(page.uri().toString(), r.body()) : List.of();
+        } catch (OutboundException e) {
+            return null;
         }
     }
 
