@@ -10,20 +10,22 @@ import io.polyrag.core.port.SourceStore;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.ClosedWatchServiceException;
+import java.nio.file.FileVisitResult;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
 import java.nio.file.StandardWatchEventKinds;
 import java.nio.file.WatchEvent;
 import java.nio.file.WatchKey;
 import java.nio.file.WatchService;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 
 /**
  * Keeps enabled sources syncing: a scan when its interval has passed since the last, and — for sources whose connector names a local folder (filesystem) —
@@ -48,6 +50,8 @@ final class SourceWatcher implements AutoCloseable {
      * the first's live watch, and deleting it cancelled the key the first still needed.
      */
     private final Map<WatchKey, Set<String>> keys = new ConcurrentHashMap<>();
+    /** Each watched source's root and globs: folders every path below which it excludes are not watched. */
+    private final Map<String, Map.Entry<Path, Globs>> watched = new ConcurrentHashMap<>();
     private WatchService service;
     private volatile boolean running;
     private Thread thread;
@@ -80,8 +84,11 @@ final class SourceWatcher implements AutoCloseable {
         if (service == null || !s.enabled()) {
             return;
         }
-        connectors.get(s.type()).flatMap(c -> c.watched(Sources.config(s.config()))).ifPresent(root -> register(
-                key(s), root));
+        Map<String, Object> config = Sources.config(s.config());
+        connectors.get(s.type()).flatMap(c -> c.watched(config)).ifPresent(root -> {
+            watched.put(key(s), Map.entry(root, Globs.of(config.get("include"), config.get("exclude"))));
+            register(key(s), root);
+        });
     }
 
     /** A source was deleted: stop watching it. */
@@ -95,6 +102,7 @@ final class SourceWatcher implements AutoCloseable {
             return false;
         });
         dirty.remove(key);
+        watched.remove(key);
     }
 
     /** A sync of this source was queued by hand: the scheduler adds none until it ends. */
@@ -107,22 +115,47 @@ final class SourceWatcher implements AutoCloseable {
         pending.remove(key);
     }
 
-    private void register(String key, Path root) {
-        try (Stream<Path> dirs = Files.walk(root)) {
-            // Hidden folders at any depth, as the scan skips them (a project's .git changed with every git command
-            // and set off a full rescan of the tree, about once a second).
-            dirs.filter(Files::isDirectory).filter(d -> !Globs.hidden(root.relativize(d)))
-                    .forEach(d -> {
-                        try {
-                            keys.computeIfAbsent(d.register(service, StandardWatchEventKinds.ENTRY_CREATE,
-                                    StandardWatchEventKinds.ENTRY_MODIFY, StandardWatchEventKinds.ENTRY_DELETE),
-                                    x -> ConcurrentHashMap.newKeySet()).add(key);
-                        } catch (IOException | ClosedWatchServiceException e) {
-                            LOG.log(System.Logger.Level.DEBUG, "cannot watch " + d + ": " + e.getMessage());
-                        }
-                    });
+    /**
+     * Watches {@code from} and every folder below it the source reads: not hidden ones (a project's .git changed with
+     * every git command and set off a full rescan, about once a second), nor those its exclude globs take whole (a
+     * node_modules tree used up the system's watches, folder by folder). A folder that cannot be read is passed
+     * over, not the end of the walk: the folders after it were left unwatched.
+     */
+    private void register(String key, Path from) {
+        Map.Entry<Path, Globs> source = watched.get(key);
+        Path root = source == null ? from : source.getKey();
+        Globs globs = source == null ? Globs.of(null, null) : source.getValue();
+        try {
+            Files.walkFileTree(from, new SimpleFileVisitor<>() {
+                private boolean warned;
+
+                @Override
+                public FileVisitResult preVisitDirectory(Path d, BasicFileAttributes a) {
+                    Path rel = root.relativize(d);
+                    if (!rel.toString().isEmpty() && (Globs.hidden(rel) || globs.excludesAllBelow(rel))) {
+                        return FileVisitResult.SKIP_SUBTREE;
+                    }
+                    try {
+                        keys.computeIfAbsent(d.register(service, StandardWatchEventKinds.ENTRY_CREATE,
+                                StandardWatchEventKinds.ENTRY_MODIFY, StandardWatchEventKinds.ENTRY_DELETE),
+                                x -> ConcurrentHashMap.newKeySet()).add(key);
+                    } catch (IOException | ClosedWatchServiceException e) {
+                        // Once a walk (the system's watches used up fails every folder after): then at debug level.
+                        LOG.log(warned ? System.Logger.Level.DEBUG : System.Logger.Level.WARNING, "cannot watch " + d
+                                + " (" + e.getMessage() + "): changes there are found by the source's scheduled scans");
+                        warned = true;
+                    }
+                    return FileVisitResult.CONTINUE;
+                }
+
+                @Override
+                public FileVisitResult visitFileFailed(Path f, IOException e) {
+                    LOG.log(System.Logger.Level.DEBUG, "cannot watch " + f + ": " + e.getMessage());
+                    return FileVisitResult.CONTINUE;
+                }
+            });
         } catch (IOException | UncheckedIOException e) {
-            LOG.log(System.Logger.Level.WARNING, "cannot watch " + root + ": " + e.getMessage());
+            LOG.log(System.Logger.Level.WARNING, "cannot watch " + from + ": " + e.getMessage());
         }
     }
 

@@ -17,15 +17,43 @@ import java.util.List;
 public final class Globs {
     private final List<PathMatcher> include;
     private final List<PathMatcher> exclude;
+    /** The folders an exclude glob of the form {@code P/**} takes whole: a walk need not list them. */
+    private final List<PathMatcher> excludedFolders;
 
-    private Globs(List<PathMatcher> include, List<PathMatcher> exclude) {
+    private Globs(List<PathMatcher> include, List<PathMatcher> exclude, List<PathMatcher> excludedFolders) {
         this.include = include;
         this.exclude = exclude;
+        this.excludedFolders = excludedFolders;
     }
 
     /** The globs of a source's stored settings (already {@link #checked}). */
     public static Globs of(Object include, Object exclude) {
-        return new Globs(matchers(include), matchers(exclude));
+        return new Globs(matchers(include), matchers(exclude), folders(exclude));
+    }
+
+    /**
+     * Whether every path below a folder (relative to the root) is excluded, by a glob {@code P/**} whose {@code P}
+     * matches the folder: a walk skips it without listing it (a {@code node_modules} tree, an unreadable
+     * {@code lost+found} that made every scan partial).
+     */
+    public boolean excludesAllBelow(Path folder) {
+        return excludedFolders.stream().anyMatch(m -> m.matches(folder));
+    }
+
+    private static List<PathMatcher> folders(Object globs) {
+        List<PathMatcher> out = new ArrayList<>();
+        if (globs instanceof List<?> l) {
+            for (Object g : l) {
+                String glob = g.toString();
+                if (glob.length() > 3 && glob.endsWith("/**")) {
+                    String prefix = glob.substring(0, glob.length() - 3);
+                    GlobMatcher m = GlobMatcher.of(prefix);
+                    GlobMatcher top = prefix.startsWith("**/") ? GlobMatcher.of(prefix.substring(3)) : m;
+                    out.add(rel -> m.matches(rel.toString()) || top.matches(rel.toString()));
+                }
+            }
+        }
+        return out;
     }
 
     /** Whether there is an include glob (none: every file the caller would take anyway). */

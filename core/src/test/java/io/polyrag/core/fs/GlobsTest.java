@@ -68,4 +68,18 @@ class GlobsTest {
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> Globs.checked(List.of("{a,b,c,d}{a,b,c,d}"
                 + "{a,b,c,d}{a,b,c,d}{a,b}"), "include")).hasMessageContaining("more than 256");
     }
+
+    /** A folder an exclude glob P/** takes whole is skipped by a walk; each one it skips holds only excluded paths. */
+    @Test
+    void a_folder_whose_every_path_is_excluded_is_known_before_it_is_listed() {
+        Globs globs = Globs.of(List.of(), List.of("lost+found/**", "**/node_modules/**", "drafts/*.md"));
+        assertThat(globs.excludesAllBelow(Path.of("lost+found"))).isTrue();
+        assertThat(globs.excludesAllBelow(Path.of("a/lost+found"))).as("a glob with a '/' is a path").isFalse();
+        assertThat(globs.excludesAllBelow(Path.of("node_modules"))).isTrue();
+        assertThat(globs.excludesAllBelow(Path.of("web/app/node_modules"))).isTrue();
+        assertThat(globs.excludesAllBelow(Path.of("drafts"))).as("only its .md files are excluded").isFalse();
+        for (String below : List.of("lost+found/x", "node_modules/a/b.js", "web/app/node_modules/c.md")) {
+            assertThat(globs.selects(Path.of(below))).as(below).isFalse();
+        }
+    }
 }

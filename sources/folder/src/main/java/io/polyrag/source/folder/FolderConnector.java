@@ -216,7 +216,7 @@ public final class FolderConnector implements SourceConnector {
         if (!Files.isDirectory(root)) {
             throw new NotDirectoryException(root.toString());
         }
-        Walker walker = new Walker(root, follow, confinement, skipped, partial, lister);
+        Walker walker = new Walker(root, follow, confinement, skipped, partial, lister, globs, new HashSet<>());
         return walker.below(root, Set.of(root.toRealPath()), 0)
                 .map(f -> Map.entry(root.relativize(f), f))
                 .filter(e -> globs.selects(e.getKey()))
@@ -228,7 +228,7 @@ public final class FolderConnector implements SourceConnector {
      * inside the allowed folders (and outside the data directory), never round a cycle, at most 64 folders deep.
      */
     private record Walker(Path root, boolean follow, Confinement confinement, Consumer<ItemError> skipped,
-            AtomicBoolean partial, Lister lister) {
+            AtomicBoolean partial, Lister lister, Globs globs, Set<Path> listed) {
         private static final int MAX_DEPTH = 64;
 
         Stream<Path> below(Path dir, Set<Path> onPath, int depth) {
@@ -288,9 +288,19 @@ public final class FolderConnector implements SourceConnector {
             if (confinement.refusal(dir).isPresent()) {
                 return Stream.empty(); // the data directory inside a watched folder: never listed
             }
+            if (globs.excludesAllBelow(root.relativize(dir))) {
+                return Stream.empty(); // every file below it is excluded: not even listed
+            }
             if (onPath.contains(real) || depth >= MAX_DEPTH) {
                 skipped.accept(new ItemError(rel(dir), rel(dir) + ": " + (depth >= MAX_DEPTH ? "more than "
                         + MAX_DEPTH + " folders deep" : "a link back to a folder above it (a cycle)") + "; skipped"));
+                return Stream.empty();
+            }
+            if (!listed.add(real)) {
+                // Reached again through another link (links to one folder from many places, or a chain of them
+                // doubling at each level): listed once, under the first path; the walk grew exponentially.
+                skipped.accept(new ItemError(rel(dir), rel(dir) + ": a link to a folder already listed as another "
+                        + "path; skipped"));
                 return Stream.empty();
             }
             Set<Path> path = new HashSet<>(onPath);
@@ -302,7 +312,8 @@ public final class FolderConnector implements SourceConnector {
         private void unreadable(Path p, String what, IOException e) {
             partial.set(true);
             skipped.accept(new ItemError(rel(p), rel(p) + ": " + what + " (" + e.getMessage() + "); nothing below it "
-                    + "was removed from the index"));
+                    + "was removed from the index, nor anything else this scan did not find (exclude it, \""
+                    + rel(p) + "/**\", if it is not meant to be read)"));
         }
 
         private String rel(Path p) {

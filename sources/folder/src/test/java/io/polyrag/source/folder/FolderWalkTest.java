@@ -65,4 +65,53 @@ class FolderWalkTest {
         assertThat(partial).isFalse();
         assertThat(errors).isEmpty();
     }
+
+    /** A folder an exclude glob takes whole is not listed: unreadable (a root-owned lost+found), it costs nothing. */
+    @Test
+    void a_folder_excluded_whole_is_never_listed() throws IOException {
+        Files.createDirectories(root.resolve("lost+found"));
+        Files.writeString(root.resolve("a.md"), "a");
+        List<Path> asked = new ArrayList<>();
+        FolderConnector.Lister lister = dir -> {
+            asked.add(root.relativize(dir));
+            if (dir.endsWith("lost+found")) {
+                throw new AccessDeniedException(dir.toString());
+            }
+            return Files.list(dir);
+        };
+        AtomicBoolean partial = new AtomicBoolean();
+        List<ItemError> errors = new ArrayList<>();
+        try (Stream<Map.Entry<String, Path>> walk = FolderConnector.walk(root, Map.of("exclude",
+                List.of("lost+found/**")), Confinement.NONE, errors::add, partial, lister)) {
+            assertThat(walk.map(Map.Entry::getKey).toList()).containsExactly("a.md");
+        }
+        assertThat(partial).isFalse();
+        assertThat(errors).isEmpty();
+        assertThat(asked).doesNotContain(Path.of("lost+found"));
+    }
+
+    /**
+     * Links that reach one folder along many paths (twenty levels, each with two links to the next: 2^19 paths to the
+     * last) list it once: the walk grew exponentially and did not finish.
+     */
+    @Test
+    void a_folder_reached_by_many_links_is_listed_once() throws IOException {
+        int levels = 20;
+        for (int i = 1; i <= levels; i++) {
+            Files.createDirectories(root.resolve("x" + i));
+        }
+        for (int i = 1; i < levels; i++) {
+            Files.createSymbolicLink(root.resolve("x" + i + "/a"), Path.of("../x" + (i + 1)));
+            Files.createSymbolicLink(root.resolve("x" + i + "/b"), Path.of("../x" + (i + 1)));
+        }
+        Files.writeString(root.resolve("x" + levels + "/end.md"), "end");
+        List<ItemError> errors = new ArrayList<>();
+        long start = System.nanoTime();
+        try (Stream<Map.Entry<String, Path>> walk = FolderConnector.walk(root, Map.of("follow_symlinks", true),
+                Confinement.NONE, errors::add, new AtomicBoolean())) {
+            assertThat(walk.map(Map.Entry::getKey).filter(k -> k.endsWith("end.md")).count()).isEqualTo(1);
+        }
+        assertThat(System.nanoTime() - start).isLessThan(10_000_000_000L);
+        assertThat(errors).anySatisfy(e -> assertThat(e.reason()).contains("already listed"));
+    }
 }
