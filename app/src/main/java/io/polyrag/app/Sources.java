@@ -149,8 +149,11 @@ public final class Sources {
     public Registered update(SourceRegistration r) {
         Source old = r.id() != null && ID.matcher(r.id()).matches() ? own(r.id()) : null;
         Source s = checked(r, old);
+        // Synced as whoever set these settings: they were checked against that tenant's folders. A tenant that
+        // adopted local mode re-pointing a source registered before it did kept local mode's (the operator's)
+        // folders for the sync, links followed there included.
         Source updated = new Source(tenant.id(), s.id(), s.type(), s.config(), s.knowledgeBase(), s.intervalSeconds(),
-                s.enabled(), old.createdAt(), old.lastScanAt(), old.lastError(), old.registeredBy());
+                s.enabled(), old.createdAt(), old.lastScanAt(), old.lastError(), tenant.isLocal() ? tenant.name() : "");
         if (!old.type().equals(updated.type())) {
             throw new InvalidInputException("a source cannot change its type ('" + old.type() + "'): delete it and "
                     + "register a new one");

@@ -141,6 +141,34 @@ class AdoptLocalTest {
         assertThat(firstTitle(t, "celadon glaze reduction")).isNotNull();
     }
 
+    /**
+     * A source registered before the adoption and re-pointed by the adopter syncs within the adopter's folders: it
+     * kept local mode's, so a link the adopter placed in its own folder reached another tenant's.
+     */
+    @Test
+    void a_source_the_adopter_repoints_syncs_within_the_adopters_folders() throws Exception {
+        Path notes = Files.createDirectories(tmp.resolve("notes"));
+        Files.writeString(notes.resolve("kiln.md"), "The kiln is fired on Thursdays.");
+        Path acmeDir = Files.createDirectories(tmp.resolve("acme-files/x"));
+        Path globex = Files.createDirectories(tmp.resolve("globex-files"));
+        Files.writeString(globex.resolve("secret.md"), "Globex's quarterly figures are confidential.");
+        Files.createSymbolicLink(acmeDir.resolve("l"), globex);
+        polyrag = Polyrag.open(PolyragTest.config(tmp.resolve("data"), Map.of("sync.allowed.roots", tmp.toString(),
+                "sync.tenant.roots", "acme=" + tmp.resolve("acme-files") + ";globex=" + globex)));
+        var before = polyrag.sources().register(new SourceRegistration("old", "filesystem", Map.of("root",
+                notes.toString()), "studio", null, true));
+        await().atMost(Duration.ofSeconds(60)).until(() -> polyrag.jobs().get(before.jobId()).status().finished());
+        Polyrag.TenantFacets t = tenantOf(polyrag.keys().create("acme", "laptop", true));
+        var moved = t.sources().update(new SourceRegistration("old", "filesystem", Map.of("root", acmeDir.toString(),
+                "follow_symlinks", true), "studio", null, true));
+        var job = await().atMost(Duration.ofSeconds(60)).until(() -> t.jobs().get(moved.jobId()),
+                j -> j.status().finished());
+        assertThat(job.progress().errors()).as(String.valueOf(job)).anySatisfy(e -> assertThat(e.reason())
+                .contains("outside"));
+        assertThat(t.search().run(SearchRequest.of("Globex quarterly figures confidential", 5)).hits())
+                .noneSatisfy(h -> assertThat(h.text()).contains("confidential"));
+    }
+
     @Test
     void a_key_made_without_adopting_warns_and_a_tenant_with_data_of_its_own_cannot_adopt() throws Exception {
         polyrag = open();

@@ -45,9 +45,11 @@ final class JdbcSources implements SourceStore {
     }
 
     boolean update(Source s) {
+        // Who set the settings too: a sync runs within that tenant's folders (the settings were checked against them).
         return jdbc.tx("update a source", c -> JdbcCatalog.update(c, "UPDATE sources SET type = ?, config = ?, "
-                + "kb = ?, interval_seconds = ?, enabled = ? WHERE tenant = ? AND id = ?", s.type(), s.config(),
-                s.knowledgeBase(), s.intervalSeconds(), s.enabled(), s.tenant(), s.id()) > 0);
+                + "kb = ?, interval_seconds = ?, enabled = ?, registered_by = ? WHERE tenant = ? AND id = ?", s.type(),
+                s.config(), s.knowledgeBase(), s.intervalSeconds(), s.enabled(), s.registeredBy(), s.tenant(), s.id())
+                > 0);
     }
 
     Optional<Source> get(String tenant, String id) {
