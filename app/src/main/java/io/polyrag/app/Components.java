@@ -273,6 +273,7 @@ final class Components implements AutoCloseable {
             this.answers = new AnswerService(searcher, catalog, llm, config.get(Settings.LLM_MAX_ANSWER_TOKENS),
                     answering);
             answers.contextTokens(config.get(Settings.LLM_CONTEXT_TOKENS));
+            answers.routeWith(quick);
             this.condenser = new Condenser("offline".equals(config.get(
                     Settings.CONVERSATIONS_CONDENSE)) ? null : quick);
         } catch (RuntimeException ex) {
@@ -333,7 +334,10 @@ final class Components implements AutoCloseable {
             }
             return new LlmReranker(llm);
         }
-        return Providers.find(RerankerProvider.class, name, Settings.RERANK_PROVIDER).open(context);
+        // Called once, as the other best-effort steps: a rerank API in trouble (503 with Retry-After, a stall) held
+        // every search for the answer's retries, minutes.
+        return Providers.find(RerankerProvider.class, name, Settings.RERANK_PROVIDER).open(new ProviderContext(
+                config.with(Settings.LLM_MAX_RETRIES, 0), context.dataDir()));
     }
 
     /**

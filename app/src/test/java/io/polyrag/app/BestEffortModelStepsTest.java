@@ -27,13 +27,20 @@ class BestEffortModelStepsTest {
 
     private HttpServer model;
     private final AtomicInteger calls = new AtomicInteger();
+    private final AtomicInteger routerCalls = new AtomicInteger();
+    private final AtomicInteger rerankCalls = new AtomicInteger();
+    private final java.util.List<String> authorizations = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     @BeforeEach
     void start() throws IOException {
         model = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
         model.createContext("/v1/chat/completions", ex -> {
-            ex.getRequestBody().readAllBytes();
+            String body = new String(ex.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
             calls.incrementAndGet();
+            if (body.contains("You route questions")) {
+                routerCalls.incrementAndGet();
+            }
+            authorizations.add(String.valueOf(ex.getRequestHeaders().getFirst("Authorization")));
             byte[] reply = "{\"error\":{\"message\":\"overloaded\"}}".getBytes(StandardCharsets.UTF_8);
             ex.getResponseHeaders().add("Retry-After", "2");
             ex.sendResponseHeaders(503, reply.length);
@@ -41,7 +48,69 @@ class BestEffortModelStepsTest {
                 out.write(reply);
             }
         });
+        model.createContext("/rerank", ex -> {
+            ex.getRequestBody().readAllBytes();
+            rerankCalls.incrementAndGet();
+            ex.getResponseHeaders().add("Retry-After", "2");
+            ex.sendResponseHeaders(503, -1);
+            ex.close();
+        });
         model.start();
+    }
+
+    private String url() {
+        return "http://127.0.0.1:" + model.getAddress().getPort();
+    }
+
+    /** The HTTP rerank API is asked once too: its 503s with Retry-After held every search for the retries' waits. */
+    @Test
+    void a_rerank_api_in_trouble_costs_one_call() {
+        try (Polyrag p = Polyrag.open(PolyragTest.config(tmp.resolve("data"), Map.of("vector.enabled", "false",
+                "llm.max.retries", "3", "rerank.provider", "http", "rerank.url", url() + "/rerank")))) {
+            p.ingest().text(new TextIngest("Owls hunt at night.", "Owls", null, null, null));
+            long start = System.nanoTime();
+            var r = p.search().run(SearchRequest.of("owls", 3));
+            assertThat(r.hits()).isNotEmpty();
+            assertThat(rerankCalls).as("once, not 1 + 3 retries").hasValue(1);
+            assertThat(System.nanoTime() - start).as("no Retry-After waits").isLessThan(1_900_000_000L);
+        }
+    }
+
+    /** The intent router asks the model once before it falls back offline; the answer keeps its own retries. */
+    @Test
+    void the_router_asks_a_failing_model_once() {
+        try (Polyrag p = Polyrag.open(PolyragTest.config(tmp.resolve("data"), Map.of("vector.enabled", "false",
+                "llm.provider", "openai", "llm.base.url", url() + "/v1", "llm.model", "fake-1", "llm.max.retries",
+                "1")))) {
+            p.ingest().text(new TextIngest("Owls hunt at night.", "Owls", null, null, null));
+            try {
+                p.search().answer(SearchRequest.of("when do owls hunt?", 3), null, false, t -> { }, true);
+            } catch (RuntimeException expected) {
+                // the answer's model is down too
+            }
+            assertThat(routerCalls).hasValue(1);
+        }
+    }
+
+    /**
+     * A key read from a file with its line end (a secret made --from-file, a CRLF env file) is sent without it: the
+     * HTTP client refused the header with a message quoting the whole key, which reached search warnings. A key with
+     * a line break inside is refused at start, naming the setting and not the key.
+     */
+    @Test
+    void an_api_key_with_a_line_end_is_sent_stripped_and_never_shown() {
+        try (Polyrag p = Polyrag.open(PolyragTest.config(tmp.resolve("data"), Map.of("vector.enabled", "false",
+                "llm.provider", "openai", "llm.base.url", url() + "/v1", "llm.model", "fake-1", "llm.api.key",
+                "sk-secret-1\r\n", "rerank.provider", "llm")))) {
+            p.ingest().text(new TextIngest("Owls hunt at night.", "Owls", null, null, null));
+            var r = p.search().run(SearchRequest.of("owls", 3));
+            assertThat(authorizations).containsExactly("Bearer sk-secret-1");
+            assertThat(r.warnings()).noneSatisfy(w -> assertThat(w).contains("sk-secret"));
+        }
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> Polyrag.open(PolyragTest.config(tmp.resolve("d2"),
+                Map.of("vector.enabled", "false", "llm.provider", "openai", "llm.base.url", url() + "/v1",
+                        "llm.model", "fake-1", "llm.api.key", "sk-secret-2\nmore")))).hasMessageContaining(
+                                "POLYRAG_LLM_API_KEY").hasMessageNotContaining("sk-secret");
     }
 
     @AfterEach

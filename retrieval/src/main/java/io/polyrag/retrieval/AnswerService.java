@@ -42,7 +42,7 @@ public final class AnswerService {
     private final LlmClient llm;
     private final int maxTokens;
     private final Catalog catalog;
-    private final IntentRouter router;
+    private volatile IntentRouter router;
     /** The part of the model's context a generated answer's sources may take, in tokens (estimated). */
     private volatile int contextTokens = 16_000;
     /** Chunks of a document a summary reads, from its start. */
@@ -68,6 +68,14 @@ public final class AnswerService {
         this.llm = llm;
         this.maxTokens = maxTokens;
         this.router = new IntentRouter(llm);
+    }
+
+    /**
+     * The model the intent router asks: a best-effort step with an offline fallback, so one called once, not with the
+     * answer's retries (a provider in trouble held a routed question for minutes before it fell back).
+     */
+    public void routeWith(LlmClient quick) {
+        this.router = new IntentRouter(quick);
     }
 
     /**

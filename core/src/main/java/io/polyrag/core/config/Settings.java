@@ -236,8 +236,8 @@ public final class Settings {
             "Time one chat call may take before it is abandoned (and retried, as a transient failure).");
     public static final Setting<Integer> LLM_MAX_RETRIES = Setting.integer("llm.max.retries", 3, 0, 10,
             "Retries of a transient failure (429, 5xx, timeout, dropped connection) of answers and extraction; other "
-                    + "errors are not retried, and a search's best-effort steps (condensing, expansion, reranking, "
-                    + "text-to-Cypher) call once, then fall back.");
+                    + "errors are not retried, and a search's best-effort steps (condensing, expansion, reranking by "
+                    + "the model or a rerank API, text-to-Cypher, the intent router) call once, then fall back.");
 
     // ---- query expansion (optional)
     public static final Setting<String> EXPANSION_MODE = Setting.choice("expansion.mode", "none",

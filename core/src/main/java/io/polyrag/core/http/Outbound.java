@@ -170,7 +170,7 @@ public final class Outbound {
     public Response get(URI uri, Map<String, String> headers, long maxBytes) {
         return withRetries(() -> {
             HttpRequest.Builder b = HttpRequest.newBuilder(uri).timeout(requestTimeout).GET();
-            headers.forEach(b::header);
+            headers(b, headers);
             HttpResponse<InputStream> r = send(b, HttpResponse.BodyHandlers.ofInputStream());
             byte[] body;
             boolean truncated;
@@ -194,8 +194,23 @@ public final class Outbound {
     private HttpRequest.Builder json(URI uri, Map<String, String> headers, String body) {
         HttpRequest.Builder b = HttpRequest.newBuilder(uri).timeout(requestTimeout)
                 .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body));
-        headers.forEach(b::header);
+        headers(b, headers);
         return b;
+    }
+
+    /**
+     * Sets each header; one the HTTP client refuses (a line break in a key taken from a file) fails naming the header,
+     * never its value: the client's own message quoted the whole value, an API key included.
+     */
+    private void headers(HttpRequest.Builder b, Map<String, String> headers) {
+        headers.forEach((name, value) -> {
+            try {
+                b.header(name, value);
+            } catch (IllegalArgumentException e) {
+                throw new OutboundException(target, 0, "the request header " + name + " holds a character HTTP does "
+                        + "not allow (a line break?): check the setting it is taken from", null);
+            }
+        });
     }
 
     private <T> HttpResponse<T> send(HttpRequest.Builder request, HttpResponse.BodyHandler<T> handler) {

@@ -29,7 +29,24 @@ public final class LlmProviders {
             throw new ConfigException(s.env() + " is not set but " + chooser + "=" + provider + " needs it: set it, or "
                     + "set " + chooser + "=none");
         }
-        return v.strip();
+        return secret(s, v);
+    }
+
+    /**
+     * A key or address as sent in a request's header or line: stripped (a secret file's or a CRLF env file's line
+     * end, which the HTTP client refused with a message quoting the whole key, shown in search warnings), and refused
+     * at start naming the setting, never its value, if a control character is left inside.
+     */
+    static String secret(Setting<String> s, String v) {
+        if (v == null) {
+            return null;
+        }
+        String stripped = v.strip();
+        if (stripped.chars().anyMatch(Character::isISOControl)) {
+            throw new ConfigException(s.env() + " holds a control character (a line break inside it?): set it to "
+                    + "the value alone");
+        }
+        return stripped;
     }
 
     /** {@code POLYRAG_LLM_PROVIDER=openai}: OpenAI, OpenRouter, Ollama, vLLM, LM Studio. */
@@ -47,7 +64,8 @@ public final class LlmProviders {
         @Override
         public LlmClient open(ProviderContext context) {
             Config c = context.config();
-            return new OpenAiCompatibleClient(required(c, Settings.LLM_BASE_URL, name()), c.get(Settings.LLM_API_KEY),
+            return new OpenAiCompatibleClient(required(c, Settings.LLM_BASE_URL, name()), secret(
+                    Settings.LLM_API_KEY, c.get(Settings.LLM_API_KEY)),
                     required(c, Settings.LLM_MODEL, name()), transport("openai-compatible", c));
         }
     }
@@ -89,7 +107,8 @@ public final class LlmProviders {
         public Reranker open(ProviderContext context) {
             Config c = context.config();
             return new HttpReranker(c.get(Settings.RERANK_FORMAT), required(c, Settings.RERANK_URL, "http"),
-                    c.get(Settings.RERANK_MODEL), c.get(Settings.RERANK_API_KEY), transport("rerank", c));
+                    c.get(Settings.RERANK_MODEL), secret(Settings.RERANK_API_KEY, c.get(Settings.RERANK_API_KEY)),
+                    transport("rerank", c));
         }
     }
 }
