@@ -200,6 +200,21 @@ public abstract class FullTextStoreContract {
         }
     }
 
+    /**
+     * A typographic apostrophe (Word's, a web page's) and a typed one are the same word, and so are a ligature and its
+     * letters, a decomposed accent and the composed letter: "O'Brien" typed found nothing of "O’Brien".
+     */
+    @Test
+    void typographic_and_typed_forms_match_each_other() {
+        FullTextStore store = open();
+        store.upsert(List.of(rec("c1", "d1", 1, "kb", "Mr O\u2019Brien signed the lease."),
+                rec("c2", "d2", 1, "kb", "The \uFB01nance committee met at the cafe\u0301.")));
+        assertThat(store.search("O'Brien", SearchScope.ALL, 5)).extracting(StoreHit::chunkId).containsExactly("c1");
+        assertThat(store.search("O\u2019Brien", SearchScope.ALL, 5)).extracting(StoreHit::chunkId).containsExactly("c1");
+        assertThat(store.search("finance", SearchScope.ALL, 5)).extracting(StoreHit::chunkId).containsExactly("c2");
+        assertThat(store.search("caf\u00e9", SearchScope.ALL, 5)).extracting(StoreHit::chunkId).containsExactly("c2");
+    }
+
     @Test
     void a_query_of_only_stopwords_or_punctuation_finds_nothing() {
         FullTextStore store = corpus();

@@ -2,6 +2,7 @@ package io.polyrag.store.lucene;
 
 import io.polyrag.core.StoreException;
 import io.polyrag.core.model.DocumentVersion;
+import io.polyrag.core.model.Lexical;
 import io.polyrag.core.model.SearchScope;
 import io.polyrag.core.model.StoreHit;
 import io.polyrag.core.model.StoreRecord;
@@ -9,6 +10,8 @@ import io.polyrag.core.model.WholeText;
 import io.polyrag.core.model.WholeTextCoverage;
 import io.polyrag.core.port.FullTextStore;
 import java.io.IOException;
+import java.io.Reader;
+import java.io.StringReader;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -19,6 +22,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.lucene.analysis.Analyzer;
+import org.apache.lucene.analysis.AnalyzerWrapper;
 import org.apache.lucene.analysis.TokenStream;
 import org.apache.lucene.analysis.en.EnglishAnalyzer;
 import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
@@ -61,9 +65,40 @@ public final class LuceneFullTextStore implements FullTextStore {
     static final String WHOLE = "whole";
 
     private final LuceneIndex index;
-    private final Analyzer analyzer = new EnglishAnalyzer();
+    private final Analyzer analyzer = new Folding();
     /** Whether every document version has its whole entry, counted again only when the index changed. */
     private final WholeTextCoverage coverage;
+
+    /**
+     * English analysis of text folded first ({@link Lexical#fold}), at index and query time alike. Text indexed before
+     * this folding keeps its terms until {@code polyrag reindex --modality fulltext --all} writes it again.
+     */
+    static final class Folding extends AnalyzerWrapper {
+        private final Analyzer english = new EnglishAnalyzer();
+
+        Folding() {
+            super(Analyzer.GLOBAL_REUSE_STRATEGY);
+        }
+
+        @Override
+        protected Analyzer getWrappedAnalyzer(String fieldName) {
+            return english;
+        }
+
+        @Override
+        protected Reader wrapReader(String fieldName, Reader reader) {
+            try {
+                StringBuilder sb = new StringBuilder();
+                char[] buf = new char[8192];
+                for (int n = reader.read(buf); n >= 0; n = reader.read(buf)) {
+                    sb.append(buf, 0, n);
+                }
+                return new StringReader(Lexical.fold(sb.toString()));
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+    }
 
     public LuceneFullTextStore(Path path, double k1, double b) {
         this.index = new LuceneIndex(path, "full-text index", analyzer, new BM25Similarity((float) k1, (float) b));

@@ -7,6 +7,7 @@ import io.polyrag.core.model.DocumentVersion;
 import io.polyrag.core.model.SearchScope;
 import io.polyrag.core.model.StoreHit;
 import io.polyrag.core.model.StoreRecord;
+import io.polyrag.core.model.Lexical;
 import io.polyrag.core.model.WholeText;
 import io.polyrag.core.model.WholeTextCoverage;
 import io.polyrag.core.port.FullTextStore;
@@ -187,7 +188,7 @@ final class OpenSearchFullTextStore implements FullTextStore {
             doc.put("document_id", r.documentId());
             doc.put("version", r.version());
             doc.put("kb", r.knowledgeBase());
-            doc.put("text", r.text());
+            doc.put("text", Lexical.fold(r.text()));
             bulk.operations(op -> op.index(i -> i.index(index).id(r.chunkId()).document(doc)));
         }
         for (WholeText w : WholeText.of(records)) {
@@ -196,7 +197,7 @@ final class OpenSearchFullTextStore implements FullTextStore {
             doc.put("document_id", w.version().documentId());
             doc.put("version", w.version().version());
             doc.put("kb", w.knowledgeBase());
-            doc.put("whole", w.text());
+            doc.put("whole", Lexical.fold(w.text()));
             doc.put("entry", "whole");
             bulk.operations(op -> op.index(i -> i.index(index).id(w.key()).document(doc)));
         }
@@ -388,10 +389,12 @@ final class OpenSearchFullTextStore implements FullTextStore {
      * than {@link #MAX_QUERY_TERMS} words — then its first that many distinct ones, so a pasted essay cannot exceed
      * the clause limit. Empty when it holds no letter or digit.
      */
-    static String plain(String query) {
-        if (query == null) {
+    static String plain(String given) {
+        if (given == null) {
             return "";
         }
+        // Folded as the indexed text is (Lexical): the analyzer then sees the same words on both sides.
+        String query = Lexical.fold(given);
         String[] words = query.split("[^\\p{L}\\p{N}]+");
         if (Arrays.stream(words).noneMatch(w -> !w.isEmpty())) {
             return "";

@@ -4,6 +4,7 @@ import io.polyrag.core.model.DocumentVersion;
 import io.polyrag.core.model.SearchScope;
 import io.polyrag.core.model.StoreHit;
 import io.polyrag.core.model.StoreRecord;
+import io.polyrag.core.model.Lexical;
 import io.polyrag.core.model.WholeText;
 import io.polyrag.core.model.WholeTextCoverage;
 import io.polyrag.core.port.FullTextStore;
@@ -92,7 +93,9 @@ final class PgFullTextStore implements FullTextStore {
      * found; one character a token, as Lucene's and OpenSearch's analyzers cut them, they are. (Text indexed before
      * this is found again after a re-index.)
      */
-    static String searchable(String text) {
+    static String searchable(String raw) {
+        // Folded as every full-text store folds it, at index and query time alike (Lexical).
+        String text = Lexical.fold(raw);
         StringBuilder out = null;
         for (int i = 0; i < text.length(); ) {
             int cp = text.codePointAt(i);
