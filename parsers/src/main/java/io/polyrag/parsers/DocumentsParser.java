@@ -9,7 +9,6 @@ import io.polyrag.core.port.Parser;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Locale;
@@ -23,9 +22,6 @@ import java.util.concurrent.Future;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.regex.Pattern;
-import org.apache.commons.csv.CSVFormat;
-import org.apache.commons.csv.CSVParser;
 import org.apache.tika.config.TikaConfig;
 import org.apache.tika.detect.Detector;
 import org.apache.tika.extractor.EmbeddedDocumentExtractor;
@@ -68,7 +64,6 @@ public final class DocumentsParser implements Parser {
     /** Extensions handed to Tika. */
     static final Set<String> DOCUMENTS = Set.of("pdf", "docx", "doc", "pptx", "ppt", "xlsx", "xls", "ods", "odt",
             "odp", "rtf", "epub", "csv", "tsv");
-    private static final Pattern WHITESPACE = Pattern.compile("\\s+");
     private static final Set<String> IMAGE_EXTENSIONS = Set.of("png", "jpg", "jpeg", "tif", "tiff", "bmp", "gif");
     private static final Set<String> OCR_IMAGES = Set.of("image/png", "image/jpeg", "image/tiff", "image/bmp",
             "image/gif", "image/x-ms-bmp");
@@ -149,7 +144,7 @@ public final class DocumentsParser implements Parser {
         }
         if (isText(detected) && (ext.equals("csv") || ext.equals("tsv") || detected.equals("text/csv")
                 || detected.equals("text/tab-separated-values"))) {
-            return delimited(item, ext.equals("tsv") || detected.equals("text/tab-separated-values"));
+            return Delimited.parse(item, ext.equals("tsv") || detected.equals("text/tab-separated-values"), maxChars);
         }
         if (isText(detected) && !isDocument(detected) && !DOCUMENTS.contains(ext) || detected.equals("text/html")
                 || detected.equals("application/xhtml+xml") || detected.equals("text/markdown")) {
@@ -317,43 +312,6 @@ public final class DocumentsParser implements Parser {
                 + 1), "text/x-" + language);
     }
 
-    /** CSV or TSV as one table, header row first (commons-csv: quotes, embedded separators and newlines). */
-    private ParsedDocument delimited(SourceItem item, boolean tabs) {
-        String source = TextDecoder.decode(item.content(), item.name());
-        CSVFormat format = (tabs ? CSVFormat.TDF
-                : CSVFormat.DEFAULT).builder().setIgnoreEmptyLines(true).get();
-        StringBuilder table = new StringBuilder();
-        try (var records = CSVParser.parse(source, format)) {
-            for (var r : records) {
-                if (!table.isEmpty()) {
-                    table.append('\n');
-                }
-                // Checked cell by cell: a line of 60 million commas is one record of empty cells, and as a table
-                // three times the text limit.
-                for (int i = 0; i < r.size(); i++) {
-                    if (i > 0) {
-                        table.append(" | ");
-                    }
-                    String c = r.get(i);
-                    table.append(c.isEmpty() ? c : WHITESPACE.matcher(c).replaceAll(" ").strip().replace("|", "\\|"));
-                    if (table.length() > maxChars) {
-                        throw new InvalidInputException(item.name() + ": holds more than " + maxChars
-                                + " characters of text (raise POLYRAG_INGEST_MAX_TEXT_MB to ingest it)");
-                    }
-                }
-            }
-        } catch (IOException | UncheckedIOException | IllegalStateException e) {
-            throw new InvalidInputException(item.name() + ": corrupt or truncated, cannot be parsed ("
-                    + e.getMessage() + ")");
-        }
-        DocumentBuilder doc = new DocumentBuilder();
-        doc.block(ChunkKind.TABLE, table.toString(), "");
-        if (doc.isEmpty()) {
-            throw new InvalidInputException(item.name() + ": no text to index (the file is empty)");
-        }
-        return doc.build(TextFormatsParser.stem(item.name()), tabs ? "text/tab-separated-values" : "text/csv");
-    }
-
     private ParsedDocument tika(SourceItem item, String type) {
         // Embedded documents are never parsed: a PDF's attachments, an Office file's OLE objects, an archive inside
         // either (a gzip bomb attached to a 20 KB PDF held a parse slot for hours, past every guard, as Tika parses
@@ -443,9 +401,8 @@ public final class DocumentsParser implements Parser {
             // Tika's AutoDetectParser parses a file's embedded resources itself unless told not to: a pptx's
             // or docx's pictures were OCR'd into a section named after the picture's file (image1.png), placed
             // at the end, which could become the document's title.
-            if (skipEmbedded) {
-                context.set(EmbeddedDocumentExtractor.class, NO_EMBEDDED);
-            }
+            context.set(EmbeddedDocumentExtractor.class, skipEmbedded ? NO_EMBEDDED
+                    : new PicturesOnly(context, tika.getDetector()));
             if (ocr) {
                 // A scanned PDF page is rendered and OCR'd by the parser in the context (Tika puts itself there only
                 // when it also parses embedded documents).

@@ -16,14 +16,19 @@ import org.jsoup.nodes.TextNode;
 import org.jsoup.parser.Parser;
 
 /**
- * HTML to blocks with jsoup: boilerplate (scripts, styles, navigation, headers, footers, asides, forms) is dropped;
+ * HTML to blocks with jsoup: boilerplate (scripts, styles, navigation, form controls; the page's headers, footers
+ * and asides, not those of an {@code article} or {@code main}) is dropped;
  * headings build the heading path; {@code pre} becomes code with the language from a {@code language-*} class; tables
  * become table blocks, header row first; the remaining text becomes paragraphs in reading order.
  */
 final class HtmlParser {
-    private static final String BOILERPLATE = "script, style, noscript, template, nav, header, footer, aside, form, "
-            + "iframe, svg, canvas, button, select, [role=navigation], [role=banner], [role=contentinfo], "
-            + "[aria-hidden=true], [hidden]";
+    // Not a form itself (ASP.NET and SharePoint pages wrap their whole body in one, and were "no text to index"),
+    // only its controls.
+    private static final String BOILERPLATE = "script, style, noscript, template, nav, iframe, svg, canvas, button, "
+            + "select, input, textarea, [role=navigation], [role=banner], [role=contentinfo], [aria-hidden=true], "
+            + "[hidden]";
+    /** The page's frame, dropped unless inside the content (a post's header holds its h1, a doc's aside a note). */
+    private static final String FRAME = "header, footer, aside";
     private static final Set<String> LEAF_BLOCKS = Set.of("p", "li", "dt", "dd", "blockquote", "figcaption", "caption",
             "address", "summary", "td", "th");
     private static final Set<String> BLOCKS = Set.of("address", "article", "aside", "blockquote", "details", "dialog",
@@ -39,6 +44,12 @@ final class HtmlParser {
         String title = dom.title();
         List<String> links = links(dom);
         dom.select(BOILERPLATE).remove();
+        for (Element frame : dom.select(FRAME)) {
+            if (frame.parents().stream().noneMatch(p -> "article".equals(p.normalName())
+                    || "main".equals(p.normalName()))) {
+                frame.remove();
+            }
+        }
         DocumentBuilder doc = new DocumentBuilder();
         visit(dom.body(), doc, 0);
         String t = !title.isBlank() ? title : doc.firstHeading() != null ? doc.firstHeading() : fallbackTitle;

@@ -35,8 +35,12 @@ final class ParseFailures {
             if (c instanceof ZeroByteFileException) {
                 return new InvalidInputException(item.name() + ": empty");
             }
+            // Worded as the estimate words them (IngestEstimator.unparseable) and docs/formats.md promises.
             if (c instanceof OutOfMemoryError) {
-                return new InvalidInputException(item.name() + ": needs more memory to parse than is available");
+                return new InvalidInputException(item.name() + ": too large to be parsed in this server's memory");
+            }
+            if (c instanceof StackOverflowError) {
+                return new InvalidInputException(item.name() + ": nested too deeply to be parsed");
             }
         }
         System.getLogger(DocumentsParser.class.getName()).log(System.Logger.Level.INFO, item.name() + " (" + type

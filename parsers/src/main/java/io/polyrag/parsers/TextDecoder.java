@@ -77,8 +77,15 @@ final class TextDecoder {
         }
         try {
             Charset c = Charset.forName(m.group(1));
-            // A page that says UTF-8 but is not: its bytes decide, not its word.
-            return c.equals(StandardCharsets.UTF_8) ? null : c;
+            // A page that says UTF-8 but is not: its bytes decide, not its word. Nor does a declared UTF-16 or UTF-32
+            // on a page read as ASCII (browsers ignore it too: a meta tag readable in ASCII is not UTF-16).
+            if (c.equals(StandardCharsets.UTF_8) || c.name().startsWith("UTF-16") || c.name().startsWith("UTF-32")) {
+                return null;
+            }
+            // As browsers read them (WHATWG Encoding): latin-1 and ASCII labels mean windows-1252, whose 0x80-0x9F
+            // hold the smart quotes, dashes and euro sign legacy pages use; read as ISO-8859-1 they were invisible
+            // control characters, "It’s" two words and prices without their currency.
+            return c.equals(StandardCharsets.ISO_8859_1) || c.equals(StandardCharsets.US_ASCII) ? WINDOWS_1252 : c;
         } catch (IllegalArgumentException e) {
             return null;
         }

@@ -251,39 +251,14 @@ final class TikaXhtmlHandler extends DefaultHandler {
         if (rows == null || rows.isEmpty()) {
             return;
         }
-        int width = rows.stream().mapToInt(List::size).max().orElse(0);
-        boolean[] used = new boolean[width];
-        for (List<String> r : rows) {
-            for (int i = 0; i < r.size(); i++) {
-                used[i] |= !r.get(i).isEmpty();
-            }
-        }
-        int kept = 0;
-        for (boolean u : used) {
-            kept += u ? 1 : 0;
-        }
         long padding = 0;
+        int kept = Tables.usedColumns(rows);
         for (List<String> r : rows) {
             padding += Math.max(0, kept - r.size());
         }
         charge(3 * padding);
-        StringBuilder t = new StringBuilder();
-        for (List<String> r : rows) {
-            if (!t.isEmpty()) {
-                t.append('\n');
-            }
-            boolean first = true;
-            for (int i = 0; i < width; i++) {
-                if (used[i]) {
-                    if (!first) {
-                        t.append(" | ");
-                    }
-                    first = false;
-                    t.append(i < r.size() ? r.get(i) : "");
-                }
-            }
-        }
-        doc.block(ChunkKind.TABLE, t.toString(), "");
+        String t = Tables.text(rows);
+        doc.block(ChunkKind.TABLE, t, "");
     }
 
     /** Whitespace runs collapsed to one space, so line-wrapped PDF text reads as sentences. */

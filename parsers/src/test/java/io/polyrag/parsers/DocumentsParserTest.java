@@ -99,6 +99,30 @@ class DocumentsParserTest {
         }
     }
 
+    /**
+     * An export padded with separators (a used range reaching column XFD) keeps its real columns only, and rows of
+     * separators alone are dropped: every row was thousands of empty cells, each chunk a line of bars.
+     */
+    @Test
+    void a_csv_padded_with_empty_columns_and_rows_keeps_its_cells_only() {
+        String pad = ",".repeat(5_000);
+        ParsedDocument csv = parse("padded.csv", ("name,qty" + pad + "\nbolt,12" + pad + "\n" + pad + "\nnut,40" + pad
+                + "\n").getBytes(StandardCharsets.UTF_8));
+        assertThat(csv.blocks()).singleElement().satisfies(b -> assertThat(b.text()).isEqualTo(
+                "name | qty\nbolt | 12\nnut | 40"));
+    }
+
+    /** A stray quote in a field ("Best" seller, as database exports write it) no longer refuses the whole file. */
+    @Test
+    void a_stray_quote_is_read_leniently() {
+        ParsedDocument tsv = parse("items.tsv", "item\tsold\n\"Best\" seller\t5\nlamp\t3\n".getBytes(
+                StandardCharsets.UTF_8));
+        assertThat(tsv.blocks()).singleElement().satisfies(b -> assertThat(b.text()).contains("Best").contains("lamp"));
+        ParsedDocument csv = parse("items.csv", "item,sold\n\"Best\" seller,5\nlamp,3\n".getBytes(
+                StandardCharsets.UTF_8));
+        assertThat(csv.blocks()).singleElement().satisfies(b -> assertThat(b.text()).contains("Best").contains("lamp"));
+    }
+
     @Test
     void csv_becomes_a_table_and_code_a_fenced_block() {
         ParsedDocument csv = parse("ports.csv", "port,depth\nValletta,12\nPiraeus,16\n".getBytes(StandardCharsets.UTF_8));

@@ -122,6 +122,38 @@ class FigureExtractionTest {
         assertThat(parsed.text().toLowerCase(java.util.Locale.ROOT)).contains("logbook");
     }
 
+    /**
+     * A Word file with no text of its own has its pictures OCR'd, never an embedded document: the fallback parsed
+     * everything embedded, so an empty docx carrying another one (or an archive, a bomb) was indexed as that one.
+     */
+    @Test
+    void aWordFileWithNoTextDoesNotIndexTheDocumentItEmbeds() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(parser.ocr(), "Tesseract is not installed");
+        byte[] inner;
+        try (var doc = new org.apache.poi.xwpf.usermodel.XWPFDocument(); var out = new java.io.ByteArrayOutputStream()) {
+            doc.createParagraph().createRun().setText("INNER SECRET of the embedded report.");
+            doc.write(out);
+            inner = out.toByteArray();
+        }
+        byte[] outer;
+        try (var doc = new org.apache.poi.xwpf.usermodel.XWPFDocument(); var out = new java.io.ByteArrayOutputStream()) {
+            doc.createParagraph();
+            var name = org.apache.poi.openxml4j.opc.PackagingURIHelper.createPartName("/word/embeddings/inner.docx");
+            var part = doc.getPackage().createPart(name,
+                    "application/vnd.openxmlformats-officedocument.wordprocessingml.document");
+            try (var os = part.getOutputStream()) {
+                os.write(inner);
+            }
+            doc.getPackagePart().addRelationship(name, org.apache.poi.openxml4j.opc.TargetMode.INTERNAL,
+                    org.apache.poi.ooxml.POIXMLDocument.PACK_OBJECT_REL_TYPE);
+            doc.write(out);
+            outer = out.toByteArray();
+        }
+        byte[] given = outer;
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> parser.parse(new SourceItem("file:///empty.docx",
+                "empty.docx", given, null))).hasMessageContaining("no text to index");
+    }
+
     @Test
     void fiveThousandImagesAreCappedWithAWarning() {
         long start = System.nanoTime();

@@ -176,6 +176,53 @@ class TextFormatsParserTest {
         assertThat(parser.parse(new SourceItem("u", "page.html", bytes, null)).text()).contains("Přístav u řeky");
     }
 
+    /**
+     * A page declaring ISO-8859-1 is read as browsers read it, windows-1252: its smart quotes, dashes and euro sign
+     * were invisible control characters. A declared UTF-16 on a page readable as ASCII is ignored, as browsers do.
+     */
+    @Test
+    void declared_latin1_is_read_as_windows_1252_and_a_declared_utf16_ignored() {
+        String html = "<html><head><meta charset=\"iso-8859-1\"><title>Prices</title></head><body><p>It\u2019s "
+                + "\u20ac 5 \u2014 \u201cok\u201d, caf\u00e9.</p></body></html>";
+        byte[] bytes = html.getBytes(java.nio.charset.Charset.forName("windows-1252"));
+        String text = parser.parse(new SourceItem("u", "page.html", bytes, null)).text();
+        assertThat(text).contains("It\u2019s \u20ac 5 \u2014 \u201cok\u201d, caf\u00e9.");
+        assertThat(text.chars()).noneMatch(c -> c >= 0x80 && c <= 0x9F);
+        byte[] ascii = ("<html><head><meta charset=\"utf-16\"><title>T</title></head><body><p>Plain words here, "
+                + "caf\u00e9.</p></body></html>").getBytes(java.nio.charset.Charset.forName("windows-1252"));
+        assertThat(parser.parse(new SourceItem("u", "a.html", ascii, null)).text()).contains("Plain words here");
+    }
+
+    /**
+     * A page whose body is one form (ASP.NET, SharePoint) keeps its text, and a post's header inside its article its
+     * h1; the page's own header and footer, and a form's controls, are still dropped.
+     */
+    @Test
+    void content_inside_a_form_or_an_articles_header_is_kept() {
+        ParsedDocument form = parse("leave.html", "<html><body><form id=\"aspnetForm\"><header>Site menu</header>"
+                + "<h1>Leave</h1><p>Staff get 25 days.</p><input value=\"search\"><button>Go</button></form>"
+                + "</body></html>");
+        assertThat(form.text()).contains("Staff get 25 days").doesNotContain("Site menu").doesNotContain("Go");
+        ParsedDocument post = parse("post.html", "<html><body><header>Blog</header><article><header><h1>Post</h1>"
+                + "</header><p>Body of the post.</p><aside>A note on it.</aside></article><footer>(c)</footer>"
+                + "</body></html>");
+        assertThat(post.blocks()).anySatisfy(b -> assertThat(b.headingPath()).containsExactly("Post"));
+        assertThat(post.text()).contains("A note on it").doesNotContain("Blog").doesNotContain("(c)");
+    }
+
+    /** A heading or title of a megabyte is cut: each is repeated in every chunk below it. */
+    @Test
+    void a_huge_heading_and_title_are_cut() {
+        String heading = "word ".repeat(200_000);
+        ParsedDocument doc = parse("big.md", "# " + heading + "\n\n" + "A short sentence. ".repeat(50));
+        assertThat(doc.title().length()).isLessThanOrEqualTo(io.polyrag.core.model.ParsedDocument.MAX_TITLE);
+        assertThat(doc.blocks()).allSatisfy(b -> assertThat(b.headingPath()).allSatisfy(h -> assertThat(h.length())
+                .isLessThanOrEqualTo(io.polyrag.core.model.Block.MAX_HEADING)));
+        ParsedDocument page = parse("t.html", "<html><head><title>" + heading + "</title></head><body><p>Body text "
+                + "of the page.</p></body></html>");
+        assertThat(page.title().length()).isLessThanOrEqualTo(io.polyrag.core.model.ParsedDocument.MAX_TITLE);
+    }
+
     /** A NUL past the first 8 KiB, or in UTF-16 text: a space, never a character no store accepts. */
     @Test
     void a_nul_the_binary_check_does_not_see_becomes_a_space() {

@@ -17,10 +17,15 @@ import java.util.Objects;
  */
 public record Block(ChunkKind kind, String text, List<String> headingPath, int start, int end, String language,
         String location) {
+    /** The longest heading kept in a path, in characters; a longer one is cut with "…". */
+    public static final int MAX_HEADING = 200;
+
     public Block {
         Objects.requireNonNull(kind, "kind");
         Objects.requireNonNull(text, "text");
-        headingPath = List.copyOf(headingPath);
+        // A heading is repeated in every chunk below it (its path, its indexed and embedded text): one of a megabyte
+        // (a Markdown line of words after '# ') made gigabytes of a 3 MB upload.
+        headingPath = List.copyOf(headingPath.stream().map(h -> Ids.clip(h, MAX_HEADING)).toList());
         language = language == null ? "" : language;
         location = location == null ? "" : location;
         if (start < 0 || end < start) {

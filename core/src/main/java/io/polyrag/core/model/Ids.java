@@ -27,4 +27,16 @@ public final class Ids {
     public static String abbreviate(String s, int max) {
         return s.length() <= max ? s : s.substring(0, max) + "…";
     }
+
+    /** {@code s} in at most {@code max} characters, cut with "…" where longer, never inside a surrogate pair. */
+    public static String clip(String s, int max) {
+        if (s == null || s.length() <= max) {
+            return s;
+        }
+        int cut = max - 1;
+        if (cut > 0 && Character.isHighSurrogate(s.charAt(cut - 1))) {
+            cut--;
+        }
+        return s.substring(0, cut).stripTrailing() + "…";
+    }
 }

@@ -12,8 +12,13 @@ import java.util.Objects;
  * @param mediaType the media type the parser treated the bytes as
  */
 public record ParsedDocument(String title, String text, List<Block> blocks, String mediaType, List<String> links) {
+    /** The longest title kept, in characters; a longer one is cut with "…". */
+    public static final int MAX_TITLE = 300;
+
     public ParsedDocument {
         Objects.requireNonNull(title, "title");
+        // The title is repeated in every chunk's indexed and embedded text: a megabyte <title> cost gigabytes.
+        title = Ids.clip(title, MAX_TITLE);
         Objects.requireNonNull(text, "text");
         blocks = List.copyOf(blocks);
         Objects.requireNonNull(mediaType, "mediaType");
