@@ -2,6 +2,7 @@ package io.polyrag.app;
 
 import io.polyrag.app.api.Configuration;
 import io.polyrag.app.api.Status;
+import io.polyrag.core.ConflictException;
 import io.polyrag.core.NotFoundException;
 import io.polyrag.core.config.Config;
 import io.polyrag.core.config.Settings;
@@ -21,6 +22,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /** The server's own state: status, readiness, and the consistency check of the catalog against every store. */
 public final class Admin {
@@ -220,9 +222,23 @@ public final class Admin {
      * from the result.
      */
     public CheckReport check(boolean repair) {
-        CheckReport r = new StoreCheck(pipeline).run(repair ? StoreCheck.Repair.ALL : StoreCheck.Repair.NONE);
-        problems = List.copyOf(Recovery.problems(r));
-        backfill.evaluate();
-        return r;
+        // One repair at a time: a client (or a proxy) that timed out and asked again ran a second one beside the
+        // first, re-embedding the same versions twice over.
+        if (repair && !repairing.compareAndSet(false, true)) {
+            throw new ConflictException("a repair is already running in this server: wait for it (GET /v1/admin/check "
+                    + "reports meanwhile)");
+        }
+        try {
+            CheckReport r = new StoreCheck(pipeline).run(repair ? StoreCheck.Repair.ALL : StoreCheck.Repair.NONE);
+            problems = List.copyOf(Recovery.problems(r));
+            backfill.evaluate();
+            return r;
+        } finally {
+            if (repair) {
+                repairing.set(false);
+            }
+        }
     }
+
+    private final AtomicBoolean repairing = new AtomicBoolean();
 }

@@ -271,12 +271,28 @@ public final class StoreCheck {
         List<String> examples = new ArrayList<>();
         List<DocumentVersion> orphans = new ArrayList<>();
         long orphanRecords = 0;
-        for (Map.Entry<DocumentVersion, Long> e : held.entrySet()) {
-            if (!after.containsKey(e.getKey()) && !before.containsKey(e.getKey()) && !pending.contains(e.getKey())) {
-                orphans.add(e.getKey());
-                orphanRecords += e.getValue();
-                example(examples, e.getKey(), e.getValue() + " records, no visible version owns them");
+        List<DocumentVersion> unowned = held.keySet().stream().filter(v -> !after.containsKey(v)
+                && !before.containsKey(v) && !pending.contains(v)).toList();
+        // Only versions this catalog allocated: a store shared by two deployments (one OpenSearch index, one Neo4j
+        // database), or a catalog that is not the store's, made every start delete the other's records.
+        Map<String, Long> allocated = unowned.isEmpty() ? Map.of() : catalog.allocatedVersions(unowned.stream()
+                .map(DocumentVersion::documentId).toList());
+        long foreign = 0;
+        for (DocumentVersion v : unowned) {
+            Long last = allocated.get(v.documentId());
+            if (last != null && v.version() <= last) {
+                orphans.add(v);
+                orphanRecords += held.get(v);
+                example(examples, v, held.get(v) + " records, no visible version owns them");
+            } else {
+                foreign++;
+                example(examples, v, held.get(v) + " records of a version this catalog never made: not removed");
             }
+        }
+        if (foreign > 0) {
+            LOG.log(Level.WARNING, "the " + m.wireName() + " store holds records of " + foreign + " document versions "
+                    + "this catalog never made: another deployment's sharing the store, or a catalog that is not "
+                    + "this store's. They are left alone; give each deployment its own index, database or graph");
         }
         List<VersionRecords> lacking = new ArrayList<>();
         long lackingRecords = 0;

@@ -177,6 +177,33 @@ class IngestPipelineTest {
         assertThat(r.consistent()).isTrue();
     }
 
+    /**
+     * Records of a version this catalog never made (another deployment's, sharing the store) are not orphans: left
+     * alone, while an orphan of a version it made and replaced is removed. Both were deleted at every start.
+     */
+    @Test
+    void records_of_versions_this_catalog_never_made_are_left_alone() {
+        IngestPipeline p = pipeline(fulltext);
+        p.ingest(List.of(IngestInput.ofText("file:///b.md", "b.md", "# Tides\n\nThe moon pulls the oceans.")), "kb",
+                x -> { });
+        p.ingest(List.of(IngestInput.ofText("file:///b.md", "b.md", "# Tides\n\nThe sun pulls the oceans too.")), "kb",
+                x -> { });
+        String id = catalog.documents(SearchScope.ALL, 0, 10).getFirst().id();
+        DocumentVersion replaced = new DocumentVersion(id, 1);
+        DocumentVersion stranger = new DocumentVersion("another-deployments-doc", 7);
+        fulltext.upsert(List.of(new StoreRecord(id + "-v1-0", id, 1, "kb", "left behind", null),
+                new StoreRecord("another-deployments-doc-v7-0", stranger.documentId(), 7, "kb", "not ours", null)));
+        io.polyrag.core.model.CheckReport r = new StoreCheck(p).run(StoreCheck.Repair.ORPHANS);
+        assertThat(r.stores()).filteredOn(s -> s.store().equals("fulltext")).singleElement().satisfies(s -> {
+            assertThat(s.orphanVersions()).isEqualTo(1);
+            assertThat(s.removedVersions()).isEqualTo(1);
+            assertThat(s.examples()).anySatisfy(e -> assertThat(e).contains("another-deployments-doc")
+                    .contains("never made"));
+        });
+        assertThat(fulltext.records(replaced)).isZero();
+        assertThat(fulltext.records(stranger)).isEqualTo(1);
+    }
+
     @Test
     void ingest_makes_each_document_visible_with_the_same_chunks_in_every_store() {
         IngestReport r = pipeline(fulltext).ingest(List.of(

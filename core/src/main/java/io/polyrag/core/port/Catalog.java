@@ -149,6 +149,13 @@ public interface Catalog extends AutoCloseable {
     List<DocumentVersion> pendingVersions();
 
     /**
+     * The last version this catalog allocated to each of these documents; a document it never allocated one to is
+     * absent. A store's records of a version no document here ever had are not this catalog's to delete: another
+     * deployment's sharing the store, or a store pointed at by a catalog that is not its own.
+     */
+    Map<String, Long> allocatedVersions(Collection<String> documentIds);
+
+    /**
      * Pending versions staged longer ago than {@code olderThan}: on a catalog shared by several processes, those
      * whose writer is taken for dead (a version is staged and published within one batch's write).
      */

@@ -69,6 +69,28 @@ abstract class CatalogReads implements Catalog {
     }
 
     @Override
+    public Map<String, Long> allocatedVersions(Collection<String> documentIds) {
+        Map<String, Long> out = new HashMap<>();
+        List<String> ids = documentIds.stream().distinct().toList();
+        for (int from = 0; from < ids.size(); from += 1000) {
+            List<String> batch = ids.subList(from, Math.min(ids.size(), from + 1000));
+            jdbc.tx("read allocated versions", c -> {
+                try (PreparedStatement ps = c.prepareStatement("SELECT document_id, last_version FROM version_counters "
+                        + "WHERE document_id = ANY(?)")) {
+                    ps.setArray(1, c.createArrayOf("VARCHAR", batch.toArray()));
+                    try (ResultSet rs = ps.executeQuery()) {
+                        while (rs.next()) {
+                            out.put(rs.getString(1), rs.getLong(2));
+                        }
+                    }
+                }
+                return null;
+            });
+        }
+        return out;
+    }
+
+    @Override
     public Map<String, DocumentInfo> documentsById(Collection<String> documentIds) {
         Map<String, DocumentInfo> out = new HashMap<>();
         if (documentIds.isEmpty()) {

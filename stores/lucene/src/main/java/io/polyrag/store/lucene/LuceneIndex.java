@@ -179,9 +179,12 @@ final class LuceneIndex implements AutoCloseable {
                         + StorageProblems.describe(name, path, "merge segments", exc));
             }
         };
+        // Every write commits before it returns, so closing has nothing to commit: without this, close waited for
+        // every pending and running merge (minutes of HNSW graph building on a large vector index), past a
+        // container's stop grace, into a SIGKILL. Closing now drops them; they run again later.
         IndexWriterConfig iwc = new IndexWriterConfig(analyzer).setSimilarity(similarity)
                 .setOpenMode(IndexWriterConfig.OpenMode.CREATE_OR_APPEND).setRAMBufferSizeMB(64)
-                .setMergeScheduler(merges);
+                .setMergeScheduler(merges).setCommitOnClose(false);
         if (codec != null) {
             iwc.setCodec(codec);
         }
