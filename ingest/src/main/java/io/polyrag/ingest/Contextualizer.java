@@ -171,6 +171,12 @@ public final class Contextualizer {
                             + quote(chunk) + "\n</chunk>")), MAX_TOKENS, 0, false));
             long tokens = (long) r.inputTokens() + r.outputTokens();
             String context = clean(r.text());
+            if (context.isBlank()) {
+                // Nothing written (a reasoning model that spent its allowance thinking, a reply of another shape):
+                // a failure, not an empty context to cache and report as written.
+                return new Call(null, tokens, "the model wrote no context" + (r.cut() ? " within its allowance of "
+                        + MAX_TOKENS + " tokens (a reasoning model thinks first: choose one that does not)" : ""));
+            }
             if (REFUSAL.matcher(context).find()) {
                 // Not a context: indexing it would put the same apology before every chunk.
                 return new Call(null, tokens, "the model declined: \"" + (context.length() > 60

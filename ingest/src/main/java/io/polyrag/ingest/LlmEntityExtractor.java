@@ -219,7 +219,12 @@ public final class LlmEntityExtractor implements EntityExtractor {
                     "<text>\n" + input.replace("</text>", "</ text>") + "\n</text>")), MAX_OUTPUT_TOKENS, 0.0, true));
             long spent = Math.max(0, r.inputTokens()) + Math.max(0, r.outputTokens());
             remaining -= spent;
-            cache.rememberResponse(key, r.text());
+            // Kept only when whole and readable: a reply cut at the allowance (its JSON unclosed), blank (a reasoning
+            // model's allowance spent on thinking) or not JSON yields nothing, and was kept for good, so no re-ingest
+            // or graph reindex ever asked again.
+            if (!r.cut() && readable(r.text())) {
+                cache.rememberResponse(key, r.text());
+            }
             out.add(parse(r.text(), spent));
         }
         return out;
@@ -237,6 +242,16 @@ public final class LlmEntityExtractor implements EntityExtractor {
             }
         }
         return new Estimate(calls, input, calls * EXPECTED_OUTPUT_TOKENS);
+    }
+
+    /** Whether a reply holds a JSON object. */
+    private static boolean readable(String response) {
+        try {
+            JsonNode root = JSON.readTree(LlmClient.jsonObject(response));
+            return root != null && root.isObject();
+        } catch (JacksonException e) {
+            return false;
+        }
     }
 
     /** The model's JSON as an extraction; anything unusable is skipped, the rest kept. */

@@ -109,4 +109,38 @@ class ContextualizerTest {
         assertThat(r.budgetStopped()).isTrue();
         assertThat(r.contexts()).containsExactly("about b1", "", "");
     }
+
+    /**
+     * A model that writes nothing (a reasoning model whose allowance went on thinking) fails the call: the empty
+     * context was cached and counted as written, so every later ingest paid nothing and got no context, silently.
+     */
+    @Test
+    void an_empty_reply_is_a_failure_and_is_not_cached() {
+        LlmClient silent = new LlmClient() {
+            @Override
+            public String id() {
+                return "thinker";
+            }
+
+            @Override
+            public Response complete(Request request) {
+                return new Response("", "thinker", 2700, 120, true);
+            }
+
+            @Override
+            public Response stream(Request request, Consumer<String> onToken) {
+                return complete(request);
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        MapCache cache = new MapCache();
+        Contextualizer.Result r = new Contextualizer(silent, cache, 2000, 2).contexts("doc-1", "Manual",
+                List.of("alpha", "beta"), Long.MAX_VALUE);
+        assertThat(r.failed()).isEqualTo(2);
+        assertThat(r.failure()).contains("no context").contains("allowance");
+        assertThat(cache.map).isEmpty();
+    }
 }

@@ -30,7 +30,7 @@ class LlmEntityExtractorTest {
                            {"subject": "", "predicate": "x", "object": "Paris"}]}""";
 
     /** A model that answers the same text every time and reports 60 tokens per call. */
-    static final class Model implements LlmClient {
+    static class Model implements LlmClient {
         final AtomicInteger calls = new AtomicInteger();
         final String reply;
         final boolean strict;
@@ -104,6 +104,27 @@ class LlmEntityExtractorTest {
         assertThat(again.get(0).tokens()).isZero();
         assertThat(again.get(0).entities()).extracting(Entity::type).containsOnly("");
         assertThat(again.get(2)).isEqualTo(Extraction.EMPTY);
+    }
+
+    /** A reply that is not JSON, or was cut at the allowance, is not kept: the next ingest asks again. */
+    @Test
+    void a_cut_or_unreadable_reply_is_not_cached() {
+        MapCache cache = new MapCache();
+        Model prose = new Model("Sorry, I cannot help with that.", true);
+        LlmEntityExtractor.create(prose, "simple", null, cache).extract(List.of("one text"), Long.MAX_VALUE);
+        LlmEntityExtractor.create(prose, "simple", null, cache).extract(List.of("one text"), Long.MAX_VALUE);
+        assertThat(prose.calls).hasValue(2);
+        Model cut = new Model(REPLY, true) {
+            @Override
+            public Response complete(Request request) {
+                calls.incrementAndGet();
+                return new Response(REPLY.substring(0, REPLY.length() / 2), "model", 40, 800, true);
+            }
+        };
+        LlmEntityExtractor.create(cut, "simple", null, cache).extract(List.of("two text"), Long.MAX_VALUE);
+        LlmEntityExtractor.create(cut, "simple", null, cache).extract(List.of("two text"), Long.MAX_VALUE);
+        assertThat(cut.calls).hasValue(2);
+        assertThat(cache.map).isEmpty();
     }
 
     @Test
