@@ -18,6 +18,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * The REST API as the tools see it: each call is exactly one HTTP request, on a client made for it and closed after
@@ -133,7 +137,20 @@ final class Backend {
         HttpRequest request = b.build();
         try (HttpClient client = HttpClient.newBuilder().connectTimeout(CONNECT)
                 .followRedirects(HttpClient.Redirect.NEVER).build()) {
-            HttpResponse<String> r = client.send(request, HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+            // The whole answer within the timeout, its body included: the JDK's own ends with the headers, and a
+            // backend that stalls after them (a dropped network, a dead host) held the tool call for ever.
+            CompletableFuture<HttpResponse<String>> answer = client.sendAsync(request,
+                    HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+            HttpResponse<String> r;
+            try {
+                r = answer.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            } catch (TimeoutException e) {
+                answer.cancel(true);
+                client.shutdownNow();
+                throw new HttpTimeoutException("no whole answer within " + timeout.toMillis() + " ms");
+            } catch (ExecutionException e) {
+                throw e.getCause() instanceof IOException io ? io : new IOException(e.getCause());
+            }
             call.end(r.statusCode());
             return new Reply(r.statusCode(), r.headers().firstValue("Content-Type").orElse(""), r.body());
         } catch (HttpTimeoutException e) {

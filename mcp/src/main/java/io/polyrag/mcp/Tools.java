@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
 import java.nio.file.attribute.BasicFileAttributes;
@@ -93,7 +94,7 @@ final class Tools {
                 new Tool("start_document_ingest", "Index files from this machine into polyrag as a background job "
                         + "(PDF, Word, Excel, PowerPoint, HTML, Markdown, text, code, images with OCR, …). Directories "
                         + "are read recursively. Returns a job_id: poll check_ingest_status until its status is "
-                        + "succeeded, partial or failed.", schema("""
+                        + "succeeded, partial, failed or canceled.", schema("""
                         {"paths": {"type": ["array", "string"], "items": {"type": "string"},
                            "description": "files or directories: a list, a JSON array string, or comma-separated"},
                          "knowledge_base": {"type": "string", "description": "where to index them (default: default)"},
@@ -184,12 +185,13 @@ final class Tools {
         Confinement confinement = files.confinement();
         List<Path> found = new ArrayList<>();
         for (String p : given) {
-            Path path = Path.of(p.startsWith("~/") ? System.getProperty("user.home") + p.substring(1) : p)
-                    .toAbsolutePath().normalize();
+            Path path = path(p);
             if (confinement.confined()) {
                 // A path outside every root is refused before the file system is asked: "no such file" for a
-                // missing one and "outside" for an existing one told a network client what exists elsewhere.
-                var refused = confinement.roots().stream().noneMatch(path::startsWith)
+                // missing one and "outside" for an existing one told a network client what exists elsewhere. The
+                // roots are real paths, so the path is compared as one (a root named through a link took nothing).
+                Path real = real(path);
+                var refused = confinement.roots().stream().noneMatch(real::startsWith)
                         ? Optional.of(path + ": resolves outside the folders this reader may open")
                         : Files.exists(path) ? confinement.refusal(path) : Optional.<String>empty();
                 if (refused.isPresent()) {
@@ -323,7 +325,7 @@ final class Tools {
             }
         }
         return reply(tool, backend.postJson(answer ? "/v1/query" : "/v1/search", body.toString()),
-                answer ? Tools::json : Tools::hits);
+                answer ? Tools::answered : Tools::hits);
     }
 
     /** Search results as a model needs them to cite: per hit its text, where it is, and how each retriever ranked it. */
@@ -336,8 +338,21 @@ final class Tools {
         // "N documents are still being indexed", "the reranker failed": without them an agent takes few or no hits
         // for the content not being there.
         out.set("warnings", r.get("warnings"));
+        if (r.hasNonNull("fusion")) {
+            // What explain asked for: the fusion's arithmetic in words.
+            out.set("fusion", r.get("fusion"));
+        }
         ArrayNode hits = out.putArray("hits");
+        long text = 0;
+        int left = 0;
         for (JsonNode h : r.path("hits")) {
+            // A result an agent can read: hits past a budget of text are left out, and it says so (200 hits of
+            // whole chunks were near a megabyte, which clients refuse or cut).
+            text += h.path("text").asString("").length();
+            if (text > MAX_RESULT_TEXT && !hits.isEmpty()) {
+                left++;
+                continue;
+            }
             ObjectNode o = hits.addObject();
             for (String f : List.of("rank", "score", "title", "uri", "location", "text", "heading_path",
                     "knowledge_base", "document_id", "chunk_id")) {
@@ -352,11 +367,51 @@ final class Tools {
                 o.set("explain", h.get("explain"));
             }
         }
+        if (left > 0) {
+            ArrayNode warnings = out.path("warnings").isArray() ? ((ArrayNode) out.get("warnings")).deepCopy()
+                    : Args.JSON.createArrayNode();
+            warnings.add(left + " more hits were left out to keep this result under " + MAX_RESULT_TEXT
+                    + " characters of text: ask for fewer (top_k) or a narrower search");
+            out.set("warnings", warnings);
+        }
         return out;
     }
 
+    /** Characters of hit text one search result carries to the agent. */
+    static final int MAX_RESULT_TEXT = 60_000;
+
     private static JsonNode json(JsonNode body) {
         return body;
+    }
+
+    /**
+     * An answer as the REST API gives it, its sources' passages cut to a few lines each once they pass the result's
+     * budget of text (every source kept, so each [n] still names its document; a wide answer with neighbours was
+     * megabytes).
+     */
+    static JsonNode answered(JsonNode body) {
+        if (!body.path("sources").isArray()) {
+            return body;
+        }
+        JsonNode out = body.deepCopy();
+        long text = 0;
+        int cut = 0;
+        for (JsonNode source : out.path("sources")) {
+            for (JsonNode passage : source.path("passages")) {
+                String t = passage.path("text").asString("");
+                text += t.length();
+                if (text > MAX_RESULT_TEXT && passage instanceof ObjectNode o && t.length() > 200) {
+                    o.put("text", t.substring(0, 200) + "…");
+                    cut++;
+                }
+            }
+        }
+        if (cut > 0 && out instanceof ObjectNode o) {
+            o.put("note_on_sources", cut + " passages were cut to their opening to keep this result under "
+                    + MAX_RESULT_TEXT + " characters of text: ask with a smaller top_k or fewer neighbours for them "
+                    + "whole");
+        }
+        return out;
     }
 
     private static void putIf(ObjectNode o, String field, String value) {
@@ -375,6 +430,13 @@ final class Tools {
             } catch (JacksonException e) {
                 body = null;
             }
+        }
+        if (r.ok() && body == null && r.body() != null && !r.body().isBlank()) {
+            // A 2xx that is not polyrag's JSON (a login page, a web app answering every path): the wrong address,
+            // not an empty result an agent would take as "nothing there".
+            return envelope(tool, false, r.status(), null, "the server answered " + r.status() + " with "
+                    + (r.contentType() == null ? "a body" : r.contentType()) + " that is not polyrag's JSON: check "
+                    + "the address (--backend-url or POLYRAG_MCP_BACKEND_URL)", null);
         }
         if (r.ok()) {
             return envelope(tool, true, r.status(), shape.apply(body == null ? Args.JSON.createObjectNode() : body),
@@ -434,6 +496,33 @@ final class Tools {
      * Whether a path, or where it leads (a file link), is inside a polyrag data directory: a link to another data
      * directory's stored original was sent, only the path itself was checked.
      */
+    /** A path as given ({@code ~/} the user's home), absolute; one the file system cannot hold is a bad 'paths'. */
+    private static Path path(String p) throws Args.Bad {
+        try {
+            return Path.of(p.startsWith("~/") ? System.getProperty("user.home") + p.substring(1) : p)
+                    .toAbsolutePath().normalize();
+        } catch (InvalidPathException e) {
+            throw new Args.Bad("paths", "not a valid path (" + e.getReason() + "): " + p.replace("\u0000",
+                    "\\u0000"));
+        }
+    }
+
+    /** {@code path} with its nearest existing folder resolved to its real path; as given when none resolves. */
+    static Path real(Path path) {
+        Path existing = path;
+        while (existing != null && !Files.exists(existing)) {
+            existing = existing.getParent();
+        }
+        if (existing == null) {
+            return path;
+        }
+        try {
+            return existing.toRealPath().resolve(existing.relativize(path));
+        } catch (IOException e) {
+            return path;
+        }
+    }
+
     static boolean leadsInsideDataDirectory(Path p) {
         if (insideDataDirectory(p)) {
             return true;

@@ -111,6 +111,24 @@ class HostFilesTest {
         assertThat(received.getLast()).contains("High water at the quay");
     }
 
+    /**
+     * An allowed folder named through a link (/home -> /var/home) takes the files named through it; a path the file
+     * system cannot hold (a NUL) is a bad 'paths', not an adapter crash.
+     */
+    @Test
+    void a_root_named_through_a_link_takes_its_files_and_a_nul_path_is_refused_by_field() throws Exception {
+        Path real = Files.createDirectories(tmp.resolve("var-home/alice"));
+        Files.writeString(real.resolve("a.md"), "# A\n\nThe fog bell rings twice.");
+        Path link = Files.createSymbolicLink(tmp.resolve("home"), tmp.resolve("var-home"));
+        Map<String, String> settings = Map.of("mcp.allowed.roots", link.resolve("alice").toString());
+        Map<String, Object> ok = ingest("streamable-http", settings, List.of(link.resolve("alice/a.md").toString()));
+        assertThat(ok.get("ok")).as(String.valueOf(ok)).isEqualTo(true);
+        assertThat(received.getLast()).contains("fog bell");
+        Map<String, Object> nul = ingest("stdio", Map.of(), List.of("a\u0000b.md"));
+        assertThat(String.valueOf(nul.get("error"))).contains("field=paths").contains("not a valid path")
+                .doesNotContain("internal error");
+    }
+
     @Test
     void over_stdio_the_users_files_are_read_but_not_the_data_directory() throws Exception {
         Path data = Files.createDirectories(tmp.resolve("data"));

@@ -57,6 +57,30 @@ class ToolsTest {
         }
     }
 
+    /** A backend that sends its headers and then nothing is given up at the timeout: the body is within it too. */
+    @Test
+    void a_server_that_stalls_after_its_headers_times_out() throws Exception {
+        try (ServerSocket stalling = new ServerSocket(0)) {
+            Thread server = Thread.ofVirtual().start(() -> {
+                try (var socket = stalling.accept()) {
+                    socket.getOutputStream().write(("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
+                            + "Content-Length: 1000\r\n\r\n{").getBytes());
+                    socket.getOutputStream().flush();
+                    Thread.sleep(30_000);
+                } catch (Exception e) {
+                    // closed by the test's end
+                }
+            });
+            Tools tools = new Tools(new Backend(URI.create("http://127.0.0.1:" + stalling.getLocalPort()), null,
+                    Duration.ofMillis(800)));
+            Map<String, Object> e = org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(Duration.ofSeconds(10),
+                    () -> McpServers.call(tools.all().getFirst(), Map.of()));
+            assertThat(e.get("ok")).isEqualTo(false);
+            assertThat(String.valueOf(e.get("error"))).contains("did not answer");
+            server.interrupt();
+        }
+    }
+
     /** A search's warnings reach the agent, and so do the sources of an answer whose model failed. */
     @Test
     void warnings_and_a_failed_answers_sources_reach_the_agent() throws Exception {
@@ -99,5 +123,73 @@ class ToolsTest {
         } finally {
             rest.stop(0);
         }
+    }
+
+    /** A 2xx that is not polyrag's JSON (a login page at the address) is an error naming the address, not "ok". */
+    @Test
+    void an_answer_that_is_not_polyrags_json_names_the_address() throws Exception {
+        com.sun.net.httpserver.HttpServer rest = com.sun.net.httpserver.HttpServer.create(
+                new java.net.InetSocketAddress("127.0.0.1", 0), 0);
+        rest.createContext("/", ex -> {
+            byte[] b = "<html><body>Sign in</body></html>".getBytes();
+            ex.getResponseHeaders().add("Content-Type", "text/html");
+            ex.sendResponseHeaders(200, b.length);
+            ex.getResponseBody().write(b);
+            ex.close();
+        });
+        rest.start();
+        try {
+            Tools tools = new Tools(new Backend(URI.create("http://127.0.0.1:" + rest.getAddress().getPort()), null,
+                    Duration.ofSeconds(5)));
+            Tools.Tool health = tools.all().stream().filter(t -> t.name().equals("check_backend_health")).findFirst()
+                    .orElseThrow();
+            Map<String, Object> e = McpServers.call(health, Map.of());
+            assertThat(e.get("ok")).isEqualTo(false);
+            assertThat(String.valueOf(e.get("error"))).contains("text/html").contains("--backend-url");
+        } finally {
+            rest.stop(0);
+        }
+    }
+
+    /** A search of many long hits is cut to a budget of text, saying how many were left out; an answer's passages too. */
+    @Test
+    void a_result_is_cut_to_a_budget_of_text_and_says_so() throws Exception {
+        com.sun.net.httpserver.HttpServer rest = com.sun.net.httpserver.HttpServer.create(
+                new java.net.InetSocketAddress("127.0.0.1", 0), 0);
+        String text = "word ".repeat(400);
+        StringBuilder hits = new StringBuilder();
+        for (int i = 0; i < 100; i++) {
+            hits.append(i == 0 ? "" : ",").append("{\"rank\": ").append(i + 1).append(", \"text\": \"").append(text)
+                    .append("\"}");
+        }
+        rest.createContext("/v1/search", ex -> {
+            byte[] b = ("{\"query\": \"q\", \"warnings\": [], \"hits\": [" + hits + "]}").getBytes();
+            ex.getResponseHeaders().add("Content-Type", "application/json");
+            ex.sendResponseHeaders(200, b.length);
+            ex.getResponseBody().write(b);
+            ex.close();
+        });
+        rest.start();
+        try {
+            Tools tools = new Tools(new Backend(URI.create("http://127.0.0.1:" + rest.getAddress().getPort()), null,
+                    Duration.ofSeconds(5)));
+            Tools.Tool search = tools.all().stream().filter(t -> t.name().equals("hybrid_search")).findFirst()
+                    .orElseThrow();
+            tools.jackson.databind.JsonNode data = Args.JSON.valueToTree(McpServers.call(search, Map.of("query", "q",
+                    "top_k", 100)).get("data"));
+            assertThat(data.path("hits").size()).isLessThan(100).isGreaterThan(10);
+            assertThat(data.path("hits").size() * text.length()).isLessThanOrEqualTo(Tools.MAX_RESULT_TEXT);
+            assertThat(data.path("warnings").toString()).contains("left out");
+        } finally {
+            rest.stop(0);
+        }
+        StringBuilder passages = new StringBuilder();
+        for (int i = 0; i < 60; i++) {
+            passages.append(i == 0 ? "" : ",").append("{\"text\": \"").append(text).append("\"}");
+        }
+        var answer = Tools.answered(Args.JSON.readTree("{\"answer\": \"a\", \"sources\": [{\"number\": 1, "
+                + "\"passages\": [" + passages + "]}]}"));
+        assertThat(answer.toString().length()).isLessThan(Tools.MAX_RESULT_TEXT + 20_000);
+        assertThat(answer.path("note_on_sources").asString()).contains("cut");
     }
 }
