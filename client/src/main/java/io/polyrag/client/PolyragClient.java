@@ -12,6 +12,7 @@ import java.net.URLDecoder;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpConnectTimeoutException;
+import java.net.http.HttpHeaders;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
@@ -43,6 +44,7 @@ import java.util.function.Predicate;
 import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import tools.jackson.core.JacksonException;
 import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.PropertyNamingStrategies;
@@ -62,7 +64,7 @@ import tools.jackson.databind.json.JsonMapper;
  * client follows; anything else fails at once with a {@link PolyragApiException} carrying the problem+json fields.
  * Unknown fields in answers are ignored, so a newer server does not break an older client. Safe for concurrent use.
  */
-public final class PolyragClient {
+public final class PolyragClient implements AutoCloseable {
     /** Routes this client calls (method and path as docs/openapi.json names them); a test holds it to the document. */
     public static final Set<String> ROUTES = Set.of("GET /health", "GET /ready", "POST /v1/search", "GET /v1/search",
             "POST /v1/query", "POST /v1/ingest/text", "POST /v1/ingest/files", "POST /v1/documents", "GET /v1/documents",
@@ -96,7 +98,13 @@ public final class PolyragClient {
                     + url + "'");
         }
         this.base = url.endsWith("/") ? url.substring(0, url.length() - 1) : url;
-        this.apiKey = b.apiKey;
+        // Stripped (a key read from a file keeps its line end), and refused, not quoted, if a character HTTP headers
+        // do not allow is left inside: the HTTP client's own message quoted the whole header, the key in it.
+        this.apiKey = b.apiKey == null ? null : b.apiKey.strip();
+        if (apiKey != null && apiKey.chars().anyMatch(c -> c < 0x20 || c == 0x7f)) {
+            throw new IllegalArgumentException("apiKey holds a character HTTP headers do not allow (a line break?): "
+                    + "give the key alone");
+        }
         this.timeout = b.timeout;
         this.retries = b.retries;
         this.http = HttpClient.newBuilder().connectTimeout(b.connectTimeout).build();
@@ -104,6 +112,12 @@ public final class PolyragClient {
 
     public static Builder builder() {
         return new Builder();
+    }
+
+    /** Releases the HTTP client's connections and threads; a closed client sends nothing more. */
+    @Override
+    public void close() {
+        http.close();
     }
 
     /** How the client reaches the server. */
@@ -266,6 +280,12 @@ public final class PolyragClient {
             return this;
         }
 
+        /** Answers only: decide first what the question asks for (a lookup, a summary, …); {@link Answer#route}. */
+        public Search route(boolean route) {
+            body.put("route", route);
+            return this;
+        }
+
         /**
          * Answers only: the next turn of the conversation the server keeps under this id (created by its first
          * question); a follow-up leans on the earlier turns.
@@ -377,21 +397,27 @@ public final class PolyragClient {
             String location) {
     }
 
-    /** A numbered source an answer cites as [n]. */
+    /** A numbered source an answer cites as [n], with the figures (charts, diagrams) that belong with its passages. */
     public record Source(int number, String documentId, String title, String uri, String knowledgeBase,
-            List<Passage> passages) {
+            List<Passage> passages, List<Figure> figures) {
+    }
+
+    /** What the intent router decided a question asks for ({@code route: true}), and why. */
+    public record Route(String intent, String scope, String reason, String by, int topK, int neighbours,
+            String style) {
     }
 
     public record Grounded(String sentence, List<Integer> supportedBy, List<Integer> cited, boolean supported) {
     }
 
-    /** An answer citing numbered sources; {@code mode} says who wrote it (extractive, or the model's name). */
     /**
      * An answer citing numbered sources; {@code mode} says who wrote it (extractive, or the model's name);
-     * {@code rewrittenQuery} the query a follow-up was retrieved with (null when it was searched as asked).
+     * {@code rewrittenQuery} the query a follow-up was retrieved with (null when it was searched as asked);
+     * {@code route} what the intent router decided (null unless asked for).
      */
     public record Answer(String query, String answer, String mode, String note, long tookMs, List<Source> sources,
-            List<Degraded> degraded, List<Grounded> grounding, String rewrittenQuery, String conversationId) {
+            List<Degraded> degraded, List<Grounded> grounding, String rewrittenQuery, String conversationId,
+            Route route) {
     }
 
     /** A message of a conversation: {@code role} user or assistant. */
@@ -409,10 +435,10 @@ public final class PolyragClient {
     public record Problem(String source, String reason) {
     }
 
-    /** What a synchronous ingest did. */
+    /** What a synchronous ingest did, with the model tokens it spent on extraction and chunk contexts. */
     public record IngestReport(int documents, int added, int updated, int unchanged, int failed, int chunks,
             long tookMs, List<String> warnings, List<Problem> errors, List<Indexed> indexed, String documentId,
-            long version) {
+            long version, int relations, long extractionTokens, long contextTokens) {
     }
 
     /** A job queued for files sent: follow it with {@link #job} or {@link #awaitJob}. */
@@ -422,8 +448,10 @@ public final class PolyragClient {
     public record DocumentAccepted(String jobId, String documentId, String status, String location) {
     }
 
+    /** A job's progress: counts so far, the stores written, and an estimate's model calls and tokens. */
     public record Progress(String stage, int total, int processed, int added, int updated, int unchanged, int deleted,
-            int failed, int chunks, List<String> warnings, List<Problem> errors) {
+            int failed, int chunks, List<String> warnings, List<Problem> errors, int relations, long extractionTokens,
+            long estimatedCalls, long estimatedTokens, List<String> storesWritten) {
     }
 
     /** A background job: its status (queued, running, succeeded, partial, failed, canceled) and progress. */
@@ -479,7 +507,8 @@ public final class PolyragClient {
     /** {@code GET /ready}: true when every store and model answers. */
     public boolean ready() {
         try {
-            send("GET", "/ready", null, null, JsonNode.class);
+            // Asked once: a 503 is the answer here, not a failure to try again.
+            send("GET", "/ready", null, null, JsonNode.class, false);
             return true;
         } catch (PolyragApiException e) {
             if (e.status() == 503) {
@@ -533,7 +562,7 @@ public final class PolyragClient {
 
     /** {@code GET /v1/search?q=…&top_k=…}: the simple form. */
     public SearchResults search(String query, int topK) {
-        return send("GET", "/v1/search?q=" + enc(query) + "&top_k=" + topK, null, null, SearchResults.class);
+        return send("GET", "/v1/search?q=" + param(query) + "&top_k=" + topK, null, null, SearchResults.class);
     }
 
     /** {@code POST /v1/query}: a cited answer. */
@@ -608,7 +637,7 @@ public final class PolyragClient {
     /** {@code GET /v1/documents}: a page of the caller's documents ({@code knowledgeBase} null: all). */
     public DocumentPage documents(String knowledgeBase, int offset, int limit) {
         return send("GET", "/v1/documents?offset=" + offset + "&limit=" + limit + (knowledgeBase == null ? ""
-                : "&kb=" + enc(knowledgeBase)), null, null, DocumentPage.class);
+                : "&kb=" + param(knowledgeBase)), null, null, DocumentPage.class);
     }
 
     /** {@code GET /v1/documents/{id}}: the document and what each store holds of it. */
@@ -825,7 +854,7 @@ public final class PolyragClient {
     /** {@code DELETE /v1/knowledge-bases/{name}/judgments}: one judged query, or all ({@code queryId} null). */
     public int deleteJudgments(String knowledgeBase, String queryId) {
         return send("DELETE", "/v1/knowledge-bases/" + enc(knowledgeBase) + "/judgments"
-                + (queryId == null ? "" : "?query_id=" + enc(queryId)), null, null, JsonNode.class).path("deleted")
+                + (queryId == null ? "" : "?query_id=" + param(queryId)), null, null, JsonNode.class).path("deleted")
                 .asInt();
     }
 
@@ -859,7 +888,7 @@ public final class PolyragClient {
 
     /** {@code GET /v1/graph/entities?q=…}: entities whose name matches, as a tree. */
     public JsonNode entities(String query, int limit) {
-        return send("GET", "/v1/graph/entities?q=" + enc(query) + "&limit=" + limit, null, null, JsonNode.class);
+        return send("GET", "/v1/graph/entities?q=" + param(query) + "&limit=" + limit, null, null, JsonNode.class);
     }
 
     /** {@code GET /v1/graph/entities/{id}/neighbours}: an entity's relations, as a tree. */
@@ -883,11 +912,16 @@ public final class PolyragClient {
         return URLEncoder.encode(s, StandardCharsets.UTF_8).replace("+", "%20");
     }
 
+    /** A query parameter's value, percent-encoded (any text: ".", "..", empty are values like any other). */
+    private static String param(String s) {
+        return URLEncoder.encode(s == null ? "" : s, StandardCharsets.UTF_8).replace("+", "%20");
+    }
+
     private HttpRequest.Builder request(String path) {
         HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + path)).timeout(timeout)
                 .header("Accept", "application/json");
         if (apiKey != null && !apiKey.isBlank()) {
-            b.header("Authorization", "Bearer " + apiKey.strip());
+            b.header("Authorization", "Bearer " + apiKey);
         }
         return b;
     }
@@ -917,7 +951,14 @@ public final class PolyragClient {
         if (type == Void.class || r.body().length == 0) {
             return null;
         }
-        return JSON.readValue(r.body(), type);
+        try {
+            return JSON.readValue(r.body(), type);
+        } catch (JacksonException e) {
+            // A 2xx that is not polyrag's JSON: the base URL reaches something else (a login page, another app).
+            throw new PolyragApiException(r.statusCode(), "about:blank", "Not polyrag's answer", "the answer ("
+                    + r.headers().firstValue("Content-Type").orElse("no content type") + ") is not polyrag's JSON: "
+                    + "check the base URL " + base, null, e);
+        }
     }
 
     private Content bytes(String path) {
@@ -962,7 +1003,7 @@ public final class PolyragClient {
             if (s / 100 == 2) {
                 return r;
             }
-            JsonNode problem = problem(r.body()); // reads, and so closes, a streamed body too
+            JsonNode problem = problem(r.body(), r.headers(), s); // reads, and so closes, a streamed body too
             long wait = retryAfterMs(r.headers().firstValue("Retry-After").orElse(null));
             if ((s == 429 || s == 503 || (safe && (s == 502 || s == 504))) && attempt < retries
                     && wait <= MAX_PAUSE_MS) {
@@ -1002,9 +1043,14 @@ public final class PolyragClient {
         }
     }
 
-    private static JsonNode problem(Object body) {
+    /**
+     * The problem an error answer holds; for one that is not polyrag's JSON (a proxy's HTML page: nginx's 413 for a
+     * body over its limit, a gateway's 502), a problem saying where it came from, with its opening, so the caller is
+     * not sent looking in polyrag.
+     */
+    private static JsonNode problem(Object body, HttpHeaders headers, int status) {
+        byte[] bytes;
         try {
-            byte[] bytes;
             if (body instanceof InputStream in) {
                 try (in) {
                     bytes = in.readNBytes(1 << 20);
@@ -1013,10 +1059,31 @@ public final class PolyragClient {
                 bytes = body instanceof byte[] b ? b : body instanceof String t ? t.getBytes(StandardCharsets.UTF_8)
                         : null;
             }
-            return bytes == null || bytes.length == 0 ? null : JSON.readTree(bytes);
-        } catch (IOException | RuntimeException e) {
+        } catch (IOException e) {
             return null;
         }
+        if (bytes == null || bytes.length == 0) {
+            return null;
+        }
+        try {
+            JsonNode n = JSON.readTree(bytes);
+            if (n != null && n.isObject()) {
+                return n;
+            }
+        } catch (RuntimeException e) {
+            // not JSON: told below
+        }
+        String text = new String(bytes, 0, Math.min(bytes.length, 4096), StandardCharsets.UTF_8)
+                .replaceAll("<[^>]*>", " ").replaceAll("\\s+", " ").strip();
+        String server = headers.firstValue("Server").map(v -> ", server " + v).orElse("");
+        var n = JSON.createObjectNode();
+        n.put("status", status);
+        n.put("title", "HTTP " + status);
+        n.put("detail", "the answer did not come from polyrag's API (" + headers.firstValue("Content-Type")
+                .orElse("no content type") + server + "): " + (text.length() > 200 ? text.substring(0, 200) + "…"
+                : text) + (status == 413 ? "; a proxy in front of polyrag may limit request bodies (nginx: "
+                + "client_max_body_size)" : ""));
+        return n;
     }
 
     /** The longest a call waits before trying again; a server asking for longer gets its 429 or 503 at once. */

@@ -76,6 +76,59 @@ class PolyragClientTest {
         assertThat(routes).as("the client calls only routes the document has").containsAll(PolyragClient.ROUTES);
     }
 
+    /**
+     * A key read from a file with its line end works; one with a line break inside is refused without quoting it (the
+     * HTTP client's message quoted the whole header). A query value is any text: "." is searched, not refused as an
+     * id would be.
+     */
+    @Test
+    void a_keys_line_end_is_stripped_and_a_broken_key_never_quoted() {
+        try (PolyragClient fromFile = PolyragClient.builder().baseUrl(base).apiKey(key + "\r\n").build()) {
+            assertThat(fromFile.usage().documents()).isNotNegative();
+            Throwable dot = org.assertj.core.api.Assertions.catchThrowable(() -> fromFile.search(".", 3));
+            assertThat(dot).as("searched, not refused as an id").matches(t -> !(t instanceof IllegalArgumentException));
+        }
+        assertThatThrownBy(() -> PolyragClient.builder().baseUrl(base).apiKey("sk-secret\nmore").build())
+                .isInstanceOf(IllegalArgumentException.class).hasMessageNotContaining("sk-secret");
+    }
+
+    /**
+     * An answer from something in front of polyrag (nginx's HTML 413, a login page's 200) says so, with its opening;
+     * it said "polyrag answered 413 without a problem description", or threw a parser's exception.
+     */
+    @Test
+    void an_answer_that_is_not_polyrags_says_where_it_came_from() throws Exception {
+        com.sun.net.httpserver.HttpServer proxy = com.sun.net.httpserver.HttpServer.create(
+                new java.net.InetSocketAddress("127.0.0.1", 0), 0);
+        proxy.createContext("/v1/ingest/text", x -> {
+            byte[] b = ("<html><head><title>413 Request Entity Too Large</title></head><body><h1>413 Request "
+                    + "Entity Too Large</h1><hr>nginx</body></html>").getBytes();
+            x.getResponseHeaders().add("Content-Type", "text/html");
+            x.getResponseHeaders().add("Server", "nginx");
+            x.sendResponseHeaders(413, b.length);
+            x.getResponseBody().write(b);
+            x.close();
+        });
+        proxy.createContext("/v1/usage", x -> {
+            byte[] b = "<html><body>Sign in</body></html>".getBytes();
+            x.getResponseHeaders().add("Content-Type", "text/html");
+            x.sendResponseHeaders(200, b.length);
+            x.getResponseBody().write(b);
+            x.close();
+        });
+        proxy.start();
+        try (PolyragClient c = PolyragClient.builder().baseUrl("http://127.0.0.1:" + proxy.getAddress().getPort())
+                .retries(0).build()) {
+            assertThatThrownBy(() -> c.ingestText("x", "t", "u", "kb")).isInstanceOf(PolyragApiException.class)
+                    .hasMessageContaining("Request Entity Too Large").hasMessageContaining("nginx")
+                    .hasMessageContaining("client_max_body_size");
+            assertThatThrownBy(c::usage).isInstanceOf(PolyragApiException.class).hasMessageContaining("text/html")
+                    .hasMessageContaining("base URL");
+        } finally {
+            proxy.stop(0);
+        }
+    }
+
     @Test
     void search_answers_and_streamed_answers_are_typed() {
         var report = client.ingestText("After about twelve hours the levain should be bubbly and smell sweet.",
@@ -114,6 +167,10 @@ class PolyragClientTest {
                 "recipes"));
         assertThat(answer.answer()).contains("twelve hours").contains("[1]");
         assertThat(answer.sources().getFirst().passages()).isNotEmpty();
+        assertThat(answer.sources().getFirst().figures()).as("a source's figures reach the client").isNotNull();
+        assertThat(client.query(PolyragClient.Search.of("How long should the levain rest?").knowledgeBases(
+                "recipes").route(true)).route()).as("what the router decided").isNotNull();
+        assertThat(report.extractionTokens()).isZero();
         List<String> tokens = new ArrayList<>();
         var streamed = client.query(PolyragClient.Search.of("How long should the levain rest?").knowledgeBases(
                 "recipes"), tokens::add);

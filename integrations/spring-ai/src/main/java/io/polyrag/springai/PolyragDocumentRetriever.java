@@ -39,8 +39,21 @@ public final class PolyragDocumentRetriever implements DocumentRetriever {
         return new Builder();
     }
 
+    /** Where Spring AI's advisors put a per-request filter (VectorStoreDocumentRetriever.FILTER_EXPRESSION). */
+    static final String FILTER_EXPRESSION = "vector_store_filter_expression";
+
+    /**
+     * Searches {@code query}'s text. A per-request filter expression in its context (the advisor parameter a
+     * {@code VectorStoreDocumentRetriever} applies) is refused, not ignored: ignored, a caller scoping each user's
+     * searches so got every knowledge base the key can see. Scope with {@link Builder#knowledgeBases}.
+     */
     @Override
     public List<Document> retrieve(Query query) {
+        Object filter = query.context() == null ? null : query.context().get(FILTER_EXPRESSION);
+        if (filter != null && !String.valueOf(filter).isBlank()) {
+            throw new IllegalArgumentException("polyrag's retriever does not apply filter expressions ('"
+                    + FILTER_EXPRESSION + "'): scope its searches with knowledgeBases(...), a retriever per scope");
+        }
         return client.search(PolyragClient.Search.of(query.text()).topK(topK).knowledgeBases(knowledgeBases)
                 .modalities(modalities)).requireAnswered().hits().stream().map(PolyragDocumentRetriever::document).toList();
     }

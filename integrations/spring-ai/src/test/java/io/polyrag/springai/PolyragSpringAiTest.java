@@ -87,6 +87,16 @@ class PolyragSpringAiTest {
                 .doesNotContain("Quokkas");
     }
 
+    /** A per-request filter expression is refused, never ignored (ignored, every knowledge base was searched). */
+    @Test
+    void a_filter_expression_is_refused_not_ignored() {
+        var retriever = PolyragDocumentRetriever.builder().baseUrl(base).apiKey(key).build();
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> retriever.retrieve(Query.builder().text("levain")
+                .context(Map.of(org.springframework.ai.rag.retrieval.search.VectorStoreDocumentRetriever
+                        .FILTER_EXPRESSION, "knowledge_base == 'recipes'")).build()))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("knowledgeBases");
+    }
+
     @Test
     void the_auto_configuration_makes_the_client_and_the_retriever_from_polyrag_properties() {
         new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(PolyragAutoConfiguration.class))
