@@ -111,21 +111,57 @@ public final class Outbound {
         return target;
     }
 
+    /** The most of an answer read (a model's, a rerank API's): a larger one is not what was asked for. */
+    static final int MAX_BODY = 16 << 20;
+    /** The most of an error body read for its message. */
+    static final int MAX_ERROR_BODY = 64 << 10;
+    /** The longest line of a stream (one event's data). */
+    static final int MAX_LINE = 1 << 20;
+
+    /** A line of a stream, without its end; null at the end; an error past {@link #MAX_LINE} characters. */
+    private static String line(BufferedReader reader) throws IOException {
+        StringBuilder sb = new StringBuilder();
+        for (int c = reader.read(); c >= 0; c = reader.read()) {
+            if (c == '\n') {
+                return sb.toString();
+            }
+            if (c == '\r') {
+                // A line ends at CR, LF or CR LF, as readLine reads it.
+                reader.mark(1);
+                if (reader.read() != '\n') {
+                    reader.reset();
+                }
+                return sb.toString();
+            }
+            if (sb.length() >= MAX_LINE) {
+                throw new IOException("a line longer than " + (MAX_LINE >> 20) + " MiB: not a stream of events");
+            }
+            sb.append((char) c);
+        }
+        return sb.isEmpty() ? null : sb.toString();
+    }
+
     /** POSTs JSON and returns the response body of a 2xx, retrying transient failures. */
     public String postJson(URI uri, Map<String, String> headers, String body, Function<String, String> errorMessage) {
         return withRetries(() -> {
             HttpResponse<InputStream> r = send(json(uri, headers, body), HttpResponse.BodyHandlers.ofInputStream());
-            String text;
+            byte[] bytes;
             try (InputStream in = r.body(); Watchdog dog = new Watchdog(in)) {
-                text = new String(dog.read(in::readAllBytes, uri, r.statusCode()), StandardCharsets.UTF_8);
+                bytes = dog.read(() -> in.readNBytes(MAX_BODY + 1), uri, r.statusCode());
             } catch (IOException e) {
                 throw new OutboundException.Transient(target, r.statusCode(), "the body of " + uri + " broke off: "
                         + e.getMessage(), e);
             }
             if (r.statusCode() / 100 != 2) {
-                throw failure(r.statusCode(), errorMessage.apply(text), retryAfter(r.headers()));
+                throw failure(r.statusCode(), errorMessage.apply(new String(bytes, 0, Math.min(bytes.length,
+                        MAX_ERROR_BODY), StandardCharsets.UTF_8)), retryAfter(r.headers()));
             }
-            return text;
+            if (bytes.length > MAX_BODY) {
+                // Not a model's answer (a wrong address, a faulty gateway): refused before it fills the heap.
+                throw new OutboundException(target, r.statusCode(), "the answer is larger than " + (MAX_BODY >> 20)
+                        + " MiB: is the address an API of this kind?", null);
+            }
+            return new String(bytes, StandardCharsets.UTF_8);
         });
     }
 
@@ -140,7 +176,8 @@ public final class Outbound {
             if (r.statusCode() / 100 != 2) {
                 String err;
                 try (InputStream in = r.body(); Watchdog dog = new Watchdog(in)) {
-                    err = new String(dog.read(in::readAllBytes, uri, r.statusCode()), StandardCharsets.UTF_8);
+                    err = new String(dog.read(() -> in.readNBytes(MAX_ERROR_BODY), uri, r.statusCode()),
+                            StandardCharsets.UTF_8);
                 } catch (IOException e) {
                     err = "(the error body could not be read: " + e.getMessage() + ")";
                 }
@@ -151,7 +188,7 @@ public final class Outbound {
             try (dog; BufferedReader reader = new BufferedReader(new InputStreamReader(r.body(),
                     StandardCharsets.UTF_8))) {
                 String line;
-                while ((line = dog.read(reader::readLine, uri, r.statusCode())) != null) {
+                while ((line = dog.read(() -> line(reader), uri, r.statusCode())) != null) {
                     dog.rearm();
                     onLine.accept(line);
                 }

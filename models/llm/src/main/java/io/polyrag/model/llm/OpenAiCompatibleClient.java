@@ -33,10 +33,10 @@ public final class OpenAiCompatibleClient implements LlmClient {
         this.http = http;
     }
 
-    /** {@code response_format: json_object} makes the server return JSON. */
+    /** {@code response_format: json_object} makes the server return JSON, unless the server refused it. */
     @Override
     public boolean strictJson() {
-        return true;
+        return !noResponseFormat;
     }
 
     @Override
@@ -48,6 +48,10 @@ public final class OpenAiCompatibleClient implements LlmClient {
     private volatile boolean completionTokens;
     /** Send no temperature: reasoning models accept only their default. */
     private volatile boolean defaultTemperature;
+    /** Send no response_format: LM Studio accepts only json_schema or text ("'response_format.type' must be …"). */
+    private volatile boolean noResponseFormat;
+    /** Send no stream_options: Mistral's API refuses it (422 extra_forbidden); usage is then estimated. */
+    private volatile boolean noStreamOptions;
 
     /**
      * Whether a refusal names a parameter this model does not take (OpenAI's reasoning models: {@code max_tokens},
@@ -55,8 +59,16 @@ public final class OpenAiCompatibleClient implements LlmClient {
      */
     private boolean adapted(OutboundException e) {
         String m = String.valueOf(e.getMessage()).toLowerCase(Locale.ROOT);
-        if (e.status() != 400) {
+        if (e.status() != 400 && e.status() != 422) {
             return false;
+        }
+        if (!noResponseFormat && m.contains("response_format")) {
+            noResponseFormat = true;
+            return true;
+        }
+        if (!noStreamOptions && m.contains("stream_options")) {
+            noStreamOptions = true;
+            return true;
         }
         if (!completionTokens && m.contains("max_tokens") && m.contains("max_completion_tokens")) {
             completionTokens = true;
@@ -86,7 +98,7 @@ public final class OpenAiCompatibleClient implements LlmClient {
         if (choice.isMissingNode()) {
             throw new OutboundException(id(), 200, "the response has no choices: " + abbreviate(body), null);
         }
-        return new Response(choice.path("message").path("content").asString(""), r.path("model").asString(model),
+        return new Response(text(choice.path("message").path("content")), r.path("model").asString(model),
                 r.path("usage").path("prompt_tokens").asInt(0), r.path("usage").path("completion_tokens").asInt(0),
                 "length".equals(choice.path("finish_reason").asString("")));
     }
@@ -122,10 +134,10 @@ public final class OpenAiCompatibleClient implements LlmClient {
             return null;
         }
         JsonNode message = r == null ? null : r.path("choices").path(0).path("message");
-        if (message == null || !message.path("content").isString()) {
+        if (message == null || !message.path("content").isString() && !message.path("content").isArray()) {
             return null;
         }
-        return new Response(message.path("content").asString(), r.path("model").asString(model),
+        return new Response(text(message.path("content")), r.path("model").asString(model),
                 r.path("usage").path("prompt_tokens").asInt(0), r.path("usage").path("completion_tokens").asInt(0),
                 "length".equals(r.path("choices").path(0).path("finish_reason").asString("")));
     }
@@ -161,7 +173,7 @@ public final class OpenAiCompatibleClient implements LlmClient {
             answeredBy[0] = chunk.path("model").asString(answeredBy[0]);
             ended[0] |= chunk.path("choices").path(0).path("finish_reason").isString();
             cut[0] |= "length".equals(chunk.path("choices").path(0).path("finish_reason").asString(""));
-            String piece = chunk.path("choices").path(0).path("delta").path("content").asString("");
+            String piece = text(chunk.path("choices").path(0).path("delta").path("content"));
             if (!piece.isEmpty()) {
                 text.append(piece);
                 onToken.accept(piece);
@@ -201,12 +213,14 @@ public final class OpenAiCompatibleClient implements LlmClient {
         if (!defaultTemperature) {
             b.put("temperature", request.temperature());
         }
-        if (request.json()) {
+        if (request.json() && !noResponseFormat) {
             b.putObject("response_format").put("type", "json_object");
         }
         if (stream) {
             b.put("stream", true);
-            b.putObject("stream_options").put("include_usage", true);
+            if (!noStreamOptions) {
+                b.putObject("stream_options").put("include_usage", true);
+            }
         }
         return JSON.writeValueAsString(b);
     }
@@ -222,6 +236,25 @@ public final class OpenAiCompatibleClient implements LlmClient {
             throw new OutboundException(provider, 200, "the model answered with something that is not JSON: "
                     + Ids.abbreviate(text, 80), e);
         }
+    }
+
+    /**
+     * A message's content: a string, or (Mistral's Magistral models) an array of parts whose text parts are joined;
+     * read as a string only, such a reply was empty.
+     */
+    static String text(JsonNode content) {
+        if (content.isArray()) {
+            StringBuilder sb = new StringBuilder();
+            for (JsonNode part : content) {
+                if (part.isString()) {
+                    sb.append(part.asString());
+                } else if ("text".equals(part.path("type").asString("")) || part.path("text").isString()) {
+                    sb.append(part.path("text").asString(""));
+                }
+            }
+            return sb.toString();
+        }
+        return content.asString("");
     }
 
     /** The provider's own message from an error body ({@code {"error": {"message": …}}}), else the body. */

@@ -195,4 +195,29 @@ class OpenAiCompatibleClientTest {
             assertThat(last.has("temperature")).isFalse();
         }
     }
+
+    /**
+     * A server that refuses response_format (LM Studio) or stream_options (Mistral, with a 422) is asked again
+     * without it, and remembered; content given as an array of parts (Magistral) is read as its text.
+     */
+    @Test
+    void a_server_refusing_response_format_or_stream_options_is_asked_without_them() throws IOException {
+        try (LoopbackServer s = new LoopbackServer(
+                Reply.json(400, "{\"error\":\"'response_format.type' must be 'json_schema' or 'text'\"}"),
+                Reply.json(200, "{\"model\":\"m\",\"choices\":[{\"message\":{\"content\":[{\"type\":\"thinking\","
+                        + "\"thinking\":\"hm\"},{\"type\":\"text\",\"text\":\"{\\\"a\\\": 1}\"}]}}]}"),
+                Reply.json(422, "{\"detail\":[{\"type\":\"extra_forbidden\",\"loc\":[\"body\",\"stream_options\"],"
+                        + "\"msg\":\"Extra inputs are not permitted\"}]}"),
+                Reply.sse("data: {\"model\":\"m\",\"choices\":[{\"delta\":{\"content\":\"Paris\"}}]}",
+                        "data: {\"model\":\"m\",\"choices\":[{\"delta\":{},\"finish_reason\":\"stop\"}]}",
+                        "data: [DONE]"))) {
+            var client = client(s, 0, Duration.ofSeconds(5));
+            assertThat(client.complete(request(true)).text()).isEqualTo("{\"a\": 1}");
+            assertThat(client.strictJson()).isFalse();
+            assertThat(OpenAiCompatibleClient.JSON.readTree(s.received.get(1).body()).has("response_format")).isFalse();
+            assertThat(client.stream(request(false), x -> { }).text()).isEqualTo("Paris");
+            assertThat(OpenAiCompatibleClient.JSON.readTree(s.received.getLast().body()).has("stream_options"))
+                    .isFalse();
+        }
+    }
 }
