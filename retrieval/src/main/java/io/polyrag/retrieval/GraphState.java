@@ -124,17 +124,23 @@ final class GraphState {
         }
     }
 
+    // Every chunk of the call removed at once: one pass over each touched entity's mentions and relations (a version
+    // at a time, a hub mentioned by every document was scanned once per version, under the write lock).
     void delete(Collection<DocumentVersion> versions) {
+        List<Chunk> gone = new ArrayList<>();
         for (DocumentVersion v : versions) {
-            remove(byDocument.getOrDefault(v.documentId(), List.of()).stream()
-                    .filter(c -> c.version == v.version()).toList());
+            byDocument.getOrDefault(v.documentId(), List.of()).stream().filter(c -> c.version == v.version())
+                    .forEach(gone::add);
         }
+        remove(gone);
     }
 
     void deleteDocuments(Collection<String> documentIds) {
+        List<Chunk> gone = new ArrayList<>();
         for (String d : documentIds) {
-            remove(List.copyOf(byDocument.getOrDefault(d, List.of())));
+            gone.addAll(byDocument.getOrDefault(d, List.of()));
         }
+        remove(gone);
     }
 
     /**
@@ -187,12 +193,18 @@ final class GraphState {
             return;
         }
         nodes.remove(n.id);
-        for (Edge e : List.copyOf(n.edges)) {
+        // Grouped by the other end: one pass over each neighbour's relations (a hub losing many leaves was scanned
+        // once per leaf).
+        Map<Node, Set<Edge>> byOther = new IdentityHashMap<>();
+        Map<Chunk, Set<Edge>> byChunk = new IdentityHashMap<>();
+        for (Edge e : n.edges) {
             Node other = e.subject == n ? e.object : e.subject;
-            other.edges.remove(e);
-            e.chunk.edges.remove(e);
+            byOther.computeIfAbsent(other, x -> Collections.newSetFromMap(new IdentityHashMap<>())).add(e);
+            byChunk.computeIfAbsent(e.chunk, x -> Collections.newSetFromMap(new IdentityHashMap<>())).add(e);
             relations--;
         }
+        byOther.forEach((other, es) -> other.edges.removeIf(es::contains));
+        byChunk.forEach((chunk, es) -> chunk.edges.removeIf(es::contains));
         n.edges.clear();
         for (String a : n.aliases) {
             unindex(aliases, a, n);

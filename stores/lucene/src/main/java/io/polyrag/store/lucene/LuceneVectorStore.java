@@ -29,12 +29,14 @@ import org.apache.lucene.codecs.KnnVectorsFormat;
 import org.apache.lucene.codecs.lucene104.Lucene104Codec;
 import org.apache.lucene.codecs.lucene104.Lucene104HnswScalarQuantizedVectorsFormat;
 import org.apache.lucene.codecs.lucene99.Lucene99HnswVectorsFormat;
+import org.apache.lucene.codecs.perfield.PerFieldKnnVectorsFormat;
 import org.apache.lucene.document.BinaryDocValuesField;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.document.Field;
 import org.apache.lucene.document.KnnFloatVectorField;
 import org.apache.lucene.document.StringField;
 import org.apache.lucene.index.BinaryDocValues;
+import org.apache.lucene.index.FieldInfo;
 import org.apache.lucene.index.IndexReader;
 import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.index.PostingsEnum;
@@ -330,9 +332,25 @@ public final class LuceneVectorStore implements VectorStore {
      * re-scores them with the full vectors before keeping the best.
      */
     private ScoreDoc[] graph(IndexSearcher s, float[] vector, int candidates, Query filter) throws IOException {
-        int walk = candidates * quantization.oversample;
+        // Segments written under a quantised setting keep that format until a merge rewrites them: switched back
+        // to none, their walk's scores were the small copies' estimates, reported as cosines and ranked against
+        // exact ones. They are re-scored too.
+        boolean rescore = quantization != Quantization.NONE || quantizedSegments(s);
+        int walk = candidates * (quantization != Quantization.NONE ? quantization.oversample : rescore ? 2 : 1);
         ScoreDoc[] found = s.search(new KnnFloatVectorQuery(VECTOR, vector, walk, filter), walk).scoreDocs;
-        return quantization == Quantization.NONE ? found : ExactScan.rescore(s, VECTOR, vector, found, candidates);
+        return rescore ? ExactScan.rescore(s, VECTOR, vector, found, candidates) : found;
+    }
+
+    /** Whether a segment keeps its graph's vectors quantised (its field's format names it). */
+    private static boolean quantizedSegments(IndexSearcher s) {
+        for (LeafReaderContext leaf : s.getIndexReader().leaves()) {
+            FieldInfo field = leaf.reader().getFieldInfos().fieldInfo(VECTOR);
+            String format = field == null ? null : field.getAttribute(PerFieldKnnVectorsFormat.PER_FIELD_FORMAT_KEY);
+            if (format != null && format.contains("Quantized")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     @Override

@@ -59,6 +59,56 @@ class LuceneQuantizedVectorStoreTest {
         }
     }
 
+    /**
+     * Segments written quantised, then the setting switched back to none: their hits are re-scored with the full
+     * vectors, so every reported score is the exact cosine (they were the 1-bit copies' estimates, ranked against
+     * the new segments' exact scores).
+     */
+    @Test
+    void segments_left_quantised_after_a_switch_to_none_are_scored_exactly(@org.junit.jupiter.api.io.TempDir Path dir) {
+        int dim = 32;
+        Random r = new Random(11);
+        List<StoreRecord> first = new ArrayList<>();
+        List<StoreRecord> second = new ArrayList<>();
+        for (int i = 0; i < 600; i++) {
+            float[] v = new float[dim];
+            for (int j = 0; j < dim; j++) {
+                v[j] = (float) r.nextGaussian();
+            }
+            (i < 300 ? first : second).add(new StoreRecord("c" + i, "d" + i, 1, "kb", "t", v));
+        }
+        try (VectorStore int1 = new LuceneVectorStore(dir.resolve("vector"), dim, "m", 0,
+                LuceneVectorStore.Quantization.INT1)) {
+            int1.upsert(first);
+        }
+        try (VectorStore none = new LuceneVectorStore(dir.resolve("vector"), dim, "m", 0,
+                LuceneVectorStore.Quantization.NONE)) {
+            none.upsert(second);
+            float[] q = first.get(7).vector();
+            List<StoreHit> hits = none.search(q, SearchScope.ALL, 20);
+            assertThat(hits.getFirst().chunkId()).isEqualTo("c7");
+            java.util.Map<String, float[]> byId = new java.util.HashMap<>();
+            first.forEach(x -> byId.put(x.chunkId(), x.vector()));
+            second.forEach(x -> byId.put(x.chunkId(), x.vector()));
+            for (StoreHit h : hits) {
+                assertThat(h.score()).as(h.chunkId()).isCloseTo(cosine(q, byId.get(h.chunkId())),
+                        org.assertj.core.data.Offset.offset(1e-4));
+            }
+        }
+    }
+
+    private static double cosine(float[] a, float[] b) {
+        double dot = 0;
+        double na = 0;
+        double nb = 0;
+        for (int i = 0; i < a.length; i++) {
+            dot += a[i] * b[i];
+            na += a[i] * a[i];
+            nb += b[i] * b[i];
+        }
+        return dot / Math.sqrt(na * nb);
+    }
+
     @Nested
     class Int4 extends VectorStoreContract {
         @Override
