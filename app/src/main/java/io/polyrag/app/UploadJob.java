@@ -174,6 +174,11 @@ final class UploadJob implements JobHandler {
                     if (doc.isEmpty()) {
                         return; // deleted since it was published: its original is not kept behind it
                     }
+                    if (d.outcome().equals("superseded") || doc.get().visibleVersion() != d.version()) {
+                        // Another upload of the name published a newer version meanwhile (this job's ends later):
+                        // its original and categories are the visible version's, not to be overwritten by these.
+                        return;
+                    }
                     String type = doc.get().mediaType() != null ? doc.get().mediaType() : "application/octet-stream";
                     // Resumed, an earlier run may have published this file and stopped before keeping it (a crash):
                     // the stored original is then the previous upload's, perhaps of the same size, so its bytes are

@@ -451,6 +451,28 @@ public abstract class CatalogContract {
         assertThat(c.countDocuments(new SearchScope(Set.of("kb")).narrowed(Set.of(), "confidential"))).isZero();
     }
 
+    /**
+     * A document deleted, then ingested again under the same name, is the new version's while it is written: listed
+     * as being indexed, and deleted by a delete (its row stayed the deleted one: invisible, a delete answered 404,
+     * and the document then appeared anyway).
+     */
+    @Test
+    void a_deleted_document_indexed_again_is_seen_and_deleted_while_it_is_written() {
+        CatalogAndJobs c = open();
+        c.stage(draft("d1", "kb", 1, "x"), 1);
+        c.publish(new DocumentVersion("d1", 1));
+        c.delete(List.of("d1"));
+        c.stage(draft("d1", "kb", 2, "the same name again"), 2);
+        assertThat(c.document("d1")).as("being indexed").isPresent();
+        assertThat(c.delete(List.of("d1"))).as("nothing visible yet").isEmpty();
+        assertThatThrownBy(() -> c.publish(new DocumentVersion("d1", 2))).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("was deleted");
+        assertThat(c.document("d1")).isEmpty();
+        c.stage(draft("d1", "kb", 3, "and once more"), 3);
+        c.publish(new DocumentVersion("d1", 3));
+        assertThat(c.document("d1").orElseThrow().visibleVersion()).isEqualTo(3);
+    }
+
     /** A delete while a version is being written: that version's publish is refused, the document stays gone. */
     @Test
     void a_document_deleted_while_a_version_is_written_does_not_come_back() {

@@ -140,6 +140,27 @@ abstract class CatalogWrites extends CatalogReads {
                     ps.setObject(8, jdbc.now());
                     ps.executeUpdate();
                 }
+            } else {
+                // A document deleted before and ingested again (the same name): its row is the deleted one. Made
+                // current again, as a document being indexed: left deleted, the new version was invisible to every
+                // read and to a delete (the document came back after a delete that answered 404). Not for a slow
+                // writer's version older than one made visible before the delete: that one stays deleted.
+                try (PreparedStatement ps = c.prepareStatement("UPDATE documents SET deleted = FALSE, "
+                        + "visible_version = 0, chunk_count = 0, uri = ?, title = ?, media_type = ?, content_hash = ?, "
+                        + "size_bytes = ?, updated_at = ? WHERE id = ? AND deleted = TRUE AND NOT EXISTS (SELECT 1 FROM "
+                        + "document_versions v WHERE v.document_id = ? AND v.version > ? AND v.state IN ('published', "
+                        + "'replaced', 'deleted', 'purged'))")) {
+                    ps.setString(1, clip(d.uri(), 4096));
+                    ps.setString(2, clip(d.title(), 1024));
+                    ps.setString(3, clip(d.mediaType(), 255));
+                    ps.setString(4, d.contentHash());
+                    ps.setLong(5, d.sizeBytes());
+                    ps.setObject(6, jdbc.now());
+                    ps.setString(7, d.id());
+                    ps.setString(8, d.id());
+                    ps.setLong(9, version);
+                    ps.executeUpdate();
+                }
             }
             insertChunks(c, d.chunks());
             if (knowledgeBases.add(d.knowledgeBase())) {
