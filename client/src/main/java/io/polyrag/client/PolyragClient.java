@@ -882,8 +882,9 @@ public final class PolyragClient implements AutoCloseable {
      * (runs with nDCG@10, Recall@100, MRR@10 and paired tests), as a tree; {@code last}: the last one kept instead.
      */
     public JsonNode evaluation(String knowledgeBase, boolean last) {
+        // A new evaluation runs every judged query and is kept: sent again only when it surely did not run.
         return send("GET", "/v1/knowledge-bases/" + enc(knowledgeBase) + "/evaluation" + (last ? "?last=true" : ""),
-                null, null, JsonNode.class);
+                null, null, JsonNode.class, last);
     }
 
     /** {@code GET /v1/graph/entities?q=…}: entities whose name matches, as a tree. */
@@ -927,7 +928,9 @@ public final class PolyragClient implements AutoCloseable {
     }
 
     private <T> T send(String method, String path, Object body, Map<String, String> headers, Class<T> type) {
-        return send(method, path, body, headers, type, !method.equals("POST"));
+        // Reads only: a DELETE or PUT that may have run (a gateway's 502 after the server did it) answered 404 or
+        // 409 when sent again, so a delete that worked was reported as failed.
+        return send(method, path, body, headers, type, method.equals("GET") || method.equals("HEAD"));
     }
 
     /** {@code safe}: whether the request may be sent again after an answer or a failure that says nothing. */

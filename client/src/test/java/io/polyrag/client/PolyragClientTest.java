@@ -129,6 +129,29 @@ class PolyragClientTest {
         }
     }
 
+    /** A DELETE answered by a gateway's 502 is not sent again: the first may have run, and the second said 404. */
+    @Test
+    void a_delete_that_may_have_run_is_not_sent_again() throws Exception {
+        java.util.concurrent.atomic.AtomicInteger deletes = new java.util.concurrent.atomic.AtomicInteger();
+        com.sun.net.httpserver.HttpServer gateway = com.sun.net.httpserver.HttpServer.create(
+                new java.net.InetSocketAddress("127.0.0.1", 0), 0);
+        gateway.createContext("/v1/documents/x", x -> {
+            int n = deletes.incrementAndGet();
+            x.sendResponseHeaders(n == 1 ? 502 : 404, -1);
+            x.close();
+        });
+        gateway.start();
+        try (PolyragClient c = PolyragClient.builder().baseUrl("http://127.0.0.1:" + gateway.getAddress().getPort())
+                .retries(2).build()) {
+            var e = org.assertj.core.api.Assertions.catchThrowableOfType(PolyragApiException.class,
+                    () -> c.deleteDocument("x"));
+            assertThat(e.status()).isEqualTo(502);
+            assertThat(deletes).hasValue(1);
+        } finally {
+            gateway.stop(0);
+        }
+    }
+
     @Test
     void search_answers_and_streamed_answers_are_typed() {
         var report = client.ingestText("After about twelve hours the levain should be bubbly and smell sweet.",

@@ -5,6 +5,7 @@ import io.polyrag.core.model.Chunk;
 import io.polyrag.core.model.ChunkDraft;
 import io.polyrag.core.model.ChunkGraph;
 import io.polyrag.core.model.DocumentDraft;
+import io.polyrag.core.model.DocumentInfo;
 import io.polyrag.core.model.DocumentVersion;
 import io.polyrag.core.model.Extraction;
 import io.polyrag.core.model.Figure;
@@ -35,6 +36,8 @@ import java.util.stream.IntStream;
 final class VersionWriter {
     /** Deletes of up to this many documents drop their cached vectors ({@link #delete}). */
     private static final int FORGET_ON_DELETE_MAX = 1_000;
+    /** The most chunks whose texts a delete reads to drop their cached vectors. */
+    private static final long FORGET_ON_DELETE_CHUNKS = 5_000;
     private static final System.Logger LOG = System.getLogger(VersionWriter.class.getName());
     private final Catalog catalog;
     private final StoreSet stores;
@@ -286,8 +289,11 @@ final class VersionWriter {
     /** Deletes documents: invisible at once through the catalog, then removed from every store. */
     List<DocumentVersion> delete(Collection<String> documentIds) {
         // A few documents' texts are read first, to drop their cached vectors after; a bulk delete (a knowledge
-        // base's) leaves them to the cache.
-        List<IndexedTexts> texts = documentIds.size() > FORGET_ON_DELETE_MAX ? List.of()
+        // base's, in pages of 500 documents) leaves them to the cache. Bounded by chunks, not documents: 500 books
+        // held every chunk's text at once.
+        boolean few = documentIds.size() <= FORGET_ON_DELETE_MAX && catalog.documentsById(documentIds).values()
+                .stream().mapToLong(DocumentInfo::chunkCount).sum() <= FORGET_ON_DELETE_CHUNKS;
+        List<IndexedTexts> texts = !few ? List.of()
                 : documentIds.stream().map(this::indexedTexts).flatMap(Optional::stream).toList();
         List<DocumentVersion> removed = catalog.delete(documentIds);
         purge(removed);
