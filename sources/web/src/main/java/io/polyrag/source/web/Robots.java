@@ -1,6 +1,7 @@
 package io.polyrag.source.web;
 
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -59,7 +60,8 @@ public record Robots(List<Rule> rules, List<String> sitemaps, Duration crawlDela
                     // ignored, as crawlers do
                 }
             } else if (!r[1].isEmpty()) {
-                rules.add(new Rule(r[0].equals("allow"), r[1], r[1].length()));
+                String pattern = normalized(r[1]);
+                rules.add(new Rule(r[0].equals("allow"), pattern, pattern.length()));
             }
         }
         return new Robots(rules, sitemaps, delay);
@@ -98,10 +100,45 @@ public record Robots(List<Rule> rules, List<String> sitemaps, Duration crawlDela
         return j == p.length();
     }
 
+    /**
+     * A rule's path or a URL's, as RFC 9309 (2.2.2) compares them: characters outside ASCII percent-encoded as UTF-8,
+     * an encoded unreserved character ({@code %62} for {@code b}) decoded, hex digits upper case. Compared raw,
+     * {@code Disallow: /über/} never matched the link a site writes ({@code /%C3%BCber/}).
+     */
+    static String normalized(String path) {
+        StringBuilder out = new StringBuilder(path.length() + 8);
+        for (int i = 0; i < path.length(); ) {
+            int c = path.codePointAt(i);
+            if (c == '%' && i + 2 < path.length() && hex(path.charAt(i + 1))
+                    && hex(path.charAt(i + 2))) {
+                int b = Integer.parseInt(path.substring(i + 1, i + 3), 16);
+                if (Character.isLetterOrDigit(b) && b < 0x80 || b == '-' || b == '.' || b == '_' || b == '~') {
+                    out.append((char) b);
+                } else {
+                    out.append('%').append(path.substring(i + 1, i + 3).toUpperCase(Locale.ROOT));
+                }
+                i += 3;
+            } else if (c >= 0x80) {
+                for (byte b : new String(Character.toChars(c)).getBytes(StandardCharsets.UTF_8)) {
+                    out.append('%').append(String.format(Locale.ROOT, "%02X", b & 0xff));
+                }
+                i += Character.charCount(c);
+            } else {
+                out.append((char) c);
+                i++;
+            }
+        }
+        return out.toString();
+    }
+
+    private static boolean hex(char c) {
+        return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F';
+    }
+
     /** Whether the agent may fetch this URL: the longest matching rule decides, an allow wins a tie. */
     boolean allowed(URI u) {
-        String path = (u.getRawPath() == null || u.getRawPath().isEmpty() ? "/" : u.getRawPath())
-                + (u.getRawQuery() == null ? "" : "?" + u.getRawQuery());
+        String path = normalized((u.getRawPath() == null || u.getRawPath().isEmpty() ? "/" : u.getRawPath())
+                + (u.getRawQuery() == null ? "" : "?" + u.getRawQuery()));
         Rule best = null;
         for (Rule r : rules) {
             if (matches(r.pattern(), path) && (best == null || r.length() > best.length()

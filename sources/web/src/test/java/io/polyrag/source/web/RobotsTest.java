@@ -36,6 +36,18 @@ class RobotsTest {
         assertThat(Robots.parse("", "polyrag").allowed(java.net.URI.create("http://h/x"))).isTrue();
     }
 
+    /** Rules and URLs are compared as RFC 9309 says: non-ASCII percent-encoded, encoded unreserved characters decoded. */
+    @Test
+    void paths_are_compared_percent_encoded_as_the_rfc_says() {
+        var r = Robots.parse("User-agent: *\nDisallow: /caf\u00e9/\nDisallow: /%62az\nDisallow: /a%2fb\n", "polyrag");
+        assertThat(r.allowed(java.net.URI.create("http://h/caf%C3%A9/x"))).isFalse();
+        assertThat(r.allowed(java.net.URI.create("http://h/caf%c3%a9/x"))).as("hex in either case").isFalse();
+        assertThat(r.allowed(java.net.URI.create("http://h/baz"))).isFalse();
+        assertThat(r.allowed(java.net.URI.create("http://h/a%2Fb"))).as("an encoded slash stays one").isFalse();
+        assertThat(r.allowed(java.net.URI.create("http://h/a/b"))).isTrue();
+        assertThat(r.allowed(java.net.URI.create("http://h/cafe/x"))).isTrue();
+    }
+
     @Test
     void robots_wildcards_match_in_linear_time_and_as_the_rfc_says() {
         assertThat(Robots.matches("/a*b", "/axxb/c")).isTrue();
