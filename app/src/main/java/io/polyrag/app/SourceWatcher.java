@@ -105,6 +105,15 @@ final class SourceWatcher implements AutoCloseable {
         watched.remove(key);
     }
 
+    /**
+     * A source's settings changed, with {@code jobId} the sync that answered: if it is one already running (it read
+     * the old settings), the source is marked changed, so another sync follows once it ends.
+     */
+    void settingsChanged(String key, String jobId) {
+        pending.put(key, jobId);
+        dirty.putIfAbsent(key, System.currentTimeMillis());
+    }
+
     /** A sync of this source was queued by hand: the scheduler adds none until it ends. */
     void submitted(String key, String jobId) {
         pending.put(key, jobId);

@@ -165,7 +165,13 @@ public final class Sources {
         store.updateSource(updated);
         watcher.removed(old); // its old folder's watches go (they synced it on every change there)
         watcher.changed(updated);
-        return new Registered(info(updated), updated.enabled() ? syncNow(updated) : null);
+        String job = updated.enabled() ? syncNow(updated) : null;
+        if (job != null) {
+            // The sync that answers may be one already running, which read the old settings: another follows it
+            // (the new settings waited for the next interval, a day for a daily web source).
+            watcher.settingsChanged(SourceWatcher.key(updated), job);
+        }
+        return new Registered(info(updated), job);
     }
 
     public List<SourceInfo> list() {

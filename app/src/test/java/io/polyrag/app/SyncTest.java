@@ -250,6 +250,31 @@ class SyncTest {
     }
 
     /**
+     * Settings changed while a sync runs (it read the old ones) are applied by a sync right after it, not at the
+     * next interval: the update's answer named the running sync, which ignored them.
+     */
+    @Test
+    void settings_changed_during_a_running_sync_are_applied_right_after_it() throws Exception {
+        Path root = Files.createDirectories(tmp.resolve("terns"));
+        for (int i = 0; i < 200; i++) {
+            Files.writeString(root.resolve(String.format("note-%03d.md", i)), "# Note " + i + "\n\nTern colony "
+                    + "word" + Integer.toString(i * 7919, 36) + " nested on the skerry.");
+        }
+        try (Polyrag p = Polyrag.open(PolyragTest.config(tmp.resolve("data"), Map.of("sync.allowed.roots",
+                root.toString(), "ingest.batch.documents", "1", "sync.watch", "false")))) {
+            String first = p.sources().register(new SourceRegistration("terns", "filesystem", Map.of("root",
+                    root.toString()), null, 86_400, true)).jobId();
+            await().atMost(Duration.ofSeconds(60)).until(() -> p.documents().list(null, 0, 200).size() > 5);
+            var updated = p.sources().update(new SourceRegistration("terns", "filesystem", Map.of("root",
+                    root.toString(), "exclude", List.of("note-1*.md")), null, 86_400, true));
+            assertThat(updated.jobId()).as("the running sync answered").isEqualTo(first);
+            await().atMost(Duration.ofSeconds(120)).until(() -> p.jobs().get(first).status().finished());
+            await().atMost(Duration.ofSeconds(120)).untilAsserted(() -> assertThat(p.documents().list(null, 0, 300))
+                    .hasSize(100).allSatisfy(d -> assertThat(d.uri()).doesNotContain("note-1")));
+        }
+    }
+
+    /**
      * A renamed file is a copy of its old name's document until that is deleted: it stays searchable (it was
      * recorded as that document, which the same sync deleted, and never read again), and removing one of two copies
      * leaves the other.
