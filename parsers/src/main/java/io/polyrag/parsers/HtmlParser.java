@@ -5,8 +5,10 @@ import io.polyrag.core.model.ParsedDocument;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 import org.jsoup.Jsoup;
 import org.jsoup.nodes.Document;
@@ -155,16 +157,46 @@ final class HtmlParser {
         return false;
     }
 
+    /** The most columns or rows one cell may span here: a hostile colspan of a million is 20. */
+    private static final int MAX_SPAN = 20;
+
+    /**
+     * A table's rows, each cell where its columns are: a cell spanning columns repeats its text in each, one spanning
+     * rows carries it down (a "Region" cell of three rows made the next two rows shift left under the wrong headers).
+     */
     private static void table(Element table, DocumentBuilder doc) {
         List<String> rows = new ArrayList<>();
+        Map<Integer, String> carried = new HashMap<>();
+        Map<Integer, Integer> rowsLeft = new HashMap<>();
         for (Element tr : table.select("tr")) {
             if (tr.closest("table") != table) {
                 continue;
             }
             List<String> cells = new ArrayList<>();
+            int col = 0;
             for (Element cell : tr.children()) {
-                if (cell.normalName().equals("td") || cell.normalName().equals("th")) {
-                    cells.add(cell.text().replace("|", "/"));
+                if (!cell.normalName().equals("td") && !cell.normalName().equals("th")) {
+                    continue;
+                }
+                col = fillCarried(cells, col, carried, rowsLeft);
+                String text = cell.text().replace("|", "/");
+                int across = span(cell.attr("colspan"));
+                int down = span(cell.attr("rowspan"));
+                for (int k = 0; k < across; k++, col++) {
+                    cells.add(text);
+                    if (down > 1) {
+                        carried.put(col, text);
+                        rowsLeft.put(col, down - 1);
+                    }
+                }
+            }
+            int last = rowsLeft.keySet().stream().mapToInt(Integer::intValue).max().orElse(-1);
+            while (col <= last) {
+                int before = col;
+                col = fillCarried(cells, col, carried, rowsLeft);
+                if (col == before) {
+                    cells.add("");
+                    col++;
                 }
             }
             if (!cells.isEmpty() && cells.stream().anyMatch(c -> !c.isBlank())) {
@@ -176,6 +208,31 @@ final class HtmlParser {
             doc.prose(caption.text());
         }
         doc.block(ChunkKind.TABLE, String.join("\n", rows), "");
+    }
+
+    /** Cells carried down into this row from {@code col} on, while a cell above spans into it; the next column. */
+    private static int fillCarried(List<String> cells, int col, Map<Integer, String> carried,
+            Map<Integer, Integer> rowsLeft) {
+        while (rowsLeft.getOrDefault(col, 0) > 0) {
+            cells.add(carried.get(col));
+            int left = rowsLeft.get(col) - 1;
+            if (left == 0) {
+                rowsLeft.remove(col);
+                carried.remove(col);
+            } else {
+                rowsLeft.put(col, left);
+            }
+            col++;
+        }
+        return col;
+    }
+
+    private static int span(String attribute) {
+        try {
+            return Math.max(1, Math.min(MAX_SPAN, Integer.parseInt(attribute.strip())));
+        } catch (NumberFormatException e) {
+            return 1;
+        }
     }
 
     private static String language(Element pre) {

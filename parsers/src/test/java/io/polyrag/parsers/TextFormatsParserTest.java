@@ -210,6 +210,20 @@ class TextFormatsParserTest {
         assertThat(post.text()).contains("A note on it").doesNotContain("Blog").doesNotContain("(c)");
     }
 
+    /** A cell spanning rows is carried down and one spanning columns repeated: every row stays under its headers. */
+    @Test
+    void table_cells_spanning_rows_and_columns_keep_rows_aligned() {
+        ParsedDocument doc = parse("sales.html", "<html><body><table><tr><th>Region</th><th>Quarter</th><th>Sales</th>"
+                + "</tr><tr><td rowspan=\"2\">North</td><td>Q1</td><td>10</td></tr><tr><td>Q2</td><td>20</td></tr>"
+                + "<tr><td colspan=\"2\">Total</td><td>30</td></tr><tr><td colspan=\"1000000\">x</td></tr></table>"
+                + "</body></html>");
+        String table = doc.blocks().stream().filter(b -> b.kind() == io.polyrag.core.model.ChunkKind.TABLE)
+                .findFirst().orElseThrow().text();
+        assertThat(table.lines().toList()).startsWith("Region | Quarter | Sales", "North | Q1 | 10",
+                "North | Q2 | 20", "Total | Total | 30");
+        assertThat(table.lines().toList().getLast().split(" \\| ")).as("a span is bounded").hasSize(20);
+    }
+
     /** A heading or title of a megabyte is cut: each is repeated in every chunk below it. */
     @Test
     void a_huge_heading_and_title_are_cut() {
