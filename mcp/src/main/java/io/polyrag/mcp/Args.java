@@ -98,6 +98,11 @@ final class Args {
         };
     }
 
+    /** The argument as sent; null when absent. */
+    Object raw(String name) {
+        return values.get(name);
+    }
+
     /**
      * A list of strings: a list, a JSON array in a string, a comma-separated string, or one bare value; empty when
      * absent.

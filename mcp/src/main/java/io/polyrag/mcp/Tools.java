@@ -8,7 +8,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
-import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
 import java.nio.file.attribute.BasicFileAttributes;
@@ -175,7 +174,7 @@ final class Tools {
         String kb = a.string("knowledge_base", false, 64);
         kb = kb != null ? kb : config.string("knowledge_base", false, 64);
         boolean skipGraph = a.bool("skip_graph", config.bool("skip_graph", false));
-        List<String> given = a.list("paths", MAX_FILES);
+        List<String> given = HostPaths.given(a, files, MAX_FILES);
         if (given.isEmpty()) {
             throw new Args.Bad("paths", "'paths' is required: files or directories on this machine");
         }
@@ -185,12 +184,12 @@ final class Tools {
         Confinement confinement = files.confinement();
         List<Path> found = new ArrayList<>();
         for (String p : given) {
-            Path path = path(p);
+            Path path = HostPaths.path(p);
             if (confinement.confined()) {
                 // A path outside every root is refused before the file system is asked: "no such file" for a
                 // missing one and "outside" for an existing one told a network client what exists elsewhere. The
                 // roots are real paths, so the path is compared as one (a root named through a link took nothing).
-                Path real = real(path);
+                Path real = HostPaths.real(path);
                 var refused = confinement.roots().stream().noneMatch(real::startsWith)
                         ? Optional.of(path + ": resolves outside the folders this reader may open")
                         : Files.exists(path) ? confinement.refusal(path) : Optional.<String>empty();
@@ -496,33 +495,6 @@ final class Tools {
      * Whether a path, or where it leads (a file link), is inside a polyrag data directory: a link to another data
      * directory's stored original was sent, only the path itself was checked.
      */
-    /** A path as given ({@code ~/} the user's home), absolute; one the file system cannot hold is a bad 'paths'. */
-    private static Path path(String p) throws Args.Bad {
-        try {
-            return Path.of(p.startsWith("~/") ? System.getProperty("user.home") + p.substring(1) : p)
-                    .toAbsolutePath().normalize();
-        } catch (InvalidPathException e) {
-            throw new Args.Bad("paths", "not a valid path (" + e.getReason() + "): " + p.replace("\u0000",
-                    "\\u0000"));
-        }
-    }
-
-    /** {@code path} with its nearest existing folder resolved to its real path; as given when none resolves. */
-    static Path real(Path path) {
-        Path existing = path;
-        while (existing != null && !Files.exists(existing)) {
-            existing = existing.getParent();
-        }
-        if (existing == null) {
-            return path;
-        }
-        try {
-            return existing.toRealPath().resolve(existing.relativize(path));
-        } catch (IOException e) {
-            return path;
-        }
-    }
-
     static boolean leadsInsideDataDirectory(Path p) {
         if (insideDataDirectory(p)) {
             return true;

@@ -124,6 +124,10 @@ class HostFilesTest {
         Map<String, Object> ok = ingest("streamable-http", settings, List.of(link.resolve("alice/a.md").toString()));
         assertThat(ok.get("ok")).as(String.valueOf(ok)).isEqualTo(true);
         assertThat(received.getLast()).contains("fog bell");
+        Path odd = Files.writeString(tmp.resolve("Smith, J. [2024] - Paper.md"), "# Paper\n\nThe gannet dives.");
+        Map<String, Object> named = ingestRaw("stdio", Map.of(), odd.toString());
+        assertThat(named.get("ok")).as(String.valueOf(named)).isEqualTo(true);
+        assertThat(received.getLast()).contains("gannet dives");
         Map<String, Object> nul = ingest("stdio", Map.of(), List.of("a\u0000b.md"));
         assertThat(String.valueOf(nul.get("error"))).contains("field=paths").contains("not a valid path")
                 .doesNotContain("internal error");
@@ -203,6 +207,10 @@ class HostFilesTest {
     }
 
     private Map<String, Object> ingest(String transport, Map<String, String> settings, List<String> paths) {
+        return ingestRaw(transport, settings, paths);
+    }
+
+    private Map<String, Object> ingestRaw(String transport, Map<String, String> settings, Object paths) {
         Config config = Config.load(Map.of(), settings);
         McpFrontDoor.Options o = new McpFrontDoor.Options(transport, URI.create("http://127.0.0.1:"
                 + rest.getAddress().getPort()), null, "127.0.0.1", 0, null, null, config);
