@@ -208,9 +208,9 @@ class OpenAiCompatibleClientTest {
                         + "\"thinking\":\"hm\"},{\"type\":\"text\",\"text\":\"{\\\"a\\\": 1}\"}]}}]}"),
                 Reply.json(422, "{\"detail\":[{\"type\":\"extra_forbidden\",\"loc\":[\"body\",\"stream_options\"],"
                         + "\"msg\":\"Extra inputs are not permitted\"}]}"),
-                Reply.sse("data: {\"model\":\"m\",\"choices\":[{\"delta\":{\"content\":\"Paris\"}}]}",
-                        "data: {\"model\":\"m\",\"choices\":[{\"delta\":{},\"finish_reason\":\"stop\"}]}",
-                        "data: [DONE]"))) {
+                Reply.sse("data: {\"model\":\"m\",\"choices\":[{\"delta\":{\"content\":\"Paris\"}}]}\n\n",
+                        "data: {\"model\":\"m\",\"choices\":[{\"delta\":{},\"finish_reason\":\"stop\"}]}\n\n",
+                        "data: [DONE]\n\n"))) {
             var client = client(s, 0, Duration.ofSeconds(5));
             assertThat(client.complete(request(true)).text()).isEqualTo("{\"a\": 1}");
             assertThat(client.strictJson()).isFalse();
