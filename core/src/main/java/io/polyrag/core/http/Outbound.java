@@ -118,27 +118,38 @@ public final class Outbound {
     /** The longest line of a stream (one event's data). */
     static final int MAX_LINE = 1 << 20;
 
-    /** A line of a stream, without its end; null at the end; an error past {@link #MAX_LINE} characters. */
-    private static String line(BufferedReader reader) throws IOException {
-        StringBuilder sb = new StringBuilder();
-        for (int c = reader.read(); c >= 0; c = reader.read()) {
-            if (c == '\n') {
-                return sb.toString();
-            }
-            if (c == '\r') {
-                // A line ends at CR, LF or CR LF, as readLine reads it.
-                reader.mark(1);
-                if (reader.read() != '\n') {
-                    reader.reset();
-                }
-                return sb.toString();
-            }
-            if (sb.length() >= MAX_LINE) {
-                throw new IOException("a line longer than " + (MAX_LINE >> 20) + " MiB: not a stream of events");
-            }
-            sb.append((char) c);
+    /**
+     * A stream's lines, without their ends (LF, CR LF or CR, as readLine reads them, never waiting past a CR for the
+     * next character); an error past {@link #MAX_LINE} characters in one line.
+     */
+    private static final class Lines {
+        private final BufferedReader reader;
+        private boolean skipLf;
+
+        Lines(BufferedReader reader) {
+            this.reader = reader;
         }
-        return sb.isEmpty() ? null : sb.toString();
+
+        String next() throws IOException {
+            StringBuilder sb = new StringBuilder();
+            for (int c = reader.read(); c >= 0; c = reader.read()) {
+                if (skipLf) {
+                    skipLf = false;
+                    if (c == '\n') {
+                        continue;
+                    }
+                }
+                if (c == '\n' || c == '\r') {
+                    skipLf = c == '\r';
+                    return sb.toString();
+                }
+                if (sb.length() >= MAX_LINE) {
+                    throw new IOException("a line longer than " + (MAX_LINE >> 20) + " MiB: not a stream of events");
+                }
+                sb.append((char) c);
+            }
+            return sb.isEmpty() ? null : sb.toString();
+        }
     }
 
     /** POSTs JSON and returns the response body of a 2xx, retrying transient failures. */
@@ -188,7 +199,8 @@ public final class Outbound {
             try (dog; BufferedReader reader = new BufferedReader(new InputStreamReader(r.body(),
                     StandardCharsets.UTF_8))) {
                 String line;
-                while ((line = dog.read(() -> line(reader), uri, r.statusCode())) != null) {
+                Lines lines = new Lines(reader);
+                while ((line = dog.read(lines::next, uri, r.statusCode())) != null) {
                     dog.rearm();
                     onLine.accept(line);
                 }
