@@ -942,7 +942,10 @@ public final class PolyragClient implements AutoCloseable {
                 headers.forEach(b::header);
             }
             if (body instanceof Multipart m) {
-                b.header("Content-Type", m.contentType()).method(method, m.publisher());
+                // The whole exchange is bounded, the upload included: its files' time at a slow link's rate
+                // (256 KB/s) is added, so 150 MB could be sent at all within a 60 s timeout.
+                b.timeout(timeout.plusMillis(m.bytes() / 256)).header("Content-Type", m.contentType())
+                        .method(method, m.publisher());
             } else if (body != null) {
                 b.header("Content-Type", "application/json").method(method,
                         HttpRequest.BodyPublishers.ofByteArray(JSON.writeValueAsBytes(body)));
@@ -1211,6 +1214,12 @@ public final class PolyragClient implements AutoCloseable {
         private final String boundary = "polyrag-" + UUID.randomUUID();
         /** Each part's publisher: files are read as they are sent, never held whole (300 files of 10 MB each). */
         private final List<HttpRequest.BodyPublisher> parts = new ArrayList<>();
+        /** The files' bytes when they were added. */
+        private long bytes;
+
+        long bytes() {
+            return bytes;
+        }
 
         private void text(String s) {
             parts.add(HttpRequest.BodyPublishers.ofString(s, StandardCharsets.UTF_8));
@@ -1238,6 +1247,7 @@ public final class PolyragClient implements AutoCloseable {
                 if (!Files.isRegularFile(file)) {
                     throw new IOException("not a regular file");
                 }
+                bytes += Files.size(file);
                 // Read as it is sent, opened again by a retry; of no declared length (the request is chunked), so
                 // a file still being written is sent as it is then, where a length taken now failed the upload.
                 HttpRequest.BodyPublisher bytes = HttpRequest.BodyPublishers.ofInputStream(() -> {

@@ -129,6 +129,42 @@ class PolyragClientTest {
         }
     }
 
+    /** An upload's time is added to the timeout: 2 MB the server reads for several seconds, with a 1 s timeout. */
+    @Test
+    void an_upload_longer_than_the_timeout_is_not_cut_off() throws Exception {
+        Path big = Files.write(tmp.resolve("big.txt"), "word ".repeat(400_000).getBytes());
+        com.sun.net.httpserver.HttpServer slow = com.sun.net.httpserver.HttpServer.create(
+                new java.net.InetSocketAddress("127.0.0.1", 0), 0);
+        slow.createContext("/v1/ingest/files", x -> {
+            byte[] buf = new byte[64 * 1024];
+            try (var in = x.getRequestBody()) {
+                long read = 0;
+                for (int n = in.read(buf); n >= 0; n = in.read(buf)) {
+                    // About 500 KB/s: 2 MB take some 4 s.
+                    if ((read + n) / 65_536 > read / 65_536) {
+                        Thread.sleep(125);
+                    }
+                    read += n;
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            byte[] b = "{\"job_id\": \"j1\", \"status\": \"queued\", \"files\": 1, \"location\": \"/v1/jobs/j1\"}"
+                    .getBytes();
+            x.getResponseHeaders().add("Content-Type", "application/json");
+            x.sendResponseHeaders(202, b.length);
+            x.getResponseBody().write(b);
+            x.close();
+        });
+        slow.start();
+        try (PolyragClient c = PolyragClient.builder().baseUrl("http://127.0.0.1:" + slow.getAddress().getPort())
+                .timeout(Duration.ofSeconds(1)).retries(0).build()) {
+            assertThat(c.ingestFiles(List.of(big), "kb").jobId()).isEqualTo("j1");
+        } finally {
+            slow.stop(0);
+        }
+    }
+
     /** A DELETE answered by a gateway's 502 is not sent again: the first may have run, and the second said 404. */
     @Test
     void a_delete_that_may_have_run_is_not_sent_again() throws Exception {

@@ -12,6 +12,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -113,7 +114,18 @@ final class Backend {
             parts.add(HttpRequest.BodyPublishers.ofString("\r\n", StandardCharsets.UTF_8));
         }
         parts.add(HttpRequest.BodyPublishers.ofString("--" + boundary + "--\r\n", StandardCharsets.UTF_8));
-        return send(request(path).header("Content-Type", "multipart/form-data; boundary=" + boundary)
+        // The upload's time at a slow link's rate (256 KB/s) added to the timeout: a large folder sent to a remote
+        // server was cut off at 120 s, and no job started.
+        long bytes = 0;
+        for (Path f : files) {
+            try {
+                bytes += Files.size(f);
+            } catch (IOException e) {
+                // read (and refused, naming it) when it is sent
+            }
+        }
+        return send(request(path).timeout(timeout.plusMillis(bytes / 256))
+                .header("Content-Type", "multipart/form-data; boundary=" + boundary)
                 .POST(HttpRequest.BodyPublishers.concat(parts.toArray(HttpRequest.BodyPublisher[]::new))));
     }
 
@@ -143,11 +155,12 @@ final class Backend {
                     HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
             HttpResponse<String> r;
             try {
-                r = answer.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+                r = answer.get(request.timeout().orElse(timeout).toMillis(), TimeUnit.MILLISECONDS);
             } catch (TimeoutException e) {
                 answer.cancel(true);
                 client.shutdownNow();
-                throw new HttpTimeoutException("no whole answer within " + timeout.toMillis() + " ms");
+                throw new HttpTimeoutException("no whole answer within " + request.timeout().orElse(timeout)
+                        .toMillis() + " ms");
             } catch (ExecutionException e) {
                 throw e.getCause() instanceof IOException io ? io : new IOException(e.getCause());
             }
@@ -156,7 +169,7 @@ final class Backend {
         } catch (HttpTimeoutException e) {
             call.fail(e);
             throw new Unreachable("the polyrag REST API at " + base + " did not answer " + request.method() + " "
-                    + request.uri().getPath() + " within " + timeout.toSeconds()
+                    + request.uri().getPath() + " within " + request.timeout().orElse(timeout).toSeconds()
                     + " s (POLYRAG_MCP_REQUEST_TIMEOUT_SECONDS); the request was not repeated", e);
         } catch (ConnectException e) {
             call.fail(e);

@@ -551,7 +551,8 @@ public final class Settings {
                     + "provider signs tokens for other applications too).");
     public static final Setting<Integer> MCP_REQUEST_TIMEOUT_SECONDS = Setting.integer(
             "mcp.request.timeout.seconds", 120, 1, 3600,
-            "How long one MCP tool call waits for its REST request (answers with a language model take longest).");
+            "How long one MCP tool call waits for its REST request (answers with a language model take longest); an "
+                    + "upload of files gets their time at 256 KB/s besides.");
 
     private static final List<Setting<?>> ALL = collect();
 
