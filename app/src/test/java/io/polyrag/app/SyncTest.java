@@ -13,6 +13,7 @@ import io.polyrag.core.model.SearchHit;
 import io.polyrag.core.model.SearchRequest;
 import io.polyrag.core.model.Source;
 import io.polyrag.core.model.Tenant;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
@@ -226,11 +227,7 @@ class SyncTest {
     /** A file changed while its source's sync runs is synced right after it, not at the next interval. */
     @Test
     void a_change_made_during_a_running_sync_is_synced_right_after_it() throws Exception {
-        Path root = Files.createDirectories(tmp.resolve("notes"));
-        for (int i = 0; i < 300; i++) {
-            Files.writeString(root.resolve(String.format("note-%03d.md", i)), "# Note " + i + "\n\nTern colony "
-                    + "word" + Integer.toString(i * 7919, 36) + " nested on the skerry.");
-        }
+        Path root = notes(tmp.resolve("notes"), 300);
         try (Polyrag p = Polyrag.open(PolyragTest.config(tmp.resolve("data"), Map.of("sync.allowed.roots",
                 root.toString(), "ingest.batch.documents", "1")))) {
             String first = p.sources().register(new SourceRegistration("notes", "filesystem", Map.of("root",
@@ -255,11 +252,7 @@ class SyncTest {
      */
     @Test
     void settings_changed_during_a_running_sync_are_applied_right_after_it() throws Exception {
-        Path root = Files.createDirectories(tmp.resolve("terns"));
-        for (int i = 0; i < 200; i++) {
-            Files.writeString(root.resolve(String.format("note-%03d.md", i)), "# Note " + i + "\n\nTern colony "
-                    + "word" + Integer.toString(i * 7919, 36) + " nested on the skerry.");
-        }
+        Path root = notes(tmp.resolve("terns"), 200);
         try (Polyrag p = Polyrag.open(PolyragTest.config(tmp.resolve("data"), Map.of("sync.allowed.roots",
                 root.toString(), "ingest.batch.documents", "1", "sync.watch", "false")))) {
             String first = p.sources().register(new SourceRegistration("terns", "filesystem", Map.of("root",
@@ -534,6 +527,16 @@ class SyncTest {
             awaitJob(p, p.sources().sync("vol"));
             assertThat(uris(p)).containsExactly("c.md");
         }
+    }
+
+    /** A folder of {@code n} small notes, each with a word of its own ("word" and its number in base 36). */
+    private static Path notes(Path root, int n) throws IOException {
+        Files.createDirectories(root);
+        for (int i = 0; i < n; i++) {
+            Files.writeString(root.resolve(String.format("note-%03d.md", i)), "# Note " + i + "\n\nTern colony "
+                    + "word" + Integer.toString(i * 7919, 36) + " nested on the skerry.");
+        }
+        return root;
     }
 
     private static void awaitJob(Polyrag p, String id) {

@@ -84,16 +84,10 @@ class ToolsTest {
     /** A search's warnings reach the agent, and so do the sources of an answer whose model failed. */
     @Test
     void warnings_and_a_failed_answers_sources_reach_the_agent() throws Exception {
-        com.sun.net.httpserver.HttpServer rest = com.sun.net.httpserver.HttpServer.create(
-                new java.net.InetSocketAddress("127.0.0.1", 0), 0);
-        rest.createContext("/v1/search", ex -> {
-            byte[] b = ("{\"query\": \"q\", \"took_ms\": 1, \"modalities\": [\"fulltext\"], \"degraded\": [], "
-                    + "\"warnings\": [\"2 documents are still being indexed\"], \"hits\": []}").getBytes();
-            ex.getResponseHeaders().add("Content-Type", "application/json");
-            ex.sendResponseHeaders(200, b.length);
-            ex.getResponseBody().write(b);
-            ex.close();
-        });
+        com.sun.net.httpserver.HttpServer rest = rest();
+        answer(rest, "/v1/search", 200, "application/json", "{\"query\": \"q\", \"took_ms\": 1, \"modalities\": "
+                + "[\"fulltext\"], \"degraded\": [], \"warnings\": [\"2 documents are still being indexed\"], "
+                + "\"hits\": []}");
         java.util.List<String> asked = new java.util.concurrent.CopyOnWriteArrayList<>();
         rest.createContext("/v1/query", ex -> {
             asked.add(new String(ex.getRequestBody().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8));
@@ -106,8 +100,7 @@ class ToolsTest {
         });
         rest.start();
         try {
-            Tools tools = new Tools(new Backend(URI.create("http://127.0.0.1:" + rest.getAddress().getPort()), null,
-                    Duration.ofSeconds(5)));
+            Tools tools = tools(rest);
             Tools.Tool search = tools.all().stream().filter(t -> t.name().equals("hybrid_search")).findFirst()
                     .orElseThrow();
             assertThat(String.valueOf(McpServers.call(search, Map.of("query", "tides")).get("data")))
@@ -128,19 +121,11 @@ class ToolsTest {
     /** A 2xx that is not polyrag's JSON (a login page at the address) is an error naming the address, not "ok". */
     @Test
     void an_answer_that_is_not_polyrags_json_names_the_address() throws Exception {
-        com.sun.net.httpserver.HttpServer rest = com.sun.net.httpserver.HttpServer.create(
-                new java.net.InetSocketAddress("127.0.0.1", 0), 0);
-        rest.createContext("/", ex -> {
-            byte[] b = "<html><body>Sign in</body></html>".getBytes();
-            ex.getResponseHeaders().add("Content-Type", "text/html");
-            ex.sendResponseHeaders(200, b.length);
-            ex.getResponseBody().write(b);
-            ex.close();
-        });
+        com.sun.net.httpserver.HttpServer rest = rest();
+        answer(rest, "/", 200, "text/html", "<html><body>Sign in</body></html>");
         rest.start();
         try {
-            Tools tools = new Tools(new Backend(URI.create("http://127.0.0.1:" + rest.getAddress().getPort()), null,
-                    Duration.ofSeconds(5)));
+            Tools tools = tools(rest);
             Tools.Tool health = tools.all().stream().filter(t -> t.name().equals("check_backend_health")).findFirst()
                     .orElseThrow();
             Map<String, Object> e = McpServers.call(health, Map.of());
@@ -151,28 +136,21 @@ class ToolsTest {
         }
     }
 
-    /** A search of many long hits is cut to a budget of text, saying how many were left out; an answer's passages too. */
+    /** Many long hits are cut to a budget of text, saying how many were left out; an answer's passages too. */
     @Test
     void a_result_is_cut_to_a_budget_of_text_and_says_so() throws Exception {
-        com.sun.net.httpserver.HttpServer rest = com.sun.net.httpserver.HttpServer.create(
-                new java.net.InetSocketAddress("127.0.0.1", 0), 0);
+        com.sun.net.httpserver.HttpServer rest = rest();
         String text = "word ".repeat(400);
         StringBuilder hits = new StringBuilder();
         for (int i = 0; i < 100; i++) {
             hits.append(i == 0 ? "" : ",").append("{\"rank\": ").append(i + 1).append(", \"text\": \"").append(text)
                     .append("\"}");
         }
-        rest.createContext("/v1/search", ex -> {
-            byte[] b = ("{\"query\": \"q\", \"warnings\": [], \"hits\": [" + hits + "]}").getBytes();
-            ex.getResponseHeaders().add("Content-Type", "application/json");
-            ex.sendResponseHeaders(200, b.length);
-            ex.getResponseBody().write(b);
-            ex.close();
-        });
+        answer(rest, "/v1/search", 200, "application/json", "{\"query\": \"q\", \"warnings\": [], \"hits\": [" + hits
+                + "]}");
         rest.start();
         try {
-            Tools tools = new Tools(new Backend(URI.create("http://127.0.0.1:" + rest.getAddress().getPort()), null,
-                    Duration.ofSeconds(5)));
+            Tools tools = tools(rest);
             Tools.Tool search = tools.all().stream().filter(t -> t.name().equals("hybrid_search")).findFirst()
                     .orElseThrow();
             tools.jackson.databind.JsonNode data = Args.JSON.valueToTree(McpServers.call(search, Map.of("query", "q",
@@ -191,5 +169,27 @@ class ToolsTest {
                 + "\"passages\": [" + passages + "]}]}"));
         assertThat(answer.toString().length()).isLessThan(Tools.MAX_RESULT_TEXT + 20_000);
         assertThat(answer.path("note_on_sources").asString()).contains("cut");
+    }
+
+    /** A stand-in REST API on loopback, not started. */
+    private static com.sun.net.httpserver.HttpServer rest() throws java.io.IOException {
+        return com.sun.net.httpserver.HttpServer.create(new java.net.InetSocketAddress("127.0.0.1", 0), 0);
+    }
+
+    /** {@code path} answers {@code status} with {@code body} of {@code type}. */
+    private static void answer(com.sun.net.httpserver.HttpServer rest, String path, int status, String type,
+            String body) {
+        rest.createContext(path, ex -> {
+            byte[] b = body.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            ex.getResponseHeaders().add("Content-Type", type);
+            ex.sendResponseHeaders(status, b.length);
+            ex.getResponseBody().write(b);
+            ex.close();
+        });
+    }
+
+    private static Tools tools(com.sun.net.httpserver.HttpServer rest) {
+        return new Tools(new Backend(URI.create("http://127.0.0.1:" + rest.getAddress().getPort()), null,
+                Duration.ofSeconds(5)));
     }
 }
