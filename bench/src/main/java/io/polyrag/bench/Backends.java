@@ -69,7 +69,7 @@ public final class Backends {
         }
         List<String> qs = ds.queries().values().stream().limit(Integer.parseInt(o.getOrDefault("queries", "300")))
                 .toList();
-        Path work = o.containsKey("work") ? Path.of(o.get("work")) : Files.createTempDirectory("polyrag-backends");
+        Path work = Bench.freshWork(o.get("work"), "polyrag-backends");
         String pg = o.get("postgres-url");
         System.out.printf(Locale.ROOT, "polyrag backends bench: %s x%d = %d documents, %d queries, %d cores%n%n",
                 ds.name(), replicate, corpus.size(), qs.size(), Runtime.getRuntime().availableProcessors());

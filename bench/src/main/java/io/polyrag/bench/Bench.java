@@ -64,13 +64,34 @@ public final class Bench {
     private Bench() {
     }
 
+    /**
+     * The folder {@code --work} names, or a new temporary one: refused when it already holds files, as every
+     * document ingested into it again is "unchanged" and the ingest figures would measure nothing (0 docs/s, or a
+     * rate of skipped documents).
+     */
+    static Path freshWork(String work, String prefix) throws IOException {
+        if (work == null) {
+            return Files.createTempDirectory(prefix);
+        }
+        Path dir = Path.of(work);
+        if (Files.isDirectory(dir)) {
+            try (var entries = Files.list(dir)) {
+                if (entries.findAny().isPresent()) {
+                    throw new IllegalArgumentException("--work " + dir + " is not empty: the ingest figures are of "
+                            + "fresh folders; name a new or empty folder (or delete this one)");
+                }
+            }
+        }
+        return dir;
+    }
+
     // style: a benchmark script: options, then each phase in order, as its usage line reads
     public static void main(String[] args) throws IOException {
         Map<String, String> opts = options(args);
         Path dataset = Path.of(opts.getOrDefault("dataset", ""));
         int docs = Integer.parseInt(opts.getOrDefault("docs", "1000"));
         int queries = Integer.parseInt(opts.getOrDefault("queries", "200"));
-        Path work = opts.containsKey("work") ? Path.of(opts.get("work")) : Files.createTempDirectory("polyrag-bench");
+        Path work = freshWork(opts.get("work"), "polyrag-bench");
         BeirDataset ds = BeirDataset.load(dataset);
         List<BeirDataset.Doc> corpus = ds.corpus().values().stream().limit(docs).toList();
         List<String> qs = ds.queries().values().stream().limit(queries).toList();

@@ -9,7 +9,6 @@ import io.polyrag.core.model.SearchRequest;
 import io.polyrag.core.port.ProgressListener;
 import io.polyrag.eval.BeirDataset;
 import io.polyrag.eval.Evaluation;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -54,7 +53,7 @@ public final class DurabilityBench {
         int searches = Integer.parseInt(o.getOrDefault("searches", "300"));
         List<String> queries = ds.queries().values().stream().limit(searches).toList();
         List<BeirDataset.Doc> corpus = ds.corpus().values().stream().limit(docs).toList();
-        Path work = o.containsKey("work") ? Path.of(o.get("work")) : Files.createTempDirectory("polyrag-durability");
+        Path work = Bench.freshWork(o.get("work"), "polyrag-durability");
         System.out.printf(Locale.ROOT, "polyrag durability bench: %s, %d documents, %d single writes, %d rounds, "
                 + "%d cores, work dir %s%n%n", ds.name(), corpus.size(), writes, rounds,
                 Runtime.getRuntime().availableProcessors(), work);

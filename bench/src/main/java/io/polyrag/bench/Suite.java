@@ -86,6 +86,7 @@ public final class Suite {
             }
         }
         if (opts.containsKey("postgres-url")) {
+            deleteTree(work.resolve("backends")); // as the ingest's: figures of fresh directories
             child(Backends.class, "4g", "--dataset", dataset, "--postgres-url", opts.get("postgres-url"), "--docs",
                     opts.getOrDefault("docs", "1000"), "--work", work.resolve("backends").toString());
         }

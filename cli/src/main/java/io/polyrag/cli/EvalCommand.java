@@ -4,6 +4,8 @@ import io.polyrag.app.Json;
 import io.polyrag.app.Polyrag;
 import io.polyrag.app.api.KbEvaluation;
 import io.polyrag.app.quality.Significance;
+import io.polyrag.core.config.Config;
+import io.polyrag.core.config.Setting;
 import io.polyrag.core.config.Settings;
 import io.polyrag.eval.AnswerQuality;
 import io.polyrag.eval.Baseline;
@@ -172,14 +174,14 @@ final class EvalCommand implements Callable<Integer> {
         ds.warnings().forEach(w -> err.println("eval: warning: " + w));
         Path dir = index != null ? index
                 : parent.config(Map.of()).get(Settings.DATA_DIR).resolve("eval").resolve(ds.name());
-        try (Polyrag polyrag = parent.open(Map.of(Settings.DATA_DIR.key(), dir.toString(),
+        try (Polyrag polyrag = parent.open(embedded(err, Map.of(Settings.DATA_DIR.key(), dir.toString(),
                 Settings.SEARCH_MAX_TOP_K.key(), "1000", Settings.INGEST_WORKERS.key(), "0",
                 // A benchmark's queries may be whole passages (ArguAna's arguments): none refused for its length.
                 Settings.SEARCH_MAX_QUERY_CHARS.key(), "100000",
                 // A benchmark's documents are judged by id: two with the same text are two documents.
                 Settings.INGEST_DUPLICATES.key(), "allow",
                 // Each run embeds its queries itself, so its latency is its own, not the first run's leftovers.
-                Settings.EMBEDDING_QUERY_CACHE.key(), "0"))) {
+                Settings.EMBEDDING_QUERY_CACHE.key(), "0")))) {
             List<RunSpec> specs = runs == null ? RunSpec.defaults(polyrag.admin().status().modalities())
                     : PolyragCommand.split(runs).stream().map(r -> RunSpec.parse(r, polyrag.admin().status().modalities()))
                             .toList();
@@ -336,6 +338,36 @@ final class EvalCommand implements Callable<Integer> {
         return worse == 0 ? Main.OK : Main.PARTIAL;
     }
 
+    /** The store backends an evaluation's own data directory uses unless its command line names another. */
+    private static final List<Setting<String>> BACKENDS = List.of(Settings.CATALOG_BACKEND, Settings.VECTOR_BACKEND,
+            Settings.FULLTEXT_BACKEND, Settings.GRAPH_BACKEND, Settings.RDF_BACKEND, Settings.BLOB_BACKEND);
+
+    /**
+     * {@code more} with every store on its embedded backend, except those the command line's own {@code --set}
+     * names: an evaluation indexes a corpus into its own data directory, and a deployment's environment or settings
+     * file naming PostgreSQL, OpenSearch or S3 would have had it write the corpus into, and delete from, the
+     * production stores (as the default tenant's knowledge base "eval").
+     */
+    private Map<String, String> embedded(PrintWriter err, Map<String, String> more) {
+        Map<String, String> all = new LinkedHashMap<>(more);
+        Config configured = parent.config(Map.of());
+        List<String> moved = new ArrayList<>();
+        for (Setting<String> backend : BACKENDS) {
+            if (parent.settings.containsKey(backend.key())) {
+                continue;
+            }
+            all.put(backend.key(), backend.defaultValue());
+            if (!backend.defaultValue().equals(configured.get(backend))) {
+                moved.add(backend.key() + "=" + configured.get(backend));
+            }
+        }
+        if (!moved.isEmpty()) {
+            err.println("eval: the evaluation's stores are embedded in its own folder, not the configured "
+                    + String.join(", ", moved) + " (--set KEY=VALUE on this command evaluates a networked one)");
+        }
+        return all;
+    }
+
     /**
      * Runs {@code body} on a fresh data directory (indexed by the body, deleted after), ingesting on the caller's
      * thread.
@@ -343,8 +375,8 @@ final class EvalCommand implements Callable<Integer> {
     private int inFreshDirectory(String prefix, Function<Polyrag, Integer> body)
             throws IOException {
         Path dir = Files.createTempDirectory(prefix);
-        try (Polyrag polyrag = parent.open(Map.of(Settings.DATA_DIR.key(), dir.toString(),
-                Settings.INGEST_WORKERS.key(), "0"))) {
+        try (Polyrag polyrag = parent.open(embedded(spec.commandLine().getErr(),
+                Map.of(Settings.DATA_DIR.key(), dir.toString(), Settings.INGEST_WORKERS.key(), "0")))) {
             return body.apply(polyrag);
         } finally {
             try (var files = Files.walk(dir)) {

@@ -342,6 +342,31 @@ class CliTest {
         assertThat(r.err()).contains("--out").contains("name a file in an existing folder");
     }
 
+    /**
+     * A deployment's settings naming networked stores (here PostgreSQL at an address nothing listens on) are not
+     * where an evaluation indexes its corpus: it would have written into and deleted from the production stores.
+     */
+    @Test
+    void eval_of_a_dataset_indexes_into_embedded_stores_whatever_the_configured_backends() throws IOException {
+        Path ds = Files.createDirectories(tmp.resolve("tiny-beir"));
+        Files.writeString(ds.resolve("corpus.jsonl"), """
+                {"_id": "d1", "title": "Pulsars", "text": "A pulsar is a rotating neutron star that emits beams."}
+                {"_id": "d2", "title": "Tea", "text": "Matcha is powdered green tea whisked with hot water."}
+                """);
+        Files.writeString(ds.resolve("queries.jsonl"), "{\"_id\": \"q1\", \"text\": \"rotating neutron star\"}\n");
+        Files.writeString(ds.resolve("qrels-test.tsv"), "query-id\tcorpus-id\tscore\nq1\td1\t1\n");
+        Path settings = tmp.resolve("networked.properties");
+        Files.writeString(settings, "catalog.backend=postgres\npostgres.url=jdbc:postgresql://127.0.0.1:1/nowhere"
+                + "?connectTimeout=1\nfulltext.backend=postgres\n");
+        Run r = run("--config", settings.toString(), "eval", "--dataset", ds.toString(), "--index",
+                tmp.resolve("tiny-index").toString(), "--runs", "fulltext", "--json");
+        assertThat(r.code()).as(r.err()).isEqualTo(Main.OK);
+        assertThat(r.err()).contains("the evaluation's stores are embedded in its own folder, not the configured "
+                + "catalog.backend=postgres, fulltext.backend=postgres");
+        assertThat(io.polyrag.app.Json.MAPPER.readTree(r.out()).get("runs").get(0).get("ndcg@10").asDouble())
+                .isEqualTo(1.0);
+    }
+
     @Test
     void tune_json_prints_json_even_when_there_is_nothing_to_show() throws IOException {
         Run r = run("tune", "default", "--show", "--json");

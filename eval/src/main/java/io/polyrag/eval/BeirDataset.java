@@ -105,6 +105,9 @@ public record BeirDataset(String name, Map<String, Doc> corpus, Map<String, Stri
             int n = 0;
             while ((line = r.readLine()) != null) {
                 n++;
+                if (n == 1) {
+                    line = withoutBom(line);
+                }
                 if (line.isBlank()) {
                     continue;
                 }
@@ -133,7 +136,10 @@ public record BeirDataset(String name, Map<String, Doc> corpus, Map<String, Stri
         int unknownQueries = 0;
         List<String> lines;
         try {
-            lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+            lines = new ArrayList<>(Files.readAllLines(file, StandardCharsets.UTF_8));
+            if (!lines.isEmpty()) {
+                lines.set(0, withoutBom(lines.getFirst()));
+            }
         } catch (IOException e) {
             throw new InvalidInputException("cannot read " + file + ": " + e.getMessage(), e);
         }
@@ -172,8 +178,19 @@ public record BeirDataset(String name, Map<String, Doc> corpus, Map<String, Stri
                     + " judgements name documents missing from corpus.jsonl; they count as relevant but cannot be "
                     + "found");
         }
+        int unjudged = qrels.size();
         qrels.values().removeIf(m -> m.values().stream().noneMatch(s -> s > 0));
+        unjudged -= qrels.size();
+        if (unjudged > 0) {
+            warnings.add(file.getFileName() + ": " + unjudged + (unjudged == 1 ? " query has" : " queries have")
+                    + " no judgement above 0 (nothing relevant to find); left out of every figure");
+        }
         return qrels;
+    }
+
+    /** A line without the byte-order mark a Windows editor writes at the start of a UTF-8 file. */
+    private static String withoutBom(String line) {
+        return line.startsWith("\uFEFF") ? line.substring(1) : line;
     }
 
     private static String text(JsonNode node, String field) {

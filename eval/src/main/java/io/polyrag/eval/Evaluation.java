@@ -144,7 +144,10 @@ public final class Evaluation {
 
     /** A corpus entry as the document polyrag indexes: HTML whose title is the entry's title. */
     public static SourceItem item(BeirDataset.Doc d) {
-        String html = "<html><head><title>" + escape(d.title()) + "</title></head><body><p>" + escape(d.text())
+        // An entry of a title alone (CORD-19's papers without an abstract) has it as its text too: a page of no
+        // text is refused as empty, and the document, maybe judged relevant, was never indexed.
+        String body = d.text().isBlank() ? d.title() : d.text();
+        String html = "<html><head><title>" + escape(d.title()) + "</title></head><body><p>" + escape(body)
                 + "</p></body></html>";
         return new SourceItem("beir:" + d.id(), d.id() + ".html", html.getBytes(StandardCharsets.UTF_8),
                 "text/html");
@@ -190,9 +193,13 @@ public final class Evaluation {
             }
             List<String> ranked = scored.stream().map(RawReference.Scored::id).toList();
             if (trec != null) {
+                // trec_eval and ranx order a query's lines by score, not by rank (trec_eval breaks ties by the
+                // document id): each line's score is kept below the one before, so they read the ranking measured.
+                double last = Double.POSITIVE_INFINITY;
                 for (int r = 0; r < scored.size(); r++) {
+                    last = Math.min(scored.get(r).score(), Math.nextDown(last));
                     trec.append(q.getKey()).append(" Q0 ").append(scored.get(r).id()).append(' ').append(r + 1)
-                            .append(' ').append(scored.get(r).score()).append(' ').append(run.name()).append('\n');
+                            .append(' ').append(last).append(' ').append(run.name()).append('\n');
                 }
             }
             double n = Metrics.ndcg(ranked, q.getValue(), 10);

@@ -29,8 +29,9 @@ public final class HtmlReport {
                 .append("asking for ").append(r.searchDepth()).append(" chunks. ")
                 .append(esc(EvalReport.describe(r.ingest()))).append(".</p>");
         table(sb, r.runs());
-        List<EvalReport.Run> fused = r.runs().stream().filter(x -> x.modalities().size() > 1).toList();
-        List<EvalReport.Run> single = r.runs().stream().filter(x -> x.modalities().size() == 1).toList();
+        // polyrag's own runs: a raw-library reference (raw-minmax) drawn as "the best fused run" hid polyrag's.
+        List<EvalReport.Run> fused = r.runs().stream().filter(x -> !x.raw() && x.modalities().size() > 1).toList();
+        List<EvalReport.Run> single = r.runs().stream().filter(x -> !x.raw() && x.modalities().size() == 1).toList();
         if (!fused.isEmpty()) {
             EvalReport.Run best = fused.stream().max(Comparator.comparingDouble(EvalReport.Run::ndcg10)).orElseThrow();
             for (EvalReport.Run s : single) {
@@ -71,8 +72,12 @@ public final class HtmlReport {
                         .append(", with the p-value of a paired randomisation test (").append(Significance.TRIALS)
                         .append(" sign flips); above 0.05 the difference is within what query sampling explains.</p>"));
         if (anyBaseline) {
-            sb.append("<p class=\"muted\">vs baseline: the same test against the same-named run of the report given ")
-                    .append("with --baseline.</p>");
+            // --versus RUN compares with a run of this report; --baseline with the same-named run of a saved one.
+            String against = runs.stream().filter(x -> x.vsBaseline() != null && !x.vsBaseline().run().equals(x.name()))
+                    .map(x -> x.vsBaseline().run()).findFirst().orElse(null);
+            sb.append("<p class=\"muted\">vs baseline: the same test against ").append(against != null
+                    ? "run " + esc(against) + " of this report (given with --versus).</p>"
+                    : "the same-named run of the report given with --baseline.</p>");
         }
     }
 

@@ -49,6 +49,9 @@ public final class LongDocuments {
         if (join < 1) {
             throw new IllegalArgumentException("--join must be at least 1");
         }
+        if (Files.exists(dest) && Files.isSameFile(src, dest)) {
+            throw new IllegalArgumentException("DEST is SRC: name another folder (its corpus.jsonl would be overwritten)");
+        }
         Files.createDirectories(dest);
         List<JsonNode> docs = new ArrayList<>();
         for (String line : Files.readAllLines(src.resolve("corpus.jsonl"), StandardCharsets.UTF_8)) {
@@ -81,15 +84,24 @@ public final class LongDocuments {
             for (Path q : files.filter(p -> p.getFileName().toString().matches("qrels-.*\\.tsv")).toList()) {
                 Map<String, Map<String, Integer>> grades = new LinkedHashMap<>();
                 List<String> lines = Files.readAllLines(q, StandardCharsets.UTF_8);
-                for (String line : lines.subList(1, lines.size())) {
-                    String[] f = line.split("\t");
+                // As the dataset's reader takes it: a header line only where it names query-id.
+                boolean header = !lines.isEmpty() && lines.getFirst().replace("\uFEFF", "").startsWith("query-id");
+                for (String line : lines.subList(header ? 1 : 0, lines.size())) {
+                    String[] f = line.replace("\uFEFF", "").strip().split("\t");
                     if (f.length < 3 || !joinedId.containsKey(f[1])) {
                         continue;
                     }
-                    grades.computeIfAbsent(f[0], k -> new LinkedHashMap<>()).merge(joinedId.get(f[1]),
-                            Integer.parseInt(f[2].strip()), Math::max);
+                    int grade;
+                    try {
+                        grade = Integer.parseInt(f[2].strip());
+                    } catch (NumberFormatException e) {
+                        System.err.println(q.getFileName() + ": grade '" + f[2] + "' is not an integer, line skipped");
+                        continue;
+                    }
+                    grades.computeIfAbsent(f[0], k -> new LinkedHashMap<>()).merge(joinedId.get(f[1]), grade,
+                            Math::max);
                 }
-                StringBuilder out = new StringBuilder(lines.getFirst()).append('\n');
+                StringBuilder out = new StringBuilder("query-id\tcorpus-id\tscore\n");
                 grades.forEach((query, byDoc) -> byDoc.forEach((doc, grade) -> out.append(query).append('\t')
                         .append(doc).append('\t').append(grade).append('\n')));
                 Files.writeString(dest.resolve(q.getFileName()), out, StandardCharsets.UTF_8);

@@ -129,6 +129,38 @@ class EvaluationTest {
     }
 
     @Test
+    void files_saved_with_a_byte_order_mark_lose_no_line() throws IOException {
+        Path dir = dataset("", "q2\td6\t0\n");
+        for (String f : List.of("corpus.jsonl", "queries.jsonl", "qrels-test.tsv")) {
+            Files.writeString(dir.resolve(f), "\uFEFF" + Files.readString(dir.resolve(f)));
+        }
+        BeirDataset ds = BeirDataset.load(dir);
+        assertThat(ds.corpus()).hasSize(6).containsKey("d1");
+        assertThat(ds.qrels()).containsOnlyKeys("q1", "q2", "q3");
+        assertThat(ds.warnings()).noneMatch(w -> w.contains("corpus.jsonl:1") || w.contains("queries.jsonl:1")
+                || w.contains("qrels-test.tsv:1") || w.contains("missing"));
+        // Without a header the first judgement is the first line, its query id after the mark.
+        Files.writeString(dir.resolve("qrels-test.tsv"), "\uFEFFq1\td1\t1\nq2\td4\t1\n");
+        assertThat(BeirDataset.load(dir).qrels()).containsOnlyKeys("q1", "q2");
+    }
+
+    @Test
+    void a_query_judged_only_not_relevant_is_left_out_and_said() throws IOException {
+        Path dir = dataset("", "");
+        Files.writeString(dir.resolve("qrels-test.tsv"), "q1\td1\t1\nq2\td4\t0\nq2\td6\t0\n");
+        BeirDataset ds = BeirDataset.load(dir);
+        assertThat(ds.qrels()).containsOnlyKeys("q1");
+        assertThat(ds.warnings()).anyMatch(w -> w.contains("1 query has no judgement above 0"));
+    }
+
+    @Test
+    void an_entry_of_a_title_alone_is_indexed_with_it_as_its_text() {
+        var item = Evaluation.item(new BeirDataset.Doc("t1", "Lava tubes of Hawaii", ""));
+        assertThat(new String(item.content(), java.nio.charset.StandardCharsets.UTF_8))
+                .contains("<body><p>Lava tubes of Hawaii</p>");
+    }
+
+    @Test
     void a_missing_file_is_named() throws IOException {
         Path dir = dataset("", "");
         Files.delete(dir.resolve("queries.jsonl"));
@@ -185,13 +217,26 @@ class EvaluationTest {
                         run.name())));
                 assertThat(lines).as(run.name()).isNotEmpty().allMatch(l -> l.matches("\\S+ Q0 \\S+ \\d+ \\S+ "
                         + java.util.regex.Pattern.quote(run.name())));
+                // Read as trec_eval reads it: by score, ties broken by the document id, descending.
+                Map<String, List<String[]>> byQuery = new java.util.LinkedHashMap<>();
+                lines.forEach(l -> byQuery.computeIfAbsent(l.split(" ")[0], q -> new ArrayList<>()).add(l.split(" ")));
                 Map<String, List<String>> ranked = new java.util.LinkedHashMap<>();
-                lines.forEach(l -> ranked.computeIfAbsent(l.split(" ")[0], q -> new ArrayList<>()).add(l.split(" ")[2]));
+                byQuery.forEach((q, rows) -> {
+                    for (int i = 1; i < rows.size(); i++) {
+                        assertThat(Double.parseDouble(rows.get(i)[4])).as(run.name() + " " + q + " line " + i)
+                                .isLessThan(Double.parseDouble(rows.get(i - 1)[4]));
+                    }
+                    ranked.put(q, rows.stream().sorted(java.util.Comparator.<String[]>comparingDouble(
+                            f -> -Double.parseDouble(f[4])).thenComparing(f -> f[2], java.util.Comparator
+                            .reverseOrder())).map(f -> f[2]).toList());
+                });
                 double mean = ds.qrels().entrySet().stream().mapToDouble(q -> io.polyrag.app.quality.Metrics.ndcg(
                         ranked.getOrDefault(q.getKey(), List.of()), q.getValue(), 10)).average().orElseThrow();
                 assertThat(mean).as(run.name()).isCloseTo(run.ndcg10(), org.assertj.core.api.Assertions.within(1e-4));
             }
             assertThat(Evaluation.runFileName("vector+fulltext:weighted")).isEqualTo("vector+fulltext_weighted.trec");
+            // The charts draw polyrag's best fused run against its single legs, never a raw-library reference.
+            assertThat(HtmlReport.render(r)).contains("<h2>weighted against vector</h2>").doesNotContain("<h2>raw-");
             EvalReport.Run rawVector = r.runs().get(3);
             assertThat(rawVector.ndcg10()).as("one vector per document finds the paraphrases too").isEqualTo(1.0);
             assertThat(rawVector.fusion()).isEqualTo("none (raw)");

@@ -46,5 +46,14 @@ class LongDocumentsTest {
                 .findFirst().orElseThrow().getKey();
         assertThat(graded).containsEntry(withD1, 2);
         assertThat(graded.values()).allMatch(g -> g >= 1);
+
+        // Judgements without a header line, one of them with a grade that is not a number: none lost but that one.
+        Files.writeString(src.resolve("qrels-test.tsv"), "q1\td0\t1\nq1\td1\t2\nq1\td4\tx\n");
+        LongDocuments.main(new String[] {src.toString(), dest.toString(), "--join", "1"});
+        assertThat(Files.readAllLines(dest.resolve("qrels-test.tsv"))).hasSize(3)
+                .first().isEqualTo("query-id\tcorpus-id\tscore");
+        assertThat(BeirDataset.load(dest).qrels().get("q1")).hasSize(2);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> LongDocuments.main(new String[] {src.toString(),
+                src.toString()})).hasMessageContaining("DEST is SRC");
     }
 }
