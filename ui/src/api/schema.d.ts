@@ -103,8 +103,7 @@ export interface paths {
         post: operations["postAdminCheck"];
         delete?: never;
         options?: never;
-        /** Compare every store with the catalog (operator) (headers only) */
-        head: operations["headAdminCheck"];
+        head?: never;
         patch?: never;
         trace?: never;
     };
@@ -374,8 +373,7 @@ export interface paths {
         post: operations["postSearch"];
         delete?: never;
         options?: never;
-        /** Search every enabled retriever, fused (headers only) */
-        head: operations["headSearch"];
+        head?: never;
         patch?: never;
         trace?: never;
     };
@@ -1945,41 +1943,6 @@ export interface operations {
             };
         };
     };
-    headAdminCheck: {
-        parameters: {
-            query?: {
-                /** @description refused here: a repair is POST /v1/admin/check?repair=true */
-                repair?: boolean;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description the report */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description a problem with the request (headers only) */
-            "4XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description a problem of the server (headers only) */
-            "5XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-        };
-    };
     postAdminReindex: {
         parameters: {
             query?: {
@@ -3187,65 +3150,6 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
-            };
-        };
-    };
-    headSearch: {
-        parameters: {
-            query: {
-                /** @description the text to search for */
-                q: string;
-                /** @description hits wanted */
-                top_k?: number;
-                /** @description knowledge bases, comma-separated or repeated; default: all of yours */
-                kb?: string;
-                /** @description vector,fulltext,graph,rdf; default: all enabled */
-                modalities?: string;
-                /** @description rrf or weighted */
-                fusion?: string;
-                /** @description add per-modality contributions and the fusion arithmetic */
-                explain?: boolean;
-                /** @description only hits of documents with this category */
-                category?: string;
-                /** @description only hits of these documents, comma-separated or repeated */
-                document_id?: string;
-                /** @description this search's RRF k, 1-10000 */
-                rrf_k?: number;
-                /** @description each leg's depth for this search, 1-1000 (search.candidates) */
-                candidates?: number;
-                /** @description the full-text leg's blend of each passage with its whole document for this search, 0-1 (fulltext.document.weight) */
-                fulltext_document_weight?: number;
-                /** @description the vector leg's blend of each passage with its document's whole vector, where it has one, for this search, 0-1 (vector.document.weight) */
-                vector_document_weight?: number;
-                /** @description false skips the configured reranker */
-                rerank?: boolean;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description the fused hits */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description a problem with the request (headers only) */
-            "4XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description a problem of the server (headers only) */
-            "5XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
             };
         };
     };
@@ -4921,7 +4825,7 @@ export interface operations {
     getUsage: {
         parameters: {
             query?: {
-                /** @description first day counted, YYYY-MM-DD (UTC); default: the first of this month */
+                /** @description first day counted, YYYY-MM-DD (UTC); default: the first of the month of 'to' */
                 from?: string;
                 /** @description last day counted, YYYY-MM-DD (UTC); default: today */
                 to?: string;
@@ -4964,7 +4868,7 @@ export interface operations {
     headUsage: {
         parameters: {
             query?: {
-                /** @description first day counted, YYYY-MM-DD (UTC); default: the first of this month */
+                /** @description first day counted, YYYY-MM-DD (UTC); default: the first of the month of 'to' */
                 from?: string;
                 /** @description last day counted, YYYY-MM-DD (UTC); default: today */
                 to?: string;
@@ -5001,7 +4905,7 @@ export interface operations {
     getAdminUsage: {
         parameters: {
             query?: {
-                /** @description first day counted, YYYY-MM-DD (UTC); default: the first of this month */
+                /** @description first day counted, YYYY-MM-DD (UTC); default: the first of the month of 'to' */
                 from?: string;
                 /** @description last day counted, YYYY-MM-DD (UTC); default: today */
                 to?: string;
@@ -5044,7 +4948,7 @@ export interface operations {
     headAdminUsage: {
         parameters: {
             query?: {
-                /** @description first day counted, YYYY-MM-DD (UTC); default: the first of this month */
+                /** @description first day counted, YYYY-MM-DD (UTC); default: the first of the month of 'to' */
                 from?: string;
                 /** @description last day counted, YYYY-MM-DD (UTC); default: today */
                 to?: string;

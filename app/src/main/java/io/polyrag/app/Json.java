@@ -10,6 +10,7 @@ import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.StreamReadFeature;
+import tools.jackson.core.exc.InputCoercionException;
 import tools.jackson.core.exc.StreamReadException;
 import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.MapperFeature;
@@ -17,6 +18,7 @@ import tools.jackson.databind.cfg.CoercionAction;
 import tools.jackson.databind.cfg.CoercionInputShape;
 import tools.jackson.databind.cfg.EnumFeature;
 import tools.jackson.databind.exc.InvalidFormatException;
+import tools.jackson.databind.exc.InvalidNullException;
 import tools.jackson.databind.exc.MismatchedInputException;
 import tools.jackson.databind.exc.UnrecognizedPropertyException;
 import tools.jackson.databind.json.JsonMapper;
@@ -86,11 +88,18 @@ public final class Json {
             throw new InvalidInputException("unknown field '" + e.getPropertyName() + "'"
                     + (known == null ? "" : "; known fields: " + known.stream().map(String::valueOf).sorted()
                             .collect(Collectors.joining(", "))));
+        } catch (InvalidNullException e) {
+            throw new InvalidInputException("field '" + path(e) + "' is null: give a value, or leave the item out");
         } catch (MismatchedInputException e) {
             String field = path(e);
             throw new InvalidInputException(field.isEmpty() ? "request body must be a JSON object"
                     : "field '" + field + "' has the wrong type: expected " + simpleType(e)
                             + (e instanceof InvalidFormatException f ? ", got " + f.getValue() : ""));
+        } catch (InputCoercionException e) {
+            // Well-formed JSON whose number does not fit the field: "malformed JSON" named neither.
+            String field = path(e);
+            throw new InvalidInputException((field.isEmpty() ? "a number" : "field '" + field + "'")
+                    + " is out of range: " + e.getOriginalMessage());
         } catch (StreamReadException e) {
             String m = String.valueOf(e.getOriginalMessage());
             Matcher dup = DUPLICATE.matcher(m);

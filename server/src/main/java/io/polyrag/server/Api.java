@@ -4,8 +4,6 @@ import io.javalin.config.RoutesConfig;
 import io.javalin.http.Handler;
 import io.polyrag.core.InvalidInputException;
 import io.polyrag.core.model.Ids;
-import java.net.URLDecoder;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -231,7 +229,8 @@ final class Api {
 
     /**
      * The query string's parameters by name, decoded as UTF-8 (the servlet's map decodes by the body's charset: a
-     * request declaring a bad one failed here with a 500); a malformed escape is left for the handler to refuse.
+     * request declaring a bad one failed here with a 500); a malformed escape in a value is refused when the handler
+     * reads it ({@link Http#query}), one in a name here.
      */
     private static Map<String, List<String>> queryParams(String query) {
         Map<String, List<String>> out = new LinkedHashMap<>();
@@ -243,12 +242,7 @@ final class Api {
                 continue;
             }
             String name = pair.substring(0, pair.indexOf('=') < 0 ? pair.length() : pair.indexOf('='));
-            try {
-                name = URLDecoder.decode(name, StandardCharsets.UTF_8);
-            } catch (IllegalArgumentException e) {
-                // left as written
-            }
-            out.computeIfAbsent(name, k -> new ArrayList<>()).add(pair);
+            out.computeIfAbsent(Http.decoded(name, null), k -> new ArrayList<>()).add(pair);
         }
         return out;
     }

@@ -122,9 +122,9 @@ final class DocumentRoutes {
         Integer limit = intParam(ctx, "limit");
         int o = offset == null ? 0 : offset;
         int l = limit == null ? Limits.DEFAULT_DOCUMENTS_PAGE : limit;
-        String kb = ctx.queryParam("kb");
+        String kb = Http.query(ctx, "kb");
         var page = tenant(ctx).documents().list(kb == null || kb.isBlank() ? null : KnowledgeBase.of(kb),
-                ctx.queryParam("category"), statuses(ctx.queryParam("status")), o, l);
+                Http.query(ctx, "category"), statuses(Http.query(ctx, "status")), o, l);
         ctx.json(IngestWire.page(page.documents(), o, l, page.total()));
     }
 

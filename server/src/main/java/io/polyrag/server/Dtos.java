@@ -3,6 +3,8 @@ package io.polyrag.server;
 import com.fasterxml.jackson.annotation.JsonFormat;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonSetter;
+import com.fasterxml.jackson.annotation.Nulls;
 import io.polyrag.app.wire.SearchWire;
 import java.util.List;
 import java.util.Map;
@@ -37,8 +39,9 @@ final class Dtos {
      *     has one, for this search ({@code vector_document_weight}, 0-1); default {@code vector.document.weight}
      */
     record SearchBody(String query, @JsonProperty("top_k") Integer topK,
-            @JsonProperty("kb") @JsonFormat(with = JsonFormat.Feature.ACCEPT_SINGLE_VALUE_AS_ARRAY) List<String> knowledgeBases, List<String> modalities,
-            String fusion, Boolean explain, String category, @JsonProperty("document_ids") List<String> documentIds,
+            @JsonProperty("kb") @JsonFormat(with = JsonFormat.Feature.ACCEPT_SINGLE_VALUE_AS_ARRAY) @JsonSetter(contentNulls = Nulls.FAIL) List<String> knowledgeBases,
+            @JsonSetter(contentNulls = Nulls.FAIL) List<String> modalities,
+            String fusion, Boolean explain, String category, @JsonProperty("document_ids") @JsonSetter(contentNulls = Nulls.FAIL) List<String> documentIds,
             @JsonProperty("rrf_k") Integer rrfK, Map<String, Double> weights, Boolean rerank, Integer candidates,
             @JsonProperty("fulltext_document_weight") Double fulltextDocumentWeight,
             @JsonProperty("vector_document_weight") Double vectorDocumentWeight) {
@@ -68,9 +71,10 @@ final class Dtos {
      * @param vectorDocumentWeight the vector leg's blend ({@code vector_document_weight}), as for search
      */
     record QueryBody(String query, @JsonProperty("top_k") Integer topK,
-            @JsonProperty("kb") @JsonFormat(with = JsonFormat.Feature.ACCEPT_SINGLE_VALUE_AS_ARRAY) List<String> knowledgeBases, List<String> modalities,
+            @JsonProperty("kb") @JsonFormat(with = JsonFormat.Feature.ACCEPT_SINGLE_VALUE_AS_ARRAY) @JsonSetter(contentNulls = Nulls.FAIL) List<String> knowledgeBases,
+            @JsonSetter(contentNulls = Nulls.FAIL) List<String> modalities,
             String fusion, Integer neighbours, Boolean stream, Boolean grounding, String category,
-            @JsonProperty("document_ids") List<String> documentIds, @JsonProperty("rrf_k") Integer rrfK,
+            @JsonProperty("document_ids") @JsonSetter(contentNulls = Nulls.FAIL) List<String> documentIds, @JsonProperty("rrf_k") Integer rrfK,
             Map<String, Double> weights, Boolean rerank, List<QueryMessage> messages,
             @JsonProperty("conversation_id") String conversationId, Boolean route, Integer candidates,
             @JsonProperty("fulltext_document_weight") Double fulltextDocumentWeight,

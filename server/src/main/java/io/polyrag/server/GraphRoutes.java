@@ -34,12 +34,12 @@ final class GraphRoutes {
     }
 
     private void entities(Context ctx) {
-        String q = ctx.queryParam("q");
+        String q = Http.query(ctx, "q");
         if (q == null || q.isBlank()) {
             throw new InvalidInputException("query parameter 'q' is required: part of an entity's name");
         }
         Integer limit = intParam(ctx, "limit");
-        String kb = ctx.queryParam("kb");
+        String kb = Http.query(ctx, "kb");
         ctx.json(AdminWire.entities(tenant(ctx).graph().find(q, kb == null || kb.isBlank() ? null : KnowledgeBase.of(kb),
                 limit == null ? Limits.DEFAULT_ENTITIES : limit)));
     }

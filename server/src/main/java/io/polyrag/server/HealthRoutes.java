@@ -46,8 +46,9 @@ final class HealthRoutes {
         api.get("/ready", this::ready).summary("admin", "200 when every store and model answers; 503 naming what does "
                 + "not").noAuth().response(200, "ready", AdminWire.Ready.class)
                 .response(503, "not ready, with the problems", AdminWire.Ready.class);
-        api.get("/v1/admin/check", ctx -> {
-            if (ctx.queryParam("repair") != null) {
+        // No HEAD: it would compare every store with the catalog only to send nothing.
+        api.stream("/v1/admin/check", ctx -> {
+            if (Http.query(ctx, "repair") != null) {
                 throw new InvalidInputException("a repair changes the stores: send it as POST "
                         + "/v1/admin/check?repair=true (GET only reports)");
             }
@@ -56,7 +57,7 @@ final class HealthRoutes {
                 .query("repair", "boolean", "refused here: a repair is POST /v1/admin/check?repair=true")
                 .response(200, "the report", AdminWire.Check.class);
         api.post("/v1/admin/reindex", ctx -> {
-            String modality = ctx.queryParam("modality");
+            String modality = Http.query(ctx, "modality");
             String id = polyrag.admin().reindex(modality, booleanParam(ctx, "all"));
             String location = "/v1/admin/jobs/" + id;
             ctx.status(202).header("Location", location).json(new AdminWire.Reindex(id, "queued",

@@ -104,7 +104,7 @@ final class KnowledgeBaseRoutes {
                 .response(200, "its judged queries", JudgmentList.class);
         api.delete("/v1/knowledge-bases/{name}/judgments", ctx -> {
             String name = ctx.pathParam("name");
-            int deleted = tenant(ctx).knowledgeBases().deleteJudgments(name, ctx.queryParam("query_id"));
+            int deleted = tenant(ctx).knowledgeBases().deleteJudgments(name, Http.query(ctx, "query_id"));
             ctx.json(new JudgmentsChanged(name, 0, deleted, tenant(ctx).knowledgeBases().judgments(name).size()));
         }).summary(kbs, "Delete the knowledge base's judged queries, or one (query_id)").path("name",
                 "the knowledge base").query("query_id", "string", "only this judged query")

@@ -38,7 +38,8 @@ final class SearchRoutes {
     }
 
     void register(Api api) {
-        api.get("/v1/search", this::searchGet).summary("search", "Search every enabled retriever, fused")
+        // No HEAD: it would run and count a search only to send nothing.
+        api.stream("/v1/search", this::searchGet).summary("search", "Search every enabled retriever, fused")
                 .required("q", "string", "the text to search for").query("top_k", "integer", "hits wanted")
                 .queryList("kb", "knowledge bases, comma-separated or repeated; default: all of yours")
                 .query("modalities", "string", "vector,fulltext,graph,rdf; default: all enabled")
@@ -69,23 +70,25 @@ final class SearchRoutes {
 
     private void searchGet(Context ctx) {
         // 'q' only: an undeclared ?query= is refused by the parameter check, naming 'q'.
-        String query = ctx.queryParam("q");
+        String query = Http.query(ctx, "q");
         if (query == null) {
             throw new InvalidInputException("query parameter 'q' is missing: /v1/search?q=your+question");
         }
         Integer topK = intParam(ctx, "top_k");
-        List<String> kbs = ctx.queryParams("kb").stream().flatMap(k -> Arrays.stream(k.split(","))).toList();
-        List<String> modalities = ctx.queryParam("modalities") == null ? List.of()
-                : List.of(ctx.queryParam("modalities").split(","));
-        List<String> ids = ctx.queryParams("document_id").stream().flatMap(k -> Arrays.stream(k.split(","))).toList();
+        List<String> kbs = Http.queries(ctx, "kb").stream().flatMap(k -> Arrays.stream(k.split(","))).toList();
+        List<String> modalities = Http.query(ctx, "modalities") == null ? List.of()
+                : List.of(Http.query(ctx, "modalities").split(","));
+        List<String> ids = Http.queries(ctx, "document_id").stream().flatMap(k -> Arrays.stream(k.split(","))).toList();
         SearchRequest request = polyrag.search().request(query).topK(topK).knowledgeBases(kbs)
-                .modalityNames(modalities).fusion(ctx.queryParam("fusion")).documentIds(ids)
-                .category(ctx.queryParam("category")).rrfK(intParam(ctx, "rrf_k"))
+                .modalityNames(modalities).fusion(Http.query(ctx, "fusion")).documentIds(ids)
+                .category(Http.query(ctx, "category")).rrfK(intParam(ctx, "rrf_k"))
                 .candidates(intParam(ctx, "candidates"))
                 .fulltextDocumentWeight(Http.doubleParam(ctx, "fulltext_document_weight"))
                 .vectorDocumentWeight(Http.doubleParam(ctx, "vector_document_weight"))
-                .rerank(ctx.queryParam("rerank") == null ? null : Http.booleanParam(ctx, "rerank")).build();
-        ctx.json(SearchWire.of(tenant(ctx).search().run(request), Http.booleanParam(ctx, "explain")));
+                .rerank(Http.query(ctx, "rerank") == null ? null : Http.booleanParam(ctx, "rerank")).build();
+        // Read before the search runs: a bad value was refused after the search had run and been counted.
+        boolean explain = Http.booleanParam(ctx, "explain");
+        ctx.json(SearchWire.of(tenant(ctx).search().run(request), explain));
     }
 
     private void searchPost(Context ctx) {

@@ -31,7 +31,7 @@ final class UsageRoutes {
             ctx.json(AdminWire.usage(polyrag.usage().report(Auth.tenant(ctx), period[0], period[1])));
         }).summary("admin", "What this tenant holds, what it used (searches, answers, documents indexed, chunks "
                 + "embedded, model tokens by model) and its quotas")
-                .query("from", "string", "first day counted, YYYY-MM-DD (UTC); default: the first of this month")
+                .query("from", "string", "first day counted, YYYY-MM-DD (UTC); default: the first of the month of 'to'")
                 .query("to", "string", "last day counted, YYYY-MM-DD (UTC); default: today")
                 .response(200, "the tenant's report", AdminWire.UsageReport.class);
         api.get("/v1/admin/usage", ctx -> {
@@ -39,7 +39,7 @@ final class UsageRoutes {
             ctx.json(new AdminWire.UsageReports(polyrag.usage().reports(period[0], period[1],
                     polyrag.keys().localOwner()).stream().map(AdminWire::usage).toList()));
         }).summary("admin", "Every tenant's usage and quotas (operator)")
-                .query("from", "string", "first day counted, YYYY-MM-DD (UTC); default: the first of this month")
+                .query("from", "string", "first day counted, YYYY-MM-DD (UTC); default: the first of the month of 'to'")
                 .query("to", "string", "last day counted, YYYY-MM-DD (UTC); default: today")
                 .response(200, "one report per tenant that holds, used or has quotas", AdminWire.UsageReports.class);
         api.get("/v1/admin/tenants/{tenant}/quotas", ctx -> ctx.json(AdminWire.quotas(polyrag.usage().quotas(
@@ -73,12 +73,13 @@ final class UsageRoutes {
     private static LocalDate[] period(Context ctx) {
         LocalDate today = LocalDate.now(ZoneOffset.UTC);
         LocalDate to = date(ctx, "to", today);
-        LocalDate from = date(ctx, "from", today.withDayOfMonth(1));
+        // The first of the month of 'to' (?to=2024-12-31 alone was refused as after a 'from' never sent).
+        LocalDate from = date(ctx, "from", to.withDayOfMonth(1));
         return new LocalDate[] {from, to};
     }
 
     private static LocalDate date(Context ctx, String name, LocalDate otherwise) {
-        String raw = ctx.queryParam(name);
+        String raw = Http.query(ctx, name);
         if (raw == null || raw.isBlank()) {
             return otherwise;
         }

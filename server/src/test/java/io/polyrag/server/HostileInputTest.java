@@ -221,4 +221,52 @@ class HostileInputTest {
                     .contains("no-such-document");
         }
     }
+
+    /** The raw answer to a request written as is (Java's client refuses a malformed escape in a URI). */
+    private String raw(String request) throws IOException {
+        try (java.net.Socket socket = new java.net.Socket("127.0.0.1", server.port())) {
+            socket.setSoTimeout(10_000);
+            socket.getOutputStream().write(request.getBytes(java.nio.charset.StandardCharsets.ISO_8859_1));
+            return new String(socket.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        }
+    }
+
+    /**
+     * A query value Javalin could not decode was dropped, as if not given: a DELETE of one judged query by a
+     * malformed id deleted every one, a malformed filter listed everything; a Content-Type charset without a value
+     * made every route a 500.
+     */
+    @Test
+    void malformed_query_strings_are_refused_naming_the_parameter() throws IOException {
+        String deleted = raw("DELETE /v1/knowledge-bases/default/judgments?query_id=q%zz HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                + "Connection: close\r\n\r\n");
+        assertThat(deleted).startsWith("HTTP/1.1 400").contains("problem+json")
+                .contains("query parameter 'query_id' has a malformed %-escape");
+        assertThat(raw("GET /v1/documents?kb=a% HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"))
+                .startsWith("HTTP/1.1 400").contains("query parameter 'kb' has a malformed %-escape");
+        assertThat(raw("GET /v1/search?q=%C3%28 HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"))
+                .startsWith("HTTP/1.1 400").contains("query parameter 'q' is not UTF-8");
+        String charset = raw("GET /v1/documents?kb=default HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: text/plain; "
+                + "charset\r\nConnection: close\r\n\r\n");
+        assertThat(charset).as(charset).startsWith("HTTP/1.1 200");
+        assertThat(raw("GET /v1/documents?kb=default HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: text/plain; "
+                + "charset=bogus\r\nConnection: close\r\n\r\n")).startsWith("HTTP/1.1 200");
+        // Decoded as UTF-8 whatever the Content-Type says; '+' a space.
+        assertThat(raw("GET /v1/documents?kb=%C3%BCber+x HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"))
+                .contains("über x");
+    }
+
+    @Test
+    void a_null_in_a_list_or_a_number_past_its_type_is_refused_naming_the_field() throws Exception {
+        for (String[] c : new String[][] {{"/v1/query", "{\"query\": \"x\", \"kb\": [null]}", "field 'kb[0]' is null"},
+                {"/v1/search", "{\"query\": \"x\", \"kb\": [\"default\", null]}", "field 'kb[1]' is null"},
+                {"/v1/search", "{\"query\": \"x\", \"document_ids\": [null]}", "field 'document_ids[0]' is null"},
+                {"/v1/search", "{\"query\": \"x\", \"top_k\": 99999999999}", "field 'top_k' is out of range"}}) {
+            HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port()
+                    + c[0])).header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(c[1]))
+                    .build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(r.statusCode()).as(c[1] + " " + r.body()).isEqualTo(400);
+            assertThat(r.body()).as(c[1]).contains(c[2]);
+        }
+    }
 }

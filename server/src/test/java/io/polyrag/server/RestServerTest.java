@@ -504,12 +504,18 @@ class RestServerTest {
 
     @Test
     void head_answers_on_get_routes_without_a_body() {
-        HttpResponse<String> head = send(HttpRequest.newBuilder(uri("/v1/search?q=narwhal"))
+        HttpResponse<String> head = send(HttpRequest.newBuilder(uri("/v1/documents?limit=1"))
                 .method("HEAD", HttpRequest.BodyPublishers.noBody()));
         assertThat(head.statusCode()).isEqualTo(200);
         assertThat(head.body()).isEmpty();
         assertThat(head.headers().firstValue("Content-Type")).hasValueSatisfying(t -> assertThat(t)
                 .startsWith("application/json"));
+        // Not a search's: it would run and count one only to send nothing.
+        HttpResponse<String> search = send(HttpRequest.newBuilder(uri("/v1/search?q=narwhal"))
+                .method("HEAD", HttpRequest.BodyPublishers.noBody()));
+        assertThat(search.body()).isEmpty();
+        assertThat(search.headers().firstValue("Content-Type").orElse("")).as("the search's handler never ran")
+                .doesNotContain("json");
     }
 
     @Test

@@ -256,6 +256,8 @@ class TenantIsolationTest {
         assertThat(get(b, "/v1/usage?from=%2B9999999-01-01&to=%2B9999999-01-02").body()).as("a 500 on PostgreSQL")
                 .contains("is not a date");
         assertThat(get(b, "/v1/usage?from=2026-12-31&to=2026-12-01").body()).contains("from");
+        // 'to' alone: from the first of its month, not of this one (refused as after a 'from' never sent).
+        assertThat(get(b, "/v1/usage?to=2024-12-31").body()).contains("\"from\":\"2024-12-01\"");
         assertThat(get(b, "/v1/usage?from=1900-01-01&to=2026-12-01").statusCode()).isEqualTo(400);
     }
 
