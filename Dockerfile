@@ -4,8 +4,9 @@
 #   docker run -p 8080:8080 -v polyrag-data:/data -e POLYRAG_HTTP_ADMIN_KEY=... polyrag
 # Every setting is an environment variable POLYRAG_* (docs/configuration.md).
 
-# ---- build: the release archive, from the sources (Maven through the wrapper; Node for the web UI)
-FROM eclipse-temurin:21-jdk AS build
+# ---- build: the release archive, from the sources (the wrapper runs the image's Maven: it downloads none itself;
+# Node for the web UI)
+FROM maven:3.9-eclipse-temurin-21 AS build
 # Node 22 for the web UI's build (Vite needs 20.19+; the JDK image's Ubuntu ships 18): taken from the official image.
 COPY --from=node:22-bookworm-slim /usr/local/bin/node /usr/local/bin/node
 COPY --from=node:22-bookworm-slim /usr/local/lib/node_modules /usr/local/lib/node_modules

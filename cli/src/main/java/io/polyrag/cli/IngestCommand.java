@@ -75,6 +75,10 @@ final class IngestCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         // A folder given with --sync may be synced, beside any POLYRAG_SYNC_ALLOWED_ROOTS.
         Map<String, String> more = new HashMap<>();
+        // It ingests on this thread: no job workers, so no folder watcher either. With them it took up the jobs a
+        // server left queued, and queued and ran every due sync of every tenant (even for --estimate, which writes
+        // nothing), then waited for them to stop at its exit.
+        more.put(Settings.INGEST_WORKERS.key(), "0");
         if (syncId != null && paths.size() == 1 && Files.isDirectory(paths.getFirst())) {
             String configured = parent.config(Map.of()).get(Settings.SYNC_ALLOWED_ROOTS);
             String dir = paths.getFirst().toAbsolutePath().normalize().toString();

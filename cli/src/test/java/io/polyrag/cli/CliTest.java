@@ -269,7 +269,7 @@ class CliTest {
      * queued for the server; check's own worker took it up and ran it while the report was taken.
      */
     @Test
-    void check_leaves_queued_jobs_to_the_server() {
+    void check_and_ingest_leave_queued_jobs_to_the_server() {
         String job;
         try (Polyrag p = Polyrag.open(Config.load(Map.of(), Map.of("data.dir", data.toString(), "ingest.workers",
                 "0")))) {
@@ -277,6 +277,11 @@ class CliTest {
         }
         Run r = run("check");
         assertThat(r.code()).as(r.err()).isZero();
+        // Nor does ingest, which ingests on its own thread (even --estimate took up the job and ran it).
+        Run estimate = run("ingest", "--estimate", tmp.resolve("docs").toString());
+        assertThat(estimate.code()).as(estimate.err()).isZero();
+        Run ingest = run("ingest", tmp.resolve("docs").resolve("tea.md").toString());
+        assertThat(ingest.code()).as(ingest.err()).isZero();
         try (Polyrag p = Polyrag.open(Config.load(Map.of(), Map.of("data.dir", data.toString(), "ingest.workers",
                 "0")))) {
             assertThat(p.admin().job(job).status()).isEqualTo(io.polyrag.core.model.JobStatus.QUEUED);

@@ -207,7 +207,10 @@ class DeploymentFilesTest {
     void ports_and_probes_are_the_servers() throws IOException {
         String dockerfile = Files.readString(ROOT.resolve("Dockerfile"));
         assertThat(dockerfile).contains("EXPOSE 8080").contains("http://127.0.0.1:${POLYRAG_HTTP_PORT:-8080}/health").contains("USER polyrag")
-                .contains("VOLUME /data").contains("FROM eclipse-temurin:21-jre");
+                .contains("VOLUME /data").contains("FROM eclipse-temurin:21-jre")
+                // The wrapper runs the Maven on PATH (it downloads one only given MVNW_REPOURL): the build stage's
+                // image must have it, which a plain JDK image has not.
+                .containsPattern("FROM maven:[^ ]*eclipse-temurin-21[^ ]* AS build");
         String openapi = Files.readString(ROOT.resolve("docs/openapi.json"));
         assertThat(openapi).contains("\"/health\"").contains("\"/ready\"");
         String deployment = Files.readString(ROOT.resolve("deploy/kubernetes/base/deployment.yaml"));

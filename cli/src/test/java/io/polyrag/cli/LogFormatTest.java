@@ -122,6 +122,24 @@ class LogFormatTest {
     }
 
     /** The line that says why a command stopped is a JSON line too under JSON logs: it was a plain sentence. */
+    /** At debug the HTTP clients' wire loggers wrote credentials and every indexed text: held at info. */
+    @Test
+    void debug_logs_never_turn_on_the_http_clients_wire_logs() {
+        // The root at debug, as POLYRAG_LOG_LEVEL=debug sets it when the configuration is first read.
+        var root = (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
+        var before = root.getLevel();
+        root.setLevel(ch.qos.logback.classic.Level.DEBUG);
+        try {
+            assertThat(org.slf4j.LoggerFactory.getLogger("io.polyrag.x").isDebugEnabled()).isTrue();
+            for (String wire : List.of("org.apache.hc.client5.http.wire", "org.apache.hc.client5.http.headers",
+                    "org.apache.http.wire", "software.amazon.awssdk.request")) {
+                assertThat(org.slf4j.LoggerFactory.getLogger(wire).isDebugEnabled()).as(wire).isFalse();
+            }
+        } finally {
+            root.setLevel(before);
+        }
+    }
+
     @Test
     void a_command_that_fails_says_why_in_json() throws Exception {
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")

@@ -41,6 +41,16 @@ public final class Setting<T> {
         return new Setting<>(key, description, "string", defaultValue, s -> s, "", false);
     }
 
+    /**
+     * The name of a backend, provider or parser: stripped and lower-cased as read, as every lookup of one matches it
+     * ({@code POLYRAG_CATALOG_BACKEND=H2} was h2 to the catalog and not to a check that compared it with "h2"; a
+     * trailing space in the settings file changed the ingest signature and indexed every file again).
+     */
+    public static Setting<String> name(String key, String defaultValue, String description) {
+        return new Setting<>(key, description, "string", defaultValue, s -> s.strip().toLowerCase(Locale.ROOT), "",
+                false);
+    }
+
     public static Setting<Path> path(String key, Path defaultValue, String description) {
         return new Setting<>(key, description, "path", defaultValue, Setting::parsePath, "", false);
     }
@@ -92,9 +102,20 @@ public final class Setting<T> {
         }, String.join(" | ", allowed), false);
     }
 
-    /** The same setting, masked wherever it is printed. */
+    /**
+     * The same setting, masked wherever it is printed, and read stripped: a secret made from a file
+     * ({@code kubectl create secret --from-file}, a CRLF env file) ends in a line break, which a database reported as
+     * a wrong password (pointing at its URL) and S3 as a bad signature. A control character left inside is refused,
+     * naming the setting, never the value.
+     */
     public Setting<T> secret() {
-        return new Setting<>(key, description, typeName, defaultValue, parser, range, true);
+        return new Setting<>(key, description, typeName, defaultValue, raw -> {
+            String stripped = raw.strip();
+            if (stripped.chars().anyMatch(Character::isISOControl)) {
+                throw new ConfigException("holding a control character (a line break inside it?)");
+            }
+            return parser.apply(stripped);
+        }, range, true);
     }
 
     /** Parses a raw value; the exception's message is complete (setting, value, bound, fix). */
@@ -179,8 +200,14 @@ public final class Setting<T> {
         if (raw.isBlank()) {
             throw new ConfigException("an empty path");
         }
+        String path = raw.trim();
+        // A shell expands ~ only in a word of its own: --data-dir=~/x, --set data.dir=~/x and the settings file
+        // kept it, and the data went to a folder named "~" under the working directory.
+        if (path.equals("~") || path.startsWith("~/")) {
+            path = System.getProperty("user.home") + path.substring(1);
+        }
         try {
-            return Path.of(raw.trim());
+            return Path.of(path);
         } catch (InvalidPathException e) {
             throw new ConfigException("not a valid path (" + e.getReason() + ")");
         }

@@ -40,7 +40,7 @@ public final class Settings {
             + "full every command both.");
     public static final Setting<Boolean> VECTOR_ENABLED = Setting.bool("vector.enabled", true,
             "Run the vector (semantic) modality. When off, no embedding model is loaded.");
-    public static final Setting<String> VECTOR_BACKEND = Setting.string("vector.backend", "lucene",
+    public static final Setting<String> VECTOR_BACKEND = Setting.name("vector.backend", "lucene",
             "Vector store provider.");
     public static final Setting<Integer> VECTOR_EXACT_THRESHOLD = Setting.integer("vector.exact.threshold", 2000, 0,
             10_000_000, "Below this many vectors a search scans them all (exact; as fast as the graph at that size); "
@@ -54,13 +54,13 @@ public final class Settings {
                     + "then on (a merge rewrites older ones); other vector backends ignore it.");
     public static final Setting<Boolean> FULLTEXT_ENABLED = Setting.bool("fulltext.enabled", true,
             "Run the full-text (BM25) modality.");
-    public static final Setting<String> BLOB_BACKEND = Setting.string("blob.backend", "filesystem",
+    public static final Setting<String> BLOB_BACKEND = Setting.name("blob.backend", "filesystem",
             "Where uploaded originals, and uploads waiting for their job, are kept (GET /v1/documents/{id}/content): "
                     + "filesystem (POLYRAG_BLOB_DIR) or s3 (a bucket: POLYRAG_S3_BUCKET, POLYRAG_S3_ENDPOINT, …). "
                     + "Replicas must share it, so any of them can run an upload job.");
     public static final Setting<String> BLOB_DIR = Setting.string("blob.dir", "",
             "Directory of the filesystem blob store; empty: <data>/blobs. Replicas may share one they all mount.");
-    public static final Setting<String> FULLTEXT_BACKEND = Setting.string("fulltext.backend", "lucene",
+    public static final Setting<String> FULLTEXT_BACKEND = Setting.name("fulltext.backend", "lucene",
             "Full-text store provider: lucene (embedded), postgres (POLYRAG_POSTGRES_URL) or opensearch "
             + "(POLYRAG_OPENSEARCH_URL).");
     public static final Setting<Double> BM25_K1 = Setting.decimal("fulltext.bm25.k1", 0.9, 0.0, 10.0,
@@ -86,7 +86,7 @@ public final class Settings {
                     + "graph, and the RDF statements unless rdf.enabled says otherwise). Off by default until its ingest "
                     + "cost meets its target; on, it answers questions of two hops (docs/graph.md has what it costs and "
                     + "buys). Replicas need graph.backend=neo4j, or this off.");
-    public static final Setting<String> GRAPH_BACKEND = Setting.string("graph.backend", "kuzu",
+    public static final Setting<String> GRAPH_BACKEND = Setting.name("graph.backend", "kuzu",
             "Property-graph store provider: kuzu (embedded) or neo4j (any Bolt server).");
     public static final Setting<String> GRAPH_NEO4J_URI = Setting.string("graph.neo4j.uri", "bolt://127.0.0.1:7687",
             "Bolt URI of the Neo4j server, for graph.backend=neo4j.");
@@ -103,7 +103,7 @@ public final class Settings {
     public static final Setting<Boolean> RDF_ENABLED = Setting.bool("rdf.enabled", false,
             "Run the RDF modality: relations stored as reified statements and searched with SPARQL. Unset, it follows "
                     + "graph.enabled; replicas need rdf.backend=sparql, or this off.");
-    public static final Setting<String> RDF_BACKEND = Setting.string("rdf.backend", "tdb2",
+    public static final Setting<String> RDF_BACKEND = Setting.name("rdf.backend", "tdb2",
             "RDF store provider: tdb2 (embedded Apache Jena TDB2) or sparql (any SPARQL 1.1 endpoint).");
     public static final Setting<String> RDF_SPARQL_QUERY_URL = Setting.string("rdf.sparql.query.url", null,
             "SPARQL query endpoint, for rdf.backend=sparql, e.g. http://host:3030/ds/query.");
@@ -117,7 +117,7 @@ public final class Settings {
             30, 1, 600, "Timeout of one request to the SPARQL endpoint.");
     public static final Setting<String> RDF_GRAPH = Setting.string("rdf.graph", "urn:polyrag:graph",
             "IRI of the named graph polyrag writes its statements into (so it can share an endpoint).");
-    public static final Setting<String> CATALOG_BACKEND = Setting.string("catalog.backend", "h2",
+    public static final Setting<String> CATALOG_BACKEND = Setting.name("catalog.backend", "h2",
             "Catalog provider (documents, chunk text, jobs): h2 (embedded) or postgres.");
     public static final Setting<String> DURABILITY = Setting.choice("durability", "process", List.of("process", "fsync"),
             "What an acknowledged write survives. process: a crash of polyrag (kill -9, out of memory); the embedded "
@@ -181,7 +181,7 @@ public final class Settings {
             "How long to wait for a PostgreSQL connection before failing with an error naming the address.");
 
     // ---- embeddings
-    public static final Setting<String> EMBEDDING_PROVIDER = Setting.string("embedding.provider", "onnx",
+    public static final Setting<String> EMBEDDING_PROVIDER = Setting.name("embedding.provider", "onnx",
             "Embedding provider.");
     public static final Setting<String> EMBEDDING_MODEL = Setting.string("embedding.model", "bge-small-en-v1.5-q",
             "Embedding model: a model bundled with polyrag, or any name when embedding.model.dir is set.");
@@ -215,7 +215,7 @@ public final class Settings {
             8192, "Tokens of one text the model reads; the rest is truncated.");
 
     // ---- language model (optional)
-    public static final Setting<String> LLM_PROVIDER = Setting.string("llm.provider", "none",
+    public static final Setting<String> LLM_PROVIDER = Setting.name("llm.provider", "none",
             "Chat model for answers: none (extractive answers, offline), openai (any OpenAI-compatible server) or "
                     + "anthropic.");
     public static final Setting<String> LLM_BASE_URL = Setting.string("llm.base.url", null,
@@ -247,7 +247,7 @@ public final class Settings {
             "Paraphrases written per query in multiquery mode.");
 
     // ---- reranking (optional)
-    public static final Setting<String> RERANK_PROVIDER = Setting.string("rerank.provider", "none",
+    public static final Setting<String> RERANK_PROVIDER = Setting.name("rerank.provider", "none",
             "Second-stage reranker: none, onnx (a cross-encoder file, see rerank.model.dir), http (a rerank API, see "
                     + "rerank.format) or llm (the configured language model).");
     public static final Setting<Path> RERANK_MODEL_DIR = Setting.path("rerank.model.dir", null,
@@ -384,7 +384,7 @@ public final class Settings {
                     + "_RDF apply, and a query naming nothing the graph knows is fused from the text legs alone.");
 
     // ---- ingest
-    public static final Setting<String> INGEST_PARSER = Setting.string("ingest.parser", "tika",
+    public static final Setting<String> INGEST_PARSER = Setting.name("ingest.parser", "tika",
             "Parser provider that extracts text and structure from files: tika (every common document format) or "
                     + "text (plain text, Markdown and HTML only).");
     public static final Setting<Integer> INGEST_MAX_TEXT_MB = Setting.integer("ingest.max.text.mb", 64, 1, 2048,

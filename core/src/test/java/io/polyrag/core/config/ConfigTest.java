@@ -96,6 +96,20 @@ class ConfigTest {
     }
 
     @Test
+    void secrets_are_read_without_their_line_end_and_names_of_backends_as_their_lookups_match_them() {
+        Config c = Config.load(Map.of(), Map.of("postgres.password", "pw\r\n", "s3.secret.key", " k\n",
+                "catalog.backend", "H2 ", "llm.provider", "None", "data.dir", "~/polyrag-data"));
+        assertThat(c.get(Settings.POSTGRES_PASSWORD)).isEqualTo("pw");
+        assertThat(c.get(Settings.S3_SECRET_KEY)).isEqualTo("k");
+        assertThat(c.get(Settings.CATALOG_BACKEND)).isEqualTo("h2");
+        assertThat(c.get(Settings.LLM_PROVIDER)).isEqualTo("none");
+        assertThat(c.get(Settings.DATA_DIR)).isEqualTo(Path.of(System.getProperty("user.home"), "polyrag-data"));
+        assertThatThrownBy(() -> Config.load(Map.of(), Map.of("postgres.password", "p\nw")))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("POLYRAG_POSTGRES_PASSWORD=****")
+                .hasMessageContaining("control character").hasMessageNotContaining("p\nw");
+    }
+
+    @Test
     void describe_lists_every_setting_with_its_origin_and_masks_secrets() {
         Setting<String> secret = Setting.string("x.key", "sk-123", "k").secret();
         assertThat(secret.isSecret()).isTrue();
