@@ -246,6 +246,18 @@ class StructuredChunkerTest {
                 .containsExactlyElementsOf(text.lines().filter(l -> !l.isBlank()).toList());
     }
 
+    /** A fence's info string of kilobytes left each chunk one word of budget: thousands of chunks over the window. */
+    @Test
+    void a_code_language_of_kilobytes_is_dropped_not_repeated_in_every_chunk() {
+        String text = "x = y + 1\n".repeat(2000).strip();
+        List<ChunkDraft> chunks = new StructuredChunker(WORDS, 300, 30)
+                .chunk(doc(new Block(ChunkKind.CODE, text, List.of(), 0, 0, "a.".repeat(2000))));
+        assertThat(chunks).hasSizeLessThan(60).allSatisfy(c -> {
+            assertThat(c.tokenCount()).isLessThanOrEqualTo(300);
+            assertThat(c.text()).startsWith("```\nx = y + 1");
+        });
+    }
+
     @Test
     void chunking_is_deterministic_and_an_empty_document_has_no_chunks() {
         ParsedDocument d = doc(prose(sentences(0, 50), "X"));

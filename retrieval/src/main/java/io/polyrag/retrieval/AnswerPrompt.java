@@ -38,7 +38,7 @@ final class AnswerPrompt {
      * The sources that fit in {@code tokens} of the model's context, estimated: the best-ranked sources' hit passages
      * first, in rank order, then their neighbours while room is left; a source none of whose hit passages fits is
      * left out, with every one after it, so the numbers the model cites stay those listed. The first source's first
-     * passage is always sent. An answer of 200 sources with five neighbours each was one message of some 660,000
+     * hit passage is always sent, its others while they fit. An answer of 200 sources with five neighbours each was one message of some 660,000
      * tokens, refused by hosted models and cut from its front (the rules and the best sources) by small local ones.
      */
     static List<AnswerSource> fitted(List<AnswerSource> sources, int tokens) {
@@ -55,6 +55,18 @@ final class AnswerPrompt {
             }
             if (size > room && !kept.isEmpty()) {
                 break;
+            }
+            if (size > room) {
+                // The first source alone past the room (a summary's dozen chunks of one document, a top_k of 30
+                // in one manual): its first hit passage always, then the next ones while they fit.
+                hits.clear();
+                size = 0;
+                for (AnswerSource.Passage p : s.passages()) {
+                    if (p.hit() && (hits.isEmpty() || size + p.text().length() + 2 <= room)) {
+                        hits.add(p);
+                        size += p.text().length() + 2;
+                    }
+                }
             }
             room -= size + s.title().length() + 32;
             kept.add(hits);

@@ -471,10 +471,19 @@ public final class ExtractiveAnswerer {
      * A full stop that ends a title, a month or weekday, a common Latin abbreviation or an initial ("Dr.", "Sept.",
      * "e.g.", "J.", "U.S."), where the JDK's sentence breaks cut a sentence in two.
      */
-    private static final Pattern ABBREVIATION = Pattern.compile("(?:\\b(?:Dr|Mr|Mrs|Ms|Mme|Prof|Sr|Jr|St|Mt|Ft|No|"
-            + "Nos|Vol|Fig|Figs|Eq|approx|ca|cf|vs|viz|resp|Gen|Col|Capt|Lt|Sgt|Rev|Hon|Gov|Sen|Rep|Jan|Feb|Mar|Apr|Jun|"
-            + "Jul|Aug|Sep|Sept|Oct|Nov|Dec|Mon|Tue|Tues|Wed|Thu|Thurs|Fri|Sat|Sun)|\\b\\p{Lu}|\\b(?:\\p{L}\\.)+\\p{L}"
+    private static final Pattern ABBREVIATION = Pattern.compile("(?:\\b(?:Dr|Mr|Mrs|Ms|Mme|Prof|Sr|Jr|St|Mt|Ft|"
+            + "Vol|Fig|Figs|Eq|approx|ca|cf|vs|viz|resp|Gen|Col|Capt|Lt|Sgt|Rev|Hon|Gov|Sen|Rep)|\\b(?:\\p{L}\\.)+\\p{L}"
             + "|\\be\\.g|\\bi\\.e)\\.$");
+
+    /**
+     * A month, weekday or "No." is an abbreviation before a number ("Sept. 5", "No. 7"); before anything else it is
+     * a word ending a sentence ("…that orbit the Sun. Far from the Sun…" was quoted as one sentence).
+     */
+    private static final Pattern DATED = Pattern.compile("\\b(?:No|Nos|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|"
+            + "Dec|Mon|Tue|Tues|Wed|Thu|Thurs|Fri|Sat|Sun)\\.$");
+
+    /** An initial: a capital letter after a name or another initial ("John F.", "J."), not "vitamin C.". */
+    private static final Pattern INITIAL = Pattern.compile("(?:^|(?:^|\\s)\\p{Lu}[\\p{L}.]*\\s)\\p{Lu}\\.$");
 
     private static List<String> split(String text) {
         BreakIterator it = BreakIterator.getSentenceInstance(Locale.ROOT);
@@ -485,7 +494,8 @@ public final class ExtractiveAnswerer {
         for (int end = it.next(); end != BreakIterator.DONE; end = it.next()) {
             String s = flat.substring(from, end).strip();
             // "Tours are led by Dr." is no sentence: the name and the rest of it were lost from the quote.
-            if (ABBREVIATION.matcher(s).find() && end < flat.length()) {
+            if (end < flat.length() && (ABBREVIATION.matcher(s).find() || INITIAL.matcher(s).find()
+                    || DATED.matcher(s).find() && Character.isDigit(flat.charAt(end)))) {
                 continue;
             }
             from = end;

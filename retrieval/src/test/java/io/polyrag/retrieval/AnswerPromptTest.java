@@ -43,4 +43,21 @@ class AnswerPromptTest {
                 .satisfies(s -> assertThat(s.passages()).extracting(AnswerSource.Passage::chunkId)
                         .containsExactly("h1"));
     }
+
+    /** One document's many hits (a summary of a manual, a top_k of 30 in one) were all sent, over any budget. */
+    @Test
+    void the_best_sources_hits_are_cut_to_the_room_too_keeping_its_first() {
+        List<AnswerSource.Passage> many = new ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            many.add(passage("h" + i, true));
+        }
+        AnswerSource manual = new AnswerSource(1, "d1", "Manual", "u1", "kb", many);
+        List<AnswerSource> fitted = AnswerPrompt.fitted(List.of(manual), 500);
+        assertThat(fitted.getFirst().passages()).extracting(AnswerSource.Passage::chunkId)
+                .startsWith("h0", "h1", "h2").hasSizeLessThan(10);
+        int chars = fitted.getFirst().passages().stream().mapToInt(p -> p.text().length()).sum();
+        assertThat(chars).isLessThanOrEqualTo(500 * AnswerPrompt.CHARS_PER_TOKEN);
+        assertThat(AnswerPrompt.fitted(List.of(manual), 1).getFirst().passages()).extracting(
+                AnswerSource.Passage::chunkId).containsExactly("h0");
+    }
 }

@@ -92,6 +92,19 @@ class DedupTest {
         return union.isEmpty() ? 1 : (double) common.size() / union.size();
     }
 
+    /** Two versions of a fee list, one figure apart, were one hit: the other, maybe the current one, never cited. */
+    @Test
+    void nearly_equal_texts_that_differ_in_a_number_or_a_negation_stay_two() {
+        String words = "The annual membership fee for the climbing club covers access to the walls, the gym and "
+                + "the weekly training sessions, and members renew it each January at the front desk of the club ";
+        assertThat(dedup.apply(List.of(c("a", 0.5, words + "for 45 euros.", "vector", 1),
+                c("b", 0.4, words + "for 50 euros.", "vector", 2)), 10)).hasSize(2);
+        assertThat(dedup.apply(List.of(c("a", 0.5, words + "and it is refundable.", "vector", 1),
+                c("b", 0.4, words + "and it is not refundable.", "vector", 2)), 10)).hasSize(2);
+        assertThat(dedup.apply(List.of(c("a", 0.5, words + "for 45 euros.", "vector", 1),
+                c("b", 0.4, words + "for 45 euros only.", "vector", 2)), 10)).as("the same facts").hasSize(1);
+    }
+
     @Test
     void two_empty_sets_overlap_fully() {
         assertThat(Dedup.reaches(new int[0], new int[0], 1.0)).isTrue();

@@ -135,5 +135,18 @@ class ExtractiveAnswererTest {
                 "Guided tours start at the main entrance. Tours are led by Dr. Smith every Monday at noon. The U.S. "
                         + "Army built the fort."));
         assertThat(answer).contains("Tours are led by Dr. Smith every Monday at noon. [1]");
+        assertThat(new ExtractiveAnswerer().answer("When is the next tour?", source("Museum",
+                "The next tour is on Sept. 5 in the west wing. Tours are led by John F. Kennedy's grandson.")))
+                .contains("The next tour is on Sept. 5 in the west wing. [1]");
+    }
+
+    /** A sentence ending in a month's, a weekday's or a letter's name ("the Sun.", "vitamin C.") ends there. */
+    @Test
+    void a_word_that_looks_like_an_abbreviation_at_a_sentence_end_ends_it() {
+        String answer = new ExtractiveAnswerer().answer("What do comets orbit?", source("Comets",
+                "Comets are icy bodies that orbit the Sun. Far from the Sun they are inert lumps of ice and dust. "
+                        + "Oranges are rich in vitamin C. Lemons are too."));
+        assertThat(answer).contains("Comets are icy bodies that orbit the Sun. [1]")
+                .doesNotContain("orbit the Sun. Far from");
     }
 }

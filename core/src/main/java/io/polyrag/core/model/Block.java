@@ -19,6 +19,8 @@ public record Block(ChunkKind kind, String text, List<String> headingPath, int s
         String location) {
     /** The longest heading kept in a path, in characters; a longer one is cut with "…". */
     public static final int MAX_HEADING = 200;
+    /** The longest code language kept (the longest real names are about twenty characters); a longer one is none. */
+    public static final int MAX_LANGUAGE = 32;
 
     public Block {
         Objects.requireNonNull(kind, "kind");
@@ -26,7 +28,9 @@ public record Block(ChunkKind kind, String text, List<String> headingPath, int s
         // A heading is repeated in every chunk below it (its path, its indexed and embedded text): one of a megabyte
         // (a Markdown line of words after '# ') made gigabytes of a 3 MB upload.
         headingPath = List.copyOf(headingPath.stream().map(h -> Ids.clip(h, MAX_HEADING)).toList());
-        language = language == null ? "" : language;
+        // A code block's language is repeated in every chunk of it (its fence): one of kilobytes (an info string
+        // of "a." repeated) left each chunk a word of budget and made hundreds of thousands of chunks of one file.
+        language = language == null || language.length() > MAX_LANGUAGE ? "" : language;
         location = location == null ? "" : location;
         if (start < 0 || end < start) {
             throw new IllegalArgumentException("bad block offsets [" + start + ", " + end + ")");

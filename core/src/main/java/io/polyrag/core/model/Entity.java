@@ -19,7 +19,8 @@ import java.util.regex.Pattern;
 public record Entity(String id, String name, String type, List<String> aliases) {
     /** A stored name in a tenant's namespace: {@code tenant/name} (see {@link Tenant#namespace()}). */
     private static final Pattern NAMESPACED = Pattern.compile("([a-z0-9][a-z0-9_-]{0,39})/(.*)", Pattern.DOTALL);
-    private static final Pattern NON_WORD = Pattern.compile("[^\\p{L}\\p{N}]+");
+    /** Not part of a word: marks are (a Devanagari vowel sign as a space made "राम" and "रोम" one key). */
+    private static final Pattern NON_WORD = Pattern.compile("[^\\p{L}\\p{M}\\p{N}]+");
     private static final Pattern POSSESSIVE = Pattern.compile("['\u2019]s\\b");
     /** Titles dropped from the front of a name: "Mr. Holmes" and "Holmes" are one name. */
     private static final Set<String> HONORIFICS = Set.of("mr", "mrs", "ms", "miss", "dr", "prof", "professor", "sir",
@@ -70,11 +71,12 @@ public record Entity(String id, String name, String type, List<String> aliases) 
         return "([^/\n]*/)?[^/\n]*" + needle + "[^/\n]*";
     }
 
-    private static final Pattern KEY_TEXT = Pattern.compile("[\\p{L}\\p{N} ]+");
+    private static final Pattern KEY_TEXT = Pattern.compile("[\\p{L}\\p{M}\\p{N} ]+");
 
     public static String key(String name) {
         String s = Normalizer.normalize(name == null ? "" : name, Normalizer.Form.NFKC).toLowerCase(Locale.ROOT);
-        s = POSSESSIVE.matcher(s).replaceAll("");
+        // Turkish İ lower-cases to i and a combining dot: "İstanbul" is "istanbul", as its other spellings.
+        s = POSSESSIVE.matcher(s.replace("i\u0307", "i")).replaceAll("");
         s = NON_WORD.matcher(s).replaceAll(" ").strip();
         while (true) {
             int space = s.indexOf(' ');

@@ -199,7 +199,9 @@ public final class Vocabulary {
      * actively. Unknown predicates are kept, lower case with underscores.
      */
     public static Canonical canonical(String written) {
-        String p = written == null ? "" : written.strip().toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]+", "_")
+        // Letters of any script: "gründete" was "gr_ndete", "创立" nothing at all (related_to), and a schema's
+        // "arbeitet_für" was stored as "arbeitet_f_r", which no query by the schema's name matched.
+        String p = written == null ? "" : written.strip().toLowerCase(Locale.ROOT).replaceAll("[^\\p{L}\\p{N}]+", "_")
                 .replaceAll("^_|_$", "");
         if (p.isEmpty()) {
             return new Canonical(RELATED_TO, false);

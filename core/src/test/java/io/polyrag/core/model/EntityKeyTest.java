@@ -21,4 +21,14 @@ class EntityKeyTest {
     void normalises_names(String name, String key) {
         assertThat(Entity.key(name)).isEqualTo(key);
     }
+
+    /** A vowel sign is part of its word: Rām and Rom were one key ("र म"), as every pair differing in one. */
+    @org.junit.jupiter.api.Test
+    void marks_are_part_of_the_word_they_are_written_in() {
+        assertThat(Entity.key("राम")).isNotEqualTo(Entity.key("रोम")).doesNotContain(" ");
+        assertThat(Entity.key("กรุงเทพ")).doesNotContain(" ");
+        assertThat(Entity.key("İstanbul")).isEqualTo("istanbul");
+        assertThat(Entity.key("Café")).isEqualTo("café");
+        assertThat(Entity.ownPartContaining(Entity.key("राम"))).contains("राम");
+    }
 }

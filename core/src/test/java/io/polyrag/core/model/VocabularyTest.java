@@ -30,4 +30,13 @@ class VocabularyTest {
         assertEquals(Set.of(Vocabulary.LOCATED_IN, Vocabulary.MAKES), a.predicates());
         assertEquals(2, a.asks());
     }
+
+    /** A predicate in another script was mangled ("gr_ndete") or lost (related_to). */
+    @Test
+    void predicates_in_any_script_keep_their_letters() {
+        assertEquals("创立", Vocabulary.canonical("创立").predicate());
+        assertEquals("gründete", Vocabulary.canonical("Gründete").predicate());
+        assertEquals("arbeitet_für", Vocabulary.canonical("arbeitet für").predicate());
+        assertEquals(Vocabulary.RELATED_TO, Vocabulary.canonical(" -- ").predicate());
+    }
 }
