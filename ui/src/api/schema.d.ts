@@ -1418,6 +1418,7 @@ export interface components {
             took_ms: number;
             sources: components["schemas"]["SearchWireSource"][] | null;
             degraded: components["schemas"]["SearchWireDegraded"][] | null;
+            warnings: string[] | null;
             grounding: components["schemas"]["SearchWireGrounded"][] | null;
             rewritten_query: string | null;
             conversation_id: string | null;

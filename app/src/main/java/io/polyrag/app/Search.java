@@ -9,6 +9,7 @@ import io.polyrag.core.model.SearchRequest;
 import io.polyrag.core.model.SearchResponse;
 import io.polyrag.core.model.Tenant;
 import io.polyrag.core.port.Catalog;
+import io.polyrag.retrieval.AnswerService;
 import io.polyrag.retrieval.FollowUp;
 import java.util.ArrayList;
 import java.util.List;
@@ -142,9 +143,19 @@ public final class Search {
     private Answer answerNow(SearchRequest request, Integer neighbours, boolean grounding, Consumer<String> onToken,
             boolean route) {
         try {
-            SearchRequest scoped = fusion.apply(scoped(request, new boolean[1])).request();
-            return Shown.of(tenant, retrieval.answers().answer(scoped, neighbours == null
+            boolean[] wideCategory = {false};
+            SearchRequest scoped = fusion.apply(scoped(request, wideCategory)).request();
+            Answer a = Shown.of(tenant, retrieval.answers().answer(scoped, neighbours == null
                     ? config.get(Settings.ANSWER_NEIGHBOURS) : neighbours, grounding, onToken, route));
+            // As a search's: an ingest still running, a category too large for the stores to filter by.
+            List<String> more = new ArrayList<>();
+            indexing.warning(tenant).ifPresent(more::add);
+            if (wideCategory[0]) {
+                more.add("category '" + scoped.category() + "' holds more than " + SearchRequest.MAX_DOCUMENT_IDS
+                        + " documents, so no store filters by it: the sources are those among each leg's best "
+                        + "candidates");
+            }
+            return a.warned(more);
         } catch (AnswerUnavailableException e) {
             throw Shown.of(tenant, e);
         }
@@ -170,6 +181,12 @@ public final class Search {
         // The user's own question is checked before a rewrite: an empty one (an accidental send) became the earlier
         // turn's words and was answered, and billed, again; an oversized one was shown to the condensing model.
         retrieval.searcher().validate(request);
+        if (history != null && !history.isEmpty()) {
+            // And what the rewrite does not change, before it is paid for: the neighbours' range, the knowledge
+            // bases named (a typo was a 404 after the condensing call).
+            AnswerService.checkNeighbours(neighbours == null ? config.get(Settings.ANSWER_NEIGHBOURS) : neighbours);
+            Scope.of(catalog, tenant, request.knowledgeBases());
+        }
         return UsageMeter.countedFor(tenant.id(), () -> {
             String rewritten = history == null || history.isEmpty() ? request.query()
                     : retrieval.condenser().rewrite(history, request.query()).query();

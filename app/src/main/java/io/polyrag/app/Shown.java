@@ -32,7 +32,7 @@ final class Shown {
             return a;
         }
         return new Answer(a.query(), a.answer(), a.mode(), a.note(), sources(t, a.sources()), a.tookMs(),
-                a.degraded(), a.grounding(), a.route());
+                a.degraded(), a.grounding(), a.route(), a.warnings());
     }
 
     static AnswerUnavailableException of(Tenant t, AnswerUnavailableException e) {

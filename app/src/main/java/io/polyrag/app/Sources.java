@@ -209,10 +209,22 @@ public final class Sources {
         // Not the documents another source also records (a folder nested in its folder): those stay its.
         Set<String> shared = store.documentsOfOtherSources(tenant.id(), id, all);
         List<String> ids = all.stream().filter(d -> !shared.contains(d)).toList();
-        store.deleteSource(tenant.id(), id);
         watcher.removed(s);
-        return withDocuments && !ids.isEmpty() ? documents.delete(ids) : 0;
+        // The documents first, a page at a time, the source last: deleted first, a failure midway (a lock timeout,
+        // a killed process) left documents no source recorded any more, and a repeated delete answered 404; one
+        // transaction of every document held all their rows' locks for minutes.
+        int deleted = 0;
+        if (withDocuments) {
+            for (int from = 0; from < ids.size(); from += DELETE_PAGE) {
+                deleted += documents.delete(ids.subList(from, Math.min(ids.size(), from + DELETE_PAGE)));
+            }
+        }
+        store.deleteSource(tenant.id(), id);
+        return deleted;
     }
+
+    /** Documents deleted in one catalog transaction when a source goes with its documents (a knowledge base's too). */
+    private static final int DELETE_PAGE = 500;
 
     /** How long a delete waits for the source's running sync to stop at its next item. */
     private static final Duration SYNC_STOP = Duration.ofSeconds(30);

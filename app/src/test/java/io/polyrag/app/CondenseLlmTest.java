@@ -124,6 +124,12 @@ class CondenseLlmTest {
                         List.of("How long does the levain ferment?"))).as(q.length() + " characters")
                         .isInstanceOf(InvalidInputException.class);
             }
+            // Nor one whose neighbours or knowledge base the answer would refuse after the rewrite.
+            assertThatThrownBy(() -> p.search().answer(SearchRequest.of("And at what temperature?", 3), 9, false,
+                    t -> { }, List.of("How long does the levain ferment?"))).hasMessageContaining("neighbours");
+            assertThatThrownBy(() -> p.search().answer(SearchRequest.builder("And at what temperature?").topK(3)
+                    .knowledgeBases(List.of("typo")).build(), null, false, t -> { },
+                    List.of("How long does the levain ferment?"))).hasMessageContaining("no knowledge base 'typo'");
             assertThat(condensePrompts).isEmpty();
         }
     }

@@ -76,6 +76,7 @@ final class AskCommand implements Callable<Integer> {
             // A leg that did not answer leaves the answer to the others: said, as search says it.
             a.degraded().forEach(d -> out.println("warning: the " + d.modality() + " leg contributed nothing: "
                     + d.reason()));
+            a.warnings().forEach(w -> out.println("warning: " + w));
             if (a.route() != null) {
                 out.println("(routed as " + a.route().intent() + (a.route().scope() == null ? "" : ", "
                         + a.route().scope()) + ": " + a.route().reason() + "; decided " + a.route().by() + ")");

@@ -413,11 +413,12 @@ public final class PolyragClient implements AutoCloseable {
     /**
      * An answer citing numbered sources; {@code mode} says who wrote it (extractive, or the model's name);
      * {@code rewrittenQuery} the query a follow-up was retrieved with (null when it was searched as asked);
-     * {@code route} what the intent router decided (null unless asked for).
+     * {@code route} what the intent router decided (null unless asked for); {@code warnings} what the search
+     * behind it warned of (a failed reranker, an ingest still running).
      */
     public record Answer(String query, String answer, String mode, String note, long tookMs, List<Source> sources,
-            List<Degraded> degraded, List<Grounded> grounding, String rewrittenQuery, String conversationId,
-            Route route) {
+            List<Degraded> degraded, List<String> warnings, List<Grounded> grounding, String rewrittenQuery,
+            String conversationId, Route route) {
     }
 
     /** A message of a conversation: {@code role} user or assistant. */

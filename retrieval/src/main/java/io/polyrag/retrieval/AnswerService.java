@@ -93,12 +93,17 @@ public final class AnswerService {
      * directly without searching; a summary reads the best-matching document from its start (or names each
      * document of the collection); a comparison or a list searches wider and lays the answer out for it.
      */
-    // style: the answer's route in order: intent, search, prompt, model or extractive fallback
-    public Answer answer(SearchRequest request, int neighbours, boolean grounding, Consumer<String> onToken,
-            boolean route) {
+    /** Refuses an answer's {@code neighbours} outside 0 to 5. */
+    public static void checkNeighbours(int neighbours) {
         if (neighbours < 0 || neighbours > 5) {
             throw new InvalidInputException("neighbours must be between 0 and 5, was " + neighbours);
         }
+    }
+
+    // style: the answer's route in order: intent, search, prompt, model or extractive fallback
+    public Answer answer(SearchRequest request, int neighbours, boolean grounding, Consumer<String> onToken,
+            boolean route) {
+        checkNeighbours(neighbours);
         long start = System.nanoTime();
         // A question the search would refuse (empty, oversized) is refused before the router shows it to a model.
         searcher.validate(request);
@@ -129,6 +134,7 @@ public final class AnswerService {
         int around = intent == IntentRouter.Intent.COMPARISON ? Math.max(neighbours, 1) : neighbours;
         List<AnswerSource> sources;
         List<DegradedLeg> degraded;
+        List<String> warnings = List.of();
         if (style == ExtractiveAnswerer.Style.OVERVIEW) {
             sources = overview(request);
             degraded = List.of();
@@ -141,6 +147,7 @@ public final class AnswerService {
             sources = style == ExtractiveAnswerer.Style.SUMMARY ? document(found.hits())
                     : assembler.assemble(found.hits(), around);
             degraded = found.degraded();
+            warnings = found.warnings();
         }
         String text;
         String mode;
@@ -174,7 +181,7 @@ public final class AnswerService {
                 degraded, grounding ? Grounding.report(text, sources) : null, routed == null ? null
                         : route(routed, style == ExtractiveAnswerer.Style.OVERVIEW ? 0 : r.topK(), style
                                 == ExtractiveAnswerer.Style.SUMMARY ? 0 : around, style.name().toLowerCase(
-                                        Locale.ROOT)));
+                                        Locale.ROOT)), warnings);
     }
 
     private static SearchRequest unranked(SearchRequest r) {

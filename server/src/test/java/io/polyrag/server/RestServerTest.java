@@ -325,6 +325,10 @@ class RestServerTest {
         assertThat(grounded.get("grounding").get(0).get("supported").asBoolean()).isTrue();
         assertThat(grounded.get("grounding").get(0).get("cited").get(0).asInt()).isEqualTo(1);
         assertProblem(post("/v1/query", "{\"query\": \"x\", \"neighbours\": 9}"), 400, "neighbours must be");
+        // What the search behind an answer warned of is the answer's too (it was dropped).
+        assertThat(a.get("warnings").size()).isZero();
+        assertThat(json(post("/v1/query", "{\"query\": \"How long can a narwhal tusk grow?\", \"rerank\": true}"))
+                .get("warnings").toString()).contains("no reranker is configured");
         // A query parameter the route does not take, or one given twice, is refused, not ignored.
         assertProblem(get("/v1/documents?limt=5"), 400, "unknown query parameter 'limt': this route takes");
         assertProblem(get("/v1/documents?limit=1&limit=2"), 400, "'limit' is given 2 times");

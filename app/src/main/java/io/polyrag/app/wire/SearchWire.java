@@ -74,8 +74,8 @@ public final class SearchWire {
     /** {@code POST /v1/query}: an answer citing numbered sources. */
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     public record AnswerBody(String query, String answer, String mode, String note, long tookMs,
-            List<Source> sources, List<Degraded> degraded, List<Grounded> grounding, String rewrittenQuery,
-            String conversationId, Route route) {
+            List<Source> sources, List<Degraded> degraded, List<String> warnings, List<Grounded> grounding,
+            String rewrittenQuery, String conversationId, Route route) {
     }
 
     /**
@@ -143,7 +143,7 @@ public final class SearchWire {
     /** The same, as a turn of the conversation kept as {@code conversationId}. */
     public static AnswerBody of(Answer a, String asked, String conversationId) {
         return new AnswerBody(asked, a.answer(), a.mode(), a.note(), a.tookMs(), sources(a.sources()),
-                degraded(a.degraded()), a.grounding() == null ? null
+                degraded(a.degraded()), a.warnings(), a.grounding() == null ? null
                         : a.grounding().stream().map(SearchWire::grounded).toList(),
                 Objects.equals(asked, a.query()) ? null : a.query(), conversationId, a.route() == null
                         ? null : new Route(a.route().intent(), a.route().scope(), a.route().reason(), a.route().by(),

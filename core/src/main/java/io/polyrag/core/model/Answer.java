@@ -1,5 +1,6 @@
 package io.polyrag.core.model;
 
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -14,13 +15,34 @@ import java.util.List;
  * @param degraded retrievers that failed or timed out
  * @param grounding per answer sentence, the sources that support it; null unless asked for
  * @param route how the intent router handled the question; null when it was not asked
+ * @param warnings what the search behind it warned of (a reranker that failed and left the fused order, an ingest
+ *     still running, a large category filtered late), as a search's own {@code warnings}
  */
 public record Answer(String query, String answer, String mode, String note, List<AnswerSource> sources,
-        long tookMs, List<DegradedLeg> degraded, List<GroundedSentence> grounding, AnswerRoute route) {
+        long tookMs, List<DegradedLeg> degraded, List<GroundedSentence> grounding, AnswerRoute route,
+        List<String> warnings) {
     public Answer {
         sources = List.copyOf(sources);
         degraded = List.copyOf(degraded);
         grounding = grounding == null ? null : List.copyOf(grounding);
+        warnings = warnings == null ? List.of() : List.copyOf(warnings);
+    }
+
+    /** An answer without warnings. */
+    // style: the record's components but its last, as every answer made before warnings were carried
+    public Answer(String query, String answer, String mode, String note, List<AnswerSource> sources, long tookMs,
+            List<DegradedLeg> degraded, List<GroundedSentence> grounding, AnswerRoute route) {
+        this(query, answer, mode, note, sources, tookMs, degraded, grounding, route, List.of());
+    }
+
+    /** The same answer with {@code more} warnings after its own. */
+    public Answer warned(List<String> more) {
+        if (more.isEmpty()) {
+            return this;
+        }
+        List<String> all = new ArrayList<>(warnings);
+        all.addAll(more);
+        return new Answer(query, answer, mode, note, sources, tookMs, degraded, grounding, route, all);
     }
 
     /** The note's sentence for a generated answer the model stopped at its allowance of tokens. */
@@ -34,6 +56,6 @@ public record Answer(String query, String answer, String mode, String note, List
     /** An answer the router did not touch. */
     public Answer(String query, String answer, String mode, String note, List<AnswerSource> sources, long tookMs,
             List<DegradedLeg> degraded, List<GroundedSentence> grounding) {
-        this(query, answer, mode, note, sources, tookMs, degraded, grounding, null);
+        this(query, answer, mode, note, sources, tookMs, degraded, grounding, null, List.of());
     }
 }
