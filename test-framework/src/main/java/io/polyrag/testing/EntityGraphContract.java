@@ -188,6 +188,11 @@ public abstract class EntityGraphContract<S extends EntityGraph> {
         Map<DocumentVersion, Long> versions = store.versions();
         assertThat(versions).containsEntry(new DocumentVersion("d1", 2), 1L)
                 .doesNotContainKey(new DocumentVersion("d1", 1));
+        // One version looked up on its own, as versions() counts it (a store's own lookup, not a walk of them all).
+        for (DocumentVersion v : List.of(new DocumentVersion("d1", 2), new DocumentVersion("d1", 1),
+                new DocumentVersion("nope", 7), new DocumentVersion("d\"1", 2))) {
+            assertThat(store.records(v)).as(v.toString()).isEqualTo(versions.getOrDefault(v, 0L));
+        }
         assertThat(versions.values().stream().mapToLong(Long::longValue).sum()).isEqualTo(store.size());
         store.delete(List.of(new DocumentVersion("nope", 7)));
         assertThat(store.versions()).as("deleting an unknown version changes nothing").isEqualTo(versions);

@@ -1,3 +1,4 @@
+// style(file): the embedded graph store: schema, writes, reads and its reader pool, one class as each store adapter is
 package io.polyrag.store.kuzu;
 
 import com.kuzudb.Connection;
@@ -215,11 +216,17 @@ final class KuzuGraphStore implements GraphStore {
         run(writer, "MATCH (:Entity)-[r:RELATES]->(:Entity) WHERE " + relFilter + " DELETE r", params);
         run(writer, "MATCH (c:Chunk) WHERE " + chunkFilter + " DETACH DELETE c", params);
         if (!touched.isEmpty()) {
-            run(writer, "MATCH (a:Alias)-[:ALIAS_OF]->(e:Entity) WHERE e.id IN $ids AND NOT EXISTS "
-                    + "{ MATCH (:Chunk)-[:MENTIONS]->(e) } AND NOT EXISTS { MATCH (a)-[:ALIAS_OF]->(o:Entity) "
-                    + "WHERE o.id <> e.id } DETACH DELETE a", Map.of("ids", List.copyOf(touched)));
+            Map<String, Object> ids = Map.of("ids", List.copyOf(touched));
+            List<Object> aliases = run(writer, "MATCH (a:Alias)-[:ALIAS_OF]->(e:Entity) WHERE e.id IN $ids RETURN "
+                    + "DISTINCT a.id", ids).stream().map(List::getFirst).toList();
             run(writer, "MATCH (e:Entity) WHERE e.id IN $ids AND NOT EXISTS { MATCH (:Chunk)-[:MENTIONS]->(e) } "
-                    + "DETACH DELETE e", Map.of("ids", List.copyOf(touched)));
+                    + "DETACH DELETE e", ids);
+            // Then the aliases no entity is called by any more: two deleted together that shared one each saw the
+            // other still there, and the alias was left behind for good.
+            if (!aliases.isEmpty()) {
+                run(writer, "MATCH (a:Alias) WHERE a.id IN $aliases AND NOT EXISTS { MATCH (a)-[:ALIAS_OF]->"
+                        + "(:Entity) } DETACH DELETE a", Map.of("aliases", aliases));
+            }
         }
     }
 
@@ -383,6 +390,13 @@ final class KuzuGraphStore implements GraphStore {
             }
             return out;
         });
+    }
+
+    /** One version's chunks by key: the default walked every version of every tenant to answer for one. */
+    @Override
+    public long records(DocumentVersion v) {
+        return read(c -> ((Number) run(c, "MATCH (c:Chunk) WHERE c.doc = $d AND c.version = $v RETURN count(*)",
+                Map.of("d", v.documentId(), "v", v.version())).getFirst().getFirst()).longValue());
     }
 
     private long count(Connection c, String cypher) {

@@ -39,6 +39,18 @@ class KuzuGraphStoreTest extends GraphStoreContract {
         assertThat(aliasNodes(store)).isEqualTo("0");
     }
 
+    /** Two entities sharing an alias deleted in one go: each saw the other still holding it, and it stayed. */
+    @Test
+    void an_alias_shared_by_two_entities_deleted_together_goes_with_them() {
+        GraphStore store = corpus();
+        store.upsert(List.of(record("c9", "d9", 1, "kb", List.of(new Entity("pierre curie", "Pierre Curie", "Person",
+                List.of("curie"))), List.of())));
+        assertThat(aliasNodes(store)).isEqualTo("1");
+        store.deleteDocuments(List.of("d1", "d9"));
+        assertThat(store.entityIds(List.of("curie"))).isEmpty();
+        assertThat(aliasNodes(store)).isEqualTo("0");
+    }
+
     @Test
     void a_graph_written_before_the_alias_table_gets_it_on_opening() throws Exception {
         corpus().close();

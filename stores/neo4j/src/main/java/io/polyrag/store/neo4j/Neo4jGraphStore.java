@@ -292,6 +292,13 @@ final class Neo4jGraphStore implements GraphStore {
         });
     }
 
+    /** One version's chunks by key: the default walked every version of every tenant to answer for one. */
+    @Override
+    public long records(DocumentVersion v) {
+        return read(tx -> tx.run("MATCH (c:Chunk) WHERE c.doc = $d AND c.version = $v RETURN count(c) AS n",
+                Map.of("d", v.documentId(), "v", v.version())).single().get("n").asLong());
+    }
+
     @Override
     public void close() {
         driver.close();

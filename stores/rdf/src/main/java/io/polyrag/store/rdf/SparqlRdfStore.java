@@ -420,6 +420,14 @@ final class SparqlRdfStore implements RdfStore {
         return out;
     }
 
+    /** One version's chunks by key: the default walked every version of every tenant to answer for one. */
+    @Override
+    public long records(DocumentVersion v) {
+        return Long.parseLong(transport.select(PREFIXES + "SELECT (COUNT(?c) AS ?n) WHERE { GRAPH " + graph
+                + " { ?c pr:chunkId ?id ; pr:kb ?kb ; pr:document " + literal(v.documentId())
+                + " ; pr:version " + integer(v.version()) + " } }").getFirst().get("n"));
+    }
+
     @Override
     public long triples() {
         return count("?s ?p ?o");
