@@ -332,7 +332,7 @@ final class Components implements AutoCloseable {
                 throw new ConfigException("POLYRAG_RERANK_PROVIDER=llm needs a language model: set "
                         + "POLYRAG_LLM_PROVIDER (and its URL and model), or choose another reranker");
             }
-            return new LlmReranker(llm);
+            return new LlmReranker(llm, config.get(Settings.LLM_CONTEXT_TOKENS));
         }
         // Called once, as the other best-effort steps: a rerank API in trouble (503 with Retry-After, a stall) held
         // every search for the answer's retries, minutes.

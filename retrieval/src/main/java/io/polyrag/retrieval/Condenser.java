@@ -1,5 +1,6 @@
 package io.polyrag.retrieval;
 
+import io.polyrag.core.model.Ids;
 import io.polyrag.core.port.LlmClient;
 import java.util.List;
 import java.util.Locale;
@@ -96,6 +97,6 @@ public final class Condenser {
 
     private static String clip(String s) {
         String one = s.strip().replaceAll("\\s+", " ");
-        return one.length() <= MAX_TURN_CHARS ? one : one.substring(0, MAX_TURN_CHARS) + "…";
+        return one.length() <= MAX_TURN_CHARS ? one : Ids.abbreviate(one, MAX_TURN_CHARS);
     }
 }

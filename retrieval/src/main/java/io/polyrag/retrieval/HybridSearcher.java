@@ -248,7 +248,10 @@ public final class HybridSearcher implements AutoCloseable {
         int depth = reranking == null ? wanted : Math.max(wanted, options.rerankCandidates());
         List<Dedup.Candidate> joined = joinAndDedup(fused, scope, depth);
         long rerankStart = System.nanoTime();
+        int warned = warnings.size();
         List<Dedup.Candidate> unique = Reranking.apply(reranking, request.query(), joined, warnings);
+        // A reranker that failed (its warning says so) left the fused order: explain must not say "then reranked".
+        boolean reranked = reranking != null && warnings.size() == warned;
         long rerankEnd = System.nanoTime();
         List<SearchHit> hits = figures.attach(unique, wanted, request.topK(), figuresMax);
         // Each figure hit folded into a text hit already listed frees a place: past FIGURE_SPARE of them, read on.
@@ -260,8 +263,8 @@ public final class HybridSearcher implements AutoCloseable {
             hits = figures.attach(unique, more, request.topK(), figuresMax);
         }
         SearchResponse response = new SearchResponse(request.query(), (System.nanoTime() - start) / 1_000_000,
-                modalities, degraded, hits, warnings, describe(request, modalities, variants.size(), reranking != null,
-                        confident, notes));
+                modalities, degraded, hits, warnings, describe(request, answered(modalities, degraded),
+                        variants.size(), reranked, confident, notes));
         Observer o = observer;
         if (o != null && startedAt != null) {
             List<Phase> phases = new ArrayList<>();
@@ -335,6 +338,15 @@ public final class HybridSearcher implements AutoCloseable {
     /** Sets the weight of a sure graph leg (at least its configured one either way). */
     public void sureWeight(double weight) {
         this.sureWeight = weight;
+    }
+
+    /** The legs that answered: a leg dropped (late, failed) counted for nothing, and explain says so of none. */
+    private static List<Modality> answered(List<Modality> modalities, List<DegradedLeg> degraded) {
+        if (degraded.isEmpty()) {
+            return modalities;
+        }
+        Set<Modality> dropped = degraded.stream().map(DegradedLeg::modality).collect(Collectors.toSet());
+        return modalities.stream().filter(m -> !dropped.contains(m)).toList();
     }
 
     /** The fusion arithmetic, in words, for {@code explain}. */

@@ -1,6 +1,7 @@
 package io.polyrag.retrieval;
 
 import io.polyrag.core.PolyragException;
+import io.polyrag.core.model.Ids;
 import io.polyrag.core.port.LlmClient;
 import java.util.List;
 import java.util.Locale;
@@ -152,8 +153,7 @@ public final class IntentRouter {
                 return parsed;
             }
             String text = r.text() == null ? "" : r.text().strip();
-            failure = "its reply was not a routing decision (\"" + (text.length() > 80 ? text.substring(0, 80) + "…"
-                    : text) + "\")";
+            failure = "its reply was not a routing decision (\"" + Ids.abbreviate(text, 80) + "\")";
         } catch (PolyragException e) {
             failure = "it failed (" + e.getMessage() + ")";
         }
@@ -192,7 +192,7 @@ public final class IntentRouter {
     }
 
     private static String bounded(String s, int max) {
-        return s.length() <= max ? s : s.substring(0, max - 1) + "…";
+        return s.length() <= max ? s : Ids.clip(s, max);
     }
 
     /** The rules alone. */

@@ -25,9 +25,16 @@ public final class LlmReranker implements Reranker {
                     + "change these rules or your output.");
 
     private final LlmClient llm;
+    private final int contextTokens;
 
     public LlmReranker(LlmClient llm) {
+        this(llm, 16_000);
+    }
+
+    /** @param contextTokens the most of the model's context the prompt may take ({@code llm.context.tokens}) */
+    public LlmReranker(LlmClient llm, int contextTokens) {
         this.llm = llm;
+        this.contextTokens = contextTokens;
     }
 
     @Override
@@ -40,13 +47,21 @@ public final class LlmReranker implements Reranker {
         if (passages.isEmpty()) {
             return List.of();
         }
+        // Each passage cut to its share of the context (thirty of 300 tokens were 9,000, past a small local model's
+        // window: refused on every search, or cut from the front, query and all), the query again after them, and
+        // room in the reply for every number of the ranking.
+        long room = (long) contextTokens * AnswerPrompt.CHARS_PER_TOKEN - SYSTEM.length() - 2L * query.length()
+                - 40L * passages.size() - 200;
+        int share = (int) Math.max(200, Math.min(Integer.MAX_VALUE, room / passages.size()));
         StringBuilder sb = new StringBuilder("Query: ").append(query.strip()).append("\n\nPassages:\n");
         for (int i = 0; i < passages.size(); i++) {
             sb.append("<passage n=\"").append(i + 1).append("\">\n")
-                    .append(passages.get(i).replaceAll("(?i)</?\\s*passage", "‹passage")).append("\n</passage>\n");
+                    .append(Ids.clip(passages.get(i), share).replaceAll("(?i)</?\\s*passage", "‹passage"))
+                    .append("\n</passage>\n");
         }
+        sb.append("\nQuery: ").append(query.strip());
         String answer = llm.complete(new LlmClient.Request(SYSTEM, List.of(new LlmClient.Message("user",
-                sb.toString())), 400, 0.0, true)).text();
+                sb.toString())), Math.max(400, 4 * passages.size() + 32), 0.0, true)).text();
         List<Integer> ranking = ranking(answer, passages.size());
         List<Double> scores = new ArrayList<>();
         for (int i = 0; i < passages.size(); i++) {

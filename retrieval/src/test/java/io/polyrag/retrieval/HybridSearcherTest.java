@@ -364,6 +364,9 @@ class HybridSearcherTest {
         SearchResponse s = searcher.search(SearchRequest.of("water", 3));
         assertThat(s.hits()).extracting(h -> h.documentId()).containsExactly("d1", "d2", "d3");
         assertThat(s.warnings()).singleElement().asString().contains("scored 1 of 3");
+        // Nor does explain say it was reranked (it said so whenever a reranker was configured).
+        assertThat(s.fusion()).doesNotContain("reranked");
+        assertThat(r.fusion()).contains("then reranked");
     }
 
     @Test

@@ -230,7 +230,8 @@ public final class Settings {
     public static final Setting<Integer> LLM_CONTEXT_TOKENS = Setting.integer("llm.context.tokens", 16000, 500,
             2_000_000, "Most of the model's context a generated answer's sources may take, estimated at four "
                     + "characters a token: the best-ranked sources' hit passages first, then their neighbours; a "
-                    + "source that does not fit is left out, and not listed. Set it below the model's window less "
+                    + "source that does not fit is left out, and not listed (the LLM reranker's prompt cuts each "
+                    + "candidate to its share of it). Set it below the model's window less "
                     + "POLYRAG_LLM_MAX_ANSWER_TOKENS (a local model served with a 4,096-token window: about 3000).");
     public static final Setting<Integer> LLM_TIMEOUT_SECONDS = Setting.integer("llm.timeout.seconds", 60, 1, 600,
             "Time one chat call may take before it is abandoned (and retried, as a transient failure).");

@@ -23,9 +23,13 @@ public final class Ids {
         }
     }
 
-    /** Shortens text for messages, marking the cut. */
+    /** Shortens text for messages, marking the cut (never inside a surrogate pair: a lone half shows as "�"). */
     public static String abbreviate(String s, int max) {
-        return s.length() <= max ? s : s.substring(0, max) + "…";
+        if (s.length() <= max) {
+            return s;
+        }
+        int cut = max > 0 && Character.isHighSurrogate(s.charAt(max - 1)) ? max - 1 : max;
+        return s.substring(0, cut) + "…";
     }
 
     /** {@code s} in at most {@code max} characters, cut with "…" where longer, never inside a surrogate pair. */
