@@ -134,9 +134,9 @@ public final class AnswerService {
         int around = intent == IntentRouter.Intent.COMPARISON ? Math.max(neighbours, 1) : neighbours;
         List<AnswerSource> sources;
         List<DegradedLeg> degraded;
-        List<String> warnings = List.of();
+        List<String> warnings = new ArrayList<>();
         if (style == ExtractiveAnswerer.Style.OVERVIEW) {
-            sources = overview(request);
+            sources = overview(request, warnings);
             degraded = List.of();
         } else {
             SearchResponse found = searcher.search(r);
@@ -144,10 +144,10 @@ public final class AnswerService {
                 throw new UnavailableException("no retriever answered: " + found.degraded().stream()
                         .map(d -> d.modality() + " (" + d.reason() + ")").collect(Collectors.joining(", ")));
             }
-            sources = style == ExtractiveAnswerer.Style.SUMMARY ? document(found.hits())
+            warnings.addAll(found.warnings());
+            sources = style == ExtractiveAnswerer.Style.SUMMARY ? document(found.hits(), warnings)
                     : assembler.assemble(found.hits(), around);
             degraded = found.degraded();
-            warnings = found.warnings();
         }
         String text;
         String mode;
@@ -197,23 +197,41 @@ public final class AnswerService {
     }
 
     /** The best hit's document read from its start: its first {@value #SUMMARY_CHUNKS} chunks, in order. */
-    private List<AnswerSource> document(List<SearchHit> hits) {
+    private List<AnswerSource> document(List<SearchHit> hits, List<String> warnings) {
         if (hits.isEmpty()) {
             return List.of();
         }
         SearchHit best = hits.getFirst();
-        List<AnswerSource.Passage> passages = catalog.chunks(best.documentId(), best.version(), 0,
-                SUMMARY_CHUNKS - 1).stream().filter(c -> c.kind() != ChunkKind.FIGURE)
+        List<AnswerSource.Passage> passages = new ArrayList<>(catalog.chunks(best.documentId(), best.version(), 0,
+                SUMMARY_CHUNKS).stream().filter(c -> c.kind() != ChunkKind.FIGURE)
                 .map(c -> new AnswerSource.Passage(c.id(), c.ordinal(), c.kind(), c.headingPath(), c.text(), true,
-                        c.location())).toList();
+                        c.location())).toList());
+        if (passages.size() > SUMMARY_CHUNKS) {
+            // A longer document is read from its start only: said, and the passage the search found added when it
+            // lies past that start (a summary of "the backup procedure" never reached the section about it).
+            passages.removeLast();
+            if (best.ordinal() >= SUMMARY_CHUNKS) {
+                passages.add(new AnswerSource.Passage(best.chunkId(), best.ordinal(), best.kind(), best.headingPath(),
+                        best.text(), true, best.location()));
+            }
+            warnings.add("'" + best.title() + "' is longer than the summary reads: its first " + SUMMARY_CHUNKS
+                    + " passages" + (best.ordinal() >= SUMMARY_CHUNKS ? " and the one the search found" : ""));
+        }
         return passages.isEmpty() ? List.of() : List.of(new AnswerSource(1, best.documentId(), best.title(),
                 best.uri(), best.knowledgeBase(), passages, List.of()));
     }
 
     /** The documents searched, by uri: each one's first chunk, up to {@value #OVERVIEW_DOCUMENTS}. */
-    private List<AnswerSource> overview(SearchRequest request) {
+    private List<AnswerSource> overview(SearchRequest request, List<String> warnings) {
         List<AnswerSource> out = new ArrayList<>();
-        for (DocumentInfo d : catalog.documents(request.scope(), 0, OVERVIEW_DOCUMENTS)) {
+        List<DocumentInfo> documents = catalog.documents(request.scope(), 0, OVERVIEW_DOCUMENTS + 1);
+        if (documents.size() > OVERVIEW_DOCUMENTS) {
+            // Named as if it were everything: the overview lists the first few only.
+            warnings.add("the collection holds more than " + OVERVIEW_DOCUMENTS + " documents: the overview names "
+                    + "the first " + OVERVIEW_DOCUMENTS + " by address (GET /v1/documents lists them all)");
+            documents = documents.subList(0, OVERVIEW_DOCUMENTS);
+        }
+        for (DocumentInfo d : documents) {
             List<AnswerSource.Passage> first = catalog.chunks(d.id(), d.visibleVersion(), 0, 0).stream()
                     .map(c -> new AnswerSource.Passage(c.id(), c.ordinal(), c.kind(), c.headingPath(), c.text(),
                             true, c.location())).toList();

@@ -143,6 +143,28 @@ class IntentRouterTest {
         assertThat(overview.route().scope()).isEqualTo("collection");
         assertThat(overview.sources()).extracting(x -> x.documentId()).containsExactlyInAnyOrder("levain", "comets");
         assertThat(overview.answer().lines()).hasSize(2).allMatch(l -> l.startsWith("- Title "));
+        assertThat(summary.warnings()).isEmpty();
+        assertThat(overview.warnings()).isEmpty();
+    }
+
+    /** A partial read was presented as the whole: the first ten documents, the first passages of a long one. */
+    @Test
+    void a_summary_of_a_long_document_and_an_overview_of_many_say_what_they_read() {
+        List<String> manual = IntStream.range(0, 20).mapToObj(i -> "Section " + i + " of the manual says step " + i
+                + " comes next.").toList();
+        publish("manual", manual);
+        for (int i = 0; i < 10; i++) {
+            publish("note" + i, List.of("A short note, number " + i + "."));
+        }
+        AnswerService s = service(null, "manual-v1-15");
+        Answer summary = s.answer(ask("Summarize the manual"), 1, false, t -> { }, true);
+        assertThat(summary.sources().getFirst().passages()).extracting(p -> p.ordinal())
+                .hasSize(AnswerService.SUMMARY_CHUNKS + 1).endsWith(15);
+        assertThat(summary.warnings()).singleElement().asString().contains("'Title manual' is longer than the summary "
+                + "reads").contains("and the one the search found");
+        Answer overview = s.answer(ask("What's in this knowledge base?"), 1, false, t -> { }, true);
+        assertThat(overview.sources()).hasSize(AnswerService.OVERVIEW_DOCUMENTS);
+        assertThat(overview.warnings()).singleElement().asString().contains("more than 10 documents");
     }
 
     @Test
