@@ -199,11 +199,8 @@ public final class Contextualizer {
         chunkTexts.stream().filter(t -> !t.isBlank()).forEach(t -> keys.put(t, key(documentId, String.valueOf(title),
                 opening, t)));
         Map<String, String> known = cache.contexts(keys.values());
-        long document = 0;
-        for (int i = 0; i < chunkTexts.size() && document < documentWords; i++) {
-            document += words(chunkTexts.get(i));
-        }
-        document = Math.min(documentWords, document);
+        // Tokens of the opening as sent: by its words, or by its characters where they run without spaces.
+        long document = Math.max(words(opening), opening.length() * 3L / 16);
         long calls = 0;
         long input = 0;
         for (Map.Entry<String, String> e : keys.entrySet()) {
@@ -227,7 +224,7 @@ public final class Contextualizer {
     private String opening(List<String> chunkTexts) {
         StringBuilder prefix = new StringBuilder();
         long words = 0;
-        for (int i = 0; i < chunkTexts.size() && words <= documentWords; i++) {
+        for (int i = 0; i < chunkTexts.size() && words <= documentWords && prefix.length() <= maxChars(); i++) {
             if (i > 0) {
                 prefix.append("\n\n");
             }
@@ -237,13 +234,19 @@ public final class Contextualizer {
         return opening(prefix.toString());
     }
 
-    /** The first {@code documentWords} words of {@code text}. */
+    /**
+     * The first {@code documentWords} words of {@code text}, and at most ten characters a word: a text without spaces
+     * (Chinese, Japanese, Thai) is one "word" a chunk, so the whole document went with every chunk's call.
+     */
     private String opening(String text) {
         String[] words = text.split("\\s+");
-        if (words.length <= documentWords) {
-            return text;
-        }
-        return String.join(" ", Arrays.copyOf(words, documentWords)) + " …";
+        String out = words.length <= documentWords ? text : String.join(" ", Arrays.copyOf(words, documentWords))
+                + " …";
+        return out.length() <= maxChars() ? out : Ids.clip(out, maxChars());
+    }
+
+    private int maxChars() {
+        return (int) Math.min(Integer.MAX_VALUE, 10L * documentWords);
     }
 
     /** One line of at most {@value #MAX_CONTEXT} characters: whitespace collapsed, a label the model adds dropped. */

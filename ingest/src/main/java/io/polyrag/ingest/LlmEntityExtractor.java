@@ -272,7 +272,7 @@ public final class LlmEntityExtractor implements EntityExtractor {
         for (JsonNode e : root.path("entities")) {
             String name = e.isString() ? e.asString() : e.path("name").asString("");
             String type = strategy == Strategy.SIMPLE ? "" : e.path("type").asString("").strip();
-            if (Entity.key(name).isEmpty() || name.length() > 200) {
+            if (Entity.key(name).isEmpty() || name.length() > 200 || Vocabulary.allNumeric(Entity.key(name))) {
                 continue;
             }
             if (ontology != null && !ontology.allows(type)) {
@@ -287,8 +287,10 @@ public final class LlmEntityExtractor implements EntityExtractor {
             String s = r.path("subject").asString("");
             String p = predicate(r.path("predicate").asString(""));
             String o = r.path("object").asString("");
+            // A year, a quantity or an era mark is no entity here either, as offline (a model writes "1998" as a
+            // relation's object whatever its rules say): such a fact would make it one.
             if (Entity.key(s).isEmpty() || Entity.key(o).isEmpty() || p.isEmpty() || s.length() > 200
-                    || o.length() > 200) {
+                    || o.length() > 200 || Vocabulary.allNumeric(Entity.key(s)) || Vocabulary.allNumeric(Entity.key(o))) {
                 continue;
             }
             String st = types.getOrDefault(Entity.key(s), "");

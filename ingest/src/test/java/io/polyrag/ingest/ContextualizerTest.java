@@ -19,6 +19,7 @@ class ContextualizerTest {
     /** A model that names the chunk it was shown, answering the first chunks last. */
     private static final class Echo implements LlmClient {
         final List<String> shown = new java.util.concurrent.CopyOnWriteArrayList<>();
+        final List<Integer> sizes = new java.util.concurrent.CopyOnWriteArrayList<>();
 
         @Override
         public String id() {
@@ -30,6 +31,7 @@ class ContextualizerTest {
             String user = request.messages().getFirst().content();
             String chunk = user.substring(user.indexOf("<chunk>\n") + 8, user.indexOf("\n</chunk>"));
             shown.add(chunk);
+            sizes.add(user.length());
             try {
                 Thread.sleep(chunk.startsWith("a") ? 200 : 10);
             } catch (InterruptedException e) {
@@ -97,6 +99,20 @@ class ContextualizerTest {
         Contextualizer.Result other = c.contexts("acme/kb:doc-9", "Manual", List.of("gamma"), Long.MAX_VALUE);
         assertThat(other.cached()).isZero();
         assertThat(model.shown).hasSize(9);
+    }
+
+    /** Text without spaces is one "word" a chunk: the whole document went with every chunk's call. */
+    @Test
+    void the_opening_of_a_text_without_spaces_is_bounded_too() {
+        Echo model = new Echo();
+        List<String> chunks = java.util.stream.IntStream.range(0, 200).mapToObj(i -> "b" + i + "文".repeat(300))
+                .toList();
+        Contextualizer c = new Contextualizer(model, new MapCache(), 2000, 2);
+        c.contexts("doc-cjk", "报告", chunks, Long.MAX_VALUE);
+        assertThat(model.sizes).hasSize(200);
+        assertThat(model.sizes).isNotEmpty().allMatch(n -> n < 2000 * 10 + 2000);
+        long[] estimate = new Contextualizer(model, new MapCache(), 2000, 2).estimate("doc-cjk", "报告", chunks);
+        assertThat(estimate[1] / estimate[0]).as("input tokens a call, as sent").isLessThan(8000);
     }
 
     @Test

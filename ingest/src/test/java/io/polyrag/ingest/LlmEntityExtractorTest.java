@@ -92,6 +92,20 @@ class LlmEntityExtractorTest {
         assertThat(x.tokens()).isEqualTo(60);
     }
 
+    /** A year, a numeral or an era mark is no entity, whatever the model wrote (one kept joined every mention). */
+    @Test
+    void years_numbers_and_era_marks_are_neither_entities_nor_ends_of_facts() {
+        Model m = new Model("{\"entities\": [{\"name\": \"Acme\", \"type\": \"Organization\"}, {\"name\": "
+                + "\"1998\", \"type\": \"Date\"}, {\"name\": \"280 BC\"}, {\"name\": \"Seven\"}, {\"name\": "
+                + "\"Apollo 11\", \"type\": \"Product\"}], \"relations\": [{\"subject\": \"Acme\", \"predicate\": "
+                + "\"founded_in\", \"object\": \"1998\"}, {\"subject\": \"Acme\", \"predicate\": \"makes\", "
+                + "\"object\": \"Apollo 11\"}]}", true);
+        Extraction x = LlmEntityExtractor.create(m, "dynamic", null, new MapCache())
+                .extract(List.of("Acme was founded in 1998 and makes the Apollo 11."), Long.MAX_VALUE).getFirst();
+        assertThat(x.entities()).extracting(Entity::name).containsExactly("Acme", "Apollo 11");
+        assertThat(x.facts()).extracting(Fact::object).containsExactly("Apollo 11");
+    }
+
     @Test
     void unchanged_text_is_answered_from_the_cache() {
         Model m = new Model(REPLY, true);

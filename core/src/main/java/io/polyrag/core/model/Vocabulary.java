@@ -193,6 +193,39 @@ public final class Vocabulary {
         return ROLES.get(noun.toLowerCase(Locale.ROOT));
     }
 
+    private static final Set<String> NUMBER_WORDS = Set.of("zero", "one", "two", "three", "four", "five", "six",
+            "seven", "eight", "nine", "ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen",
+            "seventeen", "eighteen", "nineteen", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty",
+            "ninety", "hundred", "thousand", "million", "billion", "first", "second", "third", "fourth", "fifth",
+            "sixth", "seventh", "eighth", "ninth", "tenth", "dozen", "half", "quarter");
+    private static final Set<String> ERA_MARKS = Set.of("bc", "ad", "bce", "ce", "b.c", "a.d", "b.c.", "a.d.",
+            "b.c.e", "c.e", "am", "pm", "a.m", "p.m");
+
+    /** Whether a word is an era or time-of-day mark ("BC", "a.d.", "pm"). */
+    public static boolean eraMark(String word) {
+        return ERA_MARKS.contains(word.toLowerCase(Locale.ROOT));
+    }
+
+    /** A word that names no entity on its own: a numeral or number word, an era mark, a lone mark. */
+    public static boolean numeric(String word) {
+        String w = word.toLowerCase(Locale.ROOT);
+        return NUMBER_WORDS.contains(w) || ERA_MARKS.contains(w) || w.chars().allMatch(c -> Character.isDigit(c)
+                || c == ',' || c == '.') || w.length() == 1 && !Character.isLetterOrDigit(w.charAt(0));
+    }
+
+    /**
+     * Whether every word of an entity key is {@link #numeric}: a year, a quantity, "280 BC", "Seven" — no entity,
+     * whichever extractor found it (a year kept as one joined every document mentioning it).
+     */
+    public static boolean allNumeric(String key) {
+        for (String w : key.split(" ")) {
+            if (!numeric(w)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /**
      * A predicate as written by someone else (a language model, an older extractor: {@code founded_by},
      * {@code Manufactures}, {@code work_at}) in this vocabulary, with whether its ends must be swapped to read it

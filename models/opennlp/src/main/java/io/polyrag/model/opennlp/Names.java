@@ -46,13 +46,6 @@ final class Names {
             "lady", "lord", "madame", "monsieur", "captain", "capt", "inspector", "doctor", "king", "queen", "prince",
             "princess", "duke", "duchess", "count", "countess", "saint", "general", "admiral", "colonel", "major",
             "lieutenant", "judge", "senator", "president", "bishop", "father", "sister", "brother", "uncle", "aunt");
-    private static final Set<String> NUMBER_WORDS = Set.of("zero", "one", "two", "three", "four", "five", "six",
-            "seven", "eight", "nine", "ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen",
-            "seventeen", "eighteen", "nineteen", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty",
-            "ninety", "hundred", "thousand", "million", "billion", "first", "second", "third", "fourth", "fifth",
-            "sixth", "seventh", "eighth", "ninth", "tenth", "dozen", "half", "quarter");
-    private static final Set<String> ERA_MARKS = Set.of("bc", "ad", "bce", "ce", "b.c", "a.d", "b.c.", "a.d.",
-            "b.c.e", "c.e", "am", "pm", "a.m", "p.m");
     static final Set<String> GENERIC = Set.of("river", "lake", "mount", "street", "road", "island", "region", "city",
             "north", "south", "east", "west", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday",
             "sunday", "january", "february", "march", "april", "may", "june", "july", "august", "september",
@@ -123,7 +116,7 @@ final class Names {
                 }
             }
             if (end < words.length && !opens[end] && !glued[end] && MODEL_NUMBER.matcher(words[end]).matches()
-                    && !tags[end].equals("PRON") && !ERA_MARKS.contains(words[end].toLowerCase(Locale.ROOT))) {
+                    && !tags[end].equals("PRON") && !Vocabulary.eraMark(words[end])) {
                 end++;
                 while (end < words.length && gluedPart(words, glued, end)) {
                     end++;
@@ -185,18 +178,11 @@ final class Names {
 
     /** A word that is never part of a name: a numeral or number word, an era mark, a lone letter. */
     static boolean junk(String word) {
-        String w = word.toLowerCase(Locale.ROOT);
-        return NUMBER_WORDS.contains(w) || ERA_MARKS.contains(w) || w.chars().allMatch(c -> Character.isDigit(c)
-                || c == ',' || c == '.') || w.length() == 1 && !Character.isLetterOrDigit(w.charAt(0));
+        return Vocabulary.numeric(word);
     }
 
     private static boolean allNumbers(String key) {
-        for (String w : key.split(" ")) {
-            if (!junk(w)) {
-                return false;
-            }
-        }
-        return true;
+        return Vocabulary.allNumeric(key);
     }
 
     /** Tokens of a program (a path, an operator, snake_case, a call): a name never holds them. */
@@ -247,14 +233,14 @@ final class Names {
      */
     private static boolean capitalised(String word, String tag) {
         return (tag.equals("NOUN") || tag.equals("ADJ")) && word.length() > 1 && Character.isUpperCase(
-                word.codePointAt(0)) && !ERA_MARKS.contains(word.toLowerCase(Locale.ROOT));
+                word.codePointAt(0)) && !Vocabulary.eraMark(word);
     }
 
     /** A capitalised proper noun, or a capitalised word mixing letters and digits. */
     static boolean isName(String word, String tag) {
         return !word.isEmpty() && Character.isUpperCase(word.codePointAt(0))
                 && (tag.equals("PROPN") || CODE.matcher(word).matches())
-                && !ERA_MARKS.contains(word.toLowerCase(Locale.ROOT));
+                && !Vocabulary.eraMark(word);
     }
 
     /** Whether a word is written like a name in any position: with digits, or in capitals. */
