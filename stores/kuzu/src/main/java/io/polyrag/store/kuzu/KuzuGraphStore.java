@@ -6,6 +6,7 @@ import com.kuzudb.Database;
 import com.kuzudb.PreparedStatement;
 import com.kuzudb.QueryResult;
 import com.kuzudb.Value;
+import com.sun.management.OperatingSystemMXBean;
 import io.polyrag.core.StoreException;
 import io.polyrag.core.model.DocumentVersion;
 import io.polyrag.core.model.Entity;
@@ -16,6 +17,7 @@ import io.polyrag.core.model.Relation;
 import io.polyrag.core.model.SearchScope;
 import io.polyrag.core.model.StoreRecord;
 import io.polyrag.core.port.GraphStore;
+import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -73,7 +75,11 @@ final class KuzuGraphStore implements GraphStore {
         this.dir = dir;
         try {
             Files.createDirectories(dir);
-            this.database = new Database(dir.resolve("graph.kuzu").toString());
+            // Kuzu's own default, 80% of the machine's memory, ignores a container's limit: sized here from the
+            // memory this JVM may see (the container's limit inside one), defaults otherwise.
+            this.database = new Database(dir.resolve("graph.kuzu").toString(), bufferPool(
+                    ((OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+                            .getTotalMemorySize()), true, false, 0, true, -1);
         } catch (Exception e) {
             throw new StoreException("cannot open the Kuzu graph in " + dir + ": " + e.getMessage(), e);
         }
@@ -85,6 +91,11 @@ final class KuzuGraphStore implements GraphStore {
         for (int i = 0; i < READERS; i++) {
             readers.add(new Connection(database));
         }
+    }
+
+    /** Kuzu's buffer pool: two fifths of the memory there is (Kuzu's default when it cannot be read). */
+    static long bufferPool(long totalMemory) {
+        return totalMemory <= 0 ? 0 : totalMemory / 5 * 2;
     }
 
     /**

@@ -39,6 +39,13 @@ class KuzuGraphStoreTest extends GraphStoreContract {
         assertThat(aliasNodes(store)).isEqualTo("0");
     }
 
+    /** Kuzu took 80% of the machine's memory whatever a container allowed: two fifths of what this JVM sees. */
+    @Test
+    void the_buffer_pool_is_sized_from_the_memory_there_is() {
+        assertThat(KuzuGraphStore.bufferPool(4L << 30)).isEqualTo((4L << 30) / 5 * 2);
+        assertThat(KuzuGraphStore.bufferPool(0)).as("unknown: Kuzu's default").isZero();
+    }
+
     /** Two entities sharing an alias deleted in one go: each saw the other still holding it, and it stayed. */
     @Test
     void an_alias_shared_by_two_entities_deleted_together_goes_with_them() {
