@@ -387,6 +387,25 @@ final class SyncJob implements JobHandler {
         }
     }
 
+    /**
+     * Keeps a fetched item's bytes as its document's original. A failure loses only the original, as an upload's
+     * does: thrown, it failed the sync before anything was recorded, at every sync, and nothing removed from the
+     * source was ever deleted.
+     */
+    private void keepOriginal(Scan scan, String id, Pending x) {
+        try {
+            blobs.put(id, x.content().bytes(), x.content().mediaType(), x.content().name());
+            // Deleted while its batch was written (minutes, with a language model's extraction): its original goes
+            // too, as an upload's does, or nothing would ever delete it.
+            if (!documentExists(scan, id)) {
+                blobs.delete(id);
+            }
+        } catch (RuntimeException e) {
+            System.getLogger(SyncJob.class.getName()).log(System.Logger.Level.WARNING, "the original of "
+                    + x.item().item() + " was not kept: " + e.getMessage());
+        }
+    }
+
     /** Ingests a part of a batch (local files from disk, the rest from memory, originals kept) and records it. */
     private static boolean documentExists(Scan scan, String id) {
         try {
@@ -445,12 +464,7 @@ final class SyncJob implements JobHandler {
                 continue; // failed for a reason of the moment (a quota, a model, a store): the next sync tries again
             }
             if (id != null && x.content().bytes() != null) {
-                blobs.put(id, x.content().bytes(), x.content().mediaType(), x.content().name());
-                // Deleted while its batch was written (minutes, with a language model's extraction): its original
-                // goes too, as an upload's does, or nothing would ever delete it.
-                if (!documentExists(scan, id)) {
-                    blobs.delete(id);
-                }
+                keepOriginal(scan, id, x);
             }
             // Indexed: its document. Refused (a type polyrag does not read, bytes it cannot parse): still
             // remembered, with the document it had, so the same bytes are not read and failed again at every sync;

@@ -336,12 +336,23 @@ public final class Uploads {
         }
         // Claim each id by deleting its description: of two requests for one id (a retry), one goes on.
         List<String> claimed = new ArrayList<>();
-        for (String id : ids) {
-            if (blobs.delete(KEPT_BLOBS + id + META)) {
-                claimed.add(id);
-            } else {
-                unknown.add(id);
+        try {
+            for (String id : ids) {
+                if (blobs.delete(KEPT_BLOBS + id + META)) {
+                    claimed.add(id);
+                } else {
+                    unknown.add(id);
+                }
             }
+        } catch (RuntimeException e) {
+            // The blob store failed midway (a timeout): the ones claimed already are given back, or a retry was
+            // told they did not exist and their bytes waited for the sweep.
+            for (int i = 0; i < ids.size(); i++) {
+                if (claimed.contains(ids.get(i))) {
+                    restoreMeta(ids.get(i), metas.get(i));
+                }
+            }
+            throw e;
         }
         if (!unknown.isEmpty()) {
             for (int i = 0; i < ids.size(); i++) {

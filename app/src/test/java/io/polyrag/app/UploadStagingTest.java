@@ -93,6 +93,29 @@ class UploadStagingTest {
         }
     }
 
+    /** The blob store failing while the ids are claimed: those claimed already are given back, not lost. */
+    @Test
+    void a_claim_cut_short_by_the_blob_store_gives_back_what_it_took() throws IOException {
+        try (Polyrag p = Polyrag.open(PolyragTest.config(data(), Map.of("vector.enabled", "false", "blob.backend",
+                "flaky")))) {
+            List<String> ids = new java.util.ArrayList<>();
+            for (String name : List.of("one.md", "two.md")) {
+                Path f = Files.createTempFile(tmp, "g", ".md");
+                Files.writeString(f, "A guide called " + name);
+                ids.add(p.uploads().stage(KnowledgeBase.of("docs"), List.of(new ReceivedFile(name, f))).accepted()
+                        .getFirst().id());
+            }
+            FlakyBlobs.failDelete = k -> k.equals("upload-" + ids.get(1) + "-meta");
+            try {
+                org.assertj.core.api.Assertions.assertThatThrownBy(() -> p.uploads().ingestStaged(ids, null, false))
+                        .isInstanceOf(io.polyrag.core.StoreException.class);
+            } finally {
+                FlakyBlobs.reset();
+            }
+            assertThat(p.uploads().ingestStaged(ids, null, false)).as("both still staged").isNotBlank();
+        }
+    }
+
     /**
      * A file found unchanged whose stored original is another file's (an earlier run published its new version and
      * stopped before keeping it) gets its original written again.

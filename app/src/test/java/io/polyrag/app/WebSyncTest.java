@@ -201,6 +201,28 @@ class WebSyncTest {
         }
     }
 
+    /**
+     * The blob store refusing the originals (a policy change, a store refusing the upload's form) loses only them:
+     * the sync failed before recording anything, at every sync, and nothing removed from the site was deleted.
+     */
+    @Test
+    void originals_the_blob_store_refuses_lose_only_themselves() {
+        FlakyBlobs.failPut = k -> true;
+        try (Polyrag p = open(true, Map.of("blob.backend", "flaky"))) {
+            var registered = p.sources().register(new SourceRegistration("handbook", "web", Map.of("start_urls",
+                    List.of(base + "/docs/"), "path_prefix", "/docs/", "max_depth", 2), "coast", 3600, true));
+            JobInfo first = awaitJob(p, registered.jobId());
+            assertThat(first.progress().added()).isEqualTo(5);
+            assertThat(p.sources().get("handbook").items()).isEqualTo(5);
+            pages.remove("/docs/keepers.html");
+            JobInfo second = awaitJob(p, p.sources().sync("handbook"));
+            assertThat(second.progress().deleted()).isEqualTo(1);
+            assertThat(paths(p)).doesNotContain("/docs/keepers.html");
+        } finally {
+            FlakyBlobs.reset();
+        }
+    }
+
     @Test
     void redirects_are_followed_on_the_site_and_a_loop_ends() {
         pages.put("/docs/", page("Start", "Start page.", "<a href=\"moved.html\">moved</a> <a href=\"loop1\">l</a>"));

@@ -398,8 +398,9 @@ public final class Settings {
     public static final Setting<Integer> INGEST_PARSE_TIMEOUT_SECONDS = Setting.integer(
             "ingest.parse.timeout.seconds", 120, 1, 3600, "Longest one file's parse may take; a slower one is "
                     + "abandoned and reported.");
-    public static final Setting<Integer> INGEST_MAX_FILE_MB = Setting.integer("ingest.max.file.mb", 64, 1, 4096,
-            "Largest file accepted for ingest, in MiB; larger files are skipped with a reason.");
+    public static final Setting<Integer> INGEST_MAX_FILE_MB = Setting.integer("ingest.max.file.mb", 64, 1, 2047,
+            "Largest file accepted for ingest, in MiB; larger files are skipped with a reason (a file is read whole: "
+                    + "under 2 GiB).");
     public static final Setting<Integer> INGEST_BATCH_DOCUMENTS = Setting.integer("ingest.batch.documents", 0, 0,
             1024, "Documents written to the stores together (one durable commit per batch); 0 (auto): while "
                     + "vectors are on, as many chunks as the embedder took about a second for in the last batch (16 to "
@@ -476,7 +477,8 @@ public final class Settings {
             + "on this network). Off, an s3 source reaches public endpoints only, so no tenant can make the server "
             + "call into its own network.");
     public static final Setting<Integer> SYNC_S3_MAX_OBJECT_MB = Setting.integer("sync.s3.max.object.mb", 100, 1,
-            4096, "The largest object an s3 source reads, in MiB; a larger one is skipped with that reason.");
+            2047, "The largest object an s3 source reads, in MiB; a larger one is skipped with that reason (an object "
+                    + "is read whole: under 2 GiB).");
     public static final Setting<Integer> SYNC_S3_TIMEOUT_SECONDS = Setting.integer("sync.s3.timeout.seconds", 30, 1,
             600, "How long one request of an s3 source may take (connect, then the whole response) before it counts "
             + "as a transient failure (retried twice by the S3 client, then reported).");

@@ -29,6 +29,8 @@ import software.amazon.awssdk.auth.credentials.AnonymousCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.core.ResponseInputStream;
+import software.amazon.awssdk.core.checksums.RequestChecksumCalculation;
+import software.amazon.awssdk.core.checksums.ResponseChecksumValidation;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.core.retry.RetryMode;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
@@ -105,7 +107,9 @@ public final class S3Connector implements SourceConnector {
             throw new InvalidInputException("'config.prefix' must be a key prefix of at most 1024 characters, not "
                     + "starting with '/', e.g. \"handbook/\"");
         }
-        out.put("prefix", p);
+        // A folder, as the globs below it are read: "handbook" took "handbook-old/" too, and "drafts/**" never
+        // matched "/drafts/x.md", the key below a prefix without its slash.
+        out.put("prefix", p.isEmpty() || p.endsWith("/") ? p : p + "/");
         URI endpoint = endpoint(given.get("endpoint"));
         out.put("endpoint", endpoint == null ? "" : endpoint.toString());
         Object region = given.getOrDefault("region", "us-east-1");
@@ -261,6 +265,8 @@ public final class S3Connector implements SourceConnector {
     static final class Objects implements Iterator<S3Object> {
         private final Iterator<ListObjectsV2Response> pages;
         private Iterator<S3Object> page = Collections.emptyIterator();
+        private String lastToken;
+        private boolean done;
         boolean cut;
 
         Objects(Iterator<ListObjectsV2Response> pages) {
@@ -269,11 +275,18 @@ public final class S3Connector implements SourceConnector {
 
         @Override
         public boolean hasNext() {
-            while (!page.hasNext() && pages.hasNext()) {
+            while (!page.hasNext() && !done && pages.hasNext()) {
                 ListObjectsV2Response r = pages.next();
                 if (Boolean.TRUE.equals(r.isTruncated()) && r.nextContinuationToken() == null) {
                     cut = true;
                 }
+                // A server that gives the same token again would be listed for ever (the worker held till canceled):
+                // the listing ends there, as cut.
+                if (r.nextContinuationToken() != null && r.nextContinuationToken().equals(lastToken)) {
+                    cut = true;
+                    done = true;
+                }
+                lastToken = r.nextContinuationToken();
                 page = r.contents().iterator();
             }
             return page.hasNext();
@@ -337,7 +350,10 @@ public final class S3Connector implements SourceConnector {
         }
         return clients.computeIfAbsent(key, k -> {
             Duration timeout = Duration.ofSeconds(config.get(Settings.SYNC_S3_TIMEOUT_SECONDS));
+            // As the blob store's: no aws-chunked uploads or checksum checks other S3-compatible stores refuse.
             var b = S3Client.builder().region(Region.of(region)).forcePathStyle(pathStyle)
+                    .requestChecksumCalculation(RequestChecksumCalculation.WHEN_REQUIRED)
+                    .responseChecksumValidation(ResponseChecksumValidation.WHEN_REQUIRED)
                     .httpClientBuilder(UrlConnectionHttpClient.builder().connectionTimeout(timeout)
                             .socketTimeout(timeout))
                     .overrideConfiguration(o -> o.retryStrategy(RetryMode.STANDARD).apiCallAttemptTimeout(timeout)

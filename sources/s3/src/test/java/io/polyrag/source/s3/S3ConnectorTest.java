@@ -225,6 +225,36 @@ class S3ConnectorTest {
         S3Connector.Objects last = new S3Connector.Objects(List.of(whole).iterator());
         assertThat(last.hasNext()).isFalse();
         assertThat(last.cut).isFalse();
+        // A server giving the same token again and again: listed once, then cut (it was listed for ever).
+        var looping = software.amazon.awssdk.services.s3.model.ListObjectsV2Response.builder().isTruncated(true)
+                .nextContinuationToken("t").contents(software.amazon.awssdk.services.s3.model.S3Object.builder()
+                        .key("a.md").build()).build();
+        S3Connector.Objects endless = new S3Connector.Objects(java.util.stream.Stream.generate(() -> looping)
+                .iterator());
+        int n = 0;
+        while (endless.hasNext() && n < 1000) {
+            endless.next();
+            n++;
+        }
+        assertThat(n).isEqualTo(2);
+        assertThat(endless.cut).isTrue();
+    }
+
+    /** A prefix is a folder: "handbook" took "handbook-old/" too, and no glob with a slash matched below it. */
+    @Test
+    void a_prefix_without_its_slash_is_the_folder_it_names() throws Exception {
+        put("handbook/drafts/secret.md", "draft");
+        put("handbook-old/c.md", "old");
+        try (S3Connector c = connector(true)) {
+            Map<String, Object> config = c.checked(settings(Map.of("prefix", "handbook", "exclude",
+                    List.of("drafts/**"))), HOST);
+            assertThat(config.get("prefix")).isEqualTo("handbook/");
+            assertThat(list(c, config)).map(Found::item).isNotEmpty().allMatch(k -> k.startsWith("handbook/"))
+                    .doesNotContain("handbook/drafts/secret.md");
+        } finally {
+            admin.deleteObject(d -> d.bucket("docs").key("handbook/drafts/secret.md"));
+            admin.deleteObject(d -> d.bucket("docs").key("handbook-old/c.md"));
+        }
     }
 
     @Test

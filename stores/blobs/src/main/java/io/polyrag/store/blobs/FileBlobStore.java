@@ -74,7 +74,9 @@ public final class FileBlobStore implements BlobStore {
         public BlobStore open(ProviderContext context) {
             String shared = context.config().get(Settings.BLOB_DIR);
             return new FileBlobStore(shared.isBlank() ? context.dataDir().resolve("blobs")
-                    : Path.of(shared).toAbsolutePath().normalize(),
+                    // Stripped, as the folder sources' fence reads it: a trailing space in a settings file put the
+                    // originals in a folder the fence did not name.
+                    : Path.of(shared.strip()).toAbsolutePath().normalize(),
                     "fsync".equals(context.config().get(Settings.DURABILITY)));
         }
     }

@@ -16,6 +16,8 @@ import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.core.ResponseInputStream;
+import software.amazon.awssdk.core.checksums.RequestChecksumCalculation;
+import software.amazon.awssdk.core.checksums.ResponseChecksumValidation;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
@@ -43,7 +45,11 @@ final class S3BlobStore implements BlobStore {
      */
     S3BlobStore(URI endpoint, String region, String bucket, String prefix, boolean pathStyle, String accessKey,
             String secretKey, Duration timeout) {
+        // Checksums only where an operation requires them: since SDK 2.30 every upload is sent aws-chunked with a
+        // CRC trailer, which Ceph RGW, GCS, B2 and other S3-compatible stores refuse (400 on every put).
         var b = S3Client.builder().region(Region.of(region)).forcePathStyle(pathStyle)
+                .requestChecksumCalculation(RequestChecksumCalculation.WHEN_REQUIRED)
+                .responseChecksumValidation(ResponseChecksumValidation.WHEN_REQUIRED)
                 .httpClientBuilder(UrlConnectionHttpClient.builder().connectionTimeout(timeout)
                         .socketTimeout(timeout))
                 .credentialsProvider(accessKey == null ? DefaultCredentialsProvider.builder().build()
@@ -109,6 +115,10 @@ final class S3BlobStore implements BlobStore {
                 return false;
             }
             throw new StoreException("cannot delete the original of " + key + ": " + e.getMessage(), e);
+        } catch (SdkException e) {
+            // A timeout or a refused connection: the store's failure (a 503 to retry), not an internal error.
+            throw new StoreException("cannot delete the original of " + key + " from S3 bucket " + bucket + ": "
+                    + e.getMessage(), e);
         }
         try {
             s3.deleteObject(d -> d.bucket(bucket).key(k));

@@ -1,0 +1,54 @@
+package io.polyrag.store.s3;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What an upload looks like on the wire to an S3-compatible store: no checksum trailer. Since SDK 2.30 the default
+ * was an aws-chunked body with a CRC trailer, which Ceph RGW, GCS, B2 and others refuse.
+ */
+class S3BlobStoreWireTest {
+    @Test
+    void an_upload_is_a_plain_body_without_a_checksum_trailer() throws IOException {
+        List<Map<String, List<String>>> puts = new CopyOnWriteArrayList<>();
+        List<byte[]> bodies = new CopyOnWriteArrayList<>();
+        HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        server.createContext("/", ex -> {
+            byte[] body = ex.getRequestBody().readAllBytes();
+            if (ex.getRequestMethod().equals("PUT")) {
+                puts.add(Map.copyOf(ex.getRequestHeaders()));
+                bodies.add(body);
+                ex.getResponseHeaders().add("ETag", "\"e\"");
+            }
+            ex.sendResponseHeaders(200, -1);
+            ex.close();
+        });
+        server.start();
+        try {
+            S3BlobStore store = new S3BlobStore(URI.create("http://127.0.0.1:" + server.getAddress().getPort()),
+                    "us-east-1", "polyrag", "", true, "key", "secret", Duration.ofSeconds(5));
+            store.put("doc-1", "the original".getBytes(StandardCharsets.UTF_8), "text/plain", "a.txt");
+            assertThat(puts).singleElement().satisfies(h -> {
+                assertThat(h.keySet()).map(k -> k.toLowerCase(java.util.Locale.ROOT)).doesNotContain("x-amz-trailer",
+                        "x-amz-sdk-checksum-algorithm");
+                // Over plain HTTP the body is still signed chunk by chunk (SigV4 streaming, which every
+                // S3-compatible store takes), but with no trailer after it.
+                assertThat(h.getOrDefault("X-amz-content-sha256", List.of())).noneMatch(v -> v.contains("TRAILER"));
+            });
+            assertThat(new String(bodies.getFirst(), StandardCharsets.UTF_8)).contains("the original")
+                    .doesNotContain("x-amz-checksum");
+        } finally {
+            server.stop(0);
+        }
+    }
+}
