@@ -359,8 +359,9 @@ public final class Settings {
             "Relations followed from the entities a query names to reach further entities (whose own relations "
                     + "are then read); 0 reads only the named entities' relations.");
     public static final Setting<Boolean> GRAPH_TEXT2CYPHER = Setting.bool("graph.text2cypher", false,
-            "Also let the language model write a read-only Cypher query from the graph schema (write clauses are "
-                    + "rejected before execution).");
+            "Also let the language model write a read-only Cypher query from the graph schema (write clauses, "
+                    + "comments and more than one statement are refused, and it runs in a read-only transaction). It "
+                    + "reads the whole graph store: keep it off on a server with several tenants (docs/tenancy.md).");
     public static final Setting<Double> FUSION_WEIGHT_GRAPH = Setting.decimal("fusion.weight.graph", 0.3, 0.0, 1.0,
             "Weight of the graph modality in weighted fusion (its scores are calibrated confidences, counted on the "
                     + "scale of the other lists' best).");

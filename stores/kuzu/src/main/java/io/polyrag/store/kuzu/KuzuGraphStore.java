@@ -337,13 +337,14 @@ final class KuzuGraphStore implements GraphStore {
 
     @Override
     public List<Map<String, String>> readCypher(String cypher, int limit) {
-        // Kuzu has no read-only transaction mode on a shared database; the caller's write-clause check is the guard,
-        // and a connection from the read pool never holds the write lock.
+        // In a read-only transaction: the caller's check of the text is the first wall, this the second (a query
+        // that slipped a writing clause past the check wrote with the reader's full rights).
         return read(c -> {
             // A model's query may be a cartesian product or an unbounded path: native, it cannot be interrupted by
             // the leg's cancel and kept a reader connection (of four) and a core. Kuzu stops it at its own timeout.
             c.setQueryTimeout(modelQueryTimeoutMs);
-            try (QueryResult result = KuzuRows.check(c.query(cypher), cypher)) {
+            try (QueryResult begin = KuzuRows.check(c.query("BEGIN TRANSACTION READ ONLY"), "BEGIN");
+                    QueryResult result = KuzuRows.check(c.query(cypher), cypher)) {
                 List<String> names = new ArrayList<>();
                 for (int i = 0; i < result.getNumColumns(); i++) {
                     names.add(result.getColumnName(i));
@@ -358,6 +359,9 @@ final class KuzuGraphStore implements GraphStore {
                 }
                 return rows;
             } finally {
+                try (QueryResult ignored = c.query("ROLLBACK")) {
+                    // Ends the read-only transaction (a failed query may have ended it already: nothing to undo).
+                }
                 c.setQueryTimeout(0);
             }
         });

@@ -39,6 +39,18 @@ class KuzuGraphStoreTest extends GraphStoreContract {
         assertThat(aliasNodes(store)).isEqualTo("0");
     }
 
+    /** A model's query that slipped a writing clause past the text check cannot write: the second wall. */
+    @Test
+    void a_model_query_runs_read_only() {
+        GraphStore store = corpus();
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> store.readCypher(
+                "MATCH (c:Chunk) WHERE c.version > 0 SET c.kb = 'eve/default' RETURN c.id AS chunk", 10))
+                .isInstanceOf(RuntimeException.class);
+        assertThat(store.readCypher("MATCH (c:Chunk) WHERE c.kb = 'eve/default' RETURN count(*) AS n", 1).getFirst()
+                .get("n")).isEqualTo("0");
+        assertThat(store.readCypher("MATCH (e:Entity) RETURN count(*) AS n", 1)).as("reads still run").hasSize(1);
+    }
+
     /** Kuzu took 80% of the machine's memory whatever a container allowed: two fifths of what this JVM sees. */
     @Test
     void the_buffer_pool_is_sized_from_the_memory_there_is() {
