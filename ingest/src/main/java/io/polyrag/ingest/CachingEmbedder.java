@@ -73,7 +73,7 @@ public final class CachingEmbedder extends ForwardingEmbedder {
     private Map<String, float[]> lookup(List<String> hashes) {
         try {
             Map<String, float[]> found = new HashMap<>(cache.vectors(cacheKey, hashes));
-            found.values().removeIf(v -> v.length != delegate.dimension());
+            found.values().removeIf(v -> v.length != delegate.dimension() || !finite(v));
             return found;
         } catch (RuntimeException e) {
             LOG.log(Level.WARNING, "embedding cache unavailable; embedding everything", e);
@@ -81,9 +81,27 @@ public final class CachingEmbedder extends ForwardingEmbedder {
         }
     }
 
+    /**
+     * Whether every component is a number: a model's overflow (NaN, infinity) is refused by the vector stores, and a
+     * cached one failed every later ingest of that text, retries and reindexes included.
+     */
+    static boolean finite(float[] v) {
+        for (float x : v) {
+            if (!Float.isFinite(x)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     private void store(Map<String, float[]> vectors) {
+        Map<String, float[]> kept = new HashMap<>(vectors);
+        kept.values().removeIf(v -> !finite(v));
+        if (kept.isEmpty()) {
+            return;
+        }
         try {
-            cache.remember(cacheKey, vectors);
+            cache.remember(cacheKey, kept);
         } catch (RuntimeException e) {
             LOG.log(Level.WARNING, "could not write to the embedding cache", e);
         }

@@ -57,4 +57,30 @@ class CachingEmbedderTest {
             }
         }
     }
+
+    /** A vector the model overflowed on is not kept: cached, it failed every later ingest of that text. */
+    @Test
+    void a_vector_that_is_not_all_numbers_is_never_cached() {
+        List<String> seen = new ArrayList<>();
+        try (Embedder real = OnnxEmbedderProvider.open(Config.defaults(Map.of()));
+                JdbcCatalog catalog = H2CatalogProvider.open(dir)) {
+            Embedder overflowing = new io.polyrag.core.port.ForwardingEmbedder(new Recording(real, seen)) {
+                @Override
+                public List<float[]> embedPassages(List<String> passages) {
+                    List<float[]> out = new ArrayList<>();
+                    for (float[] v : delegate.embedPassages(passages)) {
+                        float[] copy = v.clone();
+                        copy[0] = Float.NaN;
+                        out.add(copy);
+                    }
+                    return out;
+                }
+            };
+            CachingEmbedder cached = new CachingEmbedder(overflowing, catalog.embeddingCache());
+            cached.embedPassages(List.of("delta passage"));
+            cached.embedPassages(List.of("delta passage"));
+            assertThat(seen).as("asked again, not served from the cache").containsExactly("delta passage",
+                    "delta passage");
+        }
+    }
 }

@@ -212,7 +212,8 @@ public final class Settings {
     public static final Setting<Integer> EMBEDDING_THREADS = Setting.integer("embedding.threads", 0, 0, 256,
             "Texts embedded in parallel (one model run per text); 0 means one per CPU core.");
     public static final Setting<Integer> EMBEDDING_MAX_TOKENS = Setting.integer("embedding.max.tokens", 512, 16,
-            8192, "Tokens of one text the model reads; the rest is truncated.");
+            8192, "Tokens of one text the model reads; the rest is truncated. No more than the model reads (512 for "
+                    + "the bundled model; a custom model's config.json says): a larger value is refused at start.");
 
     // ---- language model (optional)
     public static final Setting<String> LLM_PROVIDER = Setting.name("llm.provider", "none",

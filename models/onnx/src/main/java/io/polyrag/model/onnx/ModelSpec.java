@@ -26,9 +26,10 @@ import tools.jackson.databind.json.JsonMapper;
  * @param passagePrefix text put before every passage
  * @param custom whether the files come from a directory the user gave (their identity is then their content)
  * @param origin where pooling and prefixes came from, for the log
+ * @param window the most tokens the model reads (its positions), 0 when its files do not say
  */
 record ModelSpec(String name, Origin model, Origin tokenizer, Pooling pooling, String queryPrefix,
-        String passagePrefix, boolean custom, String origin) {
+        String passagePrefix, boolean custom, String origin, int window) {
 
     /** How token vectors become one: the first token's, their mean, their element-wise max, the last token's. */
     enum Pooling {
@@ -97,7 +98,7 @@ record ModelSpec(String name, Origin model, Origin tokenizer, Pooling pooling, S
         return new ModelSpec(spec.name(), spec.model(), spec.tokenizer(), pooling,
                 overrides.queryPrefix() == null ? spec.queryPrefix() : overrides.queryPrefix(),
                 overrides.passagePrefix() == null ? spec.passagePrefix() : overrides.passagePrefix(), spec.custom(),
-                spec.origin() + ", overridden by settings");
+                spec.origin() + ", overridden by settings", spec.window());
     }
 
     /** Whether this is a bundled model read exactly as shipped: its name alone identifies its vectors. */
@@ -136,7 +137,41 @@ record ModelSpec(String name, Origin model, Origin tokenizer, Pooling pooling, S
             origin += ", prompts from " + promptsFile;
         }
         return new ModelSpec(name, () -> Files.newInputStream(model), () -> Files.newInputStream(tokenizer), pooling,
-                queryPrefix, passagePrefix, true, origin);
+                queryPrefix, passagePrefix, true, origin, window(dir));
+    }
+
+    /**
+     * The most tokens a model in {@code dir} reads, from what its files say: its positions ({@code config.json},
+     * less the two a RoBERTa-family model keeps for padding), the tokenizer's and sentence-transformers' limits;
+     * the smallest of them, or 0 when none says.
+     */
+    static int window(Path dir) {
+        int window = Integer.MAX_VALUE;
+        JsonNode config = lenient(dir.resolve("config.json"));
+        int positions = config.path("max_position_embeddings").asInt(0);
+        if (positions > 0) {
+            boolean roberta = config.path("model_type").asString("").contains("roberta")
+                    || config.path("model_type").asString("").equals("camembert");
+            window = roberta ? positions - 2 : positions;
+        }
+        long tokenizer = lenient(dir.resolve("tokenizer_config.json")).path("model_max_length").asLong(0);
+        if (tokenizer > 0 && tokenizer < 1_000_000) {
+            window = (int) Math.min(window, tokenizer);
+        }
+        int sentence = lenient(dir.resolve("sentence_bert_config.json")).path("max_seq_length").asInt(0);
+        if (sentence > 0) {
+            window = Math.min(window, sentence);
+        }
+        return window == Integer.MAX_VALUE ? 0 : window;
+    }
+
+    /** A JSON file's object, or an empty one when it is missing or not JSON (its limits are then unknown). */
+    private static JsonNode lenient(Path file) {
+        try {
+            return Files.isRegularFile(file) ? JSON.readTree(Files.readString(file)) : JSON.createObjectNode();
+        } catch (IOException | JacksonException e) {
+            return JSON.createObjectNode();
+        }
     }
 
     /** The pooling a sentence-transformers pooling config declares; one polyrag cannot do is refused. */
@@ -168,8 +203,9 @@ record ModelSpec(String name, Origin model, Origin tokenizer, Pooling pooling, S
     }
 
     private static ModelSpec bundled(String name, Pooling pooling, String queryPrefix, String passagePrefix) {
+        // bge-small-en-v1.5 reads 512 tokens (BERT's positions).
         return new ModelSpec(name, resource(name + ".onnx"), resource(name + "-tokenizer.json"), pooling, queryPrefix,
-                passagePrefix, false, "bundled");
+                passagePrefix, false, "bundled", 512);
     }
 
     private static Origin resource(String file) {

@@ -85,6 +85,13 @@ public final class OnnxEmbedder implements Embedder {
                         // Failing already.
                     }
                 });
+                if (spec.custom() && e instanceof RuntimeException && !(e instanceof ConfigException)) {
+                    // The tokenizer library's own words ("expected value at line 1 column 1") named neither the
+                    // file nor the setting: a git-lfs pointer cloned in place of the file is the usual cause.
+                    throw new ConfigException("POLYRAG_EMBEDDING_MODEL_DIR: its tokenizer.json cannot be read ("
+                            + String.valueOf(e.getMessage()).lines().findFirst().orElse("") + "): put the model's "
+                            + "real tokenizer.json there (a git-lfs pointer is a few lines of text)");
+                }
                 throw e;
             }
             Object[] loaded;
@@ -100,19 +107,35 @@ public final class OnnxEmbedder implements Embedder {
                 if (cause instanceof OrtException ort) {
                     throw ort;
                 }
-                throw e;
+                if (cause instanceof RuntimeException runtime) {
+                    throw runtime;
+                }
+                throw new PolyragException("cannot load embedding model " + spec.name() + ": " + cause, cause);
             }
             this.env = (OrtEnvironment) loaded[0];
             this.session = (OrtSession) loaded[1];
             byte[] model = (byte[]) loaded[2];
-            this.inputs = EncoderInputs.of(session, "embedding model " + spec.name());
-            this.modelId = identity(spec, model);
+            try {
+                this.inputs = EncoderInputs.of(session, "embedding model " + spec.name());
+                this.modelId = identity(spec, model);
+            } catch (IOException | RuntimeException e) {
+                // Not the model expected (a decoder's inputs): its native session is freed, not left behind.
+                session.close();
+                tokenizer.close();
+                counter.close();
+                throw e;
+            }
             if (!spec.asShipped()) {
                 LOG.log(System.Logger.Level.INFO, "embedding model {0}: {1} pooling, query prefix \"{2}\", passage "
                         + "prefix \"{3}\" ({4})", modelId, spec.pooling(), spec.queryPrefix(), spec.passagePrefix(),
                         spec.origin());
             }
         } catch (IOException | OrtException e) {
+            if (spec.custom() && e instanceof OrtException) {
+                throw new ConfigException("POLYRAG_EMBEDDING_MODEL_DIR: its model.onnx cannot be loaded ("
+                        + String.valueOf(e.getMessage()).lines().findFirst().orElse("") + "): put the model's real "
+                        + "ONNX export there (a git-lfs pointer is a few lines of text)");
+            }
             throw new PolyragException("cannot load embedding model " + spec.name() + ": " + e.getMessage(), e);
         }
         this.pool = ModelRuns.pool(threads, "embed");

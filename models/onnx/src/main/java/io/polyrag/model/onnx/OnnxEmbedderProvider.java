@@ -1,5 +1,6 @@
 package io.polyrag.model.onnx;
 
+import io.polyrag.core.ConfigException;
 import io.polyrag.core.config.Config;
 import io.polyrag.core.config.Settings;
 import io.polyrag.core.port.Embedder;
@@ -29,7 +30,15 @@ public final class OnnxEmbedderProvider implements EmbedderProvider {
                 new ModelSpec.Overrides(config.get(Settings.EMBEDDING_POOLING),
                         config.get(Settings.EMBEDDING_QUERY_PREFIX), config.get(Settings.EMBEDDING_PASSAGE_PREFIX)));
         int threads = config.get(Settings.EMBEDDING_THREADS);
-        return new OnnxEmbedder(spec, config.get(Settings.EMBEDDING_MAX_TOKENS),
+        int maxTokens = config.get(Settings.EMBEDDING_MAX_TOKENS);
+        // Past its positions the model fails every run of a long text (a whole document's vector, a long query),
+        // and every document of that ingest batch with it.
+        if (spec.window() > 0 && maxTokens > spec.window()) {
+            throw new ConfigException(Settings.EMBEDDING_MAX_TOKENS.env() + "=" + maxTokens + " is more than the "
+                    + "embedding model " + spec.name() + " reads (" + spec.window() + " tokens): set it to "
+                    + spec.window() + " or less");
+        }
+        return new OnnxEmbedder(spec, maxTokens,
                 threads == 0 ? Runtime.getRuntime().availableProcessors() : threads);
     }
 }

@@ -52,6 +52,44 @@ class CustomModelDirTest {
         }
     }
 
+    /** Past its positions the model failed every long text's run, and every document of its batch with it. */
+    @Test
+    void a_token_window_past_what_the_model_reads_is_refused_at_start() throws IOException {
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> open(Map.of("embedding.max.tokens", "1024")))
+                .isInstanceOf(io.polyrag.core.ConfigException.class)
+                .hasMessageContaining("POLYRAG_EMBEDDING_MAX_TOKENS=1024").hasMessageContaining("512 tokens");
+        Files.writeString(dir.resolve("config.json"), "{\"model_type\": \"xlm-roberta\", \"max_position_embeddings\": 514}");
+        assertThat(ModelSpec.window(dir)).isEqualTo(512);
+        Files.writeString(dir.resolve("sentence_bert_config.json"), "{\"max_seq_length\": 256}");
+        Files.writeString(dir.resolve("tokenizer_config.json"), "{\"model_max_length\": 1000000000000000019884624838656}");
+        assertThat(ModelSpec.window(dir)).as("the smallest limit said; a tokenizer's 'no limit' ignored").isEqualTo(256);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> open(Map.of("embedding.model.dir", dir.toString(),
+                "embedding.max.tokens", "512"))).hasMessageContaining("(256 tokens)");
+        try (Embedder ok = open(Map.of("embedding.model.dir", dir.toString(), "embedding.max.tokens", "256"))) {
+            assertThat(ok.dimension()).isEqualTo(384);
+        }
+        Files.delete(dir.resolve("config.json"));
+        Files.delete(dir.resolve("sentence_bert_config.json"));
+        Files.delete(dir.resolve("tokenizer_config.json"));
+        assertThat(ModelSpec.window(dir)).as("nothing said: unknown").isZero();
+    }
+
+    /** A git-lfs pointer cloned in place of a file was a stack trace naming neither the file nor the setting. */
+    @Test
+    void a_file_that_is_not_what_it_should_be_is_named_with_the_setting() throws IOException {
+        String pointer = "version https://git-lfs.github.com/spec/v1\noid sha256:0123\nsize 90868376\n";
+        Files.writeString(dir.resolve("tokenizer.json"), pointer);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> open(Map.of("embedding.model.dir", dir.toString())))
+                .isInstanceOf(io.polyrag.core.ConfigException.class).hasMessageContaining("POLYRAG_EMBEDDING_MODEL_DIR")
+                .hasMessageContaining("tokenizer.json");
+        Files.delete(dir.resolve("tokenizer.json"));
+        copy("bge-small-en-v1.5-q-tokenizer.json", dir.resolve("tokenizer.json"));
+        Files.writeString(dir.resolve("model.onnx"), pointer);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> open(Map.of("embedding.model.dir", dir.toString())))
+                .isInstanceOf(io.polyrag.core.ConfigException.class).hasMessageContaining("POLYRAG_EMBEDDING_MODEL_DIR")
+                .hasMessageContaining("model.onnx");
+    }
+
     @Test
     void settings_override_what_the_directory_says_or_lacks() {
         try (Embedder bundled = open(Map.of()); Embedder custom = open(Map.of("embedding.model.dir", dir.toString(),
