@@ -8,10 +8,22 @@ set -euo pipefail
 cd "$(dirname "$0")"
 if ! command -v npm >/dev/null 2>&1; then
   if [ "${POLYRAG_TEST_REQUIRE_SERVICES:-}" = "true" ]; then
-    echo "ui: npm is not installed but POLYRAG_TEST_REQUIRE_SERVICES=true: install Node.js 20+ and npm" >&2
+    echo "ui: npm is not installed but POLYRAG_TEST_REQUIRE_SERVICES=true: install Node.js 20.19+ or 22.12+ and npm" >&2
     exit 1
   fi
-  echo "ui: npm not found: building without the web UI (install Node.js 20+ and npm, then build again)" >&2
+  echo "ui: npm not found: building without the web UI (install Node.js 20.19+ or 22.12+ and npm, then build again)" >&2
+  exit 0
+fi
+# Vite needs Node 20.19+ or 22.12+: an older one (a distribution's own package, Debian's 18) failed the whole build,
+# where the UI is meant to be skipped.
+if ! node -e 'const [a, b] = process.versions.node.split(".").map(Number);
+    process.exit((a === 20 && b >= 19) || (a === 22 && b >= 12) || a >= 23 ? 0 : 1)' 2>/dev/null; then
+  have="$(node --version 2>/dev/null || echo none)"
+  if [ "${POLYRAG_TEST_REQUIRE_SERVICES:-}" = "true" ]; then
+    echo "ui: Node.js $have is too old for the web UI's build but POLYRAG_TEST_REQUIRE_SERVICES=true: install Node.js 20.19+ or 22.12+" >&2
+    exit 1
+  fi
+  echo "ui: Node.js $have is too old for the web UI's build: building without the web UI (install Node.js 20.19+ or 22.12+, then build again)" >&2
   exit 0
 fi
 # npm ci only when node_modules is missing or older than the lockfile: it deletes and reinstalls everything.

@@ -7,7 +7,10 @@ export default defineConfig({
   plugins: [react()],
   base: '/',
   build: { sourcemap: false, chunkSizeWarningLimit: 1024 },
-  server: { proxy: { '/v1': 'http://127.0.0.1:8080' } },
+  server: {
+    host: '127.0.0.1',
+    proxy: { '/v1': 'http://127.0.0.1:8080', '/health': 'http://127.0.0.1:8080', '/ready': 'http://127.0.0.1:8080' },
+  },
   test: {
     environment: 'jsdom',
     globals: true,

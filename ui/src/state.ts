@@ -50,6 +50,8 @@ export interface Turn {
   mode: string;
   /** What the server said of the answer (why it is empty, when it is). */
   note: string;
+  /** What the search behind it warned of (a reranker that failed, an ingest still running), and legs left out. */
+  warnings?: string[];
 }
 
 export interface Run {

@@ -103,7 +103,8 @@ export function ChatTab({ state, dispatch }: TabProps) {
         } else if (e.event === 'answer') {
           const a = data as Answer;
           dispatch({ type: 'turn', id, patch: { answer: a.answer ?? '', sources: a.sources ?? [], status: 'done',
-            mode: a.mode ?? '', note: a.note ?? '' } });
+            mode: a.mode ?? '', note: a.note ?? '', warnings: [...(a.degraded ?? []).map((d) =>
+              `the ${d.modality} leg contributed nothing: ${d.reason}`), ...(a.warnings ?? [])] } });
         } else if (e.event === 'error') {
           dispatch({ type: 'turn', id, patch: { status: 'error', error: data.detail ?? 'the answer failed',
             sources: data.sources ?? [] } });
@@ -156,6 +157,7 @@ export function ChatTab({ state, dispatch }: TabProps) {
                 <p className="answer-text">{cite(t, (n) => dispatch({ type: 'openCitation', turn: t.id, source: n }))}
                   {t.status === 'streaming' ? <span className="cursor" aria-label="writing">▍</span> : null}</p>
                 {t.status === 'done' && !t.answer && t.note ? <p className="hint">{t.note}</p> : null}
+                {(t.warnings ?? []).map((w, i) => <p key={i} className="warn">{w}</p>)}
                 {t.error ? <p role="alert" className="error">{t.error}</p> : null}
                 {t.sources.length ? (
                   <ol className="cites">{t.sources.map((s) => (

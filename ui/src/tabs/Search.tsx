@@ -69,8 +69,8 @@ export function SearchTab({ state, dispatch, config }: TabProps) {
       // Nothing of the last question stays under this one's error; a model's failure still shows what was found.
       const sources = e instanceof ApiError ? e.sources : [];
       dispatch({ type: 'search', patch: { error: message(e), busy: false, results: null, answer: sources.length
-        ? { query: s.query, answer: '', mode: 'none', note: null, took_ms: 0, sources, degraded: null, grounding: null,
-          rewritten_query: null, conversation_id: null, route: null } : null }, asKey });
+        ? { query: s.query, answer: '', mode: 'none', note: null, took_ms: 0, sources, degraded: null, warnings: null,
+          grounding: null, rewritten_query: null, conversation_id: null, route: null } : null }, asKey });
     }
   };
 
@@ -172,6 +172,9 @@ export function SearchTab({ state, dispatch, config }: TabProps) {
               <h3>Answer <span className="muted">· {s.answer.mode} · {s.answer.took_ms} ms</span></h3>
               <p className="answer-text">{s.answer.answer}</p>
               {s.answer.note ? <p className="hint">{s.answer.note}</p> : null}
+              {(s.answer.degraded ?? []).map((d, i) => <p key={`d${i}`} className="warn">the {d.modality} leg
+                contributed nothing: {d.reason}</p>)}
+              {(s.answer.warnings ?? []).map((w, i) => <p key={`w${i}`} className="warn">{w}</p>)}
               <ol className="sources">{(s.answer.sources ?? []).map((src) => <li key={src.number}>
                 <SourceCard source={src} query={s.answer?.query ?? s.query} /></li>)}</ol>
             </div>

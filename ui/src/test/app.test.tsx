@@ -23,6 +23,7 @@ let keysRequired = false;
 let kbNames = ['coast'];
 let jobList: unknown[] = [];
 let answerSources: unknown[] | null = null;
+let answerWarnings: string[] | null = null;
 let hangQuery = false;
 let modelDown = false;
 let docTotal: number | null = null;
@@ -49,6 +50,7 @@ beforeEach(() => {
   kbNames = ['coast'];
   jobList = [];
   answerSources = null;
+  answerWarnings = null;
   hangQuery = false;
   modelDown = false;
   docTotal = null;
@@ -162,6 +164,7 @@ beforeEach(() => {
           knowledge_base: 'default', passages: [], figures: [] }] };
       if (answerSources) Object.assign(answer, { answer: 'Marie Curie worked at the Radium Institute [1].', note: null,
         sources: answerSources });
+      if (answerWarnings) Object.assign(answer, { warnings: answerWarnings });
       return new Response(`event: answer\ndata: ${JSON.stringify(answer)}\n\n`,
         { headers: { 'Content-Type': 'text/event-stream' } });
     }
@@ -255,6 +258,16 @@ describe('the app', () => {
     await user.click(screen.getByRole('button', { name: 'Send' }));
     expect(await screen.findByText(/shares a word with the question/)).toBeTruthy();
     expect(screen.getByRole('button', { name: '[1] Borrowing' })).toBeTruthy();
+  });
+
+  it('shows what the search behind an answer warned of', async () => {
+    answerWarnings = ['reranker llm:fake failed, fused order kept: the model timed out'];
+    const user = userEvent.setup();
+    render(<App />);
+    await user.click(await screen.findByRole('tab', { name: 'Chat' }));
+    await user.type(screen.getByLabelText('Your question'), 'When is salary paid?');
+    await user.click(screen.getByRole('button', { name: 'Send' }));
+    expect(await screen.findByText(/fused order kept: the model timed out/)).toBeTruthy();
   });
 
   it('keeps the sources of an answer whose model failed, in chat and in search', async () => {

@@ -83,9 +83,10 @@ public final class Settings {
                     + "its knowledge base's tuning overrides it.");
     public static final Setting<Boolean> GRAPH_ENABLED = Setting.bool("graph.enabled", false,
             "Run the graph arms: entities and relations are extracted at ingest and walked at query time (the property "
-                    + "graph, and the RDF statements unless rdf.enabled says otherwise). Off by default until its ingest "
-                    + "cost meets its target; on, it answers questions of two hops (docs/graph.md has what it costs and "
-                    + "buys). Replicas need graph.backend=neo4j, or this off.");
+                    + "graph, and the RDF statements unless rdf.enabled says otherwise). Off by default until search "
+                    + "under load meets its target; on, it answers questions of two hops (docs/graph.md has what it "
+                    + "costs and buys). Replicas need graph.backend=neo4j and rdf.backend=sparql (or rdf.enabled=false), "
+                    + "or this off.");
     public static final Setting<String> GRAPH_BACKEND = Setting.name("graph.backend", "kuzu",
             "Property-graph store provider: kuzu (embedded) or neo4j (any Bolt server).");
     public static final Setting<String> GRAPH_NEO4J_URI = Setting.string("graph.neo4j.uri", "bolt://127.0.0.1:7687",
