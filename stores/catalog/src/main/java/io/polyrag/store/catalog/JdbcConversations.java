@@ -90,10 +90,43 @@ final class JdbcConversations implements ConversationStore {
                 + "AND id = ?", tenant, id)) > 0;
     }
 
+    /**
+     * Deletes the conversations last written before {@code cutoff}, a thousand a transaction: the first sweep after
+     * a long stop (or retention newly set) deleted them all in one, holding their rows the while.
+     */
     int deleteBefore(Instant cutoff) {
-        return jdbc.tx("delete old conversations", c -> JdbcCatalog.update(c, "DELETE FROM conversations WHERE "
-                + "updated_at < ?", OffsetDateTime.ofInstant(cutoff, ZoneOffset.UTC)));
+        int deleted = 0;
+        for (int n = DELETE_BATCH; n == DELETE_BATCH; ) {
+            n = jdbc.tx("delete old conversations", c -> {
+                List<String[]> old = new ArrayList<>();
+                try (PreparedStatement ps = c.prepareStatement("SELECT tenant, id FROM conversations WHERE "
+                        + "updated_at < ? LIMIT " + DELETE_BATCH)) {
+                    ps.setObject(1, OffsetDateTime.ofInstant(cutoff, ZoneOffset.UTC));
+                    try (ResultSet rs = ps.executeQuery()) {
+                        while (rs.next()) {
+                            old.add(new String[] {rs.getString(1), rs.getString(2)});
+                        }
+                    }
+                }
+                try (PreparedStatement ps = c.prepareStatement("DELETE FROM conversations WHERE tenant = ? AND "
+                        + "id = ?")) {
+                    for (String[] key : old) {
+                        ps.setString(1, key[0]);
+                        ps.setString(2, key[1]);
+                        ps.addBatch();
+                    }
+                    if (!old.isEmpty()) {
+                        ps.executeBatch();
+                    }
+                }
+                return old.size();
+            });
+            deleted += n;
+        }
+        return deleted;
     }
+
+    private static final int DELETE_BATCH = 1000;
 
     private static Conversation row(ResultSet rs, boolean messages) throws SQLException {
         return new Conversation(rs.getString("id"), rs.getString("title"), messages ? rs.getString("messages") : "",
