@@ -45,6 +45,14 @@ step "ingest: $(grep -m1 'documents:' "$work/ingest.log" || tail -n 1 "$work/ing
 run search --top-k 1 rotating neutron star > "$work/search.log" 2>&1 || fail "search: $(cat "$work/search.log")"
 grep -q "pulsar" "$work/search.log" || fail "search did not find the pulsar: $(cat "$work/search.log")"
 step "search: $(grep -m1 -i pulsar "$work/search.log")"
+# The class-data archive is named by the JDK's version too: one made by the JDK before an update in place is refused
+# by the JVM, silently, and every command then started at half speed.
+jdkv="$(sed -n 's/^JAVA_RUNTIME_VERSION="\(.*\)"$/\1/p' "$jdk/release" 2>/dev/null | tr -c 'A-Za-z0-9.+_\n-' '_')"
+if [ -n "$jdkv" ]; then
+  ls "$work/home/.cache/polyrag/cds/" | grep -qF -- "-$jdkv.jsa" \
+    || fail "no class-data archive named for JDK $jdkv: $(ls "$work/home/.cache/polyrag/cds/" 2>&1)"
+  step "class-data archive: $(ls "$work/home/.cache/polyrag/cds/")"
+fi
 
 ( exec env -i PATH=/usr/bin:/bin HOME="$work/home" JAVA_HOME="$jdk" POLYRAG_DATA_DIR="$work/data" \
     "$home/bin/polyrag" serve --port 0 > "$work/serve.log" 2>&1 ) &

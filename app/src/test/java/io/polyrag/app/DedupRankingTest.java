@@ -31,9 +31,14 @@ class DedupRankingTest {
     @BeforeAll
     void ingest() {
         polyrag = Polyrag.open(Config.load(Map.of(), Map.of("data.dir", tmp.resolve("data").toString())));
+        // Copies that differ in a word: copies that differ in a number are two documents' different facts (a fee
+        // list of 2023 and one of 2024), which dedup keeps apart.
+        List<String> words = List.of("alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india",
+                "juliet", "kilo", "lima", "mike", "november", "oscar", "papa", "quebec", "romeo", "sierra", "tango");
         for (int i = 1; i <= 20; i++) {
-            polyrag.ingest().text(new TextIngest("Document number " + i + " talks about the migration of arctic "
-                    + "terns and puffins number " + i + ".", "note " + i, "note:" + i, "text", KnowledgeBase.of("kb")));
+            polyrag.ingest().text(new TextIngest("Document " + words.get(i - 1) + " talks about the migration of "
+                    + "arctic terns and puffins seen " + words.get(i - 1) + ".", "note " + i, "note:" + i, "text",
+                    KnowledgeBase.of("kb")));
         }
         polyrag.ingest().text(new TextIngest("The vault now opens with a fingerprint scanner.", "vault",
                 "note:vault", "text", KnowledgeBase.of("kb")));

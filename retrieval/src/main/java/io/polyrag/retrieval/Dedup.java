@@ -1,5 +1,6 @@
 package io.polyrag.retrieval;
 
+import io.polyrag.core.model.Chunk;
 import io.polyrag.core.model.ChunkView;
 import io.polyrag.core.model.SourceScore;
 import java.text.Normalizer;
@@ -65,7 +66,9 @@ public final class Dedup {
             }
             if (into == null) {
                 into = similar(texts[n].words(), keptSets, byPrefixToken);
-                if (into != null && !sameFacts(kept.get(into).view().chunk().text(), c.view().chunk().text())) {
+                Chunk held = into == null ? null : kept.get(into).view().chunk();
+                if (held != null && !held.documentId().equals(c.view().chunk().documentId())
+                        && !sameFacts(held.text(), c.view().chunk().text())) {
                     into = null;
                 }
             }
@@ -95,9 +98,10 @@ public final class Dedup {
             + "|\\b(?:not|no|never|none|cannot|nor)\\b|n't", Pattern.CASE_INSENSITIVE);
 
     /**
-     * Whether two texts found nearly the same hold the same numbers and negations: two versions of a price list
-     * that differ in one figure (45 against 50 over 300 words is 0.99 overlap), or a statement and its negation,
-     * are two hits, not one shown for both (the other only in {@code merged}, which an answer never cites).
+     * Whether two texts found nearly the same hold the same numbers and negations. Asked of two documents' texts
+     * only: two versions of a price list that differ in one figure (45 against 50 over 300 words is 0.99 overlap),
+     * or a statement and its negation, are two hits, not one shown for both (the other only in {@code merged},
+     * which an answer never cites); one document's repeated boilerplate ("page 3 of 10") still merges.
      */
     static boolean sameFacts(String a, String b) {
         return facts(a).equals(facts(b));

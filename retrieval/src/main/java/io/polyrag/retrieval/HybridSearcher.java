@@ -217,8 +217,10 @@ public final class HybridSearcher implements AutoCloseable {
             // hung store anew (a search took four timeouts with three paraphrases), and a leg listed as degraded
             // still ranked hits through them.
             List<DegradedLeg> legs = i == 0 ? degraded : new ArrayList<>();
+            // Nor is a leg that waits for a language model (text-to-Cypher): one model call for the query, not one
+            // more per variant, one after the other (a 3 s model made a search of three paraphrases take 12 s).
             List<Modality> asked = i == 0 ? modalities : modalities.stream().filter(m -> degraded.stream()
-                    .noneMatch(d -> d.modality() == m)).toList();
+                    .noneMatch(d -> d.modality() == m) && !retrievers.get(m).patient()).toList();
             if (asked.isEmpty()) {
                 break;
             }

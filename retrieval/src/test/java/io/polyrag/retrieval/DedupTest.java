@@ -103,6 +103,16 @@ class DedupTest {
                 c("b", 0.4, words + "and it is not refundable.", "vector", 2)), 10)).hasSize(2);
         assertThat(dedup.apply(List.of(c("a", 0.5, words + "for 45 euros.", "vector", 1),
                 c("b", 0.4, words + "for 45 euros only.", "vector", 2)), 10)).as("the same facts").hasSize(1);
+        // One document's repeated boilerplate, a page number apart, still merges.
+        assertThat(dedup.apply(List.of(inOneDocument("p3", words + "Page 3 of 10."),
+                inOneDocument("p4", words + "Page 4 of 10.")), 10)).hasSize(1);
+    }
+
+    private static Dedup.Candidate inOneDocument(String id, String text) {
+        Chunk chunk = Chunk.builder("manual", 1, id.hashCode() & 0xff).id(id).text(text).offsets(0, text.length())
+                .tokenCount(1).build();
+        return new Dedup.Candidate(new FusedHit(id, 0.5, Map.of("vector", new SourceScore(1, 0.5)),
+                Map.of("vector", 0.5), List.of()), new ChunkView(chunk, "kb", "file:///manual", "T"));
     }
 
     @Test

@@ -427,4 +427,32 @@ class HybridSearcherTest {
         assertThat(vectorAsked).containsExactly("high places");
         assertThat(r.hits()).allSatisfy(h -> assertThat(h.sources()).doesNotContainKey("vector"));
     }
+
+    /** A leg that waits for a language model (text-to-Cypher) is asked for the query only, not for each paraphrase. */
+    @Test
+    void a_leg_that_waits_for_a_model_is_not_asked_for_the_paraphrases() {
+        java.util.List<String> asked = new java.util.concurrent.CopyOnWriteArrayList<>();
+        Retriever patient = new Retriever() {
+            @Override
+            public Modality modality() {
+                return Modality.GRAPH;
+            }
+
+            @Override
+            public List<StoreHit> retrieve(String query, SearchScope scope, int limit) {
+                asked.add(query);
+                return List.of(hit("d2", 1));
+            }
+
+            @Override
+            public boolean patient() {
+                return true;
+            }
+        };
+        searcher = new HybridSearcher(List.of(patient, fixed(Modality.FULLTEXT, List.of(hit("d1", 1)))), catalog,
+                TestRetrievers.options(10), null, new QueryExpander(new io.polyrag.testing.FixedReplyLlm(
+                        "{\"queries\": [\"peaks and mountains\", \"rivers\"]}"), QueryExpander.Mode.MULTIQUERY, 3));
+        searcher.search(SearchRequest.of("high places", 5));
+        assertThat(asked).containsExactly("high places");
+    }
 }

@@ -22,10 +22,13 @@ public record Entity(String id, String name, String type, List<String> aliases) 
     /** Not part of a word: marks are (a Devanagari vowel sign as a space made "राम" and "रोम" one key). */
     private static final Pattern NON_WORD = Pattern.compile("[^\\p{L}\\p{M}\\p{N}]+");
     private static final Pattern POSSESSIVE = Pattern.compile("['\u2019]s\\b");
-    /** Titles dropped from the front of a name: "Mr. Holmes" and "Holmes" are one name. */
+    /**
+     * Titles dropped from the front of a name: "Mr. Holmes" and "Holmes" are one name. Not "St."/"Saint", which
+     * begin places more often than they title a person: "St. Louis" was "louis", one entity with Louis Armstrong.
+     */
     private static final Set<String> HONORIFICS = Set.of("mr", "mrs", "ms", "miss", "dr", "prof", "professor", "sir",
-            "madam", "lady", "lord", "st", "saint", "the", "a", "an", "doctor", "captain", "capt", "admiral",
-            "colonel", "lieutenant", "inspector");
+            "madam", "lady", "lord", "the", "a", "an", "doctor", "captain", "capt", "admiral", "colonel",
+            "lieutenant", "inspector");
 
     public Entity {
         Objects.requireNonNull(id, "id");

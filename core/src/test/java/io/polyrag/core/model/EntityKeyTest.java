@@ -15,6 +15,8 @@ class EntityKeyTest {
         "ＡＣＭＥ Corp.|acme corp",
         "Holmes’s|holmes",
         "Mr.|mr",
+        "St. Louis|st louis",
+        "Saint Petersburg|saint petersburg",
         "C++|c",
         "...|''",
     })
