@@ -65,9 +65,38 @@ final class S3BlobStore implements BlobStore {
         } catch (SdkException e) {
             s3.close();
             throw new UnavailableException("cannot reach the S3 bucket '" + bucket + "' at "
-                    + (endpoint == null ? "AWS " + region : endpoint) + " (POLYRAG_S3_ENDPOINT, POLYRAG_S3_BUCKET): "
-                    + e.getMessage(), e);
+                    + (endpoint == null ? "AWS " + region : endpoint) + ": " + fix(e), e);
         }
+    }
+
+    /**
+     * What to change, by the store's answer to the bucket's HEAD: a bucket in another region answers 301 with the
+     * region (the SDK's message was "null"), a refused key 403, a missing bucket 404.
+     */
+    static String fix(SdkException e) {
+        if (e instanceof S3Exception s) {
+            String there = s.awsErrorDetails() == null || s.awsErrorDetails().sdkHttpResponse() == null ? null
+                    : s.awsErrorDetails().sdkHttpResponse().firstMatchingHeader("x-amz-bucket-region").orElse(null);
+            switch (s.statusCode()) {
+                case 301, 307, 400 -> {
+                    if (there != null) {
+                        return "the bucket is in region " + there + ": set POLYRAG_S3_REGION=" + there;
+                    }
+                }
+                case 403 -> {
+                    return "access denied (HTTP 403): check POLYRAG_S3_ACCESS_KEY and POLYRAG_S3_SECRET_KEY, and that "
+                            + "they may read and write the bucket";
+                }
+                case 404 -> {
+                    return "no such bucket (HTTP 404): check POLYRAG_S3_BUCKET (and POLYRAG_S3_PATH_STYLE=true for a "
+                            + "store without virtual-host buckets)";
+                }
+                default -> {
+                    // below
+                }
+            }
+        }
+        return e.getMessage() + " (POLYRAG_S3_ENDPOINT, POLYRAG_S3_REGION, POLYRAG_S3_BUCKET, POLYRAG_S3_PATH_STYLE)";
     }
 
     @Override

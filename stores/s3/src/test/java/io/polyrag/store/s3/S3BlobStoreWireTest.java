@@ -51,4 +51,24 @@ class S3BlobStoreWireTest {
             server.stop(0);
         }
     }
+
+    /** A bucket in another region answered 301, and the message said "null" and named other settings. */
+    @Test
+    void a_bucket_in_another_region_names_the_region_to_set() throws IOException {
+        HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        server.createContext("/", ex -> {
+            ex.getRequestBody().readAllBytes();
+            ex.getResponseHeaders().add("x-amz-bucket-region", "eu-west-1");
+            ex.sendResponseHeaders(301, -1);
+            ex.close();
+        });
+        server.start();
+        try {
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> new S3BlobStore(URI.create("http://127.0.0.1:"
+                    + server.getAddress().getPort()), "us-east-1", "polyrag", "", true, "key", "secret",
+                    Duration.ofSeconds(5))).hasMessageContaining("set POLYRAG_S3_REGION=eu-west-1");
+        } finally {
+            server.stop(0);
+        }
+    }
 }
