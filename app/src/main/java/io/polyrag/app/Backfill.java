@@ -216,6 +216,11 @@ final class Backfill implements JobHandler {
      */
     // style: one decision with its rollback: which earlier model stands in, opened, checked, swapped in
     private synchronized void standIn(boolean wanted) {
+        if (wanted && closed) {
+            // A reindex job winding down after the close judged the legs again: a stand-in opened now (a model
+            // session, an index) would never be closed.
+            return;
+        }
         if (!wanted) {
             if (standIn != null) {
                 searcher.interim(Modality.VECTOR, null);
@@ -283,8 +288,12 @@ final class Backfill implements JobHandler {
         }
     }
 
+    /** Set by {@link #close()}: no stand-in is opened after it. */
+    private boolean closed;
+
     /** Closes the stand-in, if one serves, and those switched off but not closed yet. */
     synchronized void close() {
+        closed = true;
         for (StandIn old : List.copyOf(retiring)) {
             if (retiring.remove(old)) {
                 old.close();

@@ -19,6 +19,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -211,14 +212,30 @@ public final class FileBlobStore implements BlobStore {
         try (var entries = Files.newDirectoryStream(dir, e -> e.getFileName().toString().startsWith(prefix))) {
             for (Path f : entries) {
                 Path content = f.resolve("content");
-                if (KEY.matcher(f.getFileName().toString()).matches() && Files.isRegularFile(content)) {
-                    out.add(new Listed(f.getFileName().toString(), Files.getLastModifiedTime(content).toInstant()));
+                if (!KEY.matcher(f.getFileName().toString()).matches() || !Files.isDirectory(f)) {
+                    continue;
                 }
+                // A folder a put never finished (a kill between its description and its content, or mid-write of
+                // the content) is listed too, dated by its newest file: it was never listed, so no sweep ever
+                // deleted it, and it held up to a whole upload's space for good.
+                out.add(new Listed(f.getFileName().toString(), Files.isRegularFile(content)
+                        ? Files.getLastModifiedTime(content).toInstant() : newest(f)));
             }
         } catch (IOException e) {
             throw new StoreException("cannot list the blobs in " + dir + ": " + e.getMessage(), e);
         }
         return out;
+    }
+
+    private static Instant newest(Path folder) throws IOException {
+        Instant newest = Files.getLastModifiedTime(folder).toInstant();
+        try (var files = Files.list(folder)) {
+            for (Path f : files.toList()) {
+                Instant t = Files.getLastModifiedTime(f).toInstant();
+                newest = t.isAfter(newest) ? t : newest;
+            }
+        }
+        return newest;
     }
 
     private Optional<Path> folder(String key) {

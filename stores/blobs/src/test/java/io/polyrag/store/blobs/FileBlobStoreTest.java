@@ -32,4 +32,19 @@ class FileBlobStoreTest extends BlobStoreContract {
         org.assertj.core.api.Assertions.assertThat(blob.mediaType()).isEqualTo("application/octet-stream");
         org.assertj.core.api.Assertions.assertThat(blob.size()).isEqualTo(9);
     }
+
+    /** A put a kill cut short (a description, a part of the content) is listed, so a sweep can delete it. */
+    @org.junit.jupiter.api.Test
+    void a_folder_a_put_never_finished_is_listed_to_be_swept() throws Exception {
+        BlobStore store = openStore();
+        store.put("job-x-1", "whole".getBytes(java.nio.charset.StandardCharsets.UTF_8), "text/plain", "a.txt");
+        Path cut = java.nio.file.Files.createDirectories(dir.resolve("blobs").resolve("job-x-0"));
+        java.nio.file.Files.writeString(cut.resolve("meta.properties"), "size=64000000\n");
+        java.nio.file.Files.writeString(cut.resolve("content.abc.tmp"), "part of it");
+        org.assertj.core.api.Assertions.assertThat(store.list("job-x-")).extracting(BlobStore.Listed::key)
+                .containsExactlyInAnyOrder("job-x-0", "job-x-1");
+        org.assertj.core.api.Assertions.assertThat(store.get("job-x-0")).isEmpty();
+        org.assertj.core.api.Assertions.assertThat(store.delete("job-x-0")).isTrue();
+        org.assertj.core.api.Assertions.assertThat(cut).doesNotExist();
+    }
 }
