@@ -456,6 +456,9 @@ final class JobRunner implements AutoCloseable {
      * never interrupted mid-job (an interrupt inside a database or index write can close its file); a job still
      * running when the wait ends is requeued at the next start, and its model runs finish before the models close.
      */
+    /** How long {@link #close()} waits for running jobs (a test's is shorter). */
+    static volatile long stopWaitMs = 30_000;
+
     @Override
     public void close() {
         running = false;
@@ -467,7 +470,7 @@ final class JobRunner implements AutoCloseable {
             fairness.interrupt();
         }
         wakeUp.release(workers.size());
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(stopWaitMs);
         for (Thread t : workers) {
             try {
                 long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
@@ -476,7 +479,16 @@ final class JobRunner implements AutoCloseable {
                 }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                return;
+                break;
+            }
+        }
+        // Stopped on purpose, not crashed: a run still winding down is not counted against its job when it is
+        // claimed again (three rolling restarts during one extraction batch gave an upload up, its files deleted).
+        for (RunContext c : active.values()) {
+            try {
+                jobs.excuse(c.id, c.attempt);
+            } catch (RuntimeException e) {
+                LOG.log(Level.WARNING, "cannot mark job " + c.id + " as stopped for shutdown: " + e.getMessage());
             }
         }
     }

@@ -407,6 +407,51 @@ class JobsTest {
         }
     }
 
+    /**
+     * A job still winding down when a graceful stop stops waiting (an extraction batch cannot be cut mid-way) was
+     * charged as a crash at the next start: three rolling restarts gave an upload up and deleted its files.
+     */
+    @Test
+    void a_job_still_running_when_the_stop_stops_waiting_is_not_charged() {
+        Config config = Config.defaults(Map.of("POLYRAG_DATA_DIR", dir.toString(), "POLYRAG_INGEST_JOB_ATTEMPTS",
+                "1"));
+        java.util.concurrent.CountDownLatch started = new java.util.concurrent.CountDownLatch(1);
+        JobHandler stubborn = new JobHandler() {
+            @Override
+            public String kind() {
+                return "stubborn";
+            }
+
+            @Override
+            public JobProgress run(JobStore.Claimed job, JobHandler.Context context) {
+                started.countDown();
+                try {
+                    Thread.sleep(1500); // ignores the stop, as a model's batch does
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                return JobProgress.at("done").build();
+            }
+        };
+        long wait = JobRunner.stopWaitMs;
+        JobRunner.stopWaitMs = 100;
+        try (CatalogProvider.CatalogAndJobs store = Providers.find(CatalogProvider.class, "h2",
+                Settings.CATALOG_BACKEND).open(new ProviderContext(config, dir))) {
+            String id;
+            try (JobEngine jobs = new JobEngine(store.jobStore(), List.of(stubborn))) {
+                jobs.start(config);
+                id = jobs.submit(Tenant.LOCAL, "stubborn", "");
+                await().atMost(Duration.ofSeconds(20)).until(() -> started.getCount() == 0);
+            }
+            store.jobStore().requeueRunning(); // as the next start finds it
+            JobStore.Claimed again = store.jobStore().claim(Duration.ofMinutes(5), 1).orElseThrow();
+            assertThat(again.info().id()).isEqualTo(id);
+            assertThat(again.gaveUp()).as("one attempt allowed, and the stop was not counted").isFalse();
+        } finally {
+            JobRunner.stopWaitMs = wait;
+        }
+    }
+
     @Test
     void a_job_given_up_after_runs_without_progress_releases_what_it_held() {
         Config config = Config.defaults(Map.of("POLYRAG_DATA_DIR", dir.toString(), "POLYRAG_INGEST_JOB_ATTEMPTS",

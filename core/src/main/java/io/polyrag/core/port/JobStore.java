@@ -88,6 +88,13 @@ public interface JobStore {
      */
     boolean release(String jobId, int attempt, String stage);
 
+    /**
+     * Leaves a running job running under the claim {@code attempt}, but its run is not counted against it when the
+     * job is claimed again: it was still winding down when a graceful stop stopped waiting for it (an extraction
+     * batch cannot be cut mid-way), which is no crash. False when the claim is lost or the job has ended.
+     */
+    boolean excuse(String jobId, int attempt);
+
     /** Whether a queued job of a tenant other than {@code tenant} (empty: the local one) waits for a worker. */
     boolean othersWaiting(String tenant);
 

@@ -189,6 +189,12 @@ final class JdbcJobs implements JobStore {
                 JdbcCatalog.clip(stage, 64), jdbc.now(), jobId, attempt) > 0);
     }
 
+    @Override
+    public boolean excuse(String jobId, int attempt) {
+        return jdbc.tx("excuse a job", c -> JdbcCatalog.update(c, "UPDATE jobs SET claim_water = -1 WHERE id = ? "
+                + "AND status = 'running' AND attempts = ?", jobId, attempt) > 0);
+    }
+
     /** Whether a job of a tenant other than {@code tenant} waits in the queue. */
     @Override
     public boolean othersWaiting(String tenant) {
