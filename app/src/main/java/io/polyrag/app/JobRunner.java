@@ -272,9 +272,20 @@ final class JobRunner implements AutoCloseable {
                 metrics.jobEnded(job.info().kind(), JobStatus.FAILED, 0, 0);
             }
         } catch (Error e) {
-            // A stack overflow in a parser, a class that would not link, memory run out: the job fails, saying so,
-            // and this worker goes on. Escaping, it ended the worker's thread with the job left 'running' (with one
-            // worker, nothing ran again until a restart, which ran the same job into the same Error).
+            if (e instanceof OutOfMemoryError && context.resumable && !context.canceledByRequest) {
+                // Memory run out (a moment's, often, beside other work): a resumable job is left as a crash leaves
+                // it, to be claimed again once stale, each run that gets no further counted, so a job that always
+                // runs out is given up in the end. Failed at once, an upload lost every file it had not reached.
+                LOG.log(Level.ERROR, "job " + id + " of tenant " + tenantOf(job) + " ran out of memory; it is tried "
+                        + "again once its claim is stale (a run that gets no further counts against it)", e);
+                outcome = "out of memory";
+                changed.accept(id, "progress");
+                MDC.clear();
+                return;
+            }
+            // A stack overflow in a parser, a class that would not link: the job fails, saying so, and this worker
+            // goes on. Escaping, it ended the worker's thread with the job left 'running' (with one worker, nothing
+            // ran again until a restart, which ran the same job into the same Error).
             LOG.log(Level.ERROR, "job " + id + " of tenant " + tenantOf(job) + " failed with " + e, e);
             outcome = "failed";
             boolean ended;

@@ -452,6 +452,48 @@ class JobsTest {
         }
     }
 
+    /** Memory run out in a resumable job is a crash's outcome, not a failure: an upload lost its unread files. */
+    @Test
+    void a_resumable_job_that_runs_out_of_memory_is_tried_again() {
+        Config config = Config.defaults(Map.of("POLYRAG_DATA_DIR", dir.toString(), "POLYRAG_INGEST_JOB_ATTEMPTS",
+                "3"));
+        java.util.concurrent.atomic.AtomicInteger runs = new java.util.concurrent.atomic.AtomicInteger();
+        JobHandler hungry = new JobHandler() {
+            @Override
+            public String kind() {
+                return "hungry";
+            }
+
+            @Override
+            public boolean resumable(String payload) {
+                return true;
+            }
+
+            @Override
+            public JobProgress run(JobStore.Claimed job, JobHandler.Context context) {
+                runs.incrementAndGet();
+                throw new OutOfMemoryError("Java heap space");
+            }
+        };
+        try (CatalogProvider.CatalogAndJobs store = Providers.find(CatalogProvider.class, "h2",
+                Settings.CATALOG_BACKEND).open(new ProviderContext(config, dir))) {
+            String id;
+            try (JobEngine jobs = new JobEngine(store.jobStore(), List.of(hungry))) {
+                jobs.start(config);
+                id = jobs.submit(Tenant.LOCAL, "hungry", "");
+                await().atMost(Duration.ofSeconds(20)).until(() -> runs.get() == 1);
+                Thread.sleep(300);
+                assertThat(store.jobStore().job(id).orElseThrow().status()).as("not failed").isEqualTo(
+                        JobStatus.RUNNING);
+            }
+            JobStore.Claimed again = store.jobStore().claim(Duration.ZERO, 3).orElseThrow();
+            assertThat(again.info().id()).isEqualTo(id);
+            assertThat(again.gaveUp()).isFalse();
+        } catch (InterruptedException e) {
+            throw new AssertionError(e);
+        }
+    }
+
     @Test
     void a_job_given_up_after_runs_without_progress_releases_what_it_held() {
         Config config = Config.defaults(Map.of("POLYRAG_DATA_DIR", dir.toString(), "POLYRAG_INGEST_JOB_ATTEMPTS",
