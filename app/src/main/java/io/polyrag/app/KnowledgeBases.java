@@ -148,8 +148,7 @@ public final class KnowledgeBases {
 
     /** The tenant's knowledge bases, by name, each with its counts. */
     public List<KnowledgeBaseInfo> list() {
-        return catalog.knowledgeBases(tenant.id()).stream()
-                .flatMap(n -> catalog.knowledgeBase(n).stream()).map(this::shown).toList();
+        return catalog.knowledgeBaseInfos(tenant.id()).stream().map(this::shown).toList();
     }
 
     public KnowledgeBaseInfo get(String name) {

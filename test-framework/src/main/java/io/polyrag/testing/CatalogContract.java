@@ -10,6 +10,7 @@ import io.polyrag.core.model.DocumentDraft;
 import io.polyrag.core.model.DocumentMeta;
 import io.polyrag.core.model.DocumentStatus;
 import io.polyrag.core.model.DocumentVersion;
+import io.polyrag.core.model.KnowledgeBaseInfo;
 import io.polyrag.core.model.Figure;
 import io.polyrag.core.model.ItemError;
 import io.polyrag.core.model.JobInfo;
@@ -191,6 +192,14 @@ public abstract class CatalogContract {
         assertThat(c.knowledgeBases("")).containsExactly("notes");
         assertThat(c.knowledgeBases("acme")).containsExactly("acme/handbook", "acme/notes");
         assertThat(c.knowledgeBases("other")).isEmpty();
+        // With their counts in one read, as each read alone gives them (visible documents only).
+        c.publish(new DocumentVersion("d3", 1));
+        c.publish(new DocumentVersion("d2", 1));
+        c.createKnowledgeBase("acme/empty", "nothing yet");
+        assertThat(c.knowledgeBaseInfos("acme")).isEqualTo(c.knowledgeBases("acme").stream()
+                .map(n -> c.knowledgeBase(n).orElseThrow()).toList());
+        assertThat(c.knowledgeBaseInfos("acme")).extracting(KnowledgeBaseInfo::documents).containsExactly(0L, 1L, 1L);
+        assertThat(c.knowledgeBaseInfos("other")).isEmpty();
     }
 
     @Test

@@ -44,6 +44,14 @@ public interface Catalog extends AutoCloseable {
     Optional<KnowledgeBaseInfo> knowledgeBase(String name);
 
     /**
+     * Every knowledge base of {@code tenant} with its counts, by name: {@link #knowledgeBase} for each of
+     * {@link #knowledgeBases}, in one read where the catalog can (a tenant with a thousand listed them in a thousand).
+     */
+    default List<KnowledgeBaseInfo> knowledgeBaseInfos(String tenant) {
+        return knowledgeBases(tenant).stream().flatMap(n -> knowledgeBase(n).stream()).toList();
+    }
+
+    /**
      * Records what a client says about a document (categories, subcategory, external reference) and, when
      * {@code title} is not null, the title it gave; false when the document is unknown.
      */

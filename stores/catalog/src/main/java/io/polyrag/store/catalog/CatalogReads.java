@@ -149,6 +149,26 @@ abstract class CatalogReads implements Catalog {
     }
 
     @Override
+    public List<KnowledgeBaseInfo> knowledgeBaseInfos(String tenant) {
+        return jdbc.tx("list knowledge bases with their counts", c -> {
+            try (PreparedStatement ps = c.prepareStatement("SELECT k.name, k.description, k.created_at, "
+                    + "COUNT(d.id) AS docs, COALESCE(SUM(d.chunk_count), 0) AS chunks FROM knowledge_bases k "
+                    + "LEFT JOIN documents d ON d.kb = k.name AND d.deleted = FALSE AND d.visible_version > 0 "
+                    + "WHERE k.tenant = ? GROUP BY k.name, k.description, k.created_at ORDER BY k.name")) {
+                ps.setString(1, tenant == null ? "" : tenant);
+                try (ResultSet rs = ps.executeQuery()) {
+                    List<KnowledgeBaseInfo> out = new ArrayList<>();
+                    while (rs.next()) {
+                        out.add(new KnowledgeBaseInfo(rs.getString(1), rs.getString(2), instant(rs, "created_at"),
+                                rs.getLong("docs"), rs.getLong("chunks")));
+                    }
+                    return out;
+                }
+            }
+        });
+    }
+
+    @Override
     public Optional<KnowledgeBaseInfo> knowledgeBase(String name) {
         return jdbc.tx("read a knowledge base", c -> {
             try (PreparedStatement ps = c.prepareStatement("SELECT k.name, k.description, k.created_at, "
