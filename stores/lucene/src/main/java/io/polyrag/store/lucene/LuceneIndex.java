@@ -157,6 +157,18 @@ final class LuceneIndex implements AutoCloseable {
         if (files.isEmpty() || DirectoryReader.indexExists(directory)) {
             return;
         }
+        if (files.contains("pending_segments_1")
+                && files.stream().allMatch(f -> f.startsWith("_0") || f.equals("pending_segments_1"))) {
+            // The first commit cut short (a stop while it was written): nothing had ever been committed, so nothing
+            // is lost, and the batch it held was never published. Reported as damage, it sent the operator to a
+            // repair with nothing to repair.
+            for (String f : files) {
+                Files.deleteIfExists(path.resolve(f));
+            }
+            LOG.log(System.Logger.Level.INFO, "the " + name + " at " + path + " held the parts of a first commit "
+                    + "that never completed (nothing had been committed): started empty");
+            return;
+        }
         String when = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'", Locale.ROOT)
                 .format(ZonedDateTime.now(ZoneOffset.UTC));
         Path aside = path.resolveSibling(path.getFileName() + ".damaged-" + when);

@@ -169,6 +169,26 @@ class LuceneFullTextStoreTest extends FullTextStoreContract {
         }
     }
 
+    /** A first commit cut short (its pending commit point written, never renamed) lost nothing: no damage said. */
+    @Test
+    void a_first_commit_cut_short_starts_empty_without_calling_it_damage() throws Exception {
+        Path path = dir.resolve("first");
+        try (FullTextStore store = new LuceneFullTextStore(path, 0.9, 0.4)) {
+            store.upsert(List.of(rec("c1", "d1", 1, "kb", "never committed")));
+        }
+        try (var files = java.nio.file.Files.list(path)) {
+            for (Path f : files.filter(f -> f.getFileName().toString().startsWith("segments_")).toList()) {
+                java.nio.file.Files.move(f, f.resolveSibling("pending_" + f.getFileName()));
+            }
+        }
+        try (FullTextStore store = new LuceneFullTextStore(path, 0.9, 0.4)) {
+            assertThat(store.size()).isZero();
+        }
+        try (var siblings = java.nio.file.Files.list(dir)) {
+            assertThat(siblings.map(f -> f.getFileName().toString())).noneMatch(f -> f.startsWith("first.damaged-"));
+        }
+    }
+
     @Test
     void writes_fail_with_the_cause_while_the_disk_is_full_and_work_again_once_it_is_freed() throws Exception {
         try (SmallDisk disk = SmallDisk.mount(dir, 8)) {
