@@ -34,11 +34,25 @@ public final class S3BlobStoreProvider implements BlobStoreProvider {
         String endpoint = c.get(Settings.S3_ENDPOINT);
         URI uri = null;
         if (endpoint != null && !endpoint.isBlank()) {
-            uri = URI.create(endpoint.strip());
-            if (!"http".equals(uri.getScheme()) && !"https".equals(uri.getScheme())) {
-                throw new ConfigException(Settings.S3_ENDPOINT.env() + " must be an http(s) URL, was '" + endpoint
-                        + "'");
+            try {
+                uri = URI.create(endpoint.strip());
+            } catch (IllegalArgumentException e) {
+                uri = null; // said below, naming the setting (it was a stack trace)
             }
+            if (uri == null || !"http".equals(uri.getScheme()) && !"https".equals(uri.getScheme())) {
+                throw new ConfigException(Settings.S3_ENDPOINT.env() + " must be an http(s) URL, e.g. "
+                        + "https://minio.example.com:9000");
+            }
+            if (uri.getRawUserInfo() != null) {
+                // Never sent by the client, and quoted by every failure: the keys go in their own settings.
+                throw new ConfigException(Settings.S3_ENDPOINT.env() + " holds a user and password: give them as "
+                        + Settings.S3_ACCESS_KEY.env() + " and " + Settings.S3_SECRET_KEY.env() + ", and the URL "
+                        + "without them");
+            }
+        }
+        if (c.get(Settings.S3_REGION).isBlank()) {
+            throw new ConfigException(Settings.S3_REGION.env() + " is empty: name the bucket's region (us-east-1 for "
+                    + "most S3-compatible stores)");
         }
         String access = c.get(Settings.S3_ACCESS_KEY);
         String secret = c.get(Settings.S3_SECRET_KEY);

@@ -71,4 +71,20 @@ class S3BlobStoreWireTest {
             server.stop(0);
         }
     }
+
+    /** A malformed endpoint or an empty region was a stack trace naming no setting; a password in the URL is refused. */
+    @Test
+    void bad_settings_are_named() {
+        for (Map.Entry<String, String> bad : List.of(Map.entry("s3.endpoint", "http://minio local:9000"),
+                Map.entry("s3.endpoint", "http://admin:s3cr3t@minio:9000"), Map.entry("s3.region", " "))) {
+            Map<String, String> settings = new java.util.HashMap<>(Map.of("s3.bucket", "polyrag", "s3.endpoint",
+                    "http://127.0.0.1:1"));
+            settings.put(bad.getKey(), bad.getValue());
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> S3BlobStoreProvider.open(
+                    io.polyrag.core.config.Config.load(Map.of(), settings)))
+                    .isInstanceOf(io.polyrag.core.ConfigException.class)
+                    .hasMessageContaining(bad.getKey().equals("s3.region") ? "POLYRAG_S3_REGION" : "POLYRAG_S3_ENDPOINT")
+                    .hasMessageNotContaining("s3cr3t");
+        }
+    }
 }
