@@ -20,6 +20,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 
@@ -207,8 +208,20 @@ final class UsageMeter implements AutoCloseable {
         }
     }
 
+    /** Held while a flush writes: a lock, not a monitor, so a virtual thread waiting on it leaves its carrier. */
+    private final ReentrantLock flushing = new ReentrantLock();
+
     /** Adds what was counted since the last flush to the catalog. */
-    synchronized void flush() {
+    void flush() {
+        flushing.lock();
+        try {
+            flushNow();
+        } finally {
+            flushing.unlock();
+        }
+    }
+
+    private void flushNow() {
         Map<Key, Long> taken = new HashMap<>();
         pending.forEach((k, adder) -> {
             long n = adder.sumThenReset();
@@ -226,15 +239,12 @@ final class UsageMeter implements AutoCloseable {
         Map<String, Map<LocalDate, List<Count>>> byTenantDay = new HashMap<>();
         taken.forEach((k, n) -> byTenantDay.computeIfAbsent(k.tenant(), t -> new HashMap<>())
                 .computeIfAbsent(k.day(), d -> new ArrayList<>()).add(new Count(k.metric(), k.model(), n)));
-        List<Map.Entry<Key, Long>> left = new ArrayList<>(taken.entrySet());
         try {
-            byTenantDay.forEach((tenant, days) -> days.forEach((day, counts) -> {
-                store.addUsage(tenant, day, counts);
-                left.removeIf(e -> e.getKey().tenant().equals(tenant) && e.getKey().day().equals(day));
-            }));
+            // One write for every tenant and day (it was a transaction each, and a scan of all counts after each).
+            store.addUsage(byTenantDay);
         } catch (RuntimeException e) {
-            // What was not written goes back, to be added by the next flush.
-            left.forEach(x -> pending.computeIfAbsent(x.getKey(), k -> new LongAdder()).add(x.getValue()));
+            // Nothing was written: it all goes back, to be added by the next flush.
+            taken.forEach((k, n) -> pending.computeIfAbsent(k, x -> new LongAdder()).add(n));
             throw e;
         }
     }

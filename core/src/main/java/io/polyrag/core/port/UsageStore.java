@@ -44,6 +44,14 @@ public interface UsageStore {
     /** Adds {@code counts} to the tenant's figures of {@code day}. */
     void addUsage(String tenant, LocalDate day, List<Count> counts);
 
+    /**
+     * {@link #addUsage(String, LocalDate, List)} for every tenant and day of {@code counts}, all or none, in one
+     * write where the store can (a flush of ten thousand tenants was ten thousand transactions).
+     */
+    default void addUsage(Map<String, Map<LocalDate, List<Count>>> counts) {
+        counts.forEach((tenant, days) -> days.forEach((day, c) -> addUsage(tenant, day, c)));
+    }
+
     /** The tenant's figures from {@code from} to {@code to} (both included), summed by metric and model. */
     List<Count> usage(String tenant, LocalDate from, LocalDate to);
 

@@ -27,30 +27,48 @@ final class JdbcUsage implements UsageStore {
      * at once fail one transaction on the key; its caller keeps the counts and adds them again later.
      */
     void add(String tenant, LocalDate day, List<Count> counts) {
+        addAll(Map.of(tenant, Map.of(day, counts)));
+    }
+
+    @Override
+    public void addUsage(Map<String, Map<LocalDate, List<Count>>> counts) {
+        addAll(counts);
+    }
+
+    private void addAll(Map<String, Map<LocalDate, List<Count>>> all) {
         jdbc.tx("count usage", c -> {
             try (PreparedStatement up = c.prepareStatement("UPDATE usage_counts SET amount = amount + ? WHERE tenant = ? "
                     + "AND usage_day = ? AND metric = ? AND model = ?");
                     PreparedStatement ins = c.prepareStatement("INSERT INTO usage_counts (tenant, usage_day, metric, model, "
                             + "amount) VALUES (?, ?, ?, ?, ?)")) {
-                for (Count n : counts) {
-                    String model = JdbcCatalog.clip(n.model(), 255);
-                    up.setLong(1, n.amount());
-                    up.setString(2, tenant);
-                    up.setObject(3, day);
-                    up.setString(4, n.metric());
-                    up.setString(5, model);
-                    if (up.executeUpdate() == 0) {
-                        ins.setString(1, tenant);
-                        ins.setObject(2, day);
-                        ins.setString(3, n.metric());
-                        ins.setString(4, model);
-                        ins.setLong(5, n.amount());
-                        ins.executeUpdate();
+                for (var perTenant : all.entrySet()) {
+                    for (var perDay : perTenant.getValue().entrySet()) {
+                        write(up, ins, perTenant.getKey(), perDay.getKey(), perDay.getValue());
                     }
                 }
             }
             return null;
         });
+    }
+
+    private static void write(PreparedStatement up, PreparedStatement ins, String tenant, LocalDate day,
+            List<Count> counts) throws SQLException {
+        for (Count n : counts) {
+            String model = JdbcCatalog.clip(n.model(), 255);
+            up.setLong(1, n.amount());
+            up.setString(2, tenant);
+            up.setObject(3, day);
+            up.setString(4, n.metric());
+            up.setString(5, model);
+            if (up.executeUpdate() == 0) {
+                ins.setString(1, tenant);
+                ins.setObject(2, day);
+                ins.setString(3, n.metric());
+                ins.setString(4, model);
+                ins.setLong(5, n.amount());
+                ins.executeUpdate();
+            }
+        }
     }
 
     @Override
