@@ -150,12 +150,22 @@ abstract class CatalogReads implements Catalog {
 
     @Override
     public List<KnowledgeBaseInfo> knowledgeBaseInfos(String tenant) {
-        return jdbc.tx("list knowledge bases with their counts", c -> {
+        return knowledgeBasesWhere("k.tenant = ?", tenant == null ? "" : tenant);
+    }
+
+    @Override
+    public Optional<KnowledgeBaseInfo> knowledgeBase(String name) {
+        return knowledgeBasesWhere("k.name = ?", name).stream().findFirst();
+    }
+
+    /** The knowledge bases {@code where} selects (one parameter), by name, each with its visible documents' counts. */
+    private List<KnowledgeBaseInfo> knowledgeBasesWhere(String where, String arg) {
+        return jdbc.tx("read knowledge bases", c -> {
             try (PreparedStatement ps = c.prepareStatement("SELECT k.name, k.description, k.created_at, "
                     + "COUNT(d.id) AS docs, COALESCE(SUM(d.chunk_count), 0) AS chunks FROM knowledge_bases k "
                     + "LEFT JOIN documents d ON d.kb = k.name AND d.deleted = FALSE AND d.visible_version > 0 "
-                    + "WHERE k.tenant = ? GROUP BY k.name, k.description, k.created_at ORDER BY k.name")) {
-                ps.setString(1, tenant == null ? "" : tenant);
+                    + "WHERE " + where + " GROUP BY k.name, k.description, k.created_at ORDER BY k.name")) {
+                ps.setString(1, arg);
                 try (ResultSet rs = ps.executeQuery()) {
                     List<KnowledgeBaseInfo> out = new ArrayList<>();
                     while (rs.next()) {
@@ -163,24 +173,6 @@ abstract class CatalogReads implements Catalog {
                                 rs.getLong("docs"), rs.getLong("chunks")));
                     }
                     return out;
-                }
-            }
-        });
-    }
-
-    @Override
-    public Optional<KnowledgeBaseInfo> knowledgeBase(String name) {
-        return jdbc.tx("read a knowledge base", c -> {
-            try (PreparedStatement ps = c.prepareStatement("SELECT k.name, k.description, k.created_at, "
-                    + "(SELECT COUNT(*) FROM documents d WHERE d.kb = k.name AND d.deleted = FALSE "
-                    + "AND d.visible_version > 0) AS docs, (SELECT COALESCE(SUM(d.chunk_count), 0) FROM documents d "
-                    + "WHERE d.kb = k.name AND d.deleted = FALSE AND d.visible_version > 0) AS chunks "
-                    + "FROM knowledge_bases k WHERE k.name = ?")) {
-                ps.setString(1, name);
-                try (ResultSet rs = ps.executeQuery()) {
-                    return rs.next() ? Optional.of(new KnowledgeBaseInfo(rs.getString(1),
-                            rs.getString(2), instant(rs, "created_at"), rs.getLong("docs"), rs.getLong("chunks")))
-                            : Optional.<KnowledgeBaseInfo>empty();
                 }
             }
         });
