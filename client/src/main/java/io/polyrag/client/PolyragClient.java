@@ -1040,6 +1040,11 @@ public final class PolyragClient implements AutoCloseable {
             throw e;
         } catch (ExecutionException e) {
             Throwable cause = e.getCause();
+            if (cause instanceof HttpTimeoutException && !(cause instanceof HttpConnectTimeoutException)) {
+                // The JDK's own timer and the bound above are the same length, and either may fire first: one
+                // message, whichever did.
+                throw new HttpTimeoutException("no whole answer within " + bound.toMillis() + " ms");
+            }
             if (cause instanceof IOException io) {
                 throw io;
             }
