@@ -142,7 +142,8 @@ public final class Settings {
             "Prefix of every object polyrag writes, so it can share a bucket.");
     public static final Setting<Boolean> S3_PATH_STYLE = Setting.bool("s3.path.style", false,
             "Address the bucket in the path (http://host/bucket/key), as MinIO and most self-hosted stores want, "
-            + "instead of the host name.");
+            + "instead of the host name. Unset, it is true when POLYRAG_S3_ENDPOINT is set (as the S3 source's "
+            + "path_style) and false for AWS.");
     public static final Setting<String> S3_ACCESS_KEY = Setting.string("s3.access.key", "",
             "Access key id; empty (with the secret key): the AWS SDK's default credentials (environment, profile, "
             + "instance role).").secret();

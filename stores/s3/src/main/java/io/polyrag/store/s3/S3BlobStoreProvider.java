@@ -61,7 +61,16 @@ public final class S3BlobStoreProvider implements BlobStoreProvider {
                     + " go together: set both, or neither for the SDK's default credentials");
         }
         return new S3BlobStore(uri, c.get(Settings.S3_REGION), bucket.strip(), c.get(Settings.S3_PREFIX),
-                c.get(Settings.S3_PATH_STYLE), access.isBlank() ? null : access, secret.isBlank() ? null : secret,
+                pathStyle(c, uri), access.isBlank() ? null : access, secret.isBlank() ? null : secret,
                 Duration.ofSeconds(c.get(Settings.S3_TIMEOUT_SECONDS)));
+    }
+
+    /**
+     * Path style as set, or, left unset, whenever an endpoint is given: a self-hosted store (MinIO, Ceph, SeaweedFS)
+     * wants it, and the host-name style sent such a store's every request to a host that does not exist.
+     */
+    static boolean pathStyle(Config c, URI endpoint) {
+        return c.origin(Settings.S3_PATH_STYLE) == Config.Origin.DEFAULT ? endpoint != null
+                : c.get(Settings.S3_PATH_STYLE);
     }
 }

@@ -87,4 +87,21 @@ class S3BlobStoreWireTest {
                     .hasMessageNotContaining("s3cr3t");
         }
     }
+
+    /**
+     * With an endpoint and no path style set, the bucket goes in the path: the host-name style sent every request of a
+     * MinIO user who had not found the setting to "polyrag.minio", a host that does not exist. Set, it is kept.
+     */
+    @Test
+    void an_endpoint_without_a_path_style_addresses_the_bucket_in_the_path() {
+        URI minio = URI.create("http://minio:9000");
+        assertThat(S3BlobStoreProvider.pathStyle(config(Map.of("s3.endpoint", minio.toString())), minio)).isTrue();
+        assertThat(S3BlobStoreProvider.pathStyle(config(Map.of("s3.path.style", "false")), minio)).isFalse();
+        assertThat(S3BlobStoreProvider.pathStyle(config(Map.of()), null)).isFalse();
+        assertThat(S3BlobStoreProvider.pathStyle(config(Map.of("s3.path.style", "true")), null)).isTrue();
+    }
+
+    private static io.polyrag.core.config.Config config(Map<String, String> settings) {
+        return io.polyrag.core.config.Config.load(Map.of(), settings);
+    }
 }
