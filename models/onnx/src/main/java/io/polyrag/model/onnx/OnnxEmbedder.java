@@ -117,6 +117,7 @@ public final class OnnxEmbedder implements Embedder {
             byte[] model = (byte[]) loaded[2];
             try {
                 this.inputs = EncoderInputs.of(session, "embedding model " + spec.name());
+                refuseAClassifier(session, spec);
                 this.modelId = identity(spec, model);
             } catch (IOException | RuntimeException e) {
                 // Not the model expected (a decoder's inputs): its native session is freed, not left behind.
@@ -140,6 +141,21 @@ public final class OnnxEmbedder implements Embedder {
         }
         this.pool = ModelRuns.pool(threads, "embed");
         this.dimension = run("dimension probe").length;
+    }
+
+    /**
+     * A sequence-classification export (a cross-encoder, a sentiment model) names its output {@code logits}: one or
+     * two scores a text, which were taken as a one- or two-number "vector" (every text then the same after
+     * normalising, every search a tie). An embedding export names its output otherwise ({@code last_hidden_state},
+     * {@code sentence_embedding}, {@code token_embeddings}).
+     */
+    private static void refuseAClassifier(OrtSession session, ModelSpec spec) {
+        if (session.getOutputNames().stream().findFirst().orElse("").equals("logits")) {
+            throw new ConfigException("embedding model " + spec.name() + " is a classifier or cross-encoder (its "
+                    + "output is 'logits', scores, not vectors): a cross-encoder goes in "
+                    + "POLYRAG_RERANK_MODEL_DIR with POLYRAG_RERANK_PROVIDER=onnx; give POLYRAG_EMBEDDING_MODEL_DIR a text "
+                    + "embedding model's export (optimum-cli export onnx --task feature-extraction)");
+        }
     }
 
     /**

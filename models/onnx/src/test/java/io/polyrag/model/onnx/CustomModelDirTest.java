@@ -148,14 +148,14 @@ class CustomModelDirTest {
                 .hasMessageContaining("input_ids, attention_mask, token_type_ids, position_ids");
     }
 
+    /** A cross-encoder's directory given as the embedding model loaded as a one-number "embedder": every text alike. */
     @Test
-    void an_export_that_pools_inside_its_graph_is_taken_as_it_is() {
-        // this model's one output is already one vector per text: [batch, 1], the sum of the token positions
-        Path pooled = TinyOnnxModels.install(dir.resolve("pooled"),
-                TinyOnnxModels.Model.POSITIONS);
-        try (Embedder e = open(Map.of("embedding.model.dir", pooled.toString()))) {
-            assertThat(e.dimension()).isEqualTo(1);
-            assertThat(e.embedPassages(List.of("keeper of the light")).getFirst()).containsExactly(1.0f);
+    void a_cross_encoder_given_as_the_embedding_model_is_refused_naming_where_it_goes() {
+        for (TinyOnnxModels.Model m : List.of(TinyOnnxModels.Model.POSITIONS, TinyOnnxModels.Model.OVERLAP_TWO_COLUMNS)) {
+            Path scorer = TinyOnnxModels.install(dir.resolve(m.name()), m);
+            assertThatThrownBy(() -> open(Map.of("embedding.model.dir", scorer.toString())))
+                    .isInstanceOf(ConfigException.class).hasMessageContaining("cross-encoder")
+                    .hasMessageContaining("POLYRAG_RERANK_MODEL_DIR");
         }
     }
 
