@@ -114,17 +114,7 @@ public final class Polyrag implements AutoCloseable {
                 components.config.get(Settings.HTTP_REQUIRE_KEYS));
         engine.start(components.config);
         boolean workers = components.config.get(Settings.WORKER_ENABLED);
-        // No watcher without a worker to run what it asks for: a short command (search, ask: no workers) walked
-        // every watched folder tree at start and queued syncs for the next command to run.
-        if (workers && components.config.get(Settings.INGEST_WORKERS) > 0) {
-            try {
-                watcher.start();
-            } catch (RuntimeException e) {
-                // The open fails: its workers must not go on looping over stores about to be closed.
-                engine.close();
-                throw e;
-            }
-        }
+        startWatcher(components.config, workers);
         this.sweeper = new Recovery.Sweeper(components.pipeline, catalog.shared(), Recovery.stale(components.config),
                 workers, () -> sweepUploads(components, engine), () -> {
             if (!components.searcher.incomplete().isEmpty()) {
@@ -149,6 +139,20 @@ public final class Polyrag implements AutoCloseable {
         } catch (RuntimeException e) {
             System.getLogger(Polyrag.class.getName()).log(System.Logger.Level.WARNING, "cannot sweep staged uploads "
                     + "(tried again in a minute): " + e.getMessage());
+        }
+    }
+
+    private void startWatcher(Config config, boolean workers) {
+        // No watcher without a worker to run what it asks for: a short command (search, ask: no workers) walked
+        // every watched folder tree at start and queued syncs for the next command to run.
+        if (workers && config.get(Settings.INGEST_WORKERS) > 0 && config.get(Settings.SYNC_SCHEDULE)) {
+            try {
+                watcher.start();
+            } catch (RuntimeException e) {
+                // The open fails: its workers must not go on looping over stores about to be closed.
+                engine.close();
+                throw e;
+            }
         }
     }
 

@@ -102,6 +102,30 @@ class SyncTest {
         }
     }
 
+    /**
+     * With {@code sync.schedule} off (how {@code reindex} and {@code tune} open) a process neither watches folders nor
+     * queues due syncs: those commands queued every tenant's due syncs and cut them short at their exit. A sync asked
+     * for still runs.
+     */
+    @Test
+    void a_process_that_does_not_schedule_syncs_leaves_a_changed_folder_alone_until_asked() throws Exception {
+        Path root = Files.createDirectories(tmp.resolve("quiet"));
+        Files.writeString(root.resolve("tides.md"), "# Tides\n\nSpring tides at Quillon Point rise four metres.");
+        try (Polyrag p = Polyrag.open(PolyragTest.config(tmp.resolve("data"), Map.of("vector.enabled", "false",
+                "sync.allowed.roots", tmp.toString(), "sync.schedule", "false")))) {
+            var registered = p.sources().register(new SourceRegistration("quiet", "filesystem", Map.of("root",
+                    root.toString()), "coast", 30, true));
+            awaitJob(p, registered.jobId());
+            int jobs = p.jobs().list(0, 100).size();
+            Files.writeString(root.resolve("storm.md"), "# Storm\n\nThe great gale of 1871 broke the lamp.");
+            Thread.sleep(3000); // a watched folder's change is queued within about a second
+            assertThat(p.jobs().list(0, 100)).hasSize(jobs);
+            assertThat(uris(p)).containsExactly("tides.md");
+            awaitJob(p, p.sources().sync("quiet"));
+            assertThat(uris(p)).containsExactlyInAnyOrder("tides.md", "storm.md");
+        }
+    }
+
     @Test
     void a_file_written_many_times_a_second_is_synced_once_it_settles() throws Exception {
         Path root = Files.createDirectories(tmp.resolve("busy"));

@@ -99,12 +99,16 @@ public final class PolyragCommand implements Runnable {
      * server (a setting of "ingest.workers=0" for a serving-only replica made the command wait for ever).
      */
     Polyrag openToRunJobs() {
-        Config c = config(Map.of());
+        // No source scheduling: it queued every tenant's due syncs (and watched their folders) for a command that
+        // exits once its own job is done, leaving them cut short.
+        Map<String, String> more = Map.of(Settings.SYNC_SCHEDULE.key(), "false");
+        Config c = config(more);
         if (!"h2".equals(c.get(Settings.CATALOG_BACKEND))
                 || c.get(Settings.WORKER_ENABLED) && c.get(Settings.INGEST_WORKERS) > 0) {
             return Polyrag.open(c);
         }
-        return Polyrag.open(config(Map.of(Settings.WORKER_ENABLED.key(), "true", Settings.INGEST_WORKERS.key(), "1")));
+        return Polyrag.open(config(Map.of(Settings.SYNC_SCHEDULE.key(), "false", Settings.WORKER_ENABLED.key(), "true",
+                Settings.INGEST_WORKERS.key(), "1")));
     }
 
     static String plural(int n, String word) {

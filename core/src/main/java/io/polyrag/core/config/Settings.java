@@ -467,6 +467,10 @@ public final class Settings {
     public static final Setting<Boolean> SYNC_WATCH = Setting.bool("sync.watch", true,
             "Watch filesystem sources for changes (the JDK WatchService), so edits are indexed within seconds "
             + "instead of at the next scheduled scan.");
+    public static final Setting<Boolean> SYNC_SCHEDULE = Setting.bool("sync.schedule", true,
+            "Let this process queue sources' scheduled and watched syncs (with job workers on). Off: sources sync "
+            + "only when asked (POST /v1/sync/sources/{id}/sync-now), here; another process with it on still schedules "
+            + "them. polyrag reindex and tune run with it off.");
     public static final Setting<Boolean> SYNC_WEB_ALLOW_PRIVATE = Setting.bool("sync.web.allow.private", false,
             "Let web sources reach loopback, private, link-local and other non-public addresses. Off, a web source "
             + "can only crawl the public internet, so no tenant can make the server fetch from its own network "
