@@ -18,11 +18,13 @@ import io.polyrag.ingest.StoreCheck;
 import io.polyrag.retrieval.HybridSearcher;
 import io.polyrag.retrieval.Retriever;
 import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -205,6 +207,13 @@ final class Backfill implements JobHandler {
     }
 
     private StandIn standIn;
+    /**
+     * Earlier models found unable to stand in (they do not open, or their index holds no more than the new one), by
+     * model id: when each may be tried again. The judgement runs every minute while the vector leg is incomplete,
+     * and each try loaded a model session and opened an index only to close them.
+     */
+    private final Map<String, Long> passedOver = new HashMap<>();
+    private static final long PASS_OVER_NANOS = TimeUnit.MINUTES.toNanos(30);
     /** Stand-ins switched off but not closed yet (searches in flight may still read them). */
     private final Set<StandIn> retiring = ConcurrentHashMap.newKeySet();
 
@@ -248,6 +257,11 @@ final class Backfill implements JobHandler {
         long current = pipeline.stores().sizes().getOrDefault("vector", 0L);
         for (EmbedderRecipes.Recipe r : EmbedderRecipes.others(context.dataDir(),
                 embedder.modelId())) {
+            Long until = passedOver.get(r.modelId());
+            if (until != null && System.nanoTime() - until < 0) {
+                continue;
+            }
+            passedOver.put(r.modelId(), System.nanoTime() + PASS_OVER_NANOS);
             Embedder e = null;
             VectorStore v = null;
             try {
@@ -261,6 +275,7 @@ final class Backfill implements JobHandler {
                 }
                 v = vectorProvider.open(context, e.dimension(), e.modelId());
                 if (v.size() > current) {
+                    passedOver.remove(r.modelId());
                     standIn = new StandIn(e, v);
                     searcher.interim(Modality.VECTOR, new HybridSearcher.Interim(
                             metrics.timed(Retriever.vector(e, v, context.config().get(

@@ -86,6 +86,47 @@ class BackfillTest {
                 "backfill_models")));
     }
 
+    /**
+     * An earlier model that cannot stand in (its directory is gone) is tried once, not at every judgement: the
+     * judgement runs every minute while the leg is incomplete, and each try loaded a model only to close it.
+     */
+    @Test
+    void an_earlier_model_that_cannot_stand_in_is_not_loaded_again_at_every_judgement() throws Exception {
+        Path tiny = TinyOnnxModels.install(tmp.resolve("tiny"), TinyOnnxModels.Model.TOKENS);
+        try (Polyrag p = open(Map.of("embedding.model.dir", tiny.toString(), "embedding.pooling", "mean"))) {
+            p.ingest().paths(new PathIngest(List.of(PolyragTest.corpus(tmp.resolve("corpus"))), null, List.of(),
+                    List.of()), ProgressListener.NONE);
+        }
+        Files.delete(tiny.resolve("model.onnx"));
+        java.util.logging.Logger logger = java.util.logging.Logger.getLogger(Backfill.class.getName());
+        List<String> tried = new java.util.concurrent.CopyOnWriteArrayList<>();
+        java.util.logging.Handler handler = new java.util.logging.Handler() {
+            @Override
+            public void publish(java.util.logging.LogRecord r) {
+                if (String.valueOf(r.getMessage()).contains("cannot serve its index")) {
+                    tried.add(r.getMessage());
+                }
+            }
+
+            @Override
+            public void flush() {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        logger.addHandler(handler);
+        try (Polyrag p = open(Map.of())) {
+            assertThat(p.admin().incomplete()).containsOnlyKeys("vector");
+            p.admin().check(false);
+            p.admin().check(false);
+            assertThat(tried).hasSize(1);
+        } finally {
+            logger.removeHandler(handler);
+        }
+    }
+
     /** Ingest with the bundled model, switch to another, search meanwhile, back-fill, switch back. */
     private void modelChange(Map<String, String> backend) throws Exception {
         try (Polyrag p = open(backend)) {
