@@ -46,6 +46,25 @@ record ModelSpec(String name, Origin model, Origin tokenizer, Pooling pooling, S
     /** Opens a model or tokenizer file. */
     interface Origin {
         InputStream open() throws IOException;
+
+        /** The file, when it is one on disk: ONNX Runtime reads it there, with any external data beside it. */
+        default Path file() {
+            return null;
+        }
+    }
+
+    private static Origin file(Path path) {
+        return new Origin() {
+            @Override
+            public InputStream open() throws IOException {
+                return Files.newInputStream(path);
+            }
+
+            @Override
+            public Path file() {
+                return path;
+            }
+        };
     }
 
     /**
@@ -136,7 +155,7 @@ record ModelSpec(String name, Origin model, Origin tokenizer, Pooling pooling, S
                     : prompts.path("passage").asString("");
             origin += ", prompts from " + promptsFile;
         }
-        return new ModelSpec(name, () -> Files.newInputStream(model), () -> Files.newInputStream(tokenizer), pooling,
+        return new ModelSpec(name, file(model), file(tokenizer), pooling,
                 queryPrefix, passagePrefix, true, origin, window(dir));
     }
 

@@ -13,6 +13,8 @@ import io.polyrag.core.port.Embedder;
 import io.polyrag.core.port.TokenCounter;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -24,6 +26,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
+import java.util.stream.Stream;
 
 /**
  * Runs an embedding model in-process with ONNX Runtime.
@@ -65,6 +68,13 @@ public final class OnnxEmbedder implements Embedder {
                             options.setIntraOpNumThreads(1);
                             options.setInterOpNumThreads(1);
                             options.setOptimizationLevel(OrtSession.SessionOptions.OptLevel.ALL_OPT);
+                            Path file = spec.model().file();
+                            if (file != null) {
+                                // Read from its path: a model whose weights are in external data files beside it
+                                // (model.onnx_data) cannot be loaded from memory.
+                                return new Object[] {environment, environment.createSession(file.toString(),
+                                        options), null};
+                            }
                             byte[] bytes;
                             try (InputStream in = spec.model().open()) {
                                 bytes = in.readAllBytes();
@@ -164,6 +174,15 @@ public final class OnnxEmbedder implements Embedder {
      * its id adds a digest of the model, tokenizer, pooling and prefixes, so neither the embedding cache nor a
      * vector store mixes its vectors with another's.
      */
+    private static void digest(MessageDigest sha, Path file) throws IOException {
+        try (InputStream in = Files.newInputStream(file)) {
+            byte[] buf = new byte[1 << 16];
+            for (int n = in.read(buf); n >= 0; n = in.read(buf)) {
+                sha.update(buf, 0, n);
+            }
+        }
+    }
+
     private static String identity(ModelSpec spec, byte[] model) throws IOException {
         if (spec.asShipped()) {
             return spec.name();
@@ -174,7 +193,20 @@ public final class OnnxEmbedder implements Embedder {
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }
-        sha.update(model);
+        if (model != null) {
+            sha.update(model);
+        } else {
+            digest(sha, spec.model().file());
+            // External data beside it (model.onnx_data, model.onnx.data): the weights, so their digest too; a model
+            // without any keeps the identity it had when it was read from memory.
+            Path file = spec.model().file();
+            try (Stream<Path> beside = Files.list(file.getParent())) {
+                for (Path data : beside.filter(p -> !p.equals(file) && p.getFileName().toString().startsWith(
+                        file.getFileName().toString())).sorted().toList()) {
+                    digest(sha, data);
+                }
+            }
+        }
         try (InputStream in = spec.tokenizer().open()) {
             sha.update(in.readAllBytes());
         }

@@ -192,6 +192,33 @@ class CustomModelDirTest {
                 .isCloseTo((double) expected[0] / expected[1], org.assertj.core.data.Percentage.withPercentage(0.01));
     }
 
+    /**
+     * A model whose weights are in an external data file beside it (as exports over 2 GB are) loads from its path: it
+     * was read into memory, where ONNX Runtime cannot find the data file. It also pools inside its graph: its one
+     * output is a vector per text. The data file is part of its identity.
+     */
+    @Test
+    void a_model_with_external_data_and_its_own_pooling_loads_and_the_data_is_in_its_identity() throws IOException {
+        Path ext = Files.createDirectories(dir.resolve("external"));
+        copy("bge-small-en-v1.5-q-tokenizer.json", ext.resolve("tokenizer.json"));
+        copy("io/polyrag/model/onnx/external/model.onnx", ext.resolve("model.onnx"));
+        copy("io/polyrag/model/onnx/external/model.onnx_data", ext.resolve("model.onnx_data"));
+        String id;
+        try (Embedder e = open(Map.of("embedding.model.dir", ext.toString()))) {
+            assertThat(e.dimension()).isEqualTo(3);
+            float[] v = e.embedPassages(List.of("keeper of the light")).getFirst();
+            assertThat(v).containsExactly(new float[] {1f / 3, 2f / 3, 2f / 3}, org.assertj.core.data.Offset.offset(
+                    1e-6f));
+            id = e.modelId();
+        }
+        byte[] data = Files.readAllBytes(ext.resolve("model.onnx_data"));
+        data[3] ^= 1; // another weight
+        Files.write(ext.resolve("model.onnx_data"), data);
+        try (Embedder e = open(Map.of("embedding.model.dir", ext.toString()))) {
+            assertThat(e.modelId()).isNotEqualTo(id);
+        }
+    }
+
     private static void assertSameVectors(Embedder expected, Embedder actual) {
         assertThat(Seeded.cosine(expected.embedQuery(QUERY), actual.embedQuery(QUERY))).isGreaterThan(0.99999);
         assertThat(Seeded.cosine(expected.embedPassages(List.of(PASSAGE)).getFirst(),
