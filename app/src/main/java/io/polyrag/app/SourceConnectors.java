@@ -166,13 +166,35 @@ final class SourceConnectors implements AutoCloseable {
         List<Path> roots = (operator ? paths(config.get(Settings.SYNC_ALLOWED_ROOTS))
                 : tenantRoots(config.get(Settings.SYNC_TENANT_ROOTS)).getOrDefault(tenant.name(),
                         List.of()));
+        return Confinement.of(roots, forbidden());
+    }
+
+    private List<Path> forbidden() {
         List<Path> forbidden = new ArrayList<>();
         forbidden.add(dataDir);
         String blobs = config.get(Settings.BLOB_DIR);
         if (!blobs.isBlank()) {
             forbidden.add(Path.of(blobs.strip()));
         }
-        return Confinement.of(roots, forbidden);
+        return forbidden;
+    }
+
+    /**
+     * The folders no source reads (the data directory, the blob directory), their links resolved where they exist:
+     * a watch of a folder holding them saw every write polyrag itself made.
+     */
+    List<Path> forbiddenFolders() {
+        List<Path> out = new ArrayList<>();
+        for (Path p : forbidden()) {
+            Path abs = p.toAbsolutePath().normalize();
+            out.add(abs);
+            try {
+                out.add(abs.toRealPath());
+            } catch (IOException e) {
+                // not there (yet): its written form is all there is to compare
+            }
+        }
+        return out;
     }
 
     private static List<Path> paths(String commaSeparated) {

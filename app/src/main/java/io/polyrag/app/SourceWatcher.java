@@ -41,9 +41,12 @@ final class SourceWatcher implements AutoCloseable {
     private final SourceConnectors connectors;
     private final JobEngine engine;
     private final boolean watch;
+    /** Polyrag's own folders (data, blobs): never watched, their changes never a source's. */
+    private final List<Path> forbidden;
     /** The queued or running sync of each source, by source key: its job id. */
     private final Map<String, String> pending = new ConcurrentHashMap<>();
     private final Map<String, Long> dirty = new ConcurrentHashMap<>();
+    private final Set<String> lostRoots = ConcurrentHashMap.newKeySet();
     /**
      * The sources each watched folder belongs to: the file system gives one key per folder however many register it,
      * so two sources over one folder (or one nested in the other) share it. With one source per key, the second took
@@ -61,6 +64,7 @@ final class SourceWatcher implements AutoCloseable {
         this.connectors = connectors;
         this.engine = engine;
         this.watch = watch;
+        this.forbidden = connectors.forbiddenFolders();
     }
 
     void start() {
@@ -103,15 +107,7 @@ final class SourceWatcher implements AutoCloseable {
         });
         dirty.remove(key);
         watched.remove(key);
-    }
-
-    /**
-     * A source's settings changed, with {@code jobId} the sync that answered: if it is one already running (it read
-     * the old settings), the source is marked changed, so another sync follows once it ends.
-     */
-    void settingsChanged(String key, String jobId) {
-        pending.put(key, jobId);
-        dirty.putIfAbsent(key, System.currentTimeMillis());
+        lostRoots.remove(key);
     }
 
     /** A sync of this source was queued by hand: the scheduler adds none until it ends. */
@@ -141,7 +137,8 @@ final class SourceWatcher implements AutoCloseable {
                 @Override
                 public FileVisitResult preVisitDirectory(Path d, BasicFileAttributes a) {
                     Path rel = root.relativize(d);
-                    if (!rel.toString().isEmpty() && (Globs.hidden(rel) || globs.excludesAllBelow(rel))) {
+                    if (!rel.toString().isEmpty() && (Globs.hidden(rel) || globs.excludesAllBelow(rel)
+                            || forbidden(d))) {
                         return FileVisitResult.SKIP_SUBTREE;
                     }
                     try {
@@ -183,11 +180,17 @@ final class SourceWatcher implements AutoCloseable {
                 long now = System.currentTimeMillis();
                 dirty.forEach((key, since) -> {
                     if (now - since >= DEBOUNCE_MS && dirty.remove(key, since)) {
-                        submit(key);
+                        try {
+                            submit(key, true);
+                        } catch (RuntimeException e) {
+                            dirty.putIfAbsent(key, now); // the catalog did not answer: the change is not forgotten
+                            throw e;
+                        }
                     }
                 });
                 if (now - lastSchedule >= 5000) {
                     lastSchedule = now;
+                    watchReturnedRoots();
                     scheduleDue(Instant.now());
                 }
             } catch (InterruptedException | ClosedWatchServiceException e) {
@@ -203,6 +206,9 @@ final class SourceWatcher implements AutoCloseable {
         Path dir = (Path) k.watchable();
         for (WatchEvent<?> e : k.pollEvents()) {
             for (String key : List.copyOf(owners)) {
+                if (e.context() instanceof Path name && !concerns(key, dir.resolve(name), e.kind())) {
+                    continue;
+                }
                 if (e.kind() == StandardWatchEventKinds.ENTRY_CREATE && e.context() instanceof Path name) {
                     Path created = dir.resolve(name);
                     if (Files.isDirectory(created) && !name.toString().startsWith(".")) {
@@ -214,13 +220,57 @@ final class SourceWatcher implements AutoCloseable {
         }
         if (!k.reset()) {
             keys.remove(k);
+            for (String key : owners) {
+                Map.Entry<Path, Globs> source = watched.get(key);
+                if (source != null && source.getKey().equals(dir)) {
+                    lostRoots.add(key); // deleted (or unmounted): watched again once it is back
+                }
+            }
         }
+    }
+
+    /** Sources whose root folder went away: watched again, and scanned, once it is back. */
+    private void watchReturnedRoots() {
+        for (String key : List.copyOf(lostRoots)) {
+            Map.Entry<Path, Globs> source = watched.get(key);
+            if (source == null) {
+                lostRoots.remove(key);
+            } else if (Files.isDirectory(source.getKey())) {
+                lostRoots.remove(key);
+                register(key, source.getKey());
+                dirty.put(key, System.currentTimeMillis());
+            }
+        }
+    }
+
+    /**
+     * Whether a change to {@code path} can change what the source indexes: not one to a hidden file (an editor's
+     * swap file, written every few seconds), to a file its globs leave out (a log beside the notes), or inside
+     * polyrag's own folders; each set off a whole scan. A deleted name may have been a folder: only hidden ones and
+     * polyrag's are passed over then.
+     */
+    private boolean concerns(String key, Path path, WatchEvent.Kind<?> kind) {
+        Map.Entry<Path, Globs> source = watched.get(key);
+        if (source == null || !path.startsWith(source.getKey())) {
+            return true;
+        }
+        Path rel = source.getKey().relativize(path);
+        if (Globs.hidden(rel) || forbidden(path)) {
+            return false;
+        }
+        return kind == StandardWatchEventKinds.ENTRY_DELETE || Files.isDirectory(path)
+                || source.getValue().selects(rel);
+    }
+
+    private boolean forbidden(Path p) {
+        Path abs = p.toAbsolutePath().normalize();
+        return forbidden.stream().anyMatch(abs::startsWith);
     }
 
     private void scheduleDue(Instant now) {
         for (Source s : sources.sources(null)) {
             if (due(s, now)) {
-                submit(key(s));
+                submit(key(s), false);
             }
         }
     }
@@ -236,13 +286,22 @@ final class SourceWatcher implements AutoCloseable {
                 || last.isAfter(now.plusSeconds(s.intervalSeconds())));
     }
 
-    private void submit(String key) {
+    /**
+     * Queues a sync of the source unless one is queued or running. For a {@code change} seen in its folder, a running
+     * one may have listed past it, so the source stays marked until it ends; a source merely due is not marked (it
+     * stays due while its sync runs, and marking it queued a second whole sync after every one longer than the
+     * scheduler's five-second tick).
+     */
+    private void submit(String key, boolean change) {
         int slash = key.indexOf('/');
         String tenant = key.substring(0, slash);
         Tenant t = tenant.isEmpty() ? Tenant.LOCAL : Tenant.of(tenant);
         String queued = pending.get(key);
-        if (queued != null && waitFor(key, status(t, queued))) {
-            return;
+        if (queued != null) {
+            JobStatus status = status(t, queued);
+            if (change ? waitFor(key, status) : status == JobStatus.QUEUED || status == JobStatus.RUNNING) {
+                return;
+            }
         }
         var source = sources.source(tenant, key.substring(slash + 1));
         if (source.isEmpty() || !source.get().enabled()) {
@@ -251,7 +310,7 @@ final class SourceWatcher implements AutoCloseable {
         }
         JobStore.Queued q = engine.submitForSource(t, SyncJob.KIND, SyncJob.payload(source.get()));
         pending.put(key, q.id());
-        if (!q.created()) {
+        if (!q.created() && change) {
             // An unfinished sync started elsewhere (a request, another replica) answered for it. One this call queued
             // lists the change whether it is queued or already running: marking it again here chained a scan a
             // second after every scan that had started by the time its status was read.

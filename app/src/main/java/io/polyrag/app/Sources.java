@@ -165,12 +165,9 @@ public final class Sources {
         store.updateSource(updated);
         watcher.removed(old); // its old folder's watches go (they synced it on every change there)
         watcher.changed(updated);
+        // The sync that answers may be one already running, which read the old settings: it scans again with the
+        // new ones at its end (SyncJob), whichever replica runs it.
         String job = updated.enabled() ? syncNow(updated) : null;
-        if (job != null) {
-            // The sync that answers may be one already running, which read the old settings: another follows it
-            // (the new settings waited for the next interval, a day for a daily web source).
-            watcher.settingsChanged(SourceWatcher.key(updated), job);
-        }
         return new Registered(info(updated), job);
     }
 
@@ -197,9 +194,19 @@ public final class Sources {
      */
     public int delete(String id, boolean withDocuments) {
         Source s = own(id);
+        // Disabled first, and unwatched: while its documents were deleted, page by page, the scheduler or a change in
+        // its folder (on any replica) queued a new sync, which indexed files the delete then left behind.
+        watcher.removed(s);
+        if (s.enabled()) {
+            store.updateSource(enabled(s, false));
+        }
         // A sync of it still running would go on indexing what the delete then leaves behind.
         List<String> still = engine.stopSyncsOf(tenant, id, SYNC_STOP);
         if (!still.isEmpty()) {
+            if (s.enabled()) {
+                store.updateSource(enabled(s, true));
+                watcher.changed(s);
+            }
             throw new ConflictException("the sync of source '" + id + "' (job " + String.join(", ", still) + ") did "
                     + "not stop within " + SYNC_STOP.toSeconds() + " s of being canceled: try the delete again once it "
                     + "has ended (GET /v1/jobs)");
@@ -209,7 +216,6 @@ public final class Sources {
         // Not the documents another source also records (a folder nested in its folder): those stay its.
         Set<String> shared = store.documentsOfOtherSources(tenant.id(), id, all);
         List<String> ids = all.stream().filter(d -> !shared.contains(d)).toList();
-        watcher.removed(s);
         // The documents first, a page at a time, the source last: deleted first, a failure midway (a lock timeout,
         // a killed process) left documents no source recorded any more, and a repeated delete answered 404; one
         // transaction of every document held all their rows' locks for minutes.
@@ -221,6 +227,11 @@ public final class Sources {
         }
         store.deleteSource(tenant.id(), id);
         return deleted;
+    }
+
+    private static Source enabled(Source s, boolean enabled) {
+        return new Source(s.tenant(), s.id(), s.type(), s.config(), s.knowledgeBase(), s.intervalSeconds(), enabled,
+                s.createdAt(), s.lastScanAt(), s.lastError(), s.registeredBy());
     }
 
     /** Documents deleted in one catalog transaction when a source goes with its documents (a knowledge base's too). */

@@ -101,17 +101,22 @@ final class SyncJob implements JobHandler {
     public JobProgress run(JobStore.Claimed job, Context context) {
         Payload p = Sources.JSON.readValue(job.payload(), Payload.class);
         Source source = sources.source(p.tenant(), p.source()).orElse(null);
-        if (source == null) {
-            return JobProgress.at("done").warnings(List.of("the source was deleted before this sync ran")).build();
+        if (source == null || !source.enabled()) {
+            return JobProgress.at("done").warnings(List.of("the source was deleted or disabled first")).build();
         }
         try {
-            return sync(p, source, context);
+            JobProgress done = sync(p, source, context);
+            // Settings changed while it ran (on any replica; the update answered with this sync): one more scan.
+            Source now = sources.source(p.tenant(), p.source()).orElse(null);
+            if (now != null && now.enabled() && !now.config().equals(source.config()) && !context.canceled()) {
+                done = sync(p, now, context);
+            }
+            return done;
         } catch (Yielded y) {
             throw y;
         } catch (RuntimeException e) {
-            // Said on the source, and counted as its scan: a sync that failed (the tenant's document quota reached,
-            // a store refusing) left the last scan where it was, so the source stayed due and a sync was queued
-            // again every few seconds, each listing the whole source, while the source showed no error.
+            // Said on the source, and counted as its scan: a failed sync left the source due, queued again every
+            // few seconds, each listing the whole source, while the source showed no error.
             try {
                 sources.sourceScanned(p.tenant(), p.source(), Instant.now(), "the sync failed: " + e.getMessage());
             } catch (RuntimeException x) {
@@ -122,8 +127,7 @@ final class SyncJob implements JobHandler {
     }
 
     private JobProgress sync(Payload p, Source source, Context context) {
-        // A source of local mode's rows registered by the tenant that adopted them reads that tenant's folders, not
-        // the operator's (sync.allowed.roots).
+        // A source of local mode's rows registered by the tenant that adopted them reads that tenant's folders.
         Tenant tenant = !p.tenant().isEmpty() ? Tenant.of(p.tenant()) : source.registeredBy().isEmpty() ? Tenant.LOCAL
                 : Tenant.adopting(source.registeredBy());
         SourceConnector connector = connectors.get(source.type()).orElse(null);
@@ -172,10 +176,9 @@ final class SyncJob implements JobHandler {
             delete(scan, sources.sourceItems(p.tenant(), p.source(), gone).values().stream()
                     .toList());
         }
-        // Only a whole listing may delete what it did not find: a stopped or partial one has not seen every item.
-        // Nor a run that lost the job: what it did not mark, the run holding it now may have. Nor one that found
-        // nothing at all where earlier scans found items: an unmounted volume leaves an empty folder behind, a wrong
-        // credential or prefix an empty listing, and deleting everything would be the wrong answer to either.
+        // Only a whole listing may delete what it did not find: not a stopped or partial one, nor a run that lost
+        // the job, nor one that found nothing where earlier scans found items (an unmounted volume, a wrong
+        // credential or prefix: deleting everything would be the wrong answer to either).
         boolean empty = scan.listed == 0 && !scan.stopped() && listing.complete()
                 && !sources.unseenSourceItems(p.tenant(), p.source(), number, 1).isEmpty();
         if (empty) {
@@ -238,8 +241,8 @@ final class SyncJob implements JobHandler {
     private void delete(Scan scan, List<SyncItem> items) {
         List<String> documentIds = items.stream().map(SyncItem::documentId).filter(id -> !id.isEmpty()).distinct()
                 .toList();
-        // A document another source also records (nested folders, overlapping prefixes) stays: deleted, that source
-        // found its file unchanged at its next scan and never indexed it again.
+        // A document another source also records stays: deleted, that source found its file unchanged at its next
+        // scan and never indexed it again.
         Set<String> kept = sources.documentsOfOtherSources(scan.payload.tenant(), scan.payload.source(), documentIds);
         documentIds = documentIds.stream().filter(id -> !kept.contains(id)).toList();
         scan.deleted += documentIds.isEmpty() ? 0 : scan.facets.documents().delete(documentIds);
@@ -395,8 +398,7 @@ final class SyncJob implements JobHandler {
     private void keepOriginal(Scan scan, String id, Pending x) {
         try {
             blobs.put(id, x.content().bytes(), x.content().mediaType(), x.content().name());
-            // Deleted while its batch was written (minutes, with a language model's extraction): its original goes
-            // too, as an upload's does, or nothing would ever delete it.
+            // Deleted while its batch was written: its original goes too, or nothing would ever delete it.
             if (!documentExists(scan, id)) {
                 blobs.delete(id);
             }
@@ -440,8 +442,7 @@ final class SyncJob implements JobHandler {
             scan.chunks += report.chunks();
             scan.done += report.documents();
             errors.addAll(report.errors());
-            // Only an item's own document: a duplicate names another's (an upload's, a renamed file's old name),
-            // which removing this item would delete.
+            // Only an item's own document: a duplicate names another's, which removing this item would delete.
             report.indexed().stream().filter(d -> !d.outcome().startsWith("duplicate"))
                     .forEach(d -> byUri.put(d.uri(), d.documentId()));
             report.indexed().stream().filter(d -> d.outcome().startsWith("duplicate")).forEach(d -> duplicated.add(

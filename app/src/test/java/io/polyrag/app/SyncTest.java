@@ -126,6 +126,44 @@ class SyncTest {
         }
     }
 
+    /**
+     * A watched folder holding polyrag's own data directory (`polyrag serve --watch .` in a notes folder) is not
+     * synced again by polyrag's own writes, nor by a hidden or excluded file; a real change is, and so is one in a
+     * root folder deleted and made again (its watch was lost until a restart).
+     */
+    @Test
+    void only_changes_a_source_indexes_set_off_a_sync_and_a_recreated_root_is_watched_again() throws Exception {
+        Path root = Files.createDirectories(tmp.resolve("notes"));
+        Files.writeString(root.resolve("tides.md"), "# Tides\n\nSpring tides at Quillon Point rise four metres.");
+        try (Polyrag p = Polyrag.open(PolyragTest.config(root.resolve("data"), Map.of("vector.enabled", "false",
+                "sync.allowed.roots", tmp.toString())))) {
+            var registered = p.sources().register(new SourceRegistration("notes", "filesystem", Map.of("root",
+                    root.toString(), "exclude", List.of("*.log")), "coast", 3600, true));
+            awaitJob(p, registered.jobId());
+            Files.writeString(root.resolve(".tides.md.swp"), "swap");
+            Files.writeString(root.resolve("run.log"), "a log line");
+            Thread.sleep(4000);
+            assertThat(p.jobs().list(0, 100)).as("polyrag's own writes, a swap file, an excluded log: no sync")
+                    .hasSize(1);
+
+            Files.writeString(root.resolve("storm.md"), "# Storm\n\nThe great gale of 1871 broke the lamp.");
+            await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(uris(p)).contains("storm.md"));
+        }
+        Path data = tmp.resolve("data2");
+        Path moved = Files.createDirectories(tmp.resolve("shore"));
+        try (Polyrag p = Polyrag.open(PolyragTest.config(data, Map.of("vector.enabled", "false",
+                "sync.allowed.roots", tmp.toString())))) {
+            var registered = p.sources().register(new SourceRegistration("shore", "filesystem", Map.of("root",
+                    moved.toString()), "coast", 3600, true));
+            awaitJob(p, registered.jobId());
+            Files.delete(moved);
+            Thread.sleep(1500);
+            Files.createDirectories(moved);
+            Files.writeString(moved.resolve("gulls.md"), "# Gulls\n\nHerring gulls nest on the shore roofs.");
+            await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(uris(p)).contains("gulls.md"));
+        }
+    }
+
     @Test
     void a_file_written_many_times_a_second_is_synced_once_it_settles() throws Exception {
         Path root = Files.createDirectories(tmp.resolve("busy"));
@@ -288,6 +326,9 @@ class SyncTest {
             await().atMost(Duration.ofSeconds(120)).until(() -> p.jobs().get(first).status().finished());
             await().atMost(Duration.ofSeconds(120)).untilAsserted(() -> assertThat(p.documents().list(null, 0, 300))
                     .hasSize(100).allSatisfy(d -> assertThat(d.uri()).doesNotContain("note-1")));
+            Thread.sleep(2500);
+            assertThat(p.jobs().list(0, 100)).as("the running sync scanned again itself: no second sync")
+                    .extracting(j -> j.id()).containsExactly(first);
         }
     }
 
