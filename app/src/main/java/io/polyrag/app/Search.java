@@ -7,6 +7,7 @@ import io.polyrag.core.model.Answer;
 import io.polyrag.core.model.Modality;
 import io.polyrag.core.model.SearchRequest;
 import io.polyrag.core.model.SearchResponse;
+import io.polyrag.core.model.SearchScope;
 import io.polyrag.core.model.Tenant;
 import io.polyrag.core.port.Catalog;
 import io.polyrag.retrieval.AnswerService;
@@ -48,12 +49,16 @@ public final class Search {
 
     /** Searches the knowledge bases the request names (checked), or all of the tenant's when it names none. */
     public SearchResponse run(SearchRequest request) {
+        // A search refused (an empty query, top_k past the limit, an unknown knowledge base) is neither counted nor
+        // charged to the per-minute quota: a client's typo used up the tenant's window.
+        retrieval.searcher().validate(request);
+        SearchScope scope = Scope.of(catalog, tenant, request.knowledgeBases());
         usage.searched(tenant.id(), UsageMeter.SEARCHES);
         // The model tokens a search spends (reranking, expansion, text-to-Cypher) are the tenant's.
-        return UsageMeter.countedFor(tenant.id(), () -> traced(request));
+        return UsageMeter.countedFor(tenant.id(), () -> traced(request, scope));
     }
 
-    private SearchResponse traced(SearchRequest request) {
+    private SearchResponse traced(SearchRequest request, SearchScope scope) {
         return tracing.span("search", s -> {
             s.setAttribute("polyrag.top_k", (long) request.topK());
             s.setAttribute("polyrag.tenant", tenant.name().isEmpty() ? "-" : tenant.name());
@@ -68,12 +73,12 @@ public final class Search {
             if (r.fusion() != null) {
                 s.setAttribute("polyrag.fusion", r.fusion());
             }
-        }, () -> searchNow(request));
+        }, () -> searchNow(request, scope));
     }
 
-    private SearchResponse searchNow(SearchRequest request) {
+    private SearchResponse searchNow(SearchRequest request, SearchScope scope) {
         boolean[] wideCategory = {false};
-        SearchRequest scoped = scoped(request, wideCategory);
+        SearchRequest scoped = scoped(request, scope, wideCategory);
         KbFusion.Applied tuned = fusion.apply(scoped);
         SearchResponse r = Shown.of(tenant, retrieval.searcher().search(tuned.request()));
         var indexingNow = indexing.warning(tenant);
@@ -97,8 +102,8 @@ public final class Search {
      * The request over the knowledge bases it names, checked and in the tenant's namespace (all of the tenant's when
      * it names none).
      */
-    private SearchRequest scoped(SearchRequest request, boolean[] wideCategory) {
-        SearchRequest scoped = request.over(Scope.of(catalog, tenant, request.knowledgeBases()).knowledgeBases());
+    private SearchRequest scoped(SearchRequest request, SearchScope scope, boolean[] wideCategory) {
+        SearchRequest scoped = request.over(scope.knowledgeBases());
         if (scoped.category() == null || !scoped.documentIds().isEmpty()) {
             return scoped;
         }
@@ -144,7 +149,8 @@ public final class Search {
             boolean route) {
         try {
             boolean[] wideCategory = {false};
-            SearchRequest scoped = fusion.apply(scoped(request, wideCategory)).request();
+            SearchRequest scoped = fusion.apply(scoped(request, Scope.of(catalog, tenant, request.knowledgeBases()),
+                    wideCategory)).request();
             Answer a = Shown.of(tenant, retrieval.answers().answer(scoped, neighbours == null
                     ? config.get(Settings.ANSWER_NEIGHBOURS) : neighbours, grounding, onToken, route));
             // As a search's: an ingest still running, a category too large for the stores to filter by.
@@ -176,17 +182,15 @@ public final class Search {
     /** Like {@link #answer(SearchRequest, Integer, boolean, Consumer, java.util.List)}, with the router's switch. */
     public Answer answer(SearchRequest request, Integer neighbours, boolean grounding, Consumer<String> onToken,
             List<String> history, Boolean route) {
-        // The quota first: a refused follow-up must not cost a condensing call; that call's tokens are the tenant's.
-        usage.searched(tenant.id(), UsageMeter.ANSWERS);
         // The user's own question is checked before a rewrite: an empty one (an accidental send) became the earlier
         // turn's words and was answered, and billed, again; an oversized one was shown to the condensing model.
+        // With what the rewrite does not change: the neighbours' range, the knowledge bases named (a typo was a 404
+        // after the condensing call). None of it counted: a refused request is not an answer.
         retrieval.searcher().validate(request);
-        if (history != null && !history.isEmpty()) {
-            // And what the rewrite does not change, before it is paid for: the neighbours' range, the knowledge
-            // bases named (a typo was a 404 after the condensing call).
-            AnswerService.checkNeighbours(neighbours == null ? config.get(Settings.ANSWER_NEIGHBOURS) : neighbours);
-            Scope.of(catalog, tenant, request.knowledgeBases());
-        }
+        AnswerService.checkNeighbours(neighbours == null ? config.get(Settings.ANSWER_NEIGHBOURS) : neighbours);
+        Scope.of(catalog, tenant, request.knowledgeBases());
+        // Then the quota: a refused follow-up must not cost a condensing call; that call's tokens are the tenant's.
+        usage.searched(tenant.id(), UsageMeter.ANSWERS);
         return UsageMeter.countedFor(tenant.id(), () -> {
             String rewritten = history == null || history.isEmpty() ? request.query()
                     : retrieval.condenser().rewrite(history, request.query()).query();

@@ -48,6 +48,31 @@ class QuotaTest {
         }
     }
 
+    /** A refused search or answer (an unknown knowledge base, a query past the limit) is not one of the minute's. */
+    @Test
+    void refused_searches_and_answers_do_not_use_up_the_minute() {
+        try (Polyrag p = Polyrag.open(Config.load(Map.of(), Map.of("data.dir", tmp.resolve("data").toString(),
+                "vector.enabled", "false")))) {
+            p.usage().setQuotas("acme", new Quotas(null, null, null, 1));
+            var facets = p.as(Tenant.of("acme"));
+            facets.ingest().text(new TextIngest("Terns nest on the skerry.", null, null, "text",
+                    KnowledgeBase.of("notes")));
+            var typo = io.polyrag.core.model.SearchRequest.builder("terns").knowledgeBases(List.of("nots")).build();
+            var tooLong = io.polyrag.core.model.SearchRequest.of("tern ".repeat(2000), 5);
+            for (int i = 0; i < 3; i++) {
+                assertThatThrownBy(() -> facets.search().run(typo)).isInstanceOf(
+                        io.polyrag.core.NotFoundException.class);
+                assertThatThrownBy(() -> facets.search().run(tooLong)).isInstanceOf(
+                        io.polyrag.core.InvalidInputException.class);
+                assertThatThrownBy(() -> facets.search().answer(typo, null)).isInstanceOf(
+                        io.polyrag.core.NotFoundException.class);
+            }
+            assertThat(facets.search().run(io.polyrag.core.model.SearchRequest.of("terns", 5)).hits()).isNotEmpty();
+            assertThatThrownBy(() -> facets.search().run(io.polyrag.core.model.SearchRequest.of("terns", 5)))
+                    .isInstanceOf(QuotaExceededException.class);
+        }
+    }
+
     @Test
     void an_upload_job_stops_at_the_documents_quota_and_is_partial() throws Exception {
         // One document a batch, so the job takes seconds and meets the limit half way.
