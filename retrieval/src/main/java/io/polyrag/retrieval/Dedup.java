@@ -63,6 +63,11 @@ public final class Dedup {
                         .chunk().text()))) {
                     into = null; // two texts whose 64-bit keys collide: not the same text after all
                 }
+                Chunk same = into == null ? null : kept.get(into).view().chunk();
+                if (same != null && !same.documentId().equals(c.view().chunk().documentId())
+                        && !sameFacts(same.text(), c.view().chunk().text())) {
+                    into = null; // the same words, other signs: "eGFR < 30" and "eGFR > 30", "$5" and "€5"
+                }
             }
             if (into == null) {
                 into = similar(texts[n].words(), keptSets, byPrefixToken);
@@ -94,8 +99,12 @@ public final class Dedup {
     }
 
     /** Numbers and negations: what two nearly equal texts must share to be one (fees-2023 and fees-2024). */
-    private static final Pattern FACTS = Pattern.compile("(?<![\\p{L}\\p{N}])\\d+(?:[.,]\\d+)*"
-            + "|\\b(?:not|no|never|none|cannot|nor)\\b|n't", Pattern.CASE_INSENSITIVE);
+    private static final Pattern FACTS = Pattern.compile("(?<![\\p{L}\\p{N}&&[^\\p{IsHan}\\p{IsHiragana}"
+            + "\\p{IsKatakana}\\p{IsThai}]])\\d+(?:[.,]\\d+)*" // a number, after a Chinese character too (为45元)
+            + "|[\\p{Sm}\\p{Sc}]|(?<![\\p{L}\\p{N}])-(?=\\d)" // signs: < > = ± $ € and a minus
+            + "|\\b(?:not|no|never|none|cannot|nor|nicht|kein|keine|keinen|keiner|nie|niemals|pas|jamais|aucun"
+            + "|aucune|nunca|nada|ningún|ninguna|nenhum|nenhuma|niet|geen|nooit|non)\\b|n't|[不没無无非未]",
+            Pattern.CASE_INSENSITIVE | Pattern.UNICODE_CASE);
 
     /**
      * Whether two texts found nearly the same hold the same numbers and negations. Asked of two documents' texts

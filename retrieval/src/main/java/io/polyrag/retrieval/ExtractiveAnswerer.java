@@ -499,7 +499,7 @@ public final class ExtractiveAnswerer {
                 continue;
             }
             from = end;
-            if (s.split(" ").length >= 3) {
+            if (s.split(" ").length >= 3 || s.codePoints().filter(Spaceless::script).count() >= 6) {
                 out.add(s);
             }
         }
@@ -510,7 +510,9 @@ public final class ExtractiveAnswerer {
     static Set<String> terms(String text) {
         Set<String> out = new HashSet<>();
         for (String w : text.toLowerCase(Locale.ROOT).split("[^\\p{L}\\p{N}]+")) {
-            if (w.length() > 1 && !STOPWORDS.contains(w)) {
+            if (w.codePoints().anyMatch(Spaceless::script)) {
+                Spaceless.bigrams(w, out);
+            } else if (w.length() > 1 && !STOPWORDS.contains(w)) {
                 out.add(fold(w));
             }
         }

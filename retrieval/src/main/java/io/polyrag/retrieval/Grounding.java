@@ -34,11 +34,13 @@ final class Grounding {
      * without that, the next source's sentence was read as part of it and their citations as one claim's.
      */
     private static final Pattern SENTENCE_END = Pattern.compile("[.!?…][\"'”’)\\]]*(\\s*\\[\\d{1,3}])*(\\s+|$)"
+            + "|[。！？][」』”’)）\\]]*(\\s*\\[\\d{1,3}])*\\s*" // a full-width end needs no space after it
             + "|(\\s*\\[\\d{1,3}])+\\s+(?=\\p{Lu})");
     /** A number as written: digits, with a decimal or thousands separator inside. */
     private static final Pattern NUMBER = Pattern.compile("\\d+(?:[.,]\\d+)*");
-    private static final Pattern NEGATION = Pattern.compile("(?i)\\b(?:not|no|never|none|nothing|neither|nor|"
-            + "cannot|without)\\b|n['’]t\\b");
+    private static final Pattern NEGATION = Pattern.compile("(?iu)\\b(?:not|no|never|none|nothing|neither|nor|"
+            + "cannot|without|nicht|kein|keine|keinen|keiner|nie|niemals|ohne|pas|jamais|aucun|aucune|nunca|"
+            + "nada|ningún|ninguna|nenhum|nenhuma|niet|geen|nooit|zonder)\\b|n['’]t\\b|[不没無无未]");
 
     private Grounding() {
     }

@@ -103,6 +103,20 @@ class DedupTest {
                 c("b", 0.4, words + "and it is not refundable.", "vector", 2)), 10)).hasSize(2);
         assertThat(dedup.apply(List.of(c("a", 0.5, words + "for 45 euros.", "vector", 1),
                 c("b", 0.4, words + "for 45 euros only.", "vector", 2)), 10)).as("the same facts").hasSize(1);
+        // The same in other scripts and languages, and with other signs.
+        String zh = "会员须在每年一月续费，续费地点为俱乐部前台，会员可使用攀岩墙，会员可使用健身房，会员可参加每周训练，"
+                + "训练由教练指导，教练均持有证书，场馆每天开放，节假日另行通知，儿童须由成人陪同，装备可在前台租用，";
+        assertThat(dedup.apply(List.of(c("a", 0.5, zh + "会员年费为45元。", "vector", 1),
+                c("b", 0.4, zh + "会员年费为50元。", "vector", 2)), 10)).hasSize(2);
+        assertThat(dedup.apply(List.of(c("a", 0.5, "Die Jahresgebühr für den Kletterclub deckt den Zugang zu den "
+                + "Wänden, dem Studio und den wöchentlichen Trainings ab, und die Mitglieder erneuern sie jedes Jahr im "
+                + "Januar an der Rezeption; sie ist erstattungsfähig.", "vector", 1), c("b", 0.4, "Die Jahresgebühr "
+                + "für den Kletterclub deckt den Zugang zu den Wänden, dem Studio und den wöchentlichen Trainings ab, "
+                + "und die Mitglieder erneuern sie jedes Jahr im Januar an der Rezeption; sie ist nicht "
+                + "erstattungsfähig.", "vector", 2)), 10)).hasSize(2);
+        assertThat(dedup.apply(List.of(c("a", 0.5, "Metformin is contraindicated when eGFR < 30.", "vector", 1),
+                c("b", 0.4, "Metformin is contraindicated when eGFR > 30.", "vector", 2)), 10))
+                .as("the same words, another sign").hasSize(2);
         // One document's repeated boilerplate, a page number apart, still merges.
         assertThat(dedup.apply(List.of(inOneDocument("p3", words + "Page 3 of 10."),
                 inOneDocument("p4", words + "Page 4 of 10.")), 10)).hasSize(1);

@@ -18,6 +18,20 @@ class ExtractiveAnswererTest {
         return List.of(new AnswerSource(1, "d", title, "file:///d", "kb", ps));
     }
 
+    /**
+     * A language written without spaces: every sentence was "one word", too short to quote, and none shared a word
+     * with the question, so a Chinese or Japanese collection never had an answer without a language model.
+     */
+    @Test
+    void chinese_and_japanese_sources_are_quoted() {
+        String zh = new ExtractiveAnswerer().answer("退款需要多久？", source("退款政策",
+                "退款在收到申请后五个工作日内处理。请保留收据以便核对。我们的办公室周一至周五开放。"));
+        assertThat(zh).contains("五个工作日").contains("[1]").doesNotContain("办公室");
+        String ja = new ExtractiveAnswerer().answer("灯台の高さはどれくらいですか？", source("灯台",
+                "この灯台の高さは約百メートルでした。港の入口に建てられました。"));
+        assertThat(ja).contains("百メートル").contains("[1]");
+    }
+
     @Test
     void a_question_no_sentence_shares_a_word_with_is_not_answered_by_the_nearest_sentence() {
         // A corpus without a payroll page: quoting its nearest sentence would answer something else.

@@ -14,6 +14,20 @@ class GroundingTest {
                 List.of(new AnswerSource.Passage("c" + n, 0, ChunkKind.PROSE, List.of(), text, true)));
     }
 
+    /** Chinese sentences end at 。 with no space after it, and their words are found without spaces. */
+    @Test
+    void a_chinese_answer_is_split_at_its_full_stops_and_grounded_in_its_source() {
+        List<GroundedSentence> report = Grounding.report("退款会在五个工作日内处理[1]。火星上有海洋[1]。",
+                List.of(source(1, "退款在收到申请后五个工作日内处理。请保留收据。")));
+        assertThat(report).hasSize(2);
+        assertThat(report.get(0).supported()).isTrue();
+        assertThat(report.get(0).supportedBy()).containsExactly(1);
+        assertThat(report.get(1).supported()).isFalse();
+        // A negation in German the source does not make.
+        assertThat(Grounding.report("Die Gebühr ist nicht erstattungsfähig [1].", List.of(source(1,
+                "Die Gebühr ist erstattungsfähig, auf Antrag."))).getFirst().supported()).isFalse();
+    }
+
     @Test
     void each_sentence_lists_the_sources_covering_it_and_unsupported_ones_are_flagged() {
         List<AnswerSource> sources = List.of(source(1, "The server listens on port 8080 by default."),
