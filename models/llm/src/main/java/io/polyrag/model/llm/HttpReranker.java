@@ -37,11 +37,10 @@ public final class HttpReranker implements Reranker {
         return "http:" + format;
     }
 
-    @Override
-    public List<Double> score(String query, List<String> passages) {
-        if (passages.isEmpty()) {
-            return List.of();
-        }
+    /** The most texts a request to text-embeddings-inference carries: its default --max-client-batch-size. */
+    static final int TEI_BATCH = 32;
+
+    private JsonNode request(String query, List<String> passages) {
         ObjectNode b = OpenAiCompatibleClient.JSON.createObjectNode();
         b.put("query", query);
         if (format.equals("cohere")) {
@@ -56,14 +55,29 @@ public final class HttpReranker implements Reranker {
         }
         Map<String, String> headers = apiKey == null || apiKey.isBlank() ? Map.of()
                 : Map.of("Authorization", "Bearer " + apiKey);
-        JsonNode r = OpenAiCompatibleClient.JSON.readTree(http.postJson(endpoint, headers,
+        return OpenAiCompatibleClient.JSON.readTree(http.postJson(endpoint, headers,
                 OpenAiCompatibleClient.JSON.writeValueAsString(b), OpenAiCompatibleClient::error));
+    }
+
+    @Override
+    public List<Double> score(String query, List<String> passages) {
+        if (passages.isEmpty()) {
+            return List.of();
+        }
         Double[] scores = new Double[passages.size()];
         Arrays.fill(scores, Double.NEGATIVE_INFINITY);
-        for (JsonNode item : format.equals("cohere") ? r.path("results") : r) {
-            int i = item.path("index").asInt(-1);
-            if (i >= 0 && i < scores.length) {
-                scores[i] = item.path(format.equals("cohere") ? "relevance_score" : "score").asDouble();
+        // text-embeddings-inference refuses more texts a request than its --max-client-batch-size (32 by default):
+        // every search sending more candidates lost its reranking. A cross-encoder scores each pair on its own, so
+        // scores of several requests compare.
+        int batch = format.equals("cohere") ? passages.size() : TEI_BATCH;
+        for (int from = 0; from < passages.size(); from += batch) {
+            List<String> part = passages.subList(from, Math.min(passages.size(), from + batch));
+            JsonNode r = request(query, part);
+            for (JsonNode item : format.equals("cohere") ? r.path("results") : r) {
+                int i = item.path("index").asInt(-1);
+                if (i >= 0 && i < part.size()) {
+                    scores[from + i] = item.path(format.equals("cohere") ? "relevance_score" : "score").asDouble();
+                }
             }
         }
         // Passages the service left out of its reply rank below every scored one, in their order: as -Infinity the

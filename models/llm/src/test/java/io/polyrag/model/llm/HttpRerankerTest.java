@@ -37,6 +37,30 @@ class HttpRerankerTest {
         }
     }
 
+    /**
+     * Forty candidates go to text-embeddings-inference as requests of at most 32 texts (its default limit refused the
+     * whole search's reranking), and each reply's indexes are read against its own part.
+     */
+    @Test
+    void tei_gets_at_most_32_texts_a_request_and_the_scores_line_up() throws IOException {
+        StringBuilder first = new StringBuilder("[");
+        for (int i = 0; i < 32; i++) {
+            first.append(i == 0 ? "" : ",").append("{\"index\":").append(i).append(",\"score\":").append(i)
+                    .append("}");
+        }
+        try (LoopbackServer s = new LoopbackServer(Reply.json(200, first.append("]").toString()), Reply.json(200,
+                "[{\"index\":0,\"score\":100},{\"index\":7,\"score\":107}]"))) {
+            List<String> texts = java.util.stream.IntStream.range(0, 40).mapToObj(i -> "t" + i).toList();
+            List<Double> scores = reranker("tei", s).score("tides", texts);
+            assertThat(scores).hasSize(40);
+            assertThat(scores.get(5)).isEqualTo(5.0);
+            assertThat(scores.get(32)).isEqualTo(100.0);
+            assertThat(scores.get(39)).isEqualTo(107.0);
+            assertThat(s.received).hasSize(2).allSatisfy(r -> assertThat(OpenAiCompatibleClient.JSON.readTree(
+                    r.body()).path("texts").size()).isLessThanOrEqualTo(32));
+        }
+    }
+
     @Test
     void cohere_format_sends_documents_with_the_model_and_reads_relevance_scores() throws IOException {
         try (LoopbackServer s = new LoopbackServer(Reply.json(200, """
