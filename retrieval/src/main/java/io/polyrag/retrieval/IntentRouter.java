@@ -81,15 +81,32 @@ public final class IntentRouter {
     private static final Set<String> QUESTION_WORDS = Set.of("what", "how", "why", "when",
             "where", "who", "which", "can", "could", "does", "do", "did", "is", "are", "was", "should", "will",
             "would", "explain", "list", "compare", "summarize", "summarise");
-    private static final Pattern OUT_OF_SCOPE = Pattern.compile("\\b(tell me a joke|a (funny )?joke\\b|"
-            + "write (me )?(a|an) (\\w+ )?(poem|song|story|essay|limerick|haiku|cover letter|rap)|"
-            + "what'?s the weather|what is the weather|weather (like )?(today|tomorrow|now|this week)|"
-            + "will it (be )?(rain|snow|sunny|cloudy|windy|warm|hot|cold)|"
-            + "what time is it|what'?s the time|what is the time|today'?s date|what'?s the date|what is the date|"
-            + "what day is (it|today)|stock price|lottery numbers|who (will|is going to) win|"
-            + "play (some )?(music|a song))|^translate\\b|\\d+(\\.\\d+)?\\s*(plus|minus|times|divided by|"
+    /**
+     * Requests no document answers, as whole messages (a polite opening or closing aside): found anywhere, "What is
+     * the time limit for appeals?", "the date of the next board meeting" or "the stock price at the IPO" were
+     * answered "not a question about your documents" without a search.
+     */
+    private static final Pattern OUT_OF_SCOPE = Pattern.compile("^(?:(?:please|hey|ok|okay|so|now|can you|could you|"
+            + "would you|will you|i want you to)\\s+)*(?:(?:tell|give) (?:me|us) (?:a |another )?(?:funny |good )?"
+            + "jokes?|(?:a |another )?(?:funny )?joke|"
+            + "write (?:me )?(?:a|an) (?:\\w+ )?(?:poem|song|story|essay|limerick|haiku|rap)(?: (?:about|on|for) .*)?|"
+            + "(?:what'?s|what is|how is|how'?s) the weather(?: like)?(?: (?:today|tomorrow|now|this week|outside))?|"
+            + "will it (?:be )?(?:rain|snow|sunny|cloudy|windy|warm|hot|cold)(?:ing|y)?(?: (?:today|tomorrow))?|"
+            + "what time is it|(?:what'?s|what is) the (?:time|date)|(?:what'?s |what is )?today'?s date|"
+            + "what day is (?:it|today)|(?:play|put on) (?:some )?(?:music|a song|songs)|"
+            + "(?:what are )?(?:the |today'?s )?lottery numbers)(?:\\s+(?:please|today|now|right now|for me))*$"
+            + "|^translate\\b|\\d+(\\.\\d+)?\\s*(plus|minus|times|divided by|"
             + "multiplied by)\\s*\\d|^(what is|what's|calculate|compute)\\s*-?\\d+(\\.\\d+)?\\s*[-+*/x×÷^]\\s*"
             + "-?\\d+(\\.\\d+)?\\s*\\??$");
+    /**
+     * The small-talk phrases that make a message small talk with one other word ("good morning polyrag"): a
+     * greeting, thanks, a goodbye, a question to the assistant. Not the fillers (great, nice, perfect, today):
+     * "Great Depression" and "perfect competition" were greeted.
+     */
+    private static final Pattern GREETING = Pattern.compile("\\b(hi|hello|hey|hiya|howdy|greetings|"
+            + "good (morning|afternoon|evening|day|night)|how are you|how's it going|how are things|nice to meet you|"
+            + "pleased to meet you|thanks?|thank you|thx|ty|cheers|much appreciated|see you|bye|goodbye|who are you|"
+            + "what are you|what can you do|what do you do|yo|what'?s up|have a (nice|good|great|lovely))\\b");
     private static final Pattern SUMMARY = Pattern.compile("\\b(summari[sz]e|summari[sz]ing|summary|overview|"
             + "outline of|the gist|gist of|tl;?dr|main (points|ideas|takeaways|topics)|key (points|takeaways|ideas|"
             + "topics)|in a nutshell|what (is|was) (this|the|that) (document|file|report|paper|article|page|text|book|"
@@ -207,8 +224,8 @@ public final class IntentRouter {
         // ("good morning polyrag"; not "hello world program", which asks about something).
         String left = SMALL_TALK.matcher(bare).replaceAll(" ").replaceAll("[^\\p{L}\\p{N}' ]", " ").strip();
         List<String> rest = left.isEmpty() ? List.of() : List.of(left.split("\\s+"));
-        if (rest.size() < words && rest.size() <= 1 && rest.stream().noneMatch(w -> QUESTION_WORDS.contains(
-                w.replaceAll("'.*", "")))) {
+        if (rest.size() < words && (rest.isEmpty() || rest.size() == 1 && GREETING.matcher(bare).find())
+                && rest.stream().noneMatch(w -> QUESTION_WORDS.contains(w.replaceAll("'.*", "")))) {
             String reply = THANKS.matcher(bare).find() || bare.contains("thank") ? WELCOME
                     : BYE_WORDS.matcher(bare).find() || bare.contains("bye") ? BYE : HELLO;
             var said = SMALL_TALK.matcher(bare);

@@ -99,7 +99,20 @@ class IntentRouterTest {
                 new Case("How long does the levain ferment?", IntentRouter.Intent.LOOKUP),
                 new Case("List the steps to shape the dough", IntentRouter.Intent.LIST),
                 new Case("What are the main ingredients?", IntentRouter.Intent.LIST),
-                new Case("Why do comet tails point away from the Sun?", IntentRouter.Intent.LOOKUP));
+                new Case("Why do comet tails point away from the Sun?", IntentRouter.Intent.LOOKUP),
+                // Documents' questions that merely contain an out-of-scope phrase, or a filler word and one other.
+                new Case("What is the time limit for appeals?", IntentRouter.Intent.LOOKUP),
+                new Case("What's the date of the next board meeting?", IntentRouter.Intent.LOOKUP),
+                new Case("How do I write a cover letter for the internship?", IntentRouter.Intent.LOOKUP),
+                new Case("What was the stock price at the IPO?", IntentRouter.Intent.LOOKUP),
+                new Case("Can I play music in the quiet room?", IntentRouter.Intent.LOOKUP),
+                new Case("Great Depression", IntentRouter.Intent.LOOKUP),
+                new Case("perfect competition", IntentRouter.Intent.LOOKUP),
+                new Case("what's the weather like today?", IntentRouter.Intent.OUT_OF_SCOPE),
+                new Case("What time is it?", IntentRouter.Intent.OUT_OF_SCOPE),
+                new Case("please tell me a joke", IntentRouter.Intent.OUT_OF_SCOPE),
+                new Case("play some music", IntentRouter.Intent.OUT_OF_SCOPE),
+                new Case("thanks, great", IntentRouter.Intent.CHITCHAT));
         for (Case c : cases) {
             IntentRouter.Route r = IntentRouter.offline(c.question());
             assertThat(r.intent()).as(c.question() + " (" + r.reason() + ")").isEqualTo(c.intent());
