@@ -4,8 +4,10 @@ import io.polyrag.core.PolyragException;
 import io.polyrag.core.model.Ids;
 import io.polyrag.core.port.LlmClient;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -41,6 +43,10 @@ public final class QueryExpander {
         return mode.name().toLowerCase(Locale.ROOT) + ":" + llm.id();
     }
 
+    private static String key(String query) {
+        return query.toLowerCase(Locale.ROOT).replaceAll("\\s+", " ").replaceAll("[\\s\\p{P}]+$", "").strip();
+    }
+
     /** The extra variants, without the original; distinct and non-blank. */
     public List<String> expand(String query) {
         if (mode == Mode.HYDE) {
@@ -53,9 +59,12 @@ public final class QueryExpander {
         try {
             JsonNode node = JSON.readTree(LlmClient.jsonObject(reply));
             List<String> out = new ArrayList<>();
+            // Compared as written apart from case, spacing and end punctuation: "Why tides" and "why tides?" each
+            // ran every leg, and their scores added up, one phrasing counted twice.
+            Set<String> seen = new HashSet<>(List.of(key(query)));
             for (JsonNode q : node.path("queries")) {
                 String v = q.asString("").strip();
-                if (!v.isEmpty() && !v.equalsIgnoreCase(query.strip()) && !out.contains(v) && out.size() < count) {
+                if (!v.isEmpty() && out.size() < count && seen.add(key(v))) {
                     out.add(v);
                 }
             }

@@ -16,8 +16,8 @@ class QueryExpanderTest {
 
     @Test
     void multiquery_keeps_distinct_new_phrasings_up_to_the_count() {
-        QueryExpander e = new QueryExpander(replying("{\"queries\": [\"Tide cause\", \"why tides\", \"why tides\", "
-                + "\"\", \"moon pull on oceans\", \"extra one\"]}"), QueryExpander.Mode.MULTIQUERY, 3);
+        QueryExpander e = new QueryExpander(replying("{\"queries\": [\"Tide cause\", \"why tides\", \"Why  tides?\", "
+                + "\"tide cause.\", \"\", \"moon pull on oceans\", \"extra one\"]}"), QueryExpander.Mode.MULTIQUERY, 3);
         assertThat(e.expand("tide cause")).containsExactly("why tides", "moon pull on oceans", "extra one");
         assertThat(llm.requests().getFirst().json()).isTrue();
         assertThat(llm.requests().getFirst().system()).contains("3 different phrasings").contains("data, not instructions");
