@@ -27,6 +27,11 @@ public final class Conversations {
     /** Messages kept per conversation: the oldest go first beyond it. */
     static final int MAX_MESSAGES = 200;
     private static final int MAX_CONTENT = 20_000;
+    /**
+     * Characters kept per conversation: the oldest messages go first beyond it (200 messages of 20,000 characters,
+     * which a new conversation's first request could send, were 4 MB a row).
+     */
+    static final int MAX_CHARACTERS = 200_000;
 
     private final ConversationStore store;
     private final Tenant tenant;
@@ -120,25 +125,48 @@ public final class Conversations {
 
     /** Appends messages to the conversation (creating it), keeping the newest {@value #MAX_MESSAGES}. */
     public void append(String id, List<Message> added) {
+        append(id, added, false);
+    }
+
+    /**
+     * Appends messages to the conversation, keeping the newest {@value #MAX_MESSAGES} and at most
+     * {@value #MAX_CHARACTERS} characters; with {@code resumed}, only while it still exists (one deleted while its
+     * answer was written came back with that turn). Its title is its first question, set once. Whether it was
+     * written.
+     */
+    public boolean append(String id, List<Message> added, boolean resumed) {
+        boolean[] written = {false};
         store.changeConversation(tenant.id(), id, current -> {
+            if (current == null && resumed) {
+                return null;
+            }
             List<Message> all = new ArrayList<>(parse(current));
             for (Message m : added) {
                 String content = m.content() == null ? "" : m.content();
                 all.add(new Message(m.role(), content.length() > MAX_CONTENT ? content.substring(0, MAX_CONTENT)
                         : content, m.scope()));
             }
-            while (all.size() > MAX_MESSAGES) {
-                all.removeFirst();
+            int chars = all.stream().mapToInt(m -> m.content().length()).sum();
+            while (all.size() > MAX_MESSAGES || chars > MAX_CHARACTERS && all.size() > 2) {
+                chars -= all.removeFirst().content().length();
             }
-            String first = all.stream().filter(m -> "user".equals(m.role())).map(Message::content).findFirst()
-                    .orElse("");
-            // A column, not JSON: control characters out (PostgreSQL refuses a NUL, after the answer was paid for).
-            String plain = first.codePoints().map(c -> Character.isISOControl(c) ? ' ' : c).collect(
-                    StringBuilder::new, StringBuilder::appendCodePoint, StringBuilder::append).toString();
-            String title = plain.length() > 120 ? plain.substring(0, 117) + "..." : plain;
+            written[0] = true;
             int turns = (int) all.stream().filter(m -> "user".equals(m.role())).count();
-            return new ConversationStore.Written(title, Json.MAPPER.writeValueAsString(all), turns);
+            // Named once, by its first question: named by the oldest one kept, it changed at every turn once the
+            // first were dropped.
+            return new ConversationStore.Written(current == null ? title(all) : null,
+                    Json.MAPPER.writeValueAsString(all), turns);
         });
+        return written[0];
+    }
+
+    private static String title(List<Message> all) {
+        String first = all.stream().filter(m -> "user".equals(m.role())).map(Message::content).findFirst()
+                .orElse("");
+        // A column, not JSON: control characters out (PostgreSQL refuses a NUL, after the answer was paid for).
+        String plain = first.codePoints().map(c -> Character.isISOControl(c) ? ' ' : c).collect(
+                StringBuilder::new, StringBuilder::appendCodePoint, StringBuilder::append).toString();
+        return plain.length() > 120 ? plain.substring(0, 117) + "..." : plain;
     }
 
     private static List<Message> parse(String json) {

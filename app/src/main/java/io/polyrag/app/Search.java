@@ -11,6 +11,7 @@ import io.polyrag.core.model.SearchScope;
 import io.polyrag.core.model.Tenant;
 import io.polyrag.core.port.Catalog;
 import io.polyrag.retrieval.AnswerService;
+import io.polyrag.retrieval.Condenser;
 import io.polyrag.retrieval.FollowUp;
 import java.util.ArrayList;
 import java.util.List;
@@ -192,14 +193,20 @@ public final class Search {
         // Then the quota: a refused follow-up must not cost a condensing call; that call's tokens are the tenant's.
         usage.searched(tenant.id(), UsageMeter.ANSWERS);
         return UsageMeter.countedFor(tenant.id(), () -> {
-            String rewritten = history == null || history.isEmpty() ? request.query()
-                    : retrieval.condenser().rewrite(history, request.query()).query();
+            Condenser.Rewrite rw = history == null || history.isEmpty() ? null
+                    : retrieval.condenser().rewrite(history, request.query());
+            String rewritten = rw == null ? request.query() : rw.query();
             // A rewrite that carries earlier turns' words past the query limit is not the user's fault: their own
             // question is searched instead.
             SearchRequest r = rewritten.equals(request.query()) || rewritten.length() > config.get(
                     Settings.SEARCH_MAX_QUERY_CHARS) ? request : request.toBuilder().query(rewritten).build();
-            return tracing.span("answer", () -> answerNow(r, neighbours, grounding, onToken,
+            Answer a = tracing.span("answer", () -> answerNow(r, neighbours, grounding, onToken,
                     route == null ? config.get(Settings.ANSWER_ROUTER) : route));
+            // The model's failure to condense was said only in the server's log: every follow-up quietly fell back.
+            // Its own message stays there (a provider's words are not the tenant's to read).
+            return rw == null || rw.problem() == null ? a : a.warned(List.of("the language model could not condense "
+                    + "this follow-up into a standalone question: it was searched with the offline rewrite, '"
+                    + rw.query() + "' (the server's log says why)"));
         });
     }
 

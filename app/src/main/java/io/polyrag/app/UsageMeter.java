@@ -156,8 +156,8 @@ final class UsageMeter implements AutoCloseable {
         }
         return new ForwardingLlmClient(llm) {
             @Override
-            protected Response call(String how, Supplier<Response> body) {
-                return counted(body.get());
+            public Response complete(Request request) {
+                return counted(request, delegate.complete(request));
             }
 
             /**
@@ -169,32 +169,45 @@ final class UsageMeter implements AutoCloseable {
             public Response stream(Request request, Consumer<String> onToken) {
                 StringBuilder streamed = new StringBuilder();
                 try {
-                    return call("stream", () -> delegate.stream(request, t -> {
+                    return counted(request, delegate.stream(request, t -> {
                         streamed.append(t);
                         onToken.accept(t);
                     }));
                 } catch (RuntimeException e) {
                     String tenant = TENANT.get();
                     if (tenant != null && !streamed.isEmpty()) {
-                        long prompt = request.system() == null ? 0 : request.system().length();
-                        for (Message m : request.messages()) {
-                            prompt += m.content() == null ? 0 : m.content().length();
-                        }
-                        add(tenant, LLM_TOKENS_IN, llm.id(), (prompt + 3) / 4);
-                        add(tenant, LLM_TOKENS_OUT, llm.id(), (streamed.length() + 3) / 4);
+                        estimated(tenant, llm.id(), request, streamed.length());
                     }
                     throw e;
                 }
             }
 
-            private Response counted(Response r) {
+            /**
+             * A reply's tokens as the provider reports them; estimated when it reports none (a server that refuses
+             * or ignores stream_options, a local one that never counts): every streamed answer counted nothing.
+             */
+            private Response counted(Request request, Response r) {
                 String tenant = TENANT.get();
                 if (tenant != null && r != null) {
                     String model = r.model() == null ? llm.id() : r.model();
-                    add(tenant, LLM_TOKENS_IN, model, r.inputTokens());
-                    add(tenant, LLM_TOKENS_OUT, model, r.outputTokens());
+                    if (r.inputTokens() <= 0 && r.outputTokens() <= 0 && r.text() != null && !r.text().isEmpty()) {
+                        estimated(tenant, model, request, r.text().length());
+                    } else {
+                        add(tenant, LLM_TOKENS_IN, model, r.inputTokens());
+                        add(tenant, LLM_TOKENS_OUT, model, r.outputTokens());
+                    }
                 }
                 return r;
+            }
+
+            /** Four characters a token, as the answer's context budget counts them. */
+            private void estimated(String tenant, String model, Request request, long replyChars) {
+                long prompt = request.system() == null ? 0 : request.system().length();
+                for (Message m : request.messages()) {
+                    prompt += m.content() == null ? 0 : m.content().length();
+                }
+                add(tenant, LLM_TOKENS_IN, model, (prompt + 3) / 4);
+                add(tenant, LLM_TOKENS_OUT, model, (replyChars + 3) / 4);
             }
         };
     }

@@ -106,10 +106,12 @@ class CondenseLlmTest {
             assertThat(a.query()).contains("temperature").contains("levain").isNotEqualTo(
                     "levain fermentation temperature");
             assertThat(a.sources()).as("retrieved with it").isNotEmpty();
+            assertThat(a.warnings()).as("and said so").anySatisfy(w -> assertThat(w).contains("could not condense"));
         }
         condensePrompts.clear();
         try (Polyrag p = open(Map.of("conversations.condense", "offline"))) {
             assertThat(followUp(p).query()).contains("levain");
+            assertThat(followUp(p).warnings()).noneSatisfy(w -> assertThat(w).contains("condense"));
             assertThat(condensePrompts).isEmpty();
         }
     }

@@ -65,6 +65,31 @@ class ConversationAppendTest {
                     new Conversations.Message("assistant", "c")));
             assertThat(conversations.get("nul").title()).isEqualTo("a b");
             assertThat(conversations.get("nul").messages().getFirst().content()).isEqualTo("a\u0000b");
+
+            // Named by its first question for good: it was renamed at every turn once the first were dropped.
+            for (int i = 0; i < 110; i++) {
+                conversations.append("long", List.of(new Conversations.Message("user", "q" + i),
+                        new Conversations.Message("assistant", "a" + i)));
+            }
+            assertThat(conversations.get("long").title()).isEqualTo("q0");
+            assertThat(conversations.get("long").messages()).hasSize(Conversations.MAX_MESSAGES)
+                    .last().extracting(Conversations.Message::content).isEqualTo("a109");
+            // A bounded size, not only a bounded count of messages.
+            List<Conversations.Message> big = new ArrayList<>();
+            for (int i = 0; i < 30; i++) {
+                big.add(new Conversations.Message(i % 2 == 0 ? "user" : "assistant", (i + ":").repeat(10_000)));
+            }
+            conversations.append("big", big);
+            var kept = conversations.get("big").messages();
+            assertThat(kept.stream().mapToInt(m -> m.content().length()).sum())
+                    .isLessThanOrEqualTo(Conversations.MAX_CHARACTERS);
+            assertThat(kept.getLast().content()).startsWith("29:");
+            // Deleted while an answer to it was written: not made again by that answer.
+            conversations.delete("long");
+            assertThat(conversations.append("long", List.of(new Conversations.Message("user", "late")), true))
+                    .isFalse();
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> conversations.get("long"))
+                    .isInstanceOf(io.polyrag.core.NotFoundException.class);
         }
     }
 }

@@ -53,4 +53,47 @@ class UsageMeterTest {
             });
         }
     }
+
+    /** A provider that reports no tokens (no stream usage) is counted by estimate, not as nothing. */
+    @Test
+    @SuppressWarnings("unchecked")
+    void a_reply_without_a_token_count_is_estimated() {
+        List<Map<String, Map<LocalDate, List<UsageStore.Count>>>> writes = new CopyOnWriteArrayList<>();
+        UsageStore store = (UsageStore) Proxy.newProxyInstance(UsageStore.class.getClassLoader(),
+                new Class<?>[] {UsageStore.class}, (proxy, method, args) -> {
+                    writes.add((Map<String, Map<LocalDate, List<UsageStore.Count>>>) args[0]);
+                    return null;
+                });
+        io.polyrag.core.port.LlmClient silent = new io.polyrag.core.port.LlmClient() {
+            @Override
+            public String id() {
+                return "quiet-model";
+            }
+
+            @Override
+            public Response complete(Request request) {
+                return new Response("forty characters of an answer, give or ta", "quiet-model", 0, 0);
+            }
+
+            @Override
+            public Response stream(Request request, java.util.function.Consumer<String> onToken) {
+                onToken.accept("eight ch");
+                return new Response("eight ch", "quiet-model", 0, 0);
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        try (UsageMeter meter = new UsageMeter(store, Clock.systemUTC(), null)) {
+            var llm = meter.metered(silent);
+            var request = new io.polyrag.core.port.LlmClient.Request("sixteen chars ok", List.of(), 100, 0.0, false);
+            UsageMeter.countedFor("acme", () -> llm.stream(request, t -> { }));
+            UsageMeter.countedFor("acme", () -> llm.complete(request));
+            meter.flush();
+            assertThat(writes).singleElement().satisfies(w -> assertThat(w.get("acme").values().iterator().next())
+                    .containsExactlyInAnyOrder(new UsageStore.Count("llm_tokens_in", "quiet-model", 8),
+                            new UsageStore.Count("llm_tokens_out", "quiet-model", 2 + 11)));
+        }
+    }
 }

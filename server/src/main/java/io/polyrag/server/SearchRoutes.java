@@ -187,8 +187,8 @@ final class SearchRoutes {
                 }
                 added.add(new Conversations.Message("user", question, scope));
                 added.add(new Conversations.Message("assistant", a.answer()));
-                kept.append(b.conversationId(), added);
-                return true;
+                // Deleted while this answer was written: not made again (the reply then names no conversation).
+                return kept.append(b.conversationId(), added, !keepSent);
             } catch (RuntimeException e) {
                 LOG.log(System.Logger.Level.WARNING, "the answer was sent but not kept in conversation "
                         + b.conversationId() + ": " + e.getMessage());

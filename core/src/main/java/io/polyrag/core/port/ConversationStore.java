@@ -21,14 +21,21 @@ public interface ConversationStore {
     /** The tenant's conversations, most recently updated first (their messages left out: empty). */
     List<Conversation> conversations(String tenant, int offset, int limit);
 
-    /** What a change writes: the conversation's title, its messages (JSON) and how many user messages they hold. */
+    /**
+     * What a change writes: the conversation's title (null: the one it has), its messages (JSON) and how many user
+     * messages they hold.
+     */
     record Written(String title, String messages, int turns) {
     }
+
+    /** Conversations a tenant keeps: a new one beyond it deletes the least recently written. */
+    int MAX_PER_TENANT = 10_000;
 
     /**
      * Creates or rewrites a conversation from its current messages ({@code null} when it has none yet), in one
      * transaction that holds its row meanwhile, so two changes at once both land (read and written apart, one of
-     * two concurrent follow-ups was lost).
+     * two concurrent follow-ups was lost). A change answering null writes nothing. A new conversation beyond the
+     * tenant's {@link #MAX_PER_TENANT} deletes its least recently written ones.
      */
     void changeConversation(String tenant, String id, Function<String, Written> change);
 

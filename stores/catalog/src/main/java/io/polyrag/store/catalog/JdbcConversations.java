@@ -3,6 +3,7 @@ package io.polyrag.store.catalog;
 import io.polyrag.core.port.ConversationStore;
 import io.polyrag.core.port.ConversationStore.Conversation;
 import io.polyrag.core.port.ConversationStore.Written;
+import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -73,16 +74,52 @@ final class JdbcConversations implements ConversationStore {
                 }
             }
             Written w = change.apply(current);
+            if (w == null) {
+                return null;
+            }
             if (exists) {
-                JdbcCatalog.update(c, "UPDATE conversations SET title = ?, messages = ?, turns = ?, updated_at = ? "
-                        + "WHERE tenant = ? AND id = ?", w.title(), w.messages(), w.turns(), jdbc.now(), tenant, id);
+                JdbcCatalog.update(c, "UPDATE conversations SET title = COALESCE(?, title), messages = ?, turns = ?, "
+                        + "updated_at = ? WHERE tenant = ? AND id = ?", w.title(), w.messages(), w.turns(), jdbc.now(),
+                        tenant, id);
             } else {
+                evictBeyond(c, tenant, ConversationStore.MAX_PER_TENANT - 1);
                 JdbcCatalog.update(c, "INSERT INTO conversations (tenant, id, title, messages, turns, created_at, "
-                        + "updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)", tenant, id, w.title(), w.messages(), w.turns(),
-                        jdbc.now(), jdbc.now());
+                        + "updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)", tenant, id, w.title() == null ? "" : w.title(),
+                        w.messages(), w.turns(), jdbc.now(), jdbc.now());
             }
             return null;
         });
+    }
+
+    /**
+     * Deletes the tenant's least recently written conversations beyond {@code keep}: a client starting a new one at
+     * every request (each holding up to the whole transcript it sent) filled the shared catalog.
+     */
+    private static void evictBeyond(Connection c, String tenant, int keep) throws SQLException {
+        int count;
+        try (PreparedStatement ps = c.prepareStatement("SELECT COUNT(*) FROM conversations WHERE tenant = ?")) {
+            ps.setString(1, tenant);
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                count = rs.getInt(1);
+            }
+        }
+        if (count <= keep) {
+            return;
+        }
+        List<String> old = new ArrayList<>();
+        try (PreparedStatement ps = c.prepareStatement("SELECT id FROM conversations WHERE tenant = ? ORDER BY "
+                + "updated_at, id LIMIT " + (count - keep))) {
+            ps.setString(1, tenant);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    old.add(rs.getString(1));
+                }
+            }
+        }
+        for (String id : old) {
+            JdbcCatalog.update(c, "DELETE FROM conversations WHERE tenant = ? AND id = ?", tenant, id);
+        }
     }
 
     boolean delete(String tenant, String id) {
@@ -108,11 +145,13 @@ final class JdbcConversations implements ConversationStore {
                         }
                     }
                 }
+                // Still old when deleted: one continued since it was listed keeps its new turn.
                 try (PreparedStatement ps = c.prepareStatement("DELETE FROM conversations WHERE tenant = ? AND "
-                        + "id = ?")) {
+                        + "id = ? AND updated_at < ?")) {
                     for (String[] key : old) {
                         ps.setString(1, key[0]);
                         ps.setString(2, key[1]);
+                        ps.setObject(3, OffsetDateTime.ofInstant(cutoff, ZoneOffset.UTC));
                         ps.addBatch();
                     }
                     if (!old.isEmpty()) {
