@@ -40,14 +40,17 @@ import java.util.Set;
  */
 public final class Confinement {
     /** No confinement: the caller's own files (a command the user typed). */
-    public static final Confinement NONE = new Confinement(null, List.of());
+    public static final Confinement NONE = new Confinement(null, List.of(), List.of());
 
     private final List<Path> roots;
     private final List<Path> forbidden;
+    /** The roots as written (absolute): a root named through a link is below it as written, not as real. */
+    private final List<Path> written;
 
-    private Confinement(List<Path> roots, List<Path> forbidden) {
+    private Confinement(List<Path> roots, List<Path> forbidden, List<Path> written) {
         this.roots = roots;
         this.forbidden = forbidden;
+        this.written = written;
     }
 
     /**
@@ -63,7 +66,13 @@ public final class Confinement {
         for (Path p : forbidden) {
             f.add(real(p).orElse(p.toAbsolutePath().normalize()));
         }
-        return new Confinement(List.copyOf(r), List.copyOf(f));
+        List<Path> w = new ArrayList<>();
+        for (Path p : roots) {
+            if (real(p).isPresent()) {
+                w.add(p.toAbsolutePath().normalize());
+            }
+        }
+        return new Confinement(List.copyOf(r), List.copyOf(f), List.copyOf(w));
     }
 
     /** Whether this confinement limits anything. */
@@ -85,18 +94,55 @@ public final class Confinement {
         if (roots == null) {
             return Optional.empty();
         }
+        // Outside every root as written: refused before the file system is asked, whether it exists or not.
+        Path abs = file.toAbsolutePath().normalize();
+        Path under = below(abs);
+        if (under == null) {
+            return Optional.of(file + OUTSIDE);
+        }
         Path real;
         try {
             real = file.toRealPath();
         } catch (IOException e) {
-            return Optional.of(file + ": cannot be resolved (" + reason(e) + ")");
+            // Through a link below the root, "no such file" against "outside" told a tenant whether any path on the
+            // machine exists (another tenant's originals by their document ids): one answer for both.
+            return Optional.of(file + (linked(under, abs) ? OUTSIDE : ": cannot be resolved (" + reason(e) + ")"));
         }
-        return refusalOfReal(file, real);
+        Optional<String> refused = refusalOfReal(file, real);
+        return refused.isPresent() && linked(under, abs) ? Optional.of(file + OUTSIDE) : refused;
+    }
+
+    /** One answer for every way out: which of them it was would say what exists there. */
+    private static final String OUTSIDE = ": resolves outside the folders this reader may open, into polyrag's data "
+            + "directory, or to nothing readable; skipped";
+
+    /** The root {@code abs} lies below, as written or as real; null for none. */
+    private Path below(Path abs) {
+        for (List<Path> each : List.of(written, roots)) {
+            for (Path root : each) {
+                if (abs.startsWith(root)) {
+                    return root;
+                }
+            }
+        }
+        return null;
+    }
+
+    /** Whether a name along {@code abs} below {@code root} is a link. */
+    private static boolean linked(Path root, Path abs) {
+        Path at = root;
+        for (Path name : root.relativize(abs)) {
+            at = at.resolve(name);
+            if (Files.isSymbolicLink(at)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private Optional<String> refusalOfReal(Path file, Path real) {
         if (roots.stream().noneMatch(real::startsWith)) {
-            return Optional.of(file + ": resolves outside the folders this reader may open; skipped");
+            return Optional.of(file + OUTSIDE);
         }
         if (forbidden.stream().anyMatch(real::startsWith)) {
             return Optional.of(file + ": resolves into polyrag's data directory, which no source may read; skipped");
@@ -121,7 +167,16 @@ public final class Confinement {
         if (roots == null) {
             return Files.newInputStream(file);
         }
-        Path real = file.toRealPath();
+        Path real;
+        try {
+            real = file.toRealPath();
+        } catch (IOException e) {
+            Optional<String> why = refusal(file);
+            if (why.isPresent() && why.get().endsWith(OUTSIDE)) {
+                throw new Refused(why.get()); // as the refusal says it: no probe of the machine through a link
+            }
+            throw e;
+        }
         Optional<String> refused = refusalOfReal(file, real);
         if (refused.isPresent()) {
             throw new Refused(refused.get());
