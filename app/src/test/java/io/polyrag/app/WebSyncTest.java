@@ -359,8 +359,12 @@ class WebSyncTest {
         try (Polyrag p = open(false)) {
             assertThatThrownBy(() -> p.sources().register(new SourceRegistration("local", "web", Map.of("start_urls",
                     List.of(base + "/docs/")), null, null, null))).isInstanceOf(InvalidInputException.class)
-                    .hasMessageContaining("127.0.0.1, which is not a public address")
+                    .hasMessageContaining("not a public address, or does not resolve")
                     .hasMessageContaining("POLYRAG_SYNC_WEB_ALLOW_PRIVATE");
+            // A name that resolves privately and one that does not resolve get one answer, with no address in it.
+            String local = PublicOnlyResolver.refusal("localhost", false, "web sources", "X");
+            assertThat(local).doesNotContain("127.0.0.1").isEqualTo(PublicOnlyResolver.refusal(
+                    "no-such-host.invalid", false, "web sources", "X").replace("no-such-host.invalid", "localhost"));
             assertThatThrownBy(() -> p.sources().register(new SourceRegistration("meta", "web", Map.of("start_urls",
                     List.of("http://169.254.169.254/latest/meta-data/")), null, null, null)))
                     .hasMessageContaining("not a public address");
@@ -390,7 +394,7 @@ class WebSyncTest {
         assertThat(p.waitFor()).as(out).isZero();
         org.junit.jupiter.api.Assumptions.assumeFalse(out.contains("skip: "), out.strip());
         assertThat(out).contains("127.0.0.1 404").containsPattern(" refused: .* resolves only to addresses that are not "
-                + "public").containsPattern("refusal: the host .* resolves only to addresses that are not public");
+                + "public").containsPattern("refusal: the host .* is not a public address, or does not resolve");
     }
 
     /** A sitemap index with more children than a crawl reads: the orphans only unread ones list are not deleted. */

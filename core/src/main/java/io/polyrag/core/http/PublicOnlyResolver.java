@@ -22,6 +22,7 @@ import java.util.stream.Stream;
  * gave — web sites, buckets — goes through it.
  */
 public final class PublicOnlyResolver extends InetAddressResolverProvider {
+    private static final System.Logger LOG = System.getLogger(PublicOnlyResolver.class.getName());
     private static final Set<String> GUARDED = ConcurrentHashMap.newKeySet();
     private static final Map<String, String> REFUSED = new ConcurrentHashMap<>();
 
@@ -66,8 +67,10 @@ public final class PublicOnlyResolver extends InetAddressResolverProvider {
         List<InetAddress> addresses = all.toList();
         List<InetAddress> allowed = addresses.stream().filter(PublicOnlyResolver::isPublic).toList();
         if (allowed.isEmpty()) {
-            String why = host + " resolves only to addresses that are not public ("
-                    + addresses.stream().map(InetAddress::getHostAddress).toList() + ")";
+            // No address in it: it reaches a tenant in its sync's errors.
+            String why = host + " resolves only to addresses that are not public";
+            LOG.log(System.Logger.Level.INFO, why + " (" + addresses.stream().map(InetAddress::getHostAddress)
+                    .toList() + "): refused");
             REFUSED.put(host.toLowerCase(Locale.ROOT), why);
             throw new UnknownHostException(why);
         }
@@ -128,21 +131,28 @@ public final class PublicOnlyResolver extends InetAddressResolverProvider {
      * @param allowance the setting that lets them reach private addresses ({@code POLYRAG_SYNC_WEB_ALLOW_PRIVATE})
      */
     public static String refusal(String host, boolean allowPrivate, String what, String allowance) {
+        // One answer whether the name does not resolve or resolves to a private address, and no address in it: a
+        // tenant registering sources listed the cluster's service names and their private addresses. The operator's
+        // log has which.
+        String refusal = "the host " + host + " is not a public address, or does not resolve: " + what + " reach the "
+                + "public internet only (" + allowance + "=true lets them reach this network)";
         InetAddress[] addresses;
         try {
             addresses = InetAddress.getAllByName(host);
         } catch (UnknownHostException e) {
             String why = refused(host);
-            return why != null ? "the host " + why + ": " + what + " reach the public internet only (" + allowance
-                    + "=true lets them reach this network)" : "the host " + host + " does not resolve";
+            LOG.log(System.Logger.Level.INFO, "refused " + host + " for " + what + ": " + (why != null ? why
+                    : "it does not resolve"));
+            return refusal;
         }
         if (allowPrivate) {
             return null;
         }
         for (InetAddress a : addresses) {
             if (!isPublic(a)) {
-                return "the host " + host + " is at " + a.getHostAddress() + ", which is not a public address: " + what
-                        + " reach the public internet only (" + allowance + "=true lets them reach this network)";
+                LOG.log(System.Logger.Level.INFO, "refused " + host + " for " + what + ": it is at "
+                        + a.getHostAddress() + ", not a public address");
+                return refusal;
             }
         }
         guard(host);

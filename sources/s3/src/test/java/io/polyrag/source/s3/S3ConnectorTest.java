@@ -141,7 +141,7 @@ class S3ConnectorTest {
                     .isInstanceOf(InvalidInputException.class).hasMessageContaining("'config.endpoint'")
                     .hasMessageContaining("127.0.0.1");
             assertThatThrownBy(() -> strict.checked(settings(Map.of("path_style", false, "bucket", "1.2.3.4")),
-                    HOST)).isInstanceOf(InvalidInputException.class).hasMessageContaining("the host 127.0.0.1 is at");
+                    HOST)).isInstanceOf(InvalidInputException.class).hasMessageContaining("the host 127.0.0.1 is not a public");
         }
         assertThat(S3Connector.validator("\"abc\"")).isEqualTo("\"abc\"");
         assertThat(S3Connector.validator("x".repeat(1001))).as("too long for the catalog: no token").isEmpty();
