@@ -124,7 +124,9 @@ final class Auth {
         if (operator) {
             // The operator key is whatever the operator typed, not 256 random bits: a throttled address does not get
             // its guesses checked (tenants behind a shared address do not use these routes).
-            throttle(ctx, client, operatorFailures);
+            // Its own failures only: the shared count of untracked addresses (a flood of ten thousand) kept the
+            // operator's right key out too.
+            throttle(ctx, client, operatorFailures, false);
             if (adminKey != null && key != null && MessageDigest.isEqual(adminKey,
                     key.getBytes(StandardCharsets.UTF_8))) {
                 ctx.attribute(TENANT, Tenant.LOCAL);
@@ -321,8 +323,13 @@ final class Auth {
     }
 
     private void throttle(Context ctx, String client, Map<String, long[]> counts) {
+        throttle(ctx, client, counts, true);
+    }
+
+    /** With {@code shared}, an address not tracked on its own is judged by the count every such address shares. */
+    private void throttle(Context ctx, String client, Map<String, long[]> counts, boolean shared) {
         long[] f = counts.get(client);
-        if (f == null && counts.size() > MAX_TRACKED_CLIENTS) {
+        if (f == null && shared && counts.size() > MAX_TRACKED_CLIENTS) {
             f = counts.get("(others)");
         }
         long minute = System.currentTimeMillis() / 60_000;
