@@ -35,7 +35,7 @@ public final class Keys {
 
     /**
      * @param localData what local mode holds now
-     * @param hasOwnData whether a tenant has knowledge bases or sources of its own (in its namespace)
+     * @param hasOwnData whether a tenant has data of its own (in its namespace) that adopting would hide
      */
     /** Keys are required even before the first exists ({@code http.require.keys}): no local mode. */
     private final boolean alwaysRequired;
@@ -95,8 +95,9 @@ public final class Keys {
                         + "create this key without adopting it, or a key for '" + owner.get() + "'");
             }
             if (owner.isEmpty() && hasOwnData.test(t.id())) {
-                throw new ConflictException("tenant '" + t.id() + "' has knowledge bases or sources of its own, which "
-                        + "adopting local mode's data would hide: adopt it with a new tenant");
+                throw new ConflictException("tenant '" + t.id() + "' has knowledge bases, sources, unfinished jobs or "
+                        + "conversations of its own, which adopting local mode's data would hide: adopt it with a new "
+                        + "tenant");
             }
             if (!store.adoptLocal(t.id())) {
                 throw new ConflictException("another tenant adopted local mode's data meanwhile: 'polyrag keys list' "

@@ -109,9 +109,8 @@ public final class Polyrag implements AutoCloseable {
         backfill.evaluate();
         this.admin = new Admin(catalog, components.searcher, components.pipeline, components.model,
                 components.config, problems, engine, backfill);
-        this.keys = new Keys(components.catalog.keyStore(), () -> localData(components.catalog), t -> !components.catalog
-                .knowledgeBases(t).isEmpty() || !components.catalog.sourceStore().sources(t).isEmpty(),
-                components.config.get(Settings.HTTP_REQUIRE_KEYS));
+        this.keys = new Keys(components.catalog.keyStore(), () -> localData(components.catalog), t -> hasOwnData(
+                components.catalog, t), components.config.get(Settings.HTTP_REQUIRE_KEYS));
         engine.start(components.config);
         boolean workers = components.config.get(Settings.WORKER_ENABLED);
         startWatcher(components.config, workers);
@@ -140,6 +139,16 @@ public final class Polyrag implements AutoCloseable {
             System.getLogger(Polyrag.class.getName()).log(System.Logger.Level.WARNING, "cannot sweep staged uploads "
                     + "(tried again in a minute): " + e.getMessage());
         }
+    }
+
+    /**
+     * Whether a tenant holds data that adopting local mode's would hide: knowledge bases, sources, a job not finished
+     * (an upload queued into a knowledge base not made yet ran as a tenant no key acts for any more), conversations.
+     */
+    private static boolean hasOwnData(CatalogAndJobs catalog, String t) {
+        return !catalog.knowledgeBases(t).isEmpty() || !catalog.sourceStore().sources(t).isEmpty()
+                || catalog.jobStore().jobs(t, 0, 500).stream().anyMatch(j -> !j.status().finished())
+                || !catalog.conversationStore().conversations(t, 0, 1).isEmpty();
     }
 
     private void startWatcher(Config config, boolean workers) {

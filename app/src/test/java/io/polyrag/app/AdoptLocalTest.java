@@ -13,6 +13,7 @@ import io.polyrag.core.model.Tenant;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -121,6 +122,31 @@ class AdoptLocalTest {
         Keys.Created adopting = polyrag.keys().create("acme", "ci", true);
         assertThat(adopting.localOwner()).isTrue();
         assertThat(polyrag.usage().quotas("").searchesPerMinute()).as("the limit set on acme").isEqualTo(7);
+    }
+
+    /**
+     * A tenant with a queued upload or a conversation of its own cannot adopt local mode's data: the upload ran as
+     * a tenant no key acted for any more (its job and knowledge base out of reach), the conversation vanished.
+     */
+    @Test
+    void a_tenant_with_a_queued_job_or_a_conversation_cannot_adopt() throws Exception {
+        Path notes = Files.createDirectories(tmp.resolve("notes"));
+        polyrag = Polyrag.open(PolyragTest.config(tmp.resolve("data"), Map.of("ingest.workers", "0")));
+        polyrag.ingest().text(new TextIngest("Quokkas live on Rottnest Island.", "Quokka", null, null,
+                KnowledgeBase.of("wildlife")));
+        Keys.Created first = polyrag.keys().create("acme", "laptop");
+        var acme = tenantOf(first);
+        Path staging = acme.uploads().newStagingDir();
+        Path f = Files.writeString(staging.resolve("f"), "Kiln notes.");
+        acme.uploads().submit(KnowledgeBase.of("kilns"), staging, List.of(new io.polyrag.app.api.ReceivedFile(
+                "kiln.txt", f)), true);
+        assertThatThrownBy(() -> polyrag.keys().create("acme", "ci", true)).isInstanceOf(
+                io.polyrag.core.ConflictException.class).hasMessageContaining("unfinished jobs");
+        Keys.Created other = polyrag.keys().create("globex", "laptop");
+        tenantOf(other).conversations().append("talk", List.of(new Conversations.Message("user", "hello")));
+        assertThatThrownBy(() -> polyrag.keys().create("globex", "ci", true)).isInstanceOf(
+                io.polyrag.core.ConflictException.class).hasMessageContaining("conversations");
+        assertThat(notes).exists();
     }
 
     /** A filesystem source the adopter registers reads the adopter's folders when it syncs, not the operator's. */
