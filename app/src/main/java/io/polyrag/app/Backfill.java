@@ -121,7 +121,9 @@ final class Backfill implements JobHandler {
             // store refusing the write) leaves its leg short, and the leg must say so, not answer without them.
             evaluate();
         }
-        return JobProgress.at("done").total(last[0].total()).processed(last[0].total()).updated(written[0])
+        // A canceled one did what its last report says, not all of it.
+        return JobProgress.at("done").total(last[0].total()).processed(context.canceled() ? last[0].processed()
+                : last[0].total()).updated(written[0])
                 .storesWritten(targets.stream().map(Modality::wireName).toList()).build();
     }
 

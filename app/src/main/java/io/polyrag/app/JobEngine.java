@@ -186,7 +186,9 @@ final class JobEngine implements AutoCloseable {
                         return;
                     }
                     published.put(j.id(), j);
-                    events.publish(type, j);
+                    // A job that has ended is "finished", whoever saw it end: a queued job canceled was published as
+                    // "progress", and a client waiting for its upload's "finished" waited for ever.
+                    events.publish(j.status().finished() ? "finished" : type, j);
                 }
             });
         } catch (RuntimeException e) {

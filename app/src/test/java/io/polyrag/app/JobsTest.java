@@ -194,13 +194,17 @@ class JobsTest {
     }
 
     @Test
-    void a_queued_job_cancels_at_once_and_a_running_one_stops_at_its_next_progress() {
+    void a_queued_job_cancels_at_once_and_a_running_one_stops_at_its_next_progress() throws Exception {
         Config config = Config.defaults(Map.of("POLYRAG_DATA_DIR", dir.toString()));
         try (CatalogProvider.CatalogAndJobs store = Providers.find(CatalogProvider.class, "h2",
                 Settings.CATALOG_BACKEND).open(new ProviderContext(config, dir))) {
             try (JobEngine queuedOnly = new JobEngine(store.jobStore(), List.of(new Patient()))) {
                 String id = queuedOnly.submit(Tenant.LOCAL, "patient", "");
                 assertThat(queuedOnly.cancel(Tenant.LOCAL, id).status()).isEqualTo(JobStatus.CANCELED);
+                // Its end is a "finished" event, as any job's: it was "progress", and a client waited for ever.
+                assertThat(queuedOnly.events().after(Tenant.LOCAL, 0, Duration.ofMillis(100))).last()
+                        .satisfies(e -> assertThat(e.type()).isEqualTo("finished"));
+                assertThat(queuedOnly.get(Tenant.LOCAL, id).error()).isEqualTo("canceled before it started");
                 assertThatThrownBy(() -> queuedOnly.cancel(Tenant.LOCAL, id))
                         .isInstanceOf(io.polyrag.core.ConflictException.class);
                 assertThatThrownBy(() -> queuedOnly.cancel(Tenant.of("other"), id))

@@ -256,9 +256,11 @@ final class JdbcJobs implements JobStore {
 
     @Override
     public boolean cancel(String jobId) {
+        // A job queued again after an earlier attempt (a yield, a stop, a store away) may have indexed files already.
         return jdbc.tx("cancel a job", c -> JdbcCatalog.update(c, "UPDATE jobs SET status = 'canceled', stage = "
-                + "'canceled', error = 'canceled before it started', updated_at = ? WHERE id = ? AND status = 'queued'",
-                jdbc.now(), jobId) > 0 || JdbcCatalog.update(c,
+                + "'canceled', error = CASE WHEN attempts > 0 THEN 'canceled while queued again, after an earlier "
+                + "attempt (what it indexed stays)' ELSE 'canceled before it started' END, updated_at = ? WHERE id = ? "
+                + "AND status = 'queued'", jdbc.now(), jobId) > 0 || JdbcCatalog.update(c,
                         // updated_at is the worker's heartbeat: a cancel does not touch it, or a dead worker's job
                         // would look alive again at every cancel asked of it.
                         "UPDATE jobs SET cancel_requested = TRUE WHERE id = ? AND status = 'running'", jobId) > 0);
