@@ -45,6 +45,7 @@ export function ChatTab({ state, dispatch }: TabProps) {
   useEffect(() => { refresh(); }, [refresh]);
   const open = async (id: string) => {
     const mine = ++opening;
+    const asKey = state.apiKey;   // read under this key: another key's tenant must not see it
     if (!id) {
       dispatch({ type: 'conversation', id: '' });
       return;
@@ -61,7 +62,7 @@ export function ChatTab({ state, dispatch }: TabProps) {
           restored[restored.length - 1].answer = m.content ?? '';
         }
       }
-      dispatch({ type: 'conversation', id, turns: restored });
+      dispatch({ type: 'conversation', id, turns: restored, asKey });
     } catch (e) {
       if (mine === opening) setKeptError(message(e));
     }

@@ -74,6 +74,10 @@ describe('a change of key', () => {
     expect(late).toBe(switched);
     const current = reducer(switched, { type: 'search', patch: { query: 'mine' }, asKey: 'key-b' });
     expect(current.search.query).toBe('mine');
+    // A conversation opened under the first key, whose transcript came back after the switch, is not shown.
+    const transcript = reducer(switched, { type: 'conversation', id: 'c1', turns: [{ id: 1, question: 'q',
+      answer: 'a', sources: [], status: 'done', error: '', mode: '', note: '' }], asKey: 'key-a' });
+    expect(transcript).toBe(switched);
   });
 });
 
