@@ -112,12 +112,21 @@ final class JobEngine implements AutoCloseable {
         }
     }
 
+    /**
+     * Whether {@code now} is the end of a job {@code last} showed unfinished: published whatever its time says. Each
+     * replica stamps its writes with its own clock; a job run in under two seconds on a replica two seconds behind
+     * the one that created it ended "before" it was created, and its "finished" was dropped everywhere.
+     */
+    private static boolean ends(JobInfo last, JobInfo now) {
+        return now.status().finished() && !last.status().finished();
+    }
+
     /** Publishes a job read from the catalog unless this write of it (its time and status) was published. */
     private void publishIfNew(JobInfo j) {
         synchronized (published) {
             JobInfo last = published.get(j.id());
-            if (last != null && (!j.updatedAt().isAfter(last.updatedAt()) && last.status() == j.status()
-                    || j.updatedAt().isBefore(last.updatedAt()))) {
+            if (last != null && !ends(last, j) && (!j.updatedAt().isAfter(last.updatedAt())
+                    && last.status() == j.status() || j.updatedAt().isBefore(last.updatedAt()))) {
                 return; // this write, or a newer one, was published (a row read before a local worker claimed it)
             }
             if (last != null && last.status().finished() && !j.status().finished()) {
@@ -182,7 +191,7 @@ final class JobEngine implements AutoCloseable {
                     // its worker's "finished", left subscribers showing it running until they reloaded.
                     JobInfo last = published.get(j.id());
                     if (last != null && (last.status().finished() && !j.status().finished()
-                            || j.updatedAt().isBefore(last.updatedAt()))) {
+                            || j.updatedAt().isBefore(last.updatedAt()) && !ends(last, j))) {
                         return;
                     }
                     published.put(j.id(), j);
