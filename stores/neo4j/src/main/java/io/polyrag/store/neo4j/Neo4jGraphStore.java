@@ -150,8 +150,11 @@ final class Neo4jGraphStore implements GraphStore {
                     params).list(r -> r.get("id").asString());
             tx.run(relMatch + " DELETE r", params).consume();
             tx.run(chunkMatch + " DETACH DELETE c", params).consume();
-            tx.run("MATCH (e:Entity) WHERE e.id IN $ids AND NOT EXISTS { MATCH (:Chunk)-[:MENTIONS]->(e) } "
-                    + "DETACH DELETE e", Map.of("ids", touched)).consume();
+            // Each entity locked before it is judged (the write lock a SET takes): judged unlocked, one a writer had
+            // just merged, its mention not yet committed, was seen unmentioned and deleted with that new mention.
+            tx.run("MATCH (e:Entity) WHERE e.id IN $ids SET e._lock = true REMOVE e._lock WITH e "
+                    + "WHERE NOT EXISTS { MATCH (:Chunk)-[:MENTIONS]->(e) } DETACH DELETE e",
+                    Map.of("ids", touched)).consume();
             return null;
         });
     }
