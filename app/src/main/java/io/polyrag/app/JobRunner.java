@@ -16,6 +16,7 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BiConsumer;
+import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 import org.slf4j.MDC;
 
@@ -224,14 +225,23 @@ final class JobRunner implements AutoCloseable {
             storeWait.set(Duration.ZERO);
             JobStatus status = context.canceledByRequest ? JobStatus.CANCELED : status(done);
             outcome = status.wireName();
-            recorded = jobs.finish(id, context.attempt, status, done, context.canceledByRequest ? "canceled by "
-                    + "request after "
-                    + done.processed() + " of " + done.total() + " items; what was indexed before stays indexed"
-                    : error(status, done, handler.item()));
+            String said = context.canceledByRequest ? "canceled by request after " + done.processed() + " of "
+                    + done.total() + " items; what was indexed before stays indexed"
+                    : error(status, done, handler.item());
+            JobProgress result = done;
+            recorded = ended(() -> jobs.finish(id, context.attempt, status, result, said));
             context.stageEnded();
             if (recorded) {
                 metrics.jobEnded(job.info().kind(), status, done.added() + done.updated(), done.chunks());
             }
+        } catch (EndNotRecorded e) {
+            // Its work is done; only the catalog did not take its end. Recorded failed (with the catalog's words), a
+            // finished reindex made its operator run it again: left running, it is claimed again once stale.
+            LOG.log(Level.WARNING, "job " + id + " finished but its end could not be recorded (" + e.getMessage()
+                    + "); it is run again once its claim is stale");
+            outcome = "end not recorded";
+            MDC.clear();
+            return;
         } catch (RuntimeException e) {
             if (context.shutdown && !context.canceledByRequest) {
                 // A store or model closing under it: the job is not at fault.
@@ -313,6 +323,32 @@ final class JobRunner implements AutoCloseable {
             handler.ended(job);
         }
         MDC.clear();
+    }
+
+    /** A job's end the catalog would not take, after three tries. */
+    private static final class EndNotRecorded extends RuntimeException {
+        EndNotRecorded(RuntimeException cause) {
+            super(cause.getMessage(), cause);
+        }
+    }
+
+    /** Writes a job's end, tried three times: a lock timeout of a moment is not the job's failure. */
+    private static boolean ended(BooleanSupplier write) {
+        RuntimeException last = null;
+        for (int attempt = 0; attempt < 3; attempt++) {
+            try {
+                return write.getAsBoolean();
+            } catch (RuntimeException e) {
+                last = e;
+                try {
+                    Thread.sleep(250L << attempt);
+                } catch (InterruptedException x) {
+                    Thread.currentThread().interrupt();
+                    break;
+                }
+            }
+        }
+        throw new EndNotRecorded(last);
     }
 
     /** Puts a job stopped on purpose (a yield, shutdown) back in the queue: not ended, not charged. */

@@ -193,6 +193,37 @@ class JobsTest {
         }
     }
 
+    /** A job whose end the catalog refuses once (a lock timeout) is recorded as it ended, not failed. */
+    @Test
+    void an_end_the_catalog_refuses_once_is_written_again() {
+        Config config = Config.defaults(Map.of("POLYRAG_DATA_DIR", dir.toString()));
+        try (CatalogProvider.CatalogAndJobs store = Providers.find(CatalogProvider.class, "h2",
+                Settings.CATALOG_BACKEND).open(new ProviderContext(config, dir))) {
+            JobStore real = store.jobStore();
+            java.util.concurrent.atomic.AtomicInteger finishes = new java.util.concurrent.atomic.AtomicInteger();
+            JobStore flaky = (JobStore) java.lang.reflect.Proxy.newProxyInstance(JobStore.class.getClassLoader(),
+                    new Class<?>[] {JobStore.class}, (proxy, method, args) -> {
+                        if (method.getName().equals("finish") && finishes.incrementAndGet() == 1) {
+                            throw new io.polyrag.core.StoreException("lock timeout on the jobs table");
+                        }
+                        try {
+                            return method.invoke(real, args);
+                        } catch (java.lang.reflect.InvocationTargetException e) {
+                            throw e.getCause();
+                        }
+                    });
+            WordJob words = new WordJob();
+            try (JobEngine jobs = new JobEngine(flaky, List.of(words))) {
+                jobs.start(config);
+                String id = jobs.submit(Tenant.LOCAL, "count-words", "one two three");
+                JobInfo done = await().atMost(Duration.ofSeconds(20)).until(() -> jobs.get(Tenant.LOCAL, id),
+                        j -> j.status().finished());
+                assertThat(done.status()).as(String.valueOf(done.error())).isEqualTo(JobStatus.SUCCEEDED);
+                assertThat(finishes.get()).isEqualTo(2);
+            }
+        }
+    }
+
     @Test
     void a_queued_job_cancels_at_once_and_a_running_one_stops_at_its_next_progress() throws Exception {
         Config config = Config.defaults(Map.of("POLYRAG_DATA_DIR", dir.toString()));
