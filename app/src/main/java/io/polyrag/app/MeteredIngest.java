@@ -8,6 +8,7 @@ import io.polyrag.core.port.EntityExtractor;
 import io.polyrag.core.port.ProgressListener;
 import io.polyrag.ingest.IngestInput;
 import io.polyrag.ingest.IngestPipeline;
+import io.polyrag.ingest.PartialIngest;
 import java.util.List;
 
 /**
@@ -57,12 +58,24 @@ final class MeteredIngest {
         try {
             IngestPipeline.Run run = new IngestPipeline.Run(choices.skipGraph(), grant.tokens(), choices.canceled(),
                     choices.figures(), usage.limit(tenantId));
-            IngestReport r = pipeline.ingest(inputs, kb, run, listener);
-            usage.ingested(tenantId, r, embedder == null ? null : embedder.modelId(), extractor == null ? ""
-                    : extractor.id(), pipeline.contextualizer() == null ? "" : pipeline.contextualizer().modelId());
+            IngestReport r;
+            try {
+                r = pipeline.ingest(inputs, kb, run, listener);
+            } catch (RuntimeException e) {
+                // What it did before it failed was spent (embeddings, extraction tokens): counted, so a job resumed
+                // after a store outage is not granted the day's allowance again for nothing spent.
+                PartialIngest.of(e).ifPresent(partial -> counted(tenantId, partial));
+                throw e;
+            }
+            counted(tenantId, r);
             return r;
         } finally {
             usage.release(grant);
         }
+    }
+
+    private void counted(String tenantId, IngestReport r) {
+        usage.ingested(tenantId, r, embedder == null ? null : embedder.modelId(), extractor == null ? ""
+                : extractor.id(), pipeline.contextualizer() == null ? "" : pipeline.contextualizer().modelId());
     }
 }

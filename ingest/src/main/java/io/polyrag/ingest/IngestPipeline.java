@@ -287,11 +287,23 @@ public final class IngestPipeline {
         return ingest(inputs, knowledgeBase, Run.DEFAULT, listener);
     }
 
-    /** Ingests {@code inputs} with the choices of {@code run}; never throws for a bad input. */
-    // style: the pipeline's stages in order for one batch, read top to bottom
+    /**
+     * Ingests {@code inputs} with the choices of {@code run}; never throws for a bad input. One that throws (a store
+     * gone, a full disk) carries what it had done as a suppressed {@link PartialIngest}.
+     */
     public IngestReport ingest(List<IngestInput> inputs, String knowledgeBase, Run run, ProgressListener listener) {
         String kb = checkedStorageName(knowledgeBase);
         Tally tally = new Tally(inputs.size(), stores.names(), listener);
+        try {
+            return ingest(inputs, kb, run, tally);
+        } catch (RuntimeException e) {
+            e.addSuppressed(new PartialIngest(tally.report()));
+            throw e;
+        }
+    }
+
+    // style: the pipeline's stages in order for one batch, read top to bottom
+    private IngestReport ingest(List<IngestInput> inputs, String kb, Run run, Tally tally) {
         IngestFigures f = figures;
         FigureMode figureMode = figureMode(run);
         IngestFigures.Allowance figureBudget = f == null ? new IngestFigures.Allowance(0, 0) : f.allowance();
@@ -300,12 +312,9 @@ public final class IngestPipeline {
         int batchChunks = 0;
         long batchFigureBytes = 0;
         int seen = 0;
-        // Batch size 0 is automatic. With no embedding to wait for, a batch's cost is its durable commits (catalog
-        // and each store): it closes on its chunk count only. With vectors, at about a second of embedding, so
-        // progress moves as the model works, while vectors that come fast (the embedding cache, a fast model) are
-        // not written a few at a time at the cost of a commit each. An explicit size is kept either way.
-        // The pace is this ingest's own: another ingest's (one served from the embedding cache, say) says nothing of
-        // how fast this one's texts embed.
+        // Batch size 0 is automatic. With no embedding to wait for, a batch's cost is its durable commits: it closes
+        // on its chunk count only. With vectors, at about a second of embedding (this ingest's own pace), so progress
+        // moves as the model works, while fast vectors are not written a few at a time. An explicit size is kept.
         Pace pace = options.batchSize() <= 0 && stores.needsVectors() ? new Pace() : null;
         int chunksPerBatch = stores.needsVectors() ? options.batchChunks()
                 : options.batchChunks() * Options.TEXT_ONLY_BATCH_FACTOR;

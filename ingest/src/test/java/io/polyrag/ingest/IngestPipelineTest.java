@@ -408,6 +408,8 @@ class IngestPipelineTest {
         IngestStopped stopped = org.assertj.core.api.Assertions.catchThrowableOfType(
                 IngestStopped.class, () -> p.ingest(inputs, "kb", x -> { }));
         assertThat(stopped).hasMessageStartingWith("ingest stopped: disk full").hasMessageContaining("2 of 8 inputs");
+        // What it had done rides along, for usage: those documents' embeddings were spent.
+        assertThat(PartialIngest.of(stopped)).hasValueSatisfying(r -> assertThat(r.added()).isEqualTo(2));
         assertThat(calls).hasSize(3);
         assertThat(catalog.countDocuments(SearchScope.ALL)).isEqualTo(2);
         assertThat(catalog.pendingVersions()).isEmpty();
