@@ -24,7 +24,7 @@ class PublicOnlyResolverTest {
                 .toList()).containsExactly("93.184.215.14");
         PublicOnlyResolver.guard("private.example");
         assertThatThrownBy(() -> PublicOnlyResolver.filter("private.example", answer.get().limit(1)))
-                .hasMessageContaining("resolves only to addresses that are not public ([10.0.0.7])");
+                .hasMessageContaining("resolves only to addresses that are not public").hasMessageNotContaining("10.0.0.7");
         assertThat(java.util.ServiceLoader.load(java.net.spi.InetAddressResolverProvider.class).stream()
                 .<Class<?>>map(p -> p.type()).toList()).as("installed for the whole JVM")
                 .contains(PublicOnlyResolver.class);
