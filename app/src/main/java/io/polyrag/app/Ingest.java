@@ -141,11 +141,14 @@ public final class Ingest {
             throw new InvalidInputException("title must be at most " + Limits.MAX_TITLE + " characters with no control "
                     + "characters");
         }
-        // An HTML page's own <title> wins when it has one; plain text and Markdown are named by their first line.
-        String title = request.title() != null && !request.title().isBlank() ? request.title().strip()
-                : ext.equals(".html") ? "text" : titleOf(request.text());
+        // A title given wins. Untitled, an HTML page is named by its <title>, Markdown by its own (front matter, a
+        // first heading) or else its first line, plain text by its first line.
+        String given = request.title() != null && !request.title().isBlank() ? request.title().strip() : null;
+        String title = given != null ? given : ext.equals(".txt") ? titleOf(request.text()) : null;
+        String name = (ext.equals(".md") ? titleOf(request.text()).replace('/', ' ').replace('\\', ' ') : "text")
+                + ext;
         ingest.mayIngest(tenant.id());
-        return ingest.ingest(tenant.id(), List.of(IngestInput.ofText(uri, title + ext, request.text())),
+        return ingest.ingest(tenant.id(), List.of(IngestInput.ofText(uri, name, request.text(), title)),
                 Scope.bind(tenant, request.knowledgeBase()).storageName(), new IngestPipeline.Run(request.skipGraph(),
                         0, canceled), ProgressListener.NONE);
     }

@@ -200,6 +200,17 @@ class PolyragTest {
                 KnowledgeBase.of("burrows")));
         assertThat(polyrag.documents().list(KnowledgeBase.of("burrows"), 0, 10)).extracting(io.polyrag.core.model.DocumentInfo::title)
                 .containsExactlyInAnyOrder("Wombat burrows", "The dingo howls at dusk across the plain.");
+        // A title given is the title, a slash in it included and over a Markdown heading; an untitled text's first
+        // line is not cut at its last slash either.
+        polyrag.ingest().text(new TextIngest("Raise the receive buffer first.", "TCP/IP tuning guide", null, null,
+                KnowledgeBase.of("titles")));
+        polyrag.ingest().text(new TextIngest("# Intro\n\nThe policy changes in the third quarter.", "Q3 policy", null,
+                "markdown", KnowledgeBase.of("titles")));
+        polyrag.ingest().text(new TextIngest("Minutes 2024/05/12\n\nThe board met at noon.", null, null, null,
+                KnowledgeBase.of("titles")));
+        assertThat(polyrag.documents().list(KnowledgeBase.of("titles"), 0, 10)).extracting(
+                io.polyrag.core.model.DocumentInfo::title).containsExactlyInAnyOrder("TCP/IP tuning guide", "Q3 policy",
+                "Minutes 2024/05/12");
         assertThat(Ingest.titleOf("x".repeat(100))).hasSize(81).endsWith("…");
     }
 

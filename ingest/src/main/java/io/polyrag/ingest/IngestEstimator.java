@@ -61,7 +61,9 @@ final class IngestEstimator {
                 chunks += drafts.size();
                 tokens += drafts.stream().mapToLong(ChunkDraft::tokenCount).sum();
                 if (extractor != null) {
-                    EntityExtractor.Estimate e = extractor.estimate(drafts.stream().map(ChunkDraft::text).toList());
+                    // What the ingest sends: a code chunk's graph text is empty, and it is never sent.
+                    EntityExtractor.Estimate e = extractor.estimate(drafts.stream().map(d -> IngestPipeline.graphText(
+                            d.kind(), d.text())).filter(t -> !t.isBlank()).toList());
                     cost = new EntityExtractor.Estimate(cost.calls() + e.calls(), cost.inputTokens() + e.inputTokens(),
                             cost.outputTokens() + e.outputTokens());
                 }

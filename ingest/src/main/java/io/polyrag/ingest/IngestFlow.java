@@ -145,7 +145,8 @@ final class IngestFlow implements AutoCloseable {
             return new Embedded(vectors.subList(0, chunks), wholes, contexts, true);
         } catch (RuntimeException e) {
             LOG.log(Level.ERROR, "embedding failed", e);
-            batch.forEach(p -> tally.failed(p.input().name(), "embedding failed: " + e.getMessage(), true));
+            batch.forEach(p -> tally.failed(p.input().name(), p.input().name() + ": embedding failed: "
+                    + e.getMessage(), true));
             return Embedded.NONE;
         }
     }
@@ -339,7 +340,8 @@ final class IngestFlow implements AutoCloseable {
         } catch (RuntimeException e) {
             LOG.log(Level.WARNING, "entity extraction failed for a batch of " + prepared.size() + " documents", e);
             tally.warn("entity extraction failed (" + e.getMessage() + "); " + prepared.size()
-                    + " documents were indexed without graph relations");
+                    + " documents were indexed without graph relations: " + String.join(", ", prepared.stream()
+                    .limit(3).map(x -> x.input().name()).toList()) + (prepared.size() > 3 ? ", …" : ""));
             // Stopped, not extracted: recorded as such, so ingesting the same bytes again extracts them.
             found = texts.stream().map(t -> Extraction.TIME_STOPPED).toList();
         }

@@ -13,13 +13,18 @@ import java.nio.charset.StandardCharsets;
  * @param mediaType the declared media type, or null
  * @param content reads the bytes
  * @param declared what the caller declared about it beside its bytes that changes how it is indexed (an inline text's
- *     title and format, which its {@code name} carries), or null: the same bytes with another declaration are a
- *     change, not "unchanged"
+ *     title and format), or null: the same bytes with another declaration are a change, not "unchanged"
+ * @param title the title it is indexed under, whatever the parser finds; null for the parser's
  */
-public record IngestInput(String uri, String name, long size, String mediaType, Content content, String declared) {
+public record IngestInput(String uri, String name, long size, String mediaType, Content content, String declared,
+        String title) {
+
+    public IngestInput(String uri, String name, long size, String mediaType, Content content, String declared) {
+        this(uri, name, size, mediaType, content, declared, null);
+    }
 
     public IngestInput(String uri, String name, long size, String mediaType, Content content) {
-        this(uri, name, size, mediaType, content, null);
+        this(uri, name, size, mediaType, content, null, null);
     }
 
     /** Reads an input's bytes; may fail with an I/O error, which fails only this input. */
@@ -39,7 +44,16 @@ public record IngestInput(String uri, String name, long size, String mediaType, 
     }
 
     public static IngestInput ofText(String uri, String name, String text) {
+        return ofText(uri, name, text, null);
+    }
+
+    /**
+     * An inline text with the title it is indexed under (null: the one the parser finds). Given as a file name only,
+     * a title was cut at its last '/' ("TCP/IP tuning" became "IP tuning") and lost to a Markdown heading.
+     */
+    public static IngestInput ofText(String uri, String name, String text, String title) {
         byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
-        return new IngestInput(uri, name, bytes.length, null, () -> bytes, name);
+        return new IngestInput(uri, name, bytes.length, null, () -> bytes, title == null ? name : name + "\n" + title,
+                title);
     }
 }

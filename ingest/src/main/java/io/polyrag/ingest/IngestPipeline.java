@@ -341,6 +341,13 @@ public final class IngestPipeline {
                     tally.stage("parsing");
                 }
                 flow.lookAhead(inputs, seen - 1);
+                String id = Ids.documentId(kb, input.uri());
+                if (batch.stream().anyMatch(b -> b.documentId().equals(id))) {
+                    flow.submit(batch); // its copy in this batch first: this one is then found unchanged, not a v2
+                    batch = new ArrayList<>();
+                    batchChunks = 0;
+                    batchFigureBytes = 0;
+                }
                 Optional<Prepared> p = prepare(input, kb, graph, figureMode, figureBudget, tally, flow);
                 if (p.isEmpty()) {
                     continue;
@@ -350,8 +357,7 @@ public final class IngestPipeline {
                 batchFigureBytes += p.get().figures().stream().mapToLong(fig -> fig.bytes().length).sum();
                 boolean full = batch.size() >= documentsPerBatch || batchFigureBytes >= BATCH_FIGURE_BYTES;
                 if (!full && pace != null && batchChunks >= pace.chunks(options.batchChunks())) {
-                    // The size comes from the pace of every batch embedded so far: the one before this may still
-                    // be embedding (it is, when parsing is faster than the model), and its pace may say "more".
+                    // The pace of every batch embedded so far: the one before may still be embedding.
                     flow.awaitEmbedded();
                     full = batchChunks >= pace.chunks(options.batchChunks());
                 } else if (!full) {
@@ -373,18 +379,12 @@ public final class IngestPipeline {
         return tally.report();
     }
 
-    /**
-     * What extracting entities and relations from {@code inputs} would cost, without writing anything or calling a
-     * model: the inputs are read, parsed and chunked, and the extractor estimates.
-     */
+    /** What extracting from {@code inputs} would cost: read, parsed and chunked, nothing written or called. */
     public IngestEstimate estimate(List<IngestInput> inputs) {
         return estimate(inputs, null);
     }
 
-    /**
-     * Like {@link #estimate(List)}, for an ingest into {@code kb} (its stored name; null when not known: every chunk
-     * context then counts as not cached).
-     */
+    /** Like {@link #estimate(List)}, into {@code kb} (its stored name; null: every chunk context uncached). */
     public IngestEstimate estimate(List<IngestInput> inputs, String kb) {
         return new IngestEstimator(parser, chunker, stores.needsGraph() ? extractor : null, contextualizer,
                 options.maxFileBytes()).estimate(inputs, kb);
@@ -417,15 +417,16 @@ public final class IngestPipeline {
                 tally.unchanged(new IndexedDocument(input.uri(), id, existing.get().visibleVersion(), "unchanged"));
                 return Optional.empty();
             }
-            // Only a new document is left out as a copy: one changed into a copy of another is an update (skipped,
-            // its old text stayed searchable under its name).
+            // Only a new document is left out as a copy: one changed into a copy of another is an update.
             boolean visible = existing.isPresent() && existing.get().visibleVersion() > 0;
             if (options.skipDuplicates() && !visible && tally.duplicate(catalog, input, kb, fingerprint)) {
                 return Optional.empty();
             }
             SourceItem item = new SourceItem(input.uri(), input.name(), bytes, input.mediaType());
-            ParsedDocument parsed = spans.span("parse", Map.of("polyrag.file", input.name(), "polyrag.bytes",
+            ParsedDocument read = spans.span("parse", Map.of("polyrag.file", input.name(), "polyrag.bytes",
                     bytes.length), () -> parser.parse(item));
+            ParsedDocument parsed = input.title() == null ? read : new ParsedDocument(input.title(), read.text(),
+                    read.blocks(), read.mediaType(), read.links());
             List<ChunkDraft> drafts = spans.span("chunk", Map.of("polyrag.file", input.name()),
                     () -> chunker.chunk(parsed));
             if (drafts.isEmpty()) {
@@ -518,10 +519,8 @@ public final class IngestPipeline {
     }
 
     /**
-     * Cleans up after a crash: versions staged but never published are discarded, then everything discarded,
-     * replaced or deleted is removed from every store.
-     *
-     * @return how many pending versions were discarded
+     * Cleans up after a crash: versions staged, never published, are discarded, then all discarded, replaced or
+     * deleted is removed from every store; returns how many pending versions were discarded.
      */
     public int recover() {
         return recover(null);

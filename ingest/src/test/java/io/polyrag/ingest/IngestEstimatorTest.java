@@ -43,4 +43,48 @@ class IngestEstimatorTest {
         assertThat(e.documents()).isEqualTo(2);
         assertThat(e.errors()).singleElement().satisfies(err -> assertThat(err.reason()).contains("StackOverflowError"));
     }
+
+    /** A code chunk is never sent to the extractor (its graph text is empty): an estimate counted a call for each. */
+    @Test
+    void code_chunks_cost_no_extraction_calls() {
+        Parser parser = new Parser() {
+            @Override
+            public ParsedDocument parse(SourceItem item) {
+                String text = "def f():\n    return 1";
+                return new ParsedDocument(item.name(), text, List.of(new io.polyrag.core.model.Block(ChunkKind.CODE,
+                        text, List.of(), 0, text.length(), "python")), "text/x-python");
+            }
+
+            @Override
+            public Set<String> mediaTypes() {
+                return Set.of("text/x-python");
+            }
+
+            @Override
+            public boolean acceptsName(String fileName) {
+                return true;
+            }
+        };
+        io.polyrag.core.port.EntityExtractor counting = new io.polyrag.core.port.EntityExtractor() {
+            @Override
+            public String id() {
+                return "counting";
+            }
+
+            @Override
+            public List<io.polyrag.core.model.Extraction> extract(List<String> texts, long tokenBudget) {
+                return List.of();
+            }
+
+            @Override
+            public Estimate estimate(List<String> texts) {
+                return new Estimate(texts.size(), texts.size(), texts.size());
+            }
+        };
+        IngestEstimator estimator = new IngestEstimator(parser, new StructuredChunker(t -> t.split(" ").length, 300,
+                30), counting, null, 1 << 20);
+        var e = estimator.estimate(List.of(IngestInput.ofText("a", "a.py", "x")), null);
+        assertThat(e.chunks()).isPositive();
+        assertThat(e.extractionCalls()).isZero();
+    }
 }

@@ -388,6 +388,18 @@ class IngestPipelineTest {
         assertThat(catalog.document(Ids.documentId("kb", "file:///a.md")).orElseThrow().visibleVersion()).isEqualTo(1);
     }
 
+    /** The same, with both copies in one batch: they were written as two versions and counted as two documents. */
+    @Test
+    void a_file_listed_twice_in_one_batch_is_written_once() {
+        IngestPipeline p = pipeline(embedder, fulltext, new IngestPipeline.Options(10, 10_000, "test"));
+        IngestInput a = IngestInput.ofText("file:///a.md", "a.md", "# A\n\nAnts.");
+        IngestReport r = p.ingest(List.of(a, IngestInput.ofText("file:///b.md", "b.md", "# B\n\nBees."), a), "kb",
+                x -> { });
+        assertThat(r.added()).isEqualTo(2);
+        assertThat(r.unchanged()).isEqualTo(1);
+        assertThat(catalog.document(Ids.documentId("kb", "file:///a.md")).orElseThrow().visibleVersion()).isEqualTo(1);
+    }
+
     @Test
     void a_full_disk_mid_ingest_stops_it_and_no_later_batch_is_written() {
         List<Integer> calls = new java.util.ArrayList<>();
