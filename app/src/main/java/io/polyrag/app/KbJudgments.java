@@ -30,8 +30,8 @@ import java.util.regex.Pattern;
  */
 final class KbJudgments {
     /** Judged queries a knowledge base keeps at most. */
-    static final int MAX_JUDGED = 5000;
-    static final int MAX_RELEVANT = 1000;
+    static final int MAX_JUDGED = JudgedQuery.MAX_QUERIES;
+    static final int MAX_RELEVANT = JudgedQuery.MAX_RELEVANT;
     /** Document references one request may carry, over all its judged queries. */
     static final int MAX_REFERENCES = 100_000;
     static final int MAX_QUERY = 1000;

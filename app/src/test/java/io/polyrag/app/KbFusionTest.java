@@ -241,6 +241,23 @@ class KbFusionTest {
                 "{\"_id\": \"q1\", \"text\": \"x\"}\n")).hasMessageContaining("qrels line 2 judges query 'q9'");
         assertThatThrownBy(() -> JudgedQuery.fromBeir("q1 d1 one\n", "{\"_id\": \"q1\", \"text\": \"x\"}\n"))
                 .hasMessageContaining("qrels line 1 must be");
+        // Past the bound of judged queries, refused at that line, before the queries are read at all.
+        StringBuilder many = new StringBuilder();
+        for (int i = 0; i <= JudgedQuery.MAX_QUERIES; i++) {
+            many.append("q").append(i).append("\td1\t1\n");
+        }
+        java.io.Reader unread = new java.io.Reader() {
+            @Override
+            public int read(char[] buf, int off, int len) {
+                throw new AssertionError("the queries were read");
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        assertThatThrownBy(() -> JudgedQuery.fromBeir(many.toString(), unread)).hasMessageContaining(
+                "qrels line " + (JudgedQuery.MAX_QUERIES + 1)).hasMessageContaining("more than 5000");
         assertThat(JudgedQuery.fromBeir("query-id\tcorpus-id\tscore\nq1\td1\t2\nq1\td2\t1\nq2\td1\t0\n",
                 "{\"_id\": \"q1\", \"text\": \"one\"}\n{\"_id\": \"q2\", \"text\": \"two\"}\n"))
                 .containsExactly(new JudgedQuery("q1", "one", Map.of("d1", 2, "d2", 1)));

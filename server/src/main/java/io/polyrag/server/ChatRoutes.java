@@ -207,6 +207,11 @@ final class ChatRoutes {
         if (messages == null || !messages.isArray() || messages.isEmpty()) {
             throw new InvalidInputException("field 'messages' must be a non-empty list of {\"role\", \"content\"}");
         }
+        if (messages.size() > SearchRoutes.MAX_MESSAGES) {
+            // As /v1/query: half a million one-letter turns were all kept for the answer's whole run.
+            throw new InvalidInputException("'messages' holds " + messages.size() + " messages: send at most "
+                    + SearchRoutes.MAX_MESSAGES + " (the latest; earlier turns do not help a follow-up)");
+        }
         int last = -1;
         for (int i = 0; i < messages.size(); i++) {
             JsonNode m = messages.get(i);

@@ -31,6 +31,10 @@ import tools.jackson.databind.annotation.JsonNaming;
 public record JudgedQuery(String queryId, String query, Map<String, Integer> relevant) {
     /** Most lines a BEIR qrels file may have. */
     private static final int MAX_QRELS_LINES = 1_000_000;
+    /** Judged queries in one upload. */
+    public static final int MAX_QUERIES = 5000;
+    /** Documents judged for one query. */
+    public static final int MAX_RELEVANT = 1000;
 
     /** Longest line of a BEIR queries file: a query, not a document. */
     private static final int MAX_QUERY_LINE = 1 << 20;
@@ -48,14 +52,9 @@ public record JudgedQuery(String queryId, String query, Map<String, Integer> rel
         }
     }
 
-    /**
-     * Like {@link #fromBeir(String, String)}, reading {@code queries} as a stream and keeping only the texts the
-     * qrels judge: a collection's queries file holds every split's queries (MS MARCO's is hundreds of MiB), the
-     * qrels one split's.
-     */
-    public static List<JudgedQuery> fromBeir(String qrels, Reader queries) throws IOException {
-        Map<String, Map<String, Integer>> judged = new LinkedHashMap<>();
-        Map<String, Integer> firstLine = new HashMap<>();
+    /** The qrels' judgments by query, and the line each query is first judged on. */
+    private static void readQrels(String qrels, Map<String, Map<String, Integer>> judged,
+            Map<String, Integer> firstLine) {
         String[] lines = split(qrels, "qrels");
         for (int i = 0; i < lines.length; i++) {
             String line = lines[i].strip();
@@ -73,10 +72,30 @@ public record JudgedQuery(String queryId, String query, Map<String, Integer> rel
                 throw new InvalidInputException("qrels line " + (i + 1) + " must be query-id, "
                         + "corpus-id and an integer score (0 or more), tab-separated");
             }
+            // Refused as the bound is passed, not after a million lines built a million maps.
+            if (judged.size() >= MAX_QUERIES && !judged.containsKey(f[0].strip())) {
+                throw new InvalidInputException("qrels line " + (i + 1) + ": more than " + MAX_QUERIES + " judged "
+                        + "queries in one upload; send them in parts");
+            }
             firstLine.putIfAbsent(f[0].strip(), i + 1);
-            judged.computeIfAbsent(f[0].strip(), k -> new LinkedHashMap<>()).merge(f[1].strip(), grade,
-                    Math::max);
+            Map<String, Integer> relevant = judged.computeIfAbsent(f[0].strip(), k -> new LinkedHashMap<>());
+            relevant.merge(f[1].strip(), grade, Math::max);
+            if (relevant.size() > MAX_RELEVANT) {
+                throw new InvalidInputException("qrels line " + (i + 1) + ": query " + Ids.abbreviate(f[0].strip(), 64)
+                        + " judges more than " + MAX_RELEVANT + " documents");
+            }
         }
+    }
+
+    /**
+     * Like {@link #fromBeir(String, String)}, reading {@code queries} as a stream and keeping only the texts the
+     * qrels judge: a collection's queries file holds every split's queries (MS MARCO's is hundreds of MiB), the
+     * qrels one split's.
+     */
+    public static List<JudgedQuery> fromBeir(String qrels, Reader queries) throws IOException {
+        Map<String, Map<String, Integer>> judged = new LinkedHashMap<>();
+        Map<String, Integer> firstLine = new HashMap<>();
+        readQrels(qrels, judged, firstLine);
         Map<String, String> text = new HashMap<>();
         BufferedReader in = new BufferedReader(queries);
         StringBuilder line = new StringBuilder();
