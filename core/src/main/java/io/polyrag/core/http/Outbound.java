@@ -27,7 +27,7 @@ import java.util.function.Function;
  * The one way polyrag calls out over HTTP — language models, rerankers, web sources: connect and request timeouts,
  * and bounded exponential backoff with jitter that retries only transient failures — 408, 429 (honouring
  * {@code Retry-After}), 5xx, timeouts and dropped connections — never another 4xx. A streamed call is retried only
- * until its first byte arrives: after that, a retry would repeat what the caller has already received. Redirects are
+ * until its first line reaches the caller: after that, a retry would repeat what the caller has already received. Redirects are
  * not followed here: a caller that follows them checks each hop first. Thread-safe.
  */
 public final class Outbound {
@@ -195,6 +195,7 @@ public final class Outbound {
                 throw failure(r.statusCode(), errorMessage.apply(err), retryAfter(r.headers()));
             }
             // Each line must come within the request timeout of the one before (a stream may run longer in all).
+            boolean[] read = {false};
             Watchdog dog = new Watchdog(r.body());
             try (dog; BufferedReader reader = new BufferedReader(new InputStreamReader(r.body(),
                     StandardCharsets.UTF_8))) {
@@ -202,10 +203,16 @@ public final class Outbound {
                 Lines lines = new Lines(reader);
                 while ((line = dog.read(lines::next, uri, r.statusCode())) != null) {
                     dog.rearm();
+                    read[0] = true;
                     onLine.accept(line);
                 }
             } catch (IOException e) {
-                // Text already went to the caller: fail without retrying.
+                if (!read[0]) {
+                    // Silent or broken before its first line: nothing reached the caller, so it is tried again.
+                    throw new OutboundException.Transient(target, r.statusCode(), "the stream broke off before its "
+                            + "first line: " + e.getMessage(), e);
+                }
+                // Text may have gone to the caller: fail without retrying.
                 throw new OutboundException(target, r.statusCode(), "the stream broke off: " + e.getMessage(), e);
             }
             return null;

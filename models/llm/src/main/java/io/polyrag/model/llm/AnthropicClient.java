@@ -5,6 +5,7 @@ import io.polyrag.core.http.OutboundException;
 import io.polyrag.core.port.LlmClient;
 import java.net.URI;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Consumer;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
@@ -17,6 +18,9 @@ import tools.jackson.databind.node.ObjectNode;
  * switch for it.
  */
 public final class AnthropicClient implements LlmClient {
+    /** Stop reasons of a reply cut short by a limit: its max_tokens, or the model's context window. */
+    private static final Set<String> CUT = Set.of("max_tokens", "model_context_window_exceeded");
+
     static final String API_VERSION = "2023-06-01";
 
     private final URI endpoint;
@@ -48,7 +52,7 @@ public final class AnthropicClient implements LlmClient {
         }
         return new Response(text.toString(), r.path("model").asString(model),
                 r.path("usage").path("input_tokens").asInt(0), r.path("usage").path("output_tokens").asInt(0),
-                "max_tokens".equals(r.path("stop_reason").asString("")));
+                CUT.contains(r.path("stop_reason").asString("")));
     }
 
     @Override
@@ -73,11 +77,20 @@ public final class AnthropicClient implements LlmClient {
                 }
                 case "message_delta" -> {
                     usage[1] = event.path("usage").path("output_tokens").asInt(usage[1]);
-                    cut[0] |= "max_tokens".equals(event.path("delta").path("stop_reason").asString(""));
+                    cut[0] |= CUT.contains(event.path("delta").path("stop_reason").asString(""));
                 }
                 case "message_stop" -> ended[0] = true;
-                case "error" -> throw new OutboundException(id(), 200, event.path("error").path("message")
-                        .asString("error in stream"), null);
+                case "error" -> {
+                    String message = event.path("error").path("message").asString("error in stream");
+                    String type = event.path("error").path("type").asString("");
+                    // Overloaded (a 529 sent in the stream) before any text: tried again, nothing reached the caller.
+                    if (text.isEmpty() && (type.equals("overloaded_error") || type.equals("api_error")
+                            || type.equals("rate_limit_error"))) {
+                        usage[0] = 0;
+                        throw new OutboundException.Transient(id(), 200, message + " (" + type + ")", null);
+                    }
+                    throw new OutboundException(id(), 200, message, null);
+                }
                 default -> {
                 }
             }

@@ -7,6 +7,7 @@ import io.polyrag.core.port.LlmClient;
 import java.net.URI;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Consumer;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -57,24 +58,26 @@ public final class OpenAiCompatibleClient implements LlmClient {
      * Whether a refusal names a parameter this model does not take (OpenAI's reasoning models: {@code max_tokens},
      * a temperature other than their default), now left out or renamed for this and every later call.
      */
-    private boolean adapted(OutboundException e) {
+    private boolean adapted(OutboundException e, int sent) {
         String m = String.valueOf(e.getMessage()).toLowerCase(Locale.ROOT);
         if (e.status() != 400 && e.status() != 422) {
             return false;
         }
-        if (!noResponseFormat && m.contains("response_format")) {
+        // Judged by what this request was built with, not by the flags now: the first calls of a fresh server are
+        // often several at once, and all but the one that set a flag failed with the refusal it had fixed.
+        if ((sent & NO_RESPONSE_FORMAT) == 0 && m.contains("response_format")) {
             noResponseFormat = true;
             return true;
         }
-        if (!noStreamOptions && m.contains("stream_options")) {
+        if ((sent & NO_STREAM_OPTIONS) == 0 && m.contains("stream_options")) {
             noStreamOptions = true;
             return true;
         }
-        if (!completionTokens && m.contains("max_tokens") && m.contains("max_completion_tokens")) {
+        if ((sent & COMPLETION_TOKENS) == 0 && m.contains("max_tokens") && m.contains("max_completion_tokens")) {
             completionTokens = true;
             return true;
         }
-        if (!defaultTemperature && m.contains("temperature") && (m.contains("unsupported")
+        if ((sent & DEFAULT_TEMPERATURE) == 0 && m.contains("temperature") && (m.contains("unsupported")
                 || m.contains("not supported") || m.contains("does not support") || m.contains("only the default"))) {
             defaultTemperature = true;
             return true;
@@ -82,13 +85,28 @@ public final class OpenAiCompatibleClient implements LlmClient {
         return false;
     }
 
+    /** Finish reasons of a reply cut short by a limit: OpenAI's "length", Mistral's "model_length" (context full). */
+    private static final Set<String> CUT = Set.of("length", "model_length");
+
+    private static final int NO_RESPONSE_FORMAT = 1;
+    private static final int NO_STREAM_OPTIONS = 2;
+    private static final int COMPLETION_TOKENS = 4;
+    private static final int DEFAULT_TEMPERATURE = 8;
+
+    /** The adaptations a request built now carries. */
+    private int flags() {
+        return (noResponseFormat ? NO_RESPONSE_FORMAT : 0) | (noStreamOptions ? NO_STREAM_OPTIONS : 0)
+                | (completionTokens ? COMPLETION_TOKENS : 0) | (defaultTemperature ? DEFAULT_TEMPERATURE : 0);
+    }
+
     @Override
     public Response complete(Request request) {
         String body;
+        int sent = flags();
         try {
             body = http.postJson(endpoint, headers(), body(request, false), OpenAiCompatibleClient::error);
         } catch (OutboundException e) {
-            if (!adapted(e)) {
+            if (!adapted(e, sent)) {
                 throw e;
             }
             return complete(request);
@@ -100,7 +118,7 @@ public final class OpenAiCompatibleClient implements LlmClient {
         }
         return new Response(text(choice.path("message").path("content")), r.path("model").asString(model),
                 r.path("usage").path("prompt_tokens").asInt(0), r.path("usage").path("completion_tokens").asInt(0),
-                "length".equals(choice.path("finish_reason").asString("")));
+                CUT.contains(choice.path("finish_reason").asString("")));
     }
 
     /**
@@ -139,7 +157,7 @@ public final class OpenAiCompatibleClient implements LlmClient {
         }
         return new Response(text(message.path("content")), r.path("model").asString(model),
                 r.path("usage").path("prompt_tokens").asInt(0), r.path("usage").path("completion_tokens").asInt(0),
-                "length".equals(r.path("choices").path(0).path("finish_reason").asString("")));
+                CUT.contains(r.path("choices").path(0).path("finish_reason").asString("")));
     }
 
     @Override
@@ -167,12 +185,19 @@ public final class OpenAiCompatibleClient implements LlmClient {
             }
             JsonNode chunk = parse(id(), data);
             if (chunk.has("error")) {
-                throw new OutboundException(id(), 200, chunk.path("error").path("message").asString("error in stream"),
-                        null);
+                String message = chunk.path("error").path("message").asString("error in stream");
+                int code = chunk.path("error").path("code").asInt(0);
+                // An upstream failing behind a router (429, 5xx) before any text: tried again.
+                if (text.isEmpty() && (code == 429 || code >= 500 || "server_error".equals(chunk.path("error")
+                        .path("type").asString("")))) {
+                    plain.setLength(0);
+                    throw new OutboundException.Transient(id(), 200, message, null);
+                }
+                throw new OutboundException(id(), 200, message, null);
             }
             answeredBy[0] = chunk.path("model").asString(answeredBy[0]);
             ended[0] |= chunk.path("choices").path(0).path("finish_reason").isString();
-            cut[0] |= "length".equals(chunk.path("choices").path(0).path("finish_reason").asString(""));
+            cut[0] |= CUT.contains(chunk.path("choices").path(0).path("finish_reason").asString(""));
             String piece = text(chunk.path("choices").path(0).path("delta").path("content"));
             if (!piece.isEmpty()) {
                 text.append(piece);
@@ -183,10 +208,11 @@ public final class OpenAiCompatibleClient implements LlmClient {
                 usage[1] = chunk.path("usage").path("completion_tokens").asInt(0);
             }
         };
+        int sent = flags();
         try {
             http.postStream(endpoint, headers(), body(request, true), OpenAiCompatibleClient::error, read);
         } catch (OutboundException e) {
-            if (!text.isEmpty() || !adapted(e)) {
+            if (!text.isEmpty() || !adapted(e, sent)) {
                 throw e;
             }
             return stream(request, onToken);

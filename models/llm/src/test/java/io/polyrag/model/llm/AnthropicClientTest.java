@@ -84,12 +84,27 @@ class AnthropicClientTest {
         }
     }
 
+    /**
+     * An overload sent inside the stream before any text (Anthropic's 529 in a 200's body) is tried again, as the 529
+     * is: nothing reached the caller. Another error event fails the call.
+     */
     @Test
-    void an_error_event_inside_a_stream_fails_the_call() throws IOException {
+    void an_error_event_inside_a_stream_is_retried_before_text_and_otherwise_fails_the_call() throws IOException {
         try (LoopbackServer s = new LoopbackServer(Reply.sse(
-                "event: error\ndata: {\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\",\"message\":\"Overloaded\"}}\n\n"))) {
+                "event: error\ndata: {\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\",\"message\":\"Overloaded\"}}\n\n"),
+                Reply.sse("event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":"
+                        + "{\"type\":\"text_delta\",\"text\":\"Rayleigh\"}}\n\n",
+                        "event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n"))) {
+            List<String> tokens = new java.util.ArrayList<>();
+            assertThat(client(s).stream(request(false), tokens::add).text()).isEqualTo("Rayleigh");
+            assertThat(tokens).containsExactly("Rayleigh");
+            assertThat(s.received).hasSize(2);
+        }
+        try (LoopbackServer s = new LoopbackServer(Reply.sse(
+                "event: error\ndata: {\"type\":\"error\",\"error\":{\"type\":\"invalid_request_error\",\"message\":\"Bad\"}}\n\n"))) {
             assertThatThrownBy(() -> client(s).stream(request(false), t -> { })).isInstanceOf(OutboundException.class)
-                    .hasMessageContaining("Overloaded");
+                    .hasMessageContaining("Bad");
+            assertThat(s.received).hasSize(1);
         }
     }
 

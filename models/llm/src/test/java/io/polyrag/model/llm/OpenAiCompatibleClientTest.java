@@ -220,4 +220,52 @@ class OpenAiCompatibleClientTest {
                     .isFalse();
         }
     }
+
+    /**
+     * Four first calls at once to a model that refuses max_tokens: each is sent again without it. Only the one that
+     * set the flag was; the others failed with the refusal it had already fixed.
+     */
+    @Test
+    void concurrent_first_calls_each_adapt_to_a_refused_parameter() throws Exception {
+        java.util.concurrent.CountDownLatch arrived = new java.util.concurrent.CountDownLatch(4);
+        com.sun.net.httpserver.HttpServer server = com.sun.net.httpserver.HttpServer.create(
+                new java.net.InetSocketAddress("127.0.0.1", 0), 0);
+        server.createContext("/", ex -> {
+            String body = new String(ex.getRequestBody().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            boolean old = body.contains("\"max_tokens\"");
+            if (old) {
+                arrived.countDown();
+                try {
+                    arrived.await(10, java.util.concurrent.TimeUnit.SECONDS); // all four in flight before any answer
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+            byte[] out = (old ? "{\"error\":{\"message\":\"Unsupported parameter: 'max_tokens' is not supported "
+                    + "with this model. Use 'max_completion_tokens' instead.\"}}" : OK).getBytes(
+                    java.nio.charset.StandardCharsets.UTF_8);
+            ex.getResponseHeaders().add("Content-Type", "application/json");
+            ex.sendResponseHeaders(old ? 400 : 200, out.length);
+            ex.getResponseBody().write(out);
+            ex.close();
+        });
+        server.setExecutor(java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor());
+        server.start();
+        try {
+            OpenAiCompatibleClient c = new OpenAiCompatibleClient("http://127.0.0.1:" + server.getAddress().getPort()
+                    + "/v1/", "sk-test", "gpt-test", new Outbound("openai-compatible", Duration.ofSeconds(2),
+                    Duration.ofSeconds(20), 0, waits::add));
+            var pool = java.util.concurrent.Executors.newFixedThreadPool(4);
+            List<java.util.concurrent.Future<LlmClient.Response>> calls = new ArrayList<>();
+            for (int i = 0; i < 4; i++) {
+                calls.add(pool.submit(() -> c.complete(request(false))));
+            }
+            for (var f : calls) {
+                assertThat(f.get(30, java.util.concurrent.TimeUnit.SECONDS).text()).isEqualTo("Paris [1].");
+            }
+            pool.shutdown();
+        } finally {
+            server.stop(0);
+        }
+    }
 }
