@@ -237,7 +237,9 @@ public final class Settings {
                     + "candidate to its share of it). Set it below the model's window less "
                     + "POLYRAG_LLM_MAX_ANSWER_TOKENS (a local model served with a 4,096-token window: about 3000).");
     public static final Setting<Integer> LLM_TIMEOUT_SECONDS = Setting.integer("llm.timeout.seconds", 60, 1, 600,
-            "Time one chat call may take before it is abandoned (and retried, as a transient failure).");
+            "Time one chat call may take before it is abandoned (and retried, as a transient failure); for a "
+            + "streamed call, the longest silence between two of its lines (the whole stream may run longer), "
+            + "retried only before its first line.");
     public static final Setting<Integer> LLM_MAX_RETRIES = Setting.integer("llm.max.retries", 3, 0, 10,
             "Retries of a transient failure (429, 5xx, timeout, dropped connection) of answers and extraction; other "
                     + "errors are not retried, and a search's best-effort steps (condensing, expansion, reranking by "
