@@ -82,7 +82,9 @@ public final class Search {
         SearchRequest scoped = scoped(request, scope, wideCategory);
         KbFusion.Applied tuned = fusion.apply(scoped);
         SearchResponse r = Shown.of(tenant, retrieval.searcher().search(tuned.request()));
-        var indexingNow = indexing.warning(tenant);
+        // Naming none, all of the tenant's: those a queued job is about to create too.
+        var indexingNow = indexing.warning(tenant, request.knowledgeBases().isEmpty() ? List.of()
+                : scoped.knowledgeBases());
         // A large category is filtered after each leg's best candidates: fewer hits than asked said nothing of why.
         boolean thinCategory = wideCategory[0] && r.hits().size() < scoped.topK();
         if (indexingNow.isEmpty() && tuned.note().isEmpty() && !thinCategory) {
@@ -156,7 +158,8 @@ public final class Search {
                     ? config.get(Settings.ANSWER_NEIGHBOURS) : neighbours, grounding, onToken, route));
             // As a search's: an ingest still running, a category too large for the stores to filter by.
             List<String> more = new ArrayList<>();
-            indexing.warning(tenant).ifPresent(more::add);
+            indexing.warning(tenant, request.knowledgeBases().isEmpty() ? List.of() : scoped.knowledgeBases())
+                    .ifPresent(more::add);
             if (wideCategory[0]) {
                 more.add("category '" + scoped.category() + "' holds more than " + SearchRequest.MAX_DOCUMENT_IDS
                         + " documents, so no store filters by it: the sources are those among each leg's best "

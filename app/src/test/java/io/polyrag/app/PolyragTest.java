@@ -340,6 +340,9 @@ class PolyragTest {
                 staging.resolve("0"))), false);
         assertThat(polyrag.search().run(SearchRequest.of("okapi", 3)).warnings()).singleElement().asString()
                 .contains("still being indexed").contains("1 ingest job queued or running");
+        // A search of another knowledge base is not held up by it.
+        assertThat(polyrag.search().run(new SearchRequest("okapi", 3, List.of("default"), Set.of(), null))
+                .warnings()).isEmpty();
     }
 
     @Test
