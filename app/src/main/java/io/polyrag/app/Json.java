@@ -1,10 +1,12 @@
 package io.polyrag.app;
 
 import io.polyrag.core.InvalidInputException;
+import java.io.InputStream;
 import java.lang.System.Logger.Level;
 import java.util.Collection;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
@@ -77,8 +79,21 @@ public final class Json {
         if (body == null || body.isBlank()) {
             throw new InvalidInputException("request body is empty: send a JSON object");
         }
+        return read(() -> MAPPER.readValue(body, type));
+    }
+
+    /**
+     * Like {@link #read(String, Class)}, straight from a stream: a large body (a text ingest) is not first held as
+     * bytes, decoded as characters and copied into a string, three copies of up to the request limit before the
+     * parser ran. Bytes that are not UTF-8 are malformed JSON.
+     */
+    public static <T> T read(InputStream body, Class<T> type) {
+        return read(() -> MAPPER.readValue(body, type));
+    }
+
+    private static <T> T read(Supplier<T> parse) {
         try {
-            T value = MAPPER.readValue(body, type);
+            T value = parse.get();
             if (value == null) {
                 throw new InvalidInputException("request body is null: send a JSON object");
             }

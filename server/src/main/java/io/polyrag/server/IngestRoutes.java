@@ -59,7 +59,7 @@ final class IngestRoutes {
     }
 
     private void ingestText(Context ctx) {
-        Dtos.TextBody b = Json.read(largeJsonBody(ctx), Dtos.TextBody.class);
+        Dtos.TextBody b = largeJsonBody(ctx, Dtos.TextBody.class);
         // The one document's id and version at the top, so a client can fetch or delete it without a search.
         try (ClientProbe gone = ClientProbe.of(ctx)) {
             ctx.json(IngestWire.ofText(tenant(ctx).ingest().text(new TextIngest(b.text(), b.title(), b.uri(),

@@ -468,6 +468,11 @@ class RestServerTest {
                 + "/v1/ingest/text")).header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString("{\"text\": \"" + "x".repeat(5000) + "\"}")));
         assertProblem(big, 413, "larger than the limit of 1,024 bytes: raise POLYRAG_HTTP_MAX_REQUEST_MB");
+        // The same body sent without a length (chunked), parsed as it comes: refused once past the limit.
+        byte[] chunked = ("{\"text\": \"" + "x".repeat(5000) + "\"}").getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        assertProblem(send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + tiny.port() + "/v1/ingest/text"))
+                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofInputStream(
+                        () -> new java.io.ByteArrayInputStream(chunked)))), 413, "larger than the limit of 1,024 bytes");
         HttpResponse<String> bigSearch = send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + tiny.port()
                 + "/v1/search")).header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString("{\"query\": \"" + "x ".repeat(2500) + "\"}")));
