@@ -3,6 +3,7 @@ package io.polyrag.server;
 import static io.polyrag.server.Http.intParam;
 
 import io.javalin.http.Context;
+import io.javalin.http.HttpResponseException;
 import io.polyrag.app.Jobs;
 import io.polyrag.app.Json;
 import io.polyrag.app.Polyrag;
@@ -11,10 +12,13 @@ import io.polyrag.app.wire.IngestWire;
 import io.polyrag.core.InvalidInputException;
 import io.polyrag.core.config.Settings;
 import io.polyrag.core.model.Ids;
+import io.polyrag.core.model.Tenant;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -63,8 +67,29 @@ final class JobRoutes {
                 .events("the stream (text/event-stream), until the client leaves");
     }
 
+    /** Event streams one tenant may hold open in this process: every event woke every stream of every tenant. */
+    static final int MAX_STREAMS_PER_TENANT = 32;
+    private final ConcurrentHashMap<String, AtomicInteger> open = new ConcurrentHashMap<>();
+
     private void events(Context ctx) throws IOException {
         Jobs jobs = jobs(ctx);
+        // Local mode's one user (no keys) is not limited: its streams are the machine owner's.
+        Tenant tenant = Auth.tenant(ctx);
+        AtomicInteger mine = open.computeIfAbsent(tenant.id(), t -> new AtomicInteger());
+        if (mine.incrementAndGet() > MAX_STREAMS_PER_TENANT && !(tenant.isLocal() && tenant.name().isEmpty())) {
+            mine.decrementAndGet();
+            ctx.header("Retry-After", "10");
+            throw new HttpResponseException(429, "this key's tenant has " + MAX_STREAMS_PER_TENANT + " event streams "
+                    + "open here, the most it may: close one (one stream carries all of its jobs' events)");
+        }
+        try {
+            stream(ctx, jobs);
+        } finally {
+            mine.decrementAndGet();
+        }
+    }
+
+    private void stream(Context ctx, Jobs jobs) throws IOException {
         long after = lastEventId(ctx, jobs);
         ctx.status(200).contentType("text/event-stream; charset=utf-8").header("Cache-Control", "no-cache")
                 .header("X-Accel-Buffering", "no");

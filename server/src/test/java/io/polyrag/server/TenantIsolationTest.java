@@ -174,6 +174,31 @@ class TenantIsolationTest {
                 .isEqualTo(firstIds.get(1));
     }
 
+    /** One tenant holds at most so many event streams open; another tenant's are not held up by them. */
+    @Test
+    void a_tenant_may_hold_only_so_many_event_streams() throws Exception {
+        var k = polyrag.keys().create("gamma", "streams");
+        List<java.net.Socket> sockets = new java.util.ArrayList<>();
+        try {
+            for (int i = 0; i <= JobRoutes.MAX_STREAMS_PER_TENANT; i++) {
+                java.net.Socket socket = new java.net.Socket("127.0.0.1", server.port());
+                socket.setSoTimeout(20_000);
+                socket.getOutputStream().write(("GET /v1/events HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer "
+                        + k.key() + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+                sockets.add(socket);
+                String status = new java.io.BufferedReader(new java.io.InputStreamReader(socket.getInputStream(),
+                        StandardCharsets.UTF_8)).readLine();
+                assertThat(status).as("stream " + (i + 1)).startsWith(i < JobRoutes.MAX_STREAMS_PER_TENANT
+                        ? "HTTP/1.1 200" : "HTTP/1.1 429");
+            }
+            assertThat(get(b, "/v1/jobs").statusCode()).isEqualTo(200);
+        } finally {
+            for (java.net.Socket socket : sockets) {
+                socket.close();
+            }
+        }
+    }
+
     /** A stream opened with a key ends once the key is revoked, as the key's next request would get 401. */
     @Test
     void a_revoked_keys_event_stream_ends() throws Exception {
