@@ -7,6 +7,8 @@ import io.polyrag.app.Json;
 import io.polyrag.app.Tracing;
 import io.polyrag.core.InvalidInputException;
 import io.polyrag.core.model.Ids;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.http.Part;
 import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -15,8 +17,11 @@ import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 
 /** What every routes class shares: reading parameters and bodies strictly, and registering GET with HEAD. */
 final class Http {
@@ -170,6 +175,46 @@ final class Http {
                             + "UTF-8: Content-Type: application/json or application/json; charset=utf-8 (got "
                             + Ids.abbreviate(type, 80) + ")");
                 }
+            }
+        }
+    }
+
+    /** The most bytes a multipart request's field (not a file) holds, unless the route takes a large one. */
+    static final int MAX_FIELD_BYTES = 8 << 10;
+    /** The most fields (not files) a multipart request holds. */
+    static final int MAX_FORM_FIELDS = 24;
+
+    /**
+     * Checks a multipart request's fields before any is read: at most {@link #MAX_FORM_FIELDS}, each at most
+     * {@link #MAX_FIELD_BYTES} unless named in {@code large}, none given twice unless named in {@code repeatable}.
+     * The framework reads every field whole, and again for each part of the same name: a thousand 64 KiB fields
+     * named "kb" were 64 GiB of copying, before the route looked at one.
+     */
+    static void checkFormFields(Context ctx, Set<String> repeatable, Set<String> large) {
+        ctx.uploadedFiles(); // the framework's multipart settings (sizes, where parts go) applied first
+        Collection<Part> parts;
+        try {
+            parts = ctx.req().getParts();
+        } catch (IOException | ServletException e) {
+            throw new InvalidInputException("the multipart body could not be read (" + e.getMessage() + ")");
+        }
+        Set<String> seen = new HashSet<>();
+        int fields = 0;
+        for (Part p : parts) {
+            if (p.getSubmittedFileName() != null) {
+                continue;
+            }
+            String name = Ids.abbreviate(String.valueOf(p.getName()), 40);
+            if (++fields > MAX_FORM_FIELDS) {
+                throw new InvalidInputException("more than " + MAX_FORM_FIELDS + " form fields: send files as file "
+                        + "parts and each field once");
+            }
+            if (!seen.add(p.getName()) && !repeatable.contains(p.getName())) {
+                throw new InvalidInputException("form field '" + name + "' is given twice: send it once");
+            }
+            if (p.getSize() > MAX_FIELD_BYTES && !large.contains(p.getName())) {
+                throw new InvalidInputException("form field '" + name + "' holds " + p.getSize() + " bytes, more "
+                        + "than the " + MAX_FIELD_BYTES + " a field takes (a file goes in a file part)");
             }
         }
     }

@@ -137,6 +137,7 @@ final class IngestRoutes {
             throw new HttpResponseException(HttpStatus.UNSUPPORTED_MEDIA_TYPE.getCode(),
                     "send the files as multipart/form-data, one part named '" + part + "' per file");
         }
+        Http.checkFormFields(ctx, Set.of("categories"), Set.of());
         Set<String> given = new TreeSet<>(ctx.formParamMap().keySet());
         given.addAll(ctx.uploadedFileMap().keySet());
         for (String name : given) {

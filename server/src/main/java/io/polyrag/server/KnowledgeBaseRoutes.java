@@ -146,6 +146,7 @@ final class KnowledgeBaseRoutes {
         String name = ctx.pathParam("name");
         List<JudgedQuery> judged;
         if (ctx.isMultipartFormData()) {
+            Http.checkFormFields(ctx, Set.of(), Set.copyOf(BEIR_FIELDS));
             for (String field : BEIR_FIELDS) {
                 if (ctx.uploadedFile(field) == null && ctx.formParam(field) == null) {
                     throw new InvalidInputException("form field '" + field + "' is required: send "

@@ -392,6 +392,24 @@ class RestServerTest {
         assertProblem(r, 400, "malformed request");
     }
 
+    /** A form field is small and given once: each was read whole, and again for each part of its name. */
+    @Test
+    void an_oversized_or_repeated_form_field_is_refused_before_it_is_read() {
+        HttpResponse<String> big = send(HttpRequest.newBuilder(uri("/v1/ingest/upload"))
+                .header("Content-Type", "multipart/form-data; boundary=XyZ")
+                .POST(HttpRequest.BodyPublishers.ofByteArray(multipart("kb", "k".repeat(64 << 10),
+                        new String[][] {{"a.txt", "a note"}}))));
+        assertProblem(big, 400, "form field 'kb' holds 65536 bytes");
+        ByteArrayOutputStream twice = new ByteArrayOutputStream();
+        twice.writeBytes("--XyZ\r\nContent-Disposition: form-data; name=\"kb\"\r\n\r\nother\r\n".getBytes(
+                StandardCharsets.UTF_8));
+        twice.writeBytes(multipart("kb", "notes", new String[][] {{"a.txt", "a note"}}));
+        HttpResponse<String> repeated = send(HttpRequest.newBuilder(uri("/v1/ingest/upload"))
+                .header("Content-Type", "multipart/form-data; boundary=XyZ")
+                .POST(HttpRequest.BodyPublishers.ofByteArray(twice.toByteArray())));
+        assertProblem(repeated, 400, "form field 'kb' is given twice");
+    }
+
     private static byte[] multipart(String field, String value, String[][] files) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         StringBuilder sb = new StringBuilder();
