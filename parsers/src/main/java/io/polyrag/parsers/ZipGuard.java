@@ -38,6 +38,10 @@ final class ZipGuard {
         if (b.length < 4 || b[0] != 'P' || b[1] != 'K') {
             return;
         }
+        long declared = declaredEntries(b);
+        if (declared > maxEntries) {
+            throw refused(item, "holds " + declared + " entries or more (at most " + maxEntries + ")");
+        }
         List<ZipArchiveEntry> entries;
         try (ZipFile zip = ZipFile.builder().setSeekableByteChannel(new SeekableInMemoryByteChannel(b)).get()) {
             entries = Collections.list(zip.getEntries());
@@ -79,6 +83,24 @@ final class ZipGuard {
                         + "use)");
             }
         }
+    }
+
+    /**
+     * How many entries the end of the central directory says the file holds (the larger of its count and what its
+     * size could hold, 46 bytes an entry at least), read before the directory is: listing 800,000 entries to count
+     * them built a third of a gigabyte of entry objects, twice for a job. 0 when there is no such record to read (the
+     * parser then calls the file what it is).
+     */
+    static long declaredEntries(byte[] b) {
+        for (int at = b.length - 22; at >= Math.max(0, b.length - 22 - 65_535); at--) {
+            if (b[at] == 'P' && b[at + 1] == 'K' && b[at + 2] == 5 && b[at + 3] == 6) {
+                long count = (b[at + 10] & 0xff) | (b[at + 11] & 0xff) << 8;
+                long size = (b[at + 12] & 0xffL) | (b[at + 13] & 0xffL) << 8 | (b[at + 14] & 0xffL) << 16
+                        | (b[at + 15] & 0xffL) << 24;
+                return Math.max(count == 0xffff ? 0 : count, size == 0xffffffffL ? 0 : size / 46);
+            }
+        }
+        return 0;
     }
 
     /**

@@ -212,6 +212,11 @@ class DocumentsParserTest {
         }
         assertThatThrownBy(() -> parse("shared.docx", DocumentFixtures.overlappingDocx(3)))
                 .hasMessageContaining("share their compressed data");
+        // The entry count is read from the directory's end record, before a single entry is listed.
+        assertThat(ZipGuard.declaredEntries(DocumentFixtures.manyEntriesDocx(20_001))).isGreaterThanOrEqualTo(20_001);
+        assertThat(ZipGuard.declaredEntries(DocumentFixtures.docx("Small", "a few words", List.of(List.of("a", "b")))))
+                .isBetween(1L, 30L);
+        assertThat(ZipGuard.declaredEntries("not a zip".getBytes(java.nio.charset.StandardCharsets.UTF_8))).isZero();
         DocumentsParser strict = new DocumentsParser(64L << 20, 60_000, 1 << 20);
         StringBuilder varied = new StringBuilder();
         for (int i = 0; varied.length() < 1_500_000; i++) {
