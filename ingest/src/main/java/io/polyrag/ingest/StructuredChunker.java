@@ -368,7 +368,15 @@ public final class StructuredChunker implements Chunker {
             }
             int start = lines.get(from).start();
             int end = lines.get(to - 1).end();
-            String body = b.text().substring(start - b.start(), end - b.start()).strip();
+            // Leading blank lines and trailing space go, not the first line's indentation: a Python method or a YAML
+            // key cut from its class started at column 0, its body still indented (YAML changed meaning).
+            String raw = b.text().substring(start - b.start(), end - b.start());
+            int lead = 0;
+            for (int i = 0; i < raw.length() && Character.isWhitespace(raw.charAt(i)); i++) {
+                lead = raw.charAt(i) == '\n' ? i + 1 : lead;
+            }
+            String body = raw.substring(lead).stripTrailing();
+            start += lead;
             if (!body.isEmpty()) {
                 String fenced = fenceOpen + body + "\n```";
                 out.add(new ChunkDraft(ChunkKind.CODE, fenced, b.headingPath(), start, end, counter.count(fenced),

@@ -246,6 +246,24 @@ class StructuredChunkerTest {
                 .containsExactlyElementsOf(text.lines().filter(l -> !l.isBlank()).toList());
     }
 
+    /** A cut inside a class keeps the first line's indentation, and the chunk's offset points at that line. */
+    @Test
+    void a_code_chunk_keeps_its_first_lines_indentation() {
+        StringBuilder code = new StringBuilder("class A:\n");
+        for (int f = 0; f < 6; f++) {
+            code.append("    def f").append(f).append("(self):\n        return ").append(f).append("\n\n");
+        }
+        String text = code.toString().stripTrailing();
+        List<ChunkDraft> chunks = new StructuredChunker(WORDS, 12, 2)
+                .chunk(doc(new Block(ChunkKind.CODE, text, List.of(), 0, text.length(), "python")));
+        assertThat(chunks).hasSizeGreaterThan(1);
+        for (ChunkDraft c : chunks.subList(1, chunks.size())) {
+            String body = c.text().substring("```python\n".length(), c.text().length() - "\n```".length());
+            assertThat(body).startsWith("    def f");
+            assertThat(text.substring(c.startOffset())).as("the offset").startsWith(body);
+        }
+    }
+
     /** A fence's info string of kilobytes left each chunk one word of budget: thousands of chunks over the window. */
     @Test
     void a_code_language_of_kilobytes_is_dropped_not_repeated_in_every_chunk() {
