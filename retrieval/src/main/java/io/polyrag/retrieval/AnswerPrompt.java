@@ -61,7 +61,18 @@ final class AnswerPrompt {
                 // in one manual): its first hit passage always, then the next ones while they fit.
                 hits.clear();
                 size = 0;
-                for (AnswerSource.Passage p : s.passages()) {
+                // A passage added from further on (a summary's found passage after the document's opening ones: its
+                // ordinal jumps) comes right after the first: kept last, a small context dropped the one passage the
+                // question was about.
+                List<AnswerSource.Passage> ps = s.passages();
+                AnswerSource.Passage further = ps.size() > 2 && ps.getLast().ordinal() > ps.get(ps.size() - 2)
+                        .ordinal() + 1 ? ps.getLast() : null;
+                List<AnswerSource.Passage> order = new ArrayList<>(ps);
+                if (further != null) {
+                    order.remove(further);
+                    order.add(1, further);
+                }
+                for (AnswerSource.Passage p : order) {
                     if (p.hit() && (hits.isEmpty() || size + p.text().length() + 2 <= room)) {
                         hits.add(p);
                         size += p.text().length() + 2;

@@ -214,8 +214,9 @@ public final class AnswerService {
                 passages.add(new AnswerSource.Passage(best.chunkId(), best.ordinal(), best.kind(), best.headingPath(),
                         best.text(), true, best.location()));
             }
-            warnings.add("'" + best.title() + "' is longer than the summary reads: its first " + SUMMARY_CHUNKS
-                    + " passages" + (best.ordinal() >= SUMMARY_CHUNKS ? " and the one the search found" : ""));
+            warnings.add("'" + best.title() + "' is longer than the summary reads: " + (best.ordinal() >= SUMMARY_CHUNKS
+                    ? "the passage the search found and its first passages" : "its first passages") + " (at most "
+                    + SUMMARY_CHUNKS + ", as many as the model's context holds)");
         }
         return passages.isEmpty() ? List.of() : List.of(new AnswerSource(1, best.documentId(), best.title(),
                 best.uri(), best.knowledgeBase(), passages, List.of()));

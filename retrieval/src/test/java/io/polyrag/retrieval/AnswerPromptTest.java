@@ -60,4 +60,19 @@ class AnswerPromptTest {
         assertThat(AnswerPrompt.fitted(List.of(manual), 1).getFirst().passages()).extracting(
                 AnswerSource.Passage::chunkId).containsExactly("h0");
     }
+
+    /** A summary's found passage, added after the document's opening ones, is kept when the room is small. */
+    @Test
+    void a_summarys_found_passage_is_kept_before_the_rest_of_the_opening() {
+        List<AnswerSource.Passage> ps = new ArrayList<>();
+        for (int i = 0; i < 12; i++) {
+            ps.add(new AnswerSource.Passage("c" + i, i, ChunkKind.PROSE, List.of(), ("c" + i + " ").repeat(100), true,
+                    ""));
+        }
+        ps.add(new AnswerSource.Passage("found", 30, ChunkKind.PROSE, List.of(), "backup ".repeat(60), true, ""));
+        List<AnswerSource> fitted = AnswerPrompt.fitted(List.of(new AnswerSource(1, "d1", "Manual", "u1", "kb", ps)),
+                600);
+        assertThat(fitted.getFirst().passages()).extracting(AnswerSource.Passage::chunkId).contains("c0", "found")
+                .hasSizeLessThan(13);
+    }
 }

@@ -174,7 +174,7 @@ class IntentRouterTest {
         assertThat(summary.sources().getFirst().passages()).extracting(p -> p.ordinal())
                 .hasSize(AnswerService.SUMMARY_CHUNKS + 1).endsWith(15);
         assertThat(summary.warnings()).singleElement().asString().contains("'Title manual' is longer than the summary "
-                + "reads").contains("and the one the search found");
+                + "reads").contains("the passage the search found and its first passages");
         Answer overview = s.answer(ask("What's in this knowledge base?"), 1, false, t -> { }, true);
         assertThat(overview.sources()).hasSize(AnswerService.OVERVIEW_DOCUMENTS);
         assertThat(overview.warnings()).singleElement().asString().contains("more than 10 documents");
