@@ -93,9 +93,11 @@ final class UploadJob implements JobHandler {
     @Override
     public JobProgress run(JobStore.Claimed job, JobHandler.Context context) {
         Payload p = JSON.readValue(job.payload(), Payload.class);
+        // A title given with the upload is the one indexed (written into the catalog only after the ingest, the
+        // index and every chunk's embedded text carried the parser's, "Microsoft Word - AR_v3.docx").
         List<IngestInput> inputs = p.files().stream().map(f -> new IngestInput("upload:" + f.name(), f.name(),
-                f.key() == null && f.path() != null ? sizeOf(legacyPath(f.path())) : f.size(), null, () -> read(f)))
-                        .toList();
+                f.key() == null && f.path() != null ? sizeOf(legacyPath(f.path())) : f.size(), null, () -> read(f),
+                p.title() == null ? null : "title\n" + p.title(), p.title())).toList();
         long calls = 0;
         long tokens = 0;
         if (!p.skipGraph() && ingest.spendsTokens()) {

@@ -57,6 +57,8 @@ class DocumentsTest {
                 assertThat(badStatus.statusCode()).isEqualTo(400);
                 assertThat(badStatus.body()).contains("indexing, indexed or updating");
                 assertThat(doc.get("title").asString()).as("a UTF-8 form field").isEqualTo("Q3 lantern report — café");
+                // The title given is the one indexed: a word only it holds finds the document.
+                assertThat(get("/v1/search?q=caf%C3%A9&kb=office&modalities=fulltext").body()).contains(id);
                 assertThat(doc.get("categories").toString()).isEqualTo("[\"finance\",\"reports\"]");
                 assertThat(doc.get("subcategory").asString()).isEqualTo("quarterly");
                 assertThat(doc.get("external_ref").asString()).isEqualTo("crm:7");
