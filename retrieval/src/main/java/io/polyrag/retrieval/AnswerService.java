@@ -165,7 +165,8 @@ public final class AnswerService {
             mode = "generated";
             // A sentence cut in half read as a whole answer: the note says where it stopped and why.
             note = "Written by " + llm.id() + " from the numbered sources." + (written.cut() ? " " + cutNote()
-                    : "");
+                    : "") + (written.stoppedBy() == null ? "" : " " + Answer.FILTERED + " (" + written.stoppedBy()
+                    + "): the answer may be incomplete.");
             if (text.isBlank()) {
                 // A reasoning model can spend its whole allowance thinking and write nothing: that was a 200 with an
                 // empty answer, passed off as written. The sources' best sentences are quoted instead, saying why.

@@ -159,13 +159,13 @@ final class ChatRoutes {
                         new Delta(null, content(a)), null)), null));
             }
             send(out, new Chunk(id, "chat.completion.chunk", created, model, List.of(new ChunkChoice(0,
-                    new Delta(null, null), a.cut() ? "length" : "stop")), SearchWire.sources(a.sources())));
+                    new Delta(null, null), a.cut() ? "length" : a.filtered() ? "content_filter" : "stop")), SearchWire.sources(a.sources())));
             out.write("data: [DONE]\n\n");
             return;
         }
         Answer a = whole(ctx, search, request, history);
         ctx.json(new Completion(id, "chat.completion", created, model, List.of(new Choice(0, new Message("assistant",
-                content(a)), a.cut() ? "length" : "stop")), new Usage(0, 0, 0), SearchWire.sources(a.sources())));
+                content(a)), a.cut() ? "length" : a.filtered() ? "content_filter" : "stop")), new Usage(0, 0, 0), SearchWire.sources(a.sources())));
     }
 
     /** An answer written whole, stopped when its client hangs up before it is. */

@@ -53,6 +53,14 @@ public record Answer(String query, String answer, String mode, String note, List
         return "generated".equals(mode) && note != null && note.contains(CUT);
     }
 
+    /** The note's sentence for a generated answer the provider itself stopped (a content filter, a refusal). */
+    public static final String FILTERED = "The provider stopped it";
+
+    /** Whether the provider stopped this answer itself (OpenAI's finish "content_filter", Anthropic's "refusal"). */
+    public boolean filtered() {
+        return "generated".equals(mode) && note != null && note.contains(FILTERED);
+    }
+
     /** An answer the router did not touch. */
     public Answer(String query, String answer, String mode, String note, List<AnswerSource> sources, long tookMs,
             List<DegradedLeg> degraded, List<GroundedSentence> grounding) {

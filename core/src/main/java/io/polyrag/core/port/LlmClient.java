@@ -40,11 +40,24 @@ public interface LlmClient extends AutoCloseable {
      * @param outputTokens tokens written
      * @param cut whether the model stopped at the request's {@code maxTokens} (OpenAI's finish_reason "length",
      *     Anthropic's stop_reason "max_tokens"), its text unfinished
+     * @param stoppedBy the provider's own stop of the reply ({@code content_filter}, {@code refusal}), or null
      */
-    record Response(String text, String model, int inputTokens, int outputTokens, boolean cut) {
+    record Response(String text, String model, int inputTokens, int outputTokens, boolean cut, String stoppedBy) {
         /** A completion that ended on its own. */
         public Response(String text, String model, int inputTokens, int outputTokens) {
-            this(text, model, inputTokens, outputTokens, false);
+            this(text, model, inputTokens, outputTokens, false, null);
+        }
+
+        public Response(String text, String model, int inputTokens, int outputTokens, boolean cut) {
+            this(text, model, inputTokens, outputTokens, cut, null);
+        }
+
+        /**
+         * The provider's reason for stopping the reply itself, its text perhaps unfinished: OpenAI's finish_reason
+         * "content_filter", Anthropic's stop_reason "refusal"; null for any other end.
+         */
+        public static String stoppedBy(String reason) {
+            return "content_filter".equals(reason) || "refusal".equals(reason) ? reason : null;
         }
     }
 

@@ -52,7 +52,8 @@ public final class AnthropicClient implements LlmClient {
         }
         return new Response(text.toString(), r.path("model").asString(model),
                 r.path("usage").path("input_tokens").asInt(0), r.path("usage").path("output_tokens").asInt(0),
-                CUT.contains(r.path("stop_reason").asString("")));
+                CUT.contains(r.path("stop_reason").asString("")),
+                Response.stoppedBy(r.path("stop_reason").asString("")));
     }
 
     @Override
@@ -61,6 +62,7 @@ public final class AnthropicClient implements LlmClient {
         int[] usage = {0, 0};
         boolean[] ended = {false};
         boolean[] cut = {false};
+        String[] stopped = {null};
         http.postStream(endpoint, headers(), body(request, true), OpenAiCompatibleClient::error, line -> {
             if (!line.startsWith("data:")) {
                 return;
@@ -78,6 +80,7 @@ public final class AnthropicClient implements LlmClient {
                 case "message_delta" -> {
                     usage[1] = event.path("usage").path("output_tokens").asInt(usage[1]);
                     cut[0] |= CUT.contains(event.path("delta").path("stop_reason").asString(""));
+                    stopped[0] = Response.stoppedBy(event.path("delta").path("stop_reason").asString(""));
                 }
                 case "message_stop" -> ended[0] = true;
                 case "error" -> {
@@ -100,7 +103,7 @@ public final class AnthropicClient implements LlmClient {
                     + (text.isEmpty() ? "; nothing streamed: is the base URL Anthropic's Messages API?" : "") + ")",
                     null);
         }
-        return new Response(text.toString(), model, usage[0], usage[1], cut[0]);
+        return new Response(text.toString(), model, usage[0], usage[1], cut[0], stopped[0]);
     }
 
     private Map<String, String> headers() {

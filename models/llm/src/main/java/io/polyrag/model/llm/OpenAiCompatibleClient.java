@@ -118,7 +118,8 @@ public final class OpenAiCompatibleClient implements LlmClient {
         }
         return new Response(text(choice.path("message").path("content")), r.path("model").asString(model),
                 r.path("usage").path("prompt_tokens").asInt(0), r.path("usage").path("completion_tokens").asInt(0),
-                CUT.contains(choice.path("finish_reason").asString("")));
+                CUT.contains(choice.path("finish_reason").asString("")),
+                Response.stoppedBy(choice.path("finish_reason").asString("")));
     }
 
     /**
@@ -157,7 +158,8 @@ public final class OpenAiCompatibleClient implements LlmClient {
         }
         return new Response(text(message.path("content")), r.path("model").asString(model),
                 r.path("usage").path("prompt_tokens").asInt(0), r.path("usage").path("completion_tokens").asInt(0),
-                CUT.contains(r.path("choices").path(0).path("finish_reason").asString("")));
+                CUT.contains(r.path("choices").path(0).path("finish_reason").asString("")),
+                Response.stoppedBy(r.path("choices").path(0).path("finish_reason").asString("")));
     }
 
     @Override
@@ -167,6 +169,7 @@ public final class OpenAiCompatibleClient implements LlmClient {
         String[] answeredBy = {model};
         boolean[] ended = {false};
         boolean[] cut = {false};
+        String[] stopped = {null};
         StringBuilder plain = new StringBuilder();
         Consumer<String> read = line -> {
             if (!line.startsWith("data:")) {
@@ -185,19 +188,13 @@ public final class OpenAiCompatibleClient implements LlmClient {
             }
             JsonNode chunk = parse(id(), data);
             if (chunk.has("error")) {
-                String message = chunk.path("error").path("message").asString("error in stream");
-                int code = chunk.path("error").path("code").asInt(0);
-                // An upstream failing behind a router (429, 5xx) before any text: tried again.
-                if (text.isEmpty() && (code == 429 || code >= 500 || "server_error".equals(chunk.path("error")
-                        .path("type").asString("")))) {
-                    plain.setLength(0);
-                    throw new OutboundException.Transient(id(), 200, message, null);
-                }
-                throw new OutboundException(id(), 200, message, null);
+                throw streamError(chunk.path("error"), text.isEmpty());
             }
             answeredBy[0] = chunk.path("model").asString(answeredBy[0]);
             ended[0] |= chunk.path("choices").path(0).path("finish_reason").isString();
             cut[0] |= CUT.contains(chunk.path("choices").path(0).path("finish_reason").asString(""));
+            stopped[0] = stopped[0] != null ? stopped[0] : Response.stoppedBy(chunk.path("choices").path(0)
+                    .path("finish_reason").asString(""));
             String piece = text(chunk.path("choices").path(0).path("delta").path("content"));
             if (!piece.isEmpty()) {
                 text.append(piece);
@@ -220,7 +217,17 @@ public final class OpenAiCompatibleClient implements LlmClient {
         if (!ended[0]) {
             return unended(text, plain, onToken);
         }
-        return new Response(text.toString(), answeredBy[0], usage[0], usage[1], cut[0]);
+        return new Response(text.toString(), answeredBy[0], usage[0], usage[1], cut[0], stopped[0]);
+    }
+
+    /** An error sent inside a stream: an upstream failing behind a router (429, 5xx) before any text is tried again. */
+    private OutboundException streamError(JsonNode error, boolean nothingYet) {
+        String message = error.path("message").asString("error in stream");
+        int code = error.path("code").asInt(0);
+        if (nothingYet && (code == 429 || code >= 500 || "server_error".equals(error.path("type").asString("")))) {
+            return new OutboundException.Transient(id(), 200, message, null);
+        }
+        return new OutboundException(id(), 200, message, null);
     }
 
     private Map<String, String> headers() {

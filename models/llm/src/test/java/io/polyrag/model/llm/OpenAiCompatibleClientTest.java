@@ -138,6 +138,21 @@ class OpenAiCompatibleClientTest {
         }
     }
 
+    /** A reply the provider's filter stopped says so: it read as a whole answer, finish "stop". */
+    @Test
+    void a_reply_stopped_by_the_providers_filter_says_so() throws IOException {
+        try (LoopbackServer s = new LoopbackServer(Reply.sse(
+                "data: {\"choices\":[{\"delta\":{\"content\":\"The dose is\"}}]}\n\n",
+                "data: {\"choices\":[{\"delta\":{},\"finish_reason\":\"content_filter\"}]}\n\n", "data: [DONE]\n\n"),
+                Reply.json(200, OK.replace("\"stop\"", "\"content_filter\"")))) {
+            LlmClient.Response streamed = client(s, 0, Duration.ofSeconds(5)).stream(request(false), t -> { });
+            assertThat(streamed.stoppedBy()).isEqualTo("content_filter");
+            assertThat(streamed.cut()).isFalse();
+            assertThat(client(s, 0, Duration.ofSeconds(5)).complete(request(false)).stoppedBy())
+                    .isEqualTo("content_filter");
+        }
+    }
+
     @Test
     void a_stream_that_fails_before_any_text_is_retried() throws IOException {
         try (LoopbackServer s = new LoopbackServer(Reply.json(500, "{\"error\":{\"message\":\"boom\"}}"),
