@@ -13,6 +13,7 @@ import java.nio.file.ClosedWatchServiceException;
 import java.nio.file.FileVisitResult;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
 import java.nio.file.StandardWatchEventKinds;
@@ -262,9 +263,19 @@ final class SourceWatcher implements AutoCloseable {
                 || source.getValue().selects(rel);
     }
 
+    /** Whether {@code p} lies in polyrag's own folders, as written or through a link (a root named by a link). */
     private boolean forbidden(Path p) {
         Path abs = p.toAbsolutePath().normalize();
-        return forbidden.stream().anyMatch(abs::startsWith);
+        if (forbidden.stream().anyMatch(abs::startsWith)) {
+            return true;
+        }
+        Path existing = Files.exists(p, LinkOption.NOFOLLOW_LINKS) ? p : p.getParent();
+        try {
+            Path real = existing == null ? abs : existing.toRealPath();
+            return forbidden.stream().anyMatch(real::startsWith);
+        } catch (IOException e) {
+            return false;
+        }
     }
 
     private void scheduleDue(Instant now) {

@@ -44,13 +44,11 @@ import java.util.stream.Stream;
 
 /**
  * One sync of a source, as a job of kind {@code sync}, the same for every connector: the connector lists the items,
- * and against what the last sync saw of each they are classified — unchanged (the change token as recorded: never
- * read), touched (read, same bytes: only the recorded token moves), changed or new (ingested through the normal
- * pipeline, so they land in every store as any ingest does), gone (removed from every store and from the state). The
- * hash is of the raw bytes, so a parser upgrade re-classifies nothing. Items that fail for a reason of the moment (a
- * quota, a model or store that failed, a cancel) stay as recorded and are tried again by the next sync; items whose
- * bytes are refused are remembered as read, and tried again once they change; what a listing did not find is deleted
- * only when it was complete and the sync was not stopped.
+ * classified against what the last sync saw — unchanged (token as recorded: never read), touched (same bytes: only
+ * the token moves), changed or new (ingested as any ingest), gone (removed from every store and the state). The hash
+ * is of the raw bytes. Items failing for a reason of the moment stay as recorded and are tried again next sync; those
+ * whose bytes are refused are remembered, tried again once they change; what a listing did not find is deleted only
+ * when it was complete and the sync not stopped.
  */
 final class SyncJob implements JobHandler {
     static final String KIND = "sync";
@@ -106,9 +104,14 @@ final class SyncJob implements JobHandler {
         }
         try {
             JobProgress done = sync(p, source, context);
-            // Settings changed while it ran (on any replica; the update answered with this sync): one more scan.
-            Source now = sources.source(p.tenant(), p.source()).orElse(null);
-            if (now != null && now.enabled() && !now.config().equals(source.config()) && !context.canceled()) {
+            // Settings changed while it ran (on any replica; the update answered with this sync): scanned again.
+            Source read = source;
+            for (int pass = 0; pass < 3 && !context.canceled(); pass++) {
+                Source now = sources.source(p.tenant(), p.source()).orElse(null);
+                if (now == null || !now.enabled() || now.config().equals(read.config())) {
+                    break;
+                }
+                read = now;
                 done = sync(p, now, context);
             }
             return done;
@@ -241,8 +244,7 @@ final class SyncJob implements JobHandler {
     private void delete(Scan scan, List<SyncItem> items) {
         List<String> documentIds = items.stream().map(SyncItem::documentId).filter(id -> !id.isEmpty()).distinct()
                 .toList();
-        // A document another source also records stays: deleted, that source found its file unchanged at its next
-        // scan and never indexed it again.
+        // A document another source also records stays (deleted, that source never indexed its file again).
         Set<String> kept = sources.documentsOfOtherSources(scan.payload.tenant(), scan.payload.source(), documentIds);
         documentIds = documentIds.stream().filter(id -> !kept.contains(id)).toList();
         scan.deleted += documentIds.isEmpty() ? 0 : scan.facets.documents().delete(documentIds);
@@ -392,8 +394,7 @@ final class SyncJob implements JobHandler {
 
     /**
      * Keeps a fetched item's bytes as its document's original. A failure loses only the original, as an upload's
-     * does: thrown, it failed the sync before anything was recorded, at every sync, and nothing removed from the
-     * source was ever deleted.
+     * does (thrown, it failed every sync before anything was recorded).
      */
     private void keepOriginal(Scan scan, String id, Pending x) {
         try {
@@ -467,9 +468,8 @@ final class SyncJob implements JobHandler {
             if (id != null && x.content().bytes() != null) {
                 keepOriginal(scan, id, x);
             }
-            // Indexed: its document. Refused (a type polyrag does not read, bytes it cannot parse): still
-            // remembered, with the document it had, so the same bytes are not read and failed again at every sync;
-            // once the item changes it is tried again. An item that came with its bytes (a fetched page) is recorded
+            // Indexed: its document. Refused: still remembered, with the document it had, so the same bytes are not
+            // read and failed again at every sync. An item that came with its bytes (a fetched page) is recorded
             // without its token then, so the next sync fetches it whole and still follows its links.
             String documentId = id != null ? id : before == null ? "" : before.documentId();
             recorded.add(id == null && x.held() ? new SyncItem(item.item(), 0, item.sizeBytes(), item.hash(),

@@ -363,6 +363,8 @@ class WebSyncTest {
                     .hasMessageContaining("POLYRAG_SYNC_WEB_ALLOW_PRIVATE");
             // A name that resolves privately and one that does not resolve get one answer, with no address in it.
             String local = PublicOnlyResolver.refusal("localhost", false, "web sources", "X");
+            assertThat(PublicOnlyResolver.refusal("no-such-host.invalid", true, "web sources", "X"))
+                    .as("with private addresses allowed, nothing to keep from anyone").endsWith("does not resolve");
             assertThat(local).doesNotContain("127.0.0.1").isEqualTo(PublicOnlyResolver.refusal(
                     "no-such-host.invalid", false, "web sources", "X").replace("no-such-host.invalid", "localhost"));
             assertThatThrownBy(() -> p.sources().register(new SourceRegistration("meta", "web", Map.of("start_urls",

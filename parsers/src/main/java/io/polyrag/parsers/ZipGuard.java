@@ -38,9 +38,8 @@ final class ZipGuard {
         if (b.length < 4 || b[0] != 'P' || b[1] != 'K') {
             return;
         }
-        long declared = declaredEntries(b);
-        if (declared > maxEntries) {
-            throw refused(item, "holds " + declared + " entries or more (at most " + maxEntries + ")");
+        if (declaredEntries(b, maxEntries) > maxEntries) {
+            throw refused(item, "holds more than " + maxEntries + " entries");
         }
         List<ZipArchiveEntry> entries;
         try (ZipFile zip = ZipFile.builder().setSeekableByteChannel(new SeekableInMemoryByteChannel(b)).get()) {
@@ -86,21 +85,35 @@ final class ZipGuard {
     }
 
     /**
-     * How many entries the end of the central directory says the file holds (the larger of its count and what its
-     * size could hold, 46 bytes an entry at least), read before the directory is: listing 800,000 entries to count
-     * them built a third of a gigabyte of entry objects, twice for a job. 0 when there is no such record to read (the
-     * parser then calls the file what it is).
+     * How many entries the central directory holds, counted up to {@code limit + 1} by walking its records (their
+     * signature and lengths) from where the end record says it starts, before any entry is listed: listing 800,000
+     * entries to count them built a third of a gigabyte of entry objects, twice for a job. 0 when there is no
+     * directory to walk (zip64, a damaged file: left to the listing and the parser).
      */
-    static long declaredEntries(byte[] b) {
+    static long declaredEntries(byte[] b, int limit) {
         for (int at = b.length - 22; at >= Math.max(0, b.length - 22 - 65_535); at--) {
             if (b[at] == 'P' && b[at + 1] == 'K' && b[at + 2] == 5 && b[at + 3] == 6) {
-                long count = (b[at + 10] & 0xff) | (b[at + 11] & 0xff) << 8;
-                long size = (b[at + 12] & 0xffL) | (b[at + 13] & 0xffL) << 8 | (b[at + 14] & 0xffL) << 16
-                        | (b[at + 15] & 0xffL) << 24;
-                return Math.max(count == 0xffff ? 0 : count, size == 0xffffffffL ? 0 : size / 46);
+                long offset = u32(b, at + 16);
+                long count = 0;
+                for (long o = offset; o >= 0 && o + 46 <= at && count <= limit; count++) {
+                    int r = (int) o;
+                    if (b[r] != 'P' || b[r + 1] != 'K' || b[r + 2] != 1 || b[r + 3] != 2) {
+                        return count;
+                    }
+                    o += 46L + u16(b, r + 28) + u16(b, r + 30) + u16(b, r + 32);
+                }
+                return count;
             }
         }
         return 0;
+    }
+
+    private static int u16(byte[] b, int at) {
+        return (b[at] & 0xff) | (b[at + 1] & 0xff) << 8;
+    }
+
+    private static long u32(byte[] b, int at) {
+        return (b[at] & 0xffL) | (b[at + 1] & 0xffL) << 8 | (b[at + 2] & 0xffL) << 16 | (b[at + 3] & 0xffL) << 24;
     }
 
     /**

@@ -15,6 +15,9 @@ final class Spaceless {
      * no sentence of a Chinese source ever shared one with the question, and none was long enough to quote.
      */
     static boolean script(int cp) {
+        if (cp == 0x30FC || cp == 0xFF70) {
+            return true; // the prolonged sound mark (データ), of no script of its own
+        }
         Character.UnicodeScript script = Character.UnicodeScript.of(cp);
         return script == Character.UnicodeScript.HAN || script == Character.UnicodeScript.HIRAGANA
                 || script == Character.UnicodeScript.KATAKANA || script == Character.UnicodeScript.THAI

@@ -30,6 +30,8 @@ class ExtractiveAnswererTest {
         String ja = new ExtractiveAnswerer().answer("灯台の高さはどれくらいですか？", source("灯台",
                 "この灯台の高さは約百メートルでした。港の入口に建てられました。"));
         assertThat(ja).contains("百メートル").contains("[1]");
+        // The prolonged sound mark is part of a katakana word: データ is デー, ータ, not デ and タ.
+        assertThat(ExtractiveAnswerer.terms("データベース")).contains("デー", "ータ", "ース");
     }
 
     @Test

@@ -54,6 +54,8 @@ final class Auth {
      * listed as a trusted proxy) throttled the operator's scrapes and admin calls with the right key.
      */
     private final Map<String, long[]> operatorFailures = new ConcurrentHashMap<>();
+    /** Addresses the operator key came from, and when last: an hour after, they share the untracked count again. */
+    private final Map<String, Long> operatorAddresses = new ConcurrentHashMap<>();
     private final Counter authFailures;
     private final List<String> corsOrigins;
     /** Bound beyond loopback: keys stay required even once every key is revoked (local mode would answer anyone). */
@@ -124,11 +126,15 @@ final class Auth {
         if (operator) {
             // The operator key is whatever the operator typed, not 256 random bits: a throttled address does not get
             // its guesses checked (tenants behind a shared address do not use these routes).
-            // Its own failures only: the shared count of untracked addresses (a flood of ten thousand) kept the
-            // operator's right key out too.
-            throttle(ctx, client, operatorFailures, false);
+            // An address the operator key came from lately is judged by its own failures only: the shared count of
+            // untracked addresses (a flood of ten thousand) kept Prometheus and the operator out too. Any other
+            // address shares it, so a flood does not open unthrottled guessing from fresh addresses.
+            throttle(ctx, client, operatorFailures, !operatorSeen(client));
             if (adminKey != null && key != null && MessageDigest.isEqual(adminKey,
                     key.getBytes(StandardCharsets.UTF_8))) {
+                if (operatorAddresses.size() < MAX_TRACKED_CLIENTS || operatorAddresses.containsKey(client)) {
+                    operatorAddresses.put(client, System.currentTimeMillis());
+                }
                 ctx.attribute(TENANT, Tenant.LOCAL);
                 return;
             }
@@ -320,6 +326,15 @@ final class Auth {
         }
         String key = ctx.header("X-Api-Key");
         return key == null ? null : key.strip();
+    }
+
+    private boolean operatorSeen(String client) {
+        Long at = operatorAddresses.get(client);
+        if (at != null && System.currentTimeMillis() - at > 3_600_000) {
+            operatorAddresses.remove(client, at);
+            return false;
+        }
+        return at != null;
     }
 
     private void throttle(Context ctx, String client, Map<String, long[]> counts) {

@@ -18,9 +18,10 @@ import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.HashSet;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 
 /** What every routes class shares: reading parameters and bodies strictly, and registering GET with HEAD. */
@@ -181,12 +182,15 @@ final class Http {
 
     /** The most bytes a multipart request's field (not a file) holds, unless the route takes a large one. */
     static final int MAX_FIELD_BYTES = 8 << 10;
-    /** The most fields (not files) a multipart request holds. */
+    /** The most different fields (not files) a multipart request holds. */
     static final int MAX_FORM_FIELDS = 24;
+    /** The most times a repeatable field (categories) is given: as many as a document takes. */
+    static final int MAX_REPEATS = 32;
 
     /**
-     * Checks a multipart request's fields before any is read: at most {@link #MAX_FORM_FIELDS}, each at most
-     * {@link #MAX_FIELD_BYTES} unless named in {@code large}, none given twice unless named in {@code repeatable}.
+     * Checks a multipart request's fields before any is read: at most {@link #MAX_FORM_FIELDS} different ones, each
+     * at most {@link #MAX_FIELD_BYTES} unless named in {@code large}, none given twice unless named in
+     * {@code repeatable} (and those at most {@link #MAX_REPEATS} times).
      * The framework reads every field whole, and again for each part of the same name: a thousand 64 KiB fields
      * named "kb" were 64 GiB of copying, before the route looked at one.
      */
@@ -198,19 +202,23 @@ final class Http {
         } catch (IOException | ServletException e) {
             throw new InvalidInputException("the multipart body could not be read (" + e.getMessage() + ")");
         }
-        Set<String> seen = new HashSet<>();
-        int fields = 0;
+        Map<String, Integer> seen = new HashMap<>();
         for (Part p : parts) {
             if (p.getSubmittedFileName() != null) {
                 continue;
             }
             String name = Ids.abbreviate(String.valueOf(p.getName()), 40);
-            if (++fields > MAX_FORM_FIELDS) {
-                throw new InvalidInputException("more than " + MAX_FORM_FIELDS + " form fields: send files as file "
-                        + "parts and each field once");
+            int times = seen.merge(p.getName(), 1, Integer::sum);
+            if (seen.size() > MAX_FORM_FIELDS) {
+                throw new InvalidInputException("more than " + MAX_FORM_FIELDS + " different form fields: files go "
+                        + "in file parts");
             }
-            if (!seen.add(p.getName()) && !repeatable.contains(p.getName())) {
+            if (times > 1 && !repeatable.contains(p.getName())) {
                 throw new InvalidInputException("form field '" + name + "' is given twice: send it once");
+            }
+            if (times > MAX_REPEATS) {
+                throw new InvalidInputException("form field '" + name + "' is given more than " + MAX_REPEATS
+                        + " times");
             }
             if (p.getSize() > MAX_FIELD_BYTES && !large.contains(p.getName())) {
                 throw new InvalidInputException("form field '" + name + "' holds " + p.getSize() + " bytes, more "

@@ -408,6 +408,18 @@ class RestServerTest {
                 .header("Content-Type", "multipart/form-data; boundary=XyZ")
                 .POST(HttpRequest.BodyPublishers.ofByteArray(twice.toByteArray())));
         assertProblem(repeated, 400, "form field 'kb' is given twice");
+        // Categories may be repeated, as many as a document takes.
+        ByteArrayOutputStream categories = new ByteArrayOutputStream();
+        for (int i = 0; i < 32; i++) {
+            categories.writeBytes(("--XyZ\r\nContent-Disposition: form-data; name=\"categories\"\r\n\r\nc" + i
+                    + "\r\n").getBytes(StandardCharsets.UTF_8));
+        }
+        categories.writeBytes(("--XyZ\r\nContent-Disposition: form-data; name=\"file\"; filename=\"c.txt\"\r\n"
+                + "Content-Type: text/plain\r\n\r\nA note in many categories.\r\n--XyZ--\r\n").getBytes(
+                StandardCharsets.UTF_8));
+        assertThat(send(HttpRequest.newBuilder(uri("/v1/documents")).header("Content-Type",
+                "multipart/form-data; boundary=XyZ").POST(HttpRequest.BodyPublishers.ofByteArray(
+                categories.toByteArray()))).statusCode()).isEqualTo(202);
     }
 
     private static byte[] multipart(String field, String value, String[][] files) {

@@ -98,7 +98,13 @@ public final class Confinement {
         Path abs = file.toAbsolutePath().normalize();
         Path under = below(abs);
         if (under == null) {
-            return Optional.of(file + OUTSIDE);
+            // Written outside: allowed only when it resolves inside (a link to a root); any failure, one answer.
+            try {
+                return refusalOfReal(file, file.toRealPath()).isEmpty() ? Optional.empty()
+                        : Optional.of(file + OUTSIDE);
+            } catch (IOException e) {
+                return Optional.of(file + OUTSIDE);
+            }
         }
         Path real;
         try {
@@ -179,7 +185,9 @@ public final class Confinement {
         }
         Optional<String> refused = refusalOfReal(file, real);
         if (refused.isPresent()) {
-            throw new Refused(refused.get());
+            Path abs = file.toAbsolutePath().normalize();
+            Path under = below(abs);
+            throw new Refused(under == null || linked(under, abs) ? file + OUTSIDE : refused.get());
         }
         Path root = roots.stream().filter(real::startsWith).findFirst().orElseThrow();
         Path rel = root.relativize(real);

@@ -140,6 +140,9 @@ public final class PublicOnlyResolver extends InetAddressResolverProvider {
         try {
             addresses = InetAddress.getAllByName(host);
         } catch (UnknownHostException e) {
+            if (allowPrivate) {
+                return "the host " + host + " does not resolve"; // nothing private to keep from anyone
+            }
             String why = refused(host);
             LOG.log(System.Logger.Level.INFO, "refused " + host + " for " + what + ": " + (why != null ? why
                     : "it does not resolve"));

@@ -39,6 +39,9 @@ class ConfinementTest {
         assertThatThrownBy(() -> c.open(mine.resolve("up/other/absent.txt"))).isInstanceOf(Confinement.Refused.class)
                 .isNotInstanceOf(NoSuchFileException.class).hasMessageContaining("resolves outside");
 
+        // Written outside, through a link into a root: it is that root's file.
+        Path alias = Files.createSymbolicLink(tmp.resolve("alias"), mine);
+        assertThat(c.refusal(alias.resolve("ok.txt"))).isEmpty();
         // Inside, with no link on the way, a missing file is said to be missing; a file there is read.
         assertThat(c.refusal(mine.resolve("gone.txt")).orElseThrow()).contains("no such file");
         assertThat(c.refusal(mine.resolve("ok.txt"))).isEmpty();

@@ -107,9 +107,11 @@ final class JdbcConversations implements ConversationStore {
         if (count <= keep) {
             return;
         }
+        // At most a hundred a new conversation: a tenant far past the bound (after an upgrade) is brought back to it
+        // over its next conversations, not in one request's transaction.
         List<String> old = new ArrayList<>();
         try (PreparedStatement ps = c.prepareStatement("SELECT id FROM conversations WHERE tenant = ? ORDER BY "
-                + "updated_at, id LIMIT " + (count - keep))) {
+                + "updated_at, id LIMIT " + Math.min(100, count - keep))) {
             ps.setString(1, tenant);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
