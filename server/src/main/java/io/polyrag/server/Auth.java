@@ -92,6 +92,7 @@ final class Auth {
     void refresh() {
         keysRequired = wide || polyrag.keys().required();
         keysCheckedAt = System.nanoTime();
+        checked.clear(); // a key revoked here ends its streams at their next check, not seconds later
     }
 
     /** The before-handler of every route: resolves the tenant, or answers 401/403/429. */
@@ -165,8 +166,25 @@ final class Auth {
         if (key == null) {
             return operatorPath(ctx) || !keysRequired(); // the operator key is the configuration's, not revocable
         }
-        return polyrag.keys().authenticate(key).map(t -> t.equals(ctx.attribute(TENANT))).orElse(false);
+        // One catalog read per key every few seconds, however many streams it holds open: each stream read it.
+        long now = System.nanoTime();
+        Checked last = checked.get(key);
+        if (last == null || now - last.at() > CHECK_AGAIN_NANOS) {
+            if (checked.size() > MAX_TRACKED_CLIENTS) {
+                checked.clear();
+            }
+            last = new Checked(now, polyrag.keys().authenticate(key).orElse(null));
+            checked.put(key, last);
+        }
+        return last.tenant() != null && last.tenant().equals(ctx.attribute(TENANT));
     }
+
+    /** A key's tenant as last read (null: no longer valid), and when. */
+    private record Checked(long at, Tenant tenant) {
+    }
+
+    private final Map<String, Checked> checked = new ConcurrentHashMap<>();
+    private static final long CHECK_AGAIN_NANOS = 4_000_000_000L;
 
     private static boolean operatorPath(Context ctx) {
         String path = canonical(ctx.path());
