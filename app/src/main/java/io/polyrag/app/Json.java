@@ -2,6 +2,7 @@ package io.polyrag.app;
 
 import io.polyrag.core.InvalidInputException;
 import java.io.InputStream;
+import java.io.Reader;
 import java.lang.System.Logger.Level;
 import java.util.Collection;
 import java.util.Map;
@@ -88,6 +89,11 @@ public final class Json {
      * parser ran. Bytes that are not UTF-8 are malformed JSON.
      */
     public static <T> T read(InputStream body, Class<T> type) {
+        return read(() -> MAPPER.readValue(body, type));
+    }
+
+    /** Like {@link #read(InputStream, Class)}, from characters the caller decodes. */
+    public static <T> T read(Reader body, Class<T> type) {
         return read(() -> MAPPER.readValue(body, type));
     }
 

@@ -12,6 +12,8 @@ import jakarta.servlet.http.Part;
 import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.Reader;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
@@ -288,13 +290,31 @@ final class Http {
         } catch (IOException e) {
             throw new InvalidInputException("the request body could not be read (" + e.getMessage() + ")");
         }
+        // Decoded as UTF-8 here, strictly: left to the parser, a body starting with a UTF-16 byte order mark was read
+        // as UTF-16 and refused as "malformed JSON" quoting a character nobody sent.
+        boolean[] notUtf8 = {false};
+        Reader text = new InputStreamReader(in, StandardCharsets.UTF_8.newDecoder()
+                .onMalformedInput(CodingErrorAction.REPORT).onUnmappableCharacter(CodingErrorAction.REPORT)) {
+            @Override
+            public int read(char[] buf, int off, int len) throws IOException {
+                try {
+                    return super.read(buf, off, len);
+                } catch (CharacterCodingException e) {
+                    notUtf8[0] = true;
+                    throw e;
+                }
+            }
+        };
         try {
-            return Json.read(in, type);
+            return Json.read(text, type);
         } catch (InvalidInputException e) {
             if (in.over) {
                 drainQuietly(ctx);
                 // A chunked body without a length, past the limit as it was read.
                 throw new HttpResponseException(413, "body too large");
+            }
+            if (notUtf8[0]) {
+                throw new InvalidInputException(NOT_UTF8);
             }
             throw e;
         }
@@ -338,12 +358,14 @@ final class Http {
         }
     }
 
+    private static final String NOT_UTF8 = "the request body is not UTF-8: send JSON encoded as UTF-8 (RFC 8259)";
+
     private static String utf8(byte[] bytes) {
         try {
             return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
                     .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(bytes)).toString();
         } catch (CharacterCodingException e) {
-            throw new InvalidInputException("the request body is not UTF-8: send JSON encoded as UTF-8 (RFC 8259)");
+            throw new InvalidInputException(NOT_UTF8);
         }
     }
 

@@ -112,6 +112,20 @@ class HostileInputTest {
         assertThat(utf8.statusCode()).isEqualTo(200);
     }
 
+    /** A text ingest, parsed as its body is read, refuses bytes that are not UTF-8 the same way (a BOM included). */
+    @Test
+    void a_text_ingest_body_that_is_not_utf8_is_refused_saying_so() throws Exception {
+        byte[] latin1 = "{\"text\": \"caf\u00e9 notes\"}".getBytes(java.nio.charset.StandardCharsets.ISO_8859_1);
+        byte[] utf16 = "{\"text\": \"notes\"}".getBytes(java.nio.charset.StandardCharsets.UTF_16);
+        for (byte[] body : java.util.List.of(latin1, utf16)) {
+            HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port()
+                    + "/v1/ingest/text")).header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers
+                    .ofByteArray(body)).build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(r.statusCode()).as(r.body()).isEqualTo(400);
+            assertThat(r.body()).contains("not UTF-8");
+        }
+    }
+
     /** A search body is read at most 16 MiB deep, however large the upload limit: 413 naming the route's limit. */
     @Test
     void a_json_body_past_the_json_limit_is_413_without_being_held() throws Exception {
