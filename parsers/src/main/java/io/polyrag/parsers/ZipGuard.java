@@ -9,6 +9,8 @@ import java.util.List;
 import java.util.Locale;
 import org.apache.commons.compress.archivers.zip.ZipArchiveEntry;
 import org.apache.commons.compress.archivers.zip.ZipFile;
+import org.apache.commons.compress.archivers.zip.ZipLong;
+import org.apache.commons.compress.archivers.zip.ZipShort;
 import org.apache.commons.compress.utils.SeekableInMemoryByteChannel;
 
 /**
@@ -93,27 +95,21 @@ final class ZipGuard {
     static long declaredEntries(byte[] b, int limit) {
         for (int at = b.length - 22; at >= Math.max(0, b.length - 22 - 65_535); at--) {
             if (b[at] == 'P' && b[at + 1] == 'K' && b[at + 2] == 5 && b[at + 3] == 6) {
-                long offset = u32(b, at + 16);
+                long offset = ZipLong.getValue(b, at + 16);
                 long count = 0;
                 for (long o = offset; o >= 0 && o + 46 <= at && count <= limit; count++) {
                     int r = (int) o;
                     if (b[r] != 'P' || b[r + 1] != 'K' || b[r + 2] != 1 || b[r + 3] != 2) {
                         return count;
                     }
-                    o += 46L + u16(b, r + 28) + u16(b, r + 30) + u16(b, r + 32);
+                    // A record: 46 bytes, then its name, extra field and comment, their lengths at 28, 30 and 32.
+                    o += 46L + ZipShort.getValue(b, r + 28) + ZipShort.getValue(b, r + 30)
+                            + ZipShort.getValue(b, r + 32);
                 }
                 return count;
             }
         }
         return 0;
-    }
-
-    private static int u16(byte[] b, int at) {
-        return (b[at] & 0xff) | (b[at + 1] & 0xff) << 8;
-    }
-
-    private static long u32(byte[] b, int at) {
-        return (b[at] & 0xffL) | (b[at + 1] & 0xffL) << 8 | (b[at + 2] & 0xffL) << 16 | (b[at + 3] & 0xffL) << 24;
     }
 
     /**
