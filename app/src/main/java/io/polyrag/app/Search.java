@@ -148,12 +148,11 @@ public final class Search {
         return answer(request, neighbours, grounding, onToken, List.of(), route);
     }
 
-    private Answer answerNow(SearchRequest request, Integer neighbours, boolean grounding, Consumer<String> onToken,
-            boolean route) {
+    private Answer answerNow(SearchRequest request, SearchScope scope, Integer neighbours, boolean grounding,
+            Consumer<String> onToken, boolean route) {
         try {
             boolean[] wideCategory = {false};
-            SearchRequest scoped = fusion.apply(scoped(request, Scope.of(catalog, tenant, request.knowledgeBases()),
-                    wideCategory)).request();
+            SearchRequest scoped = fusion.apply(scoped(request, scope, wideCategory)).request();
             Answer a = Shown.of(tenant, retrieval.answers().answer(scoped, neighbours == null
                     ? config.get(Settings.ANSWER_NEIGHBOURS) : neighbours, grounding, onToken, route));
             // As a search's: an ingest still running, a category too large for the stores to filter by.
@@ -192,7 +191,7 @@ public final class Search {
         // after the condensing call). None of it counted: a refused request is not an answer.
         retrieval.searcher().validate(request);
         AnswerService.checkNeighbours(neighbours == null ? config.get(Settings.ANSWER_NEIGHBOURS) : neighbours);
-        Scope.of(catalog, tenant, request.knowledgeBases());
+        SearchScope scope = Scope.of(catalog, tenant, request.knowledgeBases());
         // Then the quota: a refused follow-up must not cost a condensing call; that call's tokens are the tenant's.
         usage.searched(tenant.id(), UsageMeter.ANSWERS);
         return UsageMeter.countedFor(tenant.id(), () -> {
@@ -203,7 +202,7 @@ public final class Search {
             // question is searched instead.
             SearchRequest r = rewritten.equals(request.query()) || rewritten.length() > config.get(
                     Settings.SEARCH_MAX_QUERY_CHARS) ? request : request.toBuilder().query(rewritten).build();
-            Answer a = tracing.span("answer", () -> answerNow(r, neighbours, grounding, onToken,
+            Answer a = tracing.span("answer", () -> answerNow(r, scope, neighbours, grounding, onToken,
                     route == null ? config.get(Settings.ANSWER_ROUTER) : route));
             // The model's failure to condense was said only in the server's log: every follow-up quietly fell back.
             // Its own message stays there (a provider's words are not the tenant's to read).
