@@ -3,6 +3,7 @@ package io.polyrag.app;
 import io.polyrag.core.ConflictException;
 import io.polyrag.core.NotFoundException;
 import io.polyrag.core.PolyragException;
+import io.polyrag.core.QuotaExceededException;
 import io.polyrag.core.config.Config;
 import io.polyrag.core.config.Settings;
 import io.polyrag.core.model.Ids;
@@ -17,6 +18,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -45,6 +47,8 @@ final class JobEngine implements AutoCloseable {
     private final CountDownLatch closing = new CountDownLatch(1);
     private Thread feed;
     private final boolean shared;
+    /** Jobs a tenant may have queued or running; unbounded until {@link #start}. */
+    private volatile int maxPending = Integer.MAX_VALUE;
     private static final int FEED_BATCH = 1000;
     private static final Duration FEED_OVERLAP = Duration.ofSeconds(5);
 
@@ -72,6 +76,7 @@ final class JobEngine implements AutoCloseable {
 
     /** Starts the workers (after recovery has requeued what a crash left running). */
     void start(Config config) {
+        maxPending = config.get(Settings.INGEST_JOB_MAX_PENDING);
         int workers = config.get(Settings.WORKER_ENABLED) ? config.get(Settings.INGEST_WORKERS) : 0;
         runner = new JobRunner(store, this::handler, this::changed, metrics, workers,
                 Duration.ofSeconds(config.get(Settings.INGEST_JOB_STALE_SECONDS)),
@@ -165,13 +170,32 @@ final class JobEngine implements AutoCloseable {
         return q;
     }
 
-    /** Queues a job of {@code tenant} and returns its id at once. */
+    /**
+     * Queues a job of {@code tenant} and returns its id at once; refused (429) while the tenant has
+     * {@code ingest.job.max.pending} jobs queued or running. Two submitted at the same moment may both pass the count.
+     */
     String submit(Tenant tenant, String kind, String payload) {
         JobHandler h = handler(kind);
+        mayQueue(tenant);
         String id = store.submit(tenant.id(), kind, payload, h.knowledgeBase(payload).orElse(null),
-                h.source(payload).orElse(null));
+                h.source(payload).orElse(null), h.stagedBytes(payload));
         queued(tenant, id);
         return id;
+    }
+
+    /** Refuses (429) while the tenant has {@code ingest.job.max.pending} jobs queued or running. */
+    void mayQueue(Tenant tenant) {
+        int max = maxPending;
+        if (max < Integer.MAX_VALUE && store.pending(tenant.id()).jobs() >= max) {
+            throw new QuotaExceededException("pending_jobs", 10, String.format(Locale.ROOT, "this tenant has %,d jobs "
+                    + "queued or running, the most it may (POLYRAG_INGEST_JOB_MAX_PENDING): retry when some have "
+                    + "finished, or cancel some (GET /v1/jobs lists them)", max));
+        }
+    }
+
+    /** The tenant's jobs queued or running, and the uploaded bytes they hold. */
+    JobStore.Pending pending(Tenant tenant) {
+        return store.pending(tenant.id());
     }
 
     private void queued(Tenant tenant, String id) {

@@ -85,6 +85,11 @@ interface JobHandler {
         return List.of();
     }
 
+    /** The bytes of the uploaded files a job with this payload holds until it ends (0: none). */
+    default long stagedBytes(String payload) {
+        return 0;
+    }
+
     /** The local staging folder an unfinished job of this kind still needs, so recovery keeps it. */
     /** The knowledge base (its stored name) a job with this payload writes into, when it writes into one. */
     default Optional<String> knowledgeBase(String payload) {

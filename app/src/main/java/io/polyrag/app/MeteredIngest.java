@@ -10,6 +10,7 @@ import io.polyrag.ingest.IngestInput;
 import io.polyrag.ingest.IngestPipeline;
 import io.polyrag.ingest.PartialIngest;
 import java.util.List;
+import java.util.function.LongSupplier;
 
 /**
  * The pipeline as a tenant uses it: each ingest runs within the tenant's extraction budget and stops at its quota,
@@ -44,6 +45,14 @@ final class MeteredIngest {
     /** Refuses, naming the quota, when the tenant may not ingest now. */
     void mayIngest(String tenantId) {
         usage.mayIngest(tenantId);
+    }
+
+    /**
+     * Refuses, naming the quota, when the tenant may not ingest now or when {@code incoming} more bytes beside its
+     * uploads still {@code waiting} would pass its storage quota.
+     */
+    void mayIngest(String tenantId, LongSupplier waiting, long incoming) {
+        usage.mayIngest(tenantId, waiting, incoming);
     }
 
     /**

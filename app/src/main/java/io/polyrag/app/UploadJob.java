@@ -287,6 +287,16 @@ final class UploadJob implements JobHandler {
         }
     }
 
+    @Override
+    public long stagedBytes(String payload) {
+        try {
+            return JSON.readValue(payload, Payload.class).files().stream().filter(f -> f.key() != null)
+                    .mapToLong(JobFile::size).sum();
+        } catch (RuntimeException e) {
+            return 0;
+        }
+    }
+
     /** The local staging folder a payload of an earlier version names, when it lies under the staging root. */
     @Override
     public Optional<Path> stagingDir(String payload) {

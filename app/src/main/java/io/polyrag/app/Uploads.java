@@ -19,6 +19,7 @@ import io.polyrag.core.port.BlobStore;
 import io.polyrag.core.port.Catalog;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -30,7 +31,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.stream.Stream;
@@ -132,12 +132,23 @@ public final class Uploads {
         if (!inside(stagingDir)) {
             throw new IllegalArgumentException("uploads must be staged in newStagingDir()");
         }
-        ingest.mayIngest(tenant.id());
+        long max = config.get(Settings.INGEST_MAX_FILE_MB) * 1024L * 1024L;
+        long incoming = 0;
+        for (ReceivedFile f : files) {
+            long size = sizeOf(f.path());
+            incoming += size > max ? 0 : size;
+        }
+        try {
+            jobs.mayQueue(tenant);
+            ingest.mayIngest(tenant.id(), this::waitingBytes, incoming);
+        } catch (RuntimeException e) {
+            deleteTree(stagingDir);
+            throw e;
+        }
         KnowledgeBase kb = Scope.bind(tenant, knowledgeBase);
         String token = UUID.randomUUID().toString();
         List<UploadJob.JobFile> staged = new ArrayList<>();
         try {
-            long max = config.get(Settings.INGEST_MAX_FILE_MB) * 1024L * 1024L;
             for (int i = 0; i < files.size(); i++) {
                 ReceivedFile f = files.get(i);
                 long size = Files.size(f.path());
@@ -184,7 +195,12 @@ public final class Uploads {
      * @param files the front door's temporary files, with their client names already sanitised
      */
     public StagingReport stage(KnowledgeBase knowledgeBase, List<ReceivedFile> files) {
-        ingest.mayIngest(tenant.id());
+        try {
+            ingest.mayIngest(tenant.id(), this::waitingBytes, files.stream().mapToLong(f -> sizeOf(f.path())).sum());
+        } catch (RuntimeException e) {
+            files.forEach(f -> deleteQuietly(f.path()));
+            throw e;
+        }
         KnowledgeBase kb = Scope.bind(tenant, knowledgeBase);
         List<StagedUpload> accepted = new ArrayList<>();
         List<ItemError> skipped = new ArrayList<>();
@@ -203,21 +219,55 @@ public final class Uploads {
                 discardAccepted(accepted);
                 throw e;
             } finally {
-                try {
-                    Files.deleteIfExists(f.path());
-                } catch (IOException e) {
-                    LOG.log(System.Logger.Level.WARNING, "cannot delete temporary upload " + f.path(), e);
-                }
+                deleteQuietly(f.path());
             }
         }
         return new StagingReport(accepted, skipped);
     }
 
+    private static void deleteQuietly(Path file) {
+        try {
+            Files.deleteIfExists(file);
+        } catch (IOException e) {
+            LOG.log(System.Logger.Level.WARNING, "cannot delete temporary upload " + file, e);
+        }
+    }
+
+    private static long sizeOf(Path file) {
+        try {
+            return Files.size(file);
+        } catch (IOException e) {
+            return 0; // unreadable: its own check reports it
+        }
+    }
+
+    /**
+     * The tenant's kept uploads are stored under keys that start with its tag (a digest of its id, all of one
+     * length, so no tenant's prefix starts another's): its waiting files are listed, and counted, alone, and an id
+     * staged by another tenant names no blob of this one.
+     */
+    private String keptPrefix() {
+        return KEPT_BLOBS + Ids.sha256Hex(("tenant:" + tenant.id()).getBytes(StandardCharsets.UTF_8)).substring(0, 16)
+                + "-";
+    }
+
+    /**
+     * The bytes of the tenant's uploads not ingested yet: those its queued and running jobs hold, and its kept
+     * files no ingest has taken (one taken has lost its description and is counted with its job).
+     */
+    private long waitingBytes() {
+        var kept = blobs.list(keptPrefix());
+        Set<String> described = new HashSet<>();
+        kept.stream().filter(b -> b.key().endsWith(META)).forEach(b -> described.add(b.key()));
+        return jobs.pending(tenant).stagedBytes() + kept.stream().filter(b -> described.contains(b.key() + META))
+                .mapToLong(BlobStore.Listed::size).sum();
+    }
+
     private void discardAccepted(List<StagedUpload> accepted) {
         for (StagedUpload u : accepted) {
             try {
-                blobs.delete(KEPT_BLOBS + u.id());
-                blobs.delete(KEPT_BLOBS + u.id() + META);
+                blobs.delete(keptPrefix() + u.id());
+                blobs.delete(keptPrefix() + u.id() + META);
             } catch (RuntimeException e) {
                 LOG.log(System.Logger.Level.WARNING, "cannot delete staged upload " + u.id() + " (the staging sweep "
                         + "will): " + e.getMessage());
@@ -265,8 +315,8 @@ public final class Uploads {
             return verdict.problem();
         }
         String id = UUID.randomUUID().toString();
-        blobs.put(KEPT_BLOBS + id, bytes, verdict.mediaType(), f.name());
-        blobs.put(KEPT_BLOBS + id + META, JSON.writeValueAsBytes(new StagedMeta(f.name(),
+        blobs.put(keptPrefix() + id, bytes, verdict.mediaType(), f.name());
+        blobs.put(keptPrefix() + id + META, JSON.writeValueAsBytes(new StagedMeta(f.name(),
                 kb.storageName(), size, verdict.mediaType(), System.currentTimeMillis())), "application/json",
                 "meta.json");
         accepted.add(new StagedUpload(id, f.name(), size, verdict.mediaType()));
@@ -297,29 +347,30 @@ public final class Uploads {
             throw new InvalidInputException("at most " + Limits.MAX_STAGED_IDS + " staged files per ingest, got "
                     + ids.size() + ": ingest them in several requests");
         }
+        jobs.mayQueue(tenant);
         ingest.mayIngest(tenant.id());
         List<String> unknown = new ArrayList<>();
         List<StagedMeta> metas = new ArrayList<>();
+        // Each id's content key: under the tenant's prefix, or (staged by an earlier version) without one.
+        List<String> keys = new ArrayList<>();
         for (String id : ids) {
-            String key = id == null || !id.matches("[0-9a-f-]{36}") ? null : KEPT_BLOBS + id + META;
-            try {
-                var blob = key == null ? Optional.<BlobStore.Blob>empty()
-                        : blobs.get(key);
-                if (blob.isPresent()) {
-                    StagedMeta m;
-                    try (var in = blob.get().content()) {
-                        m = JSON.readValue(in.readAllBytes(), StagedMeta.class);
-                    }
+            String found = null;
+            if (id != null && id.matches("[0-9a-f-]{36}")) {
+                for (String key : List.of(keptPrefix() + id, KEPT_BLOBS + id)) {
+                    StagedMeta m = keptMeta(key);
                     // Another tenant's staged file is not found, like one that never was.
-                    if (tenant.owns(m.knowledgeBase())) {
+                    if (m != null && tenant.owns(m.knowledgeBase())) {
                         metas.add(m);
-                        continue;
+                        found = key;
+                        break;
                     }
                 }
-            } catch (IOException | RuntimeException e) {
-                LOG.log(System.Logger.Level.WARNING, "cannot read staged file " + key + ": " + e.getMessage());
             }
-            unknown.add(Ids.abbreviate(String.valueOf(id), 40));
+            if (found == null) {
+                unknown.add(Ids.abbreviate(String.valueOf(id), 40));
+            } else {
+                keys.add(found);
+            }
         }
         if (!unknown.isEmpty()) {
             throw new NotFoundException("no staged file with id " + String.join(", ", unknown)
@@ -337,11 +388,11 @@ public final class Uploads {
         // Claim each id by deleting its description: of two requests for one id (a retry), one goes on.
         List<String> claimed = new ArrayList<>();
         try {
-            for (String id : ids) {
-                if (blobs.delete(KEPT_BLOBS + id + META)) {
-                    claimed.add(id);
+            for (int i = 0; i < ids.size(); i++) {
+                if (blobs.delete(keys.get(i) + META)) {
+                    claimed.add(ids.get(i));
                 } else {
-                    unknown.add(id);
+                    unknown.add(ids.get(i));
                 }
             }
         } catch (RuntimeException e) {
@@ -349,7 +400,7 @@ public final class Uploads {
             // told they did not exist and their bytes waited for the sweep.
             for (int i = 0; i < ids.size(); i++) {
                 if (claimed.contains(ids.get(i))) {
-                    restoreMeta(ids.get(i), metas.get(i));
+                    restoreMeta(keys.get(i), metas.get(i));
                 }
             }
             throw e;
@@ -357,7 +408,7 @@ public final class Uploads {
         if (!unknown.isEmpty()) {
             for (int i = 0; i < ids.size(); i++) {
                 if (claimed.contains(ids.get(i))) {
-                    restoreMeta(ids.get(i), metas.get(i));
+                    restoreMeta(keys.get(i), metas.get(i));
                 }
             }
             throw new NotFoundException("no staged file with id " + String.join(", ", unknown) + " (taken by "
@@ -365,7 +416,7 @@ public final class Uploads {
         }
         List<UploadJob.JobFile> files = new ArrayList<>();
         for (int i = 0; i < ids.size(); i++) {
-            files.add(new UploadJob.JobFile(metas.get(i).name(), KEPT_BLOBS + ids.get(i), metas.get(i).size(), null));
+            files.add(new UploadJob.JobFile(metas.get(i).name(), keys.get(i), metas.get(i).size(), null));
         }
         KnowledgeBase kb = Scope.bind(tenant, knowledgeBase != null ? knowledgeBase
                 : KnowledgeBase.ofStored(metas.getFirst().knowledgeBase()));
@@ -374,19 +425,34 @@ public final class Uploads {
                     null, files, skipGraph, null, null, figures == null ? null : figures.wireName())));
         } catch (RuntimeException e) {
             for (int i = 0; i < ids.size(); i++) {
-                restoreMeta(ids.get(i), metas.get(i));
+                restoreMeta(keys.get(i), metas.get(i));
             }
             throw e;
         }
     }
 
-    /** Puts a kept upload's description back (its ingest did not start), so its id can be used again. */
-    private void restoreMeta(String id, StagedMeta meta) {
+    /** A kept upload's description, by its content key; null when there is none (or it cannot be read). */
+    private StagedMeta keptMeta(String key) {
         try {
-            blobs.put(KEPT_BLOBS + id + META, JSON.writeValueAsBytes(meta), "application/json",
-                    "meta.json");
+            var blob = blobs.get(key + META);
+            if (blob.isEmpty()) {
+                return null;
+            }
+            try (var in = blob.get().content()) {
+                return JSON.readValue(in.readAllBytes(), StagedMeta.class);
+            }
+        } catch (IOException | RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, "cannot read staged file " + key + META + ": " + e.getMessage());
+            return null;
+        }
+    }
+
+    /** Puts a kept upload's description back (its ingest did not start), so its id can be used again. */
+    private void restoreMeta(String key, StagedMeta meta) {
+        try {
+            blobs.put(key + META, JSON.writeValueAsBytes(meta), "application/json", "meta.json");
         } catch (RuntimeException e) {
-            LOG.log(System.Logger.Level.WARNING, "cannot restore staged upload " + id + ": " + e.getMessage());
+            LOG.log(System.Logger.Level.WARNING, "cannot restore staged upload " + key + ": " + e.getMessage());
         }
     }
 

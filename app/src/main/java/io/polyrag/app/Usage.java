@@ -20,6 +20,7 @@ import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
 /**
@@ -178,6 +179,16 @@ public final class Usage {
 
     /** Refuses an ingest while the tenant holds its quota of documents or stored megabytes. */
     void mayIngest(String tenant) {
+        mayIngest(tenant, () -> 0, 0);
+    }
+
+    /**
+     * Refuses an ingest while the tenant holds its quota of documents, or when its originals, its uploads waiting to
+     * be ingested and the {@code incoming} bytes of this request would pass its stored megabytes.
+     *
+     * @param waiting the bytes of the tenant's uploads not ingested yet (asked only when it has a storage quota)
+     */
+    void mayIngest(String tenant, LongSupplier waiting, long incoming) {
         Quotas q = current(tenant);
         if (q.documents() == null && q.storedMb() == null) {
             return;
@@ -187,11 +198,18 @@ public final class Usage {
             throw new QuotaExceededException("documents", 0, String.format(Locale.ROOT, "quota documents: this "
                     + "tenant holds %,d documents, its limit: delete some, or ask the operator to raise it", s.documents()));
         }
+        if (q.storedMb() == null) {
+            return;
+        }
+        long pending = waiting.getAsLong();
         // In whole MiB: the quota times 2^20 overflowed for quotas above 8.8 million TiB, refusing every ingest.
-        if (q.storedMb() != null && s.storedBytes() >> 20 >= q.storedMb()) {
+        long held = s.storedBytes() + pending;
+        if (held >> 20 >= q.storedMb() || incoming > 0 && (held + incoming - 1 >> 20) >= q.storedMb()) {
             throw new QuotaExceededException("stored_mb", 0, String.format(Locale.ROOT, "quota stored_mb: this tenant "
-                    + "stores %,d MB of originals, its limit is %,d MB: delete some, or ask the operator to raise it",
-                    s.storedBytes() >> 20, q.storedMb()));
+                    + "stores %,d MB of originals%s%s, its limit is %,d MB: delete some, or ask the operator to raise "
+                    + "it", s.storedBytes() >> 20, pending > 0 ? String.format(Locale.ROOT, " and %,d MB of uploads "
+                    + "waiting to be ingested", pending >> 20) : "", incoming > 0 ? String.format(Locale.ROOT, "; "
+                    + "this request's %,d MB would pass it", Math.max(1, incoming >> 20)) : "", q.storedMb()));
         }
     }
 

@@ -50,7 +50,8 @@ class UploadStagingTest {
                     .accepted().getFirst().id();
         }
         assertThat(blobs("job-")).hasSize(1);
-        assertThat(blobs("upload-")).containsExactlyInAnyOrder("upload-" + kept, "upload-" + kept + "-meta");
+        assertThat(blobs("upload-")).as("under the tenant's prefix").hasSize(2).allSatisfy(k -> assertThat(k)
+                .matches("upload-[0-9a-f]{16}-" + kept + "(-meta)?"));
         writeStray("job-" + java.util.UUID.randomUUID() + "-0", Duration.ofHours(2));
         String young = "job-" + java.util.UUID.randomUUID() + "-0";
         writeStray(young, Duration.ofMinutes(5));
@@ -105,7 +106,7 @@ class UploadStagingTest {
                 ids.add(p.uploads().stage(KnowledgeBase.of("docs"), List.of(new ReceivedFile(name, f))).accepted()
                         .getFirst().id());
             }
-            FlakyBlobs.failDelete = k -> k.equals("upload-" + ids.get(1) + "-meta");
+            FlakyBlobs.failDelete = k -> k.endsWith("-" + ids.get(1) + "-meta");
             try {
                 org.assertj.core.api.Assertions.assertThatThrownBy(() -> p.uploads().ingestStaged(ids, null, false))
                         .isInstanceOf(io.polyrag.core.StoreException.class);
@@ -200,6 +201,95 @@ class UploadStagingTest {
             assertThat(f.key()).isNull();
             assertThat(UploadJob.legacyPath(f.path())).isEqualTo(file);
         });
+    }
+
+    /**
+     * A tenant's uploads waiting to be ingested (kept files, queued jobs' files) count against its storage quota with
+     * what it holds: one key could otherwise fill the blob store for a day past any quota.
+     */
+    @Test
+    void uploads_waiting_to_be_ingested_count_against_the_storage_quota() throws IOException {
+        try (Polyrag p = open(false)) {
+            p.usage().setQuotas("", new io.polyrag.core.port.UsageStore.Quotas(null, 1L, null, null));
+            Path a = Files.write(tmp.resolve("a"), filler('a', 600_000));
+            assertThat(p.uploads().stage(KnowledgeBase.of("zoo"), List.of(new ReceivedFile("a.txt", a))).accepted())
+                    .hasSize(1);
+            Path b = Files.write(tmp.resolve("b"), filler('b', 600_000));
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> p.uploads().stage(KnowledgeBase.of("zoo"),
+                    List.of(new ReceivedFile("b.txt", b)))).isInstanceOf(io.polyrag.core.QuotaExceededException.class)
+                    .hasMessageContaining("stored_mb").hasMessageContaining("waiting to be ingested");
+            assertThat(b).as("the refused upload's file is not left behind").doesNotExist();
+            Path dir = p.uploads().newStagingDir();
+            Files.write(dir.resolve("0"), filler('c', 300_000));
+            p.uploads().submit(KnowledgeBase.of("zoo"), dir, List.of(new ReceivedFile("c.txt", dir.resolve("0"))),
+                    false);
+            Path dir2 = p.uploads().newStagingDir();
+            Files.write(dir2.resolve("0"), filler('d', 200_000));
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> p.uploads().submit(KnowledgeBase.of("zoo"), dir2,
+                    List.of(new ReceivedFile("d.txt", dir2.resolve("0"))), false)).isInstanceOf(
+                    io.polyrag.core.QuotaExceededException.class).hasMessageContaining("this request's");
+            assertThat(dir2).doesNotExist();
+            assertThat(blobs("job-")).as("only the first job's file").hasSize(1);
+        }
+    }
+
+    /** A tenant may have ingest.job.max.pending jobs queued or running; one more is a 429 and stores nothing. */
+    @Test
+    void a_tenant_has_at_most_its_pending_jobs_queued() throws IOException {
+        try (Polyrag p = Polyrag.open(PolyragTest.config(data(), Map.of("worker.enabled", "false",
+                "ingest.job.max.pending", "2")))) {
+            List<String> jobs = new java.util.ArrayList<>();
+            for (int i = 0; i < 3; i++) {
+                Path dir = p.uploads().newStagingDir();
+                Files.writeString(dir.resolve("0"), "Note " + i + " on the okapi.");
+                var file = List.of(new ReceivedFile("n" + i + ".txt", dir.resolve("0")));
+                if (i < 2) {
+                    jobs.add(p.uploads().submit(KnowledgeBase.of("zoo"), dir, file, false));
+                    continue;
+                }
+                org.assertj.core.api.Assertions.assertThatThrownBy(() -> p.uploads().submit(KnowledgeBase.of("zoo"),
+                        dir, file, false)).isInstanceOfSatisfying(io.polyrag.core.QuotaExceededException.class,
+                        e -> assertThat(e.retryAfterSeconds()).isPositive()).hasMessageContaining("2 jobs")
+                        .hasMessageContaining("POLYRAG_INGEST_JOB_MAX_PENDING");
+                assertThat(dir).doesNotExist();
+            }
+            assertThat(blobs("job-")).hasSize(2);
+            p.jobs().cancel(jobs.getFirst());
+            Path dir = p.uploads().newStagingDir();
+            Files.writeString(dir.resolve("0"), "A later note.");
+            assertThat(p.uploads().submit(KnowledgeBase.of("zoo"), dir, List.of(new ReceivedFile("later.txt",
+                    dir.resolve("0"))), false)).as("room again once one ended").isNotBlank();
+        }
+    }
+
+    /** A file kept by the previous version (its key without the tenant's prefix) can still be ingested by its id. */
+    @Test
+    void a_file_kept_by_the_previous_version_is_still_found_by_its_id() throws IOException {
+        String id;
+        try (Polyrag p = open(false)) {
+            Path f = Files.writeString(tmp.resolve("t"), "# Tapir\n\nThe tapir browses at dusk.");
+            id = p.uploads().stage(KnowledgeBase.of("zoo"), List.of(new ReceivedFile("tapir.md", f))).accepted()
+                    .getFirst().id();
+        }
+        for (String key : blobs("upload-")) {
+            Files.move(data().resolve("blobs").resolve(key), data().resolve("blobs").resolve(key.replaceFirst(
+                    "upload-[0-9a-f]{16}-", "upload-")));
+        }
+        assertThat(blobs("upload-")).containsExactlyInAnyOrder("upload-" + id, "upload-" + id + "-meta");
+        try (Polyrag p = open(true)) {
+            String job = p.uploads().ingestStaged(List.of(id), null, false);
+            org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> p.jobs().get(job).status()
+                    .finished());
+            assertThat(p.jobs().get(job).status()).isEqualTo(JobStatus.SUCCEEDED);
+        }
+    }
+
+    private static byte[] filler(char c, int n) {
+        byte[] b = new byte[n];
+        for (int i = 0; i < n; i++) {
+            b[i] = (byte) (i % 80 == 79 ? '\n' : i % 6 == 5 ? ' ' : c);
+        }
+        return b;
     }
 
     private List<String> blobs(String prefix) throws IOException {

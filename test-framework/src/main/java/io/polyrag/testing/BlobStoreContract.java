@@ -50,16 +50,17 @@ public abstract class BlobStoreContract {
     }
 
     @Test
-    void blobs_are_listed_by_key_prefix_with_when_they_were_put() {
+    void blobs_are_listed_by_key_prefix_with_when_they_were_put_and_their_size() {
         Instant before = Instant.now().minusSeconds(60);
         store.put("job-1-0", new byte[] {1}, null, "a.txt");
         store.put("job-1-1", new byte[] {2}, null, "b.txt");
-        store.put("upload-7", new byte[] {3}, null, "c.txt");
+        store.put("upload-7", new byte[] {3, 4, 5}, null, "c.txt");
         store.put("doc9", new byte[] {4}, null, "d.txt");
         assertThat(store.list("job-")).extracting(BlobStore.Listed::key).containsExactlyInAnyOrder("job-1-0",
                 "job-1-1");
         assertThat(store.list("job-")).allSatisfy(l -> assertThat(l.modified()).isAfter(before));
         assertThat(store.list("upload-")).extracting(BlobStore.Listed::key).containsExactly("upload-7");
+        assertThat(store.list("upload-")).extracting(BlobStore.Listed::size).as("its bytes").containsExactly(3L);
         assertThat(store.list("nothing-")).isEmpty();
         store.delete("job-1-0");
         assertThat(store.list("job-")).extracting(BlobStore.Listed::key).containsExactly("job-1-1");

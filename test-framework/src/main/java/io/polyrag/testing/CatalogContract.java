@@ -605,13 +605,32 @@ public abstract class CatalogContract {
                 .as("another tenant's source of the same name").isTrue();
     }
 
+    /** A tenant's waiting jobs and the uploaded bytes they hold: queued and running count, ended ones do not. */
+    @Test
+    void a_tenants_pending_jobs_and_their_staged_bytes_are_counted() {
+        CatalogAndJobs c = open();
+        assertThat(c.jobStore().pending("t")).isEqualTo(new JobStore.Pending(0, 0));
+        String first = c.jobStore().submit("t", "ingest-upload", "{}", null, null, 1_000);
+        assertThat(c.jobStore().claim(Duration.ofMinutes(5), 3).orElseThrow().info().id()).isEqualTo(first);
+        c.jobStore().submit("t", "ingest-upload", "{}", null, null, 5_000_000_000L);
+        String tune = c.jobStore().submit("t", "tune", "{}", null, null, 0);
+        c.jobStore().submit("other", "ingest-upload", "{}", null, null, 7);
+        assertThat(c.jobStore().pending("t")).as("a running job still holds its files").isEqualTo(
+                new JobStore.Pending(3, 5_000_001_000L));
+        c.jobStore().finish(first, 1, JobStatus.SUCCEEDED, JobProgress.queued(), null);
+        c.jobStore().cancel(tune);
+        assertThat(c.jobStore().pending("t")).as("ended jobs hold nothing").isEqualTo(
+                new JobStore.Pending(1, 5_000_000_000L));
+        assertThat(c.jobStore().pending("other")).isEqualTo(new JobStore.Pending(1, 7));
+    }
+
     /** A hidden kind is left out before the page is cut: a page is short only at the end of the list. */
     @Test
     void a_page_of_jobs_leaves_a_hidden_kind_out_before_it_is_cut() {
         CatalogAndJobs c = open();
-        String kept = c.jobStore().submit("t", "ingest", "{}", null, null);
+        String kept = c.jobStore().submit("t", "ingest", "{}", null, null, 0);
         for (int i = 0; i < 3; i++) {
-            c.jobStore().submit("t", "reindex", "{}", null, null);
+            c.jobStore().submit("t", "reindex", "{}", null, null, 0);
         }
         assertThat(c.jobStore().jobs("t", 0, 2)).hasSize(2);
         assertThat(c.jobStore().jobs("t", 0, 2, "reindex")).extracting(JobInfo::id).containsExactly(kept);

@@ -431,6 +431,10 @@ public final class Settings {
     public static final Setting<Integer> INGEST_JOB_SLICE_SECONDS = Setting.integer("ingest.job.slice.seconds", 10,
             1, 86400, "How long a job of many files may keep a worker while another tenant's job waits for one; "
             + "then it yields at its next file and resumes after (what it finished is found unchanged).");
+    public static final Setting<Integer> INGEST_JOB_MAX_PENDING = Setting.integer("ingest.job.max.pending", 200, 1,
+            1_000_000, "Jobs (uploads, tunings, back-fills) one tenant may have queued or running at once; one more "
+                    + "is refused with 429 and Retry-After until some finish. A source's sync counts but is never "
+                    + "refused (one per source at most).");
     public static final Setting<Integer> INGEST_JOB_RETENTION_DAYS = Setting.integer("ingest.job.retention.days", 30,
             0, 3650, "Finished jobs (succeeded, partial, failed, canceled) are deleted this many days after they ended "
                     + "(GET /v1/jobs/{id} is 404 then); what they indexed stays. 0 keeps them until the catalog is "

@@ -21,13 +21,13 @@ public interface BlobStore extends AutoCloseable {
     boolean delete(String key);
 
     /**
-     * The blobs whose key starts with {@code prefix}, with when each was last put, in no particular order (for
-     * sweeping staged files nobody owns any more).
+     * The blobs whose key starts with {@code prefix}, with when each was last put and its size, in no particular
+     * order (for sweeping staged files nobody owns any more, and counting a tenant's waiting uploads).
      */
     List<Listed> list(String prefix);
 
-    /** A blob's key and when it was last put. */
-    record Listed(String key, Instant modified) {
+    /** A blob's key, when it was last put, and its size in bytes (0 for a put never finished). */
+    record Listed(String key, Instant modified, long size) {
     }
 
     @Override

@@ -36,7 +36,7 @@ public interface JobStore {
 
     /** Creates a queued job of {@code tenant} (empty: the local one) and returns its id. */
     default String submit(String tenant, String kind, String payload) {
-        return submit(tenant, kind, payload, null, null);
+        return submit(tenant, kind, payload, null, null, 0);
     }
 
     /**
@@ -44,8 +44,16 @@ public interface JobStore {
      *
      * @param knowledgeBase the knowledge base it writes into (stored name), or null: shown in job lists
      * @param source the sync source it runs, or null
+     * @param stagedBytes the bytes of uploaded files it holds until it ends (counted against the tenant's storage)
      */
-    String submit(String tenant, String kind, String payload, String knowledgeBase, String source);
+    String submit(String tenant, String kind, String payload, String knowledgeBase, String source, long stagedBytes);
+
+    /** What a tenant has waiting: its jobs queued or running, and the uploaded bytes they hold. */
+    record Pending(int jobs, long stagedBytes) {
+    }
+
+    /** The tenant's jobs queued or running and the staged bytes they hold. */
+    Pending pending(String tenant);
 
     /**
      * Creates a queued job for the sync {@code source} of {@code tenant} unless one of that source is queued or

@@ -34,13 +34,28 @@ final class JdbcJobs implements JobStore {
     }
 
     @Override
-    public String submit(String tenant, String kind, String payload, String knowledgeBase, String source) {
+    public String submit(String tenant, String kind, String payload, String knowledgeBase, String source,
+            long stagedBytes) {
         String id = UUID.randomUUID().toString();
         jdbc.tx("submit a job", c -> JdbcCatalog.update(c,
-                "INSERT INTO jobs (id, tenant, kind, status, payload, stage, "
-                + "created_at, updated_at, kb, source) VALUES (?, ?, ?, 'queued', ?, 'queued', ?, ?, ?, ?)", id, tenant,
-                kind, payload, jdbc.now(), jdbc.now(), knowledgeBase, source));
+                "INSERT INTO jobs (id, tenant, kind, status, payload, stage, created_at, updated_at, kb, source, "
+                + "staged_bytes) VALUES (?, ?, ?, 'queued', ?, 'queued', ?, ?, ?, ?, ?)", id, tenant,
+                kind, payload, jdbc.now(), jdbc.now(), knowledgeBase, source, stagedBytes));
         return id;
+    }
+
+    @Override
+    public Pending pending(String tenant) {
+        return jdbc.tx("count a tenant's waiting jobs", c -> {
+            try (PreparedStatement ps = c.prepareStatement("SELECT COUNT(*), COALESCE(SUM(staged_bytes), 0) FROM jobs "
+                    + "WHERE tenant = ? AND status IN ('queued', 'running')")) {
+                ps.setString(1, tenant);
+                try (ResultSet rs = ps.executeQuery()) {
+                    rs.next();
+                    return new Pending(rs.getInt(1), rs.getLong(2));
+                }
+            }
+        });
     }
 
     @Override

@@ -163,7 +163,8 @@ final class S3BlobStore implements BlobStore {
         List<Listed> out = new ArrayList<>();
         try {
             for (var o : s3.listObjectsV2Paginator(l -> l.bucket(bucket).prefix(prefix + keyPrefix)).contents()) {
-                out.add(new Listed(o.key().substring(prefix.length()), o.lastModified()));
+                out.add(new Listed(o.key().substring(prefix.length()), o.lastModified(),
+                        o.size() == null ? 0 : o.size()));
             }
         } catch (SdkException e) {
             throw new StoreException("cannot list the blobs in S3 bucket " + bucket + ": " + e.getMessage(), e);
