@@ -10,13 +10,20 @@ export interface Poller {
   readonly stopped: boolean;
 }
 
+/** The longest wait between two polls of a job that does not change, and after errors. */
+const POLL_MAX_MS = 15_000;
+
 /**
  * Polls one job: the next request is scheduled only once the previous one has answered. `fetchJob` is the call
- * (injectable for tests); errors are retried at the same interval, a 404 stops.
+ * (injectable for tests); a 404 stops. The wait doubles, up to 15 s, while the job does not change (a queued job
+ * behind others) and after each error (a 429, a server restarting), and is back to `intervalMs` once it moves: many
+ * open tabs polling many queued jobs asked once a second each, whatever the server answered.
  */
 export function pollJob(id: string, onJob: (job: Job) => void, options: { intervalMs?: number;
   fetchJob?: (id: string) => Promise<Job> } = {}): Poller {
   const intervalMs = options.intervalMs ?? 1000;
+  let wait = intervalMs;
+  let last = '';
   const fetchJob = options.fetchJob ?? ((jobId: string) => ok(api.GET('/v1/jobs/{id}',
     { params: { path: { id: jobId } } })));
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -31,13 +38,17 @@ export function pollJob(id: string, onJob: (job: Job) => void, options: { interv
         stopped = true;
         return;
       }
+      const seen = `${job.status}|${job.updated_at ?? ''}|${job.percentage}`;
+      wait = seen === last ? Math.min(wait * 2, POLL_MAX_MS) : intervalMs;
+      last = seen;
     } catch (e) {
       if (stopped || (e as { status?: number }).status === 404) {
         stopped = true;
         return;
       }
+      wait = Math.min(wait * 2, POLL_MAX_MS);
     }
-    if (!stopped) timer = setTimeout(tick, intervalMs);
+    if (!stopped) timer = setTimeout(tick, wait);
   };
   timer = setTimeout(tick, 0);
   return {
@@ -82,8 +93,10 @@ export function useJobUpdates(runs: Run[], dispatch: (a: Action) => void, apiKey
     };
     window.addEventListener('online', online);
     abort.signal.addEventListener('abort', () => conn.abort());
+    // Tagged with the key they were asked under: a slow list of the last key landing after a switch showed that
+    // tenant's jobs under the next one.
     const list = () => ok(api.GET('/v1/jobs', { params: { query: { limit: 20 } } })).then((page) => dispatch({
-      type: 'jobs', jobs: page.jobs ?? [] })).catch(() => {});
+      type: 'jobs', jobs: page.jobs ?? [], asKey: apiKey })).catch(() => {});
     const open = async () => {
       while (!abort.signal.aborted) {
         conn = new AbortController();
@@ -93,7 +106,7 @@ export function useJobUpdates(runs: Run[], dispatch: (a: Action) => void, apiKey
             if (e.id) lastId = e.id;
             try {
               const event = JSON.parse(e.data) as { job?: Job };
-              if (event.job) dispatch({ type: 'jobs', jobs: [event.job] });
+              if (event.job) dispatch({ type: 'jobs', jobs: [event.job], asKey: apiKey });
             } catch {
               // not a job event
             }
@@ -134,7 +147,7 @@ export function useJobUpdates(runs: Run[], dispatch: (a: Action) => void, apiKey
     };
   }, [dispatch, apiKey, enabled]);
 
-  useJobPolling(runs, (job) => dispatch({ type: 'jobs', jobs: [job] }), enabled && !streaming);
+  useJobPolling(runs, (job) => dispatch({ type: 'jobs', jobs: [job], asKey: apiKey }), enabled && !streaming);
 }
 
 /**

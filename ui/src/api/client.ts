@@ -44,11 +44,18 @@ export class ApiError extends Error {
 }
 
 let apiKey = '';
+let keyAsGiven = '';
 let onUnauthorized: () => void = () => {};
 
 /** The key sent as `Authorization: Bearer`; empty for a server in local (no-key) mode. */
 export function setApiKey(key: string) {
+  keyAsGiven = key;
   apiKey = key.trim();
+}
+
+/** The key in use as the state holds it: an action tagged with it lands only while it is still the one in use. */
+export function keyInUse(): string {
+  return keyAsGiven;
 }
 
 /** Called whenever the server answers 401, so the UI can show its key prompt. */

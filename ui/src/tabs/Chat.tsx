@@ -20,6 +20,9 @@ function newConversationId(): string {
 
 interface Kept { id: string | null; title: string | null; turns: number }
 
+/** A model call may be silent up to POLYRAG_LLM_TIMEOUT_SECONDS (at most 600 s): a stream quiet for longer is dead. */
+const ANSWER_IDLE_MS = 660_000;
+
 export function ChatTab({ state, dispatch }: TabProps) {
   const { draft, turns, opened, conversation } = state.chat;
   // One turn at a time: a second question sent while the first streams went without its answer as context, and a
@@ -110,8 +113,11 @@ export function ChatTab({ state, dispatch }: TabProps) {
           dispatch({ type: 'turn', id, patch: { status: 'error', error: data.detail ?? 'the answer failed',
             sources: data.sources ?? [] } });
         }
-      });
-      dispatch({ type: 'turn', id, patch: (t: Turn) => (t.status === 'streaming' ? { status: 'done' } : {}) });
+      }, undefined, undefined, ANSWER_IDLE_MS);
+      // The server ends every answer's stream with 'answer' or 'error': one that closed without either was cut
+      // (a proxy, a restart), and what came is not the whole answer.
+      dispatch({ type: 'turn', id, patch: (t: Turn) => (t.status === 'streaming' ? { status: 'error',
+        error: 'the answer stopped before it finished (the connection closed): ask again' } : {}) });
       refresh();
     } catch (e) {
       // A model that failed before its first token is an ordinary 502 problem that still carries the sources.

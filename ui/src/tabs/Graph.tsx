@@ -1,7 +1,7 @@
 import cytoscape from 'cytoscape';
 import { useEffect, useRef, useState } from 'react';
 import type { TabProps } from '../App';
-import { api, message, ok, type FoundEntity, type Neighbourhood } from '../api/client';
+import { api, keyInUse, message, ok, type FoundEntity, type Neighbourhood } from '../api/client';
 import type { Action, GraphEdge, GraphNode } from '../state';
 import { plural } from '../format';
 
@@ -35,13 +35,20 @@ function shortDoc(id: string) {
 
 const titles = new Map<string, Promise<string>>();
 
-/** A document's title for its node (looked up once per document). */
+/**
+ * A document's title for its node, looked up once per document and key (another key is another tenant). A lookup
+ * that failed (a restart, a 429) is not kept: the next expansion asks again instead of showing the id for good.
+ */
 function titleOf(documentId: string): Promise<string> {
-  if (!titles.has(documentId)) {
-    titles.set(documentId, ok(api.GET('/v1/documents/{id}', { params: { path: { id: documentId } } }))
-      .then((d) => d.document?.title || shortDoc(documentId)).catch(() => shortDoc(documentId)));
+  const key = `${keyInUse()}\u0000${documentId}`;
+  if (!titles.has(key)) {
+    titles.set(key, ok(api.GET('/v1/documents/{id}', { params: { path: { id: documentId } } }))
+      .then((d) => d.document?.title || shortDoc(documentId)).catch(() => {
+        titles.delete(key);
+        return shortDoc(documentId);
+      }));
   }
-  return titles.get(documentId)!;
+  return titles.get(key)!;
 }
 
 /** Bumped by every new pick: an answer that arrives after a newer pick belongs to a graph no longer shown. */

@@ -91,8 +91,10 @@ export function KnowledgeBasesTab({ state, dispatch }: TabProps) {
         </div>
         {selected ? (
           <div className="kb-detail">
-            <Quality key={selected} kb={selected} runs={state.runs} dispatch={dispatch} />
-            <Documents key={selected} kb={selected} onChanged={load} />
+            {/* One key each: siblings sharing a key left the last knowledge base's Quality panel, and its Tune
+                button, on screen after a switch. */}
+            <Quality key={`quality:${selected}`} kb={selected} runs={state.runs} dispatch={dispatch} />
+            <Documents key={`documents:${selected}`} kb={selected} onChanged={load} />
           </div>
         ) : <p className="empty">Pick a knowledge base to see its documents.</p>}
       </div>

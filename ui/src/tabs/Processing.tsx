@@ -26,7 +26,7 @@ export function ProcessingTab({ state, dispatch }: TabProps) {
         state.processing.figures);
       dispatch({ type: 'runStarted', run: { jobId, label, kind: snap.kind, job: null }, asKey });
       ok(api.GET('/v1/jobs/{id}', { params: { path: { id: jobId } } }))
-        .then((job) => dispatch({ type: 'jobs', jobs: [job] })).catch(() => {});
+        .then((job) => dispatch({ type: 'jobs', jobs: [job], asKey })).catch(() => {});
     } catch (e) {
       setError(message(e));
     } finally {
@@ -84,7 +84,7 @@ export function ProcessingTab({ state, dispatch }: TabProps) {
               <th scope="col"><span className="sr-only">Actions</span></th>
             </tr></thead>
             <tbody>{state.runs.map((r) => <RunRow key={r.jobId} run={r} now={now}
-              onJob={(job) => dispatch({ type: 'jobs', jobs: [job] })} />)}</tbody>
+              onJob={(job) => dispatch({ type: 'jobs', jobs: [job], asKey: state.apiKey })} />)}</tbody>
           </table>
         </TableWrap>
       ) : null}

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { api, done, message, ok, unlessMissing, type FusionTuning, type KbEvaluation,
+import { api, done, keyInUse, message, ok, unlessMissing, type FusionTuning, type KbEvaluation,
   type KbEvaluationRun } from '../api/client';
 import { isTerminal, type Action, type Run } from '../state';
 import { ago, exactTime } from '../format';
@@ -134,13 +134,14 @@ export function Quality({ kb, runs, dispatch }: { kb: string; runs: Run[]; dispa
     }
   });
   const tune = () => act(async () => {
+    const asKey = keyInUse();
     const r = await ok(api.POST('/v1/knowledge-bases/{name}/tune', { params: path }));
     const id = r.job_id ?? '';
-    dispatch({ type: 'track', run: { jobId: id, label: tuneLabel(kb), kind: 'job', job: null } });
+    dispatch({ type: 'track', run: { jobId: id, label: tuneLabel(kb), kind: 'job', job: null }, asKey });
     setTuneJob(id);
     // Its state now, in case it ended before the event stream told of it.
     ok(api.GET('/v1/jobs/{id}', { params: { path: { id } } }))
-      .then((job) => dispatch({ type: 'jobs', jobs: [job] })).catch(() => {});
+      .then((job) => dispatch({ type: 'jobs', jobs: [job], asKey })).catch(() => {});
   });
   const backToConfigured = () => act(async () => {
     await done(api.DELETE('/v1/knowledge-bases/{name}/tuning', { params: path }));

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { TabProps } from '../App';
-import { api, message, ok, type Staged, type SyncSource } from '../api/client';
+import { api, keyInUse, message, ok, type Staged, type SyncSource } from '../api/client';
 import { editBody, editDraft, FORMS, sourceReads, sourceTypeLabel, validateEdit, type Drafts, type EditDraft,
   type SourceKind } from '../sources';
 import { ago, duration, exactTime, formatBytes, plural } from '../format';
@@ -95,13 +95,14 @@ function SyncSources({ runs, dispatch }: { runs: State['runs']; dispatch: (a: Ac
     setBusy(id);
     setError('');
     setNotice('');
+    const asKey = keyInUse();
     try {
       const r = await call();
       const job = (r as { job_id?: string | null }).job_id ?? '';
       if (job) {
-        dispatch({ type: 'track', run: { jobId: job, label: `sync of ${id}`, kind: 'job', job: null } });
+        dispatch({ type: 'track', run: { jobId: job, label: `sync of ${id}`, kind: 'job', job: null }, asKey });
         ok(api.GET('/v1/jobs/{id}', { params: { path: { id: job } } }))
-          .then((j) => dispatch({ type: 'jobs', jobs: [j] })).catch(() => {});
+          .then((j) => dispatch({ type: 'jobs', jobs: [j], asKey })).catch(() => {});
       }
       setNotice(done(!!job, r));
       return true;

@@ -25,6 +25,7 @@ let jobList: unknown[] = [];
 let answerSources: unknown[] | null = null;
 let answerWarnings: string[] | null = null;
 let hangQuery = false;
+let cutQuery = false;
 let modelDown = false;
 let docTotal: number | null = null;
 let uploads = 0;
@@ -52,6 +53,7 @@ beforeEach(() => {
   answerSources = null;
   answerWarnings = null;
   hangQuery = false;
+  cutQuery = false;
   modelDown = false;
   docTotal = null;
   uploads = 0;
@@ -152,6 +154,11 @@ beforeEach(() => {
       return json({ title: 'Bad Gateway', status: 502, detail: 'the language model is down', sources: [{ number: 1,
         document_id: 'd1', title: 'Tide tables', uri: 'file:///t.md', knowledge_base: 'default', passages: [],
         figures: [] }] }, 502);
+    }
+    if (url.pathname === '/v1/query' && cutQuery) {
+      // A proxy or a restart closing the stream mid-answer: tokens, then the end, no 'answer' event.
+      return new Response('event: token\ndata: {"text":"The tide turns"}\n\n',
+        { headers: { 'Content-Type': 'text/event-stream' } });
     }
     if (url.pathname === '/v1/query' && hangQuery) {
       return new Response(new ReadableStream({ start() { /* an answer still being written */ } }),
@@ -475,6 +482,31 @@ describe('the app', () => {
     await user.click(screen.getByRole('button', { name: 'Search' }));
     await waitFor(() => expect(requests.filter((r) => r.url === '/v1/search')).toHaveLength(2));
     expect(JSON.parse(requests.filter((r) => r.url === '/v1/search')[1].body)).not.toHaveProperty('kb');
+  });
+
+  it('shows one Quality panel, the chosen knowledge base\'s, after switching between knowledge bases', async () => {
+    kbNames = ['coast', 'harbour'];
+    const user = userEvent.setup();
+    const { container } = render(<App />);
+    await user.click(await screen.findByRole('tab', { name: 'Knowledge bases' }));
+    await user.click(await screen.findByRole('button', { name: 'coast' }));
+    expect(await screen.findByText('Quality of coast')).toBeTruthy();
+    await user.click(screen.getByRole('button', { name: 'harbour' }));
+    expect(await screen.findByText('Quality of harbour')).toBeTruthy();
+    await user.click(screen.getByRole('button', { name: 'coast' }));
+    await screen.findByText('Quality of coast');
+    expect(container.querySelectorAll('section.quality')).toHaveLength(1);
+    expect(screen.queryByText('Quality of harbour')).toBeNull();
+  });
+
+  it('says an answer whose stream closed before it finished was cut, not that it is the answer', async () => {
+    cutQuery = true;
+    const user = userEvent.setup();
+    render(<App />);
+    await user.click(await screen.findByRole('tab', { name: 'Chat' }));
+    await user.type(screen.getByLabelText('Your question'), 'When does the tide turn?');
+    await user.click(screen.getByRole('button', { name: 'Send' }));
+    expect(await screen.findByText(/stopped before it finished/)).toBeTruthy();
   });
 
   it('offers Download only for documents that keep their original, and says why the others do not', async () => {

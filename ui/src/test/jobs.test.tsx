@@ -37,6 +37,26 @@ describe('polling', () => {
     expect(fetchJob).toHaveBeenCalledTimes(2);
   });
 
+  it('waits longer while a job does not change and after errors, and is quick again once it moves', async () => {
+    let answer: () => Promise<Job> = async () => ({ ...job('queued'), updated_at: 't0' });
+    const fetchJob = vi.fn(() => answer());
+    const p = pollJob('j1', () => {}, { intervalMs: 1000, fetchJob });
+    await vi.advanceTimersByTimeAsync(60_000);
+    // 1, 2, 4, 8, 15, 15 s apart: about 9 requests in a minute, not 60.
+    expect(fetchJob.mock.calls.length).toBeLessThanOrEqual(9);
+    answer = async () => { throw Object.assign(new Error('busy'), { status: 429 }); };
+    const before = fetchJob.mock.calls.length;
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(fetchJob.mock.calls.length - before).toBeLessThanOrEqual(5);
+    let n = 0;
+    answer = async () => ({ ...job('running'), updated_at: `t${++n}` });
+    await vi.advanceTimersByTimeAsync(15_000);
+    const moving = fetchJob.mock.calls.length;
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(fetchJob.mock.calls.length - moving).toBeGreaterThanOrEqual(4);
+    p.stop();
+  });
+
   it('stops on a terminal status, on stop (cancel), and on a 404', async () => {
     const done = vi.fn(async () => job('canceled'));
     const p1 = pollJob('j1', () => {}, { intervalMs: 100, fetchJob: done });
@@ -99,6 +119,26 @@ describe('polling', () => {
 });
 
 describe('the event stream', () => {
+  it('tags the jobs it lists and streams with the key they were asked under', async () => {
+    vi.stubGlobal('fetch', vi.fn(async (input: RequestInfo | URL) => {
+      const url = input instanceof Request ? input.url : String(input);
+      if (url.includes('/v1/events')) {
+        return new Response(`event: progress\ndata: ${JSON.stringify({ job: job('running') })}\n\n`,
+          { headers: { 'Content-Type': 'text/event-stream' } });
+      }
+      return new Response(JSON.stringify({ jobs: [job('queued')] }), { headers: { 'Content-Type': 'application/json' } });
+    }));
+    const dispatch = vi.fn();
+    const { unmount } = renderHook(() => useJobUpdates([], dispatch, 'key-a', true));
+    await vi.advanceTimersByTimeAsync(100);
+    const jobs = dispatch.mock.calls.map((c) => c[0]).filter((a) => a.type === 'jobs');
+    expect(jobs.length).toBeGreaterThanOrEqual(2);
+    expect(jobs.every((a) => a.asKey === 'key-a')).toBe(true);
+    unmount();
+    vi.unstubAllGlobals();
+  });
+
+
   it('keeps reopening a stream that opens and is closed (a proxy\'s time limit) instead of polling after three',
     async () => {
       let opened = 0;
