@@ -73,17 +73,18 @@ final class IngestCommand implements Callable<Integer> {
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        // A folder given with --sync may be synced, beside any POLYRAG_SYNC_ALLOWED_ROOTS.
+        if (estimate && syncId != null) {
+            throw new InvalidInputException("--estimate and --sync: --estimate only says what an ingest would cost "
+                    + "and keeps nothing in sync; give one");
+        }
+        // A folder given with --sync may be synced, beside any POLYRAG_SYNC_ALLOWED_ROOTS. It ingests on this
+        // thread: no job workers, so no folder watcher either (with them it took up the jobs a server left queued).
         Map<String, String> more = new HashMap<>();
-        // It ingests on this thread: no job workers, so no folder watcher either. With them it took up the jobs a
-        // server left queued, and queued and ran every due sync of every tenant (even for --estimate, which writes
-        // nothing), then waited for them to stop at its exit.
         more.put(Settings.INGEST_WORKERS.key(), "0");
         if (syncId != null && paths.size() == 1 && Files.isDirectory(paths.getFirst())) {
             String configured = parent.config(Map.of()).get(Settings.SYNC_ALLOWED_ROOTS);
             String dir = paths.getFirst().toAbsolutePath().normalize().toString();
-            more.put(Settings.SYNC_ALLOWED_ROOTS.key(), configured.isBlank() ? dir
-                    : configured + "," + dir);
+            more.put(Settings.SYNC_ALLOWED_ROOTS.key(), configured.isBlank() ? dir : configured + "," + dir);
         }
         try (Polyrag polyrag = parent.open(more)) {
             PathIngest request = new PathIngest(paths, KnowledgeBase.of(kb), PolyragCommand.split(includes),
@@ -92,8 +93,7 @@ final class IngestCommand implements Callable<Integer> {
                 return printEstimate(polyrag.ingest().estimate(request), out, err);
             }
             if (syncId != null && (paths.size() != 1 || !Files.isDirectory(paths.getFirst()))) {
-                throw new InvalidInputException("--sync keeps one directory in sync: give exactly one "
-                        + "directory");
+                throw new InvalidInputException("--sync keeps one directory in sync: give exactly one directory");
             }
             SourceRegistration sync = null;
             Optional<SourceInfo> kept = Optional.empty();

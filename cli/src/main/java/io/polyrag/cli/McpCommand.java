@@ -107,7 +107,9 @@ final class McpCommand implements Callable<Integer> {
             Thread hook = new Thread(() -> close(mcp, r, p), "polyrag-mcp-shutdown");
             Runtime.getRuntime().addShutdownHook(hook);
             if (!stdio) {
-                String where = "http://" + config.get(Settings.MCP_HOST) + ":" + mcp.port()
+                String host = config.get(Settings.MCP_HOST);
+                String where = "http://" + (host.contains(":") && !host.startsWith("[") ? "[" + host + "]" : host)
+                        + ":" + mcp.port()
                         + (kind.equals("sse") ? "/sse" : "/mcp");
                 err.println("polyrag MCP (" + kind + ") at " + where + "; tools call the REST API at " + backend
                         + (config.get(Settings.MCP_JWT_JWKS_URL).isBlank() ? "" : "; bearer JWTs required"));

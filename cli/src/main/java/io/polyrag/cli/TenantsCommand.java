@@ -4,6 +4,7 @@ import io.polyrag.app.Json;
 import io.polyrag.app.Polyrag;
 import io.polyrag.app.Usage;
 import io.polyrag.app.wire.AdminWire;
+import io.polyrag.core.InvalidInputException;
 import io.polyrag.core.port.UsageStore;
 import java.io.PrintWriter;
 import java.time.LocalDate;
@@ -75,6 +76,12 @@ final class TenantsCommand implements Callable<Integer> {
         @Override
         public Integer call() {
             PrintWriter out = spec.commandLine().getOut();
+            if (clear && (documents != null || storedMb != null || extractionTokens != null
+                    || searchesPerMinute != null)) {
+                // Cleared everything and dropped the limit given with it, exit 0.
+                throw new InvalidInputException("--clear removes every quota: give it alone, or set the quotas "
+                        + "without it");
+            }
             try (Polyrag.KeyAdmin polyrag = Polyrag.openKeys(tenants.parent.config(Map.of()))) {
                 Usage usage = polyrag.usage();
                 String id = Usage.idOf(tenant, polyrag.keys().localOwner());

@@ -166,6 +166,11 @@ final class ThroughServer {
             out.println("warning: the " + d.path("modality").asString() + " leg contributed nothing: "
                     + d.path("reason").asString());
         }
+        // As the local path prints them: documents still being indexed, a reranker that failed, a condensing
+        // call that did not answer.
+        for (JsonNode w : a.path("warnings")) {
+            out.println("warning: " + w.asString());
+        }
         if (a.hasNonNull("route")) {
             JsonNode r = a.path("route");
             out.println("(routed as " + r.path("intent").asString() + (r.hasNonNull("scope") ? ", "

@@ -3,6 +3,7 @@ package io.polyrag.cli;
 import io.polyrag.app.Json;
 import io.polyrag.app.Polyrag;
 import io.polyrag.app.api.FusionTuning;
+import io.polyrag.core.InvalidInputException;
 import io.polyrag.core.model.JobInfo;
 import io.polyrag.core.model.JobStatus;
 import java.io.PrintWriter;
@@ -60,6 +61,9 @@ final class TuneCommand implements Callable<Integer> {
     @Override
     public Integer call() throws InterruptedException {
         PrintWriter out = spec.commandLine().getOut();
+        if (drop && show) {
+            throw new InvalidInputException("--drop and --show: give one (--drop drops the tuning, --show prints it)");
+        }
         try (Polyrag polyrag = parent.openToRunJobs()) {
             var kbs = polyrag.knowledgeBases();
             if (drop) {

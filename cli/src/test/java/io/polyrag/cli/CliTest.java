@@ -379,6 +379,23 @@ class CliTest {
         assertThat(io.polyrag.app.Json.MAPPER.readTree(r.out()).get("status").asString()).isEqualTo("untuned");
     }
 
+    /** Options that contradict each other are a usage error that does nothing, not one of them silently dropped. */
+    @Test
+    void contradicting_options_are_refused_and_change_nothing() throws IOException {
+        assertThat(run("tenants", "quota", "acme", "--documents", "5").code()).isEqualTo(Main.OK);
+        Run both = run("tenants", "quota", "acme", "--clear", "--documents", "7");
+        assertThat(both.code()).isEqualTo(Main.USAGE);
+        assertThat(both.err()).contains("--clear");
+        assertThat(run("tenants", "quota", "acme").out()).as("the quota set before is kept").contains("documents 5");
+        Run tune = run("tune", "default", "--drop", "--show");
+        assertThat(tune.code()).isEqualTo(Main.USAGE);
+        assertThat(tune.err()).contains("--drop").contains("--show");
+        Files.writeString(Files.createDirectories(tmp.resolve("docs")).resolve("a.md"), "# A\n\nText.");
+        Run estimate = run("ingest", tmp.resolve("docs").toString(), "--estimate", "--sync", "docs");
+        assertThat(estimate.code()).isEqualTo(Main.USAGE);
+        assertThat(estimate.err()).contains("--estimate").contains("--sync");
+    }
+
     /** The bare command names every command a user may run (it named seven of fourteen), not the launcher's own. */
     @Test
     void the_bare_command_lists_the_commands() {

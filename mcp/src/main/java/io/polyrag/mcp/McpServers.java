@@ -35,6 +35,7 @@ import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
 import org.eclipse.jetty.ee10.servlet.ServletHolder;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.server.handler.SizeLimitHandler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tools.jackson.databind.json.JsonMapper;
@@ -212,13 +213,19 @@ public final class McpServers implements McpFrontDoor.Factory {
         }
     }
 
+    /** The largest request body the networked transports read. */
+    static final long MAX_BODY_BYTES = StdioGate.MAX_LINE_BYTES;
+
     /** Origins from the settings; Host headers: loopback names, the bound address, and the settings' extra ones. */
     private static DefaultServerTransportSecurityValidator validator(McpFrontDoor.Options o) {
         List<String> hosts = new ArrayList<>(List.of("localhost", "localhost:*", "127.0.0.1", "127.0.0.1:*",
                 "[::1]", "[::1]:*"));
         if (!o.host().equals("0.0.0.0") && !o.host().equals("::")) {
-            hosts.add(o.host());
-            hosts.add(o.host() + ":*");
+            // An IPv6 address arrives in the Host header in brackets ([fd00::5]:8090): bare, it matched nothing
+            // and every request was refused 421.
+            String host = o.host().contains(":") && !o.host().startsWith("[") ? "[" + o.host() + "]" : o.host();
+            hosts.add(host);
+            hosts.add(host + ":*");
         }
         hosts.addAll(split(o.config().get(Settings.MCP_ALLOWED_HOSTS)));
         return DefaultServerTransportSecurityValidator.builder()
@@ -248,7 +255,11 @@ public final class McpServers implements McpFrontDoor.Factory {
             filter.setAsyncSupported(true);
             context.addFilter(filter, "/*", EnumSet.of(DispatcherType.REQUEST));
         }
-        jetty.setHandler(context);
+        // A body is read whole by the SDK before it is parsed: one POST of gigabytes ran the adapter (and, in one
+        // process with it, polyrag) out of memory. The same bound as a stdio message; larger is a 413 unread.
+        SizeLimitHandler limit = new SizeLimitHandler(MAX_BODY_BYTES, -1);
+        limit.setHandler(context);
+        jetty.setHandler(limit);
         try {
             jetty.start();
         } catch (Exception e) {

@@ -109,6 +109,19 @@ class HttpSecurityTest {
                 .isInstanceOf(io.polyrag.core.ConfigException.class).hasMessageContaining("POLYRAG_MCP_JWT_AUDIENCE");
     }
 
+    /** A body past the stdio bound is refused unread (413): the SDK reads a body whole before parsing it. */
+    @Test
+    void a_body_past_the_limit_is_refused_unread_and_the_server_goes_on() throws Exception {
+        String token = signed(key, claims(Instant.now()).build());
+        byte[] huge = new byte[(int) McpServers.MAX_BODY_BYTES + 1024];
+        java.util.Arrays.fill(huge, (byte) ' ');
+        HttpResponse<String> r = http.send(HttpRequest.newBuilder(uri()).header("Authorization", "Bearer " + token)
+                .header("Content-Type", "application/json").header("Accept", "application/json, text/event-stream")
+                .POST(HttpRequest.BodyPublishers.ofByteArray(huge)).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(r.statusCode()).isEqualTo(413);
+        assertThat(post(token).statusCode()).as("the next request is served").isEqualTo(200);
+    }
+
     @Test
     void a_foreign_origin_or_host_is_refused_before_the_protocol_sees_it() throws Exception {
         String token = signed(key, claims(Instant.now()).build());
