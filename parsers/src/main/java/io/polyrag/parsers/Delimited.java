@@ -38,6 +38,11 @@ final class Delimited {
             rows = records(item, source, tabs ? strict.builder().setQuote(null).get()
                     : strict.builder().setTrailingData(true).setLenientEof(true).get(), maxChars);
         }
+        // The cells were counted as read; the rows shorter than the widest are padded in the table's text.
+        if (Tables.length(rows) > maxChars) {
+            throw new InvalidInputException(item.name() + ": holds more than " + maxChars + " characters of text as "
+                    + "a table (its short rows padded to its widest) (raise POLYRAG_INGEST_MAX_TEXT_MB to ingest it)");
+        }
         DocumentBuilder doc = new DocumentBuilder();
         doc.block(ChunkKind.TABLE, Tables.text(rows), "");
         if (doc.isEmpty()) {

@@ -138,6 +138,9 @@ public final class DocumentsParser implements Parser {
             // ingest of web pages) would only say so again.
             return text.parse(withinTextLimit(item));
         }
+        // A zip's directory judged before Tika's detection, which inflates and parses [Content_Types].xml and the
+        // like itself, with no limit of its own.
+        ZipGuard.check(item, maxExpandedBytes, MAX_ZIP_ENTRIES, false);
         String detected = detect(item);
         if (isText(detected) && CODE.containsKey(ext)) {
             return code(item, CODE.get(ext));

@@ -165,6 +165,9 @@ final class HtmlParser {
      * rows carries it down (a "Region" cell of three rows made the next two rows shift left under the wrong headers).
      */
     private static void table(Element table, DocumentBuilder doc) {
+        // Copies are bounded by the table's own text: a cell of megabytes spanning 20 columns and 20 rows was 400
+        // copies, gigabytes from a page of a few megabytes. Past the bound a spanned cell's copies stay empty.
+        long[] copies = {2L * table.text().length() + 10_000};
         List<String> rows = new ArrayList<>();
         Map<Integer, String> carried = new HashMap<>();
         Map<Integer, Integer> rowsLeft = new HashMap<>();
@@ -183,9 +186,9 @@ final class HtmlParser {
                 int across = span(cell.attr("colspan"));
                 int down = span(cell.attr("rowspan"));
                 for (int k = 0; k < across; k++, col++) {
-                    cells.add(text);
+                    cells.add(k == 0 || copy(copies, text.length()) ? text : "");
                     if (down > 1) {
-                        carried.put(col, text);
+                        carried.put(col, copy(copies, (long) text.length() * (down - 1)) ? text : "");
                         rowsLeft.put(col, down - 1);
                     }
                 }
@@ -208,6 +211,15 @@ final class HtmlParser {
             doc.prose(caption.text());
         }
         doc.block(ChunkKind.TABLE, String.join("\n", rows), "");
+    }
+
+    /** Whether {@code chars} more copied characters fit what is left of the table's bound (taken from it if so). */
+    private static boolean copy(long[] left, long chars) {
+        if (chars > left[0]) {
+            return false;
+        }
+        left[0] -= chars;
+        return true;
     }
 
     /** Cells carried down into this row from {@code col} on, while a cell above spans into it; the next column. */

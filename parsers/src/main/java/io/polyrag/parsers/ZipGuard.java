@@ -22,7 +22,8 @@ import org.apache.commons.compress.utils.SeekableInMemoryByteChannel;
  * same ratio while inflating); and entries whose compressed data overlap (the "overlapping files" construction, which
  * reaches huge totals with an innocent ratio per entry). A file whose central directory cannot be read is left to the
  * parser, which calls it corrupt. An entry whose declared size lies is still refused while it inflates: by POI's own
- * ratio guard ({@code ZipSecureFile}) for Office files, and by one counted inflation here for OpenDocument ones.
+ * ratio guard ({@code ZipSecureFile}) for Office Open XML files, and by one counted inflation here for every other
+ * zip-based document (OpenDocument, EPUB: their parsers read through zip readers that trust the declared sizes).
  */
 final class ZipGuard {
     /** Largest expansion of one entry, as POI's {@code ZipSecureFile} allows (its minimum inflate ratio, 0.01). */
@@ -36,6 +37,15 @@ final class ZipGuard {
      * @throws InvalidInputException naming the file and what is wrong with it, when it is refused
      */
     static void check(SourceItem item, long maxExpandedBytes, int maxEntries) {
+        check(item, maxExpandedBytes, maxEntries, true);
+    }
+
+    /**
+     * @param inflate whether a document other than Office Open XML is also inflated once, counting (false: its
+     *     directory alone is judged, as before the type is known: an archive is not inflated to be refused)
+     * @throws InvalidInputException naming the file and what is wrong with it, when it is refused
+     */
+    static void check(SourceItem item, long maxExpandedBytes, int maxEntries, boolean inflate) {
         byte[] b = item.content();
         if (b.length < 4 || b[0] != 'P' || b[1] != 'K') {
             return;
@@ -46,7 +56,8 @@ final class ZipGuard {
         List<ZipArchiveEntry> entries;
         try (ZipFile zip = ZipFile.builder().setSeekableByteChannel(new SeekableInMemoryByteChannel(b)).get()) {
             entries = Collections.list(zip.getEntries());
-            if (entries.size() <= maxEntries && entries.stream().anyMatch(e -> e.getName().equals("content.xml"))) {
+            if (inflate && entries.size() <= maxEntries && entries.stream()
+                    .noneMatch(e -> e.getName().equals("[Content_Types].xml"))) {
                 inflated(item, zip, entries, maxExpandedBytes);
             }
         } catch (IOException | RuntimeException e) {
@@ -113,10 +124,11 @@ final class ZipGuard {
     }
 
     /**
-     * An OpenDocument file inflated once, counting: its parser reads it through the JDK's zip, which trusts the sizes
-     * the directory declares and cannot be interrupted, and no guard of POI's stands behind it, so an entry declaring
-     * 1,000 bytes that inflates to gigabytes of markup was parsed for tens of minutes past the time limit. Refused: an
-     * entry that inflates past its declared size, or all of them past {@code maxExpandedBytes}.
+     * A zip-based document other than Office Open XML inflated once, counting: OpenDocument's parser reads it through
+     * the JDK's zip and EPUB's through Commons Compress, both trusting the sizes the directory declares, and no guard
+     * of POI's stands behind them, so an entry declaring 1,000 bytes that inflates to gigabytes of markup was parsed
+     * for tens of minutes past the time limit (or filled the heap). Refused: an entry that inflates past its declared
+     * size, or all of them past {@code maxExpandedBytes}.
      */
     private static void inflated(SourceItem item, ZipFile zip, List<ZipArchiveEntry> entries, long maxExpandedBytes)
             throws IOException {

@@ -84,6 +84,19 @@ class DocumentsParserTest {
         assertThat(tables.length()).as("two columns are used, not 16,384").isLessThan(100_000);
     }
 
+    /** A wide header over many one-cell lines: each line padded to the header's width is refused, not built. */
+    @Test
+    void a_csv_whose_short_rows_pad_past_the_text_limit_is_refused_not_built() {
+        DocumentsParser small = new DocumentsParser(1_000_000, 60_000);
+        StringBuilder header = new StringBuilder();
+        for (int i = 0; i < 5_000; i++) {
+            header.append(i == 0 ? "" : ",").append('h').append(i);
+        }
+        byte[] wide = (header + "\n" + "x\n".repeat(2_000)).getBytes(StandardCharsets.UTF_8);
+        assertThatThrownBy(() -> small.parse(new SourceItem("test:wide.csv", "wide.csv", wide, null)))
+                .isInstanceOf(InvalidInputException.class).hasMessageContaining("holds more than");
+    }
+
     /** A line of commas is one record of empty cells: as a table, three times its bytes, refused past the limit. */
     @Test
     void a_csv_line_of_commas_is_refused_past_the_text_limit_not_built() {
@@ -189,8 +202,11 @@ class DocumentsParserTest {
 
     @Test
     void archives_and_decompression_bombs_are_refused() {
-        assertThatThrownBy(() -> parse("data.zip", DocumentFixtures.zipBomb("zeros.bin", 20)))
+        assertThatThrownBy(() -> parse("data.zip", DocumentFixtures.zipBomb("zeros.bin", 0)))
                 .isInstanceOf(InvalidInputException.class).hasMessageContaining("archive");
+        // Judged from its directory before its type is detected (detection inflates entries itself).
+        assertThatThrownBy(() -> parse("data.zip", DocumentFixtures.zipBomb("zeros.bin", 20)))
+                .isInstanceOf(InvalidInputException.class).hasMessageContaining("zip bomb");
         long t0 = System.nanoTime();
         assertThatThrownBy(() -> parse("huge.docx", DocumentFixtures.expandingDocx(40)))
                 .isInstanceOf(InvalidInputException.class).hasMessageContaining("huge.docx");
@@ -407,14 +423,23 @@ class DocumentsParserTest {
     }
 
     /**
-     * An OpenDocument file whose directory understates an entry's size (the JDK's zip, which its parser reads
-     * through, trusts it and cannot be stopped) is refused once it inflates past what it declares.
+     * An OpenDocument or EPUB file whose directory understates an entry's size (the JDK's zip and Commons Compress,
+     * which their parsers read through, trust it) is refused once it inflates past what it declares.
      */
     @Test
-    void an_opendocument_entry_inflating_past_its_declared_size_is_refused() throws Exception {
+    void an_opendocument_or_epub_entry_inflating_past_its_declared_size_is_refused() throws Exception {
+        byte[] odt = lying("application/vnd.oasis.opendocument.text", "content.xml");
+        assertThatThrownBy(() -> parse("lying.odt", odt)).isInstanceOf(InvalidInputException.class)
+                .hasMessageContaining("lying.odt").hasMessageContaining("inflates past the size it declares");
+        byte[] epub = lying("application/epub+zip", "OEBPS/ch1.xhtml");
+        assertThatThrownBy(() -> parse("lying.epub", epub)).isInstanceOf(InvalidInputException.class)
+                .hasMessageContaining("lying.epub").hasMessageContaining("inflates past the size it declares");
+    }
+
+    private static byte[] lying(String mediaType, String entry) throws Exception {
         java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
         try (java.util.zip.ZipOutputStream zip = new java.util.zip.ZipOutputStream(bytes)) {
-            byte[] type = "application/vnd.oasis.opendocument.text".getBytes(StandardCharsets.US_ASCII);
+            byte[] type = mediaType.getBytes(StandardCharsets.US_ASCII);
             java.util.zip.ZipEntry mimetype = new java.util.zip.ZipEntry("mimetype");
             mimetype.setMethod(java.util.zip.ZipEntry.STORED);
             mimetype.setSize(type.length);
@@ -424,7 +449,15 @@ class DocumentsParserTest {
             zip.putNextEntry(mimetype);
             zip.write(type);
             zip.closeEntry();
-            zip.putNextEntry(new java.util.zip.ZipEntry("content.xml"));
+            if (mediaType.contains("epub")) {
+                zip.putNextEntry(new java.util.zip.ZipEntry("META-INF/container.xml"));
+                zip.write(("<?xml version=\"1.0\"?><container version=\"1.0\" xmlns=\"urn:oasis:names:tc:"
+                        + "opendocument:xmlns:container\"><rootfiles><rootfile full-path=\"OEBPS/content.opf\" "
+                        + "media-type=\"application/oebps-package+xml\"/></rootfiles></container>")
+                        .getBytes(StandardCharsets.UTF_8));
+                zip.closeEntry();
+            }
+            zip.putNextEntry(new java.util.zip.ZipEntry(entry));
             zip.write("<office:document-content><office:body><office:text>".getBytes(StandardCharsets.UTF_8));
             byte[] tags = "<text:s/>".repeat(100_000).getBytes(StandardCharsets.UTF_8);
             for (int k = 0; k < 20; k++) {
@@ -433,15 +466,15 @@ class DocumentsParserTest {
             zip.write("</office:text></office:body></office:document-content>".getBytes(StandardCharsets.UTF_8));
             zip.closeEntry();
         }
-        byte[] odt = bytes.toByteArray();
-        java.nio.ByteBuffer b = java.nio.ByteBuffer.wrap(odt).order(java.nio.ByteOrder.LITTLE_ENDIAN);
-        for (int at = 0; at + 46 < odt.length; at++) { // content.xml's central header: declare 1,000 bytes
-            if (b.getInt(at) == 0x02014b50 && new String(odt, at + 46, 11, StandardCharsets.UTF_8).equals(
-                    "content.xml")) {
+        byte[] doc = bytes.toByteArray();
+        java.nio.ByteBuffer b = java.nio.ByteBuffer.wrap(doc).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        byte[] name = entry.getBytes(StandardCharsets.UTF_8);
+        for (int at = 0; at + 46 + name.length < doc.length; at++) { // the entry's central header: declare 1,000 bytes
+            if (b.getInt(at) == 0x02014b50 && java.util.Arrays.equals(doc, at + 46, at + 46 + name.length, name, 0,
+                    name.length)) {
                 b.putInt(at + 24, 1000);
             }
         }
-        assertThatThrownBy(() -> parse("lying.odt", odt)).isInstanceOf(InvalidInputException.class)
-                .hasMessageContaining("lying.odt").hasMessageContaining("inflates past the size it declares");
+        return doc;
     }
 }

@@ -224,6 +224,17 @@ class TextFormatsParserTest {
         assertThat(table.lines().toList().getLast().split(" \\| ")).as("a span is bounded").hasSize(20);
     }
 
+    /** A long cell spanning 20 columns and 20 rows is not copied 400 times: copies are bounded by the table's text. */
+    @Test
+    void a_huge_spanning_cell_is_not_copied_past_the_tables_own_text() {
+        String cell = "tide ".repeat(100_000);
+        ParsedDocument doc = parse("span.html", "<html><body><table><tr><td colspan=20 rowspan=20>" + cell
+                + "</td></tr>" + "<tr><td>a</td></tr>".repeat(19) + "</table></body></html>");
+        long text = doc.blocks().stream().mapToLong(b -> b.text().length()).sum();
+        assertThat(text).as("at most three times the table's own text").isLessThan(3L * cell.length() + 20_000);
+        assertThat(doc.text()).contains("tide tide");
+    }
+
     /** A heading or title of a megabyte is cut: each is repeated in every chunk below it. */
     @Test
     void a_huge_heading_and_title_are_cut() {
