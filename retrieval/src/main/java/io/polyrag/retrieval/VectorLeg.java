@@ -43,7 +43,7 @@ final class VectorLeg extends BlendedLeg {
 
     @Override
     Leg run(String query, SearchScope scope, int limit, double w, String whose) {
-        float[] q = embedder.embedQuery(query);
+        float[] q = usable(embedder.embedQuery(query), embedder.modelId());
         List<StoreHit> passages = store.search(q, scope, limit);
         if (w <= 0 || passages.isEmpty()) {
             return new Leg(passages, "");
@@ -57,6 +57,27 @@ final class VectorLeg extends BlendedLeg {
         return new Leg(blend(passages, wholes, w), String.format(Locale.ROOT, "each passage's cosine blended with its "
                 + "document's whole vector where it has one (%d of %d documents), weight %.2f (%s)", wholes.size(),
                 versions.size(), w, whose));
+    }
+
+    /**
+     * The query's vector, refused when it has no direction (a NaN, an infinity, all zeros: a broken or half-precision
+     * custom model): an exact scan scored every vector NaN and returned the first in index order, which fusion then
+     * took for the best matches. Refused, the leg is reported degraded and the others answer.
+     */
+    static float[] usable(float[] q, String model) {
+        double norm = 0;
+        for (float x : q) {
+            if (!Float.isFinite(x)) {
+                throw new IllegalStateException("the embedding model " + model + " made a query vector that is not "
+                        + "a number (NaN or infinite): check the model (a half-precision export overflows)");
+            }
+            norm += (double) x * x;
+        }
+        if (norm == 0) {
+            throw new IllegalStateException("the embedding model " + model + " made a query vector of zeros: it "
+                    + "matches nothing; check the model");
+        }
+        return q;
     }
 
     /**

@@ -31,6 +31,18 @@ class VectorLegTest {
                 within(1e-9));
     }
 
+    /** A query vector without a direction is refused (the leg then degrades), not scored NaN against every vector. */
+    @Test
+    void a_query_vector_of_nan_or_zeros_is_refused() {
+        for (float[] bad : List.of(new float[] {Float.NaN, 1}, new float[] {0, 0}, new float[] {1,
+                Float.POSITIVE_INFINITY})) {
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> VectorLeg.usable(bad, "m"))
+                    .isInstanceOf(IllegalStateException.class).hasMessageContaining("embedding model m");
+        }
+        float[] fine = {0.6f, 0.8f};
+        assertThat(VectorLeg.usable(fine, "m")).isSameAs(fine);
+    }
+
     @Test
     void weight_one_scores_every_passage_by_its_document() {
         List<StoreHit> passages = List.of(new StoreHit("a-0", "a", 1, 0.9), new StoreHit("a-1", "a", 1, 0.2));

@@ -114,13 +114,18 @@ public final class LuceneVectorStore implements VectorStore {
             return valueOf(name.toUpperCase(Locale.ROOT));
         }
 
-        /** A codec whose vector field uses this encoding; null (Lucene's default) for none. */
-        Codec codec() {
-            if (encoding == null) {
+        /**
+         * A codec whose vector field uses this encoding; null (Lucene's default) for none with vectors Lucene's
+         * formats declare they take (1,024 dimensions), a wider declaration of the same format for wider ones.
+         */
+        Codec codec(int dimension) {
+            if (encoding == null && dimension <= 1024) {
                 return null;
             }
-            KnnVectorsFormat format = new Lucene104HnswScalarQuantizedVectorsFormat(encoding,
-                    Lucene99HnswVectorsFormat.DEFAULT_MAX_CONN, Lucene99HnswVectorsFormat.DEFAULT_BEAM_WIDTH);
+            KnnVectorsFormat chosen = encoding == null ? new Lucene99HnswVectorsFormat()
+                    : new Lucene104HnswScalarQuantizedVectorsFormat(encoding, Lucene99HnswVectorsFormat.DEFAULT_MAX_CONN,
+                            Lucene99HnswVectorsFormat.DEFAULT_BEAM_WIDTH);
+            KnnVectorsFormat format = dimension > 1024 ? new WideVectorsFormat(chosen) : chosen;
             return new Lucene104Codec() {
                 @Override
                 public KnnVectorsFormat getKnnVectorsFormatForField(String field) {
@@ -135,15 +140,16 @@ public final class LuceneVectorStore implements VectorStore {
     /** @param quantization how the graph's copy of each vector is kept (new segments; merges rewrite old ones) */
     public LuceneVectorStore(Path path, int dimension, String modelId, int exactThreshold,
             Quantization quantization) {
-        if (dimension < 1 || dimension > 4096) {
-            throw new IllegalArgumentException("vector dimension must be in [1, 4096], was " + dimension);
+        if (dimension < 1 || dimension > WideVectorsFormat.MAX_DIMENSIONS) {
+            throw new IllegalArgumentException("vector dimension must be in [1, " + WideVectorsFormat.MAX_DIMENSIONS
+                    + "], was " + dimension);
         }
         checkModel(path, dimension, modelId);
         this.dimension = dimension;
         this.exactThreshold = exactThreshold;
         this.quantization = quantization;
         this.index = new LuceneIndex(path, "vector index", new KeywordAnalyzer(), new BM25Similarity(),
-                quantization.codec());
+                quantization.codec(dimension));
     }
 
     /**

@@ -23,6 +23,38 @@ class LuceneVectorStoreTest extends VectorStoreContract {
                 .hasMessageContaining("re-ingest");
     }
 
+    /**
+     * A model of more than Lucene's declared 1,024 dimensions (1,536, 4,096) indexes, searches through the graph and
+     * opens again: every write of one failed before, once the store had opened.
+     */
+    @Test
+    void vectors_wider_than_1024_dimensions_are_indexed_searched_and_read_back() {
+        for (var q : LuceneVectorStore.Quantization.values()) {
+            int dim = 1536;
+            java.util.Random r = new java.util.Random(3);
+            java.util.List<io.polyrag.core.model.StoreRecord> records = new java.util.ArrayList<>();
+            for (int i = 0; i < 60; i++) {
+                float[] v = new float[dim];
+                for (int j = 0; j < dim; j++) {
+                    v[j] = (float) r.nextGaussian();
+                }
+                records.add(new io.polyrag.core.model.StoreRecord("c" + i, "d" + i, 1, "kb", "t", v));
+            }
+            Path path = dir.resolve("wide-" + q);
+            try (LuceneVectorStore store = new LuceneVectorStore(path, dim, "wide-model", 0, q)) {
+                store.upsert(records);
+                org.assertj.core.api.Assertions.assertThat(store.search(records.get(7).vector(),
+                        io.polyrag.core.model.SearchScope.ALL, 3)).as(q.toString()).first()
+                        .extracting(io.polyrag.core.model.StoreHit::chunkId).isEqualTo("c7");
+            }
+            try (LuceneVectorStore store = new LuceneVectorStore(path, dim, "wide-model", 0, q)) {
+                org.assertj.core.api.Assertions.assertThat(store.search(records.get(9).vector(),
+                        io.polyrag.core.model.SearchScope.ALL, 3)).as(q + ", opened again").first()
+                        .extracting(io.polyrag.core.model.StoreHit::chunkId).isEqualTo("c9");
+            }
+        }
+    }
+
     @Test
     void the_exact_scan_ranks_and_scores_by_cosine_over_vectors_of_any_length_across_segments() {
         java.util.Random r = new java.util.Random(11);
