@@ -39,7 +39,18 @@ public final class WholeTextCoverage {
     }
 
     private boolean count(long key, BooleanSupplier count) {
-        boolean now = count.getAsBoolean();
+        boolean now;
+        try {
+            now = count.getAsBoolean();
+        } catch (RuntimeException e) {
+            // Not counted (a statement cut at the leg's deadline, a dropped connection): passages alone until the
+            // key changes. Unrecorded, every following search counted again, each waiting for its leg's deadline.
+            countedAt = key;
+            counted = true;
+            LOG.log(System.Logger.Level.WARNING, "cannot tell whether " + store + " holds every document's whole "
+                    + "text (" + e.getMessage() + "): passages are scored alone until it is asked again");
+            return false;
+        }
         if (!now && !told) {
             told = true;
             LOG.log(System.Logger.Level.WARNING, store + " holds documents written before whole texts were kept: "

@@ -26,6 +26,21 @@ class WholeTextCoverageTest {
         assertThat(counts).as("complete stays complete without counting").hasValue(2);
     }
 
+    /** A count that fails is not asked again for the same key: every search counted again, each to its deadline. */
+    @Test
+    void a_failed_count_is_remembered_for_its_key() {
+        WholeTextCoverage coverage = new WholeTextCoverage("the test index");
+        AtomicInteger counts = new AtomicInteger();
+        java.util.function.BooleanSupplier failing = () -> {
+            counts.incrementAndGet();
+            throw new IllegalStateException("canceling statement due to statement timeout");
+        };
+        assertThat(coverage.complete(1, failing)).isFalse();
+        assertThat(coverage.complete(1, failing)).isFalse();
+        assertThat(counts).hasValue(1);
+        assertThat(coverage.complete(2, () -> true)).as("asked again under a new key").isTrue();
+    }
+
     /** Searches that start while a count runs take the last answer: each ran a scan of its own. */
     @Test
     void one_thread_counts_at_a_time() throws Exception {

@@ -8,6 +8,7 @@ import io.polyrag.core.config.PostgresConnection;
 import io.polyrag.core.config.Settings;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.Map;
 import org.flywaydb.core.Flyway;
 import org.flywaydb.core.api.FlywayException;
@@ -25,10 +26,13 @@ final class PgDatabase implements AutoCloseable {
 
     private final HikariDataSource pool;
     private final String name;
+    /** How long one search's statements may run ({@code search.timeout.ms}). */
+    private final int searchTimeoutMs;
 
-    private PgDatabase(HikariDataSource pool, String name) {
+    private PgDatabase(HikariDataSource pool, String name, int searchTimeoutMs) {
         this.pool = pool;
         this.name = name;
+        this.searchTimeoutMs = searchTimeoutMs;
     }
 
     /**
@@ -97,7 +101,7 @@ final class PgDatabase implements AutoCloseable {
                     + (why != null && why.contains("vector") ? " (is the pgvector extension installed? "
                             + "CREATE EXTENSION vector needs it on the server)" : ""), e);
         }
-        return new PgDatabase(pool, store + " store at " + db.redactedUrl());
+        return new PgDatabase(pool, store + " store at " + db.redactedUrl(), config.get(Settings.SEARCH_TIMEOUT_MS));
     }
 
     /** Runs another set of migrations ({@code location} beside the store's) with a history table of its own. */
@@ -111,6 +115,20 @@ final class PgDatabase implements AutoCloseable {
             throw new StoreException("cannot create the tables of " + location + " in the " + name + ": "
                     + PostgresConnection.rootCause(e).getMessage(), e);
         }
+    }
+
+    /**
+     * A search's transaction: its statements end at the search's time limit. A leg cut at its deadline closes its
+     * connection, but PostgreSQL ran the query on (a BM25 scan of a common word scores every row) until it had rows
+     * to send, so cut searches piled up on the server past the pool's size.
+     */
+    <T> T search(String what, Work<T> work) {
+        return tx(what, c -> {
+            try (Statement s = c.createStatement()) {
+                s.execute("SET LOCAL statement_timeout = " + searchTimeoutMs);
+            }
+            return work.run(c);
+        });
     }
 
     <T> T tx(String what, Work<T> work) {

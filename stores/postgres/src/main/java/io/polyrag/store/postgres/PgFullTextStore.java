@@ -183,7 +183,7 @@ final class PgFullTextStore implements FullTextStore {
         }
         String sql = scored(CHUNKS, "f.chunk_id, f.document_id, f.version", scope, "")
                 + " ORDER BY score DESC, f.chunk_id LIMIT ?";
-        return db.tx("search chunks", c -> {
+        return db.search("search chunks", c -> {
             try (PreparedStatement ps = c.prepareStatement(sql)) {
                 ps.setInt(bindScored(c, ps, query, scope), limit);
                 return hits(ps);
@@ -198,7 +198,7 @@ final class PgFullTextStore implements FullTextStore {
         }
         String sql = scored(WHOLES, "f.document_id, f.version", scope, "")
                 + " ORDER BY score DESC, f.document_id, f.version LIMIT ?";
-        return db.tx("search documents", c -> {
+        return db.search("search documents", c -> {
             Map<DocumentVersion, Double> out = new LinkedHashMap<>();
             try (PreparedStatement ps = c.prepareStatement(sql)) {
                 ps.setInt(bindScored(c, ps, query, scope), limit);
@@ -222,7 +222,7 @@ final class PgFullTextStore implements FullTextStore {
                 + scored(CHUNKS, "f.chunk_id, f.document_id, f.version", scope, " AND (f.document_id, f.version) IN "
                         + "(SELECT * FROM unnest(?::varchar[], ?::bigint[]))")
                 + ") s ORDER BY document_id, version, score DESC, chunk_id";
-        return db.tx("search best passages", c -> {
+        return db.search("search best passages", c -> {
             try (PreparedStatement ps = c.prepareStatement(sql)) {
                 int i = bindScored(c, ps, query, scope);
                 ps.setArray(i++, c.createArrayOf("varchar", wanted.stream().map(DocumentVersion::documentId)
@@ -245,7 +245,7 @@ final class PgFullTextStore implements FullTextStore {
 
     /** Whether every document version has its whole text, counted again at most once a minute while not. */
     private boolean wholeComplete() {
-        return coverage.complete(WholeTextCoverage.minute(), () -> db.tx("count whole texts", c -> {
+        return coverage.complete(WholeTextCoverage.minute(), () -> db.search("count whole texts", c -> {
             try (PreparedStatement ps = c.prepareStatement("SELECT (SELECT COUNT(*) FROM " + WHOLES.rows()
                     + ") >= (SELECT COUNT(*) FROM (SELECT DISTINCT document_id, version FROM " + TABLE + ") v)");
                     ResultSet rs = ps.executeQuery()) {

@@ -163,7 +163,7 @@ final class PgVectorStore implements VectorStore {
             return Map.of();
         }
         Set<DocumentVersion> wanted = new HashSet<>(versions);
-        return db.tx("read whole vectors", c -> {
+        return db.search("read whole vectors", c -> {
             if (recheck) {
                 try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SELECT EXISTS (SELECT 1 FROM "
                         + wholeTable + ")")) {
@@ -205,7 +205,7 @@ final class PgVectorStore implements VectorStore {
             return List.of();
         }
         String q = literal(vector);
-        return db.tx("search vectors", c -> {
+        return db.search("search vectors", c -> {
             boolean exact = estimatedRows(c) < exactThreshold;
             try (Statement s = c.createStatement()) {
                 s.execute("SET LOCAL hnsw.ef_search = " + Math.min(1000, Math.max(40, 2 * limit)));

@@ -45,4 +45,31 @@ class PgFullTextStoreTest extends FullTextStoreContract {
                     .isPositive());
         }
     }
+
+    /**
+     * A search's statements end at the search's time limit on the server too: a leg cut at its deadline left its
+     * query running there (waiting on a lock, scoring every row) after its connection had gone.
+     */
+    @org.junit.jupiter.api.Test
+    void a_search_statement_ends_at_the_search_time_limit_on_the_server() throws Exception {
+        String url = TestPostgres.freshSchema("fts_deadline");
+        try (FullTextStore store = new PostgresProviders.FullText().open(new ProviderContext(Config.load(Map.of(),
+                Map.of("postgres.url", url, "search.timeout.ms", "300")), dir))) {
+            store.upsert(java.util.List.of(rec("a#1", "a", 1, "kb", "Puffins nest on the skerry.")));
+            try (var c = java.sql.DriverManager.getConnection(url)) {
+                c.setAutoCommit(false);
+                try (var st = c.createStatement()) {
+                    st.execute("LOCK TABLE polyrag_fulltext IN ACCESS EXCLUSIVE MODE");
+                }
+                long t0 = System.nanoTime();
+                org.assertj.core.api.Assertions.assertThatThrownBy(() -> store.search("puffins",
+                        io.polyrag.core.model.SearchScope.ALL, 10)).isInstanceOf(io.polyrag.core.StoreException.class)
+                        .hasMessageContaining("statement timeout");
+                org.assertj.core.api.Assertions.assertThat((System.nanoTime() - t0) / 1_000_000).isLessThan(5_000);
+                c.rollback();
+            }
+            org.assertj.core.api.Assertions.assertThat(store.search("puffins", io.polyrag.core.model.SearchScope.ALL,
+                    10)).hasSize(1);
+        }
+    }
 }
