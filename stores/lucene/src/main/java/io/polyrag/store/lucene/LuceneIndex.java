@@ -11,16 +11,11 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.ZoneOffset;
-import java.time.ZonedDateTime;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.locks.ReentrantLock;
@@ -36,7 +31,6 @@ import org.apache.lucene.document.SortedDocValuesField;
 import org.apache.lucene.document.StoredField;
 import org.apache.lucene.document.StringField;
 import org.apache.lucene.index.ConcurrentMergeScheduler;
-import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.IndexReader;
 import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.IndexWriterConfig;
@@ -138,7 +132,7 @@ final class LuceneIndex implements AutoCloseable {
             throw StorageProblems.exception(name, path, "open", e);
         }
         try {
-            setAsideIfDamaged();
+            DamagedIndex.setAsideIfDamaged(directory, path, name);
             openWriter();
         } catch (IOException | RuntimeException e) {
             closeQuietly(directory);
@@ -147,38 +141,6 @@ final class LuceneIndex implements AutoCloseable {
             }
             throw StorageProblems.exception(name, path, "open", e);
         }
-    }
-
-    private void setAsideIfDamaged() throws IOException {
-        // Lucene's own files only: segment files (_0.cfs, _1.fdt, ...) and commit points; not polyrag's metadata.
-        List<String> files = Arrays.stream(directory.listAll())
-                .filter(f -> f.startsWith("_") || f.startsWith("segments") || f.startsWith("pending_segments"))
-                .toList();
-        if (files.isEmpty() || DirectoryReader.indexExists(directory)) {
-            return;
-        }
-        if (files.contains("pending_segments_1")
-                && files.stream().allMatch(f -> f.startsWith("_0") || f.equals("pending_segments_1"))) {
-            // The first commit cut short (a stop while it was written): nothing had ever been committed, so nothing
-            // is lost, and the batch it held was never published. Reported as damage, it sent the operator to a
-            // repair with nothing to repair.
-            for (String f : files) {
-                Files.deleteIfExists(path.resolve(f));
-            }
-            LOG.log(System.Logger.Level.INFO, "the " + name + " at " + path + " held the parts of a first commit "
-                    + "that never completed (nothing had been committed): started empty");
-            return;
-        }
-        String when = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'", Locale.ROOT)
-                .format(ZonedDateTime.now(ZoneOffset.UTC));
-        Path aside = path.resolveSibling(path.getFileName() + ".damaged-" + when);
-        Files.createDirectories(aside);
-        for (String f : files) {
-            Files.move(path.resolve(f), aside.resolve(f));
-        }
-        LOG.log(System.Logger.Level.WARNING, "the " + name + " at " + path + " had " + files.size() + " files but "
-                + "no commit point (segments_N); they were moved to " + aside + " and an empty index was started: "
-                + "run 'polyrag check --repair' to rebuild it from the catalog");
     }
 
     /** Opens the writer on the last commit, and a searcher manager on it. Called under the write lock or at open. */

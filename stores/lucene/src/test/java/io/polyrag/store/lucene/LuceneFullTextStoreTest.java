@@ -169,6 +169,23 @@ class LuceneFullTextStoreTest extends FullTextStoreContract {
         }
     }
 
+    /**
+     * Segment files without a commit point while another process holds the index (its first commit being written)
+     * are left where they are: this one is refused as the index being in use, before it touches a file.
+     */
+    @Test
+    void files_without_a_commit_point_under_another_writer_are_not_moved_aside() throws Exception {
+        Path path = dir.resolve("busy");
+        java.nio.file.Files.createDirectories(path);
+        try (var d = org.apache.lucene.store.FSDirectory.open(path);
+                var lock = d.obtainLock(org.apache.lucene.index.IndexWriter.WRITE_LOCK_NAME)) {
+            java.nio.file.Files.writeString(path.resolve("_0.cfs"), "a segment being written");
+            assertThatThrownBy(() -> new LuceneFullTextStore(path, 0.9, 0.4)).isInstanceOf(UnavailableException.class)
+                    .hasMessageContaining("already in use");
+            assertThat(path.resolve("_0.cfs")).exists();
+        }
+    }
+
     /** A first commit cut short (its pending commit point written, never renamed) lost nothing: no damage said. */
     @Test
     void a_first_commit_cut_short_starts_empty_without_calling_it_damage() throws Exception {
