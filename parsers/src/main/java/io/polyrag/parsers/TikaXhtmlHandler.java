@@ -44,7 +44,17 @@ final class TikaXhtmlHandler extends DefaultHandler {
     private List<List<String>> table;
     private List<String> row;
     private StringBuilder cell;
+    /**
+     * The columns the open cell spans ({@code colspan}: OpenDocument's repeated and spanned cells), and the empty
+     * cells of this row not added yet: added only before a cell with text, so a sheet's trailing "repeated 16,384
+     * times" costs nothing. Counted as one cell, a row "Bolt, (2 empty), 0.50" put the price under the wrong header.
+     */
+    private int span = 1;
+    private int emptyPending;
     private int tableDepth;
+    /** Open {@code div}s, and the depth of the open page's (0: none), to tell where a page ends. */
+    private int divDepth;
+    private int pageDiv;
     private final List<String> sheetNames;
     private int nextSheet;
 
@@ -77,9 +87,11 @@ final class TikaXhtmlHandler extends DefaultHandler {
         String cls = atts.getValue("class") == null ? "" : atts.getValue("class");
         switch (el) {
             case "div" -> {
+                divDepth++;
                 if (cls.equals("page") && layout == Layout.PAGES) {
                     flush();
                     part++;
+                    pageDiv = divDepth;
                     doc.location("page " + part);
                 } else if ((cls.equals("sheet") || cls.equals("page")) && layout == Layout.SHEETS) {
                     flush();
@@ -124,11 +136,13 @@ final class TikaXhtmlHandler extends DefaultHandler {
             case "tr" -> {
                 if (tableDepth == 1) {
                     row = new ArrayList<>();
+                    emptyPending = 0;
                 }
             }
             case "td", "th" -> {
                 if (tableDepth == 1) {
                     cell = new StringBuilder();
+                    span = span(atts.getValue("colspan"));
                 }
             }
             default -> {
@@ -144,6 +158,15 @@ final class TikaXhtmlHandler extends DefaultHandler {
             return;
         }
         switch (el) {
+            case "div" -> {
+                if (divDepth-- == pageDiv && pageDiv > 0) {
+                    // Past a page's end: what a PDF's parser writes after the last one (its bookmarks, its form
+                    // fields' values) is on no page, and was cited as the last page.
+                    flush();
+                    pageDiv = 0;
+                    doc.location("");
+                }
+            }
             case "h1", "h2", "h3", "h4", "h5", "h6" -> {
                 if (table == null && heading > 0) {
                     String title = clean(buffer.toString());
@@ -170,12 +193,7 @@ final class TikaXhtmlHandler extends DefaultHandler {
             }
             case "td", "th" -> {
                 if (tableDepth == 1 && row != null && cell != null) {
-                    // A cell costs its separator in the table's text even when empty: a sheet of empty cells up to
-                    // column XFD is text too, not free.
-                    charge(3);
-                    String c = clean(cell.toString());
-                    row.add(c.isEmpty() ? "" : c.replace("|", "\\|"));
-                    cell = null;
+                    endCell();
                 }
             }
             case "tr" -> {
@@ -219,6 +237,34 @@ final class TikaXhtmlHandler extends DefaultHandler {
         flush();
         if (table != null) {
             emitTable();
+        }
+    }
+
+    /** The open cell into its row, in each column it spans; an empty one waits for a cell with text after it. */
+    private void endCell() throws TooMuchText {
+        String c = clean(cell.toString());
+        cell = null;
+        if (c.isEmpty()) {
+            emptyPending += span;
+            return;
+        }
+        // A cell costs its separator in the table's text, an empty one before it too: a sheet of empty cells up to
+        // column XFD is text, not free; a copy of a spanned cell costs its text.
+        charge(3L * (emptyPending + span) + (long) c.length() * (span - 1));
+        for (; emptyPending > 0; emptyPending--) {
+            row.add("");
+        }
+        for (int k = 0; k < span; k++) {
+            row.add(c.replace("|", "\\|"));
+        }
+    }
+
+    /** The columns a cell spans, as written, from 1 to 1,024 (a hostile span of a million is 1,024). */
+    private static int span(String colspan) {
+        try {
+            return colspan == null ? 1 : Math.clamp(Integer.parseInt(colspan.strip()), 1, 1024);
+        } catch (NumberFormatException e) {
+            return 1;
         }
     }
 

@@ -84,6 +84,46 @@ class DocumentsParserTest {
         assertThat(tables.length()).as("two columns are used, not 16,384").isLessThan(100_000);
     }
 
+    /** A PDF's bookmarks, written by its parser after the last page, are on no page (they were cited as the last). */
+    @Test
+    void a_pdfs_outline_is_not_cited_as_its_last_page() throws Exception {
+        byte[] pdf = DocumentFixtures.pdf(List.of("Alpha section opens the report.", "Beta follows it.",
+                "Gamma closes it."));
+        try (var doc = org.apache.pdfbox.Loader.loadPDF(pdf); var out = new java.io.ByteArrayOutputStream()) {
+            var outline = new org.apache.pdfbox.pdmodel.interactive.documentnavigation.outline.PDDocumentOutline();
+            var item = new org.apache.pdfbox.pdmodel.interactive.documentnavigation.outline.PDOutlineItem();
+            item.setTitle("Zebra bookmark heading");
+            item.setDestination(doc.getPage(0));
+            outline.addLast(item);
+            doc.getDocumentCatalog().setDocumentOutline(outline);
+            doc.save(out);
+            pdf = out.toByteArray();
+        }
+        ParsedDocument parsed = parse("report.pdf", pdf);
+        assertThat(blockContaining(parsed, "Gamma closes").location()).isEqualTo("page 3");
+        assertThat(parsed.blocks()).filteredOn(b -> b.text().contains("Zebra bookmark")).isNotEmpty().allSatisfy(b ->
+                assertThat(b.location()).isNotEqualTo("page 3"));
+    }
+
+    /**
+     * OpenDocument's repeated cells (two adjacent empty or equal cells are one element) keep their columns: counted as
+     * one, the price sat under the wrong header; a row's trailing repetition to the sheet's edge costs nothing.
+     */
+    @Test
+    void an_opendocument_sheets_repeated_cells_keep_their_columns() {
+        String cell = "<table:table-cell><text:p>%s</text:p></table:table-cell>";
+        ParsedDocument doc = parse("parts.ods", DocumentFixtures.openDocument("spreadsheet", "<table:table "
+                + "table:name=\"Parts\"><table:table-row>" + String.format(cell, "Item") + String.format(cell, "Qty")
+                + String.format(cell, "Note") + String.format(cell, "Price") + "</table:table-row><table:table-row>"
+                + String.format(cell, "Bolt") + "<table:table-cell table:number-columns-repeated=\"2\"/>"
+                + String.format(cell, "0.50") + "<table:table-cell table:number-columns-repeated=\"16380\"/>"
+                + "</table:table-row><table:table-row><table:table-cell table:number-columns-repeated=\"2\">"
+                + "<text:p>x</text:p></table:table-cell></table:table-row></table:table>"));
+        String table = doc.blocks().stream().filter(b -> b.kind() == ChunkKind.TABLE).findFirst().orElseThrow().text();
+        assertThat(table.lines().toList()).containsExactly("Item | Qty | Note | Price", "Bolt |  |  | 0.50",
+                "x | x |  |");
+    }
+
     /** A wide header over many one-cell lines: each line padded to the header's width is refused, not built. */
     @Test
     void a_csv_whose_short_rows_pad_past_the_text_limit_is_refused_not_built() {
