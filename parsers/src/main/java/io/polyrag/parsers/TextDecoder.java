@@ -57,8 +57,45 @@ final class TextDecoder {
                     .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(bytes)).toString();
         } catch (CharacterCodingException e) {
             Charset declared = declared(bytes);
+            if (declared == null && mostlyUtf8(bytes)) {
+                // UTF-8 with a few broken bytes (a character cut by a CMS, a log line truncated): read as UTF-8
+                // with those bytes replaced. The detector, given only the first 12 KB and those all ASCII, chose
+                // ISO-8859-1 for the whole file, and every accented letter of it became two ("cafÃ©").
+                return new String(bytes, StandardCharsets.UTF_8);
+            }
             return new String(bytes, declared != null ? declared : detect(bytes));
         }
+    }
+
+    /**
+     * Whether bytes that are not strictly UTF-8 are UTF-8 all the same: at least two well-formed multi-byte
+     * sequences for each byte that fits none. Text in a legacy charset has next to none (an accented letter there
+     * is one high byte between ASCII ones, which UTF-8 never is).
+     */
+    static boolean mostlyUtf8(byte[] b) {
+        long valid = 0;
+        long invalid = 0;
+        for (int i = 0; i < b.length;) {
+            int c = b[i] & 0xFF;
+            int n = c < 0x80 ? 0 : c >= 0xC2 && c <= 0xDF ? 1 : c >= 0xE0 && c <= 0xEF ? 2 : c >= 0xF0 && c <= 0xF4 ? 3
+                    : -1;
+            if (n == 0) {
+                i++;
+                continue;
+            }
+            int k = 1;
+            while (n > 0 && k <= n && i + k < b.length && (b[i + k] & 0xC0) == 0x80) {
+                k++;
+            }
+            if (n > 0 && k == n + 1) {
+                valid++;
+                i += k;
+            } else {
+                invalid++;
+                i++;
+            }
+        }
+        return valid > 0 && invalid * 2 <= valid;
     }
 
     private static final Pattern META_CHARSET = Pattern.compile(

@@ -155,6 +155,23 @@ class TextFormatsParserTest {
         assertThat(d.blocks()).extracting(Block::text).containsExactly("line one\nline two", "para two");
     }
 
+    /** UTF-8 with one broken byte past a long ASCII head is UTF-8 still: it was decoded as ISO-8859-1 throughout. */
+    @Test
+    void utf8_with_a_broken_byte_is_read_as_utf8() throws Exception {
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        out.write("log line of plain ascii text\n".repeat(500).getBytes(StandardCharsets.US_ASCII));
+        out.write("caf\u00e9 \u201cquoted\u201d cr\u00e8me br\u00fbl\u00e9e na\u00efve \u00e0 la carte\n"
+                .getBytes(StandardCharsets.UTF_8));
+        out.write(0xFF);
+        out.write("\nthe end\n".getBytes(StandardCharsets.US_ASCII));
+        String text = parser.parse(new SourceItem("u", "notes.txt", out.toByteArray(), null)).text();
+        assertThat(text).contains("caf\u00e9 \u201cquoted\u201d cr\u00e8me").contains("the end");
+        byte[] latin = ("ascii head\n".repeat(2000) + "caf\u00e9 cr\u00e8me \u00e0 la carte").getBytes(
+                java.nio.charset.Charset.forName("windows-1252"));
+        assertThat(parser.parse(new SourceItem("u", "l.txt", latin, null)).text()).as("a legacy charset is not UTF-8")
+                .contains("caf\u00e9 cr\u00e8me");
+    }
+
     @Test
     void legacy_encodings_and_byte_order_marks_are_decoded() {
         byte[] latin = "caf\u00e9 cr\u00e8me".getBytes(java.nio.charset.Charset.forName("windows-1252"));
