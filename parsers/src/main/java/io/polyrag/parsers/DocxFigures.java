@@ -3,12 +3,17 @@ package io.polyrag.parsers;
 import io.polyrag.core.model.ExtractedFigure;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import org.apache.poi.xwpf.usermodel.IBodyElement;
 import org.apache.poi.xwpf.usermodel.XWPFDocument;
 import org.apache.poi.xwpf.usermodel.XWPFParagraph;
+import org.apache.poi.xwpf.usermodel.XWPFTable;
+import org.apache.poi.xwpf.usermodel.XWPFTableCell;
+import org.apache.poi.xwpf.usermodel.XWPFTableRow;
 
 /** The pictures of a Word file, each with its caption (a caption paragraph or its alt text) and OCR text. */
 final class DocxFigures {
@@ -17,7 +22,8 @@ final class DocxFigures {
 
     static void extract(byte[] bytes, FigureRun run) throws IOException {
         try (var doc = new XWPFDocument(new ByteArrayInputStream(bytes))) {
-            List<XWPFParagraph> paragraphs = doc.getParagraphs();
+            List<XWPFParagraph> paragraphs = new ArrayList<>();
+            paragraphs(doc.getBodyElements(), paragraphs, 0);
             Map<String, Integer> seen = new HashMap<>();
             for (var p : paragraphs) {
                 for (var r : p.getRuns()) {
@@ -50,6 +56,24 @@ final class DocxFigures {
                         run.keep(new ExtractedFigure(FigureExtractor.label(caption), caption, run.ocr(image), "",
                                 near.isEmpty() ? caption : near, image.mediaType(), image.bytes(), image.width(),
                                 image.height(), null));
+                    }
+                }
+            }
+        }
+    }
+
+    /**
+     * The paragraphs in reading order, those in tables' cells included, row by row: a picture beside its caption in a
+     * two-cell table (a common layout) was not found at all, as the body's own paragraphs hold neither.
+     */
+    private static void paragraphs(List<IBodyElement> elements, List<XWPFParagraph> out, int depth) {
+        for (IBodyElement e : elements) {
+            if (e instanceof XWPFParagraph p) {
+                out.add(p);
+            } else if (e instanceof XWPFTable t && depth < 8) {
+                for (XWPFTableRow row : t.getRows()) {
+                    for (XWPFTableCell cell : row.getTableCells()) {
+                        paragraphs(cell.getBodyElements(), out, depth + 1);
                     }
                 }
             }

@@ -97,6 +97,26 @@ class FigureExtractionTest {
         decoded(f);
     }
 
+    /** A picture beside its caption in a table's cells (a common layout) is a figure with that caption. */
+    @Test
+    void aWordPictureInATableCellIsFoundWithTheCaptionBesideIt() throws Exception {
+        byte[] docx;
+        try (var doc = new org.apache.poi.xwpf.usermodel.XWPFDocument(); var out = new java.io.ByteArrayOutputStream()) {
+            doc.createParagraph().createRun().setText("The tide gauge readings follow.");
+            var table = doc.createTable(1, 2);
+            table.getRow(0).getCell(0).getParagraphs().getFirst().createRun().addPicture(new ByteArrayInputStream(
+                    DocumentFixtures.chartPng("Tides", List.of("Mon", "Tue", "Wed"), List.of(3, 5, 4))),
+                    org.apache.poi.xwpf.usermodel.Document.PICTURE_TYPE_PNG, "tides.png",
+                    org.apache.poi.util.Units.toEMU(200), org.apache.poi.util.Units.toEMU(200));
+            table.getRow(0).getCell(1).setText("Figure 1: Tides at the harbour gauge");
+            doc.write(out);
+            docx = out.toByteArray();
+        }
+        Parser.Figures found = figures("tides.docx", docx, AUTO);
+        assertThat(found.figures()).singleElement().satisfies(f -> assertThat(f.caption())
+                .isEqualTo("Figure 1: Tides at the harbour gauge"));
+    }
+
     @Test
     void anOfficeFilesPicturesAreFiguresNotASectionNamedAfterTheirFile() {
         var docx = parser.parse(new SourceItem("file:///pump.docx", "pump.docx", DocumentFixtures.figuresDocx(), null));
