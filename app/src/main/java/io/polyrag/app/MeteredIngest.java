@@ -1,8 +1,10 @@
 package io.polyrag.app;
 
+import io.polyrag.core.UnavailableException;
 import io.polyrag.core.config.Config;
 import io.polyrag.core.config.Settings;
 import io.polyrag.core.model.IngestReport;
+import io.polyrag.core.model.SourceItem;
 import io.polyrag.core.port.Embedder;
 import io.polyrag.core.port.EntityExtractor;
 import io.polyrag.core.port.ProgressListener;
@@ -10,6 +12,10 @@ import io.polyrag.ingest.IngestInput;
 import io.polyrag.ingest.IngestPipeline;
 import io.polyrag.ingest.PartialIngest;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 
 /**
@@ -24,6 +30,11 @@ final class MeteredIngest {
     private final Embedder embedder;
     /** Null when no graph or RDF store is on. */
     private final EntityExtractor extractor;
+    /**
+     * One upload check (a parse inside the request) at a time per tenant with a key: the checks share the process's
+     * parse permits with every job, and one tenant's parallel uploads of heavy files took them all.
+     */
+    private final Map<String, Semaphore> checking = new ConcurrentHashMap<>();
 
     MeteredIngest(IngestPipeline pipeline, Usage usage, Config config, Embedder embedder, EntityExtractor extractor) {
         this.pipeline = pipeline;
@@ -35,6 +46,36 @@ final class MeteredIngest {
 
     IngestPipeline pipeline() {
         return pipeline;
+    }
+
+    /** The tenant's one upload check at a time (package-private: a test holds it). */
+    Semaphore checkSlot(String tenantId) {
+        return checking.computeIfAbsent(tenantId, t -> new Semaphore(1));
+    }
+
+    /**
+     * Checks one uploaded file ({@link IngestPipeline#check}), one at a time per tenant with a key (the local tenant,
+     * alone on its server, is not held); a check that cannot start within the parse time limit is refused saying so.
+     */
+    IngestPipeline.Verdict check(String tenantId, SourceItem item) {
+        if (tenantId.isEmpty()) {
+            return pipeline.check(item);
+        }
+        Semaphore mine = checkSlot(tenantId);
+        try {
+            if (!mine.tryAcquire(config.get(Settings.INGEST_PARSE_TIMEOUT_SECONDS), TimeUnit.SECONDS)) {
+                return new IngestPipeline.Verdict(null, item.name() + ": not checked: this tenant's other uploads took "
+                        + "the time to check it; upload it again");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new UnavailableException("interrupted while waiting to check " + item.name(), e);
+        }
+        try {
+            return pipeline.check(item);
+        } finally {
+            mine.release();
+        }
     }
 
     /** Whether extraction may spend model tokens (an LLM extractor): an ingest then estimates them first. */

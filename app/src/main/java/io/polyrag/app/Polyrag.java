@@ -255,6 +255,11 @@ public final class Polyrag implements AutoCloseable {
         return dataDir;
     }
 
+    /** The pipeline as tenants use it, for tests in this package. */
+    MeteredIngest metered() {
+        return metered;
+    }
+
     /** The composition root, for tests in this package that look at what was stored. */
     Components components() {
         return components;

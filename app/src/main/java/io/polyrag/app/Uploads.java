@@ -310,7 +310,7 @@ public final class Uploads {
                         + "POLYRAG_INGEST_DUPLICATES=allow to index it anyway)";
             }
         }
-        var verdict = ingest.pipeline().check(new SourceItem(uri, f.name(), bytes, null));
+        var verdict = ingest.check(tenant.id(), new SourceItem(uri, f.name(), bytes, null));
         if (verdict.problem() != null) {
             return verdict.problem();
         }

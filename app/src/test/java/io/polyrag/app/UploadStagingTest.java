@@ -262,6 +262,37 @@ class UploadStagingTest {
         }
     }
 
+    /**
+     * One tenant's upload checks run one at a time, so its parallel uploads cannot take every parse permit from the
+     * others: while acme's check slot is held its next check is refused after the parse time limit, and globex's runs.
+     */
+    @Test
+    void one_tenants_upload_checks_run_one_at_a_time_and_others_go_on() throws IOException {
+        try (Polyrag p = Polyrag.open(PolyragTest.config(data(), Map.of("vector.enabled", "false",
+                "ingest.parse.timeout.seconds", "1")))) {
+            io.polyrag.core.model.Tenant acme = io.polyrag.core.model.Tenant.of("acme");
+            io.polyrag.core.model.Tenant globex = io.polyrag.core.model.Tenant.of("globex");
+            var slot = p.metered().checkSlot(acme.id());
+            assertThat(slot.tryAcquire()).isTrue();
+            try {
+                Path a = Files.writeString(tmp.resolve("a"), "# Tapir\n\nThe tapir browses at dusk.");
+                var refused = p.as(acme).uploads().stage(KnowledgeBase.of("zoo"), List.of(new ReceivedFile("tapir.md",
+                        a)));
+                assertThat(refused.accepted()).isEmpty();
+                assertThat(refused.skipped()).singleElement().satisfies(e -> assertThat(e.reason())
+                        .contains("other uploads"));
+                Path b = Files.writeString(tmp.resolve("b"), "# Okapi\n\nThe okapi is shy.");
+                assertThat(p.as(globex).uploads().stage(KnowledgeBase.of("zoo"), List.of(new ReceivedFile("okapi.md",
+                        b))).accepted()).as("another tenant's check runs").hasSize(1);
+            } finally {
+                slot.release();
+            }
+            Path c = Files.writeString(tmp.resolve("c"), "# Tapir\n\nThe tapir browses at dusk.");
+            assertThat(p.as(acme).uploads().stage(KnowledgeBase.of("zoo"), List.of(new ReceivedFile("tapir.md", c)))
+                    .accepted()).as("free again").hasSize(1);
+        }
+    }
+
     /** A file kept by the previous version (its key without the tenant's prefix) can still be ingested by its id. */
     @Test
     void a_file_kept_by_the_previous_version_is_still_found_by_its_id() throws IOException {
