@@ -44,7 +44,11 @@ public final class JobEvents {
 
     private final ArrayDeque<Event> ring = new ArrayDeque<>();
     private final ReentrantLock lock = new ReentrantLock();
-    private final Condition added = lock.newCondition();
+    /**
+     * Each tenant's own signal: an event wakes its tenant's subscribers only (every subscriber of every tenant woke
+     * on every event, and each took the lock to find nothing of its own).
+     */
+    private final Map<String, Condition> added = new HashMap<>();
     /** Each tenant's newest event id. */
     private final Map<String, Long> lastIds = new HashMap<>();
     /** Where this process's ids start: its start time, in microseconds since the epoch. */
@@ -61,7 +65,10 @@ public final class JobEvents {
             }
             String tenant = job.tenant() == null ? "" : job.tenant();
             ring.addLast(new Event(lastIds.merge(tenant, base + 1, (a, b) -> a + 1), tenant, type, job));
-            added.signalAll();
+            Condition c = added.get(tenant);
+            if (c != null) {
+                c.signalAll();
+            }
         } finally {
             lock.unlock();
         }
@@ -113,7 +120,7 @@ public final class JobEvents {
                 }
                 // Events the ring no longer holds are not waited for again.
                 afterId = Math.max(afterId, lastIds.getOrDefault(tenant.id(), base));
-                added.await(left, TimeUnit.NANOSECONDS);
+                added.computeIfAbsent(tenant.id(), t -> lock.newCondition()).await(left, TimeUnit.NANOSECONDS);
             }
             return List.of();
         } finally {
@@ -143,7 +150,7 @@ public final class JobEvents {
         lock.lock();
         try {
             closed = true;
-            added.signalAll();
+            added.values().forEach(Condition::signalAll);
         } finally {
             lock.unlock();
         }

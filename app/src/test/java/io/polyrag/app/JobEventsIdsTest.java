@@ -40,4 +40,48 @@ class JobEventsIdsTest {
         assertThat(after.after(local, after.lastId(local), Duration.ofMillis(50))).as("nothing new yet").isEmpty();
         assertThat(after.lastId(local)).isGreaterThan(kept);
     }
+
+    /**
+     * A subscriber waits on its own tenant's signal: another tenant's events neither wake it with nothing nor end its
+     * wait; its own event does, at once; closing ends every wait.
+     */
+    @Test
+    void a_subscriber_hears_its_own_tenants_events_and_is_not_ended_by_anothers() throws Exception {
+        JobEvents events = new JobEvents();
+        Tenant acme = Tenant.of("acme");
+        long since = events.lastId(acme);
+        var heard = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+            try {
+                return events.after(acme, since, Duration.ofSeconds(20));
+            } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        Thread.sleep(100);
+        for (int i = 0; i < 200; i++) {
+            events.publish("progress", owned(job("globex-" + i), Tenant.of("globex").id()));
+        }
+        Thread.sleep(100);
+        assertThat(heard).as("another tenant's events end nothing").isNotDone();
+        long t0 = System.nanoTime();
+        events.publish("created", owned(job("acme-1"), acme.id()));
+        assertThat(heard.get(5, java.util.concurrent.TimeUnit.SECONDS)).extracting(e -> e.job().id())
+                .containsExactly("acme-1");
+        assertThat((System.nanoTime() - t0) / 1_000_000).isLessThan(5_000);
+        var waiting = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+            try {
+                return events.after(acme, events.lastId(acme), Duration.ofSeconds(20));
+            } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        Thread.sleep(100);
+        events.close();
+        assertThat(waiting.get(5, java.util.concurrent.TimeUnit.SECONDS)).as("closing ends the wait").isEmpty();
+    }
+
+    private static JobInfo owned(JobInfo j, String tenant) {
+        return new JobInfo(j.id(), j.kind(), j.status(), j.progress(), j.error(), j.attempts(), j.createdAt(),
+                j.updatedAt(), tenant, j.knowledgeBase(), j.source(), j.startedAt());
+    }
 }
