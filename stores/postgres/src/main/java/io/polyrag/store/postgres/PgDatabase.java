@@ -7,6 +7,7 @@ import io.polyrag.core.config.Config;
 import io.polyrag.core.config.PostgresConnection;
 import io.polyrag.core.config.Settings;
 import java.sql.Connection;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.Map;
@@ -95,13 +96,33 @@ final class PgDatabase implements AutoCloseable {
             pool.close();
             throw new StoreException("interrupted while the " + store + " store's tables were created", e);
         } catch (RuntimeException e) {
-            pool.close();
             String why = PostgresConnection.rootCause(e).getMessage();
+            String hint = why != null && why.contains("vector") ? vectorHint(pool) : "";
+            pool.close();
             throw new StoreException("cannot create the " + store + " store's tables in " + db.redactedUrl() + ": " + why
-                    + (why != null && why.contains("vector") ? " (is the pgvector extension installed? "
-                            + "CREATE EXTENSION vector needs it on the server)" : ""), e);
+                    + hint, e);
         }
         return new PgDatabase(pool, store + " store at " + db.redactedUrl(), config.get(Settings.SEARCH_TIMEOUT_MS));
+    }
+
+    /**
+     * Why the type {@code vector} is not there: pgvector not installed, or installed in a schema the connection's
+     * search path leaves out ({@code ?currentSchema=polyrag} sets the path to that schema alone, and the extension
+     * usually lives in {@code public}), which was reported as "is the pgvector extension installed?".
+     */
+    private static String vectorHint(HikariDataSource pool) {
+        try (Connection c = pool.getConnection(); Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery("SELECT n.nspname, current_setting('search_path') FROM pg_extension e "
+                        + "JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = 'vector'")) {
+            if (rs.next()) {
+                return " (the pgvector extension is installed in schema '" + rs.getString(1) + "', which this "
+                        + "connection's search path ('" + rs.getString(2) + "') leaves out: add it, e.g. "
+                        + "currentSchema=polyrag," + rs.getString(1) + " in POLYRAG_POSTGRES_URL)";
+            }
+        } catch (SQLException | RuntimeException ignored) {
+            // The general hint below.
+        }
+        return " (is the pgvector extension installed? CREATE EXTENSION vector needs it on the server)";
     }
 
     /** Runs another set of migrations ({@code location} beside the store's) with a history table of its own. */

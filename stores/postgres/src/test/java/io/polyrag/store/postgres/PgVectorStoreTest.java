@@ -70,6 +70,19 @@ class PgVectorStoreTest extends VectorStoreContract {
                 url, "postgres.pool.search", "2", "postgres.pool.ingest", "1")), dir), dimension, model);
     }
 
+    /**
+     * A search path that leaves out the schema pgvector lives in ({@code ?currentSchema=polyrag} alone) is named as
+     * such, not reported as pgvector not being installed.
+     */
+    @Test
+    void a_search_path_without_pgvectors_schema_is_named_not_called_a_missing_extension() {
+        String url = TestPostgres.freshSchema("vec_path").replaceFirst(",public$", "");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new PostgresProviders.Vector().open(
+                new ProviderContext(Config.load(Map.of(), Map.of("postgres.url", url)), dir), DIM, "test-model"))
+                .isInstanceOf(io.polyrag.core.StoreException.class).hasMessageContaining("installed in schema")
+                .hasMessageContaining("search path").hasMessageNotContaining("is the pgvector extension installed");
+    }
+
     @Override
     protected VectorStore openStore(Path dir, int dimension) {
         String url = schemas.computeIfAbsent(dir, d -> TestPostgres.freshSchema("vec_" + Integer.toHexString(
