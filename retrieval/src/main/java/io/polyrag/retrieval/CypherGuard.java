@@ -40,6 +40,18 @@ final class CypherGuard {
         if (code.contains("//") || code.contains("/*") || code.indexOf('\r') >= 0) {
             return Optional.of("it holds a comment or a carriage return, which a query needs neither");
         }
+        // Outside its strings a query is plain ASCII: Kuzu and Neo4j take other spaces (U+2000, U+3000, …) between
+        // words, and Neo4j reads \\u escapes even in keywords ("C\\u0041LL"), which the patterns below do not see.
+        if (cypher.contains("\\u") || cypher.contains("\\U")) {
+            return Optional.of("it holds a unicode escape (\\u…), which a query needs none of");
+        }
+        for (int i = 0; i < code.length(); i++) {
+            char ch = code.charAt(i);
+            if (ch == '\\' || ch > 0x7E || ch < 0x20 && ch != '\n' && ch != '\t') {
+                return Optional.of(String.format(Locale.ROOT, "it holds the character U+%04X outside its strings "
+                        + "(a query's own words are plain ASCII)", (int) ch));
+            }
+        }
         if (code.contains(";") && !code.strip().endsWith(";") || code.indexOf(';') != code.lastIndexOf(';')) {
             return Optional.of("more than one statement");
         }

@@ -59,4 +59,16 @@ class CypherGuardTest {
         assertThat(CypherGuard.rejection("MATCH (e) WHERE e.name = \"" + "a".repeat(100_000) + "\" CREATE (:X)"))
                 .isPresent();
     }
+
+    /** Outside its strings a query is plain ASCII: another space before CALL, or a \\u escape, hid the call. */
+    @org.junit.jupiter.api.Test
+    void a_call_hidden_by_a_unicode_space_or_escape_is_refused() {
+        for (String hidden : java.util.List.of("MATCH (c:Chunk) CALL\u2000db.info() YIELD name RETURN c.id AS chunk",
+                "MATCH (c:Chunk) C\\u0041LL db.info() YIELD name RETURN c.id AS chunk",
+                "MATCH (c:Chunk)\u3000CALL dbms.setConfigValue('a','b') RETURN c.id AS chunk")) {
+            org.assertj.core.api.Assertions.assertThat(CypherGuard.rejection(hidden)).as(hidden).isPresent();
+        }
+        org.assertj.core.api.Assertions.assertThat(CypherGuard.rejection("MATCH (e:Entity) WHERE e.name = 'Zoë Ürs' "
+                + "RETURN e.name")).as("letters of any script inside a string").isEmpty();
+    }
 }
