@@ -161,7 +161,14 @@ public final class GraphMemory implements EntityGraphRetriever.Reads {
             @Override
             public void upsert(List<StoreRecord> records) {
                 store.upsert(records);
-                write(s -> s.upsert(records));
+                // Without their texts and vectors: writes queued while the copy loads (minutes on a large graph)
+                // held every batch's records whole, vectors and all, until it ended.
+                List<StoreRecord> graphs = records.stream().filter(r -> !r.graph().isEmpty()).map(r ->
+                        new StoreRecord(r.chunkId(), r.documentId(), r.version(), r.knowledgeBase(), "", null,
+                                r.graph())).toList();
+                if (!graphs.isEmpty()) {
+                    write(s -> s.upsert(graphs));
+                }
             }
 
             @Override

@@ -501,11 +501,11 @@ public final class HybridSearcher implements AutoCloseable {
             try {
                 rankings.put(m, f.get(Math.max(0, until - System.nanoTime()), TimeUnit.NANOSECONDS));
             } catch (TimeoutException e) {
-                // A graph leg left behind by the text legs (search.graph.lag.ms, tens of milliseconds: most searches
-                // that name an entity) is not interrupted: an interrupt inside an embedded store's read closes the
-                // file channel it maps its index through (TDB2), failing that store's reads until a restart; it
-                // finishes and its result is dropped. A leg past the leg timeout (seconds: hung) is interrupted.
-                f.cancel(until >= deadline);
+                // A graph or RDF leg is never interrupted, late by search.graph.lag.ms or past the leg timeout: an
+                // interrupt inside an embedded store's read closes the file channel it maps its index through (TDB2),
+                // failing its reads until a restart; it finishes and its result is dropped (the networked graph stores
+                // bound their own calls). A text leg past the leg timeout (seconds: hung) is interrupted.
+                f.cancel(until >= deadline && !graphLeg);
                 degraded.add(new DegradedLeg(m, until < deadline ? "not finished " + lag + " ms after the text "
                         + "legs (search.graph.lag.ms): left out of this search" : "timed out after "
                         + options.legTimeoutMs() + " ms"));

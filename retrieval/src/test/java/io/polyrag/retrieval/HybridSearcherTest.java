@@ -238,12 +238,14 @@ class HybridSearcherTest {
         // its index is mapped through, failing the store until a restart.
         assertThat(interrupted.await(500, java.util.concurrent.TimeUnit.MILLISECONDS)).as("the late leg runs on")
                 .isFalse();
-        // Alone, a graph leg is bounded by the leg timeout only, and a leg past it (hung) is interrupted.
+        // Alone, a graph leg is bounded by the leg timeout only; past it the search goes on without it, and the leg
+        // is still not interrupted (alone, or reading TDB2 while its copy loads, it reached that deadline and the
+        // interrupt broke the store until a restart).
         s.graphLag(30);
         assertThat(searcher(100, slowGraph).search(new SearchRequest("rivers", 5, List.of(), Set.of(Modality.GRAPH),
                 null)).degraded()).singleElement().satisfies(d -> assertThat(d.reason()).contains("timed out"));
-        assertThat(interrupted.await(2, java.util.concurrent.TimeUnit.SECONDS)).as("the hung leg is interrupted")
-                .isTrue();
+        assertThat(interrupted.await(2, java.util.concurrent.TimeUnit.SECONDS)).as("a late graph leg runs on")
+                .isFalse();
     }
 
     @Test
