@@ -332,6 +332,7 @@ final class IngestFlow implements AutoCloseable {
             p.drafts().forEach(d -> texts.add(IngestPipeline.graphText(d.kind(), d.text())));
         }
         List<Extraction> found;
+        long paidForNothing = 0;
         EntityExtractor.TimeLimits limits = new EntityExtractor.TimeLimits(pipeline.extractPerText(), System.nanoTime()
                 + pipeline.extractPerBatch().toNanos());
         try {
@@ -344,8 +345,9 @@ final class IngestFlow implements AutoCloseable {
                     .limit(3).map(x -> x.input().name()).toList()) + (prepared.size() > 3 ? ", …" : ""));
             // Stopped, not extracted: recorded as such, so ingesting the same bytes again extracts them.
             found = texts.stream().map(t -> Extraction.TIME_STOPPED).toList();
+            paidForNothing = e instanceof ExtractionFailed f ? f.tokensSpent() : 0;
         }
-        long spent = found.stream().mapToLong(Extraction::tokens).sum();
+        long spent = found.stream().mapToLong(Extraction::tokens).sum() + paidForNothing;
         budget.remaining = Math.max(0, budget.remaining - spent);
         tally.extracted(0, spent);
         if (found.stream().anyMatch(Extraction::budgetStopped)) {

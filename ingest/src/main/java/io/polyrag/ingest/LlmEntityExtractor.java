@@ -66,12 +66,21 @@ public final class LlmEntityExtractor implements EntityExtractor {
         }
 
         boolean allows(String type) {
-            return entities.contains(type);
+            return spelled(type) != null;
+        }
+
+        /**
+         * The type as this ontology spells it, matched whatever its case ("organization" for "Organization": a
+         * model's answer is JSON, not held to an enum, and every entity of a differently cased type was dropped,
+         * with every relation touching it); null when it is not one of them.
+         */
+        String spelled(String type) {
+            return entities.stream().filter(t -> t.equalsIgnoreCase(type)).findFirst().orElse(null);
         }
 
         boolean allows(String predicate, String from, String to) {
             return relations.stream().anyMatch(r -> r.name().equals(predicate) && (r.from().equals(ANY)
-                    || r.from().equals(from)) && (r.to().equals(ANY) || r.to().equals(to)));
+                    || r.from().equalsIgnoreCase(from)) && (r.to().equals(ANY) || r.to().equalsIgnoreCase(to)));
         }
 
         /** A relation end of any type (the built-in vocabulary's {@code located_in} starts at anything). */
@@ -215,9 +224,21 @@ public final class LlmEntityExtractor implements EntityExtractor {
                 out.add(Extraction.BUDGET_STOPPED);
                 continue;
             }
-            LlmClient.Response r = llm.complete(new LlmClient.Request(system, List.of(new LlmClient.Message("user",
-                    "<text>\n" + input.replace("</text>", "</ text>") + "\n</text>")), MAX_OUTPUT_TOKENS, 0.0, true));
+            LlmClient.Response r;
+            try {
+                r = llm.complete(new LlmClient.Request(system, List.of(new LlmClient.Message("user", "<text>\n"
+                        + input.replace("</text>", "</ text>") + "\n</text>")), MAX_OUTPUT_TOKENS, 0.0, true));
+            } catch (RuntimeException e) {
+                long paid = out.stream().mapToLong(Extraction::tokens).sum();
+                throw paid > 0 ? new ExtractionFailed(e, paid) : e;
+            }
             long spent = Math.max(0, r.inputTokens()) + Math.max(0, r.outputTokens());
+            if (spent == 0) {
+                // No usage reported (some gateways and local servers send none): estimated, four characters a
+                // token, as the usage meter estimates; counted as nothing, the budget and the daily quota never
+                // moved.
+                spent = (system.length() + input.length() + r.text().length()) / 4 + 1;
+            }
             remaining -= spent;
             // Kept only when whole and readable: a reply cut at the allowance (its JSON unclosed), blank (a reasoning
             // model's allowance spent on thinking) or not JSON yields nothing, and was kept for good, so no re-ingest
@@ -275,8 +296,11 @@ public final class LlmEntityExtractor implements EntityExtractor {
             if (Entity.key(name).isEmpty() || name.length() > 200 || Vocabulary.allNumeric(Entity.key(name))) {
                 continue;
             }
-            if (ontology != null && !ontology.allows(type)) {
-                continue;
+            if (ontology != null) {
+                type = ontology.spelled(type);
+                if (type == null) {
+                    continue;
+                }
             }
             entities.add(Entity.of(name, type));
             types.putIfAbsent(Entity.key(name), type);
@@ -307,7 +331,8 @@ public final class LlmEntityExtractor implements EntityExtractor {
 
     /** Relation names as {@code lower_snake_case}, at most 64 characters. */
     static String predicate(String raw) {
-        String p = raw.strip().toLowerCase(Locale.ROOT).replaceAll("[^\\p{L}\\p{N}]+", "_").replaceAll("^_|_$", "");
+        String p = raw.strip().toLowerCase(Locale.ROOT).replaceAll("[^\\p{L}\\p{M}\\p{N}]+", "_")
+                .replaceAll("^_|_$", "");
         return p.length() > 64 ? p.substring(0, 64) : p;
     }
 

@@ -235,4 +235,49 @@ class LlmEntityExtractorTest {
         assertThat(e.inputTokens()).isGreaterThan(300);
         assertThat(e.outputTokens()).isEqualTo(2L * LlmEntityExtractor.EXPECTED_OUTPUT_TOKENS);
     }
+
+    /** A model's types in another case are the ontology's ("organization" was dropped, and its relations with it). */
+    @Test
+    void schema_types_match_whatever_their_case() {
+        String reply = "{\"entities\":[{\"name\":\"Acme\",\"type\":\"organization\"},{\"name\":\"Ada\",\"type\":"
+                + "\"person\"}],\"relations\":[{\"subject\":\"Ada\",\"predicate\":\"founded\",\"object\":\"Acme\"}]}";
+        LlmEntityExtractor strict = LlmEntityExtractor.create(new Model(reply, true), "schema_constrained", null,
+                new MapCache());
+        Extraction x = strict.extract(List.of("t"), Long.MAX_VALUE).getFirst();
+        assertThat(x.entities()).extracting(Entity::type).containsExactlyInAnyOrder("Organization", "Person");
+        assertThat(x.facts()).extracting(Fact::predicate).containsExactly("founded");
+    }
+
+    /** A reply without usage is counted by estimate, not as nothing: the budget and the daily quota must move. */
+    @Test
+    void a_reply_without_usage_is_counted_by_estimate() {
+        Model silent = new Model(REPLY, true) {
+            @Override
+            public Response complete(Request request) {
+                calls.incrementAndGet();
+                return new Response(reply, "model", 0, 0);
+            }
+        };
+        var x = LlmEntityExtractor.create(silent, "dynamic", null, new MapCache()).extract(List.of("a".repeat(400),
+                "b".repeat(400)), 150);
+        assertThat(x.getFirst().tokens()).isGreaterThan(100);
+        assertThat(x.get(1).budgetStopped()).as("the estimate spent the budget").isTrue();
+    }
+
+    /** A provider failing on the third text of a batch: the two calls before it were paid for, and say so. */
+    @Test
+    void a_failure_part_way_through_a_batch_carries_what_the_calls_before_it_spent() {
+        Model failing = new Model(REPLY, true) {
+            @Override
+            public Response complete(Request request) {
+                if (calls.incrementAndGet() == 3) {
+                    throw new io.polyrag.core.UnavailableException("the model refused the text");
+                }
+                return new Response(reply, "model", 40, 20);
+            }
+        };
+        assertThatThrownBy(() -> LlmEntityExtractor.create(failing, "dynamic", null, new MapCache()).extract(
+                List.of("one", "two", "three", "four"), Long.MAX_VALUE)).isInstanceOfSatisfying(ExtractionFailed.class,
+                e -> assertThat(e.tokensSpent()).isEqualTo(120));
+    }
 }

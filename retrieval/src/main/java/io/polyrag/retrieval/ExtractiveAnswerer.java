@@ -509,7 +509,9 @@ public final class ExtractiveAnswerer {
     /** Lower-cased words without stopwords, plurals and common endings folded so "ferments" meets "fermented". */
     static Set<String> terms(String text) {
         Set<String> out = new HashSet<>();
-        for (String w : text.toLowerCase(Locale.ROOT).split("[^\\p{L}\\p{N}]+")) {
+        // Marks belong to their words (Devanagari, Bengali, Tamil, Thai vowel signs): split at them, "स्थापित"
+        // was one-letter fragments, all dropped.
+        for (String w : text.toLowerCase(Locale.ROOT).split("[^\\p{L}\\p{M}\\p{N}]+")) {
             if (w.codePoints().anyMatch(Spaceless::script)) {
                 Spaceless.bigrams(w, out);
             } else if (w.length() > 1 && !STOPWORDS.contains(w)) {

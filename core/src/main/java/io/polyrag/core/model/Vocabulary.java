@@ -234,7 +234,8 @@ public final class Vocabulary {
     public static Canonical canonical(String written) {
         // Letters of any script: "gründete" was "gr_ndete", "创立" nothing at all (related_to), and a schema's
         // "arbeitet_für" was stored as "arbeitet_f_r", which no query by the schema's name matched.
-        String p = written == null ? "" : written.strip().toLowerCase(Locale.ROOT).replaceAll("[^\\p{L}\\p{N}]+", "_")
+        // Marks too ("स्थापित" was "स_थ_प_त", Thai "ก่อตั้ง" "ก_อต_ง"), as entity keys keep them.
+        String p = written == null ? "" : written.strip().toLowerCase(Locale.ROOT).replaceAll("[^\\p{L}\\p{M}\\p{N}]+", "_")
                 .replaceAll("^_|_$", "");
         if (p.isEmpty()) {
             return new Canonical(RELATED_TO, false);

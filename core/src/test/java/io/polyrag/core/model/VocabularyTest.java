@@ -37,6 +37,9 @@ class VocabularyTest {
         assertEquals("创立", Vocabulary.canonical("创立").predicate());
         assertEquals("gründete", Vocabulary.canonical("Gründete").predicate());
         assertEquals("arbeitet_für", Vocabulary.canonical("arbeitet für").predicate());
+        // Combining marks are part of their words: "स्थापित" was "स_थ_प_त", Thai "ก่อตั้ง" "ก_อต_ง".
+        assertEquals("स्थापित_किया", Vocabulary.canonical("स्थापित किया").predicate());
+        assertEquals("ก่อตั้ง", Vocabulary.canonical("ก่อตั้ง").predicate());
         assertEquals(Vocabulary.RELATED_TO, Vocabulary.canonical(" -- ").predicate());
     }
 }
