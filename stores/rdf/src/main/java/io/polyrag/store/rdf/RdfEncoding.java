@@ -1,5 +1,6 @@
 package io.polyrag.store.rdf;
 
+import io.polyrag.core.ConfigException;
 import io.polyrag.core.model.Entity;
 import io.polyrag.core.model.Relation;
 import java.net.URLDecoder;
@@ -77,6 +78,19 @@ final class RdfEncoding {
 
     static String graph(String graphIri) {
         return iri(graphIri);
+    }
+
+    /**
+     * The configured graph's IRI, stripped (a value from a file ends in a newline) and checked: one holding a space
+     * or {@code <>"{}|^`\\} made every query unparseable, in messages that did not name the setting.
+     */
+    static String configuredGraph(String configured) {
+        String iri = configured == null ? "" : configured.strip();
+        if (!iri.matches("[A-Za-z][A-Za-z0-9+.-]*:[^\\s<>\"{}|^`\\\\]+")) {
+            throw new ConfigException("POLYRAG_RDF_GRAPH: '" + iri + "' is not an absolute IRI (a scheme, a colon, no "
+                    + "spaces or <>\"{}|^`\\\\): e.g. urn:polyrag:graph or https://example.org/graph");
+        }
+        return iri;
     }
 
     private static String iri(String s) {

@@ -22,6 +22,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.stream.Collectors;
 import org.apache.jena.graph.Node;
@@ -53,6 +54,8 @@ final class SparqlRdfStore implements RdfStore {
     private final String meta;
     private final ReentrantLock writeLock = new ReentrantLock();
     private volatile boolean wordsIndexed;
+    /** When the words' indexing may be tried again after it failed (System.nanoTime()); 0: not failed. */
+    private volatile long wordsRetryAt;
 
     SparqlRdfStore(SparqlTransport transport, String graphIri) {
         this.transport = transport;
@@ -67,34 +70,44 @@ final class SparqlRdfStore implements RdfStore {
      * the words existed gets them once, on first use, and a marker in the store's meta graph says so.
      */
     private void indexWords() {
-        if (wordsIndexed) {
+        if (wordsIndexed || wordsRetryAt != 0 && System.nanoTime() - wordsRetryAt < 0) {
             return;
         }
         writeLock.lock();
         try {
-            if (wordsIndexed) {
-                return;
+            if (!wordsIndexed) {
+                indexWordsOnce();
             }
-            boolean marked = !transport.select(PREFIXES + "SELECT ?v WHERE { GRAPH " + meta + " { " + meta
-                    + " pr:wordIndex ?v } } LIMIT 1").isEmpty();
-            if (!marked) {
-                StringBuilder data = new StringBuilder();
-                int entities = 0;
-                for (Map<String, String> r : transport.select(PREFIXES + "SELECT ?k ?l WHERE { GRAPH " + graph
-                        + " { ?e pr:key ?k . { ?e pr:key ?l } UNION { ?e pr:alias ?l } } }")) {
-                    words(entity(r.get("k")), r.get("l"), data);
-                    if (++entities % 5_000 == 0) {
-                        transport.update(PREFIXES + "INSERT DATA { GRAPH " + graph + " {\n" + data + "} }");
-                        data.setLength(0);
-                    }
-                }
-                transport.update(PREFIXES + "INSERT DATA { GRAPH " + graph + " {\n" + data + "} } ;\nINSERT DATA { "
-                        + "GRAPH " + meta + " { " + meta + " pr:wordIndex 1 } }");
-            }
-            wordsIndexed = true;
+        } catch (RuntimeException e) {
+            // Failed (its select cut at the endpoint's time limit on a large graph): tried again in ten minutes, not
+            // by every search and ingest meanwhile, each holding the write lock for the whole time limit. Until then
+            // entities written before the words existed are not found by a label lookup.
+            wordsRetryAt = System.nanoTime() + TimeUnit.MINUTES.toNanos(10);
+            System.getLogger(SparqlRdfStore.class.getName()).log(System.Logger.Level.WARNING, "cannot index the "
+                    + "words of the entities in " + graphIri + " (" + e.getMessage() + "): tried again in 10 minutes");
         } finally {
             writeLock.unlock();
         }
+    }
+
+    private void indexWordsOnce() {
+        boolean marked = !transport.select(PREFIXES + "SELECT ?v WHERE { GRAPH " + meta + " { " + meta
+                + " pr:wordIndex ?v } } LIMIT 1").isEmpty();
+        if (!marked) {
+            StringBuilder data = new StringBuilder();
+            int entities = 0;
+            for (Map<String, String> r : transport.select(PREFIXES + "SELECT ?k ?l WHERE { GRAPH " + graph
+                    + " { ?e pr:key ?k . { ?e pr:key ?l } UNION { ?e pr:alias ?l } } }")) {
+                words(entity(r.get("k")), r.get("l"), data);
+                if (++entities % 5_000 == 0) {
+                    transport.update(PREFIXES + "INSERT DATA { GRAPH " + graph + " {\n" + data + "} }");
+                    data.setLength(0);
+                }
+            }
+            transport.update(PREFIXES + "INSERT DATA { GRAPH " + graph + " {\n" + data + "} } ;\nINSERT DATA { "
+                    + "GRAPH " + meta + " { " + meta + " pr:wordIndex 1 } }");
+        }
+        wordsIndexed = true;
     }
 
     /** The words of a normalised key or alias ({@code tenant/t/marie curie}: tenant, t, marie, curie). */

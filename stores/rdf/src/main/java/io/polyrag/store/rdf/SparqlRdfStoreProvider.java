@@ -55,6 +55,6 @@ public final class SparqlRdfStoreProvider implements RdfStoreProvider {
         }
         return new SparqlRdfStore(new HttpSparqlTransport(query.strip(), update.strip(),
                 c.get(Settings.RDF_SPARQL_USER), c.get(Settings.RDF_SPARQL_PASSWORD),
-                c.get(Settings.RDF_SPARQL_TIMEOUT_SECONDS)), c.get(Settings.RDF_GRAPH));
+                c.get(Settings.RDF_SPARQL_TIMEOUT_SECONDS)), RdfEncoding.configuredGraph(c.get(Settings.RDF_GRAPH)));
     }
 }

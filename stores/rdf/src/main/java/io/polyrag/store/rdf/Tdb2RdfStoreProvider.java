@@ -20,6 +20,6 @@ public final class Tdb2RdfStoreProvider implements RdfStoreProvider {
     @Override
     public RdfStore open(ProviderContext context) {
         return new SparqlRdfStore(new Tdb2Transport(context.dataDir().resolve("rdf")),
-                context.config().get(Settings.RDF_GRAPH));
+                RdfEncoding.configuredGraph(context.config().get(Settings.RDF_GRAPH)));
     }
 }

@@ -22,4 +22,15 @@ class SparqlRdfStoreProviderTest {
                     .hasMessageNotContaining("s3cr3t");
         }
     }
+
+    /** The graph's IRI is stripped (a value from a file ends in a newline) and one that is no IRI is named. */
+    @Test
+    void the_graph_setting_is_stripped_and_checked() {
+        org.assertj.core.api.Assertions.assertThat(RdfEncoding.configuredGraph("urn:polyrag:graph\n"))
+                .isEqualTo("urn:polyrag:graph");
+        for (String bad : new String[] {"urn:has space", "http://x/<y>", "not-an-iri", ""}) {
+            assertThatThrownBy(() -> RdfEncoding.configuredGraph(bad)).as(bad).isInstanceOf(ConfigException.class)
+                    .hasMessageContaining("POLYRAG_RDF_GRAPH");
+        }
+    }
 }
