@@ -1,7 +1,6 @@
 package io.polyrag.server;
 
 import io.javalin.Javalin;
-import io.javalin.config.JavalinConfig;
 import io.javalin.config.SizeUnit;
 import io.javalin.http.Context;
 import io.javalin.json.JavalinJackson3;
@@ -14,12 +13,10 @@ import io.polyrag.app.Polyrag;
 import io.polyrag.app.Tracing;
 import io.polyrag.app.api.Limits;
 import io.polyrag.app.api.Version;
-import io.polyrag.core.ConfigException;
 import io.polyrag.core.config.Settings;
 import io.polyrag.core.model.Tenant;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.UUID;
@@ -40,7 +37,7 @@ public final class RestServer implements HttpFrontDoor {
     static final String REQUEST_ID = "polyrag.request.id";
     /** The request's span ({@link io.polyrag.app.Tracing.Request}), when traces are on. */
     static final String TRACE = "polyrag.trace";
-    private static final String REQUEST_ID_HEADER = "X-Request-Id";
+    static final String REQUEST_ID_HEADER = "X-Request-Id";
 
     /** The build's version ({@link io.polyrag.app.api.Version}). */
     static final String VERSION = Version.VERSION;
@@ -91,7 +88,7 @@ public final class RestServer implements HttpFrontDoor {
             // Parts up to this size stay in memory, the rest go to disk: at 1 MB a request of a thousand files of
             // under a megabyte each held its whole 256 MiB in the heap, and a few at once ran the server out of it.
             config.jetty.multipartConfig.maxInMemoryFileSize(64, SizeUnit.KB);
-            cors(config, polyrag.config().get(Settings.HTTP_CORS_ORIGINS));
+            Cors cors = Cors.of(polyrag.config().get(Settings.HTTP_CORS_ORIGINS));
             WebUi.register(config);
             // One access-log line per request; the MDC adds the id echoed in X-Request-Id and the tenant.
             MeterRegistry meters = polyrag.metrics().registry();
@@ -120,6 +117,11 @@ public final class RestServer implements HttpFrontDoor {
                         .record(Duration.ofNanos((long) (ms * 1_000_000)));
                 MDC.clear();
             });
+            // First: every answer to a listed origin carries its CORS headers, a 401 or 429 included (a browser
+            // app read a refused key as a network error), and the status is never touched.
+            if (cors != null) {
+                config.routes.before(cors::apply);
+            }
             config.routes.before(RestServer::requestId);
             config.routes.before(ctx -> ctx.attribute(Http.MAX_REQUEST, maxRequestBytes));
             config.routes.before(ctx -> {
@@ -235,27 +237,6 @@ public final class RestServer implements HttpFrontDoor {
         }
     }
 
-    /** CORS for the configured origins; none configured: off, so browsers allow only the server's own origin. */
-    private static void cors(JavalinConfig config, String origins) {
-        List<String> list = Arrays.stream(origins.split(",")).map(String::strip).filter(o -> !o.isEmpty()).toList();
-        if (list.isEmpty()) {
-            return;
-        }
-        for (String o : list) {
-            if (!o.equals("*") && !o.matches("https?://[A-Za-z0-9.-]+(:\\d{1,5})?")) {
-                throw new ConfigException("POLYRAG_HTTP_CORS_ORIGINS: '" + o + "' is not an origin: "
-                        + "give scheme://host[:port] (e.g. https://app.example.com), or * for any");
-            }
-        }
-        config.bundledPlugins.enableCors(cors -> cors.addRule(rule -> {
-            if (list.contains("*")) {
-                rule.anyHost();
-            } else {
-                list.forEach(o -> rule.allowHost(o));
-            }
-            rule.exposeHeader(REQUEST_ID_HEADER);
-        }));
-    }
 
 
 

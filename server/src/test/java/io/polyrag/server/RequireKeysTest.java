@@ -62,6 +62,13 @@ class RequireKeysTest {
                     .hasValue("https://app.example.com");
             assertThat(preflight.headers().firstValue("Access-Control-Allow-Headers").orElse("").toLowerCase())
                     .contains("authorization");
+            // A refusal to a listed origin carries its CORS headers too: without them a browser app saw a revoked
+            // key as a network error and could not ask for another.
+            var refused = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port
+                    + "/v1/knowledge-bases")).header("Origin", "https://app.example.com").header("Authorization",
+                    "Bearer not-a-key").build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(refused.statusCode()).isEqualTo(401);
+            assertThat(refused.headers().firstValue("Access-Control-Allow-Origin")).hasValue("https://app.example.com");
         }
     }
 

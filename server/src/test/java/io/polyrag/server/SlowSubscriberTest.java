@@ -28,7 +28,7 @@ class SlowSubscriberTest {
     void a_subscriber_that_never_reads_holds_up_nobody() throws Exception {
         // No workers: every upload stays queued, so each is one cheap 'created' event.
         try (Polyrag polyrag = Polyrag.open(Config.load(Map.of(), Map.of("data.dir", tmp.resolve("d").toString(),
-                "ingest.workers", "0", "vector.enabled", "false")))) {
+                "ingest.workers", "0", "vector.enabled", "false", "ingest.job.max.pending", "1000")))) {
             RestServer server = new RestServer(polyrag, "127.0.0.1", 0, 1024 * 1024);
             HttpClient http = HttpClient.newHttpClient();
             try (Socket stalled = new Socket()) {
