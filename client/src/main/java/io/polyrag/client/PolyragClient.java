@@ -30,6 +30,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -114,11 +115,25 @@ public final class PolyragClient implements AutoCloseable {
         return new Builder();
     }
 
-    /** Releases the HTTP client's connections and threads; a closed client sends nothing more. */
+    /**
+     * Releases the HTTP client's connections and threads; a closed client sends nothing more. Streams still being read
+     * (an {@link #events} loop on another thread) end first: the JDK's close waits for every exchange in flight, and
+     * an event stream never ends by itself, so closing hung for as long as the server ran.
+     */
     @Override
     public void close() {
+        for (InputStream body : streaming) {
+            try {
+                body.close();
+            } catch (IOException ignored) {
+                // closing is all that was wanted
+            }
+        }
         http.close();
     }
+
+    /** Bodies of the event streams being read now, closed by {@link #close}. */
+    private final Set<InputStream> streaming = ConcurrentHashMap.newKeySet();
 
     /** How the client reaches the server. */
     public static final class Builder {
@@ -309,6 +324,7 @@ public final class PolyragClient implements AutoCloseable {
                 b.remove("neighbours");
                 b.remove("grounding");
                 b.remove("conversation_id");
+                b.remove("route");
             }
             return b;
         }
@@ -507,16 +523,25 @@ public final class PolyragClient implements AutoCloseable {
 
     /** {@code GET /ready}: true when every store and model answers. */
     public boolean ready() {
+        // Asked once: a 503 is the answer here, not a failure to try again (sent through the retrying exchange it
+        // was asked three times, waiting out each Retry-After).
+        HttpResponse<byte[]> r;
         try {
-            // Asked once: a 503 is the answer here, not a failure to try again.
-            send("GET", "/ready", null, null, JsonNode.class, false);
-            return true;
-        } catch (PolyragApiException e) {
-            if (e.status() == 503) {
-                return false;
-            }
-            throw e;
+            r = within(request("/ready").GET().build(), HttpResponse.BodyHandlers.ofByteArray());
+        } catch (IOException e) {
+            throw new PolyragApiException(0, "about:blank", "Unavailable", "polyrag at " + base + " did not answer: "
+                    + e.getMessage(), null, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new PolyragApiException(0, "about:blank", "Interrupted", "interrupted", null, e);
         }
+        if (r.statusCode() / 100 == 2) {
+            return true;
+        }
+        if (r.statusCode() == 503) {
+            return false;
+        }
+        throw PolyragApiException.of(r.statusCode(), problem(r.body(), r.headers(), r.statusCode()));
     }
 
     /** {@code GET /v1/configuration}: modalities, backends, models, as a tree. */
@@ -1128,7 +1153,12 @@ public final class PolyragClient implements AutoCloseable {
                 .header("Content-Type", "application/json")
                 .method(method, HttpRequest.BodyPublishers.ofByteArray(JSON.writeValueAsBytes(body))).build(),
                 HttpResponse.BodyHandlers.ofInputStream(), false);
-        read(r, (event, id, data) -> on.test(event, data), timeout);
+        streaming.add(r.body());
+        try {
+            read(r, (event, id, data) -> on.test(event, data), timeout);
+        } finally {
+            streaming.remove(r.body());
+        }
     }
 
     private void streamGet(String path, Map<String, String> headers, EventHandler on) {
@@ -1139,7 +1169,12 @@ public final class PolyragClient implements AutoCloseable {
         }, HttpResponse.BodyHandlers.ofInputStream(), true);
         // The job stream is quiet between jobs but for the server's heartbeats (every 15 s by default, at most 300 s
         // as POLYRAG_HTTP_SSE_HEARTBEAT_SECONDS allows): twice the longest.
-        read(r, on, timeout.compareTo(EVENTS_IDLE) > 0 ? timeout : EVENTS_IDLE);
+        streaming.add(r.body());
+        try {
+            read(r, on, timeout.compareTo(EVENTS_IDLE) > 0 ? timeout : EVENTS_IDLE);
+        } finally {
+            streaming.remove(r.body());
+        }
     }
 
     /** How long the job event stream may stay silent: twice the longest heartbeat interval a server may have. */

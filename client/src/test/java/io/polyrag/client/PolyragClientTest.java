@@ -485,4 +485,63 @@ class PolyragClientTest {
             stub.stop(0);
         }
     }
+
+    /**
+     * ready() asks once (a 503 is its answer, not a failure to retry); close() ends an event stream being read on
+     * another thread instead of waiting for it; a Search made for an answer (route on) also searches.
+     */
+    @Test
+    void ready_asks_once_close_ends_an_open_stream_and_a_routed_search_searches() throws Exception {
+        AtomicInteger readies = new AtomicInteger();
+        com.sun.net.httpserver.HttpServer stub = com.sun.net.httpserver.HttpServer.create(
+                new java.net.InetSocketAddress("127.0.0.1", 0), 0);
+        stub.setExecutor(java.util.concurrent.Executors.newCachedThreadPool());
+        stub.createContext("/ready", x -> {
+            readies.incrementAndGet();
+            byte[] body = "{\"status\":503,\"title\":\"Service Unavailable\",\"detail\":\"loading\"}"
+                    .getBytes(StandardCharsets.UTF_8);
+            x.getResponseHeaders().add("Content-Type", "application/problem+json");
+            x.getResponseHeaders().add("Retry-After", "1");
+            x.sendResponseHeaders(503, body.length);
+            x.getResponseBody().write(body);
+            x.close();
+        });
+        stub.createContext("/v1/events", x -> {
+            x.getResponseHeaders().add("Content-Type", "text/event-stream");
+            x.sendResponseHeaders(200, 0);
+            try {
+                for (int i = 0; i < 600; i++) {
+                    x.getResponseBody().write(": heartbeat\n\n".getBytes(StandardCharsets.UTF_8));
+                    x.getResponseBody().flush();
+                    Thread.sleep(100);
+                }
+            } catch (java.io.IOException | InterruptedException e) {
+                // the client went
+            } finally {
+                x.close();
+            }
+        });
+        stub.start();
+        try {
+            PolyragClient c = PolyragClient.builder().baseUrl("http://127.0.0.1:" + stub.getAddress().getPort())
+                    .retries(2).build();
+            assertThat(c.ready()).isFalse();
+            assertThat(readies.get()).as("asked once").isEqualTo(1);
+            Thread reader = Thread.ofVirtual().start(() -> {
+                try {
+                    c.events(0, e -> true);
+                } catch (RuntimeException e) {
+                    // ended by close
+                }
+            });
+            Thread.sleep(500);
+            var closing = java.util.concurrent.CompletableFuture.runAsync(c::close);
+            closing.get(10, java.util.concurrent.TimeUnit.SECONDS);
+            reader.join(10_000);
+            assertThat(reader.isAlive()).isFalse();
+        } finally {
+            stub.stop(0);
+        }
+        assertThat(client.search(PolyragClient.Search.of("kiln").route(true))).isNotNull();
+    }
 }

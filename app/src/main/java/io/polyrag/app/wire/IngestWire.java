@@ -218,9 +218,15 @@ public final class IngestWire {
         return of(r, null, 0);
     }
 
-    /** The report of an ingest of one text, naming its document. */
+    /**
+     * The report of an ingest of one text, naming its document; none when it was left out as a duplicate (its entry
+     * names the other document: given as the text's own, a client deleting "its" document deleted the other one).
+     */
     public static Report ofText(IngestReport r) {
         IndexedDocument d = r.indexed().isEmpty() ? null : r.indexed().getFirst();
+        if (d != null && d.outcome().startsWith("duplicate of")) {
+            d = null;
+        }
         return of(r, d == null ? null : d.documentId(), d == null ? 0 : d.version());
     }
 
