@@ -998,7 +998,7 @@ export interface components {
         };
         ChatRoutesChatBody: {
             model: string | null;
-            messages: components["schemas"]["ChatRoutesMessage"][] | null;
+            messages: components["schemas"]["DtosQueryMessage"][] | null;
             stream?: boolean | null;
         } & {
             [key: string]: unknown;
@@ -2498,6 +2498,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["KnowledgeBaseRoutesNewJudgments"];
+                "multipart/form-data": {
+                    qrels: string;
+                    queries: string;
+                };
             };
         };
         responses: {
@@ -3442,7 +3446,7 @@ export interface operations {
                 "multipart/form-data": {
                     file: string;
                     title?: string;
-                    categories?: string;
+                    categories?: string[];
                     subcategory?: string;
                     kb?: string;
                     external_ref?: string;

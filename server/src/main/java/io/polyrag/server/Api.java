@@ -42,6 +42,8 @@ final class Api {
         private final Set<String> repeatable = new HashSet<>();
         private ObjectNode body;
         private String bodyType;
+        /** A multipart body the route takes besides its JSON one; null: none. */
+        private ObjectNode orMultipart;
         private final Map<Integer, Object[]> responses = new LinkedHashMap<>();
         private boolean auth = true;
         private boolean head;
@@ -101,6 +103,24 @@ final class Api {
 
         /** A multipart body with the named form fields ({@code files}: one or more files). */
         Op multipart(String... fields) {
+            this.body = multipartSchema(fields);
+            this.bodyType = "multipart/form-data";
+            return this;
+        }
+
+        /** A multipart body the route takes besides its JSON one (files named in {@code files}). */
+        Op orMultipart(List<String> files, String... fields) {
+            this.orMultipart = multipartSchema(fields);
+            ObjectNode props = (ObjectNode) orMultipart.get("properties");
+            var required = orMultipart.withArray("required");
+            files.forEach(f -> {
+                props.putObject(f).put("type", "string").put("contentMediaType", "application/octet-stream");
+                required.add(f);
+            });
+            return this;
+        }
+
+        private static ObjectNode multipartSchema(String... fields) {
             ObjectNode schema = F.objectNode().put("type", "object");
             ObjectNode props = schema.putObject("properties");
             for (String f : fields) {
@@ -109,14 +129,17 @@ final class Api {
                             .put("contentMediaType", "application/octet-stream");
                 } else if (f.equals("file")) {
                     props.putObject("file").put("type", "string").put("contentMediaType", "application/octet-stream");
+                } else if (f.equals("categories")) {
+                    // Repeatable: one part per category.
+                    props.putObject(f).put("type", "array").putObject("items").put("type", "string");
                 } else {
                     props.putObject(f).put("type", "string");
                 }
             }
-            schema.putArray("required").add(fields[0]);
-            this.body = schema;
-            this.bodyType = "multipart/form-data";
-            return this;
+            if (fields.length > 0) {
+                schema.putArray("required").add(fields[0]);
+            }
+            return schema;
         }
 
         /** A response: its status, a description, and the record its JSON body is (null: no body). */
@@ -287,7 +310,11 @@ final class Api {
             }
             if (o.body != null) {
                 ObjectNode rb = op.putObject("requestBody").put("required", true);
-                rb.putObject("content").putObject(o.bodyType).set("schema", o.body);
+                ObjectNode content = rb.putObject("content");
+                content.putObject(o.bodyType).set("schema", o.body);
+                if (o.orMultipart != null) {
+                    content.putObject("multipart/form-data").set("schema", o.orMultipart);
+                }
             }
             ObjectNode rs = op.putObject("responses");
             o.responses.forEach((status, r) -> {

@@ -76,7 +76,7 @@ final class ChatRoutes {
 
     /** The fields polyrag reads from a chat request (others are accepted and ignored). */
     @JsonIgnoreProperties(ignoreUnknown = true)
-    record ChatBody(String model, List<Message> messages, Boolean stream) {
+    record ChatBody(String model, List<Dtos.QueryMessage> messages, Boolean stream) {
     }
 
     ChatRoutes(Polyrag polyrag) {

@@ -95,6 +95,7 @@ final class KnowledgeBaseRoutes {
                 + "(query-id, corpus-id, score) and 'queries' (JSON lines); a query id judged before is replaced, as "
                 + "is one question judged under another id")
                 .path("name", "the knowledge base").body(api.schemas(), NewJudgments.class, "judgments")
+                .orMultipart(BEIR_FIELDS)
                 .response(200, "what was added", JudgmentsChanged.class);
         api.get("/v1/knowledge-bases/{name}/judgments", ctx -> {
             String name = ctx.pathParam("name");
