@@ -97,7 +97,8 @@ public final class Polyrag implements AutoCloseable {
                 components.parser);
         this.engine = new JobEngine(catalog.jobStore(), List.of(new UploadJob(metered, catalog, components.blobs,
                 staging), new SyncJob(catalog.sourceStore(), components.blobs, connectors, this::as,
-                        key -> this.watcherEnded(key)), backfill, fusion),
+                        key -> this.watcherEnded(key), components.config.get(Settings.SYNC_MAX_DELETE_PERCENT)),
+                backfill, fusion),
                 components.metrics, catalog.shared());
         engine.onSubmit(components.indexing::changed);
         this.watcher = new SourceWatcher(catalog.sourceStore(), connectors, engine, components.config.get(

@@ -69,13 +69,16 @@ final class SyncJob implements JobHandler {
     private final SourceConnectors connectors;
     private final Function<Tenant, Polyrag.TenantFacets> facets;
     private final Consumer<String> ended;
+    /** {@code sync.max.delete.percent}: past it a complete listing deletes nothing. */
+    private final int maxDeletePercent;
 
     /**
      * @param facets the facets acting for a tenant (for ingest and delete)
      * @param ended told the source key ({@code tenant/id}) of every sync that ends, so another can be scheduled
      */
     SyncJob(SourceStore sources, BlobStore blobs, SourceConnectors connectors,
-            Function<Tenant, Polyrag.TenantFacets> facets, Consumer<String> ended) {
+            Function<Tenant, Polyrag.TenantFacets> facets, Consumer<String> ended, int maxDeletePercent) {
+        this.maxDeletePercent = maxDeletePercent;
         this.sources = sources;
         this.blobs = blobs;
         this.connectors = connectors;
@@ -117,9 +120,9 @@ final class SyncJob implements JobHandler {
             return done;
         } catch (Yielded y) {
             throw y;
-        } catch (RuntimeException e) {
-            // Said on the source, and counted as its scan: a failed sync left the source due, queued again every
-            // few seconds, each listing the whole source, while the source showed no error.
+        } catch (RuntimeException | Error e) {
+            // Said on the source, and counted as its scan: a failed sync (an out-of-memory error too) left the source
+            // due, queued again every few seconds, each listing the whole source, while it showed no error.
             try {
                 sources.sourceScanned(p.tenant(), p.source(), Instant.now(), "the sync failed: " + e.getMessage());
             } catch (RuntimeException x) {
@@ -179,15 +182,20 @@ final class SyncJob implements JobHandler {
             delete(scan, sources.sourceItems(p.tenant(), p.source(), gone).values().stream()
                     .toList());
         }
-        // Only a whole listing may delete what it did not find: not a stopped or partial one, nor a run that lost
-        // the job, nor one that found nothing where earlier scans found items (an unmounted volume, a wrong
-        // credential or prefix: deleting everything would be the wrong answer to either).
+        // Only a whole listing deletes what it did not find: not a stopped or partial one, nor a run that lost the
+        // job, nor one that found nothing (or too little) where earlier scans found items.
         boolean empty = scan.listed == 0 && !scan.stopped() && listing.complete()
                 && !sources.unseenSourceItems(p.tenant(), p.source(), number, 1).isEmpty();
         if (empty) {
             scan.errors.add(new ItemError(p.source(), "the source listed nothing, though earlier scans found items: "
                     + "nothing was deleted (an unmounted volume? a bucket or prefix emptied by mistake?); to remove its "
                     + "documents, delete the source with them"));
+        } else if (!scan.stopped() && listing.complete()) {
+            String tooMany = SyncRules.tooManyGone(sources, p.tenant(), p.source(), number, maxDeletePercent);
+            empty = tooMany != null;
+            if (empty) {
+                scan.errors.add(new ItemError(p.source(), tooMany));
+            }
         }
         while (!empty && !scan.stopped() && listing.complete() && scan.context.stillClaimed()) {
             List<SyncItem> unseen = sources.unseenSourceItems(p.tenant(), p.source(), number,
@@ -265,11 +273,7 @@ final class SyncJob implements JobHandler {
         List<String> stores = List.of();
         final Context context;
         final List<ItemError> errors = new ArrayList<>();
-        /**
-         * Items whose content another document already holds (a file renamed or copied): not recorded, so the next
-         * sync reads them again, and ingested again at this sync's end when it deleted documents (the one a renamed
-         * file duplicated is then gone).
-         */
+        /** Items another document's content holds (renamed, copied): read again next sync, or at this one's end. */
         final List<Pending> duplicates = new ArrayList<>();
         /** The bytes {@link #duplicates} hold in memory (fetched objects and pages; a local file holds its path). */
         long duplicateBytes;
@@ -333,11 +337,7 @@ final class SyncJob implements JobHandler {
     private record Pending(Content content, SyncItem item, boolean held) {
     }
 
-    /**
-     * One batch of the listing against its recorded state: unchanged (same token: not read), touched (read, same
-     * bytes: only the recorded token moves), changed or new (ingested, then recorded), gone (deleted after the
-     * listing). Local files are read through the source's confinement, at the moment each is opened.
-     */
+    /** One batch of the listing against its recorded state (see the class); files read confined, as opened. */
     private void scanBatch(Scan scan, SourceConnector.Host host, Map<String, Found> batch, List<String> gone) {
         Payload p = scan.payload;
         Map<String, SyncItem> state = sources.sourceItems(p.tenant(), p.source(), batch.keySet());
@@ -367,8 +367,8 @@ final class SyncJob implements JobHandler {
                         scan.errors.add(new ItemError(l.item(), x.getMessage()));
                         continue;
                     }
-                    SyncItem now = new SyncItem(l.item(), l.modifiedMs(), l.sizeBytes(), content.hash(), before == null
-                            ? "" : before.documentId(), l.validator());
+                    SyncItem now = new SyncItem(l.item(), SyncRules.settled(l.modifiedMs(), System.currentTimeMillis()),
+                            l.sizeBytes(), content.hash(), before == null ? "" : before.documentId(), l.validator());
                     if (before != null && before.hash().equals(content.hash())) {
                         touched.add(now);
                         scan.unchanged++;
@@ -392,10 +392,7 @@ final class SyncJob implements JobHandler {
         }
     }
 
-    /**
-     * Keeps a fetched item's bytes as its document's original. A failure loses only the original, as an upload's
-     * does (thrown, it failed every sync before anything was recorded).
-     */
+    /** Keeps a fetched item's bytes as its document's original; a failure loses only the original. */
     private void keepOriginal(Scan scan, String id, Pending x) {
         try {
             blobs.put(id, x.content().bytes(), x.content().mediaType(), x.content().name());
@@ -498,10 +495,7 @@ final class SyncJob implements JobHandler {
     /** Most duplicate items one sync keeps to ingest again at its end (the rest wait for the next sync). */
     private static final int MAX_DUPLICATES_HELD = 256;
 
-    /**
-     * Whether an ingest's error is about this item. Errors name an input by its name (a file's name, a page's), not
-     * its path, so two items of one name in a batch share their errors: then both count as failed (read again).
-     */
+    /** Whether an ingest's error (naming an input by its name) is this item's; two of one name both count. */
     private static boolean about(ItemError e, Pending x) {
         String source = e.source();
         return source.equals(x.content().name()) || source.equals(x.content().uri())
@@ -545,6 +539,11 @@ final class SyncJob implements JobHandler {
     @Override
     public void ended(JobStore.Claimed job) {
         Payload p = Sources.JSON.readValue(job.payload(), Payload.class);
+        if (job.gaveUp()) {
+            // Counted as its scan: else the scheduler queued a fresh sync, and the process went down again, for good.
+            sources.sourceScanned(p.tenant(), p.source(), Instant.now(), "the sync was given up: "
+                    + job.info().error());
+        }
         ended.accept(p.tenant() + "/" + p.source());
     }
 }

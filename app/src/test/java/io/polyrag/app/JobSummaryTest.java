@@ -23,7 +23,7 @@ class JobSummaryTest {
                 .isEqualTo("1 of 3 items failed; the others were indexed (see errors)");
         assertThat(JobRunner.error(JobStatus.FAILED, all, "item"))
                 .isEqualTo("all 2 items failed; the first: a.md: no text to index");
-        assertThat(new SyncJob(null, null, null, null, null).item()).isEqualTo("item");
+        assertThat(new SyncJob(null, null, null, null, null, 50).item()).isEqualTo("item");
         assertThat(new UploadJob(null, null, null, null).item()).isEqualTo("file");
     }
 }

@@ -52,6 +52,10 @@ class SyncTest {
         Files.writeString(root.resolve("draft.tmp.md"), "# Draft\n\nNot for the index: excluded by a glob.");
         Files.createDirectories(root.resolve(".git"));
         Files.writeString(root.resolve(".git/config"), "hidden");
+        // Written an hour ago: a time within two seconds of the scan is not trusted (compared by bytes next time).
+        for (String f : List.of("tides.md", "keeper.md")) {
+            Files.setLastModifiedTime(root.resolve(f), FileTime.fromMillis(System.currentTimeMillis() - 3_600_000));
+        }
         Map<String, String> settings = new java.util.HashMap<>(backends);
         settings.put("vector.enabled", "false");
         settings.put("sync.allowed.roots", tmp.toString());
@@ -591,6 +595,61 @@ class SyncTest {
             Files.writeString(root.resolve("c.md"), "# C\n\nThe keeper's log of 1871.");
             awaitJob(p, p.sources().sync("vol"));
             assertThat(uris(p)).containsExactly("c.md");
+        }
+    }
+
+    /**
+     * A same-size edit within the second of the scan that read the file (a coarse file system keeps its time) is found
+     * at the next scan: a time that close to the read is not trusted, so the bytes are compared.
+     */
+    @Test
+    void a_same_size_edit_in_the_second_of_the_read_is_found_next_scan() throws Exception {
+        Path root = Files.createDirectories(tmp.resolve("racy"));
+        Path todo = root.resolve("todo.md");
+        Files.writeString(todo, "# Todo\n\n[ ] paint the lantern room");
+        // Its time as a coarse clock may have it, a little ahead of the scan's (within the two seconds however slow
+        // the scan is to start here).
+        FileTime second = FileTime.fromMillis(System.currentTimeMillis() + 1_900);
+        Files.setLastModifiedTime(todo, second);
+        try (Polyrag p = Polyrag.open(PolyragTest.config(tmp.resolve("data"), Map.of("vector.enabled", "false",
+                "sync.allowed.roots", tmp.toString())))) {
+            awaitJob(p, p.sources().register(new SourceRegistration("racy", "filesystem", Map.of("root",
+                    root.toString()), null, 3600, true)).jobId());
+            Files.writeString(todo, "# Todo\n\n[x] paint the lantern room");
+            Files.setLastModifiedTime(todo, second);
+            awaitJob(p, p.sources().sync("racy"));
+            assertThat(texts(p, "paint the lantern room")).anyMatch(t -> t.contains("[x]"));
+        }
+    }
+
+    /**
+     * A listing that no longer finds most of a source (a share remounted nearly empty, a site now behind a sign-in)
+     * deletes nothing and says so; with POLYRAG_SYNC_MAX_DELETE_PERCENT=100 the same sync deletes them.
+     */
+    @Test
+    void a_sync_that_would_delete_most_of_a_source_deletes_nothing() throws Exception {
+        Path root = notes(tmp.resolve("share"), 12);
+        Map<String, String> settings = Map.of("vector.enabled", "false", "sync.allowed.roots", tmp.toString());
+        try (Polyrag p = Polyrag.open(PolyragTest.config(tmp.resolve("data"), settings))) {
+            awaitJob(p, p.sources().register(new SourceRegistration("share", "filesystem", Map.of("root",
+                    root.toString()), null, 3600, true)).jobId());
+            assertThat(uris(p)).hasSize(12);
+            for (int i = 1; i < 12; i++) {
+                Files.delete(root.resolve(String.format("note-%03d.md", i)));
+            }
+            String sync = p.sources().sync("share");
+            await().atMost(Duration.ofSeconds(60)).until(() -> p.jobs().get(sync).status().finished());
+            JobInfo j = p.jobs().get(sync);
+            assertThat(j.progress().deleted()).as(j.toString()).isZero();
+            assertThat(p.sources().get("share").lastError()).contains("no longer lists 11 of its 12")
+                    .contains("POLYRAG_SYNC_MAX_DELETE_PERCENT");
+            assertThat(uris(p)).hasSize(12);
+        }
+        Map<String, String> allow = new java.util.HashMap<>(settings);
+        allow.put("sync.max.delete.percent", "100");
+        try (Polyrag p = Polyrag.open(PolyragTest.config(tmp.resolve("data"), allow))) {
+            awaitJob(p, p.sources().sync("share"));
+            assertThat(uris(p)).containsExactly("note-000.md");
         }
     }
 

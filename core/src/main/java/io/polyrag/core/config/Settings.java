@@ -470,6 +470,10 @@ public final class Settings {
             + "(e.g. acme=/srv/acme;globex=/srv/globex,/srv/shared). A tenant not named may register none. Every "
             + "file a scan opens must resolve (links followed) inside its tenant's folders and outside the data "
             + "directory, or it is skipped with the reason.");
+    public static final Setting<Integer> SYNC_MAX_DELETE_PERCENT = Setting.integer("sync.max.delete.percent", 50, 1,
+            100, "A sync that would delete more than this share of its source's documents (and at least 10) deletes "
+                    + "none and says so on the source: a site moved behind a sign-in, a share remounted nearly empty. "
+                    + "100: no such limit (set it for one sync when most of a source is really gone).");
     public static final Setting<Boolean> SYNC_WATCH = Setting.bool("sync.watch", true,
             "Watch filesystem sources for changes (the JDK WatchService), so edits are indexed within seconds "
             + "instead of at the next scheduled scan.");

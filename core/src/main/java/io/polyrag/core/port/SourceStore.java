@@ -46,6 +46,9 @@ public interface SourceStore {
     /** Marks items as seen by a scan (an increasing number), so the items it did not see can be found after it. */
     void markSourceItemsSeen(String tenant, String sourceId, Collection<String> items, long scan);
 
+    /** How many items of a source the given scan did not mark seen. */
+    int countUnseenSourceItems(String tenant, String sourceId, long scan);
+
     /** Up to {@code limit} items of a source that the given scan did not mark seen, in item order. */
     List<SyncItem> unseenSourceItems(String tenant, String sourceId, long scan, int limit);
 

@@ -26,6 +26,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.Objects;
@@ -130,7 +131,7 @@ final class Crawl implements Listing {
     }
 
     private void enqueue(URI u, int depth, boolean start) {
-        if (u != null && Fetch.sameSite(u, first) && u.getRawPath().startsWith(prefix) && !queued.contains(
+        if (u != null && Fetch.sameSite(u, first) && under(u.getRawPath(), prefix) && !queued.contains(
                 u.toString())) {
             if (queued.size() >= maxQueued) {
                 capped = true;
@@ -277,7 +278,8 @@ final class Crawl implements Listing {
                 return null;
             }
             String type = Fetch.mediaType(r.header("content-type"));
-            return html(type) ? host.links(page.uri().toString(), r.body()) : List.of();
+            byte[] body = decoded(r);
+            return body == null ? null : html(type) ? host.links(page.uri().toString(), body) : List.of();
         } catch (OutboundException e) {
             return null;
         }
@@ -297,11 +299,18 @@ final class Crawl implements Listing {
         if (!READABLE.contains(type)) {
             return;
         }
+        byte[] body = decoded(r);
+        if (body == null) {
+            ready.add(new Failed(url, new ItemError(url, url + " inflates past " + maxBytes / (1024 * 1024) + " MiB ("
+                    + Settings.SYNC_WEB_MAX_PAGE_MB.env() + "): skipped")));
+            incomplete |= page.depth() < maxDepth;
+            return;
+        }
         String etag = r.header("etag");
-        ready.add(new Listed(url, Fetch.lastModified(r.header("last-modified")), r.body().length, etag == null
-                || etag.length() > 1000 ? "" : etag, Content.bytes(url, Fetch.name(page.uri(), type), type, r.body())));
+        ready.add(new Listed(url, Fetch.lastModified(r.header("last-modified")), body.length, etag == null
+                || etag.length() > 1000 ? "" : etag, Content.bytes(url, Fetch.name(page.uri(), type), type, body)));
         if (page.depth() < maxDepth && html(type)) {
-            host.links(url, r.body()).forEach(l -> enqueue(Fetch.resolve(page.uri(), l), page.depth() + 1));
+            host.links(url, body).forEach(l -> enqueue(Fetch.resolve(page.uri(), l), page.depth() + 1));
         }
     }
 
@@ -321,14 +330,42 @@ final class Crawl implements Listing {
             incomplete = true;
             ready.add(new Failed(null, new ItemError(url, url + ": more than " + MAX_REDIRECTS + " redirects in a "
                     + "row")));
-        } else if (to != null && to.getRawPath().startsWith(prefix) && queued.add(to.toString())) {
+        } else if (page.start() && to != null && signIn(to)) {
+            // A start page that now sends to a sign-in page (/login?next=…, inside the prefix or not): the pages
+            // below were not reached, and the login page is not the site (indexed as it, the rest was deleted).
+            unreached(page, "it redirects to " + to + ", a sign-in page");
+        } else if (to != null && under(to.getRawPath(), prefix) && queued.add(to.toString())) {
             // Ahead of the rest: the redirect is this page's answer, at its depth.
             frontier.addFirst(new Page(to, page.depth(), page.hops() + 1, page.start()));
-        } else if (page.start() && (to == null || !to.getRawPath().startsWith(prefix))) {
+        } else if (page.start() && (to == null || !under(to.getRawPath(), prefix))) {
             // A sign-in page (/login?next=…) or a redirect without a Location: the pages below were not reached.
             unreached(page, to == null ? "it redirects without a Location" : "it redirects to " + to + ", outside the "
                     + "path prefix " + prefix);
         }
+    }
+
+    /**
+     * Whether a path lies under the prefix, on a segment boundary ({@code /handbook} holds {@code /handbook/a}, not
+     * {@code /handbook-2019/b}), once dot segments written as escapes ({@code /docs/%2e%2e/private}) are read as what
+     * a server makes of them.
+     */
+    static boolean under(String rawPath, String prefix) {
+        if (rawPath == null) {
+            return false;
+        }
+        String path = rawPath.replaceAll("(?i)%2e", ".");
+        if (path.contains("/../") || path.endsWith("/..") || path.contains("/./") || path.endsWith("/.")) {
+            return false;
+        }
+        return path.startsWith(prefix) && (prefix.endsWith("/") || path.length() == prefix.length()
+                || path.charAt(prefix.length()) == '/');
+    }
+
+    /** Whether a redirect's target is a sign-in page: its query names where to return to once signed in. */
+    static boolean signIn(URI to) {
+        String q = to.getRawQuery();
+        return q != null && q.matches("(?i)(.*&)?(next|return[a-z_]*|redirect[a-z_]*|continue|came_?from|goto|"
+                + "destination|target)=.*");
     }
 
     /**
@@ -461,6 +498,24 @@ final class Crawl implements Listing {
             Thread.sleep(d);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        }
+    }
+
+    /**
+     * A page's bytes, inflated when it came gzipped though no coding was asked for (S3 and CDNs serve pre-compressed
+     * objects so): read as they came, such a page was refused as an archive and its links lost. Null when it
+     * inflates past the page size limit.
+     */
+    private byte[] decoded(Outbound.Response r) {
+        String coding = r.header("content-encoding");
+        if (coding == null || !coding.strip().toLowerCase(Locale.ROOT).matches("x-gzip|gzip")) {
+            return r.body();
+        }
+        try (GZIPInputStream in = new GZIPInputStream(new ByteArrayInputStream(r.body()))) {
+            byte[] out = in.readNBytes((int) Math.min(Integer.MAX_VALUE - 16, maxBytes + 1L));
+            return out.length > maxBytes ? null : out;
+        } catch (IOException e) {
+            return r.body(); // not gzip after all: as it came
         }
     }
 

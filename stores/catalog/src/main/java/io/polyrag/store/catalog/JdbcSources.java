@@ -184,6 +184,22 @@ final class JdbcSources implements SourceStore {
         });
     }
 
+    @Override
+    public int countUnseenSourceItems(String tenant, String sourceId, long scan) {
+        return jdbc.tx("count a source's unseen items", c -> {
+            try (PreparedStatement ps = c.prepareStatement("SELECT COUNT(*) FROM source_items WHERE tenant = ? AND "
+                    + "source_id = ? AND seen_scan <> ?")) {
+                ps.setString(1, tenant);
+                ps.setString(2, sourceId);
+                ps.setLong(3, scan);
+                try (ResultSet rs = ps.executeQuery()) {
+                    rs.next();
+                    return rs.getInt(1);
+                }
+            }
+        });
+    }
+
     int count(String tenant, String sourceId) {
         return jdbc.tx("count a source's items", c -> {
             try (PreparedStatement ps = c.prepareStatement("SELECT COUNT(*) FROM source_items WHERE tenant = ? AND "

@@ -1,0 +1,46 @@
+package io.polyrag.app;
+
+import io.polyrag.core.port.SourceStore;
+import java.util.Locale;
+
+/** Rules of a sync's comparison with what the last one saw: what may be deleted, what may be trusted. */
+final class SyncRules {
+    /** Below this many items not found, a sync deletes them whatever their share. */
+    static final int FEW = 10;
+
+    /** How close to the scan a modification time must be to be taken as possibly not the file's last. */
+    static final long RACY_MS = 2_000;
+
+    private SyncRules() {
+    }
+
+    /**
+     * The modification time to record for an item read at {@code nowMs}: 0 (compare the bytes next time) when the
+     * file was modified within {@value #RACY_MS} ms of it. On file systems keeping seconds or two (FAT, HFS+, some
+     * SMB and NFS servers) a same-size write in the same second as the read kept its recorded time, and was never
+     * read again (git's "racy clean" case).
+     */
+    static long settled(long modifiedMs, long nowMs) {
+        return modifiedMs > 0 && nowMs - modifiedMs < RACY_MS ? 0 : modifiedMs;
+    }
+
+    /**
+     * Why a listing may not delete what it did not find, when that is more than {@code maxPercent} of the source's
+     * items and at least {@value #FEW} (a site now behind a sign-in lists its login page; a share remounted nearly
+     * empty lists what is left): the few items found would have deleted all the others. Null when it may.
+     */
+    static String tooManyGone(SourceStore sources, String tenant, String source, long scan, int maxPercent) {
+        int unseen = sources.countUnseenSourceItems(tenant, source, scan);
+        if (unseen < FEW) {
+            return null;
+        }
+        int total = sources.countSourceItems(tenant, source);
+        if (unseen * 100L <= (long) total * maxPercent) {
+            return null;
+        }
+        return String.format(Locale.ROOT, "the source no longer lists %,d of its %,d items, more than %d%%: nothing "
+                + "was deleted (a site behind a sign-in? a share remounted nearly empty?); if they are gone for good, "
+                + "sync once with POLYRAG_SYNC_MAX_DELETE_PERCENT=100, or delete the source with its documents", unseen,
+                total, maxPercent);
+    }
+}
