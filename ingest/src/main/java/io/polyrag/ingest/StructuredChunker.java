@@ -152,10 +152,40 @@ public final class StructuredChunker implements Chunker {
                 b--;
             }
             if (a < b) {
-                splitLong(text, a, b, out);
+                lines(text, a, b, out);
             }
         }
         return out;
+    }
+
+    /**
+     * A sentence too long for a chunk that runs over several lines (a list, a file of lines without full stops: a
+     * line break ends no sentence) is cut at its line ends, each line then as a sentence; cut between words, a line
+     * such as "- retries: default 5" was split between "default" and "5", and the pieces shared no overlap.
+     */
+    private void lines(String text, int start, int end, List<Span> out) {
+        int nl = text.indexOf('\n', start);
+        if (nl < 0 || nl >= end || counter.count(text.substring(start, end)) <= maxTokens) {
+            splitLong(text, start, end, out);
+            return;
+        }
+        int from = start;
+        for (int i = start; i <= end; i++) {
+            if (i == end || text.charAt(i) == '\n') {
+                int a = from;
+                int b = i;
+                while (a < b && Character.isWhitespace(text.charAt(a))) {
+                    a++;
+                }
+                while (b > a && Character.isWhitespace(text.charAt(b - 1))) {
+                    b--;
+                }
+                if (a < b) {
+                    splitLong(text, a, b, out);
+                }
+                from = i + 1;
+            }
+        }
     }
 
     private void splitLong(String text, int start, int end, List<Span> out) {
@@ -293,18 +323,17 @@ public final class StructuredChunker implements Chunker {
                     b.location()));
             return;
         }
-        // A header that would fill half of every part, or a row that fits no part beside it (thousands of columns):
-        // cut as text, so no chunk outgrows what the model reads.
-        // Each row counted once (counting is the chunker's costly step), for this test and the parts below.
-        int[] rowTokens = new int[rows.length];
-        boolean fits = headerTokens <= maxTokens / 2;
-        for (int i = 1; i < rows.length && fits; i++) {
-            rowTokens[i] = counter.count(rows[i]);
-            fits = headerTokens + rowTokens[i] <= maxTokens;
-        }
-        if (!fits) {
+        // A header that would fill half of every part (thousands of columns): cut as text, so no chunk outgrows what
+        // the model reads. A row that fits no part beside the header is cut alone, each piece under the header: the
+        // whole table was cut as prose for one long cell, every chunk but the first without its column names.
+        if (headerTokens > maxTokens / 2) {
             prose(doc, List.of(b), out);
             return;
+        }
+        // Each row counted once (counting is the chunker's costly step).
+        int[] rowTokens = new int[rows.length];
+        for (int i = 1; i < rows.length; i++) {
+            rowTokens[i] = counter.count(rows[i]);
         }
         StringBuilder part = new StringBuilder(header);
         int partTokens = headerTokens;
@@ -313,6 +342,19 @@ public final class StructuredChunker implements Chunker {
         int partRows = 0;
         for (int i = 1; i < rows.length; i++) {
             int t = rowTokens[i];
+            if (headerTokens + t > maxTokens) {
+                if (partRows > 0) {
+                    out.add(new ChunkDraft(ChunkKind.TABLE, part.toString(), b.headingPath(), partStart, offset - 1,
+                            partTokens, b.location()));
+                }
+                longRow(doc, b, header, headerTokens, offset, offset + rows[i].length(), out);
+                offset += rows[i].length() + 1;
+                part = new StringBuilder(header);
+                partTokens = headerTokens;
+                partStart = offset;
+                partRows = 0;
+                continue;
+            }
             if (partRows > 0 && partTokens + t > maxTokens) {
                 out.add(new ChunkDraft(ChunkKind.TABLE, part.toString(), b.headingPath(), partStart, offset - 1,
                         partTokens, b.location()));
@@ -326,8 +368,21 @@ public final class StructuredChunker implements Chunker {
             partRows++;
             offset += rows[i].length() + 1;
         }
-        out.add(new ChunkDraft(ChunkKind.TABLE, part.toString(), b.headingPath(), partStart, b.end(), partTokens,
-                b.location()));
+        if (partRows > 0) {
+            out.add(new ChunkDraft(ChunkKind.TABLE, part.toString(), b.headingPath(), partStart, b.end(), partTokens,
+                    b.location()));
+        }
+    }
+
+    /** A table row too long to share a chunk with its header: in pieces, each under the header. */
+    private void longRow(ParsedDocument doc, Block b, String header, int headerTokens, int start, int end,
+            List<ChunkDraft> out) {
+        List<Span> pieces = new ArrayList<>();
+        splitLong(doc.text(), start, end, pieces, maxTokens - headerTokens);
+        for (Span s : pieces) {
+            out.add(new ChunkDraft(ChunkKind.TABLE, header + "\n" + doc.text().substring(s.start(), s.end()),
+                    b.headingPath(), s.start(), s.end(), headerTokens + s.tokens(), b.location()));
+        }
     }
 
     private void code(Block b, List<ChunkDraft> out) {

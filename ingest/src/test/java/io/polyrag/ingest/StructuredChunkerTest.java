@@ -76,6 +76,46 @@ class StructuredChunkerTest {
         assertThat(c.tokenCount()).isEqualTo(3);
     }
 
+    /** One long row of a table is cut alone, each piece under the header; the other rows stay whole tables. */
+    @Test
+    void a_table_with_one_long_row_keeps_its_header_in_every_chunk() {
+        StringBuilder t = new StringBuilder("id | name | notes");
+        for (int i = 0; i < 50; i++) {
+            t.append("\n").append(i).append(" | part").append(i).append(" | fine");
+            if (i == 20) {
+                t.append("\n").append("99 | long | ").append("word ".repeat(150).strip());
+            }
+        }
+        ParsedDocument d = doc(new Block(ChunkKind.TABLE, t.toString(), List.of(), 0, 0, ""));
+        List<ChunkDraft> chunks = new StructuredChunker(WORDS, 100, 10).chunk(d);
+        assertThat(chunks).hasSizeGreaterThan(2).allSatisfy(c -> {
+            assertThat(c.kind()).isEqualTo(ChunkKind.TABLE);
+            assertThat(c.text()).startsWith("id | name | notes\n");
+            assertThat(c.tokenCount()).isLessThanOrEqualTo(100);
+        });
+        assertThat(chunks).filteredOn(c -> c.text().contains("part49 | fine")).hasSize(1);
+        assertThat(String.join("\n", chunks.stream().map(ChunkDraft::text).toList())).contains("99 | long | word");
+    }
+
+    /** A list (lines without full stops) is cut at line ends, with overlap: it was cut between words, none shared. */
+    @Test
+    void a_long_list_is_cut_at_line_ends_with_overlap() {
+        String list = IntStream.range(0, 100).mapToObj(i -> "- item " + i + " costs " + i + " euros")
+                .collect(Collectors.joining("\n"));
+        ParsedDocument d = doc(prose(list));
+        List<ChunkDraft> chunks = new StructuredChunker(WORDS, 50, 10).chunk(d);
+        assertThat(chunks).hasSizeGreaterThan(5);
+        for (int i = 0; i < chunks.size(); i++) {
+            ChunkDraft c = chunks.get(i);
+            assertThat(c.tokenCount()).isLessThanOrEqualTo(50);
+            assertThat(c.text()).startsWith("- item").endsWith("euros");
+            if (i > 0) {
+                String lastLine = chunks.get(i - 1).text().lines().toList().getLast();
+                assertThat(c.text()).as("overlap").contains(lastLine);
+            }
+        }
+    }
+
     @Test
     void long_prose_is_packed_by_sentence_under_the_limit_with_overlap() {
         ParsedDocument d = doc(prose(sentences(0, 40)));

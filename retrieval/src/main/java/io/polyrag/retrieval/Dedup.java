@@ -102,8 +102,12 @@ public final class Dedup {
     private static final Pattern FACTS = Pattern.compile("(?<![\\p{L}\\p{N}&&[^\\p{IsHan}\\p{IsHiragana}"
             + "\\p{IsKatakana}\\p{IsThai}]])\\d+(?:[.,]\\d+)*" // a number, after a Chinese character too (为45元)
             + "|[\\p{Sm}\\p{Sc}]|(?<![\\p{L}\\p{N}])-(?=\\d)" // signs: < > = ± $ € and a minus
-            + "|\\b(?:not|no|never|none|cannot|nor|nicht|kein|keine|keinen|keiner|nie|niemals|pas|jamais|aucun"
-            + "|aucune|nunca|nada|ningún|ninguna|nenhum|nenhuma|niet|geen|nooit|non)\\b|n't|[不没無无非未]",
+            // Negations as words of any script: \\b is ASCII-only, so "ningún" never matched, nor any Cyrillic, Greek
+            // or Devanagari word ("не", "δεν", "नहीं").
+            + "|(?<![\\p{L}\\p{M}\\p{N}])(?:not|no|never|none|cannot|nor|nicht|kein|keine|keinen|keiner|nie|niemals"
+            + "|pas|jamais|aucun|aucune|nunca|nada|ningún|ninguna|nenhum|nenhuma|não|niet|geen|nooit|non|ikke|inte|ei"
+            + "|değil|не|нет|ни|δεν|μην|όχι|לא|لا|ليس|नहीं|न)(?![\\p{L}\\p{M}\\p{N}])|n't|[不没無无非未]"
+            + "|ない|ません|않|없",
             Pattern.CASE_INSENSITIVE | Pattern.UNICODE_CASE);
 
     /**

@@ -129,6 +129,18 @@ class DedupTest {
                 Map.of("vector", 0.5), List.of()), new ChunkView(chunk, "kb", "file:///manual", "T"));
     }
 
+    /** Negations of any script count: \\b, ASCII-only, matched no word with a letter past ASCII at its edge. */
+    @Test
+    void negations_of_any_script_are_facts() {
+        org.assertj.core.api.Assertions.assertThat(Dedup.sameFacts("Sin ningún cargo.", "Sin cargo.")).isFalse();
+        org.assertj.core.api.Assertions.assertThat(Dedup.sameFacts("Возврат не возможен в течение месяца.",
+                "Возврат возможен в течение месяца.")).isFalse();
+        org.assertj.core.api.Assertions.assertThat(Dedup.sameFacts("Η επιστροφή δεν είναι δυνατή.",
+                "Η επιστροφή είναι δυνατή.")).isFalse();
+        org.assertj.core.api.Assertions.assertThat(Dedup.sameFacts("Возврат не возможен.", "Возврат не возможен!"))
+                .as("the same negation in both").isTrue();
+    }
+
     @Test
     void two_empty_sets_overlap_fully() {
         assertThat(Dedup.reaches(new int[0], new int[0], 1.0)).isTrue();
