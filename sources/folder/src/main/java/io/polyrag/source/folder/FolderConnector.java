@@ -19,6 +19,7 @@ import java.nio.file.attribute.BasicFileAttributes;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayDeque;
+import java.util.Collections;
 import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.Iterator;
@@ -28,9 +29,12 @@ import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.Optional;
 import java.util.Set;
+import java.util.Spliterator;
+import java.util.Spliterators;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
+import java.util.stream.StreamSupport;
 
 /**
  * Sources of type {@code filesystem}: a folder on the server. Items are the regular files below the root (hidden ones
@@ -217,7 +221,8 @@ public final class FolderConnector implements SourceConnector {
             throw new NotDirectoryException(root.toString());
         }
         Walker walker = new Walker(root, follow, confinement, skipped, partial, lister, globs, new HashSet<>());
-        return walker.below(root, Set.of(root.toRealPath()), 0)
+        return StreamSupport.stream(Spliterators.spliteratorUnknownSize(walker.below(root, Set.of(root.toRealPath()),
+                0), Spliterator.ORDERED | Spliterator.NONNULL), false)
                 .map(f -> Map.entry(root.relativize(f), f))
                 .filter(e -> globs.selects(e.getKey()))
                 .map(e -> Map.entry(e.getKey().toString().replace('\\', '/'), e.getValue()));
@@ -231,77 +236,108 @@ public final class FolderConnector implements SourceConnector {
             AtomicBoolean partial, Lister lister, Globs globs, Set<Path> listed) {
         private static final int MAX_DEPTH = 64;
 
-        Stream<Path> below(Path dir, Set<Path> onPath, int depth) {
-            Stream<Path> list;
-            try {
-                list = lister.list(dir);
+        /**
+         * The files below {@code dir}, one at a time: a folder is listed (and its entries sorted) when the walk
+         * reaches it. As a stream of sorted, flat-mapped listings read through an iterator, the first file asked for
+         * pushed the whole tree into the iterator's buffer (a share of millions of files held in memory before the
+         * first was read).
+         */
+        Iterator<Path> below(Path dir, Set<Path> onPath, int depth) {
+            List<Path> entries;
+            try (Stream<Path> list = lister.list(dir)) {
+                entries = list.sorted().toList();
             } catch (IOException e) {
                 unreadable(dir, "cannot be listed", e);
-                return Stream.empty();
+                return Collections.emptyIterator();
+            } catch (UncheckedIOException e) {
+                unreadable(dir, "cannot be listed", e.getCause());
+                return Collections.emptyIterator();
             }
-            return list.sorted().flatMap(p -> entry(p, onPath, depth));
+            Iterator<Path> next = entries.iterator();
+            return new Iterator<>() {
+                private Iterator<Path> current = Collections.emptyIterator();
+
+                @Override
+                public boolean hasNext() {
+                    while (!current.hasNext()) {
+                        if (!next.hasNext()) {
+                            return false;
+                        }
+                        current = entry(next.next(), onPath, depth);
+                    }
+                    return true;
+                }
+
+                @Override
+                public Path next() {
+                    if (!hasNext()) {
+                        throw new NoSuchElementException();
+                    }
+                    return current.next();
+                }
+            };
         }
 
-        private Stream<Path> entry(Path p, Set<Path> onPath, int depth) {
+        private Iterator<Path> entry(Path p, Set<Path> onPath, int depth) {
             if (p.getFileName().toString().startsWith(".")) {
-                return Stream.empty();
+                return Collections.emptyIterator();
             }
             BasicFileAttributes a;
             try {
                 a = Files.readAttributes(p, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
             } catch (NoSuchFileException e) {
-                return Stream.empty(); // gone since it was listed
+                return Collections.emptyIterator(); // gone since it was listed
             } catch (IOException e) {
                 unreadable(p, "cannot be read", e);
-                return Stream.empty();
+                return Collections.emptyIterator();
             }
             if (a.isRegularFile()) {
-                return Stream.of(p);
+                return List.of(p).iterator();
             }
             if (a.isDirectory()) {
                 return descend(p, onPath, depth);
             }
             if (!a.isSymbolicLink() || !follow) {
-                return Stream.empty();
+                return Collections.emptyIterator();
             }
             Optional<String> refused = confinement.refusal(p);
             if (refused.isPresent()) {
                 skipped.accept(new ItemError(rel(p), refused.get().replace(p.toString(), rel(p))));
-                return Stream.empty();
+                return Collections.emptyIterator();
             }
             if (Files.isRegularFile(p)) {
-                return Stream.of(p);
+                return List.of(p).iterator();
             }
-            return Files.isDirectory(p) ? descend(p, onPath, depth) : Stream.empty();
+            return Files.isDirectory(p) ? descend(p, onPath, depth) : Collections.emptyIterator();
         }
 
-        private Stream<Path> descend(Path dir, Set<Path> onPath, int depth) {
+        private Iterator<Path> descend(Path dir, Set<Path> onPath, int depth) {
             Path real;
             try {
                 real = dir.toRealPath();
             } catch (NoSuchFileException e) {
-                return Stream.empty(); // gone since it was listed
+                return Collections.emptyIterator(); // gone since it was listed
             } catch (IOException e) {
                 unreadable(dir, "cannot be resolved", e);
-                return Stream.empty();
+                return Collections.emptyIterator();
             }
             if (confinement.refusal(dir).isPresent()) {
-                return Stream.empty(); // the data directory inside a watched folder: never listed
+                return Collections.emptyIterator(); // the data directory inside a watched folder: never listed
             }
             if (globs.excludesAllBelow(root.relativize(dir))) {
-                return Stream.empty(); // every file below it is excluded: not even listed
+                return Collections.emptyIterator(); // every file below it is excluded: not even listed
             }
             if (onPath.contains(real) || depth >= MAX_DEPTH) {
                 skipped.accept(new ItemError(rel(dir), rel(dir) + ": " + (depth >= MAX_DEPTH ? "more than "
                         + MAX_DEPTH + " folders deep" : "a link back to a folder above it (a cycle)") + "; skipped"));
-                return Stream.empty();
+                return Collections.emptyIterator();
             }
             if (!listed.add(real)) {
                 // Reached again through another link (links to one folder from many places, or a chain of them
                 // doubling at each level): listed once, under the first path; the walk grew exponentially.
                 skipped.accept(new ItemError(rel(dir), rel(dir) + ": a link to a folder already listed as another "
                         + "path; skipped"));
-                return Stream.empty();
+                return Collections.emptyIterator();
             }
             Set<Path> path = new HashSet<>(onPath);
             path.add(real);

@@ -52,6 +52,35 @@ class FolderWalkTest {
         });
     }
 
+    /** Folders are listed as the walk reaches them: the first file does not list (and hold) the whole tree. */
+    @Test
+    void folders_are_listed_as_the_walk_reaches_them() throws IOException {
+        for (String d : List.of("a", "b", "c")) {
+            Files.createDirectories(root.resolve(d));
+            for (int i = 0; i < 3; i++) {
+                Files.writeString(root.resolve(d + "/f" + i + ".md"), d + i);
+            }
+        }
+        java.util.concurrent.atomic.AtomicInteger listed = new java.util.concurrent.atomic.AtomicInteger();
+        FolderConnector.Lister counting = dir -> {
+            listed.incrementAndGet();
+            return Files.list(dir);
+        };
+        try (Stream<Map.Entry<String, Path>> walk = FolderConnector.walk(root, Map.of(), Confinement.NONE,
+                e -> { }, new AtomicBoolean(), counting)) {
+            var files = walk.iterator();
+            assertThat(files.next().getKey()).isEqualTo("a/f0.md");
+            assertThat(listed.get()).as("the root and a/ only").isEqualTo(2);
+            int n = 1;
+            while (files.hasNext()) {
+                files.next();
+                n++;
+            }
+            assertThat(n).isEqualTo(9);
+            assertThat(listed.get()).isEqualTo(4);
+        }
+    }
+
     @Test
     void a_readable_folder_lists_whole() throws IOException {
         Files.createDirectories(root.resolve("a"));
