@@ -13,7 +13,9 @@ import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.Semaphore;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BooleanSupplier;
 import java.util.regex.Pattern;
 
 /**
@@ -88,14 +90,28 @@ public final class Contextualizer {
                 .getBytes(StandardCharsets.UTF_8));
     }
 
+    /** Calls failing one after another past which a document's remaining chunks are not asked for. */
+    static final int FAILING_IN_A_ROW = 8;
+
     /**
      * Contexts for the chunks of one document.
      *
      * @param documentId the document's id (which names its knowledge base)
      * @param tokenBudget model tokens these calls may spend; no call starts once it is spent
      */
-    // style: the budgeted loop over one document's chunks, with its cache and the model calls in order
     public Result contexts(String documentId, String title, List<String> chunkTexts, long tokenBudget) {
+        return contexts(documentId, title, chunkTexts, tokenBudget, () -> false);
+    }
+
+    /**
+     * Like {@link #contexts(String, String, List, long)}, starting no call once {@code stop} says so (a cancel, a
+     * shutdown) or after {@value #FAILING_IN_A_ROW} calls in a row failed (a provider refusing every one). Each
+     * context is kept as its call returns: kept at the end only, a stop part way through a long document lost every
+     * context paid for, and its resumed job paid again.
+     */
+    // style: the budgeted loop over one document's chunks, with its cache and the model calls in order
+    public Result contexts(String documentId, String title, List<String> chunkTexts, long tokenBudget,
+            BooleanSupplier stop) {
         String document = opening(chunkTexts);
         Map<String, String> keys = new LinkedHashMap<>();
         for (String t : chunkTexts) {
@@ -107,6 +123,7 @@ public final class Contextualizer {
         Map<String, Future<Call>> asked = new LinkedHashMap<>();
         AtomicLong tokens = new AtomicLong();
         Semaphore running = new Semaphore(concurrency);
+        AtomicInteger failingInARow = new AtomicInteger();
         boolean stopped = false;
         int cached = 0;
         try (var pool = Executors.newVirtualThreadPerTaskExecutor()) {
@@ -120,6 +137,10 @@ public final class Contextualizer {
                     continue;
                 }
                 running.acquireUninterruptibly();
+                if (stop.getAsBoolean() || failingInARow.get() >= FAILING_IN_A_ROW) {
+                    running.release();
+                    break;
+                }
                 if (tokens.get() >= tokenBudget) {
                     running.release();
                     stopped = true;
@@ -129,6 +150,12 @@ public final class Contextualizer {
                     try {
                         Call c = call(title, document, chunk);
                         tokens.addAndGet(c.tokens());
+                        if (c.context() != null) {
+                            failingInARow.set(0);
+                            cache.rememberContexts(Map.of(key, c.context()));
+                        } else {
+                            failingInARow.incrementAndGet();
+                        }
                         return c;
                     } finally {
                         running.release();
@@ -153,9 +180,6 @@ public final class Contextualizer {
             String key = keys.get(chunk);
             String context = known.containsKey(key) ? known.get(key) : written.get(key);
             out.add(context == null ? "" : context);
-        }
-        if (!written.isEmpty()) {
-            cache.rememberContexts(written);
         }
         return new Result(out, tokens.get(), asked.size(), cached, failed, failure, stopped);
     }

@@ -173,7 +173,8 @@ final class IngestFlow implements AutoCloseable {
                             continue;
                         }
                         Contextualizer.Result r = c.contexts(p.documentId(), p.parsed().title(), p.drafts().stream()
-                                .map(d -> IngestPipeline.graphText(d.kind(), d.text())).toList(), contextRemaining);
+                                .map(d -> IngestPipeline.graphText(d.kind(), d.text())).toList(), contextRemaining,
+                                canceled);
                         contextRemaining = Math.max(0, contextRemaining - r.tokens());
                         tally.situated(r.tokens());
                         failed += r.failed();

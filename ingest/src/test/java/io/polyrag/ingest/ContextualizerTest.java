@@ -159,4 +159,46 @@ class ContextualizerTest {
         assertThat(r.failure()).contains("no context").contains("allowance");
         assertThat(cache.map).isEmpty();
     }
+
+    /**
+     * A stop (a cancel, a shutdown) starts no more calls, and what was asked before it is kept as it came back; a
+     * provider failing call after call stops the document's calls too.
+     */
+    @Test
+    void a_stop_ends_the_calls_and_keeps_what_they_paid_for() {
+        Echo model = new Echo();
+        MapCache cache = new MapCache();
+        List<String> chunks = java.util.stream.IntStream.range(0, 100).mapToObj(i -> "b" + i).toList();
+        Contextualizer.Result r = new Contextualizer(model, cache, 2000, 1).contexts("doc-1", "Manual", chunks,
+                Long.MAX_VALUE, () -> model.shown.size() >= 3);
+        assertThat(model.shown).hasSize(3);
+        assertThat(cache.map).as("kept").hasSize(3);
+        assertThat(r.contexts()).hasSize(100);
+        java.util.concurrent.atomic.AtomicInteger calls = new java.util.concurrent.atomic.AtomicInteger();
+        LlmClient refusing = new LlmClient() {
+            @Override
+            public String id() {
+                return "refusing";
+            }
+
+            @Override
+            public Response complete(Request request) {
+                calls.incrementAndGet();
+                throw new io.polyrag.core.UnavailableException("the model is down");
+            }
+
+            @Override
+            public Response stream(Request request, Consumer<String> onToken) {
+                return complete(request);
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        Contextualizer.Result down = new Contextualizer(refusing, new MapCache(), 2000, 1).contexts("doc-2", "Manual",
+                chunks, Long.MAX_VALUE, () -> false);
+        assertThat(calls.get()).isEqualTo(Contextualizer.FAILING_IN_A_ROW);
+        assertThat(down.failure()).isNotBlank();
+    }
 }
