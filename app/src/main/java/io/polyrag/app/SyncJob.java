@@ -191,7 +191,8 @@ final class SyncJob implements JobHandler {
                     + "nothing was deleted (an unmounted volume? a bucket or prefix emptied by mistake?); to remove its "
                     + "documents, delete the source with them"));
         } else if (!scan.stopped() && listing.complete()) {
-            String tooMany = SyncRules.tooManyGone(sources, p.tenant(), p.source(), number, maxDeletePercent);
+            String tooMany = SyncRules.tooManyGone(sources, p.tenant(), p.source(), number, scan.listed,
+                    maxDeletePercent);
             empty = tooMany != null;
             if (empty) {
                 scan.errors.add(new ItemError(p.source(), tooMany));

@@ -21,21 +21,27 @@ final class SyncRules {
      * read again (git's "racy clean" case).
      */
     static long settled(long modifiedMs, long nowMs) {
-        return modifiedMs > 0 && nowMs - modifiedMs < RACY_MS ? 0 : modifiedMs;
+        // Either side: a time slightly ahead (a file server's clock) is as close; one far ahead is trusted, or the
+        // file was read again at every sync until the clock caught up.
+        return modifiedMs > 0 && Math.abs(nowMs - modifiedMs) < RACY_MS ? 0 : modifiedMs;
     }
 
     /**
-     * Why a listing may not delete what it did not find, when that is more than {@code maxPercent} of the source's
-     * items and at least {@value #FEW} (a site now behind a sign-in lists its login page; a share remounted nearly
-     * empty lists what is left): the few items found would have deleted all the others. Null when it may.
+     * Why a listing may not delete what it did not find, when that is more than {@code maxPercent} of what the
+     * source holds and this listing found together, and at least {@value #FEW} (a site now behind a sign-in lists its
+     * login page; a share remounted nearly empty lists what is left): the few items found would have deleted all the
+     * others. What the listing found counts whether recorded or not: a folder moved as a whole lists its files
+     * under new names (held as copies of the old ones, not recorded yet), and is half found, not all gone. Null when
+     * it may.
      */
-    static String tooManyGone(SourceStore sources, String tenant, String source, long scan, int maxPercent) {
+    static String tooManyGone(SourceStore sources, String tenant, String source, long scan, long listed,
+            int maxPercent) {
         int unseen = sources.countUnseenSourceItems(tenant, source, scan);
         if (unseen < FEW) {
             return null;
         }
         int total = sources.countSourceItems(tenant, source);
-        if (unseen * 100L <= (long) total * maxPercent) {
+        if (unseen * 100L <= Math.max(total, unseen + listed) * maxPercent) {
             return null;
         }
         return String.format(Locale.ROOT, "the source no longer lists %,d of its %,d items, more than %d%%: nothing "

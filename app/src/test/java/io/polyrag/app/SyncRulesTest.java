@@ -14,5 +14,8 @@ class SyncRulesTest {
         assertThat(SyncRules.settled(now - 2_000, now)).isEqualTo(now - 2_000);
         assertThat(SyncRules.settled(now - 86_400_000, now)).isEqualTo(now - 86_400_000);
         assertThat(SyncRules.settled(0, now)).as("none known").isZero();
+        assertThat(SyncRules.settled(now + 1_000, now)).as("a little ahead").isZero();
+        assertThat(SyncRules.settled(now + 86_400_000, now)).as("far ahead: trusted, not read at every sync")
+                .isEqualTo(now + 86_400_000);
     }
 }
