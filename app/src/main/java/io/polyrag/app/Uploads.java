@@ -195,8 +195,11 @@ public final class Uploads {
      * @param files the front door's temporary files, with their client names already sanitised
      */
     public StagingReport stage(KnowledgeBase knowledgeBase, List<ReceivedFile> files) {
+        long max = config.get(Settings.INGEST_MAX_FILE_MB) * 1024L * 1024L;
         try {
-            ingest.mayIngest(tenant.id(), this::waitingBytes, files.stream().mapToLong(f -> sizeOf(f.path())).sum());
+            // Files refused anyway (too large) are not counted: one of them refused the whole request.
+            ingest.mayIngest(tenant.id(), this::waitingBytes, files.stream().mapToLong(f -> sizeOf(f.path()))
+                    .filter(n -> n <= max).sum());
         } catch (RuntimeException e) {
             files.forEach(f -> deleteQuietly(f.path()));
             throw e;

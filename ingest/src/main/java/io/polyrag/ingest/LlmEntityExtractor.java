@@ -251,6 +251,34 @@ public final class LlmEntityExtractor implements EntityExtractor {
         return out;
     }
 
+    /**
+     * Within the batch's deadline, a text at a time (as the port's default), and a failure part way through carries
+     * what the texts before it spent: the ingest always calls this form, where the port's default threw the failure
+     * bare and the calls before it were counted nowhere.
+     */
+    @Override
+    public List<Extraction> extract(List<String> texts, long tokenBudget, TimeLimits limits) {
+        List<Extraction> out = new ArrayList<>(texts.size());
+        long spent = 0;
+        for (String t : texts) {
+            if (limits.expired()) {
+                out.add(Extraction.TIME_STOPPED);
+                continue;
+            }
+            Extraction e;
+            try {
+                e = extract(List.of(t), Math.max(0, tokenBudget - spent)).getFirst();
+            } catch (ExtractionFailed f) {
+                throw new ExtractionFailed((RuntimeException) f.getCause(), spent + f.tokensSpent());
+            } catch (RuntimeException x) {
+                throw spent > 0 ? new ExtractionFailed(x, spent) : x;
+            }
+            spent += e.tokens();
+            out.add(e);
+        }
+        return out;
+    }
+
     @Override
     public Estimate estimate(List<String> texts) {
         long calls = 0;

@@ -140,7 +140,16 @@ public final class DocumentsParser implements Parser {
         }
         // A zip's directory judged before Tika's detection, which inflates and parses [Content_Types].xml and the
         // like itself, with no limit of its own.
-        ZipGuard.check(item, maxExpandedBytes, MAX_ZIP_ENTRIES, false);
+        try {
+            ZipGuard.check(item, maxExpandedBytes, MAX_ZIP_ENTRIES, false);
+        } catch (InvalidInputException e) {
+            if (DOCUMENTS.contains(ext)) {
+                throw e;
+            }
+            // Not named as a document: most likely an archive, which raising the expansion limit would not help.
+            throw new InvalidInputException(item.name() + ": an archive (or a zip bomb) of more or larger files than a "
+                    + "document holds; archives are not unpacked: extract the files and ingest them");
+        }
         String detected = detect(item);
         if (isText(detected) && CODE.containsKey(ext)) {
             return code(item, CODE.get(ext));

@@ -48,11 +48,15 @@ public interface JobStore {
      */
     String submit(String tenant, String kind, String payload, String knowledgeBase, String source, long stagedBytes);
 
-    /** What a tenant has waiting: its jobs queued or running, and the uploaded bytes they hold. */
+    /**
+     * What a tenant has waiting: its jobs queued or running, and the uploaded bytes its queued ones hold (a running
+     * job's files become documents as it goes, counted as stored then; counted twice, a long upload job refused every
+     * other upload of its tenant for as long as it ran).
+     */
     record Pending(int jobs, long stagedBytes) {
     }
 
-    /** The tenant's jobs queued or running and the staged bytes they hold. */
+    /** The tenant's jobs queued or running and the staged bytes its queued ones hold. */
     Pending pending(String tenant);
 
     /**

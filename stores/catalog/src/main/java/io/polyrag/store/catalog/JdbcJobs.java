@@ -47,8 +47,9 @@ final class JdbcJobs implements JobStore {
     @Override
     public Pending pending(String tenant) {
         return jdbc.tx("count a tenant's waiting jobs", c -> {
-            try (PreparedStatement ps = c.prepareStatement("SELECT COUNT(*), COALESCE(SUM(staged_bytes), 0) FROM jobs "
-                    + "WHERE tenant = ? AND status IN ('queued', 'running')")) {
+            // A running job's files become documents as it goes (counted as stored then): only queued jobs' bytes.
+            try (PreparedStatement ps = c.prepareStatement("SELECT COUNT(*), COALESCE(SUM(CASE WHEN status = 'queued' "
+                    + "THEN staged_bytes ELSE 0 END), 0) FROM jobs WHERE tenant = ? AND status IN ('queued', 'running')")) {
                 ps.setString(1, tenant);
                 try (ResultSet rs = ps.executeQuery()) {
                     rs.next();

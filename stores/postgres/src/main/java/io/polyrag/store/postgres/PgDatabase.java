@@ -97,7 +97,7 @@ final class PgDatabase implements AutoCloseable {
             throw new StoreException("interrupted while the " + store + " store's tables were created", e);
         } catch (RuntimeException e) {
             String why = PostgresConnection.rootCause(e).getMessage();
-            String hint = why != null && why.contains("vector") ? vectorHint(pool) : "";
+            String hint = why != null && why.contains("type \"vector\" does not exist") ? vectorHint(pool) : "";
             pool.close();
             throw new StoreException("cannot create the " + store + " store's tables in " + db.redactedUrl() + ": " + why
                     + hint, e);
@@ -112,11 +112,13 @@ final class PgDatabase implements AutoCloseable {
      */
     private static String vectorHint(HikariDataSource pool) {
         try (Connection c = pool.getConnection(); Statement s = c.createStatement();
-                ResultSet rs = s.executeQuery("SELECT n.nspname, current_setting('search_path') FROM pg_extension e "
-                        + "JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = 'vector'")) {
+                ResultSet rs = s.executeQuery("SELECT n.nspname, current_setting('search_path'), n.nspname = "
+                        + "ANY(current_schemas(false)) FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace "
+                        + "WHERE e.extname = 'vector'")) {
             if (rs.next()) {
-                return " (the pgvector extension is installed in schema '" + rs.getString(1) + "', which this "
-                        + "connection's search path ('" + rs.getString(2) + "') leaves out: add it, e.g. "
+                // Installed and on the path: the message says the rest.
+                return rs.getBoolean(3) ? "" : " (the pgvector extension is installed in schema '" + rs.getString(1)
+                        + "', which this connection's search path ('" + rs.getString(2) + "') leaves out: add it, e.g. "
                         + "currentSchema=polyrag," + rs.getString(1) + " in POLYRAG_POSTGRES_URL)";
             }
         } catch (SQLException | RuntimeException ignored) {
