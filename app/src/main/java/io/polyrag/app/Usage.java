@@ -206,11 +206,15 @@ public final class Usage {
         long held = s.storedBytes() + pending;
         if (held >> 20 >= q.storedMb() || incoming > 0 && (held + incoming - 1 >> 20) >= q.storedMb()) {
             throw new QuotaExceededException("stored_mb", 0, String.format(Locale.ROOT, "quota stored_mb: this tenant "
-                    + "stores %,d MB of originals%s%s, its limit is %,d MB: delete some, or ask the operator to raise "
-                    + "it", s.storedBytes() >> 20, pending > 0 ? String.format(Locale.ROOT, " and %,d MB of uploads "
-                    + "waiting to be ingested", pending >> 20) : "", incoming > 0 ? String.format(Locale.ROOT, "; "
-                    + "this request's %,d MB would pass it", Math.max(1, incoming >> 20)) : "", q.storedMb()));
+                    + "stores %s of originals%s%s, its limit is %,d MB: delete some, or ask the operator to raise it",
+                    mb(s.storedBytes()), pending > 0 ? " and " + mb(pending) + " of uploads waiting to be ingested"
+                    : "", incoming > 0 ? "; this request's " + mb(incoming) + " would pass it" : "", q.storedMb()));
         }
+    }
+
+    /** Bytes in megabytes to a tenth (whole megabytes said "0 MB waiting" of 900 KB). */
+    private static String mb(long bytes) {
+        return String.format(Locale.ROOT, "%,.1f MB", bytes / 1048576.0);
     }
 
     /**

@@ -217,7 +217,7 @@ class UploadStagingTest {
             Path b = Files.write(tmp.resolve("b"), filler('b', 600_000));
             org.assertj.core.api.Assertions.assertThatThrownBy(() -> p.uploads().stage(KnowledgeBase.of("zoo"),
                     List.of(new ReceivedFile("b.txt", b)))).isInstanceOf(io.polyrag.core.QuotaExceededException.class)
-                    .hasMessageContaining("stored_mb").hasMessageContaining("waiting to be ingested");
+                    .hasMessageContaining("stored_mb").hasMessageContaining("0.6 MB of uploads waiting to be ingested");
             assertThat(b).as("the refused upload's file is not left behind").doesNotExist();
             Path dir = p.uploads().newStagingDir();
             Files.write(dir.resolve("0"), filler('c', 300_000));
