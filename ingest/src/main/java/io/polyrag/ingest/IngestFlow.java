@@ -346,7 +346,7 @@ final class IngestFlow implements AutoCloseable {
                     .limit(3).map(x -> x.input().name()).toList()) + (prepared.size() > 3 ? ", …" : ""));
             // Stopped, not extracted: recorded as such, so ingesting the same bytes again extracts them.
             found = texts.stream().map(t -> Extraction.TIME_STOPPED).toList();
-            paidForNothing = e instanceof ExtractionFailed f ? f.tokensSpent() : 0;
+            paidForNothing = e instanceof EntityExtractor.Failed f ? f.tokensSpent() : 0;
         }
         long spent = found.stream().mapToLong(Extraction::tokens).sum() + paidForNothing;
         budget.remaining = Math.max(0, budget.remaining - spent);

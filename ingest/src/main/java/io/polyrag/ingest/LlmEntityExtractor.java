@@ -229,8 +229,7 @@ public final class LlmEntityExtractor implements EntityExtractor {
                 r = llm.complete(new LlmClient.Request(system, List.of(new LlmClient.Message("user", "<text>\n"
                         + input.replace("</text>", "</ text>") + "\n</text>")), MAX_OUTPUT_TOKENS, 0.0, true));
             } catch (RuntimeException e) {
-                long paid = out.stream().mapToLong(Extraction::tokens).sum();
-                throw paid > 0 ? new ExtractionFailed(e, paid) : e;
+                throw Failed.after(e, out.stream().mapToLong(Extraction::tokens).sum());
             }
             long spent = Math.max(0, r.inputTokens()) + Math.max(0, r.outputTokens());
             if (spent == 0) {
@@ -247,34 +246,6 @@ public final class LlmEntityExtractor implements EntityExtractor {
                 cache.rememberResponse(key, r.text());
             }
             out.add(parse(r.text(), spent));
-        }
-        return out;
-    }
-
-    /**
-     * Within the batch's deadline, a text at a time (as the port's default), and a failure part way through carries
-     * what the texts before it spent: the ingest always calls this form, where the port's default threw the failure
-     * bare and the calls before it were counted nowhere.
-     */
-    @Override
-    public List<Extraction> extract(List<String> texts, long tokenBudget, TimeLimits limits) {
-        List<Extraction> out = new ArrayList<>(texts.size());
-        long spent = 0;
-        for (String t : texts) {
-            if (limits.expired()) {
-                out.add(Extraction.TIME_STOPPED);
-                continue;
-            }
-            Extraction e;
-            try {
-                e = extract(List.of(t), Math.max(0, tokenBudget - spent)).getFirst();
-            } catch (ExtractionFailed f) {
-                throw new ExtractionFailed((RuntimeException) f.getCause(), spent + f.tokensSpent());
-            } catch (RuntimeException x) {
-                throw spent > 0 ? new ExtractionFailed(x, spent) : x;
-            }
-            spent += e.tokens();
-            out.add(e);
         }
         return out;
     }

@@ -277,13 +277,13 @@ class LlmEntityExtractorTest {
             }
         };
         assertThatThrownBy(() -> LlmEntityExtractor.create(failing, "dynamic", null, new MapCache()).extract(
-                List.of("one", "two", "three", "four"), Long.MAX_VALUE)).isInstanceOfSatisfying(ExtractionFailed.class,
+                List.of("one", "two", "three", "four"), Long.MAX_VALUE)).isInstanceOfSatisfying(io.polyrag.core.port.EntityExtractor.Failed.class,
                 e -> assertThat(e.tokensSpent()).isEqualTo(120));
         // As the ingest calls it: within a batch's deadline, a text at a time.
         failing.calls.set(0);
         assertThatThrownBy(() -> LlmEntityExtractor.create(failing, "dynamic", null, new MapCache()).extract(
                 List.of("five", "six", "seven", "eight"), Long.MAX_VALUE, new io.polyrag.core.port.EntityExtractor
                         .TimeLimits(java.time.Duration.ofSeconds(30), System.nanoTime() + 60_000_000_000L)))
-                .isInstanceOfSatisfying(ExtractionFailed.class, e -> assertThat(e.tokensSpent()).isEqualTo(120));
+                .isInstanceOfSatisfying(io.polyrag.core.port.EntityExtractor.Failed.class, e -> assertThat(e.tokensSpent()).isEqualTo(120));
     }
 }

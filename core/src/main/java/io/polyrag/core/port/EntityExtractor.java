@@ -1,5 +1,6 @@
 package io.polyrag.core.port;
 
+import io.polyrag.core.PolyragException;
 import io.polyrag.core.model.Extraction;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -34,8 +35,36 @@ public interface EntityExtractor extends AutoCloseable {
     }
 
     /**
+     * An extraction that failed part way through, after calls that were paid for: their tokens are counted to the
+     * ingest's budget and the tenant's usage though nothing of the call is kept (counted as nothing, a batch with one
+     * text the provider refuses cost the operator every other call of it and the tenant none).
+     */
+    final class Failed extends PolyragException {
+        private static final long serialVersionUID = 1L;
+        private final long tokensSpent;
+
+        public Failed(RuntimeException cause, long tokensSpent) {
+            super(String.valueOf(cause.getMessage()), cause);
+            this.tokensSpent = tokensSpent;
+        }
+
+        public long tokensSpent() {
+            return tokensSpent;
+        }
+
+        /** {@code e} as a failure carrying {@code spent} more tokens than it says (itself when none were spent). */
+        public static RuntimeException after(RuntimeException e, long spent) {
+            if (e instanceof Failed f) {
+                return spent == 0 ? f : new Failed((RuntimeException) f.getCause(), spent + f.tokensSpent());
+            }
+            return spent > 0 ? new Failed(e, spent) : e;
+        }
+    }
+
+    /**
      * Like {@link #extract(List, long)}, within {@code limits}. The default honours only the call's deadline, between
-     * texts, for extractors whose texts are short or whose own calls time out (a language model's).
+     * texts, for extractors whose texts are short or whose own calls time out (a language model's); a failure part
+     * way through carries what the texts before it spent ({@link Failed}).
      */
     default List<Extraction> extract(List<String> texts, long tokenBudget, TimeLimits limits) {
         if (limits.deadlineNanos() == Long.MAX_VALUE) {
@@ -48,7 +77,12 @@ public interface EntityExtractor extends AutoCloseable {
                 out.add(Extraction.TIME_STOPPED);
                 continue;
             }
-            Extraction e = extract(List.of(t), Math.max(0, tokenBudget - spent)).getFirst();
+            Extraction e;
+            try {
+                e = extract(List.of(t), Math.max(0, tokenBudget - spent)).getFirst();
+            } catch (RuntimeException x) {
+                throw Failed.after(x, spent);
+            }
             spent += e.tokens();
             out.add(e);
         }
