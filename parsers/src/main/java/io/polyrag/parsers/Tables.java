@@ -14,7 +14,10 @@ final class Tables {
 
     /** How many columns hold a cell with text in some row. */
     static int usedColumns(List<List<String>> rows) {
-        boolean[] used = used(rows);
+        return count(used(rows));
+    }
+
+    private static int count(boolean[] used) {
         int kept = 0;
         for (boolean u : used) {
             kept += u ? 1 : 0;
@@ -29,10 +32,7 @@ final class Tables {
      */
     static long length(List<List<String>> rows) {
         boolean[] used = used(rows);
-        int kept = 0;
-        for (boolean u : used) {
-            kept += u ? 1 : 0;
-        }
+        int kept = count(used);
         long n = 0;
         for (List<String> r : rows) {
             if (r.stream().allMatch(String::isEmpty)) {

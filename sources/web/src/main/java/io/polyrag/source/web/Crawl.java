@@ -511,12 +511,8 @@ final class Crawl implements Listing {
         if (coding == null || !coding.strip().toLowerCase(Locale.ROOT).matches("x-gzip|gzip")) {
             return r.body();
         }
-        try (GZIPInputStream in = new GZIPInputStream(new ByteArrayInputStream(r.body()))) {
-            byte[] out = in.readNBytes((int) Math.min(Integer.MAX_VALUE - 16, maxBytes + 1L));
-            return out.length > maxBytes ? null : out;
-        } catch (IOException e) {
-            return r.body(); // not gzip after all: as it came
-        }
+        byte[] out = gunzipped(r.body(), maxBytes + 1L);
+        return out.length > maxBytes ? null : out;
     }
 
     /**
@@ -525,11 +521,16 @@ final class Crawl implements Listing {
      * removed from it was ever deleted.
      */
     static byte[] gunzipped(byte[] body) {
+        return gunzipped(body, 50 * 1024 * 1024);
+    }
+
+    /** {@code body} inflated when it is gzip, at most {@code limit} bytes of it; as it came otherwise. */
+    private static byte[] gunzipped(byte[] body, long limit) {
         if (body.length < 2 || (body[0] & 0xff) != 0x1f || (body[1] & 0xff) != 0x8b) {
             return body;
         }
         try (GZIPInputStream in = new GZIPInputStream(new ByteArrayInputStream(body))) {
-            return in.readNBytes(50 * 1024 * 1024);
+            return in.readNBytes((int) Math.min(Integer.MAX_VALUE - 16, limit));
         } catch (IOException e) {
             return body;
         }
