@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -56,6 +57,8 @@ public final class JobEvents {
     private boolean closed;
     private volatile long lastReadNanos = System.nanoTime() - TimeUnit.HOURS.toNanos(1);
     private final AtomicInteger waiting = new AtomicInteger();
+    /** Times a waiting subscriber was woken (an event of its tenant, a close, its time up, a spurious wake-up). */
+    private final AtomicLong wakeUps = new AtomicLong();
 
     void publish(String type, JobInfo job) {
         lock.lock();
@@ -121,6 +124,7 @@ public final class JobEvents {
                 // Events the ring no longer holds are not waited for again.
                 afterId = Math.max(afterId, lastIds.getOrDefault(tenant.id(), base));
                 added.computeIfAbsent(tenant.id(), t -> lock.newCondition()).await(left, TimeUnit.NANOSECONDS);
+                wakeUps.incrementAndGet();
             }
             return List.of();
         } finally {
@@ -154,6 +158,11 @@ public final class JobEvents {
         } finally {
             lock.unlock();
         }
+    }
+
+    /** How many times waiting subscribers were woken so far. */
+    long wakeUps() {
+        return wakeUps.get();
     }
 
     boolean closed() {
