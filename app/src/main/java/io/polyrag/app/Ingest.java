@@ -6,6 +6,7 @@ import io.polyrag.app.api.PathIngest;
 import io.polyrag.app.api.PathIngestReport;
 import io.polyrag.app.api.TextIngest;
 import io.polyrag.core.InvalidInputException;
+import io.polyrag.core.UnavailableException;
 import io.polyrag.core.config.Config;
 import io.polyrag.core.config.Settings;
 import io.polyrag.core.fs.Confinement;
@@ -148,9 +149,27 @@ public final class Ingest {
         String name = (ext.equals(".md") ? titleOf(request.text()).replace('/', ' ').replace('\\', ' ') : "text")
                 + ext;
         ingest.mayIngest(tenant.id());
-        return ingest.ingest(tenant.id(), List.of(IngestInput.ofText(uri, name, request.text(), title)),
+        return refusedAlone(ingest.ingest(tenant.id(), List.of(IngestInput.ofText(uri, name, request.text(), title)),
                 Scope.bind(tenant, request.knowledgeBase()).storageName(), new IngestPipeline.Run(request.skipGraph(),
-                        0, canceled), ProgressListener.NONE);
+                        0, canceled), ProgressListener.NONE));
+    }
+
+    /**
+     * The report of an ingest of one text, or its failure as an error: a text that was not indexed is not a success
+     * with {@code failed: 1} in it (a client checking the status took it for written). Refused for what it is (no
+     * text to index once parsed) it is the caller's to fix; anything else (the model, a store, a cancel) may succeed
+     * when tried again.
+     */
+    static IngestReport refusedAlone(IngestReport report) {
+        if (report.failed() == 0 || report.added() + report.updated() + report.unchanged() > 0) {
+            return report;
+        }
+        ItemError e = report.errors().isEmpty() ? new ItemError("text", "it failed", true)
+                : report.errors().getFirst();
+        if (!e.retry()) {
+            throw new InvalidInputException("'text' was not indexed: " + e.reason());
+        }
+        throw new UnavailableException("'text' was not indexed: " + e.reason() + "; send it again");
     }
 
     /** What this server accepts: media types, file extensions, the size limit, and whether OCR is available. */

@@ -510,6 +510,9 @@ class RestServerTest {
         assertProblem(get("/v1/search?query=x"), 400, "unknown query parameter 'query': this route takes");
         assertProblem(post("/v1/ingest/text", "{\"text\": \"\"}"), 400, "text is empty");
         assertProblem(post("/v1/ingest/text", "{\"text\": \"x\", \"format\": \"pdf\"}"), 400, "format 'pdf'");
+        // A text with nothing to index once parsed is refused, not a 200 carrying "failed": 1.
+        assertProblem(post("/v1/ingest/text", "{\"text\": \"<html><body><script>go()</script></body></html>\", "
+                + "\"format\": \"html\"}"), 400, "'text' was not indexed: text.html: no text to index");
     }
 
     @Test
