@@ -12,11 +12,13 @@ import io.polyrag.app.wire.SearchWire;
 import io.polyrag.core.AnswerUnavailableException;
 import io.polyrag.core.InvalidInputException;
 import io.polyrag.core.NotFoundException;
+import io.polyrag.core.config.Settings;
 import io.polyrag.core.model.Answer;
 import io.polyrag.core.model.Ids;
 import io.polyrag.core.model.KnowledgeBaseInfo;
 import io.polyrag.core.model.SearchRequest;
 import java.io.IOException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -34,6 +36,8 @@ import tools.jackson.databind.JsonNode;
 final class ChatRoutes {
     static final String MODEL = "polyrag";
     private final Polyrag polyrag;
+    /** The longest a streamed answer stays silent: a comment then keeps proxies from cutting it. */
+    private final Duration heartbeat;
 
     /** One model, as OpenAI lists them. */
     record Model(String id, String object, long created, @JsonProperty("owned_by") String ownedBy) {
@@ -81,6 +85,7 @@ final class ChatRoutes {
 
     ChatRoutes(Polyrag polyrag) {
         this.polyrag = polyrag;
+        this.heartbeat = Duration.ofSeconds(polyrag.config().get(Settings.HTTP_SSE_HEARTBEAT_SECONDS));
     }
 
     void register(Api api) {
@@ -123,49 +128,60 @@ final class ChatRoutes {
         String id = "chatcmpl-" + UUID.randomUUID().toString().replace("-", "");
         long created = System.currentTimeMillis() / 1000;
         if (stream != null && stream.asBoolean()) {
-            // Opened by the first chunk, so a refusal before it (429 with Retry-After, 400, a model down before its
-            // first token) is an ordinary error response, which the OpenAI clients retry or raise as such.
-            EventStream out = new EventStream(ctx);
-            Chunk role = new Chunk(id, "chat.completion.chunk", created, model, List.of(new ChunkChoice(0,
-                    new Delta("assistant", ""), null)), null);
-            boolean[] streamed = {false};
-            Answer a;
-            try {
-                a = search.answer(request, null, false, token -> {
-                    if (token.isEmpty()) {
-                        return;
-                    }
-                    if (!streamed[0]) {
-                        send(out, role);
-                    }
-                    streamed[0] = true;
-                    send(out, new Chunk(id, "chat.completion.chunk", created, model, List.of(new ChunkChoice(0,
-                            new Delta(null, token), null)), null));
-                }, history);
-            } catch (RuntimeException e) {
-                if (!out.opened()) {
-                    throw e;
-                }
-                streamError(ctx, out, e);
-                return;
-            }
-            if (!streamed[0]) {
-                send(out, role);
-            }
-            if (!streamed[0] || a.answer().isBlank() && !content(a).isBlank()) {
-                // Nothing streamed, or only blanks (a model that wrote "\n\n"): the reply is what a request without
-                // stream gets, the note saying why there is no answer.
-                send(out, new Chunk(id, "chat.completion.chunk", created, model, List.of(new ChunkChoice(0,
-                        new Delta(null, content(a)), null)), null));
-            }
-            send(out, new Chunk(id, "chat.completion.chunk", created, model, List.of(new ChunkChoice(0,
-                    new Delta(null, null), a.cut() ? "length" : a.filtered() ? "content_filter" : "stop")), SearchWire.sources(a.sources())));
-            out.write("data: [DONE]\n\n");
+            streamCompletion(ctx, search, request, history, new Chunk(id, "chat.completion.chunk", created, model,
+                    List.of(), null));
             return;
         }
         Answer a = whole(ctx, search, request, history);
         ctx.json(new Completion(id, "chat.completion", created, model, List.of(new Choice(0, new Message("assistant",
                 content(a)), a.cut() ? "length" : a.filtered() ? "content_filter" : "stop")), new Usage(0, 0, 0), SearchWire.sources(a.sources())));
+    }
+
+    /** A streamed completion; {@code head} gives each chunk's id, creation time and model. */
+    private void streamCompletion(Context ctx, Search search, SearchRequest request, List<String> history, Chunk head) {
+        String id = head.id();
+        long created = head.created();
+        String model = head.model();
+        // Opened by the first chunk, so a refusal before it (429 with Retry-After, 400, a model down before its
+        // first token) is an ordinary error response, which the OpenAI clients retry or raise as such.
+        EventStream out = new EventStream(ctx, heartbeat);
+        Chunk role = new Chunk(id, "chat.completion.chunk", created, model, List.of(new ChunkChoice(0,
+                new Delta("assistant", ""), null)), null);
+        boolean[] streamed = {false};
+        Answer a;
+        try {
+            a = search.answer(request, null, false, token -> {
+                if (token.isEmpty()) {
+                    return;
+                }
+                if (!streamed[0]) {
+                    send(out, role);
+                }
+                streamed[0] = true;
+                send(out, new Chunk(id, "chat.completion.chunk", created, model, List.of(new ChunkChoice(0,
+                        new Delta(null, token), null)), null));
+            }, history);
+        } catch (RuntimeException e) {
+            out.stop();
+            if (!out.opened()) {
+                throw e;
+            }
+            streamError(ctx, out, e);
+            return;
+        }
+        out.stop();
+        if (!streamed[0]) {
+            send(out, role);
+        }
+        if (!streamed[0] || a.answer().isBlank() && !content(a).isBlank()) {
+            // Nothing streamed, or only blanks (a model that wrote "\n\n"): the reply is what a request without
+            // stream gets, the note saying why there is no answer.
+            send(out, new Chunk(id, "chat.completion.chunk", created, model, List.of(new ChunkChoice(0,
+                    new Delta(null, content(a)), null)), null));
+        }
+        send(out, new Chunk(id, "chat.completion.chunk", created, model, List.of(new ChunkChoice(0,
+                new Delta(null, null), a.cut() ? "length" : a.filtered() ? "content_filter" : "stop")), SearchWire.sources(a.sources())));
+        out.write("data: [DONE]\n\n");
     }
 
     /** An answer written whole, stopped when its client hangs up before it is. */

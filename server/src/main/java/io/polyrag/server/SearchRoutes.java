@@ -11,9 +11,11 @@ import io.polyrag.app.wire.SearchWire;
 import io.polyrag.core.AnswerUnavailableException;
 import io.polyrag.core.InvalidInputException;
 import io.polyrag.core.NotFoundException;
+import io.polyrag.core.config.Settings;
 import io.polyrag.core.model.Answer;
 import io.polyrag.core.model.SearchRequest;
 import java.io.IOException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -27,9 +29,12 @@ final class SearchRoutes {
     static final int MAX_MESSAGES = 200;
 
     private final Polyrag polyrag;
+    /** The longest a streamed answer stays silent: a comment then keeps proxies from cutting it. */
+    private final Duration heartbeat;
 
     SearchRoutes(Polyrag polyrag) {
         this.polyrag = polyrag;
+        this.heartbeat = Duration.ofSeconds(polyrag.config().get(Settings.HTTP_SSE_HEARTBEAT_SECONDS));
     }
 
     /** The facets acting for the tenant the request authenticated as. */
@@ -240,20 +245,23 @@ final class SearchRoutes {
 
     private void streamAnswer(Context ctx, SearchRequest request, Integer neighbours, boolean grounding,
             List<String> history, Boolean route, Asked asked) {
-        EventStream out = new EventStream(ctx);
+        EventStream out = new EventStream(ctx, heartbeat);
         try {
             Answer a = tenant(ctx).search().answer(request, neighbours, grounding,
                     token -> event(out, "token", Map.of("text", token)), history, route);
             // Kept first: the answer names the conversation only when its turn is there to lean on, as unstreamed.
             boolean kept = asked.keep().test(a);
+            out.stop();
             event(out, "answer", SearchWire.of(a, asked.question(), kept ? asked.conversationId() : null));
         } catch (AnswerUnavailableException e) {
+            out.stop();
             if (!out.opened()) {
                 throw e;
             }
             event(out, "error", new Dtos.AnswerProblem("about:blank", "Bad Gateway", 502, e.getMessage(),
                     SearchWire.sources(e.sources())));
         } catch (RuntimeException e) {
+            out.stop();
             if (!out.opened()) {
                 throw e;
             }

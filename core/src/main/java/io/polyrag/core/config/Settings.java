@@ -514,7 +514,8 @@ public final class Settings {
                     + "other sites whose pages may write (others get 403), and their hosts the only names besides "
                     + "localhost the server answers to (others get 421).");
     public static final Setting<Integer> HTTP_SSE_HEARTBEAT_SECONDS = Setting.integer("http.sse.heartbeat.seconds",
-            15, 1, 300, "Seconds between heartbeat comments on an idle event stream (/v1/events), so proxies keep it.");
+            15, 1, 300, "Seconds between heartbeat comments on an idle event stream (/v1/events, a streamed answer of /v1/query or "
+                    + "/v1/chat/completions waiting for the model), so proxies keep it.");
     public static final Setting<Boolean> HTTP_REQUIRE_KEYS = Setting.bool("http.require.keys", false,
             "Require an API key on every data route from the first start, before any key exists: no local mode, so "
                     + "the server may bind a non-loopback address (a container, a cluster). The operator key "
