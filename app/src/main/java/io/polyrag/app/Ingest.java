@@ -102,11 +102,20 @@ public final class Ingest {
     /** Ingests in-memory items; {@code skipGraph} indexes them without extracting entities and relations. */
     public IngestReport items(List<SourceItem> items, KnowledgeBase knowledgeBase, boolean skipGraph,
             ProgressListener listener) {
+        return items(items, knowledgeBase, skipGraph, listener, () -> false);
+    }
+
+    /**
+     * Like {@link #items(List, KnowledgeBase, boolean, ProgressListener)}, stopping between inputs once
+     * {@code stop} says so (a sync canceled or yielding): what was written before stays indexed.
+     */
+    public IngestReport items(List<SourceItem> items, KnowledgeBase knowledgeBase, boolean skipGraph,
+            ProgressListener listener, BooleanSupplier stop) {
         List<IngestInput> inputs = items.stream().map(i -> new IngestInput(i.uri(), i.name(), i.content().length,
                 i.mediaType(), i::content)).toList();
         ingest.mayIngest(tenant.id());
         return ingest.ingest(tenant.id(), inputs, Scope.bind(tenant, knowledgeBase).storageName(),
-                new IngestPipeline.Run(skipGraph, 0), listener);
+                new IngestPipeline.Run(skipGraph, 0, stop), listener);
     }
 
     /** Ingests one inline text. The same text (or the same uri) is the same document. */

@@ -14,7 +14,6 @@ import io.polyrag.core.model.SyncItem;
 import io.polyrag.core.model.Tenant;
 import io.polyrag.core.port.BlobStore;
 import io.polyrag.core.port.JobStore;
-import io.polyrag.core.port.ProgressListener;
 import io.polyrag.core.port.SourceConnector;
 import io.polyrag.core.port.SourceConnector.Content;
 import io.polyrag.core.port.SourceConnector.Failed;
@@ -429,7 +428,8 @@ final class SyncJob implements JobHandler {
                     scan.confinement, scan).report());
         }
         if (!items.isEmpty() && !scan.stopped()) {
-            reports.add(scan.facets.ingest().items(items, scan.kb, scan.skipGraph, ProgressListener.NONE));
+            reports.add(scan.facets.ingest().items(items, scan.kb, scan.skipGraph, pr -> scan.context.progress(
+                    scan.progress(pr.stage(), pr.processed(), pr)), scan));
         }
         Map<String, String> byUri = new HashMap<>();
         Set<String> duplicated = new HashSet<>();
