@@ -11,7 +11,10 @@ import io.polyrag.core.port.ConversationStore;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import tools.jackson.core.JacksonException;
 import tools.jackson.core.type.TypeReference;
 import tools.jackson.databind.PropertyNamingStrategies;
 import tools.jackson.databind.annotation.JsonNaming;
@@ -146,9 +149,11 @@ public final class Conversations {
                 all.add(new Message(m.role(), content.length() > MAX_CONTENT ? content.substring(0, MAX_CONTENT)
                         : content, m.scope()));
             }
-            int chars = all.stream().mapToInt(m -> m.content().length()).sum();
+            // A message's scope counts too: a question narrowed to a thousand documents keeps their ids, and each
+            // follow-up keeps the scope it inherited.
+            int chars = all.stream().mapToInt(Conversations::size).sum();
             while (all.size() > MAX_MESSAGES || chars > MAX_CHARACTERS && all.size() > 2) {
-                chars -= all.removeFirst().content().length();
+                chars -= size(all.removeFirst());
             }
             written[0] = true;
             int turns = (int) all.stream().filter(m -> "user".equals(m.role())).count();
@@ -160,6 +165,14 @@ public final class Conversations {
         return written[0];
     }
 
+    /** What a message adds to a conversation's record, near enough: its text and its scope's names. */
+    private static int size(Message m) {
+        Scope s = m.scope();
+        return m.content().length() + (s == null ? 0 : Stream.of(s.knowledgeBases(), s.documentIds(),
+                s.category() == null ? List.<String>of() : List.of(s.category())).filter(Objects::nonNull)
+                .flatMap(List::stream).mapToInt(x -> x.length() + 3).sum());
+    }
+
     private static String title(List<Message> all) {
         String first = all.stream().filter(m -> "user".equals(m.role())).map(Message::content).findFirst()
                 .orElse("");
@@ -169,9 +182,21 @@ public final class Conversations {
         return plain.length() > 120 ? plain.substring(0, 117) + "..." : plain;
     }
 
+    /**
+     * A conversation's record, read leniently (a field a later release added, during a rolling upgrade or after a
+     * rollback, made every turn and every read of it a 500); one that cannot be read at all is logged and empty.
+     */
     private static List<Message> parse(String json) {
-        return json == null || json.isBlank() ? List.of() : Json.MAPPER.readValue(json,
-                new TypeReference<List<Message>>() { });
+        if (json == null || json.isBlank()) {
+            return List.of();
+        }
+        try {
+            return Json.STORED.readValue(json, new TypeReference<List<Message>>() { });
+        } catch (JacksonException e) {
+            System.getLogger(Conversations.class.getName()).log(System.Logger.Level.WARNING, "a stored conversation "
+                    + "cannot be read and is taken as empty: " + e.getOriginalMessage());
+            return List.of();
+        }
     }
 
     private static NotFoundException notFound(String id) {

@@ -147,8 +147,9 @@ public final class Polyrag implements AutoCloseable {
      * (an upload queued into a knowledge base not made yet ran as a tenant no key acts for any more), conversations.
      */
     private static boolean hasOwnData(CatalogAndJobs catalog, String t) {
+        // Every job queued or running, however many finished ones are newer (the newest 500 missed an old one).
         return !catalog.knowledgeBases(t).isEmpty() || !catalog.sourceStore().sources(t).isEmpty()
-                || catalog.jobStore().jobs(t, 0, 500).stream().anyMatch(j -> !j.status().finished())
+                || catalog.jobStore().pending(t).jobs() > 0
                 || !catalog.conversationStore().conversations(t, 0, 1).isEmpty();
     }
 
@@ -200,9 +201,9 @@ public final class Polyrag implements AutoCloseable {
             CatalogProvider.CatalogAndJobs catalog = Providers.find(
                     CatalogProvider.class, config.get(Settings.CATALOG_BACKEND),
                     Settings.CATALOG_BACKEND).open(new ProviderContext(config, dataDir));
+            // The same check as a server's: `keys create --adopt-local` refused nothing a server would refuse.
             return new KeyAdmin(lock, catalog, new Keys(catalog.keyStore(), () -> localData(catalog),
-                    t -> !catalog.knowledgeBases(t).isEmpty() || !catalog.sourceStore().sources(t).isEmpty(),
-                    config.get(Settings.HTTP_REQUIRE_KEYS)));
+                    t -> hasOwnData(catalog, t), config.get(Settings.HTTP_REQUIRE_KEYS)));
         } catch (RuntimeException e) {
             lock.close();
             throw e;

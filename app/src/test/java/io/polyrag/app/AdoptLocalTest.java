@@ -147,6 +147,15 @@ class AdoptLocalTest {
         assertThatThrownBy(() -> polyrag.keys().create("globex", "ci", true)).isInstanceOf(
                 io.polyrag.core.ConflictException.class).hasMessageContaining("conversations");
         assertThat(notes).exists();
+        // `polyrag keys create --adopt-local` opens the catalog alone: it refuses alike.
+        polyrag.close();
+        polyrag = null;
+        try (Polyrag.KeyAdmin keys = Polyrag.openKeys(PolyragTest.config(tmp.resolve("data"), Map.of()))) {
+            assertThatThrownBy(() -> keys.keys().create("acme", "ci", true)).isInstanceOf(ConflictException.class)
+                    .hasMessageContaining("unfinished jobs");
+            assertThatThrownBy(() -> keys.keys().create("globex", "ci", true)).isInstanceOf(ConflictException.class)
+                    .hasMessageContaining("conversations");
+        }
     }
 
     /** A filesystem source the adopter registers reads the adopter's folders when it syncs, not the operator's. */

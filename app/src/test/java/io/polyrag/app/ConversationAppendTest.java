@@ -84,6 +84,28 @@ class ConversationAppendTest {
             assertThat(kept.stream().mapToInt(m -> m.content().length()).sum())
                     .isLessThanOrEqualTo(Conversations.MAX_CHARACTERS);
             assertThat(kept.getLast().content()).startsWith("29:");
+            // Scopes count toward the bound: a question narrowed to a thousand documents, then follow-ups that each
+            // keep the scope they inherited, made a record of megabytes read and rewritten at every turn.
+            List<String> ids = java.util.stream.IntStream.range(0, 1000).mapToObj(i -> String.format("%020d", i))
+                    .toList();
+            for (int i = 0; i < 100; i++) {
+                conversations.append("scoped", List.of(new Conversations.Message("user", "question " + i,
+                        Conversations.Scope.of(List.of("kb"), null, ids)), new Conversations.Message("assistant",
+                        "answer " + i)));
+            }
+            var scoped = conversations.get("scoped").messages();
+            assertThat(io.polyrag.app.Json.MAPPER.writeValueAsString(scoped).length())
+                    .isLessThan(Conversations.MAX_CHARACTERS + 20_000);
+            assertThat(scoped.getLast().content()).isEqualTo("answer 99");
+            assertThat(Conversations.scope(scoped).documentIds()).hasSize(1000);
+            // A record holding a field this release does not know (written by a later one) is still read.
+            p.components().catalog.conversationStore().changeConversation(Tenant.LOCAL.id(), "later", current ->
+                    new io.polyrag.core.port.ConversationStore.Written("later", "[{\"role\":\"user\",\"content\":"
+                            + "\"hello\",\"lang\":\"en\"}]", 1));
+            assertThat(conversations.get("later").messages()).extracting(Conversations.Message::content)
+                    .containsExactly("hello");
+            conversations.append("later", List.of(new Conversations.Message("user", "again")));
+            assertThat(conversations.get("later").messages()).hasSize(2);
             // Deleted while an answer to it was written: not made again by that answer.
             conversations.delete("long");
             assertThat(conversations.append("long", List.of(new Conversations.Message("user", "late")), true))

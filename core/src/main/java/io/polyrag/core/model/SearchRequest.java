@@ -112,6 +112,8 @@ public record SearchRequest(String query, int topK, List<String> knowledgeBases,
 
     /** Most documents one search may be narrowed to. */
     public static final int MAX_DOCUMENT_IDS = 1000;
+    /** The longest id {@code document_ids} takes (a document's is 20 characters). */
+    public static final int MAX_DOCUMENT_ID = 128;
 
     /**
      * A request built field by field as a front door receives it (REST, the OpenAI-compatible route, the CLI), each
@@ -219,6 +221,11 @@ public record SearchRequest(String query, int topK, List<String> knowledgeBases,
                 if (kept.size() > MAX_DOCUMENT_IDS) {
                     throw new InvalidInputException("document_ids names " + kept.size() + " documents: at most "
                             + MAX_DOCUMENT_IDS);
+                }
+                // No document has a longer id; a conversation keeps each question's scope, ids and all.
+                if (kept.stream().anyMatch(i -> i.length() > MAX_DOCUMENT_ID)) {
+                    throw new InvalidInputException("document_ids: an id is at most " + MAX_DOCUMENT_ID
+                            + " characters (the document_id a search or GET /v1/documents gives)");
                 }
                 this.documentIds = Set.copyOf(kept);
             }

@@ -58,6 +58,8 @@ class SearchRequestBuilderTest {
         assertThatThrownBy(() -> SearchRequest.builder("q").documentIds(IntStream.range(0, 1001)
                 .mapToObj(i -> "d" + i).toList())).isInstanceOf(InvalidInputException.class)
                 .hasMessageContaining("document_ids names 1001 documents: at most 1000");
+        assertThatThrownBy(() -> SearchRequest.builder("q").documentIds(List.of("d".repeat(129))))
+                .isInstanceOf(InvalidInputException.class).hasMessageContaining("document_ids: an id is at most 128");
         assertThatThrownBy(() -> SearchRequest.builder("q").category("no/slashes"))
                 .isInstanceOf(InvalidInputException.class).hasMessageContaining("category");
         assertThatThrownBy(() -> SearchRequest.builder("q").weights(Collections.singletonMap("vector", null)))
