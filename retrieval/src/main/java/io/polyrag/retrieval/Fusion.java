@@ -84,10 +84,13 @@ public interface Fusion {
             for (var e : rankings.entrySet()) {
                 double[] b = scale(e.getValue(), depth, normalization);
                 scale.put(e.getKey(), b);
-                if (!calibrated.contains(e.getKey()) && !e.getValue().isEmpty()) {
-                    top = Math.max(top, b[1] > 0 ? (e.getValue().getFirst().score() - b[0]) / b[1] : 1.0);
+                if (!calibrated.contains(e.getKey()) && !e.getValue().isEmpty() && b[1] > 0) {
+                    top = Math.max(top, (e.getValue().getFirst().score() - b[0]) / b[1]);
                 }
             }
+            // The best normalised score of a list with a spread: what a list without one (a single hit, or equal
+            // scores) counts for, and the graph legs' scale. Under z-scores a list's top lands near 3.5 and a
+            // spreadless one counted 1: a code only one passage contains, found by full text alone, ranked ~70th.
             double ceiling = top > 0 ? top : 1.0;
             return combine(rankings, depth, (modality, list, rank) -> {
                 double score = list.get(rank - 1).score();
@@ -97,7 +100,7 @@ public interface Fusion {
                     return weights.getOrDefault(modality, 0.0) * ceiling * Math.max(0, Math.min(1, confidence));
                 }
                 double[] b = scale.get(modality);
-                double norm = b[1] > 0 ? (score - b[0]) / b[1] : 1.0;
+                double norm = b[1] > 0 ? (score - b[0]) / b[1] : ceiling;
                 return weights.getOrDefault(modality, 0.0) * norm;
             });
         };

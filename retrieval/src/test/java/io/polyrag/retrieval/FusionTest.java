@@ -115,6 +115,26 @@ class FusionTest {
         assertThat(fused.get(1).score()).isCloseTo(0.5 * 10 / 5.0, Offset.offset(1e-9));
     }
 
+    /** A single full-text hit (a code only one passage contains) counts as much as the best of a long list. */
+    @Test
+    void under_zscores_a_list_without_spread_counts_as_the_best_normalised_top() {
+        Object[] vector = new Object[200];
+        for (int i = 0; i < 100; i++) {
+            vector[2 * i] = "v" + i;
+            vector[2 * i + 1] = 0.62 - i * (0.32 / 99);
+        }
+        List<FusedHit> fused = Fusion.weighted(Map.of(Modality.VECTOR, 0.5, Modality.FULLTEXT, 0.5), 100,
+                Fusion.Normalization.ZSCORE).fuse(Map.of(Modality.VECTOR, scored(vector), Modality.FULLTEXT,
+                scored("x", 12.0)));
+        assertThat(fused.stream().map(FusedHit::chunkId).toList().indexOf("x")).isLessThan(2);
+        assertThat(fused.stream().filter(h -> h.chunkId().equals("x")).findFirst().orElseThrow().score())
+                .isCloseTo(fused.stream().filter(h -> h.chunkId().equals("v0")).findFirst().orElseThrow().score(),
+                        Offset.offset(1e-9));
+        // Alone, a list without spread counts 1 times its weight, as before.
+        assertThat(Fusion.weighted(Map.of(Modality.FULLTEXT, 0.5), 100, Fusion.Normalization.ZSCORE).fuse(Map.of(
+                Modality.FULLTEXT, scored("x", 12.0))).getFirst().score()).isCloseTo(0.5, Offset.offset(1e-9));
+    }
+
     @Test
     void a_calibrated_list_counts_its_scores_as_they_are_on_the_scale_of_the_others() {
         Map<Modality, Double> w = Map.of(Modality.VECTOR, 0.5, Modality.GRAPH, 0.5);
