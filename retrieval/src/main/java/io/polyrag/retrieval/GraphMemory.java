@@ -189,6 +189,13 @@ public final class GraphMemory implements EntityGraphRetriever.Reads {
             }
 
             @Override
+            public void ping() {
+                // The store's own probe: the default counts every record, a full scan of a SPARQL endpoint at
+                // every readiness probe.
+                store.ping();
+            }
+
+            @Override
             public Map<DocumentVersion, Long> versions() {
                 return store.versions();
             }

@@ -27,4 +27,25 @@ class GraphMemoryLoadTest {
             assertThat(m.following()).as(failure.toString()).isFalse();
         }
     }
+
+    /** A readiness probe through the copy asks the store's own probe, not a count of every record. */
+    @Test
+    void the_tracking_index_pings_the_store_itself() {
+        java.util.List<String> called = new java.util.ArrayList<>();
+        io.polyrag.core.port.ChunkIndex store = (io.polyrag.core.port.ChunkIndex) Proxy.newProxyInstance(
+                io.polyrag.core.port.ChunkIndex.class.getClassLoader(), new Class<?>[] {
+                    io.polyrag.core.port.ChunkIndex.class}, (proxy, method, args) -> {
+                    called.add(method.getName());
+                    if (method.getName().equals("size")) {
+                        throw new IllegalStateException("a full count");
+                    }
+                    return null;
+                });
+        EntityGraph failing = (EntityGraph) Proxy.newProxyInstance(EntityGraph.class.getClassLoader(),
+                new Class<?>[] {EntityGraph.class}, (proxy, method, args) -> {
+                    throw new IllegalStateException("not loaded");
+                });
+        GraphMemory.of("graph", failing, 10_000).tracking(store).ping();
+        assertThat(called).containsExactly("ping");
+    }
 }
