@@ -3,6 +3,7 @@ package io.polyrag.app;
 import io.polyrag.core.ConflictException;
 import io.polyrag.core.InvalidInputException;
 import io.polyrag.core.NotFoundException;
+import io.polyrag.core.UnavailableException;
 import io.polyrag.core.model.ApiKey;
 import io.polyrag.core.model.Ids;
 import io.polyrag.core.model.Tenant;
@@ -159,7 +160,18 @@ public final class Keys {
             return Optional.empty();
         }
         byte[] presented = hash(key).getBytes(StandardCharsets.US_ASCII);
-        return store.activeKey(id).filter(k -> MessageDigest.isEqual(presented,
+        Optional<KeyStore.Active> active;
+        try {
+            active = store.activeKey(id);
+        } catch (RuntimeException e) {
+            // Said to whoever sent a well-formed key, before it is known to be anyone's: the catalog's failure names
+            // its address, database and user, which the logs keep and the answer does not.
+            System.getLogger(Keys.class.getName()).log(System.Logger.Level.WARNING, "an API key could not be "
+                    + "checked: " + e.getMessage());
+            throw new UnavailableException("API keys cannot be checked now (the catalog does not answer): retry in "
+                    + "a moment");
+        }
+        return active.filter(k -> MessageDigest.isEqual(presented,
                 k.keyHash().getBytes(StandardCharsets.US_ASCII))).map(k -> k.adoptsLocal()
                         ? Tenant.adopting(k.key().tenant()) : Tenant.of(k.key().tenant()));
     }
