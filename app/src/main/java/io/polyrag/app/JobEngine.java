@@ -107,9 +107,11 @@ final class JobEngine implements AutoCloseable {
                     }
                     cursor = changed.size() == FEED_BATCH ? changed.getLast().updatedAt().plus(FEED_OVERLAP)
                             : started;
-                } catch (RuntimeException e) {
+                } catch (RuntimeException | Error e) {
+                    // An out-of-memory error too (the workers survive one): ended, no other replica's job was ever
+                    // published here again.
                     System.getLogger(JobEngine.class.getName()).log(System.Logger.Level.WARNING, "cannot read "
-                            + "other replicas' job changes (tried again in a second): " + e.getMessage());
+                            + "other replicas' job changes (tried again in a second): " + e);
                 }
             }
         } catch (InterruptedException e) {
@@ -251,8 +253,16 @@ final class JobEngine implements AutoCloseable {
             throw new ConflictException("job " + id + " has finished (" + j.status() + "): "
                     + "nothing to cancel");
         }
+        canceledHere(id);
         changed(id, "progress");
         return get(tenant, id);
+    }
+
+    /** Tells this process's worker running the job, if one is: it stops at its next check, not its next progress. */
+    private void canceledHere(String id) {
+        if (runner != null) {
+            runner.canceled(id);
+        }
     }
 
     /** Any tenant's job by id (the operator's view). */
@@ -312,6 +322,7 @@ final class JobEngine implements AutoCloseable {
         for (JobStore.Claimed j : store.unfinished()) {
             if (which.test(j)) {
                 if (store.cancel(j.info().id())) {
+                    canceledHere(j.info().id());
                     changed(j.info().id(), "progress");
                 }
                 ids.add(j.info().id());

@@ -52,6 +52,7 @@ final class JobRunner implements AutoCloseable {
     private final Thread fairness;
     private final Duration slice;
     private volatile boolean running = true;
+    private volatile boolean beating = true;
 
     /**
      * @param handlers the handler of each job kind (throws for a kind nobody runs: the job fails, saying so)
@@ -113,16 +114,26 @@ final class JobRunner implements AutoCloseable {
                             + "resumes after it");
                     longest.yieldAsked = true;
                 }
-            } catch (RuntimeException e) {
-                LOG.log(Level.WARNING, "cannot look for waiting jobs: " + e.getMessage());
+            } catch (RuntimeException | Error e) {
+                LOG.log(Level.WARNING, "cannot look for waiting jobs: " + e);
             }
+        }
+    }
+
+    /** A cancel of a job this process may be running, asked here: seen at its next check, not its next progress. */
+    void canceled(String id) {
+        RunContext c = active.get(id);
+        if (c != null) {
+            c.cancelAsked();
         }
     }
 
     /** Heartbeats every job this process runs, four times per stale timeout; a lost claim stops its worker. */
     private void beat() {
         long interval = Math.max(250, staleAfter.toMillis() / 4);
-        while (running) {
+        // Until close() has waited for the jobs: a stop's jobs wind down for a minute or more, and another replica
+        // claimed one gone stale meanwhile while it still ran.
+        while (beating) {
             try {
                 Thread.sleep(interval);
             } catch (InterruptedException e) {
@@ -132,9 +143,13 @@ final class JobRunner implements AutoCloseable {
                 try {
                     if (!jobs.heartbeat(c.id, c.attempt)) {
                         c.lost();
+                    } else if (!c.canceled && jobs.cancelRequested(c.id)) {
+                        // Asked through another replica while this job is on one long item: no progress is
+                        // written (which reads the cancel) until the item is done.
+                        c.cancelAsked();
                     }
-                } catch (RuntimeException e) {
-                    LOG.log(Level.WARNING, "cannot heartbeat job " + c.id + ": " + e.getMessage());
+                } catch (RuntimeException | Error e) {
+                    LOG.log(Level.WARNING, "cannot heartbeat job " + c.id + ": " + e);
                 }
             }
         }
@@ -223,11 +238,11 @@ final class JobRunner implements AutoCloseable {
                 return;
             }
             storeWait.set(Duration.ZERO);
-            JobStatus status = context.canceledByRequest ? JobStatus.CANCELED : status(done);
+            JobStatus status = context.canceledByRequest ? JobStatus.CANCELED : JobOutcome.status(done);
             outcome = status.wireName();
             String said = context.canceledByRequest ? "canceled by request after " + done.processed() + " of "
                     + done.total() + " items; what was indexed before stays indexed"
-                    : error(status, done, handler.item());
+                    : JobOutcome.error(status, done, handler.item());
             JobProgress result = done;
             recorded = ended(() -> jobs.finish(id, context.attempt, status, result, said));
             context.stageEnded();
@@ -409,6 +424,12 @@ final class JobRunner implements AutoCloseable {
             canceled = true;
         }
 
+        /** A cancel was asked: stop at the next check, and end the job canceled. */
+        void cancelAsked() {
+            canceledByRequest = true;
+            canceled = true;
+        }
+
         @Override
         public void progress(JobProgress p) {
             latest = p;
@@ -461,24 +482,6 @@ final class JobRunner implements AutoCloseable {
         return job.info().tenant() == null || job.info().tenant().isEmpty() ? "-" : job.info().tenant();
     }
 
-    static JobStatus status(JobProgress p) {
-        if (p.failed() == 0) {
-            return JobStatus.SUCCEEDED;
-        }
-        return p.failed() >= p.total() ? JobStatus.FAILED : JobStatus.PARTIAL;
-    }
-
-    /** The summary of a job that did not fully succeed, naming its items as its handler calls them. */
-    static String error(JobStatus status, JobProgress p, String item) {
-        return switch (status) {
-            case FAILED -> (p.failed() == 1 ? "the " + item + " failed" : "all " + p.failed() + " " + item + "s failed")
-                    + (p.errors().isEmpty() ? "" : "; the first: " + p.errors().getFirst().reason());
-            case PARTIAL -> p.failed() + " of " + p.total() + " " + item + "s failed; the others were indexed (see "
-                    + "errors)";
-            default -> null;
-        };
-    }
-
     private void sleepQuietly() {
         try {
             wakeUp.tryAcquire(1, TimeUnit.SECONDS);
@@ -510,9 +513,6 @@ final class JobRunner implements AutoCloseable {
     public void close() {
         running = false;
         active.values().forEach(c -> c.shutdown = true);
-        if (heartbeat != null) {
-            heartbeat.interrupt();
-        }
         if (fairness != null) {
             fairness.interrupt();
         }
@@ -528,6 +528,10 @@ final class JobRunner implements AutoCloseable {
                 Thread.currentThread().interrupt();
                 break;
             }
+        }
+        beating = false;
+        if (heartbeat != null) {
+            heartbeat.interrupt();
         }
         // Stopped on purpose, not crashed: a run still winding down is not counted against its job when it is
         // claimed again (three rolling restarts during one extraction batch gave an upload up, its files deleted).

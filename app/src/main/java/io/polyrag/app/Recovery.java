@@ -94,9 +94,11 @@ final class Recovery {
                                 withWorkers.run();
                             }
                             always.run();
-                        } catch (RuntimeException e) {
+                        } catch (RuntimeException | Error e) {
+                            // An out-of-memory error too (its listings are the largest reads): ended, nothing was
+                            // swept, purged or expired again until a restart.
                             LOG.log(Level.WARNING, "recovery sweep failed (retried in " + interval / 1000 + " s): "
-                                    + e.getMessage());
+                                    + e);
                         }
                     }
                 } catch (InterruptedException e) {

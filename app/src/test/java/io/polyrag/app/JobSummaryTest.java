@@ -17,11 +17,11 @@ class JobSummaryTest {
         JobProgress all = JobProgress.at("done").total(2).failed(2)
                 .errors(List.of(new ItemError("a.md", "a.md: no text to index"))).build();
 
-        assertThat(JobRunner.error(JobStatus.PARTIAL, some, "file"))
+        assertThat(JobOutcome.error(JobStatus.PARTIAL, some, "file"))
                 .isEqualTo("1 of 3 files failed; the others were indexed (see errors)");
-        assertThat(JobRunner.error(JobStatus.PARTIAL, some, "item"))
+        assertThat(JobOutcome.error(JobStatus.PARTIAL, some, "item"))
                 .isEqualTo("1 of 3 items failed; the others were indexed (see errors)");
-        assertThat(JobRunner.error(JobStatus.FAILED, all, "item"))
+        assertThat(JobOutcome.error(JobStatus.FAILED, all, "item"))
                 .isEqualTo("all 2 items failed; the first: a.md: no text to index");
         assertThat(new SyncJob(null, null, null, null, null, 50).item()).isEqualTo("item");
         assertThat(new UploadJob(null, null, null, null).item()).isEqualTo("file");

@@ -257,6 +257,53 @@ class JobsTest {
         }
     }
 
+    /** A job on one long item: it writes no progress while it works, and looks for a cancel now and then. */
+    static final class Silent implements JobHandler {
+        @Override
+        public String kind() {
+            return "silent";
+        }
+
+        @Override
+        public JobProgress run(JobStore.Claimed job, JobHandler.Context context) {
+            context.progress(JobProgress.at("thinking").total(1).build());
+            long end = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+            while (!context.canceled() && System.nanoTime() < end) {
+                sleep(20);
+            }
+            return JobProgress.at("done").total(1).processed(1).added(1).build();
+        }
+    }
+
+    /**
+     * A cancel reaches a job that writes no progress (one long item: a model call per chunk of a large file): asked of
+     * the process running it, at its next check; asked through another replica, at its next heartbeat. It waited for
+     * the item's end, and a knowledge base's delete gave up on it.
+     */
+    @Test
+    void a_cancel_reaches_a_job_on_one_long_item() throws Exception {
+        Config config = Config.defaults(Map.of("POLYRAG_DATA_DIR", dir.toString(),
+                "POLYRAG_INGEST_JOB_STALE_SECONDS", "5"));
+        try (CatalogProvider.CatalogAndJobs store = Providers.find(CatalogProvider.class, "h2",
+                Settings.CATALOG_BACKEND).open(new ProviderContext(config, dir));
+                JobEngine jobs = new JobEngine(store.jobStore(), List.of(new Silent()));
+                JobEngine elsewhere = new JobEngine(store.jobStore(), List.of(new Silent()))) {
+            jobs.start(config);
+            for (JobEngine asking : List.of(jobs, elsewhere)) {
+                String id = jobs.submit(Tenant.LOCAL, "silent", "");
+                await().atMost(Duration.ofSeconds(20)).until(() -> jobs.get(Tenant.LOCAL, id).status()
+                        == JobStatus.RUNNING);
+                long asked = System.nanoTime();
+                asking.cancel(Tenant.LOCAL, id);
+                JobInfo done = await().atMost(Duration.ofSeconds(20)).until(() -> jobs.get(Tenant.LOCAL, id),
+                        j -> j.status().finished());
+                assertThat(done.status()).isEqualTo(JobStatus.CANCELED);
+                assertThat((System.nanoTime() - asked) / 1_000_000).as(asking == jobs ? "asked here" : "asked "
+                        + "elsewhere").isLessThan(asking == jobs ? 1_000 : 4_000);
+            }
+        }
+    }
+
     /**
      * A job of many items that resumes cheaply: what it finished is remembered (as an ingest finds its documents
      * unchanged), and it stops at its next item when asked to yield.

@@ -136,8 +136,14 @@ public interface JobStore {
     boolean heartbeat(String jobId, int attempt);
 
     /**
+     * Whether a cancel was asked of this running job: read with each heartbeat, so a worker on one long item (no
+     * progress written meanwhile) still sees a cancel asked through another replica.
+     */
+    boolean cancelRequested(String jobId);
+
+    /**
      * Cancels a job: a queued one ends canceled at once; a running one is asked to stop (its worker sees it at its
-     * next progress write).
+     * next progress write or heartbeat, or at once when the process running it was asked).
      *
      * @return false when the job is unknown or already finished
      */

@@ -271,6 +271,19 @@ final class JdbcJobs implements JobStore {
     }
 
     @Override
+    public boolean cancelRequested(String jobId) {
+        return jdbc.tx("read a job's cancel", c -> {
+            try (PreparedStatement ps = c.prepareStatement("SELECT cancel_requested FROM jobs WHERE id = ? AND "
+                    + "status = 'running'")) {
+                ps.setString(1, jobId);
+                try (ResultSet rs = ps.executeQuery()) {
+                    return rs.next() && rs.getBoolean(1);
+                }
+            }
+        });
+    }
+
+    @Override
     public boolean cancel(String jobId) {
         // A job queued again after an earlier attempt (a yield, a stop, a store away) may have indexed files already.
         return jdbc.tx("cancel a job", c -> JdbcCatalog.update(c, "UPDATE jobs SET status = 'canceled', stage = "
