@@ -32,9 +32,9 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -83,8 +83,11 @@ public final class PolyragClient implements AutoCloseable {
             "GET /v1/knowledge-bases/{name}/tuning", "DELETE /v1/knowledge-bases/{name}/tuning",
             "GET /v1/knowledge-bases/{name}/evaluation", "GET /v1/usage");
 
+    // A field an older server does not send is its type's default, whatever Jackson version the application's
+    // dependency management pins (some fail on a primitive left null).
     static final JsonMapper JSON = JsonMapper.builder().propertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
-            .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES).build();
+            .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+            .disable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES).build();
 
     private final String base;
     private final String apiKey;
@@ -101,10 +104,19 @@ public final class PolyragClient implements AutoCloseable {
         this.base = url.endsWith("/") ? url.substring(0, url.length() - 1) : url;
         // Stripped (a key read from a file keeps its line end), and refused, not quoted, if a character HTTP headers
         // do not allow is left inside: the HTTP client's own message quoted the whole header, the key in it.
-        this.apiKey = b.apiKey == null ? null : b.apiKey.strip();
-        if (apiKey != null && apiKey.chars().anyMatch(c -> c < 0x20 || c == 0x7f)) {
-            throw new IllegalArgumentException("apiKey holds a character HTTP headers do not allow (a line break?): "
-                    + "give the key alone");
+        // A byte-order mark (a key file saved by PowerShell) is never part of a key. Any other character but visible
+        // ASCII is refused by its position: the JDK refuses those above 255 too, quoting the header, key and all.
+        String key = b.apiKey == null ? null : b.apiKey.strip();
+        this.apiKey = key != null && key.startsWith("\uFEFF") ? key.substring(1).strip() : key;
+        if (apiKey != null) {
+            for (int i = 0; i < apiKey.length(); i++) {
+                char c = apiKey.charAt(i);
+                if (c < 0x21 || c > 0x7e) {
+                    throw new IllegalArgumentException(String.format("apiKey holds U+%04X at position %d, which a "
+                            + "key never does (a line break, a space or an invisible character pasted with it?): give "
+                            + "the key alone", (int) c, i));
+                }
+            }
         }
         this.timeout = b.timeout;
         this.retries = b.retries;
@@ -195,6 +207,21 @@ public final class PolyragClient implements AutoCloseable {
 
         public static Search of(String query) {
             return new Search(query);
+        }
+
+        /**
+         * {@code text} cut at a word boundary to at most {@code maxChars} characters: what a framework's retriever
+         * searches for a chat message longer than the server takes (a pasted email), which failed the whole turn.
+         */
+        public static String fitted(String text, int maxChars) {
+            if (text == null || text.length() <= maxChars) {
+                return text;
+            }
+            int cut = maxChars;
+            while (cut > maxChars / 2 && !Character.isWhitespace(text.charAt(cut))) {
+                cut--;
+            }
+            return text.substring(0, cut > maxChars / 2 ? cut : maxChars).strip();
         }
 
         public Search topK(int topK) {
@@ -400,6 +427,16 @@ public final class PolyragClient implements AutoCloseable {
         /** These results, or a 503 {@link PolyragApiException} naming each retriever's failure when {@link #unanswered()}. */
         public SearchResults requireAnswered() {
             if (!unanswered()) {
+                if (!degraded.isEmpty() || !warnings.isEmpty()) {
+                    // Answered in part (a retriever down, a reranker failed, an ingest still running): said where an
+                    // operator looks, or a framework's retriever passed on fewer hits without a word.
+                    StringBuilder what = new StringBuilder("polyrag answered in part:");
+                    degraded.forEach(d -> what.append(' ').append(d.modality()).append(" not searched (")
+                            .append(d.reason()).append(");"));
+                    warnings.forEach(w -> what.append(' ').append(w).append(';'));
+                    System.getLogger(PolyragClient.class.getName()).log(System.Logger.Level.WARNING,
+                            what.toString());
+                }
                 return this;
             }
             StringBuilder why = new StringBuilder("no retriever answered:");
@@ -1181,11 +1218,20 @@ public final class PolyragClient implements AutoCloseable {
     private static final Duration EVENTS_IDLE = Duration.ofSeconds(600);
 
     /** Closes streams that went silent; one daemon thread for every client in the process. */
-    private static final ScheduledExecutorService WATCHDOG = Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread t = new Thread(r, "polyrag-client-stream-watchdog");
-        t.setDaemon(true);
-        return t;
-    });
+    /** Its thread ends a minute after the last stream: kept, each redeploy of an application left one behind. */
+    private static final ScheduledExecutorService WATCHDOG = watchdog();
+
+    private static ScheduledExecutorService watchdog() {
+        ScheduledThreadPoolExecutor e = new ScheduledThreadPoolExecutor(1, r -> {
+            Thread t = new Thread(r, "polyrag-client-stream-watchdog");
+            t.setDaemon(true);
+            return t;
+        });
+        e.setKeepAliveTime(60, TimeUnit.SECONDS);
+        e.allowCoreThreadTimeOut(true);
+        e.setRemoveOnCancelPolicy(true);
+        return e;
+    }
 
     /**
      * Reads server-sent events (event, id, data lines; a blank line ends one) until told to stop or the end. A

@@ -90,6 +90,16 @@ class PolyragClientTest {
         }
         assertThatThrownBy(() -> PolyragClient.builder().baseUrl(base).apiKey("sk-secret\nmore").build())
                 .isInstanceOf(IllegalArgumentException.class).hasMessageNotContaining("sk-secret");
+        // A key file saved with a byte-order mark works; an invisible character pasted inside is refused by its
+        // position (the JDK refused it at the first request, quoting the header, key and all).
+        try (PolyragClient withBom = PolyragClient.builder().baseUrl(base).apiKey("\uFEFF" + key).build()) {
+            assertThat(withBom.usage().documents()).isNotNegative();
+        }
+        assertThatThrownBy(() -> PolyragClient.builder().baseUrl(base).apiKey("sk-se\u200Bcret").build())
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("U+200B at position 5")
+                .hasMessageNotContaining("sk-se");
+        assertThat(PolyragClient.Search.fitted("alpha beta gamma", 11)).isEqualTo("alpha beta");
+        assertThat(PolyragClient.Search.fitted("short", 11)).isEqualTo("short");
     }
 
     /**

@@ -17,7 +17,8 @@ import java.util.Map;
  * is a {@link Content} whose segment carries where it came from: {@code document_id}, {@code chunk_id},
  * {@code title}, {@code uri}, {@code location}, {@code knowledge_base}, {@code score} and {@code rank_<retriever>}
  * for each retriever that found it ({@code rank_vector}, {@code rank_fulltext}, …); the fused score is also
- * {@link ContentMetadata#SCORE}.
+ * {@link ContentMetadata#SCORE}. A query longer than {@code maxQueryChars} (2,000, the server's default limit) is cut
+ * at a word boundary. Closing it closes the client it made (not one given with {@code client}).
  *
  * <pre>{@code
  * ContentRetriever retriever = PolyragContentRetriever.builder().baseUrl("http://127.0.0.1:8080").apiKey(key)
@@ -25,18 +26,30 @@ import java.util.Map;
  * Assistant assistant = AiServices.builder(Assistant.class).chatModel(model).contentRetriever(retriever).build();
  * }</pre>
  */
-public final class PolyragContentRetriever implements ContentRetriever {
+public final class PolyragContentRetriever implements ContentRetriever, AutoCloseable {
     private final PolyragClient client;
+    private final boolean owned;
     private final List<String> knowledgeBases;
     private final int topK;
     private final List<String> modalities;
+    private final int maxQueryChars;
 
     private PolyragContentRetriever(Builder b) {
+        this.owned = b.client == null;
         this.client = b.client != null ? b.client : PolyragClient.builder().baseUrl(b.baseUrl).apiKey(b.apiKey)
                 .timeout(b.timeout).build();
         this.knowledgeBases = b.knowledgeBases;
         this.topK = b.topK;
         this.modalities = b.modalities;
+        this.maxQueryChars = b.maxQueryChars;
+    }
+
+    /** Closes the client this retriever made; one given with {@code client} is the caller's to close. */
+    @Override
+    public void close() {
+        if (owned) {
+            client.close();
+        }
     }
 
     public static Builder builder() {
@@ -45,7 +58,8 @@ public final class PolyragContentRetriever implements ContentRetriever {
 
     @Override
     public List<Content> retrieve(Query query) {
-        return client.search(PolyragClient.Search.of(query.text()).topK(topK).knowledgeBases(knowledgeBases)
+        return client.search(PolyragClient.Search.of(PolyragClient.Search.fitted(query.text(), maxQueryChars))
+                .topK(topK).knowledgeBases(knowledgeBases)
                 .modalities(modalities)).requireAnswered().hits().stream().map(PolyragContentRetriever::content).toList();
     }
 
@@ -63,6 +77,7 @@ public final class PolyragContentRetriever implements ContentRetriever {
         private List<String> knowledgeBases = List.of();
         private int topK = 5;
         private List<String> modalities = List.of();
+        private int maxQueryChars = 2000;
 
         public Builder baseUrl(String baseUrl) {
             this.baseUrl = baseUrl;
@@ -103,6 +118,15 @@ public final class PolyragContentRetriever implements ContentRetriever {
         /** Only these retrievers: vector, fulltext, graph, rdf (none: every one the server runs). */
         public Builder modalities(String... modalities) {
             this.modalities = List.of(modalities);
+            return this;
+        }
+
+        /** The longest query searched (default 2,000, the server's default limit): a longer message is cut. */
+        public Builder maxQueryChars(int maxQueryChars) {
+            if (maxQueryChars < 10) {
+                throw new IllegalArgumentException("maxQueryChars must be at least 10, got " + maxQueryChars);
+            }
+            this.maxQueryChars = maxQueryChars;
             return this;
         }
 

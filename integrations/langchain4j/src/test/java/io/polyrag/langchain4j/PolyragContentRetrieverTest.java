@@ -81,6 +81,9 @@ class PolyragContentRetrieverTest {
             assertThat((Double) top.metadata().get(ContentMetadata.SCORE)).isPositive();
             assertThat(contents).allSatisfy(c -> assertThat(c.textSegment().metadata().getString("knowledge_base"))
                     .isEqualTo("recipes"));
+            // A chat message longer than the server takes (a pasted email) is searched cut, not a failed turn.
+            assertThat(retriever.retrieve(Query.from("how long does the levain rest " + "and then ".repeat(400))))
+                    .isNotEmpty();
 
             FixedReply model = new FixedReply();
             Assistant assistant = AiServices.builder(Assistant.class).chatModel(model).contentRetriever(retriever)

@@ -73,7 +73,7 @@ class PolyragSpringAiTest {
         assertThat(docs).isNotEmpty();
         Document top = docs.getFirst();
         assertThat(top.getText()).contains("twelve hours");
-        assertThat(top.getScore()).isPositive();
+        assertThat(top.getScore()).isEqualTo(1.0);
         assertThat(top.getMetadata()).containsEntry("title", "Levain").containsEntry("uri", "note:levain")
                 .containsEntry("knowledge_base", "recipes").containsEntry("rank_fulltext", 1).containsKey("document_id");
 
@@ -85,6 +85,33 @@ class PolyragSpringAiTest {
         String sent = model.received.getFirst().getContents();
         assertThat(sent).contains("How long does the levain rest?").contains("After about twelve hours the levain")
                 .doesNotContain("Quokkas");
+    }
+
+    /**
+     * Spring AI's joiner sorts documents by score: a reranked hit keeps its fused score, so scores fall with the
+     * rank, the fused one kept as metadata. A query longer than the server takes is searched cut.
+     */
+    @Test
+    void documents_keep_polyrags_order_through_the_joiner_and_a_long_query_is_cut() {
+        List<PolyragClient.Hit> hits = List.of(hit(1, 0.012, "reranked first"), hit(2, 0.030, "second"),
+                hit(3, 0.030, "third"));
+        List<Document> docs = PolyragDocumentRetriever.documents(hits);
+        assertThat(docs).extracting(Document::getText).containsExactly("reranked first", "second", "third");
+        assertThat(docs.getFirst().getMetadata()).containsEntry("fused_score", 0.012).doesNotContainKey("score");
+        Query q = new Query("q");
+        List<Document> joined = new org.springframework.ai.rag.retrieval.join.ConcatenationDocumentJoiner().join(
+                Map.of(q, List.of(docs)));
+        assertThat(joined).extracting(Document::getText).containsExactly("reranked first", "second", "third");
+        try (var retriever = PolyragDocumentRetriever.builder().baseUrl(base).apiKey(key).knowledgeBases("recipes")
+                .build()) {
+            assertThat(retriever.retrieve(new Query("how long does the levain rest " + "and then ".repeat(400))))
+                    .isNotEmpty();
+        }
+    }
+
+    private static PolyragClient.Hit hit(int rank, double score, String text) {
+        return new PolyragClient.Hit(rank, score, "d" + rank, "c" + rank, "u", "t", text, "text", List.of(), "",
+                "kb", 1, 0, Map.of(), List.of(), null, List.of());
     }
 
     /** A per-request filter expression is refused, never ignored (ignored, every knowledge base was searched). */
