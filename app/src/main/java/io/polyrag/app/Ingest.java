@@ -112,7 +112,8 @@ public final class Ingest {
     public IngestReport items(List<SourceItem> items, KnowledgeBase knowledgeBase, boolean skipGraph,
             ProgressListener listener, BooleanSupplier stop) {
         List<IngestInput> inputs = items.stream().map(i -> new IngestInput(i.uri(), i.name(), i.content().length,
-                i.mediaType(), i::content)).toList();
+                i.mediaType(), i::content, i.title() == null ? null : i.name() + "\n" + i.title(), i.title()))
+                .toList();
         ingest.mayIngest(tenant.id());
         return ingest.ingest(tenant.id(), inputs, Scope.bind(tenant, knowledgeBase).storageName(),
                 new IngestPipeline.Run(skipGraph, 0, stop), listener);

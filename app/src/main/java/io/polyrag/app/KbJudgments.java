@@ -9,8 +9,8 @@ import io.polyrag.core.model.DocumentInfo;
 import io.polyrag.core.model.Ids;
 import io.polyrag.core.model.KnowledgeBase;
 import io.polyrag.core.port.Catalog;
-import io.polyrag.core.port.JudgmentStore;
 import io.polyrag.core.port.JudgmentStore.Judgment;
+import io.polyrag.core.port.JudgmentStore;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -23,6 +23,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
 /**
  * A knowledge base's judged queries (a query, the documents relevant to it, graded): checked and kept, listed,
@@ -145,19 +146,33 @@ final class KbJudgments {
         }
         Map<String, String> resolved = resolve(stored, refs);
         List<Judgment> out = new ArrayList<>();
+        // Every unknown document a grade above 0 names, said at once (one at a time, a BEIR split naming documents
+        // a corpus lacks took as many uploads as it has); one graded 0 counts for nothing and is left out.
+        Set<String> unknown = new LinkedHashSet<>();
+        String firstAt = null;
         for (int i = 0; i < in.size(); i++) {
             JudgedQuery j = in.get(i);
             Map<String, Integer> grades = new LinkedHashMap<>();
             for (Map.Entry<String, Integer> e : j.relevant().entrySet()) {
                 String doc = resolved.get(e.getKey());
                 if (doc == null) {
-                    throw new InvalidInputException("judgments[" + i + "].relevant names '" + Ids.abbreviate(
-                            e.getKey(), 80) + "', which is no document of knowledge base '" + kb.name() + "': name a "
-                            + "document by its id or its URI (GET /v1/documents?kb=" + kb.name() + " lists them)");
+                    if (e.getValue() > 0 && unknown.add(e.getKey()) && firstAt == null) {
+                        firstAt = "judgments[" + i + "].relevant";
+                    }
+                    continue;
                 }
                 grades.merge(doc, e.getValue(), Math::max);
             }
             out.add(new Judgment(queryId(j), j.query().strip(), grades));
+        }
+        if (!unknown.isEmpty()) {
+            throw new InvalidInputException((unknown.size() == 1 ? firstAt + " names '" + Ids.abbreviate(
+                    unknown.iterator().next(), 80) + "', which is no document of knowledge base '" + kb.name() + "'"
+                    : firstAt + " and others name " + unknown.size() + " documents knowledge base '" + kb.name()
+                    + "' does not hold (" + unknown.stream().limit(10).map(u -> "'" + Ids.abbreviate(u, 40) + "'")
+                    .collect(Collectors.joining(", ")) + (unknown.size() > 10 ? ", …" : "") + ")")
+                    + ": name a document by its id or its URI (GET /v1/documents?kb=" + kb.name() + " lists them); "
+                    + "one graded 0 may be unknown");
         }
         List<Judgment> before = judgments.judgments(stored);
         // One question, one judgment: the same text under two ids fell into two folds of a tuning (trained on its

@@ -203,6 +203,16 @@ class KbFusionTest {
         assertThatThrownBy(() -> kbs.addJudgments(KB, List.of(new JudgedQuery("a", "q", Map.of("nope", 1)))))
                 .isInstanceOf(InvalidInputException.class).hasMessageContaining("judgments[0].relevant names 'nope'")
                 .hasMessageContaining("no document of knowledge base 'units'");
+        // Every unknown document at once; one graded 0 counts for nothing and is left out, not refused.
+        assertThatThrownBy(() -> kbs.addJudgments(KB, List.of(new JudgedQuery("a", "q", Map.of("nope", 1)),
+                new JudgedQuery("b", "r", Map.of("nada", 2))))).isInstanceOf(InvalidInputException.class)
+                .hasMessageContaining("2 documents knowledge base 'units' does not hold").hasMessageContaining("'nope'")
+                .hasMessageContaining("'nada'");
+        assertThat(kbs.addJudgments(KB, List.of(new JudgedQuery("zero-unknown", "Which unit is first?", Map.of(
+                "unit:1", 1, "nope", 0))))).isEqualTo(1);
+        assertThat(kbs.judgments(KB).stream().filter(j -> j.queryId().equals("zero-unknown")).findFirst()
+                .orElseThrow().relevant()).hasSize(1);
+        kbs.deleteJudgments(KB, "zero-unknown");
         assertThatThrownBy(() -> kbs.addJudgments(KB, List.of(new JudgedQuery("a", "q", Map.of("unit:1", 1)),
                 new JudgedQuery("a", "r", Map.of("unit:2", 1))))).isInstanceOf(InvalidInputException.class)
                 .hasMessageContaining("judgments[1].query_id 'a' appears twice");
@@ -241,6 +251,9 @@ class KbFusionTest {
                 "{\"_id\": \"q1\", \"text\": \"x\"}\n")).hasMessageContaining("qrels line 2 judges query 'q9'");
         assertThatThrownBy(() -> JudgedQuery.fromBeir("q1 d1 one\n", "{\"_id\": \"q1\", \"text\": \"x\"}\n"))
                 .hasMessageContaining("qrels line 1 must be");
+        // Files saved with a byte-order mark (Windows' "UTF-8 with BOM") are read as without.
+        assertThat(JudgedQuery.fromBeir("\uFEFFquery-id\tcorpus-id\tscore\nq1\td1\t1\n",
+                "\uFEFF{\"_id\": \"q1\", \"text\": \"x\"}\n")).extracting(JudgedQuery::queryId).containsExactly("q1");
         // Past the bound of judged queries, refused at that line, before the queries are read at all.
         StringBuilder many = new StringBuilder();
         for (int i = 0; i <= JudgedQuery.MAX_QUERIES; i++) {

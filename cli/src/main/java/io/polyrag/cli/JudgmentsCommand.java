@@ -71,7 +71,8 @@ final class JudgmentsCommand implements Callable<Integer> {
             }
             List<JudgedQuery> in;
             if (file != null) {
-                in = Json.read(Files.readString(file, StandardCharsets.UTF_8), Body.class).judgments();
+                in = Json.read(JudgedQuery.withoutBom(Files.readString(file, StandardCharsets.UTF_8)), Body.class)
+                        .judgments();
             } else {
                 try (var reader = Files.newBufferedReader(queries, StandardCharsets.UTF_8)) {
                     in = JudgedQuery.fromBeir(Files.readString(qrels, StandardCharsets.UTF_8), reader);

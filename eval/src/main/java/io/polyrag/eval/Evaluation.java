@@ -149,8 +149,10 @@ public final class Evaluation {
         String body = d.text().isBlank() ? d.title() : d.text();
         String html = "<html><head><title>" + escape(d.title()) + "</title></head><body><p>" + escape(body)
                 + "</p></body></html>";
+        // An entry without a title (FiQA, Quora, MS MARCO) has none: the page's name is its id, which the parser
+        // took for its title, heading every chunk with a number ("2016") that matched queries naming it.
         return new SourceItem("beir:" + d.id(), d.id() + ".html", html.getBytes(StandardCharsets.UTF_8),
-                "text/html");
+                "text/html", d.title().isBlank() ? "" : null);
     }
 
     private static String escape(String s) {

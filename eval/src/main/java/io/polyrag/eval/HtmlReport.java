@@ -5,6 +5,8 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.Set;
+import java.util.stream.Collectors;
 
 
 /**
@@ -73,8 +75,11 @@ public final class HtmlReport {
                         .append(" sign flips); above 0.05 the difference is within what query sampling explains.</p>"));
         if (anyBaseline) {
             // --versus RUN compares with a run of this report; --baseline with the same-named run of a saved one.
-            String against = runs.stream().filter(x -> x.vsBaseline() != null && !x.vsBaseline().run().equals(x.name()))
-                    .map(x -> x.vsBaseline().run()).findFirst().orElse(null);
+            // A --versus comparison names a run of this report; a --baseline one names "baseline RUN".
+            Set<String> names = runs.stream().map(EvalReport.Run::name).collect(
+                    Collectors.toSet());
+            String against = runs.stream().filter(x -> x.vsBaseline() != null && !x.vsBaseline().run().equals(x.name())
+                    && names.contains(x.vsBaseline().run())).map(x -> x.vsBaseline().run()).findFirst().orElse(null);
             sb.append("<p class=\"muted\">vs baseline: the same test against ").append(against != null
                     ? "run " + esc(against) + " of this report (given with --versus).</p>"
                     : "the same-named run of the report given with --baseline.</p>");

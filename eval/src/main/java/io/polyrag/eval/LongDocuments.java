@@ -21,7 +21,8 @@ import tools.jackson.databind.json.JsonMapper;
  * with the part's grade (the best when several parts are judged). The queries are the source's. So fusion meets what
  * users' manuals and reports give it: documents of many chunks, a question answered by one of them.
  *
- * <p>Usage: {@code eval/long-documents SRC DEST [--join 4] [--seed 7]}; every {@code qrels-*.tsv} of SRC is rewritten.
+ * <p>Usage: {@code eval/long-documents SRC DEST [--join 4] [--seed 7]}; every {@code qrels-*.tsv} and
+ * {@code qrels/*.tsv} of SRC is rewritten.
  */
 public final class LongDocuments {
     private static final JsonMapper JSON = JsonMapper.builder().build();
@@ -56,7 +57,7 @@ public final class LongDocuments {
         List<JsonNode> docs = new ArrayList<>();
         for (String line : Files.readAllLines(src.resolve("corpus.jsonl"), StandardCharsets.UTF_8)) {
             if (!line.isBlank()) {
-                docs.add(JSON.readTree(line));
+                docs.add(JSON.readTree(line.replace("\uFEFF", "")));
             }
         }
         Collections.shuffle(docs, new Random(seed));
@@ -69,7 +70,7 @@ public final class LongDocuments {
                 joinedId.put(d.get("_id").asString(), id);
                 String title = d.has("title") ? d.get("title").asString() : "";
                 text.append(text.isEmpty() ? "" : "\n\n").append(title.isBlank() ? "" : "## " + title + "\n\n")
-                        .append(d.get("text").asString());
+                        .append(d.path("text").asString(""));
             }
             Map<String, Object> out = new LinkedHashMap<>();
             out.put("_id", id);
@@ -80,32 +81,45 @@ public final class LongDocuments {
         Files.writeString(dest.resolve("corpus.jsonl"), corpus, StandardCharsets.UTF_8);
         Files.copy(src.resolve("queries.jsonl"), dest.resolve("queries.jsonl"),
                 StandardCopyOption.REPLACE_EXISTING);
+        // qrels-*.tsv, and BEIR's own layout, qrels/*.tsv (written to DEST/qrels/): rewritten alike.
+        List<Path> judged = new ArrayList<>();
         try (var files = Files.list(src)) {
-            for (Path q : files.filter(p -> p.getFileName().toString().matches("qrels-.*\\.tsv")).toList()) {
-                Map<String, Map<String, Integer>> grades = new LinkedHashMap<>();
-                List<String> lines = Files.readAllLines(q, StandardCharsets.UTF_8);
-                // As the dataset's reader takes it: a header line only where it names query-id.
-                boolean header = !lines.isEmpty() && lines.getFirst().replace("\uFEFF", "").startsWith("query-id");
-                for (String line : lines.subList(header ? 1 : 0, lines.size())) {
-                    String[] f = line.replace("\uFEFF", "").strip().split("\t");
-                    if (f.length < 3 || !joinedId.containsKey(f[1])) {
-                        continue;
-                    }
-                    int grade;
-                    try {
-                        grade = Integer.parseInt(f[2].strip());
-                    } catch (NumberFormatException e) {
-                        System.err.println(q.getFileName() + ": grade '" + f[2] + "' is not an integer, line skipped");
-                        continue;
-                    }
-                    grades.computeIfAbsent(f[0], k -> new LinkedHashMap<>()).merge(joinedId.get(f[1]), grade,
-                            Math::max);
-                }
-                StringBuilder out = new StringBuilder("query-id\tcorpus-id\tscore\n");
-                grades.forEach((query, byDoc) -> byDoc.forEach((doc, grade) -> out.append(query).append('\t')
-                        .append(doc).append('\t').append(grade).append('\n')));
-                Files.writeString(dest.resolve(q.getFileName()), out, StandardCharsets.UTF_8);
+            judged.addAll(files.filter(p -> p.getFileName().toString().matches("qrels-.*\\.tsv")).toList());
+        }
+        if (Files.isDirectory(src.resolve("qrels"))) {
+            try (var files = Files.list(src.resolve("qrels"))) {
+                judged.addAll(files.filter(p -> p.getFileName().toString().endsWith(".tsv")).toList());
             }
+        }
+        if (judged.isEmpty()) {
+            throw new IllegalArgumentException("SRC has no judgements: neither qrels-*.tsv nor qrels/*.tsv");
+        }
+        for (Path q : judged) {
+            Map<String, Map<String, Integer>> grades = new LinkedHashMap<>();
+            List<String> lines = Files.readAllLines(q, StandardCharsets.UTF_8);
+            // As the dataset's reader takes it: a header line only where it names query-id.
+            boolean header = !lines.isEmpty() && lines.getFirst().replace("\uFEFF", "").startsWith("query-id");
+            for (String line : lines.subList(header ? 1 : 0, lines.size())) {
+                String[] f = line.replace("\uFEFF", "").strip().split("\t");
+                if (f.length < 3 || !joinedId.containsKey(f[1])) {
+                    continue;
+                }
+                int grade;
+                try {
+                    grade = Integer.parseInt(f[2].strip());
+                } catch (NumberFormatException e) {
+                    System.err.println(q.getFileName() + ": grade '" + f[2] + "' is not an integer, line skipped");
+                    continue;
+                }
+                grades.computeIfAbsent(f[0], k -> new LinkedHashMap<>()).merge(joinedId.get(f[1]), grade,
+                        Math::max);
+            }
+            StringBuilder out = new StringBuilder("query-id\tcorpus-id\tscore\n");
+            grades.forEach((query, byDoc) -> byDoc.forEach((doc, grade) -> out.append(query).append('\t')
+                    .append(doc).append('\t').append(grade).append('\n')));
+            Path to = dest.resolve(src.relativize(q));
+            Files.createDirectories(to.getParent());
+            Files.writeString(to, out, StandardCharsets.UTF_8);
         }
         System.out.printf("%d documents of up to %d joined into %d in %s%n", docs.size(), join,
                 (docs.size() + join - 1) / join, dest);

@@ -55,6 +55,11 @@ class BaselineTest {
         assertThat(c.p()).isLessThan(0.01);
         assertThat(now.runs().get(1).vsBaseline()).isNull();
         assertThat(notes).containsExactly("run weighted is not in the baseline");
+        // The HTML report says what it was compared with: the saved report, not a run of its own (--versus).
+        assertThat(HtmlReport.render(now)).contains("the same-named run of the report given with --baseline")
+                .doesNotContain("--versus");
+        assertThat(HtmlReport.render(Baseline.versus(report("scifact", run("vector", 0.1, 40), run("fulltext", 0,
+                40)), "fulltext"))).contains("run fulltext of this report (given with --versus)");
     }
 
     @Test

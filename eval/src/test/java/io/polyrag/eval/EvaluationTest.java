@@ -153,6 +153,23 @@ class EvaluationTest {
         assertThat(ds.warnings()).anyMatch(w -> w.contains("1 query has no judgement above 0"));
     }
 
+    /** An entry without a title (FiQA, Quora) is indexed without one: its id was its title, heading every chunk. */
+    @Test
+    void an_entry_without_a_title_is_not_titled_by_its_id() {
+        try (Polyrag p = Polyrag.open(Config.load(Map.of(), Map.of("data.dir", tmp.resolve("untitled").toString(),
+                "vector.enabled", "false", "graph.enabled", "false", "rdf.enabled", "false")))) {
+            p.ingest().items(List.of(Evaluation.item(new BeirDataset.Doc("2016", "", "Tax brackets explained.")),
+                    Evaluation.item(new BeirDataset.Doc("7", "Lava", "Lava tubes of Hawaii."))),
+                    io.polyrag.core.model.KnowledgeBase.of("eval"), ProgressListener.NONE);
+            assertThat(p.search().run(io.polyrag.core.model.SearchRequest.builder("2016").knowledgeBases(
+                    List.of("eval")).build()).hits()).as("the id is no word of the document").isEmpty();
+            assertThat(p.search().run(io.polyrag.core.model.SearchRequest.builder("tax brackets").knowledgeBases(
+                    List.of("eval")).build()).hits().getFirst().title()).isEmpty();
+            assertThat(p.search().run(io.polyrag.core.model.SearchRequest.builder("lava").knowledgeBases(
+                    List.of("eval")).build()).hits().getFirst().title()).isEqualTo("Lava");
+        }
+    }
+
     @Test
     void an_entry_of_a_title_alone_is_indexed_with_it_as_its_text() {
         var item = Evaluation.item(new BeirDataset.Doc("t1", "Lava tubes of Hawaii", ""));

@@ -56,4 +56,24 @@ class LongDocumentsTest {
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> LongDocuments.main(new String[] {src.toString(),
                 src.toString()})).hasMessageContaining("DEST is SRC");
     }
+
+    /** BEIR's own layout (qrels/test.tsv), a title-only entry and a byte-order mark: DEST judged, nothing lost. */
+    @Test
+    void beirs_own_qrels_folder_is_rewritten_too() throws Exception {
+        Path src = Files.createDirectories(tmp.resolve("beir"));
+        Files.writeString(src.resolve("corpus.jsonl"), "\uFEFF{\"_id\": \"d0\", \"title\": \"Zero\", \"text\": \"Text "
+                + "zero.\"}\n{\"_id\": \"d1\", \"title\": \"A title alone\"}\n");
+        Files.writeString(src.resolve("queries.jsonl"), "{\"_id\": \"q1\", \"text\": \"zero\"}\n");
+        Files.createDirectories(src.resolve("qrels"));
+        Files.writeString(src.resolve("qrels/test.tsv"), "query-id\tcorpus-id\tscore\nq1\td1\t1\n");
+        Path dest = tmp.resolve("beir-long");
+        LongDocuments.main(new String[] {src.toString(), dest.toString(), "--join", "2"});
+        assertThat(Files.readAllLines(dest.resolve("qrels/test.tsv"))).containsExactly("query-id\tcorpus-id\tscore",
+                "q1\tlong-0\t1");
+        assertThat(BeirDataset.load(dest).corpus().get("long-0").text()).contains("## A title alone")
+                .contains("Text zero.");
+        Files.delete(src.resolve("qrels/test.tsv"));
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> LongDocuments.main(new String[] {src.toString(),
+                tmp.resolve("unjudged").toString()})).hasMessageContaining("no judgements");
+    }
 }

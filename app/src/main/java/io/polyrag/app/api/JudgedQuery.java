@@ -52,12 +52,18 @@ public record JudgedQuery(String queryId, String query, Map<String, Integer> rel
         }
     }
 
+    /** {@code s} without a leading byte-order mark. */
+    public static String withoutBom(String s) {
+        return s.startsWith("\uFEFF") ? s.substring(1) : s;
+    }
+
     /** The qrels' judgments by query, and the line each query is first judged on. */
     private static void readQrels(String qrels, Map<String, Map<String, Integer>> judged,
             Map<String, Integer> firstLine) {
         String[] lines = split(qrels, "qrels");
         for (int i = 0; i < lines.length; i++) {
-            String line = lines[i].strip();
+            // A file saved "UTF-8 with BOM" (Windows) keeps the mark before its header, which strip() leaves.
+            String line = (i == 0 ? withoutBom(lines[i]) : lines[i]).strip();
             if (line.isEmpty() || i == 0 && line.toLowerCase(Locale.ROOT).startsWith("query-id")) {
                 continue;
             }
@@ -100,7 +106,7 @@ public record JudgedQuery(String queryId, String query, Map<String, Integer> rel
         BufferedReader in = new BufferedReader(queries);
         StringBuilder line = new StringBuilder();
         for (int n = 1; readLine(in, line, n); n++) {
-            String l = line.toString().strip();
+            String l = (n == 1 ? withoutBom(line.toString()) : line.toString()).strip();
             if (l.isEmpty()) {
                 continue;
             }

@@ -50,6 +50,55 @@ public final class Significance {
         return new Comparison(bName, round(mean), interval(d), randomisationP(d, mean));
     }
 
+    /**
+     * A regression gate's test of {@code a} against {@code b} on the queries both hold: the one-sided p that {@code a}
+     * is worse (share of sign flips whose sum is at most the observed one), and how many queries changed at all. The
+     * two-sided p cannot fall below 0.05 with fewer than six changed queries, so a gate on it passed five queries
+     * dropping from 1 to 0.
+     *
+     * @param delta mean of (a − b)
+     * @param p one-sided p-value of "a is worse"
+     * @param changed queries whose score differs
+     * @param compared queries both hold
+     */
+    public record Regression(double delta, double p, int changed, int compared) {
+        /** Too few changed queries for any p below 0.05: a test cannot tell, whatever they did. */
+        public boolean untestable() {
+            return changed > 0 && Math.pow(0.5, changed) >= 0.05;
+        }
+    }
+
+    public static Regression regression(Map<String, Double> a, Map<String, Double> b) {
+        List<Double> diffs = new ArrayList<>();
+        a.forEach((q, x) -> {
+            Double y = b.get(q);
+            if (y != null) {
+                diffs.add(x - y);
+            }
+        });
+        double[] d = diffs.stream().mapToDouble(Double::doubleValue).toArray();
+        int changed = (int) diffs.stream().filter(x -> Math.abs(x) > 1e-12).count();
+        double sum = 0;
+        for (double x : d) {
+            sum += x;
+        }
+        if (changed == 0) {
+            return new Regression(0, 1.0, 0, d.length);
+        }
+        SplittableRandom random = new SplittableRandom(20_070_101L);
+        int extreme = 0;
+        for (int t = 0; t < TRIALS; t++) {
+            double flipped = 0;
+            for (double x : d) {
+                flipped += random.nextBoolean() ? x : -x;
+            }
+            if (flipped <= sum + 1e-9) {
+                extreme++;
+            }
+        }
+        return new Regression(round(sum / d.length), round((extreme + 1.0) / (TRIALS + 1.0)), changed, d.length);
+    }
+
     private static List<Double> interval(double[] v) {
         double mean = mean(v);
         double half = Z95 * standardError(v, mean);

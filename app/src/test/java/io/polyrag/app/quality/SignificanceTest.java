@@ -64,4 +64,30 @@ class SignificanceTest {
         assertThat(Significance.compare(a, "b", b)).isEqualTo(first);
         assertThat(Significance.compare(Map.of(), "b", b).p()).isEqualTo(1.0);
     }
+
+    /**
+     * A gate's one-sided test: five of fifty queries dropping from 1 to 0 is a regression (the two-sided p could not
+     * fall below 0.0625 with five changed queries, and the gate passed it); four or fewer changed are too few for any
+     * test, which the gate is told.
+     */
+    @Test
+    void a_regression_on_five_queries_of_fifty_is_found_one_sided() {
+        Map<String, Double> before = new java.util.HashMap<>();
+        Map<String, Double> now = new java.util.HashMap<>();
+        for (int i = 0; i < 50; i++) {
+            before.put("q" + i, 1.0);
+            now.put("q" + i, i < 5 ? 0.0 : 1.0);
+        }
+        Significance.Regression r = Significance.regression(now, before);
+        assertThat(r.delta()).isCloseTo(-0.1, within(1e-9));
+        assertThat(r.changed()).isEqualTo(5);
+        assertThat(r.compared()).isEqualTo(50);
+        assertThat(r.p()).isLessThan(0.05);
+        assertThat(r.untestable()).isFalse();
+        assertThat(Significance.compare(now, "before", before).p()).as("two-sided").isGreaterThan(0.05);
+        now.put("q4", 1.0);
+        assertThat(Significance.regression(now, before).untestable()).isTrue();
+        assertThat(Significance.regression(before, before).changed()).isZero();
+        assertThat(Significance.regression(before, now).p()).as("better is not worse").isGreaterThan(0.9);
+    }
 }

@@ -9,11 +9,16 @@ import java.util.Objects;
  * @param name a file name, used to pick a parser and for messages
  * @param content the bytes
  * @param mediaType the media type the caller declared, or null to detect it
+ * @param title the title it is indexed under whatever the parser finds ("" for none); null for the parser's
  */
-public record SourceItem(String uri, String name, byte[] content, String mediaType) {
+public record SourceItem(String uri, String name, byte[] content, String mediaType, String title) {
     public SourceItem {
         Objects.requireNonNull(uri, "uri");
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(content, "content");
+    }
+
+    public SourceItem(String uri, String name, byte[] content, String mediaType) {
+        this(uri, name, content, mediaType, null);
     }
 }
