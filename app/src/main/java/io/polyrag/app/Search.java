@@ -200,15 +200,17 @@ public final class Search {
             String rewritten = rw == null ? request.query() : rw.query();
             // A rewrite that carries earlier turns' words past the query limit is not the user's fault: their own
             // question is searched instead.
-            SearchRequest r = rewritten.equals(request.query()) || rewritten.length() > config.get(
-                    Settings.SEARCH_MAX_QUERY_CHARS) ? request : request.toBuilder().query(rewritten).build();
+            boolean asWritten = rewritten.length() > config.get(Settings.SEARCH_MAX_QUERY_CHARS);
+            SearchRequest r = rewritten.equals(request.query()) || asWritten ? request
+                    : request.toBuilder().query(rewritten).build();
             Answer a = tracing.span("answer", () -> answerNow(r, scope, neighbours, grounding, onToken,
                     route == null ? config.get(Settings.ANSWER_ROUTER) : route));
             // The model's failure to condense was said only in the server's log: every follow-up quietly fell back.
             // Its own message stays there (a provider's words are not the tenant's to read).
             return rw == null || rw.problem() == null ? a : a.warned(List.of("the language model could not condense "
-                    + "this follow-up into a standalone question: it was searched with the offline rewrite, '"
-                    + rw.query() + "' (the server's log says why)"));
+                    + "this follow-up into a standalone question: it was searched " + (asWritten ? "as written (the "
+                    + "offline rewrite was longer than the query limit)" : "with the offline rewrite, '" + rw.query()
+                    + "'") + " (the server's log says why)"));
         });
     }
 

@@ -378,6 +378,11 @@ public final class ExtractiveAnswerer {
             for (int i = 0; i < pool.size(); i++) {
                 float[] v = vectors.get(pool.get(i).text());
                 cos[i] = v == null ? 0 : cosine(q, v);
+                // A vector of NaN (a custom fp16 model) made every scaled score NaN, and the answer quoted the
+                // first sentence of source 1 whatever the question.
+                if (!Double.isFinite(cos[i])) {
+                    cos[i] = 0;
+                }
                 min = Math.min(min, cos[i]);
                 max = Math.max(max, cos[i]);
             }

@@ -95,8 +95,9 @@ public final class IntentRouter {
             + "what time is it|(?:what'?s|what is) the (?:time|date)|(?:what'?s |what is )?today'?s date|"
             + "what day is (?:it|today)|(?:play|put on) (?:some )?(?:music|a song|songs)|"
             + "(?:what are )?(?:the |today'?s )?lottery numbers)(?:\\s+(?:please|today|now|right now|for me))*$"
-            + "|^translate\\b|\\d+(\\.\\d+)?\\s*(plus|minus|times|divided by|"
-            + "multiplied by)\\s*\\d|^(what is|what's|calculate|compute)\\s*-?\\d+(\\.\\d+)?\\s*[-+*/x×÷^]\\s*"
+            // Anchored whole: "Is the dose 2 times 5 ml a day?" and "Translate the warranty terms" ask the documents.
+            + "|^translate\\b(?! the\\b)|^(?:what is |what's )?-?\\d+(\\.\\d+)?\\s*(plus|minus|"
+            + "times|divided by|multiplied by)\\s*-?\\d+(\\.\\d+)?\\s*\\??$|^(what is|what's|calculate|compute)\\s*-?\\d+(\\.\\d+)?\\s*[-+*/x×÷^]\\s*"
             + "-?\\d+(\\.\\d+)?\\s*\\??$");
     /**
      * The small-talk phrases that make a message small talk with one other word ("good morning polyrag"): a

@@ -104,6 +104,18 @@ class ExtractiveAnswererTest {
                 .isEqualTo("Coffee beans are roasted in small batches. [1] Coffee beans come from Ethiopia and Brazil. [1]");
     }
 
+    /** One sentence's vector of NaN (a custom fp16 model) leaves the others' scores as they are. */
+    @Test
+    void a_sentence_vector_of_nan_does_not_spoil_the_others() {
+        List<AnswerSource> s = source("Coffee", "Coffee beans are roasted in small batches. Coffee beans come from "
+                + "Ethiopia and Brazil. Coffee beans keep their taste in a tin.");
+        Embedder model = new io.polyrag.testing.StubEmbedder(2, text -> text.contains("Ethiopia")
+                ? new float[] {Float.NaN, Float.NaN} : new float[] {text.contains("tin") || text.contains("store")
+                        ? 1 : 0, 1});
+        assertThat(new ExtractiveAnswerer(model).answer("How do I store coffee beans?", s)).contains(
+                "Coffee beans keep their taste in a tin. [1]");
+    }
+
     @Test
     void a_how_long_question_is_answered_about_its_subject_not_about_what_shares_its_verb() {
         // The starter ferments too and gives a duration; the question asks about the levain.

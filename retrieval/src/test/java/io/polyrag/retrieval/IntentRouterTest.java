@@ -112,7 +112,12 @@ class IntentRouterTest {
                 new Case("What time is it?", IntentRouter.Intent.OUT_OF_SCOPE),
                 new Case("please tell me a joke", IntentRouter.Intent.OUT_OF_SCOPE),
                 new Case("play some music", IntentRouter.Intent.OUT_OF_SCOPE),
-                new Case("thanks, great", IntentRouter.Intent.CHITCHAT));
+                new Case("thanks, great", IntentRouter.Intent.CHITCHAT),
+                // Arithmetic only when it is the whole message; translating only when no document part is named.
+                new Case("Is the dose 2 times 5 ml a day?", IntentRouter.Intent.LOOKUP),
+                new Case("what is 2 times 5", IntentRouter.Intent.OUT_OF_SCOPE),
+                new Case("Translate the warranty terms", IntentRouter.Intent.LOOKUP),
+                new Case("translate good morning into French", IntentRouter.Intent.OUT_OF_SCOPE));
         for (Case c : cases) {
             IntentRouter.Route r = IntentRouter.offline(c.question());
             assertThat(r.intent()).as(c.question() + " (" + r.reason() + ")").isEqualTo(c.intent());
