@@ -1,6 +1,7 @@
 package io.polyrag.retrieval;
 
 import io.polyrag.core.model.AnswerSource;
+import io.polyrag.core.model.Ids;
 import io.polyrag.core.port.LlmClient;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -35,6 +36,41 @@ final class AnswerPrompt {
     static final int CHARS_PER_TOKEN = 4;
 
     /**
+     * A text's size in characters of English prose: each character of a script written without spaces (Chinese,
+     * Japanese, Thai) counts as a token, four. Counted by its length, a Chinese prompt "of 3,000 tokens" held 12,000
+     * characters, about 12,000 tokens, three times a small model's window.
+     */
+    static long size(String text) {
+        long n = text.length();
+        for (int i = 0; i < text.length(); ) {
+            int cp = text.codePointAt(i);
+            i += Character.charCount(cp);
+            if (Spaceless.script(cp)) {
+                n += CHARS_PER_TOKEN - 1;
+            }
+        }
+        return n;
+    }
+
+    /** {@code text} cut so that its {@link #size} is at most {@code budget} (at a word's end, as {@link Ids#clip}). */
+    static String within(String text, long budget) {
+        if (size(text) <= budget) {
+            return text;
+        }
+        long n = 0;
+        int i = 0;
+        while (i < text.length()) {
+            int cp = text.codePointAt(i);
+            n += Spaceless.script(cp) ? CHARS_PER_TOKEN : 1;
+            if (n > budget) {
+                break;
+            }
+            i += Character.charCount(cp);
+        }
+        return Ids.clip(text, Math.max(1, i));
+    }
+
+    /**
      * The sources that fit in {@code tokens} of the model's context, estimated: the best-ranked sources' hit passages
      * first, in rank order, then their neighbours while room is left; a source none of whose hit passages fits is
      * left out, with every one after it, so the numbers the model cites stay those listed. The first source's first
@@ -42,7 +78,7 @@ final class AnswerPrompt {
      * tokens, refused by hosted models and cut from its front (the rules and the best sources) by small local ones.
      */
     static List<AnswerSource> fitted(List<AnswerSource> sources, int tokens) {
-        long room = (long) tokens * CHARS_PER_TOKEN - SYSTEM.length();
+        long room = (long) tokens * CHARS_PER_TOKEN - size(SYSTEM);
         List<Set<AnswerSource.Passage>> kept = new ArrayList<>();
         for (AnswerSource s : sources) {
             Set<AnswerSource.Passage> hits = Collections.newSetFromMap(new IdentityHashMap<>());
@@ -50,7 +86,7 @@ final class AnswerPrompt {
             for (AnswerSource.Passage p : s.passages()) {
                 if (p.hit()) {
                     hits.add(p);
-                    size += p.text().length() + 2;
+                    size += size(p.text()) + 2;
                 }
             }
             if (size > room && !kept.isEmpty()) {
@@ -73,20 +109,20 @@ final class AnswerPrompt {
                     order.add(1, further);
                 }
                 for (AnswerSource.Passage p : order) {
-                    if (p.hit() && (hits.isEmpty() || size + p.text().length() + 2 <= room)) {
+                    if (p.hit() && (hits.isEmpty() || size + size(p.text()) + 2 <= room)) {
                         hits.add(p);
-                        size += p.text().length() + 2;
+                        size += size(p.text()) + 2;
                     }
                 }
             }
-            room -= size + s.title().length() + 32;
+            room -= size + size(s.title()) + 32;
             kept.add(hits);
         }
         for (int i = 0; i < kept.size(); i++) {
             for (AnswerSource.Passage p : sources.get(i).passages()) {
-                if (!p.hit() && p.text().length() + 2 <= room) {
+                if (!p.hit() && size(p.text()) + 2 <= room) {
                     kept.get(i).add(p);
-                    room -= p.text().length() + 2;
+                    room -= size(p.text()) + 2;
                 }
             }
         }

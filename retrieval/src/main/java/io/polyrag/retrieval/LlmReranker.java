@@ -50,13 +50,15 @@ public final class LlmReranker implements Reranker {
         // Each passage cut to its share of the context (thirty of 300 tokens were 9,000, past a small local model's
         // window: refused on every search, or cut from the front, query and all), the query again after them, and
         // room in the reply for every number of the ranking.
-        long room = (long) contextTokens * AnswerPrompt.CHARS_PER_TOKEN - SYSTEM.length() - 2L * query.length()
-                - 40L * passages.size() - 200;
-        int share = (int) Math.max(200, Math.min(Integer.MAX_VALUE, room / passages.size()));
+        long room = (long) contextTokens * AnswerPrompt.CHARS_PER_TOKEN - AnswerPrompt.size(SYSTEM)
+                - 2L * AnswerPrompt.size(query) - 40L * passages.size() - 200;
+        // Each at least a few words (sixty candidates of at least 200 characters each passed a small window).
+        long share = Math.max(40, room / passages.size());
         StringBuilder sb = new StringBuilder("Query: ").append(query.strip()).append("\n\nPassages:\n");
         for (int i = 0; i < passages.size(); i++) {
             sb.append("<passage n=\"").append(i + 1).append("\">\n")
-                    .append(Ids.clip(passages.get(i), share).replaceAll("(?i)</?\\s*passage", "‹passage"))
+                    .append(AnswerPrompt.within(passages.get(i), share).replaceAll("(?i)</?\\s*passage",
+                            "‹passage"))
                     .append("\n</passage>\n");
         }
         sb.append("\nQuery: ").append(query.strip());

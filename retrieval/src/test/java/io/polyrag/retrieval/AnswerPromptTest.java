@@ -61,6 +61,22 @@ class AnswerPromptTest {
                 AnswerSource.Passage::chunkId).containsExactly("h0");
     }
 
+    /** Chinese is counted a token a character: 12,000 characters were taken for 3,000 tokens, three windows. */
+    @Test
+    void sources_in_a_script_without_spaces_are_counted_by_their_tokens() {
+        List<AnswerSource.Passage> ps = new ArrayList<>();
+        for (int i = 0; i < 12; i++) {
+            ps.add(new AnswerSource.Passage("z" + i, i, ChunkKind.PROSE, List.of(), "发酵面团需要十二小时。".repeat(100),
+                    true, ""));
+        }
+        List<AnswerSource> fitted = AnswerPrompt.fitted(List.of(new AnswerSource(1, "d1", "面团", "u1", "kb", ps)),
+                3_000);
+        long chars = fitted.getFirst().passages().stream().mapToLong(p -> p.text().length()).sum();
+        assertThat(chars).as("about one token a character").isLessThanOrEqualTo(3_000);
+        assertThat(AnswerPrompt.size("面团 ab")).isEqualTo(11);
+        assertThat(AnswerPrompt.within("面团面团 words", 9)).isEqualTo("面…");
+    }
+
     /** A summary's found passage, added after the document's opening ones, is kept when the room is small. */
     @Test
     void a_summarys_found_passage_is_kept_before_the_rest_of_the_opening() {

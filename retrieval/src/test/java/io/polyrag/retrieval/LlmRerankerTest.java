@@ -41,6 +41,11 @@ class LlmRerankerTest {
         assertThat(user.length() + 2000).isLessThanOrEqualTo(16_000 * AnswerPrompt.CHARS_PER_TOKEN);
         assertThat(user).endsWith("Query: the question").contains("<passage n=\"200\">");
         assertThat(request.maxTokens()).isGreaterThanOrEqualTo(4 * 200);
+        // Chinese runs about a token a character: its share is counted so, not by length.
+        List<String> chinese = java.util.Collections.nCopies(30, "发酵面团需要十二小时。".repeat(100));
+        new LlmReranker(llm = new FixedReplyLlm("{\"ranking\": [1]}"), 3_000).score("面团", chinese);
+        assertThat(AnswerPrompt.size(llm.requests().getFirst().messages().getFirst().content()))
+                .isLessThanOrEqualTo(3_000L * AnswerPrompt.CHARS_PER_TOKEN);
     }
 
     @Test
