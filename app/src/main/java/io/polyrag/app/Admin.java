@@ -70,7 +70,15 @@ public final class Admin {
      * extractor, or a switch between the offline one and a language model.
      */
     public String reindex(String modality, boolean all) {
-        return jobs.submit(Tenant.LOCAL, Backfill.KIND, backfill.payload(modality, all));
+        return jobs.submitUncapped(Tenant.LOCAL, Backfill.KIND, backfill.payload(modality, all));
+    }
+
+    /**
+     * Cancels any job, whoever's: a back-fill (which no tenant's key sees once keys exist) spending a model's tokens
+     * for hours could be stopped by nothing but a restart, after which it resumed.
+     */
+    public JobInfo cancel(String id) {
+        return jobs.cancelAny(id);
     }
 
     /** Any job by id, whoever's (the operator's view). */

@@ -177,8 +177,16 @@ final class JobEngine implements AutoCloseable {
      * {@code ingest.job.max.pending} jobs queued or running. Two submitted at the same moment may both pass the count.
      */
     String submit(Tenant tenant, String kind, String payload) {
-        JobHandler h = handler(kind);
         mayQueue(tenant);
+        return submitUncapped(tenant, kind, payload);
+    }
+
+    /**
+     * Queues a job past the tenant's cap on queued jobs: the operator's back-fill, which runs under the local
+     * tenant's name and was refused while the tenant that adopted local mode had its queue full.
+     */
+    String submitUncapped(Tenant tenant, String kind, String payload) {
+        JobHandler h = handler(kind);
         String id = store.submit(tenant.id(), kind, payload, h.knowledgeBase(payload).orElse(null),
                 h.source(payload).orElse(null), h.stagedBytes(payload));
         queued(tenant, id);
@@ -263,6 +271,18 @@ final class JobEngine implements AutoCloseable {
         if (runner != null) {
             runner.canceled(id);
         }
+    }
+
+    /** Cancels any tenant's job by id (the operator's): as {@link #cancel}, whoever's it is. */
+    JobInfo cancelAny(String id) {
+        JobInfo j = anyJob(id).orElseThrow(() -> new NotFoundException("no job with id '" + Ids.abbreviate(
+                String.valueOf(id), 64) + "'"));
+        if (!store.cancel(id)) {
+            throw new ConflictException("job " + id + " has finished (" + j.status() + "): nothing to cancel");
+        }
+        canceledHere(id);
+        changed(id, "progress");
+        return anyJob(id).orElse(j);
     }
 
     /** Any tenant's job by id (the operator's view). */

@@ -1,6 +1,11 @@
 package io.polyrag.app;
 
 import io.polyrag.app.api.TextIngest;
+import io.polyrag.core.ConflictException;
+import io.polyrag.core.InvalidInputException;
+import io.polyrag.core.NotFoundException;
+import io.polyrag.core.QuotaExceededException;
+import io.polyrag.core.UnavailableException;
 import io.polyrag.core.model.IngestReport;
 import io.polyrag.core.model.KnowledgeBase;
 import io.polyrag.core.model.SearchHit;
@@ -72,8 +77,17 @@ public final class SampleCheck {
             List<SearchHit> after = search(facets, token, kb);
             steps.add(new Step("gone", after.isEmpty(), ms(t3), after.isEmpty() ? "no search finds it"
                     : after.size() + " hits still found"));
+        } catch (QuotaExceededException e) {
+            throw e; // a 429 with its Retry-After, as any request over the quota gets, not a check that "failed"
+        } catch (InvalidInputException | NotFoundException | ConflictException | UnavailableException e) {
+            steps.add(new Step("error", false, 0, e.getMessage()));
         } catch (RuntimeException e) {
-            steps.add(new Step("error", false, 0, e.getClass().getSimpleName() + ": " + e.getMessage()));
+            // A store's or driver's own words (addresses, SQL, folders) are the operator's: the log has them.
+            String id = UUID.randomUUID().toString().substring(0, 8);
+            System.getLogger(SampleCheck.class.getName()).log(System.Logger.Level.WARNING, "sample check failed, "
+                    + "error id " + id, e);
+            steps.add(new Step("error", false, 0, "internal error; the server log has the details under error id "
+                    + id));
         } finally {
             try {
                 facets.knowledgeBases().delete(kb);

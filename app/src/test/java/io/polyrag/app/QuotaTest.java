@@ -73,6 +73,18 @@ class QuotaTest {
         }
     }
 
+    /** A sample check past the tenant's searches a minute is the same 429 as any search, not a check "failed". */
+    @Test
+    void a_sample_check_past_the_search_quota_is_refused_as_a_search_is() {
+        try (Polyrag p = Polyrag.open(Config.load(Map.of(), Map.of("data.dir", tmp.resolve("data").toString(),
+                "vector.enabled", "false")))) {
+            p.usage().setQuotas("acme", new Quotas(null, null, null, 1));
+            var facets = p.as(Tenant.of("acme"));
+            assertThatThrownBy(facets::sampleCheck).isInstanceOf(QuotaExceededException.class);
+            assertThat(facets.knowledgeBases().list()).as("its knowledge base dropped all the same").isEmpty();
+        }
+    }
+
     @Test
     void an_upload_job_stops_at_the_documents_quota_and_is_partial() throws Exception {
         // One document a batch, so the job takes seconds and meets the limit half way.

@@ -73,6 +73,10 @@ final class HealthRoutes {
         api.get("/v1/admin/jobs/{id}", ctx -> ctx.json(IngestWire.of(polyrag.admin().job(
                 ctx.pathParam("id"))))).summary("admin", "Any job, whoever's (operator)").path("id", "the job id")
                 .response(200, "the job", IngestWire.Job.class);
+        api.post("/v1/admin/jobs/{id}/cancel", ctx -> ctx.json(IngestWire.of(polyrag.admin().cancel(
+                ctx.pathParam("id"))))).summary("admin", "Cancel any job, whoever's: a queued one at once, a running one "
+                + "at its next step; what it indexed stays (operator)").path("id", "the job id")
+                .response(200, "the job, canceled or stopping", IngestWire.Job.class);
         api.post("/v1/admin/check", ctx -> ctx.json(AdminWire.of(polyrag.admin().check(
                 booleanParam(ctx, "repair"))))).summary("admin", "Compare, and with repair=true mend (operator)")
                 .query("repair", "boolean", "remove orphans and re-index what a store lacks")

@@ -178,6 +178,10 @@ class OpenApiContractTest {
         call("POST", "/v1/admin/reindex?modality=vector&modality=fulltext", null, 400);
         call("GET", "/v1/admin/jobs/" + reindex, null, 200);
         call("GET", "/v1/admin/jobs/nope", null, 404);
+        org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(60)).until(() -> json(send("GET",
+                "/v1/admin/jobs/" + reindex, null, null)).get("status").asString().matches("succeeded|partial|failed"));
+        call("POST", "/v1/admin/jobs/" + reindex + "/cancel", null, 409);
+        call("POST", "/v1/admin/jobs/nope/cancel", null, 404);
         call("GET", "/v1/usage", null, 200);
         call("GET", "/v1/usage?from=2026-12-01&to=2026-12-31", null, 200);
         call("GET", "/v1/usage?from=yesterday", null, 400);

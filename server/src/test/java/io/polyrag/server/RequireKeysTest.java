@@ -72,6 +72,35 @@ class RequireKeysTest {
         }
     }
 
+    /**
+     * The operator's back-fill is queued whatever the local tenant's queue holds, and the operator cancels it (no
+     * tenant's key sees it): it could be stopped by nothing but a restart, after which it resumed.
+     */
+    @Test
+    void the_operator_queues_a_back_fill_past_the_job_cap_and_cancels_it() throws Exception {
+        try (Polyrag polyrag = Polyrag.open(Config.load(Map.of(), Map.of("data.dir", tmp.resolve("ops").toString(),
+                "vector.enabled", "false", "http.require.keys", "true", "http.admin.key", "op-key-123",
+                "ingest.workers", "0", "ingest.job.max.pending", "1")));
+                RestServer server = new RestServer(polyrag, "127.0.0.1", 0, 1024 * 1024)) {
+            int port = server.port();
+            String first = Json.MAPPER.readTree(send(port, "POST", "/v1/admin/reindex?modality=fulltext", "op-key-123",
+                    null).body()).get("job_id").asString();
+            var second = send(port, "POST", "/v1/admin/reindex?modality=fulltext", "op-key-123", null);
+            assertThat(second.statusCode()).as(second.body()).isEqualTo(202);
+            var canceled = send(port, "POST", "/v1/admin/jobs/" + first + "/cancel", "op-key-123", null);
+            assertThat(canceled.statusCode()).as(canceled.body()).isEqualTo(200);
+            assertThat(Json.MAPPER.readTree(canceled.body()).get("status").asString()).isEqualTo("canceled");
+            assertThat(send(port, "POST", "/v1/admin/jobs/" + first + "/cancel", "op-key-123", null).statusCode())
+                    .as("finished: nothing to cancel").isEqualTo(409);
+            assertThat(send(port, "POST", "/v1/admin/jobs/nope/cancel", "op-key-123", null).statusCode())
+                    .isEqualTo(404);
+            var created = send(port, "POST", "/v1/admin/keys", "op-key-123", "{\"tenant\": \"acme\"}");
+            String key = Json.MAPPER.readTree(created.body()).get("key").asString();
+            assertThat(send(port, "POST", "/v1/admin/jobs/" + first + "/cancel", key, null).statusCode())
+                    .as("a tenant's key is not the operator's").isIn(401, 403);
+        }
+    }
+
     @Test
     void without_it_a_wildcard_address_is_still_refused_before_the_first_key() {
         try (Polyrag polyrag = Polyrag.open(Config.load(Map.of(), Map.of("data.dir", tmp.resolve("d2").toString(),
