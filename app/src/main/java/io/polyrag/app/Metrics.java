@@ -10,7 +10,6 @@ import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import io.polyrag.core.model.JobInfo;
 import io.polyrag.core.model.JobStatus;
 import io.polyrag.core.model.Modality;
 import io.polyrag.core.model.SearchRequest;
@@ -48,29 +47,31 @@ public final class Metrics implements AutoCloseable {
         gc.bindTo(registry);
         new JvmThreadMetrics().bindTo(registry);
         // Not ProcessorMetrics: its names (process_cpu_time_ns_total, system_cpu_count) fail promtool's lint.
-        Gauge.builder("polyrag_jobs_queued", jobs, j -> queued(j).size())
+        Gauge.builder("polyrag_jobs_queued", jobs, j -> queued(j).queued())
                 .description("jobs waiting for a worker").register(registry);
         // Since it was queued last: a job that yields its worker between slices, or is put back at a restart, is
         // queued again then; its creation time made a long job's every pause look like hours of waiting.
-        Gauge.builder("polyrag_jobs_oldest_queued_age_seconds", jobs, j -> queued(j).stream()
-                .map(JobInfo::updatedAt).min(Instant::compareTo)
-                .map(t -> (double) Duration.between(t, Instant.now()).toMillis() / 1000).orElse(0.0))
-                .description("how long the oldest queued job has waited").register(registry);
+        Gauge.builder("polyrag_jobs_oldest_queued_age_seconds", jobs, j -> {
+            Instant oldest = queued(j).oldestQueuedAt();
+            return oldest == null ? 0.0 : (double) Duration.between(oldest, Instant.now()).toMillis() / 1000;
+        }).description("how long the oldest queued job has waited").register(registry);
     }
 
-    /** The queued jobs, read once for both gauges of a scrape (each read every unfinished job). */
-    private List<JobInfo> queued(JobStore jobs) {
+    /**
+     * The queue, read once for both gauges of a scrape: counted in the catalog (every unfinished job's payload, a
+     * thousand files' names each, was read and decoded at every scrape).
+     */
+    private JobStore.Queue queued(JobStore jobs) {
         Queued q = lastQueued;
         long now = System.nanoTime();
         if (q == null || now - q.at() > 1_000_000_000L) {
-            q = new Queued(now, jobs.unfinished().stream().map(JobStore.Claimed::info)
-                    .filter(j -> j.status() == JobStatus.QUEUED).toList());
+            q = new Queued(now, jobs.queue());
             lastQueued = q;
         }
-        return q.jobs();
+        return q.queue();
     }
 
-    private record Queued(long at, List<JobInfo> jobs) {
+    private record Queued(long at, JobStore.Queue queue) {
     }
 
     @Override

@@ -610,7 +610,12 @@ public abstract class CatalogContract {
     void a_tenants_pending_jobs_and_their_staged_bytes_are_counted() {
         CatalogAndJobs c = open();
         assertThat(c.jobStore().pending("t")).isEqualTo(new JobStore.Pending(0, 0));
+        assertThat(c.jobStore().queue()).isEqualTo(new JobStore.Queue(0, null));
         String first = c.jobStore().submit("t", "ingest-upload", "{}", null, null, 1_000);
+        // The metrics' view of every tenant's queue: counted, and the oldest's time as the job rows have it.
+        JobStore.Queue queue = c.jobStore().queue();
+        assertThat(queue.queued()).isEqualTo(1);
+        assertThat(queue.oldestQueuedAt()).isNotNull().isEqualTo(c.jobStore().job(first).orElseThrow().updatedAt());
         assertThat(c.jobStore().pending("t")).isEqualTo(new JobStore.Pending(1, 1_000));
         assertThat(c.jobStore().claim(Duration.ofMinutes(5), 3).orElseThrow().info().id()).isEqualTo(first);
         c.jobStore().submit("t", "ingest-upload", "{}", null, null, 5_000_000_000L);
@@ -623,6 +628,7 @@ public abstract class CatalogContract {
         assertThat(c.jobStore().pending("t")).as("ended jobs hold nothing").isEqualTo(
                 new JobStore.Pending(1, 5_000_000_000L));
         assertThat(c.jobStore().pending("other")).isEqualTo(new JobStore.Pending(1, 7));
+        assertThat(c.jobStore().queue().queued()).as("every tenant's queued, not running or ended").isEqualTo(2);
     }
 
     /** A hidden kind is left out before the page is cut: a page is short only at the end of the list. */

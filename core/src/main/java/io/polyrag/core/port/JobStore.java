@@ -60,6 +60,15 @@ public interface JobStore {
     Pending pending(String tenant);
 
     /**
+     * Every tenant's queued jobs: how many, and when the one queued longest ago was queued (null when none). For the
+     * metrics, read at each scrape: counted in the catalog, not by reading every unfinished job's payload.
+     */
+    record Queue(int queued, Instant oldestQueuedAt) {
+    }
+
+    Queue queue();
+
+    /**
      * Creates a queued job for the sync {@code source} of {@code tenant} unless one of that source is queued or
      * running, whose id is returned instead. The check and the insert are one transaction that holds the source's
      * row, so two processes over one catalog (replicas) never queue two syncs of a source.

@@ -331,6 +331,18 @@ final class JdbcJobs implements JobStore {
     }
 
     @Override
+    public Queue queue() {
+        return jdbc.tx("count queued jobs", c -> {
+            try (PreparedStatement ps = c.prepareStatement("SELECT COUNT(*), MIN(updated_at) FROM jobs WHERE status "
+                    + "= 'queued'"); ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                // Read as the job rows are (timestamps with their offset): a plain Timestamp took H2's in local time.
+                return new Queue(rs.getInt(1), instant(rs.getObject(2, OffsetDateTime.class)));
+            }
+        });
+    }
+
+    @Override
     public List<Claimed> unfinished() {
         return jdbc.tx("list unfinished jobs", c -> {
             List<Claimed> out = new ArrayList<>();
