@@ -12,6 +12,7 @@ import io.polyrag.core.port.Catalog;
 import io.polyrag.core.port.JobStore;
 import io.polyrag.ingest.IngestInput;
 import io.polyrag.ingest.IngestPipeline;
+import io.polyrag.ingest.PartialIngest;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.InputStream;
@@ -111,11 +112,19 @@ final class UploadJob implements JobHandler {
         JobProgress[] last = {JobProgress.queued()};
         String tenantId = job.info().tenant() == null ? "" : job.info().tenant();
         Stop stop = new Stop(context);
-        IngestReport report = ingest.ingest(tenantId, inputs, p.knowledgeBase(), new IngestPipeline.Run(p.skipGraph(),
-                0, stop, p.figures() == null ? null : FigureMode.parse(p.figures())), pr -> {
-                    last[0] = pr.withEstimate(estimatedCalls, estimatedTokens);
-                    context.progress(last[0]);
-                });
+        IngestReport report;
+        try {
+            report = ingest.ingest(tenantId, inputs, p.knowledgeBase(), new IngestPipeline.Run(p.skipGraph(), 0,
+                    stop, p.figures() == null ? null : FigureMode.parse(p.figures())), pr -> {
+                        last[0] = pr.withEstimate(estimatedCalls, estimatedTokens);
+                        context.progress(last[0]);
+                    });
+        } catch (RuntimeException e) {
+            // Stopped part way (a damaged index, a store gone): the files published before it keep their originals,
+            // or a failed job's staged files went and those documents had none (or the previous upload's).
+            PartialIngest.of(e).ifPresent(done -> keepOriginals(p, done, job.info().attempts() > 1));
+            throw e;
+        }
         // Before yielding too: a document this run published must not keep the last upload's original while its
         // new version is what is searched.
         keepOriginals(p, report, job.info().attempts() > 1);

@@ -138,6 +138,33 @@ class UploadStagingTest {
         }
     }
 
+    /**
+     * A job stopped part way by a damaged index keeps the originals of the files it published before: the staged
+     * files go with the failed job, and those documents had none.
+     */
+    @Test
+    void a_job_that_fails_part_way_keeps_the_originals_of_what_it_published() throws IOException {
+        Breaking.WRITES.set(0);
+        Breaking.failFrom = 2;
+        try (Polyrag p = Polyrag.open(PolyragTest.config(data(), Map.of("vector.enabled", "false",
+                "fulltext.backend", "breaking", "ingest.batch.documents", "1")))) {
+            Path dir = p.uploads().newStagingDir();
+            List<ReceivedFile> files = new java.util.ArrayList<>();
+            for (int i = 0; i < 3; i++) {
+                Files.writeString(dir.resolve(Integer.toString(i)), "Tern count " + i + " on the skerry.");
+                files.add(new ReceivedFile("note-" + i + ".txt", dir.resolve(Integer.toString(i))));
+            }
+            String job = p.uploads().submit(KnowledgeBase.of("terns"), dir, files, false);
+            org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> p.jobs().get(job).status()
+                    .finished());
+            var docs = p.documents().list(null, 0, 10);
+            assertThat(docs).as(p.jobs().get(job).toString()).hasSize(1);
+            assertThat(p.documents().content(docs.getFirst().id()).name()).isEqualTo("note-0.txt");
+        } finally {
+            Breaking.failFrom = 0;
+        }
+    }
+
     private static void uploadAndWait(Polyrag p, String text) throws IOException {
         Path dir = p.uploads().newStagingDir();
         Files.writeString(dir.resolve("0"), text);
