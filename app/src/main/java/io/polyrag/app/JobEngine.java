@@ -22,6 +22,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
@@ -174,12 +175,18 @@ final class JobEngine implements AutoCloseable {
 
     /**
      * Queues a job of {@code tenant} and returns its id at once; refused (429) while the tenant has
-     * {@code ingest.job.max.pending} jobs queued or running. Two submitted at the same moment may both pass the count.
+     * {@code ingest.job.max.pending} jobs queued or running (exactly within one process; replicas each count).
      */
     String submit(Tenant tenant, String kind, String payload) {
-        mayQueue(tenant);
-        return submitUncapped(tenant, kind, payload);
+        // Counted and written together, one tenant's submissions at a time in this process: uploads at once each
+        // counted the others' jobs before any was written, and all passed the cap.
+        synchronized (queueLocks.computeIfAbsent(tenant.id(), t -> new Object())) {
+            mayQueue(tenant);
+            return submitUncapped(tenant, kind, payload);
+        }
     }
+
+    private final Map<String, Object> queueLocks = new ConcurrentHashMap<>();
 
     /**
      * Queues a job past the tenant's cap on queued jobs: the operator's back-fill, which runs under the local

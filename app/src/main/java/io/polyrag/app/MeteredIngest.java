@@ -90,10 +90,11 @@ final class MeteredIngest {
 
     /**
      * Refuses, naming the quota, when the tenant may not ingest now or when {@code incoming} more bytes beside its
-     * uploads still {@code waiting} would pass its storage quota.
+     * uploads still {@code waiting} (and its other requests' bytes not yet stored) would pass its storage quota;
+     * else holds {@code incoming} against it until the reservation is closed.
      */
-    void mayIngest(String tenantId, LongSupplier waiting, long incoming) {
-        usage.mayIngest(tenantId, waiting, incoming);
+    Usage.Reservation mayIngest(String tenantId, LongSupplier waiting, long incoming) {
+        return usage.reserve(tenantId, waiting, incoming);
     }
 
     /**

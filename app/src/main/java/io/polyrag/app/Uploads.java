@@ -138,9 +138,10 @@ public final class Uploads {
             long size = sizeOf(f.path());
             incoming += size > max ? 0 : size;
         }
+        Usage.Reservation reserved;
         try {
             jobs.mayQueue(tenant);
-            ingest.mayIngest(tenant.id(), this::waitingBytes, incoming);
+            reserved = ingest.mayIngest(tenant.id(), this::waitingBytes, incoming);
         } catch (RuntimeException e) {
             deleteTree(stagingDir);
             throw e;
@@ -148,7 +149,7 @@ public final class Uploads {
         KnowledgeBase kb = Scope.bind(tenant, knowledgeBase);
         String token = UUID.randomUUID().toString();
         List<UploadJob.JobFile> staged = new ArrayList<>();
-        try {
+        try (reserved) {
             for (int i = 0; i < files.size(); i++) {
                 ReceivedFile f = files.get(i);
                 long size = Files.size(f.path());
@@ -196,15 +197,22 @@ public final class Uploads {
      */
     public StagingReport stage(KnowledgeBase knowledgeBase, List<ReceivedFile> files) {
         long max = config.get(Settings.INGEST_MAX_FILE_MB) * 1024L * 1024L;
+        Usage.Reservation reserved;
         try {
             // Files refused anyway (too large) are not counted: one of them refused the whole request.
-            ingest.mayIngest(tenant.id(), this::waitingBytes, files.stream().mapToLong(f -> sizeOf(f.path()))
-                    .filter(n -> n <= max).sum());
+            reserved = ingest.mayIngest(tenant.id(), this::waitingBytes, files.stream().mapToLong(f -> sizeOf(
+                    f.path())).filter(n -> n <= max).sum());
         } catch (RuntimeException e) {
             files.forEach(f -> deleteQuietly(f.path()));
             throw e;
         }
-        KnowledgeBase kb = Scope.bind(tenant, knowledgeBase);
+        try (reserved) {
+            return stageAll(Scope.bind(tenant, knowledgeBase), files);
+        }
+    }
+
+    /** Checks and keeps each file, as {@link #stage} says. */
+    private StagingReport stageAll(KnowledgeBase kb, List<ReceivedFile> files) {
         List<StagedUpload> accepted = new ArrayList<>();
         List<ItemError> skipped = new ArrayList<>();
         Map<String, String> seen = new HashMap<>();

@@ -212,6 +212,30 @@ public final class Usage {
         }
     }
 
+    /** Bytes each tenant's requests were let in with and have not yet stored or queued (see {@link #reserve}). */
+    private final Map<String, AtomicLong> inFlightBytes = new ConcurrentHashMap<>();
+
+    /** Bytes let in against the storage quota, held until the request has stored or queued them. */
+    interface Reservation extends AutoCloseable {
+        @Override
+        void close();
+    }
+
+    /**
+     * As {@link #mayIngest(String, LongSupplier, long)}, counting the bytes the tenant's other requests were let in
+     * with and have not stored or queued yet, and holding this one's until the reservation is closed: twenty uploads
+     * at once each saw nothing waiting, and all passed (within this process; replicas each hold their own).
+     */
+    Reservation reserve(String tenant, LongSupplier waiting, long incoming) {
+        AtomicLong inFlight = inFlightBytes.computeIfAbsent(tenant, t -> new AtomicLong());
+        synchronized (inFlight) {
+            long others = inFlight.get();
+            mayIngest(tenant, () -> waiting.getAsLong() + others, incoming);
+            inFlight.addAndGet(incoming);
+        }
+        return () -> inFlight.addAndGet(-incoming);
+    }
+
     /** Bytes in megabytes to a tenth (whole megabytes said "0 MB waiting" of 900 KB). */
     private static String mb(long bytes) {
         return String.format(Locale.ROOT, "%,.1f MB", bytes / 1048576.0);

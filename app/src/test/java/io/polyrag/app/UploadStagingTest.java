@@ -139,6 +139,53 @@ class UploadStagingTest {
     }
 
     /**
+     * Two uploads at once, together past the storage quota: the second is refused while the first is still storing
+     * its files (each saw nothing waiting, and both passed).
+     */
+    @Test
+    void uploads_at_once_count_each_others_bytes_against_the_storage_quota() throws Exception {
+        java.util.concurrent.CountDownLatch storing = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        try (Polyrag p = Polyrag.open(PolyragTest.config(data(), Map.of("vector.enabled", "false", "blob.backend",
+                "flaky", "worker.enabled", "false")))) {
+            p.usage().setQuotas("acme", new io.polyrag.core.port.UsageStore.Quotas(null, 1L, null, null));
+            var acme = p.as(io.polyrag.core.model.Tenant.of("acme"));
+            FlakyBlobs.failPut = k -> {
+                storing.countDown();
+                try {
+                    release.await(30, java.util.concurrent.TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                return false;
+            };
+            var pool = java.util.concurrent.Executors.newFixedThreadPool(2);
+            try {
+                var first = pool.submit(() -> upload(acme, "first.txt"));
+                assertThat(storing.await(30, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+                var second = pool.submit(() -> upload(acme, "second.txt"));
+                assertThat(org.assertj.core.api.Assertions.catchThrowable(() -> second.get(10,
+                        java.util.concurrent.TimeUnit.SECONDS))).as("refused at once, not storing beside the first")
+                        .hasCauseInstanceOf(io.polyrag.core.QuotaExceededException.class)
+                        .hasMessageContaining("stored_mb");
+                release.countDown();
+                assertThat(first.get(30, java.util.concurrent.TimeUnit.SECONDS)).isNotBlank();
+            } finally {
+                release.countDown();
+                FlakyBlobs.reset();
+                pool.shutdownNow();
+            }
+        }
+    }
+
+    private static String upload(Polyrag.TenantFacets t, String name) throws IOException {
+        Path dir = t.uploads().newStagingDir();
+        Files.writeString(dir.resolve("0"), "x".repeat(600 * 1024));
+        return t.uploads().submit(KnowledgeBase.of("big"), dir, List.of(new ReceivedFile(name, dir.resolve("0"))),
+                true);
+    }
+
+    /**
      * A job stopped part way by a damaged index keeps the originals of the files it published before: the staged
      * files go with the failed job, and those documents had none.
      */
