@@ -2,6 +2,7 @@ package io.polyrag.app;
 
 import io.polyrag.core.model.JobProgress;
 import io.polyrag.core.model.JobStatus;
+import io.polyrag.core.port.JobStore;
 
 /** How a job's run ended, from its progress: its status, and the summary of one that did not fully succeed. */
 final class JobOutcome {
@@ -24,5 +25,34 @@ final class JobOutcome {
                     + "errors)";
             default -> null;
         };
+    }
+
+    /** What earlier runs of a resumed job did, as its progress was last written; null when they did nothing. */
+    static JobProgress earlier(JobProgress p) {
+        return p == null || p.added() + p.updated() + p.chunks() + p.deleted() + p.extractionTokens() == 0 ? null : p;
+    }
+
+    /**
+     * A resumed run's progress with what the job's earlier runs did: a run walks its items again and finds those
+     * finished before unchanged, so a job of 100 new files that yielded after 40 ended "added 60, unchanged 40", and
+     * counted 60 documents in the metrics. Counts of work add up; those found unchanged lose the earlier runs' work;
+     * failures are this run's (it tries them again).
+     */
+    static JobProgress cumulative(JobProgress earlier, JobProgress now) {
+        if (earlier == null || now == null) {
+            return now;
+        }
+        int before = earlier.added() + earlier.updated();
+        return now.toBuilder().processed(Math.max(earlier.processed(), now.processed()))
+                .added(earlier.added() + now.added()).updated(earlier.updated() + now.updated())
+                .unchanged(Math.max(0, now.unchanged() - before)).chunks(earlier.chunks() + now.chunks())
+                .relations(earlier.relations() + now.relations())
+                .extractionTokens(earlier.extractionTokens() + now.extractionTokens())
+                .deleted(earlier.deleted() + now.deleted()).build();
+    }
+
+    /** A job's tenant as logs and traces name it ("-" for local mode's). */
+    static String tenantOf(JobStore.Claimed job) {
+        return job.info().tenant() == null || job.info().tenant().isEmpty() ? "-" : job.info().tenant();
     }
 }

@@ -131,8 +131,7 @@ final class JobRunner implements AutoCloseable {
     /** Heartbeats every job this process runs, four times per stale timeout; a lost claim stops its worker. */
     private void beat() {
         long interval = Math.max(250, staleAfter.toMillis() / 4);
-        // Until close() has waited for the jobs: a stop's jobs wind down for a minute or more, and another replica
-        // claimed one gone stale meanwhile while it still ran.
+        // Until close() has waited for the jobs (another replica claimed one gone stale as it wound down).
         while (beating) {
             try {
                 Thread.sleep(interval);
@@ -144,8 +143,7 @@ final class JobRunner implements AutoCloseable {
                     if (!jobs.heartbeat(c.id, c.attempt)) {
                         c.lost();
                     } else if (!c.canceled && jobs.cancelRequested(c.id)) {
-                        // Asked through another replica while this job is on one long item: no progress is
-                        // written (which reads the cancel) until the item is done.
+                        // Asked through another replica: a long item writes no progress, which reads the cancel.
                         c.cancelAsked();
                     }
                 } catch (RuntimeException | Error e) {
@@ -196,7 +194,7 @@ final class JobRunner implements AutoCloseable {
 
     /** A job the claim gave up on (failed): tell its readers, and release what it held. */
     private void gaveUp(JobStore.Claimed job) {
-        LOG.log(Level.ERROR, "job " + job.info().id() + " of tenant " + tenantOf(job) + " failed: " + job.info().error());
+        LOG.log(Level.ERROR, "job " + job.info().id() + " of tenant " + JobOutcome.tenantOf(job) + " failed: " + job.info().error());
         metrics.jobEnded(job.info().kind(), JobStatus.FAILED, 0, 0);
         changed.accept(job.info().id(), "finished");
         try {
@@ -213,10 +211,10 @@ final class JobRunner implements AutoCloseable {
         JobHandler handler = null;
         boolean recorded;
         MDC.put("job", id);
-        MDC.put("tenant", tenantOf(job));
+        MDC.put("tenant", JobOutcome.tenantOf(job));
         active.put(id, context);
         context.trace = (metrics == null ? Tracing.off() : metrics.tracing()).job(id, job.info().kind(),
-                tenantOf(job));
+                JobOutcome.tenantOf(job));
         if (context.trace.traceId() != null) {
             MDC.put("trace_id", context.trace.traceId());
         }
@@ -286,9 +284,9 @@ final class JobRunner implements AutoCloseable {
                 return;
             }
             if (e instanceof StoreException) {
-                LOG.log(Level.ERROR, "job " + id + " of tenant " + tenantOf(job) + " failed: " + e.getMessage());
+                LOG.log(Level.ERROR, "job " + id + " of tenant " + JobOutcome.tenantOf(job) + " failed: " + e.getMessage());
             } else {
-                LOG.log(Level.ERROR, "job " + id + " of tenant " + tenantOf(job) + " failed", e);
+                LOG.log(Level.ERROR, "job " + id + " of tenant " + JobOutcome.tenantOf(job) + " failed", e);
             }
             outcome = "failed";
             recorded = jobs.finish(id, context.attempt, JobStatus.FAILED, context.latest, e.getMessage() == null
@@ -301,7 +299,7 @@ final class JobRunner implements AutoCloseable {
                 // Memory run out (a moment's, often, beside other work): a resumable job is left as a crash leaves
                 // it, to be claimed again once stale, each run that gets no further counted, so a job that always
                 // runs out is given up in the end. Failed at once, an upload lost every file it had not reached.
-                LOG.log(Level.ERROR, "job " + id + " of tenant " + tenantOf(job) + " ran out of memory; it is tried "
+                LOG.log(Level.ERROR, "job " + id + " of tenant " + JobOutcome.tenantOf(job) + " ran out of memory; it is tried "
                         + "again once its claim is stale (a run that gets no further counts against it)", e);
                 outcome = "out of memory";
                 changed.accept(id, "progress");
@@ -311,7 +309,7 @@ final class JobRunner implements AutoCloseable {
             // A stack overflow in a parser, a class that would not link: the job fails, saying so, and this worker
             // goes on. Escaping, it ended the worker's thread with the job left 'running' (with one worker, nothing
             // ran again until a restart, which ran the same job into the same Error).
-            LOG.log(Level.ERROR, "job " + id + " of tenant " + tenantOf(job) + " failed with " + e, e);
+            LOG.log(Level.ERROR, "job " + id + " of tenant " + JobOutcome.tenantOf(job) + " failed with " + e, e);
             outcome = "failed";
             boolean ended;
             try {
@@ -375,6 +373,9 @@ final class JobRunner implements AutoCloseable {
     private void release(RunContext context, String why, String stage) {
         boolean released;
         try {
+            if (context.latest != null) { // its last counts, which the run resuming it adds to
+                jobs.progress(context.id, context.attempt, context.latest);
+            }
             released = jobs.release(context.id, context.attempt, stage);
         } catch (RuntimeException e) {
             released = false;
@@ -400,6 +401,7 @@ final class JobRunner implements AutoCloseable {
         private String lastStage = "";
         private long stageStart = System.nanoTime();
         private JobProgress latest;
+        private int firstWork = -1;
         /** A cancel was requested, or the claim was lost. */
         private volatile boolean canceled;
         /** A cancel was requested by a user (not a lost claim). */
@@ -433,7 +435,10 @@ final class JobRunner implements AutoCloseable {
         @Override
         public void progress(JobProgress p) {
             latest = p;
-            progressed |= p.added() + p.updated() + p.failed() > 0;
+            // Past the run's first counts: a resumed upload's carry its earlier runs' work.
+            int work = p.added() + p.updated() + p.failed();
+            firstWork = firstWork < 0 ? work : firstWork;
+            progressed |= work > firstWork;
             long now = System.nanoTime();
             if (!p.stage().equals(lastStage) || now - last >= PROGRESS_INTERVAL_NANOS) {
                 if (!p.stage().equals(lastStage)) {
@@ -478,10 +483,6 @@ final class JobRunner implements AutoCloseable {
         }
     }
 
-    private static String tenantOf(JobStore.Claimed job) {
-        return job.info().tenant() == null || job.info().tenant().isEmpty() ? "-" : job.info().tenant();
-    }
-
     private void sleepQuietly() {
         try {
             wakeUp.tryAcquire(1, TimeUnit.SECONDS);
@@ -500,15 +501,15 @@ final class JobRunner implements AutoCloseable {
         wakeUp.release(workers.size());
     }
 
-    /**
-     * Stops taking jobs, asks running ones to stop at their next item (they go back in the queue, uncharged, and
-     * resume at the next start or on another replica), and waits up to half a minute in all for them. Workers are
-     * never interrupted mid-job (an interrupt inside a database or index write can close its file); a job still
-     * running when the wait ends is requeued at the next start, and its model runs finish before the models close.
-     */
     /** How long {@link #close()} waits for running jobs (a test's is shorter). */
     static volatile long stopWaitMs = 30_000;
 
+    /**
+     * Stops taking jobs, asks running ones to stop at their next item (requeued, uncharged, resumed at the next start
+     * or on another replica), and waits up to half a minute in all. Workers are never interrupted mid-job (an
+     * interrupt in a database or index write can close its file); one still running then is requeued at the next
+     * start, and its model runs finish before the models close.
+     */
     @Override
     public void close() {
         running = false;

@@ -110,13 +110,16 @@ final class UploadJob implements JobHandler {
         long estimatedCalls = calls;
         long estimatedTokens = tokens;
         JobProgress[] last = {JobProgress.queued()};
+        // Resumed (after a yield, a stop, a crash), it finds the files it indexed before unchanged: its counts carry
+        // on from the earlier runs', or 100 new files yielding after 40 ended "added 60, unchanged 40".
+        JobProgress earlier = JobOutcome.earlier(job.info().progress());
         String tenantId = job.info().tenant() == null ? "" : job.info().tenant();
         Stop stop = new Stop(context);
         IngestReport report;
         try {
             report = ingest.ingest(tenantId, inputs, p.knowledgeBase(), new IngestPipeline.Run(p.skipGraph(), 0,
                     stop, p.figures() == null ? null : FigureMode.parse(p.figures())), pr -> {
-                        last[0] = pr.withEstimate(estimatedCalls, estimatedTokens);
+                        last[0] = JobOutcome.cumulative(earlier, pr.withEstimate(estimatedCalls, estimatedTokens));
                         context.progress(last[0]);
                     });
         } catch (RuntimeException e) {

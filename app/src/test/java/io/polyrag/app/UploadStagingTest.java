@@ -178,6 +178,41 @@ class UploadStagingTest {
         }
     }
 
+    /**
+     * An upload that yields its worker to another tenant's job and resumes reports what all its runs did: it found
+     * the files of its earlier run unchanged, and ended "added 60, unchanged 40" for 100 new files.
+     */
+    @Test
+    void an_upload_that_yields_and_resumes_counts_every_file_it_added() throws IOException {
+        try (Polyrag p = Polyrag.open(PolyragTest.config(data(), Map.of("vector.enabled", "false",
+                "ingest.workers", "1", "ingest.job.slice.seconds", "1", "ingest.batch.documents", "1")))) {
+            var alpha = p.as(io.polyrag.core.model.Tenant.of("alpha"));
+            Path dir = alpha.uploads().newStagingDir();
+            List<ReceivedFile> files = new java.util.ArrayList<>();
+            int n = 150;
+            for (int i = 0; i < n; i++) {
+                Files.writeString(dir.resolve(Integer.toString(i)), "Tern count " + i + ": word"
+                        + Integer.toString(i * 7919, 36) + " nested on the skerry.");
+                files.add(new ReceivedFile("note-" + i + ".txt", dir.resolve(Integer.toString(i))));
+            }
+            String job = alpha.uploads().submit(KnowledgeBase.of("terns"), dir, files, true);
+            org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(60)).until(() -> alpha.jobs().get(job)
+                    .progress().added() > 5);
+            var beta = p.as(io.polyrag.core.model.Tenant.of("beta"));
+            Path other = beta.uploads().newStagingDir();
+            Files.writeString(other.resolve("0"), "A one line note.");
+            String small = beta.uploads().submit(KnowledgeBase.of("notes"), other, List.of(new ReceivedFile(
+                    "note.txt", other.resolve("0"))), true);
+            var done = org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(120)).until(() -> alpha.jobs()
+                    .get(job), j -> j.status().finished());
+            org.junit.jupiter.api.Assumptions.assumeTrue(done.attempts() > 1, "the upload finished before it "
+                    + "had to yield (this machine is fast): nothing resumed to count");
+            assertThat(beta.jobs().get(small).status()).isEqualTo(JobStatus.SUCCEEDED);
+            assertThat(done.progress().added()).as(done.progress().toString()).isEqualTo(n);
+            assertThat(done.progress().unchanged()).isZero();
+        }
+    }
+
     private static String upload(Polyrag.TenantFacets t, String name) throws IOException {
         Path dir = t.uploads().newStagingDir();
         Files.writeString(dir.resolve("0"), "x".repeat(600 * 1024));
