@@ -47,7 +47,7 @@ public record BeirDataset(String name, Map<String, Doc> corpus, Map<String, Stri
             throw new InvalidInputException("dataset " + dir + " is not a directory: give the folder holding "
                     + "corpus.jsonl, queries.jsonl and qrels-test.tsv");
         }
-        List<String> warnings = new ArrayList<>();
+        Capped warnings = new Capped();
         Map<String, Doc> corpus = new LinkedHashMap<>();
         readJsonl(require(dir, "corpus.jsonl"), warnings, (node, where) -> {
             String id = text(node, "_id");
@@ -83,7 +83,33 @@ public record BeirDataset(String name, Map<String, Doc> corpus, Map<String, Stri
                     + qrels.size() + " judged queries: nothing to evaluate");
         }
         return new BeirDataset(dir.toAbsolutePath().normalize().getFileName().toString(), corpus, queries, qrels,
-                warnings);
+                warnings.withCounts());
+    }
+
+    /** Warnings kept per file (a corpus written pretty-printed made one per line, millions, printed and reported). */
+    static final int WARNINGS_PER_FILE = 20;
+
+    /** A list of warnings keeping the first {@link #WARNINGS_PER_FILE} of each file and counting the others. */
+    private static final class Capped extends ArrayList<String> {
+        private final Map<String, Integer> perFile = new LinkedHashMap<>();
+
+        @Override
+        public boolean add(String warning) {
+            int colon = warning.indexOf(':');
+            String file = colon < 0 ? "" : warning.substring(0, colon);
+            int n = perFile.merge(file, 1, Integer::sum);
+            return n <= WARNINGS_PER_FILE && super.add(warning);
+        }
+
+        List<String> withCounts() {
+            List<String> out = new ArrayList<>(this);
+            perFile.forEach((file, n) -> {
+                if (n > WARNINGS_PER_FILE) {
+                    out.add(file + ": " + (n - WARNINGS_PER_FILE) + " more warnings like these, not listed");
+                }
+            });
+            return out;
+        }
     }
 
     private static Path require(Path dir, String file) {

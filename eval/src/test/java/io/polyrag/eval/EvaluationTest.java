@@ -128,6 +128,16 @@ class EvaluationTest {
                 .anyMatch(w -> w.startsWith("qrels-test.tsv:7: expected query-id"));
     }
 
+    /** A corpus written pretty-printed (a warning per line): the first ones per file, and how many more. */
+    @Test
+    void warnings_are_kept_per_file_up_to_a_bound_and_the_rest_counted() throws IOException {
+        BeirDataset ds = BeirDataset.load(dataset("{\n".repeat(500), ""));
+        assertThat(ds.warnings().stream().filter(w -> w.startsWith("corpus.jsonl:"))).hasSize(
+                BeirDataset.WARNINGS_PER_FILE + 1);
+        assertThat(ds.warnings()).contains("corpus.jsonl: " + (500 - BeirDataset.WARNINGS_PER_FILE) + " more "
+                + "warnings like these, not listed");
+    }
+
     @Test
     void files_saved_with_a_byte_order_mark_lose_no_line() throws IOException {
         Path dir = dataset("", "q2\td6\t0\n");
