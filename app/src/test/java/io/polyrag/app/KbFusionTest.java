@@ -158,6 +158,8 @@ class KbFusionTest {
         KbEvaluation.Run tunedRun = e.runs().get(1);
         assertThat(tunedRun.ndcg10()).isGreaterThan(configured.ndcg10());
         assertThat(tunedRun.vsConfigured().delta()).isPositive();
+        assertThat(tunedRun.description()).as("scored on the queries it was tuned on, and says so").contains(
+                "in-sample").contains("held out, it measured");
         assertThat(configured.vsConfigured()).isNull();
         assertThat(kbs.lastEvaluation(KB).orElseThrow().evaluatedAt()).isEqualTo(e.evaluatedAt());
 
