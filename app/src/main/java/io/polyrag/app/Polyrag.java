@@ -85,52 +85,81 @@ public final class Polyrag implements AutoCloseable {
         this.components = components;
         this.staging = dataDir.resolve("staging");
         CatalogAndJobs catalog = components.catalog;
-        this.metered = new MeteredIngest(components.pipeline, components.usage, components.config, components.embedder,
-                components.extractor);
-        this.retrieval = new Retrieval(components.searcher, components.answers, components.condenser);
-        Backfill backfill = new Backfill(components.pipeline, components.searcher, components.embedder,
-                components.vectorProvider, components.context, components.metrics);
-        this.backfill = backfill;
-        this.fusion = new KbFusion(catalog, catalog.judgmentStore(), components.searcher, components.config);
-        this.judged = new KbJudgments(catalog, catalog.judgmentStore(), components.config);
-        this.connectors = new SourceConnectors(components.context, catalog.sourceStore(), components.blobs,
-                components.parser);
-        this.engine = new JobEngine(catalog.jobStore(), List.of(new UploadJob(metered, catalog, components.blobs,
-                staging), new SyncJob(catalog.sourceStore(), components.blobs, connectors, this::as,
-                        key -> this.watcherEnded(key), components.config.get(Settings.SYNC_MAX_DELETE_PERCENT)),
-                backfill, fusion),
-                components.metrics, catalog.shared());
-        engine.onSubmit(components.indexing::changed);
-        this.watcher = new SourceWatcher(catalog.sourceStore(), connectors, engine, components.config.get(
-                Settings.SYNC_WATCH));
-        List<String> problems = Recovery.run(catalog, catalog.jobStore(), components.pipeline, components.config, staging,
-                engine);
-        this.local = facets(Tenant.LOCAL);
-        sweepUploads(components, engine);
-        backfill.evaluate();
-        this.admin = new Admin(catalog, components.searcher, components.pipeline, components.model,
-                components.config, problems, engine, backfill);
-        this.keys = new Keys(components.catalog.keyStore(), () -> localData(components.catalog), t -> hasOwnData(
-                components.catalog, t), components.config.get(Settings.HTTP_REQUIRE_KEYS));
-        engine.start(components.config);
-        boolean workers = components.config.get(Settings.WORKER_ENABLED);
-        startWatcher(components.config, workers);
-        this.sweeper = new Recovery.Sweeper(components.pipeline, catalog.shared(), Recovery.stale(components.config),
-                workers, () -> sweepUploads(components, engine), () -> {
-            if (!components.searcher.incomplete().isEmpty()) {
-                backfill.evaluate();
+        // What this constructor opens is closed again if it fails part way (a store unreachable during recovery, the
+        // watcher's first read): the connectors' clients, a previous model's index (its write lock held), the
+        // watcher's inotify instance and the workers stayed open, and opening the directory again in this JVM failed.
+        AutoCloseable[] opened = new AutoCloseable[4];
+        try {
+            this.metered = new MeteredIngest(components.pipeline, components.usage, components.config,
+                    components.embedder, components.extractor);
+            this.retrieval = new Retrieval(components.searcher, components.answers, components.condenser);
+            Backfill backfill = new Backfill(components.pipeline, components.searcher, components.embedder,
+                    components.vectorProvider, components.context, components.metrics);
+            this.backfill = backfill;
+            opened[0] = backfill::close;
+            this.fusion = new KbFusion(catalog, catalog.judgmentStore(), components.searcher, components.config);
+            this.judged = new KbJudgments(catalog, catalog.judgmentStore(), components.config);
+            this.connectors = new SourceConnectors(components.context, catalog.sourceStore(), components.blobs,
+                    components.parser);
+            opened[1] = connectors::close;
+            this.engine = new JobEngine(catalog.jobStore(), List.of(new UploadJob(metered, catalog, components.blobs,
+                    staging), new SyncJob(catalog.sourceStore(), components.blobs, connectors, this::as,
+                            key -> this.watcherEnded(key), components.config.get(Settings.SYNC_MAX_DELETE_PERCENT)),
+                    backfill, fusion),
+                    components.metrics, catalog.shared());
+            opened[2] = engine::close;
+            engine.onSubmit(components.indexing::changed);
+            this.watcher = new SourceWatcher(catalog.sourceStore(), connectors, engine, components.config.get(
+                    Settings.SYNC_WATCH));
+            opened[3] = watcher::close;
+            List<String> problems = Recovery.run(catalog, catalog.jobStore(), components.pipeline, components.config,
+                    staging, engine);
+            this.local = facets(Tenant.LOCAL);
+            sweepUploads(components, engine);
+            backfill.evaluate();
+            this.admin = new Admin(catalog, components.searcher, components.pipeline, components.model,
+                    components.config, problems, engine, backfill);
+            this.keys = new Keys(components.catalog.keyStore(), () -> localData(components.catalog), t -> hasOwnData(
+                    components.catalog, t), components.config.get(Settings.HTTP_REQUIRE_KEYS));
+            engine.start(components.config);
+            boolean workers = components.config.get(Settings.WORKER_ENABLED);
+            startWatcher(components.config, workers);
+            this.sweeper = new Recovery.Sweeper(components.pipeline, catalog.shared(),
+                    Recovery.stale(components.config), workers, () -> sweepUploads(components, engine),
+                    () -> sweepAlways(components, backfill));
+        } catch (RuntimeException | Error e) {
+            closeAll(opened, e);
+            throw e;
+        }
+    }
+
+    /** Closes what {@code opened} holds, last first, each whatever the others do; their failures go with {@code e}. */
+    private static void closeAll(AutoCloseable[] opened, Throwable e) {
+        for (int i = opened.length - 1; i >= 0; i--) {
+            try {
+                if (opened[i] != null) {
+                    opened[i].close();
+                }
+            } catch (Exception x) {
+                e.addSuppressed(x);
             }
-            int days = components.config.get(Settings.CONVERSATIONS_RETENTION_DAYS);
-            if (days > 0) {
-                components.catalog.conversationStore().deleteConversationsBefore(Instant.now().minus(Duration
-                        .ofDays(days)));
-            }
-            int jobDays = components.config.get(Settings.INGEST_JOB_RETENTION_DAYS);
-            if (jobDays > 0) {
-                components.catalog.jobStore().deleteFinishedBefore(Instant.now().minus(Duration
-                        .ofDays(jobDays)));
-            }
-        });
+        }
+    }
+
+    /** What the recovery sweep always does: incomplete legs judged again, old conversations and jobs deleted. */
+    private static void sweepAlways(Components components, Backfill backfill) {
+        if (!components.searcher.incomplete().isEmpty()) {
+            backfill.evaluate();
+        }
+        int days = components.config.get(Settings.CONVERSATIONS_RETENTION_DAYS);
+        if (days > 0) {
+            components.catalog.conversationStore().deleteConversationsBefore(Instant.now().minus(Duration
+                    .ofDays(days)));
+        }
+        int jobDays = components.config.get(Settings.INGEST_JOB_RETENTION_DAYS);
+        if (jobDays > 0) {
+            components.catalog.jobStore().deleteFinishedBefore(Instant.now().minus(Duration.ofDays(jobDays)));
+        }
     }
 
     private static void sweepUploads(Components components, JobEngine engine) {
@@ -181,11 +210,17 @@ public final class Polyrag implements AutoCloseable {
         try {
             components = new Components(config, new ProviderContext(config, dataDir));
             return new Polyrag(lock, dataDir, components);
-        } catch (RuntimeException e) {
-            if (components != null) {
-                components.close();
+        } catch (RuntimeException | Error e) {
+            // An Error too (a native library missing at run time): the stores and the lock are let go either way.
+            try {
+                if (components != null) {
+                    components.close();
+                }
+            } catch (RuntimeException x) {
+                e.addSuppressed(x);
+            } finally {
+                lock.close();
             }
-            lock.close();
             throw e;
         }
     }
