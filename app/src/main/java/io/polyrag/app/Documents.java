@@ -14,6 +14,7 @@ import io.polyrag.core.model.SearchScope;
 import io.polyrag.core.model.Tenant;
 import io.polyrag.core.port.BlobStore;
 import io.polyrag.core.port.Catalog;
+import io.polyrag.core.port.SourceStore;
 import io.polyrag.ingest.IngestPipeline;
 import java.util.List;
 import java.util.Map;
@@ -28,8 +29,10 @@ public final class Documents {
     private final IngestPipeline pipeline;
     private final BlobStore blobs;
     private final Tenant tenant;
+    private final SourceStore sourceItems;
 
-    Documents(Catalog catalog, IngestPipeline pipeline, BlobStore blobs, Tenant tenant) {
+    Documents(Catalog catalog, IngestPipeline pipeline, BlobStore blobs, Tenant tenant, SourceStore sourceItems) {
+        this.sourceItems = sourceItems;
         this.catalog = catalog;
         this.pipeline = pipeline;
         this.blobs = blobs;
@@ -154,6 +157,9 @@ public final class Documents {
             return 0;
         }
         pipeline.delete(own);
+        // A synced document deleted by hand comes back at the next sync: its item was found unchanged, and it stayed
+        // gone until its bytes changed, then came back unasked. Exclude it in the source's settings to keep it out.
+        sourceItems.forgetDocuments(tenant.id(), own);
         // Each original on its own: one that could not be deleted (the blob store unreachable a moment) stopped the
         // loop, and every later document's original stayed stored, with nothing left to delete it.
         for (String id : own) {

@@ -304,7 +304,7 @@ public final class Polyrag implements AutoCloseable {
 
     private TenantFacets facets(Tenant t) {
         CatalogAndJobs catalog = components.catalog;
-        Documents documents = new Documents(catalog, components.pipeline, components.blobs, t);
+        Documents documents = new Documents(catalog, components.pipeline, components.blobs, t, catalog.sourceStore());
         Sources sources = new Sources(catalog, catalog.sourceStore(), connectors, documents, t, engine, watcher);
         return new TenantFacets(t, new Ingest(metered, components.parser, components.config, t),
                 new Uploads(metered, catalog, components.blobs, components.config, staging, engine, t),

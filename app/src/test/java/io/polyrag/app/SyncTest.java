@@ -599,6 +599,28 @@ class SyncTest {
     }
 
     /**
+     * A synced document deleted by hand is indexed again at the next sync: its item was found unchanged, and it stayed
+     * gone until its bytes changed, then came back unasked.
+     */
+    @Test
+    void a_synced_document_deleted_by_hand_comes_back_at_the_next_sync() throws Exception {
+        Path root = Files.createDirectories(tmp.resolve("kept"));
+        Files.writeString(root.resolve("a.md"), "# A\n\nThe fog bell at Quillon rings twice a minute.");
+        Files.writeString(root.resolve("b.md"), "# B\n\nThe lamp burns colza oil.");
+        try (Polyrag p = Polyrag.open(PolyragTest.config(tmp.resolve("data"), Map.of("vector.enabled", "false",
+                "sync.allowed.roots", tmp.toString())))) {
+            awaitJob(p, p.sources().register(new SourceRegistration("kept", "filesystem", Map.of("root",
+                    root.toString()), null, 3600, true)).jobId());
+            String a = p.documents().list(null, 0, 10).stream().filter(d -> d.uri().endsWith("a.md")).findFirst()
+                    .orElseThrow().id();
+            assertThat(p.documents().delete(List.of(a))).isEqualTo(1);
+            assertThat(uris(p)).containsExactly("b.md");
+            awaitJob(p, p.sources().sync("kept"));
+            assertThat(uris(p)).containsExactlyInAnyOrder("a.md", "b.md");
+        }
+    }
+
+    /**
      * A same-size edit within the second of the scan that read the file (a coarse file system keeps its time) is found
      * at the next scan: a time that close to the read is not trusted, so the bytes are compared.
      */

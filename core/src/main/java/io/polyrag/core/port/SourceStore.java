@@ -40,6 +40,12 @@ public interface SourceStore {
     /** Forgets item states. */
     void deleteSourceItems(String tenant, String sourceId, List<String> items);
 
+    /**
+     * Forgets the item states, of any of the tenant's sources, that recorded these documents: deleted by hand, they
+     * are indexed again at the next sync (their items found unchanged, they stayed gone until their bytes changed).
+     */
+    void forgetDocuments(String tenant, Collection<String> documentIds);
+
     /** The states of these items of a source (those it has), by item id: a scan's lookups, one batch at a time. */
     Map<String, SyncItem> sourceItems(String tenant, String sourceId, Collection<String> items);
 

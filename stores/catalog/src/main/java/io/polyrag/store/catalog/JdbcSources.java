@@ -339,6 +339,21 @@ final class JdbcSources implements SourceStore {
     }
 
     @Override
+    public void forgetDocuments(String tenant, Collection<String> documentIds) {
+        if (documentIds.isEmpty()) {
+            return;
+        }
+        jdbc.tx("forget deleted documents' source items", c -> {
+            try (PreparedStatement ps = c.prepareStatement("DELETE FROM source_items WHERE tenant = ? AND "
+                    + "document_id = ANY(?)")) {
+                ps.setString(1, tenant);
+                ps.setArray(2, c.createArrayOf("VARCHAR", documentIds.stream().distinct().toArray()));
+                return ps.executeUpdate();
+            }
+        });
+    }
+
+    @Override
     public Set<String> documentsOfOtherSources(String tenant, String sourceId, Collection<String> documentIds) {
         if (documentIds.isEmpty()) {
             return Set.of();
