@@ -105,6 +105,10 @@ public final class Documents {
 
     /** The original the document was uploaded as; not found for documents ingested from paths or text. */
     public BlobStore.Blob content(String id) {
+        if (own(id).isEmpty() && known(id).isPresent()) {
+            throw new NotFoundException("document '" + Ids.abbreviate(id, 64) + "' is still being indexed: its "
+                    + "original is served once it is (GET /v1/documents/" + Ids.abbreviate(id, 64) + " shows its status)");
+        }
         own(id).orElseThrow(() -> notFound(id));
         return blobs.get(id).orElseThrow(() -> new NotFoundException("document '" + id
                 + "' has no stored original: only uploaded files and synced web pages keep one (POST /v1/documents, "
@@ -157,9 +161,6 @@ public final class Documents {
             return 0;
         }
         pipeline.delete(own);
-        // A synced document deleted by hand comes back at the next sync: its item was found unchanged, and it stayed
-        // gone until its bytes changed, then came back unasked. Exclude it in the source's settings to keep it out.
-        sourceItems.forgetDocuments(tenant.id(), own);
         // Each original on its own: one that could not be deleted (the blob store unreachable a moment) stopped the
         // loop, and every later document's original stayed stored, with nothing left to delete it.
         for (String id : own) {
@@ -169,6 +170,16 @@ public final class Documents {
                 System.getLogger(Documents.class.getName()).log(System.Logger.Level.WARNING, "the original of deleted "
                         + "document " + id + " could not be deleted: " + e.getMessage());
             }
+        }
+        // A synced document deleted by hand comes back at the next sync: its item was found unchanged, and it stayed
+        // gone until its bytes changed, then came back unasked. Exclude it in the source's settings to keep it out.
+        // After the originals, and never failing the delete: a retry finds no document and deletes no original.
+        try {
+            sourceItems.forgetDocuments(tenant.id(), own);
+        } catch (RuntimeException e) {
+            System.getLogger(Documents.class.getName()).log(System.Logger.Level.WARNING, "the sync state of "
+                    + own.size() + " deleted documents could not be forgotten (they come back when their source "
+                    + "items change): " + e.getMessage());
         }
         return own.size();
     }

@@ -25,6 +25,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
 
@@ -180,13 +181,19 @@ final class JobEngine implements AutoCloseable {
     String submit(Tenant tenant, String kind, String payload) {
         // Counted and written together, one tenant's submissions at a time in this process: uploads at once each
         // counted the others' jobs before any was written, and all passed the cap.
-        synchronized (queueLocks.computeIfAbsent(tenant.id(), t -> new Object())) {
+        // A lock, not a monitor: a virtual thread waiting on it for a catalog write unmounts (on JDK 21 one blocked
+        // in a monitor pinned its carrier, and a few such uploads stalled every request).
+        ReentrantLock lock = queueLocks.computeIfAbsent(tenant.id(), t -> new ReentrantLock());
+        lock.lock();
+        try {
             mayQueue(tenant);
             return submitUncapped(tenant, kind, payload);
+        } finally {
+            lock.unlock();
         }
     }
 
-    private final Map<String, Object> queueLocks = new ConcurrentHashMap<>();
+    private final Map<String, ReentrantLock> queueLocks = new ConcurrentHashMap<>();
 
     /**
      * Queues a job past the tenant's cap on queued jobs: the operator's back-fill, which runs under the local

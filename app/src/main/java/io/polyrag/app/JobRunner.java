@@ -273,9 +273,10 @@ final class JobRunner implements AutoCloseable {
                 String why = e.getMessage() + "; it resumes once " + (noRoom ? "the store can write again (free "
                         + "space, or make it writable)" : "the store answers") + " (next try in " + pause.toSeconds()
                         + " s), or cancel it";
+                // Kept as the run's last counts too: release writes them, and wrote over the reason.
+                context.latest = (context.latest == null ? JobProgress.queued() : context.latest).waiting(why);
                 try {
-                    jobs.progress(id, context.attempt, (context.latest == null ? JobProgress.queued()
-                            : context.latest).waiting(why));
+                    jobs.progress(id, context.attempt, context.latest);
                 } catch (RuntimeException x) {
                     // The catalog itself cannot be reached: the log says why.
                 }

@@ -101,8 +101,17 @@ final class UploadJob implements JobHandler {
                 p.title() == null ? null : "title\n" + p.title(), p.title())).toList();
         long calls = 0;
         long tokens = 0;
-        if (!p.skipGraph() && ingest.spendsTokens()) {
-            context.progress(JobProgress.at("estimating").total(inputs.size()).build());
+        // Resumed (after a yield, a stop, a crash), it finds the files it indexed before unchanged: its counts carry
+        // on from the earlier runs', or 100 new files yielding after 40 ended "added 60, unchanged 40". From its
+        // first report: a re-estimate written as zeros wiped them, and made the run look as if it had done new work.
+        JobProgress earlier = JobOutcome.earlier(job.info().progress());
+        if (earlier != null) {
+            // Estimated once, by the first run: each resume after a yield parsed (and OCR'd) every file again.
+            calls = earlier.estimatedCalls();
+            tokens = earlier.estimatedTokens();
+        } else if (!p.skipGraph() && ingest.spendsTokens()) {
+            context.progress(JobOutcome.cumulative(earlier, JobProgress.at("estimating").total(inputs.size())
+                    .build()));
             IngestEstimate e = ingest.pipeline().estimate(inputs);
             calls = e.extractionCalls();
             tokens = e.extractionInputTokens() + e.extractionOutputTokens();
@@ -110,9 +119,6 @@ final class UploadJob implements JobHandler {
         long estimatedCalls = calls;
         long estimatedTokens = tokens;
         JobProgress[] last = {JobProgress.queued()};
-        // Resumed (after a yield, a stop, a crash), it finds the files it indexed before unchanged: its counts carry
-        // on from the earlier runs', or 100 new files yielding after 40 ended "added 60, unchanged 40".
-        JobProgress earlier = JobOutcome.earlier(job.info().progress());
         String tenantId = job.info().tenant() == null ? "" : job.info().tenant();
         Stop stop = new Stop(context);
         IngestReport report;

@@ -20,6 +20,7 @@ import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
@@ -213,7 +214,7 @@ public final class Usage {
     }
 
     /** Bytes each tenant's requests were let in with and have not yet stored or queued (see {@link #reserve}). */
-    private final Map<String, AtomicLong> inFlightBytes = new ConcurrentHashMap<>();
+    private final Map<String, InFlight> inFlightBytes = new ConcurrentHashMap<>();
 
     /** Bytes let in against the storage quota, held until the request has stored or queued them. */
     interface Reservation extends AutoCloseable {
@@ -227,13 +228,24 @@ public final class Usage {
      * at once each saw nothing waiting, and all passed (within this process; replicas each hold their own).
      */
     Reservation reserve(String tenant, LongSupplier waiting, long incoming) {
-        AtomicLong inFlight = inFlightBytes.computeIfAbsent(tenant, t -> new AtomicLong());
-        synchronized (inFlight) {
-            long others = inFlight.get();
+        InFlight inFlight = inFlightBytes.computeIfAbsent(tenant, t -> new InFlight());
+        // A lock, not a monitor: the check reads the catalog, and a virtual thread blocked in a monitor pins its
+        // carrier on JDK 21.
+        inFlight.lock.lock();
+        try {
+            long others = inFlight.bytes.get();
             mayIngest(tenant, () -> waiting.getAsLong() + others, incoming);
-            inFlight.addAndGet(incoming);
+            inFlight.bytes.addAndGet(incoming);
+        } finally {
+            inFlight.lock.unlock();
         }
-        return () -> inFlight.addAndGet(-incoming);
+        return () -> inFlight.bytes.addAndGet(-incoming);
+    }
+
+    /** A tenant's bytes in flight, and the lock its checks take in turn. */
+    private static final class InFlight {
+        final ReentrantLock lock = new ReentrantLock();
+        final AtomicLong bytes = new AtomicLong();
     }
 
     /** Bytes in megabytes to a tenth (whole megabytes said "0 MB waiting" of 900 KB). */

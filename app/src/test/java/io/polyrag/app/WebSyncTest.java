@@ -357,7 +357,7 @@ class WebSyncTest {
     }
 
     /**
-     * A page that answers 304 has its links read from its kept original; when that is gone (its document deleted),
+     * A page that answers 304 has its links read from its kept original; when that is gone (the blob store lost it),
      * the page is read again for them, so the crawl stays complete and a page no longer reached is deleted. Every
      * later crawl was incomplete, silently, and nothing was deleted again.
      */
@@ -367,7 +367,7 @@ class WebSyncTest {
             awaitJob(p, p.sources().register(new SourceRegistration("handbook", "web", Map.of("start_urls",
                     List.of(base + "/docs/"), "path_prefix", "/docs/"), null, 3600, true)).jobId());
             assertThat(paths(p)).contains("/docs/lamp.html", "/docs/orphan.html");
-            p.documents().delete(List.of(docId(p, "/docs/lamp.html")));
+            assertThat(p.components().blobs.delete(docId(p, "/docs/lamp.html"))).isTrue();
             pages.put("/sitemap.xml", "<?xml version=\"1.0\"?><urlset xmlns=\"http://www.sitemaps.org/schemas/"
                     + "sitemap/0.9\"></urlset>");
             requests.clear();
