@@ -2,6 +2,7 @@ package io.polyrag.app;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.polyrag.core.model.TokenEstimate;
 import io.polyrag.core.port.ForwardingLlmClient;
 import io.polyrag.core.port.LlmClient;
 import io.polyrag.core.port.UsageStore.Count;
@@ -176,7 +177,7 @@ final class UsageMeter implements AutoCloseable {
                 } catch (RuntimeException e) {
                     String tenant = TENANT.get();
                     if (tenant != null && !streamed.isEmpty()) {
-                        estimated(tenant, llm.id(), request, streamed.length());
+                        estimated(tenant, llm.id(), request, streamed);
                     }
                     throw e;
                 }
@@ -191,7 +192,7 @@ final class UsageMeter implements AutoCloseable {
                 if (tenant != null && r != null) {
                     String model = r.model() == null ? llm.id() : r.model();
                     if (r.inputTokens() <= 0 && r.outputTokens() <= 0 && r.text() != null && !r.text().isEmpty()) {
-                        estimated(tenant, model, request, r.text().length());
+                        estimated(tenant, model, request, r.text());
                     } else {
                         add(tenant, LLM_TOKENS_IN, model, r.inputTokens());
                         add(tenant, LLM_TOKENS_OUT, model, r.outputTokens());
@@ -200,14 +201,14 @@ final class UsageMeter implements AutoCloseable {
                 return r;
             }
 
-            /** Four characters a token, as the answer's context budget counts them. */
-            private void estimated(String tenant, String model, Request request, long replyChars) {
-                long prompt = request.system() == null ? 0 : request.system().length();
+            /** As the answer's context budget counts them: four characters a token, a Chinese character one. */
+            private void estimated(String tenant, String model, Request request, CharSequence reply) {
+                long prompt = TokenEstimate.proseChars(request.system());
                 for (Message m : request.messages()) {
-                    prompt += m.content() == null ? 0 : m.content().length();
+                    prompt += TokenEstimate.proseChars(m.content());
                 }
                 add(tenant, LLM_TOKENS_IN, model, (prompt + 3) / 4);
-                add(tenant, LLM_TOKENS_OUT, model, (replyChars + 3) / 4);
+                add(tenant, LLM_TOKENS_OUT, model, TokenEstimate.tokens(reply));
             }
         };
     }

@@ -55,5 +55,18 @@ class StorageProblemsTest {
                 .isFalse();
         assertThat(StorageProblems.unreachable(new StoreException("no space left on device"))).isFalse();
         assertThat(StorageProblems.unreachable(new IllegalStateException("bad"))).isFalse();
+        // A read timeout (a cluster recovering, a bulk past the client's timeout): the work succeeds later.
+        assertThat(StorageProblems.unreachable(new StoreException("bulk", new java.net.SocketTimeoutException(
+                "Read timed out")))).isTrue();
+        assertThat(StorageProblems.unreachable(new StoreException("word", new StoreException("refused")))).isFalse();
+    }
+
+    /** Words a budget and usage count by: four characters of prose a token, a Chinese character one. */
+    @org.junit.jupiter.api.Test
+    void tokens_are_estimated_by_script() {
+        assertThat(io.polyrag.core.model.TokenEstimate.tokens("abcdefgh")).isEqualTo(2);
+        assertThat(io.polyrag.core.model.TokenEstimate.tokens("发酵面团")).isEqualTo(4);
+        assertThat(io.polyrag.core.model.TokenEstimate.tokens("")).isZero();
+        assertThat(io.polyrag.core.model.TokenEstimate.proseChars(null)).isZero();
     }
 }

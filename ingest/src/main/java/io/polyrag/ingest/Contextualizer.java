@@ -2,6 +2,7 @@ package io.polyrag.ingest;
 
 import io.polyrag.core.PolyragException;
 import io.polyrag.core.model.Ids;
+import io.polyrag.core.model.TokenEstimate;
 import io.polyrag.core.port.ContextCache;
 import io.polyrag.core.port.LlmClient;
 import java.nio.charset.StandardCharsets;
@@ -117,7 +118,7 @@ public final class Contextualizer {
         for (String t : chunkTexts) {
             keys.put(t, key(documentId, String.valueOf(title), document, t));
         }
-        Map<String, String> known = cache.contexts(keys.values());
+        Map<String, String> known = known(keys);
         // One call per distinct chunk text not cached, at most `concurrency` at a time; each starts only while the
         // budget is not spent by the calls that finished (so it may be passed by the calls then running).
         Map<String, Future<Call>> asked = new LinkedHashMap<>();
@@ -152,7 +153,7 @@ public final class Contextualizer {
                         tokens.addAndGet(c.tokens());
                         if (c.context() != null) {
                             failingInARow.set(0);
-                            cache.rememberContexts(Map.of(key, c.context()));
+                            remember(key, c.context());
                         } else {
                             failingInARow.incrementAndGet();
                         }
@@ -184,6 +185,30 @@ public final class Contextualizer {
         return new Result(out, tokens.get(), asked.size(), cached, failed, failure, stopped);
     }
 
+    /**
+     * The contexts cached for these keys; none when the cache cannot be read (a catalog blip): the chunks are then
+     * asked again, where its failure failed the whole batch as "embedding failed: Task completed with exception".
+     */
+    private Map<String, String> known(Map<String, String> keys) {
+        try {
+            return cache.contexts(keys.values());
+        } catch (RuntimeException e) {
+            System.getLogger(Contextualizer.class.getName()).log(System.Logger.Level.WARNING, "the context cache could not be read (the chunks are asked again): "
+                    + e.getMessage());
+            return Map.of();
+        }
+    }
+
+    /** Caches a context written; one that cannot be cached is still used, and paid for once. */
+    private void remember(String key, String context) {
+        try {
+            cache.rememberContexts(Map.of(key, context));
+        } catch (RuntimeException e) {
+            System.getLogger(Contextualizer.class.getName()).log(System.Logger.Level.WARNING, "a chunk's context could not be cached (it is used all the same): "
+                    + e.getMessage());
+        }
+    }
+
     /** One call's outcome: its context, or null and why not. */
     private record Call(String context, long tokens, String failure) {
     }
@@ -194,6 +219,12 @@ public final class Contextualizer {
                     "<document title=\"" + attr(title) + "\">\n" + quote(document) + "\n</document>\n<chunk>\n"
                             + quote(chunk) + "\n</chunk>")), MAX_TOKENS, 0, false));
             long tokens = (long) r.inputTokens() + r.outputTokens();
+            if (tokens <= 0 && r.text() != null) {
+                // No usage reported (some gateways and local servers send none): estimated, as the extractor and the
+                // usage meter do. Counted as nothing, the budget never stopped the calls and nothing was metered.
+                tokens = TokenEstimate.tokens(SYSTEM) + TokenEstimate.tokens(document) + TokenEstimate.tokens(chunk)
+                        + TokenEstimate.tokens(r.text()) + 1;
+            }
             String context = clean(r.text());
             if (context.isBlank()) {
                 // Nothing written (a reasoning model that spent its allowance thinking, a reply of another shape):
@@ -222,7 +253,7 @@ public final class Contextualizer {
         Map<String, String> keys = new LinkedHashMap<>();
         chunkTexts.stream().filter(t -> !t.isBlank()).forEach(t -> keys.put(t, key(documentId, String.valueOf(title),
                 opening, t)));
-        Map<String, String> known = cache.contexts(keys.values());
+        Map<String, String> known = known(keys);
         // Tokens of the opening as sent: by its words, or by its characters where they run without spaces.
         long document = Math.max(words(opening), opening.length() * 3L / 16);
         long calls = 0;

@@ -5,6 +5,7 @@ import io.polyrag.core.model.Entity;
 import io.polyrag.core.model.Extraction;
 import io.polyrag.core.model.Fact;
 import io.polyrag.core.model.Ids;
+import io.polyrag.core.model.TokenEstimate;
 import io.polyrag.core.model.Vocabulary;
 import io.polyrag.core.port.EntityExtractor;
 import io.polyrag.core.port.LlmClient;
@@ -236,7 +237,8 @@ public final class LlmEntityExtractor implements EntityExtractor {
                 // No usage reported (some gateways and local servers send none): estimated, four characters a
                 // token, as the usage meter estimates; counted as nothing, the budget and the daily quota never
                 // moved.
-                spent = (system.length() + input.length() + r.text().length()) / 4 + 1;
+                spent = (TokenEstimate.proseChars(system) + TokenEstimate.proseChars(input)
+                        + TokenEstimate.proseChars(r.text())) / TokenEstimate.CHARS_PER_TOKEN + 1;
             }
             remaining -= spent;
             // Kept only when whole and readable: a reply cut at the allowance (its JSON unclosed), blank (a reasoning
@@ -254,11 +256,12 @@ public final class LlmEntityExtractor implements EntityExtractor {
     public Estimate estimate(List<String> texts) {
         long calls = 0;
         long input = 0;
-        long promptTokens = system.length() / 4 + 10;
+        long promptTokens = TokenEstimate.tokens(system) + 10;
         for (String t : texts) {
             if (!t.isBlank()) {
                 calls++;
-                input += promptTokens + Math.min(t.length(), MAX_INPUT_CHARS) / 4;
+                input += promptTokens + TokenEstimate.tokens(t.length() > MAX_INPUT_CHARS ? t.substring(0,
+                        MAX_INPUT_CHARS) : t);
             }
         }
         return new Estimate(calls, input, calls * EXPECTED_OUTPUT_TOKENS);

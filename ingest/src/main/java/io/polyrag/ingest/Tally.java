@@ -120,17 +120,36 @@ final class Tally {
         extractionTokens += tokens;
     }
 
+    /**
+     * Warnings an ingest keeps, the others counted: one a file (figures left out of 2,000 slide decks) was written
+     * whole with every progress write and held by every job event, hundreds of kilobytes each.
+     */
+    static final int MAX_WARNINGS = 50;
+    private int moreWarnings;
+
     synchronized void warn(String warning) {
-        if (!warnings.contains(warning)) {
+        if (warnings.size() >= MAX_WARNINGS) {
+            moreWarnings += warnings.contains(warning) ? 0 : 1;
+        } else if (!warnings.contains(warning)) {
             warnings.add(warning);
         }
+    }
+
+    /** The warnings kept, and a line counting those left out. */
+    private List<String> keptWarnings() {
+        if (moreWarnings == 0) {
+            return warnings;
+        }
+        List<String> out = new ArrayList<>(warnings);
+        out.add(moreWarnings + " more warnings, not listed (the first " + MAX_WARNINGS + " are)");
+        return out;
     }
 
     synchronized JobProgress progress() {
         return JobProgress.at(stage).total(total).processed(processed).added(added).updated(updated)
                 .unchanged(unchanged).failed(failed).chunks(chunks).storesWritten(stores)
                 .errors(errors.size() > 100 ? errors.subList(0, 100) : errors).relations(relations)
-                .extractionTokens(extractionTokens).warnings(warnings).build();
+                .extractionTokens(extractionTokens).warnings(keptWarnings()).build();
     }
 
     synchronized IngestReport report() {
@@ -142,9 +161,9 @@ final class Tally {
 
     private List<String> allWarnings() {
         if (duplicates == 0) {
-            return warnings;
+            return keptWarnings();
         }
-        List<String> out = new ArrayList<>(warnings);
+        List<String> out = new ArrayList<>(keptWarnings());
         out.add(duplicates + (duplicates == 1 ? " input was" : " inputs were") + " left out as duplicates of "
                 + "documents indexed under another name (see indexed); set POLYRAG_INGEST_DUPLICATES=allow to index "
                 + "them anyway");

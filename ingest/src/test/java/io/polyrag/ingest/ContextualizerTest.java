@@ -161,6 +161,56 @@ class ContextualizerTest {
     }
 
     /**
+     * A provider that reports no usage (some gateways, local servers) is estimated, so the budget stops the calls;
+     * a cache that fails to read or write costs the cache, not the contexts paid for.
+     */
+    @Test
+    void calls_without_usage_are_estimated_and_a_failing_cache_loses_nothing() {
+        LlmClient uncounted = new LlmClient() {
+            @Override
+            public String id() {
+                return "local";
+            }
+
+            @Override
+            public Response complete(Request request) {
+                return new Response("A line of the manual about its subject.", "local", 0, 0);
+            }
+
+            @Override
+            public Response stream(Request request, Consumer<String> onToken) {
+                return complete(request);
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        List<String> chunks = java.util.stream.IntStream.range(0, 50).mapToObj(i -> "chunk " + i + " of the manual")
+                .toList();
+        Contextualizer.Result r = new Contextualizer(uncounted, new MapCache(), 2000, 1).contexts("doc-1", "Manual",
+                chunks, 1_000);
+        assertThat(r.tokens()).isPositive();
+        assertThat(r.budgetStopped()).isTrue();
+        assertThat(r.calls()).isLessThan(50);
+        ContextCache broken = new ContextCache() {
+            @Override
+            public Map<String, String> contexts(Collection<String> keys) {
+                throw new IllegalStateException("the catalog is away");
+            }
+
+            @Override
+            public void rememberContexts(Map<String, String> byKey) {
+                throw new IllegalStateException("the catalog is away");
+            }
+        };
+        Contextualizer.Result kept = new Contextualizer(new Echo(), broken, 2000, 2).contexts("doc-2", "Manual",
+                List.of("alpha", "beta"), Long.MAX_VALUE);
+        assertThat(kept.contexts()).allSatisfy(c -> assertThat(c).isNotBlank());
+        assertThat(kept.failed()).isZero();
+    }
+
+    /**
      * A stop (a cancel, a shutdown) starts no more calls, and what was asked before it is kept as it came back; a
      * provider failing call after call stops the document's calls too.
      */

@@ -2,6 +2,7 @@ package io.polyrag.retrieval;
 
 import io.polyrag.core.model.AnswerSource;
 import io.polyrag.core.model.Ids;
+import io.polyrag.core.model.TokenEstimate;
 import io.polyrag.core.port.LlmClient;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -41,15 +42,7 @@ final class AnswerPrompt {
      * characters, about 12,000 tokens, three times a small model's window.
      */
     static long size(String text) {
-        long n = text.length();
-        for (int i = 0; i < text.length(); ) {
-            int cp = text.codePointAt(i);
-            i += Character.charCount(cp);
-            if (Spaceless.script(cp)) {
-                n += CHARS_PER_TOKEN - 1;
-            }
-        }
-        return n;
+        return TokenEstimate.proseChars(text);
     }
 
     /** {@code text} cut so that its {@link #size} is at most {@code budget} (at a word's end, as {@link Ids#clip}). */

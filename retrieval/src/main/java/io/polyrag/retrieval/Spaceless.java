@@ -1,5 +1,6 @@
 package io.polyrag.retrieval;
 
+import io.polyrag.core.model.TokenEstimate;
 import java.util.Set;
 
 /**
@@ -15,14 +16,7 @@ final class Spaceless {
      * no sentence of a Chinese source ever shared one with the question, and none was long enough to quote.
      */
     static boolean script(int cp) {
-        if (cp == 0x30FC || cp == 0xFF70) {
-            return true; // the prolonged sound mark (データ), of no script of its own
-        }
-        Character.UnicodeScript script = Character.UnicodeScript.of(cp);
-        return script == Character.UnicodeScript.HAN || script == Character.UnicodeScript.HIRAGANA
-                || script == Character.UnicodeScript.KATAKANA || script == Character.UnicodeScript.THAI
-                || script == Character.UnicodeScript.LAO || script == Character.UnicodeScript.KHMER
-                || script == Character.UnicodeScript.MYANMAR;
+        return TokenEstimate.unspaced(cp);
     }
 
     /**

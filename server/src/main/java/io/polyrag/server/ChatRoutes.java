@@ -168,6 +168,9 @@ final class ChatRoutes {
             }
             streamError(ctx, out, e);
             return;
+        } catch (Error e) {
+            out.stop(); // no heartbeat after the handler has returned
+            throw e;
         }
         out.stop();
         if (!streamed[0]) {

@@ -269,6 +269,8 @@ final class SearchRoutes {
             if (p != null) {
                 event(out, "error", p);
             }
+        } finally {
+            out.stop(); // an Error too: no heartbeat after the handler has returned
         }
     }
 
