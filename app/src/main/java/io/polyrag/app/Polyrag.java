@@ -305,7 +305,8 @@ public final class Polyrag implements AutoCloseable {
     private TenantFacets facets(Tenant t) {
         CatalogAndJobs catalog = components.catalog;
         Documents documents = new Documents(catalog, components.pipeline, components.blobs, t, catalog.sourceStore());
-        Sources sources = new Sources(catalog, catalog.sourceStore(), connectors, documents, t, engine, watcher);
+        Sources sources = new Sources(catalog, catalog.sourceStore(), connectors, documents, t, engine, watcher,
+                components.config.get(Settings.SYNC_MAX_SOURCES));
         return new TenantFacets(t, new Ingest(metered, components.parser, components.config, t),
                 new Uploads(metered, catalog, components.blobs, components.config, staging, engine, t),
                 new Jobs(engine, t), new Search(retrieval, catalog, components.indexing, components.usage,

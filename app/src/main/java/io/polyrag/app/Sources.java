@@ -44,10 +44,15 @@ public final class Sources {
     private final Tenant tenant;
     private final JobEngine engine;
     private final SourceWatcher watcher;
+    private final int maxSources;
 
-    /** @param documents the tenant's documents, to delete those a deleted source indexed */
+    /**
+     * @param documents the tenant's documents, to delete those a deleted source indexed
+     * @param maxSources the most sources the tenant may register ({@code sync.max.sources})
+     */
     Sources(Catalog catalog, SourceStore store, SourceConnectors connectors, Documents documents, Tenant tenant,
-            JobEngine engine, SourceWatcher watcher) {
+            JobEngine engine, SourceWatcher watcher, int maxSources) {
+        this.maxSources = maxSources;
         this.catalog = catalog;
         this.store = store;
         this.documents = documents;
@@ -60,6 +65,7 @@ public final class Sources {
     /** Registers a source and starts its first sync; returns it with the id of that sync's job. */
     public Registered register(SourceRegistration r) {
         Source s = checked(r);
+        mayAddSource();
         if (!store.createSource(s)) {
             throw new ConflictException("a source with id '" + s.id() + "' exists: choose another id, or change it "
                     + "with PUT /v1/sync/sources/" + s.id());
@@ -108,6 +114,7 @@ public final class Sources {
      */
     public SourceInfo registerIngested(SourceRegistration r) {
         Source s = checked(r);
+        mayAddSource();
         if (!store.createSource(s)) {
             throw new ConflictException("a source with id '" + s.id() + "' exists: choose another id");
         }
@@ -141,6 +148,20 @@ public final class Sources {
         return info(store.source(tenant.id(), s.id()).orElseThrow());
     }
 
+    /**
+     * Refuses a source past {@code sync.max.sources} of the tenant: each queues a sync at once, and every interval
+     * after, which the cap on queued jobs never refuses (one per source), so a key registering thousands of sites
+     * queued thousands of crawls.
+     */
+    private void mayAddSource() {
+        int have = store.sources(tenant.id()).size();
+        if (have >= maxSources) {
+            throw new ConflictException("this tenant has " + have + " sync sources, the most it may "
+                    + "(POLYRAG_SYNC_MAX_SOURCES): delete one (DELETE /v1/sync/sources/{id}) or ask the operator to "
+                    + "raise it");
+        }
+    }
+
     /** A registered source and the job of its first sync. */
     public record Registered(SourceInfo source, String jobId) {
     }
@@ -148,7 +169,12 @@ public final class Sources {
     /** Replaces a source's settings; its next sync reconciles the index with what the new settings select. */
     public Registered update(SourceRegistration r) {
         Source old = r.id() != null && ID.matcher(r.id()).matches() ? own(r.id()) : null;
-        Source s = checked(r, old);
+        // Fields left out keep what the source had: a paused source given new include globs was enabled again, its
+        // interval reset to 300 s and its knowledge base taken for the default (then refused as a move).
+        Source s = checked(old == null ? r : new SourceRegistration(r.id(), r.type(), r.config(),
+                r.knowledgeBase() != null ? r.knowledgeBase() : tenant.show(old.knowledgeBase()),
+                r.intervalSeconds() != null ? r.intervalSeconds() : old.intervalSeconds(),
+                r.enabled() != null ? r.enabled() : old.enabled()), old);
         // Synced as whoever set these settings: they were checked against that tenant's folders. A tenant that
         // adopted local mode re-pointing a source registered before it did kept local mode's (the operator's)
         // folders for the sync, links followed there included.

@@ -599,6 +599,34 @@ class SyncTest {
     }
 
     /**
+     * A tenant's sources are capped (each syncs at its interval, which the cap on queued jobs never refuses); a
+     * settings change that leaves fields out keeps what the source had: a paused source given new globs was enabled
+     * again, its interval reset and a sync started.
+     */
+    @Test
+    void sources_are_capped_and_an_update_keeps_what_it_leaves_out() throws Exception {
+        Path root = Files.createDirectories(tmp.resolve("capped"));
+        Files.writeString(root.resolve("a.md"), "# A\n\nThe fog bell at Quillon rings twice a minute.");
+        try (Polyrag p = Polyrag.open(PolyragTest.config(tmp.resolve("data"), Map.of("vector.enabled", "false",
+                "sync.allowed.roots", tmp.toString(), "sync.max.sources", "2")))) {
+            awaitJob(p, p.sources().register(new SourceRegistration("one", "filesystem", Map.of("root",
+                    root.toString()), "notes", 86_400, true)).jobId());
+            awaitJob(p, p.sources().register(new SourceRegistration("two", "filesystem", Map.of("root",
+                    root.toString()), "other", 3600, true)).jobId());
+            assertThatThrownBy(() -> p.sources().register(new SourceRegistration("three", "filesystem", Map.of(
+                    "root", root.toString()), null, 3600, true))).isInstanceOf(io.polyrag.core.ConflictException.class)
+                    .hasMessageContaining("POLYRAG_SYNC_MAX_SOURCES");
+            p.sources().enable("one", false);
+            var updated = p.sources().update(new SourceRegistration("one", "filesystem", Map.of("root",
+                    root.toString(), "include", List.of("*.md")), null, null, null));
+            assertThat(updated.jobId()).as("paused: no sync started").isNull();
+            assertThat(updated.source().enabled()).isFalse();
+            assertThat(updated.source().intervalSeconds()).isEqualTo(86_400);
+            assertThat(updated.source().knowledgeBase()).isEqualTo("notes");
+        }
+    }
+
+    /**
      * A synced document deleted by hand is indexed again at the next sync: its item was found unchanged, and it stayed
      * gone until its bytes changed, then came back unasked.
      */

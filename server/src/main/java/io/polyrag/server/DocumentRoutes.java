@@ -161,6 +161,17 @@ final class DocumentRoutes {
         }
         long from = range == null ? 0 : range[0];
         long length = range == null ? size : range[1] - range[0] + 1;
+        // Opened and moved to the range's start before any header is set: a stream failing there (an object store's
+        // reset) is an ordinary problem response, not a body under another length and a download name.
+        InputStream in = ctx.method() == HandlerType.HEAD ? null : blob.content();
+        if (in != null) {
+            try {
+                in.skipNBytes(from);
+            } catch (IOException | RuntimeException e) {
+                in.close();
+                throw e;
+            }
+        }
         ctx.status(range == null ? 200 : 206).contentType(blob.mediaType())
                 .header("Content-Length", Long.toString(length)).header("Accept-Ranges", "bytes")
                 .header("Content-Disposition", disposition("attachment", blob.name()))
@@ -168,12 +179,10 @@ final class DocumentRoutes {
         if (range != null) {
             ctx.header("Content-Range", "bytes " + range[0] + "-" + range[1] + "/" + size);
         }
-        if (ctx.method() == HandlerType.HEAD) {
-            blob.content().close();
+        if (in == null) {
             return;
         }
-        try (InputStream in = blob.content()) {
-            in.skipNBytes(from);
+        try (in) {
             OutputStream out = ctx.res().getOutputStream();
             byte[] buffer = new byte[64 * 1024];
             for (long left = length; left > 0; ) {

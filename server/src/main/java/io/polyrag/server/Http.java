@@ -226,6 +226,12 @@ final class Http {
                 throw new InvalidInputException("form field '" + name + "' holds " + p.getSize() + " bytes, more "
                         + "than the " + MAX_FIELD_BYTES + " a field takes (a file goes in a file part)");
             }
+            // A large field is read whole, as a string, and again for each look at the form: as much as a JSON body
+            // at most (a 250 MiB 'queries' field took gigabytes before it was refused), or as a file part.
+            if (p.getSize() > JSON_MAX_BYTES) {
+                throw new InvalidInputException("form field '" + name + "' holds " + p.getSize() + " bytes, more "
+                        + "than the " + JSON_MAX_BYTES + " a form field takes: send it as a file part");
+            }
         }
     }
 

@@ -140,6 +140,14 @@ final class IngestRoutes {
         Http.checkFormFields(ctx, Set.of("categories"), Set.of());
         Set<String> given = new TreeSet<>(ctx.formParamMap().keySet());
         given.addAll(ctx.uploadedFileMap().keySet());
+        // A field sent as a file part (requests' files={"kb": ...}) is not read as the field: the upload went to the
+        // default knowledge base, untitled, with 202.
+        for (String name : ctx.uploadedFileMap().keySet()) {
+            if (!name.equals(part) && fields.contains(name)) {
+                throw new InvalidInputException("form field '" + name + "' was sent as a file part: send it as a "
+                        + "plain form field (only '" + part + "' parts are files)");
+            }
+        }
         for (String name : given) {
             if (!fields.contains(name)) {
                 throw new InvalidInputException("form field '" + Ids.abbreviate(name, 40)

@@ -10,6 +10,7 @@ import io.polyrag.app.Sources;
 import io.polyrag.app.api.SourceRegistration;
 import io.polyrag.app.wire.IngestWire;
 import io.polyrag.core.InvalidInputException;
+import io.polyrag.core.model.Ids;
 
 /**
  * {@code /v1/sync}: sources (server folders, web sites, S3 buckets) kept in sync with the index — register, list, read, change, enable,
@@ -86,7 +87,8 @@ final class SourceRoutes {
         Dtos.SourceBody b = Json.read(jsonBody(ctx), Dtos.SourceBody.class);
         String id = ctx.pathParam("id");
         if (b.id() != null && !b.id().equals(id)) {
-            throw new InvalidInputException("'source_id' in the body (" + b.id() + ") differs from the path (" + id + "): "
+            throw new InvalidInputException("'source_id' in the body (" + Ids.abbreviate(b.id(), 64) + ") differs from "
+                    + "the path (" + id + "): "
                     + "a source's id cannot change");
         }
         var r = tenant(ctx).sources().update(new SourceRegistration(id, b.type(), b.config(), b.knowledgeBase(),

@@ -112,6 +112,29 @@ class DocumentsTest {
         }
     }
 
+    /** A form field sent as a file part (requests' files={"kb": ...}) is refused, not read as no field at all. */
+    @Test
+    void a_field_sent_as_a_file_part_is_refused() {
+        try (Polyrag polyrag = Polyrag.open(Config.load(Map.of(), Map.of("data.dir", tmp.resolve("fp").toString(),
+                "vector.enabled", "false")))) {
+            server = new RestServer(polyrag, "127.0.0.1", 0, 1 << 20);
+            try {
+                String boundary = "----polyrag" + System.nanoTime();
+                String body = "--" + boundary + "\r\nContent-Disposition: form-data; name=\"kb\"; filename=\"kb\"\r\n"
+                        + "Content-Type: application/octet-stream\r\n\r\ncontracts\r\n--" + boundary + "\r\n"
+                        + "Content-Disposition: form-data; name=\"file\"; filename=\"lease.md\"\r\nContent-Type: "
+                        + "text/markdown\r\n\r\n# Lease\n\nThe lease runs five years.\r\n--" + boundary + "--\r\n";
+                HttpResponse<String> r = send(HttpRequest.newBuilder(URI.create(base() + "/v1/documents"))
+                        .header("Content-Type", "multipart/form-data; boundary=" + boundary)
+                        .POST(HttpRequest.BodyPublishers.ofString(body)));
+                assertThat(r.statusCode()).as(r.body()).isEqualTo(400);
+                assertThat(r.body()).contains("form field 'kb' was sent as a file part");
+            } finally {
+                server.close();
+            }
+        }
+    }
+
     private String base() {
         return "http://127.0.0.1:" + server.port();
     }

@@ -233,6 +233,16 @@ class HostileInputTest {
             assertThat(r.statusCode()).as(r.body()).isEqualTo(400);
             assertThat(r.body()).as("read through to the judgment, whose document is unknown")
                     .contains("no-such-document");
+            // The same file sent as a plain field (no filename) is refused (by the multipart parser, or by its size
+            // before it is read as a string, again for each look at the form).
+            String field = "--XyZ\r\nContent-Disposition: form-data; name=\"qrels\"\r\n\r\n"
+                    + "q1\tno-such-document\t1\n\r\n--XyZ\r\nContent-Disposition: form-data; name=\"queries\""
+                    + "\r\n\r\n" + queries + "\r\n--XyZ--\r\n";
+            HttpResponse<String> plain = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
+                    + big.port() + "/v1/knowledge-bases/judged/judgments")).header("Content-Type",
+                    "multipart/form-data; boundary=XyZ").POST(HttpRequest.BodyPublishers.ofString(field)).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertThat(plain.statusCode()).as(plain.body()).isEqualTo(400);
         }
     }
 

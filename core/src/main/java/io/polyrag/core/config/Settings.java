@@ -470,6 +470,9 @@ public final class Settings {
             + "(e.g. acme=/srv/acme;globex=/srv/globex,/srv/shared). A tenant not named may register none. Every "
             + "file a scan opens must resolve (links followed) inside its tenant's folders and outside the data "
             + "directory, or it is skipped with the reason.");
+    public static final Setting<Integer> SYNC_MAX_SOURCES = Setting.integer("sync.max.sources", 100, 1, 100_000,
+            "Sync sources one tenant may register (local mode counts as one): each syncs at its interval, which the "
+                    + "cap on queued jobs never refuses; one more is a 409.");
     public static final Setting<Integer> SYNC_MAX_DELETE_PERCENT = Setting.integer("sync.max.delete.percent", 50, 1,
             100, "A sync that would delete more than this share of its source's documents (and at least 10) deletes "
                     + "none and says so on the source: a site moved behind a sign-in, a share remounted nearly empty. "
