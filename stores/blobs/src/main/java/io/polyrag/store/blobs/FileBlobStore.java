@@ -218,9 +218,13 @@ public final class FileBlobStore implements BlobStore {
                 // A folder a put never finished (a kill between its description and its content, or mid-write of
                 // the content) is listed too, dated by its newest file: it was never listed, so no sweep ever
                 // deleted it, and it held up to a whole upload's space for good.
-                boolean whole = Files.isRegularFile(content);
-                out.add(new Listed(f.getFileName().toString(), whole
-                        ? Files.getLastModifiedTime(content).toInstant() : newest(f), whole ? Files.size(content) : 0));
+                try {
+                    boolean whole = Files.isRegularFile(content);
+                    out.add(new Listed(f.getFileName().toString(), whole ? Files.getLastModifiedTime(content)
+                            .toInstant() : newest(f), whole ? Files.size(content) : 0));
+                } catch (NoSuchFileException gone) {
+                    // Deleted while it was listed (a staged upload taken): not listed, where it failed the listing.
+                }
             }
         } catch (IOException e) {
             throw new StoreException("cannot list the blobs in " + dir + ": " + e.getMessage(), e);

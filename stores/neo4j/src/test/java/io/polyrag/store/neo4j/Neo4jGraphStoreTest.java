@@ -95,4 +95,14 @@ class Neo4jGraphStoreTest extends GraphStoreContract {
         assertThatThrownBy(() -> new Neo4jGraphStore("bolt://127.0.0.1:1", "neo4j", "x", "neo4j", 2))
                 .isInstanceOf(UnavailableException.class).hasMessageContaining("bolt://127.0.0.1:1");
     }
+
+    /** A URI holding a password is refused without quoting it: the store's messages reach every tenant. */
+    @Test
+    void a_uri_with_a_password_is_refused_unquoted() {
+        var context = new io.polyrag.core.spi.ProviderContext(io.polyrag.core.config.Config.load(java.util.Map.of(),
+                java.util.Map.of("graph.neo4j.uri", "bolt://neo4j:s3cret@graph:7687")), java.nio.file.Path.of("."));
+        assertThatThrownBy(() -> new Neo4jGraphStoreProvider().open(context))
+                .isInstanceOf(io.polyrag.core.ConfigException.class).hasMessageContaining("POLYRAG_GRAPH_NEO4J_USER")
+                .hasMessageNotContaining("s3cret");
+    }
 }

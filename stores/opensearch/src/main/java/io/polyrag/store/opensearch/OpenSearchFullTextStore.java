@@ -2,6 +2,7 @@ package io.polyrag.store.opensearch;
 
 import io.polyrag.core.ConfigException;
 import io.polyrag.core.StoreException;
+import io.polyrag.core.UnavailableException;
 import io.polyrag.core.config.Settings;
 import io.polyrag.core.model.DocumentVersion;
 import io.polyrag.core.model.SearchScope;
@@ -204,8 +205,11 @@ final class OpenSearchFullTextStore implements FullTextStore {
         BulkResponse response = call("write " + records.size() + " records", () -> client.bulk(bulk.build()));
         if (response.errors()) {
             var failed = response.items().stream().filter(i -> i.error() != null).toList();
-            throw new StoreException("OpenSearch refused " + failed.size() + " of " + records.size() + " records, e.g. "
-                    + failed.getFirst().id() + ": " + failed.getFirst().error().reason());
+            String why = "OpenSearch refused " + failed.size() + " of " + records.size() + " records, e.g. "
+                    + failed.getFirst().id() + ": " + failed.getFirst().error().reason();
+            // Every refusal one of load (429 rejected execution, 503): the batch is written once the cluster keeps up.
+            boolean load = failed.stream().allMatch(i -> i.status() == 429 || i.status() == 503);
+            throw load ? new StoreException(why, new UnavailableException(why)) : new StoreException(why);
         }
     }
 
@@ -439,7 +443,14 @@ final class OpenSearchFullTextStore implements FullTextStore {
     private <T> T call(String what, Call<T> call) {
         try {
             return call.run();
-        } catch (IOException | OpenSearchException e) {
+        } catch (OpenSearchException e) {
+            // Overloaded or recovering (429, a circuit breaker; 502-504, shards not yet started): the same work
+            // succeeds later, so a job waits and resumes instead of failing its files.
+            int status = e.status();
+            throw new StoreException("OpenSearch could not " + what + " in index '" + index + "': " + e.getMessage(),
+                    status == 429 || status >= 502 && status <= 504 ? new UnavailableException("OpenSearch answered "
+                            + status, e) : e);
+        } catch (IOException e) {
             throw new StoreException("OpenSearch could not " + what + " in index '" + index + "': " + e.getMessage(),
                     e);
         }
