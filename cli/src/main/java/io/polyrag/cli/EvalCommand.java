@@ -347,8 +347,11 @@ final class EvalCommand implements Callable<Integer> {
     }
 
     /** The store backends an evaluation's own data directory uses unless its command line names another. */
+    // The file blob store's folder too: opened over a folder replicas share, the evaluation's empty catalog owned
+    // none of the queued jobs' staged uploads, and its sweep deleted them.
     private static final List<Setting<String>> BACKENDS = List.of(Settings.CATALOG_BACKEND, Settings.VECTOR_BACKEND,
-            Settings.FULLTEXT_BACKEND, Settings.GRAPH_BACKEND, Settings.RDF_BACKEND, Settings.BLOB_BACKEND);
+            Settings.FULLTEXT_BACKEND, Settings.GRAPH_BACKEND, Settings.RDF_BACKEND, Settings.BLOB_BACKEND,
+            Settings.BLOB_DIR);
 
     /**
      * {@code more} with every store on its embedded backend, except those the command line's own {@code --set}

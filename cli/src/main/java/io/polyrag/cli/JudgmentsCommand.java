@@ -65,7 +65,8 @@ final class JudgmentsCommand implements Callable<Integer> {
 
         @Override
         public Integer call() throws IOException {
-            if ((file == null) == (qrels == null || queries == null)) {
+            // One or the other, whole: --file with --qrels was accepted and the qrels ignored.
+            if (file != null ? qrels != null || queries != null : qrels == null || queries == null) {
                 throw new CommandLine.ParameterException(spec.commandLine(), "give --file FILE (JSON), or "
                         + "--qrels FILE and --queries FILE (BEIR)");
             }

@@ -5,6 +5,9 @@ import io.polyrag.core.ConflictException;
 import io.polyrag.core.InvalidInputException;
 import io.polyrag.core.NotFoundException;
 import io.polyrag.core.PolyragException;
+import io.polyrag.core.QuotaExceededException;
+import io.polyrag.core.StorageProblems;
+import io.polyrag.core.StoreException;
 import io.polyrag.core.UnavailableException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
@@ -38,6 +41,29 @@ public final class Main {
                 : " (" + f.getReason() + ")") + ": no such file, or not readable" : String.valueOf(t.getMessage());
     }
 
+    /** The exit code of a command that threw {@code e}: 2 bad usage, 3 unavailable (try again later), 4 internal. */
+    static int exitCode(Exception e) {
+        return switch (e) {
+            case ConfigException c -> USAGE;
+            case InvalidInputException i -> USAGE;
+            case NotFoundException n -> USAGE;
+            case ConflictException c -> USAGE;
+            case UnavailableException u -> UNAVAILABLE;
+            // A store down or restarting, a full disk, a quota: what a server answers 503, 507 or 429, exit 3
+            // (try again later), not 4 with a stack trace.
+            case QuotaExceededException q -> UNAVAILABLE;
+            case StoreException s when StorageProblems.kind(s) != StorageProblems.Kind.OTHER
+                    || StorageProblems.unreachable(s) -> UNAVAILABLE;
+            case PolyragException p -> INTERNAL;
+            // A file named on the command line that is missing or unreadable is bad usage, said in one line.
+            case NoSuchFileException f -> USAGE;
+            case AccessDeniedException f -> USAGE;
+            case UncheckedIOException u when u.getCause() instanceof NoSuchFileException
+                    || u.getCause() instanceof AccessDeniedException -> USAGE;
+            default -> INTERNAL;
+        };
+    }
+
     /** Runs a command line, printing to the given writers; returns the exit code. */
     static int run(String[] args, PrintWriter out, PrintWriter err) {
         CommandLine cl = new CommandLine(new PolyragCommand());
@@ -45,20 +71,7 @@ public final class Main {
         cl.setErr(err);
         cl.setCaseInsensitiveEnumValuesAllowed(true);
         cl.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
-            int code = switch (e) {
-                case ConfigException c -> USAGE;
-                case InvalidInputException i -> USAGE;
-                case NotFoundException n -> USAGE;
-                case ConflictException c -> USAGE;
-                case UnavailableException u -> UNAVAILABLE;
-                case PolyragException p -> INTERNAL;
-                // A file named on the command line that is missing or unreadable is bad usage, said in one line.
-                case NoSuchFileException f -> USAGE;
-                case AccessDeniedException f -> USAGE;
-                case UncheckedIOException u when u.getCause() instanceof NoSuchFileException
-                        || u.getCause() instanceof AccessDeniedException -> USAGE;
-                default -> INTERNAL;
-            };
+            int code = exitCode(e);
             String message = "polyrag: " + (code == USAGE && (e instanceof FileSystemException
                     || e instanceof UncheckedIOException) ? "cannot read " + fileOf(e) : e.getMessage());
             if (Logging.json()) {

@@ -360,16 +360,42 @@ class CliTest {
                 """);
         Files.writeString(ds.resolve("queries.jsonl"), "{\"_id\": \"q1\", \"text\": \"rotating neutron star\"}\n");
         Files.writeString(ds.resolve("qrels-test.tsv"), "query-id\tcorpus-id\tscore\nq1\td1\t1\n");
+        // A blob folder replicas share, holding a queued job's staged upload from two hours ago: the evaluation's
+        // empty catalog owned none of it, and its sweep deleted it.
+        Path shared = Files.createDirectories(tmp.resolve("shared-blobs").resolve("job-0a1b2c-0"));
+        Files.writeString(shared.resolve("content"), "a staged upload");
+        Files.writeString(shared.resolve("meta.properties"), "name=notes.md\n");
+        java.nio.file.attribute.FileTime old = java.nio.file.attribute.FileTime.from(java.time.Instant.now()
+                .minus(java.time.Duration.ofHours(2)));
+        for (Path f : List.of(shared.resolve("content"), shared.resolve("meta.properties"), shared)) {
+            Files.setLastModifiedTime(f, old);
+        }
         Path settings = tmp.resolve("networked.properties");
         Files.writeString(settings, "catalog.backend=postgres\npostgres.url=jdbc:postgresql://127.0.0.1:1/nowhere"
-                + "?connectTimeout=1\nfulltext.backend=postgres\n");
+                + "?connectTimeout=1\nfulltext.backend=postgres\nblob.dir=" + shared.getParent() + "\n");
         Run r = run("--config", settings.toString(), "eval", "--dataset", ds.toString(), "--index",
                 tmp.resolve("tiny-index").toString(), "--runs", "fulltext", "--json");
         assertThat(r.code()).as(r.err()).isEqualTo(Main.OK);
         assertThat(r.err()).contains("the evaluation's stores are embedded in its own folder, not the configured "
-                + "catalog.backend=postgres, fulltext.backend=postgres");
+                + "catalog.backend=postgres, fulltext.backend=postgres, blob.dir=" + shared.getParent());
+        assertThat(shared.resolve("content")).as("the shared folder's staged upload").exists();
         assertThat(io.polyrag.app.Json.MAPPER.readTree(r.out()).get("runs").get(0).get("ndcg@10").asDouble())
                 .isEqualTo(1.0);
+    }
+
+    /** A store down or a disk full is exit 3 (try again later), as a server answers 503 or 507, not 4. */
+    @Test
+    void storage_outages_and_quotas_exit_as_unavailable() {
+        assertThat(Main.exitCode(new io.polyrag.core.StoreException("down", new java.sql.SQLException("x", "08006"))))
+                .isEqualTo(Main.UNAVAILABLE);
+        assertThat(Main.exitCode(new io.polyrag.core.StoreException("no space left on device at /data")))
+                .isEqualTo(Main.UNAVAILABLE);
+        assertThat(Main.exitCode(new io.polyrag.core.QuotaExceededException("pending_jobs", 10, "too many")))
+                .isEqualTo(Main.UNAVAILABLE);
+        assertThat(Main.exitCode(new io.polyrag.core.StoreException("a bug"))).isEqualTo(Main.INTERNAL);
+        // --file with --qrels: one or the other, not the qrels dropped.
+        assertThat(run("judgments", "add", "default", "--file", tmp.resolve("a.json").toString(), "--qrels",
+                tmp.resolve("q.tsv").toString()).code()).isEqualTo(Main.USAGE);
     }
 
     @Test

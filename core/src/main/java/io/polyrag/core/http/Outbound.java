@@ -6,11 +6,14 @@ import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.net.ConnectException;
 import java.net.URI;
+import java.net.UnknownHostException;
 import java.net.http.HttpClient;
+import java.net.http.HttpConnectTimeoutException;
 import java.net.http.HttpHeaders;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
+import java.nio.channels.UnresolvedAddressException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
@@ -269,6 +272,11 @@ public final class Outbound {
         });
     }
 
+    /** host:port as the request reaches it (the scheme's port where the URL names none, not -1). */
+    private static String hostPort(URI uri) {
+        return uri.getHost() + ":" + (uri.getPort() >= 0 ? uri.getPort() : "https".equals(uri.getScheme()) ? 443 : 80);
+    }
+
     private <T> HttpResponse<T> send(HttpRequest.Builder request, HttpResponse.BodyHandler<T> handler) {
         HttpRequest built = request.build();
         URI uri = built.uri();
@@ -281,13 +289,22 @@ public final class Outbound {
             HttpResponse<T> r = client.send(built, handler);
             call.end(r.statusCode());
             return r;
+        } catch (HttpConnectTimeoutException e) {
+            call.fail(e);
+            throw new OutboundException.Transient(target, 0, "could not connect to " + hostPort(uri) + " in time", e);
         } catch (HttpTimeoutException e) {
             call.fail(e);
             throw new OutboundException.Transient(target, 0, "timed out after " + requestTimeout.toSeconds() + " s", e);
         } catch (ConnectException e) {
             call.fail(e);
-            throw new OutboundException.Transient(target, 0, "connection refused at " + uri.getHost() + ":"
-                    + uri.getPort(), e);
+            // An unknown host comes as a connect failure too: said as such, a typo in the URL's host sent its user
+            // to check whether the server was running.
+            boolean unresolved = false;
+            for (Throwable t = e; t != null && !unresolved; t = t.getCause()) {
+                unresolved = t instanceof UnresolvedAddressException || t instanceof UnknownHostException;
+            }
+            throw new OutboundException.Transient(target, 0, unresolved ? "host " + uri.getHost() + " does not "
+                    + "resolve (check the URL's host)" : "connection refused at " + hostPort(uri), e);
         } catch (IOException e) {
             call.fail(e);
             throw new OutboundException.Transient(target, 0, "connection failed (" + e.getClass().getSimpleName()

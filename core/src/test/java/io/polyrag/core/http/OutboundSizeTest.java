@@ -67,4 +67,20 @@ class OutboundSizeTest {
         out.postStream(uri.resolve("/lines"), Map.of(), "{}", e -> e, lines::add);
         assertThat(lines).containsExactly("data: one", "data: two", "data: three");
     }
+
+    /** A failure to connect names the port the request used (not -1) and a host that does not resolve as such. */
+    @Test
+    void connection_failures_name_the_port_and_an_unknown_host() throws IOException {
+        Outbound out = new Outbound("test", Duration.ofSeconds(2), Duration.ofSeconds(5), 0, d -> { });
+        int free;
+        try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
+            free = s.getLocalPort();
+        }
+        int port = free;
+        assertThatThrownBy(() -> out.postJson(URI.create("http://127.0.0.1:" + port + "/"), Map.of(), "{}", e -> e))
+                .isInstanceOf(OutboundException.class).hasMessageContaining("connection refused at 127.0.0.1:" + port);
+        assertThatThrownBy(() -> out.postJson(URI.create("http://no-such-host.invalid/v1"), Map.of(), "{}", e -> e))
+                .isInstanceOf(OutboundException.class).hasMessageContaining("host no-such-host.invalid does not "
+                        + "resolve").hasMessageNotContaining(":-1");
+    }
 }

@@ -1,6 +1,7 @@
 package io.polyrag.model.llm;
 
 import io.polyrag.core.http.Outbound;
+import io.polyrag.core.http.OutboundException;
 import io.polyrag.core.port.Reranker;
 import java.net.URI;
 import java.util.ArrayList;
@@ -70,6 +71,7 @@ public final class HttpReranker implements Reranker {
         // every search sending more candidates lost its reranking. A cross-encoder scores each pair on its own, so
         // scores of several requests compare.
         int batch = format.equals("cohere") ? passages.size() : TEI_BATCH;
+        int scored = 0;
         for (int from = 0; from < passages.size(); from += batch) {
             List<String> part = passages.subList(from, Math.min(passages.size(), from + batch));
             JsonNode r = request(query, part);
@@ -77,8 +79,15 @@ public final class HttpReranker implements Reranker {
                 int i = item.path("index").asInt(-1);
                 if (i >= 0 && i < part.size()) {
                     scores[from + i] = item.path(format.equals("cohere") ? "relevance_score" : "score").asDouble();
+                    scored++;
                 }
             }
+        }
+        // A reply of another shape (Voyage's "data" under cohere, an object under tei) scored nothing: the fused
+        // order came back as a rerank, with no warning.
+        if (scored == 0) {
+            throw new OutboundException("rerank", 200, "the reply held no scores for the " + passages.size() + " passages "
+                    + "sent: is POLYRAG_RERANK_FORMAT (tei|cohere) right for this service?", null);
         }
         // Passages the service left out of its reply rank below every scored one, in their order: as -Infinity the
         // score reached the JSON as the string "-Infinity", where a number belongs.

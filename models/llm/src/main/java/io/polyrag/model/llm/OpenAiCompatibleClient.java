@@ -73,7 +73,10 @@ public final class OpenAiCompatibleClient implements LlmClient {
             noStreamOptions = true;
             return true;
         }
-        if ((sent & COMPLETION_TOKENS) == 0 && m.contains("max_tokens") && m.contains("max_completion_tokens")) {
+        // Only a refusal of the parameter itself: vLLM's "'max_tokens' or 'max_completion_tokens' is too large" (a
+        // context overflow) was resent, failed alike, and the flag stayed on.
+        if ((sent & COMPLETION_TOKENS) == 0 && m.contains("max_tokens") && m.contains("max_completion_tokens")
+                && (m.contains("unsupported") || m.contains("not supported") || m.contains("instead"))) {
             completionTokens = true;
             return true;
         }

@@ -76,6 +76,16 @@ class HttpRerankerTest {
         }
     }
 
+    /** A reply of another shape (Voyage's "data" under cohere) scored nothing: an error, not the fused order. */
+    @Test
+    void a_reply_that_scores_nothing_is_an_error() throws IOException {
+        try (LoopbackServer s = new LoopbackServer(Reply.json(200, "{\"data\":[{\"index\":0,\"relevance_score\":1}]}"))) {
+            assertThatThrownBy(() -> reranker("cohere", s).score("q", List.of("x", "y")))
+                    .isInstanceOf(OutboundException.class).hasMessageContaining("held no scores for the 2 passages")
+                    .hasMessageContaining("POLYRAG_RERANK_FORMAT");
+        }
+    }
+
     @Test
     void an_api_error_names_the_status_and_message() throws IOException {
         try (LoopbackServer s = new LoopbackServer(Reply.json(413, "{\"error\":\"batch size 300 > maximum 64\"}"))) {

@@ -211,6 +211,21 @@ class OpenAiCompatibleClientTest {
         }
     }
 
+    /** vLLM's context overflow names both parameters: it is the failure it is, asked once, nothing adapted. */
+    @Test
+    void a_context_overflow_naming_both_parameters_is_not_taken_for_a_refused_parameter() throws IOException {
+        try (LoopbackServer s = new LoopbackServer(
+                Reply.json(400, "{\"error\":{\"message\":\"'max_tokens' or 'max_completion_tokens' is too large: "
+                        + "2048. This model's maximum context length is 4096 tokens\"}}"),
+                Reply.json(200, "{\"model\":\"o\",\"choices\":[{\"message\":{\"content\":\"fine\"}}]}"))) {
+            var client = client(s, 0, Duration.ofSeconds(5));
+            assertThatThrownBy(() -> client.complete(request(false))).hasMessageContaining("maximum context length");
+            assertThat(s.received).hasSize(1);
+            assertThat(client.complete(request(false)).text()).isEqualTo("fine");
+            assertThat(OpenAiCompatibleClient.JSON.readTree(s.received.getLast().body()).has("max_tokens")).isTrue();
+        }
+    }
+
     /**
      * A server that refuses response_format (LM Studio) or stream_options (Mistral, with a 422) is asked again
      * without it, and remembered; content given as an array of parts (Magistral) is read as its text.
