@@ -88,6 +88,7 @@ public final class Sources {
         Source s = checked(r);
         Source old = store.source(tenant.id(), s.id()).orElse(null);
         if (old == null) {
+            mayAddSource(); // refused before the folder is ingested, not after
             return Optional.empty();
         }
         Map<String, Object> had = config(old.config());

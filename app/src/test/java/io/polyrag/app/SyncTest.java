@@ -616,6 +616,9 @@ class SyncTest {
             assertThatThrownBy(() -> p.sources().register(new SourceRegistration("three", "filesystem", Map.of(
                     "root", root.toString()), null, 3600, true))).isInstanceOf(io.polyrag.core.ConflictException.class)
                     .hasMessageContaining("POLYRAG_SYNC_MAX_SOURCES");
+            assertThatThrownBy(() -> p.sources().beforeIngest(new SourceRegistration("three", "filesystem", Map.of(
+                    "root", root.toString()), null, 3600, true))).as("ingest --sync: refused before the folder is read")
+                    .isInstanceOf(io.polyrag.core.ConflictException.class);
             p.sources().enable("one", false);
             var updated = p.sources().update(new SourceRegistration("one", "filesystem", Map.of("root",
                     root.toString(), "include", List.of("*.md")), null, null, null));

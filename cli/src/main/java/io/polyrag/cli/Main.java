@@ -51,8 +51,11 @@ public final class Main {
             case UnavailableException u -> UNAVAILABLE;
             // A store down or restarting, a full disk, a quota: what a server answers 503, 507 or 429, exit 3
             // (try again later), not 4 with a stack trace.
-            case QuotaExceededException q -> UNAVAILABLE;
-            case StoreException s when StorageProblems.kind(s) != StorageProblems.Kind.OTHER
+            // A quota that frees with time (429); one that waits for deletions (413) is the caller's to fix, as through
+            // a server. A damaged index is not one to try again: its message says how to repair it.
+            case QuotaExceededException q -> q.retryAfterSeconds() > 0 ? UNAVAILABLE : USAGE;
+            case StoreException s when StorageProblems.kind(s) == StorageProblems.Kind.DISK_FULL
+                    || StorageProblems.kind(s) == StorageProblems.Kind.NOT_WRITABLE
                     || StorageProblems.unreachable(s) -> UNAVAILABLE;
             case PolyragException p -> INTERNAL;
             // A file named on the command line that is missing or unreadable is bad usage, said in one line.

@@ -392,6 +392,8 @@ class CliTest {
                 .isEqualTo(Main.UNAVAILABLE);
         assertThat(Main.exitCode(new io.polyrag.core.QuotaExceededException("pending_jobs", 10, "too many")))
                 .isEqualTo(Main.UNAVAILABLE);
+        assertThat(Main.exitCode(new io.polyrag.core.QuotaExceededException("stored_mb", 0, "delete some")))
+                .as("waits for deletions, not time").isEqualTo(Main.USAGE);
         assertThat(Main.exitCode(new io.polyrag.core.StoreException("a bug"))).isEqualTo(Main.INTERNAL);
         // --file with --qrels: one or the other, not the qrels dropped.
         assertThat(run("judgments", "add", "default", "--file", tmp.resolve("a.json").toString(), "--qrels",

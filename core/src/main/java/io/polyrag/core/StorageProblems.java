@@ -2,7 +2,6 @@ package io.polyrag.core;
 
 import java.net.ConnectException;
 import java.net.NoRouteToHostException;
-import java.net.SocketTimeoutException;
 import java.net.SocketException;
 import java.net.http.HttpConnectTimeoutException;
 import java.nio.file.AccessDeniedException;
@@ -104,11 +103,8 @@ public final class StorageProblems {
     public static boolean unreachable(Throwable e) {
         for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
             String name = t.getClass().getName();
-            // A read timeout too (a cluster recovering its shards, a bulk write past the client's timeout): the
-            // same work succeeds once the store keeps up again, where it failed every file of a job.
             if (t instanceof UnavailableException || t instanceof ConnectException
-                    || t instanceof HttpConnectTimeoutException || t instanceof SocketTimeoutException
-                    || name.equals("org.neo4j.driver.exceptions.TransientException")
+                    || t instanceof HttpConnectTimeoutException
                     || t instanceof NoRouteToHostException || t instanceof SQLTransientConnectionException
                     || t instanceof SQLNonTransientConnectionException
                     || name.endsWith("ServiceUnavailableException") || name.endsWith("SessionExpiredException")

@@ -9,6 +9,7 @@ import io.polyrag.core.port.Catalog;
 import io.polyrag.core.port.ProgressListener;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -125,13 +126,18 @@ final class Tally {
      * whole with every progress write and held by every job event, hundreds of kilobytes each.
      */
     static final int MAX_WARNINGS = 50;
+    /** The warnings left out, by hash (each counted once; bounded, so past it a few repeats may count twice). */
+    private final Set<Integer> leftOut = new HashSet<>();
     private int moreWarnings;
 
     synchronized void warn(String warning) {
-        if (warnings.size() >= MAX_WARNINGS) {
-            moreWarnings += warnings.contains(warning) ? 0 : 1;
-        } else if (!warnings.contains(warning)) {
+        if (warnings.contains(warning)) {
+            return;
+        }
+        if (warnings.size() < MAX_WARNINGS) {
             warnings.add(warning);
+        } else if (leftOut.size() >= 10_000 || leftOut.add(warning.hashCode())) {
+            moreWarnings++;
         }
     }
 

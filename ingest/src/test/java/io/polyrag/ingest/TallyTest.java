@@ -18,5 +18,14 @@ class TallyTest {
         assertThat(t.progress().warnings()).hasSize(Tally.MAX_WARNINGS + 1).last().isEqualTo(
                 (5_000 - Tally.MAX_WARNINGS) + " more warnings, not listed (the first " + Tally.MAX_WARNINGS + " are)");
         assertThat(t.report().warnings()).hasSize(Tally.MAX_WARNINGS + 1);
+        // One warning left out, repeated: counted once.
+        Tally repeated = new Tally(10, List.of("fulltext"), ProgressListener.NONE);
+        for (int i = 0; i < Tally.MAX_WARNINGS; i++) {
+            repeated.warn("warning " + i);
+        }
+        for (int i = 0; i < 3; i++) {
+            repeated.warn("the same figure warning");
+        }
+        assertThat(repeated.progress().warnings().getLast()).startsWith("1 more warnings");
     }
 }

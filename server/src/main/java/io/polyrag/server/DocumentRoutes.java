@@ -163,8 +163,13 @@ final class DocumentRoutes {
         long length = range == null ? size : range[1] - range[0] + 1;
         // Opened and moved to the range's start before any header is set: a stream failing there (an object store's
         // reset) is an ordinary problem response, not a body under another length and a download name.
-        InputStream in = ctx.method() == HandlerType.HEAD ? null : blob.content();
-        if (in != null) {
+        // The blob's stream is open already: closed at once for HEAD (left to the collector, each HEAD held a file
+        // descriptor or an object store's connection).
+        InputStream in = blob.content();
+        boolean head = ctx.method() == HandlerType.HEAD;
+        if (head) {
+            in.close();
+        } else {
             try {
                 in.skipNBytes(from);
             } catch (IOException | RuntimeException e) {
@@ -179,7 +184,7 @@ final class DocumentRoutes {
         if (range != null) {
             ctx.header("Content-Range", "bytes " + range[0] + "-" + range[1] + "/" + size);
         }
-        if (in == null) {
+        if (head) {
             return;
         }
         try (in) {

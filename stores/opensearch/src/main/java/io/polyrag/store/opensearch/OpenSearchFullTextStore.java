@@ -207,8 +207,8 @@ final class OpenSearchFullTextStore implements FullTextStore {
             var failed = response.items().stream().filter(i -> i.error() != null).toList();
             String why = "OpenSearch refused " + failed.size() + " of " + records.size() + " records, e.g. "
                     + failed.getFirst().id() + ": " + failed.getFirst().error().reason();
-            // Every refusal one of load (429 rejected execution, 503): the batch is written once the cluster keeps up.
-            boolean load = failed.stream().allMatch(i -> i.status() == 429 || i.status() == 503);
+            // Every refusal a 503 (its shards unavailable): the batch is written once the cluster has them again.
+            boolean load = failed.stream().allMatch(i -> i.status() == 503);
             throw load ? new StoreException(why, new UnavailableException(why)) : new StoreException(why);
         }
     }
@@ -444,12 +444,12 @@ final class OpenSearchFullTextStore implements FullTextStore {
         try {
             return call.run();
         } catch (OpenSearchException e) {
-            // Overloaded or recovering (429, a circuit breaker; 502-504, shards not yet started): the same work
-            // succeeds later, so a job waits and resumes instead of failing its files.
+            // Not available (502-504: a cluster starting, no master, shards not yet started): the same work
+            // succeeds once it is, so a job waits and resumes instead of failing its files. Not a 429 or a timeout:
+            // a circuit breaker refusing one huge batch refuses it every time, and the job would wait for good.
             int status = e.status();
             throw new StoreException("OpenSearch could not " + what + " in index '" + index + "': " + e.getMessage(),
-                    status == 429 || status >= 502 && status <= 504 ? new UnavailableException("OpenSearch answered "
-                            + status, e) : e);
+                    status >= 502 && status <= 504 ? new UnavailableException("OpenSearch answered " + status, e) : e);
         } catch (IOException e) {
             throw new StoreException("OpenSearch could not " + what + " in index '" + index + "': " + e.getMessage(),
                     e);
