@@ -1,6 +1,7 @@
 package io.polyrag.app.quality;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -38,14 +39,7 @@ public final class Significance {
 
     /** {@code a} against {@code b} on the queries both hold. */
     public static Comparison compare(Map<String, Double> a, String bName, Map<String, Double> b) {
-        List<Double> diffs = new ArrayList<>();
-        a.forEach((q, x) -> {
-            Double y = b.get(q);
-            if (y != null) {
-                diffs.add(x - y);
-            }
-        });
-        double[] d = diffs.stream().mapToDouble(Double::doubleValue).toArray();
+        double[] d = differences(a, b);
         double mean = mean(d);
         return new Comparison(bName, round(mean), interval(d), randomisationP(d, mean));
     }
@@ -69,15 +63,8 @@ public final class Significance {
     }
 
     public static Regression regression(Map<String, Double> a, Map<String, Double> b) {
-        List<Double> diffs = new ArrayList<>();
-        a.forEach((q, x) -> {
-            Double y = b.get(q);
-            if (y != null) {
-                diffs.add(x - y);
-            }
-        });
-        double[] d = diffs.stream().mapToDouble(Double::doubleValue).toArray();
-        int changed = (int) diffs.stream().filter(x -> Math.abs(x) > 1e-12).count();
+        double[] d = differences(a, b);
+        int changed = (int) Arrays.stream(d).filter(x -> Math.abs(x) > 1e-12).count();
         double sum = 0;
         for (double x : d) {
             sum += x;
@@ -97,6 +84,18 @@ public final class Significance {
             }
         }
         return new Regression(round(sum / d.length), round((extreme + 1.0) / (TRIALS + 1.0)), changed, d.length);
+    }
+
+    /** {@code a}'s score minus {@code b}'s, for each query both hold. */
+    private static double[] differences(Map<String, Double> a, Map<String, Double> b) {
+        List<Double> diffs = new ArrayList<>();
+        a.forEach((q, x) -> {
+            Double y = b.get(q);
+            if (y != null) {
+                diffs.add(x - y);
+            }
+        });
+        return diffs.stream().mapToDouble(Double::doubleValue).toArray();
     }
 
     private static List<Double> interval(double[] v) {
