@@ -4,10 +4,12 @@ import io.polyrag.app.HttpFrontDoor;
 import io.polyrag.app.Polyrag;
 import io.polyrag.app.api.PathIngest;
 import io.polyrag.app.api.PathIngestReport;
+import io.polyrag.app.api.SourceInfo;
 import io.polyrag.app.api.SourceRegistration;
 import io.polyrag.app.api.Status;
 import io.polyrag.app.api.Version;
 import io.polyrag.core.ConfigException;
+import io.polyrag.core.ConflictException;
 import io.polyrag.core.InvalidInputException;
 import io.polyrag.core.PolyragException;
 import io.polyrag.core.config.Config;
@@ -202,12 +204,25 @@ final class ServeCommand implements Callable<Integer> {
                         + "gives it to a tenant");
     }
 
+    /**
+     * Refuses {@code --kb} naming another knowledge base than the source that already keeps {@code dir} in sync, as
+     * {@code ingest --sync} does: the folder was synced into the source's, and a search of the one named found nothing.
+     */
+    static void sameKnowledgeBase(String kb, SourceInfo existing, Path dir) {
+        if (kb != null && !kb.isBlank() && !kb.strip().equals(existing.knowledgeBase())) {
+            throw new ConflictException("folder " + dir + " is kept in sync by source '" + existing.id() + "' into "
+                    + "knowledge base '" + existing.knowledgeBase() + "', not '" + kb.strip() + "': drop --kb, or "
+                    + "delete the source (DELETE /v1/sync/sources/" + existing.id() + ") and watch it again");
+        }
+    }
+
     /** Registers DIR as a source unless one reads it already (then syncs it now), and says so. */
     private void watch(Polyrag polyrag, Path dir, PrintWriter out) {
         var sources = polyrag.sources();
         var existing = sources.byRoot(dir);
         if (existing.isPresent()) {
             String id = existing.get().id();
+            sameKnowledgeBase(kb, existing.get(), dir);
             if (!existing.get().enabled()) {
                 sources.enable(id, true);
             } else {

@@ -400,6 +400,19 @@ class CliTest {
                 tmp.resolve("q.tsv").toString()).code()).isEqualTo(Main.USAGE);
     }
 
+    /** serve --watch DIR --kb NAME for a folder a source keeps in another knowledge base: refused, not ignored. */
+    @Test
+    void serve_watch_with_another_knowledge_base_than_the_sources_is_refused() {
+        var source = new io.polyrag.app.api.SourceInfo("notes", "filesystem", Map.of(), "default", 300, true, null,
+                null, null, 0);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> ServeCommand.sameKnowledgeBase("work", source, tmp))
+                .isInstanceOf(
+                io.polyrag.core.ConflictException.class).hasMessageContaining("into knowledge base 'default', not "
+                        + "'work'");
+        ServeCommand.sameKnowledgeBase(null, source, tmp);
+        ServeCommand.sameKnowledgeBase("default", source, tmp);
+    }
+
     @Test
     void tune_json_prints_json_even_when_there_is_nothing_to_show() throws IOException {
         Run r = run("tune", "default", "--show", "--json");
