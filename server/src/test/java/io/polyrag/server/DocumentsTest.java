@@ -112,6 +112,43 @@ class DocumentsTest {
         }
     }
 
+    /**
+     * HEAD on an original closes the stream its blob opened: left to the collector, each HEAD held a file descriptor
+     * (an object store's connection), and a thousand exhausted the process's files.
+     */
+    @Test
+    void head_on_an_original_holds_no_file_open() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(java.nio.file.Files.isDirectory(java.nio.file.Path.of(
+                "/proc/self/fd")), "counts the process's open files through /proc (Linux)");
+        try (Polyrag polyrag = Polyrag.open(Config.load(Map.of(), Map.of("data.dir", tmp.resolve("h").toString(),
+                "vector.enabled", "false")))) {
+            server = new RestServer(polyrag, "127.0.0.1", 0, 1 << 20);
+            try {
+                JsonNode accepted = json(upload("lease.md", "# Lease\n\nThe lease runs five years.", Map.of()));
+                await().atMost(Duration.ofSeconds(60)).until(() -> json(get("/v1/jobs/" + accepted.get("job_id")
+                        .asString())).get("status").asString(), s -> s.equals("succeeded"));
+                String content = base() + "/v1/documents/" + accepted.get("document_id").asString() + "/content";
+                HttpRequest.Builder head = HttpRequest.newBuilder(URI.create(content)).method("HEAD",
+                        HttpRequest.BodyPublishers.noBody());
+                assertThat(send(head).statusCode()).isEqualTo(200);
+                long before = openFiles();
+                for (int i = 0; i < 300; i++) {
+                    send(HttpRequest.newBuilder(URI.create(content)).method("HEAD",
+                            HttpRequest.BodyPublishers.noBody()));
+                }
+                assertThat(openFiles() - before).as("files left open by 300 HEADs").isLessThan(50);
+            } finally {
+                server.close();
+            }
+        }
+    }
+
+    private static long openFiles() throws java.io.IOException {
+        try (var fds = java.nio.file.Files.list(java.nio.file.Path.of("/proc/self/fd"))) {
+            return fds.count();
+        }
+    }
+
     /** A form field sent as a file part (requests' files={"kb": ...}) is refused, not read as no field at all. */
     @Test
     void a_field_sent_as_a_file_part_is_refused() {
