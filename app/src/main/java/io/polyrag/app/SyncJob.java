@@ -104,8 +104,10 @@ final class SyncJob implements JobHandler {
         if (source == null || !source.enabled()) {
             return JobProgress.at("done").warnings(List.of("the source was deleted or disabled first")).build();
         }
+        // Resumed after a yield, it finds the items its earlier runs indexed unchanged: its counts carry on from theirs.
+        JobProgress earlier = JobOutcome.earlier(job.info().progress());
         try {
-            JobProgress done = sync(p, source, context);
+            JobProgress done = sync(p, source, context, earlier);
             // Settings changed while it ran (on any replica; the update answered with this sync): scanned again.
             Source read = source;
             for (int pass = 0; pass < 3 && !context.canceled(); pass++) {
@@ -114,7 +116,7 @@ final class SyncJob implements JobHandler {
                     break;
                 }
                 read = now;
-                done = sync(p, now, context);
+                done = sync(p, now, context, earlier);
             }
             return done;
         } catch (Yielded y) {
@@ -131,7 +133,7 @@ final class SyncJob implements JobHandler {
         }
     }
 
-    private JobProgress sync(Payload p, Source source, Context context) {
+    private JobProgress sync(Payload p, Source source, Context context, JobProgress earlier) {
         // A source of local mode's rows registered by the tenant that adopted them reads that tenant's folders.
         Tenant tenant = !p.tenant().isEmpty() ? Tenant.of(p.tenant()) : source.registeredBy().isEmpty() ? Tenant.LOCAL
                 : Tenant.adopting(source.registeredBy());
@@ -144,6 +146,7 @@ final class SyncJob implements JobHandler {
         Scan scan = new Scan(p, connector, config, facets.apply(tenant), KnowledgeBase.of(tenant.show(
                 source.knowledgeBase())), Boolean.TRUE.equals(config.get("skip_graph")), connectors.confinement(tenant),
                 context);
+        scan.earlier = earlier;
         SourceConnector.Host host = connectors.host(tenant, p.source(), scan::stopped);
         context.progress(scan.progress("listing"));
         Listing listing;
@@ -286,6 +289,8 @@ final class SyncJob implements JobHandler {
         int chunks;
         int deleted;
         boolean yielded;
+        /** What the job's earlier runs did (null when none did anything): added to every count reported. */
+        JobProgress earlier;
 
         Scan(Payload payload, SourceConnector connector, Map<String, Object> config, Polyrag.TenantFacets facets,
                 KnowledgeBase kb, boolean skipGraph, Confinement confinement, Context context) {
@@ -323,13 +328,13 @@ final class SyncJob implements JobHandler {
             }
             List<ItemError> all = batch == null ? errors : Stream.concat(errors.stream(), batch.errors().stream())
                     .toList();
-            return JobProgress.at(stage).total(listed).processed(done + batchDone)
+            return JobOutcome.cumulative(earlier, JobProgress.at(stage).total(listed).processed(done + batchDone)
                     .added(added + (batch == null ? 0 : batch.added()))
                     .updated(updated + (batch == null ? 0 : batch.updated()))
                     .unchanged(unchanged + (batch == null ? 0 : batch.unchanged())).failed(all.size())
                     .chunks(chunks + (batch == null ? 0 : batch.chunks()))
                     .errors(all.size() > 100 ? all.subList(0, 100) : all).warnings(List.copyOf(warnings))
-                    .deleted(deleted).storesWritten(stores).build();
+                    .deleted(deleted).storesWritten(stores).build());
         }
     }
 
@@ -507,33 +512,28 @@ final class SyncJob implements JobHandler {
     /** The source the job syncs. */
     @Override
     public Optional<String> source(String payload) {
-        try {
-            return Optional.ofNullable(Sources.JSON.readValue(payload, Payload.class).source());
-        } catch (RuntimeException e) {
-            return Optional.empty();
-        }
+        return fromPayload(payload, p -> Optional.ofNullable(p.source()));
     }
 
     /** The knowledge base the job's source feeds. */
     @Override
     public Optional<String> knowledgeBase(String payload) {
-        try {
-            Payload p = Sources.JSON.readValue(payload, Payload.class);
-            return sources.source(p.tenant(), p.source()).map(Source::knowledgeBase);
-        } catch (RuntimeException e) {
-            return Optional.empty();
-        }
+        return fromPayload(payload, p -> sources.source(p.tenant(), p.source()).map(Source::knowledgeBase));
     }
 
     /** A sync whose connector resumes cheaply (unchanged items are known by their token) may yield its worker. */
     @Override
     public boolean resumable(String payload) {
+        return fromPayload(payload, p -> sources.source(p.tenant(), p.source()).flatMap(s -> connectors.get(s.type()))
+                .map(SourceConnector::resumable)).orElse(false);
+    }
+
+    /** What {@code read} finds from a job's payload; empty when the payload or the catalog cannot be read. */
+    private static <T> Optional<T> fromPayload(String payload, Function<Payload, Optional<T>> read) {
         try {
-            Payload p = Sources.JSON.readValue(payload, Payload.class);
-            return sources.source(p.tenant(), p.source()).flatMap(s -> connectors.get(s.type()))
-                    .map(SourceConnector::resumable).orElse(false);
+            return read.apply(Sources.JSON.readValue(payload, Payload.class));
         } catch (RuntimeException e) {
-            return false;
+            return Optional.empty();
         }
     }
 

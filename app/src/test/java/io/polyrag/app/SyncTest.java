@@ -431,6 +431,42 @@ class SyncTest {
         }
     }
 
+    /**
+     * A sync that yields its worker to another tenant's job and resumes reports what all its runs did: the resumed
+     * run finds the files the first indexed unchanged, and ended "added 120, unchanged 30" for 150 new files.
+     */
+    @Test
+    void a_sync_that_yields_and_resumes_counts_every_file_it_added() throws Exception {
+        Path root = Files.createDirectories(tmp.resolve("shared/alpha/notes"));
+        int n = 150;
+        for (int i = 0; i < n; i++) {
+            Files.writeString(root.resolve("note-" + i + ".txt"), "Tern count " + i + ": word"
+                    + Integer.toString(i * 7919, 36) + " nested on the skerry.");
+        }
+        try (Polyrag p = Polyrag.open(PolyragTest.config(tmp.resolve("data"), Map.of("vector.enabled", "false",
+                "ingest.workers", "1", "ingest.job.slice.seconds", "1", "ingest.batch.documents", "1",
+                "sync.watch", "false", "sync.schedule", "false", "sync.tenant.roots", "alpha="
+                        + tmp.resolve("shared/alpha"), "sync.allowed.roots", tmp.toString())))) {
+            var alpha = p.as(Tenant.of("alpha"));
+            String job = alpha.sources().register(new SourceRegistration("notes", "filesystem", Map.of("root",
+                    root.toString()), "terns", null, null)).jobId();
+            await().atMost(Duration.ofSeconds(60)).until(() -> alpha.jobs().get(job).progress().added() > 5);
+            var beta = p.as(Tenant.of("beta"));
+            Path other = beta.uploads().newStagingDir();
+            Files.writeString(other.resolve("0"), "A one line note.");
+            String small = beta.uploads().submit(io.polyrag.core.model.KnowledgeBase.of("notes"), other, List.of(
+                    new io.polyrag.app.api.ReceivedFile("note.txt", other.resolve("0"))), true);
+            JobInfo done = await().atMost(Duration.ofSeconds(120)).until(() -> alpha.jobs().get(job),
+                    j -> j.status().finished());
+            org.junit.jupiter.api.Assumptions.assumeTrue(done.attempts() > 1, "the sync finished before it had to "
+                    + "yield (this machine is fast): nothing resumed to count");
+            assertThat(beta.jobs().get(small).status()).isEqualTo(JobStatus.SUCCEEDED);
+            assertThat(done.progress().added()).as(done.progress().toString()).isEqualTo(n);
+            assertThat(done.progress().unchanged()).isZero();
+            assertThat(alpha.documents().list(io.polyrag.core.model.KnowledgeBase.of("terns"), 0, 200)).hasSize(n);
+        }
+    }
+
     @Test
     void an_s3_sources_secret_is_stored_never_shown_and_kept_by_an_update_that_leaves_it_out() throws Exception {
         // Port 1 on loopback: nothing listens, so the sync fails to list and changes nothing; the settings are the point.
