@@ -18,6 +18,8 @@ public final class Breaking implements FullTextStoreProvider {
     /** The first write that fails (1-based); 0: none does. */
     static volatile int failFrom;
     static final AtomicInteger WRITES = new AtomicInteger();
+    /** How long a failing write takes before it fails, in milliseconds. */
+    static volatile long slowFail;
 
     @Override
     public String name() {
@@ -36,6 +38,7 @@ public final class Breaking implements FullTextStoreProvider {
         return (FullTextStore) Proxy.newProxyInstance(FullTextStore.class.getClassLoader(),
                 new Class<?>[] {FullTextStore.class}, (proxy, method, args) -> {
                     if (method.getName().equals("upsert") && failFrom > 0 && WRITES.incrementAndGet() >= failFrom) {
+                        Thread.sleep(slowFail);
                         throw new StoreException("the full-text index could not be written: checksum failed "
                                 + "(simulated)");
                     }

@@ -1,7 +1,9 @@
 package io.polyrag.app;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.polyrag.core.StoreException;
 import io.polyrag.core.model.IngestReport;
 import io.polyrag.core.model.KnowledgeBase;
 import io.polyrag.core.model.SourceItem;
@@ -37,6 +39,28 @@ class IngestItemsStopTest {
             stop.set(false);
             assertThat(p.ingest().items(items, KnowledgeBase.DEFAULT, false, ProgressListener.NONE, stop::get)
                     .added()).isEqualTo(12);
+        }
+    }
+
+    /**
+     * A store failing while the next input (the same document again) waits for its batch stops the ingest with the
+     * store's error: it was counted as that input's failure, and the ingest went on as if the store could write.
+     */
+    @Test
+    void a_store_failing_while_the_next_input_waits_for_its_batch_stops_the_ingest() {
+        List<SourceItem> items = IntStream.range(0, 2).mapToObj(i -> new SourceItem("https://example.org/log",
+                "log.md", ("# Log\n\nThe harbour log, revision " + i + ", notes the tide.")
+                        .getBytes(StandardCharsets.UTF_8), "text/markdown")).toList();
+        Breaking.WRITES.set(0);
+        Breaking.failFrom = 1;
+        Breaking.slowFail = 1_000;
+        try (Polyrag p = Polyrag.open(PolyragTest.config(tmp.resolve("data"), Map.of("vector.enabled", "false",
+                "fulltext.backend", "breaking", "ingest.batch.documents", "1")))) {
+            assertThatThrownBy(() -> p.ingest().items(items, KnowledgeBase.DEFAULT, false, ProgressListener.NONE,
+                    () -> false)).isInstanceOf(StoreException.class).hasMessageContaining("checksum failed");
+        } finally {
+            Breaking.failFrom = 0;
+            Breaking.slowFail = 0;
         }
     }
 }

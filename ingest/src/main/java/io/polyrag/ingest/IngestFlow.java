@@ -232,8 +232,11 @@ final class IngestFlow implements AutoCloseable {
                 : Optional.ofNullable(known.get(documentId));
     }
 
-    /** Waits until {@code documentId} is in no batch still to be written, so its catalog entry is current. */
-    private void settle(String documentId) {
+    /**
+     * Waits until {@code documentId} is in no batch still to be written, so its catalog entry is current; throws what
+     * stopped the ingest, if a write did meanwhile.
+     */
+    void settle(String documentId) {
         if (pending.contains(documentId)) {
             while (!written.isEmpty()) {
                 join(written.removeFirst());

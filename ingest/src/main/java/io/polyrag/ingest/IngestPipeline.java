@@ -348,6 +348,7 @@ public final class IngestPipeline {
                     batchChunks = 0;
                     batchFigureBytes = 0;
                 }
+                flow.settle(id); // a write failing meanwhile stops the ingest (in prepare: this input failed)
                 Optional<Prepared> p = prepare(input, kb, graph, figureMode, figureBudget, tally, flow);
                 if (p.isEmpty()) {
                     continue;
