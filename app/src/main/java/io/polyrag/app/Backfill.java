@@ -124,7 +124,7 @@ final class Backfill implements JobHandler {
         // A canceled one did what its last report says, not all of it.
         return JobProgress.at("done").total(last[0].total()).processed(context.canceled() ? last[0].processed()
                 : last[0].total()).updated(written[0])
-                .storesWritten(targets.stream().map(Modality::wireName).toList()).build();
+                .storesWritten(targets.stream().map(Modality::wireName).toList()).warnings(check.warnings()).build();
     }
 
     private void fill(List<Modality> targets, StoreCheck check, boolean all, Context context, int[] written,

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.sun.net.httpserver.HttpServer;
 import io.polyrag.app.api.TextIngest;
 import io.polyrag.core.model.IngestReport;
+import io.polyrag.core.model.JobInfo;
 import io.polyrag.core.model.JobStatus;
 import io.polyrag.core.model.Modality;
 import io.polyrag.core.model.SearchHit;
@@ -181,6 +182,22 @@ class ContextualRetrievalTest {
                     io.polyrag.core.port.ProgressListener.NONE);
             assertThat(spent.added()).isEqualTo(2);
             assertThat(spent.warnings()).anyMatch(w -> w.contains("token budget"));
+        }
+    }
+
+    /** A reindex whose model fails writes the chunks without a context and says so in its job, as an ingest does. */
+    @Test
+    void a_reindex_whose_model_fails_says_which_chunks_got_no_context() {
+        try (Polyrag p = open(Map.of("contextual.enabled", "false"))) {
+            ingest(p, "Unscrew the base plate and replace the damping fluid every two years.", "Maintenance");
+        }
+        status.set(500);
+        try (Polyrag p = open(Map.of())) {
+            JobInfo job = awaitJob(p, p.admin().reindex("fulltext", true));
+            assertThat(job.status()).isEqualTo(JobStatus.SUCCEEDED);
+            assertThat(job.progress().warnings()).as(job.toString()).anyMatch(w -> w.startsWith(
+                    "contextual retrieval: 1 chunks re-indexed into the fulltext store got no context"));
+            assertThat(fullText(p, "damping")).as("indexed without one").hasSize(1);
         }
     }
 

@@ -23,6 +23,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BiConsumer;
 import java.util.function.BooleanSupplier;
 
@@ -43,6 +45,10 @@ public final class StoreCheck {
 
     private final IngestPipeline pipeline;
     private final Catalog catalog;
+    /** Chunks a reindex wrote without the context contextual retrieval asked for (the model failed), and why. */
+    private final AtomicInteger contextless = new AtomicInteger();
+    private volatile String contextFailure;
+    private final List<String> warnings = new CopyOnWriteArrayList<>();
 
     public StoreCheck(IngestPipeline pipeline) {
         this.pipeline = pipeline;
@@ -195,6 +201,11 @@ public final class StoreCheck {
     }
 
     /** Told how far a back-fill has come, and asked whether to stop. */
+    /** What the re-indexing this check did should tell its caller (chunks written without their context). */
+    public List<String> warnings() {
+        return List.copyOf(warnings);
+    }
+
     public interface Progress {
         /** @param done versions written so far @param total versions the store lacked */
         void report(int done, int total);
@@ -344,7 +355,7 @@ public final class StoreCheck {
             Map<DocumentVersion, float[]> wholes = new HashMap<>();
             Map<DocumentVersion, Integer> graphChunks = new HashMap<>();
             for (VersionRecords v : versions.subList(from, Math.min(versions.size(), from + REINDEX_BATCH))) {
-                Optional<List<StoreRecord>> r = records(m, v, wholes);
+                Optional<List<StoreRecord>> r = records(m, v, wholes, canceled);
                 if (r.isPresent()) {
                     batch.add(v.version());
                     records.addAll(r.get());
@@ -373,16 +384,28 @@ public final class StoreCheck {
         if (done > 0) {
             LOG.log(Level.INFO, "re-indexed " + done + " document versions into the " + m.wireName() + " store");
         }
+        if (contextless.get() > 0) {
+            String warning = "contextual retrieval: " + contextless.getAndSet(0) + " chunks re-indexed into the "
+                    + m.wireName() + " store got no context (" + contextFailure + "); they are indexed without one: "
+                    + "run the same reindex again once the model answers";
+            LOG.log(Level.WARNING, warning);
+            warnings.add(warning);
+            contextFailure = null;
+        }
         return done;
     }
 
     /** The records {@code m}'s store should hold of a visible version, rebuilt from the catalog; empty if it changed. */
     private Optional<List<StoreRecord>> records(Modality m, VersionRecords v) {
-        return records(m, v, new HashMap<>());
+        return records(m, v, new HashMap<>(), () -> false);
     }
 
-    /** {@link #records(Modality, VersionRecords)}, the version's whole vector put in {@code wholes} if it has one. */
-    private Optional<List<StoreRecord>> records(Modality m, VersionRecords v, Map<DocumentVersion, float[]> wholes) {
+    /**
+     * {@link #records(Modality, VersionRecords)}, the version's whole vector put in {@code wholes} if it has one;
+     * empty too once {@code canceled} says so while its chunks' contexts are written.
+     */
+    private Optional<List<StoreRecord>> records(Modality m, VersionRecords v, Map<DocumentVersion, float[]> wholes,
+            BooleanSupplier canceled) {
         DocumentVersion dv = v.version();
         Optional<DocumentInfo> doc = catalog.document(dv.documentId());
         List<Chunk> chunks = catalog.chunks(dv.documentId(), dv.version(), 0, Integer.MAX_VALUE);
@@ -395,8 +418,17 @@ public final class StoreCheck {
         if (contextualizer != null && (m == Modality.VECTOR || m == Modality.FULLTEXT)) {
             // Contextual retrieval is on: the texts are indexed with their contexts, as an ingest writes them (from
             // the cache, or written now for chunks ingested before it was switched on).
-            List<String> contexts = contextualizer.contexts(dv.documentId(), title, chunks.stream().map(c -> IngestPipeline.graphText(
-                    c.kind(), c.text())).toList(), Long.MAX_VALUE).contexts();
+            Contextualizer.Result r = contextualizer.contexts(dv.documentId(), title, chunks.stream().map(c ->
+                    IngestPipeline.graphText(c.kind(), c.text())).toList(), Long.MAX_VALUE, canceled);
+            if (canceled.getAsBoolean()) {
+                return Optional.empty(); // its records as they were, not replaced by ones missing their contexts
+            }
+            if (r.failed() > 0) {
+                // Said once the reindex ends: the chunks went in without a context, and nothing told the operator.
+                contextless.addAndGet(r.failed());
+                contextFailure = contextFailure == null ? r.failure() : contextFailure;
+            }
+            List<String> contexts = r.contexts();
             List<String> with = new ArrayList<>(texts.size());
             for (int i = 0; i < texts.size(); i++) {
                 with.add(Contextualizer.withContext(contexts.get(i), texts.get(i)));
