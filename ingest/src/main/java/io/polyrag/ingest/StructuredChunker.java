@@ -164,7 +164,7 @@ public final class StructuredChunker implements Chunker {
      * such as "- retries: default 5" was split between "default" and "5", and the pieces shared no overlap.
      */
     private void lines(String text, int start, int end, List<Span> out) {
-        int nl = text.indexOf('\n', start);
+        int nl = text.indexOf('\n', start, end); // within the sentence: to the text's end, quadratic
         if (nl < 0 || nl >= end || counter.count(text.substring(start, end)) <= maxTokens) {
             splitLong(text, start, end, out);
             return;

@@ -40,6 +40,23 @@ class StructuredChunkerTest {
         assertThat(longest[0]).as("the longest text counted").isLessThanOrEqualTo(300 * 16);
     }
 
+    /**
+     * A long paragraph without a line break (text whose whitespace a client normalised, a one-line file) is chunked in
+     * linear time: each of its sentences looked for a line break to the end of the text, hours for 64 MB.
+     */
+    @Test
+    void a_long_paragraph_without_line_breaks_is_chunked_in_linear_time() {
+        StringBuilder prose = new StringBuilder();
+        for (int i = 0; prose.length() < 8_000_000; i++) {
+            prose.append("Sentence number ").append(i).append(" is here. ");
+        }
+        StructuredChunker chunker = new StructuredChunker(WORDS, 300, 30);
+        List<ChunkDraft> chunks = org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(java.time.Duration
+                .ofSeconds(10), () -> chunker.chunk(doc(new Block(ChunkKind.PROSE, prose.toString().strip(), List.of(),
+                        0, 0, ""))));
+        assertThat(chunks).hasSizeGreaterThan(1_000);
+    }
+
     /** Builds a parsed document whose block offsets are right, the way parsers do. */
     private static ParsedDocument doc(Block... blocks) {
         StringBuilder text = new StringBuilder();
