@@ -245,8 +245,9 @@ public final class Contextualizer {
 
     /**
      * What {@link #contexts} would spend on one document's chunks (a document id not known yet, "": all uncached),
-     * without calling the model: {calls, input tokens, output tokens}, counting only chunks whose context is not cached (about four tokens for three words, and 60
-     * tokens a reply).
+     * without calling the model: {calls, input tokens, output tokens}, counting only chunks whose context is not
+     * cached, each prompt's tokens as {@link TokenEstimate} counts them (a script without spaces by its characters:
+     * counted by words, a Chinese chunk of 300 characters was one token) and 60 tokens a reply.
      */
     long[] estimate(String documentId, String title, List<String> chunkTexts) {
         String opening = opening(chunkTexts);
@@ -254,14 +255,14 @@ public final class Contextualizer {
         chunkTexts.stream().filter(t -> !t.isBlank()).forEach(t -> keys.put(t, key(documentId, String.valueOf(title),
                 opening, t)));
         Map<String, String> known = known(keys);
-        // Tokens of the opening as sent: by its words, or by its characters where they run without spaces.
-        long document = Math.max(words(opening), opening.length() * 3L / 16);
+        long document = TokenEstimate.tokens(SYSTEM) + TokenEstimate.tokens(opening) + TokenEstimate.tokens(
+                String.valueOf(title));
         long calls = 0;
         long input = 0;
         for (Map.Entry<String, String> e : keys.entrySet()) {
             if (!known.containsKey(e.getValue())) {
                 calls++;
-                input += (document + words(e.getKey()) + words(SYSTEM)) * 4 / 3;
+                input += document + TokenEstimate.tokens(e.getKey());
             }
         }
         return new long[] {calls, input, calls * 60};
@@ -290,14 +291,18 @@ public final class Contextualizer {
     }
 
     /**
-     * The first {@code documentWords} words of {@code text}, and at most ten characters a word: a text without spaces
-     * (Chinese, Japanese, Thai) is one "word" a chunk, so the whole document went with every chunk's call.
+     * The first {@code documentWords} words of {@code text}, and no more tokens than as many English words hold: a
+     * text without spaces (Chinese, Japanese, Thai) is one "word" a chunk, so the whole document went with every
+     * chunk's call, then 20,000 characters (as many tokens) where English sends about 2,700.
      */
     private String opening(String text) {
         String[] words = text.split("\\s+");
         String out = words.length <= documentWords ? text : String.join(" ", Arrays.copyOf(words, documentWords))
                 + " …";
-        return out.length() <= maxChars() ? out : Ids.clip(out, maxChars());
+        out = out.length() <= maxChars() ? out : Ids.clip(out, maxChars());
+        long cap = documentWords * 4L / 3;
+        long tokens = TokenEstimate.tokens(out);
+        return tokens <= cap ? out : Ids.clip(out, (int) Math.max(1, out.length() * cap / tokens));
     }
 
     private int maxChars() {

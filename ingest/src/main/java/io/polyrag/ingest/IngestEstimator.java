@@ -50,6 +50,9 @@ final class IngestEstimator {
         List<ItemError> errors = new ArrayList<>();
         for (IngestInput input : inputs) {
             try {
+                if (input.size() > maxFileBytes) {
+                    throw tooLarge(input, input.size(), maxFileBytes); // as listed, not read whole first
+                }
                 byte[] bytes = input.content().read();
                 if (bytes.length > maxFileBytes) {
                     throw tooLarge(input, bytes.length, maxFileBytes);

@@ -20,6 +20,7 @@ class ContextualizerTest {
     private static final class Echo implements LlmClient {
         final List<String> shown = new java.util.concurrent.CopyOnWriteArrayList<>();
         final List<Integer> sizes = new java.util.concurrent.CopyOnWriteArrayList<>();
+        final List<Long> tokens = new java.util.concurrent.CopyOnWriteArrayList<>();
 
         @Override
         public String id() {
@@ -32,6 +33,7 @@ class ContextualizerTest {
             String chunk = user.substring(user.indexOf("<chunk>\n") + 8, user.indexOf("\n</chunk>"));
             shown.add(chunk);
             sizes.add(user.length());
+            tokens.add(io.polyrag.core.model.TokenEstimate.tokens(user));
             try {
                 Thread.sleep(chunk.startsWith("a") ? 200 : 10);
             } catch (InterruptedException e) {
@@ -112,7 +114,8 @@ class ContextualizerTest {
         assertThat(model.sizes).hasSize(200);
         assertThat(model.sizes).isNotEmpty().allMatch(n -> n < 2000 * 10 + 2000);
         long[] estimate = new Contextualizer(model, new MapCache(), 2000, 2).estimate("doc-cjk", "报告", chunks);
-        assertThat(estimate[1] / estimate[0]).as("input tokens a call, as sent").isLessThan(8000);
+        assertThat(estimate[1] / estimate[0]).as("input tokens a call, as sent").isLessThan(8000)
+                .isGreaterThan((long) (0.8 * model.tokens.stream().mapToLong(Long::longValue).average().orElseThrow()));
     }
 
     @Test

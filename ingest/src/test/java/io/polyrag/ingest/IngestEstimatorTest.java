@@ -44,6 +44,19 @@ class IngestEstimatorTest {
         assertThat(e.errors()).singleElement().satisfies(err -> assertThat(err.reason()).contains("StackOverflowError"));
     }
 
+    /** A file listed larger than an ingest takes is refused by its size, not read whole into memory first. */
+    @Test
+    void a_file_listed_too_large_is_refused_without_being_read() {
+        IngestEstimator estimator = new IngestEstimator(null, new StructuredChunker(t -> t.split(" ").length, 300,
+                30), null, null, 1 << 20);
+        var e = estimator.estimate(List.of(new IngestInput("file:///big.log", "big.log", 2L << 20, null, () -> {
+            throw new AssertionError("read whole although its listed size is over the limit");
+        }, null)), null);
+        assertThat(e.documents()).isZero();
+        assertThat(e.errors()).singleElement().satisfies(err -> assertThat(err.reason()).contains(
+                "POLYRAG_INGEST_MAX_FILE_MB"));
+    }
+
     /** A code chunk is never sent to the extractor (its graph text is empty): an estimate counted a call for each. */
     @Test
     void code_chunks_cost_no_extraction_calls() {
