@@ -97,6 +97,9 @@ final class ChunkReading {
                 || Names.looksLikeName(sp.name())).toList();
         int n = 0;
         for (int i = 0; i < words.length; i++) {
+            while (n < names.size() && names.get(n).start() < i) {
+                n++; // a name inside a mention taken before: missed, or every later name of the sentence was
+            }
             if (n < names.size() && names.get(n).start() == i) {
                 Names.Span sp = names.get(n++);
                 noteName(sp, words, tags);
@@ -106,7 +109,8 @@ final class ChunkReading {
                 continue;
             }
             Mention ref = reference(words, tags, i);
-            if (ref != null) {
+            // "the University Ortega": the name, not "the university" said before, which would swallow its start.
+            if (ref != null && (n >= names.size() || names.get(n).start() >= ref.end())) {
                 mentions.add(ref);
                 remember(ref.name(), mentions.size() == 1);
                 i = ref.end() - 1;

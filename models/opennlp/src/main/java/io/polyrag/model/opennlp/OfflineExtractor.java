@@ -156,7 +156,7 @@ final class OfflineExtractor implements EntityExtractor {
             LemmatizerME lemmatizer, Memo memo) {
     }
 
-    private Tools newTools() {
+    Tools newTools() {
         return new Tools(new SentenceDetectorME(sentences), new TokenizerME(tokens), new POSTaggerME(pos),
                 new LemmatizerME(lemmas), memo);
     }

@@ -23,6 +23,29 @@ class OfflineExtractorTest {
         assertThat(e.facts()).allSatisfy(f -> assertThat(f.properties()).containsKeys("evidence", "extractor"));
     }
 
+    /**
+     * A reference ("the university", a head noun said before) overlapping a name that starts inside it leaves the
+     * name to be a name, and the sentence's later names are found: they were all skipped. Tagged by hand, as a
+     * tagger may read a capitalised noun.
+     */
+    @Test
+    void a_reference_overlapping_a_name_leaves_it_and_the_names_after_it() {
+        OfflineExtractor.Tools tools = extractor.newTools();
+        ChunkReading reading = new ChunkReading(new OfflineExtractor.Lemmatizer(tools.lemmatizer(), tools.memo()));
+        reading.read(tagged("Ostrava university opened .", "PROPN NOUN VERB PUNCT"));
+        reading.read(tagged("Lena studied at the University Ortega in Madrid with Carlos Ruiz .",
+                "PROPN VERB ADP DET NOUN PROPN ADP PROPN ADP PROPN PROPN PUNCT"));
+        assertThat(reading.extraction().entities()).extracting(Entity::id).contains("university ortega", "madrid",
+                "carlos ruiz");
+    }
+
+    private static OfflineExtractor.Tagged tagged(String text, String tags) {
+        String[] words = text.split(" ");
+        boolean[] opens = new boolean[words.length];
+        opens[0] = true;
+        return new OfflineExtractor.Tagged(text, words, tags.split(" "), new boolean[words.length], opens);
+    }
+
     @Test
     void keeps_connectors_inside_names_and_titles_as_person_hints() {
         Extraction e = extractor.extract(List.of("Dr. John Watson met Sherlock Holmes near the University of "
