@@ -72,6 +72,7 @@ final class EntityResolver {
             facts.add(read);
         }
         Map<String, String> canonical = canonicalKeys(forms);
+        keepApartByType(canonical, types);
         String subject = subjectKey(title == null ? "" : title, canonical);
         Map<String, List<String>> aliases = new HashMap<>();
         Map<String, List<String>> members = new HashMap<>();
@@ -207,6 +208,33 @@ final class EntityResolver {
             }
         }
         return canonical;
+    }
+
+    /**
+     * A short name stays its own entity when its mentions and the longer name's were given different kinds of
+     * person, organisation or place: "hotels in Paris" is not Paris Hilton, Washington (the city) not George
+     * Washington. Weaker kinds (a product, by a noun after the name) do not keep names apart.
+     */
+    static void keepApartByType(Map<String, String> canonical, Map<String, Map<String, Integer>> types) {
+        canonical.replaceAll((k, c) -> {
+            String a = strongType(types.get(k));
+            String b = strongType(types.get(c));
+            return !k.equals(c) && a != null && b != null && !a.equals(b) ? k : c;
+        });
+    }
+
+    private static final Set<String> STRONG_TYPES = Set.of(Vocabulary.PERSON, Vocabulary.ORGANIZATION,
+            Vocabulary.PLACE);
+
+    /** The type most of a name's mentions were given, if it is one of {@link #STRONG_TYPES} and not tied. */
+    private static String strongType(Map<String, Integer> votes) {
+        if (votes == null) {
+            return null;
+        }
+        int best = votes.values().stream().mapToInt(Integer::intValue).max().orElse(0);
+        List<String> top = votes.entrySet().stream().filter(e -> e.getValue() == best).map(Map.Entry::getKey)
+                .toList();
+        return top.size() == 1 && STRONG_TYPES.contains(top.getFirst()) ? top.getFirst() : null;
     }
 
     /** Rule 2: each key mapped to the one longer key it starts or ends, when there is exactly one; else itself. */

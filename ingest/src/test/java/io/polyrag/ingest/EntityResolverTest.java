@@ -20,6 +20,21 @@ class EntityResolverTest {
         return new Fact(s, "", p, o, "", Map.of());
     }
 
+    /** A place and a person whose name starts with it stay two entities: "hotels in Paris" is not Paris Hilton. */
+    @Test
+    void a_name_of_another_kind_than_the_longer_one_stays_its_own_entity() {
+        List<ChunkGraph> g = EntityResolver.resolve(List.of(
+                new Extraction(List.of(Entity.of("Paris", "Place"), Entity.of("Paris", "Place")), List.of(), 0),
+                new Extraction(List.of(Entity.of("Paris Hilton", "Person"), Entity.of("Paris", "Place")), List.of(),
+                        0),
+                new Extraction(List.of(Entity.of("Hilton", "Person"), Entity.of("Paris Hilton", "Person")),
+                        List.of(), 0)), List.of("c0", "c1", "c2"), "d", 1);
+        assertThat(g.get(1).entities()).extracting(Entity::id).containsExactlyInAnyOrder("paris hilton", "paris");
+        assertThat(g.get(0).entities()).singleElement().satisfies(e -> assertThat(e.type()).isEqualTo("Place"));
+        assertThat(g.get(2).entities()).as("a surname of the same kind still joins its person").extracting(Entity::id)
+                .containsExactly("paris hilton");
+    }
+
     @Test
     void aliases_in_one_document_become_one_entity() {
         List<ChunkGraph> g = EntityResolver.resolve(List.of(

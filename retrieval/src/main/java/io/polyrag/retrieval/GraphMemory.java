@@ -73,7 +73,9 @@ public final class GraphMemory implements EntityGraphRetriever.Reads {
      */
     public static GraphMemory of(String name, EntityGraph store, long waitMillis) {
         GraphMemory m = new GraphMemory(name);
-        Thread loader = Thread.ofVirtual().name("graph-memory-" + name).start(() -> m.load(store));
+        // A platform thread: the load is CPU work in native and store code that never parks, and on a virtual
+        // thread it held one of the carriers the HTTP server's requests run on for all of it (/health too).
+        Thread loader = Thread.ofPlatform().daemon().name("graph-memory-" + name).start(() -> m.load(store));
         try {
             loader.join(Duration.ofMillis(waitMillis));
         } catch (InterruptedException e) {
