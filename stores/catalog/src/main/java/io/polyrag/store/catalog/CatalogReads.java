@@ -133,7 +133,8 @@ abstract class CatalogReads implements Catalog {
 
     @Override
     public List<String> knowledgeBases(String tenant) {
-        return jdbc.tx("list knowledge bases", c -> {
+        // Every search reads it (its scope): on the search pool, never waiting behind writes.
+        return search.tx("list knowledge bases", c -> {
             try (PreparedStatement ps = c.prepareStatement("SELECT name FROM knowledge_bases WHERE tenant = ? "
                     + "ORDER BY name")) {
                 ps.setString(1, tenant == null ? "" : tenant);

@@ -92,7 +92,7 @@ public class JdbcCatalog extends CatalogWrites implements CatalogAndJobs {
         this.jobsJdbc = jobsJdbc;
         this.onClose = onClose;
         this.jobs = new JdbcJobs(jobsJdbc);
-        this.keys = new JdbcKeys(jdbc);
+        this.keys = new JdbcKeys(jdbc, this.search);
         this.sources = new JdbcSources(jdbc);
         this.conversations = new JdbcConversations(jdbc);
         this.judgments = new JdbcJudgments(jdbc);

@@ -12,9 +12,16 @@ import java.util.Optional;
 /** API key rows: by the SHA-256 of the key, never the key. */
 final class JdbcKeys implements KeyStore {
     private final Jdbc jdbc;
+    /**
+     * The reads every request makes (its key, whether keys exist, local mode's owner): on the search pool, as a
+     * server catalog keeps it apart from writes, or a knowledge base's delete and a few upload batches holding the
+     * write connections made every tenant's requests wait, then fail as if keys could not be checked.
+     */
+    private final Jdbc reads;
 
-    JdbcKeys(Jdbc jdbc) {
+    JdbcKeys(Jdbc jdbc, Jdbc reads) {
         this.jdbc = jdbc;
+        this.reads = reads;
     }
 
     ApiKey create(String id, String tenant, String name, String keyHash) {
@@ -42,7 +49,7 @@ final class JdbcKeys implements KeyStore {
     }
 
     Optional<KeyStore.Active> active(String id) {
-        return jdbc.tx("read an API key", c -> {
+        return reads.tx("read an API key", c -> {
             try (PreparedStatement ps = c.prepareStatement("SELECT k.*, o.tenant AS owner FROM api_keys k "
                     + "LEFT JOIN local_owner o ON o.tenant = k.tenant WHERE k.id = ? AND k.revoked_at IS NULL")) {
                 ps.setString(1, id);
@@ -56,7 +63,7 @@ final class JdbcKeys implements KeyStore {
     }
 
     boolean anyActive() {
-        return jdbc.tx("count API keys", c -> {
+        return reads.tx("count API keys", c -> {
             try (PreparedStatement ps = c.prepareStatement("SELECT 1 FROM api_keys WHERE revoked_at IS NULL LIMIT 1");
                     ResultSet rs = ps.executeQuery()) {
                 return rs.next();
@@ -66,7 +73,7 @@ final class JdbcKeys implements KeyStore {
 
     @Override
     public Optional<String> localOwner() {
-        return jdbc.tx("read local mode's owner", c -> {
+        return reads.tx("read local mode's owner", c -> {
             try (PreparedStatement ps = c.prepareStatement("SELECT tenant FROM local_owner");
                     ResultSet rs = ps.executeQuery()) {
                 return rs.next() ? Optional.of(rs.getString(1)) : Optional.<String>empty();
@@ -111,7 +118,7 @@ final class JdbcKeys implements KeyStore {
     }
 
     private Optional<ApiKey> one(String sql, String arg) {
-        return jdbc.tx("read an API key", c -> {
+        return reads.tx("read an API key", c -> {
             try (PreparedStatement ps = c.prepareStatement(sql)) {
                 ps.setString(1, arg);
                 try (ResultSet rs = ps.executeQuery()) {

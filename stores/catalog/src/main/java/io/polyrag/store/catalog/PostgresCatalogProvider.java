@@ -62,7 +62,10 @@ public final class PostgresCatalogProvider implements CatalogProvider {
 
     /** Opens the catalog on the configured database, creating or upgrading its schema. */
     public static JdbcCatalog open(Config config, Clock clock) {
-        HikariDataSource ingest = Postgres.pool(config, "catalog-ingest", config.get(Settings.POSTGRES_POOL_INGEST));
+        // Two at least: Flyway migrates on a second connection while its first holds the schema's lock (with
+        // POLYRAG_POSTGRES_POOL_INGEST=1 the catalog never started: "Connection is not available").
+        HikariDataSource ingest = Postgres.pool(config, "catalog-ingest", Math.max(2, config.get(
+                Settings.POSTGRES_POOL_INGEST)));
         HikariDataSource search = null;
         HikariDataSource jobs = null;
         try {

@@ -58,6 +58,40 @@ class PostgresCatalogTest extends CatalogContract {
         }
     }
 
+    /**
+     * Every request's key check and every search's knowledge bases are read on the search pool: with the write pool's
+     * connections held by writes waiting on a lock, they answer at once (they waited for one, then failed). The
+     * write pool of one connection the setting allows is two, which the schema's migration needs.
+     */
+    @Test
+    void key_checks_and_knowledge_bases_never_wait_behind_writes() throws Exception {
+        String url = TestPostgres.freshSchema("catalog_pools");
+        try (JdbcCatalog c = PostgresCatalogProvider.open(Config.load(Map.of(), Map.of("postgres.url", url,
+                "postgres.pool.ingest", "1")), java.time.Clock.systemUTC())) {
+            c.stage(draft("held", "kb", 1, "text"), 1);
+            c.publish(new io.polyrag.core.model.DocumentVersion("held", 1));
+            ExecutorService writer = Executors.newFixedThreadPool(2);
+            try (var conn = java.sql.DriverManager.getConnection(url)) {
+                conn.setAutoCommit(false);
+                try (var st = conn.createStatement()) {
+                    st.executeQuery("SELECT id FROM documents WHERE id = 'held' FOR UPDATE").close();
+                }
+                Future<?> waiting = writer.submit(() -> c.stage(draft("held", "kb", 2, "new"), 2));
+                writer.submit(() -> c.stage(draft("held", "kb", 3, "newer"), 3));
+                Thread.sleep(500); // the writes hold both write connections, waiting on the lock
+                long start = System.nanoTime();
+                assertThat(c.keyStore().anyActiveKey()).isFalse();
+                assertThat(c.keyStore().activeKey("0123456789abcdef")).isEmpty();
+                assertThat(c.knowledgeBases("")).isNotNull();
+                assertThat((System.nanoTime() - start) / 1_000_000).as("ms, the write still waiting: %s",
+                        waiting.isDone()).isLessThan(2_000);
+                conn.rollback();
+            } finally {
+                writer.shutdownNow();
+            }
+        }
+    }
+
     @Test
     void fsync_mode_warns_when_the_server_does_not_make_commits_durable() throws Exception {
         String url = TestPostgres.freshSchema("catalog_durability");
