@@ -85,7 +85,11 @@ final class DiskSync {
             newest.accumulateAndGet(after, Math::max);
             committing.decrementAndGet();
         }
-        syncAfter(c, after);
+        try {
+            syncAfter(c, after);
+        } catch (SQLException e) {
+            throw new Jdbc.AfterCommit(e);
+        }
     }
 
     /**

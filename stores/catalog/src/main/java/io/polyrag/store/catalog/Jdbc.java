@@ -67,7 +67,11 @@ final class Jdbc {
                             dataSource = reopen.get();
                         }
                     }
-                    return attempt(dataSource, work);
+                    if (!(e instanceof AfterCommit)) {
+                        return attempt(dataSource, work);
+                    }
+                    // Its commit returned: run again, a publish found its versions published and refused them
+                    // (and the writer purged their records). Reopened for the calls after it; this one fails.
                 } catch (SQLException | RuntimeException again) {
                     e.addSuppressed(again);
                 }
@@ -89,7 +93,7 @@ final class Jdbc {
             try {
                 return attemptOnce(ds, work);
             } catch (SQLException e) {
-                if (i >= CONFLICT_TRIES || !conflict(e)) {
+                if (i >= CONFLICT_TRIES || !conflict(e) || e instanceof AfterCommit) {
                     throw e;
                 }
             }
@@ -104,6 +108,7 @@ final class Jdbc {
     }
 
     private <T> T attemptOnce(DataSource ds, Work<T> work) throws SQLException {
+        boolean[] committed = {false};
         try (Connection c = ds.getConnection()) {
             c.setAutoCommit(false);
             DiskSync sync = diskSync;
@@ -111,23 +116,39 @@ final class Jdbc {
                 T result = work.run(c);
                 if (sync == null) {
                     c.commit();
+                    committed[0] = true;
                 } else if (DiskSync.wrote(c)) {
-                    // A failed sync throws after the commit: the write is not acknowledged (it may still be there;
-                    // every write polyrag retries is idempotent by content).
+                    // A failed sync throws after the commit (AfterCommit): the write is not acknowledged, though it
+                    // may be there.
                     sync.commit(c);
+                    committed[0] = true;
                 } else {
                     c.commit();
                     sync.read(c);
                 }
                 return result;
             } catch (SQLException | RuntimeException e) {
-                try {
-                    c.rollback();
-                } catch (SQLException rollback) {
-                    e.addSuppressed(rollback);
+                if (!committed[0] && !(e instanceof AfterCommit)) {
+                    try {
+                        c.rollback();
+                    } catch (SQLException rollback) {
+                        e.addSuppressed(rollback);
+                    }
                 }
                 throw e;
             }
+        } catch (SQLException e) {
+            // The connection's close failed after a commit (the pool resetting it on a database that closed).
+            throw committed[0] && !(e instanceof AfterCommit) ? new AfterCommit(e) : e;
+        }
+    }
+
+    /** A failure after a transaction's commit returned: its writes may be in the database; never run again. */
+    static final class AfterCommit extends SQLException {
+        private static final long serialVersionUID = 1L;
+
+        AfterCommit(SQLException cause) {
+            super(cause.getMessage(), cause.getSQLState(), cause.getErrorCode(), cause);
         }
     }
 

@@ -66,6 +66,33 @@ class H2FsyncCatalogTest extends CatalogContract {
         }
     }
 
+    /**
+     * A sync failing after its commit returned, as a database that closed itself reports it, is not run again on the
+     * reopened database: run again, a publish found its versions published, refused them, and the writer purged the
+     * records of documents the catalog showed.
+     */
+    @Test
+    void a_write_whose_sync_fails_after_its_commit_is_not_run_again() throws Exception {
+        java.util.concurrent.atomic.AtomicBoolean failOnce = new java.util.concurrent.atomic.AtomicBoolean(true);
+        DiskSync closing = new DiskSync(conn -> {
+            if (failOnce.getAndSet(false)) {
+                throw new java.sql.SQLException("Database is already closed (simulated)", "90098", 90098);
+            }
+            try (var s = conn.createStatement()) {
+                s.execute("CHECKPOINT SYNC");
+            }
+        });
+        try (JdbcCatalog c = H2CatalogProvider.open(own.resolve("c"), Clock.systemUTC())) {
+            c.stage(draft("doc", "kb", 1, "text"), 1);
+            c.syncCommits(closing);
+            var v = new io.polyrag.core.model.DocumentVersion("doc", 1);
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> c.publishAll(List.of(v)))
+                    .as("its outcome unknown, not refused as 'not pending'").isInstanceOf(RuntimeException.class);
+            assertThat(c.document("doc")).hasValueSatisfying(d -> assertThat(d.visibleVersion()).isEqualTo(1));
+            assertThat(c.knowledgeBases(null)).as("the reopened catalog serves").contains("kb");
+        }
+    }
+
     @Test
     void a_read_waits_until_the_commit_it_could_see_is_on_the_disk() throws Exception {
         CountDownLatch forcing = new CountDownLatch(1);
