@@ -20,6 +20,7 @@ import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.Map;
 import java.util.Set;
 import tools.jackson.core.JacksonException;
@@ -216,7 +217,7 @@ public final class LlmEntityExtractor implements EntityExtractor {
             }
             String key = Ids.sha256Hex((llm.id() + "\n" + system + "\n" + Ids.sha256Hex(input.getBytes(
                     StandardCharsets.UTF_8))).getBytes(StandardCharsets.UTF_8));
-            var cached = cache.response(key);
+            var cached = cached(key);
             if (cached.isPresent()) {
                 out.add(parse(cached.get(), 0));
                 continue;
@@ -245,11 +246,32 @@ public final class LlmEntityExtractor implements EntityExtractor {
             // model's allowance spent on thinking) or not JSON yields nothing, and was kept for good, so no re-ingest
             // or graph reindex ever asked again.
             if (!r.cut() && readable(r.text())) {
-                cache.rememberResponse(key, r.text());
+                remember(key, r.text());
             }
             out.add(parse(r.text(), spent));
         }
         return out;
+    }
+
+    /**
+     * The cached reply, if the cache can say: a failing cache (the catalog busy or away) is asked nothing more of, as
+     * for chunk contexts; it failed the batch's whole extraction, and the reply just paid for was not counted.
+     */
+    private Optional<String> cached(String key) {
+        try {
+            return cache.response(key);
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "the extraction cache cannot be read; asking the model: " + e);
+            return Optional.empty();
+        }
+    }
+
+    private void remember(String key, String reply) {
+        try {
+            cache.rememberResponse(key, reply);
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "the extraction cache cannot be written; the reply is used: " + e);
+        }
     }
 
     @Override

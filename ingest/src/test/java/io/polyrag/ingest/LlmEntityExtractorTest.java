@@ -92,6 +92,26 @@ class LlmEntityExtractorTest {
         assertThat(x.tokens()).isEqualTo(60);
     }
 
+    /** A cache that cannot be read or written (the catalog busy or away) costs the cache, not the extraction. */
+    @Test
+    void a_failing_cache_loses_neither_the_extraction_nor_its_tokens() {
+        ResponseCache broken = new ResponseCache() {
+            @Override
+            public Optional<String> response(String key) {
+                throw new IllegalStateException("catalog could not read cached responses (simulated)");
+            }
+
+            @Override
+            public void rememberResponse(String key, String response) {
+                throw new IllegalStateException("catalog could not cache a response (simulated)");
+            }
+        };
+        Extraction x = LlmEntityExtractor.create(new Model(REPLY, true), "dynamic", null, broken)
+                .extract(List.of("Marie Curie worked at the Radium Institute in Paris."), Long.MAX_VALUE).getFirst();
+        assertThat(x.entities()).hasSize(3);
+        assertThat(x.tokens()).isEqualTo(60);
+    }
+
     /** A year, a numeral or an era mark is no entity, whatever the model wrote (one kept joined every mention). */
     @Test
     void years_numbers_and_era_marks_are_neither_entities_nor_ends_of_facts() {
