@@ -296,9 +296,9 @@ final class JdbcJobs implements JobStore {
     }
 
     List<JobInfo> list(String tenant, int offset, int limit, String hidden) {
-        return hidden == null ? jdbc.tx("list jobs", c -> jobsOf(c, "SELECT * FROM jobs WHERE tenant = ? ORDER BY "
+        return hidden == null ? jdbc.tx("list jobs", c -> jobsOf(c, "SELECT " + INFO + " FROM jobs WHERE tenant = ? ORDER BY "
                 + "created_at DESC, id LIMIT ? OFFSET ?", tenant, limit, offset))
-                : jdbc.tx("list jobs", c -> jobsOf(c, "SELECT * FROM jobs WHERE tenant = ? AND kind <> ? ORDER BY "
+                : jdbc.tx("list jobs", c -> jobsOf(c, "SELECT " + INFO + " FROM jobs WHERE tenant = ? AND kind <> ? ORDER BY "
                         + "created_at DESC, id LIMIT ? OFFSET ?", tenant, hidden, limit, offset));
     }
 
@@ -372,7 +372,7 @@ final class JdbcJobs implements JobStore {
 
     @Override
     public List<JobInfo> changedSince(Instant since, int limit) {
-        return jdbc.tx("list changed jobs", c -> jobsOf(c, "SELECT * FROM jobs WHERE updated_at >= ? "
+        return jdbc.tx("list changed jobs", c -> jobsOf(c, "SELECT " + INFO + " FROM jobs WHERE updated_at >= ? "
                 + "ORDER BY updated_at, id LIMIT ?", since.atOffset(ZoneOffset.UTC), limit));
     }
 
@@ -397,13 +397,21 @@ final class JdbcJobs implements JobStore {
     }
 
     private static Optional<JobInfo> read(Connection c, String id) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("SELECT * FROM jobs WHERE id = ?")) {
+        try (PreparedStatement ps = c.prepareStatement("SELECT " + INFO + " FROM jobs WHERE id = ?")) {
             ps.setString(1, id);
             try (ResultSet rs = ps.executeQuery()) {
                 return rs.next() ? Optional.of(row(rs)) : Optional.empty();
             }
         }
     }
+
+    /**
+     * The columns {@link #row} reads: never the payload, which a job listing, the event feed (every second) and a
+     * status read do not use, and which holds a large upload's every file (megabytes a row).
+     */
+    private static final String INFO = "id, kind, status, stage, total, processed, added, updated, unchanged, failed, "
+            + "chunks, stores, errors, error, relations, extraction_tokens, estimated_calls, estimated_tokens, "
+            + "warnings, deleted, attempts, created_at, updated_at, tenant, kb, source, claimed_at";
 
     /** The job of the result's current row. */
     private static JobInfo row(ResultSet rs) throws SQLException {
