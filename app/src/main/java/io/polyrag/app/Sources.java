@@ -238,16 +238,17 @@ public final class Sources {
                     + "not stop within " + SYNC_STOP.toSeconds() + " s of being canceled: try the delete again once it "
                     + "has ended (GET /v1/jobs)");
         }
-        List<String> all = store.sourceItems(tenant.id(), id).values().stream()
-                .map(SyncItem::documentId).filter(d -> !d.isEmpty()).distinct().toList();
-        // Not the documents another source also records (a folder nested in its folder): those stay its.
-        Set<String> shared = store.documentsOfOtherSources(tenant.id(), id, all);
-        List<String> ids = all.stream().filter(d -> !shared.contains(d)).toList();
         // The documents first, a page at a time, the source last: deleted first, a failure midway (a lock timeout,
         // a killed process) left documents no source recorded any more, and a repeated delete answered 404; one
-        // transaction of every document held all their rows' locks for minutes.
+        // transaction of every document held all their rows' locks for minutes. Its items are read only then: a
+        // source of millions of objects was read whole into memory to delete nothing (a knowledge base's delete).
         int deleted = 0;
         if (withDocuments) {
+            List<String> all = store.sourceItems(tenant.id(), id).values().stream()
+                    .map(SyncItem::documentId).filter(d -> !d.isEmpty()).distinct().toList();
+            // Not the documents another source also records (a folder nested in its folder): those stay its.
+            Set<String> shared = store.documentsOfOtherSources(tenant.id(), id, all);
+            List<String> ids = all.stream().filter(d -> !shared.contains(d)).toList();
             for (int from = 0; from < ids.size(); from += DELETE_PAGE) {
                 deleted += documents.delete(ids.subList(from, Math.min(ids.size(), from + DELETE_PAGE)));
             }
