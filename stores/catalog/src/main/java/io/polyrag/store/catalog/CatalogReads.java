@@ -493,6 +493,27 @@ abstract class CatalogReads implements Catalog {
      * in a two-byte encoding without its mark decodes with NULs between the letters), and the refusal failed the
      * whole batch being staged; H2 kept them.
      */
+    /**
+     * A document's uri as stored: at most {@value #URI_BYTES} bytes of UTF-8, whole characters. PostgreSQL's index on
+     * (kb, uri) refuses a row over 2,704 bytes: a uri of 1,200 Chinese characters (3,600 bytes) failed its batch at
+     * every try there, and H2 took it.
+     */
+    static String clipUri(String uri) {
+        String t = clip(uri, 4096);
+        int bytes = 0;
+        for (int i = 0; i < t.length(); ) {
+            int cp = t.codePointAt(i);
+            bytes += cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
+            if (bytes > URI_BYTES) {
+                return t.substring(0, i);
+            }
+            i += Character.charCount(cp);
+        }
+        return t;
+    }
+
+    static final int URI_BYTES = 2_000;
+
     static String clip(String s, int max) {
         String t = s == null ? "" : s.indexOf('\u0000') < 0 ? s : s.replace("\u0000", "");
         return t.length() <= max ? t : t.substring(0, max);

@@ -132,7 +132,7 @@ abstract class CatalogWrites extends CatalogReads {
                         + "VALUES (?,?,?,?,?,?,?,0,0,FALSE,?)")) {
                     ps.setString(1, d.id());
                     ps.setString(2, d.knowledgeBase());
-                    ps.setString(3, clip(d.uri(), 4096));
+                    ps.setString(3, clipUri(d.uri()));
                     ps.setString(4, clip(d.title(), 1024));
                     ps.setString(5, clip(d.mediaType(), 255));
                     ps.setString(6, d.contentHash());
@@ -150,7 +150,7 @@ abstract class CatalogWrites extends CatalogReads {
                         + "size_bytes = ?, updated_at = ? WHERE id = ? AND deleted = TRUE AND NOT EXISTS (SELECT 1 FROM "
                         + "document_versions v WHERE v.document_id = ? AND v.version > ? AND v.state IN ('published', "
                         + "'replaced', 'deleted', 'purged'))")) {
-                    ps.setString(1, clip(d.uri(), 4096));
+                    ps.setString(1, clipUri(d.uri()));
                     ps.setString(2, clip(d.title(), 1024));
                     ps.setString(3, clip(d.mediaType(), 255));
                     ps.setString(4, d.contentHash());

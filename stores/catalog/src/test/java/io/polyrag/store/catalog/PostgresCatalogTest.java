@@ -92,6 +92,24 @@ class PostgresCatalogTest extends CatalogContract {
         }
     }
 
+    /** A long uri of multi-byte characters is stored clipped to whole characters: PostgreSQL's index refused it. */
+    @Test
+    void a_long_uri_of_multibyte_characters_is_stored() {
+        String url = TestPostgres.freshSchema("catalog_uris");
+        try (JdbcCatalog c = PostgresCatalogProvider.open(Config.load(Map.of(), Map.of("postgres.url", url)),
+                java.time.Clock.systemUTC())) {
+            StringBuilder uri = new StringBuilder("file:///");
+            for (int cp = 0x4E00; uri.length() < 1_500; cp++) {
+                uri.appendCodePoint(cp);
+            }
+            var d = draft("wide", "kb", 1, "text");
+            c.stage(new io.polyrag.core.model.DocumentDraft(d.id(), d.knowledgeBase(), uri.toString(), d.title(),
+                    d.mediaType(), d.contentHash(), d.sizeBytes(), d.chunks()), 1);
+            c.publish(new io.polyrag.core.model.DocumentVersion("wide", 1));
+            assertThat(c.document("wide")).hasValueSatisfying(doc -> assertThat(uri.toString()).startsWith(doc.uri()));
+        }
+    }
+
     @Test
     void fsync_mode_warns_when_the_server_does_not_make_commits_durable() throws Exception {
         String url = TestPostgres.freshSchema("catalog_durability");
