@@ -12,9 +12,13 @@ import java.io.Reader;
 import java.io.Writer;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.channels.Channels;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -167,8 +171,9 @@ public final class LuceneVectorStore implements VectorStore {
         } catch (IOException e) {
             throw new StoreException("cannot read " + meta + ": " + e.getMessage(), e);
         }
-        return !modelId.equals(p.getProperty("model")) || !Integer.toString(dimension).equals(p.getProperty(
-                "dimension"));
+        // Naming no model (left empty by a power cut before the first release wrote it whole): this index's own.
+        return p.getProperty("model") != null && (!modelId.equals(p.getProperty("model"))
+                || !Integer.toString(dimension).equals(p.getProperty("dimension")));
     }
 
     /** Refuses an index built by another model: its neighbours would be meaningless. */
@@ -176,11 +181,14 @@ public final class LuceneVectorStore implements VectorStore {
         Path meta = path.resolve("polyrag-vectors.properties");
         try {
             Files.createDirectories(path);
+            Properties found = new Properties();
             if (Files.exists(meta)) {
-                Properties p = new Properties();
                 try (Reader r = Files.newBufferedReader(meta, StandardCharsets.UTF_8)) {
-                    p.load(r);
+                    found.load(r);
                 }
+            }
+            if (found.getProperty("model") != null) {
+                Properties p = found;
                 String model = p.getProperty("model");
                 int dim = Integer.parseInt(p.getProperty("dimension", "0"));
                 if (!modelId.equals(model) || dim != dimension) {
@@ -194,9 +202,16 @@ public final class LuceneVectorStore implements VectorStore {
             Properties p = new Properties();
             p.setProperty("model", modelId);
             p.setProperty("dimension", Integer.toString(dimension));
-            try (Writer w = Files.newBufferedWriter(meta, StandardCharsets.UTF_8)) {
+            // Whole or not at all: written in place, a power cut soon after left it empty, and the index was taken
+            // for another model's (a new empty one opened beside it, or the start refused).
+            Path tmp = path.resolve("polyrag-vectors.properties.tmp");
+            try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                    StandardOpenOption.TRUNCATE_EXISTING); Writer w = Channels.newWriter(ch, StandardCharsets.UTF_8)) {
                 p.store(w, "written by polyrag: the model whose vectors this index holds");
+                w.flush();
+                ch.force(true);
             }
+            Files.move(tmp, meta, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
         } catch (IOException | NumberFormatException e) {
             throw new StoreException("cannot read or write " + meta + ": " + e.getMessage(), e);
         }

@@ -14,6 +14,23 @@ class LuceneVectorStoreTest extends VectorStoreContract {
         return new LuceneVectorStore(dir.resolve("vector"), dimension, "test-model");
     }
 
+    /**
+     * A model file left empty (a power cut soon after the index was made) names no model: the index is this one's,
+     * opened and its file written whole again, not refused nor taken for another model's.
+     */
+    @Test
+    void an_empty_model_file_is_taken_for_this_index_and_written_again() throws Exception {
+        new LuceneVectorStore(dir.resolve("vector"), DIM, "test-model").close();
+        java.nio.file.Path meta = dir.resolve("vector/polyrag-vectors.properties");
+        java.nio.file.Files.write(meta, new byte[0]);
+        org.assertj.core.api.Assertions.assertThat(LuceneVectorStore.holdsOtherModel(dir.resolve("vector"), DIM,
+                "test-model")).isFalse();
+        new LuceneVectorStore(dir.resolve("vector"), DIM, "test-model").close();
+        org.assertj.core.api.Assertions.assertThat(java.nio.file.Files.readString(meta)).contains("model=test-model");
+        org.assertj.core.api.Assertions.assertThat(dir.resolve("vector/polyrag-vectors.properties.tmp"))
+                .doesNotExist();
+    }
+
     @Test
     void refuses_to_open_an_index_built_by_another_model() {
         new LuceneVectorStore(dir.resolve("vector"), DIM, "test-model").close();
