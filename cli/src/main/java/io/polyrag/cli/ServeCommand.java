@@ -155,6 +155,13 @@ final class ServeCommand implements Callable<Integer> {
             out.println("  local mode: no API keys, so no authentication; only this machine can connect "
                     + "('polyrag keys create TENANT' turns keys on)");
         }
+        if ("h2".equals(config.get(Settings.CATALOG_BACKEND)) && (!config.get(Settings.WORKER_ENABLED)
+                || config.get(Settings.INGEST_WORKERS) == 0)) {
+            // Its catalog is this process's alone: no replica can run what it queues.
+            out.println("  warning: no job worker runs here (POLYRAG_WORKER_ENABLED / POLYRAG_INGEST_WORKERS), and "
+                    + "the embedded catalog is this server's alone: uploads and syncs are accepted and wait until a "
+                    + "process with workers opens this data directory");
+        }
         out.println("  try: " + tryLine(base, polyrag.keys().required()));
         ServedUrl.write(polyrag.dataDir(), base);
         polyrag.warmUp();
