@@ -36,8 +36,10 @@ USER polyrag
 VOLUME /data
 EXPOSE 8080
 # /health answers 200 as soon as the port is bound (status "starting" while the stores open); /ready says when
-# searches can be served.
+# searches can be served. The MCP adapter (mcp --backend-url URL) serves no /health: its container is healthy
+# while it runs (checked on /health, it was unhealthy for good, and compose never started what depended on it).
 HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 \
-    CMD curl -fsS "http://127.0.0.1:${POLYRAG_HTTP_PORT:-8080}/health" > /dev/null || exit 1
+    CMD tr '\0' ' ' < /proc/1/cmdline | grep -q ' mcp ' \
+        || curl -fsS "http://127.0.0.1:${POLYRAG_HTTP_PORT:-8080}/health" > /dev/null || exit 1
 ENTRYPOINT ["/opt/polyrag/bin/polyrag"]
 CMD ["serve"]

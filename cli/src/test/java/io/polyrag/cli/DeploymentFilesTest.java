@@ -217,7 +217,11 @@ class DeploymentFilesTest {
         assertThat(deployment).contains("containerPort: 8080").contains("path: /health").contains("path: /ready")
                 .contains("runAsNonRoot: true").as("a stop's budget: jobs 30 s, models 10 s, compaction")
                 .contains("terminationGracePeriodSeconds: 90").as("no POLYRAG_SERVICE_* variables from the Service")
-                .contains("enableServiceLinks: false");
+                .contains("enableServiceLinks: false").as("a node's own image, not pulled as ':latest' would be")
+                .contains("imagePullPolicy: IfNotPresent");
+        assertThat(Files.readString(ROOT.resolve("deploy/kubernetes/base/configmap.yaml"))).as("clients apart behind "
+                + "the Ingress").contains("POLYRAG_HTTP_TRUSTED_PROXIES");
+        assertThat(dockerfile).as("the MCP adapter's container, which serves no /health").contains("grep -q ' mcp '");
         var polyrags = composeServices().entrySet().stream().filter(e -> String.valueOf(e.getValue().get("image"))
                 .startsWith("polyrag")).toList();
         assertThat(polyrags).isNotEmpty().allSatisfy(e -> assertThat(e.getValue().get("stop_grace_period"))
