@@ -12,6 +12,27 @@ import { THEME_CHOICES, useTheme, type ThemeChoice } from './theme';
 
 const KEY_STORAGE = 'polyrag.apiKey';
 
+/**
+ * The key kept for this tab's session; none where the browser blocks the site's storage (reading it threw during
+ * the first render, and the page stayed blank), and kept in memory only when it cannot be written.
+ */
+export function storedKey(): string {
+  try {
+    return window.sessionStorage.getItem(KEY_STORAGE) ?? '';
+  } catch {
+    return '';
+  }
+}
+
+function storeKey(key: string) {
+  try {
+    if (key) window.sessionStorage.setItem(KEY_STORAGE, key);
+    else window.sessionStorage.removeItem(KEY_STORAGE);
+  } catch {
+    // Blocked or full: this page keeps the key until it is reloaded.
+  }
+}
+
 export interface TabProps {
   state: State;
   dispatch: (a: Action) => void;
@@ -20,7 +41,7 @@ export interface TabProps {
 
 export function App() {
   const [state, dispatch] = useReducer(reducer, undefined, () => {
-    const key = sessionStorage.getItem(KEY_STORAGE) ?? '';
+    const key = storedKey();
     return initialState(key, loadKbs(key));
   });
   const [config, setConfig] = useState<Configuration | null>(null);
@@ -95,15 +116,13 @@ export function App() {
               className={state.tab === t ? 'tab active' : 'tab'} onClick={() => dispatch({ type: 'tab', tab: t })}
               onKeyDown={(e) => onTabKey(e, t)}>
               {TAB_LABELS[t]}
-              {t === 'processing' && activeRuns(state) > 0 ? <span className="badge"
-                aria-label={`${activeRuns(state)} running`}>{activeRuns(state)}</span> : null}
+              {t === 'processing' && activeRuns(state) > 0 ? <span className="badge">{activeRuns(state)}<span className="sr-only"> running</span></span> : null}
             </button>
           ))}
         </nav>
         <div className="top-tools">
           <KeyBox apiKey={state.unauthorized ? '' : state.apiKey} auth={reported} onKey={(key) => {
-            if (key) sessionStorage.setItem(KEY_STORAGE, key);
-            else sessionStorage.removeItem(KEY_STORAGE);
+            storeKey(key);
             dispatch({ type: 'apiKey', key });
           }} />
           <ThemePicker choice={theme} onChange={setTheme} />

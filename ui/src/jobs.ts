@@ -97,8 +97,10 @@ export function useJobUpdates(runs: Run[], dispatch: (a: Action) => void, apiKey
     // tenant's jobs under the next one.
     const list = () => ok(api.GET('/v1/jobs', { params: { query: { limit: 20 } } })).then((page) => dispatch({
       type: 'jobs', jobs: page.jobs ?? [], asKey: apiKey })).catch(() => {});
+    let attempts = 0;
     const open = async () => {
       while (!abort.signal.aborted) {
+        attempts++;
         conn = new AbortController();
         try {
           await streamEvents('/v1/events', { headers: lastId ? { 'Last-Event-ID': lastId } : {} }, (e) => {
@@ -115,11 +117,14 @@ export function useJobUpdates(runs: Run[], dispatch: (a: Action) => void, apiKey
             // closed by a proxy's time limit sends heartbeats, no events, and was given up after three closes).
             failures = 0;
             if (!live) {
-              // Back after an outage: streaming again, and the list read anew for the jobs started meanwhile.
+              // Back after an outage: streaming again.
               live = true;
               setStreaming(true);
-              void list();
             }
+            // Any reopen (an outage, the browser back online after a sleep, an idle stream closed): the list read
+            // anew, for the jobs started and the ends missed meanwhile (the server replays only its last events,
+            // and a job whose end fell out of them showed running for good).
+            if (attempts > 1) void list();
           }, STREAM_IDLE_MS);
         } catch {
           if (abort.signal.aborted) return;

@@ -237,8 +237,11 @@ export function reducer(state: State, a: Action): State {
     case 'processing':
       return { ...state, processing: { ...state.processing, ...a.patch } };
     case 'runStarted':
+      // An upload started takes its checked files: the verdict goes, or Configure again sent ids already taken
+      // (404, "expired").
       return { ...state, configured: null, runs: [a.run, ...state.runs.filter((r) => r.jobId !== a.run.jobId)]
-        .slice(0, MAX_RUNS) };
+        .slice(0, MAX_RUNS), drafts: state.configured?.kind === 'upload'
+        ? { ...state.drafts, upload: { ...state.drafts.upload, staged: null } } : state.drafts };
     case 'track':
       // A job started elsewhere than Processing's Start (a source's Sync now, Resume, Edit): shown, nothing else.
       return { ...state, runs: [a.run, ...state.runs.filter((r) => r.jobId !== a.run.jobId)].slice(0, MAX_RUNS) };

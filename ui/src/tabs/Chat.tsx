@@ -23,7 +23,7 @@ interface Kept { id: string | null; title: string | null; turns: number }
 /** A model call may be silent up to POLYRAG_LLM_TIMEOUT_SECONDS (at most 600 s): a stream quiet for longer is dead. */
 const ANSWER_IDLE_MS = 660_000;
 
-export function ChatTab({ state, dispatch }: TabProps) {
+export function ChatTab({ state, dispatch, config }: TabProps) {
   const { draft, turns, opened, conversation } = state.chat;
   // One turn at a time: a second question sent while the first streams went without its answer as context, and a
   // delete while it streamed was undone when the server kept the finished turn.
@@ -98,7 +98,8 @@ export function ChatTab({ state, dispatch }: TabProps) {
         // The server keeps the conversation: a follow-up ("And at what temperature?") leans on its earlier turns.
         // The knowledge bases chosen, none meaning all, sent every time: a question is asked where the picker says,
         // not in the scope of the conversation's last narrowed one.
-        body: JSON.stringify({ ...queryBody(question, state.search.controls), kb: state.search.controls.kbs,
+        body: JSON.stringify({ ...queryBody(question, state.search.controls, config?.fusion ?? undefined),
+          kb: state.search.controls.kbs,
           stream: true, conversation_id: conversationId }),
       }, (e) => {
         const data = JSON.parse(e.data);
@@ -162,7 +163,7 @@ export function ChatTab({ state, dispatch }: TabProps) {
               <div className="reply">
                 <span className="who">polyrag{t.mode ? <span className="muted"> · {t.mode}</span> : null}</span>
                 <p className="answer-text">{cite(t, (n) => dispatch({ type: 'openCitation', turn: t.id, source: n }))}
-                  {t.status === 'streaming' ? <span className="cursor" aria-label="writing">▍</span> : null}</p>
+                  {t.status === 'streaming' ? <span className="cursor" aria-hidden="true">▍</span> : null}</p>
                 {t.status === 'done' && !t.answer && t.note ? <p className="hint">{t.note}</p> : null}
                 {(t.warnings ?? []).map((w, i) => <p key={i} className="warn">{w}</p>)}
                 {t.error ? <p role="alert" className="error">{t.error}</p> : null}

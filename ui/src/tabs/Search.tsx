@@ -9,27 +9,35 @@ import { Figures, SourceCard } from './Chat';
 /**
  * A control's number: null when blank (the server's default), a decimal comma read as a point, and anything else
  * refused naming the control — `Number('0,5')` is NaN, which JSON sends as null, so a typo quietly became the default.
+ * A whole-number control reads "1,000" as a thousand (read as a decimal comma it was 1, one candidate per leg).
  */
-export function num(value: string, label: string): number | null {
-  const v = value.trim().replace(',', '.');
-  if (!v) return null;
+export function num(value: string, label: string, whole = false): number | null {
+  const t = value.trim();
+  if (!t) return null;
+  const v = whole && /^\d{1,3}(,\d{3})+$/.test(t) ? t.replaceAll(',', '') : t.replace(',', '.');
   const n = Number(v);
-  if (!Number.isFinite(n)) throw new Error(`${label}: '${value.trim()}' is not a number`);
+  if (!Number.isFinite(n)) throw new Error(`${label}: '${t}' is not a number`);
+  if (whole && !Number.isInteger(n)) throw new Error(`${label}: '${t}' is not a whole number`);
   return n;
 }
 
-/** The controls as the API's own request fields (the generated types check each name). */
-export function searchBody(query: string, c: Controls): SearchBody {
-  const weights = Object.fromEntries(Object.entries(c.weights).filter(([, v]) => v.trim() !== '')
-    .map(([k, v]) => [k, num(v, `Weight of ${k}`) as number]));
+/**
+ * The controls as the API's own request fields (the generated types check each name). RRF k goes only with RRF and
+ * the weights only with weighted fusion (`serverFusion`: the server's default, when none is chosen): their inputs
+ * are greyed out otherwise, and a bad value left in one failed every search, naming a field that could not be edited.
+ */
+export function searchBody(query: string, c: Controls, serverFusion = 'rrf'): SearchBody {
+  const fusion = c.fusion || serverFusion;
+  const weights = fusion !== 'weighted' ? {} : Object.fromEntries(Object.entries(c.weights)
+    .filter(([, v]) => v.trim() !== '').map(([k, v]) => [k, num(v, `Weight of ${k}`) as number]));
   return {
     query,
-    top_k: num(c.topK, 'Top-k'),
+    top_k: num(c.topK, 'Top-k', true),
     modalities: c.modalities.length ? c.modalities : null,
     fusion: c.fusion || null,
-    rrf_k: num(c.rrfK, 'RRF k'),
+    rrf_k: fusion === 'rrf' ? num(c.rrfK, 'RRF k', true) : null,
     weights: Object.keys(weights).length ? weights : null,
-    candidates: num(c.candidates, 'Candidates'),
+    candidates: num(c.candidates, 'Candidates', true),
     fulltext_document_weight: num(c.documentWeight, 'Whole-document weight'),
     vector_document_weight: num(c.vectorDocumentWeight, 'Whole-document vector weight'),
     rerank: c.rerank,
@@ -39,10 +47,10 @@ export function searchBody(query: string, c: Controls): SearchBody {
   };
 }
 
-export function queryBody(query: string, c: Controls): QueryBody {
-  const { explain: _explain, ...rest } = searchBody(query, c);
+export function queryBody(query: string, c: Controls, serverFusion = 'rrf'): QueryBody {
+  const { explain: _explain, ...rest } = searchBody(query, c, serverFusion);
   void _explain;
-  return { ...rest, neighbours: num(c.neighbours, 'Neighbours') };
+  return { ...rest, neighbours: num(c.neighbours, 'Neighbours', true) };
 }
 
 export function SearchTab({ state, dispatch, config }: TabProps) {
@@ -59,10 +67,10 @@ export function SearchTab({ state, dispatch, config }: TabProps) {
     dispatch({ type: 'search', patch: { busy: true, error: '' } });
     try {
       if (s.mode === 'search') {
-        const results = await ok(api.POST('/v1/search', { body: searchBody(s.query, c) }));
+        const results = await ok(api.POST('/v1/search', { body: searchBody(s.query, c, fusion) }));
         dispatch({ type: 'search', patch: { results, answer: null, busy: false }, asKey });
       } else {
-        const answer = await ok(api.POST('/v1/query', { body: queryBody(s.query, c) }));
+        const answer = await ok(api.POST('/v1/query', { body: queryBody(s.query, c, fusion) }));
         dispatch({ type: 'search', patch: { answer, results: null, busy: false }, asKey });
       }
     } catch (e) {
@@ -207,7 +215,7 @@ function Results({ query, hits, took, fusion, degraded, warnings }: { query: str
               <span className="muted">{h.knowledge_base}</span>
               <span className="score" title="fused score">{h.score.toFixed(4)}</span>
             </div>
-            <div className="modalities" aria-label="Per-modality ranks">
+            <div className="modalities" role="group" aria-label="Per-modality ranks">
               {Object.entries(h.retrievers ?? {}).sort().map(([m, sc]) => (
                 <span key={m} className={`chip m-${m}`}>{m} #{sc.rank} <span className="muted">
                   {sc.score.toFixed(3)}</span></span>

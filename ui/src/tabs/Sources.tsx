@@ -25,7 +25,8 @@ export function SourcesTab({ state, dispatch, config }: TabProps) {
   // A field's error shows once it has a value (or, for uploads, once files were checked): a fresh form is not red.
   const shown = Object.fromEntries(Object.entries(errors).filter(([field]) => field === 'files'
     ? state.drafts.upload.staged !== null : String((draft as unknown as Record<string, unknown>)[field] ?? '') !== ''));
-  const set = (patch: Partial<Drafts[SourceKind]>) => dispatch({ type: 'draft', kind, patch });
+  // Tagged with this key: an upload check still running when the key changes must not land in the next tenant's form.
+  const set = (patch: Partial<Drafts[SourceKind]>) => dispatch({ type: 'draft', kind, patch, asKey: state.apiKey });
 
   return (
     <>

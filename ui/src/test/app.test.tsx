@@ -607,6 +607,19 @@ describe('the app', () => {
     expect(screen.queryByText(/No API key needed/)).toBeNull();
   });
 
+  it('renders, with a key prompt, where the browser blocks the site\'s storage', async () => {
+    keysRequired = true;
+    const blocked = vi.spyOn(window, 'sessionStorage', 'get').mockImplementation(() => {
+      throw new DOMException('The operation is insecure.', 'SecurityError');
+    });
+    try {
+      render(<App />);
+      expect(await screen.findByLabelText('API key')).toBeTruthy();
+    } finally {
+      blocked.mockRestore();
+    }
+  });
+
   it('shows the 401 state when the key is refused', async () => {
     keysRequired = true;
     sessionStorage.setItem('polyrag.apiKey', 'stale-key');

@@ -191,6 +191,29 @@ describe('the event stream', () => {
       vi.unstubAllGlobals();
     });
 
+  it('reads the list anew at every reopen: a job whose end was missed meanwhile does not show running for good',
+    async () => {
+      let opened = 0;
+      let lists = 0;
+      vi.stubGlobal('fetch', vi.fn(async (input: RequestInfo | URL) => {
+        const url = input instanceof Request ? input.url : String(input);
+        if (url.includes('/v1/events')) {
+          opened++;
+          // The first stream ends at once (a proxy's limit, a sleep): opened again, with nothing replayed.
+          return new Response(new ReadableStream({ start(c) { if (opened === 1) c.close(); } }),
+            { headers: { 'Content-Type': 'text/event-stream' } });
+        }
+        lists++;
+        return new Response(JSON.stringify({ jobs: [] }), { headers: { 'Content-Type': 'application/json' } });
+      }));
+      const { unmount } = renderHook(() => useJobUpdates([], () => {}, '', true));
+      await vi.advanceTimersByTimeAsync(5_000);
+      expect(opened).toBe(2);
+      expect(lists).toBe(2);   // at the start, and at the reopen
+      unmount();
+      vi.unstubAllGlobals();
+    });
+
   it('opens a new stream when one stays silent past the longest heartbeat interval', async () => {
     let opened = 0;
     vi.stubGlobal('fetch', vi.fn(async (input: RequestInfo | URL) => {

@@ -23,6 +23,19 @@ describe('the configured snapshot', () => {
     expect(() => { (s.configured as { include: string[] }).include.push('x'); }).toThrow();
   });
 
+  it('of an upload takes the checked files once started: the verdict goes, and a draft from another key is ignored',
+    () => {
+      let s = initialState('key-a');
+      const staged = { accepted: [{ id: 'u1', name: 'a.pdf', size: 3 }], skipped: [] };
+      s = reducer(s, { type: 'draft', kind: 'upload', patch: { staged } as never, asKey: 'key-a' });
+      s = reducer(s, { type: 'configure', snapshot: uploadForm.snapshot(s.drafts.upload) });
+      s = reducer(s, { type: 'runStarted', run: { jobId: 'j1', label: 'a', kind: 'upload', job: null } });
+      expect(s.drafts.upload.staged).toBeNull();
+      s = reducer(s, { type: 'apiKey', key: 'key-b' });
+      s = reducer(s, { type: 'draft', kind: 'upload', patch: { staged } as never, asKey: 'key-a' });
+      expect(s.drafts.upload.staged).toBeNull();
+    });
+
   it('offers the sync toggle only for sources that can detect later changes', () => {
     expect(uploadForm.canSync).toBe(false);
     expect(folderForm.canSync).toBe(true);
@@ -88,13 +101,26 @@ describe('the search controls', () => {
       rerank: false,
       neighbours: '2' };
     expect(searchBody('q', c)).toEqual({ query: 'q', top_k: 5, modalities: ['vector'], fusion: 'weighted',
-      rrf_k: 30, weights: { vector: 0.7 }, candidates: 200, fulltext_document_weight: 0.25, vector_document_weight: 1,
+      rrf_k: null, weights: { vector: 0.7 }, candidates: 200, fulltext_document_weight: 0.25, vector_document_weight: 1,
       rerank: false,
       explain: true });
-    expect(queryBody('q', c)).toMatchObject({ neighbours: 2, rrf_k: 30 });
+    expect(queryBody('q', { ...c, fusion: 'rrf' as const })).toMatchObject({ neighbours: 2, rrf_k: 30, weights: null });
     expect(queryBody('q', c)).not.toHaveProperty('explain');
     expect(searchBody('q', initialControls())).toMatchObject({ modalities: null, fusion: null, rrf_k: null,
       weights: null, candidates: null, fulltext_document_weight: null, vector_document_weight: null, rerank: null });
+  });
+
+  it('send RRF k and weights only with their fusion (the server default counted), their inputs greyed otherwise', () => {
+    const bad = { ...initialControls(), rrfK: '0', weights: { vector: 'x' } };
+    expect(searchBody('q', { ...bad, fusion: 'weighted' as const, weights: { vector: '0.5' } }).rrf_k).toBeNull();
+    expect(searchBody('q', { ...bad, fusion: 'rrf' as const }).weights).toBeNull();
+    expect(searchBody('q', { ...bad, weights: { vector: '2' } }, 'weighted')).toMatchObject({ rrf_k: null,
+      weights: { vector: 2 } });
+  });
+
+  it('read "1,000" in a whole-number control as a thousand, and refuse a fraction there', () => {
+    expect(searchBody('q', { ...initialControls(), candidates: '1,000' }).candidates).toBe(1000);
+    expect(() => searchBody('q', { ...initialControls(), topK: '2.5' })).toThrow("Top-k: '2.5' is not a whole number");
   });
 
   it('read a decimal comma, and refuse a number they cannot read instead of sending the default', () => {
