@@ -94,12 +94,12 @@ final class Tools {
                         + "(PDF, Word, Excel, PowerPoint, HTML, Markdown, text, code, images with OCR, …). Directories "
                         + "are read recursively. Returns a job_id: poll check_ingest_status until its status is "
                         + "succeeded, partial, failed or canceled.", schema("""
-                        {"paths": {"type": ["array", "string"], "items": {"type": "string"},
+                        {"paths": {"type": "array", "items": {"type": "string"},
                            "description": "files or directories: a list, a JSON array string, or comma-separated"},
                          "knowledge_base": {"type": "string", "description": "where to index them (default: default)"},
-                         "skip_graph": {"type": ["boolean", "string"],
+                         "skip_graph": {"type": "boolean",
                            "description": "index without extracting entities and relations"},
-                         "config": {"type": ["object", "string"],
+                         "config": {"type": "object",
                            "description": "the same options as an object or JSON string: knowledge_base, skip_graph"}}
                         """, List.of("paths")), this::ingestFiles),
                 new Tool("ingest_raw_text", "Index one text now (not a job): notes, a transcript, a page you already "
@@ -110,7 +110,7 @@ final class Tools {
                          "uri": {"type": "string", "description": "its identity; re-sending the same uri updates it"},
                          "format": {"type": "string", "enum": ["text", "markdown", "html"]},
                          "knowledge_base": {"type": "string"},
-                         "skip_graph": {"type": ["boolean", "string"]}}
+                         "skip_graph": {"type": "boolean"}}
                         """, List.of("text")), this::ingestText),
                 new Tool("check_ingest_status", "The state of an ingest job: status (queued, running, succeeded, "
                         + "partial, failed, canceled), stage, percentage, ETA, counts and per-file errors.",
@@ -127,21 +127,21 @@ final class Tools {
                         + "location (page, sheet, slide), text, score and its rank in each retriever: cite title and "
                         + "location.", schema("""
                         {"query": {"type": "string"},
-                         "knowledge_base": {"type": ["array", "string"], "items": {"type": "string"},
+                         "knowledge_base": {"type": "array", "items": {"type": "string"},
                            "description": "one name, a list, or comma-separated; default: all of yours"},
-                         "top_k": {"type": ["integer", "string"], "description": "hits to return, 1-MAX_TOP_K (default 8)"},
-                         "modalities": {"type": ["array", "string"], "items": {"type": "string"},
+                         "top_k": {"type": "integer", "description": "hits to return, 1-MAX_TOP_K (default 8)"},
+                         "modalities": {"type": "array", "items": {"type": "string"},
                            "description": "vector, fulltext, graph, rdf; default: every enabled one"},
-                         "config": {"type": ["object", "string"],
+                         "config": {"type": "object",
                            "description": "more search fields as an object or JSON string: fusion (weighted, rrf), category, document_ids, explain"}}
                         """, List.of("query")), a -> search(a, false)),
                 new Tool("answer_question", "Answer a question from the indexed documents, citing numbered sources "
                         + "[1], [2] … with their title, uri and the passages used. Answers are extractive unless the "
                         + "server has a language model configured.", schema("""
                         {"question": {"type": "string"},
-                         "knowledge_base": {"type": ["array", "string"], "items": {"type": "string"}},
-                         "top_k": {"type": ["integer", "string"], "description": "sources to consider, 1-MAX_TOP_K (default: the server's POLYRAG_ANSWER_TOP_K)"},
-                         "config": {"type": ["object", "string"],
+                         "knowledge_base": {"type": "array", "items": {"type": "string"}},
+                         "top_k": {"type": "integer", "description": "sources to consider, 1-MAX_TOP_K (default: the server's POLYRAG_ANSWER_TOP_K)"},
+                         "config": {"type": "object",
                            "description": "more fields as an object or JSON string: modalities, fusion, neighbours, grounding, category, document_ids, route (true: decide first whether the question asks for a summary, a list, a comparison…)"}}
                         """, List.of("question")), a -> search(a, true)),
                 new Tool("run_sample_check", "End-to-end self-test of the server: indexes a small text into a "
@@ -385,8 +385,9 @@ final class Tools {
 
     /**
      * An answer as the REST API gives it, its sources' passages cut to a few lines each once they pass the result's
-     * budget of text (every source kept, so each [n] still names its document; a wide answer with neighbours was
-     * megabytes).
+     * budget of text, and left out once even their openings would pass it by a quarter (every source kept, so each
+     * [n] still names its document: a wide answer with neighbours was megabytes, and without a language model no
+     * source is fitted to a prompt first).
      */
     static JsonNode answered(JsonNode body) {
         if (!body.path("sources").isArray()) {
@@ -395,23 +396,37 @@ final class Tools {
         JsonNode out = body.deepCopy();
         long text = 0;
         int cut = 0;
+        int dropped = 0;
         for (JsonNode source : out.path("sources")) {
-            for (JsonNode passage : source.path("passages")) {
-                String t = passage.path("text").asString("");
-                text += t.length();
-                if (text > MAX_RESULT_TEXT && passage instanceof ObjectNode o && t.length() > 200) {
-                    o.put("text", t.substring(0, 200) + "…");
+            if (!(source.path("passages") instanceof ArrayNode passages)) {
+                continue;
+            }
+            for (int i = 0; i < passages.size(); i++) {
+                String t = passages.get(i).path("text").asString("");
+                if (text + t.length() <= MAX_RESULT_TEXT) {
+                    text += t.length();
+                } else if (text + OPENING <= MAX_RESULT_TEXT + MAX_RESULT_TEXT / 4
+                        && passages.get(i) instanceof ObjectNode o) {
+                    o.put("text", t.length() > OPENING ? t.substring(0, OPENING) + "…" : t);
+                    text += Math.min(t.length(), OPENING);
                     cut++;
+                } else {
+                    passages.remove(i--);
+                    dropped++;
                 }
             }
         }
-        if (cut > 0 && out instanceof ObjectNode o) {
-            o.put("note_on_sources", cut + " passages were cut to their opening to keep this result under "
-                    + MAX_RESULT_TEXT + " characters of text: ask with a smaller top_k or fewer neighbours for them "
-                    + "whole");
+        if (cut + dropped > 0 && out instanceof ObjectNode o) {
+            o.put("note_on_sources", (cut > 0 ? cut + " passages were cut to their opening" : "")
+                    + (cut > 0 && dropped > 0 ? " and " : "") + (dropped > 0 ? dropped + " left out" : "")
+                    + " to keep this result under " + MAX_RESULT_TEXT + " characters of text: ask with a smaller "
+                    + "top_k or fewer neighbours for them whole");
         }
         return out;
     }
+
+    /** Characters of a passage kept once an answer's sources are past the budget. */
+    private static final int OPENING = 200;
 
     private static void putIf(ObjectNode o, String field, String value) {
         if (value != null) {
@@ -452,7 +467,9 @@ final class Tools {
         ObjectNode data = null;
         if (sources != null && sources.isArray() && !sources.isEmpty()) {
             data = Args.JSON.createObjectNode();
-            data.set("sources", sources);
+            // Within the same budget as an answer's: a failure's sources were whole (a long-context model's
+            // hundreds of thousands of characters), and a client keeping an error's head lost its reason.
+            data.set("sources", answered(body).get("sources"));
         }
         return envelope(tool, false, r.status(), data, message, null);
     }
@@ -464,7 +481,7 @@ final class Tools {
         e.put("ok", ok);
         e.put("tool", tool);
         e.put("status", status);
-        e.put("data", data == null ? null : Args.JSON.convertValue(data, Object.class));
+        // The error before the data: a client that cuts a long result keeps why it failed.
         if (ok) {
             e.put("error", null);
         } else {
@@ -473,6 +490,7 @@ final class Tools {
             error.put("field", field);
             e.put("error", error);
         }
+        e.put("data", data == null ? null : Args.JSON.convertValue(data, Object.class));
         return e;
     }
 

@@ -45,6 +45,25 @@ class ToolsTest {
                 .contains("top_k").contains("200");
     }
 
+    /**
+     * Every argument has one JSON type: clients that hand MCP schemas to Gemini (which takes one type a property)
+     * refused every tool of a server with a list of types. The other forms are still read (as a string).
+     */
+    @Test
+    void every_argument_declares_one_type_and_its_string_forms_still_work() throws Exception {
+        Tools tools = new Tools(new Backend(URI.create("http://127.0.0.1:1"), null, Duration.ofSeconds(1)),
+                new Tools.HostFiles(io.polyrag.core.fs.Confinement.NONE, null), 200);
+        var json = Args.JSON;
+        for (Tools.Tool t : tools.all()) {
+            json.readTree(t.inputSchema()).path("properties").properties().forEach(p -> assertThat(p.getValue()
+                    .path("type").isString()).as(t.name() + "." + p.getKey()).isTrue());
+        }
+        Tools.Tool search = tools.all().stream().filter(t -> t.name().equals("hybrid_search")).findFirst()
+                .orElseThrow();
+        assertThat(String.valueOf(McpServers.call(search, Map.of("query", "x", "top_k", "5", "knowledge_base",
+                "a,b")).get("error"))).as("read, then the backend is away").contains("cannot reach");
+    }
+
     @Test
     void a_server_that_accepts_but_never_answers_times_out_once_and_says_so() throws Exception {
         try (ServerSocket silent = new ServerSocket(0)) {
@@ -169,6 +188,20 @@ class ToolsTest {
                 + "\"passages\": [" + passages + "]}]}"));
         assertThat(answer.toString().length()).isLessThan(Tools.MAX_RESULT_TEXT + 20_000);
         assertThat(answer.path("note_on_sources").asString()).contains("cut");
+        // Thousands of passages (no model fitted them to a prompt): past the budget's openings they are left out,
+        // every source still there.
+        StringBuilder many = new StringBuilder();
+        for (int s = 0; s < 200; s++) {
+            many.append(s == 0 ? "" : ",").append("{\"number\": ").append(s + 1).append(", \"passages\": [");
+            for (int i = 0; i < 11; i++) {
+                many.append(i == 0 ? "" : ",").append("{\"text\": \"").append(text).append("\"}");
+            }
+            many.append("]}");
+        }
+        var wide = Tools.answered(Args.JSON.readTree("{\"answer\": \"a\", \"sources\": [" + many + "]}"));
+        assertThat(wide.path("sources").size()).isEqualTo(200);
+        assertThat(wide.toString().length()).isLessThan(Tools.MAX_RESULT_TEXT * 5 / 4 + 40_000);
+        assertThat(wide.path("note_on_sources").asString()).contains("left out");
     }
 
     /** A stand-in REST API on loopback, not started. */
