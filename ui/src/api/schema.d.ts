@@ -1033,6 +1033,8 @@ export interface components {
             choices: components["schemas"]["ChatRoutesChoice"][] | null;
             usage: components["schemas"]["ChatRoutesUsage"] | null;
             sources: components["schemas"]["SearchWireSource"][] | null;
+            degraded: components["schemas"]["SearchWireDegraded"][] | null;
+            warnings: string[] | null;
         };
         ChatRoutesMessage: {
             role: string | null;

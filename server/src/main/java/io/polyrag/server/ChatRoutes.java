@@ -60,9 +60,13 @@ final class ChatRoutes {
             @JsonProperty("completion_tokens") int completionTokens, @JsonProperty("total_tokens") int totalTokens) {
     }
 
-    /** {@code POST /v1/chat/completions} without {@code stream}. */
+    /**
+     * {@code POST /v1/chat/completions} without {@code stream}; beside OpenAI's fields, the sources, the legs that
+     * failed and the warnings ("N documents are still being indexed"), as {@code /v1/query} gives them: without
+     * them a chat client got "not found" with no hint why.
+     */
     record Completion(String id, String object, long created, String model, List<Choice> choices, Usage usage,
-            List<SearchWire.Source> sources) {
+            List<SearchWire.Source> sources, List<SearchWire.Degraded> degraded, List<String> warnings) {
     }
 
     /** What a streamed chunk's choice adds. */
@@ -73,9 +77,13 @@ final class ChatRoutes {
     record ChunkChoice(int index, Delta delta, @JsonProperty("finish_reason") String finishReason) {
     }
 
-    /** One {@code chat.completion.chunk}; the last carries the sources. */
+    /** One {@code chat.completion.chunk}; the last carries the sources, the failed legs and the warnings. */
     record Chunk(String id, String object, long created, String model, List<ChunkChoice> choices,
-            List<SearchWire.Source> sources) {
+            List<SearchWire.Source> sources, List<SearchWire.Degraded> degraded, List<String> warnings) {
+        Chunk(String id, String object, long created, String model, List<ChunkChoice> choices,
+                List<SearchWire.Source> sources) {
+            this(id, object, created, model, choices, sources, null, null);
+        }
     }
 
     /** The fields polyrag reads from a chat request (others are accepted and ignored). */
@@ -134,7 +142,8 @@ final class ChatRoutes {
         }
         Answer a = whole(ctx, search, request, history);
         ctx.json(new Completion(id, "chat.completion", created, model, List.of(new Choice(0, new Message("assistant",
-                content(a)), a.cut() ? "length" : a.filtered() ? "content_filter" : "stop")), new Usage(0, 0, 0), SearchWire.sources(a.sources())));
+                content(a)), a.cut() ? "length" : a.filtered() ? "content_filter" : "stop")), new Usage(0, 0, 0),
+                SearchWire.sources(a.sources()), SearchWire.degraded(a.degraded()), a.warnings()));
     }
 
     /** A streamed completion; {@code head} gives each chunk's id, creation time and model. */
@@ -183,7 +192,8 @@ final class ChatRoutes {
                     new Delta(null, content(a)), null)), null));
         }
         send(out, new Chunk(id, "chat.completion.chunk", created, model, List.of(new ChunkChoice(0,
-                new Delta(null, null), a.cut() ? "length" : a.filtered() ? "content_filter" : "stop")), SearchWire.sources(a.sources())));
+                new Delta(null, null), a.cut() ? "length" : a.filtered() ? "content_filter" : "stop")),
+                SearchWire.sources(a.sources()), SearchWire.degraded(a.degraded()), a.warnings()));
         out.write("data: [DONE]\n\n");
     }
 

@@ -119,6 +119,8 @@ class RestServerTest {
                 {"model": "polyrag/kitchen", "messages": [{"role": "user", "content": "How long does the levain \
                 ferment?"}, {"role": "user", "content": "And at what temperature?"}]}"""));
         assertThat(chat.get("sources").get(0).get("title").asString()).isEqualTo("Levain");
+        assertThat(chat.get("warnings").isArray()).as("as /v1/query says them: %s", chat).isTrue();
+        assertThat(chat.get("degraded").isArray()).isTrue();
         assertProblem(post("/v1/query", "{\"messages\": [{\"role\": \"assistant\", \"content\": \"hi\"}]}"), 400,
                 "field 'query' is missing");
         // The whole OpenAI shape: content as parts, a name, an assistant turn that called a tool.

@@ -162,7 +162,7 @@ public final class SearchWire {
         return new Grounded(g.sentence(), g.supportedBy(), g.cited(), g.supported());
     }
 
-    private static List<Degraded> degraded(List<DegradedLeg> legs) {
+    public static List<Degraded> degraded(List<DegradedLeg> legs) {
         return legs == null ? List.of() : legs.stream().map(d -> new Degraded(d.modality().wireName(), d.reason()))
                 .toList();
     }
