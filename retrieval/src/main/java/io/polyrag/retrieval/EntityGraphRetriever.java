@@ -402,10 +402,14 @@ public final class EntityGraphRetriever implements Retriever {
         Set<String> capitalised = new HashSet<>();
         Set<String> all = new HashSet<>();
         String first = null;
-        for (String w : query.split("[^\\p{L}\\p{N}]+")) {
-            if (!w.isEmpty()) {
-                String k = w.toLowerCase(Locale.ROOT);
-                all.add(k);
+        // Words with their marks (a Devanagari vowel sign split "राम" into letters no key holds) and folded as keys
+        // are (NFKC, İ): the seeds found by their keys were otherwise never named by the query.
+        for (String w : query.split("[^\\p{L}\\p{M}\\p{N}]+")) {
+            String k = w.isEmpty() ? "" : Entity.key(w);
+            if (!k.isEmpty()) {
+                for (String part : k.split(" ")) {
+                    all.add(part);
+                }
                 boolean code = w.chars().anyMatch(Character::isDigit) || w.length() > 1 && w.equals(w.toUpperCase(
                         Locale.ROOT));
                 // The query's first word is capitalised as any sentence's: it names only as part of a longer name,
