@@ -11,6 +11,7 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.Semaphore;
@@ -75,6 +76,14 @@ public final class Contextualizer {
      */
     public record Result(List<String> contexts, long tokens, int calls, int cached, int failed, String failure,
             boolean budgetStopped) {
+        /** Chunks of {@code chunkTexts} (those not blank) left without a context: failed, or never asked. */
+        public int missing(List<String> chunkTexts) {
+            int n = 0;
+            for (int i = 0; i < chunkTexts.size() && i < contexts.size(); i++) {
+                n += !chunkTexts.get(i).isBlank() && contexts.get(i).isEmpty() ? 1 : 0;
+            }
+            return n;
+        }
     }
 
     /**
@@ -91,8 +100,10 @@ public final class Contextualizer {
                 .getBytes(StandardCharsets.UTF_8));
     }
 
-    /** Calls failing one after another past which a document's remaining chunks are not asked for. */
+    /** Calls failing one after another past which chunks are not asked for (then one call a document probes). */
     static final int FAILING_IN_A_ROW = 8;
+    /** Calls failed one after another, across documents and ingests: the provider is the same for all of them. */
+    private final AtomicInteger failingInARow = new AtomicInteger();
 
     /**
      * Contexts for the chunks of one document.
@@ -124,7 +135,10 @@ public final class Contextualizer {
         Map<String, Future<Call>> asked = new LinkedHashMap<>();
         AtomicLong tokens = new AtomicLong();
         Semaphore running = new Semaphore(concurrency);
-        AtomicInteger failingInARow = new AtomicInteger();
+        // After FAILING_IN_A_ROW failures (a provider down, or refusing every call) only one call is made per
+        // document until one answers: counted per document, each asked eight times or more (days for a sync of
+        // thousands of documents against a hung server, each failed call paid for by one that declines).
+        boolean probe = failingInARow.get() >= FAILING_IN_A_ROW;
         boolean stopped = false;
         int cached = 0;
         try (var pool = Executors.newVirtualThreadPerTaskExecutor()) {
@@ -138,7 +152,7 @@ public final class Contextualizer {
                     continue;
                 }
                 running.acquireUninterruptibly();
-                if (stop.getAsBoolean() || failingInARow.get() >= FAILING_IN_A_ROW) {
+                if (stop.getAsBoolean() || failingInARow.get() >= FAILING_IN_A_ROW && !probe) {
                     running.release();
                     break;
                 }
@@ -147,7 +161,7 @@ public final class Contextualizer {
                     stopped = true;
                     continue;
                 }
-                asked.put(key, pool.submit(() -> {
+                Future<Call> f = pool.submit(() -> {
                     try {
                         Call c = call(title, document, chunk);
                         tokens.addAndGet(c.tokens());
@@ -161,7 +175,13 @@ public final class Contextualizer {
                     } finally {
                         running.release();
                     }
-                }));
+                });
+                asked.put(key, f);
+                if (probe) {
+                    // The one call first; the others only if it answered.
+                    awaitQuietly(f);
+                    probe = false;
+                }
             }
         }
         Map<String, String> written = new LinkedHashMap<>();
@@ -183,6 +203,16 @@ public final class Contextualizer {
             out.add(context == null ? "" : context);
         }
         return new Result(out, tokens.get(), asked.size(), cached, failed, failure, stopped);
+    }
+
+    private static void awaitQuietly(Future<Call> f) {
+        try {
+            f.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (ExecutionException e) {
+            // its failure is the call's result, read with the others
+        }
     }
 
     /**

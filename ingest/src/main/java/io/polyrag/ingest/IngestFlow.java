@@ -172,12 +172,14 @@ final class IngestFlow implements AutoCloseable {
                             out.add(null);
                             continue;
                         }
-                        Contextualizer.Result r = c.contexts(p.documentId(), p.parsed().title(), p.drafts().stream()
-                                .map(d -> IngestPipeline.graphText(d.kind(), d.text())).toList(), contextRemaining,
-                                canceled);
+                        List<String> texts = p.drafts().stream().map(d -> IngestPipeline.graphText(d.kind(),
+                                d.text())).toList();
+                        Contextualizer.Result r = c.contexts(p.documentId(), p.parsed().title(), texts,
+                                contextRemaining, canceled);
                         contextRemaining = Math.max(0, contextRemaining - r.tokens());
                         tally.situated(r.tokens());
-                        failed += r.failed();
+                        // The chunks left without one, not the calls that failed (the rest were never asked).
+                        failed += r.failed() > 0 ? r.missing(texts) : 0;
                         failure = failure == null ? r.failure() : failure;
                         spent |= r.budgetStopped();
                         out.add(r.contexts());

@@ -418,14 +418,15 @@ public final class StoreCheck {
         if (contextualizer != null && (m == Modality.VECTOR || m == Modality.FULLTEXT)) {
             // Contextual retrieval is on: the texts are indexed with their contexts, as an ingest writes them (from
             // the cache, or written now for chunks ingested before it was switched on).
-            Contextualizer.Result r = contextualizer.contexts(dv.documentId(), title, chunks.stream().map(c ->
-                    IngestPipeline.graphText(c.kind(), c.text())).toList(), Long.MAX_VALUE, canceled);
+            List<String> situated = chunks.stream().map(c -> IngestPipeline.graphText(c.kind(), c.text())).toList();
+            Contextualizer.Result r = contextualizer.contexts(dv.documentId(), title, situated, Long.MAX_VALUE,
+                    canceled);
             if (canceled.getAsBoolean()) {
                 return Optional.empty(); // its records as they were, not replaced by ones missing their contexts
             }
             if (r.failed() > 0) {
                 // Said once the reindex ends: the chunks went in without a context, and nothing told the operator.
-                contextless.addAndGet(r.failed());
+                contextless.addAndGet(r.missing(situated));
                 contextFailure = contextFailure == null ? r.failure() : contextFailure;
             }
             List<String> contexts = r.contexts();

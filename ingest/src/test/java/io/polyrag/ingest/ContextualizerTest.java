@@ -249,9 +249,15 @@ class ContextualizerTest {
             public void close() {
             }
         };
-        Contextualizer.Result down = new Contextualizer(refusing, new MapCache(), 2000, 1).contexts("doc-2", "Manual",
-                chunks, Long.MAX_VALUE, () -> false);
+        Contextualizer failing = new Contextualizer(refusing, new MapCache(), 2000, 1);
+        Contextualizer.Result down = failing.contexts("doc-2", "Manual", chunks, Long.MAX_VALUE, () -> false);
         assertThat(calls.get()).isEqualTo(Contextualizer.FAILING_IN_A_ROW);
         assertThat(down.failure()).isNotBlank();
+        assertThat(down.missing(chunks)).as("every chunk is without one, not only those asked").isEqualTo(100);
+        // The next documents (this ingest's or the next one's): one call each, while the provider still fails.
+        for (int d = 3; d < 13; d++) {
+            failing.contexts("doc-" + d, "Manual", chunks, Long.MAX_VALUE, () -> false);
+        }
+        assertThat(calls.get()).isEqualTo(Contextualizer.FAILING_IN_A_ROW + 10);
     }
 }
