@@ -40,15 +40,19 @@ public record WholeText(DocumentVersion version, String knowledgeBase, String te
         Set<String> leading = new HashSet<>();
         for (String t : texts) {
             String[] lines = t.split("\n", -1);
-            int from = 0;
+            // A chunk's context (contextual retrieval: one line, then a blank one) comes before its title and
+            // headings: kept, and the lines after it judged. Judged from it, nothing repeated and the title and
+            // headings were in the whole text once per chunk, weighing their words in its BM25.
+            int start = lines.length > 2 && lines[1].isEmpty() && !lines[0].isEmpty() ? 2 : 0;
+            int from = start;
             while (from < lines.length - 1 && leading.contains(lines[from])) {
                 from++;
             }
             for (int i = 0; i < lines.length; i++) {
-                if (i < LEADING) {
+                if (i >= start && i < start + LEADING) {
                     leading.add(lines[i]);
                 }
-                if (i >= from) {
+                if (i < start || i >= from) {
                     text.append(lines[i]).append('\n');
                 }
             }
