@@ -4,7 +4,9 @@ import io.polyrag.core.PolyragException;
 import io.polyrag.core.model.Ids;
 import io.polyrag.core.model.TokenEstimate;
 import io.polyrag.core.port.ContextCache;
+import io.polyrag.core.port.Embedder;
 import io.polyrag.core.port.LlmClient;
+import io.polyrag.core.port.TokenCounter;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -358,5 +360,28 @@ public final class Contextualizer {
     /** A chunk's index text with its context before it (none: the index text alone). */
     public static String withContext(String context, String indexText) {
         return context == null || context.isEmpty() ? indexText : context + "\n\n" + indexText;
+    }
+
+    /**
+     * {@link #withContext} for the embedding model: the context cut (by words) so that the whole fits the model's
+     * window. The model cuts a text at the window from its end: a context of up to 600 characters (about 130
+     * tokens) before a chunk of 450 tokens or more silently took the chunk's last sentences out of its vector.
+     */
+    static String withContextFitted(String context, String indexText, Embedder embedder) {
+        if (context == null || context.isEmpty()) {
+            return indexText;
+        }
+        TokenCounter counter = embedder.tokenCounter();
+        int room = embedder.maxTokens() - WholeVectors.SPECIAL_TOKENS - counter.count(indexText) - 2;
+        if (room <= 0) {
+            return indexText;
+        }
+        String fitted = context;
+        while (!fitted.isEmpty() && counter.count(fitted) > room) {
+            int cut = fitted.lastIndexOf(' ', Math.max(0, (int) ((long) fitted.length() * room / Math.max(1,
+                    counter.count(fitted))) - 1));
+            fitted = cut <= 0 ? "" : fitted.substring(0, cut);
+        }
+        return withContext(fitted, indexText);
     }
 }

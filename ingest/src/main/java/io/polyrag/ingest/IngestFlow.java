@@ -388,7 +388,8 @@ final class IngestFlow implements AutoCloseable {
         for (int i = 0; i < prepared.size(); i++) {
             Prepared p = prepared.get(i);
             for (int j = 0; j < p.drafts().size(); j++) {
-                texts.add(Contextualizer.withContext(Prepared.context(contexts, i, j), p.indexText(p.drafts().get(j))));
+                texts.add(Contextualizer.withContextFitted(Prepared.context(contexts, i, j), p.indexText(p.drafts()
+                        .get(j)), pipeline.embedder()));
             }
         }
         if (wholeTexts != null) {

@@ -432,7 +432,8 @@ public final class StoreCheck {
             List<String> contexts = r.contexts();
             List<String> with = new ArrayList<>(texts.size());
             for (int i = 0; i < texts.size(); i++) {
-                with.add(Contextualizer.withContext(contexts.get(i), texts.get(i)));
+                with.add(m == Modality.VECTOR ? Contextualizer.withContextFitted(contexts.get(i), texts.get(i),
+                        pipeline.embedder()) : Contextualizer.withContext(contexts.get(i), texts.get(i)));
             }
             texts = with;
         }

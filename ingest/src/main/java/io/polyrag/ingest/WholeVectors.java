@@ -21,7 +21,7 @@ final class WholeVectors {
      * The special tokens a model adds around a text, inside its window. A model with a passage prefix ("passage: ")
      * adds a few more, and a text that just fits loses as many of its last tokens: a whole vector nearly whole.
      */
-    private static final int SPECIAL_TOKENS = 2;
+    static final int SPECIAL_TOKENS = 2;
     /** Characters a token rarely stands for more than: longer texts are not counted, they do not fit. */
     private static final int MAX_CHARS_PER_TOKEN = 16;
 

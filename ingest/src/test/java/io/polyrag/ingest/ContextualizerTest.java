@@ -260,4 +260,52 @@ class ContextualizerTest {
         }
         assertThat(calls.get()).isEqualTo(Contextualizer.FAILING_IN_A_ROW + 10);
     }
+    /** The text embedded is the context cut to what the model's window leaves, never the chunk's own end. */
+    @Test
+    void a_context_never_pushes_the_chunks_end_out_of_the_models_window() {
+        io.polyrag.core.port.Embedder words = new io.polyrag.core.port.Embedder() {
+            @Override
+            public String modelId() {
+                return "words";
+            }
+
+            @Override
+            public int dimension() {
+                return 1;
+            }
+
+            @Override
+            public int maxTokens() {
+                return 64;
+            }
+
+            @Override
+            public io.polyrag.core.port.TokenCounter tokenCounter() {
+                return t -> t.isBlank() ? 0 : t.strip().split("\\s+").length;
+            }
+
+            @Override
+            public float[] embedQuery(String query) {
+                return new float[] {1};
+            }
+
+            @Override
+            public List<float[]> embedPassages(List<String> passages) {
+                return passages.stream().map(p -> new float[] {1}).toList();
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        String context = "situating ".repeat(30).strip();
+        String chunk = "chunk ".repeat(40) + "END";
+        String fitted = Contextualizer.withContextFitted(context, chunk, words);
+        assertThat(words.tokenCounter().count(fitted)).isLessThanOrEqualTo(64 - 2);
+        assertThat(fitted).endsWith("END").startsWith("situating");
+        String full = "chunk ".repeat(61) + "END";
+        assertThat(Contextualizer.withContextFitted(context, full, words)).as("no room: the chunk alone").isEqualTo(full);
+        assertThat(Contextualizer.withContextFitted(context, "short END", words)).isEqualTo(Contextualizer.withContext(
+                context, "short END"));
+    }
 }
