@@ -89,10 +89,13 @@ public final class PublicOnlyResolver extends InetAddressResolverProvider {
      */
     public static boolean isPublic(InetAddress a) {
         byte[] b = a.getAddress();
-        if (b.length == 16 && isEmbeddedIpv4(b)) {
-            // ::a.b.c.d (IPv4-compatible) and 64:ff9b::a.b.c.d (NAT64): judged by the IPv4 address they carry.
+        byte[] carried = b.length == 16 ? embeddedIpv4(b) : null;
+        if (carried != null) {
+            // Judged by the IPv4 address they carry. A DNS answer of ::ffff:169.254.169.254 stays an IPv6 address
+            // (only literals are turned into IPv4 ones), which no check below took for link-local, and a dual-stack
+            // socket reaches it over IPv4: a tenant's web source could read the cloud's metadata service.
             try {
-                return isPublic(InetAddress.getByAddress(Arrays.copyOfRange(b, 12, 16)));
+                return isPublic(InetAddress.getByAddress(carried));
             } catch (UnknownHostException e) {
                 return false;
             }
@@ -109,16 +112,32 @@ public final class PublicOnlyResolver extends InetAddressResolverProvider {
                 || a.isMulticastAddress() || cgnat || zero || benchmarking || reserved || uniqueLocal);
     }
 
-    private static boolean isEmbeddedIpv4(byte[] b) {
-        boolean compatible = true;
-        for (int i = 0; i < 12; i++) {
-            compatible &= b[i] == 0;
+    /**
+     * The IPv4 address an IPv6 one carries, or null: ::a.b.c.d (IPv4-compatible), ::ffff:a.b.c.d (IPv4-mapped),
+     * 64:ff9b::/96 and 64:ff9b:1::/48 (NAT64), 2002:aabb:ccdd::/48 (6to4).
+     */
+    private static byte[] embeddedIpv4(byte[] b) {
+        boolean zeros = true;
+        for (int i = 0; i < 10; i++) {
+            zeros &= b[i] == 0;
         }
-        boolean nat64 = (b[0] & 0xff) == 0x00 && (b[1] & 0xff) == 0x64 && (b[2] & 0xff) == 0xff && (b[3] & 0xff) == 0x9b;
-        for (int i = 4; i < 12 && nat64; i++) {
-            nat64 = b[i] == 0;
+        boolean mapped = zeros && (b[10] & 0xff) == 0xff && (b[11] & 0xff) == 0xff;
+        boolean compatible = zeros && b[10] == 0 && b[11] == 0
+                && !(b[12] == 0 && b[13] == 0 && b[14] == 0 && (b[15] == 0 || b[15] == 1));
+        boolean nat64 = (b[0] & 0xff) == 0x00 && (b[1] & 0xff) == 0x64 && (b[2] & 0xff) == 0xff
+                && (b[3] & 0xff) == 0x9b;
+        boolean wellKnown = nat64;
+        for (int i = 4; i < 12 && wellKnown; i++) {
+            wellKnown = b[i] == 0;
         }
-        return compatible && !(b[12] == 0 && b[13] == 0 && b[14] == 0 && (b[15] == 0 || b[15] == 1)) || nat64;
+        boolean localUse = nat64 && b[4] == 0 && b[5] == 1;
+        if (mapped || compatible || wellKnown || localUse) {
+            return Arrays.copyOfRange(b, 12, 16);
+        }
+        if ((b[0] & 0xff) == 0x20 && (b[1] & 0xff) == 0x02) {
+            return Arrays.copyOfRange(b, 2, 6);
+        }
+        return null;
     }
 
     /**

@@ -40,4 +40,43 @@ class PublicOnlyResolverTest {
             assertThat(PublicOnlyResolver.isPublic(java.net.InetAddress.getByName(a))).as(a).isTrue();
         }
     }
+    /**
+     * A DNS answer of an IPv4-mapped address (::ffff:169.254.169.254) stays an IPv6 address, as the native lookup
+     * hands it over (only literals become IPv4 ones): judged by the IPv4 address it carries, as are 6to4 and local
+     * NAT64. A tenant's source naming such a host reached the cloud's metadata service.
+     */
+    @Test
+    void mapped_6to4_and_local_nat64_addresses_are_judged_by_the_ipv4_they_carry() throws Exception {
+        for (int[] v4 : List.of(new int[] {169, 254, 169, 254}, new int[] {127, 0, 0, 1}, new int[] {10, 0, 0, 7})) {
+            byte[] mapped = new byte[16];
+            mapped[10] = (byte) 0xff;
+            mapped[11] = (byte) 0xff;
+            byte[] sixToFour = new byte[16];
+            sixToFour[0] = 0x20;
+            sixToFour[1] = 0x02;
+            byte[] localNat64 = {0, 0x64, (byte) 0xff, (byte) 0x9b, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+            for (int i = 0; i < 4; i++) {
+                mapped[12 + i] = (byte) v4[i];
+                sixToFour[2 + i] = (byte) v4[i];
+                localNat64[12 + i] = (byte) v4[i];
+            }
+            for (byte[] b : List.of(mapped, sixToFour, localNat64)) {
+                java.net.InetAddress a = java.net.Inet6Address.getByAddress(null, b, null);
+                assertThat(a).isInstanceOf(java.net.Inet6Address.class);
+                assertThat(PublicOnlyResolver.isPublic(a)).as(a.getHostAddress()).isFalse();
+            }
+            PublicOnlyResolver.guard("mapped.example");
+            assertThatThrownBy(() -> PublicOnlyResolver.filter("mapped.example", java.util.stream.Stream.of(
+                    java.net.Inet6Address.getByAddress(null, mapped, null))))
+                    .hasMessageContaining("not public");
+        }
+        byte[] publicMapped = new byte[16];
+        publicMapped[10] = (byte) 0xff;
+        publicMapped[11] = (byte) 0xff;
+        publicMapped[12] = 8;
+        publicMapped[13] = 8;
+        publicMapped[14] = 8;
+        publicMapped[15] = 8;
+        assertThat(PublicOnlyResolver.isPublic(java.net.Inet6Address.getByAddress(null, publicMapped, null))).isTrue();
+    }
 }
