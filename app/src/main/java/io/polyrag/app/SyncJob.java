@@ -46,8 +46,7 @@ import java.util.stream.Stream;
  * classified against what the last sync saw — unchanged (token as recorded: never read), touched (same bytes: only
  * the token moves), changed or new (ingested as any ingest), gone (removed from every store and the state). The hash
  * is of the raw bytes. Items failing for a reason of the moment stay as recorded and are tried again next sync; those
- * whose bytes are refused are remembered, tried again once they change; what a listing did not find is deleted only
- * when it was complete and the sync not stopped.
+ * whose bytes are refused are remembered, tried again once they change; what a whole, unstopped listing missed goes.
  */
 final class SyncJob implements JobHandler {
     static final String KIND = "sync";
@@ -122,8 +121,7 @@ final class SyncJob implements JobHandler {
         } catch (Yielded y) {
             throw y;
         } catch (RuntimeException | Error e) {
-            // Said on the source, and counted as its scan: a failed sync (an out-of-memory error too) left the source
-            // due, queued again every few seconds, each listing the whole source, while it showed no error.
+            // Said on the source, as its scan: a failed sync (out of memory too) left it due, queued every few seconds.
             try {
                 sources.sourceScanned(p.tenant(), p.source(), Instant.now(), "the sync failed: " + e.getMessage());
             } catch (RuntimeException x) {
@@ -180,12 +178,14 @@ final class SyncJob implements JobHandler {
     /** Deletes the documents of items gone or not listed, then ingests again copies of what was deleted. */
     private void deleteMissing(Scan scan, Listing listing, long number, List<String> gone) {
         Payload p = scan.payload;
-        if (!gone.isEmpty() && scan.context.stillClaimed()) {
-            delete(scan, sources.sourceItems(p.tenant(), p.source(), gone).values().stream()
-                    .toList());
+        String refused = gone.isEmpty() ? null : SyncRules.tooManyAnswerGone(sources, p.tenant(), p.source(),
+                gone.size(), maxDeletePercent);
+        if (refused != null) {
+            scan.errors.add(new ItemError(p.source(), refused));
+        } else if (!gone.isEmpty() && scan.context.stillClaimed()) {
+            delete(scan, sources.sourceItems(p.tenant(), p.source(), gone).values().stream().toList());
         }
-        // Only a whole listing deletes what it did not find: not a stopped or partial one, nor a run that lost the
-        // job, nor one that found nothing (or too little) where earlier scans found items.
+        // Only a whole listing deletes what it missed: not a stopped, partial or job-losing one, nor one far short.
         boolean empty = scan.listed == 0 && !scan.stopped() && listing.complete()
                 && !sources.unseenSourceItems(p.tenant(), p.source(), number, 1).isEmpty();
         if (empty) {

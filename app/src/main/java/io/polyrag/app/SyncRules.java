@@ -49,4 +49,23 @@ final class SyncRules {
                 + "sync once with POLYRAG_SYNC_MAX_DELETE_PERCENT=100, or delete the source with its documents", unseen,
                 total, maxPercent);
     }
+
+    /**
+     * Why the items that answered they are gone (a web page's 404 or 410) are not deleted, or null: past the same
+     * share as items no longer listed. A site answering 404 to every page for a while (a broken deploy, a firewall
+     * refusing bots) while its home page answered lost its whole index in one sync, and paid to index it again.
+     */
+    static String tooManyAnswerGone(SourceStore sources, String tenant, String source, int gone, int maxPercent) {
+        if (gone < FEW) {
+            return null;
+        }
+        int total = sources.countSourceItems(tenant, source);
+        if (gone * 100L <= (long) Math.max(total, gone) * maxPercent) {
+            return null;
+        }
+        return String.format(Locale.ROOT, "%,d of the source's %,d items answered that they are gone (404 or 410), "
+                + "more than %d%%: nothing was deleted (a site answering 404 to every page for a while?); if they are "
+                + "gone for good, sync once with POLYRAG_SYNC_MAX_DELETE_PERCENT=100, or delete the source with its "
+                + "documents", gone, total, maxPercent);
+    }
 }

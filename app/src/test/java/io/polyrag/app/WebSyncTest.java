@@ -212,6 +212,34 @@ class WebSyncTest {
     }
 
     /**
+     * A site answering 404 for nearly every page while its start page answers (a broken deploy, a firewall refusing
+     * bots) deletes nothing and says why: every page's document went in one sync, indexed again at the next.
+     */
+    @Test
+    void a_site_answering_404_for_most_pages_at_once_deletes_nothing() {
+        StringBuilder links = new StringBuilder();
+        for (int i = 0; i < 12; i++) {
+            pages.put("/docs/p" + i + ".html", page("Page " + i, "Tide note " + i + " of the Quillon light.", ""));
+            links.append("<a href=\"p").append(i).append(".html\">p").append(i).append("</a> ");
+        }
+        pages.put("/docs/", page("Lighthouse handbook", "The handbook of the Quillon light.", links.toString()));
+        try (Polyrag p = open(true)) {
+            var registered = p.sources().register(new SourceRegistration("notes", "web", Map.of("start_urls",
+                    List.of(base + "/docs/"), "path_prefix", "/docs/", "max_depth", 1), "coast", 3600, true));
+            int indexed = awaitJob(p, registered.jobId()).progress().added();
+            assertThat(indexed).as("the start page, its twelve pages (and the sitemap's)").isGreaterThanOrEqualTo(13);
+            for (int i = 0; i < 12; i++) {
+                failing.put("/docs/p" + i + ".html", 404);
+            }
+            JobInfo broken = awaitJob(p, p.sources().sync("notes"), JobStatus.PARTIAL);
+            assertThat(paths(p)).as(broken.toString()).hasSize(indexed);
+            assertThat(broken.progress().deleted()).isZero();
+            assertThat(broken.progress().errors()).anySatisfy(e -> assertThat(e.reason())
+                    .contains("answered that they are gone").contains("nothing was deleted"));
+        }
+    }
+
+    /**
      * The blob store refusing the originals (a policy change, a store refusing the upload's form) loses only them:
      * the sync failed before recording anything, at every sync, and nothing removed from the site was deleted.
      */

@@ -144,7 +144,15 @@ public final class FolderConnector implements SourceConnector {
 
     @Override
     public Content read(Map<String, Object> config, Listed item, Host host) throws IOException {
-        Path file = Path.of((String) config.get("root")).resolve(item.item());
+        Path file;
+        try {
+            file = Path.of((String) config.get("root")).resolve(item.item());
+        } catch (InvalidPathException e) {
+            // A name the server's file-name encoding cannot write (LANG unset, a Latin-1 name on a UTF-8 server):
+            // this item fails, named; thrown on, it failed the whole sync at that file, at every interval.
+            throw new IOException(item.item() + ": its name is not valid in the server's file-name encoding (run "
+                    + "the server with LANG=C.UTF-8, or rename the file)", e);
+        }
         try {
             return Content.file(file, sha256(host.confinement(), file));
         } catch (Confinement.Refused e) {

@@ -16,6 +16,7 @@ import java.time.Duration;
 import java.util.Collections;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -263,9 +264,11 @@ public final class S3Connector implements SourceConnector {
      * listing there, and a listing taken for whole would delete every object after it ({@link #cut}).
      */
     static final class Objects implements Iterator<S3Object> {
+        /** Tokens remembered to find a listing going round (the last ones; a cycle longer than this is not seen). */
+        static final int TOKENS_REMEMBERED = 1_000;
         private final Iterator<ListObjectsV2Response> pages;
         private Iterator<S3Object> page = Collections.emptyIterator();
-        private String lastToken;
+        private final Set<String> tokens = new LinkedHashSet<>();
         private boolean done;
         boolean cut;
 
@@ -277,16 +280,20 @@ public final class S3Connector implements SourceConnector {
         public boolean hasNext() {
             while (!page.hasNext() && !done && pages.hasNext()) {
                 ListObjectsV2Response r = pages.next();
-                if (Boolean.TRUE.equals(r.isTruncated()) && r.nextContinuationToken() == null) {
+                String token = r.nextContinuationToken();
+                // An empty token ends the SDK's listing as a missing one does.
+                if (Boolean.TRUE.equals(r.isTruncated()) && (token == null || token.isEmpty())) {
                     cut = true;
                 }
-                // A server that gives the same token again would be listed for ever (the worker held till canceled):
-                // the listing ends there, as cut.
-                if (r.nextContinuationToken() != null && r.nextContinuationToken().equals(lastToken)) {
+                // A server that gives a token again (the same one, or A, B, A, …) would be listed for ever (the
+                // worker held till canceled): the listing ends there, as cut.
+                if (token != null && !token.isEmpty() && !tokens.add(token)) {
                     cut = true;
                     done = true;
                 }
-                lastToken = r.nextContinuationToken();
+                if (tokens.size() > TOKENS_REMEMBERED) {
+                    tokens.remove(tokens.iterator().next());
+                }
                 page = r.contents().iterator();
             }
             return page.hasNext();

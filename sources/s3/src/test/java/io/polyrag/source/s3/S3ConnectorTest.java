@@ -238,6 +238,21 @@ class S3ConnectorTest {
         }
         assertThat(n).isEqualTo(2);
         assertThat(endless.cut).isTrue();
+        // Tokens going round (A, B, A, …), and a truncated page with an empty token: cut too.
+        java.util.concurrent.atomic.AtomicInteger turn = new java.util.concurrent.atomic.AtomicInteger();
+        S3Connector.Objects round = new S3Connector.Objects(java.util.stream.Stream.generate(() -> looping.toBuilder()
+                .nextContinuationToken(turn.getAndIncrement() % 2 == 0 ? "A" : "B").build()).iterator());
+        n = 0;
+        while (round.hasNext() && n < 1000) {
+            round.next();
+            n++;
+        }
+        assertThat(n).isEqualTo(3);
+        assertThat(round.cut).isTrue();
+        S3Connector.Objects empty = new S3Connector.Objects(List.of(looping.toBuilder().nextContinuationToken("")
+                .build()).iterator());
+        empty.hasNext();
+        assertThat(empty.cut).isTrue();
     }
 
     /** A prefix is a folder: "handbook" took "handbook-old/" too, and no glob with a slash matched below it. */

@@ -353,7 +353,8 @@ final class Crawl implements Listing {
         if (rawPath == null) {
             return false;
         }
-        String path = rawPath.replaceAll("(?i)%2e", ".");
+        // An escaped slash too ("/docs/..%2Fadmin"): servers such as nginx decode it, then resolve the dots.
+        String path = rawPath.replaceAll("(?i)%2e", ".").replaceAll("(?i)%2f|%5c", "/");
         if (path.contains("/../") || path.endsWith("/..") || path.contains("/./") || path.endsWith("/.")) {
             return false;
         }
@@ -403,7 +404,10 @@ final class Crawl implements Listing {
             if (refused != null) {
                 throw new OutboundException("web", 0, "robots.txt redirects to " + at + ": " + refused, null);
             }
-            Outbound.Response r = http.get(at, Map.of("User-Agent", Fetch.AGENT), 512 * 1024);
+            // As pages are asked for: no content coding; one sent anyway (a pre-compressed file on a CDN) is
+            // inflated, or its rules read as binary were none.
+            Outbound.Response r = http.get(at, Map.of("User-Agent", Fetch.AGENT, "Accept-Encoding", "identity"),
+                    512 * 1024);
             if (REDIRECTS.contains(r.status())) {
                 URI to = Fetch.resolve(at, r.header("location"));
                 if (to == null) {
@@ -413,7 +417,8 @@ final class Crawl implements Listing {
                 continue;
             }
             if (r.status() / 100 == 2) {
-                return Robots.parse(new String(r.body(), StandardCharsets.UTF_8), Fetch.AGENT);
+                return Robots.parse(new String(gunzipped(r.body(), 512 * 1024), StandardCharsets.UTF_8),
+                        Fetch.AGENT);
             }
             // RFC 9309: a 4xx means no rules (5xx was retried, then thrown by the client).
             return Robots.parse("", Fetch.AGENT);

@@ -16,6 +16,11 @@ public record Robots(List<Rule> rules, List<String> sitemaps, Duration crawlDela
 
     /** The group naming the agent, else the {@code *} group; Sitemap lines whatever the group. */
     static Robots parse(String text, String agent) {
+        // A byte-order mark (a file saved by a Windows editor, served by IIS) made the first line's key
+        // "\uFEFFuser-agent": no group, so every rule of a one-group file was dropped and disallowed paths crawled.
+        if (text.startsWith("\uFEFF")) {
+            text = text.substring(1);
+        }
         Map<String, List<String[]>> groups = new LinkedHashMap<>();
         List<String> sitemaps = new ArrayList<>();
         List<String> current = new ArrayList<>();

@@ -28,4 +28,11 @@ class CrawlPathsTest {
         assertThat(Crawl.signIn(URI.create("https://x.test/docs/index.html"))).isFalse();
         assertThat(Crawl.signIn(URI.create("https://x.test/docs/?page=2"))).isFalse();
     }
+    /** An escaped slash does not take a path out of its prefix (a server decodes it, then resolves the dots). */
+    @org.junit.jupiter.api.Test
+    void an_escaped_slash_does_not_leave_the_prefix() {
+        org.assertj.core.api.Assertions.assertThat(Crawl.under("/docs/..%2Fadmin/x", "/docs/")).isFalse();
+        org.assertj.core.api.Assertions.assertThat(Crawl.under("/docs/..%5cadmin/x", "/docs/")).isFalse();
+        org.assertj.core.api.Assertions.assertThat(Crawl.under("/docs/a%2Fb", "/docs/")).isTrue();
+    }
 }

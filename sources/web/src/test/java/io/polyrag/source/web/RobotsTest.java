@@ -66,4 +66,13 @@ class RobotsTest {
         assertThat(Robots.parse("User-agent: *\nCrawl-delay: -5\n", "polyrag").crawlDelay())
                 .isEqualTo(Duration.ZERO);
     }
+    /** A robots.txt beginning with a byte-order mark keeps its rules (they were all dropped). */
+    @org.junit.jupiter.api.Test
+    void a_byte_order_mark_leaves_the_rules_as_written() {
+        Robots r = Robots.parse("\uFEFFUser-agent: *\nDisallow: /private/\n", "polyrag");
+        org.assertj.core.api.Assertions.assertThat(r.allowed(java.net.URI.create("https://x.example/private/a")))
+                .isFalse();
+        org.assertj.core.api.Assertions.assertThat(r.allowed(java.net.URI.create("https://x.example/public/a")))
+                .isTrue();
+    }
 }
