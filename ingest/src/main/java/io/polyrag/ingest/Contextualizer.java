@@ -140,7 +140,11 @@ public final class Contextualizer {
         // After FAILING_IN_A_ROW failures (a provider down, or refusing every call) only one call is made per
         // document until one answers: counted per document, each asked eight times or more (days for a sync of
         // thousands of documents against a hung server, each failed call paid for by one that declines).
-        boolean probe = failingInARow.get() >= FAILING_IN_A_ROW;
+        // A document stops on its own failures in a row, and on the provider's only when it began as a probe: a
+        // streak run up by another document (another tenant's) left this one's chunks without contexts, unsaid.
+        boolean probing = failingInARow.get() >= FAILING_IN_A_ROW;
+        boolean probe = probing;
+        AtomicInteger ownInARow = new AtomicInteger();
         boolean stopped = false;
         int cached = 0;
         try (var pool = Executors.newVirtualThreadPerTaskExecutor()) {
@@ -154,7 +158,8 @@ public final class Contextualizer {
                     continue;
                 }
                 running.acquireUninterruptibly();
-                if (stop.getAsBoolean() || failingInARow.get() >= FAILING_IN_A_ROW && !probe) {
+                if (stop.getAsBoolean() || ownInARow.get() >= FAILING_IN_A_ROW
+                        || probing && !probe && failingInARow.get() >= FAILING_IN_A_ROW) {
                     running.release();
                     break;
                 }
@@ -169,9 +174,11 @@ public final class Contextualizer {
                         tokens.addAndGet(c.tokens());
                         if (c.context() != null) {
                             failingInARow.set(0);
+                            ownInARow.set(0);
                             remember(key, c.context());
                         } else {
                             failingInARow.incrementAndGet();
+                            ownInARow.incrementAndGet();
                         }
                         return c;
                     } finally {
@@ -323,15 +330,20 @@ public final class Contextualizer {
     }
 
     /**
-     * The first {@code documentWords} words of {@code text}, and no more tokens than as many English words hold: a
-     * text without spaces (Chinese, Japanese, Thai) is one "word" a chunk, so the whole document went with every
-     * chunk's call, then 20,000 characters (as many tokens) where English sends about 2,700.
+     * The first {@code documentWords} words of {@code text}; a text holding characters of a script without spaces
+     * (Chinese, Japanese, Thai: one "word" a chunk) no more tokens than as many English words hold, or the whole
+     * document went with every chunk's call, then 20,000 characters (as many tokens) where English sends about
+     * 2,700. Text without such characters is cut by its words alone (its openings, part of each context's cache
+     * key, are as they were).
      */
     private String opening(String text) {
         String[] words = text.split("\\s+");
         String out = words.length <= documentWords ? text : String.join(" ", Arrays.copyOf(words, documentWords))
                 + " …";
         out = out.length() <= maxChars() ? out : Ids.clip(out, maxChars());
+        if (TokenEstimate.proseChars(out) == out.length()) {
+            return out;
+        }
         long cap = documentWords * 4L / 3;
         long tokens = TokenEstimate.tokens(out);
         return tokens <= cap ? out : Ids.clip(out, (int) Math.max(1, out.length() * cap / tokens));
@@ -378,9 +390,10 @@ public final class Contextualizer {
         }
         String fitted = context;
         while (!fitted.isEmpty() && counter.count(fitted) > room) {
-            int cut = fitted.lastIndexOf(' ', Math.max(0, (int) ((long) fitted.length() * room / Math.max(1,
-                    counter.count(fitted))) - 1));
-            fitted = cut <= 0 ? "" : fitted.substring(0, cut);
+            int at = Math.max(0, (int) ((long) fitted.length() * room / Math.max(1, counter.count(fitted))) - 1);
+            int cut = fitted.lastIndexOf(' ', at);
+            // A context without spaces (Chinese) is cut between characters, not dropped.
+            fitted = cut > 0 ? fitted.substring(0, cut) : at > 0 ? Ids.clip(fitted, at) : "";
         }
         return withContext(fitted, indexText);
     }

@@ -200,12 +200,12 @@ public final class StoreCheck {
                 .anyMatch(h -> h.getOrDefault(v.version(), 0L) < v.graphChunks())).toList();
     }
 
-    /** Told how far a back-fill has come, and asked whether to stop. */
     /** What the re-indexing this check did should tell its caller (chunks written without their context). */
     public List<String> warnings() {
         return List.copyOf(warnings);
     }
 
+    /** Told how far a back-fill has come, and asked whether to stop. */
     public interface Progress {
         /** @param done versions written so far @param total versions the store lacked */
         void report(int done, int total);
@@ -387,7 +387,8 @@ public final class StoreCheck {
         if (contextless.get() > 0) {
             String warning = "contextual retrieval: " + contextless.getAndSet(0) + " chunks re-indexed into the "
                     + m.wireName() + " store got no context (" + contextFailure + "); they are indexed without one: "
-                    + "run the same reindex again once the model answers";
+                    + "'polyrag reindex --modality " + m.wireName() + " --all' writes them once the model answers (a "
+                    + "reindex without --all finds them whole)";
             LOG.log(Level.WARNING, warning);
             warnings.add(warning);
             contextFailure = null;
@@ -424,9 +425,10 @@ public final class StoreCheck {
             if (canceled.getAsBoolean()) {
                 return Optional.empty(); // its records as they were, not replaced by ones missing their contexts
             }
-            if (r.failed() > 0) {
+            int missing = r.missing(situated);
+            if (missing > 0) {
                 // Said once the reindex ends: the chunks went in without a context, and nothing told the operator.
-                contextless.addAndGet(r.missing(situated));
+                contextless.addAndGet(missing);
                 contextFailure = contextFailure == null ? r.failure() : contextFailure;
             }
             List<String> contexts = r.contexts();

@@ -95,9 +95,11 @@ class LlmEntityExtractorTest {
     /** A cache that cannot be read or written (the catalog busy or away) costs the cache, not the extraction. */
     @Test
     void a_failing_cache_loses_neither_the_extraction_nor_its_tokens() {
+        java.util.concurrent.atomic.AtomicInteger asked = new java.util.concurrent.atomic.AtomicInteger();
         ResponseCache broken = new ResponseCache() {
             @Override
             public Optional<String> response(String key) {
+                asked.incrementAndGet();
                 throw new IllegalStateException("catalog could not read cached responses (simulated)");
             }
 
@@ -106,10 +108,25 @@ class LlmEntityExtractorTest {
                 throw new IllegalStateException("catalog could not cache a response (simulated)");
             }
         };
-        Extraction x = LlmEntityExtractor.create(new Model(REPLY, true), "dynamic", null, broken)
-                .extract(List.of("Marie Curie worked at the Radium Institute in Paris."), Long.MAX_VALUE).getFirst();
-        assertThat(x.entities()).hasSize(3);
-        assertThat(x.tokens()).isEqualTo(60);
+        List<Extraction> xs = LlmEntityExtractor.create(new Model(REPLY, true), "dynamic", null, broken)
+                .extract(List.of("Marie Curie worked at the Radium Institute in Paris.", "Pierre Curie taught in "
+                        + "Paris."), Long.MAX_VALUE);
+        assertThat(xs.getFirst().entities()).hasSize(3);
+        assertThat(xs.getFirst().tokens()).isEqualTo(60);
+        assertThat(asked).as("not asked again in this extraction").hasValue(1);
+        ResponseCache away = new ResponseCache() {
+            @Override
+            public Optional<String> response(String key) {
+                throw new io.polyrag.core.UnavailableException("the catalog cannot be reached (simulated)");
+            }
+
+            @Override
+            public void rememberResponse(String key, String response) {
+            }
+        };
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> LlmEntityExtractor.create(new Model(REPLY, true),
+                "dynamic", null, away).extract(List.of("Marie Curie worked in Paris."), Long.MAX_VALUE))
+                .as("a catalog away fails the extraction, no model paid").hasMessageContaining("cannot be reached");
     }
 
     /** A year, a numeral or an era mark is no entity, whatever the model wrote (one kept joined every mention). */
