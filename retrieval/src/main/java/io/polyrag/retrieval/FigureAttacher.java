@@ -6,6 +6,7 @@ import io.polyrag.core.model.ChunkView;
 import io.polyrag.core.model.DocumentVersion;
 import io.polyrag.core.model.FigureRef;
 import io.polyrag.core.model.SearchHit;
+import io.polyrag.core.model.SourceScore;
 import io.polyrag.core.port.Catalog;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -94,6 +95,14 @@ final class FigureAttacher {
                 home = ranked.stream().filter(t -> t.kind() != ChunkKind.FIGURE && anchors(figure, h, t)
                         && !inOut.contains(t.chunkId())).findFirst().orElse(null);
                 if (home != null) {
+                    // At the figure's place with the figure's standing, as an anchor read from the catalog takes it:
+                    // its own lower score there put a hit scored below the next one (explain's shares too).
+                    Map<String, SourceScore> sources = new HashMap<>(home.sources());
+                    h.sources().forEach((m, x) -> sources.merge(m, x, (a, b) -> a.rank() <= b.rank() ? a : b));
+                    Map<String, Double> contributions = new HashMap<>(home.contributions());
+                    h.contributions().forEach((m, x) -> contributions.merge(m, x, Math::max));
+                    home = home.toBuilder().score(Math.max(home.score(), h.score())).sources(sources)
+                            .contributions(contributions).build();
                     inOut.add(home.chunkId());
                     out.add(home);
                 }

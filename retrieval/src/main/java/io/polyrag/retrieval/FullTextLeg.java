@@ -8,6 +8,7 @@ import io.polyrag.core.model.StoreHit;
 import io.polyrag.core.port.FullTextStore;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
@@ -94,12 +95,17 @@ final class FullTextLeg extends BlendedLeg {
             }
         }
         List<StoreHit> out = new ArrayList<>(all.size());
+        Map<String, Double> raw = new HashMap<>();
         for (StoreHit h : all) {
+            raw.merge(h.chunkId(), h.score(), Math::max);
             double document = documents.getOrDefault(version(h), 0.0) / bestDocument;
             double passage = bestPassage > 0 ? h.score() / bestPassage : 0;
             out.add(new StoreHit(h.chunkId(), h.documentId(), h.version(), (1 - w) * passage + w * document));
         }
-        out.sort(Comparator.comparingDouble(StoreHit::score).reversed().thenComparing(StoreHit::chunkId));
+        // Ties (every passage of a document at a document weight of 1) by the passage's own score, then chunk id:
+        // by chunk id alone, "d-v1-10" came before "d-v1-2" whatever their words.
+        out.sort(Comparator.comparingDouble(StoreHit::score).reversed().thenComparing(Comparator.comparingDouble(
+                (StoreHit x) -> raw.get(x.chunkId())).reversed()).thenComparing(StoreHit::chunkId));
         return out.size() > limit ? List.copyOf(out.subList(0, limit)) : out;
     }
 

@@ -47,15 +47,19 @@ public final class QueryExpander {
         return query.toLowerCase(Locale.ROOT).replaceAll("\\s+", " ").replaceAll("[\\s\\p{P}]+$", "").strip();
     }
 
-    /** The extra variants, without the original; distinct and non-blank. */
+    /**
+     * The extra variants, without the original; distinct and non-blank. Asked at temperature 0: sampled, the same
+     * query ranked differently at each search (a refresh reordered the results, an answer cited other sources than
+     * the search just shown, and a tuning measured the sampling).
+     */
     public List<String> expand(String query) {
         if (mode == Mode.HYDE) {
             String passage = llm.complete(new LlmClient.Request(HYDE_SYSTEM, List.of(new LlmClient.Message("user",
-                    "Question: " + query.strip())), 300, 0.3, false)).text().strip();
+                    "Question: " + query.strip())), 300, 0.0, false)).text().strip();
             return passage.isEmpty() ? List.of() : List.of(passage);
         }
         String reply = llm.complete(new LlmClient.Request(String.format(Locale.ROOT, MULTIQUERY_SYSTEM, count),
-                List.of(new LlmClient.Message("user", "Query: " + query.strip())), 300, 0.3, true)).text();
+                List.of(new LlmClient.Message("user", "Query: " + query.strip())), 300, 0.0, true)).text();
         try {
             JsonNode node = JSON.readTree(LlmClient.jsonObject(reply));
             List<String> out = new ArrayList<>();

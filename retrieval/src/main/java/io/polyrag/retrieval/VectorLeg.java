@@ -93,11 +93,16 @@ final class VectorLeg extends BlendedLeg {
             }
         }
         List<StoreHit> out = new ArrayList<>(passages.size());
+        Map<String, Double> raw = new HashMap<>();
         for (StoreHit p : passages) {
+            raw.merge(p.chunkId(), p.score(), Math::max);
             out.add(new StoreHit(p.chunkId(), p.documentId(), p.version(), (1 - w) * p.score()
                     + w * document.get(version(p))));
         }
-        out.sort(Comparator.comparingDouble(StoreHit::score).reversed().thenComparing(StoreHit::chunkId));
+        // Ties (every passage of a document at a document weight of 1) by the passage's own score, then chunk id:
+        // by chunk id alone, "d-v1-10" came before "d-v1-2" whatever their words.
+        out.sort(Comparator.comparingDouble(StoreHit::score).reversed().thenComparing(Comparator.comparingDouble(
+                (StoreHit x) -> raw.get(x.chunkId())).reversed()).thenComparing(StoreHit::chunkId));
         return out;
     }
 

@@ -96,6 +96,8 @@ class FigureAttacherTest {
                 hit(3, 2, ChunkKind.PROSE)), 2, 3);
         assertThat(out).extracting(SearchHit::ordinal).containsExactly(2, 1);
         assertThat(out.get(0).figures()).extracting(FigureRef::number).containsExactly(2);
+        assertThat(out.get(0).score()).as("the figure's standing, not its own lower score").isEqualTo(1.0);
+        assertThat(out).extracting(SearchHit::score).isSortedAccordingTo(java.util.Comparator.reverseOrder());
     }
 
     @Test
