@@ -41,7 +41,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.IntPredicate;
 import java.util.stream.Collectors;
@@ -270,8 +269,7 @@ final class KbFusion implements JobHandler {
         Map<String, Long> versions = visibleVersions(kb);
         Set<String> documents = versions.keySet();
         List<Candidate> candidates = candidates();
-        // Legs a back-fill keeps out of every search meanwhile: what is measured without them is not the search the
-        // tuning would change once they are back.
+        // Legs a back-fill keeps out of every search: measured without them is not the search tuned once back.
         Map<Modality, String> missing = new EnumMap<>(Modality.class);
         missing.putAll(searcher.incomplete());
         int total = candidates.size() * judged.size();
@@ -284,8 +282,9 @@ final class KbFusion implements JobHandler {
                 if (context.canceled()) {
                     return progress("canceled", total, done, List.of());
                 }
+                // A leg one search lost (a timeout, the graph leg late) is missing too, not the candidate's doing.
                 ndcg[c][q] = Metrics.ndcg(search(kb, judged.get(q).query(), candidates.get(c), documents,
-                        depth(TUNE_DEPTH)), judged.get(q).relevant(), 10);
+                        depth(TUNE_DEPTH), missing), judged.get(q).relevant(), 10);
                 done++;
                 // One stage name (its count is in processed and total): a name per query made a metrics series
                 // and a trace span per query, and bypassed the progress writes' throttle.
@@ -293,7 +292,7 @@ final class KbFusion implements JobHandler {
             }
         }
         FusionTuning result = choose(candidates, ndcg, judged, documents.size());
-        List<String> changed = changed(judged, versions, visibleVersions(kb));
+        List<String> changed = KbRanking.changed(judged, versions, visibleVersions(kb));
         missing.putAll(searcher.incomplete());
         if (result.applied() && !changed.isEmpty()) {
             result = result.withheld(changed.size() + " judged document(s) changed while the tuning ran (" + String
@@ -301,8 +300,8 @@ final class KbFusion implements JobHandler {
                     + "figures mix two versions, so nothing was applied; tune again once the ingest is done");
         } else if (result.applied() && !missing.isEmpty()) {
             result = result.withheld("the " + missing.keySet().stream().map(Modality::wireName).sorted().collect(
-                    Collectors.joining(", ")) + " leg was not searched (" + missing.values().iterator().next() + "): "
-                    + "nothing was applied; tune again once every leg is searched");
+                    Collectors.joining(", ")) + " leg was not searched (" + missing.values().iterator().next()
+                    + ") in some of its searches: nothing was applied; tune again once every leg is searched");
         }
         judgments.putTuning(kb, JSON.writeValueAsString(result));
         forget(kb);
@@ -430,8 +429,9 @@ final class KbFusion implements JobHandler {
             throw new InvalidInputException("knowledge base '" + kb.name() + "' has no judged queries: POST "
                     + "/v1/knowledge-bases/" + kb.name() + "/judgments first");
         }
+        refuseWhileIncomplete();
         judged = sample(judged);
-        Set<String> documents = visibleDocuments(stored);
+        Set<String> documents = visibleVersions(stored).keySet();
         List<Candidate> runs = new ArrayList<>();
         runs.add(candidates().getFirst());
         tuning(stored).filter(FusionTuning::applied).ifPresent(t -> {
@@ -483,6 +483,14 @@ final class KbFusion implements JobHandler {
         return e;
     }
 
+    /** An evaluation scores the search users get: not while a leg is incomplete (back-filled, served by a stand-in). */
+    private void refuseWhileIncomplete() {
+        searcher.incomplete().entrySet().stream().findFirst().ifPresent(e -> {
+            throw new ConflictException("the " + e.getKey().wireName() + " leg is incomplete (" + e.getValue()
+                    + "): evaluate again once it is whole");
+        });
+    }
+
     /** The last evaluation kept for the knowledge base. */
     Optional<KbEvaluation> lastEvaluation(String storedKb) {
         return judgments.evaluation(storedKb).flatMap(j -> Json.stored(j, KbEvaluation.class, storedKb));
@@ -497,19 +505,6 @@ final class KbFusion implements JobHandler {
         }
         return judged.stream().sorted(Comparator.comparing(j -> Ids.sha256Hex(j.queryId().getBytes(
                 StandardCharsets.UTF_8)))).limit(MAX_MEASURED).toList();
-    }
-
-    /** The knowledge base's visible documents now: the fixed set a tuning or evaluation searches. */
-    private Set<String> visibleDocuments(String kb) {
-        return visibleVersions(kb).keySet();
-    }
-
-    /** The judged documents whose visible version is not the one the tuning started with (or that are gone). */
-    private static List<String> changed(List<Judgment> judged, Map<String, Long> before, Map<String, Long> after) {
-        Set<String> relevant = new TreeSet<>();
-        judged.forEach(j -> relevant.addAll(j.relevant().keySet()));
-        return relevant.stream().filter(id -> before.containsKey(id) && !before.get(id).equals(after.get(id)))
-                .toList();
     }
 
     /** The knowledge base's visible documents and the version of each that is visible. */
@@ -528,7 +523,7 @@ final class KbFusion implements JobHandler {
     /** A run's ranking of documents for a query: a fusion candidate's, or one leg's alone. */
     private List<String> ranking(String kb, String query, Candidate c, Modality leg, Set<String> documents,
             int depth) {
-        return leg == null ? search(kb, query, c, documents, depth) : KbRanking.ranking(searched(kb,
+        return leg == null ? search(kb, query, c, documents, depth, null) : KbRanking.ranking(searched(kb,
                 new SearchRequest(query, depth, List.of(kb), Set.of(leg), null)).hits(), documents);
     }
 
@@ -542,8 +537,14 @@ final class KbFusion implements JobHandler {
         return Math.min(wanted, searcher.maxTopK());
     }
 
-    private List<String> search(String kb, String query, Candidate c, Set<String> documents, int depth) {
-        return KbRanking.ranking(searched(kb, new SearchRequest(query, depth, List.of(kb), Set.of(), c.method(),
-                Set.of(), null, c.tuning())).hits(), documents);
+    /** A candidate's ranking; the legs its search lost are added to {@code lost} (when given). */
+    private List<String> search(String kb, String query, Candidate c, Set<String> documents, int depth,
+            Map<Modality, String> lost) {
+        SearchResponse r = searched(kb, new SearchRequest(query, depth, List.of(kb), Set.of(), c.method(), Set.of(),
+                null, c.tuning()));
+        if (lost != null) {
+            r.degraded().forEach(d -> lost.putIfAbsent(d.modality(), d.reason()));
+        }
+        return KbRanking.ranking(r.hits(), documents);
     }
 }

@@ -2,9 +2,12 @@ package io.polyrag.app;
 
 import io.polyrag.core.model.Chunk;
 import io.polyrag.core.model.SearchHit;
+import io.polyrag.core.port.JudgmentStore.Judgment;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 
 /** A search's hits as the document ranking a judged query is scored on (tuning, a knowledge base's evaluation). */
 final class KbRanking {
@@ -31,5 +34,13 @@ final class KbRanking {
             }
         }
         return List.copyOf(out);
+    }
+
+    /** The judged documents whose visible version is not the one the tuning started with (or that are gone). */
+    static List<String> changed(List<Judgment> judged, Map<String, Long> before, Map<String, Long> after) {
+        Set<String> relevant = new TreeSet<>();
+        judged.forEach(j -> relevant.addAll(j.relevant().keySet()));
+        return relevant.stream().filter(id -> before.containsKey(id) && !before.get(id).equals(after.get(id)))
+                .toList();
     }
 }

@@ -144,8 +144,16 @@ class BackfillTest {
             assertThat(meanwhile.hits().getFirst().uri()).endsWith("bread.html");
             assertThat(meanwhile.warnings()).anySatisfy(w -> assertThat(w).contains("previous embedding model's "
                     + "index (bge-small").contains("polyrag reindex --modality vector"));
+            // An evaluation now would score the previous model's leg (or none) as this knowledge base's search.
+            String doc = p.documents().list(null, 0, 1).getFirst().id();
+            p.knowledgeBases().addJudgments("default", List.of(new io.polyrag.app.api.JudgedQuery("q1", QUERY,
+                    Map.of(doc, 1))));
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> p.knowledgeBases().evaluate("default"))
+                    .isInstanceOf(io.polyrag.core.ConflictException.class).hasMessageContaining("vector leg is "
+                            + "incomplete");
             assertThat(awaitJob(p, p.admin().reindex(null)).status()).isEqualTo(JobStatus.SUCCEEDED);
             assertThat(p.admin().incomplete()).isEmpty();
+            assertThat(p.knowledgeBases().evaluate("default").runs()).isNotEmpty();
             SearchResponse after = p.search().run(SearchRequest.of(QUERY, 3));
             assertThat(after.hits().getFirst().sources()).containsKey("vector");
             assertThat(after.warnings()).as("switched to the new model's index").noneSatisfy(w -> assertThat(w)

@@ -66,7 +66,9 @@ public final class Evaluation {
             Consumer<String> log, Path runFiles) {
         EvalReport.Ingest ingest = ingest(polyrag, ds, progress, log);
         List<EvalReport.Run> results = new ArrayList<>();
-        int depth = Math.max(DEPTH, polyrag.config().get(Settings.SEARCH_CANDIDATES));
+        // Within what a request may ask (1,000): the setting allows 10,000, and every fused run failed with it.
+        int depth = Math.max(DEPTH, Math.min(SearchRequest.Tuning.MAX_CANDIDATES, polyrag.config().get(
+                Settings.SEARCH_CANDIDATES)));
         RawReference raw = null;
         for (RunSpec run : runs) {
             if (run.raw() != null && raw == null) {
@@ -175,8 +177,8 @@ public final class Evaluation {
         double recall = 0;
         double mrr = 0;
         long[] latencies = new long[ds.qrels().size()];
-        SearchRequest.Tuning untuned = new SearchRequest.Tuning(null, Map.of(), null, polyrag.config().get(
-                Settings.SEARCH_CANDIDATES), null, null);
+        SearchRequest.Tuning untuned = new SearchRequest.Tuning(null, Map.of(), null, Math.min(
+                SearchRequest.Tuning.MAX_CANDIDATES, polyrag.config().get(Settings.SEARCH_CANDIDATES)), null, null);
         int i = 0;
         for (Map.Entry<String, Map<String, Integer>> q : ds.qrels().entrySet()) {
             String text = ds.queries().get(q.getKey());
