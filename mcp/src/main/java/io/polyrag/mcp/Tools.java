@@ -100,7 +100,8 @@ final class Tools {
                          "skip_graph": {"type": "boolean",
                            "description": "index without extracting entities and relations"},
                          "config": {"type": "object",
-                           "description": "the same options as an object or JSON string: knowledge_base, skip_graph"}}
+                           "description": "the same options as an object or JSON string: knowledge_base, skip_graph",
+                           "properties": {"knowledge_base": {"type": "string"}, "skip_graph": {"type": "boolean"}}}}
                         """, List.of("paths")), this::ingestFiles),
                 new Tool("ingest_raw_text", "Index one text now (not a job): notes, a transcript, a page you already "
                         + "have. The same text under the same uri is recognised and not indexed twice. Returns the "
@@ -133,7 +134,10 @@ final class Tools {
                          "modalities": {"type": "array", "items": {"type": "string"},
                            "description": "vector, fulltext, graph, rdf; default: every enabled one"},
                          "config": {"type": "object",
-                           "description": "more search fields as an object or JSON string: fusion (weighted, rrf), category, document_ids, explain"}}
+                           "description": "more search fields as an object or JSON string: fusion (weighted, rrf), category, document_ids, explain",
+                           "properties": {"fusion": {"type": "string", "enum": ["weighted", "rrf"]},
+                             "category": {"type": "string"}, "document_ids": {"type": "array", "items": {"type": "string"}},
+                             "explain": {"type": "boolean"}}}}
                         """, List.of("query")), a -> search(a, false)),
                 new Tool("answer_question", "Answer a question from the indexed documents, citing numbered sources "
                         + "[1], [2] … with their title, uri and the passages used. Answers are extractive unless the "
@@ -142,7 +146,11 @@ final class Tools {
                          "knowledge_base": {"type": "array", "items": {"type": "string"}},
                          "top_k": {"type": "integer", "description": "sources to consider, 1-MAX_TOP_K (default: the server's POLYRAG_ANSWER_TOP_K)"},
                          "config": {"type": "object",
-                           "description": "more fields as an object or JSON string: modalities, fusion, neighbours, grounding, category, document_ids, route (true: decide first whether the question asks for a summary, a list, a comparison…)"}}
+                           "description": "more fields as an object or JSON string: modalities, fusion, neighbours, grounding, category, document_ids, route (true: decide first whether the question asks for a summary, a list, a comparison…)",
+                           "properties": {"modalities": {"type": "array", "items": {"type": "string"}},
+                             "fusion": {"type": "string", "enum": ["weighted", "rrf"]}, "neighbours": {"type": "integer"},
+                             "grounding": {"type": "boolean"}, "category": {"type": "string"},
+                             "document_ids": {"type": "array", "items": {"type": "string"}}, "route": {"type": "boolean"}}}}
                         """, List.of("question")), a -> search(a, true)),
                 new Tool("run_sample_check", "End-to-end self-test of the server: indexes a small text into a "
                         + "throw-away knowledge base, finds it, deletes it and checks it is gone, timing each step.",
@@ -469,7 +477,11 @@ final class Tools {
             data = Args.JSON.createObjectNode();
             // Within the same budget as an answer's: a failure's sources were whole (a long-context model's
             // hundreds of thousands of characters), and a client keeping an error's head lost its reason.
-            data.set("sources", answered(body).get("sources"));
+            JsonNode fitted = answered(body);
+            data.set("sources", fitted.get("sources"));
+            if (fitted.hasNonNull("note_on_sources")) {
+                data.set("note_on_sources", fitted.get("note_on_sources"));
+            }
         }
         return envelope(tool, false, r.status(), data, message, null);
     }

@@ -86,7 +86,6 @@ public final class FileBlobStore implements BlobStore {
     public void put(String key, byte[] bytes, String mediaType, String name) {
         Path target = folder(key).orElseThrow(() -> new IllegalArgumentException("invalid blob key '" + key + "'"));
         try {
-            boolean created = !Files.isDirectory(target);
             Files.createDirectories(target);
             Properties meta = new Properties();
             meta.setProperty("mediaType", mediaType == null ? "application/octet-stream" : mediaType);
@@ -99,9 +98,9 @@ public final class FileBlobStore implements BlobStore {
             write(target.resolve("content"), bytes);
             if (syncDirectories) {
                 force(target);
-                if (created) {
-                    force(dir);
-                }
+                // Whoever made the folder: one left by a failed put, or made at once by another replica's put of
+                // the same key, was never forced into its parent, and a power cut could lose an acknowledged blob.
+                force(dir);
             }
         } catch (IOException e) {
             throw new StoreException("cannot store the original of " + key + " in " + dir + ": " + e.getMessage(), e);

@@ -489,14 +489,9 @@ abstract class CatalogReads implements Catalog {
     }
 
     /**
-     * {@code s} cut to {@code max} characters, without NUL characters: PostgreSQL refuses them in text (a PDF's title
-     * in a two-byte encoding without its mark decodes with NULs between the letters), and the refusal failed the
-     * whole batch being staged; H2 kept them.
-     */
-    /**
-     * A document's uri as stored: at most {@value #URI_BYTES} bytes of UTF-8, whole characters. PostgreSQL's index on
-     * (kb, uri) refuses a row over 2,704 bytes: a uri of 1,200 Chinese characters (3,600 bytes) failed its batch at
-     * every try there, and H2 took it.
+     * A document's uri as stored: at most {@value #URI_BYTES} bytes of UTF-8, whole characters (every ASCII uri the
+     * API takes, 2,048 characters, whole). PostgreSQL's index on (kb, uri) refuses a row over 2,704 bytes: a uri of
+     * 1,200 Chinese characters (3,600 bytes) failed its batch at every try there, and H2 took it.
      */
     static String clipUri(String uri) {
         String t = clip(uri, 4096);
@@ -512,8 +507,13 @@ abstract class CatalogReads implements Catalog {
         return t;
     }
 
-    static final int URI_BYTES = 2_000;
+    static final int URI_BYTES = 2_400;
 
+    /**
+     * {@code s} cut to {@code max} characters, without NUL characters: PostgreSQL refuses them in text (a PDF's title
+     * in a two-byte encoding without its mark decodes with NULs between the letters), and the refusal failed the
+     * whole batch being staged; H2 kept them.
+     */
     static String clip(String s, int max) {
         String t = s == null ? "" : s.indexOf('\u0000') < 0 ? s : s.replace("\u0000", "");
         return t.length() <= max ? t : t.substring(0, max);
