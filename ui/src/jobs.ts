@@ -76,6 +76,8 @@ const RETRY_WHILE_POLLING_MS = 30_000;
 
 export function useJobUpdates(runs: Run[], dispatch: (a: Action) => void, apiKey: string, enabled = true) {
   const [streaming, setStreaming] = useState(true);
+  const runsNow = useRef(runs);
+  runsNow.current = runs;
 
   useEffect(() => {
     if (!enabled) return;
@@ -124,7 +126,16 @@ export function useJobUpdates(runs: Run[], dispatch: (a: Action) => void, apiKey
             // Any reopen (an outage, the browser back online after a sleep, an idle stream closed): the list read
             // anew, for the jobs started and the ends missed meanwhile (the server replays only its last events,
             // and a job whose end fell out of them showed running for good).
-            if (attempts > 1) void list();
+            if (attempts > 1) {
+              void list();
+              // The list holds the newest 20: a run older than those (an upload before an hour of syncs) is read
+              // on its own, or its missed end left it running for good.
+              for (const r of runsNow.current) {
+                if (r.job && isTerminal(r.job.status)) continue;
+                ok(api.GET('/v1/jobs/{id}', { params: { path: { id: r.jobId } } }))
+                  .then((job) => dispatch({ type: 'jobs', jobs: [job], asKey: apiKey })).catch(() => {});
+              }
+            }
           }, STREAM_IDLE_MS);
         } catch {
           if (abort.signal.aborted) return;

@@ -23,6 +23,10 @@ interface Kept { id: string | null; title: string | null; turns: number }
 /** A model call may be silent up to POLYRAG_LLM_TIMEOUT_SECONDS (at most 600 s): a stream quiet for longer is dead. */
 const ANSWER_IDLE_MS = 660_000;
 
+/** The answer streaming now, if any (one at a time). */
+let answering: AbortController | null = null;
+const STOPPED = 'stopped: the rest of the answer was not written';
+
 export function ChatTab({ state, dispatch, config }: TabProps) {
   const { draft, turns, opened, conversation } = state.chat;
   // One turn at a time: a second question sent while the first streams went without its answer as context, and a
@@ -83,9 +87,15 @@ export function ChatTab({ state, dispatch, config }: TabProps) {
   const end = useRef<HTMLDivElement>(null);
   useEffect(() => { end.current?.scrollIntoView?.({ block: 'nearest' }); }, [turns.length]);
 
+  // The answer streaming, stopped by Stop, by New or another conversation, and when the tab goes (another key):
+  // the server stops its model only once the client hangs up, and the answer left went on being paid for.
+  const stop = () => answering?.abort();
+  useEffect(() => () => answering?.abort(), []);
   const ask = async () => {
     const question = draft.trim();
     if (!question || streaming) return;
+    const ctl = new AbortController();
+    answering = ctl;
     const id = nextTurn++;
     const conversationId = conversation || newConversationId();
     if (!conversation) dispatch({ type: 'conversation', id: conversationId });
@@ -114,13 +124,19 @@ export function ChatTab({ state, dispatch, config }: TabProps) {
           dispatch({ type: 'turn', id, patch: { status: 'error', error: data.detail ?? 'the answer failed',
             sources: data.sources ?? [] } });
         }
-      }, undefined, undefined, ANSWER_IDLE_MS);
+      }, ctl.signal, undefined, ANSWER_IDLE_MS);
       // The server ends every answer's stream with 'answer' or 'error': one that closed without either was cut
       // (a proxy, a restart), and what came is not the whole answer.
       dispatch({ type: 'turn', id, patch: (t: Turn) => (t.status === 'streaming' ? { status: 'error',
-        error: 'the answer stopped before it finished (the connection closed): ask again' } : {}) });
+        error: ctl.signal.aborted ? STOPPED : 'the answer stopped before it finished (the connection closed): '
+          + 'ask again' } : {}) });
       refresh();
     } catch (e) {
+      if (ctl.signal.aborted) {
+        dispatch({ type: 'turn', id, patch: (t: Turn) => (t.status === 'streaming' ? { status: 'error',
+          error: STOPPED } : {}) });
+        return;
+      }
       // A model that failed before its first token is an ordinary 502 problem that still carries the sources.
       dispatch({ type: 'turn', id, patch: { status: 'error', error: message(e),
         sources: e instanceof ApiError ? e.sources : [] } });
@@ -136,14 +152,15 @@ export function ChatTab({ state, dispatch, config }: TabProps) {
       <div className="chat-scope">
         <div className="conversations">
           <label htmlFor="chat-conversation">Conversation</label>
-          <select id="chat-conversation" value={conversation} onChange={(e) => void open(e.target.value)}>
+          <select id="chat-conversation" value={conversation} onChange={(e) => { stop(); void open(e.target.value); }}>
             <option value="">New conversation</option>
             {conversation && !kept.some((k) => k.id === conversation)
               ? <option value={conversation}>{turns[0]?.question ?? 'This conversation'}</option> : null}
             {kept.map((k) => <option key={k.id ?? ''} value={k.id ?? ''}>{k.title || k.id} ({k.turns})</option>)}
           </select>
           {older ? <button type="button" onClick={loadOlder}>Older conversations</button> : null}
-          <button type="button" onClick={() => dispatch({ type: 'conversation', id: '' })}>New</button>
+          <button type="button" onClick={() => { stop(); dispatch({ type: 'conversation', id: '' }); }}>New</button>
+          {streaming ? <button type="button" onClick={stop}>Stop</button> : null}
           {conversation ? <button type="button" className="danger" disabled={streaming}
             onClick={() => void remove()}>
             Delete conversation</button> : null}

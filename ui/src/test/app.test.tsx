@@ -161,8 +161,10 @@ beforeEach(() => {
         { headers: { 'Content-Type': 'text/event-stream' } });
     }
     if (url.pathname === '/v1/query' && hangQuery) {
-      return new Response(new ReadableStream({ start() { /* an answer still being written */ } }),
-        { headers: { 'Content-Type': 'text/event-stream' } });
+      // An answer still being written, until the client hangs up.
+      return new Response(new ReadableStream({ start(c) {
+        init?.signal?.addEventListener('abort', () => c.error(new DOMException('aborted', 'AbortError')));
+      } }), { headers: { 'Content-Type': 'text/event-stream' } });
     }
     if (url.pathname === '/v1/query') {
       const answer = { query: 'q', answer: '', mode: 'extractive', took_ms: 4, degraded: [], grounding: null,
@@ -343,6 +345,19 @@ describe('the app', () => {
     expect((screen.getByRole('button', { name: 'Delete conversation' }) as HTMLButtonElement).disabled).toBe(true);
     // A screen reader waits for the whole answer instead of reading each token as the transcript grows.
     expect(document.querySelector('.transcript')?.getAttribute('aria-busy')).toBe('true');
+  });
+
+  it('stops an answer being written: Stop, or New, hangs up, and the turn says it was stopped', async () => {
+    hangQuery = true;
+    const user = userEvent.setup();
+    render(<App />);
+    await user.click(await screen.findByRole('tab', { name: 'Chat' }));
+    await user.type(screen.getByLabelText('Your question'), 'When is high tide?');
+    await user.click(screen.getByRole('button', { name: 'Send' }));
+    await user.click(await screen.findByRole('button', { name: 'Stop' }));
+    await waitFor(() => expect(screen.getByText(/stopped: the rest of the answer was not written/)).toBeTruthy());
+    expect(screen.queryByRole('button', { name: 'Stop' })).toBeNull();
+    expect(document.querySelector('.transcript')?.getAttribute('aria-busy')).toBe('false');
   });
 
   it('deletes a document without taking the server\'s empty 204 for a failure', async () => {

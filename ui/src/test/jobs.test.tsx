@@ -206,10 +206,11 @@ describe('the event stream', () => {
         lists++;
         return new Response(JSON.stringify({ jobs: [] }), { headers: { 'Content-Type': 'application/json' } });
       }));
-      const { unmount } = renderHook(() => useJobUpdates([], () => {}, '', true));
+      const older: Run[] = [{ jobId: 'old-upload', label: 'a.md', kind: 'upload', job: null }];
+      const { unmount } = renderHook(() => useJobUpdates(older, () => {}, '', true));
       await vi.advanceTimersByTimeAsync(5_000);
       expect(opened).toBe(2);
-      expect(lists).toBe(2);   // at the start, and at the reopen
+      expect(lists).toBe(3);   // at the start; at the reopen the list and the unfinished run not in it
       unmount();
       vi.unstubAllGlobals();
     });
