@@ -118,6 +118,21 @@ class ContextualizerTest {
                 .isGreaterThan((long) (0.8 * model.tokens.stream().mapToLong(Long::longValue).average().orElseThrow()));
     }
 
+    /**
+     * An English document's opening is its first words, as many as the setting says, not cut to a token count (that
+     * cap is for scripts without spaces): cut, every long English document's cached contexts had new keys.
+     */
+    @Test
+    void an_english_opening_keeps_its_words() {
+        Echo model = new Echo();
+        String words = java.util.stream.IntStream.range(0, 3000).mapToObj(i -> "harbour" + (i % 10)).collect(
+                java.util.stream.Collectors.joining(" "));
+        new Contextualizer(model, new MapCache(), 2000, 1).contexts("doc-en", "Manual", List.of(words, "b1 tail"),
+                Long.MAX_VALUE);
+        // 2,000 words of eight letters and a space: 18,000 characters of opening in each prompt (cut, about 10,700).
+        assertThat(model.sizes).isNotEmpty().allMatch(n -> n > 17_000);
+    }
+
     @Test
     void a_long_reply_is_cut_and_a_spent_budget_starts_no_call() {
         assertThat(Contextualizer.clean("x".repeat(5000))).hasSize(Contextualizer.MAX_CONTEXT);
