@@ -479,6 +479,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/ingest/staged/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete a staged file no ingest took (it stops counting against stored_mb) */
+        delete: operations["deleteIngestStagedId"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/documents": {
         parameters: {
             query?: never;
@@ -3424,6 +3441,45 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["IngestWireAccepted"];
                 };
+            };
+            /** @description a problem with the request; the detail names the field and the fix */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description a problem of the server or a store; the detail says which, and what to do */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deleteIngestStagedId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description an id POST /v1/ingest/upload accepted */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description a problem with the request; the detail names the field and the fix */
             "4XX": {

@@ -324,12 +324,23 @@ export function uploadBatches(files: File[], maxBytes?: number): File[][] {
 /** Bumped by every choice of files: a check that ends after a newer one started describes files no longer chosen. */
 let uploadChoice = 0;
 
+/**
+ * Deletes the files a dropped verdict holds on the server: kept until ingested or expired (a day), they counted
+ * against the tenant's stored_mb, and choosing the files again for another knowledge base was refused.
+ */
+function discard(staged: Staged | null) {
+  for (const f of staged?.accepted ?? []) {
+    if (f.id) void api.DELETE('/v1/ingest/staged/{id}', { params: { path: { id: f.id } } }).catch(() => {});
+  }
+}
+
 function UploadForm({ draft, errors, set, maxBytes }: FormProps<'upload'> & { maxBytes?: number }) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState('');
   const input = useRef<HTMLInputElement>(null);
   const stage = async (files: FileList | null) => {
     if (!files || files.length === 0) return;
+    discard(draft.staged);
     const mine = ++uploadChoice;
     setBusy(true);
     setError('');
@@ -366,6 +377,7 @@ function UploadForm({ draft, errors, set, maxBytes }: FormProps<'upload'> & { ma
           ++uploadChoice;
           setBusy(false);
           if (input.current) input.current.value = '';
+          discard(draft.staged);
           set({ kb: e.target.value, staged: null });
         }} />
       </Field>

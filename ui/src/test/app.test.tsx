@@ -209,6 +209,7 @@ beforeEach(() => {
         skipped: [] }, 201);
     }
     if (url.pathname === '/v1/ingest/staged') return json({ job_id: 'job-up-1', location: '/v1/jobs/job-up-1' }, 202);
+    if (url.pathname.startsWith('/v1/ingest/staged/')) return new Response(null, { status: 204 });
     return json({ title: 'Not Found', status: 404, detail: `no route ${url.pathname}` }, 404);
   }));
 });
@@ -437,6 +438,8 @@ describe('the app', () => {
     await user.upload(screen.getByLabelText('Files'), new File(['hello'], 'a.txt', { type: 'text/plain' }));
     expect(await screen.findByText('file-2.txt')).toBeTruthy();
     expect(requests.filter((r) => r.url === '/v1/ingest/upload')[1].body).toContain('notes');
+    // The dropped verdict's file is deleted on the server, where it counted against the tenant's storage.
+    expect(requests.filter((r) => r.method === 'DELETE').map((r) => r.url)).toEqual(['/v1/ingest/staged/staged-1']);
     await user.click(configure());
     await user.click(await screen.findByRole('button', { name: 'Start' }));
     await waitFor(() => expect(requests.some((r) => r.url === '/v1/ingest/staged')).toBe(true));

@@ -442,6 +442,24 @@ public final class Uploads {
         }
     }
 
+    /**
+     * Deletes a file {@code POST /v1/ingest/upload} kept and no ingest took: a client that drops its choice (other
+     * files, another knowledge base) frees what it holds against {@code stored_mb} at once, not after the staging
+     * hours (a quota half taken by a dropped choice refused the next upload for a day).
+     *
+     * @throws NotFoundException no such file of this tenant's is waiting (never kept, ingested, expired, deleted)
+     */
+    public void discardStaged(String id) {
+        String key = id != null && id.matches("[0-9a-f-]{36}") ? keptPrefix() + id : null;
+        StagedMeta m = key == null ? null : keptMeta(key);
+        // Claimed as an ingest claims it, by its description: of a delete and an ingest at once, one goes on.
+        if (m == null || !tenant.owns(m.knowledgeBase()) || !blobs.delete(key + META)) {
+            throw new NotFoundException("no staged file with id " + Ids.abbreviate(String.valueOf(id), 40)
+                    + " waits to be ingested (taken by an ingest, deleted, or expired)");
+        }
+        blobs.delete(key);
+    }
+
     /** A kept upload's description, by its content key; null when there is none (or it cannot be read). */
     private StagedMeta keptMeta(String key) {
         try {

@@ -213,6 +213,31 @@ class UploadStagingTest {
         }
     }
 
+    /** A staged file its client dropped is deleted, and stops counting against stored_mb at once. */
+    @Test
+    void a_dropped_staged_file_frees_its_quota_at_once() throws IOException {
+        try (Polyrag p = Polyrag.open(PolyragTest.config(data(), Map.of("vector.enabled", "false",
+                "worker.enabled", "false")))) {
+            p.usage().setQuotas("acme", new io.polyrag.core.port.UsageStore.Quotas(null, 1L, null, null));
+            var acme = p.as(io.polyrag.core.model.Tenant.of("acme"));
+            String first = stage(acme, "first.txt").accepted().getFirst().id();
+            assertThat(org.assertj.core.api.Assertions.catchThrowable(() -> stage(acme, "second.txt")))
+                    .as("the first holds 600 KB of the 1 MB").isInstanceOf(io.polyrag.core.QuotaExceededException.class);
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> p.as(io.polyrag.core.model.Tenant.of("globex"))
+                    .uploads().discardStaged(first)).isInstanceOf(io.polyrag.core.NotFoundException.class);
+            acme.uploads().discardStaged(first);
+            assertThat(stage(acme, "second.txt").accepted()).hasSize(1);
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> acme.uploads().discardStaged(first))
+                    .isInstanceOf(io.polyrag.core.NotFoundException.class);
+        }
+    }
+
+    private static io.polyrag.app.api.StagingReport stage(Polyrag.TenantFacets t, String name) throws IOException {
+        Path dir = t.uploads().newStagingDir();
+        Files.writeString(dir.resolve("0"), "x".repeat(600 * 1024));
+        return t.uploads().stage(KnowledgeBase.of("big"), List.of(new ReceivedFile(name, dir.resolve("0"))));
+    }
+
     private static String upload(Polyrag.TenantFacets t, String name) throws IOException {
         Path dir = t.uploads().newStagingDir();
         Files.writeString(dir.resolve("0"), "x".repeat(600 * 1024));

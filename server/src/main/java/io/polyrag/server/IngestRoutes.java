@@ -56,6 +56,11 @@ final class IngestRoutes {
         api.post("/v1/ingest/staged", this::ingestStaged).summary("ingest", "Ingest staged files as a job")
                 .body(api.schemas(), Dtos.StagedBody.class, "ids")
                 .response(202, "the job, queued", IngestWire.Accepted.class);
+        api.delete("/v1/ingest/staged/{id}", ctx -> {
+            tenant(ctx).uploads().discardStaged(ctx.pathParam("id"));
+            ctx.status(204);
+        }).summary("ingest", "Delete a staged file no ingest took (it stops counting against stored_mb)")
+                .path("id", "an id POST /v1/ingest/upload accepted").response(204, "deleted", null);
     }
 
     private void ingestText(Context ctx) {

@@ -122,6 +122,13 @@ class OpenApiContractTest {
         call("POST", "/v1/ingest/staged", "{\"ids\": [\"" + staged + "\"]}", 202);
         call("POST", "/v1/ingest/staged", "{\"ids\": [\"00000000-0000-0000-0000-000000000000\"]}", 404);
         call("POST", "/v1/ingest/staged", "{\"ids\": [\"" + staged + "\"], \"figures\": \"some\"}", 400);
+        // A staged file dropped by its client: deleted, and then neither deleted again nor ingested.
+        String dropped = json(call("POST", "/v1/ingest/upload", multipart("ebb.md", "# Ebb\n\nThe tide falls."),
+                200)).get("accepted").get(0).get("id").asString();
+        call("DELETE", "/v1/ingest/staged/" + dropped, null, 204);
+        call("DELETE", "/v1/ingest/staged/" + dropped, null, 404);
+        call("DELETE", "/v1/ingest/staged/" + staged, null, 404);
+        call("POST", "/v1/ingest/staged", "{\"ids\": [\"" + dropped + "\"]}", 404);
         call("GET", "/v1/jobs/" + job, null, 200);
         call("GET", "/v1/jobs/nope", null, 404);
         call("GET", "/v1/jobs?limit=5", null, 200);

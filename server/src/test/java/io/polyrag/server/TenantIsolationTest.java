@@ -343,6 +343,7 @@ class TenantIsolationTest {
         assertThat(get(b, "/v1/jobs/" + aJob).statusCode()).isEqualTo(404);
         assertThat(delete(b, "/v1/documents/" + aDocument).statusCode()).isEqualTo(404);
         assertThat(post(b, "/v1/ingest/staged", "{\"ids\": [\"" + aStaged + "\"]}").statusCode()).isEqualTo(404);
+        assertThat(delete(b, "/v1/ingest/staged/" + aStaged).statusCode()).isEqualTo(404);
         assertThat(get(b, "/v1/graph/entities/" + enc("quillon vantablack").replace("+", "%20") + "/neighbours")
                 .statusCode()).isEqualTo(404);
         assertThat(get(b, "/v1/graph/entities/" + enc("alpha/quillon vantablack").replace("+", "%20")
