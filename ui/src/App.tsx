@@ -5,7 +5,7 @@ import { initialState, loadKbs, reducer, saveKbs, TAB_LABELS, TABS, type Action,
 import { SourcesTab } from './tabs/Sources';
 import { ProcessingTab } from './tabs/Processing';
 import { SearchTab } from './tabs/Search';
-import { ChatTab } from './tabs/Chat';
+import { ChatTab, stopAnswer } from './tabs/Chat';
 import { KnowledgeBasesTab } from './tabs/KnowledgeBases';
 import { GraphTab } from './tabs/Graph';
 import { THEME_CHOICES, useTheme, type ThemeChoice } from './theme';
@@ -122,6 +122,7 @@ export function App() {
         </nav>
         <div className="top-tools">
           <KeyBox apiKey={state.unauthorized ? '' : state.apiKey} auth={reported} onKey={(key) => {
+            if (key !== state.apiKey) stopAnswer(); // the last tenant's answer is not written on
             storeKey(key);
             dispatch({ type: 'apiKey', key });
           }} />

@@ -25,6 +25,11 @@ const ANSWER_IDLE_MS = 660_000;
 
 /** The answer streaming now, if any (one at a time). */
 let answering: AbortController | null = null;
+
+/** Stops the answer being written, if any. */
+export function stopAnswer() {
+  answering?.abort();
+}
 const STOPPED = 'stopped: the rest of the answer was not written';
 
 export function ChatTab({ state, dispatch, config }: TabProps) {
@@ -87,10 +92,10 @@ export function ChatTab({ state, dispatch, config }: TabProps) {
   const end = useRef<HTMLDivElement>(null);
   useEffect(() => { end.current?.scrollIntoView?.({ block: 'nearest' }); }, [turns.length]);
 
-  // The answer streaming, stopped by Stop, by New or another conversation, and when the tab goes (another key):
-  // the server stops its model only once the client hangs up, and the answer left went on being paid for.
-  const stop = () => answering?.abort();
-  useEffect(() => () => answering?.abort(), []);
+  // The answer streaming, stopped by Stop, by New or another conversation, and by another key (App): the server
+  // stops its model only once the client hangs up, and the answer left went on being paid for. Not when the tab is
+  // left: the answer goes on filling the transcript, there on return.
+  const stop = stopAnswer;
   const ask = async () => {
     const question = draft.trim();
     if (!question || streaming) return;

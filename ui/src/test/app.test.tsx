@@ -355,6 +355,10 @@ describe('the app', () => {
     await user.click(await screen.findByRole('tab', { name: 'Chat' }));
     await user.type(screen.getByLabelText('Your question'), 'When is high tide?');
     await user.click(screen.getByRole('button', { name: 'Send' }));
+    // Leaving the tab and coming back: the answer is still being written.
+    await user.click(screen.getByRole('tab', { name: 'Search' }));
+    await user.click(screen.getByRole('tab', { name: 'Chat' }));
+    expect(screen.queryByText(/stopped: the rest/)).toBeNull();
     await user.click(await screen.findByRole('button', { name: 'Stop' }));
     await waitFor(() => expect(screen.getByText(/stopped: the rest of the answer was not written/)).toBeTruthy());
     expect(screen.queryByRole('button', { name: 'Stop' })).toBeNull();

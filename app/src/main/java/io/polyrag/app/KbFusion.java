@@ -542,9 +542,9 @@ final class KbFusion implements JobHandler {
             Map<Modality, String> lost) {
         SearchResponse r = searched(kb, new SearchRequest(query, depth, List.of(kb), Set.of(), c.method(), Set.of(),
                 null, c.tuning()));
-        if (lost != null) {
-            r.degraded().forEach(d -> lost.putIfAbsent(d.modality(), d.reason()));
-        }
+        // A graph leg left out for lag is the search users get (it happens to them too), not a leg lost.
+        r.degraded().stream().filter(d -> lost != null && !d.reason().contains("search.graph.lag.ms"))
+                .forEach(d -> lost.putIfAbsent(d.modality(), d.reason()));
         return KbRanking.ranking(r.hits(), documents);
     }
 }

@@ -178,27 +178,20 @@ final class SyncJob implements JobHandler {
     /** Deletes the documents of items gone or not listed, then ingests again copies of what was deleted. */
     private void deleteMissing(Scan scan, Listing listing, long number, List<String> gone) {
         Payload p = scan.payload;
-        String refused = gone.isEmpty() ? null : SyncRules.tooManyAnswerGone(sources, p.tenant(), p.source(),
-                gone.size(), maxDeletePercent);
-        if (refused != null) {
-            scan.errors.add(new ItemError(p.source(), refused));
+        // Only a whole listing deletes what it missed: not a stopped, partial or job-losing one, nor one far short.
+        boolean whole = !scan.stopped() && listing.complete();
+        boolean empty = scan.listed == 0 && whole && !sources.unseenSourceItems(p.tenant(), p.source(), number, 1)
+                .isEmpty();
+        // Items gone (404) and unlisted judged together against the cap: apart, each share passed, 90% went.
+        String tooMany = empty ? null : SyncRules.tooManyGone(sources, p.tenant(), p.source(), number, scan.listed,
+                gone.size(), whole, maxDeletePercent);
+        if (empty || tooMany != null) {
+            scan.errors.add(new ItemError(p.source(), tooMany != null ? tooMany : "the source listed nothing, though "
+                    + "earlier scans found items: nothing was deleted (an unmounted volume? a bucket or prefix emptied "
+                    + "by mistake?); to remove its documents, delete the source with them"));
+            empty = true;
         } else if (!gone.isEmpty() && scan.context.stillClaimed()) {
             delete(scan, sources.sourceItems(p.tenant(), p.source(), gone).values().stream().toList());
-        }
-        // Only a whole listing deletes what it missed: not a stopped, partial or job-losing one, nor one far short.
-        boolean empty = scan.listed == 0 && !scan.stopped() && listing.complete()
-                && !sources.unseenSourceItems(p.tenant(), p.source(), number, 1).isEmpty();
-        if (empty) {
-            scan.errors.add(new ItemError(p.source(), "the source listed nothing, though earlier scans found items: "
-                    + "nothing was deleted (an unmounted volume? a bucket or prefix emptied by mistake?); to remove its "
-                    + "documents, delete the source with them"));
-        } else if (!scan.stopped() && listing.complete()) {
-            String tooMany = SyncRules.tooManyGone(sources, p.tenant(), p.source(), number, scan.listed,
-                    maxDeletePercent);
-            empty = tooMany != null;
-            if (empty) {
-                scan.errors.add(new ItemError(p.source(), tooMany));
-            }
         }
         while (!empty && !scan.stopped() && listing.complete() && scan.context.stillClaimed()) {
             List<SyncItem> unseen = sources.unseenSourceItems(p.tenant(), p.source(), number,

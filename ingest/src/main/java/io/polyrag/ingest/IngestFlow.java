@@ -179,10 +179,9 @@ final class IngestFlow implements AutoCloseable {
                         contextRemaining = Math.max(0, contextRemaining - r.tokens());
                         tally.situated(r.tokens());
                         // The chunks left without one, not the calls that failed (the rest were never asked).
-                        int missing = r.missing(texts);
-                        failed += r.failed() > 0 || !r.budgetStopped() && missing > 0 ? missing : 0;
-                        failure = failure == null && missing > 0 && r.failure() == null
-                                ? "the model failed for other documents just before" : failure;
+                        // The chunks left without one, not the calls that failed (the rest were never asked); a
+                        // document stopped by a cancel or the budget is not a failure of the model.
+                        failed += r.failed() > 0 ? r.missing(texts) : 0;
                         failure = failure == null ? r.failure() : failure;
                         spent |= r.budgetStopped();
                         out.add(r.contexts());

@@ -1,7 +1,6 @@
 package io.polyrag.ingest;
 
 import io.polyrag.core.ConfigException;
-import io.polyrag.core.StorageProblems;
 import io.polyrag.core.model.Entity;
 import io.polyrag.core.model.Extraction;
 import io.polyrag.core.model.Fact;
@@ -210,7 +209,6 @@ public final class LlmEntityExtractor implements EntityExtractor {
     public List<Extraction> extract(List<String> texts, long tokenBudget) {
         List<Extraction> out = new ArrayList<>();
         long remaining = tokenBudget;
-        boolean[] broken = {false};
         for (String text : texts) {
             String input = text.length() > MAX_INPUT_CHARS ? text.substring(0, MAX_INPUT_CHARS) : text;
             if (input.isBlank()) {
@@ -219,7 +217,7 @@ public final class LlmEntityExtractor implements EntityExtractor {
             }
             String key = Ids.sha256Hex((llm.id() + "\n" + system + "\n" + Ids.sha256Hex(input.getBytes(
                     StandardCharsets.UTF_8))).getBytes(StandardCharsets.UTF_8));
-            var cached = cached(key, broken);
+            var cached = cached(key);
             if (cached.isPresent()) {
                 out.add(parse(cached.get(), 0));
                 continue;
@@ -248,7 +246,7 @@ public final class LlmEntityExtractor implements EntityExtractor {
             // model's allowance spent on thinking) or not JSON yields nothing, and was kept for good, so no re-ingest
             // or graph reindex ever asked again.
             if (!r.cut() && readable(r.text())) {
-                remember(key, r.text(), broken);
+                remember(key, r.text());
             }
             out.add(parse(r.text(), spent));
         }
@@ -259,41 +257,41 @@ public final class LlmEntityExtractor implements EntityExtractor {
      * The cached reply, if the cache can say: a failing cache (the catalog busy or away) is asked nothing more of, as
      * for chunk contexts; it failed the batch's whole extraction, and the reply just paid for was not counted.
      */
-    private Optional<String> cached(String key, boolean[] broken) {
-        if (broken[0]) {
+    private Optional<String> cached(String key) {
+        if (System.nanoTime() - cacheBrokenAt < CACHE_REST_NANOS) {
             return Optional.empty();
         }
         try {
             return cache.response(key);
         } catch (RuntimeException e) {
-            cacheFailed(e, broken);
+            cacheFailed(e);
             return Optional.empty();
         }
     }
 
-    private void remember(String key, String reply, boolean[] broken) {
-        if (broken[0]) {
+    private void remember(String key, String reply) {
+        if (System.nanoTime() - cacheBrokenAt < CACHE_REST_NANOS) {
             return;
         }
         try {
             cache.rememberResponse(key, reply);
         } catch (RuntimeException e) {
-            cacheFailed(e, broken);
+            cacheFailed(e);
         }
     }
 
     /**
-     * A catalog that cannot be reached fails the extraction as before (the batch's write would fail too, and every
-     * chunk waited for its connection twice, then paid the model for replies nothing kept); any other failure is
-     * the cache's alone: not asked again in this extraction.
+     * A failing cache (the catalog busy or away) costs the cache, not the extraction: not asked for half a minute
+     * (each chunk waited for a connection twice, then asked the model anyway), the replies used as they come.
      */
-    private static void cacheFailed(RuntimeException e, boolean[] broken) {
-        if (StorageProblems.unreachable(e)) {
-            throw e;
-        }
-        broken[0] = true;
-        LOG.log(Level.WARNING, "the extraction cache failed; this extraction goes on without it: " + e);
+    private void cacheFailed(RuntimeException e) {
+        cacheBrokenAt = System.nanoTime();
+        LOG.log(Level.WARNING, "the extraction cache failed; extraction goes on without it for 30 s: " + e);
     }
+
+    private static final long CACHE_REST_NANOS = 30_000_000_000L;
+    /** When the cache last failed (long ago at first). */
+    private volatile long cacheBrokenAt = System.nanoTime() - 2 * CACHE_REST_NANOS;
 
     @Override
     public Estimate estimate(List<String> texts) {

@@ -425,7 +425,7 @@ public final class StoreCheck {
             if (canceled.getAsBoolean()) {
                 return Optional.empty(); // its records as they were, not replaced by ones missing their contexts
             }
-            int missing = r.missing(situated);
+            int missing = r.failed() > 0 ? r.missing(situated) : 0;
             if (missing > 0) {
                 // Said once the reindex ends: the chunks went in without a context, and nothing told the operator.
                 contextless.addAndGet(missing);

@@ -49,10 +49,10 @@ class VectorLegTest {
         List<StoreHit> blended = VectorLeg.blend(passages, Map.of(new DocumentVersion("a", 1), 0.5), 1.0);
         assertThat(blended).extracting(StoreHit::score).containsOnly(0.5);
         assertThat(blended).extracting(StoreHit::chunkId).as("ties by chunk id").containsExactly("a-0", "a-1");
-        // Tied by their document, passages keep their own order: "a-10" (0.9) before "a-2" (0.2), which sorts first
-        // by id.
-        List<StoreHit> tens = List.of(new StoreHit("a-2", "a", 1, 0.2), new StoreHit("a-10", "a", 1, 0.9));
+        // Tied by their document, passages keep their own order: "a-2" (0.9) before "a-10" (0.2), which sorts first
+        // by id as text.
+        List<StoreHit> tens = List.of(new StoreHit("a-10", "a", 1, 0.2), new StoreHit("a-2", "a", 1, 0.9));
         assertThat(VectorLeg.blend(tens, Map.of(new DocumentVersion("a", 1), 0.5), 1.0)).extracting(StoreHit::chunkId)
-                .containsExactly("a-10", "a-2");
+                .containsExactly("a-2", "a-10");
     }
 }

@@ -89,6 +89,10 @@ public final class PublicOnlyResolver extends InetAddressResolverProvider {
      */
     public static boolean isPublic(InetAddress a) {
         byte[] b = a.getAddress();
+        if (b.length == 16 && (b[0] & 0xff) == 0 && (b[1] & 0xff) == 0x64 && (b[2] & 0xff) == 0xff
+                && (b[3] & 0xff) == 0x9b && b[4] == 0 && b[5] == 1) {
+            return false; // 64:ff9b:1::/48, local-use NAT64: its IPv4 address may sit at any of RFC 6052's places
+        }
         byte[] carried = b.length == 16 ? embeddedIpv4(b) : null;
         if (carried != null) {
             // Judged by the IPv4 address they carry. A DNS answer of ::ffff:169.254.169.254 stays an IPv6 address
@@ -114,7 +118,7 @@ public final class PublicOnlyResolver extends InetAddressResolverProvider {
 
     /**
      * The IPv4 address an IPv6 one carries, or null: ::a.b.c.d (IPv4-compatible), ::ffff:a.b.c.d (IPv4-mapped),
-     * 64:ff9b::/96 and 64:ff9b:1::/48 (NAT64), 2002:aabb:ccdd::/48 (6to4).
+     * 64:ff9b::/96 (NAT64), 2002:aabb:ccdd::/48 (6to4).
      */
     private static byte[] embeddedIpv4(byte[] b) {
         boolean zeros = true;
@@ -130,8 +134,7 @@ public final class PublicOnlyResolver extends InetAddressResolverProvider {
         for (int i = 4; i < 12 && wellKnown; i++) {
             wellKnown = b[i] == 0;
         }
-        boolean localUse = nat64 && b[4] == 0 && b[5] == 1;
-        if (mapped || compatible || wellKnown || localUse) {
+        if (mapped || compatible || wellKnown) {
             return Arrays.copyOfRange(b, 12, 16);
         }
         if ((b[0] & 0xff) == 0x20 && (b[1] & 0xff) == 0x02) {

@@ -78,5 +78,8 @@ class PublicOnlyResolverTest {
         publicMapped[14] = 8;
         publicMapped[15] = 8;
         assertThat(PublicOnlyResolver.isPublic(java.net.Inet6Address.getByAddress(null, publicMapped, null))).isTrue();
+        // Local-use NAT64 with the IPv4 address in RFC 6052's /48 place (169.254.169.254 there): never public.
+        assertThat(PublicOnlyResolver.isPublic(java.net.InetAddress.getByName("64:ff9b:1:a9fe:a9:fe00:808:808")))
+                .isFalse();
     }
 }

@@ -4,6 +4,7 @@ import io.polyrag.core.config.Settings;
 import io.polyrag.core.http.Outbound;
 import io.polyrag.core.http.OutboundException;
 import io.polyrag.core.http.PublicOnlyResolver;
+import io.polyrag.core.model.Ids;
 import io.polyrag.core.model.ItemError;
 import io.polyrag.core.model.SyncItem;
 import io.polyrag.core.port.SourceConnector.Content;
@@ -16,8 +17,6 @@ import io.polyrag.core.port.SourceConnector.Listing;
 import io.polyrag.core.port.SourceConnector.Original;
 import io.polyrag.core.port.SourceConnector.Unavailable;
 import io.polyrag.core.port.SourceConnector.Unchanged;
-import java.io.ByteArrayInputStream;
-import java.io.IOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -31,7 +30,6 @@ import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.Objects;
 import java.util.Set;
-import java.util.zip.GZIPInputStream;
 
 /**
  * One crawl of a web source, as a listing: each step fetches the next page of the frontier (breadth first), follows
@@ -75,6 +73,9 @@ final class Crawl implements Listing {
     private final int maxQueued;
     private final Map<String, String> refusedHosts = new HashMap<>();
     private final List<String> warnings = new ArrayList<>();
+    /** Characters of the URLs queued so far, at most {@link #MAX_QUEUED_CHARS}. */
+    private long queuedChars;
+    private static final long MAX_QUEUED_CHARS = 16L * 1024 * 1024;
     private final ArrayDeque<Found> ready = new ArrayDeque<>();
     private boolean capped;
     private boolean incomplete;
@@ -133,10 +134,13 @@ final class Crawl implements Listing {
     private void enqueue(URI u, int depth, boolean start) {
         if (u != null && Fetch.sameSite(u, first) && under(u.getRawPath(), prefix) && !queued.contains(
                 u.toString())) {
-            if (queued.size() >= maxQueued) {
+            // By characters too: 100,000 links of 2 KB each (a site listing thousands of long unique links a page)
+            // held hundreds of megabytes for the crawl's length.
+            if (queued.size() >= maxQueued || queuedChars + u.toString().length() > MAX_QUEUED_CHARS) {
                 capped = true;
                 return;
             }
+            queuedChars += u.toString().length();
             queued.add(u.toString());
             frontier.add(new Page(u, depth, 0, start));
         }
@@ -417,7 +421,7 @@ final class Crawl implements Listing {
                 continue;
             }
             if (r.status() / 100 == 2) {
-                return Robots.parse(new String(gunzipped(r.body(), 512 * 1024), StandardCharsets.UTF_8),
+                return Robots.parse(new String(Fetch.gunzipped(r.body(), 512 * 1024), StandardCharsets.UTF_8),
                         Fetch.AGENT);
             }
             // RFC 9309: a 4xx means no rules (5xx was retried, then thrown by the client).
@@ -440,9 +444,12 @@ final class Crawl implements Listing {
             sitemapsLeft(maps.size() - 5);
         }
         int read = 0;
+        boolean fallback = !declared;
         while (!todo.isEmpty() && read < 10 && out.size() < Sitemap.MAX_URLS) {
-            URI map = Fetch.url(todo.poll());
+            String named = todo.poll();
+            URI map = Fetch.url(named);
             if (map == null || !Fetch.sameSite(map, first)) {
+                fallback = offSite(named, fallback, todo);
                 continue;
             }
             read++;
@@ -467,7 +474,7 @@ final class Crawl implements Listing {
                     incomplete = true;
                     warn("sitemap " + map + " is larger than 50 MiB: read in part");
                 }
-                Sitemap s = Sitemap.parse(gunzipped(r.body()));
+                Sitemap s = Sitemap.parse(Fetch.gunzipped(r.body()));
                 if (s.broken()) {
                     incomplete = true;
                     warn("sitemap " + map + " is not well-formed XML: read up to the error");
@@ -490,6 +497,20 @@ final class Crawl implements Listing {
             warnings.add("the sitemaps list more than " + Sitemap.MAX_URLS + " URLs: read in part");
         }
         return out;
+    }
+
+    /**
+     * A sitemap robots.txt names on another origin (www. against the apex, http against https): not read, and said;
+     * the site's own /sitemap.xml is tried instead (its pages were silently never indexed). Returns whether it was.
+     */
+    private boolean offSite(String named, boolean fallback, ArrayDeque<String> todo) {
+        warnings.add("the sitemap " + Ids.abbreviate(named, 200) + " that robots.txt names is not on "
+                + Fetch.origin(first) + ": not read" + (fallback ? "" : "; " + Fetch.origin(first) + "/sitemap.xml is "
+                + "read instead"));
+        if (!fallback) {
+            todo.add(Fetch.origin(first) + "/sitemap.xml");
+        }
+        return true;
     }
 
     private void sitemapsLeft(int n) {
@@ -516,28 +537,7 @@ final class Crawl implements Listing {
         if (coding == null || !coding.strip().toLowerCase(Locale.ROOT).matches("x-gzip|gzip")) {
             return r.body();
         }
-        byte[] out = gunzipped(r.body(), maxBytes + 1L);
+        byte[] out = Fetch.gunzipped(r.body(), maxBytes + 1L);
         return out.length > maxBytes ? null : out;
-    }
-
-    /**
-     * A sitemap as XML: one served gzipped ({@code sitemap.xml.gz}, which sitemaps.org allows) is inflated, at most
-     * 50 MiB of it (a bomb reads as a sitemap cut short). Unread, every crawl of such a site was incomplete, so nothing
-     * removed from it was ever deleted.
-     */
-    static byte[] gunzipped(byte[] body) {
-        return gunzipped(body, 50 * 1024 * 1024);
-    }
-
-    /** {@code body} inflated when it is gzip, at most {@code limit} bytes of it; as it came otherwise. */
-    private static byte[] gunzipped(byte[] body, long limit) {
-        if (body.length < 2 || (body[0] & 0xff) != 0x1f || (body[1] & 0xff) != 0x8b) {
-            return body;
-        }
-        try (GZIPInputStream in = new GZIPInputStream(new ByteArrayInputStream(body))) {
-            return in.readNBytes((int) Math.min(Integer.MAX_VALUE - 16, limit));
-        } catch (IOException e) {
-            return body;
-        }
     }
 }

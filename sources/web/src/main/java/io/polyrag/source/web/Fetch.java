@@ -5,6 +5,8 @@ import io.polyrag.core.config.Settings;
 import io.polyrag.core.http.Outbound;
 import io.polyrag.core.http.PublicOnlyResolver;
 import io.polyrag.core.model.SyncItem;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.time.Duration;
@@ -16,6 +18,7 @@ import java.time.format.DateTimeParseException;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.zip.GZIPInputStream;
 
 /** What fetching a page takes: the client, the address check, URLs normalised, and the conditional request. */
 final class Fetch {
@@ -133,5 +136,26 @@ final class Fetch {
             default -> ".txt";
         };
         return base.toLowerCase(Locale.ROOT).endsWith(ext) ? base : base + ext;
+    }
+
+    /**
+     * A sitemap as XML: one served gzipped ({@code sitemap.xml.gz}, which sitemaps.org allows) is inflated, at most
+     * 50 MiB of it (a bomb reads as a sitemap cut short). Unread, every crawl of such a site was incomplete, so nothing
+     * removed from it was ever deleted.
+     */
+    static byte[] gunzipped(byte[] body) {
+        return gunzipped(body, 50 * 1024 * 1024);
+    }
+
+    /** {@code body} inflated when it is gzip, at most {@code limit} bytes of it; as it came otherwise. */
+    static byte[] gunzipped(byte[] body, long limit) {
+        if (body.length < 2 || (body[0] & 0xff) != 0x1f || (body[1] & 0xff) != 0x8b) {
+            return body;
+        }
+        try (GZIPInputStream in = new GZIPInputStream(new ByteArrayInputStream(body))) {
+            return in.readNBytes((int) Math.min(Integer.MAX_VALUE - 16, limit));
+        } catch (IOException e) {
+            return body;
+        }
     }
 }

@@ -140,10 +140,18 @@ public record Robots(List<Rule> rules, List<String> sitemaps, Duration crawlDela
         return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F';
     }
 
-    /** Whether the agent may fetch this URL: the longest matching rule decides, an allow wins a tie. */
+    /**
+     * Whether the agent may fetch this URL: the longest matching rule decides, an allow wins a tie. An escaped slash
+     * is compared as written (RFC 9309) and as the slash servers decode it to: '/admin%2Fx' passed
+     * 'Disallow: /admin/'.
+     */
     boolean allowed(URI u) {
         String path = normalized((u.getRawPath() == null || u.getRawPath().isEmpty() ? "/" : u.getRawPath())
                 + (u.getRawQuery() == null ? "" : "?" + u.getRawQuery()));
+        return allowedPath(path) && (!path.contains("%2F") || allowedPath(path.replace("%2F", "/")));
+    }
+
+    private boolean allowedPath(String path) {
         Rule best = null;
         for (Rule r : rules) {
             if (matches(r.pattern(), path) && (best == null || r.length() > best.length()

@@ -74,5 +74,7 @@ class RobotsTest {
                 .isFalse();
         org.assertj.core.api.Assertions.assertThat(r.allowed(java.net.URI.create("https://x.example/public/a")))
                 .isTrue();
+        org.assertj.core.api.Assertions.assertThat(r.allowed(java.net.URI.create("https://x.example/private%2Fa")))
+                .as("an escaped slash is the slash a server reads").isFalse();
     }
 }

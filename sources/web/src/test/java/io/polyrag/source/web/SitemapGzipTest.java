@@ -17,11 +17,11 @@ class SitemapGzipTest {
         try (GZIPOutputStream out = new GZIPOutputStream(gz)) {
             out.write(xml.getBytes(StandardCharsets.UTF_8));
         }
-        Sitemap map = Sitemap.parse(Crawl.gunzipped(gz.toByteArray()));
+        Sitemap map = Sitemap.parse(Fetch.gunzipped(gz.toByteArray()));
         assertThat(map.broken()).isFalse();
         assertThat(map.urls()).containsExactly("https://site/a");
         byte[] plain = xml.getBytes(StandardCharsets.UTF_8);
-        assertThat(Crawl.gunzipped(plain)).isSameAs(plain);
+        assertThat(Fetch.gunzipped(plain)).isSameAs(plain);
     }
 
     /** An image sitemap's locations are images, not pages: only a url's (or an index's sitemap's) own loc counts. */
