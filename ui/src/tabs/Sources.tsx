@@ -57,7 +57,9 @@ export function SourcesTab({ state, dispatch, config }: TabProps) {
         }}>
           <h3>{form.label}</h3>
           {kind === 'upload' && <UploadForm draft={state.drafts.upload} errors={shown}
-            maxBytes={config?.max_request_bytes} set={(p) => dispatch({ type: 'draft', kind: 'upload', patch: p })} />}
+            maxBytes={config?.max_request_bytes} held={new Set(state.configured?.kind === 'upload'
+              ? state.configured.files.map((f) => f.id) : [])}
+            set={(p) => dispatch({ type: 'draft', kind: 'upload', patch: p, asKey: state.apiKey })} />}
           {kind === 'folder' && <FolderForm draft={state.drafts.folder} errors={shown} set={set} />}
           {kind === 'web' && <WebForm draft={state.drafts.web} errors={shown} set={set} />}
           {kind === 's3' && <S3Form draft={state.drafts.s3} errors={shown} set={set} />}
@@ -328,19 +330,23 @@ let uploadChoice = 0;
  * Deletes the files a dropped verdict holds on the server: kept until ingested or expired (a day), they counted
  * against the tenant's stored_mb, and choosing the files again for another knowledge base was refused.
  */
-function discard(staged: Staged | null) {
+function discard(staged: Staged | null, held: Set<string>) {
   for (const f of staged?.accepted ?? []) {
-    if (f.id) void api.DELETE('/v1/ingest/staged/{id}', { params: { path: { id: f.id } } }).catch(() => {});
+    // Not those a configured run will ingest: the live form edited after Configure keeps the snapshot's files.
+    if (f.id && !held.has(f.id)) {
+      void api.DELETE('/v1/ingest/staged/{id}', { params: { path: { id: f.id } } }).catch(() => {});
+    }
   }
 }
 
-function UploadForm({ draft, errors, set, maxBytes }: FormProps<'upload'> & { maxBytes?: number }) {
+function UploadForm({ draft, errors, set, maxBytes, held }: FormProps<'upload'> & { maxBytes?: number;
+  held: Set<string> }) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState('');
   const input = useRef<HTMLInputElement>(null);
   const stage = async (files: FileList | null) => {
     if (!files || files.length === 0) return;
-    discard(draft.staged);
+    discard(draft.staged, held);
     const mine = ++uploadChoice;
     setBusy(true);
     setError('');
@@ -377,7 +383,7 @@ function UploadForm({ draft, errors, set, maxBytes }: FormProps<'upload'> & { ma
           ++uploadChoice;
           setBusy(false);
           if (input.current) input.current.value = '';
-          discard(draft.staged);
+          discard(draft.staged, held);
           set({ kb: e.target.value, staged: null });
         }} />
       </Field>

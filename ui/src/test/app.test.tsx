@@ -426,6 +426,21 @@ describe('the app', () => {
     expect((within(again).getByRole('checkbox', { name: 'harbour' }) as HTMLInputElement).checked).toBe(false);
   });
 
+  it('keeps the files a configured run will ingest when the live form is edited after Configure', async () => {
+    const user = userEvent.setup();
+    render(<App />);
+    await user.type(await screen.findByLabelText('Knowledge base'), 'docs');
+    await user.upload(screen.getByLabelText('Files'), new File(['hello'], 'a.txt', { type: 'text/plain' }));
+    expect(await screen.findByText('file-1.txt')).toBeTruthy();
+    await user.click(screen.getByRole('button', { name: 'Configure processing' }));
+    await user.click(await screen.findByRole('tab', { name: 'Sources' }));
+    await user.type(screen.getByLabelText('Knowledge base'), 'x');
+    expect(requests.filter((r) => r.method === 'DELETE')).toEqual([]);
+    await user.click(screen.getByRole('tab', { name: /Processing/ }));
+    await user.click(await screen.findByRole('button', { name: 'Start' }));
+    await waitFor(() => expect(requests.some((r) => r.url === '/v1/ingest/staged')).toBe(true));
+  });
+
   it('checks chosen files for the knowledge base typed, and forgets the verdict when it changes', async () => {
     const user = userEvent.setup();
     render(<App />);
