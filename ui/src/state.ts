@@ -239,8 +239,10 @@ export function reducer(state: State, a: Action): State {
     case 'runStarted':
       // An upload started takes its checked files: the verdict goes, or Configure again sent ids already taken
       // (404, "expired").
+      // Only the verdict whose files it took: another choice made since stays.
       return { ...state, configured: null, runs: [a.run, ...state.runs.filter((r) => r.jobId !== a.run.jobId)]
-        .slice(0, MAX_RUNS), drafts: state.configured?.kind === 'upload'
+        .slice(0, MAX_RUNS), drafts: state.configured?.kind === 'upload' && (state.drafts.upload.staged?.accepted
+          ?? []).every((f) => (state.configured as { files: { id: string }[] }).files.some((c) => c.id === f.id))
         ? { ...state.drafts, upload: { ...state.drafts.upload, staged: null } } : state.drafts };
     case 'track':
       // A job started elsewhere than Processing's Start (a source's Sync now, Resume, Edit): shown, nothing else.

@@ -348,6 +348,7 @@ function UploadForm({ draft, errors, set, maxBytes, held }: FormProps<'upload'> 
     if (!files || files.length === 0) return;
     discard(draft.staged, held);
     const mine = ++uploadChoice;
+    const asKey = keyInUse();
     setBusy(true);
     setError('');
     // The earlier choice's verdict goes at once: "Configure processing" must not take those files meanwhile.
@@ -367,7 +368,12 @@ function UploadForm({ draft, errors, set, maxBytes, held }: FormProps<'upload'> 
       } catch (e) {
         failed.push(message(e));
       }
-      if (mine !== uploadChoice) return;
+      if (mine !== uploadChoice || keyInUse() !== asKey) {
+        // Dropped while being checked (another choice, another knowledge base): what was kept goes too. Under
+        // another key nothing more is sent (the next tenant's key would carry the last one's files).
+        if (keyInUse() === asKey) discard(merged, held);
+        return;
+      }
     }
     setError(failed.join('; '));
     set({ staged: merged.accepted!.length || merged.skipped!.length ? merged : null });

@@ -426,6 +426,21 @@ describe('the app', () => {
     expect((within(again).getByRole('checkbox', { name: 'harbour' }) as HTMLInputElement).checked).toBe(false);
   });
 
+  it('deletes the files of a check dropped while it ran (another knowledge base typed meanwhile)', async () => {
+    let release: () => void = () => {};
+    uploadGate = new Promise((r) => { release = r; });
+    const user = userEvent.setup();
+    render(<App />);
+    await user.type(await screen.findByLabelText('Knowledge base'), 'docs');
+    await user.upload(screen.getByLabelText('Files'), new File(['hello'], 'a.txt', { type: 'text/plain' }));
+    await waitFor(() => expect(requests.some((r) => r.url === '/v1/ingest/upload')).toBe(true));
+    await user.type(screen.getByLabelText('Knowledge base'), 'x');
+    release();
+    await waitFor(() => expect(requests.filter((r) => r.method === 'DELETE').map((r) => r.url))
+      .toEqual(['/v1/ingest/staged/staged-1']));
+    expect(screen.queryByText('file-1.txt')).toBeNull();
+  });
+
   it('keeps the files a configured run will ingest when the live form is edited after Configure', async () => {
     const user = userEvent.setup();
     render(<App />);

@@ -360,6 +360,27 @@ class WebSyncTest {
     }
 
     /**
+     * A sitemap robots.txt names on another host is said and not read; the site's own /sitemap.xml is read instead,
+     * judged as the default one: refused, it means "no sitemap", and the crawl stays complete (deletes go on).
+     */
+    @Test
+    void a_sitemap_named_on_another_host_is_said_and_the_sites_own_refused_is_no_sitemap() {
+        pages.put("/robots.txt", "User-agent: *\nDisallow: /docs/private/\n\nSitemap: https://cdn.elsewhere.example/"
+                + "map.xml\n");
+        try (Polyrag p = open(true)) {
+            awaitJob(p, p.sources().register(new SourceRegistration("handbook", "web", Map.of("start_urls",
+                    List.of(base + "/docs/"), "path_prefix", "/docs/"), null, 3600, true)).jobId());
+            assertThat(paths(p)).contains("/docs/keepers.html");
+            failing.put("/sitemap.xml", 403);
+            pages.put("/docs/", pages.get("/docs/").replace("<a href=\"/docs/keepers.html#top\">keepers</a>", ""));
+            JobInfo next = awaitJob(p, p.sources().sync("handbook"));
+            assertThat(next.progress().warnings()).anySatisfy(w -> assertThat(w).contains("cdn.elsewhere.example")
+                    .contains("not read"));
+            assertThat(paths(p)).as(next.toString()).doesNotContain("/docs/keepers.html");
+        }
+    }
+
+    /**
      * A site whose pages all fail (its server down behind a CDN that still answers robots.txt and the sitemap): the
      * crawl stops after twenty failed pages in a row, deleting nothing. It tried every page the sitemap listed, with
      * each one's retries, about a minute each with real timeouts.

@@ -449,7 +449,7 @@ final class Crawl implements Listing {
             String named = todo.poll();
             URI map = Fetch.url(named);
             if (map == null || !Fetch.sameSite(map, first)) {
-                fallback = offSite(named, fallback, todo);
+                fallback = robots.sitemaps().contains(named) ? offSite(named, fallback, todo) : fallback;
                 continue;
             }
             read++;
@@ -460,7 +460,9 @@ final class Crawl implements Listing {
                 // 403 (a bucket behind a CDN), 410, a redirect (to an index page, to the home page), or a page of
                 // HTML (a catch-all). Each means "no sitemap" here; read as a failure, every crawl was incomplete and
                 // nothing removed from the site was ever deleted.
-                boolean defaultOne = !declared && read == 1;
+                // The same of the site's own /sitemap.xml read in place of one robots.txt names elsewhere.
+                boolean defaultOne = !declared && read == 1 || named.equals(Fetch.origin(first) + "/sitemap.xml")
+                        && !robots.sitemaps().contains(named);
                 if (defaultOne && (r.status() / 100 == 4 || REDIRECTS.contains(r.status()) || r.status() / 100 == 2
                         && html(Fetch.mediaType(r.header("content-type"))))) {
                     continue;
