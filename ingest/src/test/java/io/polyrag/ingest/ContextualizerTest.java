@@ -150,26 +150,9 @@ class ContextualizerTest {
      */
     @Test
     void an_empty_reply_is_a_failure_and_is_not_cached() {
-        LlmClient silent = new LlmClient() {
-            @Override
-            public String id() {
-                return "thinker";
-            }
-
-            @Override
-            public Response complete(Request request) {
-                return new Response("", "thinker", 2700, 120, true);
-            }
-
-            @Override
-            public Response stream(Request request, Consumer<String> onToken) {
-                return complete(request);
-            }
-
-            @Override
-            public void close() {
-            }
-        };
+        LlmClient silent = model("thinker", request -> {
+            return new LlmClient.Response("", "thinker", 2700, 120, true);
+        });
         MapCache cache = new MapCache();
         Contextualizer.Result r = new Contextualizer(silent, cache, 2000, 2).contexts("doc-1", "Manual",
                 List.of("alpha", "beta"), Long.MAX_VALUE);
@@ -184,26 +167,9 @@ class ContextualizerTest {
      */
     @Test
     void calls_without_usage_are_estimated_and_a_failing_cache_loses_nothing() {
-        LlmClient uncounted = new LlmClient() {
-            @Override
-            public String id() {
-                return "local";
-            }
-
-            @Override
-            public Response complete(Request request) {
-                return new Response("A line of the manual about its subject.", "local", 0, 0);
-            }
-
-            @Override
-            public Response stream(Request request, Consumer<String> onToken) {
-                return complete(request);
-            }
-
-            @Override
-            public void close() {
-            }
-        };
+        LlmClient uncounted = model("local", request -> {
+            return new LlmClient.Response("A line of the manual about its subject.", "local", 0, 0);
+        });
         List<String> chunks = java.util.stream.IntStream.range(0, 50).mapToObj(i -> "chunk " + i + " of the manual")
                 .toList();
         Contextualizer.Result r = new Contextualizer(uncounted, new MapCache(), 2000, 1).contexts("doc-1", "Manual",
@@ -243,27 +209,10 @@ class ContextualizerTest {
         assertThat(cache.map).as("kept").hasSize(3);
         assertThat(r.contexts()).hasSize(100);
         java.util.concurrent.atomic.AtomicInteger calls = new java.util.concurrent.atomic.AtomicInteger();
-        LlmClient refusing = new LlmClient() {
-            @Override
-            public String id() {
-                return "refusing";
-            }
-
-            @Override
-            public Response complete(Request request) {
-                calls.incrementAndGet();
-                throw new io.polyrag.core.UnavailableException("the model is down");
-            }
-
-            @Override
-            public Response stream(Request request, Consumer<String> onToken) {
-                return complete(request);
-            }
-
-            @Override
-            public void close() {
-            }
-        };
+        LlmClient refusing = model("refusing", request -> {
+            calls.incrementAndGet();
+            throw new io.polyrag.core.UnavailableException("the model is down");
+        });
         Contextualizer failing = new Contextualizer(refusing, new MapCache(), 2000, 1);
         Contextualizer.Result down = failing.contexts("doc-2", "Manual", chunks, Long.MAX_VALUE, () -> false);
         assertThat(calls.get()).isEqualTo(Contextualizer.FAILING_IN_A_ROW);
@@ -322,5 +271,30 @@ class ContextualizerTest {
         assertThat(Contextualizer.withContextFitted(context, full, words)).as("no room: the chunk alone").isEqualTo(full);
         assertThat(Contextualizer.withContextFitted(context, "short END", words)).isEqualTo(Contextualizer.withContext(
                 context, "short END"));
+    }
+
+    /** A model answering each request with {@code answer}, streamed or not. */
+    private static LlmClient model(String id,
+            java.util.function.Function<LlmClient.Request, LlmClient.Response> answer) {
+        return new LlmClient() {
+            @Override
+            public String id() {
+                return id;
+            }
+
+            @Override
+            public Response complete(Request request) {
+                return answer.apply(request);
+            }
+
+            @Override
+            public Response stream(Request request, Consumer<String> onToken) {
+                return complete(request);
+            }
+
+            @Override
+            public void close() {
+            }
+        };
     }
 }
