@@ -33,6 +33,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import java.util.stream.IntStream;
 import java.util.stream.Stream;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -43,7 +44,8 @@ import tools.jackson.databind.json.JsonMapper;
  * move into the blob store ({@code job-<token>-<n>} for a job's files, {@code upload-<id>} and its {@code -meta} for
  * a kept file) before the call returns, so any replica sharing the blob store can run the job or take the id. Kept
  * files expire after {@code ingest.staging.hours}; a job's blobs go when its end is recorded, and blobs nobody owns
- * (a crash between storing and submitting) are swept after an hour.
+ * (a crash between storing and submitting) are swept after an hour. A kept file an ingest claimed and whose job
+ * never committed waits again an hour later ({@link StagedClaims}).
  */
 public final class Uploads {
     private static final System.Logger LOG = System.getLogger(Uploads.class.getName());
@@ -56,7 +58,7 @@ public final class Uploads {
     static final String JOB_BLOBS = "job-";
     /** Kept uploads waiting for {@link #ingestStaged}: {@code upload-<id>} and {@code upload-<id>-meta}. */
     static final String KEPT_BLOBS = "upload-";
-    private static final String META = "-meta";
+    private static final String META = StagedClaims.META;
     /** How long a staged blob no job owns may wait before a sweep takes it for a crash's leftover. */
     static final Duration UNOWNED_GRACE = Duration.ofHours(1);
 
@@ -397,33 +399,11 @@ public final class Uploads {
                     + "stage them under distinct names");
         }
         // Claim each id by deleting its description: of two requests for one id (a retry), one goes on.
-        List<String> claimed = new ArrayList<>();
-        try {
-            for (int i = 0; i < ids.size(); i++) {
-                if (blobs.delete(keys.get(i) + META)) {
-                    claimed.add(ids.get(i));
-                } else {
-                    unknown.add(ids.get(i));
-                }
-            }
-        } catch (RuntimeException e) {
-            // The blob store failed midway (a timeout): the ones claimed already are given back, or a retry was
-            // told they did not exist and their bytes waited for the sweep.
-            for (int i = 0; i < ids.size(); i++) {
-                if (claimed.contains(ids.get(i))) {
-                    restoreMeta(keys.get(i), metas.get(i));
-                }
-            }
-            throw e;
-        }
-        if (!unknown.isEmpty()) {
-            for (int i = 0; i < ids.size(); i++) {
-                if (claimed.contains(ids.get(i))) {
-                    restoreMeta(keys.get(i), metas.get(i));
-                }
-            }
-            throw new NotFoundException("no staged file with id " + String.join(", ", unknown) + " (taken by "
-                    + "another ingest just now)");
+        List<byte[]> described = metas.stream().map(JSON::writeValueAsBytes).toList();
+        List<Integer> taken = StagedClaims.claim(blobs, keys, described);
+        if (!taken.isEmpty()) {
+            throw new NotFoundException("no staged file with id " + String.join(", ", taken.stream().map(ids::get)
+                    .toList()) + " (taken by another ingest just now)");
         }
         List<UploadJob.JobFile> files = new ArrayList<>();
         for (int i = 0; i < ids.size(); i++) {
@@ -431,15 +411,17 @@ public final class Uploads {
         }
         KnowledgeBase kb = Scope.bind(tenant, knowledgeBase != null ? knowledgeBase
                 : KnowledgeBase.ofStored(metas.getFirst().knowledgeBase()));
+        String job;
         try {
-            return jobs.submit(tenant, UploadJob.KIND, UploadJob.payload(new UploadJob.Payload(kb.storageName(),
+            job = jobs.submit(tenant, UploadJob.KIND, UploadJob.payload(new UploadJob.Payload(kb.storageName(),
                     null, files, skipGraph, null, null, figures == null ? null : figures.wireName())));
         } catch (RuntimeException e) {
-            for (int i = 0; i < ids.size(); i++) {
-                restoreMeta(keys.get(i), metas.get(i));
-            }
+            StagedClaims.giveBack(blobs, keys, described, IntStream.range(0, keys.size()).boxed()
+                    .toList());
             throw e;
         }
+        StagedClaims.release(blobs, keys);
+        return job;
     }
 
     /**
@@ -476,15 +458,6 @@ public final class Uploads {
         }
     }
 
-    /** Puts a kept upload's description back (its ingest did not start), so its id can be used again. */
-    private void restoreMeta(String key, StagedMeta meta) {
-        try {
-            blobs.put(key + META, JSON.writeValueAsBytes(meta), "application/json", "meta.json");
-        } catch (RuntimeException e) {
-            LOG.log(System.Logger.Level.WARNING, "cannot restore staged upload " + key + ": " + e.getMessage());
-        }
-    }
-
     private boolean inside(Path dir) {
         return dir.toAbsolutePath().normalize().startsWith(root);
     }
@@ -507,12 +480,20 @@ public final class Uploads {
             return 0;
         }
         Set<String> owned = jobs.ownedBlobs();
+        StagedClaims.recover(blobs, kept, owned, unownedCutoff, keptCutoff);
         int deleted = 0;
         for (var b : kept) {
+            if (b.key().endsWith(StagedClaims.CLAIM)) {
+                continue;
+            }
             String content = b.key().endsWith(META) ? b.key().substring(0, b.key().length() - META.length())
                     : b.key();
             if (b.modified().isBefore(keptCutoff) && !owned.contains(content) && blobs.delete(b.key())) {
                 deleted++;
+                // An expired upload's description goes with it, however young (one put back by a claim's recovery).
+                if (!b.key().endsWith(META)) {
+                    blobs.delete(content + META);
+                }
             }
         }
         for (var b : jobBlobs) {

@@ -14,10 +14,22 @@ import java.util.function.Predicate;
 public final class FlakyBlobs implements BlobStoreProvider {
     static volatile Predicate<String> failPut = k -> false;
     static volatile Predicate<String> failDelete = k -> false;
+    /** Keys whose delete is done and then stops the caller as a kill would: nothing after it runs. */
+    static volatile Predicate<String> killAfterDelete = k -> false;
+
+    /** Stands for the process being killed: no {@code catch (RuntimeException)} on the way runs. */
+    static final class Killed extends Error {
+        private static final long serialVersionUID = 1L;
+
+        Killed(String key) {
+            super("killed right after deleting " + key);
+        }
+    }
 
     static void reset() {
         failPut = k -> false;
         failDelete = k -> false;
+        killAfterDelete = k -> false;
     }
 
     @Override
@@ -52,7 +64,11 @@ public final class FlakyBlobs implements BlobStoreProvider {
                 if (failDelete.test(key)) {
                     throw new StoreException("the blob store timed out deleting " + key);
                 }
-                return inner.delete(key);
+                boolean deleted = inner.delete(key);
+                if (killAfterDelete.test(key)) {
+                    throw new Killed(key);
+                }
+                return deleted;
             }
 
             @Override

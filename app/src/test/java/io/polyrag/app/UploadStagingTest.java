@@ -118,6 +118,47 @@ class UploadStagingTest {
     }
 
     /**
+     * A process killed after an ingest claimed a kept file (its description deleted) and before the job committed:
+     * the file waits again an hour later instead of being lost to the staging sweep.
+     */
+    @Test
+    void a_kill_between_the_claim_and_the_job_loses_no_staged_file() throws IOException {
+        Map<String, String> settings = Map.of("vector.enabled", "false", "blob.backend", "flaky", "worker.enabled",
+                "false");
+        String id;
+        try (Polyrag p = Polyrag.open(PolyragTest.config(data(), settings))) {
+            Path f = Files.createTempFile(tmp, "g", ".md");
+            Files.writeString(f, "A guide to the tapir's forest.");
+            id = p.uploads().stage(KnowledgeBase.of("docs"), List.of(new ReceivedFile("tapir.md", f))).accepted()
+                    .getFirst().id();
+            FlakyBlobs.killAfterDelete = k -> k.endsWith("-" + id + "-meta");
+            try {
+                org.assertj.core.api.Assertions.assertThatThrownBy(() -> p.uploads().ingestStaged(List.of(id), null,
+                        false)).isInstanceOf(FlakyBlobs.Killed.class);
+            } finally {
+                FlakyBlobs.reset();
+            }
+            assertThat(p.jobs().list(0, 10)).as("no job was committed").isEmpty();
+        }
+        try (Polyrag p = Polyrag.open(PolyragTest.config(data(), settings))) {
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> p.uploads().ingestStaged(List.of(id), null,
+                    false)).as("within the hour the claim may still be an ingest on its way")
+                    .isInstanceOf(io.polyrag.core.NotFoundException.class);
+        }
+        for (String key : blobs("upload-")) {
+            Path content = data().resolve("blobs").resolve(key).resolve("content");
+            if (key.endsWith("-claim")) {
+                Files.setLastModifiedTime(content, FileTime.from(Instant.now().minus(Duration.ofHours(2))));
+            }
+        }
+        try (Polyrag p = Polyrag.open(PolyragTest.config(data(), settings))) {
+            assertThat(p.uploads().ingestStaged(List.of(id), null, false)).as("waiting again").isNotBlank();
+            assertThat(blobs("upload-")).as("the upload's content only: the claim is settled").hasSize(1)
+                    .noneMatch(k -> k.endsWith("-claim") || k.endsWith("-meta"));
+        }
+    }
+
+    /**
      * A file found unchanged whose stored original is another file's (an earlier run published its new version and
      * stopped before keeping it) gets its original written again.
      */
