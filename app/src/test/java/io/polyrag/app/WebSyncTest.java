@@ -45,6 +45,8 @@ class WebSyncTest {
     private final List<String> requests = new CopyOnWriteArrayList<>();
     private final Map<String, String> redirects = new ConcurrentHashMap<>();
     private final Map<String, Integer> failing = new ConcurrentHashMap<>();
+    /** Pages served in another charset than UTF-8, named by their Content-Type. */
+    private final Map<String, String> charsets = new ConcurrentHashMap<>();
     /** Serve pages gzipped whatever the request asks (as S3 and CDNs serve pre-compressed objects). */
     private volatile boolean gzipped;
 
@@ -118,7 +120,8 @@ class WebSyncTest {
             x.close();
             return;
         }
-        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+        String charset = charsets.getOrDefault(path, "utf-8");
+        byte[] bytes = body.getBytes(java.nio.charset.Charset.forName(charset));
         if (gzipped && !path.endsWith(".txt") && !path.endsWith(".xml")) {
             java.io.ByteArrayOutputStream zipped = new java.io.ByteArrayOutputStream();
             try (var gz = new java.util.zip.GZIPOutputStream(zipped)) {
@@ -128,7 +131,7 @@ class WebSyncTest {
             x.getResponseHeaders().add("Content-Encoding", "gzip");
         }
         x.getResponseHeaders().add("Content-Type", path.endsWith(".txt") ? "text/plain" : path.endsWith(".xml")
-                ? "application/xml" : "text/html; charset=utf-8");
+                ? "application/xml" : "text/html; charset=" + charset);
         x.sendResponseHeaders(200, bytes.length);
         x.getResponseBody().write(bytes);
         x.close();
@@ -271,6 +274,29 @@ class WebSyncTest {
             assertThat(paths(p)).contains("/docs/", "/docs/lamp.html", "/docs/keepers.html");
             assertThat(p.search().run(io.polyrag.core.model.SearchRequest.of("colza oil Fresnel", 3)).hits())
                     .isNotEmpty();
+        }
+    }
+
+    /**
+     * The charset the Content-Type names is how a page's bytes are read, before one the page declares inside (as
+     * browsers read it): a server set to windows-1251 for old pages whose heads say windows-1252.
+     */
+    @Test
+    void a_page_is_read_in_the_charset_its_content_type_names() {
+        pages.put("/docs/", page("Start", "Start page.", "<a href=\"mayak.html\">mayak</a> <a href=\"phare.html\">"
+                + "phare</a>"));
+        pages.put("/docs/mayak.html", "<html><head><meta charset=\"windows-1252\"><title>Маяк</title></head><body>"
+                + "<p>Смотритель маяка зажигает фонарь каждый вечер.</p></body></html>");
+        charsets.put("/docs/mayak.html", "windows-1251");
+        pages.put("/docs/phare.html", page("Phare", "Le gardien allume la lanterne du phare à l'aube.", ""));
+        charsets.put("/docs/phare.html", "iso-8859-1");
+        gzipped = true;
+        try (Polyrag p = open(true)) {
+            awaitJob(p, p.sources().register(new SourceRegistration("handbook", "web", Map.of("start_urls",
+                    List.of(base + "/docs/"), "path_prefix", "/docs/"), null, 3600, true)).jobId());
+            assertThat(texts(p, "Смотритель маяка")).anyMatch(t -> t.contains("Смотритель маяка зажигает фонарь"));
+            assertThat(texts(p, "gardien lanterne")).anyMatch(t -> t.contains("phare à l'aube"));
+            assertThat(p.documents().get(docId(p, "/docs/mayak.html")).title()).isEqualTo("Маяк");
         }
     }
 

@@ -532,14 +532,14 @@ final class Crawl implements Listing {
     /**
      * A page's bytes, inflated when it came gzipped though no coding was asked for (S3 and CDNs serve pre-compressed
      * objects so): read as they came, such a page was refused as an archive and its links lost. Null when it
-     * inflates past the page size limit.
+     * inflates past the page size limit. Text in the charset its Content-Type names is made UTF-8 with a mark.
      */
     private byte[] decoded(Outbound.Response r) {
         String coding = r.header("content-encoding");
         if (coding == null || !coding.strip().toLowerCase(Locale.ROOT).matches("x-gzip|gzip")) {
-            return r.body();
+            return Fetch.inDeclaredCharset(r.body(), r.header("content-type"));
         }
         byte[] out = Fetch.gunzipped(r.body(), maxBytes + 1L);
-        return out.length > maxBytes ? null : out;
+        return out.length > maxBytes ? null : Fetch.inDeclaredCharset(out, r.header("content-type"));
     }
 }

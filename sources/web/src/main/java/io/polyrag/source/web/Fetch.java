@@ -9,6 +9,10 @@ import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URISyntaxException;
+import java.nio.charset.Charset;
+import java.nio.charset.IllegalCharsetNameException;
+import java.nio.charset.StandardCharsets;
+import java.nio.charset.UnsupportedCharsetException;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -18,12 +22,16 @@ import java.time.format.DateTimeParseException;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.zip.GZIPInputStream;
 
 /** What fetching a page takes: the client, the address check, URLs normalised, and the conditional request. */
 final class Fetch {
     static final String AGENT = "polyrag";
     private static final int MAX_URL_CHARS = 2048;
+    private static final Pattern CHARSET = Pattern.compile(";\\s*charset\\s*=\\s*\"?([A-Za-z0-9_.:-]{1,40})",
+            Pattern.CASE_INSENSITIVE);
 
     private Fetch() {
     }
@@ -113,6 +121,43 @@ final class Fetch {
         } catch (DateTimeParseException e) {
             return 0;
         }
+    }
+
+    /**
+     * A text page's bytes as UTF-8 behind a byte-order mark when its Content-Type names another charset and the
+     * page has no mark of its own. The header outranks a charset the page declares inside, as browsers read it (a
+     * server that sets windows-1251 for a site whose old pages say otherwise), and the mark outranks that declaration
+     * for every later reader: the parser, and the original served back. Anything else is returned as it came.
+     */
+    static byte[] inDeclaredCharset(byte[] body, String contentType) {
+        String type = mediaType(contentType);
+        if (body.length == 0 || !(type.startsWith("text/") || type.equals("application/xhtml+xml"))
+                || body.length >= 2 && ((body[0] & 0xFF) == 0xFF && (body[1] & 0xFF) == 0xFE
+                        || (body[0] & 0xFF) == 0xFE && (body[1] & 0xFF) == 0xFF)
+                || body.length >= 3 && (body[0] & 0xFF) == 0xEF && (body[1] & 0xFF) == 0xBB
+                        && (body[2] & 0xFF) == 0xBF) {
+            return body;
+        }
+        Matcher m = CHARSET.matcher(contentType);
+        Charset charset;
+        try {
+            charset = m.find() ? Charset.forName(m.group(1)) : null;
+        } catch (IllegalCharsetNameException | UnsupportedCharsetException e) {
+            charset = null;   // a name the JDK does not know: the page is read as if none were given
+        }
+        if (charset == null || charset.equals(StandardCharsets.UTF_8) || charset.equals(StandardCharsets.US_ASCII)
+                || !charset.canEncode()) {
+            return body;
+        }
+        // As browsers do (WHATWG Encoding): a page labelled Latin-1 is read as windows-1252, its superset.
+        Charset read = charset.equals(StandardCharsets.ISO_8859_1) ? Charset.forName("windows-1252") : charset;
+        byte[] utf8 = new String(body, read).getBytes(StandardCharsets.UTF_8);
+        byte[] out = new byte[utf8.length + 3];
+        out[0] = (byte) 0xEF;
+        out[1] = (byte) 0xBB;
+        out[2] = (byte) 0xBF;
+        System.arraycopy(utf8, 0, out, 3, utf8.length);
+        return out;
     }
 
     static String mediaType(String contentType) {
