@@ -238,23 +238,50 @@ public final class StructuredChunker implements Chunker {
         }
     }
 
-    /** text[start, end), one word, in pieces of at most {@code limit} tokens (never between a surrogate pair). */
+    /**
+     * text[start, end), one "word" (a base64 blob, a run of Thai or Chinese without spaces), in pieces of at most
+     * {@code limit} tokens: cut at a word boundary in the piece's second half where there is one, else between two
+     * user-perceived characters — never inside a surrogate pair, before a combining mark, or within an emoji
+     * sequence.
+     */
     private void cutWord(String text, int start, int end, List<Span> out, int limit) {
-        int from = start;
-        while (from < end) {
-            int to = Math.min(end, from + limit);
-            int n = counter.count(text.substring(from, to));
+        String word = text.substring(start, end);
+        BreakIterator words = BreakIterator.getWordInstance(Locale.ROOT);
+        words.setText(word);
+        BreakIterator characters = BreakIterator.getCharacterInstance(Locale.ROOT);
+        characters.setText(word);
+        int from = 0;
+        while (from < word.length()) {
+            int to = Math.min(word.length(), from + limit);
+            int n = counter.count(word.substring(from, to));
             while (n > limit && to - from > 1) {
                 to = from + (to - from) / 2;
-                n = counter.count(text.substring(from, to));
+                n = counter.count(word.substring(from, to));
             }
-            if (to < end && to - from > 1 && Character.isHighSurrogate(text.charAt(to - 1))) {
-                to--;
-                n = counter.count(text.substring(from, to));
+            if (to < word.length()) {
+                int at = boundaryAtOrBefore(words, to);
+                // The word rules keep no emoji sequence whole: a word boundary must be a character's too.
+                if (at <= from + (to - from) / 2 || !characters.isBoundary(at)) {
+                    at = boundaryAtOrBefore(characters, to);
+                }
+                if (at <= from) {
+                    // One character longer than the guess (an emoji family is 11 chars): whole if it fits.
+                    int next = characters.following(from);
+                    at = next != BreakIterator.DONE && counter.count(word.substring(from, next)) <= limit ? next
+                            : Character.isHighSurrogate(word.charAt(to - 1)) && to - from > 1 ? to - 1 : to;
+                }
+                if (at > from && at != to) {
+                    to = at;
+                    n = counter.count(word.substring(from, to));
+                }
             }
-            out.add(new Span(from, to, Math.max(1, n), false));
+            out.add(new Span(start + from, start + to, Math.max(1, n), false));
             from = to;
         }
+    }
+
+    private static int boundaryAtOrBefore(BreakIterator boundaries, int offset) {
+        return boundaries.isBoundary(offset) ? offset : boundaries.preceding(offset);
     }
 
     private static int trimEnd(String text, int start, int end) {

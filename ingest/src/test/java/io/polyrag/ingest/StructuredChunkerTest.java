@@ -274,6 +274,34 @@ class StructuredChunkerTest {
                 .isLessThanOrEqualTo(64 * StructuredChunker.CHARS_PER_TOKEN_AT_MOST + 64));
     }
 
+    /**
+     * A run with no spaces longer than a chunk (Thai, emoji sequences) is cut between user-perceived characters: a
+     * piece starting with a combining vowel or tone mark, or half an emoji family, is text no reader or model sees.
+     */
+    @Test
+    void a_run_without_spaces_is_never_cut_inside_a_character() {
+        TokenCounter perChar = t -> t.strip().codePointCount(0, t.strip().length());
+        String thai = "ผู้ดูแลประภาคารจุดไฟทุกค่ำคืนที่ชายฝั่งทะเลอันดามัน".repeat(40);
+        String family = "\uD83D\uDC68\u200D\uD83D\uDC69\u200D\uD83D\uDC67\u200D\uD83D\uDC66";
+        String emoji = ("a" + family).repeat(60);
+        for (int limit : List.of(7, 13, 64)) {
+            for (String run : List.of(thai, emoji)) {
+                ParsedDocument d = doc(prose(run));
+                List<ChunkDraft> chunks = new StructuredChunker(perChar, limit, 0).chunk(d);
+                assertThat(chunks).hasSizeGreaterThan(1);
+                assertThat(chunks.stream().map(ChunkDraft::text).collect(Collectors.joining())).isEqualTo(run);
+                for (ChunkDraft c : chunks) {
+                    int first = c.text().codePointAt(0);
+                    assertThat(Character.getType(first)).as("limit %d: %s", limit, c.text())
+                            .isNotIn((int) Character.NON_SPACING_MARK, (int) Character.COMBINING_SPACING_MARK);
+                    assertThat(c.text()).doesNotStartWith("\u200D").doesNotEndWith("\u200D");
+                    assertThat(Character.isLowSurrogate(c.text().charAt(0))).isFalse();
+                    assertThat(c.tokenCount()).isLessThanOrEqualTo(limit);
+                }
+            }
+        }
+    }
+
     @Test
     void a_small_table_stays_whole() {
         String table = "a | b\n1 | 2\n3 | 4";
