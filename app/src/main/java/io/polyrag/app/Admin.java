@@ -234,7 +234,7 @@ public final class Admin {
         // first, re-embedding the same versions twice over.
         if (repair && !repairing.compareAndSet(false, true)) {
             throw new ConflictException("a repair is already running in this server: wait for it (GET /v1/admin/check "
-                    + "reports meanwhile)");
+                    + "reports meanwhile)", true);
         }
         try {
             CheckReport r = new StoreCheck(pipeline).run(repair ? StoreCheck.Repair.ALL : StoreCheck.Repair.NONE);

@@ -411,7 +411,7 @@ final class KbFusion implements JobHandler {
         if (!evaluating.add(stored)) {
             throw new ConflictException("an evaluation of knowledge base '" + kb.name() + "' is "
                     + "running: wait for it, or read the last one (GET /v1/knowledge-bases/" + kb.name()
-                    + "/evaluation?last=true)");
+                    + "/evaluation?last=true)", true);
         }
         try {
             return evaluateNow(kb, stored);
@@ -487,7 +487,7 @@ final class KbFusion implements JobHandler {
     private void refuseWhileIncomplete() {
         searcher.incomplete().entrySet().stream().findFirst().ifPresent(e -> {
             throw new ConflictException("the " + e.getKey().wireName() + " leg is incomplete (" + e.getValue()
-                    + "): evaluate again once it is whole");
+                    + "): evaluate again once it is whole", true);
         });
     }
 

@@ -109,7 +109,7 @@ public final class KnowledgeBases {
             var running = engine.unfinished(tenant, KbFusion.KIND, kb.storageName());
             if (running.isPresent()) {
                 throw new ConflictException("a tuning of knowledge base '" + kb.name() + "' is queued or running (job "
-                        + running.get() + "): wait for it (GET /v1/jobs/" + running.get() + ")");
+                        + running.get() + "): wait for it (GET /v1/jobs/" + running.get() + ")", true);
             }
             return engine.submit(tenant, KbFusion.KIND, payload);
         }
@@ -203,7 +203,7 @@ public final class KnowledgeBases {
             throw new ConflictException("ingest job" + (still.size() == 1 ? " " : "s ")
                     + String.join(", ", still) + " writing into '" + kb.name() + "' did not stop within "
                     + WRITERS_STOP.toSeconds() + " s of being canceled: try the delete again once "
-                    + (still.size() == 1 ? "it has" : "they have") + " ended (GET /v1/jobs)");
+                    + (still.size() == 1 ? "it has" : "they have") + " ended (GET /v1/jobs)", true);
         }
         long deleted = 0;
         while (true) {

@@ -236,7 +236,7 @@ public final class Sources {
             }
             throw new ConflictException("the sync of source '" + id + "' (job " + String.join(", ", still) + ") did "
                     + "not stop within " + SYNC_STOP.toSeconds() + " s of being canceled: try the delete again once it "
-                    + "has ended (GET /v1/jobs)");
+                    + "has ended (GET /v1/jobs)", true);
         }
         // The documents first, a page at a time, the source last: deleted first, a failure midway (a lock timeout,
         // a killed process) left documents no source recorded any more, and a repeated delete answered 404; one

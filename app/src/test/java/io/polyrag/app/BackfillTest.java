@@ -150,7 +150,8 @@ class BackfillTest {
                     Map.of(doc, 1))));
             org.assertj.core.api.Assertions.assertThatThrownBy(() -> p.knowledgeBases().evaluate("default"))
                     .isInstanceOf(io.polyrag.core.ConflictException.class).hasMessageContaining("vector leg is "
-                            + "incomplete");
+                            + "incomplete").matches(e -> ((io.polyrag.core.ConflictException) e).passes(),
+                            "ends by itself: the command line exits 3, try again later");
             assertThat(awaitJob(p, p.admin().reindex(null)).status()).isEqualTo(JobStatus.SUCCEEDED);
             assertThat(p.admin().incomplete()).isEmpty();
             assertThat(p.knowledgeBases().evaluate("default").runs()).isNotEmpty();

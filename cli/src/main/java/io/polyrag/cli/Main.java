@@ -47,7 +47,8 @@ public final class Main {
             case ConfigException c -> USAGE;
             case InvalidInputException i -> USAGE;
             case NotFoundException n -> USAGE;
-            case ConflictException c -> USAGE;
+            // Something under way (a tuning, a back-fill, a writer stopping): try again later.
+            case ConflictException c -> c.passes() ? UNAVAILABLE : USAGE;
             case UnavailableException u -> UNAVAILABLE;
             // A store down or restarting, a full disk, a quota: what a server answers 503, 507 or 429, exit 3
             // (try again later), not 4 with a stack trace.

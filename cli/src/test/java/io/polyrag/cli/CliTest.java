@@ -395,6 +395,10 @@ class CliTest {
         assertThat(Main.exitCode(new io.polyrag.core.QuotaExceededException("stored_mb", 0, "delete some")))
                 .as("waits for deletions, not time").isEqualTo(Main.USAGE);
         assertThat(Main.exitCode(new io.polyrag.core.StoreException("a bug"))).isEqualTo(Main.INTERNAL);
+        assertThat(Main.exitCode(new io.polyrag.core.ConflictException("a tuning is running", true)))
+                .as("ends by itself").isEqualTo(Main.UNAVAILABLE);
+        assertThat(Main.exitCode(new io.polyrag.core.ConflictException("exists already")))
+                .isEqualTo(Main.USAGE);
         // --file with --qrels: one or the other, not the qrels dropped.
         assertThat(run("judgments", "add", "default", "--file", tmp.resolve("a.json").toString(), "--qrels",
                 tmp.resolve("q.tsv").toString()).code()).isEqualTo(Main.USAGE);
