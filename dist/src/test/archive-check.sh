@@ -53,6 +53,12 @@ if [ -n "$jdkv" ]; then
     || fail "no class-data archive named for JDK $jdkv: $(ls "$work/home/.cache/polyrag/cds/" 2>&1)"
   step "class-data archive: $(ls "$work/home/.cache/polyrag/cds/")"
 fi
+# A JDK without a release file (the java found on PATH, JAVA_HOME=/usr): the launcher still runs.
+mkdir -p "$work/bare-jdk"
+ln -s "$jdk/bin" "$work/bare-jdk/bin"
+bare="$(env -i PATH=/usr/bin:/bin HOME="$work/home" JAVA_HOME="$work/bare-jdk" POLYRAG_DATA_DIR="$work/data" \
+    "$home/bin/polyrag" --version 2>&1)" || fail "--version with a JDK without a release file: $bare"
+step "a JDK without a release file: $bare"
 
 ( exec env -i PATH=/usr/bin:/bin HOME="$work/home" JAVA_HOME="$jdk" POLYRAG_DATA_DIR="$work/data" \
     "$home/bin/polyrag" serve --port 0 > "$work/serve.log" 2>&1 ) &
