@@ -23,6 +23,7 @@ import io.polyrag.ingest.FileSources;
 import io.polyrag.ingest.IngestInput;
 import io.polyrag.ingest.IngestPipeline;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -51,6 +52,16 @@ public final class Ingest {
         return paths(request, listener, Confinement.NONE, () -> false);
     }
 
+    /** The folders a walk of the user's own folders never enters: polyrag's data and blob directories. */
+    private List<Path> ownFolders() {
+        List<Path> own = new ArrayList<>(List.of(config.get(Settings.DATA_DIR)));
+        String blobs = config.get(Settings.BLOB_DIR);
+        if (!blobs.isBlank()) {
+            own.add(Path.of(blobs.strip()));
+        }
+        return own;
+    }
+
     /**
      * Ingests files read only as {@code confinement} allows (a sync source's folders), stopping before the next file
      * once {@code canceled} says so.
@@ -58,7 +69,7 @@ public final class Ingest {
     PathIngestReport paths(PathIngest request, ProgressListener listener, Confinement confinement,
             BooleanSupplier canceled) {
         FileSources.Listing listing = FileSources.list(request.paths(), request.includes(), request.excludes(),
-                parser::acceptsName, confinement);
+                parser::acceptsName, confinement, ownFolders());
         ingest.mayIngest(tenant.id());
         IngestReport r = ingest.ingest(tenant.id(), listing.inputs(), Scope.bind(tenant, request.knowledgeBase())
                 .storageName(), new IngestPipeline.Run(request.skipGraph(), 0, canceled), listener);
@@ -91,7 +102,7 @@ public final class Ingest {
 
     private FileSources.Listing list(PathIngest request) {
         return FileSources.list(request.paths(), request.includes(), request.excludes(),
-                parser::acceptsName);
+                parser::acceptsName, Confinement.NONE, ownFolders());
     }
 
     /** Ingests in-memory items (for programs that make their own documents). */

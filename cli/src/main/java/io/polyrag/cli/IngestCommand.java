@@ -87,8 +87,8 @@ final class IngestCommand implements Callable<Integer> {
             more.put(Settings.SYNC_ALLOWED_ROOTS.key(), configured.isBlank() ? dir : configured + "," + dir);
         }
         try (Polyrag polyrag = parent.open(more)) {
-            PathIngest request = new PathIngest(paths, KnowledgeBase.of(kb), PolyragCommand.split(includes),
-                    PolyragCommand.split(excludes), skipGraph);
+            PathIngest request = new PathIngest(paths, KnowledgeBase.of(kb), PolyragCommand.globs(includes),
+                    PolyragCommand.globs(excludes), skipGraph);
             if (estimate) {
                 return printEstimate(polyrag.ingest().estimate(request), out, err);
             }
@@ -100,8 +100,8 @@ final class IngestCommand implements Callable<Integer> {
             if (syncId != null) {
                 Map<String, Object> config = new LinkedHashMap<>();
                 config.put("root", paths.getFirst().toAbsolutePath().normalize().toString());
-                config.put("include", PolyragCommand.split(includes));
-                config.put("exclude", PolyragCommand.split(excludes));
+                config.put("include", PolyragCommand.globs(includes));
+                config.put("exclude", PolyragCommand.globs(excludes));
                 // The source's later syncs index as this ingest did: without the graph when it was asked so.
                 config.put("skip_graph", skipGraph);
                 sync = new SourceRegistration(syncId, "filesystem", config, kb, null, true);

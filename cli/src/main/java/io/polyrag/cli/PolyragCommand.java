@@ -4,6 +4,7 @@ import io.polyrag.app.Polyrag;
 import io.polyrag.app.api.Version;
 import io.polyrag.core.config.Config;
 import io.polyrag.core.config.Settings;
+import io.polyrag.core.fs.Globs;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -113,6 +114,15 @@ public final class PolyragCommand implements Runnable {
 
     static String plural(int n, String word) {
         return n + " " + word + (n == 1 ? "" : "s");
+    }
+
+    /**
+     * Globs as given, checked: one an option each (a comma belongs to the glob: {@code *.{md,txt}} split at it
+     * matched nothing).
+     */
+    static List<String> globs(List<String> values) {
+        return values == null ? List.of() : Globs.checked(values.stream().map(String::strip).filter(s -> !s.isEmpty())
+                .toList(), "include/exclude");
     }
 
     static List<String> split(List<String> values) {

@@ -4,6 +4,7 @@ import io.polyrag.app.Json;
 import io.polyrag.app.Polyrag;
 import io.polyrag.app.api.FusionTuning;
 import io.polyrag.core.InvalidInputException;
+import io.polyrag.core.config.Settings;
 import io.polyrag.core.model.JobInfo;
 import io.polyrag.core.model.JobStatus;
 import java.io.PrintWriter;
@@ -64,7 +65,9 @@ final class TuneCommand implements Callable<Integer> {
         if (drop && show) {
             throw new InvalidInputException("--drop and --show: give one (--drop drops the tuning, --show prints it)");
         }
-        try (Polyrag polyrag = parent.openToRunJobs()) {
+        // --show and --drop run no job: no worker takes up what a stopped server left queued meanwhile.
+        try (Polyrag polyrag = show || drop ? parent.open(Map.of(Settings.INGEST_WORKERS.key(), "0"))
+                : parent.openToRunJobs()) {
             var kbs = polyrag.knowledgeBases();
             if (drop) {
                 kbs.dropTuning(kb);

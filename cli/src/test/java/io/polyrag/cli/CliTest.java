@@ -254,6 +254,38 @@ class CliTest {
         assertThat(r.out()).startsWith("Usage: polyrag " + command);
     }
 
+    /**
+     * A glob is one option each, commas and all ({@code *.{md,txt}} split at its comma matched nothing), and a walk
+     * of a folder holding the data directory leaves polyrag's own files out.
+     */
+    @Test
+    void brace_globs_are_whole_and_a_walk_never_enters_the_data_directory() throws IOException {
+        Path home = Files.createDirectories(tmp.resolve("home"));
+        Files.writeString(home.resolve("a.md"), "# Kelp\n\nGiant kelp grows half a metre a day.");
+        Files.writeString(home.resolve("b.txt"), "Sea otters wrap themselves in kelp to sleep.");
+        Files.writeString(home.resolve("c.properties"), "colour=teal");
+        Path own = home.resolve("data");
+        List<String> args = List.of("--data-dir", own.toString());
+        java.util.function.Function<String[], Run> at = more -> {
+            StringWriter out = new StringWriter();
+            StringWriter err = new StringWriter();
+            List<String> all = new ArrayList<>(args);
+            all.addAll(List.of(more));
+            int code = Main.run(all.toArray(String[]::new), new PrintWriter(out, true), new PrintWriter(err, true));
+            return new Run(code, out.toString(), err.toString());
+        };
+        Run first = at.apply(new String[] {"ingest", "--include", "*.{md,txt}", home.toString()});
+        assertThat(first.code()).as(first.err()).isZero();
+        assertThat(first.out()).contains("2 documents: 2 added");
+        assertThat(Files.list(own).toList()).as("the data directory exists now, with polyrag's files").isNotEmpty();
+        Run again = at.apply(new String[] {"ingest", home.toString()});
+        assertThat(again.code()).as(again.err()).isZero();
+        assertThat(again.out()).as("c.properties added; nothing of ./data").contains("3 documents: 1 added, 0 updated, "
+                + "2 unchanged");
+        assertThat(at.apply(new String[] {"ingest", "--include", "*.{md", home.toString()}).code())
+                .as("an invalid glob is bad usage").isEqualTo(Main.USAGE);
+    }
+
     @Test
     void check_reports_every_store_consistent_and_exits_0() {
         Run r = run("check");
@@ -282,6 +314,9 @@ class CliTest {
         assertThat(estimate.code()).as(estimate.err()).isZero();
         Run ingest = run("ingest", tmp.resolve("docs").resolve("tea.md").toString());
         assertThat(ingest.code()).as(ingest.err()).isZero();
+        // Nor do tune --show and --drop, which run no job of their own.
+        assertThat(run("tune", "default", "--show").code()).as("never tuned").isEqualTo(Main.PARTIAL);
+        assertThat(run("tune", "default", "--drop").code()).isZero();
         try (Polyrag p = Polyrag.open(Config.load(Map.of(), Map.of("data.dir", data.toString(), "ingest.workers",
                 "0")))) {
             assertThat(p.admin().job(job).status()).isEqualTo(io.polyrag.core.model.JobStatus.QUEUED);

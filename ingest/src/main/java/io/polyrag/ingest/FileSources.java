@@ -12,7 +12,9 @@ import java.nio.file.SimpleFileVisitor;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.function.Predicate;
 
 /**
@@ -45,6 +47,27 @@ public final class FileSources {
      */
     public static Listing list(List<Path> paths, List<String> includes, List<String> excludes,
             Predicate<String> acceptsName, Confinement confinement) {
+        return list(paths, includes, excludes, acceptsName, confinement, List.of());
+    }
+
+    /**
+     * Like {@link #list(List, List, List, Predicate, Confinement)}, never walking into {@code unwalked} (polyrag's
+     * own data and blob folders, when a folder given holds them: {@code ingest .} in a folder whose {@code ./data} is
+     * the data directory indexed every blob's {@code meta.properties}, other tenants' file names among them). A file
+     * named there on its own is still read.
+     */
+    public static Listing list(List<Path> paths, List<String> includes, List<String> excludes,
+            Predicate<String> acceptsName, Confinement confinement, List<Path> unwalked) {
+        Set<Path> skip = new HashSet<>();
+        for (Path u : unwalked) {
+            Path abs = u.toAbsolutePath().normalize();
+            skip.add(abs);
+            try {
+                skip.add(abs.toRealPath());
+            } catch (IOException e) {
+                // not there (yet): its written form is all there is to compare
+            }
+        }
         List<IngestInput> inputs = new ArrayList<>();
         List<ItemError> errors = new ArrayList<>();
         int[] skipped = {0};
@@ -56,7 +79,7 @@ public final class FileSources {
             } else if (confinement.refusal(abs).isPresent()) {
                 errors.add(new ItemError(p.toString(), confinement.refusal(abs).get()));
             } else if (Files.isDirectory(abs)) {
-                walk(abs, globs, acceptsName, inputs, errors, skipped, confinement);
+                walk(abs, globs, acceptsName, new Found(inputs, errors, skipped, skip), confinement);
             } else if (Files.isRegularFile(abs)) {
                 inputs.add(input(abs, abs.getFileName().toString(), confinement));
             } else {
@@ -66,14 +89,22 @@ public final class FileSources {
         return new Listing(inputs, skipped[0], errors);
     }
 
-    private static void walk(Path root, Globs globs, Predicate<String> acceptsName,
-            List<IngestInput> inputs, List<ItemError> errors, int[] skipped, Confinement confinement) {
+    /** What a walk adds to, and the folders it never enters. */
+    private record Found(List<IngestInput> inputs, List<ItemError> errors, int[] skipped, Set<Path> unwalked) {
+    }
+
+    private static void walk(Path root, Globs globs, Predicate<String> acceptsName, Found into,
+            Confinement confinement) {
+        List<IngestInput> inputs = into.inputs();
+        List<ItemError> errors = into.errors();
+        int[] skipped = into.skipped();
         List<Path> found = new ArrayList<>();
         try {
             Files.walkFileTree(root, new SimpleFileVisitor<>() {
                 @Override
                 public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) {
                     return !dir.equals(root) && dir.getFileName().toString().startsWith(".")
+                            || into.unwalked().contains(dir.toAbsolutePath().normalize())
                             ? FileVisitResult.SKIP_SUBTREE : FileVisitResult.CONTINUE;
                 }
 
