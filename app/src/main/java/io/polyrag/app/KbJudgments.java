@@ -245,6 +245,11 @@ final class KbJudgments {
     }
 
     int delete(KnowledgeBase kb, String queryId) {
+        if (queryId != null && !QUERY_ID.matcher(queryId).matches()) {
+            throw new InvalidInputException("query_id '" + Ids.abbreviate(queryId.replace('\u0000', ' '), 70)
+                    + "' is invalid (no judged query has such an id): use 1-64 letters, digits, '_', '.', ':' or '-', "
+                    + "starting with a letter or digit");
+        }
         return judgments.deleteJudgments(kb.storageName(), queryId);
     }
 }

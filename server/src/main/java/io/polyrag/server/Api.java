@@ -2,6 +2,7 @@ package io.polyrag.server;
 
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Handler;
+import io.javalin.http.HttpResponseException;
 import io.polyrag.core.InvalidInputException;
 import io.polyrag.core.model.Ids;
 import java.util.ArrayList;
@@ -204,6 +205,13 @@ final class Api {
     Op stream(String path, Handler h) {
         Op op = add(new Op("get", path));
         routes.get(path, around.apply(checked(op, h)));
+        // Without a HEAD route Javalin answers a HEAD 200 wherever a GET is, having run nothing (an unknown
+        // knowledge base's evaluation "found"): a 405 says what is answered.
+        routes.head(path, ctx -> {
+            ctx.header("Allow", "GET");
+            throw new HttpResponseException(405, "method HEAD is not allowed on " + ctx.path() + " (it would do the "
+                    + "work only to send nothing); use GET");
+        });
         return op;
     }
 

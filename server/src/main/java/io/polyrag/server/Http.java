@@ -106,8 +106,14 @@ final class Http {
         }
         bytes.flip();
         try {
-            return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+            String text = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
                     .onUnmappableCharacter(CodingErrorAction.REPORT).decode(bytes).toString();
+            // No parameter takes a NUL, and PostgreSQL refuses one in any text: a filter with %00 was a 500 there.
+            if (text.indexOf('\u0000') >= 0) {
+                throw new InvalidInputException("query " + (of == null ? "parameter name" : "parameter '" + of + "'")
+                        + " holds a NUL character (%00): no parameter takes one");
+            }
+            return text;
         } catch (CharacterCodingException e) {
             throw new InvalidInputException("query " + (of == null ? "parameter name" : "parameter '" + of + "'")
                     + " is not UTF-8 once decoded: percent-encode the text's UTF-8 bytes");

@@ -3,6 +3,7 @@ package io.polyrag.server;
 import io.javalin.Javalin;
 import io.javalin.config.SizeUnit;
 import io.javalin.http.Context;
+import io.javalin.http.HttpResponseException;
 import io.javalin.json.JavalinJackson3;
 import io.javalin.router.Endpoint;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -123,6 +124,14 @@ public final class RestServer implements HttpFrontDoor {
                 config.routes.before(cors::apply);
             }
             config.routes.before(RestServer::requestId);
+            // Javalin routes by X-HTTP-Method-Override (ctx.method() reads it first): a GET carrying DELETE deleted a
+            // knowledge base past any proxy that lets a client only read, and was logged and counted as a GET.
+            config.routes.before(ctx -> {
+                if (ctx.header("X-HTTP-Method-Override") != null) {
+                    throw new HttpResponseException(400, "X-HTTP-Method-Override is not supported: send the method "
+                            + "itself");
+                }
+            });
             config.routes.before(ctx -> ctx.attribute(Http.MAX_REQUEST, maxRequestBytes));
             config.routes.before(ctx -> {
                 Tracing.Request traced = polyrag.tracing().request(method(ctx), ctx::header);

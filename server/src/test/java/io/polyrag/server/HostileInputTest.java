@@ -12,6 +12,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
@@ -278,6 +279,42 @@ class HostileInputTest {
         // Decoded as UTF-8 whatever the Content-Type says; '+' a space.
         assertThat(raw("GET /v1/documents?kb=%C3%BCber+x HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"))
                 .contains("über x");
+    }
+
+    /**
+     * Javalin routes by X-HTTP-Method-Override: a GET carrying DELETE deleted a knowledge base, logged as a GET.
+     * A NUL in a parameter reached PostgreSQL (a 500 there). A HEAD on a GET-only route was a 200 having run nothing.
+     */
+    @Test
+    void a_method_override_a_nul_in_a_parameter_and_head_on_a_stream_are_refused() throws Exception {
+        String base = "http://127.0.0.1:" + server.port();
+        HttpResponse<String> made = http.send(HttpRequest.newBuilder(URI.create(base + "/v1/knowledge-bases"))
+                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(
+                        "{\"name\": \"kept\"}")).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(made.statusCode()).as(made.body()).isEqualTo(201);
+        HttpResponse<String> overridden = http.send(HttpRequest.newBuilder(URI.create(base
+                + "/v1/knowledge-bases/kept")).header("X-HTTP-Method-Override", "DELETE").GET().build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(overridden.statusCode()).as(overridden.body()).isEqualTo(400);
+        assertThat(overridden.body()).contains("X-HTTP-Method-Override");
+        assertThat(http.send(HttpRequest.newBuilder(URI.create(base + "/v1/knowledge-bases/kept")).GET().build(),
+                HttpResponse.BodyHandlers.ofString()).statusCode()).as("still there").isEqualTo(200);
+        assertThat(raw("DELETE /v1/knowledge-bases/kept/judgments?query_id=a%00 HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                + "Connection: close\r\n\r\n")).startsWith("HTTP/1.1 400").contains("query_id").contains("NUL");
+        assertThat(raw("DELETE /v1/knowledge-bases/kept/judgments?query_id=a%20b HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                + "Connection: close\r\n\r\n")).startsWith("HTTP/1.1 400").contains("query_id 'a b' is invalid");
+        HttpResponse<String> ids = http.send(HttpRequest.newBuilder(URI.create(base + "/v1/search"))
+                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(
+                        "{\"query\": \"x\", \"document_ids\": [\"a\\u0000\"]}")).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(ids.statusCode()).as(ids.body()).isEqualTo(400);
+        assertThat(ids.body()).contains("document_ids");
+        for (String path : List.of("/v1/knowledge-bases/nope/evaluation", "/v1/search?q=x", "/v1/admin/check")) {
+            HttpResponse<Void> head = http.send(HttpRequest.newBuilder(URI.create(base + path)).method("HEAD",
+                    HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.discarding());
+            assertThat(head.statusCode()).as(path).isEqualTo(405);
+            assertThat(head.headers().firstValue("Allow")).as(path).hasValue("GET");
+        }
     }
 
     @Test

@@ -227,6 +227,11 @@ public record SearchRequest(String query, int topK, List<String> knowledgeBases,
                     throw new InvalidInputException("document_ids: an id is at most " + MAX_DOCUMENT_ID
                             + " characters (the document_id a search or GET /v1/documents gives)");
                 }
+                // No id holds one; PostgreSQL refuses a NUL in text, and every leg of such a search failed there.
+                if (kept.stream().anyMatch(i -> i.chars().anyMatch(Character::isISOControl))) {
+                    throw new InvalidInputException("document_ids: an id holds a control character (the document_id "
+                            + "a search or GET /v1/documents gives has none)");
+                }
                 this.documentIds = Set.copyOf(kept);
             }
             return this;
