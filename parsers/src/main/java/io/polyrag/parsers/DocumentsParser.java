@@ -182,7 +182,7 @@ public final class DocumentsParser implements Parser {
             throw new InvalidInputException(item.name() + ": unsupported type (the content is " + detected
                     + ", whatever the name says)");
         }
-        ZipGuard.check(item, maxExpandedBytes, MAX_ZIP_ENTRIES);
+        ZipGuard.check(item, maxExpandedBytes, MAX_ZIP_ENTRIES, detected);
         return tika(item, detected);
     }
 
@@ -195,7 +195,7 @@ public final class DocumentsParser implements Parser {
             return Figures.NONE;
         }
         try {
-            ZipGuard.check(item, maxExpandedBytes, MAX_ZIP_ENTRIES);
+            ZipGuard.check(item, maxExpandedBytes, MAX_ZIP_ENTRIES, mediaType);
         } catch (InvalidInputException e) {
             return new Figures(List.of(), List.of("figures: " + e.getMessage()), true);
         }

@@ -36,13 +36,24 @@ final class ZipGuard {
     /**
      * @throws InvalidInputException naming the file and what is wrong with it, when it is refused
      */
-    static void check(SourceItem item, long maxExpandedBytes, int maxEntries) {
-        check(item, maxExpandedBytes, maxEntries, true);
+    static void check(SourceItem item, long maxExpandedBytes, int maxEntries, String detected) {
+        check(item, maxExpandedBytes, maxEntries, !ooxml(detected));
     }
 
     /**
-     * @param inflate whether a document other than Office Open XML is also inflated once, counting (false: its
-     *     directory alone is judged, as before the type is known: an archive is not inflated to be refused)
+     * Whether a detected type is Office Open XML, whose reader (POI) checks each entry's inflation itself. Judged by
+     * the type the content was detected as, never by an entry's name: an OpenDocument file carrying an empty
+     * {@code [Content_Types].xml} was spared the counted inflation its own reader needs.
+     */
+    static boolean ooxml(String detected) {
+        String t = detected == null ? "" : detected.toLowerCase(Locale.ROOT);
+        return t.startsWith("application/vnd.openxmlformats-officedocument.") || t.equals("application/x-tika-ooxml")
+                || t.startsWith("application/vnd.ms-") && t.contains("macroenabled");
+    }
+
+    /**
+     * @param inflate whether the document is also inflated once, counting (false: its directory alone is judged —
+     *     Office Open XML, or before the type is known: an archive is not inflated to be refused)
      * @throws InvalidInputException naming the file and what is wrong with it, when it is refused
      */
     static void check(SourceItem item, long maxExpandedBytes, int maxEntries, boolean inflate) {
@@ -56,8 +67,7 @@ final class ZipGuard {
         List<ZipArchiveEntry> entries;
         try (ZipFile zip = ZipFile.builder().setSeekableByteChannel(new SeekableInMemoryByteChannel(b)).get()) {
             entries = Collections.list(zip.getEntries());
-            if (inflate && entries.size() <= maxEntries && entries.stream()
-                    .noneMatch(e -> e.getName().equals("[Content_Types].xml"))) {
+            if (inflate && entries.size() <= maxEntries) {
                 inflated(item, zip, entries, maxExpandedBytes);
             }
         } catch (IOException | RuntimeException e) {

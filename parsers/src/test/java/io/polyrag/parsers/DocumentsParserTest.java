@@ -474,9 +474,17 @@ class DocumentsParserTest {
         byte[] epub = lying("application/epub+zip", "OEBPS/ch1.xhtml");
         assertThatThrownBy(() -> parse("lying.epub", epub)).isInstanceOf(InvalidInputException.class)
                 .hasMessageContaining("lying.epub").hasMessageContaining("inflates past the size it declares");
+        // An entry named as Office Open XML's own does not make it one: judged by the detected type.
+        byte[] dressed = lying("application/vnd.oasis.opendocument.text", "content.xml", true);
+        assertThatThrownBy(() -> parse("dressed.odt", dressed)).isInstanceOf(InvalidInputException.class)
+                .hasMessageContaining("dressed.odt").hasMessageContaining("inflates past the size it declares");
     }
 
     private static byte[] lying(String mediaType, String entry) throws Exception {
+        return lying(mediaType, entry, false);
+    }
+
+    private static byte[] lying(String mediaType, String entry, boolean contentTypes) throws Exception {
         java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
         try (java.util.zip.ZipOutputStream zip = new java.util.zip.ZipOutputStream(bytes)) {
             byte[] type = mediaType.getBytes(StandardCharsets.US_ASCII);
@@ -495,6 +503,10 @@ class DocumentsParserTest {
                         + "opendocument:xmlns:container\"><rootfiles><rootfile full-path=\"OEBPS/content.opf\" "
                         + "media-type=\"application/oebps-package+xml\"/></rootfiles></container>")
                         .getBytes(StandardCharsets.UTF_8));
+                zip.closeEntry();
+            }
+            if (contentTypes) {
+                zip.putNextEntry(new java.util.zip.ZipEntry("[Content_Types].xml"));
                 zip.closeEntry();
             }
             zip.putNextEntry(new java.util.zip.ZipEntry(entry));
