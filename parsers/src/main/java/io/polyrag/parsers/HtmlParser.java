@@ -5,7 +5,9 @@ import io.polyrag.core.model.ParsedDocument;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -29,7 +31,10 @@ final class HtmlParser {
     private static final String BOILERPLATE = "script, style, noscript, template, nav, iframe, svg, canvas, button, "
             + "select, input, textarea, [role=navigation], [role=banner], [role=contentinfo], [aria-hidden=true], "
             + "[hidden]";
-    /** The page's frame, dropped unless inside the content (a post's header holds its h1, a doc's aside a note). */
+    /**
+     * The page's frame, dropped unless inside the content (a post's header holds its h1, a doc's aside a note, and a
+     * section's header its heading).
+     */
     private static final String FRAME = "header, footer, aside";
     private static final Set<String> LEAF_BLOCKS = Set.of("p", "li", "dt", "dd", "blockquote", "figcaption", "caption",
             "address", "summary", "td", "th");
@@ -48,12 +53,12 @@ final class HtmlParser {
         dom.select(BOILERPLATE).remove();
         for (Element frame : dom.select(FRAME)) {
             if (frame.parents().stream().noneMatch(p -> "article".equals(p.normalName())
-                    || "main".equals(p.normalName()))) {
+                    || "main".equals(p.normalName()) || "section".equals(p.normalName()))) {
                 frame.remove();
             }
         }
         DocumentBuilder doc = new DocumentBuilder();
-        visit(dom.body(), doc, 0);
+        visit(dom.body(), doc, 0, holdingBlocks(dom));
         String t = !title.isBlank() ? title : doc.firstHeading() != null ? doc.firstHeading() : fallbackTitle;
         ParsedDocument parsed = doc.build(t, "text/html");
         return new ParsedDocument(parsed.title(), parsed.text(), parsed.blocks(), parsed.mediaType(), links);
@@ -110,7 +115,26 @@ final class HtmlParser {
     /** Past this nesting depth an element's text is taken whole: hostile nesting must not exhaust the stack. */
     private static final int MAX_DEPTH = 128;
 
-    private static void visit(Element el, DocumentBuilder doc, int depth) {
+    /**
+     * Every element holding a block (a heading, a table, a code block, a paragraph) anywhere below it, found in one
+     * pass: such an element of another kind (a custom element as {@code <app-root>}, a link around a card, an old
+     * page's {@code <font>}) is visited as a container, not flattened to one paragraph of its text.
+     */
+    private static Set<Element> holdingBlocks(Document dom) {
+        Set<Element> holding = Collections.newSetFromMap(new IdentityHashMap<>());
+        for (Element e : dom.getAllElements()) {
+            if (BLOCKS.contains(e.normalName()) || e.normalName().equals("table")) {
+                // Climbs until an ancestor already marked: each element is marked once.
+                Element p = e.parent();
+                while (p != null && holding.add(p)) {
+                    p = p.parent();
+                }
+            }
+        }
+        return holding;
+    }
+
+    private static void visit(Element el, DocumentBuilder doc, int depth, Set<Element> holding) {
         String tag = el.normalName();
         if (depth > MAX_DEPTH) {
             doc.prose(el.text());
@@ -123,21 +147,21 @@ final class HtmlParser {
         } else if (LEAF_BLOCKS.contains(tag) && !hasBlockChild(el)) {
             doc.prose(el.text());
         } else {
-            container(el, doc, depth);
+            container(el, doc, depth, holding);
         }
     }
 
     /** Inline content between block children becomes paragraphs; block children are visited in order. */
-    private static void container(Element el, DocumentBuilder doc, int depth) {
+    private static void container(Element el, DocumentBuilder doc, int depth, Set<Element> holding) {
         StringBuilder inline = new StringBuilder();
         for (Node child : el.childNodes()) {
             if (child instanceof TextNode tn) {
                 inline.append(tn.text());
             } else if (child instanceof Element e) {
-                if (BLOCKS.contains(e.normalName()) || e.normalName().equals("table")) {
+                if (BLOCKS.contains(e.normalName()) || e.normalName().equals("table") || holding.contains(e)) {
                     doc.prose(inline.toString());
                     inline.setLength(0);
-                    visit(e, doc, depth + 1);
+                    visit(e, doc, depth + 1, holding);
                 } else if (e.normalName().equals("br")) {
                     inline.append('\n');
                 } else {

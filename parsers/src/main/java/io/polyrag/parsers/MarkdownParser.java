@@ -47,7 +47,10 @@ final class MarkdownParser {
         while (i < lines.length) {
             String line = lines[i];
             Matcher fence = FENCE.matcher(line);
-            boolean fenced = fence.matches();
+            // A backtick fence's info string holds no backtick (CommonMark): "```pip install x```" is inline code,
+            // not a block that takes the rest of the file.
+            boolean fenced = fence.matches() && !(fence.group(1).charAt(0) == '`'
+                    && line.indexOf('`', fence.end(1)) >= 0);
             Heading atx = fenced ? null : atx(line);
             if (fenced) {
                 flush(doc, paragraph);

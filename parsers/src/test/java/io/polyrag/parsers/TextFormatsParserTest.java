@@ -227,6 +227,49 @@ class TextFormatsParserTest {
         assertThat(post.text()).contains("A note on it").doesNotContain("Blog").doesNotContain("(c)");
     }
 
+    /**
+     * A section's own header is content (its heading was dropped as page chrome); a custom element, or a link round a
+     * card, holding headings, code and paragraphs keeps them as blocks, not one paragraph of their text.
+     */
+    @Test
+    void a_sections_header_and_blocks_inside_custom_elements_keep_their_structure() {
+        ParsedDocument sections = parse("guide.html", "<html><body><header>Site</header><section><header><h2>Install"
+                + "</h2></header><p>Run the installer.</p></section></body></html>");
+        assertThat(sections.blocks()).anySatisfy(b -> {
+            assertThat(b.text()).isEqualTo("Run the installer.");
+            assertThat(b.headingPath()).containsExactly("Install");
+        });
+        assertThat(sections.text()).doesNotContain("Site");
+        ParsedDocument app = parse("app.html", "<html><body><app-root><h1>Setup</h1><p>Step one.</p><pre>  a\n    b"
+                + "</pre><a href=\"/x\"><div><h3>Card</h3><p>Card text.</p></div></a></app-root></body></html>");
+        assertThat(app.blocks()).anySatisfy(b -> {
+            assertThat(b.text()).isEqualTo("Step one.");
+            assertThat(b.headingPath()).containsExactly("Setup");
+        });
+        assertThat(app.blocks()).anySatisfy(b -> {
+            assertThat(b.kind()).isEqualTo(ChunkKind.CODE);
+            assertThat(b.text()).contains("    b");
+        });
+        assertThat(app.blocks()).anySatisfy(b -> {
+            assertThat(b.text()).isEqualTo("Card text.");
+            assertThat(b.headingPath()).containsExactly("Setup", "Card");
+        });
+        offsetsPointAtBlockText(app);
+    }
+
+    /** Triple backticks with text after them on one line are inline code, not a fence taking the rest of the file. */
+    @Test
+    void a_line_of_inline_triple_backticks_opens_no_code_block() {
+        ParsedDocument d = parse("chat.md", "```pip install polyrag```\n\n# Usage\n\nCall it.\n");
+        assertThat(d.blocks()).anySatisfy(b -> {
+            assertThat(b.text()).isEqualTo("Call it.");
+            assertThat(b.headingPath()).containsExactly("Usage");
+            assertThat(b.kind()).isEqualTo(ChunkKind.PROSE);
+        });
+        assertThat(parse("real.md", "```python\nprint(1)\n```\n").blocks()).singleElement()
+                .satisfies(b -> assertThat(b.kind()).isEqualTo(ChunkKind.CODE));
+    }
+
     /** A cell spanning rows is carried down and one spanning columns repeated: every row stays under its headers. */
     @Test
     void table_cells_spanning_rows_and_columns_keep_rows_aligned() {
