@@ -1,6 +1,7 @@
 package io.polyrag.ingest;
 
 import io.polyrag.core.InvalidInputException;
+import io.polyrag.core.UnavailableException;
 import io.polyrag.core.model.ChunkDraft;
 import io.polyrag.core.model.ChunkKind;
 import io.polyrag.core.model.DocumentInfo;
@@ -449,8 +450,8 @@ public final class IngestPipeline {
             tally.remember(fingerprint, new IndexedDocument(input.uri(), id, 0, "pending"));
             return Optional.of(new Prepared(input, id, recorded, bytes.length, parsed, drafts,
                     existing.map(d -> d.visibleVersion() > 0).orElse(false), found));
-        } catch (InvalidInputException e) {
-            tally.failed(input.name(), e.getMessage());
+        } catch (InvalidInputException | UnavailableException e) {
+            tally.failed(input.name(), e.getMessage(), e instanceof UnavailableException); // every parser busy: later
         } catch (IOException e) {
             tally.failed(input.name(), input.name() + ": cannot read it (" + e.getClass().getSimpleName() + ": "
                     + e.getMessage() + ")", true);
@@ -487,7 +488,6 @@ public final class IngestPipeline {
 
     /**
      * The parser and chunker's verdict on an input, without writing anything.
-     *
      * @param mediaType the type the content was parsed as, when it parses
      * @param problem why it would fail, or null when it would go in
      */
@@ -502,7 +502,8 @@ public final class IngestPipeline {
                 return new Verdict(parsed.mediaType(), item.name() + ": no text to index");
             }
             return new Verdict(parsed.mediaType(), null);
-        } catch (InvalidInputException e) {
+        } catch (InvalidInputException | UnavailableException e) {
+            // Every parser busy is no "unexpected parser error" either, for which a user discards the file.
             return new Verdict(null, e.getMessage());
         } catch (RuntimeException e) {
             LOG.log(Level.WARNING, "checking " + item.name() + " failed", e);
@@ -513,7 +514,6 @@ public final class IngestPipeline {
             return new Verdict(null, IngestEstimator.unparseable(item.name(), e));
         }
     }
-
 
     private InvalidInputException tooLarge(IngestInput input, long size) {
         return IngestEstimator.tooLarge(input, size, options.maxFileBytes());

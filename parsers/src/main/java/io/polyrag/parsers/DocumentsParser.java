@@ -1,6 +1,7 @@
 package io.polyrag.parsers;
 
 import io.polyrag.core.InvalidInputException;
+import io.polyrag.core.UnavailableException;
 import io.polyrag.core.model.ChunkKind;
 import io.polyrag.core.model.FigureMode;
 import io.polyrag.core.model.ParsedDocument;
@@ -31,6 +32,7 @@ import org.apache.tika.metadata.TikaCoreProperties;
 import org.apache.tika.mime.MediaType;
 import org.apache.tika.parser.AutoDetectParser;
 import org.apache.tika.parser.ParseContext;
+import org.apache.tika.parser.microsoft.OfficeParserConfig;
 import org.apache.tika.parser.ocr.TesseractOCRConfig;
 import org.apache.tika.parser.ocr.TesseractOCRParser;
 import org.apache.tika.parser.pdf.PDFParserConfig;
@@ -349,7 +351,7 @@ public final class DocumentsParser implements Parser {
             // Bounded: parses that overran their limit keep their permits until they really end (they cannot be
             // stopped), and once every permit is held so, waiting without a limit hung every later parse.
             if (!parses.tryAcquire(timeoutMs, TimeUnit.MILLISECONDS)) {
-                throw new IllegalStateException(item.name() + ": not parsed: every parser was still busy after "
+                throw new UnavailableException(item.name() + ": not parsed: every parser was still busy after "
                         + timeoutMs / 1000 + " s (earlier files that overran their time limit); it is tried again by "
                         + "the next ingest or sync");
             }
@@ -415,6 +417,11 @@ public final class DocumentsParser implements Parser {
             // at the end, which could become the document's title.
             context.set(EmbeddedDocumentExtractor.class, skipEmbedded ? NO_EMBEDDED
                     : new PicturesOnly(context, tika.getDetector()));
+            // A template's master and layout text ("ACME - internal use only") was written after every slide: one
+            // line in each slide's chunk, sixty times for sixty slides.
+            OfficeParserConfig office = new OfficeParserConfig();
+            office.setIncludeSlideMasterContent(false);
+            context.set(OfficeParserConfig.class, office);
             if (ocr) {
                 // A scanned PDF page is rendered and OCR'd by the parser in the context (Tika puts itself there only
                 // when it also parses embedded documents).

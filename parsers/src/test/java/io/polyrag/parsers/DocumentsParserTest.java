@@ -53,6 +53,26 @@ class DocumentsParserTest {
         assertThat(blockContaining(doc, "Quarterly").location()).isEqualTo("slide 1");
     }
 
+    /** A template's master text is not the slides' text: it was written after every one of them. */
+    @Test
+    void a_slide_masters_text_is_not_repeated_on_every_slide() throws Exception {
+        byte[] deck;
+        try (org.apache.poi.xslf.usermodel.XMLSlideShow show = new org.apache.poi.xslf.usermodel.XMLSlideShow();
+                java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream()) {
+            var box = show.getSlideMasters().getFirst().createTextBox();
+            box.setAnchor(new java.awt.Rectangle(10, 10, 400, 40));
+            box.setText("Marisco internal use only");
+            for (String text : List.of("Harbour tides", "Pilot boats", "Buoy colours")) {
+                show.createSlide().createTextBox().setText(text);
+            }
+            show.write(out);
+            deck = out.toByteArray();
+        }
+        ParsedDocument doc = parse("deck.pptx", deck);
+        assertThat(doc.text()).contains("Harbour tides").contains("Buoy colours");
+        assertThat(doc.text().split("Marisco internal", -1).length - 1).as(doc.text()).isLessThanOrEqualTo(1);
+    }
+
     @Test
     void a_spreadsheet_keeps_sheet_names_headers_and_formula_values() {
         ParsedDocument doc = parse("budget.xlsx", DocumentFixtures.xlsx("Budget", List.of("Item", "Qty", "Price",
@@ -330,7 +350,8 @@ class DocumentsParserTest {
             org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(java.time.Duration.ofSeconds(30), () ->
                     assertThatThrownBy(() -> quick.parse(new SourceItem("t:x", "memo.docx", DocumentFixtures.docx(
                             "Memo", "The lamp is lit.", List.of(List.of("a"))), null)))
-                            .isInstanceOf(IllegalStateException.class)
+                            .as("not the file's fault: unavailable, as a store or a model is")
+                            .isInstanceOf(io.polyrag.core.UnavailableException.class)
                             .hasMessageContaining("every parser was still busy").hasMessageContaining("tried again"));
         } finally {
             parses.release(held);
