@@ -107,6 +107,9 @@ public final class StorageProblems {
                     || t instanceof HttpConnectTimeoutException
                     || t instanceof NoRouteToHostException || t instanceof SQLTransientConnectionException
                     || t instanceof SQLNonTransientConnectionException
+                    // Apache HttpClient's (OpenSearch's transport, S3's): a connect timeout, a SocketTimeoutException
+                    // by class, is a host that does not answer at all (powered off, a dropping firewall).
+                    || t.getClass().getSimpleName().equals("ConnectTimeoutException")
                     || name.endsWith("ServiceUnavailableException") || name.endsWith("SessionExpiredException")
                     || name.endsWith("ConnectionClosedException")) {
                 return true;

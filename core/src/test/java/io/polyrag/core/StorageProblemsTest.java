@@ -58,6 +58,9 @@ class StorageProblemsTest {
         // Not a read timeout: one batch too large for the store times out every time, and a job would wait for good.
         assertThat(StorageProblems.unreachable(new StoreException("bulk", new java.net.SocketTimeoutException(
                 "Read timed out")))).isFalse();
+        // A connect timeout is: Apache HttpClient's is a SocketTimeoutException by class (OpenSearch's transport).
+        assertThat(StorageProblems.unreachable(new StoreException("bulk", new ConnectTimeoutException(
+                "Connect to http://10.0.0.9:9200 failed: Connect timed out")))).isTrue();
         assertThat(StorageProblems.unreachable(new StoreException("word", new StoreException("refused")))).isFalse();
     }
 
@@ -68,5 +71,14 @@ class StorageProblemsTest {
         assertThat(io.polyrag.core.model.TokenEstimate.tokens("发酵面团")).isEqualTo(4);
         assertThat(io.polyrag.core.model.TokenEstimate.tokens("")).isZero();
         assertThat(io.polyrag.core.model.TokenEstimate.proseChars(null)).isZero();
+    }
+
+    /** Named as Apache HttpClient's (org.apache.hc.client5.http.ConnectTimeoutException), which core does not see. */
+    private static final class ConnectTimeoutException extends java.net.SocketTimeoutException {
+        private static final long serialVersionUID = 1L;
+
+        ConnectTimeoutException(String message) {
+            super(message);
+        }
     }
 }

@@ -1,6 +1,5 @@
 package io.polyrag.store.opensearch;
 
-import io.polyrag.core.ConfigException;
 import io.polyrag.core.StoreException;
 import io.polyrag.core.UnavailableException;
 import io.polyrag.core.config.Settings;
@@ -78,7 +77,8 @@ final class OpenSearchFullTextStore implements FullTextStore {
         try {
             ensureIndex(k1, b);
         } catch (IOException e) {
-            throw new ConfigException("cannot reach OpenSearch at " + url + " ("
+            // Not answering is "try again later" (a cluster still starting beside polyrag), as for every other store.
+            throw new UnavailableException("cannot reach OpenSearch at " + url + " ("
                     + Settings.OPENSEARCH_URL.env() + "): " + e.getClass().getSimpleName()
                     + (e.getMessage() == null ? "" : ": " + e.getMessage()), e);
         } catch (OpenSearchException e) {
@@ -256,6 +256,12 @@ final class OpenSearchFullTextStore implements FullTextStore {
     @Override
     public long size() {
         return call("count records", () -> client.count(c -> c.index(index).query(NOT_WHOLE))).count();
+    }
+
+    /** A readiness probe's read: a count that stops at the first record, not a walk of millions every few seconds. */
+    @Override
+    public void ping() {
+        call("read", () -> client.count(c -> c.index(index).terminateAfter(1)));
     }
 
     @Override

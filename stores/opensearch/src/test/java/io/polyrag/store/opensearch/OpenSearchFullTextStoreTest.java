@@ -208,7 +208,8 @@ class OpenSearchFullTextStoreTest extends FullTextStoreContract {
         }
         assertThatThrownBy(() -> new OpenSearchProvider().open(new ProviderContext(Config.load(Map.of(),
                 Map.of("opensearch.url", "http://127.0.0.1:" + closed)), dir)))
-                .isInstanceOf(io.polyrag.core.ConfigException.class)
+                .as("try again later (exit 3), as for every other store, not a configuration error")
+                .isInstanceOf(io.polyrag.core.UnavailableException.class)
                 .hasMessageStartingWith("cannot reach OpenSearch at http://127.0.0.1:" + closed
                         + " (POLYRAG_OPENSEARCH_URL): ");
     }

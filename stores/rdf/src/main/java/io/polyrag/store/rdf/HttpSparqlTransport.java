@@ -2,13 +2,17 @@ package io.polyrag.store.rdf;
 
 import io.polyrag.core.StoreException;
 import io.polyrag.core.UnavailableException;
+import io.polyrag.core.config.Settings;
 import java.net.Authenticator;
 import java.net.PasswordAuthentication;
 import java.net.http.HttpClient;
+import java.net.http.HttpConnectTimeoutException;
+import java.net.http.HttpTimeoutException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.apache.jena.query.QueryCancelledException;
 import org.apache.jena.query.QueryExecution;
 import org.apache.jena.sparql.exec.http.QueryExecutionHTTP;
 import org.apache.jena.sparql.exec.http.UpdateExecutionHTTP;
@@ -50,7 +54,7 @@ final class HttpSparqlTransport implements SparqlTransport {
                 .timeout(timeoutSeconds, TimeUnit.SECONDS).build()) {
             return Rows.of(qe.execSelect());
         } catch (RuntimeException e) {
-            throw failure("query", queryUrl, e);
+            throw failure("query", queryUrl, e, timeoutSeconds);
         }
     }
 
@@ -61,12 +65,17 @@ final class HttpSparqlTransport implements SparqlTransport {
             UpdateExecutionHTTP.service(updateUrl).httpClient(client).update(request)
                     .timeout(timeoutSeconds, TimeUnit.SECONDS).build().execute();
         } catch (RuntimeException e) {
-            throw failure("update", updateUrl, e);
+            throw failure("update", updateUrl, e, timeoutSeconds);
         }
     }
 
-    /** A clear error from whatever Jena raised: the HTTP status and the server's message where there is one. */
-    private static RuntimeException failure(String what, String url, RuntimeException raised) {
+    /**
+     * A clear error from whatever Jena raised: the HTTP status and the server's message where there is one. Only an
+     * endpoint that cannot be reached (no connection, 502-504) is unavailable, so a job waits for it and resumes; a
+     * request it took and did not answer in time, or a 500, fails the same way every time (a book's update of
+     * 300,000 triples), and a job waiting for it resent it for good.
+     */
+    private static RuntimeException failure(String what, String url, RuntimeException raised, long timeoutSeconds) {
         int status = -1;
         String detail = raised.getMessage();
         for (Throwable t = raised; t != null; t = t.getCause()) {
@@ -81,13 +90,21 @@ final class HttpSparqlTransport implements SparqlTransport {
                 break;
             }
         }
+        if (status < 0 && answeredLate(raised)) {
+            return new StoreException("SPARQL endpoint " + url + " did not answer the " + what + " within "
+                    + timeoutSeconds + " s (" + Settings.RDF_SPARQL_TIMEOUT_SECONDS.env() + ")", raised);
+        }
         if (status < 0) {
             return new UnavailableException("SPARQL endpoint " + url + " cannot be reached for " + what + ": "
                     + detail, raised);
         }
+        if (status >= 502 && status <= 504) {
+            return new UnavailableException("SPARQL endpoint " + url + " is not available for the " + what
+                    + " (HTTP " + status + "): " + detail, raised);
+        }
         if (status >= 500) {
-            return new UnavailableException("SPARQL endpoint " + url + " failed the " + what + " (HTTP " + status
-                    + "): " + detail, raised);
+            return new StoreException("SPARQL endpoint " + url + " failed the " + what + " (HTTP " + status + "): "
+                    + detail, raised);
         }
         if (status == 401 || status == 403) {
             return new StoreException("SPARQL endpoint " + url + " refused the " + what + " (HTTP " + status
@@ -95,6 +112,17 @@ final class HttpSparqlTransport implements SparqlTransport {
         }
         return new StoreException("SPARQL endpoint " + url + " rejected the " + what + " (HTTP " + status + "): "
                 + detail, raised);
+    }
+
+    /** Whether the endpoint took the request and its answer did not come in time (not a connection that failed). */
+    private static boolean answeredLate(Throwable raised) {
+        for (Throwable t = raised; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof HttpTimeoutException && !(t instanceof HttpConnectTimeoutException)
+                    || t instanceof QueryCancelledException) {
+                return true;
+            }
+        }
+        return false;
     }
 
     @Override
