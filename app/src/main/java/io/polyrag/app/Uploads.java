@@ -33,6 +33,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import java.util.regex.Pattern;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
 import tools.jackson.databind.json.JsonMapper;
@@ -59,6 +60,13 @@ public final class Uploads {
     /** Kept uploads waiting for {@link #ingestStaged}: {@code upload-<id>} and {@code upload-<id>-meta}. */
     static final String KEPT_BLOBS = "upload-";
     private static final String META = StagedClaims.META;
+    /**
+     * The keys polyrag stages under ({@code job-<uuid>-<n>}; {@code upload-[<tenant tag>-]<uuid>} with its
+     * description or claim): the sweep touches nothing else, whatever else a shared bucket holds under the prefix
+     * ({@code job-2024-report.csv} was deleted an hour after it appeared).
+     */
+    private static final Pattern STAGED = Pattern.compile("job-\\p{XDigit}{8}(-\\p{XDigit}{4}){3}-\\p{XDigit}{12}-\\d+"
+            + "|upload-(\\p{XDigit}{16}-)?[0-9a-f-]{36}(-meta|-claim)?");
     /** How long a staged blob no job owns may wait before a sweep takes it for a crash's leftover. */
     static final Duration UNOWNED_GRACE = Duration.ofHours(1);
 
@@ -474,8 +482,8 @@ public final class Uploads {
         Instant keptCutoff = now.minus(Duration.ofHours(config.get(
                 Settings.INGEST_STAGING_HOURS)));
         Instant unownedCutoff = now.minus(UNOWNED_GRACE);
-        var kept = blobs.list(KEPT_BLOBS);
-        var jobBlobs = blobs.list(JOB_BLOBS);
+        var kept = blobs.list(KEPT_BLOBS).stream().filter(b -> STAGED.matcher(b.key()).matches()).toList();
+        var jobBlobs = blobs.list(JOB_BLOBS).stream().filter(b -> STAGED.matcher(b.key()).matches()).toList();
         if (kept.isEmpty() && jobBlobs.isEmpty()) {
             return 0;
         }

@@ -55,10 +55,11 @@ class UploadStagingTest {
         writeStray("job-" + java.util.UUID.randomUUID() + "-0", Duration.ofHours(2));
         String young = "job-" + java.util.UUID.randomUUID() + "-0";
         writeStray(young, Duration.ofMinutes(5));
+        writeStray("job-2024-report.csv", Duration.ofDays(5));   // another tool's, in a shared bucket
         age("job-", Duration.ofDays(3));
         try (Polyrag p = open(false)) {
-            assertThat(blobs("job-")).as("the queued job's blob however old, and the young stray")
-                    .hasSize(2).contains(young);
+            assertThat(blobs("job-")).as("the queued job's blob however old, the young stray, what is not polyrag's")
+                    .hasSize(3).contains(young, "job-2024-report.csv");
             assertThat(blobs("upload-")).as("kept for POLYRAG_INGEST_STAGING_HOURS").hasSize(2);
         }
         age("upload-", Duration.ofDays(2));
@@ -69,7 +70,7 @@ class UploadStagingTest {
             assertThat(p.documents().content(p.documents().list(null, 0, 10).getFirst().id()).name())
                     .as("the original is kept from the staged blob").isEqualTo("okapi.md");
             org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> blobs("job-").equals(
-                    List.of(young)));
+                    List.of("job-2024-report.csv", young).stream().sorted().toList()));
             assertThat(blobs("upload-")).as("expired").isEmpty();
             org.assertj.core.api.Assertions.assertThatThrownBy(() -> p.uploads().ingestStaged(List.of(kept), null,
                     false)).isInstanceOf(io.polyrag.core.NotFoundException.class).hasMessageContaining(kept)

@@ -139,7 +139,8 @@ public final class Settings {
     public static final Setting<String> S3_BUCKET = Setting.string("s3.bucket", "",
             "Bucket the stored originals go to; it must exist.");
     public static final Setting<String> S3_PREFIX = Setting.string("s3.prefix", "originals/",
-            "Prefix of every object polyrag writes, so it can share a bucket.");
+            "Prefix of every object polyrag writes, so it can share a bucket: one prefix per deployment (two under "
+            + "one overwrite each other's originals and sweep each other's queued uploads).");
     public static final Setting<Boolean> S3_PATH_STYLE = Setting.bool("s3.path.style", false,
             "Address the bucket in the path (http://host/bucket/key), as MinIO and most self-hosted stores want, "
             + "instead of the host name. Unset, it is true when POLYRAG_S3_ENDPOINT is set (as the S3 source's "
