@@ -12,7 +12,8 @@ import java.util.Set;
  * to {@code http://127.0.0.1:8080}: a form posted there (a multipart upload needs no permission from the server)
  * would add its documents, and a page whose name was rebound to 127.0.0.1 could read every answer. So a request
  * whose Host is not a loopback name is refused (421), and so is a write whose Origin is another site's (403) unless
- * {@code POLYRAG_HTTP_CORS_ORIGINS} names it. Tools such as curl send no Origin; the web UI is on the same origin.
+ * {@code POLYRAG_HTTP_CORS_ORIGINS} names it ({@code *} names none here: another site's page is refused even a read).
+ * Tools such as curl send no Origin; the web UI is on the same origin.
  */
 final class LocalOnly {
     private static final Set<String> LOOPBACK = Set.of("localhost", "127.0.0.1", "[::1]", "::1");
@@ -35,18 +36,22 @@ final class LocalOnly {
                         + "POLYRAG_HTTP_REQUIRE_KEYS=true so that revoking the last one does not return to local mode");
             }
         }
+        // "*" admits no page here: with it CORS tells every browser that any site may read the answers, so a page of
+        // any site read this machine's documents (and wrote, past a preflight). Only origins listed by name count.
+        boolean any = allowedOrigins.contains("*");
         String host = ctx.header("Host");
-        if (host != null && !loopback(hostName(host)) && !allowedOrigins.contains("*")
+        if (host != null && !loopback(hostName(host))
                 && allowedOrigins.stream().noneMatch(o -> hostName(authority(o)).equals(hostName(host)))) {
             throw new HttpResponseException(421, "this server is in local mode (no API key) and answers only requests "
                     + "addressed to this machine (localhost, 127.0.0.1 or [::1]), not to '" + shorten(host) + "': "
                     + "create an API key to serve other names, or list the origin in POLYRAG_HTTP_CORS_ORIGINS");
         }
         String origin = ctx.header("Origin");
-        if (origin != null && !READS.contains(ctx.method().name()) && !allowedOrigins.contains("*")
-                && !allowedOrigins.contains(origin) && !loopback(hostName(authority(origin)))) {
-            throw new HttpResponseException(403, "this server is in local mode (no API key) and takes no writes from "
-                    + "pages of another site (Origin '" + shorten(origin) + "'): list the origin in "
+        if (origin != null && (any || !READS.contains(ctx.method().name())) && !allowedOrigins.contains(origin)
+                && !loopback(hostName(authority(origin)))) {
+            throw new HttpResponseException(403, "this server is in local mode (no API key) and takes no "
+                    + (any ? "request" : "writes") + " from pages of another site (Origin '" + shorten(origin) + "'"
+                    + (any ? "; POLYRAG_HTTP_CORS_ORIGINS=* admits none in local mode" : "") + "): list the origin in "
                     + "POLYRAG_HTTP_CORS_ORIGINS, or create an API key");
         }
     }

@@ -116,4 +116,31 @@ class LocalOnlyTest {
         assertThat(upload("http://127.0.0.1:" + server.port()).statusCode()).as("the web UI").isEqualTo(202);
         assertThat(upload(null).statusCode()).as("curl").isEqualTo(202);
     }
+
+    /**
+     * POLYRAG_HTTP_CORS_ORIGINS=* told every browser any site may read the answers, and turned the Host and Origin
+     * checks off: a page of any site read this machine's documents. In local mode it admits no page.
+     */
+    @Test
+    void any_origin_admits_no_other_sites_page_in_local_mode() throws Exception {
+        try (Polyrag open = Polyrag.open(Config.load(Map.of(), Map.of("data.dir", tmp.resolve("any").toString(),
+                "vector.enabled", "false", "graph.enabled", "false", "rdf.enabled", "false", "http.cors.origins",
+                "*")));
+                RestServer any = new RestServer(open, "127.0.0.1", 0, 1024 * 1024)) {
+            HttpResponse<String> read = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + any.port()
+                    + "/v1/documents")).header("Origin", "https://evil.example").build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertThat(read.statusCode()).as(read.body()).isEqualTo(403);
+            assertThat(read.body()).contains("admits none in local mode").doesNotContain("\"documents\"");
+            assertThat(http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + any.port()
+                    + "/v1/documents")).build(), HttpResponse.BodyHandlers.ofString()).statusCode()).as("curl")
+                    .isEqualTo(200);
+            try (Socket s = new Socket("127.0.0.1", any.port())) {
+                s.getOutputStream().write(("GET /v1/documents HTTP/1.1\r\nHost: evil.example:" + any.port()
+                        + "\r\nConnection: close\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+                assertThat(new String(s.getInputStream().readAllBytes(), StandardCharsets.UTF_8)).as("rebound name")
+                        .startsWith("HTTP/1.1 421");
+            }
+        }
+    }
 }

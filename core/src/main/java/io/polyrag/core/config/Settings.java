@@ -516,7 +516,8 @@ public final class Settings {
             "Origins a browser may call the API from, comma-separated (e.g. https://app.example.com); empty: CORS "
                     + "off (same origin only); * for any origin. In local mode (no API key) they are also the only "
                     + "other sites whose pages may write (others get 403), and their hosts the only names besides "
-                    + "localhost the server answers to (others get 421).");
+                    + "localhost the server answers to (others get 421); * admits none there (another site's page is "
+                    + "refused even a read).");
     public static final Setting<Integer> HTTP_SSE_HEARTBEAT_SECONDS = Setting.integer("http.sse.heartbeat.seconds",
             15, 1, 300, "Seconds between heartbeat comments on an idle event stream (/v1/events, a streamed answer of /v1/query or "
                     + "/v1/chat/completions waiting for the model), so proxies keep it.");
