@@ -61,16 +61,26 @@ public final class Keys {
     }
 
     /** What local mode (the data indexed with no key, by the command line, by {@code serve --watch}) holds. */
-    public record LocalData(int knowledgeBases, long documents, int sources) {
+    public record LocalData(int knowledgeBases, long documents, int sources, int jobs, boolean conversations) {
+        public LocalData(int knowledgeBases, long documents, int sources) {
+            this(knowledgeBases, documents, sources, 0, false);
+        }
+
+        /**
+         * Nothing a key would hide: no document, source, unfinished job (an upload of 300 files queued in local
+         * mode, none published yet, was "nothing", and its documents later hidden all the same) or conversation.
+         */
         public boolean empty() {
-            return documents == 0 && sources == 0;
+            return documents == 0 && sources == 0 && jobs == 0 && !conversations;
         }
 
         @Override
         public String toString() {
             return documents + (documents == 1 ? " document" : " documents") + " in " + knowledgeBases
                     + (knowledgeBases == 1 ? " knowledge base" : " knowledge bases") + (sources == 0 ? "" : ", "
-                    + sources + (sources == 1 ? " sync source" : " sync sources"));
+                    + sources + (sources == 1 ? " sync source" : " sync sources")) + (jobs == 0 ? "" : ", " + jobs
+                    + (jobs == 1 ? " unfinished job" : " unfinished jobs")) + (conversations ? ", conversations"
+                    : "");
         }
     }
 

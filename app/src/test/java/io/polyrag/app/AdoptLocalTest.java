@@ -221,4 +221,22 @@ class AdoptLocalTest {
         assertThat(Tenant.of("beta").namespace()).isEqualTo("beta/");
         assertThat(Tenant.adopting("beta").namespace()).isEmpty();
     }
+
+    /**
+     * Local mode's data not yet visible is hidden all the same: an upload queued (no document published yet) and a
+     * conversation. The first key without adopting warned of nothing.
+     */
+    @Test
+    void a_key_made_without_adopting_warns_of_queued_uploads_and_conversations_too() throws Exception {
+        polyrag = Polyrag.open(PolyragTest.config(tmp.resolve("data"), Map.of("ingest.workers", "0")));
+        Path staging = polyrag.uploads().newStagingDir();
+        Path f = Files.writeString(staging.resolve("f"), "Kiln notes.");
+        polyrag.uploads().submit(KnowledgeBase.of("kilns"), staging, List.of(new io.polyrag.app.api.ReceivedFile(
+                "kiln.txt", f)), true);
+        polyrag.as(io.polyrag.core.model.Tenant.LOCAL).conversations().append("talk", List.of(
+                new Conversations.Message("user", "hello")));
+        Keys.Created key = polyrag.keys().create("acme", null);
+        assertThat(key.warnings()).singleElement().asString().contains("1 unfinished job").contains("conversations")
+                .contains("--adopt-local");
+    }
 }
