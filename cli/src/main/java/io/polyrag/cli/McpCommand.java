@@ -18,6 +18,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicBoolean;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
@@ -104,8 +106,27 @@ final class McpCommand implements Callable<Integer> {
                     System.in, protocol, config));
             Polyrag p = polyrag;
             HttpFrontDoor r = rest;
-            Thread hook = new Thread(() -> close(mcp, r, p), "polyrag-mcp-shutdown");
+            // Once, whichever starts it (the end of the input, a signal, the exit's hook), the others waiting for it.
+            AtomicBoolean closing = new AtomicBoolean();
+            CountDownLatch closed = new CountDownLatch(1);
+            Runnable stop = () -> {
+                if (closing.compareAndSet(false, true)) {
+                    try {
+                        close(mcp, r, p);
+                    } finally {
+                        closed.countDown();
+                    }
+                } else {
+                    try {
+                        closed.await();
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                }
+            };
+            Thread hook = new Thread(stop, "polyrag-mcp-shutdown");
             Runtime.getRuntime().addShutdownHook(hook);
+            StopSignals.install(stop);
             if (!stdio) {
                 String host = config.get(Settings.MCP_HOST);
                 String where = "http://" + (host.contains(":") && !host.startsWith("[") ? "[" + host + "]" : host)
@@ -116,7 +137,7 @@ final class McpCommand implements Callable<Integer> {
                 err.flush();
             }
             mcp.await();
-            close(mcp, rest, polyrag);
+            stop.run();
             try {
                 Runtime.getRuntime().removeShutdownHook(hook);
             } catch (IllegalStateException e) {

@@ -32,6 +32,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
@@ -126,13 +127,24 @@ final class ServeCommand implements Callable<Integer> {
             throw cannotListen(config, e);
         }
         CountDownLatch stopped = new CountDownLatch(1);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            ServedUrl.delete(polyrag.dataDir());
-            polyrag.beginStop(); // the jobs wind down while the server drains its requests
-            server.close();
-            polyrag.close();
-            stopped.countDown();
-        }, "polyrag-shutdown"));
+        AtomicBoolean stopping = new AtomicBoolean();
+        Runnable stop = () -> {
+            if (!stopping.compareAndSet(false, true)) {
+                // Begun by a signal: the hook of the exit that follows waits for it, then lets the JVM go.
+                awaitQuietly(stopped);
+                return;
+            }
+            try {
+                ServedUrl.delete(polyrag.dataDir());
+                polyrag.beginStop(); // the jobs wind down while the server drains its requests
+                server.close();
+                polyrag.close();
+            } finally {
+                stopped.countDown();
+            }
+        };
+        Runtime.getRuntime().addShutdownHook(new Thread(stop, "polyrag-shutdown"));
+        StopSignals.install(stop);
         String host = config.get(Settings.HTTP_HOST);
         // An address a browser and a client can use: a wildcard answers on loopback, an IPv6 address in brackets.
         String shown = host.equals("0.0.0.0") || host.equals("::") ? "127.0.0.1" : host;
@@ -289,5 +301,13 @@ final class ServeCommand implements Callable<Integer> {
     static String tryLine(String base, boolean keysRequired) {
         return "curl " + (keysRequired ? "-H 'Authorization: Bearer KEY' " : "") + "'" + base
                 + "/v1/search?q=your+question'";
+    }
+
+    private static void awaitQuietly(CountDownLatch latch) {
+        try {
+            latch.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 }
