@@ -23,7 +23,8 @@ import java.util.concurrent.ExecutorService;
  * A cross-encoder run in-process: each (query, passage) pair is tokenised together and the model's relevance logit
  * is the score. Works with the usual Hugging Face exports ({@code model.onnx} and {@code tokenizer.json} in one
  * directory, inputs {@code input_ids}, {@code attention_mask} and optionally {@code token_type_ids} and
- * {@code position_ids}, output logits of shape [1, 1], or [1, 2] whose second column is "relevant").
+ * {@code position_ids}, output logits of shape [1, 1], or [1, 2] whose second column is "relevant": scored by the
+ * difference of the two, the log-odds of relevance).
  *
  * <p>Each pair is one model run on one thread, and the runs of a rerank are spread over the cores: every score is a
  * function of its pair alone (batching would pad pairs together and, for a quantised export, make a score depend on
@@ -106,9 +107,13 @@ public final class CrossEncoderReranker implements Reranker, AutoCloseable {
             tensors = inputs.tensors(env, enc);
             try (OrtSession.Result r = session.run(tensors)) {
                 Object value = r.get(0).getValue();
-                if (value instanceof float[][] logits && logits.length == 1 && logits[0].length >= 1
-                        && logits[0].length <= 2) {
-                    return logits[0][logits[0].length - 1];
+                if (value instanceof float[][] logits && logits.length == 1 && logits[0].length == 1) {
+                    return logits[0][0];
+                }
+                // A two-class head (monoBERT and its kin): only the difference means anything, the log-odds of
+                // "relevant". Its second column alone ranked (5, 6) above (-5, 3), a 0.73 above a 0.9997.
+                if (value instanceof float[][] logits && logits.length == 1 && logits[0].length == 2) {
+                    return (double) logits[0][1] - logits[0][0];
                 }
                 throw new ConfigException("the model in " + dir + " is not a cross-encoder: its first output is not "
                         + "a [1, 1] or [1, 2] relevance logit (it is " + describe(value) + ")");
