@@ -194,8 +194,9 @@ final class JobRunner implements AutoCloseable {
 
     /** A job the claim gave up on (failed): tell its readers, and release what it held. */
     private void gaveUp(JobStore.Claimed job) {
-        LOG.log(Level.ERROR, "job " + job.info().id() + " of tenant " + JobOutcome.tenantOf(job) + " failed: " + job.info().error());
-        metrics.jobEnded(job.info().kind(), JobStatus.FAILED, 0, 0);
+        LOG.log(job.info().status() == JobStatus.CANCELED ? Level.INFO : Level.ERROR, "job " + job.info().id() + " of tenant "
+                + JobOutcome.tenantOf(job) + " " + job.info().status().wireName() + ": " + job.info().error());
+        metrics.jobEnded(job.info().kind(), job.info().status(), 0, 0);
         changed.accept(job.info().id(), "finished");
         try {
             handlers.apply(job.info().kind()).ended(job);
@@ -231,6 +232,7 @@ final class JobRunner implements AutoCloseable {
             } catch (JobHandler.Yielded y) {
                 done = null;
             }
+            done = done == null && context.canceledByRequest ? context.latest : done; // canceled as it yielded: ends
             if (done == null || context.shutdown && !context.canceledByRequest) {
                 release(context, done == null ? "yielded to another tenant's job" : "stopped for shutdown");
                 return;

@@ -229,10 +229,10 @@ final class SyncJob implements JobHandler {
             }
             scan.listed += batch.size();
             scanBatch(scan, host, batch, gone);
-            if (!scan.stopped()) {
-                sources.markSourceItemsSeen(scan.payload.tenant(), scan.payload.source(),
-                        batch.keySet(),
-                        number);
+            // Still this run's (a heartbeat): a run paused past the stale timeout while another took the job over
+            // marked its batch with its own scan, and the new run deleted those items as not seen.
+            if (!scan.stopped() && scan.context.stillClaimed()) {
+                sources.markSourceItemsSeen(scan.payload.tenant(), scan.payload.source(), batch.keySet(), number);
             }
             scan.context.progress(scan.progress("scanning"));
         }

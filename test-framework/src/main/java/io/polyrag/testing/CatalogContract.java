@@ -643,6 +643,23 @@ public abstract class CatalogContract {
         assertThat(c.jobStore().jobs("t", 0, 2, "reindex")).extracting(JobInfo::id).containsExactly(kept);
     }
 
+    /**
+     * A job asked to cancel while it ran and then put back in the queue (a yield, a stop) ends canceled when claimed,
+     * instead of running another file (paid extraction included) before its next write reads the request.
+     */
+    @Test
+    void a_job_canceled_while_it_ran_and_then_requeued_ends_canceled_when_claimed() {
+        CatalogAndJobs c = open();
+        String id = c.jobStore().submit("ingest", "{}");
+        int attempt = c.jobStore().claim(Duration.ofMinutes(5), 3).orElseThrow().info().attempts();
+        assertThat(c.jobStore().cancel(id)).isTrue();
+        c.jobStore().release(id, attempt);
+        JobStore.Claimed again = c.jobStore().claim(Duration.ofMinutes(5), 3).orElseThrow();
+        assertThat(again.gaveUp()).as("nothing to run, only what it held to release").isTrue();
+        assertThat(again.info().status()).isEqualTo(JobStatus.CANCELED);
+        assertThat(c.jobStore().job(id).orElseThrow().status()).isEqualTo(JobStatus.CANCELED);
+    }
+
     /** Asking a running job to stop is not a sign of life: its heartbeat time stays as the worker left it. */
     @Test
     void a_cancel_request_leaves_a_running_jobs_heartbeat_alone() throws InterruptedException {

@@ -112,8 +112,9 @@ final class JdbcJobs implements JobStore {
                 int highWater;
                 int claimWater;
                 String stage;
+                boolean cancel;
                 try (PreparedStatement ps = c.prepareStatement("SELECT attempts, strikes, high_water, claim_water, "
-                        + "stage FROM jobs WHERE id = ?")) {
+                        + "stage, cancel_requested FROM jobs WHERE id = ?")) {
                     ps.setString(1, id);
                     try (ResultSet rs = ps.executeQuery()) {
                         rs.next();
@@ -122,7 +123,14 @@ final class JdbcJobs implements JobStore {
                         highWater = rs.getInt(3);
                         claimWater = rs.getInt(4);
                         stage = rs.getString(5);
+                        cancel = rs.getBoolean(6);
                     }
+                }
+                if (cancel) {
+                    // Asked to cancel while it ran and then put back (a yield, a stop): it ends, not runs another file.
+                    JdbcCatalog.update(c, "UPDATE jobs SET status = 'canceled', error = ?, updated_at = ? WHERE id = ?",
+                            "canceled by request; what was indexed before stays indexed", jdbc.now(), id);
+                    return Optional.of(new Claimed(read(c, id).orElseThrow(), payload(c, id), true));
                 }
                 if (attempts > 0 && highWater <= claimWater) {
                     strikes++;
