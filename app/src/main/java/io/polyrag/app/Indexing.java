@@ -18,8 +18,8 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 final class Indexing {
     private static final long FRESH_NANOS = 1_000_000_000L;
-    /** Jobs looked at: the newest, where queued and running ones are. */
-    private static final int RECENT_JOBS = 50;
+    /** Unfinished jobs looked at (the oldest first): more say no more than "many". */
+    private static final int UNFINISHED_JOBS = 200;
 
     /** One ingest job queued or running: its knowledge base (stored name; null: not known), what it has left. */
     private record Active(String knowledgeBase, long pending, boolean sync) {
@@ -62,7 +62,7 @@ final class Indexing {
 
     private List<Active> read(Tenant tenant) {
         List<Active> out = new ArrayList<>();
-        for (JobInfo j : jobs.jobs(tenant.id(), 0, RECENT_JOBS)) {
+        for (JobInfo j : jobs.unfinished(tenant.id(), UNFINISHED_JOBS)) {
             boolean unfinished = j.status() == JobStatus.QUEUED || j.status() == JobStatus.RUNNING;
             // Not a back-fill (searchable as it goes) nor a tuning (its counts are searches, not documents).
             if (unfinished && !j.kind().equals(Backfill.KIND) && !j.kind().equals(KbFusion.KIND)) {

@@ -660,6 +660,23 @@ public abstract class CatalogContract {
         assertThat(c.jobStore().job(id).orElseThrow().status()).isEqualTo(JobStatus.CANCELED);
     }
 
+    /** A tenant's queued and running jobs, however many finished ones are newer. */
+    @Test
+    void a_tenants_unfinished_jobs_are_listed_however_many_finished_ones_are_newer() {
+        CatalogAndJobs c = open();
+        String running = c.jobStore().submit("t", "upload", "{}", null, null, 0);
+        c.jobStore().claim(Duration.ofMinutes(5), 3);
+        for (int i = 0; i < 60; i++) {
+            String done = c.jobStore().submit("t", "sync", "{}", null, null, 0);
+            int attempt = c.jobStore().claim(Duration.ofMinutes(5), 3).orElseThrow().info().attempts();
+            c.jobStore().finish(done, attempt, JobStatus.SUCCEEDED, JobProgress.queued(), null);
+        }
+        String queued = c.jobStore().submit("t", "upload", "{}", null, null, 0);
+        c.jobStore().submit("other", "upload", "{}", null, null, 0);
+        assertThat(c.jobStore().unfinished("t", 10)).extracting(JobInfo::id).containsExactlyInAnyOrder(running, queued);
+        assertThat(c.jobStore().unfinished("t", 1)).hasSize(1);
+    }
+
     /** Asking a running job to stop is not a sign of life: its heartbeat time stays as the worker left it. */
     @Test
     void a_cancel_request_leaves_a_running_jobs_heartbeat_alone() throws InterruptedException {

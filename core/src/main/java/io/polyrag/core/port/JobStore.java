@@ -170,6 +170,12 @@ public interface JobStore {
     List<JobInfo> jobs(String tenant, int offset, int limit, String hidden);
 
     /**
+     * {@code tenant}'s queued and running jobs, oldest first, at most {@code limit}: however many finished ones are
+     * newer (a long upload beside frequent syncs fell out of the newest 50, and searches stopped saying it ran).
+     */
+    List<JobInfo> unfinished(String tenant, int limit);
+
+    /**
      * Marks a job finished with {@code status} (succeeded, partial or failed) and its final progress; {@code error}
      * is null on success. Durable when it returns. Only the claim {@code attempt} may finish the job.
      *

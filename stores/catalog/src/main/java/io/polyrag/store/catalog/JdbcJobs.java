@@ -474,4 +474,10 @@ final class JdbcJobs implements JobStore {
     public List<JobInfo> jobs(String tenant, int offset, int limit, String hidden) {
         return list(tenant, offset, limit, hidden);
     }
+
+    @Override
+    public List<JobInfo> unfinished(String tenant, int limit) {
+        return jdbc.tx("list unfinished jobs", c -> jobsOf(c, "SELECT " + INFO + " FROM jobs WHERE tenant = ? AND "
+                + "status IN ('queued', 'running') ORDER BY created_at, id LIMIT ?", tenant, limit));
+    }
 }
