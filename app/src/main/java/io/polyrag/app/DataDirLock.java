@@ -1,5 +1,6 @@
 package io.polyrag.app;
 
+import io.polyrag.core.ConfigException;
 import io.polyrag.core.StorageProblems;
 import io.polyrag.core.StoreException;
 import java.io.IOException;
@@ -8,7 +9,9 @@ import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
+import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.Set;
@@ -73,6 +76,16 @@ final class DataDirLock implements AutoCloseable {
             closeQuietly(ch);
             if (key != null) {
                 HELD.remove(key);
+            }
+            // A file where the folder should be, or on the way to it: the setting is wrong (exit 2, one line).
+            if (e instanceof FileAlreadyExistsException || e instanceof NotDirectoryException
+                    || String.valueOf(e.getMessage()).contains("Not a directory")) {
+                throw new ConfigException("data directory " + dataDir.toAbsolutePath() + " is not a folder (a file "
+                        + "is in its place or on its path): set --data-dir or POLYRAG_DATA_DIR to a folder");
+            }
+            if (String.valueOf(e.getMessage()).contains("No locks available")) {
+                throw new ConfigException("data directory " + dataDir.toAbsolutePath() + " is on a file system that "
+                        + "takes no locks (an NFS mount without its lock service?): put it on a local disk");
             }
             if (StorageProblems.kind(e) != StorageProblems.Kind.OTHER) {
                 throw StorageProblems.exception("data directory", dataDir.toAbsolutePath(), "be locked",

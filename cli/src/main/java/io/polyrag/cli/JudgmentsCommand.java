@@ -8,6 +8,7 @@ import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -69,6 +70,11 @@ final class JudgmentsCommand implements Callable<Integer> {
             if (file != null ? qrels != null || queries != null : qrels == null || queries == null) {
                 throw new CommandLine.ParameterException(spec.commandLine(), "give --file FILE (JSON), or "
                         + "--qrels FILE and --queries FILE (BEIR)");
+            }
+            for (Path given : Arrays.asList(file, qrels, queries)) {
+                if (given != null && Files.isDirectory(given)) {
+                    throw new CommandLine.ParameterException(spec.commandLine(), given + " is a folder: give a file");
+                }
             }
             List<JudgedQuery> in;
             if (file != null) {

@@ -9,8 +9,10 @@ import io.polyrag.core.QuotaExceededException;
 import io.polyrag.core.StorageProblems;
 import io.polyrag.core.StoreException;
 import io.polyrag.core.UnavailableException;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
+import java.nio.charset.CharacterCodingException;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.FileSystemException;
 import java.nio.file.NoSuchFileException;
@@ -62,8 +64,13 @@ public final class Main {
             // A file named on the command line that is missing or unreadable is bad usage, said in one line.
             case NoSuchFileException f -> USAGE;
             case AccessDeniedException f -> USAGE;
+            // A folder named where a file is wanted ("Is a directory"), a file that is not UTF-8 text.
+            case FileSystemException f -> USAGE;
+            case CharacterCodingException c -> USAGE;
             case UncheckedIOException u when u.getCause() instanceof NoSuchFileException
-                    || u.getCause() instanceof AccessDeniedException -> USAGE;
+                    || u.getCause() instanceof AccessDeniedException || u.getCause() instanceof CharacterCodingException
+                    || "Is a directory".equals(u.getCause().getMessage()) -> USAGE;
+            case IOException io when "Is a directory".equals(io.getMessage()) -> USAGE;
             default -> INTERNAL;
         };
     }
@@ -76,7 +83,8 @@ public final class Main {
         cl.setCaseInsensitiveEnumValuesAllowed(true);
         cl.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
             int code = exitCode(e);
-            String message = "polyrag: " + (code == USAGE && (e instanceof FileSystemException
+            String message = "polyrag: " + (e instanceof CharacterCodingException ? "a file given is not UTF-8 text "
+                    + "(" + e + "): save it as UTF-8" : code == USAGE && (e instanceof FileSystemException
                     || e instanceof UncheckedIOException) ? "cannot read " + fileOf(e) : e.getMessage());
             if (Logging.json()) {
                 // Under JSON logs the line that says why a command (a server) stopped is a JSON line too: a log

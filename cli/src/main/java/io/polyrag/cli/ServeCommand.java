@@ -200,6 +200,11 @@ final class ServeCommand implements Callable<Integer> {
                     + config.get(Settings.HTTP_PORT) + " (" + why + "): another program has that port; "
                     + "stop it, or choose another with --port or POLYRAG_HTTP_PORT");
         }
+        if (hasCause(e, BindException.class) && why.toLowerCase(Locale.ROOT).contains("permission denied")) {
+            return new ConfigException("cannot listen on " + config.get(Settings.HTTP_HOST) + ":"
+                    + config.get(Settings.HTTP_PORT) + " (" + why + "): ports below 1024 need root or the "
+                    + "CAP_NET_BIND_SERVICE capability; choose another with --port or POLYRAG_HTTP_PORT (8080)");
+        }
         if (hasCause(e, SocketException.class)) {
             // An address this machine does not have, or a host name that does not resolve: the setting is wrong.
             return new ConfigException("cannot listen on " + config.get(Settings.HTTP_HOST) + ":"

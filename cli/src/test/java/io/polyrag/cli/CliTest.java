@@ -286,6 +286,27 @@ class CliTest {
                 .as("an invalid glob is bad usage").isEqualTo(Main.USAGE);
     }
 
+    /** A file given as the data directory is bad usage in one line, not an internal error with a stack trace. */
+    @Test
+    void a_file_as_the_data_directory_is_bad_usage_in_one_line() throws IOException {
+        Path file = Files.writeString(tmp.resolve("notes.md"), "# Notes");
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int code = Main.run(new String[] {"--data-dir", file.toString(), "check"}, new PrintWriter(out, true),
+                new PrintWriter(err, true));
+        assertThat(code).as(err.toString()).isEqualTo(Main.USAGE);
+        assertThat(err.toString()).contains("is not a folder").doesNotContain("\tat ");
+        // Judgments in windows-1252, and a folder where a file is wanted: bad usage too, said in one line.
+        Path latin = Files.write(tmp.resolve("latin1.json"), "{\"judgments\": [{\"query\": \"caf\u00e9\"}]}"
+                .getBytes(java.nio.charset.Charset.forName("windows-1252")));
+        Run notUtf8 = run("judgments", "add", "default", "--file", latin.toString());
+        assertThat(notUtf8.code()).as(notUtf8.err()).isEqualTo(Main.USAGE);
+        assertThat(notUtf8.err()).contains("not UTF-8").doesNotContain("\tat ");
+        Run folder = run("judgments", "add", "default", "--file", tmp.toString());
+        assertThat(folder.code()).as(folder.err()).isEqualTo(Main.USAGE);
+        assertThat(folder.err()).doesNotContain("\tat ");
+    }
+
     @Test
     void check_reports_every_store_consistent_and_exits_0() {
         Run r = run("check");
