@@ -204,7 +204,7 @@ final class Auth {
         for (String header : Collections.list(ctx.req().getHeaders("X-Forwarded-For"))) {
             for (String a : header.split(",")) {
                 if (!a.isBlank()) {
-                    forwarded.add(a.strip());
+                    forwarded.add(withoutPort(a.strip()));
                 }
             }
         }
@@ -214,6 +214,19 @@ final class Auth {
             }
         }
         return forwarded.isEmpty() ? peer : forwarded.getFirst();
+    }
+
+    /**
+     * An address as some proxies forward it ({@code 203.0.113.9:51234}, {@code [2001:db8::1]:443}) without its
+     * port: with it, every connection was a client of its own, and a guesser's failures were never counted together.
+     */
+    static String withoutPort(String address) {
+        if (address.startsWith("[")) {
+            int close = address.indexOf(']');
+            return close < 0 ? address : address.substring(1, close);
+        }
+        int colon = address.indexOf(':');
+        return colon > 0 && address.indexOf(':', colon + 1) < 0 ? address.substring(0, colon) : address;
     }
 
     private boolean trusted(String address) {

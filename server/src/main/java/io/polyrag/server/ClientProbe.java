@@ -40,7 +40,12 @@ final class ClientProbe implements BooleanSupplier, AutoCloseable {
                     .getTransport();
             if (transport instanceof SocketChannel ch && !ch.isBlocking()) {
                 Selector selector = Selector.open();
-                ch.register(selector, SelectionKey.OP_READ);
+                try {
+                    ch.register(selector, SelectionKey.OP_READ);
+                } catch (IOException | RuntimeException e) {
+                    selector.close(); // a channel closed meanwhile: the selector's descriptors are not left open
+                    throw e;
+                }
                 return new ClientProbe(ch, selector);
             }
         } catch (IOException | RuntimeException e) {

@@ -507,6 +507,13 @@ class TenantIsolationTest {
                                     "127.0.0.1")).statusCode());
                 }
                 assertThat(attacker).containsExactly(401, 401, 429, 429);
+                // Forwarded with a port (Azure's gateway): one client, however many connections.
+                List<Integer> ported = new ArrayList<>();
+                for (int i = 0; i < 4; i++) {
+                    ported.add(send(HttpRequest.newBuilder(u).header("X-Api-Key", "prk_guess" + i)
+                            .header("X-Forwarded-For", "203.0.113.5:" + (40000 + i))).statusCode());
+                }
+                assertThat(ported).containsExactly(401, 401, 429, 429);
                 assertThat(send(HttpRequest.newBuilder(u).header("X-Api-Key", "prk_typo")
                         .header("X-Forwarded-For", "198.51.100.8")).statusCode())
                         .as("another client behind the same proxy is not the attacker").isEqualTo(401);
