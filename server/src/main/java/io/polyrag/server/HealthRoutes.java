@@ -83,9 +83,30 @@ final class HealthRoutes {
                 .response(200, "the report", AdminWire.Check.class);
     }
 
+    /** How long a readiness verdict answers every probe: the route needs no key, and each verdict reads every store. */
+    private static final long READY_FRESH_NANOS = 1_000_000_000L;
+    private final Object readyLock = new Object();
+    private long readyAt;
+    private List<String> readyProblems;
+
+    /**
+     * The readiness verdict, worked out at most once a second and once at a time, every caller meanwhile sharing
+     * it: each one reads every store and runs the embedding model, and a few hundred unauthenticated calls a second
+     * took the CPU and the store pools searches need.
+     */
+    private List<String> readiness() {
+        synchronized (readyLock) {
+            if (readyProblems == null || System.nanoTime() - readyAt > READY_FRESH_NANOS) {
+                readyProblems = polyrag.admin().readiness();
+                readyAt = System.nanoTime();
+            }
+            return readyProblems;
+        }
+    }
+
     /** 200 when every store and model answers and agrees with the catalog; 503 naming what does not, and the fix. */
     private void ready(Context ctx) {
-        List<String> problems = polyrag.admin().readiness();
+        List<String> problems = readiness();
         ctx.status(problems.isEmpty() ? 200 : 503).json(AdminWire.ready(shown(problems)));
     }
 
