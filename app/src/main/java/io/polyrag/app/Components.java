@@ -186,7 +186,7 @@ final class Components implements AutoCloseable {
             // minutes while the provider was in trouble).
             LlmClient quick = llm == null ? null : usage.meter().metered(tracing.traced(track(Providers.find(
                     LlmProvider.class, config.get(Settings.LLM_PROVIDER), Settings.LLM_PROVIDER).open(
-                            new ProviderContext(config.with(Settings.LLM_MAX_RETRIES, 0), context.dataDir())))));
+                            new ProviderContext(quick(config), context.dataDir())))));
             int hops = config.get(Settings.GRAPH_MAX_HOPS);
             if (config.get(Settings.GRAPH_ENABLED)) {
                 GraphStore gs = track(Providers.find(GraphStoreProvider.class, config.get(Settings.GRAPH_BACKEND),
@@ -337,7 +337,18 @@ final class Components implements AutoCloseable {
         // Called once, as the other best-effort steps: a rerank API in trouble (503 with Retry-After, a stall) held
         // every search for the answer's retries, minutes.
         return Providers.find(RerankerProvider.class, name, Settings.RERANK_PROVIDER).open(new ProviderContext(
-                config.with(Settings.LLM_MAX_RETRIES, 0), context.dataDir()));
+                quick(config), context.dataDir()));
+    }
+
+    /**
+     * The settings of a search's best-effort model calls: no retries, and no longer than a retriever may take
+     * (POLYRAG_SEARCH_TIMEOUT_MS, whole seconds up): a rerank API or a model that took the call and stalled held every
+     * search for the answer's 60 s, twice over with the body's own wait, before it fell back.
+     */
+    static Config quick(Config config) {
+        int seconds = (int) Math.max(1, Math.min(config.get(Settings.LLM_TIMEOUT_SECONDS),
+                (config.get(Settings.SEARCH_TIMEOUT_MS) + 999L) / 1000));
+        return config.with(Settings.LLM_MAX_RETRIES, 0).with(Settings.LLM_TIMEOUT_SECONDS, seconds);
     }
 
     /**

@@ -48,6 +48,15 @@ class BestEffortModelStepsTest {
                 out.write(reply);
             }
         });
+        model.createContext("/stall", ex -> {
+            ex.getRequestBody().readAllBytes();
+            try {
+                Thread.sleep(16_000); // takes the call and answers nothing for longer than the bound below
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            ex.close();
+        });
         model.createContext("/rerank", ex -> {
             ex.getRequestBody().readAllBytes();
             rerankCalls.incrementAndGet();
@@ -55,6 +64,8 @@ class BestEffortModelStepsTest {
             ex.sendResponseHeaders(503, -1);
             ex.close();
         });
+        // The stalled call's handler sleeps on its own thread: stopping the server does not wait for it.
+        model.setExecutor(java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor());
         model.start();
     }
 
@@ -73,6 +84,24 @@ class BestEffortModelStepsTest {
             assertThat(r.hits()).isNotEmpty();
             assertThat(rerankCalls).as("once, not 1 + 3 retries").hasValue(1);
             assertThat(System.nanoTime() - start).as("no Retry-After waits").isLessThan(1_900_000_000L);
+        }
+    }
+
+    /**
+     * A rerank API that takes the call and stalls is given no longer than a retriever (POLYRAG_SEARCH_TIMEOUT_MS),
+     * not the answer's 60 s: the search falls back to the fused order and says so.
+     */
+    @Test
+    void a_stalled_rerank_api_is_given_no_longer_than_a_retriever() {
+        try (Polyrag p = Polyrag.open(PolyragTest.config(tmp.resolve("data"), Map.of("vector.enabled", "false",
+                "search.timeout.ms", "1000", "rerank.provider", "http", "rerank.url", url() + "/stall")))) {
+            p.ingest().text(new TextIngest("Owls hunt at night.", "Owls", null, null, null));
+            long start = System.nanoTime();
+            var r = p.search().run(SearchRequest.of("owls", 3));
+            assertThat(r.hits()).isNotEmpty();
+            assertThat(r.warnings()).anySatisfy(w -> assertThat(w).containsIgnoringCase("rerank"));
+            assertThat(System.nanoTime() - start).as("about the search timeout, not a minute")
+                    .isLessThan(15_000_000_000L);
         }
     }
 
