@@ -186,7 +186,12 @@ final class Components implements AutoCloseable {
             // minutes while the provider was in trouble).
             LlmClient quick = llm == null ? null : usage.meter().metered(tracing.traced(track(Providers.find(
                     LlmProvider.class, config.get(Settings.LLM_PROVIDER), Settings.LLM_PROVIDER).open(
-                            new ProviderContext(quick(config), context.dataDir())))));
+                            new ProviderContext(config.with(Settings.LLM_MAX_RETRIES, 0), context.dataDir())))));
+            // The steps inside a search (reranking, expansion, text-to-Cypher) get no longer than a retriever; a
+            // follow-up's condensing and the router, before it, keep the model's own timeout (a slow local model).
+            LlmClient inSearch = llm == null ? null : usage.meter().metered(tracing.traced(track(Providers.find(
+                    LlmProvider.class, config.get(Settings.LLM_PROVIDER), Settings.LLM_PROVIDER).open(
+                            new ProviderContext(inSearch(config), context.dataDir())))));
             int hops = config.get(Settings.GRAPH_MAX_HOPS);
             if (config.get(Settings.GRAPH_ENABLED)) {
                 GraphStore gs = track(Providers.find(GraphStoreProvider.class, config.get(Settings.GRAPH_BACKEND),
@@ -202,7 +207,7 @@ final class Components implements AutoCloseable {
                         throw new ConfigException("POLYRAG_GRAPH_TEXT2CYPHER=true needs a language "
                                 + "model: set POLYRAG_LLM_PROVIDER (and its URL and model), or turn it off");
                     }
-                    retrievers.add(tracing.traced(metrics.timed(new Text2CypherRetriever(walk, gs, quick)),
+                    retrievers.add(tracing.traced(metrics.timed(new Text2CypherRetriever(walk, gs, inSearch)),
                             config.get(Settings.GRAPH_BACKEND)));
                 } else {
                     retrievers.add(tracing.traced(metrics.timed(walk), config.get(Settings.GRAPH_BACKEND)));
@@ -259,12 +264,12 @@ final class Components implements AutoCloseable {
                     config.get(Settings.FIGURES_FILE_MAX_MB) * 1024L * 1024L, config.get(Settings.FIGURES_INGEST_MAX),
                     config.get(Settings.FIGURES_INGEST_MAX_MB) * 1024L * 1024L,
                     config.get(Settings.INGEST_PARSE_TIMEOUT_SECONDS) * 1000L));
-            Reranker reranker = reranker(config, context, quick);
+            Reranker reranker = reranker(config, context, inSearch);
             if (reranker instanceof AutoCloseable closeable) {
                 track(closeable);
             }
             this.searcher = track(new HybridSearcher(retrievers, catalog, searchOptions(config), reranker,
-                    expander(config, quick)));
+                    expander(config, inSearch)));
             searcher.figures(config.get(Settings.FIGURES_MAX));
             searcher.legsThrough(legs -> tracing.carrying(UsageMeter.carrying(legs)));
             searcher.observe(new SearchLog(config.get(Settings.SLOW_SEARCH_MS), tracing));
@@ -337,15 +342,15 @@ final class Components implements AutoCloseable {
         // Called once, as the other best-effort steps: a rerank API in trouble (503 with Retry-After, a stall) held
         // every search for the answer's retries, minutes.
         return Providers.find(RerankerProvider.class, name, Settings.RERANK_PROVIDER).open(new ProviderContext(
-                quick(config), context.dataDir()));
+                inSearch(config), context.dataDir()));
     }
 
     /**
-     * The settings of a search's best-effort model calls: no retries, and no longer than a retriever may take
-     * (POLYRAG_SEARCH_TIMEOUT_MS, whole seconds up): a rerank API or a model that took the call and stalled held every
-     * search for the answer's 60 s, twice over with the body's own wait, before it fell back.
+     * The settings of the model calls inside a search (reranking, expansion, text-to-Cypher): no retries, and no
+     * longer than a retriever may take (POLYRAG_SEARCH_TIMEOUT_MS, whole seconds up): a rerank API or a model that
+     * took the call and stalled held every search for the answer's 60 s, twice over with the body's own wait.
      */
-    static Config quick(Config config) {
+    static Config inSearch(Config config) {
         int seconds = (int) Math.max(1, Math.min(config.get(Settings.LLM_TIMEOUT_SECONDS),
                 (config.get(Settings.SEARCH_TIMEOUT_MS) + 999L) / 1000));
         return config.with(Settings.LLM_MAX_RETRIES, 0).with(Settings.LLM_TIMEOUT_SECONDS, seconds);

@@ -281,7 +281,8 @@ public final class Polyrag implements AutoCloseable {
         List<KnowledgeBaseInfo> kbs = catalog.knowledgeBases("").stream()
                 .flatMap(n -> catalog.knowledgeBase(n).stream()).filter(k -> k.documents() > 0).toList();
         return new Keys.LocalData(kbs.size(), kbs.stream().mapToLong(KnowledgeBaseInfo::documents)
-                .sum(), catalog.sourceStore().sources("").size(), catalog.jobStore().pending("").jobs(),
+                .sum(), catalog.sourceStore().sources("").size(), (int) catalog.jobStore().unfinished("", 1000)
+                .stream().filter(j -> !j.kind().equals(Backfill.KIND)).count(), // the operator's, as local mode
                 !catalog.conversationStore().conversations("", 0, 1).isEmpty());
     }
 

@@ -7,6 +7,7 @@ import io.polyrag.core.model.IngestReport;
 import io.polyrag.core.model.Ids;
 import io.polyrag.core.model.ItemError;
 import io.polyrag.core.model.JobProgress;
+import io.polyrag.core.model.JobStatus;
 import io.polyrag.core.model.KnowledgeBase;
 import io.polyrag.core.model.Source;
 import io.polyrag.core.model.SourceItem;
@@ -166,6 +167,10 @@ final class SyncJob implements JobHandler {
             return scan.progress("done");
         }
         if (scan.yielded) {
+            if (scan.context.canceled()) {
+                // Canceled as it yielded: it ends, and counts as a scan, or the scheduler queued a fresh one at once.
+                sources.sourceScanned(p.tenant(), p.source(), Instant.now(), null);
+            }
             throw new Yielded();
         }
         deleteMissing(scan, listing, number, gone);
@@ -535,8 +540,9 @@ final class SyncJob implements JobHandler {
         Payload p = Sources.JSON.readValue(job.payload(), Payload.class);
         if (job.gaveUp()) {
             // Counted as its scan: else the scheduler queued a fresh sync, and the process went down again, for good.
-            sources.sourceScanned(p.tenant(), p.source(), Instant.now(), "the sync was given up: "
-                    + job.info().error());
+            // A cancel found as it was claimed again is a user's choice, no error of the source's.
+            sources.sourceScanned(p.tenant(), p.source(), Instant.now(), job.info().status() == JobStatus.CANCELED
+                    ? null : "the sync was given up: " + job.info().error());
         }
         ended.accept(p.tenant() + "/" + p.source());
     }

@@ -239,4 +239,12 @@ class AdoptLocalTest {
         assertThat(key.warnings()).singleElement().asString().contains("1 unfinished job").contains("conversations")
                 .contains("--adopt-local");
     }
+
+    /** The operator's back-fill runs as local mode but is no data of local mode's: a key made meanwhile warns of none. */
+    @Test
+    void an_operators_backfill_is_no_local_data_to_warn_of() throws Exception {
+        polyrag = Polyrag.open(PolyragTest.config(tmp.resolve("data"), Map.of("ingest.workers", "0")));
+        polyrag.admin().reindex(null, false);
+        assertThat(polyrag.keys().create("acme", null).warnings()).isEmpty();
+    }
 }

@@ -39,8 +39,14 @@ public final class Main {
     /** The file a file-system failure names (a missing input), for a one-line message. */
     private static String fileOf(Exception e) {
         Throwable t = e instanceof UncheckedIOException u ? u.getCause() : e;
-        return t instanceof FileSystemException f ? f.getFile() + (f.getReason() == null ? ""
-                : " (" + f.getReason() + ")") + ": no such file, or not readable" : String.valueOf(t.getMessage());
+        if (t instanceof FileSystemException f) {
+            return f.getFile() + (f.getReason() == null ? "" : " (" + f.getReason() + ")")
+                    + ": no such file, or not readable";
+        }
+        // "cannot read X" around a bare "Is a directory": the file is in the outer message only.
+        return e instanceof UncheckedIOException u && u.getMessage() != null && !u.getMessage().equals(String.valueOf(
+                t)) ? u.getMessage().replaceFirst("^cannot read ", "") + " (" + t.getMessage() + ")"
+                : String.valueOf(t.getMessage());
     }
 
     /** The exit code of a command that threw {@code e}: 2 bad usage, 3 unavailable (try again later), 4 internal. */
@@ -85,7 +91,8 @@ public final class Main {
             int code = exitCode(e);
             String message = "polyrag: " + (e instanceof CharacterCodingException ? "a file given is not UTF-8 text "
                     + "(" + e + "): save it as UTF-8" : code == USAGE && (e instanceof FileSystemException
-                    || e instanceof UncheckedIOException) ? "cannot read " + fileOf(e) : e.getMessage());
+                    || e instanceof UncheckedIOException) ? "cannot read " + fileOf(e) : e.getMessage()
+                    + ("Is a directory".equals(e.getMessage()) ? ": a folder was given where a file is wanted" : ""));
             if (Logging.json()) {
                 // Under JSON logs the line that says why a command (a server) stopped is a JSON line too: a log
                 // shipper reading standard error dropped the one line an operator needed.

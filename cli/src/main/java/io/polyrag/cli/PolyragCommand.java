@@ -6,6 +6,7 @@ import io.polyrag.core.config.Config;
 import io.polyrag.core.config.Settings;
 import io.polyrag.core.fs.Globs;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -117,12 +118,28 @@ public final class PolyragCommand implements Runnable {
     }
 
     /**
-     * Globs as given, checked: one an option each (a comma belongs to the glob: {@code *.{md,txt}} split at it
-     * matched nothing).
+     * Globs as given, checked: repeated, or comma-separated outside braces and brackets ({@code *.md,*.txt} is two,
+     * {@code *.{md,txt}} one: split at its comma it matched nothing).
      */
     static List<String> globs(List<String> values) {
-        return values == null ? List.of() : Globs.checked(values.stream().map(String::strip).filter(s -> !s.isEmpty())
-                .toList(), "include/exclude");
+        List<String> out = new ArrayList<>();
+        for (String v : values == null ? List.<String>of() : values) {
+            int depth = 0;
+            int from = 0;
+            for (int i = 0; i <= v.length(); i++) {
+                char c = i < v.length() ? v.charAt(i) : ',';
+                depth += c == '{' || c == '[' ? 1 : c == '}' || c == ']' ? -1 : 0;
+                if (c == ',' && (depth <= 0 || i == v.length())) { // the end takes the rest, braces unclosed or not
+                    String g = v.substring(from, i).strip();
+                    if (!g.isEmpty()) {
+                        out.add(g);
+                    }
+                    from = i + 1;
+                    depth = 0;
+                }
+            }
+        }
+        return Globs.checked(out, "include/exclude");
     }
 
     static List<String> split(List<String> values) {

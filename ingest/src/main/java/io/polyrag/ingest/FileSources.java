@@ -58,12 +58,17 @@ public final class FileSources {
      */
     public static Listing list(List<Path> paths, List<String> includes, List<String> excludes,
             Predicate<String> acceptsName, Confinement confinement, List<Path> unwalked) {
-        Set<Path> skip = new HashSet<>();
+        // Each folder by its path as written and by its file key (device and inode): a root given through a link
+        // spells the folder another way as the walk meets it.
+        Set<Object> skip = new HashSet<>();
         for (Path u : unwalked) {
             Path abs = u.toAbsolutePath().normalize();
             skip.add(abs);
             try {
-                skip.add(abs.toRealPath());
+                Object key = Files.readAttributes(abs, BasicFileAttributes.class).fileKey();
+                if (key != null) {
+                    skip.add(key);
+                }
             } catch (IOException e) {
                 // not there (yet): its written form is all there is to compare
             }
@@ -79,7 +84,10 @@ public final class FileSources {
             } else if (confinement.refusal(abs).isPresent()) {
                 errors.add(new ItemError(p.toString(), confinement.refusal(abs).get()));
             } else if (Files.isDirectory(abs)) {
-                walk(abs, globs, acceptsName, new Found(inputs, errors, skipped, skip), confinement);
+                // A folder given by a link is walked where the link leads: a walk does not follow the link it
+                // starts from, and 'polyrag ingest ~/notes' (a link) found nothing at all.
+                walk(Files.isSymbolicLink(abs) ? realOr(abs) : abs, globs, acceptsName, new Found(inputs, errors,
+                        skipped, skip), confinement);
             } else if (Files.isRegularFile(abs)) {
                 inputs.add(input(abs, abs.getFileName().toString(), confinement));
             } else {
@@ -89,8 +97,16 @@ public final class FileSources {
         return new Listing(inputs, skipped[0], errors);
     }
 
+    private static Path realOr(Path path) {
+        try {
+            return path.toRealPath();
+        } catch (IOException e) {
+            return path;
+        }
+    }
+
     /** What a walk adds to, and the folders it never enters. */
-    private record Found(List<IngestInput> inputs, List<ItemError> errors, int[] skipped, Set<Path> unwalked) {
+    private record Found(List<IngestInput> inputs, List<ItemError> errors, int[] skipped, Set<Object> unwalked) {
     }
 
     private static void walk(Path root, Globs globs, Predicate<String> acceptsName, Found into,
@@ -105,6 +121,7 @@ public final class FileSources {
                 public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) {
                     return !dir.equals(root) && dir.getFileName().toString().startsWith(".")
                             || into.unwalked().contains(dir.toAbsolutePath().normalize())
+                            || attrs.fileKey() != null && into.unwalked().contains(attrs.fileKey())
                             ? FileVisitResult.SKIP_SUBTREE : FileVisitResult.CONTINUE;
                 }
 

@@ -247,9 +247,7 @@ public final class StructuredChunker implements Chunker {
     private void cutWord(String text, int start, int end, List<Span> out, int limit) {
         String word = text.substring(start, end);
         BreakIterator words = BreakIterator.getWordInstance(Locale.ROOT);
-        words.setText(word);
         BreakIterator characters = BreakIterator.getCharacterInstance(Locale.ROOT);
-        characters.setText(word);
         int from = 0;
         while (from < word.length()) {
             int to = Math.min(word.length(), from + limit);
@@ -259,19 +257,28 @@ public final class StructuredChunker implements Chunker {
                 n = counter.count(word.substring(from, to));
             }
             if (to < word.length()) {
-                int at = boundaryAtOrBefore(words, to);
+                // The rules read a window round the piece only: over the whole run, the word rules walked a run of
+                // digits to its end and back for every piece (a 2 MB line took minutes).
+                int windowEnd = Math.min(word.length(), to + BOUNDARY_CONTEXT);
+                String window = word.substring(from, windowEnd);
+                words.setText(window);
+                characters.setText(window);
+                int cut = to - from;
+                int at = boundaryAtOrBefore(words, cut);
                 // The word rules keep no emoji sequence whole: a word boundary must be a character's too.
-                if (at <= from + (to - from) / 2 || !characters.isBoundary(at)) {
-                    at = boundaryAtOrBefore(characters, to);
+                if (at <= cut / 2 || !characters.isBoundary(at)) {
+                    at = boundaryAtOrBefore(characters, cut);
                 }
-                if (at <= from) {
+                if (at <= 0) {
                     // One character longer than the guess (an emoji family is 11 chars): whole if it fits.
-                    int next = characters.following(from);
-                    at = next != BreakIterator.DONE && counter.count(word.substring(from, next)) <= limit ? next
-                            : Character.isHighSurrogate(word.charAt(to - 1)) && to - from > 1 ? to - 1 : to;
+                    int next = characters.following(0);
+                    // (the window's end is a boundary only where the run ends there)
+                    at = next != BreakIterator.DONE && (next < window.length() || windowEnd == word.length())
+                            && counter.count(window.substring(0, next)) <= limit ? next
+                            : Character.isHighSurrogate(word.charAt(to - 1)) && cut > 1 ? cut - 1 : cut;
                 }
-                if (at > from && at != to) {
-                    to = at;
+                if (at > 0 && at != cut) {
+                    to = from + at;
                     n = counter.count(word.substring(from, to));
                 }
             }
@@ -279,6 +286,9 @@ public final class StructuredChunker implements Chunker {
             from = to;
         }
     }
+
+    /** Characters past a cut the boundary rules may read (a grapheme or a word's end beyond it). */
+    private static final int BOUNDARY_CONTEXT = 64;
 
     private static int boundaryAtOrBefore(BreakIterator boundaries, int offset) {
         return boundaries.isBoundary(offset) ? offset : boundaries.preceding(offset);

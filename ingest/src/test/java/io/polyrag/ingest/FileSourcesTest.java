@@ -60,4 +60,26 @@ class FileSourcesTest {
                 "nope: no such file or directory"));
         assertThat(new String(l.inputs().getFirst().content().read())).isEqualTo("not really");
     }
+
+    /**
+     * polyrag's own folders are never walked, whichever way the walk spells them: a root given through a link meets
+     * the data directory under the link's name.
+     */
+    @Test
+    void the_data_directory_is_not_walked_even_through_a_link() throws IOException {
+        Path data = Files.createDirectories(root.resolve("docs/data/blobs/x"));
+        Files.writeString(data.resolve("meta.md"), "# another tenant's file name");
+        Path link = Files.createSymbolicLink(root.getParent().resolve(root.getFileName() + "-link"), root);
+        try {
+            for (Path given : List.of(root, link)) {
+                FileSources.Listing l = FileSources.list(List.of(given), List.of(), List.of(),
+                        FileSourcesTest::textTypes, io.polyrag.core.fs.Confinement.NONE, List.of(root.resolve(
+                                "docs/data")));
+                assertThat(l.inputs()).extracting(IngestInput::name).as("walked as %s", given)
+                        .contains("docs/guide.md").noneMatch(n -> n.contains("data/"));
+            }
+        } finally {
+            Files.delete(link);
+        }
+    }
 }

@@ -300,6 +300,10 @@ class StructuredChunkerTest {
                 }
             }
         }
+        // A run of digits two million long: each cut reads a window round itself, not the run to its end and back.
+        String digits = "3141592653".repeat(200_000);
+        org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(java.time.Duration.ofSeconds(20), () ->
+                assertThat(new StructuredChunker(perChar, 300, 0).chunk(doc(prose(digits)))).hasSizeGreaterThan(6000));
     }
 
     @Test

@@ -240,6 +240,11 @@ class TextFormatsParserTest {
             assertThat(b.headingPath()).containsExactly("Install");
         });
         assertThat(sections.text()).doesNotContain("Site");
+        // A theme wrapping the whole page in a section (Read the Docs) keeps its footer out.
+        ParsedDocument rtd = parse("rtd.html", "<html><body><section class=\"wy-nav-content-wrap\"><h1>Tides</h1>"
+                + "<p>High water at noon.</p><footer>Built with Sphinx using a theme provided by Read the Docs."
+                + "</footer></section></body></html>");
+        assertThat(rtd.text()).contains("High water at noon").doesNotContain("Built with");
         ParsedDocument app = parse("app.html", "<html><body><app-root><h1>Setup</h1><p>Step one.</p><pre>  a\n    b"
                 + "</pre><a href=\"/x\"><div><h3>Card</h3><p>Card text.</p></div></a></app-root></body></html>");
         assertThat(app.blocks()).anySatisfy(b -> {

@@ -10,6 +10,7 @@ import io.polyrag.app.wire.IngestWire;
 import io.polyrag.core.InvalidInputException;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.locks.ReentrantLock;
 
 /** {@code /health}, {@code /ready}, the store check {@code /v1/admin/check} and the back-fill {@code /v1/admin/reindex}. */
 final class HealthRoutes {
@@ -85,22 +86,36 @@ final class HealthRoutes {
 
     /** How long a readiness verdict answers every probe: the route needs no key, and each verdict reads every store. */
     private static final long READY_FRESH_NANOS = 1_000_000_000L;
-    private final Object readyLock = new Object();
-    private long readyAt;
-    private List<String> readyProblems;
+    private final ReentrantLock readyLock = new ReentrantLock();
+    private volatile long readyAt;
+    private volatile List<String> readyProblems;
 
     /**
-     * The readiness verdict, worked out at most once a second and once at a time, every caller meanwhile sharing
-     * it: each one reads every store and runs the embedding model, and a few hundred unauthenticated calls a second
-     * took the CPU and the store pools searches need.
+     * The readiness verdict, worked out at most once a second and once at a time: each one reads every store and
+     * runs the embedding model, and a few hundred unauthenticated calls a second took the CPU and the store pools
+     * searches need. A probe that finds it being worked out (a store slow to answer) takes the last verdict; only
+     * the first ever waits. A lock, not a monitor: a virtual thread blocked in a monitor pins its carrier (JDK 21),
+     * and a few probes waiting on a store's timeout stalled every request.
      */
     private List<String> readiness() {
-        synchronized (readyLock) {
+        List<String> last = readyProblems;
+        if (last != null && System.nanoTime() - readyAt <= READY_FRESH_NANOS) {
+            return last;
+        }
+        if (last != null && !readyLock.tryLock()) {
+            return last;
+        }
+        if (last == null) {
+            readyLock.lock();
+        }
+        try {
             if (readyProblems == null || System.nanoTime() - readyAt > READY_FRESH_NANOS) {
                 readyProblems = polyrag.admin().readiness();
                 readyAt = System.nanoTime();
             }
             return readyProblems;
+        } finally {
+            readyLock.unlock();
         }
     }
 

@@ -240,8 +240,8 @@ public final class Settings {
     public static final Setting<Integer> LLM_TIMEOUT_SECONDS = Setting.integer("llm.timeout.seconds", 60, 1, 600,
             "Time one chat call may take before it is abandoned (and retried, as a transient failure); for a "
             + "streamed call, the longest silence between two of its lines (the whole stream may run longer), "
-            + "retried only before its first line. A search's best-effort calls (expansion, condensing, reranking, "
-            + "the router) get no more than POLYRAG_SEARCH_TIMEOUT_MS.");
+            + "retried only before its first line. The calls inside a search (reranking, expansion, text-to-Cypher) "
+            + "get no more than POLYRAG_SEARCH_TIMEOUT_MS.");
     public static final Setting<Integer> LLM_MAX_RETRIES = Setting.integer("llm.max.retries", 3, 0, 10,
             "Retries of a transient failure (429, 5xx, timeout, dropped connection) of answers and extraction; other "
                     + "errors are not retried, and a search's best-effort steps (condensing, expansion, reranking by "
