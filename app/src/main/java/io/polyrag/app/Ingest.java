@@ -90,7 +90,7 @@ public final class Ingest {
     public IngestEstimate estimate(PathIngest request) {
         FileSources.Listing listing = list(request);
         IngestEstimate e = ingest.pipeline().estimate(listing.inputs(), Scope.bind(tenant, request.knowledgeBase())
-                .storageName());
+                .storageName(), () -> false);
         if (request.skipGraph()) {
             e = new IngestEstimate(e.documents(), e.chunks(), e.chunkTokens(), "none", 0, 0, 0, e.errors(),
                     e.contextCalls(), e.contextInputTokens(), e.contextOutputTokens());

@@ -112,7 +112,7 @@ final class UploadJob implements JobHandler {
         } else if (!p.skipGraph() && ingest.spendsTokens()) {
             context.progress(JobOutcome.cumulative(earlier, JobProgress.at("estimating").total(inputs.size())
                     .build()));
-            IngestEstimate e = ingest.pipeline().estimate(inputs);
+            IngestEstimate e = ingest.pipeline().estimate(inputs, null, new Stop(context));
             calls = e.extractionCalls();
             tokens = e.extractionInputTokens() + e.extractionOutputTokens();
         }

@@ -14,6 +14,7 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.BooleanSupplier;
 
 /**
  * What an ingest would cost, without writing anything or calling a model: the inputs are read, parsed and chunked,
@@ -39,9 +40,9 @@ final class IngestEstimator {
 
     /**
      * What ingesting {@code inputs} into {@code kb} would cost (its stored name; null when not known: every chunk
-     * context then counts as not cached).
+     * context then counts as not cached), up to the input at which {@code stop} says so.
      */
-    IngestEstimate estimate(List<IngestInput> inputs, String kb) {
+    IngestEstimate estimate(List<IngestInput> inputs, String kb, BooleanSupplier stop) {
         long documents = 0;
         long chunks = 0;
         long tokens = 0;
@@ -49,6 +50,11 @@ final class IngestEstimator {
         long[] context = new long[3];
         List<ItemError> errors = new ArrayList<>();
         for (IngestInput input : inputs) {
+            // A cancel, a stop or a yield is not kept waiting for every file to be parsed (and OCR'd): what is
+            // estimated so far is the estimate.
+            if (stop.getAsBoolean()) {
+                break;
+            }
             try {
                 if (input.size() > maxFileBytes) {
                     throw tooLarge(input, input.size(), maxFileBytes); // as listed, not read whole first

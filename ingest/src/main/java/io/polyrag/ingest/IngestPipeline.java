@@ -101,7 +101,6 @@ public final class IngestPipeline {
 
     /**
      * Choices for one ingest.
-     *
      * @param skipGraph index without extracting entities and relations (the graph and RDF stores get nothing)
      * @param tokenBudget most language-model tokens extraction may spend in this ingest; 0 means no limit, a
      *     negative number none at all (a tenant's daily allowance spent)
@@ -134,7 +133,6 @@ public final class IngestPipeline {
 
     /**
      * Where figures go and how many an ingest keeps.
-     *
      * @param blobs the store that keeps their images (with the documents' originals)
      * @param defaultMode the mode of an ingest that does not say
      * @param perFile most figures kept from one file
@@ -383,13 +381,13 @@ public final class IngestPipeline {
 
     /** What extracting from {@code inputs} would cost: read, parsed and chunked, nothing written or called. */
     public IngestEstimate estimate(List<IngestInput> inputs) {
-        return estimate(inputs, null);
+        return estimate(inputs, null, () -> false);
     }
 
-    /** Like {@link #estimate(List)}, into {@code kb} (its stored name; null: every chunk context uncached). */
-    public IngestEstimate estimate(List<IngestInput> inputs, String kb) {
+    /** Like {@link #estimate(List)}, into {@code kb} (stored name; null: contexts uncached), until {@code stop}. */
+    public IngestEstimate estimate(List<IngestInput> inputs, String kb, BooleanSupplier stop) {
         return new IngestEstimator(parser, chunker, stores.needsGraph() ? extractor : null, contextualizer,
-                options.maxFileBytes()).estimate(inputs, kb);
+                options.maxFileBytes()).estimate(inputs, kb, stop);
     }
 
     /**
@@ -502,10 +500,12 @@ public final class IngestPipeline {
                 return new Verdict(parsed.mediaType(), item.name() + ": no text to index");
             }
             return new Verdict(parsed.mediaType(), null);
-        } catch (InvalidInputException | UnavailableException e) {
-            // Every parser busy is no "unexpected parser error" either, for which a user discards the file.
+        } catch (InvalidInputException e) {
             return new Verdict(null, e.getMessage());
         } catch (RuntimeException e) {
+            if (e instanceof UnavailableException) {
+                throw e; // every parser busy: no fault of the file, the caller answers 503 (try again) keeping nothing
+            }
             LOG.log(Level.WARNING, "checking " + item.name() + " failed", e);
             return new Verdict(null, item.name() + ": could not be parsed (an unexpected parser error; the server log "
                     + "has the details)");

@@ -15,33 +15,27 @@ class IngestEstimatorTest {
 
     @Test
     void a_file_that_overflows_the_parser_fails_alone() {
-        Parser parser = new Parser() {
-            @Override
-            public ParsedDocument parse(SourceItem item) {
-                if (item.name().equals("deep.xml")) {
-                    throw new StackOverflowError();
-                }
-                String text = "Lighthouses guide ships along the coast.";
-                return new ParsedDocument(item.name(), text, List.of(new io.polyrag.core.model.Block(ChunkKind.PROSE,
-                        text, List.of(), 0, text.length(), "")), "text/plain");
-            }
-
-            @Override
-            public Set<String> mediaTypes() {
-                return Set.of("text/plain");
-            }
-
-            @Override
-            public boolean acceptsName(String fileName) {
-                return true;
-            }
-        };
+        Parser parser = new Lighthouses();
         IngestEstimator estimator = new IngestEstimator(parser, new StructuredChunker(t -> t.split(" ").length, 300,
                 30), null, null, 1 << 20);
         var e = estimator.estimate(List.of(IngestInput.ofText("a", "a.txt", "x"), IngestInput.ofText("b", "deep.xml",
-                "x"), IngestInput.ofText("c", "c.txt", "x")), null);
+                "x"), IngestInput.ofText("c", "c.txt", "x")), null, () -> false);
         assertThat(e.documents()).isEqualTo(2);
         assertThat(e.errors()).singleElement().satisfies(err -> assertThat(err.reason()).contains("StackOverflowError"));
+    }
+
+    /**
+     * A cancel, a stop or a yield ends the estimate at the next file: a 10,000-file upload parsed (and OCR'd) every
+     * file first, and its cancel waited for all of it.
+     */
+    @Test
+    void an_estimate_stops_at_the_next_file_when_asked() {
+        IngestEstimator estimator = new IngestEstimator(new Lighthouses(), new StructuredChunker(
+                t -> t.split(" ").length, 300, 30), null, null, 1 << 20);
+        int[] asked = {0};
+        var e = estimator.estimate(List.of(IngestInput.ofText("a", "a.txt", "one"), IngestInput.ofText("b", "b.txt",
+                "two"), IngestInput.ofText("c", "c.txt", "three")), null, () -> ++asked[0] > 1);
+        assertThat(e.documents()).as("the first file only").isEqualTo(1);
     }
 
     /** A file listed larger than an ingest takes is refused by its size, not read whole into memory first. */
@@ -51,7 +45,7 @@ class IngestEstimatorTest {
                 30), null, null, 1 << 20);
         var e = estimator.estimate(List.of(new IngestInput("file:///big.log", "big.log", 2L << 20, null, () -> {
             throw new AssertionError("read whole although its listed size is over the limit");
-        }, null)), null);
+        }, null)), null, () -> false);
         assertThat(e.documents()).isZero();
         assertThat(e.errors()).singleElement().satisfies(err -> assertThat(err.reason()).contains(
                 "POLYRAG_INGEST_MAX_FILE_MB"));
@@ -96,8 +90,31 @@ class IngestEstimatorTest {
         };
         IngestEstimator estimator = new IngestEstimator(parser, new StructuredChunker(t -> t.split(" ").length, 300,
                 30), counting, null, 1 << 20);
-        var e = estimator.estimate(List.of(IngestInput.ofText("a", "a.py", "x")), null);
+        var e = estimator.estimate(List.of(IngestInput.ofText("a", "a.py", "x")), null, () -> false);
         assertThat(e.chunks()).isPositive();
         assertThat(e.extractionCalls()).isZero();
+    }
+
+    /** Every file one sentence about lighthouses; deep.xml overflows the stack. */
+    private static final class Lighthouses implements Parser {
+        @Override
+        public ParsedDocument parse(SourceItem item) {
+            if (item.name().equals("deep.xml")) {
+                throw new StackOverflowError();
+            }
+            String text = "Lighthouses guide ships along the coast.";
+            return new ParsedDocument(item.name(), text, List.of(new io.polyrag.core.model.Block(ChunkKind.PROSE,
+                    text, List.of(), 0, text.length(), "")), "text/plain");
+        }
+
+        @Override
+        public Set<String> mediaTypes() {
+            return Set.of("text/plain");
+        }
+
+        @Override
+        public boolean acceptsName(String fileName) {
+            return true;
+        }
     }
 }

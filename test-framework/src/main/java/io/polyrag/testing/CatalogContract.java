@@ -621,8 +621,8 @@ public abstract class CatalogContract {
         c.jobStore().submit("t", "ingest-upload", "{}", null, null, 5_000_000_000L);
         String tune = c.jobStore().submit("t", "tune", "{}", null, null, 0);
         c.jobStore().submit("other", "ingest-upload", "{}", null, null, 7);
-        assertThat(c.jobStore().pending("t")).as("a running job's files become documents as it goes").isEqualTo(
-                new JobStore.Pending(3, 5_000_000_000L));
+        assertThat(c.jobStore().pending("t")).as("a running job's files not reached yet count (none processed: all)")
+                .isEqualTo(new JobStore.Pending(3, 5_000_001_000L));
         c.jobStore().finish(first, 1, JobStatus.SUCCEEDED, JobProgress.queued(), null);
         c.jobStore().cancel(tune);
         assertThat(c.jobStore().pending("t")).as("ended jobs hold nothing").isEqualTo(
@@ -658,6 +658,25 @@ public abstract class CatalogContract {
         assertThat(again.gaveUp()).as("nothing to run, only what it held to release").isTrue();
         assertThat(again.info().status()).isEqualTo(JobStatus.CANCELED);
         assertThat(c.jobStore().job(id).orElseThrow().status()).isEqualTo(JobStatus.CANCELED);
+    }
+
+    /**
+     * What a tenant's unfinished jobs still hold against its storage quota: the share of their staged bytes not yet
+     * processed, running or queued again after a yield.
+     */
+    @Test
+    void a_tenants_waiting_bytes_are_what_its_jobs_have_not_yet_reached() {
+        CatalogAndJobs c = open();
+        c.jobStore().submit("t", "upload", "{}", null, null, 1000);
+        assertThat(c.jobStore().pending("t").stagedBytes()).isEqualTo(1000);
+        JobStore.Claimed claimed = c.jobStore().claim(Duration.ofMinutes(5), 3).orElseThrow();
+        assertThat(c.jobStore().pending("t").stagedBytes()).as("running, nothing processed").isEqualTo(1000);
+        c.jobStore().progress(claimed.info().id(), claimed.info().attempts(), JobProgress.at("writing").total(10)
+                .processed(4).build());
+        assertThat(c.jobStore().pending("t").stagedBytes()).as("4 of 10 files published").isEqualTo(600);
+        c.jobStore().release(claimed.info().id(), claimed.info().attempts());
+        assertThat(c.jobStore().pending("t").stagedBytes()).as("queued again after a yield").isEqualTo(600);
+        assertThat(c.jobStore().pending("t").jobs()).isEqualTo(1);
     }
 
     /** A tenant's queued and running jobs, however many finished ones are newer. */

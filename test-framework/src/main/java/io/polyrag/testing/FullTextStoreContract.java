@@ -178,6 +178,19 @@ public abstract class FullTextStoreContract {
         assertThat(store.search("東京", SearchScope.ALL, 5)).extracting(StoreHit::chunkId).first().isEqualTo("ja");
     }
 
+    /**
+     * A Katakana word is one token, its prolonged sound mark included, as the standard tokenizer cuts it: "タワー"
+     * finds the tower, not "データ" by a shared ー, and "データ" is not found inside "データベース".
+     */
+    @Test
+    void a_katakana_word_is_one_token_on_every_backend() {
+        FullTextStore store = open();
+        store.upsert(List.of(rec("tower", "tower", 1, "kb", "タワーの高さ"), rec("data", "data", 1, "kb", "データの設計"),
+                rec("db", "db", 1, "kb", "データベースの索引")));
+        assertThat(store.search("タワー", SearchScope.ALL, 5)).extracting(StoreHit::chunkId).containsExactly("tower");
+        assertThat(store.search("データ", SearchScope.ALL, 5)).extracting(StoreHit::chunkId).containsExactly("data");
+    }
+
     @Test
     void ranks_records_matching_more_query_terms_higher() {
         FullTextStore store = corpus();

@@ -47,9 +47,12 @@ final class JdbcJobs implements JobStore {
     @Override
     public Pending pending(String tenant) {
         return jdbc.tx("count a tenant's waiting jobs", c -> {
-            // A running job's files become documents as it goes (counted as stored then): only queued jobs' bytes.
-            try (PreparedStatement ps = c.prepareStatement("SELECT COUNT(*), COALESCE(SUM(CASE WHEN status = 'queued' "
-                    + "THEN staged_bytes ELSE 0 END), 0) FROM jobs WHERE tenant = ? AND status IN ('queued', 'running')")) {
+            // A job's files become documents as it goes (counted as stored then): the share of its bytes it has
+            // not reached yet, queued or running (a running job's counted nowhere, and a second upload as large was
+            // accepted; a yielded one's counted whole besides what it had published, and every upload refused).
+            try (PreparedStatement ps = c.prepareStatement("SELECT COUNT(*), COALESCE(SUM(CASE WHEN total > 0 THEN "
+                    + "staged_bytes * GREATEST(total - processed, 0) / total ELSE staged_bytes END), 0) FROM jobs "
+                    + "WHERE tenant = ? AND status IN ('queued', 'running')")) {
                 ps.setString(1, tenant);
                 try (ResultSet rs = ps.executeQuery()) {
                     rs.next();
@@ -128,7 +131,8 @@ final class JdbcJobs implements JobStore {
                 }
                 if (cancel) {
                     // Asked to cancel while it ran and then put back (a yield, a stop): it ends, not runs another file.
-                    JdbcCatalog.update(c, "UPDATE jobs SET status = 'canceled', error = ?, updated_at = ? WHERE id = ?",
+                    JdbcCatalog.update(c, "UPDATE jobs SET status = 'canceled', stage = 'canceled', error = ?, "
+                            + "updated_at = ? WHERE id = ?",
                             "canceled by request; what was indexed before stays indexed", jdbc.now(), id);
                     return Optional.of(new Claimed(read(c, id).orElseThrow(), payload(c, id), true));
                 }

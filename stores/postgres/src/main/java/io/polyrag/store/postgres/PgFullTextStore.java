@@ -88,40 +88,59 @@ final class PgFullTextStore implements FullTextStore {
     }
 
     /**
-     * Text as PostgreSQL's parser should see it: no NUL, and a space around each Han, Hiragana and Katakana
-     * character. Its parser takes a run of them for one word ("我住在北京" one lexeme), so no word inside could be
-     * found; one character a token, as Lucene's and OpenSearch's analyzers cut them, they are. (Text indexed before
+     * Text as PostgreSQL's parser should see it: no NUL, a space around each Han and Hiragana character, and around
+     * each run of Katakana. Its parser takes a run of them for one word ("我住在北京" one lexeme), so no word inside
+     * could be found; cut as Lucene's and OpenSearch's standard tokenizer cuts them (UAX #29: an ideograph or a
+     * Hiragana character a token, a Katakana run with its prolonged sound marks one word), they are, and the same
+     * query finds the same chunks on every backend ("タワー" no longer matches "データ" by its ー). (Text indexed before
      * this is found again after a re-index.)
      */
     static String searchable(String raw) {
         // Folded as every full-text store folds it, at index and query time alike (Lexical).
         String text = Lexical.fold(raw);
         StringBuilder out = null;
+        boolean inKatakana = false;
         for (int i = 0; i < text.length(); ) {
             int cp = text.codePointAt(i);
             int n = Character.charCount(cp);
-            boolean cjk = cp >= 0x2E80 && cjk(cp);
-            if ((cjk || cp == 0) && out == null) {
+            boolean katakana = cp >= 0x3099 && katakana(cp);
+            boolean single = !katakana && cp >= 0x2E80 && single(cp);
+            if ((single || katakana || cp == 0) && out == null) {
                 out = new StringBuilder(text.length() + 16).append(text, 0, i);
             }
             if (out != null) {
+                if (inKatakana && !katakana) {
+                    out.append(' ');
+                }
                 if (cp == 0) {
                     out.append(' ');
-                } else if (cjk) {
+                } else if (single) {
                     out.append(' ').appendCodePoint(cp).append(' ');
+                } else if (katakana && !inKatakana) {
+                    out.append(' ').appendCodePoint(cp);
                 } else {
                     out.appendCodePoint(cp);
                 }
             }
+            inKatakana = katakana;
             i += n;
+        }
+        if (inKatakana) {
+            out.append(' ');
         }
         return out == null ? text : out.toString();
     }
 
-    private static boolean cjk(int cp) {
+    /** A character the standard tokenizer makes a token alone: an ideograph, a Hiragana character. */
+    private static boolean single(int cp) {
         Character.UnicodeScript s = Character.UnicodeScript.of(cp);
-        return s == Character.UnicodeScript.HAN || s == Character.UnicodeScript.HIRAGANA
-                || s == Character.UnicodeScript.KATAKANA;
+        return s == Character.UnicodeScript.HAN || s == Character.UnicodeScript.HIRAGANA;
+    }
+
+    /** A character of a Katakana word: the script's, its prolonged sound and voicing marks, half-width forms. */
+    private static boolean katakana(int cp) {
+        return cp == 0x30FC || cp == 0xFF70 || cp >= 0x3099 && cp <= 0x309C
+                || Character.UnicodeScript.of(cp) == Character.UnicodeScript.KATAKANA;
     }
 
     /** Replaces a version's whole text, its lexemes and tokens moved in the statistics with it. */
