@@ -162,7 +162,12 @@ public final class DocumentsParser implements Parser {
         }
         if (isText(detected) && !isDocument(detected) && !DOCUMENTS.contains(ext) || detected.equals("text/html")
                 || detected.equals("application/xhtml+xml") || detected.equals("text/markdown")) {
-            return text.parse(withinTextLimit(item));
+            // Read as what it was found to be: a .tex, .org or .srt file is text by its bytes, and the text parser,
+            // judging by the name again, refused it as an unsupported type.
+            String as = detected.equals("application/xhtml+xml") ? "text/html" : detected.equals("text/html")
+                    || detected.equals("text/markdown") ? detected : "text/plain";
+            return text.parse(withinTextLimit(item.mediaType() == null ? new SourceItem(item.uri(), item.name(),
+                    item.content(), as, item.title()) : item));
         }
         if (ARCHIVES.contains(detected)) {
             throw new InvalidInputException(item.name() + ": an archive (" + detected + "); archives are not "
@@ -267,7 +272,10 @@ public final class DocumentsParser implements Parser {
     }
 
     private static boolean isText(String type) {
+        // TeX and subtitles are text Tika names as application/*: refused as binaries before.
         return type.startsWith("text/") || type.equals("application/json") || type.equals("application/x-sh")
+                || type.equals("application/x-tex") || type.equals("application/x-latex")
+                || type.equals("application/x-subrip")
                 || type.equals("application/sql") || type.equals("application/javascript")
                 || type.equals("application/xml") || type.endsWith("+xml") && !type.contains("openxmlformats");
     }

@@ -53,6 +53,16 @@ class DocumentsParserTest {
         assertThat(blockContaining(doc, "Quarterly").location()).isEqualTo("slide 1");
     }
 
+    /** A file that is text by its bytes is read as text whatever its extension (.tex, .org, .srt). */
+    @Test
+    void text_with_an_extension_the_text_parser_does_not_know_is_read_as_text() {
+        for (String name : List.of("chapter.tex", "notes.org", "subtitles.srt")) {
+            ParsedDocument doc = parse(name, ("High water at noon, said the harbour master, and the pilot boats "
+                    + "wait at the bar until then.").getBytes(StandardCharsets.UTF_8));
+            assertThat(doc.text()).as(name).contains("High water at noon");
+        }
+    }
+
     /** A template's master text is not the slides' text: it was written after every one of them. */
     @Test
     void a_slide_masters_text_is_not_repeated_on_every_slide() throws Exception {
