@@ -51,6 +51,11 @@ interface JobHandler {
             return false;
         }
 
+        /** Whether a user asked to cancel (not a shutdown, not a lost claim): the job ends, it is not put back. */
+        default boolean canceledByRequest() {
+            return false;
+        }
+
         /**
          * Whether this run still holds the job, asked of the job store now (a heartbeat), before a step that deletes:
          * a run whose claim lapsed (a process paused past the stale timeout) learned it only at its next progress

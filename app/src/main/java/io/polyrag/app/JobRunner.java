@@ -63,9 +63,7 @@ final class JobRunner implements AutoCloseable {
         this(jobs, handlers, changed, metrics, workers, staleAfter, maxAttempts, Duration.ofSeconds(10));
     }
 
-    /**
-     * @param slice how long a resumable job may keep a worker while another tenant's job waits for one
-     */
+    /** @param slice how long a resumable job may keep a worker while another tenant's job waits for one */
     JobRunner(JobStore jobs, Function<String, JobHandler> handlers, BiConsumer<String, String>
             changed, Metrics metrics, int workers, Duration staleAfter, int maxAttempts, Duration slice) {
         this.jobs = jobs;
@@ -405,17 +403,14 @@ final class JobRunner implements AutoCloseable {
         private long stageStart = System.nanoTime();
         private JobProgress latest;
         private int firstWork = -1;
-        /** A cancel was requested, or the claim was lost. */
-        private volatile boolean canceled;
-        /** A cancel was requested by a user (not a lost claim). */
-        private volatile boolean canceledByRequest;
+        private volatile boolean canceled; // a cancel was requested, or the claim was lost
+        private volatile boolean canceledByRequest; // by a user (not a lost claim)
         private volatile boolean shutdown;
         private volatile boolean yieldAsked;
         /** This run has done new work (added, updated or failed an item), not only found finished ones unchanged. */
         private volatile boolean progressed;
         private volatile boolean resumable;
-        /** The run's trace: a span per stage. */
-        private Tracing.Job trace = Tracing.Job.NONE;
+        private Tracing.Job trace = Tracing.Job.NONE; // a span per stage
 
         RunContext(String id, int attempt, JobProgress start, String tenant) {
             this.id = id;
@@ -466,6 +461,11 @@ final class JobRunner implements AutoCloseable {
         @Override
         public boolean yieldRequested() {
             return yieldAsked;
+        }
+
+        @Override
+        public boolean canceledByRequest() {
+            return canceledByRequest;
         }
 
         @Override

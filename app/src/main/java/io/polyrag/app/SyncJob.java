@@ -167,7 +167,7 @@ final class SyncJob implements JobHandler {
             return scan.progress("done");
         }
         if (scan.yielded) {
-            if (scan.context.canceled()) {
+            if (scan.context.canceledByRequest()) {
                 // Canceled as it yielded: it ends, and counts as a scan, or the scheduler queued a fresh one at once.
                 sources.sourceScanned(p.tenant(), p.source(), Instant.now(), null);
             }

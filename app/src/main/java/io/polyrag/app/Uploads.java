@@ -6,6 +6,7 @@ import io.polyrag.app.api.StagedUpload;
 import io.polyrag.app.api.StagingReport;
 import io.polyrag.core.InvalidInputException;
 import io.polyrag.core.NotFoundException;
+import io.polyrag.core.UnavailableException;
 import io.polyrag.core.config.Config;
 import io.polyrag.core.config.Settings;
 import io.polyrag.core.model.DocumentMeta;
@@ -17,6 +18,7 @@ import io.polyrag.core.model.SourceItem;
 import io.polyrag.core.model.Tenant;
 import io.polyrag.core.port.BlobStore;
 import io.polyrag.core.port.Catalog;
+import io.polyrag.ingest.IngestPipeline;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -331,7 +333,13 @@ public final class Uploads {
                         + "POLYRAG_INGEST_DUPLICATES=allow to index it anyway)";
             }
         }
-        var verdict = ingest.check(tenant.id(), new SourceItem(uri, f.name(), bytes, null));
+        IngestPipeline.Verdict verdict;
+        try {
+            verdict = ingest.check(tenant.id(), new SourceItem(uri, f.name(), bytes, null));
+        } catch (UnavailableException e) {
+            throw new UnavailableException(f.name() + ": not checked: every parser of this server is busy (files "
+                    + "that overran their time limit); upload again in a minute", e);
+        }
         if (verdict.problem() != null) {
             return verdict.problem();
         }

@@ -119,7 +119,7 @@ public final class PolyragCommand implements Runnable {
 
     /**
      * Globs as given, checked: repeated, or comma-separated outside braces and brackets ({@code *.md,*.txt} is two,
-     * {@code *.{md,txt}} one: split at its comma it matched nothing).
+     * {@code *.{md,txt}} one: split at its comma it matched nothing); {@code \\,} is a comma of a name.
      */
     static List<String> globs(List<String> values) {
         List<String> out = new ArrayList<>();
@@ -128,6 +128,10 @@ public final class PolyragCommand implements Runnable {
             int from = 0;
             for (int i = 0; i <= v.length(); i++) {
                 char c = i < v.length() ? v.charAt(i) : ',';
+                if (c == '\\') {
+                    i++; // an escaped character ('\\,' a comma in a name) splits nothing
+                    continue;
+                }
                 depth += c == '{' || c == '[' ? 1 : c == '}' || c == ']' ? -1 : 0;
                 if (c == ',' && (depth <= 0 || i == v.length())) { // the end takes the rest, braces unclosed or not
                     String g = v.substring(from, i).strip();

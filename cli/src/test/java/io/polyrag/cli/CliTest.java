@@ -278,6 +278,8 @@ class CliTest {
         assertThat(first.code()).as(first.err()).isZero();
         assertThat(first.out()).contains("2 documents: 2 added");
         assertThat(Files.list(own).toList()).as("the data directory exists now, with polyrag's files").isNotEmpty();
+        assertThat(PolyragCommand.globs(List.of("a\\,b.md", "*.{md,txt},x", "*.[,;]"))).as("escaped, braced, bracketed")
+                .containsExactly("a\\,b.md", "*.{md,txt}", "x", "*.[,;]");
         Run commas = at.apply(new String[] {"ingest", "--include", "*.md,*.txt", home.toString()});
         assertThat(commas.out()).as("comma-separated, as before").contains("2 documents: 0 added");
         Run again = at.apply(new String[] {"ingest", home.toString()});

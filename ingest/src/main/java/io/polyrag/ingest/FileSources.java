@@ -86,8 +86,8 @@ public final class FileSources {
             } else if (Files.isDirectory(abs)) {
                 // A folder given by a link is walked where the link leads: a walk does not follow the link it
                 // starts from, and 'polyrag ingest ~/notes' (a link) found nothing at all.
-                walk(Files.isSymbolicLink(abs) ? realOr(abs) : abs, globs, acceptsName, new Found(inputs, errors,
-                        skipped, skip), confinement);
+                walk(Files.isSymbolicLink(abs) ? realOr(abs) : abs, abs, globs, acceptsName, new Found(inputs,
+                        errors, skipped, skip), confinement);
             } else if (Files.isRegularFile(abs)) {
                 inputs.add(input(abs, abs.getFileName().toString(), confinement));
             } else {
@@ -109,7 +109,11 @@ public final class FileSources {
     private record Found(List<IngestInput> inputs, List<ItemError> errors, int[] skipped, Set<Object> unwalked) {
     }
 
-    private static void walk(Path root, Globs globs, Predicate<String> acceptsName, Found into,
+    /**
+     * Walks {@code root} (a link's target), naming each file under {@code given} (the path as the user gave it): a
+     * document's uri stays the one a sync source of the same folder, or an earlier ingest, gives it.
+     */
+    private static void walk(Path root, Path given, Globs globs, Predicate<String> acceptsName, Found into,
             Confinement confinement) {
         List<IngestInput> inputs = into.inputs();
         List<ItemError> errors = into.errors();
@@ -151,7 +155,8 @@ public final class FileSources {
         }
         found.sort(Comparator.naturalOrder());
         for (Path f : found) {
-            inputs.add(input(f, root.relativize(f).toString(), confinement));
+            Path rel = root.relativize(f);
+            inputs.add(input(given.resolve(rel), rel.toString(), confinement));
         }
     }
 

@@ -77,6 +77,8 @@ class FileSourcesTest {
                                 "docs/data")));
                 assertThat(l.inputs()).extracting(IngestInput::name).as("walked as %s", given)
                         .contains("docs/guide.md").noneMatch(n -> n.contains("data/"));
+                assertThat(l.inputs()).extracting(IngestInput::uri).as("named under the path as given")
+                        .allMatch(u -> u.startsWith(given.toUri().toString()));
             }
         } finally {
             Files.delete(link);

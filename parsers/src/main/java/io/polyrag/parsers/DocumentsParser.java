@@ -160,14 +160,16 @@ public final class DocumentsParser implements Parser {
                 || detected.equals("text/tab-separated-values"))) {
             return Delimited.parse(item, ext.equals("tsv") || detected.equals("text/tab-separated-values"), maxChars);
         }
-        if (isText(detected) && !isDocument(detected) && !DOCUMENTS.contains(ext) || detected.equals("text/html")
-                || detected.equals("application/xhtml+xml") || detected.equals("text/markdown")) {
+        if (isText(detected) && !isDocument(detected) && !DOCUMENTS.contains(ext) && !detected.startsWith("image/")
+                || detected.equals("text/html") || detected.equals("application/xhtml+xml")
+                || detected.equals("text/markdown")) {
             // Read as what it was found to be: a .tex, .org or .srt file is text by its bytes, and the text parser,
             // judging by the name again, refused it as an unsupported type.
             String as = detected.equals("application/xhtml+xml") ? "text/html" : detected.equals("text/html")
                     || detected.equals("text/markdown") ? detected : "text/plain";
-            return text.parse(withinTextLimit(item.mediaType() == null ? new SourceItem(item.uri(), item.name(),
-                    item.content(), as, item.title()) : item));
+            boolean known = TextFormatsParser.knows(item.mediaType(), ext);
+            return text.parse(withinTextLimit(known ? item : new SourceItem(item.uri(), item.name(), item.content(),
+                    as, item.title())));
         }
         if (ARCHIVES.contains(detected)) {
             throw new InvalidInputException(item.name() + ": an archive (" + detected + "); archives are not "

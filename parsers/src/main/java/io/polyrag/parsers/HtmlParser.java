@@ -52,12 +52,12 @@ final class HtmlParser {
         List<String> links = links(dom);
         dom.select(BOILERPLATE).remove();
         for (Element frame : dom.select(FRAME)) {
-            // A section's own header holding its heading is content; a footer or aside in a section is kept out,
-            // since themes wrap the whole page in one (Read the Docs: "Built with Sphinx" under every page).
-            boolean sectionHeading = frame.normalName().equals("header") && !frame.select("h1, h2, h3, h4, h5, h6")
-                    .isEmpty() && frame.parents().stream().anyMatch(p -> "section".equals(p.normalName()));
-            if (!sectionHeading && frame.parents().stream().noneMatch(p -> "article".equals(p.normalName())
-                    || "main".equals(p.normalName()))) {
+            // Inside a section a header (its heading) and an aside (Sphinx's footnotes and sidebars) are content,
+            // a footer is not: themes wrap the whole page in one (Read the Docs: "Built with Sphinx" on every page).
+            boolean inSection = !frame.normalName().equals("footer") && frame.parents().stream()
+                    .anyMatch(p -> "section".equals(p.normalName()));
+            if (!inSection && frame.parents().stream().noneMatch(p -> "article".equals(p.normalName())
+                    || "main".equals(p.normalName()) || "main".equals(p.attr("role")))) {
                 frame.remove();
             }
         }

@@ -54,6 +54,12 @@ public final class TextFormatsParser implements Parser {
         }
     }
 
+    /** Whether a declared type or a name's extension says how to read a file here (else its content is asked). */
+    static boolean knows(String declared, String ext) {
+        String d = declared == null ? "" : declared.toLowerCase(Locale.ROOT).split(";")[0].strip();
+        return d.equals(TEXT) || d.equals(MARKDOWN) || d.equals(HTML) || BY_EXTENSION.containsKey(ext);
+    }
+
     /** The media type to parse as; unknown types fail with the list of supported ones. */
     String detect(SourceItem item) {
         String declared = item.mediaType() == null ? "" : item.mediaType().toLowerCase(Locale.ROOT).split(";")[0].strip();

@@ -61,6 +61,12 @@ class DocumentsParserTest {
                     + "wait at the bar until then.").getBytes(StandardCharsets.UTF_8));
             assertThat(doc.text()).as(name).contains("High water at noon");
         }
+        // Declared as what it is by a web server, still read; a picture in XML is no text to index.
+        assertThat(parser.parse(new SourceItem("test:ch.tex", "ch.tex", "\\section{Tides} High water at noon."
+                .getBytes(StandardCharsets.UTF_8), "application/x-tex")).text()).contains("High water at noon");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> parse("icon.svg", ("<svg xmlns=\"http://www.w3.org/"
+                + "2000/svg\"><path d=\"M0 0L10 10\"/></svg>").getBytes(StandardCharsets.UTF_8)))
+                .isInstanceOf(InvalidInputException.class);
     }
 
     /** A template's master text is not the slides' text: it was written after every one of them. */

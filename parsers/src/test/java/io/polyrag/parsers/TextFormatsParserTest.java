@@ -241,10 +241,12 @@ class TextFormatsParserTest {
         });
         assertThat(sections.text()).doesNotContain("Site");
         // A theme wrapping the whole page in a section (Read the Docs) keeps its footer out.
-        ParsedDocument rtd = parse("rtd.html", "<html><body><section class=\"wy-nav-content-wrap\"><h1>Tides</h1>"
-                + "<p>High water at noon.</p><footer>Built with Sphinx using a theme provided by Read the Docs."
+        ParsedDocument rtd = parse("rtd.html", "<html><body><section class=\"wy-nav-content-wrap\"><div role=\"main\">"
+                + "<section><h1>Tides</h1><p>High water at noon.</p><aside class=\"footnote\">Footnote on spring "
+                + "tides.</aside></section></div><footer>Built with Sphinx using a theme provided by Read the Docs."
                 + "</footer></section></body></html>");
-        assertThat(rtd.text()).contains("High water at noon").doesNotContain("Built with");
+        assertThat(rtd.text()).contains("High water at noon").contains("Footnote on spring tides")
+                .doesNotContain("Built with");
         ParsedDocument app = parse("app.html", "<html><body><app-root><h1>Setup</h1><p>Step one.</p><pre>  a\n    b"
                 + "</pre><a href=\"/x\"><div><h3>Card</h3><p>Card text.</p></div></a></app-root></body></html>");
         assertThat(app.blocks()).anySatisfy(b -> {

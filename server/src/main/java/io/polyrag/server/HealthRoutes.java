@@ -88,7 +88,10 @@ final class HealthRoutes {
     private static final long READY_FRESH_NANOS = 1_000_000_000L;
     private final ReentrantLock readyLock = new ReentrantLock();
     private volatile long readyAt;
+    private volatile long checkingSince;
     private volatile List<String> readyProblems;
+    /** How long a verdict being worked out may keep answering with the last one: past it, the wait is the problem. */
+    private static final long CHECK_STALE_NANOS = 10_000_000_000L;
 
     /**
      * The readiness verdict, worked out at most once a second and once at a time: each one reads every store and
@@ -103,12 +106,16 @@ final class HealthRoutes {
             return last;
         }
         if (last != null && !readyLock.tryLock()) {
-            return last;
+            long waited = System.nanoTime() - checkingSince;
+            // A store that hangs (a lock held by a migration, a dropped network): not ready, not the last 200.
+            return waited <= CHECK_STALE_NANOS ? last : List.of("the readiness check has not finished in "
+                    + waited / 1_000_000_000L + " s: a store or the embedding model is not answering");
         }
         if (last == null) {
             readyLock.lock();
         }
         try {
+            checkingSince = System.nanoTime();
             if (readyProblems == null || System.nanoTime() - readyAt > READY_FRESH_NANOS) {
                 readyProblems = polyrag.admin().readiness();
                 readyAt = System.nanoTime();

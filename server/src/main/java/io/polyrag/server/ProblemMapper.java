@@ -82,10 +82,15 @@ final class ProblemMapper {
 
     static void register(RoutesConfig r, String tooLarge) {
         for (Class<? extends RuntimeException> known : List.of(InvalidInputException.class, NotFoundException.class,
-                ConflictException.class,
-                UnavailableException.class)) {
+                ConflictException.class)) {
             r.exception(known, (e, ctx) -> problem(ctx, status(e), e.getMessage()));
         }
+        // Something the request needs is busy or away for now (every parser busy, a model loading): say when to
+        // try again, as for a store that is down.
+        r.exception(UnavailableException.class, (e, ctx) -> {
+            ctx.header("Retry-After", "5");
+            problem(ctx, 503, e.getMessage());
+        });
         r.exception(AnswerUnavailableException.class, (e, ctx) -> ctx.status(502)
                 .contentType(Http.PROBLEM)
                 .result(Json.MAPPER.writeValueAsBytes(new Dtos.AnswerProblem("about:blank", "Bad Gateway", 502,
