@@ -371,12 +371,7 @@ class WebSyncTest {
     void an_undeclared_default_sitemap_refused_or_redirected_is_no_sitemap() {
         pages.put("/robots.txt", "User-agent: *\nDisallow: /docs/private/\n");
         try (Polyrag p = open(true)) {
-            awaitJob(p, p.sources().register(new SourceRegistration("handbook", "web", Map.of("start_urls",
-                    List.of(base + "/docs/"), "path_prefix", "/docs/"), null, 3600, true)).jobId());
-            assertThat(paths(p)).contains("/docs/keepers.html");
-            failing.put("/sitemap.xml", 403);
-            pages.put("/docs/", pages.get("/docs/").replace("<a href=\"/docs/keepers.html#top\">keepers</a>", ""));
-            JobInfo refused = awaitJob(p, p.sources().sync("handbook"));
+            JobInfo refused = syncWithKeepersUnlinkedAndTheSitemapRefused(p);
             assertThat(refused.progress().warnings()).noneSatisfy(w -> assertThat(w).contains("sitemap"));
             // Nothing links keepers.html now, and no sitemap lists it: it is gone (as is the orphan only the sitemap
             // listed).
@@ -394,12 +389,7 @@ class WebSyncTest {
         pages.put("/robots.txt", "User-agent: *\nDisallow: /docs/private/\n\nSitemap: https://cdn.elsewhere.example/"
                 + "map.xml\n");
         try (Polyrag p = open(true)) {
-            awaitJob(p, p.sources().register(new SourceRegistration("handbook", "web", Map.of("start_urls",
-                    List.of(base + "/docs/"), "path_prefix", "/docs/"), null, 3600, true)).jobId());
-            assertThat(paths(p)).contains("/docs/keepers.html");
-            failing.put("/sitemap.xml", 403);
-            pages.put("/docs/", pages.get("/docs/").replace("<a href=\"/docs/keepers.html#top\">keepers</a>", ""));
-            JobInfo next = awaitJob(p, p.sources().sync("handbook"));
+            JobInfo next = syncWithKeepersUnlinkedAndTheSitemapRefused(p);
             assertThat(next.progress().warnings()).anySatisfy(w -> assertThat(w).contains("cdn.elsewhere.example")
                     .contains("not read"));
             assertThat(paths(p)).as(next.toString()).doesNotContain("/docs/keepers.html");
@@ -613,6 +603,16 @@ class WebSyncTest {
         JobInfo j = p.jobs().get(id);
         assertThat(j.status()).as(String.valueOf(j)).isEqualTo(expected);
         return j;
+    }
+
+    /** Crawls the handbook, then syncs again with keepers.html linked from nowhere and /sitemap.xml answering 403. */
+    private JobInfo syncWithKeepersUnlinkedAndTheSitemapRefused(Polyrag p) {
+        awaitJob(p, p.sources().register(new SourceRegistration("handbook", "web", Map.of("start_urls",
+                List.of(base + "/docs/"), "path_prefix", "/docs/"), null, 3600, true)).jobId());
+        assertThat(paths(p)).contains("/docs/keepers.html");
+        failing.put("/sitemap.xml", 403);
+        pages.put("/docs/", pages.get("/docs/").replace("<a href=\"/docs/keepers.html#top\">keepers</a>", ""));
+        return awaitJob(p, p.sources().sync("handbook"));
     }
 
     private List<String> paths(Polyrag p) {

@@ -15,7 +15,7 @@ class IngestEstimatorTest {
 
     @Test
     void a_file_that_overflows_the_parser_fails_alone() {
-        Parser parser = new Lighthouses();
+        Parser parser = new OneBlock();
         IngestEstimator estimator = new IngestEstimator(parser, new StructuredChunker(t -> t.split(" ").length, 300,
                 30), null, null, 1 << 20);
         var e = estimator.estimate(List.of(IngestInput.ofText("a", "a.txt", "x"), IngestInput.ofText("b", "deep.xml",
@@ -30,7 +30,7 @@ class IngestEstimatorTest {
      */
     @Test
     void an_estimate_stops_at_the_next_file_when_asked() {
-        IngestEstimator estimator = new IngestEstimator(new Lighthouses(), new StructuredChunker(
+        IngestEstimator estimator = new IngestEstimator(new OneBlock(), new StructuredChunker(
                 t -> t.split(" ").length, 300, 30), null, null, 1 << 20);
         int[] asked = {0};
         var e = estimator.estimate(List.of(IngestInput.ofText("a", "a.txt", "one"), IngestInput.ofText("b", "b.txt",
@@ -54,24 +54,7 @@ class IngestEstimatorTest {
     /** A code chunk is never sent to the extractor (its graph text is empty): an estimate counted a call for each. */
     @Test
     void code_chunks_cost_no_extraction_calls() {
-        Parser parser = new Parser() {
-            @Override
-            public ParsedDocument parse(SourceItem item) {
-                String text = "def f():\n    return 1";
-                return new ParsedDocument(item.name(), text, List.of(new io.polyrag.core.model.Block(ChunkKind.CODE,
-                        text, List.of(), 0, text.length(), "python")), "text/x-python");
-            }
-
-            @Override
-            public Set<String> mediaTypes() {
-                return Set.of("text/x-python");
-            }
-
-            @Override
-            public boolean acceptsName(String fileName) {
-                return true;
-            }
-        };
+        Parser parser = new OneBlock(ChunkKind.CODE, "def f():\n    return 1", "text/x-python", "python");
         io.polyrag.core.port.EntityExtractor counting = new io.polyrag.core.port.EntityExtractor() {
             @Override
             public String id() {
@@ -95,21 +78,25 @@ class IngestEstimatorTest {
         assertThat(e.extractionCalls()).isZero();
     }
 
-    /** Every file one sentence about lighthouses; deep.xml overflows the stack. */
-    private static final class Lighthouses implements Parser {
+    /** Every file one block of the same text; deep.xml overflows the stack. */
+    private record OneBlock(ChunkKind kind, String text, String mediaType, String language) implements Parser {
+        /** One sentence about lighthouses, as prose. */
+        OneBlock() {
+            this(ChunkKind.PROSE, "Lighthouses guide ships along the coast.", "text/plain", "");
+        }
+
         @Override
         public ParsedDocument parse(SourceItem item) {
             if (item.name().equals("deep.xml")) {
                 throw new StackOverflowError();
             }
-            String text = "Lighthouses guide ships along the coast.";
-            return new ParsedDocument(item.name(), text, List.of(new io.polyrag.core.model.Block(ChunkKind.PROSE,
-                    text, List.of(), 0, text.length(), "")), "text/plain");
+            return new ParsedDocument(item.name(), text, List.of(new io.polyrag.core.model.Block(kind, text,
+                    List.of(), 0, text.length(), language)), mediaType);
         }
 
         @Override
         public Set<String> mediaTypes() {
-            return Set.of("text/plain");
+            return Set.of(mediaType);
         }
 
         @Override
