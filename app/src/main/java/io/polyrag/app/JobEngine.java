@@ -265,7 +265,12 @@ final class JobEngine implements AutoCloseable {
 
     /** {@code tenant}'s jobs, newest first, without those of kind {@code hidden} (null: none hidden). */
     List<JobInfo> list(Tenant tenant, int offset, int limit, String hidden) {
-        return store.jobs(tenant.id(), offset, limit, hidden);
+        return store.jobs(tenant.id(), offset, limit, hidden).stream().map(this::shown).toList();
+    }
+
+    /** A job this process stopped to wait but could not put back in the queue yet is queued, whatever is stored. */
+    private JobInfo shown(JobInfo j) {
+        return runner == null ? j : runner.shown(j);
     }
 
     /** Cancels {@code tenant}'s job; another tenant's, or an unknown one, is not found. */
@@ -301,12 +306,12 @@ final class JobEngine implements AutoCloseable {
 
     /** Any tenant's job by id (the operator's view). */
     Optional<JobInfo> anyJob(String id) {
-        return store.job(id);
+        return store.job(id).map(this::shown);
     }
 
     /** The job with this id, if {@code tenant}'s: another tenant's job is not found, like one that never was. */
     JobInfo get(Tenant tenant, String id) {
-        return store.job(id).filter(j -> j.tenant().equals(tenant.id())).orElseThrow(() -> new NotFoundException(
+        return store.job(id).filter(j -> j.tenant().equals(tenant.id())).map(this::shown).orElseThrow(() -> new NotFoundException(
                 "no job with id '" + Ids.abbreviate(String.valueOf(id), 64) + "'"));
     }
 

@@ -2,6 +2,7 @@ package io.polyrag.app;
 
 import io.polyrag.core.StorageProblems;
 import io.polyrag.core.StoreException;
+import io.polyrag.core.model.JobInfo;
 import io.polyrag.core.model.JobProgress;
 import io.polyrag.core.model.JobStatus;
 import io.polyrag.core.port.JobStore;
@@ -45,9 +46,9 @@ final class JobRunner implements AutoCloseable {
     private final Duration staleAfter;
     private final int maxAttempts;
     private final Semaphore wakeUp = new Semaphore(0);
+    private final Requeue requeue;
     private final List<Thread> workers = new ArrayList<>();
-    private final ConcurrentMap<String, RunContext> active =
-            new ConcurrentHashMap<>();
+    private final ConcurrentMap<String, RunContext> active = new ConcurrentHashMap<>();
     private final Thread heartbeat;
     private final Thread fairness;
     private final Duration slice;
@@ -67,6 +68,7 @@ final class JobRunner implements AutoCloseable {
     JobRunner(JobStore jobs, Function<String, JobHandler> handlers, BiConsumer<String, String>
             changed, Metrics metrics, int workers, Duration staleAfter, int maxAttempts, Duration slice) {
         this.jobs = jobs;
+        this.requeue = new Requeue(jobs);
         this.slice = slice;
         this.metrics = metrics;
         this.handlers = handlers;
@@ -154,8 +156,7 @@ final class JobRunner implements AutoCloseable {
     private static final Duration STORE_WAIT_FIRST = Duration.ofSeconds(2);
     private static final Duration STORE_WAIT_MAX = Duration.ofSeconds(60);
     /** The pause after the last job that stopped because a store could not be reached; zero after a job ends. */
-    private final AtomicReference<Duration> storeWait =
-            new AtomicReference<>(Duration.ZERO);
+    private final AtomicReference<Duration> storeWait = new AtomicReference<>(Duration.ZERO);
     private volatile long storeWaitUntil = System.nanoTime();
 
     /** Wakes a worker: a job was just submitted. */
@@ -170,6 +171,9 @@ final class JobRunner implements AutoCloseable {
                 if (wait > 0) {
                     // A store could not be reached: give it time before the next claim retries the job.
                     Thread.sleep(Math.min(TimeUnit.NANOSECONDS.toMillis(wait) + 1, 1000));
+                    continue;
+                }
+                if (requeue.retry()) {
                     continue;
                 }
                 Optional<JobStore.Claimed> job = jobs.claim(staleAfter, maxAttempts);
@@ -372,17 +376,8 @@ final class JobRunner implements AutoCloseable {
 
     /** Like {@link #release(RunContext, String)}; the queued job shows {@code stage} until it runs again. */
     private void release(RunContext context, String why, String stage) {
-        boolean released;
-        try {
-            if (context.latest != null) { // its last counts, which the run resuming it adds to
-                jobs.progress(context.id, context.attempt, context.latest);
-            }
-            released = jobs.release(context.id, context.attempt, stage);
-        } catch (RuntimeException e) {
-            released = false;
-            LOG.log(Level.WARNING, "cannot put job " + context.id + " back in the queue (" + e.getMessage() + "); it "
-                    + "is requeued at the next start or once stale");
-        }
+        // Refused (the catalog's disk full too): held and tried again each second, unless this process is stopping.
+        boolean released = requeue.release(context.id, context.attempt, context.latest, stage, running);
         LOG.log(Level.INFO, "job " + context.id + " " + why + (released ? "; it resumes later, its finished items "
                 + "found unchanged" : ""));
         changed.accept(context.id, "progress");
@@ -390,6 +385,11 @@ final class JobRunner implements AutoCloseable {
         if (released && running) {
             poke();
         }
+    }
+
+    /** The job as a reader sees it: one this process stopped but could not put back yet is shown queued. */
+    JobInfo shown(JobInfo j) {
+        return requeue.shown(j);
     }
 
     /** A running job's progress sink: writes at most every quarter second and on each stage change. */

@@ -158,14 +158,15 @@ class DurabilityTest {
                 String job = p.uploads().submit(KnowledgeBase.of("farm"), dir, files, true);
                 // While the disk is full, reading the job can fail too (H2 reports its failed background write at
                 // the next commit, a read's included): the job itself must wait, not fail.
+                // Read in one call, so a timeout names the state it last saw.
                 await().atMost(Duration.ofSeconds(60)).ignoreExceptionsInstanceOf(StoreException.class)
-                        .until(() -> JobProgress.WAITING.equals(p.jobs().get(job).progress().stage())
-                                || p.jobs().get(job).status().finished());
+                        .until(() -> p.jobs().get(job), j -> JobProgress.WAITING.equals(j.progress().stage())
+                                || j.status().finished());
                 assertThat(p.jobs().get(job).status()).as(String.valueOf(p.jobs().get(job).error()))
                         .isNotEqualTo(JobStatus.FAILED);
                 disk.free();
                 await().atMost(Duration.ofSeconds(120)).ignoreExceptionsInstanceOf(StoreException.class)
-                        .until(() -> p.jobs().get(job).status().finished());
+                        .until(() -> p.jobs().get(job), j -> j.status().finished());
                 assertThat(p.jobs().get(job).status()).isEqualTo(JobStatus.SUCCEEDED);
                 assertThat(p.documents().list(null, 0, 10)).hasSize(5);
             }

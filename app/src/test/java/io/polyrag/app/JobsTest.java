@@ -534,6 +534,72 @@ class JobsTest {
         }
     }
 
+    /**
+     * A job stopped to wait for a full disk, where the catalog's own disk is full too, cannot be put back in the queue
+     * at once: it is shown queued and waiting meanwhile, and goes back, and runs, within seconds of the disk's room
+     * (not once its claim went stale, five minutes later).
+     */
+    @Test
+    void a_waiting_job_the_full_catalog_would_not_requeue_is_shown_waiting_and_resumes_once_it_can() {
+        Config config = Config.defaults(Map.of("POLYRAG_DATA_DIR", dir.toString()));
+        java.util.concurrent.atomic.AtomicBoolean full = new java.util.concurrent.atomic.AtomicBoolean();
+        java.util.concurrent.atomic.AtomicInteger runs = new java.util.concurrent.atomic.AtomicInteger();
+        JobHandler filling = new JobHandler() {
+            @Override
+            public String kind() {
+                return "filling";
+            }
+
+            @Override
+            public boolean resumable(String payload) {
+                return true;
+            }
+
+            @Override
+            public JobProgress run(JobStore.Claimed job, JobHandler.Context context) {
+                if (runs.incrementAndGet() == 1) {
+                    context.progress(JobProgress.at("writing").total(1).build());
+                    full.set(true);
+                    throw new io.polyrag.core.StoreException("no space left on device at /data/catalog");
+                }
+                return JobProgress.at("done").total(1).processed(1).added(1).build();
+            }
+        };
+        try (CatalogProvider.CatalogAndJobs store = Providers.find(CatalogProvider.class, "h2",
+                Settings.CATALOG_BACKEND).open(new ProviderContext(config, dir))) {
+            JobStore real = store.jobStore();
+            JobStore fillable = (JobStore) java.lang.reflect.Proxy.newProxyInstance(JobStore.class.getClassLoader(),
+                    new Class<?>[] {JobStore.class}, (proxy, method, args) -> {
+                        if (full.get() && List.of("progress", "release", "claim", "heartbeat")
+                                .contains(method.getName())) {
+                            throw new io.polyrag.core.StoreException("no space left on device at /data/catalog");
+                        }
+                        try {
+                            return method.invoke(real, args);
+                        } catch (java.lang.reflect.InvocationTargetException e) {
+                            throw e.getCause();
+                        }
+                    });
+            try (JobEngine jobs = new JobEngine(fillable, List.of(filling))) {
+                jobs.start(config);
+                String id = jobs.submit(Tenant.LOCAL, "filling", "");
+                JobInfo waiting = await().atMost(Duration.ofSeconds(20)).until(() -> jobs.get(Tenant.LOCAL, id),
+                        j -> j.status() == JobStatus.QUEUED);
+                assertThat(real.job(id).orElseThrow().status()).as("the catalog took nothing").isEqualTo(
+                        JobStatus.RUNNING);
+                assertThat(waiting.progress().stage()).isEqualTo(JobProgress.WAITING);
+                assertThat(waiting.progress().warnings()).anySatisfy(w -> assertThat(w).contains("no space left"));
+                assertThat(jobs.list(Tenant.LOCAL, 0, 10)).singleElement().extracting(JobInfo::status)
+                        .isEqualTo(JobStatus.QUEUED);
+                full.set(false);
+                JobInfo done = await().atMost(Duration.ofSeconds(20)).until(() -> jobs.get(Tenant.LOCAL, id),
+                        j -> j.status().finished());
+                assertThat(done.status()).as(String.valueOf(done.error())).isEqualTo(JobStatus.SUCCEEDED);
+                assertThat(runs.get()).isEqualTo(2);
+            }
+        }
+    }
+
     /** Memory run out in a resumable job is a crash's outcome, not a failure: an upload lost its unread files. */
     @Test
     void a_resumable_job_that_runs_out_of_memory_is_tried_again() {
