@@ -46,7 +46,7 @@ final class AskCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
-        try (Polyrag polyrag = parent.open(Map.of("ingest.workers", "0"))) {
+        try (Polyrag polyrag = parent.openIndexed(Map.of("ingest.workers", "0"))) {
             Answer a;
             try {
                 a = polyrag.search().answer(query.request(polyrag.search()::answerRequest), neighbours, grounding,

@@ -38,7 +38,7 @@ final class CheckCommand implements Callable<Integer> {
         // No job workers (nor, with them, the folder watcher): a check reports and mends the stores; it does not
         // take up queued jobs (after a crash the first command run is often this one) or join a shared catalog's
         // workers under this machine's configuration.
-        try (Polyrag polyrag = parent.open(Map.of(Settings.INGEST_WORKERS.key(), "0"))) {
+        try (Polyrag polyrag = parent.openIndexed(Map.of(Settings.INGEST_WORKERS.key(), "0"))) {
             CheckReport r = polyrag.admin().check(repair);
             if (json) {
                 out.println(Json.MAPPER.writeValueAsString(AdminWire.of(r)));

@@ -276,7 +276,7 @@ final class EvalCommand implements Callable<Integer> {
                         + ": not a report saved with 'polyrag eval --kb NAME --json' (" + e.getMessage() + ")");
             }
         }
-        try (Polyrag polyrag = parent.open(Map.of(Settings.INGEST_WORKERS.key(), "0"))) {
+        try (Polyrag polyrag = parent.openIndexed(Map.of(Settings.INGEST_WORKERS.key(), "0"))) {
             KbEvaluation e = polyrag.knowledgeBases().evaluate(kb);
             if (json) {
                 out.println(Json.MAPPER.writeValueAsString(e));

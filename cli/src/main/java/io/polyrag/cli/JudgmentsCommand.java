@@ -85,7 +85,7 @@ final class JudgmentsCommand implements Callable<Integer> {
                     in = JudgedQuery.fromBeir(Files.readString(qrels, StandardCharsets.UTF_8), reader);
                 }
             }
-            try (Polyrag polyrag = judgments.parent.open(Map.of("ingest.workers", "0"))) {
+            try (Polyrag polyrag = judgments.parent.openIndexed(Map.of("ingest.workers", "0"))) {
                 int added = polyrag.knowledgeBases().addJudgments(kb, in);
                 spec.commandLine().getOut().printf("added %d judged quer%s to %s; it has %d%n", added,
                         added == 1 ? "y" : "ies", kb, polyrag.knowledgeBases().judgments(kb).size());
@@ -116,7 +116,7 @@ final class JudgmentsCommand implements Callable<Integer> {
         @Override
         public Integer call() {
             PrintWriter out = spec.commandLine().getOut();
-            try (Polyrag polyrag = judgments.parent.open(Map.of("ingest.workers", "0"))) {
+            try (Polyrag polyrag = judgments.parent.openIndexed(Map.of("ingest.workers", "0"))) {
                 List<JudgedQuery> list = polyrag.knowledgeBases().judgments(kb);
                 if (json) {
                     out.println(Json.MAPPER.writeValueAsString(Map.of("knowledge_base", kb, "queries", list.size(),
@@ -149,7 +149,7 @@ final class JudgmentsCommand implements Callable<Integer> {
 
         @Override
         public Integer call() {
-            try (Polyrag polyrag = judgments.parent.open(Map.of("ingest.workers", "0"))) {
+            try (Polyrag polyrag = judgments.parent.openIndexed(Map.of("ingest.workers", "0"))) {
                 int n = polyrag.knowledgeBases().deleteJudgments(kb, query);
                 spec.commandLine().getOut().printf("deleted %d judged quer%s from %s%n", n, n == 1 ? "y" : "ies", kb);
                 return Main.OK;

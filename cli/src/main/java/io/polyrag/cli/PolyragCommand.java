@@ -2,9 +2,11 @@ package io.polyrag.cli;
 
 import io.polyrag.app.Polyrag;
 import io.polyrag.app.api.Version;
+import io.polyrag.core.ConfigException;
 import io.polyrag.core.config.Config;
 import io.polyrag.core.config.Settings;
 import io.polyrag.core.fs.Globs;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -96,6 +98,28 @@ public final class PolyragCommand implements Runnable {
     }
 
     /**
+     * Opens for a command that reads or works on what is indexed ({@code search}, {@code ask}, {@code check},
+     * {@code reindex}, {@code tune}, {@code judgments}, {@code eval --kb}): an embedded data directory that holds no
+     * index is refused, not created empty. A typo in {@code --data-dir} answered "No hits" (or a consistent check)
+     * and left a new, empty data directory behind.
+     */
+    Polyrag openIndexed(Map<String, String> more) {
+        return Polyrag.open(indexed(config(more)));
+    }
+
+    private static Config indexed(Config config) {
+        Path dir = config.get(Settings.DATA_DIR).toAbsolutePath().normalize();
+        // A file in its place is said by the open ("is not a folder").
+        boolean noIndex = !Files.exists(dir) || Files.isDirectory(dir) && !Files.isDirectory(dir.resolve("catalog"));
+        if ("h2".equals(config.get(Settings.CATALOG_BACKEND)) && noIndex) {
+            throw new ConfigException("no index in " + dir + " (" + (Files.exists(dir) ? "it holds no catalog"
+                    : "it does not exist") + "): name the data directory that holds one with --data-dir or "
+                    + "POLYRAG_DATA_DIR, or index something first with 'polyrag ingest PATH'");
+        }
+        return config;
+    }
+
+    /**
      * Opens for a command that submits a job and waits for it ({@code reindex}, {@code tune}): with the embedded
      * catalog nothing but this process can run it, so its workers are on whatever the configuration says for the
      * server (a setting of "ingest.workers=0" for a serving-only replica made the command wait for ever).
@@ -104,7 +128,7 @@ public final class PolyragCommand implements Runnable {
         // No source scheduling: it queued every tenant's due syncs (and watched their folders) for a command that
         // exits once its own job is done, leaving them cut short.
         Map<String, String> more = Map.of(Settings.SYNC_SCHEDULE.key(), "false");
-        Config c = config(more);
+        Config c = indexed(config(more));
         if (!"h2".equals(c.get(Settings.CATALOG_BACKEND))
                 || c.get(Settings.WORKER_ENABLED) && c.get(Settings.INGEST_WORKERS) > 0) {
             return Polyrag.open(c);

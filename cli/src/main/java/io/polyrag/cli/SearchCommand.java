@@ -38,7 +38,7 @@ final class SearchCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
-        try (Polyrag polyrag = parent.open(Map.of("ingest.workers", "0"))) {
+        try (Polyrag polyrag = parent.openIndexed(Map.of("ingest.workers", "0"))) {
             SearchResponse r = polyrag.search().run(query.request(polyrag.search()::request));
             if (query.json) {
                 out.println(Json.MAPPER.writeValueAsString(SearchWire.of(r, explain)));

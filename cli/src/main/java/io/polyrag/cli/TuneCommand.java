@@ -66,7 +66,7 @@ final class TuneCommand implements Callable<Integer> {
             throw new InvalidInputException("--drop and --show: give one (--drop drops the tuning, --show prints it)");
         }
         // --show and --drop run no job: no worker takes up what a stopped server left queued meanwhile.
-        try (Polyrag polyrag = show || drop ? parent.open(Map.of(Settings.INGEST_WORKERS.key(), "0"))
+        try (Polyrag polyrag = show || drop ? parent.openIndexed(Map.of(Settings.INGEST_WORKERS.key(), "0"))
                 : parent.openToRunJobs()) {
             var kbs = polyrag.knowledgeBases();
             if (drop) {

@@ -290,6 +290,31 @@ class CliTest {
                 .as("an invalid glob is bad usage").isEqualTo(Main.USAGE);
     }
 
+    /** A mistyped data directory is refused by the commands that read an index, and not created empty. */
+    @Test
+    void a_data_directory_without_an_index_is_bad_usage_for_search_ask_and_check_and_is_not_created() throws IOException {
+        Path typo = tmp.resolve("dat");
+        for (String[] cmd : List.of(new String[] {"search", "matcha"}, new String[] {"ask", "what is matcha?"},
+                new String[] {"check"}, new String[] {"reindex", "--modality", "fulltext"})) {
+            List<String> args = new ArrayList<>(List.of("--data-dir", typo.toString()));
+            args.addAll(List.of(cmd));
+            StringWriter out = new StringWriter();
+            StringWriter err = new StringWriter();
+            int code = Main.run(args.toArray(String[]::new), new PrintWriter(out, true), new PrintWriter(err, true));
+            assertThat(code).as(cmd[0] + ": " + err).isEqualTo(Main.USAGE);
+            assertThat(err.toString()).contains("no index in " + typo + " (it does not exist)")
+                    .contains("--data-dir").doesNotContain("\tat ");
+            assertThat(typo).as(cmd[0]).doesNotExist();
+        }
+        Path empty = Files.createDirectories(tmp.resolve("empty-data"));
+        StringWriter err = new StringWriter();
+        int code = Main.run(new String[] {"--data-dir", empty.toString(), "search", "matcha"},
+                new PrintWriter(new StringWriter(), true), new PrintWriter(err, true));
+        assertThat(code).isEqualTo(Main.USAGE);
+        assertThat(err.toString()).contains("it holds no catalog");
+        assertThat(Files.list(empty).toList()).isEmpty();
+    }
+
     /** A file given as the data directory is bad usage in one line, not an internal error with a stack trace. */
     @Test
     void a_file_as_the_data_directory_is_bad_usage_in_one_line() throws IOException {
