@@ -1,7 +1,9 @@
 package io.polyrag.core.config;
 
 import io.polyrag.core.ConfigException;
+import io.polyrag.core.PolyragException;
 import io.polyrag.core.UnavailableException;
+import java.sql.SQLException;
 
 /**
  * The PostgreSQL database the settings name, read and checked in one place for every adapter that connects to it
@@ -43,10 +45,33 @@ public record PostgresConnection(String url, String user, String password, long 
         return url.replaceAll("(?i)(password=)[^&]*", "$1***");
     }
 
-    /** The error for a database that could not be reached by {@code user}: the address, the setting, the cause. */
-    public UnavailableException unreachable(String user, Throwable e) {
+    /**
+     * The error for a database that could not be reached by {@code user}: the address, the setting, the cause. A
+     * server that answered and refused the connection (a role or password it does not accept, SQL states 28xxx; a
+     * database it does not have, 3D000) is a configuration to fix (exit 2), not an outage to wait out (exit 3: "try
+     * again later" would never pass).
+     */
+    public PolyragException unreachable(String user, Throwable e) {
+        String state = sqlState(e);
+        String why = rootCause(e).getMessage();
+        if (state != null && (state.startsWith("28") || state.equals("3D000"))) {
+            return new ConfigException("PostgreSQL at " + redactedUrl() + " (" + Settings.POSTGRES_URL.env()
+                    + ") refused " + user + ": " + why + (state.startsWith("28") ? "; check the user and password ("
+                    + Settings.POSTGRES_USER.env() + ", " + Settings.POSTGRES_PASSWORD.env() + " or the URL's)"
+                    : "; create that database, or name one that exists in the URL"), e);
+        }
         return new UnavailableException("cannot connect to PostgreSQL at " + redactedUrl() + " ("
-                + Settings.POSTGRES_URL.env() + ") for " + user + ": " + rootCause(e).getMessage(), e);
+                + Settings.POSTGRES_URL.env() + ") for " + user + ": " + why, e);
+    }
+
+    /** The SQL state of the first cause that has one. */
+    private static String sqlState(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof SQLException sql && sql.getSQLState() != null) {
+                return sql.getSQLState();
+            }
+        }
+        return null;
     }
 
     /** The innermost cause: the driver's own words, under the pool's and the migration tool's wrappers. */

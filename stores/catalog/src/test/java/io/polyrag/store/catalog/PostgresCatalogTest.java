@@ -31,6 +31,31 @@ class PostgresCatalogTest extends CatalogContract {
                 "2", "postgres.pool.ingest", "2", "postgres.pool.jobs", "1")), clock);
     }
 
+    /**
+     * A server that answers and refuses (a role it does not know, a database it does not have) is a configuration to
+     * fix, said as such; only a server that does not answer is unavailable (try again later).
+     */
+    @Test
+    void a_refused_role_or_a_missing_database_is_a_configuration_error_and_a_dead_port_unavailable() {
+        String url = TestPostgres.url();
+        String base = url.substring(0, url.indexOf('?') < 0 ? url.length() : url.indexOf('?'));
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> PostgresCatalogProvider.open(Config.load(Map.of(),
+                Map.of("postgres.url", base + "?user=no_such_role_here",
+                "postgres.connect.timeout.seconds", "1")), java.time.Clock.systemUTC()))
+                .isInstanceOf(io.polyrag.core.ConfigException.class).hasMessageContaining("refused the catalog")
+                .hasMessageContaining("no_such_role_here").hasMessageContaining("check the user and password");
+        String noDb = base.substring(0, base.lastIndexOf('/') + 1) + "no_such_database_here"
+                + (url.contains("?") ? url.substring(url.indexOf('?')) : "");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> PostgresCatalogProvider.open(Config.load(Map.of(),
+                Map.of("postgres.url", noDb, "postgres.connect.timeout.seconds", "1")), java.time.Clock.systemUTC()))
+                .isInstanceOf(io.polyrag.core.ConfigException.class)
+                .hasMessageContaining("no_such_database_here").hasMessageContaining("create that database");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> PostgresCatalogProvider.open(Config.load(Map.of(),
+                Map.of("postgres.url", "jdbc:postgresql://127.0.0.1:9/polyrag", "postgres.connect.timeout.seconds",
+                        "1")), java.time.Clock.systemUTC()))
+                .isInstanceOf(io.polyrag.core.UnavailableException.class).hasMessageContaining("cannot connect");
+    }
+
     /** A row lock held by a session that never ends (a dead replica's) makes a stage fail after the lock timeout. */
     @Test
     void a_lock_held_by_a_stuck_session_fails_a_write_after_the_lock_timeout() throws Exception {
