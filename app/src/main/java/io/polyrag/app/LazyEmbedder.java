@@ -4,6 +4,7 @@ import io.polyrag.core.PolyragException;
 import io.polyrag.core.port.Embedder;
 import io.polyrag.core.port.TokenCounter;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
@@ -26,6 +27,11 @@ final class LazyEmbedder implements Embedder {
     private volatile Embedder embedder;
     private volatile RuntimeException failed;
     private volatile boolean closed;
+    /** The last load's failure and when (nanoTime): answered as it is for {@link #retryNanos}, then tried again. */
+    private RuntimeException loadFailed;
+    private long loadFailedAt;
+    /** How long a failed load is not tried again (a test's is shorter). */
+    long retryNanos = TimeUnit.SECONDS.toNanos(30);
 
     /**
      * @param loaded called once with the model when it is loaded (to record it again)
@@ -64,7 +70,19 @@ final class LazyEmbedder implements Embedder {
             if (closed) {
                 throw new PolyragException("the embedding model is closed: polyrag is shutting down");
             }
-            e = open.get();
+            // A load that failed (a missing or damaged file, memory short at that moment) took most of a second to
+            // fail, and every search and readiness check waited its turn on this lock to load it again.
+            if (loadFailed != null && System.nanoTime() - loadFailedAt < retryNanos) {
+                throw loadFailed;
+            }
+            try {
+                e = open.get();
+            } catch (RuntimeException x) {
+                loadFailed = x;
+                loadFailedAt = System.nanoTime();
+                throw x;
+            }
+            loadFailed = null;
             if (!e.modelId().equals(modelId) || e.dimension() != dimension) {
                 String found = e.modelId() + " (" + e.dimension() + " dimensions)";
                 e.close();
