@@ -68,6 +68,12 @@ final class Args {
         }
         long n;
         if (v instanceof Number num && num.doubleValue() == Math.rint(num.doubleValue())) {
+            // Compared as it was written first: a number past a long's range (read as a BigInteger) kept only its
+            // low 64 bits, 2^64 + 8 searching with 8.
+            if (num.doubleValue() < min || num.doubleValue() > max) {
+                throw new Bad(name, "'" + name + "' must be between " + min + " and " + max + ", got "
+                        + clip(num.toString()));
+            }
             n = num.longValue();
         } else {
             try {

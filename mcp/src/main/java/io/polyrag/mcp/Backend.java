@@ -1,6 +1,8 @@
 package io.polyrag.mcp;
 
 import io.polyrag.app.Tracing;
+import io.polyrag.core.ConfigException;
+import io.polyrag.core.config.Settings;
 import io.polyrag.core.fs.Confinement;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -48,9 +50,28 @@ final class Backend {
     Backend(URI base, String apiKey, Duration timeout, Tracing tracing) {
         String s = base.toString();
         this.base = URI.create(s.endsWith("/") ? s.substring(0, s.length() - 1) : s);
-        this.apiKey = apiKey == null || apiKey.isBlank() ? null : apiKey.strip();
+        this.apiKey = checkedKey(apiKey);
         this.timeout = timeout;
         this.tracing = tracing;
+    }
+
+    /**
+     * The key stripped, without a byte-order mark (a key file saved by PowerShell); refused by position, never
+     * quoted, when a character a header cannot carry is left inside: the HTTP client's own error quoted the whole
+     * header, and the adapter answered it to the MCP client, key and all.
+     */
+    static String checkedKey(String apiKey) {
+        String key = apiKey == null ? "" : apiKey.strip();
+        key = key.startsWith("\uFEFF") ? key.substring(1).strip() : key;
+        for (int i = 0; i < key.length(); i++) {
+            char c = key.charAt(i);
+            if (c < 0x21 || c > 0x7e) {
+                throw new ConfigException(String.format("%s holds U+%04X at position %d, which a key never does (a "
+                        + "line break, a space or an invisible character pasted with it?): give the key alone",
+                        Settings.MCP_API_KEY.env(), (int) c, i));
+            }
+        }
+        return key.isEmpty() ? null : key;
     }
 
     /** What the REST API answered. */

@@ -209,7 +209,8 @@ public final class McpServers implements McpFrontDoor.Factory {
             return Tools.envelope(t.name(), false, null, null, e.getMessage(), null);
         } catch (RuntimeException e) {
             LOG.error("tool {} failed", t.name(), e);
-            return Tools.envelope(t.name(), false, null, null, "internal error in the MCP adapter: " + e, null);
+            return Tools.envelope(t.name(), false, null, null, "internal error in the MCP adapter ("
+                    + e.getClass().getSimpleName() + "); its log has the details", null);
         }
     }
 

@@ -44,10 +44,28 @@ class ArgsTest {
                 .hasMessageContaining("whole number");
         assertThatThrownBy(() -> new Args(Map.of("top_k", "1000")).integer("top_k", 8, 1, 100))
                 .hasMessageContaining("between 1 and 100");
+        // Past a long's range, as the SDK's JSON reader gives it: refused, not wrapped to its low 64 bits (8).
+        java.math.BigInteger huge = java.math.BigInteger.TWO.pow(64).add(java.math.BigInteger.valueOf(8));
+        assertThatThrownBy(() -> new Args(Map.of("top_k", huge)).integer("top_k", 8, 1, 100))
+                .hasMessageContaining("between 1 and 100").hasMessageContaining("18446744073709551624");
+        assertThatThrownBy(() -> new Args(Map.of("top_k", huge.negate().add(java.math.BigInteger.TEN)))
+                .integer("top_k", 8, 1, 100)).hasMessageContaining("between 1 and 100");
         assertThat(new Args(Map.of("skip_graph", "true")).bool("skip_graph", false)).isTrue();
         assertThat(new Args(Map.of("skip_graph", false)).bool("skip_graph", true)).isFalse();
         assertThatThrownBy(() -> new Args(Map.of("skip_graph", "maybe")).bool("skip_graph", false))
                 .hasMessageContaining("true or false");
+    }
+
+    /** A key a header cannot carry is refused by position, never quoted; a byte-order mark is dropped. */
+    @Test
+    void an_api_key_with_a_line_break_is_refused_without_quoting_it_and_a_bom_is_dropped() {
+        assertThat(Backend.checkedKey("\uFEFFprk_abc123\n")).isEqualTo("prk_abc123");
+        assertThat(Backend.checkedKey("  ")).isNull();
+        assertThatThrownBy(() -> Backend.checkedKey("prk_secret\npart2")).isInstanceOf(
+                io.polyrag.core.ConfigException.class).hasMessageContaining("POLYRAG_MCP_API_KEY holds U+000A at position 10")
+                .hasMessageNotContaining("secret");
+        assertThatThrownBy(() -> Backend.checkedKey("prk_s\u00e9cret")).hasMessageContaining("U+00E9")
+                .hasMessageNotContaining("cret");
     }
 
     @Test
