@@ -141,6 +141,8 @@ public final class PolyragClient implements AutoCloseable {
                 // closing is all that was wanted
             }
         }
+        // An exchange still waiting for its headers has no body to close: shut down now, or close() waited for it.
+        http.shutdownNow();
         http.close();
     }
 
@@ -1200,7 +1202,10 @@ public final class PolyragClient implements AutoCloseable {
 
     private void streamGet(String path, Map<String, String> headers, EventHandler on) {
         HttpResponse<InputStream> r = exchange(() -> {
-            HttpRequest.Builder b = request(path).header("Accept", "text/event-stream").timeout(Duration.ofDays(1));
+            // Headers within the stream's idle bound (a day before: a server or proxy that took the connection and
+            // never answered held the caller, and close(), for as long).
+            HttpRequest.Builder b = request(path).header("Accept", "text/event-stream")
+                    .timeout(timeout.compareTo(EVENTS_IDLE) > 0 ? timeout : EVENTS_IDLE);
             headers.forEach(b::header);
             return b.GET().build();
         }, HttpResponse.BodyHandlers.ofInputStream(), true);

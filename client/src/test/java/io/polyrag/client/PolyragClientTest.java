@@ -554,4 +554,40 @@ class PolyragClientTest {
         }
         assertThat(client.search(PolyragClient.Search.of("kiln").route(true))).isNotNull();
     }
+
+    /** A server that takes the connection and never answers: close() ends the stream waiting for its headers. */
+    @Test
+    void close_ends_an_event_stream_still_waiting_for_its_headers() throws Exception {
+        com.sun.net.httpserver.HttpServer mute = com.sun.net.httpserver.HttpServer.create(
+                new java.net.InetSocketAddress("127.0.0.1", 0), 0);
+        mute.setExecutor(java.util.concurrent.Executors.newCachedThreadPool());
+        java.util.concurrent.CountDownLatch asked = new java.util.concurrent.CountDownLatch(1);
+        mute.createContext("/v1/events", x -> {
+            asked.countDown();
+            try {
+                Thread.sleep(120_000);
+            } catch (InterruptedException e) {
+                // stopped
+            }
+            x.close();
+        });
+        mute.start();
+        try {
+            PolyragClient c = PolyragClient.builder().baseUrl("http://127.0.0.1:" + mute.getAddress().getPort())
+                    .build();
+            Thread reader = Thread.ofVirtual().start(() -> {
+                try {
+                    c.events(0, e -> true);
+                } catch (RuntimeException e) {
+                    // ended by close
+                }
+            });
+            assertThat(asked.await(10, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+            java.util.concurrent.CompletableFuture.runAsync(c::close).get(10, java.util.concurrent.TimeUnit.SECONDS);
+            reader.join(10_000);
+            assertThat(reader.isAlive()).isFalse();
+        } finally {
+            mute.stop(0);
+        }
+    }
 }
