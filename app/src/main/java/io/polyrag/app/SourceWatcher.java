@@ -319,7 +319,7 @@ final class SourceWatcher implements AutoCloseable {
             pending.remove(key);
             return;
         }
-        JobStore.Queued q = engine.submitForSource(t, SyncJob.KIND, SyncJob.payload(source.get()));
+        JobStore.Queued q = engine.submitForSource(t, SyncJob.KIND, SyncJob.payload(source.get(), false));
         pending.put(key, q.id());
         if (!q.created() && change) {
             // An unfinished sync started elsewhere (a request, another replica) answered for it. One this call queued

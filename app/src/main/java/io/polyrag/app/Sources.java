@@ -71,7 +71,8 @@ public final class Sources {
                     + "with PUT /v1/sync/sources/" + s.id());
         }
         watcher.changed(s);
-        String job = syncNow(s);
+        String job = engine.submitForSource(tenant, SyncJob.KIND, SyncJob.payload(s, true)).id();
+        watcher.submitted(SourceWatcher.key(s), job);
         return new Registered(info(own(s.id())), job);
     }
 
@@ -270,7 +271,7 @@ public final class Sources {
 
     private String syncNow(Source s) {
         // A sync of it already queued or running answers for this request too.
-        String job = engine.submitForSource(tenant, SyncJob.KIND, SyncJob.payload(s)).id();
+        String job = engine.submitForSource(tenant, SyncJob.KIND, SyncJob.payload(s, false)).id();
         watcher.submitted(SourceWatcher.key(s), job);
         return job;
     }

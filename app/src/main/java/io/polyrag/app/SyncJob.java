@@ -85,11 +85,12 @@ final class SyncJob implements JobHandler {
         this.ended = ended;
     }
 
-    record Payload(String tenant, String source) {
+    /** @param once the first sync at registration: it runs for a source registered disabled too (indexed once) */
+    record Payload(String tenant, String source, Boolean once) {
     }
 
-    static String payload(Source s) {
-        return Sources.JSON.writeValueAsString(new Payload(s.tenant(), s.id()));
+    static String payload(Source s, boolean once) {
+        return Sources.JSON.writeValueAsString(new Payload(s.tenant(), s.id(), once ? Boolean.TRUE : null));
     }
 
     @Override
@@ -101,7 +102,7 @@ final class SyncJob implements JobHandler {
     public JobProgress run(JobStore.Claimed job, Context context) {
         Payload p = Sources.JSON.readValue(job.payload(), Payload.class);
         Source source = sources.source(p.tenant(), p.source()).orElse(null);
-        if (source == null || !source.enabled()) {
+        if (source == null || !source.enabled() && !Boolean.TRUE.equals(p.once())) {
             return JobProgress.at("done").warnings(List.of("the source was deleted or disabled first")).build();
         }
         // Resumed after a yield, it finds the items its earlier runs indexed unchanged: its counts carry on from theirs.
@@ -187,11 +188,12 @@ final class SyncJob implements JobHandler {
         boolean whole = !scan.stopped() && listing.complete();
         boolean empty = scan.listed == 0 && whole && !sources.unseenSourceItems(p.tenant(), p.source(), number, 1)
                 .isEmpty();
-        // Items gone (404) and unlisted judged together against the cap: apart, each share passed, 90% went.
+        // Items gone (404) and unlisted judged together against the cap: apart, each share passed, 90% went. Its
+        // error comes first: the source's last error is its first, and a file failing each scan hid why none went.
         String tooMany = empty ? null : SyncRules.tooManyGone(sources, p.tenant(), p.source(), number, scan.listed,
                 gone.size(), whole, maxDeletePercent);
         if (empty || tooMany != null) {
-            scan.errors.add(new ItemError(p.source(), tooMany != null ? tooMany : "the source listed nothing, though "
+            scan.errors.addFirst(new ItemError(p.source(), tooMany != null ? tooMany : "the source listed nothing, though "
                     + "earlier scans found items: nothing was deleted (an unmounted volume? a bucket or prefix emptied "
                     + "by mistake?); to remove its documents, delete the source with them"));
             empty = true;
@@ -199,8 +201,7 @@ final class SyncJob implements JobHandler {
             delete(scan, sources.sourceItems(p.tenant(), p.source(), gone).values().stream().toList());
         }
         while (!empty && !scan.stopped() && listing.complete() && scan.context.stillClaimed()) {
-            List<SyncItem> unseen = sources.unseenSourceItems(p.tenant(), p.source(), number,
-                    SCAN_BATCH);
+            List<SyncItem> unseen = sources.unseenSourceItems(p.tenant(), p.source(), number, SCAN_BATCH);
             if (unseen.isEmpty()) {
                 break;
             }
