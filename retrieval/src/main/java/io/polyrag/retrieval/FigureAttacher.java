@@ -99,8 +99,9 @@ final class FigureAttacher {
                     // its own lower score there put a hit scored below the next one (explain's shares too).
                     Map<String, SourceScore> sources = new HashMap<>(home.sources());
                     h.sources().forEach((m, x) -> sources.merge(m, x, (a, b) -> a.rank() <= b.rank() ? a : b));
-                    Map<String, Double> contributions = new HashMap<>(home.contributions());
-                    h.contributions().forEach((m, x) -> contributions.merge(m, x, Math::max));
+                    // The standing's own shares: merged per leg, they summed past the score explain says they make.
+                    Map<String, Double> contributions = h.score() >= home.score() ? h.contributions()
+                            : home.contributions();
                     home = home.toBuilder().score(Math.max(home.score(), h.score())).sources(sources)
                             .contributions(contributions).build();
                     inOut.add(home.chunkId());

@@ -515,7 +515,7 @@ public final class HybridSearcher implements AutoCloseable {
                         + e.getCause().getMessage()));
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                f.cancel(true);
+                f.cancel(!graphLeg); // a graph or RDF leg never, as above
                 degraded.add(new DegradedLeg(m, "interrupted"));
             }
         }

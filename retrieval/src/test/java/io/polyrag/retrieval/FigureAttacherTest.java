@@ -92,9 +92,14 @@ class FigureAttacherTest {
     @Test
     void aFigureHitWhoseAnchorRanksBelowTheCutBringsItUpToItsPlace() {
         // top 2: the figure of chunk 2 ranked first, chunk 2 itself third: chunk 2 takes the figure's place.
-        List<SearchHit> out = attacher.attach(List.of(hit(1, 4, ChunkKind.FIGURE), hit(2, 1, ChunkKind.PROSE),
-                hit(3, 2, ChunkKind.PROSE)), 2, 3);
+        SearchHit figure = hit(1, 4, ChunkKind.FIGURE).toBuilder().contributions(java.util.Map.of("vector", 1.0))
+                .build();
+        SearchHit anchor = hit(3, 2, ChunkKind.PROSE).toBuilder().contributions(java.util.Map.of("fulltext", 1.0 / 3))
+                .build();
+        List<SearchHit> out = attacher.attach(List.of(figure, hit(2, 1, ChunkKind.PROSE), anchor), 2, 3);
         assertThat(out).extracting(SearchHit::ordinal).containsExactly(2, 1);
+        assertThat(out.get(0).contributions().values().stream().mapToDouble(Double::doubleValue).sum())
+                .as("explain's shares sum to the score").isEqualTo(out.get(0).score());
         assertThat(out.get(0).figures()).extracting(FigureRef::number).containsExactly(2);
         assertThat(out.get(0).score()).as("the figure's standing, not its own lower score").isEqualTo(1.0);
         assertThat(out).extracting(SearchHit::score).isSortedAccordingTo(java.util.Comparator.reverseOrder());

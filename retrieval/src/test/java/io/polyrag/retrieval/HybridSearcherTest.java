@@ -246,6 +246,14 @@ class HybridSearcherTest {
                 null)).degraded()).singleElement().satisfies(d -> assertThat(d.reason()).contains("timed out"));
         assertThat(interrupted.await(2, java.util.concurrent.TimeUnit.SECONDS)).as("a late graph leg runs on")
                 .isFalse();
+        // The searching thread interrupted (a server stopping, a caller's cancel) leaves a graph leg running too.
+        Thread searching = Thread.ofVirtual().start(() -> searcher(5000, slowGraph).search(new SearchRequest(
+                "rivers", 5, List.of(), Set.of(Modality.GRAPH), null)));
+        Thread.sleep(200);
+        searching.interrupt();
+        searching.join(5_000);
+        assertThat(interrupted.await(1, java.util.concurrent.TimeUnit.SECONDS)).as("not passed on to a graph leg")
+                .isFalse();
     }
 
     @Test
