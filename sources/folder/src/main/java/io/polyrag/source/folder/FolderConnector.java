@@ -75,6 +75,16 @@ public final class FolderConnector implements SourceConnector {
         return config;
     }
 
+    /** The folder's identity on its volume (file key: device and inode; else creation time); null when gone. */
+    private static Object rootKey(Path root) {
+        try {
+            BasicFileAttributes a = Files.readAttributes(root, BasicFileAttributes.class);
+            return !a.isDirectory() ? null : a.fileKey() != null ? a.fileKey() : a.creationTime();
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
     @Override
     public Listing list(Map<String, Object> config, Host host) throws Unavailable {
         Path root = Path.of((String) config.get("root"));
@@ -88,6 +98,7 @@ public final class FolderConnector implements SourceConnector {
         }
         ArrayDeque<Found> ready = new ArrayDeque<>();
         AtomicBoolean partial = new AtomicBoolean();
+        Object rootKey = rootKey(root);
         Stream<Map.Entry<String, Path>> walk;
         try {
             walk = walk(root, config, confinement, e -> ready.add(new Failed(null, e)), partial);
@@ -115,15 +126,24 @@ public final class FolderConnector implements SourceConnector {
 
             // A folder or file that could not be read (no permission, a stale mount, too many open files) hides
             // what is below it, not that it is gone: the sync then deletes nothing it did not find.
+            // A volume unmounted (or remounted) during the walk: the files not reached yet were "gone since
+            // listed", each as deleted, and the listing whole; a share dropped at 60% deleted 40% of the documents.
             @Override
             public boolean complete() {
-                return !partial.get();
+                return !partial.get() && sameRoot();
+            }
+
+            private boolean sameRoot() {
+                Object now = rootKey(root);
+                return now != null && now.equals(rootKey);
             }
 
             @Override
             public List<String> warnings() {
                 return partial.get() ? List.of("part of the folder could not be read (see the errors): nothing was "
-                        + "removed from the index this time") : List.of();
+                        + "removed from the index this time") : sameRoot() ? List.of() : List.of("the folder " + root
+                        + " went away or was mounted again during the scan: nothing was removed from the index this "
+                        + "time");
             }
 
             @Override

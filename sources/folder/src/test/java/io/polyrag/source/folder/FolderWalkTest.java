@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.polyrag.core.fs.Confinement;
 import io.polyrag.core.model.ItemError;
+import io.polyrag.core.port.SourceConnector;
 import java.io.IOException;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
@@ -50,6 +51,72 @@ class FolderWalkTest {
             assertThat(e.source()).isEqualTo("a");
             assertThat(e.reason()).contains("cannot be listed").contains("nothing below it was removed");
         });
+    }
+
+    /**
+     * A volume gone during the walk (unmounted: here the folder moved away) leaves the files not reached yet "gone
+     * since listed": the listing is not whole, so a sync deletes nothing it did not find.
+     */
+    @Test
+    void a_folder_that_goes_away_during_the_walk_leaves_the_listing_incomplete() throws Exception {
+        Path share = Files.createDirectories(root.resolve("share"));
+        for (int i = 0; i < 6; i++) {
+            Files.writeString(share.resolve("f" + i + ".md"), "note " + i);
+        }
+        SourceConnector.Host host = new SourceConnector.Host() {
+            @Override
+            public io.polyrag.core.config.Config config() {
+                return io.polyrag.core.config.Config.load(Map.of(), Map.of());
+            }
+
+            @Override
+            public String tenant() {
+                return "";
+            }
+
+            @Override
+            public Confinement confinement() {
+                return Confinement.NONE;
+            }
+
+            @Override
+            public java.util.Optional<io.polyrag.core.model.SyncItem> recorded(String item) {
+                return java.util.Optional.empty();
+            }
+
+            @Override
+            public java.util.Optional<SourceConnector.Original> original(String documentId, long maxBytes) {
+                return java.util.Optional.empty();
+            }
+
+            @Override
+            public List<String> links(String url, byte[] html) {
+                return List.of();
+            }
+
+            @Override
+            public boolean stopped() {
+                return false;
+            }
+        };
+        FolderConnector folders = new FolderConnector();
+        Map<String, Object> config = Map.of("root", share.toString(), "follow_symlinks", false);
+        try (SourceConnector.Listing whole = folders.list(config, host)) {
+            whole.forEachRemaining(f -> { });
+            assertThat(whole.complete()).isTrue();
+        }
+        int seen = 0;
+        try (SourceConnector.Listing listing = folders.list(config, host)) {
+            listing.next();
+            seen++;
+            Files.move(share, root.resolve("elsewhere"));
+            while (listing.hasNext()) {
+                listing.next();
+                seen++;
+            }
+            assertThat(listing.complete()).as("after " + seen + " items").isFalse();
+            assertThat(listing.warnings()).singleElement().satisfies(w -> assertThat(w).contains("went away"));
+        }
     }
 
     /** Folders are listed as the walk reaches them: the first file does not list (and hold) the whole tree. */
