@@ -87,11 +87,15 @@ public final class Search {
                 : scoped.knowledgeBases());
         // A large category is filtered after each leg's best candidates: fewer hits than asked said nothing of why.
         boolean thinCategory = wideCategory[0] && r.hits().size() < scoped.topK();
-        if (indexingNow.isEmpty() && tuned.note().isEmpty() && !thinCategory) {
+        String unused = unusedTuning(tuned.request().tuning(), String.valueOf(r.fusion()));
+        if (indexingNow.isEmpty() && tuned.note().isEmpty() && !thinCategory && unused == null) {
             return r;
         }
         List<String> warnings = new ArrayList<>(r.warnings());
         indexingNow.ifPresent(warnings::add);
+        if (unused != null) {
+            warnings.add(unused);
+        }
         if (thinCategory) {
             warnings.add("category '" + scoped.category() + "' holds more than " + SearchRequest.MAX_DOCUMENT_IDS
                     + " documents, so no store filters by it: its hits are those among each leg's best candidates, "
@@ -99,6 +103,23 @@ public final class Search {
         }
         return new SearchResponse(r.query(), r.tookMs(), r.modalities(), r.degraded(), r.hits(), warnings,
                 r.fusion() + tuned.note());
+    }
+
+    /**
+     * What a request asked of the fusion method it was not fused by: an {@code rrf_k} under weighted fusion (the
+     * default) or {@code weights} under RRF changed nothing, said nothing, and still set a tuned knowledge base's
+     * fusion aside.
+     */
+    static String unusedTuning(SearchRequest.Tuning asked, String fusion) {
+        if (asked.rrfK() != null && fusion.startsWith("weighted")) {
+            return "rrf_k is used by fusion=rrf only: this search was fused by weighted scores, so it changed nothing "
+                    + "(send fusion=rrf with it)";
+        }
+        if (!asked.weights().isEmpty() && fusion.startsWith("rrf")) {
+            return "weights are used by fusion=weighted only: this search was fused by rrf, so they changed nothing "
+                    + "(send fusion=weighted with them)";
+        }
+        return null;
     }
 
     /**

@@ -37,4 +37,20 @@ class CategorySearchTest {
             assertThat(r.hits()).extracting(h -> h.documentId()).containsExactly(legal);
         }
     }
+
+    /** A fusion constant for the method the search was not fused by changes nothing, and says so. */
+    @Test
+    void rrf_k_under_weighted_fusion_and_weights_under_rrf_are_said_to_change_nothing() {
+        try (Polyrag p = Polyrag.open(PolyragTest.config(tmp.resolve("data"), Map.of("vector.enabled", "false",
+                "fusion.method", "weighted")))) {
+            p.ingest().text(TextIngest.of("Turbine blades were inspected and the bearings greased.", "Log"));
+            assertThat(p.search().run(SearchRequest.builder("turbine").topK(3).rrfK(10).build()).warnings())
+                    .anySatisfy(w -> assertThat(w).startsWith("rrf_k is used by fusion=rrf only"));
+            assertThat(p.search().run(SearchRequest.builder("turbine").topK(3).rrfK(10).fusion("rrf").build())
+                    .warnings()).noneSatisfy(w -> assertThat(w).contains("changed nothing"));
+            assertThat(p.search().run(SearchRequest.builder("turbine").topK(3).fusion("rrf")
+                    .weights(Map.of("fulltext", 2.0)).build()).warnings())
+                    .anySatisfy(w -> assertThat(w).startsWith("weights are used by fusion=weighted only"));
+        }
+    }
 }
