@@ -308,13 +308,19 @@ final class SourceWatcher implements AutoCloseable {
         String tenant = key.substring(0, slash);
         Tenant t = tenant.isEmpty() ? Tenant.LOCAL : Tenant.of(tenant);
         String queued = pending.get(key);
-        if (queued != null) {
-            JobStatus status = status(t, queued);
-            if (change ? waitFor(key, status) : status == JobStatus.QUEUED || status == JobStatus.RUNNING) {
-                return;
-            }
+        JobStatus status = queued == null ? null : status(t, queued);
+        if (queued != null && (change ? waitFor(key, status) : status == JobStatus.QUEUED
+                || status == JobStatus.RUNNING)) {
+            return;
         }
         var source = sources.source(tenant, key.substring(slash + 1));
+        if (!change && status == JobStatus.CANCELED && source.isPresent()) {
+            // A user canceled the sync this queued for the interval: it counts as that interval's scan (its last
+            // error kept), or the next tick, five seconds on, queued the same sync again.
+            sources.sourceScanned(tenant, source.get().id(), Instant.now(), source.get().lastError());
+            pending.remove(key);
+            return;
+        }
         if (source.isEmpty() || !source.get().enabled()) {
             pending.remove(key);
             return;
