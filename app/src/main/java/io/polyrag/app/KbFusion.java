@@ -520,11 +520,11 @@ final class KbFusion implements JobHandler {
         }
     }
 
-    /** A run's ranking of documents for a query: a fusion candidate's, or one leg's alone. */
-    private List<String> ranking(String kb, String query, Candidate c, Modality leg, Set<String> documents,
-            int depth) {
+    /** A run's ranking of documents for a query: a fusion candidate's, or one leg's alone (as it ranks, unreranked). */
+    private List<String> ranking(String kb, String query, Candidate c, Modality leg, Set<String> documents, int depth) {
         return leg == null ? search(kb, query, c, documents, depth, null) : KbRanking.ranking(searched(kb,
-                new SearchRequest(query, depth, List.of(kb), Set.of(leg), null)).hits(), documents);
+                SearchRequest.builder(query).topK(depth).knowledgeBases(List.of(kb)).modalities(Set.of(leg))
+                        .rerank(false).build()).hits(), documents);
     }
 
     /** A tuning's or evaluation's search: its model tokens (reranking, expansion) are the knowledge base's tenant's. */
