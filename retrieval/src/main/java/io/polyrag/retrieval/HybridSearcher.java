@@ -259,8 +259,8 @@ public final class HybridSearcher implements AutoCloseable {
         // Each figure hit folded into a text hit already listed frees a place: past FIGURE_SPARE of them, read on.
         for (int more = wanted; hits.size() < request.topK() && unique.size() >= more && more < wanted + 100; ) {
             more = request.topK() + (more - request.topK()) * 4;
-            if (unique.size() < more && reranking == null) {
-                unique = joinAndDedup(fused, scope, more);
+            if (unique.size() < more) {
+                unique = Reranking.readOn(unique, joinAndDedup(fused, scope, more), reranking != null);
             }
             hits = figures.attach(unique, more, request.topK(), figuresMax);
         }

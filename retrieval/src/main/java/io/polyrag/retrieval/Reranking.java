@@ -5,8 +5,10 @@ import io.polyrag.core.port.Reranker;
 import java.lang.System.Logger.Level;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.stream.IntStream;
 
 /** A search's candidates put in the reranker's order, each keeping its reranked position among its sources. */
@@ -52,6 +54,22 @@ final class Reranking {
             sources.put("rerank", new SourceScore(rank + 1, ranked.get(order.get(rank))));
             out.add(new Dedup.Candidate(c.hit().withSources(sources), c.view()));
         }
+        return out;
+    }
+
+    /**
+     * The list read on to {@code deeper} (the fused order joined deeper): as it is without a reranker; with one, the
+     * reranked candidates first, then the fused ones past them. Reranked, a search stopped at the reranker's depth,
+     * and figure hits folded into their anchors left it short of top_k while the fused list held hundreds more.
+     */
+    static List<Dedup.Candidate> readOn(List<Dedup.Candidate> reranked, List<Dedup.Candidate> deeper, boolean rerank) {
+        if (!rerank) {
+            return deeper;
+        }
+        Set<String> listed = new HashSet<>();
+        reranked.forEach(c -> listed.add(c.view().chunk().id()));
+        List<Dedup.Candidate> out = new ArrayList<>(reranked);
+        deeper.stream().filter(c -> !listed.contains(c.view().chunk().id())).forEach(out::add);
         return out;
     }
 }

@@ -108,6 +108,28 @@ class HybridSearcherTest {
         assertThat(r.hits()).extracting(h -> h.ordinal()).containsExactly(0, 1, 2, 3, 4, 5, 6, 7, 8, 9);
     }
 
+    /** Reranked, a search whose figure hits fold into their anchor reads on past the reranker's depth too. */
+    @Test
+    void figure_hits_folded_after_a_rerank_leave_the_list_full() {
+        figure_hits_folded_into_listed_text_leave_the_list_full();
+        List<StoreHit> ranked = new ArrayList<>();
+        ranked.add(new StoreHit(Chunk.idOf("fig", 1, 0), "fig", 1, 100));
+        for (int f = 1; f <= 6; f++) {
+            ranked.add(new StoreHit(Chunk.idOf("fig", 1, 11 + f), "fig", 1, 100 - f));
+        }
+        for (int i = 1; i < 12; i++) {
+            ranked.add(new StoreHit(Chunk.idOf("fig", 1, i), "fig", 1, 90 - i));
+        }
+        io.polyrag.core.port.Reranker keeps = TestRetrievers.reranker("test", (query, passages) ->
+                java.util.stream.IntStream.range(0, passages.size()).mapToObj(i -> 1.0 - i / 100.0).toList());
+        searcher.close();
+        // The reranker reads ten candidates deep: the six figures folded, the first list was seven hits.
+        searcher = new HybridSearcher(List.of(fixed(Modality.FULLTEXT, ranked)), catalog, new HybridSearcher.Options(
+                100, 5000, FusionMethod.RRF, 60, Map.of(), Fusion.Normalization.ZSCORE, 0.8, 1000, 50, 10), keeps, null);
+        SearchResponse r = searcher.search(new SearchRequest("text", 10, List.of(), Set.of(Modality.FULLTEXT), null));
+        assertThat(r.hits()).extracting(h -> h.ordinal()).containsExactly(0, 1, 2, 3, 4, 5, 6, 7, 8, 9);
+    }
+
     @Test
     void fuses_both_legs_and_joins_text_and_titles_from_the_catalog() {
         SearchResponse r = searcher(5000, fixed(Modality.VECTOR, List.of(hit("d1", 0.9), hit("d2", 0.8))),
