@@ -275,6 +275,14 @@ final class EvalCommand implements Callable<Integer> {
                 throw new CommandLine.ParameterException(spec.commandLine(), "--baseline " + baseline
                         + ": not a report saved with 'polyrag eval --kb NAME --json' (" + e.getMessage() + ")");
             }
+            // Read before the evaluation runs: a report without its runs' per-query scores failed after it, with a
+            // stack trace.
+            if (base.runs() == null || base.runs().stream().anyMatch(r -> r == null || r.name() == null
+                    || r.perQueryNdcg() == null)) {
+                throw new CommandLine.ParameterException(spec.commandLine(), "--baseline " + baseline + ": a report "
+                        + "saved with 'polyrag eval --kb NAME --json' holds 'runs', each with its 'name' and "
+                        + "'per_query_ndcg'; this one lacks them");
+            }
         }
         try (Polyrag polyrag = parent.openIndexed(Map.of(Settings.INGEST_WORKERS.key(), "0"))) {
             KbEvaluation e = polyrag.knowledgeBases().evaluate(kb);
@@ -319,9 +327,11 @@ final class EvalCommand implements Callable<Integer> {
             // A gate that compared nothing must not pass: judgments replaced or renamed share no query ids.
             long shared = r.perQueryNdcg().keySet().stream().filter(then.get().perQueryNdcg()::containsKey)
                     .count();
-            if (shared == 0) {
-                err.println("eval: baseline: " + r.name() + " shares no judged query with " + baseline
-                        + " (the judgments changed?): not compared");
+            // Nor one that compared a handful of a thousand: judgments replaced but one kept, unchanged, passed.
+            if (shared == 0 || shared * 2 < r.perQueryNdcg().size()) {
+                err.println("eval: baseline: " + r.name() + " shares " + (shared == 0 ? "no" : "only " + shared + " of "
+                        + r.perQueryNdcg().size()) + " judged queries with " + baseline + " (the judgments changed?): "
+                        + "not compared");
                 continue;
             }
             if (shared < r.perQueryNdcg().size()) {

@@ -132,7 +132,12 @@ class CliTest {
                 "\"star-old\""));
         Run blind = run("eval", "--kb", "default", "--baseline", disjoint.toString());
         assertThat(blind.code()).as(blind.err()).isEqualTo(Main.USAGE);
-        assertThat(blind.err()).contains("shares no judged query").contains("not a pass");
+        assertThat(blind.err()).contains("shares no judged queries").contains("not a pass");
+        // A report without its runs' per-query scores is refused before the evaluation, in one line.
+        Files.writeString(tmp.resolve("no-runs.json"), "{\"knowledge_base\": \"default\", \"queries\": 1}");
+        Run bare = run("eval", "--kb", "default", "--baseline", tmp.resolve("no-runs.json").toString());
+        assertThat(bare.code()).as(bare.err()).isEqualTo(Main.USAGE);
+        assertThat(bare.err()).contains("per_query_ndcg").doesNotContain("\tat ");
         Files.writeString(tmp.resolve("not-a-report.json"), "[1, 2]");
         assertThat(run("eval", "--kb", "default", "--baseline", tmp.resolve("not-a-report.json").toString()).code())
                 .isEqualTo(Main.USAGE);

@@ -79,8 +79,11 @@ public record BeirDataset(String name, Map<String, Doc> corpus, Map<String, Stri
                 : require(dir, "qrels/test.tsv");
         Map<String, Map<String, Integer>> qrels = readQrels(qrelsFile, queries, corpus, warnings);
         if (corpus.isEmpty() || qrels.isEmpty()) {
+            // With why: the warnings saying so were printed only for a dataset that loaded.
+            List<String> why = warnings.withCounts();
             throw new InvalidInputException("dataset " + dir + " has " + corpus.size() + " usable documents and "
-                    + qrels.size() + " judged queries: nothing to evaluate");
+                    + qrels.size() + " judged queries: nothing to evaluate" + (why.isEmpty() ? "" : "; "
+                    + String.join("; ", why.subList(0, Math.min(3, why.size())))));
         }
         return new BeirDataset(dir.toAbsolutePath().normalize().getFileName().toString(), corpus, queries, qrels,
                 warnings.withCounts());

@@ -187,6 +187,17 @@ class EvaluationTest {
                 .contains("<body><p>Lava tubes of Hawaii</p>");
     }
 
+    /** Nothing usable (TREC-style qrels here): the error says why, with the warnings that were not printed. */
+    @Test
+    void a_dataset_with_nothing_to_evaluate_says_why() throws IOException {
+        Path dir = Files.createDirectories(tmp.resolve("trec"));
+        Files.writeString(dir.resolve("corpus.jsonl"), "{\"_id\": \"d1\", \"text\": \"Tides rise.\"}\n");
+        Files.writeString(dir.resolve("queries.jsonl"), "{\"_id\": \"q1\", \"text\": \"tides\"}\n");
+        Files.writeString(dir.resolve("qrels-test.tsv"), "q1 0 d1 1\n");
+        assertThatThrownBy(() -> BeirDataset.load(dir)).isInstanceOf(InvalidInputException.class)
+                .hasMessageContaining("nothing to evaluate").hasMessageContaining("expected query-id");
+    }
+
     @Test
     void a_missing_file_is_named() throws IOException {
         Path dir = dataset("", "");

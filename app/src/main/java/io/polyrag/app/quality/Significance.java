@@ -50,27 +50,34 @@ public final class Significance {
      * two-sided p cannot fall below 0.05 with fewer than six changed queries, so a gate on it passed five queries
      * dropping from 1 to 0.
      *
-     * @param delta mean of (a − b)
+     * @param delta mean of (a − b), not rounded: a gate decides on it (rounded to four places, a loss of one query
+     *     in a thousand by 0.05 was 0 and passed)
      * @param p one-sided p-value of "a is worse"
      * @param changed queries whose score differs
+     * @param worsened queries whose score fell
      * @param compared queries both hold
      */
-    public record Regression(double delta, double p, int changed, int compared) {
-        /** Too few changed queries for any p below 0.05: a test cannot tell, whatever they did. */
+    public record Regression(double delta, double p, int changed, int worsened, int compared) {
+        /**
+         * Too few queries fell for any p below 0.05: a test cannot tell, whatever they did. Counted over those that
+         * fell, not all that changed: four queries dropping from 1 to 0 beside a fifth that gained 0.001 could not
+         * reach p 0.05 either, and passed.
+         */
         public boolean untestable() {
-            return changed > 0 && Math.pow(0.5, changed) >= 0.05;
+            return worsened > 0 && Math.pow(0.5, worsened) >= 0.05;
         }
     }
 
     public static Regression regression(Map<String, Double> a, Map<String, Double> b) {
         double[] d = differences(a, b);
         int changed = (int) Arrays.stream(d).filter(x -> Math.abs(x) > 1e-12).count();
+        int worsened = (int) Arrays.stream(d).filter(x -> x < -1e-12).count();
         double sum = 0;
         for (double x : d) {
             sum += x;
         }
         if (changed == 0) {
-            return new Regression(0, 1.0, 0, d.length);
+            return new Regression(0, 1.0, 0, 0, d.length);
         }
         SplittableRandom random = new SplittableRandom(20_070_101L);
         int extreme = 0;
@@ -83,7 +90,7 @@ public final class Significance {
                 extreme++;
             }
         }
-        return new Regression(round(sum / d.length), round((extreme + 1.0) / (TRIALS + 1.0)), changed, d.length);
+        return new Regression(sum / d.length, round((extreme + 1.0) / (TRIALS + 1.0)), changed, worsened, d.length);
     }
 
     /** {@code a}'s score minus {@code b}'s, for each query both hold. */

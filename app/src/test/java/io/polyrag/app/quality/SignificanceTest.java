@@ -89,5 +89,22 @@ class SignificanceTest {
         assertThat(Significance.regression(now, before).untestable()).isTrue();
         assertThat(Significance.regression(before, before).changed()).isZero();
         assertThat(Significance.regression(before, now).p()).as("better is not worse").isGreaterThan(0.9);
+        // Four fell from 1 to 0 and a fifth gained a little: still too few fell for a test (it passed the gate).
+        now.put("q4", 1.0);
+        now.put("q10", 0.999);
+        before.put("q10", 0.998);
+        Significance.Regression mixed = Significance.regression(now, before);
+        assertThat(mixed.changed()).isEqualTo(5);
+        assertThat(mixed.worsened()).isEqualTo(4);
+        assertThat(mixed.untestable()).isTrue();
+        assertThat(mixed.delta()).isNegative();
+        // A loss too small for four decimal places is still a loss.
+        Map<String, Double> many = new java.util.HashMap<>();
+        Map<String, Double> manyBefore = new java.util.HashMap<>();
+        for (int i = 0; i < 1000; i++) {
+            manyBefore.put("q" + i, 1.0);
+            many.put("q" + i, i == 0 ? 0.95 : 1.0);
+        }
+        assertThat(Significance.regression(many, manyBefore).delta()).isNegative();
     }
 }
