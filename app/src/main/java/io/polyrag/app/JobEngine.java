@@ -233,7 +233,7 @@ final class JobEngine implements AutoCloseable {
     /** A job was written: publish it as an event. A failure to read it back costs the event, never the job. */
     void changed(String id, String type) {
         try {
-            store.job(id).ifPresent(j -> {
+            store.job(id).map(this::shown).ifPresent(j -> {
                 synchronized (published) {
                     // Never an older state after a newer one: a cancel that read the job running, published after
                     // its worker's "finished", left subscribers showing it running until they reloaded.

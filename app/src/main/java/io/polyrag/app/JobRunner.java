@@ -68,7 +68,7 @@ final class JobRunner implements AutoCloseable {
     JobRunner(JobStore jobs, Function<String, JobHandler> handlers, BiConsumer<String, String>
             changed, Metrics metrics, int workers, Duration staleAfter, int maxAttempts, Duration slice) {
         this.jobs = jobs;
-        this.requeue = new Requeue(jobs);
+        this.requeue = new Requeue(jobs, changed);
         this.slice = slice;
         this.metrics = metrics;
         this.handlers = handlers;
@@ -279,11 +279,6 @@ final class JobRunner implements AutoCloseable {
                         + " s), or cancel it";
                 // Kept as the run's last counts too: release writes them, and wrote over the reason.
                 context.latest = (context.latest == null ? JobProgress.queued() : context.latest).waiting(why);
-                try {
-                    jobs.progress(id, context.attempt, context.latest);
-                } catch (RuntimeException x) {
-                    // The catalog itself cannot be reached: the log says why.
-                }
                 release(context, "waits " + pause.toSeconds() + " s for a store that cannot "
                         + (noRoom ? "write" : "be reached") + " (" + e.getMessage() + ")", JobProgress.WAITING);
                 return;
@@ -539,6 +534,7 @@ final class JobRunner implements AutoCloseable {
         }
         // Stopped on purpose, not crashed: a run still winding down is not counted against its job when it is
         // claimed again (three rolling restarts during one extraction batch gave an upload up, its files deleted).
+        requeue.stop();
         for (RunContext c : active.values()) {
             try {
                 jobs.excuse(c.id, c.attempt);

@@ -1,6 +1,9 @@
 package io.polyrag.app;
 
+import io.polyrag.core.ConfigException;
 import io.polyrag.core.PolyragException;
+import io.polyrag.core.StoreException;
+import io.polyrag.core.UnavailableException;
 import io.polyrag.core.port.Embedder;
 import io.polyrag.core.port.TokenCounter;
 import java.util.List;
@@ -73,7 +76,14 @@ final class LazyEmbedder implements Embedder {
             // A load that failed (a missing or damaged file, memory short at that moment) took most of a second to
             // fail, and every search and readiness check waited its turn on this lock to load it again.
             if (loadFailed != null && System.nanoTime() - loadFailedAt < retryNanos) {
-                throw loadFailed;
+                // A new one each time, of the same kind (callers add to what they catch), the first as its cause.
+                String why = loadFailed.getMessage();
+                throw switch (loadFailed) {
+                    case ConfigException c -> new ConfigException(why, c);
+                    case UnavailableException u -> new UnavailableException(why, u);
+                    case StoreException x -> new StoreException(why, x);
+                    default -> new PolyragException(why, loadFailed);
+                };
             }
             try {
                 e = open.get();

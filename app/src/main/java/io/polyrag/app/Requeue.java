@@ -8,6 +8,7 @@ import java.lang.System.Logger.Level;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
+import java.util.function.BiConsumer;
 
 /**
  * Puts the jobs a worker stops without ending (a store to wait for, a yield) back in the queue. One the catalog would
@@ -24,10 +25,13 @@ final class Requeue {
     }
 
     private final JobStore jobs;
+    private final BiConsumer<String, String> changed;
     private final ConcurrentMap<String, Held> held = new ConcurrentHashMap<>();
 
-    Requeue(JobStore jobs) {
+    /** @param changed told a job's id and {@code progress} once one held here is back in the queue */
+    Requeue(JobStore jobs, BiConsumer<String, String> changed) {
         this.jobs = jobs;
+        this.changed = changed;
     }
 
     /**
@@ -65,11 +69,27 @@ final class Requeue {
                 held.remove(e.getKey(), h); // put back, or its claim was taken: either way no longer ours
                 any |= released;
                 LOG.log(Level.INFO, "job " + e.getKey() + (released ? " is back in the queue" : " was taken over"));
+                changed.accept(e.getKey(), "progress");
             } catch (RuntimeException x) {
                 // Still refused: the next second tries again.
             }
         }
         return any;
+    }
+
+    /**
+     * At shutdown, after the workers: the held jobs are put back if the catalog now takes them, and those it still
+     * refuses are marked stopped on purpose, so the next start's claim does not count the run against them.
+     */
+    void stop() {
+        retry();
+        held.forEach((id, h) -> {
+            try {
+                jobs.excuse(id, h.attempt());
+            } catch (RuntimeException e) {
+                LOG.log(Level.WARNING, "cannot mark job " + id + " as stopped for shutdown: " + e.getMessage());
+            }
+        });
     }
 
     /** The job as a reader sees it: one held here is queued, at its last counts, whatever the catalog still says. */

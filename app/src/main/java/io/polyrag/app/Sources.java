@@ -71,7 +71,7 @@ public final class Sources {
                     + "with PUT /v1/sync/sources/" + s.id());
         }
         watcher.changed(s);
-        String job = engine.submitForSource(tenant, SyncJob.KIND, SyncJob.payload(s, true)).id();
+        String job = engine.submitForSource(tenant, SyncJob.KIND, SyncJob.payload(s, !s.enabled())).id();
         watcher.submitted(SourceWatcher.key(s), job);
         return new Registered(info(own(s.id())), job);
     }

@@ -540,7 +540,7 @@ class JobsTest {
      * (not once its claim went stale, five minutes later).
      */
     @Test
-    void a_waiting_job_the_full_catalog_would_not_requeue_is_shown_waiting_and_resumes_once_it_can() {
+    void a_waiting_job_the_full_catalog_would_not_requeue_is_shown_waiting_and_resumes_once_it_can() throws Exception {
         Config config = Config.defaults(Map.of("POLYRAG_DATA_DIR", dir.toString()));
         java.util.concurrent.atomic.AtomicBoolean full = new java.util.concurrent.atomic.AtomicBoolean();
         java.util.concurrent.atomic.AtomicInteger runs = new java.util.concurrent.atomic.AtomicInteger();
@@ -591,6 +591,8 @@ class JobsTest {
                 assertThat(waiting.progress().warnings()).anySatisfy(w -> assertThat(w).contains("no space left"));
                 assertThat(jobs.list(Tenant.LOCAL, 0, 10)).singleElement().extracting(JobInfo::status)
                         .isEqualTo(JobStatus.QUEUED);
+                assertThat(jobs.events().after(Tenant.LOCAL, 0, Duration.ofMillis(10)).getLast().job().status())
+                        .as("what event readers (the UI) were last told").isEqualTo(JobStatus.QUEUED);
                 full.set(false);
                 JobInfo done = await().atMost(Duration.ofSeconds(20)).until(() -> jobs.get(Tenant.LOCAL, id),
                         j -> j.status().finished());

@@ -111,7 +111,8 @@ public final class PolyragCommand implements Runnable {
         Path dir = config.get(Settings.DATA_DIR).toAbsolutePath().normalize();
         // A file in its place is said by the open ("is not a folder").
         boolean noIndex = !Files.exists(dir) || Files.isDirectory(dir) && !Files.isDirectory(dir.resolve("catalog"));
-        if ("h2".equals(config.get(Settings.CATALOG_BACKEND)) && noIndex) {
+        // A folder a server is serving is asked through it, whatever catalog that server was started with.
+        if ("h2".equals(config.get(Settings.CATALOG_BACKEND)) && noIndex && ServedUrl.written(dir) == null) {
             throw new ConfigException("no index in " + dir + " (" + (Files.exists(dir) ? "it holds no catalog"
                     : "it does not exist") + "): name the data directory that holds one with --data-dir or "
                     + "POLYRAG_DATA_DIR, or index something first with 'polyrag ingest PATH'");
