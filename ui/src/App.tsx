@@ -55,12 +55,26 @@ export function App() {
   setApiKey(state.apiKey);
   const locked = auth === 'unknown' || (auth === 'keys' && !state.apiKey) || state.unauthorized;
 
+  // Asked again after a failure (a server restarting, a proxy's moment), every few seconds up to a minute apart: a
+  // first failure stayed on screen for the whole session, and the configuration it left unread with it.
   useEffect(() => {
-    ok(api.GET('/health')).then((h) => {
+    let stopped = false;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let wait = 2000;
+    const ask = () => ok(api.GET('/health')).then((h) => {
+      if (stopped) return;
       const mode = h.auth === 'keys' ? 'keys' : 'local';
       setAuth(mode);
       setReported(mode);
-    }).catch((e) => { setAuth('local'); setConfigError(message(e)); });
+    }).catch((e) => {
+      if (stopped) return;
+      setAuth((a) => (a === 'unknown' ? 'local' : a));
+      setConfigError(message(e));
+      timer = setTimeout(ask, wait);
+      wait = Math.min(wait * 2, 60_000);
+    });
+    void ask();
+    return () => { stopped = true; clearTimeout(timer); };
   }, []);
 
   useEffect(() => {
@@ -76,12 +90,21 @@ export function App() {
   useEffect(() => {
     setApiKey(state.apiKey);
     if (locked) return;
-    ok(api.GET('/v1/configuration')).then((c) => {
+    let stopped = false;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let wait = 2000;
+    const ask = () => ok(api.GET('/v1/configuration')).then((c) => {
+      if (stopped) return;
       setConfig(c);
       setConfigError('');
     }).catch((e: { status?: number; message?: string }) => {
-      if (e.status !== 401) setConfigError(e.message ?? String(e));
+      if (stopped || e.status === 401) return;
+      setConfigError(e.message ?? String(e));
+      timer = setTimeout(ask, wait);
+      wait = Math.min(wait * 2, 60_000);
     });
+    void ask();
+    return () => { stopped = true; clearTimeout(timer); };
   }, [state.apiKey, locked]);
 
   // The knowledge bases Search and Chat are limited to outlive a reload (one selection for both tabs).

@@ -85,6 +85,7 @@ export function ChatTab({ state, dispatch, config }: TabProps) {
       await done(api.DELETE('/v1/conversations/{id}', { params: { path: { id: conversation } } }));
     } catch (e) {
       setKeptError(message(e));
+      return; // still on the server: its transcript stays on screen
     }
     dispatch({ type: 'conversation', id: '' });
     refresh();

@@ -84,8 +84,9 @@ export function Quality({ kb, runs, dispatch }: { kb: string; runs: Run[]; dispa
   const [error, setError] = useState('');
   const [notice, setNotice] = useState('');
   // A tuning of this knowledge base started here and still running when the tab was left is followed on.
-  const [tuneJob, setTuneJob] = useState(() => runs.find((r) => r.label === tuneLabel(kb)
-    && !isTerminal(r.job?.status))?.jobId ?? '');
+  // After a reload the runs are rebuilt from the jobs list, labelled by kind: found by kind and knowledge base too.
+  const [tuneJob, setTuneJob] = useState(() => runs.find((r) => (r.label === tuneLabel(kb)
+    || r.job?.kind === 'tune' && r.job?.knowledge_base === kb) && !isTerminal(r.job?.status))?.jobId ?? '');
   const path = { path: { name: kb } };
 
   const loadTuning = useCallback(() => unlessMissing(ok(api.GET('/v1/knowledge-bases/{name}/tuning',

@@ -366,7 +366,10 @@ function UploadForm({ draft, errors, set, maxBytes, held }: FormProps<'upload'> 
         merged.accepted!.push(...(staged.accepted ?? []));
         merged.skipped!.push(...(staged.skipped ?? []));
       } catch (e) {
+        // Each file of a refused request is listed as skipped, with why: left out of the verdict, the rest
+        // were configured and started with nothing saying which files never went.
         failed.push(message(e));
+        merged.skipped!.push(...batch.map((f) => ({ source: f.name, reason: `not sent: ${message(e)}` })));
       }
       if (mine !== uploadChoice || keyInUse() !== asKey) {
         // Dropped while being checked (another choice, another knowledge base): what was kept goes too. Under

@@ -31,6 +31,7 @@ let docTotal: number | null = null;
 let uploads = 0;
 let uploadGate: Promise<void> | null = null;
 let tidesGate: Promise<void> | null = null;
+let busyServer = false;
 
 const minutesAgo = (m: number) => new Date(Date.now() - m * 60_000).toISOString();
 const syncSource = (id: string, type: 'filesystem' | 'web' | 's3', config: Record<string, unknown>, more = {}) => ({
@@ -59,6 +60,7 @@ beforeEach(() => {
   uploads = 0;
   uploadGate = null;
   tidesGate = null;
+  busyServer = false;
   sources = [
     syncSource('handbook', 'filesystem', { root: '/srv/handbook', include: ['**/*.md'], exclude: [],
       follow_symlinks: true, skip_graph: false }),
@@ -87,6 +89,9 @@ beforeEach(() => {
         messages: [] }))] : [{ id: 'oldest', title: 'The first question', turns: 1, created_at: minutesAgo(900),
         updated_at: minutesAgo(900), messages: [] }];
       return json({ conversations: page, offset, limit: 50 });
+    }
+    if (busyServer && (url.pathname === '/v1/ingest/upload' || request.method === 'DELETE')) {
+      return json({ title: 'Service Unavailable', status: 503, detail: 'every parser of this server is busy' }, 503);
     }
     if (url.pathname === '/v1/conversations/tides' && request.method === 'DELETE') {
       return new Response(null, { status: 204 });
@@ -319,6 +324,29 @@ describe('the app', () => {
       .toBe(true));
     expect(screen.queryByText('And low tide?')).toBeNull();
     expect(screen.queryByText(/HTTP 204/)).toBeNull();
+  });
+
+  it('keeps a conversation on screen when the server could not delete it', async () => {
+    busyServer = true;
+    const user = userEvent.setup();
+    render(<App />);
+    await user.click(await screen.findByRole('tab', { name: 'Chat' }));
+    const picker = screen.getByLabelText('Conversation') as HTMLSelectElement;
+    await within(picker).findByRole('option', { name: 'When is high tide? (2)' });
+    await user.selectOptions(picker, 'tides');
+    expect(await screen.findByText('And low tide?')).toBeTruthy();
+    await user.click(screen.getByRole('button', { name: 'Delete conversation' }));
+    expect(await screen.findByText(/every parser of this server is busy/)).toBeTruthy();
+    expect(screen.getByText('And low tide?')).toBeTruthy();
+  });
+
+  it('lists the files of an upload the server refused as skipped, saying why', async () => {
+    busyServer = true;
+    const user = userEvent.setup();
+    render(<App />);
+    await user.upload(await screen.findByLabelText('Files'), new File(['hello'], 'tides.txt', { type: 'text/plain' }));
+    expect(await screen.findByText(/not sent: .*every parser of this server is busy/)).toBeTruthy();
+    expect(screen.getByText(/tides\.txt/)).toBeTruthy();
   });
 
   it('says when a knowledge base holds more documents than shown, and shows more on request', async () => {
