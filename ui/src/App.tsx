@@ -66,6 +66,7 @@ export function App() {
       const mode = h.auth === 'keys' ? 'keys' : 'local';
       setAuth(mode);
       setReported(mode);
+      setConfigError(''); // the server answers: a configuration read still failing says so again
     }).catch((e) => {
       if (stopped) return;
       setAuth((a) => (a === 'unknown' ? 'local' : a));

@@ -84,8 +84,12 @@ export function ChatTab({ state, dispatch, config }: TabProps) {
     try {
       await done(api.DELETE('/v1/conversations/{id}', { params: { path: { id: conversation } } }));
     } catch (e) {
-      setKeptError(message(e));
-      return; // still on the server: its transcript stays on screen
+      // Still on the server: its transcript stays on screen. One the server does not hold (never stored, deleted
+      // elsewhere) is gone already.
+      if (!(e instanceof ApiError && e.status === 404)) {
+        setKeptError(message(e));
+        return;
+      }
     }
     dispatch({ type: 'conversation', id: '' });
     refresh();

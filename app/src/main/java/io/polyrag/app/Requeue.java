@@ -83,13 +83,16 @@ final class Requeue {
      */
     void stop() {
         retry();
-        held.forEach((id, h) -> {
+        // Each call to a catalog that does not answer may wait its connect timeout: the first refusal ends the try.
+        for (Map.Entry<String, Held> e : held.entrySet()) {
             try {
-                jobs.excuse(id, h.attempt());
-            } catch (RuntimeException e) {
-                LOG.log(Level.WARNING, "cannot mark job " + id + " as stopped for shutdown: " + e.getMessage());
+                jobs.excuse(e.getKey(), e.getValue().attempt());
+            } catch (RuntimeException x) {
+                LOG.log(Level.WARNING, "cannot mark " + held.size() + " held jobs as stopped for shutdown: "
+                        + x.getMessage());
+                return;
             }
-        });
+        }
     }
 
     /** The job as a reader sees it: one held here is queued, at its last counts, whatever the catalog still says. */

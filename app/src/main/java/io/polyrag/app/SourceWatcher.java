@@ -46,6 +46,8 @@ final class SourceWatcher implements AutoCloseable {
     private final List<Path> forbidden;
     /** The queued or running sync of each source, by source key: its job id. */
     private final Map<String, String> pending = new ConcurrentHashMap<>();
+    /** The sync each source's schedule queued (its interval's), by source key: a cancel of that one skips it. */
+    private final Map<String, String> scheduled = new ConcurrentHashMap<>();
     private final Map<String, Long> dirty = new ConcurrentHashMap<>();
     private final Set<String> lostRoots = ConcurrentHashMap.newKeySet();
     /**
@@ -314,11 +316,13 @@ final class SourceWatcher implements AutoCloseable {
             return;
         }
         var source = sources.source(tenant, key.substring(slash + 1));
-        if (!change && status == JobStatus.CANCELED && source.isPresent()) {
-            // A user canceled the sync this queued for the interval: it counts as that interval's scan (its last
-            // error kept), or the next tick, five seconds on, queued the same sync again.
+        if (!change && status == JobStatus.CANCELED && source.isPresent() && queued.equals(scheduled.get(key))) {
+            // A user canceled the sync the schedule queued for this interval: it counts as that interval's scan (its
+            // last error kept), or the next tick, five seconds on, queued the same sync again. Not one queued by a
+            // request or a change: canceled, it was no interval's scan.
             sources.sourceScanned(tenant, source.get().id(), Instant.now(), source.get().lastError());
             pending.remove(key);
+            scheduled.remove(key);
             return;
         }
         if (source.isEmpty() || !source.get().enabled()) {
@@ -327,6 +331,9 @@ final class SourceWatcher implements AutoCloseable {
         }
         JobStore.Queued q = engine.submitForSource(t, SyncJob.KIND, SyncJob.payload(source.get(), false));
         pending.put(key, q.id());
+        if (!change && q.created()) {
+            scheduled.put(key, q.id());
+        }
         if (!q.created() && change) {
             // An unfinished sync started elsewhere (a request, another replica) answered for it. One this call queued
             // lists the change whether it is queued or already running: marking it again here chained a scan a

@@ -72,8 +72,8 @@ final class EvalCommand implements Callable<Integer> {
     @Option(names = "--kb", paramLabel = "NAME", description = "Instead of a dataset: measure the knowledge base NAME "
             + "of the data directory on its own judged queries ('polyrag judgments add'): the configured fusion, its "
             + "tuned one and each leg alone. With --baseline (a report saved with --kb NAME --json) it is a "
-            + "regression gate: exit code 1 when a run is worse than its namesake there (one-sided p < 0.05, or on "
-            + "too few changed queries for a test).")
+            + "regression gate: exit code 1 when a run is worse than its namesake there (one-sided p < 0.05, or with "
+            + "too few queries worse for a test).")
     String kb;
 
     @Option(names = "--dataset", paramLabel = "DIR",
@@ -339,15 +339,15 @@ final class EvalCommand implements Callable<Integer> {
                         r.name(), shared, r.perQueryNdcg().size());
             }
             compared++;
-            // One-sided: is it worse? With too few changed queries for any test, a drop is a regression (a search
-            // is deterministic: a query that changed, changed for a reason).
+            // One-sided: is it worse? With too few queries worse for any test, a drop is a regression (a search is
+            // deterministic: a query that changed, changed for a reason).
             Significance.Regression c = Significance.regression(r.perQueryNdcg(), then.get().perQueryNdcg());
             boolean regressed = c.delta() < 0 && (c.p() < 0.05 || c.untestable());
             worse += regressed ? 1 : 0;
-            err.printf(Locale.ROOT, "eval: baseline: %-12s %+.4f nDCG@10 against %s (%d of %d queries changed; "
-                    + "one-sided p %.4f)%s%n", r.name(), c.delta(), baseline.getFileName(), c.changed(),
-                    c.compared(), c.p(), !regressed ? "" : c.p() < 0.05 ? ": significantly worse"
-                            : ": worse, on too few changed queries for a test");
+            err.printf(Locale.ROOT, "eval: baseline: %-12s %+.4f nDCG@10 against %s (%d of %d queries changed, %d "
+                    + "worse; one-sided p %.4f)%s%n", r.name(), c.delta(), baseline.getFileName(), c.changed(),
+                    c.compared(), c.worsened(), c.p(), !regressed ? "" : c.p() < 0.05 ? ": significantly worse"
+                            : ": worse, on too few queries worse for a test");
         }
         if (compared == 0) {
             err.println("eval: baseline: nothing could be compared with " + baseline + ": not a pass");

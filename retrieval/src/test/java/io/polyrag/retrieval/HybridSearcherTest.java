@@ -123,7 +123,7 @@ class HybridSearcherTest {
         io.polyrag.core.port.Reranker keeps = TestRetrievers.reranker("test", (query, passages) ->
                 java.util.stream.IntStream.range(0, passages.size()).mapToObj(i -> 1.0 - i / 100.0).toList());
         searcher.close();
-        // The reranker reads ten candidates deep: the six figures folded, the first list was seven hits.
+        // The reranker reads top_k + 3 deep (its own depth, 10, is less): six figures folded, seven hits were left.
         searcher = new HybridSearcher(List.of(fixed(Modality.FULLTEXT, ranked)), catalog, new HybridSearcher.Options(
                 100, 5000, FusionMethod.RRF, 60, Map.of(), Fusion.Normalization.ZSCORE, 0.8, 1000, 50, 10), keeps, null);
         SearchResponse r = searcher.search(new SearchRequest("text", 10, List.of(), Set.of(Modality.FULLTEXT), null));
