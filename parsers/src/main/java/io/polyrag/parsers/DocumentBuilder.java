@@ -77,13 +77,18 @@ final class DocumentBuilder {
         return p;
     }
 
+    /** Nothing to index: no block, and no heading either (headings alone are a block of their own, {@link #build}). */
     boolean isEmpty() {
-        return blocks.isEmpty();
+        return blocks.isEmpty() && text.isEmpty();
     }
 
     ParsedDocument build(String title, String mediaType) {
         String t = title == null || title.isBlank() ? firstHeading : title.strip();
-        return new ParsedDocument(t == null ? "" : t, text.toString(), blocks, mediaType);
+        // Headings alone ("# Buy a new kettle", a page of one <h1>) are the document's text: with no block under
+        // them it was refused as "no text to index".
+        List<Block> out = !blocks.isEmpty() || text.isEmpty() ? blocks : List.of(new Block(ChunkKind.PROSE,
+                text.toString(), List.of(), 0, text.length(), "", location));
+        return new ParsedDocument(t == null ? "" : t, text.toString(), out, mediaType);
     }
 
     String firstHeading() {

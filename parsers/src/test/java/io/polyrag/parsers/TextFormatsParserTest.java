@@ -341,6 +341,20 @@ class TextFormatsParserTest {
                 .isInstanceOf(InvalidInputException.class).hasMessageContaining("no text to index");
     }
 
+    /** A note of one heading, or a page of one {@code <h1>}: the heading is the text, not "no text to index". */
+    @Test
+    void a_file_of_headings_alone_is_indexed_as_their_text() {
+        ParsedDocument md = parse("kettle.md", "# Buy a new kettle\n\n## Before Friday\n");
+        assertThat(md.blocks()).singleElement().satisfies(b -> assertThat(b.text())
+                .isEqualTo("Buy a new kettle\n\nBefore Friday"));
+        assertThat(md.title()).isEqualTo("Buy a new kettle");
+        assertThat(parse("page.html", "<html><body><h1>Tide tables</h1></body></html>").blocks())
+                .singleElement().satisfies(b -> assertThat(b.text()).isEqualTo("Tide tables"));
+        // A site's banner over its navigation is boilerplate still: a hub page of links has nothing to index.
+        assertThatThrownBy(() -> parse("hub.html", "<html><body><header><h1>Harbour docs</h1></header><nav>"
+                + "<a href=\"a.html\">a</a></nav></body></html>")).hasMessageContaining("no text to index");
+    }
+
     @Test
     void unsupported_types_are_named_in_the_error() {
         assertThatThrownBy(() -> parse("slides.pptx", "PK stuff")).isInstanceOf(InvalidInputException.class)
