@@ -176,7 +176,7 @@ final class SyncJob implements JobHandler {
         }
         deleteMissing(scan, listing, number, gone);
         sources.sourceScanned(p.tenant(), p.source(), Instant.now(), scan.errors.isEmpty() ? null
-                : scan.errors.size() + " items failed or were skipped, e.g. " + scan.errors.getFirst().reason());
+                : "items failed or skipped: " + scan.errors.size() + ", e.g. " + scan.errors.getFirst().reason());
         scan.warnings.addAll(listing.warnings());
         return scan.progress("done");
     }
