@@ -14,28 +14,48 @@ public final class PolyragApiException extends RuntimeException {
     private final String title;
     private final String detail;
     private final transient JsonNode problem;
+    private final long retryAfterSeconds;
 
     PolyragApiException(int status, String type, String title, String detail, JsonNode problem) {
         this(status, type, title, detail, problem, null);
     }
 
     PolyragApiException(int status, String type, String title, String detail, JsonNode problem, Throwable cause) {
+        this(status, type, title, detail, problem, cause, 0);
+    }
+
+    private PolyragApiException(int status, String type, String title, String detail, JsonNode problem,
+            Throwable cause, long retryAfterSeconds) {
         super((status == 0 ? "" : status + " " + title + ": ") + detail, cause);
         this.status = status;
         this.type = type;
         this.title = title;
         this.detail = detail;
         this.problem = problem;
+        this.retryAfterSeconds = retryAfterSeconds;
     }
 
     static PolyragApiException of(int status, JsonNode problem) {
+        return of(status, problem, 0);
+    }
+
+    /** @param retryAfterSeconds the answer's {@code Retry-After} in seconds, 0 when it had none */
+    static PolyragApiException of(int status, JsonNode problem, long retryAfterSeconds) {
         if (problem == null || !problem.isObject()) {
             return new PolyragApiException(status, "about:blank", "HTTP " + status, "polyrag answered " + status
-                    + " without a problem description", problem);
+                    + " without a problem description", problem, null, retryAfterSeconds);
         }
         return new PolyragApiException(problem.path("status").asInt(status), problem.path("type").asString(
                 "about:blank"), problem.path("title").asString("HTTP " + status), problem.path("detail").asString(""),
-                problem);
+                problem, null, retryAfterSeconds);
+    }
+
+    /**
+     * The answer's {@code Retry-After} in seconds (a 429 or 503 whose wait was longer than the client waits for by
+     * itself, or the last of its retries); 0 when it had none.
+     */
+    public long retryAfterSeconds() {
+        return retryAfterSeconds;
     }
 
     public int status() {

@@ -1076,12 +1076,14 @@ public final class PolyragClient implements AutoCloseable {
             }
             JsonNode problem = problem(r.body(), r.headers(), s); // reads, and so closes, a streamed body too
             long wait = retryAfterMs(r.headers().firstValue("Retry-After").orElse(null));
-            if ((s == 429 || s == 503 || (safe && (s == 502 || s == 504))) && attempt < retries
-                    && wait <= MAX_PAUSE_MS) {
+            // A change is sent again on a 503 only when it says when (polyrag's own, which ran nothing): a proxy's
+            // bare 503 may come after the request reached polyrag, and a create sent twice answered "exists".
+            if ((s == 429 || s == 503 && (safe || wait > 0) || (safe && (s == 502 || s == 504)))
+                    && attempt < retries && wait <= MAX_PAUSE_MS) {
                 pause(attempt, wait);
                 continue;
             }
-            throw PolyragApiException.of(s, problem);
+            throw PolyragApiException.of(s, problem, wait / 1000);
         }
     }
 

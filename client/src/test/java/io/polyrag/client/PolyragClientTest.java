@@ -429,6 +429,7 @@ class PolyragClientTest {
     void stalls_end_at_the_timeout_and_a_search_is_retried_like_a_read() throws Exception {
         AtomicInteger searches = new AtomicInteger();
         AtomicInteger limited = new AtomicInteger();
+        AtomicInteger creates = new AtomicInteger();
         java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
         com.sun.net.httpserver.HttpServer stub = com.sun.net.httpserver.HttpServer.create(
                 new java.net.InetSocketAddress("127.0.0.1", 0), 0);
@@ -443,6 +444,11 @@ class PolyragClientTest {
                         + "{\"modality\":\"fulltext\",\"reason\":\"timed out\"}],\"hits\":[]}")
                         .getBytes(StandardCharsets.UTF_8);
                 x.sendResponseHeaders(first ? 502 : 200, body.length);
+                x.getResponseBody().write(body);
+            } else if (path.equals("/v1/knowledge-bases")) { // a proxy's bare 503: the create may have run
+                creates.incrementAndGet();
+                byte[] body = "<html>upstream reset</html>".getBytes(StandardCharsets.UTF_8);
+                x.sendResponseHeaders(503, body.length);
                 x.getResponseBody().write(body);
             } else if (path.equals("/v1/usage")) {
                 limited.incrementAndGet();
@@ -488,7 +494,11 @@ class PolyragClientTest {
             var quota = org.assertj.core.api.Assertions.catchThrowableOfType(PolyragApiException.class,
                     client::usage);
             assertThat(quota.status()).isEqualTo(429);
+            assertThat(quota.retryAfterSeconds()).as("the wait, for the caller").isEqualTo(3600);
             assertThat(limited.get()).isEqualTo(1);
+            // A change answered by a bare 503 (no Retry-After: not polyrag's own) is not sent again.
+            assertThatThrownBy(() -> client.createKnowledgeBase("kiln", "")).isInstanceOf(PolyragApiException.class);
+            assertThat(creates.get()).isEqualTo(1);
             assertThat(System.nanoTime() - start).isLessThan(5_000_000_000L);
         } finally {
             release.countDown();
