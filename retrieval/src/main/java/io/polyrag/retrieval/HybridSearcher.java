@@ -314,8 +314,7 @@ public final class HybridSearcher implements AutoCloseable {
 
     /** How deep each leg's list is: the request's own depth (a knowledge base's tuning), else the configured one. */
     private int candidates(SearchRequest request) {
-        Integer own = request.tuning().candidates();
-        return own == null ? options.candidates() : own;
+        return request.tuning().candidates() == null ? options.candidates() : request.tuning().candidates();
     }
 
     private int rrfK(SearchRequest.Tuning tuning) {
@@ -381,8 +380,9 @@ public final class HybridSearcher implements AutoCloseable {
                 legs.append(". ").append(m.wireName()).append(": ").append(note);
             }
         });
-        String depth = request.tuning().candidates() == null ? "" : "; each leg's list " + request.tuning()
-                .candidates() + " deep (this search's, not search.candidates)";
+        String depth = (request.tuning().candidates() == null ? "" : "; each leg's list " + candidates(request)
+                + " deep (this search's, not search.candidates)") + (request.topK() <= candidates(request) ? ""
+                : "; an entry past a leg's first " + candidates(request) + " scores 0, ordered by its best rank");
         return how + depth + "; per modality a hit keeps its merged duplicates' best contribution"
                 + (variants > 1 ? "; " + variants + " query variants combined" : "")
                 + (reranked ? "; then reranked" : "") + legs;

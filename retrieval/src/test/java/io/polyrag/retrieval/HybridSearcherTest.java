@@ -356,7 +356,10 @@ class HybridSearcherTest {
 
         SearchResponse rrf = searcher.search(new SearchRequest("mountains", 2, List.of(), java.util.Set.of(),
                 FusionMethod.RRF, java.util.Set.of(), null, new SearchRequest.Tuning(10, Map.of(), null)));
-        assertThat(rrf.fusion()).contains("1 / (10 + rank)");
+        assertThat(rrf.fusion()).contains("1 / (10 + rank)").doesNotContain("scores 0");
+        // A top-k above the fused depth: the legs' tails score 0, and explain says how they are ordered.
+        assertThat(searcher.search(SearchRequest.builder("rivers").topK(20).candidates(10).build()).fusion())
+                .contains("each leg's list 10 deep").contains("an entry past a leg's first 10 scores 0");
         assertThat(rrf.hits().getFirst().score()).isCloseTo(1.0 / 11 + 1.0 / 12, org.assertj.core.data.Offset.offset(1e-9));
 
         assertThat(run.apply(new SearchRequest.Tuning(null, Map.of(), true)).warnings())
