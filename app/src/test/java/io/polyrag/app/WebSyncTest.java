@@ -506,6 +506,37 @@ class WebSyncTest {
                 + "public").containsPattern("refusal: the host .* is not a public address, or does not resolve");
     }
 
+    /**
+     * A WordPress-style index of a dozen sitemaps, listing pages outside the source's prefix too, is read whole: a page
+     * it no longer lists is deleted (ten sitemaps in all left every such crawl incomplete, and nothing was deleted).
+     */
+    @Test
+    void an_index_of_a_dozen_sitemaps_is_read_whole_and_a_page_no_longer_listed_is_deleted() {
+        java.util.function.IntFunction<String> index = last -> {
+            StringBuilder x = new StringBuilder("<?xml version=\"1.0\"?><sitemapindex xmlns=\"http://www.sitemaps.org"
+                    + "/schemas/sitemap/0.9\">");
+            for (int i = 1; i <= 12; i++) {
+                x.append("<sitemap><loc>").append(base).append("/maps/").append(i).append(".xml</loc></sitemap>");
+                pages.put("/maps/" + i + ".xml", "<?xml version=\"1.0\"?><urlset xmlns=\"http://www.sitemaps.org/"
+                        + "schemas/sitemap/0.9\"><url><loc>" + base + "/blog/post-" + i + ".html</loc></url>"
+                        + (i == last ? "<url><loc>" + base + "/docs/orphan.html</loc></url>" : "") + "</urlset>");
+            }
+            return x + "</sitemapindex>";
+        };
+        pages.put("/sitemap.xml", index.apply(12));
+        try (Polyrag p = open(true, Map.of())) {
+            awaitJob(p, p.sources().register(new SourceRegistration("handbook", "web", Map.of("start_urls",
+                    List.of(base + "/docs/"), "path_prefix", "/docs/"), null, 3600, true)).jobId(), JobStatus.SUCCEEDED);
+            assertThat(paths(p)).contains("/docs/orphan.html").noneMatch(path -> path.startsWith("/blog/"));
+            pages.put("/sitemap.xml", index.apply(0));
+            JobInfo again = awaitJob(p, p.sources().sync("handbook"), JobStatus.SUCCEEDED);
+            assertThat(again.progress().warnings()).as(String.valueOf(again)).noneSatisfy(w -> assertThat(w)
+                    .contains("not read"));
+            assertThat(again.progress().deleted()).isEqualTo(1);
+            assertThat(paths(p)).doesNotContain("/docs/orphan.html");
+        }
+    }
+
     /** A sitemap index with more children than a crawl reads: the orphans only unread ones list are not deleted. */
     @Test
     void sitemaps_left_unread_by_the_crawls_limits_keep_their_pages() {
@@ -513,13 +544,13 @@ class WebSyncTest {
             awaitJob(p, p.sources().register(new SourceRegistration("handbook", "web", Map.of("start_urls",
                     List.of(base + "/docs/"), "path_prefix", "/docs/"), null, 3600, true)).jobId(), JobStatus.SUCCEEDED);
             assertThat(paths(p)).contains("/docs/orphan.html");
-            // Now the orphan is listed only by the index's 25th child, past what one crawl reads.
+            // Now the orphan is listed only by the index's 55th child, past what one crawl reads.
             StringBuilder index = new StringBuilder("<?xml version=\"1.0\"?><sitemapindex xmlns=\"http://www.sitemaps"
                     + ".org/schemas/sitemap/0.9\">");
-            for (int i = 1; i <= 25; i++) {
+            for (int i = 1; i <= 55; i++) {
                 index.append("<sitemap><loc>").append(base).append("/maps/").append(i).append(".xml</loc></sitemap>");
                 pages.put("/maps/" + i + ".xml", "<?xml version=\"1.0\"?><urlset xmlns=\"http://www.sitemaps.org/"
-                        + "schemas/sitemap/0.9\">" + (i == 25 ? "<url><loc>" + base + "/docs/orphan.html</loc></url>"
+                        + "schemas/sitemap/0.9\">" + (i == 55 ? "<url><loc>" + base + "/docs/orphan.html</loc></url>"
                         : "") + "</urlset>");
             }
             pages.put("/sitemap.xml", index + "</sitemapindex>");

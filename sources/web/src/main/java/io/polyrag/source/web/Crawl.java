@@ -435,6 +435,9 @@ final class Crawl implements Listing {
      * A sitemap that fails (other than the default one being absent), is cut at 50 MiB or does not parse makes the
      * crawl incomplete: pages it may have listed cannot be judged deleted.
      */
+    /** Sitemaps a crawl reads, children of an index it takes (WordPress lists a dozen; ten left crawls incomplete). */
+    static final int MAX_SITEMAPS = 50;
+
     private List<URI> sitemapUrls() {
         boolean declared = !robots.sitemaps().isEmpty();
         List<String> maps = declared ? robots.sitemaps() : List.of(Fetch.origin(first) + "/sitemap.xml");
@@ -445,7 +448,7 @@ final class Crawl implements Listing {
         }
         int read = 0;
         boolean fallback = !declared;
-        while (!todo.isEmpty() && read < 10 && out.size() < Sitemap.MAX_URLS) {
+        while (!todo.isEmpty() && read < MAX_SITEMAPS && out.size() < Sitemap.MAX_URLS) {
             String named = todo.poll();
             URI map = Fetch.url(named);
             if (map == null || !Fetch.sameSite(map, first)) {
@@ -481,11 +484,13 @@ final class Crawl implements Listing {
                     incomplete = true;
                     warn("sitemap " + map + " is not well-formed XML: read up to the error");
                 }
-                s.sitemaps().stream().limit(20).forEach(todo::add);
-                if (s.sitemaps().size() > 20) {
-                    sitemapsLeft(s.sitemaps().size() - 20);
+                s.sitemaps().stream().limit(MAX_SITEMAPS).forEach(todo::add);
+                if (s.sitemaps().size() > MAX_SITEMAPS) {
+                    sitemapsLeft(s.sitemaps().size() - MAX_SITEMAPS);
                 }
-                s.urls().stream().map(Fetch::url).filter(Objects::nonNull).forEach(out::add);
+                // Only pages this source crawls count: a site's 50,000 URLs elsewhere left a /docs/ crawl incomplete.
+                s.urls().stream().map(Fetch::url).filter(u -> u != null && Fetch.sameSite(u, first)
+                        && under(u.getRawPath(), prefix)).forEach(out::add);
             } catch (OutboundException e) {
                 incomplete = true;
                 warn("sitemap " + map + " could not be read: " + e.getMessage());
