@@ -6,6 +6,7 @@ import { FORMS, type Snapshot } from '../sources';
 import { isTerminal, jobWords, type FigureChoice, type Run } from '../state';
 import { ago, duration, exactTime } from '../format';
 import { useNow } from '../clock';
+import { dropConfigured } from './Sources';
 import { TableWrap } from './TableWrap';
 
 export function ProcessingTab({ state, dispatch }: TabProps) {
@@ -63,7 +64,12 @@ export function ProcessingTab({ state, dispatch }: TabProps) {
           </div>
           <div className="actions">
             <button type="button" className="primary" disabled={busy} onClick={() => void start()}>Start</button>
-            <button type="button" onClick={() => dispatch({ type: 'unconfigure' })}>Discard</button>
+            <button type="button" onClick={() => {
+              // Its files go too, but for those the live form still shows (chosen there, not yet configured again).
+              dropConfigured(state.configured, new Set((state.drafts.upload.staged?.accepted ?? [])
+                .map((f) => f.id ?? '')));
+              dispatch({ type: 'unconfigure' });
+            }}>Discard</button>
           </div>
           {error ? <p role="alert" className="error">{error}</p> : null}
         </div>

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import type { TabProps } from '../App';
 import { api, keyInUse, message, ok, type Staged, type SyncSource } from '../api/client';
 import { editBody, editDraft, FORMS, sourceReads, sourceTypeLabel, validateEdit, type Drafts, type EditDraft,
-  type SourceKind } from '../sources';
+  type Snapshot, type SourceKind } from '../sources';
 import { ago, duration, exactTime, formatBytes, plural } from '../format';
 import { isTerminal, type Action, type State } from '../state';
 import { useNow } from '../clock';
@@ -52,8 +52,12 @@ export function SourcesTab({ state, dispatch, config }: TabProps) {
         </div>
         <form className="card form" onSubmit={(e) => {
           e.preventDefault();
-          if (valid) dispatch({ type: 'configure', snapshot: (form.snapshot as (d: Drafts[SourceKind]) =>
-            ReturnType<typeof form.snapshot>)(draft) });
+          if (!valid) return;
+          const snapshot = (form.snapshot as (d: Drafts[SourceKind]) => ReturnType<typeof form.snapshot>)(draft);
+          // The upload configured before, if this replaces it: its files the new one and the form do not hold go.
+          dropConfigured(state.configured, new Set([...(snapshot.kind === 'upload' ? snapshot.files : []),
+            ...(state.drafts.upload.staged?.accepted ?? [])].map((f) => f.id ?? '')));
+          dispatch({ type: 'configure', snapshot });
         }}>
           <h3>{form.label}</h3>
           {kind === 'upload' && <UploadForm draft={state.drafts.upload} errors={shown}
@@ -339,6 +343,22 @@ function discard(staged: Staged | null, held: Set<string>) {
   }
 }
 
+/**
+ * Deletes the staged files of a configured upload that is being replaced or discarded, but for those the live form
+ * still holds (`keep`): referenced nowhere any more, they waited for the expiry sweep, counted against the quota.
+ */
+export function dropConfigured(configured: Snapshot | null, keep: Set<string>) {
+  if (configured?.kind !== 'upload') return;
+  for (const f of configured.files) {
+    if (f.id && !keep.has(f.id)) {
+      void api.DELETE('/v1/ingest/staged/{id}', { params: { path: { id: f.id } } }).catch(() => {});
+    }
+  }
+}
+
+/** The most staged files one ingest request takes (the server's limit). */
+const MAX_STAGED = 10_000;
+
 function UploadForm({ draft, errors, set, maxBytes, held }: FormProps<'upload'> & { maxBytes?: number;
   held: Set<string> }) {
   const [busy, setBusy] = useState(false);
@@ -355,8 +375,13 @@ function UploadForm({ draft, errors, set, maxBytes, held }: FormProps<'upload'> 
     set({ staged: null });
     const merged: Staged = { accepted: [], skipped: [] };
     const failed: string[] = [];
+    // One run ingests at most MAX_STAGED files (the server refuses more ids in one request): past them a choice's
+    // files are listed as not sent, not staged to be refused at Start, held and counted against the quota.
+    const chosen = Array.from(files);
+    merged.skipped!.push(...chosen.slice(MAX_STAGED).map((f) => ({ source: f.name, reason: `not sent: one upload `
+      + `takes at most ${MAX_STAGED.toLocaleString('en')} files; upload these after this one starts` })));
     // Several requests when the choice is larger than one may be: each staged, their verdicts merged.
-    for (const batch of uploadBatches(Array.from(files), maxBytes)) {
+    for (const batch of uploadBatches(chosen.slice(0, MAX_STAGED), maxBytes)) {
       const body = new FormData();
       for (const f of batch) body.append('files', f, f.name);
       if (draft.kb.trim()) body.append('kb', draft.kb.trim());

@@ -484,6 +484,25 @@ describe('the app', () => {
     await waitFor(() => expect(requests.some((r) => r.url === '/v1/ingest/staged')).toBe(true));
   });
 
+  it('deletes the files of a configured upload that is replaced by another, or discarded', async () => {
+    const user = userEvent.setup();
+    render(<App />);
+    await user.upload(await screen.findByLabelText('Files'), new File(['hello'], 'a.txt', { type: 'text/plain' }));
+    expect(await screen.findByText('file-1.txt')).toBeTruthy();
+    await user.click(screen.getByRole('button', { name: 'Configure processing' }));
+    await user.click(await screen.findByRole('tab', { name: 'Sources' }));
+    // Another choice, configured in its place: the first upload is referenced nowhere now.
+    await user.upload(screen.getByLabelText('Files'), new File(['other'], 'b.txt', { type: 'text/plain' }));
+    expect(await screen.findByText('file-2.txt')).toBeTruthy();
+    expect(requests.filter((r) => r.method === 'DELETE')).toEqual([]);
+    await user.click(screen.getByRole('button', { name: 'Configure processing' }));
+    await waitFor(() => expect(requests.filter((r) => r.method === 'DELETE').map((r) => r.url))
+      .toEqual(['/v1/ingest/staged/staged-1']));
+    // Discarded while the live form still shows the second choice: its file stays (Configure may take it again).
+    await user.click(await screen.findByRole('button', { name: 'Discard' }));
+    expect(requests.filter((r) => r.method === 'DELETE').map((r) => r.url)).toEqual(['/v1/ingest/staged/staged-1']);
+  });
+
   it('checks chosen files for the knowledge base typed, and forgets the verdict when it changes', async () => {
     const user = userEvent.setup();
     render(<App />);
