@@ -92,9 +92,14 @@ final class SourceWatcher implements AutoCloseable {
             return;
         }
         Map<String, Object> config = Sources.config(s.config());
-        connectors.get(s.type()).flatMap(c -> c.watched(config)).ifPresent(root -> {
+        connectors.get(s.type()).flatMap(c -> c.watched(config)).ifPresent(given -> {
+            Path root = real(given);
             watched.put(key(s), Map.entry(root, Globs.of(config.get("include"), config.get("exclude"))));
-            register(key(s), root);
+            if (Files.isDirectory(root)) {
+                register(key(s), root);
+            } else {
+                lostRoots.add(key(s)); // not there yet (a share mounted after the start): watched once it is
+            }
         });
     }
 
@@ -129,6 +134,18 @@ final class SourceWatcher implements AutoCloseable {
      * node_modules tree used up the system's watches, folder by folder). A folder that cannot be read is passed
      * over, not the end of the walk: the folders after it were left unwatched.
      */
+    /**
+     * A root reached through a link, watched at its target: the walk does not enter a link (a root that was one,
+     * ~/notes pointing into a synced folder, was never watched, its changes found only by the interval's scans).
+     */
+    private static Path real(Path root) {
+        try {
+            return root.toRealPath();
+        } catch (IOException | RuntimeException e) {
+            return root;
+        }
+    }
+
     private void register(String key, Path from) {
         Map.Entry<Path, Globs> source = watched.get(key);
         Path root = source == null ? from : source.getKey();
@@ -240,7 +257,9 @@ final class SourceWatcher implements AutoCloseable {
                 lostRoots.remove(key);
             } else if (Files.isDirectory(source.getKey())) {
                 lostRoots.remove(key);
-                register(key, source.getKey());
+                Path root = real(source.getKey());
+                watched.put(key, Map.entry(root, source.getValue()));
+                register(key, root);
                 dirty.put(key, System.currentTimeMillis());
             }
         }

@@ -634,6 +634,23 @@ class SyncTest {
         }
     }
 
+    /** A root that is a link to a folder is watched at its target: a change is synced without asking. */
+    @Test
+    void a_root_reached_through_a_link_is_watched() throws Exception {
+        Path target = Files.createDirectories(tmp.resolve("linked-target"));
+        Files.writeString(target.resolve("a.md"), "# A\n\nThe fog bell at Quillon rings twice a minute.");
+        Path link = Files.createSymbolicLink(tmp.resolve("linked-notes"), target);
+        try (Polyrag p = Polyrag.open(PolyragTest.config(tmp.resolve("data-linked"), Map.of("vector.enabled",
+                "false", "sync.allowed.roots", tmp.toString())))) {
+            awaitJob(p, p.sources().register(new SourceRegistration("linked", "filesystem", Map.of("root",
+                    link.toString()), null, 3600, true)).jobId());
+            assertThat(uris(p)).containsExactly("a.md");
+            Files.writeString(target.resolve("b.md"), "# B\n\nThe lamp burns colza oil.");
+            await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(uris(p))
+                    .containsExactlyInAnyOrder("a.md", "b.md"));
+        }
+    }
+
     /** A source registered disabled is indexed once, as documented, and not synced again until it is enabled. */
     @Test
     void a_source_registered_disabled_is_indexed_once_and_then_left_alone() throws Exception {
