@@ -116,6 +116,7 @@ final class SourceWatcher implements AutoCloseable {
         dirty.remove(key);
         watched.remove(key);
         lostRoots.remove(key);
+        scheduled.remove(key);
     }
 
     /** A sync of this source was queued by hand: the scheduler adds none until it ends. */
@@ -126,6 +127,7 @@ final class SourceWatcher implements AutoCloseable {
     /** A sync of this source ended: another may be scheduled. */
     void ended(String key) {
         pending.remove(key);
+        scheduled.remove(key);
     }
 
     /**

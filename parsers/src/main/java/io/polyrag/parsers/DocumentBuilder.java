@@ -77,9 +77,12 @@ final class DocumentBuilder {
         return p;
     }
 
-    /** Nothing to index: no block, and no heading either (headings alone are a block of their own, {@link #build}). */
+    /**
+     * No block yet. Headings alone still make one at {@link #build}; the document parsers refuse such a document
+     * before that (a workbook's sheet names, a Word title over scans that OCR reads), the text formats do not.
+     */
     boolean isEmpty() {
-        return blocks.isEmpty() && text.isEmpty();
+        return blocks.isEmpty();
     }
 
     ParsedDocument build(String title, String mediaType) {
@@ -87,7 +90,7 @@ final class DocumentBuilder {
         // Headings alone ("# Buy a new kettle", a page of one <h1>) are the document's text: with no block under
         // them it was refused as "no text to index".
         List<Block> out = !blocks.isEmpty() || text.isEmpty() ? blocks : List.of(new Block(ChunkKind.PROSE,
-                text.toString(), List.of(), 0, text.length(), "", location));
+                text.toString(), List.of(), 0, text.length(), "", ""));
         return new ParsedDocument(t == null ? "" : t, text.toString(), out, mediaType);
     }
 

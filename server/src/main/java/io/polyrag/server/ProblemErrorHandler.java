@@ -23,6 +23,10 @@ final class ProblemErrorHandler extends ErrorHandler {
     protected void generateResponse(Request request, Response response, int code, String message, Throwable cause,
             Callback callback) {
         response.getHeaders().put(HttpHeader.CONTENT_TYPE, PROBLEM);
+        if (code == HttpStatus.SERVICE_UNAVAILABLE_503) {
+            // Jetty's own 503 (the server draining at a stop) ran nothing: a client may send it again, and says when.
+            response.getHeaders().put(HttpHeader.RETRY_AFTER, "5");
+        }
         response.write(true, ByteBuffer.wrap(body(code, message)), callback);
     }
 

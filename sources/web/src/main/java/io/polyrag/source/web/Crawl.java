@@ -45,6 +45,8 @@ final class Crawl implements Listing {
      */
     private static final int MAX_FAILING = 20;
     private static final int MAX_WARNINGS = 20;
+    /** Sitemaps a crawl reads, children of an index it takes (WordPress lists a dozen; ten left crawls incomplete). */
+    static final int MAX_SITEMAPS = 50;
     private static final Set<Integer> REDIRECTS = Set.of(301, 302, 303, 307, 308);
     private static final Set<String> READABLE = Set.of("text/html", "application/xhtml+xml", "text/plain",
             "text/markdown", "application/pdf", "text/csv");
@@ -435,9 +437,6 @@ final class Crawl implements Listing {
      * A sitemap that fails (other than the default one being absent), is cut at 50 MiB or does not parse makes the
      * crawl incomplete: pages it may have listed cannot be judged deleted.
      */
-    /** Sitemaps a crawl reads, children of an index it takes (WordPress lists a dozen; ten left crawls incomplete). */
-    static final int MAX_SITEMAPS = 50;
-
     private List<URI> sitemapUrls() {
         boolean declared = !robots.sitemaps().isEmpty();
         List<String> maps = declared ? robots.sitemaps() : List.of(Fetch.origin(first) + "/sitemap.xml");
@@ -448,7 +447,7 @@ final class Crawl implements Listing {
         }
         int read = 0;
         boolean fallback = !declared;
-        while (!todo.isEmpty() && read < MAX_SITEMAPS && out.size() < Sitemap.MAX_URLS) {
+        while (!todo.isEmpty() && read < MAX_SITEMAPS && out.size() < Sitemap.MAX_URLS && !host.stopped()) {
             String named = todo.poll();
             URI map = Fetch.url(named);
             if (map == null || !Fetch.sameSite(map, first)) {
@@ -475,20 +474,18 @@ final class Crawl implements Listing {
                     warn("sitemap " + map + " answered HTTP " + r.status());
                     continue;
                 }
-                if (r.truncated()) {
-                    incomplete = true;
-                    warn("sitemap " + map + " is larger than 50 MiB: read in part");
-                }
                 Sitemap s = Sitemap.parse(Fetch.gunzipped(r.body()));
-                if (s.broken()) {
+                if (r.truncated() || s.broken() || s.cut()) { // past where it was cut, its pages are not judged: kept
                     incomplete = true;
-                    warn("sitemap " + map + " is not well-formed XML: read up to the error");
+                    warn("sitemap " + map + (r.truncated() ? " is larger than 50 MiB: read in part" : s.broken()
+                            ? " is not well-formed XML: read up to the error" : " lists more than " + Sitemap.MAX_URLS
+                            + " entries: read in part"));
                 }
+                // Only the pages this source crawls count toward the URL limit (a site's elsewhere filled it).
                 s.sitemaps().stream().limit(MAX_SITEMAPS).forEach(todo::add);
                 if (s.sitemaps().size() > MAX_SITEMAPS) {
                     sitemapsLeft(s.sitemaps().size() - MAX_SITEMAPS);
                 }
-                // Only pages this source crawls count: a site's 50,000 URLs elsewhere left a /docs/ crawl incomplete.
                 s.urls().stream().map(Fetch::url).filter(u -> u != null && Fetch.sameSite(u, first)
                         && under(u.getRawPath(), prefix)).forEach(out::add);
             } catch (OutboundException e) {
@@ -522,8 +519,8 @@ final class Crawl implements Listing {
 
     private void sitemapsLeft(int n) {
         incomplete = true;
-        warnings.add(n + (n == 1 ? " sitemap was" : " sitemaps were") + " not read (at most 10 a crawl): the pages "
-                + "only they list are not judged deleted");
+        warnings.add(n + (n == 1 ? " sitemap was" : " sitemaps were") + " not read (at most " + MAX_SITEMAPS + " a "
+                + "crawl, or the sync was stopped): the pages only they list are not judged deleted");
     }
 
     private static void pause(Duration d) {

@@ -10,7 +10,7 @@ import javax.xml.stream.XMLStreamConstants;
 import javax.xml.stream.XMLStreamException;
 
 /** A sitemap (urlset) or sitemap index, read with a parser that resolves no entity and loads no DTD. */
-public record Sitemap(List<String> urls, List<String> sitemaps, boolean broken) {
+public record Sitemap(List<String> urls, List<String> sitemaps, boolean broken, boolean cut) {
     /** The most URLs one sitemap yields. */
     static final int MAX_URLS = 50_000;
 
@@ -46,8 +46,8 @@ public record Sitemap(List<String> urls, List<String> sitemaps, boolean broken) 
         } catch (XMLStreamException | RuntimeException e) {
             // The JDK's parser also throws unchecked ones on some malformed DTDs (found by fuzzing: a
             // MissingResourceException for "InvalidCharInDTD"); a broken sitemap never fails the crawl.
-            return new Sitemap(urls, maps, true);
+            return new Sitemap(urls, maps, true, false);
         }
-        return new Sitemap(urls, maps, false);
+        return new Sitemap(urls, maps, false, urls.size() + maps.size() >= MAX_URLS);
     }
 }

@@ -37,5 +37,19 @@ class SitemapGzipTest {
         Sitemap index = Sitemap.parse(("<sitemapindex xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\"><sitemap>"
                 + "<loc>https://site/s1.xml</loc></sitemap></sitemapindex>").getBytes(StandardCharsets.UTF_8));
         assertThat(index.sitemaps()).containsExactly("https://site/s1.xml");
+        assertThat(pages.cut()).isFalse();
+    }
+
+    /** Past 50,000 entries a sitemap is read in part, and says so: the pages after the cut are not judged deleted. */
+    @Test
+    void a_sitemap_past_the_limit_says_it_was_cut() {
+        StringBuilder xml = new StringBuilder("<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">");
+        for (int i = 0; i <= Sitemap.MAX_URLS; i++) {
+            xml.append("<url><loc>https://site/p").append(i).append("</loc></url>");
+        }
+        Sitemap big = Sitemap.parse(xml.append("</urlset>").toString().getBytes(StandardCharsets.UTF_8));
+        assertThat(big.urls()).hasSize(Sitemap.MAX_URLS);
+        assertThat(big.cut()).isTrue();
+        assertThat(big.broken()).isFalse();
     }
 }
