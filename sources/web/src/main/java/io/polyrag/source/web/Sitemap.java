@@ -27,7 +27,7 @@ public record Sitemap(List<String> urls, List<String> sitemaps, boolean broken, 
             // A <loc> counts only as the child of a <url> or <sitemap>: an image sitemap's <image:loc> (which
             // WordPress plugins write by default) names an image, not a page.
             Deque<String> open = new ArrayDeque<>();
-            while (r.hasNext() && urls.size() + maps.size() < MAX_URLS) {
+            while (r.hasNext()) {
                 int event = r.next();
                 if (event == XMLStreamConstants.START_ELEMENT) {
                     String name = r.getLocalName();
@@ -35,6 +35,10 @@ public record Sitemap(List<String> urls, List<String> sitemaps, boolean broken, 
                         index = true;
                     }
                     if (name.equals("loc") && ("url".equals(open.peek()) || "sitemap".equals(open.peek()))) {
+                        // Cut only by an entry past the limit: one of exactly 50,000 (the protocol's most) is whole.
+                        if (urls.size() + maps.size() >= MAX_URLS) {
+                            return new Sitemap(urls, maps, false, true);
+                        }
                         (index ? maps : urls).add(r.getElementText().strip());
                     } else {
                         open.push(name);
@@ -48,6 +52,6 @@ public record Sitemap(List<String> urls, List<String> sitemaps, boolean broken, 
             // MissingResourceException for "InvalidCharInDTD"); a broken sitemap never fails the crawl.
             return new Sitemap(urls, maps, true, false);
         }
-        return new Sitemap(urls, maps, false, urls.size() + maps.size() >= MAX_URLS);
+        return new Sitemap(urls, maps, false, false);
     }
 }

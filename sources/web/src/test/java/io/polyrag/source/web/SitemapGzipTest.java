@@ -44,9 +44,13 @@ class SitemapGzipTest {
     @Test
     void a_sitemap_past_the_limit_says_it_was_cut() {
         StringBuilder xml = new StringBuilder("<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">");
-        for (int i = 0; i <= Sitemap.MAX_URLS; i++) {
+        for (int i = 0; i < Sitemap.MAX_URLS; i++) {
             xml.append("<url><loc>https://site/p").append(i).append("</loc></url>");
         }
+        Sitemap full = Sitemap.parse((xml + "</urlset>").getBytes(StandardCharsets.UTF_8));
+        assertThat(full.urls()).hasSize(Sitemap.MAX_URLS);
+        assertThat(full.cut()).as("the protocol's most, whole").isFalse();
+        xml.append("<url><loc>https://site/one-more</loc></url>");
         Sitemap big = Sitemap.parse(xml.append("</urlset>").toString().getBytes(StandardCharsets.UTF_8));
         assertThat(big.urls()).hasSize(Sitemap.MAX_URLS);
         assertThat(big.cut()).isTrue();
