@@ -79,9 +79,11 @@ class HybridSearcherTest {
         return searcher;
     }
 
-    /** Six figure hits folding into a text hit already listed leave no gap: the search reads on for the places. */
-    @Test
-    void figure_hits_folded_into_listed_text_leave_the_list_full() {
+    /**
+     * A document of twelve text chunks and six figures all anchored to the first, published; returned: a full-text
+     * ranking of text 0, then its six figures' captions, then texts 1-11.
+     */
+    private List<StoreHit> figuresOfTheFirstChunk() {
         List<Chunk> chunks = new ArrayList<>();
         for (int i = 0; i < 12; i++) {
             chunks.add(Chunk.builder("fig", 1, i).text("text " + i).offsets(i, i + 1).tokenCount(2).build());
@@ -93,7 +95,6 @@ class HybridSearcherTest {
         }
         catalog.stage(new DocumentDraft("fig", "alpha", "file:///fig", "Fig", "application/pdf", "h", 1, chunks), 1);
         catalog.publish(new DocumentVersion("fig", 1));
-        // Text 0, then its six figures' captions, then texts 1-11.
         List<StoreHit> ranked = new ArrayList<>();
         ranked.add(new StoreHit(Chunk.idOf("fig", 1, 0), "fig", 1, 100));
         for (int f = 1; f <= 6; f++) {
@@ -102,8 +103,14 @@ class HybridSearcherTest {
         for (int i = 1; i < 12; i++) {
             ranked.add(new StoreHit(Chunk.idOf("fig", 1, i), "fig", 1, 90 - i));
         }
-        SearchResponse r = searcher(5000, 100, fixed(Modality.FULLTEXT, ranked)).search(new SearchRequest("text", 10,
-                List.of(), Set.of(Modality.FULLTEXT), null));
+        return ranked;
+    }
+
+    /** Six figure hits folding into a text hit already listed leave no gap: the search reads on for the places. */
+    @Test
+    void figure_hits_folded_into_listed_text_leave_the_list_full() {
+        SearchResponse r = searcher(5000, 100, fixed(Modality.FULLTEXT, figuresOfTheFirstChunk())).search(
+                new SearchRequest("text", 10, List.of(), Set.of(Modality.FULLTEXT), null));
         assertThat(r.hits()).hasSize(10);
         assertThat(r.hits()).extracting(h -> h.ordinal()).containsExactly(0, 1, 2, 3, 4, 5, 6, 7, 8, 9);
     }
@@ -111,21 +118,12 @@ class HybridSearcherTest {
     /** Reranked, a search whose figure hits fold into their anchor reads on past the reranker's depth too. */
     @Test
     void figure_hits_folded_after_a_rerank_leave_the_list_full() {
-        figure_hits_folded_into_listed_text_leave_the_list_full();
-        List<StoreHit> ranked = new ArrayList<>();
-        ranked.add(new StoreHit(Chunk.idOf("fig", 1, 0), "fig", 1, 100));
-        for (int f = 1; f <= 6; f++) {
-            ranked.add(new StoreHit(Chunk.idOf("fig", 1, 11 + f), "fig", 1, 100 - f));
-        }
-        for (int i = 1; i < 12; i++) {
-            ranked.add(new StoreHit(Chunk.idOf("fig", 1, i), "fig", 1, 90 - i));
-        }
         io.polyrag.core.port.Reranker keeps = TestRetrievers.reranker("test", (query, passages) ->
                 java.util.stream.IntStream.range(0, passages.size()).mapToObj(i -> 1.0 - i / 100.0).toList());
-        searcher.close();
         // The reranker reads top_k + 3 deep (its own depth, 10, is less): six figures folded, seven hits were left.
-        searcher = new HybridSearcher(List.of(fixed(Modality.FULLTEXT, ranked)), catalog, new HybridSearcher.Options(
-                100, 5000, FusionMethod.RRF, 60, Map.of(), Fusion.Normalization.ZSCORE, 0.8, 1000, 50, 10), keeps, null);
+        searcher = new HybridSearcher(List.of(fixed(Modality.FULLTEXT, figuresOfTheFirstChunk())), catalog,
+                new HybridSearcher.Options(100, 5000, FusionMethod.RRF, 60, Map.of(), Fusion.Normalization.ZSCORE, 0.8,
+                        1000, 50, 10), keeps, null);
         SearchResponse r = searcher.search(new SearchRequest("text", 10, List.of(), Set.of(Modality.FULLTEXT), null));
         assertThat(r.hits()).extracting(h -> h.ordinal()).containsExactly(0, 1, 2, 3, 4, 5, 6, 7, 8, 9);
     }

@@ -63,42 +63,7 @@ class FolderWalkTest {
         for (int i = 0; i < 6; i++) {
             Files.writeString(share.resolve("f" + i + ".md"), "note " + i);
         }
-        SourceConnector.Host host = new SourceConnector.Host() {
-            @Override
-            public io.polyrag.core.config.Config config() {
-                return io.polyrag.core.config.Config.load(Map.of(), Map.of());
-            }
-
-            @Override
-            public String tenant() {
-                return "";
-            }
-
-            @Override
-            public Confinement confinement() {
-                return Confinement.NONE;
-            }
-
-            @Override
-            public java.util.Optional<io.polyrag.core.model.SyncItem> recorded(String item) {
-                return java.util.Optional.empty();
-            }
-
-            @Override
-            public java.util.Optional<SourceConnector.Original> original(String documentId, long maxBytes) {
-                return java.util.Optional.empty();
-            }
-
-            @Override
-            public List<String> links(String url, byte[] html) {
-                return List.of();
-            }
-
-            @Override
-            public boolean stopped() {
-                return false;
-            }
-        };
+        SourceConnector.Host host = io.polyrag.testing.BareHost.INSTANCE;
         FolderConnector folders = new FolderConnector();
         Map<String, Object> config = Map.of("root", share.toString(), "follow_symlinks", false);
         try (SourceConnector.Listing whole = folders.list(config, host)) {

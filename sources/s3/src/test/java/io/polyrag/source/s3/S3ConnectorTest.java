@@ -6,8 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.adobe.testing.s3mock.S3MockApplication;
 import io.polyrag.core.InvalidInputException;
 import io.polyrag.core.config.Config;
-import io.polyrag.core.fs.Confinement;
-import io.polyrag.core.model.SyncItem;
 import io.polyrag.core.port.SourceConnector;
 import io.polyrag.core.port.SourceConnector.Found;
 import io.polyrag.core.port.SourceConnector.Listed;
@@ -20,7 +18,6 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import org.apache.catalina.Service;
 import org.apache.catalina.connector.Connector;
 import org.junit.jupiter.api.AfterAll;
@@ -299,40 +296,5 @@ class S3ConnectorTest {
     }
 
     /** No tenant folders, nothing recorded: an s3 source needs none of them. */
-    private static final SourceConnector.Host HOST = new SourceConnector.Host() {
-        @Override
-        public Config config() {
-            return Config.load(Map.of(), Map.of());
-        }
-
-        @Override
-        public String tenant() {
-            return "";
-        }
-
-        @Override
-        public Confinement confinement() {
-            return Confinement.NONE;
-        }
-
-        @Override
-        public Optional<SyncItem> recorded(String item) {
-            return Optional.empty();
-        }
-
-        @Override
-        public Optional<SourceConnector.Original> original(String documentId, long maxBytes) {
-            return Optional.empty();
-        }
-
-        @Override
-        public List<String> links(String url, byte[] html) {
-            return List.of();
-        }
-
-        @Override
-        public boolean stopped() {
-            return false;
-        }
-    };
+    private static final SourceConnector.Host HOST = io.polyrag.testing.BareHost.INSTANCE;
 }
