@@ -4422,7 +4422,10 @@ export interface operations {
     };
     postSyncSourcesIdSyncNow: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description this sync's own cap on deletes, 1-100 (the server's POLYRAG_SYNC_MAX_DELETE_PERCENT otherwise): 100 confirms that most of the source is gone (or narrowed settings no longer select it); 409 while a sync of it is queued or running */
+                max_delete_percent?: number;
+            };
             header?: never;
             path: {
                 /** @description its id */

@@ -153,6 +153,9 @@ function SyncSources({ runs, dispatch }: { runs: State['runs']; dispatch: (a: Ac
                       : `Resumed ${id}${started(job)}.`)}
                     onSync={() => void act(id, () => ok(api.POST('/v1/sync/sources/{id}/sync-now', path(id))),
                       (job) => `Syncing ${id} now${started(job)}.`)}
+                    onSyncDeleting={() => void act(id, () => ok(api.POST('/v1/sync/sources/{id}/sync-now', {
+                      params: { path: { id }, query: { max_delete_percent: 100 } } })),
+                    (job) => `Syncing ${id} now, deleting what it no longer lists${started(job)}.`)}
                     onEdit={() => { setEditing(editing === id ? '' : id); setConfirming(''); }}
                     onSave={async (draft) => {
                       if (await act(id, () => ok(api.PUT('/v1/sync/sources/{id}', { ...path(id),
@@ -177,9 +180,10 @@ function SyncSources({ runs, dispatch }: { runs: State['runs']; dispatch: (a: Ac
   );
 }
 
-function SourceRows({ source: s, now, busy, editing, confirming, withDocuments, onPause, onSync, onEdit, onSave,
-  onConfirm, onWithDocuments, onDelete }: { source: SyncSource; now: number; busy: boolean; editing: boolean;
-  confirming: boolean; withDocuments: boolean; onPause: () => void; onSync: () => void; onEdit: () => void;
+function SourceRows({ source: s, now, busy, editing, confirming, withDocuments, onPause, onSync, onSyncDeleting,
+  onEdit, onSave, onConfirm, onWithDocuments, onDelete }: { source: SyncSource; now: number; busy: boolean;
+  editing: boolean; confirming: boolean; withDocuments: boolean; onPause: () => void; onSync: () => void;
+  onSyncDeleting: () => void; onEdit: () => void;
   onSave: (d: EditDraft) => Promise<void>; onConfirm: () => void; onWithDocuments: (on: boolean) => void;
   onDelete: () => void }) {
   const id = s.source_id ?? '';
@@ -194,7 +198,11 @@ function SourceRows({ source: s, now, busy, editing, confirming, withDocuments, 
         <td><span className={`pill ${s.enabled ? 'ok' : 'warn'}`}>{s.enabled ? 'active' : 'paused'}</span></td>
         <td className="scan">{s.last_scan_at ? <time dateTime={s.last_scan_at} title={exactTime(s.last_scan_at)}>
           {ago(s.last_scan_at, now)}</time> : <span className="muted">never</span>}
-          {s.last_error ? <div className="error">{s.last_error}</div> : null}</td>
+          {s.last_error ? <div className="error">{s.last_error}</div> : null}
+          {s.enabled && s.last_error?.includes('max_delete_percent=100') ? (
+            <button type="button" className="danger" disabled={busy} onClick={onSyncDeleting}
+              aria-label={`Sync ${id}, deleting what it no longer lists`}>Sync, deleting them</button>
+          ) : null}</td>
         <td>{s.items}</td>
         <td><div className="row-actions">
           <button type="button" disabled={busy} onClick={onPause}

@@ -18,7 +18,7 @@ const hit = { rank: 1, score: 0.5, document_id: 'd1', chunk_id: 'c1', uri: 'file
 const figure = { id: 'd1/1', number: 1, caption: 'Figure 1: Radium output by year', location: 'page 2',
   media_type: 'image/png', width: 640, height: 400, anchored: true, url: '/v1/documents/d1/figures/1' };
 
-let requests: { url: string; method: string; auth: string | null; body: string }[] = [];
+let requests: { url: string; search: string; method: string; auth: string | null; body: string }[] = [];
 let keysRequired = false;
 let kbNames = ['coast'];
 let jobList: unknown[] = [];
@@ -36,7 +36,7 @@ let busyServer = false;
 const minutesAgo = (m: number) => new Date(Date.now() - m * 60_000).toISOString();
 const syncSource = (id: string, type: 'filesystem' | 'web' | 's3', config: Record<string, unknown>, more = {}) => ({
   source_id: id, type, config, knowledge_base: 'coast', interval_seconds: 300, enabled: true,
-  created_at: minutesAgo(60), last_scan_at: minutesAgo(3), last_error: null, items: 4, ...more });
+  created_at: minutesAgo(60), last_scan_at: minutesAgo(3), last_error: null as string | null, items: 4, ...more });
 let sources: ReturnType<typeof syncSource>[] = [];
 
 const kbRow = (name: string) => ({ name, description: '', created_at: '2026-01-01T00:00:00Z', documents: 3,
@@ -72,7 +72,7 @@ beforeEach(() => {
     const request = input instanceof Request ? input : new Request(new URL(String(input), location.origin), init);
     const url = new URL(request.url);
     const auth = request.headers.get('Authorization');
-    requests.push({ url: url.pathname, method: request.method, auth, body: request.method === 'POST'
+    requests.push({ url: url.pathname, search: url.search, method: request.method, auth, body: request.method === 'POST'
       || request.method === 'PUT' ? await request.clone().text() : request.method === 'DELETE' ? url.search : '' });
     if (url.pathname === '/health') return json({ status: 'ok', auth: keysRequired ? 'keys' : 'local' });
     if (keysRequired && auth !== 'Bearer good-key') {
@@ -774,6 +774,20 @@ describe('sync sources', () => {
       await user.click(screen.getByRole('tab', { name: /Processing/ }));
       expect(screen.getAllByText('sync of handbook')).toHaveLength(2);
     });
+
+  it('offers a sync that deletes what a source no longer lists only where the source said it held back', async () => {
+    sources[0].last_error = 'the source no longer lists 11 of its 13 items, more than 50%: nothing was deleted (…); if '
+      + 'they are gone for good, sync once allowing it (sync-now with max_delete_percent=100), or delete the source';
+    const user = userEvent.setup();
+    render(<App />);
+    await user.click(await screen.findByRole('button', { name: 'Sync handbook, deleting what it no longer lists' }));
+    await waitFor(() => expect(screen.getByRole('status').textContent).toBe(
+      'Syncing handbook now, deleting what it no longer lists: a sync started, see Processing.'));
+    expect(requests.filter((r) => r.method === 'POST').map((r) => r.url + r.search))
+      .toEqual(['/v1/sync/sources/handbook/sync-now?max_delete_percent=100']);
+    // The other source's error is not the guard's: no such button.
+    expect(screen.queryByRole('button', { name: /Sync docs-site, deleting/ })).toBeNull();
+  });
 
   it('lists a source once it is added', async () => {
     const user = userEvent.setup();

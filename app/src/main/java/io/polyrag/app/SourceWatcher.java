@@ -350,7 +350,7 @@ final class SourceWatcher implements AutoCloseable {
             pending.remove(key);
             return;
         }
-        JobStore.Queued q = engine.submitForSource(t, SyncJob.KIND, SyncJob.payload(source.get(), false));
+        JobStore.Queued q = engine.submitForSource(t, SyncJob.KIND, SyncPayload.of(source.get(), false));
         pending.put(key, q.id());
         if (!change && q.created()) {
             scheduled.put(key, q.id());

@@ -11,6 +11,7 @@ import io.polyrag.core.model.Source;
 import io.polyrag.core.model.SyncItem;
 import io.polyrag.core.model.Tenant;
 import io.polyrag.core.port.Catalog;
+import io.polyrag.core.port.JobStore;
 import io.polyrag.core.port.SourceConnector;
 import io.polyrag.core.port.SourceStore;
 import java.io.UncheckedIOException;
@@ -71,7 +72,7 @@ public final class Sources {
                     + "with PUT /v1/sync/sources/" + s.id());
         }
         watcher.changed(s);
-        String job = engine.submitForSource(tenant, SyncJob.KIND, SyncJob.payload(s, !s.enabled())).id();
+        String job = engine.submitForSource(tenant, SyncJob.KIND, SyncPayload.of(s, !s.enabled())).id();
         watcher.submitted(SourceWatcher.key(s), job);
         return new Registered(info(own(s.id())), job);
     }
@@ -209,11 +210,35 @@ public final class Sources {
 
     /** Starts a sync now; returns its job id. */
     public String sync(String id) {
+        return sync(id, null);
+    }
+
+    /**
+     * Starts a sync now with its own cap on deletes ({@code sync.max.delete.percent} for this sync only; null for
+     * the configured one): how a user confirms that most of a source is really gone, or that narrowed settings
+     * should drop what they no longer select. Refused while a sync of the source is queued or running (that one
+     * keeps its cap): the confirmation belongs to a scan that starts after it.
+     */
+    public String sync(String id, Integer maxDeletePercent) {
+        if (maxDeletePercent != null && (maxDeletePercent < 1 || maxDeletePercent > 100)) {
+            throw new InvalidInputException("'max_delete_percent' must be from 1 to 100, was " + maxDeletePercent
+                    + ": the share of the source's items one sync may delete (100: no limit)");
+        }
         Source s = own(id);
         if (!s.enabled()) {
             throw new ConflictException("source '" + id + "' is disabled: enable it first");
         }
-        return syncNow(s);
+        if (maxDeletePercent == null) {
+            return syncNow(s);
+        }
+        JobStore.Queued q = engine.submitForSource(tenant, SyncJob.KIND, SyncPayload.of(s, false,
+                maxDeletePercent));
+        if (!q.created()) {
+            throw new ConflictException("a sync of source '" + id + "' is already queued or running (job " + q.id()
+                    + ") with the configured cap on deletes: ask again with 'max_delete_percent' once it has ended");
+        }
+        watcher.submitted(SourceWatcher.key(s), q.id());
+        return q.id();
     }
 
     /**
@@ -271,7 +296,7 @@ public final class Sources {
 
     private String syncNow(Source s) {
         // A sync of it already queued or running answers for this request too.
-        String job = engine.submitForSource(tenant, SyncJob.KIND, SyncJob.payload(s, false)).id();
+        String job = engine.submitForSource(tenant, SyncJob.KIND, SyncPayload.of(s, false)).id();
         watcher.submitted(SourceWatcher.key(s), job);
         return job;
     }

@@ -85,14 +85,6 @@ final class SyncJob implements JobHandler {
         this.ended = ended;
     }
 
-    /** @param once the first sync at registration: it runs for a source registered disabled too (indexed once) */
-    record Payload(String tenant, String source, Boolean once) {
-    }
-
-    static String payload(Source s, boolean once) {
-        return Sources.JSON.writeValueAsString(new Payload(s.tenant(), s.id(), once ? Boolean.TRUE : null));
-    }
-
     @Override
     public String kind() {
         return KIND;
@@ -100,7 +92,7 @@ final class SyncJob implements JobHandler {
 
     @Override
     public JobProgress run(JobStore.Claimed job, Context context) {
-        Payload p = Sources.JSON.readValue(job.payload(), Payload.class);
+        SyncPayload p = SyncPayload.read(job.payload());
         Source source = sources.source(p.tenant(), p.source()).orElse(null);
         if (source == null || !source.enabled() && !Boolean.TRUE.equals(p.once())) {
             return JobProgress.at("done").warnings(List.of("the source was deleted or disabled first")).build();
@@ -133,7 +125,7 @@ final class SyncJob implements JobHandler {
         }
     }
 
-    private JobProgress sync(Payload p, Source source, Context context, JobProgress earlier) {
+    private JobProgress sync(SyncPayload p, Source source, Context context, JobProgress earlier) {
         // A source of local mode's rows registered by the tenant that adopted them reads that tenant's folders.
         Tenant tenant = !p.tenant().isEmpty() ? Tenant.of(p.tenant()) : source.registeredBy().isEmpty() ? Tenant.LOCAL
                 : Tenant.adopting(source.registeredBy());
@@ -183,7 +175,7 @@ final class SyncJob implements JobHandler {
 
     /** Deletes the documents of items gone or not listed, then ingests again copies of what was deleted. */
     private void deleteMissing(Scan scan, Listing listing, long number, List<String> gone) {
-        Payload p = scan.payload;
+        SyncPayload p = scan.payload;
         // Only a whole listing deletes what it missed: not a stopped, partial or job-losing one, nor one far short.
         boolean whole = !scan.stopped() && listing.complete();
         boolean empty = scan.listed == 0 && whole && !sources.unseenSourceItems(p.tenant(), p.source(), number, 1)
@@ -191,7 +183,7 @@ final class SyncJob implements JobHandler {
         // Items gone (404) and unlisted judged together against the cap: apart, each share passed, 90% went. Its
         // error comes first: the source's last error is its first, and a file failing each scan hid why none went.
         String tooMany = empty ? null : SyncRules.tooManyGone(sources, p.tenant(), p.source(), number, scan.listed,
-                gone.size(), whole, maxDeletePercent);
+                gone.size(), whole, p.maxDeletePercent() != null ? p.maxDeletePercent() : maxDeletePercent);
         if (empty || tooMany != null) {
             scan.errors.addFirst(new ItemError(p.source(), tooMany != null ? tooMany : "the source listed nothing, though "
                     + "earlier scans found items: nothing was deleted (an unmounted volume? a bucket or prefix emptied "
@@ -245,7 +237,7 @@ final class SyncJob implements JobHandler {
     }
 
     /** A sync that changed nothing: the reason is the source's last error and the job's one error. */
-    private JobProgress failed(Payload p, String what, String error) {
+    private JobProgress failed(SyncPayload p, String what, String error) {
         sources.sourceScanned(p.tenant(), p.source(), Instant.now(), error);
         return JobProgress.at("done").total(1).processed(1).failed(1).errors(List.of(new ItemError(what, error)))
                 .build();
@@ -264,7 +256,7 @@ final class SyncJob implements JobHandler {
 
     /** One sync's source, counts and choices, and whether it was asked to stop (cancel, shutdown, or to yield). */
     private static final class Scan implements BooleanSupplier {
-        final Payload payload;
+        final SyncPayload payload;
         final SourceConnector connector;
         final Map<String, Object> config;
         final Polyrag.TenantFacets facets;
@@ -291,7 +283,7 @@ final class SyncJob implements JobHandler {
         /** What the job's earlier runs did (null when none did anything): added to every count reported. */
         JobProgress earlier;
 
-        Scan(Payload payload, SourceConnector connector, Map<String, Object> config, Polyrag.TenantFacets facets,
+        Scan(SyncPayload payload, SourceConnector connector, Map<String, Object> config, Polyrag.TenantFacets facets,
                 KnowledgeBase kb, boolean skipGraph, Confinement confinement, Context context) {
             this.payload = payload;
             this.connector = connector;
@@ -343,7 +335,7 @@ final class SyncJob implements JobHandler {
 
     /** One batch of the listing against its recorded state (see the class); files read confined, as opened. */
     private void scanBatch(Scan scan, SourceConnector.Host host, Map<String, Found> batch, List<String> gone) {
-        Payload p = scan.payload;
+        SyncPayload p = scan.payload;
         Map<String, SyncItem> state = sources.sourceItems(p.tenant(), p.source(), batch.keySet());
         List<SyncItem> touched = new ArrayList<>();
         List<Pending> toIngest = new ArrayList<>();
@@ -528,9 +520,9 @@ final class SyncJob implements JobHandler {
     }
 
     /** What {@code read} finds from a job's payload; empty when the payload or the catalog cannot be read. */
-    private static <T> Optional<T> fromPayload(String payload, Function<Payload, Optional<T>> read) {
+    private static <T> Optional<T> fromPayload(String payload, Function<SyncPayload, Optional<T>> read) {
         try {
-            return read.apply(Sources.JSON.readValue(payload, Payload.class));
+            return read.apply(SyncPayload.read(payload));
         } catch (RuntimeException e) {
             return Optional.empty();
         }
@@ -538,7 +530,7 @@ final class SyncJob implements JobHandler {
 
     @Override
     public void ended(JobStore.Claimed job) {
-        Payload p = Sources.JSON.readValue(job.payload(), Payload.class);
+        SyncPayload p = SyncPayload.read(job.payload());
         if (job.gaveUp()) {
             // Counted as its scan: else the scheduler queued a fresh sync, and the process went down again, for good.
             // A cancel found as it was claimed again is a user's choice, no error of the source's.

@@ -49,8 +49,8 @@ final class SyncRules {
         }
         return String.format(Locale.ROOT, "the source no longer lists %,d of its %,d items%s, more than %d%%: nothing "
                 + "was deleted (a site behind a sign-in or answering 404 for a while? a share remounted nearly "
-                + "empty?); if they are gone for good, sync once with POLYRAG_SYNC_MAX_DELETE_PERCENT=100, or delete "
-                + "the source with its documents", going, total, gone > 0 ? " (" + gone + " answered that they are "
-                + "gone)" : "", maxPercent);
+                + "empty? settings narrowed?); if they are gone for good, sync once allowing it (sync-now with "
+                + "max_delete_percent=100), or delete the source with its documents", going, total, gone > 0 ? " ("
+                + gone + " answered that they are gone)" : "", maxPercent);
     }
 }

@@ -746,7 +746,8 @@ class SyncTest {
 
     /**
      * A listing that no longer finds most of a source (a share remounted nearly empty, a site now behind a sign-in)
-     * deletes nothing and says so; with POLYRAG_SYNC_MAX_DELETE_PERCENT=100 the same sync deletes them.
+     * deletes nothing and says so; a sync with its own cap of 100 (the user confirming) deletes them, as does
+     * POLYRAG_SYNC_MAX_DELETE_PERCENT=100.
      */
     @Test
     void a_sync_that_would_delete_most_of_a_source_deletes_nothing() throws Exception {
@@ -765,7 +766,22 @@ class SyncTest {
             JobInfo j = p.jobs().get(sync);
             assertThat(j.progress().deleted()).as(j.toString()).isZero();
             assertThat(p.sources().get("share").lastError()).contains("no longer lists 11 of its 13")
-                    .contains("POLYRAG_SYNC_MAX_DELETE_PERCENT");
+                    .contains("max_delete_percent=100");
+            assertThat(uris(p)).hasSize(12);
+            assertThatThrownBy(() -> p.sources().sync("share", 0)).isInstanceOf(InvalidInputException.class)
+                    .hasMessageContaining("'max_delete_percent' must be from 1 to 100");
+            // Its own cap holds for that sync only: the next plain one keeps the configured 50%.
+            awaitJob(p, p.sources().sync("share", 100));
+            assertThat(uris(p)).containsExactly("note-000.md");
+            notes(root, 12);
+            awaitJob(p, p.sources().sync("share"));
+            assertThat(uris(p)).hasSize(12);
+            for (int i = 1; i < 12; i++) {
+                Files.delete(root.resolve(String.format("note-%03d.md", i)));
+            }
+            String again = p.sources().sync("share");
+            await().atMost(Duration.ofSeconds(60)).until(() -> p.jobs().get(again).status().finished());
+            assertThat(p.sources().get("share").lastError()).contains("no longer lists 11 of its 13");
             assertThat(uris(p)).hasSize(12);
         }
         Map<String, String> allow = new java.util.HashMap<>(settings);

@@ -860,6 +860,16 @@ public final class PolyragClient implements AutoCloseable {
                 .path("job_id").asString();
     }
 
+    /**
+     * {@code POST /v1/sync/sources/{id}/sync-now?max_delete_percent=N}: a sync with its own cap on deletes (100
+     * confirms that most of the source is gone); a {@link PolyragApiException} with status 409 while a sync of the
+     * source is queued or running. The sync job's id.
+     */
+    public String syncNow(String id, int maxDeletePercent) {
+        return send("POST", "/v1/sync/sources/" + enc(id) + "/sync-now?max_delete_percent=" + maxDeletePercent,
+                Map.of(), null, JsonNode.class).path("job_id").asString();
+    }
+
     /** {@code POST /v1/sync/sync-now}: every source at once; source id to job id. */
     public Map<String, String> syncAll() {
         JsonNode jobs = send("POST", "/v1/sync/sync-now", Map.of(), null, JsonNode.class).path("jobs");

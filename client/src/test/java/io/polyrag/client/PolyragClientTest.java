@@ -342,6 +342,12 @@ class PolyragClientTest {
         assertThat(client.awaitJob(client.syncNow("notes"), Duration.ofSeconds(60)).progress().unchanged())
                 .isEqualTo(1);
         assertThat(client.source("notes").items()).isEqualTo(1);
+        // A sync with its own cap on deletes; a cap out of range is the caller's error, named.
+        assertThat(client.awaitJob(client.syncNow("notes", 100), Duration.ofSeconds(60)).status())
+                .isEqualTo("succeeded");
+        assertThatThrownBy(() -> client.syncNow("notes", 101)).isInstanceOf(PolyragApiException.class)
+                .hasMessageContaining("'max_delete_percent' must be from 1 to 100")
+                .satisfies(e -> assertThat(((PolyragApiException) e).status()).isEqualTo(400));
         client.deleteSource("notes", true);
         assertThat(client.sources()).isEmpty();
     }

@@ -55,11 +55,14 @@ final class SourceRoutes {
                 tenant(ctx).sources().syncAll()))).summary("sources", "Sync every enabled source now, each as a job")
                 .response(202, "each source's job", IngestWire.SyncsStarted.class);
         api.post("/v1/sync/sources/{id}/sync-now", ctx -> {
-            String job = tenant(ctx).sources().sync(ctx.pathParam("id"));
+            String job = tenant(ctx).sources().sync(ctx.pathParam("id"), Http.intParam(ctx, "max_delete_percent"));
             String location = "/v1/jobs/" + job;
             ctx.status(HttpStatus.ACCEPTED).header("Location", location).json(new IngestWire.SyncStarted(job,
                     location));
         }).summary("sources", "Sync a source now, as a job").path("id", "its id")
+                .query("max_delete_percent", "integer", "this sync's own cap on deletes, 1-100 (the server's "
+                        + "POLYRAG_SYNC_MAX_DELETE_PERCENT otherwise): 100 confirms that most of the source is gone "
+                        + "(or narrowed settings no longer select it); 409 while a sync of it is queued or running")
                 .response(202, "the sync's job", IngestWire.SyncStarted.class);
         api.delete("/v1/sync/sources/{id}", ctx -> {
             boolean documents = Http.booleanParam(ctx, "documents");

@@ -478,7 +478,8 @@ public final class Settings {
     public static final Setting<Integer> SYNC_MAX_DELETE_PERCENT = Setting.integer("sync.max.delete.percent", 50, 1,
             100, "A sync that would delete more than this share of its source's documents (and at least 10) deletes "
                     + "none and says so on the source: a site moved behind a sign-in, a share remounted nearly empty. "
-                    + "100: no such limit (set it for one sync when most of a source is really gone).");
+                    + "100: no such limit. When most of a source is really gone (or its settings were narrowed), "
+                    + "allow one sync instead: POST /v1/sync/sources/{id}/sync-now?max_delete_percent=100.");
     public static final Setting<Boolean> SYNC_WATCH = Setting.bool("sync.watch", true,
             "Watch filesystem sources for changes (the JDK WatchService), so edits are indexed within seconds "
             + "instead of at the next scheduled scan.");
