@@ -26,6 +26,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -59,6 +62,9 @@ final class SourceWatcher implements AutoCloseable {
     /** Each watched source's root and globs: folders every path below which it excludes are not watched. */
     private final Map<String, Map.Entry<Path, Globs>> watched = new ConcurrentHashMap<>();
     private WatchService service;
+    /** Walks of folder trees to watch, one at a time, off the callers' and the scheduler's threads. */
+    private final ExecutorService walks = Executors.newSingleThreadExecutor(Thread.ofPlatform().daemon()
+            .name("polyrag-watch-walks").factory());
     private volatile boolean running;
     private Thread thread;
 
@@ -86,37 +92,70 @@ final class SourceWatcher implements AutoCloseable {
         thread = Thread.ofPlatform().daemon().name("polyrag-sources").start(this::loop);
     }
 
-    /** A source was registered or changed: (re)watch it. */
+    /**
+     * A source was registered or changed: (re)watch it. The folder tree is walked on a thread of its own, not the
+     * caller's: a registration's request (and the server's start, for every source) waited for the walk of a whole
+     * tree, indefinitely on a hung network mount; on the scheduler's thread it would stop every source's schedule.
+     */
     void changed(Source s) {
         if (service == null || !s.enabled()) {
             return;
         }
         Map<String, Object> config = Sources.config(s.config());
         connectors.get(s.type()).flatMap(c -> c.watched(config)).ifPresent(given -> {
-            Path root = real(given);
-            watched.put(key(s), Map.entry(root, Globs.of(config.get("include"), config.get("exclude"))));
-            if (Files.isDirectory(root)) {
-                register(key(s), root);
-            } else {
-                lostRoots.add(key(s)); // not there yet (a share mounted after the start): watched once it is
-            }
+            String key = key(s);
+            Map.Entry<Path, Globs> entry = Map.entry(given, Globs.of(config.get("include"), config.get("exclude")));
+            watched.put(key, entry);
+            walk(() -> {
+                Path root = real(given);
+                Map.Entry<Path, Globs> resolved = Map.entry(root, entry.getValue());
+                // Changed again or removed meanwhile: that call's own walk (if any) watches it.
+                if (watched.computeIfPresent(key, (k, v) -> v == entry ? resolved : v) != resolved) {
+                    return;
+                }
+                if (Files.isDirectory(root)) {
+                    register(key, root);
+                } else {
+                    lostRoots.add(key); // not there yet (a share mounted after the start): watched once it is
+                }
+            });
         });
+    }
+
+    private void walk(Runnable task) {
+        try {
+            walks.execute(() -> {
+                try {
+                    task.run();
+                } catch (RuntimeException e) {
+                    LOG.log(System.Logger.Level.WARNING, "cannot watch a source's folders: " + e.getMessage());
+                }
+            });
+        } catch (RejectedExecutionException e) {
+            // closing
+        }
     }
 
     /** A source was deleted: stop watching it. */
     void removed(Source s) {
         String key = key(s);
-        keys.entrySet().removeIf(e -> {
-            if (e.getValue().remove(key) && e.getValue().isEmpty()) {
-                e.getKey().cancel();
-                return true;
-            }
-            return false;
-        });
-        dirty.remove(key);
+        // First, so that a walk of it still going sees it gone and takes back what it registers after the sweep.
         watched.remove(key);
+        List.copyOf(keys.keySet()).forEach(k -> unwatch(k, key));
+        dirty.remove(key);
         lostRoots.remove(key);
         scheduled.remove(key);
+    }
+
+    /** Takes {@code key}'s source off a watched folder; the folder's watch ends with its last source. */
+    private void unwatch(WatchKey k, String key) {
+        keys.computeIfPresent(k, (x, owners) -> {
+            if (owners.remove(key) && owners.isEmpty()) {
+                x.cancel();
+                return null;
+            }
+            return owners;
+        });
     }
 
     /** A sync of this source was queued by hand: the scheduler adds none until it ends. */
@@ -150,23 +189,33 @@ final class SourceWatcher implements AutoCloseable {
 
     private void register(String key, Path from) {
         Map.Entry<Path, Globs> source = watched.get(key);
-        Path root = source == null ? from : source.getKey();
-        Globs globs = source == null ? Globs.of(null, null) : source.getValue();
+        if (source == null) {
+            return; // removed meanwhile
+        }
+        Path root = source.getKey();
+        Globs globs = source.getValue();
         try {
             Files.walkFileTree(from, new SimpleFileVisitor<>() {
                 private boolean warned;
 
                 @Override
                 public FileVisitResult preVisitDirectory(Path d, BasicFileAttributes a) {
+                    if (watched.get(key) != source) {
+                        return FileVisitResult.TERMINATE; // removed or changed: its own walk, if any, goes on
+                    }
                     Path rel = root.relativize(d);
                     if (!rel.toString().isEmpty() && (Globs.hidden(rel) || globs.excludesAllBelow(rel)
                             || forbidden(d))) {
                         return FileVisitResult.SKIP_SUBTREE;
                     }
                     try {
-                        keys.computeIfAbsent(d.register(service, StandardWatchEventKinds.ENTRY_CREATE,
-                                StandardWatchEventKinds.ENTRY_MODIFY, StandardWatchEventKinds.ENTRY_DELETE),
-                                x -> ConcurrentHashMap.newKeySet()).add(key);
+                        WatchKey k = d.register(service, StandardWatchEventKinds.ENTRY_CREATE,
+                                StandardWatchEventKinds.ENTRY_MODIFY, StandardWatchEventKinds.ENTRY_DELETE);
+                        keys.computeIfAbsent(k, x -> ConcurrentHashMap.newKeySet()).add(key);
+                        if (watched.get(key) != source) {
+                            unwatch(k, key); // removed while this folder was being added: after its sweep
+                            return FileVisitResult.TERMINATE;
+                        }
                     } catch (IOException | ClosedWatchServiceException e) {
                         // Once a walk (the system's watches used up fails every folder after): then at debug level.
                         LOG.log(warned ? System.Logger.Level.DEBUG : System.Logger.Level.WARNING, "cannot watch " + d
@@ -259,10 +308,14 @@ final class SourceWatcher implements AutoCloseable {
                 lostRoots.remove(key);
             } else if (Files.isDirectory(source.getKey())) {
                 lostRoots.remove(key);
-                Path root = real(source.getKey());
-                watched.put(key, Map.entry(root, source.getValue()));
-                register(key, root);
-                dirty.put(key, System.currentTimeMillis());
+                walk(() -> {
+                    Path root = real(source.getKey());
+                    Map.Entry<Path, Globs> resolved = Map.entry(root, source.getValue());
+                    if (watched.computeIfPresent(key, (k, v) -> v == source ? resolved : v) == resolved) {
+                        register(key, root);
+                        dirty.put(key, System.currentTimeMillis());
+                    }
+                });
             }
         }
     }
@@ -391,6 +444,7 @@ final class SourceWatcher implements AutoCloseable {
     @Override
     public void close() {
         running = false;
+        walks.shutdownNow();
         if (thread != null) {
             thread.interrupt();
         }
