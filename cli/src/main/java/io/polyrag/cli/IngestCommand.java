@@ -62,7 +62,8 @@ final class IngestCommand implements Callable<Integer> {
     boolean skipGraph;
 
     @Option(names = "--estimate", description = "Only estimate: read, parse and chunk, then print the documents, "
-            + "chunks and the language-model calls and tokens entity extraction would spend. Writes nothing.")
+            + "chunks and the language-model calls and tokens entity extraction would spend. Indexes nothing (the data "
+            + "directory is opened as for an ingest: created if missing, and not while a server holds it).")
     boolean estimate;
 
     @Option(names = "--sync", paramLabel = "ID", description = "Keep the one directory given in sync from now on: "

@@ -104,7 +104,7 @@ final class KeysCommand implements Callable<Integer> {
         @Override
         public Integer call() {
             PrintWriter out = spec.commandLine().getOut();
-            try (Polyrag.KeyAdmin polyrag = Polyrag.openKeys(keys.parent.config(Map.of()))) {
+            try (Polyrag.KeyAdmin polyrag = Polyrag.openKeys(keys.parent.configIndexed())) {
                 List<ApiKey> all = polyrag.keys().list();
                 Optional<String> owner = polyrag.keys().localOwner();
                 if (json) {
@@ -140,7 +140,7 @@ final class KeysCommand implements Callable<Integer> {
 
         @Override
         public Integer call() {
-            try (Polyrag.KeyAdmin polyrag = Polyrag.openKeys(keys.parent.config(Map.of()))) {
+            try (Polyrag.KeyAdmin polyrag = Polyrag.openKeys(keys.parent.configIndexed())) {
                 polyrag.keys().revoke(id);
                 spec.commandLine().getOut().println("revoked key " + id);
                 return Main.OK;

@@ -81,6 +81,10 @@ public final class Main {
         };
     }
 
+    private static boolean damaged(Throwable e) {
+        return e instanceof StoreException s && StorageProblems.kind(s) == StorageProblems.Kind.DAMAGED;
+    }
+
     /** Runs a command line, printing to the given writers; returns the exit code. */
     static int run(String[] args, PrintWriter out, PrintWriter err) {
         CommandLine cl = new CommandLine(new PolyragCommand());
@@ -97,14 +101,15 @@ public final class Main {
                 // Under JSON logs the line that says why a command (a server) stopped is a JSON line too: a log
                 // shipper reading standard error dropped the one line an operator needed.
                 System.Logger log = System.getLogger(Main.class.getName());
-                if (code == INTERNAL) {
+                if (code == INTERNAL && !damaged(e)) {
                     log.log(System.Logger.Level.ERROR, message, e);
                 } else {
                     log.log(System.Logger.Level.ERROR, message);
                 }
                 return code;
             }
-            if (code == INTERNAL) {
+            // A damaged store's message says how to repair it: a stack trace above it only buried it.
+            if (code == INTERNAL && !damaged(e)) {
                 e.printStackTrace(err);
             }
             err.println(message);

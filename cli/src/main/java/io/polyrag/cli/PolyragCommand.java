@@ -107,6 +107,15 @@ public final class PolyragCommand implements Runnable {
         return Polyrag.open(indexed(config(more)));
     }
 
+    /**
+     * The configuration for a command that reads or changes what a data directory already holds ({@code keys
+     * list|revoke}, {@code tenants quota|usage}): refused, as for {@link #openIndexed}, where no index is. A quota
+     * set in a mistyped directory was stored there, printed and never enforced.
+     */
+    Config configIndexed() {
+        return indexed(config(Map.of()));
+    }
+
     private static Config indexed(Config config) {
         Path dir = config.get(Settings.DATA_DIR).toAbsolutePath().normalize();
         // A file in its place is said by the open ("is not a folder").

@@ -73,7 +73,7 @@ final class SmokeCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(), "--url " + url + " is not an http(s) "
                     + "URL: give e.g. http://127.0.0.1:8080");
         }
-        String key = apiKey;
+        String key = ThroughServer.key(apiKey);
         http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
         long deadline = System.nanoTime() + Duration.ofSeconds(Math.max(0, waitSeconds)).toNanos();
         List<Step> steps = new ArrayList<>();
@@ -131,7 +131,8 @@ final class SmokeCommand implements Callable<Integer> {
             return Main.OK;
         }
         spec.commandLine().getErr().println("smoke: step '" + failed.name() + "' failed: " + failed.detail());
-        return failed.name().equals("health") ? Main.UNAVAILABLE : Main.PARTIAL;
+        return failed.name().equals("health") && failed.detail().startsWith("no answer") ? Main.UNAVAILABLE
+                : Main.PARTIAL;
     }
 
     private interface Check {
@@ -161,6 +162,10 @@ final class SmokeCommand implements Callable<Integer> {
                     return new Step(name, true, (System.nanoTime() - t0) / 1_000_000, summary(r.body()));
                 }
                 last = "HTTP " + r.statusCode() + ": " + summary(r.body());
+                if (r.statusCode() >= 400 && r.statusCode() < 500 && r.statusCode() != 408 && r.statusCode() != 429) {
+                    // The server answered, and will answer the same however long we wait (a wrong path, a key).
+                    return new Step(name, false, (System.nanoTime() - t0) / 1_000_000, last);
+                }
             } catch (IOException e) {
                 last = "no answer from " + base + " (" + e.getClass().getSimpleName()
                         + (e.getMessage() == null ? "" : ": " + e.getMessage()) + ")";
@@ -186,8 +191,8 @@ final class SmokeCommand implements Callable<Integer> {
     private static HttpRequest request(String base, String method, String path, String body, String key) {
         HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofMinutes(2))
                 .header("Accept", "application/json");
-        if (key != null && !key.isBlank()) {
-            b.header("Authorization", "Bearer " + key.strip());
+        if (key != null) {
+            b.header("Authorization", "Bearer " + key);
         }
         if (body != null) {
             b.header("Content-Type", "application/json").method(method, HttpRequest.BodyPublishers.ofString(body));

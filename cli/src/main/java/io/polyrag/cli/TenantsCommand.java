@@ -10,7 +10,6 @@ import java.io.PrintWriter;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.util.Locale;
-import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -82,7 +81,7 @@ final class TenantsCommand implements Callable<Integer> {
                 throw new InvalidInputException("--clear removes every quota: give it alone, or set the quotas "
                         + "without it");
             }
-            try (Polyrag.KeyAdmin polyrag = Polyrag.openKeys(tenants.parent.config(Map.of()))) {
+            try (Polyrag.KeyAdmin polyrag = Polyrag.openKeys(tenants.parent.configIndexed())) {
                 Usage usage = polyrag.usage();
                 String id = Usage.idOf(tenant, polyrag.keys().localOwner());
                 UsageStore.Quotas q = usage.quotas(id);
@@ -144,7 +143,7 @@ final class TenantsCommand implements Callable<Integer> {
             LocalDate today = LocalDate.now(ZoneOffset.UTC);
             LocalDate last = to == null ? today : to;
             LocalDate first = from == null ? last.withDayOfMonth(1) : from;
-            try (Polyrag.KeyAdmin polyrag = Polyrag.openKeys(tenants.parent.config(Map.of()))) {
+            try (Polyrag.KeyAdmin polyrag = Polyrag.openKeys(tenants.parent.configIndexed())) {
                 var reports = polyrag.usage().reports(first, last, polyrag.keys().localOwner());
                 if (json) {
                     out.println(Json.MAPPER.writeValueAsString(new AdminWire.UsageReports(reports.stream()

@@ -4,6 +4,7 @@ import io.polyrag.app.DataDirInUseException;
 import io.polyrag.app.Json;
 import io.polyrag.core.InvalidInputException;
 import io.polyrag.core.UnavailableException;
+import io.polyrag.core.http.BearerKeys;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.URI;
@@ -29,7 +30,16 @@ final class ThroughServer {
 
     private ThroughServer(String base, String apiKey) {
         this.base = base;
-        this.apiKey = apiKey;
+        this.apiKey = key(apiKey);
+    }
+
+    /** {@code --api-key} fit for a header, or a usage error naming what does not belong (never quoting the key). */
+    static String key(String apiKey) {
+        try {
+            return BearerKeys.checked(apiKey, "--api-key");
+        } catch (IllegalArgumentException e) {
+            throw new InvalidInputException(e.getMessage());
+        }
     }
 
     /** The server holding the directory, or the "in use" error when none wrote its address (an ingest holds it). */
@@ -55,8 +65,8 @@ final class ThroughServer {
         HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofMinutes(5))
                 .header("Content-Type", "application/json").header("Accept", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(Json.MAPPER.writeValueAsString(body)));
-        if (apiKey != null && !apiKey.isBlank()) {
-            b.header("Authorization", "Bearer " + apiKey.strip());
+        if (apiKey != null) {
+            b.header("Authorization", "Bearer " + apiKey);
         }
         HttpResponse<String> r;
         try {

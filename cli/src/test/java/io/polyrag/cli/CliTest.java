@@ -300,7 +300,9 @@ class CliTest {
     void a_data_directory_without_an_index_is_bad_usage_for_search_ask_and_check_and_is_not_created() throws IOException {
         Path typo = tmp.resolve("dat");
         for (String[] cmd : List.of(new String[] {"search", "matcha"}, new String[] {"ask", "what is matcha?"},
-                new String[] {"check"}, new String[] {"reindex", "--modality", "fulltext"})) {
+                new String[] {"check"}, new String[] {"reindex", "--modality", "fulltext"},
+                new String[] {"keys", "list"}, new String[] {"tenants", "quota", "acme", "--documents", "1000"},
+                new String[] {"tenants", "usage"})) {
             List<String> args = new ArrayList<>(List.of("--data-dir", typo.toString()));
             args.addAll(List.of(cmd));
             StringWriter out = new StringWriter();
@@ -339,6 +341,30 @@ class CliTest {
         Run folder = run("judgments", "add", "default", "--file", tmp.toString());
         assertThat(folder.code()).as(folder.err()).isEqualTo(Main.USAGE);
         assertThat(folder.err()).doesNotContain("\tat ");
+    }
+
+    /** A damaged index is said with how to repair it, in a few lines: no stack trace burying them. */
+    @Test
+    void a_damaged_index_says_how_to_repair_it_without_a_stack_trace() throws IOException {
+        Path data = tmp.resolve("damaged");
+        Path doc = Files.writeString(tmp.resolve("lamp.md"), "# Lamp\n\nThe lamp is lit at dusk.");
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        assertThat(Main.run(new String[] {"--data-dir", data.toString(), "--set", "vector.enabled=false", "ingest",
+                doc.toString()}, new PrintWriter(out, true), new PrintWriter(err, true))).as(err.toString()).isZero();
+        List<Path> segments;
+        try (var files = Files.walk(data)) {
+            segments = files.filter(f -> f.getFileName().toString().startsWith("segments_")).toList();
+        }
+        assertThat(segments).isNotEmpty();
+        for (Path f : segments) {
+            Files.write(f, new byte[64]);
+        }
+        err = new StringWriter();
+        int code = Main.run(new String[] {"--data-dir", data.toString(), "--set", "vector.enabled=false", "search",
+                "lamp"}, new PrintWriter(new StringWriter(), true), new PrintWriter(err, true));
+        assertThat(code).as(err.toString()).isEqualTo(Main.INTERNAL);
+        assertThat(err.toString()).contains("is damaged").doesNotContain("\tat ");
     }
 
     @Test

@@ -39,6 +39,17 @@ class SmokeCommandTest {
             JsonNode json = Json.MAPPER.readTree(run("smoke", "--url", url + "/", "--json")[1]);
             assertThat(json.get("ok").asBoolean()).isTrue();
             assertThat(json.get("steps").size()).isEqualTo(5);
+            // A wrong path answers 404 at once, and would for the whole wait: exit 1 now, not 3 after a minute.
+            long t0 = System.nanoTime();
+            String[] wrong = run("smoke", "--url", url + "/polyrag", "--wait", "60");
+            assertThat(wrong[0]).as(wrong[2]).isEqualTo(Integer.toString(Main.PARTIAL));
+            assertThat(wrong[2]).contains("step 'health' failed: HTTP 404");
+            assertThat(System.nanoTime() - t0).isLessThan(30_000_000_000L);
+            // A key with an invisible character inside is refused by position, never quoted.
+            String[] key = run("smoke", "--url", url, "--api-key", "\uFEFFsecret\u200Bkey\n");
+            assertThat(key[0]).isEqualTo(Integer.toString(Main.USAGE));
+            assertThat(key[2]).contains("--api-key holds U+200B at position 6").doesNotContain("secret")
+                    .doesNotContain("Exception");
         }
     }
 

@@ -4,6 +4,7 @@ import io.polyrag.app.Tracing;
 import io.polyrag.core.ConfigException;
 import io.polyrag.core.config.Settings;
 import io.polyrag.core.fs.Confinement;
+import io.polyrag.core.http.BearerKeys;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ConnectException;
@@ -61,17 +62,11 @@ final class Backend {
      * header, and the adapter answered it to the MCP client, key and all.
      */
     static String checkedKey(String apiKey) {
-        String key = apiKey == null ? "" : apiKey.strip();
-        key = key.startsWith("\uFEFF") ? key.substring(1).strip() : key;
-        for (int i = 0; i < key.length(); i++) {
-            char c = key.charAt(i);
-            if (c < 0x21 || c > 0x7e) {
-                throw new ConfigException(String.format("%s holds U+%04X at position %d, which a key never does (a "
-                        + "line break, a space or an invisible character pasted with it?): give the key alone",
-                        Settings.MCP_API_KEY.env(), (int) c, i));
-            }
+        try {
+            return BearerKeys.checked(apiKey, Settings.MCP_API_KEY.env());
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException(e.getMessage());
         }
-        return key.isEmpty() ? null : key;
     }
 
     /** What the REST API answered. */
