@@ -3,6 +3,7 @@ package io.polyrag.springai;
 import io.polyrag.client.PolyragClient;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Condition;
@@ -25,8 +26,10 @@ public class PolyragAutoConfiguration {
         return PolyragClient.builder().baseUrl(p.baseUrl()).apiKey(p.apiKey()).build();
     }
 
+    /** Only where one client is the one to use: an application with a client per tenant key wires its own. */
     @Bean
     @ConditionalOnMissingBean
+    @ConditionalOnSingleCandidate(PolyragClient.class)
     public PolyragDocumentRetriever polyragDocumentRetriever(PolyragClient client, PolyragProperties p) {
         return PolyragDocumentRetriever.builder().client(client).knowledgeBases(p.knowledgeBases()).topK(p.topK())
                 .build();

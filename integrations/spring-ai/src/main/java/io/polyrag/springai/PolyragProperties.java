@@ -16,6 +16,10 @@ public record PolyragProperties(String baseUrl, String apiKey, List<String> know
     public PolyragProperties {
         knowledgeBases = knowledgeBases == null ? List.of() : List.copyOf(knowledgeBases);
         topK = topK == null ? 5 : topK;
+        if (topK < 1) {
+            throw new IllegalArgumentException("polyrag.top-k must be at least 1, was " + topK
+                    + ": the hits to retrieve per query");
+        }
     }
 
     /** Without the key: properties end up in logs and actuator output. */

@@ -144,5 +144,18 @@ class PolyragSpringAiTest {
                     assertThat(context).hasNotFailed();
                     assertThat(context).doesNotHaveBean(PolyragClient.class);
                 });
+        // Two clients of the application's own (one per tenant key): it starts, and wires its own retrievers.
+        new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(PolyragAutoConfiguration.class))
+                .withPropertyValues("polyrag.base-url=" + base)
+                .withBean("acme", PolyragClient.class, () -> PolyragClient.builder().baseUrl(base).build())
+                .withBean("globex", PolyragClient.class, () -> PolyragClient.builder().baseUrl(base).build())
+                .run(context -> {
+                    assertThat(context).hasNotFailed();
+                    assertThat(context).doesNotHaveBean(PolyragDocumentRetriever.class);
+                });
+        new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(PolyragAutoConfiguration.class))
+                .withPropertyValues("polyrag.base-url=" + base, "polyrag.top-k=0")
+                .run(context -> assertThat(context).hasFailed().getFailure().rootCause()
+                        .hasMessageContaining("polyrag.top-k must be at least 1"));
     }
 }
