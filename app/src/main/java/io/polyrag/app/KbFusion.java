@@ -108,15 +108,18 @@ final class KbFusion implements JobHandler {
     private final JudgmentStore judgments;
     private final HybridSearcher searcher;
     private final Config config;
+    /** Each tenant's searches a minute: an evaluation or a tuning counts one search for each judged query. */
+    private final Usage usage;
     /** Each knowledge base's tuning, trusted for 30 s before the catalog is read again (another replica's change). */
     private final TtlCache<FusionTuning> cache = new TtlCache<>(30_000_000_000L, 100_000);
 
     /** @param judgments the knowledge bases' judged queries, tunings and evaluations */
-    KbFusion(Catalog catalog, JudgmentStore judgments, HybridSearcher searcher, Config config) {
+    KbFusion(Catalog catalog, JudgmentStore judgments, HybridSearcher searcher, Config config, Usage usage) {
         this.catalog = catalog;
         this.judgments = judgments;
         this.searcher = searcher;
         this.config = config;
+        this.usage = usage;
     }
 
     @Override
@@ -208,6 +211,7 @@ final class KbFusion implements JobHandler {
                     + (judged == 1 ? "y" : "ies") + ": tuning needs at least " + MIN_JUDGED + " (POST "
                     + "/v1/knowledge-bases/" + kb.name() + "/judgments)");
         }
+        usage.searchedAtOnce(kb.tenant().id(), Math.min(judged, MAX_MEASURED), "a tuning");
         return JSON.writeValueAsString(new Payload(kb.storageName()));
     }
 
@@ -260,7 +264,7 @@ final class KbFusion implements JobHandler {
     @Override
     public JobProgress run(JobStore.Claimed job, Context context) {
         String kb = JSON.readValue(job.payload(), Payload.class).knowledgeBase();
-        List<Judgment> judged = sample(judgments.judgments(kb));
+        List<Judgment> judged = KbRanking.sample(judgments.judgments(kb), MAX_MEASURED);
         if (judged.size() < MIN_JUDGED) {
             return JobProgress.at("failed").total(1).processed(1).failed(1).errors(List.of(new ItemError(
                     KnowledgeBase.ofStored(kb).name(), "the knowledge base has " + judged.size() + " judged queries; "
@@ -430,7 +434,8 @@ final class KbFusion implements JobHandler {
                     + "/v1/knowledge-bases/" + kb.name() + "/judgments first");
         }
         refuseWhileIncomplete();
-        judged = sample(judged);
+        judged = KbRanking.sample(judged, MAX_MEASURED);
+        usage.searchedAtOnce(kb.tenant().id(), judged.size(), "an evaluation");
         Set<String> documents = visibleVersions(stored).keySet();
         List<Candidate> runs = new ArrayList<>();
         runs.add(candidates().getFirst());
@@ -497,15 +502,6 @@ final class KbFusion implements JobHandler {
     }
 
     // ---- shared
-
-    /** At most {@value #MAX_MEASURED} judged queries: all of them, or the first by a hash of their ids. */
-    static List<Judgment> sample(List<Judgment> judged) {
-        if (judged.size() <= MAX_MEASURED) {
-            return judged;
-        }
-        return judged.stream().sorted(Comparator.comparing(j -> Ids.sha256Hex(j.queryId().getBytes(
-                StandardCharsets.UTF_8)))).limit(MAX_MEASURED).toList();
-    }
 
     /** The knowledge base's visible documents and the version of each that is visible. */
     private Map<String, Long> visibleVersions(String kb) {

@@ -1,8 +1,11 @@
 package io.polyrag.app;
 
 import io.polyrag.core.model.Chunk;
+import io.polyrag.core.model.Ids;
 import io.polyrag.core.model.SearchHit;
 import io.polyrag.core.port.JudgmentStore.Judgment;
+import java.nio.charset.StandardCharsets;
+import java.util.Comparator;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -42,5 +45,14 @@ final class KbRanking {
         judged.forEach(j -> relevant.addAll(j.relevant().keySet()));
         return relevant.stream().filter(id -> before.containsKey(id) && !before.get(id).equals(after.get(id)))
                 .toList();
+    }
+
+    /** At most {@code max} judged queries: all of them, or the first by a hash of their ids. */
+    static List<Judgment> sample(List<Judgment> judged, int max) {
+        if (judged.size() <= max) {
+            return judged;
+        }
+        return judged.stream().sorted(Comparator.comparing(j -> Ids.sha256Hex(j.queryId().getBytes(
+                StandardCharsets.UTF_8)))).limit(max).toList();
     }
 }

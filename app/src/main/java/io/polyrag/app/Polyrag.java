@@ -97,7 +97,8 @@ public final class Polyrag implements AutoCloseable {
                     components.vectorProvider, components.context, components.metrics);
             this.backfill = backfill;
             opened[0] = backfill::close;
-            this.fusion = new KbFusion(catalog, catalog.judgmentStore(), components.searcher, components.config);
+            this.fusion = new KbFusion(catalog, catalog.judgmentStore(), components.searcher, components.config,
+                    components.usage);
             this.judged = new KbJudgments(catalog, catalog.judgmentStore(), components.config);
             this.connectors = new SourceConnectors(components.context, catalog.sourceStore(), components.blobs,
                     components.parser);

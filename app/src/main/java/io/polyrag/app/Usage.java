@@ -151,6 +151,44 @@ public final class Usage {
         return c.quotas();
     }
 
+    /**
+     * Counts {@code n} searches at once (an evaluation's or a tuning's of {@code n} judged queries), refused whole,
+     * counting none, when they do not fit in what is left of the tenant's searches this minute: an evaluation made
+     * thousands of searches in seconds past a quota of 60 a minute.
+     *
+     * @param what what makes them, to say in the refusal ("an evaluation")
+     */
+    void searchedAtOnce(String tenant, int n, String what) {
+        Integer limit = current(tenant).searchesPerMinute();
+        if (limit != null) {
+            Instant now = clock.instant();
+            long minute = now.getEpochSecond() / 60;
+            Window w = searches.computeIfAbsent(tenant, t -> new Window());
+            long left;
+            synchronized (w) {
+                if (w.minute != minute) {
+                    w.minute = minute;
+                    w.count.set(0);
+                }
+                left = Math.max(0, limit - w.count.get());
+                if (n <= left) {
+                    w.count.addAndGet(n);
+                }
+            }
+            if (n > left) {
+                long reset = 60 - now.getEpochSecond() % 60;
+                throw new QuotaExceededException("searches_per_minute", n > limit ? 0 : reset, String.format(
+                        Locale.ROOT, "quota searches_per_minute: %s searches once for each of its %,d judged queries, "
+                        + "and this tenant has %,d of its %,d searches a minute left: %s", what, n, left, limit,
+                        n > limit ? "judge fewer queries, or ask the operator to raise the quota" : "retry in " + reset
+                                + " s (it resets each minute), or ask the operator to raise it"));
+            }
+        }
+        if (meter != null) {
+            meter.add(tenant, UsageMeter.SEARCHES, "", n);
+        }
+    }
+
     /** Counts a search (or an answer's) of the tenant, refused past its searches per minute. */
     void searched(String tenant, String metric) {
         Integer limit = current(tenant).searchesPerMinute();

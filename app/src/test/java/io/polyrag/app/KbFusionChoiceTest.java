@@ -109,11 +109,12 @@ class KbFusionChoiceTest {
     @Test
     void beyond_the_bound_a_fixed_sample_is_measured_the_same_every_time() {
         List<Judgment> many = judged(1500);
-        List<Judgment> once = KbFusion.sample(many);
+        List<Judgment> once = KbRanking.sample(many, KbFusion.MAX_MEASURED);
         assertThat(once).hasSize(KbFusion.MAX_MEASURED).isSubsetOf(many).doesNotHaveDuplicates();
         List<Judgment> reversed = new ArrayList<>(many);
         java.util.Collections.reverse(reversed);
-        assertThat(KbFusion.sample(reversed)).as("by id, not by order").containsExactlyElementsOf(once);
-        assertThat(KbFusion.sample(judged(30))).hasSize(30);
+        assertThat(KbRanking.sample(reversed, KbFusion.MAX_MEASURED)).as("by id, not by order")
+                .containsExactlyElementsOf(once);
+        assertThat(KbRanking.sample(judged(30), KbFusion.MAX_MEASURED)).hasSize(30);
     }
 }

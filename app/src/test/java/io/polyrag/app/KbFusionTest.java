@@ -98,7 +98,7 @@ class KbFusionTest {
             public java.util.Optional<String> evaluation(String kb) { return java.util.Optional.ofNullable(rows.get(kb)); }
             public void putEvaluation(String kb, String json) { }
         };
-        KbFusion fusion = new KbFusion(null, store, null, null);
+        KbFusion fusion = new KbFusion(null, store, null, null, null);
         assertThat(fusion.tuning("acme/kb")).contains(written);
         assertThat(fusion.tuning("acme/broken")).isEmpty();
         assertThat(fusion.lastEvaluation("acme/broken")).isEmpty();
