@@ -12,8 +12,9 @@ import java.util.Set;
  * to {@code http://127.0.0.1:8080}: a form posted there (a multipart upload needs no permission from the server)
  * would add its documents, and a page whose name was rebound to 127.0.0.1 could read every answer. So a request
  * whose Host is not a loopback name is refused (421), and so is a write whose Origin is another site's (403) unless
- * {@code POLYRAG_HTTP_CORS_ORIGINS} names it ({@code *} names none here: another site's page is refused even a read).
- * Tools such as curl send no Origin; the web UI is on the same origin.
+ * {@code POLYRAG_HTTP_CORS_ORIGINS} names it ({@code *} names none here: another site's page is refused even a read),
+ * as is any API request a browser marks as sent by another site's page. Tools such as curl send no Origin; the web
+ * UI is on the same origin.
  */
 final class LocalOnly {
     private static final Set<String> LOOPBACK = Set.of("localhost", "127.0.0.1", "[::1]", "::1");
@@ -47,6 +48,15 @@ final class LocalOnly {
                     + "create an API key to serve other names, or list the origin in POLYRAG_HTTP_CORS_ORIGINS");
         }
         String origin = ctx.header("Origin");
+        // A read sent by another site's page without CORS (an image, a script tag, a link followed) carries no Origin,
+        // but the browser says where it came from: it could not read the answer, but it made this server evaluate a
+        // knowledge base or compare every store. The web UI's own pages (another site's link to them) stay open.
+        if ("cross-site".equalsIgnoreCase(ctx.header("Sec-Fetch-Site")) && ctx.path().startsWith("/v1/")
+                && (origin == null || !allowedOrigins.contains(origin))) {
+            throw new HttpResponseException(403, "this server is in local mode (no API key) and answers no request "
+                    + "a page of another site sent (Sec-Fetch-Site: cross-site): list its origin in "
+                    + "POLYRAG_HTTP_CORS_ORIGINS (it must send it), or create an API key");
+        }
         if (origin != null && (any || !READS.contains(ctx.method().name())) && !allowedOrigins.contains(origin)
                 && !loopback(hostName(authority(origin)))) {
             throw new HttpResponseException(403, "this server is in local mode (no API key) and takes no "

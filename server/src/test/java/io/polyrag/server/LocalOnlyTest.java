@@ -115,6 +115,16 @@ class LocalOnlyTest {
 
         assertThat(upload("http://127.0.0.1:" + server.port()).statusCode()).as("the web UI").isEqualTo(202);
         assertThat(upload(null).statusCode()).as("curl").isEqualTo(202);
+
+        // An image tag of another site's page: no Origin, but the browser marks it cross-site. It could not read the
+        // answer, but it made the server evaluate a knowledge base or compare every store.
+        for (String fetchSite : java.util.List.of("cross-site", "same-origin", "none")) {
+            HttpResponse<String> read = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
+                    + server.port() + "/v1/admin/check")).header("Sec-Fetch-Site", fetchSite).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertThat(read.statusCode()).as(fetchSite + ": " + read.body())
+                    .isEqualTo(fetchSite.equals("cross-site") ? 403 : 200);
+        }
     }
 
     /**
