@@ -414,6 +414,13 @@ public final class Uploads {
                     .map(n -> "'" + Ids.abbreviate(n, 80) + "'").toList()) + ": ingest them in separate requests, or "
                     + "stage them under distinct names");
         }
+        // Without 'kb', the one they were staged for: all went to the first file's, each checked as new against its own.
+        List<String> kbs = metas.stream().map(StagedMeta::knowledgeBase).distinct().toList();
+        if (knowledgeBase == null && kbs.size() > 1) {
+            throw new InvalidInputException("ids: the staged files were staged for different knowledge bases ("
+                    + String.join(", ", kbs.stream().limit(5).map(k -> "'" + KnowledgeBase.ofStored(k).name() + "'")
+                    .toList()) + "): give 'kb', or ingest each knowledge base's files in a request of its own");
+        }
         // Claim each id by deleting its description: of two requests for one id (a retry), one goes on.
         List<byte[]> described = metas.stream().map(JSON::writeValueAsBytes).toList();
         List<Integer> taken = StagedClaims.claim(blobs, keys, described);

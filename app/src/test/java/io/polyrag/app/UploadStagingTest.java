@@ -95,6 +95,26 @@ class UploadStagingTest {
         }
     }
 
+    /** Files staged for two knowledge bases, ingested together without 'kb': refused, not all put in the first's. */
+    @Test
+    void staged_files_of_two_knowledge_bases_need_kb_to_be_ingested_together() throws IOException {
+        try (Polyrag p = Polyrag.open(PolyragTest.config(data(), Map.of("vector.enabled", "false")))) {
+            List<String> ids = new java.util.ArrayList<>();
+            for (String kb : List.of("alpha", "beta")) {
+                Path f = Files.createTempFile(tmp, "g", ".md");
+                Files.writeString(f, "A guide for " + kb + ".");
+                ids.add(p.uploads().stage(KnowledgeBase.of(kb), List.of(new ReceivedFile(kb + ".md", f)))
+                        .accepted().getFirst().id());
+            }
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> p.uploads().ingestStaged(ids, null, false))
+                    .isInstanceOf(io.polyrag.core.InvalidInputException.class)
+                    .hasMessageContaining("different knowledge bases ('alpha', 'beta')");
+            String job = p.uploads().ingestStaged(ids, KnowledgeBase.of("alpha"), false);
+            org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(60)).until(() -> p.jobs().get(job).status().finished());
+            assertThat(p.documents().list(null, 0, 10)).extracting(d -> d.knowledgeBase()).containsOnly("alpha");
+        }
+    }
+
     /** The blob store failing while the ids are claimed: those claimed already are given back, not lost. */
     @Test
     void a_claim_cut_short_by_the_blob_store_gives_back_what_it_took() throws IOException {

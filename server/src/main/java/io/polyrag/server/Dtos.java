@@ -129,7 +129,8 @@ final class Dtos {
      * An ingest of staged uploads.
      *
      * @param ids the ids the upload endpoint accepted
-     * @param knowledgeBase target knowledge base ({@code kb}); default: the one they were staged for
+     * @param knowledgeBase target knowledge base ({@code kb}); default: the one they were staged for (a 400 when they
+     *        were staged for different ones)
      * @param skipGraph index without entity extraction ({@code skip_graph})
      * @param figures auto, force or skip: which figures to take from PDFs and Office files; default the server's
      */
