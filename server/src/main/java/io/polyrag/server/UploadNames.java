@@ -22,7 +22,13 @@ final class UploadNames {
         if (n.length() > MAX) {
             int dot = n.lastIndexOf('.');
             String ext = dot > 0 && n.length() - dot <= 16 ? n.substring(dot) : "";
-            n = n.substring(0, MAX - ext.length()) + ext;
+            int cut = MAX - ext.length();
+            // Not between the two halves of a character outside the BMP (an emoji): a lone half is stored as '?' by
+            // PostgreSQL, and the name read back no longer matched the one the upload was checked under.
+            if (Character.isLowSurrogate(n.charAt(cut)) && Character.isHighSurrogate(n.charAt(cut - 1))) {
+                cut--;
+            }
+            n = n.substring(0, cut) + ext;
         }
         return n.isEmpty() ? "upload" : n;
     }
