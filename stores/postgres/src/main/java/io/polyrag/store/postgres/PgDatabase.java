@@ -15,9 +15,12 @@ import org.flywaydb.core.Flyway;
 import org.flywaydb.core.api.FlywayException;
 
 /**
- * One PostgreSQL store's connections: a HikariCP pool on {@code POLYRAG_POSTGRES_URL}, its tables brought up to date
- * by Flyway (a history table of its own, so stores and the catalog can share a database), and transactions that map
- * failures to {@link StoreException}s naming the store.
+ * One PostgreSQL store's connections: two HikariCP pools on {@code POLYRAG_POSTGRES_URL}, one for searches
+ * ({@code postgres.pool.search}) and one for writes and everything else ({@code postgres.pool.ingest}), its tables
+ * brought up to date by Flyway (a history table of its own, so stores and the catalog can share a database), and
+ * transactions that map failures to {@link StoreException}s naming the store. With one pool, writers waiting on the
+ * full-text store's writer lock (another replica deleting a knowledge base) held every connection, and searches lost
+ * their leg at the connect timeout.
  */
 final class PgDatabase implements AutoCloseable {
     @FunctionalInterface
@@ -26,12 +29,14 @@ final class PgDatabase implements AutoCloseable {
     }
 
     private final HikariDataSource pool;
+    private final HikariDataSource searchPool;
     private final String name;
     /** How long one search's statements may run ({@code search.timeout.ms}). */
     private final int searchTimeoutMs;
 
-    private PgDatabase(HikariDataSource pool, String name, int searchTimeoutMs) {
+    private PgDatabase(HikariDataSource pool, HikariDataSource searchPool, String name, int searchTimeoutMs) {
         this.pool = pool;
+        this.searchPool = searchPool;
         this.name = name;
         this.searchTimeoutMs = searchTimeoutMs;
     }
@@ -44,6 +49,27 @@ final class PgDatabase implements AutoCloseable {
      */
     static PgDatabase open(Config config, String store, Map<String, String> placeholders) {
         PostgresConnection db = PostgresConnection.of(config, "the " + store + " store");
+        // At least two: Flyway's migration holds two connections (its lock, and the migration's).
+        HikariDataSource pool = pool(db, "polyrag-" + store, Math.max(2, config.get(Settings.POSTGRES_POOL_INGEST)),
+                store);
+        try {
+            migrate(pool, store, placeholders, db);
+        } catch (RuntimeException e) {
+            pool.close();
+            throw e;
+        }
+        HikariDataSource searchPool;
+        try {
+            searchPool = pool(db, "polyrag-" + store + "-search", config.get(Settings.POSTGRES_POOL_SEARCH), store);
+        } catch (RuntimeException e) {
+            pool.close();
+            throw e;
+        }
+        return new PgDatabase(pool, searchPool, store + " store at " + db.redactedUrl(),
+                config.get(Settings.SEARCH_TIMEOUT_MS));
+    }
+
+    private static HikariDataSource pool(PostgresConnection db, String poolName, int size, String store) {
         String url = db.url();
         HikariConfig hc = new HikariConfig();
         hc.setJdbcUrl(url);
@@ -53,8 +79,8 @@ final class PgDatabase implements AutoCloseable {
         if (!db.password().isBlank()) {
             hc.setPassword(db.password());
         }
-        hc.setPoolName("polyrag-" + store);
-        hc.setMaximumPoolSize(config.get(Settings.POSTGRES_POOL_SEARCH) + config.get(Settings.POSTGRES_POOL_INGEST));
+        hc.setPoolName(poolName);
+        hc.setMaximumPoolSize(size);
         hc.setMinimumIdle(1);
         hc.setConnectionTimeout(db.connectTimeoutMs());
         hc.setInitializationFailTimeout(db.connectTimeoutMs());
@@ -66,43 +92,26 @@ final class PgDatabase implements AutoCloseable {
         // design.
         hc.setConnectionInitSql("SET idle_in_transaction_session_timeout = 300000");
         hc.addDataSourceProperty("tcpKeepAlive", "true");
-        HikariDataSource pool;
         try {
-            pool = new HikariDataSource(hc);
+            return new HikariDataSource(hc);
         } catch (RuntimeException e) {
             throw db.unreachable("the " + store + " store", e);
         }
+    }
+
+    private static void migrate(HikariDataSource pool, String store, Map<String, String> placeholders,
+            PostgresConnection db) {
         try {
-            for (int attempt = 1; ; attempt++) {
-                try {
-                    Flyway.configure(PgDatabase.class.getClassLoader()).dataSource(pool)
-                            .locations("classpath:io/polyrag/store/postgres/" + store).table("polyrag_" + store
-                                    + "_schema_history").baselineOnMigrate(true).baselineVersion("0")
-                            .placeholders(placeholders).loggers("slf4j").load().migrate();
-                    break;
-                } catch (FlywayException e) {
-                    // Replicas starting together on one empty schema race before Flyway takes its lock (as the
-                    // catalog's do): the first one's migration completes within moments, then there is nothing to do.
-                    String message = String.valueOf(e.getMessage());
-                    if (attempt >= 20 || !message.contains("already exists, and is empty")
-                            && !message.contains("already contains migrations")) {
-                        throw e;
-                    }
-                    Thread.sleep(500);
-                }
-            }
+            flyway(pool, store, "polyrag_" + store + "_schema_history", placeholders);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            pool.close();
             throw new StoreException("interrupted while the " + store + " store's tables were created", e);
         } catch (RuntimeException e) {
             String why = PostgresConnection.rootCause(e).getMessage();
             String hint = why != null && why.contains("type \"vector\" does not exist") ? vectorHint(pool) : "";
-            pool.close();
             throw new StoreException("cannot create the " + store + " store's tables in " + db.redactedUrl() + ": " + why
                     + hint, e);
         }
-        return new PgDatabase(pool, store + " store at " + db.redactedUrl(), config.get(Settings.SEARCH_TIMEOUT_MS));
     }
 
     /**
@@ -127,13 +136,41 @@ final class PgDatabase implements AutoCloseable {
         return " (is the pgvector extension installed? CREATE EXTENSION vector needs it on the server)";
     }
 
-    /** Runs another set of migrations ({@code location} beside the store's) with a history table of its own. */
+    /**
+     * Migrates {@code location}, recording it in {@code table}. Replicas starting together on one empty schema race
+     * before Flyway takes its lock (as the catalog's do): the first one's migration completes within moments, then
+     * there is nothing to do; the others try again for up to ten seconds.
+     */
+    private static void flyway(HikariDataSource pool, String location, String table, Map<String, String> placeholders)
+            throws InterruptedException {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                Flyway.configure(PgDatabase.class.getClassLoader()).dataSource(pool)
+                        .locations("classpath:io/polyrag/store/postgres/" + location).table(table)
+                        .baselineOnMigrate(true).baselineVersion("0").placeholders(placeholders).loggers("slf4j")
+                        .load().migrate();
+                return;
+            } catch (FlywayException e) {
+                String message = String.valueOf(e.getMessage());
+                if (attempt >= 20 || !message.contains("already exists, and is empty")
+                        && !message.contains("already contains migrations")) {
+                    throw e;
+                }
+                Thread.sleep(500);
+            }
+        }
+    }
+
+    /**
+     * Runs another set of migrations ({@code location} beside the store's: a new embedding model's tables) with a
+     * history table of its own; replicas starting together after a model change race as at the first start.
+     */
     void migrate(String location, String historyTable, Map<String, String> placeholders) {
         try {
-            Flyway.configure(PgDatabase.class.getClassLoader()).dataSource(pool)
-                    .locations("classpath:io/polyrag/store/postgres/" + location).table(historyTable)
-                    .baselineOnMigrate(true).baselineVersion("0").placeholders(placeholders).loggers("slf4j").load()
-                    .migrate();
+            flyway(pool, location, historyTable, placeholders);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new StoreException("interrupted while the tables of " + location + " were created in the " + name, e);
         } catch (RuntimeException e) {
             throw new StoreException("cannot create the tables of " + location + " in the " + name + ": "
                     + PostgresConnection.rootCause(e).getMessage(), e);
@@ -146,7 +183,7 @@ final class PgDatabase implements AutoCloseable {
      * to send, so cut searches piled up on the server past the pool's size.
      */
     <T> T search(String what, Work<T> work) {
-        return tx(what, c -> {
+        return tx(searchPool, what, c -> {
             try (Statement s = c.createStatement()) {
                 s.execute("SET LOCAL statement_timeout = " + searchTimeoutMs);
             }
@@ -155,7 +192,11 @@ final class PgDatabase implements AutoCloseable {
     }
 
     <T> T tx(String what, Work<T> work) {
-        try (Connection c = pool.getConnection()) {
+        return tx(pool, what, work);
+    }
+
+    private <T> T tx(HikariDataSource from, String what, Work<T> work) {
+        try (Connection c = from.getConnection()) {
             c.setAutoCommit(false);
             try {
                 T out = work.run(c);
@@ -172,6 +213,8 @@ final class PgDatabase implements AutoCloseable {
 
     @Override
     public void close() {
-        pool.close();
+        try (searchPool) {
+            pool.close();
+        }
     }
 }

@@ -72,4 +72,45 @@ class PgFullTextStoreTest extends FullTextStoreContract {
                     10)).hasSize(1);
         }
     }
+
+    /**
+     * Writers waiting on the writer lock (another replica deleting a knowledge base holds it) take every write
+     * connection, not the searches': with one pool a search waited for a connection until its leg was lost.
+     */
+    @org.junit.jupiter.api.Test
+    void searches_do_not_wait_behind_writers_queued_on_the_writer_lock() throws Exception {
+        String url = TestPostgres.freshSchema("fts_pools");
+        try (FullTextStore store = new PostgresProviders.FullText().open(new ProviderContext(Config.load(Map.of(),
+                Map.of("postgres.url", url, "postgres.pool.search", "1", "postgres.pool.ingest", "1",
+                        "postgres.connect.timeout.seconds", "2")), dir))) {
+            store.upsert(java.util.List.of(rec("a#1", "a", 1, "kb", "Puffins nest on the skerry.")));
+            var pool = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor();
+            try (var c = java.sql.DriverManager.getConnection(url)) {
+                c.setAutoCommit(false);
+                try (var st = c.createStatement()) {
+                    st.execute("SELECT pg_advisory_xact_lock(" + 0x706f6c7972616701L + ")");
+                }
+                // Three writers queue: two hold the write connections (two at least) waiting on the lock, one waits
+                // for a connection.
+                var first = pool.submit(() -> store.upsert(java.util.List.of(rec("b#1", "b", 1, "kb", "Terns."))));
+                var third = pool.submit(() -> store.upsert(java.util.List.of(rec("d#1", "d", 1, "kb", "Auks."))));
+                var second = pool.submit(() -> store.upsert(java.util.List.of(rec("c#1", "c", 1, "kb", "Gulls."))));
+                Thread.sleep(500);
+                long t0 = System.nanoTime();
+                org.assertj.core.api.Assertions.assertThat(store.search("puffins",
+                        io.polyrag.core.model.SearchScope.ALL, 10)).hasSize(1);
+                org.assertj.core.api.Assertions.assertThat((System.nanoTime() - t0) / 1_000_000).isLessThan(1_500);
+                c.rollback();
+                first.get(30, java.util.concurrent.TimeUnit.SECONDS);
+                third.get(30, java.util.concurrent.TimeUnit.SECONDS);
+                try {
+                    second.get(30, java.util.concurrent.TimeUnit.SECONDS);
+                } catch (java.util.concurrent.ExecutionException e) {
+                    // It may have given up waiting for the connection (2 s): what matters is the search above.
+                }
+            } finally {
+                pool.shutdownNow();
+            }
+        }
+    }
 }
