@@ -99,8 +99,8 @@ public final class Settings {
             "Neo4j database name.");
     public static final Setting<Integer> GRAPH_NEO4J_TIMEOUT_SECONDS = Setting.integer("graph.neo4j.timeout.seconds",
             10, 1, 600, "How long a Neo4j call may try to connect, and retry a transaction the server could not run "
-                    + "(it was down or unreachable), before it fails; a search's graph leg is bounded sooner by "
-                    + "search.graph.lag.ms.");
+                    + "(it was down or unreachable), before it fails, and how long a search's lookup may run on the "
+                    + "server; a search's graph leg is bounded sooner by search.graph.lag.ms.");
     public static final Setting<Boolean> RDF_ENABLED = Setting.bool("rdf.enabled", false,
             "Run the RDF modality: relations stored as reified statements and searched with SPARQL. Unset, it follows "
                     + "graph.enabled; replicas need rdf.backend=sparql, or this off.");

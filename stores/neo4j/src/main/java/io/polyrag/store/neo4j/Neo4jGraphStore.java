@@ -55,6 +55,12 @@ final class Neo4jGraphStore implements GraphStore {
     private final Driver driver;
     private final String database;
     private final String uri;
+    /**
+     * The lookups a search's graph leg makes end on the server too, within the store's timeout: a leg dropped at its
+     * deadline (never interrupted) left a slow query on a hub running there, holding a pooled connection, until
+     * ingest's writes could not get one.
+     */
+    private final TransactionConfig lookup;
 
     /**
      * {@code timeoutSeconds} bounds connecting and retrying a transaction the server could not run: the driver's own
@@ -66,6 +72,7 @@ final class Neo4jGraphStore implements GraphStore {
     Neo4jGraphStore(String uri, String user, String password, String database, int timeoutSeconds) {
         this.uri = uri;
         this.database = database;
+        this.lookup = TransactionConfig.builder().withTimeout(Duration.ofSeconds(timeoutSeconds)).build();
         Config config = Config.builder()
                 .withConnectionTimeout(timeoutSeconds, TimeUnit.SECONDS)
                 .withConnectionAcquisitionTimeout(2L * timeoutSeconds, TimeUnit.SECONDS)
@@ -198,7 +205,7 @@ final class Neo4jGraphStore implements GraphStore {
         if (keys.isEmpty()) {
             return List.of();
         }
-        return read(tx -> tx.run("MATCH (e:Entity) WHERE e.id IN $keys OR any(k IN $keys WHERE e.aliases CONTAINS "
+        return read(lookup, tx -> tx.run("MATCH (e:Entity) WHERE e.id IN $keys OR any(k IN $keys WHERE e.aliases CONTAINS "
                 + "('\n' + k + '\n')) RETURN e.id AS id", Map.of("keys", List.copyOf(keys)))
                 .list(r -> r.get("id").asString()));
     }
@@ -208,7 +215,7 @@ final class Neo4jGraphStore implements GraphStore {
         if (ids.isEmpty()) {
             return List.of();
         }
-        return read(tx -> tx.run("MATCH (e:Entity) WHERE e.id IN $ids RETURN e, COUNT { (:Chunk)-[:MENTIONS]->(e) } "
+        return read(lookup, tx -> tx.run("MATCH (e:Entity) WHERE e.id IN $ids RETURN e, COUNT { (:Chunk)-[:MENTIONS]->(e) } "
                 + "AS n ORDER BY e.id", Map.of("ids", List.copyOf(ids))).list(Neo4jGraphStore::hit));
     }
 
@@ -220,7 +227,7 @@ final class Neo4jGraphStore implements GraphStore {
         }
         // CONTAINS first (cheap), then the needle in the name's own part, not in its tenant's namespace.
         String own = Entity.ownPartContaining(needle);
-        return read(tx -> tx.run("MATCH (e:Entity) WHERE (e.id CONTAINS $needle AND e.id =~ $id_re) "
+        return read(lookup, tx -> tx.run("MATCH (e:Entity) WHERE (e.id CONTAINS $needle AND e.id =~ $id_re) "
                 + "OR (e.aliases CONTAINS $needle AND e.aliases =~ $alias_re) "
                 + "WITH e, COUNT { (c:Chunk)-[:MENTIONS]->(e) WHERE size($kbs) = 0 OR c.kb IN $kbs } AS n "
                 + "WHERE n > 0 RETURN e, n ORDER BY n DESC, e.id LIMIT $limit",
@@ -242,7 +249,7 @@ final class Neo4jGraphStore implements GraphStore {
         if (entityIds.isEmpty() || limit <= 0) {
             return List.of();
         }
-        return read(tx -> tx.run("MATCH (a:Entity)-[r:RELATES]->(b:Entity) WHERE (a.id IN $ids OR b.id IN $ids) "
+        return read(lookup, tx -> tx.run("MATCH (a:Entity)-[r:RELATES]->(b:Entity) WHERE (a.id IN $ids OR b.id IN $ids) "
                 + "AND (size($kbs) = 0 OR EXISTS { MATCH (c:Chunk {id: r.chunk}) WHERE c.kb IN $kbs }) "
                 + "AND (size($docs) = 0 OR r.doc IN $docs) "
                 + "RETURN a.id AS s, r.predicate AS p, b.id AS o, r.chunk AS c, r.doc AS d, r.version AS v "
@@ -257,7 +264,7 @@ final class Neo4jGraphStore implements GraphStore {
         if (entityIds.isEmpty() || limit <= 0) {
             return List.of();
         }
-        return read(tx -> tx.run("MATCH (c:Chunk)-[:MENTIONS]->(e:Entity) WHERE e.id IN $ids "
+        return read(lookup, tx -> tx.run("MATCH (c:Chunk)-[:MENTIONS]->(e:Entity) WHERE e.id IN $ids "
                 + "AND (size($kbs) = 0 OR c.kb IN $kbs) AND (size($docs) = 0 OR c.doc IN $docs) "
                 + "RETURN e.id AS e, c.id AS c, c.doc AS d, c.version AS v ORDER BY d, c LIMIT $limit", Map.of("ids",
                 List.copyOf(entityIds), "kbs", List.copyOf(scope.knowledgeBases()), "docs",

@@ -1,5 +1,6 @@
 package io.polyrag.store.rdf;
 
+import io.polyrag.core.ConfigException;
 import io.polyrag.core.StoreException;
 import io.polyrag.core.UnavailableException;
 import io.polyrag.core.config.Settings;
@@ -34,8 +35,10 @@ final class HttpSparqlTransport implements SparqlTransport {
         this.queryUrl = queryUrl;
         this.updateUrl = updateUrl;
         this.timeoutSeconds = timeoutSeconds;
+        // Redirects are not followed: the JDK resends a POST redirected by 301 or 302 as a GET without its body, so
+        // an update (an http:// address a proxy sends to https://) reached the endpoint empty and was taken as done.
         HttpClient.Builder b = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(timeoutSeconds))
-                .followRedirects(HttpClient.Redirect.NORMAL);
+                .followRedirects(HttpClient.Redirect.NEVER);
         if (user != null && !user.isBlank()) {
             char[] secret = password == null ? new char[0] : password.toCharArray();
             b.authenticator(new Authenticator() {
@@ -105,6 +108,12 @@ final class HttpSparqlTransport implements SparqlTransport {
         if (status >= 500) {
             return new StoreException("SPARQL endpoint " + url + " failed the " + what + " (HTTP " + status + "): "
                     + detail, raised);
+        }
+        if (status >= 300 && status < 400) {
+            return new ConfigException("SPARQL endpoint " + url + " answered the " + what + " with a redirect (HTTP "
+                    + status + "): set " + (what.equals("update") ? Settings.RDF_SPARQL_UPDATE_URL.env()
+                    : Settings.RDF_SPARQL_QUERY_URL.env()) + " to the address it redirects to (https://?); a "
+                    + "redirected request is not followed, as a write would lose its body", raised);
         }
         if (status == 401 || status == 403) {
             return new StoreException("SPARQL endpoint " + url + " refused the " + what + " (HTTP " + status

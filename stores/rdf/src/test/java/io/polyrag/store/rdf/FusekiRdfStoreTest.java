@@ -47,4 +47,36 @@ class FusekiRdfStoreTest extends RdfStoreContract {
             org.assertj.core.api.Assertions.assertThat(System.nanoTime() - start).isLessThan(10_000_000_000L);
         }
     }
+
+    /**
+     * An update address that redirects (http:// to https:// at a proxy): the JDK would resend the POST as a GET
+     * without its body, and the write was taken as done. Refused, naming the setting to fix.
+     */
+    @org.junit.jupiter.api.Test
+    void an_update_address_that_redirects_is_a_configuration_error_not_a_lost_write() throws Exception {
+        com.sun.net.httpserver.HttpServer proxy = com.sun.net.httpserver.HttpServer.create(
+                new java.net.InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), 0), 0);
+        java.util.concurrent.atomic.AtomicInteger posts = new java.util.concurrent.atomic.AtomicInteger();
+        proxy.createContext("/", x -> {
+            if (x.getRequestMethod().equals("POST")) {
+                posts.incrementAndGet();
+                x.getResponseHeaders().add("Location", fuseki.updateUrl());
+                x.sendResponseHeaders(301, -1);
+            } else {
+                x.sendResponseHeaders(200, -1); // a bare GET answered: what made the lost write look done
+            }
+            x.close();
+        });
+        proxy.start();
+        try {
+            String url = "http://127.0.0.1:" + proxy.getAddress().getPort() + "/ds";
+            HttpSparqlTransport t = new HttpSparqlTransport(url + "/query", url + "/update", null, null, 5);
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> t.update("INSERT DATA { <urn:a> <urn:b> "
+                    + "<urn:c> }")).isInstanceOf(io.polyrag.core.ConfigException.class)
+                    .hasMessageContaining("redirect (HTTP 301)").hasMessageContaining("POLYRAG_RDF_SPARQL_UPDATE_URL");
+            org.assertj.core.api.Assertions.assertThat(posts.get()).isEqualTo(1);
+        } finally {
+            proxy.stop(0);
+        }
+    }
 }
