@@ -19,6 +19,9 @@ public final class PostgresProviders {
      * own ({@code polyrag_vectors_m<hash>}) for each other one.
      */
     public static final class Vector implements VectorStoreProvider {
+        /** The widest vector pgvector's HNSW index takes (a vector column; halfvec would take 4,000). */
+        static final int MAX_DIMENSION = 2000;
+
         @Override
         public String name() {
             return "pgvector";
@@ -51,6 +54,13 @@ public final class PostgresProviders {
 
         @Override
         public VectorStore open(ProviderContext context, int dimension, String modelId) {
+            if (dimension > MAX_DIMENSION) {
+                // pgvector's HNSW index refuses a vector column wider than this; the migration failed with its words.
+                throw new ConfigException("the embedding model " + modelId + " makes vectors of " + dimension
+                        + " dimensions, and pgvector indexes at most " + MAX_DIMENSION + ": choose a model of at most "
+                        + MAX_DIMENSION + " (or one that can shorten its vectors), or the embedded vector store "
+                        + "(POLYRAG_VECTOR_BACKEND=lucene)");
+            }
             PgDatabase db = PgDatabase.open(context.config(), "vector", Map.of("dimension",
                     Integer.toString(dimension)));
             try {

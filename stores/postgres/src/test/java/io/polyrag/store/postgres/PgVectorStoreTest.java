@@ -83,6 +83,16 @@ class PgVectorStoreTest extends VectorStoreContract {
                 .hasMessageContaining("search path").hasMessageNotContaining("is the pgvector extension installed");
     }
 
+    /** A model wider than pgvector's index takes is named with the choices, before any table is made. */
+    @Test
+    void a_model_wider_than_pgvectors_index_is_a_configuration_error() {
+        String url = TestPostgres.freshSchema("vec_wide");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new PostgresProviders.Vector().open(
+                new ProviderContext(Config.load(Map.of(), Map.of("postgres.url", url)), dir), 3072, "wide-model"))
+                .isInstanceOf(io.polyrag.core.ConfigException.class).hasMessageContaining("3072 dimensions")
+                .hasMessageContaining("at most 2000");
+    }
+
     @Override
     protected VectorStore openStore(Path dir, int dimension) {
         String url = schemas.computeIfAbsent(dir, d -> TestPostgres.freshSchema("vec_" + Integer.toHexString(
