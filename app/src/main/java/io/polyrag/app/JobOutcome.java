@@ -43,7 +43,10 @@ final class JobOutcome {
             return now;
         }
         int before = earlier.added() + earlier.updated();
+        // The total too: a sync's is what it has listed so far, which a resumed run starts again from 0 ("5,000 of
+        // 1,000" at its first batch).
         return now.toBuilder().processed(Math.max(earlier.processed(), now.processed()))
+                .total(Math.max(earlier.total(), now.total()))
                 .added(earlier.added() + now.added()).updated(earlier.updated() + now.updated())
                 .unchanged(Math.max(0, now.unchanged() - before)).chunks(earlier.chunks() + now.chunks())
                 .relations(earlier.relations() + now.relations())

@@ -204,6 +204,7 @@ final class SyncJob implements JobHandler {
             List<Pending> again = List.copyOf(scan.duplicates);
             scan.duplicates.clear();
             scan.done -= again.size();
+            scan.unchanged -= again.size(); // counted unchanged as copies; now each is counted as what it becomes
             ingest(scan, again, Map.of());
         }
     }

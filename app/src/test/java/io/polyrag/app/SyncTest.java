@@ -350,8 +350,13 @@ class SyncTest {
             awaitJob(p, p.sources().register(new SourceRegistration("notes", "filesystem", Map.of("root",
                     root.toString()), null, null, null)).jobId());
             Files.move(root.resolve("a.md"), root.resolve("b.md"));
-            awaitJob(p, p.sources().sync("notes"));
+            String renamed = p.sources().sync("notes");
+            awaitJob(p, renamed);
             assertThat(uris(p)).containsExactly("b.md");
+            // Counted once, as what it became: not also as the copy it first was.
+            var progress = p.jobs().get(renamed).progress();
+            assertThat(progress.unchanged()).as(progress.toString()).isZero();
+            assertThat(progress.processed()).isEqualTo(1);
             assertThat(p.search().run(SearchRequest.of("anagama kiln", 3)).hits()).isNotEmpty();
             awaitJob(p, p.sources().sync("notes"));
             assertThat(uris(p)).as("and it stays").containsExactly("b.md");

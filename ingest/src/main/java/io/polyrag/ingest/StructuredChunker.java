@@ -315,6 +315,17 @@ public final class StructuredChunker implements Chunker {
         out.add(new ChunkDraft(kind, t, path, start, end, counter.count(t), location));
     }
 
+    /** A table cut as text (a header too wide to repeat), its chunks still a table's: hits say so. */
+    private void tableAsText(ParsedDocument doc, Block b, List<ChunkDraft> out) {
+        int from = out.size();
+        prose(doc, List.of(b), out);
+        for (int i = from; i < out.size(); i++) {
+            ChunkDraft c = out.get(i);
+            out.set(i, new ChunkDraft(ChunkKind.TABLE, c.text(), c.headingPath(), c.startOffset(), c.endOffset(),
+                    c.tokenCount(), c.location()));
+        }
+    }
+
     /**
      * The location of the text [start, end) of a section: its blocks' locations in order, pages merged into a range
      * ({@code page 3}, {@code pages 3–4}); empty when the blocks have none.
@@ -364,7 +375,7 @@ public final class StructuredChunker implements Chunker {
         // the model reads. A row that fits no part beside the header is cut alone, each piece under the header: the
         // whole table was cut as prose for one long cell, every chunk but the first without its column names.
         if (headerTokens > maxTokens / 2) {
-            prose(doc, List.of(b), out);
+            tableAsText(doc, b, out);
             return;
         }
         // Each row counted once (counting is the chunker's costly step).

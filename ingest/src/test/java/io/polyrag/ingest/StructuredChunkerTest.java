@@ -252,6 +252,8 @@ class StructuredChunkerTest {
                 .contains("column2999").contains("v2999").contains("if(b){c()}");
         assertThat(chunks.stream().filter(c -> c.text().contains("QUJD")).mapToInt(c -> c.text().length()).sum())
                 .as("the blob whole, in pieces").isGreaterThanOrEqualTo(blob.length());
+        assertThat(chunks.stream().filter(c -> c.text().contains("column")).toList()).as("the wide table, cut as text")
+                .isNotEmpty().allSatisfy(c -> assertThat(c.kind()).isEqualTo(ChunkKind.TABLE));
         for (ChunkDraft c : chunks) {
             if (c.kind() != ChunkKind.CODE) {
                 assertThat(d.text().substring(c.startOffset(), c.endOffset())).isEqualTo(c.text());
