@@ -105,6 +105,14 @@ public final class Ingest {
                 parser::acceptsName, Confinement.NONE, ownFolders());
     }
 
+    /**
+     * What items ingested now are indexed with besides their bytes (a fingerprint of the model, chunking, parser and
+     * legs): a sync under other settings reads its items again rather than trusting their recorded state.
+     */
+    public String settingsSignature(boolean skipGraph) {
+        return ingest.pipeline().fingerprint(new byte[0], !skipGraph);
+    }
+
     /** Ingests in-memory items (for programs that make their own documents). */
     public IngestReport items(List<SourceItem> items, KnowledgeBase knowledgeBase, ProgressListener listener) {
         return items(items, knowledgeBase, false, listener);

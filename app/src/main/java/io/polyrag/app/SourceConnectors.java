@@ -90,6 +90,14 @@ final class SourceConnectors implements AutoCloseable {
      * originals it kept and the parser's links.
      */
     SourceConnector.Host host(Tenant tenant, String sourceId, BooleanSupplier stopped) {
+        return host(tenant, sourceId, stopped, true);
+    }
+
+    /**
+     * @param recalled whether the connector is told each item's recorded state (a web page's validator for a
+     *        conditional request); not when every item is to be read again (the indexing settings changed)
+     */
+    SourceConnector.Host host(Tenant tenant, String sourceId, BooleanSupplier stopped, boolean recalled) {
         return new SourceConnector.Host() {
             private Confinement confinement;
             private Map<String, SyncItem> recorded;
@@ -114,7 +122,7 @@ final class SourceConnectors implements AutoCloseable {
 
             @Override
             public synchronized Optional<SyncItem> recorded(String item) {
-                if (sourceId == null) {
+                if (sourceId == null || !recalled) {
                     return Optional.empty();
                 }
                 if (recorded == null) {

@@ -48,6 +48,7 @@ import java.util.stream.Stream;
  * the token moves), changed or new (ingested as any ingest), gone (removed from every store and the state). The hash
  * is of the raw bytes. Items failing for a reason of the moment stay as recorded and are tried again next sync; those
  * whose bytes are refused are remembered, tried again once they change; what a whole, unstopped listing missed goes.
+ * A source last synced whole under other indexing settings has every item read again (the pipeline judges each).
  */
 final class SyncJob implements JobHandler {
     static final String KIND = "sync";
@@ -59,17 +60,14 @@ final class SyncJob implements JobHandler {
     private static final int HELD_BATCH = 16;
     /** Bytes of read items held in memory before they are ingested. */
     private static final long HELD_BYTES = 64L * 1024 * 1024;
-    /** Each source's last scan number, so two scans in one millisecond still differ. */
-    private final Map<String, Long> lastScan = new ConcurrentHashMap<>();
+    private final Map<String, Long> lastScan = new ConcurrentHashMap<>(); // so two scans in one ms still differ
     /** The sources' rows and item state: the one catalog role a sync reads and writes. */
     private final SourceStore sources;
-    /** Where the originals of what a connector read from memory are kept. */
-    private final BlobStore blobs;
+    private final BlobStore blobs; // the originals of what a connector read from memory
     private final SourceConnectors connectors;
     private final Function<Tenant, Polyrag.TenantFacets> facets;
     private final Consumer<String> ended;
-    /** {@code sync.max.delete.percent}: past it a complete listing deletes nothing. */
-    private final int maxDeletePercent;
+    private final int maxDeletePercent; // sync.max.delete.percent: past it a complete listing deletes nothing
 
     /**
      * @param facets the facets acting for a tenant (for ingest and delete)
@@ -139,7 +137,11 @@ final class SyncJob implements JobHandler {
                 source.knowledgeBase())), Boolean.TRUE.equals(config.get("skip_graph")), connectors.confinement(tenant),
                 context);
         scan.earlier = earlier;
-        SourceConnector.Host host = connectors.host(tenant, p.source(), scan::stopped);
+        // Indexed under other settings (chunks, model, parser, skip_graph): every item read again, the pipeline judges.
+        String settings = scan.facets.ingest().settingsSignature(scan.skipGraph);
+        String indexedWith = sources.sourceIndexedWith(p.tenant(), p.source());
+        scan.reread = !indexedWith.isEmpty() && !indexedWith.equals(settings);
+        SourceConnector.Host host = connectors.host(tenant, p.source(), scan::stopped, !scan.reread);
         context.progress(scan.progress("listing"));
         Listing listing;
         try {
@@ -167,6 +169,9 @@ final class SyncJob implements JobHandler {
             throw new Yielded();
         }
         deleteMissing(scan, listing, number, gone);
+        if (listing.complete() && !scan.stopped() && scan.errors.isEmpty() && !settings.equals(indexedWith)) {
+            sources.sourceIndexedWith(p.tenant(), p.source(), settings);
+        }
         sources.sourceScanned(p.tenant(), p.source(), Instant.now(), scan.errors.isEmpty() ? null
                 : "items failed or skipped: " + scan.errors.size() + ", e.g. " + scan.errors.getFirst().reason());
         scan.warnings.addAll(listing.warnings());
@@ -263,6 +268,7 @@ final class SyncJob implements JobHandler {
         final Polyrag.TenantFacets facets;
         final KnowledgeBase kb;
         final boolean skipGraph;
+        boolean reread; // every item read and handed to the pipeline: the source was indexed under other settings
         final Confinement confinement;
         /** The stores an ingest of this scan wrote to (as its batches report them); none until one did. */
         List<String> stores = List.of();
@@ -352,8 +358,9 @@ final class SyncJob implements JobHandler {
                 case Gone g -> gone.add(g.item());
                 case Failed f -> scan.errors.add(f.error());
                 case Listed l -> {
-                    if (l.content() == null && before != null && before.modifiedMs() == l.modifiedMs()
-                            && before.sizeBytes() == l.sizeBytes() && before.validator().equals(l.validator())) {
+                    if (!scan.reread && l.content() == null && before != null && before.modifiedMs()
+                            == l.modifiedMs() && before.sizeBytes() == l.sizeBytes() && before.validator()
+                            .equals(l.validator())) {
                         scan.unchanged++;
                         continue;
                     }
@@ -366,7 +373,7 @@ final class SyncJob implements JobHandler {
                     }
                     SyncItem now = new SyncItem(l.item(), SyncRules.settled(l.modifiedMs(), System.currentTimeMillis()),
                             l.sizeBytes(), content.hash(), before == null ? "" : before.documentId(), l.validator());
-                    if (before != null && before.hash().equals(content.hash())) {
+                    if (!scan.reread && before != null && before.hash().equals(content.hash())) {
                         touched.add(now);
                         scan.unchanged++;
                     } else {

@@ -798,6 +798,43 @@ class SyncTest {
         }
     }
 
+    /**
+     * A source synced under other indexing settings (here the chunk size) has its unchanged files indexed again under
+     * the new ones; before, every later sync found them unchanged and the old chunks stayed for good.
+     */
+    @Test
+    void changed_indexing_settings_reach_a_sources_unchanged_files() throws Exception {
+        Path root = notes(tmp.resolve("long"), 1);
+        Files.writeString(root.resolve("long.md"), "# Long\n\n" + java.util.stream.IntStream.range(0, 120)
+                .mapToObj(i -> "Sentence " + i + " of the keeper's long log.")
+                .collect(java.util.stream.Collectors.joining(" ")));
+        Map<String, String> settings = new java.util.HashMap<>(Map.of("vector.enabled", "false", "sync.watch",
+                "false", "sync.allowed.roots", tmp.toString(), "chunk.max.tokens", "64", "chunk.overlap.tokens", "0"));
+        int small;
+        try (Polyrag p = Polyrag.open(PolyragTest.config(tmp.resolve("data"), settings))) {
+            awaitJob(p, p.sources().register(new SourceRegistration("long", "filesystem", Map.of("root",
+                    root.toString()), null, 3600, true)).jobId());
+            small = chunksOf(p, "long.md");
+        }
+        settings.put("chunk.max.tokens", "256");
+        try (Polyrag p = Polyrag.open(PolyragTest.config(tmp.resolve("data"), settings))) {
+            String sync = p.sources().sync("long");
+            awaitJob(p, sync);
+            assertThat(p.jobs().get(sync).progress().updated()).as(p.jobs().get(sync).toString()).isEqualTo(2);
+            assertThat(chunksOf(p, "long.md")).isLessThan(small);
+            // Recorded: the next sync trusts the items again.
+            String again = p.sources().sync("long");
+            awaitJob(p, again);
+            assertThat(p.jobs().get(again).progress().updated()).isZero();
+            assertThat(p.jobs().get(again).progress().unchanged()).isEqualTo(2);
+        }
+    }
+
+    private static int chunksOf(Polyrag p, String uri) {
+        return p.documents().list(null, 0, 100).stream().filter(d -> d.uri().endsWith("/" + uri)).findFirst()
+                .orElseThrow().chunkCount();
+    }
+
     /** A folder moved as a whole is half found, not all gone: its files are indexed under their new names. */
     @Test
     void a_folder_moved_as_a_whole_is_indexed_under_its_new_names() throws Exception {

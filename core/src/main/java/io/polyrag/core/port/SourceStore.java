@@ -28,6 +28,15 @@ public interface SourceStore {
     /** Records the end of a scan: when, and what it could not do (null: nothing). */
     void sourceScanned(String tenant, String id, Instant at, String error);
 
+    /**
+     * What the source's last whole sync indexed its items with (a fingerprint of the indexing settings); empty when
+     * none was recorded (a source synced before this was kept, or never synced whole).
+     */
+    String sourceIndexedWith(String tenant, String id);
+
+    /** Records what a whole sync of the source indexed its items with. */
+    void sourceIndexedWith(String tenant, String id, String signature);
+
     /** The item state of a source, by item id. */
     Map<String, SyncItem> sourceItems(String tenant, String sourceId);
 

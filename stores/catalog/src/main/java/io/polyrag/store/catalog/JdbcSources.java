@@ -94,6 +94,24 @@ final class JdbcSources implements SourceStore {
                 + "WHERE tenant = ? AND id = ?", at.atOffset(ZoneOffset.UTC), error, tenant, id));
     }
 
+    String indexedWith(String tenant, String id) {
+        return jdbc.tx("read a source's settings", c -> {
+            try (PreparedStatement ps = c.prepareStatement("SELECT indexed_with FROM sources WHERE tenant = ? AND "
+                    + "id = ?")) {
+                ps.setString(1, tenant);
+                ps.setString(2, id);
+                try (ResultSet rs = ps.executeQuery()) {
+                    return rs.next() ? rs.getString(1) : "";
+                }
+            }
+        });
+    }
+
+    void indexedWith(String tenant, String id, String signature) {
+        jdbc.tx("record a source's settings", c -> JdbcCatalog.update(c, "UPDATE sources SET indexed_with = ? "
+                + "WHERE tenant = ? AND id = ?", signature, tenant, id));
+    }
+
     private static SyncItem item(ResultSet rs) throws SQLException {
         return new SyncItem(rs.getString("item"), rs.getLong("modified_ms"), rs.getLong("size_bytes"),
                 rs.getString("hash"), rs.getString("document_id"), rs.getString("validator"));
@@ -299,6 +317,16 @@ final class JdbcSources implements SourceStore {
     @Override
     public void sourceScanned(String tenant, String id, Instant at, String error) {
         scanned(tenant, id, at, error);
+    }
+
+    @Override
+    public String sourceIndexedWith(String tenant, String id) {
+        return indexedWith(tenant, id);
+    }
+
+    @Override
+    public void sourceIndexedWith(String tenant, String id, String signature) {
+        indexedWith(tenant, id, signature);
     }
 
     @Override
