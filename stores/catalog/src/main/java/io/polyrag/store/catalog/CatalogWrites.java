@@ -416,17 +416,19 @@ abstract class CatalogWrites extends CatalogReads {
     }
 
     /**
-     * The rows of purged (and discarded) versions a document no longer needs: each below its newest version that was
-     * ever visible. A purged version is gone from every store, so its row only ever mattered as the document's high-water mark —
-     * publishing reads the newest version any writer made visible, so that a slower writer's older version cannot
-     * come back after a newer one or a delete — and that is the newest such row, which is kept. Without this, every
-     * update of a document left a row for good (48,840 rows for 4,182 documents after a 30-minute soak). The same
-     * statement, over every document, is migration V17.
+     * The rows of purged versions a document no longer needs: each below its newest version that was ever visible;
+     * and every discarded one. A purged version is gone from every store, so its row only ever mattered as the
+     * document's high-water mark — publishing reads the newest version any writer made visible, so that a slower
+     * writer's older version cannot come back after a newer one or a delete — and that is the newest such row, which
+     * is kept. A discarded version was never visible and marks nothing (version numbers come from
+     * {@code version_counters}): kept, a file whose first write failed at every sync left a row per attempt for good.
+     * Without this, every update of a document left a row for good (48,840 rows for 4,182 documents after a 30-minute
+     * soak). Migration V17 pruned purged rows the same way over every document.
      */
-    private static final String PRUNE = "DELETE FROM document_versions WHERE state IN ('purged', 'discarded') AND "
-            + "version < (SELECT "
+    private static final String PRUNE = "DELETE FROM document_versions WHERE (state = 'discarded' OR state = 'purged' "
+            + "AND version < (SELECT "
             + "MAX(n.version) FROM document_versions n WHERE n.document_id = document_versions.document_id AND "
-            + "n.state IN ('published', 'replaced', 'deleted', 'purged'))";
+            + "n.state IN ('published', 'replaced', 'deleted', 'purged')))";
 
     @Override
     public void recordGraph(DocumentVersion v, int graphChunks) {

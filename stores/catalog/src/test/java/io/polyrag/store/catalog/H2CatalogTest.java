@@ -72,6 +72,14 @@ class H2CatalogTest extends CatalogContract {
             c.delete(List.of("d"));
             c.markPurged(c.unpurgedVersions());
             assertThat(c.versionRows()).as("a deleted document keeps its newest row").isEqualTo(1);
+            // A file whose first write fails at every sync: each attempt is discarded, and leaves no row behind.
+            for (int attempt = 1; attempt <= 5; attempt++) {
+                long v = c.nextVersion("never");
+                c.stage(draft("never", "kb", v, "attempt " + attempt), v);
+                c.discard(new DocumentVersion("never", v));
+                c.markPurged(List.of(new DocumentVersion("never", v)));
+            }
+            assertThat(c.versionRows()).as("no row for the attempts never visible").isEqualTo(1);
         }
     }
 
