@@ -214,24 +214,38 @@ final class PgVectorStore implements VectorStore {
                     s.execute("SET LOCAL enable_indexscan = off");
                 }
             }
-            StringBuilder sql = new StringBuilder("SELECT chunk_id, document_id, version, embedding <=> ?::vector AS d "
-                    + "FROM " + table + " WHERE TRUE" + PgRows.scopeClause(scope, ""));
-            // The HNSW index can serve ORDER BY distance alone: a second key would make every search a full scan.
-            sql.append(exact ? " ORDER BY d, chunk_id LIMIT ?" : " ORDER BY d LIMIT ?");
-            List<StoreHit> hits = new ArrayList<>();
-            try (PreparedStatement ps = c.prepareStatement(sql.toString())) {
-                ps.setString(1, q);
-                ps.setInt(PgRows.bindScope(c, ps, 2, scope), limit);
-                try (ResultSet rs = ps.executeQuery()) {
-                    while (rs.next()) {
-                        hits.add(new StoreHit(rs.getString(1), rs.getString(2), rs.getLong(3), 1 - rs.getDouble(4)));
-                    }
+            List<StoreHit> hits = nearest(c, q, scope, limit, exact);
+            // The iterative scan stops at hnsw.max_scan_tuples (20,000): a knowledge base that is a sliver of a large
+            // table got a short list, or none. Scanned exactly then (the scope's own rows, by its index).
+            if (!exact && hits.size() < limit && !scope.equals(SearchScope.ALL)) {
+                try (Statement s = c.createStatement()) {
+                    s.execute("SET LOCAL enable_indexscan = off");
                 }
+                hits = nearest(c, q, scope, limit, true);
             }
             // The iterative scan's relaxed order may be slightly off: the contract is best first, ties by chunk id.
             hits.sort(Comparator.comparingDouble(StoreHit::score).reversed().thenComparing(StoreHit::chunkId));
             return hits;
         });
+    }
+
+    private List<StoreHit> nearest(Connection c, String q, SearchScope scope, int limit, boolean exact)
+            throws SQLException {
+        StringBuilder sql = new StringBuilder("SELECT chunk_id, document_id, version, embedding <=> ?::vector AS d "
+                + "FROM " + table + " WHERE TRUE" + PgRows.scopeClause(scope, ""));
+        // The HNSW index can serve ORDER BY distance alone: a second key would make every search a full scan.
+        sql.append(exact ? " ORDER BY d, chunk_id LIMIT ?" : " ORDER BY d LIMIT ?");
+        List<StoreHit> hits = new ArrayList<>();
+        try (PreparedStatement ps = c.prepareStatement(sql.toString())) {
+            ps.setString(1, q);
+            ps.setInt(PgRows.bindScope(c, ps, 2, scope), limit);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    hits.add(new StoreHit(rs.getString(1), rs.getString(2), rs.getLong(3), 1 - rs.getDouble(4)));
+                }
+            }
+        }
+        return hits;
     }
 
     private long estimatedRows(Connection c) throws SQLException {

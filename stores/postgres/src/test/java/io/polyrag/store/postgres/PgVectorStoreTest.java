@@ -40,6 +40,38 @@ class PgVectorStoreTest extends VectorStoreContract {
                         h.chunkId().substring(1)) % 20).isZero());
     }
 
+    /**
+     * The iterative scan gives up at hnsw.max_scan_tuples (20,000 by default; 100 here, so a test-sized table shows
+     * it): a knowledge base that is a sliver of the table still gets its top k, scanned exactly.
+     */
+    @Test
+    void a_sliver_of_a_large_index_past_the_iterative_scans_limit_still_gets_its_top_k() {
+        // A generic plan, as a statement prepared and reused gets: it cannot see how rare the knowledge base is.
+        String url = TestPostgres.freshSchema("vec_sliver") + "&prepareThreshold=1&options=-c%20hnsw.max_scan_tuples"
+                + "%3D100%20-c%20plan_cache_mode%3Dforce_generic_plan";
+        try (VectorStore store = new PostgresProviders.Vector().open(new ProviderContext(Config.load(Map.of(),
+                Map.of("postgres.url", url, "vector.exact.threshold", "0")), dir), DIM, "test-model")) {
+            Random random = new Random(11);
+            List<StoreRecord> records = new ArrayList<>();
+            for (int i = 0; i < 3000; i++) {
+                float[] v = new float[DIM];
+                for (int d = 0; d < DIM; d++) {
+                    v[d] = (float) random.nextGaussian();
+                }
+                records.add(new StoreRecord("c" + i, "d" + i, 1, i % 300 == 0 ? "sliver" : "big", "t", v));
+            }
+            store.upsert(records);
+            try (var c = java.sql.DriverManager.getConnection(url); var st = c.createStatement()) {
+                st.execute("ANALYZE polyrag_vectors");
+            } catch (java.sql.SQLException e) {
+                throw new IllegalStateException(e);
+            }
+            org.assertj.core.api.Assertions.assertThat(store.search(records.get(5).vector(),
+                    new SearchScope(Set.of("sliver")), 8)).hasSize(8).allSatisfy(h -> org.assertj.core.api.Assertions
+                    .assertThat(Integer.parseInt(h.chunkId().substring(1)) % 300).isZero());
+        }
+    }
+
     @Test
     void each_embedding_model_gets_tables_of_its_own_and_the_first_stays_whole() throws Exception {
         String url = TestPostgres.freshSchema("vec_models");
