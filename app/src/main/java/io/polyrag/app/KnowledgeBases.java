@@ -206,6 +206,22 @@ public final class KnowledgeBases {
                     + (still.size() == 1 ? "it has" : "they have") + " ended (GET /v1/jobs)", true);
         }
         long deleted = 0;
+        for (int round = 0; round < 5; round++) {
+            deleted += deleteDocuments(kb);
+            // Refused while a document staged since the last page is there: deleted too, then dropped.
+            if (catalog.dropKnowledgeBase(kb.storageName())) {
+                fusion.forget(kb.storageName());
+                return deleted;
+            }
+        }
+        throw new ConflictException("documents kept arriving in knowledge base '" + kb.name() + "' while it was "
+                + "deleted (an ingest not run as a job: a text ingest, an agent's tool call?): stop them, then delete "
+                + "it again", true);
+    }
+
+    /** Deletes every document of the knowledge base, page by page; returns how many. */
+    private long deleteDocuments(KnowledgeBase kb) {
+        long deleted = 0;
         while (true) {
             // Every status: a first version still being written by a writer that is not a job (a text ingest, an
             // agent's tool call) is given up too, so its publish is refused instead of landing in a dropped knowledge
@@ -223,8 +239,6 @@ public final class KnowledgeBases {
             }
             deleted += n;
         }
-        catalog.dropKnowledgeBase(kb.storageName());
-        fusion.forget(kb.storageName());
         return deleted;
     }
 

@@ -443,6 +443,22 @@ public abstract class CatalogContract {
         assertThat(c.document("n1").orElseThrow().visibleVersion()).isEqualTo(n1);
     }
 
+    /**
+     * A knowledge base is not dropped while a document of it is there (staged since the deleter's last page): kept,
+     * with its row, until that document is deleted too. Dropped under it, the document was in no knowledge base.
+     */
+    @Test
+    void a_knowledge_base_is_not_dropped_under_a_document_staged_into_it() {
+        CatalogAndJobs c = open();
+        c.stage(draft("late", "acme/race", 1, "staged after the last page of deletes"), 1);
+        assertThat(c.dropKnowledgeBase("acme/race")).isFalse();
+        assertThat(c.knowledgeBase("acme/race")).isPresent();
+        c.delete(List.of("late"));
+        assertThat(c.dropKnowledgeBase("acme/race")).isTrue();
+        assertThat(c.knowledgeBase("acme/race")).isEmpty();
+        assertThat(c.dropKnowledgeBase("acme/race")).as("gone already: dropped").isTrue();
+    }
+
     @Test
     void deleted_documents_disappear_at_once() {
         CatalogAndJobs c = open();

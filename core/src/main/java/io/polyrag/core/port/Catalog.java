@@ -67,7 +67,11 @@ public interface Catalog extends AutoCloseable {
     /** Creates an empty knowledge base; false when one of that name exists. */
     boolean createKnowledgeBase(String name, String description);
 
-    /** Removes a knowledge base's row (its documents are deleted first, through the pipeline); false if unknown. */
+    /**
+     * Removes a knowledge base's row (its documents are deleted first, through the pipeline); false, keeping it, when
+     * a document of it is there again (one staged since the caller's last page of deletes: delete it, then drop
+     * again). A knowledge base that is not there counts as dropped.
+     */
     boolean dropKnowledgeBase(String name);
 
     /** The document with this id, whether or not a version of it is visible yet; empty if unknown or deleted. */
