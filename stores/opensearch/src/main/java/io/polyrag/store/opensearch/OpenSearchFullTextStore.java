@@ -89,14 +89,23 @@ final class OpenSearchFullTextStore implements FullTextStore {
 
     private void ensureIndex(double k1, double b) throws IOException {
         String similarity = "{\"default\": {\"type\": \"BM25\", \"k1\": " + k1 + ", \"b\": " + b + "}}";
+        String body = """
+                {"settings": {"number_of_shards": 1, "index": {"similarity": %s}},
+                 "mappings": {"dynamic": "strict", "properties": {
+                   "chunk_id": {"type": "keyword"}, "document_id": {"type": "keyword"},
+                   "version": {"type": "long"}, "kb": {"type": "keyword"},
+                   "text": {"type": "text", "analyzer": "english"}, %s}}}
+                """.formatted(similarity, WHOLE_FIELDS);
+        // The same settings as a template for this index's name: deleted while polyrag runs, the index a write
+        // creates again has this mapping, not the dynamic one (kb and chunk_id as text: every search failed on
+        // the sort, or its knowledge-base filter matched nothing, for good).
+        String[] template = raw("PUT", "/_index_template/" + index, "{\"index_patterns\": [\"" + index + "\"], "
+                + "\"priority\": 500, \"template\": " + body + "}");
+        if (!template[0].startsWith("2")) {
+            throw new StoreException("OpenSearch refused the template of index '" + index + "': HTTP " + template[0]
+                    + " " + template[1]);
+        }
         if (!client.indices().exists(e -> e.index(index)).value()) {
-            String body = """
-                    {"settings": {"number_of_shards": 1, "index": {"similarity": %s}},
-                     "mappings": {"dynamic": "strict", "properties": {
-                       "chunk_id": {"type": "keyword"}, "document_id": {"type": "keyword"},
-                       "version": {"type": "long"}, "kb": {"type": "keyword"},
-                       "text": {"type": "text", "analyzer": "english"}, %s}}}
-                    """.formatted(similarity, WHOLE_FIELDS);
             String[] r = raw("PUT", "/" + index, body);
             if (!r[0].startsWith("2") && !r[1].contains("resource_already_exists")) {
                 throw new StoreException("OpenSearch refused to create index '" + index + "': HTTP " + r[0] + " "
@@ -108,6 +117,15 @@ final class OpenSearchFullTextStore implements FullTextStore {
         // Another replica may have created it a moment ago: its shard may not be allocated yet (a count or a
         // search would answer 503 "all shards failed" until it is).
         awaitShards();
+        // One made by a write before the template existed has dynamic fields: its searches cannot work.
+        String[] mapping = raw("GET", "/" + index + "/_mapping", null);
+        String compact = mapping[1].replaceAll("\\s", "");
+        if (!compact.contains("\"kb\":{\"type\":\"keyword\"}")
+                || !compact.contains("\"chunk_id\":{\"type\":\"keyword\"}")) {
+            throw new StoreException("OpenSearch index '" + index + "' was not created by polyrag (its kb and "
+                    + "chunk_id fields are not keywords: a write made it after the index was deleted?): delete the "
+                    + "index, start polyrag, and run 'polyrag check --repair' to index the full text again");
+        }
         // An index created before whole texts were kept gets their fields (adding fields is allowed on an open index).
         String[] mapped = raw("PUT", "/" + index + "/_mapping", "{\"properties\": {" + WHOLE_FIELDS + "}}");
         if (!mapped[0].startsWith("2")) {

@@ -126,6 +126,36 @@ class OpenSearchFullTextStoreTest extends FullTextStoreContract {
         assertThat(store.versions()).containsOnlyKeys(new io.polyrag.core.model.DocumentVersion("d1", 6));
     }
 
+    /**
+     * The index deleted while polyrag runs: the next write creates it again with polyrag's mapping (its template), not
+     * a dynamic one on which every search failed; an index a write made before there was a template is refused at the
+     * start, naming the fix.
+     */
+    @Test
+    void an_index_deleted_while_running_comes_back_with_its_mapping_and_a_dynamic_one_is_refused() throws Exception {
+        FullTextStore store = open();
+        store.upsert(List.of(new StoreRecord("c1", "d1", 1, "kb", "The keepers light the lamps nightly.", null)));
+        String index = "t-" + Integer.toHexString(dir.toString().hashCode());
+        var http = java.net.http.HttpClient.newHttpClient();
+        assertThat(http.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(TestOpenSearch.url() + "/"
+                + index)).DELETE().build(), java.net.http.HttpResponse.BodyHandlers.ofString()).statusCode())
+                .isEqualTo(200);
+        store.upsert(List.of(new StoreRecord("c2", "d2", 1, "kb", "The keepers log the tides.", null)));
+        assertThat(store.search("keepers", new SearchScope(java.util.Set.of("kb")), 5)).extracting(h -> h.chunkId())
+                .containsExactly("c2");
+        store.close();
+
+        String dynamic = "t-dynamic-" + Integer.toHexString(dir.toString().hashCode());
+        assertThat(http.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(TestOpenSearch.url() + "/"
+                + dynamic + "/_doc/x?refresh=true")).header("Content-Type", "application/json")
+                .PUT(java.net.http.HttpRequest.BodyPublishers.ofString("{\"chunk_id\": \"x\", \"kb\": \"kb\"}"))
+                .build(), java.net.http.HttpResponse.BodyHandlers.ofString()).statusCode()).isBetween(200, 201);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new OpenSearchProvider().open(new ProviderContext(
+                Config.load(Map.of(), Map.of("opensearch.url", TestOpenSearch.url(), "opensearch.index", dynamic)),
+                dir))).isInstanceOf(io.polyrag.core.StoreException.class).hasMessageContaining("not created by polyrag")
+                .hasMessageContaining("check --repair");
+    }
+
     @Test
     void changed_bm25_settings_apply_to_an_existing_index() {
         FullTextStore first = open(dir, Map.of());
