@@ -105,12 +105,20 @@ public final class Documents {
 
     /** The original the document was uploaded as; not found for documents ingested from paths or text. */
     public BlobStore.Blob content(String id) {
+        return content(id, 0);
+    }
+
+    /**
+     * The document's stored original from byte {@code from} on (its size the whole original's): an object store
+     * sends only that range, not every byte before it.
+     */
+    public BlobStore.Blob content(String id, long from) {
         if (own(id).isEmpty() && known(id).isPresent()) {
             throw new NotFoundException("document '" + Ids.abbreviate(id, 64) + "' is still being indexed: its "
                     + "original is served once it is (GET /v1/documents/" + Ids.abbreviate(id, 64) + " shows its status)");
         }
         own(id).orElseThrow(() -> notFound(id));
-        return blobs.get(id).orElseThrow(() -> new NotFoundException("document '" + id
+        return blobs.get(id, from).orElseThrow(() -> new NotFoundException("document '" + id
                 + "' has no stored original: only uploaded files and synced web pages keep one (POST /v1/documents, "
                 + "/v1/ingest/files); a document indexed from text, a path or a folder is read from where it came "
                 + "from (its uri), and its field 'original' is false"));

@@ -6,6 +6,7 @@ import io.polyrag.core.port.BlobStore;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.Arrays;
 import org.assertj.core.api.Assertions;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -38,6 +39,23 @@ public abstract class BlobStoreContract {
         assertThat(b.size()).isEqualTo(14);
         assertThat(b.mediaType()).isEqualTo("text/markdown");
         assertThat(b.name()).isEqualTo("a.md");
+    }
+
+    /** Read from a byte on (a resumed download, a viewer's range): that byte first, the whole blob's size. */
+    @Test
+    void a_blob_read_from_a_byte_starts_there_and_keeps_its_whole_size() throws IOException {
+        byte[] bytes = new byte[10_000];
+        for (int i = 0; i < bytes.length; i++) {
+            bytes[i] = (byte) (i % 251);
+        }
+        store.put("ranged", bytes, "application/pdf", "r.pdf");
+        BlobStore.Blob b = store.get("ranged", 9_000).orElseThrow();
+        try (var in = b.content()) {
+            assertThat(in.readAllBytes()).isEqualTo(Arrays.copyOfRange(bytes, 9_000, 10_000));
+        }
+        assertThat(b.size()).isEqualTo(10_000);
+        assertThat(b.name()).isEqualTo("r.pdf");
+        assertThat(store.get("nope", 5)).isEmpty();
     }
 
     @Test

@@ -1,6 +1,8 @@
 package io.polyrag.core.port;
 
+import java.io.IOException;
 import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
@@ -16,6 +18,28 @@ public interface BlobStore extends AutoCloseable {
 
     /** The blob, if there is one. */
     Optional<Blob> get(String key);
+
+    /**
+     * The blob read from byte {@code from} on (a download resumed, a viewer's range): its size, type and name as
+     * {@link #get} gives them, its content starting there. An object store asks for that range alone; this default
+     * reads past the bytes before it.
+     */
+    default Optional<Blob> get(String key, long from) {
+        Optional<Blob> blob = get(key);
+        if (blob.isPresent() && from > 0) {
+            try {
+                blob.get().content().skipNBytes(from);
+            } catch (IOException | RuntimeException e) {
+                try {
+                    blob.get().content().close();
+                } catch (IOException closing) {
+                    e.addSuppressed(closing);
+                }
+                throw e instanceof IOException io ? new UncheckedIOException(io) : (RuntimeException) e;
+            }
+        }
+        return blob;
+    }
 
     /** Removes the blob; false when there was none. */
     boolean delete(String key);

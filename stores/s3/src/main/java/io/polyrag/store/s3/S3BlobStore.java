@@ -115,15 +115,26 @@ final class S3BlobStore implements BlobStore {
 
     @Override
     public Optional<Blob> get(String key) {
+        return get(key, 0);
+    }
+
+    /** From byte {@code from} on: a GET of that range, not the whole object read past its start. */
+    @Override
+    public Optional<Blob> get(String key, long from) {
         if (key == null || !KEY.matcher(key).matches() || key.equals(".") || key.equals("..")) {
             return Optional.empty();
         }
         try {
-            ResponseInputStream<GetObjectResponse> in = s3.getObject(g -> g.bucket(bucket).key(prefix + key));
+            ResponseInputStream<GetObjectResponse> in = s3.getObject(g -> g.bucket(bucket).key(prefix + key)
+                    .range(from > 0 ? "bytes=" + from + "-" : null));
             GetObjectResponse r = in.response();
             String encoded = r.metadata().getOrDefault("polyrag-name", "");
             String name = new String(Base64.getUrlDecoder().decode(encoded), StandardCharsets.UTF_8);
-            return Optional.of(new Blob(in, r.contentLength(), r.contentType(), name.isEmpty() ? key : name));
+            // A range's answer says the object's whole size after the slash: "bytes 100-999/1000".
+            String whole = r.contentRange();
+            long size = from > 0 && whole != null && whole.contains("/") ? Long.parseLong(whole.substring(
+                    whole.lastIndexOf('/') + 1).strip()) : r.contentLength();
+            return Optional.of(new Blob(in, size, r.contentType(), name.isEmpty() ? key : name));
         } catch (NoSuchKeyException e) {
             return Optional.empty();
         } catch (SdkException e) {
