@@ -134,6 +134,11 @@ final class ProblemMapper {
         r.exception(UncheckedIOException.class, (e, ctx) -> {
             if (!EventStream.GONE.equals(e.getMessage())) {
                 internal(e, ctx, tooLarge);
+            } else if (!ctx.res().isCommitted()) {
+                // Work stopped because the connection read as closed, before any answer: a client that closed its
+                // sending half after the request (shutdownOutput) still reads, and got an empty 200.
+                problem(ctx, 400, "the request was stopped: its connection was closed for sending after the request "
+                        + "(a half-close reads as a client gone): keep the connection open until the answer");
             }
         });
         r.exception(Exception.class, (e, ctx) -> internal(e, ctx, tooLarge));
