@@ -2,6 +2,7 @@
 package io.polyrag.client;
 
 import java.io.BufferedReader;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
@@ -1042,16 +1043,55 @@ public final class PolyragClient implements AutoCloseable {
         }
     }
 
+    /**
+     * A download: its headers within the timeout, its body for as long as it keeps coming (an original of hundreds of
+     * megabytes over a slow link was cut at the timeout however fast its bytes came), given up once silent for the
+     * timeout.
+     */
     private Content bytes(String path) {
-        HttpResponse<byte[]> r = exchange(() -> request(path).header("Accept", "*/*").GET().build(),
-                HttpResponse.BodyHandlers.ofByteArray(), true);
+        HttpResponse<InputStream> r = exchange(() -> request(path).header("Accept", "*/*").GET().build(),
+                HttpResponse.BodyHandlers.ofInputStream(), true);
+        byte[] body = readAll(r.body(), timeout);
         String disposition = r.headers().firstValue("Content-Disposition").orElse("");
         // The UTF-8 name (filename*, RFC 6266) when there is one, else the plain one.
         Matcher utf8 = Pattern.compile("filename\\*=UTF-8''([^;\\s]+)", Pattern.CASE_INSENSITIVE).matcher(disposition);
         Matcher m = Pattern.compile("filename=\"?([^\";]+)").matcher(disposition);
         String name = utf8.find() ? URLDecoder.decode(utf8.group(1).replace("+", "%2B"), StandardCharsets.UTF_8)
                 : m.find() ? m.group(1) : null;
-        return new Content(r.headers().firstValue("Content-Type").orElse("application/octet-stream"), name, r.body());
+        return new Content(r.headers().firstValue("Content-Type").orElse("application/octet-stream"), name, body);
+    }
+
+    private static byte[] readAll(InputStream body, Duration idle) {
+        AtomicLong last = new AtomicLong(System.nanoTime());
+        AtomicBoolean silent = new AtomicBoolean();
+        long period = Math.max(50, idle.toMillis() / 4);
+        ScheduledFuture<?> watch = WATCHDOG.scheduleAtFixedRate(() -> {
+            if (System.nanoTime() - last.get() > idle.toNanos() && silent.compareAndSet(false, true)) {
+                try {
+                    body.close();
+                } catch (IOException ignored) {
+                    // closing is all that was wanted
+                }
+            }
+        }, period, period, TimeUnit.MILLISECONDS);
+        try (InputStream in = body) {
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            byte[] buffer = new byte[64 * 1024];
+            for (int n = in.read(buffer); n >= 0; n = in.read(buffer)) {
+                out.write(buffer, 0, n);
+                last.set(System.nanoTime());
+            }
+            if (silent.get()) {
+                throw new IOException("closed");
+            }
+            return out.toByteArray();
+        } catch (IOException e) {
+            throw new PolyragApiException(0, "about:blank", "Unavailable", silent.get() ? "the download sent nothing "
+                    + "for " + idle.toMillis() + " ms and was given up" : "the download was cut: " + e.getMessage(),
+                    null, e);
+        } finally {
+            watch.cancel(false);
+        }
     }
 
     /**

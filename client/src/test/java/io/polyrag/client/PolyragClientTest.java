@@ -175,6 +175,41 @@ class PolyragClientTest {
         }
     }
 
+    /**
+     * A download longer than the timeout whose bytes keep coming is not cut off (2 s of bytes with a 1 s timeout);
+     * one that goes silent for the timeout is given up, saying so.
+     */
+    @Test
+    void a_download_longer_than_the_timeout_is_not_cut_off_and_a_silent_one_is_given_up() throws Exception {
+        com.sun.net.httpserver.HttpServer slow = com.sun.net.httpserver.HttpServer.create(
+                new java.net.InetSocketAddress("127.0.0.1", 0), 0);
+        slow.createContext("/v1/documents/", x -> {
+            boolean stall = x.getRequestURI().getPath().contains("stalls");
+            x.getResponseHeaders().add("Content-Type", "application/pdf");
+            x.sendResponseHeaders(200, 0);
+            try (var out = x.getResponseBody()) {
+                for (int i = 0; i < 5; i++) {
+                    out.write(new byte[1000]);
+                    out.flush();
+                    Thread.sleep(stall && i == 1 ? 3_000 : 400);
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } catch (java.io.IOException e) {
+                // the client gave up
+            }
+        });
+        slow.start();
+        try (PolyragClient c = PolyragClient.builder().baseUrl("http://127.0.0.1:" + slow.getAddress().getPort())
+                .timeout(Duration.ofSeconds(1)).retries(0).build()) {
+            assertThat(c.content("big").bytes()).hasSize(5000);
+            assertThatThrownBy(() -> c.content("stalls")).isInstanceOf(PolyragApiException.class)
+                    .hasMessageContaining("sent nothing for 1000 ms");
+        } finally {
+            slow.stop(0);
+        }
+    }
+
     /** A DELETE answered by a gateway's 502 is not sent again: the first may have run, and the second said 404. */
     @Test
     void a_delete_that_may_have_run_is_not_sent_again() throws Exception {
