@@ -398,6 +398,7 @@ final class JobRunner implements AutoCloseable {
         private long stageStart = System.nanoTime();
         private JobProgress latest;
         private int firstWork = -1;
+        private int firstProcessed = -1;
         private volatile boolean canceled; // a cancel was requested, or the claim was lost
         private volatile boolean canceledByRequest; // by a user (not a lost claim)
         private volatile boolean shutdown;
@@ -431,7 +432,10 @@ final class JobRunner implements AutoCloseable {
             // Past the run's first counts: a resumed upload's carry its earlier runs' work.
             int work = p.added() + p.updated() + p.failed();
             firstWork = firstWork < 0 ? work : firstWork;
-            progressed |= work > firstWork;
+            // Or items walked past the earlier runs' high-water mark: a sync finding 50,000 files unchanged (their
+            // times moved by a restore) never added anything, and held the worker for the whole scan.
+            firstProcessed = firstProcessed < 0 ? p.processed() : firstProcessed;
+            progressed |= work > firstWork || p.processed() > firstProcessed;
             long now = System.nanoTime();
             if (!p.stage().equals(lastStage) || now - last >= PROGRESS_INTERVAL_NANOS) {
                 if (!p.stage().equals(lastStage)) {

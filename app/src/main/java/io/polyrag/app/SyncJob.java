@@ -348,8 +348,8 @@ final class SyncJob implements JobHandler {
         List<Pending> toIngest = new ArrayList<>();
         long held = 0;
         for (Found found : batch.values()) {
-            if (scan.stopped()) {
-                return;
+            if (scan.getAsBoolean()) { // asked here too: a scan finding only unchanged items never ingests, nor yielded
+                break;
             }
             scan.done++;
             SyncItem before = state.get(found.item());

@@ -410,7 +410,9 @@ class JobsTest {
                         throw new Yielded();
                     }
                     sleep(100);
-                    context.progress(JobProgress.at("checking").total(120).processed(k).unchanged(k).build());
+                    // Processed carries the earlier runs' high-water mark, as a real job's does (JobOutcome).
+                    context.progress(JobProgress.at("checking").total(120).processed(Math.max(k, done.get()))
+                            .unchanged(k).build());
                 }
                 int fresh = 0;
                 while (done.get() < 120) {
@@ -452,6 +454,72 @@ class JobsTest {
                         j -> j.status().finished());
                 assertThat(finished.status()).isEqualTo(JobStatus.SUCCEEDED);
                 assertThat(wasted).as("runs that yielded before doing anything new").hasValue(0);
+            }
+        }
+    }
+
+    /**
+     * A job that walks items and finds them all unchanged (a sync of files whose times moved) did no "work" by its
+     * counts, and never yielded: another tenant's job waited for the whole walk. Items walked count as progress.
+     */
+    @Test
+    void a_job_finding_only_unchanged_items_still_yields_to_another_tenant() {
+        Config config = Config.defaults(Map.of("POLYRAG_DATA_DIR", dir.toString(), "POLYRAG_INGEST_WORKERS", "1",
+                "POLYRAG_INGEST_JOB_SLICE_SECONDS", "1"));
+        java.util.concurrent.atomic.AtomicInteger walked = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.concurrent.atomic.AtomicInteger yields = new java.util.concurrent.atomic.AtomicInteger();
+        JobHandler walk = new JobHandler() {
+            @Override
+            public String kind() {
+                return "walk";
+            }
+
+            @Override
+            public boolean resumable(String payload) {
+                return true;
+            }
+
+            @Override
+            public JobProgress run(JobStore.Claimed job, JobHandler.Context context) {
+                while (walked.get() < 80) {
+                    if (context.yieldRequested()) {
+                        yields.incrementAndGet();
+                        throw new Yielded();
+                    }
+                    sleep(50);
+                    int n = walked.incrementAndGet();
+                    context.progress(JobProgress.at("scanning").total(80).processed(n).unchanged(n).build());
+                }
+                return JobProgress.at("done").total(80).processed(80).unchanged(80).build();
+            }
+        };
+        JobHandler nap = new JobHandler() {
+            @Override
+            public String kind() {
+                return "nap";
+            }
+
+            @Override
+            public JobProgress run(JobStore.Claimed job, JobHandler.Context context) {
+                sleep(200);
+                return JobProgress.at("done").total(1).processed(1).added(1).build();
+            }
+        };
+        try (CatalogProvider.CatalogAndJobs store = Providers.find(CatalogProvider.class, "h2",
+                Settings.CATALOG_BACKEND).open(new ProviderContext(config, dir))) {
+            try (JobEngine jobs = new JobEngine(store.jobStore(), List.of(walk, nap))) {
+                jobs.start(config);
+                Tenant alpha = Tenant.of("alpha");
+                String scan = jobs.submit(alpha, "walk", "x");
+                await().atMost(Duration.ofSeconds(20)).until(() -> walked.get() > 3);
+                String small = jobs.submit(Tenant.of("beta"), "nap", "x");
+                JobInfo napped = await().atMost(Duration.ofSeconds(60)).until(() -> jobs.get(Tenant.of("beta"),
+                        small), j -> j.status().finished());
+                assertThat(yields).as("the walk yielded its worker").hasPositiveValue();
+                assertThat(walked.get()).as("before the walk's end").isLessThan(80);
+                assertThat(napped.status()).isEqualTo(JobStatus.SUCCEEDED);
+                assertThat(await().atMost(Duration.ofSeconds(60)).until(() -> jobs.get(alpha, scan),
+                        j -> j.status().finished()).status()).isEqualTo(JobStatus.SUCCEEDED);
             }
         }
     }
