@@ -10,6 +10,7 @@ import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
@@ -55,16 +56,14 @@ final class JobRunner implements AutoCloseable {
     private volatile boolean running = true;
     private volatile boolean beating = true;
 
+    /** Kinds no job yields to: they cannot yield back, and may run for hours (an upload waited for a back-fill). */
+    private static final Set<String> HOLDING = Set.of(Backfill.KIND);
+
     /**
      * @param handlers the handler of each job kind (throws for a kind nobody runs: the job fails, saying so)
      * @param changed told a job's id and {@code progress} or {@code finished} after each write
+     * @param slice how long a resumable job may keep a worker while another tenant's job waits for one
      */
-    JobRunner(JobStore jobs, Function<String, JobHandler> handlers, BiConsumer<String, String>
-            changed, Metrics metrics, int workers, Duration staleAfter, int maxAttempts) {
-        this(jobs, handlers, changed, metrics, workers, staleAfter, maxAttempts, Duration.ofSeconds(10));
-    }
-
-    /** @param slice how long a resumable job may keep a worker while another tenant's job waits for one */
     JobRunner(JobStore jobs, Function<String, JobHandler> handlers, BiConsumer<String, String>
             changed, Metrics metrics, int workers, Duration staleAfter, int maxAttempts, Duration slice) {
         this.jobs = jobs;
@@ -109,7 +108,7 @@ final class JobRunner implements AutoCloseable {
                 }
             }
             try {
-                if (longest != null && jobs.othersWaiting(longest.tenant)) {
+                if (longest != null && jobs.othersWaiting(longest.tenant, HOLDING)) {
                     LOG.log(Level.INFO, "job " + longest.id + " yields its worker to another tenant's job; it "
                             + "resumes after it");
                     longest.yieldAsked = true;

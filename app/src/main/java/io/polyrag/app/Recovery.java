@@ -24,7 +24,8 @@ import java.util.stream.Stream;
  * What opening a data directory does before it serves, after an unclean stop or not: versions a crash left pending
  * are removed from every store, replaced and deleted versions a crash left in the stores are purged, running jobs
  * are requeued, staged files no job owns are deleted, and each store's record count is compared with the catalog's.
- * A store that lacks records is reported (a problem: {@code /ready} answers 503 naming it and the fix); records no
+ * A store that lacks records is reported (a problem: {@code /health} names it and the fix, {@code /ready} answers
+ * 503 only while no leg is whole); records no
  * visible version owns are removed.
  */
 final class Recovery {

@@ -163,6 +163,11 @@ public final class StoreCheck {
             }
             total = Math.max(total, done + batch.size());
             for (VersionRecords v : batch) {
+                // Between documents, not batches: an extraction by a language model takes minutes a document, and a
+                // cancel (the route that stops a back-fill spending tokens) waited up to 64 of them.
+                if (progress.canceled()) {
+                    break;
+                }
                 Optional<List<StoreRecord>> r = records(Modality.GRAPH, v);
                 int graphChunks = 0;
                 if (r.isPresent()) {

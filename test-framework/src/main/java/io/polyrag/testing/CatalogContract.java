@@ -906,13 +906,14 @@ public abstract class CatalogContract {
         String a3 = c.jobStore().submit("alpha", "ingest", "{}");
         clock.advance(Duration.ofSeconds(1));
         String b1 = c.jobStore().submit("beta", "ingest", "{}");
-        assertThat(c.jobStore().othersWaiting("alpha")).isTrue();
-        assertThat(c.jobStore().othersWaiting("gamma")).isTrue();
+        assertThat(c.jobStore().othersWaiting("alpha", List.of())).isTrue();
+        assertThat(c.jobStore().othersWaiting("gamma", List.of())).isTrue();
+        assertThat(c.jobStore().othersWaiting("alpha", List.of("ingest"))).as("of a kind no job yields to").isFalse();
         Duration stale = Duration.ofMinutes(5);
         assertThat(claim(c).info().id()).as("the oldest job first").isEqualTo(a1);
         assertThat(claim(c).info().id()).as("then the tenant with nothing running").isEqualTo(b1);
-        assertThat(c.jobStore().othersWaiting("alpha")).isFalse();
-        assertThat(c.jobStore().othersWaiting("beta")).isTrue();
+        assertThat(c.jobStore().othersWaiting("alpha", List.of())).isFalse();
+        assertThat(c.jobStore().othersWaiting("beta", List.of("reindex"))).isTrue();
         JobStore.Claimed a2run = claim(c);
         assertThat(a2run.info().id()).isEqualTo(a2);
         // beta queues another job; alpha's second running job yields its worker for it.

@@ -5,6 +5,7 @@ import io.polyrag.core.model.JobProgress;
 import io.polyrag.core.model.JobStatus;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 
@@ -116,8 +117,11 @@ public interface JobStore {
      */
     boolean excuse(String jobId, int attempt);
 
-    /** Whether a queued job of a tenant other than {@code tenant} (empty: the local one) waits for a worker. */
-    boolean othersWaiting(String tenant);
+    /**
+     * Whether a queued job of a tenant other than {@code tenant} (empty: the local one), of a kind other than
+     * {@code exceptKinds}, waits for a worker.
+     */
+    boolean othersWaiting(String tenant, Collection<String> exceptKinds);
 
     /**
      * Puts every running job back in the queue. Only for a process that knows it is the store's sole user (an

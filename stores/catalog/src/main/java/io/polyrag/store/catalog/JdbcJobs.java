@@ -17,6 +17,7 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
+import java.util.Collection;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -223,13 +224,14 @@ final class JdbcJobs implements JobStore {
                 + "AND status = 'running' AND attempts = ?", jobId, attempt) > 0);
     }
 
-    /** Whether a job of a tenant other than {@code tenant} waits in the queue. */
+    /** Whether a job of a tenant other than {@code tenant}, of none of {@code exceptKinds}, waits in the queue. */
     @Override
-    public boolean othersWaiting(String tenant) {
+    public boolean othersWaiting(String tenant, Collection<String> exceptKinds) {
         return jdbc.tx("look for waiting jobs", c -> {
             try (PreparedStatement ps = c.prepareStatement("SELECT 1 FROM jobs WHERE status = 'queued' AND tenant <> ? "
-                    + "LIMIT 1")) {
+                    + "AND NOT (kind = ANY(?)) LIMIT 1")) {
                 ps.setString(1, tenant);
+                ps.setArray(2, c.createArrayOf("VARCHAR", exceptKinds.toArray()));
                 try (ResultSet rs = ps.executeQuery()) {
                     return rs.next();
                 }
