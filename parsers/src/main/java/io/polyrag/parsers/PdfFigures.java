@@ -226,10 +226,24 @@ final class PdfFigures {
         return FigureImage.png(page.getSubimage(x, y, w, h));
     }
 
+    private static long pixelsOf(PDImageXObject mask) {
+        return mask == null ? 0 : (long) mask.getWidth() * mask.getHeight();
+    }
+
     /** An embedded image, decoded (scaled down when large) and re-encoded; null when it is left out. */
     private static FigureImage decode(PDImageXObject image, FigureRun run) {
         long pixels = (long) image.getWidth() * image.getHeight();
-        if (pixels > FigureExtractor.MAX_PIXELS) {
+        // Its masks too: PDFBox decodes a soft mask at its own size and scales the image up to it (a 100x100 image
+        // with a 20,000x20,000 mask of zeros, a few hundred kilobytes, took gigabytes).
+        long masks;
+        try {
+            masks = Math.max(pixelsOf(image.getSoftMask()), pixelsOf(image.getMask()));
+        } catch (IOException | RuntimeException e) {
+            run.unreadable++;
+            return null;
+        }
+        if (pixels > FigureExtractor.MAX_PIXELS || masks > FigureExtractor.MAX_PIXELS
+                || masks > 4 * Math.max(1, pixels)) {
             run.tooLarge++;
             return null;
         }

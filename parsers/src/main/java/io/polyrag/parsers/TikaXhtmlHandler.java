@@ -78,7 +78,8 @@ final class TikaXhtmlHandler extends DefaultHandler {
 
     // style: one SAX switch over the XHTML elements Tika emits
     @Override
-    public void startElement(String uri, String localName, String qName, Attributes atts) {
+    public void startElement(String uri, String localName, String qName, Attributes atts) throws SAXException {
+        stopIfInterrupted();
         String el = name(localName, qName);
         if (skipDepth > 0 || el.equals("head") || el.equals("script") || el.equals("style")) {
             skipDepth++;
@@ -216,6 +217,7 @@ final class TikaXhtmlHandler extends DefaultHandler {
 
     @Override
     public void characters(char[] ch, int start, int length) throws SAXException {
+        stopIfInterrupted();
         if (skipDepth > 0) {
             return;
         }
@@ -265,6 +267,18 @@ final class TikaXhtmlHandler extends DefaultHandler {
             return colspan == null ? 1 : Math.clamp(Integer.parseInt(colspan.strip()), 1, 1024);
         } catch (NumberFormatException e) {
             return 1;
+        }
+    }
+
+    /**
+     * Ends a parse whose time ran out (the waiting side interrupts it): Tika and PDFBox do not look at the interrupt,
+     * and a parse left running held its parse permit until it ended, hours later for a long OCR; once every permit was
+     * held so, every later file was refused as "every parser was still busy". Asked at each element and each run of
+     * text, the parse stops at its next piece of output.
+     */
+    private static void stopIfInterrupted() throws SAXException {
+        if (Thread.currentThread().isInterrupted()) {
+            throw new SAXException("the parse was stopped: its time limit had passed");
         }
     }
 

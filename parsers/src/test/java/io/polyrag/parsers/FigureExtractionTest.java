@@ -199,9 +199,9 @@ class FigureExtractionTest {
         assertThat(parser.parse(item).text()).contains("inspection photographs");
         Parser.Figures found = parser.figures(item, "application/pdf", AUTO);
         assertThat(found.figures()).isEmpty();
-        // The 20,000-pixel entry is too large; the garbage JPEG and the one whose header disagrees with its entry
-        // are not decoded either.
-        assertThat(found.warnings()).anyMatch(w -> w.contains("1 images larger than 100 megapixels"))
+        // The 20,000-pixel entry and the image with such a soft mask are too large; the garbage JPEG and the one
+        // whose header disagrees with its entry are not decoded either.
+        assertThat(found.warnings()).anyMatch(w -> w.contains("2 images larger than 100 megapixels"))
                 .anyMatch(w -> w.contains("2 images could not be decoded"))
                 .anyMatch(w -> w.contains("could not be decoded"));
     }

@@ -30,6 +30,7 @@ import org.apache.pdfbox.pdmodel.PDPage;
 import org.apache.pdfbox.pdmodel.PDPageContentStream;
 import org.apache.pdfbox.pdmodel.font.PDType1Font;
 import org.apache.pdfbox.pdmodel.font.Standard14Fonts;
+import org.apache.pdfbox.pdmodel.graphics.color.PDDeviceGray;
 import org.apache.pdfbox.pdmodel.graphics.color.PDDeviceRGB;
 import org.apache.pdfbox.pdmodel.graphics.image.LosslessFactory;
 import org.apache.pdfbox.pdmodel.graphics.image.PDImageXObject;
@@ -667,9 +668,9 @@ public final class DocumentFixtures {
     }
 
     /**
-     * A hostile PDF with a line of text and three images that cannot be shown: one that claims to be 20,000 × 20,000
-     * pixels (its data is a few bytes), a JPEG whose data is garbage, and a JPEG the PDF calls 100 × 100 whose own
-     * header says 25,000 × 25,000.
+     * A hostile PDF with a line of text and four images that cannot be shown: one that claims to be 20,000 × 20,000
+     * pixels (its data is a few bytes), one of 100 × 100 whose soft mask claims as much, a JPEG whose data is garbage,
+     * and a JPEG the PDF calls 100 × 100 whose own header says 25,000 × 25,000.
      */
     public static byte[] hostileImagesPdf() {
         try (PDDocument doc = new PDDocument(); ByteArrayOutputStream out = new ByteArrayOutputStream()) {
@@ -693,9 +694,16 @@ public final class DocumentFixtures {
             var liar = new PDImageXObject(doc,
                     new ByteArrayInputStream(lying), COSName.DCT_DECODE, 100, 100, 8,
                     PDDeviceRGB.INSTANCE);
+            // A 100 x 100 image whose soft mask claims 20,000 x 20,000: PDFBox decodes the mask at its own size.
+            var masked = new PDImageXObject(doc, new ByteArrayInputStream(new byte[64]), COSName.FLATE_DECODE, 100,
+                    100, 8, PDDeviceRGB.INSTANCE);
+            var mask = new PDImageXObject(doc, new ByteArrayInputStream(new byte[64]), COSName.FLATE_DECODE, 20_000,
+                    20_000, 8, PDDeviceGray.INSTANCE);
+            masked.getCOSObject().setItem(COSName.SMASK, mask.getCOSObject());
             try (PDPageContentStream s = new PDPageContentStream(doc, page)) {
                 text(s, font, 11, 72, 740, "The inspection photographs could not be reproduced in this copy.");
                 s.drawImage(huge, 72, 400, 300, 300);
+                s.drawImage(masked, 400, 400, 100, 100);
                 s.drawImage(corrupt, 72, 100, 300, 200);
                 s.drawImage(liar, 400, 100, 150, 150);
             }
