@@ -28,9 +28,11 @@ import org.jsoup.parser.Parser;
 final class HtmlParser {
     // Not a form itself (ASP.NET and SharePoint pages wrap their whole body in one, and were "no text to index"),
     // only its controls.
-    private static final String BOILERPLATE = "script, style, noscript, template, nav, iframe, svg, canvas, button, "
+    // Hidden, but not a tab panel: documentation sites (Docusaurus, sphinx-tabs) render every tab panel but the
+    // selected one hidden (the Windows steps beside the Linux ones), and those are the page's content.
+    private static final String BOILERPLATE = "script, style, noscript, template, nav, iframe, svg, canvas, "
             + "select, input, textarea, [role=navigation], [role=banner], [role=contentinfo], [aria-hidden=true], "
-            + "[hidden]";
+            + "[hidden]:not([role=tabpanel])";
     /**
      * The page's frame, dropped unless inside the content (a post's header holds its h1, a doc's aside a note, and a
      * section's header its heading).
@@ -51,6 +53,14 @@ final class HtmlParser {
         String title = dom.title();
         List<String> links = links(dom);
         dom.select(BOILERPLATE).remove();
+        // A button is a control, but an accordion's is its question (a FAQ's h2 holds it): kept in a heading or where
+        // it opens a panel.
+        dom.select("button").forEach(b -> {
+            if (b.closest("h1, h2, h3, h4, h5, h6") == null && !b.hasAttr("aria-controls")
+                    && !b.hasAttr("aria-expanded")) {
+                b.remove();
+            }
+        });
         for (Element frame : dom.select(FRAME)) {
             // Inside a section a header (its heading) and an aside (Sphinx's footnotes and sidebars) are content,
             // a footer is not: themes wrap the whole page in one (Read the Docs: "Built with Sphinx" on every page).

@@ -225,6 +225,14 @@ class TextFormatsParserTest {
                 + "</body></html>");
         assertThat(post.blocks()).anySatisfy(b -> assertThat(b.headingPath()).containsExactly("Post"));
         assertThat(post.text()).contains("A note on it").doesNotContain("Blog").doesNotContain("(c)");
+        // An accordion's question is its button (in the heading), and a docs site's tab panels but one are hidden.
+        ParsedDocument faq = parse("faq.html", "<html><body><h2 class=\"accordion-header\"><button "
+                + "aria-expanded=\"false\" aria-controls=\"a1\">How long is the warranty?</button></h2><div id=\"a1\">"
+                + "<p>Two years from delivery.</p></div><div role=\"tabpanel\"><p>On Linux run install.sh.</p></div>"
+                + "<div role=\"tabpanel\" hidden><p>On Windows run install.ps1.</p></div></body></html>");
+        assertThat(faq.text()).contains("How long is the warranty?").contains("Two years from delivery")
+                .contains("install.sh").contains("install.ps1");
+        assertThat(faq.blocks()).anySatisfy(b -> assertThat(b.headingPath()).contains("How long is the warranty?"));
     }
 
     /**
