@@ -134,7 +134,7 @@ public final class DocumentsParser implements Parser {
 
     @Override
     public ParsedDocument parse(SourceItem item) {
-        String ext = TextFormatsParser.extension(item.name());
+        String ext = dockerfile(item.name()) ? "dockerfile" : TextFormatsParser.extension(item.name());
         if (plainText(item, ext)) {
             // Declared or named as text, and text by its bytes: Tika's magic detection (a third of a full-text-only
             // ingest of web pages) would only say so again.
@@ -253,6 +253,13 @@ public final class DocumentsParser implements Parser {
      * source file, which is fenced as code), and its first 8 KiB hold no NUL byte and no document signature (a PDF,
      * RTF or zip named .md still goes to detection, like any binary, which has NUL bytes).
      */
+    /** A Dockerfile (or Dockerfile.dev, a Containerfile) has no extension of its own: named as its language. */
+    private static boolean dockerfile(String name) {
+        String base = name.substring(Math.max(name.lastIndexOf('/'), name.lastIndexOf('\\')) + 1)
+                .toLowerCase(Locale.ROOT);
+        return base.equals("dockerfile") || base.startsWith("dockerfile.") || base.equals("containerfile");
+    }
+
     private boolean plainText(SourceItem item, String ext) {
         if (CODE.containsKey(ext) || DOCUMENTS.contains(ext)) {
             return false;
@@ -520,9 +527,7 @@ public final class DocumentsParser implements Parser {
     @Override
     public boolean acceptsName(String fileName) {
         String ext = TextFormatsParser.extension(fileName);
-        String base = fileName.substring(Math.max(fileName.lastIndexOf('/'), fileName.lastIndexOf('\\')) + 1)
-                .toLowerCase(Locale.ROOT);
         return text.acceptsName(fileName) || DOCUMENTS.contains(ext) || CODE.containsKey(ext)
-                || base.equals("dockerfile") || ocr && IMAGE_EXTENSIONS.contains(ext);
+                || dockerfile(fileName) || ocr && IMAGE_EXTENSIONS.contains(ext);
     }
 }

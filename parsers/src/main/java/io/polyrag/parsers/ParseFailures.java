@@ -2,6 +2,7 @@ package io.polyrag.parsers;
 
 import io.polyrag.core.InvalidInputException;
 import io.polyrag.core.model.SourceItem;
+import java.io.IOException;
 import java.util.Locale;
 import org.apache.tika.exception.EncryptedDocumentException;
 import org.apache.tika.exception.ZeroByteFileException;
@@ -27,8 +28,10 @@ final class ParseFailures {
                 return new InvalidInputException(item.name() + ": holds " + c.getMessage() + " (raise "
                         + "POLYRAG_INGEST_MAX_TEXT_MB to ingest it)");
             }
+            // POI says it with a plain IOException ("Zip bomb detected! …") for an entry lying about its size.
             if (c.getClass().getSimpleName().equals("ZipBombException")
-                    || c instanceof SAXException && String.valueOf(c.getMessage()).contains("Suspected zip bomb")) {
+                    || c instanceof SAXException && String.valueOf(c.getMessage()).contains("Suspected zip bomb")
+                    || c instanceof IOException && String.valueOf(c.getMessage()).startsWith("Zip bomb detected")) {
                 return new InvalidInputException(item.name() + ": expands far beyond its size when decompressed "
                         + "(a zip bomb); it was skipped");
             }

@@ -381,8 +381,16 @@ class DocumentsParserTest {
         assertThat(parser.acceptsName("a/b/report.PDF")).isTrue();
         assertThat(parser.acceptsName("main.rs")).isTrue();
         assertThat(parser.acceptsName("Dockerfile")).isTrue();
+        assertThat(parser.acceptsName("deploy/Dockerfile.dev")).isTrue();
         assertThat(parser.acceptsName("photo.jpg")).isEqualTo(parser.ocr());
         assertThat(parser.acceptsName("archive.zip")).isFalse();
+        // And read as code (it was prose: sentence chunks, entities taken from its commands).
+        for (String name : List.of("Dockerfile", "Dockerfile.dev")) {
+            ParsedDocument d = parser.parse(new SourceItem("file:///app/" + name, name, ("FROM eclipse-temurin:21\n"
+                    + "COPY app.jar /app.jar\nENTRYPOINT [\"java\", \"-jar\", \"/app.jar\"]\n")
+                    .getBytes(StandardCharsets.UTF_8), null));
+            assertThat(d.blocks()).as(name).allSatisfy(b -> assertThat(b.kind()).isEqualTo(ChunkKind.CODE));
+        }
     }
 
     @Test
