@@ -4,6 +4,7 @@ import io.polyrag.core.AnswerUnavailableException;
 import io.polyrag.core.InvalidInputException;
 import io.polyrag.core.PolyragException;
 import io.polyrag.core.UnavailableException;
+import io.polyrag.core.http.OutboundException;
 import io.polyrag.core.model.Answer;
 import io.polyrag.core.model.AnswerRoute;
 import io.polyrag.core.model.AnswerSource;
@@ -264,7 +265,8 @@ public final class AnswerService {
         try {
             return llm.stream(AnswerPrompt.build(question, sources, maxTokens, style), onToken);
         } catch (PolyragException e) {
-            throw new AnswerUnavailableException("the answer could not be written: " + e.getMessage(), sources, e);
+            throw new AnswerUnavailableException("the answer could not be written: " + OutboundException.shown(e),
+                    sources, e);
         }
     }
 }

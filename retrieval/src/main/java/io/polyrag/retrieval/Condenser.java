@@ -1,5 +1,6 @@
 package io.polyrag.retrieval;
 
+import io.polyrag.core.http.OutboundException;
 import io.polyrag.core.model.Ids;
 import io.polyrag.core.port.LlmClient;
 import java.util.List;
@@ -67,7 +68,7 @@ public final class Condenser {
             }
             return new Rewrite(q, "llm", null);
         } catch (RuntimeException e) {
-            return problem(fallback, "the language model could not condense the question (" + e.getMessage()
+            return problem(fallback, "the language model could not condense the question (" + OutboundException.shown(e)
                     + "): the offline rewrite was used");
         }
     }

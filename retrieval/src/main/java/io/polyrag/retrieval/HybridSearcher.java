@@ -1,6 +1,7 @@
 package io.polyrag.retrieval;
 
 import io.polyrag.core.InvalidInputException;
+import io.polyrag.core.http.OutboundException;
 import io.polyrag.core.model.ChunkView;
 import io.polyrag.core.model.DegradedLeg;
 import io.polyrag.core.model.FusionMethod;
@@ -422,8 +423,7 @@ public final class HybridSearcher implements AutoCloseable {
             out.addAll(expander.expand(query));
         } catch (RuntimeException e) {
             LOG.log(Level.WARNING, "query expansion " + expander.id() + " failed; searching the query alone", e);
-            warnings.add("query expansion " + expander.id() + " failed, the query was searched alone: "
-                    + e.getMessage());
+            warnings.add("query expansion " + expander.id() + " failed, searched alone: " + OutboundException.shown(e));
         }
         return out;
     }

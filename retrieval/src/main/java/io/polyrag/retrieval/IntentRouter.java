@@ -1,6 +1,7 @@
 package io.polyrag.retrieval;
 
 import io.polyrag.core.PolyragException;
+import io.polyrag.core.http.OutboundException;
 import io.polyrag.core.model.Ids;
 import io.polyrag.core.port.LlmClient;
 import java.util.List;
@@ -173,7 +174,7 @@ public final class IntentRouter {
             String text = r.text() == null ? "" : r.text().strip();
             failure = "its reply was not a routing decision (\"" + Ids.abbreviate(text, 80) + "\")";
         } catch (PolyragException e) {
-            failure = "it failed (" + e.getMessage() + ")";
+            failure = "it failed (" + OutboundException.shown(e) + ")";
         }
         Route fallback = offline(question);
         return new Route(fallback.intent(), fallback.collection(), fallback.reason() + "; decided offline: the "

@@ -1,5 +1,6 @@
 package io.polyrag.retrieval;
 
+import io.polyrag.core.http.OutboundException;
 import io.polyrag.core.model.SourceScore;
 import io.polyrag.core.port.Reranker;
 import java.lang.System.Logger.Level;
@@ -33,7 +34,7 @@ final class Reranking {
                     .toList());
         } catch (RuntimeException e) {
             LOG.log(Level.WARNING, "reranker " + reranker.id() + " failed; keeping the fused order", e);
-            warnings.add("reranker " + reranker.id() + " failed, fused order kept: " + e.getMessage());
+            warnings.add("reranker " + reranker.id() + " failed, fused order kept: " + OutboundException.shown(e));
             return candidates;
         }
         if (scores == null || scores.size() != candidates.size()) {

@@ -16,6 +16,10 @@ import java.net.http.HttpTimeoutException;
 import java.nio.channels.UnresolvedAddressException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeParseException;
 import java.util.Map;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
@@ -25,6 +29,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import javax.net.ssl.SSLException;
 
 /**
  * The one way polyrag calls out over HTTP — language models, rerankers, web sources: connect and request timeouts,
@@ -167,8 +172,8 @@ public final class Outbound {
                         + e.getMessage(), e);
             }
             if (r.statusCode() / 100 != 2) {
-                throw failure(r.statusCode(), errorMessage.apply(new String(bytes, 0, Math.min(bytes.length,
-                        MAX_ERROR_BODY), StandardCharsets.UTF_8)), retryAfter(r.headers()));
+                String err = new String(bytes, 0, Math.min(bytes.length, MAX_ERROR_BODY), StandardCharsets.UTF_8);
+                throw failure(r.statusCode(), errorMessage.apply(err), retryAfter(r.headers()), err);
             }
             if (bytes.length > MAX_BODY) {
                 // Not a model's answer (a wrong address, a faulty gateway): refused before it fills the heap.
@@ -195,7 +200,7 @@ public final class Outbound {
                 } catch (IOException e) {
                     err = "(the error body could not be read: " + e.getMessage() + ")";
                 }
-                throw failure(r.statusCode(), errorMessage.apply(err), retryAfter(r.headers()));
+                throw failure(r.statusCode(), errorMessage.apply(err), retryAfter(r.headers()), err);
             }
             // Each line must come within the request timeout of the one before (a stream may run longer in all).
             boolean[] read = {false};
@@ -244,7 +249,7 @@ public final class Outbound {
                         + e.getMessage(), e);
             }
             if (transientStatus(r.statusCode())) {
-                throw failure(r.statusCode(), uri.toString(), retryAfter(r.headers()));
+                throw failure(r.statusCode(), uri.toString(), retryAfter(r.headers()), "");
             }
             return new Response(r.statusCode(), r.headers(), body, truncated);
         });
@@ -305,6 +310,11 @@ public final class Outbound {
             }
             throw new OutboundException.Transient(target, 0, unresolved ? "host " + uri.getHost() + " does not "
                     + "resolve (check the URL's host)" : "connection refused at " + hostPort(uri), e);
+        } catch (SSLException e) {
+            call.fail(e);
+            // A certificate not trusted, a protocol refused: the same at every try, so not retried.
+            throw new OutboundException(target, 0, "TLS with " + hostPort(uri) + " failed (" + e.getMessage()
+                    + "): check the URL, or trust the server's certificate (the JVM's trust store)", e);
         } catch (IOException e) {
             call.fail(e);
             throw new OutboundException.Transient(target, 0, "connection failed (" + e.getClass().getSimpleName()
@@ -388,17 +398,31 @@ public final class Outbound {
         return status == 408 || status == 429 || status >= 500;
     }
 
-    private OutboundException failure(int status, String message, Duration retryAfter) {
-        return transientStatus(status) ? new OutboundException.Transient(target, status, message, null, retryAfter)
-                : new OutboundException(target, status, message, null);
+    /**
+     * A failure answered with {@code status}. A 429 for an account out of credit (OpenAI's insufficient_quota) is not
+     * transient: retried at every call, each waited out its back-off to fail the same.
+     */
+    private OutboundException failure(int status, String message, Duration retryAfter, String body) {
+        boolean noCredit = status == 429 && body.contains("insufficient_quota");
+        String said = retryAfter != null && retryAfter.compareTo(MAX_DELAY) > 0 ? message + " (it asks to retry after "
+                + retryAfter.toSeconds() + " s)" : message;
+        return transientStatus(status) && !noCredit ? new OutboundException.Transient(target, status, said, null,
+                retryAfter) : new OutboundException(target, status, said, null);
     }
 
-    private static Duration retryAfter(HttpHeaders headers) {
+    /** Retry-After in seconds or as an HTTP date (proxies and CDNs send the date on a 503). */
+    static Duration retryAfter(HttpHeaders headers) {
         return headers.firstValue("retry-after").map(v -> {
             try {
                 return Duration.ofSeconds(Long.parseLong(v.strip()));
             } catch (NumberFormatException e) {
-                return null;
+                try {
+                    Duration d = Duration.between(Instant.now(), ZonedDateTime.parse(v.strip(),
+                            DateTimeFormatter.RFC_1123_DATE_TIME).toInstant());
+                    return d.isNegative() ? Duration.ZERO : d;
+                } catch (DateTimeParseException notDate) {
+                    return null;
+                }
             }
         }).orElse(null);
     }
@@ -415,7 +439,10 @@ public final class Outbound {
                 if (attempt >= maxRetries) {
                     throw e;
                 }
-                pause(e.retryAfter() != null ? min(e.retryAfter(), MAX_DELAY) : backoff(attempt));
+                if (e.retryAfter() != null && e.retryAfter().compareTo(MAX_DELAY) > 0) {
+                    throw e; // asked to wait longer than a call waits: a try sooner would meet the same refusal
+                }
+                pause(e.retryAfter() != null ? e.retryAfter() : backoff(attempt));
             }
         }
     }
@@ -424,10 +451,6 @@ public final class Outbound {
     public static Duration backoff(int attempt) {
         long cap = Math.min(MAX_DELAY.toMillis(), BASE_DELAY.toMillis() << Math.min(attempt, 10));
         return Duration.ofMillis(cap / 2 + ThreadLocalRandom.current().nextLong(cap / 2 + 1));
-    }
-
-    private static Duration min(Duration a, Duration b) {
-        return a.compareTo(b) <= 0 ? a : b;
     }
 
     private void pause(Duration d) {

@@ -21,6 +21,24 @@ public class OutboundException extends PolyragException {
         this.status = status;
     }
 
+    /**
+     * What a tenant may be shown: who was called and how it failed, without the address (an operator's internal
+     * host) or the provider's own words (which may quote a masked key); the log keeps the whole message.
+     */
+    public String shown() {
+        return target + (status > 0 ? " answered HTTP " + status : " could not be reached");
+    }
+
+    /** {@code e}'s message as a tenant may see it: an outbound call's failure as {@link #shown()}, else as it is. */
+    public static String shown(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof OutboundException o) {
+                return o.shown();
+            }
+        }
+        return e.getMessage();
+    }
+
     /** What was called: a provider's name, or a host. */
     public String target() {
         return target;

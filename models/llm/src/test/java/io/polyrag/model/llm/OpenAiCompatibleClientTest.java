@@ -87,6 +87,36 @@ class OpenAiCompatibleClientTest {
         }
     }
 
+    /**
+     * A 429 for an account out of credit is not retried (each retry waited to fail the same); one asking to wait
+     * longer than a call waits fails at once, saying how long; a Retry-After given as a date is honoured.
+     */
+    @Test
+    void an_account_out_of_credit_or_a_long_wait_is_not_retried_and_a_dated_retry_after_is_read() throws IOException {
+        try (LoopbackServer s = new LoopbackServer(Reply.json(429, "{\"error\":{\"message\":\"You exceeded your "
+                + "current quota\",\"type\":\"insufficient_quota\",\"code\":\"insufficient_quota\"}}"))) {
+            assertThatThrownBy(() -> client(s, 3, Duration.ofSeconds(5)).complete(request(false)))
+                    .isInstanceOf(OutboundException.class).isNotInstanceOf(OutboundException.Transient.class)
+                    .hasMessageContaining("exceeded your current quota");
+            assertThat(s.received).hasSize(1);
+        }
+        try (LoopbackServer s = new LoopbackServer(Reply.json(429, "{\"error\":{\"message\":\"Slow down\"}}")
+                .with("Retry-After", "600"), Reply.json(200, OK))) {
+            assertThatThrownBy(() -> client(s, 3, Duration.ofSeconds(5)).complete(request(false)))
+                    .isInstanceOf(OutboundException.Transient.class).hasMessageContaining("retry after 600 s");
+            assertThat(s.received).hasSize(1);
+        }
+        String inThreeSeconds = java.time.format.DateTimeFormatter.RFC_1123_DATE_TIME.format(
+                java.time.ZonedDateTime.now(java.time.ZoneOffset.UTC).plusSeconds(3));
+        waits.clear();
+        try (LoopbackServer s = new LoopbackServer(Reply.json(503, "{\"error\":{\"message\":\"busy\"}}")
+                .with("Retry-After", inThreeSeconds), Reply.json(200, OK))) {
+            assertThat(client(s, 3, Duration.ofSeconds(5)).complete(request(false)).text()).isEqualTo("Paris [1].");
+            assertThat(waits).singleElement().satisfies(w -> assertThat(w).isBetween(Duration.ofSeconds(1),
+                    Duration.ofSeconds(3)));
+        }
+    }
+
     @Test
     void server_errors_are_retried_with_growing_jittered_backoff() throws IOException {
         try (LoopbackServer s = new LoopbackServer(Reply.json(500, "{\"error\":{\"message\":\"boom\"}}"),

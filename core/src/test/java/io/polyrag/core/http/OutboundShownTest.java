@@ -1,0 +1,29 @@
+package io.polyrag.core.http;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
+
+import java.net.ServerSocket;
+import java.net.URI;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** What a tenant is shown of a model call's failure: who failed and how, never the operator's address. */
+class OutboundShownTest {
+    @Test
+    void a_failure_shown_to_a_tenant_names_the_provider_not_its_address() throws Exception {
+        int port;
+        try (ServerSocket s = new ServerSocket(0)) {
+            port = s.getLocalPort();
+        }
+        Outbound rerank = new Outbound("rerank", Duration.ofSeconds(1), Duration.ofSeconds(1), 0, d -> { });
+        Throwable t = catchThrowable(() -> rerank.postJson(URI.create("http://127.0.0.1:" + port + "/rerank"),
+                Map.of(), "{}", body -> body));
+        assertThat(t).isInstanceOf(OutboundException.class).hasMessageContaining("127.0.0.1:" + port);
+        RuntimeException wrapped = new RuntimeException("scoring failed", t);
+        assertThat(OutboundException.shown(wrapped)).isEqualTo("rerank could not be reached")
+                .doesNotContain("127.0.0.1");
+        assertThat(OutboundException.shown(new IllegalStateException("plain"))).isEqualTo("plain");
+    }
+}
