@@ -59,19 +59,37 @@ public final class CrossEncoderReranker implements Reranker, AutoCloseable {
                         + ": put the cross-encoder's ONNX export (model.onnx) and its tokenizer.json there");
             }
         }
+        HuggingFaceTokenizer t = null;
+        OrtSession s = null;
         try {
             Offline.ensure();
-            this.tokenizer = HuggingFaceTokenizer.newInstance(vocab, Map.of("truncation", "true", "maxLength",
+            t = HuggingFaceTokenizer.newInstance(vocab, Map.of("truncation", "true", "maxLength",
                     String.valueOf(maxTokens), "padding", "false"));
             this.env = OrtEnvironment.getEnvironment();
             OrtSession.SessionOptions options = new OrtSession.SessionOptions();
             options.setIntraOpNumThreads(pairThreads > 1 ? 1 : Runtime.getRuntime().availableProcessors());
             options.setInterOpNumThreads(1);
-            this.session = env.createSession(model.toString(), options);
-            this.inputs = EncoderInputs.of(session, "the cross-encoder in " + dir);
-        } catch (IOException | OrtException e) {
+            s = env.createSession(model.toString(), options);
+            this.inputs = EncoderInputs.of(s, "the cross-encoder in " + dir);
+        } catch (IOException | OrtException | RuntimeException e) {
+            // What was made is freed: a model refused (its inputs) kept its native session and tokenizer for good.
+            if (s != null) {
+                try {
+                    s.close();
+                } catch (OrtException x) {
+                    e.addSuppressed(x);
+                }
+            }
+            if (t != null) {
+                t.close();
+            }
+            if (e instanceof RuntimeException r) {
+                throw r;
+            }
             throw new PolyragException("cannot load the cross-encoder in " + dir + ": " + e.getMessage(), e);
         }
+        this.tokenizer = t;
+        this.session = s;
         this.pool = pairThreads <= 1 ? null : ModelRuns.pool(pairThreads, "rerank");
     }
 

@@ -150,7 +150,23 @@ public final class OnnxEmbedder implements Embedder {
             throw new PolyragException("cannot load embedding model " + spec.name() + ": " + e.getMessage(), e);
         }
         this.pool = ModelRuns.pool(threads, "embed");
-        this.dimension = run("dimension probe").length;
+        int probed;
+        try {
+            probed = run("dimension probe").length;
+        } catch (RuntimeException e) {
+            // Freed here: the lazy loader tries again every 30 s, and each failed probe kept a whole model's native
+            // memory (when memory was what it lacked).
+            pool.shutdownNow();
+            try {
+                session.close();
+            } catch (OrtException x) {
+                e.addSuppressed(x);
+            }
+            tokenizer.close();
+            counter.close();
+            throw e;
+        }
+        this.dimension = probed;
     }
 
     /**

@@ -11,6 +11,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -127,6 +128,9 @@ final class OfflineExtractor implements EntityExtractor {
         List<Future<?>> tasks = new ArrayList<>();
         for (int p = 0; p < parts; p++) {
             int part = p;
+            if (pool.isShutdown()) {
+                throw new IllegalStateException("entity extraction stopped: the extractor was closed");
+            }
             tasks.add(pool.submit(() -> {
                 Tools tools = newTools();
                 for (int i = part; i < out.length; i += parts) {
@@ -142,14 +146,24 @@ final class OfflineExtractor implements EntityExtractor {
                 throw new IllegalStateException("interrupted while extracting entities", e);
             } catch (ExecutionException e) {
                 throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
+            } catch (CancellationException e) {
+                throw new IllegalStateException("entity extraction stopped: the extractor was closed", e);
             }
         }
         return List.of(out);
     }
 
+    /**
+     * Stops the pool; tasks it had not started are canceled, so a caller waiting on them fails at once (dropped
+     * uncanceled, they left an extraction still running at shutdown waiting for ever).
+     */
     @Override
     public void close() {
-        pool.shutdownNow();
+        for (Runnable r : pool.shutdownNow()) {
+            if (r instanceof Future<?> f) {
+                f.cancel(false);
+            }
+        }
     }
 
     record Tools(SentenceDetectorME sentences, TokenizerME tokens, POSTaggerME tagger,

@@ -212,4 +212,16 @@ class OfflineExtractorTest {
                         System.nanoTime() - 1)).getFirst();
         assertThat(late.timeStopped()).as("past the call's deadline: not started").isTrue();
     }
+
+    /** Closed (the server stopping), it refuses with a clear error rather than hanging a caller or a raw rejection. */
+    @Test
+    void a_closed_extractor_says_so() {
+        org.junit.jupiter.api.Assumptions.assumeTrue(Runtime.getRuntime().availableProcessors() > 1,
+                "one core: texts are extracted on the caller's thread, no pool to close");
+        OfflineExtractor closed = new OfflineExtractor();
+        closed.close();
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> closed.extract(List.of("Ada Ferrow kept the light.",
+                "Borealis makes the Kestrel-9."), Long.MAX_VALUE)).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("the extractor was closed");
+    }
 }
