@@ -176,11 +176,14 @@ public final class DocumentsParser implements Parser {
                     + "unpacked: extract the files and ingest them");
         }
         if (detected.startsWith("image/")) {
-            if (!ocr || !OCR_IMAGES.contains(detected)) {
-                throw new InvalidInputException(item.name() + ": an image (" + detected + ") needs OCR"
-                        + (ocr ? ", and this image type is not one Tesseract reads (png, jpeg, tiff, bmp, gif)"
-                                : ", which needs Tesseract: install Debian's tesseract-ocr package (or your "
-                                        + "platform's) and restart"));
+            // Said by type first: an SVG or a WebP was told to install Tesseract, which does not read them either.
+            if (!OCR_IMAGES.contains(detected)) {
+                throw new InvalidInputException(item.name() + ": an image (" + detected + ") is not indexed: only "
+                        + "images OCR reads (png, jpeg, tiff, bmp, gif) are");
+            }
+            if (!ocr) {
+                throw new InvalidInputException(item.name() + ": an image (" + detected + ") needs OCR, which needs "
+                        + "Tesseract: install Debian's tesseract-ocr package (or your platform's) and restart");
             }
             return tika(item, detected);
         }
@@ -286,7 +289,9 @@ public final class DocumentsParser implements Parser {
                 || type.equals("application/x-tex") || type.equals("application/x-latex")
                 || type.equals("application/x-subrip")
                 || type.equals("application/sql") || type.equals("application/javascript")
-                || type.equals("application/xml") || type.endsWith("+xml") && !type.contains("openxmlformats");
+                || type.equals("application/xml") || type.endsWith("+xml") && !type.contains("openxmlformats")
+                // An e-mail (.eml) or a mailbox is text by its bytes, and read as such, not refused as a binary.
+                || type.equals("message/rfc822") || type.equals("application/mbox");
     }
 
     /** The formats handed to Tika: documents only; any other binary is refused by content. */

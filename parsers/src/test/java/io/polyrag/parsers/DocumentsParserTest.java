@@ -408,6 +408,19 @@ class DocumentsParserTest {
         assertThat(scanned.location()).isEqualTo("page 3");
     }
 
+    /** An SVG is refused by its type (Tesseract would not read it either); an e-mail is text, and read. */
+    @Test
+    void an_svg_is_refused_by_its_type_and_an_email_is_read_as_text() {
+        assertThatThrownBy(() -> parse("logo.svg", ("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"10\" "
+                + "height=\"10\"><rect width=\"10\" height=\"10\"/></svg>").getBytes(StandardCharsets.UTF_8)))
+                .hasMessageContaining("is not indexed").hasMessageNotContaining("tesseract-ocr");
+        ParsedDocument mail = parse("note.eml", ("From: Ada Ferrow <ada@example.com>\r\nTo: keepers@example.com\r\n"
+                + "Subject: Lamp oil\r\nDate: Mon, 7 Dec 2026 10:00:00 +0000\r\nMessage-ID: <1@example.com>\r\n"
+                + "MIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8\r\n\r\nThe lamp oil arrives on Thursday"
+                + ".\r\n").getBytes(StandardCharsets.UTF_8));
+        assertThat(mail.text()).contains("The lamp oil arrives on Thursday");
+    }
+
     @Test
     void without_tesseract_an_image_is_refused_naming_the_package() {
         org.junit.jupiter.api.Assumptions.assumeFalse(parser.ocr(), "Tesseract is installed here");
