@@ -8,6 +8,10 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -72,9 +76,27 @@ public final class HttpReranker implements Reranker {
         // scores of several requests compare.
         int batch = format.equals("cohere") ? passages.size() : TEI_BATCH;
         int scored = 0;
-        for (int from = 0; from < passages.size(); from += batch) {
+        // Sent at once, not one after another: each waited its own timeout, and a search's rerank of 100 candidates
+        // took four of them (a TEI answering a batch in 8 s: 32 s, past the search's own time limit).
+        List<Future<JsonNode>> replies = new ArrayList<>();
+        try (ExecutorService sender = Executors.newVirtualThreadPerTaskExecutor()) {
+            for (int from = 0; from < passages.size(); from += batch) {
+                List<String> part = passages.subList(from, Math.min(passages.size(), from + batch));
+                replies.add(sender.submit(() -> request(query, part)));
+            }
+        }
+        for (int b = 0; b < replies.size(); b++) {
+            int from = b * batch;
             List<String> part = passages.subList(from, Math.min(passages.size(), from + batch));
-            JsonNode r = request(query, part);
+            JsonNode r;
+            try {
+                r = replies.get(b).get();
+            } catch (ExecutionException e) {
+                throw e.getCause() instanceof RuntimeException x ? x : new IllegalStateException(e.getCause());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new OutboundException("rerank", 0, "interrupted", e);
+            }
             for (JsonNode item : format.equals("cohere") ? r.path("results") : r) {
                 int i = item.path("index").asInt(-1);
                 if (i >= 0 && i < part.size()) {
