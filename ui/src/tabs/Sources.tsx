@@ -89,6 +89,7 @@ function SyncSources({ runs, dispatch }: { runs: State['runs']; dispatch: (a: Ac
   const [busy, setBusy] = useState('');
   const [editing, setEditing] = useState('');
   const [confirming, setConfirming] = useState('');
+  const [confirmingSync, setConfirmingSync] = useState('');
   const [withDocuments, setWithDocuments] = useState(false);
   const now = useNow(true, 30_000);
   const settled = runs.filter((r) => isTerminal(r.job?.status)).length;
@@ -148,14 +149,18 @@ function SyncSources({ runs, dispatch }: { runs: State['runs']; dispatch: (a: Ac
                 return (
                   <SourceRows key={id} source={s} now={now} busy={busy === id}
                     editing={editing === id} confirming={confirming === id} withDocuments={withDocuments}
+                    confirmingSync={confirmingSync === id}
+                    onConfirmSync={() => setConfirmingSync(confirmingSync === id ? '' : id)}
                     onPause={() => void act(id, () => ok(api.POST(s.enabled ? '/v1/sync/sources/{id}/disable'
                       : '/v1/sync/sources/{id}/enable', path(id))), (job) => s.enabled ? `Paused ${id}.`
                       : `Resumed ${id}${started(job)}.`)}
                     onSync={() => void act(id, () => ok(api.POST('/v1/sync/sources/{id}/sync-now', path(id))),
                       (job) => `Syncing ${id} now${started(job)}.`)}
                     onSyncDeleting={() => void act(id, () => ok(api.POST('/v1/sync/sources/{id}/sync-now', {
-                      params: { path: { id }, query: { max_delete_percent: 100 } } })),
-                    (job) => `Syncing ${id} now, deleting what it no longer lists${started(job)}.`)}
+                      params: { path: { id }, query: { max_delete_percent: 100 } } })).then((r) => {
+                      setConfirmingSync('');
+                      return r;
+                    }), (job) => `Syncing ${id} now, deleting what it no longer lists${started(job)}.`)}
                     onEdit={() => { setEditing(editing === id ? '' : id); setConfirming(''); }}
                     onSave={async (draft) => {
                       if (await act(id, () => ok(api.PUT('/v1/sync/sources/{id}', { ...path(id),
@@ -180,10 +185,10 @@ function SyncSources({ runs, dispatch }: { runs: State['runs']; dispatch: (a: Ac
   );
 }
 
-function SourceRows({ source: s, now, busy, editing, confirming, withDocuments, onPause, onSync, onSyncDeleting,
-  onEdit, onSave, onConfirm, onWithDocuments, onDelete }: { source: SyncSource; now: number; busy: boolean;
-  editing: boolean; confirming: boolean; withDocuments: boolean; onPause: () => void; onSync: () => void;
-  onSyncDeleting: () => void; onEdit: () => void;
+function SourceRows({ source: s, now, busy, editing, confirming, withDocuments, confirmingSync, onConfirmSync,
+  onPause, onSync, onSyncDeleting, onEdit, onSave, onConfirm, onWithDocuments, onDelete }: { source: SyncSource;
+  now: number; busy: boolean; editing: boolean; confirming: boolean; withDocuments: boolean; confirmingSync: boolean;
+  onConfirmSync: () => void; onPause: () => void; onSync: () => void; onSyncDeleting: () => void; onEdit: () => void;
   onSave: (d: EditDraft) => Promise<void>; onConfirm: () => void; onWithDocuments: (on: boolean) => void;
   onDelete: () => void }) {
   const id = s.source_id ?? '';
@@ -200,8 +205,9 @@ function SourceRows({ source: s, now, busy, editing, confirming, withDocuments, 
           {ago(s.last_scan_at, now)}</time> : <span className="muted">never</span>}
           {s.last_error ? <div className="error">{s.last_error}</div> : null}
           {s.enabled && s.last_error?.includes('max_delete_percent=100') ? (
-            <button type="button" className="danger" disabled={busy} onClick={onSyncDeleting}
-              aria-label={`Sync ${id}, deleting what it no longer lists`}>Sync, deleting them</button>
+            <button type="button" className="danger" disabled={busy} onClick={onConfirmSync}
+              aria-expanded={confirmingSync} aria-label={`Sync ${id}, deleting what it no longer lists…`}>
+              Sync, deleting them…</button>
           ) : null}</td>
         <td>{s.items}</td>
         <td><div className="row-actions">
@@ -216,6 +222,17 @@ function SourceRows({ source: s, now, busy, editing, confirming, withDocuments, 
       </tr>
       {editing ? <tr className="detail"><td colSpan={8}><SourceEdit source={s} busy={busy} onSave={onSave}
         onCancel={onEdit} /></td></tr> : null}
+      {confirmingSync ? (
+        <tr className="detail"><td colSpan={8}>
+          <div className="confirm" role="group" aria-label={`Sync ${id}, deleting`}>
+            <span>Sync {id} and delete, from every store, the documents of the items it no longer lists (its last
+              error above says how many)?</span>
+            <button type="button" className="danger" disabled={busy} onClick={onSyncDeleting}>
+              Sync and delete them</button>
+            <button type="button" onClick={onConfirmSync}>Keep them</button>
+          </div>
+        </td></tr>
+      ) : null}
       {confirming ? (
         <tr className="detail"><td colSpan={8}>
           <div className="confirm" role="group" aria-label={`Delete ${id}`}>

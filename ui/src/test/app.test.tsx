@@ -780,7 +780,12 @@ describe('sync sources', () => {
       + 'they are gone for good, sync once allowing it (sync-now with max_delete_percent=100), or delete the source';
     const user = userEvent.setup();
     render(<App />);
-    await user.click(await screen.findByRole('button', { name: 'Sync handbook, deleting what it no longer lists' }));
+    await user.click(await screen.findByRole('button', { name: 'Sync handbook, deleting what it no longer lists…' }));
+    expect(requests.filter((r) => r.method === 'POST')).toHaveLength(0); // asked first
+    await user.click(screen.getByRole('button', { name: 'Keep them' }));
+    expect(screen.queryByRole('group', { name: 'Sync handbook, deleting' })).toBeNull();
+    await user.click(screen.getByRole('button', { name: 'Sync handbook, deleting what it no longer lists…' }));
+    await user.click(screen.getByRole('button', { name: 'Sync and delete them' }));
     await waitFor(() => expect(screen.getByRole('status').textContent).toBe(
       'Syncing handbook now, deleting what it no longer lists: a sync started, see Processing.'));
     expect(requests.filter((r) => r.method === 'POST').map((r) => r.url + r.search))

@@ -412,6 +412,8 @@ final class JobRunner implements AutoCloseable {
             this.attempt = attempt;
             this.latest = start;
             this.tenant = tenant == null ? "" : tenant;
+            // The stored mark, not this run's first report: a resumed sync finding all unchanged counts from 0 again.
+            this.firstProcessed = start == null ? -1 : start.processed();
         }
 
         /** The claim lapsed (another worker runs the job now): stop at the next item. */
@@ -431,8 +433,7 @@ final class JobRunner implements AutoCloseable {
             // Past the run's first counts: a resumed upload's carry its earlier runs' work.
             int work = p.added() + p.updated() + p.failed();
             firstWork = firstWork < 0 ? work : firstWork;
-            // Or items walked past the earlier runs' high-water mark: a sync finding 50,000 files unchanged (their
-            // times moved by a restore) never added anything, and held the worker for the whole scan.
+            // Or items walked past the stored mark: a sync of 50,000 unchanged files held the worker for all of it.
             firstProcessed = firstProcessed < 0 ? p.processed() : firstProcessed;
             progressed |= work > firstWork || p.processed() > firstProcessed;
             long now = System.nanoTime();

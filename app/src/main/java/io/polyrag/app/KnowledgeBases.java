@@ -102,7 +102,6 @@ public final class KnowledgeBases {
      */
     public String tune(String name) {
         KnowledgeBase kb = existing(name);
-        String payload = fusion.payload(kb);
         // The check and the submit as one step in this process: two requests at once both found none running and
         // both queued a tuning that overwrote the other's. (Replicas may still race; the later result wins.)
         synchronized (TUNING.computeIfAbsent(kb.storageName(), k -> new Object())) {
@@ -111,7 +110,9 @@ public final class KnowledgeBases {
                 throw new ConflictException("a tuning of knowledge base '" + kb.name() + "' is queued or running (job "
                         + running.get() + "): wait for it (GET /v1/jobs/" + running.get() + ")", true);
             }
-            return engine.submit(tenant, KbFusion.KIND, payload);
+            // Its searches charged to the quota here, after that refusal: a client polling the route while a tuning
+            // ran was charged a tuning's searches at every refused call.
+            return engine.submit(tenant, KbFusion.KIND, fusion.payload(kb));
         }
     }
 

@@ -62,9 +62,14 @@ final class SourceWatcher implements AutoCloseable {
     /** Each watched source's root and globs: folders every path below which it excludes are not watched. */
     private final Map<String, Map.Entry<Path, Globs>> watched = new ConcurrentHashMap<>();
     private WatchService service;
-    /** Walks of folder trees to watch, one at a time, off the callers' and the scheduler's threads. */
-    private final ExecutorService walks = Executors.newSingleThreadExecutor(Thread.ofPlatform().daemon()
-            .name("polyrag-watch-walks").factory());
+    /**
+     * Walks of folder trees to watch, off the callers' and the scheduler's threads, each on a thread of its own (one
+     * walk stuck on a hung mount held every other source's behind it).
+     */
+    private final ExecutorService walks = Executors.newCachedThreadPool(Thread.ofPlatform().daemon()
+            .name("polyrag-watch-walk-", 0).factory());
+    /** Lost roots being looked at on a walk thread: one look at a time each (a hung mount holds its look). */
+    private final Set<String> looking = ConcurrentHashMap.newKeySet();
     private volatile boolean running;
     private Thread thread;
 
@@ -306,14 +311,21 @@ final class SourceWatcher implements AutoCloseable {
             Map.Entry<Path, Globs> source = watched.get(key);
             if (source == null) {
                 lostRoots.remove(key);
-            } else if (Files.isDirectory(source.getKey())) {
-                lostRoots.remove(key);
+            } else if (looking.add(key)) {
+                // Looked at off the scheduler's thread: a lost root is often a hung mount, and a stat of one blocks.
                 walk(() -> {
-                    Path root = real(source.getKey());
-                    Map.Entry<Path, Globs> resolved = Map.entry(root, source.getValue());
-                    if (watched.computeIfPresent(key, (k, v) -> v == source ? resolved : v) == resolved) {
-                        register(key, root);
-                        dirty.put(key, System.currentTimeMillis());
+                    try {
+                        if (!Files.isDirectory(source.getKey()) || !lostRoots.remove(key)) {
+                            return;
+                        }
+                        Path root = real(source.getKey());
+                        Map.Entry<Path, Globs> resolved = Map.entry(root, source.getValue());
+                        if (watched.computeIfPresent(key, (k, v) -> v == source ? resolved : v) == resolved) {
+                            register(key, root);
+                            dirty.put(key, System.currentTimeMillis());
+                        }
+                    } finally {
+                        looking.remove(key);
                     }
                 });
             }

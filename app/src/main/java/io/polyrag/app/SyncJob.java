@@ -137,7 +137,7 @@ final class SyncJob implements JobHandler {
                 source.knowledgeBase())), Boolean.TRUE.equals(config.get("skip_graph")), connectors.confinement(tenant),
                 context);
         scan.earlier = earlier;
-        // Indexed under other settings (chunks, model, parser, skip_graph): every item read again, the pipeline judges.
+        // Indexed under other settings (chunks, model, parser, skip_graph): every item read; the pipeline judges.
         String settings = scan.facets.ingest().settingsSignature(scan.skipGraph);
         String indexedWith = sources.sourceIndexedWith(p.tenant(), p.source());
         scan.reread = !indexedWith.isEmpty() && !indexedWith.equals(settings);
@@ -169,7 +169,7 @@ final class SyncJob implements JobHandler {
             throw new Yielded();
         }
         deleteMissing(scan, listing, number, gone);
-        if (listing.complete() && !scan.stopped() && scan.errors.isEmpty() && !settings.equals(indexedWith)) {
+        if (listing.complete() && !scan.stopped() && !settings.equals(indexedWith)) { // whatever items failed
             sources.sourceIndexedWith(p.tenant(), p.source(), settings);
         }
         sources.sourceScanned(p.tenant(), p.source(), Instant.now(), scan.errors.isEmpty() ? null

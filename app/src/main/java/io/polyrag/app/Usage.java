@@ -152,9 +152,10 @@ public final class Usage {
     }
 
     /**
-     * Counts {@code n} searches at once (an evaluation's or a tuning's of {@code n} judged queries), refused whole,
-     * counting none, when they do not fit in what is left of the tenant's searches this minute: an evaluation made
-     * thousands of searches in seconds past a quota of 60 a minute.
+     * Counts {@code n} searches at once (an evaluation's or a tuning's of {@code n} judged queries), at most the
+     * tenant's whole minute, refused whole, counting none, when they do not fit in what is left of it: an evaluation
+     * made thousands of searches in seconds past a quota of 60 a minute. More than a minute's worth takes a whole
+     * fresh minute (refused for good, a tenant with fewer searches a minute than judged queries could never tune).
      *
      * @param what what makes them, to say in the refusal ("an evaluation")
      */
@@ -164,6 +165,7 @@ public final class Usage {
             Instant now = clock.instant();
             long minute = now.getEpochSecond() / 60;
             Window w = searches.computeIfAbsent(tenant, t -> new Window());
+            long charge = Math.min(n, limit);
             long left;
             synchronized (w) {
                 if (w.minute != minute) {
@@ -171,17 +173,16 @@ public final class Usage {
                     w.count.set(0);
                 }
                 left = Math.max(0, limit - w.count.get());
-                if (n <= left) {
-                    w.count.addAndGet(n);
+                if (charge <= left) {
+                    w.count.addAndGet(charge);
                 }
             }
-            if (n > left) {
+            if (charge > left) {
                 long reset = 60 - now.getEpochSecond() % 60;
-                throw new QuotaExceededException("searches_per_minute", n > limit ? 0 : reset, String.format(
-                        Locale.ROOT, "quota searches_per_minute: %s searches once for each of its %,d judged queries, "
-                        + "and this tenant has %,d of its %,d searches a minute left: %s", what, n, left, limit,
-                        n > limit ? "judge fewer queries, or ask the operator to raise the quota" : "retry in " + reset
-                                + " s (it resets each minute), or ask the operator to raise it"));
+                throw new QuotaExceededException("searches_per_minute", reset, String.format(Locale.ROOT, "quota "
+                        + "searches_per_minute: %s searches once for each of its %,d judged queries (counted as at "
+                        + "most the minute's %,d), and this tenant has %,d left this minute: retry in %d s (it resets "
+                        + "each minute), or ask the operator to raise it", what, n, limit, left, reset));
             }
         }
         if (meter != null) {

@@ -29,7 +29,8 @@ import tools.jackson.databind.JsonNode;
         + "API: /health, /ready, /v1/configuration, POST /v1/sample-check (a text indexed, found, deleted, checked "
         + "gone) and an answer (POST /v1/query). Retries while the server starts (--wait).",
     "Opens no data directory: run it against any deployment, a container, a cluster's service.",
-    "Exit code 0 when every step passed, 1 naming the step that failed, 3 when the server never answered."})
+    "Exit code 0 when every step passed, 1 naming the step that failed, 3 when the server never answered health "
+        + "(nothing, or a proxy's error, for the whole wait)."})
 final class SmokeCommand implements Callable<Integer> {
     @Spec
     CommandLine.Model.CommandSpec spec;
@@ -51,6 +52,9 @@ final class SmokeCommand implements Callable<Integer> {
     /** One step: its name, whether it passed, how long it took and what it found. */
     record Step(String name, boolean ok, long tookMs, String detail) {
     }
+
+    /** Whether polyrag itself refused a step (a 4xx problem): bad usage, not a server to wait for. */
+    private boolean refused;
 
     /**
      * Made when the command runs, not when picocli builds the command line: an HttpClient starts the JDK's platform
@@ -131,8 +135,7 @@ final class SmokeCommand implements Callable<Integer> {
             return Main.OK;
         }
         spec.commandLine().getErr().println("smoke: step '" + failed.name() + "' failed: " + failed.detail());
-        return failed.name().equals("health") && failed.detail().startsWith("no answer") ? Main.UNAVAILABLE
-                : Main.PARTIAL;
+        return failed.name().equals("health") && !refused ? Main.UNAVAILABLE : Main.PARTIAL;
     }
 
     private interface Check {
@@ -162,8 +165,11 @@ final class SmokeCommand implements Callable<Integer> {
                     return new Step(name, true, (System.nanoTime() - t0) / 1_000_000, summary(r.body()));
                 }
                 last = "HTTP " + r.statusCode() + ": " + summary(r.body());
-                if (r.statusCode() >= 400 && r.statusCode() < 500 && r.statusCode() != 408 && r.statusCode() != 429) {
-                    // The server answered, and will answer the same however long we wait (a wrong path, a key).
+                if (r.statusCode() >= 400 && r.statusCode() < 500 && r.statusCode() != 408 && r.statusCode() != 429
+                        && r.headers().firstValue("Content-Type").orElse("").startsWith("application/problem+json")) {
+                    // polyrag answered, and will answer the same however long we wait (a wrong path, a key). A
+                    // proxy's 404 before its route is set up is waited out (a Kubernetes ingress syncing).
+                    refused = true;
                     return new Step(name, false, (System.nanoTime() - t0) / 1_000_000, last);
                 }
             } catch (IOException e) {

@@ -260,7 +260,10 @@ public final class DocumentsParser implements Parser {
     private static boolean dockerfile(String name) {
         String base = name.substring(Math.max(name.lastIndexOf('/'), name.lastIndexOf('\\')) + 1)
                 .toLowerCase(Locale.ROOT);
-        return base.equals("dockerfile") || base.startsWith("dockerfile.") || base.equals("containerfile");
+        // dockerfile.dev is one; dockerfile.md (a page about them) and a crawled page saved as dockerfile.html not.
+        String rest = base.startsWith("dockerfile.") ? base.substring("dockerfile.".length()) : null;
+        return base.equals("dockerfile") || base.equals("containerfile") || rest != null && !CODE.containsKey(rest)
+                && !DOCUMENTS.contains(rest) && !TextFormatsParser.knows(null, rest);
     }
 
     private boolean plainText(SourceItem item, String ext) {
@@ -289,14 +292,14 @@ public final class DocumentsParser implements Parser {
                 || type.equals("application/x-tex") || type.equals("application/x-latex")
                 || type.equals("application/x-subrip")
                 || type.equals("application/sql") || type.equals("application/javascript")
-                || type.equals("application/xml") || type.endsWith("+xml") && !type.contains("openxmlformats")
-                // An e-mail (.eml) or a mailbox is text by its bytes, and read as such, not refused as a binary.
-                || type.equals("message/rfc822") || type.equals("application/mbox");
+                || type.equals("application/xml") || type.endsWith("+xml") && !type.contains("openxmlformats");
     }
 
     /** The formats handed to Tika: documents only; any other binary is refused by content. */
     private static boolean isDocument(String type) {
-        return type.equals("application/pdf") || type.startsWith("application/vnd.openxmlformats-officedocument.")
+        // An e-mail (.eml) or a mailbox: Tika decodes its parts (base64, quoted-printable, encoded headers).
+        return type.equals("message/rfc822") || type.equals("application/mbox")
+                || type.equals("application/pdf") || type.startsWith("application/vnd.openxmlformats-officedocument.")
                 || type.startsWith("application/vnd.ms-excel") || type.startsWith("application/vnd.ms-powerpoint")
                 || type.equals("application/msword") || type.startsWith("application/vnd.oasis.opendocument.")
                 || type.equals("application/rtf") || type.equals("text/rtf") || type.equals("application/epub+zip")

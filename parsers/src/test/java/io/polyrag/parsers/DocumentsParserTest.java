@@ -391,6 +391,11 @@ class DocumentsParserTest {
                     .getBytes(StandardCharsets.UTF_8), null));
             assertThat(d.blocks()).as(name).allSatisfy(b -> assertThat(b.kind()).isEqualTo(ChunkKind.CODE));
         }
+        // A page about Dockerfiles is a page: its headings kept.
+        ParsedDocument page = parser.parse(new SourceItem("file:///docs/dockerfile.md", "dockerfile.md", ("# Writing "
+                + "a Dockerfile\n\nStart from a small base image.\n").getBytes(StandardCharsets.UTF_8), null));
+        assertThat(page.blocks()).anySatisfy(b -> assertThat(b.headingPath()).contains("Writing a Dockerfile"))
+                .noneSatisfy(b -> assertThat(b.kind()).isEqualTo(ChunkKind.CODE));
     }
 
     @Test
@@ -416,9 +421,10 @@ class DocumentsParserTest {
                 .hasMessageContaining("is not indexed").hasMessageNotContaining("tesseract-ocr");
         ParsedDocument mail = parse("note.eml", ("From: Ada Ferrow <ada@example.com>\r\nTo: keepers@example.com\r\n"
                 + "Subject: Lamp oil\r\nDate: Mon, 7 Dec 2026 10:00:00 +0000\r\nMessage-ID: <1@example.com>\r\n"
-                + "MIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8\r\n\r\nThe lamp oil arrives on Thursday"
-                + ".\r\n").getBytes(StandardCharsets.UTF_8));
-        assertThat(mail.text()).contains("The lamp oil arrives on Thursday");
+                + "MIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: "
+                + "quoted-printable\r\n\r\nThe lamp oil arrives on Thursday at the caf=C3=A9.\r\n")
+                .getBytes(StandardCharsets.UTF_8));
+        assertThat(mail.text()).contains("The lamp oil arrives on Thursday at the café").doesNotContain("=C3=A9");
     }
 
     @Test

@@ -265,6 +265,9 @@ public final class AnswerService {
         try {
             return llm.stream(AnswerPrompt.build(question, sources, maxTokens, style), onToken);
         } catch (PolyragException e) {
+            // Whole in the log: the problem a tenant gets leaves an operator's address out.
+            System.getLogger(AnswerService.class.getName()).log(System.Logger.Level.WARNING, "the answer could not "
+                    + "be written", e);
             throw new AnswerUnavailableException("the answer could not be written: " + OutboundException.shown(e),
                     sources, e);
         }

@@ -68,6 +68,7 @@ public final class Condenser {
             }
             return new Rewrite(q, "llm", null);
         } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, "condensing the question failed", e);
             return problem(fallback, "the language model could not condense the question (" + OutboundException.shown(e)
                     + "): the offline rewrite was used");
         }

@@ -174,6 +174,7 @@ public final class IntentRouter {
             String text = r.text() == null ? "" : r.text().strip();
             failure = "its reply was not a routing decision (\"" + Ids.abbreviate(text, 80) + "\")";
         } catch (PolyragException e) {
+            System.getLogger(IntentRouter.class.getName()).log(System.Logger.Level.WARNING, "routing failed", e);
             failure = "it failed (" + OutboundException.shown(e) + ")";
         }
         Route fallback = offline(question);

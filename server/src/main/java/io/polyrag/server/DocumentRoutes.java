@@ -148,7 +148,11 @@ final class DocumentRoutes {
     }
 
     private void content(Context ctx) throws IOException {
-        var blob = tenant(ctx).documents().content(ctx.pathParam("id"));
+        // Opened at the range's first byte where the header names it (bytes=a- or a-b): an object store then sends
+        // that range alone, in one request (opened whole and read past, a viewer's reads near the end of a large PDF
+        // pulled the file before them each time).
+        long start = ctx.header("If-Range") == null ? explicitStart(ctx.header("Range")) : 0;
+        var blob = tenant(ctx).documents().content(ctx.pathParam("id"), start);
         long size = blob.size();
         // One byte range, as a download resumes and a PDF viewer reads pages: bytes=a-b, a- or -n. Several ranges,
         // or a conditional range (If-Range, which has no validator to match here), get the whole.
@@ -169,10 +173,8 @@ final class DocumentRoutes {
         boolean head = ctx.method() == HandlerType.HEAD;
         if (head) {
             in.close();
-        } else if (from > 0) {
-            // Asked again from the range's start: an object store sends that range alone (read past, a viewer's
-            // read near the end of a large PDF pulled the whole file before it from the bucket).
-            in.close();
+        } else if (from != start) {
+            in.close(); // a suffix range (bytes=-n), known once the size is
             in = tenant(ctx).documents().content(ctx.pathParam("id"), from).content();
         }
         ctx.status(range == null ? 200 : 206).contentType(blob.mediaType())
@@ -203,6 +205,20 @@ final class DocumentRoutes {
      * The single byte range a Range header asks for, clipped to the content: {@code [first, last]}; an empty array
      * when it is unsatisfiable (416); null when there is none to honour (absent, several, or not bytes).
      */
+    /** The first byte a single range names outright (bytes=a- or bytes=a-b), or 0. */
+    static long explicitStart(String header) {
+        if (header == null || !header.startsWith("bytes=") || header.indexOf(',') >= 0) {
+            return 0;
+        }
+        String spec = header.substring(6).strip();
+        int dash = spec.indexOf('-');
+        try {
+            return dash > 0 ? Math.max(0, Long.parseLong(spec.substring(0, dash).strip())) : 0;
+        } catch (NumberFormatException e) {
+            return 0;
+        }
+    }
+
     static long[] range(String header, long size) {
         if (header == null || !header.startsWith("bytes=") || header.indexOf(',') >= 0) {
             return null;

@@ -51,8 +51,11 @@ final class LocalOnly {
         // A read sent by another site's page without CORS (an image, a script tag, a link followed) carries no Origin,
         // but the browser says where it came from: it could not read the answer, but it made this server evaluate a
         // knowledge base or compare every store. The web UI's own pages (another site's link to them) stay open.
+        // The page is named by its Origin, else by its Referer (an image tag sends no Origin): a page the operator
+        // listed, or one of this machine (localhost:3000 calling 127.0.0.1:8080), is admitted as before.
+        String page = origin != null ? origin : pageOf(ctx.header("Referer"));
         if ("cross-site".equalsIgnoreCase(ctx.header("Sec-Fetch-Site")) && ctx.path().startsWith("/v1/")
-                && (origin == null || !allowedOrigins.contains(origin))) {
+                && (page == null || !allowedOrigins.contains(page) && !loopback(hostName(authority(page))))) {
             throw new HttpResponseException(403, "this server is in local mode (no API key) and answers no request "
                     + "a page of another site sent (Sec-Fetch-Site: cross-site): list its origin in "
                     + "POLYRAG_HTTP_CORS_ORIGINS (it must send it), or create an API key");
@@ -63,6 +66,17 @@ final class LocalOnly {
                     + (any ? "request" : "writes") + " from pages of another site (Origin '" + shorten(origin) + "'"
                     + (any ? "; POLYRAG_HTTP_CORS_ORIGINS=* admits none in local mode" : "") + "): list the origin in "
                     + "POLYRAG_HTTP_CORS_ORIGINS, or create an API key");
+        }
+    }
+
+    /** The origin ({@code scheme://host:port}) of a Referer, or null. */
+    private static String pageOf(String referer) {
+        try {
+            URI u = referer == null ? null : URI.create(referer.strip());
+            return u == null || u.getScheme() == null || u.getRawAuthority() == null ? null
+                    : u.getScheme() + "://" + u.getRawAuthority();
+        } catch (IllegalArgumentException e) {
+            return null;
         }
     }
 

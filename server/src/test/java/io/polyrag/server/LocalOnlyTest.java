@@ -125,6 +125,10 @@ class LocalOnlyTest {
             assertThat(read.statusCode()).as(fetchSite + ": " + read.body())
                     .isEqualTo(fetchSite.equals("cross-site") ? 403 : 200);
         }
+        // A page of this machine on another port (a development server), named by its Referer: admitted.
+        assertThat(http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port()
+                + "/v1/admin/check")).header("Sec-Fetch-Site", "cross-site").header("Referer",
+                "http://localhost:3000/app").build(), HttpResponse.BodyHandlers.ofString()).statusCode()).isEqualTo(200);
     }
 
     /**

@@ -313,16 +313,18 @@ class TenantIsolationTest {
                     + "[{\"role\": \"user\", \"content\": \"radium\"}]}").statusCode()).isEqualTo(429);
             assertThat(get(a, "/v1/search?q=radium").statusCode()).as("A has no quota").isEqualTo(200);
             assertThat(json(get(b, "/v1/usage")).get("quotas").get("searches_per_minute").asInt()).isEqualTo(1);
-            // An evaluation searches once for each judged query: two do not fit in a quota of one a minute.
+            // An evaluation searches once for each judged query (at most a whole minute's worth): none is left of
+            // this minute's one.
             String bDoc = json(get(b, "/v1/documents?kb=lab")).get("documents").get(0).get("id").asString();
             assertThat(post(b, "/v1/knowledge-bases/lab/judgments", "{\"judgments\": [{\"query_id\": \"q1\", "
                     + "\"query\": \"radium\", \"relevant\": {\"" + bDoc + "\": 1}}, {\"query_id\": \"q2\", \"query\": "
                     + "\"curie\", \"relevant\": {\"" + bDoc + "\": 1}}]}").statusCode()).isEqualTo(200);
             try {
                 HttpResponse<String> evaluation = get(b, "/v1/knowledge-bases/lab/evaluation");
-                assertThat(evaluation.statusCode()).as(evaluation.body()).isEqualTo(413);
+                assertThat(evaluation.statusCode()).as(evaluation.body()).isEqualTo(429);
                 assertThat(evaluation.body()).contains("searches_per_minute").contains("2 judged queries")
-                        .contains("judge fewer queries");
+                        .contains("retry in");
+                assertThat(evaluation.headers().firstValue("Retry-After")).isPresent();
             } finally {
                 delete(b, "/v1/knowledge-bases/lab/judgments");
             }

@@ -15,6 +15,8 @@ import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
 import java.nio.channels.UnresolvedAddressException;
 import java.nio.charset.StandardCharsets;
+import java.security.cert.CertPathValidatorException;
+import java.security.cert.CertificateException;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZonedDateTime;
@@ -30,6 +32,7 @@ import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import javax.net.ssl.SSLException;
+import javax.net.ssl.SSLPeerUnverifiedException;
 
 /**
  * The one way polyrag calls out over HTTP — language models, rerankers, web sources: connect and request timeouts,
@@ -310,13 +313,13 @@ public final class Outbound {
             }
             throw new OutboundException.Transient(target, 0, unresolved ? "host " + uri.getHost() + " does not "
                     + "resolve (check the URL's host)" : "connection refused at " + hostPort(uri), e);
-        } catch (SSLException e) {
-            call.fail(e);
-            // A certificate not trusted, a protocol refused: the same at every try, so not retried.
-            throw new OutboundException(target, 0, "TLS with " + hostPort(uri) + " failed (" + e.getMessage()
-                    + "): check the URL, or trust the server's certificate (the JVM's trust store)", e);
         } catch (IOException e) {
             call.fail(e);
+            if (e instanceof SSLException && certificate(e)) {
+                // A certificate not trusted: the same at every try, so not retried (a handshake cut off is).
+                throw new OutboundException(target, 0, "TLS with " + hostPort(uri) + " failed (" + e.getMessage()
+                        + "): check the URL, or trust the server's certificate (the JVM's trust store)", e);
+            }
             throw new OutboundException.Transient(target, 0, "connection failed (" + e.getClass().getSimpleName()
                     + ": " + e.getMessage() + ")", e);
         } catch (InterruptedException e) {
@@ -391,6 +394,17 @@ public final class Outbound {
         public synchronized void close() {
             alarm.cancel(false);
         }
+    }
+
+    /** Whether a TLS failure is the server's certificate (untrusted, expired, for another name): not passing. */
+    private static boolean certificate(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof CertificateException || t instanceof CertPathValidatorException
+                    || t instanceof SSLPeerUnverifiedException || String.valueOf(t.getMessage()).contains("PKIX")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** 408, 429 and 5xx: worth trying again later. */

@@ -22,11 +22,19 @@ public class OutboundException extends PolyragException {
     }
 
     /**
-     * What a tenant may be shown: who was called and how it failed, without the address (an operator's internal
-     * host) or the provider's own words (which may quote a masked key); the log keeps the whole message.
+     * What a tenant may be shown: who was called and how it failed, without the address of an operator's internal
+     * host (a connection refused, a body cut off); a provider's answer to a request it refused is shown whole.
      */
     public String shown() {
-        return target + (status > 0 ? " answered HTTP " + status : " could not be reached");
+        String full = getMessage();
+        // A provider's own refusal says what to fix (a key, a model's name), a reply it could not use what was wrong
+        // with it; neither names a host of the operator's (what does is summed up).
+        if ((status >= 400 || status == 200) && !full.contains("://")) {
+            return full;
+        }
+        return target + (status == 200 ? " gave a reply that could not be used" : status > 0 ? " answered HTTP "
+                + status : full.contains("timed out") || full.contains("stalled") ? " timed out"
+                : " could not be reached");
     }
 
     /** {@code e}'s message as a tenant may see it: an outbound call's failure as {@link #shown()}, else as it is. */

@@ -26,7 +26,8 @@ public interface BlobStore extends AutoCloseable {
      */
     default Optional<Blob> get(String key, long from) {
         Optional<Blob> blob = get(key);
-        if (blob.isPresent() && from > 0) {
+        // Not past the end: a start beyond it is the caller's to refuse (416), not a read that fails.
+        if (blob.isPresent() && from > 0 && from < blob.get().size()) {
             try {
                 blob.get().content().skipNBytes(from);
             } catch (IOException | RuntimeException e) {

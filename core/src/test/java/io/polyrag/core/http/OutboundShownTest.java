@@ -25,5 +25,12 @@ class OutboundShownTest {
         assertThat(OutboundException.shown(wrapped)).isEqualTo("rerank could not be reached")
                 .doesNotContain("127.0.0.1");
         assertThat(OutboundException.shown(new IllegalStateException("plain"))).isEqualTo("plain");
+        // A provider's refusal says what to fix: shown whole; a timeout is said as one, not as unreachable.
+        assertThat(new OutboundException("openai", 401, "Incorrect API key provided", null).shown())
+                .isEqualTo("openai answered HTTP 401: Incorrect API key provided");
+        assertThat(new OutboundException.Transient("openai", 0, "timed out after 60 s", null).shown())
+                .isEqualTo("openai timed out");
+        assertThat(new OutboundException("openai", 200, "the body of http://10.0.3.7/v1 broke off", null).shown())
+                .isEqualTo("openai gave a reply that could not be used");
     }
 }

@@ -177,7 +177,10 @@ abstract class CatalogWrites extends CatalogReads {
     /** A knowledge base exists from its first document on: its row is made when a document is first staged in it. */
     private void ensureKnowledgeBase(Connection c, String kb) throws SQLException {
         // Locked to this stage's commit: a drop of the knowledge base waits, then sees this document and keeps it.
-        try (PreparedStatement ps = c.prepareStatement("SELECT 1 FROM knowledge_bases WHERE name = ? FOR UPDATE")) {
+        // Shared on PostgreSQL, so stages into one knowledge base (from several replicas) do not queue on each other;
+        // H2 has no shared row lock, and serves one process, whose stages are short.
+        String lock = c.getMetaData().getDatabaseProductName().equals("PostgreSQL") ? " FOR SHARE" : " FOR UPDATE";
+        try (PreparedStatement ps = c.prepareStatement("SELECT 1 FROM knowledge_bases WHERE name = ?" + lock)) {
             ps.setString(1, kb);
             try (ResultSet rs = ps.executeQuery()) {
                 if (rs.next()) {

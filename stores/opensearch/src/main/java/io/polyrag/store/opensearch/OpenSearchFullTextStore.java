@@ -101,7 +101,13 @@ final class OpenSearchFullTextStore implements FullTextStore {
         // the sort, or its knowledge-base filter matched nothing, for good).
         String[] template = raw("PUT", "/_index_template/" + index, "{\"index_patterns\": [\"" + index + "\"], "
                 + "\"priority\": 500, \"template\": " + body + "}");
-        if (!template[0].startsWith("2")) {
+        if (template[0].equals("401") || template[0].equals("403")) {
+            // A user allowed the index alone (templates are a cluster permission): the start's mapping check below
+            // still guards searches.
+            System.getLogger(OpenSearchFullTextStore.class.getName()).log(System.Logger.Level.WARNING, "OpenSearch "
+                    + "refused the template of index '" + index + "' (HTTP " + template[0] + "): an index deleted while "
+                    + "polyrag runs would come back without its mapping; grant cluster_manage_index_templates to keep it");
+        } else if (!template[0].startsWith("2")) {
             throw new StoreException("OpenSearch refused the template of index '" + index + "': HTTP " + template[0]
                     + " " + template[1]);
         }

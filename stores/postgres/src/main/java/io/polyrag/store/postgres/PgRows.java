@@ -75,9 +75,12 @@ final class PgRows {
         });
     }
 
-    /** Reads one row: the table answers. */
+    /**
+     * Reads one row: the table answers. On the search pool: on the write pool a readiness check waited behind
+     * writers queued on the full-text writer lock, and the store was reported unreachable.
+     */
     static void ping(PgDatabase db, String table) {
-        db.tx("read the store", c -> {
+        db.search("read the store", c -> {
             try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT 1 FROM " + table
                     + " LIMIT 1")) {
                 return rs.next();

@@ -3,6 +3,7 @@ package io.polyrag.store.s3;
 import io.polyrag.core.StoreException;
 import io.polyrag.core.UnavailableException;
 import io.polyrag.core.port.BlobStore;
+import java.io.IOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -130,13 +131,30 @@ final class S3BlobStore implements BlobStore {
             GetObjectResponse r = in.response();
             String encoded = r.metadata().getOrDefault("polyrag-name", "");
             String name = new String(Base64.getUrlDecoder().decode(encoded), StandardCharsets.UTF_8);
-            // A range's answer says the object's whole size after the slash: "bytes 100-999/1000".
+            // A range's answer says the object's whole size after the slash: "bytes 100-999/1000". A store (or a
+            // proxy) that ignored the range sent it all: read past, or the bytes served would be the wrong ones.
             String whole = r.contentRange();
-            long size = from > 0 && whole != null && whole.contains("/") ? Long.parseLong(whole.substring(
-                    whole.lastIndexOf('/') + 1).strip()) : r.contentLength();
+            boolean ranged = from > 0 && whole != null && whole.contains("/");
+            long size = ranged ? Long.parseLong(whole.substring(whole.lastIndexOf('/') + 1).strip())
+                    : r.contentLength();
+            if (from > 0 && !ranged) {
+                try {
+                    in.skipNBytes(from);
+                } catch (IOException e) {
+                    in.abort();
+                    throw new StoreException("cannot read the original of " + key + " from S3 bucket " + bucket
+                            + ": " + e.getMessage(), e);
+                }
+            }
             return Optional.of(new Blob(in, size, r.contentType(), name.isEmpty() ? key : name));
         } catch (NoSuchKeyException e) {
             return Optional.empty();
+        } catch (S3Exception e) {
+            if (e.statusCode() == 416 && from > 0) {
+                return get(key, 0); // a start past the end: the whole answers, and the caller says the range is wrong
+            }
+            throw new StoreException("cannot read the original of " + key + " from S3 bucket " + bucket + ": "
+                    + e.getMessage(), e);
         } catch (SdkException e) {
             throw new StoreException("cannot read the original of " + key + " from S3 bucket " + bucket + ": "
                     + e.getMessage(), e);
