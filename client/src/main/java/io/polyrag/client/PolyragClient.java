@@ -1064,16 +1064,7 @@ public final class PolyragClient implements AutoCloseable {
     private static byte[] readAll(InputStream body, Duration idle) {
         AtomicLong last = new AtomicLong(System.nanoTime());
         AtomicBoolean silent = new AtomicBoolean();
-        long period = Math.max(50, idle.toMillis() / 4);
-        ScheduledFuture<?> watch = WATCHDOG.scheduleAtFixedRate(() -> {
-            if (System.nanoTime() - last.get() > idle.toNanos() && silent.compareAndSet(false, true)) {
-                try {
-                    body.close();
-                } catch (IOException ignored) {
-                    // closing is all that was wanted
-                }
-            }
-        }, period, period, TimeUnit.MILLISECONDS);
+        ScheduledFuture<?> watch = closeWhenSilent(body, idle, last, silent);
         try (InputStream in = body) {
             ByteArrayOutputStream out = new ByteArrayOutputStream();
             byte[] buffer = new byte[64 * 1024];
@@ -1290,6 +1281,21 @@ public final class PolyragClient implements AutoCloseable {
         return e;
     }
 
+    /** Closes {@code body} once nothing came for {@code idle} since {@code last}, saying so in {@code silent}. */
+    private static ScheduledFuture<?> closeWhenSilent(InputStream body, Duration idle, AtomicLong last,
+            AtomicBoolean silent) {
+        long period = Math.max(50, idle.toMillis() / 4);
+        return WATCHDOG.scheduleAtFixedRate(() -> {
+            if (System.nanoTime() - last.get() > idle.toNanos() && silent.compareAndSet(false, true)) {
+                try {
+                    body.close();
+                } catch (IOException ignored) {
+                    // closing is all that was wanted
+                }
+            }
+        }, period, period, TimeUnit.MILLISECONDS);
+    }
+
     /**
      * Reads server-sent events (event, id, data lines; a blank line ends one) until told to stop or the end. A
      * stream with no line for {@code idle} is given up (its body closed): the request timeout stops counting once
@@ -1299,16 +1305,7 @@ public final class PolyragClient implements AutoCloseable {
         AtomicLong lastLine = new AtomicLong(System.nanoTime());
         AtomicBoolean silent = new AtomicBoolean();
         InputStream body = r.body();
-        long period = Math.max(50, idle.toMillis() / 4);
-        ScheduledFuture<?> watch = WATCHDOG.scheduleAtFixedRate(() -> {
-            if (System.nanoTime() - lastLine.get() > idle.toNanos() && silent.compareAndSet(false, true)) {
-                try {
-                    body.close();
-                } catch (IOException ignored) {
-                    // closing is all that was wanted
-                }
-            }
-        }, period, period, TimeUnit.MILLISECONDS);
+        ScheduledFuture<?> watch = closeWhenSilent(body, idle, lastLine, silent);
         try {
             readLines(body, on, lastLine);
         } catch (PolyragApiException e) {

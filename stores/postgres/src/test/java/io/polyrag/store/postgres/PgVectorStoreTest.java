@@ -23,15 +23,7 @@ class PgVectorStoreTest extends VectorStoreContract {
     @Test
     void a_small_knowledge_base_inside_a_large_index_still_gets_its_top_k() {
         VectorStore store = open();
-        Random random = new Random(7);
-        List<StoreRecord> records = new ArrayList<>();
-        for (int i = 0; i < 3000; i++) {
-            float[] v = new float[DIM];
-            for (int d = 0; d < DIM; d++) {
-                v[d] = (float) random.nextGaussian();
-            }
-            records.add(new StoreRecord("c" + i, "d" + i, 1, i % 20 == 0 ? "small" : "big", "t", v));
-        }
+        List<StoreRecord> records = randomRecords(7, 3000, i -> i % 20 == 0 ? "small" : "big");
         store.upsert(records);
         float[] query = records.get(1).vector();
         org.assertj.core.api.Assertions.assertThat(store.search(query, new SearchScope(Set.of("small")), 30))
@@ -51,15 +43,7 @@ class PgVectorStoreTest extends VectorStoreContract {
                 + "%3D100%20-c%20plan_cache_mode%3Dforce_generic_plan";
         try (VectorStore store = new PostgresProviders.Vector().open(new ProviderContext(Config.load(Map.of(),
                 Map.of("postgres.url", url, "vector.exact.threshold", "0")), dir), DIM, "test-model")) {
-            Random random = new Random(11);
-            List<StoreRecord> records = new ArrayList<>();
-            for (int i = 0; i < 3000; i++) {
-                float[] v = new float[DIM];
-                for (int d = 0; d < DIM; d++) {
-                    v[d] = (float) random.nextGaussian();
-                }
-                records.add(new StoreRecord("c" + i, "d" + i, 1, i % 300 == 0 ? "sliver" : "big", "t", v));
-            }
+            List<StoreRecord> records = randomRecords(11, 3000, i -> i % 300 == 0 ? "sliver" : "big");
             store.upsert(records);
             try (var c = java.sql.DriverManager.getConnection(url); var st = c.createStatement()) {
                 st.execute("ANALYZE polyrag_vectors");
@@ -133,5 +117,19 @@ class PgVectorStoreTest extends VectorStoreContract {
         return new PostgresProviders.Vector().open(new ProviderContext(Config.load(Map.of(), Map.of("postgres.url",
                 url, "vector.exact.threshold", "0", "postgres.pool.search", "2", "postgres.pool.ingest", "1")), dir),
                 dimension, "test-model");
+    }
+
+    /** {@code n} records of random vectors, record {@code i} in knowledge base {@code kb.apply(i)}. */
+    private static List<StoreRecord> randomRecords(long seed, int n, java.util.function.IntFunction<String> kb) {
+        Random random = new Random(seed);
+        List<StoreRecord> records = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            float[] v = new float[DIM];
+            for (int d = 0; d < DIM; d++) {
+                v[d] = (float) random.nextGaussian();
+            }
+            records.add(new StoreRecord("c" + i, "d" + i, 1, kb.apply(i), "t", v));
+        }
+        return records;
     }
 }
