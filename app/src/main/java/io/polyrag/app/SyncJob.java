@@ -172,8 +172,7 @@ final class SyncJob implements JobHandler {
         if (listing.complete() && !scan.stopped() && !settings.equals(indexedWith)) { // whatever items failed
             sources.sourceIndexedWith(p.tenant(), p.source(), settings);
         }
-        sources.sourceScanned(p.tenant(), p.source(), Instant.now(), scan.errors.isEmpty() ? null
-                : "items failed or skipped: " + scan.errors.size() + ", e.g. " + scan.errors.getFirst().reason());
+        sources.sourceScanned(p.tenant(), p.source(), Instant.now(), SyncRules.lastError(scan.errors));
         scan.warnings.addAll(listing.warnings());
         return scan.progress("done");
     }

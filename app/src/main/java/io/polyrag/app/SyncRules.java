@@ -1,6 +1,8 @@
 package io.polyrag.app;
 
+import io.polyrag.core.model.ItemError;
 import io.polyrag.core.port.SourceStore;
+import java.util.List;
 import java.util.Locale;
 
 /** Rules of a sync's comparison with what the last one saw: what may be deleted, what may be trusted. */
@@ -24,6 +26,22 @@ final class SyncRules {
         // Either side: a time slightly ahead (a file server's clock) is as close; one far ahead is trusted, or the
         // file was read again at every sync until the clock caught up.
         return modifiedMs > 0 && Math.abs(nowMs - modifiedMs) < RACY_MS ? 0 : modifiedMs;
+    }
+
+    /**
+     * A scan's errors as the source's last error: null for none; the whole source's (the delete guard's, an empty
+     * listing's; they come first) as it is, then how many items failed besides; else how many items failed, and the
+     * first. The guard's reason read "items failed or skipped: 1, e.g. the source no longer lists…".
+     */
+    static String lastError(List<ItemError> errors) {
+        if (errors.isEmpty()) {
+            return null;
+        }
+        String first = errors.getFirst().reason();
+        if (first.startsWith("the source ")) {
+            return errors.size() == 1 ? first : first + " (and items failed or skipped: " + (errors.size() - 1) + ")";
+        }
+        return "items failed or skipped: " + errors.size() + ", e.g. " + first;
     }
 
     /**

@@ -770,8 +770,8 @@ class SyncTest {
             await().atMost(Duration.ofSeconds(60)).until(() -> p.jobs().get(sync).status().finished());
             JobInfo j = p.jobs().get(sync);
             assertThat(j.progress().deleted()).as(j.toString()).isZero();
-            assertThat(p.sources().get("share").lastError()).contains("no longer lists 11 of its 13")
-                    .contains("max_delete_percent=100");
+            assertThat(p.sources().get("share").lastError()).startsWith("the source no longer lists 11 of its 13")
+                    .contains("max_delete_percent=100").endsWith("(and items failed or skipped: 1)");
             assertThat(uris(p)).hasSize(12);
             assertThatThrownBy(() -> p.sources().sync("share", 0)).isInstanceOf(InvalidInputException.class)
                     .hasMessageContaining("'max_delete_percent' must be from 1 to 100");
