@@ -110,8 +110,9 @@ public final class KnowledgeBases {
                 throw new ConflictException("a tuning of knowledge base '" + kb.name() + "' is queued or running (job "
                         + running.get() + "): wait for it (GET /v1/jobs/" + running.get() + ")", true);
             }
-            // Its searches charged to the quota here, after that refusal: a client polling the route while a tuning
-            // ran was charged a tuning's searches at every refused call.
+            // Its searches charged to the quota here, after those refusals: a client polling the route while a tuning
+            // ran (or the queue was full) was charged a tuning's searches at every refused call.
+            engine.mayQueue(tenant);
             return engine.submit(tenant, KbFusion.KIND, fusion.payload(kb));
         }
     }

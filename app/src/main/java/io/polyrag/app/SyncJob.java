@@ -171,6 +171,7 @@ final class SyncJob implements JobHandler {
         deleteMissing(scan, listing, number, gone);
         if (listing.complete() && !scan.stopped() && !settings.equals(indexedWith)) { // whatever items failed
             sources.sourceIndexedWith(p.tenant(), p.source(), settings);
+            SyncRules.readAgain(sources, p.tenant(), p.source(), scan.reread ? scan.errors : List.of());
         }
         sources.sourceScanned(p.tenant(), p.source(), Instant.now(), SyncRules.lastError(scan.errors));
         scan.warnings.addAll(listing.warnings());

@@ -1,6 +1,7 @@
 package io.polyrag.app;
 
 import io.polyrag.core.model.ItemError;
+import io.polyrag.core.model.SyncItem;
 import io.polyrag.core.port.SourceStore;
 import java.util.List;
 import java.util.Locale;
@@ -26,6 +27,22 @@ final class SyncRules {
         // Either side: a time slightly ahead (a file server's clock) is as close; one far ahead is trusted, or the
         // file was read again at every sync until the clock caught up.
         return modifiedMs > 0 && Math.abs(nowMs - modifiedMs) < RACY_MS ? 0 : modifiedMs;
+    }
+
+    /**
+     * After a sync that re-read every item under new indexing settings: the items that failed in it (a model's 429, a
+     * file not readable for a moment) are recorded as needing a read, or the next sync, trusting their unchanged
+     * times, kept them on the old settings for good.
+     */
+    static void readAgain(SourceStore sources, String tenant, String source, List<ItemError> errors) {
+        // Only failures of the moment: a file refused for its bytes is remembered, read again once it changes.
+        List<String> items = errors.stream().filter(ItemError::retry).map(ItemError::source)
+                .filter(i -> !i.equals(source)).distinct().toList();
+        if (items.isEmpty()) {
+            return;
+        }
+        sources.putSourceItems(tenant, source, sources.sourceItems(tenant, source, items).values().stream()
+                .map(i -> new SyncItem(i.item(), 0, i.sizeBytes(), "", i.documentId(), "")).toList());
     }
 
     /**

@@ -171,6 +171,10 @@ public final class DocumentsParser implements Parser {
             return text.parse(withinTextLimit(known ? item : new SourceItem(item.uri(), item.name(), item.content(),
                     as, item.title())));
         }
+        if (detected.equals("application/mbox")) {
+            throw new InvalidInputException(item.name() + ": a mailbox (mbox); its messages are not split here: "
+                    + "export them as .eml files and ingest those");
+        }
         if (ARCHIVES.contains(detected)) {
             throw new InvalidInputException(item.name() + ": an archive (" + detected + "); archives are not "
                     + "unpacked: extract the files and ingest them");
@@ -261,7 +265,7 @@ public final class DocumentsParser implements Parser {
         String base = name.substring(Math.max(name.lastIndexOf('/'), name.lastIndexOf('\\')) + 1)
                 .toLowerCase(Locale.ROOT);
         // dockerfile.dev is one; dockerfile.md (a page about them) and a crawled page saved as dockerfile.html not.
-        String rest = base.startsWith("dockerfile.") ? base.substring("dockerfile.".length()) : null;
+        String rest = base.startsWith("dockerfile.") ? base.substring(base.lastIndexOf('.') + 1) : null;
         return base.equals("dockerfile") || base.equals("containerfile") || rest != null && !CODE.containsKey(rest)
                 && !DOCUMENTS.contains(rest) && !TextFormatsParser.knows(null, rest);
     }
@@ -297,8 +301,8 @@ public final class DocumentsParser implements Parser {
 
     /** The formats handed to Tika: documents only; any other binary is refused by content. */
     private static boolean isDocument(String type) {
-        // An e-mail (.eml) or a mailbox: Tika decodes its parts (base64, quoted-printable, encoded headers).
-        return type.equals("message/rfc822") || type.equals("application/mbox")
+        // An e-mail (.eml): Tika decodes its text and HTML parts (base64, quoted-printable, encoded headers).
+        return type.equals("message/rfc822")
                 || type.equals("application/pdf") || type.startsWith("application/vnd.openxmlformats-officedocument.")
                 || type.startsWith("application/vnd.ms-excel") || type.startsWith("application/vnd.ms-powerpoint")
                 || type.equals("application/msword") || type.startsWith("application/vnd.oasis.opendocument.")
@@ -447,6 +451,11 @@ public final class DocumentsParser implements Parser {
             OfficeParserConfig office = new OfficeParserConfig();
             office.setIncludeSlideMasterContent(false);
             context.set(OfficeParserConfig.class, office);
+            if (type.equals("message/rfc822")) {
+                // An e-mail's text and HTML parts are read by the parser in the context (without one, only its
+                // headers were, and it had "no text"); its attachments stay out (no embedded documents).
+                OcrContext.ocrWith(context, tika); // the parser in the context, as for OCR
+            }
             if (ocr) {
                 // A scanned PDF page is rendered and OCR'd by the parser in the context (Tika puts itself there only
                 // when it also parses embedded documents).

@@ -3,6 +3,7 @@ package io.polyrag.core.http;
 import io.polyrag.core.PolyragException;
 import io.polyrag.core.Retryable;
 import java.time.Duration;
+import java.util.regex.Pattern;
 
 /**
  * An outbound HTTP call (a language model, a reranker, a web page) failed. The message names the target, the HTTP
@@ -11,6 +12,10 @@ import java.time.Duration;
  */
 public class OutboundException extends PolyragException {
     private static final long serialVersionUID = 1L;
+
+    /** A URL, an IPv4 address, or a host with a port. */
+    private static final Pattern ADDRESS = Pattern.compile("[a-zA-Z][a-zA-Z0-9+.-]*://\\S+"
+            + "|\\b\\d{1,3}(?:\\.\\d{1,3}){3}(?::\\d{1,5})?\\b|\\b[\\w.-]+:\\d{2,5}\\b");
 
     private final String target;
     private final int status;
@@ -22,19 +27,18 @@ public class OutboundException extends PolyragException {
     }
 
     /**
-     * What a tenant may be shown: who was called and how it failed, without the address of an operator's internal
-     * host (a connection refused, a body cut off); a provider's answer to a request it refused is shown whole.
+     * What a tenant may be shown: who was called and how it failed, never an address (an operator's internal host,
+     * a gateway's upstream); a provider's answer to a request it refused is shown, its addresses taken out.
      */
     public String shown() {
-        String full = getMessage();
-        // A provider's own refusal says what to fix (a key, a model's name), a reply it could not use what was wrong
-        // with it; neither names a host of the operator's (what does is summed up).
-        if ((status >= 400 || status == 200) && !full.contains("://")) {
-            return full;
+        // A provider's refusal (4xx) says what to fix (a key, a model's name), a reply it could not use what was
+        // wrong with it: shown with any address in them taken out. A 5xx is mostly a gateway's, naming hosts
+        // behind it; a failure to connect names ours: summed up.
+        if (status >= 400 && status < 500 || status == 200) {
+            return ADDRESS.matcher(getMessage()).replaceAll("(an address)");
         }
-        return target + (status == 200 ? " gave a reply that could not be used" : status > 0 ? " answered HTTP "
-                + status : full.contains("timed out") || full.contains("stalled") ? " timed out"
-                : " could not be reached");
+        return target + (status > 0 ? " answered HTTP " + status : getMessage().contains("timed out")
+                || getMessage().contains("stalled") ? " timed out" : " could not be reached");
     }
 
     /** {@code e}'s message as a tenant may see it: an outbound call's failure as {@link #shown()}, else as it is. */

@@ -31,6 +31,12 @@ class OutboundShownTest {
         assertThat(new OutboundException.Transient("openai", 0, "timed out after 60 s", null).shown())
                 .isEqualTo("openai timed out");
         assertThat(new OutboundException("openai", 200, "the body of http://10.0.3.7/v1 broke off", null).shown())
-                .isEqualTo("openai gave a reply that could not be used");
+                .isEqualTo("openai answered HTTP 200: the body of (an address) broke off");
+        // OpenAI's own 401 names its key page; a gateway's 502 names the host behind it.
+        assertThat(new OutboundException("openai", 401, "Incorrect API key provided: sk-****abcd. You can find your "
+                + "API key at https://platform.openai.com/account/api-keys.", null).shown())
+                .contains("Incorrect API key provided").doesNotContain("platform.openai.com");
+        assertThat(new OutboundException("openai", 502, "Cannot connect to host ollama.internal:11434 [('10.0.3.7', "
+                + "11434)]", null).shown()).isEqualTo("openai answered HTTP 502");
     }
 }
