@@ -389,45 +389,32 @@ class JobsTest {
                 "POLYRAG_INGEST_JOB_SLICE_SECONDS", "1"));
         java.util.concurrent.atomic.AtomicInteger wasted = new java.util.concurrent.atomic.AtomicInteger();
         java.util.concurrent.atomic.AtomicInteger done = new java.util.concurrent.atomic.AtomicInteger();
-        JobHandler rewalk = new JobHandler() {
-            @Override
-            public String kind() {
-                return "rewalk";
-            }
-
-            @Override
-            public boolean resumable(String payload) {
-                return true;
-            }
-
-            @Override
-            public JobProgress run(JobStore.Claimed job, JobHandler.Context context) {
-                // Finding what it finished unchanged, one item after the other as an upload does (asked before
-                // each whether to yield): 2.5 s, longer than the slice.
-                for (int k = 0; done.get() > 0 && k < 25; k++) {
-                    if (context.yieldRequested()) {
-                        wasted.incrementAndGet();
-                        throw new Yielded();
-                    }
-                    sleep(100);
-                    // Processed carries the earlier runs' high-water mark, as a real job's does (JobOutcome).
-                    context.progress(JobProgress.at("checking").total(120).processed(Math.max(k, done.get()))
-                            .unchanged(k).build());
+        JobHandler rewalk = resumable("rewalk", context -> {
+            // Finding what it finished unchanged, one item after the other as an upload does (asked before
+            // each whether to yield): 2.5 s, longer than the slice.
+            for (int k = 0; done.get() > 0 && k < 25; k++) {
+                if (context.yieldRequested()) {
+                    wasted.incrementAndGet();
+                    throw new JobHandler.Yielded();
                 }
-                int fresh = 0;
-                while (done.get() < 120) {
-                    if (context.yieldRequested()) {
-                        wasted.addAndGet(fresh == 0 ? 1 : 0);
-                        throw new Yielded();
-                    }
-                    sleep(20);
-                    fresh++;
-                    context.progress(JobProgress.at("working").total(120).processed(done.incrementAndGet())
-                            .added(fresh).build());
-                }
-                return JobProgress.at("done").total(120).processed(120).added(fresh).build();
+                sleep(100);
+                // Processed carries the earlier runs' high-water mark, as a real job's does (JobOutcome).
+                context.progress(JobProgress.at("checking").total(120).processed(Math.max(k, done.get()))
+                        .unchanged(k).build());
             }
-        };
+            int fresh = 0;
+            while (done.get() < 120) {
+                if (context.yieldRequested()) {
+                    wasted.addAndGet(fresh == 0 ? 1 : 0);
+                    throw new JobHandler.Yielded();
+                }
+                sleep(20);
+                fresh++;
+                context.progress(JobProgress.at("working").total(120).processed(done.incrementAndGet())
+                        .added(fresh).build());
+            }
+            return JobProgress.at("done").total(120).processed(120).added(fresh).build();
+        });
         JobHandler nap = new JobHandler() {
             @Override
             public String kind() {
@@ -469,30 +456,17 @@ class JobsTest {
         Config config = Config.defaults(Map.of("POLYRAG_DATA_DIR", dir.toString(), "POLYRAG_INGEST_WORKERS", "1",
                 "POLYRAG_INGEST_JOB_SLICE_SECONDS", "1"));
         java.util.concurrent.atomic.AtomicInteger yields = new java.util.concurrent.atomic.AtomicInteger();
-        JobHandler walk = new JobHandler() {
-            @Override
-            public String kind() {
-                return "walk";
-            }
-
-            @Override
-            public boolean resumable(String payload) {
-                return true;
-            }
-
-            @Override
-            public JobProgress run(JobStore.Claimed job, JobHandler.Context context) {
-                for (int n = 1; n <= 60; n++) {
-                    if (context.yieldRequested()) {
-                        yields.incrementAndGet();
-                        throw new Yielded();
-                    }
-                    sleep(50);
-                    context.progress(JobProgress.at("scanning").total(60).processed(n).unchanged(n).build());
+        JobHandler walk = resumable("walk", context -> {
+            for (int n = 1; n <= 60; n++) {
+                if (context.yieldRequested()) {
+                    yields.incrementAndGet();
+                    throw new JobHandler.Yielded();
                 }
-                return JobProgress.at("done").total(60).processed(60).unchanged(60).build();
+                sleep(50);
+                context.progress(JobProgress.at("scanning").total(60).processed(n).unchanged(n).build());
             }
-        };
+            return JobProgress.at("done").total(60).processed(60).unchanged(60).build();
+        });
         try (CatalogProvider.CatalogAndJobs store = Providers.find(CatalogProvider.class, "h2",
                 Settings.CATALOG_BACKEND).open(new ProviderContext(config, dir))) {
             try (JobEngine jobs = new JobEngine(store.jobStore(), List.of(walk))) {
@@ -747,5 +721,25 @@ class JobsTest {
     void two_handlers_cannot_claim_one_kind() {
         assertThatThrownBy(() -> new JobEngine(null, List.of(new WordJob(), new WordJob())))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("count-words");
+    }
+
+    /** A resumable handler of {@code kind}: a job that may yield its worker, running {@code run}. */
+    private static JobHandler resumable(String kind, java.util.function.Function<JobHandler.Context, JobProgress> run) {
+        return new JobHandler() {
+            @Override
+            public String kind() {
+                return kind;
+            }
+
+            @Override
+            public boolean resumable(String payload) {
+                return true;
+            }
+
+            @Override
+            public JobProgress run(JobStore.Claimed job, JobHandler.Context context) {
+                return run.apply(context);
+            }
+        };
     }
 }
