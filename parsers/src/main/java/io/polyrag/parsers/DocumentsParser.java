@@ -73,7 +73,7 @@ public final class DocumentsParser implements Parser {
             "application/x-tar", "application/x-7z-compressed", "application/x-rar-compressed",
             "application/vnd.rar", "application/x-bzip2", "application/x-xz", "application/java-archive");
 
-    private final TextFormatsParser text = new TextFormatsParser();
+    private final TextFormatsParser text;
 
     @Override
     public List<String> links(SourceItem item) {
@@ -112,6 +112,7 @@ public final class DocumentsParser implements Parser {
         this.tika = new AutoDetectParser(config);
         this.detector = config.getDetector();
         this.maxChars = maxChars;
+        this.text = new TextFormatsParser(maxChars);
         this.timeoutMs = timeoutMs;
         this.maxExpandedBytes = maxExpandedBytes;
         this.ocr = tesseractInstalled();
@@ -138,7 +139,7 @@ public final class DocumentsParser implements Parser {
         if (plainText(item, ext)) {
             // Declared or named as text, and text by its bytes: Tika's magic detection (a third of a full-text-only
             // ingest of web pages) would only say so again.
-            return text.parse(withinTextLimit(item));
+            return text.parse(item);
         }
         // A zip's directory judged before Tika's detection, which inflates and parses [Content_Types].xml and the
         // like itself, with no limit of its own.
@@ -168,8 +169,8 @@ public final class DocumentsParser implements Parser {
             String as = detected.equals("application/xhtml+xml") ? "text/html" : detected.equals("text/html")
                     || detected.equals("text/markdown") ? detected : "text/plain";
             boolean known = TextFormatsParser.knows(item.mediaType(), ext);
-            return text.parse(withinTextLimit(known ? item : new SourceItem(item.uri(), item.name(), item.content(),
-                    as, item.title())));
+            return text.parse(known ? item : new SourceItem(item.uri(), item.name(), item.content(), as,
+                    item.title()));
         }
         if (detected.equals("application/mbox")) {
             throw new InvalidInputException(item.name() + ": a mailbox (mbox); its messages are not split here: "
@@ -335,17 +336,9 @@ public final class DocumentsParser implements Parser {
      * The item, when its text is within the text limit: a text, Markdown, HTML or code file was decoded and parsed
      * whole (a DOM for HTML) whatever its size. Decoded to count only when its bytes could exceed the limit.
      */
-    private SourceItem withinTextLimit(SourceItem item) {
-        if (item.content().length > maxChars
-                && TextDecoder.decode(item.content(), item.name()).length() > maxChars) {
-            throw new InvalidInputException(item.name() + ": holds more than " + maxChars + " characters of text "
-                    + "(raise POLYRAG_INGEST_MAX_TEXT_MB to ingest it)");
-        }
-        return item;
-    }
-
     private ParsedDocument code(SourceItem item, String language) {
-        String source = TextDecoder.decode(withinTextLimit(item).content(), item.name());
+        String source = TextFormatsParser.withinLimit(TextDecoder.decode(item.content(), item.name()), item.name(),
+                maxChars);
         DocumentBuilder doc = new DocumentBuilder();
         doc.block(ChunkKind.CODE, source, language);
         if (doc.isEmpty()) {

@@ -27,10 +27,22 @@ public final class TextFormatsParser implements Parser {
             Map.entry("mdown", MARKDOWN), Map.entry("mkd", MARKDOWN), Map.entry("html", HTML),
             Map.entry("htm", HTML), Map.entry("xhtml", HTML));
 
+    private final long maxChars;
+
+    /** A parser with no limit on the text one file may hold (tests, and callers that judged it already). */
+    public TextFormatsParser() {
+        this(Long.MAX_VALUE);
+    }
+
+    /** @param maxChars most characters of text one file may hold; more is refused before it is parsed */
+    public TextFormatsParser(long maxChars) {
+        this.maxChars = maxChars;
+    }
+
     @Override
     public ParsedDocument parse(SourceItem item) {
         String type = detect(item);
-        String text = TextDecoder.decode(item.content(), item.name());
+        String text = withinLimit(TextDecoder.decode(item.content(), item.name()), item.name(), maxChars);
         String fallbackTitle = stem(item.name());
         ParsedDocument doc = switch (type) {
             case MARKDOWN -> MarkdownParser.parse(text, fallbackTitle);
@@ -42,6 +54,15 @@ public final class TextFormatsParser implements Parser {
                     + "markup)");
         }
         return doc;
+    }
+
+    /** The text itself, or a refusal naming the setting when it holds more than {@code maxChars} characters. */
+    static String withinLimit(String text, String name, long maxChars) {
+        if (text.length() > maxChars) {
+            throw new InvalidInputException(name + ": holds more than " + maxChars + " characters of text "
+                    + "(raise POLYRAG_INGEST_MAX_TEXT_MB to ingest it)");
+        }
+        return text;
     }
 
     @Override

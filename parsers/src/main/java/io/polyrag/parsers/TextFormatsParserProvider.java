@@ -1,5 +1,6 @@
 package io.polyrag.parsers;
 
+import io.polyrag.core.config.Settings;
 import io.polyrag.core.port.Parser;
 import io.polyrag.core.spi.ParserProvider;
 import io.polyrag.core.spi.ProviderContext;
@@ -18,6 +19,6 @@ public final class TextFormatsParserProvider implements ParserProvider {
 
     @Override
     public Parser open(ProviderContext context) {
-        return new TextFormatsParser();
+        return new TextFormatsParser(context.config().get(Settings.INGEST_MAX_TEXT_MB) * 1024L * 1024L);
     }
 }

@@ -4,12 +4,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.polyrag.core.InvalidInputException;
+import io.polyrag.core.config.Config;
 import io.polyrag.core.model.Block;
 import io.polyrag.core.model.ChunkKind;
 import io.polyrag.core.model.ParsedDocument;
 import io.polyrag.core.model.SourceItem;
+import io.polyrag.core.port.Parser;
+import io.polyrag.core.spi.ProviderContext;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
@@ -24,6 +29,21 @@ class TextFormatsParserTest {
         for (Block b : d.blocks()) {
             assertThat(d.text().substring(b.start(), b.end())).isEqualTo(b.text());
         }
+    }
+
+    @Test
+    void the_text_parser_named_by_the_setting_refuses_more_text_than_the_text_limit() {
+        // POLYRAG_INGEST_PARSER=text read any size of text the file limit let through: the text limit is its too.
+        Parser limited = new TextFormatsParserProvider().open(new ProviderContext(
+                Config.load(Map.of(), Map.of("ingest.max.text.mb", "1")), Path.of(".")));
+        byte[] big = "word ".repeat(220_000).getBytes(StandardCharsets.UTF_8);
+        for (String name : List.of("big.txt", "big.md", "big.html")) {
+            assertThatThrownBy(() -> limited.parse(new SourceItem("file:///" + name, name, big, null)))
+                    .isInstanceOf(InvalidInputException.class).hasMessageContaining("1048576 characters")
+                    .hasMessageContaining("POLYRAG_INGEST_MAX_TEXT_MB");
+        }
+        byte[] under = "word ".repeat(200_000).getBytes(StandardCharsets.UTF_8);
+        assertThat(limited.parse(new SourceItem("file:///ok.txt", "ok.txt", under, null)).text()).hasSize(999_999);
     }
 
     @Test

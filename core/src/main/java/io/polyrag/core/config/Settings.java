@@ -404,8 +404,9 @@ public final class Settings {
                     + "decompressed, in MiB, judged from its directory before it is parsed; more, an entry expanding "
                     + "over 100 times, or entries sharing their data is refused as a zip bomb.");
     public static final Setting<Integer> INGEST_PARSE_TIMEOUT_SECONDS = Setting.integer(
-            "ingest.parse.timeout.seconds", 120, 1, 3600, "Longest one file's parse may take; a slower one is "
-                    + "abandoned and reported.");
+            "ingest.parse.timeout.seconds", 120, 1, 3600, "Longest one file's parse by Tika (and its OCR) may "
+                    + "take; a slower one is abandoned and reported. Plain text, Markdown, HTML and code are read in "
+                    + "one pass, bounded by POLYRAG_INGEST_MAX_TEXT_MB instead.");
     public static final Setting<Integer> INGEST_MAX_FILE_MB = Setting.integer("ingest.max.file.mb", 64, 1, 2047,
             "Largest file accepted for ingest, in MiB; larger files are skipped with a reason (a file is read whole: "
                     + "under 2 GiB).");
