@@ -116,6 +116,46 @@ function toError(status: number, body: unknown): ApiError {
   return new ApiError(status, typeof body === 'string' && body ? body.slice(0, 300) : `HTTP ${status}`);
 }
 
+/** Bytes of a request body sent so far, of its total. */
+export type SendProgress = (sent: number, total: number) => void;
+
+/**
+ * POSTs a multipart form with the key, reporting its bytes as they are sent (fetch cannot say) and stopping when
+ * `signal` aborts (rejects with an AbortError). Resolves to the JSON of a 2xx; otherwise an ApiError as `ok` throws.
+ */
+export function postForm<T>(path: '/v1/ingest/upload', body: FormData, onProgress: SendProgress,
+  signal: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const canceled = () => reject(new DOMException('the upload was canceled', 'AbortError'));
+    if (signal.aborted) {
+      canceled();
+      return;
+    }
+    const xhr = new XMLHttpRequest();
+    xhr.open('POST', (globalThis.location?.origin ?? '') + path);
+    for (const [name, value] of Object.entries(authHeaders())) xhr.setRequestHeader(name, value);
+    xhr.upload.onprogress = (e) => {
+      if (e.lengthComputable) onProgress(e.loaded, e.total);
+    };
+    xhr.onload = () => {
+      if (xhr.status === 401) onUnauthorized();
+      let parsed: unknown = xhr.responseText;
+      try {
+        parsed = JSON.parse(xhr.responseText);
+      } catch {
+        // not JSON: shown as text
+      }
+      if (xhr.status >= 200 && xhr.status < 300 && parsed && typeof parsed === 'object') resolve(parsed as T);
+      else reject(toError(xhr.status, parsed));
+    };
+    xhr.onerror = () => reject(new ApiError(0, 'the server could not be reached (the connection failed or was '
+      + 'closed mid-upload)'));
+    xhr.onabort = canceled;
+    signal.addEventListener('abort', () => xhr.abort(), { once: true });
+    xhr.send(body);
+  });
+}
+
 /** One server-sent event. */
 export interface ServerEvent {
   id?: string;

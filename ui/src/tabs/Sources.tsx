@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { TabProps } from '../App';
-import { api, keyInUse, message, ok, type Staged, type SyncSource } from '../api/client';
+import { api, keyInUse, message, ok, postForm, type Staged, type SyncSource } from '../api/client';
 import { editBody, editDraft, FORMS, sourceReads, sourceTypeLabel, validateEdit, type Drafts, type EditDraft,
   type Snapshot, type SourceKind } from '../sources';
 import { ago, duration, exactTime, formatBytes, plural } from '../format';
@@ -388,6 +388,12 @@ function UploadForm({ draft, errors, set, maxBytes, held }: FormProps<'upload'> 
   held: Set<string> }) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState('');
+  // Bytes sent of the choice's total while its files go up; null before the first byte and once all are sent.
+  const [sending, setSending] = useState<{ sent: number; total: number } | null>(null);
+  const [canceled, setCanceled] = useState(false);
+  // The request going up, and whether all its bytes went: one whose files were all sent is not aborted but let
+  // answer, so what the server staged from it is known and deleted (aborted, they would be held a day).
+  const sendingNow = useRef<{ controller: AbortController; sent: boolean } | null>(null);
   const input = useRef<HTMLInputElement>(null);
   const stage = async (files: FileList | null) => {
     if (!files || files.length === 0) return;
@@ -396,6 +402,7 @@ function UploadForm({ draft, errors, set, maxBytes, held }: FormProps<'upload'> 
     const asKey = keyInUse();
     setBusy(true);
     setError('');
+    setCanceled(false);
     // The earlier choice's verdict goes at once: "Configure processing" must not take those files meanwhile.
     set({ staged: null });
     const merged: Staged = { accepted: [], skipped: [] };
@@ -405,22 +412,40 @@ function UploadForm({ draft, errors, set, maxBytes, held }: FormProps<'upload'> 
     const chosen = Array.from(files);
     merged.skipped!.push(...chosen.slice(MAX_STAGED).map((f) => ({ source: f.name, reason: `not sent: one upload `
       + `takes at most ${MAX_STAGED.toLocaleString('en')} files; upload these after this one starts` })));
+    const batches = uploadBatches(chosen.slice(0, MAX_STAGED), maxBytes);
+    const total = batches.flat().reduce((n, f) => n + f.size, 0);
+    let before = 0;
     // Several requests when the choice is larger than one may be: each staged, their verdicts merged.
-    for (const batch of uploadBatches(chosen.slice(0, MAX_STAGED), maxBytes)) {
+    for (const batch of batches) {
       const body = new FormData();
       for (const f of batch) body.append('files', f, f.name);
       if (draft.kb.trim()) body.append('kb', draft.kb.trim());
+      const bytes = batch.reduce((n, f) => n + f.size, 0);
+      const controller = new AbortController();
+      const request = { controller, sent: false };
+      sendingNow.current = request;
       try {
-        const staged: Staged = await ok(api.POST('/v1/ingest/upload', {
-          body: body as never, bodySerializer: (b: unknown) => b as FormData }));
+        // A large file takes minutes to send: how much went is shown, and Cancel stops it.
+        const staged = await postForm<Staged>('/v1/ingest/upload', body, (sent, of) => {
+          request.sent = sent >= of;
+          if (mine === uploadChoice) setSending(sent < of ? { sent: before + bytes * (sent / of), total } : null);
+        }, controller.signal);
         merged.accepted!.push(...(staged.accepted ?? []));
         merged.skipped!.push(...(staged.skipped ?? []));
       } catch (e) {
+        if (controller.signal.aborted) {
+          // Canceled: what earlier requests of this choice staged goes too (held, it counted against the quota).
+          if (keyInUse() === asKey) discard(merged, held);
+          return;
+        }
         // Each file of a refused request is listed as skipped, with why: left out of the verdict, the rest
         // were configured and started with nothing saying which files never went.
         failed.push(message(e));
         merged.skipped!.push(...batch.map((f) => ({ source: f.name, reason: `not sent: ${message(e)}` })));
+      } finally {
+        if (sendingNow.current === request) sendingNow.current = null;
       }
+      before += bytes;
       if (mine !== uploadChoice || keyInUse() !== asKey) {
         // Dropped while being checked (another choice, another knowledge base): what was kept goes too. Under
         // another key nothing more is sent (the next tenant's key would carry the last one's files).
@@ -431,6 +456,19 @@ function UploadForm({ draft, errors, set, maxBytes, held }: FormProps<'upload'> 
     setError(failed.join('; '));
     set({ staged: merged.accepted!.length || merged.skipped!.length ? merged : null });
     setBusy(false);
+    setSending(null);
+    if (input.current) input.current.value = '';
+  };
+  const stopSending = () => {
+    if (sendingNow.current && !sendingNow.current.sent) sendingNow.current.controller.abort();
+    sendingNow.current = null;
+  };
+  const cancel = () => {
+    ++uploadChoice;
+    stopSending();
+    setBusy(false);
+    setSending(null);
+    setCanceled(true);
     if (input.current) input.current.value = '';
   };
   return (
@@ -440,7 +478,9 @@ function UploadForm({ draft, errors, set, maxBytes, held }: FormProps<'upload'> 
           // Files are checked for one knowledge base (what it already holds decides duplicates) and are ingested
           // into that one: another name drops the verdict, and the files are chosen again for it.
           ++uploadChoice;
+          stopSending();
           setBusy(false);
+          setSending(null);
           if (input.current) input.current.value = '';
           discard(draft.staged, held);
           set({ kb: e.target.value, staged: null });
@@ -451,7 +491,18 @@ function UploadForm({ draft, errors, set, maxBytes, held }: FormProps<'upload'> 
         <input id="upload-files" ref={input} type="file" multiple disabled={busy}
           onChange={(e) => void stage(e.target.files)} />
       </Field>
-      {busy ? <p role="status">Checking files…</p> : null}
+      {busy ? (
+        <div className="sending" role="status">
+          {sending ? (
+            <>
+              <progress max={sending.total} value={sending.sent} aria-label="Sent" />{' '}
+              Sending {formatBytes(sending.sent)} of {formatBytes(sending.total)}
+              {' '}({Math.floor((100 * sending.sent) / Math.max(1, sending.total))}%)…
+            </>
+          ) : 'Checking files…'}
+          {' '}<button type="button" onClick={cancel}>Cancel upload</button>
+        </div>
+      ) : canceled ? <p role="status" className="muted">Upload canceled: nothing of it was kept.</p> : null}
       {error ? <p role="alert" className="error">{error}</p> : null}
       {draft.staged ? (
         <div className="verdict" aria-live="polite">

@@ -32,6 +32,54 @@ let uploads = 0;
 let uploadGate: Promise<void> | null = null;
 let tidesGate: Promise<void> | null = null;
 let busyServer = false;
+let sendGate: Promise<void> | null = null;
+
+/**
+ * The browser's XMLHttpRequest over the stubbed fetch: an upload reports half its bytes sent, waits at `sendGate`
+ * (a slow link), reports the rest and is then answered by the stub; abort() before the answer ends it as a browser's.
+ */
+class FetchXhr {
+  status = 0;
+  responseText = '';
+  upload: { onprogress: ((e: { lengthComputable: boolean; loaded: number; total: number }) => void) | null } =
+    { onprogress: null };
+  onload: (() => void) | null = null;
+  onerror: (() => void) | null = null;
+  onabort: (() => void) | null = null;
+  private method = 'GET';
+  private url = '';
+  private readonly headers: Record<string, string> = {};
+  private ended = false;
+
+  open(method: string, url: string) {
+    this.method = method;
+    this.url = url;
+  }
+
+  setRequestHeader(name: string, value: string) {
+    this.headers[name] = value;
+  }
+
+  abort() {
+    if (this.ended) return;
+    this.ended = true;
+    this.onabort?.();
+  }
+
+  async send(body: FormData) {
+    this.upload.onprogress?.({ lengthComputable: true, loaded: 500, total: 1000 });
+    if (sendGate) await sendGate;
+    if (this.ended) return;
+    this.upload.onprogress?.({ lengthComputable: true, loaded: 1000, total: 1000 });
+    const response = await fetch(new Request(this.url, { method: this.method, headers: this.headers, body }));
+    const text = await response.text();
+    if (this.ended) return;
+    this.ended = true;
+    this.status = response.status;
+    this.responseText = text;
+    this.onload?.();
+  }
+}
 
 const minutesAgo = (m: number) => new Date(Date.now() - m * 60_000).toISOString();
 const syncSource = (id: string, type: 'filesystem' | 'web' | 's3', config: Record<string, unknown>, more = {}) => ({
@@ -59,6 +107,8 @@ beforeEach(() => {
   docTotal = null;
   uploads = 0;
   uploadGate = null;
+  sendGate = null;
+  vi.stubGlobal('XMLHttpRequest', FetchXhr);
   tidesGate = null;
   busyServer = false;
   sources = [
@@ -452,6 +502,42 @@ describe('the app', () => {
     const again = screen.getByRole('group', { name: 'Knowledge bases to search' });
     expect((await within(again).findByRole('checkbox', { name: 'coast' }) as HTMLInputElement).checked).toBe(true);
     expect((within(again).getByRole('checkbox', { name: 'harbour' }) as HTMLInputElement).checked).toBe(false);
+  });
+
+  it('shows how much of an upload went, and Cancel stops it before the server staged anything', async () => {
+    let release: () => void = () => {};
+    sendGate = new Promise((r) => { release = r; });
+    const user = userEvent.setup();
+    render(<App />);
+    await user.upload(await screen.findByLabelText('Files'), new File(['x'.repeat(2048)], 'big.pdf',
+      { type: 'application/pdf' }));
+    const status = await screen.findByText(/Sending 1\.0 KB of 2\.0 KB \(50%\)/);
+    expect(status.querySelector('progress')?.getAttribute('value')).toBe('1024');
+    await user.click(screen.getByRole('button', { name: 'Cancel upload' }));
+    expect(await screen.findByText(/Upload canceled/)).toBeTruthy();
+    release();
+    await new Promise((r) => setTimeout(r, 50));
+    // Aborted mid-body: nothing reached the server, nothing to delete, no verdict, and the files may be chosen again.
+    expect(requests.filter((r) => r.url === '/v1/ingest/upload' || r.method === 'DELETE')).toEqual([]);
+    expect(screen.queryByText('Staging verdict')).toBeNull();
+    expect((screen.getByLabelText('Files') as HTMLInputElement).disabled).toBe(false);
+  });
+
+  it('deletes what the server staged when Cancel comes after every byte went (while it checks them)', async () => {
+    let release: () => void = () => {};
+    uploadGate = new Promise((r) => { release = r; });
+    const user = userEvent.setup();
+    render(<App />);
+    await user.upload(await screen.findByLabelText('Files'), new File(['hello'], 'a.txt', { type: 'text/plain' }));
+    await waitFor(() => expect(requests.some((r) => r.url === '/v1/ingest/upload')).toBe(true));
+    expect(screen.getByText(/Checking files/)).toBeTruthy();
+    await user.click(screen.getByRole('button', { name: 'Cancel upload' }));
+    release();
+    // Let answer rather than aborted, so what it staged is known: deleted, not held against the quota for a day.
+    await waitFor(() => expect(requests.filter((r) => r.method === 'DELETE').map((r) => r.url))
+      .toEqual(['/v1/ingest/staged/staged-1']));
+    expect(screen.queryByText('file-1.txt')).toBeNull();
+    expect(screen.getByText(/Upload canceled/)).toBeTruthy();
   });
 
   it('deletes the files of a check dropped while it ran (another knowledge base typed meanwhile)', async () => {
