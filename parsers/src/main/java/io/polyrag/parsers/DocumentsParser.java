@@ -365,6 +365,8 @@ public final class DocumentsParser implements Parser {
     }
 
     private ParsedDocument tika(SourceItem item, String type, boolean skipEmbedded) {
+        long started = System.currentTimeMillis();
+        MailAttachments attachments = type.equals("message/rfc822") ? MailAttachments.forMail(item) : null;
         DocumentBuilder doc = new DocumentBuilder();
         TikaXhtmlHandler.Layout layout = layout(type);
         Metadata metadata = new Metadata();
@@ -385,7 +387,7 @@ public final class DocumentsParser implements Parser {
         try {
             run = workers.submit(() -> {
                 try {
-                    return parseWithTika(item, type, skipEmbedded, doc, layout, metadata);
+                    return parseWithTika(item, type, skipEmbedded, doc, layout, metadata, attachments);
                 } finally {
                     // Held until the parse really ends: one that outlives its time limit still holds memory.
                     parses.release();
@@ -396,7 +398,9 @@ public final class DocumentsParser implements Parser {
             throw e;
         }
         awaitParse(item, type, run);
-        if (doc.isEmpty()) {
+        ParsedDocument mail = attachments == null ? null : attachments.appendTo(doc.build("", type), item,
+                this::parse, maxChars, started + timeoutMs);
+        if (doc.isEmpty() && (mail == null || mail.blocks().isEmpty())) {
             throw new InvalidInputException(item.name() + ": no text to index (" + type + (ocr
                     ? "; OCR found no text either)" : " with no text layer; a scanned document needs OCR: install "
                             + "Debian's tesseract-ocr package and restart)"));
@@ -406,7 +410,7 @@ public final class DocumentsParser implements Parser {
             title = doc.firstHeading() != null && layout == TikaXhtmlHandler.Layout.FLOW ? null
                     : TextFormatsParser.stem(item.name());
         }
-        return doc.build(title, type);
+        return mail == null ? doc.build(title, type) : new ParsedDocument(title, mail.text(), mail.blocks(), type);
     }
 
     private static final String ODS = "application/vnd.oasis.opendocument.spreadsheet";
@@ -428,7 +432,7 @@ public final class DocumentsParser implements Parser {
 
     /** One Tika parse into {@code doc}, on a worker thread. */
     private Void parseWithTika(SourceItem item, String type, boolean skipEmbedded, DocumentBuilder doc,
-            TikaXhtmlHandler.Layout layout, Metadata metadata) throws Exception {
+            TikaXhtmlHandler.Layout layout, Metadata metadata, MailAttachments attachments) throws Exception {
         try (InputStream in = new ByteArrayInputStream(item.content())) {
             // No Parser in the context: embedded documents (attachments, OLE objects) are not parsed. Numbers and
             // dates are written the same way whatever the server's locale, so the index does not depend on it.
@@ -437,8 +441,8 @@ public final class DocumentsParser implements Parser {
             // Tika's AutoDetectParser parses a file's embedded resources itself unless told not to: a pptx's
             // or docx's pictures were OCR'd into a section named after the picture's file (image1.png), placed
             // at the end, which could become the document's title.
-            context.set(EmbeddedDocumentExtractor.class, skipEmbedded ? NO_EMBEDDED
-                    : new PicturesOnly(context, tika.getDetector()));
+            context.set(EmbeddedDocumentExtractor.class, attachments != null ? attachments : skipEmbedded
+                    ? NO_EMBEDDED : new PicturesOnly(context, tika.getDetector()));
             // A template's master and layout text ("ACME - internal use only") was written after every slide: one
             // line in each slide's chunk, sixty times for sixty slides.
             OfficeParserConfig office = new OfficeParserConfig();
@@ -446,7 +450,7 @@ public final class DocumentsParser implements Parser {
             context.set(OfficeParserConfig.class, office);
             if (type.equals("message/rfc822")) {
                 // An e-mail's text and HTML parts are read by the parser in the context (without one, only its
-                // headers were, and it had "no text"); its attachments stay out (no embedded documents).
+                // headers were, and it had "no text"); its attachments are kept aside, parsed after it (MailAttachments).
                 OcrContext.ocrWith(context, tika); // the parser in the context, as for OCR
             }
             if (ocr) {

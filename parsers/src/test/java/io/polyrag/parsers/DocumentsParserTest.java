@@ -427,6 +427,55 @@ class DocumentsParserTest {
         assertThat(mail.text()).contains("The lamp oil arrives on Thursday at the café").doesNotContain("=C3=A9");
     }
 
+    /** One MIME part of a test mail: its headers' type and disposition, and its body, base64 encoded. */
+    private static String part(String type, String disposition, byte[] body) {
+        return "--b1\r\nContent-Type: " + type + "\r\n" + (disposition == null ? "" : "Content-Disposition: "
+                + disposition + "\r\n") + "Content-Transfer-Encoding: base64\r\n\r\n"
+                + java.util.Base64.getMimeEncoder().encodeToString(body) + "\r\n";
+    }
+
+    private static byte[] mail(String subject, String... parts) {
+        return ("From: ada@example.com\r\nTo: keepers@example.com\r\nSubject: " + subject + "\r\nMIME-Version: "
+                + "1.0\r\nContent-Type: multipart/mixed; boundary=\"b1\"\r\n\r\n" + String.join("", parts)
+                + "--b1--\r\n").getBytes(StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void an_emails_attachments_are_read_as_files_of_their_own_under_their_names() {
+        // Attachments were left out: the quarterly figures of a mail that says "see the attached report" were
+        // nowhere in the index. Each is parsed with every guard a file has; a refused one leaves the rest.
+        byte[] nested = mail("Fwd: tide tables", part("text/plain; charset=utf-8", null,
+                "Forwarded tide tables.".getBytes(StandardCharsets.UTF_8)), part("text/plain", "attachment; "
+                + "filename=\"inner.txt\"", "The inner lighthouse secret.".getBytes(StandardCharsets.UTF_8)));
+        ParsedDocument m = parse("report.eml", mail("Quarterly report",
+                part("text/plain; charset=utf-8", null, "See the attached report.".getBytes(StandardCharsets.UTF_8)),
+                part("application/pdf", "attachment; filename=\"q3.pdf\"", DocumentFixtures.pdf(List.of(
+                        "Lamp oil costs rose by nine percent.", "The fog horn was replaced in August."))),
+                part("text/markdown", "attachment; filename=\"notes.md\"", "# Keepers\n\nAda keeps the north light."
+                        .getBytes(StandardCharsets.UTF_8)),
+                part("application/zip", "attachment; filename=\"bomb.zip\"", DocumentFixtures.zipBomb("x.txt", 20)),
+                part("image/png", "inline; filename=\"logo.png\"", DocumentFixtures.textImage("LOGO")),
+                part("message/rfc822", "attachment; filename=\"fwd.eml\"", nested)));
+        assertThat(m.title()).isEqualTo("Quarterly report");
+        assertThat(m.text()).contains("See the attached report.", "Attachment: q3.pdf", "nine percent",
+                "fog horn", "Attachment: notes.md", "Ada keeps the north light", "Forwarded tide tables")
+                .doesNotContain("inner lighthouse", "LOGO");
+        Block page2 = blockContaining(m, "fog horn");
+        assertThat(page2.location()).isEqualTo("q3.pdf, page 2");
+        assertThat(page2.headingPath()).startsWith("Attachment: q3.pdf");
+        assertThat(blockContaining(m, "north light").headingPath()).containsExactly("Attachment: notes.md", "Keepers");
+        for (Block b : m.blocks()) {
+            assertThat(m.text().substring(b.start(), b.end())).isEqualTo(b.text());
+        }
+        // A mail of an attachment alone (no body text) is its attachment's text; one with nothing readable is refused.
+        ParsedDocument bare = parse("bare.eml", mail("Minutes", part("text/plain", "attachment; filename=\"m.txt\"",
+                "The minutes of the keepers' meeting.".getBytes(StandardCharsets.UTF_8))));
+        assertThat(bare.text()).contains("keepers' meeting");
+        assertThatThrownBy(() -> parse("empty.eml", mail("Nothing", part("application/zip",
+                "attachment; filename=\"a.zip\"", DocumentFixtures.zipBomb("x.txt", 1)))))
+                .hasMessageContaining("no text to index");
+    }
+
     @Test
     void without_tesseract_an_image_is_refused_naming_the_package() {
         org.junit.jupiter.api.Assumptions.assumeFalse(parser.ocr(), "Tesseract is installed here");
