@@ -18,7 +18,9 @@ final class CypherGuard {
     private static final Pattern WRITE = Pattern.compile("(?<![\\p{L}_$])(CREATE|MERGE|SET|DELETE|DETACH|REMOVE|"
             + "DROP|LOAD|FOREACH|ALTER|GRANT|DENY|REVOKE|RENAME|START|STOP|TERMINATE|COPY|INSTALL|ATTACH|IMPORT|"
             + "EXPORT|CHECKPOINT|BEGIN|COMMIT|ROLLBACK|USE)(?![\\p{L}\\p{N}_$])", Pattern.CASE_INSENSITIVE);
-    private static final Pattern CALL = Pattern.compile("\\bCALL\\s+([A-Za-z_][\\w.]*)?", Pattern.CASE_INSENSITIVE);
+    // Likewise a CALL after a digit ("> 0CALL dbms.setConfigValue(…)"): \\b let it past the procedure list.
+    private static final Pattern CALL = Pattern.compile("(?<![\\p{L}_$])CALL\\s+([A-Za-z_][\\w.]*)?",
+            Pattern.CASE_INSENSITIVE);
     private static final Set<String> READ_PROCEDURES = Set.of("db.labels", "db.relationshiptypes",
             "db.propertykeys", "show_tables", "table_info");
     // Runs of plain characters are taken whole (possessively), so a long literal is not one regex step per

@@ -37,6 +37,8 @@ class CypherGuardTest {
         "DROP TABLE Entity",
         // A keyword glued after a digit is one to the parser; a comment's end is where parsers differ.
         "MATCH (c:Chunk) WHERE c.version > 0SET c.kb = 'eve/default' RETURN c.id AS chunk",
+        "MATCH (c:Chunk) WHERE c.version > 0CALL dbms.setConfigValue('x','y') RETURN c.id AS chunk",
+        "MATCH (c:Chunk) WHERE c.version > 1e3CALL db.info() YIELD name RETURN c.id AS chunk",
         "MATCH (c:Chunk) WHERE 1 = 1DELETE c RETURN 1 AS chunk",
         "MATCH (c:Chunk) WHERE true /* **/ AND '*/ DETACH DELETE c RETURN 1 AS chunk //'",
         "MATCH (n) /* REMOVE n.x */ RETURN n",
