@@ -469,7 +469,9 @@ public final class ExtractiveAnswerer {
                 }
             }
         }
-        return out;
+        // Once each: neighbouring chunks repeat their overlap's sentences, and both copies were quoted side by side.
+        Set<String> seen = new HashSet<>();
+        return out.stream().filter(x -> seen.add(x.text().strip().replaceAll("\\s+", " "))).toList();
     }
 
     /**

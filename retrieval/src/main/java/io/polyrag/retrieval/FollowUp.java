@@ -80,6 +80,10 @@ public final class FollowUp {
                 i--) {
             String whole = history.get(i);
             String turn = whole.length() <= MAX_TURN_CHARS ? whole : whole.substring(0, MAX_TURN_CHARS);
+            List<String> said = words(turn.toLowerCase(Locale.ROOT));
+            if (!said.isEmpty() && SMALL_TALK.containsAll(said)) {
+                continue; // "Great, thanks" between two questions: no topic of its own, and not the antecedent
+            }
             for (String name : names(turn)) {
                 for (String w : name.split(" ")) {
                     if (carried.size() < MAX_CARRIED && w.length() <= MAX_WORD && !STOP.contains(w.toLowerCase(Locale.ROOT))

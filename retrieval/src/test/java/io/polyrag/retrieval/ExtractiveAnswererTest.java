@@ -23,6 +23,17 @@ class ExtractiveAnswererTest {
      * with the question, so a Chinese or Japanese collection never had an answer without a language model.
      */
     @Test
+    void a_sentence_two_overlapping_chunks_share_is_quoted_once() {
+        // The chunker repeats a chunk's last sentences at the start of the next: both chunks matched, and the answer
+        // quoted the one sentence twice side by side.
+        String shared = "The levain ferments for twelve hours at 24 degrees.";
+        String answer = new ExtractiveAnswerer().answer("How long does the levain ferment?", source("Sourdough",
+                "Mix flour and water for the levain. " + shared, shared + " The levain then doubles in volume."));
+        assertThat(answer.split("twelve hours", -1)).hasSize(2);
+        assertThat(answer).contains("twelve hours");
+    }
+
+    @Test
     void chinese_and_japanese_sources_are_quoted() {
         String zh = new ExtractiveAnswerer().answer("退款需要多久？", source("退款政策",
                 "退款在收到申请后五个工作日内处理。请保留收据以便核对。我们的办公室周一至周五开放。"));

@@ -29,6 +29,15 @@ class FollowUpTest {
     }
 
     @Test
+    void small_talk_between_two_questions_is_passed_over_to_the_turn_that_named_the_subject() {
+        // "Great, thanks" stopped the walk back: the search carried "great", and the levain was lost.
+        for (String thanks : List.of("Great, thanks", "thanks!", "Perfect, that helps")) {
+            String q = FollowUp.rewrite(List.of("How long does the levain ferment?", thanks), "And at what temperature?");
+            assertThat(q).contains("levain").doesNotContain("great", "thanks", "perfect", "helps");
+        }
+    }
+
+    @Test
     void a_pronoun_carries_the_name_it_stands_for() {
         assertThat(FollowUp.rewrite(List.of("Tell me about the Pharos of Alexandria."), "When was it built?"))
                 .startsWith("When was it built? Pharos Alexandria");
