@@ -65,7 +65,10 @@ public final class Conversations {
         public static Scope of(List<String> knowledgeBases, String category, List<String> documentIds) {
             boolean none = knowledgeBases == null && (category == null
                     || category.isBlank()) && (documentIds == null || documentIds.isEmpty());
-            return none ? null : new Scope(knowledgeBases == null ? List.of() : List.copyOf(knowledgeBases), category,
+            // Blank names dropped as the search drops them: kept, a later question inheriting [""] was told the
+            // conversation's knowledge base was deleted (404) on every turn after the first.
+            return none ? null : new Scope(knowledgeBases == null ? List.of() : knowledgeBases.stream()
+                    .filter(k -> k != null && !k.isBlank()).toList(), category,
                     documentIds == null ? List.of() : List.copyOf(documentIds));
         }
     }

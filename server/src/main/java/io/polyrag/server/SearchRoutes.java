@@ -136,6 +136,15 @@ final class SearchRoutes {
             }
         }
         String question = b.query() != null ? b.query() : turns.isEmpty() ? null : turns.removeLast();
+        if (b.query() == null && question != null && question.isBlank()) {
+            // Parts with no text (an image alone) were searched as "": "query is empty" named a field never sent.
+            int last = b.messages().size() - 1;
+            while (!"user".equals(b.messages().get(last).role())) {
+                last--;
+            }
+            throw new InvalidInputException("messages[" + last + "].content holds no text: the last user message "
+                    + "is the question, so give it text (a string, or {\"type\": \"text\", \"text\": …} parts)");
+        }
         if (question == null) {
             throw new InvalidInputException("field 'query' is missing: send {\"query\": \"your question\"} (or "
                     + "'messages' whose last user message is the question)");

@@ -123,6 +123,10 @@ class RestServerTest {
         assertThat(chat.get("degraded").isArray()).isTrue();
         assertProblem(post("/v1/query", "{\"messages\": [{\"role\": \"assistant\", \"content\": \"hi\"}]}"), 400,
                 "field 'query' is missing");
+        assertProblem(post("/v1/query", """
+                {"messages": [{"role": "user", "content": "hi"}, {"role": "user", "content": [{"type": "image_url",
+                 "image_url": {"url": "https://example.com/a.png"}}]}, {"role": "assistant", "content": "?"}]}"""),
+                400, "messages[1].content holds no text");
         // The whole OpenAI shape: content as parts, a name, an assistant turn that called a tool.
         HttpResponse<String> parts = post("/v1/query", """
                 {"messages": [{"role": "system", "content": "Be brief."},
@@ -157,6 +161,13 @@ class RestServerTest {
         assertThat(kept.get("messages").findValuesAsString("role")).containsExactly("user", "assistant", "user",
                 "assistant");
         assertThat(kept.get("messages").get(2).get("scope").get("kb").get(0).asString()).isEqualTo("kitchen");
+        // A blank name in the list is no knowledge base (the search drops it): a later question inheriting it
+        // was told the conversation's knowledge base had been deleted.
+        assertThat(post("/v1/query", "{\"query\": \"How long does the levain ferment?\", \"conversation_id\": "
+                + "\"blank-kb\", \"kb\": [\"\"]}").statusCode()).isEqualTo(200);
+        HttpResponse<String> inherited = post("/v1/query", "{\"query\": \"And at what temperature?\", "
+                + "\"conversation_id\": \"blank-kb\"}");
+        assertThat(inherited.statusCode()).as(inherited.body()).isEqualTo(200);
         // "kb": [] widens it again: all of the caller's knowledge bases, and later questions stay there.
         String other = "At what temperature does the levain ferment in the other bakery?";
         JsonNode wide = json(post("/v1/query", "{\"query\": \"" + other + "\", \"conversation_id\": \"bake-2\", "
