@@ -8,6 +8,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * How an ingest takes kept uploads ({@code upload-<id>} and its {@code -meta} description) for its job. An id is
@@ -19,6 +20,7 @@ final class StagedClaims {
     private static final System.Logger LOG = System.getLogger(StagedClaims.class.getName());
     static final String META = "-meta";
     static final String CLAIM = "-claim";
+    private static final Set<String> CLAIMING = ConcurrentHashMap.newKeySet();
 
     private StagedClaims() {
     }
@@ -32,8 +34,17 @@ final class StagedClaims {
     static List<Integer> claim(BlobStore blobs, List<String> keys, List<byte[]> metas) {
         List<Integer> claimed = new ArrayList<>();
         List<Integer> taken = new ArrayList<>();
+        List<String> held = new ArrayList<>();
         try {
             for (int i = 0; i < keys.size(); i++) {
+                // One claim of a key at a time in this process: an S3 delete answers true to every caller that got
+                // past its HEAD, so a double-click started two jobs on one upload. (Replicas sharing a bucket still
+                // can, at the same instant; the filesystem store's delete is exactly-once across them too.)
+                if (!CLAIMING.add(keys.get(i))) {
+                    taken.add(i);
+                    continue;
+                }
+                held.add(keys.get(i));
                 blobs.put(keys.get(i) + CLAIM, metas.get(i), "application/json", "claim.json");
                 if (blobs.delete(keys.get(i) + META)) {
                     claimed.add(i);
@@ -47,6 +58,8 @@ final class StagedClaims {
             // told they did not exist and their bytes waited for the sweep.
             giveBack(blobs, keys, metas, claimed);
             throw e;
+        } finally {
+            CLAIMING.removeAll(held);
         }
         if (!taken.isEmpty()) {
             giveBack(blobs, keys, metas, claimed);

@@ -95,6 +95,42 @@ class UploadStagingTest {
         }
     }
 
+    /** A double-click: ingests of one staged id at once start one job; the others are told it was taken. */
+    @Test
+    void ingests_of_one_staged_id_at_once_start_one_job() throws Exception {
+        try (Polyrag p = Polyrag.open(PolyragTest.config(data(), Map.of("vector.enabled", "false")))) {
+            var pool = java.util.concurrent.Executors.newFixedThreadPool(6);
+            try {
+                for (int round = 0; round < 10; round++) {
+                    Path f = Files.createTempFile(tmp, "g", ".md");
+                    Files.writeString(f, "Guide " + round + ".");
+                    String id = p.uploads().stage(KnowledgeBase.of("docs"), List.of(new ReceivedFile("guide" + round
+                            + ".md", f))).accepted().getFirst().id();
+                    var start = new java.util.concurrent.CountDownLatch(1);
+                    List<java.util.concurrent.Future<String>> tries = new java.util.ArrayList<>();
+                    for (int t = 0; t < 6; t++) {
+                        tries.add(pool.submit(() -> {
+                            start.await();
+                            try {
+                                return p.uploads().ingestStaged(List.of(id), null, false);
+                            } catch (io.polyrag.core.NotFoundException e) {
+                                return null;
+                            }
+                        }));
+                    }
+                    start.countDown();
+                    long jobs = 0;
+                    for (var t : tries) {
+                        jobs += t.get() == null ? 0 : 1;
+                    }
+                    assertThat(jobs).as("round %d", round).isEqualTo(1);
+                }
+            } finally {
+                pool.shutdownNow();
+            }
+        }
+    }
+
     /** Files staged for two knowledge bases, ingested together without 'kb': refused, not all put in the first's. */
     @Test
     void staged_files_of_two_knowledge_bases_need_kb_to_be_ingested_together() throws IOException {

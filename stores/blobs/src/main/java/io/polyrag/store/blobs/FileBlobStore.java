@@ -54,6 +54,7 @@ public final class FileBlobStore implements BlobStore {
         } catch (IOException e) {
             throw new StoreException("cannot create the blob directory " + dir + ": " + e.getMessage(), e);
         }
+        clearDeleted();
     }
 
     /**
@@ -191,17 +192,53 @@ public final class FileBlobStore implements BlobStore {
         if (folder.isEmpty() || !Files.isDirectory(folder.get())) {
             return false;
         }
-        try (var files = Files.list(folder.get())) {
-            for (Path f : files.toList()) {
-                Files.deleteIfExists(f);
+        // Renamed away first, atomically: of two deletes of one key (two ingests claiming one staged id, on one
+        // server or on replicas sharing the folder) exactly one is told it deleted it; both were, and the loser
+        // of a listing race failed with a 500. A rename cut short by a kill leaves a dot-folder the next open clears.
+        Path doomed = dir.resolve("." + key + "." + UUID.randomUUID() + DOOMED);
+        try {
+            try {
+                Files.move(folder.get(), doomed, StandardCopyOption.ATOMIC_MOVE);
+            } catch (AtomicMoveNotSupportedException e) {
+                Files.move(folder.get(), doomed); // a rename in one folder all the same
             }
-            Files.deleteIfExists(folder.get());
+        } catch (NoSuchFileException e) {
+            return false;
+        } catch (IOException e) {
+            throw new StoreException("cannot delete the original of " + key + ": " + e.getMessage(), e);
+        }
+        try {
+            removeFolder(doomed);
             if (syncDirectories) {
                 force(dir);
             }
             return true;
         } catch (IOException e) {
             throw new StoreException("cannot delete the original of " + key + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static final String DOOMED = ".deleted";
+
+    private static void removeFolder(Path folder) throws IOException {
+        try (var files = Files.list(folder)) {
+            for (Path f : files.toList()) {
+                Files.deleteIfExists(f);
+            }
+        }
+        Files.deleteIfExists(folder);
+    }
+
+    /** Folders a delete renamed away and was killed before removing. */
+    private void clearDeleted() {
+        try (var entries = Files.newDirectoryStream(dir, e -> e.getFileName().toString().startsWith(".")
+                && e.getFileName().toString().endsWith(DOOMED))) {
+            for (Path f : entries) {
+                removeFolder(f);
+            }
+        } catch (IOException e) {
+            System.getLogger(FileBlobStore.class.getName()).log(System.Logger.Level.DEBUG,
+                    "deleted blobs left in " + dir + ": " + e.getMessage());
         }
     }
 

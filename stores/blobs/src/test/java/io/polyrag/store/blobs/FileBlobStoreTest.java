@@ -3,6 +3,7 @@ package io.polyrag.store.blobs;
 import io.polyrag.core.port.BlobStore;
 import io.polyrag.testing.BlobStoreContract;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.io.TempDir;
 
 class FileBlobStoreTest extends BlobStoreContract {
@@ -46,5 +47,42 @@ class FileBlobStoreTest extends BlobStoreContract {
         org.assertj.core.api.Assertions.assertThat(store.get("job-x-0")).isEmpty();
         org.assertj.core.api.Assertions.assertThat(store.delete("job-x-0")).isTrue();
         org.assertj.core.api.Assertions.assertThat(cut).doesNotExist();
+    }
+
+    /** Of deletes of one key at once (two ingests claiming one staged id), exactly one is told it deleted it. */
+    @org.junit.jupiter.api.Test
+    void of_concurrent_deletes_of_one_key_exactly_one_deletes_it() throws Exception {
+        BlobStore store = openStore();
+        var pool = java.util.concurrent.Executors.newFixedThreadPool(8);
+        try {
+            for (int round = 0; round < 50; round++) {
+                store.put("upload-r" + round + "-meta", "{}".getBytes(java.nio.charset.StandardCharsets.UTF_8),
+                        "application/json", "meta.json");
+                String key = "upload-r" + round + "-meta";
+                var start = new java.util.concurrent.CountDownLatch(1);
+                List<java.util.concurrent.Future<Boolean>> deletes = new java.util.ArrayList<>();
+                for (int t = 0; t < 8; t++) {
+                    deletes.add(pool.submit(() -> {
+                        start.await();
+                        return store.delete(key);
+                    }));
+                }
+                start.countDown();
+                int won = 0;
+                for (var d : deletes) {
+                    won += d.get() ? 1 : 0; // and none threw
+                }
+                org.assertj.core.api.Assertions.assertThat(won).as("round %d", round).isEqualTo(1);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        // Nothing of them is left, nor listed; a folder a killed delete renamed away is cleared at the next open.
+        org.assertj.core.api.Assertions.assertThat(store.list("upload-")).isEmpty();
+        java.nio.file.Files.createDirectories(dir.resolve("blobs").resolve(".upload-x.1234.deleted"));
+        openStore();
+        try (var left = java.nio.file.Files.list(dir.resolve("blobs"))) {
+            org.assertj.core.api.Assertions.assertThat(left.toList()).isEmpty();
+        }
     }
 }
