@@ -33,7 +33,16 @@ public final class Main {
 
     public static void main(String[] args) {
         Locale.setDefault(Locale.ROOT);
-        System.exit(run(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
+        int code = run(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true));
+        while (StopSignals.signalled()) {
+            // Stopped by a signal: its handler exits with 128 + the signal's number once its stop has ended.
+            try {
+                Thread.sleep(1_000);
+            } catch (InterruptedException e) {
+                break;
+            }
+        }
+        System.exit(code);
     }
 
     /** The file a file-system failure names (a missing input), for a one-line message. */

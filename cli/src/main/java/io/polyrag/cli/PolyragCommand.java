@@ -94,7 +94,17 @@ public final class PolyragCommand implements Runnable {
     }
 
     Polyrag open(Map<String, String> more) {
-        return Polyrag.open(config(more));
+        return closedOnSignal(Polyrag.open(config(more)));
+    }
+
+    /**
+     * Ctrl-C or SIGTERM closes {@code polyrag} (its model sessions, once their runs end) before the JVM's shutdown
+     * hooks start: ONNX Runtime's own hook freed its environment under an embedding still running, and a stopped
+     * {@code polyrag ingest} or {@code reindex} crashed in native code (exit 134, an hs_err file).
+     */
+    static Polyrag closedOnSignal(Polyrag polyrag) {
+        StopSignals.install(polyrag::close);
+        return polyrag;
     }
 
     /**
@@ -104,7 +114,7 @@ public final class PolyragCommand implements Runnable {
      * and left a new, empty data directory behind.
      */
     Polyrag openIndexed(Map<String, String> more) {
-        return Polyrag.open(indexed(config(more)));
+        return closedOnSignal(Polyrag.open(indexed(config(more))));
     }
 
     /**
@@ -141,10 +151,10 @@ public final class PolyragCommand implements Runnable {
         Config c = indexed(config(more));
         if (!"h2".equals(c.get(Settings.CATALOG_BACKEND))
                 || c.get(Settings.WORKER_ENABLED) && c.get(Settings.INGEST_WORKERS) > 0) {
-            return Polyrag.open(c);
+            return closedOnSignal(Polyrag.open(c));
         }
-        return Polyrag.open(config(Map.of(Settings.SYNC_SCHEDULE.key(), "false", Settings.WORKER_ENABLED.key(), "true",
-                Settings.INGEST_WORKERS.key(), "1")));
+        return closedOnSignal(Polyrag.open(config(Map.of(Settings.SYNC_SCHEDULE.key(), "false",
+                Settings.WORKER_ENABLED.key(), "true", Settings.INGEST_WORKERS.key(), "1"))));
     }
 
     static String plural(int n, String word) {

@@ -11,7 +11,17 @@ import sun.misc.Signal;
  * command's shutdown hook stays for an exit by other means; the stop runs once whichever starts it.
  */
 final class StopSignals {
+    private static volatile boolean signalled;
+
     private StopSignals() {
+    }
+
+    /**
+     * Whether a signal is being handled: the command's own end (its work failing under the stop's close) must not
+     * exit first with its code, 1 for a stopped ingest.
+     */
+    static boolean signalled() {
+        return signalled;
     }
 
     /** Handles SIGTERM and SIGINT with {@code stop}, then exits with 128 + the signal's number, as the JVM would. */
@@ -19,6 +29,7 @@ final class StopSignals {
         for (String name : List.of("TERM", "INT")) {
             try {
                 Signal.handle(new Signal(name), s -> Thread.ofPlatform().name("polyrag-stop").start(() -> {
+                    signalled = true;
                     try {
                         stop.run();
                     } finally {

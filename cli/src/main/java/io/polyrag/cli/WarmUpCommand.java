@@ -30,7 +30,7 @@ final class WarmUpCommand implements Callable<Integer> {
         Path dir = Files.createTempDirectory("polyrag-warm-up");
         try {
             Config config = Config.load(Map.of(), Map.of("data.dir", dir.resolve("data").toString()));
-            try (Polyrag polyrag = Polyrag.open(config)) {
+            try (Polyrag polyrag = PolyragCommand.closedOnSignal(Polyrag.open(config))) {
                 polyrag.ingest().text(new TextIngest("# Kilns\n\nThe kiln is fired on Thursdays.\n\n| Day | Hours |\n"
                         + "|---|---|\n| Thu | 6 |\n", "Kilns", null, "md", null));
                 polyrag.ingest().text(new TextIngest("<html><head><title>Glaze</title></head><body><p>Glazes are "

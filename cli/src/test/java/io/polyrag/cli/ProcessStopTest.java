@@ -96,6 +96,41 @@ class ProcessStopTest {
         }
     }
 
+    @Test
+    void sigterm_while_polyrag_ingest_embeds_stops_cleanly() throws Exception {
+        // The commands that load a model and are not servers (ingest, reindex, ask, eval…) had no stop of their own:
+        // ONNX Runtime's hook freed its environment under the embedding, a crash in native code.
+        Path docs = Files.createDirectories(tmp.resolve("cli-docs"));
+        for (int i = 0; i < 30; i++) {
+            Files.writeString(docs.resolve("log-" + i + ".md"), ("# Log " + i + "\n\n" + ("The keepers of Quillon "
+                    + "Point logged the tide, the lamp and every ship that passed the breakwater. ").repeat(40)));
+        }
+        for (long delay : new long[] {100, 800}) {
+            Path work = Files.createTempDirectory(tmp, "cli-work");
+            Process p = new ProcessBuilder(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                    "--add-modules", "jdk.incubator.vector", "--enable-native-access=ALL-UNNAMED", "-Xmx1g", "-cp",
+                    System.getProperty("java.class.path"), Main.class.getName(), "--data-dir",
+                    tmp.resolve("cli-data-" + delay).toString(), "ingest", docs.toString(), "--set",
+                    "graph.enabled=false", "--set", "rdf.enabled=false")).directory(work.toFile())
+                    .redirectErrorStream(true).start();
+            ProcessOutput out = new ProcessOutput(p);
+            try {
+                out.await(l -> l.contains("ingest: embedding"), "'ingest: embedding'", Duration.ofSeconds(120));
+                Thread.sleep(delay);
+                p.destroy();
+                assertThat(p.waitFor(90, TimeUnit.SECONDS)).as("stopped within 90 s of SIGTERM").isTrue();
+                assertThat(p.exitValue()).as("exit after SIGTERM %d ms into embedding; output:%n%s", delay, out.all())
+                        .isIn(0, 143);
+                assertThat(out.all()).doesNotContain("SIGSEGV").doesNotContain("A fatal error has been detected");
+                try (Stream<Path> files = Files.list(work)) {
+                    assertThat(files.map(Path::getFileName).map(Path::toString)).noneMatch(n -> n.startsWith("hs_err"));
+                }
+            } finally {
+                p.destroyForcibly();
+            }
+        }
+    }
+
     private HttpResponse<String> upload(String base, String name, String content) throws Exception {
         String boundary = "----polyrag" + System.nanoTime();
         String body = "--" + boundary + "\r\nContent-Disposition: form-data; name=\"files\"; filename=\"" + name
