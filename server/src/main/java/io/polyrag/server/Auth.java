@@ -63,6 +63,8 @@ final class Auth {
     private volatile boolean keysRequired;
     private volatile long sweptMinute = -1;
     private volatile long keysCheckedAt = Long.MIN_VALUE;
+    private volatile long keysFailureLoggedAt = System.nanoTime() - 120_000_000_000L;
+    private static final System.Logger LOG = System.getLogger(Auth.class.getName());
 
     Auth(Polyrag polyrag, String host) {
         this.polyrag = polyrag;
@@ -90,7 +92,20 @@ final class Auth {
     }
 
     void refresh() {
-        keysRequired = wide || polyrag.keys().required();
+        try {
+            keysRequired = wide || polyrag.keys().required();
+        } catch (RuntimeException e) {
+            if (keysCheckedAt == Long.MIN_VALUE) {
+                keysRequired = true; // never known: closed, not local mode
+            }
+            // The catalog failing (a PostgreSQL restart): what was known stands, checked again in two seconds. Thrown,
+            // every caller, keyless, got a 503 naming the catalog's host and database, /health included.
+            if (System.nanoTime() - keysFailureLoggedAt > 60_000_000_000L) {
+                keysFailureLoggedAt = System.nanoTime();
+                LOG.log(System.Logger.Level.WARNING, "cannot tell whether API keys exist (keeping '"
+                        + (keysRequired ? "keys required" : "local mode") + "'): " + e.getMessage());
+            }
+        }
         keysCheckedAt = System.nanoTime();
         checked.clear(); // a key revoked here ends its streams at their next check, not seconds later
     }
