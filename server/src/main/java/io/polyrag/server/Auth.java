@@ -13,6 +13,7 @@ import java.net.URLDecoder;
 import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -74,13 +75,38 @@ final class Auth {
         // Stripped, as a presented key is: a key read from a file (a Kubernetes secret made --from-file) ends in a
         // newline, and no key sent could match it.
         String admin = polyrag.config().get(Settings.HTTP_ADMIN_KEY).strip();
-        this.adminKey = admin.isEmpty() ? null : admin.getBytes(StandardCharsets.UTF_8);
+        this.adminKey = admin.isEmpty() ? null : digest(checkedAdminKey(admin));
         this.failuresPerMinute = polyrag.config().get(Settings.HTTP_AUTH_FAILURES_PER_MINUTE);
         this.trustedProxies = Arrays.stream(polyrag.config().get(Settings.HTTP_TRUSTED_PROXIES).split(","))
                 .filter(x -> !x.isBlank()).map(Cidr::parse).toList();
         this.authFailures = Counter.builder("polyrag_auth_failures_total")
                 .description("requests with a missing, wrong or revoked key").register(polyrag.metrics().registry());
         refresh();
+    }
+
+    /** The shortest operator key taken: guessing one is throttled per address, not made impossible. */
+    static final int MIN_ADMIN_KEY = 16;
+
+    /**
+     * The operator key as configured, or a refusal to start: "changeme" was taken, and with a fresh client address
+     * for each 20 tries (an IPv6 /64) a short one falls to guessing; a character outside visible ASCII may never be
+     * sent as typed (headers are Latin-1 on the wire).
+     */
+    static String checkedAdminKey(String admin) {
+        if (admin.length() < MIN_ADMIN_KEY || !admin.chars().allMatch(c -> c > 0x20 && c < 0x7f)) {
+            throw new ConfigException("POLYRAG_HTTP_ADMIN_KEY must be at least " + MIN_ADMIN_KEY + " visible ASCII "
+                    + "characters (no spaces), it is " + admin.length() + (admin.chars().allMatch(c -> c > 0x20
+                    && c < 0x7f) ? "" : " with others among them") + ": make one with 'openssl rand -hex 24'");
+        }
+        return admin;
+    }
+
+    private static byte[] digest(String key) {
+        try {
+            return MessageDigest.getInstance("SHA-256").digest(key.getBytes(StandardCharsets.UTF_8));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is in every JDK", e);
+        }
     }
 
     /** Whether keys are required: at most two seconds stale (a key made through the admin route refreshes it). */
@@ -146,8 +172,8 @@ final class Auth {
             // untracked addresses (a flood of ten thousand) kept Prometheus and the operator out too. Any other
             // address shares it, so a flood does not open unthrottled guessing from fresh addresses.
             throttle(ctx, client, operatorFailures, !operatorSeen(client));
-            if (adminKey != null && key != null && MessageDigest.isEqual(adminKey,
-                    key.getBytes(StandardCharsets.UTF_8))) {
+            // Digests compared: equal lengths whatever was sent, so the time taken says nothing of the key's length.
+            if (adminKey != null && key != null && MessageDigest.isEqual(adminKey, digest(key))) {
                 if (operatorAddresses.size() < MAX_TRACKED_CLIENTS || operatorAddresses.containsKey(client)) {
                     operatorAddresses.put(client, System.currentTimeMillis());
                 }

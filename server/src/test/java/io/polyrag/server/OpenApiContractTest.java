@@ -53,7 +53,7 @@ class OpenApiContractTest {
     void start() {
         polyrag = Polyrag.open(Config.load(Map.of(), Map.of("data.dir", tmp.resolve("data").toString(),
                 "graph.enabled", "true", "rdf.enabled", "true", "http.sse.heartbeat.seconds", "1",
-                "http.admin.key", "operator-key", "sync.allowed.roots", tmp.toString())));
+                "http.admin.key", "operator-key-for-contract", "sync.allowed.roots", tmp.toString())));
         server = new RestServer(polyrag, "127.0.0.1", 0, 8L * 1024 * 1024);
         doc = (ObjectNode) Json.MAPPER.readTree(send("GET", "/v1/openapi.json", null, null).body());
     }
@@ -201,11 +201,11 @@ class OpenApiContractTest {
         JsonNode key = json(call("POST", "/v1/admin/keys", "{\"tenant\": \"acme\", \"name\": \"contract\"}", 201));
         // A key exists now: every /v1 route needs one, admin routes the operator key (a tenant's gets 403).
         sendAs(null, "GET", "/v1/documents", 401);
-        sendAs("operator-key", "GET", "/v1/admin/keys", 200);
+        sendAs("operator-key-for-contract", "GET", "/v1/admin/keys", 200);
         sendAs(key.get("key").asString(), "DELETE", "/v1/admin/keys/" + key.get("id").asString(), 403);
-        sendAs("operator-key", "POST", "/v1/admin/keys", 415);
-        sendAs("operator-key", "POST", "/v1/admin/keys?x=1", 400);
-        sendAs("operator-key", "DELETE", "/v1/admin/keys/" + key.get("id").asString(), 204);
+        sendAs("operator-key-for-contract", "POST", "/v1/admin/keys", 415);
+        sendAs("operator-key-for-contract", "POST", "/v1/admin/keys?x=1", 400);
+        sendAs("operator-key-for-contract", "DELETE", "/v1/admin/keys/" + key.get("id").asString(), 204);
         call("DELETE", "/v1/admin/keys/" + key.get("id").asString(), null, 404);
         call("POST", "/v1/admin/keys", "{\"name\": \"no tenant\"}", 400);
         String uploaded = json(call("POST", "/v1/documents", multipartOne("report.md", "# Report\n\nSales rose.",

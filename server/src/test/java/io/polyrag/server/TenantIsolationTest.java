@@ -467,14 +467,14 @@ class TenantIsolationTest {
     @Test
     void a_server_bound_beyond_loopback_stays_keyed_after_its_last_key_is_revoked() {
         try (Polyrag p = Polyrag.open(Config.load(Map.of(), Map.of("data.dir", tmp.resolve("wide").toString(),
-                "vector.enabled", "false", "http.admin.key", "operator-key-7", "http.auth.failures.per.minute",
+                "vector.enabled", "false", "http.admin.key", "operator-key-7-abc", "http.auth.failures.per.minute",
                 "3")))) {
             var only = p.keys().create("delta", null);
             RestServer wide = new RestServer(p, "0.0.0.0", 0, 1024);
             try {
                 String base = "http://127.0.0.1:" + wide.port();
                 assertThat(send(HttpRequest.newBuilder(URI.create(base + "/v1/admin/keys/" + only.info().id()))
-                        .header("X-Api-Key", "operator-key-7").DELETE()).statusCode()).isEqualTo(204);
+                        .header("X-Api-Key", "operator-key-7-abc").DELETE()).statusCode()).isEqualTo(204);
                 assertThat(send(HttpRequest.newBuilder(URI.create(base + "/v1/documents"))).statusCode())
                         .as("no key, every key revoked: still refused, not local mode").isEqualTo(401);
                 assertThat(send(HttpRequest.newBuilder(URI.create(base + "/v1/admin/keys")).header("Content-Type",
@@ -483,21 +483,21 @@ class TenantIsolationTest {
                 assertThat(json(send(HttpRequest.newBuilder(URI.create(base + "/health")))).get("auth").asString())
                         .isEqualTo("keys");
                 assertThat(send(HttpRequest.newBuilder(URI.create(base + "/v1/admin/keys")).header("X-Api-Key",
-                        "operator-key-7")).statusCode()).as("the operator key still gets in").isEqualTo(200);
+                        "operator-key-7-abc")).statusCode()).as("the operator key still gets in").isEqualTo(200);
                 for (int i = 0; i < 3; i++) {
                     send(HttpRequest.newBuilder(URI.create(base + "/v1/documents")).header("X-Api-Key", "prk_stale"));
                 }
                 assertThat(send(HttpRequest.newBuilder(URI.create(base + "/v1/documents")).header("X-Api-Key",
                         "prk_stale")).statusCode()).as("tenant routes: this address is throttled").isEqualTo(429);
                 assertThat(send(HttpRequest.newBuilder(URI.create(base + "/metrics")).header("X-Api-Key",
-                        "operator-key-7")).statusCode()).as("tenants' failures from a shared address do not lock "
+                        "operator-key-7-abc")).statusCode()).as("tenants' failures from a shared address do not lock "
                         + "the operator out").isEqualTo(200);
                 for (int i = 0; i < 2; i++) {
                     assertThat(send(HttpRequest.newBuilder(URI.create(base + "/v1/admin/keys")).header("X-Api-Key",
                             "operator-key-8")).statusCode()).isEqualTo(401);
                 }
                 assertThat(send(HttpRequest.newBuilder(URI.create(base + "/v1/admin/keys")).header("X-Api-Key",
-                        "operator-key-7")).statusCode())
+                        "operator-key-7-abc")).statusCode())
                         .as("a throttled address cannot go on guessing the operator key").isEqualTo(429);
                 assertThat(p.keys().list()).noneMatch(k -> k.tenant().equals("mallory"));
             } finally {

@@ -530,7 +530,8 @@ public final class Settings {
                     + "(POLYRAG_HTTP_ADMIN_KEY) then creates tenants' keys over POST /v1/admin/keys. Off: local mode "
                     + "until the first key is created.");
     public static final Setting<String> HTTP_ADMIN_KEY = Setting.string("http.admin.key", "",
-            "Operator key for /v1/admin routes (key management, the store check) once API keys exist; empty: those "
+            "Operator key for /v1/admin routes (key management, the store check) once API keys exist: at least 16 "
+                    + "visible ASCII characters (openssl rand -hex 24), a shorter one is refused at start; empty: those "
                     + "routes answer only in local mode (no keys, loopback).").secret();
     public static final Setting<Integer> HTTP_AUTH_FAILURES_PER_MINUTE = Setting.integer(
             "http.auth.failures.per.minute", 20, 1, 100000,
