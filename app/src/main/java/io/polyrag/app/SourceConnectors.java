@@ -5,6 +5,7 @@ import io.polyrag.core.InvalidInputException;
 import io.polyrag.core.config.Config;
 import io.polyrag.core.config.Settings;
 import io.polyrag.core.fs.Confinement;
+import io.polyrag.core.model.Ids;
 import io.polyrag.core.model.SourceItem;
 import io.polyrag.core.model.SyncItem;
 import io.polyrag.core.model.Tenant;
@@ -58,6 +59,7 @@ final class SourceConnectors implements AutoCloseable {
         // Read once at start: malformed, it failed every tenant's sync later, each job's error quoting the entry (an
         // other tenant's name and folders).
         tenantRoots(config.get(Settings.SYNC_TENANT_ROOTS));
+        allowedRoots(config.get(Settings.SYNC_ALLOWED_ROOTS));
         for (var e : Providers.available(SourceConnectorProvider.class).entrySet()) {
             if (e.getValue().size() > 1) {
                 throw new ConfigException(e.getValue().size() + " source connectors claim the type '" + e.getKey()
@@ -171,7 +173,7 @@ final class SourceConnectors implements AutoCloseable {
         // A key's tenant that adopted local mode's data holds its rows, not the operator's folders: its key reaches
         // the folders the operator named for it, like any tenant's (local mode's own syncs run as local mode).
         boolean operator = tenant.isLocal() && tenant.name().isEmpty();
-        List<Path> roots = (operator ? paths(config.get(Settings.SYNC_ALLOWED_ROOTS))
+        List<Path> roots = (operator ? allowedRoots(config.get(Settings.SYNC_ALLOWED_ROOTS))
                 : tenantRoots(config.get(Settings.SYNC_TENANT_ROOTS)).getOrDefault(tenant.name(),
                         List.of()));
         return Confinement.of(roots, forbidden());
@@ -208,6 +210,24 @@ final class SourceConnectors implements AutoCloseable {
     private static List<Path> paths(String commaSeparated) {
         return Arrays.stream(commaSeparated.split(",")).map(String::strip).filter(x -> !x.isEmpty()).map(Path::of)
                 .toList();
+    }
+
+    /**
+     * {@code /a,/b}: absolute paths, or a refusal naming the setting. A relative one was resolved against the
+     * process's working folder (a systemd unit's is not a shell's), a folder the operator never meant.
+     */
+    static List<Path> allowedRoots(String setting) {
+        List<Path> out;
+        try {
+            out = paths(setting);
+        } catch (InvalidPathException e) {
+            out = null;
+        }
+        if (out == null || out.stream().anyMatch(p -> !p.isAbsolute())) {
+            throw new ConfigException(Settings.SYNC_ALLOWED_ROOTS.env() + ": '" + Ids.abbreviate(setting.strip(), 200)
+                    + "' is not a comma-separated list of absolute paths, e.g. /srv/docs,/home/ana/notes");
+        }
+        return out;
     }
 
     /** {@code tenant=/a,/b;other=/c} as a map; a malformed entry fails naming the setting and the form it wants. */

@@ -436,6 +436,14 @@ class SyncTest {
         }
     }
 
+    /** A relative allowed root was resolved against the working folder (a systemd unit's is not a shell's). */
+    @Test
+    void a_relative_allowed_root_is_refused_at_start_naming_the_setting() {
+        assertThatThrownBy(() -> Polyrag.open(PolyragTest.config(tmp.resolve("data"), Map.of("vector.enabled",
+                "false", "sync.allowed.roots", tmp + ",docs/notes")))).isInstanceOf(io.polyrag.core.ConfigException.class)
+                .hasMessageContaining("POLYRAG_SYNC_ALLOWED_ROOTS").hasMessageContaining("absolute paths");
+    }
+
     /**
      * A sync that yields its worker to another tenant's job and resumes reports what all its runs did: the resumed
      * run finds the files the first indexed unchanged, and ended "added 120, unchanged 30" for 150 new files.
