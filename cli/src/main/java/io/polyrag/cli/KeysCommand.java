@@ -109,12 +109,20 @@ final class KeysCommand implements Callable<Integer> {
                 Optional<String> owner = polyrag.keys().localOwner();
                 if (json) {
                     out.println(Json.MAPPER.writeValueAsString(AdminWire.keys(all, owner)));
-                } else if (all.isEmpty()) {
-                    out.println("no keys: the server runs in local mode (loopback only)");
                 } else {
                     for (ApiKey k : all) {
                         out.printf("%s  %-20s %-8s %s%s%n", k.id(), k.tenant(), k.active() ? "active" : "revoked",
                                 k.createdAt(), k.name().isEmpty() ? "" : "  " + k.name());
+                    }
+                    if (all.stream().noneMatch(ApiKey::active)) {
+                        // POLYRAG_HTTP_REQUIRE_KEYS: no local mode, whatever address the server binds.
+                        out.println(polyrag.keys().required() ? "no active key: POLYRAG_HTTP_REQUIRE_KEYS is on, so "
+                                + "the server answers 401 until one exists: 'polyrag keys create TENANT' (server "
+                                + "stopped), or POST /v1/admin/keys with POLYRAG_HTTP_ADMIN_KEY"
+                                : "no active key: the server runs in local mode (loopback only)");
+                    }
+                    if (all.isEmpty()) {
+                        return Main.OK;
                     }
                     out.println(owner.map(o -> "local mode's data belongs to tenant " + o).orElse("local mode's data "
                             + "(" + polyrag.keys().localData() + ") belongs to no tenant: 'keys create TENANT "

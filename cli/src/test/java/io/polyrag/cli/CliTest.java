@@ -434,7 +434,11 @@ class CliTest {
         assertThat(run("keys", "revoke", id).code()).isZero();
         list.out().lines().filter(l -> l.contains("active") && !l.contains(id)).map(l -> l.split(" ")[0])
                 .forEach(k -> assertThat(run("keys", "revoke", k).code()).isZero());
-        assertThat(run("keys", "list").out()).doesNotContain("active");
+        assertThat(run("keys", "list").out()).doesNotContain("active   2").contains("no active key: the server runs in "
+                + "local mode (loopback only)");
+        // With POLYRAG_HTTP_REQUIRE_KEYS there is no local mode: the server answers 401 until a key exists.
+        assertThat(run("keys", "list", "--set", "http.require.keys=true").out()).contains("answers 401 until one "
+                + "exists").doesNotContain("runs in local mode");
     }
 
     @Test

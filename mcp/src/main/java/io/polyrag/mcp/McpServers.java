@@ -108,6 +108,13 @@ public final class McpServers implements McpFrontDoor.Factory {
      */
     static void checkBind(McpFrontDoor.Options o) {
         String jwks = o.config().get(Settings.MCP_JWT_JWKS_URL);
+        // An issuer or audience with no key set to check tokens against asked for no token at all, silently.
+        if ((jwks == null || jwks.isBlank()) && (!o.config().get(Settings.MCP_JWT_ISSUER).isBlank()
+                || !o.config().get(Settings.MCP_JWT_AUDIENCE).isBlank())) {
+            throw new ConfigException(Settings.MCP_JWT_ISSUER.env() + " or " + Settings.MCP_JWT_AUDIENCE.env()
+                    + " is set but " + Settings.MCP_JWT_JWKS_URL.env() + " is not: tokens are checked only against "
+                    + "the keys it names, so without it none would be asked for. Set it, or unset the other two");
+        }
         if ((jwks == null || jwks.isBlank()) && !loopback(o.host())) {
             throw new ConfigException("refusing to serve MCP on " + o.host() + " without authentication: anyone who "
                     + "can reach it would act with this adapter's API key. Set " + Settings.MCP_JWT_JWKS_URL.env()

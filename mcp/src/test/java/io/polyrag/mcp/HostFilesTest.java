@@ -204,6 +204,12 @@ class HostFilesTest {
         assertThatThrownBy(() -> new McpServers().start(new McpFrontDoor.Options("streamable-http",
                 URI.create("http://127.0.0.1:9"), null, "0.0.0.0", 0, null, null, jwt)))
                 .isInstanceOf(ConfigException.class).hasMessageContaining("POLYRAG_MCP_ALLOWED_HOSTS");
+        // An audience and issuer with no key set: no token would be asked for, said at start.
+        Config noKeys = Config.load(Map.of(), Map.of("mcp.jwt.audience", "polyrag", "mcp.jwt.issuer",
+                "https://id.example.com"));
+        assertThatThrownBy(() -> new McpServers().start(new McpFrontDoor.Options("streamable-http",
+                URI.create("http://127.0.0.1:9"), null, "127.0.0.1", 0, null, null, noKeys)))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("POLYRAG_MCP_JWT_JWKS_URL is not");
     }
 
     private Map<String, Object> ingest(String transport, Map<String, String> settings, List<String> paths) {
