@@ -68,11 +68,16 @@ async function expand(id: string, dispatch: (a: Action) => void, asKey: string, 
   dispatch({ type: 'graphMerge', nodes: named, edges, expanded: id, reset, asKey });
 }
 
+/** Whether the server has an entity graph to explore: the RDF store serves the explorer when the graph is off. */
+export function explorerOn(modalities: string[]): boolean {
+  return modalities.includes('graph') || modalities.includes('rdf');
+}
+
 export function GraphTab({ state, dispatch, config }: TabProps) {
   const g = state.graph;
   const [found, setFound] = useState<FoundEntity[] | null>(null);
   const [error, setError] = useState('');
-  const enabled = !config || (config.modalities ?? []).includes('graph');
+  const enabled = !config || explorerOn(config.modalities ?? []);
 
   const find = async () => {
     const mine = ++finding;

@@ -2,6 +2,7 @@ import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { App } from '../App';
+import { explorerOn } from '../tabs/Graph';
 
 const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status,
   headers: { 'Content-Type': status >= 400 ? 'application/problem+json' : 'application/json' } });
@@ -713,6 +714,13 @@ describe('the app', () => {
     expect(await screen.findByText('media type')).toBeTruthy();
     expect(screen.queryByText('original')).toBeNull();
     expect(screen.queryByText(/not kept/)).toBeNull();
+  });
+
+  it('offers the graph explorer on a server whose RDF store is on and graph off', () => {
+    // The explorer is read from the RDF store when the graph is off: the tab said "The graph is off".
+    expect(explorerOn(['fulltext', 'rdf'])).toBe(true);
+    expect(explorerOn(['graph'])).toBe(true);
+    expect(explorerOn(['fulltext', 'vector'])).toBe(false);
   });
 
   it('moves between tabs with the arrow keys', async () => {

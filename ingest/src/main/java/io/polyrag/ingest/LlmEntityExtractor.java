@@ -362,7 +362,10 @@ public final class LlmEntityExtractor implements EntityExtractor {
             }
             String st = types.getOrDefault(Entity.key(s), "");
             String ot = types.getOrDefault(Entity.key(o), "");
-            if (ontology != null && !ontology.allows(p, st, ot)) {
+            // Under a schema an end must be one of the entities it let through: one refused for its type ("Q3 2024",
+            // a Date) came back untyped through a relation whose rule takes any type.
+            if (ontology != null && (!types.containsKey(Entity.key(s)) || !types.containsKey(Entity.key(o))
+                    || !ontology.allows(p, st, ot))) {
                 continue;
             }
             if (seen.add(Entity.key(s) + "|" + p + "|" + Entity.key(o))) {

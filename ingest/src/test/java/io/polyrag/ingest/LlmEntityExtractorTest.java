@@ -209,6 +209,20 @@ class LlmEntityExtractorTest {
                 LlmEntityExtractor.Ontology.load(schema))).contains("works_at: Person -> Organization");
     }
 
+    /** An entity refused for its type came back untyped through a relation whose rule takes any type. */
+    @Test
+    void a_relation_end_the_schema_refused_for_its_type_is_not_let_back() {
+        // The built-in vocabulary (no schema file): part_of joins ends of any type.
+        String reply = """
+                {"entities": [{"name": "Harbour Division", "type": "Organization"}, {"name": "Q3 2024 results", "type": "Date"}],
+                 "relations": [{"subject": "Harbour Division", "predicate": "part_of", "object": "Q3 2024 results"},
+                               {"subject": "Harbour Division", "predicate": "part_of", "object": "Unlisted Thing"}]}""";
+        Extraction x = LlmEntityExtractor.create(new Model(reply, true), "schema_constrained", null, new MapCache())
+                .extract(List.of("t"), Long.MAX_VALUE).getFirst();
+        assertThat(x.entities()).extracting(Entity::name).containsExactly("Harbour Division");
+        assertThat(x.facts()).isEmpty();
+    }
+
     @Test
     void an_ontology_naming_relations_in_another_case_keeps_the_models_facts(@TempDir Path dir) throws IOException {
         Path schema = dir.resolve("schema.json");

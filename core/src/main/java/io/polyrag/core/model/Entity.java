@@ -80,13 +80,27 @@ public record Entity(String id, String name, String type, List<String> aliases) 
         String s = Normalizer.normalize(name == null ? "" : name, Normalizer.Form.NFKC).toLowerCase(Locale.ROOT);
         // Turkish İ lower-cases to i and a combining dot: "İstanbul" is "istanbul", as its other spellings.
         s = POSSESSIVE.matcher(s.replace("i\u0307", "i")).replaceAll("");
+        // "C++", "C#" and "C" were one key, "c": the marks are read as said.
+        s = SHARP.matcher(PLUS_PLUS.matcher(s).replaceAll(" plus plus")).replaceAll(" sharp");
         s = NON_WORD.matcher(s).replaceAll(" ").strip();
         while (true) {
             int space = s.indexOf(' ');
             if (space < 0 || !HONORIFICS.contains(s.substring(0, space))) {
                 return s;
             }
-            s = s.substring(space + 1);
+            // Not when what follows cannot begin a name: "Doctor Who" was "who" (the WHO), "The Lord of the Rings"
+            // "of the rings", which no search for it could seed.
+            String rest = s.substring(space + 1);
+            int next = rest.indexOf(' ');
+            if (CANNOT_BEGIN.contains(next < 0 ? rest : rest.substring(0, next))) {
+                return s;
+            }
+            s = rest;
         }
     }
+
+    private static final Pattern PLUS_PLUS = Pattern.compile("(?<=\\p{L})\\+\\+(?![\\p{L}\\p{N}])");
+    private static final Pattern SHARP = Pattern.compile("(?<![\\p{L}\\p{N}]\\p{L})(?<=\\p{L})#(?![\\p{L}\\p{N}])");
+    private static final Set<String> CANNOT_BEGIN = Set.of("of", "who", "what", "and", "or", "in", "on", "at", "to",
+            "for", "with", "from", "by", "is", "was", "de", "du", "des", "la", "le", "les", "von", "van", "der");
 }

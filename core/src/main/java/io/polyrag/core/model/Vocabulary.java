@@ -5,6 +5,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * The one vocabulary of the knowledge graph, shared by every extractor (the offline one and a language model's schema
@@ -218,12 +220,38 @@ public final class Vocabulary {
      * whichever extractor found it (a year kept as one joined every document mentioning it).
      */
     public static boolean allNumeric(String key) {
-        for (String w : key.split(" ")) {
-            if (!numeric(w)) {
+        String[] words = key.split(" ");
+        for (int i = 0; i < words.length; i++) {
+            String w = words[i];
+            boolean afterNumber = i > 0 && numeric(words[i - 1]);
+            // A date ("March 15", "Monday 3 June"), a quantity with its unit ("16 GB", "16gb", "5 km") or an
+            // ordinal ("2nd"): each one entity joining every document that mentions it, the hubs this check keeps out.
+            if (!numeric(w) && !CALENDAR.contains(w) && !digitsWithUnit(w) && !(afterNumber && UNITS.contains(w))) {
                 return false;
             }
         }
         return true;
+    }
+
+    private static final Set<String> CALENDAR = Set.of("january", "february", "march", "april", "may", "june",
+            "july", "august", "september", "october", "november", "december", "jan", "feb", "mar", "apr", "jun",
+            "jul", "aug", "sep", "sept", "oct", "nov", "dec", "monday", "tuesday", "wednesday", "thursday", "friday",
+            "saturday", "sunday");
+    /** Units and currencies written after a number: "16 GB", "40 USD". Alone, "GB" may be Great Britain. */
+    private static final Set<String> UNITS = Set.of("kb", "mb", "gb", "tb", "pb", "kib", "mib", "gib", "tib", "mm",
+            "cm", "m", "km", "mi", "ft", "in", "g", "kg", "mg", "t", "lb", "lbs", "oz", "ml", "l", "s", "ms", "h",
+            "hz", "khz", "mhz", "ghz", "w", "kw", "mw", "gw", "kwh", "mwh", "v", "mah", "usd", "eur", "gbp", "jpy",
+            "chf", "cny", "inr", "percent", "pct", "degrees", "k", "bn");
+    private static final Pattern DIGITS_THEN_LETTERS = Pattern.compile("\\d[\\d.,]*([a-z]+)");
+
+    /**
+     * Digits with an ordinal or a unit of two letters or more in one word: 2nd, 3rd, 10x, 16gb, 5km. Not one letter:
+     * "3M" and "5G" name things.
+     */
+    private static boolean digitsWithUnit(String word) {
+        Matcher m = DIGITS_THEN_LETTERS.matcher(word);
+        return m.matches() && (Set.of("st", "nd", "rd", "th", "x").contains(m.group(1))
+                || m.group(1).length() > 1 && UNITS.contains(m.group(1)));
     }
 
     /**

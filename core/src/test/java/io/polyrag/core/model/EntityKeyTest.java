@@ -17,7 +17,14 @@ class EntityKeyTest {
         "Mr.|mr",
         "St. Louis|st louis",
         "Saint Petersburg|saint petersburg",
-        "C++|c",
+        "C++|c plus plus",
+        "C#|c sharp",
+        "F# and C|f sharp and c",
+        "issue#12|issue 12",
+        "Doctor Who|doctor who",
+        "The Who|the who",
+        "The Lord of the Rings|lord of the rings",
+        "Captain Nemo|nemo",
         "...|''",
     })
     void normalises_names(String name, String key) {
