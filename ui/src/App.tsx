@@ -2,7 +2,7 @@ import { useCallback, useEffect, useReducer, useRef, useState, type KeyboardEven
 import { api, message, ok, setApiKey, setUnauthorizedHandler, type Configuration } from './api/client';
 import { useJobUpdates } from './jobs';
 import { initialState, loadKbs, reducer, saveKbs, TAB_LABELS, TABS, type Action, type State, type Tab } from './state';
-import { SourcesTab } from './tabs/Sources';
+import { SourcesTab, stopUploadsOf } from './tabs/Sources';
 import { ProcessingTab } from './tabs/Processing';
 import { SearchTab } from './tabs/Search';
 import { ChatTab, stopAnswer } from './tabs/Chat';
@@ -146,7 +146,11 @@ export function App() {
         </nav>
         <div className="top-tools">
           <KeyBox apiKey={state.unauthorized ? '' : state.apiKey} auth={reported} onKey={(key) => {
-            if (key !== state.apiKey) stopAnswer(); // the last tenant's answer is not written on
+            if (key !== state.apiKey) {
+              stopAnswer(); // the last tenant's answer is not written on
+              // Its upload stops, and what it staged is deleted with its key (the reducer forgets the verdict).
+              stopUploadsOf(state.apiKey, state.drafts.upload.staged, state.configured);
+            }
             storeKey(key);
             dispatch({ type: 'apiKey', key });
           }} />

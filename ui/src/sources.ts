@@ -93,8 +93,27 @@ function intIn(value: string, min: number, max: number, what: string): string | 
   return Number.isInteger(n) && n >= min && n <= max ? undefined : `${what}: a whole number from ${min} to ${max}`;
 }
 
-function lines(text: string): string[] {
-  return text.split(/[\n,]/).map((s) => s.trim()).filter(Boolean);
+/**
+ * One entry per line, or comma-separated outside braces and brackets as the CLI takes them: `*.{md,txt}` is one
+ * glob (split at its comma, the server refused the halves, and a source registered with one could not be
+ * edited here at all).
+ */
+export function lines(text: string): string[] {
+  const out: string[] = [];
+  for (const line of text.split('\n')) {
+    let depth = 0;
+    let from = 0;
+    for (let i = 0; i <= line.length; i++) {
+      const c = line[i];
+      if (c === '{' || c === '[') depth++;
+      else if ((c === '}' || c === ']') && depth > 0) depth--;
+      else if (i === line.length || (c === ',' && depth === 0)) {
+        out.push(line.slice(from, i));
+        from = i + 1;
+      }
+    }
+  }
+  return out.map((s) => s.trim()).filter(Boolean);
 }
 
 function clean<T extends Record<string, string | undefined>>(errors: T): Partial<Record<string, string>> {

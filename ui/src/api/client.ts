@@ -113,6 +113,12 @@ function toError(status: number, body: unknown): ApiError {
     const p = body as { detail?: string; title?: string };
     return new ApiError(status, p.detail ?? '', p.title ?? '', body);
   }
+  if (typeof body === 'string' && /^\s*</.test(body)) {
+    // A proxy's error page (nginx's 413, a 502 while the server restarts): its title, not its markup.
+    const title = /<title[^>]*>([^<]*)<\/title>/i.exec(body)?.[1]?.trim();
+    return new ApiError(status, `HTTP ${status}${title ? ` (${title.slice(0, 120)})` : ''} from a proxy in front of `
+      + 'the server');
+  }
   return new ApiError(status, typeof body === 'string' && body ? body.slice(0, 300) : `HTTP ${status}`);
 }
 

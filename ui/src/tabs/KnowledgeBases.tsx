@@ -186,6 +186,7 @@ function Documents({ kb, onChanged }: { kb: string; onChanged: () => void }) {
 function DocRow({ d, open, detail, toggle, remove, onError }: { d: DocumentRow; open: boolean;
   detail: DocumentDetail | null; toggle: () => void; remove: () => void; onError: (e: string) => void }) {
   const name = d.title || d.uri?.split('/').pop() || d.id || 'document';
+  const [confirming, setConfirming] = useState(false);
   return (
     <>
       <tr>
@@ -198,7 +199,15 @@ function DocRow({ d, open, detail, toggle, remove, onError }: { d: DocumentRow; 
           {d.original ? <button type="button" aria-label={`Download ${name}`}
             onClick={() => downloadOriginal(d.id ?? '', name).catch((e) => onError(message(e)))}>Download</button>
             : null}
-          <button type="button" className="danger" onClick={remove} aria-label={`Delete ${name}`}>Delete</button>
+          {/* Asked first, as a knowledge base, a source or judgments are: it goes from every store, original too. */}
+          {confirming ? (
+            <span className="confirm">Delete from every store?{' '}
+              <button type="button" className="danger" aria-label={`Yes, delete ${name}`}
+                onClick={() => { setConfirming(false); remove(); }}>Delete</button>{' '}
+              <button type="button" onClick={() => setConfirming(false)}>Keep</button>
+            </span>
+          ) : <button type="button" className="danger" onClick={() => setConfirming(true)}
+            aria-label={`Delete ${name}`}>Delete…</button>}
         </td>
       </tr>
       {open ? (

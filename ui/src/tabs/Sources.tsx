@@ -1,6 +1,6 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import type { TabProps } from '../App';
-import { api, keyInUse, message, ok, postForm, type Staged, type SyncSource } from '../api/client';
+import { api, ApiError, keyInUse, message, ok, postForm, type Staged, type SyncSource } from '../api/client';
 import { editBody, editDraft, FORMS, sourceReads, sourceTypeLabel, validateEdit, type Drafts, type EditDraft,
   type Snapshot, type SourceKind } from '../sources';
 import { ago, duration, exactTime, formatBytes, plural } from '../format';
@@ -384,25 +384,75 @@ export function dropConfigured(configured: Snapshot | null, keep: Set<string>) {
 /** The most staged files one ingest request takes (the server's limit). */
 const MAX_STAGED = 10_000;
 
+/**
+ * The choice of files being sent, kept outside the form: leaving the tab (or the upload form) unmounted it, and the
+ * form drawn again showed no progress and no Cancel while the request went on.
+ */
+interface Sending {
+  busy: boolean;
+  /** Bytes sent of the choice's total; null before the first byte and once all are sent (the server checks them). */
+  progress: { sent: number; total: number } | null;
+  /** The request going up, and whether all its bytes went: one that has is let answer (see stopSending). */
+  request: { controller: AbortController; sent: boolean } | null;
+  error: string;
+  canceled: boolean;
+}
+
+let sending: Sending = { busy: false, progress: null, request: null, error: '', canceled: false };
+const sendingWatchers = new Set<() => void>();
+
+function setSending(patch: Partial<Sending>) {
+  sending = { ...sending, ...patch };
+  sendingWatchers.forEach((w) => w());
+}
+
+function watchSending(w: () => void) {
+  sendingWatchers.add(w);
+  return () => {
+    sendingWatchers.delete(w);
+  };
+}
+
+/**
+ * Stops the choice being sent: a request still sending is aborted (nothing staged); one whose bytes all went is let
+ * answer, so what the server staged from it is known and deleted (aborted, it would be held a day).
+ */
+function stopSending() {
+  ++uploadChoice;
+  if (sending.request && !sending.request.sent) sending.request.controller.abort();
+  setSending({ busy: false, progress: null, request: null });
+}
+
+/**
+ * The API key changes: the last key's upload stops, and what it staged — the verdict shown, a configured upload's
+ * files — is deleted with that key (under the next one the server knows none of them).
+ */
+export function stopUploadsOf(oldKey: string, staged: Staged | null, configured: Snapshot | null) {
+  if (sending.busy) stopSending();
+  const ids = [...(staged?.accepted ?? []).map((f) => f.id ?? ''),
+    ...(configured?.kind === 'upload' ? configured.files.map((f) => f.id) : [])].filter(Boolean);
+  for (const id of new Set(ids)) deleteStagedAs(id, oldKey);
+}
+
+/** DELETE of a staged file with a given key, whatever key is in use by then. */
+function deleteStagedAs(id: string, key: string) {
+  void fetch(`/v1/ingest/staged/${encodeURIComponent(id)}`, { method: 'DELETE',
+    headers: key.trim() ? { Authorization: `Bearer ${key.trim()}` } : {} }).catch(() => {});
+}
+
+/** Refusals that the next request of the same choice would get too: the rest of the choice is not sent. */
+const REFUSES_THE_REST = new Set([401, 403, 413, 429]);
+
 function UploadForm({ draft, errors, set, maxBytes, held }: FormProps<'upload'> & { maxBytes?: number;
   held: Set<string> }) {
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState('');
-  // Bytes sent of the choice's total while its files go up; null before the first byte and once all are sent.
-  const [sending, setSending] = useState<{ sent: number; total: number } | null>(null);
-  const [canceled, setCanceled] = useState(false);
-  // The request going up, and whether all its bytes went: one whose files were all sent is not aborted but let
-  // answer, so what the server staged from it is known and deleted (aborted, they would be held a day).
-  const sendingNow = useRef<{ controller: AbortController; sent: boolean } | null>(null);
+  const { busy, progress, error, canceled } = useSyncExternalStore(watchSending, () => sending);
   const input = useRef<HTMLInputElement>(null);
   const stage = async (files: FileList | null) => {
     if (!files || files.length === 0) return;
     discard(draft.staged, held);
     const mine = ++uploadChoice;
     const asKey = keyInUse();
-    setBusy(true);
-    setError('');
-    setCanceled(false);
+    setSending({ busy: true, progress: null, error: '', canceled: false });
     // The earlier choice's verdict goes at once: "Configure processing" must not take those files meanwhile.
     set({ staged: null });
     const merged: Staged = { accepted: [], skipped: [] };
@@ -416,59 +466,56 @@ function UploadForm({ draft, errors, set, maxBytes, held }: FormProps<'upload'> 
     const total = batches.flat().reduce((n, f) => n + f.size, 0);
     let before = 0;
     // Several requests when the choice is larger than one may be: each staged, their verdicts merged.
-    for (const batch of batches) {
+    for (let b = 0; b < batches.length; b++) {
+      const batch = batches[b];
       const body = new FormData();
       for (const f of batch) body.append('files', f, f.name);
       if (draft.kb.trim()) body.append('kb', draft.kb.trim());
       const bytes = batch.reduce((n, f) => n + f.size, 0);
-      const controller = new AbortController();
-      const request = { controller, sent: false };
-      sendingNow.current = request;
+      const request = { controller: new AbortController(), sent: false };
+      setSending({ request });
       try {
         // A large file takes minutes to send: how much went is shown, and Cancel stops it.
         const staged = await postForm<Staged>('/v1/ingest/upload', body, (sent, of) => {
           request.sent = sent >= of;
-          if (mine === uploadChoice) setSending(sent < of ? { sent: before + bytes * (sent / of), total } : null);
-        }, controller.signal);
+          if (mine === uploadChoice) {
+            setSending({ progress: sent < of ? { sent: before + bytes * (sent / of), total } : null });
+          }
+        }, request.controller.signal);
         merged.accepted!.push(...(staged.accepted ?? []));
         merged.skipped!.push(...(staged.skipped ?? []));
       } catch (e) {
-        if (controller.signal.aborted) {
+        if (request.controller.signal.aborted) {
           // Canceled: what earlier requests of this choice staged goes too (held, it counted against the quota).
-          if (keyInUse() === asKey) discard(merged, held);
+          for (const f of merged.accepted ?? []) if (f.id && !held.has(f.id)) deleteStagedAs(f.id, asKey);
           return;
         }
         // Each file of a refused request is listed as skipped, with why: left out of the verdict, the rest
         // were configured and started with nothing saying which files never went.
         failed.push(message(e));
-        merged.skipped!.push(...batch.map((f) => ({ source: f.name, reason: `not sent: ${message(e)}` })));
+        const stopped = e instanceof ApiError && REFUSES_THE_REST.has(e.status);
+        // A key or a quota refused: the rest would be too, each after all its bytes went up.
+        merged.skipped!.push(...(stopped ? batches.slice(b).flat() : batch).map((f) => ({ source: f.name,
+          reason: `not sent: ${message(e)}` })));
+        if (stopped) b = batches.length;
       } finally {
-        if (sendingNow.current === request) sendingNow.current = null;
+        if (sending.request === request) setSending({ request: null });
       }
       before += bytes;
       if (mine !== uploadChoice || keyInUse() !== asKey) {
-        // Dropped while being checked (another choice, another knowledge base): what was kept goes too. Under
-        // another key nothing more is sent (the next tenant's key would carry the last one's files).
-        if (keyInUse() === asKey) discard(merged, held);
+        // Dropped while being checked (another choice, knowledge base or key): what was kept goes too, deleted
+        // with the key it was staged under; nothing more is sent.
+        for (const f of merged.accepted ?? []) if (f.id && !held.has(f.id)) deleteStagedAs(f.id, asKey);
         return;
       }
     }
-    setError(failed.join('; '));
+    setSending({ busy: false, progress: null, error: failed.join('; ') });
     set({ staged: merged.accepted!.length || merged.skipped!.length ? merged : null });
-    setBusy(false);
-    setSending(null);
     if (input.current) input.current.value = '';
   };
-  const stopSending = () => {
-    if (sendingNow.current && !sendingNow.current.sent) sendingNow.current.controller.abort();
-    sendingNow.current = null;
-  };
   const cancel = () => {
-    ++uploadChoice;
     stopSending();
-    setBusy(false);
-    setSending(null);
-    setCanceled(true);
+    setSending({ canceled: true });
     if (input.current) input.current.value = '';
   };
   return (
@@ -477,10 +524,7 @@ function UploadForm({ draft, errors, set, maxBytes, held }: FormProps<'upload'> 
         <input id="upload-kb" value={draft.kb} placeholder="default" onChange={(e) => {
           // Files are checked for one knowledge base (what it already holds decides duplicates) and are ingested
           // into that one: another name drops the verdict, and the files are chosen again for it.
-          ++uploadChoice;
           stopSending();
-          setBusy(false);
-          setSending(null);
           if (input.current) input.current.value = '';
           discard(draft.staged, held);
           set({ kb: e.target.value, staged: null });
@@ -492,14 +536,16 @@ function UploadForm({ draft, errors, set, maxBytes, held }: FormProps<'upload'> 
           onChange={(e) => void stage(e.target.files)} />
       </Field>
       {busy ? (
-        <div className="sending" role="status">
-          {sending ? (
+        <div className="sending">
+          {/* Said once per phase: the bytes, redrawn many times a second, are not announced. */}
+          <span role="status">{progress ? 'Sending files…' : 'Checking files…'}</span>
+          {progress ? (
             <>
-              <progress max={sending.total} value={sending.sent} aria-label="Sent" />{' '}
-              Sending {formatBytes(sending.sent)} of {formatBytes(sending.total)}
-              {' '}({Math.floor((100 * sending.sent) / Math.max(1, sending.total))}%)…
+              {' '}<progress max={progress.total} value={progress.sent} aria-label="Sent" />{' '}
+              <span className="muted">{formatBytes(progress.sent)} of {formatBytes(progress.total)}
+                {' '}({Math.floor((100 * progress.sent) / Math.max(1, progress.total))}%)</span>
             </>
-          ) : 'Checking files…'}
+          ) : null}
           {' '}<button type="button" onClick={cancel}>Cancel upload</button>
         </div>
       ) : canceled ? <p role="status" className="muted">Upload canceled: nothing of it was kept.</p> : null}

@@ -34,6 +34,7 @@ let uploadGate: Promise<void> | null = null;
 let tidesGate: Promise<void> | null = null;
 let busyServer = false;
 let sendGate: Promise<void> | null = null;
+let uploadStatus = 201;
 
 /**
  * The browser's XMLHttpRequest over the stubbed fetch: an upload reports half its bytes sent, waits at `sendGate`
@@ -109,6 +110,7 @@ beforeEach(() => {
   uploads = 0;
   uploadGate = null;
   sendGate = null;
+  uploadStatus = 201;
   vi.stubGlobal('XMLHttpRequest', FetchXhr);
   tidesGate = null;
   busyServer = false;
@@ -261,6 +263,10 @@ beforeEach(() => {
     if (url.pathname === '/v1/ingest/upload') {
       const n = ++uploads;
       if (uploadGate) await uploadGate;
+      if (uploadStatus === 413) {
+        return json({ title: 'Content Too Large', status: 413, detail: 'stored_mb: the tenant holds 100 of its 100 MB'
+          }, 413);
+      }
       return json({ accepted: [{ id: `staged-${n}`, name: `file-${n}.txt`, media_type: 'text/plain', size: 5 }],
         skipped: [] }, 201);
     }
@@ -450,6 +456,11 @@ describe('the app', () => {
     await user.click(await screen.findByRole('tab', { name: 'Knowledge bases' }));
     await user.click(await screen.findByRole('button', { name: 'coast' }));
     await user.click(await screen.findByRole('button', { name: 'Delete Pasted notes' }));
+    // Asked first: one click next to Download deleted it from every store.
+    expect(requests.some((r) => r.method === 'DELETE')).toBe(false);
+    await user.click(screen.getByRole('button', { name: 'Keep' }));
+    await user.click(await screen.findByRole('button', { name: 'Delete Pasted notes' }));
+    await user.click(screen.getByRole('button', { name: 'Yes, delete Pasted notes' }));
     await waitFor(() => expect(requests.some((r) => r.method === 'DELETE' && r.url.startsWith('/v1/documents/')))
       .toBe(true));
     await waitFor(() => expect(requests.filter((r) => r.url === '/v1/documents' && r.method === 'GET').length)
@@ -512,8 +523,10 @@ describe('the app', () => {
     render(<App />);
     await user.upload(await screen.findByLabelText('Files'), new File(['x'.repeat(2048)], 'big.pdf',
       { type: 'application/pdf' }));
-    const status = await screen.findByText(/Sending 1\.0 KB of 2\.0 KB \(50%\)/);
-    expect(status.querySelector('progress')?.getAttribute('value')).toBe('1024');
+    expect(await screen.findByText(/1\.0 KB of 2\.0 KB \(50%\)/)).toBeTruthy();
+    expect(document.querySelector('progress')?.getAttribute('value')).toBe('1024');
+    // One announcement per phase, not one per progress event.
+    expect(screen.getAllByRole('status').map((e) => e.textContent)).toContain('Sending files…');
     await user.click(screen.getByRole('button', { name: 'Cancel upload' }));
     expect(await screen.findByText(/Upload canceled/)).toBeTruthy();
     release();
@@ -522,6 +535,51 @@ describe('the app', () => {
     expect(requests.filter((r) => r.url === '/v1/ingest/upload' || r.method === 'DELETE')).toEqual([]);
     expect(screen.queryByText('Staging verdict')).toBeNull();
     expect((screen.getByLabelText('Files') as HTMLInputElement).disabled).toBe(false);
+  });
+
+  it('shows an upload still going after leaving the tab and coming back, and Cancel still stops it', async () => {
+    let release: () => void = () => {};
+    sendGate = new Promise((r) => { release = r; });
+    const user = userEvent.setup();
+    render(<App />);
+    await user.upload(await screen.findByLabelText('Files'), new File(['x'.repeat(2048)], 'big.pdf',
+      { type: 'application/pdf' }));
+    expect(await screen.findByText(/\(50%\)/)).toBeTruthy();
+    await user.click(screen.getByRole('tab', { name: 'Search' }));
+    await user.click(screen.getByRole('tab', { name: 'Sources' }));
+    // Drawn again: the progress and Cancel of the request still going, not an idle form.
+    expect(await screen.findByText(/\(50%\)/)).toBeTruthy();
+    expect((screen.getByLabelText('Files') as HTMLInputElement).disabled).toBe(true);
+    await user.click(screen.getByRole('button', { name: 'Cancel upload' }));
+    expect(await screen.findByText(/Upload canceled/)).toBeTruthy();
+    release();
+    await new Promise((r) => setTimeout(r, 50));
+    expect(requests.filter((r) => r.url === '/v1/ingest/upload')).toEqual([]);
+  });
+
+  it('stops sending a choice once the server refuses it for its quota, listing the rest as not sent', async () => {
+    uploadStatus = 413;
+    const user = userEvent.setup();
+    render(<App />);
+    // The test server takes 1,000 bytes a request: three files of 600 are three requests.
+    await user.upload(await screen.findByLabelText('Files'), ['a', 'b', 'c'].map((n) => new File(['x'.repeat(600)],
+      `${n}.txt`, { type: 'text/plain' })));
+    expect(await screen.findByText('Staging verdict')).toBeTruthy();
+    expect(requests.filter((r) => r.url === '/v1/ingest/upload')).toHaveLength(1);
+    expect(screen.getAllByText(/not sent: stored_mb/)).toHaveLength(3);
+  });
+
+  it('deletes what the last key staged, with that key, when the key changes', async () => {
+    keysRequired = true;
+    sessionStorage.setItem('polyrag.apiKey', 'good-key');
+    const user = userEvent.setup();
+    render(<App />);
+    await user.upload(await screen.findByLabelText('Files'), new File(['hello'], 'a.txt', { type: 'text/plain' }));
+    expect(await screen.findByText('file-1.txt')).toBeTruthy();
+    await user.click(screen.getByRole('button', { name: 'Forget key' }));
+    // The verdict went with the key; its file, held a day against that tenant's storage, is deleted as that tenant.
+    await waitFor(() => expect(requests.filter((r) => r.method === 'DELETE').map((r) => [r.url, r.auth]))
+      .toEqual([['/v1/ingest/staged/staged-1', 'Bearer good-key']]));
   });
 
   it('deletes what the server staged when Cancel comes after every byte went (while it checks them)', async () => {

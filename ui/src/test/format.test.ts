@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ago, duration } from '../format';
-import { editBody, editDraft, sourceReads, validateEdit } from '../sources';
+import { editBody, editDraft, lines, sourceReads, validateEdit } from '../sources';
 import { jobWords } from '../state';
 
 describe('times in words', () => {
@@ -51,5 +51,14 @@ describe('a sync source', () => {
     expect(Object.keys(validateEdit('web', { ...draft, startUrls: 'ftp://x', maxDepth: '99' })))
       .toEqual(['startUrls', 'maxDepth']);
     expect(validateEdit('filesystem', { ...draft, root: 'relative/path' }).root).toContain('absolute path');
+  });
+
+  it('keeps a glob with a brace group whole when its source is edited', () => {
+    // Split at every comma, "*.{md,txt}" went as two invalid globs: refused, and the source could not be saved.
+    const folder = { ...web, type: 'filesystem', config: { root: '/srv/docs', include: ['**/*.{md,txt}', 'a[,]b'],
+      exclude: [] } };
+    const draft = editDraft(folder);
+    expect((editBody(folder, draft).config as { include: string[] }).include).toEqual(['**/*.{md,txt}', 'a[,]b']);
+    expect(lines('*.md, *.txt\ndocs/**/*.{md,rst}')).toEqual(['*.md', '*.txt', 'docs/**/*.{md,rst}']);
   });
 });
