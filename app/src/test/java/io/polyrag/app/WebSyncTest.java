@@ -47,6 +47,8 @@ class WebSyncTest {
     private final Map<String, Integer> failing = new ConcurrentHashMap<>();
     /** Pages served in another charset than UTF-8, named by their Content-Type. */
     private final Map<String, String> charsets = new ConcurrentHashMap<>();
+    /** Pages served as another type than their extension says. */
+    private final Map<String, String> types = new ConcurrentHashMap<>();
     /** Serve pages gzipped whatever the request asks (as S3 and CDNs serve pre-compressed objects). */
     private volatile boolean gzipped;
 
@@ -130,8 +132,8 @@ class WebSyncTest {
             bytes = zipped.toByteArray();
             x.getResponseHeaders().add("Content-Encoding", "gzip");
         }
-        x.getResponseHeaders().add("Content-Type", path.endsWith(".txt") ? "text/plain" : path.endsWith(".xml")
-                ? "application/xml" : "text/html; charset=" + charset);
+        x.getResponseHeaders().add("Content-Type", types.getOrDefault(path, path.endsWith(".txt") ? "text/plain"
+                : path.endsWith(".xml") ? "application/xml" : "text/html; charset=" + charset));
         x.sendResponseHeaders(200, bytes.length);
         x.getResponseBody().write(bytes);
         x.close();
@@ -297,6 +299,51 @@ class WebSyncTest {
             assertThat(texts(p, "Смотритель маяка")).anyMatch(t -> t.contains("Смотритель маяка зажигает фонарь"));
             assertThat(texts(p, "gardien lanterne")).anyMatch(t -> t.contains("phare à l'aube"));
             assertThat(p.documents().get(docId(p, "/docs/mayak.html")).title()).isEqualTo("Маяк");
+        }
+    }
+
+    /**
+     * A large zip linked from the site, or a robots.txt naming six sitemaps, marked every crawl incomplete: a page
+     * removed from the site was never deleted. Now the zip is said once and skipped, and all six are read.
+     */
+    @Test
+    void a_large_file_of_another_type_or_six_sitemaps_do_not_keep_removed_pages() {
+        pages.put("/docs/sdk.zip", "PK".repeat(1_100_000));
+        types.put("/docs/sdk.zip", "application/zip");
+        pages.put("/docs/", page("Start", "Start page.", "<a href=\"sdk.zip\">sdk</a> <a href=\"keepers.html\">k</a>"));
+        StringBuilder robots = new StringBuilder("User-agent: *\nAllow: /\n");
+        for (int i = 1; i <= 6; i++) {
+            robots.append("Sitemap: ").append(base).append("/map-").append(i).append(".xml\n");
+            pages.put("/map-" + i + ".xml", "<?xml version=\"1.0\"?><urlset xmlns=\"http://www.sitemaps.org/"
+                    + "schemas/sitemap/0.9\"></urlset>");
+        }
+        pages.put("/robots.txt", robots.toString());
+        try (Polyrag p = open(true, Map.of("sync.web.max.page.mb", "1"))) {
+            awaitJob(p, p.sources().register(new SourceRegistration("handbook", "web", Map.of("start_urls",
+                    List.of(base + "/docs/"), "path_prefix", "/docs/"), null, 3600, true)).jobId());
+            assertThat(paths(p)).contains("/docs/keepers.html").doesNotContain("/docs/sdk.zip");
+            pages.put("/docs/", page("Start", "Start page.", "<a href=\"sdk.zip\">sdk</a>"));
+            pages.remove("/docs/keepers.html");
+            JobInfo again = awaitJob(p, p.sources().sync("handbook"));
+            assertThat(again.progress().deleted()).as(String.valueOf(again)).isPositive();
+            assertThat(paths(p)).doesNotContain("/docs/keepers.html");
+            assertThat(again.progress().warnings()).anySatisfy(w -> assertThat(w).contains("sdk.zip is application/zip"));
+            assertThat(requests).filteredOn(r -> r.contains("/map-")).hasSizeGreaterThanOrEqualTo(12);
+        }
+    }
+
+    /** A start URL that redirects to itself (a consent check without cookies) was dropped, the crawl complete. */
+    @Test
+    void a_start_page_redirecting_to_itself_gets_nothing_deleted() {
+        try (Polyrag p = open(true)) {
+            awaitJob(p, p.sources().register(new SourceRegistration("handbook", "web", Map.of("start_urls",
+                    List.of(base + "/docs/"), "path_prefix", "/docs/"), null, 3600, true)).jobId());
+            List<String> before = paths(p);
+            redirects.put("/docs/", "/docs/");
+            JobInfo loop = unreached(p, p.sources().sync("handbook"));
+            assertThat(loop.progress().deleted()).as(loop.toString()).isZero();
+            assertThat(loop.progress().errors()).anySatisfy(e -> assertThat(e.reason()).contains("redirects in a loop"));
+            assertThat(paths(p)).containsExactlyInAnyOrderElementsOf(before);
         }
     }
 

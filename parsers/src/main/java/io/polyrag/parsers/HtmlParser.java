@@ -81,16 +81,29 @@ final class HtmlParser {
     /** Most links a page reports (a hostile page may hold millions). */
     private static final int MAX_LINKS = 5000;
 
-    /**
-     * The page's links as written ({@code <a href>}, navigation included, so a crawler can follow them), resolved
-     * against its {@code <base href>} when it has an absolute one; none when its robots meta tag says nofollow.
-     */
     /** The links of an HTML text, as {@link #parse} reports them. */
     static List<String> links(String html) {
-        return links(Jsoup.parse(html, "", Parser.htmlParser().setTrackErrors(0)));
+        return links(html, "");
+    }
+
+    /**
+     * The links of the HTML page at {@code pageUrl}: a relative {@code <base href="/">} (Jekyll, Angular) is read
+     * against it, as browsers do; ignored, "docs/intro" on /docs/guide/ was fetched as /docs/guide/docs/intro.
+     */
+    static List<String> links(String html, String pageUrl) {
+        return links(Jsoup.parse(html, "", Parser.htmlParser().setTrackErrors(0)), pageUrl);
     }
 
     private static List<String> links(Document dom) {
+        return links(dom, "");
+    }
+
+    /**
+     * The page's links as written ({@code <a href>}, navigation included, so a crawler can follow them), resolved
+     * against its {@code <base href>} when it has one (a relative one against the page's own URL); none when its
+     * robots meta tag says nofollow.
+     */
+    private static List<String> links(Document dom, String pageUrl) {
         for (Element meta : dom.select("meta[name=robots]")) {
             if (meta.attr("content").toLowerCase(Locale.ROOT).matches(".*\\b(nofollow|none)\\b.*")) {
                 return List.of();
@@ -99,7 +112,9 @@ final class HtmlParser {
         String base = dom.select("base[href]").attr("href");
         URI baseUri = null;
         try {
-            baseUri = base.isBlank() ? null : new URI(base.strip());
+            baseUri = base.isBlank() ? null : new URI(base.strip().replace(" ", "%20"));
+            URI page = baseUri == null || baseUri.isAbsolute() || pageUrl.isBlank() ? null : new URI(pageUrl);
+            baseUri = page != null && page.isAbsolute() ? page.resolve(baseUri) : baseUri;
             baseUri = baseUri != null && baseUri.isAbsolute() ? baseUri : null;
         } catch (URISyntaxException e) {
             baseUri = null;

@@ -68,8 +68,8 @@ public final class TextFormatsParser implements Parser {
     @Override
     public List<String> links(SourceItem item) {
         try {
-            return detect(item).equals(HTML) ? HtmlParser.links(TextDecoder.decode(item.content(), item.name()))
-                    : List.of();
+            return detect(item).equals(HTML) ? HtmlParser.links(TextDecoder.decode(item.content(), item.name()),
+                    item.uri() == null ? "" : item.uri()) : List.of();
         } catch (RuntimeException e) {
             return List.of();
         }

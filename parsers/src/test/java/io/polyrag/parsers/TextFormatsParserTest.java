@@ -47,6 +47,20 @@ class TextFormatsParserTest {
     }
 
     @Test
+    void a_relative_base_href_is_read_against_the_pages_own_url() {
+        // <base href="/"> (Jekyll, Angular) was ignored: "docs/intro" on /docs/guide/ was fetched as
+        // /docs/guide/docs/intro, a 404, and the page was never indexed.
+        byte[] html = "<html><head><base href=\"/\"></head><body><a href=\"docs/intro\">i</a> <a href=\"/abs\">a</a>"
+                .getBytes(StandardCharsets.UTF_8);
+        assertThat(parser.links(new SourceItem("https://site.test/docs/guide/", "page.html", html, "text/html")))
+                .containsExactly("https://site.test/docs/intro", "https://site.test/abs");
+        byte[] absolute = "<html><head><base href=\"https://cdn.test/x/\"></head><body><a href=\"y\">y</a>"
+                .getBytes(StandardCharsets.UTF_8);
+        assertThat(parser.links(new SourceItem("https://site.test/p", "page.html", absolute, "text/html")))
+                .containsExactly("https://cdn.test/x/y");
+    }
+
+    @Test
     void markdown_headings_build_the_heading_path_of_each_block() {
         ParsedDocument d = parse("guide.md", """
                 # Guide

@@ -24,6 +24,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -71,6 +72,7 @@ final class Crawl implements Listing {
     private final Robots robots;
     private final ArrayDeque<Page> frontier = new ArrayDeque<>();
     private final Set<String> queued = new HashSet<>();
+    private final Set<String> reached = new HashSet<>(); // pages that answered 2xx or 304
     /** At most ten URLs queued per page allowed (and 100,000): a site of endless links cannot fill the heap. */
     private final int maxQueued;
     private final Map<String, String> refusedHosts = new HashMap<>();
@@ -87,6 +89,8 @@ final class Crawl implements Listing {
     private int failing;
     /** Warnings beyond {@link #MAX_WARNINGS}, counted, not kept (a site whose every link redirects off it). */
     private int unwarned;
+    /** Pages of a type not indexed (a zip, a video): the first is named in a warning. */
+    private int unreadable;
 
     private Crawl(Map<String, Object> config, Host host, Outbound http, boolean allowPrivate, long maxBytes,
             Robots robots) {
@@ -134,7 +138,7 @@ final class Crawl implements Listing {
     }
 
     private void enqueue(URI u, int depth, boolean start) {
-        if (u != null && Fetch.sameSite(u, first) && under(u.getRawPath(), prefix) && !queued.contains(
+        if (u != null && Fetch.sameSite(u, first) && Fetch.under(u.getRawPath(), prefix) && !queued.contains(
                 u.toString())) {
             // By characters too: 100,000 links of 2 KB each (a site listing thousands of long unique links a page)
             // held hundreds of megabytes for the crawl's length.
@@ -240,6 +244,9 @@ final class Crawl implements Listing {
         }
         fetched++;
         failing = status / 100 == 5 ? failing + 1 : 0;
+        if (status == 304 || status / 100 == 2) {
+            reached.add(url);
+        }
         if (status == 304 && before != null) {
             notModified(page, before);
         } else if (status == 404 || status == 410) {
@@ -294,22 +301,27 @@ final class Crawl implements Listing {
     /** A 2xx: the page with its bytes (when it is of a type polyrag reads and not cut off), and its links queued. */
     private void fetched(Page page, Outbound.Response r) {
         String url = page.uri().toString();
+        // The type first: a large zip linked from the site marked every crawl incomplete ("links unread"): no deletes.
+        String type = Fetch.mediaType(r.header("content-type"));
+        if (!READABLE.contains(type)) {
+            if (unreadable++ == 0) {
+                warn(url + " is " + (type.isEmpty() ? "of no declared type" : type) + ", a type a web source does "
+                        + "not index (HTML, text, Markdown, PDF, CSV): skipped, as any other such page");
+            }
+            return;
+        }
         if (r.truncated()) {
             ready.add(new Failed(url, new ItemError(url, url + " is larger than " + maxBytes / (1024 * 1024)
                     + " MiB (" + Settings.SYNC_WEB_MAX_PAGE_MB.env() + "): skipped")));
             // Its links were not read: what lies below it cannot be judged deleted this time.
-            incomplete |= page.depth() < maxDepth;
-            return;
-        }
-        String type = Fetch.mediaType(r.header("content-type"));
-        if (!READABLE.contains(type)) {
+            incomplete |= page.depth() < maxDepth && html(type);
             return;
         }
         byte[] body = decoded(r);
         if (body == null) {
             ready.add(new Failed(url, new ItemError(url, url + " inflates past " + maxBytes / (1024 * 1024) + " MiB ("
                     + Settings.SYNC_WEB_MAX_PAGE_MB.env() + "): skipped")));
-            incomplete |= page.depth() < maxDepth;
+            incomplete |= page.depth() < maxDepth && html(type);
             return;
         }
         String etag = r.header("etag");
@@ -336,43 +348,35 @@ final class Crawl implements Listing {
             incomplete = true;
             ready.add(new Failed(null, new ItemError(url, url + ": more than " + MAX_REDIRECTS + " redirects in a "
                     + "row")));
-        } else if (page.start() && to != null && signIn(to)) {
+        } else if (page.start() && to != null && Fetch.signIn(to)) {
             // A start page that now sends to a sign-in page (/login?next=…, inside the prefix or not): the pages
             // below were not reached, and the login page is not the site (indexed as it, the rest was deleted).
             unreached(page, "it redirects to " + to + ", a sign-in page");
-        } else if (to != null && under(to.getRawPath(), prefix) && queued.add(to.toString())) {
+        } else if (to != null && Fetch.under(to.getRawPath(), prefix) && queued.add(to.toString())) {
             // Ahead of the rest: the redirect is this page's answer, at its depth.
             frontier.addFirst(new Page(to, page.depth(), page.hops() + 1, page.start()));
-        } else if (page.start() && (to == null || !under(to.getRawPath(), prefix))) {
+        } else if (page.start() && to != null && Fetch.under(to.getRawPath(), prefix)) {
+            // A start URL redirected to one already queued: back to itself (a consent or cookie check answered to a
+            // client without cookies), or a loop. Unless that page was reached, nothing below it was: dropped
+            // silently, pages found only through it were taken as deleted.
+            if (!reached.contains(to.toString()) && !promoteToStart(to, page)) {
+                unreached(page, "it redirects in a loop, to " + to);
+            }
+        } else if (page.start() && (to == null || !Fetch.under(to.getRawPath(), prefix))) {
             // A sign-in page (/login?next=…) or a redirect without a Location: the pages below were not reached.
             unreached(page, to == null ? "it redirects without a Location" : "it redirects to " + to + ", outside the "
                     + "path prefix " + prefix);
         }
     }
 
-    /**
-     * Whether a path lies under the prefix, on a segment boundary ({@code /handbook} holds {@code /handbook/a}, not
-     * {@code /handbook-2019/b}), once dot segments written as escapes ({@code /docs/%2e%2e/private}) are read as what
-     * a server makes of them.
-     */
-    static boolean under(String rawPath, String prefix) {
-        if (rawPath == null) {
-            return false;
+    /** Makes the page at {@code to}, queued and not yet fetched, a start page; false when it is not waiting. */
+    private boolean promoteToStart(URI to, Page from) {
+        Page p = frontier.stream().filter(x -> x.uri().toString().equals(to.toString())).findFirst().orElse(null);
+        if (p != null) {
+            frontier.remove(p);
+            frontier.addFirst(new Page(to, Math.min(p.depth(), from.depth()), from.hops() + 1, true));
         }
-        // An escaped slash too ("/docs/..%2Fadmin"): servers such as nginx decode it, then resolve the dots.
-        String path = rawPath.replaceAll("(?i)%2e", ".").replaceAll("(?i)%2f|%5c", "/");
-        if (path.contains("/../") || path.endsWith("/..") || path.contains("/./") || path.endsWith("/.")) {
-            return false;
-        }
-        return path.startsWith(prefix) && (prefix.endsWith("/") || path.length() == prefix.length()
-                || path.charAt(prefix.length()) == '/');
-    }
-
-    /** Whether a redirect's target is a sign-in page: its query names where to return to once signed in. */
-    static boolean signIn(URI to) {
-        String q = to.getRawQuery();
-        return q != null && q.matches("(?i)(.*&)?(next|return[a-z_]*|redirect[a-z_]*|continue|came_?from|goto|"
-                + "destination|target)=.*");
+        return p != null;
     }
 
     /**
@@ -441,10 +445,9 @@ final class Crawl implements Listing {
         boolean declared = !robots.sitemaps().isEmpty();
         List<String> maps = declared ? robots.sitemaps() : List.of(Fetch.origin(first) + "/sitemap.xml");
         List<URI> out = new ArrayList<>();
-        ArrayDeque<String> todo = new ArrayDeque<>(maps.stream().limit(5).toList());
-        if (maps.size() > 5) {
-            sitemapsLeft(maps.size() - 5);
-        }
+        // Every declared one, each once, within the reads' limit (MAX_SITEMAPS): five at most made a site declaring
+        // six (news, images, video, blog, docs, products) incomplete at every crawl, so nothing was ever deleted.
+        ArrayDeque<String> todo = new ArrayDeque<>(new LinkedHashSet<>(maps));
         int read = 0;
         boolean fallback = !declared;
         while (!todo.isEmpty() && read < MAX_SITEMAPS && out.size() < Sitemap.MAX_URLS && !host.stopped()) {
@@ -487,7 +490,7 @@ final class Crawl implements Listing {
                     sitemapsLeft(s.sitemaps().size() - MAX_SITEMAPS);
                 }
                 s.urls().stream().map(Fetch::url).filter(u -> u != null && Fetch.sameSite(u, first)
-                        && under(u.getRawPath(), prefix)).forEach(out::add);
+                        && Fetch.under(u.getRawPath(), prefix)).forEach(out::add);
             } catch (OutboundException e) {
                 incomplete = true;
                 warn("sitemap " + map + " could not be read: " + e.getMessage());

@@ -62,7 +62,13 @@ final class Fetch {
                 return null;
             }
             String path = u.getRawPath() == null || u.getRawPath().isEmpty() ? "/" : u.getRawPath();
-            return new URI(scheme + "://" + u.getRawAuthority().toLowerCase(Locale.ROOT) + path
+            // The scheme's own port said or not, one site: with ":443" kept, every absolute link and sitemap entry
+            // (written without it) was judged off-site.
+            String authority = u.getRawAuthority().toLowerCase(Locale.ROOT);
+            if (u.getPort() == (scheme.equals("https") ? 443 : 80)) {
+                authority = authority.substring(0, authority.lastIndexOf(':'));
+            }
+            return new URI(scheme + "://" + authority + path
                     + (u.getRawQuery() == null ? "" : "?" + u.getRawQuery()));
         } catch (URISyntaxException e) {
             return null;
@@ -202,5 +208,30 @@ final class Fetch {
         } catch (IOException e) {
             return body;
         }
+    }
+
+    /**
+     * Whether a path lies under the prefix, on a segment boundary ({@code /handbook} holds {@code /handbook/a}, not
+     * {@code /handbook-2019/b}), once dot segments written as escapes ({@code /docs/%2e%2e/private}) are read as what
+     * a server makes of them.
+     */
+    static boolean under(String rawPath, String prefix) {
+        if (rawPath == null) {
+            return false;
+        }
+        // An escaped slash too ("/docs/..%2Fadmin"): servers such as nginx decode it, then resolve the dots.
+        String path = rawPath.replaceAll("(?i)%2e", ".").replaceAll("(?i)%2f|%5c", "/");
+        if (path.contains("/../") || path.endsWith("/..") || path.contains("/./") || path.endsWith("/.")) {
+            return false;
+        }
+        return path.startsWith(prefix) && (prefix.endsWith("/") || path.length() == prefix.length()
+                || path.charAt(prefix.length()) == '/');
+    }
+
+    /** Whether a redirect's target is a sign-in page: its query names where to return to once signed in. */
+    static boolean signIn(URI to) {
+        String q = to.getRawQuery();
+        return q != null && q.matches("(?i)(.*&)?(next|return[a-z_]*|redirect[a-z_]*|continue|came_?from|goto|"
+                + "destination|target)=.*");
     }
 }

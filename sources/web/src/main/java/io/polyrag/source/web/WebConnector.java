@@ -74,7 +74,7 @@ public final class WebConnector implements SourceConnector {
             throw new InvalidInputException("'config.path_prefix' must be a path starting with '/', e.g. \"/guide/\"");
         }
         for (String u : urls) {
-            if (!Crawl.under(URI.create(u).getRawPath(), p)) {
+            if (!Fetch.under(URI.create(u).getRawPath(), p)) {
                 throw new InvalidInputException("'config.start_urls' holds " + u + ", outside 'config.path_prefix' "
                         + p + ": a start URL must lie inside the prefix");
             }
