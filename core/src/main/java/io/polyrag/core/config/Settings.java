@@ -505,8 +505,9 @@ public final class Settings {
             2047, "The largest object an s3 source reads, in MiB; a larger one is skipped with that reason (an object "
                     + "is read whole: under 2 GiB).");
     public static final Setting<Integer> SYNC_S3_TIMEOUT_SECONDS = Setting.integer("sync.s3.timeout.seconds", 30, 1,
-            600, "How long one request of an s3 source may take (connect, then the whole response) before it counts "
-            + "as a transient failure (retried twice by the S3 client, then reported).");
+            600, "How long one request of an s3 source may take (connect, then the whole response; an object's body "
+            + "this plus a second per 256 KiB it holds) before it counts as a transient failure (retried twice by "
+            + "the S3 client, then reported; a body past its deadline is read again at the next sync).");
 
     // ---- http
     public static final Setting<String> HTTP_HOST = Setting.string("http.host", "127.0.0.1",

@@ -25,6 +25,9 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.regex.Pattern;
 import software.amazon.awssdk.auth.credentials.AnonymousCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
@@ -330,16 +333,41 @@ public final class S3Connector implements SourceConnector {
         byte[] object;
         // At most one byte past the limit, even if the object grew since it was listed, or the server ignores the
         // range (a tenant's own endpoint answering gigabytes): read as a stream and cut, never more in memory.
+        // The body has a deadline of its own: the SDK's attempt timeout ends with the headers, and the socket's is per
+        // read, so an endpoint sending a byte every 29 s held a worker for days. The timeout, plus a second for each
+        // 256 KiB the listing said the object holds.
+        long deadlineMs = config.get(Settings.SYNC_S3_TIMEOUT_SECONDS) * 1000L + item.sizeBytes() / (256 * 1024) * 1000;
+        AtomicBoolean late = new AtomicBoolean();
         try (ResponseInputStream<GetObjectResponse> in = client(source).getObject(r -> r.bucket(bucket)
                 .key(item.item()).range("bytes=0-" + max))) {
-            object = in.readNBytes((int) Math.min(Integer.MAX_VALUE - 8, max + 1));
+            ScheduledFuture<?> alarm = timer.schedule(() -> {
+                late.set(true);
+                in.abort();
+            }, deadlineMs, TimeUnit.MILLISECONDS);
+            try {
+                object = in.readNBytes((int) Math.min(Integer.MAX_VALUE - 8, max + 1));
+            } finally {
+                alarm.cancel(false);
+            }
             if (object.length > max) {
                 in.abort();
                 throw new IOException(item.item() + " is larger than " + max / (1024 * 1024) + " MiB ("
                         + Settings.SYNC_S3_MAX_OBJECT_MB.env() + "): skipped");
             }
-        } catch (SdkException e) {
+        } catch (SdkException | IOException e) {
+            if (late.get()) {
+                throw new IOException(item.item() + ": reading it took longer than " + deadlineMs / 1000 + " s ("
+                        + Settings.SYNC_S3_TIMEOUT_SECONDS.env() + ", plus a second per 256 KiB): tried again at the "
+                        + "next sync", e);
+            }
+            if (e instanceof IOException io) {
+                throw io;
+            }
             throw new IOException(item.item() + ": cannot be read (" + e.getMessage() + ")", e);
+        }
+        if (late.get()) {
+            throw new IOException(item.item() + ": reading it took longer than " + deadlineMs / 1000 + " s: tried "
+                    + "again at the next sync");
         }
         return Content.bytes("s3://" + bucket + "/" + key, key.substring(key.lastIndexOf('/') + 1), null, object);
     }

@@ -9,6 +9,7 @@ import io.polyrag.core.config.Config;
 import io.polyrag.core.port.SourceConnector;
 import io.polyrag.core.port.SourceConnector.Found;
 import io.polyrag.core.port.SourceConnector.Listed;
+import java.io.IOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -204,6 +205,40 @@ class S3ConnectorTest {
             assertThat(c.read(config, empty, HOST).bytes()).isEmpty();
         } finally {
             admin.deleteObject(d -> d.bucket("docs").key("handbook/zz-empty.md"));
+        }
+    }
+
+    /** An endpoint sending an object a byte at a time held a worker for as long as it liked: its body has a deadline. */
+    @Test
+    void an_object_dribbled_a_byte_at_a_time_is_given_up_at_its_deadline() throws Exception {
+        com.sun.net.httpserver.HttpServer slow = com.sun.net.httpserver.HttpServer.create(
+                new java.net.InetSocketAddress("127.0.0.1", 0), 0);
+        slow.createContext("/", x -> {
+            x.getResponseHeaders().add("Content-Type", "text/plain");
+            x.sendResponseHeaders(200, 100);
+            try (var out = x.getResponseBody()) {
+                for (int i = 0; i < 100; i++) {
+                    out.write('a');
+                    out.flush();
+                    Thread.sleep(300); // within the socket's per-read timeout, each time
+                }
+            } catch (IOException | InterruptedException e) {
+                // the client gave up
+            }
+        });
+        slow.setExecutor(java.util.concurrent.Executors.newCachedThreadPool());
+        slow.start();
+        try (S3Connector c = new S3Connector(Config.load(Map.of(), Map.of("sync.s3.allow.private", "true",
+                "sync.s3.timeout.seconds", "1")))) {
+            Map<String, Object> config = c.checked(settings(Map.of("endpoint", "http://127.0.0.1:"
+                    + slow.getAddress().getPort(), "path_style", true)), HOST);
+            long start = System.nanoTime();
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> c.read(config, new Listed("handbook/slow.md", 0,
+                    100, "", null), HOST)).isInstanceOf(IOException.class).hasMessageContaining("took longer than 1 s");
+            assertThat(java.time.Duration.ofNanos(System.nanoTime() - start)).isLessThan(java.time.Duration
+                    .ofSeconds(15));
+        } finally {
+            slow.stop(0);
         }
     }
 
