@@ -110,12 +110,23 @@ final class Backend {
     /** Like {@link #postFiles(String, String, List, Map)}, each file opened through {@code confinement} as it is sent. */
     Reply postFiles(String path, String fileField, List<Path> files, Map<String, String> fields,
             Confinement confinement) throws Unreachable {
+        return postFiles(path, fileField, files, files.stream().map(f -> f.getFileName().toString()).toList(), fields,
+                confinement);
+    }
+
+    /**
+     * Like {@link #postFiles(String, String, List, Map, Confinement)}, each file sent under its name in {@code names}
+     * (a relative path such as {@code 2023/summary.md}, which the server keeps as the document's name).
+     */
+    Reply postFiles(String path, String fileField, List<Path> files, List<String> names, Map<String, String> fields,
+            Confinement confinement) throws Unreachable {
         String boundary = "polyrag-" + UUID.randomUUID();
         List<HttpRequest.BodyPublisher> parts = new ArrayList<>();
         fields.forEach((k, v) -> parts.add(HttpRequest.BodyPublishers.ofString("--" + boundary + "\r\n"
                 + "Content-Disposition: form-data; name=\"" + k + "\"\r\n\r\n" + v + "\r\n", StandardCharsets.UTF_8)));
-        for (Path f : files) {
-            String name = f.getFileName().toString().replaceAll("[\"\\\\\\r\\n]", "_");
+        for (int i = 0; i < files.size(); i++) {
+            Path f = files.get(i);
+            String name = names.get(i).replaceAll("[\"\\\\\\r\\n]", "_");
             parts.add(HttpRequest.BodyPublishers.ofString("--" + boundary + "\r\nContent-Disposition: form-data; "
                     + "name=\"" + fileField + "\"; filename=\"" + name + "\"\r\nContent-Type: "
                     + "application/octet-stream\r\n\r\n", StandardCharsets.UTF_8));

@@ -3,14 +3,10 @@ package io.polyrag.mcp;
 import io.polyrag.app.api.Limits;
 import io.polyrag.core.config.Settings;
 import io.polyrag.core.fs.Confinement;
-import io.polyrag.core.fs.Globs;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.SimpleFileVisitor;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -191,33 +187,25 @@ final class Tools {
         }
         Confinement confinement = files.confinement();
         List<Path> found = new ArrayList<>();
+        // Each file's name: a folder's files by their path from the folder named, its own name first (2023/summary.md):
+        // by their file names alone, two folders' summary.md were one document, the second ingest replacing the first.
+        List<String> names = new ArrayList<>();
         for (String p : given) {
             Path path = HostPaths.path(p);
-            if (confinement.confined()) {
-                // A path outside every root is refused before the file system is asked: "no such file" for a
-                // missing one and "outside" for an existing one told a network client what exists elsewhere. The
-                // roots are real paths, so the path is compared as one (a root named through a link took nothing).
-                Path real = HostPaths.real(path);
-                var refused = confinement.roots().stream().noneMatch(real::startsWith)
-                        ? Optional.of(path + ": resolves outside the folders this reader may open")
-                        : Files.exists(path) ? confinement.refusal(path) : Optional.<String>empty();
-                if (refused.isPresent()) {
-                    throw new Args.Bad("paths", refused.get().replace("; skipped", "") + " (allowed: "
-                            + confinement.roots() + ", POLYRAG_MCP_ALLOWED_ROOTS)");
-                }
-            }
-            if (Files.exists(path) && leadsInsideDataDirectory(path)) {
-                throw new Args.Bad("paths", path + " is inside a polyrag data directory (stored originals, indexes): "
-                        + "never read");
-            }
+            refuseOutside(path, confinement);
             if (Files.isDirectory(path)) {
                 try {
-                    found.addAll(walk(realFolder(path), MAX_FILES + 1 - found.size(), confinement));
+                    Path root = FolderWalk.realFolder(path);
+                    List<Path> inside = FolderWalk.walk(root, MAX_FILES + 1 - found.size(), confinement);
+                    found.addAll(inside);
+                    String folder = root.getFileName() == null ? "" : root.getFileName() + "/";
+                    inside.forEach(f -> names.add(folder + root.relativize(f).toString().replace('\\', '/')));
                 } catch (IOException | UncheckedIOException e) {
                     throw new Args.Bad("paths", "cannot read the directory " + path + ": " + e.getMessage());
                 }
             } else if (Files.isRegularFile(path)) {
                 found.add(path);
+                names.add(path.getFileName().toString());
             } else {
                 throw new Args.Bad("paths", "no such file or directory: " + path);
             }
@@ -233,60 +221,29 @@ final class Tools {
             fields.put("kb", kb);
         }
         fields.put("skip_graph", Boolean.toString(skipGraph));
-        return reply("start_document_ingest", backend.postFiles("/v1/ingest/files", "files", found, fields,
+        return reply("start_document_ingest", backend.postFiles("/v1/ingest/files", "files", found, names, fields,
                 confinement), Tools::json);
     }
 
-    /**
-     * Where a folder named by a link leads (the walk does not follow links), checked there: a link into a data
-     * directory is the data directory.
-     */
-    private static Path realFolder(Path path) throws IOException, Args.Bad {
-        Path real = path.toRealPath();
-        if (insideDataDirectory(real)) {
-            throw new Args.Bad("paths", path + " leads inside a polyrag data directory (stored originals, indexes): "
+    /** A path given outside the readable roots, or into a data directory: refused naming it. */
+    private static void refuseOutside(Path path, Confinement confinement) throws Args.Bad {
+        if (confinement.confined()) {
+            // A path outside every root is refused before the file system is asked: "no such file" for a
+            // missing one and "outside" for an existing one told a network client what exists elsewhere. The
+            // roots are real paths, so the path is compared as one (a root named through a link took nothing).
+            Path real = HostPaths.real(path);
+            var refused = confinement.roots().stream().noneMatch(real::startsWith)
+                    ? Optional.of(path + ": resolves outside the folders this reader may open")
+                    : Files.exists(path) ? confinement.refusal(path) : Optional.<String>empty();
+            if (refused.isPresent()) {
+                throw new Args.Bad("paths", refused.get().replace("; skipped", "") + " (allowed: "
+                        + confinement.roots() + ", POLYRAG_MCP_ALLOWED_ROOTS)");
+            }
+        }
+        if (Files.exists(path) && FolderWalk.leadsInsideDataDirectory(path)) {
+            throw new Args.Bad("paths", path + " is inside a polyrag data directory (stored originals, indexes): "
                     + "never read");
         }
-        return real;
-    }
-
-    /**
-     * A folder's files as the send will check them (a file refused or unreadable there failed the whole upload):
-     * hidden folders and any polyrag data directory inside left out without being walked (the adapter's own is not
-     * the only one: with --backend-url the server's lies elsewhere), a folder that cannot be read left out instead of
-     * failing the call (a lost+found, another user's), and no more than {@code most} files gathered.
-     */
-    private static List<Path> walk(Path root, int most, Confinement confinement) throws IOException {
-        List<Path> out = new ArrayList<>();
-        Files.walkFileTree(root, new SimpleFileVisitor<>() {
-            @Override
-            public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) {
-                return dir.equals(root) || !Globs.hidden(root.relativize(dir)) && !insideDataDirectory(dir)
-                        ? FileVisitResult.CONTINUE : FileVisitResult.SKIP_SUBTREE;
-            }
-
-            @Override
-            public FileVisitResult visitFile(Path f, BasicFileAttributes attrs) {
-                // A link to a file counts as the file (the send opens it, and refuses one leading out); a link to a
-                // folder is not walked (a cycle, a tree elsewhere), as before.
-                boolean file = attrs.isRegularFile() || attrs.isSymbolicLink() && Files.isRegularFile(f);
-                if (file && Files.isReadable(f) && confinement.refusal(f).isEmpty()
-                        && !Globs.hidden(root.relativize(f)) && !(attrs.isSymbolicLink() && leadsInsideDataDirectory(f))) {
-                    out.add(f);
-                }
-                return out.size() >= most ? FileVisitResult.TERMINATE : FileVisitResult.CONTINUE;
-            }
-
-            @Override
-            public FileVisitResult visitFileFailed(Path f, IOException e) throws IOException {
-                if (f.equals(root)) {
-                    throw e; // the folder asked for: the call says it cannot be read, not that it is empty
-                }
-                return FileVisitResult.CONTINUE;
-            }
-        });
-        out.sort(null);
-        return out;
     }
 
     private Map<String, Object> ingestText(Args a) throws Args.Bad, Backend.Unreachable {
@@ -515,34 +472,5 @@ final class Tools {
         required.forEach(req::add);
         s.put("additionalProperties", false);
         return s.toString();
-    }
-
-    /**
-     * Whether {@code p} lies in a polyrag data directory: a folder holding the data directory's lock file beside one
-     * of its stores. Its files (other tenants' originals, the indexes) are never sent, wherever it is.
-     */
-    /**
-     * Whether a path, or where it leads (a file link), is inside a polyrag data directory: a link to another data
-     * directory's stored original was sent, only the path itself was checked.
-     */
-    static boolean leadsInsideDataDirectory(Path p) {
-        if (insideDataDirectory(p)) {
-            return true;
-        }
-        try {
-            return insideDataDirectory(p.toRealPath());
-        } catch (IOException e) {
-            return false;
-        }
-    }
-
-    static boolean insideDataDirectory(Path p) {
-        for (Path d = p.toAbsolutePath().normalize(); d != null; d = d.getParent()) {
-            if (Files.isRegularFile(d.resolve(".lock")) && (Files.isDirectory(d.resolve("catalog"))
-                    || Files.isDirectory(d.resolve("blobs")) || Files.isDirectory(d.resolve("fulltext")))) {
-                return true;
-            }
-        }
-        return false;
     }
 }

@@ -55,6 +55,24 @@ class HostFilesTest {
         rest.stop(0);
     }
 
+    /** Two folders' summary.md were sent as "summary.md" both: one document, the second ingest replacing the first. */
+    @Test
+    void a_folders_files_are_sent_under_their_path_from_the_folder_named() throws Exception {
+        Path notes = Files.createDirectories(tmp.resolve("notes"));
+        for (String year : List.of("2023", "2024")) {
+            Files.createDirectories(notes.resolve(year + "/q1"));
+            Files.writeString(notes.resolve(year + "/summary.md"), "# " + year + "\n\nThe year's summary.");
+            Files.writeString(notes.resolve(year + "/q1/summary.md"), "# Q1 " + year + "\n\nThe quarter.");
+        }
+        Map<String, String> settings = Map.of("mcp.allowed.roots", notes.toString());
+        Map<String, Object> ok = ingest("stdio", settings, List.of(notes.resolve("2023").toString(),
+                notes.resolve("2024").toString(), notes.resolve("2024/summary.md").toString()));
+        assertThat(ok.get("ok")).as(String.valueOf(ok)).isEqualTo(true);
+        assertThat(received.getLast()).contains("filename=\"2023/summary.md\"", "filename=\"2023/q1/summary.md\"",
+                "filename=\"2024/summary.md\"", "filename=\"2024/q1/summary.md\"")
+                .as("a file named alone: its file name").contains("filename=\"summary.md\"");
+    }
+
     @Test
     void over_the_network_no_host_file_is_read_unless_the_operator_names_folders() throws Exception {
         Path secret = Files.writeString(tmp.resolve("shadow"), "root:$6$hash");

@@ -179,7 +179,7 @@ final class DocumentRoutes {
         }
         ctx.status(range == null ? 200 : 206).contentType(blob.mediaType())
                 .header("Content-Length", Long.toString(length)).header("Accept-Ranges", "bytes")
-                .header("Content-Disposition", disposition("attachment", blob.name()))
+                .header("Content-Disposition", disposition("attachment", fileName(blob.name())))
                 .header("X-Content-Type-Options", "nosniff");
         if (range != null) {
             ctx.header("Content-Range", "bytes " + range[0] + "-" + range[1] + "/" + size);
@@ -265,7 +265,7 @@ final class DocumentRoutes {
         // so it is not kept fresh for minutes (a hit showed the new caption over the old chart).
         ctx.status(200).contentType(blob.mediaType()).header("Content-Length", Long.toString(blob.size()))
                 .header("Cache-Control", "private, no-cache").header("X-Content-Type-Options", "nosniff")
-                .header("Content-Disposition", disposition("inline", blob.name()));
+                .header("Content-Disposition", disposition("inline", fileName(blob.name())));
         if (ctx.method() == HandlerType.HEAD) {
             blob.content().close();
             return;
@@ -280,6 +280,11 @@ final class DocumentRoutes {
      * backslashes as {@code _}) and as UTF-8 ({@code filename*}, RFC 6266 and 5987). Sent as raw bytes, a name like
      * "naïve 日本.txt" came out garbled, and a control character made Java's client refuse the whole response.
      */
+    /** An upload's name without the folders it was sent with ("2023/summary.md" is saved as "summary.md"). */
+    static String fileName(String name) {
+        return name.substring(name.lastIndexOf('/') + 1);
+    }
+
     static String disposition(String kind, String name) {
         StringBuilder ascii = new StringBuilder();
         StringBuilder encoded = new StringBuilder();

@@ -375,6 +375,29 @@ class RestServerTest {
         assertThat(hit.get("uri").asString()).isEqualTo("upload:evil.md");
     }
 
+    /** Two folders' summary.md, sent with their folders: two documents (they were one, the second replacing it). */
+    @Test
+    void files_sent_with_their_folders_are_documents_of_their_own() {
+        byte[] body = multipart("kb", "years", new String[][] {
+            {"2023/summary.md", "# 2023\n\nThe ferry ran on diesel that year."},
+            {"2024/summary.md", "# 2024\n\nThe ferry ran on batteries that year."}});
+        HttpResponse<String> r = send(HttpRequest.newBuilder(uri("/v1/ingest/files"))
+                .header("Content-Type", "multipart/form-data; boundary=XyZ")
+                .POST(HttpRequest.BodyPublishers.ofByteArray(body)));
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(202);
+        String location = r.headers().firstValue("Location").orElseThrow();
+        await().atMost(Duration.ofSeconds(60)).until(() -> json(get(location)).get("status").asString(),
+                "succeeded"::equals);
+        JsonNode docs = json(get("/v1/documents?kb=years")).get("documents");
+        assertThat(docs.findValuesAsString("uri")).containsExactlyInAnyOrder("upload:2023/summary.md",
+                "upload:2024/summary.md");
+        String id = docs.get(0).get("id").asString();
+        HttpResponse<String> original = get("/v1/documents/" + id + "/content");
+        assertThat(original.statusCode()).isEqualTo(200);
+        assertThat(original.headers().firstValue("Content-Disposition").orElseThrow())
+                .contains("filename=\"summary.md\"");
+    }
+
     @Test
     void a_refused_upload_leaves_nothing_staged() throws IOException {
         byte[] body = multipart("kb", "Not A Valid KB!", new String[][] {{"a.md", "# A\n\nText."}});

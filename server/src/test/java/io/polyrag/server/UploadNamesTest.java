@@ -13,6 +13,13 @@ class UploadNamesTest {
                 .isEqualTo("R\u00e9sum\u00e9.txt");
         assertThat(UploadNames.sanitise("../../etc/pass\u0007wd")).isEqualTo("passwd");
         assertThat(UploadNames.sanitise("C:\\Users\\me\\.hidden.md")).isEqualTo("hidden.md");
+        assertThat(UploadNames.sanitise("/home/ana/notes/a.md")).as("absolute: the file name").isEqualTo("a.md");
+        // A relative path keeps its folders: two folders' summary.md were one document, the second replacing the first.
+        assertThat(UploadNames.sanitise("2023/summary.md")).isEqualTo("2023/summary.md");
+        assertThat(UploadNames.sanitise("notes\\2024\\summary.md")).isEqualTo("notes/2024/summary.md");
+        assertThat(UploadNames.sanitise("notes/./.git/../config")).as("climbing: the file name").isEqualTo("config");
+        assertThat(UploadNames.sanitise("docs//.hidden/a.md")).isEqualTo("docs/hidden/a.md");
+        assertThat(UploadNames.sanitise("x/".repeat(150) + "deep.md")).endsWith("x/deep.md").hasSizeLessThanOrEqualTo(200);
         // Cut to 200 characters, never inside an emoji (a lone surrogate half became '?' in PostgreSQL).
         String cut = UploadNames.sanitise("a".repeat(196) + "\uD83D\uDE00" + "b".repeat(20) + ".md");
         assertThat(cut).endsWith("a.md").hasSizeLessThanOrEqualTo(200);
