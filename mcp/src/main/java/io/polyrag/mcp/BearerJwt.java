@@ -61,12 +61,14 @@ final class BearerJwt implements Filter {
         }
         Set<JWSAlgorithm> algorithms = new HashSet<>();
         algorithms.addAll(JWSAlgorithm.Family.RSA);
+        // Not EdDSA: Nimbus verifies RSA and EC keys from a key set, and every Ed25519 token was a 401 ("no matching
+        // key") while the algorithm was listed as accepted.
         algorithms.addAll(JWSAlgorithm.Family.EC);
-        algorithms.add(JWSAlgorithm.EdDSA);
         processor.setJWSKeySelector(new JWSVerificationKeySelector<>(algorithms, keys));
         // RFC 9068 access tokens are typed at+jwt; Nimbus accepts only JWT (or none) unless told.
+        // Both spellings RFC 9068 §4 has resource servers accept.
         processor.setJWSTypeVerifier(new DefaultJOSEObjectTypeVerifier<>(JOSEObjectType.JWT,
-                new JOSEObjectType("at+jwt"), null));
+                new JOSEObjectType("at+jwt"), new JOSEObjectType("application/at+jwt"), null));
         JWTClaimsSet.Builder exact = new JWTClaimsSet.Builder();
         if (issuer != null && !issuer.isBlank()) {
             exact.issuer(issuer.strip());

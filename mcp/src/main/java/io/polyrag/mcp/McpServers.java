@@ -152,12 +152,18 @@ public final class McpServers implements McpFrontDoor.Factory {
     static Tools.HostFiles hostFiles(McpFrontDoor.Options o) {
         List<Path> roots = split(o.config().get(Settings.MCP_ALLOWED_ROOTS)).stream()
                 .map(Path::of).toList();
-        // The data directory and a blob folder of its own (every tenant's stored originals), as for sync sources.
-        List<Path> forbidden = new ArrayList<>(List.of(o.config().get(Settings.DATA_DIR).toAbsolutePath()
-                .normalize()));
-        String blobs = o.config().get(Settings.BLOB_DIR);
-        if (blobs != null && !blobs.isBlank()) {
-            forbidden.add(Path.of(blobs.strip()).toAbsolutePath().normalize());
+        // The data directory and a blob folder of its own (every tenant's stored originals), as for sync sources —
+        // when this adapter serves one. As a client of a server elsewhere (--backend-url) it has none: "data",
+        // the default, was the user's own ./data folder, refused. Any real data directory is refused all the same
+        // (FolderWalk.insideDataDirectory: its lock file beside its stores).
+        List<Path> forbidden = new ArrayList<>();
+        String backendUrl = o.config().get(Settings.MCP_BACKEND_URL);
+        if (backendUrl == null || backendUrl.isBlank()) {
+            forbidden.add(o.config().get(Settings.DATA_DIR).toAbsolutePath().normalize());
+            String blobs = o.config().get(Settings.BLOB_DIR);
+            if (blobs != null && !blobs.isBlank()) {
+                forbidden.add(Path.of(blobs.strip()).toAbsolutePath().normalize());
+            }
         }
         if (!roots.isEmpty()) {
             return new Tools.HostFiles(Confinement.of(roots, forbidden), null);

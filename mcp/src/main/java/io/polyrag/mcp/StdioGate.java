@@ -161,6 +161,12 @@ final class StdioGate {
         if (version != null && version.isContainer()) {
             return Verdict.error(id, -32600, "Invalid Request: jsonrpc must be \"2.0\"");
         }
+        if (method != null && id != null && id.isNull()) {
+            // MCP forbids a null id: the SDK's answer to one carries no id, was never counted as answered, and the
+            // exit waited out its whole patience (two minutes) for it.
+            return Verdict.error(null, -32600, "Invalid Request: a request's id must be a string or a number, not "
+                    + "null (a notification has no id)");
+        }
         if (method != null) {
             return method.isString() ? new Verdict(true, id != null, id, 0, null)
                     : Verdict.error(id, -32600, "Invalid Request: method must be a string");

@@ -126,7 +126,7 @@ final class Tools {
                         {"query": {"type": "string"},
                          "knowledge_base": {"type": "array", "items": {"type": "string"},
                            "description": "one name, a list, or comma-separated; default: all of yours"},
-                         "top_k": {"type": "integer", "description": "hits to return, 1-MAX_TOP_K (default 8)"},
+                         "top_k": {"type": "integer", "description": "hits to return, 1-MAX_TOP_K (default: the server's POLYRAG_SEARCH_TOP_K)"},
                          "modalities": {"type": "array", "items": {"type": "string"},
                            "description": "vector, fulltext, graph, rdf; default: every enabled one"},
                          "config": {"type": "object",
@@ -271,8 +271,9 @@ final class Tools {
             }
         }
         body.put("query", a.string(queryField, true, 4096));
-        // An answer without its own top_k takes the server's POLYRAG_ANSWER_TOP_K, as /v1/query callers get it.
-        Integer topK = a.integer("top_k", answer ? null : 8, 1, maxTopK);
+        // Without its own top_k, the server's: POLYRAG_ANSWER_TOP_K for an answer, POLYRAG_SEARCH_TOP_K for a search
+        // (8 was sent, so that setting did nothing here, and a server whose max is under 8 refused every search).
+        Integer topK = a.integer("top_k", null, 1, maxTopK);
         if (topK != null) {
             body.put("top_k", topK);
         }

@@ -230,6 +230,22 @@ class HostFilesTest {
                 .isInstanceOf(ConfigException.class).hasMessageContaining("POLYRAG_MCP_JWT_JWKS_URL is not");
     }
 
+    /** As a client of a server elsewhere the adapter has no data directory: the user's own ./data folder is theirs. */
+    @Test
+    void a_client_only_adapter_reads_a_folder_named_data_as_any_other() throws Exception {
+        Path data = Files.createDirectories(tmp.resolve("project/data"));
+        Files.writeString(data.resolve("report.md"), "# Report\n\nThe harbour dues rose in May.");
+        Map<String, String> client = Map.of("mcp.allowed.roots", tmp.toString(), "data.dir", data.toString(),
+                "mcp.backend.url", "http://127.0.0.1:" + rest.getAddress().getPort());
+        Map<String, Object> ok = ingest("stdio", client, List.of(data.resolve("report.md").toString()));
+        assertThat(ok.get("ok")).as(String.valueOf(ok)).isEqualTo(true);
+        assertThat(received.getLast()).contains("harbour dues");
+        // Serving that folder as its data directory, it never reads it.
+        Map<String, Object> own = ingest("stdio", Map.of("mcp.allowed.roots", tmp.toString(), "data.dir",
+                data.toString()), List.of(data.resolve("report.md").toString()));
+        assertThat(String.valueOf(own.get("error"))).contains("data directory");
+    }
+
     private Map<String, Object> ingest(String transport, Map<String, String> settings, List<String> paths) {
         return ingestRaw(transport, settings, paths);
     }

@@ -102,6 +102,11 @@ class HttpSecurityTest {
                 .type(new com.nimbusds.jose.JOSEObjectType("at+jwt")).build(), claims(Instant.now()).build());
         typed.sign(new RSASSASigner(key));
         assertThat(post(typed.serialize()).statusCode()).isEqualTo(200);
+        SignedJWT spelledOut = new SignedJWT(new JWSHeader.Builder(JWSAlgorithm.RS256).keyID(key.getKeyID())
+                .type(new com.nimbusds.jose.JOSEObjectType("application/at+jwt")).build(), claims(Instant.now())
+                .build());
+        spelledOut.sign(new RSASSASigner(key));
+        assertThat(post(spelledOut.serialize()).statusCode()).as("RFC 9068's other spelling").isEqualTo(200);
         Config open = Config.load(Map.of(), Map.of("mcp.jwt.jwks.url", "http://127.0.0.1:" + jwks.getAddress()
                 .getPort() + "/jwks.json", "mcp.jwt.issuer", ISSUER));
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> new McpServers().start(new McpFrontDoor.Options(

@@ -38,6 +38,7 @@ class ToolsTest {
         Tools.Tool search = tools.all().stream().filter(t -> t.name().equals("hybrid_search")).findFirst()
                 .orElseThrow();
         assertThat(search.inputSchema()).contains("1-200");
+        assertThat(search.inputSchema()).contains("POLYRAG_SEARCH_TOP_K").doesNotContain("default 8");
         // 150 passes the adapter (the REST API allows up to 200): what fails is reaching the backend.
         assertThat(String.valueOf(McpServers.call(search, Map.of("query", "x", "top_k", 150)).get("error")))
                 .contains("cannot reach the polyrag REST API");
@@ -109,9 +110,16 @@ class ToolsTest {
     @Test
     void warnings_and_a_failed_answers_sources_reach_the_agent() throws Exception {
         com.sun.net.httpserver.HttpServer rest = rest();
-        answer(rest, "/v1/search", 200, "application/json", "{\"query\": \"q\", \"took_ms\": 1, \"modalities\": "
-                + "[\"fulltext\"], \"degraded\": [], \"warnings\": [\"2 documents are still being indexed\"], "
-                + "\"hits\": []}");
+        java.util.List<String> searched = new java.util.concurrent.CopyOnWriteArrayList<>();
+        rest.createContext("/v1/search", ex -> {
+            searched.add(new String(ex.getRequestBody().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8));
+            byte[] b = ("{\"query\": \"q\", \"took_ms\": 1, \"modalities\": [\"fulltext\"], \"degraded\": [], "
+                    + "\"warnings\": [\"2 documents are still being indexed\"], \"hits\": []}").getBytes();
+            ex.getResponseHeaders().add("Content-Type", "application/json");
+            ex.sendResponseHeaders(200, b.length);
+            ex.getResponseBody().write(b);
+            ex.close();
+        });
         java.util.List<String> asked = new java.util.concurrent.CopyOnWriteArrayList<>();
         rest.createContext("/v1/query", ex -> {
             asked.add(new String(ex.getRequestBody().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8));
@@ -135,8 +143,9 @@ class ToolsTest {
             assertThat(e.get("ok")).isEqualTo(false);
             assertThat(String.valueOf(e.get("error"))).contains("the model is down");
             assertThat(String.valueOf(e.get("data"))).contains("Tides");
-            // No top_k of its own: the server's configured answer depth applies, not a fixed 8.
+            // No top_k of its own: the server's configured depths apply (POLYRAG_ANSWER_TOP_K, _SEARCH_TOP_K), not 8.
             assertThat(asked).singleElement().asString().doesNotContain("top_k");
+            assertThat(searched).singleElement().asString().doesNotContain("top_k");
         } finally {
             rest.stop(0);
         }

@@ -560,8 +560,10 @@ public final class Settings {
     public static final Setting<Integer> MCP_PORT = Setting.integer("mcp.port", 8090, 0, 65535,
             "Port of the networked MCP transports; 0 picks a free one.");
     public static final Setting<String> MCP_ALLOWED_ORIGINS = Setting.string("mcp.allowed.origins",
-            "http://localhost:*,http://127.0.0.1:*", "Origins a browser-based MCP client may call from, "
-            + "comma-separated ('scheme://host:*' for any port); a request with another Origin gets 403.");
+            "http://localhost:*,http://127.0.0.1:*", "Origins a request to the networked MCP transports may carry, "
+            + "comma-separated ('scheme://host:*' for any port); a request with another Origin gets 403 (against DNS "
+            + "rebinding). No CORS headers are sent, so a page's cross-origin calls are still refused by its browser: "
+            + "browser clients connect through a proxy of their own.");
     public static final Setting<String> MCP_ALLOWED_HOSTS = Setting.string("mcp.allowed.hosts", "",
             "Host headers the networked transports accept besides localhost, 127.0.0.1 and the bound address "
             + "(comma-separated, 'host:*' for any port), against DNS rebinding; others get 421.");
