@@ -31,7 +31,11 @@ final class DamagedIndex {
         List<String> files = Arrays.stream(directory.listAll())
                 .filter(f -> f.startsWith("_") || f.startsWith("segments") || f.startsWith("pending_segments"))
                 .toList();
-        if (files.isEmpty() || DirectoryReader.indexExists(directory)) {
+        if (DirectoryReader.indexExists(directory)) {
+            markCommitted(path); // an index committed before the marker was written has one from now on
+            return;
+        }
+        if (files.isEmpty()) {
             return;
         }
         // Judged under the index's write lock: files without a commit point are also what another process's first
@@ -46,8 +50,23 @@ final class DamagedIndex {
         }
     }
 
+    /**
+     * Written once the index's first commit is durable: files without a commit point in a folder without it are a
+     * first commit cut short, not damage. Lucene writes a flush's segment files (_0.*, the vector graph) before
+     * pending_segments_1, so a kill -9 during the first ingest left segment files alone, taken as damage.
+     */
+    static final String COMMITTED = "polyrag-committed";
+
+    /** Records that the index at {@code path} has been committed (once; a lost marker is written again at open). */
+    static void markCommitted(Path path) throws IOException {
+        Path marker = path.resolve(COMMITTED);
+        if (!Files.exists(marker)) {
+            Files.writeString(marker, "this index has been committed at least once\n");
+        }
+    }
+
     private static void setAside(List<String> files, Path path, String name) throws IOException {
-        if (files.contains("pending_segments_1")
+        if (!Files.exists(path.resolve(COMMITTED)) || files.contains("pending_segments_1")
                 && files.stream().allMatch(f -> f.startsWith("_0") || f.equals("pending_segments_1"))) {
             // The first commit cut short (a stop while it was written): nothing had ever been committed, so nothing
             // is lost, and the batch it held was never published. Reported as damage, it sent the operator to a

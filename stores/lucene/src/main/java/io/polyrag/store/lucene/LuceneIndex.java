@@ -102,6 +102,8 @@ final class LuceneIndex implements AutoCloseable {
     private volatile SearcherManager searchers;
     private final ReentrantLock writeLock = new ReentrantLock();
     private volatile boolean closed;
+    /** Whether the marker of a first durable commit is known written ({@link DamagedIndex#COMMITTED}). */
+    private boolean committed;
 
     /**
      * Opens (or creates) the index in {@code path}.
@@ -294,6 +296,10 @@ final class LuceneIndex implements AutoCloseable {
             }
             action.run();
             writer.commit();
+            if (!committed) {
+                DamagedIndex.markCommitted(path);
+                committed = true;
+            }
             searchers.maybeRefreshBlocking();
         } catch (IOException | RuntimeException e) {
             rollback();
@@ -372,19 +378,12 @@ final class LuceneIndex implements AutoCloseable {
      * @param score maps Lucene's score to the store's
      */
     List<StoreHit> search(SearchAction action, DoubleUnaryOperator score) {
-        ensureOpen();
-        SearcherManager manager = searchers;
-        IndexSearcher searcher = acquire(manager);
-        try {
+        return read("search", searcher -> {
             ScoreDoc[] docs = action.run(searcher);
             List<StoreHit> hits = LuceneReads.hits(searcher, docs, score);
             hits.sort(Comparator.comparingDouble(StoreHit::score).reversed().thenComparing(StoreHit::chunkId));
             return hits;
-        } catch (IOException e) {
-            throw StorageProblems.exception(name, path, "search", e);
-        } finally {
-            release(manager, searcher);
-        }
+        });
     }
 
     interface Reading<T> {
@@ -393,18 +392,32 @@ final class LuceneIndex implements AutoCloseable {
 
     /** Runs {@code reading} on one searcher (one point-in-time view of the index). */
     <T> T read(Reading<T> reading) {
+        return read("search", reading);
+    }
+
+    private <T> T read(String what, Reading<T> reading) {
         ensureOpen();
         SearcherManager manager = searchers;
-        IndexSearcher searcher = acquire(manager);
+        IndexSearcher searcher;
+        try {
+            searcher = manager.acquire();
+        } catch (AlreadyClosedException e) {
+            // The writer was reopened meanwhile (the first write after a failed one), its searchers with it: this
+            // read is served by the new ones, not failed as "the index could not read".
+            ensureOpen();
+            manager = searchers;
+            searcher = acquire(manager);
+        } catch (IOException e) {
+            throw StorageProblems.exception(name, path, "read", e);
+        }
         try {
             return reading.read(searcher);
         } catch (IOException e) {
-            throw StorageProblems.exception(name, path, "search", e);
+            throw StorageProblems.exception(name, path, what, e);
         } finally {
             release(manager, searcher);
         }
     }
-
 
     private IndexSearcher acquire(SearcherManager manager) {
         try {
@@ -415,16 +428,7 @@ final class LuceneIndex implements AutoCloseable {
     }
 
     long size() {
-        ensureOpen();
-        SearcherManager manager = searchers;
-        IndexSearcher s = acquire(manager);
-        try {
-            return s.getIndexReader().numDocs() - besides(s);
-        } catch (IOException e) {
-            throw StorageProblems.exception(name, path, "read", e);
-        } finally {
-            release(manager, s);
-        }
+        return read("read", s -> (long) s.getIndexReader().numDocs() - besides(s));
     }
 
     /** Live entries that stand beside the records ({@link #BESIDE}). */
@@ -434,38 +438,20 @@ final class LuceneIndex implements AutoCloseable {
 
     /** Live records per document version, read from the terms of the document-version field. */
     Map<DocumentVersion, Long> versions() {
-        ensureOpen();
-        SearcherManager manager = searchers;
-        IndexSearcher s = acquire(manager);
-        try {
+        return read("read", s -> {
             Map<DocumentVersion, Long> out = new HashMap<>();
             for (LeafReaderContext leaf : s.getIndexReader().leaves()) {
                 LuceneReads.countVersions(leaf.reader(), out);
             }
             return out;
-        } catch (IOException e) {
-            throw StorageProblems.exception(name, path, "read", e);
-        } finally {
-            release(manager, s);
-        }
+        });
     }
-
 
     /** Live records of one document version: one term lookup, not a walk over every version. */
     long records(DocumentVersion version) {
-        ensureOpen();
-        SearcherManager manager = searchers;
-        IndexSearcher s = acquire(manager);
-        try {
-            return s.count(new TermQuery(new Term(DOC_VERSION,
-                    docVersion(version.documentId(), version.version()))));
-        } catch (IOException e) {
-            throw StorageProblems.exception(name, path, "read", e);
-        } finally {
-            release(manager, s);
-        }
+        return read("read", s -> (long) s.count(new TermQuery(new Term(DOC_VERSION,
+                docVersion(version.documentId(), version.version())))));
     }
-
 
     private static void release(SearcherManager manager, IndexSearcher s) {
         try {

@@ -206,6 +206,33 @@ class LuceneFullTextStoreTest extends FullTextStoreContract {
         }
     }
 
+    /**
+     * A kill -9 during the first ingest, after its flush wrote the segment files and before any commit point: no
+     * marker of a commit, so nothing was lost. It was set aside as damage, the operator sent to a repair of nothing.
+     */
+    @Test
+    void segment_files_of_an_index_never_committed_start_empty_without_calling_it_damage() throws Exception {
+        Path path = dir.resolve("flushed");
+        try (FullTextStore store = new LuceneFullTextStore(path, 0.9, 0.4)) {
+            store.upsert(List.of(rec("c1", "d1", 1, "kb", "flushed, never committed")));
+        }
+        assertThat(path.resolve(DamagedIndex.COMMITTED)).exists();
+        try (var files = java.nio.file.Files.list(path)) {
+            for (Path f : files.filter(f -> f.getFileName().toString().startsWith("segments_")
+                    || f.getFileName().toString().equals(DamagedIndex.COMMITTED)).toList()) {
+                java.nio.file.Files.delete(f);
+            }
+        }
+        try (FullTextStore store = new LuceneFullTextStore(path, 0.9, 0.4)) {
+            assertThat(store.size()).isZero();
+            store.upsert(List.of(rec("c2", "d2", 1, "kb", "the first real commit")));
+            assertThat(store.size()).isEqualTo(1);
+        }
+        try (var siblings = java.nio.file.Files.list(dir)) {
+            assertThat(siblings.map(f -> f.getFileName().toString())).noneMatch(f -> f.startsWith("flushed.damaged-"));
+        }
+    }
+
     @Test
     void writes_fail_with_the_cause_while_the_disk_is_full_and_work_again_once_it_is_freed() throws Exception {
         try (SmallDisk disk = SmallDisk.mount(dir, 8)) {
