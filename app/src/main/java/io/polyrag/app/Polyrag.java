@@ -2,8 +2,10 @@ package io.polyrag.app;
 
 import io.polyrag.core.config.Config;
 import io.polyrag.core.config.Settings;
+import io.polyrag.core.model.ApiKey;
 import io.polyrag.core.model.KnowledgeBaseInfo;
 import io.polyrag.core.model.Tenant;
+import io.polyrag.core.port.KeyStore;
 import io.polyrag.core.spi.CatalogProvider;
 import io.polyrag.core.spi.CatalogProvider.CatalogAndJobs;
 import io.polyrag.core.spi.ProviderContext;
@@ -17,6 +19,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.stream.Collectors;
 
 /**
  * The one facade: every front door (REST, CLI, MCP, UI, sync) calls it and holds no behaviour of its own. It opens a
@@ -110,8 +113,10 @@ public final class Polyrag implements AutoCloseable {
                     components.metrics, catalog.shared());
             opened[2] = engine::close;
             engine.onSubmit(components.indexing::changed);
+            KeyStore keyStore = catalog.keyStore();
             this.watcher = new SourceWatcher(catalog.sourceStore(), connectors, engine, components.config.get(
-                    Settings.SYNC_WATCH));
+                    Settings.SYNC_WATCH), () -> keyStore.keys().stream().filter(ApiKey::active).map(ApiKey::tenant)
+                            .collect(Collectors.toSet()));
             opened[3] = watcher::close;
             List<String> problems = Recovery.run(catalog, catalog.jobStore(), components.pipeline, components.config,
                     staging, engine);

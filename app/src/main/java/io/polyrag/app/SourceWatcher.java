@@ -22,6 +22,7 @@ import java.nio.file.WatchKey;
 import java.nio.file.WatchService;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -30,6 +31,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 
 /**
  * Keeps enabled sources syncing: a scan when its interval has passed since the last, and — for sources whose connector names a local folder (filesystem) —
@@ -73,7 +75,19 @@ final class SourceWatcher implements AutoCloseable {
     private volatile boolean running;
     private Thread thread;
 
+    private final Supplier<Set<String>> keyed;
+
     SourceWatcher(SourceStore sources, SourceConnectors connectors, JobEngine engine, boolean watch) {
+        this(sources, connectors, engine, watch, null);
+    }
+
+    /**
+     * @param keyed the tenants that hold an active API key, asked at each scheduling tick; null schedules every
+     *     tenant's sources
+     */
+    SourceWatcher(SourceStore sources, SourceConnectors connectors, JobEngine engine, boolean watch,
+            Supplier<Set<String>> keyed) {
+        this.keyed = keyed;
         this.sources = sources;
         this.connectors = connectors;
         this.engine = engine;
@@ -367,11 +381,32 @@ final class SourceWatcher implements AutoCloseable {
     }
 
     private void scheduleDue(Instant now) {
-        for (Source s : sources.sources(null)) {
-            if (due(s, now)) {
-                submit(key(s), false);
-            }
+        for (Source s : dueNow(sources.sources(null), now, keyed)) {
+            submit(key(s), false);
         }
+    }
+
+    /**
+     * The sources due at {@code now}, but those of a tenant whose keys were all revoked (offboarded: its web and S3
+     * sources went on fetching, and spending extraction tokens, every interval). Local mode's own sources are the
+     * operator's. {@code keyed} (the tenants holding an active key) is asked once, and only when needed.
+     */
+    static List<Source> dueNow(List<Source> all, Instant now, Supplier<Set<String>> keyed) {
+        Set<String> active = null;
+        List<Source> out = new ArrayList<>();
+        for (Source s : all) {
+            if (!due(s, now)) {
+                continue;
+            }
+            if (!s.tenant().isEmpty() && keyed != null) {
+                active = active != null ? active : keyed.get();
+                if (!active.contains(s.tenant())) {
+                    continue;
+                }
+            }
+            out.add(s);
+        }
+        return out;
     }
 
     /**

@@ -963,6 +963,26 @@ class SyncTest {
                 86_400), null, null), now)).as("disabled").isFalse();
     }
 
+    /** A tenant whose keys were all revoked (offboarded) has its sources left alone; local mode's are the operator's. */
+    @Test
+    void an_offboarded_tenants_sources_are_not_scheduled() {
+        Instant now = Instant.parse("2026-06-01T12:00:00Z");
+        List<Source> all = new java.util.ArrayList<>();
+        for (String tenant : List.of("", "acme", "globex")) {
+            all.add(new Source(tenant, "s", "web", "{}", "default", 3600, true, now.minusSeconds(86_400), null, null));
+        }
+        java.util.concurrent.atomic.AtomicInteger asked = new java.util.concurrent.atomic.AtomicInteger();
+        List<Source> due = SourceWatcher.dueNow(all, now, () -> {
+            asked.incrementAndGet();
+            return java.util.Set.of("acme");
+        });
+        assertThat(due).extracting(Source::tenant).containsExactly("", "acme");
+        assertThat(asked).as("the keys asked once a tick").hasValue(1);
+        assertThat(SourceWatcher.dueNow(all.subList(0, 1), now, () -> {
+            throw new AssertionError("not asked when only local mode's sources are due");
+        })).hasSize(1);
+    }
+
     private static Source withLastScan(Source s, Instant at) {
         return new Source(s.tenant(), s.id(), s.type(), s.config(), s.knowledgeBase(), s.intervalSeconds(),
                 s.enabled(), s.createdAt(), at, null);
