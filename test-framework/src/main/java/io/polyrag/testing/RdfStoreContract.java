@@ -70,6 +70,18 @@ public abstract class RdfStoreContract extends EntityGraphContract<RdfStore> {
         assertThat(store.relations("d3")).isEmpty();
     }
 
+    /** Versions and documents deleted together, in one request each batch: those named go, the others stay whole. */
+    @Test
+    void deleting_some_versions_and_documents_together_leaves_the_others() {
+        RdfStore store = corpus();
+        List<Relation> d2 = store.relations("d2");
+        store.delete(List.of(new DocumentVersion("d1", 1), new DocumentVersion("d2", 2), new DocumentVersion("d3", 1)));
+        assertThat(store.relations("d1")).isEmpty();
+        assertThat(store.relations("d2")).as("another version of d2 was named, not this one").isEqualTo(d2);
+        store.deleteDocuments(List.of("d2", "no-such-document"));
+        assertThat(store.triples()).isZero();
+    }
+
     @Test
     void deleting_everything_leaves_no_statements() {
         RdfStore store = corpus();

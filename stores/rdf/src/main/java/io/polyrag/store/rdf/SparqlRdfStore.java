@@ -188,17 +188,30 @@ final class SparqlRdfStore implements RdfStore {
         }
     }
 
+    /**
+     * Versions or documents removed per request: one request each cost a select, an update and, on TDB2, a write
+     * transaction copying the index blocks it touched (about 1.3 MB) with a journal sync — a 10,000-document
+     * knowledge base's delete, or a repair's orphan purge, was 20,000 statements, held the write lock throughout and
+     * grew the dataset by gigabytes.
+     */
+    private static final int DELETE_BATCH = 500;
+
     @Override
     public void delete(Collection<DocumentVersion> versions) {
-        for (DocumentVersion v : versions) {
-            removeWhere("?x pr:document " + literal(v.documentId()) + " ; pr:version " + integer(v.version()) + " .");
+        List<DocumentVersion> all = List.copyOf(versions);
+        for (int i = 0; i < all.size(); i += DELETE_BATCH) {
+            removeWhere("VALUES (?d ?v) { " + all.subList(i, Math.min(all.size(), i + DELETE_BATCH)).stream()
+                    .map(v -> "(" + literal(v.documentId()) + " " + integer(v.version()) + ")")
+                    .collect(Collectors.joining(" ")) + " } ?x pr:document ?d ; pr:version ?v .");
         }
     }
 
     @Override
     public void deleteDocuments(Collection<String> documentIds) {
-        for (String doc : documentIds) {
-            removeWhere("?x pr:document " + literal(doc) + " .");
+        List<String> all = List.copyOf(documentIds);
+        for (int i = 0; i < all.size(); i += DELETE_BATCH) {
+            removeWhere("VALUES ?d { " + all.subList(i, Math.min(all.size(), i + DELETE_BATCH)).stream()
+                    .map(RdfEncoding::literal).collect(Collectors.joining(" ")) + " } ?x pr:document ?d .");
         }
     }
 
