@@ -26,6 +26,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.BooleanSupplier;
+import java.util.stream.IntStream;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -188,38 +189,50 @@ final class UploadJob implements JobHandler {
             if (d.outcome().startsWith("duplicate")) {
                 continue;
             }
+            // The check of the visible version and the put are one step per document in this process: two uploads of
+            // one name ending together left the older one's bytes as the newer version's original (its check passed,
+            // the newer job put its bytes, then the older one's put replaced them).
             Optional.ofNullable(byUri.get(d.uri())).ifPresent(f -> {
-                try {
-                    Optional<DocumentInfo> doc = catalog.document(d.documentId());
-                    if (doc.isEmpty()) {
-                        return; // deleted since it was published: its original is not kept behind it
-                    }
-                    if (d.outcome().equals("superseded") || doc.get().visibleVersion() != d.version()) {
-                        // Another upload of the name published a newer version meanwhile (this job's ends later):
-                        // its original and categories are the visible version's, not to be overwritten by these.
-                        return;
-                    }
-                    String type = doc.get().mediaType() != null ? doc.get().mediaType() : "application/octet-stream";
-                    // Resumed, an earlier run may have published this file and stopped before keeping it (a crash):
-                    // the stored original is then the previous upload's, perhaps of the same size, so its bytes are
-                    // compared. Rewriting every unchanged file's original at each resume cost a write and an fsync
-                    // per file per yield.
-                    if (!d.outcome().equals("unchanged") || !keptAlready(d.documentId(), f, resumed)) {
-                        blobs.put(d.documentId(), read(f), type, f.name());
-                        if (catalog.document(d.documentId()).isEmpty()) {
-                            blobs.delete(d.documentId()); // deleted while it was kept
-                            return;
-                        }
-                    }
-                    if (p.meta() != null || p.title() != null) {
-                        catalog.describe(d.documentId(), p.title(), p.meta() == null
-                                ? DocumentMeta.NONE : p.meta());
-                    }
-                } catch (IOException | RuntimeException e) {
-                    System.getLogger(UploadJob.class.getName()).log(System.Logger.Level.WARNING, "cannot keep the "
-                            + "original of " + d.uri() + ": " + e.getMessage());
+                synchronized (ORIGINALS[Math.floorMod(d.documentId().hashCode(), ORIGINALS.length)]) {
+                    keep(p, resumed, d, f);
                 }
             });
+        }
+    }
+
+    /** One lock per stripe of document ids, for {@link #keep}. */
+    private static final Object[] ORIGINALS = IntStream.range(0, 64).mapToObj(i -> new Object()).toArray();
+
+    private void keep(Payload p, boolean resumed, IndexedDocument d, JobFile f) {
+        try {
+            Optional<DocumentInfo> doc = catalog.document(d.documentId());
+            if (doc.isEmpty()) {
+                return; // deleted since it was published: its original is not kept behind it
+            }
+            if (d.outcome().equals("superseded") || doc.get().visibleVersion() != d.version()) {
+                // Another upload of the name published a newer version meanwhile (this job's ends later):
+                // its original and categories are the visible version's, not to be overwritten by these.
+                return;
+            }
+            String type = doc.get().mediaType() != null ? doc.get().mediaType() : "application/octet-stream";
+            // Resumed, an earlier run may have published this file and stopped before keeping it (a crash):
+            // the stored original is then the previous upload's, perhaps of the same size, so its bytes are
+            // compared. Rewriting every unchanged file's original at each resume cost a write and an fsync
+            // per file per yield.
+            if (!d.outcome().equals("unchanged") || !keptAlready(d.documentId(), f, resumed)) {
+                blobs.put(d.documentId(), read(f), type, f.name());
+                if (catalog.document(d.documentId()).isEmpty()) {
+                    blobs.delete(d.documentId()); // deleted while it was kept
+                    return;
+                }
+            }
+            if (p.meta() != null || p.title() != null) {
+                catalog.describe(d.documentId(), p.title(), p.meta() == null
+                        ? DocumentMeta.NONE : p.meta());
+            }
+        } catch (IOException | RuntimeException e) {
+            System.getLogger(UploadJob.class.getName()).log(System.Logger.Level.WARNING, "cannot keep the "
+                    + "original of " + d.uri() + ": " + e.getMessage());
         }
     }
 
