@@ -171,7 +171,7 @@ final class SyncJob implements JobHandler {
         deleteMissing(scan, listing, number, gone);
         if (listing.complete() && !scan.stopped() && !settings.equals(indexedWith)) { // whatever items failed
             sources.sourceIndexedWith(p.tenant(), p.source(), settings);
-            SyncRules.readAgain(sources, p.tenant(), p.source(), scan.reread ? scan.errors : List.of());
+            SyncRules.readAgain(sources, p.tenant(), p.source(), scan.reread ? scan.retried : List.of());
         }
         sources.sourceScanned(p.tenant(), p.source(), Instant.now(), SyncRules.lastError(scan.errors));
         scan.warnings.addAll(listing.warnings());
@@ -269,6 +269,7 @@ final class SyncJob implements JobHandler {
         final KnowledgeBase kb;
         final boolean skipGraph;
         boolean reread; // every item read and handed to the pipeline: the source was indexed under other settings
+        final List<String> retried = new ArrayList<>(); // keys of items failed for a reason of the moment
         final Confinement confinement;
         /** The stores an ingest of this scan wrote to (as its batches report them); none until one did. */
         List<String> stores = List.of();
@@ -276,8 +277,7 @@ final class SyncJob implements JobHandler {
         final List<ItemError> errors = new ArrayList<>();
         /** Items another document's content holds (renamed, copied): read again next sync, or at this one's end. */
         final List<Pending> duplicates = new ArrayList<>();
-        /** The bytes {@link #duplicates} hold in memory (fetched objects and pages; a local file holds its path). */
-        long duplicateBytes;
+        long duplicateBytes; // the bytes duplicates hold in memory (fetched objects and pages; a file holds its path)
         final List<String> warnings = new ArrayList<>();
         int listed;
         int done;
@@ -464,7 +464,7 @@ final class SyncJob implements JobHandler {
             if (id == null && scan.stopped() && errors.stream().noneMatch(e -> about(e, x))) {
                 continue; // not reached before the stop: the next sync reads it
             }
-            if (id == null && errors.stream().anyMatch(e -> e.retry() && about(e, x))) {
+            if (id == null && errors.stream().anyMatch(e -> e.retry() && about(e, x)) && scan.retried.add(item.item())) {
                 continue; // failed for a reason of the moment (a quota, a model, a store): the next sync tries again
             }
             if (id != null && x.content().bytes() != null) {

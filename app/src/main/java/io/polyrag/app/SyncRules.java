@@ -34,10 +34,11 @@ final class SyncRules {
      * file not readable for a moment) are recorded as needing a read, or the next sync, trusting their unchanged
      * times, kept them on the old settings for good.
      */
-    static void readAgain(SourceStore sources, String tenant, String source, List<ItemError> errors) {
-        // Only failures of the moment: a file refused for its bytes is remembered, read again once it changes.
-        List<String> items = errors.stream().filter(ItemError::retry).map(ItemError::source)
-                .filter(i -> !i.equals(source)).distinct().toList();
+    static void readAgain(SourceStore sources, String tenant, String source, List<String> retried) {
+        // Only failures of the moment, by their item keys ("docs/a.md", a URL): the errors name an item by its file
+        // name ("a.md"), which found only a folder's top-level files, and the others stayed on the old settings.
+        // A file refused for its bytes is remembered, read again once it changes.
+        List<String> items = retried.stream().distinct().toList();
         if (items.isEmpty()) {
             return;
         }
