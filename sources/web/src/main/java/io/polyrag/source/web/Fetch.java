@@ -62,17 +62,25 @@ final class Fetch {
                 return null;
             }
             String path = u.getRawPath() == null || u.getRawPath().isEmpty() ? "/" : u.getRawPath();
-            // The scheme's own port said or not, one site: with ":443" kept, every absolute link and sitemap entry
-            // (written without it) was judged off-site.
-            String authority = u.getRawAuthority().toLowerCase(Locale.ROOT);
-            if (u.getPort() == (scheme.equals("https") ? 443 : 80)) {
-                authority = authority.substring(0, authority.lastIndexOf(':'));
-            }
-            return new URI(scheme + "://" + authority + path
+            return new URI(scheme + "://" + u.getRawAuthority().toLowerCase(Locale.ROOT) + path
                     + (u.getRawQuery() == null ? "" : "?" + u.getRawQuery()));
         } catch (URISyntaxException e) {
             return null;
         }
+    }
+
+    /**
+     * A start URL without its scheme's own port ({@code https://host:443/docs/} is {@code https://host/docs/}): kept,
+     * every absolute link and sitemap entry, written without it, was judged off-site. Applied where a source's start
+     * URLs are saved, not to every URL: a source saved with the port before keeps its pages' recorded addresses.
+     */
+    static URI withoutDefaultPort(URI u) {
+        if (u == null || u.getPort() != (u.getScheme().equals("https") ? 443 : 80)) {
+            return u;
+        }
+        String authority = u.getRawAuthority();
+        return URI.create(u.getScheme() + "://" + authority.substring(0, authority.lastIndexOf(':')) + u.getRawPath()
+                + (u.getRawQuery() == null ? "" : "?" + u.getRawQuery()));
     }
 
     static String origin(URI u) {

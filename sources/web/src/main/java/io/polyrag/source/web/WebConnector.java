@@ -57,7 +57,7 @@ public final class WebConnector implements SourceConnector {
         List<String> urls = new ArrayList<>();
         URI first = null;
         for (Object o : starts) {
-            URI u = Fetch.url(o instanceof String s ? s : null);
+            URI u = Fetch.withoutDefaultPort(Fetch.url(o instanceof String s ? s : null));
             if (u == null) {
                 throw new InvalidInputException("'config.start_urls' holds '" + Ids.abbreviate(String.valueOf(o), 80)
                         + "': give absolute http:// or https:// URLs without user info");

@@ -21,14 +21,18 @@ class CrawlPathsTest {
     }
 
     @Test
-    void a_start_url_naming_the_schemes_own_port_is_the_same_site_as_its_links() {
+    void a_start_url_naming_the_schemes_own_port_is_saved_without_it() {
         // ":443" kept, every absolute link and sitemap entry (written without it) was judged off-site, dropped.
-        URI start = Fetch.url("https://Docs.Example.com:443/guide/");
-        assertThat(start).hasToString("https://docs.example.com/guide/");
+        URI start = Fetch.withoutDefaultPort(Fetch.url("https://Docs.Example.com:443/guide/?a=1"));
+        assertThat(start).hasToString("https://docs.example.com/guide/?a=1");
         assertThat(Fetch.sameSite(Fetch.url("https://docs.example.com/guide/x"), start)).isTrue();
-        assertThat(Fetch.url("http://docs.example.com:80/")).hasToString("http://docs.example.com/");
-        assertThat(Fetch.url("https://docs.example.com:8443/")).hasToString("https://docs.example.com:8443/");
-        assertThat(Fetch.url("http://[::1]:80/x")).hasToString("http://[::1]/x");
+        assertThat(Fetch.withoutDefaultPort(Fetch.url("http://docs.example.com:80/"))).hasToString(
+                "http://docs.example.com/");
+        assertThat(Fetch.withoutDefaultPort(Fetch.url("https://docs.example.com:8443/"))).hasToString(
+                "https://docs.example.com:8443/");
+        assertThat(Fetch.withoutDefaultPort(Fetch.url("http://[::1]:80/x"))).hasToString("http://[::1]/x");
+        // Any other URL keeps what it was written with: a source saved with the port keeps its pages' addresses.
+        assertThat(Fetch.url("https://docs.example.com:443/a")).hasToString("https://docs.example.com:443/a");
     }
 
     @Test
