@@ -347,6 +347,22 @@ class WebSyncTest {
         }
     }
 
+    /** Two start URLs whose redirects meet on the way to a page reached: no loop (every sync failed, deleting nothing). */
+    @Test
+    void start_pages_whose_redirects_meet_on_the_way_to_a_page_are_reached() {
+        pages.put("/docs/en/", page("English", "The English handbook.", "<a href=\"/docs/keepers.html\">k</a>"));
+        redirects.put("/docs", "/docs/");
+        redirects.put("/docs/", "/docs/en/");
+        redirects.put("/docs/index.html", "/docs/");
+        try (Polyrag p = open(true)) {
+            JobInfo job = awaitJob(p, p.sources().register(new SourceRegistration("handbook", "web", Map.of(
+                    "start_urls", List.of(base + "/docs", base + "/docs/index.html"), "path_prefix", "/docs"), null,
+                    3600, true)).jobId());
+            assertThat(job.progress().errors()).as(job.toString()).isEmpty();
+            assertThat(paths(p)).contains("/docs/en/", "/docs/keepers.html");
+        }
+    }
+
     @Test
     void redirects_are_followed_on_the_site_and_a_loop_ends() {
         pages.put("/docs/", page("Start", "Start page.", "<a href=\"moved.html\">moved</a> <a href=\"loop1\">l</a>"));

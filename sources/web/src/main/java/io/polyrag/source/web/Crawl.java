@@ -18,7 +18,6 @@ import io.polyrag.core.port.SourceConnector.Original;
 import io.polyrag.core.port.SourceConnector.Unavailable;
 import io.polyrag.core.port.SourceConnector.Unchanged;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -73,6 +72,7 @@ final class Crawl implements Listing {
     private final ArrayDeque<Page> frontier = new ArrayDeque<>();
     private final Set<String> queued = new HashSet<>();
     private final Set<String> reached = new HashSet<>(); // pages that answered 2xx or 304
+    private final Map<String, String> redirectsTo = new HashMap<>(); // each redirect on the site, to its target
     /** At most ten URLs queued per page allowed (and 100,000): a site of endless links cannot fill the heap. */
     private final int maxQueued;
     private final Map<String, String> refusedHosts = new HashMap<>();
@@ -120,7 +120,7 @@ final class Crawl implements Listing {
         }
         Robots robots;
         try {
-            robots = robots(http, first, allowPrivate);
+            robots = Fetch.robots(http, first, allowPrivate, MAX_REDIRECTS, REDIRECTS);
         } catch (OutboundException e) {
             throw new Unavailable("robots.txt of " + Fetch.origin(first) + " could not be read (" + e.getMessage()
                     + "): nothing was crawled or changed");
@@ -335,6 +335,9 @@ final class Crawl implements Listing {
     private void redirect(Page page, Outbound.Response r) {
         String url = page.uri().toString();
         URI to = Fetch.resolve(page.uri(), r.header("location"));
+        if (to != null) {
+            redirectsTo.put(url, to.toString());
+        }
         if (to != null && !Fetch.sameSite(to, first)) {
             warn(url + " redirects off the site, to " + to + ": not followed");
             if (page.start()) {
@@ -355,18 +358,30 @@ final class Crawl implements Listing {
         } else if (to != null && Fetch.under(to.getRawPath(), prefix) && queued.add(to.toString())) {
             // Ahead of the rest: the redirect is this page's answer, at its depth.
             frontier.addFirst(new Page(to, page.depth(), page.hops() + 1, page.start()));
-        } else if (page.start() && to != null && Fetch.under(to.getRawPath(), prefix)) {
-            // A start URL redirected to one already queued: back to itself (a consent or cookie check answered to a
-            // client without cookies), or a loop. Unless that page was reached, nothing below it was: dropped
-            // silently, pages found only through it were taken as deleted.
-            if (!reached.contains(to.toString()) && !promoteToStart(to, page)) {
-                unreached(page, "it redirects in a loop, to " + to);
-            }
+        } else if (page.start() && to != null && Fetch.under(to.getRawPath(), prefix) && !leadsOn(to, page)) {
+            // A start URL redirected to one already queued that leads nowhere reached: back to itself (a consent or
+            // cookie check answered to a client without cookies), or a loop. Dropped silently, the pages found only
+            // through it were taken as deleted.
+            unreached(page, "it redirects in a loop, to " + to);
         } else if (page.start() && (to == null || !Fetch.under(to.getRawPath(), prefix))) {
             // A sign-in page (/login?next=…) or a redirect without a Location: the pages below were not reached.
             unreached(page, to == null ? "it redirects without a Location" : "it redirects to " + to + ", outside the "
                     + "path prefix " + prefix);
         }
+    }
+
+    /**
+     * Whether the queued page at {@code to}, or the one its redirects lead to, answered (2xx, 304) or waits (then made
+     * a start page, as {@code from} is): {@code /docs/index.html} → {@code /docs/} → {@code /docs/en/} is no loop.
+     */
+    private boolean leadsOn(URI to, Page from) {
+        Set<String> seen = new HashSet<>();
+        for (String at = to.toString(); at != null && seen.add(at); at = redirectsTo.get(at)) {
+            if (reached.contains(at) || promoteToStart(URI.create(at), from)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Makes the page at {@code to}, queued and not yet fetched, a start page; false when it is not waiting. */
@@ -404,36 +419,6 @@ final class Crawl implements Listing {
             return null;
         }
         return html(Fetch.mediaType(original.mediaType())) ? host.links(before.item(), original.bytes()) : List.of();
-    }
-
-    /** robots.txt, following up to five redirects (RFC 9309), each hop checked like any fetch. */
-    private static Robots robots(Outbound http, URI first, boolean allowPrivate) {
-        URI at = URI.create(Fetch.origin(first) + "/robots.txt");
-        for (int hop = 0; hop <= MAX_REDIRECTS; hop++) {
-            String refused = Fetch.refusal(at.getHost(), allowPrivate);
-            if (refused != null) {
-                throw new OutboundException("web", 0, "robots.txt redirects to " + at + ": " + refused, null);
-            }
-            // As pages are asked for: no content coding; one sent anyway (a pre-compressed file on a CDN) is
-            // inflated, or its rules read as binary were none.
-            Outbound.Response r = http.get(at, Map.of("User-Agent", Fetch.AGENT, "Accept-Encoding", "identity"),
-                    512 * 1024);
-            if (REDIRECTS.contains(r.status())) {
-                URI to = Fetch.resolve(at, r.header("location"));
-                if (to == null) {
-                    return Robots.parse("", Fetch.AGENT);
-                }
-                at = to;
-                continue;
-            }
-            if (r.status() / 100 == 2) {
-                return Robots.parse(new String(Fetch.gunzipped(r.body(), 512 * 1024), StandardCharsets.UTF_8),
-                        Fetch.AGENT);
-            }
-            // RFC 9309: a 4xx means no rules (5xx was retried, then thrown by the client).
-            return Robots.parse("", Fetch.AGENT);
-        }
-        return Robots.parse("", Fetch.AGENT);
     }
 
     /**

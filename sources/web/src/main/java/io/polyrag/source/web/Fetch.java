@@ -3,6 +3,7 @@ package io.polyrag.source.web;
 import io.polyrag.core.config.Config;
 import io.polyrag.core.config.Settings;
 import io.polyrag.core.http.Outbound;
+import io.polyrag.core.http.OutboundException;
 import io.polyrag.core.http.PublicOnlyResolver;
 import io.polyrag.core.model.SyncItem;
 import java.io.ByteArrayInputStream;
@@ -22,6 +23,7 @@ import java.time.format.DateTimeParseException;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.zip.GZIPInputStream;
@@ -241,5 +243,35 @@ final class Fetch {
         String q = to.getRawQuery();
         return q != null && q.matches("(?i)(.*&)?(next|return[a-z_]*|redirect[a-z_]*|continue|came_?from|goto|"
                 + "destination|target)=.*");
+    }
+
+    /** robots.txt, following up to five redirects (RFC 9309), each hop checked like any fetch. */
+    static Robots robots(Outbound http, URI first, boolean allowPrivate, int maxRedirects, Set<Integer> redirects) {
+        URI at = URI.create(origin(first) + "/robots.txt");
+        for (int hop = 0; hop <= maxRedirects; hop++) {
+            String refused = Fetch.refusal(at.getHost(), allowPrivate);
+            if (refused != null) {
+                throw new OutboundException("web", 0, "robots.txt redirects to " + at + ": " + refused, null);
+            }
+            // As pages are asked for: no content coding; one sent anyway (a pre-compressed file on a CDN) is
+            // inflated, or its rules read as binary were none.
+            Outbound.Response r = http.get(at, Map.of("User-Agent", Fetch.AGENT, "Accept-Encoding", "identity"),
+                    512 * 1024);
+            if (redirects.contains(r.status())) {
+                URI to = Fetch.resolve(at, r.header("location"));
+                if (to == null) {
+                    return Robots.parse("", Fetch.AGENT);
+                }
+                at = to;
+                continue;
+            }
+            if (r.status() / 100 == 2) {
+                return Robots.parse(new String(Fetch.gunzipped(r.body(), 512 * 1024), StandardCharsets.UTF_8),
+                        Fetch.AGENT);
+            }
+            // RFC 9309: a 4xx means no rules (5xx was retried, then thrown by the client).
+            return Robots.parse("", Fetch.AGENT);
+        }
+        return Robots.parse("", Fetch.AGENT);
     }
 }
