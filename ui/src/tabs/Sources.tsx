@@ -493,7 +493,10 @@ function UploadForm({ draft, errors, set, maxBytes, held }: FormProps<'upload'> 
         // Each file of a refused request is listed as skipped, with why: left out of the verdict, the rest
         // were configured and started with nothing saying which files never went.
         failed.push(message(e));
-        const stopped = e instanceof ApiError && REFUSES_THE_REST.has(e.status);
+        // A 413 for one file over the request limit (sent alone, as uploadBatches does) leaves the rest to go; one
+        // for the tenant's storage quota stops them.
+        const stopped = e instanceof ApiError && REFUSES_THE_REST.has(e.status) && (e.status !== 413
+          || /stored_mb|documents|quota/i.test(e.detail));
         // A key or a quota refused: the rest would be too, each after all its bytes went up.
         merged.skipped!.push(...(stopped ? batches.slice(b).flat() : batch).map((f) => ({ source: f.name,
           reason: `not sent: ${message(e)}` })));

@@ -35,6 +35,7 @@ let tidesGate: Promise<void> | null = null;
 let busyServer = false;
 let sendGate: Promise<void> | null = null;
 let uploadStatus = 201;
+let firstTooLarge = false;
 
 /**
  * The browser's XMLHttpRequest over the stubbed fetch: an upload reports half its bytes sent, waits at `sendGate`
@@ -111,6 +112,7 @@ beforeEach(() => {
   uploadGate = null;
   sendGate = null;
   uploadStatus = 201;
+  firstTooLarge = false;
   vi.stubGlobal('XMLHttpRequest', FetchXhr);
   tidesGate = null;
   busyServer = false;
@@ -263,6 +265,10 @@ beforeEach(() => {
     if (url.pathname === '/v1/ingest/upload') {
       const n = ++uploads;
       if (uploadGate) await uploadGate;
+      if (firstTooLarge && n === 1) {
+        return json({ title: 'Content Too Large', status: 413, detail: 'the request is larger than 1000 bytes '
+          + '(POLYRAG_HTTP_MAX_REQUEST_MB)' }, 413);
+      }
       if (uploadStatus === 413) {
         return json({ title: 'Content Too Large', status: 413, detail: 'stored_mb: the tenant holds 100 of its 100 MB'
           }, 413);
@@ -567,6 +573,18 @@ describe('the app', () => {
     expect(await screen.findByText('Staging verdict')).toBeTruthy();
     expect(requests.filter((r) => r.url === '/v1/ingest/upload')).toHaveLength(1);
     expect(screen.getAllByText(/not sent: stored_mb/)).toHaveLength(3);
+  });
+
+  it('goes on with the rest of a choice when one file alone is over the request limit', async () => {
+    firstTooLarge = true;
+    const user = userEvent.setup();
+    render(<App />);
+    await user.upload(await screen.findByLabelText('Files'), [new File(['x'.repeat(2000)], 'video.mp4',
+      { type: 'video/mp4' }), new File(['hello'], 'a.txt', { type: 'text/plain' })]);
+    expect(await screen.findByText('Staging verdict')).toBeTruthy();
+    expect(requests.filter((r) => r.url === '/v1/ingest/upload')).toHaveLength(2);
+    expect(screen.getByText(/not sent: the request is larger/)).toBeTruthy();
+    expect(screen.getByText('file-2.txt')).toBeTruthy();
   });
 
   it('deletes what the last key staged, with that key, when the key changes', async () => {
