@@ -96,4 +96,25 @@ final class FolderWalk {
         }
         return false;
     }
+
+    /**
+     * The name a file is sent under: its real path from the home folder ({@code notes/2024/summary.md}), else from the
+     * file system's root ({@code srv/docs/README.md}). The server keeps a relative name's folders, so one file is one
+     * document however it was named (a folder, a file in it, a link), and two folders' files of one name are two.
+     */
+    static String sentName(Path file) {
+        Path real = realOrNormal(file);
+        Path home = realOrNormal(Path.of(System.getProperty("user.home", "/")));
+        Path relative = real.startsWith(home) && !real.equals(home) ? home.relativize(real)
+                : real.getRoot() == null ? real : real.getRoot().relativize(real);
+        return relative.toString().replace('\\', '/');
+    }
+
+    private static Path realOrNormal(Path p) {
+        try {
+            return p.toRealPath();
+        } catch (IOException e) {
+            return p.toAbsolutePath().normalize();
+        }
+    }
 }

@@ -160,10 +160,12 @@ public final class McpServers implements McpFrontDoor.Factory {
         String backendUrl = o.config().get(Settings.MCP_BACKEND_URL);
         if (backendUrl == null || backendUrl.isBlank()) {
             forbidden.add(o.config().get(Settings.DATA_DIR).toAbsolutePath().normalize());
-            String blobs = o.config().get(Settings.BLOB_DIR);
-            if (blobs != null && !blobs.isBlank()) {
-                forbidden.add(Path.of(blobs.strip()).toAbsolutePath().normalize());
-            }
+        }
+        // A blob folder named is never read, client or not: it holds no lock file that would mark it (a shared one,
+        // named in an environment file every process reads, holds every tenant's originals).
+        String blobs = o.config().get(Settings.BLOB_DIR);
+        if (blobs != null && !blobs.isBlank()) {
+            forbidden.add(Path.of(blobs.strip()).toAbsolutePath().normalize());
         }
         if (!roots.isEmpty()) {
             return new Tools.HostFiles(Confinement.of(roots, forbidden), null);

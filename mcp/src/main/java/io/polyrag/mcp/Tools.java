@@ -186,33 +186,34 @@ final class Tools {
             throw new Args.Bad("paths", files.refusal());
         }
         Confinement confinement = files.confinement();
-        List<Path> found = new ArrayList<>();
-        // Each file's name: a folder's files by their path from the folder named, its own name first (2023/summary.md):
-        // by their file names alone, two folders' summary.md were one document, the second ingest replacing the first.
-        List<String> names = new ArrayList<>();
+        // Each file once, named by its path from the home folder (notes/2024/summary.md), else from the root: one
+        // file, one document, however it was named (by its file name alone, two folders' summary.md were one
+        // document, the second ingest replacing the first).
+        Map<Path, String> chosen = new LinkedHashMap<>();
         for (String p : given) {
             Path path = HostPaths.path(p);
             refuseOutside(path, confinement);
             if (Files.isDirectory(path)) {
                 try {
-                    Path root = FolderWalk.realFolder(path);
-                    List<Path> inside = FolderWalk.walk(root, MAX_FILES + 1 - found.size(), confinement);
-                    found.addAll(inside);
-                    String folder = root.getFileName() == null ? "" : root.getFileName() + "/";
-                    inside.forEach(f -> names.add(folder + root.relativize(f).toString().replace('\\', '/')));
+                    FolderWalk.walk(FolderWalk.realFolder(path), MAX_FILES + 1 - chosen.size(), confinement)
+                            .forEach(f -> chosen.putIfAbsent(f, FolderWalk.sentName(f)));
                 } catch (IOException | UncheckedIOException e) {
                     throw new Args.Bad("paths", "cannot read the directory " + path + ": " + e.getMessage());
                 }
             } else if (Files.isRegularFile(path)) {
-                found.add(path);
-                names.add(path.getFileName().toString());
+                chosen.putIfAbsent(path, FolderWalk.sentName(path));
             } else {
                 throw new Args.Bad("paths", "no such file or directory: " + path);
             }
-            if (found.size() > MAX_FILES) {
+            if (chosen.size() > MAX_FILES) {
                 throw new Args.Bad("paths", "more than " + MAX_FILES + " files; ingest a narrower directory");
             }
         }
+        // The same file named twice (a folder and a file in it, or through a link) is sent once.
+        Map<String, Path> byName = new LinkedHashMap<>();
+        chosen.forEach((f, name) -> byName.putIfAbsent(name, f));
+        List<Path> found = new ArrayList<>(byName.values());
+        List<String> names = new ArrayList<>(byName.keySet());
         if (found.isEmpty()) {
             throw new Args.Bad("paths", "the directories hold no files");
         }

@@ -68,9 +68,16 @@ class HostFilesTest {
         Map<String, Object> ok = ingest("stdio", settings, List.of(notes.resolve("2023").toString(),
                 notes.resolve("2024").toString(), notes.resolve("2024/summary.md").toString()));
         assertThat(ok.get("ok")).as(String.valueOf(ok)).isEqualTo(true);
-        assertThat(received.getLast()).contains("filename=\"2023/summary.md\"", "filename=\"2023/q1/summary.md\"",
-                "filename=\"2024/summary.md\"", "filename=\"2024/q1/summary.md\"")
-                .as("a file named alone: its file name").contains("filename=\"summary.md\"");
+        String sent = received.getLast();
+        // Named by their path from the root (the test's folder is not under the home folder): one file, one name,
+        // however it was named — the file named alone is the one its folder held, sent once.
+        String from = FolderWalk.sentName(notes);
+        for (String f : List.of("2023/summary.md", "2023/q1/summary.md", "2024/summary.md", "2024/q1/summary.md")) {
+            assertThat(sent.split("filename=\"" + from + "/" + f + "\"", -1)).as(f).hasSize(2);
+        }
+        assertThat(sent).doesNotContain("filename=\"summary.md\"");
+        assertThat(FolderWalk.sentName(Path.of(System.getProperty("user.home"), "notes", "a.md")))
+                .isEqualTo("notes/a.md");
     }
 
     @Test
@@ -240,6 +247,13 @@ class HostFilesTest {
         Map<String, Object> ok = ingest("stdio", client, List.of(data.resolve("report.md").toString()));
         assertThat(ok.get("ok")).as(String.valueOf(ok)).isEqualTo(true);
         assertThat(received.getLast()).contains("harbour dues");
+        // A blob folder named is not read, client or not (it has no lock file to mark it).
+        Path blobs = Files.createDirectories(tmp.resolve("project/blobs/x"));
+        Files.writeString(blobs.resolve("content"), "another tenant's original");
+        Map<String, Object> blob = ingest("stdio", Map.of("mcp.allowed.roots", tmp.toString(), "blob.dir",
+                tmp.resolve("project/blobs").toString(), "mcp.backend.url", "http://127.0.0.1:"
+                + rest.getAddress().getPort()), List.of(blobs.resolve("content").toString()));
+        assertThat(blob.get("ok")).as(String.valueOf(blob)).isEqualTo(false);
         // Serving that folder as its data directory, it never reads it.
         Map<String, Object> own = ingest("stdio", Map.of("mcp.allowed.roots", tmp.toString(), "data.dir",
                 data.toString()), List.of(data.resolve("report.md").toString()));
