@@ -187,11 +187,13 @@ final class IngestRoutes {
         return staged;
     }
 
-    private static String unique(String name, Set<String> taken) {
+    static String unique(String name, Set<String> taken) {
         String candidate = name;
         for (int n = 2; !taken.add(candidate); n++) {
+            // The file name's dot, not one in its folders' ("v1.2/LICENSE" is "v1.2/LICENSE (2)").
+            int slash = name.lastIndexOf('/');
             int dot = name.lastIndexOf('.');
-            candidate = dot > 0 ? name.substring(0, dot) + " (" + n + ")" + name.substring(dot)
+            candidate = dot > slash + 1 ? name.substring(0, dot) + " (" + n + ")" + name.substring(dot)
                     : name + " (" + n + ")";
         }
         return candidate;

@@ -26,4 +26,14 @@ class UploadNamesTest {
         assertThat(UploadNames.sanitise("a".repeat(195) + "\uD83D\uDE00" + "b".repeat(20) + ".md"))
                 .endsWith("\uD83D\uDE00.md").hasSize(200);
     }
+
+    /** A second file of one name in a request is told apart before its extension, never inside a folder's name. */
+    @Test
+    void a_repeated_name_is_numbered_before_the_file_names_extension() {
+        java.util.Set<String> taken = new java.util.HashSet<>();
+        assertThat(IngestRoutes.unique("v1.2/LICENSE", taken)).isEqualTo("v1.2/LICENSE");
+        assertThat(IngestRoutes.unique("v1.2/LICENSE", taken)).isEqualTo("v1.2/LICENSE (2)");
+        assertThat(IngestRoutes.unique("docs/a.md", taken)).isEqualTo("docs/a.md");
+        assertThat(IngestRoutes.unique("docs/a.md", taken)).isEqualTo("docs/a (2).md");
+    }
 }

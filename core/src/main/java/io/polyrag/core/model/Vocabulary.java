@@ -221,16 +221,19 @@ public final class Vocabulary {
      */
     public static boolean allNumeric(String key) {
         String[] words = key.split(" ");
+        boolean number = false;
         for (int i = 0; i < words.length; i++) {
             String w = words[i];
             boolean afterNumber = i > 0 && numeric(words[i - 1]);
+            number |= numeric(w) || digitsWithUnit(w);
             // A date ("March 15", "Monday 3 June"), a quantity with its unit ("16 GB", "16gb", "5 km") or an
             // ordinal ("2nd"): each one entity joining every document that mentions it, the hubs this check keeps out.
             if (!numeric(w) && !CALENDAR.contains(w) && !digitsWithUnit(w) && !(afterNumber && UNITS.contains(w))) {
                 return false;
             }
         }
-        return true;
+        // A month or a day named alone may be a name ("May", "June", "DEC"): a date needs its number.
+        return number;
     }
 
     private static final Set<String> CALENDAR = Set.of("january", "february", "march", "april", "may", "june",

@@ -10,11 +10,12 @@ class VocabularyTest {
     /** Dates, quantities with their units and ordinals were hub entities; a name with a number in it is not one. */
     @Test
     void dates_quantities_and_ordinals_are_no_entities_and_names_with_numbers_are() {
-        for (String junk : new String[] {"march 15", "march 15 2024", "monday", "16 gb", "16gb", "40 usd", "5 km",
+        for (String junk : new String[] {"march 15", "march 15 2024", "monday 3 june", "16 gb", "16gb", "40 usd", "5 km",
             "2nd", "1998", "280 bc", "seven"}) {
             org.junit.jupiter.api.Assertions.assertTrue(Vocabulary.allNumeric(Entity.key(junk)), junk);
         }
-        for (String name : new String[] {"3M", "5G", "Kestrel-9", "Theresa May", "GB", "Apollo 11", "Boeing 747",
+        for (String name : new String[] {"3M", "5G", "Kestrel-9", "Theresa May", "May", "June", "DEC", "GB", "Apollo 11",
+            "Boeing 747",
             "Windows 11"}) {
             org.junit.jupiter.api.Assertions.assertFalse(Vocabulary.allNumeric(Entity.key(name)), name);
         }

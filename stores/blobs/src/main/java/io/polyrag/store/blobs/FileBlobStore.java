@@ -225,16 +225,24 @@ public final class FileBlobStore implements BlobStore {
             for (Path f : files.toList()) {
                 Files.deleteIfExists(f);
             }
+        } catch (NoSuchFileException e) {
+            return; // removed meanwhile (another replica's start clearing what a kill left): deleted all the same
         }
         Files.deleteIfExists(folder);
     }
 
-    /** Folders a delete renamed away and was killed before removing. */
+    /**
+     * Folders a delete renamed away and was killed before removing: those older than a minute, so a replica starting
+     * on a shared folder does not remove one another replica is removing now.
+     */
     private void clearDeleted() {
+        long before = System.currentTimeMillis() - 60_000;
         try (var entries = Files.newDirectoryStream(dir, e -> e.getFileName().toString().startsWith(".")
                 && e.getFileName().toString().endsWith(DOOMED))) {
             for (Path f : entries) {
-                removeFolder(f);
+                if (Files.getLastModifiedTime(f).toMillis() < before) {
+                    removeFolder(f);
+                }
             }
         } catch (IOException e) {
             System.getLogger(FileBlobStore.class.getName()).log(System.Logger.Level.DEBUG,

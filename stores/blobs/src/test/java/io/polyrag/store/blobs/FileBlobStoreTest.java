@@ -79,8 +79,13 @@ class FileBlobStoreTest extends BlobStoreContract {
         }
         // Nothing of them is left, nor listed; a folder a killed delete renamed away is cleared at the next open.
         org.assertj.core.api.Assertions.assertThat(store.list("upload-")).isEmpty();
-        java.nio.file.Files.createDirectories(dir.resolve("blobs").resolve(".upload-x.1234.deleted"));
+        Path killed = java.nio.file.Files.createDirectories(dir.resolve("blobs").resolve(".upload-x.1234.deleted"));
+        Path now = java.nio.file.Files.createDirectories(dir.resolve("blobs").resolve(".upload-y.5678.deleted"));
+        java.nio.file.Files.setLastModifiedTime(killed, java.nio.file.attribute.FileTime.fromMillis(
+                System.currentTimeMillis() - 3_600_000));
         openStore();
+        org.assertj.core.api.Assertions.assertThat(now).as("one being removed by another replica now").exists();
+        java.nio.file.Files.delete(now);
         try (var left = java.nio.file.Files.list(dir.resolve("blobs"))) {
             org.assertj.core.api.Assertions.assertThat(left.toList()).isEmpty();
         }
