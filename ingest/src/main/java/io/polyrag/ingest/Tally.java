@@ -37,6 +37,7 @@ final class Tally {
     private final List<IndexedDocument> indexed = new ArrayList<>();
     private final Map<String, IndexedDocument> seenContent = new HashMap<>();
     private int duplicates;
+    private IndexedDocument firstDuplicate;
     private int relations;
     private long extractionTokens;
     private long contextTokens;
@@ -75,6 +76,9 @@ final class Tally {
     /** An input left out because its content is indexed under another uri: unchanged, and counted for a warning. */
     synchronized void duplicate(IndexedDocument d) {
         duplicates++;
+        // Said in the job's progress too, naming one: a job of nothing but duplicates ended "succeeded, unchanged 1",
+        // and a POST /v1/documents answered a document id that never came to exist.
+        firstDuplicate = firstDuplicate != null ? firstDuplicate : d;
         unchanged(d);
     }
 
@@ -155,7 +159,7 @@ final class Tally {
         return JobProgress.at(stage).total(total).processed(processed).added(added).updated(updated)
                 .unchanged(unchanged).failed(failed).chunks(chunks).storesWritten(stores)
                 .errors(errors.size() > 100 ? errors.subList(0, 100) : errors).relations(relations)
-                .extractionTokens(extractionTokens).warnings(keptWarnings()).build();
+                .extractionTokens(extractionTokens).warnings(allWarnings()).build();
     }
 
     synchronized IngestReport report() {
@@ -171,8 +175,8 @@ final class Tally {
         }
         List<String> out = new ArrayList<>(keptWarnings());
         out.add(duplicates + (duplicates == 1 ? " input was" : " inputs were") + " left out as duplicates of "
-                + "documents indexed under another name (see indexed); set POLYRAG_INGEST_DUPLICATES=allow to index "
-                + "them anyway");
+                + "documents indexed under another name (" + firstDuplicate.uri() + ": " + firstDuplicate.outcome()
+                + (duplicates > 1 ? ", …" : "") + "); set POLYRAG_INGEST_DUPLICATES=allow to index them anyway");
         return out;
     }
 

@@ -396,6 +396,16 @@ class RestServerTest {
         assertThat(original.statusCode()).isEqualTo(200);
         assertThat(original.headers().firstValue("Content-Disposition").orElseThrow())
                 .contains("filename=\"summary.md\"");
+        // The same bytes under another name are left out as a duplicate, and the job says so (it said nothing).
+        HttpResponse<String> copy = send(HttpRequest.newBuilder(uri("/v1/ingest/files"))
+                .header("Content-Type", "multipart/form-data; boundary=XyZ").POST(HttpRequest.BodyPublishers
+                        .ofByteArray(multipart("kb", "years", new String[][] {{"copy.md",
+                            "# 2023\n\nThe ferry ran on diesel that year."}}))));
+        String copyJob = copy.headers().firstValue("Location").orElseThrow();
+        JsonNode done = await().atMost(Duration.ofSeconds(60)).until(() -> json(get(copyJob)),
+                j -> "succeeded".equals(j.get("status").asString()));
+        assertThat(done.get("progress").get("warnings").toString()).contains("left out as duplicates")
+                .contains("upload:2023/summary.md");
     }
 
     @Test
