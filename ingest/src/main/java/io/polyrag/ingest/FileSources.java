@@ -4,6 +4,7 @@ import io.polyrag.core.fs.Confinement;
 import io.polyrag.core.fs.Globs;
 import io.polyrag.core.model.ItemError;
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -167,7 +168,18 @@ public final class FileSources {
         } catch (IOException e) {
             size = -1;
         }
-        return new IngestInput(file.toUri().toString(), name, size, null, confinement.confined()
-                ? () -> confinement.read(file, Integer.MAX_VALUE - 8) : () -> Files.readAllBytes(file));
+        return new IngestInput(file.toUri().toString(), name, size, null, new IngestInput.Content() {
+            @Override
+            public byte[] read() throws IOException {
+                return read(Integer.MAX_VALUE - 8);
+            }
+
+            @Override
+            public byte[] read(long maxBytes) throws IOException {
+                try (InputStream in = confinement.confined() ? confinement.open(file) : Files.newInputStream(file)) {
+                    return in.readNBytes((int) Math.min(Integer.MAX_VALUE - 8, maxBytes));
+                }
+            }
+        });
     }
 }

@@ -31,6 +31,14 @@ public record IngestInput(String uri, String name, long size, String mediaType, 
     @FunctionalInterface
     public interface Content {
         byte[] read() throws IOException;
+
+        /**
+         * At most {@code maxBytes} of the content (a source that can stop early does: a file growing since it was
+         * listed was read whole, up to 2 GB, before its size was judged).
+         */
+        default byte[] read(long maxBytes) throws IOException {
+            return read();
+        }
     }
 
     /**

@@ -405,7 +405,7 @@ public final class IngestPipeline {
             if (input.size() > options.maxFileBytes()) {
                 throw tooLarge(input, input.size());
             }
-            byte[] bytes = input.content().read();
+            byte[] bytes = input.content().read(options.maxFileBytes() + 1); // however much it grew since listed
             if (bytes.length > options.maxFileBytes()) {
                 throw tooLarge(input, bytes.length);
             }

@@ -24,6 +24,7 @@ import io.polyrag.store.catalog.JdbcCatalog;
 import io.polyrag.store.lucene.LuceneFullTextStore;
 import io.polyrag.store.lucene.LuceneVectorStore;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Collection;
 import java.util.List;
@@ -348,6 +349,27 @@ class IngestPipelineTest {
                 e -> assertThat(e).contains("huge.md: too large").contains("POLYRAG_INGEST_MAX_FILE_MB"),
                 e -> assertThat(e).contains("empty.md: no text to index"));
         assertThat(catalog.countDocuments(SearchScope.ALL)).isEqualTo(1);
+    }
+
+    /** A file that grew since it was listed is read one byte past the limit at most, not whole (up to 2 GB). */
+    @Test
+    void a_file_grown_since_listed_is_read_no_further_than_the_limit() {
+        java.util.concurrent.atomic.AtomicLong asked = new java.util.concurrent.atomic.AtomicLong();
+        IngestReport r = pipeline(fulltext).ingest(List.of(new IngestInput("file:///grown.log", "grown.log", 10, null,
+                new IngestInput.Content() {
+                    @Override
+                    public byte[] read() {
+                        throw new AssertionError("read whole");
+                    }
+
+                    @Override
+                    public byte[] read(long maxBytes) {
+                        asked.set(maxBytes);
+                        return "x".repeat((int) Math.min(maxBytes, 1_000_000)).getBytes(StandardCharsets.UTF_8);
+                    }
+                })), "kb", p -> { });
+        assertThat(r.errors()).singleElement().satisfies(e -> assertThat(e.reason()).contains("too large"));
+        assertThat(asked.get()).isLessThan(1_000_000);
     }
 
     @Test
