@@ -112,16 +112,35 @@ public final class IntentRouter {
     private static final Pattern SUMMARY = Pattern.compile("\\b(summari[sz]e|summari[sz]ing|summary|overview|"
             + "outline of|the gist|gist of|tl;?dr|main (points|ideas|takeaways|topics)|key (points|takeaways|ideas|"
             + "topics)|in a nutshell|what (is|was) (this|the|that) (document|file|report|paper|article|page|text|book|"
-            + "manual|guide|note|policy) about|what does (this|the|that) (document|file|report|paper|article|guide|"
+            + "manual|guide|note|policy) about\\W*$|what does (this|the|that) (document|file|report|paper|article|guide|"
             + "manual|book|policy) (say|cover|contain)|what (are|do) (these|the|my) (documents|files|notes) (about|"
             + "cover|contain)|recap|sum up|sums up)\\b|^what('s| is| are) (the|this|that|these) ([\\w-]+ ){0,3}"
-            + "(document|file|report|paper|article|page|text|book|manual|guide|notes?|policy|docs?)s? about\\b|"
+            + "(document|file|report|paper|article|page|text|book|manual|guide|notes?|policy|docs?)s? about\\W*$|"
             + "^what (documents|files) (are there|do (you|i|we) have)|^what (kinds?|sorts?|types?) of (documents|"
             + "files)|^what('s| is) in (the|this|my|our) (knowledge base|collection|library)");
     private static final Pattern COLLECTION = Pattern.compile("\\b(knowledge base|collection|corpus|library|"
             + "everything|all (the |of the |my |our |these )?(documents|files|docs|notes)|these (documents|files)|"
             + "(my|our|the) (documents|files|docs|notes)|what (documents|files)|(kinds?|sorts?|types?) of "
             + "(documents|files))\\b");
+    /** What may follow a collection's name when the whole collection is meant: nothing more, or no topic. */
+    private static final Pattern NO_TOPIC = Pattern.compile("^(\\W*|\\W+(do|does|are|is|have|has|you|i|we|there|"
+            + "here|in|please|hold|holds|contain|contains|cover|covers|say|said)\\b.*)$");
+
+    /**
+     * Whether the question is about the whole collection: its name with no topic after it. "Summarize the documents
+     * about the merger" and "an overview of the library renovation" were overviews of the first ten documents by
+     * name, the merger and the renovation never searched.
+     */
+    private static boolean wholeCollection(String bare) {
+        var m = COLLECTION.matcher(bare);
+        while (m.find()) {
+            if (NO_TOPIC.matcher(bare.substring(m.end())).matches()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     private static final Pattern COMPARISON = Pattern.compile("\\b(compare|compared|comparing|comparison|contrast|"
             + "differences?|differ|differs|distinguish|versus|vs\\.?|similarities|similar to|better than|worse than|"
             + "same as|pros and cons|trade-?offs?|different (from|than|to))\\b|^which\\b.*\\bor\\b|"
@@ -242,7 +261,7 @@ public final class IntentRouter {
         }
         var summary = SUMMARY.matcher(bare);
         if (summary.find()) {
-            boolean collection = COLLECTION.matcher(bare).find() || bare.startsWith("what documents")
+            boolean collection = wholeCollection(bare) || bare.startsWith("what documents")
                     || bare.startsWith("what files");
             return new Route(Intent.SUMMARY, collection, "asks for " + (collection ? "an overview of the collection"
                     : "a summary") + " (\"" + summary.group().strip() + "\")", "offline", null);

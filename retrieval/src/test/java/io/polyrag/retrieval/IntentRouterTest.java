@@ -127,6 +127,19 @@ class IntentRouterTest {
                 "asks for a duration");
         assertThat(IntentRouter.offline("Give me an overview of all the documents").collection()).isTrue();
         assertThat(IntentRouter.offline("Give me an overview of the sourdough recipe").collection()).isFalse();
+        // A collection's name with a topic after it is no overview of the collection (the first ten documents by
+        // name, the topic never searched); "what is the policy about X" asks about X, it wants no summary.
+        for (String topic : List.of("Summarize the documents about the merger", "Give me an overview of the library "
+                + "renovation", "Summarize everything about onboarding")) {
+            assertThat(IntentRouter.offline(topic).collection()).as(topic).isFalse();
+        }
+        for (String whole : List.of("What's in my library?", "Summarize all my documents", "what kinds of documents "
+                + "do you have", "Give me an overview of the knowledge base.")) {
+            assertThat(IntentRouter.offline(whole).collection()).as(whole).isTrue();
+        }
+        assertThat(IntentRouter.offline("What is the policy about remote work?").intent())
+                .isEqualTo(IntentRouter.Intent.LOOKUP);
+        assertThat(IntentRouter.offline("What is the policy about?").intent()).isEqualTo(IntentRouter.Intent.SUMMARY);
     }
 
     @Test
