@@ -483,8 +483,7 @@ public final class HybridSearcher implements AutoCloseable {
         Map<Modality, Retriever.Leg> rankings = new EnumMap<>(Modality.class);
         // The text legs first; the graph legs then get until the slower of them finished plus graphLagMs, so a slow
         // graph store cannot hold a search back by more than that (a leg that reads its copy in memory takes a
-        // millisecond).
-        boolean anyText = futures.keySet().stream().anyMatch(m -> !calibrated.contains(m));
+        // millisecond) — when a text leg answered: with none, the graph legs were all there was, cut to 50 ms.
         long lag = graphLagMs;
         long[] textDone = {Long.MAX_VALUE};
         List<Modality> order = new ArrayList<>(futures.keySet());
@@ -495,7 +494,8 @@ public final class HybridSearcher implements AutoCloseable {
             if (graphLeg && textDone[0] == Long.MAX_VALUE) {
                 textDone[0] = System.nanoTime();
             }
-            boolean lagged = graphLeg && anyText && lag >= 0 && !retrievers.get(m).patient();
+            boolean lagged = graphLeg && lag >= 0 && !retrievers.get(m).patient()
+                    && rankings.keySet().stream().anyMatch(x -> !calibrated.contains(x));
             long until = lagged ? Math.min(deadline, textDone[0]
                     + TimeUnit.MILLISECONDS.toNanos(lag)) : deadline;
             try {

@@ -210,6 +210,40 @@ class HybridSearcherTest {
         assertThat(r.hits()).extracting(h -> h.documentId()).contains("d2");
     }
 
+    /** Text legs that failed at once leave the graph leg all there is: it gets the leg timeout, not the lag. */
+    @Test
+    void a_graph_leg_is_not_cut_to_the_lag_when_no_text_leg_answered() {
+        Retriever graph = new Retriever() {
+            @Override
+            public Modality modality() {
+                return Modality.GRAPH;
+            }
+
+            @Override
+            public boolean calibrated() {
+                return true;
+            }
+
+            @Override
+            public List<StoreHit> retrieve(String query, SearchScope scope, int limit) {
+                try {
+                    Thread.sleep(300);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                return List.of(hit("d2", 1.0));
+            }
+        };
+        Retriever failing = TestRetrievers.of(Modality.FULLTEXT, (query, scope, limit) -> {
+            throw new io.polyrag.core.StoreException("the full-text store is down");
+        });
+        HybridSearcher s = searcher(5000, failing, graph);
+        s.graphLag(30);
+        SearchResponse r = s.search(SearchRequest.of("rivers", 5));
+        assertThat(r.hits()).extracting(h -> h.documentId()).containsExactly("d2");
+        assertThat(r.degraded()).extracting(d -> d.modality()).containsExactly(Modality.FULLTEXT);
+    }
+
     @Test
     void a_graph_leg_later_than_the_lag_after_the_text_legs_is_left_out_and_says_why() throws InterruptedException {
         CountDownLatch interrupted = new CountDownLatch(1);
