@@ -429,6 +429,9 @@ final class SourceWatcher implements AutoCloseable {
     private void submit(String key, boolean change) {
         int slash = key.indexOf('/');
         String tenant = key.substring(0, slash);
+        if (change && !tenant.isEmpty() && keyed != null && !keyed.get().contains(tenant)) {
+            return; // an offboarded tenant's watched folder changed: no sync, as none is scheduled (dueNow)
+        }
         Tenant t = tenant.isEmpty() ? Tenant.LOCAL : Tenant.of(tenant);
         String queued = pending.get(key);
         JobStatus status = queued == null ? null : status(t, queued);

@@ -59,7 +59,7 @@ final class IngestEstimator {
                 if (input.size() > maxFileBytes) {
                     throw tooLarge(input, input.size(), maxFileBytes); // as listed, not read whole first
                 }
-                byte[] bytes = input.content().read();
+                byte[] bytes = input.content().read(maxFileBytes + 1);
                 if (bytes.length > maxFileBytes) {
                     throw tooLarge(input, bytes.length, maxFileBytes);
                 }

@@ -105,9 +105,14 @@ final class FolderWalk {
     static String sentName(Path file) {
         Path real = realOrNormal(file);
         Path home = realOrNormal(Path.of(System.getProperty("user.home", "/")));
-        Path relative = real.startsWith(home) && !real.equals(home) ? home.relativize(real)
-                : real.getRoot() == null ? real : real.getRoot().relativize(real);
-        return relative.toString().replace('\\', '/');
+        if (real.startsWith(home) && !real.equals(home)) {
+            return home.relativize(real).toString().replace('\\', '/');
+        }
+        // Outside it, from the root, a drive or share named first (C:\notes\a.md and D:\notes\a.md were one name).
+        String root = real.getRoot() == null ? "" : real.getRoot().toString().replaceAll("[:\\\\/]+", " ").strip()
+                .replace(' ', '-');
+        Path relative = real.getRoot() == null ? real : real.getRoot().relativize(real);
+        return (root.isEmpty() ? "" : root + "/") + relative.toString().replace('\\', '/');
     }
 
     private static Path realOrNormal(Path p) {

@@ -123,8 +123,9 @@ public final class IntentRouter {
             + "(my|our|the) (documents|files|docs|notes)|what (documents|files)|(kinds?|sorts?|types?) of "
             + "(documents|files))\\b");
     /** What may follow a collection's name when the whole collection is meant: nothing more, or no topic. */
-    private static final Pattern NO_TOPIC = Pattern.compile("^(\\W*|\\W+(do|does|are|is|have|has|you|i|we|there|"
-            + "here|in|please|hold|holds|contain|contains|cover|covers|say|said)\\b.*)$");
+    private static final Pattern NO_TOPIC = Pattern.compile("^(\\W+(do|does|are|is|have|has|you|i|we|there|here|in|"
+            + "please|hold|holds|contain|contains|cover|covers|say|says|me|us|my|our|this|the|these|library|"
+            + "collection|knowledge|base|corpus))*\\W*$");
 
     /**
      * Whether the question is about the whole collection: its name with no topic after it. "Summarize the documents

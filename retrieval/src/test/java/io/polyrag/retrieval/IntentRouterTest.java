@@ -130,11 +130,13 @@ class IntentRouterTest {
         // A collection's name with a topic after it is no overview of the collection (the first ten documents by
         // name, the topic never searched); "what is the policy about X" asks about X, it wants no summary.
         for (String topic : List.of("Summarize the documents about the merger", "Give me an overview of the library "
-                + "renovation", "Summarize everything about onboarding")) {
+                + "renovation", "Summarize everything about onboarding", "Summarize everything you know about "
+                + "onboarding", "Summarize the documents I have about the merger", "Give an overview of the files in "
+                + "the merger folder")) {
             assertThat(IntentRouter.offline(topic).collection()).as(topic).isFalse();
         }
         for (String whole : List.of("What's in my library?", "Summarize all my documents", "what kinds of documents "
-                + "do you have", "Give me an overview of the knowledge base.")) {
+                + "do you have", "Give me an overview of the knowledge base.", "Summarize the documents in my library")) {
             assertThat(IntentRouter.offline(whole).collection()).as(whole).isTrue();
         }
         assertThat(IntentRouter.offline("What is the policy about remote work?").intent())

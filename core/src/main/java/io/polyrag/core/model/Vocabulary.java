@@ -1,5 +1,6 @@
 package io.polyrag.core.model;
 
+import java.util.Arrays;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
@@ -232,14 +233,16 @@ public final class Vocabulary {
                 return false;
             }
         }
-        // A month or a day named alone may be a name ("May", "June", "DEC"): a date needs its number.
-        return number;
+        // A month that is also a name ("May", "June", "DEC") alone is kept: a date needs its number then. A weekday
+        // or another month alone ("Monday", "January") is no name, and joined every document naming it.
+        return number || Arrays.stream(words).noneMatch(CALENDAR_NAMES::contains);
     }
 
     private static final Set<String> CALENDAR = Set.of("january", "february", "march", "april", "may", "june",
             "july", "august", "september", "october", "november", "december", "jan", "feb", "mar", "apr", "jun",
             "jul", "aug", "sep", "sept", "oct", "nov", "dec", "monday", "tuesday", "wednesday", "thursday", "friday",
             "saturday", "sunday");
+    private static final Set<String> CALENDAR_NAMES = Set.of("may", "june", "april", "august", "jan", "dec", "mar");
     /** Units and currencies written after a number: "16 GB", "40 USD". Alone, "GB" may be Great Britain. */
     private static final Set<String> UNITS = Set.of("kb", "mb", "gb", "tb", "pb", "kib", "mib", "gib", "tib", "mm",
             "cm", "m", "km", "mi", "ft", "in", "g", "kg", "mg", "t", "lb", "lbs", "oz", "ml", "l", "s", "ms", "h",

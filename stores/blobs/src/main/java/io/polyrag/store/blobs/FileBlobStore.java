@@ -25,6 +25,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.UUID;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
@@ -195,7 +196,7 @@ public final class FileBlobStore implements BlobStore {
         // Renamed away first, atomically: of two deletes of one key (two ingests claiming one staged id, on one
         // server or on replicas sharing the folder) exactly one is told it deleted it; both were, and the loser
         // of a listing race failed with a 500. A rename cut short by a kill leaves a dot-folder the next open clears.
-        Path doomed = dir.resolve("." + key + "." + UUID.randomUUID() + DOOMED);
+        Path doomed = dir.resolve("." + key + "." + System.currentTimeMillis() + "-" + UUID.randomUUID() + DOOMED);
         try {
             try {
                 Files.move(folder.get(), doomed, StandardCopyOption.ATOMIC_MOVE);
@@ -219,6 +220,7 @@ public final class FileBlobStore implements BlobStore {
     }
 
     private static final String DOOMED = ".deleted";
+    private static final Pattern DOOMED_AT = Pattern.compile("\\.(\\d{13})-[0-9a-f-]{36}\\.deleted$");
 
     private static void removeFolder(Path folder) throws IOException {
         try (var files = Files.list(folder)) {
@@ -240,7 +242,9 @@ public final class FileBlobStore implements BlobStore {
         try (var entries = Files.newDirectoryStream(dir, e -> e.getFileName().toString().startsWith(".")
                 && e.getFileName().toString().endsWith(DOOMED))) {
             for (Path f : entries) {
-                if (Files.getLastModifiedTime(f).toMillis() < before) {
+                // When it was renamed away is in its name (a rename keeps the folder's own time: the blob's write).
+                Matcher at = DOOMED_AT.matcher(f.getFileName().toString());
+                if (!at.find() || Long.parseLong(at.group(1)) < before) {
                     removeFolder(f);
                 }
             }

@@ -79,10 +79,12 @@ class FileBlobStoreTest extends BlobStoreContract {
         }
         // Nothing of them is left, nor listed; a folder a killed delete renamed away is cleared at the next open.
         org.assertj.core.api.Assertions.assertThat(store.list("upload-")).isEmpty();
-        Path killed = java.nio.file.Files.createDirectories(dir.resolve("blobs").resolve(".upload-x.1234.deleted"));
-        Path now = java.nio.file.Files.createDirectories(dir.resolve("blobs").resolve(".upload-y.5678.deleted"));
-        java.nio.file.Files.setLastModifiedTime(killed, java.nio.file.attribute.FileTime.fromMillis(
-                System.currentTimeMillis() - 3_600_000));
+        // When each was renamed away is in its name (the folder's own time is the blob's write, kept by a rename).
+        Path killed = java.nio.file.Files.createDirectories(dir.resolve("blobs").resolve(".upload-x."
+                + (System.currentTimeMillis() - 3_600_000) + "-" + java.util.UUID.randomUUID() + ".deleted"));
+        Path now = java.nio.file.Files.createDirectories(dir.resolve("blobs").resolve(".upload-y."
+                + System.currentTimeMillis() + "-" + java.util.UUID.randomUUID() + ".deleted"));
+        java.nio.file.Files.setLastModifiedTime(now, java.nio.file.attribute.FileTime.fromMillis(0));
         openStore();
         org.assertj.core.api.Assertions.assertThat(now).as("one being removed by another replica now").exists();
         java.nio.file.Files.delete(now);

@@ -66,8 +66,10 @@ final class DamagedIndex {
     }
 
     private static void setAside(List<String> files, Path path, String name) throws IOException {
-        if (!Files.exists(path.resolve(COMMITTED)) || files.contains("pending_segments_1")
-                && files.stream().allMatch(f -> f.startsWith("_0") || f.equals("pending_segments_1"))) {
+        // Only a first segment's files: with no marker (never committed) or its commit point pending. Any more, or a
+        // marker, is an index that had been committed (one written before the marker existed has none): set aside.
+        boolean firstOnly = files.stream().allMatch(f -> f.startsWith("_0") || f.equals("pending_segments_1"));
+        if (firstOnly && (!Files.exists(path.resolve(COMMITTED)) || files.contains("pending_segments_1"))) {
             // The first commit cut short (a stop while it was written): nothing had ever been committed, so nothing
             // is lost, and the batch it held was never published. Reported as damage, it sent the operator to a
             // repair with nothing to repair.

@@ -192,9 +192,10 @@ final class SparqlRdfStore implements RdfStore {
      * Versions or documents removed per request: one request each cost a select, an update and, on TDB2, a write
      * transaction copying the index blocks it touched (about 1.3 MB) with a journal sync — a 10,000-document
      * knowledge base's delete, or a repair's orphan purge, was 20,000 statements, held the write lock throughout and
-     * grew the dataset by gigabytes.
+     * grew the dataset by gigabytes. Fifty, not more: the request also names every entity they mention, and a SPARQL
+     * endpoint answers each within POLYRAG_RDF_SPARQL_TIMEOUT_SECONDS.
      */
-    private static final int DELETE_BATCH = 500;
+    private static final int DELETE_BATCH = 50;
 
     @Override
     public void delete(Collection<DocumentVersion> versions) {
