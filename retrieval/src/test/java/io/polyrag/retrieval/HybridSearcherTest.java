@@ -173,10 +173,9 @@ class HybridSearcherTest {
         interrupted.await();
     }
 
-    /** A leg that waits for a model every search (text-to-Cypher) is not cut off by the graph lag. */
-    @Test
-    void a_patient_graph_leg_is_waited_for_past_the_lag() {
-        Retriever modelGraph = new Retriever() {
+    /** A graph leg (calibrated) answering d2 after {@code ms}; {@code patient}: one that waits for a model. */
+    private static Retriever graphTaking(long ms, boolean patient) {
+        return new Retriever() {
             @Override
             public Modality modality() {
                 return Modality.GRAPH;
@@ -189,19 +188,25 @@ class HybridSearcherTest {
 
             @Override
             public boolean patient() {
-                return true;
+                return patient;
             }
 
             @Override
             public List<StoreHit> retrieve(String query, SearchScope scope, int limit) {
                 try {
-                    Thread.sleep(300);
+                    Thread.sleep(ms);
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                 }
                 return List.of(hit("d2", 1.0));
             }
         };
+    }
+
+    /** A leg that waits for a model every search (text-to-Cypher) is not cut off by the graph lag. */
+    @Test
+    void a_patient_graph_leg_is_waited_for_past_the_lag() {
+        Retriever modelGraph = graphTaking(300, true);
         HybridSearcher s = searcher(5000, TestRetrievers.of(Modality.FULLTEXT, (query, scope, limit) -> List.of(
                 hit("d1", 1.0))), modelGraph);
         s.graphLag(30);
@@ -213,27 +218,7 @@ class HybridSearcherTest {
     /** Text legs that failed at once leave the graph leg all there is: it gets the leg timeout, not the lag. */
     @Test
     void a_graph_leg_is_not_cut_to_the_lag_when_no_text_leg_answered() {
-        Retriever graph = new Retriever() {
-            @Override
-            public Modality modality() {
-                return Modality.GRAPH;
-            }
-
-            @Override
-            public boolean calibrated() {
-                return true;
-            }
-
-            @Override
-            public List<StoreHit> retrieve(String query, SearchScope scope, int limit) {
-                try {
-                    Thread.sleep(300);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-                return List.of(hit("d2", 1.0));
-            }
-        };
+        Retriever graph = graphTaking(300, false);
         Retriever failing = TestRetrievers.of(Modality.FULLTEXT, (query, scope, limit) -> {
             throw new io.polyrag.core.StoreException("the full-text store is down");
         });
