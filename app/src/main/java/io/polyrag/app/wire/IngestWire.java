@@ -243,9 +243,11 @@ public final class IngestWire {
         int pct = finished && j.status() != JobStatus.CANCELED ? 100
                 : p.total() <= 0 ? 0 : (int) Math.min(100, p.processed() * 100L / p.total());
         Long eta = null;
-        // From submission, not the last claim: a long job that yielded and resumed counts its earlier items too.
-        if (!finished && p.processed() > 0 && p.total() > p.processed() && j.createdAt() != null) {
-            long elapsed = Math.max(0, Duration.between(j.createdAt(), Instant.now()).toSeconds());
+        // A job in its first run from when it started (from submission, an hour queued made a 90 s job's ETA nine
+        // hours); a resumed one from submission, as its count holds its earlier runs' items too.
+        Instant from = j.attempts() <= 1 && j.startedAt() != null ? j.startedAt() : j.createdAt();
+        if (!finished && p.processed() > 0 && p.total() > p.processed() && from != null) {
+            long elapsed = Math.max(0, Duration.between(from, Instant.now()).toSeconds());
             eta = elapsed * (p.total() - p.processed()) / p.processed();
         }
         return new Job(j.id(), j.kind(), j.status().wireName(), j.error(), j.attempts(), j.createdAt(), j.updatedAt(),
