@@ -115,8 +115,8 @@ public final class Polyrag implements AutoCloseable {
             engine.onSubmit(components.indexing::changed);
             KeyStore keyStore = catalog.keyStore();
             this.watcher = new SourceWatcher(catalog.sourceStore(), connectors, engine, components.config.get(
-                    Settings.SYNC_WATCH), () -> keyStore.keys().stream().filter(ApiKey::active).map(ApiKey::tenant)
-                            .collect(Collectors.toSet()));
+                    Settings.SYNC_WATCH), new Recent<>(Duration.ofSeconds(30), () -> keyStore.keys().stream()
+                            .filter(ApiKey::active).map(ApiKey::tenant).collect(Collectors.toSet())));
             opened[3] = watcher::close;
             List<String> problems = Recovery.run(catalog, catalog.jobStore(), components.pipeline, components.config,
                     staging, engine);

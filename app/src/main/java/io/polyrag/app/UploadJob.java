@@ -25,6 +25,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BooleanSupplier;
 import java.util.stream.IntStream;
 import tools.jackson.databind.json.JsonMapper;
@@ -193,15 +194,22 @@ final class UploadJob implements JobHandler {
             // one name ending together left the older one's bytes as the newer version's original (its check passed,
             // the newer job put its bytes, then the older one's put replaced them).
             Optional.ofNullable(byUri.get(d.uri())).ifPresent(f -> {
-                synchronized (ORIGINALS[Math.floorMod(d.documentId().hashCode(), ORIGINALS.length)]) {
+                // A lock, not a monitor: a job worker is a virtual thread, which a monitor held across the put's I/O
+                // pins to its carrier on JDK 21.
+                ReentrantLock lock = ORIGINALS[Math.floorMod(d.documentId().hashCode(), ORIGINALS.length)];
+                lock.lock();
+                try {
                     keep(p, resumed, d, f);
+                } finally {
+                    lock.unlock();
                 }
             });
         }
     }
 
     /** One lock per stripe of document ids, for {@link #keep}. */
-    private static final Object[] ORIGINALS = IntStream.range(0, 64).mapToObj(i -> new Object()).toArray();
+    private static final ReentrantLock[] ORIGINALS = IntStream.range(0, 64).mapToObj(i -> new ReentrantLock())
+            .toArray(ReentrantLock[]::new);
 
     private void keep(Payload p, boolean resumed, IndexedDocument d, JobFile f) {
         try {
