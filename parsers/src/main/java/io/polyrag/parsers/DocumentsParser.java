@@ -332,10 +332,7 @@ public final class DocumentsParser implements Parser {
         }
     }
 
-    /**
-     * The item, when its text is within the text limit: a text, Markdown, HTML or code file was decoded and parsed
-     * whole (a DOM for HTML) whatever its size. Decoded to count only when its bytes could exceed the limit.
-     */
+    /** A source file as one code block, within the text limit (a code file was decoded whole whatever its size). */
     private ParsedDocument code(SourceItem item, String language) {
         String source = TextFormatsParser.withinLimit(TextDecoder.decode(item.content(), item.name()), item.name(),
                 maxChars);

@@ -18,10 +18,6 @@ class ExtractiveAnswererTest {
         return List.of(new AnswerSource(1, "d", title, "file:///d", "kb", ps));
     }
 
-    /**
-     * A language written without spaces: every sentence was "one word", too short to quote, and none shared a word
-     * with the question, so a Chinese or Japanese collection never had an answer without a language model.
-     */
     @Test
     void a_sentence_two_overlapping_chunks_share_is_quoted_once() {
         // The chunker repeats a chunk's last sentences at the start of the next: both chunks matched, and the answer
@@ -33,6 +29,10 @@ class ExtractiveAnswererTest {
         assertThat(answer).contains("twelve hours");
     }
 
+    /**
+     * A language written without spaces: every sentence was "one word", too short to quote, and none shared a word
+     * with the question, so a Chinese or Japanese collection never had an answer without a language model.
+     */
     @Test
     void chinese_and_japanese_sources_are_quoted() {
         String zh = new ExtractiveAnswerer().answer("退款需要多久？", source("退款政策",

@@ -275,16 +275,16 @@ final class DocumentRoutes {
         }
     }
 
-    /**
-     * A Content-Disposition with the name as ASCII ({@code filename}, for old clients: anything else, quotes and
-     * backslashes as {@code _}) and as UTF-8 ({@code filename*}, RFC 6266 and 5987). Sent as raw bytes, a name like
-     * "naïve 日本.txt" came out garbled, and a control character made Java's client refuse the whole response.
-     */
     /** An upload's name without the folders it was sent with ("2023/summary.md" is saved as "summary.md"). */
     static String fileName(String name) {
         return name.substring(name.lastIndexOf('/') + 1);
     }
 
+    /**
+     * A Content-Disposition with the name as ASCII ({@code filename}, for old clients: anything else, quotes and
+     * backslashes as {@code _}) and as UTF-8 ({@code filename*}, RFC 6266 and 5987). Sent as raw bytes, a name like
+     * "naïve 日本.txt" came out garbled, and a control character made Java's client refuse the whole response.
+     */
     static String disposition(String kind, String name) {
         StringBuilder ascii = new StringBuilder();
         StringBuilder encoded = new StringBuilder();

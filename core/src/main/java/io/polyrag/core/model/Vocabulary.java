@@ -248,6 +248,7 @@ public final class Vocabulary {
             "cm", "m", "km", "mi", "ft", "in", "g", "kg", "mg", "t", "lb", "lbs", "oz", "ml", "l", "s", "ms", "h",
             "hz", "khz", "mhz", "ghz", "w", "kw", "mw", "gw", "kwh", "mwh", "v", "mah", "usd", "eur", "gbp", "jpy",
             "chf", "cny", "inr", "percent", "pct", "degrees", "k", "bn");
+    private static final Set<String> ORDINALS = Set.of("st", "nd", "rd", "th", "x");
     private static final Pattern DIGITS_THEN_LETTERS = Pattern.compile("\\d[\\d.,]*([a-z]+)");
 
     /**
@@ -256,7 +257,7 @@ public final class Vocabulary {
      */
     private static boolean digitsWithUnit(String word) {
         Matcher m = DIGITS_THEN_LETTERS.matcher(word);
-        return m.matches() && (Set.of("st", "nd", "rd", "th", "x").contains(m.group(1))
+        return m.matches() && (ORDINALS.contains(m.group(1))
                 || m.group(1).length() > 1 && UNITS.contains(m.group(1)));
     }
 
